@@ -1,0 +1,1 @@
+"""Analysis: running scenarios, exact odds, Monte Carlo and the rules lab."""

@@ -1,0 +1,212 @@
+"""From a scenario to a played battle: the application service the CLI uses."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from hammerlab.editions import get_ruleset
+from hammerlab.editions.base import GamePlan, Ruleset
+from hammerlab.engine.battle import Battle, Player
+from hammerlab.engine.battlefield import Battlefield, TerrainArea
+from hammerlab.engine.datasheet import Datasheet, ModelEntry
+from hammerlab.engine.decisions import Controller
+from hammerlab.engine.dice import Dice
+from hammerlab.engine.geometry import MM_PER_INCH, Vec
+from hammerlab.engine.options import resolve_options
+from hammerlab.engine.units import Model, Unit
+from hammerlab.errors import HammerlabError, InputError
+from hammerlab.io.library import ArmySpec, datasheets_from
+from hammerlab.io.scenario import Scenario, UnitPlacement
+
+ROW = 5
+"""Models per rank in a block formation."""
+
+
+@dataclass
+class PreparedBattle:
+    """A battle ready to play, with its ruleset, plan and datasheet warnings."""
+
+    battle: Battle
+    ruleset: Ruleset
+    plan: GamePlan
+    warnings: list[str]
+
+
+def _datasheet(
+    ruleset: Ruleset, spec: UnitPlacement, base_dir: Path, where: str, source: str
+) -> Datasheet:
+    if spec.inline is not None:
+        army = ArmySpec.model_validate(
+            {
+                "army": "inline",
+                "weapons": spec.inline.weapons,
+                "units": [spec.inline.model_dump(exclude={"weapons"})],
+            }
+        )
+        return datasheets_from(army, f"{source} ({where}.inline)", ruleset.name)[0]
+    assert spec.unit is not None
+    try:
+        if spec.source is not None:
+            from hammerlab.io.battlescribe import unit_from_file
+
+            return unit_from_file(base_dir / spec.source, spec.unit)
+        return ruleset.find_unit(spec.unit)
+    except InputError:
+        raise
+    except HammerlabError as error:
+        raise InputError(source, f"{where}.unit", str(error)) from None
+
+
+def _sized(datasheet: Datasheet, size: int | None, source: str, where: str) -> list[ModelEntry]:
+    entries = list(datasheet.entries)
+    if size is None:
+        return entries
+    fixed = sum(e.count for e in entries if not e.variable)
+    variable = [i for i, e in enumerate(entries) if e.variable]
+    if not variable:
+        if size != datasheet.model_count:
+            raise InputError(
+                source,
+                f"{where}.size",
+                f"{datasheet.name} has a fixed size of {datasheet.model_count}",
+            )
+        return entries
+    if size < fixed:
+        raise InputError(source, f"{where}.size", f"{datasheet.name} needs at least {fixed} models")
+    first = variable[0]
+    entry = entries[first]
+    entries[first] = ModelEntry(
+        entry.profile, size - fixed, entry.weapons, entry.base_mm, entry.variable, entry.rules
+    )
+    return entries
+
+
+def _positions(count: int, centre: Vec, base_mm: float, spec: UnitPlacement) -> list[Vec]:
+    pitch = base_mm / MM_PER_INCH + spec.spacing
+    per_row = {"block": ROW, "line": count, "column": 1}[spec.formation]
+    rows = math.ceil(count / per_row)
+    points = []
+    for index in range(count):
+        row, col = divmod(index, per_row)
+        in_row = min(per_row, count - row * per_row)
+        x = centre[0] + (col - (in_row - 1) / 2) * pitch
+        y = centre[1] + (row - (rows - 1) / 2) * pitch
+        points.append((x, y))
+    return points
+
+
+def _unit(
+    ruleset: Ruleset,
+    spec: UnitPlacement,
+    datasheet: Datasheet,
+    source: str,
+    where: str,
+    battlefield: Battlefield,
+) -> Unit:
+    entries = _sized(datasheet, spec.size, source, where)
+    count = sum(e.count for e in entries)
+    base = max(e.base_mm for e in entries)
+    spots = _positions(count, spec.position, base, spec)
+    models: list[Model] = []
+    for entry in entries:
+        try:
+            wounds = ruleset.starting_wounds(entry.profile)
+        except HammerlabError as error:
+            raise InputError(source, f"{where}.unit", str(error)) from None
+        for _ in range(entry.count):
+            number = len(models) + 1
+            position = spots[len(models)]
+            if not battlefield.on_table(position):
+                raise InputError(
+                    source,
+                    f"{where}.position",
+                    f"model {number} would stand off the table at {position}",
+                )
+            models.append(
+                Model(
+                    id=f"{spec.id}.{number}",
+                    profile=entry.profile,
+                    weapons=entry.weapons,
+                    position=position,
+                    base_mm=entry.base_mm,
+                    wounds_left=wounds,
+                    rules=entry.rules,
+                )
+            )
+    unit = Unit(
+        id=spec.id, name=datasheet.name, player=spec.player, datasheet=datasheet, models=models
+    )
+    for key, value in spec.status.model_dump().items():
+        setattr(unit.status, key, value)
+    return unit
+
+
+def prepare(
+    scenario: Scenario,
+    source: str,
+    seed: int | None = None,
+    options: Mapping[str, bool] | None = None,
+    controllers: Mapping[str, Controller] | None = None,
+) -> PreparedBattle:
+    """Build the battle a scenario describes.
+
+    ``seed`` overrides the scenario's; ``options`` override its rule options;
+    players without a controller get the ruleset's AI.
+    """
+    try:
+        ruleset = get_ruleset(scenario.ruleset)
+    except HammerlabError as error:
+        raise InputError(source, "ruleset", str(error)) from None
+    try:
+        chosen = resolve_options(ruleset.options, {**scenario.rules, **(options or {})})
+    except HammerlabError as error:
+        raise InputError(source, "rules", str(error)) from None
+    bad_phase = next((p for p in scenario.plan.phases if p not in ruleset.phases), None)
+    if bad_phase is not None:
+        raise InputError(
+            source,
+            "plan.phases",
+            f"{ruleset.name} has no phase {bad_phase!r}; it plays {', '.join(ruleset.phases)}",
+        )
+    field = Battlefield(
+        width=scenario.battlefield.width,
+        height=scenario.battlefield.height,
+        terrain=tuple(
+            TerrainArea(
+                name=t.name,
+                outline=tuple(t.outline),
+                cover_save=t.cover,
+                difficult=t.difficult,
+                dangerous=t.dangerous,
+                blocks_sight=t.blocks_sight,
+            )
+            for t in scenario.terrain
+        ),
+    )
+    base_dir = Path(source).parent
+    units: dict[str, Unit] = {}
+    warnings: list[str] = []
+    for index, spec in enumerate(scenario.units):
+        where = f"units[{index}]"
+        sheet = _datasheet(ruleset, spec, base_dir, where, source)
+        warnings += [f"{spec.id} ({sheet.name}): {p}" for p in ruleset.validate_datasheet(sheet)]
+        units[spec.id] = _unit(ruleset, spec, sheet, source, where, field)
+    players = tuple(Player(p.name, p.edge) for p in scenario.players)
+    ai = ruleset.ai()
+    battle = Battle(
+        battlefield=field,
+        players=players,
+        units=units,
+        dice=Dice(seed if seed is not None else (scenario.seed or 0)),
+        ruleset=ruleset.name,
+        options=chosen,
+        controllers={p.name: (controllers or {}).get(p.name, ai) for p in players},
+        active_player=scenario.first_player or players[0].name,
+    )
+    for warning in warnings:
+        battle.say("datasheet", f"note: {warning}")
+    plan = GamePlan(turns=scenario.plan.turns, phases=tuple(scenario.plan.phases))
+    return PreparedBattle(battle, ruleset, plan, warnings)

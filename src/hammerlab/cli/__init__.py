@@ -1,0 +1,1 @@
+"""The command line: the only layer that prints or reads a terminal."""

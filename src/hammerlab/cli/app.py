@@ -1,0 +1,188 @@
+"""hammerlab: rules engine and rules lab for 40K-style wargames."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from hammerlab.analysis.battles import prepare
+from hammerlab.cli.prompt import PromptController
+from hammerlab.cli.render import show_event
+from hammerlab.editions import get_ruleset, ruleset_names
+from hammerlab.editions.waffle.tables import MELEE_TO_HIT, to_wound_cell
+from hammerlab.engine.datasheet import Datasheet
+from hammerlab.engine.decisions import Controller
+from hammerlab.engine.events import to_json_line
+from hammerlab.errors import HammerlabError
+from hammerlab.io.scenario import load_scenario
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, help=__doc__)
+console = Console(highlight=False)
+errors = Console(stderr=True, highlight=False)
+
+
+def fail(error: Exception) -> typer.Exit:
+    """Print one error line and give the exit to raise."""
+    errors.print(f"error: {error}", markup=False)
+    return typer.Exit(1)
+
+
+RulesetOpt = Annotated[str, typer.Option("--ruleset", "-r", help="waffle or core11")]
+
+
+@app.command()
+def units(
+    query: Annotated[str, typer.Argument(help="part of a unit name")] = "",
+    ruleset: RulesetOpt = "waffle",
+) -> None:
+    """List the unit library."""
+    try:
+        names = get_ruleset(ruleset).unit_names(query)
+    except HammerlabError as error:
+        raise fail(error) from None
+    for name in names:
+        console.print(name)
+    if not names:
+        console.print(f"no {ruleset} unit matches {query!r}")
+
+
+def _datasheet_table(sheet: Datasheet, problems: list[str]) -> None:
+    console.print(f"[bold]{sheet.name}[/bold] ({sheet.army}, {sheet.edition}; {sheet.source})")
+    if sheet.rules:
+        console.print("Rules: " + ", ".join(sheet.rules))
+    keys: list[str] = []
+    for entry in sheet.entries:
+        keys += [k for k in entry.profile.characteristics if k not in keys]
+    table = Table("Model", "#", *keys, "Inv", "Type")
+    for entry in sheet.entries:
+        p = entry.profile
+        inv = f"{p.invulnerable}+" if p.invulnerable else "-"
+        table.add_row(p.name, str(entry.count), *(p.get(k, "-") for k in keys), inv, p.unit_type)
+    console.print(table)
+    weapon_keys: list[str] = []
+    for weapon in sheet.weapons():
+        weapon_keys += [k for k in weapon.characteristics if k not in weapon_keys]
+    weapons = Table("Weapon", *weapon_keys, "Keywords")
+    for weapon in sheet.weapons():
+        weapons.add_row(
+            weapon.name, *(weapon.get(k, "-") for k in weapon_keys), ", ".join(weapon.keywords)
+        )
+    console.print(weapons)
+    for line in (*sheet.notes, *problems):
+        console.print(f"[yellow]note:[/yellow] {line}")
+
+
+@app.command()
+def show(
+    unit: Annotated[str, typer.Argument(help="unit name")],
+    ruleset: RulesetOpt = "waffle",
+    source: Annotated[Path | None, typer.Option("--from", help="a BattleScribe file")] = None,
+) -> None:
+    """Show a datasheet: profiles, weapons and what hammerlab does not implement."""
+    try:
+        rules = get_ruleset(ruleset)
+        if source is not None:
+            from hammerlab.io.battlescribe import unit_from_file
+
+            sheet = unit_from_file(source, unit)
+        else:
+            sheet = rules.find_unit(unit)
+        _datasheet_table(sheet, rules.validate_datasheet(sheet))
+    except HammerlabError as error:
+        raise fail(error) from None
+
+
+def _parse_rule_flags(flags: list[str]) -> dict[str, bool]:
+    chosen: dict[str, bool] = {}
+    for flag in flags:
+        name, _, value = flag.partition("=")
+        if value not in ("on", "off"):
+            raise typer.BadParameter(f"{flag!r}: write NAME=on or NAME=off", param_hint="--rule")
+        chosen[name.strip()] = value == "on"
+    return chosen
+
+
+@app.command()
+def battle(
+    scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
+    seed: Annotated[int | None, typer.Option(help="dice seed (overrides the file)")] = None,
+    rule: Annotated[list[str] | None, typer.Option(help="NAME=on|off, repeatable")] = None,
+    controller: Annotated[str, typer.Option(help="ai, or prompt to play the first player")] = "ai",
+    log_json: Annotated[Path | None, typer.Option(help="write the event log as JSON Lines")] = None,
+    dice: Annotated[bool, typer.Option(help="show every dice roll")] = True,
+) -> None:
+    """Play a scenario and print the step log and a summary."""
+    if controller not in ("ai", "prompt"):
+        raise fail(ValueError(f"--controller must be ai or prompt, not {controller!r}"))
+    try:
+        spec = load_scenario(scenario)
+        people: dict[str, Controller] = {}
+        if controller == "prompt":
+            people[spec.first_player or spec.players[0].name] = PromptController(console)
+        ready = prepare(spec, str(scenario), seed, _parse_rule_flags(rule or []), people)
+        game = ready.battle
+        console.print(f"[bold]{spec.name}[/bold] — {ready.ruleset.title}, seed {game.dice.seed}")
+        if spec.description:
+            console.print(spec.description)
+        on = [n for n, v in game.options.items() if v]
+        console.print("Rule options on: " + (", ".join(on) if on else "none"))
+        game.log.subscribe(lambda event: show_event(console, event, dice))
+        ready.ruleset.play(game, ready.plan)
+    except HammerlabError as error:
+        raise fail(error) from None
+    console.rule("Summary")
+    for line in ready.ruleset.summary(game):
+        console.print(line)
+    if log_json is not None:
+        try:
+            log_json.write_text(game.log.json_lines(), encoding="utf-8")
+        except OSError as error:
+            raise fail(ValueError(f"{log_json}: cannot write: {error.strerror}")) from None
+
+
+@app.command()
+def tables(
+    ruleset: Annotated[str, typer.Argument(help="waffle")] = "waffle",
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Print an edition's charts (melee to hit, to wound)."""
+    if ruleset != "waffle":
+        raise fail(ValueError(f"no tables for {ruleset!r}; known: waffle"))
+    scale = [str(n) for n in range(1, 11)]
+    melee = {a: {t: MELEE_TO_HIT[int(a) - 1][int(t) - 1] for t in scale} for a in scale}
+    wound = {s: {t: to_wound_cell(int(s), int(t)) for t in scale} for s in scale}
+    if as_json:
+        print(json.dumps({"melee_to_hit": melee, "to_wound": wound}, indent=1))
+        return
+    for title, chart, rows, cols in (
+        ("Melee To Hit (attacker WS down, target WS across)", melee, "WS", "WS"),
+        ("To Wound (Strength down, Toughness across)", wound, "S", "T"),
+    ):
+        table = Table(f"{rows} \\ {cols}", *scale, title=title)
+        for key in scale:
+            table.add_row(key, *(chart[key][c] for c in scale))
+        console.print(table)
+
+
+@app.command()
+def rulesets() -> None:
+    """List the rulesets and their rule options."""
+    for name in ruleset_names():
+        rules = get_ruleset(name)
+        console.print(f"[bold]{name}[/bold]: {rules.title}; phases: {', '.join(rules.phases)}")
+        for option in rules.options:
+            state = "on" if option.default else "off"
+            console.print(f"  {option.name} (default {state}): {option.summary}")
+
+
+def main() -> None:
+    """Entry point."""
+    app()
+
+
+__all__ = ["app", "main", "to_json_line"]

@@ -1,0 +1,27 @@
+"""The interactive terminal controller: a person answers each decision."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.prompt import IntPrompt
+
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.decisions import Decision
+
+
+class PromptController:
+    """Lists the legal choices and reads a number from the terminal."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def choose(self, battle: Battle, decision: Decision[Any]) -> int:
+        """Ask until a valid choice number is typed."""
+        self.console.print(f"[bold]{decision.player}[/bold]: {decision.prompt}")
+        for number, choice in enumerate(decision.choices, start=1):
+            self.console.print(f"  {number}. {choice.label}")
+        choices = [str(n) for n in range(1, len(decision.choices) + 1)]
+        answer = IntPrompt.ask("choice", choices=choices, console=self.console, default=1)
+        return answer - 1

@@ -1,0 +1,43 @@
+"""Rulesets: each edition registers itself by name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hammerlab.editions.base import Ruleset
+from hammerlab.errors import UnknownNameError
+
+_FACTORIES: dict[str, Callable[[], Ruleset]] = {}
+_CACHE: dict[str, Ruleset] = {}
+
+
+def register(name: str, factory: Callable[[], Ruleset]) -> None:
+    """Make a ruleset available under ``name``."""
+    _FACTORIES[name] = factory
+
+
+def ruleset_names() -> list[str]:
+    """Names of the registered rulesets."""
+    _load_builtin()
+    return sorted(_FACTORIES)
+
+
+def get_ruleset(name: str) -> Ruleset:
+    """The ruleset called ``name`` (``waffle``, ``core11``)."""
+    _load_builtin()
+    if name not in _FACTORIES:
+        raise UnknownNameError("ruleset", name, sorted(_FACTORIES))
+    if name not in _CACHE:
+        _CACHE[name] = _FACTORIES[name]()
+    return _CACHE[name]
+
+
+def _load_builtin() -> None:
+    """Import the built-in editions, which register themselves."""
+    import hammerlab.editions.waffle
+
+    try:
+        import hammerlab.editions.core11  # noqa: F401
+    except ModuleNotFoundError as missing:  # pragma: no cover - until core11 lands
+        if missing.name != "hammerlab.editions.core11":
+            raise

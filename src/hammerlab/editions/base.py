@@ -1,0 +1,66 @@
+"""What every edition provides to the layers above it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.datasheet import Datasheet, Profile
+from hammerlab.engine.decisions import Controller
+from hammerlab.engine.options import RuleOption
+
+
+@dataclass(frozen=True)
+class GamePlan:
+    """What to play: how many game turns, and which phases of each."""
+
+    turns: int = 1
+    phases: tuple[str, ...] = ("shooting",)
+    """Phase names of the edition, in order; a turn plays each player's."""
+
+
+class Ruleset(Protocol):
+    """An edition: its rules, options, unit library and AI."""
+
+    name: str
+    title: str
+    phases: tuple[str, ...]
+    """Phases this edition can play, in turn order."""
+
+    @property
+    def options(self) -> tuple[RuleOption, ...]:
+        """Rule options (proposed rules) with their defaults."""
+        ...
+
+    def find_unit(self, name: str) -> Datasheet:
+        """A datasheet of the edition's unit library."""
+        ...
+
+    def unit_names(self, query: str = "") -> list[str]:
+        """Names in the unit library containing ``query`` (case-insensitive)."""
+        ...
+
+    def validate_datasheet(self, datasheet: Datasheet) -> list[str]:
+        """Problems that stop the edition from using ``datasheet`` as written.
+
+        Empty when every characteristic, weapon and rule is understood.
+        """
+        ...
+
+    def starting_wounds(self, profile: Profile) -> int:
+        """Wounds a model with ``profile`` starts with."""
+        ...
+
+    def ai(self) -> Controller:
+        """The edition's heuristic AI controller."""
+        ...
+
+    def play(self, battle: Battle, plan: GamePlan) -> None:
+        """Play ``plan`` on ``battle``, recording everything in its log."""
+        ...
+
+    def summary(self, battle: Battle) -> Sequence[str]:
+        """Lines describing the outcome (units destroyed, models left, winner)."""
+        ...

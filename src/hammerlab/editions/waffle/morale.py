@@ -1,0 +1,98 @@
+"""Morale checks, Pinning tests and Going to Ground (6th/7th-edition base rules)."""
+
+from __future__ import annotations
+
+from hammerlab.editions.waffle.events import LeadershipTest
+from hammerlab.editions.waffle.movement import fall_back
+from hammerlab.editions.waffle.profiles import stats_of
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.units import Unit
+
+
+def leadership(unit: Unit) -> int:
+    """The highest Leadership in the unit (6th/7th edition)."""
+    return max(stats_of(m.profile).ld for m in unit.alive_models)
+
+
+def _test(battle: Battle, unit: Unit, test: str, modifier: int, reason: str) -> bool:
+    """2D6 against Leadership; a double 1 always passes ("Insane Courage")."""
+    if unit.has_rule("Stubborn") and test == "Morale check":
+        modifier = max(0, modifier)
+    ld = leadership(unit)
+    dice = battle.dice.roll(2, f"{test} ({unit.label})")
+    roll = sum(dice)
+    passed = dice == (1, 1) or roll <= ld + modifier
+    battle.emit(
+        LeadershipTest(
+            unit=unit.label,
+            test=test,
+            leadership=ld,
+            modifier=modifier,
+            roll=roll,
+            passed=passed,
+            reason=reason,
+        )
+    )
+    return passed
+
+
+def morale_check(battle: Battle, unit: Unit, reason: str, penalty: int = 0) -> bool:
+    """A Morale check: on a failure the unit Falls Back.
+
+    Fearless units pass automatically; units locked in combat take no Morale
+    checks from shooting (seed 001: "Units that are locked in close combat do
+    not take Morale checks or Pinning tests caused by shooting"); a unit
+    already falling back takes none.
+    """
+    if unit.destroyed or unit.status.falling_back or unit.status.locked_in_combat:
+        return True
+    if unit.has_rule("Fearless"):
+        battle.say("morale", f"{unit.label} is Fearless: Morale check passed ({reason})")
+        return True
+    total_penalty = penalty + unit.status.morale_penalty
+    if _test(battle, unit, "Morale check", -total_penalty, reason):
+        return True
+    fall_back(battle, unit, reason)
+    return False
+
+
+def go_to_ground(battle: Battle, unit: Unit, why: str) -> None:
+    """The unit Goes to Ground: +1 cover save (6+ without cover), snap shots only.
+
+    Fearless units cannot Go to Ground voluntarily; locked units cannot at all.
+    """
+    if unit.status.locked_in_combat:
+        return
+    unit.status.gone_to_ground = True
+    battle.say("go-to-ground", f"{unit.label} goes to ground ({why})")
+
+
+def pinning_test(battle: Battle, unit: Unit, reason: str) -> None:
+    """6th/7th-edition Pinning: a Leadership test; on a failure the unit goes to ground.
+
+    Not for Fearless units, units locked in combat or units already gone to ground.
+    """
+    status = unit.status
+    if unit.destroyed or status.locked_in_combat or status.gone_to_ground:
+        return
+    if unit.has_rule("Fearless"):
+        return
+    if not _test(battle, unit, "Pinning test", 0, reason):
+        status.pinned = True
+        go_to_ground(battle, unit, "pinned")
+
+
+def phase_casualty_checks(battle: Battle, player: str) -> None:
+    """Morale checks at the end of the phase for 25% casualties (6th/7th edition).
+
+    "A unit that suffers 25% or more casualties during a single phase must
+    take a Morale check at the end of that phase." Units of the player whose
+    phase it is test first, then the opponent's.
+    """
+    ordered = sorted(battle.units.values(), key=lambda u: (u.player != player, u.id))
+    for unit in ordered:
+        lost = unit.status.casualties_this_phase
+        start = unit.status.models_at_phase_start
+        if unit.destroyed or not lost or not start or lost * 4 < start:
+            continue
+        morale_check(battle, unit, f"lost {lost} of {start} models this phase")

@@ -1,0 +1,183 @@
+"""Moving units on the table: Run, Fall Back and the moves reactions make.
+
+A unit moves as a block (every model by the same vector), which keeps it in
+coherency; it stops short of 1" from enemy models and of the table edge,
+except when falling back, where reaching its own edge removes it.
+"""
+
+from __future__ import annotations
+
+import math
+
+from hammerlab.editions.waffle.events import ReactionDeclared
+from hammerlab.editions.waffle.profiles import stats_of
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.events import ModelMoved, WoundsLost
+from hammerlab.engine.geometry import Vec, base_distance, centre_distance, closest, step_toward
+from hammerlab.engine.units import Model, Unit
+
+INTENTS = ("advance", "take cover", "retreat", "hold")
+"""Where a unit moves: toward the closest enemy, into the nearest cover, toward
+its own table edge, or not at all."""
+
+
+def choose_intent(battle: Battle, unit: Unit, why: str) -> str:
+    """Ask the unit's player where it moves."""
+    return battle.decide(
+        Decision(
+            kind="move",
+            player=unit.player,
+            prompt=f"{unit.label} {why}: where to?",
+            choices=tuple(Choice(i, i) for i in INTENTS),
+            context={"unit": unit.id, "why": why},
+        )
+    )
+
+
+def _centre(unit: Unit) -> Vec:
+    models = unit.alive_models
+    return (
+        sum(m.position[0] for m in models) / len(models),
+        sum(m.position[1] for m in models) / len(models),
+    )
+
+
+def goal_of(battle: Battle, unit: Unit, intent: str) -> Vec | None:
+    """The point a unit heads for with ``intent``; ``None`` to stay put."""
+    centre = _centre(unit)
+    if intent == "advance":
+        enemies = [m for e in battle.enemies_of(unit) for m in e.alive_models]
+        if not enemies:
+            return None
+        return closest(unit.alive_models, enemies)[0].position
+    if intent == "take cover":
+        covers = [t for t in battle.battlefield.terrain if t.cover_save is not None]
+        if not covers:
+            return None
+        spots = [t.shape.centroid for t in covers]
+        best = min(spots, key=lambda p: centre_distance(centre, (p.x, p.y)))
+        return (best.x, best.y)
+    if intent == "retreat":
+        return battle.player(unit.player).edge_point(battle.battlefield, centre)
+    return None
+
+
+def move_unit(battle: Battle, unit: Unit, goal: Vec | None, distance: float, reason: str) -> None:
+    """Move the whole unit up to ``distance`` inches toward ``goal``."""
+    if goal is None or distance <= 0:
+        return
+    centre = _centre(unit)
+    target = step_toward(centre, goal, distance)
+    vector = (target[0] - centre[0], target[1] - centre[1])
+    vector = _shortened(battle, unit, vector)
+    if math.hypot(*vector) < 0.01:
+        return
+    for model in unit.alive_models:
+        start = model.position
+        model.position = (start[0] + vector[0], start[1] + vector[1])
+        battle.emit(
+            ModelMoved(
+                unit=unit.label, model=model.id, start=start, end=model.position, reason=reason
+            )
+        )
+    unit.status.moved = True
+
+
+def _shortened(battle: Battle, unit: Unit, vector: Vec) -> Vec:
+    """The longest part of ``vector`` that keeps 1" from enemies and stays on the table."""
+    enemies = [m for e in battle.enemies_of(unit) for m in e.alive_models]
+    for step in range(20, -1, -1):
+        scale = step / 20
+        if _legal(battle, unit.alive_models, (vector[0] * scale, vector[1] * scale), enemies):
+            return (vector[0] * scale, vector[1] * scale)
+    return (0.0, 0.0)
+
+
+def _legal(battle: Battle, models: list[Model], vector: Vec, enemies: list[Model]) -> bool:
+    for model in models:
+        moved = _Ghost((model.position[0] + vector[0], model.position[1] + vector[1]), model.radius)
+        if not battle.battlefield.on_table(moved.position):
+            return False
+        if any(base_distance(moved, e) < 1.0 for e in enemies):
+            return False
+    return True
+
+
+class _Ghost:
+    """A model's base at a trial position."""
+
+    def __init__(self, position: Vec, radius: float) -> None:
+        self.position = position
+        self.radius = radius
+
+
+def dangerous_terrain_tests(battle: Battle, unit: Unit) -> None:
+    """6th/7th-edition Dangerous Terrain: each model in it rolls; on a 1 it
+    suffers a wound with no armour or cover save (invulnerable saves allowed)."""
+    for model in unit.alive_models:
+        if not any(a.dangerous for a in battle.battlefield.areas_at(model.position)):
+            continue
+        if battle.dice.d6(f"dangerous terrain ({model.id})") != 1:
+            continue
+        inv = stats_of(model.profile).invulnerable
+        if inv is not None and battle.dice.d6(f"invulnerable save {inv}+ ({model.id})") >= inv:
+            continue
+        model.wounds_left -= 1
+        battle.emit(
+            WoundsLost(
+                unit=unit.label,
+                model=model.id,
+                lost=1,
+                left=max(0, model.wounds_left),
+                instant_death=False,
+            )
+        )
+        if model.wounds_left <= 0:
+            battle.remove_model(unit, model, "dangerous terrain")
+
+
+def run(battle: Battle, unit: Unit, why: str = "runs") -> None:
+    """Seed 000, Run: "Roll a D6 to determine the maximum Run distance".
+
+    "Running movement is not slowed by difficult terrain but models running
+    through dangerous terrain must test as normal. Units that Run in the
+    Shooting phase cannot charge in the following Assault phase." Fleet re-rolls
+    the distance (6th/7th edition) when it is below 4 — the roll any player re-rolls.
+    """
+    distance = battle.dice.d6(f"run distance ({unit.label})")
+    if unit.has_rule("Fleet") and distance < 4:
+        distance = battle.dice.d6(f"Fleet re-roll of run distance ({unit.label})")
+    intent = choose_intent(battle, unit, f'{why} up to {distance}"')
+    move_unit(battle, unit, goal_of(battle, unit, intent), float(distance), f"runs ({intent})")
+    unit.status.ran = True
+    dangerous_terrain_tests(battle, unit)
+
+
+def fall_back(battle: Battle, unit: Unit, why: str) -> None:
+    """6th/7th-edition Fall Back: 2D6" (3D6 for fast units) toward the own table edge.
+
+    A unit whose models would reach the edge leaves the battle: it is removed
+    as casualties (interpretation recorded in docs/rules/waffle.md).
+    """
+    unit.status.falling_back = True
+    fast = any(
+        stats_of(m.profile).has_type(kind)
+        for m in unit.alive_models
+        for kind in ("Jump", "Bike", "Beast", "Cavalry", "Jet")
+    )
+    dice = 3 if fast else 2
+    distance = battle.dice.total(dice, f"fall back distance {dice}D6 ({unit.label})")
+    battle.emit(ReactionDeclared(unit=unit.label, reaction=f'falls back {distance}"', against=why))
+    centre = _centre(unit)
+    edge = battle.player(unit.player).edge_point(battle.battlefield, centre)
+    player = battle.player(unit.player)
+    gap = min(
+        player.distance_to_edge(battle.battlefield, m.position) - m.radius
+        for m in unit.alive_models
+    )
+    if distance >= gap:
+        for model in unit.alive_models:
+            battle.remove_model(unit, model, "fell back off the table")
+        return
+    move_unit(battle, unit, edge, float(distance), "falls back")

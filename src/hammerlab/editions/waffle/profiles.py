@@ -1,0 +1,248 @@
+"""Typed Waffle Edition views of edition-neutral datasheet profiles.
+
+A profile is read as ``WS BS S T W I A Ld Sv`` plus an invulnerable save; a
+weapon as ``Range S AP Type``, where Type holds the weapon type with its shots
+and the weapon's special rules (``"Heavy 1, Blast, Pinning"``), as the
+6th/7th-edition books print it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from hammerlab.engine.datasheet import Profile, Weapon
+from hammerlab.errors import HammerlabError
+
+STAT_NAMES = ("WS", "BS", "S", "T", "W", "I", "A", "Ld", "Sv")
+BASE_TYPES = ("Assault", "Heavy", "Rapid Fire", "Salvo", "Pistol", "Ordnance", "Melee")
+MARKERS = ("Blast", "Large Blast", "Template", "Barrage")
+WEAPON_RULES = (
+    "Twin-linked",
+    "Rending",
+    "Pinning",
+    "Ignores Cover",
+    "Shred",
+    "Poisoned",
+    "Instant Death",
+)
+"""Weapon special rules the Waffle Edition engine resolves."""
+
+
+class ProfileError(HammerlabError, ValueError):
+    """A characteristic that cannot be read (message says which and why)."""
+
+
+@dataclass(frozen=True)
+class Stats:
+    """A model's Waffle Edition characteristics."""
+
+    ws: int
+    bs: int
+    s: int
+    t: int
+    w: int
+    i: int
+    a: int
+    ld: int
+    sv: int | None
+    """Armour save (number before the plus), ``None`` when the profile has none."""
+    invulnerable: int | None
+    unit_type: str
+
+    def has_type(self, word: str) -> bool:
+        """Whether the unit type mentions ``word`` (``Character``, ``Bike``...)."""
+        return word.lower() in self.unit_type.lower()
+
+
+def _number(profile_name: str, key: str, raw: str) -> int:
+    text = raw.strip().rstrip("+").strip()
+    if not text.isdigit():
+        raise ProfileError(f"{profile_name}: {key} must be a number, got {raw!r}")
+    return int(text)
+
+
+@lru_cache(maxsize=4096)
+def stats_of(profile: Profile) -> Stats:
+    """Read ``profile`` as Waffle characteristics (cached: profiles are immutable)."""
+    missing = [k for k in STAT_NAMES if k not in profile.characteristics]
+    if missing:
+        raise ProfileError(f"{profile.name}: missing characteristic(s) {', '.join(missing)}")
+    values = {k: profile.characteristics[k] for k in STAT_NAMES}
+    save = values["Sv"].strip()
+    return Stats(
+        ws=_number(profile.name, "WS", values["WS"]),
+        bs=_number(profile.name, "BS", values["BS"]),
+        s=_number(profile.name, "S", values["S"]),
+        t=_number(profile.name, "T", values["T"]),
+        w=_number(profile.name, "W", values["W"]),
+        i=_number(profile.name, "I", values["I"]),
+        a=_number(profile.name, "A", values["A"]),
+        ld=_number(profile.name, "Ld", values["Ld"]),
+        sv=None if save in ("-", "") else _number(profile.name, "Sv", save),
+        invulnerable=profile.invulnerable,
+        unit_type=profile.unit_type,
+    )
+
+
+@dataclass(frozen=True)
+class StrengthSpec:
+    """Weapon Strength: a number, the user's (``User``), ``xN`` or ``+N``."""
+
+    value: int
+    mode: str = "fixed"
+    """``fixed``, ``user``, ``times`` or ``plus``."""
+
+    def resolve(self, user_strength: int) -> int:
+        """The Strength for a wielder with ``user_strength``, at most 10."""
+        if self.mode == "user":
+            return user_strength
+        if self.mode == "times":
+            return min(10, user_strength * self.value)
+        if self.mode == "plus":
+            return min(10, user_strength + self.value)
+        return self.value
+
+
+@dataclass(frozen=True)
+class WeaponProfile:
+    """A weapon read for the Waffle Edition."""
+
+    name: str
+    range: float | None
+    """Maximum range in inches; ``None`` for templates and melee weapons."""
+    strength: StrengthSpec
+    ap: int | None
+    base_type: str
+    shots: int
+    salvo_moving_shots: int
+    """Shots of a Salvo weapon when the firer moved (the lower number)."""
+    blast: float | None
+    """Blast marker diameter in inches (3 or 5), if any."""
+    template: bool
+    barrage: bool
+    rules: tuple[str, ...]
+    """Weapon special rules as written (``Rending``, ``Poisoned (4+)``...)."""
+
+    @property
+    def is_ranged(self) -> bool:
+        """Whether the weapon shoots (Pistols do; Melee weapons do not)."""
+        return self.base_type != "Melee"
+
+    @property
+    def needs_to_hit(self) -> bool:
+        """Templates hit without a roll."""
+        return not self.template
+
+    @property
+    def can_snap_fire(self) -> bool:
+        """Seed 000, Snap Shots: Template, Ordnance and Blast weapons cannot."""
+        return not (self.template or self.blast or self.base_type == "Ordnance")
+
+    @property
+    def is_heavy_like(self) -> bool:
+        """Heavy, Salvo and Ordnance weapons fire snap shots (or fewer shots) after moving."""
+        return self.base_type in ("Heavy", "Ordnance")
+
+    def has_rule(self, name: str) -> bool:
+        """Whether the weapon has rule ``name`` (ignoring any ``(X+)`` suffix)."""
+        wanted = name.lower()
+        return any(r.lower().split(" (")[0] == wanted for r in self.rules)
+
+    def rule_value(self, name: str) -> int | None:
+        """The number in ``Poisoned (4+)`` style rules."""
+        for rule in self.rules:
+            match = re.fullmatch(rf"{re.escape(name)}\s*\((\d)\+?\)", rule, re.IGNORECASE)
+            if match:
+                return int(match.group(1))
+        return None
+
+    def unsupported_rules(self) -> list[str]:
+        """Special rules the engine does not resolve."""
+        return [r for r in self.rules if r.split(" (")[0].lower() not in _LOWER_RULES]
+
+
+_LOWER_RULES = {r.lower() for r in WEAPON_RULES}
+_TYPE_RE = re.compile(
+    r"^(?P<kind>Assault|Heavy|Rapid Fire|Salvo|Pistol|Ordnance|Melee)"
+    r"\s*(?P<shots>\d+)?(?:\s*/\s*(?P<salvo>\d+))?$",
+    re.IGNORECASE,
+)
+
+
+def _parse_strength(name: str, raw: str) -> StrengthSpec:
+    text = raw.strip().lower()
+    if text in ("user", "u"):
+        return StrengthSpec(0, "user")
+    if re.fullmatch(r"[x×]\d+", text):
+        return StrengthSpec(int(text[1:]), "times")
+    if re.fullmatch(r"\+\d+", text):
+        return StrengthSpec(int(text[1:]), "plus")
+    if text.isdigit():
+        return StrengthSpec(int(text))
+    raise ProfileError(f"weapon {name}: Strength {raw!r} is not a number, User, xN or +N")
+
+
+def _parse_range(name: str, raw: str) -> float | None:
+    text = raw.strip().rstrip('"').strip().lower()
+    if text in ("template", "-", "melee", ""):
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise ProfileError(f"weapon {name}: Range {raw!r} is not inches or Template") from None
+
+
+def _canonical(token: str, names: tuple[str, ...]) -> str | None:
+    return next((n for n in names if n.lower() == token.lower()), None)
+
+
+@lru_cache(maxsize=4096)
+def weapon_of(weapon: Weapon) -> WeaponProfile:
+    """Read ``weapon`` as a Waffle weapon profile (cached)."""
+    name = weapon.name
+    range_raw = weapon.get("Range", "-")
+    tokens = [t.strip() for t in weapon.get("Type", "").split(",") if t.strip()]
+    tokens += list(weapon.keywords)
+    if not tokens:
+        tokens = ["Melee"] if _parse_range(name, range_raw) is None else []
+    if not tokens:
+        raise ProfileError(f"weapon {name}: no Type given")
+    base_type, shots, salvo_low = "Assault", 1, 1
+    markers: set[str] = set()
+    rules: list[str] = []
+    head = _TYPE_RE.match(tokens[0])
+    if head:
+        base_type = _canonical(head.group("kind"), BASE_TYPES) or "Assault"
+        first = int(head.group("shots") or 1)
+        if base_type == "Salvo":
+            salvo_low, shots = first, int(head.group("salvo") or first)
+        else:
+            shots = first
+        tokens = tokens[1:]
+    elif _canonical(tokens[0], MARKERS) is None:
+        raise ProfileError(f"weapon {name}: unknown weapon type {tokens[0]!r}")
+    for token in tokens:
+        marker = _canonical(token, MARKERS)
+        if marker:
+            markers.add(marker)
+        else:
+            rules.append(token)
+    ap_raw = weapon.get("AP", "-").strip()
+    if ap_raw not in ("-", "") and not ap_raw.isdigit():
+        raise ProfileError(f"weapon {name}: AP {ap_raw!r} is not 1-6 or -")
+    blast = 5.0 if "Large Blast" in markers else 3.0 if "Blast" in markers else None
+    return WeaponProfile(
+        name=name,
+        range=_parse_range(name, range_raw),
+        strength=_parse_strength(name, weapon.get("S", "User")),
+        ap=int(ap_raw) if ap_raw.isdigit() else None,
+        base_type=base_type,
+        shots=shots,
+        salvo_moving_shots=salvo_low,
+        blast=blast,
+        template="Template" in markers or range_raw.strip().lower() == "template",
+        barrage="Barrage" in markers,
+        rules=tuple(rules),
+    )

@@ -1,0 +1,133 @@
+"""The Waffle Edition as a :class:`~hammerlab.editions.base.Ruleset`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hammerlab.editions.base import GamePlan
+from hammerlab.editions.waffle.ai import WaffleAI
+from hammerlab.editions.waffle.options import OPTIONS
+from hammerlab.editions.waffle.profiles import ProfileError, stats_of, weapon_of
+from hammerlab.editions.waffle.shooting import shooting_phase
+from hammerlab.editions.waffle.special_rules import unsupported_unit_rules
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.datasheet import Datasheet, Profile
+from hammerlab.engine.decisions import Controller
+from hammerlab.engine.options import RuleOption
+from hammerlab.errors import UnknownNameError
+from hammerlab.io.library import Library, builtin_library
+
+
+class WaffleRuleset:
+    """Waffle Edition 40K: 6th/7th-edition rules with the Waffle edits."""
+
+    name = "waffle"
+    title = "Waffle Edition (6th/7th-edition based)"
+    phases: tuple[str, ...] = ("shooting",)
+
+    def __init__(self, library: Library | None = None) -> None:
+        self._library = library
+
+    @property
+    def library(self) -> Library:
+        """The built-in unit library (loaded on first use)."""
+        if self._library is None:
+            self._library = builtin_library("waffle")
+        return self._library
+
+    @property
+    def options(self) -> tuple[RuleOption, ...]:
+        """The proposed rules."""
+        return OPTIONS
+
+    def find_unit(self, name: str) -> Datasheet:
+        """A datasheet by name (case-insensitive)."""
+        return self.library.find(name)
+
+    def unit_names(self, query: str = "") -> list[str]:
+        """Library names containing ``query``."""
+        return self.library.names(query)
+
+    def validate_datasheet(self, datasheet: Datasheet) -> list[str]:
+        """Characteristics, weapon types and rules the engine cannot resolve."""
+        problems = [
+            f"special rule not implemented: {r}" for r in unsupported_unit_rules(datasheet.rules)
+        ]
+        for entry in datasheet.entries:
+            try:
+                stats_of(entry.profile)
+            except ProfileError as error:
+                problems.append(str(error))
+            problems += [
+                f"{entry.profile.name}: special rule not implemented: {r}"
+                for r in unsupported_unit_rules(entry.rules)
+            ]
+            for weapon in entry.weapons:
+                try:
+                    unknown = weapon_of(weapon).unsupported_rules()
+                except ProfileError as error:
+                    problems.append(str(error))
+                    continue
+                problems += [f"weapon {weapon.name}: rule not implemented: {r}" for r in unknown]
+        return sorted(set(problems))
+
+    def starting_wounds(self, profile: Profile) -> int:
+        """The W characteristic."""
+        return stats_of(profile).w
+
+    def ai(self) -> Controller:
+        """The heuristic AI."""
+        return WaffleAI()
+
+    def play(self, battle: Battle, plan: GamePlan) -> None:
+        """Each game turn, each player plays the plan's phases in order."""
+        unknown = [p for p in plan.phases if p not in self.phases]
+        if unknown:
+            raise UnknownNameError("phase", unknown[0], list(self.phases))
+        order = [p.name for p in battle.players]
+        if battle.active_player in order:
+            first = order.index(battle.active_player)
+            order = order[first:] + order[:first]
+        for turn in range(1, plan.turns + 1):
+            battle.turn = turn
+            for player in order:
+                battle.active_player = player
+                for phase in plan.phases:
+                    if phase == "shooting":
+                        shooting_phase(battle, player)
+                end_of_turn(battle, player)
+
+    def summary(self, battle: Battle) -> Sequence[str]:
+        """Models left per unit, units destroyed and the winner on kill points."""
+        lines = []
+        points = dict.fromkeys((p.name for p in battle.players), 0)
+        for unit in battle.units.values():
+            left = len(unit.alive_models)
+            state = "destroyed" if unit.destroyed else f"{left}/{unit.starting_models} models"
+            flags = [
+                f for f in ("falling_back", "gone_to_ground", "pinned") if getattr(unit.status, f)
+            ]
+            extra = f" ({', '.join(flags)})" if flags and not unit.destroyed else ""
+            lines.append(f"{unit.player}: {unit.label}: {state}{extra}")
+            if unit.destroyed:
+                points[battle.opponent(unit.player)] += 1
+        ranking = sorted(points.items(), key=lambda kv: -kv[1])
+        score = ", ".join(f"{p} {k}" for p, k in ranking)
+        if len(ranking) > 1 and ranking[0][1] == ranking[1][1]:
+            lines.append(f"Kill points: {score}: a draw")
+        else:
+            lines.append(f"Kill points: {score}: {ranking[0][0]} wins")
+        return lines
+
+
+def end_of_turn(battle: Battle, player: str) -> None:
+    """Clear what lasts until the end of the player's own turn."""
+    for unit in battle.units.values():
+        if unit.player != player:
+            continue
+        status = unit.status
+        status.has_shot = status.moved = status.ran = status.charged = False
+        status.advanced = False
+        status.gone_to_ground = status.pinned = False
+        status.fired_types.clear()
+        status.shot_target = None

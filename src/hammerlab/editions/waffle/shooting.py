@@ -1,0 +1,269 @@
+"""The Waffle Edition shooting phase (seed 000, "The Shooting Sequence").
+
+1. Nominate Unit to Shoot. 2. Choose a Target. 3. Select a Weapon. 4. Roll To
+Hit. 5. Roll To Wound. 6. Allocate Wounds & Remove Casualties. 7. Select
+Another Weapon. 8. Reaction to Shooting. Steps 3-6 live in ``attacks``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hammerlab.editions.waffle.attacks import (
+    FireOrders,
+    VolleyResult,
+    fire_weapon,
+    firing_models,
+    ranged_weapons,
+)
+from hammerlab.editions.waffle.events import ReactionDeclared
+from hammerlab.editions.waffle.morale import (
+    go_to_ground,
+    morale_check,
+    phase_casualty_checks,
+    pinning_test,
+)
+from hammerlab.editions.waffle.movement import run
+from hammerlab.editions.waffle.visibility import unit_can_see
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.events import PhaseChanged
+from hammerlab.engine.units import Unit
+
+SHOOT, SUPPRESS, RUN, HOLD = "shoot", "suppressive fire", "run", "hold"
+RETURN_FIRE, DIVE, NO_REACTION = "Return Fire!", "Dive for Cover", "no reaction"
+
+
+def start_phase(battle: Battle, phase: str, player: str) -> None:
+    """Reset what units count per phase and announce the phase."""
+    battle.phase = phase
+    for unit in battle.units.values():
+        status = unit.status
+        status.reacted_this_phase = False
+        status.casualties_this_phase = 0
+        status.models_at_phase_start = len(unit.alive_models)
+        status.morale_penalty = 0
+    battle.emit(PhaseChanged(phase=phase, player=player, turn=battle.turn, begins=True))
+
+
+def shooting_phase(battle: Battle, player: str) -> None:
+    """Seed 000: "select another and repeat the sequence" until the player is done."""
+    start_phase(battle, "shooting", player)
+    while True:
+        ready = [u for u in battle.units_of(player) if _may_act(u)]
+        if not ready:
+            break
+        choices: list[Choice[Unit | None]] = [Choice(u.label, u) for u in ready]
+        unit = battle.decide(
+            Decision(
+                kind="shooter",
+                player=player,
+                prompt="1. Nominate a unit to shoot (or run), or end the phase",
+                choices=(*choices, Choice[Unit | None]("end phase", None)),
+            )
+        )
+        if unit is None:
+            break
+        unit_shooting_action(battle, unit)
+    phase_casualty_checks(battle, player)
+    battle.emit(PhaseChanged(phase="shooting", player=player, turn=battle.turn, begins=False))
+
+
+def _may_act(unit: Unit) -> bool:
+    """Seed 000 step 1: "able to shoot but has yet to do so this turn"."""
+    status = unit.status
+    return not (status.has_shot or status.locked_in_combat or status.ran)
+
+
+def can_run(unit: Unit) -> bool:
+    """Units gone to ground, falling back or Slow and Purposeful cannot Run."""
+    status = unit.status
+    return not (
+        status.gone_to_ground or status.falling_back or unit.has_rule("Slow and Purposeful")
+    )
+
+
+def targets_for(battle: Battle, unit: Unit, orders: FireOrders) -> list[Unit]:
+    """Enemy units the unit can see and reach with at least one weapon.
+
+    Units locked in combat are not targets (base rule; the proposed rule for
+    shooting into combat comes with the assault phase).
+    """
+    found = []
+    for enemy in battle.enemies_of(unit):
+        if enemy.status.locked_in_combat or not unit_can_see(battle, unit, enemy):
+            continue
+        if any(firing_models(battle, unit, enemy, w, orders) for w in ranged_weapons(unit)):
+            found.append(enemy)
+    return found
+
+
+def unit_shooting_action(battle: Battle, unit: Unit) -> None:
+    """Shoot (normally or as Suppressive Fire), Run, or hold."""
+    unit.status.has_shot = True
+    targets = targets_for(battle, unit, FireOrders())
+    actions = []
+    if targets:
+        actions.append(Choice(SHOOT, SHOOT))
+        forced_snap = unit.status.gone_to_ground or unit.status.falling_back
+        if battle.option("suppressive_fire") and not forced_snap:
+            actions.append(Choice(SUPPRESS, SUPPRESS))
+    if can_run(unit):
+        actions.append(Choice(RUN, RUN))
+    actions.append(Choice(HOLD, HOLD))
+    action = battle.decide(
+        Decision(
+            kind="action",
+            player=unit.player,
+            prompt=f"What does {unit.label} do?",
+            choices=tuple(actions),
+            context={"unit": unit.id},
+        )
+    )
+    if action == RUN:
+        run(battle, unit)
+        return
+    if action == HOLD:
+        battle.say("shooting", f"{unit.label} holds its fire")
+        return
+    target = choose_target(battle, unit, targets)
+    orders = FireOrders(suppressive=action == SUPPRESS)
+    result = shooting_attack(battle, unit, target, orders)
+    unit.status.shot_target = target.id
+    after_shooting(battle, unit, target, result, orders)
+
+
+def choose_target(battle: Battle, unit: Unit, targets: list[Unit]) -> Unit:
+    """Seed 000 step 2: "Choose a Target"."""
+    return battle.decide(
+        Decision(
+            kind="target",
+            player=unit.player,
+            prompt=f"2. Choose a target for {unit.label}",
+            choices=tuple(Choice(t.label, t) for t in targets),
+            context={"unit": unit.id},
+        )
+    )
+
+
+def shooting_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders) -> VolleyResult:
+    """Seed 000 steps 3-7: fire weapon after weapon until none is left.
+
+    "Select a weapon the firing unit is equipped with. All models equipped
+    with a weapon with the same name can now shoot that weapon at the target."
+    Each model fires one weapon (two for a Monstrous Creature), as in the
+    6th/7th-edition rules.
+    """
+    result = VolleyResult()
+    spent: Counter[str] = Counter()
+    fired: set[str] = set()
+    while not target.destroyed:
+        left = [
+            w
+            for w in ranged_weapons(unit)
+            if w not in fired and firing_models(battle, unit, target, w, orders, spent)
+        ]
+        if not left:
+            break
+        choice = battle.decide(
+            Decision(
+                kind="weapon",
+                player=unit.player,
+                prompt=f"3. Select a weapon for {unit.label} against {target.label}",
+                choices=(*(Choice(w, w) for w in left), Choice("stop", "")),
+                context={"unit": unit.id, "target": target.id},
+            )
+        )
+        if not choice:
+            break
+        fired.add(choice)
+        result.merge(fire_weapon(battle, unit, target, choice, orders, spent))
+    return result
+
+
+def after_shooting(
+    battle: Battle, unit: Unit, target: Unit, result: VolleyResult, orders: FireOrders
+) -> None:
+    """Pinning tests, Suppressive Fire's Morale check, then step 8: reactions."""
+    for unit_id in sorted(result.pinning):
+        pinning_test(battle, battle.unit(unit_id), f"pinning weapons of {unit.label}")
+    if orders.suppressive:
+        suppressive_morale(battle, target, result)
+    reactions_to_shooting(battle, unit, result)
+
+
+def suppressive_morale(battle: Battle, target: Unit, result: VolleyResult) -> None:
+    """Seed 000 (Proposed Rule) Suppressive Fire.
+
+    "do not remove any models or reduce any wounds as a result of this
+    shooting. Instead, if the target unit would have suffered enough wounds to
+    take a Morale check, they must take that morale check with a -1 penalty to
+    their Ld for each Wound they would have suffered." With the sub-option
+    ``suppressive_pinning`` it is a Pinning test instead ("Also a pinning check
+    rather than morale?"); with ``shock_troops``, units with the Shock Troops
+    rule ignore it.
+    """
+    if battle.option("shock_troops") and target.has_rule("Shock Troops"):
+        battle.say("suppressive", f"{target.label} are Shock Troops: Suppressive Fire ignored")
+        return
+    would_die = target.status.casualties_this_phase + result.casualties[target.id]
+    start = target.status.models_at_phase_start
+    wounds = result.unsaved[target.id]
+    if not start or would_die * 4 < start:
+        battle.say("suppressive", f"{target.label} would not have had to test ({would_die} lost)")
+        return
+    if battle.option("suppressive_pinning"):
+        pinning_test(battle, target, "Suppressive Fire")
+        return
+    morale_check(battle, target, f"Suppressive Fire, {wounds} wound(s)", penalty=wounds)
+
+
+def reactions_to_shooting(battle: Battle, shooter: Unit, result: VolleyResult) -> None:
+    """Seed 000 step 8 and "Reaction to shooting".
+
+    "After the nominated unit has resolved all of its shooting attacks. Any
+    unit hit by the attacks may react": "Return Fire!: The unit may 'snap-fire'
+    at the attacking squad. This does not provoke additional snap-fire, and
+    does not count as the squad's shooting phase." or "Dive for Cover: The unit
+    may make a single Run action … they then Go to Ground." "A unit may only
+    use a single Reaction to Shooting per shooting phase." Units locked in
+    combat cannot react.
+    """
+    for unit_id in result.hits:
+        unit = battle.units[unit_id]
+        status = unit.status
+        if unit.player == shooter.player or unit.destroyed or shooter.destroyed:
+            continue
+        if status.locked_in_combat or status.reacted_this_phase:
+            continue
+        options = [Choice(NO_REACTION, NO_REACTION)]
+        snap = FireOrders(snap=True, purpose="return fire")
+        if unit_can_see(battle, unit, shooter) and any(
+            firing_models(battle, unit, shooter, w, snap) for w in ranged_weapons(unit)
+        ):
+            options.insert(0, Choice(RETURN_FIRE, RETURN_FIRE))
+        if can_run(unit):
+            options.insert(-1, Choice(DIVE, DIVE))
+        if len(options) == 1:
+            continue
+        reaction = battle.decide(
+            Decision(
+                kind="reaction",
+                player=unit.player,
+                prompt=f"8. {unit.label} was hit by {shooter.label}: react?",
+                choices=tuple(options),
+                context={"unit": unit.id, "attacker": shooter.id},
+            )
+        )
+        if reaction == NO_REACTION:
+            continue
+        status.reacted_this_phase = True
+        battle.emit(ReactionDeclared(unit=unit.label, reaction=reaction, against=shooter.label))
+        if reaction == RETURN_FIRE:
+            returned = shooting_attack(battle, unit, shooter, snap)
+            for unit_id_hit in sorted(returned.pinning):
+                pinning_test(battle, battle.unit(unit_id_hit), f"pinning weapons of {unit.label}")
+        else:
+            run(battle, unit, "dives for cover")
+            if not unit.has_rule("Fearless"):
+                go_to_ground(battle, unit, "Dive for Cover")

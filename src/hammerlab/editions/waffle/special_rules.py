@@ -1,0 +1,62 @@
+"""Unit special rules of the 6th/7th-edition base rules that the engine resolves.
+
+Only these are implemented; :func:`unsupported_unit_rules` reports any other
+rule a datasheet names, so an imported unit is never silently wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from hammerlab.engine.units import Model, Unit
+
+UNIT_RULES: Final[dict[str, str]] = {
+    "Feel No Pain": "roll a D6 (5+, or the value given) to ignore each unsaved wound; "
+    "not against Instant Death",
+    "Eternal Warrior": "immune to Instant Death",
+    "Relentless": "Heavy, Salvo and Ordnance weapons fire as if stationary; may charge after",
+    "Slow and Purposeful": "as Relentless, but cannot Run",
+    "Fearless": "automatically passes Morale checks and Pinning tests; cannot Go to Ground",
+    "Stubborn": "ignores negative Leadership modifiers on Morale checks",
+    "And They Shall Know No Fear": "automatically passes tests to Regroup; "
+    "never goes to ground from a failed Pinning test's panic (passes Pinning as Regroup)",
+    "Fleet": "may re-roll the Run distance",
+    "Independent Character": "cannot make a Final Shot or Final Blow",
+    "Shock Troops": "ignores Suppressive Fire (optional sub-rule of the proposed rule)",
+}
+"""Rule name → what it does in hammerlab."""
+
+
+def _base(rule: str) -> str:
+    return rule.split(" (", maxsplit=1)[0].strip().lower()
+
+
+_KNOWN = {name.lower() for name in UNIT_RULES}
+
+
+def unsupported_unit_rules(rules: tuple[str, ...]) -> list[str]:
+    """Rules in ``rules`` that hammerlab does not implement."""
+    return [r for r in rules if _base(r) not in _KNOWN]
+
+
+def model_has(unit: Unit, model: Model, rule: str) -> bool:
+    """Whether ``model`` benefits from ``rule`` (its own or its unit's)."""
+    wanted = rule.lower()
+    return any(_base(r) == wanted for r in (*unit.rules, *model.rules))
+
+
+def feel_no_pain(unit: Unit, model: Model) -> int | None:
+    """The Feel No Pain roll needed by ``model`` (5+ unless stated), if it has the rule."""
+    for rule in (*model.rules, *unit.rules):
+        if _base(rule) == "feel no pain":
+            match = re.search(r"\((\d)\+?\)", rule)
+            return int(match.group(1)) if match else 5
+    return None
+
+
+def is_independent_character(unit: Unit, model: Model) -> bool:
+    """Independent Characters: by rule, or by a unit type naming them."""
+    return model_has(unit, model, "Independent Character") or (
+        "independent character" in model.profile.unit_type.lower()
+    )

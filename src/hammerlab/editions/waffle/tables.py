@@ -1,0 +1,82 @@
+"""The Waffle Edition's charts, as data.
+
+The melee chart is transcribed cell by cell from seed 001/002 ("To Hit
+Chart"; your Weapon Skill on the left column, enemy Weapon Skill on the top
+row); where the prose under it disagrees, the chart wins (see
+``docs/rules/waffle.md``). The ranged to-hit and to-wound charts are the
+6th/7th-edition ones the seeds build on.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+MELEE_TO_HIT: Final[tuple[tuple[str, ...], ...]] = (
+    # enemy WS: 1     2     3     4     5     6     7     8     9     10
+    ("4+", "5+", "5+", "5+", "6+", "6+", "6+", "6+", "6+", "6+"),  # WS 1
+    ("3+", "4+", "4+", "5+", "5+", "5+", "6+", "6+", "6+", "6+"),  # WS 2
+    ("2+", "3+", "4+", "4+", "4+", "5+", "5+", "5+", "6+", "6+"),  # WS 3
+    ("2+", "3+", "3+", "4+", "4+", "4+", "4+", "5+", "5+", "5+"),  # WS 4
+    ("2+", "2+", "3+", "3+", "4+", "4+", "4+", "4+", "4+", "5+"),  # WS 5
+    ("2+", "2+", "3+", "3+", "3+", "4+", "4+", "4+", "4+", "4+"),  # WS 6
+    ("2+", "2+", "2+", "3+", "3+", "3+", "4+", "4+", "4+", "4+"),  # WS 7
+    ("2+", "2+", "2+", "3+", "3+", "3+", "3+", "4+", "4+", "4+"),  # WS 8
+    ("2+", "2+", "2+", "2+", "3+", "3+", "3+", "3+", "4+", "4+"),  # WS 9
+    ("A", "A", "A", "A", "3+", "3+", "3+", "3+", "3+", "4+"),  # WS 10
+)
+"""Seed 001 "To Hit Chart"; ``"A"`` is written in the chart and means an automatic hit."""
+
+
+def melee_cell(attacker_ws: int, target_ws: int) -> str:
+    """The chart's cell for WS ``attacker_ws`` attacking WS ``target_ws`` (1..10)."""
+    return MELEE_TO_HIT[_clamp(attacker_ws) - 1][_clamp(target_ws) - 1]
+
+
+def to_wound_cell(strength: int, toughness: int) -> str:
+    """6th/7th-edition To Wound chart: ``"2+"``..``"6+"`` or ``"-"`` (cannot wound).
+
+    S = T needs 4+; each point of S above T is one better, down to 2+; each
+    point below is one worse, to 6+ at two or three below; four or more
+    below cannot wound.
+    """
+    diff = _clamp(strength) - _clamp(toughness)
+    if diff <= -4:
+        return "-"
+    return f"{min(6, max(2, 4 - diff))}+"
+
+
+def to_wound_target(strength: int, toughness: int) -> int | None:
+    """The D6 result needed to wound, or ``None`` if it cannot."""
+    cell = to_wound_cell(strength, toughness)
+    return None if cell == "-" else int(cell[0])
+
+
+def overwhelming(strength: int, toughness: int) -> bool:
+    """Seed 000, Overwhelming Strength.
+
+    "When an attack with S10 (And S10 only!) would need a 1+ or less to wound
+    a target, it instead causes this wound automatically" — extending the
+    chart's step of one per point, S10 needs 1+ or less against T7 or lower.
+    """
+    return strength == 10 and 4 - (strength - toughness) <= 1
+
+
+def ballistic_target(bs: int) -> tuple[int, int | None]:
+    """6th/7th-edition BS chart: (D6 needed, re-roll needed for a miss or ``None``).
+
+    BS 1..5 hit on 6+..2+; from BS 6 a miss may be re-rolled, hitting on
+    6+ (BS 6), 5+ (BS 7), 4+ (BS 8), 3+ (BS 9), 2+ (BS 10).
+    """
+    bs = _clamp(bs)
+    if bs <= 5:
+        return 7 - bs, None
+    return 2, 12 - bs
+
+
+def snap_shot_bs(bs: int) -> int:
+    """Seed 000, Snap Shots: BS "divided by 2 (always round down) to a minimum of BS 1"."""
+    return max(1, bs // 2)
+
+
+def _clamp(value: int) -> int:
+    return min(10, max(1, value))

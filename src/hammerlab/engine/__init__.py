@@ -1,0 +1,1 @@
+"""The edition-neutral engine: state, geometry, dice, events, decisions."""

@@ -1,0 +1,155 @@
+"""The battle: the whole state of one game and the services procedures use."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar
+
+from hammerlab.engine.battlefield import Battlefield
+from hammerlab.engine.decisions import Controller, Decision
+from hammerlab.engine.dice import Dice
+from hammerlab.engine.events import Event, EventLog, Message, ModelRemoved
+from hammerlab.engine.geometry import Vec, centre_distance
+from hammerlab.engine.units import Model, Unit
+from hammerlab.errors import IllegalActionError, UnknownNameError
+
+T = TypeVar("T")
+
+EDGES = ("south", "north", "west", "east")
+
+
+@dataclass(frozen=True)
+class Player:
+    """A side of the battle and the table edge it deployed from."""
+
+    name: str
+    edge: str = "south"
+
+    def edge_point(self, battlefield: Battlefield, near: Vec) -> Vec:
+        """The point of this player's table edge nearest to ``near``."""
+        x, y = near
+        if self.edge == "south":
+            return (x, 0.0)
+        if self.edge == "north":
+            return (x, battlefield.height)
+        if self.edge == "west":
+            return (0.0, y)
+        return (battlefield.width, y)
+
+    def distance_to_edge(self, battlefield: Battlefield, point: Vec) -> float:
+        """How far ``point`` is from this player's table edge."""
+        return centre_distance(point, self.edge_point(battlefield, point))
+
+
+@dataclass(frozen=True)
+class DecisionMade(Event):
+    """A player answered a decision."""
+
+    kind: ClassVar[str] = "decision"
+    player: str
+    decision: str
+    answer: str
+
+    @property
+    def text(self) -> str:
+        return f"  {self.player} decides {self.decision}: {self.answer}"
+
+
+@dataclass
+class Battle:
+    """One game in progress.
+
+    It owns the dice (the only randomness), the event log (the record), the
+    controllers (the only source of choices) and the rule options.
+    """
+
+    battlefield: Battlefield
+    players: tuple[Player, ...]
+    units: dict[str, Unit]
+    dice: Dice
+    ruleset: str
+    options: Mapping[str, bool] = field(default_factory=dict)
+    controllers: dict[str, Controller] = field(default_factory=dict)
+    log: EventLog = field(default_factory=EventLog)
+    turn: int = 1
+    active_player: str = ""
+    phase: str = ""
+
+    def __post_init__(self) -> None:
+        self.dice.attach(self.log.emit)
+        if not self.active_player and self.players:
+            self.active_player = self.players[0].name
+
+    # --- queries -----------------------------------------------------------
+    def unit(self, unit_id: str) -> Unit:
+        """The unit with id ``unit_id``."""
+        try:
+            return self.units[unit_id]
+        except KeyError:
+            raise UnknownNameError("unit", unit_id, list(self.units)) from None
+
+    def player(self, name: str) -> Player:
+        """The player called ``name``."""
+        for player in self.players:
+            if player.name == name:
+                return player
+        raise UnknownNameError("player", name, [p.name for p in self.players])
+
+    def units_of(self, player: str) -> list[Unit]:
+        """Units of ``player`` still on the table."""
+        return [u for u in self.units.values() if u.player == player and not u.destroyed]
+
+    def enemies_of(self, unit: Unit) -> list[Unit]:
+        """Enemy units still on the table."""
+        return [u for u in self.units.values() if u.player != unit.player and not u.destroyed]
+
+    def other_models(self, unit: Unit) -> Iterator[Model]:
+        """Every model alive that is not in ``unit``."""
+        for other in self.units.values():
+            if other is not unit:
+                yield from other.alive_models
+
+    def opponent(self, player: str) -> str:
+        """The other player (two-player battles)."""
+        return next(p.name for p in self.players if p.name != player)
+
+    def option(self, name: str) -> bool:
+        """Whether the rule option ``name`` is on."""
+        return bool(self.options.get(name, False))
+
+    # --- changes -----------------------------------------------------------
+    def emit(self, event: Event) -> None:
+        """Record an event."""
+        self.log.emit(event)
+
+    def say(self, topic: str, message: str) -> None:
+        """Record a step of a procedure."""
+        self.log.emit(Message(topic=topic, message=message))
+
+    def remove_model(self, unit: Unit, model: Model, cause: str) -> None:
+        """Take ``model`` off the table as a casualty."""
+        model.wounds_left = 0
+        unit.status.casualties_this_phase += 1
+        self.emit(ModelRemoved(unit=unit.label, model=model.id, cause=cause))
+
+    def decide(self, decision: Decision[T]) -> T:
+        """Ask the deciding player's controller and record the answer."""
+        if not decision.choices:
+            raise IllegalActionError(f"decision {decision.kind!r} offers no choice")
+        controller = self.controllers.get(decision.player)
+        if controller is None:
+            raise IllegalActionError(f"no controller for player {decision.player!r}")
+        index = controller.choose(self, decision)
+        if not 0 <= index < len(decision.choices):
+            raise IllegalActionError(
+                f"{decision.player} answered {decision.kind!r} with choice {index}, "
+                f"which is not one of {decision.labels()}"
+            )
+        choice = decision.choices[index]
+        self.emit(DecisionMade(player=decision.player, decision=decision.kind, answer=choice.label))
+        return choice.value
+
+    def ask(self, decision: Decision[Any]) -> Any:
+        """:meth:`decide` for callers that do not need the value's type."""
+        return self.decide(decision)

@@ -1,0 +1,85 @@
+"""The battlefield and its terrain areas."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from shapely.geometry import Point, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from hammerlab.engine.geometry import Vec, sight_line
+
+
+@dataclass(frozen=True)
+class TerrainArea:
+    """An area of terrain and what it does to models in or behind it."""
+
+    name: str
+    outline: tuple[Vec, ...]
+    """Polygon corners in inches."""
+    cover_save: int | None = None
+    """Cover save it grants (the number before the plus), if any."""
+    difficult: bool = False
+    dangerous: bool = False
+    blocks_sight: bool = False
+    """Whether it blocks line of sight drawn through it."""
+
+    @property
+    def shape(self) -> BaseGeometry:
+        """The area as a shapely polygon."""
+        return Polygon(self.outline)
+
+    def contains(self, point: Vec) -> bool:
+        """Whether ``point`` lies inside or on the edge of the area."""
+        return bool(self.shape.intersects(Point(point)))
+
+
+@dataclass(frozen=True)
+class Battlefield:
+    """A rectangular table with terrain, in inches; (0, 0) is a corner."""
+
+    width: float = 72.0
+    height: float = 48.0
+    terrain: tuple[TerrainArea, ...] = field(default=())
+
+    def on_table(self, point: Vec) -> bool:
+        """Whether ``point`` lies on the table."""
+        return 0.0 <= point[0] <= self.width and 0.0 <= point[1] <= self.height
+
+    def clamp(self, point: Vec) -> Vec:
+        """``point`` moved onto the table."""
+        return (min(max(point[0], 0.0), self.width), min(max(point[1], 0.0), self.height))
+
+    def areas_at(self, point: Vec) -> list[TerrainArea]:
+        """Terrain areas that contain ``point``."""
+        return [t for t in self.terrain if t.contains(point)]
+
+    def crossed(self, a: Vec, b: Vec) -> list[TerrainArea]:
+        """Terrain areas the straight line from ``a`` to ``b`` passes through."""
+        line = sight_line(a, b)
+        return [t for t in self.terrain if t.shape.intersects(line)]
+
+    def can_see(self, a: Vec, b: Vec) -> bool:
+        """True line of sight between two points.
+
+        Sight is blocked by an area that blocks sight and that the line passes
+        through, unless the looker or the target stands inside that area
+        (models in ruins see out and can be seen).
+        """
+        for area in self.crossed(a, b):
+            if area.blocks_sight and not (area.contains(a) or area.contains(b)):
+                return False
+        return True
+
+    def cover_between(self, shooter: Vec, target: Vec) -> list[TerrainArea]:
+        """Cover-granting areas the target is in or behind, seen from ``shooter``."""
+        return [
+            area
+            for area in self.crossed(shooter, target)
+            if area.cover_save is not None and not area.contains(shooter)
+        ]
+
+    def with_terrain(self, terrain: Sequence[TerrainArea]) -> Battlefield:
+        """A copy with other terrain."""
+        return Battlefield(self.width, self.height, tuple(terrain))

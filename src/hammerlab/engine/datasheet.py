@@ -1,0 +1,108 @@
+"""Edition-neutral unit datasheets: what a unit *is*, before it is on a table.
+
+Profiles and weapons carry their characteristics as name → value mappings,
+the way the printed datasheets (and BattleScribe files) do; each edition reads
+them through typed views of its own (for the Waffle Edition
+``WS BS S T W I A Ld Sv``; for the 11th edition ``M T Sv W Ld OC``), and
+validates them when a unit is loaded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+Characteristics = Mapping[str, str]
+"""Characteristic name → value as written (``"4"``, ``"3+"``, ``"User"``)."""
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A weapon profile."""
+
+    name: str
+    """The weapon's name; models with the same name fire it together."""
+    characteristics: Characteristics
+    """E.g. ``{"Range": "24", "S": "4", "AP": "5", "Type": "Rapid Fire"}``."""
+    keywords: tuple[str, ...] = ()
+    """Edition keywords and weapon abilities (``"BLAST"``, ``"Rending"``)."""
+
+    def get(self, key: str, default: str = "") -> str:
+        """A characteristic as written, or ``default``."""
+        return self.characteristics.get(key, default)
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted(self.characteristics.items())), self.keywords))
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A model's characteristics."""
+
+    name: str
+    characteristics: Characteristics
+    """E.g. ``{"WS": "4", "BS": "4", ..., "Sv": "3"}``."""
+    unit_type: str = "Infantry"
+    """Waffle unit type (Infantry, Bike, ...) or 11th-edition role."""
+    invulnerable: int | None = None
+    """Invulnerable save as the number before the plus, if any."""
+    keywords: frozenset[str] = frozenset()
+    """Keywords (11th edition) such as ``INFANTRY`` or ``MONSTER``."""
+
+    def get(self, key: str, default: str = "") -> str:
+        """A characteristic as written, or ``default``."""
+        return self.characteristics.get(key, default)
+
+    def __hash__(self) -> int:
+        items = tuple(sorted(self.characteristics.items()))
+        return hash((self.name, items, self.unit_type, self.invulnerable, self.keywords))
+
+    def number(self, key: str) -> int:
+        """A characteristic as an integer (``"3+"`` → 3, ``"-"`` → 0)."""
+        raw = self.characteristics.get(key, "").strip().rstrip("+").rstrip('"')
+        return int(raw) if raw.lstrip("-").isdigit() else 0
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    """A group of identical models in a datasheet."""
+
+    profile: Profile
+    count: int
+    weapons: tuple[Weapon, ...]
+    base_mm: float = 25.0
+    """Base diameter in millimetres."""
+    variable: bool = False
+    """Whether a scenario's unit size changes this entry's count."""
+    rules: tuple[str, ...] = ()
+    """Special rules this model has on top of the unit's (e.g. a character's)."""
+
+
+@dataclass(frozen=True)
+class Datasheet:
+    """A unit as the army list describes it."""
+
+    name: str
+    army: str
+    edition: str
+    entries: tuple[ModelEntry, ...]
+    rules: tuple[str, ...] = ()
+    """Special rules and abilities of the whole unit."""
+    keywords: frozenset[str] = frozenset()
+    source: str = "built-in"
+    """Where the datasheet came from (library file, BattleScribe file...)."""
+    notes: tuple[str, ...] = field(default=())
+    """What could not be mapped when it was imported."""
+
+    @property
+    def model_count(self) -> int:
+        """How many models the default unit has."""
+        return sum(e.count for e in self.entries)
+
+    def weapons(self) -> tuple[Weapon, ...]:
+        """Each distinct weapon of the unit, first occurrence order."""
+        seen: dict[str, Weapon] = {}
+        for entry in self.entries:
+            for weapon in entry.weapons:
+                seen.setdefault(weapon.name, weapon)
+        return tuple(seen.values())

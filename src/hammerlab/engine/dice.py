@@ -1,0 +1,101 @@
+"""All chance in a battle goes through one :class:`Dice` object.
+
+Every roll is recorded as a :class:`~hammerlab.engine.events.DiceRolled`
+event, so a log shows exactly which die decided what, and the same seed with
+the same decisions replays the same log.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from hammerlab.engine.events import DiceRolled, Event
+from hammerlab.errors import HammerlabError
+
+EventSink = Callable[[Event], None]
+
+
+class DiceExhaustedError(HammerlabError, RuntimeError):
+    """Scripted dice ran out: the test script is shorter than the rolls made."""
+
+
+class Dice:
+    """Seeded dice; the only source of randomness in a battle."""
+
+    def __init__(self, seed: int = 0, sink: EventSink | None = None) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self._sink = sink
+
+    def attach(self, sink: EventSink) -> None:
+        """Send roll events to ``sink`` (the battle's log)."""
+        self._sink = sink
+
+    def _draw(self, sides: int) -> int:
+        return self._rng.randint(1, sides)
+
+    def _draw_direction(self) -> float:
+        return round(self._rng.uniform(0.0, 360.0), 1)
+
+    def roll(self, count: int, purpose: str, sides: int = 6) -> tuple[int, ...]:
+        """Roll ``count`` dice with ``sides`` faces for ``purpose``."""
+        values = tuple(self._draw(sides) for _ in range(count))
+        if self._sink is not None and count:
+            self._sink(DiceRolled(purpose=purpose, sides=sides, values=values))
+        return values
+
+    def d6(self, purpose: str) -> int:
+        """One D6."""
+        return self.roll(1, purpose)[0]
+
+    def total(self, count: int, purpose: str, sides: int = 6) -> int:
+        """The sum of ``count`` dice (2D6 for a Morale check, and so on)."""
+        return sum(self.roll(count, purpose, sides))
+
+    def direction(self, purpose: str) -> float:
+        """A direction in degrees (0 = +x, counter-clockwise): the scatter arrow."""
+        value = self._draw_direction()
+        if self._sink is not None:
+            self._sink(DiceRolled(purpose=purpose, sides=360, values=(int(value),)))
+        return value
+
+
+@dataclass
+class ScriptedDice(Dice):
+    """Dice that return a fixed script, for tests that drive one exact branch.
+
+    ``values`` are consumed in order by every die of any size; ``directions``
+    by :meth:`direction`. Running out raises :class:`DiceExhaustedError`.
+    """
+
+    values: list[int] = field(default_factory=list)
+    directions: list[float] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        super().__init__(seed=0)
+        self._values = list(self.values)
+        self._directions = list(self.directions)
+
+    def _draw(self, sides: int) -> int:
+        if not self._values:
+            raise DiceExhaustedError("scripted dice exhausted")
+        value = self._values.pop(0)
+        if not 1 <= value <= sides:
+            raise DiceExhaustedError(f"scripted value {value} is not a D{sides} result")
+        return value
+
+    def _draw_direction(self) -> float:
+        if not self._directions:
+            raise DiceExhaustedError("scripted directions exhausted")
+        return self._directions.pop(0)
+
+    @property
+    def remaining(self) -> int:
+        """How many scripted values are left (tests assert it reaches 0)."""
+        return len(self._values)
+
+    def extend(self, values: Iterable[int]) -> None:
+        """Append more scripted values."""
+        self._values.extend(values)

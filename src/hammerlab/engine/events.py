@@ -1,0 +1,157 @@
+"""Typed events: the record of a battle.
+
+Every event is an immutable dataclass with a ``kind`` and a one-line human
+``text``; :func:`to_json_line` gives its JSON Lines form. Editions add their
+own event classes by subclassing :class:`Event`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base class of all events."""
+
+    kind: ClassVar[str] = "event"
+
+    @property
+    def text(self) -> str:
+        """One line for people."""
+        return self.kind
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+        return {"kind": self.kind, **dataclasses.asdict(self)}
+
+
+def to_json_line(event: Event) -> str:
+    """One JSON object, keys sorted, for a byte-stable log."""
+    return json.dumps(event.to_dict(), sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class DiceRolled(Event):
+    """Dice were rolled for ``purpose``."""
+
+    kind: ClassVar[str] = "dice"
+    purpose: str
+    sides: int
+    values: tuple[int, ...]
+
+    @property
+    def text(self) -> str:
+        die = "direction" if self.sides == 360 else f"D{self.sides}"
+        shown = " ".join(str(v) for v in self.values)
+        return f"  rolled {len(self.values)}{die} for {self.purpose}: {shown}"
+
+
+@dataclass(frozen=True)
+class PhaseChanged(Event):
+    """A phase (or sub-phase) began or ended."""
+
+    kind: ClassVar[str] = "phase"
+    phase: str
+    player: str
+    turn: int
+    begins: bool
+
+    @property
+    def text(self) -> str:
+        verb = "begins" if self.begins else "ends"
+        return f"== Turn {self.turn}, {self.player}: {self.phase} phase {verb} =="
+
+
+@dataclass(frozen=True)
+class Message(Event):
+    """A step of a procedure worth telling (nominations, choices, outcomes)."""
+
+    kind: ClassVar[str] = "message"
+    topic: str
+    message: str
+
+    @property
+    def text(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True)
+class ModelMoved(Event):
+    """A model moved from one point to another."""
+
+    kind: ClassVar[str] = "move"
+    unit: str
+    model: str
+    start: tuple[float, float]
+    end: tuple[float, float]
+    reason: str
+
+    @property
+    def text(self) -> str:
+        sx, sy = self.start
+        ex, ey = self.end
+        return (
+            f"  {self.model} ({self.unit}) {self.reason}: ({sx:.1f},{sy:.1f}) → ({ex:.1f},{ey:.1f})"
+        )
+
+
+@dataclass(frozen=True)
+class ModelRemoved(Event):
+    """A model was removed as a casualty."""
+
+    kind: ClassVar[str] = "casualty"
+    unit: str
+    model: str
+    cause: str
+
+    @property
+    def text(self) -> str:
+        return f"  ✝ {self.model} of {self.unit} is removed ({self.cause})"
+
+
+@dataclass(frozen=True)
+class WoundsLost(Event):
+    """A model lost wounds (after saves and similar rules)."""
+
+    kind: ClassVar[str] = "wound"
+    unit: str
+    model: str
+    lost: int
+    left: int
+    instant_death: bool
+
+    @property
+    def text(self) -> str:
+        tag = " (Instant Death)" if self.instant_death else ""
+        return f"  {self.model} of {self.unit} loses {self.lost} wound(s){tag}, {self.left} left"
+
+
+class EventLog:
+    """The ordered record of a battle, with listeners for triggers."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self._listeners: list[Callable[[Event], None]] = []
+
+    def emit(self, event: Event) -> None:
+        """Record ``event`` and tell every listener."""
+        self.events.append(event)
+        for listener in list(self._listeners):
+            listener(event)
+
+    def subscribe(self, listener: Callable[[Event], None]) -> None:
+        """Call ``listener`` for each later event."""
+        self._listeners.append(listener)
+
+    def of_kind(self, kind: str) -> list[Event]:
+        """All events of one kind, in order."""
+        return [e for e in self.events if e.kind == kind]
+
+    def json_lines(self) -> str:
+        """The whole log as JSON Lines."""
+        return "".join(to_json_line(e) + "\n" for e in self.events)

@@ -1,0 +1,101 @@
+"""Measurements on the battlefield, in inches.
+
+Models are circles (their bases); distances are measured base to base, as
+the rules measure them. Terrain and markers are shapely polygons.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import Protocol, TypeVar
+
+from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry.base import BaseGeometry
+
+MM_PER_INCH = 25.4
+BLAST_DIAMETER = 3.0
+LARGE_BLAST_DIAMETER = 5.0
+TEMPLATE_LENGTH = 8.0
+"""The flame template: a teardrop about 8" long and 2" wide at its far end."""
+
+Vec = tuple[float, float]
+
+
+class Placed(Protocol):
+    """Anything with a base on the table."""
+
+    @property
+    def position(self) -> Vec: ...
+
+    @property
+    def radius(self) -> float: ...
+
+
+def centre_distance(a: Vec, b: Vec) -> float:
+    """Distance between two points."""
+    return math.hypot(a[0] - b[0], a[1] - b[1])
+
+
+def base_distance(a: Placed, b: Placed) -> float:
+    """Distance between the closest points of two bases (0 when touching)."""
+    return max(0.0, centre_distance(a.position, b.position) - a.radius - b.radius)
+
+
+def closest(origin: Sequence[Placed], candidates: Iterable[P]) -> list[P]:
+    """``candidates`` ordered by their distance to the nearest of ``origin``."""
+    return sorted(candidates, key=lambda c: min(base_distance(o, c) for o in origin))
+
+
+def base_shape(model: Placed) -> BaseGeometry:
+    """The model's base as a shapely circle."""
+    return Point(model.position).buffer(model.radius, quad_segs=16)
+
+
+def blast_marker(centre: Vec, diameter: float) -> BaseGeometry:
+    """A circular blast marker."""
+    return Point(centre).buffer(diameter / 2.0, quad_segs=16)
+
+
+def flame_template(apex: Vec, toward: Vec) -> BaseGeometry:
+    """The teardrop template: narrow end at ``apex``, pointing at ``toward``."""
+    angle = math.atan2(toward[1] - apex[1], toward[0] - apex[0])
+    ux, uy = math.cos(angle), math.sin(angle)
+    px, py = -uy, ux
+    bulb_at = TEMPLATE_LENGTH - 1.0
+    points = [
+        (apex[0] + px * 0.2, apex[1] + py * 0.2),
+        (apex[0] + ux * bulb_at + px * 1.0, apex[1] + uy * bulb_at + py * 1.0),
+        (apex[0] + ux * bulb_at - px * 1.0, apex[1] + uy * bulb_at - py * 1.0),
+        (apex[0] - px * 0.2, apex[1] - py * 0.2),
+    ]
+    bulb = Point(apex[0] + ux * bulb_at, apex[1] + uy * bulb_at).buffer(1.0, quad_segs=16)
+    return Polygon(points).union(bulb)
+
+
+P = TypeVar("P", bound=Placed)
+
+
+def touched(shape: BaseGeometry, models: Iterable[P]) -> list[P]:
+    """Models whose bases are wholly or partly under ``shape``."""
+    return [m for m in models if shape.intersects(base_shape(m))]
+
+
+def offset(point: Vec, angle_degrees: float, distance: float) -> Vec:
+    """``point`` moved ``distance`` inches in direction ``angle_degrees``."""
+    rad = math.radians(angle_degrees)
+    return (point[0] + math.cos(rad) * distance, point[1] + math.sin(rad) * distance)
+
+
+def step_toward(start: Vec, goal: Vec, distance: float) -> Vec:
+    """The point ``distance`` inches from ``start`` toward ``goal`` (not past it)."""
+    gap = centre_distance(start, goal)
+    if gap <= distance or gap == 0.0:
+        return goal
+    t = distance / gap
+    return (start[0] + (goal[0] - start[0]) * t, start[1] + (goal[1] - start[1]) * t)
+
+
+def sight_line(a: Vec, b: Vec) -> LineString:
+    """The straight line between two points."""
+    return LineString([a, b])

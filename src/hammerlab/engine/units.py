@@ -1,0 +1,118 @@
+"""Units and models as they stand on the battlefield during a battle."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hammerlab.engine.datasheet import Datasheet, Profile, Weapon
+from hammerlab.engine.geometry import MM_PER_INCH, Vec
+
+
+@dataclass
+class Model:
+    """One model: profile, wargear, base, position and wounds left."""
+
+    id: str
+    profile: Profile
+    weapons: tuple[Weapon, ...]
+    position: Vec
+    base_mm: float = 25.0
+    wounds_left: int = 1
+    rules: tuple[str, ...] = ()
+    """Special rules of this model alone (a character's, say)."""
+
+    @property
+    def name(self) -> str:
+        """The profile name (``Space Marine``)."""
+        return self.profile.name
+
+    @property
+    def radius(self) -> float:
+        """Base radius in inches."""
+        return self.base_mm / MM_PER_INCH / 2.0
+
+    @property
+    def alive(self) -> bool:
+        """Whether the model is still on the table."""
+        return self.wounds_left > 0
+
+    def weapon(self, name: str) -> Weapon | None:
+        """The model's weapon called ``name``, if it has one."""
+        return next((w for w in self.weapons if w.name == name), None)
+
+
+@dataclass
+class UnitStatus:
+    """What a unit has done and suffered; editions reset the parts they own."""
+
+    moved: bool = False
+    advanced: bool = False
+    ran: bool = False
+    gone_to_ground: bool = False
+    pinned: bool = False
+    falling_back: bool = False
+    locked_in_combat: bool = False
+    has_shot: bool = False
+    reacted_this_phase: bool = False
+    reacted_this_turn: bool = False
+    charged: bool = False
+    shot_target: str | None = None
+    """The unit targeted in this turn's shooting (charges may only go there)."""
+    fired_types: set[str] = field(default_factory=set)
+    """Weapon types fired this turn (Heavy, Rapid Fire... bar some charges)."""
+    casualties_this_phase: int = 0
+    models_at_phase_start: int = 0
+    morale_penalty: int = 0
+    """Ld penalty for Morale checks this phase (e.g. friendly fire)."""
+
+
+@dataclass
+class Unit:
+    """A unit in play."""
+
+    id: str
+    name: str
+    player: str
+    datasheet: Datasheet
+    models: list[Model]
+    status: UnitStatus = field(default_factory=UnitStatus)
+    starting_models: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.starting_models:
+            self.starting_models = len(self.models)
+
+    @property
+    def alive_models(self) -> list[Model]:
+        """Models still on the table."""
+        return [m for m in self.models if m.alive]
+
+    @property
+    def destroyed(self) -> bool:
+        """Whether every model is gone."""
+        return not self.alive_models
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The unit's special rules."""
+        return self.datasheet.rules
+
+    def has_rule(self, name: str) -> bool:
+        """Whether the unit, or any of its models alive, has the rule ``name``."""
+        wanted = name.lower()
+        if any(r.lower() == wanted for r in self.datasheet.rules):
+            return True
+        return any(r.lower() == wanted for m in self.alive_models for r in m.rules)
+
+    def weapon_names(self) -> list[str]:
+        """Distinct weapon names carried by models alive, first-seen order."""
+        names: dict[str, None] = {}
+        for model in self.alive_models:
+            for weapon in model.weapons:
+                names.setdefault(weapon.name, None)
+        return list(names)
+
+    @property
+    def label(self) -> str:
+        """How the log names the unit."""
+        return f"{self.name} [{self.id}]"

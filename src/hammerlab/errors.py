@@ -1,0 +1,42 @@
+"""Typed errors: every user mistake becomes one of these, never a traceback."""
+
+from __future__ import annotations
+
+
+class HammerlabError(Exception):
+    """Base class of every error hammerlab reports to a user."""
+
+
+class InputError(HammerlabError, ValueError):
+    """A file or value given by the user is wrong.
+
+    The message names the source (file), the key path inside it and the
+    problem, so the CLI can print it on one line.
+    """
+
+    def __init__(self, source: str, where: str, problem: str) -> None:
+        self.source = source
+        self.where = where
+        self.problem = problem
+        location = f"{source}: {where}" if where else source
+        super().__init__(f"{location}: {problem}")
+
+
+class UnknownNameError(HammerlabError, KeyError):
+    """A unit, weapon, ruleset or option name that does not exist."""
+
+    def __init__(self, kind: str, name: str, known: list[str] | None = None) -> None:
+        hint = ""
+        if known:
+            close = [k for k in known if name.lower() in k.lower()][:5]
+            hint = f" (did you mean: {', '.join(close)})" if close else ""
+        self.kind = kind
+        self.name = name
+        super().__init__(f"unknown {kind} {name!r}{hint}")
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class IllegalActionError(HammerlabError, ValueError):
+    """A decision answer or an action that the rules do not allow."""

@@ -1,0 +1,1 @@
+"""Input and output: turning files (TOML libraries, BattleScribe data) into engine objects."""

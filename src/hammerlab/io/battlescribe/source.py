@@ -1,0 +1,197 @@
+"""Reading BattleScribe files safely into element trees.
+
+Files come from users and the internet, so nothing here trusts them:
+
+* XML is parsed only with :mod:`defusedxml`, with document type declarations
+  forbidden outright (BattleScribe never writes one; they are what entity
+  expansion and external-entity attacks need);
+* a file may not exceed :data:`MAX_XML_BYTES`;
+* a ``.rosz`` is read in memory, never extracted: its single ``.ros`` member
+  must have a safe name, a declared size under the limit and a compression
+  ratio under :data:`MAX_COMPRESSION_RATIO`, and the bytes actually read are
+  counted against the limit too (a member may lie about its size).
+
+Every failure becomes an :class:`~hammerlab.errors.InputError`.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path, PurePosixPath
+from xml.etree.ElementTree import Element, ParseError
+
+import defusedxml
+import defusedxml.ElementTree as SafeET
+
+from hammerlab.errors import InputError
+
+MAX_XML_BYTES = 50 * 1024 * 1024
+"""Largest XML document accepted, compressed or not (the biggest real
+catalogues are a few megabytes)."""
+
+MAX_COMPRESSION_RATIO = 200
+"""Largest uncompressed/compressed size ratio of a ``.rosz`` member (XML
+compresses about 10-30 times; far more means a zip bomb)."""
+
+ROOT_TAGS = {
+    ".cat": "catalogue",
+    ".gst": "gameSystem",
+    ".ros": "roster",
+    ".rosz": "roster",
+}
+"""The root element each file type must have."""
+
+_CHUNK = 1024 * 1024
+
+
+def load_root(path: Path, source: str) -> Element:
+    """The root element of a BattleScribe file, checked to suit its file type.
+
+    ``source`` is the path as the user gave it, used in error messages.
+    """
+    suffix = path.suffix.lower()
+    if suffix not in ROOT_TAGS:
+        raise InputError(
+            source, "", f"unsupported file type {suffix or '(none)'!r}: "
+            "expected .cat, .gst, .ros or .rosz"
+        )
+    data = _read_zipped_roster(path, source) if suffix == ".rosz" else _read_plain(path, source)
+    root = parse_xml(data, source)
+    expected = ROOT_TAGS[suffix]
+    found = local_name(root.tag)
+    if found != expected:
+        raise InputError(source, found, f"expected a <{expected}> root element for a {suffix} file")
+    return root
+
+
+def local_name(tag: str) -> str:
+    """``{namespace}name`` → ``name``."""
+    return tag.rpartition("}")[2]
+
+
+def read_root_attributes(path: Path) -> dict[str, str] | None:
+    """The attributes of a file's root element, reading only its start.
+
+    Used to find the game system (or a linked catalogue) of a catalogue among
+    its neighbours without parsing them whole; ``None`` if the file cannot be
+    read as safe XML.
+    """
+    try:
+        with path.open("rb") as stream:
+            for _event, element in SafeET.iterparse(stream, events=("start",), forbid_dtd=True):
+                return dict(element.attrib)
+    except (OSError, ParseError, defusedxml.DefusedXmlException):
+        return None
+    return None
+
+
+def parse_xml(data: bytes, source: str) -> Element:
+    """Parse ``data`` with DTDs, entities and external references refused."""
+    try:
+        root: Element = SafeET.fromstring(data, forbid_dtd=True)
+    except defusedxml.DTDForbidden:
+        raise InputError(
+            source, "", "the XML declares a document type (DTD), which BattleScribe files "
+            "never do and which entity-expansion attacks need; refused"
+        ) from None
+    except defusedxml.EntitiesForbidden:
+        raise InputError(source, "", "the XML declares entities; refused") from None
+    except defusedxml.ExternalReferenceForbidden:
+        raise InputError(source, "", "the XML refers to external resources; refused") from None
+    except ParseError as error:
+        line, column = error.position
+        raise InputError(
+            source, f"line {line}, column {column}", f"not well-formed XML ({_reason(error)})"
+        ) from None
+    return root
+
+
+def _reason(error: ParseError) -> str:
+    """Expat's message without the position it repeats."""
+    return str(error).split(":")[0]
+
+
+def _read_plain(path: Path, source: str) -> bytes:
+    """The bytes of an uncompressed file, refusing oversized ones."""
+    try:
+        size = path.stat().st_size
+        if not path.is_file():
+            raise InputError(source, "", "not a file")
+        if size > MAX_XML_BYTES:
+            raise InputError(source, "", f"file is larger than {_megabytes(MAX_XML_BYTES)}")
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(source, "", "file not found") from None
+    except OSError as error:
+        raise InputError(source, "", f"cannot read the file ({error.strerror})") from None
+
+
+def _read_zipped_roster(path: Path, source: str) -> bytes:
+    """The ``.ros`` document inside a ``.rosz`` archive, read in memory."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            member = _roster_member(archive, source)
+            return _read_member(archive, member, source)
+    except FileNotFoundError:
+        raise InputError(source, "", "file not found") from None
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError):
+        raise InputError(source, "", "not a valid zip archive (or an unsupported one)") from None
+    except OSError as error:
+        raise InputError(source, "", f"cannot read the file ({error.strerror})") from None
+
+
+def _roster_member(archive: zipfile.ZipFile, source: str) -> zipfile.ZipInfo:
+    """The one safe, reasonably sized ``.ros`` member of ``archive``."""
+    members = [info for info in archive.infolist() if not info.is_dir()]
+    for info in members:
+        if not _safe_member_name(info.filename):
+            raise InputError(
+                source, info.filename, "archive member has an absolute path or '..'; refused"
+            )
+    rosters = [info for info in members if info.filename.lower().endswith(".ros")]
+    if len(rosters) != 1:
+        raise InputError(
+            source, "", f"a .rosz must hold exactly one .ros roster, found {len(rosters)}"
+        )
+    info = rosters[0]
+    if info.flag_bits & 0x1:
+        raise InputError(source, info.filename, "archive member is encrypted")
+    if info.file_size > MAX_XML_BYTES:
+        raise InputError(
+            source, info.filename, f"roster is larger than {_megabytes(MAX_XML_BYTES)} unpacked"
+        )
+    if info.file_size > MAX_COMPRESSION_RATIO * max(info.compress_size, 1):
+        raise InputError(
+            source, info.filename,
+            f"compression ratio above {MAX_COMPRESSION_RATIO}:1 (a zip bomb?); refused",
+        )
+    return info
+
+
+def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, source: str) -> bytes:
+    """Read ``info`` in chunks, stopping as soon as it outgrows its limits."""
+    limit = min(MAX_XML_BYTES, MAX_COMPRESSION_RATIO * max(info.compress_size, 1))
+    chunks: list[bytes] = []
+    total = 0
+    with archive.open(info) as stream:
+        while chunk := stream.read(_CHUNK):
+            total += len(chunk)
+            if total > limit:
+                raise InputError(
+                    source, info.filename, "roster unpacks to more than its archive declares "
+                    "or allows (a zip bomb?); refused"
+                )
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _safe_member_name(name: str) -> bool:
+    """Whether an archive member name stays inside the archive."""
+    normalised = name.replace("\\", "/")
+    pure = PurePosixPath(normalised)
+    has_drive = len(normalised) > 1 and normalised[1] == ":"
+    return not (pure.is_absolute() or has_drive or ".." in pure.parts)
+
+
+def _megabytes(size: int) -> str:
+    return f"{size // (1024 * 1024)} MB"

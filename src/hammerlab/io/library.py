@@ -1,0 +1,194 @@
+"""Unit libraries: datasheets written as TOML data files.
+
+The built-in libraries live in ``hammerlab/library/<edition>/*.toml``; one
+file per army::
+
+    army = "Space Marines"
+
+    [weapons.Boltgun]
+    Range = "24"
+    S = "4"
+    AP = "5"
+    Type = "Rapid Fire"
+
+    [[units]]
+    name = "Tactical Squad"
+    rules = ["And They Shall Know No Fear"]
+
+    [[units.models]]
+    name = "Space Marine"
+    count = 9
+    variable = true
+    profile = { WS = 4, BS = 4, S = 4, T = 4, W = 1, I = 4, A = 1, Ld = 8, Sv = "3+" }
+    weapons = ["Boltgun", "Bolt pistol"]
+"""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile, Weapon
+from hammerlab.errors import InputError, UnknownNameError
+from hammerlab.io.validation import as_input_error
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _text(value: Any) -> str:
+    return str(value)
+
+
+class ModelSpec(_Strict):
+    """One model entry of a datasheet."""
+
+    name: str = Field(min_length=1)
+    count: int = Field(default=1, ge=0, le=100)
+    variable: bool = False
+    profile: dict[str, str]
+    type: str = "Infantry"
+    invulnerable: int | None = Field(default=None, ge=2, le=6)
+    base: float = Field(default=25.0, gt=0, le=200)
+    weapons: list[str] = []
+    rules: list[str] = []
+    keywords: list[str] = []
+
+    @field_validator("profile", mode="before")
+    @classmethod
+    def _stringify(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            return {str(k): _text(v) for k, v in value.items()}
+        return value
+
+
+class UnitSpec(_Strict):
+    """A datasheet: a named unit and its models."""
+
+    name: str = Field(min_length=1)
+    rules: list[str] = []
+    keywords: list[str] = []
+    models: list[ModelSpec] = Field(min_length=1)
+
+
+class ArmySpec(_Strict):
+    """One library file."""
+
+    army: str = Field(min_length=1)
+    weapons: dict[str, dict[str, Any]] = {}
+    units: list[UnitSpec] = []
+
+
+def _weapon(source: str, name: str, raw: dict[str, Any]) -> Weapon:
+    keywords = raw.get("keywords", [])
+    if not isinstance(keywords, list):
+        raise InputError(source, f"weapons.{name}.keywords", "must be a list of strings")
+    chars = {str(k): _text(v) for k, v in raw.items() if k != "keywords"}
+    return Weapon(name=name, characteristics=chars, keywords=tuple(str(k) for k in keywords))
+
+
+def datasheets_from(
+    army: ArmySpec, source: str, edition: str, extra_weapons: dict[str, Weapon] | None = None
+) -> list[Datasheet]:
+    """Build datasheets from a validated army file."""
+    weapons = dict(extra_weapons or {})
+    weapons.update({n: _weapon(source, n, raw) for n, raw in army.weapons.items()})
+    sheets = []
+    for u, unit in enumerate(army.units):
+        entries = []
+        for m, model in enumerate(unit.models):
+            missing = [w for w in model.weapons if w not in weapons]
+            if missing:
+                where = f"units[{u}].models[{m}].weapons"
+                raise InputError(source, where, f"unknown weapon {missing[0]!r}")
+            profile = Profile(
+                name=model.name,
+                characteristics=model.profile,
+                unit_type=model.type,
+                invulnerable=model.invulnerable,
+                keywords=frozenset(model.keywords),
+            )
+            entries.append(
+                ModelEntry(
+                    profile=profile,
+                    count=model.count,
+                    weapons=tuple(weapons[w] for w in model.weapons),
+                    base_mm=model.base,
+                    variable=model.variable,
+                    rules=tuple(model.rules),
+                )
+            )
+        sheets.append(
+            Datasheet(
+                name=unit.name,
+                army=army.army,
+                edition=edition,
+                entries=tuple(entries),
+                rules=tuple(unit.rules),
+                keywords=frozenset(unit.keywords),
+                source=source,
+            )
+        )
+    return sheets
+
+
+def parse_army(text: str, source: str) -> ArmySpec:
+    """Parse and validate one TOML library file."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(source, "", f"not valid TOML: {error}") from None
+    try:
+        return ArmySpec.model_validate(raw)
+    except ValidationError as error:
+        raise as_input_error(source, error) from None
+
+
+class Library:
+    """Datasheets by name."""
+
+    def __init__(self, datasheets: list[Datasheet]) -> None:
+        self._by_name = {d.name.lower(): d for d in datasheets}
+
+    def find(self, name: str) -> Datasheet:
+        """The datasheet called ``name`` (case-insensitive)."""
+        try:
+            return self._by_name[name.lower()]
+        except KeyError:
+            raise UnknownNameError("unit", name, self.names()) from None
+
+    def names(self, query: str = "") -> list[str]:
+        """Names containing ``query``, sorted."""
+        return sorted(d.name for d in self._by_name.values() if query.lower() in d.name.lower())
+
+    def __len__(self) -> int:
+        return len(self._by_name)
+
+
+def load_library_files(paths: list[Path], edition: str) -> Library:
+    """A library from TOML files on disk."""
+    sheets: list[Datasheet] = []
+    for path in paths:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as error:
+            raise InputError(str(path), "", f"cannot read: {error.strerror}") from None
+        sheets += datasheets_from(parse_army(text, str(path)), str(path), edition)
+    return Library(sheets)
+
+
+def builtin_library(edition: str) -> Library:
+    """The library shipped in the package for ``edition``."""
+    folder = resources.files("hammerlab") / "library" / edition
+    sheets: list[Datasheet] = []
+    for item in sorted(folder.iterdir(), key=lambda p: p.name):
+        if item.name.endswith(".toml"):
+            source = f"hammerlab/library/{edition}/{item.name}"
+            army = parse_army(item.read_text(encoding="utf-8"), source)
+            sheets += datasheets_from(army, source, edition)
+    return Library(sheets)

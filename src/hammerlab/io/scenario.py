@@ -1,0 +1,161 @@
+"""Scenario files (TOML): the battlefield, the forces and what to play.
+
+Validated with pydantic; any mistake becomes one :class:`InputError` naming
+the file, the key path and the problem. See ``examples/`` for complete files.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from hammerlab.errors import InputError
+from hammerlab.io.library import ModelSpec
+from hammerlab.io.validation import as_input_error
+
+MAX_SCENARIO_BYTES = 1_000_000
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class BattlefieldSpec(_Strict):
+    """Table size in inches."""
+
+    width: float = Field(default=72.0, gt=0, le=240)
+    height: float = Field(default=48.0, gt=0, le=240)
+
+
+class TerrainSpec(_Strict):
+    """A terrain area: a polygon and its effects."""
+
+    name: str = Field(min_length=1)
+    outline: list[tuple[float, float]] = Field(min_length=3)
+    cover: int | None = Field(default=None, ge=2, le=6)
+    difficult: bool = False
+    dangerous: bool = False
+    blocks_sight: bool = False
+
+
+class PlayerSpec(_Strict):
+    """A player and the table edge it deployed from."""
+
+    name: str = Field(min_length=1)
+    edge: Literal["south", "north", "west", "east"] = "south"
+
+
+class InlineUnitSpec(_Strict):
+    """A unit written in the scenario itself."""
+
+    name: str = Field(min_length=1)
+    rules: list[str] = []
+    models: list[ModelSpec] = Field(min_length=1)
+    weapons: dict[str, dict[str, str]] = {}
+
+
+class StatusSpec(_Strict):
+    """Unit status at the start of the scenario."""
+
+    moved: bool = False
+    advanced: bool = False
+    ran: bool = False
+    gone_to_ground: bool = False
+    pinned: bool = False
+    falling_back: bool = False
+    locked_in_combat: bool = False
+
+
+class UnitPlacement(_Strict):
+    """A unit on the table: which datasheet, where, how many models."""
+
+    id: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_\-]+$")
+    player: str
+    unit: str | None = None
+    """Datasheet name in the ruleset's library (or in ``source``)."""
+    source: str | None = None
+    """A BattleScribe file (relative to the scenario) to take ``unit`` from."""
+    inline: InlineUnitSpec | None = None
+    position: tuple[float, float]
+    """Centre of the formation, in inches."""
+    size: int | None = Field(default=None, ge=1, le=200)
+    formation: Literal["block", "line", "column"] = "block"
+    spacing: float = Field(default=1.0, ge=0.0, le=6.0)
+    """Gap between bases in inches."""
+    status: StatusSpec = StatusSpec()
+
+    @model_validator(mode="after")
+    def _one_datasheet(self) -> UnitPlacement:
+        if (self.unit is None) == (self.inline is None):
+            raise ValueError("give either 'unit' (a datasheet name) or 'inline' (a unit)")
+        if self.source is not None and self.unit is None:
+            raise ValueError("'source' needs 'unit' (the name of the unit in that file)")
+        return self
+
+
+class PlanSpec(_Strict):
+    """How many game turns and which phases."""
+
+    turns: int = Field(default=1, ge=1, le=10)
+    phases: list[str] = Field(default_factory=lambda: ["shooting"], min_length=1)
+
+
+class Scenario(_Strict):
+    """A whole scenario file."""
+
+    name: str = Field(min_length=1)
+    description: str = ""
+    ruleset: str = "waffle"
+    seed: int | None = None
+    rules: dict[str, bool] = {}
+    """Rule options (proposed rules) switched on or off."""
+    first_player: str | None = None
+    battlefield: BattlefieldSpec = BattlefieldSpec()
+    terrain: list[TerrainSpec] = []
+    players: list[PlayerSpec] = Field(min_length=2, max_length=2)
+    units: list[UnitPlacement] = Field(min_length=1)
+    plan: PlanSpec = PlanSpec()
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Scenario:
+        names = [p.name for p in self.players]
+        if len(set(names)) != len(names):
+            raise ValueError("players must have different names")
+        ids = [u.id for u in self.units]
+        duplicate = next((i for i in ids if ids.count(i) > 1), None)
+        if duplicate:
+            raise ValueError(f"unit id {duplicate!r} is used twice")
+        for unit in self.units:
+            if unit.player not in names:
+                raise ValueError(f"unit {unit.id!r} belongs to unknown player {unit.player!r}")
+        if self.first_player is not None and self.first_player not in names:
+            raise ValueError(f"first_player {self.first_player!r} is not a player")
+        return self
+
+
+def parse_scenario(text: str, source: str) -> Scenario:
+    """Validate a scenario's TOML text."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(source, "", f"not valid TOML: {error}") from None
+    try:
+        return Scenario.model_validate(raw)
+    except ValidationError as error:
+        raise as_input_error(source, error) from None
+
+
+def load_scenario(path: Path) -> Scenario:
+    """Read and validate a scenario file."""
+    try:
+        if path.stat().st_size > MAX_SCENARIO_BYTES:
+            raise InputError(str(path), "", f"file larger than {MAX_SCENARIO_BYTES} bytes")
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise InputError(str(path), "", f"cannot read: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputError(str(path), "", "not UTF-8 text") from None
+    return parse_scenario(text, str(path))

@@ -1,0 +1,26 @@
+"""Turning pydantic validation errors into one clear line."""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from hammerlab.errors import InputError
+
+
+def key_path(loc: tuple[int | str, ...]) -> str:
+    """``("units", 2, "position")`` → ``units[2].position``."""
+    path = ""
+    for part in loc:
+        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+    return path
+
+
+def as_input_error(source: str, error: ValidationError) -> InputError:
+    """The first problem of ``error``, naming the file and the key path."""
+    first = error.errors()[0]
+    message = str(first["msg"])
+    if first["type"] == "extra_forbidden":
+        message = "unknown key (check the spelling)"
+    count = error.error_count()
+    more = f" (and {count - 1} more problem(s))" if count > 1 else ""
+    return InputError(source, key_path(tuple(first["loc"])), message + more)
