@@ -139,6 +139,10 @@ def _unit(
     unit = Unit(
         id=spec.id, name=datasheet.name, player=spec.player, datasheet=datasheet, models=models
     )
+    if spec.casualties >= len(models):
+        raise InputError(source, f"{where}.casualties", f"must leave at least one of {len(models)}")
+    for model in models[: spec.casualties]:
+        model.wounds_left = 0
     for key, value in spec.status.model_dump().items():
         setattr(unit.status, key, value)
     return unit

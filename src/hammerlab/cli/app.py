@@ -46,7 +46,7 @@ def units(
     except HammerlabError as error:
         raise fail(error) from None
     for name in names:
-        console.print(name)
+        console.print(name, markup=False)
     if not names:
         console.print(f"no {ruleset} unit matches {query!r}")
 
@@ -126,9 +126,9 @@ def battle(
             people[spec.first_player or spec.players[0].name] = PromptController(console)
         ready = prepare(spec, str(scenario), seed, _parse_rule_flags(rule or []), people)
         game = ready.battle
-        console.print(f"[bold]{spec.name}[/bold] — {ready.ruleset.title}, seed {game.dice.seed}")
+        console.print(f"{spec.name} — {ready.ruleset.title}, seed {game.dice.seed}", markup=False)
         if spec.description:
-            console.print(spec.description)
+            console.print(spec.description, markup=False)
         on = [n for n, v in game.options.items() if v]
         console.print("Rule options on: " + (", ".join(on) if on else "none"))
         game.log.subscribe(lambda event: show_event(console, event, dice))
@@ -137,7 +137,7 @@ def battle(
         raise fail(error) from None
     console.rule("Summary")
     for line in ready.ruleset.summary(game):
-        console.print(line)
+        console.print(line, markup=False)
     if log_json is not None:
         try:
             log_json.write_text(game.log.json_lines(), encoding="utf-8")

@@ -163,33 +163,43 @@ class TriggerBoard:
     def hold(self, effect: DelayedEffect, until: str, actor: str) -> None:
         """Keep ``effect`` until window ``until`` is opened for unit ``actor``."""
         self._held.append(_Held(effect, until, actor))
-        self.battle.emit(TriggerStep(rule=effect.name, owner=effect.owner, step="held", window=until))
+        self._step(effect.name, effect.owner, "held", until)
 
     def open(self, occasion: Occasion) -> None:
-        """Open a window: release what waits for it, then fire what listens to it."""
+        """Open a window: release what waits for it, then fire what listens to it.
+
+        Each rule is asked whether it applies only when its turn comes, so a
+        rule resolved earlier in the same window can change the answer.
+        """
         released = [h for h in self._held if h.until == occasion.window and h.actor == occasion.actor]
-        firing = [t for t in self._triggers if t.window == occasion.window]
-        firing = [t for t in firing if t.applies(self.battle, occasion)]
-        if not released and not firing:
-            return
-        self._held = [h for h in self._held if h not in released]
-        self.battle.emit(
-            WindowOpened(window=occasion.window, actor=occasion.actor, subject=occasion.subject)
-        )
+        self._held = [h for h in self._held if all(h is not r for r in released)]
+        announced = False
+
+        def announce() -> None:
+            nonlocal announced
+            if not announced:
+                announced = True
+                self.battle.emit(
+                    WindowOpened(
+                        window=occasion.window, actor=occasion.actor, subject=occasion.subject
+                    )
+                )
+
         for effect in self.in_order([h.effect for h in released]):
+            announce()
             step = "resolved" if effect.applies(self.battle, occasion) else "lapsed"
-            self.battle.emit(
-                TriggerStep(rule=effect.name, owner=effect.owner, step=step, window=occasion.window)
-            )
+            self._step(effect.name, effect.owner, step, occasion.window)
             if step == "resolved":
                 effect.resolve(self.battle, occasion)
-        for trigger in self.in_order(firing):
-            self.battle.emit(
-                TriggerStep(
-                    rule=trigger.name, owner=trigger.owner, step="fired", window=occasion.window
-                )
-            )
-            trigger.resolve(self.battle, occasion, self)
+        listening = [t for t in self._triggers if t.window == occasion.window]
+        for trigger in self.in_order(listening):
+            if trigger.applies(self.battle, occasion):
+                announce()
+                self._step(trigger.name, trigger.owner, "fired", occasion.window)
+                trigger.resolve(self.battle, occasion, self)
+
+    def _step(self, rule: str, owner: str, step: str, window: str) -> None:
+        self.battle.emit(TriggerStep(rule=rule, owner=owner, step=step, window=window))
 
     def in_order(self, items: Sequence[O]) -> list[O]:
         """``items`` in the fixed order: active player's first, then by seat; stable."""

@@ -86,6 +86,8 @@ class UnitPlacement(_Strict):
     spacing: float = Field(default=1.0, ge=0.0, le=6.0)
     """Gap between bases in inches."""
     status: StatusSpec = StatusSpec()
+    casualties: int = Field(default=0, ge=0)
+    """Models the unit lost before the scenario starts (the first ones listed)."""
 
     @model_validator(mode="after")
     def _one_datasheet(self) -> UnitPlacement:

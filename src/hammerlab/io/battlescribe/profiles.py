@@ -1,0 +1,195 @@
+"""BattleScribe profiles: reading them, telling their kinds apart, mapping them.
+
+A profile is a named table of characteristics. Two encodings exist: older
+files write ``<characteristic name="WS" characteristicTypeId="…" value="4"/>``
+under a profile with a ``profileTypeId``; newer ones write the value as text
+and name the type (``typeName="Unit"``). Kinds are told apart by the
+characteristics a profile has, not by its type name, so any game system whose
+profiles carry ``WS BS S T W I A Ld Sv`` (or ``Range Strength AP Type``) maps.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from xml.etree.ElementTree import Element
+
+from hammerlab.engine.datasheet import Profile, Weapon
+from hammerlab.io.battlescribe.links import Library
+from hammerlab.io.battlescribe.modifiers import Modifier, apply, modifiers_of
+from hammerlab.io.battlescribe.saves import split_save
+
+MODEL_KEYS = ("WS", "BS", "S", "T", "W", "I", "A", "Ld", "Sv")
+WEAPON_KEYS = ("Range", "S", "AP", "Type")
+_MODEL_ALIASES = {key.lower(): key for key in MODEL_KEYS} | {"save": "Sv"}
+_WEAPON_ALIASES = {"range": "Range", "strength": "S", "s": "S", "ap": "AP", "type": "Type"}
+_VEHICLE_MARKERS = ({"front", "side", "rear"}, {"hp"}, {"hull points"})
+
+
+class Kind(Enum):
+    """What hammerlab can do with a profile."""
+
+    MODEL = "model"
+    """Has all of ``WS BS S T W I A Ld Sv``."""
+    WEAPON = "weapon"
+    """Has exactly ``Range``, ``Strength``/``S``, ``AP`` and ``Type``."""
+    VEHICLE = "vehicle"
+    """Armour facings or hull points: not supported by hammerlab."""
+    TEXT = "text"
+    """A single text characteristic (a wargear item's description)."""
+    OTHER = "other"
+    """Anything else (psychic powers, transport capacity...)."""
+
+
+@dataclass(frozen=True)
+class RawProfile:
+    """A profile as the file gives it, unconditional modifiers applied."""
+
+    name: str
+    type_name: str
+    """The profile type's name (``Unit``, ``Weapon``), ``""`` if undeclared."""
+    values: dict[str, str]
+    """Characteristic name as written → value as written."""
+    pending: tuple[str, ...] = ()
+    """Conditional changes not applied, one sentence each."""
+
+    @property
+    def kind(self) -> Kind:
+        """What hammerlab can do with this profile."""
+        keys = {key.strip().lower() for key in self.values}
+        if any(marker <= keys for marker in _VEHICLE_MARKERS):
+            return Kind.VEHICLE
+        if set(MODEL_KEYS) <= {_MODEL_ALIASES.get(key, "") for key in keys}:
+            return Kind.MODEL
+        if keys <= set(_WEAPON_ALIASES) and set(WEAPON_KEYS) <= {_WEAPON_ALIASES[k] for k in keys}:
+            return Kind.WEAPON
+        return Kind.TEXT if len(keys) == 1 else Kind.OTHER
+
+    def describe(self) -> str:
+        """``"'Psyker' (Psyker: Mastery Level 1, Disciplines Biomancy)"``."""
+        shown = ", ".join(f"{key} {value}" for key, value in self.values.items() if value)
+        kind = f"{self.type_name}: " if self.type_name else ""
+        return f"{self.name!r} ({kind}{shown})"
+
+    def text(self) -> str:
+        """All the profile's values as one text (a wargear item's description)."""
+        return " ".join(self.values.values())
+
+
+@dataclass(frozen=True)
+class RawRule:
+    """A special rule: its name and the description text."""
+
+    name: str
+    text: str
+
+
+def read_profile(profile: Element, library: Library, link: Element | None) -> RawProfile | None:
+    """The profile ``profile`` reached through ``link``; ``None`` if hidden."""
+    modifiers = list(modifiers_of(link, profile))
+    if is_hidden(profile, link, modifiers):
+        return None
+    name = _modified(profile.get("name", ""), ("name",), modifiers, [])
+    type_id = profile.get("typeId") or profile.get("profileTypeId") or ""
+    type_name = profile.get("typeName") or profile.get("profileTypeName") or ""
+    values: dict[str, str] = {}
+    pending: list[str] = []
+    for characteristic in profile.iterfind("characteristics/characteristic"):
+        key = characteristic.get("name", "")
+        raw = characteristic.get("value")
+        value = (characteristic.text or "") if raw is None else raw
+        type_ids = (characteristic.get("typeId") or characteristic.get("characteristicTypeId"), key)
+        values[key] = _modified(value.strip(), type_ids, modifiers, pending, f"{name}: {key}")
+    return RawProfile(name, type_name or library.profile_type(type_id), values, tuple(pending))
+
+
+def read_rule(rule: Element, link: Element | None) -> RawRule | None:
+    """The rule ``rule`` reached through ``link``; ``None`` if hidden."""
+    modifiers = list(modifiers_of(link, rule))
+    if is_hidden(rule, link, modifiers):
+        return None
+    name = _modified(rule.get("name", ""), ("name",), modifiers, [])
+    description = rule.findtext("description") or ""
+    return RawRule(name, " ".join(description.split()))
+
+
+def is_hidden(element: Element, link: Element | None, modifiers: list[Modifier]) -> bool:
+    """Whether an element starts hidden: its flag, its link's, unconditional modifiers."""
+    hidden = element.get("hidden") == "true" or (link is not None and link.get("hidden") == "true")
+    for modifier in modifiers:
+        if modifier.field == "hidden" and modifier.kind == "set" and not modifier.conditional:
+            hidden = modifier.value == "true"
+    return hidden
+
+
+def _modified(
+    value: str,
+    fields: tuple[str | None, ...],
+    modifiers: list[Modifier],
+    pending: list[str],
+    label: str = "",
+) -> str:
+    """``value`` after the modifiers aimed at any of ``fields``.
+
+    Conditional modifiers (and ones that cannot act on the value) are
+    described in ``pending`` instead of being applied.
+    """
+    for modifier in modifiers:
+        if not modifier.field or modifier.field not in fields:
+            continue
+        changed = None if modifier.conditional else apply(value, modifier)
+        if changed is None:
+            when = "under conditions not evaluated" if modifier.conditional else "(cannot apply)"
+            pending.append(
+                f"{label} would {modifier.kind} {modifier.value!r} {when}; kept {value!r}."
+            )
+        else:
+            value = changed
+    return value
+
+
+def model_profile(raw: RawProfile) -> tuple[Profile, list[str]]:
+    """The engine profile of a model profile, with notes on what did not map."""
+    notes = list(raw.pending)
+    characteristics = {
+        _MODEL_ALIASES[key.strip().lower()]: value
+        for key, value in raw.values.items()
+        if key.strip().lower() in _MODEL_ALIASES
+    }
+    save, invulnerable = split_save(characteristics["Sv"])
+    if save is None:
+        notes.append(f"{raw.name}: save {characteristics['Sv']!r} could not be read; kept as written.")
+    else:
+        characteristics["Sv"] = save
+    for key, value in characteristics.items():
+        if not value:
+            notes.append(f"{raw.name}: characteristic {key} has no value.")
+    unit_type = next(
+        (value for key, value in raw.values.items() if key.strip().lower() == "unit type"), ""
+    )
+    if not unit_type:
+        notes.append(f"{raw.name}: no Unit Type given; Infantry assumed.")
+    profile = Profile(
+        name=raw.name,
+        characteristics=characteristics,
+        unit_type=unit_type or "Infantry",
+        invulnerable=invulnerable,
+    )
+    return profile, notes
+
+
+def weapon(raw: RawProfile) -> Weapon:
+    """The engine weapon of a weapon profile; ranges in inches become numbers."""
+    characteristics = {_WEAPON_ALIASES[key.strip().lower()]: v for key, v in raw.values.items()}
+    characteristics["Range"] = normalise_range(characteristics["Range"])
+    return Weapon(name=raw.name, characteristics=characteristics)
+
+
+_INCHES = re.compile(r"^(\d+(?:\.\d+)?)\s*(?:\"|''|”|″|in(?:ch(?:es)?)?\.?)?$", re.IGNORECASE)
+
+
+def normalise_range(value: str) -> str:
+    """``24"`` → ``24``; anything else (``Template``, ``-``, ``18"-42"``) as written."""
+    match = _INCHES.match(value)
+    return match.group(1) if match else value

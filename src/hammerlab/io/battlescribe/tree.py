@@ -1,0 +1,40 @@
+"""The selection tree of one unit, the common ground of catalogues and rosters.
+
+A catalogue unit is turned into the selections BattleScribe makes by default;
+a roster unit already is a tree of selections. Both become :class:`Node` trees,
+and one builder (:mod:`.datasheets`) turns a tree into a datasheet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hammerlab.errors import InputError
+from hammerlab.io.battlescribe.profiles import RawProfile, RawRule
+
+MAX_COUNT = 10_000
+"""Most copies of one selection in a unit; more means a broken or hostile file."""
+
+
+@dataclass
+class Node:
+    """One selection with what it shows, and the selections inside it."""
+
+    name: str
+    type: str
+    """The entry type: ``unit``, ``model`` or ``upgrade`` (``""`` if none)."""
+    count: int
+    """How many of this selection the whole unit holds (not per parent)."""
+    profiles: list[RawProfile] = field(default_factory=list)
+    rules: list[RawRule] = field(default_factory=list)
+    children: list[Node] = field(default_factory=list)
+    variable: bool = False
+    """Whether the data lets this selection's count change."""
+    notes: list[str] = field(default_factory=list)
+
+
+def checked_count(count: float, source: str, where: str) -> int:
+    """A selection count as an int, refusing absurd ones."""
+    if not 0 <= count <= MAX_COUNT:
+        raise InputError(source, where, f"selection count {count:g} is outside 0..{MAX_COUNT}")
+    return int(count)

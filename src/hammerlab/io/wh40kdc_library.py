@@ -1,0 +1,348 @@
+"""The 11th-edition unit library: the ``wh40kdc`` package's dataset as datasheets.
+
+``wh40kdc`` embeds an 11th-edition dataset (about 1,100 units, their weapon
+profiles, weapon keywords and abilities). This adapter reads it — nothing is
+copied into hammerlab — and writes each unit the way its printed datasheet
+reads, as an edition-neutral :class:`~hammerlab.engine.datasheet.Datasheet`
+with ``edition="core11"``:
+
+- model characteristics ``M T Sv W Ld OC`` as written (``6"``, ``3+``), the
+  invulnerable save in :attr:`Profile.invulnerable`, the unit's keywords
+  (upper case) in :attr:`Profile.keywords` and :attr:`Datasheet.keywords`;
+- one :class:`Weapon` per weapon *profile*, with ``Range A BS S AP D`` (``WS``
+  for melee), ``Weapon`` and ``Profile`` naming the weapon a profile belongs
+  to, and its weapon abilities as keywords in datasheet spelling
+  (``RAPID FIRE 1``, ``ANTI-INFANTRY 4+``, ``SUSTAINED HITS 2 (only vs
+  MONSTER/VEHICLE)``);
+- the unit's abilities, by name, in :attr:`Datasheet.rules`;
+- every guess the adapter had to make, and every profile it could not map, in
+  :attr:`Datasheet.notes` with the reason.
+
+Units with the same name in several factions are listed as ``Name [faction]``;
+the plain name finds the first in the dataset's order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile, Weapon
+from hammerlab.errors import UnknownNameError
+
+EDITION = "core11"
+DEFAULT_BASE_MM = 32.0
+"""Base assumed where the dataset gives none (``draft`` hulls, unique bases)."""
+HULL_BASE_MM = 100.0
+"""A vehicle hull drawn as a circle of this diameter (the dataset has no size)."""
+
+Raw = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class AbilityFacts:
+    """What the dataset says about one ability (it carries no rules prose)."""
+
+    ability_id: str
+    name: str
+    effect_type: str
+    """The top node of the ability's effect (``conditional``, ``targeting-permission``...)."""
+    aura_inches: float | None
+    """The ``aura-N`` range of its scope, if it has one."""
+    effect_range: float | None
+    """A ``range`` in its effect's modifier (Lone Operative's 12"), if any."""
+    frequency: str | None
+    """``usage.frequency`` (``once-per-turn``...)."""
+    summary: str
+    """wh40kdc's generated plain-English description."""
+
+
+class Wh40kdcLibrary:
+    """Datasheets made from the embedded ``wh40kdc`` dataset, loaded on first use."""
+
+    def __init__(self, dataset: Any = None) -> None:
+        self._given = dataset
+
+    @cached_property
+    def dataset(self) -> Any:
+        """The ``wh40kdc.Dataset`` (the embedded one unless another was given)."""
+        if self._given is not None:
+            return self._given
+        import wh40kdc
+
+        return wh40kdc.Dataset.embedded()
+
+    @cached_property
+    def _by_name(self) -> dict[str, Any]:
+        counts: dict[str, int] = {}
+        for unit in self.dataset.units.all:
+            counts[unit.name.lower()] = counts.get(unit.name.lower(), 0) + 1
+        table: dict[str, Any] = {}
+        for unit in self.dataset.units.all:
+            if counts[unit.name.lower()] > 1:
+                table.setdefault(f"{unit.name} [{unit.faction_id}]".lower(), unit)
+            table.setdefault(unit.name.lower(), unit)
+        return table
+
+    def names(self, query: str = "") -> list[str]:
+        """Unit names containing ``query`` (case-insensitive), sorted.
+
+        A name shared by several factions is listed once per faction as
+        ``Name [faction]``.
+        """
+        counts: dict[str, int] = {}
+        for unit in self.dataset.units.all:
+            counts[unit.name] = counts.get(unit.name, 0) + 1
+        names = {
+            f"{u.name} [{u.faction_id}]" if counts[u.name] > 1 else u.name
+            for u in self.dataset.units.all
+        }
+        wanted = query.lower()
+        return sorted(n for n in names if wanted in n.lower())
+
+    def datasheet(self, name: str) -> Datasheet:
+        """The datasheet of the unit called ``name`` (case-insensitive)."""
+        unit = self._by_name.get(name.strip().lower())
+        if unit is None:
+            raise UnknownNameError("core11 unit", name, self.names())
+        return _UnitReader(self.dataset, unit).datasheet()
+
+    def datasheets(self) -> Iterable[Datasheet]:
+        """Every unit of the dataset as a datasheet, in the dataset's order."""
+        for unit in self.dataset.units.all:
+            yield _UnitReader(self.dataset, unit).datasheet()
+
+    def ability(self, army: str, name: str) -> AbilityFacts | None:
+        """The ability called ``name`` as faction ``army`` has it, if any."""
+        wanted = name.lower()
+        fallback = None
+        for view in self.dataset.abilities.all:
+            if view.name.lower() != wanted:
+                continue
+            if view.raw.get("faction_id") == army:
+                return _facts(view)
+            fallback = fallback or view
+        return _facts(fallback) if fallback is not None else None
+
+
+def _facts(view: Any) -> AbilityFacts:
+    raw = view.raw
+    effect = raw.get("effect") or {}
+    scope = raw.get("scope") or {}
+    reach = str(scope.get("range") or "")
+    modifier = effect.get("modifier") or {}
+    effect_range = modifier.get("range")
+    return AbilityFacts(
+        ability_id=view.id,
+        name=view.name,
+        effect_type=str(effect.get("type") or ""),
+        aura_inches=float(reach.removeprefix("aura-")) if reach.startswith("aura-") else None,
+        effect_range=float(effect_range) if isinstance(effect_range, int | float) else None,
+        frequency=(raw.get("usage") or {}).get("frequency"),
+        summary=view.describe(),
+    )
+
+
+class _UnitReader:
+    """Reads one wh40kdc unit record; collects notes as it goes."""
+
+    def __init__(self, dataset: Any, unit: Any) -> None:
+        self.ds = dataset
+        self.unit = unit
+        self.raw: Raw = unit.raw
+        self.notes: list[str] = []
+
+    def datasheet(self) -> Datasheet:
+        keywords = frozenset(
+            k.upper() for k in [*self.unit.keywords, *self.unit.faction_keywords]
+        )
+        entries = tuple(self._entry(row, keywords) for row in self._rows())
+        version = self.raw.get("game_version") or {}
+        return Datasheet(
+            name=self.unit.name,
+            army=self.unit.faction_id,
+            edition=EDITION,
+            entries=entries,
+            rules=tuple(a.name for a in self.unit.abilities),
+            keywords=keywords,
+            source=f"wh40kdc {self.unit.id} ({self.unit.faction_id}, "
+            f"{version.get('dataslate', '?')})",
+            notes=tuple(dict.fromkeys(self.notes)),
+        )
+
+    # --- models --------------------------------------------------------------
+    def _rows(self) -> list[Raw]:
+        composition = self.ds.unit_composition_of(self.raw)
+        if composition and composition.get("models"):
+            return list(composition["models"])
+        self.notes.append("no unit composition in the dataset: one entry per profile")
+        low = int((self.raw.get("model_count") or {}).get("min") or 1)
+        high = int((self.raw.get("model_count") or {}).get("max") or low)
+        profiles = self.unit.profiles
+        return [
+            {
+                "name": p["name"],
+                "min": low if i == 0 else 1,
+                "max": high if i == 0 else 1,
+                "default_weapon_ids": self._base_weapon_ids(),
+            }
+            for i, p in enumerate(profiles)
+        ]
+
+    def _base_weapon_ids(self) -> list[str]:
+        import wh40kdc
+
+        counts = wh40kdc.base_loadout(self.raw, 1, self.unit.wargear_options)
+        return [wid for wid, n in counts.items() if n > 0]
+
+    def _entry(self, row: Raw, keywords: frozenset[str]) -> ModelEntry:
+        stats = self._profile_for(row)
+        characteristics = {
+            "M": f'{stats["M"]}"',
+            "T": str(stats["T"]),
+            "Sv": f"{stats['Sv']}+",
+            "W": str(stats["W"]),
+            "Ld": f"{stats['Ld']}+",
+            "OC": str(stats["OC"]),
+        }
+        if stats.get("invuln_sv_ranged") is not None:
+            characteristics["Inv (ranged)"] = f"{stats['invuln_sv_ranged']}+"
+        low, high = int(row.get("min") or 0), int(row.get("max") or 0)
+        return ModelEntry(
+            profile=Profile(
+                name=str(row["name"]),
+                characteristics=characteristics,
+                unit_type=str(self.raw.get("role") or "unit"),
+                invulnerable=stats.get("invuln_sv"),
+                keywords=keywords,
+            ),
+            count=low,
+            weapons=tuple(w for wid in self._weapon_ids(row) for w in self._weapons(wid)),
+            base_mm=self._base_mm(row.get("base_size_mm") or self.raw.get("base_size_mm")),
+            variable=high > low and not row.get("is_leader_model", False),
+        )
+
+    def _profile_for(self, row: Raw) -> Raw:
+        profiles = self.unit.profiles
+        wanted = str(row.get("profile_name") or row["name"])
+        for profile in profiles:
+            if profile["name"] == wanted:
+                return profile
+        if len(profiles) > 1:
+            self.notes.append(
+                f"model {row['name']!r} has no profile of its own; "
+                f"it uses {profiles[0]['name']!r}"
+            )
+        return profiles[0]
+
+    def _weapon_ids(self, row: Raw) -> list[str]:
+        ids = list(row.get("default_weapon_ids") or [])
+        variants = row.get("loadout_variants") or []
+        if ids or not variants:
+            return ids
+        chosen = next((v for v in variants if v.get("name") == row["name"]), variants[0])
+        self.notes.append(
+            f"model {row['name']!r} has no default wargear; it takes the loadout "
+            f"{chosen.get('name')!r}"
+        )
+        return list(chosen.get("weapon_ids") or [])
+
+    def _base_mm(self, base: Raw | None) -> float:
+        if not base:
+            self.notes.append(f"no base size in the dataset: {DEFAULT_BASE_MM:g} mm assumed")
+            return DEFAULT_BASE_MM
+        shape = base.get("shape")
+        if shape == "round" and base.get("diameter"):
+            return float(base["diameter"])
+        if base.get("length") and base.get("width"):
+            size = (float(base["length"]) + float(base["width"])) / 2.0
+            self.notes.append(f"{shape} base {base['length']}x{base['width']} mm read as a "
+                              f"{size:g} mm circle")
+            return size
+        size = HULL_BASE_MM if shape == "hull" else DEFAULT_BASE_MM
+        self.notes.append(f"{shape} base without a size: a {size:g} mm circle assumed")
+        return size
+
+    # --- weapons -------------------------------------------------------------
+    def _weapons(self, weapon_id: str) -> list[Weapon]:
+        view = self.ds.weapons.get_in_faction(weapon_id, self.unit.faction_id)
+        view = view or self.ds.weapons.get_any(weapon_id)
+        if view is None:
+            self.notes.append(f"weapon {weapon_id!r} is not in the dataset: left out")
+            return []
+        profiles = view.profiles
+        single = len(profiles) == 1 and profiles[0]["name"].lower() == view.name.lower()
+        out = []
+        for profile in profiles:
+            name = view.name if single else f"{view.name} ({profile['name']})"
+            weapon = self._weapon(name, view.name, profile)
+            if weapon is not None:
+                out.append(weapon)
+        return out
+
+    def _weapon(self, name: str, parent: str, profile: Raw) -> Weapon | None:
+        stats = profile.get("stats") or {}
+        melee = profile.get("range") == "Melee"
+        skill = "WS" if melee else "BS"
+        missing = [k for k in ("A", "S", "AP", "D") if stats.get(k) is None]
+        if missing:
+            self.notes.append(f"weapon {name!r} left out: no {', '.join(missing)} in the dataset")
+            return None
+        keywords = [self._keyword(name, ref) for ref in profile.get("keywords") or []]
+        keywords += _target_restrictions(profile.get("target_restrictions"))
+        ap = int(stats["AP"])
+        return Weapon(
+            name=name,
+            characteristics={
+                "Range": "Melee" if melee else f'{profile["range"]}"',
+                "A": str(stats["A"]),
+                skill: "N/A" if stats.get(skill) is None else f"{stats[skill]}+",
+                "S": str(stats["S"]),
+                "AP": str(ap) if ap <= 0 else f"-{ap}",
+                "D": str(stats["D"]),
+                "Weapon": parent,
+                "Profile": str(profile["name"]),
+            },
+            keywords=tuple(k for k in keywords if k),
+        )
+
+    def _keyword(self, weapon: str, ref: Raw) -> str:
+        """A weapon-keyword reference written as a datasheet prints it."""
+        catalog = self.ds.weapon_keywords.get(ref["keyword_id"])
+        title = (catalog.name if catalog is not None else ref["keyword_id"]).upper()
+        params = dict(ref.get("parameters") or {})
+        target = params.pop("target_keyword", None)
+        threshold = params.pop("threshold", None)
+        value = params.pop("value", None)
+        only = params.pop("required_target_keywords_any", None)
+        never = params.pop("excluded_target_keywords", None)
+        if params:
+            self.notes.append(
+                f"weapon {weapon!r}: {title} parameters {sorted(params)} not understood"
+            )
+        text = f"{title}-{str(target).upper()}" if target else title
+        if threshold is not None:
+            text += f" {threshold}+"
+        if value is not None:
+            text += f" {value}"
+        if only:
+            text += f" (only vs {'/'.join(str(k).upper() for k in only)})"
+        if never:
+            text += f" (not vs {'/'.join(str(k).upper() for k in never)})"
+        return text
+
+
+def _target_restrictions(restrictions: Raw | None) -> list[str]:
+    """A profile's target restrictions as keywords (``TARGETS MONSTER/VEHICLE ONLY``)."""
+    if not restrictions:
+        return []
+    out = []
+    if restrictions.get("required_keywords_any"):
+        kinds = "/".join(str(k).upper() for k in restrictions["required_keywords_any"])
+        out.append(f"TARGETS {kinds} ONLY")
+    if restrictions.get("excluded_keywords"):
+        kinds = "/".join(str(k).upper() for k in restrictions["excluded_keywords"])
+        out.append(f"TARGETS NOT {kinds}")
+    return out
