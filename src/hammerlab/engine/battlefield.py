@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
+from shapely import prepare
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
@@ -25,10 +27,12 @@ class TerrainArea:
     blocks_sight: bool = False
     """Whether it blocks line of sight drawn through it."""
 
-    @property
+    @cached_property
     def shape(self) -> BaseGeometry:
-        """The area as a shapely polygon."""
-        return Polygon(self.outline)
+        """The area as a shapely polygon (built once, prepared for fast tests)."""
+        polygon = Polygon(self.outline)
+        prepare(polygon)
+        return polygon
 
     def contains(self, point: Vec) -> bool:
         """Whether ``point`` lies inside or on the edge of the area."""
