@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from hammerlab.analysis.battles import prepare
+from hammerlab.cli import import_cmd, odds_cmd
 from hammerlab.cli.prompt import PromptController
 from hammerlab.cli.render import show_event
 from hammerlab.editions import get_ruleset, ruleset_names
@@ -178,6 +179,10 @@ def rulesets() -> None:
         for option in rules.options:
             state = "on" if option.default else "off"
             console.print(f"  {option.name} (default {state}): {option.summary}")
+
+
+import_cmd.register(app)
+odds_cmd.register(app)
 
 
 def main() -> None:

@@ -34,10 +34,5 @@ def get_ruleset(name: str) -> Ruleset:
 
 def _load_builtin() -> None:
     """Import the built-in editions, which register themselves."""
-    import hammerlab.editions.waffle
-
-    try:
-        import hammerlab.editions.core11  # noqa: F401
-    except ModuleNotFoundError as missing:  # pragma: no cover - until core11 lands
-        if missing.name != "hammerlab.editions.core11":
-            raise
+    import hammerlab.editions.core11
+    import hammerlab.editions.waffle  # noqa: F401

@@ -155,9 +155,7 @@ class _UnitReader:
         self.notes: list[str] = []
 
     def datasheet(self) -> Datasheet:
-        keywords = frozenset(
-            k.upper() for k in [*self.unit.keywords, *self.unit.faction_keywords]
-        )
+        keywords = frozenset(k.upper() for k in [*self.unit.keywords, *self.unit.faction_keywords])
         entries = tuple(self._entry(row, keywords) for row in self._rows())
         version = self.raw.get("game_version") or {}
         return Datasheet(
@@ -176,7 +174,8 @@ class _UnitReader:
     def _rows(self) -> list[Raw]:
         composition = self.ds.unit_composition_of(self.raw)
         if composition and composition.get("models"):
-            return list(composition["models"])
+            rows: list[Raw] = list(composition["models"])
+            return rows
         self.notes.append("no unit composition in the dataset: one entry per profile")
         low = int((self.raw.get("model_count") or {}).get("min") or 1)
         high = int((self.raw.get("model_count") or {}).get("max") or low)
@@ -194,7 +193,7 @@ class _UnitReader:
     def _base_weapon_ids(self) -> list[str]:
         import wh40kdc
 
-        counts = wh40kdc.base_loadout(self.raw, 1, self.unit.wargear_options)
+        counts = wh40kdc.base_loadout(dict(self.raw), 1, self.unit.wargear_options)
         return [wid for wid, n in counts.items() if n > 0]
 
     def _entry(self, row: Raw, keywords: frozenset[str]) -> ModelEntry:
@@ -229,13 +228,20 @@ class _UnitReader:
         wanted = str(row.get("profile_name") or row["name"])
         for profile in profiles:
             if profile["name"] == wanted:
-                return profile
+                found: Raw = profile
+                return found
+        low = wanted.lower()
+        near = [p for p in profiles if p["name"].lower() in low or low in p["name"].lower()]
+        if len(near) == 1:
+            self.notes.append(f"model {row['name']!r} uses the profile {near[0]['name']!r}")
+            close: Raw = near[0]
+            return close
         if len(profiles) > 1:
             self.notes.append(
-                f"model {row['name']!r} has no profile of its own; "
-                f"it uses {profiles[0]['name']!r}"
+                f"model {row['name']!r} has no profile of its own; it uses {profiles[0]['name']!r}"
             )
-        return profiles[0]
+        first: Raw = profiles[0]
+        return first
 
     def _weapon_ids(self, row: Raw) -> list[str]:
         ids = list(row.get("default_weapon_ids") or [])
@@ -258,8 +264,9 @@ class _UnitReader:
             return float(base["diameter"])
         if base.get("length") and base.get("width"):
             size = (float(base["length"]) + float(base["width"])) / 2.0
-            self.notes.append(f"{shape} base {base['length']}x{base['width']} mm read as a "
-                              f"{size:g} mm circle")
+            self.notes.append(
+                f"{shape} base {base['length']}x{base['width']} mm read as a {size:g} mm circle"
+            )
             return size
         size = HULL_BASE_MM if shape == "hull" else DEFAULT_BASE_MM
         self.notes.append(f"{shape} base without a size: a {size:g} mm circle assumed")

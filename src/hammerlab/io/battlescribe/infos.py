@@ -12,7 +12,13 @@ from xml.etree.ElementTree import Element
 
 from hammerlab.io.battlescribe.links import Library
 from hammerlab.io.battlescribe.modifiers import modifiers_of
-from hammerlab.io.battlescribe.profiles import RawProfile, RawRule, is_hidden, read_profile, read_rule
+from hammerlab.io.battlescribe.profiles import (
+    RawProfile,
+    RawRule,
+    is_hidden,
+    read_profile,
+    read_rule,
+)
 
 
 @dataclass

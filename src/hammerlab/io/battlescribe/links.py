@@ -138,9 +138,11 @@ def element_path(element: Element) -> str:
     return f"{element.tag}[@id={ident!r}]" if ident else element.tag
 
 
-def number(element: Element, attribute: str, source: str) -> float:
+def number(element: Element, attribute: str, source: str, default: float = 0.0) -> float:
     """A numeric attribute (``value="10.0"``), or an InputError naming it."""
-    raw = element.get(attribute, "0")
+    raw = element.get(attribute)
+    if raw is None:
+        return default
     try:
         value = float(raw)
     except ValueError:

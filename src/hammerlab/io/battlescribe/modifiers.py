@@ -65,16 +65,17 @@ def apply(value: str, modifier: Modifier) -> str | None:
         return f"{value} {addition}"
     if modifier.kind in {"increment", "decrement"}:
         try:
-            current, step = int(value), int(float(modifier.value))
+            current, step = float(value), float(modifier.value)
         except ValueError:
             return None
-        return str(current + step if modifier.kind == "increment" else current - step)
+        result = current + step if modifier.kind == "increment" else current - step
+        return str(int(result)) if result.is_integer() else str(result)
     return None
 
 
 def apply_unconditional(value: str, field: str, modifiers: list[Modifier]) -> str:
     """``value`` after the unconditional modifiers of ``field`` that can apply."""
     for modifier in modifiers:
-        if modifier.field == field and not modifier.conditional:
+        if field and modifier.field == field and not modifier.conditional:
             value = apply(value, modifier) or value
     return value

@@ -90,6 +90,15 @@ def read_profile(profile: Element, library: Library, link: Element | None) -> Ra
     modifiers = list(modifiers_of(link, profile))
     if is_hidden(profile, link, modifiers):
         return None
+    return _read(profile, library, modifiers)
+
+
+def read_definition(profile: Element, library: Library) -> RawProfile:
+    """A profile as defined, hidden or not (for counting a file's profiles)."""
+    return _read(profile, library, list(modifiers_of(profile)))
+
+
+def _read(profile: Element, library: Library, modifiers: list[Modifier]) -> RawProfile:
     name = _modified(profile.get("name", ""), ("name",), modifiers, [])
     type_id = profile.get("typeId") or profile.get("profileTypeId") or ""
     type_name = profile.get("typeName") or profile.get("profileTypeName") or ""
@@ -159,7 +168,9 @@ def model_profile(raw: RawProfile) -> tuple[Profile, list[str]]:
     }
     save, invulnerable = split_save(characteristics["Sv"])
     if save is None:
-        notes.append(f"{raw.name}: save {characteristics['Sv']!r} could not be read; kept as written.")
+        notes.append(
+            f"{raw.name}: save {characteristics['Sv']!r} could not be read; kept as written."
+        )
     else:
         characteristics["Sv"] = save
     for key, value in characteristics.items():

@@ -6,10 +6,11 @@ Files come from users and the internet, so nothing here trusts them:
   forbidden outright (BattleScribe never writes one; they are what entity
   expansion and external-entity attacks need);
 * a file may not exceed :data:`MAX_XML_BYTES`;
-* a ``.rosz`` is read in memory, never extracted: its single ``.ros`` member
-  must have a safe name, a declared size under the limit and a compression
-  ratio under :data:`MAX_COMPRESSION_RATIO`, and the bytes actually read are
-  counted against the limit too (a member may lie about its size).
+* a ``.rosz`` is read in memory, never extracted: the archive must be small
+  (:data:`MAX_ARCHIVE_BYTES`, :data:`MAX_ARCHIVE_MEMBERS`), its single ``.ros``
+  member must have a safe name, a declared size under the limit and a
+  compression ratio under :data:`MAX_COMPRESSION_RATIO`, and the bytes actually
+  read are counted against the limits too (a member may lie about its size).
 
 Every failure becomes an :class:`~hammerlab.errors.InputError`.
 """
@@ -33,6 +34,12 @@ MAX_COMPRESSION_RATIO = 200
 """Largest uncompressed/compressed size ratio of a ``.rosz`` member (XML
 compresses about 10-30 times; far more means a zip bomb)."""
 
+MAX_ARCHIVE_BYTES = MAX_XML_BYTES // 5
+"""Largest ``.rosz`` accepted (the biggest XML allowed compresses far below it)."""
+
+MAX_ARCHIVE_MEMBERS = 16
+"""Most files in a ``.rosz`` (BattleScribe writes one)."""
+
 ROOT_TAGS = {
     ".cat": "catalogue",
     ".gst": "gameSystem",
@@ -52,8 +59,9 @@ def load_root(path: Path, source: str) -> Element:
     suffix = path.suffix.lower()
     if suffix not in ROOT_TAGS:
         raise InputError(
-            source, "", f"unsupported file type {suffix or '(none)'!r}: "
-            "expected .cat, .gst, .ros or .rosz"
+            source,
+            "",
+            f"unsupported file type {suffix or '(none)'!r}: expected .cat, .gst, .ros or .rosz",
         )
     data = _read_zipped_roster(path, source) if suffix == ".rosz" else _read_plain(path, source)
     root = parse_xml(data, source)
@@ -91,8 +99,10 @@ def parse_xml(data: bytes, source: str) -> Element:
         root: Element = SafeET.fromstring(data, forbid_dtd=True)
     except defusedxml.DTDForbidden:
         raise InputError(
-            source, "", "the XML declares a document type (DTD), which BattleScribe files "
-            "never do and which entity-expansion attacks need; refused"
+            source,
+            "",
+            "the XML declares a document type (DTD), which BattleScribe files "
+            "never do and which entity-expansion attacks need; refused",
         ) from None
     except defusedxml.EntitiesForbidden:
         raise InputError(source, "", "the XML declares entities; refused") from None
@@ -112,23 +122,26 @@ def _reason(error: ParseError) -> str:
 
 
 def _read_plain(path: Path, source: str) -> bytes:
-    """The bytes of an uncompressed file, refusing oversized ones."""
+    """The bytes of an uncompressed file, reading no more than the limit allows."""
+    if path.exists() and not path.is_file():
+        raise InputError(source, "", "not a regular file")
     try:
-        size = path.stat().st_size
-        if not path.is_file():
-            raise InputError(source, "", "not a file")
-        if size > MAX_XML_BYTES:
-            raise InputError(source, "", f"file is larger than {_megabytes(MAX_XML_BYTES)}")
-        return path.read_bytes()
+        with path.open("rb") as stream:
+            data = stream.read(MAX_XML_BYTES + 1)
     except FileNotFoundError:
         raise InputError(source, "", "file not found") from None
     except OSError as error:
         raise InputError(source, "", f"cannot read the file ({error.strerror})") from None
+    if len(data) > MAX_XML_BYTES:
+        raise InputError(source, "", f"file is larger than {_megabytes(MAX_XML_BYTES)}")
+    return data
 
 
 def _read_zipped_roster(path: Path, source: str) -> bytes:
     """The ``.ros`` document inside a ``.rosz`` archive, read in memory."""
     try:
+        if path.stat().st_size > MAX_ARCHIVE_BYTES:
+            raise InputError(source, "", f"archive is larger than {_megabytes(MAX_ARCHIVE_BYTES)}")
         with zipfile.ZipFile(path) as archive:
             member = _roster_member(archive, source)
             return _read_member(archive, member, source)
@@ -143,6 +156,8 @@ def _read_zipped_roster(path: Path, source: str) -> bytes:
 def _roster_member(archive: zipfile.ZipFile, source: str) -> zipfile.ZipInfo:
     """The one safe, reasonably sized ``.ros`` member of ``archive``."""
     members = [info for info in archive.infolist() if not info.is_dir()]
+    if len(members) > MAX_ARCHIVE_MEMBERS:
+        raise InputError(source, "", f"archive holds more than {MAX_ARCHIVE_MEMBERS} files")
     for info in members:
         if not _safe_member_name(info.filename):
             raise InputError(
@@ -162,7 +177,8 @@ def _roster_member(archive: zipfile.ZipFile, source: str) -> zipfile.ZipInfo:
         )
     if info.file_size > MAX_COMPRESSION_RATIO * max(info.compress_size, 1):
         raise InputError(
-            source, info.filename,
+            source,
+            info.filename,
             f"compression ratio above {MAX_COMPRESSION_RATIO}:1 (a zip bomb?); refused",
         )
     return info
@@ -178,8 +194,10 @@ def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, source: str) -
             total += len(chunk)
             if total > limit:
                 raise InputError(
-                    source, info.filename, "roster unpacks to more than its archive declares "
-                    "or allows (a zip bomb?); refused"
+                    source,
+                    info.filename,
+                    "roster unpacks to more than its archive declares "
+                    "or allows (a zip bomb?); refused",
                 )
             chunks.append(chunk)
     return b"".join(chunks)

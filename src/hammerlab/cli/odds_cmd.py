@@ -1,0 +1,153 @@
+"""``hammerlab odds``: exact distributions for one weapon profile against one unit."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from hammerlab.analysis.odds import (
+    LibraryQuestion,
+    OddsResult,
+    PlainQuestion,
+    calculator,
+)
+from hammerlab.errors import HammerlabError
+
+_console = Console(highlight=False)
+
+PLAIN = ("attacks", "bs", "strength", "ap", "damage", "toughness", "save", "wounds")
+"""Options the plain form needs (and ``--target-models``)."""
+
+
+class _UsageError(HammerlabError, ValueError):
+    """A command line that asks no answerable question."""
+
+
+def _number(option: str, text: str | None) -> int | None:
+    if text is None:
+        return None
+    try:
+        return int(text.strip().rstrip("+"))
+    except ValueError:
+        raise _UsageError(f"--{option} must be a whole number, not {text!r}") from None
+
+
+def _required(option: str, text: str | None) -> int:
+    value = _number(option, text)
+    if value is None:
+        raise _UsageError(f"--{option} is required")
+    return value
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``odds`` command to ``app``."""
+
+    @app.command()
+    def odds(
+        ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="edition")] = "core11",
+        attacker: Annotated[str | None, typer.Option(help="library form: attacking unit")] = None,
+        weapon: Annotated[str | None, typer.Option(help="library form: its weapon")] = None,
+        profile: Annotated[str | None, typer.Option(help="the weapon's profile")] = None,
+        models: Annotated[str | None, typer.Option(help="models firing (default: all)")] = None,
+        target: Annotated[str | None, typer.Option(help="library form: target unit")] = None,
+        attacks: Annotated[str | None, typer.Option(help="plain: attacks (3, D6+1)")] = None,
+        bs: Annotated[str | None, typer.Option(help="plain: BS, 3 for 3+")] = None,
+        strength: Annotated[str | None, typer.Option(help="plain: Strength")] = None,
+        ap: Annotated[str | None, typer.Option(help="plain: AP as written (--ap=-1)")] = None,
+        damage: Annotated[str | None, typer.Option(help="plain: Damage (1, D3)")] = None,
+        toughness: Annotated[str | None, typer.Option(help="plain: Toughness")] = None,
+        save: Annotated[str | None, typer.Option(help="plain: Sv, 3 for 3+")] = None,
+        wounds: Annotated[str | None, typer.Option(help="plain: W per model")] = None,
+        target_models: Annotated[str | None, typer.Option(help="models in the target")] = None,
+        invulnerable: Annotated[str | None, typer.Option(help="invulnerable save")] = None,
+        feel_no_pain: Annotated[str | None, typer.Option(help="Feel No Pain N+")] = None,
+        keyword: Annotated[list[str] | None, typer.Option(help="weapon keyword")] = None,
+        target_keyword: Annotated[list[str] | None, typer.Option(help="target keyword")] = None,
+        situation: Annotated[
+            list[str] | None, typer.Option(help="half-range, cover, stationary...")
+        ] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+    ) -> None:
+        """Exact odds of one weapon profile against one unit (library or plain numbers)."""
+        given = {
+            "attacks": attacks, "bs": bs, "strength": strength, "ap": ap, "damage": damage,
+            "toughness": toughness, "save": save, "wounds": wounds,
+        }  # fmt: skip
+        try:
+            calc = calculator(ruleset)
+            facts = frozenset(s.strip().lower() for s in situation or [])
+            if attacker is not None or weapon is not None or target is not None:
+                stray = [f"--{k}" for k, v in given.items() if v is not None]
+                if stray:
+                    raise _UsageError(
+                        f"{', '.join(stray)}: the library form takes no plain numbers"
+                    )
+                if attacker is None or weapon is None or target is None:
+                    raise _UsageError("the library form needs --attacker, --weapon and --target")
+                result = calc.library(
+                    LibraryQuestion(
+                        attacker=attacker,
+                        weapon=weapon,
+                        target=target,
+                        profile=profile,
+                        firing_models=_number("models", models),
+                        target_models=_number("target-models", target_models),
+                        situation=facts,
+                    )
+                )
+            else:
+                missing = [f"--{k}" for k, v in given.items() if v is None]
+                if missing or target_models is None:
+                    needed = ", ".join([*missing, *(["--target-models"] * (target_models is None))])
+                    raise _UsageError(
+                        f"give --attacker/--weapon/--target, or the numbers: {needed}"
+                    )
+                result = calc.plain(
+                    PlainQuestion(
+                        attacks=str(attacks),
+                        skill=_required("bs", bs),
+                        strength=_required("strength", strength),
+                        ap=_required("ap", ap),
+                        damage=str(damage),
+                        toughness=_required("toughness", toughness),
+                        save=_required("save", save),
+                        wounds=_required("wounds", wounds),
+                        target_models=_required("target-models", target_models),
+                        invulnerable=_number("invulnerable", invulnerable),
+                        feel_no_pain=_number("feel-no-pain", feel_no_pain),
+                        keywords=tuple(keyword or ()),
+                        target_keywords=tuple(target_keyword or ()),
+                        situation=facts,
+                    )
+                )
+        except HammerlabError as error:
+            typer.echo(f"error: {error}", err=True)
+            raise typer.Exit(1) from None
+        if as_json:
+            typer.echo(json.dumps(result.to_dict(), sort_keys=True))
+            return
+        _show(result)
+
+
+def _show(result: OddsResult) -> None:
+    """The distributions as tables."""
+    _console.print(f"[bold]{result.question}[/bold] ({result.edition})", soft_wrap=True)
+    table = Table("models destroyed", "exactly", "at least")
+    at_least = 1.0
+    for killed, p in enumerate(result.models_killed):
+        table.add_row(str(killed), f"{p:.2%}", f"{at_least:.2%}")
+        at_least -= p
+    _console.print(table)
+    _console.print(
+        f"mean models destroyed {result.mean_models_killed:.3f}; "
+        f"unit destroyed {result.p_unit_destroyed:.2%}",
+        soft_wrap=True,
+    )
+    means = ", ".join(f"{k.replace('_', ' ')} {v:.3f}" for k, v in result.means.items())
+    _console.print(f"mean {means}", soft_wrap=True)
+    for note in result.notes:
+        _console.print(f"note: {note}", markup=False, soft_wrap=True)

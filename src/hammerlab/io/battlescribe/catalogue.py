@@ -1,0 +1,259 @@
+"""Units of a catalogue (or game system) and their default selections.
+
+Which entries are units: every selection entry of type ``unit`` in the file,
+wherever it sits (an Astra Militarum Infantry Squad only exists inside its
+Platoon), plus root entries of type ``model`` (characters are written that way)
+and whatever the root entry links reach of either type.
+
+What a unit holds by default is what BattleScribe selects when the unit is
+added: each child entry with a ``min`` constraint (scope ``parent``) that many
+times, and in each group with a ``min`` the group's default entry
+(``defaultSelectionEntryId``) as often as the minimum still needs. Hidden
+entries are skipped; constraint modifiers apply only when unconditional.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from xml.etree.ElementTree import Element
+
+from hammerlab.errors import InputError
+from hammerlab.io.battlescribe.infos import read_infos
+from hammerlab.io.battlescribe.links import Library, element_path, number
+from hammerlab.io.battlescribe.modifiers import Modifier, apply_unconditional, modifiers_of
+from hammerlab.io.battlescribe.profiles import is_hidden
+from hammerlab.io.battlescribe.tree import Node, checked_count
+
+MAX_DEPTH = 64
+"""Deepest chain of entries followed (real data nests about ten deep)."""
+
+MAX_UNIT_SELECTIONS = 10_000
+MAX_FILE_SELECTIONS = 100_000
+"""Most default selections made for one unit, and for all the units of a file
+(the shared catalogues need at most 38 and about 1,000): links can fan out
+exponentially, an entry linking another twice, that one a third twice..."""
+
+UNIT_TYPES = frozenset({"unit", "model"})
+
+
+@dataclass(frozen=True)
+class Ref:
+    """An entry or group, and the link it was reached through (if any)."""
+
+    element: Element
+    link: Element | None = None
+
+    @property
+    def ids(self) -> frozenset[str]:
+        """The ids a ``defaultSelectionEntryId`` may use to name this entry."""
+        return frozenset(ident for ident in (self.element.get("id"), self.link_attr("id")) if ident)
+
+    def link_attr(self, name: str) -> str | None:
+        """An attribute of the link, ``None`` without a link."""
+        return None if self.link is None else self.link.get(name)
+
+    def modifiers(self) -> list[Modifier]:
+        """The modifiers of the link and of the entry."""
+        return list(modifiers_of(self.link, self.element))
+
+
+@dataclass(frozen=True)
+class UnitEntry:
+    """A unit entry found in a file, with where it was found."""
+
+    ref: Ref
+    depth: int
+    """How many entries contain it (0 at the root or among shared entries)."""
+    container: str
+    """The name of the entry containing it, ``""`` at the top."""
+
+
+def unit_entries(library: Library, notes: list[str]) -> list[UnitEntry]:
+    """Every unit entry of the imported file, each once, top-level ones first."""
+    root = library.main.root
+    found: dict[int, UnitEntry] = {}
+
+    def add(ref: Ref, depth: int, container: str) -> None:
+        found.setdefault(id(ref.element), UnitEntry(ref, depth, container))
+
+    for element in root.iterfind("selectionEntries/selectionEntry"):
+        if element.get("type") in UNIT_TYPES:
+            add(Ref(element), 0, "")
+    for link in root.iterfind("entryLinks/entryLink"):
+        target = library.find(link.get("targetId", ""))
+        if target is None:
+            notes.append(f"Root entry link {link.get('targetId')!r} could not be resolved.")
+        elif target.tag == "selectionEntry" and target.get("type") in UNIT_TYPES:
+            add(Ref(target, link), 0, "")
+    for element, depth, container in _entries_in_order(root):
+        if element.get("type") == "unit":
+            add(Ref(element), depth, container)
+    return sorted(found.values(), key=lambda entry: entry.depth)
+
+
+def _entries_in_order(root: Element) -> Iterator[tuple[Element, int, str]]:
+    """Every selection entry in document order, with its depth and container."""
+    stack: list[tuple[Element, int, str]] = [(root, 0, "")]
+    while stack:
+        element, depth, container = stack.pop()
+        if element.tag == "selectionEntry":
+            yield element, depth, container
+            depth, container = depth + 1, element.get("name", "")
+        stack.extend((child, depth, container) for child in reversed(list(element)))
+
+
+class DefaultSelections:
+    """Builds the tree of selections BattleScribe makes by default for a unit."""
+
+    def __init__(self, library: Library) -> None:
+        self._library = library
+        self._source = library.main.source
+        self._unit_selections = self._file_selections = 0
+
+    def tree(self, ref: Ref) -> Node:
+        """The unit entry ``ref`` with its default selections."""
+        self._unit_selections = 0
+        return self._node(ref, count=1, variable=False, path=())
+
+    def _node(self, ref: Ref, count: int, variable: bool, path: tuple[int, ...]) -> Node:
+        """``ref`` and its default selections; ``path`` holds the entries above it."""
+        if len(path) > MAX_DEPTH:
+            raise InputError(
+                self._source,
+                element_path(ref.element),
+                f"entries nest more than {MAX_DEPTH} deep",
+            )
+        self._unit_selections += 1
+        self._file_selections += 1
+        for made, limit, scope in (
+            (self._unit_selections, MAX_UNIT_SELECTIONS, "for one unit"),
+            (self._file_selections, MAX_FILE_SELECTIONS, "for the whole file"),
+        ):
+            if made > limit:
+                raise InputError(
+                    self._source,
+                    element_path(ref.element),
+                    f"more than {limit} default selections {scope} (links fanning out?)",
+                )
+        name = apply_unconditional(ref.element.get("name", ""), "name", ref.modifiers())
+        node = Node(name, ref.element.get("type", ""), count, variable=variable)
+        if path and node.type == "unit":
+            return node  # a unit inside a unit is a datasheet of its own
+        infos = read_infos((ref.link, ref.element), self._library)
+        node.profiles, node.rules, node.notes = infos.profiles, infos.rules, infos.notes
+        here = (*path, id(ref.element))
+        for child, per_parent, child_variable in self._defaults(ref, node.notes):
+            if id(child.element) in here:
+                node.notes.append(
+                    f"{child.element.get('name')!r} links back to an entry containing it; "
+                    "not followed."
+                )
+                continue
+            total = checked_count(count * per_parent, self._source, element_path(child.element))
+            node.children.append(self._node(child, total, child_variable, here))
+        return node
+
+    def _defaults(self, ref: Ref, notes: list[str]) -> list[tuple[Ref, int, bool]]:
+        """Children selected by default: (child, count per parent, count can vary)."""
+        chosen: list[tuple[Ref, int, bool]] = []
+        for child in self._children(ref, notes):
+            modifiers = child.modifiers()
+            if is_hidden(child.element, child.link, modifiers):
+                continue
+            low, high = self._limits(child, modifiers)
+            if child.element.tag == "selectionEntryGroup":
+                chosen.extend(self._group_defaults(child, low, high, notes))
+            elif low >= 1:
+                chosen.append((child, low, high is None or high > low))
+        return chosen
+
+    def _group_defaults(
+        self, group: Ref, low: int, high: int | None, notes: list[str]
+    ) -> list[tuple[Ref, int, bool]]:
+        """A group's own defaults, topped up with its default entry to its minimum."""
+        chosen = self._defaults(group, notes)
+        missing = low - sum(count for _, count, _ in chosen)
+        if missing <= 0:
+            return chosen
+        choice = self._default_choice(group)
+        if choice is None:
+            notes.append(
+                f"Group {group.element.get('name')!r} needs {low} selection(s) but names no "
+                "default entry; none made."
+            )
+            return chosen
+        variable = high is None or high > low
+        for index, (ref, count, was_variable) in enumerate(chosen):
+            if ref.element is choice.element:
+                chosen[index] = (ref, count + missing, was_variable or variable)
+                return chosen
+        return [*chosen, (choice, missing, variable)]
+
+    def _default_choice(self, group: Ref) -> Ref | None:
+        """The group's default entry, or its only visible entry (a forced choice)."""
+        default_id = group.link_attr("defaultSelectionEntryId") or group.element.get(
+            "defaultSelectionEntryId"
+        )
+        visible = [
+            child
+            for child in self._children(group, [])
+            if not is_hidden(child.element, child.link, child.modifiers())
+        ]
+        if default_id:
+            return next((child for child in visible if default_id in child.ids), None)
+        return visible[0] if len(visible) == 1 else None
+
+    def _children(self, ref: Ref, notes: list[str]) -> Iterator[Ref]:
+        """The entries and groups directly inside ``ref``, links resolved."""
+        for container in (ref.link, ref.element):
+            if container is None:
+                continue
+            for element in container.iterfind("selectionEntries/selectionEntry"):
+                yield Ref(element)
+            for element in container.iterfind("selectionEntryGroups/selectionEntryGroup"):
+                yield Ref(element)
+            for link in container.iterfind("entryLinks/entryLink"):
+                target = self._library.find(link.get("targetId", ""))
+                if target is None or target.tag not in {"selectionEntry", "selectionEntryGroup"}:
+                    label = link.get("name") or link.get("targetId")
+                    notes.append(f"Linked entry {label!r} could not be resolved; left out.")
+                else:
+                    yield Ref(target, link)
+
+    def _limits(self, ref: Ref, modifiers: list[Modifier]) -> tuple[int, int | None]:
+        """The ``min`` and ``max`` selections per parent (``None``: no maximum)."""
+        low, high = 0, None
+        for container in (ref.link, ref.element):
+            if container is None:
+                continue
+            for constraint in container.iterfind("constraints/constraint"):
+                if (
+                    constraint.get("field") != "selections"
+                    or constraint.get("scope") != "parent"
+                    or constraint.get("percentValue") == "true"
+                ):
+                    continue
+                value = self._constraint_value(constraint, modifiers)
+                if constraint.get("type") == "min":
+                    low = max(low, checked_count(value, self._source, element_path(constraint)))
+                elif constraint.get("type") == "max" and value >= 0:
+                    high = int(value) if high is None else min(high, int(value))
+        return low, high
+
+    def _constraint_value(self, constraint: Element, modifiers: list[Modifier]) -> float:
+        """A constraint's value after its unconditional modifiers."""
+        written = str(number(constraint, "value", self._source))
+        modified = apply_unconditional(written, constraint.get("id", ""), modifiers)
+        try:
+            value = float(modified)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value):
+            raise InputError(
+                self._source,
+                element_path(constraint),
+                f"constraint value {modified!r} is not a number",
+            )
+        return value

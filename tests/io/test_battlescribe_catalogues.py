@@ -1,0 +1,253 @@
+"""Importing the shared 7th-edition BattleScribe catalogues, read in place.
+
+Expected values come from the XML, not from the importer: counts are made
+here with plain ElementTree queries, and the spot-checked characteristics were
+read by hand from the files (the file and line are given with each).
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
+from hammerlab.errors import UnknownNameError
+from hammerlab.io.battlescribe import ImportResult, import_file, unit_from_file
+
+BSDATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "bsdata-7e"
+CATALOGUES = (
+    "Space Marines - Codex (2015).cat",
+    "Orks - Codex.cat",
+    "Astra Militarum - Codex.cat",
+    "Tyranids - Codex.cat",
+)
+GAME_SYSTEM = "Warhammer40K.gst"
+CAT = "{http://www.battlescribe.net/schema/catalogueSchema}"
+GST = "{http://www.battlescribe.net/schema/gameSystemSchema}"
+NINE = {"WS", "BS", "S", "T", "W", "I", "A", "Ld", "Sv"}
+FOUR = {"Range", "S", "AP", "Type"}
+
+
+def shared(name: str) -> Path:
+    """A shared data file; the test is skipped where the folder is absent."""
+    if not BSDATA.is_dir():
+        pytest.skip(f"shared BattleScribe data not found at {BSDATA}")
+    return BSDATA / name
+
+
+@cache
+def xml_root(name: str) -> ET.Element:
+    """The file parsed with the standard library, for independent counts."""
+    return ET.parse(shared(name)).getroot()
+
+
+def imported(name: str) -> ImportResult:
+    """The importer's result (cached by the importer for the session)."""
+    return import_file(shared(name))
+
+
+def entry(sheet: Datasheet, profile_name: str) -> ModelEntry:
+    return next(e for e in sheet.entries if e.profile.name == profile_name)
+
+
+def weapon(sheet: Datasheet, name: str) -> Weapon:
+    return next(w for w in sheet.weapons() if w.name == name)
+
+
+def expected_unit_ids(name: str) -> set[str]:
+    """Unit entries counted with XPath: every entry of type unit, root entries
+    of type unit or model, and root links to such entries (here or in the .gst)."""
+    root = xml_root(name)
+    ids = {e.get("id", "") for e in root.iterfind(f".//{CAT}selectionEntry[@type='unit']")}
+    for element in root.iterfind(f"./{CAT}selectionEntries/{CAT}selectionEntry"):
+        if element.get("type") in {"unit", "model"}:
+            ids.add(element.get("id", ""))
+    targets = {e.get("id"): e for e in root.iter(f"{CAT}selectionEntry")}
+    targets |= {
+        e.get("id"): e
+        for e in xml_root(GAME_SYSTEM).iter(f"{GST}selectionEntry")
+        if e.get("id") not in targets
+    }
+    for link in root.iterfind(f"./{CAT}entryLinks/{CAT}entryLink"):
+        target = targets.get(link.get("targetId"))
+        if target is not None and target.get("type") in {"unit", "model"}:
+            ids.add(target.get("id", ""))
+    return ids
+
+
+def expected_weapon_profiles(name: str) -> int:
+    """Distinct profiles of the game system's Weapon type, by name and values
+    (ranges compared without their inch mark)."""
+    weapon_types = {
+        t.get("id")
+        for t in xml_root(GAME_SYSTEM).iter(f"{GST}profileType")
+        if t.get("name") == "Weapon"
+    }
+    distinct = set()
+    for profile in xml_root(name).iter(f"{CAT}profile"):
+        if profile.get("typeName") != "Weapon" and profile.get("profileTypeId") not in weapon_types:
+            continue
+        values = {}
+        for characteristic in profile.iter(f"{CAT}characteristic"):
+            written = characteristic.get("value")
+            text = characteristic.text if written is None else written
+            values[characteristic.get("name")] = (text or "").strip()
+        values["Range"] = values["Range"].removesuffix('"')
+        distinct.add((profile.get("name"), tuple(sorted(values.items()))))
+    return len(distinct)
+
+
+@pytest.mark.parametrize("name", CATALOGUES)
+def test_every_unit_of_a_catalogue_imports_with_the_engine_keys(name: str) -> None:
+    result = imported(name)
+    assert result.kind == "catalogue"
+    assert result.datasheets
+    army = xml_root(name).get("name")
+    for sheet in result.datasheets:
+        assert sheet.army == army
+        assert sheet.edition == "waffle"
+        assert all(isinstance(note, str) and note for note in sheet.notes)
+        for model in sheet.entries:
+            assert set(model.profile.characteristics) == NINE, sheet.name
+            assert model.count >= 1
+            assert model.base_mm == 25.0
+            assert all(set(w.characteristics) == FOUR for w in model.weapons), sheet.name
+        if not sheet.entries:
+            assert sheet.notes, f"{sheet.name} has no models and says nothing about it"
+
+
+@pytest.mark.parametrize("name", CATALOGUES)
+def test_unit_count_matches_an_independent_count(name: str) -> None:
+    assert len(imported(name).datasheets) == len(expected_unit_ids(name))
+
+
+@pytest.mark.parametrize("name", CATALOGUES)
+def test_weapon_profile_count_matches_an_independent_count(name: str) -> None:
+    assert imported(name).weapon_profiles == expected_weapon_profiles(name)
+
+
+@pytest.mark.parametrize("name", CATALOGUES)
+def test_unit_names_are_unique_so_find_reaches_each(name: str) -> None:
+    names = [sheet.name.casefold() for sheet in imported(name).datasheets]
+    assert len(names) == len(set(names))
+
+
+def test_tactical_squad() -> None:
+    # Space Marines - Codex (2015).cat: the unit at line 7642 holds a Sergeant
+    # (min 1) and a "Space Marines" group (min 4, max 9, default Space Marine);
+    # profile 6244-… (line 32807) is WS4 BS4 S4 T4 W1 I4 A1 Ld8 Save 3+; the
+    # Boltgun profile lives in the game system (Warhammer40K.gst line 11424).
+    sheet = imported(CATALOGUES[0]).find("Tactical Squad")
+    marine = entry(sheet, "Space Marine")
+    assert dict(marine.profile.characteristics) == {
+        "WS": "4", "BS": "4", "S": "4", "T": "4", "W": "1",
+        "I": "4", "A": "1", "Ld": "8", "Sv": "3+",
+    }  # fmt: skip
+    assert marine.profile.unit_type == "Infantry"
+    assert (marine.count, marine.variable) == (4, True)
+    sergeant = entry(sheet, "Space Marine Sergeant")
+    assert (sergeant.count, sergeant.variable) == (1, False)
+    assert sheet.model_count == 5
+    boltgun = weapon(sheet, "Boltgun")
+    assert dict(boltgun.characteristics) == {
+        "Range": "24", "S": "4", "AP": "5", "Type": "Rapid Fire",
+    }  # fmt: skip
+    assert "Boltgun" in {w.name for w in marine.weapons}
+    assert "And They Shall Know No Fear" in sheet.rules
+
+
+def test_ork_boyz() -> None:
+    # Orks - Codex.cat: Boyz (line 18245), group "Mob" min 10; Ork Boy profile
+    # (line 44083) WS4 BS2 S3 T4 W1 I2 A2 Ld7 Save 6+; Slugga (line 44625)
+    # Range 12, Strength 4, AP 6, Type Pistol.
+    sheet = imported("Orks - Codex.cat").find("boyz")
+    boy = entry(sheet, "Ork Boy")
+    assert dict(boy.profile.characteristics) == {
+        "WS": "4", "BS": "2", "S": "3", "T": "4", "W": "1",
+        "I": "2", "A": "2", "Ld": "7", "Sv": "6+",
+    }  # fmt: skip
+    assert (boy.count, boy.variable) == (10, True)
+    assert dict(weapon(sheet, "Slugga").characteristics) == {
+        "Range": "12", "S": "4", "AP": "6", "Type": "Pistol",
+    }  # fmt: skip
+    # 'Eavy armour sets the Save to 4+ only when taken: reported, not applied.
+    assert any("Save" in note and "4+" in note for note in sheet.notes)
+
+
+def test_infantry_squad_inside_its_platoon() -> None:
+    # Astra Militarum - Codex.cat: Infantry Squad (line 5013) only exists
+    # inside the Infantry Platoon; Sergeant min 1, group "Guardsmen" min 9 max 9
+    # default Guardsman; Guardsman profile (line 61779) WS3 BS3 S3 T3 W1 I3 A1
+    # Ld7 Save 5+; Lasgun (line 62476) 24 / 3 / - / Rapid Fire.
+    result = imported("Astra Militarum - Codex.cat")
+    sheet = result.find("Infantry Squad")
+    guardsman = entry(sheet, "Guardsman")
+    assert dict(guardsman.profile.characteristics) == {
+        "WS": "3", "BS": "3", "S": "3", "T": "3", "W": "1",
+        "I": "3", "A": "1", "Ld": "7", "Sv": "5+",
+    }  # fmt: skip
+    assert (guardsman.count, guardsman.variable) == (9, False)
+    assert entry(sheet, "Sergeant").count == 1
+    assert dict(weapon(sheet, "Lasgun").characteristics) == {
+        "Range": "24", "S": "3", "AP": "-", "Type": "Rapid Fire",
+    }  # fmt: skip
+    platoon = result.find("Infantry Platoon")
+    assert not platoon.entries
+    assert any("Infantry Squad" in note for note in platoon.notes)
+
+
+def test_termagant_brood() -> None:
+    # Tyranids - Codex.cat: group "Termagants (10-30):" min 10 max 30, default
+    # Fleshborer Termagant (line 3884): WS3 BS3 S3 T3 W1 I4 A1 Ld6 Save 6+;
+    # Fleshborer (line 43820) Range 12", Strength 4, AP 5, Assault 1.
+    sheet = imported("Tyranids - Codex.cat").find("Termagant Brood")
+    termagant = entry(sheet, "Termagant")
+    assert dict(termagant.profile.characteristics) == {
+        "WS": "3", "BS": "3", "S": "3", "T": "3", "W": "1",
+        "I": "4", "A": "1", "Ld": "6", "Sv": "6+",
+    }  # fmt: skip
+    assert (termagant.count, termagant.variable) == (10, True)
+    assert dict(weapon(sheet, "Fleshborer").characteristics) == {
+        "Range": "12", "S": "4", "AP": "5", "Type": "Assault 1",
+    }  # fmt: skip
+
+
+def test_invulnerable_save_written_in_the_save_characteristic() -> None:
+    # Space Marines line 32859: the Captain's Save is "3+/4++".
+    captain = imported(CATALOGUES[0]).find("Captain").entries[0].profile
+    assert (captain.get("Sv"), captain.invulnerable) == ("3+", 4)
+
+
+def test_invulnerable_save_granted_by_a_rule_text() -> None:
+    # Tyranids line 19567: "Zoanthropes have a 3+ invulnerable save." while the
+    # Zoanthrope profile (line 19526) has Save 5+.
+    zoanthrope = entry(imported("Tyranids - Codex.cat").find("Zoanthrope Brood"), "Zoanthrope")
+    assert (zoanthrope.profile.get("Sv"), zoanthrope.profile.invulnerable) == ("5+", 3)
+
+
+def test_vehicles_appear_with_a_note_and_no_profile() -> None:
+    rhino = imported(CATALOGUES[0]).find("Rhino")
+    assert rhino.entries == ()
+    assert any("vehicle profile not supported" in note.lower() for note in rhino.notes)
+
+
+def test_find_and_unit_from_file() -> None:
+    path = shared("Orks - Codex.cat")
+    assert unit_from_file(path, "WARBOSS").name == "Warboss"
+    with pytest.raises(UnknownNameError, match="Warbos"):
+        import_file(path).find("Warbos")
+
+
+def test_import_is_cached_per_file() -> None:
+    path = shared("Orks - Codex.cat")
+    assert import_file(path).datasheets is import_file(str(path)).datasheets
+
+
+def test_the_game_system_imports() -> None:
+    result = imported(GAME_SYSTEM)
+    assert result.kind == "gamesystem"
+    assert result.datasheets
+    assert all(sheet.army == "Warhammer 40,000 7th Edition" for sheet in result.datasheets)
