@@ -24,12 +24,11 @@ from hammerlab.io.scenario import load_scenario
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help=__doc__)
 console = Console(highlight=False)
-errors = Console(stderr=True, highlight=False)
 
 
 def fail(error: Exception) -> typer.Exit:
     """Print one error line and give the exit to raise."""
-    errors.print(f"error: {error}", markup=False)
+    typer.echo(f"error: {error}", err=True)
     return typer.Exit(1)
 
 

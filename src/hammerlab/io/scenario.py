@@ -121,21 +121,26 @@ class Scenario(_Strict):
     units: list[UnitPlacement] = Field(min_length=1)
     plan: PlanSpec = PlanSpec()
 
-    @model_validator(mode="after")
-    def _consistent(self) -> Scenario:
-        names = [p.name for p in self.players]
-        if len(set(names)) != len(names):
-            raise ValueError("players must have different names")
-        ids = [u.id for u in self.units]
-        duplicate = next((i for i in ids if ids.count(i) > 1), None)
-        if duplicate:
-            raise ValueError(f"unit id {duplicate!r} is used twice")
-        for unit in self.units:
-            if unit.player not in names:
-                raise ValueError(f"unit {unit.id!r} belongs to unknown player {unit.player!r}")
-        if self.first_player is not None and self.first_player not in names:
-            raise ValueError(f"first_player {self.first_player!r} is not a player")
-        return self
+
+def _check_references(scenario: Scenario, source: str) -> None:
+    """Cross-references a field validator cannot see: ids and player names."""
+    names = [p.name for p in scenario.players]
+    for index, player in enumerate(scenario.players):
+        if names.count(player.name) > 1:
+            raise InputError(source, f"players[{index}].name", f"{player.name!r} is used twice")
+    seen: set[str] = set()
+    for index, unit in enumerate(scenario.units):
+        if unit.id in seen:
+            raise InputError(source, f"units[{index}].id", f"unit id {unit.id!r} is used twice")
+        seen.add(unit.id)
+        if unit.player not in names:
+            raise InputError(
+                source,
+                f"units[{index}].player",
+                f"unknown player {unit.player!r}; players: {names}",
+            )
+    if scenario.first_player is not None and scenario.first_player not in names:
+        raise InputError(source, "first_player", f"{scenario.first_player!r} is not a player")
 
 
 def parse_scenario(text: str, source: str) -> Scenario:
@@ -145,9 +150,11 @@ def parse_scenario(text: str, source: str) -> Scenario:
     except tomllib.TOMLDecodeError as error:
         raise InputError(source, "", f"not valid TOML: {error}") from None
     try:
-        return Scenario.model_validate(raw)
+        scenario = Scenario.model_validate(raw)
     except ValidationError as error:
         raise as_input_error(source, error) from None
+    _check_references(scenario, source)
+    return scenario
 
 
 def load_scenario(path: Path) -> Scenario:
