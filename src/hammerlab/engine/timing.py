@@ -135,7 +135,7 @@ class _Owned(Protocol):
     def owner(self) -> str: ...
 
 
-O = TypeVar("O", bound=_Owned)
+OwnedT = TypeVar("OwnedT", bound=_Owned)
 
 
 class TriggerBoard:
@@ -171,7 +171,9 @@ class TriggerBoard:
         Each rule is asked whether it applies only when its turn comes, so a
         rule resolved earlier in the same window can change the answer.
         """
-        released = [h for h in self._held if h.until == occasion.window and h.actor == occasion.actor]
+        released = [
+            h for h in self._held if h.until == occasion.window and h.actor == occasion.actor
+        ]
         self._held = [h for h in self._held if all(h is not r for r in released)]
         announced = False
 
@@ -201,7 +203,7 @@ class TriggerBoard:
     def _step(self, rule: str, owner: str, step: str, window: str) -> None:
         self.battle.emit(TriggerStep(rule=rule, owner=owner, step=step, window=window))
 
-    def in_order(self, items: Sequence[O]) -> list[O]:
+    def in_order(self, items: Sequence[OwnedT]) -> list[OwnedT]:
         """``items`` in the fixed order: active player's first, then by seat; stable."""
         seats = [self.battle.active_player] + [
             p.name for p in self.battle.players if p.name != self.battle.active_player

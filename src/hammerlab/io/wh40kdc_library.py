@@ -10,8 +10,9 @@ with ``edition="core11"``:
   invulnerable save in :attr:`Profile.invulnerable`, the unit's keywords
   (upper case) in :attr:`Profile.keywords` and :attr:`Datasheet.keywords`;
 - one :class:`Weapon` per weapon *profile*, with ``Range A BS S AP D`` (``WS``
-  for melee), ``Weapon`` and ``Profile`` naming the weapon a profile belongs
-  to, and its weapon abilities as keywords in datasheet spelling
+  for melee); the profiles of a weapon with several are named ``Weapon
+  (Profile)`` and carry the characteristic ``Weapon`` naming the weapon; its
+  weapon abilities as keywords in datasheet spelling
   (``RAPID FIRE 1``, ``ANTI-INFANTRY 4+``, ``SUSTAINED HITS 2 (only vs
   MONSTER/VEHICLE)``);
 - the unit's abilities, by name, in :attr:`Datasheet.rules`;
@@ -230,16 +231,18 @@ class _UnitReader:
             if profile["name"] == wanted:
                 found: Raw = profile
                 return found
+        if len(profiles) == 1:
+            only: Raw = profiles[0]
+            return only
         low = wanted.lower()
         near = [p for p in profiles if p["name"].lower() in low or low in p["name"].lower()]
         if len(near) == 1:
             self.notes.append(f"model {row['name']!r} uses the profile {near[0]['name']!r}")
             close: Raw = near[0]
             return close
-        if len(profiles) > 1:
-            self.notes.append(
-                f"model {row['name']!r} has no profile of its own; it uses {profiles[0]['name']!r}"
-            )
+        self.notes.append(
+            f"model {row['name']!r} has no profile of its own; it uses {profiles[0]['name']!r}"
+        )
         first: Raw = profiles[0]
         return first
 
@@ -284,7 +287,7 @@ class _UnitReader:
         out = []
         for profile in profiles:
             name = view.name if single else f"{view.name} ({profile['name']})"
-            weapon = self._weapon(name, view.name, profile)
+            weapon = self._weapon(name, "" if single else view.name, profile)
             if weapon is not None:
                 out.append(weapon)
         return out
@@ -309,8 +312,7 @@ class _UnitReader:
                 "S": str(stats["S"]),
                 "AP": str(ap) if ap <= 0 else f"-{ap}",
                 "D": str(stats["D"]),
-                "Weapon": parent,
-                "Profile": str(profile["name"]),
+                **({"Weapon": parent} if parent else {}),
             },
             keywords=tuple(k for k in keywords if k),
         )

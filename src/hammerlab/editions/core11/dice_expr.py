@@ -61,6 +61,12 @@ class DiceExpr:
             return self.bonus
         return dice.total(self.count, purpose, self.sides) + self.bonus
 
+    def roll_many(self, dice: Dice, times: int, purpose: str) -> int:
+        """The sum of ``times`` results, rolled together."""
+        if self.fixed or times <= 0:
+            return self.bonus * max(times, 0)
+        return sum(dice.roll(self.count * times, purpose, self.sides)) + self.bonus * times
+
     def distribution(self) -> list[float]:
         """Probability of each result; the index is the result."""
         ways = [1.0]

@@ -193,11 +193,14 @@ def fire_weapon(
     weapon_name: str,
     orders: FireOrders,
     spent: Counter[str] | None = None,
+    shadow: dict[str, int] | None = None,
 ) -> VolleyResult:
     """Fire every eligible model's ``weapon_name`` at ``target`` and resolve it.
 
     ``spent`` counts the weapons each model has fired in this shooting attack;
-    it is updated with the models that fire.
+    it is updated with the models that fire. ``shadow`` carries the wounds
+    models would have left under Suppressive Fire from one weapon to the next
+    of the same shooting attack.
     """
     result = VolleyResult()
     models = firing_models(battle, unit, target, weapon_name, orders, spent)
@@ -209,6 +212,14 @@ def fire_weapon(
     snap = fires_snap(unit, profile, orders)
     if snap and not profile.can_snap_fire:
         battle.say("shooting", f"{unit.label}: {weapon_name} cannot be fired as Snap Shots")
+        return result
+    if snap and orders.suppressive:
+        # Seed 000, Suppressive Fire: "Snap shots cannot be used as Suppressive Fire."
+        battle.say(
+            "shooting",
+            f"{unit.label}: {weapon_name} would fire Snap Shots, "
+            "which cannot be used as Suppressive Fire",
+        )
         return result
     result.fired = True
     if spent is not None:
@@ -233,7 +244,7 @@ def fire_weapon(
         if victim is target and not (profile.template or profile.blast):
             wounds += _final_shot(battle, unit, target, profile, snap, len(wounds))
         result.wounds[unit_id] += len(wounds)
-        allocate_wounds(battle, unit, victim, wounds, profile, orders, result, models)
+        allocate_wounds(battle, unit, victim, wounds, profile, orders, result, models, shadow)
     return result
 
 
@@ -391,7 +402,8 @@ def roll_to_wound(
     """Seed 000, step 5, with Overwhelming Strength, Rending, Poisoned and Shred.
 
     Overwhelming Strength: "it instead causes this wound automatically … counting
-    the to-wound roll as if it were a 6" — so it also rends.
+    the to-wound roll as if it were a 6" — so it also rends. Rending (6th/7th
+    edition): a To Wound roll of 6 wounds regardless of Toughness, at AP2.
     """
     toughness = majority_toughness(victim)
     wounds: list[WoundRoll] = []
@@ -406,18 +418,20 @@ def roll_to_wound(
             continue
         needed = _wound_target(strength, toughness, profile)
         needed_seen.append("-" if needed is None else f"{needed}+")
-        if needed is None:
-            continue
-        rolls = list(battle.dice.roll(count, f"to wound ({profile.name}, {needed}+)"))
-        failed = sum(1 for r in rolls if r < needed)
-        if failed and _rerolls_wounds(profile, strength, toughness):
-            rolls = [r for r in rolls if r >= needed]
-            rolls += battle.dice.roll(failed, f"re-roll failed wounds ({profile.name})")
         rending = profile.has_rule("Rending")
+        if needed is None and not rending:
+            continue
+        # 6th/7th-edition Rending: a To Wound roll of 6 wounds "regardless of its
+        # Toughness", so a Rending weapon rolls even where the chart says "-".
+        chart = 7 if needed is None else needed
+        label = "6 (Rending)" if needed is None else f"{needed}+"
+        rolls = list(battle.dice.roll(count, f"to wound ({profile.name}, {label})"))
+        failed = sum(1 for r in rolls if not _wounds_on(r, chart, rending))
+        if failed and _rerolls_wounds(profile, strength, toughness):
+            rolls = [r for r in rolls if _wounds_on(r, chart, rending)]
+            rolls += battle.dice.roll(failed, f"re-roll failed wounds ({profile.name})")
         wounds += [
-            _wound(strength, profile, r, source)
-            for r in rolls
-            if r >= needed or (rending and r == 6)
+            _wound(strength, profile, r, source) for r in rolls if _wounds_on(r, chart, rending)
         ]
     battle.emit(
         WoundsRolled(
@@ -429,6 +443,11 @@ def roll_to_wound(
         )
     )
     return wounds
+
+
+def _wounds_on(roll: int, needed: int, rending: bool) -> bool:
+    """Whether a To Wound ``roll`` wounds: ``needed`` or more, or a Rending 6."""
+    return roll >= needed or (rending and roll == 6)
 
 
 def _wound_target(strength: int, toughness: int, profile: WeaponProfile) -> int | None:
@@ -513,6 +532,7 @@ def allocate_wounds(
     orders: FireOrders,
     result: VolleyResult,
     firers: list[Model],
+    shadow: dict[str, int] | None = None,
 ) -> None:
     """Seed 000, step 6: each wound goes to the closest model, which saves or suffers.
 
@@ -522,9 +542,13 @@ def allocate_wounds(
     Only models the firers can see may be chosen (6th/7th-edition "out of
     sight"), except for Blast and Template hits, which struck the models under
     them. Under Suppressive Fire nothing is removed: wounds are counted against
-    a shadow copy of the unit's wounds.
+    a shadow copy of the unit's wounds (``shadow``, shared by the weapons of one
+    shooting attack, so wounds that would have been lost add up).
     """
-    shadow = {m.id: m.wounds_left for m in victim.models}
+    if shadow is None or not orders.suppressive:
+        shadow = {}
+    for victim_model in victim.models:
+        shadow.setdefault(victim_model.id, victim_model.wounds_left)
     scatter = profile.template or profile.blast is not None
     for wound in wounds:
         alive = [m for m in victim.models if shadow[m.id] > 0]

@@ -8,6 +8,7 @@ except when falling back, where reaching its own edge removes it.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from hammerlab.editions.waffle.events import ReactionDeclared
 from hammerlab.editions.waffle.profiles import stats_of
@@ -112,11 +113,23 @@ class _Ghost:
         self.radius = radius
 
 
-def dangerous_terrain_tests(battle: Battle, unit: Unit) -> None:
+def dangerous_terrain_tests(
+    battle: Battle, unit: Unit, starts: Mapping[str, Vec] | None = None
+) -> None:
     """6th/7th-edition Dangerous Terrain: each model in it rolls; on a 1 it
-    suffers a wound with no armour or cover save (invulnerable saves allowed)."""
+    suffers a wound with no armour or cover save (invulnerable saves allowed).
+
+    With ``starts`` (where each model began its move), a model whose move
+    passed through dangerous terrain tests too (seed 000, Run: "models running
+    through dangerous terrain must test as normal").
+    """
+    field = battle.battlefield
     for model in unit.alive_models:
-        if not any(a.dangerous for a in battle.battlefield.areas_at(model.position)):
+        areas = field.areas_at(model.position)
+        start = (starts or {}).get(model.id)
+        if start is not None and start != model.position:
+            areas += field.crossed(start, model.position)
+        if not any(a.dangerous for a in areas):
             continue
         if battle.dice.d6(f"dangerous terrain ({model.id})") != 1:
             continue
@@ -149,9 +162,10 @@ def run(battle: Battle, unit: Unit, why: str = "runs") -> None:
     if unit.has_rule("Fleet") and distance < 4:
         distance = battle.dice.d6(f"Fleet re-roll of run distance ({unit.label})")
     intent = choose_intent(battle, unit, f'{why} up to {distance}"')
+    starts = {m.id: m.position for m in unit.alive_models}
     move_unit(battle, unit, goal_of(battle, unit, intent), float(distance), f"runs ({intent})")
     unit.status.ran = True
-    dangerous_terrain_tests(battle, unit)
+    dangerous_terrain_tests(battle, unit, starts)
 
 
 def fall_back(battle: Battle, unit: Unit, why: str) -> None:

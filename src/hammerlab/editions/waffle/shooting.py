@@ -24,6 +24,7 @@ from hammerlab.editions.waffle.morale import (
     pinning_test,
 )
 from hammerlab.editions.waffle.movement import run
+from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision
@@ -87,11 +88,14 @@ def targets_for(battle: Battle, unit: Unit, orders: FireOrders) -> list[Unit]:
     """Enemy units the unit can see and reach with at least one weapon.
 
     Units locked in combat are not targets (base rule; the proposed rule for
-    shooting into combat comes with the assault phase).
+    shooting into combat comes with the assault phase). Sight is judged model
+    by model in :func:`firing_models`, which lets Barrage weapons fire at
+    targets out of sight (6th/7th edition), so a unit whose only weapons in
+    reach are Barrage weapons may target a unit it cannot see.
     """
     found = []
     for enemy in battle.enemies_of(unit):
-        if enemy.status.locked_in_combat or not unit_can_see(battle, unit, enemy):
+        if enemy.status.locked_in_combat:
             continue
         if any(firing_models(battle, unit, enemy, w, orders) for w in ranged_weapons(unit)):
             found.append(enemy)
@@ -156,6 +160,7 @@ def shooting_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders
     """
     result = VolleyResult()
     spent: Counter[str] = Counter()
+    shadow: dict[str, int] = {}
     fired: set[str] = set()
     while not target.destroyed:
         left = [
@@ -177,7 +182,7 @@ def shooting_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders
         if not choice:
             break
         fired.add(choice)
-        result.merge(fire_weapon(battle, unit, target, choice, orders, spent))
+        result.merge(fire_weapon(battle, unit, target, choice, orders, spent, shadow))
     return result
 
 
@@ -227,7 +232,10 @@ def reactions_to_shooting(battle: Battle, shooter: Unit, result: VolleyResult) -
     does not count as the squad's shooting phase." or "Dive for Cover: The unit
     may make a single Run action … they then Go to Ground." "A unit may only
     use a single Reaction to Shooting per shooting phase." Units locked in
-    combat cannot react.
+    combat cannot react. Return Fire! needs a weapon that can be fired as Snap
+    Shots. The Run of Dive for Cover happens in the enemy's turn: it does not
+    count as the unit's own Run or move in its next turn (it has gone to ground
+    instead, so it will snap-fire then).
     """
     for unit_id in result.hits:
         unit = battle.units[unit_id]
@@ -239,7 +247,7 @@ def reactions_to_shooting(battle: Battle, shooter: Unit, result: VolleyResult) -
         options = [Choice(NO_REACTION, NO_REACTION)]
         snap = FireOrders(snap=True, purpose="return fire")
         if unit_can_see(battle, unit, shooter) and any(
-            firing_models(battle, unit, shooter, w, snap) for w in ranged_weapons(unit)
+            firing_models(battle, unit, shooter, w, snap) for w in snap_fire_weapons(unit)
         ):
             options.insert(0, Choice(RETURN_FIRE, RETURN_FIRE))
         if can_run(unit):
@@ -264,6 +272,23 @@ def reactions_to_shooting(battle: Battle, shooter: Unit, result: VolleyResult) -
             for unit_id_hit in sorted(returned.pinning):
                 pinning_test(battle, battle.unit(unit_id_hit), f"pinning weapons of {unit.label}")
         else:
+            ran, moved = status.ran, status.moved
             run(battle, unit, "dives for cover")
+            status.ran, status.moved = ran, moved
             if not unit.has_rule("Fearless"):
                 go_to_ground(battle, unit, "Dive for Cover")
+
+
+def snap_fire_weapons(unit: Unit) -> list[str]:
+    """The unit's ranged weapons that can be fired as Snap Shots.
+
+    Seed 000, Snap Shots: "Some weapon types, such as Template and Ordnance)
+    or those that have certain special rules, such as Blast, cannot be fired
+    as Snap Shots."
+    """
+    names = []
+    for name in ranged_weapons(unit):
+        weapon = next(w for m in unit.alive_models if (w := m.weapon(name)) is not None)
+        if weapon_of(weapon).can_snap_fire:
+            names.append(name)
+    return names

@@ -1,0 +1,97 @@
+"""A heuristic controller for core11's decisions: sensible, simple, documented.
+
+- ``shooter``: the first unit offered (the scenario's order); ``done`` only when
+  it is the last choice left.
+- ``shooting-type``: Indirect shooting when the unit sees no enemy unit (its
+  [INDIRECT FIRE] weapons are then the only ones that can attack), otherwise
+  the first type offered (10.02's order: normal, assault, close-quarters,
+  indirect).
+- ``profile`` and ``target``: the choice with the highest expected damage,
+  computed exactly by ``odds.py`` against the closest enemy (for a profile)
+  or against each target (for a target); ties go to the first (closest).
+- ``reaction`` (reactive shooting, redirection): always ``use``.
+- ``allocate`` and ``hazardous`` (losing a model of one's own): the most common
+  kind of model left in the unit, the one with fewest wounds on a tie — the
+  rank and file before a sergeant. ``precision``: the first CHARACTER offered.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hammerlab.editions.core11.odds import expected_damage
+from hammerlab.editions.core11.positions import sees, unit_distance
+from hammerlab.editions.core11.profiles import feel_no_pain, unit_defence
+from hammerlab.editions.core11.rolls import Situation
+from hammerlab.editions.core11.weapons import WeaponError, WeaponProfile, read_weapon
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.decisions import Decision
+from hammerlab.engine.units import Model, Unit
+
+
+class Core11AI:
+    """Answers core11 decisions by the rules of thumb in the module docstring."""
+
+    def choose(self, battle: Battle, decision: Decision[Any]) -> int:
+        """The index of the chosen answer."""
+        if decision.kind == "shooting-type":
+            return self._shooting_type(battle, decision)
+        if decision.kind in ("profile", "target"):
+            return self._best_damage(battle, decision)
+        if decision.kind in ("allocate", "hazardous"):
+            return _most_expendable(battle, decision)
+        return 0
+
+    def _shooting_type(self, battle: Battle, decision: Decision[Any]) -> int:
+        labels = decision.labels()
+        unit = battle.unit(decision.context["unit"])
+        blind = not any(
+            sees(battle, m, enemy) for enemy in battle.enemies_of(unit) for m in unit.alive_models
+        )
+        return labels.index("indirect") if blind and "indirect" in labels else 0
+
+    def _best_damage(self, battle: Battle, decision: Decision[Any]) -> int:
+        unit = battle.unit(decision.context["unit"])
+        enemies = sorted(battle.enemies_of(unit), key=lambda e: unit_distance(unit, e))
+        if not enemies:
+            return 0
+        scores = []
+        for choice in decision.choices:
+            if decision.kind == "target":
+                profile = _profile(unit, decision.context["weapon"])
+                target = battle.unit(str(choice.value))
+            else:
+                profile, target = _profile(unit, str(choice.value)), enemies[0]
+            scores.append(_score(profile, target))
+        return max(range(len(scores)), key=lambda i: (scores[i], -i))
+
+
+def _most_expendable(battle: Battle, decision: Decision[Any]) -> int:
+    """The choice whose model is of the most common kind in its unit (fewest wounds on a tie)."""
+    unit = battle.unit(decision.context["unit"])
+    models: list[Model] = [c.value for c in decision.choices]
+
+    def rank(i: int) -> tuple[int, int, int]:
+        kind = sum(m.name == models[i].name for m in unit.alive_models)
+        return (-kind, models[i].wounds_left, i)
+
+    return min(range(len(models)), key=rank)
+
+
+def _profile(unit: Unit, name: str) -> WeaponProfile | None:
+    """The profile of the unit's weapon called ``name``."""
+    for model in unit.alive_models:
+        for weapon in model.weapons:
+            if weapon.name == name:
+                try:
+                    return read_weapon(weapon)
+                except WeaponError:
+                    return None
+    return None
+
+
+def _score(profile: WeaponProfile | None, target: Unit) -> float:
+    if profile is None or target.destroyed:
+        return 0.0
+    situation = Situation(target_models=len(target.alive_models))
+    return expected_damage(profile, unit_defence(target), situation, feel_no_pain(target.rules))

@@ -1,0 +1,222 @@
+"""Exact odds of one weapon profile against one unit (no sampling).
+
+The dice of one attack are read through the same
+:class:`~hammerlab.editions.core11.rolls.AttackProfile` the battle uses, so the
+odds follow the battle's rules exactly. The computation:
+
+1. **One attack** → the distribution of the unsaved wounds it causes: every face
+   of the hit roll, then of the wound roll (with its re-roll), then of the
+   save; critical hits add [SUSTAINED HITS X] hits, or wound automatically
+   with [LETHAL HITS]; critical wounds are unsaveable with [DEVASTATING WOUNDS].
+2. **All attacks**: the number of attacks (A per model, [RAPID FIRE X],
+   [BLAST X], each possibly dice) is a distribution; the unsaved wounds of N
+   independent attacks are the N-fold convolution of step 1.
+3. **Damage**, one unsaved wound at a time, by dynamic programming over the
+   state (models destroyed, wounds left on the model being damaged): D plus
+   [MELTA X], each point ignored on a Feel No Pain roll, excess lost. Wounds
+   go to the damaged model first, as the rules allocate them.
+
+Results are floating point: exact up to rounding, not estimates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from hammerlab.editions.core11.dice_expr import DiceExpr
+from hammerlab.editions.core11.profiles import DefenceStats
+from hammerlab.editions.core11.rolls import (
+    UNREACHABLE,
+    AttackProfile,
+    Roll,
+    Situation,
+    attack_profile,
+    save_succeeds,
+)
+from hammerlab.editions.core11.weapons import WeaponProfile
+
+Vector = npt.NDArray[np.float64]
+FACES = range(1, 7)
+
+
+@dataclass(frozen=True)
+class KillOdds:
+    """The distributions of one weapon profile's attacks at one unit."""
+
+    models_killed: tuple[float, ...]
+    """Probability of each number of models destroyed (index = models)."""
+    unsaved_wounds: tuple[float, ...]
+    """Probability of each number of unsaved wounds (index = wounds)."""
+    mean_attacks: float
+    mean_hits: float
+    mean_wounds: float
+    mean_damage: float
+    """Expected damage after Feel No Pain, before excess damage is lost."""
+
+    @property
+    def mean_models_killed(self) -> float:
+        """Expected models destroyed."""
+        return float(sum(i * p for i, p in enumerate(self.models_killed)))
+
+    @property
+    def mean_unsaved(self) -> float:
+        """Expected unsaved wounds."""
+        return float(sum(i * p for i, p in enumerate(self.unsaved_wounds)))
+
+
+def _vector(probabilities: list[float]) -> Vector:
+    return np.asarray(probabilities, dtype=np.float64)
+
+
+def _times(dist: Vector, copies: int) -> Vector:
+    """The distribution of the sum of ``copies`` independent draws of ``dist``."""
+    out = _vector([1.0])
+    for _ in range(copies):
+        out = np.convolve(out, dist)
+    return out
+
+
+def _binomial(n: int, p: float) -> Vector:
+    return _times(_vector([1.0 - p, p]), n)
+
+
+def _compound(count: Vector, each: Vector) -> Vector:
+    """Σ_n P(count = n) · each^{*n}: the sum of a random number of draws."""
+    out = np.zeros(1)
+    power = _vector([1.0])
+    for p in count:
+        if p > 0.0:
+            out = _add(out, p * power)
+        power = np.convolve(power, each)
+    return out
+
+
+def _add(a: Vector, b: Vector) -> Vector:
+    size = max(len(a), len(b))
+    return np.pad(a, (0, size - len(a))) + np.pad(b, (0, size - len(b)))
+
+
+def _dice(expr: DiceExpr) -> Vector:
+    return _vector(expr.distribution())
+
+
+@dataclass(frozen=True)
+class _Steps:
+    """Per-roll probabilities of one attack."""
+
+    miss: float
+    hit: float
+    critical_hit: float
+    wound: float
+    critical_wound: float
+    unsaved: float
+    """Of a wound that may be saved."""
+
+
+def _steps(attack: AttackProfile) -> _Steps:
+    if attack.auto_hit:
+        miss, hit, crit = 0.0, 1.0, 0.0
+    else:
+        reads = [attack.hit(f) for f in FACES]
+        miss, hit, crit = (reads.count(r) / 6 for r in (Roll.FAIL, Roll.SUCCESS, Roll.CRITICAL))
+    reads = [attack.wound(f) for f in FACES]
+    fail, wound, crit_wound = (reads.count(r) / 6 for r in (Roll.FAIL, Roll.SUCCESS, Roll.CRITICAL))
+    if attack.reroll_failed_wounds:
+        wound, crit_wound = wound + fail * wound, crit_wound + fail * crit_wound
+    saves = sum(save_succeeds(f, attack.save_need) for f in FACES) / 6
+    unsaved = 1.0 if attack.save_need >= UNREACHABLE else 1.0 - saves
+    return _Steps(miss, hit, crit, wound, crit_wound, unsaved)
+
+
+def _per_attack(attack: AttackProfile, steps: _Steps) -> Vector:
+    """Distribution of the unsaved wounds one attack causes."""
+    crit_unsaved = 1.0 if attack.devastating else steps.unsaved
+    per_hit = steps.wound * steps.unsaved + steps.critical_wound * crit_unsaved
+    on_hit = _binomial(1, per_hit)
+    on_crit = _binomial(1, steps.unsaved if attack.lethal else per_hit)
+    if attack.sustained is not None:
+        on_crit = np.convolve(on_crit, _compound(_dice(attack.sustained), on_hit))
+    return _add(_add(_vector([steps.miss]), steps.hit * on_hit), steps.critical_hit * on_crit)
+
+
+def _attack_count(attack: AttackProfile, models: int) -> Vector:
+    each = np.convolve(_dice(attack.attacks), _dice(attack.extra_attacks))
+    total = _times(each, models)
+    return np.concatenate((np.zeros(attack.blast_attacks * models), total))
+
+
+def _effective_damage(attack: AttackProfile) -> Vector:
+    """Damage of one unsaved wound after Feel No Pain."""
+    raw = np.convolve(_dice(attack.damage), _dice(attack.melta))
+    if attack.feel_no_pain is None:
+        return raw
+    through = 1.0 - (7 - attack.feel_no_pain) / 6
+    return _compound(raw, _binomial(1, through))
+
+
+def _kills(unsaved: Vector, damage: Vector, wounds: int, models: int) -> Vector:
+    """Models destroyed: DP over (destroyed, wounds left on the current model)."""
+    state = np.zeros((models + 1, wounds + 1))
+    state[0, wounds] = 1.0
+    killed = np.zeros(models + 1)
+    for p in unsaved:
+        killed += p * state.sum(axis=1)
+        moved = np.zeros_like(state)
+        moved[models, :] = state[models, :]
+        for dead in range(models):
+            for left in range(1, wounds + 1):
+                mass = state[dead, left]
+                if mass == 0.0:
+                    continue
+                for amount, q in enumerate(damage):
+                    if amount >= left:
+                        moved[dead + 1, wounds if dead + 1 < models else 0] += mass * q
+                    else:
+                        moved[dead, left - amount] += mass * q
+        state = moved
+    return killed
+
+
+def kill_odds(
+    weapon: WeaponProfile,
+    firing_models: int,
+    target: DefenceStats,
+    target_models: int,
+    situation: Situation,
+    feel_no_pain: int | None = None,
+) -> KillOdds:
+    """The exact odds of ``firing_models`` models attacking with ``weapon``."""
+    attack = attack_profile(weapon, target, situation, feel_no_pain)
+    steps = _steps(attack)
+    count = _attack_count(attack, firing_models)
+    per_attack = _per_attack(attack, steps)
+    unsaved = _compound(count, per_attack)
+    damage = _effective_damage(attack)
+    killed = _kills(unsaved, damage, target.wounds, target_models)
+    mean_attacks = float(np.dot(np.arange(len(count)), count))
+    sustained = attack.sustained.mean if attack.sustained is not None else 0.0
+    wound_rate = steps.wound + steps.critical_wound
+    crit_wounds = 1.0 if attack.lethal else wound_rate
+    mean_unsaved = float(np.dot(np.arange(len(unsaved)), unsaved))
+    return KillOdds(
+        models_killed=tuple(float(p) for p in killed),
+        unsaved_wounds=tuple(float(p) for p in unsaved),
+        mean_attacks=mean_attacks,
+        mean_hits=mean_attacks * (steps.hit + steps.critical_hit * (1.0 + sustained)),
+        mean_wounds=mean_attacks
+        * (steps.hit * wound_rate + steps.critical_hit * (crit_wounds + sustained * wound_rate)),
+        mean_damage=mean_unsaved * float(np.dot(np.arange(len(damage)), damage)),
+    )
+
+
+def expected_damage(
+    weapon: WeaponProfile,
+    target: DefenceStats,
+    situation: Situation,
+    feel_no_pain: int | None = None,
+) -> float:
+    """Expected damage (before excess is lost) of one model firing ``weapon``."""
+    return kill_odds(weapon, 1, target, 1, situation, feel_no_pain).mean_damage

@@ -1,0 +1,205 @@
+"""Odds questions in the two forms users ask them: from the unit library, or plain numbers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from hammerlab.editions.core11.dice_expr import DiceExpr, DiceExpressionError
+from hammerlab.editions.core11.odds import KillOdds, kill_odds
+from hammerlab.editions.core11.profiles import DefenceStats, ProfileError, defence_of, feel_no_pain
+from hammerlab.editions.core11.rolls import Situation
+from hammerlab.editions.core11.weapons import WeaponError, parse_keyword, read_weapon
+from hammerlab.engine.datasheet import Datasheet, Weapon
+from hammerlab.errors import HammerlabError
+
+SITUATIONS: dict[str, str] = {
+    "half-range": "the target is within half range ([RAPID FIRE], [MELTA])",
+    "cover": "the target has the benefit of cover (-1 to hit)",
+    "stationary": "the attacking unit remained stationary ([HEAVY]; 10.07)",
+    "charged": "the attacking unit charged this turn ([LANCE])",
+    "indirect": "an [INDIRECT FIRE] weapon in Indirect shooting (10.07)",
+    "spotted": "with indirect: the target is visible to a friendly unit (10.07)",
+}
+"""Facts of the moment an odds question may state, by name."""
+
+MAX_MODELS = 100
+MAX_WOUNDS = 60
+
+
+class OddsQuestionError(HammerlabError, ValueError):
+    """An odds question that cannot be answered as asked."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The odds, with a one-line description of the question and any notes."""
+
+    odds: KillOdds
+    description: str
+    notes: tuple[str, ...] = ()
+
+
+def situation_of(names: Iterable[str], target_models: int) -> Situation:
+    """A :class:`Situation` from situation names (see :data:`SITUATIONS`)."""
+    chosen = set(names)
+    unknown = sorted(chosen - set(SITUATIONS))
+    if unknown:
+        raise OddsQuestionError(f"unknown situation {unknown[0]!r}; known: {', '.join(SITUATIONS)}")
+    return Situation(
+        half_range="half-range" in chosen,
+        cover="cover" in chosen,
+        stationary="stationary" in chosen,
+        charged="charged" in chosen,
+        indirect="indirect" in chosen,
+        spotted="spotted" in chosen,
+        target_models=target_models,
+    )
+
+
+def _between(name: str, value: int, low: int, high: int) -> int:
+    if not low <= value <= high:
+        raise OddsQuestionError(f"{name} must be between {low} and {high}, not {value}")
+    return value
+
+
+def _dice(name: str, text: str) -> str:
+    try:
+        DiceExpr.parse(text)
+    except DiceExpressionError as error:
+        raise OddsQuestionError(f"{name}: {error}") from None
+    return text.strip().upper()
+
+
+def plain_answer(
+    *,
+    attacks: str,
+    skill: int,
+    strength: int,
+    ap: int,
+    damage: str,
+    keywords: Iterable[str],
+    toughness: int,
+    save: int,
+    wounds: int,
+    models: int,
+    invulnerable: int | None,
+    feel_no_pain: int | None,
+    target_keywords: Iterable[str],
+    situation: Iterable[str],
+) -> Answer:
+    """Odds for a weapon and a target given as numbers (BS and saves as N of N+)."""
+    if ap > 0:
+        raise OddsQuestionError(f"write AP as a datasheet does (-{ap}), not {ap}")
+    written = tuple(keywords)
+    unknown = [k for k in written if parse_keyword(k) is None]
+    if unknown:
+        raise OddsQuestionError(f"keyword not implemented: {unknown[0]!r}")
+    weapon = Weapon(
+        name="weapon",
+        characteristics={
+            "Range": '24"',
+            "A": _dice("attacks", attacks),
+            "BS": f"{_between('BS', skill, 2, 6)}+",
+            "S": str(_between("strength", strength, 1, 30)),
+            "AP": str(_between("AP", ap, -6, 0)),
+            "D": _dice("damage", damage),
+        },
+        keywords=written,
+    )
+    target = DefenceStats(
+        toughness=_between("toughness", toughness, 1, 30),
+        save=_between("save", save, 2, 7),
+        wounds=_between("wounds", wounds, 1, MAX_WOUNDS),
+        invulnerable=None if invulnerable is None else _between("invulnerable", invulnerable, 2, 6),
+        keywords=frozenset(k.strip().upper() for k in target_keywords),
+    )
+    fnp = None if feel_no_pain is None else _between("feel no pain", feel_no_pain, 2, 6)
+    models = _between("target models", models, 1, MAX_MODELS)
+    odds = kill_odds(read_weapon(weapon), 1, target, models, situation_of(situation, models), fnp)
+    return Answer(
+        odds,
+        f"A {attacks} BS {skill}+ S{strength} AP{ap} D {damage} at "
+        f"{models}x T{toughness} Sv{save}+ W{wounds}",
+    )
+
+
+def find_weapon(sheet: Datasheet, name: str, profile: str | None) -> Weapon:
+    """The ranged weapon profile of ``sheet`` called ``name`` (and ``profile``)."""
+    wanted = name.strip().lower()
+    full = f"{wanted} ({profile.strip().lower()})" if profile else wanted
+    found = [w for w in sheet.weapons() if w.name.lower() == full]
+    if not found and profile is None:
+        found = [w for w in sheet.weapons() if w.get("Weapon").lower() == wanted]
+    if not found:
+        known = ", ".join(w.name for w in sheet.weapons())
+        asked = f"{name!r}" + (f" with profile {profile!r}" if profile else "")
+        raise OddsQuestionError(f"{sheet.name} has no weapon {asked}; it has: {known}")
+    if len(found) > 1:
+        options = ", ".join(w.name[len(name) :].strip(" ()") for w in found)
+        raise OddsQuestionError(f"{name} has profiles {options}: choose one with --profile")
+    if found[0].get("Range").strip().lower() == "melee":
+        raise OddsQuestionError(f"{found[0].name} is a melee weapon; core11 odds cover ranged ones")
+    return found[0]
+
+
+def _target_defence(sheet: Datasheet) -> tuple[DefenceStats, list[str]]:
+    """The defence of the target's most numerous kind of model, and a note if others differ."""
+    entries = sorted(sheet.entries, key=lambda e: -e.count)
+    try:
+        stats = [defence_of(e.profile) for e in entries]
+    except ProfileError as error:
+        raise OddsQuestionError(str(error)) from None
+    keywords = frozenset(k.upper() for k in sheet.keywords) | stats[0].keywords
+    first = stats[0]
+    chosen = DefenceStats(
+        first.toughness,
+        first.save,
+        first.wounds,
+        first.invulnerable,
+        first.ranged_invulnerable,
+        keywords,
+    )
+    notes = []
+    if any(
+        (s.toughness, s.save, s.wounds, s.best_ranged_invulnerable)
+        != (first.toughness, first.save, first.wounds, first.best_ranged_invulnerable)
+        for s in stats
+    ):
+        notes.append(
+            f"{sheet.name} mixes profiles; every model is treated as {entries[0].profile.name}"
+        )
+    return chosen, notes
+
+
+def library_answer(
+    attacker: Datasheet,
+    weapon_name: str,
+    profile: str | None,
+    target: Datasheet,
+    firing_models: int | None,
+    target_models: int | None,
+    situation: Iterable[str],
+) -> Answer:
+    """Odds for a weapon of a library unit against a library unit."""
+    weapon = find_weapon(attacker, weapon_name, profile)
+    try:
+        view = read_weapon(weapon)
+    except WeaponError as error:
+        raise OddsQuestionError(str(error)) from None
+    carriers = sum(
+        e.count for e in attacker.entries if any(w.name == weapon.name for w in e.weapons)
+    )
+    firing = _between(
+        "firing models", firing_models if firing_models is not None else carriers, 1, MAX_MODELS
+    )
+    defence, notes = _target_defence(target)
+    models = _between("target models", target_models or target.model_count, 1, MAX_MODELS)
+    _between("target wounds", defence.wounds, 1, MAX_WOUNDS)
+    notes += [f"{weapon.name}: keyword not implemented, ignored: {k}" for k in view.unknown]
+    odds = kill_odds(
+        view, firing, defence, models, situation_of(situation, models), feel_no_pain(target.rules)
+    )
+    return Answer(
+        odds, f"{firing}x {weapon.name} ({attacker.name}) at {models}x {target.name}", tuple(notes)
+    )

@@ -1,0 +1,102 @@
+"""Model characteristics of the 11th edition, read through a typed view."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from hammerlab.engine.datasheet import Profile
+from hammerlab.engine.units import Model, Unit
+from hammerlab.errors import HammerlabError
+
+_FEEL_NO_PAIN = re.compile(r"^feel no pain ([2-6])\+$", re.IGNORECASE)
+
+
+class ProfileError(HammerlabError, ValueError):
+    """A model profile whose characteristics core11 cannot read."""
+
+
+@dataclass(frozen=True)
+class DefenceStats:
+    """What matters when a model is attacked."""
+
+    toughness: int
+    save: int
+    """Sv as the number before the plus."""
+    wounds: int
+    invulnerable: int | None = None
+    """Invulnerable save against every attack."""
+    ranged_invulnerable: int | None = None
+    """Invulnerable save against ranged attacks only (``Inv (ranged)``)."""
+    keywords: frozenset[str] = frozenset()
+
+    @property
+    def best_ranged_invulnerable(self) -> int | None:
+        """The better of the two invulnerable saves against a ranged attack."""
+        saves = [s for s in (self.invulnerable, self.ranged_invulnerable) if s is not None]
+        return min(saves) if saves else None
+
+
+def _read(profile: Profile, key: str) -> int:
+    raw = profile.get(key).strip().rstrip("+").rstrip('"')
+    if not raw.isdigit():
+        raise ProfileError(f"{profile.name}: {key} {profile.get(key)!r} is not a number")
+    return int(raw)
+
+
+def defence_of(profile: Profile) -> DefenceStats:
+    """The typed view of ``profile``; :class:`ProfileError` names what is wrong."""
+    ranged = profile.get("Inv (ranged)")
+    return DefenceStats(
+        toughness=_read(profile, "T"),
+        save=_read(profile, "Sv"),
+        wounds=_read(profile, "W"),
+        invulnerable=profile.invulnerable,
+        ranged_invulnerable=_read(profile, "Inv (ranged)") if ranged else None,
+        keywords=frozenset(k.upper() for k in profile.keywords),
+    )
+
+
+def feel_no_pain(rules: Iterable[str]) -> int | None:
+    """The best ``Feel No Pain N+`` among ``rules``, as N."""
+    values = [int(m.group(1)) for r in rules if (m := _FEEL_NO_PAIN.match(r.strip()))]
+    return min(values) if values else None
+
+
+def is_feel_no_pain(rule: str) -> bool:
+    """Whether ``rule`` is a ``Feel No Pain N+`` ability."""
+    return _FEEL_NO_PAIN.match(rule.strip()) is not None
+
+
+def unit_keywords(unit: Unit) -> frozenset[str]:
+    """The keywords of ``unit``: its datasheet's and those of its models alive."""
+    kinds = {k.upper() for k in unit.datasheet.keywords}
+    for model in unit.alive_models:
+        kinds |= {k.upper() for k in model.profile.keywords}
+    return frozenset(kinds)
+
+
+def is_monster_or_vehicle(model: Model) -> bool:
+    """Whether ``model`` is a MONSTER or a VEHICLE."""
+    return bool({"MONSTER", "VEHICLE"} & {k.upper() for k in model.profile.keywords})
+
+
+def unit_defence(unit: Unit) -> DefenceStats:
+    """The defence of ``unit`` for a wound roll.
+
+    The wound roll compares Strength with the target unit's Toughness; a unit
+    whose models differ uses the highest (hammerlab's reading where the seed is
+    silent). Saves are made by the model an attack is allocated to.
+    """
+    models = unit.alive_models or unit.models
+    stats = [defence_of(m.profile) for m in models]
+    first = stats[0]
+    return DefenceStats(
+        toughness=max(s.toughness for s in stats),
+        save=first.save,
+        wounds=first.wounds,
+        invulnerable=first.invulnerable,
+        ranged_invulnerable=first.ranged_invulnerable,
+        keywords=unit_keywords(unit),
+    )

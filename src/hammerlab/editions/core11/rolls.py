@@ -1,0 +1,206 @@
+"""The attack sequence's rules for one attack, as pure functions of the dice.
+
+Making Attacks (04) is referred to by the seed but not quoted there; hammerlab
+implements the current edition's sequence the way players know it:
+
+- **Hit roll** against BS: an unmodified 1 fails, an unmodified 6 is a
+  *critical hit* and always hits; otherwise the modified roll must reach BS.
+  [TORRENT] hits without a roll.
+- **Wound roll** by Strength against Toughness: S ≥ 2T 2+, S > T 3+, S = T 4+,
+  S < T 5+, S ≤ T/2 6+. An unmodified 1 fails, an unmodified 6 (or the
+  ANTI-K Y+ threshold against a K unit) is a *critical wound* and wounds.
+- **Modifiers** to a hit or wound roll are added up and capped at ±1.
+- **Benefit of cover**: −1 to the attacker's hit roll for a ranged attack (in
+  this edition cover no longer improves the save; wh40kdc's cruncher does the
+  same). It is one more hit modifier, inside the ±1 cap.
+- **Saving throw**: the model's Sv worsened by AP, or its invulnerable save
+  (which AP does not change), whichever is better; an unmodified 1 fails.
+- **Damage**: each unsaved attack inflicts D (plus MELTA X within half range)
+  on one model; damage beyond the model's wounds is lost; **Feel No Pain N+**
+  ignores each point of damage on a D6 of N+.
+
+:class:`AttackProfile` is everything the dice decide about one attack. The
+battle procedures (``attacks.py``) and the exact odds (``odds.py``) both read
+the dice through it, so the two can never disagree about a rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from hammerlab.editions.core11.dice_expr import DiceExpr
+from hammerlab.editions.core11.profiles import DefenceStats
+from hammerlab.editions.core11.weapons import WeaponProfile
+
+UNREACHABLE = 7
+"""A "need" no D6 can reach (no save possible)."""
+BLAST_MODELS = 5
+"""[BLAST X]: X more attacks per this many models in the target unit."""
+
+
+class Roll(Enum):
+    """How a hit or wound roll reads."""
+
+    FAIL = "fail"
+    SUCCESS = "success"
+    CRITICAL = "critical"
+
+
+@dataclass(frozen=True)
+class Situation:
+    """Facts of the moment that change an attack (measured by the battle, or given)."""
+
+    half_range: bool = False
+    """The target is within half the weapon's range of the attacking model."""
+    cover: bool = False
+    """The target has the benefit of cover against the attack (13.08)."""
+    stationary: bool = False
+    """The attacking unit remained stationary this turn."""
+    charged: bool = False
+    """The attacking unit made a charge move this turn ([LANCE])."""
+    indirect: bool = False
+    """An [INDIRECT FIRE] weapon attacking in Indirect shooting (10.07)."""
+    spotted: bool = False
+    """The target is visible to one or more units of the attacker's army."""
+    close_quarters_penalty: bool = False
+    """A MONSTER/VEHICLE model's −1 in Close-quarters shooting (10.06)."""
+    target_models: int = 1
+    """Models in the target unit (for [BLAST])."""
+
+
+def cap(total: int) -> int:
+    """Modifiers to a hit or wound roll, added up, are capped at ±1."""
+    return max(-1, min(1, total))
+
+
+def wound_need(strength: int, toughness: int) -> int:
+    """The wound roll needed: S ≥ 2T 2+, S > T 3+, S = T 4+, S ≤ T/2 6+, else 5+."""
+    if strength >= 2 * toughness:
+        return 2
+    if strength > toughness:
+        return 3
+    if strength == toughness:
+        return 4
+    if 2 * strength <= toughness:
+        return 6
+    return 5
+
+
+def save_need(save: int, ap: int, invulnerable: int | None) -> int:
+    """The save roll needed: Sv worsened by AP, or the invulnerable save if better."""
+    armour = save - ap
+    best = min(armour, invulnerable) if invulnerable is not None else armour
+    return min(best, UNREACHABLE)
+
+
+def save_succeeds(roll: int, need: int) -> bool:
+    """Whether a save roll saves: it reaches ``need`` and is not an unmodified 1."""
+    return roll != 1 and roll >= need
+
+
+@dataclass(frozen=True)
+class AttackProfile:
+    """Everything the dice decide about one attack of one weapon at one target."""
+
+    attacks: DiceExpr
+    """The weapon's A for one model."""
+    extra_attacks: DiceExpr
+    """[RAPID FIRE X] within half range, rolled separately for each model."""
+    blast_attacks: int
+    """[BLAST X] attacks for one model: X per five models in the target unit."""
+    auto_hit: bool
+    """[TORRENT]: no hit roll."""
+    hit_need: int
+    hit_modifier: int
+    """Already capped at ±1."""
+    hit_fails_up_to: int
+    """An unmodified hit roll up to this fails (1; 10.07: 5, or 3)."""
+    sustained: DiceExpr | None
+    """[SUSTAINED HITS X]: X more hits per critical hit."""
+    lethal: bool
+    """[LETHAL HITS]: a critical hit wounds automatically."""
+    wound_need: int
+    wound_modifier: int
+    """Already capped at ±1."""
+    critical_wound_from: int
+    """6, or Y of an active [ANTI-K Y+]."""
+    reroll_failed_wounds: bool
+    """[TWIN-LINKED]."""
+    save_need: int
+    """The D6 result that saves; 7 when no save is possible."""
+    devastating: bool
+    """[DEVASTATING WOUNDS]: no saving throw against a critical wound."""
+    damage: DiceExpr
+    melta: DiceExpr
+    """[MELTA X] within half range (0 otherwise)."""
+    feel_no_pain: int | None
+
+    def hit(self, roll: int) -> Roll:
+        """How an (unmodified) hit roll reads."""
+        if roll <= self.hit_fails_up_to:
+            return Roll.FAIL
+        if roll == 6:
+            return Roll.CRITICAL
+        return Roll.SUCCESS if roll + self.hit_modifier >= self.hit_need else Roll.FAIL
+
+    def wound(self, roll: int) -> Roll:
+        """How an (unmodified) wound roll reads."""
+        if roll == 1:
+            return Roll.FAIL
+        if roll >= self.critical_wound_from:
+            return Roll.CRITICAL
+        return Roll.SUCCESS if roll + self.wound_modifier >= self.wound_need else Roll.FAIL
+
+
+def attack_profile(
+    weapon: WeaponProfile,
+    target: DefenceStats,
+    situation: Situation,
+    feel_no_pain: int | None = None,
+) -> AttackProfile:
+    """The attack ``weapon`` makes at a model like ``target`` in ``situation``."""
+    kinds = target.keywords
+
+    def active(name: str) -> bool:
+        return weapon.against(name, kinds) is not None
+
+    def value(name: str) -> DiceExpr | None:
+        rule = weapon.against(name, kinds)
+        return rule.value if rule is not None else None
+
+    covered = (situation.cover or situation.indirect) and not active("IGNORES COVER")
+    heavy = active("HEAVY") and situation.stationary
+    hit_modifier = cap(int(heavy) - int(covered) - int(situation.close_quarters_penalty))
+    fails_up_to = 1
+    if situation.indirect:
+        fails_up_to = 3 if situation.stationary and situation.spotted else 5
+    critical_wound = 6
+    for rule in weapon.keywords:
+        if rule.name == "ANTI" and rule.matches(kinds) and rule.active_against(kinds):
+            critical_wound = min(critical_wound, rule.threshold or 6)
+    lance = active("LANCE") and situation.charged
+    rapid = value("RAPID FIRE") if situation.half_range else None
+    melta = value("MELTA") if situation.half_range else None
+    blast = weapon.against("BLAST", kinds)
+    blast_each = blast.value.bonus if blast is not None and blast.value is not None else 0
+    return AttackProfile(
+        attacks=weapon.attacks,
+        extra_attacks=rapid or DiceExpr(),
+        blast_attacks=blast_each * (situation.target_models // BLAST_MODELS),
+        auto_hit=active("TORRENT"),
+        hit_need=weapon.skill if weapon.skill is not None else UNREACHABLE,
+        hit_modifier=hit_modifier,
+        hit_fails_up_to=fails_up_to,
+        sustained=value("SUSTAINED HITS"),
+        lethal=active("LETHAL HITS"),
+        wound_need=wound_need(weapon.strength, target.toughness),
+        wound_modifier=cap(int(lance)),
+        critical_wound_from=critical_wound,
+        reroll_failed_wounds=active("TWIN-LINKED"),
+        save_need=save_need(target.save, weapon.ap, target.best_ranged_invulnerable),
+        devastating=active("DEVASTATING WOUNDS"),
+        damage=weapon.damage,
+        melta=melta or DiceExpr(),
+        feel_no_pain=feel_no_pain,
+    )

@@ -1,0 +1,112 @@
+"""The Core Rules, 11th edition, as a :class:`~hammerlab.editions.base.Ruleset`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hammerlab.editions.base import GamePlan
+from hammerlab.editions.core11.abilities import install
+from hammerlab.editions.core11.ai import Core11AI
+from hammerlab.editions.core11.profiles import ProfileError, defence_of
+from hammerlab.editions.core11.shooting import shooting_phase
+from hammerlab.editions.core11.state import Core11Game
+from hammerlab.editions.core11.weapons import weapon_problems
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.datasheet import Datasheet, Profile
+from hammerlab.engine.decisions import Controller
+from hammerlab.engine.options import RuleOption
+from hammerlab.errors import UnknownNameError
+from hammerlab.io.wh40kdc_library import Wh40kdcLibrary
+
+
+class Core11Ruleset:
+    """The 11th-edition Shooting phase, its shooting types and the WTC ruling."""
+
+    name = "core11"
+    title = "Core Rules, 11th edition (Shooting phase; wh40kdc unit data)"
+    phases: tuple[str, ...] = ("shooting",)
+
+    def __init__(self, library: Wh40kdcLibrary | None = None) -> None:
+        self.library = library or Wh40kdcLibrary()
+
+    @property
+    def options(self) -> tuple[RuleOption, ...]:
+        """core11 has no rule options."""
+        return ()
+
+    def find_unit(self, name: str) -> Datasheet:
+        """A datasheet of the wh40kdc dataset (``Name`` or ``Name [faction]``)."""
+        return self.library.datasheet(name)
+
+    def unit_names(self, query: str = "") -> list[str]:
+        """Dataset unit names containing ``query``."""
+        return self.library.names(query)
+
+    def validate_datasheet(self, datasheet: Datasheet) -> list[str]:
+        """Profiles core11 cannot read, and weapon keywords it does not implement."""
+        problems: list[str] = []
+        for entry in datasheet.entries:
+            try:
+                defence_of(entry.profile)
+            except ProfileError as error:
+                problems.append(str(error))
+            for weapon in entry.weapons:
+                problems += weapon_problems(weapon)
+        return list(dict.fromkeys(problems))
+
+    def starting_wounds(self, profile: Profile) -> int:
+        """The W characteristic."""
+        return defence_of(profile).wounds
+
+    def ai(self) -> Controller:
+        """The heuristic AI (``ai.py``)."""
+        return Core11AI()
+
+    def play(self, battle: Battle, plan: GamePlan) -> None:
+        """Each game turn, each player plays the plan's phases in order.
+
+        A unit's status from the scenario (``advanced``, ``moved``...) describes its
+        player's first turn; core11 has no Movement phase yet, so at the end of a
+        player's turn those flags are cleared and later turns find every unit
+        stationary.
+        """
+        unknown = [p for p in plan.phases if p not in self.phases]
+        if unknown:
+            raise UnknownNameError("phase", unknown[0], list(self.phases))
+        game = Core11Game.start(battle)
+        for line in install(game, self.library.ability):
+            battle.say("rules", f"note: ability not modelled by hammerlab: {line}")
+        order = [p.name for p in battle.players]
+        if battle.active_player in order:
+            first = order.index(battle.active_player)
+            order = order[first:] + order[:first]
+        for turn in range(1, plan.turns + 1):
+            battle.turn = turn
+            for player in order:
+                battle.active_player = player
+                for phase in plan.phases:
+                    if phase == "shooting":
+                        shooting_phase(game)
+                _end_of_turn(battle, player)
+
+    def summary(self, battle: Battle) -> Sequence[str]:
+        """Models left per unit and models destroyed per player."""
+        lines = []
+        destroyed = dict.fromkeys((p.name for p in battle.players), 0)
+        for unit in battle.units.values():
+            left = len(unit.alive_models)
+            state = "destroyed" if unit.destroyed else f"{left}/{unit.starting_models} models"
+            lines.append(f"{unit.player}: {unit.label}: {state}")
+            destroyed[battle.opponent(unit.player)] += unit.starting_models - left
+        lines.append(
+            "Models destroyed by each player: "
+            + ", ".join(f"{p} {n}" for p, n in destroyed.items())
+        )
+        return lines
+
+
+def _end_of_turn(battle: Battle, player: str) -> None:
+    """What a unit did "this turn" ends with its player's turn."""
+    for unit in battle.units.values():
+        if unit.player == player:
+            unit.status.moved = unit.status.advanced = unit.status.charged = False

@@ -1,0 +1,201 @@
+"""The Shooting phase (10.00–10.07) of the Core Rules, 11th edition.
+
+"In the Shooting phase, your units will take aim and use their ranged weapons
+to fire at their chosen targets. The Shooting phase is resolved by following
+these steps: 1. START OF SHOOTING PHASE 2. SHOOT 3. END OF SHOOTING PHASE"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from hammerlab.editions.core11.events import ShootingTypeSelected
+from hammerlab.editions.core11.fire_control import FireControl
+from hammerlab.editions.core11.positions import is_engaged
+from hammerlab.editions.core11.state import Core11Game
+from hammerlab.editions.core11.volley import fire, readable
+from hammerlab.editions.core11.windows import END_OF_SHOOTING_PHASE, START_OF_SHOOTING_PHASE
+from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.events import PhaseChanged
+from hammerlab.engine.timing import Occasion
+from hammerlab.engine.units import Unit
+
+DONE = "done"
+"""The ``shooter`` choice that ends the Shoot step."""
+
+
+@dataclass(frozen=True)
+class ShootingType:
+    """A shooting type: when a unit is eligible, and what it may do while shooting."""
+
+    name: str
+    rule: str
+    """The seed's section number."""
+    eligible: Callable[[Core11Game, Unit], bool]
+    control: FireControl
+
+
+def _has_weapon(game: Core11Game, unit: Unit, keyword: str) -> bool:
+    """Whether a model of ``unit`` has a ranged weapon with ``keyword``."""
+    for model in unit.alive_models:
+        for weapon in model.weapons:
+            profile = readable(game, weapon)
+            if profile is not None and not profile.melee and profile.has(keyword):
+                return True
+    return False
+
+
+def _monster_or_vehicle_unit(unit: Unit) -> bool:
+    kinds = {k.upper() for k in unit.datasheet.keywords}
+    kinds |= {k.upper() for m in unit.alive_models for k in m.profile.keywords}
+    return bool({"MONSTER", "VEHICLE"} & kinds)
+
+
+def normal_eligible(game: Core11Game, unit: Unit) -> bool:
+    """10.04 Normal shooting: "Your unit is unengaged and did not make an advance move
+    this turn." """
+    return not unit.status.advanced and not is_engaged(game.battle, unit)
+
+
+def assault_eligible(game: Core11Game, unit: Unit) -> bool:
+    """10.05 Assault shooting: "Unengaged and made an advance move this turn." and
+    "Has one or more [ASSAULT] weapons." """
+    return (
+        unit.status.advanced
+        and not is_engaged(game.battle, unit)
+        and _has_weapon(game, unit, "ASSAULT")
+    )
+
+
+def close_quarters_eligible(game: Core11Game, unit: Unit) -> bool:
+    """10.06 Close-quarters shooting: "Engaged and did not make an advance move this
+    turn." and "Has one or more [CLOSE‑QUARTERS] weapons or is a MONSTER/VEHICLE
+    unit." """
+    return (
+        not unit.status.advanced
+        and is_engaged(game.battle, unit)
+        and (_has_weapon(game, unit, "CLOSE-QUARTERS") or _monster_or_vehicle_unit(unit))
+    )
+
+
+def indirect_eligible(game: Core11Game, unit: Unit) -> bool:
+    """10.07 Indirect shooting: "Unengaged and did not make an advance move this turn."
+    and "Has one or more [INDIRECT FIRE] weapons." """
+    return (
+        not unit.status.advanced
+        and not is_engaged(game.battle, unit)
+        and _has_weapon(game, unit, "INDIRECT FIRE")
+    )
+
+
+SHOOTING_TYPES: tuple[ShootingType, ...] = (
+    ShootingType("normal", "10.04", normal_eligible, FireControl("normal")),
+    ShootingType("assault", "10.05", assault_eligible, FireControl("assault", assault_only=True)),
+    ShootingType(
+        "close-quarters",
+        "10.06",
+        close_quarters_eligible,
+        FireControl("close-quarters", close_quarters=True),
+    ),
+    ShootingType("indirect", "10.07", indirect_eligible, FireControl("indirect", indirect=True)),
+)
+"""10.02: "Normal shooting (10.04) ▫ Assault shooting (10.05) ▫ Close‑quarters
+shooting (10.06) ▫ Indirect shooting (10.07)", in that order."""
+
+
+def eligible_types(game: Core11Game, unit: Unit) -> list[ShootingType]:
+    """The shooting types ``unit`` is eligible to make."""
+    return [t for t in SHOOTING_TYPES if t.eligible(game, unit)]
+
+
+def eligible_to_shoot(game: Core11Game, unit: Unit) -> bool:
+    """10.02: "A unit is eligible to shoot if it is on the battlefield and has not
+    already been selected to shoot this phase."
+
+    A unit must also be eligible for at least one shooting type, since step 2
+    ("Select one shooting type that unit is eligible to make") must be possible.
+    """
+    return not unit.destroyed and unit.id not in game.selected and bool(eligible_types(game, unit))
+
+
+def shooting_phase(game: Core11Game) -> None:
+    """10.00: the three steps of the Shooting phase for the active player."""
+    battle = game.battle
+    player = battle.active_player
+    battle.phase = "shooting"
+    battle.emit(PhaseChanged(phase="shooting", player=player, turn=battle.turn, begins=True))
+    start_of_phase(game)
+    shoot_step(game)
+    end_of_phase(game)
+    battle.emit(PhaseChanged(phase="shooting", player=player, turn=battle.turn, begins=False))
+
+
+def start_of_phase(game: Core11Game) -> None:
+    """10.01: "Rules that are triggered at the start of the Shooting phase are
+    resolved now." """
+    game.board.open(Occasion(START_OF_SHOOTING_PHASE))
+
+
+def shoot_step(game: Core11Game) -> None:
+    """10.02: "The active player shoots with their eligible units one at a time, using
+    the sequence below, until all the units they choose to shoot with have been
+    selected to shoot and their attacks have been resolved." """
+    battle = game.battle
+    player = battle.active_player
+    while True:
+        ready = [u for u in game.units_of_active_player() if eligible_to_shoot(game, u)]
+        if not ready:
+            return
+        choices = (*(Choice(u.label, u.id) for u in ready), Choice(DONE, DONE))
+        picked = battle.decide(
+            Decision("shooter", player, "Select a unit to shoot (or done)", choices)
+        )
+        if picked == DONE:
+            return
+        shoot_with(game, battle.unit(picked))
+
+
+def shoot_with(game: Core11Game, unit: Unit) -> None:
+    """10.02 steps 1–2: "Select one friendly unit that is eligible to shoot; that
+    unit is selected to shoot." "Select one shooting type that unit is eligible
+    to make, and resolve it with that unit."
+
+    FAQ: "Can I select a unit to shoot ... if it doesn't have ... ranged weapons?
+    Yes, it just makes no attacks and then the ... shoot type is resolved."
+    """
+    game.selected.add(unit.id)
+    types = eligible_types(game, unit)
+    chosen: ShootingType = game.choose(
+        Decision(
+            "shooting-type",
+            unit.player,
+            f"{unit.label}: which shooting type?",
+            tuple(Choice(t.name, t) for t in types),
+            {"unit": unit.id},
+        )
+    )
+    game.battle.emit(ShootingTypeSelected(unit.label, chosen.name))
+    fire(game, unit, chosen.control)
+    after_shooting(game, unit)
+
+
+def after_shooting(game: Core11Game, unit: Unit) -> None:
+    """10.04–10.07, After shooting: "Until the end of the phase, your unit is not
+    eligible to start an action." """
+    game.no_action.add(unit.id)
+    game.battle.say("shooting", f"  {unit.label} may not start an action this phase")
+
+
+def end_of_phase(game: Core11Game) -> None:
+    """10.03: "Rules that are triggered at the end of the Shooting phase are resolved
+    now." What lasted "until the end of the phase" ends."""
+    game.board.open(Occasion(END_OF_SHOOTING_PHASE))
+    game.selected.clear()
+    game.no_action.clear()
+    game.barred.clear()
+
+
+def may_start_action(game: Core11Game, unit: Unit) -> bool:
+    """Whether ``unit`` is eligible to start an action (10.04–10.07 After shooting)."""
+    return unit.id not in game.no_action

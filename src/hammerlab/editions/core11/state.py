@@ -1,0 +1,68 @@
+"""What core11 remembers while it plays a battle.
+
+The engine's :class:`~hammerlab.engine.units.UnitStatus` keeps what a unit did
+(``moved``, ``advanced``, ``charged``); the rest lives here, for the length of
+one :meth:`Core11Ruleset.play` call, so the engine needs no core11 fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.timing import TriggerBoard
+from hammerlab.engine.units import Unit
+
+
+@dataclass
+class Core11Game:
+    """A battle as core11 plays it: the battle, its triggers and core11's memory."""
+
+    battle: Battle
+    board: TriggerBoard
+    selected: set[str] = field(default_factory=set)
+    """10.02: units selected to shoot this phase."""
+    no_action: set[str] = field(default_factory=set)
+    """Units not eligible to start an action until the end of the phase."""
+    barred: set[tuple[str, str]] = field(default_factory=set)
+    """(attacker, target) pairs a rule made no longer eligible this phase."""
+    one_shot_spent: set[tuple[str, str]] = field(default_factory=set)
+    """(model, weapon) pairs whose [ONE SHOT] has been fired this battle."""
+    used: set[tuple[str, str, str]] = field(default_factory=set)
+    """(unit, ability, turn key) for abilities used once per turn."""
+    target_limits: dict[str, float] = field(default_factory=dict)
+    """Unit id → the range within which it may be targeted (Lone Operative)."""
+    reported: set[str] = field(default_factory=set)
+    """Unimplemented keywords already reported in the log."""
+
+    @classmethod
+    def start(cls, battle: Battle) -> Core11Game:
+        """A fresh game for ``battle``."""
+        return cls(battle=battle, board=TriggerBoard(battle))
+
+    @property
+    def turn_key(self) -> str:
+        """Identifies the current player turn (for once-per-turn abilities)."""
+        return f"{self.battle.turn}:{self.battle.active_player}"
+
+    def units_of_active_player(self) -> list[Unit]:
+        """The active player's units on the table."""
+        return self.battle.units_of(self.battle.active_player)
+
+    def choose(self, decision: Decision[Any]) -> Any:
+        """Ask a decision; a single legal choice is taken without asking."""
+        if len(decision.choices) == 1:
+            only = decision.choices[0]
+            self.battle.say(
+                decision.kind, f"  {decision.player}: only choice for {decision.kind}: {only.label}"
+            )
+            return only.value
+        return self.battle.decide(decision)
+
+    def yes_no(self, kind: str, player: str, prompt: str, context: dict[str, str]) -> bool:
+        """Ask ``player`` whether to use an optional rule (``use`` is listed first)."""
+        choices: Sequence[Choice[bool]] = (Choice("use", True), Choice("decline", False))
+        return bool(self.battle.decide(Decision(kind, player, prompt, tuple(choices), context)))

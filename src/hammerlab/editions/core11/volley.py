@@ -1,0 +1,198 @@
+"""One unit shoots (Making Attacks, 04): weapons, targets, timing windows, attacks.
+
+The sequence, and the windows it opens for triggered rules (``windows.py``):
+
+1. Each weapon the shooting type allows is grouped with the models carrying
+   it; for a weapon with several profiles the player picks one.
+2. The player selects a target for each weapon among the eligible units.
+3. :data:`SELECTED_AS_TARGET` opens for each unit selected, then
+   :data:`TARGET_ELIGIBILITY`; a unit a rule made no longer eligible is
+   replaced by a new target the player selects (and the windows open for the
+   new target), until every target stands: targets are now final.
+4. Weapon by weapon, the attacks are resolved (``attacks.py``); the first
+   time the unit attacks a target, :data:`RANGED_ATTACK` opens for it.
+5. Hazardous tests are taken; then :data:`AFTER_ATTACKS` opens, naming the
+   units attacked.
+
+Nothing here knows any ability: reactive shooting and redirection only listen
+to the windows.
+"""
+
+from __future__ import annotations
+
+from hammerlab.editions.core11.attacks import Battery, resolve_battery, take_hazardous_tests
+from hammerlab.editions.core11.events import TargetSelected
+from hammerlab.editions.core11.fire_control import FireControl
+from hammerlab.editions.core11.positions import (
+    distance_to,
+    engaged_with,
+    sees,
+    unit_distance,
+)
+from hammerlab.editions.core11.profiles import is_monster_or_vehicle, unit_keywords
+from hammerlab.editions.core11.state import Core11Game
+from hammerlab.editions.core11.weapons import WeaponError, WeaponProfile, read_weapon
+from hammerlab.editions.core11.windows import (
+    AFTER_ATTACKS,
+    RANGED_ATTACK,
+    SELECTED_AS_TARGET,
+    TARGET_ELIGIBILITY,
+)
+from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.timing import Occasion
+from hammerlab.engine.units import Model, Unit
+
+
+def fire(game: Core11Game, unit: Unit, control: FireControl) -> list[str]:
+    """``unit`` shoots under ``control``; returns the ids of the units it attacked."""
+    batteries = _batteries(game, unit, control)
+    if not batteries:
+        game.battle.say("shooting", f"  {unit.label} has no weapon it can fire: no attacks")
+    _select_targets(game, unit, control, batteries)
+    attacked: list[str] = []
+    for battery in batteries:
+        if battery.target is None:
+            continue
+        target = game.battle.unit(battery.target)
+        if target.destroyed:
+            game.battle.say("shooting", f"  {battery.weapon.name}: {target.label} is gone")
+            continue
+        if battery.target not in attacked:
+            attacked.append(battery.target)
+            game.board.open(Occasion(RANGED_ATTACK, actor=unit.id, subject=battery.target))
+        firing = [
+            m for m in battery.models if model_may_attack(game, unit, m, battery, target, control)
+        ]
+        resolve_battery(game, unit, battery, firing, control)
+    take_hazardous_tests(game, unit, batteries)
+    game.board.open(Occasion(AFTER_ATTACKS, actor=unit.id, related=tuple(attacked)))
+    return attacked
+
+
+def readable(game: Core11Game, weapon: Weapon) -> WeaponProfile | None:
+    """``weapon``'s profile; what core11 cannot use is reported once in the log."""
+    try:
+        profile = read_weapon(weapon)
+    except WeaponError as error:
+        _report(game, str(error), "it cannot be fired")
+        return None
+    for keyword in profile.unknown:
+        _report(game, f"weapon {weapon.name}: keyword {keyword}", "not implemented, no effect")
+    return profile
+
+
+def _report(game: Core11Game, what: str, consequence: str) -> None:
+    if what not in game.reported:
+        game.reported.add(what)
+        game.battle.say("rules", f"note: {what}: {consequence}")
+
+
+def _batteries(game: Core11Game, unit: Unit, control: FireControl) -> list[Battery]:
+    """Group the weapons the unit may fire by weapon; pick a profile where there are several."""
+    groups: dict[str, list[tuple[Model, Weapon, WeaponProfile]]] = {}
+    for model in unit.alive_models:
+        for weapon in model.weapons:
+            profile = readable(game, weapon)
+            if profile is None or profile.melee:
+                continue
+            if (model.id, profile.group) in game.one_shot_spent:
+                continue
+            if control.weapon_allowed(is_monster_or_vehicle(model), profile):
+                groups.setdefault(profile.group, []).append((model, weapon, profile))
+    batteries = []
+    for group, carried in groups.items():
+        names = list(dict.fromkeys(p.name for _, _, p in carried))
+        chosen = names[0]
+        if len(names) > 1:
+            chosen = game.battle.decide(
+                Decision(
+                    "profile",
+                    unit.player,
+                    f"{unit.label}: which profile of {group} fires?",
+                    tuple(Choice(n, n) for n in names),
+                    {"unit": unit.id, "weapon": group},
+                )
+            )
+        picked = [(m, w, p) for m, w, p in carried if p.name == chosen]
+        batteries.append(Battery(picked[0][1], picked[0][2], [m for m, _, _ in picked]))
+    return batteries
+
+
+def model_may_attack(
+    game: Core11Game,
+    unit: Unit,
+    model: Model,
+    battery: Battery,
+    target: Unit,
+    control: FireControl,
+) -> bool:
+    """Whether ``model`` may attack ``target`` with the battery's weapon: alive, in
+    range, able to see it (unless 10.07 lets it fire unseen), and allowed by the
+    shooting type."""
+    if not model.alive or distance_to(model, target) > battery.profile.range:
+        return False
+    if control.needs_sight(battery.profile) and not sees(game.battle, model, target):
+        return False
+    engaged_ids = {u.id for u in engaged_with(game.battle, unit)}
+    army_engaged = any(
+        target in engaged_with(game.battle, friend) for friend in game.battle.units_of(unit.player)
+    )
+    return control.target_allowed(
+        is_monster_or_vehicle(model), battery.profile, target.id in engaged_ids, army_engaged
+    )
+
+
+def eligible_targets(
+    game: Core11Game, unit: Unit, battery: Battery, control: FireControl
+) -> list[Unit]:
+    """Units the battery may target now, closest first."""
+    candidates = game.battle.enemies_of(unit)
+    if control.only_target is not None:
+        candidates = [u for u in candidates if u.id == control.only_target]
+    eligible = []
+    for target in candidates:
+        if (unit.id, target.id) in game.barred:
+            continue
+        if not battery.profile.may_target(unit_keywords(target)):
+            continue
+        limit = game.target_limits.get(target.id)
+        if limit is not None and unit_distance(unit, target) > limit:
+            continue
+        if any(model_may_attack(game, unit, m, battery, target, control) for m in battery.models):
+            eligible.append(target)
+    return sorted(eligible, key=lambda t: unit_distance(unit, t))
+
+
+def _select_targets(
+    game: Core11Game, unit: Unit, control: FireControl, batteries: list[Battery]
+) -> None:
+    """Steps 2–3: select targets, open the windows, replace targets made ineligible."""
+    announced: set[str] = set()
+    pending = list(batteries)
+    while pending:
+        fresh: list[str] = []
+        for battery in pending:
+            options = eligible_targets(game, unit, battery, control)
+            if not options:
+                battery.target = None
+                game.battle.say("shooting", f"  {battery.weapon.name}: no eligible target")
+                continue
+            battery.target = game.choose(
+                Decision(
+                    "target",
+                    unit.player,
+                    f"{unit.label}: target for {battery.weapon.name}?",
+                    tuple(Choice(t.label, t.id) for t in options),
+                    {"unit": unit.id, "weapon": battery.weapon.name},
+                )
+            )
+            target = game.battle.unit(str(battery.target))
+            game.battle.emit(TargetSelected(unit.label, battery.weapon.name, target.label))
+            if target.id not in announced and target.id not in fresh:
+                fresh.append(target.id)
+        announced.update(fresh)
+        for window in (SELECTED_AS_TARGET, TARGET_ELIGIBILITY):
+            for target_id in fresh:
+                game.board.open(Occasion(window, actor=unit.id, subject=target_id))
+        pending = [b for b in batteries if b.target and (unit.id, b.target) in game.barred]

@@ -1,0 +1,243 @@
+"""Weapon profiles of the 11th edition, read through a typed view.
+
+A datasheet weapon carries ``Range A BS S AP D`` as written and its weapon
+abilities as keywords in datasheet spelling (``RAPID FIRE 1``, ``ANTI-INFANTRY
+4+``). :func:`read_weapon` turns that into a :class:`WeaponProfile`; a keyword
+hammerlab does not implement is kept in :attr:`WeaponProfile.unknown` so that
+it is reported, never silently ignored.
+
+A keyword may be limited to some targets, as the dataset writes it:
+``SUSTAINED HITS 2 (only vs MONSTER/VEHICLE)``, ``LETHAL HITS (not vs
+MONSTER/VEHICLE)``; ``TARGETS MONSTER/VEHICLE ONLY`` limits what the weapon
+may target at all. ``A/B`` means "A or B".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from hammerlab.editions.core11.dice_expr import DiceExpr, DiceExpressionError
+from hammerlab.engine.datasheet import Weapon
+from hammerlab.errors import HammerlabError
+
+FLAGS: dict[str, str] = {
+    "ASSAULT": "may be fired in Assault shooting (10.05)",
+    "HEAVY": "+1 to hit if the unit remained stationary this turn",
+    "CLOSE-QUARTERS": "may be fired in Close-quarters shooting (10.06)",
+    "TORRENT": "hits automatically: no hit roll",
+    "LETHAL HITS": "a critical hit wounds automatically",
+    "DEVASTATING WOUNDS": "no saving throw against a critical wound",
+    "TWIN-LINKED": "failed wound rolls are re-rolled",
+    "IGNORES COVER": "the target never has the benefit of cover",
+    "PRECISION": "the attacker may allocate the attack to a CHARACTER model",
+    "HAZARDOUS": "after shooting, a Hazardous test (D6; a 1 fails) per weapon fired",
+    "LANCE": "+1 to wound if the bearer charged this turn",
+    "INDIRECT FIRE": "may target units not visible in Indirect shooting (10.07)",
+    "ONE SHOT": "each bearer fires it once per battle",
+    "PSYCHIC": "a tag other rules refer to; no effect of its own when shooting",
+    "EXTRA ATTACKS": "a melee rule; no effect when shooting",
+}
+"""Keywords without a value, and what hammerlab does with each."""
+
+VALUED: dict[str, str] = {
+    "RAPID FIRE": "+X attacks against a target within half range",
+    "SUSTAINED HITS": "a critical hit scores X additional hits",
+    "MELTA": "+X damage against a target within half range",
+    "BLAST": "+X attacks per five models in the target unit; never targets an engaged unit",
+}
+"""Keywords with a value X (a number or dice); ``BLAST`` may have none."""
+
+ALIASES = {"PISTOL": "CLOSE-QUARTERS"}
+"""10th-edition names still found in the dataset, read as their 11th-edition rule."""
+
+_CONDITION = re.compile(r"\s*\((ONLY|NOT) VS ([^)]+)\)\s*$")
+_ANTI = re.compile(r"^ANTI-(.+?)\s+([2-6])\+$")
+_TARGETS = re.compile(r"^TARGETS\s+(NOT\s+)?(.+?)(\s+ONLY)?$")
+_VALUED = re.compile(r"^(" + "|".join(VALUED) + r")(?:\s+(\S+))?$")
+
+
+class WeaponError(HammerlabError, ValueError):
+    """A weapon whose characteristics core11 cannot read."""
+
+
+def _kinds(text: str) -> frozenset[str]:
+    return frozenset(k.strip() for k in text.split("/") if k.strip())
+
+
+@dataclass(frozen=True)
+class WeaponKeyword:
+    """One parsed weapon keyword."""
+
+    name: str
+    """Canonical name: ``SUSTAINED HITS``, ``ANTI``, ``TARGETS``..."""
+    text: str
+    """As written on the datasheet."""
+    value: DiceExpr | None = None
+    """X of ``RAPID FIRE X``, ``SUSTAINED HITS X``, ``MELTA X``, ``BLAST X``."""
+    threshold: int | None = None
+    """Y of ``ANTI-K Y+``."""
+    kinds: frozenset[str] = frozenset()
+    """K of ``ANTI-K`` / ``TARGETS K ONLY`` (any of them)."""
+    only_vs: frozenset[str] = frozenset()
+    """The keyword works only against units with one of these keywords."""
+    not_vs: frozenset[str] = frozenset()
+    """The keyword does not work against units with any of these keywords."""
+    excludes: bool = False
+    """For ``TARGETS NOT K``: the kinds are the ones it may not target."""
+
+    def active_against(self, target_keywords: Iterable[str]) -> bool:
+        """Whether the keyword works against a unit with ``target_keywords``."""
+        have = {k.upper() for k in target_keywords}
+        if self.only_vs and not self.only_vs & have:
+            return False
+        return not self.not_vs & have
+
+    def matches(self, target_keywords: Iterable[str]) -> bool:
+        """For ``ANTI``/``TARGETS``: whether the target has one of :attr:`kinds`."""
+        return bool(self.kinds & {k.upper() for k in target_keywords})
+
+
+def parse_keyword(text: str) -> WeaponKeyword | None:
+    """The keyword ``text`` means, or ``None`` if hammerlab does not implement it.
+
+    >>> parse_keyword("Sustained Hits 2 (only vs MONSTER/VEHICLE)").only_vs
+    frozenset({'MONSTER', 'VEHICLE'})
+    """
+    body = " ".join(text.upper().split())
+    only: frozenset[str] = frozenset()
+    never: frozenset[str] = frozenset()
+    while match := _CONDITION.search(body):
+        if match.group(1) == "ONLY":
+            only = only | _kinds(match.group(2))
+        else:
+            never = never | _kinds(match.group(2))
+        body = body[: match.start()]
+    body = ALIASES.get(body, body)
+    written = " ".join(text.split())
+    if body in FLAGS:
+        return WeaponKeyword(body, written, only_vs=only, not_vs=never)
+    if match := _ANTI.match(body):
+        return WeaponKeyword(
+            "ANTI",
+            written,
+            threshold=int(match.group(2)),
+            kinds=_kinds(match.group(1)),
+            only_vs=only,
+            not_vs=never,
+        )
+    if match := _TARGETS.match(body):
+        excludes = bool(match.group(1))
+        if excludes == bool(match.group(3)):
+            return None
+        return WeaponKeyword("TARGETS", written, kinds=_kinds(match.group(2)), excludes=excludes)
+    if match := _VALUED.match(body):
+        name, raw = match.group(1), match.group(2)
+        if raw is None and name != "BLAST":
+            return None
+        try:
+            value = DiceExpr.parse(raw) if raw is not None else None
+        except DiceExpressionError:
+            return None
+        if name == "BLAST" and value is not None and not value.fixed:
+            return None
+        return WeaponKeyword(name, written, value=value, only_vs=only, not_vs=never)
+    return None
+
+
+@dataclass(frozen=True)
+class WeaponProfile:
+    """A weapon profile as core11 uses it."""
+
+    name: str
+    group: str
+    """The weapon this is a profile of (a model fires one profile of a weapon)."""
+    melee: bool
+    range: float
+    """Range in inches (0 for melee)."""
+    attacks: DiceExpr
+    skill: int | None
+    """BS (or WS) as the number before the plus; ``None`` for ``N/A``."""
+    strength: int
+    ap: int
+    """AP as written: 0 or negative."""
+    damage: DiceExpr
+    keywords: tuple[WeaponKeyword, ...]
+    unknown: tuple[str, ...]
+    """Keywords hammerlab does not implement (reported, never ignored silently)."""
+
+    def has(self, name: str) -> bool:
+        """Whether the profile has the keyword ``name`` (any target condition)."""
+        return any(k.name == name for k in self.keywords)
+
+    def against(self, name: str, target_keywords: Iterable[str]) -> WeaponKeyword | None:
+        """Keyword ``name`` if the profile has it and it works against the target."""
+        kinds = frozenset(target_keywords)
+        return next((k for k in self.keywords if k.name == name and k.active_against(kinds)), None)
+
+    def may_target(self, target_keywords: Iterable[str]) -> bool:
+        """Whether ``TARGETS ...`` restrictions allow a unit with ``target_keywords``."""
+        kinds = frozenset(target_keywords)
+        for rule in self.keywords:
+            if rule.name == "TARGETS" and rule.matches(kinds) == rule.excludes:
+                return False
+        return True
+
+
+def _number(weapon: Weapon, key: str) -> int:
+    raw = weapon.get(key).strip().rstrip("+").rstrip('"')
+    try:
+        return int(raw)
+    except ValueError:
+        problem = f"weapon {weapon.name!r}: {key} {weapon.get(key)!r} is not a number"
+        raise WeaponError(problem) from None
+
+
+def _dice(weapon: Weapon, key: str) -> DiceExpr:
+    try:
+        return DiceExpr.parse(weapon.get(key))
+    except DiceExpressionError as error:
+        raise WeaponError(f"weapon {weapon.name!r}: {key}: {error}") from None
+
+
+def read_weapon(weapon: Weapon) -> WeaponProfile:
+    """The typed view of ``weapon``; :class:`WeaponError` names what is wrong."""
+    reach = weapon.get("Range").strip()
+    melee = reach.lower() == "melee"
+    skill_key = "WS" if melee else "BS"
+    skill_text = weapon.get(skill_key).strip().upper()
+    known: list[WeaponKeyword] = []
+    unknown: list[str] = []
+    for text in weapon.keywords:
+        parsed = parse_keyword(text)
+        if parsed is None:
+            unknown.append(text)
+        else:
+            known.append(parsed)
+    ap = _number(weapon, "AP")
+    return WeaponProfile(
+        name=weapon.name,
+        group=weapon.get("Weapon") or weapon.name,
+        melee=melee,
+        range=0.0 if melee else float(_number(weapon, "Range")),
+        attacks=_dice(weapon, "A"),
+        skill=None if skill_text in ("N/A", "-", "") else _number(weapon, skill_key),
+        strength=_number(weapon, "S"),
+        ap=-abs(ap),
+        damage=_dice(weapon, "D"),
+        keywords=tuple(known),
+        unknown=tuple(unknown),
+    )
+
+
+def weapon_problems(weapon: Weapon) -> list[str]:
+    """What stops core11 from using ``weapon`` exactly as written."""
+    try:
+        profile = read_weapon(weapon)
+    except WeaponError as error:
+        return [str(error)]
+    problems = [f"weapon {weapon.name}: keyword not implemented: {k}" for k in profile.unknown]
+    if not profile.melee and profile.skill is None and not profile.has("TORRENT"):
+        problems.append(f"weapon {weapon.name}: no BS and not [TORRENT]: it cannot hit")
+    return problems

@@ -1,0 +1,41 @@
+"""The timing windows core11 opens, in the order a shooting unit opens them.
+
+The engine's :class:`~hammerlab.engine.timing.TriggerBoard` knows no names;
+these are core11's. Reactive shooting and redirection abilities (``abilities.py``)
+listen to them; the shooting procedures only open them.
+"""
+
+START_OF_SHOOTING_PHASE = "start-of-shooting-phase"
+"""10.01: "Rules that are triggered at the start of the Shooting phase are resolved now." """
+
+SELECTED_AS_TARGET = "selected-as-target"
+"""Opened for each unit selected as a target, before anything else.
+
+WTC ruling: "In some cases these abilities take place at the timing "When you
+have been selected as a target" which happens before anything else".
+"""
+
+TARGET_ELIGIBILITY = "target-eligibility"
+"""Opened for each target after :data:`SELECTED_AS_TARGET`: rules that make it no
+longer eligible ("if a stratagem or ability would be used to make the target no
+longer eligible and a new target is chosen") act here.
+"""
+
+RANGED_ATTACK = "ranged-attack"
+"""Opened once for each unit actually attacked, when the attacks against it begin.
+
+WTC ruling: "If the ability has a timing that is "When an enemy unit makes a
+ranged attack" this step takes place after targets have been finalised and any
+rules that would prevent the original unit being a target have been used".
+"""
+
+AFTER_ATTACKS = "after-attacks-resolved"
+"""Opened when the shooting unit has resolved its attacks; ``related`` lists the
+units it resolved attacks against (empty when it had no eligible target).
+
+WTC ruling: "the reactive shooting will still be resolved after the unit making
+the attacks has resolved their attacks".
+"""
+
+END_OF_SHOOTING_PHASE = "end-of-shooting-phase"
+"""10.03: "Rules that are triggered at the end of the Shooting phase are resolved now." """

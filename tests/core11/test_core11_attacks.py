@@ -1,0 +1,199 @@
+"""Making Attacks (04) on a battle, each weapon keyword down its branch with scripted dice."""
+
+from __future__ import annotations
+
+from core11_kit import battle, game, gun, place, ruleset, script, sheet, texts
+
+from hammerlab.editions.core11.shooting import shoot_with, shooting_phase
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.battlefield import TerrainArea
+from hammerlab.engine.controllers import FirstChoiceController, ScriptedController
+from hammerlab.engine.datasheet import Datasheet, ModelEntry
+from hammerlab.engine.events import Event
+
+NO_SAVE = 7
+
+
+def _shoot(
+    weapon_keywords: tuple[str, ...] = (),
+    dice: tuple[int, ...] = (),
+    *,
+    attacks: str = "1",
+    ap: int = 0,
+    damage: str = "1",
+    target: Datasheet | None = None,
+    distance: float = 10.0,
+    shooter_rules: tuple[str, ...] = (),
+    shooter_keywords: tuple[str, ...] = ("INFANTRY",),
+    shooter_wounds: int = 1,
+    terrain: tuple[TerrainArea, ...] = (),
+) -> Battle:
+    """One model with a 24" weapon shoots the target ``distance`` inches away."""
+    weapon = gun("gun", 24, attacks, 3, 4, ap, damage, weapon_keywords)
+    shooter = place("a", sheet("Shooter", 1, [weapon], rules=shooter_rules, wounds=shooter_wounds,
+                               keywords=shooter_keywords), "A", (10, 10))  # fmt: skip
+    victim = place("b", target or sheet("Target", 5, save=NO_SAVE), "B", (10, 10 + distance))
+    fight = battle([shooter, victim], list(dice), terrain=terrain)
+    shoot_with(game(fight), shooter)
+    assert fight.dice.remaining == 0  # type: ignore[attr-defined]
+    return fight
+
+
+def _shots(fight: Battle) -> Event:
+    return fight.log.of_kind("shots")[0]
+
+
+def test_04_hit_roll_wound_roll_and_save_with_ap() -> None:
+    # Hit 3 (3+), wound 4 (S4 v T4), save 4 against Sv3+ AP-1 (4+): saved.
+    target = sheet("Target", 5, save=3)
+    fight = _shoot(dice=(3, 4, 4), ap=-1, target=target)
+    assert (_shots(fight).hits, _shots(fight).wounds, _shots(fight).unsaved) == (1, 1, 0)  # type: ignore[attr-defined]
+    assert any("save b.1 (4+)" in e.purpose for e in fight.log.of_kind("dice"))  # type: ignore[attr-defined]
+
+
+def test_04_invulnerable_save_is_used_when_better_than_the_armour_save() -> None:
+    # Sv3+ AP-3 gives 6+; the 4+ invulnerable save is better: a 4 saves.
+    target = sheet("Target", 5, save=3, invulnerable=4)
+    fight = _shoot(dice=(3, 4, 4), ap=-3, target=target)
+    assert _shots(fight).unsaved == 0  # type: ignore[attr-defined]
+
+
+def test_04_an_unmodified_1_fails_and_a_6_is_a_critical_hit() -> None:
+    fight = _shoot(dice=(1,), weapon_keywords=("HEAVY",))  # stationary: +1, but 1 still fails
+    assert _shots(fight).hits == 0  # type: ignore[attr-defined]
+    fight = _shoot(dice=(6, 1))
+    assert _shots(fight).critical_hits == 1  # type: ignore[attr-defined]
+
+
+def test_04_cover_is_minus_one_to_hit_from_terrain() -> None:
+    ruin = TerrainArea("Ruin", ((5.0, 18.0), (40.0, 18.0), (40.0, 22.0), (5.0, 22.0)), cover_save=5)
+    fight = _shoot(dice=(3,), terrain=(ruin,))  # 3 - 1 = 2 misses BS 3+
+    assert _shots(fight).hits == 0  # type: ignore[attr-defined]
+    assert "modifier -1" in fight.log.of_kind("dice")[0].purpose  # type: ignore[attr-defined]
+    fight = _shoot(("IGNORES COVER",), (3, 1), terrain=(ruin,))
+    assert _shots(fight).hits == 1  # type: ignore[attr-defined]
+
+
+def test_04_sustained_hits_add_hits_on_a_critical_hit() -> None:
+    fight = _shoot(("SUSTAINED HITS 2",), (6, 4, 4, 1))  # 1 crit + 2 hits; 3 wound rolls
+    assert (_shots(fight).hits, _shots(fight).wounds) == (3, 2)  # type: ignore[attr-defined]
+
+
+def test_04_lethal_hits_wound_automatically() -> None:
+    fight = _shoot(("LETHAL HITS",), (6,))  # no wound roll at all
+    assert (_shots(fight).wounds, _shots(fight).critical_wounds) == (1, 0)  # type: ignore[attr-defined]
+
+
+def test_04_devastating_wounds_allow_no_save() -> None:
+    fight = _shoot(("DEVASTATING WOUNDS",), (3, 6), target=sheet("Target", 5, save=2))
+    assert _shots(fight).unsaved == 1  # type: ignore[attr-defined]
+    assert "no saving throw (devastating wounds)" in " ".join(texts(fight, "message"))
+
+
+def test_04_anti_makes_critical_wounds_against_the_keyword() -> None:
+    fight = _shoot(("ANTI-INFANTRY 4+", "DEVASTATING WOUNDS"), (3, 4))
+    assert _shots(fight).critical_wounds == 1  # type: ignore[attr-defined]
+
+
+def test_04_twin_linked_rerolls_failed_wound_rolls() -> None:
+    fight = _shoot(("TWIN-LINKED",), (3, 2, 5))
+    assert _shots(fight).wounds == 1  # type: ignore[attr-defined]
+
+
+def test_04_torrent_hits_without_a_roll() -> None:
+    fight = _shoot(("TORRENT",), (4, 4), attacks="2")  # only the two wound rolls
+    assert _shots(fight).hits == 2  # type: ignore[attr-defined]
+
+
+def test_04_rapid_fire_and_melta_at_half_range() -> None:
+    fight = _shoot(("RAPID FIRE 1",), (1, 1), distance=10)  # within 12": 2 attacks
+    assert _shots(fight).attacks == 2  # type: ignore[attr-defined]
+    fight = _shoot(("RAPID FIRE 1",), (1,), distance=14)
+    assert _shots(fight).attacks == 1  # type: ignore[attr-defined]
+    big = sheet("Tank", 1, toughness=4, save=NO_SAVE, wounds=10, keywords=("VEHICLE",))
+    fight = _shoot(("MELTA 2",), (3, 4), damage="3", target=big)
+    assert _shots(fight).damage == 5  # type: ignore[attr-defined]
+
+
+def test_04_blast_adds_attacks_per_five_models() -> None:
+    fight = _shoot(("BLAST 1",), (1, 1, 1), target=sheet("Horde", 10, save=NO_SAVE))
+    assert _shots(fight).attacks == 3  # type: ignore[attr-defined]
+
+
+def test_04_damage_excess_is_lost_and_a_wounded_model_takes_the_next_attack() -> None:
+    target = sheet("Brutes", 2, save=NO_SAVE, wounds=3)
+    # Three hits and wounds; D2: the first wound leaves b.1 on 1, the second destroys it
+    # (the excess point is lost), the third goes to b.2.
+    fight = _shoot((), (3, 3, 3, 4, 4, 4), attacks="3", damage="2", target=target)
+    assert [e.text.strip() for e in fight.log.of_kind("wound")] == [
+        "b.1 of Brutes [b] loses 2 wound(s), 1 left",
+        "b.1 of Brutes [b] loses 1 wound(s), 0 left",
+        "b.2 of Brutes [b] loses 2 wound(s), 1 left",
+    ]
+
+
+def test_04_feel_no_pain_ignores_points_of_damage() -> None:
+    target = sheet("Stubborn", 1, save=NO_SAVE, wounds=5, rules=("Feel No Pain 5+",))
+    fight = _shoot((), (3, 4, 5, 2, 6), damage="3", target=target)  # FNP rolls 5, 2, 6
+    assert "loses 1 wound(s), 4 left" in texts(fight, "wound")[0]
+
+
+def test_04_hazardous_destroys_a_model_or_deals_three_mortal_wounds() -> None:
+    fight = _shoot(("HAZARDOUS",), (1, 1))  # the hit misses; the test (a 1) fails
+    assert [e.cause for e in fight.log.of_kind("casualty")] == ["hazardous"]  # type: ignore[attr-defined]
+    hero = ("CHARACTER", "INFANTRY")
+    fight = _shoot(("HAZARDOUS",), (1, 1), shooter_keywords=hero, shooter_wounds=4)
+    assert texts(fight, "casualty") == []
+    assert texts(fight, "wound") == ["  a.1 of Shooter [a] loses 3 wound(s), 1 left"]
+
+
+def test_04_one_shot_fires_once_per_battle() -> None:
+    weapon = gun("missile", keywords=["ONE SHOT"])
+    shooter = place("a", sheet("Shooter", 1, [weapon]), "A", (10, 10))
+    victim = place("b", sheet("Target", 5, save=NO_SAVE), "B", (10, 20))
+    fight = battle([shooter, victim], [1])
+    played = game(fight)
+    shooting_phase(played)
+    shooting_phase(played)  # a second phase: the missile is spent
+    assert len(fight.log.of_kind("shots")) == 1
+
+
+def test_04_precision_lets_the_attacker_allocate_to_a_character() -> None:
+    leader = sheet("Leader", 1, save=NO_SAVE, keywords=("INFANTRY", "CHARACTER"))
+    guards = sheet("Guard", 4, save=NO_SAVE)
+    mixed = Datasheet("Retinue", "test", "core11", (*guards.entries, *leader.entries))
+    weapon = gun("rifle", keywords=["PRECISION"])
+    shooter = place("a", sheet("Sniper", 1, [weapon]), "A", (10, 10))
+    victim = place("b", mixed, "B", (10, 20))
+    chooser = ScriptedController([("precision", "b.5 (Leader)")])
+    fight = battle([shooter, victim], [3, 4], {"A": chooser})
+    shoot_with(game(fight), shooter)
+    assert [e.model for e in fight.log.of_kind("casualty")] == ["b.5"]  # type: ignore[attr-defined]
+
+
+def test_04_the_defender_allocates_among_kinds_of_model() -> None:
+    boss = ModelEntry(sheet("Boss", wounds=3, save=NO_SAVE).entries[0].profile, 1, ())
+    grunts = sheet("Grunt", 4, save=NO_SAVE)
+    mixed = Datasheet("Mob", "test", "core11", (boss, *grunts.entries))
+    shooter = place("a", sheet("Shooter", 1, [gun()]), "A", (10, 10))
+    victim = place("b", mixed, "B", (10, 20))
+    defender = script(("allocate", "b.2 (Grunt)"))
+    fight = battle([shooter, victim], [3, 4], {"B": defender})
+    shoot_with(game(fight), shooter)
+    assert [e.model for e in fight.log.of_kind("casualty")] == ["b.2"]  # type: ignore[attr-defined]
+
+
+def test_04_an_unknown_keyword_is_reported_not_ignored_silently() -> None:
+    fight = _shoot(("CONVERSION", "CONVERSION"), (1,))
+    notes = [t for t in texts(fight, "message") if "CONVERSION" in t]
+    assert notes == ["note: weapon gun: keyword CONVERSION: not implemented, no effect"]
+
+
+def test_04_ai_allocates_to_rank_and_file_first() -> None:
+    boss = ModelEntry(sheet("Boss", wounds=3, save=NO_SAVE).entries[0].profile, 1, ())
+    mixed = Datasheet("Mob", "test", "core11", (boss, *sheet("Grunt", 4, save=NO_SAVE).entries))
+    shooter = place("a", sheet("Shooter", 1, [gun()]), "A", (10, 10))
+    victim = place("b", mixed, "B", (10, 20))
+    fight = battle([shooter, victim], [3, 4], {"A": FirstChoiceController(), "B": ruleset().ai()})
+    shoot_with(game(fight), shooter)
+    assert [e.model for e in fight.log.of_kind("casualty")] == ["b.2"]  # type: ignore[attr-defined]

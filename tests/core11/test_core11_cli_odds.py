@@ -1,0 +1,72 @@
+"""``hammerlab odds`` on a local Typer app: both forms, JSON, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+from typer.testing import CliRunner
+
+from hammerlab.cli.odds_cmd import register
+
+PLAIN = ["odds", "--attacks", "10", "--bs", "3", "--strength", "4", "--ap=-1", "--damage", "1",
+         "--toughness", "4", "--save", "3", "--wounds", "1", "--target-models", "10"]  # fmt: skip
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer()
+    register(app)
+
+    @app.command()
+    def other() -> None:
+        """A second command, so ``odds`` is a subcommand as in the real app."""
+
+    return app
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(_app(), list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_cli_odds_plain_form_json_has_the_promised_keys() -> None:
+    code, out, _ = _run(*PLAIN, "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert {"models_killed", "mean_models_killed", "unsaved_wounds", "p_unit_destroyed"} <= set(
+        data
+    )
+    assert abs(sum(data["models_killed"]) - 1) < 1e-9
+    # 10 x (4/6 hit, 1/2 wound, 1/2 fail the 4+ save) = 10/6 unsaved, all W1 models.
+    assert abs(data["mean_models_killed"] - 10 / 6) < 1e-9
+
+
+def test_cli_odds_plain_form_keywords_dice_and_table() -> None:
+    code, out, _ = _run(*PLAIN[:-6], "--damage", "D6+1", *PLAIN[-6:-2], "--wounds", "3",
+                        "--target-models", "3", "--keyword", "sustained hits 1",
+                        "--invulnerable", "5", "--feel-no-pain", "6")  # fmt: skip
+    assert code == 0 and "models destroyed" in out and "mean models destroyed" in out
+
+
+def test_cli_odds_library_form() -> None:
+    code, out, _ = _run("odds", "--attacker", "Intercessor Squad", "--weapon", "Bolt Rifle",
+                        "--profile", "Focused Fire", "--target", "Boyz", "--json")  # fmt: skip
+    data = json.loads(out)
+    assert code == 0 and data["question"].startswith("5x Bolt Rifle (Focused Fire)")
+    assert len(data["models_killed"]) == 11
+
+
+def test_cli_odds_errors_are_one_line_and_exit_1() -> None:
+    for args in (
+        ["odds", "--attacker", "Intercessor Squad", "--weapon", "Bolt Rifle", "--target", "Boyz"],
+        [*PLAIN, "--keyword", "frobnicate"],
+        [*PLAIN[:-2], "--target-models", "many"],
+        ["odds", "--attacks", "10"],
+        [*PLAIN, "--ruleset", "nonesuch"],
+        ["odds", "--attacker", "Nobody", "--weapon", "x", "--target", "Boyz"],
+        [*PLAIN, "--situation", "downhill"],
+    ):
+        code, out, err = _run(*args)
+        assert code == 1, args
+        assert err.startswith("error: ") and err.count("\n") == 1, err
+        assert "Traceback" not in out + err

@@ -1,0 +1,39 @@
+"""Every core11 example plays, and twice with the same seed gives the same log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hammerlab.analysis.battles import prepare
+from hammerlab.io.scenario import load_scenario
+
+EXAMPLES = sorted((Path(__file__).parents[2] / "examples").glob("core11_*.toml"))
+
+
+def _log(path: Path) -> str:
+    ready = prepare(load_scenario(path), str(path), seed=1)
+    ready.ruleset.play(ready.battle, ready.plan)
+    return ready.battle.log.json_lines()
+
+
+def test_there_is_an_example_for_each_shooting_type_and_for_the_ruling() -> None:
+    names = {p.stem for p in EXAMPLES}
+    for kind in ("normal", "assault", "close_quarters", "indirect"):
+        assert f"core11_{kind}_shooting" in names
+    assert {"core11_ruling_selected_as_target", "core11_ruling_ranged_attack"} <= names
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_example_replays_identically_with_seed_1(path: Path) -> None:
+    first = _log(path)
+    assert first == _log(path)
+    assert '"kind":"shots"' in first
+
+
+def test_ruling_examples_show_the_ruling() -> None:
+    selected = _log(EXAMPLES[[p.stem for p in EXAMPLES].index("core11_ruling_selected_as_target")])
+    assert '"rule":"Outrider Escort (Invader ATV [atv])","step":"resolved"' in selected
+    ranged = _log(EXAMPLES[[p.stem for p in EXAMPLES].index("core11_ruling_ranged_attack")])
+    assert "Multi-threat Eliminator" in ranged and "Guns Blazing" not in ranged

@@ -1,0 +1,430 @@
+"""Seed 000 proposed rules, as options: Suppressive Fire (with its sub-options
+``suppressive_pinning`` and ``shock_troops``) and Final Shot."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import (
+    BOLTGUN,
+    FLAMER,
+    FRAG_MISSILE,
+    HEAVY_BOLTER,
+    LASGUN,
+    MORTAR,
+    A,
+    B,
+    Placed,
+    alive_ids,
+    all_dice_used,
+    asked,
+    last,
+    make_battle,
+    make_unit,
+    messages,
+    of_kind,
+    profile,
+    squad,
+    weapon,
+)
+
+from hammerlab.editions.waffle.attacks import FireOrders, fire_weapon
+from hammerlab.editions.waffle.options import OPTIONS
+from hammerlab.editions.waffle.shooting import shooting_phase
+from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.options import resolve_options
+from hammerlab.engine.units import Unit
+from hammerlab.errors import UnknownNameError
+
+MARINE = profile("Space Marine")
+GUARD = profile("Guardsman", bs=3, s=3, ld=7, sv="5+")
+
+
+def test_seed000_proposed_rules_are_options_off_by_default() -> None:
+    defaults = resolve_options(OPTIONS, {})
+    assert defaults == {
+        "suppressive_fire": False,
+        "suppressive_pinning": False,
+        "shock_troops": False,
+        "final_shot": False,
+    }
+    with pytest.raises(UnknownNameError):
+        resolve_options(OPTIONS, {"final_shoot": True})
+
+
+# --- Suppressive Fire ----------------------------------------------------------------
+
+
+def suppress_script(gun: str = "Heavy bolter") -> list[tuple[str, str]]:
+    return [
+        ("shooter", "Squad [a]"),
+        ("action", "suppressive fire"),
+        ("target", "Guard [b]"),
+        ("weapon", gun),
+    ]
+
+
+@pytest.mark.parametrize("on", [False, True])
+def test_seed000_suppressive_fire_offered_only_when_the_option_is_on(on: bool) -> None:
+    shooter = squad("a", A, MARINE, [BOLTGUN], [(30, 10)], name="Squad")
+    guard = squad("b", B, GUARD, [LASGUN], [(30, 30)], name="Guard")
+    battle = make_battle(
+        shooter,
+        guard,
+        options={"suppressive_fire": on},
+        script_a=[("shooter", "Squad [a]"), ("action", "hold")],
+    )
+    shooting_phase(battle, A)
+    (menu,) = asked(battle, A, "action")
+    expected = ["shoot", "suppressive fire", "run", "hold"] if on else ["shoot", "run", "hold"]
+    assert menu.labels() == expected
+
+
+def four_guards(rules: tuple[str, ...] = ()) -> Unit:
+    return squad(
+        "b", B, GUARD, [LASGUN], [(30, 30), (32, 30), (34, 30), (36, 30)], name="Guard", rules=rules
+    )
+
+
+def test_seed000_suppressive_fire_removes_nothing_and_tests_morale_minus_1_per_wound() -> None:
+    shooter = squad("a", A, MARINE, [HEAVY_BOLTER], [(30, 10)], name="Squad")
+    guard = four_guards()
+    battle = make_battle(
+        shooter,
+        guard,
+        options={"suppressive_fire": True},
+        dice=[
+            *[6, 6, 1],  # 2 hits
+            *[6, 6],  # 2 wounds (S5 v T4 on 3+); AP4 beats the 5+ save
+            *[3, 3],  # 2 of 4 would die (>= 25%): Morale at Ld 7 - 2 = 5; 6 fails
+            *[1, 1],  # falls back 2"
+        ],
+        script_a=suppress_script(),
+        script_b=[("reaction", "no reaction")],
+    )
+    shooting_phase(battle, A)
+    assert of_kind(battle, "casualty") == [] and of_kind(battle, "wound") == []
+    assert [m.wounds_left for m in guard.models] == [1, 1, 1, 1]
+    (check,) = of_kind(battle, "morale")
+    assert (check.test, check.leadership, check.modifier, check.roll, check.passed) == (
+        "Morale check",
+        7,
+        -2,
+        6,
+        False,
+    )
+    assert "Suppressive Fire" in check.reason
+    assert guard.status.falling_back
+    assert all_dice_used(battle)
+
+
+def test_seed000_suppressive_fire_no_check_unless_25_percent_would_have_died() -> None:
+    shooter = squad("a", A, MARINE, [HEAVY_BOLTER], [(30, 10)], name="Squad")
+    guard = squad("b", B, GUARD, [LASGUN], [(30 + 2 * k, 30) for k in range(8)], name="Guard")
+    battle = make_battle(
+        shooter,
+        guard,
+        options={"suppressive_fire": True},
+        dice=[6, 1, 1, 6],  # 1 would-be casualty of 8: 12.5%, no check
+        script_a=suppress_script(),
+        script_b=[("reaction", "no reaction")],
+    )
+    shooting_phase(battle, A)
+    assert of_kind(battle, "morale") == []
+    assert any("would not have had to test" in m for m in messages(battle))
+    assert all_dice_used(battle)
+
+
+def test_seed000_suppressive_fire_would_be_wounds_add_up_across_weapons() -> None:
+    # Two-wound Nobz: a Boltgun wound and then a Heavy bolter wound on the same
+    # (closest) model would have killed it: 1 of 4 is 25%, so they test at -2.
+    nob = profile("Nob", ws=4, bs=2, w=2, ld=7, sv="-")
+    shooters = make_unit(
+        "a",
+        A,
+        [Placed(MARINE, [BOLTGUN], (30, 10)), Placed(MARINE, [HEAVY_BOLTER], (32, 10))],
+        name="Squad",
+    )
+    nobz = squad("b", B, nob, [LASGUN], [(31, 30), (35, 30), (39, 30), (43, 30)], name="Guard")
+    battle = make_battle(
+        shooters,
+        nobz,
+        options={"suppressive_fire": True},
+        dice=[
+            *[6, 6],  # Boltgun (19"): 1 shot hits, wounds b.1 (19.02" from both firers)
+            *[6, 1, 1, 6],  # Heavy bolter: 1 hit, wounds b.1 again
+            *[2, 2],  # Morale: 4 against Ld 7 - 2, passed
+        ],
+        script_a=[*suppress_script("Boltgun"), ("weapon", "Heavy bolter")],
+        script_b=[("reaction", "no reaction")],
+    )
+    shooting_phase(battle, A)
+    assert [m.wounds_left for m in nobz.models] == [2, 2, 2, 2]
+    (check,) = of_kind(battle, "morale")
+    assert (check.modifier, check.passed) == (-2, True)
+    assert all_dice_used(battle)
+
+
+@pytest.mark.parametrize("state", ["gone_to_ground", "falling_back"])
+def test_seed000_suppressive_fire_not_available_when_forced_to_snap_shots(state: str) -> None:
+    shooter = squad("a", A, MARINE, [BOLTGUN], [(30, 10)], name="Squad")
+    setattr(shooter.status, state, True)
+    guard = squad("b", B, GUARD, [LASGUN], [(30, 30)], name="Guard")
+    battle = make_battle(
+        shooter,
+        guard,
+        options={"suppressive_fire": True},
+        script_a=[("shooter", "Squad [a]"), ("action", "hold")],
+    )
+    shooting_phase(battle, A)
+    (menu,) = asked(battle, A, "action")
+    assert "suppressive fire" not in menu.labels()
+
+
+def test_seed000_suppressive_fire_heavy_weapon_after_moving_snap_shots_cannot_suppress() -> None:
+    # "Snap shots cannot be used as Suppressive Fire": the moved Heavy bolter would
+    # only snap fire, so it does not fire; the Boltgun does.
+    shooters = make_unit(
+        "a",
+        A,
+        [Placed(MARINE, [BOLTGUN], (30, 10)), Placed(MARINE, [HEAVY_BOLTER], (32, 10))],
+        name="Squad",
+    )
+    shooters.status.moved = True
+    guard = four_guards()
+    battle = make_battle(
+        shooters,
+        guard,
+        options={"suppressive_fire": True},
+        dice=[1],  # the Boltgun misses
+        script_a=[*suppress_script("Heavy bolter"), ("weapon", "Boltgun")],
+    )
+    shooting_phase(battle, A)
+    assert [e.weapon for e in of_kind(battle, "shots")] == ["Boltgun"]
+    assert any("cannot be used as Suppressive Fire" in m for m in messages(battle))
+    assert all_dice_used(battle)
+
+
+def test_seed000_suppressive_pinning_option_tests_pinning_instead_of_morale() -> None:
+    shooter = squad("a", A, MARINE, [HEAVY_BOLTER], [(30, 10)], name="Squad")
+    guard = four_guards()
+    battle = make_battle(
+        shooter,
+        guard,
+        options={"suppressive_fire": True, "suppressive_pinning": True},
+        dice=[6, 6, 1, 6, 6, 6, 6],  # 2 would-be casualties; Pinning test 12: failed
+        script_a=suppress_script(),
+        script_b=[("reaction", "no reaction")],
+    )
+    shooting_phase(battle, A)
+    (check,) = of_kind(battle, "morale")
+    assert (check.test, check.modifier, check.passed) == ("Pinning test", 0, False)
+    assert guard.status.pinned and guard.status.gone_to_ground
+    assert not guard.status.falling_back
+    assert all_dice_used(battle)
+
+
+@pytest.mark.parametrize("option", [True, False])
+def test_seed000_shock_troops_option_ignores_suppressive_fire(option: bool) -> None:
+    shooter = squad("a", A, MARINE, [HEAVY_BOLTER], [(30, 10)], name="Squad")
+    guard = four_guards(rules=("Shock Troops",))
+    dice = [6, 6, 1, 6, 6]
+    if not option:
+        dice += [1, 2]  # without the sub-option Shock Troops test as anyone: 3, passed
+    battle = make_battle(
+        shooter,
+        guard,
+        options={"suppressive_fire": True, "shock_troops": option},
+        dice=dice,
+        script_a=suppress_script(),
+        script_b=[("reaction", "no reaction")],
+    )
+    shooting_phase(battle, A)
+    assert len(of_kind(battle, "morale")) == (0 if option else 1)
+    if option:
+        assert any("Shock Troops" in m for m in messages(battle))
+    assert all_dice_used(battle)
+
+
+# --- Final Shot -----------------------------------------------------------------------
+
+
+def last_marine_standing(gun: Weapon = BOLTGUN, rules: tuple[str, ...] = ()) -> Unit:
+    """A two-model unit whose second model is already dead: a.1, one wound left."""
+    unit = make_unit(
+        "a",
+        A,
+        [Placed(MARINE, [gun], (30, 10), rules), Placed(MARINE, [gun], (32, 10))],
+        name="Squad",
+    )
+    unit.models[1].wounds_left = 0
+    return unit
+
+
+def five_guards() -> Unit:
+    # 3" apart: a blast marker on b.1 covers no other model.
+    return squad("b", B, GUARD, [LASGUN], [(30 + 3 * k, 30) for k in range(5)], name="Guard")
+
+
+def test_seed000_final_shot_chains_extra_attacks_for_every_wound() -> None:
+    squad_a, guard = last_marine_standing(), five_guards()
+    battle = make_battle(
+        squad_a,
+        guard,
+        options={"final_shot": True},
+        dice=[
+            *[3, 4],  # the Boltgun (19", 1 shot): hits 3+, wounds 4+
+            *[5, 6],  # a Final Shot for that wound: hits and wounds again
+            *[4, 5],  # a Final Shot for that one: hits and wounds again ("and so on")
+            1,  # the next Final Shot misses: the chain ends
+        ],
+        script_a=[("final_shot", "Final Shot")],
+    )
+    fire_weapon(battle, squad_a, guard, "Boltgun", FireOrders())
+    # 3 wounds; AP5 beats 5+: no saves: the three closest guardsmen die.
+    assert alive_ids(guard) == ["b.4", "b.5"]
+    assert sum(e.wounds for e in of_kind(battle, "wounds")) == 3
+    assert all_dice_used(battle)
+
+
+def test_seed000_final_shot_is_off_by_default() -> None:
+    squad_a, guard = last_marine_standing(), five_guards()
+    battle = make_battle(squad_a, guard, dice=[3, 4])
+    fire_weapon(battle, squad_a, guard, "Boltgun", FireOrders())
+    assert asked(battle, A) == []
+    assert alive_ids(guard) == ["b.2", "b.3", "b.4", "b.5"]
+    assert all_dice_used(battle)
+
+
+def test_seed000_final_shot_may_be_declined() -> None:
+    squad_a, guard = last_marine_standing(), five_guards()
+    battle = make_battle(
+        squad_a,
+        guard,
+        options={"final_shot": True},
+        dice=[3, 4],
+        script_a=[("final_shot", "No")],
+    )
+    fire_weapon(battle, squad_a, guard, "Boltgun", FireOrders())
+    assert len(alive_ids(guard)) == 4
+    assert all_dice_used(battle)
+
+
+@pytest.mark.parametrize(
+    ("gun", "dice", "aim"),
+    [
+        (FRAG_MISSILE, [1, 4, 1], True),  # Blast: HIT, wound, 5+ armour (AP6) fails
+        (MORTAR, [1, 4, 1], True),  # Barrage
+        (weapon("Demolisher", "24", "10", "2", "Ordnance 1"), [3], False),  # Ordnance
+    ],
+    ids=["blast", "barrage", "ordnance"],
+)
+def test_seed000_final_shot_not_with_blast_template_barrage_or_ordnance(
+    gun: Weapon, dice: list[int], aim: bool
+) -> None:
+    squad_a, guard = last_marine_standing(gun), five_guards()
+    name = gun.name
+    battle = make_battle(
+        squad_a,
+        guard,
+        options={"final_shot": True},
+        dice=dice,
+        script_a=[("aim", "b.1")] if aim else [],
+    )
+    fire_weapon(battle, squad_a, guard, name, FireOrders())
+    assert asked(battle, A, "final_shot") == []
+    assert len(alive_ids(guard)) == 4
+    assert all_dice_used(battle)
+
+
+def test_seed000_final_shot_not_with_a_template() -> None:
+    # The template from (30,24) toward b.1 (30,30) reaches y = 32 and covers only b.1.
+    unit = make_unit(
+        "a", A, [Placed(MARINE, [FLAMER], (30, 24)), Placed(MARINE, [FLAMER], (32, 24))]
+    )
+    unit.models[1].wounds_left = 0
+    guard = five_guards()
+    battle = make_battle(
+        unit,
+        guard,
+        options={"final_shot": True},
+        dice=[4],  # S4 v T4 wounds on 4+; AP5 beats 5+: no save
+        script_a=[("aim", "b.1")],
+    )
+    fire_weapon(battle, unit, guard, "Flamer", FireOrders())
+    assert asked(battle, A, "final_shot") == []
+    assert alive_ids(guard) == ["b.2", "b.3", "b.4", "b.5"]
+    assert all_dice_used(battle)
+
+
+@pytest.mark.parametrize("how", ["rule", "unit type"])
+def test_seed000_final_shot_not_for_independent_characters(how: str) -> None:
+    if how == "rule":
+        squad_a = last_marine_standing(rules=("Independent Character",))
+    else:
+        hero = profile("Chaplain", unit_type="Infantry (Independent Character)")
+        squad_a = make_unit(
+            "a", A, [Placed(hero, [BOLTGUN], (30, 10)), Placed(MARINE, [BOLTGUN], (32, 10))]
+        )
+        squad_a.models[1].wounds_left = 0
+    guard = five_guards()
+    battle = make_battle(squad_a, guard, options={"final_shot": True}, dice=[3, 4])
+    fire_weapon(battle, squad_a, guard, "Boltgun", FireOrders())
+    assert asked(battle, A) == []
+    assert all_dice_used(battle)
+
+
+def test_seed000_final_shot_needs_a_multiple_model_unit() -> None:
+    lone = squad("a", A, MARINE, [BOLTGUN], [(30, 10)], name="Squad")
+    guard = five_guards()
+    battle = make_battle(lone, guard, options={"final_shot": True}, dice=[3, 4])
+    fire_weapon(battle, lone, guard, "Boltgun", FireOrders())
+    assert asked(battle, A) == []
+
+
+@pytest.mark.parametrize(("wounds_left", "offered"), [(1, True), (2, False)])
+def test_seed000_final_shot_only_for_last_model_with_a_single_wound(
+    wounds_left: int, offered: bool
+) -> None:
+    # "only a single model with only a single wound (If it had multiple wounds,
+    # with all but the last one having been lost previously)".
+    veteran = profile("Veteran", w=2)
+    unit = make_unit(
+        "a", A, [Placed(veteran, [BOLTGUN], (30, 10)), Placed(veteran, [BOLTGUN], (32, 10))]
+    )
+    unit.models[0].wounds_left = wounds_left
+    unit.models[1].wounds_left = 0
+    guard = five_guards()
+    battle = make_battle(
+        unit,
+        guard,
+        options={"final_shot": True},
+        dice=[3, 4],
+        script_a=[("final_shot", "No")] if offered else [],
+    )
+    fire_weapon(battle, unit, guard, "Boltgun", FireOrders())
+    assert len(asked(battle, A, "final_shot")) == int(offered)
+
+
+def test_seed000_final_shot_extra_attacks_keep_the_weapon_rules() -> None:
+    # "identical Strength, AP, and any other applicable special rules": a Rending
+    # Final Shot wound roll of 6 is AP2 and denies the 3+ save.
+    gun = weapon("Rending carbine", "24", "4", "5", "Assault 1, Rending")
+    squad_a = last_marine_standing(gun)
+    targets = squad("b", B, MARINE, [BOLTGUN], [(30, 30), (32, 30)], name="Marines")
+    battle = make_battle(
+        squad_a,
+        targets,
+        options={"final_shot": True},
+        dice=[
+            *[3, 4],  # hit, wound (AP5)
+            *[3, 6],  # Final Shot: hit, wound with a 6: rends
+            1,  # next Final Shot misses
+            2,  # b.1's 3+ save against the AP5 wound fails
+        ],
+        script_a=[("final_shot", "Final Shot")],
+    )
+    fire_weapon(battle, squad_a, targets, "Rending carbine", FireOrders())
+    assert [(s.model, s.save) for s in of_kind(battle, "save")] == [("b.1", "armour")]
+    assert alive_ids(targets) == []
+    assert last(of_kind(battle, "casualty")).model == "b.2"
+    assert all_dice_used(battle)

@@ -1,0 +1,494 @@
+"""Snap Shots and the 6th/7th-edition weapon types in the Waffle shooting phase.
+
+Seed 000, Snap Shots: "If a model is forced to make Snap Shots … divided by 2
+(always round down) to a minimum of BS 1. Some weapon types, such as Template
+and Ordnance) or those that have certain special rules, such as Blast, cannot
+be fired as Snap Shots." Bases are 1" across (see conftest).
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import (
+    BATTLE_CANNON,
+    BOLT_PISTOL,
+    BOLTGUN,
+    FLAMER,
+    FRAG_MISSILE,
+    HEAVY_BOLTER,
+    LASGUN,
+    MORTAR,
+    STORM_BOLTER,
+    A,
+    B,
+    Placed,
+    alive_ids,
+    all_dice_used,
+    asked,
+    box,
+    dice_purposes,
+    last,
+    make_battle,
+    make_unit,
+    messages,
+    of_kind,
+    profile,
+    squad,
+    weapon,
+)
+
+from hammerlab.editions.waffle.attacks import FireOrders, VolleyResult, fire_weapon
+from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.shooting import shooting_phase
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.datasheet import Profile, Weapon
+from hammerlab.engine.geometry import Vec
+from hammerlab.engine.units import Unit
+
+MARINE = profile("Space Marine")
+GUARD = profile("Guardsman", bs=3, ld=7, sv="5+")
+BARE = profile("Unarmoured", sv="6+")
+"""6+ armour: AP6 or better weapons leave no save, which keeps the scripts short."""
+
+
+def fire(
+    shooter_points: list[Vec],
+    gun: Weapon,
+    target_points: list[Vec],
+    dice: list[int],
+    *,
+    moved: bool = False,
+    rules: tuple[str, ...] = (),
+    orders: FireOrders | None = None,
+    target_profile: Profile = GUARD,
+) -> tuple[Battle, VolleyResult, Unit]:
+    """Fire ``gun`` once from a unit of marines at a unit of guardsmen."""
+    shooter = squad("a", A, MARINE, [gun], shooter_points, rules=rules)
+    shooter.status.moved = moved
+    target = squad("b", B, target_profile, [LASGUN], target_points)
+    battle = make_battle(shooter, target, dice=dice)
+    name = gun.name
+    result = fire_weapon(battle, shooter, target, name, orders or FireOrders())
+    return battle, result, target
+
+
+# --- Snap Shots -----------------------------------------------------------------
+
+
+def test_seed000_snap_shots_heavy_weapon_after_moving_fires_snap_shots() -> None:
+    # Heavy 3, moved: BS4 snaps at BS2, hitting on 5+: 4 misses, 5 and 6 hit.
+    battle, _, _ = fire([(30, 10)], HEAVY_BOLTER, [(30, 30)], [4, 5, 6, 1, 1], moved=True)
+    shots = last(of_kind(battle, "shots"))
+    assert (shots.snap, shots.needed, shots.shots, shots.hits) == (True, "5+", 3, 2)
+    assert all_dice_used(battle)
+
+
+def test_seed000_snap_shots_heavy_weapon_stationary_fires_normally() -> None:
+    battle, _, _ = fire([(30, 10)], HEAVY_BOLTER, [(30, 30)], [2, 3, 6, 1, 1])
+    shots = last(of_kind(battle, "shots"))
+    assert (shots.snap, shots.needed, shots.hits) == (False, "3+", 2)
+
+
+def test_seed000_snap_shots_relentless_ignores_moving_with_heavy_weapon() -> None:
+    battle, _, _ = fire(
+        [(30, 10)], HEAVY_BOLTER, [(30, 30)], [2, 3, 6, 1, 1], moved=True, rules=("Relentless",)
+    )
+    shots = last(of_kind(battle, "shots"))
+    assert (shots.snap, shots.needed, shots.hits) == (False, "3+", 2)
+
+
+@pytest.mark.parametrize("state", ["gone_to_ground", "falling_back"])
+def test_seed000_snap_shots_units_gone_to_ground_or_falling_back_snap_fire(state: str) -> None:
+    shooter = squad("a", A, MARINE, [BOLTGUN], [(30, 10)])
+    setattr(shooter.status, state, True)
+    target = squad("b", B, GUARD, [LASGUN], [(30, 30)])
+    battle = make_battle(shooter, target, dice=[4])  # BS2: 5+, the 4 misses
+    fire_weapon(battle, shooter, target, "Boltgun", FireOrders())
+    shots = last(of_kind(battle, "shots"))
+    assert (shots.snap, shots.needed, shots.hits) == (True, "5+", 0)
+    assert all_dice_used(battle)
+
+
+@pytest.mark.parametrize(
+    ("gun", "moved", "orders"),
+    [
+        (FRAG_MISSILE, True, FireOrders()),  # Blast, Heavy, after moving
+        (FLAMER, False, FireOrders(snap=True)),  # Template, as Return Fire!
+        (BATTLE_CANNON, True, FireOrders()),  # Ordnance (Large Blast), after moving
+        (FRAG_MISSILE, False, FireOrders(snap=True)),
+    ],
+    ids=["blast-moved", "template-snap", "ordnance-moved", "blast-snap"],
+)
+def test_seed000_snap_shots_template_blast_ordnance_cannot_snap_fire(
+    gun: Weapon, moved: bool, orders: FireOrders
+) -> None:
+    battle, result, target = fire([(30, 22)], gun, [(30, 30)], [], moved=moved, orders=orders)
+    assert not result.fired
+    assert any("cannot be fired as Snap Shots" in m for m in messages(battle))
+    assert of_kind(battle, "shots") == [] and of_kind(battle, "marker") == []
+    assert battle.log.of_kind("dice") == []
+    assert len(target.alive_models) == 1
+
+
+def test_seed000_snap_shots_weapon_types_that_cannot_snap_fire() -> None:
+    assert not weapon_of(FLAMER).can_snap_fire
+    assert not weapon_of(FRAG_MISSILE).can_snap_fire
+    assert not weapon_of(BATTLE_CANNON).can_snap_fire
+    assert not weapon_of(weapon("Demolisher", "24", "10", "2", "Ordnance 1")).can_snap_fire
+    for gun in (BOLTGUN, BOLT_PISTOL, HEAVY_BOLTER, STORM_BOLTER):
+        assert weapon_of(gun).can_snap_fire
+
+
+# --- Rapid Fire, Salvo, Assault, Pistol -------------------------------------------
+
+
+def test_seed000_rapid_fire_two_shots_within_half_range_one_beyond() -> None:
+    battle, _, _ = fire(
+        [
+            (30, 10),  # 9" from the target: 2 shots
+            (40, 10),  # sqrt(10^2 + 10^2) - 1 = 13.1": 1 shot
+            (30, 7),  # exactly 12": still within half range, 2 shots
+        ],
+        BOLTGUN,
+        [(30, 20)],
+        [1, 1, 1, 1, 1],
+    )
+    assert last(of_kind(battle, "shots")).shots == 5
+    sizes = [len(e.values) for e in of_kind(battle, "dice")]
+    assert sizes == [2, 1, 2]  # rolled model by model
+    assert all_dice_used(battle)
+
+
+def test_seed000_rapid_fire_beyond_full_range_does_not_fire() -> None:
+    battle, result, _ = fire([(30, 4)], BOLTGUN, [(30, 30)], [])  # 25" > 24"
+    assert not result.fired
+    assert any("no model can fire" in m for m in messages(battle))
+
+
+SALVO = weapon("Heavy stubber pair", "24", "4", "6", "Salvo 2/4")
+
+
+def test_seed000_salvo_profile_reads_moving_and_stationary_shots() -> None:
+    parsed = weapon_of(SALVO)
+    assert (parsed.base_type, parsed.shots, parsed.salvo_moving_shots) == ("Salvo", 4, 2)
+
+
+def test_seed000_salvo_stationary_fires_higher_number_at_full_range() -> None:
+    battle, _, _ = fire([(30, 10)], SALVO, [(30, 30)], [1, 1, 1, 1])  # 19"
+    shots = last(of_kind(battle, "shots"))
+    assert (shots.shots, shots.snap) == (4, False)
+    assert all_dice_used(battle)
+
+
+def test_seed000_salvo_moved_fires_lower_number_at_half_range_only() -> None:
+    battle, _, _ = fire([(30, 10)], SALVO, [(30, 20)], [1, 1], moved=True)  # 9"
+    shots = last(of_kind(battle, "shots"))
+    assert (shots.shots, shots.snap, shots.needed) == (2, False, "3+")
+    assert all_dice_used(battle)
+    # 19" is beyond half of 24": a moved Salvo weapon cannot reach.
+    battle, result, _ = fire([(30, 10)], SALVO, [(30, 30)], [], moved=True)
+    assert not result.fired
+
+
+def test_seed000_salvo_relentless_fires_as_if_stationary() -> None:
+    battle, _, _ = fire(
+        [(30, 10)], SALVO, [(30, 30)], [1, 1, 1, 1], moved=True, rules=("Relentless",)
+    )
+    assert last(of_kind(battle, "shots")).shots == 4
+
+
+def test_seed000_assault_n_fires_n_shots_even_after_moving() -> None:
+    ripper = weapon("Ripper gun", "12", "5", "-", "Assault 3")
+    battle, _, _ = fire([(30, 10)], ripper, [(30, 21)], [1, 1, 1], moved=True)  # 10"
+    shots = last(of_kind(battle, "shots"))
+    assert (shots.shots, shots.snap, shots.needed) == (3, False, "3+")
+    battle, _, _ = fire([(30, 10)], STORM_BOLTER, [(30, 30)], [1, 1], moved=True)
+    assert last(of_kind(battle, "shots")).shots == 2
+
+
+def test_seed000_pistol_one_shot_within_12_inches_after_moving() -> None:
+    battle, _, _ = fire([(30, 10)], BOLT_PISTOL, [(30, 22)], [1], moved=True)  # 11"
+    shots = last(of_kind(battle, "shots"))
+    assert (shots.shots, shots.snap) == (1, False)
+    battle, result, _ = fire([(30, 10)], BOLT_PISTOL, [(30, 23.5)], [])  # 12.5"
+    assert not result.fired
+
+
+# --- Blast markers ---------------------------------------------------------------
+
+
+def blast_battle(
+    gun: Weapon, dice: list[int], directions: list[float], targets: list[Vec]
+) -> tuple[Battle, Unit, Unit, Unit]:
+    """A missile launcher marine at (30,10), a friendly unit at (30,28.5), targets."""
+    shooter = squad("a", A, MARINE, [gun], [(30, 10)], name="Devastator")
+    friends = squad("f", A, MARINE, [BOLTGUN], [(30, 28.5)], name="Friends")
+    target = squad("b", B, BARE, [LASGUN], targets, name="Mob")
+    battle = make_battle(
+        shooter, friends, target, dice=dice, directions=directions, script_a=[("aim", "b.1")]
+    )
+    return battle, shooter, friends, target
+
+
+def test_seed000_blast_scatter_die_hit_stays_and_hits_every_model_under_it_friend_or_foe() -> None:
+    # Marker on b.1 (30,30), radius 1.5": a 1"-base model is under it when its centre
+    # is closer than 2": b.1 (0"), b.2 (1.5"), friendly f.1 (1.5"); not b.3 (3") or b.4.
+    battle, shooter, friends, target = blast_battle(
+        FRAG_MISSILE,
+        [
+            1,  # scatter die 1-2: HIT, the marker stays
+            4,  # f.1: S4 v T4 on 4+: wounds
+            1,  # f.1's 3+ armour (AP6) fails
+            *[4, 4],  # b.1, b.2: wound; AP6 leaves their 6+ armour no save
+        ],
+        [],
+        [(30, 30), (31.5, 30), (33, 30), (36, 30)],
+    )
+    fire_weapon(battle, shooter, target, "Missile launcher (frag)", FireOrders())
+    marker = last(of_kind(battle, "marker"))
+    assert marker.shape == "blast"
+    assert marker.centre == pytest.approx((30, 30)) and marker.scattered == 0.0
+    assert marker.hits == {"Friends [f]": 1, "Mob [b]": 2}
+    assert not any(p.startswith("to hit") for p in dice_purposes(battle))
+    assert alive_ids(friends) == []
+    assert alive_ids(target) == ["b.3", "b.4"]
+    assert all_dice_used(battle)
+    # The aim was the firing player's decision, among the target's models.
+    (aim,) = asked(battle, A, "aim")
+    assert aim.labels() == ["b.1", "b.2", "b.3", "b.4"]
+
+
+def test_seed000_blast_scatters_2d6_minus_bs_in_the_scatter_direction() -> None:
+    # Scatter die 3: no HIT; direction 0 deg (+x); 2D6 = 6 + 4 = 10, minus BS4 = 6":
+    # the marker moves from (30,30) to (36,30) and hits only b.4.
+    battle, shooter, _, target = blast_battle(
+        FRAG_MISSILE, [3, 6, 4, 6], [0.0], [(30, 30), (31.5, 30), (33, 30), (36, 30)]
+    )
+    fire_weapon(battle, shooter, target, "Missile launcher (frag)", FireOrders())
+    marker = last(of_kind(battle, "marker"))
+    assert marker.centre == pytest.approx((36, 30))
+    assert marker.scattered == 6.0
+    assert marker.hits == {"Mob [b]": 1}
+    # The hit wounds on the 6, and (6th/7th edition) the wound goes to the model
+    # closest to the firer, b.1, not to the model under the marker.
+    assert alive_ids(target) == ["b.2", "b.3", "b.4"]
+    assert all_dice_used(battle)
+
+
+def test_seed000_blast_scatter_distance_minus_bs_is_at_least_0() -> None:
+    # 2D6 = 1 + 2 = 3, minus BS4 = -1 -> 0": the marker stays on b.1.
+    battle, shooter, _, target = blast_battle(
+        FRAG_MISSILE, [4, 1, 2, 1, 1, 1], [90.0], [(30, 30), (31.5, 30), (33, 30)]
+    )
+    fire_weapon(battle, shooter, target, "Missile launcher (frag)", FireOrders())
+    marker = last(of_kind(battle, "marker"))
+    assert marker.centre == pytest.approx((30, 30))
+    assert marker.scattered == 0.0
+    assert marker.hits == {"Friends [f]": 1, "Mob [b]": 2}
+    assert all_dice_used(battle)
+
+
+def test_seed000_large_blast_is_5_inches_across() -> None:
+    # Radius 2.5": b.2 at 2.8" is under a large blast (2.8 < 3.0) but not a small one.
+    points = [(30, 30), (32.8, 30), (33.2, 30)]
+    shooter = squad("a", A, MARINE, [BATTLE_CANNON], [(30, 10)])
+    target = squad("b", B, BARE, [LASGUN], points, name="Mob")
+    # HIT; S8 v T4 wounds on 2+; AP3 leaves no save.
+    battle = make_battle(shooter, target, dice=[1, 2, 2], script_a=[("aim", "b.1")])
+    fire_weapon(battle, shooter, target, "Battle cannon", FireOrders())
+    marker = last(of_kind(battle, "marker"))
+    assert (marker.shape, marker.hits) == ("large blast", {"Mob [b]": 2})
+    assert alive_ids(target) == ["b.3"]
+    assert all_dice_used(battle)
+
+    shooter = squad("a", A, MARINE, [FRAG_MISSILE], [(30, 10)])
+    target = squad("b", B, BARE, [LASGUN], points, name="Mob")
+    battle = make_battle(shooter, target, dice=[1, 6], script_a=[("aim", "b.1")])
+    fire_weapon(battle, shooter, target, "Missile launcher (frag)", FireOrders())
+    assert last(of_kind(battle, "marker")).hits == {"Mob [b]": 1}
+    assert alive_ids(target) == ["b.2", "b.3"]
+
+
+# --- Templates ---------------------------------------------------------------------
+
+
+def test_seed000_template_needs_no_to_hit_roll_and_hits_every_model_under_it() -> None:
+    # Flamer template from the firer at (10,10) pointing +x at b.1: 8" long (to x = 18),
+    # 2" wide at its far end (a 1" circle round (17,10)), 0.4" wide at the nozzle.
+    flamer_marine = squad("a", A, MARINE, [FLAMER], [(10, 10)], name="Flamers")
+    friends = squad("f", A, MARINE, [BOLTGUN], [(16, 11)], name="Friends")  # 1.41" from (17,10)
+    target = squad(
+        "b",
+        B,
+        BARE,
+        [LASGUN],
+        [
+            (13, 10),  # under it
+            (15, 10),  # under it
+            (17.4, 10),  # under the round end (base reaches x = 16.9)
+            (19.2, 10),  # base starts at 18.7 > 18: missed
+            (13, 12),  # base bottom 11.5 > 10.54 (half-width at x = 13): missed
+        ],
+        name="Mob",
+    )
+    battle = make_battle(
+        flamer_marine,
+        friends,
+        target,
+        dice=[
+            6,  # f.1 wounded (S4 v T4)
+            1,  # f.1's 3+ armour (AP5) fails
+            *[6, 6, 6],  # b.1..b.3 wounded; AP5 leaves 6+ armour no save
+        ],
+        script_a=[("aim", "b.1")],
+    )
+    fire_weapon(battle, flamer_marine, target, "Flamer", FireOrders())
+    marker = last(of_kind(battle, "marker"))
+    assert marker.shape == "template"
+    assert marker.hits == {"Friends [f]": 1, "Mob [b]": 3}
+    assert not any(p.startswith("to hit") for p in dice_purposes(battle))
+    assert of_kind(battle, "shots") == []
+    # The 3 wounds go to the models closest to the firer (6th/7th edition): b.1 (2"),
+    # b.5 (sqrt(3^2 + 2^2) - 1 = 2.6"), b.2 (4") -- not necessarily those under it.
+    assert alive_ids(target) == ["b.3", "b.4"]
+    assert alive_ids(friends) == []
+    assert alive_ids(flamer_marine) == ["a.1"]  # the firer is never under its own template
+    assert all_dice_used(battle)
+
+
+# --- Barrage -------------------------------------------------------------------------
+
+
+def test_seed000_barrage_fires_without_line_of_sight_and_scatters_full_2d6() -> None:
+    wall = box("Hab block", 20, 18, 45, 20, blocks_sight=True)
+    shooter = squad("a", A, MARINE, [MORTAR], [(30, 10)], name="Mortars")
+    target = squad("b", B, BARE, [LASGUN], [(30, 30), (37, 30)], name="Mob")
+    # No HIT (3); direction +x; 2D6 = 3 + 4 = 7, nothing taken off without sight:
+    # (30,30) -> (37,30), on b.2. S4 v T4: the 1 fails to wound.
+    battle = make_battle(
+        shooter,
+        target,
+        terrain=[wall],
+        dice=[3, 3, 4, 1],
+        directions=[0.0],
+        script_a=[("aim", "b.1")],
+    )
+    result = fire_weapon(battle, shooter, target, "Mortar", FireOrders())
+    assert result.fired
+    marker = last(of_kind(battle, "marker"))
+    assert marker.scattered == 7.0
+    assert marker.centre == pytest.approx((37, 30))
+    assert marker.hits == {"Mob [b]": 1}
+    assert all_dice_used(battle)
+
+
+def test_seed000_barrage_in_sight_scatters_2d6_minus_bs() -> None:
+    shooter = squad("a", A, MARINE, [MORTAR], [(30, 10)], name="Mortars")
+    target = squad("b", B, BARE, [LASGUN], [(30, 30), (37, 30)], name="Mob")
+    # Same dice with sight: 7 - BS4 = 3": (33,30), 3" from b.1 and 4" from b.2: no hits.
+    battle = make_battle(
+        shooter, target, dice=[3, 3, 4], directions=[0.0], script_a=[("aim", "b.1")]
+    )
+    fire_weapon(battle, shooter, target, "Mortar", FireOrders())
+    marker = last(of_kind(battle, "marker"))
+    assert marker.scattered == 3.0
+    assert marker.hits == {}
+    assert all_dice_used(battle)
+
+
+def test_seed000_barrage_unit_out_of_sight_may_choose_its_target_others_may_not() -> None:
+    wall = box("Hab block", 20, 18, 45, 20, blocks_sight=True)
+    mortars = squad("a", A, MARINE, [MORTAR], [(30, 10)], name="Mortars")
+    bolters = squad("c", A, MARINE, [BOLTGUN], [(34, 10)], name="Bolters")
+    target = squad("b", B, BARE, [LASGUN], [(30, 30)], name="Mob")
+    battle = make_battle(
+        mortars,
+        bolters,
+        target,
+        terrain=[wall],
+        dice=[1, 1],  # HIT on b.1; the wound roll fails
+        script_a=[
+            ("shooter", "Mortars [a]"),
+            ("action", "shoot"),
+            ("target", "Mob [b]"),
+            ("weapon", "Mortar"),
+            ("aim", "b.1"),
+            ("shooter", "Bolters [c]"),
+            ("action", "hold"),
+        ],
+        script_b=[("reaction", "no reaction")],
+    )
+    shooting_phase(battle, A)
+    menus = [d.labels() for d in asked(battle, A, "action")]
+    assert menus[0][0] == "shoot"
+    assert "shoot" not in menus[1]  # the Boltguns see nothing
+    assert all_dice_used(battle)
+
+
+# --- Twin-linked and Rending -------------------------------------------------------
+
+
+def test_seed000_twin_linked_rerolls_misses() -> None:
+    gun = weapon("Twin-linked bolter", "24", "4", "5", "Rapid Fire, Twin-linked")
+    # 19": 1 shot; the 1 misses (3+), the re-roll 3 hits; the wound roll 1 fails.
+    battle, _, _ = fire([(30, 10)], gun, [(30, 30)], [1, 3, 1])
+    assert last(of_kind(battle, "shots")).hits == 1
+    assert dice_purposes(battle)[1].startswith("re-roll misses")
+    assert all_dice_used(battle)
+
+
+def test_seed000_twin_linked_does_not_reroll_hits() -> None:
+    gun = weapon("Twin-linked bolter", "24", "4", "5", "Rapid Fire, Twin-linked")
+    battle, _, _ = fire([(30, 10)], gun, [(30, 30)], [3, 1])
+    assert last(of_kind(battle, "shots")).hits == 1
+    assert all_dice_used(battle)
+
+
+def test_seed000_rending_wound_roll_of_6_is_ap2() -> None:
+    cannon = weapon("Assault cannon", "24", "6", "4", "Heavy 4, Rending")
+    plated = profile("Power armour", sv="3+")
+    # 4 shots, 2 hit; wound rolls 6 and 2 (S6 v T4: 2+): the 6 rends at AP2 (no
+    # 3+ save), the 2 is AP4 and allows the 3+ save, which fails on a 1.
+    battle, _, _ = fire(
+        [(30, 10)], cannon, [(30, 30), (32, 30)], [6, 6, 1, 1, 6, 2, 1], target_profile=plated
+    )
+    saves = of_kind(battle, "save")
+    assert [(s.model, s.save) for s in saves] == [("b.2", "armour")]
+    assert [e.model for e in of_kind(battle, "casualty")] == ["b.1", "b.2"]
+    assert all_dice_used(battle)
+
+
+def test_seed000_rending_6_wounds_regardless_of_toughness() -> None:
+    # 6th/7th-edition Rending: a To Wound roll of 6 wounds "regardless of its
+    # Toughness". S3 cannot wound T7 on the chart ("-"), but a 6 still does.
+    claws = weapon("Rending pistol", "12", "3", "-", "Pistol, Rending")
+    wraith = profile("Wraith", t=7, w=1, sv="3+")
+    battle, _, target = fire([(30, 10)], claws, [(30, 20)], [6, 6], target_profile=wraith)
+    assert last(of_kind(battle, "wounds")).wounds == 1
+    assert alive_ids(target) == []
+    assert all_dice_used(battle)
+    # A 5 does not.
+    battle, _, target = fire([(30, 10)], claws, [(30, 20)], [6, 5], target_profile=wraith)
+    assert last(of_kind(battle, "wounds")).wounds == 0
+    # Without Rending no dice are rolled to wound at all.
+    plain = weapon("Pistol", "12", "3", "-", "Pistol")
+    battle, _, _ = fire([(30, 10)], plain, [(30, 20)], [6], target_profile=wraith)
+    assert last(of_kind(battle, "wounds")).needed == "-"
+    assert all_dice_used(battle)
+
+
+def test_seed000_step3_each_weapon_name_fires_separately() -> None:
+    # A unit mixing weapons fires each weapon name on its own; each shots event names it.
+    unit = make_unit(
+        "a",
+        A,
+        [Placed(MARINE, [BOLTGUN], (30, 10)), Placed(MARINE, [HEAVY_BOLTER], (32, 10))],
+    )
+    target = squad("b", B, GUARD, [LASGUN], [(31, 30)])
+    battle = make_battle(unit, target, dice=[1, 1, 1, 1])
+    fire_weapon(battle, unit, target, "Boltgun", FireOrders())
+    fire_weapon(battle, unit, target, "Heavy bolter", FireOrders())
+    assert [(e.weapon, e.shots) for e in of_kind(battle, "shots")] == [
+        ("Boltgun", 1),
+        ("Heavy bolter", 3),
+    ]
