@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import cache
+from typing import TypeVar
 
 from hammerlab.editions.core11.abilities import install
 from hammerlab.editions.core11.ruleset import Core11Ruleset
@@ -14,6 +15,7 @@ from hammerlab.engine.controllers import FirstChoiceController, ScriptedControll
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile, Weapon
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.dice import Dice, ScriptedDice
+from hammerlab.engine.events import Event
 from hammerlab.engine.geometry import Vec
 from hammerlab.engine.units import Model, Unit
 
@@ -140,3 +142,11 @@ def script(*steps: tuple[str, str]) -> ScriptedController:
 def texts(fight: Battle, kind: str) -> list[str]:
     """The human text of each event of ``kind``."""
     return [e.text for e in fight.log.of_kind(kind)]
+
+
+EventT = TypeVar("EventT", bound=Event)
+
+
+def events(fight: Battle, cls: type[EventT]) -> list[EventT]:
+    """The events of class ``cls``, in order."""
+    return [e for e in fight.log.events if isinstance(e, cls)]

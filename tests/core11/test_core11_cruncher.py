@@ -103,4 +103,4 @@ def test_odds_equal_the_wh40kdc_cruncher_on_dataset_pairs() -> None:
 
 
 def _id(name: str) -> str:
-    return next(u.id for u in ruleset().library.dataset.units.all if u.name == name)
+    return str(next(u.id for u in ruleset().library.dataset.units.all if u.name == name))

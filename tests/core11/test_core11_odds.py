@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from fractions import Fraction
 from math import comb, isclose
+from typing import Any
 
 import icepool
 import pytest
@@ -198,11 +199,11 @@ def _brute(
         faces = {f: sixth for f in range(1, 7)}
         if twin:
             again = {f: p for f, p in faces.items() if f != 1 and f >= wound_need}
-            fail = sum(p for f, p in faces.items() if f == 1 or f < wound_need)
+            fail = sum((p for f, p in faces.items() if f == 1 or f < wound_need), Fraction(0))
             for f in range(1, 7):
                 again[f] = again.get(f, Fraction(0)) + fail * sixth
             faces = {f: p for f, p in again.items() if f != 1 and f >= wound_need}
-            faces[0] = 1 - sum(faces.values())
+            faces[0] = Fraction(1) - sum(faces.values(), Fraction(0))
         for face, q in faces.items():
             part = {s: p * q for s, p in dist.items()}
             if face == 6:
@@ -245,7 +246,9 @@ def _brute(
          {"sustained": 2, "lethal": True, "devastating": True}),
     ],
 )  # fmt: skip
-def test_odds_match_brute_force_enumeration(keywords: tuple[str, ...], flags: dict) -> None:  # type: ignore[type-arg]
+def test_odds_match_brute_force_enumeration(
+    keywords: tuple[str, ...], flags: dict[str, Any]
+) -> None:
     # 3 attacks BS3+, S5 v T4 (3+), AP-1 v Sv3+ (4+), D3 damage, FNP 6+, 2 models of W3.
     odds = _odds(attacks="3", strength=5, ap=-1, damage="D3", wounds=3, models=2,
                  keywords=keywords, fnp=6)  # fmt: skip
@@ -291,8 +294,8 @@ profiles = st.fixed_dictionaries(
 @settings(max_examples=40, deadline=None)
 @given(profiles, st.integers(2, 6))
 def test_odds_distributions_sum_to_one_and_worse_saves_lose_more_models(
-    profile: dict,
-    save: int,  # type: ignore[type-arg]
+    profile: dict[str, Any],
+    save: int,
 ) -> None:
     odds = _odds(save=save, **profile)
     assert _close(sum(odds.models_killed), 1.0)
@@ -305,7 +308,7 @@ def test_odds_distributions_sum_to_one_and_worse_saves_lose_more_models(
 
 @settings(max_examples=25, deadline=None)
 @given(profiles)
-def test_odds_more_firing_models_kill_stochastically_more(profile: dict) -> None:  # type: ignore[type-arg]
+def test_odds_more_firing_models_kill_stochastically_more(profile: dict[str, Any]) -> None:
     one, two = _odds(**profile), _odds(firing=2, **profile)
     tail_one = tail_two = 1.0
     for k in range(len(one.models_killed)):

@@ -21,6 +21,7 @@ from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.windows import RANGED_ATTACK, SELECTED_AS_TARGET
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.controllers import FirstChoiceController, ScriptedController
+from hammerlab.engine.decisions import Controller
 from hammerlab.engine.dice import Dice
 from hammerlab.engine.geometry import Vec
 
@@ -44,7 +45,9 @@ def _setup(
     if far_at is not None:
         units.append(place("y", sheet("Far", 5), "B", far_at))
     script = [("shooter", "Gunline [a]"), *(("target", p) for p in picks)]
-    people = {"A": ScriptedController(script, fallback=FirstChoiceController())}
+    people: dict[str, Controller] = {
+        "A": ScriptedController(script, fallback=FirstChoiceController())
+    }
     fight = battle(units, Dice(5), people)
     return game(fight), fight
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core11_kit import battle, game, gun, place, script, sheet, texts
+from core11_kit import battle, events, game, gun, place, script, sheet, texts
 
+from hammerlab.editions.core11.events import AttacksResolved
 from hammerlab.editions.core11.shooting import (
     eligible_types,
     end_of_phase,
@@ -176,7 +177,7 @@ def test_10_06_monster_minus_one_unless_close_quarters_weapon_at_engaged_unit() 
     fight.dice = ScriptedDice(values=[3, 4, 3, 1, 1])
     fight.dice.attach(fight.log.emit)
     shoot_with(played, fight.unit("a"))
-    shots = {e.weapon: e for e in fight.log.of_kind("shots")}  # type: ignore[attr-defined]
+    shots = {e.weapon: e for e in events(fight, AttacksResolved)}
     assert shots["pistol"].hits == 1 and shots["cannon"].hits == 0
     assert "mortar" not in shots or shots["mortar"].target != "Close [close]"
     hit_rolls = [e.purpose for e in fight.log.of_kind("dice") if "hit rolls" in e.purpose]  # type: ignore[attr-defined]
@@ -236,7 +237,7 @@ def test_10_07_stationary_and_spotted_only_1_to_3_fail() -> None:
     shooting_phase(played)
     shot = fight.log.of_kind("shots")[0]
     assert (shot.hits, shot.wounds, shot.models_destroyed) == (3, 3, 3)  # type: ignore[attr-defined]
-    assert fight.dice.remaining == 0  # type: ignore[attr-defined]
+    assert fight.dice.remaining == 0
 
 
 def test_10_07_spotted_but_moved_still_fails_on_1_to_5() -> None:

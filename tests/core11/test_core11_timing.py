@@ -73,7 +73,7 @@ def test_timing_held_effects_wait_for_their_window_and_acting_unit() -> None:
     assert CALLS == ["b1@later"]  # a1 lapsed: its condition no longer holds
     steps = [(e.rule, e.step) for e in board.battle.log.of_kind("trigger")][-2:]  # type: ignore[attr-defined]
     assert steps == [("a1", "lapsed"), ("b1", "resolved")]
-    assert board.held == ()
+    assert len(board.held) == 0
 
 
 def test_timing_a_window_with_nothing_to_do_leaves_no_record() -> None:

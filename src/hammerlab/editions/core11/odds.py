@@ -158,24 +158,30 @@ def _effective_damage(attack: AttackProfile) -> Vector:
 
 
 def _kills(unsaved: Vector, damage: Vector, wounds: int, models: int) -> Vector:
-    """Models destroyed: DP over (destroyed, wounds left on the current model)."""
+    """Models destroyed: DP over (destroyed, wounds left on the current model).
+
+    ``state[d, w]`` is the probability that ``d`` models are destroyed and the
+    next one has ``w`` wounds left; row ``models`` (all destroyed) absorbs.
+    """
     state = np.zeros((models + 1, wounds + 1))
     state[0, wounds] = 1.0
     killed = np.zeros(models + 1)
     for p in unsaved:
         killed += p * state.sum(axis=1)
         moved = np.zeros_like(state)
-        moved[models, :] = state[models, :]
-        for dead in range(models):
-            for left in range(1, wounds + 1):
-                mass = state[dead, left]
-                if mass == 0.0:
-                    continue
-                for amount, q in enumerate(damage):
-                    if amount >= left:
-                        moved[dead + 1, wounds if dead + 1 < models else 0] += mass * q
-                    else:
-                        moved[dead, left - amount] += mass * q
+        moved[models] = state[models]
+        alive = state[:models]
+        for amount, q in enumerate(damage):
+            if q == 0.0:
+                continue
+            if amount == 0:
+                moved[:models] += q * alive
+                continue
+            if amount < wounds:
+                moved[:models, 1 : wounds - amount + 1] += q * alive[:, amount + 1 :]
+            dies = q * alive[:, 1 : amount + 1].sum(axis=1)
+            moved[1:models, wounds] += dies[:-1]
+            moved[models, 0] += dies[-1]
         state = moved
     return killed
 
