@@ -130,16 +130,17 @@ class Wh40kdcLibrary:
 
 def _facts(view: Any) -> AbilityFacts:
     raw = view.raw
-    effect = raw.get("effect") or {}
-    scope = raw.get("scope") or {}
+    effect = raw.get("effect") if isinstance(raw.get("effect"), dict) else {}
+    scope = raw.get("scope") if isinstance(raw.get("scope"), dict) else {}
     reach = str(scope.get("range") or "")
     modifier = effect.get("modifier") or {}
-    effect_range = modifier.get("range")
+    effect_range = modifier.get("range") if isinstance(modifier, dict) else None
+    aura = reach.removeprefix("aura-")
     return AbilityFacts(
         ability_id=view.id,
         name=view.name,
         effect_type=str(effect.get("type") or ""),
-        aura_inches=float(reach.removeprefix("aura-")) if reach.startswith("aura-") else None,
+        aura_inches=float(aura) if reach.startswith("aura-") and aura.isdigit() else None,
         effect_range=float(effect_range) if isinstance(effect_range, int | float) else None,
         frequency=(raw.get("usage") or {}).get("frequency"),
         summary=view.describe(),
