@@ -63,7 +63,12 @@ class UnitStatus:
     casualties_this_phase: int = 0
     models_at_phase_start: int = 0
     morale_penalty: int = 0
-    """Ld penalty for Morale checks this phase (e.g. friendly fire)."""
+    """Ld penalty for Morale checks until the end of the turn (e.g. friendly fire)."""
+    combat_score: int = 0
+    """What this unit adds to its side's assault result this phase (wounds
+    caused in the fight, Fiery Charge casualties)."""
+    changed_flight_mode: bool = False
+    """A Flying Monstrous Creature that changed flight mode this turn."""
 
 
 @dataclass

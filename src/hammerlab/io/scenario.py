@@ -67,6 +67,8 @@ class StatusSpec(_Strict):
     pinned: bool = False
     falling_back: bool = False
     locked_in_combat: bool = False
+    changed_flight_mode: bool = False
+    charged: bool = False
 
 
 class UnitPlacement(_Strict):

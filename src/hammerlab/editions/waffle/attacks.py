@@ -54,6 +54,8 @@ class FireOrders:
     """Seed 000 (Proposed Rule) Suppressive Fire: nothing is removed."""
     overwatch: bool = False
     """Seed 004: "the target … counts as being within 1" of the models … firing"."""
+    weapon_types: frozenset[str] | None = None
+    """Only weapons of these base types may fire (Fiery Charge: Assault and Pistol)."""
     purpose: str = "shooting"
 
 
@@ -117,6 +119,8 @@ def firing_models(
         if weapon is None or (spent and spent[model.id] >= weapons_per_phase(model)):
             continue
         profile = weapon_of(weapon)
+        if orders.weapon_types is not None and profile.base_type not in orders.weapon_types:
+            continue
         seen = visible_models(battle, [model], target)
         if not seen and not profile.barrage:
             continue

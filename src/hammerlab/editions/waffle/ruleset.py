@@ -121,13 +121,20 @@ class WaffleRuleset:
 
 
 def end_of_turn(battle: Battle, player: str) -> None:
-    """Clear what lasts until the end of the player's own turn."""
+    """Clear what lasts until the end of the player's own turn.
+
+    Morale penalties (friendly fire) and the once-per-turn Reaction to Charge
+    last until the end of the turn they happened in, whoever's units they are.
+    """
     for unit in battle.units.values():
+        unit.status.morale_penalty = 0
+        unit.status.reacted_this_turn = False
         if unit.player != player:
             continue
         status = unit.status
         status.has_shot = status.moved = status.ran = status.charged = False
         status.advanced = False
         status.gone_to_ground = status.pinned = False
+        status.changed_flight_mode = False
         status.fired_types.clear()
         status.shot_target = None

@@ -43,7 +43,7 @@ def start_phase(battle: Battle, phase: str, player: str) -> None:
         status.reacted_this_phase = False
         status.casualties_this_phase = 0
         status.models_at_phase_start = len(unit.alive_models)
-        status.morale_penalty = 0
+        status.combat_score = 0
     battle.emit(PhaseChanged(phase=phase, player=player, turn=battle.turn, begins=True))
 
 

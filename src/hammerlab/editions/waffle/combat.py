@@ -1,0 +1,94 @@
+"""Who is locked in combat with whom, measured on the table.
+
+6th/7th edition: a unit is locked in combat while any of its models is in
+base contact with an enemy model. A model is *engaged* (it fights) when it is
+in base contact with an enemy model, or within 2" of a friendly model of its
+unit that is. A *combat* is a group of units linked by base contact; a
+multiple combat has more than two units.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.geometry import base_distance
+from hammerlab.engine.units import Model, Unit
+
+CONTACT = 0.05
+"""Bases closer than this (inches) touch: room for rounding when models move."""
+ENGAGED_SUPPORT = 2.0
+
+
+def in_contact(a: Model, b: Model) -> bool:
+    """Whether two bases touch."""
+    return base_distance(a, b) <= CONTACT
+
+
+def units_in_contact(a: Unit, b: Unit) -> bool:
+    """Whether any model of ``a`` touches any model of ``b``."""
+    return any(in_contact(x, y) for x in a.alive_models for y in b.alive_models)
+
+
+def foes_in_contact(battle: Battle, unit: Unit) -> list[Unit]:
+    """Enemy units in base contact with ``unit``."""
+    return [e for e in battle.enemies_of(unit) if units_in_contact(unit, e)]
+
+
+def engaged_models(battle: Battle, unit: Unit) -> list[Model]:
+    """Models of ``unit`` that fight: in contact, or within 2" of a friend in contact."""
+    enemies = [m for e in battle.enemies_of(unit) for m in e.alive_models]
+    touching = [m for m in unit.alive_models if any(in_contact(m, e) for e in enemies)]
+    return [
+        m
+        for m in unit.alive_models
+        if m in touching or any(base_distance(m, t) <= ENGAGED_SUPPORT for t in touching)
+    ]
+
+
+@dataclass(frozen=True)
+class Combat:
+    """Units linked by base contact, by player."""
+
+    units: tuple[Unit, ...]
+
+    def side(self, player: str) -> list[Unit]:
+        """The combat's units of ``player``."""
+        return [u for u in self.units if u.player == player]
+
+    @property
+    def players(self) -> list[str]:
+        """Players with units in the combat, in order of first appearance."""
+        return list(dict.fromkeys(u.player for u in self.units))
+
+    @property
+    def multiple(self) -> bool:
+        """More than two units: a multiple combat."""
+        return len(self.units) > 2
+
+
+def combats(battle: Battle) -> list[Combat]:
+    """Every combat on the table, in a stable order (by the first unit's id)."""
+    alive = sorted((u for u in battle.units.values() if not u.destroyed), key=lambda u: u.id)
+    seen: set[str] = set()
+    found: list[Combat] = []
+    for unit in alive:
+        if unit.id in seen or not foes_in_contact(battle, unit):
+            continue
+        group: list[Unit] = []
+        frontier = [unit]
+        while frontier:
+            current = frontier.pop()
+            if current.id in seen:
+                continue
+            seen.add(current.id)
+            group.append(current)
+            frontier += [e for e in foes_in_contact(battle, current) if e.id not in seen]
+        found.append(Combat(tuple(sorted(group, key=lambda u: u.id))))
+    return found
+
+
+def refresh_locks(battle: Battle) -> None:
+    """Set every unit's ``locked_in_combat`` from the table."""
+    for unit in battle.units.values():
+        unit.status.locked_in_combat = not unit.destroyed and bool(foes_in_contact(battle, unit))
