@@ -23,15 +23,15 @@ INTENTS = ("advance", "take cover", "retreat", "hold")
 its own table edge, or not at all."""
 
 
-def choose_intent(battle: Battle, unit: Unit, why: str) -> str:
-    """Ask the unit's player where it moves."""
+def choose_intent(battle: Battle, unit: Unit, why: str, phase: str = "shooting") -> str:
+    """Ask the unit's player where it moves (``phase`` tells the AI why)."""
     return battle.decide(
         Decision(
             kind="move",
             player=unit.player,
             prompt=f"{unit.label} {why}: where to?",
             choices=tuple(Choice(i, i) for i in INTENTS),
-            context={"unit": unit.id, "why": why},
+            context={"unit": unit.id, "why": why, "phase": phase},
         )
     )
 
@@ -64,14 +64,25 @@ def goal_of(battle: Battle, unit: Unit, intent: str) -> Vec | None:
     return None
 
 
-def move_unit(battle: Battle, unit: Unit, goal: Vec | None, distance: float, reason: str) -> None:
-    """Move the whole unit up to ``distance`` inches toward ``goal``."""
+def move_unit(
+    battle: Battle,
+    unit: Unit,
+    goal: Vec | None,
+    distance: float,
+    reason: str,
+    keep_clear: bool = True,
+) -> None:
+    """Move the whole unit up to ``distance`` inches toward ``goal``.
+
+    With ``keep_clear`` it stops 1" short of enemy models (6th/7th-edition
+    movement); a Fall Back move does not, so a unit can flee a combat.
+    """
     if goal is None or distance <= 0:
         return
     centre = _centre(unit)
     target = step_toward(centre, goal, distance)
     vector = (target[0] - centre[0], target[1] - centre[1])
-    vector = _shortened(battle, unit, vector)
+    vector = _shortened(battle, unit, vector, keep_clear)
     if math.hypot(*vector) < 0.01:
         return
     for model in unit.alive_models:
@@ -85,9 +96,9 @@ def move_unit(battle: Battle, unit: Unit, goal: Vec | None, distance: float, rea
     unit.status.moved = True
 
 
-def _shortened(battle: Battle, unit: Unit, vector: Vec) -> Vec:
-    """The longest part of ``vector`` that keeps 1" from enemies and stays on the table."""
-    enemies = [m for e in battle.enemies_of(unit) for m in e.alive_models]
+def _shortened(battle: Battle, unit: Unit, vector: Vec, keep_clear: bool) -> Vec:
+    """The longest part of ``vector`` that stays on the table (and 1" from enemies)."""
+    enemies = [m for e in battle.enemies_of(unit) for m in e.alive_models] if keep_clear else []
     for step in range(20, -1, -1):
         scale = step / 20
         if _legal(battle, unit.alive_models, (vector[0] * scale, vector[1] * scale), enemies):
@@ -194,4 +205,4 @@ def fall_back(battle: Battle, unit: Unit, why: str) -> None:
         for model in unit.alive_models:
             battle.remove_model(unit, model, "fell back off the table")
         return
-    move_unit(battle, unit, edge, float(distance), "falls back")
+    move_unit(battle, unit, edge, float(distance), "falls back", keep_clear=False)

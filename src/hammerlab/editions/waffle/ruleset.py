@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from hammerlab.editions.base import GamePlan
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.options import OPTIONS
 from hammerlab.editions.waffle.profiles import ProfileError, stats_of, weapon_of
+from hammerlab.editions.waffle.movement_phase import movement_phase
 from hammerlab.editions.waffle.shooting import shooting_phase
 from hammerlab.editions.waffle.special_rules import unsupported_unit_rules
 from hammerlab.engine.battle import Battle
@@ -18,12 +19,19 @@ from hammerlab.errors import UnknownNameError
 from hammerlab.io.library import Library, builtin_library
 
 
+PHASES: dict[str, Callable[[Battle, str], None]] = {
+    "movement": movement_phase,
+    "shooting": shooting_phase,
+}
+"""Phase procedures in turn order; a plan plays a subset of them, in this order."""
+
+
 class WaffleRuleset:
     """Waffle Edition 40K: 6th/7th-edition rules with the Waffle edits."""
 
     name = "waffle"
     title = "Waffle Edition (6th/7th-edition based)"
-    phases: tuple[str, ...] = ("shooting",)
+    phases: tuple[str, ...] = tuple(PHASES)
 
     def __init__(self, library: Library | None = None) -> None:
         self._library = library
@@ -92,9 +100,8 @@ class WaffleRuleset:
             battle.turn = turn
             for player in order:
                 battle.active_player = player
-                for phase in plan.phases:
-                    if phase == "shooting":
-                        shooting_phase(battle, player)
+                for phase in (p for p in self.phases if p in plan.phases):
+                    PHASES[phase](battle, player)
                 end_of_turn(battle, player)
 
     def summary(self, battle: Battle) -> Sequence[str]:

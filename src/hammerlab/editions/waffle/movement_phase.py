@@ -1,0 +1,142 @@
+"""The movement phase of the 6th/7th-edition base rules, as the Waffle Edition uses it.
+
+The seeds edit the shooting and assault phases only; moving is the base
+rules': Regroup tests for units falling back, then each unit may move.
+"""
+
+from __future__ import annotations
+
+from hammerlab.editions.waffle.combat import refresh_locks
+from hammerlab.editions.waffle.events import LeadershipTest
+from hammerlab.editions.waffle.morale import leadership
+from hammerlab.editions.waffle.movement import (
+    choose_intent,
+    dangerous_terrain_tests,
+    fall_back,
+    goal_of,
+    move_unit,
+)
+from hammerlab.editions.waffle.profiles import stats_of
+from hammerlab.editions.waffle.shooting import start_phase
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.events import PhaseChanged
+from hammerlab.engine.units import Unit
+
+FAST_TYPES = ("Jump", "Jet", "Bike", "Beast", "Cavalry")
+
+
+def move_allowance(unit: Unit) -> float:
+    """6" for Infantry and Monstrous Creatures; 12" for Jump, Jet, Bikes, Beasts, Cavalry.
+
+    The slowest model sets the unit's pace.
+    """
+    return min(
+        12.0 if any(stats_of(m.profile).has_type(t) for t in FAST_TYPES) else 6.0
+        for m in unit.alive_models
+    )
+
+
+def crosses_difficult(battle: Battle, unit: Unit, intent: str) -> bool:
+    """Whether the unit starts in, or its way toward its goal crosses, difficult terrain."""
+    goal = goal_of(battle, unit, intent)
+    field = battle.battlefield
+    for model in unit.alive_models:
+        areas = field.areas_at(model.position)
+        if goal is not None:
+            areas += field.crossed(model.position, goal)
+        if any(a.difficult for a in areas):
+            return True
+    return False
+
+
+def regroup(battle: Battle, unit: Unit) -> bool:
+    """6th/7th-edition Regroup: a falling-back unit tests Leadership at the start
+    of its movement phase; passing, it stops falling back (and may not move
+    further this phase); failing, it falls back again. And They Shall Know No
+    Fear regroups automatically and may then act normally. A double 1 passes.
+    Returns whether the unit may still move this phase.
+    """
+    if unit.has_rule("And They Shall Know No Fear"):
+        unit.status.falling_back = False
+        battle.say("regroup", f"{unit.label} regroups automatically (And They Shall Know No Fear)")
+        return True
+    ld = leadership(unit)
+    dice = battle.dice.roll(2, f"Regroup test ({unit.label})")
+    passed = dice == (1, 1) or sum(dice) <= ld
+    battle.emit(
+        LeadershipTest(
+            unit=unit.label,
+            test="Regroup test",
+            leadership=ld,
+            modifier=0,
+            roll=sum(dice),
+            passed=passed,
+            reason="falling back",
+        )
+    )
+    if passed:
+        unit.status.falling_back = False
+        unit.status.moved = True
+    else:
+        fall_back(battle, unit, "failed to regroup")
+    return False
+
+
+def movement_phase(battle: Battle, player: str) -> None:
+    """Regroup, then move units one at a time until the player is done.
+
+    A unit may move up to its allowance toward an intent (advance, take cover,
+    retreat, hold). Difficult terrain (6th/7th edition): roll 2D6 and move at
+    most the higher die. Dangerous terrain: a test for each model that moved
+    in or through it. Units locked in combat, falling back, gone to ground or
+    pinned do not move. The unit moves as a block, which keeps coherency.
+    """
+    start_phase(battle, "movement", player)
+    refresh_locks(battle)
+    moved: set[str] = set()
+    for fleeing in battle.units_of(player):
+        status = fleeing.status
+        if status.falling_back and not status.locked_in_combat and not regroup(battle, fleeing):
+            moved.add(fleeing.id)
+    while True:
+        ready = [u for u in battle.units_of(player) if u.id not in moved and _may_move(u)]
+        if not ready:
+            break
+        choices: list[Choice[Unit | None]] = [Choice(u.label, u) for u in ready]
+        unit = battle.decide(
+            Decision(
+                kind="mover",
+                player=player,
+                prompt="Choose a unit to move, or end the movement phase",
+                choices=(*choices, Choice[Unit | None]("end phase", None)),
+            )
+        )
+        if unit is None:
+            break
+        moved.add(unit.id)
+        move_one(battle, unit)
+    refresh_locks(battle)
+    battle.emit(PhaseChanged(phase="movement", player=player, turn=battle.turn, begins=False))
+
+
+def _may_move(unit: Unit) -> bool:
+    status = unit.status
+    return not (status.locked_in_combat or status.falling_back or status.gone_to_ground)
+
+
+def move_one(battle: Battle, unit: Unit) -> None:
+    """Move one unit: intent, distance, difficult and dangerous terrain."""
+    allowance = move_allowance(unit)
+    intent = choose_intent(battle, unit, f'moves up to {allowance:g}"', phase="movement")
+    if intent == "hold":
+        battle.say("movement", f"{unit.label} stays where it is")
+        return
+    distance = allowance
+    if crosses_difficult(battle, unit, intent):
+        dice = battle.dice.roll(2, f"difficult terrain ({unit.label}), highest die")
+        distance = min(allowance, float(max(dice)))
+    starts = {m.id: m.position for m in unit.alive_models}
+    move_unit(battle, unit, goal_of(battle, unit, intent), distance, f"moves ({intent})")
+    unit.status.moved = True
+    dangerous_terrain_tests(battle, unit, starts)
