@@ -1,0 +1,94 @@
+"""The movement phase from the 6th/7th-edition base rules (regroup, move, terrain)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import BOLTGUN, A, B, box, make_battle, profile, row, squad
+
+from hammerlab.editions.waffle.movement_phase import move_allowance, movement_phase
+from hammerlab.engine.units import Unit
+
+
+def _enemy_far() -> Unit:
+    return squad("orks", B, profile("Ork", sv="6+"), [BOLTGUN], row(30, 44, 1))
+
+
+def test_base_movement_infantry_move_6_inches_toward_the_enemy() -> None:
+    marines = squad("m", A, profile(), [BOLTGUN], row(30, 4, 2))
+    battle = make_battle(
+        marines,
+        _enemy_far(),
+        script_a=[("mover", "M [m]"), ("move", "advance"), ("mover", "end phase")],
+    )
+    movement_phase(battle, A)
+    # The unit's centre (31, 4) heads for the closest enemy model at (30, 44):
+    # every model moves by the same 6" vector, so y grows by 6 * 40/sqrt(1+1600).
+    dy = 6 * 40 / (1 + 1600) ** 0.5
+    assert marines.models[0].position[1] == pytest.approx(4 + dy, abs=0.01)
+    assert marines.status.moved
+
+
+@pytest.mark.parametrize(
+    ("unit_type", "inches"),
+    [("Infantry", 6.0), ("Monstrous Creature", 6.0), ("Jump Infantry", 12.0), ("Bike", 12.0)],
+)
+def test_base_movement_allowance_by_unit_type(unit_type: str, inches: float) -> None:
+    unit = squad("u", A, profile(unit_type=unit_type), [BOLTGUN], row(10, 10, 1))
+    assert move_allowance(unit) == inches
+
+
+def test_base_difficult_terrain_moves_the_higher_of_2d6() -> None:
+    marines = squad("m", A, profile(), [BOLTGUN], row(30, 4, 1))
+    rubble = box("Rubble", 20, 6, 40, 10, difficult=True)
+    battle = make_battle(
+        marines,
+        _enemy_far(),
+        dice=[2, 3],  # 2D6 for difficult terrain: the higher die is 3
+        terrain=[rubble],
+        script_a=[("mover", "M [m]"), ("move", "advance"), ("mover", "end phase")],
+    )
+    movement_phase(battle, A)
+    x, y = marines.models[0].position
+    # Straight north (same x as the target): exactly 3".
+    assert (x, y) == pytest.approx((30.0, 7.0), abs=0.01)
+
+
+def test_base_regroup_passed_stops_falling_back_but_no_move() -> None:
+    marines = squad("m", A, profile(ld=8), [BOLTGUN], row(30, 20, 1))
+    marines.status.falling_back = True
+    battle = make_battle(marines, _enemy_far(), dice=[4, 4])
+    movement_phase(battle, A)  # 8 <= Ld 8: regroups; may not move, so no decision
+    assert not marines.status.falling_back
+    assert marines.models[0].position == (30, 20)
+
+
+def test_base_regroup_failed_falls_back_again_toward_own_edge() -> None:
+    marines = squad("m", A, profile(ld=8), [BOLTGUN], row(30, 20, 1))
+    marines.status.falling_back = True
+    battle = make_battle(marines, _enemy_far(), dice=[5, 4, 3, 3])
+    movement_phase(battle, A)  # 9 > 8: fails; falls back 2D6 = 6" south
+    assert marines.status.falling_back
+    assert marines.models[0].position == pytest.approx((30.0, 14.0), abs=0.01)
+
+
+def test_base_and_they_shall_know_no_fear_regroups_automatically_and_moves() -> None:
+    marines = squad(
+        "m", A, profile(), [BOLTGUN], row(30, 20, 1), rules=["And They Shall Know No Fear"]
+    )
+    marines.status.falling_back = True
+    battle = make_battle(
+        marines,
+        _enemy_far(),
+        script_a=[("mover", "M [m]"), ("move", "hold"), ("mover", "end phase")],
+    )
+    movement_phase(battle, A)
+    assert not marines.status.falling_back
+    assert battle.dice.remaining == 0  # type: ignore[attr-defined]
+
+
+def test_base_gone_to_ground_units_do_not_move() -> None:
+    marines = squad("m", A, profile(), [BOLTGUN], row(30, 4, 1))
+    marines.status.gone_to_ground = True
+    battle = make_battle(marines, _enemy_far())
+    movement_phase(battle, A)  # no decision is asked: the script is empty
+    assert marines.models[0].position == (30, 4)
