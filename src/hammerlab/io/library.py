@@ -25,16 +25,15 @@ file per army::
 
 from __future__ import annotations
 
-import tomllib
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile, Weapon
 from hammerlab.errors import InputError, UnknownNameError
-from hammerlab.io.validation import as_input_error
+from hammerlab.io.validation import parse_toml
 
 
 class _Strict(BaseModel):
@@ -139,14 +138,7 @@ def datasheets_from(
 
 def parse_army(text: str, source: str) -> ArmySpec:
     """Parse and validate one TOML library file."""
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(source, "", f"not valid TOML: {error}") from None
-    try:
-        return ArmySpec.model_validate(raw)
-    except ValidationError as error:
-        raise as_input_error(source, error) from None
+    return parse_toml(text, source, ArmySpec)
 
 
 class Library:

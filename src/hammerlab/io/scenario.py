@@ -6,15 +6,14 @@ the file, the key path and the problem. See ``examples/`` for complete files.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from hammerlab.errors import InputError
 from hammerlab.io.library import ModelSpec
-from hammerlab.io.validation import as_input_error
+from hammerlab.io.validation import parse_toml
 
 MAX_SCENARIO_BYTES = 1_000_000
 
@@ -147,14 +146,7 @@ def _check_references(scenario: Scenario, source: str) -> None:
 
 def parse_scenario(text: str, source: str) -> Scenario:
     """Validate a scenario's TOML text."""
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(source, "", f"not valid TOML: {error}") from None
-    try:
-        scenario = Scenario.model_validate(raw)
-    except ValidationError as error:
-        raise as_input_error(source, error) from None
+    scenario = parse_toml(text, source, Scenario)
     _check_references(scenario, source)
     return scenario
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from pydantic import ValidationError
+import tomllib
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from hammerlab.errors import InputError
 
@@ -24,3 +27,18 @@ def as_input_error(source: str, error: ValidationError) -> InputError:
     count = error.error_count()
     more = f" (and {count - 1} more problem(s))" if count > 1 else ""
     return InputError(source, key_path(tuple(first["loc"])), message + more)
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def parse_toml(text: str, source: str, model: type[M]) -> M:
+    """TOML text validated as ``model``; any problem is one :class:`InputError`."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(source, "", f"not valid TOML: {error}") from None
+    try:
+        return model.model_validate(raw)
+    except ValidationError as error:
+        raise as_input_error(source, error) from None

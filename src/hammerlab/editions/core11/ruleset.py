@@ -11,11 +11,11 @@ from hammerlab.editions.core11.profiles import ProfileError, defence_of
 from hammerlab.editions.core11.shooting import shooting_phase
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.weapons import weapon_problems
+from hammerlab.editions.turns import play_turns, unit_lines
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.options import RuleOption
-from hammerlab.errors import UnknownNameError
 from hammerlab.io.wh40kdc_library import Wh40kdcLibrary
 
 
@@ -70,34 +70,19 @@ class Core11Ruleset:
         player's turn those flags are cleared and later turns find every unit
         stationary.
         """
-        unknown = [p for p in plan.phases if p not in self.phases]
-        if unknown:
-            raise UnknownNameError("phase", unknown[0], list(self.phases))
         game = Core11Game.start(battle)
         for line in install(game, self.library.ability):
             battle.say("rules", f"note: ability not modelled by hammerlab: {line}")
-        order = [p.name for p in battle.players]
-        if battle.active_player in order:
-            first = order.index(battle.active_player)
-            order = order[first:] + order[:first]
-        for turn in range(1, plan.turns + 1):
-            battle.turn = turn
-            for player in order:
-                battle.active_player = player
-                for phase in plan.phases:
-                    if phase == "shooting":
-                        shooting_phase(game)
-                _end_of_turn(battle, player)
+        play_turns(
+            battle, plan, {"shooting": lambda _battle, _player: shooting_phase(game)}, _end_of_turn
+        )
 
     def summary(self, battle: Battle) -> Sequence[str]:
         """Models left per unit and models destroyed per player."""
-        lines = []
+        lines = unit_lines(battle)
         destroyed = dict.fromkeys((p.name for p in battle.players), 0)
         for unit in battle.units.values():
-            left = len(unit.alive_models)
-            state = "destroyed" if unit.destroyed else f"{left}/{unit.starting_models} models"
-            lines.append(f"{unit.player}: {unit.label}: {state}")
-            destroyed[battle.opponent(unit.player)] += unit.starting_models - left
+            destroyed[battle.opponent(unit.player)] += unit.starting_models - len(unit.alive_models)
         lines.append(
             "Models destroyed by each player: "
             + ", ".join(f"{p} {n}" for p, n in destroyed.items())

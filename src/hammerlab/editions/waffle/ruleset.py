@@ -5,19 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from hammerlab.editions.base import GamePlan
+from hammerlab.editions.turns import play_turns, unit_lines
 from hammerlab.editions.waffle.ai import WaffleAI
+from hammerlab.editions.waffle.movement_phase import movement_phase
 from hammerlab.editions.waffle.options import OPTIONS
 from hammerlab.editions.waffle.profiles import ProfileError, stats_of, weapon_of
-from hammerlab.editions.waffle.movement_phase import movement_phase
 from hammerlab.editions.waffle.shooting import shooting_phase
 from hammerlab.editions.waffle.special_rules import unsupported_unit_rules
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.options import RuleOption
-from hammerlab.errors import UnknownNameError
 from hammerlab.io.library import Library, builtin_library
-
 
 PHASES: dict[str, Callable[[Battle, str], None]] = {
     "movement": movement_phase,
@@ -89,33 +88,13 @@ class WaffleRuleset:
 
     def play(self, battle: Battle, plan: GamePlan) -> None:
         """Each game turn, each player plays the plan's phases in order."""
-        unknown = [p for p in plan.phases if p not in self.phases]
-        if unknown:
-            raise UnknownNameError("phase", unknown[0], list(self.phases))
-        order = [p.name for p in battle.players]
-        if battle.active_player in order:
-            first = order.index(battle.active_player)
-            order = order[first:] + order[:first]
-        for turn in range(1, plan.turns + 1):
-            battle.turn = turn
-            for player in order:
-                battle.active_player = player
-                for phase in (p for p in self.phases if p in plan.phases):
-                    PHASES[phase](battle, player)
-                end_of_turn(battle, player)
+        play_turns(battle, plan, PHASES, end_of_turn)
 
     def summary(self, battle: Battle) -> Sequence[str]:
         """Models left per unit, units destroyed and the winner on kill points."""
-        lines = []
+        lines = unit_lines(battle, ("falling_back", "gone_to_ground", "pinned"))
         points = dict.fromkeys((p.name for p in battle.players), 0)
         for unit in battle.units.values():
-            left = len(unit.alive_models)
-            state = "destroyed" if unit.destroyed else f"{left}/{unit.starting_models} models"
-            flags = [
-                f for f in ("falling_back", "gone_to_ground", "pinned") if getattr(unit.status, f)
-            ]
-            extra = f" ({', '.join(flags)})" if flags and not unit.destroyed else ""
-            lines.append(f"{unit.player}: {unit.label}: {state}{extra}")
             if unit.destroyed:
                 points[battle.opponent(unit.player)] += 1
         ranking = sorted(points.items(), key=lambda kv: -kv[1])
