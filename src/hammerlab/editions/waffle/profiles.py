@@ -171,6 +171,10 @@ _TYPE_RE = re.compile(
 )
 
 
+_SIZED_BLAST = {'3"Blast': "Blast", '5"Blast': "Large Blast"}
+"""Some books and data files write the marker size: ``3" Blast``, ``5" Blast``."""
+
+
 def _parse_strength(name: str, raw: str) -> StrengthSpec:
     text = raw.strip().lower()
     if text in ("user", "u"):
@@ -224,7 +228,7 @@ def weapon_of(weapon: Weapon) -> WeaponProfile:
     elif _canonical(tokens[0], MARKERS) is None:
         raise ProfileError(f"weapon {name}: unknown weapon type {tokens[0]!r}")
     for token in tokens:
-        marker = _canonical(token, MARKERS)
+        marker = _canonical(_SIZED_BLAST.get(token.replace(" ", ""), token), MARKERS)
         if marker:
             markers.add(marker)
         else:

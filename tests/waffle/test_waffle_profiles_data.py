@@ -1,0 +1,50 @@
+"""Weapon Type strings as real 7th-edition data writes them, read by the Waffle edition."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.ruleset import WaffleRuleset
+from hammerlab.engine.datasheet import Weapon
+from hammerlab.io.battlescribe import import_file
+
+DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "bsdata-7e"
+
+
+@pytest.mark.parametrize(
+    ("type_text", "blast", "rules"),
+    [
+        ('Assault 1, 3" Blast, Assault grenades', 3.0, ("Assault grenades",)),
+        ('Heavy 1, 5" Blast', 5.0, ()),
+        ("Ordnance 1, Large Blast", 5.0, ()),
+        ("Heavy 1, Blast, Pinning", 3.0, ("Pinning",)),
+    ],
+)
+def test_base_weapon_types_with_marker_sizes(
+    type_text: str, blast: float, rules: tuple[str, ...]
+) -> None:
+    weapon = Weapon("w", {"Range": "24", "S": "4", "AP": "5", "Type": type_text})
+    profile = weapon_of(weapon)
+    assert profile.blast == blast
+    assert profile.rules == rules
+
+
+@pytest.mark.skipif(not DATA.exists(), reason="shared data not present")
+@pytest.mark.parametrize(
+    "catalogue",
+    [
+        "Space Marines - Codex (2015).cat",
+        "Orks - Codex.cat",
+        "Astra Militarum - Codex.cat",
+        "Tyranids - Codex.cat",
+    ],
+)
+def test_every_imported_unit_is_validated_without_crashing(catalogue: str) -> None:
+    """Unreadable profiles and unknown rules are reported as problems, never raised."""
+    ruleset = WaffleRuleset()
+    result = import_file(DATA / catalogue)
+    problems = [p for d in result.datasheets for p in ruleset.validate_datasheet(d)]
+    assert all(isinstance(p, str) and p for p in problems)
