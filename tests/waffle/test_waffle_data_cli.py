@@ -25,27 +25,17 @@ NOT_IMPLEMENTED: dict[str, set[str]] = {
     "Mortar Squad": set(),
     "Ogryns": {"special rule not implemented: Very Bulky"},  # Stubborn is implemented
     "Ork Boyz": {
-        "special rule not implemented: Furious Charge",
         "special rule not implemented: Mob Rule",
-        "weapon Big choppa: rule not implemented: Two-handed",
     },
     "Nobz": {
-        "special rule not implemented: Furious Charge",
         "special rule not implemented: Mob Rule",
-        "weapon Big choppa: rule not implemented: Two-handed",
     },
-    "Warboss": {  # Independent Character is implemented
-        "special rule not implemented: Furious Charge",
+    "Warboss": {  # Independent Character, Furious Charge, Unwieldy are implemented
         "special rule not implemented: Waaagh!",
-        "weapon Power klaw: rule not implemented: Unwieldy",
-        "weapon Power klaw: rule not implemented: Specialist Weapon",
     },
     "Tactical Squad": {"special rule not implemented: Combat Squads"},
     "Devastator Squad": {"special rule not implemented: Combat Squads"},
-    "Terminator Squad": {  # And They Shall Know No Fear and Relentless are implemented
-        "weapon Power fist: rule not implemented: Unwieldy",
-        "weapon Power fist: rule not implemented: Specialist Weapon",
-    },
+    "Terminator Squad": set(),  # ATSKNF, Relentless, Unwieldy, Specialist Weapon implemented
     "Space Marine Captain": set(),
     "Termagants": {"special rule not implemented: Instinctive Behaviour (Lurk)"},
     "Hormagaunts": {  # Fleet is implemented

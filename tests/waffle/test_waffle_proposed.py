@@ -46,6 +46,9 @@ def test_seed000_proposed_rules_are_options_off_by_default() -> None:
         "suppressive_pinning": False,
         "shock_troops": False,
         "final_shot": False,
+        "final_blow": False,
+        "fiery_charge": False,
+        "shooting_into_combat": False,
     }
     with pytest.raises(UnknownNameError):
         resolve_options(OPTIONS, {"final_shoot": True})

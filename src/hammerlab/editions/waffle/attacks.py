@@ -2,18 +2,28 @@
 
 "Select a Weapon … Roll To Hit … Roll To Wound … Allocate Wounds & Remove
 Casualties", with the Waffle Edition's Snap Shots, Overwhelming Strength,
-multiple saves and Final Shot, and the 6th/7th-edition weapon types.
+multiple saves and Final Shot, and the 6th/7th-edition weapon types; and the
+seed 001 rules for shooting near and into close combats (markers kept off
+locked models; the proposed Snap Shots into a melee, whose 1s and 2s stray).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 from shapely.geometry.base import BaseGeometry
 
-from hammerlab.editions.waffle.events import MarkerPlaced, SaveTaken, ShotsFired, WoundsRolled
-from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
+from hammerlab.editions.waffle.combat import combats
+from hammerlab.editions.waffle.events import (
+    MarkerPlaced,
+    SaveTaken,
+    ShotsFired,
+    StrayShots,
+    WoundsRolled,
+)
+from hammerlab.editions.waffle.profiles import Stats, WeaponProfile, stats_of, weapon_of
 from hammerlab.editions.waffle.special_rules import (
     feel_no_pain,
     is_independent_character,
@@ -30,6 +40,7 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision
 from hammerlab.engine.events import WoundsLost
 from hammerlab.engine.geometry import (
+    BLAST_DIAMETER,
     TEMPLATE_LENGTH,
     Vec,
     base_distance,
@@ -41,7 +52,11 @@ from hammerlab.engine.geometry import (
 from hammerlab.engine.units import Model, Unit
 
 FINAL_SHOT_LIMIT = 60
-"""Extra attacks one Final Shot chain may make; a guard, far above any real chain."""
+"""Extra attacks one Final Shot or Final Blow chain may make; a guard, far above
+any real chain."""
+STRAY_ROLL = 2
+"""Seed 001, Shooting Into Close Combat: "any rolls of 1 or 2 … hit one of your
+engaged units instead!"."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +72,20 @@ class FireOrders:
     weapon_types: frozenset[str] | None = None
     """Only weapons of these base types may fire (Fiery Charge: Assault and Pistol)."""
     purpose: str = "shooting"
+    into_melee: bool = False
+    """Seed 001 (Proposed Rule): shooting at a unit locked in combat, with Snap
+    Shots whose rolls of 1-2 hit another unit of the combat."""
+
+
+def orders_against(target: Unit, orders: FireOrders) -> FireOrders:
+    """``orders`` for firing at ``target``: into a melee when it is locked in combat.
+
+    Seed 001 (Proposed Rule): "Units wishing to shoot into a melee must declare
+    which of the engaged units they are trying to hit, and then perform a snap
+    shot against that unit." Only :func:`shooting.targets_for` with the option
+    ``shooting_into_combat`` offers such targets.
+    """
+    return replace(orders, into_melee=True) if target.status.locked_in_combat else orders
 
 
 @dataclass
@@ -111,7 +140,9 @@ def firing_models(
 
     "Every model that wishes to shoot must be within range of at least one
     visible model in the target unit. Models that cannot see the target, or
-    are not in range, cannot shoot."
+    are not in range, cannot shoot." A blast marker or template needs a target
+    model it may be placed over (:func:`aim_points`); into a melee only weapons
+    that can fire Snap Shots fire (seed 001).
     """
     chosen: list[Model] = []
     for model in unit.alive_models:
@@ -121,8 +152,12 @@ def firing_models(
         profile = weapon_of(weapon)
         if orders.weapon_types is not None and profile.base_type not in orders.weapon_types:
             continue
+        if orders.into_melee and not profile.can_snap_fire:
+            continue
         seen = visible_models(battle, [model], target)
         if not seen and not profile.barrage:
+            continue
+        if (profile.blast or profile.template) and not aim_points(battle, model, target, profile):
             continue
         reach = effective_range(unit, profile)
         if orders.overwatch or within(model, seen or target.alive_models, reach):
@@ -169,11 +204,13 @@ def fires_snap(unit: Unit, profile: WeaponProfile, orders: FireOrders) -> bool:
     """Whether this weapon fires Snap Shots.
 
     Seed 000: "a model with a Heavy weapon … moves and shoots in the same
-    turn"; 6th/7th-edition: units gone to ground or falling back snap fire.
+    turn"; 6th/7th-edition: units gone to ground or falling back snap fire;
+    seed 001: shooting into a melee is "a snap shot".
     """
     status = unit.status
     return (
         orders.snap
+        or orders.into_melee
         or status.gone_to_ground
         or status.falling_back
         or (profile.is_heavy_like and moved_for_weapons(unit))
@@ -236,7 +273,7 @@ def fire_weapon(
     elif profile.blast:
         hits = _blast_hits(battle, unit, target, models, profile)
     else:
-        hits = _rolled_hits(battle, unit, target, models, profile, snap)
+        hits = _rolled_hits(battle, unit, target, models, profile, snap, orders.into_melee)
     for hit in hits:
         result.hits[hit.unit.id] += 1
     by_unit: dict[str, list[Hit]] = {}
@@ -245,11 +282,33 @@ def fire_weapon(
     for unit_id, unit_hits in by_unit.items():
         victim = battle.unit(unit_id)
         wounds = roll_to_wound(battle, victim, unit_hits, profile)
-        if victim is target and not (profile.template or profile.blast):
+        # Final Shot's extra attacks are not made into a melee (docs/rules/waffle.md).
+        if victim is target and not (profile.template or profile.blast or orders.into_melee):
             wounds += _final_shot(battle, unit, target, profile, snap, len(wounds))
         result.wounds[unit_id] += len(wounds)
         allocate_wounds(battle, unit, victim, wounds, profile, orders, result, models, shadow)
+    if orders.into_melee:
+        _friendly_fire_penalty(battle, unit, result)
     return result
+
+
+def _friendly_fire_penalty(battle: Battle, shooter: Unit, result: VolleyResult) -> None:
+    """Seed 001 (Proposed Rule): friendly casualties worsen Morale checks.
+
+    "if you cause any casualties to a friendly unit, they will suffer a
+    penalty to any Morale checks they might need to make!" The seed gives no
+    size: -1 Ld per model removed, until the end of the turn
+    (``UnitStatus.morale_penalty``, which ``morale.morale_check`` applies).
+    """
+    for unit_id, lost in sorted(result.casualties.items()):
+        victim = battle.unit(unit_id)
+        if lost and victim.player == shooter.player:
+            victim.status.morale_penalty += lost
+            battle.say(
+                "morale",
+                f"{victim.label}: -{lost} Ld to Morale checks this turn "
+                f"({lost} casualt{'y' if lost == 1 else 'ies'} from friendly fire)",
+            )
 
 
 def _ballistic_skill(model: Model, snap: bool) -> int:
@@ -259,15 +318,47 @@ def _ballistic_skill(model: Model, snap: bool) -> int:
 
 def roll_hits(battle: Battle, bs: int, shots: int, twin_linked: bool, purpose: str) -> int:
     """Roll ``shots`` to hit with ``bs``; re-roll misses for BS 6+ or twin-linked."""
+    return roll_to_hit(battle, bs, shots, twin_linked, purpose).hits
+
+
+@dataclass(frozen=True)
+class HitRolls:
+    """What the To Hit dice of some shots did."""
+
+    hits: int
+    strays: int = 0
+    """Into a melee: dice of 1 or 2, which hit another unit of the combat."""
+
+
+def roll_to_hit(
+    battle: Battle, bs: int, shots: int, twin_linked: bool, purpose: str, into_melee: bool = False
+) -> HitRolls:
+    """Roll ``shots`` to hit with ``bs``; re-roll misses for BS 6+ or twin-linked.
+
+    Into a melee (seed 001, Proposed Rule) "any rolls of 1 or 2, even if they
+    would normally be hits, hit one of your engaged units instead!": every
+    die showing 1 or 2 strays, a re-rolled one included. A stray is not a
+    miss, so it is not re-rolled; a miss (3 up to the score needed) is, and
+    strays if the re-roll shows 1 or 2.
+    """
     needed, reroll_needed = ballistic_target(bs)
-    rolls = battle.dice.roll(shots, f"to hit ({purpose}, {needed}+)")
-    hits = sum(1 for r in rolls if r >= needed)
-    misses = shots - hits
+    stray = STRAY_ROLL if into_melee else 0
+    note = f", 1-{stray} stray" if stray else ""
+    rolls = battle.dice.roll(shots, f"to hit ({purpose}, {needed}+{note})")
+    hits, strays = _hit_counts(rolls, needed, stray)
+    misses = shots - hits - strays
     if misses and (reroll_needed is not None or twin_linked):
         again = reroll_needed if reroll_needed is not None else needed
-        rerolls = battle.dice.roll(misses, f"re-roll misses ({purpose}, {again}+)")
-        hits += sum(1 for r in rerolls if r >= again)
-    return hits
+        rerolls = battle.dice.roll(misses, f"re-roll misses ({purpose}, {again}+{note})")
+        more_hits, more_strays = _hit_counts(rerolls, again, stray)
+        hits, strays = hits + more_hits, strays + more_strays
+    return HitRolls(hits, strays)
+
+
+def _hit_counts(rolls: tuple[int, ...], needed: int, stray: int) -> tuple[int, int]:
+    """(hits, strays) among ``rolls``: a stray is ``stray`` or less, a hit ``needed`` or more."""
+    strays = sum(1 for r in rolls if r <= stray)
+    return sum(1 for r in rolls if r > stray and r >= needed), strays
 
 
 def _rolled_hits(
@@ -277,9 +368,15 @@ def _rolled_hits(
     models: list[Model],
     profile: WeaponProfile,
     snap: bool,
+    into_melee: bool = False,
 ) -> list[Hit]:
-    """Seed 000, step 4: "Roll a D6 for each shot fired"."""
+    """Seed 000, step 4: "Roll a D6 for each shot fired".
+
+    Into a melee, the hits of the rolls of 1-2 follow the hits on the target
+    (:func:`_stray_hits`).
+    """
     hits: list[Hit] = []
+    strays: list[Model] = []
     total_shots = 0
     needed_seen: set[str] = set()
     for model in models:
@@ -287,9 +384,11 @@ def _rolled_hits(
         total_shots += shots
         bs = _ballistic_skill(model, snap)
         needed_seen.add(f"{ballistic_target(bs)[0]}+")
-        count = roll_hits(battle, bs, shots, profile.has_rule("Twin-linked"), profile.name)
-        strength = profile.strength.resolve(stats_of(model.profile).s)
-        hits += [Hit(target, strength, model) for _ in range(count)]
+        twin = profile.has_rule("Twin-linked")
+        rolled = roll_to_hit(battle, bs, shots, twin, profile.name, into_melee)
+        strength = _strength(model, profile)
+        hits += [Hit(target, strength, model) for _ in range(rolled.hits)]
+        strays += [model] * rolled.strays
     battle.emit(
         ShotsFired(
             unit=unit.label,
@@ -302,18 +401,102 @@ def _rolled_hits(
             hits=len(hits),
         )
     )
+    if strays:
+        hits += _stray_hits(battle, unit, target, profile, strays)
     return hits
 
 
-def _aim(battle: Battle, unit: Unit, target: Unit, models: list[Model], what: str) -> Model:
+def melee_stray_units(battle: Battle, shooter: Unit, target: Unit) -> list[Unit]:
+    """Units the rolls of 1-2 of ``shooter``'s shots into ``target``'s melee may hit.
+
+    Seed 001 (Proposed Rule): "hit one of your engaged units instead! (In the
+    case of shooting at a melee which has no units you control, the 1s and 2s
+    hit a squad from a different player than the controlling player of the
+    nominated squad)". The combat is the group of units linked by base
+    contact (:func:`combat.combats`). With two players the shooter always has
+    a unit in the combat; none is found only when the target is marked locked
+    without an enemy in base contact on the table.
+    """
+    combat = next((c for c in combats(battle) if any(u is target for u in c.units)), None)
+    if combat is None:
+        return []
+    return combat.side(shooter.player) or [u for u in combat.units if u.player != target.player]
+
+
+def _stray_hits(
+    battle: Battle, unit: Unit, target: Unit, profile: WeaponProfile, sources: list[Model]
+) -> list[Hit]:
+    """The rolls of 1-2 of one weapon into a melee: one hit each on another unit.
+
+    Where several units may take them, the shooting player chooses one for the
+    weapon's strays (a ``melee_stray`` decision); where none may, they miss.
+    """
+    candidates = melee_stray_units(battle, unit, target)
+    victim = candidates[0] if len(candidates) == 1 else None
+    if len(candidates) > 1:
+        victim = battle.decide(
+            Decision(
+                kind="melee_stray",
+                player=unit.player,
+                prompt=(
+                    f"{len(sources)} roll(s) of 1-2 of {profile.name} into the melee: "
+                    "which engaged unit do they hit?"
+                ),
+                choices=tuple(Choice(u.label, u) for u in candidates),
+                context={"unit": unit.id, "target": target.id, "weapon": profile.name},
+            )
+        )
+    battle.emit(
+        StrayShots(
+            unit=unit.label,
+            weapon=profile.name,
+            target=target.label,
+            strays=len(sources),
+            victim=victim.label if victim else "",
+        )
+    )
+    if victim is None:
+        return []
+    return [Hit(victim, _strength(m, profile), m) for m in sources]
+
+
+def aim_points(battle: Battle, firer: Model, target: Unit, profile: WeaponProfile) -> list[Model]:
+    """Target models ``firer`` may place its blast marker or template over.
+
+    Seed 001: "blast markers and templates cannot be deliberately placed such
+    that they cover any models locked in combat, they may end up there after
+    scattering". A marker centred on the model, or a template aimed at it,
+    must touch no model of a unit locked in combat.
+    """
+    seen = visible_models(battle, [firer], target) or target.alive_models
+    locked = [
+        m
+        for u in battle.units.values()
+        if u.status.locked_in_combat
+        for m in u.alive_models
+        if m is not firer
+    ]
+    if not locked:
+        return seen
+    return [m for m in seen if not touched(_placed_shape(firer, m, profile), locked)]
+
+
+def _placed_shape(firer: Model, aim: Model, profile: WeaponProfile) -> BaseGeometry:
+    """The template from ``firer`` toward ``aim``, or the marker centred on ``aim``."""
+    if profile.template:
+        return flame_template(firer.position, aim.position)
+    return blast_marker(aim.position, profile.blast or BLAST_DIAMETER)
+
+
+def _aim(battle: Battle, unit: Unit, target: Unit, firer: Model, profile: WeaponProfile) -> Model:
     """Ask the firing player which target model to place a marker or template on."""
-    seen = visible_models(battle, models, target) or target.alive_models
+    what = "template" if profile.template else "blast marker"
     return battle.decide(
         Decision(
             kind="aim",
             player=unit.player,
             prompt=f"Place the {what} of {unit.label} over which model of {target.label}?",
-            choices=tuple(Choice(m.id, m) for m in seen),
+            choices=tuple(Choice(m.id, m) for m in aim_points(battle, firer, target, profile)),
             context={"unit": unit.id, "target": target.id, "what": what},
         )
     )
@@ -345,8 +528,13 @@ def _record_marker(
     )
 
 
+def _strength(source: Model, profile: WeaponProfile) -> int:
+    """The weapon's Strength in ``source``'s hands (``User``, ``x2``, ``+N``)."""
+    return profile.strength.resolve(stats_of(source.profile).s)
+
+
 def _with_strength(hits: list[Hit], source: Model, profile: WeaponProfile) -> list[Hit]:
-    strength = profile.strength.resolve(stats_of(source.profile).s)
+    strength = _strength(source, profile)
     return [Hit(h.unit, strength, source) for h in hits]
 
 
@@ -356,8 +544,8 @@ def _template_hits(
     """Templates "need no to-hit roll" and hit every model under them."""
     hits: list[Hit] = []
     for model in models:
-        aim = _aim(battle, unit, target, [model], "template")
-        shape = flame_template(model.position, aim.position)
+        aim = _aim(battle, unit, target, model, profile)
+        shape = _placed_shape(model, aim, profile)
         under = _with_strength(_hits_under(battle, shape, model), model, profile)
         _record_marker(battle, profile, "template", model.position, 0.0, under)
         hits += under
@@ -372,10 +560,10 @@ def _blast_hits(
     A Barrage weapon firing at a target it cannot see scatters the full 2D6.
     """
     hits: list[Hit] = []
-    diameter = profile.blast or 3.0
+    diameter = profile.blast or BLAST_DIAMETER
     for model in models:
         for _ in range(profile.shots):
-            aim = _aim(battle, unit, target, [model], "blast marker")
+            aim = _aim(battle, unit, target, model, profile)
             centre = aim.position
             distance = 0.0
             if battle.dice.d6("scatter die (1-2: HIT)") > 2:
@@ -393,23 +581,35 @@ def _blast_hits(
     return hits
 
 
+def majority(unit: Unit, read: Callable[[Stats], int]) -> int:
+    """The value of a characteristic most models alive have (the highest on a tie)."""
+    counts = Counter(read(stats_of(m.profile)) for m in unit.alive_models)
+    best = max(counts.values())
+    return max(value for value, n in counts.items() if n == best)
+
+
 def majority_toughness(unit: Unit) -> int:
     """The Toughness most models alive have (the highest on a tie)."""
-    counts = Counter(stats_of(m.profile).t for m in unit.alive_models)
-    best = max(counts.values())
-    return max(t for t, n in counts.items() if n == best)
+    return majority(unit, lambda stats: stats.t)
 
 
 def roll_to_wound(
-    battle: Battle, victim: Unit, hits: list[Hit], profile: WeaponProfile
+    battle: Battle,
+    victim: Unit,
+    hits: list[Hit],
+    profile: WeaponProfile,
+    toughness: int | None = None,
 ) -> list[WoundRoll]:
     """Seed 000, step 5, with Overwhelming Strength, Rending, Poisoned and Shred.
 
     Overwhelming Strength: "it instead causes this wound automatically … counting
     the to-wound roll as if it were a 6" — so it also rends. Rending (6th/7th
     edition): a To Wound roll of 6 wounds regardless of Toughness, at AP2.
+    Hits roll against the victim's majority Toughness unless ``toughness`` is
+    given (a hit on one model: a Sweeping Advance's randomly distributed hit).
     """
-    toughness = majority_toughness(victim)
+    if toughness is None:
+        toughness = majority_toughness(victim)
     wounds: list[WoundRoll] = []
     by_strength = Counter(h.strength for h in hits)
     sources = {h.strength: h.source for h in hits}
@@ -480,31 +680,40 @@ def _wound(strength: int, profile: WeaponProfile, roll: int, source: Model) -> W
     return WoundRoll(strength, ap, source)
 
 
-def _final_shot(
-    battle: Battle, unit: Unit, target: Unit, profile: WeaponProfile, snap: bool, wounds: int
+def final_chain(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    rule: str,
+    weapon: str,
+    wounds: int,
+    strike: Callable[[Model, int], list[WoundRoll]],
 ) -> list[WoundRoll]:
-    """Seed 000, (Proposed Rule) Final Shot.
+    """The chain Final Shot (seed 000) and Final Blow (seed 001) share; option ``rule``.
 
     "If a multiple-model unit has been reduced to only a single model with
     only a single wound …, for every successful wound this model causes it may
     immediately make an additional attack … If these additional attacks cause
-    wounds, they gain another attack against that target, and so on." Not with
-    "a Blast, Template, Barrage, or Ordnance weapon", nor by Independent Characters.
+    wounds, they gain another attack against that target, and so on." Neither
+    can "be made by Independent Characters". The player is asked once (a
+    decision of kind ``rule``); ``strike(last, n)`` makes ``n`` extra attacks
+    of the last model and returns the wounds they cause.
     """
     alive = unit.alive_models
-    if not (battle.option("final_shot") and wounds and unit.starting_models > 1):
+    if not (battle.option(rule) and wounds and unit.starting_models > 1):
         return []
-    if len(alive) != 1 or alive[0].wounds_left != 1 or profile.barrage:
+    if len(alive) != 1 or alive[0].wounds_left != 1:
         return []
     last = alive[0]
-    if profile.base_type == "Ordnance" or is_independent_character(unit, last):
+    if is_independent_character(unit, last):
         return []
+    name = rule.replace("_", " ").title()
     accept = battle.decide(
         Decision(
-            kind="final_shot",
+            kind=rule,
             player=unit.player,
-            prompt=f"{last.id} may make {wounds} Final Shot(s) with {profile.name}",
-            choices=(Choice("Final Shot", True), Choice("No", False)),
+            prompt=f"{last.id} may make {wounds} {name}(s) with {weapon}",
+            choices=(Choice(name, True), Choice("No", False)),
             context={"unit": unit.id, "target": target.id},
         )
     )
@@ -512,19 +721,32 @@ def _final_shot(
     pending, made = wounds, 0
     while accept and pending and made < FINAL_SHOT_LIMIT:
         made += pending
-        battle.say("final-shot", f"{last.id} makes {pending} Final Shot(s)")
-        hits = roll_hits(
-            battle,
-            _ballistic_skill(last, snap),
-            pending,
-            profile.has_rule("Twin-linked"),
-            f"{profile.name} Final Shot",
-        )
-        strength = profile.strength.resolve(stats_of(last.profile).s)
-        new = roll_to_wound(battle, target, [Hit(target, strength, last)] * hits, profile)
+        battle.say(rule.replace("_", "-"), f"{last.id} makes {pending} {name}(s)")
+        new = strike(last, pending)
         extra += new
         pending = len(new)
     return extra
+
+
+def _final_shot(
+    battle: Battle, unit: Unit, target: Unit, profile: WeaponProfile, snap: bool, wounds: int
+) -> list[WoundRoll]:
+    """Seed 000, (Proposed Rule) Final Shot: :func:`final_chain` with the weapon's shots.
+
+    "A model may not make a Final Shot with a Blast, Template, Barrage, or
+    Ordnance weapon" (Blast and Template hits never come here).
+    """
+    if profile.barrage or profile.base_type == "Ordnance":
+        return []
+
+    def strike(last: Model, count: int) -> list[WoundRoll]:
+        twin = profile.has_rule("Twin-linked")
+        purpose = f"{profile.name} Final Shot"
+        hits = roll_hits(battle, _ballistic_skill(last, snap), count, twin, purpose)
+        shots = [Hit(target, _strength(last, profile), last)] * hits
+        return roll_to_wound(battle, target, shots, profile)
+
+    return final_chain(battle, unit, target, "final_shot", profile.name, wounds, strike)
 
 
 def allocate_wounds(
@@ -537,6 +759,9 @@ def allocate_wounds(
     result: VolleyResult,
     firers: list[Model],
     shadow: dict[str, int] | None = None,
+    *,
+    melee: bool = False,
+    only: Model | None = None,
 ) -> None:
     """Seed 000, step 6: each wound goes to the closest model, which saves or suffers.
 
@@ -548,6 +773,11 @@ def allocate_wounds(
     them. Under Suppressive Fire nothing is removed: wounds are counted against
     a shadow copy of the unit's wounds (``shadow``, shared by the weapons of one
     shooting attack, so wounds that would have been lost add up).
+
+    In close combat (``melee``) every model may be chosen, the closest to the
+    attacking models first, and no cover save is taken (6th/7th edition);
+    ``only`` sends every wound to that one model (a Sweeping Advance's randomly
+    distributed hit), the wounds being lost once it is dead.
     """
     if shadow is None or not orders.suppressive:
         shadow = {}
@@ -556,16 +786,17 @@ def allocate_wounds(
     scatter = profile.template or profile.blast is not None
     for wound in wounds:
         alive = [m for m in victim.models if shadow[m.id] > 0]
-        pool = (
-            alive
-            if scatter
-            else [m for m in alive if any(model_sees(battle, f, m) for f in firers)]
-        )
+        if only is not None:
+            pool = [m for m in alive if m is only]
+        elif scatter or melee:
+            pool = alive
+        else:
+            pool = [m for m in alive if any(model_sees(battle, f, m) for f in firers)]
         if not pool:
             battle.say("allocation", f"remaining wounds on {victim.label} are lost: none in sight")
             return
         model = min(pool, key=lambda m: min(base_distance(f, m) for f in firers))
-        if _saved(battle, victim, model, wound, profile):
+        if _saved(battle, victim, model, wound, profile, cover=not melee):
             continue
         lost = _wounds_lost(battle, victim, model, wound, profile, shadow[model.id])
         if not lost:
@@ -595,13 +826,19 @@ def allocate_wounds(
 
 
 def _saved(
-    battle: Battle, victim: Unit, model: Model, wound: WoundRoll, profile: WeaponProfile
+    battle: Battle,
+    victim: Unit,
+    model: Model,
+    wound: WoundRoll,
+    profile: WeaponProfile,
+    cover: bool = True,
 ) -> bool:
     """Seed 000, Models with more than One Save: each type of save once.
 
     A model "can use each type of save (armor, invulnerable and cover) once
     to avoid harm … if a model has multiple saves of the same type then it
-    uses the best among them."
+    uses the best among them." Without ``cover`` (close combat, 6th/7th
+    edition) no cover save is taken.
     """
     stats = stats_of(model.profile)
     saves: list[tuple[str, int]] = []
@@ -609,10 +846,10 @@ def _saved(
         saves.append(("armour", stats.sv))
     if stats.invulnerable is not None:
         saves.append(("invulnerable", stats.invulnerable))
-    if not profile.has_rule("Ignores Cover"):
-        cover = cover_save(battle, wound.source, model, victim.status.gone_to_ground)
-        if cover is not None:
-            saves.append(("cover", cover))
+    if cover and not profile.has_rule("Ignores Cover"):
+        value = cover_save(battle, wound.source, model, victim.status.gone_to_ground)
+        if value is not None:
+            saves.append(("cover", value))
     for name, needed in saves:
         roll = battle.dice.d6(f"{name} save {needed}+ ({model.id})")
         saved = roll >= needed

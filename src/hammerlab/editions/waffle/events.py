@@ -121,3 +121,133 @@ class ReactionDeclared(Event):
     @property
     def text(self) -> str:
         return f"{self.unit} reacts to {self.against}: {self.reaction}"
+
+
+@dataclass(frozen=True)
+class ChargeDeclared(Event):
+    """A unit declared a charge (seed 004, Declare Charge)."""
+
+    kind: ClassVar[str] = "charge"
+    unit: str
+    target: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.unit} declares a charge against {self.target}"
+
+
+@dataclass(frozen=True)
+class ChargeRolled(Event):
+    """The charge range was rolled and compared with the distance (seed 004, Roll Charge Range)."""
+
+    kind: ClassVar[str] = "charge_roll"
+    unit: str
+    target: str
+    dice: tuple[int, ...]
+    dropped: int | None
+    """The highest die, discarded when charging through difficult terrain."""
+    charge_range: int
+    distance: float
+    """Closest charging model to closest target model, base to base, in inches."""
+    success: bool
+
+    @property
+    def text(self) -> str:
+        shown = " ".join(str(d) for d in self.dice)
+        dropped = f", {self.dropped} discarded" if self.dropped is not None else ""
+        outcome = "the charge succeeds" if self.success else "the charge fails"
+        return (
+            f'  {self.unit} rolls {shown}{dropped}: charge range {self.charge_range}" '
+            f'against {self.distance:.2f}" to {self.target}: {outcome}'
+        )
+
+
+@dataclass(frozen=True)
+class StrayShots(Event):
+    """Shots into a melee rolled 1 or 2 (seed 001, Shooting Into Close Combat).
+
+    "any rolls of 1 or 2, even if they would normally be hits, hit one of your
+    engaged units instead!" ``victim`` is empty when no unit of the combat may
+    take them: they miss.
+    """
+
+    kind: ClassVar[str] = "stray_shots"
+    unit: str
+    weapon: str
+    target: str
+    strays: int
+    victim: str
+
+    @property
+    def text(self) -> str:
+        where = f"hit {self.victim}" if self.victim else "hit no other unit of the combat: missed"
+        return (
+            f"  {self.strays} roll(s) of 1-2 of {self.unit}'s {self.weapon} "
+            f"into the melee around {self.target} {where}"
+        )
+
+
+@dataclass(frozen=True)
+class BlowsStruck(Event):
+    """Models of a unit struck with one weapon at one Initiative step (seed 001, Rolling to Hit).
+
+    ``needed`` is the chart's cell (``"A"``: automatic hits, no dice).
+    """
+
+    kind: ClassVar[str] = "blows"
+    unit: str
+    weapon: str
+    target: str
+    initiative: int
+    models: int
+    attacks: int
+    needed: str
+    hits: int
+
+    @property
+    def text(self) -> str:
+        return (
+            f"I{self.initiative}: {self.unit} strikes {self.attacks} blow(s) with {self.weapon} "
+            f"({self.models} model(s)) at {self.target}: {self.hits} hit(s) on {self.needed}"
+        )
+
+
+@dataclass(frozen=True)
+class CombatResolved(Event):
+    """A combat's result (seed 001, Determine Assault Results).
+
+    ``scores``: unsaved wounds (and Fiery Charge casualties) per player;
+    ``winner`` is empty on a draw.
+    """
+
+    kind: ClassVar[str] = "combat_result"
+    units: tuple[str, ...]
+    scores: dict[str, int]
+    winner: str
+    difference: int
+
+    @property
+    def text(self) -> str:
+        score = ", ".join(f"{p} {n}" for p, n in self.scores.items())
+        outcome = f"{self.winner} wins by {self.difference}" if self.winner else "a draw"
+        return f"Combat of {', '.join(self.units)}: {score}: {outcome}"
+
+
+@dataclass(frozen=True)
+class SweepingAdvance(Event):
+    """A winning unit's Sweeping Advance against one falling-back unit (seed 001)."""
+
+    kind: ClassVar[str] = "sweeping_advance"
+    unit: str
+    fleeing: str
+    total: int
+    fleeing_total: int
+    caught: bool
+
+    @property
+    def text(self) -> str:
+        outcome = "caught" if self.caught else "breaks off"
+        return (
+            f"{self.unit} sweeps at {self.fleeing}: {self.total} against "
+            f"{self.fleeing_total}: {self.fleeing} {outcome}"
+        )

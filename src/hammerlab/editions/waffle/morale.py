@@ -36,15 +36,21 @@ def _test(battle: Battle, unit: Unit, test: str, modifier: int, reason: str) -> 
     return passed
 
 
-def morale_check(battle: Battle, unit: Unit, reason: str, penalty: int = 0) -> bool:
+def morale_check(
+    battle: Battle, unit: Unit, reason: str, penalty: int = 0, *, assault: bool = False
+) -> bool:
     """A Morale check: on a failure the unit Falls Back.
 
     Fearless units pass automatically; units locked in combat take no Morale
     checks from shooting (seed 001: "Units that are locked in close combat do
     not take Morale checks or Pinning tests caused by shooting"); a unit
-    already falling back takes none.
+    already falling back takes none. An ``assault`` check (losing a close
+    combat) is taken by locked units, and its Fall Back move is left to the
+    caller, which makes it after Sweeping Advances (seed 001: "In either case,
+    make a Fall Back move for the surviving members of the losing unit").
     """
-    if unit.destroyed or unit.status.falling_back or unit.status.locked_in_combat:
+    locked = unit.status.locked_in_combat and not assault
+    if unit.destroyed or unit.status.falling_back or locked:
         return True
     if unit.has_rule("Fearless"):
         battle.say("morale", f"{unit.label} is Fearless: Morale check passed ({reason})")
@@ -52,7 +58,8 @@ def morale_check(battle: Battle, unit: Unit, reason: str, penalty: int = 0) -> b
     total_penalty = penalty + unit.status.morale_penalty
     if _test(battle, unit, "Morale check", -total_penalty, reason):
         return True
-    fall_back(battle, unit, reason)
+    if not assault:
+        fall_back(battle, unit, reason)
     return False
 
 

@@ -26,6 +26,9 @@ WEAPON_RULES = (
     "Shred",
     "Poisoned",
     "Instant Death",
+    "Unwieldy",
+    "Specialist Weapon",
+    "Two-handed",
 )
 """Weapon special rules the Waffle Edition engine resolves."""
 

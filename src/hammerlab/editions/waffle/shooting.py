@@ -14,6 +14,7 @@ from hammerlab.editions.waffle.attacks import (
     VolleyResult,
     fire_weapon,
     firing_models,
+    orders_against,
     ranged_weapons,
 )
 from hammerlab.editions.waffle.events import ReactionDeclared
@@ -71,7 +72,12 @@ def shooting_phase(battle: Battle, player: str) -> None:
 
 
 def _may_act(unit: Unit) -> bool:
-    """Seed 000 step 1: "able to shoot but has yet to do so this turn"."""
+    """Seed 000 step 1: "able to shoot but has yet to do so this turn".
+
+    Seed 001, Shooting Into and out of Close Combat: "Models belonging to
+    units locked in combat cannot fire weapons in the Shooting phase" (with
+    or without the proposed rule: nothing lets them shoot out of a combat).
+    """
     status = unit.status
     return not (status.has_shot or status.locked_in_combat or status.ran)
 
@@ -87,17 +93,22 @@ def can_run(unit: Unit) -> bool:
 def targets_for(battle: Battle, unit: Unit, orders: FireOrders) -> list[Unit]:
     """Enemy units the unit can see and reach with at least one weapon.
 
-    Units locked in combat are not targets (base rule; the proposed rule for
-    shooting into combat comes with the assault phase). Sight is judged model
-    by model in :func:`firing_models`, which lets Barrage weapons fire at
-    targets out of sight (6th/7th edition), so a unit whose only weapons in
-    reach are Barrage weapons may target a unit it cannot see.
+    Units locked in combat are not targets (6th/7th-edition base rule), unless
+    the option ``shooting_into_combat`` is on (seed 001, Proposed Rule):
+    "models can shoot at units locked in close combat", with Snap Shots only,
+    so only with weapons that can fire them (:func:`attacks.orders_against`).
+    Sight is judged model by model in :func:`firing_models`, which lets
+    Barrage weapons fire at targets out of sight (6th/7th edition), so a unit
+    whose only weapons in reach are Barrage weapons may target a unit it
+    cannot see.
     """
+    into_melee = battle.option("shooting_into_combat")
     found = []
     for enemy in battle.enemies_of(unit):
-        if enemy.status.locked_in_combat:
+        if enemy.status.locked_in_combat and not into_melee:
             continue
-        if any(firing_models(battle, unit, enemy, w, orders) for w in ranged_weapons(unit)):
+        aimed = orders_against(enemy, orders)
+        if any(firing_models(battle, unit, enemy, w, aimed) for w in ranged_weapons(unit)):
             found.append(enemy)
     return found
 
@@ -106,11 +117,13 @@ def unit_shooting_action(battle: Battle, unit: Unit) -> None:
     """Shoot (normally or as Suppressive Fire), Run, or hold."""
     unit.status.has_shot = True
     targets = targets_for(battle, unit, FireOrders())
+    # A melee is shot into with Snap Shots, which "cannot be used as Suppressive Fire".
+    free = [t for t in targets if not t.status.locked_in_combat]
     actions = []
     if targets:
         actions.append(Choice(SHOOT, SHOOT))
         forced_snap = unit.status.gone_to_ground or unit.status.falling_back
-        if battle.option("suppressive_fire") and not forced_snap:
+        if battle.option("suppressive_fire") and not forced_snap and free:
             actions.append(Choice(SUPPRESS, SUPPRESS))
     if can_run(unit):
         actions.append(Choice(RUN, RUN))
@@ -130,15 +143,25 @@ def unit_shooting_action(battle: Battle, unit: Unit) -> None:
     if action == HOLD:
         battle.say("shooting", f"{unit.label} holds its fire")
         return
-    target = choose_target(battle, unit, targets)
-    orders = FireOrders(suppressive=action == SUPPRESS)
+    target = choose_target(battle, unit, free if action == SUPPRESS else targets)
+    orders = orders_against(target, FireOrders(suppressive=action == SUPPRESS))
+    if orders.into_melee:
+        battle.say(
+            "shooting",
+            f"{unit.label} shoots into the melee at {target.label}: Snap Shots; "
+            "rolls of 1-2 hit another unit of the combat",
+        )
     result = shooting_attack(battle, unit, target, orders)
     unit.status.shot_target = target.id
     after_shooting(battle, unit, target, result, orders)
 
 
 def choose_target(battle: Battle, unit: Unit, targets: list[Unit]) -> Unit:
-    """Seed 000 step 2: "Choose a Target"."""
+    """Seed 000 step 2: "Choose a Target".
+
+    Into a melee (seed 001, Proposed Rule) this is the declaration of "which
+    of the engaged units they are trying to hit".
+    """
     return battle.decide(
         Decision(
             kind="target",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
 from hammerlab.engine.units import Model, Unit
 
 UNIT_RULES: Final[dict[str, str]] = {
@@ -24,6 +25,9 @@ UNIT_RULES: Final[dict[str, str]] = {
     "Fleet": "may re-roll the Run distance",
     "Independent Character": "cannot make a Final Shot or Final Blow",
     "Shock Troops": "ignores Suppressive Fire (optional sub-rule of the proposed rule)",
+    "Furious Charge": "+1 Strength in close combat on a turn it charged (and for the hits "
+    "of its Sweeping Advance, which count as charging)",
+    "Rage": "+2 Attacks instead of +1 on a turn it charged (+1 after a Fiery Charge)",
 }
 """Rule name → what it does in hammerlab."""
 
@@ -60,3 +64,17 @@ def is_independent_character(unit: Unit, model: Model) -> bool:
     return model_has(unit, model, "Independent Character") or (
         "independent character" in model.profile.unit_type.lower()
     )
+
+
+def close_combat_strength(unit: Unit, model: Model, weapon: WeaponProfile, charging: bool) -> int:
+    """The Strength of ``model``'s blows with ``weapon``, Furious Charge included.
+
+    6th/7th-edition Furious Charge: +1 Strength on a turn the unit charged.
+    Multipliers apply before additions (a Strength 4 model with a ``x2``
+    weapon strikes at 9), and a weapon of fixed Strength ignores the bonus,
+    which raises the model's own Strength. At most 10.
+    """
+    strength = weapon.strength.resolve(stats_of(model.profile).s)
+    if charging and weapon.strength.mode != "fixed" and model_has(unit, model, "Furious Charge"):
+        strength += 1
+    return min(10, strength)

@@ -1,0 +1,309 @@
+"""The Waffle Edition fight sub-phase (seeds 001/002, "Fighting Sub-phase").
+
+Every combat on the table is fought one at a time: weapons are chosen, then
+Initiative steps 10 to 1 (Pile In, then every model of that Initiative strikes
+at once), then the assault result (``assault_results.py``). To Wound, saves
+and wound allocation are the shooting ones (``attacks.py``) in their close
+combat form: every model may be allocated wounds, closest first, and no cover
+save is taken.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hammerlab.editions.waffle.assault_results import FightRecord, pile_in, resolve_assault
+from hammerlab.editions.waffle.attacks import (
+    FireOrders,
+    Hit,
+    VolleyResult,
+    WoundRoll,
+    allocate_wounds,
+    final_chain,
+    majority,
+    roll_to_wound,
+)
+from hammerlab.editions.waffle.charge import charge_bonus_attacks
+from hammerlab.editions.waffle.combat import (
+    ENGAGED_SUPPORT,
+    Combat,
+    combats,
+    engaged_models,
+    in_contact,
+    refresh_locks,
+)
+from hammerlab.editions.waffle.events import BlowsStruck
+from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
+from hammerlab.editions.waffle.special_rules import close_combat_strength
+from hammerlab.editions.waffle.tables import melee_cell
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.geometry import base_distance
+from hammerlab.engine.units import Model, Unit
+
+AUTOMATIC = "A"
+"""The chart's automatic hit: no dice are rolled."""
+CLOSE_COMBAT_WEAPON = weapon_of(
+    Weapon("Close combat weapon", {"Range": "-", "S": "User", "AP": "-", "Type": "Melee"})
+)
+"""6th/7th edition: what a model without a melee weapon fights with (a pistol
+in close combat counts as one)."""
+MELEE_ORDERS = FireOrders(purpose="close combat")
+
+
+def fight_sub_phase(battle: Battle, player: str) -> None:
+    """Seeds 001/002: fight every combat on the table, one at a time.
+
+    Each combat (:func:`combat.combats`) is fought (:func:`fight`), then its
+    assault result is determined and its units Fall Back, Pile In or
+    Consolidate (:func:`assault_results.resolve_assault`). ``player`` is the
+    player whose turn it is: their units move first where order matters.
+    """
+    for combat in combats(battle):
+        if len({u.player for u in combat.units if not u.destroyed}) < 2:
+            continue
+        battle.say("fight", f"combat: {', '.join(u.label for u in combat.units)}")
+        resolve_assault(battle, combat, fight(battle, combat, player), player)
+    refresh_locks(battle)
+
+
+def fight(battle: Battle, combat: Combat, player: str) -> FightRecord:
+    """Initiative steps 10 to 1 of one combat.
+
+    6th/7th edition, as the seeds use it: at the start of each step, models
+    of that Initiative that are not engaged Pile In (:func:`pile_in`, the
+    player whose turn it is first); then every engaged model of that
+    Initiative strikes, all at once: casualties of the step still strike in
+    it, and models killed in an earlier step never do.
+    """
+    units = sorted(combat.units, key=lambda u: u.player != player)
+    record = FightRecord()
+    for unit in units:
+        choose_weapons(battle, unit, record)
+    record.note_contacts(units)
+    for step in range(10, 0, -1):
+        for unit in units:
+            engaged = engaged_models(battle, unit)
+            waiting = [
+                m
+                for m in unit.alive_models
+                if m not in engaged and initiative(m, record.weapons[m.id]) == step
+            ]
+            if waiting:
+                pile_in(battle, unit, waiting, _foes(unit, units))
+        record.note_contacts(units)
+        _initiative_step(battle, units, step, record)
+    return record
+
+
+def _foes(unit: Unit, units: Sequence[Unit]) -> list[Unit]:
+    return [u for u in units if u.player != unit.player and not u.destroyed]
+
+
+def melee_options(model: Model) -> list[WeaponProfile]:
+    """The weapons ``model`` may fight with: each melee weapon it carries, and a
+    close combat weapon if it has a pistol or no melee weapon (6th/7th edition)."""
+    profiles = [weapon_of(w) for w in model.weapons]
+    options = {p.name: p for p in profiles if p.base_type == "Melee"}
+    if not options or any(p.base_type == "Pistol" for p in profiles):
+        options.setdefault(CLOSE_COMBAT_WEAPON.name, CLOSE_COMBAT_WEAPON)
+    return list(options.values())
+
+
+def choose_weapons(battle: Battle, unit: Unit, record: FightRecord) -> None:
+    """The weapon each model fights with in this combat (6th/7th edition: chosen
+    at the start of the fight). Models with the same profile and wargear are
+    asked together, and only when they have more than one to choose from."""
+    groups: dict[tuple[object, ...], list[Model]] = {}
+    for model in unit.alive_models:
+        groups.setdefault((model.profile, model.weapons, model.rules), []).append(model)
+    for models in groups.values():
+        options = melee_options(models[0])
+        chosen = options[0]
+        if len(options) > 1:
+            ids = ",".join(m.id for m in models)
+            chosen = battle.decide(
+                Decision(
+                    kind="melee_weapon",
+                    player=unit.player,
+                    prompt=f"Which weapon do {ids} of {unit.label} fight with?",
+                    choices=tuple(Choice(o.name, o) for o in options),
+                    context={"unit": unit.id, "models": ids},
+                )
+            )
+        for model in models:
+            record.weapons[model.id] = chosen
+
+
+def initiative(model: Model, weapon: WeaponProfile) -> int:
+    """The Initiative step the model strikes at: its Initiative, or 1 with an
+    Unwieldy weapon (6th/7th edition)."""
+    if weapon.has_rule("Unwieldy"):
+        return 1
+    return min(10, max(1, stats_of(model.profile).i))
+
+
+def attacks_of(unit: Unit, model: Model, weapon: WeaponProfile) -> int:
+    """The model's Attacks: profile, charge bonus and a second weapon.
+
+    The charge bonus (+1, +2 with Rage, one fewer after a Fiery Charge) is
+    :func:`charge.charge_bonus_attacks`; :func:`second_weapon_bonus` adds 1.
+    """
+    return (
+        stats_of(model.profile).a + charge_bonus_attacks(unit) + second_weapon_bonus(model, weapon)
+    )
+
+
+def second_weapon_bonus(model: Model, weapon: WeaponProfile) -> int:
+    """6th/7th edition: +1 Attack for fighting with two close combat weapons.
+
+    Melee weapons and pistols count (a pistol is a close combat weapon in
+    close combat). A Two-handed weapon never gets it; a Specialist Weapon only
+    when the model has two or more Specialist Weapons.
+    """
+    held = [p for p in map(weapon_of, model.weapons) if p.base_type in ("Melee", "Pistol")]
+    if len(held) < 2 or weapon.has_rule("Two-handed"):
+        return 0
+    if weapon.has_rule("Specialist Weapon"):
+        return int(sum(p.has_rule("Specialist Weapon") for p in held) >= 2)
+    return 1
+
+
+def foes_within_reach(battle: Battle, unit: Unit, model: Model, foes: list[Unit]) -> list[Unit]:
+    """Enemy units ``model`` may attack: those in base contact with it, or with a
+    model of its unit within 2" of it (6th/7th edition, engaged models)."""
+    near = [model, *(f for f in unit.alive_models if base_distance(model, f) <= ENGAGED_SUPPORT)]
+    return [e for e in foes if any(in_contact(n, x) for n in near for x in e.alive_models)]
+
+
+@dataclass(frozen=True)
+class Blows:
+    """Models of one unit striking one target with one weapon at one step."""
+
+    unit: Unit
+    models: tuple[Model, ...]
+    weapon: WeaponProfile
+    target: Unit
+    target_ws: int
+    """The target's majority Weapon Skill when the step began."""
+
+
+def _initiative_step(battle: Battle, units: list[Unit], step: int, record: FightRecord) -> None:
+    """Everyone engaged with this Initiative picks a target, then all strike."""
+    plans: list[Blows] = []
+    for unit in units:
+        foes = _foes(unit, units)
+        groups: dict[tuple[str, tuple[str, ...]], list[Model]] = {}
+        for model in engaged_models(battle, unit):
+            weapon = record.weapons[model.id]
+            if initiative(model, weapon) != step:
+                continue
+            reach = tuple(f.id for f in foes_within_reach(battle, unit, model, foes))
+            if reach:
+                groups.setdefault((weapon.name, reach), []).append(model)
+        for (_, reach), models in groups.items():
+            weapon = record.weapons[models[0].id]
+            target = _choose_target(battle, unit, models, weapon, [battle.unit(i) for i in reach])
+            ws = majority(target, lambda s: s.ws)
+            plans.append(Blows(unit, tuple(models), weapon, target, ws))
+    if plans:
+        battle.say("fight", f"Initiative step {step}")
+    attackers = {u.id: u.alive_models for u in units}
+    for plan in plans:
+        strike(battle, plan, step, attackers[plan.unit.id])
+
+
+def _choose_target(
+    battle: Battle, unit: Unit, models: list[Model], weapon: WeaponProfile, options: list[Unit]
+) -> Unit:
+    """Which enemy unit a group of models attacks, when it may attack several."""
+    if len(options) == 1:
+        return options[0]
+    ids = ",".join(m.id for m in models)
+    return battle.decide(
+        Decision(
+            kind="melee_target",
+            player=unit.player,
+            prompt=f"Which unit do {ids} of {unit.label} attack with {weapon.name}?",
+            choices=tuple(Choice(o.label, o) for o in options),
+            context={"unit": unit.id, "models": ids, "weapon": weapon.name},
+        )
+    )
+
+
+def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> None:
+    """Seed 001, Rolling to Hit, then To Wound, Final Blow and allocation.
+
+    "roll a D6 for each Attack a model gets to make and compare the WS of the
+    attacking model with the WS of the target unit" on the seed's chart
+    (:func:`tables.melee_cell`; ``A`` hits without a roll); the target's WS
+    is the one most of its models have (the highest on a tie, 6th/7th
+    edition). Wounds are rolled with the Strength after the weapon and
+    Furious Charge; each unsaved wound counts for the unit's combat result.
+    Wounds go to the closest model of the target to the attacking unit (the
+    models it had when the step began), one at a time.
+    """
+    unit, weapon, target = plan.unit, plan.weapon, plan.target
+    batches: dict[tuple[str, int], list[Model]] = {}
+    for model in plan.models:
+        cell = melee_cell(stats_of(model.profile).ws, plan.target_ws)
+        strength = close_combat_strength(unit, model, weapon, unit.status.charged)
+        batches.setdefault((cell, strength), []).append(model)
+    hits: list[Hit] = []
+    blows = 0
+    for (cell, strength), models in batches.items():
+        count = sum(attacks_of(unit, m, weapon) for m in models)
+        blows += count
+        hits += [Hit(target, strength, models[0])] * roll_blows(battle, cell, count, weapon.name)
+    battle.emit(
+        BlowsStruck(
+            unit=unit.label,
+            weapon=weapon.name,
+            target=target.label,
+            initiative=step,
+            models=len(plan.models),
+            attacks=blows,
+            needed="/".join(dict.fromkeys(cell for cell, _ in batches)),
+            hits=len(hits),
+        )
+    )
+    if not hits:
+        return
+    wounds = roll_to_wound(battle, target, hits, weapon)
+    wounds += final_blow(battle, plan, len(wounds))
+    result = VolleyResult()
+    allocate_wounds(
+        battle, unit, target, wounds, weapon, MELEE_ORDERS, result, attackers, melee=True
+    )
+    unit.status.combat_score += result.unsaved[target.id]
+
+
+def roll_blows(battle: Battle, cell: str, count: int, purpose: str) -> int:
+    """Hits from ``count`` Attacks needing ``cell`` (``A``: all hit, no dice)."""
+    if cell == AUTOMATIC:
+        return count
+    needed = int(cell.rstrip("+"))
+    return sum(1 for r in battle.dice.roll(count, f"to hit ({purpose}, {cell})") if r >= needed)
+
+
+def final_blow(battle: Battle, plan: Blows, wounds: int) -> list[WoundRoll]:
+    """Seed 001, (Proposed Rule) Final Blow (option ``final_blow``).
+
+    "for every successful wound this model causes it may immediately make an
+    additional attack with identical Strength, AP, and any other applicable
+    special rules against that same target at the same Initiative step … A
+    Final Blow cannot be made by Independent Characters." The chain is
+    :func:`attacks.final_chain`, shared with Final Shot; each extra attack
+    rolls to hit on the chart and to wound like the model's blows.
+    """
+    unit, weapon, target = plan.unit, plan.weapon, plan.target
+
+    def blow(last: Model, count: int) -> list[WoundRoll]:
+        cell = melee_cell(stats_of(last.profile).ws, plan.target_ws)
+        landed = roll_blows(battle, cell, count, f"{weapon.name} Final Blow")
+        strength = close_combat_strength(unit, last, weapon, unit.status.charged)
+        return roll_to_wound(battle, target, [Hit(target, strength, last)] * landed, weapon)
+
+    return final_chain(battle, unit, target, "final_blow", weapon.name, wounds, blow)
