@@ -17,11 +17,17 @@ from hammerlab.editions.waffle.attacks import (
     allocate_wounds,
     roll_to_wound,
 )
-from hammerlab.editions.waffle.charge import EPSILON, _closest_approach, _contact_spot, _free
 from hammerlab.editions.waffle.combat import Combat, in_contact, units_in_contact
 from hammerlab.editions.waffle.events import CombatResolved, SweepingAdvance
 from hammerlab.editions.waffle.morale import morale_check
 from hammerlab.editions.waffle.movement import choose_intent, fall_back, goal_of
+from hammerlab.editions.waffle.placement import (
+    EPSILON,
+    PILE_IN,
+    closest_approach,
+    contact_spot,
+    is_free,
+)
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
 from hammerlab.editions.waffle.special_rules import close_combat_strength
 from hammerlab.engine.battle import Battle
@@ -30,7 +36,6 @@ from hammerlab.engine.events import ModelMoved
 from hammerlab.engine.geometry import Vec, base_distance, centre_distance, closest, step_toward
 from hammerlab.engine.units import Model, Unit
 
-PILE_IN = 3.0
 """6th/7th edition: a Pile In move is up to 3" per model."""
 CONSOLIDATE_CLEARANCE = 1.0
 """6th/7th edition: a Consolidation may not bring a model within 1" of an enemy."""
@@ -286,12 +291,12 @@ def pile_in(battle: Battle, unit: Unit, models: list[Model], foes: list[Unit]) -
         return
     for model in closest(enemies, models):
         reachable = [e for e in closest([model], enemies) if base_distance(model, e) <= PILE_IN]
-        spots = (_contact_spot(battle, model, e, PILE_IN) for e in reachable)
+        spots = (contact_spot(battle, model, e, PILE_IN) for e in reachable)
         spot = next((s for s in spots if s is not None), None)
         if spot is None:
             nearest = closest([model], enemies)[0]
             holder = next(f for f in foes if nearest in f.alive_models)
-            spot = _closest_approach(battle, model, holder, PILE_IN)
+            spot = closest_approach(battle, model, holder, PILE_IN)
         _move(battle, unit, model, spot, "piles in")
 
 
@@ -320,7 +325,7 @@ def consolidate(battle: Battle, unit: Unit) -> None:
     for model in sorted(models, key=lambda m: -(m.position[0] * dx + m.position[1] * dy)):
         for tenth in range(10, 0, -1):
             spot = (model.position[0] + dx * tenth / 10, model.position[1] + dy * tenth / 10)
-            if _free(battle, model, spot) and _clear_of(model, spot, enemies):
+            if is_free(battle, model, spot) and _clear_of(model, spot, enemies):
                 _move(battle, unit, model, spot, "consolidates")
                 break
 

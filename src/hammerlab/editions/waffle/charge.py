@@ -13,8 +13,6 @@ made a Fiery Charge, so :func:`charge_bonus_attacks` drops one bonus Attack).
 
 from __future__ import annotations
 
-import math
-
 from hammerlab.editions.waffle.attacks import (
     FireOrders,
     VolleyResult,
@@ -24,18 +22,22 @@ from hammerlab.editions.waffle.attacks import (
 from hammerlab.editions.waffle.combat import in_contact, refresh_locks, units_in_contact
 from hammerlab.editions.waffle.events import ChargeDeclared, ChargeRolled, ReactionDeclared
 from hammerlab.editions.waffle.movement import dangerous_terrain_tests, fall_back
+from hammerlab.editions.waffle.placement import (
+    EPSILON,
+    PILE_IN,
+    closest_approach,
+    contact_spot,
+)
 from hammerlab.editions.waffle.shooting import shooting_attack, snap_fire_weapons
 from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision
 from hammerlab.engine.events import ModelMoved
-from hammerlab.engine.geometry import Vec, base_distance, centre_distance, closest, step_toward
+from hammerlab.engine.geometry import Vec, base_distance, centre_distance, closest
 from hammerlab.engine.units import Model, Unit
 
 MAX_CHARGE_RANGE = 12.0
 """Seed 004: "a charge can usually only be declared on a unit up to 12" away"."""
-EPSILON = 1e-6
-"""Room for floating-point rounding in measurements (inches)."""
 END_CHARGES = "end charges"
 OVERWATCH, FALL_BACK, NO_REACTION = "Fire Overwatch", "Fall Back", "no reaction"
 FIERY, NO_FIERY = "Fiery Charge", "no Fiery Charge"
@@ -44,10 +46,6 @@ NO_CHARGE_AFTER = frozenset({"Rapid Fire", "Salvo", "Ordnance", "Heavy"})
 or Heavy weapons in the Shooting phase."""
 OVERWATCH_ORDERS = FireOrders(snap=True, overwatch=True, purpose="overwatch")
 FIERY_ORDERS = FireOrders(weapon_types=frozenset({"Assault", "Pistol"}), purpose="fiery charge")
-PILE_IN = 3.0
-"""6th/7th-edition Pile In distance: how far chargers close in again after a Fiery Charge."""
-CONTACT_ANGLE_STEP = 5
-"""Degrees between the points tried around an enemy base for a charger's contact spot."""
 
 
 def charge_sub_phase(battle: Battle, player: str) -> None:
@@ -323,7 +321,7 @@ def charge_move(
     for model in closest(target.alive_models, unit.alive_models if movers is None else movers):
         spot = _contact_spot_in_target(battle, unit, model, target, reach)
         if spot is None:
-            spot = _closest_approach(battle, model, target, reach)
+            spot = closest_approach(battle, model, target, reach)
         if centre_distance(spot, model.position) > EPSILON:
             start, model.position = model.position, spot
             battle.emit(
@@ -341,56 +339,10 @@ def _contact_spot_in_target(
     free = [e for e in target.alive_models if e not in engaged]
     for group in (free, engaged):
         for enemy in closest([model], group):
-            spot = _contact_spot(battle, model, enemy, reach)
+            spot = contact_spot(battle, model, enemy, reach)
             if spot is not None:
                 return spot
     return None
-
-
-def _contact_spot(battle: Battle, model: Model, enemy: Model, reach: float) -> Vec | None:
-    """The nearest free point touching ``enemy``'s base within ``reach`` of ``model``.
-
-    Points are tried around the enemy base, starting with the one on the
-    straight line between the two and moving away on both sides: each is
-    farther from the model than the last, so the first free one is the
-    nearest, and the search stops at the first one out of reach.
-    """
-    gap = model.radius + enemy.radius
-    ex, ey = enemy.position
-    facing = math.atan2(model.position[1] - ey, model.position[0] - ex)
-    for step in range(0, 180 // CONTACT_ANGLE_STEP + 1):
-        for sign in (1, -1) if step else (1,):
-            angle = facing + math.radians(sign * step * CONTACT_ANGLE_STEP)
-            spot = (ex + gap * math.cos(angle), ey + gap * math.sin(angle))
-            if centre_distance(model.position, spot) > reach + EPSILON:
-                return None
-            if _free(battle, model, spot):
-                return spot
-    return None
-
-
-def _closest_approach(battle: Battle, model: Model, target: Unit, reach: float) -> Vec:
-    """The farthest free point on the straight line toward the closest target model."""
-    enemy = closest([model], target.alive_models)[0]
-    room = min(reach, base_distance(model, enemy))
-    for tenth in range(10, 0, -1):
-        spot = step_toward(model.position, enemy.position, room * tenth / 10)
-        if _free(battle, model, spot):
-            return spot
-    return model.position
-
-
-def _free(battle: Battle, model: Model, spot: Vec) -> bool:
-    """Whether ``model``'s base at ``spot`` is on the table and overlaps no other base."""
-    if not battle.battlefield.on_table(spot):
-        return False
-    for unit in battle.units.values():
-        for other in unit.alive_models:
-            if other is model:
-                continue
-            if centre_distance(spot, other.position) < model.radius + other.radius - EPSILON:
-                return False
-    return True
 
 
 def fiery_charge(battle: Battle, unit: Unit, target: Unit) -> None:

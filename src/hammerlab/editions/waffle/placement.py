@@ -1,0 +1,67 @@
+"""Where a model's base can stand: contact spots and free points on the table.
+
+Shared by the charge move, Pile In and Consolidate, which all move models one
+by one into base contact, or as close as they can get, without overlapping
+another base.
+"""
+
+from __future__ import annotations
+
+import math
+
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.geometry import Vec, base_distance, centre_distance, closest, step_toward
+from hammerlab.engine.units import Model, Unit
+
+EPSILON = 1e-6
+"""Room for floating-point rounding in measurements (inches)."""
+PILE_IN = 3.0
+"""6th/7th-edition Pile In distance."""
+CONTACT_ANGLE_STEP = 5
+"""Degrees between the points tried around an enemy base for a contact spot."""
+
+
+def contact_spot(battle: Battle, model: Model, enemy: Model, reach: float) -> Vec | None:
+    """The nearest free point touching ``enemy``'s base within ``reach`` of ``model``.
+
+    Points are tried around the enemy base, starting with the one on the
+    straight line between the two and moving away on both sides: each is
+    farther from the model than the last, so the first free one is the
+    nearest, and the search stops at the first one out of reach.
+    """
+    gap = model.radius + enemy.radius
+    ex, ey = enemy.position
+    facing = math.atan2(model.position[1] - ey, model.position[0] - ex)
+    for step in range(0, 180 // CONTACT_ANGLE_STEP + 1):
+        for sign in (1, -1) if step else (1,):
+            angle = facing + math.radians(sign * step * CONTACT_ANGLE_STEP)
+            spot = (ex + gap * math.cos(angle), ey + gap * math.sin(angle))
+            if centre_distance(model.position, spot) > reach + EPSILON:
+                return None
+            if is_free(battle, model, spot):
+                return spot
+    return None
+
+
+def closest_approach(battle: Battle, model: Model, target: Unit, reach: float) -> Vec:
+    """The farthest free point on the straight line toward the closest target model."""
+    enemy = closest([model], target.alive_models)[0]
+    room = min(reach, base_distance(model, enemy))
+    for tenth in range(10, 0, -1):
+        spot = step_toward(model.position, enemy.position, room * tenth / 10)
+        if is_free(battle, model, spot):
+            return spot
+    return model.position
+
+
+def is_free(battle: Battle, model: Model, spot: Vec) -> bool:
+    """Whether ``model``'s base at ``spot`` is on the table and overlaps no other base."""
+    if not battle.battlefield.on_table(spot):
+        return False
+    for unit in battle.units.values():
+        for other in unit.alive_models:
+            if other is model:
+                continue
+            if centre_distance(spot, other.position) < model.radius + other.radius - EPSILON:
+                return False
+    return True
