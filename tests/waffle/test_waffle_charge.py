@@ -40,10 +40,11 @@ from conftest import (
 )
 
 from hammerlab.editions.waffle.ai import WaffleAI
-from hammerlab.editions.waffle.attacks import FireOrders, firing_models
+from hammerlab.editions.waffle.attacks import firing_models
 from hammerlab.editions.waffle.charge import charge_bonus_attacks, charge_sub_phase
 from hammerlab.editions.waffle.combat import in_contact
 from hammerlab.editions.waffle.morale import phase_casualty_checks
+from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.ruleset import end_of_turn
 from hammerlab.editions.waffle.shooting import shooting_phase, start_phase
 from hammerlab.engine.battle import Battle

@@ -27,8 +27,9 @@ from conftest import (
     weapon,
 )
 
-from hammerlab.editions.waffle.attacks import FireOrders, fire_weapon
+from hammerlab.editions.waffle.attacks import fire_weapon
 from hammerlab.editions.waffle.options import OPTIONS
+from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.shooting import shooting_phase
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.options import resolve_options

@@ -34,7 +34,7 @@ from conftest import (
     squad,
 )
 
-from hammerlab.editions.waffle.attacks import VolleyResult
+from hammerlab.editions.waffle.orders import VolleyResult
 from hammerlab.editions.waffle.ruleset import end_of_turn
 from hammerlab.editions.waffle.shooting import reactions_to_shooting, shooting_phase
 from hammerlab.engine.datasheet import Weapon

@@ -26,7 +26,8 @@ from conftest import (
     weapon,
 )
 
-from hammerlab.editions.waffle.attacks import FireOrders, fire_weapon
+from hammerlab.editions.waffle.attacks import fire_weapon
+from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import TerrainArea
 from hammerlab.engine.datasheet import Profile, Weapon

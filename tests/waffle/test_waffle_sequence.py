@@ -33,7 +33,8 @@ from conftest import (
     story,
 )
 
-from hammerlab.editions.waffle.attacks import FireOrders, fire_weapon
+from hammerlab.editions.waffle.attacks import fire_weapon
+from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.shooting import shooting_phase
 
 GUARD = profile("Guardsman", bs=3, t=4, ld=7, sv="4+")

@@ -58,15 +58,12 @@ from conftest import (
 )
 
 from hammerlab.editions.waffle.ai import WaffleAI, target_value
-from hammerlab.editions.waffle.attacks import (
-    FireOrders,
-    VolleyResult,
-    aim_points,
-    firing_models,
-)
+from hammerlab.editions.waffle.attacks import firing_models
 from hammerlab.editions.waffle.combat import refresh_locks
+from hammerlab.editions.waffle.markers import aim_points
 from hammerlab.editions.waffle.morale import go_to_ground, morale_check, pinning_test
 from hammerlab.editions.waffle.options import OPTIONS
+from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.ruleset import end_of_turn
 from hammerlab.editions.waffle.shooting import (

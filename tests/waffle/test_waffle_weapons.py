@@ -37,7 +37,8 @@ from conftest import (
     weapon,
 )
 
-from hammerlab.editions.waffle.attacks import FireOrders, VolleyResult, fire_weapon
+from hammerlab.editions.waffle.attacks import fire_weapon
+from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.shooting import shooting_phase
 from hammerlab.engine.battle import Battle

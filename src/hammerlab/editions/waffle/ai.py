@@ -51,14 +51,7 @@ from collections import Counter
 from typing import Any
 
 from hammerlab.editions.waffle.assault_results import SWEEP
-from hammerlab.editions.waffle.attacks import (
-    FireOrders,
-    majority,
-    majority_toughness,
-    melee_stray_units,
-    orders_against,
-    ranged_weapons,
-)
+from hammerlab.editions.waffle.attacks import melee_stray_units, ranged_weapons
 from hammerlab.editions.waffle.charge import (
     END_CHARGES,
     FALL_BACK,
@@ -78,6 +71,7 @@ from hammerlab.editions.waffle.estimate import (
     p_hit,
 )
 from hammerlab.editions.waffle.fight import AUTOMATIC, attacks_of, melee_options
+from hammerlab.editions.waffle.orders import FireOrders, orders_against
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
 from hammerlab.editions.waffle.shooting import DIVE, HOLD, RETURN_FIRE, RUN, SHOOT, SUPPRESS
 from hammerlab.editions.waffle.special_rules import close_combat_strength
@@ -87,6 +81,7 @@ from hammerlab.editions.waffle.tables import (
     snap_shot_bs,
     to_wound_target,
 )
+from hammerlab.editions.waffle.wounds import majority, majority_toughness
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
 from hammerlab.engine.geometry import centre_distance

@@ -10,17 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from hammerlab.editions.waffle.attacks import (
-    FireOrders,
-    Hit,
-    VolleyResult,
-    allocate_wounds,
-    roll_to_wound,
-)
+from hammerlab.editions.waffle.allocation import allocate_wounds
 from hammerlab.editions.waffle.combat import Combat, in_contact, units_in_contact
 from hammerlab.editions.waffle.events import CombatResolved, SweepingAdvance
 from hammerlab.editions.waffle.morale import morale_check
 from hammerlab.editions.waffle.movement import choose_intent, fall_back, goal_of
+from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult
 from hammerlab.editions.waffle.placement import (
     EPSILON,
     PILE_IN,
@@ -30,6 +25,7 @@ from hammerlab.editions.waffle.placement import (
 )
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
 from hammerlab.editions.waffle.special_rules import close_combat_strength
+from hammerlab.editions.waffle.wounds import roll_to_wound
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision
 from hammerlab.engine.events import ModelMoved

@@ -13,15 +13,11 @@ made a Fiery Charge, so :func:`charge_bonus_attacks` drops one bonus Attack).
 
 from __future__ import annotations
 
-from hammerlab.editions.waffle.attacks import (
-    FireOrders,
-    VolleyResult,
-    firing_models,
-    ranged_weapons,
-)
+from hammerlab.editions.waffle.attacks import firing_models, ranged_weapons
 from hammerlab.editions.waffle.combat import in_contact, refresh_locks, units_in_contact
 from hammerlab.editions.waffle.events import ChargeDeclared, ChargeRolled, ReactionDeclared
 from hammerlab.editions.waffle.movement import dangerous_terrain_tests, fall_back
+from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
 from hammerlab.editions.waffle.placement import (
     EPSILON,
     PILE_IN,

@@ -8,16 +8,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hammerlab.editions.waffle.attacks import (
-    FireOrders,
-    fires_snap,
-    firing_models,
-    majority_toughness,
-    ranged_weapons,
-    shots_of,
-)
+from hammerlab.editions.waffle.attacks import fires_snap, firing_models, ranged_weapons, shots_of
+from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.tables import ballistic_target, overwhelming, to_wound_target
+from hammerlab.editions.waffle.wounds import majority_toughness
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
 

@@ -13,17 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from hammerlab.editions.waffle.allocation import allocate_wounds
 from hammerlab.editions.waffle.assault_results import FightRecord, pile_in, resolve_assault
-from hammerlab.editions.waffle.attacks import (
-    FireOrders,
-    Hit,
-    VolleyResult,
-    WoundRoll,
-    allocate_wounds,
-    final_chain,
-    majority,
-    roll_to_wound,
-)
 from hammerlab.editions.waffle.charge import charge_bonus_attacks
 from hammerlab.editions.waffle.combat import (
     ENGAGED_SUPPORT,
@@ -34,9 +25,12 @@ from hammerlab.editions.waffle.combat import (
     refresh_locks,
 )
 from hammerlab.editions.waffle.events import BlowsStruck
+from hammerlab.editions.waffle.final import final_chain
+from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
 from hammerlab.editions.waffle.special_rules import close_combat_strength
 from hammerlab.editions.waffle.tables import melee_cell
+from hammerlab.editions.waffle.wounds import majority, roll_to_wound
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.decisions import Choice, Decision

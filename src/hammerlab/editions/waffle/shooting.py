@@ -9,14 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hammerlab.editions.waffle.attacks import (
-    FireOrders,
-    VolleyResult,
-    fire_weapon,
-    firing_models,
-    orders_against,
-    ranged_weapons,
-)
+from hammerlab.editions.waffle.attacks import fire_weapon, firing_models, ranged_weapons
 from hammerlab.editions.waffle.events import ReactionDeclared
 from hammerlab.editions.waffle.morale import (
     go_to_ground,
@@ -25,6 +18,7 @@ from hammerlab.editions.waffle.morale import (
     pinning_test,
 )
 from hammerlab.editions.waffle.movement import run
+from hammerlab.editions.waffle.orders import FireOrders, VolleyResult, orders_against
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.engine.battle import Battle

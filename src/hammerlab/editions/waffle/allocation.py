@@ -1,0 +1,178 @@
+"""Seed 000, step 6: "Allocate Wounds & Remove Casualties", with the multiple-save rule."""
+
+from __future__ import annotations
+
+from hammerlab.editions.waffle.events import (
+    SaveTaken,
+)
+from hammerlab.editions.waffle.orders import FireOrders, VolleyResult, WoundRoll
+from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
+from hammerlab.editions.waffle.special_rules import (
+    feel_no_pain,
+    model_has,
+)
+from hammerlab.editions.waffle.visibility import cover_save, model_sees
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.events import WoundsLost
+from hammerlab.engine.geometry import (
+    base_distance,
+)
+from hammerlab.engine.units import Model, Unit
+
+
+def allocate_wounds(
+    battle: Battle,
+    shooter: Unit,
+    victim: Unit,
+    wounds: list[WoundRoll],
+    profile: WeaponProfile,
+    orders: FireOrders,
+    result: VolleyResult,
+    firers: list[Model],
+    shadow: dict[str, int] | None = None,
+    *,
+    melee: bool = False,
+    only: Model | None = None,
+) -> None:
+    """Seed 000, step 6: each wound goes to the closest model, which saves or suffers.
+
+    "Any Wounds caused … must now be allocated, one at a time, to the closest
+    model in the target unit. … If a model is reduced to 0 Wounds, it is removed
+    as a casualty. Wounds are then allocated to the next closest model."
+    Only models the firers can see may be chosen (6th/7th-edition "out of
+    sight"), except for Blast and Template hits, which struck the models under
+    them. Under Suppressive Fire nothing is removed: wounds are counted against
+    a shadow copy of the unit's wounds (``shadow``, shared by the weapons of one
+    shooting attack, so wounds that would have been lost add up).
+
+    In close combat (``melee``) every model may be chosen, the closest to the
+    attacking models first, and no cover save is taken (6th/7th edition);
+    ``only`` sends every wound to that one model (a Sweeping Advance's randomly
+    distributed hit), the wounds being lost once it is dead.
+    """
+    if shadow is None or not orders.suppressive:
+        shadow = {}
+    for victim_model in victim.models:
+        shadow.setdefault(victim_model.id, victim_model.wounds_left)
+    scatter = profile.template or profile.blast is not None
+    for wound in wounds:
+        alive = [m for m in victim.models if shadow[m.id] > 0]
+        if only is not None:
+            pool = [m for m in alive if m is only]
+        elif scatter or melee:
+            pool = alive
+        else:
+            pool = [m for m in alive if any(model_sees(battle, f, m) for f in firers)]
+        if not pool:
+            battle.say("allocation", f"remaining wounds on {victim.label} are lost: none in sight")
+            return
+        model = min(pool, key=lambda m: min(base_distance(f, m) for f in firers))
+        if _saved(battle, victim, model, wound, profile, cover=not melee):
+            continue
+        lost = _wounds_lost(battle, victim, model, wound, profile, shadow[model.id])
+        if not lost:
+            continue
+        result.unsaved[victim.id] += 1
+        if profile.has_rule("Pinning"):
+            result.pinning.add(victim.id)
+        shadow[model.id] -= lost
+        if orders.suppressive:
+            battle.say("suppressive", f"  {model.id} would lose {lost} wound(s) (Suppressive Fire)")
+            if shadow[model.id] <= 0:
+                result.casualties[victim.id] += 1
+            continue
+        model.wounds_left = shadow[model.id]
+        battle.emit(
+            WoundsLost(
+                unit=victim.label,
+                model=model.id,
+                lost=lost,
+                left=max(0, model.wounds_left),
+                instant_death=lost > 1 and model.wounds_left <= 0,
+            )
+        )
+        if model.wounds_left <= 0:
+            battle.remove_model(victim, model, f"{profile.name} from {shooter.label}")
+            result.casualties[victim.id] += 1
+
+
+def _saved(
+    battle: Battle,
+    victim: Unit,
+    model: Model,
+    wound: WoundRoll,
+    profile: WeaponProfile,
+    cover: bool = True,
+) -> bool:
+    """Seed 000, Models with more than One Save: each type of save once.
+
+    A model "can use each type of save (armor, invulnerable and cover) once
+    to avoid harm … if a model has multiple saves of the same type then it
+    uses the best among them." Without ``cover`` (close combat, 6th/7th
+    edition) no cover save is taken.
+    """
+    stats = stats_of(model.profile)
+    saves: list[tuple[str, int]] = []
+    if stats.sv is not None and (wound.ap is None or wound.ap > stats.sv):
+        saves.append(("armour", stats.sv))
+    if stats.invulnerable is not None:
+        saves.append(("invulnerable", stats.invulnerable))
+    if cover and not profile.has_rule("Ignores Cover"):
+        value = cover_save(battle, wound.source, model, victim.status.gone_to_ground)
+        if value is not None:
+            saves.append(("cover", value))
+    for name, needed in saves:
+        roll = battle.dice.d6(f"{name} save {needed}+ ({model.id})")
+        saved = roll >= needed
+        battle.emit(
+            SaveTaken(
+                unit=victim.label,
+                model=model.id,
+                save=name,
+                needed=needed,
+                roll=roll,
+                saved=saved,
+            )
+        )
+        if saved:
+            return True
+    return False
+
+
+def _wounds_lost(
+    battle: Battle,
+    victim: Unit,
+    model: Model,
+    wound: WoundRoll,
+    profile: WeaponProfile,
+    wounds_left: int,
+) -> int:
+    """Wounds an unsaved wound takes: all of them on Instant Death, else one.
+
+    Instant Death (6th/7th edition): Strength at least double the model's
+    Toughness, or an Instant Death weapon; Eternal Warrior is immune. Feel No
+    Pain may ignore the wound unless it inflicts Instant Death.
+    """
+    toughness = stats_of(model.profile).t
+    instant = (wound.strength >= 2 * toughness or profile.has_rule("Instant Death")) and not (
+        model_has(victim, model, "Eternal Warrior")
+    )
+    if instant and wounds_left > 1:
+        return wounds_left
+    fnp = feel_no_pain(victim, model)
+    if fnp is not None and not instant:
+        roll = battle.dice.d6(f"Feel No Pain {fnp}+ ({model.id})")
+        ignored = roll >= fnp
+        battle.emit(
+            SaveTaken(
+                unit=victim.label,
+                model=model.id,
+                save="Feel No Pain",
+                needed=fnp,
+                roll=roll,
+                saved=ignored,
+            )
+        )
+        if ignored:
+            return 0
+    return 1

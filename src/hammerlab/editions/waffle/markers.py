@@ -1,0 +1,142 @@
+"""Blast markers and templates: where they may be placed, scatter, and whom they hit."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from shapely.geometry.base import BaseGeometry
+
+from hammerlab.editions.waffle.events import (
+    MarkerPlaced,
+)
+from hammerlab.editions.waffle.orders import Hit
+from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
+from hammerlab.editions.waffle.visibility import model_sees, visible_models
+from hammerlab.editions.waffle.wounds import weapon_strength
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.geometry import (
+    BLAST_DIAMETER,
+    Vec,
+    blast_marker,
+    flame_template,
+    offset,
+    touched,
+)
+from hammerlab.engine.units import Model, Unit
+
+
+def aim_points(battle: Battle, firer: Model, target: Unit, profile: WeaponProfile) -> list[Model]:
+    """Target models ``firer`` may place its blast marker or template over.
+
+    Seed 001: "blast markers and templates cannot be deliberately placed such
+    that they cover any models locked in combat, they may end up there after
+    scattering". A marker centred on the model, or a template aimed at it,
+    must touch no model of a unit locked in combat.
+    """
+    seen = visible_models(battle, [firer], target) or target.alive_models
+    locked = [
+        m
+        for u in battle.units.values()
+        if u.status.locked_in_combat
+        for m in u.alive_models
+        if m is not firer
+    ]
+    if not locked:
+        return seen
+    return [m for m in seen if not touched(_placed_shape(firer, m, profile), locked)]
+
+
+def _placed_shape(firer: Model, aim: Model, profile: WeaponProfile) -> BaseGeometry:
+    """The template from ``firer`` toward ``aim``, or the marker centred on ``aim``."""
+    if profile.template:
+        return flame_template(firer.position, aim.position)
+    return blast_marker(aim.position, profile.blast or BLAST_DIAMETER)
+
+
+def _aim(battle: Battle, unit: Unit, target: Unit, firer: Model, profile: WeaponProfile) -> Model:
+    """Ask the firing player which target model to place a marker or template on."""
+    what = "template" if profile.template else "blast marker"
+    return battle.decide(
+        Decision(
+            kind="aim",
+            player=unit.player,
+            prompt=f"Place the {what} of {unit.label} over which model of {target.label}?",
+            choices=tuple(Choice(m.id, m) for m in aim_points(battle, firer, target, profile)),
+            context={"unit": unit.id, "target": target.id, "what": what},
+        )
+    )
+
+
+def _hits_under(battle: Battle, shape: BaseGeometry, exclude: Model | None) -> list[Hit]:
+    """One hit for each model (friend or foe) under ``shape``."""
+    hits: list[Hit] = []
+    for victim in battle.units.values():
+        for model in touched(shape, victim.alive_models):
+            if model is not exclude:
+                hits.append(Hit(victim, 0, model))
+    return hits
+
+
+def _record_marker(
+    battle: Battle,
+    profile: WeaponProfile,
+    shape: str,
+    centre: Vec,
+    scattered: float,
+    hits: list[Hit],
+) -> None:
+    counts = Counter(h.unit.label for h in hits)
+    battle.emit(
+        MarkerPlaced(
+            weapon=profile.name, shape=shape, centre=centre, scattered=scattered, hits=dict(counts)
+        )
+    )
+
+
+def _with_strength(hits: list[Hit], source: Model, profile: WeaponProfile) -> list[Hit]:
+    strength = weapon_strength(source, profile)
+    return [Hit(h.unit, strength, source) for h in hits]
+
+
+def template_hits(
+    battle: Battle, unit: Unit, target: Unit, models: list[Model], profile: WeaponProfile
+) -> list[Hit]:
+    """Templates "need no to-hit roll" and hit every model under them."""
+    hits: list[Hit] = []
+    for model in models:
+        aim = _aim(battle, unit, target, model, profile)
+        shape = _placed_shape(model, aim, profile)
+        under = _with_strength(_hits_under(battle, shape, model), model, profile)
+        _record_marker(battle, profile, "template", model.position, 0.0, under)
+        hits += under
+    return hits
+
+
+def blast_hits(
+    battle: Battle, unit: Unit, target: Unit, models: list[Model], profile: WeaponProfile
+) -> list[Hit]:
+    """Blast markers scatter 2D6 minus BS unless the scatter die shows a hit.
+
+    A Barrage weapon firing at a target it cannot see scatters the full 2D6.
+    """
+    hits: list[Hit] = []
+    diameter = profile.blast or BLAST_DIAMETER
+    for model in models:
+        for _ in range(profile.shots):
+            aim = _aim(battle, unit, target, model, profile)
+            centre = aim.position
+            distance = 0.0
+            if battle.dice.d6("scatter die (1-2: HIT)") > 2:
+                direction = battle.dice.direction("scatter direction")
+                roll = battle.dice.total(2, "scatter distance (2D6)")
+                sighted = model_sees(battle, model, aim)
+                bs = stats_of(model.profile).bs if sighted else 0
+                distance = float(max(0, roll - bs))
+                centre = battle.battlefield.clamp(offset(centre, direction, distance))
+            shape = blast_marker(centre, diameter)
+            under = _with_strength(_hits_under(battle, shape, None), model, profile)
+            name = "large blast" if diameter > 3.0 else "blast"
+            _record_marker(battle, profile, name, centre, distance, under)
+            hits += under
+    return hits

@@ -1,0 +1,77 @@
+"""What a shooting attack is told and what it produces: orders, hits, wounds, results."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+
+from hammerlab.engine.units import Model, Unit
+
+
+@dataclass(frozen=True)
+class FireOrders:
+    """How a unit is firing: the circumstances the rules distinguish."""
+
+    snap: bool = False
+    """Forced Snap Shots (Return Fire!, Overwatch, shooting into combat)."""
+    suppressive: bool = False
+    """Seed 000 (Proposed Rule) Suppressive Fire: nothing is removed."""
+    overwatch: bool = False
+    """Seed 004: "the target … counts as being within 1" of the models … firing"."""
+    weapon_types: frozenset[str] | None = None
+    """Only weapons of these base types may fire (Fiery Charge: Assault and Pistol)."""
+    purpose: str = "shooting"
+    into_melee: bool = False
+    """Seed 001 (Proposed Rule): shooting at a unit locked in combat, with Snap
+    Shots whose rolls of 1-2 hit another unit of the combat."""
+
+
+def orders_against(target: Unit, orders: FireOrders) -> FireOrders:
+    """``orders`` for firing at ``target``: into a melee when it is locked in combat.
+
+    Seed 001 (Proposed Rule): "Units wishing to shoot into a melee must declare
+    which of the engaged units they are trying to hit, and then perform a snap
+    shot against that unit." Only :func:`shooting.targets_for` with the option
+    ``shooting_into_combat`` offers such targets.
+    """
+    return replace(orders, into_melee=True) if target.status.locked_in_combat else orders
+
+
+@dataclass
+class Hit:
+    """One hit on a unit, from ``source``."""
+
+    unit: Unit
+    strength: int
+    source: Model
+
+
+@dataclass
+class WoundRoll:
+    """One successful wound roll, waiting for allocation."""
+
+    strength: int
+    ap: int | None
+    source: Model
+
+
+@dataclass
+class VolleyResult:
+    """What one weapon's shots did, per unit id."""
+
+    hits: Counter[str] = field(default_factory=Counter)
+    wounds: Counter[str] = field(default_factory=Counter)
+    unsaved: Counter[str] = field(default_factory=Counter)
+    casualties: Counter[str] = field(default_factory=Counter)
+    pinning: set[str] = field(default_factory=set)
+    """Units that suffered unsaved wounds from a Pinning weapon."""
+    fired: bool = False
+
+    def merge(self, other: VolleyResult) -> None:
+        """Add ``other``'s counts into this one."""
+        self.hits.update(other.hits)
+        self.wounds.update(other.wounds)
+        self.unsaved.update(other.unsaved)
+        self.casualties.update(other.casualties)
+        self.pinning |= other.pinning
+        self.fired = self.fired or other.fired

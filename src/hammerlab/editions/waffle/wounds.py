@@ -1,0 +1,122 @@
+"""Seed 000, step 5: "Roll To Wound", with Overwhelming Strength, Rending, Poisoned, Shred."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+from hammerlab.editions.waffle.events import (
+    WoundsRolled,
+)
+from hammerlab.editions.waffle.orders import Hit, WoundRoll
+from hammerlab.editions.waffle.profiles import Stats, WeaponProfile, stats_of
+from hammerlab.editions.waffle.tables import (
+    overwhelming,
+    to_wound_target,
+)
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.units import Model, Unit
+
+
+def majority(unit: Unit, read: Callable[[Stats], int]) -> int:
+    """The value of a characteristic most models alive have (the highest on a tie)."""
+    counts = Counter(read(stats_of(m.profile)) for m in unit.alive_models)
+    best = max(counts.values())
+    return max(value for value, n in counts.items() if n == best)
+
+
+def majority_toughness(unit: Unit) -> int:
+    """The Toughness most models alive have (the highest on a tie)."""
+    return majority(unit, lambda stats: stats.t)
+
+
+def weapon_strength(source: Model, profile: WeaponProfile) -> int:
+    """The weapon's Strength in ``source``'s hands (``User``, ``x2``, ``+N``)."""
+    return profile.strength.resolve(stats_of(source.profile).s)
+
+
+def roll_to_wound(
+    battle: Battle,
+    victim: Unit,
+    hits: list[Hit],
+    profile: WeaponProfile,
+    toughness: int | None = None,
+) -> list[WoundRoll]:
+    """Seed 000, step 5, with Overwhelming Strength, Rending, Poisoned and Shred.
+
+    Overwhelming Strength: "it instead causes this wound automatically … counting
+    the to-wound roll as if it were a 6" — so it also rends. Rending (6th/7th
+    edition): a To Wound roll of 6 wounds regardless of Toughness, at AP2.
+    Hits roll against the victim's majority Toughness unless ``toughness`` is
+    given (a hit on one model: a Sweeping Advance's randomly distributed hit).
+    """
+    if toughness is None:
+        toughness = majority_toughness(victim)
+    wounds: list[WoundRoll] = []
+    by_strength = Counter(h.strength for h in hits)
+    sources = {h.strength: h.source for h in hits}
+    needed_seen: list[str] = []
+    for strength, count in sorted(by_strength.items()):
+        source = sources[strength]
+        if overwhelming(strength, toughness):
+            needed_seen.append("auto (Overwhelming Strength)")
+            wounds += [_wound(strength, profile, 6, source) for _ in range(count)]
+            continue
+        needed = _wound_target(strength, toughness, profile)
+        needed_seen.append("-" if needed is None else f"{needed}+")
+        rending = profile.has_rule("Rending")
+        if needed is None and not rending:
+            continue
+        # 6th/7th-edition Rending: a To Wound roll of 6 wounds "regardless of its
+        # Toughness", so a Rending weapon rolls even where the chart says "-".
+        chart = 7 if needed is None else needed
+        label = "6 (Rending)" if needed is None else f"{needed}+"
+        rolls = list(battle.dice.roll(count, f"to wound ({profile.name}, {label})"))
+        failed = sum(1 for r in rolls if not _wounds_on(r, chart, rending))
+        if failed and _rerolls_wounds(profile, strength, toughness):
+            rolls = [r for r in rolls if _wounds_on(r, chart, rending)]
+            rolls += battle.dice.roll(failed, f"re-roll failed wounds ({profile.name})")
+        wounds += [
+            _wound(strength, profile, r, source) for r in rolls if _wounds_on(r, chart, rending)
+        ]
+    battle.emit(
+        WoundsRolled(
+            weapon=profile.name,
+            target=victim.label,
+            hits=len(hits),
+            needed="/".join(needed_seen),
+            wounds=len(wounds),
+        )
+    )
+    return wounds
+
+
+def _wounds_on(roll: int, needed: int, rending: bool) -> bool:
+    """Whether a To Wound ``roll`` wounds: ``needed`` or more, or a Rending 6."""
+    return roll >= needed or (rending and roll == 6)
+
+
+def _wound_target(strength: int, toughness: int, profile: WeaponProfile) -> int | None:
+    poisoned = profile.rule_value("Poisoned")
+    if poisoned is not None or profile.has_rule("Poisoned"):
+        chart = to_wound_target(strength, toughness)
+        value = poisoned or 4
+        return value if chart is None else min(chart, value)
+    return to_wound_target(strength, toughness)
+
+
+def _rerolls_wounds(profile: WeaponProfile, strength: int, toughness: int) -> bool:
+    poisoned = profile.has_rule("Poisoned") and strength >= toughness
+    return (
+        profile.has_rule("Shred")
+        or poisoned
+        or (profile.template and profile.has_rule("Twin-linked"))
+    )
+
+
+def _wound(strength: int, profile: WeaponProfile, roll: int, source: Model) -> WoundRoll:
+    """A wound; Rending (a 6 to wound) resolves at AP2."""
+    ap = profile.ap
+    if roll == 6 and profile.has_rule("Rending"):
+        ap = 2 if ap is None else min(ap, 2)
+    return WoundRoll(strength, ap, source)
