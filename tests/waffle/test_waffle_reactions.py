@@ -199,11 +199,12 @@ def test_seed000_units_locked_in_combat_are_not_targets() -> None:
     attacker = squad("a", A, MARINE, [BOLTGUN], [(30, 10)], name="Squad")
     locked = squad("b", B, GUARD, [LASGUN], [(30, 30)], name="Locked")
     free = squad("c", B, GUARD, [LASGUN], [(40, 30)], name="Free")
-    locked.status.locked_in_combat = True
+    brawlers = squad("d", A, MARINE, [BOLTGUN], [(30, 29)], name="Brawlers")  # base contact
     battle = make_battle(
         attacker,
         locked,
         free,
+        brawlers,
         dice=[1],
         script_a=shoot_script("Squad [a]", "Free [c]"),
     )

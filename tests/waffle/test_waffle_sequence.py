@@ -150,13 +150,14 @@ def test_seed000_step1_only_units_that_have_not_shot_are_nominated() -> None:
     ran = squad("d", A, marine, [BOLTGUN], [(40, 4)], name="Ran")
     ran.status.ran = True
     locked = squad("e", A, marine, [BOLTGUN], [(50, 4)], name="Locked")
-    locked.status.locked_in_combat = True
+    foe = squad("f", B, marine, [BOLTGUN], [(50, 5)], name="Foe")  # in base contact
     enemy = squad("b", B, marine, [BOLTGUN], [(35, 40)], name="Enemy")
     battle = make_battle(
         first,
         second,
         ran,
         locked,
+        foe,
         enemy,
         script_a=[
             ("shooter", "First [a]"),

@@ -403,26 +403,6 @@ def test_seed001_third_party_rule_1s_and_2s_hit_a_squad_of_another_player() -> N
     assert all_dice_used(battle)
 
 
-def test_seed001_without_another_unit_in_the_combat_the_1s_and_2s_miss() -> None:
-    # A scenario marks the Orks locked, but no unit touches them on the table: no
-    # engaged unit can take the stray shots, which miss.
-    lone = orks()
-    lone.status.locked_in_combat = True
-    battle = make_battle(
-        squad("a", A, MARINE, [BOLTGUN], SQUAD, name="Squad"),
-        lone,
-        options=INTO,
-        dice=[1, 5, 4, 3],  # stray, hit, miss; Orks wound 3 (4+: no)
-        script_a=shoot("Orks [b]"),
-    )
-    shooting_phase(battle, A)
-    stray = last(of_kind(battle, "stray_shots"))
-    assert stray.victim == ""
-    assert "missed" in stray.text
-    assert [w.target for w in of_kind(battle, "wounds")] == ["Orks [b]"]
-    assert all_dice_used(battle)
-
-
 def test_seed001_blast_and_template_weapons_cannot_fire_into_the_melee() -> None:
     # Snap Shots only: the Blast and Template weapons are not offered against the
     # Orks; a unit with only such weapons cannot target them at all.

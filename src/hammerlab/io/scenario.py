@@ -57,7 +57,11 @@ class InlineUnitSpec(_Strict):
 
 
 class StatusSpec(_Strict):
-    """Unit status at the start of the scenario."""
+    """Unit status at the start of the scenario.
+
+    Being locked in combat is not a status to set: it is read off the table
+    (models in base contact with enemy models).
+    """
 
     moved: bool = False
     advanced: bool = False
@@ -65,9 +69,10 @@ class StatusSpec(_Strict):
     gone_to_ground: bool = False
     pinned: bool = False
     falling_back: bool = False
-    locked_in_combat: bool = False
     changed_flight_mode: bool = False
     charged: bool = False
+    reacted_this_turn: bool = False
+    """Already used its once-per-turn Reaction to Charge."""
 
 
 class UnitPlacement(_Strict):

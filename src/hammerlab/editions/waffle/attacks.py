@@ -129,11 +129,18 @@ def fires_snap(unit: Unit, profile: WeaponProfile, orders: FireOrders) -> bool:
     )
 
 
-def shots_of(unit: Unit, model: Model, profile: WeaponProfile, target: Unit) -> int:
-    """Shots for one model by weapon type (Rapid Fire doubles at half range)."""
+def shots_of(
+    unit: Unit, model: Model, profile: WeaponProfile, target: Unit, overwatch: bool = False
+) -> int:
+    """Shots for one model by weapon type (Rapid Fire doubles at half range).
+
+    Overwatch: "For the purposes of range, the target of the Overwatch attack
+    counts as being within 1" of the models that are firing" (seed 004), so
+    Rapid Fire weapons fire twice.
+    """
     if profile.base_type == "Rapid Fire":
         half = (profile.range or 0.0) / 2
-        return 2 if within(model, target.alive_models, half) else 1
+        return 2 if overwatch or within(model, target.alive_models, half) else 1
     if profile.base_type == "Salvo" and moved_for_weapons(unit):
         return profile.salvo_moving_shots
     return profile.shots
@@ -185,7 +192,7 @@ def fire_weapon(
     elif profile.blast:
         hits = blast_hits(battle, unit, target, models, profile)
     else:
-        hits = _rolled_hits(battle, unit, target, models, profile, snap, orders.into_melee)
+        hits = _rolled_hits(battle, unit, target, models, profile, snap, orders)
     for hit in hits:
         result.hits[hit.unit.id] += 1
     by_unit: dict[str, list[Hit]] = {}
@@ -280,7 +287,7 @@ def _rolled_hits(
     models: list[Model],
     profile: WeaponProfile,
     snap: bool,
-    into_melee: bool = False,
+    orders: FireOrders,
 ) -> list[Hit]:
     """Seed 000, step 4: "Roll a D6 for each shot fired".
 
@@ -292,12 +299,12 @@ def _rolled_hits(
     total_shots = 0
     needed_seen: set[str] = set()
     for model in models:
-        shots = shots_of(unit, model, profile, target)
+        shots = shots_of(unit, model, profile, target, orders.overwatch)
         total_shots += shots
         bs = _ballistic_skill(model, snap)
         needed_seen.add(f"{ballistic_target(bs)[0]}+")
         twin = profile.has_rule("Twin-linked")
-        rolled = roll_to_hit(battle, bs, shots, twin, profile.name, into_melee)
+        rolled = roll_to_hit(battle, bs, shots, twin, profile.name, orders.into_melee)
         strength = weapon_strength(model, profile)
         hits += [Hit(target, strength, model) for _ in range(rolled.hits)]
         strays += [model] * rolled.strays

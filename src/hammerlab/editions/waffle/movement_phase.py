@@ -93,7 +93,6 @@ def movement_phase(battle: Battle, player: str) -> None:
     pinned do not move. The unit moves as a block, which keeps coherency.
     """
     start_phase(battle, "movement", player)
-    refresh_locks(battle)
     moved: set[str] = set()
     for fleeing in battle.units_of(player):
         status = fleeing.status

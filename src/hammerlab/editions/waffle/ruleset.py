@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from hammerlab.editions.base import GamePlan
 from hammerlab.editions.turns import play_turns, unit_lines
 from hammerlab.editions.waffle.ai import WaffleAI
+from hammerlab.editions.waffle.assault import assault_phase
 from hammerlab.editions.waffle.movement_phase import movement_phase
 from hammerlab.editions.waffle.options import OPTIONS
 from hammerlab.editions.waffle.profiles import ProfileError, stats_of, weapon_of
@@ -21,6 +22,7 @@ from hammerlab.io.library import Library, builtin_library
 PHASES: dict[str, Callable[[Battle, str], None]] = {
     "movement": movement_phase,
     "shooting": shooting_phase,
+    "assault": assault_phase,
 }
 """Phase procedures in turn order; a plan plays a subset of them, in this order."""
 
@@ -109,18 +111,21 @@ class WaffleRuleset:
 def end_of_turn(battle: Battle, player: str) -> None:
     """Clear what lasts until the end of the player's own turn.
 
-    Morale penalties (friendly fire) and the once-per-turn Reaction to Charge
-    last until the end of the turn they happened in, whoever's units they are.
+    Morale penalties (friendly fire), the once-per-turn Reaction to Charge and
+    the weapon types fired (Return Fire! and Overwatch fire in the enemy's
+    turn) last until the end of the turn they happened in, whoever's units
+    they are.
     """
     for unit in battle.units.values():
         unit.status.morale_penalty = 0
         unit.status.reacted_this_turn = False
+        unit.status.fired_types.clear()
         if unit.player != player:
             continue
         status = unit.status
         status.has_shot = status.moved = status.ran = status.charged = False
+        status.fiery_charged = False
         status.advanced = False
         status.gone_to_ground = status.pinned = False
         status.changed_flight_mode = False
-        status.fired_types.clear()
         status.shot_target = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from hammerlab.editions.waffle.attacks import fire_weapon, firing_models, ranged_weapons
+from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.events import ReactionDeclared
 from hammerlab.editions.waffle.morale import (
     go_to_ground,
@@ -31,8 +32,10 @@ RETURN_FIRE, DIVE, NO_REACTION = "Return Fire!", "Dive for Cover", "no reaction"
 
 
 def start_phase(battle: Battle, phase: str, player: str) -> None:
-    """Reset what units count per phase and announce the phase."""
+    """Reset what units count per phase, read who is locked in combat off the
+    table, and announce the phase."""
     battle.phase = phase
+    refresh_locks(battle)
     for unit in battle.units.values():
         status = unit.status
         status.reacted_this_phase = False

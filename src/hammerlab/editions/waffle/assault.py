@@ -1,0 +1,22 @@
+"""The Waffle Edition assault phase: the charge sub-phase, then the fight sub-phase.
+
+Seed 004: "Once this has been done, proceed to the Fight sub-phase." Both run
+in one phase, so what the charges leave (``charged``, ``fiery_charged``,
+Fiery Charge casualties in ``combat_score``) reaches the fight.
+"""
+
+from __future__ import annotations
+
+from hammerlab.editions.waffle.charge import charge_sub_phase
+from hammerlab.editions.waffle.fight import fight_sub_phase
+from hammerlab.editions.waffle.shooting import start_phase
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.events import PhaseChanged
+
+
+def assault_phase(battle: Battle, player: str) -> None:
+    """Charges of the active player, then every combat on the table fights."""
+    start_phase(battle, "assault", player)
+    charge_sub_phase(battle, player)
+    fight_sub_phase(battle, player)
+    battle.emit(PhaseChanged(phase="assault", player=player, turn=battle.turn, begins=False))
