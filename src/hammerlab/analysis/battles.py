@@ -212,5 +212,9 @@ def prepare(
     )
     for warning in warnings:
         battle.say("datasheet", f"note: {warning}")
-    plan = GamePlan(turns=scenario.plan.turns, phases=tuple(scenario.plan.phases))
+    plan = GamePlan(
+        turns=scenario.plan.turns,
+        phases=tuple(scenario.plan.phases),
+        victory=scenario.plan.victory,
+    )
     return PreparedBattle(battle, ruleset, plan, warnings)

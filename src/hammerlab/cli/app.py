@@ -112,7 +112,10 @@ def battle(
     scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     seed: Annotated[int | None, typer.Option(help="dice seed (overrides the file)")] = None,
     rule: Annotated[list[str] | None, typer.Option(help="NAME=on|off, repeatable")] = None,
-    controller: Annotated[str, typer.Option(help="ai, or prompt to play the first player")] = "ai",
+    controller: Annotated[str, typer.Option(help="ai, or prompt to play one side yourself")] = "ai",
+    side: Annotated[
+        str | None, typer.Option(help="the player you play with --controller prompt")
+    ] = None,
     log_json: Annotated[Path | None, typer.Option(help="write the event log as JSON Lines")] = None,
     dice: Annotated[bool, typer.Option(help="show every dice roll")] = True,
 ) -> None:
@@ -123,7 +126,10 @@ def battle(
         spec = load_scenario(scenario)
         people: dict[str, Controller] = {}
         if controller == "prompt":
-            people[spec.first_player or spec.players[0].name] = PromptController(console)
+            you = side or spec.first_player or spec.players[0].name
+            if you not in [p.name for p in spec.players]:
+                raise fail(ValueError(f"--side {you!r} is not a player of {scenario}"))
+            people[you] = PromptController(console)
         ready = prepare(spec, str(scenario), seed, _parse_rule_flags(rule or []), people)
         game = ready.battle
         console.print(f"{spec.name} — {ready.ruleset.title}, seed {game.dice.seed}", markup=False)
@@ -136,7 +142,7 @@ def battle(
     except HammerlabError as error:
         raise fail(error) from None
     console.rule("Summary")
-    for line in ready.ruleset.summary(game):
+    for line in ready.ruleset.summary(game, ready.plan):
         console.print(line, markup=False)
     if log_json is not None:
         try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.prompt import IntPrompt
 
 from hammerlab.engine.battle import Battle
@@ -19,9 +20,9 @@ class PromptController:
 
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
         """Ask until a valid choice number is typed."""
-        self.console.print(f"[bold]{decision.player}[/bold]: {decision.prompt}")
+        self.console.print(f"[bold]{escape(decision.player)}[/bold]: {escape(decision.prompt)}")
         for number, choice in enumerate(decision.choices, start=1):
-            self.console.print(f"  {number}. {choice.label}")
+            self.console.print(f"  {number}. {escape(choice.label)}")
         choices = [str(n) for n in range(1, len(decision.choices) + 1)]
         answer = IntPrompt.ask("choice", choices=choices, console=self.console, default=1)
         return answer - 1

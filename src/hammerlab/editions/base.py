@@ -19,6 +19,9 @@ class GamePlan:
     turns: int = 1
     phases: tuple[str, ...] = ("shooting",)
     """Phase names of the edition, in order; a turn plays each player's."""
+    victory: str = "kill_points"
+    """How the winner is decided: ``kill_points`` (one per enemy unit
+    destroyed) or ``models_destroyed`` (one per enemy model removed)."""
 
 
 class Ruleset(Protocol):
@@ -61,6 +64,6 @@ class Ruleset(Protocol):
         """Play ``plan`` on ``battle``, recording everything in its log."""
         ...
 
-    def summary(self, battle: Battle) -> Sequence[str]:
+    def summary(self, battle: Battle, plan: GamePlan) -> Sequence[str]:
         """Lines describing the outcome (units destroyed, models left, winner)."""
         ...

@@ -50,3 +50,27 @@ def unit_lines(battle: Battle, flags: Sequence[str] = ()) -> list[str]:
         extra = f" ({', '.join(shown)})" if shown and not unit.destroyed else ""
         lines.append(f"{unit.player}: {unit.label}: {state}{extra}")
     return lines
+
+
+VICTORY_CONDITIONS = {
+    "kill_points": "Kill points",
+    "models_destroyed": "Models destroyed",
+}
+
+
+def victory_lines(battle: Battle, condition: str) -> list[str]:
+    """Each player's score under ``condition`` and who won (or a draw)."""
+    if condition not in VICTORY_CONDITIONS:
+        raise UnknownNameError("victory condition", condition, list(VICTORY_CONDITIONS))
+    score = dict.fromkeys((p.name for p in battle.players), 0)
+    for unit in battle.units.values():
+        if condition == "kill_points":
+            gained = 1 if unit.destroyed else 0
+        else:
+            gained = unit.starting_models - len(unit.alive_models)
+        score[battle.opponent(unit.player)] += gained
+    ranking = sorted(score.items(), key=lambda kv: -kv[1])
+    shown = ", ".join(f"{p} {n}" for p, n in ranking)
+    tied = len(ranking) > 1 and ranking[0][1] == ranking[1][1]
+    verdict = "a draw" if tied else f"{ranking[0][0]} wins"
+    return [f"{VICTORY_CONDITIONS[condition]}: {shown}: {verdict}"]

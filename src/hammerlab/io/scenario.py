@@ -109,6 +109,7 @@ class PlanSpec(_Strict):
 
     turns: int = Field(default=1, ge=1, le=10)
     phases: list[str] = Field(default_factory=lambda: ["shooting"], min_length=1)
+    victory: Literal["kill_points", "models_destroyed"] = "kill_points"
 
 
 class Scenario(_Strict):

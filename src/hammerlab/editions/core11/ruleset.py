@@ -11,7 +11,7 @@ from hammerlab.editions.core11.profiles import ProfileError, defence_of
 from hammerlab.editions.core11.shooting import shooting_phase
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.weapons import weapon_problems
-from hammerlab.editions.turns import play_turns, unit_lines
+from hammerlab.editions.turns import play_turns, unit_lines, victory_lines
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.decisions import Controller
@@ -77,17 +77,9 @@ class Core11Ruleset:
             battle, plan, {"shooting": lambda _battle, _player: shooting_phase(game)}, _end_of_turn
         )
 
-    def summary(self, battle: Battle) -> Sequence[str]:
-        """Models left per unit and models destroyed per player."""
-        lines = unit_lines(battle)
-        destroyed = dict.fromkeys((p.name for p in battle.players), 0)
-        for unit in battle.units.values():
-            destroyed[battle.opponent(unit.player)] += unit.starting_models - len(unit.alive_models)
-        lines.append(
-            "Models destroyed by each player: "
-            + ", ".join(f"{p} {n}" for p, n in destroyed.items())
-        )
-        return lines
+    def summary(self, battle: Battle, plan: GamePlan) -> Sequence[str]:
+        """Models left per unit, and the winner."""
+        return unit_lines(battle) + victory_lines(battle, plan.victory)
 
 
 def _end_of_turn(battle: Battle, player: str) -> None:

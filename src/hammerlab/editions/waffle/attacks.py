@@ -53,8 +53,9 @@ def firing_models(
     "Every model that wishes to shoot must be within range of at least one
     visible model in the target unit. Models that cannot see the target, or
     are not in range, cannot shoot." A blast marker or template needs a target
-    model it may be placed over (:func:`aim_points`); into a melee only weapons
-    that can fire Snap Shots fire (seed 001).
+    model it may be placed over (:func:`aim_points`). A weapon that would fire
+    Snap Shots but cannot (Template, Blast, Ordnance: seed 000) does not fire —
+    on Overwatch, into a melee, after moving with it.
     """
     chosen: list[Model] = []
     for model in unit.alive_models:
@@ -64,7 +65,7 @@ def firing_models(
         profile = weapon_of(weapon)
         if orders.weapon_types is not None and profile.base_type not in orders.weapon_types:
             continue
-        if orders.into_melee and not profile.can_snap_fire:
+        if fires_snap(unit, profile, orders) and not profile.can_snap_fire:
             continue
         seen = visible_models(battle, [model], target)
         if not seen and not profile.barrage:
@@ -75,6 +76,17 @@ def firing_models(
         if orders.overwatch or within(model, seen or target.alive_models, reach):
             chosen.append(model)
     return chosen
+
+
+def _why_not(unit: Unit, target: Unit, weapon_name: str, orders: FireOrders) -> str:
+    """Why no model of ``unit`` fires ``weapon_name``, for the log."""
+    for model in unit.alive_models:
+        weapon = model.weapon(weapon_name)
+        if weapon is not None:
+            profile = weapon_of(weapon)
+            if fires_snap(unit, profile, orders) and not profile.can_snap_fire:
+                return f"{weapon_name} cannot be fired as Snap Shots"
+    return f"no model can fire {weapon_name} at {target.label}"
 
 
 def ranged_weapons(unit: Unit) -> list[str]:
@@ -166,13 +178,10 @@ def fire_weapon(
     models = firing_models(battle, unit, target, weapon_name, orders, spent)
     weapon = models[0].weapon(weapon_name) if models else None
     if weapon is None:
-        battle.say("shooting", f"{unit.label}: no model can fire {weapon_name} at {target.label}")
+        battle.say("shooting", f"{unit.label}: {_why_not(unit, target, weapon_name, orders)}")
         return result
     profile = weapon_of(weapon)
     snap = fires_snap(unit, profile, orders)
-    if snap and not profile.can_snap_fire:
-        battle.say("shooting", f"{unit.label}: {weapon_name} cannot be fired as Snap Shots")
-        return result
     if snap and orders.suppressive:
         # Seed 000, Suppressive Fire: "Snap shots cannot be used as Suppressive Fire."
         battle.say(

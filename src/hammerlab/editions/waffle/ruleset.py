@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from hammerlab.editions.base import GamePlan
-from hammerlab.editions.turns import play_turns, unit_lines
+from hammerlab.editions.turns import play_turns, unit_lines, victory_lines
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.assault import assault_phase
 from hammerlab.editions.waffle.movement_phase import movement_phase
@@ -92,20 +92,10 @@ class WaffleRuleset:
         """Each game turn, each player plays the plan's phases in order."""
         play_turns(battle, plan, PHASES, end_of_turn)
 
-    def summary(self, battle: Battle) -> Sequence[str]:
-        """Models left per unit, units destroyed and the winner on kill points."""
-        lines = unit_lines(battle, ("falling_back", "gone_to_ground", "pinned"))
-        points = dict.fromkeys((p.name for p in battle.players), 0)
-        for unit in battle.units.values():
-            if unit.destroyed:
-                points[battle.opponent(unit.player)] += 1
-        ranking = sorted(points.items(), key=lambda kv: -kv[1])
-        score = ", ".join(f"{p} {k}" for p, k in ranking)
-        if len(ranking) > 1 and ranking[0][1] == ranking[1][1]:
-            lines.append(f"Kill points: {score}: a draw")
-        else:
-            lines.append(f"Kill points: {score}: {ranking[0][0]} wins")
-        return lines
+    def summary(self, battle: Battle, plan: GamePlan) -> Sequence[str]:
+        """Models left per unit (and who is fleeing or gone to ground), and the winner."""
+        flags = ("falling_back", "gone_to_ground", "pinned")
+        return unit_lines(battle, flags) + victory_lines(battle, plan.victory)
 
 
 def end_of_turn(battle: Battle, player: str) -> None:
