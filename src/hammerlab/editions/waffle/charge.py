@@ -27,7 +27,7 @@ from hammerlab.editions.waffle.placement import (
 from hammerlab.editions.waffle.shooting import shooting_attack, snap_fire_weapons
 from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.decisions import Choice, Decision, units_in_turn
 from hammerlab.engine.events import ModelMoved
 from hammerlab.engine.geometry import Vec, base_distance, centre_distance, closest
 from hammerlab.engine.units import Model, Unit
@@ -56,25 +56,19 @@ def charge_sub_phase(battle: Battle, player: str) -> None:
         if reason is not None:
             battle.say("charge", f"{barred.label} may not charge: {reason}")
     declared: set[str] = set()
-    while True:
-        ready = [
+    ready = units_in_turn(
+        battle,
+        player,
+        "charger",
+        "Pick a unit to declare a charge, or end the charges",
+        lambda: [
             u
             for u in battle.units_of(player)
             if u.id not in declared and charge_ban(u) is None and charge_targets(battle, u)
-        ]
-        if not ready:
-            return
-        choices: list[Choice[Unit | None]] = [Choice(u.label, u) for u in ready]
-        unit = battle.decide(
-            Decision(
-                kind="charger",
-                player=player,
-                prompt="Pick a unit to declare a charge, or end the charges",
-                choices=(*choices, Choice[Unit | None](END_CHARGES, None)),
-            )
-        )
-        if unit is None:
-            return
+        ],
+        END_CHARGES,
+    )
+    for unit in ready:
         declared.add(unit.id)
         resolve_charge(battle, unit, declare_charge(battle, unit))
 

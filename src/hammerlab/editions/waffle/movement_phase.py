@@ -19,7 +19,7 @@ from hammerlab.editions.waffle.movement import (
 from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.shooting import start_phase
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.decisions import units_in_turn
 from hammerlab.engine.events import PhaseChanged
 from hammerlab.engine.units import Unit
 
@@ -98,21 +98,14 @@ def movement_phase(battle: Battle, player: str) -> None:
         status = fleeing.status
         if status.falling_back and not status.locked_in_combat and not regroup(battle, fleeing):
             moved.add(fleeing.id)
-    while True:
-        ready = [u for u in battle.units_of(player) if u.id not in moved and _may_move(u)]
-        if not ready:
-            break
-        choices: list[Choice[Unit | None]] = [Choice(u.label, u) for u in ready]
-        unit = battle.decide(
-            Decision(
-                kind="mover",
-                player=player,
-                prompt="Choose a unit to move, or end the movement phase",
-                choices=(*choices, Choice[Unit | None]("end phase", None)),
-            )
-        )
-        if unit is None:
-            break
+    ready = units_in_turn(
+        battle,
+        player,
+        "mover",
+        "Choose a unit to move, or end the movement phase",
+        lambda: [u for u in battle.units_of(player) if u.id not in moved and _may_move(u)],
+    )
+    for unit in ready:
         moved.add(unit.id)
         move_one(battle, unit)
     refresh_locks(battle)

@@ -23,7 +23,7 @@ from hammerlab.editions.waffle.orders import FireOrders, VolleyResult, orders_ag
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.decisions import Choice, Decision, units_in_turn
 from hammerlab.engine.events import PhaseChanged
 from hammerlab.engine.units import Unit
 
@@ -48,21 +48,14 @@ def start_phase(battle: Battle, phase: str, player: str) -> None:
 def shooting_phase(battle: Battle, player: str) -> None:
     """Seed 000: "select another and repeat the sequence" until the player is done."""
     start_phase(battle, "shooting", player)
-    while True:
-        ready = [u for u in battle.units_of(player) if _may_act(u)]
-        if not ready:
-            break
-        choices: list[Choice[Unit | None]] = [Choice(u.label, u) for u in ready]
-        unit = battle.decide(
-            Decision(
-                kind="shooter",
-                player=player,
-                prompt="1. Nominate a unit to shoot (or run), or end the phase",
-                choices=(*choices, Choice[Unit | None]("end phase", None)),
-            )
-        )
-        if unit is None:
-            break
+    ready = units_in_turn(
+        battle,
+        player,
+        "shooter",
+        "1. Nominate a unit to shoot (or run), or end the phase",
+        lambda: [u for u in battle.units_of(player) if _may_act(u)],
+    )
+    for unit in ready:
         unit_shooting_action(battle, unit)
     phase_casualty_checks(battle, player)
     battle.emit(PhaseChanged(phase="shooting", player=player, turn=battle.turn, begins=False))
