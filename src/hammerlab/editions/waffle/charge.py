@@ -24,7 +24,7 @@ from hammerlab.editions.waffle.placement import (
     closest_approach,
     contact_spot,
 )
-from hammerlab.editions.waffle.shooting import shooting_attack, snap_fire_weapons
+from hammerlab.editions.waffle.shooting import is_vehicle, shooting_attack, snap_fire_weapons
 from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, units_in_turn
@@ -351,8 +351,7 @@ def fiery_charge(battle: Battle, unit: Unit, target: Unit) -> None:
     charging models left out of base contact then close in again, up to 3"
     (as a 6th/7th-edition Pile In), so that the charge still ends in combat.
     """
-    vehicle = any("vehicle" in m.profile.unit_type.lower() for m in target.alive_models)
-    if not battle.option("fiery_charge") or vehicle:
+    if not battle.option("fiery_charge") or is_vehicle(target):
         return
     if not any(firing_models(battle, unit, target, w, FIERY_ORDERS) for w in ranged_weapons(unit)):
         return

@@ -237,9 +237,14 @@ def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> No
     edition). Wounds are rolled with the Strength after the weapon and
     Furious Charge; each unsaved wound counts for the unit's combat result.
     Wounds go to the closest model of the target to the attacking unit (the
-    models it had when the step began), one at a time.
+    models it had when the step began), one at a time. Blows at a target that
+    other blows of the same step already wiped out are lost (no model is left
+    to take them).
     """
     unit, weapon, target = plan.unit, plan.weapon, plan.target
+    if target.destroyed:
+        battle.say("fight", f"{unit.label}: {target.label} is wiped out; {weapon.name} blows lost")
+        return
     batches: dict[tuple[str, int], list[Model]] = {}
     for model in plan.models:
         cell = melee_cell(stats_of(model.profile).ws, plan.target_ws)

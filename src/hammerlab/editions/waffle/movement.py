@@ -11,6 +11,7 @@ import math
 from collections.abc import Mapping
 
 from hammerlab.editions.waffle.events import ReactionDeclared
+from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision
@@ -97,23 +98,36 @@ def move_unit(
 
 
 def _shortened(battle: Battle, unit: Unit, vector: Vec, keep_clear: bool) -> Vec:
-    """The longest part of ``vector`` that stays on the table (and 1" from enemies)."""
+    """The longest part of ``vector`` that stays on the table, overlaps no base of
+    another unit (friend or foe) and, with ``keep_clear``, stays 1" from enemies."""
     enemies = [m for e in battle.enemies_of(unit) for m in e.alive_models] if keep_clear else []
+    others = list(battle.other_models(unit))
     for step in range(20, -1, -1):
         scale = step / 20
-        if _legal(battle, unit.alive_models, (vector[0] * scale, vector[1] * scale), enemies):
-            return (vector[0] * scale, vector[1] * scale)
+        shift = (vector[0] * scale, vector[1] * scale)
+        if _legal(battle, unit.alive_models, shift, enemies, others):
+            return shift
     return (0.0, 0.0)
 
 
-def _legal(battle: Battle, models: list[Model], vector: Vec, enemies: list[Model]) -> bool:
+def _legal(
+    battle: Battle, models: list[Model], vector: Vec, enemies: list[Model], others: list[Model]
+) -> bool:
     for model in models:
         moved = _Ghost((model.position[0] + vector[0], model.position[1] + vector[1]), model.radius)
         if not battle.battlefield.on_table(moved.position):
             return False
         if any(base_distance(moved, e) < 1.0 for e in enemies):
             return False
+        if any(_overlap(moved, o) for o in others):
+            return False
     return True
+
+
+def _overlap(ghost: _Ghost, other: Model) -> bool:
+    """Whether the base at a trial position overlaps ``other``'s (touching is fine)."""
+    reach = ghost.radius + other.radius - EPSILON
+    return centre_distance(ghost.position, other.position) < reach
 
 
 class _Ghost:

@@ -129,6 +129,8 @@ def move_one(battle: Battle, unit: Unit) -> None:
         dice = battle.dice.roll(2, f"difficult terrain ({unit.label}), highest die")
         distance = min(allowance, float(max(dice)))
     starts = {m.id: m.position for m in unit.alive_models}
+    # ``move_unit`` marks the unit as moved when it does move: a unit with no
+    # goal, or blocked where it stands, has not moved (its Heavy weapons fire
+    # normally).
     move_unit(battle, unit, goal_of(battle, unit, intent), distance, f"moves ({intent})")
-    unit.status.moved = True
     dangerous_terrain_tests(battle, unit, starts)

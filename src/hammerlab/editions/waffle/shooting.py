@@ -107,8 +107,9 @@ def unit_shooting_action(battle: Battle, unit: Unit) -> None:
     """Shoot (normally or as Suppressive Fire), Run, or hold."""
     unit.status.has_shot = True
     targets = targets_for(battle, unit, FireOrders())
-    # A melee is shot into with Snap Shots, which "cannot be used as Suppressive Fire".
-    free = [t for t in targets if not t.status.locked_in_combat]
+    # A melee is shot into with Snap Shots, which "cannot be used as Suppressive Fire";
+    # Suppressive Fire is "against non-vehicle targets".
+    free = [t for t in targets if not t.status.locked_in_combat and not is_vehicle(t)]
     actions = []
     if targets:
         actions.append(Choice(SHOOT, SHOOT))
@@ -144,6 +145,15 @@ def unit_shooting_action(battle: Battle, unit: Unit) -> None:
     result = shooting_attack(battle, unit, target, orders)
     unit.status.shot_target = target.id
     after_shooting(battle, unit, target, result, orders)
+
+
+def is_vehicle(unit: Unit) -> bool:
+    """Whether the unit is a vehicle (a model's unit type says Vehicle).
+
+    Seed 000, Suppressive Fire, is "against non-vehicle targets"; seed 004,
+    Fiery Charge, "against the non-vehicle enemy unit they charged".
+    """
+    return any("vehicle" in m.profile.unit_type.lower() for m in unit.alive_models)
 
 
 def choose_target(battle: Battle, unit: Unit, targets: list[Unit]) -> Unit:
