@@ -47,7 +47,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from hammerlab.editions.waffle.assault_results import SWEEP
@@ -73,15 +72,24 @@ from hammerlab.editions.waffle.estimate import (
 from hammerlab.editions.waffle.fight import AUTOMATIC, attacks_of, melee_options
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
-from hammerlab.editions.waffle.shooting import DIVE, HOLD, RETURN_FIRE, RUN, SHOOT, SUPPRESS
-from hammerlab.editions.waffle.special_rules import close_combat_strength
+from hammerlab.editions.waffle.shooting import (
+    DIVE,
+    HOLD,
+    RETURN_FIRE,
+    RUN,
+    SHOOT,
+    SUPPRESS,
+    is_vehicle,
+    targets_for,
+)
+from hammerlab.editions.waffle.special_rules import close_combat_strength, relentless
 from hammerlab.editions.waffle.tables import (
     melee_cell,
     overwhelming,
     snap_shot_bs,
     to_wound_target,
 )
-from hammerlab.editions.waffle.wounds import majority, majority_toughness
+from hammerlab.editions.waffle.wounds import majority, majority_toughness, typical_profile
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
 from hammerlab.engine.geometry import centre_distance
@@ -90,7 +98,7 @@ from hammerlab.engine.units import Model, Unit
 
 def _gun_line(battle: Battle, unit: Unit) -> bool:
     """Whether moving would cost the unit its heavy weapons' full fire at a target in range."""
-    if unit.has_rule("Relentless") or unit.has_rule("Slow and Purposeful"):
+    if relentless(unit):
         return False
     heavy = [
         w
@@ -147,7 +155,7 @@ def stray_risk(battle: Battle, unit: Unit, enemy: Unit, orders: FireOrders) -> f
     friends = [u for u in melee_stray_units(battle, unit, enemy) if u.player == unit.player]
     if not friends or unit.destroyed:
         return 0.0
-    bs = Counter(stats_of(m.profile).bs for m in unit.alive_models).most_common(1)[0][0]
+    bs = stats_of(typical_profile(unit)).bs
     scale = STRAY_CHANCE / p_hit(snap_shot_bs(bs))
     return scale * min(expected_attack(battle, unit, f, orders) for f in friends)
 
@@ -162,7 +170,7 @@ def expected_melee(models: list[Model], defender: Unit, bonus: int) -> float:
     """
     if defender.destroyed:
         return 0.0
-    typical = stats_of(Counter(m.profile for m in defender.alive_models).most_common(1)[0][0])
+    typical = stats_of(typical_profile(defender))
     toughness = majority_toughness(defender)
     unsaved = 1 - p_at_least(min(typical.sv or 7, typical.invulnerable or 7))
     total = 0.0
@@ -193,7 +201,7 @@ def blow_value(unit: Unit, model: Model, weapon: WeaponProfile, target: Unit) ->
     """
     if target.destroyed:
         return 0.0
-    typical = stats_of(Counter(m.profile for m in target.alive_models).most_common(1)[0][0])
+    typical = stats_of(typical_profile(target))
     cell = melee_cell(stats_of(model.profile).ws, majority(target, lambda s: s.ws))
     hit = 1.0 if cell == AUTOMATIC else p_at_least(int(cell.rstrip("+")))
     strength = close_combat_strength(unit, model, weapon, unit.status.charged)
@@ -211,6 +219,14 @@ def _asked_model(battle: Battle, decision: Decision[Any]) -> tuple[Unit, Model]:
     unit = battle.unit(decision.context["unit"])
     first = decision.context["models"].split(",")[0]
     return unit, next(m for m in unit.models if m.id == first)
+
+
+def _breakable_target(battle: Battle, unit: Unit) -> bool:
+    """A target worth Suppressive Fire: not a vehicle, four or more models."""
+    return any(
+        len(t.alive_models) >= 4 and not is_vehicle(t)
+        for t in targets_for(battle, unit, FireOrders())
+    )
 
 
 class WaffleAI:
@@ -238,7 +254,7 @@ class WaffleAI:
         unit = battle.unit(decision.context["unit"])
         if SHOOT in labels:
             best = best_target_value(battle, unit)
-            if SUPPRESS in labels and best < 1.0:
+            if SUPPRESS in labels and best < 1.0 and _breakable_target(battle, unit):
                 return labels.index(SUPPRESS)
             if best > 0:
                 return labels.index(SHOOT)

@@ -14,7 +14,7 @@ from hammerlab.editions.waffle.allocation import allocate_wounds
 from hammerlab.editions.waffle.combat import Combat, in_contact, units_in_contact
 from hammerlab.editions.waffle.events import CombatResolved, SweepingAdvance
 from hammerlab.editions.waffle.morale import morale_check
-from hammerlab.editions.waffle.movement import choose_intent, fall_back, goal_of
+from hammerlab.editions.waffle.movement import centre_of, choose_intent, fall_back, goal_of
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult
 from hammerlab.editions.waffle.placement import (
     EPSILON,
@@ -32,7 +32,6 @@ from hammerlab.engine.events import ModelMoved
 from hammerlab.engine.geometry import Vec, base_distance, centre_distance, closest, step_toward
 from hammerlab.engine.units import Model, Unit
 
-"""6th/7th edition: a Pile In move is up to 3" per model."""
 CONSOLIDATE_CLEARANCE = 1.0
 """6th/7th edition: a Consolidation may not bring a model within 1" of an enemy."""
 SWEEP, NO_SWEEP = "Sweeping Advance", "no Sweeping Advance"
@@ -311,10 +310,7 @@ def consolidate(battle: Battle, unit: Unit) -> None:
     models = unit.alive_models
     if goal is None or not models:
         return
-    centre = (
-        sum(m.position[0] for m in models) / len(models),
-        sum(m.position[1] for m in models) / len(models),
-    )
+    centre = centre_of(unit)
     end = step_toward(centre, goal, float(distance))
     dx, dy = end[0] - centre[0], end[1] - centre[1]
     enemies = [e for foe in battle.enemies_of(unit) for e in foe.alive_models]

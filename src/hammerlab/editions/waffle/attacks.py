@@ -22,6 +22,7 @@ from hammerlab.editions.waffle.final import final_chain
 from hammerlab.editions.waffle.markers import aim_points, blast_hits, template_hits
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
+from hammerlab.editions.waffle.special_rules import relentless
 from hammerlab.editions.waffle.tables import (
     ballistic_target,
     snap_shot_bs,
@@ -120,8 +121,7 @@ def effective_range(unit: Unit, profile: WeaponProfile) -> float:
 
 def moved_for_weapons(unit: Unit) -> bool:
     """Whether the unit counts as moved for Heavy/Salvo/Ordnance (Relentless does not)."""
-    relentless = unit.has_rule("Relentless") or unit.has_rule("Slow and Purposeful")
-    return unit.status.moved and not relentless
+    return unit.status.moved and not relentless(unit)
 
 
 def fires_snap(unit: Unit, profile: WeaponProfile, orders: FireOrders) -> bool:

@@ -25,6 +25,7 @@ from hammerlab.editions.waffle.placement import (
     contact_spot,
 )
 from hammerlab.editions.waffle.shooting import is_vehicle, shooting_attack, snap_fire_weapons
+from hammerlab.editions.waffle.special_rules import relentless
 from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, units_in_turn
@@ -100,8 +101,7 @@ def charge_ban(unit: Unit) -> str | None:
     if status.changed_flight_mode:
         return "it changed flight mode this turn"
     fired = status.fired_types & NO_CHARGE_AFTER if status.has_shot else set()
-    relentless = unit.has_rule("Relentless") or unit.has_rule("Slow and Purposeful")
-    if fired and not relentless:
+    if fired and not relentless(unit):
         return f"it shot {', '.join(sorted(fired))} weapons in the Shooting phase"
     return None
 

@@ -6,13 +6,11 @@ for every choice. Exact odds live in ``hammerlab.analysis``.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from hammerlab.editions.waffle.attacks import fires_snap, firing_models, ranged_weapons, shots_of
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.tables import ballistic_target, overwhelming, to_wound_target
-from hammerlab.editions.waffle.wounds import majority_toughness
+from hammerlab.editions.waffle.wounds import majority_toughness, typical_profile
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
 
@@ -36,7 +34,7 @@ def expected_casualties(
     models = firing_models(battle, unit, target, weapon_name, orders)
     if not models or target.destroyed:
         return 0.0
-    typical = Counter(m.profile for m in target.alive_models).most_common(1)[0][0]
+    typical = typical_profile(target)
     tstats = stats_of(typical)
     toughness = majority_toughness(target)
     expected_wounds = 0.0

@@ -14,14 +14,26 @@ def leadership(unit: Unit) -> int:
     return max(stats_of(m.profile).ld for m in unit.alive_models)
 
 
-def _test(battle: Battle, unit: Unit, test: str, modifier: int, reason: str) -> bool:
-    """2D6 against Leadership; a double 1 always passes ("Insane Courage")."""
+def leadership_test(
+    battle: Battle,
+    unit: Unit,
+    test: str,
+    modifier: int,
+    reason: str,
+    *,
+    double_one_only: bool = False,
+) -> bool:
+    """2D6 against Leadership; a double 1 always passes ("Insane Courage").
+
+    ``modifier`` is added to Leadership (a penalty is negative); with
+    ``double_one_only`` nothing but a double 1 passes.
+    """
     if unit.has_rule("Stubborn") and test == "Morale check":
         modifier = max(0, modifier)
     ld = leadership(unit)
     dice = battle.dice.roll(2, f"{test} ({unit.label})")
     roll = sum(dice)
-    passed = dice == (1, 1) or roll <= ld + modifier
+    passed = dice == (1, 1) or (not double_one_only and roll <= ld + modifier)
     battle.emit(
         LeadershipTest(
             unit=unit.label,
@@ -44,19 +56,26 @@ def morale_check(
     Fearless units pass automatically; units locked in combat take no Morale
     checks from shooting (seed 001: "Units that are locked in close combat do
     not take Morale checks or Pinning tests caused by shooting"); a unit
-    already falling back takes none. An ``assault`` check (losing a close
-    combat) is taken by locked units, and its Fall Back move is left to the
-    caller, which makes it after Sweeping Advances (seed 001: "In either case,
-    make a Fall Back move for the surviving members of the losing unit").
+    already falling back takes none from shooting. An ``assault`` check
+    (losing a close combat) is taken by locked units, and its Fall Back move is
+    left to the caller, which makes it after Sweeping Advances (seed 001: "In
+    either case, make a Fall Back move for the surviving members of the losing
+    unit"); a unit already falling back that loses a combat (it was caught by
+    a charge) breaks again without a test.
     """
-    locked = unit.status.locked_in_combat and not assault
-    if unit.destroyed or unit.status.falling_back or locked:
+    if unit.destroyed:
+        return True
+    if unit.status.falling_back:
+        if assault:
+            battle.say("morale", f"{unit.label} was already falling back: it breaks ({reason})")
+        return not assault
+    if unit.status.locked_in_combat and not assault:
         return True
     if unit.has_rule("Fearless"):
         battle.say("morale", f"{unit.label} is Fearless: Morale check passed ({reason})")
         return True
     total_penalty = penalty + unit.status.morale_penalty
-    if _test(battle, unit, "Morale check", -total_penalty, reason):
+    if leadership_test(battle, unit, "Morale check", -total_penalty, reason):
         return True
     if not assault:
         fall_back(battle, unit, reason)
@@ -84,7 +103,7 @@ def pinning_test(battle: Battle, unit: Unit, reason: str) -> None:
         return
     if unit.has_rule("Fearless"):
         return
-    if not _test(battle, unit, "Pinning test", 0, reason):
+    if not leadership_test(battle, unit, "Pinning test", 0, reason):
         status.pinned = True
         go_to_ground(battle, unit, "pinned")
 

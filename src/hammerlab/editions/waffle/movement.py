@@ -19,6 +19,15 @@ from hammerlab.engine.events import ModelMoved, WoundsLost
 from hammerlab.engine.geometry import Vec, base_distance, centre_distance, closest, step_toward
 from hammerlab.engine.units import Model, Unit
 
+FAST_TYPES = ("Jump", "Jet", "Bike", "Beast", "Cavalry")
+"""Unit types that move 12" and fall back 3D6" (6th/7th edition)."""
+
+
+def is_fast(model: Model) -> bool:
+    """Jump infantry, jetbikes, bikes, beasts and cavalry."""
+    return any(stats_of(model.profile).has_type(t) for t in FAST_TYPES)
+
+
 INTENTS = ("advance", "take cover", "retreat", "hold")
 """Where a unit moves: toward the closest enemy, into the nearest cover, toward
 its own table edge, or not at all."""
@@ -37,7 +46,8 @@ def choose_intent(battle: Battle, unit: Unit, why: str, phase: str = "shooting")
     )
 
 
-def _centre(unit: Unit) -> Vec:
+def centre_of(unit: Unit) -> Vec:
+    """The middle of the unit's models alive."""
     models = unit.alive_models
     return (
         sum(m.position[0] for m in models) / len(models),
@@ -47,7 +57,7 @@ def _centre(unit: Unit) -> Vec:
 
 def goal_of(battle: Battle, unit: Unit, intent: str) -> Vec | None:
     """The point a unit heads for with ``intent``; ``None`` to stay put."""
-    centre = _centre(unit)
+    centre = centre_of(unit)
     if intent == "advance":
         enemies = [m for e in battle.enemies_of(unit) for m in e.alive_models]
         if not enemies:
@@ -80,7 +90,7 @@ def move_unit(
     """
     if goal is None or distance <= 0:
         return
-    centre = _centre(unit)
+    centre = centre_of(unit)
     target = step_toward(centre, goal, distance)
     vector = (target[0] - centre[0], target[1] - centre[1])
     vector = _shortened(battle, unit, vector, keep_clear)
@@ -200,15 +210,10 @@ def fall_back(battle: Battle, unit: Unit, why: str) -> None:
     as casualties (interpretation recorded in docs/rules/waffle.md).
     """
     unit.status.falling_back = True
-    fast = any(
-        stats_of(m.profile).has_type(kind)
-        for m in unit.alive_models
-        for kind in ("Jump", "Bike", "Beast", "Cavalry", "Jet")
-    )
-    dice = 3 if fast else 2
+    dice = 3 if any(is_fast(m) for m in unit.alive_models) else 2
     distance = battle.dice.total(dice, f"fall back distance {dice}D6 ({unit.label})")
     battle.emit(ReactionDeclared(unit=unit.label, reaction=f'falls back {distance}"', against=why))
-    centre = _centre(unit)
+    centre = centre_of(unit)
     edge = battle.player(unit.player).edge_point(battle.battlefield, centre)
     player = battle.player(unit.player)
     gap = min(

@@ -7,23 +7,20 @@ rules': Regroup tests for units falling back, then each unit may move.
 from __future__ import annotations
 
 from hammerlab.editions.waffle.combat import refresh_locks
-from hammerlab.editions.waffle.events import LeadershipTest
-from hammerlab.editions.waffle.morale import leadership
+from hammerlab.editions.waffle.morale import leadership_test
 from hammerlab.editions.waffle.movement import (
     choose_intent,
     dangerous_terrain_tests,
     fall_back,
     goal_of,
+    is_fast,
     move_unit,
 )
-from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.shooting import start_phase
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import units_in_turn
 from hammerlab.engine.events import PhaseChanged
 from hammerlab.engine.units import Unit
-
-FAST_TYPES = ("Jump", "Jet", "Bike", "Beast", "Cavalry")
 
 
 def move_allowance(unit: Unit) -> float:
@@ -31,10 +28,7 @@ def move_allowance(unit: Unit) -> float:
 
     The slowest model sets the unit's pace.
     """
-    return min(
-        12.0 if any(stats_of(m.profile).has_type(t) for t in FAST_TYPES) else 6.0
-        for m in unit.alive_models
-    )
+    return min(12.0 if is_fast(m) else 6.0 for m in unit.alive_models)
 
 
 def crosses_difficult(battle: Battle, unit: Unit, intent: str) -> bool:
@@ -53,29 +47,18 @@ def crosses_difficult(battle: Battle, unit: Unit, intent: str) -> bool:
 def regroup(battle: Battle, unit: Unit) -> bool:
     """6th/7th-edition Regroup: a falling-back unit tests Leadership at the start
     of its movement phase; passing, it stops falling back (and may not move
-    further this phase); failing, it falls back again. And They Shall Know No
-    Fear regroups automatically and may then act normally. A double 1 passes.
+    further this phase); failing, it falls back again. A unit below 25% of its
+    starting strength regroups only on a double 1 (Insane Courage). And They
+    Shall Know No Fear regroups automatically and may then act normally.
     Returns whether the unit may still move this phase.
     """
     if unit.has_rule("And They Shall Know No Fear"):
         unit.status.falling_back = False
         battle.say("regroup", f"{unit.label} regroups automatically (And They Shall Know No Fear)")
         return True
-    ld = leadership(unit)
-    dice = battle.dice.roll(2, f"Regroup test ({unit.label})")
-    passed = dice == (1, 1) or sum(dice) <= ld
-    battle.emit(
-        LeadershipTest(
-            unit=unit.label,
-            test="Regroup test",
-            leadership=ld,
-            modifier=0,
-            roll=sum(dice),
-            passed=passed,
-            reason="falling back",
-        )
-    )
-    if passed:
+    shattered = len(unit.alive_models) * 4 < unit.starting_models
+    reason = "falling back, below 25%: double 1 only" if shattered else "falling back"
+    if leadership_test(battle, unit, "Regroup test", 0, reason, double_one_only=shattered):
         unit.status.falling_back = False
         unit.status.moved = True
     else:

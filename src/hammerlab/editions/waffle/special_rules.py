@@ -78,3 +78,10 @@ def close_combat_strength(unit: Unit, model: Model, weapon: WeaponProfile, charg
     if charging and weapon.strength.mode != "fixed" and model_has(unit, model, "Furious Charge"):
         strength += 1
     return min(10, strength)
+
+
+def relentless(unit: Unit) -> bool:
+    """Relentless, or Slow and Purposeful (which counts as Relentless): Heavy,
+    Salvo and Ordnance weapons fire as if stationary, and the unit may charge
+    after firing them."""
+    return unit.has_rule("Relentless") or unit.has_rule("Slow and Purposeful")

@@ -15,6 +15,7 @@ from hammerlab.editions.waffle.tables import (
     to_wound_target,
 )
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.datasheet import Profile
 from hammerlab.engine.units import Model, Unit
 
 
@@ -23,6 +24,11 @@ def majority(unit: Unit, read: Callable[[Stats], int]) -> int:
     counts = Counter(read(stats_of(m.profile)) for m in unit.alive_models)
     best = max(counts.values())
     return max(value for value, n in counts.items() if n == best)
+
+
+def typical_profile(unit: Unit) -> Profile:
+    """The profile most of the unit's models alive have (the first on a tie)."""
+    return Counter(m.profile for m in unit.alive_models).most_common(1)[0][0]
 
 
 def majority_toughness(unit: Unit) -> int:
@@ -106,7 +112,9 @@ def _wound_target(strength: int, toughness: int, profile: WeaponProfile) -> int 
 
 
 def _rerolls_wounds(profile: WeaponProfile, strength: int, toughness: int) -> bool:
-    poisoned = profile.has_rule("Poisoned") and strength >= toughness
+    """Shred; Poisoned when the Strength is higher than the Toughness (7th
+    edition); a twin-linked template."""
+    poisoned = profile.has_rule("Poisoned") and strength > toughness
     return (
         profile.has_rule("Shred")
         or poisoned

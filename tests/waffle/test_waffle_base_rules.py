@@ -1,0 +1,74 @@
+"""6th/7th-edition base rules the Waffle seeds rely on: Poisoned, Regroup, a
+fleeing unit that loses a combat."""
+
+from __future__ import annotations
+
+from conftest import BOLTGUN, A, B, make_battle, profile, row, squad, weapon
+
+from hammerlab.editions.waffle.attacks import fire_weapon
+from hammerlab.editions.waffle.morale import morale_check
+from hammerlab.editions.waffle.movement_phase import movement_phase
+from hammerlab.editions.waffle.orders import FireOrders
+
+TARGET_T6 = profile("Brute", t=6, sv="-")
+TARGET_T4 = profile("Trooper", t=4, sv="-")
+
+
+def _poisoned_volley(strength: str, target_profile: object, dice: list[int]) -> int:
+    gun = weapon("Needler", "24", strength, "-", "Assault 1, Poisoned (4+)")
+    shooter = squad("a", A, profile(), [gun], row(30, 10, 1))
+    target = squad("b", B, target_profile, [BOLTGUN], row(30, 20, 1))  # type: ignore[arg-type]
+    battle = make_battle(shooter, target, dice=dice)
+    result = fire_weapon(battle, shooter, target, "Needler", FireOrders())
+    assert battle.dice.remaining == 0  # type: ignore[attr-defined]
+    return result.unsaved["b"]
+
+
+def test_base_poisoned_wounds_on_its_value_where_the_chart_cannot() -> None:
+    # S3 against T6 cannot wound on the chart ("-"); Poisoned (4+) wounds on 4+.
+    # Dice: to hit 3 (BS4: 3+), to wound 4.
+    assert _poisoned_volley("3", TARGET_T6, [3, 4]) == 1
+
+
+def test_base_poisoned_rerolls_failed_wounds_when_strength_beats_toughness() -> None:
+    # S5 against T4: the chart's 3+ is better than Poisoned's 4+; S > T, so a
+    # failed wound (a 2) is re-rolled (a 3: wounds). Dice: hit 3, wound 2, re-roll 3.
+    assert _poisoned_volley("5", TARGET_T4, [3, 2, 3]) == 1
+
+
+def test_base_poisoned_does_not_reroll_when_strength_equals_toughness() -> None:
+    # S4 against T4: 4+ either way; S is not higher than T: a failed 3 stays failed.
+    assert _poisoned_volley("4", TARGET_T4, [3, 3]) == 0
+
+
+def test_base_regroup_below_25_percent_needs_a_double_one() -> None:
+    # 1 model left of 5 (20%, below 25%): a 2D6 of 2+1 = 3 would pass Ld 8, but
+    # only a double 1 regroups; it falls back again 2D6 = 3 + 3 = 6".
+    unit = squad("m", A, profile(ld=8), [BOLTGUN], row(30, 20, 5))
+    for model in unit.models[1:]:
+        model.wounds_left = 0
+    unit.status.falling_back = True
+    enemy = squad("e", B, profile(), [BOLTGUN], row(30, 44, 1))
+    battle = make_battle(unit, enemy, dice=[2, 1, 3, 3])
+    movement_phase(battle, A)
+    assert unit.status.falling_back
+    assert unit.models[0].position[1] == 14.0
+
+
+def test_base_regroup_below_25_percent_on_a_double_one() -> None:
+    unit = squad("m", A, profile(ld=8), [BOLTGUN], row(30, 20, 5))
+    for model in unit.models[1:]:
+        model.wounds_left = 0
+    unit.status.falling_back = True
+    enemy = squad("e", B, profile(), [BOLTGUN], row(30, 44, 1))
+    battle = make_battle(unit, enemy, dice=[1, 1])
+    movement_phase(battle, A)
+    assert not unit.status.falling_back
+
+
+def test_seed001_a_fleeing_unit_that_loses_a_combat_breaks_without_a_test() -> None:
+    unit = squad("m", A, profile(ld=10), [BOLTGUN], row(30, 20, 2))
+    unit.status.falling_back = True
+    battle = make_battle(unit, dice=[])
+    assert morale_check(battle, unit, "lost the combat by 1", 1, assault=True) is False
+    assert morale_check(battle, unit, "shooting casualties") is True  # no test from shooting
