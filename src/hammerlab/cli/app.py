@@ -8,9 +8,12 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from hammerlab.analysis.battles import prepare
+from hammerlab.analysis.lab import LabReport, compare
+from hammerlab.analysis.lab_plot import plot_report
 from hammerlab.cli import import_cmd, odds_cmd
 from hammerlab.cli.prompt import PromptController
 from hammerlab.cli.render import show_event
@@ -62,7 +65,9 @@ def _datasheet_table(sheet: Datasheet, problems: list[str]) -> None:
     for entry in sheet.entries:
         p = entry.profile
         inv = f"{p.invulnerable}+" if p.invulnerable else "-"
-        table.add_row(p.name, str(entry.count), *(p.get(k, "-") for k in keys), inv, p.unit_type)
+        table.add_row(
+            escape(p.name), str(entry.count), *(p.get(k, "-") for k in keys), inv, p.unit_type
+        )
     console.print(table)
     weapon_keys: list[str] = []
     for weapon in sheet.weapons():
@@ -149,6 +154,57 @@ def battle(
             log_json.write_text(game.log.json_lines(), encoding="utf-8")
         except OSError as error:
             raise fail(ValueError(f"{log_json}: cannot write: {error.strerror}")) from None
+
+
+@app.command()
+def lab(
+    scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
+    rule: Annotated[str, typer.Option(help="the rule option to test: off (baseline) vs on")],
+    runs: Annotated[int, typer.Option(min=2, max=100_000, help="paired battles per arm")] = 200,
+    seed: Annotated[int, typer.Option(help="first dice seed; runs use seed, seed+1, ...")] = 1,
+    workers: Annotated[int, typer.Option(min=1, max=64, help="processes to use")] = 1,
+    plot: Annotated[Path | None, typer.Option(help="write a PNG chart here")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Rules lab: play a scenario many times with a rule off and on, and compare."""
+    try:
+        spec = load_scenario(scenario)
+        report = compare(spec, str(scenario), rule, runs, seed, workers)
+        if plot is not None:
+            plot_report(report, plot)
+    except HammerlabError as error:
+        raise fail(error) from None
+    except OSError as error:
+        raise fail(ValueError(f"{plot}: cannot write: {error.strerror}")) from None
+    if as_json:
+        print(json.dumps(report.to_dict(), indent=1))
+        return
+    _print_report(report)
+
+
+def _print_report(report: LabReport) -> None:
+    console.print(
+        f"{report.scenario}: {report.rule} off (baseline) vs on (variant), "
+        f"{report.runs} paired battles from seed {report.first_seed}",
+        markup=False,
+    )
+    table = Table(
+        "Unit", "Models", "Baseline", "Variant", "Difference (95% CI)", "P(destroyed) off → on"
+    )
+    for u in report.units:
+        table.add_row(
+            escape(u.unit),
+            str(u.starting_models),
+            f"{u.baseline_mean:.2f}",
+            f"{u.variant_mean:.2f}",
+            f"{u.difference:+.2f} ({u.ci95[0]:+.2f} .. {u.ci95[1]:+.2f})",
+            f"{u.baseline_destroyed:.0%} → {u.variant_destroyed:.0%}",
+        )
+    console.print(table)
+    wins = Table("Winner", "Baseline", "Variant")
+    for name, share in report.baseline_wins.items():
+        wins.add_row(escape(name), f"{share:.0%}", f"{report.variant_wins[name]:.0%}")
+    console.print(wins)
 
 
 @app.command()

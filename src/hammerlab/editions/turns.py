@@ -58,8 +58,8 @@ VICTORY_CONDITIONS = {
 }
 
 
-def victory_lines(battle: Battle, condition: str) -> list[str]:
-    """Each player's score under ``condition`` and who won (or a draw)."""
+def victory_scores(battle: Battle, condition: str) -> dict[str, int]:
+    """Each player's score under ``condition``."""
     if condition not in VICTORY_CONDITIONS:
         raise UnknownNameError("victory condition", condition, list(VICTORY_CONDITIONS))
     score = dict.fromkeys((p.name for p in battle.players), 0)
@@ -69,8 +69,21 @@ def victory_lines(battle: Battle, condition: str) -> list[str]:
         else:
             gained = unit.starting_models - len(unit.alive_models)
         score[battle.opponent(unit.player)] += gained
-    ranking = sorted(score.items(), key=lambda kv: -kv[1])
-    shown = ", ".join(f"{p} {n}" for p, n in ranking)
-    tied = len(ranking) > 1 and ranking[0][1] == ranking[1][1]
-    verdict = "a draw" if tied else f"{ranking[0][0]} wins"
+    return score
+
+
+def winner(scores: Mapping[str, int]) -> str | None:
+    """The player with the highest score, or ``None`` on a draw."""
+    ranking = sorted(scores.items(), key=lambda kv: -kv[1])
+    if len(ranking) > 1 and ranking[0][1] == ranking[1][1]:
+        return None
+    return ranking[0][0]
+
+
+def victory_lines(battle: Battle, condition: str) -> list[str]:
+    """Each player's score under ``condition`` and who won (or a draw)."""
+    scores = victory_scores(battle, condition)
+    shown = ", ".join(f"{p} {n}" for p, n in sorted(scores.items(), key=lambda kv: -kv[1]))
+    best = winner(scores)
+    verdict = "a draw" if best is None else f"{best} wins"
     return [f"{VICTORY_CONDITIONS[condition]}: {shown}: {verdict}"]

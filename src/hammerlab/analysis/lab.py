@@ -1,0 +1,182 @@
+"""The rules lab: what does a rule option do to a scenario? Baseline against variant.
+
+Both arms play the same scenario with the *real* engine and the same dice
+seeds (common random numbers), the baseline with the option off and the
+variant with it on, so the differences come from the rule and not from luck
+alone. The report gives, per unit, the mean models left with a 95% confidence
+interval of the paired difference and the chance to be destroyed, and per
+player the win rate under the scenario's victory condition.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from statistics import fmean, stdev
+from typing import Any
+
+from hammerlab.analysis.battles import prepare
+from hammerlab.editions.turns import victory_scores, winner
+from hammerlab.io.scenario import Scenario
+
+Z_95 = 1.959964
+"""Two-sided 95% quantile of the normal distribution."""
+DRAW = "draw"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one battle left: models per unit and the winner (or ``draw``)."""
+
+    models_left: Mapping[str, int]
+    winner: str
+
+
+def play_once(scenario: Scenario, source: str, options: Mapping[str, bool], seed: int) -> Outcome:
+    """Play the scenario once, silently, with AI controllers."""
+    ready = prepare(scenario, source, seed, options)
+    ready.ruleset.play(ready.battle, ready.plan)
+    battle = ready.battle
+    best = winner(victory_scores(battle, ready.plan.victory))
+    return Outcome(
+        models_left={u.id: len(u.alive_models) for u in battle.units.values()},
+        winner=DRAW if best is None else best,
+    )
+
+
+def _play_many(
+    scenario: Scenario, source: str, options: Mapping[str, bool], seeds: Sequence[int]
+) -> list[Outcome]:
+    return [play_once(scenario, source, options, s) for s in seeds]
+
+
+def play_arm(
+    scenario: Scenario,
+    source: str,
+    options: Mapping[str, bool],
+    seeds: Sequence[int],
+    workers: int = 1,
+) -> list[Outcome]:
+    """Play every seed, in ``workers`` processes; outcomes come back in seed order."""
+    if workers <= 1 or len(seeds) < 2 * workers:
+        return _play_many(scenario, source, options, seeds)
+    chunks = [list(seeds[i::workers]) for i in range(workers)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(_play_many, scenario, source, options, c) for c in chunks]
+        parts = [f.result() for f in futures]
+    merged: list[Outcome] = []
+    for index in range(len(seeds)):
+        merged.append(parts[index % workers][index // workers])
+    return merged
+
+
+@dataclass(frozen=True)
+class UnitComparison:
+    """One unit's models left, baseline against variant."""
+
+    unit: str
+    player: str
+    starting_models: int
+    baseline_mean: float
+    variant_mean: float
+    difference: float
+    """Mean of the paired differences (variant − baseline)."""
+    ci95: tuple[float, float]
+    baseline_destroyed: float
+    variant_destroyed: float
+
+
+@dataclass(frozen=True)
+class LabReport:
+    """Baseline against variant for one rule option."""
+
+    scenario: str
+    rule: str
+    runs: int
+    first_seed: int
+    units: tuple[UnitComparison, ...]
+    baseline_wins: Mapping[str, float]
+    variant_wins: Mapping[str, float]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+        return {
+            "scenario": self.scenario,
+            "rule": self.rule,
+            "runs": self.runs,
+            "first_seed": self.first_seed,
+            "units": [
+                {
+                    "unit": u.unit,
+                    "player": u.player,
+                    "starting_models": u.starting_models,
+                    "baseline_mean_models_left": u.baseline_mean,
+                    "variant_mean_models_left": u.variant_mean,
+                    "difference": u.difference,
+                    "ci95": list(u.ci95),
+                    "baseline_p_destroyed": u.baseline_destroyed,
+                    "variant_p_destroyed": u.variant_destroyed,
+                }
+                for u in self.units
+            ],
+            "baseline_wins": dict(self.baseline_wins),
+            "variant_wins": dict(self.variant_wins),
+        }
+
+
+def paired_interval(differences: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and 95% normal-approximation interval of paired differences."""
+    mean = fmean(differences)
+    if len(differences) < 2:
+        return mean, mean, mean
+    half = Z_95 * stdev(differences) / math.sqrt(len(differences))
+    return mean, mean - half, mean + half
+
+
+def _rates(outcomes: Sequence[Outcome], names: Sequence[str]) -> dict[str, float]:
+    return {n: sum(o.winner == n for o in outcomes) / len(outcomes) for n in (*names, DRAW)}
+
+
+def compare(
+    scenario: Scenario,
+    source: str,
+    rule: str,
+    runs: int,
+    first_seed: int = 1,
+    workers: int = 1,
+) -> LabReport:
+    """Play ``runs`` seeds with ``rule`` off, then the same seeds with it on."""
+    seeds = list(range(first_seed, first_seed + runs))
+    baseline = play_arm(scenario, source, {rule: False}, seeds, workers)
+    variant = play_arm(scenario, source, {rule: True}, seeds, workers)
+    ready = prepare(scenario, source, first_seed, {rule: False})
+    units = []
+    for unit in ready.battle.units.values():
+        before = [o.models_left[unit.id] for o in baseline]
+        after = [o.models_left[unit.id] for o in variant]
+        mean, low, high = paired_interval([a - b for a, b in zip(after, before, strict=True)])
+        units.append(
+            UnitComparison(
+                unit=unit.label,
+                player=unit.player,
+                starting_models=unit.starting_models,
+                baseline_mean=fmean(before),
+                variant_mean=fmean(after),
+                difference=mean,
+                ci95=(low, high),
+                baseline_destroyed=sum(n == 0 for n in before) / runs,
+                variant_destroyed=sum(n == 0 for n in after) / runs,
+            )
+        )
+    players = [p.name for p in scenario.players]
+    return LabReport(
+        scenario=scenario.name,
+        rule=rule,
+        runs=runs,
+        first_seed=first_seed,
+        units=tuple(units),
+        baseline_wins=_rates(baseline, players),
+        variant_wins=_rates(variant, players),
+    )
