@@ -55,7 +55,11 @@ def test_every_function_named_in_the_rules_doc_exists(edition: str) -> None:
         if not match or "test_" in cell or cell.endswith(".py"):
             continue
         module_name, attr = match.group(1), match.group(2)
-        homes = [f"{PACKAGES[edition]}.{module_name}", f"hammerlab.engine.{module_name}"]
+        homes = [
+            f"{PACKAGES[edition]}.{module_name}",
+            f"hammerlab.engine.{module_name}",
+            f"hammerlab.editions.{module_name}",
+        ]
         modules = [importlib.import_module(h) for h in homes if importlib.util.find_spec(h)]
         if not any(hasattr(m, attr) for m in modules):
             missing.append(cell)

@@ -1,6 +1,7 @@
 """Exact odds of one weapon profile against one unit, for any edition.
 
-Each edition provides an :class:`OddsCalculator`; the CLI (``hammerlab odds``)
+Each edition provides an :class:`OddsCalculator` (``odds_core11``,
+``odds_waffle``, which register themselves here); the CLI (``hammerlab odds``)
 and other tools ask through this interface only, so the same command answers
 for every edition registered here. Questions come in two forms: a
 :class:`LibraryQuestion` names units of the edition's library, a
@@ -11,42 +12,61 @@ for every edition registered here. Questions come in two forms: a
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
 
-from hammerlab.editions import get_ruleset
-from hammerlab.editions.core11.odds_questions import (
-    SITUATIONS,
-    Answer,
-    library_answer,
-    plain_answer,
-)
-from hammerlab.errors import UnknownNameError
+from hammerlab.errors import HammerlabError, UnknownNameError
+
+
+class QuestionError(HammerlabError, ValueError):
+    """A question a calculator cannot answer as asked (the message says why)."""
 
 
 @dataclass(frozen=True)
 class PlainQuestion:
-    """A weapon and a target given as numbers, as datasheets write them."""
+    """A weapon and a target given as numbers, as the edition's datasheets write them.
 
-    attacks: str
-    """Attacks in all: a number or dice (``D6+1``)."""
-    skill: int
-    """BS (or WS) as the number before the plus."""
+    Some fields belong to one edition, as their docs say; a calculator refuses
+    a question that sets a field it does not use rather than ignore it.
+    """
+
     strength: int
-    ap: int
-    """AP as written: 0 or negative."""
-    damage: str
+    ap: str
+    """AP as written. core11: 0 or negative (``"-1"``). Waffle: ``"1"`` to
+    ``"6"``, or ``"-"`` for none."""
     toughness: int
-    save: int
-    """Sv as the number before the plus (7: no save)."""
+    """Waffle: the unit's majority Toughness."""
+    save: int | None
+    """Sv as the number before the plus; ``None`` (core11: or 7) for no save."""
     wounds: int
+    """W of each target model."""
     target_models: int
+    attacks: str | None = None
+    """core11: attacks in all, a number or dice (``D6+1``). Waffle: the shots of
+    each firing model, as the weapon's Type prints them (``3``; Salvo ``2/4``),
+    unless ``weapon_type`` gives them (1 when neither does; none for Rapid Fire)."""
+    skill: int | None = None
+    """BS. core11: the number before the plus (3 for 3+). Waffle: the
+    characteristic (4 for BS4)."""
+    damage: str | None = None
+    """core11: Damage, a number or dice. (Waffle: a wound takes one wound.)"""
+    weapon_type: str | None = None
+    """Waffle: the weapon's Type as the books print it (``Heavy``, ``Rapid Fire``,
+    ``Salvo``, ``Heavy 3, Rending``...); ``Assault`` when not given."""
+    firing_models: int = 1
+    """Waffle: models firing the weapon."""
+    hits: int | None = None
+    """Waffle: hits with no roll To Hit (templates, blasts: the models under
+    the marker), instead of shots."""
     invulnerable: int | None = None
+    cover: int | None = None
+    """Waffle: the target models' cover save (core11: the ``cover`` situation)."""
     feel_no_pain: int | None = None
     keywords: tuple[str, ...] = ()
-    """Weapon keywords (``sustained hits 1``)."""
+    """Weapon keywords: core11 ``sustained hits 1``; Waffle special rules
+    (``twin-linked``, ``rending``, ``poisoned 4+``)."""
     target_keywords: tuple[str, ...] = ()
-    """Target unit keywords (``INFANTRY``), for rules such as ANTI-X."""
+    """core11: target unit keywords (``INFANTRY``), for rules such as ANTI-X."""
     situation: frozenset[str] = frozenset()
     """Names of the calculator's :attr:`OddsCalculator.situations` that hold."""
 
@@ -63,7 +83,25 @@ class LibraryQuestion:
     """Models firing the weapon; default: those carrying it in the attacker's unit."""
     target_models: int | None = None
     """Models in the target unit; default: the datasheet's unit size."""
+    hits: int | None = None
+    """Waffle: hits with no roll To Hit (templates, blasts)."""
+    cover: int | None = None
+    """Waffle: the target models' cover save."""
     situation: frozenset[str] = frozenset()
+
+
+def refuse_unused(
+    edition: str, question: PlainQuestion | LibraryQuestion, names: tuple[str, ...]
+) -> None:
+    """Raise :class:`QuestionError` if ``question`` sets any of the fields ``names``.
+
+    A calculator calls it with the fields its edition does not use, so that
+    they are never silently ignored.
+    """
+    defaults = {f.name: f.default for f in fields(question)}
+    given = [n.replace("_", " ") for n in names if getattr(question, n) != defaults[n]]
+    if given:
+        raise QuestionError(f"{edition} odds do not use: {', '.join(given)}")
 
 
 @dataclass(frozen=True)
@@ -78,7 +116,8 @@ class OddsResult:
     unsaved_wounds: tuple[float, ...]
     """Probability of each number of unsaved wounds (index = wounds)."""
     means: Mapping[str, float] = field(default_factory=dict)
-    """Expected values of the steps (``attacks``, ``hits``, ``wounds``, ...)."""
+    """Expected values of the steps (core11 ``attacks``, Waffle ``shots``; ``hits``,
+    ``wounds``, ``unsaved_wounds``...)."""
     notes: tuple[str, ...] = ()
     """What the calculator assumed or could not take into account."""
 
@@ -114,6 +153,11 @@ class OddsCalculator(Protocol):
         """Situation names a question may state, with what each means."""
         ...
 
+    @property
+    def plain_required(self) -> tuple[str, ...]:
+        """Optional :class:`PlainQuestion` fields that this edition always needs."""
+        ...
+
     def plain(self, question: PlainQuestion) -> OddsResult:
         """Odds for numbers."""
         ...
@@ -133,6 +177,7 @@ def register_calculator(edition: str, factory: Callable[[], OddsCalculator]) -> 
 
 def calculator(edition: str) -> OddsCalculator:
     """The odds calculator of ``edition``."""
+    _load_builtin()
     if edition not in _FACTORIES:
         raise UnknownNameError("odds calculator", edition, sorted(_FACTORIES))
     return _FACTORIES[edition]()
@@ -140,68 +185,11 @@ def calculator(edition: str) -> OddsCalculator:
 
 def calculator_names() -> list[str]:
     """Editions with an odds calculator."""
+    _load_builtin()
     return sorted(_FACTORIES)
 
 
-class Core11Calculator:
-    """The 11th edition's exact odds (``hammerlab.editions.core11.odds``)."""
-
-    @property
-    def situations(self) -> Mapping[str, str]:
-        """See :data:`hammerlab.editions.core11.odds_questions.SITUATIONS`."""
-        return SITUATIONS
-
-    def plain(self, question: PlainQuestion) -> OddsResult:
-        """Odds for numbers."""
-        answer = plain_answer(
-            attacks=question.attacks,
-            skill=question.skill,
-            strength=question.strength,
-            ap=question.ap,
-            damage=question.damage,
-            keywords=question.keywords,
-            toughness=question.toughness,
-            save=question.save,
-            wounds=question.wounds,
-            models=question.target_models,
-            invulnerable=question.invulnerable,
-            feel_no_pain=question.feel_no_pain,
-            target_keywords=question.target_keywords,
-            situation=question.situation,
-        )
-        return _result(answer)
-
-    def library(self, question: LibraryQuestion) -> OddsResult:
-        """Odds for two units of the wh40kdc library."""
-        rules = get_ruleset("core11")
-        answer = library_answer(
-            rules.find_unit(question.attacker),
-            question.weapon,
-            question.profile,
-            rules.find_unit(question.target),
-            question.firing_models,
-            question.target_models,
-            question.situation,
-        )
-        return _result(answer)
-
-
-def _result(answer: Answer) -> OddsResult:
-    odds = answer.odds
-    return OddsResult(
-        edition="core11",
-        question=answer.description,
-        models_killed=odds.models_killed,
-        unsaved_wounds=odds.unsaved_wounds,
-        means={
-            "attacks": odds.mean_attacks,
-            "hits": odds.mean_hits,
-            "wounds": odds.mean_wounds,
-            "unsaved_wounds": odds.mean_unsaved,
-            "damage": odds.mean_damage,
-        },
-        notes=answer.notes,
-    )
-
-
-register_calculator("core11", Core11Calculator)
+def _load_builtin() -> None:
+    """Import the built-in calculators, which register themselves."""
+    import hammerlab.analysis.odds_core11
+    import hammerlab.analysis.odds_waffle  # noqa: F401

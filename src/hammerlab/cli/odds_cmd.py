@@ -1,4 +1,9 @@
-"""``hammerlab odds``: exact distributions for one weapon profile against one unit."""
+"""``hammerlab odds``: exact distributions for one weapon profile against one unit.
+
+The same options serve every edition; what a number means follows the
+edition's datasheets (AP ``-1`` in core11, AP ``4`` or ``-`` in the Waffle
+Edition), as :class:`~hammerlab.analysis.odds.PlainQuestion` documents.
+"""
 
 from __future__ import annotations
 
@@ -14,13 +19,15 @@ from hammerlab.analysis.odds import (
     OddsResult,
     PlainQuestion,
     calculator,
+    calculator_names,
 )
 from hammerlab.errors import HammerlabError
 
 _console = Console(highlight=False)
 
-PLAIN = ("attacks", "bs", "strength", "ap", "damage", "toughness", "save", "wounds")
-"""Options the plain form needs (and ``--target-models``)."""
+PLAIN = ("strength", "ap", "toughness", "save", "wounds", "target-models")
+"""Options every edition's plain form needs; each calculator says what else
+(:attr:`~hammerlab.analysis.odds.OddsCalculator.plain_required`)."""
 
 
 class _UsageError(HammerlabError, ValueError):
@@ -43,6 +50,26 @@ def _required(option: str, text: str | None) -> int:
     return value
 
 
+def _option(field: str) -> str:
+    """The option that gives a :class:`PlainQuestion` field."""
+    return {"skill": "bs", "weapon_type": "type"}.get(field, field.replace("_", "-"))
+
+
+def _save(text: str) -> int | None:
+    """``--save``: ``3`` or ``3+``, or ``-`` for none."""
+    return None if text.strip() == "-" else _required("save", text)
+
+
+def _situation_help() -> str:
+    """Each edition's situation names, from its calculator."""
+    return "; ".join(
+        f"{name}: {', '.join(calculator(name).situations)}" for name in calculator_names()
+    )
+
+
+SITUATION_HELP = _situation_help()
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``odds`` command to ``app``."""
 
@@ -52,30 +79,58 @@ def register(app: typer.Typer) -> None:
         attacker: Annotated[str | None, typer.Option(help="library form: attacking unit")] = None,
         weapon: Annotated[str | None, typer.Option(help="library form: its weapon")] = None,
         profile: Annotated[str | None, typer.Option(help="the weapon's profile")] = None,
-        models: Annotated[str | None, typer.Option(help="models firing (default: all)")] = None,
+        models: Annotated[
+            str | None,
+            typer.Option(help="models firing (library: default all carrying it; waffle: 1)"),
+        ] = None,
         target: Annotated[str | None, typer.Option(help="library form: target unit")] = None,
-        attacks: Annotated[str | None, typer.Option(help="plain: attacks (3, D6+1)")] = None,
-        bs: Annotated[str | None, typer.Option(help="plain: BS, 3 for 3+")] = None,
+        attacks: Annotated[
+            str | None,
+            typer.Option(
+                "--attacks",
+                "--shots",
+                help="plain: core11 attacks in all (3, D6+1); waffle shots per model (3, 2/4)",
+            ),
+        ] = None,
+        weapon_type: Annotated[
+            str | None,
+            typer.Option("--type", help="waffle: weapon type (Heavy, Rapid Fire, Salvo, Assault)"),
+        ] = None,
+        bs: Annotated[
+            str | None, typer.Option(help="plain: BS; core11 3 for 3+, waffle the BS (4)")
+        ] = None,
         strength: Annotated[str | None, typer.Option(help="plain: Strength")] = None,
-        ap: Annotated[str | None, typer.Option(help="plain: AP as written (--ap=-1)")] = None,
-        damage: Annotated[str | None, typer.Option(help="plain: Damage (1, D3)")] = None,
+        ap: Annotated[
+            str | None,
+            typer.Option(help="plain: AP as written; core11 0 or --ap=-1, waffle 1-6 or - (none)"),
+        ] = None,
+        damage: Annotated[str | None, typer.Option(help="plain, core11: Damage (1, D3)")] = None,
         toughness: Annotated[str | None, typer.Option(help="plain: Toughness")] = None,
-        save: Annotated[str | None, typer.Option(help="plain: Sv, 3 for 3+")] = None,
+        save: Annotated[str | None, typer.Option(help="plain: Sv, 3 for 3+; - for none")] = None,
         wounds: Annotated[str | None, typer.Option(help="plain: W per model")] = None,
         target_models: Annotated[str | None, typer.Option(help="models in the target")] = None,
         invulnerable: Annotated[str | None, typer.Option(help="invulnerable save")] = None,
-        feel_no_pain: Annotated[str | None, typer.Option(help="Feel No Pain N+")] = None,
-        keyword: Annotated[list[str] | None, typer.Option(help="weapon keyword")] = None,
-        target_keyword: Annotated[list[str] | None, typer.Option(help="target keyword")] = None,
-        situation: Annotated[
-            list[str] | None, typer.Option(help="half-range, cover, stationary...")
+        cover: Annotated[str | None, typer.Option(help="waffle: cover save, 4 for 4+")] = None,
+        hits: Annotated[
+            str | None, typer.Option(help="waffle: hits, no roll To Hit (templates, blasts)")
         ] = None,
+        feel_no_pain: Annotated[str | None, typer.Option(help="Feel No Pain N+")] = None,
+        keyword: Annotated[
+            list[str] | None,
+            typer.Option(help="weapon keyword (sustained hits 1; twin-linked, poisoned 4+)"),
+        ] = None,
+        target_keyword: Annotated[
+            list[str] | None, typer.Option(help="core11: target keyword")
+        ] = None,
+        situation: Annotated[list[str] | None, typer.Option(help=SITUATION_HELP)] = None,
         as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
     ) -> None:
         """Exact odds of one weapon profile against one unit (library or plain numbers)."""
         given = {
-            "attacks": attacks, "bs": bs, "strength": strength, "ap": ap, "damage": damage,
-            "toughness": toughness, "save": save, "wounds": wounds,
+            "attacks": attacks, "type": weapon_type, "bs": bs, "strength": strength, "ap": ap,
+            "damage": damage, "toughness": toughness, "save": save, "wounds": wounds,
+            "invulnerable": invulnerable, "feel-no-pain": feel_no_pain,
+            "keyword": keyword, "target-keyword": target_keyword,
         }  # fmt: skip
         try:
             calc = calculator(ruleset)
@@ -96,28 +151,36 @@ def register(app: typer.Typer) -> None:
                         profile=profile,
                         firing_models=_number("models", models),
                         target_models=_number("target-models", target_models),
+                        hits=_number("hits", hits),
+                        cover=_number("cover", cover),
                         situation=facts,
                     )
                 )
             else:
-                missing = [f"--{k}" for k, v in given.items() if v is None]
-                if missing or target_models is None:
-                    needed = ", ".join([*missing, *(["--target-models"] * (target_models is None))])
+                plain = {k: v for k, v in given.items() if isinstance(v, str | None)}
+                plain["target-models"] = target_models
+                needed = {*PLAIN, *map(_option, calc.plain_required)}
+                missing = [f"--{k}" for k, v in plain.items() if k in needed and v is None]
+                if missing:
                     raise _UsageError(
-                        f"give --attacker/--weapon/--target, or the numbers: {needed}"
+                        f"give --attacker/--weapon/--target, or the numbers: {', '.join(missing)}"
                     )
                 result = calc.plain(
                     PlainQuestion(
-                        attacks=str(attacks),
-                        skill=_required("bs", bs),
                         strength=_required("strength", strength),
-                        ap=_required("ap", ap),
-                        damage=str(damage),
+                        ap=str(ap).strip(),
                         toughness=_required("toughness", toughness),
-                        save=_required("save", save),
+                        save=_save(str(save)),
                         wounds=_required("wounds", wounds),
                         target_models=_required("target-models", target_models),
+                        attacks=attacks,
+                        skill=_number("bs", bs),
+                        damage=damage,
+                        weapon_type=weapon_type,
+                        firing_models=1 if models is None else _required("models", models),
+                        hits=_number("hits", hits),
                         invulnerable=_number("invulnerable", invulnerable),
+                        cover=_number("cover", cover),
                         feel_no_pain=_number("feel-no-pain", feel_no_pain),
                         keywords=tuple(keyword or ()),
                         target_keywords=tuple(target_keyword or ()),

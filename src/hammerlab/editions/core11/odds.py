@@ -12,7 +12,9 @@ odds follow the battle's rules exactly. The computation:
    [BLAST X], each possibly dice) is a distribution; the unsaved wounds of N
    independent attacks are the N-fold convolution of step 1.
 3. **Damage**, one unsaved wound at a time, by dynamic programming over the
-   state (models destroyed, wounds left on the model being damaged): D plus
+   state (models destroyed, wounds left on the model being damaged;
+   :func:`hammerlab.editions.distributions.casualties`, which the Waffle
+   Edition's odds share): D plus
    [MELTA X], each point ignored on a Feel No Pain roll, excess lost. Wounds
    go to the damaged model first, as the rules allocate them.
 
@@ -24,7 +26,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
 from hammerlab.editions.core11.dice_expr import DiceExpr
 from hammerlab.editions.core11.profiles import DefenceStats
@@ -37,8 +38,17 @@ from hammerlab.editions.core11.rolls import (
     save_succeeds,
 )
 from hammerlab.editions.core11.weapons import WeaponProfile
+from hammerlab.editions.distributions import (
+    Vector,
+    add,
+    binomial,
+    casualties,
+    compound,
+    mean,
+    times,
+    vector,
+)
 
-Vector = npt.NDArray[np.float64]
 FACES = range(1, 7)
 
 
@@ -67,40 +77,8 @@ class KillOdds:
         return float(sum(i * p for i, p in enumerate(self.unsaved_wounds)))
 
 
-def _vector(probabilities: list[float]) -> Vector:
-    return np.asarray(probabilities, dtype=np.float64)
-
-
-def _times(dist: Vector, copies: int) -> Vector:
-    """The distribution of the sum of ``copies`` independent draws of ``dist``."""
-    out = _vector([1.0])
-    for _ in range(copies):
-        out = np.convolve(out, dist)
-    return out
-
-
-def _binomial(n: int, p: float) -> Vector:
-    return _times(_vector([1.0 - p, p]), n)
-
-
-def _compound(count: Vector, each: Vector) -> Vector:
-    """Σ_n P(count = n) · each^{*n}: the sum of a random number of draws."""
-    out = np.zeros(1)
-    power = _vector([1.0])
-    for p in count:
-        if p > 0.0:
-            out = _add(out, p * power)
-        power = np.convolve(power, each)
-    return out
-
-
-def _add(a: Vector, b: Vector) -> Vector:
-    size = max(len(a), len(b))
-    return np.pad(a, (0, size - len(a))) + np.pad(b, (0, size - len(b)))
-
-
 def _dice(expr: DiceExpr) -> Vector:
-    return _vector(expr.distribution())
+    return vector(expr.distribution())
 
 
 @dataclass(frozen=True)
@@ -135,16 +113,16 @@ def _per_attack(attack: AttackProfile, steps: _Steps) -> Vector:
     """Distribution of the unsaved wounds one attack causes."""
     crit_unsaved = 1.0 if attack.devastating else steps.unsaved
     per_hit = steps.wound * steps.unsaved + steps.critical_wound * crit_unsaved
-    on_hit = _binomial(1, per_hit)
-    on_crit = _binomial(1, steps.unsaved if attack.lethal else per_hit)
+    on_hit = binomial(1, per_hit)
+    on_crit = binomial(1, steps.unsaved if attack.lethal else per_hit)
     if attack.sustained is not None:
-        on_crit = np.convolve(on_crit, _compound(_dice(attack.sustained), on_hit))
-    return _add(_add(_vector([steps.miss]), steps.hit * on_hit), steps.critical_hit * on_crit)
+        on_crit = np.convolve(on_crit, compound(_dice(attack.sustained), on_hit))
+    return add(add(vector([steps.miss]), steps.hit * on_hit), steps.critical_hit * on_crit)
 
 
 def _attack_count(attack: AttackProfile, models: int) -> Vector:
     each = np.convolve(_dice(attack.attacks), _dice(attack.extra_attacks))
-    total = _times(each, models)
+    total = times(each, models)
     return np.concatenate((np.zeros(attack.blast_attacks * models), total))
 
 
@@ -154,36 +132,7 @@ def _effective_damage(attack: AttackProfile) -> Vector:
     if attack.feel_no_pain is None:
         return raw
     through = 1.0 - (7 - attack.feel_no_pain) / 6
-    return _compound(raw, _binomial(1, through))
-
-
-def _kills(unsaved: Vector, damage: Vector, wounds: int, models: int) -> Vector:
-    """Models destroyed: DP over (destroyed, wounds left on the current model).
-
-    ``state[d, w]`` is the probability that ``d`` models are destroyed and the
-    next one has ``w`` wounds left; row ``models`` (all destroyed) absorbs.
-    """
-    state = np.zeros((models + 1, wounds + 1))
-    state[0, wounds] = 1.0
-    killed = np.zeros(models + 1)
-    for p in unsaved:
-        killed += p * state.sum(axis=1)
-        moved = np.zeros_like(state)
-        moved[models] = state[models]
-        alive = state[:models]
-        for amount, q in enumerate(damage):
-            if q == 0.0:
-                continue
-            if amount == 0:
-                moved[:models] += q * alive
-                continue
-            if amount < wounds:
-                moved[:models, 1 : wounds - amount + 1] += q * alive[:, amount + 1 :]
-            dies = q * alive[:, 1 : amount + 1].sum(axis=1)
-            moved[1:models, wounds] += dies[:-1]
-            moved[models, 0] += dies[-1]
-        state = moved
-    return killed
+    return compound(raw, binomial(1, through))
 
 
 def kill_odds(
@@ -199,14 +148,14 @@ def kill_odds(
     steps = _steps(attack)
     count = _attack_count(attack, firing_models)
     per_attack = _per_attack(attack, steps)
-    unsaved = _compound(count, per_attack)
+    unsaved = compound(count, per_attack)
     damage = _effective_damage(attack)
-    killed = _kills(unsaved, damage, target.wounds, target_models)
-    mean_attacks = float(np.dot(np.arange(len(count)), count))
+    killed = casualties(unsaved, damage, target.wounds, target_models)
+    mean_attacks = mean(count)
     sustained = attack.sustained.mean if attack.sustained is not None else 0.0
     wound_rate = steps.wound + steps.critical_wound
     crit_wounds = 1.0 if attack.lethal else wound_rate
-    mean_unsaved = float(np.dot(np.arange(len(unsaved)), unsaved))
+    mean_unsaved = mean(unsaved)
     return KillOdds(
         models_killed=tuple(float(p) for p in killed),
         unsaved_wounds=tuple(float(p) for p in unsaved),
@@ -214,7 +163,7 @@ def kill_odds(
         mean_hits=mean_attacks * (steps.hit + steps.critical_hit * (1.0 + sustained)),
         mean_wounds=mean_attacks
         * (steps.hit * wound_rate + steps.critical_hit * (crit_wounds + sustained * wound_rate)),
-        mean_damage=mean_unsaved * float(np.dot(np.arange(len(damage)), damage)),
+        mean_damage=mean_unsaved * mean(damage),
     )
 
 

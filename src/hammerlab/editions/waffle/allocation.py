@@ -112,16 +112,10 @@ def _saved(
     edition) no cover save is taken.
     """
     stats = stats_of(model.profile)
-    saves: list[tuple[str, int]] = []
-    if stats.sv is not None and (wound.ap is None or wound.ap > stats.sv):
-        saves.append(("armour", stats.sv))
-    if stats.invulnerable is not None:
-        saves.append(("invulnerable", stats.invulnerable))
+    in_cover = None
     if cover and not profile.has_rule("Ignores Cover"):
-        value = cover_save(battle, wound.source, model, victim.status.gone_to_ground)
-        if value is not None:
-            saves.append(("cover", value))
-    for name, needed in saves:
+        in_cover = cover_save(battle, wound.source, model, victim.status.gone_to_ground)
+    for name, needed in saves_against(wound.ap, stats.sv, stats.invulnerable, in_cover):
         roll = battle.dice.d6(f"{name} save {needed}+ ({model.id})")
         saved = roll >= needed
         battle.emit(
@@ -139,6 +133,32 @@ def _saved(
     return False
 
 
+def saves_against(
+    ap: int | None, armour: int | None, invulnerable: int | None, cover: int | None
+) -> list[tuple[str, int]]:
+    """The saves a model takes against a wound of ``ap``, in order: (kind, D6 needed).
+
+    Seed 000, Models with more than One Save: "can use each type of save
+    (armor, invulnerable and cover) once". The armour save counts unless the
+    AP is as good as it or better (6th/7th edition); ``cover`` is the best
+    cover save the model has, if any.
+    """
+    saves: list[tuple[str, int]] = []
+    if armour is not None and (ap is None or ap > armour):
+        saves.append(("armour", armour))
+    if invulnerable is not None:
+        saves.append(("invulnerable", invulnerable))
+    if cover is not None:
+        saves.append(("cover", cover))
+    return saves
+
+
+def instant_death(strength: int, toughness: int, profile: WeaponProfile, immune: bool) -> bool:
+    """Instant Death (6th/7th edition): Strength at least double the Toughness,
+    or an Instant Death weapon; ``immune`` (Eternal Warrior) cancels it."""
+    return (strength >= 2 * toughness or profile.has_rule("Instant Death")) and not immune
+
+
 def _wounds_lost(
     battle: Battle,
     victim: Unit,
@@ -154,9 +174,8 @@ def _wounds_lost(
     Pain may ignore the wound unless it inflicts Instant Death.
     """
     toughness = stats_of(model.profile).t
-    instant = (wound.strength >= 2 * toughness or profile.has_rule("Instant Death")) and not (
-        model_has(victim, model, "Eternal Warrior")
-    )
+    eternal = model_has(victim, model, "Eternal Warrior")
+    instant = instant_death(wound.strength, toughness, profile, eternal)
     if instant and wounds_left > 1:
         return wounds_left
     fnp = feel_no_pain(victim, model)

@@ -150,10 +150,20 @@ def shots_of(
     counts as being within 1" of the models that are firing" (seed 004), so
     Rapid Fire weapons fire twice.
     """
+    half = (profile.range or 0.0) / 2
+    near = profile.base_type == "Rapid Fire" and (
+        overwatch or within(model, target.alive_models, half)
+    )
+    return weapon_shots(profile, near, moved_for_weapons(unit))
+
+
+def weapon_shots(profile: WeaponProfile, half_range: bool, moved: bool) -> int:
+    """Shots of one model: Rapid Fire 2 within half range (else 1); a Salvo
+    weapon the lower number when the unit ``moved`` (Relentless aside); others
+    as the Type prints them."""
     if profile.base_type == "Rapid Fire":
-        half = (profile.range or 0.0) / 2
-        return 2 if overwatch or within(model, target.alive_models, half) else 1
-    if profile.base_type == "Salvo" and moved_for_weapons(unit):
+        return 2 if half_range else 1
+    if profile.base_type == "Salvo" and moved:
         return profile.salvo_moving_shots
     return profile.shots
 

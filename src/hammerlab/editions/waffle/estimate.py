@@ -20,9 +20,12 @@ def p_at_least(needed: int) -> float:
     return max(0.0, min(1.0, (7 - needed) / 6))
 
 
-def p_hit(bs: int) -> float:
-    """Chance one shot hits with ``bs`` (BS 6+ re-roll included)."""
+def p_hit(bs: int, twin_linked: bool = False) -> float:
+    """Chance one shot hits with ``bs``: a miss is re-rolled from BS 6, or when
+    the weapon is twin-linked (on the same score), as :func:`attacks.roll_to_hit` does."""
     needed, reroll = ballistic_target(bs)
+    if reroll is None and twin_linked:
+        reroll = needed
     first = p_at_least(needed)
     return first if reroll is None else first + (1 - first) * p_at_least(reroll)
 

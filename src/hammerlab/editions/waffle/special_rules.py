@@ -7,6 +7,7 @@ rule a datasheet names, so an imported unit is never silently wrong.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Final
 
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
@@ -46,13 +47,23 @@ def unsupported_unit_rules(rules: tuple[str, ...]) -> list[str]:
 
 def model_has(unit: Unit, model: Model, rule: str) -> bool:
     """Whether ``model`` benefits from ``rule`` (its own or its unit's)."""
+    return names_rule((*unit.rules, *model.rules), rule)
+
+
+def names_rule(rules: Iterable[str], rule: str) -> bool:
+    """Whether ``rules`` name ``rule`` (ignoring any ``(X+)`` suffix)."""
     wanted = rule.lower()
-    return any(_base(r) == wanted for r in (*unit.rules, *model.rules))
+    return any(_base(r) == wanted for r in rules)
 
 
 def feel_no_pain(unit: Unit, model: Model) -> int | None:
     """The Feel No Pain roll needed by ``model`` (5+ unless stated), if it has the rule."""
-    for rule in (*model.rules, *unit.rules):
+    return feel_no_pain_in((*model.rules, *unit.rules))
+
+
+def feel_no_pain_in(rules: Iterable[str]) -> int | None:
+    """The Feel No Pain roll ``rules`` give (5+ unless stated), if they name it."""
+    for rule in rules:
         if _base(rule) == "feel no pain":
             match = re.search(r"\((\d)\+?\)", rule)
             return int(match.group(1)) if match else 5

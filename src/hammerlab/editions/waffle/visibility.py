@@ -39,6 +39,9 @@ def cover_save(battle: Battle, shooter: Model, target: Model, gone_to_ground: bo
     areas += [a for a in battle.battlefield.areas_at(target.position) if a.cover_save]
     values = [a.cover_save for a in areas if a.cover_save is not None]
     best = min(values) if values else None
-    if gone_to_ground:
-        return 6 if best is None else max(2, best - 1)
-    return best
+    return gone_to_ground_cover(best) if gone_to_ground else best
+
+
+def gone_to_ground_cover(cover: int | None) -> int:
+    """The cover save of a unit gone to ground: 1 better (at best 2+), or 6+ with none."""
+    return 6 if cover is None else max(2, cover - 1)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from hammerlab.editions.waffle.events import (
     WoundsRolled,
@@ -21,14 +21,24 @@ from hammerlab.engine.units import Model, Unit
 
 def majority(unit: Unit, read: Callable[[Stats], int]) -> int:
     """The value of a characteristic most models alive have (the highest on a tie)."""
-    counts = Counter(read(stats_of(m.profile)) for m in unit.alive_models)
+    return majority_value(read(stats_of(m.profile)) for m in unit.alive_models)
+
+
+def majority_value(values: Iterable[int]) -> int:
+    """The value most often in ``values`` (the highest on a tie)."""
+    counts = Counter(values)
     best = max(counts.values())
     return max(value for value, n in counts.items() if n == best)
 
 
 def typical_profile(unit: Unit) -> Profile:
     """The profile most of the unit's models alive have (the first on a tie)."""
-    return Counter(m.profile for m in unit.alive_models).most_common(1)[0][0]
+    return most_common_profile(m.profile for m in unit.alive_models)
+
+
+def most_common_profile(profiles: Iterable[Profile]) -> Profile:
+    """The profile most often in ``profiles`` (the first on a tie)."""
+    return Counter(profiles).most_common(1)[0][0]
 
 
 def majority_toughness(unit: Unit) -> int:
@@ -68,7 +78,7 @@ def roll_to_wound(
             needed_seen.append("auto (Overwhelming Strength)")
             wounds += [_wound(strength, profile, 6, source) for _ in range(count)]
             continue
-        needed = _wound_target(strength, toughness, profile)
+        needed = wound_target(strength, toughness, profile)
         needed_seen.append("-" if needed is None else f"{needed}+")
         rending = profile.has_rule("Rending")
         if needed is None and not rending:
@@ -78,12 +88,12 @@ def roll_to_wound(
         chart = 7 if needed is None else needed
         label = "6 (Rending)" if needed is None else f"{needed}+"
         rolls = list(battle.dice.roll(count, f"to wound ({profile.name}, {label})"))
-        failed = sum(1 for r in rolls if not _wounds_on(r, chart, rending))
-        if failed and _rerolls_wounds(profile, strength, toughness):
-            rolls = [r for r in rolls if _wounds_on(r, chart, rending)]
+        failed = sum(1 for r in rolls if not wounds_on(r, chart, rending))
+        if failed and rerolls_wounds(profile, strength, toughness):
+            rolls = [r for r in rolls if wounds_on(r, chart, rending)]
             rolls += battle.dice.roll(failed, f"re-roll failed wounds ({profile.name})")
         wounds += [
-            _wound(strength, profile, r, source) for r in rolls if _wounds_on(r, chart, rending)
+            _wound(strength, profile, r, source) for r in rolls if wounds_on(r, chart, rending)
         ]
     battle.emit(
         WoundsRolled(
@@ -97,12 +107,17 @@ def roll_to_wound(
     return wounds
 
 
-def _wounds_on(roll: int, needed: int, rending: bool) -> bool:
+def wounds_on(roll: int, needed: int, rending: bool) -> bool:
     """Whether a To Wound ``roll`` wounds: ``needed`` or more, or a Rending 6."""
     return roll >= needed or (rending and roll == 6)
 
 
-def _wound_target(strength: int, toughness: int, profile: WeaponProfile) -> int | None:
+def wound_target(strength: int, toughness: int, profile: WeaponProfile) -> int | None:
+    """The D6 needed to wound, Poisoned (X+) included, or ``None`` where the chart says "-".
+
+    Poisoned (6th/7th edition): wounds on X+ (4+ when no value is given), or
+    on the chart's number when that is better.
+    """
     poisoned = profile.rule_value("Poisoned")
     if poisoned is not None or profile.has_rule("Poisoned"):
         chart = to_wound_target(strength, toughness)
@@ -111,9 +126,9 @@ def _wound_target(strength: int, toughness: int, profile: WeaponProfile) -> int 
     return to_wound_target(strength, toughness)
 
 
-def _rerolls_wounds(profile: WeaponProfile, strength: int, toughness: int) -> bool:
-    """Shred; Poisoned when the Strength is higher than the Toughness (7th
-    edition); a twin-linked template."""
+def rerolls_wounds(profile: WeaponProfile, strength: int, toughness: int) -> bool:
+    """Whether failed To Wound rolls are re-rolled: Shred; Poisoned when the
+    Strength is higher than the Toughness (7th edition); a twin-linked template."""
     poisoned = profile.has_rule("Poisoned") and strength > toughness
     return (
         profile.has_rule("Shred")
@@ -123,8 +138,12 @@ def _rerolls_wounds(profile: WeaponProfile, strength: int, toughness: int) -> bo
 
 
 def _wound(strength: int, profile: WeaponProfile, roll: int, source: Model) -> WoundRoll:
-    """A wound; Rending (a 6 to wound) resolves at AP2."""
-    ap = profile.ap
+    """A wound, at the AP its roll gives it."""
+    return WoundRoll(strength, wound_ap(profile, roll), source)
+
+
+def wound_ap(profile: WeaponProfile, roll: int) -> int | None:
+    """The AP of a wound rolled ``roll``: Rending (a 6 to wound) resolves at AP2."""
     if roll == 6 and profile.has_rule("Rending"):
-        ap = 2 if ap is None else min(ap, 2)
-    return WoundRoll(strength, ap, source)
+        return 2 if profile.ap is None else min(profile.ap, 2)
+    return profile.ap

@@ -1,0 +1,101 @@
+"""The 11th edition's exact odds behind the edition-neutral interface (``analysis.odds``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from hammerlab.analysis.odds import (
+    LibraryQuestion,
+    OddsResult,
+    PlainQuestion,
+    QuestionError,
+    refuse_unused,
+    register_calculator,
+)
+from hammerlab.editions import get_ruleset
+from hammerlab.editions.core11.odds_questions import (
+    SITUATIONS,
+    Answer,
+    library_answer,
+    plain_answer,
+)
+
+NO_SAVE = 7
+"""core11 writes "no save" as Sv 7+."""
+
+
+class Core11Calculator:
+    """The 11th edition's exact odds (``hammerlab.editions.core11.odds``)."""
+
+    @property
+    def situations(self) -> Mapping[str, str]:
+        """See :data:`hammerlab.editions.core11.odds_questions.SITUATIONS`."""
+        return SITUATIONS
+
+    @property
+    def plain_required(self) -> tuple[str, ...]:
+        """Attacks, BS and Damage."""
+        return ("attacks", "skill", "damage")
+
+    def plain(self, question: PlainQuestion) -> OddsResult:
+        """Odds for numbers."""
+        refuse_unused("core11", question, ("weapon_type", "firing_models", "hits", "cover"))
+        if question.attacks is None or question.skill is None or question.damage is None:
+            raise QuestionError("core11 odds need the attacks, the BS and the damage")
+        try:
+            ap = int(question.ap)
+        except ValueError:
+            raise QuestionError(f"AP must be a whole number, not {question.ap!r}") from None
+        answer = plain_answer(
+            attacks=question.attacks,
+            skill=question.skill,
+            strength=question.strength,
+            ap=ap,
+            damage=question.damage,
+            keywords=question.keywords,
+            toughness=question.toughness,
+            save=NO_SAVE if question.save is None else question.save,
+            wounds=question.wounds,
+            models=question.target_models,
+            invulnerable=question.invulnerable,
+            feel_no_pain=question.feel_no_pain,
+            target_keywords=question.target_keywords,
+            situation=question.situation,
+        )
+        return _result(answer)
+
+    def library(self, question: LibraryQuestion) -> OddsResult:
+        """Odds for two units of the wh40kdc library."""
+        refuse_unused("core11", question, ("hits", "cover"))
+        rules = get_ruleset("core11")
+        answer = library_answer(
+            rules.find_unit(question.attacker),
+            question.weapon,
+            question.profile,
+            rules.find_unit(question.target),
+            question.firing_models,
+            question.target_models,
+            question.situation,
+        )
+        return _result(answer)
+
+
+def _result(answer: Answer) -> OddsResult:
+    odds = answer.odds
+    return OddsResult(
+        edition="core11",
+        question=answer.description,
+        models_killed=odds.models_killed,
+        unsaved_wounds=odds.unsaved_wounds,
+        means={
+            "attacks": odds.mean_attacks,
+            "hits": odds.mean_hits,
+            "wounds": odds.mean_wounds,
+            "unsaved_wounds": odds.mean_unsaved,
+            "damage": odds.mean_damage,
+        },
+        notes=answer.notes,
+    )
+
+
+register_calculator("core11", Core11Calculator)

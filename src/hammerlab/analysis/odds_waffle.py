@@ -1,0 +1,350 @@
+"""The Waffle Edition's exact odds behind the edition-neutral interface (``analysis.odds``).
+
+Turns a question into what :mod:`hammerlab.editions.waffle.odds` computes: a
+:class:`~hammerlab.editions.waffle.odds.Volley` (the weapon, read by the same
+``weapon_of`` the battle uses, and the firers' BS) and a
+:class:`~hammerlab.editions.waffle.odds.Defence` (the target as identical
+models). A quick odds question is a battle in the open with every firer in
+range and sight of every target model, and the default rule options (no
+proposed rule).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+
+from hammerlab.analysis.odds import (
+    LibraryQuestion,
+    OddsResult,
+    PlainQuestion,
+    QuestionError,
+    refuse_unused,
+    register_calculator,
+)
+from hammerlab.editions import get_ruleset
+from hammerlab.editions.waffle.odds import (
+    Defence,
+    Firing,
+    Volley,
+    shooting_odds,
+    volley,
+)
+from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
+from hammerlab.editions.waffle.special_rules import (
+    feel_no_pain_in,
+    names_rule,
+    unsupported_unit_rules,
+)
+from hammerlab.editions.waffle.visibility import gone_to_ground_cover
+from hammerlab.editions.waffle.wounds import majority_value, most_common_profile
+from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
+
+SITUATIONS: dict[str, str] = {
+    "snap": "the models fire Snap Shots (Return Fire!, Overwatch, gone to ground, falling back)",
+    "half-range": "the target is within half range: Rapid Fire weapons fire twice",
+    "moved": "the firing unit moved: Heavy and Ordnance weapons fire Snap Shots, "
+    "Salvo weapons the lower number",
+    "relentless": "the firing unit is Relentless (or Slow and Purposeful): moving changes nothing",
+    "gone-to-ground": "the target has gone to ground: its cover save is 1 better, 6+ with none",
+    "eternal-warrior": "the target models are Eternal Warriors: no Instant Death",
+}
+"""Facts of the moment a Waffle odds question may state, by name."""
+
+MAX_MODELS = 100
+MAX_WOUNDS = 20
+MAX_HITS = 200
+
+
+class WaffleCalculator:
+    """The Waffle Edition's exact odds (``hammerlab.editions.waffle.odds``)."""
+
+    @property
+    def situations(self) -> Mapping[str, str]:
+        """See :data:`SITUATIONS`."""
+        return SITUATIONS
+
+    @property
+    def plain_required(self) -> tuple[str, ...]:
+        """None always: the BS and the shots, unless the hits are given."""
+        return ()
+
+    def plain(self, question: PlainQuestion) -> OddsResult:
+        """Odds for numbers: ``firing_models`` models with the same BS fire one weapon."""
+        refuse_unused("waffle", question, ("damage", "target_keywords"))
+        facts = _facts(question.situation)
+        weapon = _plain_weapon(question)
+        if weapon.unsupported_rules():
+            raise QuestionError(f"keyword not implemented: {weapon.unsupported_rules()[0]!r}")
+        firing = _between("firing models", question.firing_models, 1, MAX_MODELS)
+        strength = _between("strength", question.strength, 1, 10)
+        if question.hits is not None:
+            skills, shots = [], weapon.name
+        elif question.skill is None:
+            raise QuestionError("Waffle odds need the BS (or the hits of a template or blast)")
+        else:
+            skill = _between("BS", question.skill, 1, 10)
+            skills, shots = [skill] * firing, f"{firing}x {weapon.name} BS{skill}"
+        fired = _volley(weapon, strength, skills, facts, question.hits)
+        target = _defence(
+            toughness=question.toughness,
+            wounds=question.wounds,
+            models=question.target_models,
+            save=question.save,
+            invulnerable=question.invulnerable,
+            cover=question.cover,
+            feel_no_pain=question.feel_no_pain,
+            facts=facts,
+        )
+        return _result(fired, target, f"{shots} at {_target_text(target)}", [])
+
+    def library(self, question: LibraryQuestion) -> OddsResult:
+        """Odds for a weapon of a built-in Waffle unit against another built-in unit.
+
+        The firers are the models carrying the weapon, each with its BS; the
+        target is its most common model, at the unit's majority Toughness.
+        """
+        facts = _facts(question.situation)
+        rules = get_ruleset("waffle")
+        attacker, target = rules.find_unit(question.attacker), rules.find_unit(question.target)
+        found = _find_weapon(attacker, question.weapon, question.profile)
+        weapon = weapon_of(found)
+        if not weapon.is_ranged:
+            raise QuestionError(f"{weapon.name} is a melee weapon; Waffle odds cover shooting")
+        carriers = [e for e in attacker.entries if any(w.name == found.name for w in e.weapons)]
+        notes = [
+            f"{weapon.name}: rule not resolved, ignored: {r}" for r in weapon.unsupported_rules()
+        ]
+        skills, strength = _firers(carriers, weapon, question.firing_models, notes)
+        if _has_rule(attacker, carriers, "Relentless", "Slow and Purposeful"):
+            facts = facts | {"relentless"}
+        fired = _volley(weapon, strength, skills, facts, question.hits)
+        models = question.target_models or target.model_count
+        defence = _library_defence(target, models, question.cover, facts, notes)
+        firers = "" if question.hits is not None else f"{len(skills)}x "
+        cover = "" if defence.cover is None else f" in cover {defence.cover}+"
+        text = f"{firers}{weapon.name} ({attacker.name}) at {models}x {target.name}{cover}"
+        return _result(fired, defence, text, notes)
+
+
+def _between(name: str, value: int, low: int, high: int) -> int:
+    if not low <= value <= high:
+        raise QuestionError(f"{name} must be between {low} and {high}, not {value}")
+    return value
+
+
+def _facts(names: Iterable[str]) -> frozenset[str]:
+    chosen = frozenset(names)
+    unknown = sorted(chosen - set(SITUATIONS))
+    if unknown:
+        raise QuestionError(f"unknown situation {unknown[0]!r}; known: {', '.join(SITUATIONS)}")
+    return chosen
+
+
+def _rule_text(keyword: str) -> str:
+    """A keyword as the books write the rule: ``poisoned 4+`` → ``poisoned (4+)``."""
+    match = re.fullmatch(r"(.*?)\s*\(?(\d)\+?\)?", keyword.strip())
+    return f"{match.group(1)} ({match.group(2)}+)" if match else keyword.strip()
+
+
+def _plain_weapon(question: PlainQuestion) -> WeaponProfile:
+    """The weapon of a plain question, read as a datasheet's weapon would be."""
+    kind, *rules = [t.strip() for t in (question.weapon_type or "Assault").split(",")]
+    if question.attacks is not None:
+        if not re.fullmatch(r"\d+(/\d+)?", question.attacks.strip()):
+            raise QuestionError(f"shots must be a number (Salvo: 2/4), not {question.attacks!r}")
+        if re.search(r"\d", kind):
+            raise QuestionError(f"give the shots once, not also in the type {kind!r}")
+        kind = f"{kind} {question.attacks.strip()}"
+    ap = question.ap.strip()
+    if ap not in ("-", "") and not (ap.isdigit() and 1 <= int(ap) <= 6):
+        raise QuestionError(f"AP must be 1 to 6 or - (none), not {question.ap!r}")
+    weapon = weapon_of(
+        Weapon(
+            name=kind,
+            characteristics={
+                "Range": "24",
+                "S": str(question.strength),
+                "AP": ap or "-",
+                "Type": ", ".join([kind, *rules]),
+            },
+            keywords=tuple(_rule_text(k) for k in question.keywords),
+        )
+    )
+    if not weapon.is_ranged:
+        raise QuestionError("a melee weapon: Waffle odds cover shooting")
+    if weapon.base_type == "Rapid Fire" and question.attacks is not None:
+        raise QuestionError("Rapid Fire weapons fire 1 shot, 2 at half range: give no shots")
+    return replace(weapon, name=_type_text(weapon))
+
+
+def _type_text(weapon: WeaponProfile) -> str:
+    """The weapon's Type as the books print it, without its special rules."""
+    if weapon.base_type == "Rapid Fire":
+        kind = "Rapid Fire"
+    elif weapon.base_type == "Salvo":
+        kind = f"Salvo {weapon.salvo_moving_shots}/{weapon.shots}"
+    else:
+        kind = f"{weapon.base_type} {weapon.shots}"
+    marker = (
+        "Template"
+        if weapon.template
+        else {3.0: "Blast", 5.0: "Large Blast"}.get(weapon.blast or 0.0)
+    )
+    return f"{kind}, {marker}" if marker else kind
+
+
+def _volley(
+    weapon: WeaponProfile, strength: int, skills: list[int], facts: frozenset[str], hits: int | None
+) -> Volley:
+    firing = Firing(
+        snap="snap" in facts,
+        half_range="half-range" in facts,
+        moved="moved" in facts and "relentless" not in facts,
+    )
+    given = None if hits is None else _between("hits", hits, 0, MAX_HITS)
+    fired = volley(weapon, strength, skills, firing, given)
+    if fired.fires and hits is None and (weapon.blast or weapon.template):
+        marker = "Template" if weapon.template else "Blast"
+        raise QuestionError(
+            f"{weapon.name} is a {marker} weapon: give the number of hits "
+            "(the models under the marker)"
+        )
+    return fired
+
+
+def _defence(
+    *,
+    toughness: int,
+    wounds: int,
+    models: int,
+    save: int | None,
+    invulnerable: int | None,
+    cover: int | None,
+    feel_no_pain: int | None,
+    facts: frozenset[str],
+) -> Defence:
+    def roll(name: str, value: int | None) -> int | None:
+        return None if value is None else _between(name, value, 2, 6)
+
+    in_cover = roll("cover save", cover)
+    return Defence(
+        toughness=_between("toughness", toughness, 1, 10),
+        wounds=_between("wounds", wounds, 1, MAX_WOUNDS),
+        models=_between("target models", models, 1, MAX_MODELS),
+        save=roll("save", save),
+        invulnerable=roll("invulnerable save", invulnerable),
+        cover=gone_to_ground_cover(in_cover) if "gone-to-ground" in facts else in_cover,
+        feel_no_pain=roll("Feel No Pain", feel_no_pain),
+        eternal_warrior="eternal-warrior" in facts,
+    )
+
+
+def _find_weapon(sheet: Datasheet, name: str, profile: str | None) -> Weapon:
+    """The weapon of ``sheet`` called ``name`` (``Missile launcher`` + profile ``frag``)."""
+    wanted = name.strip().lower()
+    if profile:
+        wanted = f"{wanted} ({profile.strip().lower()})"
+    found = [w for w in sheet.weapons() if w.name.lower() == wanted]
+    if not found:
+        known = ", ".join(w.name for w in sheet.weapons())
+        raise QuestionError(f"{sheet.name} has no weapon {wanted!r}; it has: {known}")
+    return found[0]
+
+
+def _firers(
+    carriers: list[ModelEntry], weapon: WeaponProfile, firing: int | None, notes: list[str]
+) -> tuple[list[int], int]:
+    """The BS of each firing model, and the weapon's Strength in their hands."""
+    skills = [stats_of(e.profile).bs for e in carriers for _ in range(e.count)]
+    strengths = {weapon.strength.resolve(stats_of(e.profile).s) for e in carriers}
+    typical = stats_of(most_common_profile(e.profile for e in carriers for _ in range(e.count)))
+    strength = weapon.strength.resolve(typical.s)
+    if len(strengths) > 1:
+        notes.append(f"{weapon.name} has Strength {sorted(strengths)}: every hit is S{strength}")
+    if firing is not None:
+        if len(set(skills)) > 1:
+            notes.append(f"{firing} firing models, each at BS{majority_value(skills)}")
+        skills = [majority_value(skills)] * _between("firing models", firing, 1, MAX_MODELS)
+    return skills, strength
+
+
+def _has_rule(sheet: Datasheet, entries: list[ModelEntry], *names: str) -> bool:
+    rules = (*sheet.rules, *(r for e in entries for r in e.rules))
+    return any(names_rule(rules, n) for n in names)
+
+
+def _library_defence(
+    target: Datasheet, models: int, cover: int | None, facts: frozenset[str], notes: list[str]
+) -> Defence:
+    """The target as identical models of its most common profile, at its majority Toughness."""
+    profiles = [e.profile for e in target.entries for _ in range(e.count)]
+    typical = most_common_profile(profiles)
+    entry = next(e for e in target.entries if e.profile == typical)
+    stats = stats_of(typical)
+    toughness = majority_value(stats_of(p).t for p in profiles)
+    if any(
+        (s.t, s.sv, s.invulnerable, s.w) != (stats.t, stats.sv, stats.invulnerable, stats.w)
+        for s in map(stats_of, profiles)
+    ):
+        notes.append(
+            f"{target.name} mixes profiles; every model is treated as {typical.name}"
+            f" at the majority Toughness {toughness}"
+        )
+    rules = (*target.rules, *entry.rules)
+    notes += [
+        f"{target.name}: rule not resolved, ignored: {r}" for r in unsupported_unit_rules(rules)
+    ]
+    return _defence(
+        toughness=toughness,
+        wounds=stats.w,
+        models=models,
+        save=stats.sv,
+        invulnerable=stats.invulnerable,
+        cover=cover,
+        feel_no_pain=feel_no_pain_in(rules),
+        facts=facts | ({"eternal-warrior"} if names_rule(rules, "Eternal Warrior") else set()),
+    )
+
+
+def _target_text(target: Defence) -> str:
+    save = "-" if target.save is None else f"{target.save}+"
+    extra = [
+        f"{label} {value}+"
+        for label, value in (
+            ("inv", target.invulnerable),
+            ("cover", target.cover),
+            ("FNP", target.feel_no_pain),
+        )
+        if value is not None
+    ]
+    return " ".join([f"{target.models}x T{target.toughness} Sv{save} W{target.wounds}", *extra])
+
+
+def _result(fired: Volley, target: Defence, text: str, notes: list[str]) -> OddsResult:
+    weapon = fired.weapon
+    ap = "-" if weapon.ap is None else str(weapon.ap)
+    rules = "".join(f", {r}" for r in weapon.rules)
+    given = "" if fired.hits is None else f", {fired.hits} hits"
+    snap = ", Snap Shots" if fired.snap else ""
+    question = f"{text} (S{fired.strength} AP{ap}{rules}{snap}{given})"
+    if not fired.fires:
+        notes = [*notes, f"{weapon.name} cannot be fired as Snap Shots: it does not fire"]
+    odds = shooting_odds(fired, target)
+    return OddsResult(
+        edition="waffle",
+        question=question,
+        models_killed=odds.models_killed,
+        unsaved_wounds=odds.unsaved_wounds,
+        means={
+            "shots": odds.mean_shots,
+            "hits": odds.mean_hits,
+            "wounds": odds.mean_wounds,
+            "unsaved_wounds": odds.mean_unsaved,
+        },
+        notes=tuple(notes),
+    )
+
+
+register_calculator("waffle", WaffleCalculator)

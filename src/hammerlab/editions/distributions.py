@@ -1,0 +1,92 @@
+"""Exact distributions the editions' odds share: sums of independent draws, and casualties.
+
+A distribution is a vector of probabilities indexed by value (index 0: the
+probability of 0). Both editions roll the same way at this level: a number of
+independent dice, each adding what it caused, and unsaved wounds resolved one
+at a time against identical models, excess damage lost — so the code is one.
+Results are floating point: exact up to rounding, not estimates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import numpy.typing as npt
+
+Vector = npt.NDArray[np.float64]
+
+
+def vector(probabilities: Iterable[float]) -> Vector:
+    """A distribution from its probabilities, value 0 first."""
+    return np.asarray(list(probabilities), dtype=np.float64)
+
+
+def times(dist: Vector, copies: int) -> Vector:
+    """The distribution of the sum of ``copies`` independent draws of ``dist``."""
+    out = vector([1.0])
+    for _ in range(copies):
+        out = np.convolve(out, dist)
+    return out
+
+
+def binomial(n: int, p: float) -> Vector:
+    """Successes in ``n`` independent tries of chance ``p``."""
+    return times(vector([1.0 - p, p]), n)
+
+
+def compound(count: Vector, each: Vector) -> Vector:
+    """Σ_n P(count = n) · each^{*n}: the sum of a random number of draws."""
+    out = np.zeros(1)
+    power = vector([1.0])
+    for p in count:
+        if p > 0.0:
+            out = add(out, p * power)
+        power = np.convolve(power, each)
+    return out
+
+
+def add(a: Vector, b: Vector) -> Vector:
+    """The element-wise sum of two vectors of different lengths (a mixture's parts)."""
+    size = max(len(a), len(b))
+    return np.pad(a, (0, size - len(a))) + np.pad(b, (0, size - len(b)))
+
+
+def mean(dist: Vector) -> float:
+    """The expected value."""
+    return float(np.dot(np.arange(len(dist)), dist))
+
+
+def casualties(unsaved: Vector, damage: Vector, wounds: int, models: int) -> Vector:
+    """Models destroyed: DP over (destroyed, wounds left on the model being damaged).
+
+    ``unsaved`` is the distribution of the number of unsaved wounds, each
+    doing ``damage`` (a distribution over amounts, drawn independently) to
+    one model of ``models`` identical models of ``wounds`` wounds. Damage
+    goes to the damaged model until it is destroyed and the excess is lost;
+    then the next model takes the next unsaved wound.
+
+    ``state[d, w]`` is the probability that ``d`` models are destroyed and the
+    next one has ``w`` wounds left; row ``models`` (all destroyed) absorbs.
+    """
+    state = np.zeros((models + 1, wounds + 1))
+    state[0, wounds] = 1.0
+    killed = np.zeros(models + 1)
+    for p in unsaved:
+        killed += p * state.sum(axis=1)
+        moved = np.zeros_like(state)
+        moved[models] = state[models]
+        alive = state[:models]
+        for amount, q in enumerate(damage):
+            if q == 0.0:
+                continue
+            if amount == 0:
+                moved[:models] += q * alive
+                continue
+            if amount < wounds:
+                moved[:models, 1 : wounds - amount + 1] += q * alive[:, amount + 1 :]
+            dies = q * alive[:, 1 : amount + 1].sum(axis=1)
+            moved[1:models, wounds] += dies[:-1]
+            moved[models, 0] += dies[-1]
+        state = moved
+    return killed

@@ -1,0 +1,539 @@
+"""Exact Waffle Edition odds (``editions/waffle/odds.py``, ``hammerlab odds -r waffle``).
+
+Checked against hand derivations (the arithmetic is in the comments), icepool
+as an independent oracle, and the real engine: ``attacks.fire_weapon`` played
+thousands of times with seeded dice.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from fractions import Fraction
+from functools import partial
+from math import comb, isclose, sqrt
+
+import pytest
+import typer
+from conftest import (
+    BOLTGUN,
+    FRAG_MISSILE,
+    A,
+    B,
+    box,
+    make_battle,
+    profile,
+    row,
+    squad,
+    weapon,
+)
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from icepool import Die, d6
+from typer.testing import CliRunner
+
+from hammerlab.analysis.odds import calculator, calculator_names
+from hammerlab.cli.odds_cmd import register
+from hammerlab.editions.waffle.attacks import fire_weapon
+from hammerlab.editions.waffle.odds import (
+    Defence,
+    Firing,
+    ShootingOdds,
+    Volley,
+    hit_distribution,
+    shooting_odds,
+    volley,
+)
+from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.profiles import WeaponProfile, weapon_of
+from hammerlab.engine.battlefield import TerrainArea
+from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.units import Unit, UnitStatus
+
+
+def _gun(kind: str = "Assault 1", strength: int = 4, ap: str = "-") -> WeaponProfile:
+    return weapon_of(weapon("gun", "24", str(strength), ap, kind))
+
+
+def _odds(
+    kind: str = "Assault 1",
+    *,
+    bs: int = 4,
+    firers: int = 1,
+    strength: int = 4,
+    ap: str = "-",
+    hits: int | None = None,
+    firing: Firing | None = None,
+    toughness: int = 4,
+    wounds: int = 1,
+    models: int = 10,
+    save: int | None = None,
+    invulnerable: int | None = None,
+    cover: int | None = None,
+    fnp: int | None = None,
+    eternal: bool = False,
+) -> ShootingOdds:
+    fired = volley(_gun(kind, strength, ap), strength, [bs] * firers, firing or Firing(), hits)
+    target = Defence(toughness, wounds, models, save, invulnerable, cover, fnp, eternal)
+    return shooting_odds(fired, target)
+
+
+def _close(a: float, b: float | Fraction) -> bool:
+    return isclose(a, float(b), rel_tol=1e-9, abs_tol=1e-12)
+
+
+def _binomial(n: int, p: Fraction) -> list[Fraction]:
+    return [comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
+
+
+def _capped(dist: Sequence[Fraction], cap: int) -> list[Fraction]:
+    """``dist`` of min(X, cap): everything at or above ``cap`` lands on ``cap``."""
+    return [*dist[:cap], sum(dist[cap:], Fraction(0))]
+
+
+def _same(got: Sequence[float], want: Sequence[Fraction | float]) -> bool:
+    longest = max(len(got), len(want))
+    padded = [*got, *[0.0] * (longest - len(got))]
+    wanted = [*want, *[Fraction(0)] * (longest - len(want))]
+    return all(_close(g, w) for g, w in zip(padded, wanted, strict=True))
+
+
+# --- hand derivations -------------------------------------------------------------------
+
+
+def test_odds_plain_binomial_by_hand() -> None:
+    # 5 Boltguns at half range: Rapid Fire, 2 shots each = 10 shots. BS4 hits on 3+ (4/6),
+    # S4 v T4 wounds on 4+ (3/6), AP5 leaves the 3+ save, which fails on 1-2 (2/6):
+    # p = 4/6 * 3/6 * 2/6 = 1/9 per shot; W1 models, so models killed = unsaved wounds.
+    fired = volley(weapon_of(BOLTGUN), 4, [4] * 5, Firing(half_range=True))
+    odds = shooting_odds(fired, Defence(toughness=4, wounds=1, models=10, save=3))
+    want = _binomial(10, Fraction(1, 9))
+    assert _same(odds.unsaved_wounds, want)
+    assert _same(odds.models_killed, want)
+    assert _close(odds.mean_shots, 10) and _close(odds.mean_hits, Fraction(20, 3))
+    assert _close(odds.mean_wounds, Fraction(10, 3)) and _close(odds.mean_models_killed, 10 / 9)
+
+
+def test_odds_bs6_and_above_rerolls_misses_by_hand() -> None:
+    # BS6+ hits on 2+ and re-rolls a miss (a 1), needing 6+ (BS6), 5+ (BS7) ... 2+ (BS10):
+    # BS6: 5/6 + 1/6 * 1/6 = 31/36; BS7: 5/6 + 1/6 * 2/6 = 32/36; BS10: 5/6 + 1/6 * 5/6 = 35/36.
+    for bs, want in ((6, Fraction(31, 36)), (7, Fraction(32, 36)), (10, Fraction(35, 36))):
+        assert _close(_odds(bs=bs).mean_hits, want), bs
+    # Twin-linked adds no second re-roll at BS6: still 31/36.
+    assert _close(_odds("Assault 1, Twin-linked", bs=6).mean_hits, Fraction(31, 36))
+
+
+def test_odds_twin_linked_rerolls_misses_by_hand() -> None:
+    # BS4 twin-linked: 3+ = 4/6, a miss (2/6) re-rolled on 3+ again: 4/6 + 2/6 * 4/6 = 8/9.
+    assert _close(_odds("Assault 1, Twin-linked").mean_hits, Fraction(8, 9))
+    # Snap Shots with it (BS4 -> BS2, 5+): 2/6 + 4/6 * 2/6 = 5/9.
+    snap = _odds("Assault 1, Twin-linked", firing=Firing(snap=True))
+    assert _close(snap.mean_hits, Fraction(5, 9))
+
+
+def test_odds_snap_shots_halve_bs_rounding_down_by_hand() -> None:
+    # Seed 000: BS "divided by 2 (always round down) to a minimum of BS 1".
+    # BS5 -> 2 (5+, 1/3); BS3 -> 1 (6+, 1/6); BS1 -> 1 (6+, 1/6).
+    for bs, want in ((5, Fraction(1, 3)), (3, Fraction(1, 6)), (1, Fraction(1, 6))):
+        assert _close(_odds(bs=bs, firing=Firing(snap=True)).mean_hits, want), bs
+    # A Heavy weapon after moving fires Snap Shots: Heavy 3, BS4 -> BS2: 3 * 1/3 = 1 hit.
+    assert _close(_odds("Heavy 3", firing=Firing(moved=True)).mean_hits, 1)
+    # A Blast weapon cannot fire Snap Shots: it does not fire at all.
+    blast = volley(weapon_of(FRAG_MISSILE), 4, [4], Firing(moved=True), hits=3)
+    assert not blast.fires
+    assert _same(shooting_odds(blast, Defence(4, 1, 5, 3)).models_killed, [1])
+
+
+def test_odds_shots_by_weapon_type_rapid_fire_salvo_heavy() -> None:
+    # Rapid Fire: 1 shot, 2 within half range; Salvo 2/4: 4, 2 after moving; Heavy 3: 3.
+    assert _odds("Rapid Fire").mean_shots == 1
+    assert _odds("Rapid Fire", firing=Firing(half_range=True)).mean_shots == 2
+    assert _odds("Salvo 2/4").mean_shots == 4
+    assert _odds("Salvo 2/4", firing=Firing(moved=True)).mean_shots == 2
+    assert _odds("Heavy 3", firers=3).mean_shots == 9
+
+
+def test_odds_rending_wounds_on_a_6_where_the_chart_says_dash() -> None:
+    # S3 v T7 is "-" on the chart. A Rending 6 wounds anyway, at AP2, which beats a 2+ save
+    # (AP2 is not worse than Sv2): 12 hits -> unsaved ~ Binomial(12, 1/6).
+    rending = _odds("Assault 1, Rending", strength=3, toughness=7, save=2, hits=12)
+    assert _same(rending.unsaved_wounds, _binomial(12, Fraction(1, 6)))
+    assert _same(_odds(strength=3, toughness=7, save=2, hits=12).unsaved_wounds, [1])
+    # Where the chart allows it: S4 AP5 v T4 Sv3+. 4-5 wound at AP5 (3+ save fails 2/6),
+    # 6 wounds at AP2 (no save): 2/6 * 2/6 + 1/6 = 5/18 per hit.
+    chart = _odds("Assault 1, Rending", ap="5", save=3, hits=1)
+    assert _close(chart.mean_unsaved, Fraction(5, 18))
+
+
+def test_odds_overwhelming_strength_wounds_automatically_counting_as_a_6() -> None:
+    # S10 v T4 would need 1+ or less: every hit wounds. Three W3 models with 3+ and 4++;
+    # S10 >= 2 * T4 is Instant Death, so each unsaved wound slays a model.
+    # AP-: armour 3+ then invulnerable 4++ both fail: 2/6 * 3/6 = 1/6 per hit.
+    six_hits = partial(_odds, strength=10, wounds=3, models=3, save=3, invulnerable=4, hits=6)
+    plain = six_hits()
+    assert _close(plain.mean_wounds, 6)
+    assert _same(plain.models_killed, _capped(_binomial(6, Fraction(1, 6)), 3))
+    # With Rending the automatic wound "counts as a 6": AP2 ignores the 3+; 4++ fails 1/2.
+    # P(3 slain) = P(at least 3 of 6) = (20 + 15 + 6 + 1) / 64 = 42/64.
+    rends = six_hits("Assault 1, Rending")
+    assert _same(rends.models_killed, _capped(_binomial(6, Fraction(1, 2)), 3))
+    assert _close(rends.models_killed[3], Fraction(42, 64))
+    # T8 is out of reach of Overwhelming Strength: S10 v T8 rolls its chart's 2+ (5/6).
+    assert _close(_odds(strength=10, toughness=8, hits=1).mean_wounds, Fraction(5, 6))
+
+
+def test_odds_multiple_saves_armour_then_invulnerable_then_cover_each_once() -> None:
+    # S4 AP5 v T4 (1/2 wound). Armour 3+ (fails 2/6), then 5++ (fails 4/6), then cover 4+
+    # (fails 3/6), each once: unsaved = 2/6 * 4/6 * 3/6 = 1/9, 1/18 per hit.
+    saves = partial(_odds, save=3, invulnerable=5, cover=4, hits=9)
+    odds = saves(ap="5")
+    assert _close(odds.unsaved_wounds[0], Fraction(17, 18) ** 9)
+    assert _close(odds.mean_unsaved, Fraction(9, 18))
+    # Ignores Cover: 2/6 * 4/6 = 2/9 unsaved, 1/9 per hit.
+    ignores = saves("Assault 1, Ignores Cover", ap="5")
+    assert _close(ignores.mean_unsaved, 1)
+    # AP3 negates the 3+ armour: 4/6 * 3/6 = 1/3 unsaved, 1/6 per hit.
+    assert _close(saves(ap="3").mean_unsaved, Fraction(9, 6))
+
+
+def test_odds_instant_death_slays_w3_models_outright() -> None:
+    # S8 AP3 v T4 W3 Sv3+: wounds on 2+ (5/6), AP3 negates the save, 8 >= 2 * 4 is
+    # Instant Death: each of 4 hits slays a model with 5/6; three models.
+    odds = _odds(strength=8, ap="3", wounds=3, models=3, save=3, hits=4)
+    assert _same(odds.models_killed, _capped(_binomial(4, Fraction(5, 6)), 3))
+    # Eternal Warrior: each unsaved wound takes one wound; a model falls at 3 of them.
+    # P(1 slain) = P(3 or 4 unsaved) = 4 * (5/6)^3 * 1/6 + (5/6)^4.
+    eternal = _odds(strength=8, ap="3", wounds=3, models=3, save=3, hits=4, eternal=True)
+    slain = 4 * Fraction(5, 6) ** 3 * Fraction(1, 6) + Fraction(5, 6) ** 4
+    assert _same(eternal.models_killed, [1 - slain, slain])
+
+
+def test_odds_wounds_do_not_spill_models_die_one_after_another() -> None:
+    # S4 AP- v T4 W2, no save: each hit is an unsaved wound with 1/2. Three hits at three
+    # models: 0-1 unsaved slay none (1/8 + 3/8), 2-3 slay exactly one (3/8 + 1/8).
+    odds = _odds(wounds=2, models=3, hits=3)
+    assert _same(odds.models_killed, [Fraction(1, 2), Fraction(1, 2)])
+    assert _same(odds.unsaved_wounds, _binomial(3, Fraction(1, 2)))
+
+
+def test_odds_feel_no_pain_does_not_work_against_instant_death() -> None:
+    # T3 W1 with Feel No Pain (4+), no armour. S6 wounds on 2+ (5/6) and S6 >= 2 * T3 is
+    # Instant Death: no Feel No Pain roll, 5/6 per hit. S5 (no Instant Death), also 2+:
+    # Feel No Pain ignores half: 5/6 * 1/2 = 5/12 per hit.
+    instant = _odds(strength=6, toughness=3, fnp=4, hits=6)
+    assert _same(instant.unsaved_wounds, _binomial(6, Fraction(5, 6)))
+    ignored = _odds(strength=5, toughness=3, fnp=4, hits=6)
+    assert _same(ignored.unsaved_wounds, _binomial(6, Fraction(5, 12)))
+
+
+def test_odds_poisoned_and_shred_rerolls_by_hand() -> None:
+    # Poisoned (4+), S3 v T7 ("-"): 4+ = 1/2, no re-roll (S is not higher than T).
+    assert _close(
+        _odds("Assault 1, Poisoned (4+)", strength=3, toughness=7, hits=1).mean_wounds, 0.5
+    )
+    # Poisoned (4+), S5 v T4: the chart's 3+ is better (4/6), re-rolled as S > T:
+    # 4/6 + 2/6 * 4/6 = 8/9.
+    poisoned = _odds("Assault 1, Poisoned (4+)", strength=5, hits=1)
+    assert _close(poisoned.mean_wounds, Fraction(8, 9))
+    # Shred, S4 v T4: 1/2 + 1/2 * 1/2 = 3/4.
+    assert _close(_odds("Assault 1, Shred", hits=1).mean_wounds, Fraction(3, 4))
+
+
+# --- icepool as an independent oracle ------------------------------------------------------
+
+
+def _save_chain(needed: Sequence[int]) -> Die:
+    """1 when every save in ``needed`` fails (each rolled once), else 0."""
+    unsaved = Die([1])
+    for n in needed:
+        unsaved = unsaved.map(lambda u, n=n: d6.map(lambda r: u if r < n else 0))
+    return unsaved
+
+
+def _icepool_unsaved(shots: int, per_shot: Die) -> list[Fraction]:
+    total = shots @ per_shot
+    return [Fraction(total.quantity(k), total.denominator()) for k in range(shots + 1)]
+
+
+def test_odds_icepool_twin_linked_rending_with_three_saves() -> None:
+    # 6 shots, BS4 twin-linked, S4 AP4 Rending at T4, Sv3+, 5++, cover 4+.
+    hit = d6.reroll([1, 2], depth=1)
+
+    def wound(roll: int) -> Die:
+        if roll < 4:
+            return Die([0])
+        ap = 2 if roll == 6 else 4
+        return _save_chain([3, 5, 4] if ap > 3 else [5, 4])
+
+    per_shot = hit.map(lambda h: d6.map(wound) if h >= 3 else Die([0]))
+    want = _icepool_unsaved(6, per_shot)
+    got = _odds(
+        "Assault 1, Twin-linked, Rending", firers=6, ap="4", save=3, invulnerable=5, cover=4
+    )
+    assert _same(got.unsaved_wounds, want)
+
+
+def test_odds_icepool_poisoned_reroll_and_feel_no_pain() -> None:
+    # 5 shots, BS3 (4+), Poisoned (4+) S5 v T4: 3+ re-rolled once; AP- v Sv4+; FNP 5+.
+    hit = d6
+
+    def wound(roll: int) -> Die:
+        return _save_chain([4, 5]) if roll >= 3 else Die([0])
+
+    per_shot = hit.map(lambda h: d6.reroll([1, 2], depth=1).map(wound) if h >= 4 else Die([0]))
+    want = _icepool_unsaved(5, per_shot)
+    got = _odds("Assault 1, Poisoned (4+)", bs=3, firers=5, strength=5, save=4, fnp=5)
+    assert _same(got.unsaved_wounds, want)
+
+
+# --- the real engine, by Monte Carlo -------------------------------------------------------
+
+RUNS = 3000
+SIGMAS = 4.0
+KRAK = weapon("Krak missile", "48", "8", "3", "Heavy 2")
+CANNON = weapon("Assault cannon", "24", "6", "4", "Heavy 4, Rending, Twin-linked")
+TWIN_BOLTER = weapon("Heavy bolter", "36", "5", "4", "Heavy 3, Twin-linked")
+
+
+def _boltguns_at_marines() -> tuple[Unit, Unit, list[TerrainArea], Volley, Defence]:
+    """5 Boltguns 10" from 10 Marines (half range: 2 shots each), in the open."""
+    shooters = squad("a", A, profile(), [BOLTGUN], row(20, 10, 5))
+    target = squad("b", B, profile("Marine"), [], row(16, 20, 10))
+    fired = volley(weapon_of(BOLTGUN), 4, [4] * 5, Firing(half_range=True))
+    return shooters, target, [], fired, Defence(4, 1, 10, save=3)
+
+
+def _krak_at_captains() -> tuple[Unit, Unit, list[TerrainArea], Volley, Defence]:
+    """3 S8 AP3 Heavy 2 at three T4 W3 3+/4++ models: Instant Death on multi-wound models."""
+    shooters = squad("a", A, profile(), [KRAK], row(30, 10, 3))
+    target = squad("b", B, profile("Captain", w=3, inv=4), [], row(28, 30, 3))
+    fired = volley(weapon_of(KRAK), 8, [4] * 3, Firing())
+    return shooters, target, [], fired, Defence(4, 3, 3, save=3, invulnerable=4)
+
+
+def _cannons_at_ogryns() -> tuple[Unit, Unit, list[TerrainArea], Volley, Defence]:
+    """3 twin-linked Rending S6 AP4 Heavy 4 at four T5 W2 3+ models with Feel No Pain (5+)."""
+    shooters = squad("a", A, profile(), [CANNON], row(30, 10, 3))
+    brutes = profile("Brute", t=5, w=2)
+    target = squad("b", B, brutes, [], row(28, 25, 4), rules=["Feel No Pain (5+)"])
+    fired = volley(weapon_of(CANNON), 6, [4] * 3, Firing())
+    return shooters, target, [], fired, Defence(5, 2, 4, save=3, feel_no_pain=5)
+
+
+def _moved_bolters_at_troops_in_cover() -> tuple[Unit, Unit, list[TerrainArea], Volley, Defence]:
+    """5 twin-linked Heavy 3 S5 AP4 after moving (Snap Shots) at ten T3 3+/6++ in a 4+ ruin."""
+    shooters = squad("a", A, profile(), [TWIN_BOLTER], row(20, 10, 5))
+    shooters.status.moved = True
+    target = squad("b", B, profile("Trooper", t=3, inv=6), [], row(16, 20, 10))
+    ruin = box("ruin", 14, 18, 36, 22, cover_save=4)
+    fired = volley(weapon_of(TWIN_BOLTER), 5, [4] * 5, Firing(moved=True))
+    return shooters, target, [ruin], fired, Defence(3, 1, 10, save=3, invulnerable=6, cover=4)
+
+
+def _engine(
+    shooters: Unit, target: Unit, terrain: list[TerrainArea], weapon_name: str, seed: int
+) -> tuple[list[int], list[int]]:
+    """(models killed, hits) of ``RUNS`` real engine volleys, the target restored each time."""
+    battle = make_battle(shooters, target, terrain=terrain, seed=seed)
+    full = [m.wounds_left for m in target.models]
+    killed, hits = [], []
+    for _ in range(RUNS):
+        for model, wounds in zip(target.models, full, strict=True):
+            model.wounds_left = wounds
+        target.status = UnitStatus()
+        result = fire_weapon(battle, shooters, target, weapon_name, FireOrders())
+        killed.append(result.casualties[target.id])
+        hits.append(result.hits[target.id])
+        battle.log.events.clear()
+    return killed, hits
+
+
+def _within(exact: Sequence[float], sample: list[int]) -> list[str]:
+    """What lies beyond ``SIGMAS`` standard errors: P(k) for each k, and the mean."""
+    n = len(sample)
+    problems = []
+    for k, p in enumerate(exact):
+        freq = sample.count(k) / n
+        if abs(freq - p) > SIGMAS * sqrt(p * (1 - p) / n) + 1e-12:
+            problems.append(f"P({k}) exact {p:.4f} engine {freq:.4f}")
+    mean = sum(k * p for k, p in enumerate(exact))
+    var = sum((k - mean) ** 2 * p for k, p in enumerate(exact))
+    observed = sum(sample) / n
+    if abs(observed - mean) > SIGMAS * sqrt(var / n) + 1e-12:
+        problems.append(f"mean exact {mean:.4f} engine {observed:.4f}")
+    return problems
+
+
+@pytest.mark.parametrize(
+    ("build", "weapon_name"),
+    [
+        (_boltguns_at_marines, "Boltgun"),
+        (_krak_at_captains, "Krak missile"),
+        (_cannons_at_ogryns, "Assault cannon"),
+        (_moved_bolters_at_troops_in_cover, "Heavy bolter"),
+    ],
+)
+def test_odds_agree_with_the_engine_by_monte_carlo(
+    build: Callable[[], tuple[Unit, Unit, list[TerrainArea], Volley, Defence]], weapon_name: str
+) -> None:
+    shooters, target, terrain, fired, defence = build()
+    odds = shooting_odds(fired, defence)
+    killed, hits = _engine(shooters, target, terrain, weapon_name, seed=2024)
+    hit_odds = [float(p) for p in hit_distribution(fired)]
+    assert _within(odds.models_killed, killed) == []
+    assert _within(hit_odds, hits) == []
+
+
+# --- invariants ---------------------------------------------------------------------------
+
+RULES = ("Twin-linked", "Rending", "Shred", "Poisoned (4+)", "Ignores Cover", "Instant Death")
+SAVES = st.one_of(st.none(), st.integers(2, 6))
+
+
+@st.composite
+def _questions(draw: st.DrawFn) -> tuple[WeaponProfile, int, int, Defence]:
+    kind = draw(st.sampled_from(["Assault 1", "Heavy 2", "Rapid Fire", "Salvo 2/3"]))
+    rules = draw(st.lists(st.sampled_from(RULES), unique=True, max_size=3))
+    strength = draw(st.integers(1, 10))
+    ap = draw(st.sampled_from(["-", "1", "2", "3", "4", "5", "6"]))
+    gun = weapon_of(Weapon("gun", {"Range": "24", "S": str(strength), "AP": ap,
+                                   "Type": ", ".join([kind, *rules])}))  # fmt: skip
+    target = Defence(
+        toughness=draw(st.integers(1, 10)),
+        wounds=draw(st.integers(1, 4)),
+        models=draw(st.integers(1, 6)),
+        save=draw(SAVES),
+        invulnerable=draw(SAVES),
+        cover=draw(SAVES),
+        feel_no_pain=draw(SAVES),
+        eternal_warrior=draw(st.booleans()),
+    )
+    return gun, strength, draw(st.integers(1, 10)), target
+
+
+def _kills(gun: WeaponProfile, strength: int, bs: int, firers: int, target: Defence) -> float:
+    return shooting_odds(volley(gun, strength, [bs] * firers, Firing()), target).mean_models_killed
+
+
+@settings(max_examples=150, deadline=None)
+@given(_questions(), st.integers(0, 8), st.booleans())
+def test_odds_distributions_sum_to_one(
+    question: tuple[WeaponProfile, int, int, Defence], firers: int, snap: bool
+) -> None:
+    gun, strength, bs, target = question
+    odds = shooting_odds(volley(gun, strength, [bs] * firers, Firing(snap=snap)), target)
+    assert _close(sum(odds.models_killed), 1) and _close(sum(odds.unsaved_wounds), 1)
+    assert len(odds.models_killed) == target.models + 1
+    assert min(odds.models_killed) >= -1e-12
+
+
+@settings(max_examples=150, deadline=None)
+@given(_questions(), st.integers(1, 6))
+def test_odds_a_better_save_never_kills_more_in_expectation(
+    question: tuple[WeaponProfile, int, int, Defence], firers: int
+) -> None:
+    gun, strength, bs, target = question
+    worse = 7 if target.save is None else target.save
+    for better in range(2, worse):
+        improved = replace(target, save=better)
+        assert (
+            _kills(gun, strength, bs, firers, improved)
+            <= _kills(gun, strength, bs, firers, target) + 1e-12
+        )
+
+
+@settings(max_examples=150, deadline=None)
+@given(_questions(), st.integers(0, 8))
+def test_odds_more_shots_never_kill_fewer_in_expectation(
+    question: tuple[WeaponProfile, int, int, Defence], firers: int
+) -> None:
+    gun, strength, bs, target = question
+    assert (
+        _kills(gun, strength, bs, firers + 1, target)
+        >= _kills(gun, strength, bs, firers, target) - 1e-12
+    )
+
+
+# --- the calculator and the command -------------------------------------------------------
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    app = typer.Typer()
+    register(app)
+
+    @app.command()
+    def other() -> None:
+        """A second command, so ``odds`` is a subcommand as in the real app."""
+
+    result = CliRunner().invoke(app, ["odds", "--ruleset", "waffle", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+PLAIN = ["--bs", "4", "--strength", "4", "--ap", "5", "--toughness", "4", "--save", "3+",
+         "--wounds", "1", "--target-models", "10"]  # fmt: skip
+
+
+def test_odds_registry_has_both_editions() -> None:
+    assert calculator_names() == ["core11", "waffle"]
+    assert "half-range" in calculator("waffle").situations
+
+
+def test_cli_odds_waffle_plain_form_json_has_the_core11_keys() -> None:
+    code, out, _ = _run(*PLAIN, "--models", "5", "--type", "Rapid Fire",
+                        "--situation", "half-range", "--json")  # fmt: skip
+    data = json.loads(out)
+    assert code == 0
+    assert {"models_killed", "mean_models_killed", "unsaved_wounds", "p_unit_destroyed",
+            "means", "notes"} <= set(data)  # fmt: skip
+    # 10 shots at 1/9 (test_odds_plain_binomial_by_hand).
+    assert _close(data["mean_models_killed"], 10 / 9)
+    assert set(data["means"]) == {"shots", "hits", "wounds", "unsaved_wounds"}
+
+
+def test_cli_odds_waffle_keywords_hits_cover_and_no_save() -> None:
+    # A twin-linked template: 4 hits, S4 v T3 (3+, 4/6) re-rolled (8/9); no armour, cover 4+
+    # (1/2): 4 * 8/9 * 1/2 = 16/9 unsaved.
+    code, out, _ = _run("--strength", "4", "--ap", "5", "--toughness", "3", "--save", "-",
+                        "--wounds", "1", "--target-models", "10", "--hits", "4", "--cover", "4",
+                        "--keyword", "template", "--keyword", "twin-linked", "--json")  # fmt: skip
+    assert code == 0
+    assert _close(json.loads(out)["means"]["unsaved_wounds"], Fraction(16, 9))
+
+
+def test_cli_odds_waffle_library_form() -> None:
+    # Heavy Weapons Squad: 3 lascannons (S9 AP2) at a Space Marine Captain (T4 W3, 3+/4++):
+    # BS3 hits on 4+ (1/2), wounds 2+ (5/6), AP2 leaves the 4++ (1/2); S9 >= 8 is Instant
+    # Death: P(slain) = 1 - (1 - 1/2 * 5/6 * 1/2)^3 = 1 - (19/24)^3.
+    code, out, _ = _run("--attacker", "Heavy Weapons Squad", "--weapon", "Lascannon",
+                        "--target", "Space Marine Captain", "--json")  # fmt: skip
+    data = json.loads(out)
+    assert code == 0 and data["question"].startswith("3x Lascannon")
+    assert _close(data["p_unit_destroyed"], 1 - Fraction(19, 24) ** 3)
+
+
+def test_cli_odds_waffle_library_form_reads_unit_rules_and_notes_mixed_profiles() -> None:
+    # Terminators are Relentless: "moved" does not turn the assault cannon to Snap Shots.
+    code, out, _ = _run("--attacker", "Terminator Squad", "--weapon", "Assault cannon",
+                        "--target", "Ork Boyz", "--situation", "moved", "--json")  # fmt: skip
+    data = json.loads(out)
+    assert code == 0 and _close(data["means"]["hits"], 4 * Fraction(4, 6))
+    assert any("mixes profiles" in note for note in data["notes"])
+
+
+def test_cli_odds_waffle_errors_are_one_line_and_exit_1() -> None:
+    library = ["--attacker", "Devastator Squad", "--target", "Ork Boyz"]
+    for args in (
+        [*PLAIN, "--shots", "2", "--keyword", "frobnicate"],
+        [*PLAIN, "--shots", "2", "--damage", "2"],
+        [*PLAIN, "--shots", "2", "--ap", "9"],
+        [*PLAIN, "--type", "Rapid Fire", "--shots", "2"],
+        [*PLAIN, "--shots", "1", "--keyword", "template"],
+        [*PLAIN, "--shots", "1", "--situation", "downhill"],
+        [*library, "--weapon", "Missile launcher (frag)"],
+        [*library, "--weapon", "Power fist"],
+    ):
+        code, out, err = _run(*args)
+        assert code == 1, args
+        assert err.startswith("error: ") and err.count("\n") == 1, err
+        assert "Traceback" not in out + err
