@@ -6,6 +6,7 @@ import pytest
 from conftest import BOLTGUN, A, B, box, make_battle, profile, row, squad
 
 from hammerlab.editions.waffle.movement_phase import move_allowance, movement_phase
+from hammerlab.engine.geometry import segment_point_distance
 from hammerlab.engine.units import Unit
 
 
@@ -92,3 +93,29 @@ def test_base_gone_to_ground_units_do_not_move() -> None:
     battle = make_battle(marines, _enemy_far())
     movement_phase(battle, A)  # no decision is asked: the script is empty
     assert marines.models[0].position == (30, 4)
+
+
+def test_base_movement_does_not_pass_through_another_units_bases() -> None:
+    # The marine at (30, 4) advances north toward the enemy at (30, 44). A friendly
+    # model stands at (30, 8): ending at (30, 10), 6" on, would be clear of it, but the
+    # path crosses its base, so the move stops where the bases touch: centre (30, 7).
+    marines = squad("m", A, profile(), [BOLTGUN], row(30, 4, 1))
+    blocker = squad("f", A, profile(), [BOLTGUN], row(30, 8, 1))
+    battle = make_battle(
+        marines,
+        blocker,
+        _enemy_far(),
+        script_a=[("mover", "M [m]"), ("move", "advance"), ("mover", "end phase")],
+    )
+    movement_phase(battle, A)
+    x, y = marines.models[0].position
+    assert x == pytest.approx(30.0)
+    assert y <= 7.0 + 1e-6
+    assert y >= 7.0 - 6 / 20  # moves are shortened in twentieths of the way
+
+
+def test_segment_point_distance_by_hand() -> None:
+    # The segment (0,0)-(4,0): (2,3) is 3 away (foot inside); (6,0) is 2 away (the end).
+    assert segment_point_distance((0, 0), (4, 0), (2, 3)) == pytest.approx(3.0)
+    assert segment_point_distance((0, 0), (4, 0), (6, 0)) == pytest.approx(2.0)
+    assert segment_point_distance((1, 1), (1, 1), (4, 5)) == pytest.approx(5.0)

@@ -37,6 +37,17 @@ def centre_distance(a: Vec, b: Vec) -> float:
     return math.hypot(a[0] - b[0], a[1] - b[1])
 
 
+def segment_point_distance(start: Vec, end: Vec, point: Vec) -> float:
+    """Distance from ``point`` to the segment ``start``–``end``."""
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length2 = dx * dx + dy * dy
+    if length2 == 0.0:
+        return centre_distance(start, point)
+    t = ((point[0] - start[0]) * dx + (point[1] - start[1]) * dy) / length2
+    t = min(1.0, max(0.0, t))
+    return centre_distance((start[0] + t * dx, start[1] + t * dy), point)
+
+
 def base_distance(a: Placed, b: Placed) -> float:
     """Distance between the closest points of two bases (0 when touching)."""
     return max(0.0, centre_distance(a.position, b.position) - a.radius - b.radius)

@@ -16,7 +16,13 @@ from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision
 from hammerlab.engine.events import ModelMoved, WoundsLost
-from hammerlab.engine.geometry import Vec, base_distance, centre_distance, closest, step_toward
+from hammerlab.engine.geometry import (
+    Vec,
+    centre_distance,
+    closest,
+    segment_point_distance,
+    step_toward,
+)
 from hammerlab.engine.units import Model, Unit
 
 FAST_TYPES = ("Jump", "Jet", "Bike", "Beast", "Cavalry")
@@ -123,29 +129,27 @@ def _shortened(battle: Battle, unit: Unit, vector: Vec, keep_clear: bool) -> Vec
 def _legal(
     battle: Battle, models: list[Model], vector: Vec, enemies: list[Model], others: list[Model]
 ) -> bool:
+    """Whether every model can move by ``vector``: its whole path stays on the
+    table, passes through no other unit's base (touching is fine) and, for
+    ``enemies``, keeps 1" away (6th/7th edition: models may not move through
+    other models, nor within 1" of an enemy outside a charge)."""
     for model in models:
-        moved = _Ghost((model.position[0] + vector[0], model.position[1] + vector[1]), model.radius)
-        if not battle.battlefield.on_table(moved.position):
+        start = model.position
+        end = (start[0] + vector[0], start[1] + vector[1])
+        if not battle.battlefield.on_table(end):
             return False
-        if any(base_distance(moved, e) < 1.0 for e in enemies):
-            return False
-        if any(_overlap(moved, o) for o in others):
-            return False
+        for enemy in enemies:
+            if _gap(start, end, model, enemy) < 1.0:
+                return False
+        for other in others:
+            if _gap(start, end, model, other) < -EPSILON:
+                return False
     return True
 
 
-def _overlap(ghost: _Ghost, other: Model) -> bool:
-    """Whether the base at a trial position overlaps ``other``'s (touching is fine)."""
-    reach = ghost.radius + other.radius - EPSILON
-    return centre_distance(ghost.position, other.position) < reach
-
-
-class _Ghost:
-    """A model's base at a trial position."""
-
-    def __init__(self, position: Vec, radius: float) -> None:
-        self.position = position
-        self.radius = radius
+def _gap(start: Vec, end: Vec, model: Model, other: Model) -> float:
+    """The closest the two bases come while ``model`` moves from ``start`` to ``end``."""
+    return segment_point_distance(start, end, other.position) - model.radius - other.radius
 
 
 def dangerous_terrain_tests(
