@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from shapely import prepare
 from shapely.geometry import Point, Polygon
@@ -61,20 +61,21 @@ class Battlefield:
 
     def crossed(self, a: Vec, b: Vec) -> list[TerrainArea]:
         """Terrain areas the straight line from ``a`` to ``b`` passes through."""
-        line = sight_line(a, b)
-        return [t for t in self.terrain if t.shape.intersects(line)]
+        return list(_crossed(self, a, b)) if self.terrain else []
 
     def can_see(self, a: Vec, b: Vec) -> bool:
         """True line of sight between two points.
 
         Sight is blocked by an area that blocks sight and that the line passes
         through, unless the looker or the target stands inside that area
-        (models in ruins see out and can be seen).
+        (models in ruins see out and can be seen). Answers are cached: terrain
+        never changes during a battle, and the same pairs of points are asked
+        about again and again.
         """
-        for area in self.crossed(a, b):
-            if area.blocks_sight and not (area.contains(a) or area.contains(b)):
-                return False
-        return True
+        return not any(
+            area.blocks_sight and not (area.contains(a) or area.contains(b))
+            for area in self.crossed(a, b)
+        )
 
     def cover_between(self, shooter: Vec, target: Vec) -> list[TerrainArea]:
         """Cover-granting areas the target is in or behind, seen from ``shooter``."""
@@ -87,3 +88,9 @@ class Battlefield:
     def with_terrain(self, terrain: Sequence[TerrainArea]) -> Battlefield:
         """A copy with other terrain."""
         return Battlefield(self.width, self.height, tuple(terrain))
+
+
+@lru_cache(maxsize=1 << 16)
+def _crossed(field: Battlefield, a: Vec, b: Vec) -> tuple[TerrainArea, ...]:
+    line = sight_line(a, b)
+    return tuple(t for t in field.terrain if t.shape.intersects(line))

@@ -1,4 +1,4 @@
-"""How fast the Waffle engine plays a whole shooting phase.
+"""How fast the Waffle engine plays each example scenario, whole.
 
 Prints battles per second for each example and the ratio to a reference
 measured in the same run: setting the same battle up without playing it.
