@@ -60,7 +60,11 @@ class Battlefield:
         return [t for t in self.terrain if t.contains(point)]
 
     def crossed(self, a: Vec, b: Vec) -> list[TerrainArea]:
-        """Terrain areas the straight line from ``a`` to ``b`` passes through."""
+        """Terrain areas the straight line from ``a`` to ``b`` passes through.
+
+        Cached: terrain never changes during a battle, and the same pairs of
+        points are asked about again and again.
+        """
         return list(_crossed(self, a, b)) if self.terrain else []
 
     def can_see(self, a: Vec, b: Vec) -> bool:
@@ -68,9 +72,7 @@ class Battlefield:
 
         Sight is blocked by an area that blocks sight and that the line passes
         through, unless the looker or the target stands inside that area
-        (models in ruins see out and can be seen). Answers are cached: terrain
-        never changes during a battle, and the same pairs of points are asked
-        about again and again.
+        (models in ruins see out and can be seen).
         """
         return not any(
             area.blocks_sight and not (area.contains(a) or area.contains(b))
