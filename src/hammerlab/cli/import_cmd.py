@@ -20,6 +20,7 @@ from hammerlab.engine.datasheet import Datasheet
 from hammerlab.errors import HammerlabError
 from hammerlab.io.battlescribe import ImportResult, import_file
 from hammerlab.io.battlescribe.profiles import MODEL_KEYS, WEAPON_KEYS
+from hammerlab.io.battlescribe.source import printable
 
 WEAPON_JSON_KEYS = dict(zip(WEAPON_KEYS, ("range", "strength", "ap", "type"), strict=True))
 """Weapon characteristic → key in the JSON output."""
@@ -38,7 +39,7 @@ def import_command(
     try:
         result = import_file(path)
     except HammerlabError as error:
-        typer.echo(f"error: {error}", err=True)
+        typer.echo(f"error: {printable(str(error))}", err=True)
         raise typer.Exit(1) from None
     if as_json:
         typer.echo(json.dumps(units_json(result), indent=2, ensure_ascii=False))

@@ -236,9 +236,11 @@ class DefaultSelections:
                 ):
                     continue
                 value = self._constraint_value(constraint, modifiers)
+                if value < 0:
+                    continue  # BattleScribe writes -1 for "no limit", min or max
                 if constraint.get("type") == "min":
                     low = max(low, checked_count(value, self._source, element_path(constraint)))
-                elif constraint.get("type") == "max" and value >= 0:
+                elif constraint.get("type") == "max":
                     high = int(value) if high is None else min(high, int(value))
         return low, high
 

@@ -15,7 +15,9 @@ The mapping, in short (``docs/importers.md`` has the reasons):
 * invulnerable saves come from ``"3+/4++"`` saves and unconditional rule or
   wargear text;
 * everything else (vehicle profiles, psychic powers, conditional modifiers,
-  unresolved links...) becomes a note.
+  unresolved links...) becomes a note, and so does each model or weapon whose
+  characteristics the Waffle Edition cannot read (:mod:`.playable`), kept as
+  written.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile, Weapon
+from hammerlab.io.battlescribe.playable import unplayable_notes
 from hammerlab.io.battlescribe.profiles import Kind, RawProfile, model_profile, weapon
 from hammerlab.io.battlescribe.saves import invulnerable_in_text
 from hammerlab.io.battlescribe.tree import Node
@@ -63,11 +66,6 @@ class _Gear:
                 mapped = replace(weapon(raw), keywords=weapon_rules if armed else ())
                 self.weapons.append((mapped, node.count))
                 self.notes.extend(raw.pending)
-                if not _plain_range(mapped.get("Range")):
-                    self.notes.append(
-                        f"Weapon {mapped.name!r} has range {mapped.get('Range')!r}, not a plain "
-                        "distance; kept as written."
-                    )
             elif kind is Kind.TEXT:
                 self.rules.append(raw.name)
                 self.texts.append((raw.name, raw.text()))
@@ -122,7 +120,7 @@ def build_datasheet(
         entries=tuple(entries),
         rules=_unique(unit_rules),
         source=source,
-        notes=_unique([*unit_gear.notes, *notes]),
+        notes=_unique([*unit_gear.notes, *notes, *unplayable_notes(entries)]),
     )
 
 
@@ -184,6 +182,9 @@ def _model_entries(
     if body.kind is Kind.VEHICLE:
         notes.append(f"Vehicle profile not supported: {body.describe()}.")
         return []
+    if model.count == 0:
+        notes.append(f"Model {model.name!r} is selected 0 times; left out.")
+        return []
     profile, profile_notes = model_profile(body)
     notes.extend(profile_notes)
     profile = _with_invulnerable(profile, [*gear.texts, *unit_gear.texts], notes)
@@ -218,11 +219,6 @@ def _add_entry(entries: list[ModelEntry], entry: ModelEntry) -> None:
     entries.append(entry)
 
 
-def _plain_range(value: str) -> bool:
-    """A bare distance (``"24"``), or a range without digits (``"-"``, ``"Template"``)."""
-    return value.replace(".", "", 1).isdigit() or not any(char.isdigit() for char in value)
-
-
 def _subtree(node: Node) -> Iterator[Node]:
     stack = [node]
     while stack:
@@ -237,7 +233,9 @@ def _loadouts(models: int, weapons: list[tuple[Weapon, int]]) -> list[tuple[int,
     ``(4 models, 5 bolters)`` → one model with two, three with one: groups of
     identical models, largest loadouts first.
     """
-    groups: list[tuple[int, list[Weapon]]] = [(models, [])] if models else []
+    if models <= 0:
+        return []
+    groups: list[tuple[int, list[Weapon]]] = [(models, [])]
     for item, copies in weapons:
         each, extra = divmod(copies, models)
         shared: list[tuple[int, list[Weapon]]] = []

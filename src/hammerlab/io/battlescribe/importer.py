@@ -61,6 +61,8 @@ def import_file(path: Path | str) -> ImportResult:
         raise InputError(source, "", "file not found") from None
     except OSError as error:
         raise InputError(source, "", f"cannot read the file ({error.strerror})") from None
+    except ValueError:  # a NUL byte in the path
+        raise InputError(source, "", "not a valid file path") from None
     key = (str(resolved), status.st_mtime_ns, status.st_size)
     result = _cache.get(key)
     if result is None:
@@ -86,7 +88,8 @@ def _import(path: Path, source: str) -> ImportResult:
         library = open_library(path, source)
         notes = list(library.notes)
         units = _units(library, notes)
-    except RecursionError:
+        weapon_profiles = _count_weapon_profiles(library)
+    except RecursionError:  # modifier or info groups nested thousands deep
         raise InputError(source, "", "elements are nested too deeply to import") from None
     names = _unique_names([(unit.name, container) for unit, _, container in units])
     datasheets = tuple(
@@ -97,7 +100,7 @@ def _import(path: Path, source: str) -> ImportResult:
         source=source,
         kind=KINDS[library.main.root.tag],
         datasheets=datasheets,
-        weapon_profiles=_count_weapon_profiles(library),
+        weapon_profiles=weapon_profiles,
         notes=tuple(notes),
     )
 

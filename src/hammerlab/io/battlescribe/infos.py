@@ -39,7 +39,7 @@ def read_infos(elements: tuple[Element | None, ...], library: Library) -> Infos:
     return infos
 
 
-def _collect(element: Element, library: Library, infos: Infos, seen: set[str]) -> None:
+def _collect(element: Element, library: Library, infos: Infos, seen: set[int]) -> None:
     for profile in element.iterfind("profiles/profile"):
         _add_profile(read_profile(profile, library, None), infos)
     for rule in element.iterfind("rules/rule"):
@@ -61,13 +61,15 @@ def _collect(element: Element, library: Library, infos: Infos, seen: set[str]) -
 
 
 def _follow_group(
-    group: Element, link: Element | None, library: Library, infos: Infos, seen: set[str]
+    group: Element, link: Element | None, library: Library, infos: Infos, seen: set[int]
 ) -> None:
-    """Collect an info group's contents once (groups may link each other)."""
-    ident = group.get("id", "")
-    if ident in seen or is_hidden(group, link, list(modifiers_of(link, group))):
+    """Collect an info group's contents once (groups may link each other).
+
+    Groups are told apart by element, not by id: inline groups may have none.
+    """
+    if id(group) in seen or is_hidden(group, link, list(modifiers_of(link, group))):
         return
-    seen.add(ident)
+    seen.add(id(group))
     _collect(group, library, infos, seen)
 
 

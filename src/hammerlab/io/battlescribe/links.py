@@ -39,8 +39,9 @@ class Document:
         profile_types: dict[str, str] = {}
         for element in root.iter():
             tag = element.tag = local_name(element.tag)
-            if tag in LINKABLE_TAGS:
-                by_id.setdefault(element.get("id", ""), element)
+            ident = element.get("id")
+            if tag in LINKABLE_TAGS and ident:  # a link without a target finds nothing
+                by_id.setdefault(ident, element)
             elif tag == "profileType":
                 profile_types[element.get("id", "")] = element.get("name", "")
         return cls(source, root, by_id, profile_types)

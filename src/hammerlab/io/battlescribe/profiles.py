@@ -191,16 +191,67 @@ def model_profile(raw: RawProfile) -> tuple[Profile, list[str]]:
 
 
 def weapon(raw: RawProfile) -> Weapon:
-    """The engine weapon of a weapon profile; ranges in inches become numbers."""
+    """The engine weapon of a weapon profile, in the forms the Waffle Edition reads.
+
+    Ranges in inches become numbers; Strength and Type are tidied where the
+    data writes a readable value another way (``normalise_strength``,
+    ``normalise_type``); anything else stays as written.
+    """
     characteristics = {_WEAPON_ALIASES[key.strip().lower()]: v for key, v in raw.values.items()}
     characteristics["Range"] = normalise_range(characteristics["Range"])
+    characteristics["S"] = normalise_strength(characteristics["S"])
+    characteristics["Type"] = normalise_type(characteristics["Type"])
     return Weapon(name=raw.name, characteristics=characteristics)
 
 
-_INCHES = re.compile(r"^(\d+(?:\.\d+)?)\s*(?:\"|''|”|″|in(?:ch(?:es)?)?\.?)?$", re.IGNORECASE)
+_INCH_MARK = r"(?:\"|''|”|″|in(?:ch(?:es)?)?\.?)"
+_INCHES = re.compile(rf"^(\d+(?:\.\d+)?)\s*{_INCH_MARK}?$", re.IGNORECASE)
 
 
 def normalise_range(value: str) -> str:
     """``24"`` → ``24``; anything else (``Template``, ``-``, ``18"-42"``) as written."""
     match = _INCHES.match(value)
     return match.group(1) if match else value
+
+
+_TIMES = re.compile(r"^(?:[x×]\s*(\d+)|(\d+)\s*[x×])$", re.IGNORECASE)
+_PLUS = re.compile(r"^\+\s*(\d+)$")
+
+
+def normalise_strength(value: str) -> str:
+    """``2x`` or ``X2`` → ``x2``; ``+ 1`` → ``+1``; ``user`` → ``User``; others as written."""
+    text = value.strip()
+    times = _TIMES.match(text)
+    if times:
+        return f"x{times.group(1) or times.group(2)}"
+    plus = _PLUS.match(text)
+    if plus:
+        return f"+{plus.group(1)}"
+    return "User" if text.lower() == "user" else text
+
+
+_SIZED_BLAST = re.compile(rf"^Blast\s*\(\s*([35])\s*{_INCH_MARK}?\s*\)$", re.IGNORECASE)
+_POISONED = re.compile(r"^Poison(?:ed)?\s*\(?\s*([2-6])\s*\+\s*\)?$", re.IGNORECASE)
+
+
+def normalise_type(value: str) -> str:
+    """A weapon Type with its special rules written the way they are read.
+
+    The Waffle Edition reads ``Type`` as comma-separated words: ``Blast (3")``
+    becomes ``Blast`` (``Blast (5")``: ``Large Blast``), otherwise its marker
+    is lost; ``Poisoned 2+`` becomes ``Poisoned (2+)``; runs of spaces become
+    one. ``Heavy 1 , Blast`` → ``Heavy 1, Blast``.
+    """
+    tokens = [" ".join(token.split()) for token in value.split(",")]
+    tidied = [_tidy_token(token) for token in tokens if token]
+    return ", ".join(tidied) if tidied else value.strip()
+
+
+def _tidy_token(token: str) -> str:
+    blast = _SIZED_BLAST.match(token)
+    if blast:
+        return "Blast" if blast.group(1) == "3" else "Large Blast"
+    poisoned = _POISONED.match(token)
+    if poisoned:
+        return f"Poisoned ({poisoned.group(1)}+)"
+    return token

@@ -12,14 +12,19 @@ import re
 from dataclasses import dataclass
 
 _SAVE = re.compile(r"^(?P<armour>[^/]*?)\s*/\s*(?P<invulnerable>[2-6])\s*\+{1,2}$")
+_ONLY_INVULNERABLE = re.compile(r"^(?P<invulnerable>[2-6])\s*\+\+$")
 
 
 def split_save(value: str) -> tuple[str | None, int | None]:
     """``"3+/4++"`` → ``("3+", 4)``; ``"3+"`` → ``("3+", None)``; unreadable → ``(None, None)``.
 
     The 7th-edition data writes a model's own invulnerable save after its
-    armour save this way.
+    armour save this way. ``"5++"`` alone is an invulnerable save and no
+    armour save: ``("-", 5)`` (read as written it would be a 5+ armour save).
     """
+    only = _ONLY_INVULNERABLE.match(value.strip())
+    if only:
+        return "-", int(only["invulnerable"])
     if "/" not in value:
         return value, None
     match = _SAVE.match(value)

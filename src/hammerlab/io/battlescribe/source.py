@@ -17,7 +17,10 @@ Every failure becomes an :class:`~hammerlab.errors.InputError`.
 
 from __future__ import annotations
 
+import lzma
+import struct
 import zipfile
+import zlib
 from pathlib import Path, PurePosixPath
 from xml.etree.ElementTree import Element, ParseError
 
@@ -49,6 +52,20 @@ ROOT_TAGS = {
 """The root element each file type must have."""
 
 _CHUNK = 1024 * 1024
+
+_BAD_ZIP = (
+    zipfile.BadZipFile,
+    zipfile.LargeZipFile,
+    EOFError,
+    NotImplementedError,  # an unsupported compression method
+    RuntimeError,  # a password needed
+    zlib.error,  # corrupt deflate data
+    lzma.LZMAError,
+    struct.error,  # truncated headers
+    ValueError,  # a member name marked UTF-8 that is not (UnicodeDecodeError)
+)
+"""What :mod:`zipfile` raises on a corrupt or unsupported archive (bzip2 errors
+are ``OSError``, handled with the other read errors)."""
 
 
 def load_root(path: Path, source: str) -> Element:
@@ -88,7 +105,9 @@ def read_root_attributes(path: Path) -> dict[str, str] | None:
         with path.open("rb") as stream:
             for _event, element in SafeET.iterparse(stream, events=("start",), forbid_dtd=True):
                 return dict(element.attrib)
-    except (OSError, ParseError, defusedxml.DefusedXmlException):
+    except (OSError, ParseError, LookupError, ValueError):
+        # ValueError covers defusedxml's refusals and undecodable encodings;
+        # LookupError an encoding Python does not know (encoding="nan").
         return None
     return None
 
@@ -108,10 +127,19 @@ def parse_xml(data: bytes, source: str) -> Element:
         raise InputError(source, "", "the XML declares entities; refused") from None
     except defusedxml.ExternalReferenceForbidden:
         raise InputError(source, "", "the XML refers to external resources; refused") from None
+    except defusedxml.DefusedXmlException:
+        raise InputError(source, "", "the XML uses a feature refused for safety") from None
     except ParseError as error:
         line, column = error.position
         raise InputError(
             source, f"line {line}, column {column}", f"not well-formed XML ({_reason(error)})"
+        ) from None
+    except (LookupError, ValueError):
+        # the XML declaration names an encoding Python does not know
+        # (LookupError), a multi-byte one expat cannot use, or one that fails
+        # to decode (ValueError, UnicodeError)
+        raise InputError(
+            source, "", "the XML declares an unknown or unsupported character encoding"
         ) from None
     return root
 
@@ -145,12 +173,16 @@ def _read_zipped_roster(path: Path, source: str) -> bytes:
         with zipfile.ZipFile(path) as archive:
             member = _roster_member(archive, source)
             return _read_member(archive, member, source)
+    except InputError:
+        raise
     except FileNotFoundError:
         raise InputError(source, "", "file not found") from None
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError):
+    except _BAD_ZIP:
         raise InputError(source, "", "not a valid zip archive (or an unsupported one)") from None
     except OSError as error:
-        raise InputError(source, "", f"cannot read the file ({error.strerror})") from None
+        raise InputError(
+            source, "", f"cannot read the file ({error.strerror or 'corrupt data'})"
+        ) from None
 
 
 def _roster_member(archive: zipfile.ZipFile, source: str) -> zipfile.ZipInfo:
@@ -161,7 +193,9 @@ def _roster_member(archive: zipfile.ZipFile, source: str) -> zipfile.ZipInfo:
     for info in members:
         if not _safe_member_name(info.filename):
             raise InputError(
-                source, info.filename, "archive member has an absolute path or '..'; refused"
+                source,
+                printable(info.filename),
+                "archive member has an absolute path or '..'; refused",
             )
     rosters = [info for info in members if info.filename.lower().endswith(".ros")]
     if len(rosters) != 1:
@@ -170,15 +204,17 @@ def _roster_member(archive: zipfile.ZipFile, source: str) -> zipfile.ZipInfo:
         )
     info = rosters[0]
     if info.flag_bits & 0x1:
-        raise InputError(source, info.filename, "archive member is encrypted")
+        raise InputError(source, printable(info.filename), "archive member is encrypted")
     if info.file_size > MAX_XML_BYTES:
         raise InputError(
-            source, info.filename, f"roster is larger than {_megabytes(MAX_XML_BYTES)} unpacked"
+            source,
+            printable(info.filename),
+            f"roster is larger than {_megabytes(MAX_XML_BYTES)} unpacked",
         )
     if info.file_size > MAX_COMPRESSION_RATIO * max(info.compress_size, 1):
         raise InputError(
             source,
-            info.filename,
+            printable(info.filename),
             f"compression ratio above {MAX_COMPRESSION_RATIO}:1 (a zip bomb?); refused",
         )
     return info
@@ -195,7 +231,7 @@ def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, source: str) -
             if total > limit:
                 raise InputError(
                     source,
-                    info.filename,
+                    printable(info.filename),
                     "roster unpacks to more than its archive declares "
                     "or allows (a zip bomb?); refused",
                 )
@@ -209,6 +245,18 @@ def _safe_member_name(name: str) -> bool:
     pure = PurePosixPath(normalised)
     has_drive = len(normalised) > 1 and normalised[1] == ":"
     return not (pure.is_absolute() or has_drive or ".." in pure.parts)
+
+
+def printable(text: str) -> str:
+    """``text`` with line breaks and other control characters escaped (``\\n``).
+
+    For messages, which must stay one line: a member name inside a ``.rosz``
+    (or a file name) may hold a newline.
+    """
+    return "".join(
+        char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+        for char in text
+    )
 
 
 def _megabytes(size: int) -> str:
