@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.profiles import ProfileError, stats_of, weapon_of
 from hammerlab.editions.waffle.ruleset import WaffleRuleset
-from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.datasheet import Profile, Weapon
 from hammerlab.io.battlescribe import import_file
 
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "bsdata-7e"
@@ -48,3 +48,19 @@ def test_every_imported_unit_is_validated_without_crashing(catalogue: str) -> No
     result = import_file(DATA / catalogue)
     problems = [p for d in result.datasheets for p in ruleset.validate_datasheet(d)]
     assert all(isinstance(p, str) and p for p in problems)
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("S", "²"), ("AP", "²"), ("Range", "nan"), ("Range", "inf"), ("Range", "1e3"), ("S", "x²")],
+)
+def test_unreadable_weapon_characteristics_are_profile_errors(key: str, value: str) -> None:
+    chars = {"Range": "24", "S": "4", "AP": "5", "Type": "Assault 1", key: value}
+    with pytest.raises(ProfileError):
+        weapon_of(Weapon("odd", chars))
+
+
+def test_unreadable_model_characteristic_is_a_profile_error() -> None:
+    chars = dict.fromkeys(("WS", "BS", "S", "T", "W", "I", "A", "Ld"), "4") | {"Sv": "3²"}
+    with pytest.raises(ProfileError):
+        stats_of(Profile("odd", chars))

@@ -59,9 +59,18 @@ class Stats:
         return word.lower() in self.unit_type.lower()
 
 
+_DIGITS = re.compile(r"[0-9]+")
+"""ASCII digits only: ``str.isdigit`` also accepts ``²``, which ``int`` refuses."""
+_INCHES = re.compile(r"[0-9]+(\.[0-9]+)?")
+
+
+def _is_number(text: str) -> bool:
+    return _DIGITS.fullmatch(text) is not None
+
+
 def _number(profile_name: str, key: str, raw: str) -> int:
     text = raw.strip().rstrip("+").strip()
-    if not text.isdigit():
+    if not _is_number(text):
         raise ProfileError(f"{profile_name}: {key} must be a number, got {raw!r}")
     return int(text)
 
@@ -182,11 +191,11 @@ def _parse_strength(name: str, raw: str) -> StrengthSpec:
     text = raw.strip().lower()
     if text in ("user", "u"):
         return StrengthSpec(0, "user")
-    if re.fullmatch(r"[x×]\d+", text):
+    if text[:1] in ("x", "×") and _is_number(text[1:]):
         return StrengthSpec(int(text[1:]), "times")
-    if re.fullmatch(r"\+\d+", text):
+    if text[:1] == "+" and _is_number(text[1:]):
         return StrengthSpec(int(text[1:]), "plus")
-    if text.isdigit():
+    if _is_number(text):
         return StrengthSpec(int(text))
     raise ProfileError(f"weapon {name}: Strength {raw!r} is not a number, User, xN or +N")
 
@@ -195,10 +204,9 @@ def _parse_range(name: str, raw: str) -> float | None:
     text = raw.strip().rstrip('"').strip().lower()
     if text in ("template", "-", "melee", ""):
         return None
-    try:
-        return float(text)
-    except ValueError:
-        raise ProfileError(f"weapon {name}: Range {raw!r} is not inches or Template") from None
+    if _INCHES.fullmatch(text) is None:
+        raise ProfileError(f"weapon {name}: Range {raw!r} is not inches or Template")
+    return float(text)
 
 
 def _canonical(token: str, names: tuple[str, ...]) -> str | None:
@@ -237,14 +245,14 @@ def weapon_of(weapon: Weapon) -> WeaponProfile:
         else:
             rules.append(token)
     ap_raw = weapon.get("AP", "-").strip()
-    if ap_raw not in ("-", "") and not ap_raw.isdigit():
+    if ap_raw not in ("-", "") and not _is_number(ap_raw):
         raise ProfileError(f"weapon {name}: AP {ap_raw!r} is not 1-6 or -")
     blast = 5.0 if "Large Blast" in markers else 3.0 if "Blast" in markers else None
     return WeaponProfile(
         name=name,
         range=_parse_range(name, range_raw),
         strength=_parse_strength(name, weapon.get("S", "User")),
-        ap=int(ap_raw) if ap_raw.isdigit() else None,
+        ap=int(ap_raw) if _is_number(ap_raw) else None,
         base_type=base_type,
         shots=shots,
         salvo_moving_shots=salvo_low,
