@@ -20,6 +20,7 @@ from hammerlab.editions.core11.profiles import (
     defence_of,
     feel_no_pain,
     is_monster_or_vehicle,
+    model_keywords,
     unit_defence,
     unit_keywords,
 )
@@ -86,7 +87,7 @@ def situation_for(
         indirect=control.indirect_attack(profile),
         spotted=spotted(battle, unit.player, target),
         close_quarters_penalty=control.hit_penalty(
-            is_monster_or_vehicle(model), profile, target in engaged_with(battle, unit)
+            is_monster_or_vehicle(model, unit), profile, target in engaged_with(battle, unit)
         ),
         target_models=len(target.alive_models),
     )
@@ -220,7 +221,7 @@ def allocate(game: Core11Game, unit: Unit, battery: Battery, target: Unit) -> Mo
     wounded = [m for m in alive if m.wounds_left < defence_of(m.profile).wounds]
     if wounded:
         return wounded[0]
-    characters = [m for m in alive if "CHARACTER" in {k.upper() for k in m.profile.keywords}]
+    characters = [m for m in alive if "CHARACTER" in model_keywords(target, m)]
     precise = battery.profile.against("PRECISION", unit_keywords(target)) is not None
     if precise and characters and len(characters) < len(alive):
         prompt = f"{battery.weapon.name}: allocate to a CHARACTER of {target.label}?"
@@ -285,8 +286,7 @@ def take_hazardous_tests(game: Core11Game, unit: Unit, batteries: list[Battery])
             if not left:
                 break
             model = _pick(game, "hazardous", unit.player, unit, left, "which model fails the test?")
-            kinds = {k.upper() for k in model.profile.keywords}
-            if {"CHARACTER", "MONSTER", "VEHICLE"} & kinds:
+            if {"CHARACTER", "MONSTER", "VEHICLE"} & model_keywords(unit, model):
                 inflict(game, unit, model, HAZARDOUS_MORTAL_WOUNDS, "hazardous")
             else:
                 game.battle.remove_model(unit, model, "hazardous")

@@ -187,8 +187,10 @@ def library_answer(
         view = read_weapon(weapon)
     except WeaponError as error:
         raise OddsQuestionError(str(error)) from None
+    # A model that carries the weapon twice (two bolt pistols) fires it twice, as in a battle.
     carriers = sum(
-        e.count for e in attacker.entries if any(w.name == weapon.name for w in e.weapons)
+        entry.count * sum(w.name == weapon.name for w in entry.weapons)
+        for entry in attacker.entries
     )
     firing = _between(
         "firing models", firing_models if firing_models is not None else carriers, 1, MAX_MODELS

@@ -77,9 +77,18 @@ def unit_keywords(unit: Unit) -> frozenset[str]:
     return frozenset(kinds)
 
 
-def is_monster_or_vehicle(model: Model) -> bool:
-    """Whether ``model`` is a MONSTER or a VEHICLE."""
-    return bool({"MONSTER", "VEHICLE"} & {k.upper() for k in model.profile.keywords})
+def model_keywords(unit: Unit, model: Model) -> frozenset[str]:
+    """The keywords of ``model`` of ``unit``: its profile's and its unit's datasheet's.
+
+    A datasheet's keywords apply to every model of the unit; a profile may add its own.
+    """
+    kinds = {k.upper() for k in unit.datasheet.keywords}
+    return frozenset(kinds | {k.upper() for k in model.profile.keywords})
+
+
+def is_monster_or_vehicle(model: Model, unit: Unit) -> bool:
+    """Whether ``model`` of ``unit`` is a MONSTER or a VEHICLE."""
+    return bool({"MONSTER", "VEHICLE"} & model_keywords(unit, model))
 
 
 def unit_defence(unit: Unit) -> DefenceStats:

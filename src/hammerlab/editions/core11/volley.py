@@ -98,7 +98,7 @@ def _batteries(game: Core11Game, unit: Unit, control: FireControl) -> list[Batte
                 continue
             if (model.id, profile.group) in game.one_shot_spent:
                 continue
-            if control.weapon_allowed(is_monster_or_vehicle(model), profile):
+            if control.weapon_allowed(is_monster_or_vehicle(model, unit), profile):
                 groups.setdefault(profile.group, []).append((model, weapon, profile))
     batteries = []
     for group, carried in groups.items():
@@ -139,7 +139,7 @@ def model_may_attack(
         target in engaged_with(game.battle, friend) for friend in game.battle.units_of(unit.player)
     )
     return control.target_allowed(
-        is_monster_or_vehicle(model), battery.profile, target.id in engaged_ids, army_engaged
+        is_monster_or_vehicle(model, unit), battery.profile, target.id in engaged_ids, army_engaged
     )
 
 

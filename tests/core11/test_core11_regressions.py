@@ -1,0 +1,76 @@
+"""Regression tests for bugs found in review, each named for the rule it breaks."""
+
+from __future__ import annotations
+
+from core11_kit import battle, game, gun, place, ruleset, sheet
+
+from hammerlab.editions.core11.odds_questions import library_answer
+from hammerlab.editions.core11.shooting import eligible_types, shoot_with
+from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile
+from hammerlab.engine.dice import ScriptedDice
+
+NO_SAVE = 7
+
+
+def _walker_with_unit_keywords_only() -> Datasheet:
+    """A VEHICLE by its datasheet's keywords; its model profile names no keyword."""
+    profile = Profile(
+        "Walker",
+        {"M": '6"', "T": "9", "Sv": "3+", "W": "10", "Ld": "6+", "OC": "3"},
+    )
+    entry = ModelEntry(profile, 1, (gun("cannon", 24, "2"),), 32.0)
+    return Datasheet("Walker", "test", "core11", (entry,), keywords=frozenset({"VEHICLE"}))
+
+
+def test_10_06_a_vehicle_by_its_datasheet_keywords_shoots_as_a_vehicle_model() -> None:
+    """10.06: a unit that "is a MONSTER/VEHICLE unit" by its datasheet's keywords is
+    eligible; its models are then MONSTER/VEHICLE models too: "Each time a
+    MONSTER/VEHICLE model in your unit makes an attack: Unless that attack is made
+    with a [CLOSE-QUARTERS] weapon and targets a unit your unit is engaged with,
+    subtract 1 from the hit roll." Before the fix, the eligibility read the
+    datasheet's keywords but the model read only its profile's: the walker was
+    eligible, then treated as a non-VEHICLE model and could fire nothing (it has no
+    [CLOSE-QUARTERS] weapon)."""
+    walker = place("a", _walker_with_unit_keywords_only(), "A", (10, 10))
+    close = place("close", sheet("Close", 5, save=NO_SAVE), "B", (10, 10.5 + 32 / 25.4))
+    # Two hit rolls: 4 - 1 = 3 hits (BS 3+), 3 - 1 = 2 misses; one wound roll (S4 v T4): 4.
+    fight = battle([walker, close], ScriptedDice(values=[4, 3, 4]))
+    played = game(fight)
+    assert [t.name for t in eligible_types(played, walker)] == ["close-quarters"]
+    shoot_with(played, walker)
+    shots = fight.log.of_kind("shots")
+    assert [(e.weapon, e.attacks, e.hits, e.wounds) for e in shots] == [("cannon", 2, 1, 1)]  # type: ignore[attr-defined]
+    hit_rolls = [e.purpose for e in fight.log.of_kind("dice") if "hit rolls" in e.purpose]  # type: ignore[attr-defined]
+    assert hit_rolls == ["hit rolls (cannon, 3+, modifier -1)"]
+    assert fight.dice.remaining == 0  # type: ignore[attr-defined]
+
+
+def test_04_hazardous_three_mortal_wounds_for_a_vehicle_by_its_datasheet_keywords() -> None:
+    """[HAZARDOUS]: "a CHARACTER, MONSTER or VEHICLE suffers 3 mortal wounds, any
+    other model is destroyed" — a VEHICLE by its datasheet's keywords is a VEHICLE."""
+    profile = Profile("Walker", {"M": '6"', "T": "9", "Sv": "3+", "W": "10", "Ld": "6+",
+                                 "OC": "3"})  # fmt: skip
+    entry = ModelEntry(profile, 1, (gun("plasma", keywords=["HAZARDOUS"]),), 32.0)
+    sheet_ = Datasheet("Walker", "test", "core11", (entry,), keywords=frozenset({"VEHICLE"}))
+    walker = place("a", sheet_, "A", (10, 10))
+    target = place("b", sheet("Target", 5, save=NO_SAVE), "B", (10, 20))
+    fight = battle([walker, target], [1, 1])  # the hit roll misses; the test (a 1) fails
+    shoot_with(game(fight), walker)
+    assert fight.log.of_kind("casualty") == []
+    assert [e.text.strip() for e in fight.log.of_kind("wound")] == [
+        "a.1 of Walker [a] loses 3 wound(s), 7 left"
+    ]
+
+
+def test_odds_default_firing_counts_each_copy_of_the_weapon_a_model_carries() -> None:
+    """The odds' default "models firing" is every weapon the unit fires, as a battle
+    fires it: each Seraphim carries two bolt pistols (the dataset's default
+    loadout lists the weapon twice), so the five models of the default unit fire
+    ten bolt pistols of A1 — ten attacks, not five."""
+    seraphim = ruleset().find_unit("Seraphim Squad")
+    per_model = [sum(w.name == "Bolt pistol" for w in e.weapons) for e in seraphim.entries]
+    assert per_model == [2, 2] and seraphim.model_count == 5
+    boyz = ruleset().find_unit("Boyz")
+    answer = library_answer(seraphim, "Bolt pistol", None, boyz, None, None, [])
+    assert answer.odds.mean_attacks == 10
+    assert answer.description.startswith("10x Bolt pistol (Seraphim Squad)")
