@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from core11_kit import battle, game, gun, place, ruleset, sheet
+from core11_kit import battle, game, gun, library_unit, place, ruleset, sheet
 
 from hammerlab.editions.core11.odds_questions import library_answer
-from hammerlab.editions.core11.shooting import eligible_types, shoot_with
+from hammerlab.editions.core11.positions import is_engaged
+from hammerlab.editions.core11.shooting import eligible_types, shoot_with, shooting_phase
+from hammerlab.engine.controllers import FirstChoiceController, ScriptedController
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile
-from hammerlab.engine.dice import ScriptedDice
+from hammerlab.engine.dice import Dice, ScriptedDice
 
 NO_SAVE = 7
 
@@ -74,3 +76,29 @@ def test_odds_default_firing_counts_each_copy_of_the_weapon_a_model_carries() ->
     answer = library_answer(seraphim, "Bolt pistol", None, boyz, None, None, [])
     assert answer.odds.mean_attacks == 10
     assert answer.description.startswith("10x Bolt pistol (Seraphim Squad)")
+
+
+def test_ruling_an_engaged_bearer_is_not_offered_its_reactive_shooting() -> None:
+    """Cypher is engaged with A's brawlers: it could not shoot back, so Guns Blazing
+    neither triggers nor asks B, and its once-per-turn use is not spent."""
+    units = [
+        place("a", sheet("Gunline", 5, [gun("rifle", 24, "2")]), "A", (30, 10)),
+        place("x", sheet("Screen", 5), "B", (30, 20)),
+        library_unit("bearer", "Cypher", "B", (39, 18)),
+        place("w", sheet("Brawlers", 1), "A", (39, 19.6)),
+    ]
+    people = {
+        "A": ScriptedController(
+            [("shooter", "Gunline [a]"), ("target", "Screen [x]")],
+            fallback=FirstChoiceController(),
+        )
+    }
+    fight = battle(units, Dice(5), people)
+    assert is_engaged(fight, fight.unit("bearer"))
+    shooting_phase(game(fight))
+    assert not [e for e in fight.log.events if e.kind == "trigger"]
+    assert not [
+        e
+        for e in fight.log.events
+        if e.kind == "decision" and e.decision == "reaction"  # type: ignore[attr-defined]
+    ]

@@ -202,7 +202,7 @@ def _show(result: OddsResult) -> None:
     table = Table("models destroyed", "exactly", "at least")
     at_least = 1.0
     for killed, p in enumerate(result.models_killed):
-        table.add_row(str(killed), f"{p:.2%}", f"{at_least:.2%}")
+        table.add_row(str(killed), f"{p:.2%}", f"{max(0.0, at_least):.2%}")
         at_least -= p
     _console.print(table)
     _console.print(

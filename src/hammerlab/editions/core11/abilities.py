@@ -237,6 +237,11 @@ class _Listening:
 class _ReactiveShooting(_Listening):
     """Triggers now; the bearer shoots after the attacking unit has resolved its attacks."""
 
+    def applies(self, battle: Battle, occasion: Occasion) -> bool:
+        """As every reaction, and the bearer is not engaged: an engaged bearer could
+        not shoot back, so the ability is not offered (and not used up)."""
+        return super().applies(battle, occasion) and not is_engaged(battle, self.bearer_unit)
+
     def resolve(self, battle: Battle, occasion: Occasion, board: TriggerBoard) -> None:
         enemy = battle.unit(occasion.actor)
         if not self._agrees(occasion, f"shoot {enemy.label} after it has shot?"):
