@@ -16,8 +16,6 @@ from hammerlab.errors import IllegalActionError, UnknownNameError
 
 T = TypeVar("T")
 
-EDGES = ("south", "north", "west", "east")
-
 
 @dataclass(frozen=True)
 class Player:

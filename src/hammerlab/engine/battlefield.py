@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -86,10 +85,6 @@ class Battlefield:
             for area in self.crossed(shooter, target)
             if area.cover_save is not None and not area.contains(shooter)
         ]
-
-    def with_terrain(self, terrain: Sequence[TerrainArea]) -> Battlefield:
-        """A copy with other terrain."""
-        return Battlefield(self.width, self.height, tuple(terrain))
 
 
 @lru_cache(maxsize=1 << 16)

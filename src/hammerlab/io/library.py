@@ -26,7 +26,6 @@ file per army::
 from __future__ import annotations
 
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -160,18 +159,6 @@ class Library:
 
     def __len__(self) -> int:
         return len(self._by_name)
-
-
-def load_library_files(paths: list[Path], edition: str) -> Library:
-    """A library from TOML files on disk."""
-    sheets: list[Datasheet] = []
-    for path in paths:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as error:
-            raise InputError(str(path), "", f"cannot read: {error.strerror}") from None
-        sheets += datasheets_from(parse_army(text, str(path)), str(path), edition)
-    return Library(sheets)
 
 
 def builtin_library(edition: str) -> Library:

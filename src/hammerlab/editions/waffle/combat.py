@@ -61,11 +61,6 @@ class Combat:
         """Players with units in the combat, in order of first appearance."""
         return list(dict.fromkeys(u.player for u in self.units))
 
-    @property
-    def multiple(self) -> bool:
-        """More than two units: a multiple combat."""
-        return len(self.units) > 2
-
 
 def combats(battle: Battle) -> list[Combat]:
     """Every combat on the table, in a stable order (by the first unit's id)."""

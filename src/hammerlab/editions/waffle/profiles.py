@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from hammerlab.engine.datasheet import Profile, Weapon
+from hammerlab.engine.geometry import BLAST_DIAMETER, LARGE_BLAST_DIAMETER
 from hammerlab.errors import HammerlabError
 
 STAT_NAMES = ("WS", "BS", "S", "T", "W", "I", "A", "Ld", "Sv")
@@ -143,11 +144,6 @@ class WeaponProfile:
         return self.base_type != "Melee"
 
     @property
-    def needs_to_hit(self) -> bool:
-        """Templates hit without a roll."""
-        return not self.template
-
-    @property
     def can_snap_fire(self) -> bool:
         """Seed 000, Snap Shots: Template, Ordnance and Blast weapons cannot."""
         return not (self.template or self.blast or self.base_type == "Ordnance")
@@ -247,7 +243,13 @@ def weapon_of(weapon: Weapon) -> WeaponProfile:
     ap_raw = weapon.get("AP", "-").strip()
     if ap_raw not in ("-", "") and not _is_number(ap_raw):
         raise ProfileError(f"weapon {name}: AP {ap_raw!r} is not 1-6 or -")
-    blast = 5.0 if "Large Blast" in markers else 3.0 if "Blast" in markers else None
+    blast = (
+        LARGE_BLAST_DIAMETER
+        if "Large Blast" in markers
+        else BLAST_DIAMETER
+        if "Blast" in markers
+        else None
+    )
     return WeaponProfile(
         name=name,
         range=_parse_range(name, range_raw),
