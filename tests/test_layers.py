@@ -1,0 +1,52 @@
+"""The dependency rule of docs/architecture.md: imports point down only."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "hammerlab"
+FORBIDDEN = {
+    "engine": ("hammerlab.editions", "hammerlab.io", "hammerlab.analysis", "hammerlab.cli"),
+    "io": ("hammerlab.editions", "hammerlab.analysis", "hammerlab.cli"),
+    "editions": ("hammerlab.analysis", "hammerlab.cli"),
+    "analysis": ("hammerlab.cli",),
+}
+
+
+def _imports(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return names
+
+
+@pytest.mark.parametrize("layer", sorted(FORBIDDEN))
+def test_layer_imports_point_down_only(layer: str) -> None:
+    broken = [
+        f"{path.relative_to(PACKAGE)} imports {name}"
+        for path in sorted((PACKAGE / layer).rglob("*.py"))
+        for name in sorted(_imports(path))
+        if name.startswith(FORBIDDEN[layer])
+    ]
+    assert not broken
+
+
+def test_nothing_below_the_cli_prints() -> None:
+    printing = [
+        str(path.relative_to(PACKAGE))
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if "cli" not in path.relative_to(PACKAGE).parts
+        and any(
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Name)
+            and n.func.id in ("print", "input")
+            for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        )
+    ]
+    assert not printing
