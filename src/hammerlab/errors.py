@@ -38,5 +38,9 @@ class UnknownNameError(HammerlabError, KeyError):
         return str(self.args[0])
 
 
+class ProfileError(HammerlabError, ValueError):
+    """A model or weapon profile whose characteristics an edition cannot read."""
+
+
 class IllegalActionError(HammerlabError, ValueError):
     """A decision answer or an action that the rules do not allow."""

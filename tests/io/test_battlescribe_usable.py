@@ -21,8 +21,9 @@ from pathlib import Path
 import pytest
 
 from hammerlab.analysis.battles import prepare
-from hammerlab.editions.waffle.profiles import ProfileError, stats_of, weapon_of
+from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.engine.datasheet import Datasheet
+from hammerlab.errors import ProfileError
 from hammerlab.io.battlescribe import import_file
 from hammerlab.io.scenario import Scenario
 

@@ -73,6 +73,11 @@ def weapon(name: str, rng: str, s: str, ap: str, kind: str) -> Weapon:
     return Weapon(name=name, characteristics={"Range": rng, "S": s, "AP": ap, "Type": kind})
 
 
+MARINE = profile("Space Marine")
+"""A Space Marine: WS4 BS4 S4 T4 W1 I4 A1 Ld8 3+."""
+GUARD = profile("Guardsman", bs=3, s=3, ld=7, sv="5+")
+"""A Guardsman as most tests use him: BS3 S3 T4 (the default) Ld7 5+."""
+
 # Weapons with their published 6th/7th-edition profiles (or a test variant).
 BOLTGUN = weapon("Boltgun", "24", "4", "5", "Rapid Fire")
 BOLT_PISTOL = weapon("Bolt pistol", "12", "4", "5", "Pistol")

@@ -21,8 +21,10 @@ from conftest import (
     BOLT_PISTOL,
     BOLTGUN,
     FRAG_MISSILE,
+    GUARD,
     HEAVY_BOLTER,
     LASGUN,
+    MARINE,
     A,
     B,
     all_dice_used,
@@ -52,8 +54,6 @@ from hammerlab.engine.battlefield import TerrainArea
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.geometry import base_distance, centre_distance
 
-MARINE = profile("Space Marine")
-GUARD = profile("Guardsman", bs=3, s=3, ld=7, sv="5+")
 SHORT_PISTOL = weapon("Short pistol", "6", "4", "5", "Pistol")
 PIN_GUN = weapon("Pin gun", "24", "4", "-", "Assault 2, Pinning")
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 import pytest
 from conftest import (
     BOLTGUN,
+    GUARD,
     HEAVY_BOLTER,
     LASGUN,
+    MARINE,
     A,
     B,
     Placed,
@@ -36,9 +38,6 @@ from hammerlab.editions.waffle.morale import morale_check, pinning_test
 from hammerlab.editions.waffle.shooting import shooting_phase, start_phase
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
-
-MARINE = profile("Space Marine")
-GUARD = profile("Guardsman", bs=3, s=3, ld=7, sv="5+")
 
 
 def run_script(unit: str, where: str) -> list[tuple[str, str]]:

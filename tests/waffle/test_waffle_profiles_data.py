@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from hammerlab.editions.waffle.profiles import ProfileError, stats_of, weapon_of
+from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.ruleset import WaffleRuleset
 from hammerlab.engine.datasheet import Profile, Weapon
+from hammerlab.errors import ProfileError
 from hammerlab.io.battlescribe import import_file
 
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "bsdata-7e"

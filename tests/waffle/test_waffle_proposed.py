@@ -8,8 +8,10 @@ from conftest import (
     BOLTGUN,
     FLAMER,
     FRAG_MISSILE,
+    GUARD,
     HEAVY_BOLTER,
     LASGUN,
+    MARINE,
     MORTAR,
     A,
     B,
@@ -35,9 +37,6 @@ from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.options import resolve_options
 from hammerlab.engine.units import Unit
 from hammerlab.errors import UnknownNameError
-
-MARINE = profile("Space Marine")
-GUARD = profile("Guardsman", bs=3, s=3, ld=7, sv="5+")
 
 
 def test_seed000_proposed_rules_are_options_off_by_default() -> None:

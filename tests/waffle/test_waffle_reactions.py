@@ -18,7 +18,9 @@ from conftest import (
     BOLTGUN,
     FLAMER,
     FRAG_MISSILE,
+    GUARD,
     LASGUN,
+    MARINE,
     MORTAR,
     A,
     B,
@@ -30,7 +32,6 @@ from conftest import (
     make_battle,
     model,
     of_kind,
-    profile,
     squad,
 )
 
@@ -38,9 +39,6 @@ from hammerlab.editions.waffle.orders import VolleyResult
 from hammerlab.editions.waffle.ruleset import end_of_turn
 from hammerlab.editions.waffle.shooting import reactions_to_shooting, shooting_phase
 from hammerlab.engine.datasheet import Weapon
-
-MARINE = profile("Space Marine")
-GUARD = profile("Guardsman", bs=3, s=3, ld=7, sv="5+")
 
 
 def shoot_script(unit: str, target: str, gun: str = "Boltgun") -> list[tuple[str, str]]:

@@ -9,6 +9,7 @@ from conftest import (
     BOLTGUN,
     LASCANNON,
     LASGUN,
+    MARINE,
     A,
     B,
     Placed,
@@ -33,7 +34,6 @@ from hammerlab.engine.battlefield import TerrainArea
 from hammerlab.engine.datasheet import Profile, Weapon
 from hammerlab.engine.units import Unit
 
-MARINE = profile("Space Marine")
 CAPTAIN = profile(
     "Captain",
     ws=6,

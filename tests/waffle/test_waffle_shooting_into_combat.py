@@ -42,6 +42,7 @@ from conftest import (
     FLAMER,
     FRAG_MISSILE,
     LASGUN,
+    MARINE,
     A,
     B,
     alive_ids,
@@ -81,7 +82,6 @@ from hammerlab.engine.geometry import blast_marker, touched
 from hammerlab.engine.options import resolve_options
 from hammerlab.engine.units import Unit
 
-MARINE = profile("Space Marine")
 GUARD = profile("Guardsman", bs=3, s=3, t=3, ld=7, sv="5+")
 ORK = profile("Ork Boy", bs=2, s=3, ld=7, sv="6+")
 INTO = {"shooting_into_combat": True}

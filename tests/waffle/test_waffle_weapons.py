@@ -17,6 +17,7 @@ from conftest import (
     FRAG_MISSILE,
     HEAVY_BOLTER,
     LASGUN,
+    MARINE,
     MORTAR,
     STORM_BOLTER,
     A,
@@ -46,7 +47,6 @@ from hammerlab.engine.datasheet import Profile, Weapon
 from hammerlab.engine.geometry import Vec
 from hammerlab.engine.units import Unit
 
-MARINE = profile("Space Marine")
 GUARD = profile("Guardsman", bs=3, ld=7, sv="5+")
 BARE = profile("Unarmoured", sv="6+")
 """6+ armour: AP6 or better weapons leave no save, which keeps the scripts short."""

@@ -13,7 +13,6 @@ from rich.table import Table
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.analysis.lab import LabReport, compare
-from hammerlab.analysis.lab_plot import plot_report
 from hammerlab.cli import import_cmd, odds_cmd
 from hammerlab.cli.prompt import PromptController
 from hammerlab.cli.render import show_event
@@ -171,6 +170,8 @@ def lab(
         spec = load_scenario(scenario)
         report = compare(spec, str(scenario), rule, runs, seed, workers)
         if plot is not None:
+            from hammerlab.analysis.lab_plot import plot_report  # matplotlib: only when asked
+
             plot_report(report, plot)
     except HammerlabError as error:
         raise fail(error) from None

@@ -14,6 +14,9 @@ from collections.abc import Iterable
 import numpy as np
 import numpy.typing as npt
 
+FACES = range(1, 7)
+"""The faces of a D6."""
+
 Vector = npt.NDArray[np.float64]
 
 

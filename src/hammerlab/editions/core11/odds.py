@@ -39,6 +39,7 @@ from hammerlab.editions.core11.rolls import (
 )
 from hammerlab.editions.core11.weapons import WeaponProfile
 from hammerlab.editions.distributions import (
+    FACES,
     Vector,
     add,
     binomial,
@@ -48,8 +49,6 @@ from hammerlab.editions.distributions import (
     times,
     vector,
 )
-
-FACES = range(1, 7)
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 from hammerlab.editions.core11.dice_expr import DiceExpr, DiceExpressionError
 from hammerlab.editions.core11.odds import KillOdds, kill_odds
-from hammerlab.editions.core11.profiles import DefenceStats, ProfileError, defence_of, feel_no_pain
+from hammerlab.editions.core11.profiles import DefenceStats, defence_of, feel_no_pain
 from hammerlab.editions.core11.rolls import Situation
 from hammerlab.editions.core11.weapons import WeaponError, parse_keyword, read_weapon
 from hammerlab.engine.datasheet import Datasheet, Weapon
-from hammerlab.errors import HammerlabError
+from hammerlab.errors import HammerlabError, ProfileError
 
 SITUATIONS: dict[str, str] = {
     "half-range": "the target is within half range ([RAPID FIRE], [MELTA])",

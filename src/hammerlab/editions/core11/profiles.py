@@ -8,13 +8,9 @@ from dataclasses import dataclass
 
 from hammerlab.engine.datasheet import Profile
 from hammerlab.engine.units import Model, Unit
-from hammerlab.errors import HammerlabError
+from hammerlab.errors import ProfileError
 
 _FEEL_NO_PAIN = re.compile(r"^feel no pain ([2-6])\+$", re.IGNORECASE)
-
-
-class ProfileError(HammerlabError, ValueError):
-    """A model profile whose characteristics core11 cannot read."""
 
 
 @dataclass(frozen=True)

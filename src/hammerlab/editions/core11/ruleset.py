@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from hammerlab.editions.base import GamePlan
 from hammerlab.editions.core11.abilities import install
 from hammerlab.editions.core11.ai import Core11AI
-from hammerlab.editions.core11.profiles import ProfileError, defence_of
+from hammerlab.editions.core11.profiles import defence_of
 from hammerlab.editions.core11.shooting import shooting_phase
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.weapons import weapon_problems
@@ -16,6 +16,7 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.options import RuleOption
+from hammerlab.errors import ProfileError
 from hammerlab.io.wh40kdc_library import Wh40kdcLibrary
 
 

@@ -43,6 +43,7 @@ from math import prod
 import numpy as np
 
 from hammerlab.editions.distributions import (
+    FACES,
     Vector,
     binomial,
     casualties,
@@ -61,8 +62,6 @@ from hammerlab.editions.waffle.wounds import (
     wound_target,
     wounds_on,
 )
-
-FACES = range(1, 7)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from hammerlab.engine.datasheet import Profile, Weapon
 from hammerlab.engine.geometry import BLAST_DIAMETER, LARGE_BLAST_DIAMETER
-from hammerlab.errors import HammerlabError
+from hammerlab.errors import ProfileError
 
 STAT_NAMES = ("WS", "BS", "S", "T", "W", "I", "A", "Ld", "Sv")
 BASE_TYPES = ("Assault", "Heavy", "Rapid Fire", "Salvo", "Pistol", "Ordnance", "Melee")
@@ -32,10 +32,6 @@ WEAPON_RULES = (
     "Two-handed",
 )
 """Weapon special rules the Waffle Edition engine resolves."""
-
-
-class ProfileError(HammerlabError, ValueError):
-    """A characteristic that cannot be read (message says which and why)."""
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,14 @@ from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.assault import assault_phase
 from hammerlab.editions.waffle.movement_phase import movement_phase
 from hammerlab.editions.waffle.options import OPTIONS
-from hammerlab.editions.waffle.profiles import ProfileError, stats_of, weapon_of
+from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.shooting import shooting_phase
 from hammerlab.editions.waffle.special_rules import unsupported_unit_rules
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.options import RuleOption
+from hammerlab.errors import ProfileError
 from hammerlab.io.library import Library, builtin_library
 
 PHASES: dict[str, Callable[[Battle, str], None]] = {
