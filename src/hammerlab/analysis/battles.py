@@ -8,14 +8,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hammerlab.editions import get_ruleset
-from hammerlab.editions.base import GamePlan, Ruleset
+from hammerlab.editions.base import GamePlan, Ruleset, apply_rules
 from hammerlab.engine.battle import Battle, Player
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.datasheet import Datasheet, ModelEntry
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.dice import Dice
 from hammerlab.engine.geometry import MM_PER_INCH, Vec
-from hammerlab.engine.options import resolve_options
+from hammerlab.engine.rules import ParamValue
 from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import HammerlabError, InputError
 from hammerlab.io.library import ArmySpec, datasheets_from
@@ -152,22 +152,21 @@ def prepare(
     scenario: Scenario,
     source: str,
     seed: int | None = None,
-    options: Mapping[str, bool] | None = None,
+    options: Mapping[str, ParamValue] | None = None,
     controllers: Mapping[str, Controller] | None = None,
 ) -> PreparedBattle:
     """Build the battle a scenario describes.
 
-    ``seed`` overrides the scenario's; ``options`` override its rule options;
-    players without a controller get the ruleset's AI.
+    ``seed`` overrides the scenario's; ``options`` (rule options and parameters,
+    as ``--rule`` gives them) override its ``[rules]``; players without a
+    controller get the ruleset's AI. A bad ``[rules]`` entry is an
+    :class:`InputError` naming the file; a bad ``options`` entry is a
+    :class:`~hammerlab.engine.rules.RuleSettingError` (the caller names its flag).
     """
     try:
         ruleset = get_ruleset(scenario.ruleset)
     except HammerlabError as error:
         raise InputError(source, "ruleset", str(error)) from None
-    try:
-        chosen = resolve_options(ruleset.options, {**scenario.rules, **(options or {})})
-    except HammerlabError as error:
-        raise InputError(source, "rules", str(error)) from None
     bad_phase = next((p for p in scenario.plan.phases if p not in ruleset.phases), None)
     if bad_phase is not None:
         raise InputError(
@@ -206,10 +205,14 @@ def prepare(
         units=units,
         dice=Dice(seed if seed is not None else (scenario.seed or 0)),
         ruleset=ruleset.name,
-        options=chosen,
         controllers={p.name: (controllers or {}).get(p.name, ai) for p in players},
         active_player=scenario.first_player or players[0].name,
     )
+    try:
+        apply_rules(battle, ruleset, scenario.rules)
+    except HammerlabError as error:
+        raise InputError(source, "rules", str(error)) from None
+    apply_rules(battle, ruleset, {**scenario.rules, **(options or {})})
     for warning in warnings:
         battle.say("datasheet", f"note: {warning}")
     plan = GamePlan(

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.decisions import Controller
-from hammerlab.engine.options import RuleOption
+from hammerlab.engine.rules import (
+    Hooks,
+    Parameter,
+    ParamValue,
+    RuleOption,
+    install_rules,
+    resolve_settings,
+)
 
 
 @dataclass(frozen=True)
@@ -34,7 +41,12 @@ class Ruleset(Protocol):
 
     @property
     def options(self) -> tuple[RuleOption, ...]:
-        """Rule options (proposed rules) with their defaults."""
+        """Rule options (proposed rules, reactions, plug-ins) with their defaults."""
+        ...
+
+    @property
+    def parameters(self) -> tuple[Parameter, ...]:
+        """The numbers the edition's rules name, with defaults and quotes."""
         ...
 
     def find_unit(self, name: str) -> Datasheet:
@@ -67,3 +79,12 @@ class Ruleset(Protocol):
     def summary(self, battle: Battle, plan: GamePlan) -> Sequence[str]:
         """Lines describing the outcome (units destroyed, models left, winner)."""
         ...
+
+
+def apply_rules(battle: Battle, ruleset: Ruleset, chosen: Mapping[str, ParamValue]) -> None:
+    """Settle ``battle``'s rule settings (defaults overlaid with ``chosen``) and install
+    the rules that are on; an unknown or out-of-bounds setting is a
+    :class:`~hammerlab.engine.rules.RuleSettingError`."""
+    battle.settings = resolve_settings(ruleset.options, ruleset.parameters, chosen)
+    battle.hooks = Hooks()
+    install_rules(battle.hooks, ruleset.options, battle.settings)

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 from hammerlab.engine.battlefield import Battlefield
 from hammerlab.engine.decisions import Controller, Decision
 from hammerlab.engine.dice import Dice
 from hammerlab.engine.events import Event, EventLog, Message, ModelRemoved
 from hammerlab.engine.geometry import Vec, centre_distance
+from hammerlab.engine.rules import Hooks, RuleSettings
 from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import IllegalActionError, UnknownNameError
 
@@ -59,7 +60,8 @@ class Battle:
     """One game in progress.
 
     It owns the dice (the only randomness), the event log (the record), the
-    controllers (the only source of choices) and the rule options.
+    controllers (the only source of choices), the rule settings with the hooks
+    the rules that are on installed, and the edition's own state.
     """
 
     battlefield: Battlefield
@@ -67,12 +69,20 @@ class Battle:
     units: dict[str, Unit]
     dice: Dice
     ruleset: str
-    options: Mapping[str, bool] = field(default_factory=dict)
+    settings: RuleSettings = field(default_factory=RuleSettings)
+    """Which rule options are on, and every rule parameter's value."""
+    hooks: Hooks = field(default_factory=Hooks)
+    """Handlers the rules that are on installed on the procedures' hook points."""
     controllers: dict[str, Controller] = field(default_factory=dict)
     log: EventLog = field(default_factory=EventLog)
     turn: int = 1
     active_player: str = ""
     phase: str = ""
+    state: Any = None
+    """The edition's own state of the game (what its rules remember about units)."""
+    memory: dict[str, Any] = field(default_factory=dict)
+    """What installed rules remember, by rule name (part of the game, so it is cloned
+    and saved with it)."""
 
     def __post_init__(self) -> None:
         self.dice.attach(self.log.emit)
@@ -112,9 +122,16 @@ class Battle:
         """The other player (two-player battles)."""
         return next(p.name for p in self.players if p.name != player)
 
-    def option(self, name: str) -> bool:
-        """Whether the rule option ``name`` is on."""
-        return bool(self.options.get(name, False))
+    @property
+    def options(self) -> Mapping[str, bool]:
+        """Which rule options are on (for reports: procedures ask hook points)."""
+        return self.settings.options
+
+    def remember(self, rule: str, factory: Callable[[], T]) -> T:
+        """The memory of ``rule``, made by ``factory`` on first use."""
+        if rule not in self.memory:
+            self.memory[rule] = factory()
+        return cast(T, self.memory[rule])
 
     # --- changes -----------------------------------------------------------
     def emit(self, event: Event) -> None:
@@ -125,10 +142,12 @@ class Battle:
         """Record a step of a procedure."""
         self.log.emit(Message(topic=topic, message=message))
 
-    def remove_model(self, unit: Unit, model: Model, cause: str) -> None:
-        """Take ``model`` off the table as a casualty."""
+    def remove_model(self, unit: Unit, model: Model, cause: str, counted: bool = True) -> None:
+        """Take ``model`` off the table as a casualty; ``counted``: it counts toward the
+        casualties of the phase (those that can force a Morale check)."""
         model.wounds_left = 0
-        unit.status.casualties_this_phase += 1
+        if counted:
+            unit.status.casualties_this_phase += 1
         self.emit(ModelRemoved(unit=unit.label, model=model.id, cause=cause))
 
     def decide(self, decision: Decision[T]) -> T:

@@ -69,8 +69,6 @@ class UnitStatus:
     caused in the fight, Fiery Charge casualties)."""
     changed_flight_mode: bool = False
     """A Flying Monstrous Creature that changed flight mode this turn."""
-    fiery_charged: bool = False
-    """It made a Fiery Charge this turn: the fight drops one charge bonus Attack."""
 
 
 @dataclass

@@ -119,8 +119,10 @@ class Scenario(_Strict):
     description: str = ""
     ruleset: str = "waffle"
     seed: int | None = None
-    rules: dict[str, bool] = {}
-    """Rule options (proposed rules) switched on or off."""
+    rules: dict[str, bool | int | float | str] = {}
+    """Rule options switched on or off (``suppressive_fire = true``) and rule
+    parameters (``"suppressive_fire.ld_penalty_per_wound" = 2``,
+    ``charge_dice = 3``), checked against the ruleset when the battle is built."""
     first_player: str | None = None
     battlefield: BattlefieldSpec = BattlefieldSpec()
     terrain: list[TerrainSpec] = []

@@ -11,11 +11,12 @@ from hammerlab.editions.core11.profiles import defence_of
 from hammerlab.editions.core11.shooting import shooting_phase
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.weapons import weapon_problems
+from hammerlab.editions.plugins import plugin_options
 from hammerlab.editions.turns import play_turns, unit_lines, victory_lines
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.decisions import Controller
-from hammerlab.engine.options import RuleOption
+from hammerlab.engine.rules import Parameter, RuleOption
 from hammerlab.errors import ProfileError
 from hammerlab.io.wh40kdc_library import Wh40kdcLibrary
 
@@ -32,7 +33,12 @@ class Core11Ruleset:
 
     @property
     def options(self) -> tuple[RuleOption, ...]:
-        """core11 has no rule options."""
+        """core11 has no rule options of its own; plug-ins may add some."""
+        return plugin_options(self.name)
+
+    @property
+    def parameters(self) -> tuple[Parameter, ...]:
+        """core11 has no parameters yet (its numbers are in its procedures)."""
         return ()
 
     def find_unit(self, name: str) -> Datasheet:

@@ -51,16 +51,7 @@ from typing import Any
 
 from hammerlab.editions.waffle.assault_results import SWEEP
 from hammerlab.editions.waffle.attacks import melee_stray_units, ranged_weapons
-from hammerlab.editions.waffle.charge import (
-    END_CHARGES,
-    FALL_BACK,
-    FIERY,
-    FIERY_ORDERS,
-    NO_FIERY,
-    NO_REACTION,
-    OVERWATCH,
-    charge_targets,
-)
+from hammerlab.editions.waffle.charge import END_CHARGES, NO_REACTION, charge_targets
 from hammerlab.editions.waffle.combat import engaged_models, foes_in_contact
 from hammerlab.editions.waffle.estimate import (
     expected_attack,
@@ -72,14 +63,15 @@ from hammerlab.editions.waffle.estimate import (
 from hammerlab.editions.waffle.fight import AUTOMATIC, attacks_of, melee_options
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
+from hammerlab.editions.waffle.rules.fiery_charge import FIERY, FIERY_ORDERS, NO_FIERY
+from hammerlab.editions.waffle.rules.reactions import DIVE, FALL_BACK, OVERWATCH, RETURN_FIRE
+from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS
 from hammerlab.editions.waffle.shooting import (
-    DIVE,
     HOLD,
-    RETURN_FIRE,
     RUN,
     SHOOT,
-    SUPPRESS,
     is_vehicle,
+    may_target,
     targets_for,
 )
 from hammerlab.editions.waffle.special_rules import close_combat_strength, relentless
@@ -124,13 +116,14 @@ STRAY_CHANCE = 1 / 3
 def target_value(battle: Battle, unit: Unit, enemy: Unit) -> float:
     """What shooting ``enemy`` is worth: expected casualties, net of friendly fire.
 
-    A unit locked in combat is worth -1 (never preferred) unless the option
-    ``shooting_into_combat`` is on and the expected enemy casualties are at
-    least :data:`MELEE_RISK_RATIO` times the expected friendly ones.
+    A unit locked in combat is worth -1 (never preferred) unless the rules let
+    it be targeted (:func:`shooting.may_target`: the option
+    ``shooting_into_combat``) and the expected enemy casualties are at least
+    :data:`MELEE_RISK_RATIO` times the expected friendly ones.
     """
     if not enemy.status.locked_in_combat:
         return expected_attack(battle, unit, enemy, FireOrders())
-    if not battle.option("shooting_into_combat"):
+    if not may_target(battle, unit, enemy):
         return -1.0
     orders = orders_against(enemy, FireOrders())
     gain = expected_attack(battle, unit, enemy, orders)
@@ -364,7 +357,7 @@ class WaffleAI:
 
         def value(weapon: WeaponProfile) -> float:
             best = max((blow_value(unit, model, weapon, f) for f in foes), default=0.0)
-            return attacks_of(unit, model, weapon) * best
+            return attacks_of(battle, unit, model, weapon) * best
 
         values = [value(c.value) for c in decision.choices]
         return values.index(max(values))

@@ -6,6 +6,7 @@ from hammerlab.editions.waffle.events import (
     SaveTaken,
 )
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult, WoundRoll
+from hammerlab.editions.waffle.points import WOUNDS_LEFT, WOUNDS_WOULD_BE_LOST, WoundLoss
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
 from hammerlab.editions.waffle.special_rules import (
     feel_no_pain,
@@ -29,7 +30,6 @@ def allocate_wounds(
     orders: FireOrders,
     result: VolleyResult,
     firers: list[Model],
-    shadow: dict[str, int] | None = None,
     *,
     melee: bool = False,
     only: Model | None = None,
@@ -41,22 +41,19 @@ def allocate_wounds(
     as a casualty. Wounds are then allocated to the next closest model."
     Only models the firers can see may be chosen (6th/7th-edition "out of
     sight"), except for Blast and Template hits, which struck the models under
-    them. Under Suppressive Fire nothing is removed: wounds are counted against
-    a shadow copy of the unit's wounds (``shadow``, shared by the weapons of one
-    shooting attack, so wounds that would have been lost add up).
+    them. Rules may count a model's wounds otherwise while wounds are allocated
+    (:data:`points.WOUNDS_LEFT`) and replace a loss of wounds
+    (:data:`points.WOUNDS_WOULD_BE_LOST`): that is how Suppressive Fire removes
+    nothing.
 
     In close combat (``melee``) every model may be chosen, the closest to the
     attacking models first, and no cover save is taken (6th/7th edition);
     ``only`` sends every wound to that one model (a Sweeping Advance's randomly
     distributed hit), the wounds being lost once it is dead.
     """
-    if shadow is None or not orders.suppressive:
-        shadow = {}
-    for victim_model in victim.models:
-        shadow.setdefault(victim_model.id, victim_model.wounds_left)
     scatter = profile.template or profile.blast is not None
     for wound in wounds:
-        alive = [m for m in victim.models if shadow[m.id] > 0]
+        alive = [m for m in victim.models if wounds_left(battle, m, orders) > 0]
         if only is not None:
             pool = [m for m in alive if m is only]
         elif scatter or melee:
@@ -69,19 +66,17 @@ def allocate_wounds(
         model = min(pool, key=lambda m: min(base_distance(f, m) for f in firers))
         if _saved(battle, victim, model, wound, profile, cover=not melee):
             continue
-        lost = _wounds_lost(battle, victim, model, wound, profile, shadow[model.id])
+        left = wounds_left(battle, model, orders)
+        lost = _wounds_lost(battle, victim, model, wound, profile, left)
         if not lost:
             continue
         result.unsaved[victim.id] += 1
         if profile.has_rule("Pinning"):
             result.pinning.add(victim.id)
-        shadow[model.id] -= lost
-        if orders.suppressive:
-            battle.say("suppressive", f"  {model.id} would lose {lost} wound(s) (Suppressive Fire)")
-            if shadow[model.id] <= 0:
-                result.casualties[victim.id] += 1
+        loss = WoundLoss(shooter, victim, model, lost, left, orders, result)
+        if any(replace(battle, loss) for replace in battle.hooks.get(WOUNDS_WOULD_BE_LOST)):
             continue
-        model.wounds_left = shadow[model.id]
+        model.wounds_left = left - lost
         battle.emit(
             WoundsLost(
                 unit=victim.label,
@@ -92,8 +87,19 @@ def allocate_wounds(
             )
         )
         if model.wounds_left <= 0:
-            battle.remove_model(victim, model, f"{profile.name} from {shooter.label}")
+            cause = f"{profile.name} from {shooter.label}"
+            battle.remove_model(victim, model, cause, counted=orders.counts_for_morale)
             result.casualties[victim.id] += 1
+
+
+def wounds_left(battle: Battle, model: Model, orders: FireOrders) -> int:
+    """The wounds ``model`` counts as having while wounds of ``orders`` are allocated:
+    its own, unless a rule says otherwise (:data:`points.WOUNDS_LEFT`)."""
+    for count in battle.hooks.get(WOUNDS_LEFT):
+        counted = count(battle, model, orders)
+        if counted is not None:
+            return counted
+    return model.wounds_left
 
 
 def _saved(

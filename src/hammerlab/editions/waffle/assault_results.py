@@ -199,9 +199,12 @@ def cut_down(battle: Battle, winner: Unit, fleeing: Unit, record: FightRecord) -
     against that model's Toughness with the Strength (Furious Charge counting)
     and the AP and rules of the weapon the winning model fought with, and saved
     as a close combat wound (no cover). These wounds do not change the result.
+    The hits per model are the parameter ``sweeping_advance_hits``.
     """
     result = VolleyResult()
-    for striker in list(winner.alive_models):
+    per_model = battle.settings.integer("sweeping_advance_hits")
+    strikes = [m for m in winner.alive_models for _ in range(per_model)]
+    for striker in strikes:
         if fleeing.destroyed:
             return
         victim = random_model(battle, fleeing)

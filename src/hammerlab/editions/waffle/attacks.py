@@ -18,9 +18,13 @@ from hammerlab.editions.waffle.events import (
     ShotsFired,
     StrayShots,
 )
-from hammerlab.editions.waffle.final import final_chain
 from hammerlab.editions.waffle.markers import aim_points, blast_hits, template_hits
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
+from hammerlab.editions.waffle.points import (
+    SHOOTING_WOUNDS_CAUSED,
+    WEAPON_WOULD_FIRE,
+    WoundsCaused,
+)
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
 from hammerlab.editions.waffle.special_rules import relentless
 from hammerlab.editions.waffle.tables import (
@@ -74,7 +78,10 @@ def firing_models(
         if (profile.blast or profile.template) and not aim_points(battle, model, target, profile):
             continue
         reach = effective_range(unit, profile)
-        if orders.overwatch or within(model, seen or target.alive_models, reach):
+        if orders.counts_within is not None:
+            if reach >= orders.counts_within:
+                chosen.append(model)
+        elif within(model, seen or target.alive_models, reach):
             chosen.append(model)
     return chosen
 
@@ -142,18 +149,24 @@ def fires_snap(unit: Unit, profile: WeaponProfile, orders: FireOrders) -> bool:
 
 
 def shots_of(
-    unit: Unit, model: Model, profile: WeaponProfile, target: Unit, overwatch: bool = False
+    unit: Unit,
+    model: Model,
+    profile: WeaponProfile,
+    target: Unit,
+    counts_within: float | None = None,
 ) -> int:
     """Shots for one model by weapon type (Rapid Fire doubles at half range).
 
     Overwatch: "For the purposes of range, the target of the Overwatch attack
-    counts as being within 1" of the models that are firing" (seed 004), so
-    Rapid Fire weapons fire twice.
+    counts as being within 1" of the models that are firing" (seed 004,
+    ``counts_within``), so Rapid Fire weapons fire twice.
     """
     half = (profile.range or 0.0) / 2
-    near = profile.base_type == "Rapid Fire" and (
-        overwatch or within(model, target.alive_models, half)
-    )
+    if counts_within is not None:
+        close = counts_within <= half
+    else:
+        close = within(model, target.alive_models, half)
+    near = profile.base_type == "Rapid Fire" and close
     return weapon_shots(profile, near, moved_for_weapons(unit))
 
 
@@ -175,14 +188,13 @@ def fire_weapon(
     weapon_name: str,
     orders: FireOrders,
     spent: Counter[str] | None = None,
-    shadow: dict[str, int] | None = None,
 ) -> VolleyResult:
     """Fire every eligible model's ``weapon_name`` at ``target`` and resolve it.
 
     ``spent`` counts the weapons each model has fired in this shooting attack;
-    it is updated with the models that fire. ``shadow`` carries the wounds
-    models would have left under Suppressive Fire from one weapon to the next
-    of the same shooting attack.
+    it is updated with the models that fire. Rules may forbid the weapon to
+    fire (:data:`points.WEAPON_WOULD_FIRE`) or answer the wounds it causes on
+    its target with more attacks (:data:`points.SHOOTING_WOUNDS_CAUSED`).
     """
     result = VolleyResult()
     models = firing_models(battle, unit, target, weapon_name, orders, spent)
@@ -192,20 +204,18 @@ def fire_weapon(
         return result
     profile = weapon_of(weapon)
     snap = fires_snap(unit, profile, orders)
-    if snap and orders.suppressive:
-        # Seed 000, Suppressive Fire: "Snap shots cannot be used as Suppressive Fire."
-        battle.say(
-            "shooting",
-            f"{unit.label}: {weapon_name} would fire Snap Shots, "
-            "which cannot be used as Suppressive Fire",
-        )
-        return result
+    for veto in battle.hooks.get(WEAPON_WOULD_FIRE):
+        why = veto(battle, unit, profile, snap, orders)
+        if why is not None:
+            battle.say("shooting", f"{unit.label}: {weapon_name} {why}")
+            return result
     result.fired = True
     if spent is not None:
         spent.update(m.id for m in models)
-    unit.status.fired_types.add(profile.base_type)
-    if profile.blast or profile.template:
-        unit.status.fired_types.add("Template" if profile.template else "Blast")
+    if orders.counts_as_fired:
+        unit.status.fired_types.add(profile.base_type)
+        if profile.blast or profile.template:
+            unit.status.fired_types.add("Template" if profile.template else "Blast")
     if profile.template:
         hits = template_hits(battle, unit, target, models, profile)
     elif profile.blast:
@@ -220,11 +230,10 @@ def fire_weapon(
     for unit_id, unit_hits in by_unit.items():
         victim = battle.unit(unit_id)
         wounds = roll_to_wound(battle, victim, unit_hits, profile)
-        # Final Shot's extra attacks are not made into a melee (docs/rules/waffle.md).
-        if victim is target and not (profile.template or profile.blast or orders.into_melee):
-            wounds += _final_shot(battle, unit, target, profile, snap, len(wounds))
+        if victim is target and wounds:
+            wounds += _more_attacks(battle, unit, target, profile, snap, orders, len(wounds))
         result.wounds[unit_id] += len(wounds)
-        allocate_wounds(battle, unit, victim, wounds, profile, orders, result, models, shadow)
+        allocate_wounds(battle, unit, victim, wounds, profile, orders, result, models)
     if orders.into_melee:
         _friendly_fire_penalty(battle, unit, result)
     return result
@@ -249,9 +258,14 @@ def _friendly_fire_penalty(battle: Battle, shooter: Unit, result: VolleyResult) 
             )
 
 
-def _ballistic_skill(model: Model, snap: bool) -> int:
+def _ballistic_skill(battle: Battle, model: Model, snap: bool) -> int:
     bs = stats_of(model.profile).bs
-    return snap_shot_bs(bs) if snap else bs
+    if not snap:
+        return bs
+    settings = battle.settings
+    return snap_shot_bs(
+        bs, settings.integer("snap_shot_divisor"), settings.integer("snap_shot_minimum_bs")
+    )
 
 
 def roll_hits(battle: Battle, bs: int, shots: int, twin_linked: bool, purpose: str) -> int:
@@ -318,9 +332,9 @@ def _rolled_hits(
     total_shots = 0
     needed_seen: set[str] = set()
     for model in models:
-        shots = shots_of(unit, model, profile, target, orders.overwatch)
+        shots = shots_of(unit, model, profile, target, orders.counts_within)
         total_shots += shots
-        bs = _ballistic_skill(model, snap)
+        bs = _ballistic_skill(battle, model, snap)
         needed_seen.add(f"{ballistic_target(bs)[0]}+")
         twin = profile.has_rule("Twin-linked")
         rolled = roll_to_hit(battle, bs, shots, twin, profile.name, orders.into_melee)
@@ -398,22 +412,27 @@ def _stray_hits(
     return [Hit(victim, weapon_strength(m, profile), m) for m in sources]
 
 
-def _final_shot(
-    battle: Battle, unit: Unit, target: Unit, profile: WeaponProfile, snap: bool, wounds: int
+def _more_attacks(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    profile: WeaponProfile,
+    snap: bool,
+    orders: FireOrders,
+    wounds: int,
 ) -> list[WoundRoll]:
-    """Seed 000, (Proposed Rule) Final Shot: :func:`final_chain` with the weapon's shots.
+    """Wounds of the extra attacks rules grant for the wounds a weapon caused on its
+    target (Final Shot): each is made with the same weapon and the same orders."""
 
-    "A model may not make a Final Shot with a Blast, Template, Barrage, or
-    Ordnance weapon" (Blast and Template hits never come here).
-    """
-    if profile.barrage or profile.base_type == "Ordnance":
-        return []
-
-    def strike(last: Model, count: int) -> list[WoundRoll]:
+    def strike(model: Model, count: int, rule: str) -> list[WoundRoll]:
         twin = profile.has_rule("Twin-linked")
-        purpose = f"{profile.name} Final Shot"
-        hits = roll_hits(battle, _ballistic_skill(last, snap), count, twin, purpose)
-        shots = [Hit(target, weapon_strength(last, profile), last)] * hits
+        purpose = f"{profile.name} {rule}"
+        hits = roll_hits(battle, _ballistic_skill(battle, model, snap), count, twin, purpose)
+        shots = [Hit(target, weapon_strength(model, profile), model)] * hits
         return roll_to_wound(battle, target, shots, profile)
 
-    return final_chain(battle, unit, target, "final_shot", profile.name, wounds, strike)
+    caused = WoundsCaused(unit, target, profile, orders, wounds, strike)
+    extra: list[WoundRoll] = []
+    for rule in battle.hooks.get(SHOOTING_WOUNDS_CAUSED):
+        extra += rule(battle, caused)
+    return extra

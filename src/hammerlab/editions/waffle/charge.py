@@ -6,25 +6,28 @@ Reaction to Charge is resolved, roll the charge distance for the unit and, if
 it is in range, move it into contact with the enemy unit – this is sometimes
 called ‘launching an assault’."
 
-The fight sub-phase reads two things this module leaves on the charging unit:
-``status.charged`` (it charged this turn) and ``status.fiery_charged`` (it
-made a Fiery Charge, so :func:`charge_bonus_attacks` drops one bonus Attack).
+The fight sub-phase reads what this module leaves on the charging unit:
+``status.charged`` (it charged this turn), and :func:`charge_bonus_attacks`.
+Reactions to a charge and what follows a successful charge are installed rules
+(``editions/waffle/rules/``).
 """
 
 from __future__ import annotations
 
-from hammerlab.editions.waffle.attacks import firing_models, ranged_weapons
 from hammerlab.editions.waffle.combat import in_contact, refresh_locks, units_in_contact
-from hammerlab.editions.waffle.events import ChargeDeclared, ChargeRolled, ReactionDeclared
+from hammerlab.editions.waffle.events import ChargeDeclared, ChargeRolled
 from hammerlab.editions.waffle.movement import dangerous_terrain_tests, fall_back
-from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
 from hammerlab.editions.waffle.placement import (
     EPSILON,
-    PILE_IN,
     closest_approach,
     contact_spot,
 )
-from hammerlab.editions.waffle.shooting import is_vehicle, shooting_attack, snap_fire_weapons
+from hammerlab.editions.waffle.points import (
+    CHARGE_BONUS_ATTACKS,
+    CHARGE_SUCCEEDED,
+    REACTIONS_TO_CHARGE,
+    Reaction,
+)
 from hammerlab.editions.waffle.special_rules import relentless
 from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.engine.battle import Battle
@@ -33,16 +36,11 @@ from hammerlab.engine.events import ModelMoved
 from hammerlab.engine.geometry import Vec, base_distance, centre_distance, closest
 from hammerlab.engine.units import Model, Unit
 
-MAX_CHARGE_RANGE = 12.0
-"""Seed 004: "a charge can usually only be declared on a unit up to 12" away"."""
 END_CHARGES = "end charges"
-OVERWATCH, FALL_BACK, NO_REACTION = "Fire Overwatch", "Fall Back", "no reaction"
-FIERY, NO_FIERY = "Fiery Charge", "no Fiery Charge"
+NO_REACTION = "no reaction"
 NO_CHARGE_AFTER = frozenset({"Rapid Fire", "Salvo", "Ordnance", "Heavy"})
 """Seed 004: "The unit shot Rapid Fire weapons, Salvo weapons, Ordnance weapons
 or Heavy weapons in the Shooting phase."""
-OVERWATCH_ORDERS = FireOrders(snap=True, overwatch=True, purpose="overwatch")
-FIERY_ORDERS = FireOrders(weapon_types=frozenset({"Assault", "Pistol"}), purpose="fiery charge")
 
 
 def charge_sub_phase(battle: Battle, player: str) -> None:
@@ -116,17 +114,19 @@ def charge_targets(battle: Battle, unit: Unit) -> list[Unit]:
 
     "A unit can never declare a charge against a unit that it cannot reach,
     nor can it declare a charge against a unit that it cannot see" (reach: the
-    closest models within 12"). "In addition to the above, a unit that fired
-    in the Shooting phase can only charge the unit that it targeted during that
-    turn's Shooting phase" (``shot_target``, set when it shot in its own phase).
+    closest models within 12", the parameter ``max_charge_range``). "In addition
+    to the above, a unit that fired in the Shooting phase can only charge the
+    unit that it targeted during that turn's Shooting phase" (``shot_target``,
+    set when it shot in its own phase).
     """
     only = unit.status.shot_target if unit.status.has_shot else None
+    reach = battle.settings.number("max_charge_range")
     return [
         enemy
         for enemy in battle.enemies_of(unit)
         if (only is None or enemy.id == only)
         and unit_can_see(battle, unit, enemy)
-        and charge_distance(unit, enemy) <= MAX_CHARGE_RANGE + EPSILON
+        and charge_distance(unit, enemy) <= reach + EPSILON
     ]
 
 
@@ -147,7 +147,8 @@ def declare_charge(battle: Battle, unit: Unit) -> Unit:
 
 def resolve_charge(battle: Battle, unit: Unit, target: Unit) -> None:
     """Reaction to Charge, then the charge roll and, if in range, the charge move
-    (and a Fiery Charge, when the option is on); locks are refreshed after each.
+    (and what installed rules do when a charge succeeds: a Fiery Charge); locks
+    are refreshed after each.
 
     A charge whose charger or target is gone after the reaction (shot down by
     Overwatch, fallen back off the table) ends without a roll. A target that
@@ -164,20 +165,22 @@ def resolve_charge(battle: Battle, unit: Unit, target: Unit) -> None:
     refresh_locks(battle)
     unit.status.charged = roll.success and units_in_contact(unit, target)
     if unit.status.charged:
-        fiery_charge(battle, unit, target)
-        refresh_locks(battle)
+        for rule in battle.hooks.get(CHARGE_SUCCEEDED):
+            rule(battle, unit, target)
+            refresh_locks(battle)
 
 
 def reaction_to_charge(battle: Battle, charger: Unit, target: Unit) -> None:
-    """Seed 004, Reaction to Charge: Fire Overwatch or Fall Back.
+    """Seed 004, Reaction to Charge: one of the reactions installed
+    (:data:`points.REACTIONS_TO_CHARGE`: Fire Overwatch and Fall Back,
+    ``editions/waffle/rules/reactions.py``), or none.
 
     "A unit that is charged can choose to react in two ways" (or not at all).
     "units that are locked in close combat cannot react to a charge", "a unit
     being charged may only react to a charge once per turn" (a unit that chose
     no reaction has not reacted), and "Units that are already fleeing must
     always declare Falling Back as their charge reaction" (not asked; the two
-    restrictions above come first). Overwatch is offered only when at least
-    one weapon could fire it.
+    restrictions above come first).
     """
     status = target.status
     if status.locked_in_combat or status.reacted_this_turn:
@@ -190,64 +193,26 @@ def reaction_to_charge(battle: Battle, charger: Unit, target: Unit) -> None:
         battle.say("charge", f"{target.label} is already falling back: it must Fall Back")
         fall_back(battle, target, against)
         return
-    options = [FALL_BACK, NO_REACTION]
-    if any(
-        firing_models(battle, target, charger, w, OVERWATCH_ORDERS)
-        for w in snap_fire_weapons(target)
-    ):
-        options.insert(0, OVERWATCH)
+    available = [
+        r for r in battle.hooks.get(REACTIONS_TO_CHARGE) if r.available(battle, target, charger)
+    ]
+    if not available:
+        return
+    options: list[Choice[Reaction | None]] = [Choice(r.label, r) for r in available]
+    options.append(Choice(NO_REACTION, None))
     reaction = battle.decide(
         Decision(
             kind="charge_reaction",
             player=target.player,
             prompt=f"{target.label} is charged by {charger.label}: react?",
-            choices=tuple(Choice(o, o) for o in options),
+            choices=tuple(options),
             context={"unit": target.id, "attacker": charger.id},
         )
     )
-    if reaction == NO_REACTION:
+    if reaction is None:
         return
     status.reacted_this_turn = True
-    if reaction == FALL_BACK:
-        fall_back(battle, target, against)
-        return
-    battle.emit(ReactionDeclared(unit=target.label, reaction=OVERWATCH, against=charger.label))
-    fire_overwatch(battle, target, charger)
-
-
-def fire_overwatch(battle: Battle, unit: Unit, charger: Unit) -> VolleyResult:
-    """Seed 004, Overwatch.
-
-    "An Overwatch attack is resolved like a normal shooting attack … and uses
-    all the normal rules for range, line of sight, cover saves and so on.
-    Unlike a normal shooting attack, Overwatch cannot cause Morale checks or
-    Pinning tests. Any shots fired as Overwatch can only be fired as Snap
-    Shots. Therefore, weapons and models that cannot fire Snap Shots cannot
-    fire Overwatch. For the purposes of range, the target of the Overwatch
-    attack counts as being within 1” of the models that are firing Overwatch."
-
-    No Pinning test and no Suppressive/Return Fire! follow-up is made, and the
-    charger's casualties are taken off its phase count so that no later
-    end-of-phase 25% Morale check counts them.
-    """
-    counted = charger.status.casualties_this_phase
-    result = _fire_outside_shooting_phase(battle, unit, charger, OVERWATCH_ORDERS)
-    charger.status.casualties_this_phase = counted
-    return result
-
-
-def _fire_outside_shooting_phase(
-    battle: Battle, unit: Unit, target: Unit, orders: FireOrders
-) -> VolleyResult:
-    """A shooting attack that does not count as firing in the unit's Shooting phase.
-
-    The weapon types it fires are not added to ``fired_types``, so Overwatch
-    with a Heavy weapon does not stop the unit charging in its own next turn.
-    """
-    fired = set(unit.status.fired_types)
-    result = shooting_attack(battle, unit, target, orders)
-    unit.status.fired_types = fired
-    return result
+    reaction.resolve(battle, target, charger)
 
 
 def through_difficult_terrain(battle: Battle, unit: Unit, target: Unit) -> bool:
@@ -269,14 +234,17 @@ def roll_charge_range(battle: Battle, unit: Unit, target: Unit) -> ChargeRolled:
     different roll is the 7th-edition difficult-terrain charge: 3D6, highest
     discarded, for the whole unit when any charging model's path crosses
     difficult terrain. The charge reaches when the closest models are no
-    farther apart than the charge range (exactly equal reaches).
+    farther apart than the charge range (exactly equal reaches). The numbers of
+    dice are the parameters ``charge_dice`` and ``difficult_charge_dice``.
     """
     if through_difficult_terrain(battle, unit, target):
-        dice = battle.dice.roll(3, f"charge range 3D6, highest discarded ({unit.label})")
+        n = battle.settings.integer("difficult_charge_dice")
+        dice = battle.dice.roll(n, f"charge range {n}D6, highest discarded ({unit.label})")
         dropped: int | None = max(dice)
         charge_range = sum(dice) - max(dice)
     else:
-        dice = battle.dice.roll(2, f"charge range 2D6 ({unit.label})")
+        n = battle.settings.integer("charge_dice")
+        dice = battle.dice.roll(n, f"charge range {n}D6 ({unit.label})")
         dropped = None
         charge_range = sum(dice)
     distance = charge_distance(unit, target)
@@ -335,55 +303,15 @@ def _contact_spot_in_target(
     return None
 
 
-def fiery_charge(battle: Battle, unit: Unit, target: Unit) -> None:
-    """Seed 004, (Proposed Rule) Fiery Charge (option ``fiery_charge``).
-
-    "Any models that have made a successful Charge may immediately make a
-    Fiery Charge shooting attack against the non-vehicle enemy unit they
-    charged. Resolve it as a normal Shooting attack, with only Assault and
-    Pistol type weapons able to fire. Any casualties caused from this attack
-    are added to the combat result for this side." Casualties are the models
-    removed; they go to ``status.combat_score``. The attack, like Overwatch,
-    is not the unit's Shooting phase; the target is locked in combat, so it
-    takes no Morale check or Pinning test from it.
-
-    Its casualties are the closest models, often the ones the chargers touch:
-    charging models left out of base contact then close in again, up to 3"
-    (as a 6th/7th-edition Pile In), so that the charge still ends in combat.
-    """
-    if not battle.option("fiery_charge") or is_vehicle(target):
-        return
-    if not any(firing_models(battle, unit, target, w, FIERY_ORDERS) for w in ranged_weapons(unit)):
-        return
-    accept = battle.decide(
-        Decision(
-            kind="fiery_charge",
-            player=unit.player,
-            prompt=f"{unit.label} may make a Fiery Charge at {target.label}",
-            choices=(Choice(FIERY, True), Choice(NO_FIERY, False)),
-            context={"unit": unit.id, "target": target.id},
-        )
-    )
-    if not accept:
-        return
-    unit.status.fiery_charged = True
-    removed = _fire_outside_shooting_phase(battle, unit, target, FIERY_ORDERS).casualties[target.id]
-    unit.status.combat_score += removed
-    battle.say("fiery-charge", f"{unit.label} adds {removed} casualties to its combat result")
-    loose = [m for m in unit.alive_models if not any(in_contact(m, e) for e in target.alive_models)]
-    if loose and not target.destroyed:
-        charge_move(battle, unit, target, PILE_IN, loose)
-
-
-def charge_bonus_attacks(unit: Unit) -> int:
+def charge_bonus_attacks(battle: Battle, unit: Unit) -> int:
     """Bonus Attacks a charging unit's models get in the fight (for the fight sub-phase).
 
-    6th/7th edition: +1 Attack on the charge, +2 with Rage. Seed 004, Fiery
-    Charge: "units choosing to make a Fiery charge lose their bonus attack
-    from a charge, if any. Units with the Rage USR only lose one of their two
-    attacks."
+    6th/7th edition: +1 Attack on the charge, +2 with Rage; installed rules may
+    change it (:data:`points.CHARGE_BONUS_ATTACKS`: a Fiery Charge costs one).
     """
     if not unit.status.charged:
         return 0
     bonus = 2 if unit.has_rule("Rage") else 1
-    return bonus - 1 if unit.status.fiery_charged else bonus
+    for rule in battle.hooks.get(CHARGE_BONUS_ATTACKS):
+        bonus = rule(battle, unit, bonus)
+    return bonus

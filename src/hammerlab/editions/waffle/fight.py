@@ -25,8 +25,8 @@ from hammerlab.editions.waffle.combat import (
     refresh_locks,
 )
 from hammerlab.editions.waffle.events import BlowsStruck
-from hammerlab.editions.waffle.final import final_chain
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
+from hammerlab.editions.waffle.points import MELEE_WOUNDS_CAUSED, WoundsCaused
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
 from hammerlab.editions.waffle.special_rules import close_combat_strength
 from hammerlab.editions.waffle.tables import melee_cell
@@ -139,15 +139,14 @@ def initiative(model: Model, weapon: WeaponProfile) -> int:
     return min(10, max(1, stats_of(model.profile).i))
 
 
-def attacks_of(unit: Unit, model: Model, weapon: WeaponProfile) -> int:
+def attacks_of(battle: Battle, unit: Unit, model: Model, weapon: WeaponProfile) -> int:
     """The model's Attacks: profile, charge bonus and a second weapon.
 
     The charge bonus (+1, +2 with Rage, one fewer after a Fiery Charge) is
     :func:`charge.charge_bonus_attacks`; :func:`second_weapon_bonus` adds 1.
     """
-    return (
-        stats_of(model.profile).a + charge_bonus_attacks(unit) + second_weapon_bonus(model, weapon)
-    )
+    bonus = charge_bonus_attacks(battle, unit)
+    return stats_of(model.profile).a + bonus + second_weapon_bonus(model, weapon)
 
 
 def second_weapon_bonus(model: Model, weapon: WeaponProfile) -> int:
@@ -228,7 +227,7 @@ def _choose_target(
 
 
 def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> None:
-    """Seed 001, Rolling to Hit, then To Wound, Final Blow and allocation.
+    """Seed 001, Rolling to Hit, then To Wound, extra blows (Final Blow) and allocation.
 
     "roll a D6 for each Attack a model gets to make and compare the WS of the
     attacking model with the WS of the target unit" on the seed's chart
@@ -253,7 +252,7 @@ def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> No
     hits: list[Hit] = []
     blows = 0
     for (cell, strength), models in batches.items():
-        count = sum(attacks_of(unit, m, weapon) for m in models)
+        count = sum(attacks_of(battle, unit, m, weapon) for m in models)
         blows += count
         hits += [Hit(target, strength, models[0])] * roll_blows(battle, cell, count, weapon.name)
     battle.emit(
@@ -271,7 +270,7 @@ def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> No
     if not hits:
         return
     wounds = roll_to_wound(battle, target, hits, weapon)
-    wounds += final_blow(battle, plan, len(wounds))
+    wounds += more_blows(battle, plan, len(wounds))
     result = VolleyResult()
     allocate_wounds(
         battle, unit, target, wounds, weapon, MELEE_ORDERS, result, attackers, melee=True
@@ -287,22 +286,23 @@ def roll_blows(battle: Battle, cell: str, count: int, purpose: str) -> int:
     return sum(1 for r in battle.dice.roll(count, f"to hit ({purpose}, {cell})") if r >= needed)
 
 
-def final_blow(battle: Battle, plan: Blows, wounds: int) -> list[WoundRoll]:
-    """Seed 001, (Proposed Rule) Final Blow (option ``final_blow``).
-
-    "for every successful wound this model causes it may immediately make an
-    additional attack with identical Strength, AP, and any other applicable
-    special rules against that same target at the same Initiative step … A
-    Final Blow cannot be made by Independent Characters." The chain is
-    :func:`attacks.final_chain`, shared with Final Shot; each extra attack
+def more_blows(battle: Battle, plan: Blows, wounds: int) -> list[WoundRoll]:
+    """Wounds of the extra attacks rules grant for the wounds a model group's blows
+    caused (:data:`points.MELEE_WOUNDS_CAUSED`: Final Blow). Each extra attack
     rolls to hit on the chart and to wound like the model's blows.
     """
     unit, weapon, target = plan.unit, plan.weapon, plan.target
+    if not wounds:
+        return []
 
-    def blow(last: Model, count: int) -> list[WoundRoll]:
+    def blow(last: Model, count: int, rule: str) -> list[WoundRoll]:
         cell = melee_cell(stats_of(last.profile).ws, plan.target_ws)
-        landed = roll_blows(battle, cell, count, f"{weapon.name} Final Blow")
+        landed = roll_blows(battle, cell, count, f"{weapon.name} {rule}")
         strength = close_combat_strength(unit, last, weapon, unit.status.charged)
         return roll_to_wound(battle, target, [Hit(target, strength, last)] * landed, weapon)
 
-    return final_chain(battle, unit, target, "final_blow", weapon.name, wounds, blow)
+    caused = WoundsCaused(unit, target, weapon, MELEE_ORDERS, wounds, blow, melee=True)
+    extra: list[WoundRoll] = []
+    for rule in battle.hooks.get(MELEE_WOUNDS_CAUSED):
+        extra += rule(battle, caused)
+    return extra

@@ -113,12 +113,14 @@ def phase_casualty_checks(battle: Battle, player: str) -> None:
 
     "A unit that suffers 25% or more casualties during a single phase must
     take a Morale check at the end of that phase." Units of the player whose
-    phase it is test first, then the opponent's.
+    phase it is test first, then the opponent's. The share is the parameter
+    ``morale_threshold``.
     """
+    threshold = battle.settings.number("morale_threshold")
     ordered = sorted(battle.units.values(), key=lambda u: (u.player != player, u.id))
     for unit in ordered:
         lost = unit.status.casualties_this_phase
         start = unit.status.models_at_phase_start
-        if unit.destroyed or not lost or not start or lost * 4 < start:
+        if unit.destroyed or not lost or not start or lost < threshold * start:
             continue
         morale_check(battle, unit, f"lost {lost} of {start} models this phase")

@@ -88,11 +88,14 @@ def move_unit(
     distance: float,
     reason: str,
     keep_clear: bool = True,
+    own_move: bool = True,
 ) -> None:
     """Move the whole unit up to ``distance`` inches toward ``goal``.
 
     With ``keep_clear`` it stops 1" short of enemy models (6th/7th-edition
-    movement); a Fall Back move does not, so a unit can flee a combat.
+    movement); a Fall Back move does not, so a unit can flee a combat. A move
+    that is not ``own_move`` (a reaction in the enemy's turn) does not count
+    as the unit having moved.
     """
     if goal is None or distance <= 0:
         return
@@ -110,7 +113,8 @@ def move_unit(
                 unit=unit.label, model=model.id, start=start, end=model.position, reason=reason
             )
         )
-    unit.status.moved = True
+    if own_move:
+        unit.status.moved = True
 
 
 def _shortened(battle: Battle, unit: Unit, vector: Vec, keep_clear: bool) -> Vec:
@@ -189,21 +193,28 @@ def dangerous_terrain_tests(
             battle.remove_model(unit, model, "dangerous terrain")
 
 
-def run(battle: Battle, unit: Unit, why: str = "runs") -> None:
+def run(battle: Battle, unit: Unit, why: str = "runs", own_move: bool = True) -> None:
     """Seed 000, Run: "Roll a D6 to determine the maximum Run distance".
 
     "Running movement is not slowed by difficult terrain but models running
     through dangerous terrain must test as normal. Units that Run in the
     Shooting phase cannot charge in the following Assault phase." Fleet re-rolls
     the distance (6th/7th edition) when it is below 4 — the roll any player re-rolls.
+    The number of dice is the parameter ``run_dice`` (their total is the
+    distance). A Run that is not ``own_move`` (Dive for Cover, in the enemy's
+    turn) counts neither as the unit's Run nor as its move.
     """
-    distance = battle.dice.d6(f"run distance ({unit.label})")
+    n = battle.settings.integer("run_dice")
+    purpose = f"run distance ({unit.label})" if n == 1 else f"run distance {n}D6 ({unit.label})"
+    distance = battle.dice.total(n, purpose)
     if unit.has_rule("Fleet") and distance < 4:
         distance = battle.dice.d6(f"Fleet re-roll of run distance ({unit.label})")
     intent = choose_intent(battle, unit, f'{why} up to {distance}"')
     starts = {m.id: m.position for m in unit.alive_models}
-    move_unit(battle, unit, goal_of(battle, unit, intent), float(distance), f"runs ({intent})")
-    unit.status.ran = True
+    goal = goal_of(battle, unit, intent)
+    move_unit(battle, unit, goal, float(distance), f"runs ({intent})", own_move=own_move)
+    if own_move:
+        unit.status.ran = True
     dangerous_terrain_tests(battle, unit, starts)
 
 

@@ -56,7 +56,8 @@ def regroup(battle: Battle, unit: Unit) -> bool:
         unit.status.falling_back = False
         battle.say("regroup", f"{unit.label} regroups automatically (And They Shall Know No Fear)")
         return True
-    shattered = len(unit.alive_models) * 4 < unit.starting_models
+    threshold = battle.settings.number("regroup_threshold")
+    shattered = len(unit.alive_models) < threshold * unit.starting_models
     reason = "falling back, below 25%: double 1 only" if shattered else "falling back"
     if leadership_test(battle, unit, "Regroup test", 0, reason, double_one_only=shattered):
         unit.status.falling_back = False

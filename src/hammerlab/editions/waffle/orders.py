@@ -14,10 +14,17 @@ class FireOrders:
 
     snap: bool = False
     """Forced Snap Shots (Return Fire!, Overwatch, shooting into combat)."""
-    suppressive: bool = False
-    """Seed 000 (Proposed Rule) Suppressive Fire: nothing is removed."""
-    overwatch: bool = False
-    """Seed 004: "the target … counts as being within 1" of the models … firing"."""
+    action: str = "shoot"
+    """The shooting action taken (``shoot``, or one a rule offers: ``suppressive fire``)."""
+    counts_within: float | None = None
+    """For range, the target counts as this many inches away (seed 004, Overwatch:
+    "the target … counts as being within 1" of the models … firing")."""
+    counts_as_fired: bool = True
+    """The weapon types fired count for what the unit may do later this turn
+    (Overwatch and a Fiery Charge are not the unit's Shooting phase)."""
+    counts_for_morale: bool = True
+    """Its casualties count toward the phase's 25% Morale check (not Overwatch's:
+    "Overwatch cannot cause Morale checks or Pinning tests")."""
     weapon_types: frozenset[str] | None = None
     """Only weapons of these base types may fire (Fiery Charge: Assault and Pistol)."""
     purpose: str = "shooting"

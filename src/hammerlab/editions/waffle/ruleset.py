@@ -5,18 +5,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from hammerlab.editions.base import GamePlan
+from hammerlab.editions.plugins import plugin_options
 from hammerlab.editions.turns import play_turns, unit_lines, victory_lines
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.assault import assault_phase
 from hammerlab.editions.waffle.movement_phase import movement_phase
-from hammerlab.editions.waffle.options import OPTIONS
+from hammerlab.editions.waffle.parameters import PARAMETERS
+from hammerlab.editions.waffle.points import END_OF_TURN
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
+from hammerlab.editions.waffle.rules import OPTIONS
 from hammerlab.editions.waffle.shooting import shooting_phase
 from hammerlab.editions.waffle.special_rules import unsupported_unit_rules
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.decisions import Controller
-from hammerlab.engine.options import RuleOption
+from hammerlab.engine.rules import Parameter, RuleOption
 from hammerlab.errors import ProfileError
 from hammerlab.io.library import Library, builtin_library
 
@@ -47,8 +50,13 @@ class WaffleRuleset:
 
     @property
     def options(self) -> tuple[RuleOption, ...]:
-        """The proposed rules."""
-        return OPTIONS
+        """The proposed rules and the reactions, then rules from plug-ins."""
+        return OPTIONS + plugin_options(self.name)
+
+    @property
+    def parameters(self) -> tuple[Parameter, ...]:
+        """Every number the rules name (``parameters.py``)."""
+        return PARAMETERS
 
     def find_unit(self, name: str) -> Datasheet:
         """A datasheet by name (case-insensitive)."""
@@ -115,8 +123,9 @@ def end_of_turn(battle: Battle, player: str) -> None:
             continue
         status = unit.status
         status.has_shot = status.moved = status.ran = status.charged = False
-        status.fiery_charged = False
         status.advanced = False
         status.gone_to_ground = status.pinned = False
         status.changed_flight_mode = False
         status.shot_target = None
+    for rule in battle.hooks.get(END_OF_TURN):
+        rule(battle, player)

@@ -13,22 +13,29 @@ from hammerlab.editions.waffle.attacks import fire_weapon, firing_models, ranged
 from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.events import ReactionDeclared
 from hammerlab.editions.waffle.morale import (
-    go_to_ground,
-    morale_check,
     phase_casualty_checks,
     pinning_test,
 )
 from hammerlab.editions.waffle.movement import run
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult, orders_against
+from hammerlab.editions.waffle.points import (
+    AFTER_SHOOTING_ATTACK,
+    MAY_TARGET_LOCKED,
+    REACTIONS_TO_SHOOTING,
+    SHOOTING_ACTIONS,
+    SHOOTING_ATTACK_BEGINS,
+    Attack,
+    Reaction,
+    ShootingAction,
+)
 from hammerlab.editions.waffle.profiles import weapon_of
-from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, units_in_turn
 from hammerlab.engine.events import PhaseChanged
 from hammerlab.engine.units import Unit
 
-SHOOT, SUPPRESS, RUN, HOLD = "shoot", "suppressive fire", "run", "hold"
-RETURN_FIRE, DIVE, NO_REACTION = "Return Fire!", "Dive for Cover", "no reaction"
+SHOOT, RUN, HOLD = "shoot", "run", "hold"
+NO_REACTION = "no reaction"
 
 
 def start_phase(battle: Battle, phase: str, player: str) -> None:
@@ -84,18 +91,15 @@ def targets_for(battle: Battle, unit: Unit, orders: FireOrders) -> list[Unit]:
     """Enemy units the unit can see and reach with at least one weapon.
 
     Units locked in combat are not targets (6th/7th-edition base rule), unless
-    the option ``shooting_into_combat`` is on (seed 001, Proposed Rule):
-    "models can shoot at units locked in close combat", with Snap Shots only,
-    so only with weapons that can fire them (:func:`attacks.orders_against`).
+    a rule allows it (:func:`may_target`).
     Sight is judged model by model in :func:`firing_models`, which lets
     Barrage weapons fire at targets out of sight (6th/7th edition), so a unit
     whose only weapons in reach are Barrage weapons may target a unit it
     cannot see.
     """
-    into_melee = battle.option("shooting_into_combat")
     found = []
     for enemy in battle.enemies_of(unit):
-        if enemy.status.locked_in_combat and not into_melee:
+        if not may_target(battle, unit, enemy):
             continue
         aimed = orders_against(enemy, orders)
         if any(firing_models(battle, unit, enemy, w, aimed) for w in ranged_weapons(unit)):
@@ -103,23 +107,56 @@ def targets_for(battle: Battle, unit: Unit, orders: FireOrders) -> list[Unit]:
     return found
 
 
-def unit_shooting_action(battle: Battle, unit: Unit) -> None:
-    """Shoot (normally or as Suppressive Fire), Run, or hold."""
-    unit.status.has_shot = True
+def may_target(battle: Battle, unit: Unit, enemy: Unit) -> bool:
+    """Whether ``unit`` may choose ``enemy`` as a target at all.
+
+    A unit locked in combat is not a target (6th/7th-edition base rule) unless
+    an installed rule allows it (:data:`points.MAY_TARGET_LOCKED`: seed 001's
+    Shooting into Close Combat).
+    """
+    if not enemy.status.locked_in_combat:
+        return True
+    return any(allow(battle, unit, enemy) for allow in battle.hooks.get(MAY_TARGET_LOCKED))
+
+
+class _Regular:
+    """The regular shooting action: fire at any legal target."""
+
+    label = SHOOT
+
+    def targets(self, battle: Battle, unit: Unit, targets: list[Unit]) -> list[Unit]:
+        return targets
+
+    def orders(self) -> FireOrders:
+        return FireOrders()
+
+
+def shooting_actions(battle: Battle, unit: Unit) -> list[tuple[ShootingAction, list[Unit]]]:
+    """The shooting actions ``unit`` may take now, each with the targets it may take it
+    against: a regular one, then those installed rules offer
+    (:data:`points.SHOOTING_ACTIONS`: Suppressive Fire)."""
     targets = targets_for(battle, unit, FireOrders())
-    # A melee is shot into with Snap Shots, which "cannot be used as Suppressive Fire";
-    # Suppressive Fire is "against non-vehicle targets".
-    free = [t for t in targets if not t.status.locked_in_combat and not is_vehicle(t)]
-    actions = []
-    if targets:
-        actions.append(Choice(SHOOT, SHOOT))
-        forced_snap = unit.status.gone_to_ground or unit.status.falling_back
-        if battle.option("suppressive_fire") and not forced_snap and free:
-            actions.append(Choice(SUPPRESS, SUPPRESS))
+    if not targets:
+        return []
+    offered: list[tuple[ShootingAction, list[Unit]]] = [(_Regular(), targets)]
+    for action in battle.hooks.get(SHOOTING_ACTIONS):
+        allowed = action.targets(battle, unit, targets)
+        if allowed:
+            offered.append((action, allowed))
+    return offered
+
+
+def unit_shooting_action(battle: Battle, unit: Unit) -> None:
+    """Shoot (regularly or as an action a rule offers), Run, or hold."""
+    unit.status.has_shot = True
+    offered = shooting_actions(battle, unit)
+    actions: list[Choice[tuple[ShootingAction, list[Unit]] | str]] = [
+        Choice(action.label, (action, targets)) for action, targets in offered
+    ]
     if can_run(unit):
         actions.append(Choice(RUN, RUN))
     actions.append(Choice(HOLD, HOLD))
-    action = battle.decide(
+    picked = battle.decide(
         Decision(
             kind="action",
             player=unit.player,
@@ -128,14 +165,15 @@ def unit_shooting_action(battle: Battle, unit: Unit) -> None:
             context={"unit": unit.id},
         )
     )
-    if action == RUN:
+    if picked == RUN:
         run(battle, unit)
         return
-    if action == HOLD:
+    if isinstance(picked, str):
         battle.say("shooting", f"{unit.label} holds its fire")
         return
-    target = choose_target(battle, unit, free if action == SUPPRESS else targets)
-    orders = orders_against(target, FireOrders(suppressive=action == SUPPRESS))
+    action, targets = picked
+    target = choose_target(battle, unit, targets)
+    orders = orders_against(target, action.orders())
     if orders.into_melee:
         battle.say(
             "shooting",
@@ -183,8 +221,10 @@ def shooting_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders
     """
     result = VolleyResult()
     spent: Counter[str] = Counter()
-    shadow: dict[str, int] = {}
     fired: set[str] = set()
+    attack = Attack(unit, target, orders)
+    for begin in battle.hooks.get(SHOOTING_ATTACK_BEGINS):
+        begin(battle, attack)
     while not target.destroyed:
         left = [
             w
@@ -205,60 +245,32 @@ def shooting_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders
         if not choice:
             break
         fired.add(choice)
-        result.merge(fire_weapon(battle, unit, target, choice, orders, spent, shadow))
+        result.merge(fire_weapon(battle, unit, target, choice, orders, spent))
     return result
 
 
 def after_shooting(
     battle: Battle, unit: Unit, target: Unit, result: VolleyResult, orders: FireOrders
 ) -> None:
-    """Pinning tests, Suppressive Fire's Morale check, then step 8: reactions."""
+    """Pinning tests, what installed rules do after the attack (Suppressive Fire's
+    Morale check), then step 8: reactions."""
     for unit_id in sorted(result.pinning):
         pinning_test(battle, battle.unit(unit_id), f"pinning weapons of {unit.label}")
-    if orders.suppressive:
-        suppressive_morale(battle, target, result)
+    attack = Attack(unit, target, orders)
+    for after in battle.hooks.get(AFTER_SHOOTING_ATTACK):
+        after(battle, attack, result)
     reactions_to_shooting(battle, unit, result)
-
-
-def suppressive_morale(battle: Battle, target: Unit, result: VolleyResult) -> None:
-    """Seed 000 (Proposed Rule) Suppressive Fire.
-
-    "do not remove any models or reduce any wounds as a result of this
-    shooting. Instead, if the target unit would have suffered enough wounds to
-    take a Morale check, they must take that morale check with a -1 penalty to
-    their Ld for each Wound they would have suffered." With the sub-option
-    ``suppressive_pinning`` it is a Pinning test instead ("Also a pinning check
-    rather than morale?"); with ``shock_troops``, units with the Shock Troops
-    rule ignore it.
-    """
-    if battle.option("shock_troops") and target.has_rule("Shock Troops"):
-        battle.say("suppressive", f"{target.label} are Shock Troops: Suppressive Fire ignored")
-        return
-    would_die = target.status.casualties_this_phase + result.casualties[target.id]
-    start = target.status.models_at_phase_start
-    wounds = result.unsaved[target.id]
-    if not start or would_die * 4 < start:
-        battle.say("suppressive", f"{target.label} would not have had to test ({would_die} lost)")
-        return
-    if battle.option("suppressive_pinning"):
-        pinning_test(battle, target, "Suppressive Fire")
-        return
-    morale_check(battle, target, f"Suppressive Fire, {wounds} wound(s)", penalty=wounds)
 
 
 def reactions_to_shooting(battle: Battle, shooter: Unit, result: VolleyResult) -> None:
     """Seed 000 step 8 and "Reaction to shooting".
 
     "After the nominated unit has resolved all of its shooting attacks. Any
-    unit hit by the attacks may react": "Return Fire!: The unit may 'snap-fire'
-    at the attacking squad. This does not provoke additional snap-fire, and
-    does not count as the squad's shooting phase." or "Dive for Cover: The unit
-    may make a single Run action … they then Go to Ground." "A unit may only
-    use a single Reaction to Shooting per shooting phase." Units locked in
-    combat cannot react. Return Fire! needs a weapon that can be fired as Snap
-    Shots. The Run of Dive for Cover happens in the enemy's turn: it does not
-    count as the unit's own Run or move in its next turn (it has gone to ground
-    instead, so it will snap-fire then).
+    unit hit by the attacks may react" with one of the reactions installed
+    (:data:`points.REACTIONS_TO_SHOOTING`: Return Fire! and Dive for Cover,
+    ``editions/waffle/rules/reactions.py``). "A unit may only use a single
+    Reaction to Shooting per shooting phase." Units locked in combat cannot
+    react. A unit with no reaction available is not asked.
     """
     for unit_id in result.hits:
         unit = battle.units[unit_id]
@@ -267,16 +279,13 @@ def reactions_to_shooting(battle: Battle, shooter: Unit, result: VolleyResult) -
             continue
         if status.locked_in_combat or status.reacted_this_phase:
             continue
-        options = [Choice(NO_REACTION, NO_REACTION)]
-        snap = FireOrders(snap=True, purpose="return fire")
-        if unit_can_see(battle, unit, shooter) and any(
-            firing_models(battle, unit, shooter, w, snap) for w in snap_fire_weapons(unit)
-        ):
-            options.insert(0, Choice(RETURN_FIRE, RETURN_FIRE))
-        if can_run(unit):
-            options.insert(-1, Choice(DIVE, DIVE))
-        if len(options) == 1:
+        available = [
+            r for r in battle.hooks.get(REACTIONS_TO_SHOOTING) if r.available(battle, unit, shooter)
+        ]
+        if not available:
             continue
+        options: list[Choice[Reaction | None]] = [Choice(r.label, r) for r in available]
+        options.append(Choice(NO_REACTION, None))
         reaction = battle.decide(
             Decision(
                 kind="reaction",
@@ -286,20 +295,13 @@ def reactions_to_shooting(battle: Battle, shooter: Unit, result: VolleyResult) -
                 context={"unit": unit.id, "attacker": shooter.id},
             )
         )
-        if reaction == NO_REACTION:
+        if reaction is None:
             continue
         status.reacted_this_phase = True
-        battle.emit(ReactionDeclared(unit=unit.label, reaction=reaction, against=shooter.label))
-        if reaction == RETURN_FIRE:
-            returned = shooting_attack(battle, unit, shooter, snap)
-            for unit_id_hit in sorted(returned.pinning):
-                pinning_test(battle, battle.unit(unit_id_hit), f"pinning weapons of {unit.label}")
-        else:
-            ran, moved = status.ran, status.moved
-            run(battle, unit, "dives for cover")
-            status.ran, status.moved = ran, moved
-            if not unit.has_rule("Fearless"):
-                go_to_ground(battle, unit, "Dive for Cover")
+        battle.emit(
+            ReactionDeclared(unit=unit.label, reaction=reaction.label, against=shooter.label)
+        )
+        reaction.resolve(battle, unit, shooter)
 
 
 def snap_fire_weapons(unit: Unit) -> list[str]:

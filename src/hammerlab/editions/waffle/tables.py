@@ -51,14 +51,15 @@ def to_wound_target(strength: int, toughness: int) -> int | None:
     return None if cell == "-" else int(cell[0])
 
 
-def overwhelming(strength: int, toughness: int) -> bool:
+def overwhelming(strength: int, toughness: int, at: int = 10) -> bool:
     """Seed 000, Overwhelming Strength.
 
     "When an attack with S10 (And S10 only!) would need a 1+ or less to wound
     a target, it instead causes this wound automatically" — extending the
     chart's step of one per point, S10 needs 1+ or less against T7 or lower.
+    ``at`` is the ruleset parameter ``overwhelming_strength``.
     """
-    return strength == 10 and 4 - (strength - toughness) <= 1
+    return strength == at and 4 - (strength - toughness) <= 1
 
 
 def ballistic_target(bs: int) -> tuple[int, int | None]:
@@ -73,9 +74,13 @@ def ballistic_target(bs: int) -> tuple[int, int | None]:
     return 2, 12 - bs
 
 
-def snap_shot_bs(bs: int) -> int:
-    """Seed 000, Snap Shots: BS "divided by 2 (always round down) to a minimum of BS 1"."""
-    return max(1, bs // 2)
+def snap_shot_bs(bs: int, divisor: int = 2, minimum: int = 1) -> int:
+    """Seed 000, Snap Shots: BS "divided by 2 (always round down) to a minimum of BS 1".
+
+    ``divisor`` and ``minimum`` are the ruleset parameters ``snap_shot_divisor``
+    and ``snap_shot_minimum_bs``.
+    """
+    return max(minimum, bs // divisor)
 
 
 def _clamp(value: int) -> int:

@@ -74,7 +74,7 @@ def roll_to_wound(
     needed_seen: list[str] = []
     for strength, count in sorted(by_strength.items()):
         source = sources[strength]
-        if overwhelming(strength, toughness):
+        if overwhelming(strength, toughness, battle.settings.integer("overwhelming_strength")):
             needed_seen.append("auto (Overwhelming Strength)")
             wounds += [_wound(strength, profile, 6, source) for _ in range(count)]
             continue

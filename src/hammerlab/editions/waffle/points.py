@@ -1,0 +1,176 @@
+"""The Waffle Edition's hook points: where rules that plug in act on the procedures.
+
+Each point names a moment of a procedure (a window), a set of offers (the
+actions or reactions a player may choose), or a replacement in the XMage
+"would/did" style (something *would* happen; a rule may do something else
+instead). Options install handlers on them (``editions/waffle/rules/``, or a
+plug-in file: ``docs/plugins.md``). Handlers run in installation order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from hammerlab.editions.waffle.orders import FireOrders, VolleyResult, WoundRoll
+from hammerlab.editions.waffle.profiles import WeaponProfile
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.rules import HookPoint
+from hammerlab.engine.units import Model, Unit
+
+# --- offers -------------------------------------------------------------------
+
+
+class ShootingAction(Protocol):
+    """A shooting action a unit may take besides a regular one (Suppressive Fire)."""
+
+    @property
+    def label(self) -> str:
+        """The choice's label (``suppressive fire``)."""
+        ...
+
+    def targets(self, battle: Battle, unit: Unit, targets: list[Unit]) -> list[Unit]:
+        """Which of the unit's legal ``targets`` it may be taken against (none: not offered)."""
+        ...
+
+    def orders(self) -> FireOrders:
+        """The orders the unit fires with when it takes this action."""
+        ...
+
+
+class Reaction(Protocol):
+    """A reaction a unit may choose (Return Fire!, Dive for Cover, Overwatch, Fall Back)."""
+
+    @property
+    def label(self) -> str:
+        """The choice's label."""
+        ...
+
+    def available(self, battle: Battle, unit: Unit, attacker: Unit) -> bool:
+        """Whether ``unit`` may react this way to ``attacker``."""
+        ...
+
+    def resolve(self, battle: Battle, unit: Unit, attacker: Unit) -> None:
+        """Carry the reaction out."""
+        ...
+
+
+SHOOTING_ACTIONS: HookPoint[ShootingAction] = HookPoint(
+    "shooting actions", "Actions a shooting unit may take besides shooting, running, holding."
+)
+REACTIONS_TO_SHOOTING: HookPoint[Reaction] = HookPoint(
+    "reactions to shooting", 'Seed 000 step 8: "Any unit hit by the attacks may react".'
+)
+REACTIONS_TO_CHARGE: HookPoint[Reaction] = HookPoint(
+    "reactions to charge", 'Seed 004: "A unit that is charged can choose to react".'
+)
+
+# --- permissions --------------------------------------------------------------
+
+MayTarget = Callable[[Battle, Unit, Unit], bool]
+"""``(battle, shooter, enemy)``: whether the rule lets the shooter target the enemy."""
+
+MAY_TARGET_LOCKED: HookPoint[MayTarget] = HookPoint(
+    "locked unit may be targeted",
+    "Units locked in combat are not targets (6th/7th edition) unless a rule here allows it.",
+)
+
+# --- windows ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Attack:
+    """A shooting attack: who fires at whom, and how."""
+
+    shooter: Unit
+    target: Unit
+    orders: FireOrders
+
+
+AttackWindow = Callable[[Battle, Attack], None]
+AfterAttack = Callable[[Battle, Attack, VolleyResult], None]
+ChargeWindow = Callable[[Battle, Unit, Unit], None]
+PlayerWindow = Callable[[Battle, str], None]
+
+SHOOTING_ATTACK_BEGINS: HookPoint[AttackWindow] = HookPoint(
+    "shooting attack begins", "Before the first weapon of a shooting attack is selected."
+)
+AFTER_SHOOTING_ATTACK: HookPoint[AfterAttack] = HookPoint(
+    "after a shooting attack",
+    "After the unit's weapons have fired and its Pinning tests are taken, before reactions.",
+)
+CHARGE_SUCCEEDED: HookPoint[ChargeWindow] = HookPoint(
+    "charge succeeded", "A charging unit ended its charge move in base contact with its target."
+)
+END_OF_TURN: HookPoint[PlayerWindow] = HookPoint(
+    "end of turn", "A player's turn ends (what lasts 'until the end of the turn' ends)."
+)
+
+# --- did / would ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WoundsCaused:
+    """Wound rolls a weapon's attacks caused on a unit (a "did" event).
+
+    ``strike(model, n, rule)`` makes ``n`` more attacks of ``model`` with the
+    same weapon at the same target and returns the wounds they cause (``rule``
+    names them in the dice log).
+    """
+
+    unit: Unit
+    target: Unit
+    profile: WeaponProfile
+    orders: FireOrders
+    wounds: int
+    strike: Callable[[Model, int, str], list[WoundRoll]]
+    melee: bool = False
+
+
+ExtraAttacks = Callable[[Battle, WoundsCaused], list[WoundRoll]]
+"""A rule that answers wounds caused with more wound rolls (Final Shot, Final Blow)."""
+
+SHOOTING_WOUNDS_CAUSED: HookPoint[ExtraAttacks] = HookPoint(
+    "shooting wounds caused", "A weapon's shots caused wounds on a unit (before allocation)."
+)
+MELEE_WOUNDS_CAUSED: HookPoint[ExtraAttacks] = HookPoint(
+    "melee wounds caused", "A model group's blows caused wounds (before allocation)."
+)
+
+
+@dataclass(frozen=True)
+class WoundLoss:
+    """An unsaved wound is about to take ``lost`` wounds from ``model`` (a "would" event)."""
+
+    shooter: Unit
+    victim: Unit
+    model: Model
+    lost: int
+    left: int
+    """Wounds the model has before this loss (as the allocation counts them)."""
+    orders: FireOrders
+    result: VolleyResult
+
+
+WoundsReplacement = Callable[[Battle, WoundLoss], bool]
+"""Returns ``True`` when it replaced the loss (nothing is lost then)."""
+WoundsCount = Callable[[Battle, Model, FireOrders], int | None]
+"""What a model's wounds count as during an attack; ``None``: no say."""
+FireVeto = Callable[[Battle, Unit, WeaponProfile, bool, FireOrders], str | None]
+"""``(battle, unit, weapon, snap, orders)``: why the weapon may not fire, if it may not."""
+ChargeBonus = Callable[[Battle, Unit, int], int]
+"""``(battle, unit, bonus)``: the charge bonus Attacks after the rule."""
+
+WOUNDS_WOULD_BE_LOST: HookPoint[WoundsReplacement] = HookPoint(
+    "wounds would be lost", "An unsaved wound would take wounds from a model."
+)
+WOUNDS_LEFT: HookPoint[WoundsCount] = HookPoint(
+    "wounds left", "How many wounds a model counts as having while wounds are allocated."
+)
+WEAPON_WOULD_FIRE: HookPoint[FireVeto] = HookPoint(
+    "weapon would fire", "A selected weapon is about to fire; a rule may forbid it."
+)
+CHARGE_BONUS_ATTACKS: HookPoint[ChargeBonus] = HookPoint(
+    "charge bonus attacks", "The bonus Attacks of a unit that charged this turn."
+)

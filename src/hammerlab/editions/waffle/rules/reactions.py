@@ -1,0 +1,180 @@
+"""The reactions of the Waffle Edition, each a rule that is on by default.
+
+Seed 000, Reaction to shooting: "When a unit is fired upon during a shooting
+phase, it may immediately make one of the following two actions after the
+unit has resolved their wounds from the shooting": Return Fire! and Dive for
+Cover. Seed 004, Reaction to Charge: "A unit that is charged can choose to
+react in two ways": Fire Overwatch and Fall Back. Switching one off (``--rule
+return_fire=off``) lets the lab measure what it is worth.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hammerlab.editions.waffle.attacks import firing_models
+from hammerlab.editions.waffle.events import ReactionDeclared
+from hammerlab.editions.waffle.morale import go_to_ground, pinning_test
+from hammerlab.editions.waffle.movement import fall_back, run
+from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.points import (
+    REACTIONS_TO_CHARGE,
+    REACTIONS_TO_SHOOTING,
+    Reaction,
+)
+from hammerlab.editions.waffle.shooting import can_run, shooting_attack, snap_fire_weapons
+from hammerlab.editions.waffle.visibility import unit_can_see
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.rules import HookPoint, Hooks, Installer, RuleOption, RuleSettings
+from hammerlab.engine.units import Unit
+
+RETURN_FIRE, DIVE = "Return Fire!", "Dive for Cover"
+OVERWATCH, FALL_BACK = "Fire Overwatch", "Fall Back"
+RETURN_FIRE_ORDERS = FireOrders(snap=True, purpose="return fire")
+
+
+def overwatch_orders(battle: Battle) -> FireOrders:
+    """Seed 004, Overwatch: "Any shots fired as Overwatch can only be fired as Snap
+    Shots … For the purposes of range, the target of the Overwatch attack counts
+    as being within 1” of the models that are firing Overwatch" (parameter
+    ``overwatch_range``); "Overwatch cannot cause Morale checks or Pinning
+    tests", and it is not the unit's Shooting phase."""
+    return FireOrders(
+        snap=True,
+        purpose="overwatch",
+        counts_within=battle.settings.number("overwatch_range"),
+        counts_as_fired=False,
+        counts_for_morale=False,
+    )
+
+
+@dataclass(frozen=True)
+class ReturnFire:
+    """ "Return Fire!: The unit may “snap-fire” at the attacking squad. This does not
+    provoke additional snap-fire, and does not count as the squad's shooting phase."
+
+    It needs a weapon that can be fired as Snap Shots and sight of the attacker.
+    """
+
+    label: str = RETURN_FIRE
+
+    def available(self, battle: Battle, unit: Unit, attacker: Unit) -> bool:
+        """A weapon that can snap-fire at an attacker it can see."""
+        return unit_can_see(battle, unit, attacker) and any(
+            firing_models(battle, unit, attacker, w, RETURN_FIRE_ORDERS)
+            for w in snap_fire_weapons(unit)
+        )
+
+    def resolve(self, battle: Battle, unit: Unit, attacker: Unit) -> None:
+        """Snap-fire; its own Pinning tests follow, but no reaction to it."""
+        returned = shooting_attack(battle, unit, attacker, RETURN_FIRE_ORDERS)
+        for unit_id in sorted(returned.pinning):
+            pinning_test(battle, battle.unit(unit_id), f"pinning weapons of {unit.label}")
+
+
+@dataclass(frozen=True)
+class DiveForCover:
+    """ "Dive for Cover: The unit may make a single Run action, regardless of whether
+    they choose to run or not, they then Go to Ground."
+
+    Only a unit that can Run dives; the Run happens in the enemy's turn, so it
+    counts neither as the unit's own Run nor as its move in its next turn (it
+    has gone to ground instead, so it will snap-fire then). A Fearless unit
+    runs but does not Go to Ground (docs/rules/waffle.md).
+    """
+
+    label: str = DIVE
+
+    def available(self, battle: Battle, unit: Unit, attacker: Unit) -> bool:
+        """Units gone to ground, falling back or Slow and Purposeful cannot Run."""
+        return can_run(unit)
+
+    def resolve(self, battle: Battle, unit: Unit, attacker: Unit) -> None:
+        """Run, then Go to Ground."""
+        run(battle, unit, "dives for cover", own_move=False)
+        if not unit.has_rule("Fearless"):
+            go_to_ground(battle, unit, "Dive for Cover")
+
+
+@dataclass(frozen=True)
+class Overwatch:
+    """Seed 004, Overwatch: "Warriors receiving a charge will try to thin out their
+    foes through open fire." "weapons and models that cannot fire Snap Shots
+    cannot fire Overwatch": it is offered when at least one weapon could fire it.
+    """
+
+    label: str = OVERWATCH
+
+    def available(self, battle: Battle, unit: Unit, attacker: Unit) -> bool:
+        """A weapon that can snap-fire at the charger."""
+        orders = overwatch_orders(battle)
+        return any(
+            firing_models(battle, unit, attacker, w, orders) for w in snap_fire_weapons(unit)
+        )
+
+    def resolve(self, battle: Battle, unit: Unit, attacker: Unit) -> None:
+        """ "An Overwatch attack is resolved like a normal shooting attack" with Snap
+        Shots; its casualties do not count toward the charger's 25% Morale check,
+        and no Pinning test or reaction follows."""
+        battle.emit(ReactionDeclared(unit=unit.label, reaction=OVERWATCH, against=attacker.label))
+        shooting_attack(battle, unit, attacker, overwatch_orders(battle))
+
+
+@dataclass(frozen=True)
+class FallBack:
+    """Seed 004, Fall Back: "The unit tries to avoid close combat by retreating … A
+    unit that decides to Fall Back must make a Fall Back moves (see the morale
+    section)." """
+
+    label: str = FALL_BACK
+
+    def available(self, battle: Battle, unit: Unit, attacker: Unit) -> bool:
+        """Any unit that may react may fall back."""
+        return True
+
+    def resolve(self, battle: Battle, unit: Unit, attacker: Unit) -> None:
+        """The 6th/7th-edition Fall Back move."""
+        fall_back(battle, unit, f"the charge of {attacker.label}")
+
+
+def _on(point: HookPoint[Reaction], reaction: Reaction) -> Installer:
+    def install(hooks: Hooks, settings: RuleSettings) -> None:
+        hooks.add(point, reaction)
+
+    return install
+
+
+RETURN_FIRE_RULE = RuleOption(
+    name="return_fire",
+    summary="A unit hit by shooting may snap-fire back at the attacking unit",
+    quote=(
+        "Return Fire!: The unit may “snap-fire” at the attacking squad. This does not provoke "
+        "additional snap-fire, and does not count as the squad’s shooting phase."
+    ),
+    default=True,
+    install=_on(REACTIONS_TO_SHOOTING, ReturnFire()),
+)
+DIVE_FOR_COVER_RULE = RuleOption(
+    name="dive_for_cover",
+    summary="A unit hit by shooting may Run, then Go to Ground",
+    quote=(
+        "Dive for Cover: The unit may make a single Run action, regardless of whether they "
+        "choose to run or not, they then Go to Ground."
+    ),
+    default=True,
+    install=_on(REACTIONS_TO_SHOOTING, DiveForCover()),
+)
+OVERWATCH_RULE = RuleOption(
+    name="overwatch",
+    summary="A charged unit may fire Snap Shots at the charger",
+    quote="Fire Overwatch: The unit tries to thin out the foes charging them by opening fire.",
+    default=True,
+    install=_on(REACTIONS_TO_CHARGE, Overwatch()),
+)
+FALL_BACK_RULE = RuleOption(
+    name="fall_back",
+    summary="A charged unit may Fall Back instead of receiving the charge",
+    quote="Fall Back: The unit tries to avoid close combat by retreating.",
+    default=True,
+    install=_on(REACTIONS_TO_CHARGE, FallBack()),
+)

@@ -1,0 +1,235 @@
+"""Seed 000, (Proposed Rule) Suppressive Fire, and the two ideas the seed adds to it.
+
+"Any unit may, when shooting at an enemy unit, perform a Suppressive Fire
+shooting action instead of a regular shooting action against non-vehicle
+targets. Perform a Suppressive Fire action just as you would make a normal
+Shooting action, but do not remove any models or reduce any wounds as a
+result of this shooting. Instead, if the target unit would have suffered
+enough wounds to take a Morale check, they must take that morale check with a
+-1 penalty to their Ld for each Wound they would have suffered. Snap shots
+cannot be used as Suppressive Fire."
+
+Installed as: an extra shooting action; a veto on weapons that would fire
+Snap Shots; a replacement of "wounds would be lost" that only counts them (in
+this rule's memory, per shooting attack); and, after the attack, the Morale
+check. It offers two points of its own, on which ``shock_troops`` and
+``suppressive_pinning`` install.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from hammerlab.editions.waffle.morale import morale_check, pinning_test
+from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
+from hammerlab.editions.waffle.points import (
+    AFTER_SHOOTING_ATTACK,
+    SHOOTING_ACTIONS,
+    SHOOTING_ATTACK_BEGINS,
+    WEAPON_WOULD_FIRE,
+    WOUNDS_LEFT,
+    WOUNDS_WOULD_BE_LOST,
+    Attack,
+    WoundLoss,
+)
+from hammerlab.editions.waffle.profiles import WeaponProfile
+from hammerlab.editions.waffle.shooting import is_vehicle
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.rules import HookPoint, Hooks, Parameter, RuleOption, RuleSettings
+from hammerlab.engine.units import Model, Unit
+
+NAME = "suppressive_fire"
+SUPPRESS = "suppressive fire"
+"""The shooting action's label."""
+
+QUOTE = (
+    "Any unit may, when shooting at an enemy unit, perform a Suppressive Fire shooting "
+    "action instead of a regular shooting action against non-vehicle targets. … do not "
+    "remove any models or reduce any wounds as a result of this shooting. Instead, if the "
+    "target unit would have suffered enough wounds to take a Morale check, they must take "
+    "that morale check with a -1 penalty to their Ld for each Wound they would have "
+    "suffered. Snap shots cannot be used as Suppressive Fire."
+)
+
+LD_PENALTY = Parameter(
+    "ld_penalty_per_wound",
+    1,
+    "Leadership penalty to the Morale check for each wound counted",
+    'Seed 000: "with a -1 penalty to their Ld for each Wound they would have suffered"',
+    minimum=0,
+    maximum=10,
+)
+WOUNDS_COUNTED = Parameter(
+    "wounds_counted",
+    "unsaved",
+    "What counts as a Wound suffered: each unsaved wound once (an Instant Death wound "
+    "counts once), or every wound it would take off (Instant Death counts them all)",
+    'Seed 000: "for each Wound they would have suffered" (docs/rules/waffle.md)',
+    choices=("unsaved", "lost"),
+)
+
+
+@dataclass
+class Ledger:
+    """What the current Suppressive Fire attack would have done, per model and unit."""
+
+    left: dict[str, int] = field(default_factory=dict)
+    """Model id → wounds it would have left."""
+    lost: Counter[str] = field(default_factory=Counter)
+    """Unit id → wounds it would have lost."""
+
+
+def ledger(battle: Battle) -> Ledger:
+    """This rule's memory of the attack in progress."""
+    return battle.remember(NAME, Ledger)
+
+
+Suppression = Callable[[Battle, Unit, int], bool]
+"""``(battle, target, wounds)``: returns ``True`` when it replaced what follows."""
+
+SUPPRESSION_WOULD_APPLY: HookPoint[Suppression] = HookPoint(
+    "suppression would apply",
+    "Suppressive Fire is about to affect its target (before the Morale threshold).",
+)
+SUPPRESSION_TEST_WOULD_BE_TAKEN: HookPoint[Suppression] = HookPoint(
+    "suppression test would be taken",
+    "The target of Suppressive Fire is about to take its Morale check.",
+)
+
+
+@dataclass(frozen=True)
+class SuppressiveAction:
+    """The shooting action: non-vehicle targets not locked in combat, by a unit free to aim."""
+
+    label: str = SUPPRESS
+
+    def targets(self, battle: Battle, unit: Unit, targets: list[Unit]) -> list[Unit]:
+        """A melee is shot into with Snap Shots, which "cannot be used as Suppressive
+        Fire", as must a unit gone to ground or falling back; it is "against
+        non-vehicle targets"."""
+        if unit.status.gone_to_ground or unit.status.falling_back:
+            return []
+        return [t for t in targets if not t.status.locked_in_combat and not is_vehicle(t)]
+
+    def orders(self) -> FireOrders:
+        """Fire as usual, under the action's name."""
+        return FireOrders(action=SUPPRESS)
+
+
+def _begin(battle: Battle, attack: Attack) -> None:
+    if attack.orders.action == SUPPRESS:
+        battle.memory[NAME] = Ledger()
+
+
+def _no_snap(
+    battle: Battle, unit: Unit, profile: WeaponProfile, snap: bool, orders: FireOrders
+) -> str | None:
+    """ "Snap shots cannot be used as Suppressive Fire." """
+    if snap and orders.action == SUPPRESS:
+        return "would fire Snap Shots, which cannot be used as Suppressive Fire"
+    return None
+
+
+def _counted_left(battle: Battle, model: Model, orders: FireOrders) -> int | None:
+    if orders.action != SUPPRESS:
+        return None
+    return ledger(battle).left.get(model.id, model.wounds_left)
+
+
+def _count_instead(battle: Battle, loss: WoundLoss) -> bool:
+    """ "do not remove any models or reduce any wounds": count what would be lost."""
+    if loss.orders.action != SUPPRESS:
+        return False
+    memory = ledger(battle)
+    left = loss.left - loss.lost
+    memory.left[loss.model.id] = left
+    memory.lost[loss.victim.id] += loss.lost
+    battle.say(
+        "suppressive", f"  {loss.model.id} would lose {loss.lost} wound(s) (Suppressive Fire)"
+    )
+    if left <= 0:
+        loss.result.casualties[loss.victim.id] += 1
+    return True
+
+
+def _morale(settings: RuleSettings) -> Callable[[Battle, Attack, VolleyResult], None]:
+    per_wound = settings.integer(f"{NAME}.{LD_PENALTY.name}")
+    counted = settings.text(f"{NAME}.{WOUNDS_COUNTED.name}")
+
+    def after(battle: Battle, attack: Attack, result: VolleyResult) -> None:
+        """ "if the target unit would have suffered enough wounds to take a Morale
+        check, they must take that morale check with a -1 penalty to their Ld for
+        each Wound they would have suffered." The threshold is the 6th/7th-edition
+        25% of the unit's models in the phase (parameter ``morale_threshold``)."""
+        if attack.orders.action != SUPPRESS:
+            return
+        target = attack.target
+        by_loss = counted == "lost"
+        wounds = ledger(battle).lost[target.id] if by_loss else result.unsaved[target.id]
+        if any(h(battle, target, wounds) for h in battle.hooks.get(SUPPRESSION_WOULD_APPLY)):
+            return
+        would_die = target.status.casualties_this_phase + result.casualties[target.id]
+        start = target.status.models_at_phase_start
+        threshold = battle.settings.number("morale_threshold")
+        if not start or would_die < threshold * start:
+            battle.say(
+                "suppressive", f"{target.label} would not have had to test ({would_die} lost)"
+            )
+            return
+        tests = battle.hooks.get(SUPPRESSION_TEST_WOULD_BE_TAKEN)
+        if any(h(battle, target, wounds) for h in tests):
+            return
+        reason = f"Suppressive Fire, {wounds} wound(s)"
+        morale_check(battle, target, reason, penalty=wounds * per_wound)
+
+    return after
+
+
+def install(hooks: Hooks, settings: RuleSettings) -> None:
+    """Put Suppressive Fire on the shooting procedures."""
+    hooks.add(SHOOTING_ACTIONS, SuppressiveAction())
+    hooks.add(SHOOTING_ATTACK_BEGINS, _begin)
+    hooks.add(WEAPON_WOULD_FIRE, _no_snap)
+    hooks.add(WOUNDS_LEFT, _counted_left)
+    hooks.add(WOUNDS_WOULD_BE_LOST, _count_instead)
+    hooks.add(AFTER_SHOOTING_ATTACK, _morale(settings))
+
+
+SUPPRESSIVE_FIRE = RuleOption(
+    name=NAME,
+    summary="Shoot to force a Morale check at -1 Ld per wound instead of removing models",
+    quote=QUOTE,
+    parameters=(LD_PENALTY, WOUNDS_COUNTED),
+    install=install,
+)
+
+
+def _shock_troops(battle: Battle, target: Unit, wounds: int) -> bool:
+    if not target.has_rule("Shock Troops"):
+        return False
+    battle.say("suppressive", f"{target.label} are Shock Troops: Suppressive Fire ignored")
+    return True
+
+
+def _pinning_instead(battle: Battle, target: Unit, wounds: int) -> bool:
+    pinning_test(battle, target, "Suppressive Fire")
+    return True
+
+
+SHOCK_TROOPS = RuleOption(
+    name="shock_troops",
+    summary="Units with the Shock Troops rule ignore Suppressive Fire",
+    quote=(
+        "perhaps have a work in USR for dedicated 'shock troops' for each codex that flat out "
+        "ignores this?"
+    ),
+    install=lambda hooks, settings: hooks.add(SUPPRESSION_WOULD_APPLY, _shock_troops),
+)
+SUPPRESSIVE_PINNING = RuleOption(
+    name="suppressive_pinning",
+    summary="Suppressive Fire forces a Pinning test instead of a Morale check",
+    quote="Also a pinning check rather than morale?",
+    install=lambda hooks, settings: hooks.add(SUPPRESSION_TEST_WOULD_BE_TAKEN, _pinning_instead),
+)

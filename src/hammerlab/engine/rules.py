@@ -1,0 +1,301 @@
+"""Rules as plug-ins: options that install themselves, parameters, and hook points.
+
+A ruleset declares *parameters* (every number its rules text names, with a
+default, bounds and the sentence it comes from) and *options* (proposed rules,
+reactions, house rules). An option that is on *installs* handlers on named
+:class:`HookPoint` s of the procedures: windows ("after a shooting attack"),
+offers ("actions a shooting unit may take") and replacement points in the
+XMage "would/did" style ("wounds would be lost"). Procedures ask the points;
+they never ask whether an option is on.
+
+Everything here is edition-neutral: hook points, option names and parameter
+names are chosen by each edition.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar, cast
+
+from hammerlab.errors import HammerlabError, UnknownNameError
+
+ParamValue = bool | int | float | str
+"""What a parameter holds."""
+
+H = TypeVar("H")
+
+
+class RuleSettingError(HammerlabError, ValueError):
+    """A rule option or parameter setting that is unknown or out of bounds."""
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A named, typed number (or choice) of the rules, with its default and source."""
+
+    name: str
+    default: ParamValue
+    summary: str
+    quote: str
+    """The rules sentence the number comes from."""
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] = ()
+    """For a ``str`` parameter: its legal values."""
+
+    @property
+    def type_name(self) -> str:
+        """``bool``, ``int``, ``float`` or ``str``."""
+        return type(self.default).__name__
+
+    def coerce(self, raw: ParamValue, where: str) -> ParamValue:
+        """``raw`` (a CLI string, or a TOML value) as this parameter's type, checked.
+
+        ``where`` names the setting in the error (``suppressive_fire.ld_penalty_per_wound``).
+        """
+        value = self._typed(raw, where)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if self.minimum is not None and value < self.minimum:
+                raise RuleSettingError(f"{where}={raw}: must be at least {self.minimum:g}")
+            if self.maximum is not None and value > self.maximum:
+                raise RuleSettingError(f"{where}={raw}: must be at most {self.maximum:g}")
+        if isinstance(value, str) and self.choices and value not in self.choices:
+            raise RuleSettingError(f"{where}={raw}: must be one of {', '.join(self.choices)}")
+        return value
+
+    def _typed(self, raw: ParamValue, where: str) -> ParamValue:
+        kind = self.type_name
+        text = str(raw).strip().lower() if isinstance(raw, str) else None
+        if kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            if text in ("on", "true", "yes", "1"):
+                return True
+            if text in ("off", "false", "no", "0"):
+                return False
+        elif kind == "int":
+            if isinstance(raw, int) and not isinstance(raw, bool):
+                return raw
+            if text is not None and text.lstrip("-").isdigit():
+                return int(text)
+        elif kind == "float":
+            number: float | None = None
+            if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+                number = float(raw)
+            elif text is not None:
+                try:
+                    number = float(text)
+                except ValueError:
+                    number = None
+            if number is not None and math.isfinite(number):
+                return number
+        elif isinstance(raw, str):
+            return raw.strip()
+        raise RuleSettingError(f"{where}={raw}: expected a {kind}")
+
+    def describe(self) -> dict[str, Any]:
+        """The JSON shape ``rulesets --json`` prints."""
+        shape: dict[str, Any] = {
+            "default": self.default,
+            "type": self.type_name,
+            "min": self.minimum,
+            "max": self.maximum,
+            "summary": self.summary,
+            "quote": self.quote,
+        }
+        if self.choices:
+            shape["choices"] = list(self.choices)
+        return shape
+
+
+@dataclass(frozen=True)
+class HookPoint(Generic[H]):
+    """A named point of a procedure where installed rules act.
+
+    ``H`` is the type of handler the point takes, so installing the wrong
+    kind of handler is a type error.
+    """
+
+    name: str
+    doc: str
+
+
+class Hooks:
+    """The handlers installed on a battle's hook points, in installation order."""
+
+    def __init__(self) -> None:
+        self._handlers: dict[str, list[Any]] = {}
+
+    def add(self, point: HookPoint[H], handler: H) -> None:
+        """Install ``handler`` on ``point`` (after those already there)."""
+        self._handlers.setdefault(point.name, []).append(handler)
+
+    def get(self, point: HookPoint[H]) -> list[H]:
+        """The handlers on ``point``, in the order they were installed."""
+        return cast(list[H], self._handlers.get(point.name, []))
+
+    def points(self) -> list[str]:
+        """Names of points with at least one handler."""
+        return [name for name, handlers in self._handlers.items() if handlers]
+
+
+Installer = Callable[[Hooks, "RuleSettings"], None]
+"""What an option runs when it is on: installs its handlers."""
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """A rule that can be switched on or off, with its parameters.
+
+    ``quote`` is the rules text it implements. ``install`` puts its handlers
+    on the procedures' hook points when it is on.
+    """
+
+    name: str
+    summary: str
+    quote: str
+    default: bool = False
+    parameters: tuple[Parameter, ...] = ()
+    install: Installer | None = None
+    source: str = "built-in"
+    """Where the rule comes from: ``built-in``, a plug-in file or an entry point."""
+
+    def parameter(self, name: str) -> Parameter:
+        """The parameter called ``name``."""
+        for parameter in self.parameters:
+            if parameter.name == name:
+                return parameter
+        raise RuleSettingError(
+            f"rule {self.name!r} has no parameter {name!r}; "
+            f"known: {', '.join(p.name for p in self.parameters) or 'none'}"
+        )
+
+    def describe(self) -> dict[str, Any]:
+        """The JSON shape ``rulesets --json`` prints."""
+        return {
+            "name": self.name,
+            "default": self.default,
+            "summary": self.summary,
+            "quote": self.quote,
+            "source": self.source,
+            "parameters": {p.name: p.describe() for p in self.parameters},
+        }
+
+
+@dataclass(frozen=True)
+class RuleSettings:
+    """Which options are on and every parameter's value, for one battle.
+
+    Option parameters are named ``option.parameter``; ruleset parameters by
+    their bare name.
+    """
+
+    options: Mapping[str, bool] = field(default_factory=dict)
+    values: Mapping[str, ParamValue] = field(default_factory=dict)
+
+    def on(self, option: str) -> bool:
+        """Whether ``option`` is on (for reports; procedures use hook points)."""
+        return bool(self.options.get(option, False))
+
+    def value(self, name: str) -> ParamValue:
+        """The value of parameter ``name``."""
+        try:
+            return self.values[name]
+        except KeyError:
+            raise UnknownNameError("rule parameter", name, list(self.values)) from None
+
+    def number(self, name: str) -> float:
+        """A numeric parameter as a float."""
+        value = self.value(name)
+        assert isinstance(value, (int, float)), name
+        return float(value)
+
+    def integer(self, name: str) -> int:
+        """An ``int`` parameter."""
+        value = self.value(name)
+        assert isinstance(value, int) and not isinstance(value, bool), name
+        return value
+
+    def flag(self, name: str) -> bool:
+        """A ``bool`` parameter."""
+        value = self.value(name)
+        assert isinstance(value, bool), name
+        return value
+
+    def text(self, name: str) -> str:
+        """A ``str`` parameter."""
+        value = self.value(name)
+        assert isinstance(value, str), name
+        return value
+
+    def changed(self) -> dict[str, ParamValue]:
+        """Every setting as ``--rule`` would write it (options as ``on``/``off``)."""
+        return {**{k: v for k, v in self.options.items()}, **dict(self.values)}
+
+
+def parse_rule_flag(flag: str) -> tuple[str, str]:
+    """``NAME=on``, ``NAME.PARAM=VALUE`` or bare ``NAME`` (meaning on) as (key, raw value)."""
+    key, sep, raw = flag.partition("=")
+    key = key.strip()
+    if not key:
+        raise RuleSettingError(f"{flag!r}: write NAME=on|off or NAME.PARAM=VALUE")
+    return key, raw.strip() if sep else "on"
+
+
+def resolve_settings(
+    options: Iterable[RuleOption],
+    parameters: Iterable[Parameter],
+    chosen: Mapping[str, ParamValue],
+) -> RuleSettings:
+    """Defaults overlaid with ``chosen`` (``name`` → on/off, ``name.param`` → value).
+
+    An unknown option or parameter, or a value out of bounds, is a
+    :class:`RuleSettingError` naming the known ones; nothing is silently off.
+    Setting an option's parameter does not switch the option on.
+    """
+    declared = {o.name: o for o in options}
+    ruleset_params = {p.name: p for p in parameters}
+    switched = {name: option.default for name, option in declared.items()}
+    values: dict[str, ParamValue] = {p.name: p.default for p in ruleset_params.values()}
+    for option in declared.values():
+        for parameter in option.parameters:
+            values[f"{option.name}.{parameter.name}"] = parameter.default
+    for key, raw in chosen.items():
+        owner, dot, param = key.partition(".")
+        if dot:
+            if owner not in declared:
+                raise RuleSettingError(_unknown("rule", owner, declared))
+            values[key] = declared[owner].parameter(param).coerce(raw, key)
+        elif key in declared:
+            switched[key] = _switch(key, raw)
+        elif key in ruleset_params:
+            values[key] = ruleset_params[key].coerce(raw, key)
+        else:
+            raise RuleSettingError(
+                _unknown("rule or parameter", key, {**declared, **ruleset_params})
+            )
+    return RuleSettings(options=switched, values=values)
+
+
+def _switch(name: str, raw: ParamValue) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text in ("on", "true", "yes", "1"):
+        return True
+    if text in ("off", "false", "no", "0"):
+        return False
+    raise RuleSettingError(f"{name}={raw}: a rule is on or off")
+
+
+def _unknown(kind: str, name: str, known: Mapping[str, object]) -> str:
+    return f"unknown {kind} {name!r}; known: {', '.join(sorted(known)) or 'none'}"
+
+
+def install_rules(hooks: Hooks, options: Iterable[RuleOption], settings: RuleSettings) -> None:
+    """Install every option that is on, in the order the ruleset declares them."""
+    for option in options:
+        if settings.on(option.name) and option.install is not None:
+            option.install(hooks, settings)
