@@ -60,6 +60,8 @@ def test_every_function_named_in_the_rules_doc_exists(edition: str) -> None:
             f"hammerlab.engine.{module_name}",
             f"hammerlab.editions.{module_name}",
         ]
+        if importlib.util.find_spec(f"{PACKAGES[edition]}.rules"):
+            homes.append(f"{PACKAGES[edition]}.rules.{module_name}")
         modules = [importlib.import_module(h) for h in homes if importlib.util.find_spec(h)]
         if not any(hasattr(m, attr) for m in modules):
             missing.append(cell)

@@ -21,7 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hammerlab.editions.waffle.options import OPTIONS
+from hammerlab.editions import get_ruleset
+from hammerlab.editions.base import apply_rules
 from hammerlab.engine.battle import Battle, Player
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.controllers import ScriptedController
@@ -30,7 +31,7 @@ from hammerlab.engine.decisions import Controller
 from hammerlab.engine.dice import Dice, ScriptedDice
 from hammerlab.engine.events import Event
 from hammerlab.engine.geometry import Vec
-from hammerlab.engine.options import resolve_options
+from hammerlab.engine.rules import ParamValue
 from hammerlab.engine.units import Model, Unit
 
 A, B = "A", "B"
@@ -170,7 +171,7 @@ def make_battle(
     script_b: Sequence[tuple[str, str]] = (),
     fallback: Controller | None = None,
     terrain: Sequence[TerrainArea] = (),
-    options: Mapping[str, bool] | None = None,
+    options: Mapping[str, ParamValue] | None = None,
     seed: int | None = None,
 ) -> Battle:
     """A two-player battle (A south, B north) on an open 72" x 48" table.
@@ -184,18 +185,19 @@ def make_battle(
         if seed is not None
         else ScriptedDice(values=list(dice), directions=list(directions))
     )
-    return Battle(
+    battle = Battle(
         battlefield=Battlefield(72.0, 48.0, tuple(terrain)),
         players=(Player(A, "south"), Player(B, "north")),
         units={u.id: u for u in units},
         dice=rolled,
         ruleset="waffle",
-        options=resolve_options(OPTIONS, options or {}),
         controllers={
             A: ScriptedController(script_a, fallback),
             B: ScriptedController(script_b, fallback),
         },
     )
+    apply_rules(battle, get_ruleset("waffle"), options or {})
+    return battle
 
 
 def controller(battle: Battle, player: str) -> ScriptedController:

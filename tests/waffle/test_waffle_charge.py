@@ -47,6 +47,7 @@ from hammerlab.editions.waffle.charge import charge_bonus_attacks, charge_sub_ph
 from hammerlab.editions.waffle.combat import in_contact
 from hammerlab.editions.waffle.morale import phase_casualty_checks
 from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.rules.fiery_charge import fiery_chargers
 from hammerlab.editions.waffle.ruleset import end_of_turn
 from hammerlab.editions.waffle.shooting import shooting_phase, start_phase
 from hammerlab.engine.battle import Battle
@@ -516,9 +517,9 @@ def test_seed004_fiery_charge_is_off_by_default_and_keeps_the_charge_bonus() -> 
     battle = fiery_battle(on=False, script_a=[], dice=[3, 3])  # 6" against 5"
     charge_sub_phase(battle, A)
     charger = battle.unit("a")
-    assert charger.status.charged and not charger.status.fiery_charged
+    assert charger.status.charged and "a" not in fiery_chargers(battle)
     assert asked(battle, A, "fiery_charge") == []
-    assert charge_bonus_attacks(charger) == 1  # the 6th/7th-edition +1 Attack
+    assert charge_bonus_attacks(battle, charger) == 1  # the 6th/7th-edition +1 Attack
 
 
 def test_seed004_fiery_charge_fires_assault_and_pistol_weapons_and_adds_casualties() -> None:
@@ -539,8 +540,8 @@ def test_seed004_fiery_charge_fires_assault_and_pistol_weapons_and_adds_casualti
     assert (shots.weapon, shots.target, shots.snap) == ("Bolt pistol", "Target [b]", False)
     assert [m.id for m in battle.unit("b").alive_models] == ["b.2"]
     assert charger.status.combat_score == 1  # one model removed
-    assert charger.status.fiery_charged
-    assert charge_bonus_attacks(charger) == 0  # the bonus attack is lost
+    assert "a" in fiery_chargers(battle)
+    assert charge_bonus_attacks(battle, charger) == 0  # the bonus attack is lost
     # b.1, the model a.1 touched, is gone: a.1 closes in on b.2 (1.24" away, within
     # the 3" Pile In), straight toward it, so the charge still ends in combat.
     assert [e.model for e in charge_moves(battle)] == ["a.1", "a.1"]
@@ -556,16 +557,17 @@ def test_seed004_fiery_charge_declined_keeps_the_bonus() -> None:
     charge_sub_phase(battle, A)
     charger = battle.unit("a")
     assert of_kind(battle, "shots") == []
-    assert not charger.status.fiery_charged and charger.status.combat_score == 0
-    assert charge_bonus_attacks(charger) == 1
+    assert "a" not in fiery_chargers(battle) and charger.status.combat_score == 0
+    assert charge_bonus_attacks(battle, charger) == 1
 
 
 def test_seed004_fiery_charge_with_rage_loses_only_one_of_two_bonus_attacks() -> None:
     raging = squad("a", A, MARINE, [BOLT_PISTOL], [(30, 10)], rules=["Rage"])
+    battle = make_battle(raging, options={"fiery_charge": True})
     raging.status.charged = True
-    assert charge_bonus_attacks(raging) == 2
-    raging.status.fiery_charged = True
-    assert charge_bonus_attacks(raging) == 1
+    assert charge_bonus_attacks(battle, raging) == 2
+    fiery_chargers(battle).add("a")
+    assert charge_bonus_attacks(battle, raging) == 1
 
 
 def test_seed004_fiery_charge_is_not_offered_against_a_vehicle() -> None:

@@ -151,7 +151,7 @@ MALFORMED = {
     "unknown-rule-option": (
         broken("seed = 7\n", "seed = 7\nrules = { final_shoot = true }\n"),
         "rules",
-        "unknown rule option 'final_shoot'",
+        "unknown rule or parameter 'final_shoot'",
     ),
 }
 

@@ -42,9 +42,12 @@ from fight_kit import (
     south,
 )
 
+from hammerlab.editions import get_ruleset
+from hammerlab.editions.base import apply_rules
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.assault_results import FightRecord
 from hammerlab.editions.waffle.fight import choose_weapons, fight_sub_phase
+from hammerlab.editions.waffle.rules.fiery_charge import fiery_chargers
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import TerrainArea
 from hammerlab.engine.datasheet import Profile, Weapon
@@ -168,7 +171,9 @@ def test_seed004_charge_bonus_rage_and_fiery_charge_attacks(
         MARINE, [CHAINSWORD], DUMMY, a_rules=rules, dice=[1] * attacks + [1]
     )  # every blow misses, so does the dummy's: a draw
     a.status.charged = charged
-    a.status.fiery_charged = fiery
+    if fiery:
+        apply_rules(battle, get_ruleset("waffle"), {"fiery_charge": True})
+        fiery_chargers(battle).add(a.id)
     fight_sub_phase(battle, A)
     assert blows(battle)[0] == ("Attackers [a]", 4, 1, attacks)
     assert all_dice_used(battle)

@@ -30,17 +30,16 @@ from conftest import (
 )
 
 from hammerlab.editions.waffle.attacks import fire_weapon
-from hammerlab.editions.waffle.options import OPTIONS
 from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.rules import OPTIONS
 from hammerlab.editions.waffle.shooting import shooting_phase
 from hammerlab.engine.datasheet import Weapon
-from hammerlab.engine.options import resolve_options
+from hammerlab.engine.rules import RuleSettingError, resolve_settings
 from hammerlab.engine.units import Unit
-from hammerlab.errors import UnknownNameError
 
 
 def test_seed000_proposed_rules_are_options_off_by_default() -> None:
-    defaults = resolve_options(OPTIONS, {})
+    defaults = resolve_settings(OPTIONS, (), {}).options
     assert defaults == {
         "suppressive_fire": False,
         "suppressive_pinning": False,
@@ -49,9 +48,14 @@ def test_seed000_proposed_rules_are_options_off_by_default() -> None:
         "final_blow": False,
         "fiery_charge": False,
         "shooting_into_combat": False,
+        # the seeds' reactions are rules too, on unless switched off
+        "return_fire": True,
+        "dive_for_cover": True,
+        "overwatch": True,
+        "fall_back": True,
     }
-    with pytest.raises(UnknownNameError):
-        resolve_options(OPTIONS, {"final_shoot": True})
+    with pytest.raises(RuleSettingError, match="final_shot"):
+        resolve_settings(OPTIONS, (), {"final_shoot": True})
 
 
 # --- Suppressive Fire ----------------------------------------------------------------

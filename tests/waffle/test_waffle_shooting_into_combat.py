@@ -58,14 +58,16 @@ from conftest import (
     weapon,
 )
 
+from hammerlab.editions import get_ruleset
+from hammerlab.editions.base import apply_rules
 from hammerlab.editions.waffle.ai import WaffleAI, target_value
 from hammerlab.editions.waffle.attacks import firing_models
 from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.markers import aim_points
 from hammerlab.editions.waffle.morale import go_to_ground, morale_check, pinning_test
-from hammerlab.editions.waffle.options import OPTIONS
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
 from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.rules import OPTIONS
 from hammerlab.editions.waffle.ruleset import end_of_turn
 from hammerlab.editions.waffle.shooting import (
     reactions_to_shooting,
@@ -79,7 +81,7 @@ from hammerlab.engine.datasheet import Profile, Weapon
 from hammerlab.engine.decisions import Choice, Decision
 from hammerlab.engine.dice import ScriptedDice
 from hammerlab.engine.geometry import blast_marker, touched
-from hammerlab.engine.options import resolve_options
+from hammerlab.engine.rules import resolve_settings
 from hammerlab.engine.units import Unit
 
 GUARD = profile("Guardsman", bs=3, s=3, t=3, ld=7, sv="5+")
@@ -108,7 +110,7 @@ def melee(*units: Unit, **kwargs: Any) -> Battle:
 
 
 def test_seed001_shooting_into_combat_is_an_option_off_by_default() -> None:
-    assert resolve_options(OPTIONS, {})["shooting_into_combat"] is False
+    assert resolve_settings(OPTIONS, (), {}).on("shooting_into_combat") is False
     option = next(o for o in OPTIONS if o.name == "shooting_into_combat")
     assert "any rolls of 1 or 2" in option.quote
 
@@ -375,13 +377,13 @@ def three_player_battle(units: Sequence[Unit], dice: Sequence[int]) -> Battle:
         units={u.id: u for u in units},
         dice=ScriptedDice(values=list(dice)),
         ruleset="waffle",
-        options=resolve_options(OPTIONS, INTO),
         controllers={
             A: ScriptedController(shoot("Orks [b]")),
             B: ScriptedController(),
             "C": ScriptedController(),
         },
     )
+    apply_rules(battle, get_ruleset("waffle"), INTO)
     refresh_locks(battle)
     return battle
 
@@ -589,7 +591,7 @@ def test_seed001_ai_shoots_into_a_melee_only_for_4_to_1_expected_casualties(
     battle = melee(squad("a", A, MARINE, [BOLTGUN], SQUAD, name="Squad"), orks(), friends)
     unit, target = battle.unit("a"), battle.unit("b")
     assert target_value(battle, unit, target) == -1.0  # option off: never
-    battle.options = resolve_options(OPTIONS, INTO)
+    apply_rules(battle, get_ruleset("waffle"), INTO)
     assert target_value(battle, unit, target) == pytest.approx(expected)
 
 

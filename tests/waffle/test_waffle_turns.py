@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from hammerlab.cli.app import app
 from hammerlab.editions.base import GamePlan
-from hammerlab.editions.waffle.charge import fire_overwatch
+from hammerlab.editions.waffle.rules.reactions import Overwatch
 from hammerlab.editions.waffle.ruleset import WaffleRuleset, end_of_turn
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -26,7 +26,7 @@ def test_seed004_overwatch_rapid_fire_counts_the_charger_as_within_1_inch() -> N
     battle = make_battle(
         shooters, charger, dice=[1, 2, 5, 3, 6], script_a=[("weapon", "Storm rifle")]
     )
-    fire_overwatch(battle, shooters, charger)
+    Overwatch().resolve(battle, shooters, charger)
     shots = [e for e in battle.log.events if e.kind == "shots"]
     assert [e.to_dict()["shots"] for e in shots] == [4]
     assert charger.destroyed
@@ -37,10 +37,8 @@ def test_base_end_of_turn_clears_weapon_types_fired_by_either_side() -> None:
     theirs = squad("b", B, profile(), [BOLTGUN], row(10, 40, 1))
     battle = make_battle(mine, theirs)
     theirs.status.fired_types.add("Rapid Fire")  # Return Fire! in A's turn
-    mine.status.fiery_charged = True
     end_of_turn(battle, A)
     assert not theirs.status.fired_types
-    assert not mine.status.fiery_charged
 
 
 def test_base_phases_play_in_turn_order_whatever_the_plan_lists() -> None:
