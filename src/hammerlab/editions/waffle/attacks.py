@@ -25,6 +25,7 @@ from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_o
 from hammerlab.editions.waffle.special_rules import relentless
 from hammerlab.editions.waffle.tables import (
     ballistic_target,
+    miss_reroll,
     snap_shot_bs,
 )
 from hammerlab.editions.waffle.visibility import visible_models, within
@@ -271,7 +272,8 @@ class HitRolls:
 def roll_to_hit(
     battle: Battle, bs: int, shots: int, twin_linked: bool, purpose: str, into_melee: bool = False
 ) -> HitRolls:
-    """Roll ``shots`` to hit with ``bs``; re-roll misses for BS 6+ or twin-linked.
+    """Roll ``shots`` to hit with ``bs``; re-roll misses for BS 6+ or twin-linked
+    (on the score :func:`tables.miss_reroll` gives).
 
     Into a melee (seed 001, Proposed Rule) "any rolls of 1 or 2, even if they
     would normally be hits, hit one of your engaged units instead!": every
@@ -279,14 +281,14 @@ def roll_to_hit(
     miss, so it is not re-rolled; a miss (3 up to the score needed) is, and
     strays if the re-roll shows 1 or 2.
     """
-    needed, reroll_needed = ballistic_target(bs)
+    needed = ballistic_target(bs)[0]
+    again = miss_reroll(bs, twin_linked)
     stray = STRAY_ROLL if into_melee else 0
     note = f", 1-{stray} stray" if stray else ""
     rolls = battle.dice.roll(shots, f"to hit ({purpose}, {needed}+{note})")
     hits, strays = _hit_counts(rolls, needed, stray)
     misses = shots - hits - strays
-    if misses and (reroll_needed is not None or twin_linked):
-        again = reroll_needed if reroll_needed is not None else needed
+    if misses and again is not None:
         rerolls = battle.dice.roll(misses, f"re-roll misses ({purpose}, {again}+{note})")
         more_hits, more_strays = _hit_counts(rerolls, again, stray)
         hits, strays = hits + more_hits, strays + more_strays
