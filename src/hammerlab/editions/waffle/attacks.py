@@ -143,17 +143,24 @@ def fires_snap(unit: Unit, profile: WeaponProfile, orders: FireOrders) -> bool:
 
 
 def shots_of(
-    unit: Unit, model: Model, profile: WeaponProfile, target: Unit, overwatch: bool = False
+    battle: Battle,
+    unit: Unit,
+    model: Model,
+    profile: WeaponProfile,
+    target: Unit,
+    overwatch: bool = False,
 ) -> int:
     """Shots for one model by weapon type (Rapid Fire doubles at half range).
 
-    Overwatch: "For the purposes of range, the target of the Overwatch attack
-    counts as being within 1" of the models that are firing" (seed 004), so
-    Rapid Fire weapons fire twice.
+    Half range is measured, like range in seed 000 step 3 ("within range of
+    at least one visible model in the target unit"), to the target models
+    this model can see. Overwatch: "For the purposes of range, the target of
+    the Overwatch attack counts as being within 1" of the models that are
+    firing" (seed 004), so Rapid Fire weapons fire twice.
     """
     half = (profile.range or 0.0) / 2
     near = profile.base_type == "Rapid Fire" and (
-        overwatch or within(model, target.alive_models, half)
+        overwatch or within(model, visible_models(battle, [model], target), half)
     )
     return weapon_shots(profile, near, moved_for_weapons(unit))
 
@@ -320,7 +327,7 @@ def _rolled_hits(
     total_shots = 0
     needed_seen: set[str] = set()
     for model in models:
-        shots = shots_of(unit, model, profile, target, orders.overwatch)
+        shots = shots_of(battle, unit, model, profile, target, orders.overwatch)
         total_shots += shots
         bs = _ballistic_skill(model, snap)
         needed_seen.add(f"{ballistic_target(bs)[0]}+")

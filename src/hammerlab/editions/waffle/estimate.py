@@ -56,7 +56,8 @@ def expected_casualties(
             continue
         bs = stats_of(model.profile).bs
         bs = max(1, bs // 2) if snap else bs
-        hits = shots_of(unit, model, profile, target) * (1.0 if profile.template else p_hit(bs))
+        shots = shots_of(battle, unit, model, profile, target)
+        hits = shots * (1.0 if profile.template else p_hit(bs))
         if profile.blast or profile.template:
             hits *= min(3, len(target.alive_models))
         strength = profile.strength.resolve(stats_of(model.profile).s)
