@@ -43,7 +43,12 @@ from conftest import (
 
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.attacks import firing_models
-from hammerlab.editions.waffle.charge import charge_bonus_attacks, charge_sub_phase
+from hammerlab.editions.waffle.charge import (
+    charge_bonus_attacks,
+    charge_dice,
+    charge_range_of,
+    charge_sub_phase,
+)
 from hammerlab.editions.waffle.combat import in_contact
 from hammerlab.editions.waffle.morale import phase_casualty_checks
 from hammerlab.editions.waffle.orders import FireOrders
@@ -440,6 +445,63 @@ def test_seed004_open_ground_charge_rolls_only_2d6() -> None:
     charge_sub_phase(battle, A)
     assert [e.purpose for e in of_kind(battle, "dice")] == ["charge range 2D6 (Charger [a])"]
     assert last(rolls(battle)).success
+
+
+def fleet_charger(dice: list[int], gap: float) -> Battle:
+    """A Fleet ``Charger [a]`` at (30, 10) and ``Target [b]`` ``gap - 1`` inches north."""
+    charger = squad("a", A, MARINE, [BOLTGUN], [(30, 10)], name="Charger", rules=["Fleet"])
+    target = squad("b", B, GUARD, [LASGUN], [(30, 10 + gap)], name="Target")
+    return make_battle(
+        charger,
+        target,
+        dice=dice,
+        script_a=charge_script("Charger [a]", "Target [b]"),
+        script_b=NO_REACTION,
+    )
+
+
+def test_fleet_rerolls_both_charge_dice_when_that_is_the_best_chance() -> None:
+    """6th/7th-edition Fleet: "can re-roll one or more of the dice when
+    determining … charge ranges".
+
+    1 + 2 = 3" against 7". Keeping the 2 needs a 5+ (2/6); keeping the 1 needs
+    a 6 (1/6); re-rolling both needs 7+ on 2D6 (21/36): both are re-rolled,
+    3 + 4 = 7" reaches.
+    """
+    battle = fleet_charger([1, 2, 3, 4], gap=8)
+    charge_sub_phase(battle, A)
+    roll = last(rolls(battle))
+    assert (roll.dice, roll.charge_range, roll.success) == ((3, 4), 7, True)
+    assert [e.purpose for e in of_kind(battle, "dice")] == [
+        "charge range 2D6 (Charger [a])",
+        "Fleet re-roll of charge dice (Charger [a])",
+    ]
+    assert all_dice_used(battle)
+
+
+def test_fleet_rerolls_only_the_low_die_when_that_is_the_best_chance() -> None:
+    """Fleet, 6 + 1 = 7" against 9": re-rolling the 1 needs 3+ (4/6), both
+    need 9+ on 2D6 (10/36): only the 1 is re-rolled; a 3 makes 9"."""
+    battle = fleet_charger([6, 1, 3], gap=10)
+    charge_sub_phase(battle, A)
+    roll = last(rolls(battle))
+    assert (roll.dice, roll.charge_range, roll.success) == ((6, 3), 9, True)
+    assert all_dice_used(battle)
+
+
+def test_fleet_does_not_reroll_a_charge_that_reaches() -> None:
+    battle = fleet_charger([3, 4], gap=8)  # 7" against 7"
+    charge_sub_phase(battle, A)
+    assert last(rolls(battle)).success
+    assert all_dice_used(battle)
+
+
+def test_charge_dice_difficult_terrain_is_3d6_discarding_the_highest() -> None:
+    """6th and 7th edition: a charge through difficult terrain rolls 3D6 and
+    discards the highest die; otherwise seed 004's "Roll 2D6"."""
+    assert (charge_dice(False), charge_dice(True)) == (2, 3)
+    assert charge_range_of((6, 2, 3)) == 5
+    assert charge_range_of((6, 2)) == 8
 
 
 def test_seed004_charging_models_end_in_base_contact_without_overlap() -> None:

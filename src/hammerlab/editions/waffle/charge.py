@@ -13,6 +13,9 @@ made a Fiery Charge, so :func:`charge_bonus_attacks` drops one bonus Attack).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from itertools import combinations, product
+
 from hammerlab.editions.waffle.attacks import firing_models, ranged_weapons
 from hammerlab.editions.waffle.combat import in_contact, refresh_locks, units_in_contact
 from hammerlab.editions.waffle.events import ChargeDeclared, ChargeRolled, ReactionDeclared
@@ -261,30 +264,77 @@ def through_difficult_terrain(battle: Battle, unit: Unit, target: Unit) -> bool:
     return False
 
 
+DIFFICULT_CHARGE_DICE = 3
+"""Dice a charge through difficult terrain rolls, the highest discarded: the
+6th- and 7th-edition rule alike ("roll 3D6 and discard the highest"); see
+:func:`charge_dice` and docs/rules/waffle.md (base editions)."""
+
+
+def charge_dice(difficult: bool) -> int:
+    """How many D6 the charge range rolls: 2D6 (seed 004), or
+    :data:`DIFFICULT_CHARGE_DICE` through difficult terrain."""
+    return DIFFICULT_CHARGE_DICE if difficult else 2
+
+
+def charge_range_of(dice: Sequence[int]) -> int:
+    """The charge range the dice give: their sum, less the highest die when
+    more than two are rolled (difficult terrain)."""
+    return sum(dice) - (max(dice) if len(dice) > 2 else 0)
+
+
+def fleet_rerolls(dice: Sequence[int], distance: float) -> tuple[int, ...]:
+    """Positions of the charge dice a Fleet unit re-rolls.
+
+    6th/7th-edition Fleet: the unit "can re-roll one or more of the dice when
+    determining Run moves and charge ranges". None when the roll reaches;
+    otherwise the set of dice that gives the best chance to reach ``distance``
+    (counted exactly over the re-rolled dice; fewest dice on a tie), or none
+    when no re-roll can reach.
+    """
+    if charge_range_of(dice) >= distance - EPSILON:
+        return ()
+    best: tuple[int, ...] = ()
+    best_hits = 0
+    positions = range(len(dice))
+    for size in range(1, len(dice) + 1):
+        for chosen in combinations(positions, size):
+            hits = 0
+            for faces in product(range(1, 7), repeat=size):
+                rolled = list(dice)
+                for at, face in zip(chosen, faces, strict=True):
+                    rolled[at] = face
+                hits += charge_range_of(rolled) >= distance - EPSILON
+            if hits * 6 ** (len(dice) - size) > best_hits:
+                best, best_hits = chosen, hits * 6 ** (len(dice) - size)
+    return best
+
+
 def roll_charge_range(battle: Battle, unit: Unit, target: Unit) -> ChargeRolled:
     """Seed 004, Roll Charge Range: "Roll 2D6. This is your charge range".
 
     "If a unit has models that roll differently for their charge range, the
     whole unit must charge at the speed of the slowest model." Here the only
-    different roll is the 7th-edition difficult-terrain charge: 3D6, highest
-    discarded, for the whole unit when any charging model's path crosses
-    difficult terrain. The charge reaches when the closest models are no
-    farther apart than the charge range (exactly equal reaches).
+    different roll is the 6th/7th-edition difficult-terrain charge: 3D6,
+    highest discarded (:func:`charge_dice`), for the whole unit when any
+    charging model's path crosses difficult terrain. A Fleet unit re-rolls the
+    dice :func:`fleet_rerolls` picks. The charge reaches when the closest
+    models are no farther apart than the charge range (exactly equal reaches).
     """
-    if through_difficult_terrain(battle, unit, target):
-        dice = battle.dice.roll(3, f"charge range 3D6, highest discarded ({unit.label})")
-        dropped: int | None = max(dice)
-        charge_range = sum(dice) - max(dice)
-    else:
-        dice = battle.dice.roll(2, f"charge range 2D6 ({unit.label})")
-        dropped = None
-        charge_range = sum(dice)
+    count = charge_dice(through_difficult_terrain(battle, unit, target))
+    label = "3D6, highest discarded" if count == 3 else f"{count}D6"
+    dice = battle.dice.roll(count, f"charge range {label} ({unit.label})")
     distance = charge_distance(unit, target)
+    again = fleet_rerolls(dice, distance) if unit.has_rule("Fleet") else ()
+    if again:
+        purpose = f"Fleet re-roll of charge dice ({unit.label})"
+        rerolled = iter(battle.dice.roll(len(again), purpose))
+        dice = tuple(next(rerolled) if k in again else d for k, d in enumerate(dice))
+    charge_range = charge_range_of(dice)
     event = ChargeRolled(
         unit=unit.label,
         target=target.label,
         dice=dice,
-        dropped=dropped,
+        dropped=max(dice) if count > 2 else None,
         charge_range=charge_range,
         distance=round(distance, 3),
         success=distance <= charge_range + EPSILON,
