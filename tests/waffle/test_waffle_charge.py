@@ -540,6 +540,37 @@ def test_seed004_charging_models_end_in_base_contact_without_overlap() -> None:
     assert all_dice_used(battle)
 
 
+def test_charging_models_do_not_end_within_1_inch_of_an_enemy_unit_not_charged() -> None:
+    """6th/7th edition: a charging model may not move within 1" of an enemy
+    unit other than the one it charges.
+
+    The straight contact spot (30, 17) would be 0.58" from ``Bystander [c]``
+    at (31.5, 16.5) (centres 1.58" apart). Spots are tried around the target
+    base in 5° steps; one at angle φ west of south, (30 - sin φ, 18 - cos φ),
+    is 1" clear when its centre is 2" from (31.5, 16.5), i.e. when
+    sin φ - cos φ ≥ -0.5: 20° fails (-0.60), 25° holds (-0.48). It lies 7.11"
+    from the charger, within the 8" rolled.
+    """
+    charger = squad("a", A, MARINE, [BOLTGUN], [(30, 10)], name="Charger")
+    target = squad("b", B, GUARD, [LASGUN], [(30, 18)], name="Target")
+    bystander = squad("c", B, GUARD, [LASGUN], [(31.5, 16.5)], name="Bystander")
+    battle = make_battle(
+        charger,
+        target,
+        bystander,
+        dice=[4, 4],
+        script_a=charge_script("Charger [a]", "Target [b]"),
+        script_b=NO_REACTION,
+    )
+    charge_sub_phase(battle, A)
+    moved = model(battle, "a.1")
+    phi = math.radians(25)
+    assert moved.position == pytest.approx((30 - math.sin(phi), 18 - math.cos(phi)))
+    assert in_contact(moved, model(battle, "b.1"))
+    assert base_distance(moved, model(battle, "c.1")) >= 1.0 - 1e-9
+    assert all_dice_used(battle)
+
+
 def test_seed004_a_model_that_cannot_reach_contact_moves_as_close_as_it_can() -> None:
     charger = squad("a", A, MARINE, [BOLTGUN], [(30, 10), (20, 10)], name="Charger")
     target = squad("b", B, GUARD, [LASGUN], [(30, 14)], name="Target")

@@ -354,14 +354,18 @@ def charge_move(
     first, moves into base contact with an enemy model of the target not yet
     in contact with the charging unit if it can, else with one already in
     contact, else straight toward the closest target model as far as it can.
-    No model ends overlapping another base or off the table. Models moving
-    through dangerous terrain test for it.
+    No model ends overlapping another base or off the table, nor within 1" of
+    an enemy unit it is not charging (6th/7th edition: "charging models may
+    not move within 1" of an enemy unit other than the one being charged";
+    where a model ends, as interpretation 6 reads it). Models moving through
+    dangerous terrain test for it.
     """
     starts = {m.id: m.position for m in unit.alive_models}
+    avoid = [e for foe in battle.enemies_of(unit) if foe is not target for e in foe.alive_models]
     for model in closest(target.alive_models, unit.alive_models if movers is None else movers):
-        spot = _contact_spot_in_target(battle, unit, model, target, reach)
+        spot = _contact_spot_in_target(battle, unit, model, target, reach, avoid)
         if spot is None:
-            spot = closest_approach(battle, model, target, reach)
+            spot = closest_approach(battle, model, target, reach, avoid)
         if centre_distance(spot, model.position) > EPSILON:
             start, model.position = model.position, spot
             battle.emit(
@@ -371,7 +375,7 @@ def charge_move(
 
 
 def _contact_spot_in_target(
-    battle: Battle, unit: Unit, model: Model, target: Unit, reach: float
+    battle: Battle, unit: Unit, model: Model, target: Unit, reach: float, avoid: list[Model]
 ) -> Vec | None:
     """Where ``model`` can touch an enemy model: unengaged enemies first, closest first."""
     others = [m for m in unit.alive_models if m is not model]
@@ -379,7 +383,7 @@ def _contact_spot_in_target(
     free = [e for e in target.alive_models if e not in engaged]
     for group in (free, engaged):
         for enemy in closest([model], group):
-            spot = contact_spot(battle, model, enemy, reach)
+            spot = contact_spot(battle, model, enemy, reach, avoid)
             if spot is not None:
                 return spot
     return None
