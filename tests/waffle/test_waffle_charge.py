@@ -43,7 +43,12 @@ from conftest import (
 
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.attacks import firing_models
-from hammerlab.editions.waffle.charge import charge_bonus_attacks, charge_sub_phase
+from hammerlab.editions.waffle.charge import (
+    charge_bonus_attacks,
+    charge_dice,
+    charge_range_of,
+    charge_sub_phase,
+)
 from hammerlab.editions.waffle.combat import in_contact
 from hammerlab.editions.waffle.morale import phase_casualty_checks
 from hammerlab.editions.waffle.orders import FireOrders
@@ -443,6 +448,64 @@ def test_seed004_open_ground_charge_rolls_only_2d6() -> None:
     assert last(rolls(battle)).success
 
 
+def fleet_charger(dice: list[int], gap: float) -> Battle:
+    """A Fleet ``Charger [a]`` at (30, 10) and ``Target [b]`` ``gap - 1`` inches north."""
+    charger = squad("a", A, MARINE, [BOLTGUN], [(30, 10)], name="Charger", rules=["Fleet"])
+    target = squad("b", B, GUARD, [LASGUN], [(30, 10 + gap)], name="Target")
+    return make_battle(
+        charger,
+        target,
+        dice=dice,
+        script_a=charge_script("Charger [a]", "Target [b]"),
+        script_b=NO_REACTION,
+    )
+
+
+def test_fleet_rerolls_both_charge_dice_when_that_is_the_best_chance() -> None:
+    """6th/7th-edition Fleet: "can re-roll one or more of the dice when
+    determining … charge ranges".
+
+    1 + 2 = 3" against 7". Keeping the 2 needs a 5+ (2/6); keeping the 1 needs
+    a 6 (1/6); re-rolling both needs 7+ on 2D6 (21/36): both are re-rolled,
+    3 + 4 = 7" reaches.
+    """
+    battle = fleet_charger([1, 2, 3, 4], gap=8)
+    charge_sub_phase(battle, A)
+    roll = last(rolls(battle))
+    assert (roll.dice, roll.charge_range, roll.success) == ((3, 4), 7, True)
+    assert [e.purpose for e in of_kind(battle, "dice")] == [
+        "charge range 2D6 (Charger [a])",
+        "Fleet re-roll of charge dice (Charger [a])",
+    ]
+    assert all_dice_used(battle)
+
+
+def test_fleet_rerolls_only_the_low_die_when_that_is_the_best_chance() -> None:
+    """Fleet, 6 + 1 = 7" against 9": re-rolling the 1 needs 3+ (4/6), both
+    need 9+ on 2D6 (10/36): only the 1 is re-rolled; a 3 makes 9"."""
+    battle = fleet_charger([6, 1, 3], gap=10)
+    charge_sub_phase(battle, A)
+    roll = last(rolls(battle))
+    assert (roll.dice, roll.charge_range, roll.success) == ((6, 3), 9, True)
+    assert all_dice_used(battle)
+
+
+def test_fleet_does_not_reroll_a_charge_that_reaches() -> None:
+    battle = fleet_charger([3, 4], gap=8)  # 7" against 7"
+    charge_sub_phase(battle, A)
+    assert last(rolls(battle)).success
+    assert all_dice_used(battle)
+
+
+def test_charge_dice_difficult_terrain_is_3d6_discarding_the_highest() -> None:
+    """6th and 7th edition: a charge through difficult terrain rolls 3D6 and
+    discards the highest die; otherwise seed 004's "Roll 2D6"."""
+    battle = make_battle()
+    assert (charge_dice(battle, False), charge_dice(battle, True)) == (2, 3)
+    assert charge_range_of((6, 2, 3), drop_highest=True) == 5
+    assert charge_range_of((6, 2), drop_highest=False) == 8
+
+
 def test_seed004_charging_models_end_in_base_contact_without_overlap() -> None:
     charger = squad("a", A, MARINE, [BOLTGUN], [(30, 10), (31.5, 10), (26, 10)], name="Charger")
     target = squad("b", B, GUARD, [LASGUN], [(30, 16), (33.5, 16)], name="Target")
@@ -476,6 +539,37 @@ def test_seed004_charging_models_end_in_base_contact_without_overlap() -> None:
                 assert centre_distance(one.position, other.position) >= 1.0 - 1e-6
     for piece in charger.models:
         assert centre_distance(starts[piece.id], piece.position) <= 9 + 1e-6
+    assert all_dice_used(battle)
+
+
+def test_charging_models_do_not_end_within_1_inch_of_an_enemy_unit_not_charged() -> None:
+    """6th/7th edition: a charging model may not move within 1" of an enemy
+    unit other than the one it charges.
+
+    The straight contact spot (30, 17) would be 0.58" from ``Bystander [c]``
+    at (31.5, 16.5) (centres 1.58" apart). Spots are tried around the target
+    base in 5° steps; one at angle φ west of south, (30 - sin φ, 18 - cos φ),
+    is 1" clear when its centre is 2" from (31.5, 16.5), i.e. when
+    sin φ - cos φ ≥ -0.5: 20° fails (-0.60), 25° holds (-0.48). It lies 7.11"
+    from the charger, within the 8" rolled.
+    """
+    charger = squad("a", A, MARINE, [BOLTGUN], [(30, 10)], name="Charger")
+    target = squad("b", B, GUARD, [LASGUN], [(30, 18)], name="Target")
+    bystander = squad("c", B, GUARD, [LASGUN], [(31.5, 16.5)], name="Bystander")
+    battle = make_battle(
+        charger,
+        target,
+        bystander,
+        dice=[4, 4],
+        script_a=charge_script("Charger [a]", "Target [b]"),
+        script_b=NO_REACTION,
+    )
+    charge_sub_phase(battle, A)
+    moved = model(battle, "a.1")
+    phi = math.radians(25)
+    assert moved.position == pytest.approx((30 - math.sin(phi), 18 - math.cos(phi)))
+    assert in_contact(moved, model(battle, "b.1"))
+    assert base_distance(moved, model(battle, "c.1")) >= 1.0 - 1e-9
     assert all_dice_used(battle)
 
 

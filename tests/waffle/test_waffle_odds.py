@@ -120,8 +120,9 @@ def test_odds_bs6_and_above_rerolls_misses_by_hand() -> None:
     # BS6: 5/6 + 1/6 * 1/6 = 31/36; BS7: 5/6 + 1/6 * 2/6 = 32/36; BS10: 5/6 + 1/6 * 5/6 = 35/36.
     for bs, want in ((6, Fraction(31, 36)), (7, Fraction(32, 36)), (10, Fraction(35, 36))):
         assert _close(_odds(bs=bs).mean_hits, want), bs
-    # Twin-linked adds no second re-roll at BS6: still 31/36.
-    assert _close(_odds("Assault 1, Twin-linked", bs=6).mean_hits, Fraction(31, 36))
+    # Twin-linked "re-roll failed To Hit rolls" on the normal 2+ (better than BS6's 6+):
+    # 5/6 + 1/6 * 5/6 = 35/36.
+    assert _close(_odds("Assault 1, Twin-linked", bs=6).mean_hits, Fraction(35, 36))
 
 
 def test_odds_twin_linked_rerolls_misses_by_hand() -> None:

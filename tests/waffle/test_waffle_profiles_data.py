@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from hammerlab.editions.waffle.fight import second_weapon_bonus
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.ruleset import WaffleRuleset
 from hammerlab.engine.datasheet import Profile, Weapon
+from hammerlab.engine.units import Model
 from hammerlab.errors import ProfileError
 from hammerlab.io.battlescribe import import_file
 
@@ -65,3 +67,40 @@ def test_unreadable_model_characteristic_is_a_profile_error() -> None:
     chars = dict.fromkeys(("WS", "BS", "S", "T", "W", "I", "A", "Ld"), "4") | {"Sv": "3²"}
     with pytest.raises(ProfileError):
         stats_of(Profile("odd", chars))
+
+
+@pytest.mark.parametrize(
+    ("unit", "model", "weapons"),
+    [
+        ("Tactical Squad", "Space Marine Sergeant", ["Boltgun", "Bolt pistol"]),
+        ("Tactical Squad", "Space Marine", ["Boltgun", "Bolt pistol"]),
+        ("Tactical Squad", "Space Marine (heavy bolter)", ["Heavy bolter", "Bolt pistol"]),
+        ("Tactical Squad", "Space Marine (flamer)", ["Flamer", "Bolt pistol"]),
+        ("Infantry Squad", "Sergeant", ["Laspistol", "Close combat weapon"]),
+        ("Infantry Squad", "Guardsman", ["Lasgun"]),
+        ("Infantry Squad", "Guardsman (grenade launcher)", ["Grenade launcher (frag)"]),
+        ("Ogryns", "Ogryn", ["Ripper gun"]),
+        ("Ogryns", "Ogryn Bone 'ead", ["Ripper gun"]),
+    ],
+)
+def test_library_wargear_follows_the_7th_edition_codex(
+    unit: str, model: str, weapons: list[str]
+) -> None:
+    """Issue 10 §4: 7th-edition codex wargear (Codex: Space Marines 2015, Codex: Astra
+    Militarum 2014, as the BattleScribe catalogues list it): Tactical Marines carry a
+    boltgun (or their special or heavy weapon) and a bolt pistol, no close combat
+    weapon; Guardsmen a lasgun; Ogryns a ripper gun. So a Tactical Marine has no second
+    close combat weapon and fights with 1 Attack, not 2."""
+    sheet = WaffleRuleset().library.find(unit)
+    entry = next(e for e in sheet.entries if e.profile.name == model)
+    assert [w.name for w in entry.weapons] == weapons
+    if model == "Space Marine":
+        fighter = Model(
+            id="m.1",
+            profile=entry.profile,
+            weapons=entry.weapons,
+            position=(0.0, 0.0),
+            base_mm=entry.base_mm,
+            wounds_left=1,
+        )
+        assert second_weapon_bonus(fighter, weapon_of(entry.weapons[1])) == 0

@@ -28,12 +28,15 @@ from conftest import (
 )
 from fight_kit import CHAINSWORD, MARINE, POWER_SWORD, north
 
+from hammerlab.analysis.battles import prepare
 from hammerlab.editions.waffle.fight import fight_sub_phase
 from hammerlab.editions.waffle.movement import fall_back
 from hammerlab.editions.waffle.movement_phase import movement_phase
 from hammerlab.editions.waffle.shooting import shooting_phase
 from hammerlab.engine.controllers import FirstChoiceController
+from hammerlab.engine.geometry import base_distance
 from hammerlab.engine.units import Unit
+from hammerlab.io.scenario import parse_scenario
 
 DUMMY = profile("Dummy", i=1, sv="-")
 """WS4 S4 T4 W1 I1 A1, no save: strikes last and dies to any unsaved wound."""
@@ -92,19 +95,125 @@ def test_base_movement_a_unit_moving_as_a_block_stops_short_of_another_units_bas
     assert _gap(marines, friends) >= 1.0
 
 
-@pytest.mark.parametrize("blocker_player", [A, B])
-def test_base_fall_back_stops_short_of_another_units_bases(blocker_player: str) -> None:
-    # M at (30, 10) falls back 2D6 = 6" toward its south edge, which would put it
-    # on the model at (30, 4), friend or foe (a Fall Back may come within 1" of an
-    # enemy, but not through its base): 16/20 of 6" = 4.8", to (30, 5.2).
+@pytest.mark.parametrize(
+    ("blocker_player", "detour", "first_leg"),
+    [(A, 15, 4.0), (B, 30, 4.0)],
+)
+def test_base_fall_back_moves_around_another_units_bases(
+    blocker_player: str, detour: int, first_leg: float
+) -> None:
+    """6th/7th-edition Fall Back: toward the own table edge "by the shortest
+    possible route", moving around models in the way (not through their bases).
+
+    M at (30, 10) falls back 6" toward y = 0; a model at (30, 4) is in the way.
+    A first leg of L at θ off straight, then straight down, ends at
+    y = 4 + L(1 - cos θ), passing (30, 4) at 2L·sin(θ/2). A friend's base
+    needs that ≥ 1": θ = 15°, L = 4 (3.5 gives 0.91) ends lowest, y = 4.136.
+    An enemy needs ≥ 2" (a Fall Back ends 1" from enemies): 15° would need
+    L = 7.7 > 6; θ = 30°, L = 4 (3.5 gives 1.81) ends at y = 4.536, below
+    45°'s L = 3 (y = 4.879).
+    """
     marines = squad("m", A, profile(), [BOLTGUN], [(30, 10)], name="M")
     blocker = squad("x", blocker_player, profile(), [BOLTGUN], [(30, 4)], name="X")
     others = [] if blocker_player == B else [squad("o", B, ORK, [BOLTGUN], [(30, 44)])]
     battle = make_battle(marines, blocker, *others, dice=[3, 3])
     fall_back(battle, marines, "lost a test")
-    assert marines.models[0].position == pytest.approx((30.0, 5.2))
-    assert _gap(marines, blocker) >= 1.0
+    theta = math.radians(detour)
+    want = (30 + first_leg * math.sin(theta), 4 + first_leg * (1 - math.cos(theta)))
+    assert marines.models[0].position == pytest.approx(want)
     assert all_dice_used(battle)
+
+
+def test_base_fall_back_gets_around_the_winner_standing_between_it_and_its_edge() -> None:
+    """Issue 10 §4: a loser with the winner on the far side "fell back 0"" and
+    stayed locked. 6th/7th edition: it falls back by the shortest route around.
+
+    M at (30, 22) touches the enemy at (30, 21), between it and its south edge;
+    it falls back 7". Any first leg turned less than 90° runs into the enemy
+    base at once, so it steps sideways L, then goes straight down 7 - L, which
+    passes the enemy L away (needs ≥ 1") and ends at (30 + L, 15 + L): L = 1,
+    (31, 16), out of base contact.
+    """
+    loser = squad("m", A, profile(), [BOLTGUN], [(30, 22)], name="M")
+    winner = squad("w", B, ORK, [BOLTGUN], [(30, 21)], name="W")
+    battle = make_battle(loser, winner, dice=[3, 4])
+    fall_back(battle, loser, "lost the combat")
+    assert loser.models[0].position == pytest.approx((31.0, 16.0))
+    assert _gap(loser, winner) >= 2.0
+    assert all_dice_used(battle)
+
+
+def test_base_fall_back_with_no_way_out_is_trapped_and_destroyed() -> None:
+    """7th-edition Trapped!: a falling-back unit that cannot make its full Fall
+    Back move is destroyed.
+
+    M at (30, 22) touches enemies south (30, 21), east (31, 22) and west
+    (29, 22): every way toward its edge, up to 90° either side, starts into
+    a base; it may not double back north.
+    """
+    loser = squad("m", A, profile(), [BOLTGUN], [(30, 22)], name="M")
+    ring = squad("w", B, ORK, [BOLTGUN], [(30, 21), (31, 22), (29, 22)], name="W")
+    battle = make_battle(loser, ring, dice=[3, 4])
+    fall_back(battle, loser, "lost the combat")
+    assert loser.destroyed
+    assert [e.cause for e in of_kind(battle, "casualty")] == ["trapped while falling back"]
+    assert all_dice_used(battle)
+
+
+FAR_SIDE = """
+name = "Guard beaten by Genestealers standing between them and their edge"
+ruleset = "waffle"
+seed = 1
+first_player = "Tyranids"
+
+[plan]
+turns = 1
+phases = ["assault"]
+
+[[players]]
+name = "Tyranids"
+edge = "north"
+
+[[players]]
+name = "Cadians"
+edge = "south"
+
+[[units]]
+id = "stealers"
+player = "Tyranids"
+unit = "Genestealers"
+size = 8
+position = [36, 17.5]
+
+[[units]]
+id = "guard"
+player = "Cadians"
+unit = "Infantry Squad"
+position = [36, 23]
+status = { reacted_this_turn = true }
+"""
+
+
+def test_base_fall_back_from_combat_never_leaves_the_loser_in_base_contact() -> None:
+    """Issue 10 §4 reproduction: 30 seeded battles of the position above (33 of
+    44 fall-backs used to stay in contact). After each Fall Back, the Guard
+    are gone (off the table, cut down or trapped) or 1" clear of every enemy."""
+    scenario = parse_scenario(FAR_SIDE, "far_side.toml")
+    fell_back = 0
+    for seed in range(1, 31):
+        ready = prepare(scenario, "far_side.toml", seed)
+        battle = ready.battle
+        guard, stealers = battle.unit("guard"), battle.unit("stealers")
+        ready.ruleset.play(battle, ready.plan)
+        falls = [e for e in battle.log.of_kind("reaction") if e.unit == guard.label]
+        if falls:
+            fell_back += 1
+            assert guard.destroyed or all(
+                base_distance(m, e) >= 1.0 - 1e-9
+                for m in guard.alive_models
+                for e in stealers.alive_models
+            ), seed
+    assert fell_back > 10
 
 
 # --- movement_phase.move_one: a unit that did not move has not moved -------------------

@@ -7,6 +7,7 @@ distance minus 1".
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import pytest
 from conftest import (
@@ -31,9 +32,11 @@ from conftest import (
     profile,
     squad,
     story,
+    weapon,
 )
 
 from hammerlab.editions.waffle.attacks import fire_weapon
+from hammerlab.editions.waffle.estimate import p_hit
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.shooting import shooting_phase
 
@@ -270,6 +273,42 @@ def test_seed000_step4_bs6_rerolls_a_miss_on_6_plus() -> None:
     assert dice_purposes(battle)[1].startswith("re-roll misses")
     assert "6+" in dice_purposes(battle)[1]
     assert all_dice_used(battle)
+
+
+def test_twin_linked_at_bs7_rerolls_a_miss_on_2_plus_not_5_plus() -> None:
+    """6th/7th edition Twin-linked: "re-roll failed To Hit rolls" at the normal score.
+
+    BS7 alone re-rolls a miss on 5+; a twin-linked weapon re-rolls it on its
+    normal 2+, the better of the two re-rolls (a die is re-rolled once).
+    """
+    hero = profile("Hero", bs=7)
+    gun = weapon("Twin-linked bolt pistol", "12", "4", "5", "Pistol, Twin-linked")
+    shooter = squad("a", A, hero, [gun], [(30, 10)])
+    target = squad("b", B, GUARD, [LASGUN], [(30, 20)])
+    # The 1 misses; the re-roll of 2 hits on 2+ (it would miss on BS7's 5+). Wound roll 1.
+    battle = make_battle(shooter, target, dice=[1, 2, 1])
+    fire_weapon(battle, shooter, target, gun.name, FireOrders())
+    assert last(of_kind(battle, "shots")).hits == 1
+    assert "2+" in dice_purposes(battle)[1]
+    assert all_dice_used(battle)
+
+
+def test_higher_ballistic_skill_never_hits_less_often() -> None:
+    """6th/7th-edition BS chart with BS 6+ re-rolls, with and without Twin-linked.
+
+    By hand: BS1..5 hit on 6+..2+ (1/6..5/6); BS6..10 on 2+ with a 1 re-rolled
+    on 6+..2+ (31/36..35/36); twin-linked re-rolls a miss on the same score
+    (BS4: 4/6 + 2/6 * 4/6 = 32/36; BS5 and up: 5/6 + 1/6 * 5/6 = 35/36).
+    """
+    plain = [Fraction(k, 6) for k in range(1, 6)] + [Fraction(k, 36) for k in range(31, 36)]
+    twin = [1 - (1 - p) ** 2 for p in plain[:5]] + [Fraction(35, 36)] * 5
+    assert twin[3] == Fraction(32, 36)
+    for bs in range(1, 11):
+        assert p_hit(bs) == pytest.approx(float(plain[bs - 1])), bs
+        assert p_hit(bs, twin_linked=True) == pytest.approx(float(twin[bs - 1])), bs
+    for chances in (plain, twin):
+        assert chances == sorted(chances)
+    assert p_hit(7, twin_linked=True) >= p_hit(5, twin_linked=True)
 
 
 def test_seed000_step4_bs5_has_no_reroll() -> None:

@@ -160,6 +160,23 @@ def test_seed000_rapid_fire_two_shots_within_half_range_one_beyond() -> None:
     assert all_dice_used(battle)
 
 
+def test_seed000_rapid_fire_half_range_is_measured_to_visible_models_only() -> None:
+    """Seed 000 step 3: "Every model that wishes to shoot must be within range of
+    at least one visible model in the target unit" — half range too.
+
+    The target model 9" away stands behind a wall the firer cannot see through;
+    the visible one is 13" away (centres 14" apart): beyond half range (12"),
+    so the Boltgun fires once.
+    """
+    shooter = squad("a", A, MARINE, [BOLTGUN], [(30, 10)])
+    target = squad("b", B, GUARD, [LASGUN], [(30, 20), (44, 10)])
+    wall = box("Hab block", 28, 14, 32, 16, blocks_sight=True)
+    battle = make_battle(shooter, target, dice=[1], terrain=[wall])
+    fire_weapon(battle, shooter, target, "Boltgun", FireOrders())
+    assert last(of_kind(battle, "shots")).shots == 1
+    assert all_dice_used(battle)
+
+
 def test_seed000_rapid_fire_beyond_full_range_does_not_fire() -> None:
     battle, result, _ = fire([(30, 4)], BOLTGUN, [(30, 30)], [])  # 25" > 24"
     assert not result.fired

@@ -29,6 +29,7 @@ from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_o
 from hammerlab.editions.waffle.special_rules import relentless
 from hammerlab.editions.waffle.tables import (
     ballistic_target,
+    miss_reroll,
     snap_shot_bs,
 )
 from hammerlab.editions.waffle.visibility import visible_models, within
@@ -149,6 +150,7 @@ def fires_snap(unit: Unit, profile: WeaponProfile, orders: FireOrders) -> bool:
 
 
 def shots_of(
+    battle: Battle,
     unit: Unit,
     model: Model,
     profile: WeaponProfile,
@@ -157,15 +159,17 @@ def shots_of(
 ) -> int:
     """Shots for one model by weapon type (Rapid Fire doubles at half range).
 
-    Overwatch: "For the purposes of range, the target of the Overwatch attack
-    counts as being within 1" of the models that are firing" (seed 004,
-    ``counts_within``), so Rapid Fire weapons fire twice.
+    Half range is measured, like range in seed 000 step 3 ("within range of
+    at least one visible model in the target unit"), to the target models
+    this model can see. Overwatch: "For the purposes of range, the target of
+    the Overwatch attack counts as being within 1" of the models that are
+    firing" (seed 004, ``counts_within``), so Rapid Fire weapons fire twice.
     """
     half = (profile.range or 0.0) / 2
     if counts_within is not None:
         close = counts_within <= half
     else:
-        close = within(model, target.alive_models, half)
+        close = within(model, visible_models(battle, [model], target), half)
     near = profile.base_type == "Rapid Fire" and close
     return weapon_shots(profile, near, moved_for_weapons(unit))
 
@@ -285,7 +289,8 @@ class HitRolls:
 def roll_to_hit(
     battle: Battle, bs: int, shots: int, twin_linked: bool, purpose: str, into_melee: bool = False
 ) -> HitRolls:
-    """Roll ``shots`` to hit with ``bs``; re-roll misses for BS 6+ or twin-linked.
+    """Roll ``shots`` to hit with ``bs``; re-roll misses for BS 6+ or twin-linked
+    (on the score :func:`tables.miss_reroll` gives).
 
     Into a melee (seed 001, Proposed Rule) "any rolls of 1 or 2, even if they
     would normally be hits, hit one of your engaged units instead!": every
@@ -293,14 +298,14 @@ def roll_to_hit(
     miss, so it is not re-rolled; a miss (3 up to the score needed) is, and
     strays if the re-roll shows 1 or 2.
     """
-    needed, reroll_needed = ballistic_target(bs)
+    needed = ballistic_target(bs)[0]
+    again = miss_reroll(bs, twin_linked)
     stray = STRAY_ROLL if into_melee else 0
     note = f", 1-{stray} stray" if stray else ""
     rolls = battle.dice.roll(shots, f"to hit ({purpose}, {needed}+{note})")
     hits, strays = _hit_counts(rolls, needed, stray)
     misses = shots - hits - strays
-    if misses and (reroll_needed is not None or twin_linked):
-        again = reroll_needed if reroll_needed is not None else needed
+    if misses and again is not None:
         rerolls = battle.dice.roll(misses, f"re-roll misses ({purpose}, {again}+{note})")
         more_hits, more_strays = _hit_counts(rerolls, again, stray)
         hits, strays = hits + more_hits, strays + more_strays
@@ -332,7 +337,7 @@ def _rolled_hits(
     total_shots = 0
     needed_seen: set[str] = set()
     for model in models:
-        shots = shots_of(unit, model, profile, target, orders.counts_within)
+        shots = shots_of(battle, unit, model, profile, target, orders.counts_within)
         total_shots += shots
         bs = _ballistic_skill(battle, model, snap)
         needed_seen.add(f"{ballistic_target(bs)[0]}+")

@@ -14,6 +14,9 @@ Reactions to a charge and what follows a successful charge are installed rules
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from itertools import combinations, product
+
 from hammerlab.editions.waffle.combat import in_contact, refresh_locks, units_in_contact
 from hammerlab.editions.waffle.events import ChargeDeclared, ChargeRolled
 from hammerlab.editions.waffle.movement import dangerous_terrain_tests, fall_back
@@ -226,33 +229,75 @@ def through_difficult_terrain(battle: Battle, unit: Unit, target: Unit) -> bool:
     return False
 
 
+def charge_dice(battle: Battle, difficult: bool) -> int:
+    """How many D6 the charge range rolls: 2D6 (seed 004, parameter
+    ``charge_dice``), or through difficult terrain 3D6 with the highest
+    discarded, the 6th- and 7th-edition rule alike (parameter
+    ``difficult_charge_dice``; docs/rules/waffle.md, base editions)."""
+    name = "difficult_charge_dice" if difficult else "charge_dice"
+    return battle.settings.integer(name)
+
+
+def charge_range_of(dice: Sequence[int], drop_highest: bool) -> int:
+    """The charge range the dice give: their sum, less the highest die through
+    difficult terrain (``drop_highest``)."""
+    return sum(dice) - (max(dice) if drop_highest and dice else 0)
+
+
+def fleet_rerolls(dice: Sequence[int], distance: float, drop_highest: bool) -> tuple[int, ...]:
+    """Positions of the charge dice a Fleet unit re-rolls.
+
+    6th/7th-edition Fleet: the unit "can re-roll one or more of the dice when
+    determining Run moves and charge ranges". None when the roll reaches;
+    otherwise the set of dice that gives the best chance to reach ``distance``
+    (counted exactly over the re-rolled dice; fewest dice on a tie), or none
+    when no re-roll can reach.
+    """
+    if charge_range_of(dice, drop_highest) >= distance - EPSILON:
+        return ()
+    best: tuple[int, ...] = ()
+    best_hits = 0
+    positions = range(len(dice))
+    for size in range(1, len(dice) + 1):
+        for chosen in combinations(positions, size):
+            hits = 0
+            for faces in product(range(1, 7), repeat=size):
+                rolled = list(dice)
+                for at, face in zip(chosen, faces, strict=True):
+                    rolled[at] = face
+                hits += charge_range_of(rolled, drop_highest) >= distance - EPSILON
+            if hits * 6 ** (len(dice) - size) > best_hits:
+                best, best_hits = chosen, hits * 6 ** (len(dice) - size)
+    return best
+
+
 def roll_charge_range(battle: Battle, unit: Unit, target: Unit) -> ChargeRolled:
     """Seed 004, Roll Charge Range: "Roll 2D6. This is your charge range".
 
     "If a unit has models that roll differently for their charge range, the
     whole unit must charge at the speed of the slowest model." Here the only
-    different roll is the 7th-edition difficult-terrain charge: 3D6, highest
-    discarded, for the whole unit when any charging model's path crosses
-    difficult terrain. The charge reaches when the closest models are no
-    farther apart than the charge range (exactly equal reaches). The numbers of
-    dice are the parameters ``charge_dice`` and ``difficult_charge_dice``.
+    different roll is the 6th/7th-edition difficult-terrain charge: 3D6,
+    highest discarded (:func:`charge_dice`), for the whole unit when any
+    charging model's path crosses difficult terrain. A Fleet unit re-rolls the
+    dice :func:`fleet_rerolls` picks. The charge reaches when the closest
+    models are no farther apart than the charge range (exactly equal reaches).
     """
-    if through_difficult_terrain(battle, unit, target):
-        n = battle.settings.integer("difficult_charge_dice")
-        dice = battle.dice.roll(n, f"charge range {n}D6, highest discarded ({unit.label})")
-        dropped: int | None = max(dice)
-        charge_range = sum(dice) - max(dice)
-    else:
-        n = battle.settings.integer("charge_dice")
-        dice = battle.dice.roll(n, f"charge range {n}D6 ({unit.label})")
-        dropped = None
-        charge_range = sum(dice)
+    difficult = through_difficult_terrain(battle, unit, target)
+    count = charge_dice(battle, difficult)
+    label = f"{count}D6, highest discarded" if difficult else f"{count}D6"
+    dice = battle.dice.roll(count, f"charge range {label} ({unit.label})")
     distance = charge_distance(unit, target)
+    again = fleet_rerolls(dice, distance, difficult) if unit.has_rule("Fleet") else ()
+    if again:
+        purpose = f"Fleet re-roll of charge dice ({unit.label})"
+        rerolled = iter(battle.dice.roll(len(again), purpose))
+        dice = tuple(next(rerolled) if k in again else d for k, d in enumerate(dice))
+    charge_range = charge_range_of(dice, difficult)
     event = ChargeRolled(
         unit=unit.label,
         target=target.label,
         dice=dice,
-        dropped=dropped,
+        dropped=max(dice) if difficult else None,
         charge_range=charge_range,
         distance=round(distance, 3),
         success=distance <= charge_range + EPSILON,
@@ -272,14 +317,18 @@ def charge_move(
     first, moves into base contact with an enemy model of the target not yet
     in contact with the charging unit if it can, else with one already in
     contact, else straight toward the closest target model as far as it can.
-    No model ends overlapping another base or off the table. Models moving
-    through dangerous terrain test for it.
+    No model ends overlapping another base or off the table, nor within 1" of
+    an enemy unit it is not charging (6th/7th edition: "charging models may
+    not move within 1" of an enemy unit other than the one being charged";
+    where a model ends, as interpretation 6 reads it). Models moving through
+    dangerous terrain test for it.
     """
     starts = {m.id: m.position for m in unit.alive_models}
+    avoid = [e for foe in battle.enemies_of(unit) if foe is not target for e in foe.alive_models]
     for model in closest(target.alive_models, unit.alive_models if movers is None else movers):
-        spot = _contact_spot_in_target(battle, unit, model, target, reach)
+        spot = _contact_spot_in_target(battle, unit, model, target, reach, avoid)
         if spot is None:
-            spot = closest_approach(battle, model, target, reach)
+            spot = closest_approach(battle, model, target, reach, avoid)
         if centre_distance(spot, model.position) > EPSILON:
             start, model.position = model.position, spot
             battle.emit(
@@ -289,7 +338,7 @@ def charge_move(
 
 
 def _contact_spot_in_target(
-    battle: Battle, unit: Unit, model: Model, target: Unit, reach: float
+    battle: Battle, unit: Unit, model: Model, target: Unit, reach: float, avoid: list[Model]
 ) -> Vec | None:
     """Where ``model`` can touch an enemy model: unengaged enemies first, closest first."""
     others = [m for m in unit.alive_models if m is not model]
@@ -297,7 +346,7 @@ def _contact_spot_in_target(
     free = [e for e in target.alive_models if e not in engaged]
     for group in (free, engaged):
         for enemy in closest([model], group):
-            spot = contact_spot(battle, model, enemy, reach)
+            spot = contact_spot(battle, model, enemy, reach, avoid)
             if spot is not None:
                 return spot
     return None

@@ -9,7 +9,12 @@ from __future__ import annotations
 from hammerlab.editions.waffle.attacks import fires_snap, firing_models, ranged_weapons, shots_of
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
-from hammerlab.editions.waffle.tables import ballistic_target, overwhelming, to_wound_target
+from hammerlab.editions.waffle.tables import (
+    ballistic_target,
+    miss_reroll,
+    overwhelming,
+    to_wound_target,
+)
 from hammerlab.editions.waffle.wounds import majority_toughness, typical_profile
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
@@ -22,10 +27,10 @@ def p_at_least(needed: int) -> float:
 
 def p_hit(bs: int, twin_linked: bool = False) -> float:
     """Chance one shot hits with ``bs``: a miss is re-rolled from BS 6, or when
-    the weapon is twin-linked (on the same score), as :func:`attacks.roll_to_hit` does."""
-    needed, reroll = ballistic_target(bs)
-    if reroll is None and twin_linked:
-        reroll = needed
+    the weapon is twin-linked (:func:`tables.miss_reroll`), as
+    :func:`attacks.roll_to_hit` does."""
+    needed = ballistic_target(bs)[0]
+    reroll = miss_reroll(bs, twin_linked)
     first = p_at_least(needed)
     return first if reroll is None else first + (1 - first) * p_at_least(reroll)
 
@@ -51,7 +56,8 @@ def expected_casualties(
             continue
         bs = stats_of(model.profile).bs
         bs = max(1, bs // 2) if snap else bs
-        hits = shots_of(unit, model, profile, target) * (1.0 if profile.template else p_hit(bs))
+        shots = shots_of(battle, unit, model, profile, target)
+        hits = shots * (1.0 if profile.template else p_hit(bs))
         if profile.blast or profile.template:
             hits *= min(3, len(target.alive_models))
         strength = profile.strength.resolve(stats_of(model.profile).s)

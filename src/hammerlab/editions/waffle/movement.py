@@ -103,6 +103,12 @@ def move_unit(
     target = step_toward(centre, goal, distance)
     vector = (target[0] - centre[0], target[1] - centre[1])
     vector = _shortened(battle, unit, vector, keep_clear)
+    _shift(battle, unit, vector, reason, own_move)
+
+
+def _shift(battle: Battle, unit: Unit, vector: Vec, reason: str, own_move: bool = True) -> None:
+    """Move every model of the unit by ``vector`` (nothing under 0.01"); unless it is
+    not the unit's ``own_move``, the unit counts as having moved."""
     if math.hypot(*vector) < 0.01:
         return
     for model in unit.alive_models:
@@ -131,14 +137,20 @@ def _shortened(battle: Battle, unit: Unit, vector: Vec, keep_clear: bool) -> Vec
 
 
 def _legal(
-    battle: Battle, models: list[Model], vector: Vec, enemies: list[Model], others: list[Model]
+    battle: Battle,
+    models: list[Model],
+    vector: Vec,
+    enemies: list[Model],
+    others: list[Model],
+    offset: Vec = (0.0, 0.0),
 ) -> bool:
-    """Whether every model can move by ``vector``: its whole path stays on the
-    table, passes through no other unit's base (touching is fine) and, for
-    ``enemies``, keeps 1" away (6th/7th edition: models may not move through
-    other models, nor within 1" of an enemy outside a charge)."""
+    """Whether every model can move by ``vector`` (from where ``offset`` has put
+    it): its whole path stays on the table, passes through no other unit's base
+    (touching is fine) and, for ``enemies``, keeps 1" away (6th/7th edition:
+    models may not move through other models, nor within 1" of an enemy
+    outside a charge)."""
     for model in models:
-        start = model.position
+        start = (model.position[0] + offset[0], model.position[1] + offset[1])
         end = (start[0] + vector[0], start[1] + vector[1])
         if not battle.battlefield.on_table(end):
             return False
@@ -218,18 +230,30 @@ def run(battle: Battle, unit: Unit, why: str = "runs", own_move: bool = True) ->
     dangerous_terrain_tests(battle, unit, starts)
 
 
+FALL_BACK_DETOURS = (0, 15, -15, 30, -30, 45, -45, 60, -60, 75, -75, 90, -90)
+"""Degrees off the straight line to the own table edge that a Fall Back move's
+first leg may take to get around models in the way (never farther: a unit
+falling back does not double back)."""
+FALL_BACK_STEP = 0.5
+"""Inches between the lengths tried for a Fall Back move's first leg."""
+FALL_BACK_CLEARANCE = 1.0
+"""6th/7th edition: a Fall Back move may not end within 1" of an enemy model."""
+
+
 def fall_back(battle: Battle, unit: Unit, why: str) -> None:
-    """6th/7th-edition Fall Back: 2D6" (3D6 for fast units) toward the own table edge.
+    """6th/7th-edition Fall Back: 2D6" (3D6 for fast units) toward the own table
+    edge, "by the shortest possible route", moving around models in the way.
 
     A unit whose models would reach the edge leaves the battle: it is removed
-    as casualties (interpretation recorded in docs/rules/waffle.md).
+    as casualties. Otherwise it moves the whole distance by the route of
+    :func:`fall_back_route`; a unit with no such route is Trapped! and
+    destroyed (7th edition: a falling-back unit that cannot make its full Fall
+    Back move is destroyed). Both readings are recorded in docs/rules/waffle.md.
     """
     unit.status.falling_back = True
     dice = 3 if any(is_fast(m) for m in unit.alive_models) else 2
     distance = battle.dice.total(dice, f"fall back distance {dice}D6 ({unit.label})")
     battle.emit(ReactionDeclared(unit=unit.label, reaction=f'falls back {distance}"', against=why))
-    centre = centre_of(unit)
-    edge = battle.player(unit.player).edge_point(battle.battlefield, centre)
     player = battle.player(unit.player)
     gap = min(
         player.distance_to_edge(battle.battlefield, m.position) - m.radius
@@ -239,4 +263,68 @@ def fall_back(battle: Battle, unit: Unit, why: str) -> None:
         for model in unit.alive_models:
             battle.remove_model(unit, model, "fell back off the table")
         return
-    move_unit(battle, unit, edge, float(distance), "falls back", keep_clear=False)
+    route = fall_back_route(battle, unit, float(distance))
+    if route is None:
+        battle.say("morale", f'{unit.label} is trapped: it cannot fall back {distance}"')
+        for model in unit.alive_models:
+            battle.remove_model(unit, model, "trapped while falling back")
+        return
+    for leg in route:
+        _shift(battle, unit, leg, "falls back")
+
+
+def fall_back_route(battle: Battle, unit: Unit, distance: float) -> tuple[Vec, Vec] | None:
+    """The two legs (block vectors) of the Fall Back move that ends nearest the
+    unit's own table edge, or ``None`` when there is none.
+
+    The first leg turns up to 90° off the straight line to the edge
+    (:data:`FALL_BACK_DETOURS`) for a length in steps of
+    :data:`FALL_BACK_STEP` (none: straight); the second goes straight toward
+    the edge for the rest of ``distance``. Both legs stay on the table and pass
+    through no other unit's base (:func:`_legal`; leaving the combat it fell
+    back from, a unit may pass within 1" of the enemy), and the unit ends at
+    least 1" from every enemy model. On a tie, the smaller detour and the
+    shorter first leg win.
+    """
+    player = battle.player(unit.player)
+    field = battle.battlefield
+    centre = centre_of(unit)
+    ex, ey = player.edge_point(field, centre)
+    heading = math.atan2(ey - centre[1], ex - centre[0])
+    straight = (math.cos(heading), math.sin(heading))
+    models = unit.alive_models
+    others = list(battle.other_models(unit))
+    enemies = [m for e in battle.enemies_of(unit) for m in e.alive_models]
+    best: tuple[Vec, Vec] | None = None
+    best_gap = math.inf
+    steps = math.ceil(distance / FALL_BACK_STEP - EPSILON)
+    detour_lengths = [min(distance, k * FALL_BACK_STEP) for k in range(1, steps + 1)]
+    for detour in FALL_BACK_DETOURS:
+        turn = heading + math.radians(detour)
+        for first in detour_lengths if detour else [0.0]:
+            leg1 = (math.cos(turn) * first, math.sin(turn) * first)
+            rest = distance - first
+            leg2 = (straight[0] * rest, straight[1] * rest)
+            end = (centre[0] + leg1[0] + leg2[0], centre[1] + leg1[1] + leg2[1])
+            gap = player.distance_to_edge(field, end)
+            if gap >= best_gap - EPSILON:
+                continue
+            if (
+                _legal(battle, models, leg1, [], others)
+                and _legal(battle, models, leg2, [], others, offset=leg1)
+                and _clear_at_end(models, (end[0] - centre[0], end[1] - centre[1]), enemies)
+            ):
+                best, best_gap = (leg1, leg2), gap
+    return best
+
+
+def _clear_at_end(models: list[Model], vector: Vec, enemies: list[Model]) -> bool:
+    """Whether every model, moved by ``vector``, ends 1" or more from every enemy."""
+    return all(
+        centre_distance((m.position[0] + vector[0], m.position[1] + vector[1]), e.position)
+        - m.radius
+        - e.radius
+        >= FALL_BACK_CLEARANCE - EPSILON
+        for m in models
+        for e in enemies
+    )

@@ -8,6 +8,7 @@ another base.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.geometry import Vec, base_distance, centre_distance, closest, step_toward
@@ -21,8 +22,11 @@ CONTACT_ANGLE_STEP = 5
 """Degrees between the points tried around an enemy base for a contact spot."""
 
 
-def contact_spot(battle: Battle, model: Model, enemy: Model, reach: float) -> Vec | None:
-    """The nearest free point touching ``enemy``'s base within ``reach`` of ``model``.
+def contact_spot(
+    battle: Battle, model: Model, enemy: Model, reach: float, avoid: Sequence[Model] = ()
+) -> Vec | None:
+    """The nearest free point touching ``enemy``'s base within ``reach`` of ``model``
+    (and, with ``avoid``, at least 1" from each of those models: :func:`keeps_clear`).
 
     Points are tried around the enemy base, starting with the one on the
     straight line between the two and moving away on both sides: each is
@@ -38,20 +42,33 @@ def contact_spot(battle: Battle, model: Model, enemy: Model, reach: float) -> Ve
             spot = (ex + gap * math.cos(angle), ey + gap * math.sin(angle))
             if centre_distance(model.position, spot) > reach + EPSILON:
                 return None
-            if is_free(battle, model, spot):
+            if is_free(battle, model, spot) and keeps_clear(model, spot, avoid):
                 return spot
     return None
 
 
-def closest_approach(battle: Battle, model: Model, target: Unit, reach: float) -> Vec:
-    """The farthest free point on the straight line toward the closest target model."""
+def closest_approach(
+    battle: Battle, model: Model, target: Unit, reach: float, avoid: Sequence[Model] = ()
+) -> Vec:
+    """The farthest free point on the straight line toward the closest target model
+    (and, with ``avoid``, at least 1" from each of those models)."""
     enemy = closest([model], target.alive_models)[0]
     room = min(reach, base_distance(model, enemy))
     for tenth in range(10, 0, -1):
         spot = step_toward(model.position, enemy.position, room * tenth / 10)
-        if is_free(battle, model, spot):
+        if is_free(battle, model, spot) and keeps_clear(model, spot, avoid):
             return spot
     return model.position
+
+
+def keeps_clear(model: Model, spot: Vec, avoid: Sequence[Model]) -> bool:
+    """Whether ``model``'s base at ``spot`` is at least 1" from every base of ``avoid``
+    (6th/7th edition: a charging model may not move within 1" of an enemy unit
+    it is not charging)."""
+    return all(
+        centre_distance(spot, other.position) - model.radius - other.radius >= 1.0 - EPSILON
+        for other in avoid
+    )
 
 
 def is_free(battle: Battle, model: Model, spot: Vec) -> bool:

@@ -74,6 +74,19 @@ def ballistic_target(bs: int) -> tuple[int, int | None]:
     return 2, 12 - bs
 
 
+def miss_reroll(bs: int, twin_linked: bool) -> int | None:
+    """The score a re-rolled miss needs, or ``None`` when a miss is not re-rolled.
+
+    6th/7th edition: from BS 6 a miss (a 1) is re-rolled on the chart's second
+    number (:func:`ballistic_target`); Twin-linked: "re-roll failed To Hit
+    rolls", needing the normal score. A die is re-rolled only once, so a
+    twin-linked weapon at BS 6+ takes the better re-roll: its normal 2+.
+    Higher BS therefore never hits less often (docs/rules/waffle.md).
+    """
+    needed, reroll = ballistic_target(bs)
+    return needed if twin_linked else reroll
+
+
 def snap_shot_bs(bs: int, divisor: int = 2, minimum: int = 1) -> int:
     """Seed 000, Snap Shots: BS "divided by 2 (always round down) to a minimum of BS 1".
 
