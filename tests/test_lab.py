@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from hammerlab.analysis.lab import compare, paired_interval
+from hammerlab.analysis.lab import arms, compare, paired_interval
 from hammerlab.cli.app import app
 from hammerlab.io.scenario import load_scenario
 
@@ -27,7 +27,8 @@ def test_paired_interval_by_hand() -> None:
 def test_a_rule_that_cannot_act_changes_nothing_with_common_random_numbers() -> None:
     # Fiery Charge only acts in the assault phase; the ruins scenario plays the
     # shooting phase only, so with the same seeds both arms play identical battles.
-    report = compare(load_scenario(RUINS), str(RUINS), "fiery_charge", runs=6)
+    spec = load_scenario(RUINS)
+    report = compare(spec, str(RUINS), arms(spec, ["fiery_charge"]), runs=6)
     for unit in report.units:
         assert unit.difference == 0.0
         assert unit.ci95 == (0.0, 0.0)
@@ -38,8 +39,9 @@ def test_a_rule_that_cannot_act_changes_nothing_with_common_random_numbers() -> 
 
 def test_workers_give_the_same_report_as_one_process() -> None:
     spec = load_scenario(RUINS)
-    one = compare(spec, str(RUINS), "suppressive_fire", runs=4)
-    two = compare(spec, str(RUINS), "suppressive_fire", runs=4, workers=2)
+    experiment = arms(spec, ["suppressive_fire"])
+    one = compare(spec, str(RUINS), experiment, runs=4)
+    two = compare(spec, str(RUINS), experiment, runs=4, workers=2)
     assert one == two
 
 

@@ -1,11 +1,12 @@
-"""The rules lab: what does a rule option do to a scenario? Baseline against variant.
+"""The rules lab: what does a rule change do to a scenario? Baseline against variant.
 
 Both arms play the same scenario with the *real* engine and the same dice
-seeds (common random numbers), the baseline with the option off and the
-variant with it on, so the differences come from the rule and not from luck
-alone. The report gives, per unit, the mean models left with a 95% confidence
-interval of the paired difference and the chance to be destroyed, and per
-player the win rate under the scenario's victory condition.
+seeds (common random numbers), the baseline with the rules as they are and
+the variant with the change (a rule option switched on, or a rule parameter
+set), so the differences come from the rule and not from luck alone. The
+report gives, per unit, the mean models left with a 95% confidence interval of
+the paired difference and the chance to be destroyed, and per player the win
+rate under the scenario's victory condition.
 """
 
 from __future__ import annotations
@@ -14,11 +15,15 @@ import math
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from statistics import fmean, stdev
 from typing import Any
 
 from hammerlab.analysis.battles import prepare
+from hammerlab.editions import get_ruleset
+from hammerlab.editions.plugins import load_plugin_file
 from hammerlab.editions.turns import victory_scores, winner
+from hammerlab.engine.rules import ParamValue, RuleSettingError, parse_rule_flag, resolve_settings
 from hammerlab.io.scenario import Scenario
 
 Z_95 = 1.959964
@@ -34,7 +39,54 @@ class Outcome:
     winner: str
 
 
-def play_once(scenario: Scenario, source: str, options: Mapping[str, bool], seed: int) -> Outcome:
+Settings = Mapping[str, ParamValue]
+"""Rule options and parameters as ``--rule`` gives them (``name`` or ``name.param``)."""
+
+
+@dataclass(frozen=True)
+class Arms:
+    """The two arms of an experiment: the settings each plays with, and what differs."""
+
+    baseline: Settings
+    variant: Settings
+    label: str
+
+
+def arms(scenario: Scenario, changes: Sequence[str], shared: Sequence[str] = ()) -> Arms:
+    """The baseline and variant for ``changes`` (``--rule`` flags), both with ``shared``.
+
+    ``NAME`` or ``NAME=on`` compares the option off with on (``NAME=off``: on
+    with off); ``NAME.PARAM=V`` compares the option on with its defaults
+    against the option on with ``PARAM`` at ``V``; ``PARAM=V`` (a ruleset
+    parameter) compares its default with ``V``. Every key is checked against
+    the scenario's ruleset first: an unknown name or a value out of bounds is
+    a :class:`RuleSettingError`.
+    """
+    if not changes:
+        raise RuleSettingError("name at least one --rule to compare")
+    ruleset = get_ruleset(scenario.ruleset)
+    options = {o.name for o in ruleset.options}
+    both: dict[str, ParamValue] = dict(parse_rule_flag(f) for f in shared)
+    baseline = dict(both)
+    variant = dict(both)
+    for flag in changes:
+        key, raw = parse_rule_flag(flag)
+        owner, dot, _ = key.partition(".")
+        if dot:
+            baseline.setdefault(owner, True)
+            variant.setdefault(owner, True)
+            variant[key] = raw
+        elif key in options:
+            on = resolve_settings(ruleset.options, ruleset.parameters, {key: raw}).on(key)
+            baseline[key], variant[key] = not on, on
+        else:
+            variant[key] = raw
+    for settings in (baseline, variant):
+        resolve_settings(ruleset.options, ruleset.parameters, {**scenario.rules, **settings})
+    return Arms(baseline, variant, ", ".join(changes))
+
+
+def play_once(scenario: Scenario, source: str, options: Settings, seed: int) -> Outcome:
     """Play the scenario once, silently, with AI controllers."""
     ready = prepare(scenario, source, seed, options)
     ready.ruleset.play(ready.battle, ready.plan)
@@ -47,24 +99,34 @@ def play_once(scenario: Scenario, source: str, options: Mapping[str, bool], seed
 
 
 def _play_many(
-    scenario: Scenario, source: str, options: Mapping[str, bool], seeds: Sequence[int]
+    scenario: Scenario,
+    source: str,
+    options: Settings,
+    seeds: Sequence[int],
+    plugins: Sequence[str] = (),
 ) -> list[Outcome]:
+    for plugin in plugins:
+        load_plugin_file(Path(plugin))
     return [play_once(scenario, source, options, s) for s in seeds]
 
 
 def play_arm(
     scenario: Scenario,
     source: str,
-    options: Mapping[str, bool],
+    options: Settings,
     seeds: Sequence[int],
     workers: int = 1,
+    plugins: Sequence[str] = (),
 ) -> list[Outcome]:
-    """Play every seed, in ``workers`` processes; outcomes come back in seed order."""
+    """Play every seed, in ``workers`` processes; outcomes come back in seed order.
+
+    ``plugins`` are plug-in files each worker loads first.
+    """
     if workers <= 1 or len(seeds) < 2 * workers:
         return _play_many(scenario, source, options, seeds)
     chunks = [list(seeds[i::workers]) for i in range(workers)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_play_many, scenario, source, options, c) for c in chunks]
+        futures = [pool.submit(_play_many, scenario, source, options, c, plugins) for c in chunks]
         parts = [f.result() for f in futures]
     merged: list[Outcome] = []
     for index in range(len(seeds)):
@@ -90,7 +152,7 @@ class UnitComparison:
 
 @dataclass(frozen=True)
 class LabReport:
-    """Baseline against variant for one rule option."""
+    """Baseline against variant for one rule change."""
 
     scenario: str
     rule: str
@@ -142,16 +204,18 @@ def _rates(outcomes: Sequence[Outcome], names: Sequence[str]) -> dict[str, float
 def compare(
     scenario: Scenario,
     source: str,
-    rule: str,
+    experiment: Arms,
     runs: int,
     first_seed: int = 1,
     workers: int = 1,
+    plugins: Sequence[str] = (),
 ) -> LabReport:
-    """Play ``runs`` seeds with ``rule`` off, then the same seeds with it on."""
+    """Play ``runs`` seeds with the baseline settings, then the same seeds with the
+    variant's (:func:`arms`)."""
     seeds = list(range(first_seed, first_seed + runs))
-    baseline = play_arm(scenario, source, {rule: False}, seeds, workers)
-    variant = play_arm(scenario, source, {rule: True}, seeds, workers)
-    ready = prepare(scenario, source, first_seed, {rule: False})
+    baseline = play_arm(scenario, source, experiment.baseline, seeds, workers, plugins)
+    variant = play_arm(scenario, source, experiment.variant, seeds, workers, plugins)
+    ready = prepare(scenario, source, first_seed, experiment.baseline)
     units = []
     for unit in ready.battle.units.values():
         before = [o.models_left[unit.id] for o in baseline]
@@ -173,7 +237,7 @@ def compare(
     players = [p.name for p in scenario.players]
     return LabReport(
         scenario=scenario.name,
-        rule=rule,
+        rule=experiment.label,
         runs=runs,
         first_seed=first_seed,
         units=tuple(units),

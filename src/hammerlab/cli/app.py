@@ -12,15 +12,18 @@ from rich.markup import escape
 from rich.table import Table
 
 from hammerlab.analysis.battles import prepare
-from hammerlab.analysis.lab import LabReport, compare
+from hammerlab.analysis.lab import LabReport, arms, compare
 from hammerlab.cli import import_cmd, odds_cmd
 from hammerlab.cli.prompt import PromptController
 from hammerlab.cli.render import show_event
 from hammerlab.editions import get_ruleset, ruleset_names
+from hammerlab.editions.base import Ruleset, describe_ruleset
+from hammerlab.editions.plugins import load_plugin_file
 from hammerlab.editions.waffle.tables import MELEE_TO_HIT, to_wound_cell
 from hammerlab.engine.datasheet import Datasheet
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.events import to_json_line
+from hammerlab.engine.rules import ParamValue, RuleSettingError, RuleSettings, parse_rule_flag
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import load_scenario
 
@@ -101,21 +104,43 @@ def show(
         raise fail(error) from None
 
 
-def _parse_rule_flags(flags: list[str]) -> dict[str, bool]:
-    chosen: dict[str, bool] = {}
-    for flag in flags:
-        name, _, value = flag.partition("=")
-        if value not in ("on", "off"):
-            raise typer.BadParameter(f"{flag!r}: write NAME=on or NAME=off", param_hint="--rule")
-        chosen[name.strip()] = value == "on"
-    return chosen
+RuleOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--rule",
+        metavar="NAME=on|off|NAME.PARAM=VALUE",
+        help="switch a rule on/off or set a parameter (see `rulesets`); repeatable",
+    ),
+]
+PluginOpt = Annotated[
+    list[Path] | None,
+    typer.Option("--plugin", metavar="FILE.py", help="load rules from a plug-in file; repeatable"),
+]
+
+
+def _load_plugins(files: list[Path] | None) -> list[str]:
+    """Load each plug-in file; their absolute paths (for worker processes)."""
+    for path in files or []:
+        load_plugin_file(path)
+    return [str(p.resolve()) for p in files or []]
+
+
+def _rule_settings(flags: list[str] | None) -> dict[str, ParamValue]:
+    return dict(parse_rule_flag(f) for f in flags or [])
+
+
+def _rule_error(error: RuleSettingError) -> typer.Exit:
+    """One line naming the flag; exit 2, a usage error like typer's own."""
+    typer.echo(f"error: --rule: {error}", err=True)
+    return typer.Exit(2)
 
 
 @app.command()
 def battle(
     scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
     seed: Annotated[int | None, typer.Option(help="dice seed (overrides the file)")] = None,
-    rule: Annotated[list[str] | None, typer.Option(help="NAME=on|off, repeatable")] = None,
+    rule: RuleOpt = None,
+    plugin: PluginOpt = None,
     controller: Annotated[str, typer.Option(help="ai, or prompt to play one side yourself")] = "ai",
     side: Annotated[
         str | None, typer.Option(help="the player you play with --controller prompt")
@@ -134,15 +159,21 @@ def battle(
             if you not in [p.name for p in spec.players]:
                 raise fail(ValueError(f"--side {you!r} is not a player of {scenario}"))
             people[you] = PromptController(console)
-        ready = prepare(spec, str(scenario), seed, _parse_rule_flags(rule or []), people)
+        _load_plugins(plugin)
+        ready = prepare(spec, str(scenario), seed, _rule_settings(rule), people)
         game = ready.battle
         console.print(f"{spec.name} — {ready.ruleset.title}, seed {game.dice.seed}", markup=False)
         if spec.description:
             console.print(spec.description, markup=False)
         on = [n for n, v in game.options.items() if v]
-        console.print("Rule options on: " + (", ".join(on) if on else "none"))
+        console.print("Rule options on: " + (", ".join(on) if on else "none"), markup=False)
+        changed = _changed_parameters(ready.ruleset, game.settings)
+        if changed:
+            console.print("Rule parameters: " + ", ".join(changed), markup=False)
         game.log.subscribe(lambda event: show_event(console, event, dice))
         ready.ruleset.play(game, ready.plan)
+    except RuleSettingError as error:
+        raise _rule_error(error) from None
     except HammerlabError as error:
         raise fail(error) from None
     console.rule("Summary")
@@ -155,10 +186,34 @@ def battle(
             raise fail(ValueError(f"{log_json}: cannot write: {error.strerror}")) from None
 
 
+def _changed_parameters(ruleset: Ruleset, settings: RuleSettings) -> list[str]:
+    """``name=value`` for every parameter not at its default."""
+    defaults = {p.name: p.default for p in ruleset.parameters}
+    for option in ruleset.options:
+        defaults.update({f"{option.name}.{p.name}": p.default for p in option.parameters})
+    return [f"{k}={v}" for k, v in settings.values.items() if defaults.get(k) != v]
+
+
 @app.command()
 def lab(
     scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
-    rule: Annotated[str, typer.Option(help="the rule option to test: off (baseline) vs on")],
+    rule: Annotated[
+        list[str],
+        typer.Option(
+            metavar="NAME|NAME.PARAM=VALUE",
+            help=(
+                "what the variant changes: NAME compares a rule off with on; "
+                "NAME.PARAM=VALUE (or PARAM=VALUE) compares the default with VALUE; repeatable"
+            ),
+        ),
+    ],
+    setting: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set", metavar="NAME=VALUE", help="a rule setting both arms play with; repeatable"
+        ),
+    ] = None,
+    plugin: PluginOpt = None,
     runs: Annotated[int, typer.Option(min=2, max=100_000, help="paired battles per arm")] = 200,
     seed: Annotated[int, typer.Option(help="first dice seed; runs use seed, seed+1, ...")] = 1,
     workers: Annotated[int, typer.Option(min=1, max=64, help="processes to use")] = 1,
@@ -168,11 +223,15 @@ def lab(
     """Rules lab: play a scenario many times with a rule off and on, and compare."""
     try:
         spec = load_scenario(scenario)
-        report = compare(spec, str(scenario), rule, runs, seed, workers)
+        plugins = _load_plugins(plugin)
+        experiment = arms(spec, rule, setting or [])
+        report = compare(spec, str(scenario), experiment, runs, seed, workers, plugins)
         if plot is not None:
             from hammerlab.analysis.lab_plot import plot_report  # matplotlib: only when asked
 
             plot_report(report, plot)
+    except RuleSettingError as error:
+        raise _rule_error(error) from None
     except HammerlabError as error:
         raise fail(error) from None
     except OSError as error:
@@ -185,7 +244,7 @@ def lab(
 
 def _print_report(report: LabReport) -> None:
     console.print(
-        f"{report.scenario}: {report.rule} off (baseline) vs on (variant), "
+        f"{report.scenario}: baseline vs variant ({report.rule}), "
         f"{report.runs} paired battles from seed {report.first_seed}",
         markup=False,
     )
@@ -233,14 +292,30 @@ def tables(
 
 
 @app.command()
-def rulesets() -> None:
-    """List the rulesets and their rule options."""
+def rulesets(
+    plugin: PluginOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """List the rulesets, their rule options and parameters (with defaults and quotes)."""
+    try:
+        _load_plugins(plugin)
+    except HammerlabError as error:
+        raise fail(error) from None
+    if as_json:
+        print(json.dumps({n: describe_ruleset(get_ruleset(n)) for n in ruleset_names()}, indent=1))
+        return
     for name in ruleset_names():
         rules = get_ruleset(name)
         console.print(f"[bold]{name}[/bold]: {rules.title}; phases: {', '.join(rules.phases)}")
         for option in rules.options:
             state = "on" if option.default else "off"
-            console.print(f"  {option.name} (default {state}): {option.summary}")
+            console.print(f"  {option.name} (default {state}): {option.summary}", markup=False)
+            for p in option.parameters:
+                console.print(f"    .{p.name} = {p.default}: {p.summary}", markup=False)
+        if rules.parameters:
+            console.print("  parameters:")
+        for p in rules.parameters:
+            console.print(f"    {p.name} = {p.default}: {p.summary}", markup=False)
 
 
 import_cmd.register(app)

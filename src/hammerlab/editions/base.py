@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
@@ -88,3 +88,14 @@ def apply_rules(battle: Battle, ruleset: Ruleset, chosen: Mapping[str, ParamValu
     battle.settings = resolve_settings(ruleset.options, ruleset.parameters, chosen)
     battle.hooks = Hooks()
     install_rules(battle.hooks, ruleset.options, battle.settings)
+
+
+def describe_ruleset(ruleset: Ruleset) -> dict[str, Any]:
+    """A ruleset as ``rulesets --json`` prints it: options and parameters, with
+    defaults, bounds and the rules text each comes from."""
+    return {
+        "title": ruleset.title,
+        "phases": list(ruleset.phases),
+        "options": [o.describe() for o in ruleset.options],
+        "parameters": {p.name: p.describe() for p in ruleset.parameters},
+    }

@@ -27,6 +27,7 @@ from hammerlab.editions.waffle.placement import (
 )
 from hammerlab.editions.waffle.points import (
     CHARGE_BONUS_ATTACKS,
+    CHARGE_REACTION_FORCED,
     CHARGE_SUCCEEDED,
     REACTIONS_TO_CHARGE,
     Reaction,
@@ -183,7 +184,9 @@ def reaction_to_charge(battle: Battle, charger: Unit, target: Unit) -> None:
     being charged may only react to a charge once per turn" (a unit that chose
     no reaction has not reacted), and "Units that are already fleeing must
     always declare Falling Back as their charge reaction" (not asked; the two
-    restrictions above come first).
+    restrictions above come first), as must a unit an installed rule forces to
+    ("certain terrifying creature may force a unit to Fall Back instead of other
+    options": :data:`points.CHARGE_REACTION_FORCED`).
     """
     status = target.status
     if status.locked_in_combat or status.reacted_this_turn:
@@ -191,9 +194,12 @@ def reaction_to_charge(battle: Battle, charger: Unit, target: Unit) -> None:
         battle.say("charge", f"{target.label} {why}: it cannot react to the charge")
         return
     against = f"the charge of {charger.label}"
-    if status.falling_back:
+    forced = "is already falling back" if status.falling_back else None
+    for rule in battle.hooks.get(CHARGE_REACTION_FORCED):
+        forced = forced or rule(battle, target, charger)
+    if forced is not None:
         status.reacted_this_turn = True
-        battle.say("charge", f"{target.label} is already falling back: it must Fall Back")
+        battle.say("charge", f"{target.label} {forced}: it must Fall Back")
         fall_back(battle, target, against)
         return
     available = [

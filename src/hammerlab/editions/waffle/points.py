@@ -68,6 +68,15 @@ REACTIONS_TO_CHARGE: HookPoint[Reaction] = HookPoint(
 
 # --- permissions --------------------------------------------------------------
 
+ForcedFallBack = Callable[[Battle, Unit, Unit], str | None]
+"""``(battle, charged, charger)``: why the charged unit must Fall Back, if it must."""
+
+CHARGE_REACTION_FORCED: HookPoint[ForcedFallBack] = HookPoint(
+    "charge reaction forced",
+    'Seed 004: "certain terrifying creature may force a unit to Fall Back instead of other '
+    'options".',
+)
+
 MayTarget = Callable[[Battle, Unit, Unit], bool]
 """``(battle, shooter, enemy)``: whether the rule lets the shooter target the enemy."""
 

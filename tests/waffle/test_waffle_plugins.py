@@ -1,0 +1,177 @@
+"""Rules from outside the package: the two shipped plug-ins and the loading rules.
+
+Each example plug-in is off by default (loading it changes nothing), changes a
+seeded battle and a lab result when on, and shows up in ``rulesets --json``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from conftest import BOLTGUN, A, B, make_battle, profile, squad
+from typer.testing import CliRunner
+
+from hammerlab.analysis.lab import arms, compare
+from hammerlab.cli.app import app
+from hammerlab.editions import get_ruleset, plugins
+from hammerlab.editions.base import apply_rules
+from hammerlab.editions.waffle.charge import charge_bonus_attacks, reaction_to_charge
+from hammerlab.editions.waffle.rules.fiery_charge import fiery_chargers
+from hammerlab.engine.rules import RuleOption
+from hammerlab.io.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+TERRIFYING = ROOT / "examples" / "rules" / "terrifying_charge.py"
+GLORIOUS = ROOT / "examples" / "rules" / "glorious_charge.py"
+FEAR = ROOT / "examples" / "rules" / "fear_charge.toml"
+OVERWATCH = ROOT / "examples" / "assault_charge_into_overwatch.toml"
+
+
+def battle_log(tmp_path: Path, scenario: Path, *flags: str) -> str:
+    out = tmp_path / "log.jsonl"
+    result = CliRunner().invoke(
+        app, ["battle", str(scenario), "--seed", "3", "--log-json", str(out), *flags]
+    )
+    assert result.exit_code == 0, result.output
+    return out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("plugin", "rule", "scenario"),
+    [(TERRIFYING, "terrifying_charge", FEAR), (GLORIOUS, "glorious_charge", OVERWATCH)],
+)
+def test_an_example_plug_in_is_off_by_default_and_changes_the_battle_when_on(
+    plugin: Path, rule: str, scenario: Path, tmp_path: Path
+) -> None:
+    plain = battle_log(tmp_path, scenario)
+    loaded = battle_log(tmp_path, scenario, "--plugin", str(plugin))
+    on = battle_log(tmp_path, scenario, "--plugin", str(plugin), "--rule", f"{rule}=on")
+    assert loaded == plain
+    assert on != plain
+
+
+def test_terrifying_charge_forces_the_fall_back_without_asking() -> None:
+    # Seed 004: "certain terrifying creature may force a unit to Fall Back instead
+    # of other options". Without the rule B is asked (and answers no reaction);
+    # with it B is not asked and falls back.
+    plugins.load_plugin_file(TERRIFYING)
+    for on in (False, True):
+        horrors = squad("a", A, profile(), [], [(30, 20)], name="Horrors", rules=["Fear"])
+        guard = squad("b", B, profile(ld=7), [BOLTGUN], [(30, 26)], name="Guard")
+        battle = make_battle(
+            horrors,
+            guard,
+            options={"terrifying_charge": on},
+            script_b=[("charge_reaction", "no reaction")] * (not on),
+            seed=1,
+        )
+        reaction_to_charge(battle, horrors, guard)
+        asked = [e for e in battle.log.events if e.kind == "decision"]
+        assert len(asked) == (0 if on else 1)
+        assert guard.status.falling_back is on
+
+
+def test_terrifying_charge_spares_the_brave_and_the_fearless() -> None:
+    plugins.load_plugin_file(TERRIFYING)
+    for rules, ld, brave in (((), 10, 10), (("Fearless",), 7, 10), ((), 9, 9)):
+        horrors = squad("a", A, profile(), [], [(30, 20)], name="Horrors", rules=["Fear"])
+        guard = squad("b", B, profile(ld=ld), [BOLTGUN], [(30, 26)], rules=list(rules))
+        battle = make_battle(
+            horrors,
+            guard,
+            options={"terrifying_charge": True, "terrifying_charge.brave_ld": brave},
+            script_b=[("charge_reaction", "no reaction")],
+            seed=1,
+        )
+        reaction_to_charge(battle, horrors, guard)
+        assert not guard.status.falling_back
+
+
+def test_glorious_charge_raises_the_bonus_and_keeps_the_fiery_charge_cost() -> None:
+    plugins.load_plugin_file(GLORIOUS)
+    plain = squad("a", A, profile(), [BOLTGUN], [(30, 10)])
+    raging = squad("r", A, profile(), [BOLTGUN], [(40, 10)], rules=["Rage"])
+    battle = make_battle(plain, raging, options={"glorious_charge": True, "fiery_charge": True})
+    plain.status.charged = raging.status.charged = True
+    assert (charge_bonus_attacks(battle, plain), charge_bonus_attacks(battle, raging)) == (2, 3)
+    fiery_chargers(battle).update({"a", "r"})  # a Fiery Charge costs one Attack
+    assert (charge_bonus_attacks(battle, plain), charge_bonus_attacks(battle, raging)) == (1, 2)
+    apply_rules(
+        battle, get_ruleset("waffle"), {"glorious_charge": True, "glorious_charge.bonus": 4}
+    )
+    assert charge_bonus_attacks(battle, plain) == 4
+
+
+def test_lab_results_change_with_each_example_plug_in() -> None:
+    plugins.load_plugin_file(TERRIFYING)
+    plugins.load_plugin_file(GLORIOUS)
+    fear = load_scenario(FEAR)
+    report = compare(fear, str(FEAR), arms(fear, ["terrifying_charge"]), runs=12)
+    guard = next(u for u in report.units if "guard" in u.unit)
+    assert guard.difference > 0  # falling back spares the Guard the fight
+    charge = load_scenario(OVERWATCH)
+    report = compare(charge, str(OVERWATCH), arms(charge, ["glorious_charge"]), runs=12)
+    marines = next(u for u in report.units if "tactical" in u.unit)
+    assert marines.difference < 0  # more Ork Attacks, fewer Marines left
+
+
+def test_rulesets_json_lists_plug_in_rules_with_their_parameters() -> None:
+    result = CliRunner().invoke(
+        app, ["rulesets", "--json", "--plugin", str(TERRIFYING), "--plugin", str(GLORIOUS)]
+    )
+    assert result.exit_code == 0, result.output
+    waffle = json.loads(result.output)["waffle"]
+    rules = {o["name"]: o for o in waffle["options"]}
+    assert rules["terrifying_charge"]["default"] is False
+    assert rules["terrifying_charge"]["source"].endswith("terrifying_charge.py")
+    assert rules["glorious_charge"]["parameters"]["bonus"] == {
+        "default": 2,
+        "type": "int",
+        "min": 0,
+        "max": 5,
+        "summary": "Bonus Attacks a charging unit's models get",
+        "quote": "House rule; the 6th/7th-edition charge bonus is +1 Attack",
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        (None, "no such plug-in file"),
+        ("RULES = ()\n", "RULESET"),
+        ("RULESET = 'waffle'\nRULES = [1]\n", "RULES"),
+        ("raise ValueError('boom')\n", "the plug-in failed to load"),
+    ],
+)
+def test_a_bad_plug_in_is_one_line_error(text: str | None, problem: str, tmp_path: Path) -> None:
+    path = tmp_path / "bad_rule.py"
+    if text is not None:
+        path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(app, ["rulesets", "--plugin", str(path)])
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and problem in lines[0] and str(path) in lines[0]
+
+
+def test_entry_points_register_installed_plug_ins(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = ModuleType("house_rules")
+    module.RULESET = "waffle"  # type: ignore[attr-defined]
+    module.RULES = (RuleOption("house_rule", "a house rule", "none"),)  # type: ignore[attr-defined]
+
+    class Point:
+        name, value = "house", "house_rules"
+
+        def load(self) -> ModuleType:
+            return module
+
+    def found(group: str) -> list[Point]:
+        return [Point()] if group == plugins.ENTRY_POINT_GROUP else []
+
+    monkeypatch.setattr(plugins, "entry_points", found)
+    monkeypatch.setattr(plugins, "_ENTRY_POINTS_SEEN", [])
+    monkeypatch.setitem(plugins._REGISTERED, "waffle", dict(plugins._REGISTERED.get("waffle", {})))
+    names = [o.name for o in get_ruleset("waffle").options]
+    assert "house_rule" in names
