@@ -70,6 +70,6 @@ def test_cli_lab_json_and_plot(tmp_path: Path) -> None:
 
 def test_cli_lab_unknown_rule_is_one_line_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["lab", str(RUINS), "--rule", "no_such_rule", "--runs", "2"])
-    assert result.exit_code == 1
-    assert result.stderr.strip().startswith("error: ")
+    assert result.exit_code == 2  # a usage error, as the issue asks: never silently "off"
+    assert result.stderr.strip().startswith("error: --rule: unknown rule or parameter")
     assert len(result.stderr.strip().splitlines()) == 1
