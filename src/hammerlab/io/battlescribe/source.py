@@ -63,6 +63,7 @@ _BAD_ZIP = (
     lzma.LZMAError,
     struct.error,  # truncated headers
     ValueError,  # a member name marked UTF-8 that is not (UnicodeDecodeError)
+    IndexError,  # a member with an empty name (zipfile looks at its last character)
 )
 """What :mod:`zipfile` raises on a corrupt or unsupported archive (bzip2 errors
 are ``OSError``, handled with the other read errors)."""
