@@ -45,6 +45,22 @@ class PreparedBattle:
 def _datasheet(
     ruleset: Ruleset, spec: UnitPlacement, base_dir: Path, where: str, source: str
 ) -> Datasheet:
+    """The unit's datasheet, which must be written for the scenario's edition."""
+    sheet = _find_datasheet(ruleset, spec, base_dir, where, source)
+    if sheet.edition != ruleset.name:
+        key = f"{where}.source" if spec.source is not None else f"{where}.unit"
+        raise InputError(
+            source,
+            key,
+            f"{sheet.name!r} is a {sheet.edition} datasheet ({sheet.source}); "
+            f"a {ruleset.name} scenario cannot use it",
+        )
+    return sheet
+
+
+def _find_datasheet(
+    ruleset: Ruleset, spec: UnitPlacement, base_dir: Path, where: str, source: str
+) -> Datasheet:
     if spec.inline is not None:
         army = ArmySpec.model_validate(
             {

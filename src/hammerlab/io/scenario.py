@@ -59,13 +59,12 @@ class TerrainSpec(_Strict):
         """Refuse an outline that crosses itself or encloses nothing.
 
         Shapely answers "is this point inside?" wrongly for such a polygon,
-        and cover and line of sight rest on that answer.
+        and cover and line of sight rest on that answer. (An outline of
+        collinear corners counts as crossing itself.)
         """
         polygon = Polygon(self.outline)
         if not polygon.is_valid:
             raise ValueError(f"outline is not a simple polygon ({explain_validity(polygon)})")
-        if polygon.area == 0:
-            raise ValueError("outline encloses no area")
         return self
 
 
