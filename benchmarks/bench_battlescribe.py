@@ -1,6 +1,6 @@
-"""How fast the BattleScribe importer reads the shared data files.
+"""How fast the BattleScribe importer reads the real data files in ``tests/data``.
 
-Prints, for each file in ``../shared/data``, the time to import it (parse,
+Prints, for each file in ``tests/data``, the time to import it (parse,
 index, resolve links, build every datasheet; for a catalogue this includes
 loading its game system) and the ratio to a reference measured in the same
 run: a plain ``defusedxml.ElementTree.parse`` of the same file.
@@ -17,7 +17,7 @@ import defusedxml.ElementTree as SafeET
 
 from hammerlab.io.battlescribe import clear_cache, import_file
 
-DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 RUNS = 3
 
 

@@ -6,7 +6,7 @@ or two turns of the Shooting phase, a random seed) through the same path as a
 scenario file (``parse_scenario`` → ``prepare``) and plays them with the core11
 AI for both players. Whatever happens, these hold:
 
-- nothing raises;
+- nothing raises (a placement with overlapping bases is refused and dropped);
 - no model ever has fewer than 0 wounds left;
 - the models removed are exactly the models with 0 wounds left, each once;
 - 10.02: each unit is selected to shoot at most once per phase;
@@ -23,7 +23,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from hammerlab.analysis.battles import prepare
@@ -32,6 +32,7 @@ from hammerlab.editions.core11.events import ShootingTypeSelected
 from hammerlab.editions.core11.positions import is_engaged
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import DiceRolled, Event, ModelRemoved, PhaseChanged
+from hammerlab.errors import InputError
 from hammerlab.io.scenario import parse_scenario
 
 UNITS: tuple[str, ...] = tuple(
@@ -177,8 +178,17 @@ class Watch:
 
 
 def play(text: str, seed: int) -> tuple[Battle, Watch]:
-    """Prepare and play the scenario with the AI on both sides."""
-    prepared = prepare(parse_scenario(text, "random.toml"), "random.toml", seed=seed)
+    """Prepare and play the scenario with the AI on both sides.
+
+    A placement whose bases overlap is refused by ``prepare`` with an
+    InputError, as it should be; such examples are dropped.
+    """
+    try:
+        prepared = prepare(parse_scenario(text, "random.toml"), "random.toml", seed=seed)
+    except InputError as error:
+        if "overlaps" not in error.problem:
+            raise
+        reject()
     watch = Watch(prepared.battle)
     prepared.ruleset.play(prepared.battle, prepared.plan)
     return prepared.battle, watch

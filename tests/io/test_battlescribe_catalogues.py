@@ -1,4 +1,4 @@
-"""Importing the shared 7th-edition BattleScribe catalogues, read in place.
+"""Importing the 7th-edition BattleScribe catalogues copied into ``tests/data``.
 
 Expected values come from the XML, not from the importer: counts are made
 here with plain ElementTree queries, and the spot-checked characteristics were
@@ -17,7 +17,7 @@ from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.errors import UnknownNameError
 from hammerlab.io.battlescribe import ImportResult, import_file, unit_from_file
 
-BSDATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "bsdata-7e"
+BSDATA = Path(__file__).resolve().parents[1] / "data" / "bsdata-7e"
 CATALOGUES = (
     "Space Marines - Codex (2015).cat",
     "Orks - Codex.cat",
@@ -32,10 +32,10 @@ FOUR = {"Range", "S", "AP", "Type"}
 
 
 def shared(name: str) -> Path:
-    """A shared data file; the test is skipped where the folder is absent."""
-    if not BSDATA.is_dir():
-        pytest.skip(f"shared BattleScribe data not found at {BSDATA}")
-    return BSDATA / name
+    """A data file copied into ``tests/data``; a missing one fails the test."""
+    path = BSDATA / name
+    assert path.is_file(), f"test data missing: {path}"
+    return path
 
 
 @cache

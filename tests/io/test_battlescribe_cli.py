@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from hammerlab.cli import import_cmd
 
-BSDATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "bsdata-7e"
+BSDATA = Path(__file__).resolve().parents[1] / "data" / "bsdata-7e"
 ORKS = BSDATA / "Orks - Codex.cat"
 NINE = {"WS", "BS", "S", "T", "W", "I", "A", "Ld", "Sv"}
 
@@ -30,8 +30,7 @@ def app() -> typer.Typer:
 
 @pytest.fixture(scope="module")
 def orks() -> Path:
-    if not ORKS.parent.is_dir():
-        pytest.skip(f"shared BattleScribe data not found at {ORKS.parent}")
+    assert ORKS.is_file(), f"test data missing: {ORKS}"
     return ORKS
 
 

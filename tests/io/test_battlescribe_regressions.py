@@ -27,16 +27,16 @@ from hammerlab.io.battlescribe.profiles import (
 )
 from hammerlab.io.battlescribe.saves import split_save
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 CAT_NS = "http://www.battlescribe.net/schema/catalogueSchema"
 GST_NS = "http://www.battlescribe.net/schema/gameSystemSchema"
 ROS_NS = "http://www.battlescribe.net/schema/rosterSchema"
 
 
 def shared(name: str) -> Path:
-    path = (DATA / name).resolve()
-    if not path.is_file():
-        pytest.skip(f"shared BattleScribe data not found at {path}")
+    """A data file copied into ``tests/data``; a missing one fails the test."""
+    path = DATA / name
+    assert path.is_file(), f"test data missing: {path}"
     return path
 
 

@@ -1,4 +1,4 @@
-"""Importing the shared roster (HH_Test.ros), read in place, and as a .rosz.
+"""Importing the real roster HH_Test.ros (in ``tests/data``), plain and as a .rosz.
 
 Expected model counts are summed here from the XML's ``number`` attributes;
 the spot-checked values were read by hand from the file.
@@ -14,14 +14,13 @@ import pytest
 
 from hammerlab.io.battlescribe import import_file
 
-ROSTER = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "rosters" / "HH_Test.ros"
+ROSTER = Path(__file__).resolve().parents[1] / "data" / "rosters" / "HH_Test.ros"
 NS = "{http://www.battlescribe.net/schema/rosterSchema}"
 
 
 @pytest.fixture(scope="module")
 def roster() -> Path:
-    if not ROSTER.parent.is_dir():
-        pytest.skip(f"shared roster folder not found at {ROSTER.parent}")
+    assert ROSTER.is_file(), f"test data missing: {ROSTER}"
     return ROSTER
 
 

@@ -1,6 +1,6 @@
 """Every imported unit is usable in the Waffle Edition, or says why not.
 
-For each shared catalogue and the shared roster, every datasheet with model
+For each catalogue and the roster in ``tests/data``, every datasheet with model
 entries must either
 
 (a) pass ``stats_of`` for every profile and ``weapon_of`` for every weapon, and
@@ -27,7 +27,7 @@ from hammerlab.errors import ProfileError
 from hammerlab.io.battlescribe import import_file
 from hammerlab.io.scenario import Scenario
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 FILES = (
     "bsdata-7e/Space Marines - Codex (2015).cat",
     "bsdata-7e/Orks - Codex.cat",
@@ -40,9 +40,9 @@ ENEMY = "Ork Boyz"
 
 
 def shared(name: str) -> Path:
-    path = (DATA / name).resolve()
-    if not path.is_file():
-        pytest.skip(f"shared BattleScribe data not found at {path}")
+    """A data file copied into ``tests/data``; a missing one fails the test."""
+    path = DATA / name
+    assert path.is_file(), f"test data missing: {path}"
     return path
 
 

@@ -14,7 +14,7 @@ from hammerlab.engine.units import Model
 from hammerlab.errors import ProfileError
 from hammerlab.io.battlescribe import import_file
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "bsdata-7e"
+DATA = Path(__file__).resolve().parents[1] / "data" / "bsdata-7e"
 
 
 @pytest.mark.parametrize(
@@ -35,7 +35,6 @@ def test_base_weapon_types_with_marker_sizes(
     assert profile.rules == rules
 
 
-@pytest.mark.skipif(not DATA.exists(), reason="shared data not present")
 @pytest.mark.parametrize(
     "catalogue",
     [

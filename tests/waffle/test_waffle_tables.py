@@ -24,8 +24,8 @@ from hammerlab.editions.waffle.tables import (
     to_wound_target,
 )
 
-SEED_001 = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "001_9e6ea1db13e49e9a.txt"
-"""Seed 001 sits beside the repository, in ``../shared/seeds/``."""
+SEED_001 = Path(__file__).resolve().parents[1] / "data" / "seeds" / "001_9e6ea1db13e49e9a.txt"
+"""Seed 001, copied unchanged into ``tests/data/seeds/``."""
 
 # 6th/7th-edition Ballistic Skill chart, written out by hand:
 #   BS   1   2   3   4   5   6     7     8     9     10
@@ -90,8 +90,6 @@ def test_seed000_overwhelming_strength_auto_wounds_s10_only(strength: int, tough
 
 def seed_001_melee_chart() -> dict[str, dict[str, str]]:
     """The "To Hit Chart" wiki table of seed 001: your WS down, enemy WS across."""
-    if not SEED_001.exists():
-        pytest.skip(f"seed file not found: {SEED_001}")
     text = SEED_001.read_text(encoding="utf-8")
     header = next(line for line in text.splitlines() if line.startswith("!") and "||" in line)
     columns = [c.strip() for c in header.lstrip("!").split("||")][1:]

@@ -14,7 +14,7 @@ from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.datasheet import Datasheet, ModelEntry
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.dice import Dice
-from hammerlab.engine.geometry import MM_PER_INCH, Vec
+from hammerlab.engine.geometry import MM_PER_INCH, Vec, centre_distance
 from hammerlab.engine.rules import ParamValue
 from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import HammerlabError, InputError
@@ -23,6 +23,13 @@ from hammerlab.io.scenario import Scenario, UnitPlacement
 
 ROW = 5
 """Models per rank in a block formation."""
+
+MAX_MODELS = 400
+"""Most models a scenario may place, both players together (with
+``io.scenario.MAX_UNITS``, this bounds how long a battle can take)."""
+
+OVERLAP_TOLERANCE = 1e-6
+"""Inches two bases may overlap by through rounding and still count as touching."""
 
 
 @dataclass
@@ -36,6 +43,22 @@ class PreparedBattle:
 
 
 def _datasheet(
+    ruleset: Ruleset, spec: UnitPlacement, base_dir: Path, where: str, source: str
+) -> Datasheet:
+    """The unit's datasheet, which must be written for the scenario's edition."""
+    sheet = _find_datasheet(ruleset, spec, base_dir, where, source)
+    if sheet.edition != ruleset.name:
+        key = f"{where}.source" if spec.source is not None else f"{where}.unit"
+        raise InputError(
+            source,
+            key,
+            f"{sheet.name!r} is a {sheet.edition} datasheet ({sheet.source}); "
+            f"a {ruleset.name} scenario cannot use it",
+        )
+    return sheet
+
+
+def _find_datasheet(
     ruleset: Ruleset, spec: UnitPlacement, base_dir: Path, where: str, source: str
 ) -> Datasheet:
     if spec.inline is not None:
@@ -98,6 +121,46 @@ def _positions(count: int, centre: Vec, base_mm: float, spec: UnitPlacement) -> 
     return points
 
 
+def _base_on_table(battlefield: Battlefield, centre: Vec, base_mm: float) -> bool:
+    """Whether a base of ``base_mm`` at ``centre`` lies wholly on the table."""
+    radius = base_mm / MM_PER_INCH / 2
+    x, y = centre
+    return radius <= x <= battlefield.width - radius and radius <= y <= battlefield.height - radius
+
+
+def _check_bases(units: list[Unit], source: str) -> None:
+    """Refuse more than :data:`MAX_MODELS` models, and bases that overlap.
+
+    Bases may touch (a scenario can start mid-combat) but not overlap: no
+    rule says what an overlapping model may do. Models are swept in order of
+    x, so only neighbours closer than two base widths are compared. The unit
+    listed later in the file is the one named.
+    """
+    placed = [(model, index) for index, unit in enumerate(units) for model in unit.alive_models]
+    if len(placed) > MAX_MODELS:
+        raise InputError(
+            source, "units", f"{len(placed)} models; a scenario may place at most {MAX_MODELS}"
+        )
+    placed.sort(key=lambda item: item[0].position[0])
+    widest = max((model.radius for model, _ in placed), default=0.0)
+    for first, (model, index) in enumerate(placed):
+        for other, other_index in placed[first + 1 :]:
+            if other.position[0] - model.position[0] >= model.radius + widest:
+                break
+            gap = centre_distance(model.position, other.position) - model.radius - other.radius
+            if gap < -OVERLAP_TOLERANCE:
+                (later, where), (earlier, _) = sorted(
+                    ((model, index), (other, other_index)), key=lambda item: -item[1]
+                )
+                x, y = later.position
+                raise InputError(
+                    source,
+                    f"units[{where}].position",
+                    f"the base of {later.id} at ({x:.1f}, {y:.1f}) overlaps that of {earlier.id}; "
+                    "move the unit or change its formation or spacing",
+                )
+
+
 def _unit(
     ruleset: Ruleset,
     spec: UnitPlacement,
@@ -119,11 +182,14 @@ def _unit(
         for _ in range(entry.count):
             number = len(models) + 1
             position = spots[len(models)]
-            if not battlefield.on_table(position):
+            if not _base_on_table(battlefield, position, entry.base_mm):
+                x, y = position
                 raise InputError(
                     source,
                     f"{where}.position",
-                    f"model {number} would stand off the table at {position}",
+                    f"model {number} would stand off the table at ({x:.1f}, {y:.1f}): its "
+                    f"base must lie wholly on the {battlefield.width:g}\" x "
+                    f"{battlefield.height:g}\" table",
                 )
             models.append(
                 Model(
@@ -197,6 +263,7 @@ def prepare(
         sheet = _datasheet(ruleset, spec, base_dir, where, source)
         warnings += [f"{spec.id} ({sheet.name}): {p}" for p in ruleset.validate_datasheet(sheet)]
         units[spec.id] = _unit(ruleset, spec, sheet, source, where, field)
+    _check_bases(list(units.values()), source)
     players = tuple(Player(p.name, p.edge) for p in scenario.players)
     ai = ruleset.ai()
     battle = Battle(

@@ -42,46 +42,49 @@ RulesetOpt = Annotated[str, typer.Option("--ruleset", "-r", help="waffle or core
 
 @app.command()
 def units(
-    query: Annotated[str, typer.Argument(help="part of a unit name")] = "",
+    query: Annotated[str, typer.Argument(help="part of a unit's or its army's name")] = "",
     ruleset: RulesetOpt = "waffle",
+    army: Annotated[str, typer.Option("--army", "-a", help="only this army (part of a name)")] = "",
 ) -> None:
-    """List the unit library."""
+    """List the unit library: units whose name or army matches."""
     try:
-        names = get_ruleset(ruleset).unit_names(query)
+        names = get_ruleset(ruleset).unit_names(query, army)
     except HammerlabError as error:
         raise fail(error) from None
     for name in names:
         console.print(name, markup=False)
     if not names:
-        console.print(f"no {ruleset} unit matches {query!r}")
+        wanted = f"{query!r}" + (f" in army {army!r}" if army else "")
+        console.print(f"no {ruleset} unit matches {wanted}", markup=False)
 
 
 def _datasheet_table(sheet: Datasheet, problems: list[str]) -> None:
-    console.print(f"[bold]{sheet.name}[/bold] ({sheet.army}, {sheet.edition}; {sheet.source})")
+    """Print a datasheet; every text from a file is escaped, so ``[/]`` in a name prints as is."""
+    about = f"({sheet.army}, {sheet.edition}; {sheet.source})"
+    console.print(f"[bold]{escape(sheet.name)}[/bold] {escape(about)}")
     if sheet.rules:
-        console.print("Rules: " + ", ".join(sheet.rules))
+        console.print("Rules: " + ", ".join(sheet.rules), markup=False)
     keys: list[str] = []
     for entry in sheet.entries:
         keys += [k for k in entry.profile.characteristics if k not in keys]
-    table = Table("Model", "#", *keys, "Inv", "Type")
+    table = Table("Model", "#", *map(escape, keys), "Inv", "Type")
     for entry in sheet.entries:
         p = entry.profile
         inv = f"{p.invulnerable}+" if p.invulnerable else "-"
-        table.add_row(
-            escape(p.name), str(entry.count), *(p.get(k, "-") for k in keys), inv, p.unit_type
-        )
+        cells = (p.name, str(entry.count), *(p.get(k, "-") for k in keys), inv, p.unit_type)
+        table.add_row(*map(escape, cells))
     console.print(table)
     weapon_keys: list[str] = []
     for weapon in sheet.weapons():
         weapon_keys += [k for k in weapon.characteristics if k not in weapon_keys]
-    weapons = Table("Weapon", *weapon_keys, "Keywords")
+    weapons = Table("Weapon", *map(escape, weapon_keys), "Keywords")
     for weapon in sheet.weapons():
-        weapons.add_row(
-            weapon.name, *(weapon.get(k, "-") for k in weapon_keys), ", ".join(weapon.keywords)
-        )
+        keywords = ", ".join(weapon.keywords)
+        cells = (weapon.name, *(weapon.get(k, "-") for k in weapon_keys), keywords)
+        weapons.add_row(*map(escape, cells))
     console.print(weapons)
     for line in (*sheet.notes, *problems):
-        console.print(f"[yellow]note:[/yellow] {line}")
+        console.print(f"[yellow]note:[/yellow] {escape(line)}")
 
 
 @app.command()

@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from hammerlab.analysis.odds import (
@@ -198,7 +199,7 @@ def register(app: typer.Typer) -> None:
 
 def _show(result: OddsResult) -> None:
     """The distributions as tables."""
-    _console.print(f"[bold]{result.question}[/bold] ({result.edition})", soft_wrap=True)
+    _console.print(f"[bold]{escape(result.question)}[/bold] ({result.edition})", soft_wrap=True)
     table = Table("models destroyed", "exactly", "at least")
     at_least = 1.0
     for killed, p in enumerate(result.models_killed):

@@ -53,8 +53,11 @@ class Ruleset(Protocol):
         """A datasheet of the edition's unit library."""
         ...
 
-    def unit_names(self, query: str = "") -> list[str]:
-        """Names in the unit library containing ``query`` (case-insensitive)."""
+    def unit_names(self, query: str = "", army: str = "") -> list[str]:
+        """Library names whose unit or army contains ``query``, of armies containing ``army``.
+
+        Both ignore case; ``""`` matches everything.
+        """
         ...
 
     def validate_datasheet(self, datasheet: Datasheet) -> list[str]:

@@ -153,9 +153,19 @@ class Library:
         except KeyError:
             raise UnknownNameError("unit", name, self.names()) from None
 
-    def names(self, query: str = "") -> list[str]:
-        """Names containing ``query``, sorted."""
-        return sorted(d.name for d in self._by_name.values() if query.lower() in d.name.lower())
+    def names(self, query: str = "", army: str = "") -> list[str]:
+        """Names of the datasheets matching ``query`` and ``army``, sorted.
+
+        ``query`` may be part of the unit's name or of its army's (so ``orks``
+        finds the Ork army, whose unit names say "Ork"); ``army`` keeps only
+        the units whose army contains it. Both ignore case.
+        """
+        wanted, side = query.lower(), army.lower()
+        return sorted(
+            d.name
+            for d in self._by_name.values()
+            if side in d.army.lower() and (wanted in d.name.lower() or wanted in d.army.lower())
+        )
 
     def __len__(self) -> int:
         return len(self._by_name)

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from shapely.geometry import Polygon
+from shapely.validation import explain_validity
 
 from hammerlab.errors import InputError
 from hammerlab.io.library import ModelSpec
@@ -17,9 +19,22 @@ from hammerlab.io.validation import parse_toml
 
 MAX_SCENARIO_BYTES = 1_000_000
 
+MAX_UNITS = 60
+"""Most units in a scenario (both players): 30 a side is a very large game, and
+a battle's time grows with the square of its units (each picks among the
+others). ``analysis.battles.MAX_MODELS`` caps the models they hold."""
+
+MAX_TERRAIN = 100
+"""Most terrain areas (line of sight tests each one)."""
+
+MAX_OUTLINE_POINTS = 1_000
+"""Most corners of one terrain outline."""
+
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # allow_inf_nan=False: a NaN or infinite number (TOML has nan and inf)
+    # would slip past every range check and poison the geometry.
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class BattlefieldSpec(_Strict):
@@ -33,11 +48,24 @@ class TerrainSpec(_Strict):
     """A terrain area: a polygon and its effects."""
 
     name: str = Field(min_length=1)
-    outline: list[tuple[float, float]] = Field(min_length=3)
+    outline: list[tuple[float, float]] = Field(min_length=3, max_length=MAX_OUTLINE_POINTS)
     cover: int | None = Field(default=None, ge=2, le=6)
     difficult: bool = False
     dangerous: bool = False
     blocks_sight: bool = False
+
+    @model_validator(mode="after")
+    def _simple_polygon(self) -> TerrainSpec:
+        """Refuse an outline that crosses itself or encloses nothing.
+
+        Shapely answers "is this point inside?" wrongly for such a polygon,
+        and cover and line of sight rest on that answer. (An outline of
+        collinear corners counts as crossing itself.)
+        """
+        polygon = Polygon(self.outline)
+        if not polygon.is_valid:
+            raise ValueError(f"outline is not a simple polygon ({explain_validity(polygon)})")
+        return self
 
 
 class PlayerSpec(_Strict):
@@ -125,9 +153,9 @@ class Scenario(_Strict):
     ``charge_dice = 3``), checked against the ruleset when the battle is built."""
     first_player: str | None = None
     battlefield: BattlefieldSpec = BattlefieldSpec()
-    terrain: list[TerrainSpec] = []
+    terrain: list[TerrainSpec] = Field(default=[], max_length=MAX_TERRAIN)
     players: list[PlayerSpec] = Field(min_length=2, max_length=2)
-    units: list[UnitPlacement] = Field(min_length=1)
+    units: list[UnitPlacement] = Field(min_length=1, max_length=MAX_UNITS)
     plan: PlanSpec = PlanSpec()
 
 

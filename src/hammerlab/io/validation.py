@@ -24,6 +24,8 @@ def as_input_error(source: str, error: ValidationError) -> InputError:
     message = str(first["msg"])
     if first["type"] == "extra_forbidden":
         message = "unknown key (check the spelling)"
+    elif first["type"] == "value_error":  # our own validators: drop "Value error, "
+        message = message.removeprefix("Value error, ")
     count = error.error_count()
     more = f" (and {count - 1} more problem(s))" if count > 1 else ""
     return InputError(source, key_path(tuple(first["loc"])), message + more)
@@ -33,12 +35,21 @@ M = TypeVar("M", bound=BaseModel)
 
 
 def parse_toml(text: str, source: str, model: type[M]) -> M:
-    """TOML text validated as ``model``; any problem is one :class:`InputError`."""
+    """TOML text validated as ``model``; any problem is one :class:`InputError`.
+
+    ``tomllib`` parses nested arrays and inline tables by recursion, so a
+    hostile file of a few hundred kilobytes (``[[[[...]]]]``) would end in a
+    ``RecursionError``; it is caught and reported like any other mistake.
+    """
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise InputError(source, "", f"not valid TOML: {error}") from None
+    except RecursionError:
+        raise InputError(source, "", "not valid TOML: arrays or tables nested too deeply") from None
     try:
         return model.model_validate(raw)
     except ValidationError as error:
         raise as_input_error(source, error) from None
+    except RecursionError:
+        raise InputError(source, "", "values nested too deeply") from None

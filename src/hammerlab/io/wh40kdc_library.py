@@ -87,21 +87,25 @@ class Wh40kdcLibrary:
             table.setdefault(unit.name.lower(), unit)
         return table
 
-    def names(self, query: str = "") -> list[str]:
-        """Unit names containing ``query`` (case-insensitive), sorted.
+    def names(self, query: str = "", army: str = "") -> list[str]:
+        """Unit names matching ``query`` and ``army`` (case-insensitive), sorted.
 
-        A name shared by several factions is listed once per faction as
-        ``Name [faction]``.
+        ``query`` may be part of the unit's name or of its faction's (id or
+        name: ``orks`` finds the Ork units); ``army`` keeps only the units of
+        the factions it is part of. A name shared by several factions is
+        listed once per faction as ``Name [faction]``.
         """
         counts: dict[str, int] = {}
         for unit in self.dataset.units.all:
             counts[unit.name] = counts.get(unit.name, 0) + 1
-        names = {
-            f"{u.name} [{u.faction_id}]" if counts[u.name] > 1 else u.name
-            for u in self.dataset.units.all
-        }
-        wanted = query.lower()
-        return sorted(n for n in names if wanted in n.lower())
+        wanted, side = query.lower(), army.lower()
+        names = set()
+        for unit in self.dataset.units.all:
+            faction = f"{unit.faction_id} {getattr(unit.faction, 'name', '')}".lower()
+            name = f"{unit.name} [{unit.faction_id}]" if counts[unit.name] > 1 else unit.name
+            if side in faction and (wanted in name.lower() or wanted in faction):
+                names.add(name)
+        return sorted(names)
 
     def datasheet(self, name: str) -> Datasheet:
         """The datasheet of the unit called ``name`` (case-insensitive)."""

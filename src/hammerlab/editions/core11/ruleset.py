@@ -45,9 +45,9 @@ class Core11Ruleset:
         """A datasheet of the wh40kdc dataset (``Name`` or ``Name [faction]``)."""
         return self.library.datasheet(name)
 
-    def unit_names(self, query: str = "") -> list[str]:
-        """Dataset unit names containing ``query``."""
-        return self.library.names(query)
+    def unit_names(self, query: str = "", army: str = "") -> list[str]:
+        """Dataset unit names matching ``query`` (unit or faction) and ``army``."""
+        return self.library.names(query, army)
 
     def validate_datasheet(self, datasheet: Datasheet) -> list[str]:
         """Profiles core11 cannot read, and weapon keywords it does not implement."""

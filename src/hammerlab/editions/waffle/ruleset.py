@@ -62,9 +62,9 @@ class WaffleRuleset:
         """A datasheet by name (case-insensitive)."""
         return self.library.find(name)
 
-    def unit_names(self, query: str = "") -> list[str]:
-        """Library names containing ``query``."""
-        return self.library.names(query)
+    def unit_names(self, query: str = "", army: str = "") -> list[str]:
+        """Library names matching ``query`` (unit or army) and ``army``."""
+        return self.library.names(query, army)
 
     def validate_datasheet(self, datasheet: Datasheet) -> list[str]:
         """Characteristics, weapon types and rules the engine cannot resolve."""

@@ -155,8 +155,15 @@ class DefaultSelections:
             node.children.append(self._node(child, total, child_variable, here))
         return node
 
-    def _defaults(self, ref: Ref, notes: list[str]) -> list[tuple[Ref, int, bool]]:
-        """Children selected by default: (child, count per parent, count can vary)."""
+    def _defaults(
+        self, ref: Ref, notes: list[str], groups: tuple[int, ...] = ()
+    ) -> list[tuple[Ref, int, bool]]:
+        """Children selected by default: (child, count per parent, count can vary).
+
+        ``groups`` holds the groups being expanded around ``ref``: a group
+        that links back to one of them is a cycle, noted and not followed
+        (entry cycles are caught by :meth:`_node`'s path).
+        """
         chosen: list[tuple[Ref, int, bool]] = []
         for child in self._children(ref, notes):
             modifiers = child.modifiers()
@@ -164,16 +171,23 @@ class DefaultSelections:
                 continue
             low, high = self._limits(child, modifiers)
             if child.element.tag == "selectionEntryGroup":
-                chosen.extend(self._group_defaults(child, low, high, notes))
+                if id(child.element) in groups:
+                    notes.append(
+                        f"Group {child.element.get('name')!r} links back to a group containing "
+                        "it; not followed."
+                    )
+                    continue
+                inside = (*groups, id(child.element))
+                chosen.extend(self._group_defaults(child, low, high, notes, inside))
             elif low >= 1:
                 chosen.append((child, low, high is None or high > low))
         return chosen
 
     def _group_defaults(
-        self, group: Ref, low: int, high: int | None, notes: list[str]
+        self, group: Ref, low: int, high: int | None, notes: list[str], groups: tuple[int, ...]
     ) -> list[tuple[Ref, int, bool]]:
         """A group's own defaults, topped up with its default entry to its minimum."""
-        chosen = self._defaults(group, notes)
+        chosen = self._defaults(group, notes, groups)
         missing = low - sum(count for _, count, _ in chosen)
         if missing <= 0:
             return chosen

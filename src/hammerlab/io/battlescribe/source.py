@@ -5,7 +5,9 @@ Files come from users and the internet, so nothing here trusts them:
 * XML is parsed only with :mod:`defusedxml`, with document type declarations
   forbidden outright (BattleScribe never writes one; they are what entity
   expansion and external-entity attacks need);
-* a file may not exceed :data:`MAX_XML_BYTES`;
+* a file may not exceed :data:`MAX_XML_BYTES` nor hold more than
+  :data:`MAX_XML_ELEMENTS` elements (counted before parsing: a tree costs
+  about 400 bytes of memory an element, so 50 MB of ``<a/>`` would take gigabytes);
 * a ``.rosz`` is read in memory, never extracted: the archive must be small
   (:data:`MAX_ARCHIVE_BYTES`, :data:`MAX_ARCHIVE_MEMBERS`), its single ``.ros``
   member must have a safe name, a declared size under the limit and a
@@ -17,6 +19,7 @@ Every failure becomes an :class:`~hammerlab.errors.InputError`.
 
 from __future__ import annotations
 
+import io
 import lzma
 import struct
 import zipfile
@@ -32,6 +35,14 @@ from hammerlab.errors import InputError
 MAX_XML_BYTES = 50 * 1024 * 1024
 """Largest XML document accepted, compressed or not (the biggest real
 catalogues are a few megabytes)."""
+
+MAX_XML_ELEMENTS = 500_000
+"""Most elements in one XML document (the biggest real catalogue has about
+51,000; half a million take about 200 MB once parsed)."""
+
+ROOT_SCAN_BYTES = 64 * 1024
+"""How much of a neighbouring file is read to find its root element's id
+(BattleScribe writes the root within the first hundred bytes)."""
 
 MAX_COMPRESSION_RATIO = 200
 """Largest uncompressed/compressed size ratio of a ``.rosz`` member (XML
@@ -63,6 +74,7 @@ _BAD_ZIP = (
     lzma.LZMAError,
     struct.error,  # truncated headers
     ValueError,  # a member name marked UTF-8 that is not (UnicodeDecodeError)
+    IndexError,  # a member with an empty name (zipfile looks at its last character)
 )
 """What :mod:`zipfile` raises on a corrupt or unsupported archive (bzip2 errors
 are ``OSError``, handled with the other read errors)."""
@@ -99,12 +111,15 @@ def read_root_attributes(path: Path) -> dict[str, str] | None:
 
     Used to find the game system (or a linked catalogue) of a catalogue among
     its neighbours without parsing them whole; ``None`` if the file cannot be
-    read as safe XML.
+    read as safe XML or its root does not start within
+    :data:`ROOT_SCAN_BYTES` (before, a neighbour with megabytes before its
+    root was read to the root, slower and slower: 40 MB took 111 s).
     """
     try:
         with path.open("rb") as stream:
-            for _event, element in SafeET.iterparse(stream, events=("start",), forbid_dtd=True):
-                return dict(element.attrib)
+            head = io.BytesIO(stream.read(ROOT_SCAN_BYTES))
+        for _event, element in SafeET.iterparse(head, events=("start",), forbid_dtd=True):
+            return dict(element.attrib)
     except (OSError, ParseError, LookupError, ValueError):
         # ValueError covers defusedxml's refusals and undecodable encodings;
         # LookupError an encoding Python does not know (encoding="nan").
@@ -113,7 +128,14 @@ def read_root_attributes(path: Path) -> dict[str, str] | None:
 
 
 def parse_xml(data: bytes, source: str) -> Element:
-    """Parse ``data`` with DTDs, entities and external references refused."""
+    """Parse ``data`` with DTDs, entities and external references refused.
+
+    Every element starts with ``<`` not followed by ``/``, so the count below
+    bounds the number of elements from above, at the speed of a byte search.
+    """
+    elements = data.count(b"<") - data.count(b"</")
+    if elements > MAX_XML_ELEMENTS:
+        raise InputError(source, "", f"more than {MAX_XML_ELEMENTS:,} XML elements (tags); refused")
     try:
         root: Element = SafeET.fromstring(data, forbid_dtd=True)
     except defusedxml.DTDForbidden:
