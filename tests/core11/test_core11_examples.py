@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from hammerlab.analysis.battles import prepare
+from hammerlab.editions.base import play
 from hammerlab.io.scenario import load_scenario
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples").glob("core11_*.toml"))
@@ -14,7 +15,7 @@ EXAMPLES = sorted((Path(__file__).parents[2] / "examples").glob("core11_*.toml")
 
 def _log(path: Path) -> str:
     ready = prepare(load_scenario(path), str(path), seed=1)
-    ready.ruleset.play(ready.battle, ready.plan)
+    play(ready.battle, ready.ruleset, ready.plan)
     return ready.battle.log.json_lines()
 
 

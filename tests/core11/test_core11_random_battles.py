@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions import get_ruleset
+from hammerlab.editions.base import play as play_plan
 from hammerlab.editions.core11.events import ShootingTypeSelected
 from hammerlab.editions.core11.positions import is_engaged
 from hammerlab.engine.battle import Battle
@@ -190,7 +191,7 @@ def play(text: str, seed: int) -> tuple[Battle, Watch]:
             raise
         reject()
     watch = Watch(prepared.battle)
-    prepared.ruleset.play(prepared.battle, prepared.plan)
+    play_plan(prepared.battle, prepared.ruleset, prepared.plan)
     return prepared.battle, watch
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from hammerlab.analysis.battles import prepare
+from hammerlab.editions.base import play
 from hammerlab.io.scenario import parse_scenario
 
 ROSTER = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "rosters" / "HH_Test.ros"
@@ -49,7 +50,7 @@ def test_roster_units_fight_a_waffle_shooting_phase() -> None:
     assert castellax.models[0].profile.get("T") == "7"
     assert castellax.models[0].profile.get("BS") == "4"
     assert castellax.models[0].wounds_left == 4
-    ready.ruleset.play(battle, ready.plan)
+    play(battle, ready.ruleset, ready.plan)
     shots = [e for e in battle.log.events if e.kind == "shots"]
     shooters = {e.to_dict()["unit"] for e in shots}
     assert any("castellax" in s or "thallax" in s for s in shooters)

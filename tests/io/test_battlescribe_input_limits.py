@@ -49,8 +49,7 @@ def test_a_neighbour_is_identified_from_its_first_kilobytes_only(tmp_path: Path)
     notes = import_file(far / "army.cat").notes
     assert time.perf_counter() - start < 1.0
     assert notes == (
-        "Game system 'sys' (.gst) was not found next to the file; links into it stay "
-        "unresolved.",
+        "Game system 'sys' (.gst) was not found next to the file; links into it stay unresolved.",
     )
     assert import_file(near / "army.cat").notes == ()
 

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from hammerlab.analysis.battles import prepare
+from hammerlab.editions.base import play
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.engine.datasheet import Datasheet
 from hammerlab.errors import ProfileError
@@ -136,7 +137,7 @@ def test_every_readable_unit_plays_a_shooting_phase(name: str) -> None:
         ready = prepare(scenario(path, sheet.name), str(path.parent / "usable.toml"))
         battle = ready.battle
         assert battle.unit("imported").datasheet is sheet
-        ready.ruleset.play(battle, ready.plan)
+        play(battle, ready.ruleset, ready.plan)
         assert battle.log.of_kind("phase"), sheet.name
         shots += len(battle.log.of_kind("shots"))
     assert shots > len(playable)  # shots were fired, not just phases started

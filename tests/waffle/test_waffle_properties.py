@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hammerlab.analysis.battles import prepare
+from hammerlab.editions.base import play as play_plan
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import Event
 from hammerlab.io.scenario import Scenario
@@ -98,7 +99,7 @@ def play(spec: dict[str, Any], seed: int) -> tuple[Battle, dict[str, int]]:
     """Play the scenario with the AI; the battle and each model's starting wounds."""
     ready = prepare(Scenario.model_validate(spec), "property.toml", seed)
     start = {m.id: m.wounds_left for u in ready.battle.units.values() for m in u.models}
-    ready.ruleset.play(ready.battle, ready.plan)
+    play_plan(ready.battle, ready.ruleset, ready.plan)
     return ready.battle, start
 
 

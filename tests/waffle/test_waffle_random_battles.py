@@ -34,6 +34,7 @@ from hypothesis import strategies as st
 
 from hammerlab.analysis.battles import ROW, PreparedBattle, prepare
 from hammerlab.editions import get_ruleset
+from hammerlab.editions.base import play
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import Event, ModelRemoved, PhaseChanged
 from hammerlab.engine.geometry import MM_PER_INCH
@@ -198,7 +199,7 @@ def _play(text: str, seed: int) -> tuple[Battle, list[str]]:
             problems.extend(f"{where}: {p}" for p in _table_problems(battle))
 
     battle.log.subscribe(after_phase)
-    ready.ruleset.play(battle, ready.plan)
+    play(battle, ready.ruleset, ready.plan)
     return battle, problems
 
 

@@ -29,6 +29,7 @@ from conftest import (
 from fight_kit import CHAINSWORD, MARINE, POWER_SWORD, north
 
 from hammerlab.analysis.battles import prepare
+from hammerlab.editions.base import play
 from hammerlab.editions.waffle.fight import fight_sub_phase
 from hammerlab.editions.waffle.movement import fall_back
 from hammerlab.editions.waffle.movement_phase import movement_phase
@@ -204,7 +205,7 @@ def test_base_fall_back_from_combat_never_leaves_the_loser_in_base_contact() -> 
         ready = prepare(scenario, "far_side.toml", seed)
         battle = ready.battle
         guard, stealers = battle.unit("guard"), battle.unit("stealers")
-        ready.ruleset.play(battle, ready.plan)
+        play(battle, ready.ruleset, ready.plan)
         falls = [e for e in battle.log.of_kind("reaction") if e.unit == guard.label]
         if falls:
             fell_back += 1

@@ -9,7 +9,7 @@ from conftest import BOLTGUN, A, B, make_battle, profile, row, squad, weapon
 from typer.testing import CliRunner
 
 from hammerlab.cli.app import app
-from hammerlab.editions.base import GamePlan
+from hammerlab.editions.base import GamePlan, play
 from hammerlab.editions.waffle.rules.reactions import Overwatch
 from hammerlab.editions.waffle.ruleset import WaffleRuleset, end_of_turn
 
@@ -50,7 +50,7 @@ def test_base_phases_play_in_turn_order_whatever_the_plan_lists() -> None:
         script_a=[("mover", "end phase"), ("shooter", "end phase"), ("charger", "end charges")],
         script_b=[("mover", "end phase"), ("shooter", "end phase"), ("charger", "end charges")],
     )
-    WaffleRuleset().play(battle, GamePlan(turns=1, phases=("assault", "shooting", "movement")))
+    play(battle, WaffleRuleset(), GamePlan(turns=1, phases=("assault", "shooting", "movement")))
     phases = [e.to_dict() for e in battle.log.events if e.kind == "phase"]
     begun = [(p["player"], p["phase"]) for p in phases if p["begins"]]
     assert begun == [

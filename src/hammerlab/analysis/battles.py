@@ -188,8 +188,8 @@ def _unit(
                     source,
                     f"{where}.position",
                     f"model {number} would stand off the table at ({x:.1f}, {y:.1f}): its "
-                    f"base must lie wholly on the {battlefield.width:g}\" x "
-                    f"{battlefield.height:g}\" table",
+                    f'base must lie wholly on the {battlefield.width:g}" x '
+                    f'{battlefield.height:g}" table',
                 )
             models.append(
                 Model(

@@ -21,6 +21,7 @@ from typing import Any
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions import get_ruleset
+from hammerlab.editions.base import play
 from hammerlab.editions.plugins import load_plugin_file
 from hammerlab.editions.turns import victory_scores, winner
 from hammerlab.engine.rules import ParamValue, RuleSettingError, parse_rule_flag, resolve_settings
@@ -89,7 +90,7 @@ def arms(scenario: Scenario, changes: Sequence[str], shared: Sequence[str] = ())
 def play_once(scenario: Scenario, source: str, options: Settings, seed: int) -> Outcome:
     """Play the scenario once, silently, with AI controllers."""
     ready = prepare(scenario, source, seed, options)
-    ready.ruleset.play(ready.battle, ready.plan)
+    play(ready.battle, ready.ruleset, ready.plan)
     battle = ready.battle
     best = winner(victory_scores(battle, ready.plan.victory))
     return Outcome(

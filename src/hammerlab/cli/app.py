@@ -17,7 +17,7 @@ from hammerlab.cli import import_cmd, odds_cmd
 from hammerlab.cli.prompt import PromptController
 from hammerlab.cli.render import show_event
 from hammerlab.editions import get_ruleset, ruleset_names
-from hammerlab.editions.base import Ruleset, describe_ruleset
+from hammerlab.editions.base import Ruleset, describe_ruleset, play
 from hammerlab.editions.plugins import load_plugin_file
 from hammerlab.editions.waffle.tables import MELEE_TO_HIT, to_wound_cell
 from hammerlab.engine.datasheet import Datasheet
@@ -174,7 +174,7 @@ def battle(
         if changed:
             console.print("Rule parameters: " + ", ".join(changed), markup=False)
         game.log.subscribe(lambda event: show_event(console, event, dice))
-        ready.ruleset.play(game, ready.plan)
+        play(game, ready.ruleset, ready.plan)
     except RuleSettingError as error:
         raise _rule_error(error) from None
     except HammerlabError as error:

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from hammerlab.editions.flow import Flow, Play, only
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.decisions import Controller
@@ -75,8 +76,12 @@ class Ruleset(Protocol):
         """The edition's heuristic AI controller."""
         ...
 
-    def play(self, battle: Battle, plan: GamePlan) -> None:
-        """Play ``plan`` on ``battle``, recording everything in its log."""
+    def flow(self) -> Flow:
+        """The edition's game turn: its phases and the end of a player's turn."""
+        ...
+
+    def start(self, battle: Battle) -> None:
+        """Set the edition's own state up on ``battle`` before the first turn."""
         ...
 
     def summary(self, battle: Battle, plan: GamePlan) -> Sequence[str]:
@@ -102,3 +107,15 @@ def describe_ruleset(ruleset: Ruleset) -> dict[str, Any]:
         "options": [o.describe() for o in ruleset.options],
         "parameters": {p.name: p.describe() for p in ruleset.parameters},
     }
+
+
+def begin_play(battle: Battle, ruleset: Ruleset, plan: GamePlan) -> Play:
+    """A game of ``plan`` on ``battle`` about to start: the edition is set up and
+    the cursor stands before the first turn."""
+    ruleset.start(battle)
+    return Play(battle, only(ruleset.flow(), plan.phases), 1, plan.turns)
+
+
+def play(battle: Battle, ruleset: Ruleset, plan: GamePlan) -> None:
+    """Play ``plan`` on ``battle`` to the end, every decision asked of the controllers."""
+    begin_play(battle, ruleset, plan).run()

@@ -1,43 +1,11 @@
-"""Edition-neutral game-turn scaffolding: who plays when, and the end summary."""
+"""Edition-neutral end of a game: the summary lines and the victory conditions."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
-from hammerlab.editions.base import GamePlan
 from hammerlab.engine.battle import Battle
 from hammerlab.errors import UnknownNameError
-
-PlayerStep = Callable[[Battle, str], None]
-"""A phase, or the end of a turn, for one player."""
-
-
-def play_turns(
-    battle: Battle,
-    plan: GamePlan,
-    phases: Mapping[str, PlayerStep],
-    end_of_turn: PlayerStep,
-) -> None:
-    """Each game turn, each player in turn plays the plan's phases.
-
-    Phases run in the edition's order (the order of ``phases``), whatever
-    order the plan lists them in; the first player is ``battle.active_player``.
-    """
-    unknown = [p for p in plan.phases if p not in phases]
-    if unknown:
-        raise UnknownNameError("phase", unknown[0], list(phases))
-    order = [p.name for p in battle.players]
-    if battle.active_player in order:
-        first = order.index(battle.active_player)
-        order = order[first:] + order[:first]
-    for turn in range(1, plan.turns + 1):
-        battle.turn = turn
-        for player in order:
-            battle.active_player = player
-            for name, phase in phases.items():
-                if name in plan.phases:
-                    phase(battle, player)
-            end_of_turn(battle, player)
 
 
 def unit_lines(battle: Battle, flags: Sequence[str] = ()) -> list[str]:

@@ -8,11 +8,12 @@ from hammerlab.editions.base import GamePlan
 from hammerlab.editions.core11.abilities import install
 from hammerlab.editions.core11.ai import Core11AI
 from hammerlab.editions.core11.profiles import defence_of
-from hammerlab.editions.core11.shooting import shooting_phase
+from hammerlab.editions.core11.shooting import SHOOTING
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.weapons import weapon_problems
+from hammerlab.editions.flow import Flow
 from hammerlab.editions.plugins import plugin_options
-from hammerlab.editions.turns import play_turns, unit_lines, victory_lines
+from hammerlab.editions.turns import unit_lines, victory_lines
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.decisions import Controller
@@ -69,20 +70,22 @@ class Core11Ruleset:
         """The heuristic AI (``ai.py``)."""
         return Core11AI()
 
-    def play(self, battle: Battle, plan: GamePlan) -> None:
-        """Each game turn, each player plays the plan's phases in order.
+    def flow(self) -> Flow:
+        """The Shooting phase; at the end of a player's turn what a unit did "this
+        turn" ends.
 
         A unit's status from the scenario (``advanced``, ``moved``...) describes its
         player's first turn; core11 has no Movement phase yet, so at the end of a
         player's turn those flags are cleared and later turns find every unit
         stationary.
         """
+        return Flow((SHOOTING,), _end_of_turn)
+
+    def start(self, battle: Battle) -> None:
+        """core11's state on the battle, and its units' abilities on the timing windows."""
         game = Core11Game.start(battle)
         for line in install(game, self.library.ability):
             battle.say("rules", f"note: ability not modelled by hammerlab: {line}")
-        play_turns(
-            battle, plan, {"shooting": lambda _battle, _player: shooting_phase(game)}, _end_of_turn
-        )
 
     def summary(self, battle: Battle, plan: GamePlan) -> Sequence[str]:
         """Models left per unit, and the winner."""

@@ -16,6 +16,8 @@ from hammerlab.editions.core11.positions import is_engaged
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.volley import fire, readable
 from hammerlab.editions.core11.windows import END_OF_SHOOTING_PHASE, START_OF_SHOOTING_PHASE
+from hammerlab.editions.flow import Phase, Picks, run_phase
+from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision
 from hammerlab.engine.events import PhaseChanged
 from hammerlab.engine.timing import Occasion
@@ -119,41 +121,56 @@ def eligible_to_shoot(game: Core11Game, unit: Unit) -> bool:
     return not unit.destroyed and unit.id not in game.selected and bool(eligible_types(game, unit))
 
 
-def shooting_phase(game: Core11Game) -> None:
-    """10.00: the three steps of the Shooting phase for the active player."""
-    battle = game.battle
-    player = battle.active_player
+def _game(battle: Battle) -> Core11Game:
+    """The core11 state of ``battle`` (set up by :meth:`Core11Game.start`)."""
+    state = battle.state
+    assert isinstance(state, Core11Game), "core11 battle not started"
+    return state
+
+
+def _begin(battle: Battle, player: str) -> frozenset[str]:
     battle.phase = "shooting"
     battle.emit(PhaseChanged(phase="shooting", player=player, turn=battle.turn, begins=True))
-    start_of_phase(game)
-    shoot_step(game)
-    end_of_phase(game)
+    start_of_phase(_game(battle))
+    return frozenset()
+
+
+def _shooters(battle: Battle, player: str, done: frozenset[str]) -> list[Unit]:
+    game = _game(battle)
+    return [u for u in game.units_of_active_player() if eligible_to_shoot(game, u)]
+
+
+def _shoot(battle: Battle, unit: Unit) -> None:
+    shoot_with(_game(battle), unit)
+
+
+def _end(battle: Battle, player: str) -> None:
+    end_of_phase(_game(battle))
     battle.emit(PhaseChanged(phase="shooting", player=player, turn=battle.turn, begins=False))
+
+
+SHOOTING = Phase(
+    "shooting",
+    begin=_begin,
+    picks=Picks("shooter", "Select a unit to shoot (or done)", _shooters, _shoot, DONE),
+    end=_end,
+)
+"""10.00: the three steps of the Shooting phase for the active player: 10.01
+start of phase; 10.02 "The active player shoots with their eligible units one
+at a time, using the sequence below, until all the units they choose to shoot
+with have been selected to shoot and their attacks have been resolved";
+10.03 end of phase."""
+
+
+def shooting_phase(game: Core11Game) -> None:
+    """The Shooting phase (:data:`SHOOTING`) for the active player."""
+    run_phase(game.battle, SHOOTING, game.battle.active_player)
 
 
 def start_of_phase(game: Core11Game) -> None:
     """10.01: "Rules that are triggered at the start of the Shooting phase are
     resolved now." """
     game.board.open(Occasion(START_OF_SHOOTING_PHASE))
-
-
-def shoot_step(game: Core11Game) -> None:
-    """10.02: "The active player shoots with their eligible units one at a time, using
-    the sequence below, until all the units they choose to shoot with have been
-    selected to shoot and their attacks have been resolved." """
-    battle = game.battle
-    player = battle.active_player
-    while True:
-        ready = [u for u in game.units_of_active_player() if eligible_to_shoot(game, u)]
-        if not ready:
-            return
-        choices = (*(Choice(u.label, u.id) for u in ready), Choice(DONE, DONE))
-        picked = battle.decide(
-            Decision("shooter", player, "Select a unit to shoot (or done)", choices)
-        )
-        if picked == DONE:
-            return
-        shoot_with(game, battle.unit(picked))
 
 
 def shoot_with(game: Core11Game, unit: Unit) -> None:

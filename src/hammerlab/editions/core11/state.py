@@ -1,8 +1,9 @@
 """What core11 remembers while it plays a battle.
 
 The engine's :class:`~hammerlab.engine.units.UnitStatus` keeps what a unit did
-(``moved``, ``advanced``, ``charged``); the rest lives here, for the length of
-one :meth:`Core11Ruleset.play` call, so the engine needs no core11 fields.
+(``moved``, ``advanced``, ``charged``); the rest lives here, in the battle's
+edition state (``battle.state``), so the engine needs no core11 fields and a
+game is one object.
 """
 
 from __future__ import annotations
@@ -40,8 +41,10 @@ class Core11Game:
 
     @classmethod
     def start(cls, battle: Battle) -> Core11Game:
-        """A fresh game for ``battle``."""
-        return cls(battle=battle, board=TriggerBoard(battle))
+        """A fresh game for ``battle``, kept as the battle's edition state."""
+        game = cls(battle=battle, board=TriggerBoard(battle))
+        battle.state = game
+        return game
 
     @property
     def turn_key(self) -> str:

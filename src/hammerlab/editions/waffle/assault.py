@@ -7,16 +7,29 @@ Fiery Charge casualties in ``combat_score``) reaches the fight.
 
 from __future__ import annotations
 
-from hammerlab.editions.waffle.charge import charge_sub_phase
+from hammerlab.editions.flow import Phase, run_phase
+from hammerlab.editions.waffle.charge import CHARGES, begin_charges
 from hammerlab.editions.waffle.fight import fight_sub_phase
 from hammerlab.editions.waffle.shooting import start_phase
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import PhaseChanged
 
 
-def assault_phase(battle: Battle, player: str) -> None:
-    """Charges of the active player, then every combat on the table fights."""
+def _begin(battle: Battle, player: str) -> frozenset[str]:
     start_phase(battle, "assault", player)
-    charge_sub_phase(battle, player)
+    return begin_charges(battle, player)
+
+
+def _end(battle: Battle, player: str) -> None:
+    """Every combat on the table fights."""
     fight_sub_phase(battle, player)
     battle.emit(PhaseChanged(phase="assault", player=player, turn=battle.turn, begins=False))
+
+
+ASSAULT = Phase("assault", begin=_begin, picks=CHARGES, end=_end)
+"""Charges of the active player, then every combat on the table fights."""
+
+
+def assault_phase(battle: Battle, player: str) -> None:
+    """The assault phase (:data:`ASSAULT`) for ``player``."""
+    run_phase(battle, ASSAULT, player)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations, product
 
+from hammerlab.editions.flow import Phase, Picks, run_phase
 from hammerlab.editions.waffle.combat import in_contact, refresh_locks, units_in_contact
 from hammerlab.editions.waffle.events import ChargeDeclared, ChargeRolled
 from hammerlab.editions.waffle.movement import dangerous_terrain_tests, fall_back
@@ -35,7 +36,7 @@ from hammerlab.editions.waffle.points import (
 from hammerlab.editions.waffle.special_rules import relentless
 from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.decisions import Choice, Decision, units_in_turn
+from hammerlab.engine.decisions import Choice, Decision
 from hammerlab.engine.events import ModelMoved
 from hammerlab.engine.geometry import Vec, base_distance, centre_distance, closest
 from hammerlab.engine.units import Model, Unit
@@ -47,33 +48,55 @@ NO_CHARGE_AFTER = frozenset({"Rapid Fire", "Salvo", "Ordnance", "Heavy"})
 or Heavy weapons in the Shooting phase."""
 
 
-def charge_sub_phase(battle: Battle, player: str) -> None:
-    """Seed 004: the active player's charges, one unit at a time, until they stop.
-
-    Each unit may declare one charge per sub-phase (a unit whose charge failed
-    may not try again). Units barred from charging are named in the log once.
-    """
+def begin_charges(battle: Battle, player: str) -> frozenset[str]:
+    """Read who is locked off the table, and name the units barred from charging."""
     refresh_locks(battle)
     for barred in battle.units_of(player):
         reason = charge_ban(barred)
         if reason is not None:
             battle.say("charge", f"{barred.label} may not charge: {reason}")
-    declared: set[str] = set()
-    ready = units_in_turn(
-        battle,
-        player,
-        "charger",
-        "Pick a unit to declare a charge, or end the charges",
-        lambda: [
-            u
-            for u in battle.units_of(player)
-            if u.id not in declared and charge_ban(u) is None and charge_targets(battle, u)
-        ],
-        END_CHARGES,
-    )
-    for unit in ready:
-        declared.add(unit.id)
-        resolve_charge(battle, unit, declare_charge(battle, unit))
+    return frozenset()
+
+
+def _chargers(battle: Battle, player: str, done: frozenset[str]) -> list[Unit]:
+    """Each unit may declare one charge per sub-phase (a unit whose charge failed
+    may not try again)."""
+    return [
+        u
+        for u in battle.units_of(player)
+        if u.id not in done and charge_ban(u) is None and charge_targets(battle, u)
+    ]
+
+
+def charge(battle: Battle, unit: Unit) -> None:
+    """Declare the unit's charge and resolve it."""
+    resolve_charge(battle, unit, declare_charge(battle, unit))
+
+
+def target_follow_ups(battle: Battle, unit: Unit) -> list[tuple[tuple[str, str], ...]]:
+    """The charge targets a unit picked to charge may declare."""
+    return [(("charge_target", t.label),) for t in charge_targets(battle, unit)]
+
+
+CHARGES = Picks(
+    "charger",
+    "Pick a unit to declare a charge, or end the charges",
+    _chargers,
+    charge,
+    END_CHARGES,
+    target_follow_ups,
+)
+"""Seed 004: the active player's charges, one unit at a time, until they stop."""
+
+
+def _no_end(battle: Battle, player: str) -> None:
+    """The charges end; the assault phase goes on to the fight."""
+
+
+def charge_sub_phase(battle: Battle, player: str) -> None:
+    """Seed 004: the charge sub-phase alone (:data:`CHARGES`), as the assault
+    phase plays it before the fight."""
+    run_phase(battle, Phase("charge", begin_charges, CHARGES, _no_end), player)
 
 
 def charge_ban(unit: Unit) -> str | None:

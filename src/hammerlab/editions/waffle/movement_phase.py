@@ -6,6 +6,7 @@ rules': Regroup tests for units falling back, then each unit may move.
 
 from __future__ import annotations
 
+from hammerlab.editions.flow import Phase, Picks, run_phase
 from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.morale import leadership_test
 from hammerlab.editions.waffle.movement import (
@@ -18,7 +19,6 @@ from hammerlab.editions.waffle.movement import (
 )
 from hammerlab.editions.waffle.shooting import start_phase
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.decisions import units_in_turn
 from hammerlab.engine.events import PhaseChanged
 from hammerlab.engine.units import Unit
 
@@ -67,38 +67,30 @@ def regroup(battle: Battle, unit: Unit) -> bool:
     return False
 
 
-def movement_phase(battle: Battle, player: str) -> None:
-    """Regroup, then move units one at a time until the player is done.
-
-    A unit may move up to its allowance toward an intent (advance, take cover,
-    retreat, hold). Difficult terrain (6th/7th edition): roll 2D6 and move at
-    most the higher die. Dangerous terrain: a test for each model that moved
-    in or through it. Units locked in combat, falling back, gone to ground or
-    pinned do not move. The unit moves as a block, which keeps coherency.
-    """
+def _begin(battle: Battle, player: str) -> frozenset[str]:
+    """Regroup: fleeing units that fail fall back again and move no further."""
     start_phase(battle, "movement", player)
     moved: set[str] = set()
     for fleeing in battle.units_of(player):
         status = fleeing.status
         if status.falling_back and not status.locked_in_combat and not regroup(battle, fleeing):
             moved.add(fleeing.id)
-    ready = units_in_turn(
-        battle,
-        player,
-        "mover",
-        "Choose a unit to move, or end the movement phase",
-        lambda: [u for u in battle.units_of(player) if u.id not in moved and _may_move(u)],
-    )
-    for unit in ready:
-        moved.add(unit.id)
-        move_one(battle, unit)
-    refresh_locks(battle)
-    battle.emit(PhaseChanged(phase="movement", player=player, turn=battle.turn, begins=False))
+    return frozenset(moved)
+
+
+def _movers(battle: Battle, player: str, done: frozenset[str]) -> list[Unit]:
+    """Units locked in combat, falling back, gone to ground or pinned do not move."""
+    return [u for u in battle.units_of(player) if u.id not in done and _may_move(u)]
 
 
 def _may_move(unit: Unit) -> bool:
     status = unit.status
     return not (status.locked_in_combat or status.falling_back or status.gone_to_ground)
+
+
+def _end(battle: Battle, player: str) -> None:
+    refresh_locks(battle)
+    battle.emit(PhaseChanged(phase="movement", player=player, turn=battle.turn, begins=False))
 
 
 def move_one(battle: Battle, unit: Unit) -> None:
@@ -118,3 +110,24 @@ def move_one(battle: Battle, unit: Unit) -> None:
     # normally).
     move_unit(battle, unit, goal_of(battle, unit, intent), distance, f"moves ({intent})")
     dangerous_terrain_tests(battle, unit, starts)
+
+
+MOVEMENT = Phase(
+    "movement",
+    begin=_begin,
+    picks=Picks("mover", "Choose a unit to move, or end the movement phase", _movers, move_one),
+    end=_end,
+)
+"""Regroup, then move units one at a time until the player is done.
+
+A unit may move up to its allowance toward an intent (advance, take cover,
+retreat, hold). Difficult terrain (6th/7th edition): roll 2D6 and move at
+most the higher die. Dangerous terrain: a test for each model that moved
+in or through it. Units locked in combat, falling back, gone to ground or
+pinned do not move. The unit moves as a block, which keeps coherency.
+"""
+
+
+def movement_phase(battle: Battle, player: str) -> None:
+    """The movement phase (:data:`MOVEMENT`) for ``player``."""
+    run_phase(battle, MOVEMENT, player)

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from hammerlab.editions.base import GamePlan
+from hammerlab.editions.flow import Flow
 from hammerlab.editions.plugins import plugin_options
-from hammerlab.editions.turns import play_turns, unit_lines, victory_lines
+from hammerlab.editions.turns import unit_lines, victory_lines
 from hammerlab.editions.waffle.ai import WaffleAI
-from hammerlab.editions.waffle.assault import assault_phase
-from hammerlab.editions.waffle.movement_phase import movement_phase
+from hammerlab.editions.waffle.assault import ASSAULT
+from hammerlab.editions.waffle.movement_phase import MOVEMENT
 from hammerlab.editions.waffle.parameters import PARAMETERS
 from hammerlab.editions.waffle.points import END_OF_TURN
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.rules import OPTIONS
-from hammerlab.editions.waffle.shooting import shooting_phase
+from hammerlab.editions.waffle.shooting import SHOOTING
 from hammerlab.editions.waffle.special_rules import unsupported_unit_rules
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
@@ -23,20 +24,13 @@ from hammerlab.engine.rules import Parameter, RuleOption
 from hammerlab.errors import ProfileError
 from hammerlab.io.library import Library, builtin_library
 
-PHASES: dict[str, Callable[[Battle, str], None]] = {
-    "movement": movement_phase,
-    "shooting": shooting_phase,
-    "assault": assault_phase,
-}
-"""Phase procedures in turn order; a plan plays a subset of them, in this order."""
-
 
 class WaffleRuleset:
     """Waffle Edition 40K: 6th/7th-edition rules with the Waffle edits."""
 
     name = "waffle"
     title = "Waffle Edition (6th/7th-edition based)"
-    phases: tuple[str, ...] = tuple(PHASES)
+    phases: tuple[str, ...] = ("movement", "shooting", "assault")
 
     def __init__(self, library: Library | None = None) -> None:
         self._library = library
@@ -97,9 +91,12 @@ class WaffleRuleset:
         """The heuristic AI."""
         return WaffleAI()
 
-    def play(self, battle: Battle, plan: GamePlan) -> None:
-        """Each game turn, each player plays the plan's phases in order."""
-        play_turns(battle, plan, PHASES, end_of_turn)
+    def flow(self) -> Flow:
+        """Movement, shooting and assault phases; then the end of the player's turn."""
+        return Flow((MOVEMENT, SHOOTING, ASSAULT), end_of_turn)
+
+    def start(self, battle: Battle) -> None:
+        """Nothing to set up: the Waffle Edition keeps its state on the units."""
 
     def summary(self, battle: Battle, plan: GamePlan) -> Sequence[str]:
         """Models left per unit (and who is fleeing or gone to ground), and the winner."""

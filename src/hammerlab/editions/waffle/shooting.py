@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from hammerlab.editions.flow import Phase, Picks, run_phase
 from hammerlab.editions.waffle.attacks import fire_weapon, firing_models, ranged_weapons
 from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.events import ReactionDeclared
@@ -30,7 +31,7 @@ from hammerlab.editions.waffle.points import (
 )
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.decisions import Choice, Decision, units_in_turn
+from hammerlab.engine.decisions import Choice, Decision
 from hammerlab.engine.events import PhaseChanged
 from hammerlab.engine.units import Unit
 
@@ -52,20 +53,23 @@ def start_phase(battle: Battle, phase: str, player: str) -> None:
     battle.emit(PhaseChanged(phase=phase, player=player, turn=battle.turn, begins=True))
 
 
-def shooting_phase(battle: Battle, player: str) -> None:
-    """Seed 000: "select another and repeat the sequence" until the player is done."""
+def _begin(battle: Battle, player: str) -> frozenset[str]:
     start_phase(battle, "shooting", player)
-    ready = units_in_turn(
-        battle,
-        player,
-        "shooter",
-        "1. Nominate a unit to shoot (or run), or end the phase",
-        lambda: [u for u in battle.units_of(player) if _may_act(u)],
-    )
-    for unit in ready:
-        unit_shooting_action(battle, unit)
+    return frozenset()
+
+
+def _shooters(battle: Battle, player: str, done: frozenset[str]) -> list[Unit]:
+    return [u for u in battle.units_of(player) if _may_act(u)]
+
+
+def _end(battle: Battle, player: str) -> None:
     phase_casualty_checks(battle, player)
     battle.emit(PhaseChanged(phase="shooting", player=player, turn=battle.turn, begins=False))
+
+
+def shooting_phase(battle: Battle, player: str) -> None:
+    """The shooting phase (:data:`SHOOTING`) for ``player``."""
+    run_phase(battle, SHOOTING, player)
 
 
 def _may_act(unit: Unit) -> bool:
@@ -317,3 +321,26 @@ def snap_fire_weapons(unit: Unit) -> list[str]:
         if weapon_of(weapon).can_snap_fire:
             names.append(name)
     return names
+
+
+def action_follow_ups(battle: Battle, unit: Unit) -> list[tuple[tuple[str, str], ...]]:
+    """What a unit picked to shoot may do (the ``action`` decision it is asked first)."""
+    labels = [action.label for action, _ in shooting_actions(battle, unit)]
+    labels += [RUN] * can_run(unit) + [HOLD]
+    return [(("action", label),) for label in labels]
+
+
+SHOOTING = Phase(
+    "shooting",
+    begin=_begin,
+    picks=Picks(
+        "shooter",
+        "1. Nominate a unit to shoot (or run), or end the phase",
+        _shooters,
+        unit_shooting_action,
+        follow_ups=action_follow_ups,
+    ),
+    end=_end,
+)
+"""Seed 000: "Once you've completed this shooting sequence with one of your
+units, select another and repeat the sequence" until the player is done."""
