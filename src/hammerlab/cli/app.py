@@ -11,20 +11,20 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from hammerlab.analysis.battles import prepare
+from hammerlab.analysis.game import Game, check_log, saved_players
 from hammerlab.analysis.lab import LabReport, arms, compare
 from hammerlab.cli import import_cmd, odds_cmd
 from hammerlab.cli.prompt import PromptController
 from hammerlab.cli.render import show_event
 from hammerlab.editions import get_ruleset, ruleset_names
-from hammerlab.editions.base import Ruleset, describe_ruleset, play
+from hammerlab.editions.base import Ruleset, describe_ruleset
 from hammerlab.editions.plugins import load_plugin_file
 from hammerlab.editions.waffle.tables import MELEE_TO_HIT, to_wound_cell
 from hammerlab.engine.datasheet import Datasheet
 from hammerlab.engine.decisions import Controller
-from hammerlab.engine.events import to_json_line
+from hammerlab.engine.events import to_json_line, to_json_line_of
 from hammerlab.engine.rules import ParamValue, RuleSettingError, RuleSettings, parse_rule_flag
-from hammerlab.errors import HammerlabError
+from hammerlab.errors import HammerlabError, InputError
 from hammerlab.io.scenario import load_scenario
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help=__doc__)
@@ -140,7 +140,7 @@ def _rule_error(error: RuleSettingError) -> typer.Exit:
 
 @app.command()
 def battle(
-    scenario: Annotated[Path, typer.Argument(help="scenario TOML file")],
+    scenario: Annotated[Path | None, typer.Argument(help="scenario TOML file")] = None,
     seed: Annotated[int | None, typer.Option(help="dice seed (overrides the file)")] = None,
     rule: RuleOpt = None,
     plugin: PluginOpt = None,
@@ -148,45 +148,143 @@ def battle(
     side: Annotated[
         str | None, typer.Option(help="the player you play with --controller prompt")
     ] = None,
-    log_json: Annotated[Path | None, typer.Option(help="write the event log as JSON Lines")] = None,
+    log_json: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="write the event log as JSON Lines")
+    ] = None,
     dice: Annotated[bool, typer.Option(help="show every dice roll")] = True,
+    save: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="write the saved game here at the end")
+    ] = None,
+    stop_after: Annotated[
+        int | None, typer.Option(min=1, metavar="TURN", help="stop at the end of game turn TURN")
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="continue a saved game (--save)")
+    ] = None,
 ) -> None:
-    """Play a scenario and print the step log and a summary."""
+    """Play a scenario (or resume a saved game) and print the step log and a summary.
+
+    Example: hammerlab battle examples/whole_game_three_turns.toml --seed 3 --stop-after 1
+    --save game.json, then hammerlab battle --resume game.json.
+    """
     if controller not in ("ai", "prompt"):
         raise fail(ValueError(f"--controller must be ai or prompt, not {controller!r}"))
+    if (scenario is None) == (resume is None):
+        raise fail(ValueError("give a scenario file or --resume FILE (one of the two)"))
+    stop = None if stop_after is None else stop_after + 1
     try:
-        spec = load_scenario(scenario)
-        people: dict[str, Controller] = {}
-        if controller == "prompt":
-            you = side or spec.first_player or spec.players[0].name
-            if you not in [p.name for p in spec.players]:
-                raise fail(ValueError(f"--side {you!r} is not a player of {scenario}"))
-            people[you] = PromptController(console)
-        _load_plugins(plugin)
-        ready = prepare(spec, str(scenario), seed, _rule_settings(rule), people)
-        game = ready.battle
-        console.print(f"{spec.name} — {ready.ruleset.title}, seed {game.dice.seed}", markup=False)
-        if spec.description:
-            console.print(spec.description, markup=False)
-        on = [n for n, v in game.options.items() if v]
-        console.print("Rule options on: " + (", ".join(on) if on else "none"), markup=False)
-        changed = _changed_parameters(ready.ruleset, game.settings)
-        if changed:
-            console.print("Rule parameters: " + ", ".join(changed), markup=False)
-        game.log.subscribe(lambda event: show_event(console, event, dice))
-        play(game, ready.ruleset, ready.plan)
+        if resume is not None:
+            game = _resumed(resume, controller, side, stop)
+        else:
+            assert scenario is not None
+            spec = load_scenario(scenario)
+            people = _people(controller, side, [p.name for p in spec.players], str(scenario))
+            plugins = _load_plugins(plugin)
+            rules = _rule_settings(rule)
+            game = Game.start(spec, str(scenario), seed, rules, plugins, people, stop)
+            _introduce(game)
+        game.battle.log.subscribe(lambda event: show_event(console, event, dice))
+        game.play()
     except RuleSettingError as error:
         raise _rule_error(error) from None
     except HammerlabError as error:
         raise fail(error) from None
-    console.rule("Summary")
-    for line in ready.ruleset.summary(game, ready.plan):
+    console.rule("Summary" if game.play_state.over else f"Stopped before turn {game.turn}")
+    for line in game.ready.ruleset.summary(game.battle, game.ready.plan):
         console.print(line, markup=False)
     if log_json is not None:
-        try:
-            log_json.write_text(game.log.json_lines(), encoding="utf-8")
-        except OSError as error:
-            raise fail(ValueError(f"{log_json}: cannot write: {error.strerror}")) from None
+        header = to_json_line_of(game.header())
+        _write(log_json, header + "\n" + game.battle.log.json_lines())
+    if save is not None:
+        _write(save, game.to_json() + "\n")
+        console.print(f"saved game written to {save}", markup=False)
+
+
+def _people(
+    controller: str, side: str | None, players: list[str], where: str
+) -> dict[str, Controller]:
+    """The prompt controller for the side a person plays (``--controller prompt``)."""
+    if controller != "prompt":
+        return {}
+    you = side or players[0]
+    if you not in players:
+        raise InputError(where, "--side", f"{you!r} is not a player ({', '.join(players)})")
+    return {you: PromptController(console)}
+
+
+def _resumed(path: Path, controller: str, side: str | None, stop: int | None) -> Game:
+    """The saved game in ``path``, replayed to where it stopped."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(str(path), "", f"cannot read: {error}") from None
+    players = saved_players(text, str(path))
+    people = _people(controller, side, players, str(path))
+    game = Game.from_json(text, str(path), people, stop)
+    spec = game.ready
+    console.print(
+        f"Resuming {game.recipe.scenario.get('name', '')} — {spec.ruleset.title}, "
+        f"seed {game.battle.dice.seed}, turn {game.turn}",
+        markup=False,
+    )
+    return game
+
+
+def _introduce(game: Game) -> None:
+    """The battle's title, description and the rules in force."""
+    ready, battle = game.ready, game.battle
+    name, description = (
+        game.recipe.scenario.get("name", ""),
+        game.recipe.scenario.get("description"),
+    )
+    console.print(f"{name} — {ready.ruleset.title}, seed {battle.dice.seed}", markup=False)
+    if description:
+        console.print(description, markup=False)
+    on = [n for n, v in battle.options.items() if v]
+    console.print("Rule options on: " + (", ".join(on) if on else "none"), markup=False)
+    changed = _changed_parameters(ready.ruleset, battle.settings)
+    if changed:
+        console.print("Rule parameters: " + ", ".join(changed), markup=False)
+
+
+def _write(path: Path, text: str) -> None:
+    """Write ``text`` whole or not at all (a temporary file renamed into place)."""
+    if path.is_dir():
+        raise fail(ValueError(f"{path}: is a directory"))
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(path)
+    except OSError as error:
+        partial.unlink(missing_ok=True)
+        raise fail(ValueError(f"{path}: cannot write: {error.strerror}")) from None
+
+
+@app.command()
+def replay(
+    log: Annotated[Path, typer.Argument(metavar="LOG.jsonl", help="a log written by --log-json")],
+) -> None:
+    """Re-play a JSON Lines battle log (its seed, rules and decisions) and check that
+    every event comes out the same; exit 1 at the first one that differs.
+
+    Example: hammerlab battle EX.toml --seed 3 --log-json L.jsonl; hammerlab replay L.jsonl
+    """
+    try:
+        text = log.read_text(encoding="utf-8")
+        differs = check_log(text, str(log))
+    except (OSError, UnicodeDecodeError) as error:
+        raise fail(ValueError(f"{log}: cannot read: {error}")) from None
+    except HammerlabError as error:
+        raise fail(error) from None
+    if differs is None:
+        console.print(f"{log}: replays identically", markup=False)
+        return
+    typer.echo(
+        f"error: {log}: line {differs.line} differs: logged {differs.logged} "
+        f"but the replay gives {differs.replayed}",
+        err=True,
+    )
+    raise typer.Exit(1)
 
 
 def _changed_parameters(ruleset: Ruleset, settings: RuleSettings) -> list[str]:

@@ -80,6 +80,9 @@ class Battle:
     phase: str = ""
     state: Any = None
     """The edition's own state of the game (what its rules remember about units)."""
+    answers: list[tuple[str, str]] = field(default_factory=list)
+    """Answers given ahead, (decision kind, choice label), taken before the
+    controllers are asked: an action applied through the game API, or a replay."""
     memory: dict[str, Any] = field(default_factory=dict)
     """What installed rules remember, by rule name (part of the game, so it is cloned
     and saved with it)."""
@@ -154,6 +157,8 @@ class Battle:
         """Ask the deciding player's controller and record the answer."""
         if not decision.choices:
             raise IllegalActionError(f"decision {decision.kind!r} offers no choice")
+        if self.answers:
+            return decision.choices[self._answered(decision)].value
         controller = self.controllers.get(decision.player)
         if controller is None:
             raise IllegalActionError(f"no controller for player {decision.player!r}")
@@ -166,6 +171,20 @@ class Battle:
         choice = decision.choices[index]
         self.emit(DecisionMade(player=decision.player, decision=decision.kind, answer=choice.label))
         return choice.value
+
+    def _answered(self, decision: Decision[Any]) -> int:
+        """Take the next answer given ahead; it must fit ``decision``."""
+        kind, label = self.answers.pop(0)
+        labels = decision.labels()
+        if kind != decision.kind or label not in labels:
+            self.answers.clear()
+            raise IllegalActionError(
+                f"{decision.player} was asked {decision.kind!r} ({', '.join(labels)}), "
+                f"not {kind!r} with {label!r}"
+            )
+        index = labels.index(label)
+        self.emit(DecisionMade(player=decision.player, decision=decision.kind, answer=label))
+        return index
 
     def ask(self, decision: Decision[Any]) -> Any:
         """:meth:`decide` for callers that do not need the value's type."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 Characteristics = Mapping[str, str]
 """Characteristic name → value as written (``"4"``, ``"3+"``, ``"User"``)."""
@@ -19,6 +20,10 @@ Characteristics = Mapping[str, str]
 @dataclass(frozen=True)
 class Weapon:
     """A weapon profile."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Weapon:
+        """Immutable: a cloned game shares it."""
+        return self
 
     name: str
     """The weapon's name; models with the same name fire it together."""
@@ -38,6 +43,10 @@ class Weapon:
 @dataclass(frozen=True)
 class Profile:
     """A model's characteristics."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Profile:
+        """Immutable: a cloned game shares it."""
+        return self
 
     name: str
     characteristics: Characteristics
@@ -67,6 +76,10 @@ class Profile:
 class ModelEntry:
     """A group of identical models in a datasheet."""
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> ModelEntry:
+        """Immutable: a cloned game shares it."""
+        return self
+
     profile: Profile
     count: int
     weapons: tuple[Weapon, ...]
@@ -81,6 +94,10 @@ class ModelEntry:
 @dataclass(frozen=True)
 class Datasheet:
     """A unit as the army list describes it."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Datasheet:
+        """Immutable: a cloned game shares it."""
+        return self
 
     name: str
     army: str

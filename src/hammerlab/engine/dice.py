@@ -36,6 +36,10 @@ class Dice:
     def _draw(self, sides: int) -> int:
         return self._rng.randint(1, sides)
 
+    def state(self) -> object:
+        """The generator's state (what a replay must reproduce)."""
+        return self._rng.getstate()
+
     def _draw_direction(self) -> float:
         return round(self._rng.uniform(0.0, 360.0), 1)
 

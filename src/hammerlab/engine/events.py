@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -32,7 +32,12 @@ class Event:
 
 def to_json_line(event: Event) -> str:
     """One JSON object, keys sorted, for a byte-stable log."""
-    return json.dumps(event.to_dict(), sort_keys=True, separators=(",", ":"))
+    return to_json_line_of(event.to_dict())
+
+
+def to_json_line_of(data: Mapping[str, Any]) -> str:
+    """``data`` as one line of a byte-stable JSON Lines log."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
 @dataclass(frozen=True)
@@ -143,6 +148,13 @@ class EventLog:
         self.events.append(event)
         for listener in list(self._listeners):
             listener(event)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> EventLog:
+        """A copy for a cloned game: the same (immutable) events so far, no listeners."""
+        copied = EventLog()
+        copied.events = list(self.events)
+        memo[id(self)] = copied
+        return copied
 
     def subscribe(self, listener: Callable[[Event], None]) -> None:
         """Call ``listener`` for each later event."""

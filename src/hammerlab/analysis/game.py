@@ -1,0 +1,376 @@
+"""A game you can step, clone, save and replay: the public game-state API.
+
+:class:`Game` wraps a prepared battle and the edition's flow cursor
+(:class:`~hammerlab.editions.flow.Play`). At every top-level decision (pick a
+unit and what it does, or end the phase) it lists :meth:`Game.legal_actions`
+and takes one with :meth:`Game.apply`; decisions inside an activation are
+answered by the players' controllers. :meth:`Game.clone` is a deep copy of
+the whole state (nothing of the game lives on the call stack);
+:meth:`Game.to_json` writes the game's *recipe* — scenario, seed, rules,
+plug-ins and every decision so far, like a chess PGN — and
+:meth:`Game.from_json` replays it and checks the state digest it recorded.
+See ``docs/api.md``.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hammerlab.analysis.battles import PreparedBattle, prepare
+from hammerlab.editions.base import begin_play
+from hammerlab.editions.flow import Play
+from hammerlab.editions.plugins import load_plugin_file
+from hammerlab.engine.battle import Battle, DecisionMade
+from hammerlab.engine.decisions import Controller, Decision
+from hammerlab.engine.events import to_json_line_of
+from hammerlab.engine.rules import ParamValue
+from hammerlab.engine.units import Unit
+from hammerlab.errors import HammerlabError, IllegalActionError, InputError
+from hammerlab.io.scenario import Scenario
+
+FORMAT = "hammerlab-game/1"
+
+
+@dataclass(frozen=True)
+class Action:
+    """A top-level choice: pick ``unit`` (``None``: end the loop), then answer the
+    activation's first decisions with ``then`` ((kind, label) pairs)."""
+
+    kind: str
+    """The pick's decision kind (``mover``, ``shooter``, ``charger``)."""
+    unit: str | None
+    label: str
+    """The pick's choice label (the unit's label, or the loop's stop label)."""
+    then: tuple[tuple[str, str], ...] = ()
+
+    def __str__(self) -> str:
+        follow = "".join(f" → {label}" for _, label in self.then)
+        return f"{self.label}{follow}"
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """What a game is made from: enough to play it again from the start."""
+
+    scenario: dict[str, Any]
+    source: str
+    """The scenario file (relative BattleScribe sources are read beside it)."""
+    seed: int | None
+    rules: dict[str, ParamValue]
+    plugins: tuple[str, ...] = ()
+
+
+class Game:
+    """One game in progress, stepped one top-level decision at a time."""
+
+    def __init__(self, ready: PreparedBattle, recipe: Recipe, stop_before_turn: int | None) -> None:
+        self.ready = ready
+        self.recipe = recipe
+        self.stop_before_turn = stop_before_turn
+        self.play_state: Play = begin_play(ready.battle, ready.ruleset, ready.plan)
+        self._pending: Decision[Unit | None] | None = None
+        self._settled = False
+
+    @classmethod
+    def start(
+        cls,
+        scenario: Scenario,
+        source: str,
+        seed: int | None = None,
+        rules: Mapping[str, ParamValue] | None = None,
+        plugins: Sequence[str] = (),
+        controllers: Mapping[str, Controller] | None = None,
+        stop_before_turn: int | None = None,
+    ) -> Game:
+        """A new game of ``scenario`` (read from ``source``); players without a
+        controller get the edition's AI. With ``stop_before_turn`` it stops when
+        that turn would begin."""
+        for plugin in plugins:
+            load_plugin_file(Path(plugin))
+        ready = prepare(scenario, source, seed, rules or {}, controllers)
+        recipe = Recipe(
+            scenario=scenario.model_dump(mode="json"),
+            source=source,
+            seed=seed,
+            rules=dict(rules or {}),
+            plugins=tuple(plugins),
+        )
+        return cls(ready, recipe, stop_before_turn)
+
+    # --- state -------------------------------------------------------------------
+    @property
+    def battle(self) -> Battle:
+        """The battle: units, dice, log, settings."""
+        return self.ready.battle
+
+    def _decision(self) -> Decision[Unit | None] | None:
+        if not self._settled:
+            self._pending = self.play_state.pending(self.stop_before_turn)
+            self._settled = True
+        return self._pending
+
+    @property
+    def is_over(self) -> bool:
+        """No decision is left: the last turn ended (or the stop turn is reached)."""
+        return self._decision() is None
+
+    @property
+    def current_player(self) -> str | None:
+        """The player to act, or ``None`` when the game is over."""
+        decision = self._decision()
+        return None if decision is None else decision.player
+
+    @property
+    def turn(self) -> int:
+        """The game turn in play."""
+        return self.play_state.cursor.turn
+
+    # --- stepping ----------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        """Every legal top-level action now: each eligible unit with each thing it may
+        do first (where the phase lists it), and ending the loop."""
+        decision = self._decision()
+        if decision is None:
+            return []
+        actions = []
+        for choice in decision.choices:
+            unit = choice.value
+            if unit is None:
+                actions.append(Action(decision.kind, None, choice.label))
+                continue
+            for then in self.play_state.follow_ups(unit):
+                actions.append(Action(decision.kind, unit.id, choice.label, then))
+        return actions
+
+    def apply(self, action: Action) -> None:
+        """Take ``action``: the pick and its first answers are recorded as decisions,
+        the activation runs (its other decisions asked of the controllers), and the
+        game plays on to the next top-level decision."""
+        decision = self._decision()
+        if decision is None or action not in self.legal_actions():
+            raise IllegalActionError(f"{action} is not a legal action now")
+        battle = self.battle
+        battle.answers = [(action.kind, action.label), *action.then]
+        self.play_state.pick(battle.decide(decision))
+        left, battle.answers = battle.answers, []
+        if left:
+            raise IllegalActionError(f"{action}: the activation did not ask {left}")
+        self._settled = False
+
+    def play(self) -> None:
+        """Play on to the end (or the stop turn), the controllers answering everything."""
+        while (decision := self._decision()) is not None:
+            self.play_state.pick(self.battle.decide(decision))
+            self._settled = False
+
+    def chance_outcomes(self) -> None:
+        """Not offered: every roll happens inside an activation, where the rules
+        interleave dice and decisions; exact odds of a single attack are
+        ``hammerlab odds`` (docs/api.md)."""
+        raise NotImplementedError(self.chance_outcomes.__doc__)
+
+    # --- copies ----------------------------------------------------------------------
+    def clone(self) -> Game:
+        """An independent copy of the whole game (the controllers, the ruleset and the
+        table are shared: they do not change during a game)."""
+        battle = self.battle
+        shared: dict[int, Any] = {id(c): c for c in battle.controllers.values()}
+        for immutable in (self.ready.ruleset, battle.battlefield, self.recipe):
+            shared[id(immutable)] = immutable
+        return copy.deepcopy(self, shared)
+
+    def decisions(self) -> list[tuple[str, str, str]]:
+        """Every decision made so far: (player, kind, answer label)."""
+        return [
+            (e.player, e.decision, e.answer)
+            for e in self.battle.log.events
+            if isinstance(e, DecisionMade)
+        ]
+
+    def digest(self) -> str:
+        """A hash of the game's state: units, cursor, dice and the length of the log."""
+        return state_digest(self.battle, self.play_state)
+
+    def header(self) -> dict[str, Any]:
+        """What a JSON Lines log starts with so that ``hammerlab replay`` can play it
+        again: the recipe and where the game stopped."""
+        recipe = dataclasses.asdict(self.recipe)
+        recipe["plugins"] = list(self.recipe.plugins)
+        return {
+            "kind": "game",
+            "format": FORMAT,
+            **recipe,
+            "stop_before_turn": self.stop_before_turn,
+        }
+
+    def to_json(self) -> str:
+        """The saved game: recipe, decisions, cursor and state digest (JSON)."""
+        saved = self.header()
+        del saved["kind"]
+        return json.dumps(
+            {
+                **saved,
+                "decisions": [list(d) for d in self.decisions()],
+                "cursor": self.play_state.cursor.to_dict(),
+                "digest": self.digest(),
+            },
+            indent=1,
+        )
+
+    @classmethod
+    def from_json(
+        cls,
+        text: str,
+        where: str = "saved game",
+        controllers: Mapping[str, Controller] | None = None,
+        stop_before_turn: int | None = None,
+    ) -> Game:
+        """Replay a saved game to where it was saved, then check its state digest.
+
+        ``stop_before_turn`` is where the loaded game stops next (by default: at its
+        scenario's last turn).
+        """
+        saved = _read(text, where)
+        game = _start_from(saved, controllers)
+        game.replay([(str(k), str(a)) for _, k, a in saved["decisions"]], where)
+        if game.digest() != saved.get("digest"):
+            raise InputError(where, "digest", "the replayed game differs from the saved one")
+        game.stop_before_turn = stop_before_turn
+        game._settled = False
+        return game
+
+    def replay(self, answers: Sequence[tuple[str, str]], where: str) -> None:
+        """Answer the next decisions with ``answers`` ((kind, label), in order)."""
+        battle = self.battle
+        battle.answers = list(answers)
+        try:
+            while battle.answers and (decision := self._decision()) is not None:
+                self.play_state.pick(battle.decide(decision))
+                self._settled = False
+            self._decision()
+        except IllegalActionError as error:
+            raise InputError(where, "decisions", str(error)) from None
+        if battle.answers:
+            left = len(battle.answers)
+            battle.answers = []
+            raise InputError(where, "decisions", f"{left} decisions were never asked")
+
+
+def _read(text: str, where: str) -> dict[str, Any]:
+    try:
+        saved = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(where, "", f"not JSON: {error.msg} (line {error.lineno})") from None
+    if not isinstance(saved, dict) or saved.get("format") != FORMAT:
+        raise InputError(where, "format", f"not a saved game ({FORMAT})")
+    for key in ("scenario", "source", "decisions"):
+        if key not in saved:
+            raise InputError(where, key, "missing")
+    decisions = saved["decisions"]
+    if not isinstance(decisions, list) or not all(
+        isinstance(d, list) and len(d) == 3 and all(isinstance(x, str) for x in d)
+        for d in decisions
+    ):
+        raise InputError(where, "decisions", "a list of [player, kind, answer]")
+    return saved
+
+
+def state_digest(battle: Battle, play: Play) -> str:
+    """SHA-256 of the state a replay must reproduce exactly."""
+    units = {
+        unit.id: {
+            "models": [
+                (m.id, round(m.position[0], 6), round(m.position[1], 6), m.wounds_left)
+                for m in unit.models
+            ],
+            "status": {
+                k: sorted(v) if isinstance(v, set) else v
+                for k, v in dataclasses.asdict(unit.status).items()
+            },
+        }
+        for unit in battle.units.values()
+    }
+    state = {
+        "units": units,
+        "cursor": play.cursor.to_dict(),
+        "turn": battle.turn,
+        "active": battle.active_player,
+        "events": len(battle.log.events),
+        "dice": repr(battle.dice.state()),
+    }
+    text = json.dumps(state, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _start_from(saved: Mapping[str, Any], controllers: Mapping[str, Controller] | None) -> Game:
+    return Game.start(
+        Scenario.model_validate(saved["scenario"]),
+        str(saved["source"]),
+        saved.get("seed"),
+        saved.get("rules") or {},
+        tuple(saved.get("plugins") or ()),
+        controllers,
+        saved.get("stop_before_turn"),
+    )
+
+
+def saved_players(text: str, where: str) -> list[str]:
+    """The players of a saved game (to attach a person's controller before replaying)."""
+    scenario = _read(text, where)["scenario"]
+    return [str(p.get("name")) for p in scenario.get("players", []) if isinstance(p, dict)]
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """The first line where a replayed log differs from the logged one."""
+
+    line: int
+    logged: str
+    replayed: str
+
+
+def check_log(text: str, where: str) -> Mismatch | None:
+    """Play the game a JSON Lines log records (its first line, the header, says
+    how; its decision events say what each player chose) and compare every event
+    line; the first difference, or ``None`` when the replay is identical."""
+    lines = text.splitlines()
+    try:
+        header = json.loads(lines[0]) if lines else None
+        logged_events = [json.loads(line) for line in lines[1:]]
+    except json.JSONDecodeError as error:
+        raise InputError(where, "", f"not JSON Lines: {error.msg}") from None
+    if not isinstance(header, dict) or header.get("kind") != "game":
+        raise InputError(where, "line 1", "no game header: write the log with --log-json")
+    answers = [
+        (str(e.get("decision")), str(e.get("answer")))
+        for e in logged_events
+        if isinstance(e, dict) and e.get("kind") == "decision"
+    ]
+    game = _start_from(_read(json.dumps({**header, "decisions": []}), where), None)
+    battle = game.battle
+    battle.answers = answers
+    try:
+        while battle.answers and (decision := game._decision()) is not None:
+            game.play_state.pick(battle.decide(decision))
+            game._settled = False
+        game.play()
+    except HammerlabError:
+        pass  # the replay went another way: the lines below show where
+    replayed = [to_json_line_of(json.loads(line)) for line in battle.log.json_lines().splitlines()]
+    logged = [to_json_line_of(e) if isinstance(e, dict) else str(e) for e in logged_events]
+    for index, (was, now) in enumerate(zip(logged, replayed, strict=False)):
+        if was != now:
+            return Mismatch(index + 2, was, now)
+    if len(logged) != len(replayed):
+        index = min(len(logged), len(replayed))
+        was = logged[index] if index < len(logged) else "(end of log)"
+        now = replayed[index] if index < len(replayed) else "(end of game)"
+        return Mismatch(index + 2, was, now)
+    return None
