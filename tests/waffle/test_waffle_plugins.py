@@ -36,7 +36,9 @@ def battle_log(tmp_path: Path, scenario: Path, *flags: str) -> str:
         app, ["battle", str(scenario), "--seed", "3", "--log-json", str(out), *flags]
     )
     assert result.exit_code == 0, result.output
-    return out.read_text(encoding="utf-8")
+    header, events = out.read_text(encoding="utf-8").split("\n", 1)
+    assert json.loads(header)["kind"] == "game"
+    return events
 
 
 @pytest.mark.parametrize(
