@@ -52,7 +52,7 @@ class Counting:
             self.tally["gunless unit dived for cover"] += label == "Dive for Cover"
         elif kind == "charge_reaction":
             self.tally["charged (reaction asked)"] += 1
-            self.tally["fell back from a charge"] += label == "Fall Back"
+            self.tally[f"fell back from a charge {decision.player}"] += label == "Fall Back"
         return index
 
 

@@ -13,8 +13,8 @@ is for and the numbers measured over ``examples/matchups/``.
   holding its fire to charge any target. A unit with a charge worth declaring
   never Runs. Suppressive Fire when :func:`plans.suppression_value` beats
   the plan. Run only when there is nothing to shoot and no charge worth
-  declaring now, and the Run brings it toward a charge worth declaring next
-  turn or toward targets out of its reach; else hold.
+  declaring now, and the unit wants to close in (it would win a fight with
+  an enemy unit, or its guns reach no target); else hold.
 - Target: the plan's target (the one it means to charge), else the most
   expected casualties. A unit locked in combat (option
   ``shooting_into_combat``) only when the expected enemy casualties are at
@@ -77,10 +77,8 @@ from hammerlab.editions.waffle.expected import (
     shot_bs,
 )
 from hammerlab.editions.waffle.fight import attacks_of, melee_options
-from hammerlab.editions.waffle.movement_phase import move_allowance
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
 from hammerlab.editions.waffle.plans import (
-    best_charge,
     caught_chance,
     charge_chance,
     charge_keeping_weapons,
@@ -122,8 +120,6 @@ STRAY_CHANCE = 1 / 3
 """Seed 001: a To Hit roll of 1 or 2 into a melee hits another unit of the combat."""
 RETURN_FIRE_FLOOR = 0.05
 """Expected casualties below which Return Fire! is not worth declaring."""
-RUN_REACH = 3.5
-"""The average Run (one D6), used to ask whether running brings a charge within reach."""
 
 
 def _gun_line(battle: Battle, unit: Unit) -> bool:
@@ -228,11 +224,14 @@ def shooting_plan(battle: Battle, unit: Unit) -> ShotPlan:
 
 def wants_to_run(battle: Battle, unit: Unit) -> bool:
     """Whether a Run toward the enemy helps a unit with nothing to shoot and no
-    charge worth declaring this turn: it brings a charge worth declaring next
-    turn within reach (a Run plus a move), or it has guns and no target in
-    reach of them."""
-    closer = RUN_REACH + move_allowance(unit)
-    if best_charge(battle, unit, closer=closer)[1] > 0:
+    charge worth declaring this turn: it would win a fight with an enemy unit
+    (:func:`expected.melee_exchange`, as if it charged) and so wants to close
+    in, or it has guns and no target in reach of them."""
+    if any(
+        dealt > taken
+        for enemy in battle.enemies_of(unit)
+        for dealt, taken in [melee_exchange(battle, unit, enemy)]
+    ):
         return True
     return bool(ranged_weapons(unit)) and not targets_for(battle, unit, FireOrders())
 

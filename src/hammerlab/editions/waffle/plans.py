@@ -228,24 +228,24 @@ def best_charge(battle: Battle, unit: Unit, closer: float = 0.0) -> tuple[Unit |
 
 
 def next_turn_value(battle: Battle, unit: Unit) -> float:
-    """What the unit expects to do in its next turn if it is free to: move, then
-    charge (its best charge from a move nearer) or shoot (its best target).
-    Going to ground or falling back loses this (it then cannot move or
-    charge, and fires Snap Shots)."""
-    _, charge = best_charge(battle, unit, closer=move_allowance(unit))
-    shots = max(
-        [0.0, *(expected_attack(battle, unit, e, FireOrders()) for e in battle.enemies_of(unit))]
-    )
-    snaps = max(
-        [
-            0.0,
-            *(
-                expected_attack(battle, unit, e, FireOrders(snap=True))
-                for e in battle.enemies_of(unit)
-            ),
-        ]
-    )
-    return max(charge, shots - snaps)
+    """What the unit expects to do in its next turn if it is free to, in models.
+
+    Going to ground or falling back loses it (the unit then cannot move or
+    charge, and fires Snap Shots). The most of: its best charge after a move
+    nearer; its shooting less the same as Snap Shots; and, for a unit still
+    closing in on a charge worth declaring (within two moves), the turn of
+    enemy fire a lost move adds before it gets there (what every enemy unit's
+    shooting is expected to kill of it).
+    """
+    move = move_allowance(unit)
+    enemies = battle.enemies_of(unit)
+    charge = best_charge(battle, unit, closer=move)[1]
+    shots = max([0.0, *(expected_attack(battle, unit, e, FireOrders()) for e in enemies)])
+    snaps = max([0.0, *(expected_attack(battle, unit, e, FireOrders(snap=True)) for e in enemies)])
+    delay = 0.0
+    if charge <= 0 and best_charge(battle, unit, closer=2 * move)[1] > 0:
+        delay = sum(expected_attack(battle, e, unit, FireOrders()) for e in enemies)
+    return max(charge, shots - snaps, delay)
 
 
 def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:
