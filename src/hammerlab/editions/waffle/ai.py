@@ -1,91 +1,125 @@
-"""The Waffle Edition's heuristic AI: sensible defaults, documented.
+"""The Waffle Edition's heuristic AI: one method per decision kind.
 
-- Shooter: the unit with the most expected casualties to cause first.
-- Action: shoot when any target can be hurt; Suppressive Fire (when the option
-  is on) against a target it would hardly kill but could break (expected
-  casualties under one model, 4+ models); otherwise Run toward the enemy if
-  it can, else hold.
-- Target: the one with the most expected casualties. A unit locked in combat
-  (option ``shooting_into_combat``) only when the expected enemy casualties
-  are at least 4 times the expected casualties the rolls of 1-2 would cause
-  to the least exposed of its own engaged units; it is then worth the
-  difference, so a free target is usually preferred.
-- Melee stray (which engaged unit the 1-2s hit): its own unit that would
-  lose the fewest models, or the other player's unit that would lose the most.
-- Weapon: the one with the most expected casualties per firing model first, so
-  special weapons fire before a model's pistol could take their turn.
+Every estimate comes from the rules' own functions (:mod:`expected`,
+:mod:`plans`); every heuristic weighs what each choice is expected to gain
+or cost, in models. ``docs/ai.md`` gives each heuristic with the situation it
+is for and the numbers measured over ``examples/matchups/``.
+
+- Shooter: the unit with the most to gain (shooting, or the charge it keeps) first.
+- Action (:func:`shooting_plan`): the best of shooting a target with every
+  weapon (and charging it after, if that is still allowed), shooting it with
+  only the weapons that keep the charge open and then charging it (seed 004:
+  "a unit that fired … can only charge the unit that it targeted"), or
+  holding its fire to charge any target. A unit with a charge worth declaring
+  never Runs. Suppressive Fire when :func:`plans.suppression_value` beats
+  the plan. Run only when there is nothing to shoot and no charge worth
+  declaring now, and the unit wants to close in (it would win a fight with
+  an enemy unit, or its guns reach no target); else hold.
+- Target: the plan's target (the one it means to charge), else the most
+  expected casualties. A unit locked in combat (option
+  ``shooting_into_combat``) only when the expected enemy casualties are at
+  least :data:`MELEE_RISK_RATIO` times the friendly ones its rolls of 1-2 cause.
+- Melee stray: its own unit that would lose the fewest models, or the other
+  player's unit that would lose the most.
+- Weapon: the most expected casualties per firing model first; a unit keeping
+  its charge open never fires a weapon that would forbid it.
 - Aim (blast/template): the target model with the most enemy models and the
   fewest friends around it.
-- Final Shot: always.
-- Reaction to Shooting: Return Fire! if it can hurt the attacker, else Dive
-  for Cover if it can run, else none.
-- Mover: units in the order offered.
+- Final Shot, Final Blow, Sweeping Advance: always (each only adds attacks,
+  and a Sweeping Advance is offered only to a unit with nothing left to fight).
+- Reaction to Shooting: Return Fire! when it can hurt the attacker and that
+  is worth more than diving; Dive for Cover only when the casualties going
+  to ground saves against the enemy units still to shoot this phase exceed
+  what it costs (its next turn's move, charge and full shooting:
+  :func:`plans.next_turn_value`).
 - Move: advance, except when diving for cover (nearest cover), and in the
   movement phase a unit whose Heavy/Salvo/Ordnance weapons can already hurt
-  an enemy holds still (unless Relentless), keeping its full fire.
-- Charger: the unit with the best melee edge over a target it may charge
-  (``expected_melee`` of its models with the charge bonus minus what the
-  target would strike back); none when no edge is positive.
-- Charge target: the target with the best melee edge.
-- Reaction to Charge: Fall Back when it would clearly lose the fight (the
-  charger's expected casualties at least 1 and more than three times its own),
-  else Fire Overwatch when it can shoot, else none.
+  an enemy holds still (unless Relentless).
+- Charger and charge target: the best :func:`plans.charge_value` (chance to
+  reach times the fight's edge, less the Overwatch it will take); none when
+  no value is positive.
+- Reaction to Charge (:func:`charge_reaction_costs`): Fall Back only when
+  fleeing is expected to cost fewer models than staying, and never when the
+  Fall Back roll could take it off its own table edge while it could hold;
+  else Fire Overwatch when it can hurt the charger, else none.
 - Fiery Charge: when its expected casualties exceed those of the bonus
-  Attacks its engaged models would lose.
-- Melee weapon: the one with the most expected unsaved wounds (Attacks, with
-  the second-weapon bonus, times ``blow_value``) against the best enemy unit
-  in base contact; the Initiative an Unwieldy weapon costs is not weighed.
-- Melee target (several enemy units within reach): the weakest, i.e. the one
-  with the most expected unsaved wounds per blow; on a tie the one with the
-  fewest models left.
-- Final Blow: always.
-- Sweeping Advance: always. A unit is only offered one when every enemy it
-  was locked with fell back or died, so it has nothing to stay for, and a
-  Waffle Sweeping Advance risks nothing: it only adds hits.
-- Move when consolidating: advance (toward the nearest enemy, 1" short).
+  Attacks it costs (parameter ``fiery_charge.lost_bonus_attacks``).
+- Melee weapon: the most expected casualties (Attacks times blow value)
+  against the best enemy unit in base contact.
+- Melee target: the most expected casualties per blow; on a tie the unit
+  with the fewest models left.
+- Consolidate: advance (toward the nearest enemy, 1" short).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from hammerlab.editions.waffle.assault_results import SWEEP
 from hammerlab.editions.waffle.attacks import melee_stray_units, ranged_weapons
-from hammerlab.editions.waffle.charge import END_CHARGES, NO_REACTION, charge_targets
+from hammerlab.editions.waffle.charge import (
+    END_CHARGES,
+    NO_REACTION,
+    charge_ban,
+    charge_bonus_attacks,
+    charge_targets,
+)
 from hammerlab.editions.waffle.combat import engaged_models, foes_in_contact
-from hammerlab.editions.waffle.estimate import (
+from hammerlab.editions.waffle.estimate import p_hit
+from hammerlab.editions.waffle.expected import (
+    best_melee_weapon,
+    blow_value,
     expected_attack,
     expected_casualties,
     expected_per_model,
-    p_at_least,
-    p_hit,
+    melee_exchange,
+    shot_bs,
 )
-from hammerlab.editions.waffle.fight import AUTOMATIC, attacks_of, melee_options
+from hammerlab.editions.waffle.fight import attacks_of, melee_options
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
-from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
-from hammerlab.editions.waffle.rules.fiery_charge import FIERY, FIERY_ORDERS, NO_FIERY
-from hammerlab.editions.waffle.rules.reactions import DIVE, FALL_BACK, OVERWATCH, RETURN_FIRE
+from hammerlab.editions.waffle.plans import (
+    caught_chance,
+    charge_chance,
+    charge_keeping_weapons,
+    charge_value,
+    leadership_pass_chance,
+    may_charge_after_firing,
+    next_turn_value,
+    off_table_chance,
+    suppression_value,
+)
+from hammerlab.editions.waffle.profiles import WeaponProfile, weapon_of
+from hammerlab.editions.waffle.rules.fiery_charge import (
+    FIERY,
+    FIERY_ORDERS,
+    LOST_BONUS,
+    NO_FIERY,
+)
+from hammerlab.editions.waffle.rules.fiery_charge import NAME as FIERY_CHARGE
+from hammerlab.editions.waffle.rules.reactions import (
+    DIVE,
+    FALL_BACK,
+    OVERWATCH,
+    RETURN_FIRE,
+    RETURN_FIRE_ORDERS,
+    overwatch_orders,
+)
 from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS
-from hammerlab.editions.waffle.shooting import (
-    HOLD,
-    RUN,
-    SHOOT,
-    is_vehicle,
-    may_target,
-    targets_for,
-)
-from hammerlab.editions.waffle.special_rules import close_combat_strength, relentless
-from hammerlab.editions.waffle.tables import (
-    melee_cell,
-    overwhelming,
-    snap_shot_bs,
-    to_wound_target,
-)
-from hammerlab.editions.waffle.wounds import majority, majority_toughness, typical_profile
+from hammerlab.editions.waffle.shooting import HOLD, RUN, SHOOT, may_target, targets_for
+from hammerlab.editions.waffle.special_rules import relentless
+from hammerlab.editions.waffle.wounds import typical_profile
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
 from hammerlab.engine.geometry import centre_distance
 from hammerlab.engine.units import Model, Unit
+
+MELEE_RISK_RATIO = 4.0
+"""Expected enemy casualties wanted per expected friendly one to shoot into a melee."""
+STRAY_CHANCE = 1 / 3
+"""Seed 001: a To Hit roll of 1 or 2 into a melee hits another unit of the combat."""
+RETURN_FIRE_FLOOR = 0.05
+"""Expected casualties below which Return Fire! is not worth declaring."""
 
 
 def _gun_line(battle: Battle, unit: Unit) -> bool:
@@ -107,14 +141,11 @@ def _gun_line(battle: Battle, unit: Unit) -> bool:
     )
 
 
-MELEE_RISK_RATIO = 4.0
-"""Expected enemy casualties wanted per expected friendly one to shoot into a melee."""
-STRAY_CHANCE = 1 / 3
-"""Seed 001: a To Hit roll of 1 or 2 into a melee hits another unit of the combat."""
-
-
-def target_value(battle: Battle, unit: Unit, enemy: Unit) -> float:
-    """What shooting ``enemy`` is worth: expected casualties, net of friendly fire.
+def target_value(
+    battle: Battle, unit: Unit, enemy: Unit, weapons: list[str] | None = None
+) -> float:
+    """What shooting ``enemy`` (with ``weapons``, default all) is worth: expected
+    casualties, net of friendly fire.
 
     A unit locked in combat is worth -1 (never preferred) unless the rules let
     it be targeted (:func:`shooting.may_target`: the option
@@ -122,89 +153,150 @@ def target_value(battle: Battle, unit: Unit, enemy: Unit) -> float:
     :data:`MELEE_RISK_RATIO` times the expected friendly ones.
     """
     if not enemy.status.locked_in_combat:
-        return expected_attack(battle, unit, enemy, FireOrders())
+        return expected_attack(battle, unit, enemy, FireOrders(), weapons)
     if not may_target(battle, unit, enemy):
         return -1.0
     orders = orders_against(enemy, FireOrders())
-    gain = expected_attack(battle, unit, enemy, orders)
+    gain = expected_attack(battle, unit, enemy, orders, weapons)
     risk = stray_risk(battle, unit, enemy, orders)
     return gain - risk if gain > 0 and gain >= MELEE_RISK_RATIO * risk else -1.0
-
-
-def best_target_value(battle: Battle, unit: Unit) -> float:
-    """The best :func:`target_value` among the enemy units (0 when none is worth shooting)."""
-    return max([0.0, *(target_value(battle, unit, e) for e in battle.enemies_of(unit))])
 
 
 def stray_risk(battle: Battle, unit: Unit, enemy: Unit, orders: FireOrders) -> float:
     """Expected casualties of ``unit``'s own side from its rolls of 1-2 into ``enemy``'s melee.
 
-    The shooter sends them to its least exposed engaged unit. A unit shot with
-    Snap Shots hits with chance ``p``; a stray happens with chance 1/3, so the
-    friendly casualties are those of snap-shooting that unit scaled by
-    (1/3)/``p`` (BS: the unit's most common). Strays hitting another player's
-    unit cost nothing.
+    The shooter sends them to its least exposed engaged unit. A Snap Shot hits
+    with chance ``p`` (the BS :func:`expected.shot_bs` gives the unit's most
+    common model); a stray happens with chance 1/3, so the friendly casualties
+    are those of snap-shooting that unit scaled by (1/3)/``p``. Strays hitting
+    another player's unit cost nothing.
     """
     friends = [u for u in melee_stray_units(battle, unit, enemy) if u.player == unit.player]
     if not friends or unit.destroyed:
         return 0.0
-    bs = stats_of(typical_profile(unit)).bs
-    scale = STRAY_CHANCE / p_hit(snap_shot_bs(bs))
+    typical = typical_profile(unit)
+    model = next(m for m in unit.alive_models if m.profile is typical)
+    scale = STRAY_CHANCE / p_hit(shot_bs(battle, model, True))
     return scale * min(expected_attack(battle, unit, f, orders) for f in friends)
 
 
-def expected_melee(models: list[Model], defender: Unit, bonus: int) -> float:
-    """Expected casualties ``models`` cause ``defender`` in one round of close combat.
+@dataclass(frozen=True)
+class ShotPlan:
+    """What a unit means to do in its shooting phase, and what that is worth in models."""
 
-    Each model's Attacks (plus ``bonus``: the charge bonus) hit on the seed's
-    WS-vs-WS chart, wound by its Strength against the defender's majority
-    Toughness and must beat the defender's best save (armour or invulnerable;
-    melee AP is not counted). A rough average for ranking choices.
+    target: Unit | None
+    """Whom it shoots (``None``: it holds its fire)."""
+    keep_charge: bool
+    """It fires only the weapons that leave its charge open."""
+    value: float
+
+
+def shooting_plan(battle: Battle, unit: Unit) -> ShotPlan:
+    """The unit's best plan for its shooting phase, counting the charge that follows.
+
+    Holding keeps every charge target (its value is the best
+    :func:`plans.charge_value`). Shooting a target limits the charge to that
+    target (seed 004), and firing Rapid Fire, Salvo, Ordnance or Heavy weapons
+    forbids it unless the unit is Relentless; so a target is worth its
+    expected casualties with every weapon (plus its charge, if still allowed),
+    or with the charge-keeping weapons plus its charge, whichever is more.
     """
-    if defender.destroyed:
-        return 0.0
-    typical = stats_of(typical_profile(defender))
-    toughness = majority_toughness(defender)
-    unsaved = 1 - p_at_least(min(typical.sv or 7, typical.invulnerable or 7))
-    total = 0.0
-    for model in models:
-        stats = stats_of(model.profile)
-        cell = melee_cell(stats.ws, typical.ws)
-        hit = 1.0 if cell == "A" else p_at_least(int(cell[0]))
-        wound = p_at_least(to_wound_target(stats.s, toughness) or 7)
-        slain = 1.0 if stats.s >= 2 * typical.t else 1.0 / max(1, typical.w)
-        total += (stats.a + bonus) * hit * wound * unsaved * slain
-    return min(total, float(len(defender.alive_models)))
+    may_charge = charge_ban(unit) is None
+    charges = {
+        t.id: charge_value(battle, unit, t).value if may_charge else 0.0
+        for t in charge_targets(battle, unit)
+    }
+    best = ShotPlan(None, False, max([0.0, *charges.values()]))
+    every = ranged_weapons(unit)
+    keeping = charge_keeping_weapons(unit)
+    for target in targets_for(battle, unit, FireOrders()):
+        charge = max(0.0, charges.get(target.id, 0.0))
+        after = charge if may_charge_after_firing(unit, every) else 0.0
+        plans = [ShotPlan(target, False, target_value(battle, unit, target) + after)]
+        if charge > 0 and keeping != every:
+            kept = target_value(battle, unit, target, keeping) if keeping else 0.0
+            plans.append(ShotPlan(target, True, kept + charge))
+        for plan in plans:
+            if plan.value > best.value:
+                best = plan
+    return best
 
 
-def melee_edge(charger: Unit, target: Unit) -> float:
-    """What a charge is worth: expected casualties dealt (with the charge bonus) minus taken."""
-    return expected_melee(charger.alive_models, target, 1) - expected_melee(
-        target.alive_models, charger, 0
-    )
+def wants_to_run(battle: Battle, unit: Unit) -> bool:
+    """Whether a Run toward the enemy helps a unit with nothing to shoot and no
+    charge worth declaring this turn: it would win a fight with an enemy unit
+    (:func:`expected.melee_exchange`, as if it charged) and so wants to close
+    in, or it has guns and no target in reach of them."""
+    if any(
+        dealt > taken
+        for enemy in battle.enemies_of(unit)
+        for dealt, taken in [melee_exchange(battle, unit, enemy)]
+    ):
+        return True
+    return bool(ranged_weapons(unit)) and not targets_for(battle, unit, FireOrders())
 
 
-def blow_value(unit: Unit, model: Model, weapon: WeaponProfile, target: Unit) -> float:
-    """Expected unsaved wounds of one blow of ``model`` with ``weapon`` on ``target``.
+@dataclass(frozen=True)
+class ChargeReactionCosts:
+    """Expected models a charged unit loses by staying or by falling back."""
 
-    The seed's WS chart against the target's majority WS; To Wound with the
-    blow's Strength (Furious Charge included) against its majority Toughness;
-    then the best save of its most common model that the weapon's AP leaves
-    (armour or invulnerable).
+    stay: float
+    flee: float
+    off_table: float
+    """Chance a Fall Back roll from here takes it off its own table edge."""
+    could_hold: bool
+    """Whether it is expected to have models left after the fight if it stays."""
+
+
+def charge_reaction_costs(
+    battle: Battle, unit: Unit, charger: Unit, overwatch: float
+) -> ChargeReactionCosts:
+    """Staying against falling back, in models the unit expects to lose.
+
+    Staying: if the charge reaches (:func:`plans.charge_chance`), the fight's
+    net losses (:func:`expected.melee_exchange`) and, when it loses the
+    fight, the chance it breaks (a Morale check at minus the difference)
+    times its survivors lost off its table edge by the Fall Back that
+    follows; less what its Overwatch (``overwatch``) kills. Falling back: the
+    chance the roll takes it off its table edge times its models, the fight
+    if the charger still catches it (:func:`plans.caught_chance`), and its
+    next turn (a fleeing unit snap-fires and cannot charge), which And They
+    Shall Know No Fear keeps.
     """
-    if target.destroyed:
+    models = len(unit.alive_models)
+    reach = charge_chance(battle, charger, unit)
+    lost, killed = melee_exchange(battle, charger, unit)
+    off = off_table_chance(battle, unit)
+    margin = lost - killed
+    broken = 1 - leadership_pass_chance(unit, round(margin)) if margin > 0 else 0.0
+    stay = reach * (margin + broken * off * max(0.0, models - lost)) - overwatch
+    flee = off * models + (1 - off) * caught_chance(battle, charger, unit) * margin
+    if not unit.has_rule("And They Shall Know No Fear"):
+        flee += (1 - off) * next_turn_value(battle, unit)
+    return ChargeReactionCosts(stay, flee, off, lost < models)
+
+
+def dive_gain(battle: Battle, unit: Unit, attacker: Unit) -> float:
+    """Models going to ground saves from the enemy units still to shoot this phase.
+
+    Each enemy unit that may still shoot and could target ``unit`` counts
+    with what it would kill as things are, less what it would kill were the
+    unit gone to ground (:func:`visibility.cover_save`: +1 cover, 6+ with
+    none). A Fearless unit does not Go to Ground (docs/rules/waffle.md), so it
+    saves nothing.
+    """
+    if unit.has_rule("Fearless"):
         return 0.0
-    typical = stats_of(typical_profile(target))
-    cell = melee_cell(stats_of(model.profile).ws, majority(target, lambda s: s.ws))
-    hit = 1.0 if cell == AUTOMATIC else p_at_least(int(cell.rstrip("+")))
-    strength = close_combat_strength(unit, model, weapon, unit.status.charged)
-    toughness = majority_toughness(target)
-    needed = to_wound_target(strength, toughness) or 7
-    wound = 1.0 if overwhelming(strength, toughness) else p_at_least(needed)
-    saves = [typical.invulnerable or 7]
-    if typical.sv is not None and (weapon.ap is None or weapon.ap > typical.sv):
-        saves.append(typical.sv)
-    return hit * wound * (1 - p_at_least(min(saves)))
+    gain = 0.0
+    for enemy in battle.units_of(attacker.player):
+        status = enemy.status
+        if enemy is attacker or status.has_shot or status.ran or status.locked_in_combat:
+            continue
+        if unit not in targets_for(battle, enemy, FireOrders()):
+            continue
+        exposed = expected_attack(battle, enemy, unit, FireOrders())
+        gain += exposed - expected_attack(battle, enemy, unit, FireOrders(), gone_to_ground=True)
+    return gain
 
 
 def _asked_model(battle: Battle, decision: Decision[Any]) -> tuple[Unit, Model]:
@@ -214,16 +306,25 @@ def _asked_model(battle: Battle, decision: Decision[Any]) -> tuple[Unit, Model]:
     return unit, next(m for m in unit.models if m.id == first)
 
 
-def _breakable_target(battle: Battle, unit: Unit) -> bool:
-    """A target worth Suppressive Fire: not a vehicle, four or more models."""
-    return any(
-        len(t.alive_models) >= 4 and not is_vehicle(t)
-        for t in targets_for(battle, unit, FireOrders())
-    )
+def _best(values: list[float]) -> int:
+    return values.index(max(values))
 
 
 class WaffleAI:
-    """Heuristic controller for every Waffle Edition decision."""
+    """Heuristic controller for every Waffle Edition decision.
+
+    It remembers the shooting plan chosen with a unit's action, for that
+    battle, game turn, player's turn and unit only, so that the target and
+    weapon decisions of that shooting attack carry it out (and no Return
+    Fire! in the other player's turn reads it).
+    """
+
+    def __init__(self) -> None:
+        self._plans: dict[tuple[int, int, str, str], ShotPlan] = {}
+
+    @staticmethod
+    def _key(battle: Battle, unit: Unit) -> tuple[int, int, str, str]:
+        return (id(battle), battle.turn, battle.active_player, unit.id)
 
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
         """The index of the heuristic's preferred choice."""
@@ -233,30 +334,40 @@ class WaffleAI:
         index: int = handler(battle, decision)
         return index
 
+    def _plan_of(self, battle: Battle, unit: Unit) -> ShotPlan | None:
+        return self._plans.get(self._key(battle, unit))
+
     def _shooter(self, battle: Battle, decision: Decision[Any]) -> int:
         def value(unit: Unit | None) -> float:
-            if unit is None:
-                return -1.0
-            return best_target_value(battle, unit)
+            return -1.0 if unit is None else shooting_plan(battle, unit).value
 
-        values = [value(c.value) for c in decision.choices]
-        return values.index(max(values))
+        return _best([value(c.value) for c in decision.choices])
 
     def _action(self, battle: Battle, decision: Decision[Any]) -> int:
         labels = decision.labels()
         unit = battle.unit(decision.context["unit"])
-        if SHOOT in labels:
-            best = best_target_value(battle, unit)
-            if SUPPRESS in labels and best < 1.0 and _breakable_target(battle, unit):
+        plan = shooting_plan(battle, unit)
+        if SUPPRESS in labels and not plan.keep_charge:
+            _, targets = decision.choices[labels.index(SUPPRESS)].value
+            values = [suppression_value(battle, unit, t) for t in targets]
+            if values and max(values) > plan.value:
+                target = targets[_best(values)]
+                self._plans[self._key(battle, unit)] = ShotPlan(target, False, max(values))
                 return labels.index(SUPPRESS)
-            if best > 0:
-                return labels.index(SHOOT)
-        return labels.index(RUN) if RUN in labels else labels.index(HOLD)
+        self._plans[self._key(battle, unit)] = plan
+        if plan.target is not None and SHOOT in labels:
+            return labels.index(SHOOT)
+        if plan.value <= 0 and RUN in labels and wants_to_run(battle, unit):
+            return labels.index(RUN)
+        return labels.index(HOLD)
 
     def _target(self, battle: Battle, decision: Decision[Any]) -> int:
         unit = battle.unit(decision.context["unit"])
-        values = [target_value(battle, unit, c.value) for c in decision.choices]
-        return values.index(max(values))
+        plan = self._plan_of(battle, unit)
+        targets = [c.value for c in decision.choices]
+        if plan is not None and plan.target in targets:
+            return targets.index(plan.target)
+        return _best([target_value(battle, unit, t) for t in targets])
 
     def _melee_stray(self, battle: Battle, decision: Decision[Any]) -> int:
         unit = battle.unit(decision.context["unit"])
@@ -267,18 +378,23 @@ class WaffleAI:
             harm = expected_casualties(battle, unit, victim, weapon, orders)
             return -harm if victim.player == unit.player else harm
 
-        values = [value(c.value) for c in decision.choices]
-        return values.index(max(values))
+        return _best([value(c.value) for c in decision.choices])
 
     def _weapon(self, battle: Battle, decision: Decision[Any]) -> int:
         unit = battle.unit(decision.context["unit"])
         target = battle.unit(decision.context["target"])
         orders = orders_against(target, FireOrders())
-        values = [
-            expected_per_model(battle, unit, target, c.value, orders) if c.value else -1.0
-            for c in decision.choices
-        ]
-        return values.index(max(values))
+        plan = self._plan_of(battle, unit)
+        keeping = charge_keeping_weapons(unit) if plan is not None and plan.keep_charge else None
+
+        def value(name: str) -> float:
+            if not name:
+                return -1.0
+            if keeping is not None and name not in keeping:
+                return -2.0
+            return expected_per_model(battle, unit, target, name, orders)
+
+        return _best([value(c.value) for c in decision.choices])
 
     def _aim(self, battle: Battle, decision: Decision[Any]) -> int:
         unit = battle.unit(decision.context["unit"])
@@ -290,8 +406,7 @@ class WaffleAI:
             risk = [f for f in friends if centre_distance(f.position, model.position) <= 3.5]
             return len(near) - 2.0 * len(risk)
 
-        values = [crowd(c.value) for c in decision.choices]
-        return values.index(max(values))
+        return _best([crowd(c.value) for c in decision.choices])
 
     def _final_shot(self, battle: Battle, decision: Decision[Any]) -> int:
         return 0
@@ -300,12 +415,17 @@ class WaffleAI:
         labels = decision.labels()
         unit = battle.unit(decision.context["unit"])
         attacker = battle.unit(decision.context["attacker"])
-        snap = FireOrders(snap=True, purpose="return fire")
-        if RETURN_FIRE in labels and expected_attack(battle, unit, attacker, snap) > 0.05:
-            return labels.index(RETURN_FIRE)
+        returned = 0.0
+        if RETURN_FIRE in labels:
+            returned = expected_attack(battle, unit, attacker, RETURN_FIRE_ORDERS)
+        dive = -1.0
         if DIVE in labels:
+            dive = dive_gain(battle, unit, attacker) - next_turn_value(battle, unit)
+        if returned > RETURN_FIRE_FLOOR and returned >= dive:
+            return labels.index(RETURN_FIRE)
+        if dive > 0:
             return labels.index(DIVE)
-        return len(labels) - 1
+        return labels.index(NO_REACTION)
 
     def _mover(self, battle: Battle, decision: Decision[Any]) -> int:
         return 0
@@ -323,7 +443,8 @@ class WaffleAI:
         def value(unit: Unit | None) -> float:
             if unit is None:
                 return 0.0
-            return max((melee_edge(unit, t) for t in charge_targets(battle, unit)), default=0.0)
+            targets = charge_targets(battle, unit)
+            return max((charge_value(battle, unit, t).value for t in targets), default=0.0)
 
         values = [value(c.value) for c in decision.choices]
         best = max(values)
@@ -331,42 +452,60 @@ class WaffleAI:
 
     def _charge_target(self, battle: Battle, decision: Decision[Any]) -> int:
         unit = battle.unit(decision.context["unit"])
-        values = [melee_edge(unit, c.value) for c in decision.choices]
-        return values.index(max(values))
+        return _best([charge_value(battle, unit, c.value).value for c in decision.choices])
 
     def _charge_reaction(self, battle: Battle, decision: Decision[Any]) -> int:
         labels = decision.labels()
         unit = battle.unit(decision.context["unit"])
         charger = battle.unit(decision.context["attacker"])
-        incoming = expected_melee(charger.alive_models, unit, 1)
-        if incoming >= 1.0 and incoming > 3 * expected_melee(unit.alive_models, charger, 0):
-            return labels.index(FALL_BACK)
-        return labels.index(OVERWATCH if OVERWATCH in labels else NO_REACTION)
+        overwatch = 0.0
+        if OVERWATCH in labels:
+            overwatch = expected_attack(battle, unit, charger, overwatch_orders(battle))
+        if FALL_BACK in labels:
+            costs = charge_reaction_costs(battle, unit, charger, overwatch)
+            edge_risk = costs.off_table > 0 and costs.could_hold
+            if costs.flee < costs.stay and not edge_risk:
+                return labels.index(FALL_BACK)
+        if overwatch > 0:
+            return labels.index(OVERWATCH)
+        return labels.index(NO_REACTION)
 
     def _fiery_charge(self, battle: Battle, decision: Decision[Any]) -> int:
         unit = battle.unit(decision.context["unit"])
         target = battle.unit(decision.context["target"])
-        engaged = engaged_models(battle, unit)
-        lost = expected_melee(engaged, target, 1) - expected_melee(engaged, target, 0)
         gain = expected_attack(battle, unit, target, FIERY_ORDERS)
+        lost_attacks = min(
+            charge_bonus_attacks(battle, unit),
+            battle.settings.integer(f"{FIERY_CHARGE}.{LOST_BONUS.name}"),
+        )
+        lost = sum(
+            lost_attacks
+            * blow_value(
+                battle, unit, m, best_melee_weapon(battle, unit, m, target, True), target, True
+            )
+            for m in engaged_models(battle, unit)
+        )
         return decision.labels().index(FIERY if gain > lost else NO_FIERY)
 
     def _melee_weapon(self, battle: Battle, decision: Decision[Any]) -> int:
         unit, model = _asked_model(battle, decision)
         foes = foes_in_contact(battle, unit) or battle.enemies_of(unit)
+        charged = unit.status.charged
 
         def value(weapon: WeaponProfile) -> float:
-            best = max((blow_value(unit, model, weapon, f) for f in foes), default=0.0)
+            best = max(
+                (blow_value(battle, unit, model, weapon, f, charged) for f in foes), default=0.0
+            )
             return attacks_of(battle, unit, model, weapon) * best
 
-        values = [value(c.value) for c in decision.choices]
-        return values.index(max(values))
+        return _best([value(c.value) for c in decision.choices])
 
     def _melee_target(self, battle: Battle, decision: Decision[Any]) -> int:
         unit, model = _asked_model(battle, decision)
         weapon = next(w for w in melee_options(model) if w.name == decision.context["weapon"])
+        charged = unit.status.charged
         values = [
-            (blow_value(unit, model, weapon, c.value), -len(c.value.alive_models))
+            (blow_value(battle, unit, model, weapon, c.value, charged), -len(c.value.alive_models))
             for c in decision.choices
         ]
         return values.index(max(values))

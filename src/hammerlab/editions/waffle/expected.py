@@ -1,0 +1,301 @@
+"""Expected values of attacks for the AI, read through the rules' own functions.
+
+Averages, not distributions: cheap enough to run for every choice, good
+enough to rank them. Nothing here re-implements a rule; every step asks the
+function the battle resolves it with:
+
+- who fires, with how many shots, and whether as Snap Shots:
+  :func:`attacks.firing_models`, :func:`attacks.shots_of`,
+  :func:`attacks.fires_snap`, and the rules installed on "weapon would fire"
+  (Suppressive Fire forbids Snap Shots);
+- the BS of a Snap Shot: :func:`tables.snap_shot_bs` with the battle's
+  parameters ``snap_shot_divisor`` and ``snap_shot_minimum_bs``;
+- a hit: :func:`estimate.p_hit` (:func:`tables.ballistic_target`,
+  :func:`tables.miss_reroll`); a blow: :func:`estimate.p_blow`, the seed's chart;
+- a wound, by the AP it has: :func:`odds.wound_chances` (``wounds.wound_target``,
+  Poisoned, Shred, Rending, Overwhelming Strength);
+- its fate: :func:`odds.wound_fate` (``allocation.saves_against`` with armour,
+  invulnerable and cover saves, ``allocation.instant_death`` with Eternal
+  Warrior and Instant Death weapons, Feel No Pain);
+- cover: :func:`visibility.cover_save` from a firing model to the closest
+  target model (gone to ground counted).
+
+The exact distribution of one volley is :func:`odds.shooting_odds`; the AI uses
+it where a threshold matters (:mod:`suppression`), not for ranking.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from hammerlab.editions.waffle.attacks import (
+    fires_snap,
+    firing_models,
+    ranged_weapons,
+    shots_of,
+    weapons_per_phase,
+)
+from hammerlab.editions.waffle.charge import charge_bonus_attacks
+from hammerlab.editions.waffle.estimate import p_blow, p_hit
+from hammerlab.editions.waffle.fight import (
+    initiative,
+    melee_options,
+    second_weapon_bonus,
+)
+from hammerlab.editions.waffle.odds import Defence, Volley, wound_chances, wound_fate
+from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.points import WEAPON_WOULD_FIRE
+from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
+from hammerlab.editions.waffle.special_rules import (
+    close_combat_strength,
+    feel_no_pain,
+    model_has,
+)
+from hammerlab.editions.waffle.tables import snap_shot_bs
+from hammerlab.editions.waffle.visibility import cover_save
+from hammerlab.editions.waffle.wounds import (
+    majority,
+    majority_toughness,
+    typical_profile,
+    weapon_strength,
+)
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.geometry import closest
+from hammerlab.engine.units import Model, Unit
+
+BLAST_HITS = 3
+"""Models a blast marker or template is expected to hit (fewer if the unit has
+fewer): where a marker lands is geometry, which an average cannot know."""
+
+
+def shot_bs(battle: Battle, model: Model, snap: bool) -> int:
+    """The BS ``model`` fires at: its own, or a Snap Shot's with the battle's parameters."""
+    bs = stats_of(model.profile).bs
+    if not snap:
+        return bs
+    settings = battle.settings
+    return snap_shot_bs(
+        bs, settings.integer("snap_shot_divisor"), settings.integer("snap_shot_minimum_bs")
+    )
+
+
+def defence_of(
+    battle: Battle, target: Unit, source: Model | None, gone_to_ground: bool | None = None
+) -> Defence:
+    """``target`` as identical models, as :mod:`odds` takes it.
+
+    Its most common model at the unit's majority Toughness, with that model's
+    Feel No Pain and Eternal Warrior. The cover save is the one
+    :func:`visibility.cover_save` gives the target model closest to
+    ``source`` (``None``: close combat, no cover); ``gone_to_ground`` asks
+    "what if" (``None``: as it is).
+    """
+    profile = typical_profile(target)
+    model = next(m for m in target.alive_models if m.profile is profile)
+    stats = stats_of(profile)
+    cover = None
+    if source is not None:
+        down = target.status.gone_to_ground if gone_to_ground is None else gone_to_ground
+        cover = cover_save(battle, source, closest([source], target.alive_models)[0], down)
+    return Defence(
+        toughness=majority_toughness(target),
+        wounds=stats.w,
+        models=len(target.alive_models),
+        save=stats.sv,
+        invulnerable=stats.invulnerable,
+        cover=cover,
+        feel_no_pain=feel_no_pain(target, model),
+        eternal_warrior=model_has(target, model, "Eternal Warrior"),
+    )
+
+
+def slain_per_hit(profile: WeaponProfile, strength: int, defence: Defence) -> float:
+    """Expected models slain by one hit: each wound's chance by AP times its fate
+    (slain outright, or one wound of the model's Wounds)."""
+    fired = Volley(profile, strength)
+    total = 0.0
+    for ap, chance in wound_chances(fired, defence.toughness).items():
+        one, slain = wound_fate(fired, defence, ap)
+        total += chance * (slain + one / max(1, defence.wounds))
+    return total
+
+
+def would_fire(battle: Battle, unit: Unit, profile: WeaponProfile, orders: FireOrders) -> bool:
+    """Whether no installed rule forbids the weapon to fire (:data:`points.WEAPON_WOULD_FIRE`)."""
+    snap = fires_snap(unit, profile, orders)
+    return not any(
+        veto(battle, unit, profile, snap, orders) for veto in battle.hooks.get(WEAPON_WOULD_FIRE)
+    )
+
+
+def expected_casualties(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    weapon_name: str,
+    orders: FireOrders,
+    gone_to_ground: bool | None = None,
+) -> float:
+    """Expected models removed from ``target`` by one weapon of ``unit``.
+
+    ``gone_to_ground`` asks what the target would suffer if it had (or had
+    not) gone to ground.
+    """
+    models = firing_models(battle, unit, target, weapon_name, orders)
+    if not models or target.destroyed:
+        return 0.0
+    weapon = models[0].weapon(weapon_name)
+    if weapon is None:
+        return 0.0
+    profile = weapon_of(weapon)
+    if not would_fire(battle, unit, profile, orders):
+        return 0.0
+    snap = fires_snap(unit, profile, orders)
+    defence = defence_of(battle, target, models[0], gone_to_ground)
+    twin = profile.has_rule("Twin-linked")
+    per_marker = min(BLAST_HITS, defence.models) if profile.blast or profile.template else 1
+    total = 0.0
+    for model in models:
+        shots = shots_of(battle, unit, model, profile, target, orders.counts_within)
+        hit = 1.0 if profile.template else p_hit(shot_bs(battle, model, snap), twin)
+        strength = weapon_strength(model, profile)
+        total += shots * hit * per_marker * slain_per_hit(profile, strength, defence)
+    return min(total, float(defence.models))
+
+
+def expected_per_model(
+    battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders: FireOrders
+) -> float:
+    """Expected casualties per firing model: which weapon a model should fire first."""
+    models = firing_models(battle, unit, target, weapon_name, orders)
+    if not models:
+        return 0.0
+    return expected_casualties(battle, unit, target, weapon_name, orders) / len(models)
+
+
+def expected_attack(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    orders: FireOrders,
+    weapons: list[str] | None = None,
+    gone_to_ground: bool | None = None,
+) -> float:
+    """Expected casualties of a shooting attack of the unit's weapons (all, or those
+    named) on ``target``.
+
+    Each model fires as many weapons as :func:`attacks.weapons_per_phase`
+    allows (one; two for a Monstrous Creature), the best first: weapons are
+    taken in order of expected casualties per firing model, as the AI selects
+    them, and a model that has fired its quota adds nothing to later ones.
+    """
+    names = ranged_weapons(unit) if weapons is None else weapons
+    volleys = []
+    for name in names:
+        models = firing_models(battle, unit, target, name, orders)
+        if models:
+            total = expected_casualties(battle, unit, target, name, orders, gone_to_ground)
+            volleys.append((total / len(models), name, models))
+    volleys.sort(key=lambda v: v[0], reverse=True)
+    spent: Counter[str] = Counter()
+    expected = 0.0
+    for each, _, models in volleys:
+        free = [m for m in models if spent[m.id] < weapons_per_phase(m)]
+        expected += each * len(free)
+        spent.update(m.id for m in free)
+    return min(expected, float(len(target.alive_models)))
+
+
+@contextmanager
+def charging(unit: Unit, charged: bool) -> Iterator[None]:
+    """Let the rules' own functions answer as if ``unit`` had (not) charged this turn
+    (:func:`charge.charge_bonus_attacks` reads it from the unit); restored after."""
+    was = unit.status.charged
+    unit.status.charged = charged
+    try:
+        yield
+    finally:
+        unit.status.charged = was
+
+
+def blow_value(
+    battle: Battle, unit: Unit, model: Model, weapon: WeaponProfile, target: Unit, charged: bool
+) -> float:
+    """Expected models of ``target`` slain by one blow of ``model`` with ``weapon``.
+
+    The chart against the target's majority WS; the blow's Strength
+    (:func:`special_rules.close_combat_strength`, Furious Charge when
+    ``charged``); then wound, save (no cover) and Instant Death as the fight
+    resolves them.
+    """
+    if target.destroyed:
+        return 0.0
+    hit = p_blow(stats_of(model.profile).ws, majority(target, lambda s: s.ws))
+    strength = close_combat_strength(unit, model, weapon, charged)
+    return hit * slain_per_hit(weapon, strength, defence_of(battle, target, None))
+
+
+def best_melee_weapon(
+    battle: Battle, unit: Unit, model: Model, target: Unit, charged: bool
+) -> WeaponProfile:
+    """The weapon ``model`` does most with against ``target`` (Attacks times blow value)."""
+
+    def value(weapon: WeaponProfile) -> float:
+        attacks = stats_of(model.profile).a + second_weapon_bonus(model, weapon)
+        return attacks * blow_value(battle, unit, model, weapon, target, charged)
+
+    return max(melee_options(model), key=value)
+
+
+def expected_melee(
+    battle: Battle, unit: Unit, models: list[Model], defender: Unit, charged: bool
+) -> float:
+    """Expected casualties ``models`` of ``unit`` cause ``defender`` in one round.
+
+    Each model fights with its best weapon (:func:`best_melee_weapon`) and the
+    Attacks the fight gives it (profile, :func:`charge.charge_bonus_attacks`
+    when ``charged``, :func:`fight.second_weapon_bonus`).
+    """
+    if defender.destroyed or not models:
+        return 0.0
+    total = 0.0
+    with charging(unit, charged):
+        bonus = charge_bonus_attacks(battle, unit)
+        for model in models:
+            weapon = best_melee_weapon(battle, unit, model, defender, charged)
+            attacks = stats_of(model.profile).a + bonus + second_weapon_bonus(model, weapon)
+            total += attacks * blow_value(battle, unit, model, weapon, defender, charged)
+    return min(total, float(len(defender.alive_models)))
+
+
+def strikes_first(battle: Battle, unit: Unit, foe: Unit, charged: bool) -> bool:
+    """Whether most of ``unit``'s models strike before most of ``foe``'s
+    (:func:`fight.initiative`, Unwieldy weapons at 1)."""
+
+    def step(side: Unit, side_charged: bool) -> int:
+        steps = [
+            initiative(m, best_melee_weapon(battle, side, m, other, side_charged))
+            for m in side.alive_models
+            for other in (foe if side is unit else unit,)
+        ]
+        return sorted(steps)[len(steps) // 2]
+
+    return step(unit, charged) > step(foe, False)
+
+
+def melee_exchange(battle: Battle, attacker: Unit, defender: Unit) -> tuple[float, float]:
+    """One round of a charge: (defender's models slain, attacker's models slain).
+
+    The attacker charged. The side striking first (:func:`strikes_first`)
+    kills before the other strikes, so the other's blows are scaled by the
+    share of its models left; at the same step both strike in full.
+    """
+    dealt = expected_melee(battle, attacker, attacker.alive_models, defender, True)
+    taken = expected_melee(battle, defender, defender.alive_models, attacker, False)
+    if strikes_first(battle, attacker, defender, True):
+        taken *= 1 - dealt / max(1, len(defender.alive_models))
+    elif strikes_first(battle, defender, attacker, False):
+        dealt *= 1 - taken / max(1, len(attacker.alive_models))
+    return dealt, taken

@@ -1,0 +1,324 @@
+"""Chances and values the AI plans with: charges, Fall Backs, Morale, going to ground.
+
+Dice are counted exactly over their faces, through the rules' functions where
+the rules have one: the charge dice (:func:`charge.charge_dice`,
+:func:`charge.charge_range_of`, Fleet's :func:`charge.fleet_rerolls`,
+difficult terrain by :func:`charge.through_difficult_terrain`), the distance
+to a unit's own table edge (``Player.distance_to_edge``), a Fall Back's
+dice (fast units roll 3D6: :func:`movement.is_fast`). The Leadership test
+(2D6 at or under Leadership, a double 1 always passing, Stubborn ignoring
+penalties to Morale) has no pure function in ``morale.py``:
+:func:`leadership_pass_chance` counts its faces the way
+:func:`morale.leadership_test` reads them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache
+from itertools import product
+
+import numpy as np
+
+from hammerlab.editions.distributions import vector
+from hammerlab.editions.waffle.attacks import fires_snap, firing_models, ranged_weapons, shots_of
+from hammerlab.editions.waffle.charge import (
+    NO_CHARGE_AFTER,
+    charge_dice,
+    charge_distance,
+    charge_range_of,
+    fleet_rerolls,
+    through_difficult_terrain,
+)
+from hammerlab.editions.waffle.expected import (
+    BLAST_HITS,
+    defence_of,
+    expected_attack,
+    melee_exchange,
+    shot_bs,
+    would_fire,
+)
+from hammerlab.editions.waffle.morale import leadership
+from hammerlab.editions.waffle.movement import is_fast
+from hammerlab.editions.waffle.movement_phase import move_allowance
+from hammerlab.editions.waffle.odds import Defence, Volley, shooting_odds
+from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.placement import EPSILON
+from hammerlab.editions.waffle.points import REACTIONS_TO_CHARGE
+from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.rules.reactions import OVERWATCH, overwatch_orders
+from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS, SUPPRESSIVE_FIRE
+from hammerlab.editions.waffle.special_rules import relentless
+from hammerlab.editions.waffle.wounds import weapon_strength
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.units import Unit
+
+FACES = range(1, 7)
+
+
+@cache
+def reach_chance(needed: int, dice: int, drop_highest: bool, fleet: bool) -> float:
+    """Chance a charge roll of ``dice`` D6 reaches ``needed`` inches.
+
+    Counted over every face: the range is :func:`charge.charge_range_of`; a
+    Fleet unit whose roll falls short re-rolls the dice
+    :func:`charge.fleet_rerolls` picks, as :func:`charge.roll_charge_range` does.
+    Whole inches suffice: the range is a whole number.
+    """
+    reached = 0.0
+    for roll in product(FACES, repeat=dice):
+        if charge_range_of(roll, drop_highest) >= needed:
+            reached += 1
+            continue
+        again = fleet_rerolls(roll, float(needed), drop_highest) if fleet else ()
+        if not again:
+            continue
+        hits = 0
+        for faces in product(FACES, repeat=len(again)):
+            rolled = list(roll)
+            for at, face in zip(again, faces, strict=True):
+                rolled[at] = face
+            hits += charge_range_of(rolled, drop_highest) >= needed
+        reached += hits / float(6 ** len(again))
+    return reached / float(6**dice)
+
+
+def charge_chance(battle: Battle, unit: Unit, target: Unit, closer: float = 0.0) -> float:
+    """Chance ``unit``'s charge at ``target`` reaches, standing ``closer`` inches nearer
+    (negative: farther)."""
+    difficult = through_difficult_terrain(battle, unit, target)
+    distance = charge_distance(unit, target) - closer
+    if distance > battle.settings.number("max_charge_range") + EPSILON:
+        return 0.0
+    needed = max(0, math.ceil(distance - EPSILON))
+    dice = charge_dice(battle, difficult)
+    return reach_chance(needed, dice, difficult, unit.has_rule("Fleet"))
+
+
+def sum_chances(dice: int) -> dict[int, float]:
+    """The distribution of the sum of ``dice`` D6."""
+    counts: dict[int, float] = {}
+    for roll in product(FACES, repeat=dice):
+        counts[sum(roll)] = counts.get(sum(roll), 0.0) + 1 / 6**dice
+    return counts
+
+
+def fall_back_dice(unit: Unit) -> int:
+    """D6 a Fall Back rolls: 3 for fast units, else 2 (as :func:`movement.fall_back`)."""
+    return 3 if any(is_fast(m) for m in unit.alive_models) else 2
+
+
+def edge_gap(battle: Battle, unit: Unit) -> float:
+    """How far the unit's closest model is from its own table edge (as
+    :func:`movement.fall_back` measures it: a roll this long takes it off)."""
+    player = battle.player(unit.player)
+    return min(
+        player.distance_to_edge(battle.battlefield, m.position) - m.radius
+        for m in unit.alive_models
+    )
+
+
+def off_table_chance(battle: Battle, unit: Unit) -> float:
+    """Chance a Fall Back move from here reaches the unit's own table edge (the unit is lost)."""
+    gap = edge_gap(battle, unit)
+    return sum(p for total, p in sum_chances(fall_back_dice(unit)).items() if total >= gap)
+
+
+def caught_chance(battle: Battle, charger: Unit, unit: Unit) -> float:
+    """Chance ``charger`` still reaches ``unit`` after it Falls Back and stays on the
+    table: its charge must cover the Fall Back distance too (the unit flees
+    straight away from it, the shortest route to its edge being taken as such)."""
+    gap = edge_gap(battle, unit)
+    return sum(
+        p * charge_chance(battle, charger, unit, closer=-total)
+        for total, p in sum_chances(fall_back_dice(unit)).items()
+        if total < gap
+    )
+
+
+def leadership_pass_chance(unit: Unit, penalty: int, morale: bool = True) -> float:
+    """Chance the unit passes a Leadership test at ``penalty`` (Fearless always passes a
+    Morale check; Stubborn ignores penalties to one), as :func:`morale.leadership_test`."""
+    if morale and unit.has_rule("Fearless"):
+        return 1.0
+    if morale and unit.has_rule("Stubborn"):
+        penalty = 0
+    target = leadership(unit) - penalty
+    passed = sum(1 for a, b in product(FACES, FACES) if (a, b) == (1, 1) or a + b <= target)
+    return passed / 36
+
+
+def may_charge_after_firing(unit: Unit, weapons: list[str]) -> bool:
+    """Whether ``unit`` may still charge after firing ``weapons`` (seed 004: not after
+    Rapid Fire, Salvo, Ordnance or Heavy weapons, unless Relentless)."""
+    if relentless(unit):
+        return True
+    return not any(_base_type(unit, w) in NO_CHARGE_AFTER for w in weapons)
+
+
+def charge_keeping_weapons(unit: Unit) -> list[str]:
+    """The unit's ranged weapons whose firing leaves its charge open."""
+    return [w for w in ranged_weapons(unit) if may_charge_after_firing(unit, [w])]
+
+
+def _base_type(unit: Unit, weapon_name: str) -> str:
+    weapon = next(w for m in unit.alive_models if (w := m.weapon(weapon_name)) is not None)
+    return weapon_of(weapon).base_type
+
+
+def overwatch_threat(battle: Battle, charger: Unit, target: Unit) -> float:
+    """Expected casualties the charger would take from the target's Overwatch, when the
+    installed reactions offer it."""
+    offered = [
+        r
+        for r in battle.hooks.get(REACTIONS_TO_CHARGE)
+        if r.label == OVERWATCH and r.available(battle, target, charger)
+    ]
+    if not offered or target.status.reacted_this_turn or target.status.locked_in_combat:
+        return 0.0
+    return expected_attack(battle, target, charger, overwatch_orders(battle))
+
+
+@dataclass(frozen=True)
+class ChargeValue:
+    """What declaring a charge is worth, in models."""
+
+    chance: float
+    """Chance the charge reaches."""
+    dealt: float
+    """Models of the target the first round of the fight is expected to slay."""
+    taken: float
+    """Models of the charger it is expected to lose in that round."""
+    spared: float
+    """What the target's shooting would kill of the charger next turn: a unit
+    locked in combat cannot shoot (seed 001), so a charge that reaches spares it."""
+    overwatch: float
+    """What the target's Overwatch is expected to kill first."""
+
+    @property
+    def value(self) -> float:
+        """Models gained, net: if it reaches, the fight's edge and the shooting it
+        spares; less the Overwatch it takes either way."""
+        return self.chance * (self.dealt - self.taken + self.spared) - self.overwatch
+
+
+def charge_value(battle: Battle, unit: Unit, target: Unit, closer: float = 0.0) -> ChargeValue:
+    """The value of ``unit`` charging ``target`` (from ``closer`` inches nearer)."""
+    chance = charge_chance(battle, unit, target, closer)
+    if chance <= 0.0:
+        return ChargeValue(0.0, 0.0, 0.0, 0.0, 0.0)
+    dealt, taken = melee_exchange(battle, unit, target)
+    spared = expected_attack(battle, target, unit, FireOrders())
+    return ChargeValue(chance, dealt, taken, spared, overwatch_threat(battle, unit, target))
+
+
+def best_charge(battle: Battle, unit: Unit, closer: float = 0.0) -> tuple[Unit | None, float]:
+    """The enemy unit ``unit`` would best charge (ignoring what barred it now), and
+    the value; ``(None, 0)`` when no charge is worth declaring."""
+    best: tuple[Unit | None, float] = (None, 0.0)
+    for enemy in battle.enemies_of(unit):
+        if enemy.status.locked_in_combat:
+            continue
+        value = charge_value(battle, unit, enemy, closer).value
+        if value > best[1]:
+            best = (enemy, value)
+    return best
+
+
+def next_turn_value(battle: Battle, unit: Unit) -> float:
+    """What the unit expects to do in its next turn if it is free to, in models.
+
+    Going to ground or falling back loses it (the unit then cannot move or
+    charge, and fires Snap Shots). The most of: its best charge after a move
+    nearer; its shooting less the same as Snap Shots; and, for a unit still
+    closing in on a charge worth declaring (within two moves), the turn of
+    enemy fire a lost move adds before it gets there (what every enemy unit's
+    shooting is expected to kill of it).
+    """
+    move = move_allowance(unit)
+    enemies = battle.enemies_of(unit)
+    charge = best_charge(battle, unit, closer=move)[1]
+    shots = max([0.0, *(expected_attack(battle, unit, e, FireOrders()) for e in enemies)])
+    snaps = max([0.0, *(expected_attack(battle, unit, e, FireOrders(snap=True)) for e in enemies)])
+    delay = 0.0
+    if charge <= 0 and best_charge(battle, unit, closer=2 * move)[1] > 0:
+        delay = sum(expected_attack(battle, e, unit, FireOrders()) for e in enemies)
+    return max(charge, shots - snaps, delay)
+
+
+def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:
+    """What Suppressive Fire at ``target`` is worth, in models, against shooting it.
+
+    Seed 000: nothing is removed, but "if the target unit would have suffered
+    enough wounds to take a Morale check" it tests at -1 Ld per wound. The
+    chance of reaching the threshold (parameter ``morale_threshold`` of the
+    models it had at the start of the phase) is read off the exact
+    distribution of would-be casualties (:func:`odds.shooting_odds`, one
+    volley per weapon, added); the penalty is the expected unsaved wounds
+    times the parameter ``ld_penalty_per_wound``. Breaking the unit is worth
+    the models a Fall Back takes off its own table edge plus, unless it
+    regroups at once (And They Shall Know No Fear), its next turn
+    (:func:`next_turn_value`). With ``suppressive_pinning`` the test is a
+    Pinning test, whose failure costs the unit its next turn; Fearless units
+    and Shock Troops (``shock_troops``) ignore it.
+    """
+    settings = battle.settings
+    if target.has_rule("Fearless"):
+        return 0.0
+    if settings.on("shock_troops") and target.has_rule("Shock Troops"):
+        return 0.0
+    orders = FireOrders(action=SUPPRESS)
+    killed = vector([1.0])
+    unsaved = 0.0
+    for name in ranged_weapons(unit):
+        fired = _volley(battle, unit, target, name, orders)
+        if fired is None:
+            continue
+        volley_odds = shooting_odds(fired[0], fired[1])
+        killed = np.convolve(killed, vector(volley_odds.models_killed))
+        unsaved += volley_odds.mean_unsaved
+    start = target.status.models_at_phase_start or len(target.alive_models)
+    need = settings.number("morale_threshold") * start - target.status.casualties_this_phase
+    tested = float(sum(p for k, p in enumerate(killed) if k >= need - EPSILON))
+    if settings.on("suppressive_pinning"):
+        return (
+            tested
+            * (1 - leadership_pass_chance(target, 0, morale=False))
+            * (next_turn_value(battle, target))
+        )
+    penalty = round(unsaved) * settings.integer(f"{SUPPRESSIVE_FIRE.name}.ld_penalty_per_wound")
+    broken = 1 - leadership_pass_chance(target, penalty)
+    lost = off_table_chance(battle, target) * len(target.alive_models)
+    if not target.has_rule("And They Shall Know No Fear"):
+        lost += next_turn_value(battle, target)
+    return tested * broken * lost
+
+
+def _volley(
+    battle: Battle, unit: Unit, target: Unit, name: str, orders: FireOrders
+) -> tuple[Volley, Defence] | None:
+    """One weapon of ``unit`` at ``target`` as :mod:`odds` takes it, if it fires:
+    shots grouped by the BS they are fired at (:func:`expected.shot_bs`), or
+    the expected hits of markers and templates."""
+    models = firing_models(battle, unit, target, name, orders)
+    weapon = models[0].weapon(name) if models else None
+    if weapon is None:
+        return None
+    profile = weapon_of(weapon)
+    if not would_fire(battle, unit, profile, orders):
+        return None
+    snap = fires_snap(unit, profile, orders)
+    defence = defence_of(battle, target, models[0])
+    strength = weapon_strength(models[0], profile)
+    if profile.blast or profile.template:
+        hits = len(models) * min(BLAST_HITS, defence.models)
+        return Volley(profile, strength, hits=hits, snap=snap), defence
+    shots: Counter[int] = Counter()
+    for model in models:
+        bs = shot_bs(battle, model, snap)
+        shots[bs] += shots_of(battle, unit, model, profile, target, orders.counts_within)
+    return Volley(
+        profile, strength, tuple((n, bs) for bs, n in sorted(shots.items())), snap=snap
+    ), (defence)

@@ -1,0 +1,216 @@
+"""The heuristic AI on small scripted positions (issue 9): each fixed behaviour.
+
+Expected values are worked out by hand from the charts in the comments; the
+AI is asked through its public ``choose``, or plays a phase with seeded dice.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import (
+    BOLT_PISTOL,
+    BOLTGUN,
+    GUARD,
+    LASGUN,
+    MARINE,
+    A,
+    B,
+    make_battle,
+    of_kind,
+    profile,
+    row,
+    squad,
+    weapon,
+)
+
+from hammerlab.analysis.battles import prepare
+from hammerlab.editions.waffle.ai import WaffleAI
+from hammerlab.editions.waffle.allocation import instant_death
+from hammerlab.editions.waffle.charge import NO_REACTION, charge_ban
+from hammerlab.editions.waffle.expected import expected_casualties, expected_melee
+from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.rules.reactions import DIVE, FALL_BACK, OVERWATCH
+from hammerlab.editions.waffle.shooting import shooting_phase
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.io.scenario import load_scenario
+
+MATCHUPS = Path(__file__).resolve().parents[2] / "examples" / "matchups"
+CLAWS = weapon("Rending claws", "-", "User", "-", "Melee, Rending")
+STEALER = profile("Stealer", ws=6, bs=0, s=4, t=4, i=6, a=2, ld=10, sv="5+")
+POWER_AXE = weapon("Power axe", "-", "User", "2", "Melee")
+
+
+def answers(battle: Battle, kind: str, player: str | None = None) -> list[str]:
+    """The AI's answers to decisions of ``kind`` (of one ``player``), in order."""
+    return [
+        e.answer
+        for e in of_kind(battle, "decision")
+        if e.decision == kind and player in (None, e.player)
+    ]
+
+
+def ask(battle: Battle, kind: str, player: str, labels: list[str], **context: str) -> str:
+    """Ask a fresh AI one decision with these choices; its answer's label."""
+    decision = Decision(
+        kind=kind,
+        player=player,
+        prompt="?",
+        choices=tuple(Choice(label, label) for label in labels),
+        context=context,
+    )
+    return labels[WaffleAI().choose(battle, decision)]
+
+
+def test_ai_holds_to_declare_the_charge_rather_than_running() -> None:
+    # Gunless stealers 5" from a Guard squad: a 2D6 charge reaches 5" with
+    # 30/36, so the shooting phase's choice is hold (run or hold offered).
+    stealers = squad("a", A, STEALER, [CLAWS], row(30, 10, 5))
+    guard = squad("b", B, GUARD, [LASGUN], row(30, 16, 5))
+    battle = make_battle(stealers, guard, fallback=WaffleAI(), seed=1)
+    shooting_phase(battle, A)
+    assert answers(battle, "action") == ["hold"]
+    assert charge_ban(stealers) is None
+
+
+def test_ai_runs_a_gunless_unit_only_when_no_charge_is_in_reach() -> None:
+    # 30" away no charge can be declared this turn; a Run brings it nearer.
+    stealers = squad("a", A, STEALER, [CLAWS], row(30, 10, 5))
+    guard = squad("b", B, GUARD, [LASGUN], row(30, 40, 5))
+    battle = make_battle(stealers, guard, fallback=WaffleAI(), seed=1)
+    shooting_phase(battle, A)
+    assert answers(battle, "action") == ["run"]
+
+
+def test_gunless_unit_shot_at_does_not_dive_for_cover_when_it_plans_to_charge() -> None:
+    # The stealers are 8" from the Guard: next turn they move 6" and charge.
+    # Going to ground would cost that charge; no other Guard unit is left to
+    # shoot, so diving saves nothing.
+    stealers = squad("b", B, STEALER, [CLAWS], row(30, 18, 5))
+    guard = squad("a", A, GUARD, [LASGUN], row(30, 10, 10))
+    battle = make_battle(stealers, guard, seed=1)
+    guard.status.has_shot = True
+    labels = [DIVE, NO_REACTION]
+    assert ask(battle, "reaction", B, labels, unit="b", attacker="a") == NO_REACTION
+
+
+def test_ai_dives_for_cover_when_enemy_fire_to_come_outweighs_its_next_turn() -> None:
+    # Guardsmen with nothing in range and no charge worth making, 30" from
+    # three heavy bolter teams that have yet to fire: going to ground saves
+    # casualties (a 6+ cover save against AP4) and costs nothing.
+    heavy = weapon("Heavy bolter", "36", "5", "4", "Heavy 3")
+    guard = squad("b", B, GUARD, [weapon("Laspistol", "12", "3", "-", "Pistol")], row(30, 40, 5))
+    attacker = squad("a", A, MARINE, [heavy], [(30, 10)])
+    others = [squad(f"m{k}", A, MARINE, [heavy], [(20 + 10 * k, 12)]) for k in range(3)]
+    battle = make_battle(guard, attacker, *others, seed=1)
+    attacker.status.has_shot = True
+    labels = [DIVE, NO_REACTION]
+    assert ask(battle, "reaction", B, labels, unit="b", attacker="a") == DIVE
+
+
+def test_unit_at_its_own_table_edge_does_not_fall_back() -> None:
+    # Brutes that would clearly win charge ten Guardsmen standing 2" from
+    # their own (north) edge: a 2D6 Fall Back would take them off the table,
+    # and they are expected to have models left after the fight, so they hold.
+    brute = profile("Brute", ws=5, s=6, t=6, w=3, a=4, sv="2+")
+    brutes = squad("a", A, brute, [], row(28, 38, 3))
+    guard = squad("b", B, GUARD, [LASGUN], row(26, 45.5, 10))
+    battle = make_battle(brutes, guard, seed=1)
+    labels = [OVERWATCH, FALL_BACK, NO_REACTION]
+    answer = ask(battle, "charge_reaction", B, labels, unit="b", attacker="a")
+    assert answer != FALL_BACK
+
+
+def test_the_same_unit_far_from_its_edge_falls_back_from_a_charge_it_cannot_survive() -> None:
+    brute = profile("Brute", ws=5, s=6, t=6, w=3, a=4, sv="2+")
+    brutes = squad("a", A, brute, [], row(28, 10, 3))
+    guard = squad("b", B, GUARD, [LASGUN], [(30, 16)])
+    battle = make_battle(brutes, guard, seed=1)
+    labels = [OVERWATCH, FALL_BACK, NO_REACTION]
+    assert ask(battle, "charge_reaction", B, labels, unit="b", attacker="a") == FALL_BACK
+
+
+def test_ai_shoots_the_unit_it_means_to_charge_with_the_weapons_that_keep_the_charge() -> None:
+    # Axemen (boltgun, bolt pistol, power axe) 4" from a 2+ squad they would
+    # beat in melee and 8" from an easier 5+ target. Seed 004: they may only
+    # charge the unit they shot at, and not after firing Rapid Fire weapons,
+    # so they shoot the 2+ squad with their pistols only.
+    axemen = squad("a", A, MARINE, [BOLTGUN, BOLT_PISTOL, POWER_AXE], row(30, 10, 5))
+    armoured = squad("x", B, profile("Armoured", ws=2, s=3, sv="2+"), [], row(30, 15, 5))
+    easy = squad("y", B, GUARD, [], row(44, 18, 10))
+    battle = make_battle(axemen, armoured, easy, fallback=WaffleAI(), seed=1)
+    shooting_phase(battle, A)
+    assert answers(battle, "action") == ["shoot"]
+    assert answers(battle, "target") == [armoured.label]
+    assert answers(battle, "weapon") == ["Bolt pistol"]
+    assert charge_ban(axemen) is None
+
+
+def test_estimates_of_saves_and_instant_death_follow_the_rules() -> None:
+    # One BS4 shot, S8 AP3, at T4 W2 models with a 2+ save and a 5+
+    # invulnerable: hits 4/6, wounds 2+ (5/6); the armour save counts (AP3 is
+    # worse than 2+), then the invulnerable: unsaved 1/6 x 4/6; S8 is double
+    # T4, so the wound slays the model outright. 4/6 x 5/6 x 4/36.
+    melta = weapon("Krak", "48", "8", "3", "Heavy 1")
+    shooter = squad("a", A, MARINE, [melta], [(30, 10)])
+    lords = profile("Lord", w=2, sv="2+", inv=5)
+    target = squad("b", B, lords, [], row(30, 20, 3))
+    battle = make_battle(shooter, target, seed=1)
+    assert instant_death(8, 4, weapon_of(melta), immune=False)
+    slain = 4 / 6 * 5 / 6 * (1 / 6 * 4 / 6)
+    assert abs(expected_casualties(battle, shooter, target, "Krak", FireOrders()) - slain) < 1e-9
+    # Eternal Warrior: no Instant Death, so the wound takes one of two Wounds.
+    eternal = squad("c", B, lords, [], row(30, 20, 3), rules=["Eternal Warrior"])
+    battle = make_battle(shooter, eternal, seed=1)
+    got = expected_casualties(battle, shooter, eternal, "Krak", FireOrders())
+    assert abs(got - slain / 2) < 1e-9
+
+
+def test_estimates_of_an_instant_death_weapon_and_melee_ap() -> None:
+    # An S4 "Instant Death" weapon kills a T4 W2 model with each unsaved wound:
+    # hit 4/6, wound 4+ (3/6), no save (AP1), slain: 1/3.
+    sniper = weapon("Force stave", "24", "4", "1", "Assault 1, Instant Death")
+    shooter = squad("a", A, MARINE, [sniper], [(30, 10)])
+    target = squad("b", B, profile("Lord", w=2, sv="3+"), [], [(30, 20)])
+    battle = make_battle(shooter, target, seed=1)
+    assert (
+        abs(expected_casualties(battle, shooter, target, "Force stave", FireOrders()) - 1 / 3)
+        < 1e-9
+    )
+    # Melee AP counts: one blow (A1) with an AP2 axe, WS4 v WS4 (4+), S4 v T4
+    # (4+), against a 3+ save it ignores: 1/2 x 1/2 = 0.25 Marines.
+    axeman = squad("c", A, MARINE, [POWER_AXE], [(30, 30)])
+    marines = squad("d", B, MARINE, [], row(30, 31, 3))
+    battle = make_battle(axeman, marines, seed=1)
+    got = expected_melee(battle, axeman, axeman.alive_models, marines, charged=False)
+    assert abs(got - 0.5 * 0.5) < 1e-9
+
+
+def test_the_guard_do_not_suppress_terminators_they_cannot_break() -> None:
+    path = Path(__file__).resolve().parents[2] / "examples" / "guard_suppress_terminators.toml"
+    scenario = load_scenario(path)
+    for seed in range(1, 4):
+        ready = prepare(scenario, str(path), seed)
+        ready.ruleset.play(ready.battle, ready.plan)
+        assert "suppressive fire" not in answers(ready.battle, "action", "Cadians")
+
+
+def test_sanity_terminators_beat_guardsmen_and_genestealers_reach_the_gunline() -> None:
+    wins = 0
+    for seed in range(1, 4):
+        path = MATCHUPS / "terminators_vs_guardsmen.toml"
+        ready = prepare(load_scenario(path), str(path), seed)
+        ready.ruleset.play(ready.battle, ready.plan)
+        guard = ready.battle.units["guardsmen"]
+        wins += len(guard.alive_models) < ready.battle.units["terminators"].starting_models
+    assert wins == 3
+    charges = 0
+    for seed in range(1, 4):
+        path = MATCHUPS / "genestealers_vs_guard_gunline.toml"
+        ready = prepare(load_scenario(path), str(path), seed)
+        ready.ruleset.play(ready.battle, ready.plan)
+        charges += answers(ready.battle, "charger").count("Genestealers [genestealers]")
+        assert "Dive for Cover" not in answers(ready.battle, "reaction")
+    assert charges >= 1
