@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from hammerlab.editions.base import play
 from hammerlab.analysis.battles import prepare
 from hammerlab.io.scenario import load_scenario
 
@@ -29,7 +30,7 @@ def main() -> None:
         start = time.perf_counter()
         for seed in range(RUNS):
             ready = prepare(scenario, str(path), seed)
-            ready.ruleset.play(ready.battle, ready.plan)
+            play(ready.battle, ready.ruleset, ready.plan)
         full = (time.perf_counter() - start) / RUNS
         print(
             f"{path.name:40s} {1 / full:8.1f} battles/s  "

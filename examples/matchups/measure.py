@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from hammerlab.analysis.battles import prepare
+from hammerlab.editions.base import play
 from hammerlab.editions.turns import victory_scores, winner
 from hammerlab.editions.waffle.attacks import ranged_weapons
 from hammerlab.editions.waffle.charge import charge_ban, charge_targets
@@ -65,7 +66,7 @@ def measure(path: Path, runs: int, rules: dict[str, Any]) -> Counter[str]:
         battle = ready.battle
         for player, controller in list(battle.controllers.items()):
             battle.controllers[player] = Counting(controller, tally)
-        ready.ruleset.play(battle, ready.plan)
+        play(battle, ready.ruleset, ready.plan)
         best = winner(victory_scores(battle, ready.plan.victory))
         tally[f"wins {best or 'draw'}"] += 1
         for unit in battle.units.values():

@@ -25,6 +25,7 @@ from conftest import (
 )
 
 from hammerlab.analysis.battles import prepare
+from hammerlab.editions.base import play
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.allocation import instant_death
 from hammerlab.editions.waffle.charge import NO_REACTION, charge_ban
@@ -193,7 +194,7 @@ def test_the_guard_do_not_suppress_terminators_they_cannot_break() -> None:
     scenario = load_scenario(path)
     for seed in range(1, 4):
         ready = prepare(scenario, str(path), seed)
-        ready.ruleset.play(ready.battle, ready.plan)
+        play(ready.battle, ready.ruleset, ready.plan)
         assert "suppressive fire" not in answers(ready.battle, "action", "Cadians")
 
 
@@ -202,7 +203,7 @@ def test_sanity_terminators_beat_guardsmen_and_genestealers_reach_the_gunline() 
     for seed in range(1, 4):
         path = MATCHUPS / "terminators_vs_guardsmen.toml"
         ready = prepare(load_scenario(path), str(path), seed)
-        ready.ruleset.play(ready.battle, ready.plan)
+        play(ready.battle, ready.ruleset, ready.plan)
         guard = ready.battle.units["guardsmen"]
         wins += len(guard.alive_models) < ready.battle.units["terminators"].starting_models
     assert wins == 3
@@ -210,7 +211,7 @@ def test_sanity_terminators_beat_guardsmen_and_genestealers_reach_the_gunline() 
     for seed in range(1, 4):
         path = MATCHUPS / "genestealers_vs_guard_gunline.toml"
         ready = prepare(load_scenario(path), str(path), seed)
-        ready.ruleset.play(ready.battle, ready.plan)
+        play(ready.battle, ready.ruleset, ready.plan)
         charges += answers(ready.battle, "charger").count("Genestealers [genestealers]")
         assert "Dive for Cover" not in answers(ready.battle, "reaction")
     assert charges >= 1
