@@ -1,0 +1,172 @@
+"""The game-state API: step, clone, save, resume and replay (docs/api.md).
+
+Each test checks a property the API promises against an independent run of
+the same game: a game stepped through ``apply`` is the game the controllers
+would have played, a clone plays on exactly as the original, a saved game
+replays to the same state and plays on to the same end.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from hammerlab.analysis.game import Action, Game, check_log
+from hammerlab.cli.app import app
+from hammerlab.errors import IllegalActionError, InputError
+from hammerlab.io.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = sorted((ROOT / "examples").glob("*.toml"))
+WHOLE = ROOT / "examples" / "whole_game_three_turns.toml"
+
+
+def start(path: Path = WHOLE, seed: int = 3, **kwargs: object) -> Game:
+    return Game.start(load_scenario(path), str(path), seed, **kwargs)  # type: ignore[arg-type]
+
+
+def events(game: Game) -> str:
+    return game.battle.log.json_lines()
+
+
+def test_playing_through_the_api_gives_the_cli_battle_log(tmp_path: Path) -> None:
+    out = tmp_path / "log.jsonl"
+    result = CliRunner().invoke(app, ["battle", str(WHOLE), "--seed", "3", "--log-json", str(out)])
+    assert result.exit_code == 0, result.output
+    header, logged = out.read_text(encoding="utf-8").split("\n", 1)
+    game = start()
+    game.play()
+    assert game.is_over and game.current_player is None
+    assert events(game) == logged
+    assert json.loads(header) == {**game.header(), "kind": "game"} | {"source": str(WHOLE)}
+
+
+def test_apply_records_the_actions_as_decisions_that_replay() -> None:
+    # Random legal actions, then the game's own log must replay event for event.
+    game = start()
+    pick = random.Random(11)
+    steps = 0
+    while not game.is_over and steps < 60:
+        actions = game.legal_actions()
+        assert actions, "a pending decision always has at least one action"
+        game.apply(pick.choice(actions))
+        steps += 1
+    header = json.dumps({**game.header(), "kind": "game"})
+    assert check_log(header + "\n" + events(game), "api") is None
+
+
+def test_legal_actions_list_what_a_picked_unit_does_first() -> None:
+    game = start()
+    while game.legal_actions()[0].kind != "shooter":
+        game.apply(next(a for a in game.legal_actions() if a.unit is None))
+    shooting = game.legal_actions()
+    assert shooting[-1].unit is None and shooting[-1].label == "end phase"
+    firsts = {a.then for a in shooting if a.unit is not None}
+    assert all(len(t) == 1 and t[0][0] == "action" for t in firsts)
+    assert (("action", "hold"),) in firsts
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    game = start()
+    assert game.legal_actions()  # the game stands at its first decision
+    before = events(game)
+    with pytest.raises(IllegalActionError):
+        game.apply(Action("shooter", "no_such", "No such unit"))
+    assert events(game) == before
+
+
+def test_a_clone_plays_on_like_the_original_and_is_independent() -> None:
+    game = start()
+    for _ in range(5):
+        game.apply(game.legal_actions()[0])
+    copy = game.clone()
+    assert copy.digest() == game.digest()
+    copy.play()
+    assert not game.is_over  # playing the clone did not move the original
+    game.play()
+    assert events(copy) == events(game)
+
+
+def test_a_saved_game_replays_to_its_state_and_plays_on_to_the_same_end() -> None:
+    whole = start()
+    whole.play()
+    first = start(stop_before_turn=2)
+    first.play()
+    assert first.is_over and first.turn == 2
+    saved = first.to_json()
+    loaded = Game.from_json(saved)
+    assert loaded.digest() == first.digest()
+    assert events(loaded) == events(first)
+    loaded.play()
+    assert events(loaded) == events(whole)
+
+
+def test_a_tampered_saved_game_is_refused() -> None:
+    game = start(stop_before_turn=2)
+    game.play()
+    saved = json.loads(game.to_json())
+    wrong = dict(saved, digest="0" * 64)
+    with pytest.raises(InputError, match="differs from the saved one"):
+        Game.from_json(json.dumps(wrong))
+    shuffled = dict(saved, decisions=saved["decisions"][::-1])
+    with pytest.raises(InputError, match="decisions"):
+        Game.from_json(json.dumps(shuffled))
+    with pytest.raises(InputError, match="not a saved game"):
+        Game.from_json("{}")
+
+
+def test_chance_outcomes_are_not_offered_and_say_why() -> None:
+    with pytest.raises(NotImplementedError, match="inside an activation"):
+        start().chance_outcomes()
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_every_example_replays_and_an_edited_die_is_found(example: Path, tmp_path: Path) -> None:
+    log = tmp_path / "L.jsonl"
+    runner = CliRunner()
+    played = runner.invoke(app, ["battle", str(example), "--seed", "3", "--log-json", str(log)])
+    assert played.exit_code == 0, played.output
+    assert runner.invoke(app, ["replay", str(log)]).exit_code == 0
+    lines = log.read_text(encoding="utf-8").splitlines()
+    index = next(i for i, line in enumerate(lines) if json.loads(line).get("kind") == "dice")
+    die = json.loads(lines[index])
+    die["values"][0] = die["values"][0] % die["sides"] + 1
+    lines[index] = json.dumps(die)
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    edited = runner.invoke(app, ["replay", str(log)])
+    assert edited.exit_code == 1
+    assert f"line {index + 1} differs" in edited.stderr
+
+
+def test_cli_stop_save_and_resume_play_the_uninterrupted_game(tmp_path: Path) -> None:
+    runner = CliRunner()
+    whole, rest = tmp_path / "whole.jsonl", tmp_path / "rest.jsonl"
+    saved = tmp_path / "game.json"
+    args = ["battle", str(WHOLE), "--seed", "3"]
+    assert runner.invoke(app, [*args, "--log-json", str(whole)]).exit_code == 0
+    stopped = runner.invoke(app, [*args, "--stop-after", "1", "--save", str(saved)])
+    assert stopped.exit_code == 0 and "Stopped before turn 2" in stopped.output
+    resumed = runner.invoke(app, ["battle", "--resume", str(saved), "--log-json", str(rest)])
+    assert resumed.exit_code == 0, resumed.output
+    assert "Resuming" in resumed.output
+    tail = rest.read_text(encoding="utf-8").split("\n", 1)[1]
+    assert tail == whole.read_text(encoding="utf-8").split("\n", 1)[1]
+
+
+@pytest.mark.parametrize(
+    ("args", "problem"),
+    [
+        (["battle"], "give a scenario file or --resume FILE"),
+        (["battle", "--resume", "missing.json"], "cannot read"),
+        (["replay", "missing.jsonl"], "cannot read"),
+    ],
+)
+def test_cli_game_files_errors_are_one_line(args: list[str], problem: str) -> None:
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and problem in lines[0]
