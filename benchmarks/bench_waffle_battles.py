@@ -9,8 +9,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from hammerlab.editions.base import play
 from hammerlab.analysis.battles import prepare
+from hammerlab.editions.base import play
 from hammerlab.io.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,10 +32,7 @@ def main() -> None:
             ready = prepare(scenario, str(path), seed)
             play(ready.battle, ready.ruleset, ready.plan)
         full = (time.perf_counter() - start) / RUNS
-        print(
-            f"{path.name:40s} {1 / full:8.1f} battles/s  "
-            f"play/setup ratio {full / setup:6.1f}"
-        )
+        print(f"{path.name:40s} {1 / full:8.1f} battles/s  play/setup ratio {full / setup:6.1f}")
 
 
 if __name__ == "__main__":

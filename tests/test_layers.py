@@ -50,3 +50,32 @@ def test_nothing_below_the_cli_prints() -> None:
         )
     ]
     assert not printing
+
+
+EDITIONS = ("waffle", "core11")
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_no_edition_imports_another(edition: str) -> None:
+    others = tuple(f"hammerlab.editions.{e}" for e in EDITIONS if e != edition)
+    broken = [
+        f"{path.relative_to(PACKAGE)} imports {name}"
+        for path in sorted((PACKAGE / "editions" / edition).rglob("*.py"))
+        for name in sorted(_imports(path))
+        if name.startswith(others)
+    ]
+    assert not broken
+
+
+WAFFLE_WORDS = ("suppressive", "overwatch", "final_shot", "fiery", "sweeping", "pinning")
+CORE11_WORDS = ("core11", "battle-shock", "lethal hits", "stratagem")
+
+
+def test_the_engine_names_no_edition_concept() -> None:
+    named = [
+        f"{path.relative_to(PACKAGE)}: {word}"
+        for path in sorted((PACKAGE / "engine").rglob("*.py"))
+        for word in (*WAFFLE_WORDS, *CORE11_WORDS, "waffle")
+        if word in path.read_text(encoding="utf-8").lower()
+    ]
+    assert not named

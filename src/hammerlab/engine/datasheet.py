@@ -2,7 +2,7 @@
 
 Profiles and weapons carry their characteristics as name → value mappings,
 the way the printed datasheets (and BattleScribe files) do; each edition reads
-them through typed views of its own (for the Waffle Edition
+them through typed views of its own (for the first edition
 ``WS BS S T W I A Ld Sv``; for the 11th edition ``M T Sv W Ld OC``), and
 validates them when a unit is loaded.
 """

@@ -53,7 +53,7 @@ class Parameter:
     def coerce(self, raw: ParamValue, where: str) -> ParamValue:
         """``raw`` (a CLI string, or a TOML value) as this parameter's type, checked.
 
-        ``where`` names the setting in the error (``suppressive_fire.ld_penalty_per_wound``).
+        ``where`` names the setting in the error (``option.parameter``).
         """
         value = self._typed(raw, where)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
