@@ -43,7 +43,7 @@ class Counting:
         kind = decision.kind
         unit = battle.units.get(decision.context.get("unit", ""))
         if kind == "action" and unit is not None:
-            could = charge_ban(unit) is None and bool(charge_targets(battle, unit))
+            could = charge_ban(battle, unit) is None and bool(charge_targets(battle, unit))
             self.tally["could charge (shooting phase)"] += could
             self.tally["ran with a charge target in reach"] += could and label == "run"
         elif kind == "charger" and label != "end charges":

@@ -34,6 +34,7 @@ from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.rules.reactions import DIVE, FALL_BACK, OVERWATCH
 from hammerlab.editions.waffle.shooting import shooting_phase
+from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision
 from hammerlab.io.scenario import load_scenario
@@ -73,7 +74,7 @@ def test_ai_holds_to_declare_the_charge_rather_than_running() -> None:
     battle = make_battle(stealers, guard, fallback=WaffleAI(), seed=1)
     shooting_phase(battle, A)
     assert answers(battle, "action") == ["hold"]
-    assert charge_ban(stealers) is None
+    assert charge_ban(battle, stealers) is None
 
 
 def test_ai_runs_a_gunless_unit_only_when_no_charge_is_in_reach() -> None:
@@ -92,7 +93,7 @@ def test_gunless_unit_shot_at_does_not_dive_for_cover_when_it_plans_to_charge() 
     stealers = squad("b", B, STEALER, [CLAWS], row(30, 18, 5))
     guard = squad("a", A, GUARD, [LASGUN], row(30, 10, 10))
     battle = make_battle(stealers, guard, seed=1)
-    guard.status.has_shot = True
+    st(battle, guard).has_shot = True
     labels = [DIVE, NO_REACTION]
     assert ask(battle, "reaction", B, labels, unit="b", attacker="a") == NO_REACTION
 
@@ -106,7 +107,7 @@ def test_ai_dives_for_cover_when_enemy_fire_to_come_outweighs_its_next_turn() ->
     attacker = squad("a", A, MARINE, [heavy], [(30, 10)])
     others = [squad(f"m{k}", A, MARINE, [heavy], [(20 + 10 * k, 12)]) for k in range(3)]
     battle = make_battle(guard, attacker, *others, seed=1)
-    attacker.status.has_shot = True
+    st(battle, attacker).has_shot = True
     labels = [DIVE, NO_REACTION]
     assert ask(battle, "reaction", B, labels, unit="b", attacker="a") == DIVE
 
@@ -146,7 +147,7 @@ def test_ai_shoots_the_unit_it_means_to_charge_with_the_weapons_that_keep_the_ch
     assert answers(battle, "action") == ["shoot"]
     assert answers(battle, "target") == [armoured.label]
     assert answers(battle, "weapon") == ["Bolt pistol"]
-    assert charge_ban(axemen) is None
+    assert charge_ban(battle, axemen) is None
 
 
 def test_estimates_of_saves_and_instant_death_follow_the_rules() -> None:

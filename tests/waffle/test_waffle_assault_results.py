@@ -31,6 +31,7 @@ from conftest import (
 from fight_kit import CHAINSWORD, GUARD, MARINE, north, south
 
 from hammerlab.editions.waffle.fight import fight_sub_phase
+from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
 
@@ -85,21 +86,21 @@ def test_seed001_combat_result_loser_tests_morale_at_minus_the_difference() -> N
     result = of_kind(battle, "combat_result")[0]
     assert (result.scores, result.winner, result.difference) == ({A: 2, B: 0}, A, 2)
     assert morale_tests(battle) == [("Guard [b]", -2, 6, False)]
-    assert guards.status.falling_back
+    assert st(battle, guards).falling_back
     assert close(model(battle, "b.3").position, (12, 24))  # straight north 4"
-    assert not guards.status.locked_in_combat and not marines.status.locked_in_combat
+    assert not st(battle, guards).locked_in_combat and not st(battle, marines).locked_in_combat
     assert all_dice_used(battle)
 
 
 def test_seed004_fiery_charge_casualties_count_for_the_combat_result() -> None:
     marines = squad("a", A, MARINE, [CHAINSWORD], south([10]), name="Marines")
     guards = squad("b", B, GUARD, [CHAINSWORD], north([10]), name="Guard")
-    marines.status.combat_score = 1  # a Fiery Charge casualty, left by the charge
     battle = make_battle(
         marines,
         guards,
         dice=[1, 1, *[3, 3]],  # both blows miss; A wins 1-0; Ld 7 - 1 = 6: 6 passes
     )
+    st(battle, marines).combat_score = 1  # a Fiery Charge casualty, left by the charge
     fight_sub_phase(battle, A)
     assert of_kind(battle, "combat_result")[0].scores == {A: 1, B: 0}
     assert morale_tests(battle) == [("Guard [b]", -1, 6, True)]
@@ -113,7 +114,7 @@ def test_seed001_a_draw_has_no_morale_check() -> None:
     fight_sub_phase(battle, A)
     assert of_kind(battle, "combat_result")[0].winner == ""
     assert of_kind(battle, "morale") == []
-    assert marines.status.locked_in_combat and guards.status.locked_in_combat
+    assert st(battle, marines).locked_in_combat and st(battle, guards).locked_in_combat
     assert all_dice_used(battle)
 
 
@@ -131,7 +132,7 @@ def test_seed001_fearless_and_stubborn_in_close_combat(
     battle = make_battle(marines, guards, dice=[*TWO_NIL, *after])
     fight_sub_phase(battle, A)
     assert morale_tests(battle) == tests
-    assert not guards.status.falling_back
+    assert not st(battle, guards).falling_back
     # The combat goes on: a.1, no longer touching an enemy (b.1 died), Piles In
     # to b.3 at (12, 20). The point touching b.3 on the line from it, (11, 20),
     # is a.2's; the first free one is 60 degrees round: (12 + cos 240°, 20 + sin 240°).
@@ -314,7 +315,7 @@ def test_seed002_multiple_combat_each_sweeper_rolls_once_against_each_fleeing_un
     sweeps = [(s.unit, s.fleeing, s.caught) for s in of_kind(battle, "sweeping_advance")]
     assert sweeps == [("X [x]", "P [p]", False), ("Y [y]", "P [p]", True), ("Y [y]", "Q [q]", True)]
     assert sum(p.startswith("Sweeping Advance (Y") for p in dice_purposes(battle)) == 1
-    assert p.status.falling_back and q.status.falling_back
+    assert st(battle, p).falling_back and st(battle, q).falling_back
     assert all_dice_used(battle)
 
 

@@ -9,6 +9,7 @@ from hammerlab.editions.waffle.attacks import fire_weapon
 from hammerlab.editions.waffle.morale import morale_check
 from hammerlab.editions.waffle.movement_phase import movement_phase
 from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.state import st
 
 TARGET_T6 = profile("Brute", t=6, sv="-")
 TARGET_T4 = profile("Trooper", t=4, sv="-")
@@ -47,11 +48,11 @@ def test_base_regroup_below_25_percent_needs_a_double_one() -> None:
     unit = squad("m", A, profile(ld=8), [BOLTGUN], row(30, 20, 5))
     for model in unit.models[1:]:
         model.wounds_left = 0
-    unit.status.falling_back = True
     enemy = squad("e", B, profile(), [BOLTGUN], row(30, 44, 1))
     battle = make_battle(unit, enemy, dice=[2, 1, 3, 3])
+    st(battle, unit).falling_back = True
     movement_phase(battle, A)
-    assert unit.status.falling_back
+    assert st(battle, unit).falling_back
     assert unit.models[0].position[1] == 14.0
 
 
@@ -59,16 +60,16 @@ def test_base_regroup_below_25_percent_on_a_double_one() -> None:
     unit = squad("m", A, profile(ld=8), [BOLTGUN], row(30, 20, 5))
     for model in unit.models[1:]:
         model.wounds_left = 0
-    unit.status.falling_back = True
     enemy = squad("e", B, profile(), [BOLTGUN], row(30, 44, 1))
     battle = make_battle(unit, enemy, dice=[1, 1])
+    st(battle, unit).falling_back = True
     movement_phase(battle, A)
-    assert not unit.status.falling_back
+    assert not st(battle, unit).falling_back
 
 
 def test_seed001_a_fleeing_unit_that_loses_a_combat_breaks_without_a_test() -> None:
     unit = squad("m", A, profile(ld=10), [BOLTGUN], row(30, 20, 2))
-    unit.status.falling_back = True
     battle = make_battle(unit, dice=[])
+    st(battle, unit).falling_back = True
     assert morale_check(battle, unit, "lost the combat by 1", 1, assault=True) is False
     assert morale_check(battle, unit, "shooting casualties") is True  # no test from shooting

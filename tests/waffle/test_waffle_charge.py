@@ -55,6 +55,7 @@ from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.rules.fiery_charge import fiery_chargers
 from hammerlab.editions.waffle.ruleset import end_of_turn
 from hammerlab.editions.waffle.shooting import shooting_phase, start_phase
+from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import TerrainArea
 from hammerlab.engine.datasheet import Weapon
@@ -100,20 +101,20 @@ def test_seed004_locked_in_close_combat_cannot_declare_a_charge() -> None:
     brawler = squad("d", B, GUARD, [LASGUN], [(30, 11)], name="Brawler")  # base contact
     battle.units["d"] = brawler
     assert offered_chargers(battle) == ["Free [c]", "end charges"]
-    assert battle.unit("a").status.locked_in_combat
+    assert st(battle, battle.unit("a")).locked_in_combat
     assert "Barred [a] may not charge: it is locked in close combat" in messages(battle)
 
 
 def test_seed004_unit_that_ran_cannot_declare_a_charge() -> None:
     battle = barred_battle()
-    battle.unit("a").status.ran = True
+    st(battle, battle.unit("a")).ran = True
     assert offered_chargers(battle) == ["Free [c]", "end charges"]
     assert "Barred [a] may not charge: it ran in the Shooting phase" in messages(battle)
 
 
 def test_seed004_unit_gone_to_ground_cannot_declare_a_charge() -> None:
     battle = barred_battle()
-    battle.unit("a").status.gone_to_ground = True
+    st(battle, battle.unit("a")).gone_to_ground = True
     assert offered_chargers(battle) == ["Free [c]", "end charges"]
     assert "Barred [a] may not charge: it has gone to ground" in messages(battle)
 
@@ -123,7 +124,7 @@ def test_seed004_unit_that_shot_rapid_fire_salvo_ordnance_or_heavy_cannot_charge
     kind: str,
 ) -> None:
     battle = barred_battle()
-    status = battle.unit("a").status
+    status = st(battle, battle.unit("a"))
     status.has_shot, status.shot_target, status.fired_types = True, "b", {kind}
     assert offered_chargers(battle) == ["Free [c]", "end charges"]
     assert f"Barred [a] may not charge: it shot {kind} weapons in the Shooting phase" in (
@@ -154,21 +155,21 @@ def test_seed004_relentless_units_may_charge_after_firing_heavy_weapons() -> Non
     # 6th/7th-edition Relentless: "allowed to charge in the same turn they fire
     # Heavy, Ordnance, Rapid Fire or Salvo weapons".
     battle = barred_battle(rules=("Relentless",))
-    status = battle.unit("a").status
+    status = st(battle, battle.unit("a"))
     status.has_shot, status.shot_target, status.fired_types = True, "b", {"Heavy"}
     assert offered_chargers(battle) == ["Barred [a]", "Free [c]", "end charges"]
 
 
 def test_seed004_falling_back_unit_cannot_declare_a_charge() -> None:
     battle = barred_battle()
-    battle.unit("a").status.falling_back = True
+    st(battle, battle.unit("a")).falling_back = True
     assert offered_chargers(battle) == ["Free [c]", "end charges"]
     assert "Barred [a] may not charge: it is falling back" in messages(battle)
 
 
 def test_seed004_flying_monstrous_creature_that_changed_flight_mode_cannot_charge() -> None:
     battle = barred_battle()
-    battle.unit("a").status.changed_flight_mode = True
+    st(battle, battle.unit("a")).changed_flight_mode = True
     assert offered_chargers(battle) == ["Free [c]", "end charges"]
     assert "Barred [a] may not charge: it changed flight mode this turn" in messages(battle)
 
@@ -186,8 +187,8 @@ def test_seed004_unit_that_fired_may_only_charge_the_unit_it_shot_at() -> None:
         script_b=NO_REACTION,
     )
     # A Pistol does not bar the charge, but the target is fixed by the shooting.
-    shooter.status.has_shot, shooter.status.shot_target = True, "d"
-    shooter.status.fired_types = {"Pistol"}
+    st(battle, shooter).has_shot, st(battle, shooter).shot_target = True, "d"
+    st(battle, shooter).fired_types = {"Pistol"}
     charge_sub_phase(battle, A)
     (menu,) = asked(battle, A, "charge_target")
     assert menu.labels() == ["Shot [d]"]
@@ -246,10 +247,10 @@ def test_seed004_a_unit_reacts_to_a_charge_only_once_per_turn() -> None:
     assert len(asked(battle, B, "charge_reaction")) == 1
     assert "Target [b] has reacted this turn: it cannot react to the charge" in messages(battle)
     assert [r.success for r in rolls(battle)] == [False, True]
-    assert second.status.charged and second.status.locked_in_combat
+    assert second.status.charged and st(battle, second).locked_in_combat
     assert all_dice_used(battle)
     end_of_turn(battle, A)  # the ruleset clears it at the end of every turn
-    assert not target.status.reacted_this_turn
+    assert not st(battle, target).reacted_this_turn
 
 
 def test_seed004_units_locked_in_combat_cannot_react_to_a_charge() -> None:
@@ -274,7 +275,6 @@ def test_seed004_units_locked_in_combat_cannot_react_to_a_charge() -> None:
 def test_seed004_fleeing_units_must_fall_back_and_the_charge_fails_out_of_reach() -> None:
     charger = squad("a", A, MARINE, [BOLTGUN], [(30, 10)], name="Charger")
     target = squad("b", B, GUARD, [LASGUN], [(30, 20)], name="Target")
-    target.status.falling_back = True
     battle = make_battle(
         charger,
         target,
@@ -284,6 +284,7 @@ def test_seed004_fleeing_units_must_fall_back_and_the_charge_fails_out_of_reach(
         ],
         script_a=charge_script("Charger [a]", "Target [b]"),
     )
+    st(battle, target).falling_back = True
     charge_sub_phase(battle, A)
     assert asked(battle, B) == []  # not asked: it must Fall Back
     reaction = last(of_kind(battle, "reaction"))
@@ -293,8 +294,8 @@ def test_seed004_fleeing_units_must_fall_back_and_the_charge_fails_out_of_reach(
     assert (roll.charge_range, roll.distance, roll.success) == (12, 16.0, False)
     assert model(battle, "a.1").position == (30, 10)  # a failed charge does not move
     assert charge_moves(battle) == []
-    assert target.status.reacted_this_turn
-    assert not charger.status.charged and not charger.status.locked_in_combat
+    assert st(battle, target).reacted_this_turn
+    assert not charger.status.charged and not st(battle, charger).locked_in_combat
     assert all_dice_used(battle)
 
 
@@ -366,7 +367,7 @@ def test_seed004_overwatch_causes_no_morale_check_or_pinning_test() -> None:
     phase_casualty_checks(battle, A)  # a 25% loss in a phase would force a Morale check
     assert [m.id for m in charger.alive_models] == ["a.2", "a.3", "a.4"]
     assert of_kind(battle, "morale") == []  # no Pinning test, no Morale check
-    assert not charger.status.falling_back and not charger.status.pinned
+    assert not st(battle, charger).falling_back and not st(battle, charger).pinned
     assert all_dice_used(battle)
 
 
@@ -382,7 +383,7 @@ def test_seed004_overwatch_with_a_heavy_weapon_does_not_stop_a_later_charge() ->
     )
     charge_sub_phase(battle, A)
     # Overwatch is not "the Shooting phase": nothing bars B's charge next turn.
-    assert target.status.fired_types == set()
+    assert st(battle, target).fired_types == set()
     assert all_dice_used(battle)
 
 
@@ -414,8 +415,8 @@ def test_seed004_charge_range_2d6_equal_to_the_distance_succeeds() -> None:
     assert (moved.model, moved.start) == ("a.1", (30, 10))
     assert moved.end == pytest.approx((30, 17))
     assert in_contact(model(battle, "a.1"), model(battle, "b.1"))
-    assert battle.unit("a").status.charged and battle.unit("a").status.locked_in_combat
-    assert battle.unit("b").status.locked_in_combat
+    assert battle.unit("a").status.charged and st(battle, battle.unit("a")).locked_in_combat
+    assert st(battle, battle.unit("b")).locked_in_combat
     assert all_dice_used(battle)
 
 
@@ -426,7 +427,7 @@ def test_seed004_charge_range_one_short_fails_and_the_unit_stays_put() -> None:
     assert charge_moves(battle) == []
     assert model(battle, "a.1").position == (30, 10)
     assert not battle.unit("a").status.charged
-    assert not battle.unit("a").status.locked_in_combat
+    assert not st(battle, battle.unit("a")).locked_in_combat
 
 
 def test_seed004_charge_through_difficult_terrain_rolls_3d6_and_drops_the_highest() -> None:
@@ -633,7 +634,7 @@ def test_seed004_fiery_charge_fires_assault_and_pistol_weapons_and_adds_casualti
     shots = last(of_kind(battle, "shots"))
     assert (shots.weapon, shots.target, shots.snap) == ("Bolt pistol", "Target [b]", False)
     assert [m.id for m in battle.unit("b").alive_models] == ["b.2"]
-    assert charger.status.combat_score == 1  # one model removed
+    assert st(battle, charger).combat_score == 1  # one model removed
     assert "a" in fiery_chargers(battle)
     assert charge_bonus_attacks(battle, charger) == 0  # the bonus attack is lost
     # b.1, the model a.1 touched, is gone: a.1 closes in on b.2 (1.24" away, within
@@ -641,8 +642,8 @@ def test_seed004_fiery_charge_fires_assault_and_pistol_weapons_and_adds_casualti
     assert [e.model for e in charge_moves(battle)] == ["a.1", "a.1"]
     a1 = model(battle, "a.1")
     assert a1.position == pytest.approx((32 - 2 / math.sqrt(5), 16 - 1 / math.sqrt(5)))
-    assert charger.status.locked_in_combat and battle.unit("b").status.locked_in_combat
-    assert charger.status.fired_types == set()  # not the unit's Shooting phase
+    assert st(battle, charger).locked_in_combat and st(battle, battle.unit("b")).locked_in_combat
+    assert st(battle, charger).fired_types == set()  # not the unit's Shooting phase
     assert all_dice_used(battle)
 
 
@@ -651,7 +652,7 @@ def test_seed004_fiery_charge_declined_keeps_the_bonus() -> None:
     charge_sub_phase(battle, A)
     charger = battle.unit("a")
     assert of_kind(battle, "shots") == []
-    assert "a" not in fiery_chargers(battle) and charger.status.combat_score == 0
+    assert "a" not in fiery_chargers(battle) and st(battle, charger).combat_score == 0
     assert charge_bonus_attacks(battle, charger) == 1
 
 
@@ -715,7 +716,7 @@ def test_waffle_ai_charges_overwatches_and_makes_a_worthwhile_fiery_charge() -> 
         ("fiery_charge", "Fiery Charge"),
         ("weapon", "Bolt pistol"),
     ]
-    assert charger.status.combat_score == 1
+    assert st(battle, charger).combat_score == 1
     assert all_dice_used(battle)
 
 

@@ -48,6 +48,7 @@ from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.assault_results import FightRecord
 from hammerlab.editions.waffle.fight import choose_weapons, fight_sub_phase
 from hammerlab.editions.waffle.rules.fiery_charge import fiery_chargers
+from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import TerrainArea
 from hammerlab.engine.datasheet import Profile, Weapon
@@ -437,7 +438,7 @@ def test_seed001_final_blow_chains_extra_attacks_for_every_wound() -> None:
     fight_sub_phase(battle, A)
     assert battle.unit("b").destroyed
     assert messages(battle).count("a.2 makes 1 Final Blow(s)") == 3
-    assert battle.unit("a").status.combat_score == 3
+    assert st(battle, battle.unit("a")).combat_score == 3
     assert all_dice_used(battle)
 
 

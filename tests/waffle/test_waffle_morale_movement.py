@@ -36,6 +36,7 @@ from conftest import (
 
 from hammerlab.editions.waffle.morale import morale_check, pinning_test
 from hammerlab.editions.waffle.shooting import shooting_phase, start_phase
+from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
 
@@ -64,7 +65,7 @@ def test_seed000_run_d6_inches_toward_the_enemy_and_ran_units_cannot_shoot() -> 
         ("a.1", (30, 10), pytest.approx((30, 14))),
         ("a.2", (32, 10), pytest.approx((32, 14))),
     ]
-    assert runners.status.ran
+    assert st(battle, runners).ran
     # The unit that ran is not nominated again; the other one is.
     menus = [d.labels() for d in asked(battle, A, "shooter")]
     assert menus == [["Runners [a]", "Shooters [c]", "end phase"], ["Shooters [c]", "end phase"]]
@@ -77,7 +78,7 @@ def test_seed000_run_counts_as_ran_even_if_not_moving() -> None:
     battle = make_battle(runners, enemy, dice=[6], script_a=run_script("Runners [a]", "hold"))
     shooting_phase(battle, A)
     assert of_kind(battle, "move") == []
-    assert runners.status.ran
+    assert st(battle, runners).ran
     assert model(battle, "a.1").position == (30, 10)
     (menu,) = asked(battle, A, "move")
     assert 'up to 6"' in menu.prompt
@@ -111,9 +112,9 @@ def test_seed000_run_fleet_rerolls_a_low_run_distance(
 def test_seed000_run_not_offered_to_units_that_cannot_run(why: str) -> None:
     rules = ("Slow and Purposeful",) if why == "Slow and Purposeful" else ()
     unit = squad("a", A, MARINE, [BOLTGUN], [(30, 10)], name="Squad", rules=rules)
-    unit.status.gone_to_ground = why == "gone to ground"
     enemy = squad("b", B, GUARD, [LASGUN], [(30, 40)], name="Enemy")
     battle = make_battle(unit, enemy, script_a=[("shooter", "Squad [a]"), ("action", "hold")])
+    st(battle, unit).gone_to_ground = why == "gone to ground"
     shooting_phase(battle, A)
     (menu,) = asked(battle, A, "action")
     assert "run" not in menu.labels()
@@ -224,7 +225,7 @@ def test_seed000_morale_2d6_against_leadership_equal_passes_more_falls_back() ->
     assert morale_check(battle, guard, "test")
     battle, guard = guard_battle([4, 4, 3, 4])  # 8 > 7: fails; falls back 2D6 = 7"
     assert not morale_check(battle, guard, "test")
-    assert guard.status.falling_back
+    assert st(battle, guard).falling_back
     # B's edge is the north one (y = 48): (30,30) -> (30,37).
     assert model(battle, "b.1").position == pytest.approx((30, 37))
     assert last(of_kind(battle, "reaction")).reaction == 'falls back 7"'
@@ -311,7 +312,7 @@ def test_seed000_pinning_weapon_forces_pinning_test_failure_goes_to_ground() -> 
     shooting_phase(battle, A)
     tests = [(e.test, e.passed) for e in of_kind(battle, "morale")]
     assert tests == [("Pinning test", False), ("Morale check", True)]
-    assert guard.status.pinned and guard.status.gone_to_ground
+    assert st(battle, guard).pinned and st(battle, guard).gone_to_ground
     # Pinning comes before the reaction; gone to ground, it can no longer Dive for Cover.
     assert story(battle)[-4:] == ["casualty", "morale", "decision:reaction", "morale"]
     (menu,) = asked(battle, B, "reaction")
@@ -336,7 +337,7 @@ def test_seed000_pinning_test_only_after_an_unsaved_wound() -> None:
     )
     shooting_phase(battle, A)
     assert of_kind(battle, "morale") == []
-    assert not guard.status.gone_to_ground
+    assert not st(battle, guard).gone_to_ground
     assert all_dice_used(battle)
 
 
@@ -344,12 +345,12 @@ def test_seed000_pinning_test_only_after_an_unsaved_wound() -> None:
 def test_seed000_pinning_test_not_taken_by_fearless_locked_or_gone_to_ground(why: str) -> None:
     rules = ("Fearless",) if why == "Fearless" else ()
     guard = squad("b", B, GUARD, [LASGUN], [(30, 30)], rules=rules)
-    guard.status.locked_in_combat = why == "locked"
-    guard.status.gone_to_ground = why == "gone to ground"
     battle = make_battle(guard)
+    st(battle, guard).locked_in_combat = why == "locked"
+    st(battle, guard).gone_to_ground = why == "gone to ground"
     pinning_test(battle, guard, "test")
     assert of_kind(battle, "morale") == []
-    assert not guard.status.pinned
+    assert not st(battle, guard).pinned
 
 
 def test_seed000_pinning_test_passed_on_leadership() -> None:
@@ -357,12 +358,12 @@ def test_seed000_pinning_test_passed_on_leadership() -> None:
     battle = make_battle(guard, dice=[5, 2])
     pinning_test(battle, guard, "test")
     assert last(of_kind(battle, "morale")).passed
-    assert not guard.status.gone_to_ground
+    assert not st(battle, guard).gone_to_ground
 
 
 def test_seed000_locked_units_take_no_morale_checks_from_shooting() -> None:
     guard = squad("b", B, GUARD, [LASGUN], [(30, 30)])
-    guard.status.locked_in_combat = True
     battle = make_battle(guard)
+    st(battle, guard).locked_in_combat = True
     assert morale_check(battle, guard, "test", penalty=10)
     assert of_kind(battle, "morale") == []

@@ -6,6 +6,7 @@ import pytest
 from conftest import BOLTGUN, A, B, box, make_battle, profile, row, squad
 
 from hammerlab.editions.waffle.movement_phase import move_allowance, movement_phase
+from hammerlab.editions.waffle.state import st
 from hammerlab.engine.geometry import segment_point_distance
 from hammerlab.engine.units import Unit
 
@@ -56,19 +57,19 @@ def test_base_difficult_terrain_moves_the_higher_of_2d6() -> None:
 
 def test_base_regroup_passed_stops_falling_back_but_no_move() -> None:
     marines = squad("m", A, profile(ld=8), [BOLTGUN], row(30, 20, 1))
-    marines.status.falling_back = True
     battle = make_battle(marines, _enemy_far(), dice=[4, 4])
+    st(battle, marines).falling_back = True
     movement_phase(battle, A)  # 8 <= Ld 8: regroups; may not move, so no decision
-    assert not marines.status.falling_back
+    assert not st(battle, marines).falling_back
     assert marines.models[0].position == (30, 20)
 
 
 def test_base_regroup_failed_falls_back_again_toward_own_edge() -> None:
     marines = squad("m", A, profile(ld=8), [BOLTGUN], row(30, 20, 1))
-    marines.status.falling_back = True
     battle = make_battle(marines, _enemy_far(), dice=[5, 4, 3, 3])
+    st(battle, marines).falling_back = True
     movement_phase(battle, A)  # 9 > 8: fails; falls back 2D6 = 6" south
-    assert marines.status.falling_back
+    assert st(battle, marines).falling_back
     assert marines.models[0].position == pytest.approx((30.0, 14.0), abs=0.01)
 
 
@@ -76,21 +77,21 @@ def test_base_and_they_shall_know_no_fear_regroups_automatically_and_moves() -> 
     marines = squad(
         "m", A, profile(), [BOLTGUN], row(30, 20, 1), rules=["And They Shall Know No Fear"]
     )
-    marines.status.falling_back = True
     battle = make_battle(
         marines,
         _enemy_far(),
         script_a=[("mover", "M [m]"), ("move", "hold"), ("mover", "end phase")],
     )
+    st(battle, marines).falling_back = True
     movement_phase(battle, A)
-    assert not marines.status.falling_back
+    assert not st(battle, marines).falling_back
     assert battle.dice.remaining == 0  # type: ignore[attr-defined]
 
 
 def test_base_gone_to_ground_units_do_not_move() -> None:
     marines = squad("m", A, profile(), [BOLTGUN], row(30, 4, 1))
-    marines.status.gone_to_ground = True
     battle = make_battle(marines, _enemy_far())
+    st(battle, marines).gone_to_ground = True
     movement_phase(battle, A)  # no decision is asked: the script is empty
     assert marines.models[0].position == (30, 4)
 

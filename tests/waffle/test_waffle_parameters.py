@@ -19,6 +19,7 @@ from hammerlab.editions import get_ruleset
 from hammerlab.editions.waffle.charge import roll_charge_range
 from hammerlab.editions.waffle.morale import phase_casualty_checks
 from hammerlab.editions.waffle.rules.reactions import Overwatch
+from hammerlab.editions.waffle.state import st
 from hammerlab.engine.rules import Parameter, RuleSettingError, resolve_settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -128,8 +129,8 @@ def test_morale_threshold_sets_the_share_of_casualties_that_forces_a_check(
     # 3 of 10 models lost in the phase: 30% >= 25% tests; 30% < 50% does not.
     unit = squad("a", A, profile(), [BOLTGUN], row(10, 10, 10))
     battle = make_battle(unit, dice=[1, 1] * tests, options={"morale_threshold": threshold})
-    unit.status.models_at_phase_start = 10
-    unit.status.casualties_this_phase = 3
+    st(battle, unit).models_at_phase_start = 10
+    st(battle, unit).casualties_this_phase = 3
     phase_casualty_checks(battle, A)
     checks = [e for e in battle.log.events if e.to_dict().get("purpose") == "Morale check (A [a])"]
     assert len(checks) == tests

@@ -20,6 +20,7 @@ from hammerlab.editions import get_ruleset, plugins
 from hammerlab.editions.base import apply_rules
 from hammerlab.editions.waffle.charge import charge_bonus_attacks, reaction_to_charge
 from hammerlab.editions.waffle.rules.fiery_charge import fiery_chargers
+from hammerlab.editions.waffle.state import st
 from hammerlab.engine.rules import RuleOption
 from hammerlab.io.scenario import load_scenario
 
@@ -73,7 +74,7 @@ def test_terrifying_charge_forces_the_fall_back_without_asking() -> None:
         reaction_to_charge(battle, horrors, guard)
         asked = [e for e in battle.log.events if e.kind == "decision"]
         assert len(asked) == (0 if on else 1)
-        assert guard.status.falling_back is on
+        assert st(battle, guard).falling_back is on
 
 
 def test_terrifying_charge_spares_the_brave_and_the_fearless() -> None:
@@ -89,7 +90,7 @@ def test_terrifying_charge_spares_the_brave_and_the_fearless() -> None:
             seed=1,
         )
         reaction_to_charge(battle, horrors, guard)
-        assert not guard.status.falling_back
+        assert not st(battle, guard).falling_back
 
 
 def test_glorious_charge_raises_the_bonus_and_keeps_the_fiery_charge_cost() -> None:

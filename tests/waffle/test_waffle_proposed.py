@@ -33,6 +33,7 @@ from hammerlab.editions.waffle.attacks import fire_weapon
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.rules import OPTIONS
 from hammerlab.editions.waffle.shooting import shooting_phase
+from hammerlab.editions.waffle.state import st
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.rules import RuleSettingError, resolve_settings
 from hammerlab.engine.units import Unit
@@ -120,7 +121,7 @@ def test_seed000_suppressive_fire_removes_nothing_and_tests_morale_minus_1_per_w
         False,
     )
     assert "Suppressive Fire" in check.reason
-    assert guard.status.falling_back
+    assert st(battle, guard).falling_back
     assert all_dice_used(battle)
 
 
@@ -174,7 +175,6 @@ def test_seed000_suppressive_fire_would_be_wounds_add_up_across_weapons() -> Non
 @pytest.mark.parametrize("state", ["gone_to_ground", "falling_back"])
 def test_seed000_suppressive_fire_not_available_when_forced_to_snap_shots(state: str) -> None:
     shooter = squad("a", A, MARINE, [BOLTGUN], [(30, 10)], name="Squad")
-    setattr(shooter.status, state, True)
     guard = squad("b", B, GUARD, [LASGUN], [(30, 30)], name="Guard")
     battle = make_battle(
         shooter,
@@ -182,6 +182,7 @@ def test_seed000_suppressive_fire_not_available_when_forced_to_snap_shots(state:
         options={"suppressive_fire": True},
         script_a=[("shooter", "Squad [a]"), ("action", "hold")],
     )
+    setattr(st(battle, shooter), state, True)
     shooting_phase(battle, A)
     (menu,) = asked(battle, A, "action")
     assert "suppressive fire" not in menu.labels()
@@ -225,8 +226,8 @@ def test_seed000_suppressive_pinning_option_tests_pinning_instead_of_morale() ->
     shooting_phase(battle, A)
     (check,) = of_kind(battle, "morale")
     assert (check.test, check.modifier, check.passed) == ("Pinning test", 0, False)
-    assert guard.status.pinned and guard.status.gone_to_ground
-    assert not guard.status.falling_back
+    assert st(battle, guard).pinned and st(battle, guard).gone_to_ground
+    assert not st(battle, guard).falling_back
     assert all_dice_used(battle)
 
 

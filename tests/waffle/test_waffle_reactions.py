@@ -38,6 +38,7 @@ from conftest import (
 from hammerlab.editions.waffle.orders import VolleyResult
 from hammerlab.editions.waffle.ruleset import end_of_turn
 from hammerlab.editions.waffle.shooting import reactions_to_shooting, shooting_phase
+from hammerlab.editions.waffle.state import st
 from hammerlab.engine.datasheet import Weapon
 
 
@@ -84,7 +85,7 @@ def test_seed000_return_fire_snap_shots_at_attacker_no_further_reaction_can_stil
     assert asked(battle, A, "reaction") == []
     assert all_dice_used(battle)
     # "does not count as the squad's shooting phase": it may still shoot in its own.
-    assert not guard.status.has_shot
+    assert not st(battle, guard).has_shot
     controller(battle, B).script.extend([("shooter", "Guard [b]"), ("action", "hold")])
     shooting_phase(battle, B)
     (nominate,) = asked(battle, B, "shooter")
@@ -112,7 +113,7 @@ def test_seed000_dive_for_cover_runs_then_goes_to_ground_plus_1_cover() -> None:
         script_b=[("reaction", "Dive for Cover"), ("move", "hold")],
     )
     shooting_phase(battle, A)
-    assert guard.status.gone_to_ground
+    assert st(battle, guard).gone_to_ground
     # It "may choose to not move": no move, but it counts as having run.
     assert of_kind(battle, "move") == []
     (run_roll,) = [e for e in of_kind(battle, "dice") if e.purpose.startswith("run distance")]
@@ -137,7 +138,7 @@ def test_seed000_dive_for_cover_run_move_toward_cover() -> None:
     )
     shooting_phase(battle, A)
     assert model(battle, "b.1").position == pytest.approx((30, 34))
-    assert guard.status.gone_to_ground
+    assert st(battle, guard).gone_to_ground
     assert all_dice_used(battle)
 
 
@@ -162,14 +163,13 @@ def test_seed000_reaction_once_per_phase_even_when_another_reaction_is_possible(
     )
     shooting_phase(battle, A)
     assert len(asked(battle, B, "reaction")) == 1
-    assert guard.status.reacted_this_phase
+    assert st(battle, guard).reacted_this_phase
     assert all_dice_used(battle)
 
 
 def test_seed000_reaction_allowed_again_in_the_next_shooting_phase() -> None:
     attacker = squad("a", A, MARINE, [BOLTGUN], [(30, 10)], name="Squad")
     guard = squad("b", B, GUARD, [LASGUN], [(30, 30)], name="Guard")
-    guard.status.reacted_this_phase = True  # left over from an earlier phase
     battle = make_battle(
         attacker,
         guard,
@@ -177,6 +177,7 @@ def test_seed000_reaction_allowed_again_in_the_next_shooting_phase() -> None:
         script_a=shoot_script("Squad [a]", "Guard [b]"),
         script_b=[("reaction", "no reaction")],
     )
+    st(battle, guard).reacted_this_phase = True  # left over from an earlier phase
     shooting_phase(battle, A)  # a new phase resets it
     assert len(asked(battle, B, "reaction")) == 1
     assert of_kind(battle, "reaction") == []
@@ -185,8 +186,8 @@ def test_seed000_reaction_allowed_again_in_the_next_shooting_phase() -> None:
 def test_seed000_units_locked_in_combat_cannot_react() -> None:
     attacker = squad("a", A, MARINE, [BOLTGUN], [(30, 10)], name="Squad")
     guard = squad("b", B, GUARD, [LASGUN], [(30, 30)], name="Guard")
-    guard.status.locked_in_combat = True
     battle = make_battle(attacker, guard)  # strict controllers: any decision would fail
+    st(battle, guard).locked_in_combat = True
     result = VolleyResult(hits=Counter({"b": 2}))
     reactions_to_shooting(battle, attacker, result)
     assert asked(battle, B) == []
@@ -252,7 +253,6 @@ def test_seed000_return_fire_needs_sight_of_the_attacker() -> None:
 def test_seed000_dive_for_cover_not_offered_to_units_that_cannot_run() -> None:
     attacker = squad("a", A, MARINE, [BOLTGUN], [(30, 10)], name="Squad")
     guard = squad("b", B, GUARD, [LASGUN], [(30, 30)], name="Guard")
-    guard.status.gone_to_ground = True  # gone to ground units cannot Run
     battle = make_battle(
         attacker,
         guard,
@@ -260,6 +260,7 @@ def test_seed000_dive_for_cover_not_offered_to_units_that_cannot_run() -> None:
         script_a=shoot_script("Squad [a]", "Guard [b]"),
         script_b=[("reaction", "no reaction")],
     )
+    st(battle, guard).gone_to_ground = True  # gone to ground units cannot Run
     shooting_phase(battle, A)
     (menu,) = asked(battle, B, "reaction")
     assert menu.labels() == ["Return Fire!", "no reaction"]
@@ -298,7 +299,7 @@ def test_seed000_fearless_unit_diving_for_cover_does_not_go_to_ground() -> None:
     )
     shooting_phase(battle, A)
     assert [e.purpose for e in of_kind(battle, "dice")][-1].startswith("run distance")
-    assert not zealots.status.gone_to_ground
+    assert not st(battle, zealots).gone_to_ground
     assert all_dice_used(battle)
 
 

@@ -34,6 +34,7 @@ from hammerlab.editions.waffle.fight import fight_sub_phase
 from hammerlab.editions.waffle.movement import fall_back
 from hammerlab.editions.waffle.movement_phase import movement_phase
 from hammerlab.editions.waffle.shooting import shooting_phase
+from hammerlab.editions.waffle.state import st
 from hammerlab.engine.controllers import FirstChoiceController
 from hammerlab.engine.geometry import base_distance
 from hammerlab.engine.units import Unit
@@ -70,7 +71,7 @@ def test_seed001_blows_at_a_unit_wiped_out_earlier_in_the_same_initiative_step_a
     fight_sub_phase(battle, A)
     assert defenders.destroyed
     assert [(e.weapon, e.hits) for e in of_kind(battle, "blows")] == [("Power sword", 1)]
-    assert attackers.status.combat_score == 1
+    assert st(battle, attackers).combat_score == 1
     assert any("Chainsword blows lost" in m for m in messages(battle))
     assert all_dice_used(battle)
 

@@ -29,6 +29,7 @@ from conftest import (
 
 from hammerlab.editions.waffle.attacks import fire_weapon
 from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import TerrainArea
 from hammerlab.engine.datasheet import Profile, Weapon
@@ -72,8 +73,8 @@ def shoot_at(
         [Placed(target_profile, [BOLTGUN], (30 + 2 * k, 30), model_rules) for k in range(count)],
         rules=target_rules,
     )
-    target.status.gone_to_ground = gone_to_ground
     battle = make_battle(shooter, target, dice=dice, terrain=terrain or [])
+    st(battle, target).gone_to_ground = gone_to_ground
     fire_weapon(battle, shooter, target, gun.name, FireOrders())
     return battle, target
 

@@ -39,6 +39,7 @@ from hammerlab.editions.waffle.attacks import fire_weapon
 from hammerlab.editions.waffle.estimate import p_hit
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.shooting import shooting_phase
+from hammerlab.editions.waffle.state import st
 
 GUARD = profile("Guardsman", bs=3, t=4, ld=7, sv="4+")
 
@@ -140,7 +141,7 @@ def test_seed000_eight_step_sequence_in_order() -> None:
     ]
     assert alive_ids(shooters) == ["a.1"]
     assert alive_ids(targets) == ["b.3"]
-    assert targets.status.falling_back
+    assert st(battle, targets).falling_back
     assert model(battle, "b.3").position == pytest.approx((34, 32))
     phases = [(e.player, e.begins) for e in of_kind(battle, "phase")]
     assert phases == [(A, True), (A, False)]
@@ -151,7 +152,6 @@ def test_seed000_step1_only_units_that_have_not_shot_are_nominated() -> None:
     first = squad("a", A, marine, [BOLTGUN], [(10, 10)], name="First")
     second = squad("c", A, marine, [BOLTGUN], [(60, 10)], name="Second")
     ran = squad("d", A, marine, [BOLTGUN], [(40, 4)], name="Ran")
-    ran.status.ran = True
     locked = squad("e", A, marine, [BOLTGUN], [(50, 4)], name="Locked")
     foe = squad("f", B, marine, [BOLTGUN], [(50, 5)], name="Foe")  # in base contact
     enemy = squad("b", B, marine, [BOLTGUN], [(35, 40)], name="Enemy")
@@ -169,12 +169,13 @@ def test_seed000_step1_only_units_that_have_not_shot_are_nominated() -> None:
             ("action", "hold"),
         ],
     )
+    st(battle, ran).ran = True
     shooting_phase(battle, A)
     menus = [d.labels() for d in asked(battle, A, "shooter")]
     # "Choose one of your units that is able to shoot but has yet to do so this turn":
     # a unit that ran or is locked in combat is never offered; one that acted is not again.
     assert menus == [["First [a]", "Second [c]", "end phase"], ["Second [c]", "end phase"]]
-    assert first.status.has_shot and second.status.has_shot
+    assert st(battle, first).has_shot and st(battle, second).has_shot
 
 
 def test_seed000_step2_target_must_be_visible_blocks_sight_terrain() -> None:

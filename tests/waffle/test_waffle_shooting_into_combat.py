@@ -74,6 +74,7 @@ from hammerlab.editions.waffle.shooting import (
     shooting_phase,
     targets_for,
 )
+from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle, Player
 from hammerlab.engine.battlefield import Battlefield
 from hammerlab.engine.controllers import ScriptedController
@@ -498,18 +499,18 @@ def test_seed001_friendly_casualties_raise_the_morale_penalty_until_end_of_turn(
     )
     shooting_phase(battle, A)
     assert alive_ids(friends) == ["c.3"]
-    assert friends.status.morale_penalty == 2
+    assert st(battle, friends).morale_penalty == 2
     # Locked, the Guard took no Morale check for losing 2 of 3 this phase.
     assert of_kind(battle, "morale") == []
     # Once out of combat, the penalty applies to any Morale check this turn.
-    friends.status.locked_in_combat = False
+    st(battle, friends).locked_in_combat = False
     assert not morale_check(battle, friends, "test")
     test = last(of_kind(battle, "morale"))
     assert (test.leadership, test.modifier, test.roll, test.passed) == (7, -2, 6, False)
-    assert friends.status.falling_back
+    assert st(battle, friends).falling_back
     assert all_dice_used(battle)
     end_of_turn(battle, A)
-    assert friends.status.morale_penalty == 0
+    assert st(battle, friends).morale_penalty == 0
 
 
 def test_seed001_enemy_casualties_carry_no_friendly_fire_penalty() -> None:
@@ -523,8 +524,8 @@ def test_seed001_enemy_casualties_carry_no_friendly_fire_penalty() -> None:
     )
     shooting_phase(battle, A)
     assert alive_ids(battle.unit("b")) == ["b.2"]
-    assert battle.unit("b").status.morale_penalty == 0
-    assert battle.unit("c").status.morale_penalty == 0
+    assert st(battle, battle.unit("b")).morale_penalty == 0
+    assert st(battle, battle.unit("c")).morale_penalty == 0
 
 
 # --- Locked units: no Morale checks or Pinning tests from shooting, no Go to Ground --
@@ -551,7 +552,11 @@ def test_seed001_locked_units_take_no_morale_or_pinning_tests_caused_by_shooting
     assert alive_ids(battle.unit("c")) == ["c.2"]
     assert of_kind(battle, "morale") == []
     for unit in (battle.unit("b"), battle.unit("c")):
-        assert not (unit.status.pinned or unit.status.gone_to_ground or unit.status.falling_back)
+        assert not (
+            st(battle, unit).pinned
+            or st(battle, unit).gone_to_ground
+            or st(battle, unit).falling_back
+        )
     assert all_dice_used(battle)
 
 
@@ -562,7 +567,7 @@ def test_seed001_locked_units_cannot_go_to_ground() -> None:
     go_to_ground(battle, locked, "test")
     pinning_test(battle, locked, "test")  # strict dice: a roll would fail the test
     reactions_to_shooting(battle, battle.unit("a"), VolleyResult(hits=Counter({"b": 1})))
-    assert not locked.status.gone_to_ground
+    assert not st(battle, locked).gone_to_ground
     assert asked(battle, B) == []
     assert of_kind(battle, "morale") == []
 

@@ -12,6 +12,7 @@ from hammerlab.cli.app import app
 from hammerlab.editions.base import GamePlan, play
 from hammerlab.editions.waffle.rules.reactions import Overwatch
 from hammerlab.editions.waffle.ruleset import WaffleRuleset, end_of_turn
+from hammerlab.editions.waffle.state import st
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SHORT_RAPID = weapon("Storm rifle", "18", "4", "5", "Rapid Fire")
@@ -36,9 +37,9 @@ def test_base_end_of_turn_clears_weapon_types_fired_by_either_side() -> None:
     mine = squad("a", A, profile(), [BOLTGUN], row(10, 10, 1))
     theirs = squad("b", B, profile(), [BOLTGUN], row(10, 40, 1))
     battle = make_battle(mine, theirs)
-    theirs.status.fired_types.add("Rapid Fire")  # Return Fire! in A's turn
+    st(battle, theirs).fired_types.add("Rapid Fire")  # Return Fire! in A's turn
     end_of_turn(battle, A)
-    assert not theirs.status.fired_types
+    assert not st(battle, theirs).fired_types
 
 
 def test_base_phases_play_in_turn_order_whatever_the_plan_lists() -> None:

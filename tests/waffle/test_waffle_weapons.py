@@ -42,6 +42,7 @@ from hammerlab.editions.waffle.attacks import fire_weapon
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.shooting import shooting_phase
+from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile, Weapon
 from hammerlab.engine.geometry import Vec
@@ -101,9 +102,9 @@ def test_seed000_snap_shots_relentless_ignores_moving_with_heavy_weapon() -> Non
 @pytest.mark.parametrize("state", ["gone_to_ground", "falling_back"])
 def test_seed000_snap_shots_units_gone_to_ground_or_falling_back_snap_fire(state: str) -> None:
     shooter = squad("a", A, MARINE, [BOLTGUN], [(30, 10)])
-    setattr(shooter.status, state, True)
     target = squad("b", B, GUARD, [LASGUN], [(30, 30)])
     battle = make_battle(shooter, target, dice=[4])  # BS2: 5+, the 4 misses
+    setattr(st(battle, shooter), state, True)
     fire_weapon(battle, shooter, target, "Boltgun", FireOrders())
     shots = last(of_kind(battle, "shots"))
     assert (shots.snap, shots.needed, shots.hits) == (True, "5+", 0)

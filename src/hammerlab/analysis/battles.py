@@ -209,9 +209,26 @@ def _unit(
         raise InputError(source, f"{where}.casualties", f"must leave at least one of {len(models)}")
     for model in models[: spec.casualties]:
         model.wounds_left = 0
-    for key, value in spec.status.model_dump().items():
-        setattr(unit.status, key, value)
+    for key in ENGINE_STATUS_KEYS:
+        setattr(unit.status, key, spec.status.get(key, False))
     return unit
+
+
+ENGINE_STATUS_KEYS = ("moved", "advanced", "charged")
+"""Statuses every ruleset knows (:class:`~hammerlab.engine.units.UnitStatus`)."""
+
+
+def _check_status_keys(
+    ruleset: Ruleset, status: Mapping[str, bool], source: str, where: str
+) -> None:
+    known = (*ENGINE_STATUS_KEYS, *ruleset.status_keys)
+    for key in status:
+        if key not in known:
+            raise InputError(
+                source,
+                f"{where}.status.{key}",
+                f"not a {ruleset.name} status; known: {', '.join(known)}",
+            )
 
 
 def prepare(
@@ -262,6 +279,7 @@ def prepare(
         where = f"units[{index}]"
         sheet = _datasheet(ruleset, spec, base_dir, where, source)
         warnings += [f"{spec.id} ({sheet.name}): {p}" for p in ruleset.validate_datasheet(sheet)]
+        _check_status_keys(ruleset, spec.status, source, where)
         units[spec.id] = _unit(ruleset, spec, sheet, source, where, field)
     _check_bases(list(units.values()), source)
     players = tuple(Player(p.name, p.edge) for p in scenario.players)
@@ -280,6 +298,13 @@ def prepare(
     except HammerlabError as error:
         raise InputError(source, "rules", str(error)) from None
     apply_rules(battle, ruleset, {**scenario.rules, **(options or {})})
+    ruleset.set_statuses(
+        battle,
+        {
+            spec.id: {k: v for k, v in spec.status.items() if k not in ENGINE_STATUS_KEYS}
+            for spec in scenario.units
+        },
+    )
     for warning in warnings:
         battle.say("datasheet", f"note: {warning}")
     plan = GamePlan(

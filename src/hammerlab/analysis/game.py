@@ -290,10 +290,7 @@ def state_digest(battle: Battle, play: Play) -> str:
                 (m.id, round(m.position[0], 6), round(m.position[1], 6), m.wounds_left)
                 for m in unit.models
             ],
-            "status": {
-                k: sorted(v) if isinstance(v, set) else v
-                for k, v in dataclasses.asdict(unit.status).items()
-            },
+            "status": dataclasses.asdict(unit.status),
         }
         for unit in battle.units.values()
     }
@@ -304,6 +301,8 @@ def state_digest(battle: Battle, play: Play) -> str:
         "active": battle.active_player,
         "events": len(battle.log.events),
         "dice": repr(battle.dice.state()),
+        "edition": battle.state.snapshot() if battle.state is not None else None,
+        "memory": repr(sorted(battle.memory.items())),
     }
     text = json.dumps(state, sort_keys=True, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

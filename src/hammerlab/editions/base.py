@@ -84,6 +84,15 @@ class Ruleset(Protocol):
         """Set the edition's own state up on ``battle`` before the first turn."""
         ...
 
+    @property
+    def status_keys(self) -> tuple[str, ...]:
+        """Unit statuses of the edition's own a scenario may set (``[units.status]``)."""
+        ...
+
+    def set_statuses(self, battle: Battle, statuses: Mapping[str, Mapping[str, bool]]) -> None:
+        """Give units their starting statuses (edition keys only), by unit id."""
+        ...
+
     def summary(self, battle: Battle, plan: GamePlan) -> Sequence[str]:
         """Lines describing the outcome (units destroyed, models left, winner)."""
         ...

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.units import Unit
 from hammerlab.errors import UnknownNameError
 
 
-def unit_lines(battle: Battle, flags: Sequence[str] = ()) -> list[str]:
-    """One line per unit: models left of its starting strength, and status ``flags``."""
+def _no_flags(unit: Unit) -> Sequence[str]:
+    return ()
+
+
+def unit_lines(battle: Battle, flags: Callable[[Unit], Sequence[str]] = _no_flags) -> list[str]:
+    """One line per unit: models left of its starting strength, and the status
+    ``flags`` the edition shows for it (fleeing, gone to ground...)."""
     lines = []
     for unit in battle.units.values():
         left = len(unit.alive_models)
         state = "destroyed" if unit.destroyed else f"{left}/{unit.starting_models} models"
-        shown = [f for f in flags if getattr(unit.status, f)]
+        shown = flags(unit)
         extra = f" ({', '.join(shown)})" if shown and not unit.destroyed else ""
         lines.append(f"{unit.player}: {unit.label}: {state}{extra}")
     return lines

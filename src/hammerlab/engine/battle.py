@@ -145,12 +145,9 @@ class Battle:
         """Record a step of a procedure."""
         self.log.emit(Message(topic=topic, message=message))
 
-    def remove_model(self, unit: Unit, model: Model, cause: str, counted: bool = True) -> None:
-        """Take ``model`` off the table as a casualty; ``counted``: it counts toward the
-        casualties of the phase (those that can force a Morale check)."""
+    def remove_model(self, unit: Unit, model: Model, cause: str) -> None:
+        """Take ``model`` off the table as a casualty."""
         model.wounds_left = 0
-        if counted:
-            unit.status.casualties_this_phase += 1
         self.emit(ModelRemoved(unit=unit.label, model=model.id, cause=cause))
 
     def decide(self, decision: Decision[T]) -> T:

@@ -2,7 +2,7 @@
 
 Profiles and weapons carry their characteristics as name → value mappings,
 the way the printed datasheets (and BattleScribe files) do; each edition reads
-them through typed views of its own (for the first edition
+them through typed views of its own (for a 6th/7th-edition ruleset
 ``WS BS S T W I A Ld Sv``; for the 11th edition ``M T Sv W Ld OC``), and
 validates them when a unit is loaded.
 """
@@ -52,7 +52,7 @@ class Profile:
     characteristics: Characteristics
     """E.g. ``{"WS": "4", "BS": "4", ..., "Sv": "3"}``."""
     unit_type: str = "Infantry"
-    """Waffle unit type (Infantry, Bike, ...) or 11th-edition role."""
+    """Unit type (Infantry, Bike, ...) or 11th-edition role."""
     invulnerable: int | None = None
     """Invulnerable save as the number before the plus, if any."""
     keywords: frozenset[str] = frozenset()

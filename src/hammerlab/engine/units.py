@@ -41,34 +41,14 @@ class Model:
         return next((w for w in self.weapons if w.name == name), None)
 
 
-@dataclass
+@dataclass(slots=True)
 class UnitStatus:
-    """What a unit has done and suffered; editions reset the parts they own."""
+    """What a unit did in its turn, in words every edition shares; an edition keeps
+    the rest of what it remembers about units in the battle's edition state."""
 
     moved: bool = False
     advanced: bool = False
-    ran: bool = False
-    gone_to_ground: bool = False
-    pinned: bool = False
-    falling_back: bool = False
-    locked_in_combat: bool = False
-    has_shot: bool = False
-    reacted_this_phase: bool = False
-    reacted_this_turn: bool = False
     charged: bool = False
-    shot_target: str | None = None
-    """The unit targeted in this turn's shooting (charges may only go there)."""
-    fired_types: set[str] = field(default_factory=set)
-    """Weapon types fired this turn (Heavy, Rapid Fire... bar some charges)."""
-    casualties_this_phase: int = 0
-    models_at_phase_start: int = 0
-    morale_penalty: int = 0
-    """Ld penalty for Morale checks until the end of the turn (e.g. friendly fire)."""
-    combat_score: int = 0
-    """What this unit adds to its side's assault result this phase (wounds
-    caused in the fight, Fiery Charge casualties)."""
-    changed_flight_mode: bool = False
-    """A Flying Monstrous Creature that changed flight mode this turn."""
 
 
 @dataclass

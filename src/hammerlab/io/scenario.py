@@ -84,25 +84,6 @@ class InlineUnitSpec(_Strict):
     weapons: dict[str, dict[str, str]] = {}
 
 
-class StatusSpec(_Strict):
-    """Unit status at the start of the scenario.
-
-    Being locked in combat is not a status to set: it is read off the table
-    (models in base contact with enemy models).
-    """
-
-    moved: bool = False
-    advanced: bool = False
-    ran: bool = False
-    gone_to_ground: bool = False
-    pinned: bool = False
-    falling_back: bool = False
-    changed_flight_mode: bool = False
-    charged: bool = False
-    reacted_this_turn: bool = False
-    """Already used its once-per-turn Reaction to Charge."""
-
-
 class UnitPlacement(_Strict):
     """A unit on the table: which datasheet, where, how many models."""
 
@@ -119,7 +100,10 @@ class UnitPlacement(_Strict):
     formation: Literal["block", "line", "column"] = "block"
     spacing: float = Field(default=1.0, ge=0.0, le=6.0)
     """Gap between bases in inches."""
-    status: StatusSpec = StatusSpec()
+    status: dict[str, bool] = {}
+    """Unit status at the start of the scenario: ``moved``, ``advanced``,
+    ``charged`` in every ruleset, and the keys the scenario's ruleset declares
+    (checked when the battle is built)."""
     casualties: int = Field(default=0, ge=0)
     """Models the unit lost before the scenario starts (the first ones listed)."""
 

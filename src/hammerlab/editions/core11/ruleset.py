@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from hammerlab.editions.base import GamePlan
 from hammerlab.editions.core11.abilities import install
@@ -80,6 +80,14 @@ class Core11Ruleset:
         stationary.
         """
         return Flow((SHOOTING,), _end_of_turn)
+
+    @property
+    def status_keys(self) -> tuple[str, ...]:
+        """Only the statuses every ruleset knows (moved, advanced, charged)."""
+        return ()
+
+    def set_statuses(self, battle: Battle, statuses: Mapping[str, Mapping[str, bool]]) -> None:
+        """No status of core11's own."""
 
     def start(self, battle: Battle) -> None:
         """core11's state on the battle, and its units' abilities on the timing windows."""

@@ -46,6 +46,18 @@ class Core11Game:
         battle.state = game
         return game
 
+    def snapshot(self) -> dict[str, object]:
+        """Plain data (for the state digest of saved games)."""
+        return {
+            "selected": sorted(self.selected),
+            "no_action": sorted(self.no_action),
+            "barred": sorted(self.barred),
+            "one_shot_spent": sorted(self.one_shot_spent),
+            "used": sorted(self.used),
+            "target_limits": sorted(self.target_limits.items()),
+            "held": [e.name for e in self.board.held],
+        }
+
     @property
     def turn_key(self) -> str:
         """Identifies the current player turn (for once-per-turn abilities)."""

@@ -108,6 +108,7 @@ from hammerlab.editions.waffle.rules.reactions import (
 from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS
 from hammerlab.editions.waffle.shooting import HOLD, RUN, SHOOT, may_target, targets_for
 from hammerlab.editions.waffle.special_rules import relentless
+from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.wounds import typical_profile
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
@@ -152,11 +153,11 @@ def target_value(
     ``shooting_into_combat``) and the expected enemy casualties are at least
     :data:`MELEE_RISK_RATIO` times the expected friendly ones.
     """
-    if not enemy.status.locked_in_combat:
+    if not st(battle, enemy).locked_in_combat:
         return expected_attack(battle, unit, enemy, FireOrders(), weapons)
     if not may_target(battle, unit, enemy):
         return -1.0
-    orders = orders_against(enemy, FireOrders())
+    orders = orders_against(battle, enemy, FireOrders())
     gain = expected_attack(battle, unit, enemy, orders, weapons)
     risk = stray_risk(battle, unit, enemy, orders)
     return gain - risk if gain > 0 and gain >= MELEE_RISK_RATIO * risk else -1.0
@@ -201,7 +202,7 @@ def shooting_plan(battle: Battle, unit: Unit) -> ShotPlan:
     expected casualties with every weapon (plus its charge, if still allowed),
     or with the charge-keeping weapons plus its charge, whichever is more.
     """
-    may_charge = charge_ban(unit) is None
+    may_charge = charge_ban(battle, unit) is None
     charges = {
         t.id: charge_value(battle, unit, t).value if may_charge else 0.0
         for t in charge_targets(battle, unit)
@@ -289,7 +290,7 @@ def dive_gain(battle: Battle, unit: Unit, attacker: Unit) -> float:
         return 0.0
     gain = 0.0
     for enemy in battle.units_of(attacker.player):
-        status = enemy.status
+        status = st(battle, enemy)
         if enemy is attacker or status.has_shot or status.ran or status.locked_in_combat:
             continue
         if unit not in targets_for(battle, enemy, FireOrders()):
@@ -374,7 +375,7 @@ class WaffleAI:
         weapon = decision.context["weapon"]
 
         def value(victim: Unit) -> float:
-            orders = orders_against(victim, FireOrders())
+            orders = orders_against(battle, victim, FireOrders())
             harm = expected_casualties(battle, unit, victim, weapon, orders)
             return -harm if victim.player == unit.player else harm
 
@@ -383,7 +384,7 @@ class WaffleAI:
     def _weapon(self, battle: Battle, decision: Decision[Any]) -> int:
         unit = battle.unit(decision.context["unit"])
         target = battle.unit(decision.context["target"])
-        orders = orders_against(target, FireOrders())
+        orders = orders_against(battle, target, FireOrders())
         plan = self._plan_of(battle, unit)
         keeping = charge_keeping_weapons(unit) if plan is not None and plan.keep_charge else None
 

@@ -12,6 +12,7 @@ from hammerlab.editions.waffle.special_rules import (
     feel_no_pain,
     model_has,
 )
+from hammerlab.editions.waffle.state import remove_casualty, st
 from hammerlab.editions.waffle.visibility import cover_save, model_sees
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import WoundsLost
@@ -88,7 +89,7 @@ def allocate_wounds(
         )
         if model.wounds_left <= 0:
             cause = f"{profile.name} from {shooter.label}"
-            battle.remove_model(victim, model, cause, counted=orders.counts_for_morale)
+            remove_casualty(battle, victim, model, cause, counted=orders.counts_for_morale)
             result.casualties[victim.id] += 1
 
 
@@ -120,7 +121,7 @@ def _saved(
     stats = stats_of(model.profile)
     in_cover = None
     if cover and not profile.has_rule("Ignores Cover"):
-        in_cover = cover_save(battle, wound.source, model, victim.status.gone_to_ground)
+        in_cover = cover_save(battle, wound.source, model, st(battle, victim).gone_to_ground)
     for name, needed in saves_against(wound.ap, stats.sv, stats.invulnerable, in_cover):
         roll = battle.dice.d6(f"{name} save {needed}+ ({model.id})")
         saved = roll >= needed

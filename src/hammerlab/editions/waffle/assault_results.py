@@ -25,6 +25,7 @@ from hammerlab.editions.waffle.placement import (
 )
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
 from hammerlab.editions.waffle.special_rules import close_combat_strength
+from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.wounds import roll_to_wound
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision
@@ -98,7 +99,7 @@ def combat_result(battle: Battle, combat: Combat) -> Outcome:
     difference (6th/7th edition). A draw ends there. A side with no unit left
     has lost: the combat is over, with no Morale check (6th/7th edition).
     """
-    scores = {p: sum(u.status.combat_score for u in combat.side(p)) for p in combat.players}
+    scores = {p: sum(st(battle, u).combat_score for u in combat.side(p)) for p in combat.players}
     standing = [p for p in combat.players if any(not u.destroyed for u in combat.side(p))]
     best = max(scores.values())
     leaders = [p for p in combat.players if scores[p] == best]
@@ -251,7 +252,7 @@ def moves_after_combat(battle: Battle, combat: Combat, player: str) -> None:
     moves are made (the player whose turn it is first), then the
     Consolidations.
     """
-    staying = [u for u in combat.units if not u.destroyed and not u.status.falling_back]
+    staying = [u for u in combat.units if not u.destroyed and not st(battle, u).falling_back]
     staying.sort(key=lambda u: u.player != player)
     plans: list[tuple[Unit, list[Unit], bool]] = []
     for unit in staying:

@@ -27,6 +27,7 @@ from hammerlab.editions.waffle.points import (
 )
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
 from hammerlab.editions.waffle.special_rules import relentless
+from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.tables import (
     ballistic_target,
     miss_reroll,
@@ -71,7 +72,7 @@ def firing_models(
         profile = weapon_of(weapon)
         if orders.weapon_types is not None and profile.base_type not in orders.weapon_types:
             continue
-        if fires_snap(unit, profile, orders) and not profile.can_snap_fire:
+        if fires_snap(battle, unit, profile, orders) and not profile.can_snap_fire:
             continue
         seen = visible_models(battle, [model], target)
         if not seen and not profile.barrage:
@@ -87,13 +88,13 @@ def firing_models(
     return chosen
 
 
-def _why_not(unit: Unit, target: Unit, weapon_name: str, orders: FireOrders) -> str:
+def _why_not(battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders: FireOrders) -> str:
     """Why no model of ``unit`` fires ``weapon_name``, for the log."""
     for model in unit.alive_models:
         weapon = model.weapon(weapon_name)
         if weapon is not None:
             profile = weapon_of(weapon)
-            if fires_snap(unit, profile, orders) and not profile.can_snap_fire:
+            if fires_snap(battle, unit, profile, orders) and not profile.can_snap_fire:
                 return f"{weapon_name} cannot be fired as Snap Shots"
     return f"no model can fire {weapon_name} at {target.label}"
 
@@ -132,14 +133,14 @@ def moved_for_weapons(unit: Unit) -> bool:
     return unit.status.moved and not relentless(unit)
 
 
-def fires_snap(unit: Unit, profile: WeaponProfile, orders: FireOrders) -> bool:
+def fires_snap(battle: Battle, unit: Unit, profile: WeaponProfile, orders: FireOrders) -> bool:
     """Whether this weapon fires Snap Shots.
 
     Seed 000: "a model with a Heavy weapon … moves and shoots in the same
     turn"; 6th/7th-edition: units gone to ground or falling back snap fire;
     seed 001: shooting into a melee is "a snap shot".
     """
-    status = unit.status
+    status = st(battle, unit)
     return (
         orders.snap
         or orders.into_melee
@@ -204,10 +205,12 @@ def fire_weapon(
     models = firing_models(battle, unit, target, weapon_name, orders, spent)
     weapon = models[0].weapon(weapon_name) if models else None
     if weapon is None:
-        battle.say("shooting", f"{unit.label}: {_why_not(unit, target, weapon_name, orders)}")
+        battle.say(
+            "shooting", f"{unit.label}: {_why_not(battle, unit, target, weapon_name, orders)}"
+        )
         return result
     profile = weapon_of(weapon)
-    snap = fires_snap(unit, profile, orders)
+    snap = fires_snap(battle, unit, profile, orders)
     for veto in battle.hooks.get(WEAPON_WOULD_FIRE):
         why = veto(battle, unit, profile, snap, orders)
         if why is not None:
@@ -217,9 +220,9 @@ def fire_weapon(
     if spent is not None:
         spent.update(m.id for m in models)
     if orders.counts_as_fired:
-        unit.status.fired_types.add(profile.base_type)
+        st(battle, unit).fired_types.add(profile.base_type)
         if profile.blast or profile.template:
-            unit.status.fired_types.add("Template" if profile.template else "Blast")
+            st(battle, unit).fired_types.add("Template" if profile.template else "Blast")
     if profile.template:
         hits = template_hits(battle, unit, target, models, profile)
     elif profile.blast:
@@ -254,7 +257,7 @@ def _friendly_fire_penalty(battle: Battle, shooter: Unit, result: VolleyResult) 
     for unit_id, lost in sorted(result.casualties.items()):
         victim = battle.unit(unit_id)
         if lost and victim.player == shooter.player:
-            victim.status.morale_penalty += lost
+            st(battle, victim).morale_penalty += lost
             battle.say(
                 "morale",
                 f"{victim.label}: -{lost} Ld to Morale checks this turn "

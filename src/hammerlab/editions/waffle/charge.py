@@ -34,6 +34,7 @@ from hammerlab.editions.waffle.points import (
     Reaction,
 )
 from hammerlab.editions.waffle.special_rules import relentless
+from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision
@@ -52,7 +53,7 @@ def begin_charges(battle: Battle, player: str) -> frozenset[str]:
     """Read who is locked off the table, and name the units barred from charging."""
     refresh_locks(battle)
     for barred in battle.units_of(player):
-        reason = charge_ban(barred)
+        reason = charge_ban(battle, barred)
         if reason is not None:
             battle.say("charge", f"{barred.label} may not charge: {reason}")
     return frozenset()
@@ -64,7 +65,7 @@ def _chargers(battle: Battle, player: str, done: frozenset[str]) -> list[Unit]:
     return [
         u
         for u in battle.units_of(player)
-        if u.id not in done and charge_ban(u) is None and charge_targets(battle, u)
+        if u.id not in done and charge_ban(battle, u) is None and charge_targets(battle, u)
     ]
 
 
@@ -99,7 +100,7 @@ def charge_sub_phase(battle: Battle, player: str) -> None:
     run_phase(battle, Phase("charge", begin_charges, CHARGES, _no_end), player)
 
 
-def charge_ban(unit: Unit) -> str | None:
+def charge_ban(battle: Battle, unit: Unit) -> str | None:
     """Seed 004, Declare Charge: why the unit may not declare a charge, if it may not.
 
     "Some units are disallowed from charging": "already locked in close
@@ -114,7 +115,7 @@ def charge_ban(unit: Unit) -> str | None:
     Rapid Fire or Salvo weapons". Weapon types count only when the unit fired
     in its own Shooting phase (``has_shot``), not in Return Fire! or Overwatch.
     """
-    status = unit.status
+    status = st(battle, unit)
     if status.locked_in_combat:
         return "it is locked in close combat"
     if status.ran:
@@ -146,7 +147,7 @@ def charge_targets(battle: Battle, unit: Unit) -> list[Unit]:
     unit that it targeted during that turn's Shooting phase" (``shot_target``,
     set when it shot in its own phase).
     """
-    only = unit.status.shot_target if unit.status.has_shot else None
+    only = st(battle, unit).shot_target if st(battle, unit).has_shot else None
     reach = battle.settings.number("max_charge_range")
     return [
         enemy
@@ -211,7 +212,7 @@ def reaction_to_charge(battle: Battle, charger: Unit, target: Unit) -> None:
     ("certain terrifying creature may force a unit to Fall Back instead of other
     options": :data:`points.CHARGE_REACTION_FORCED`).
     """
-    status = target.status
+    status = st(battle, target)
     if status.locked_in_combat or status.reacted_this_turn:
         why = "is locked in combat" if status.locked_in_combat else "has reacted this turn"
         battle.say("charge", f"{target.label} {why}: it cannot react to the charge")

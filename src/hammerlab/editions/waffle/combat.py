@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.geometry import base_distance
 from hammerlab.engine.units import Model, Unit
@@ -86,4 +87,6 @@ def combats(battle: Battle) -> list[Combat]:
 def refresh_locks(battle: Battle) -> None:
     """Set every unit's ``locked_in_combat`` from the table."""
     for unit in battle.units.values():
-        unit.status.locked_in_combat = not unit.destroyed and bool(foes_in_contact(battle, unit))
+        st(battle, unit).locked_in_combat = not unit.destroyed and bool(
+            foes_in_contact(battle, unit)
+        )

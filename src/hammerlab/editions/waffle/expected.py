@@ -53,6 +53,7 @@ from hammerlab.editions.waffle.special_rules import (
     feel_no_pain,
     model_has,
 )
+from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.tables import snap_shot_bs
 from hammerlab.editions.waffle.visibility import cover_save
 from hammerlab.editions.waffle.wounds import (
@@ -97,7 +98,7 @@ def defence_of(
     stats = stats_of(profile)
     cover = None
     if source is not None:
-        down = target.status.gone_to_ground if gone_to_ground is None else gone_to_ground
+        down = st(battle, target).gone_to_ground if gone_to_ground is None else gone_to_ground
         cover = cover_save(battle, source, closest([source], target.alive_models)[0], down)
     return Defence(
         toughness=majority_toughness(target),
@@ -124,7 +125,7 @@ def slain_per_hit(profile: WeaponProfile, strength: int, defence: Defence) -> fl
 
 def would_fire(battle: Battle, unit: Unit, profile: WeaponProfile, orders: FireOrders) -> bool:
     """Whether no installed rule forbids the weapon to fire (:data:`points.WEAPON_WOULD_FIRE`)."""
-    snap = fires_snap(unit, profile, orders)
+    snap = fires_snap(battle, unit, profile, orders)
     return not any(
         veto(battle, unit, profile, snap, orders) for veto in battle.hooks.get(WEAPON_WOULD_FIRE)
     )
@@ -152,7 +153,7 @@ def expected_casualties(
     profile = weapon_of(weapon)
     if not would_fire(battle, unit, profile, orders):
         return 0.0
-    snap = fires_snap(unit, profile, orders)
+    snap = fires_snap(battle, unit, profile, orders)
     defence = defence_of(battle, target, models[0], gone_to_ground)
     twin = profile.has_rule("Twin-linked")
     per_marker = min(BLAST_HITS, defence.models) if profile.blast or profile.template else 1

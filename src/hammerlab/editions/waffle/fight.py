@@ -29,6 +29,7 @@ from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, Woun
 from hammerlab.editions.waffle.points import MELEE_WOUNDS_CAUSED, WoundsCaused
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
 from hammerlab.editions.waffle.special_rules import close_combat_strength
+from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.tables import melee_cell
 from hammerlab.editions.waffle.wounds import majority, roll_to_wound
 from hammerlab.engine.battle import Battle
@@ -275,7 +276,7 @@ def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> No
     allocate_wounds(
         battle, unit, target, wounds, weapon, MELEE_ORDERS, result, attackers, melee=True
     )
-    unit.status.combat_score += result.unsaved[target.id]
+    st(battle, unit).combat_score += result.unsaved[target.id]
 
 
 def roll_blows(battle: Battle, cell: str, count: int, purpose: str) -> int:

@@ -11,6 +11,7 @@ from hammerlab.editions.waffle.events import (
 )
 from hammerlab.editions.waffle.orders import Hit
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
+from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.visibility import model_sees, visible_models
 from hammerlab.editions.waffle.wounds import weapon_strength
 from hammerlab.engine.battle import Battle
@@ -38,7 +39,7 @@ def aim_points(battle: Battle, firer: Model, target: Unit, profile: WeaponProfil
     locked = [
         m
         for u in battle.units.values()
-        if u.status.locked_in_combat
+        if st(battle, u).locked_in_combat
         for m in u.alive_models
         if m is not firer
     ]

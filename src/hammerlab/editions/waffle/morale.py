@@ -5,6 +5,7 @@ from __future__ import annotations
 from hammerlab.editions.waffle.events import LeadershipTest
 from hammerlab.editions.waffle.movement import fall_back
 from hammerlab.editions.waffle.profiles import stats_of
+from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
 
@@ -65,16 +66,16 @@ def morale_check(
     """
     if unit.destroyed:
         return True
-    if unit.status.falling_back:
+    if st(battle, unit).falling_back:
         if assault:
             battle.say("morale", f"{unit.label} was already falling back: it breaks ({reason})")
         return not assault
-    if unit.status.locked_in_combat and not assault:
+    if st(battle, unit).locked_in_combat and not assault:
         return True
     if unit.has_rule("Fearless"):
         battle.say("morale", f"{unit.label} is Fearless: Morale check passed ({reason})")
         return True
-    total_penalty = penalty + unit.status.morale_penalty
+    total_penalty = penalty + st(battle, unit).morale_penalty
     if leadership_test(battle, unit, "Morale check", -total_penalty, reason):
         return True
     if not assault:
@@ -87,9 +88,9 @@ def go_to_ground(battle: Battle, unit: Unit, why: str) -> None:
 
     Fearless units cannot Go to Ground voluntarily; locked units cannot at all.
     """
-    if unit.status.locked_in_combat:
+    if st(battle, unit).locked_in_combat:
         return
-    unit.status.gone_to_ground = True
+    st(battle, unit).gone_to_ground = True
     battle.say("go-to-ground", f"{unit.label} goes to ground ({why})")
 
 
@@ -98,7 +99,7 @@ def pinning_test(battle: Battle, unit: Unit, reason: str) -> None:
 
     Not for Fearless units, units locked in combat or units already gone to ground.
     """
-    status = unit.status
+    status = st(battle, unit)
     if unit.destroyed or status.locked_in_combat or status.gone_to_ground:
         return
     if unit.has_rule("Fearless"):
@@ -119,8 +120,8 @@ def phase_casualty_checks(battle: Battle, player: str) -> None:
     threshold = battle.settings.number("morale_threshold")
     ordered = sorted(battle.units.values(), key=lambda u: (u.player != player, u.id))
     for unit in ordered:
-        lost = unit.status.casualties_this_phase
-        start = unit.status.models_at_phase_start
+        lost = st(battle, unit).casualties_this_phase
+        start = st(battle, unit).models_at_phase_start
         if unit.destroyed or not lost or not start or lost < threshold * start:
             continue
         morale_check(battle, unit, f"lost {lost} of {start} models this phase")

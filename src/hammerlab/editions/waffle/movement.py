@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from hammerlab.editions.waffle.events import ReactionDeclared
 from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.profiles import stats_of
+from hammerlab.editions.waffle.state import remove_casualty, st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision
 from hammerlab.engine.events import ModelMoved, WoundsLost
@@ -202,7 +203,7 @@ def dangerous_terrain_tests(
             )
         )
         if model.wounds_left <= 0:
-            battle.remove_model(unit, model, "dangerous terrain")
+            remove_casualty(battle, unit, model, "dangerous terrain")
 
 
 def run(battle: Battle, unit: Unit, why: str = "runs", own_move: bool = True) -> None:
@@ -226,7 +227,7 @@ def run(battle: Battle, unit: Unit, why: str = "runs", own_move: bool = True) ->
     goal = goal_of(battle, unit, intent)
     move_unit(battle, unit, goal, float(distance), f"runs ({intent})", own_move=own_move)
     if own_move:
-        unit.status.ran = True
+        st(battle, unit).ran = True
     dangerous_terrain_tests(battle, unit, starts)
 
 
@@ -250,7 +251,7 @@ def fall_back(battle: Battle, unit: Unit, why: str) -> None:
     destroyed (7th edition: a falling-back unit that cannot make its full Fall
     Back move is destroyed). Both readings are recorded in docs/rules/waffle.md.
     """
-    unit.status.falling_back = True
+    st(battle, unit).falling_back = True
     dice = 3 if any(is_fast(m) for m in unit.alive_models) else 2
     distance = battle.dice.total(dice, f"fall back distance {dice}D6 ({unit.label})")
     battle.emit(ReactionDeclared(unit=unit.label, reaction=f'falls back {distance}"', against=why))
@@ -261,13 +262,13 @@ def fall_back(battle: Battle, unit: Unit, why: str) -> None:
     )
     if distance >= gap:
         for model in unit.alive_models:
-            battle.remove_model(unit, model, "fell back off the table")
+            remove_casualty(battle, unit, model, "fell back off the table")
         return
     route = fall_back_route(battle, unit, float(distance))
     if route is None:
         battle.say("morale", f'{unit.label} is trapped: it cannot fall back {distance}"')
         for model in unit.alive_models:
-            battle.remove_model(unit, model, "trapped while falling back")
+            remove_casualty(battle, unit, model, "trapped while falling back")
         return
     for leg in route:
         _shift(battle, unit, leg, "falls back")

@@ -18,6 +18,7 @@ from hammerlab.editions.waffle.movement import (
     move_unit,
 )
 from hammerlab.editions.waffle.shooting import start_phase
+from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import PhaseChanged
 from hammerlab.engine.units import Unit
@@ -53,14 +54,14 @@ def regroup(battle: Battle, unit: Unit) -> bool:
     Returns whether the unit may still move this phase.
     """
     if unit.has_rule("And They Shall Know No Fear"):
-        unit.status.falling_back = False
+        st(battle, unit).falling_back = False
         battle.say("regroup", f"{unit.label} regroups automatically (And They Shall Know No Fear)")
         return True
     threshold = battle.settings.number("regroup_threshold")
     shattered = len(unit.alive_models) < threshold * unit.starting_models
     reason = "falling back, below 25%: double 1 only" if shattered else "falling back"
     if leadership_test(battle, unit, "Regroup test", 0, reason, double_one_only=shattered):
-        unit.status.falling_back = False
+        st(battle, unit).falling_back = False
         unit.status.moved = True
     else:
         fall_back(battle, unit, "failed to regroup")
@@ -72,7 +73,7 @@ def _begin(battle: Battle, player: str) -> frozenset[str]:
     start_phase(battle, "movement", player)
     moved: set[str] = set()
     for fleeing in battle.units_of(player):
-        status = fleeing.status
+        status = st(battle, fleeing)
         if status.falling_back and not status.locked_in_combat and not regroup(battle, fleeing):
             moved.add(fleeing.id)
     return frozenset(moved)
@@ -80,11 +81,11 @@ def _begin(battle: Battle, player: str) -> frozenset[str]:
 
 def _movers(battle: Battle, player: str, done: frozenset[str]) -> list[Unit]:
     """Units locked in combat, falling back, gone to ground or pinned do not move."""
-    return [u for u in battle.units_of(player) if u.id not in done and _may_move(u)]
+    return [u for u in battle.units_of(player) if u.id not in done and _may_move(battle, u)]
 
 
-def _may_move(unit: Unit) -> bool:
-    status = unit.status
+def _may_move(battle: Battle, unit: Unit) -> bool:
+    status = st(battle, unit)
     return not (status.locked_in_combat or status.falling_back or status.gone_to_ground)
 
 

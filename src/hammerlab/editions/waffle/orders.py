@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
+from hammerlab.editions.waffle.state import st
+from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Model, Unit
 
 
@@ -33,7 +35,7 @@ class FireOrders:
     Shots whose rolls of 1-2 hit another unit of the combat."""
 
 
-def orders_against(target: Unit, orders: FireOrders) -> FireOrders:
+def orders_against(battle: Battle, target: Unit, orders: FireOrders) -> FireOrders:
     """``orders`` for firing at ``target``: into a melee when it is locked in combat.
 
     Seed 001 (Proposed Rule): "Units wishing to shoot into a melee must declare
@@ -41,7 +43,7 @@ def orders_against(target: Unit, orders: FireOrders) -> FireOrders:
     shot against that unit." Only :func:`shooting.targets_for` with the option
     ``shooting_into_combat`` offers such targets.
     """
-    return replace(orders, into_melee=True) if target.status.locked_in_combat else orders
+    return replace(orders, into_melee=True) if st(battle, target).locked_in_combat else orders
 
 
 @dataclass

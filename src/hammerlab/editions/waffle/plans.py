@@ -51,6 +51,7 @@ from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.rules.reactions import OVERWATCH, overwatch_orders
 from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS, SUPPRESSIVE_FIRE
 from hammerlab.editions.waffle.special_rules import relentless
+from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.wounds import weapon_strength
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
@@ -176,7 +177,7 @@ def overwatch_threat(battle: Battle, charger: Unit, target: Unit) -> float:
         for r in battle.hooks.get(REACTIONS_TO_CHARGE)
         if r.label == OVERWATCH and r.available(battle, target, charger)
     ]
-    if not offered or target.status.reacted_this_turn or target.status.locked_in_combat:
+    if not offered or st(battle, target).reacted_this_turn or st(battle, target).locked_in_combat:
         return 0.0
     return expected_attack(battle, target, charger, overwatch_orders(battle))
 
@@ -219,7 +220,7 @@ def best_charge(battle: Battle, unit: Unit, closer: float = 0.0) -> tuple[Unit |
     the value; ``(None, 0)`` when no charge is worth declaring."""
     best: tuple[Unit | None, float] = (None, 0.0)
     for enemy in battle.enemies_of(unit):
-        if enemy.status.locked_in_combat:
+        if st(battle, enemy).locked_in_combat:
             continue
         value = charge_value(battle, unit, enemy, closer).value
         if value > best[1]:
@@ -279,8 +280,8 @@ def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:
         volley_odds = shooting_odds(fired[0], fired[1])
         killed = np.convolve(killed, vector(volley_odds.models_killed))
         unsaved += volley_odds.mean_unsaved
-    start = target.status.models_at_phase_start or len(target.alive_models)
-    need = settings.number("morale_threshold") * start - target.status.casualties_this_phase
+    start = st(battle, target).models_at_phase_start or len(target.alive_models)
+    need = settings.number("morale_threshold") * start - st(battle, target).casualties_this_phase
     tested = float(sum(p for k, p in enumerate(killed) if k >= need - EPSILON))
     if settings.on("suppressive_pinning"):
         return (
@@ -309,7 +310,7 @@ def _volley(
     profile = weapon_of(weapon)
     if not would_fire(battle, unit, profile, orders):
         return None
-    snap = fires_snap(unit, profile, orders)
+    snap = fires_snap(battle, unit, profile, orders)
     defence = defence_of(battle, target, models[0])
     strength = weapon_strength(models[0], profile)
     if profile.blast or profile.template:

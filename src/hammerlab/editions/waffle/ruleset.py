@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from hammerlab.editions.base import GamePlan
 from hammerlab.editions.flow import Flow
@@ -17,10 +17,12 @@ from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.rules import OPTIONS
 from hammerlab.editions.waffle.shooting import SHOOTING
 from hammerlab.editions.waffle.special_rules import unsupported_unit_rules
+from hammerlab.editions.waffle.state import SCENARIO_KEYS, set_statuses, st, state_of
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.rules import Parameter, RuleOption
+from hammerlab.engine.units import Unit
 from hammerlab.errors import ProfileError
 from hammerlab.io.library import Library, builtin_library
 
@@ -96,11 +98,25 @@ class WaffleRuleset:
         return Flow((MOVEMENT, SHOOTING, ASSAULT), end_of_turn)
 
     def start(self, battle: Battle) -> None:
-        """Nothing to set up: the Waffle Edition keeps its state on the units."""
+        """The Waffle state on the battle (units' statuses, made on first use)."""
+        state_of(battle)
+
+    @property
+    def status_keys(self) -> tuple[str, ...]:
+        """Run, gone to ground, pinned, falling back, flight mode, reacted (``state.py``)."""
+        return SCENARIO_KEYS
+
+    def set_statuses(self, battle: Battle, statuses: Mapping[str, Mapping[str, bool]]) -> None:
+        """Starting statuses: a pinned unit has gone to ground."""
+        set_statuses(battle, statuses)
 
     def summary(self, battle: Battle, plan: GamePlan) -> Sequence[str]:
         """Models left per unit (and who is fleeing or gone to ground), and the winner."""
-        flags = ("falling_back", "gone_to_ground", "pinned")
+        shown = ("falling_back", "gone_to_ground", "pinned")
+
+        def flags(unit: Unit) -> list[str]:
+            return [f for f in shown if getattr(st(battle, unit), f)]
+
         return unit_lines(battle, flags) + victory_lines(battle, plan.victory)
 
 
@@ -113,14 +129,14 @@ def end_of_turn(battle: Battle, player: str) -> None:
     they are.
     """
     for unit in battle.units.values():
-        unit.status.morale_penalty = 0
-        unit.status.reacted_this_turn = False
-        unit.status.fired_types.clear()
+        status = st(battle, unit)
+        status.morale_penalty = 0
+        status.reacted_this_turn = False
+        status.fired_types.clear()
         if unit.player != player:
             continue
-        status = unit.status
-        status.has_shot = status.moved = status.ran = status.charged = False
-        status.advanced = False
+        unit.status.moved = unit.status.advanced = unit.status.charged = False
+        status.has_shot = status.ran = False
         status.gone_to_ground = status.pinned = False
         status.changed_flight_mode = False
         status.shot_target = None

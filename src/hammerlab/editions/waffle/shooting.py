@@ -30,6 +30,7 @@ from hammerlab.editions.waffle.points import (
     ShootingAction,
 )
 from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision
 from hammerlab.engine.events import PhaseChanged
@@ -45,7 +46,7 @@ def start_phase(battle: Battle, phase: str, player: str) -> None:
     battle.phase = phase
     refresh_locks(battle)
     for unit in battle.units.values():
-        status = unit.status
+        status = st(battle, unit)
         status.reacted_this_phase = False
         status.casualties_this_phase = 0
         status.models_at_phase_start = len(unit.alive_models)
@@ -59,7 +60,7 @@ def _begin(battle: Battle, player: str) -> frozenset[str]:
 
 
 def _shooters(battle: Battle, player: str, done: frozenset[str]) -> list[Unit]:
-    return [u for u in battle.units_of(player) if _may_act(u)]
+    return [u for u in battle.units_of(player) if _may_act(battle, u)]
 
 
 def _end(battle: Battle, player: str) -> None:
@@ -72,20 +73,20 @@ def shooting_phase(battle: Battle, player: str) -> None:
     run_phase(battle, SHOOTING, player)
 
 
-def _may_act(unit: Unit) -> bool:
+def _may_act(battle: Battle, unit: Unit) -> bool:
     """Seed 000 step 1: "able to shoot but has yet to do so this turn".
 
     Seed 001, Shooting Into and out of Close Combat: "Models belonging to
     units locked in combat cannot fire weapons in the Shooting phase" (with
     or without the proposed rule: nothing lets them shoot out of a combat).
     """
-    status = unit.status
+    status = st(battle, unit)
     return not (status.has_shot or status.locked_in_combat or status.ran)
 
 
-def can_run(unit: Unit) -> bool:
+def can_run(battle: Battle, unit: Unit) -> bool:
     """Units gone to ground, falling back or Slow and Purposeful cannot Run."""
-    status = unit.status
+    status = st(battle, unit)
     return not (
         status.gone_to_ground or status.falling_back or unit.has_rule("Slow and Purposeful")
     )
@@ -105,7 +106,7 @@ def targets_for(battle: Battle, unit: Unit, orders: FireOrders) -> list[Unit]:
     for enemy in battle.enemies_of(unit):
         if not may_target(battle, unit, enemy):
             continue
-        aimed = orders_against(enemy, orders)
+        aimed = orders_against(battle, enemy, orders)
         if any(firing_models(battle, unit, enemy, w, aimed) for w in ranged_weapons(unit)):
             found.append(enemy)
     return found
@@ -118,7 +119,7 @@ def may_target(battle: Battle, unit: Unit, enemy: Unit) -> bool:
     an installed rule allows it (:data:`points.MAY_TARGET_LOCKED`: seed 001's
     Shooting into Close Combat).
     """
-    if not enemy.status.locked_in_combat:
+    if not st(battle, enemy).locked_in_combat:
         return True
     return any(allow(battle, unit, enemy) for allow in battle.hooks.get(MAY_TARGET_LOCKED))
 
@@ -152,12 +153,12 @@ def shooting_actions(battle: Battle, unit: Unit) -> list[tuple[ShootingAction, l
 
 def unit_shooting_action(battle: Battle, unit: Unit) -> None:
     """Shoot (regularly or as an action a rule offers), Run, or hold."""
-    unit.status.has_shot = True
+    st(battle, unit).has_shot = True
     offered = shooting_actions(battle, unit)
     actions: list[Choice[tuple[ShootingAction, list[Unit]] | str]] = [
         Choice(action.label, (action, targets)) for action, targets in offered
     ]
-    if can_run(unit):
+    if can_run(battle, unit):
         actions.append(Choice(RUN, RUN))
     actions.append(Choice(HOLD, HOLD))
     picked = battle.decide(
@@ -177,7 +178,7 @@ def unit_shooting_action(battle: Battle, unit: Unit) -> None:
         return
     action, targets = picked
     target = choose_target(battle, unit, targets)
-    orders = orders_against(target, action.orders())
+    orders = orders_against(battle, target, action.orders())
     if orders.into_melee:
         battle.say(
             "shooting",
@@ -185,7 +186,7 @@ def unit_shooting_action(battle: Battle, unit: Unit) -> None:
             "rolls of 1-2 hit another unit of the combat",
         )
     result = shooting_attack(battle, unit, target, orders)
-    unit.status.shot_target = target.id
+    st(battle, unit).shot_target = target.id
     after_shooting(battle, unit, target, result, orders)
 
 
@@ -278,7 +279,7 @@ def reactions_to_shooting(battle: Battle, shooter: Unit, result: VolleyResult) -
     """
     for unit_id in result.hits:
         unit = battle.units[unit_id]
-        status = unit.status
+        status = st(battle, unit)
         if unit.player == shooter.player or unit.destroyed or shooter.destroyed:
             continue
         if status.locked_in_combat or status.reacted_this_phase:
@@ -326,7 +327,7 @@ def snap_fire_weapons(unit: Unit) -> list[str]:
 def action_follow_ups(battle: Battle, unit: Unit) -> list[tuple[tuple[str, str], ...]]:
     """What a unit picked to shoot may do (the ``action`` decision it is asked first)."""
     labels = [action.label for action, _ in shooting_actions(battle, unit)]
-    labels += [RUN] * can_run(unit) + [HOLD]
+    labels += [RUN] * can_run(battle, unit) + [HOLD]
     return [(("action", label),) for label in labels]
 
 

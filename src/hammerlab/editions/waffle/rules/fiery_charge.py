@@ -23,6 +23,7 @@ from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.placement import PILE_IN
 from hammerlab.editions.waffle.points import CHARGE_BONUS_ATTACKS, CHARGE_SUCCEEDED, END_OF_TURN
 from hammerlab.editions.waffle.shooting import is_vehicle, shooting_attack
+from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision
 from hammerlab.engine.rules import Hooks, Parameter, RuleOption, RuleSettings
@@ -79,7 +80,7 @@ def fiery_charge(battle: Battle, unit: Unit, target: Unit) -> None:
         return
     fiery_chargers(battle).add(unit.id)
     removed = shooting_attack(battle, unit, target, FIERY_ORDERS).casualties[target.id]
-    unit.status.combat_score += removed
+    st(battle, unit).combat_score += removed
     battle.say("fiery-charge", f"{unit.label} adds {removed} casualties to its combat result")
     loose = [m for m in unit.alive_models if not any(in_contact(m, e) for e in target.alive_models)]
     if loose and not target.destroyed:

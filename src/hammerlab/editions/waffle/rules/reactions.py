@@ -87,7 +87,7 @@ class DiveForCover:
 
     def available(self, battle: Battle, unit: Unit, attacker: Unit) -> bool:
         """Units gone to ground, falling back or Slow and Purposeful cannot Run."""
-        return can_run(unit)
+        return can_run(battle, unit)
 
     def resolve(self, battle: Battle, unit: Unit, attacker: Unit) -> None:
         """Run, then Go to Ground."""

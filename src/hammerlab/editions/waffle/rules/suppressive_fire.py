@@ -36,6 +36,7 @@ from hammerlab.editions.waffle.points import (
 )
 from hammerlab.editions.waffle.profiles import WeaponProfile
 from hammerlab.editions.waffle.shooting import is_vehicle
+from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.rules import HookPoint, Hooks, Parameter, RuleOption, RuleSettings
 from hammerlab.engine.units import Model, Unit
@@ -109,9 +110,9 @@ class SuppressiveAction:
         """A melee is shot into with Snap Shots, which "cannot be used as Suppressive
         Fire", as must a unit gone to ground or falling back; it is "against
         non-vehicle targets"."""
-        if unit.status.gone_to_ground or unit.status.falling_back:
+        if st(battle, unit).gone_to_ground or st(battle, unit).falling_back:
             return []
-        return [t for t in targets if not t.status.locked_in_combat and not is_vehicle(t)]
+        return [t for t in targets if not st(battle, t).locked_in_combat and not is_vehicle(t)]
 
     def orders(self) -> FireOrders:
         """Fire as usual, under the action's name."""
@@ -170,8 +171,8 @@ def _morale(settings: RuleSettings) -> Callable[[Battle, Attack, VolleyResult], 
         wounds = ledger(battle).lost[target.id] if by_loss else result.unsaved[target.id]
         if any(h(battle, target, wounds) for h in battle.hooks.get(SUPPRESSION_WOULD_APPLY)):
             return
-        would_die = target.status.casualties_this_phase + result.casualties[target.id]
-        start = target.status.models_at_phase_start
+        would_die = st(battle, target).casualties_this_phase + result.casualties[target.id]
+        start = st(battle, target).models_at_phase_start
         threshold = battle.settings.number("morale_threshold")
         if not start or would_die < threshold * start:
             battle.say(

@@ -1,0 +1,116 @@
+"""What the Waffle Edition remembers about each unit during a battle.
+
+The engine's :class:`~hammerlab.engine.units.UnitStatus` keeps what any
+edition's unit does in a turn (moved, advanced, charged); the rest is the
+Waffle Edition's own (run, gone to ground, pinned, falling back, locked in
+combat, reactions used, weapon types fired, Morale penalties, the phase's
+casualties and combat score). It lives in the battle's edition state
+(``battle.state``), so one :class:`~hammerlab.engine.battle.Battle` is the
+whole game: cloned and saved with it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.units import Model, Unit
+from hammerlab.errors import IllegalActionError
+
+
+@dataclass
+class WaffleStatus:
+    """What a unit has done and suffered (reset by the phase and turn that own it)."""
+
+    ran: bool = False
+    gone_to_ground: bool = False
+    pinned: bool = False
+    """Gone to ground by a failed Pinning test (so ``gone_to_ground`` too)."""
+    falling_back: bool = False
+    locked_in_combat: bool = False
+    """Read off the table at the start of every phase and after charges and fights."""
+    has_shot: bool = False
+    reacted_this_phase: bool = False
+    reacted_this_turn: bool = False
+    shot_target: str | None = None
+    """The unit targeted in this turn's shooting (charges may only go there)."""
+    fired_types: set[str] = field(default_factory=set)
+    """Weapon types fired this turn (Heavy, Rapid Fire... bar some charges)."""
+    casualties_this_phase: int = 0
+    models_at_phase_start: int = 0
+    morale_penalty: int = 0
+    """Ld penalty for Morale checks until the end of the turn (e.g. friendly fire)."""
+    combat_score: int = 0
+    """What this unit adds to its side's assault result this phase (wounds
+    caused in the fight, Fiery Charge casualties)."""
+    changed_flight_mode: bool = False
+    """A Flying Monstrous Creature that changed flight mode this turn."""
+
+
+SCENARIO_KEYS = (
+    "ran",
+    "gone_to_ground",
+    "pinned",
+    "falling_back",
+    "changed_flight_mode",
+    "reacted_this_turn",
+)
+"""The statuses a scenario may set (``[units.status]``), besides the engine's."""
+
+
+@dataclass
+class WaffleState:
+    """The Waffle Edition's state of a battle: each unit's status, by unit id."""
+
+    units: dict[str, WaffleStatus] = field(default_factory=dict)
+
+    def snapshot(self) -> dict[str, object]:
+        """Plain data (for the state digest of saved games)."""
+        return {
+            uid: {
+                k: sorted(v) if isinstance(v, set) else v for k, v in dataclasses.asdict(s).items()
+            }
+            for uid, s in sorted(self.units.items())
+        }
+
+
+def state_of(battle: Battle) -> WaffleState:
+    """The battle's Waffle state, made on first use."""
+    if battle.state is None:
+        battle.state = WaffleState()
+    if not isinstance(battle.state, WaffleState):
+        raise IllegalActionError("this battle is not played with the Waffle Edition")
+    return battle.state
+
+
+def st(battle: Battle, unit: Unit) -> WaffleStatus:
+    """The Waffle status of ``unit``."""
+    units = state_of(battle).units
+    if unit.id not in units:
+        units[unit.id] = WaffleStatus()
+    return units[unit.id]
+
+
+def set_statuses(battle: Battle, statuses: Mapping[str, Mapping[str, bool]]) -> None:
+    """A scenario's starting statuses (keys of :data:`SCENARIO_KEYS`), by unit id.
+
+    A unit that starts pinned has gone to ground (a failed Pinning test is
+    how a unit is pinned), so the two flags never disagree.
+    """
+    for unit_id, flags in statuses.items():
+        status = st(battle, battle.unit(unit_id))
+        for key, value in flags.items():
+            setattr(status, key, value)
+        status.gone_to_ground = status.gone_to_ground or status.pinned
+
+
+def remove_casualty(
+    battle: Battle, unit: Unit, model: Model, cause: str, counted: bool = True
+) -> None:
+    """Take ``model`` off the table; ``counted``: it counts toward the casualties of
+    the phase (the 25% that force a Morale check; Overwatch's do not)."""
+    battle.remove_model(unit, model, cause)
+    if counted:
+        st(battle, unit).casualties_this_phase += 1
