@@ -65,11 +65,14 @@ def test_04_an_unmodified_1_fails_and_a_6_is_a_critical_hit() -> None:
     assert _shots(fight).critical_hits == 1  # type: ignore[attr-defined]
 
 
-def test_04_cover_is_minus_one_to_hit_from_terrain() -> None:
+def test_13_08_cover_worsens_the_bs_of_the_attack_by_one() -> None:
+    """13.08: "Each time a ranged attack targets a unit that has the benefit of cover
+    against it, worsen the BS characteristic of that attack by 1." — BS 3+ becomes
+    4+ (not a -1 modifier to the hit roll)."""
     ruin = TerrainArea("Ruin", ((5.0, 18.0), (40.0, 18.0), (40.0, 22.0), (5.0, 22.0)), cover_save=5)
-    fight = _shoot(dice=(3,), terrain=(ruin,))  # 3 - 1 = 2 misses BS 3+
+    fight = _shoot(dice=(3,), terrain=(ruin,))  # a 3 misses BS 4+
     assert _shots(fight).hits == 0  # type: ignore[attr-defined]
-    assert "modifier -1" in fight.log.of_kind("dice")[0].purpose  # type: ignore[attr-defined]
+    assert "(gun, 4+, modifier +0)" in fight.log.of_kind("dice")[0].purpose  # type: ignore[attr-defined]
     fight = _shoot(("IGNORES COVER",), (3, 1), terrain=(ruin,))
     assert _shots(fight).hits == 1  # type: ignore[attr-defined]
 
@@ -138,13 +141,18 @@ def test_04_feel_no_pain_ignores_points_of_damage() -> None:
     assert "loses 1 wound(s), 4 left" in texts(fight, "wound")[0]
 
 
-def test_04_hazardous_destroys_a_model_or_deals_three_mortal_wounds() -> None:
-    fight = _shoot(("HAZARDOUS",), (1, 1))  # the hit misses; the test (a 1) fails
+def test_06_03_hazard_roll_fails_on_1_or_2_and_inflicts_one_mortal_wound() -> None:
+    """06.03: "roll one D6: on a 1-2, that roll fails and that unit suffers: 1 mortal
+    wound (06.02) Or 3 mortal wounds instead if each model in that unit is a
+    MONSTER/VEHICLE model." — a CHARACTER no longer suffers 3 (10th edition)."""
+    fight = _shoot(("HAZARDOUS",), (1, 2))  # the hit misses; the hazard roll (a 2) fails
     assert [e.cause for e in fight.log.of_kind("casualty")] == ["hazardous"]  # type: ignore[attr-defined]
     hero = ("CHARACTER", "INFANTRY")
     fight = _shoot(("HAZARDOUS",), (1, 1), shooter_keywords=hero, shooter_wounds=4)
     assert texts(fight, "casualty") == []
-    assert texts(fight, "wound") == ["  a.1 of Shooter [a] loses 3 wound(s), 1 left"]
+    assert texts(fight, "wound") == ["  a.1 of Shooter [a] loses 1 wound(s), 3 left"]
+    fight = _shoot(("HAZARDOUS",), (1, 3))  # a 3 passes
+    assert texts(fight, "casualty") == [] and texts(fight, "wound") == []
 
 
 def test_04_one_shot_fires_once_per_battle() -> None:

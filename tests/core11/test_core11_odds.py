@@ -87,10 +87,11 @@ def test_odds_twin_linked_rerolls_failed_wounds_by_hand() -> None:
 
 
 def test_odds_heavy_cover_and_modifier_cap_by_hand() -> None:
-    # BS4+: heavy and stationary: +1 (3+: 4/6). Cover: -1 (5+: 2/6). Both: 0 (4+: 3/6).
-    still = Situation(stationary=True, target_models=10)
+    # BS4+: heavy, unengaged, moved no more than 3": +1 to hit (3+ on the die: 4/6).
+    # Cover worsens the BS to 5+ (2/6). Both: BS 5+ and +1, a 4+ on the die (3/6).
+    still = Situation(heavy_steady=True, target_models=10)
     hidden = Situation(cover=True, target_models=10)
-    both = Situation(stationary=True, cover=True, target_models=10)
+    both = Situation(heavy_steady=True, cover=True, target_models=10)
     for situation, hits in ((still, 4 / 6), (hidden, 2 / 6), (both, 3 / 6)):
         odds = _odds(bs=4, keywords=("HEAVY",), save=7, situation=situation)
         assert _close(odds.mean_hits, hits)
@@ -113,7 +114,10 @@ def test_odds_rapid_fire_melta_and_feel_no_pain_by_hand() -> None:
 
 def test_odds_blast_adds_attacks_per_five_models() -> None:
     assert _close(_odds(attacks="1", keywords=("BLAST 2",), models=11).mean_attacks, 1 + 2 * 2)
-    assert _close(_odds(attacks="1", keywords=("BLAST",), models=11).mean_attacks, 1)
+    # "add one additional attack dice for every five models" (bare [BLAST]): 11 // 5 = 2.
+    assert _close(_odds(attacks="1", keywords=("BLAST",), models=11).mean_attacks, 1 + 2)
+    # [BLAST D3]: a D3 for each five models (two D3, mean 2 each).
+    assert _close(_odds(attacks="1", keywords=("BLAST D3",), models=10).mean_attacks, 1 + 4)
 
 
 def test_odds_excess_damage_is_lost_by_hand() -> None:

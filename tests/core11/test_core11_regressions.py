@@ -48,8 +48,9 @@ def test_10_06_a_vehicle_by_its_datasheet_keywords_shoots_as_a_vehicle_model() -
 
 
 def test_04_hazardous_three_mortal_wounds_for_a_vehicle_by_its_datasheet_keywords() -> None:
-    """[HAZARDOUS]: "a CHARACTER, MONSTER or VEHICLE suffers 3 mortal wounds, any
-    other model is destroyed" — a VEHICLE by its datasheet's keywords is a VEHICLE."""
+    """06.03: "Or 3 mortal wounds instead if each model in that unit is a
+    MONSTER/VEHICLE model" — a VEHICLE by its datasheet's keywords is a VEHICLE; the
+    mortal wounds are lost one at a time (06.02)."""
     profile = Profile("Walker", {"M": '6"', "T": "9", "Sv": "3+", "W": "10", "Ld": "6+",
                                  "OC": "3"})  # fmt: skip
     entry = ModelEntry(profile, 1, (gun("plasma", keywords=["HAZARDOUS"]),), 32.0)
@@ -60,7 +61,9 @@ def test_04_hazardous_three_mortal_wounds_for_a_vehicle_by_its_datasheet_keyword
     shoot_with(game(fight), walker)
     assert fight.log.of_kind("casualty") == []
     assert [e.text.strip() for e in fight.log.of_kind("wound")] == [
-        "a.1 of Walker [a] loses 3 wound(s), 7 left"
+        "a.1 of Walker [a] loses 1 wound(s), 9 left",
+        "a.1 of Walker [a] loses 1 wound(s), 8 left",
+        "a.1 of Walker [a] loses 1 wound(s), 7 left",
     ]
 
 
@@ -73,7 +76,7 @@ def test_odds_default_firing_counts_each_copy_of_the_weapon_a_model_carries() ->
     per_model = [sum(w.name == "Bolt pistol" for w in e.weapons) for e in seraphim.entries]
     assert per_model == [2, 2] and seraphim.model_count == 5
     boyz = ruleset().find_unit("Boyz")
-    answer = library_answer(seraphim, "Bolt pistol", None, boyz, None, None, [])
+    answer = library_answer(seraphim, "Bolt pistol", None, boyz, None, None, [], None)
     assert answer.odds.mean_attacks == 10
     assert answer.description.startswith("10x Bolt pistol (Seraphim Squad)")
 

@@ -225,7 +225,7 @@ def test_10_07_indirect_fire_targets_unseen_units_with_cover_and_fails_on_1_to_5
     shot = fight.log.of_kind("shots")[0]
     assert (shot.hits, shot.critical_hits, shot.wounds) == (1, 1, 1)  # type: ignore[attr-defined]
     purposes = [e.purpose for e in fight.log.of_kind("dice")]  # type: ignore[attr-defined]
-    assert "modifier -1" in purposes[0]  # the target has the benefit of cover
+    assert "(mortar, 4+, modifier +0)" in purposes[0]  # cover: BS 3+ worsened to 4+
 
 
 def test_10_07_stationary_and_spotted_only_1_to_3_fail() -> None:

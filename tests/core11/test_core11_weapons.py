@@ -38,7 +38,7 @@ def test_weapon_keyword_parameters_and_conditions() -> None:
     assert not sustained.active_against({"VEHICLE"}) and sustained.active_against({"INFANTRY"})
     pistol = parse_keyword("PISTOL")
     assert pistol is not None and pistol.name == "CLOSE-QUARTERS"
-    for unknown in ("CLEAVE 1", "HUNTER-MONSTER", "RAPID FIRE", "BLAST D3", "TARGETS ORKS"):
+    for unknown in ("CLEAVE 1", "HUNTER-MONSTER", "RAPID FIRE", "TARGETS ORKS"):
         assert parse_keyword(unknown) is None
 
 
@@ -82,11 +82,12 @@ def test_save_uses_ap_or_a_better_invulnerable() -> None:
 def test_attack_profile_modifiers_are_capped_and_read_the_dice() -> None:
     target = DefenceStats(4, 3, 1, keywords=frozenset({"VEHICLE"}))
     heavy = read_weapon(gun(bs=3, keywords=["HEAVY", "LANCE"]))
-    attack = attack_profile(heavy, target, Situation(stationary=True, charged=True))
+    attack = attack_profile(heavy, target, Situation(heavy_steady=True, charged=True))
     assert (attack.hit_modifier, attack.wound_modifier) == (1, 1)
     assert attack.hit(1) is Roll.FAIL and attack.hit(2) is Roll.SUCCESS
     assert attack.hit(6) is Roll.CRITICAL
-    penalised = attack_profile(heavy, target, Situation(cover=True, close_quarters_penalty=True))
+    both = Situation(close_quarters_penalty=True, engaged_target_penalty=True)
+    penalised = attack_profile(heavy, target, both)
     assert penalised.hit_modifier == -1  # -2, capped
     anti = read_weapon(gun(keywords=["ANTI-VEHICLE 2+"]))
     assert attack_profile(anti, target, Situation()).wound(2) is Roll.CRITICAL

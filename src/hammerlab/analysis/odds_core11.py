@@ -13,12 +13,14 @@ from hammerlab.analysis.odds import (
     register_calculator,
 )
 from hammerlab.editions import get_ruleset
+from hammerlab.editions.core11.abilities import feel_no_pain_of
 from hammerlab.editions.core11.odds_questions import (
     SITUATIONS,
     Answer,
     library_answer,
     plain_answer,
 )
+from hammerlab.editions.core11.ruleset import Core11Ruleset
 
 NO_SAVE = 7
 """core11 writes "no save" as Sv 7+."""
@@ -39,7 +41,7 @@ class Core11Calculator:
 
     def plain(self, question: PlainQuestion) -> OddsResult:
         """Odds for numbers."""
-        refuse_unused("core11", question, ("weapon_type", "firing_models", "hits", "cover"))
+        refuse_unused("core11", question, ("weapon_type", "hits", "cover"))
         if question.attacks is None or question.skill is None or question.damage is None:
             raise QuestionError("core11 odds need the attacks, the BS and the damage")
         try:
@@ -57,6 +59,7 @@ class Core11Calculator:
             save=NO_SAVE if question.save is None else question.save,
             wounds=question.wounds,
             models=question.target_models,
+            firing_models=question.firing_models,
             invulnerable=question.invulnerable,
             feel_no_pain=question.feel_no_pain,
             target_keywords=question.target_keywords,
@@ -68,14 +71,17 @@ class Core11Calculator:
         """Odds for two units of the wh40kdc library."""
         refuse_unused("core11", question, ("hits", "cover"))
         rules = get_ruleset("core11")
+        target = rules.find_unit(question.target)
+        assert isinstance(rules, Core11Ruleset)
         answer = library_answer(
             rules.find_unit(question.attacker),
             question.weapon,
             question.profile,
-            rules.find_unit(question.target),
+            target,
             question.firing_models,
             question.target_models,
             question.situation,
+            feel_no_pain_of(target.army, target.rules, rules.library.ability),
         )
         return _result(answer)
 

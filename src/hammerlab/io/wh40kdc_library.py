@@ -58,6 +58,9 @@ class AbilityFacts:
     """``usage.frequency`` (``once-per-turn``...)."""
     summary: str
     """wh40kdc's generated plain-English description."""
+    feel_no_pain: int | None = None
+    """X when the ability is, unconditionally, a Feel No Pain X+ (an effect of type
+    ``feel-no-pain`` whose only modifier is its threshold), whatever its name."""
 
 
 class Wh40kdcLibrary:
@@ -148,7 +151,20 @@ def _facts(view: Any) -> AbilityFacts:
         effect_range=float(effect_range) if isinstance(effect_range, int | float) else None,
         frequency=(raw.get("usage") or {}).get("frequency"),
         summary=view.describe(),
+        feel_no_pain=_feel_no_pain(effect),
     )
+
+
+def _feel_no_pain(effect: Raw) -> int | None:
+    """The threshold of an unconditional ``feel-no-pain`` effect (no scope such as
+    "psychic attacks only", no condition around it), else ``None``."""
+    modifier = effect.get("modifier")
+    if effect.get("type") != "feel-no-pain" or not isinstance(modifier, dict):
+        return None
+    threshold = modifier.get("threshold")
+    if set(modifier) != {"threshold"} or not isinstance(threshold, int):
+        return None
+    return threshold
 
 
 class _UnitReader:

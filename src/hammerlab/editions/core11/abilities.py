@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.positions import is_engaged, unit_distance
-from hammerlab.editions.core11.profiles import is_feel_no_pain
+from hammerlab.editions.core11.profiles import best_feel_no_pain, feel_no_pain
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.volley import fire
 from hammerlab.editions.core11.windows import (
@@ -137,6 +137,19 @@ def targeting_limit(army: str, rules: Iterable[str], facts: FactsLookup) -> floa
     return min(limits) if limits else None
 
 
+def feel_no_pain_of(army: str, rules: Iterable[str], facts: FactsLookup) -> int | None:
+    """The unit's Feel No Pain X+ ("Each time a model with this ability would lose a
+    wound, roll one D6: on an X+, that wound is not lost."), under any name: read
+    from the dataset's structured facts of each ability (Bound Creation is a Feel
+    No Pain 4+), else from an ability written ``Feel No Pain X+``."""
+    values = []
+    for rule in rules:
+        known = facts(army, rule)
+        values.append(known.feel_no_pain if known is not None else None)
+        values.append(feel_no_pain([rule]))
+    return best_feel_no_pain(*values)
+
+
 def abilities_of(unit: Unit) -> list[str]:
     """The unit's abilities and those of its models, without repeats."""
     names = list(unit.datasheet.rules)
@@ -156,12 +169,15 @@ def install(game: Core11Game, facts: FactsLookup) -> list[str]:
         limit = targeting_limit(army, abilities_of(unit), facts)
         if limit is not None:
             game.target_limits[unit.id] = limit
+        fnp = feel_no_pain_of(army, unit.rules, facts)
+        if fnp is not None:
+            game.feel_no_pain[unit.id] = fnp
         for rule in abilities_of(unit):
             reaction = reaction_for(army, rule, facts)
             if reaction is not None:
                 for trigger in triggers_for(game, unit, reaction):
                     game.board.register(trigger)
-            elif not is_feel_no_pain(rule) and not _is_limit(army, rule, facts):
+            elif feel_no_pain_of(army, [rule], facts) is None and not _is_limit(army, rule, facts):
                 unmodelled.append(f"{unit.label}: {rule}")
     return unmodelled
 
@@ -277,7 +293,8 @@ class _ReturnFire:
     def resolve(self, battle: Battle, occasion: Occasion) -> None:
         bearer = battle.unit(self.bearer)
         battle.say("reaction", f"{bearer.label} shoots back at {battle.unit(self.enemy).label}")
-        fire(self.game, bearer, FireControl("reactive", only_target=self.enemy))
+        control = FireControl("reactive", only_target=self.enemy, own_phase=False)
+        fire(self.game, bearer, control)
 
 
 class _Redirect(_Listening):

@@ -10,19 +10,26 @@
   computed exactly by ``odds.py`` against the closest enemy (for a profile)
   or against each target (for a target); ties go to the first (closest).
 - ``reaction`` (reactive shooting, redirection): always ``use``.
-- ``allocate`` and ``hazardous`` (losing a model of one's own): the most common
-  kind of model left in the unit, the one with fewest wounds on a tie — the
-  rank and file before a sergeant. ``precision``: the first CHARACTER offered.
+- ``sidearms`` ([CLOSE-QUARTERS] weapons or the others, 04.01.02): the set
+  with the higher expected damage against the closest enemy.
+- ``lethal-hits``: wound automatically unless a rolled wound is worth more
+  (:attr:`AttackProfile.lethal_pays`, against the weapon's target).
+- ``allocate`` and ``mortal-wound`` (losing a model of one's own): the most
+  common kind of model left in the unit, the one with fewest wounds on a tie —
+  the rank and file before a sergeant. ``precision``: the first CHARACTER offered.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from hammerlab.editions.core11.attacks import LETHAL
 from hammerlab.editions.core11.odds import expected_damage
 from hammerlab.editions.core11.positions import sees, unit_distance
-from hammerlab.editions.core11.profiles import feel_no_pain, unit_defence
-from hammerlab.editions.core11.rolls import Situation
+from hammerlab.editions.core11.profiles import unit_defence
+from hammerlab.editions.core11.rolls import Situation, attack_profile
+from hammerlab.editions.core11.state import Core11Game
+from hammerlab.editions.core11.volley import SIDEARMS
 from hammerlab.editions.core11.weapons import WeaponError, WeaponProfile, read_weapon
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
@@ -38,7 +45,11 @@ class Core11AI:
             return self._shooting_type(battle, decision)
         if decision.kind in ("profile", "target"):
             return self._best_damage(battle, decision)
-        if decision.kind in ("allocate", "hazardous"):
+        if decision.kind == SIDEARMS:
+            return _best_sidearms(battle, decision)
+        if decision.kind == LETHAL:
+            return _lethal(battle, decision)
+        if decision.kind in ("allocate", "mortal-wound"):
             return _most_expendable(battle, decision)
         return 0
 
@@ -62,8 +73,32 @@ class Core11AI:
                 target = battle.unit(str(choice.value))
             else:
                 profile, target = _profile(unit, str(choice.value)), enemies[0]
-            scores.append(_score(profile, target))
+            scores.append(_score(battle, profile, target))
         return max(range(len(scores)), key=lambda i: (scores[i], -i))
+
+
+def _best_sidearms(battle: Battle, decision: Decision[Any]) -> int:
+    """The weapon set (the choice's label lists its weapons) that does more damage."""
+    unit = battle.unit(decision.context["unit"])
+    enemies = sorted(battle.enemies_of(unit), key=lambda e: unit_distance(unit, e))
+    if not enemies:
+        return 0
+    scores = [
+        sum(_score(battle, _profile(unit, name), enemies[0]) for name in choice.label.split(", "))
+        for choice in decision.choices
+    ]
+    return max(range(len(scores)), key=lambda i: (scores[i], -i))
+
+
+def _lethal(battle: Battle, decision: Decision[Any]) -> int:
+    """``wound automatically`` (listed first) unless rolling is worth more."""
+    unit = battle.unit(decision.context["unit"])
+    profile = _profile(unit, decision.context["weapon"])
+    target = battle.unit(decision.context["target"])
+    if profile is None:
+        return 0
+    attack = attack_profile(profile, unit_defence(target), Situation())
+    return 0 if attack.lethal_pays else 1
 
 
 def _most_expendable(battle: Battle, decision: Decision[Any]) -> int:
@@ -90,8 +125,10 @@ def _profile(unit: Unit, name: str) -> WeaponProfile | None:
     return None
 
 
-def _score(profile: WeaponProfile | None, target: Unit) -> float:
+def _score(battle: Battle, profile: WeaponProfile | None, target: Unit) -> float:
     if profile is None or target.destroyed:
         return 0.0
     situation = Situation(target_models=len(target.alive_models))
-    return expected_damage(profile, unit_defence(target), situation, feel_no_pain(target.rules))
+    game = battle.state
+    fnp = game.feel_no_pain.get(target.id) if isinstance(game, Core11Game) else None
+    return expected_damage(profile, unit_defence(target), situation, fnp)

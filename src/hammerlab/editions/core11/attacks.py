@@ -15,8 +15,15 @@ from dataclasses import dataclass, field
 
 from hammerlab.editions.core11.events import AttacksResolved
 from hammerlab.editions.core11.fire_control import FireControl
-from hammerlab.editions.core11.positions import distance_to, engaged_with, has_cover, spotted
+from hammerlab.editions.core11.positions import (
+    distance_to,
+    engaged_with,
+    has_cover,
+    is_engaged,
+    spotted,
+)
 from hammerlab.editions.core11.profiles import (
+    best_feel_no_pain,
     defence_of,
     feel_no_pain,
     is_monster_or_vehicle,
@@ -40,8 +47,14 @@ from hammerlab.engine.decisions import Choice, Decision
 from hammerlab.engine.events import WoundsLost
 from hammerlab.engine.units import Model, Unit
 
-HAZARDOUS_MORTAL_WOUNDS = 3
-"""A CHARACTER, MONSTER or VEHICLE failing a Hazardous test suffers 3 mortal wounds."""
+HAZARD_FAILS_UP_TO = 2
+"""06.03: "To make a hazard roll for a unit, roll one D6: on a 1-2, that roll fails"."""
+HAZARD_MORTAL_WOUNDS = 1
+HAZARD_MORTAL_WOUNDS_MONSTER_VEHICLE = 3
+"""06.03: "1 mortal wound (06.02) Or 3 mortal wounds instead if each model in that unit
+is a MONSTER/VEHICLE model." """
+LETHAL = "lethal-hits"
+"""The decision of [LETHAL HITS] when rolling the wound could be worth more."""
 
 
 @dataclass
@@ -52,6 +65,8 @@ class Battery:
     profile: WeaponProfile
     models: list[Model]
     target: str | None = None
+    target_models: int = 0
+    """Models in the target unit when it was selected ([BLAST] counts them then)."""
     fired: list[Model] = field(default_factory=list)
     """Models that made attacks with it."""
 
@@ -75,21 +90,36 @@ def situation_for(
     profile: WeaponProfile,
     target: Unit,
     control: FireControl,
+    target_models: int,
 ) -> Situation:
-    """What the table says about ``model``'s attacks at ``target``."""
+    """What the table says about ``model``'s attacks at ``target`` (``target_models``:
+    its models when it was selected as the target).
+
+    [HEAVY] needs the unit to be unengaged, not set up this turn and moved no more
+    than 3"; the engine records whether a unit moved, not how far, so any move
+    (and reactive shooting, outside "your Shooting phase") loses it."""
     battle = game.battle
     status = unit.status
+    engaged = target in engaged_with(battle, unit)
+    target_engaged = is_engaged(battle, target)
+    target_big = bool({"MONSTER", "VEHICLE"} & unit_keywords(target))
     return Situation(
         half_range=distance_to(model, target) <= profile.range / 2,
         cover=has_cover(battle, model, target),
         stationary=not (status.moved or status.advanced),
+        heavy_steady=control.own_phase
+        and not (status.moved or status.advanced)
+        and not is_engaged(battle, unit),
         charged=status.charged,
         indirect=control.indirect_attack(profile),
         spotted=spotted(battle, unit.player, target),
         close_quarters_penalty=control.hit_penalty(
-            is_monster_or_vehicle(model, unit), profile, target in engaged_with(battle, unit)
+            is_monster_or_vehicle(model, unit), profile, engaged
         ),
-        target_models=len(target.alive_models),
+        engaged_target_penalty=control.engaged_target_penalty(
+            profile, engaged, target_engaged, target_big
+        ),
+        target_models=target_models,
     )
 
 
@@ -109,7 +139,9 @@ def resolve_battery(
     defence = unit_defence(target)
     groups: dict[AttackProfile, list[Model]] = {}
     for model in firing:
-        situation = situation_for(game, unit, model, battery.profile, target, control)
+        situation = situation_for(
+            game, unit, model, battery.profile, target, control, battery.target_models
+        )
         groups.setdefault(attack_profile(battery.profile, defence, situation), []).append(model)
     for attack, models in groups.items():
         _attack(game, unit, battery, target, attack, models)
@@ -134,7 +166,7 @@ def _attack(
     tally.attacks = (
         attack.attacks.roll_many(dice, count, f"attacks ({name})")
         + attack.extra_attacks.roll_many(dice, count, f"rapid fire attacks ({name})")
-        + attack.blast_attacks * count
+        + attack.blast.roll_many(dice, attack.blast_blocks * count, f"blast attacks ({name})")
     )
     if attack.auto_hit:
         tally.hits = tally.attacks
@@ -147,14 +179,16 @@ def _attack(
     if attack.sustained is not None:
         extra_hits = attack.sustained.roll_many(dice, tally.critical_hits, "sustained hits")
     tally.hits += extra_hits
-    automatic = tally.critical_hits if attack.lethal else 0
+    automatic = tally.critical_hits if _wounds_automatically(game, unit, battery, attack) else 0
     to_roll = tally.hits - automatic
     need = f"{attack.wound_need}+, modifier {attack.wound_modifier:+d}"
     reads = [attack.wound(r) for r in dice.roll(to_roll, f"wound rolls ({name}, {need})")]
-    if attack.reroll_failed_wounds:
-        failed = reads.count(Roll.FAIL)
-        again = dice.roll(failed, "wound re-rolls (twin-linked)")
-        reads = [r for r in reads if r != Roll.FAIL] + [attack.wound(r) for r in again]
+    again = [r for r in reads if attack.rerolls_wound(r)]
+    if again:
+        rolled = dice.roll(len(again), "wound re-rolls (twin-linked)")
+        reads = [r for r in reads if not attack.rerolls_wound(r)] + [
+            attack.wound(r) for r in rolled
+        ]
     critical = [r == Roll.CRITICAL for r in reads if r != Roll.FAIL]
     tally.critical_wounds = sum(critical)
     wounds = [False] * automatic + critical
@@ -179,6 +213,29 @@ def _attack(
             tally.destroyed,
         )
     )
+
+
+def _wounds_automatically(
+    game: Core11Game, unit: Unit, battery: Battery, attack: AttackProfile
+) -> bool:
+    """[LETHAL HITS]: "you can choose for that attack to automatically wound the
+    target." Without [DEVASTATING WOUNDS] an automatic wound is never worth less
+    than a wound roll, so it is taken; otherwise the attacking player is asked
+    (once for the critical hits of one roll: they are alike)."""
+    if not attack.lethal:
+        return False
+    if not attack.devastating:
+        return True
+    answer: bool = game.battle.decide(
+        Decision(
+            LETHAL,
+            unit.player,
+            f"{battery.weapon.name}: critical hits wound automatically, or roll to wound?",
+            (Choice("wound automatically", True), Choice("roll to wound", False)),
+            {"unit": unit.id, "weapon": battery.weapon.name, "target": str(battery.target)},
+        )
+    )
+    return answer
 
 
 def _save_and_damage(
@@ -212,22 +269,39 @@ def _save_and_damage(
 def allocate(game: Core11Game, unit: Unit, battery: Battery, target: Unit) -> Model:
     """The model of ``target`` an attack is allocated to.
 
-    A model that has already lost wounds takes it. Otherwise, with [PRECISION]
-    against a unit mixing CHARACTER and other models, the attacking player
-    chooses; else the defending player chooses among the kinds of model left
-    (identical models make no choice: the first one is taken).
+    05.03: "One group for each CHARACTER model. One group for all other models
+    with the same W, Sv and InSv characteristics." and the allocation order: "If
+    a non-CHARACTER group contains a model that has lost one or more wounds, that
+    group must be first in the allocation order. No CHARACTER group can be earlier
+    in the allocation order than a non-CHARACTER group. CHARACTER groups
+    containing a model that has lost one or more wounds must be earlier in the
+    allocation order than CHARACTER groups containing no wounded models."; 05.04
+    "this must be a model that has lost one or more wounds if possible".
+
+    [PRECISION]: "the active player can select one allocation group that contains
+    one of those visible CHARACTER models": the attacking player picks a
+    CHARACTER first (a wounded one is taken without asking).
     """
     alive = target.alive_models
-    wounded = [m for m in alive if m.wounds_left < defence_of(m.profile).wounds]
-    if wounded:
-        return wounded[0]
     characters = [m for m in alive if "CHARACTER" in model_keywords(target, m)]
+    others = [m for m in alive if m not in characters]
     precise = battery.profile.against("PRECISION", unit_keywords(target)) is not None
-    if precise and characters and len(characters) < len(alive):
+    if precise and characters and others:
+        hurt = _wounded(characters)
+        if hurt:
+            return hurt[0]
         prompt = f"{battery.weapon.name}: allocate to a CHARACTER of {target.label}?"
         return _pick(game, "precision", unit.player, target, characters, prompt)
+    group = others or characters
+    hurt = _wounded(group)
+    if hurt:
+        return hurt[0]
     prompt = f"allocate an attack to {target.label}"
-    return _pick(game, "allocate", target.player, target, alive, prompt)
+    return _pick(game, "allocate", target.player, target, group, prompt)
+
+
+def _wounded(models: list[Model]) -> list[Model]:
+    return [m for m in models if m.wounds_left < defence_of(m.profile).wounds]
 
 
 def _pick(
@@ -255,7 +329,7 @@ def inflict(game: Core11Game, unit: Unit, model: Model, damage: int, cause: str)
     Returns the wounds it lost and whether it was destroyed (0 or 1).
     """
     dice = game.battle.dice
-    fnp = feel_no_pain((*unit.rules, *model.rules))
+    fnp = best_feel_no_pain(game.feel_no_pain.get(unit.id), feel_no_pain(model.rules))
     if fnp is not None and damage > 0:
         ignored = sum(r >= fnp for r in dice.roll(damage, f"feel no pain {fnp}+ ({model.id})"))
         damage -= ignored
@@ -272,21 +346,53 @@ def inflict(game: Core11Game, unit: Unit, model: Model, damage: int, cause: str)
 
 
 def take_hazardous_tests(game: Core11Game, unit: Unit, batteries: list[Battery]) -> None:
-    """[HAZARDOUS]: after the unit has shot, one test (a D6; a 1 fails) for each
-    model that fired such a weapon. For each failed test the owning player
-    selects a model that fired it: a CHARACTER, MONSTER or VEHICLE suffers 3
-    mortal wounds, any other model is destroyed."""
-    for battery in batteries:
-        if not battery.profile.has("HAZARDOUS") or not battery.fired:
-            continue
-        purpose = f"hazardous tests ({battery.weapon.name})"
-        rolls = game.battle.dice.roll(len(battery.fired), purpose)
-        for _ in range(rolls.count(1)):
-            left = [m for m in battery.fired if m.alive]
-            if not left:
-                break
-            model = _pick(game, "hazardous", unit.player, unit, left, "which model fails the test?")
-            if {"CHARACTER", "MONSTER", "VEHICLE"} & model_keywords(unit, model):
-                inflict(game, unit, model, HAZARDOUS_MORTAL_WOUNDS, "hazardous")
-            else:
-                game.battle.remove_model(unit, model, "hazardous")
+    """[HAZARDOUS]: "Each time a unit is selected to shoot or selected to fight, after
+    that unit has resolved all of its attacks, make a number of hazard rolls
+    (06.03) for that unit equal to the number of [HAZARDOUS] weapons you selected
+    in the Select Weapons step."; 06.03: "roll one D6: on a 1-2, that roll fails
+    and that unit suffers: 1 mortal wound (06.02) Or 3 mortal wounds instead if
+    each model in that unit is a MONSTER/VEHICLE model. If more than one hazard
+    roll is required for a unit, make all of those rolls simultaneously."
+
+    A weapon counts when its model made attacks with it (a weapon left without a
+    target is read as not selected).
+    """
+    weapons = sum(len(b.fired) for b in batteries if b.profile.has("HAZARDOUS"))
+    if not weapons or unit.destroyed:
+        return
+    rolls = game.battle.dice.roll(weapons, f"hazard rolls ({unit.label})")
+    failed = sum(r <= HAZARD_FAILS_UP_TO for r in rolls)
+    big = all(is_monster_or_vehicle(m, unit) for m in unit.alive_models)
+    each = HAZARD_MORTAL_WOUNDS_MONSTER_VEHICLE if big else HAZARD_MORTAL_WOUNDS
+    mortal_wounds(game, unit, failed * each, "hazardous")
+
+
+def mortal_wounds(game: Core11Game, unit: Unit, count: int, cause: str) -> None:
+    """06.02: for each mortal wound, "Select one model in that unit by following the
+    first instruction below that applies: If a non-CHARACTER model in that unit has
+    lost one or more wounds, you must select that model. Otherwise, if that unit
+    contains one or more non-CHARACTER models, you must select one of those models.
+    Otherwise, if one or more CHARACTER models in that unit have lost one or more
+    wounds, you must select one of those models. Otherwise, you must select one
+    CHARACTER model in that unit." then "The selected model loses 1 wound."
+    (each wound may be ignored by Feel No Pain)."""
+    for _ in range(count):
+        if unit.destroyed:
+            return
+        alive = unit.alive_models
+        characters = [m for m in alive if "CHARACTER" in model_keywords(unit, m)]
+        group = [m for m in alive if m not in characters] or characters
+        hurt = _wounded(group)
+        model = (
+            hurt[0]
+            if hurt
+            else _pick(
+                game,
+                "mortal-wound",
+                unit.player,
+                unit,
+                group,
+                f"{unit.label}: which model suffers a mortal wound?",
+            )
+        )
+        inflict(game, unit, model, 1, cause)

@@ -18,6 +18,8 @@ class FireControl:
     indirect: bool = False
     only_target: str | None = None
     """A unit that must be the target (reactive shooting at the attacking unit)."""
+    own_phase: bool = True
+    """The attacker's own Shooting phase ("In your Shooting phase": 17.03, [HEAVY])."""
 
     def weapon_allowed(self, monster_or_vehicle: bool, weapon: WeaponProfile) -> bool:
         """Whether a model may select ``weapon`` to make attacks with.
@@ -37,22 +39,28 @@ class FireControl:
         monster_or_vehicle: bool,
         weapon: WeaponProfile,
         engaged_with_shooter: bool,
-        engaged_with_army: bool,
+        target_engaged: bool,
+        target_monster_or_vehicle: bool,
     ) -> bool:
-        """Whether a model may target a unit, as far as the shooting type goes.
+        """Whether a model may target a unit, as far as engagement goes.
 
-        10.06: "Models in your unit can target enemy units your unit is engaged
-        with." Non-MONSTER/VEHICLE models: "you can only select enemy units that
-        are engaged with your unit as targets". MONSTER/VEHICLE models: "If that
-        attack is made with a [BLAST] weapon, it still cannot target a unit your
-        unit is engaged with." The word "still" reads [BLAST] as never targeting a
-        unit engaged with the attacker's army, whatever the shooting type.
+        04.02, while shooting: "Unless otherwise stated, each target must be: ...
+        Unengaged." The exceptions: 10.06 "Models in your unit can target enemy
+        units your unit is engaged with." — but non-MONSTER/VEHICLE models "can
+        only select enemy units that are engaged with your unit as targets", and
+        a MONSTER/VEHICLE model's [BLAST] weapon "still cannot target a unit your
+        unit is engaged with"; 17.03 "In your Shooting phase, enemy
+        MONSTER/VEHICLE units that are engaged can be selected as targets of
+        ranged attacks (excluding attacks made with [BLAST] weapons)."
         """
-        if weapon.has("BLAST") and (engaged_with_army or engaged_with_shooter):
+        limited = self.close_quarters and not monster_or_vehicle
+        if not target_engaged:
+            return not limited
+        if weapon.has("BLAST"):
             return False
-        if self.close_quarters:
-            return monster_or_vehicle or engaged_with_shooter
-        return not engaged_with_shooter
+        if self.close_quarters and engaged_with_shooter:
+            return True
+        return not limited and self.own_phase and target_monster_or_vehicle
 
     def needs_sight(self, weapon: WeaponProfile) -> bool:
         """10.07: "[INDIRECT FIRE] weapons in your unit can target units that are not
@@ -71,5 +79,20 @@ class FireControl:
         [CLOSE-QUARTERS] weapon and targets a unit your unit is engaged with,
         subtract 1 from the hit roll." """
         if not (self.close_quarters and monster_or_vehicle):
+            return False
+        return not (weapon.has("CLOSE-QUARTERS") and engaged_with_shooter)
+
+    @staticmethod
+    def engaged_target_penalty(
+        weapon: WeaponProfile,
+        engaged_with_shooter: bool,
+        target_engaged: bool,
+        target_monster_or_vehicle: bool,
+    ) -> bool:
+        """17.03: "Each time a model makes a ranged attack that targets such a unit
+        [an engaged MONSTER/VEHICLE unit], subtract 1 from the hit roll (excluding
+        attacks made with [CLOSE-QUARTERS] weapons by models in a unit engaged with
+        the target)." """
+        if not (target_engaged and target_monster_or_vehicle):
             return False
         return not (weapon.has("CLOSE-QUARTERS") and engaged_with_shooter)

@@ -5,12 +5,15 @@ The dice of one attack are read through the same
 odds follow the battle's rules exactly. The computation:
 
 1. **One attack** → the distribution of the unsaved wounds it causes: every face
-   of the hit roll, then of the wound roll (with its re-roll), then of the
+   of the hit roll, then of the wound roll (with [TWIN-LINKED]'s re-roll where
+   the attacker takes it: :meth:`AttackProfile.rerolls_wound`), then of the
    save; critical hits add [SUSTAINED HITS X] hits, or wound automatically
-   with [LETHAL HITS]; critical wounds are unsaveable with [DEVASTATING WOUNDS].
+   with [LETHAL HITS] when the attacker so chooses; critical wounds are
+   unsaveable with [DEVASTATING WOUNDS].
 2. **All attacks**: the number of attacks (A per model, [RAPID FIRE X],
-   [BLAST X], each possibly dice) is a distribution; the unsaved wounds of N
-   independent attacks are the N-fold convolution of step 1.
+   [BLAST] X per five target models, each possibly dice) is a distribution;
+   the unsaved wounds of N independent attacks are the N-fold convolution of
+   step 1.
 3. **Damage**, one unsaved wound at a time, by dynamic programming over the
    state (models destroyed, wounds left on the model being damaged;
    :func:`hammerlab.editions.distributions.casualties`, which the Waffle
@@ -23,19 +26,17 @@ Results are floating point: exact up to rounding, not estimates.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from hammerlab.editions.core11.dice_expr import DiceExpr
 from hammerlab.editions.core11.profiles import DefenceStats
 from hammerlab.editions.core11.rolls import (
-    UNREACHABLE,
     AttackProfile,
     Roll,
     Situation,
     attack_profile,
-    save_succeeds,
 )
 from hammerlab.editions.core11.weapons import WeaponProfile
 from hammerlab.editions.distributions import (
@@ -64,6 +65,8 @@ class KillOdds:
     mean_wounds: float
     mean_damage: float
     """Expected damage after Feel No Pain, before excess damage is lost."""
+    choices: tuple[str, ...] = ()
+    """The attacker's choices these odds assume, in words."""
 
     @property
     def mean_models_killed(self) -> float:
@@ -99,21 +102,24 @@ def _steps(attack: AttackProfile) -> _Steps:
     else:
         reads = [attack.hit(f) for f in FACES]
         miss, hit, crit = (reads.count(r) / 6 for r in (Roll.FAIL, Roll.SUCCESS, Roll.CRITICAL))
-    reads = [attack.wound(f) for f in FACES]
-    fail, wound, crit_wound = (reads.count(r) / 6 for r in (Roll.FAIL, Roll.SUCCESS, Roll.CRITICAL))
-    if attack.reroll_failed_wounds:
-        wound, crit_wound = wound + fail * wound, crit_wound + fail * crit_wound
-    saves = sum(save_succeeds(f, attack.save_need) for f in FACES) / 6
-    unsaved = 1.0 if attack.save_need >= UNREACHABLE else 1.0 - saves
-    return _Steps(miss, hit, crit, wound, crit_wound, unsaved)
+    fresh = [attack.wound(f) for f in FACES]
+    final = {r: 0.0 for r in Roll}
+    for read in fresh:
+        if attack.rerolls_wound(read):
+            for again in fresh:
+                final[again] += 1 / 36
+        else:
+            final[read] += 1 / 6
+    return _Steps(miss, hit, crit, final[Roll.SUCCESS], final[Roll.CRITICAL], attack.unsaved)
 
 
-def _per_attack(attack: AttackProfile, steps: _Steps) -> Vector:
-    """Distribution of the unsaved wounds one attack causes."""
+def _per_attack(attack: AttackProfile, steps: _Steps, automatic: bool) -> Vector:
+    """Distribution of the unsaved wounds one attack causes (``automatic``: [LETHAL
+    HITS] critical hits wound automatically)."""
     crit_unsaved = 1.0 if attack.devastating else steps.unsaved
     per_hit = steps.wound * steps.unsaved + steps.critical_wound * crit_unsaved
     on_hit = binomial(1, per_hit)
-    on_crit = binomial(1, steps.unsaved if attack.lethal else per_hit)
+    on_crit = binomial(1, steps.unsaved if automatic else per_hit)
     if attack.sustained is not None:
         on_crit = np.convolve(on_crit, compound(_dice(attack.sustained), on_hit))
     return add(add(vector([steps.miss]), steps.hit * on_hit), steps.critical_hit * on_crit)
@@ -121,8 +127,8 @@ def _per_attack(attack: AttackProfile, steps: _Steps) -> Vector:
 
 def _attack_count(attack: AttackProfile, models: int) -> Vector:
     each = np.convolve(_dice(attack.attacks), _dice(attack.extra_attacks))
-    total = times(each, models)
-    return np.concatenate((np.zeros(attack.blast_attacks * models), total))
+    each = np.convolve(each, times(_dice(attack.blast), attack.blast_blocks))
+    return times(each, models)
 
 
 def _effective_damage(attack: AttackProfile) -> Vector:
@@ -142,18 +148,51 @@ def kill_odds(
     situation: Situation,
     feel_no_pain: int | None = None,
 ) -> KillOdds:
-    """The exact odds of ``firing_models`` models attacking with ``weapon``."""
+    """The exact odds of ``firing_models`` models attacking with ``weapon``.
+
+    [LETHAL HITS] with [DEVASTATING WOUNDS] is a real choice (an automatic wound
+    is never a critical wound): both are computed and the one that destroys more
+    models on average is reported, with a word in :attr:`KillOdds.choices`.
+    """
     attack = attack_profile(weapon, target, situation, feel_no_pain)
+    if not attack.lethal:
+        return _kill_odds(attack, firing_models, target, target_models, False)
+    automatic = _kill_odds(attack, firing_models, target, target_models, True)
+    if not attack.devastating:
+        return automatic
+    rolled = _kill_odds(attack, firing_models, target, target_models, False)
+    if rolled.mean_models_killed > automatic.mean_models_killed:
+        return replace(rolled, choices=(_LETHAL_ROLLED,))
+    return replace(automatic, choices=(_LETHAL_AUTOMATIC,))
+
+
+_LETHAL_AUTOMATIC = (
+    "[LETHAL HITS]: critical hits wound automatically (the better choice here; "
+    "rolling could give [DEVASTATING WOUNDS] critical wounds)"
+)
+_LETHAL_ROLLED = (
+    "[LETHAL HITS]: the attacker rolls to wound after a critical hit (the better choice "
+    "here: [DEVASTATING WOUNDS] critical wounds are worth more than automatic wounds)"
+)
+
+
+def _kill_odds(
+    attack: AttackProfile,
+    firing_models: int,
+    target: DefenceStats,
+    target_models: int,
+    automatic: bool,
+) -> KillOdds:
     steps = _steps(attack)
     count = _attack_count(attack, firing_models)
-    per_attack = _per_attack(attack, steps)
+    per_attack = _per_attack(attack, steps, automatic)
     unsaved = compound(count, per_attack)
     damage = _effective_damage(attack)
     killed = casualties(unsaved, damage, target.wounds, target_models)
     mean_attacks = mean(count)
     sustained = attack.sustained.mean if attack.sustained is not None else 0.0
     wound_rate = steps.wound + steps.critical_wound
-    crit_wounds = 1.0 if attack.lethal else wound_rate
+    crit_wounds = 1.0 if automatic else wound_rate
     mean_unsaved = mean(unsaved)
     return KillOdds(
         models_killed=tuple(float(p) for p in killed),

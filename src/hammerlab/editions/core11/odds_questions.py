@@ -7,19 +7,28 @@ from dataclasses import dataclass
 
 from hammerlab.editions.core11.dice_expr import DiceExpr, DiceExpressionError
 from hammerlab.editions.core11.odds import KillOdds, kill_odds
-from hammerlab.editions.core11.profiles import DefenceStats, defence_of, feel_no_pain
+from hammerlab.editions.core11.profiles import DefenceStats, defence_of
 from hammerlab.editions.core11.rolls import Situation
-from hammerlab.editions.core11.weapons import WeaponError, parse_keyword, read_weapon
+from hammerlab.editions.core11.weapons import (
+    WeaponError,
+    WeaponProfile,
+    parse_keyword,
+    read_weapon,
+)
 from hammerlab.engine.datasheet import Datasheet, Weapon
 from hammerlab.errors import HammerlabError, ProfileError
 
 SITUATIONS: dict[str, str] = {
     "half-range": "the target is within half range ([RAPID FIRE], [MELTA])",
-    "cover": "the target has the benefit of cover (-1 to hit)",
+    "cover": "the target has the benefit of cover (13.08: BS worsened by 1)",
     "stationary": "the attacking unit remained stationary ([HEAVY]; 10.07)",
+    "short-move": 'no attacking model moved more than 3" ([HEAVY], not 10.07)',
     "charged": "the attacking unit charged this turn ([LANCE])",
     "indirect": "an [INDIRECT FIRE] weapon in Indirect shooting (10.07)",
     "spotted": "with indirect: the target is visible to a friendly unit (10.07)",
+    "close-quarters": "a MONSTER/VEHICLE in Close-quarters shooting at a unit it is engaged "
+    "with (10.06: -1 to hit unless a [CLOSE-QUARTERS] weapon)",
+    "engaged-target": "the target is an engaged MONSTER/VEHICLE unit (17.03: -1 to hit)",
 }
 """Facts of the moment an odds question may state, by name."""
 
@@ -40,21 +49,49 @@ class Answer:
     notes: tuple[str, ...] = ()
 
 
-def situation_of(names: Iterable[str], target_models: int) -> Situation:
-    """A :class:`Situation` from situation names (see :data:`SITUATIONS`)."""
+def situation_of(names: Iterable[str], target_models: int, weapon: WeaponProfile) -> Situation:
+    """A :class:`Situation` from situation names (see :data:`SITUATIONS`), for ``weapon``.
+
+    A situation the weapon cannot be in is refused with the reason: Indirect
+    shooting without [INDIRECT FIRE] (10.07: "Has one or more [INDIRECT FIRE]
+    weapons"), a [BLAST] weapon at an engaged unit (10.06: "it still cannot
+    target a unit your unit is engaged with"; 17.03: "excluding attacks made with
+    [BLAST] weapons").
+    """
     chosen = set(names)
     unknown = sorted(chosen - set(SITUATIONS))
     if unknown:
         raise OddsQuestionError(f"unknown situation {unknown[0]!r}; known: {', '.join(SITUATIONS)}")
+    if "indirect" in chosen and not weapon.has("INDIRECT FIRE"):
+        raise OddsQuestionError(
+            "situation 'indirect': 10.07 Indirect shooting needs an [INDIRECT FIRE] weapon"
+        )
+    engaged = {"close-quarters", "engaged-target"} & chosen
+    if engaged and weapon.has("BLAST"):
+        raise OddsQuestionError(
+            f"situation {sorted(engaged)[0]!r}: a [BLAST] weapon cannot target an engaged unit"
+        )
+    close = weapon.has("CLOSE-QUARTERS") and "close-quarters" in chosen
     return Situation(
         half_range="half-range" in chosen,
         cover="cover" in chosen,
         stationary="stationary" in chosen,
+        heavy_steady=bool({"stationary", "short-move"} & chosen) and not engaged,
         charged="charged" in chosen,
         indirect="indirect" in chosen,
         spotted="spotted" in chosen,
+        close_quarters_penalty="close-quarters" in chosen and not close,
+        engaged_target_penalty="engaged-target" in chosen and not close,
         target_models=target_models,
     )
+
+
+def _refuse_target(weapon: WeaponProfile, name: str, keywords: Iterable[str]) -> None:
+    """A weapon limited to some targets ("can only target MONSTER or VEHICLE units")
+    cannot be asked about another target."""
+    if not weapon.may_target(keywords):
+        limits = ", ".join(k.text for k in weapon.keywords if k.name == "TARGETS")
+        raise OddsQuestionError(f"{weapon.name} cannot target {name}: {limits}")
 
 
 def _between(name: str, value: int, low: int, high: int) -> int:
@@ -83,12 +120,16 @@ def plain_answer(
     save: int,
     wounds: int,
     models: int,
+    firing_models: int,
     invulnerable: int | None,
     feel_no_pain: int | None,
     target_keywords: Iterable[str],
     situation: Iterable[str],
 ) -> Answer:
-    """Odds for a weapon and a target given as numbers (BS and saves as N of N+)."""
+    """Odds for a weapon and a target given as numbers (BS and saves as N of N+).
+
+    ``attacks`` is the A of one model's weapon; ``firing_models`` models fire it,
+    so that [RAPID FIRE] and [BLAST] add their attacks per model."""
     if ap > 0:
         raise OddsQuestionError(f"write AP as a datasheet does (-{ap}), not {ap}")
     written = tuple(keywords)
@@ -116,11 +157,15 @@ def plain_answer(
     )
     fnp = None if feel_no_pain is None else _between("feel no pain", feel_no_pain, 2, 6)
     models = _between("target models", models, 1, MAX_MODELS)
-    odds = kill_odds(read_weapon(weapon), 1, target, models, situation_of(situation, models), fnp)
+    firing = _between("firing models", firing_models, 1, MAX_MODELS)
+    view = read_weapon(weapon)
+    _refuse_target(view, "the target", target.keywords)
+    odds = kill_odds(view, firing, target, models, situation_of(situation, models, view), fnp)
     return Answer(
         odds,
-        f"A {attacks} BS {skill}+ S{strength} AP{ap} D {damage} at "
+        f"{firing}x A {attacks} BS {skill}+ S{strength} AP{ap} D {damage} at "
         f"{models}x T{toughness} Sv{save}+ W{wounds}",
+        odds.choices,
     )
 
 
@@ -180,8 +225,10 @@ def library_answer(
     firing_models: int | None,
     target_models: int | None,
     situation: Iterable[str],
+    target_feel_no_pain: int | None,
 ) -> Answer:
-    """Odds for a weapon of a library unit against a library unit."""
+    """Odds for a weapon of a library unit against a library unit (whose Feel No
+    Pain, from its abilities, is ``target_feel_no_pain``)."""
     weapon = find_weapon(attacker, weapon_name, profile)
     try:
         view = read_weapon(weapon)
@@ -196,12 +243,14 @@ def library_answer(
         "firing models", firing_models if firing_models is not None else carriers, 1, MAX_MODELS
     )
     defence, notes = _target_defence(target)
+    _refuse_target(view, target.name, defence.keywords)
     models = _between("target models", target_models or target.model_count, 1, MAX_MODELS)
     _between("target wounds", defence.wounds, 1, MAX_WOUNDS)
     notes += [f"{weapon.name}: keyword not implemented, ignored: {k}" for k in view.unknown]
-    odds = kill_odds(
-        view, firing, defence, models, situation_of(situation, models), feel_no_pain(target.rules)
-    )
+    asked = situation_of(situation, models, view)
+    odds = kill_odds(view, firing, defence, models, asked, target_feel_no_pain)
     return Answer(
-        odds, f"{firing}x {weapon.name} ({attacker.name}) at {models}x {target.name}", tuple(notes)
+        odds,
+        f"{firing}x {weapon.name} ({attacker.name}) at {models}x {target.name}",
+        (*notes, *odds.choices),
     )

@@ -5,16 +5,23 @@ All distances are base to base, in inches, as the engine measures them.
 
 from __future__ import annotations
 
+from hammerlab.editions.core11.profiles import model_keywords
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.geometry import base_distance
 from hammerlab.engine.units import Model, Unit
 
-ENGAGEMENT_RANGE = 1.0
-"""A unit is *engaged* while one of its models is within 1" of an enemy model.
+ENGAGEMENT_RANGE = 2.0
+"""03.04: "A model's engagement range is the area of the battlefield within 2"
+horizontally and 5" vertically of it. While a friendly model is within
+engagement range of one or more enemy models, those models – and the units they
+belong to – are engaged with each other. While a unit contains no engaged
+models, that unit is unengaged."
 
-The seed uses "engaged" without defining it; 1" is the engagement range of the
-current edition's core rules (measured flat: the engine's table has no height).
+Measured base to base on the flat table (the engine has no height, so the 5"
+vertical part always holds).
 """
+COVER_KINDS = frozenset({"INFANTRY", "BEASTS", "SWARM"})
+"""13.08: "That model has the INFANTRY/BEASTS/SWARM keyword and is within a terrain area." """
 
 
 def engaged_with(battle: Battle, unit: Unit) -> list[Unit]:
@@ -56,15 +63,30 @@ def spotted(battle: Battle, player: str, unit: Unit) -> bool:
 
 
 def has_cover(battle: Battle, model: Model, unit: Unit) -> bool:
-    """Whether ``unit`` has the benefit of cover against ``model``'s attacks.
+    """Whether ``unit`` has the benefit of cover against ``model``'s ranged attacks.
 
-    13.08 is referred to by the seed without its text. hammerlab's reading:
-    the target has the benefit of cover when every one of its models that the
-    attacking model can see (all of them, if it sees none) is inside, or seen
-    through, a terrain area that gives cover. A scenario's ``cover`` value on
-    a terrain area only says *that* it gives cover in core11.
+    13.08: "Each time a ranged attack targets a unit, if every model in that unit
+    meets one or more of the following conditions, that unit has the benefit of
+    cover against that attack: That model has the INFANTRY/BEASTS/SWARM keyword
+    and is within a terrain area. That model is not fully visible to the
+    attacking model due to one or more intervening terrain features and/or one or
+    more intervening obscuring terrain areas (13.10)."
+
+    On hammerlab's flat table a terrain area takes part when the scenario says it
+    gives cover (``cover = N``); a model is "not fully visible due to intervening
+    terrain" when the line from the attacking model to it crosses such an area
+    that neither of them stands in.
     """
     field = battle.battlefield
-    seen = [m for m in unit.alive_models if field.can_see(model.position, m.position)]
-    targets = seen or unit.alive_models
-    return bool(targets) and all(field.cover_between(model.position, m.position) for m in targets)
+
+    def covered(target: Model) -> bool:
+        inside = [a for a in field.areas_at(target.position) if a.cover_save is not None]
+        if inside and COVER_KINDS & model_keywords(unit, target):
+            return True
+        return any(
+            not area.contains(target.position)
+            for area in field.cover_between(model.position, target.position)
+        )
+
+    models = unit.alive_models
+    return bool(models) and all(covered(m) for m in models)

@@ -60,9 +60,10 @@ def feel_no_pain(rules: Iterable[str]) -> int | None:
     return min(values) if values else None
 
 
-def is_feel_no_pain(rule: str) -> bool:
-    """Whether ``rule`` is a ``Feel No Pain N+`` ability."""
-    return _FEEL_NO_PAIN.match(rule.strip()) is not None
+def best_feel_no_pain(*values: int | None) -> int | None:
+    """The best (lowest) of several Feel No Pain values, if any."""
+    given = [v for v in values if v is not None]
+    return min(given) if given else None
 
 
 def unit_keywords(unit: Unit) -> frozenset[str]:

@@ -9,10 +9,15 @@ implements the current edition's sequence the way players know it:
 - **Wound roll** by Strength against Toughness: S ≥ 2T 2+, S > T 3+, S = T 4+,
   S < T 5+, S ≤ T/2 6+. An unmodified 1 fails, an unmodified 6 (or the
   ANTI-K Y+ threshold against a K unit) is a *critical wound* and wounds.
-- **Modifiers** to a hit or wound roll are added up and capped at ±1.
-- **Benefit of cover**: −1 to the attacker's hit roll for a ranged attack (in
-  this edition cover no longer improves the save; wh40kdc's cruncher does the
-  same). It is one more hit modifier, inside the ±1 cap.
+- **Modifiers** to a hit or wound roll are added up and capped at ±1 (02.02.01:
+  "Hit rolls and wound rolls can never be modified by more than -1 or +1").
+- **Benefit of cover** (13.08): "Each time a ranged attack targets a unit that
+  has the benefit of cover against it, worsen the BS characteristic of that
+  attack by 1." A characteristic, not a hit modifier: it is outside the ±1
+  cap, and "BS cannot be 1+ (or better) or 7+ (or worse)" (02.02.01).
+- **[PSYCHIC]**: "you can ignore any or all modifiers to that attack's BS or WS
+  characteristic and any or all modifiers to the hit roll": the attacker
+  ignores exactly the ones that hurt it.
 - **Saving throw**: the model's Sv worsened by AP, or its invulnerable save
   (which AP does not change), whichever is better; an unmodified 1 fails.
 - **Damage**: each unsaved attack inflicts D (plus MELTA X within half range)
@@ -36,7 +41,10 @@ from hammerlab.editions.core11.weapons import WeaponProfile
 UNREACHABLE = 7
 """A "need" no D6 can reach (no save possible)."""
 BLAST_MODELS = 5
-"""[BLAST X]: X more attacks per this many models in the target unit."""
+"""[BLAST]: "add one additional attack dice for every five models that were in the
+target unit in the Select Targets step (rounding down)" (X with [BLAST X])."""
+WORST_SKILL = 6
+"""02.02.01: "BS cannot be 1+ (or better) or 7+ (or worse)" after all modifiers."""
 
 
 class Roll(Enum):
@@ -56,7 +64,11 @@ class Situation:
     cover: bool = False
     """The target has the benefit of cover against the attack (13.08)."""
     stationary: bool = False
-    """The attacking unit remained stationary this turn."""
+    """The attacking unit remained stationary this turn (10.07)."""
+    heavy_steady: bool = False
+    """[HEAVY]'s conditions hold: "That unit is unengaged. That unit was not set up on
+    the battlefield this turn. No model in that unit has moved more than 3\" this turn."
+    (and it is the attacker's own Shooting phase)."""
     charged: bool = False
     """The attacking unit made a charge move this turn ([LANCE])."""
     indirect: bool = False
@@ -65,8 +77,10 @@ class Situation:
     """The target is visible to one or more units of the attacker's army."""
     close_quarters_penalty: bool = False
     """A MONSTER/VEHICLE model's −1 in Close-quarters shooting (10.06)."""
+    engaged_target_penalty: bool = False
+    """17.03's −1 for a ranged attack at an engaged MONSTER/VEHICLE unit."""
     target_models: int = 1
-    """Models in the target unit (for [BLAST])."""
+    """Models in the target unit in the Select Targets step (for [BLAST])."""
 
 
 def cap(total: int) -> int:
@@ -107,8 +121,10 @@ class AttackProfile:
     """The weapon's A for one model."""
     extra_attacks: DiceExpr
     """[RAPID FIRE X] within half range, rolled separately for each model."""
-    blast_attacks: int
-    """[BLAST X] attacks for one model: X per five models in the target unit."""
+    blast: DiceExpr
+    """[BLAST] (X = 1) or [BLAST X]: the X added for each five target models."""
+    blast_blocks: int
+    """Whole fives of models in the target unit when targets were selected."""
     auto_hit: bool
     """[TORRENT]: no hit roll."""
     hit_need: int
@@ -119,14 +135,15 @@ class AttackProfile:
     sustained: DiceExpr | None
     """[SUSTAINED HITS X]: X more hits per critical hit."""
     lethal: bool
-    """[LETHAL HITS]: a critical hit wounds automatically."""
+    """[LETHAL HITS]: the attacker *can* choose that a critical hit wounds automatically
+    (see :meth:`lethal_pays`)."""
     wound_need: int
     wound_modifier: int
     """Already capped at ±1."""
     critical_wound_from: int
     """6, or Y of an active [ANTI-K Y+]."""
-    reroll_failed_wounds: bool
-    """[TWIN-LINKED]."""
+    twin_linked: bool
+    """[TWIN-LINKED]: "you can re-roll the wound roll" (see :meth:`rerolls_wound`)."""
     save_need: int
     """The D6 result that saves; 7 when no save is possible."""
     devastating: bool
@@ -152,6 +169,46 @@ class AttackProfile:
             return Roll.CRITICAL
         return Roll.SUCCESS if roll + self.wound_modifier >= self.wound_need else Roll.FAIL
 
+    @property
+    def unsaved(self) -> float:
+        """The chance that a wound which may be saved is not saved."""
+        if self.save_need >= UNREACHABLE:
+            return 1.0
+        return 1.0 - sum(save_succeeds(f, self.save_need) for f in range(1, 7)) / 6
+
+    def worth(self, read: Roll) -> float:
+        """The chance that a wound roll read so ends as an unsaved wound."""
+        if read == Roll.FAIL:
+            return 0.0
+        return 1.0 if read == Roll.CRITICAL and self.devastating else self.unsaved
+
+    @property
+    def rolled_worth(self) -> float:
+        """The chance that one wound roll (with [TWIN-LINKED]'s best re-roll) ends unsaved."""
+        first = [self.worth(self.wound(f)) for f in range(1, 7)]
+        if not self.twin_linked:
+            return sum(first) / 6
+        again = sum(first) / 6
+        return sum(max(w, again) for w in first) / 6
+
+    def rerolls_wound(self, read: Roll) -> bool:
+        """[TWIN-LINKED]: "you can re-roll the wound roll". The attacker re-rolls
+        exactly when a fresh roll is worth more than the one it has (a failure
+        always; a plain success when [DEVASTATING WOUNDS] makes a critical wound
+        worth the gamble)."""
+        if not self.twin_linked:
+            return False
+        fresh = sum(self.worth(self.wound(f)) for f in range(1, 7)) / 6
+        return fresh > self.worth(read)
+
+    @property
+    def lethal_pays(self) -> bool:
+        """[LETHAL HITS]: "you can choose for that attack to automatically wound the
+        target" — the attacker does when an automatic (never critical) wound is
+        worth at least a wound roll: always, unless [DEVASTATING WOUNDS] makes a
+        rolled critical wound worth more."""
+        return self.lethal and self.unsaved >= self.rolled_worth
+
 
 def attack_profile(
     weapon: WeaponProfile,
@@ -170,8 +227,18 @@ def attack_profile(
         return rule.value if rule is not None else None
 
     covered = (situation.cover or situation.indirect) and not active("IGNORES COVER")
-    heavy = active("HEAVY") and situation.stationary
-    hit_modifier = cap(int(heavy) - int(covered) - int(situation.close_quarters_penalty))
+    heavy = active("HEAVY") and situation.heavy_steady
+    modifiers = [
+        int(heavy),
+        -int(situation.close_quarters_penalty),
+        -int(situation.engaged_target_penalty),
+    ]
+    skill_worsened = int(covered)
+    if active("PSYCHIC"):
+        modifiers = [m for m in modifiers if m > 0]
+        skill_worsened = 0
+    skill = weapon.skill if weapon.skill is not None else UNREACHABLE
+    hit_need = min(skill + skill_worsened, max(skill, WORST_SKILL))
     fails_up_to = 1
     if situation.indirect:
         fails_up_to = 3 if situation.stationary and situation.spotted else 5
@@ -183,21 +250,21 @@ def attack_profile(
     rapid = value("RAPID FIRE") if situation.half_range else None
     melta = value("MELTA") if situation.half_range else None
     blast = weapon.against("BLAST", kinds)
-    blast_each = blast.value.bonus if blast is not None and blast.value is not None else 0
     return AttackProfile(
         attacks=weapon.attacks,
         extra_attacks=rapid or DiceExpr(),
-        blast_attacks=blast_each * (situation.target_models // BLAST_MODELS),
+        blast=blast.value if blast is not None and blast.value is not None else DiceExpr(),
+        blast_blocks=situation.target_models // BLAST_MODELS if blast is not None else 0,
         auto_hit=active("TORRENT"),
-        hit_need=weapon.skill if weapon.skill is not None else UNREACHABLE,
-        hit_modifier=hit_modifier,
+        hit_need=hit_need,
+        hit_modifier=cap(sum(modifiers)),
         hit_fails_up_to=fails_up_to,
         sustained=value("SUSTAINED HITS"),
         lethal=active("LETHAL HITS"),
         wound_need=wound_need(weapon.strength, target.toughness),
         wound_modifier=cap(int(lance)),
         critical_wound_from=critical_wound,
-        reroll_failed_wounds=active("TWIN-LINKED"),
+        twin_linked=active("TWIN-LINKED"),
         save_need=save_need(target.save, weapon.ap, target.best_ranged_invulnerable),
         devastating=active("DEVASTATING WOUNDS"),
         damage=weapon.damage,

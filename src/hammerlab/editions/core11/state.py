@@ -36,6 +36,8 @@ class Core11Game:
     """(unit, ability, turn key) for abilities used once per turn."""
     target_limits: dict[str, float] = field(default_factory=dict)
     """Unit id → the range within which it may be targeted (Lone Operative)."""
+    feel_no_pain: dict[str, int] = field(default_factory=dict)
+    """Unit id → its Feel No Pain X+, from its abilities (``abilities.feel_no_pain_of``)."""
     reported: set[str] = field(default_factory=set)
     """Unimplemented keywords already reported in the log."""
 

@@ -26,6 +26,7 @@ from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.positions import (
     distance_to,
     engaged_with,
+    is_engaged,
     sees,
     unit_distance,
 )
@@ -91,7 +92,9 @@ def _report(game: Core11Game, what: str, consequence: str) -> None:
 def _batteries(game: Core11Game, unit: Unit, control: FireControl) -> list[Battery]:
     """Group the weapons the unit may fire by weapon; pick a profile where there are several."""
     groups: dict[str, list[tuple[Model, Weapon, WeaponProfile]]] = {}
+    armed: list[tuple[Model, list[tuple[Weapon, WeaponProfile]]]] = []
     for model in unit.alive_models:
+        armed.append((model, []))
         for weapon in model.weapons:
             profile = readable(game, weapon)
             if profile is None or profile.melee:
@@ -99,10 +102,13 @@ def _batteries(game: Core11Game, unit: Unit, control: FireControl) -> list[Batte
             if (model.id, profile.group) in game.one_shot_spent:
                 continue
             if control.weapon_allowed(is_monster_or_vehicle(model, unit), profile):
-                groups.setdefault(profile.group, []).append((model, weapon, profile))
+                armed[-1][1].append((weapon, profile))
+    for model, carried in _sidearms(game, unit, control, armed):
+        for weapon, profile in carried:
+            groups.setdefault(profile.group, []).append((model, weapon, profile))
     batteries = []
-    for group, carried in groups.items():
-        names = list(dict.fromkeys(p.name for _, _, p in carried))
+    for group, carried_by in groups.items():
+        names = list(dict.fromkeys(p.name for _, _, p in carried_by))
         chosen = names[0]
         if len(names) > 1:
             chosen = game.battle.decide(
@@ -114,9 +120,55 @@ def _batteries(game: Core11Game, unit: Unit, control: FireControl) -> list[Batte
                     {"unit": unit.id, "weapon": group},
                 )
             )
-        picked = [(m, w, p) for m, w, p in carried if p.name == chosen]
+        picked = [(m, w, p) for m, w, p in carried_by if p.name == chosen]
         batteries.append(Battery(picked[0][1], picked[0][2], [m for m, _, _ in picked]))
     return batteries
+
+
+SIDEARMS = "sidearms"
+"""The decision of a model that has [CLOSE-QUARTERS] weapons and other ranged weapons."""
+
+
+def _sidearms(
+    game: Core11Game,
+    unit: Unit,
+    control: FireControl,
+    armed: list[tuple[Model, list[tuple[Weapon, WeaponProfile]]]],
+) -> list[tuple[Model, list[tuple[Weapon, WeaponProfile]]]]:
+    """04.01.02 Sidearms and [CLOSE-QUARTERS]: "When using another shooting type, for
+    each model in that unit (excluding MONSTER/VEHICLE models), you can only select
+    one of the following to make attacks with: One or more of its [CLOSE-QUARTERS]
+    weapons. One or more of its other ranged weapons."
+
+    Models of one kind carrying the same weapons choose alike (one decision for
+    them); the other ranged weapons are offered first.
+    """
+    if control.close_quarters:
+        return armed
+    asked: dict[tuple[str, tuple[str, ...]], bool] = {}
+    kept: list[tuple[Model, list[tuple[Weapon, WeaponProfile]]]] = []
+    for model, carried in armed:
+        close = [(w, p) for w, p in carried if p.has("CLOSE-QUARTERS")]
+        other = [(w, p) for w, p in carried if not p.has("CLOSE-QUARTERS")]
+        if not close or not other or is_monster_or_vehicle(model, unit):
+            kept.append((model, carried))
+            continue
+        key = (model.name, tuple(w.name for w, _ in carried))
+        if key not in asked:
+            asked[key] = game.battle.decide(
+                Decision(
+                    SIDEARMS,
+                    unit.player,
+                    f"{unit.label}: {model.name} fires its close-quarters weapons or the others?",
+                    (
+                        Choice(", ".join(dict.fromkeys(w.name for w, _ in other)), False),
+                        Choice(", ".join(dict.fromkeys(w.name for w, _ in close)), True),
+                    ),
+                    {"unit": unit.id, "model": model.id},
+                )
+            )
+        kept.append((model, close if asked[key] else other))
+    return kept
 
 
 def model_may_attack(
@@ -135,11 +187,12 @@ def model_may_attack(
     if control.needs_sight(battery.profile) and not sees(game.battle, model, target):
         return False
     engaged_ids = {u.id for u in engaged_with(game.battle, unit)}
-    army_engaged = any(
-        target in engaged_with(game.battle, friend) for friend in game.battle.units_of(unit.player)
-    )
     return control.target_allowed(
-        is_monster_or_vehicle(model, unit), battery.profile, target.id in engaged_ids, army_engaged
+        is_monster_or_vehicle(model, unit),
+        battery.profile,
+        target.id in engaged_ids,
+        is_engaged(game.battle, target),
+        bool({"MONSTER", "VEHICLE"} & unit_keywords(target)),
     )
 
 
@@ -188,6 +241,7 @@ def _select_targets(
                 )
             )
             target = game.battle.unit(str(battery.target))
+            battery.target_models = len(target.alive_models)
             game.battle.emit(TargetSelected(unit.label, battery.weapon.name, target.label))
             if target.id not in announced and target.id not in fresh:
                 fresh.append(target.id)

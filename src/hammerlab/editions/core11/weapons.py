@@ -24,19 +24,19 @@ from hammerlab.errors import HammerlabError
 
 FLAGS: dict[str, str] = {
     "ASSAULT": "may be fired in Assault shooting (10.05)",
-    "HEAVY": "+1 to hit if the unit remained stationary this turn",
+    "HEAVY": '+1 to hit if the unit is unengaged, was not set up and moved no more than 3"',
     "CLOSE-QUARTERS": "may be fired in Close-quarters shooting (10.06)",
     "TORRENT": "hits automatically: no hit roll",
-    "LETHAL HITS": "a critical hit wounds automatically",
+    "LETHAL HITS": "the attacker can choose that a critical hit wounds automatically",
     "DEVASTATING WOUNDS": "no saving throw against a critical wound",
-    "TWIN-LINKED": "failed wound rolls are re-rolled",
+    "TWIN-LINKED": "the attacker can re-roll the wound roll",
     "IGNORES COVER": "the target never has the benefit of cover",
     "PRECISION": "the attacker may allocate the attack to a CHARACTER model",
-    "HAZARDOUS": "after shooting, a Hazardous test (D6; a 1 fails) per weapon fired",
+    "HAZARDOUS": "after shooting, a hazard roll (D6; 1-2: mortal wounds) per weapon fired",
     "LANCE": "+1 to wound if the bearer charged this turn",
     "INDIRECT FIRE": "may target units not visible in Indirect shooting (10.07)",
     "ONE SHOT": "each bearer fires it once per battle",
-    "PSYCHIC": "a tag other rules refer to; no effect of its own when shooting",
+    "PSYCHIC": "the attacker can ignore modifiers to its BS and to the hit roll",
     "EXTRA ATTACKS": "a melee rule; no effect when shooting",
 }
 """Keywords without a value, and what hammerlab does with each."""
@@ -45,9 +45,9 @@ VALUED: dict[str, str] = {
     "RAPID FIRE": "+X attacks against a target within half range",
     "SUSTAINED HITS": "a critical hit scores X additional hits",
     "MELTA": "+X damage against a target within half range",
-    "BLAST": "+X attacks per five models in the target unit; never targets an engaged unit",
+    "BLAST": "+1 (or +X) attacks per five models in the target unit; never an engaged target",
 }
-"""Keywords with a value X (a number or dice); ``BLAST`` may have none."""
+"""Keywords with a value X (a number or dice); ``BLAST`` may have none (X = 1)."""
 
 ALIASES = {"PISTOL": "CLOSE-QUARTERS"}
 """10th-edition names still found in the dataset, read as their 11th-edition rule."""
@@ -75,7 +75,8 @@ class WeaponKeyword:
     text: str
     """As written on the datasheet."""
     value: DiceExpr | None = None
-    """X of ``RAPID FIRE X``, ``SUSTAINED HITS X``, ``MELTA X``, ``BLAST X``."""
+    """X of ``RAPID FIRE X``, ``SUSTAINED HITS X``, ``MELTA X``, ``BLAST X`` (1 for a bare
+    ``BLAST``: "add one additional attack dice for every five models")."""
     threshold: int | None = None
     """Y of ``ANTI-K Y+``."""
     kinds: frozenset[str] = frozenset()
@@ -137,10 +138,8 @@ def parse_keyword(text: str) -> WeaponKeyword | None:
         if raw is None and name != "BLAST":
             return None
         try:
-            value = DiceExpr.parse(raw) if raw is not None else None
+            value = DiceExpr.parse(raw if raw is not None else "1")
         except DiceExpressionError:
-            return None
-        if name == "BLAST" and value is not None and not value.fixed:
             return None
         return WeaponKeyword(name, written, value=value, only_vs=only, not_vs=never)
     return None
