@@ -59,21 +59,44 @@ def weapon(sheet: Datasheet, name: str) -> Weapon:
 
 def expected_unit_ids(name: str) -> set[str]:
     """Unit entries counted with XPath: every entry of type unit, root entries
-    of type unit or model, and root links to such entries (here or in the .gst)."""
+    of type unit or model or showing a profile with a WS or Front
+    characteristic (inline or linked), and root links to such entries (here or
+    in the .gst)."""
     root = xml_root(name)
     ids = {e.get("id", "") for e in root.iterfind(f".//{CAT}selectionEntry[@type='unit']")}
-    for element in root.iterfind(f"./{CAT}selectionEntries/{CAT}selectionEntry"):
-        if element.get("type") in {"unit", "model"}:
-            ids.add(element.get("id", ""))
     targets = {e.get("id"): e for e in root.iter(f"{CAT}selectionEntry")}
     targets |= {
         e.get("id"): e
         for e in xml_root(GAME_SYSTEM).iter(f"{GST}selectionEntry")
         if e.get("id") not in targets
     }
+    profiles = {e.get("id"): e for e in root.iter(f"{CAT}profile")}
+    profiles |= {
+        e.get("id"): e
+        for e in xml_root(GAME_SYSTEM).iter(f"{GST}profile")
+        if e.get("id") not in profiles
+    }
+
+    def shows_a_body(*elements: ET.Element) -> bool:
+        shown = []
+        for element in elements:
+            shown += element.findall(f"./{CAT}profiles/{CAT}profile")
+            shown += [
+                profiles[link.get("targetId")]
+                for link in element.findall(f"./{CAT}infoLinks/{CAT}infoLink[@type='profile']")
+                if link.get("targetId") in profiles
+            ]
+        names = {c.get("name") for profile in shown for c in profile.iter() if c.get("name")}
+        return bool(names & {"WS", "Front"})
+
+    for element in root.iterfind(f"./{CAT}selectionEntries/{CAT}selectionEntry"):
+        if element.get("type") in {"unit", "model"} or shows_a_body(element):
+            ids.add(element.get("id", ""))
     for link in root.iterfind(f"./{CAT}entryLinks/{CAT}entryLink"):
         target = targets.get(link.get("targetId"))
-        if target is not None and target.get("type") in {"unit", "model"}:
+        if target is not None and (
+            target.get("type") in {"unit", "model"} or shows_a_body(link, target)
+        ):
             ids.add(target.get("id", ""))
     return ids
 

@@ -14,6 +14,7 @@ from rich.table import Table
 from hammerlab.analysis.game import Game, check_log, saved_players
 from hammerlab.analysis.lab import LabReport, arms, compare
 from hammerlab.cli import import_cmd, odds_cmd
+from hammerlab.cli.import_cmd import model_rule_lines
 from hammerlab.cli.prompt import PromptController
 from hammerlab.cli.render import show_event
 from hammerlab.editions import get_ruleset, ruleset_names
@@ -64,6 +65,8 @@ def _datasheet_table(sheet: Datasheet, problems: list[str]) -> None:
     console.print(f"[bold]{escape(sheet.name)}[/bold] {escape(about)}")
     if sheet.rules:
         console.print("Rules: " + ", ".join(sheet.rules), markup=False)
+    for line in model_rule_lines(sheet):
+        console.print(line, markup=False)
     keys: list[str] = []
     for entry in sheet.entries:
         keys += [k for k in entry.profile.characteristics if k not in keys]
@@ -96,13 +99,16 @@ def show(
     """Show a datasheet: profiles, weapons and what hammerlab does not implement."""
     try:
         rules = get_ruleset(ruleset)
+        problems: list[str] = []
         if source is not None:
-            from hammerlab.io.battlescribe import unit_from_file
+            from hammerlab.io.battlescribe import import_file
 
-            sheet = unit_from_file(source, unit)
+            imported = import_file(source)  # any unit, playable or not: say why not
+            sheet = imported.find(unit)
+            problems += [f"not playable: {reason}" for reason in imported.reasons(sheet.name)]
         else:
             sheet = rules.find_unit(unit)
-        _datasheet_table(sheet, rules.validate_datasheet(sheet))
+        _datasheet_table(sheet, problems + rules.validate_datasheet(sheet))
     except HammerlabError as error:
         raise fail(error) from None
 

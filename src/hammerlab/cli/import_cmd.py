@@ -1,7 +1,8 @@
 """``hammerlab import PATH [--json]``: what a BattleScribe file holds.
 
-Lists each unit with its model profiles, weapons and the notes on what could
-not be mapped, as rich tables or (``--json``) as a JSON list for tools.
+Lists each unit with its model profiles (and each model's own rules), weapons,
+whether the Waffle Edition can play it (and why not), and the notes on what
+could not be mapped, as rich tables or (``--json``) as a JSON list for tools.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ def units_json(result: ImportResult) -> list[dict[str, Any]]:
                     "unit_type": entry.profile.unit_type,
                     "invulnerable": entry.profile.invulnerable,
                     **{key: entry.profile.get(key) for key in MODEL_KEYS},
+                    "rules": list(entry.rules),
                 }
                 for entry in sheet.entries
             ],
@@ -69,6 +71,8 @@ def units_json(result: ImportResult) -> list[dict[str, Any]]:
                 for weapon in sheet.weapons()
             ],
             "rules": list(sheet.rules),
+            "playable": not result.reasons(sheet.name),
+            **({"reasons": list(reasons)} if (reasons := result.reasons(sheet.name)) else {}),
             "notes": list(sheet.notes),
         }
         for sheet in result.datasheets
@@ -85,16 +89,32 @@ def print_result(result: ImportResult, console: Console) -> None:
             console.print(_weapon_table(sheet))
         if sheet.rules:
             console.print(f"Rules: {', '.join(sheet.rules)}", markup=False)
+        for line in model_rule_lines(sheet):
+            console.print(line, markup=False)
+        reasons = result.reasons(sheet.name)
+        if reasons:
+            console.print(f"Not playable: {'; '.join(reasons)}", style="red", markup=False)
         for note in sheet.notes:
             console.print(f"  note: {note}", style="yellow", markup=False)
     for note in result.notes:
         console.print(f"note: {note}", style="yellow", markup=False)
     notes = sum(len(sheet.notes) for sheet in result.datasheets)
+    playable = sum(1 for sheet in result.datasheets if not result.reasons(sheet.name))
     console.print(
-        f"{len(result.datasheets)} units, {result.weapon_profiles} weapon profiles, "
+        f"{len(result.datasheets)} units ({playable} playable), "
+        f"{result.weapon_profiles} weapon profiles, "
         f"{notes} notes on what was not mapped ({result.kind} {result.source})",
         markup=False,
     )
+
+
+def model_rule_lines(sheet: Datasheet) -> list[str]:
+    """``Rules of 'Veteran Sergeant': Feel No Pain`` for each model with rules of its own."""
+    return [
+        f"Rules of {entry.profile.name!r}: {', '.join(entry.rules)}"
+        for entry in sheet.entries
+        if entry.rules
+    ]
 
 
 def _profile_table(sheet: Datasheet) -> Table:

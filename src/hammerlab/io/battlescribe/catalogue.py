@@ -3,7 +3,8 @@
 Which entries are units: every selection entry of type ``unit`` in the file,
 wherever it sits (an Astra Militarum Infantry Squad only exists inside its
 Platoon), plus root entries of type ``model`` (characters are written that way)
-and whatever the root entry links reach of either type.
+or showing a model (or vehicle) profile whatever their type (Marneus Calgar is
+an ``upgrade``), and whatever the root entry links reach of these kinds.
 
 What a unit holds by default is what BattleScribe selects when the unit is
 added: each child entry with a ``min`` constraint (scope ``parent``) that many
@@ -23,7 +24,7 @@ from hammerlab.errors import InputError
 from hammerlab.io.battlescribe.infos import read_infos
 from hammerlab.io.battlescribe.links import Library, element_path, number
 from hammerlab.io.battlescribe.modifiers import Modifier, apply_unconditional, modifiers_of
-from hammerlab.io.battlescribe.profiles import is_hidden
+from hammerlab.io.battlescribe.profiles import BODY_KINDS, is_hidden
 from hammerlab.io.battlescribe.tree import Node, checked_count
 
 MAX_DEPTH = 64
@@ -79,18 +80,30 @@ def unit_entries(library: Library, notes: list[str]) -> list[UnitEntry]:
         found.setdefault(id(ref.element), UnitEntry(ref, depth, container))
 
     for element in root.iterfind("selectionEntries/selectionEntry"):
-        if element.get("type") in UNIT_TYPES:
+        if _is_root_unit(Ref(element), library):
             add(Ref(element), 0, "")
     for link in root.iterfind("entryLinks/entryLink"):
         target = library.find(link.get("targetId", ""))
         if target is None:
             notes.append(f"Root entry link {link.get('targetId')!r} could not be resolved.")
-        elif target.tag == "selectionEntry" and target.get("type") in UNIT_TYPES:
+        elif target.tag == "selectionEntry" and _is_root_unit(Ref(target, link), library):
             add(Ref(target, link), 0, "")
     for element, depth, container in _entries_in_order(root):
         if element.get("type") == "unit":
             add(Ref(element), depth, container)
     return sorted(found.values(), key=lambda entry: entry.depth)
+
+
+def _is_root_unit(ref: Ref, library: Library) -> bool:
+    """Whether a root entry is a unit: typed ``unit`` or ``model``, or showing a body.
+
+    Old catalogues type characters and squads ``upgrade`` (a Daemon Prince,
+    Marneus Calgar); what makes them units is their model profile.
+    """
+    if ref.element.get("type") in UNIT_TYPES:
+        return True
+    shown = read_infos((ref.link, ref.element), library).profiles
+    return any(raw.kind in BODY_KINDS for raw in shown)
 
 
 def _entries_in_order(root: Element) -> Iterator[tuple[Element, int, str]]:

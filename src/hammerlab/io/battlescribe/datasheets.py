@@ -22,16 +22,44 @@ The mapping, in short (``docs/importers.md`` has the reasons):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile, Weapon
-from hammerlab.io.battlescribe.playable import unplayable_notes
-from hammerlab.io.battlescribe.profiles import Kind, RawProfile, model_profile, weapon
+from hammerlab.io.battlescribe.playable import (
+    WAFFLE,
+    is_ranged,
+    never_fires_note,
+    profile_problems,
+    weapon_problems,
+)
+from hammerlab.io.battlescribe.profiles import (
+    BODY_KINDS,
+    Kind,
+    RawProfile,
+    model_profile,
+    modes_of,
+    normalise_rule,
+    weapon,
+)
 from hammerlab.io.battlescribe.saves import invulnerable_in_text
 from hammerlab.io.battlescribe.tree import Node
 
-BODY_KINDS = frozenset({Kind.MODEL, Kind.VEHICLE})
+NO_MODELS = "it has no models"
+"""The reason a unit without any model (a formation, an upgrade) is not playable."""
+VEHICLES = "vehicles are not modelled"
+"""The reason a unit holding a vehicle (or walker, flyer, building) is not playable."""
+
+_GRENADE = re.compile(r"\b(?:grenades?|bombs?|stikkbombs?)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Built:
+    """A datasheet and why it cannot be played (empty when it can)."""
+
+    datasheet: Datasheet
+    reasons: tuple[str, ...]
 
 
 @dataclass
@@ -42,8 +70,8 @@ class _Gear:
     weapons: list[tuple[Weapon, int]] = field(default_factory=list)
     """Each weapon with how many copies the selections hold in all."""
     rules: list[str] = field(default_factory=list)
-    texts: list[tuple[str, str]] = field(default_factory=list)
-    """(name, text) of rules and wargear, read for invulnerable saves."""
+    texts: list[tuple[str, str, bool]] = field(default_factory=list)
+    """(name, text, is a wargear item) of rules and wargear, read for invulnerable saves."""
     notes: list[str] = field(default_factory=list)
 
     def take(self, node: Node) -> None:
@@ -52,43 +80,90 @@ class _Gear:
         Rules on a wargear selection with weapon profiles are the weapons'
         rules (Concussive, Unwieldy...): they become the weapons' keywords.
         """
-        weapon_rules = tuple(dict.fromkeys(rule.name for rule in node.rules))
         armed = (
             node.type not in {"unit", "model"}
             and not _shows_body(node)
             and any(raw.kind is Kind.WEAPON for raw in node.profiles)
         )
+        weapon_rules = tuple(dict.fromkeys(normalise_rule(rule.name) for rule in node.rules))
+        usable: list[Weapon] = []
         for raw in node.profiles:
             kind = raw.kind
             if kind in BODY_KINDS:
                 self.bodies.append(raw)
             elif kind is Kind.WEAPON:
-                mapped = replace(weapon(raw), keywords=weapon_rules if armed else ())
-                self.weapons.append((mapped, node.count))
                 self.notes.extend(raw.pending)
+                item = replace(weapon(raw), keywords=weapon_rules if armed else ())
+                if self._usable(item, raw):
+                    usable.append(item)
             elif kind is Kind.TEXT:
                 self.rules.append(raw.name)
-                self.texts.append((raw.name, raw.text()))
+                self.texts.append((raw.name, raw.text(), True))
             else:
                 self.notes.append(f"Profile {raw.describe()} is not used by hammerlab.")
+        if armed:
+            usable = self._one_mode(node.name, usable)
+        self.weapons.extend((item, node.count) for item in usable)
         if not armed:
             for rule in node.rules:
                 self.rules.append(rule.name)
-                self.texts.append((rule.name, rule.text))
+                self.texts.append((rule.name, rule.text, False))
         if node.type == "upgrade" and not (node.profiles or node.rules or node.children):
             self.rules.append(node.name)
+
+    def _usable(self, item: Weapon, raw: RawProfile) -> bool:
+        """Whether ``item`` can be handed over; a note says why not, or what was cut."""
+        modes = modes_of(raw)
+        if modes:
+            self.notes.append(
+                f"Weapon {item.name!r} is written with several modes ({', '.join(modes)}); "
+                "only the first is read."
+            )
+        problems = weapon_problems(item)
+        if problems:
+            self.notes.append(
+                f"Weapon {item.name!r} cannot be used by {WAFFLE}: {'; '.join(problems)}; dropped."
+            )
+            return False
+        if is_ranged(item) and _GRENADE.search(item.name) and "launcher" not in item.name.lower():
+            self.notes.append(
+                f"Weapon {item.name!r} is a grenade: {WAFFLE} would have every model throw one "
+                "every turn, where only one model per unit may; dropped."
+            )
+            return False
+        return True
+
+    def _one_mode(self, name: str, weapons: list[Weapon]) -> list[Weapon]:
+        """One firing mode of a wargear item with several ranged profiles.
+
+        A model fires one mode of a weapon (frag or krak missile, the boltgun
+        or the melta of a combi-weapon), not all at once: the mode named
+        ``standard`` is kept, otherwise the first; the others are noted.
+        Melee profiles stay (a power fist with a built-in storm bolter).
+        """
+        ranged = [item for item in weapons if is_ranged(item)]
+        if len(ranged) < 2:
+            return weapons
+        kept = next((item for item in ranged if "standard" in item.name.lower()), ranged[0])
+        others = ", ".join(repr(item.name) for item in ranged if item is not kept)
+        self.notes.append(
+            f"{name!r} has several firing modes; only {kept.name!r} is kept ({others} left "
+            "out: firing modes are not modelled)."
+        )
+        return [item for item in weapons if item is kept or not is_ranged(item)]
 
 
 def build_datasheet(
     unit: Node, name: str, army: str, source: str, note: str | None = None
-) -> Datasheet:
-    """The datasheet of the unit whose selections are ``unit``.
+) -> Built:
+    """The datasheet of the unit whose selections are ``unit``, and why it cannot play.
 
     ``note`` is a first note from the caller (why the unit was renamed).
     """
     models, outer = _split_models(unit)
     unit_gear = _Gear()
     notes: list[str] = [note] if note else []
+    reasons: list[str] = []
     for node in outer:
         unit_gear.take(node)
         notes.extend(node.notes)
@@ -105,7 +180,7 @@ def build_datasheet(
         )
     entries: list[ModelEntry] = []
     for model in models:
-        for entry in _model_entries(model, unit_gear, fallback, notes):
+        for entry in _model_entries(model, unit_gear, fallback, notes, reasons):
             _add_entry(entries, entry)
     notes.extend(_unit_weapon_notes(unit_gear, entries))
     entries = [_with_unit_weapons(entry, unit_gear) for entry in entries]
@@ -113,19 +188,41 @@ def build_datasheet(
     if models == [unit]:  # a one-model unit: what the model has, the unit has
         unit_rules.extend(rule for entry in entries for rule in entry.rules)
         entries = [replace(entry, rules=()) for entry in entries]
-    return Datasheet(
+    for entry in entries:
+        problems = profile_problems(entry.profile)
+        if problems:
+            notes.append(
+                f"Model {entry.profile.name!r} cannot be played by {WAFFLE}: {problems[0]}; "
+                "kept as written."
+            )
+            reasons.append(f"model {entry.profile.name!r}: {problems[0]}")
+        notes.extend(filter(None, map(never_fires_note, entry.weapons)))
+    if not entries and not reasons:
+        reasons.append(NO_MODELS)
+    datasheet = Datasheet(
         name=name,
         army=army,
         edition="waffle",
         entries=tuple(entries),
         rules=_unique(unit_rules),
         source=source,
-        notes=_unique([*unit_gear.notes, *notes, *unplayable_notes(entries)]),
+        notes=_unique([*unit_gear.notes, *notes]),
     )
+    return Built(datasheet, _unique(reasons))
 
 
 def _split_models(unit: Node) -> tuple[list[Node], list[Node]]:
-    """The model selections of a unit, and the selections outside any model."""
+    """The model selections of a unit, and the selections outside any model.
+
+    A model is a selection of type ``model``, one showing a model profile, or
+    one named after the profile the unit shows and holding nothing but
+    wargear (Veterans show ``Veteran`` and hold nine ``Veteran w/ Lasgun``).
+    When the unit shows a profile that no such model uses, the unit itself is
+    one more model (Aun'Va with his Honour Guard, a Devilfish with its Gun
+    Drones), carrying the wargear selected for it; otherwise, without any
+    model selection, the unit is its only model.
+    """
+    worn = tuple(raw.name.casefold() for raw in unit.profiles if raw.kind in BODY_KINDS)
     models: list[Node] = []
     outer: list[Node] = [unit]
     stack = list(reversed(unit.children))
@@ -133,14 +230,39 @@ def _split_models(unit: Node) -> tuple[list[Node], list[Node]]:
         node = stack.pop()
         if node.type == "unit":
             continue
-        if node.type == "model" or _shows_body(node):
+        if node.type == "model" or _shows_body(node) or _wears(node, worn):
             models.append(node)
         else:
             outer.append(node)
             stack.extend(reversed(node.children))
     if not models:  # the unit is a single model, all it holds is its wargear
         return [unit], []
-    return models, outer
+    if not worn or any(not any(map(_shows_body, _subtree(model))) for model in models):
+        return models, outer
+    wargear = {id(node) for node in outer}
+    own = Node(
+        unit.name,
+        "model",
+        unit.count,
+        profiles=[raw for raw in unit.profiles if raw.kind in BODY_KINDS | {Kind.WEAPON}],
+        children=[child for child in unit.children if id(child) in wargear],
+    )
+    rest = replace(
+        unit,
+        profiles=[raw for raw in unit.profiles if raw.kind not in BODY_KINDS | {Kind.WEAPON}],
+        children=[],
+    )
+    return [own, *models], [rest]
+
+
+def _wears(node: Node, worn: tuple[str, ...]) -> bool:
+    """Whether ``node`` is a model wearing the unit's profile ``Veteran w/ Lasgun``."""
+    return (
+        bool(node.children)
+        and not node.profiles
+        and node.name.casefold().startswith(worn)
+        and not any(map(_shows_body, _subtree(node)))
+    )
 
 
 def _shows_body(node: Node) -> bool:
@@ -158,7 +280,11 @@ def _nested_units(unit: Node) -> Iterator[Node]:
 
 
 def _model_entries(
-    model: Node, unit_gear: _Gear, fallback: RawProfile | None, notes: list[str]
+    model: Node,
+    unit_gear: _Gear,
+    fallback: RawProfile | None,
+    notes: list[str],
+    reasons: list[str],
 ) -> list[ModelEntry]:
     """The entries for one model selection (several if loadouts differ)."""
     gear = _Gear()
@@ -168,11 +294,11 @@ def _model_entries(
     notes.extend(gear.notes)
     body = gear.bodies[0] if gear.bodies else fallback
     if body is None:
-        notes.append(
-            "No model with a WS BS S T W I A Ld Sv profile was found."
-            if model.type == "unit"
-            else f"Model {model.name!r} has no WS BS S T W I A Ld Sv profile; left out."
-        )
+        if model.type != "unit":
+            notes.append(f"Model {model.name!r} has no WS BS S T W I A Ld Sv profile; left out.")
+            reasons.append(f"model {model.name!r} has no WS BS S T W I A Ld Sv profile")
+        else:
+            notes.append("No model with a WS BS S T W I A Ld Sv profile was found.")
         return []
     notes.extend(
         f"Model {model.name!r} also shows profile {raw.name!r}; only {body.name!r} is used."
@@ -181,6 +307,7 @@ def _model_entries(
     )
     if body.kind is Kind.VEHICLE:
         notes.append(f"Vehicle profile not supported: {body.describe()}.")
+        reasons.append(VEHICLES)
         return []
     if model.count == 0:
         notes.append(f"Model {model.name!r} is selected 0 times; left out.")
@@ -250,17 +377,29 @@ def _loadouts(models: int, weapons: list[tuple[Weapon, int]]) -> list[tuple[int,
     return groups
 
 
-def _with_invulnerable(profile: Profile, texts: list[tuple[str, str]], notes: list[str]) -> Profile:
-    """``profile`` with the best invulnerable save its rules and wargear grant."""
+def _with_invulnerable(
+    profile: Profile, texts: list[tuple[str, str, bool]], notes: list[str]
+) -> Profile:
+    """``profile`` with the best invulnerable save its rules and wargear grant.
+
+    A wargear item's description only grants a save in a sentence naming the
+    item; one describing another item's save (a Nova Reactor's text about the
+    shield generator) is noted, not applied.
+    """
     best = profile.invulnerable
-    for name, text in texts:
-        mention = invulnerable_in_text(text)
+    for name, text, item in texts:
+        mention = invulnerable_in_text(text, name if item else None)
         if mention.value is not None:
             best = mention.value if best is None else min(best, mention.value)
         notes.extend(
             f"{name!r} mentions an invulnerable save that cannot be applied reliably "
             f"({_shorten(sentence)})."
             for sentence in mention.unclear
+        )
+        notes.extend(
+            f"{name!r} describes an invulnerable save without naming itself as what grants "
+            f"it ({_shorten(sentence)}); not applied."
+            for sentence in mention.elsewhere
         )
     return profile if best == profile.invulnerable else replace(profile, invulnerable=best)
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from hammerlab.engine.datasheet import Datasheet
@@ -34,6 +35,12 @@ class ImportResult:
     """Distinct weapon profiles (name and characteristics) defined in the file."""
     notes: tuple[str, ...] = ()
     """What concerns the whole file (a game system not found, army-wide rules)."""
+    unplayable: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Unit name → why the Waffle Edition cannot play it, for each unit it cannot."""
+
+    def reasons(self, name: str) -> tuple[str, ...]:
+        """Why the unit called exactly ``name`` cannot be played; empty if it can."""
+        return self.unplayable.get(name, ())
 
     def find(self, name: str) -> Datasheet:
         """The unit called ``name`` (any case)."""
@@ -79,8 +86,22 @@ def clear_cache() -> None:
 
 
 def unit_from_file(path: Path | str, name: str) -> Datasheet:
-    """The unit ``name`` of a BattleScribe file."""
-    return import_file(path).find(name)
+    """The unit ``name`` of a BattleScribe file, ready to play.
+
+    A unit the Waffle Edition cannot play (a vehicle, a model whose
+    characteristics it cannot read...) is an :class:`InputError` naming the
+    unit and the reasons, so that a scenario refuses it when it is loaded
+    rather than failing in the middle of a battle. ``import_file(path).find``
+    gives any unit, playable or not.
+    """
+    result = import_file(path)
+    sheet = result.find(name)
+    reasons = result.reasons(sheet.name)
+    if reasons:
+        raise InputError(
+            result.source, f"unit {sheet.name!r}", f"cannot be played: {'; '.join(reasons)}"
+        )
+    return sheet
 
 
 def _import(path: Path, source: str) -> ImportResult:
@@ -92,16 +113,17 @@ def _import(path: Path, source: str) -> ImportResult:
     except RecursionError:  # modifier or info groups nested thousands deep
         raise InputError(source, "", "elements are nested too deeply to import") from None
     names = _unique_names([(unit.name, container) for unit, _, container in units])
-    datasheets = tuple(
+    built = [
         build_datasheet(unit, name, army, str(path), rename_note)
         for (unit, army, _), (name, rename_note) in zip(units, names, strict=True)
-    )
+    ]
     return ImportResult(
         source=source,
         kind=KINDS[library.main.root.tag],
-        datasheets=datasheets,
+        datasheets=tuple(unit.datasheet for unit in built),
         weapon_profiles=weapon_profiles,
         notes=tuple(notes),
+        unplayable={unit.datasheet.name: unit.reasons for unit in built if unit.reasons},
     )
 
 

@@ -4,28 +4,28 @@ The importer writes Waffle Edition datasheets (``edition = "waffle"``), whose
 characteristics the edition reads with ``stats_of`` and ``weapon_of``
 (``editions/waffle/profiles.py``). ``io`` may not import editions
 (``docs/architecture.md``), so the forms those readers accept are restated
-here, and every model or weapon outside them gets a note instead of failing
-later, in a battle:
+here, and every model or weapon outside them is caught at import time instead
+of failing later, in a battle:
 
 * a model: ``WS BS S T W I A Ld`` numbers (``"3"``, ``"3+"``), ``Sv`` a
-  number or ``-``;
+  number or ``-``; a model outside these makes its unit unplayable;
 * a weapon: ``Range`` inches, ``Template``, ``Melee`` or ``-``; ``S`` a
   number, ``User``, ``xN`` or ``+N``; ``AP`` a number or ``-``; ``Type`` (with
   the weapon's keywords after it) starting with ``Assault|Heavy|Rapid
   Fire|Salvo|Pistol|Ordnance|Melee`` and its shots (``Heavy 2``, ``Salvo
-  2/4``) or with a blast, template or barrage marker.
+  2/4``, not dice: ``Heavy D3``) or with a blast, template or barrage marker;
+  a weapon outside these is dropped from its model, with a note.
 
 ``tests/io/test_battlescribe_usable.py`` holds this to the real readers on the
-shared catalogues, both ways: no unit they reject goes without a note, and no
-note flags a unit they accept.
+shared catalogues, both ways: no unit they reject is called playable, and no
+weapon they accept is dropped.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
 
-from hammerlab.engine.datasheet import ModelEntry, Profile, Weapon
+from hammerlab.engine.datasheet import Profile, Weapon
 
 WAFFLE = "the Waffle Edition"
 
@@ -34,26 +34,15 @@ _NO_VALUE = frozenset({"-", ""})
 _NO_RANGE = frozenset({"template", "-", "melee", ""})
 _RANGE = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _STRENGTH = re.compile(r"user|u|[x×][0-9]+|\+[0-9]+|[0-9]+", re.IGNORECASE)
-_TYPE_HEAD = re.compile(
-    r"(?P<kind>Assault|Heavy|Rapid Fire|Salvo|Pistol|Ordnance|Melee)"
-    r"\s*(?:[0-9]+)?(?:\s*/\s*[0-9]+)?",
-    re.IGNORECASE,
-)
+_KINDS = r"(?P<kind>Assault|Heavy|Rapid Fire|Salvo|Pistol|Ordnance|Melee)"
+_TYPE_HEAD = re.compile(rf"{_KINDS}\s*(?:[0-9]+)?(?:\s*/\s*[0-9]+)?", re.IGNORECASE)
+_DICE_SHOTS = re.compile(rf"{_KINDS}\s*(?P<dice>[0-9]*\s*D\s*[0-9]+.*)", re.IGNORECASE)
 _MARKERS = frozenset({"blast", "large blast", "template", "barrage"})
 _STATS = ("WS", "BS", "S", "T", "W", "I", "A", "Ld")
 
 
-def unplayable_notes(entries: Iterable[ModelEntry]) -> list[str]:
-    """A note for each model profile or weapon the Waffle Edition cannot read."""
-    notes: list[str] = []
-    for entry in entries:
-        notes.extend(_profile_notes(entry.profile))
-        for weapon in entry.weapons:
-            notes.extend(_weapon_notes(weapon))
-    return list(dict.fromkeys(notes))
-
-
-def _profile_notes(profile: Profile) -> Iterator[str]:
+def profile_problems(profile: Profile) -> list[str]:
+    """The characteristics of a model profile the Waffle Edition cannot read."""
     bad = [
         f"{key} {profile.get(key)!r}"
         for key in _STATS
@@ -62,17 +51,26 @@ def _profile_notes(profile: Profile) -> Iterator[str]:
     save = profile.get("Sv").strip()
     if save not in _NO_VALUE and not _NUMBER.fullmatch(save):
         bad.append(f"Sv {profile.get('Sv')!r}")
-    if bad:
-        yield (
-            f"Model {profile.name!r} cannot be played by {WAFFLE}: {', '.join(bad)} "
-            f"{'is not a number' if len(bad) == 1 else 'are not numbers'}; kept as written."
-        )
+    if not bad:
+        return []
+    return [f"{', '.join(bad)} {'is not a number' if len(bad) == 1 else 'are not numbers'}"]
 
 
-def _weapon_notes(weapon: Weapon) -> Iterator[str]:
+def _tokens(weapon: Weapon) -> list[str]:
+    """The weapon's Type words, then its keywords (as ``weapon_of`` reads them)."""
+    tokens = [token.strip() for token in weapon.get("Type").split(",") if token.strip()]
+    return tokens + list(weapon.keywords)
+
+
+def _reach(weapon: Weapon) -> str:
+    return weapon.get("Range", "-").strip().rstrip('"').strip().lower()
+
+
+def weapon_problems(weapon: Weapon) -> list[str]:
+    """Why the Waffle Edition cannot use ``weapon``; empty when it reads."""
     problems = []
     written_range = weapon.get("Range", "-")
-    reach = written_range.strip().rstrip('"').strip().lower()
+    reach = _reach(weapon)
     if reach not in _NO_RANGE and not _RANGE.fullmatch(reach):
         problems.append(f"Range {written_range!r} is not inches, Template, Melee or '-'")
     strength = weapon.get("S", "User").strip()
@@ -81,25 +79,34 @@ def _weapon_notes(weapon: Weapon) -> Iterator[str]:
     armour_piercing = weapon.get("AP", "-").strip()
     if armour_piercing not in _NO_VALUE and not armour_piercing.isdigit():
         problems.append(f"AP {armour_piercing!r} is not a number or '-'")
-    tokens = [token.strip() for token in weapon.get("Type").split(",") if token.strip()]
-    tokens += weapon.keywords
+    tokens = _tokens(weapon)
     head = _TYPE_HEAD.fullmatch(tokens[0]) if tokens else None
-    if tokens and head is None and tokens[0].lower() not in _MARKERS:
+    dice = _DICE_SHOTS.fullmatch(tokens[0]) if tokens else None
+    if dice is not None:
+        problems.append(f"its shots {dice['dice'].strip()!r} are dice, which it does not roll")
+    elif tokens and head is None and tokens[0].lower() not in _MARKERS:
         problems.append(f"weapon type {tokens[0]!r} is not one it knows")
     elif not tokens and reach not in _NO_RANGE:
         problems.append("it has no Type")
-    if problems:
-        yield (
-            f"Weapon {weapon.name!r} cannot be used by {WAFFLE}: {'; '.join(problems)}; "
-            "kept as written."
-        )
-        return
+    return problems
+
+
+def is_ranged(weapon: Weapon) -> bool:
+    """Whether a readable weapon shoots (``weapon_of(...).is_ranged``)."""
+    tokens = _tokens(weapon)
     if not tokens:
-        return  # no Type and no range: read as a Melee weapon
-    kind = head["kind"].lower() if head else "assault"  # a marker alone: Assault 1
-    template = reach == "template" or any(token.lower() == "template" for token in tokens)
-    if reach in _NO_RANGE and kind != "melee" and not template:
-        yield (
-            f"Weapon {weapon.name!r} is a ranged weapon ({tokens[0]}) with no range "
-            f"({written_range!r}): {WAFFLE} never fires it."
-        )
+        return False  # no Type and no range: read as a Melee weapon
+    head = _TYPE_HEAD.fullmatch(tokens[0])
+    return head is None or head["kind"].lower() != "melee"  # a marker alone: Assault 1
+
+
+def never_fires_note(weapon: Weapon) -> str | None:
+    """A note for a readable ranged weapon with no range, which never fires."""
+    reach = _reach(weapon)
+    template = reach == "template" or any(t.lower() == "template" for t in _tokens(weapon))
+    if not is_ranged(weapon) or reach not in _NO_RANGE or template:
+        return None
+    return (
+        f"Weapon {weapon.name!r} is a ranged weapon ({_tokens(weapon)[0]}) with no range "
+        f"({weapon.get('Range', '-')!r}): {WAFFLE} never fires it."
+    )

@@ -42,6 +42,10 @@ class Kind(Enum):
     """Anything else (psychic powers, transport capacity...)."""
 
 
+BODY_KINDS = frozenset({Kind.MODEL, Kind.VEHICLE})
+"""Profiles that make a selection a model."""
+
+
 @dataclass(frozen=True)
 class RawProfile:
     """A profile as the file gives it, unconditional modifiers applied."""
@@ -166,13 +170,19 @@ def model_profile(raw: RawProfile) -> tuple[Profile, list[str]]:
         for key, value in raw.values.items()
         if key.strip().lower() in _MODEL_ALIASES
     }
-    save, invulnerable = split_save(characteristics["Sv"])
+    written = characteristics["Sv"]
+    save, invulnerable = split_save(written.replace("*", ""))
     if save is None:
-        notes.append(
-            f"{raw.name}: save {characteristics['Sv']!r} could not be read; kept as written."
-        )
+        notes.append(f"{raw.name}: save {written!r} could not be read; kept as written.")
     else:
         characteristics["Sv"] = save
+        if "*" in written:
+            dropped = "" if invulnerable is None else f"; its {invulnerable}++ is not applied"
+            notes.append(
+                f"{raw.name}: save {written!r} is marked '*' (a condition stated elsewhere): "
+                f"armour save {save!r} read{dropped}."
+            )
+            invulnerable = None
     for key, value in characteristics.items():
         if not value:
             notes.append(f"{raw.name}: characteristic {key} has no value.")
@@ -195,13 +205,31 @@ def weapon(raw: RawProfile) -> Weapon:
 
     Ranges in inches become numbers; Strength and Type are tidied where the
     data writes a readable value another way (``normalise_strength``,
-    ``normalise_type``); anything else stays as written.
+    ``normalise_type``); a Range, Strength or AP written as modes (``8" / -``,
+    ``10/8/6``) keeps its first mode (:func:`modes_of` says which were cut);
+    anything else stays as written.
     """
     characteristics = {_WEAPON_ALIASES[key.strip().lower()]: v for key, v in raw.values.items()}
+    for key in _MODAL_KEYS:
+        characteristics[key] = characteristics[key].split("/")[0].strip()
     characteristics["Range"] = normalise_range(characteristics["Range"])
     characteristics["S"] = normalise_strength(characteristics["S"])
     characteristics["Type"] = normalise_type(characteristics["Type"])
     return Weapon(name=raw.name, characteristics=characteristics)
+
+
+_MODAL_KEYS = ("Range", "S", "AP")
+"""Characteristics a profile may write as several modes, ``8" / -``; a weapon
+Type may not be cut at a slash (``Salvo 2/4``)."""
+
+
+def modes_of(raw: RawProfile) -> list[str]:
+    """The characteristics of a weapon profile written as modes (``Range '8" / -'``)."""
+    return [
+        f"{key} {value!r}"
+        for key, value in raw.values.items()
+        if _WEAPON_ALIASES.get(key.strip().lower()) in _MODAL_KEYS and "/" in value
+    ]
 
 
 _INCH_MARK = r"(?:\"|''|”|″|in(?:ch(?:es)?)?\.?)"
@@ -240,14 +268,22 @@ def normalise_type(value: str) -> str:
     The Waffle Edition reads ``Type`` as comma-separated words: ``Blast (3")``
     becomes ``Blast`` (``Blast (5")``: ``Large Blast``), otherwise its marker
     is lost; ``Poisoned 2+`` becomes ``Poisoned (2+)``; runs of spaces become
-    one. ``Heavy 1 , Blast`` → ``Heavy 1, Blast``.
+    one; ``Twin Linked`` (or ``Twin-Linked``) becomes ``Twin-linked``.
+    ``Heavy 1 , Blast`` → ``Heavy 1, Blast``.
     """
     tokens = [" ".join(token.split()) for token in value.split(",")]
-    tidied = [_tidy_token(token) for token in tokens if token]
+    tidied = [normalise_rule(token) for token in tokens if token]
     return ", ".join(tidied) if tidied else value.strip()
 
 
-def _tidy_token(token: str) -> str:
+_TWIN_LINKED = re.compile(r"^Twin[\s-]*linked$", re.IGNORECASE)
+
+
+def normalise_rule(token: str) -> str:
+    """One Type word or weapon rule as it is read: ``Twin Linked`` → ``Twin-linked``..."""
+    token = " ".join(token.split())
+    if _TWIN_LINKED.match(token):
+        return "Twin-linked"
     blast = _SIZED_BLAST.match(token)
     if blast:
         return "Blast" if blast.group(1) == "3" else "Large Blast"

@@ -3,7 +3,9 @@
 Two ways are read: a model's save characteristic written ``"3+/4++"`` (armour
 save, then invulnerable save), and rule or wargear text such as "An iron halo
 confers a 4+ invulnerable save." Text is only trusted when a sentence grants
-one value with no condition; other mentions are reported, never guessed.
+one value with no condition, and, for a wargear item's description, names the
+item itself (a Nova Reactor's text describing the shield generator's save
+grants nothing); other mentions are reported, never guessed.
 """
 
 from __future__ import annotations
@@ -52,25 +54,39 @@ class InvulnerableMention:
     """The save (``4`` for 4+) where a sentence grants one without conditions."""
     unclear: tuple[str, ...]
     """Sentences that mention an invulnerable save with conditions or no value."""
+    elsewhere: tuple[str, ...] = ()
+    """Sentences of an item's description granting a save without naming the item."""
 
 
-def invulnerable_in_text(text: str) -> InvulnerableMention:
+def invulnerable_in_text(text: str, item: str | None = None) -> InvulnerableMention:
     """Read a rule's or wargear's text for an invulnerable save.
 
     Only a sentence that names a single value and no condition counts ("An iron
     halo confers a 4+ invulnerable save."); any other sentence that mentions
     one ("...a 5+ invulnerable save against shooting attacks") is returned as
-    unclear, for the importer to report rather than guess.
+    unclear, for the importer to report rather than guess. ``item`` is the
+    name of the wargear item whose description ``text`` is: such a sentence
+    only counts when it names the item (ignoring case and a plural ``s``).
     """
     best: int | None = None
     unclear: list[str] = []
+    elsewhere: list[str] = []
     for sentence in _SENTENCE_END.split(text):
         if "invulnerable" not in sentence.lower():
             continue
         values = {int(a or b) for a, b in _INVULNERABLE.findall(sentence)}
-        if len(values) == 1 and not _CONDITION_WORDS.search(sentence):
+        if len(values) != 1 or _CONDITION_WORDS.search(sentence):
+            unclear.append(sentence.strip())
+        elif item is not None and not _names(sentence, item):
+            elsewhere.append(sentence.strip())
+        else:
             value = values.pop()
             best = value if best is None else min(best, value)
-        else:
-            unclear.append(sentence.strip())
-    return InvulnerableMention(best, tuple(unclear))
+    return InvulnerableMention(best, tuple(unclear), tuple(elsewhere))
+
+
+def _names(sentence: str, item: str) -> bool:
+    """Whether ``sentence`` names ``item`` ("Iron Halo" in "An iron halo confers...")."""
+    wanted = " ".join(item.casefold().split())
+    singular = wanted[:-1] if wanted.endswith("s") else wanted
+    return bool(singular) and singular in " ".join(sentence.casefold().split())
