@@ -170,6 +170,13 @@ class Game:
             self.play_state.pick(self.battle.decide(decision))
             self._settled = False
 
+    def play_until(self, player: str) -> None:
+        """Let the controllers answer the top-level decisions until ``player`` is to
+        act or the game is over (the other side's moves, for a person playing one)."""
+        while (decision := self._decision()) is not None and decision.player != player:
+            self.play_state.pick(self.battle.decide(decision))
+            self._settled = False
+
     def chance_outcomes(self) -> None:
         """Not offered: every roll happens inside an activation, where the rules
         interleave dice and decisions; exact odds of a single attack are

@@ -69,10 +69,10 @@ class Core11Calculator:
         refuse_unused("core11", question, ("hits", "cover"))
         rules = get_ruleset("core11")
         answer = library_answer(
-            rules.find_unit(question.attacker),
+            question.find(rules, question.attacker),
             question.weapon,
             question.profile,
-            rules.find_unit(question.target),
+            question.find(rules, question.target),
             question.firing_models,
             question.target_models,
             question.situation,
