@@ -77,8 +77,10 @@ class BoundedStore(Generic[T]):
     def values(self) -> list[T]:
         """Every item held now."""
         with self._lock:
+            self._expire(self._clock())
             return [item for _, item in self._items.values()]
 
     def __len__(self) -> int:
         with self._lock:
+            self._expire(self._clock())
             return len(self._items)
