@@ -15,6 +15,9 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES, cli_json
 from playwright.sync_api import Browser, Page, sync_playwright
+from typer.testing import CliRunner
+
+from hammerlab.cli.app import app as cli
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(os.environ.get("HAMMERLAB_SCREENSHOTS") or tempfile.mkdtemp(prefix="hammerlab-shots-"))
@@ -97,7 +100,8 @@ def test_odds_page_numbers_are_the_cli_json_and_the_share_link_repeats_them(
         page.locator(f"#odds-form [name='{name}']:visible").fill(value)
     page.click("#ask")
     page.wait_for_selector("#result:not([hidden])")
-    expected = _expected(cli_json("odds", "--ruleset=core11", *(f"--{k}={v}" for k, v in flags.items())))
+    cli_flags = (f"--{k}={v}" for k, v in flags.items())
+    expected = _expected(cli_json("odds", "--ruleset=core11", *cli_flags))
     assert _numbers(page) == expected
     _shot(page, "odds-plain")
     link = page.get_attribute("#share", "href")
@@ -111,7 +115,10 @@ def test_odds_page_numbers_are_the_cli_json_and_the_share_link_repeats_them(
 
 
 def test_odds_library_compare_swap_and_engine_badge(page: Page, server: str) -> None:
-    query = "ruleset=waffle&form=library&attacker=Heavy+Weapons+Squad&weapon=Lascannon&target=Ork+Boyz"
+    query = (
+        "ruleset=waffle&form=library&attacker=Heavy+Weapons+Squad&weapon=Lascannon"
+        "&target=Ork+Boyz"
+    )
     _open(page, f"{server}/odds?{query}")
     page.wait_for_selector("#result:not([hidden])")
     flags = ["--ruleset=waffle", "--attacker=Heavy Weapons Squad", "--weapon=Lascannon"]
@@ -139,7 +146,8 @@ def test_lab_page_progress_bar_reaches_the_end_with_the_cli_report(page: Page, s
     page.fill("#runs", "6")
     page.click("#run")
     page.wait_for_selector("#report:not([hidden])", timeout=60_000)
-    assert page.get_attribute("#progress", "value") == page.get_attribute("#progress", "max") == "12"
+    bar = page.get_attribute("#progress", "value"), page.get_attribute("#progress", "max")
+    assert bar == ("12", "12")
     report = cli_json(
         "lab", str(EXAMPLES / "guard_suppress_terminators.toml"), "--rule", "suppressive_fire",
         "--runs", "6",
@@ -153,16 +161,14 @@ def test_lab_page_progress_bar_reaches_the_end_with_the_cli_report(page: Page, s
     _shot(page, "lab-report")
 
 
-def test_viewer_steps_and_shows_the_casualties_of_the_log(page: Page, server: str, tmp_path: Path) -> None:
+def test_viewer_steps_and_shows_the_casualties_of_the_log(
+    page: Page, server: str, tmp_path: Path
+) -> None:
     _open(page, f"{server}/viewer?scenario=marines_vs_orks_ruins.toml&seed=7")
     page.click("#run")
     page.wait_for_selector("#battle:not([hidden])")
     assert page.get_attribute("#step-info", "data-casualties") == "0"
     page.click("#end")
-    from typer.testing import CliRunner
-
-    from hammerlab.cli.app import app as cli
-
     log = tmp_path / "l.jsonl"
     scenario = str(EXAMPLES / "marines_vs_orks_ruins.toml")
     CliRunner().invoke(cli, ["battle", scenario, "--seed", "7", "--log-json", str(log)])
