@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
 import pytest
-from conftest import EXAMPLES, ROOT, cli_json
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
+from web_kit import EXAMPLES, ROOT, cli_json, live_server
 
 from hammerlab.analysis.odds_check import chi2_sf, pearson
 from hammerlab.cli.app import app as cli
@@ -23,6 +24,12 @@ PLAIN = {
     "damage": "1", "toughness": "4", "save": "3", "wounds": "2", "target-models": "5",
 }  # fmt: skip
 PLAIN_FLAGS = [f"--{k}={v}" for k, v in PLAIN.items()]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with live_server() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

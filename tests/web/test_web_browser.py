@@ -13,15 +13,21 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES, cli_json
 from playwright.sync_api import Browser, Page, sync_playwright
 from typer.testing import CliRunner
+from web_kit import EXAMPLES, cli_json, live_server
 
 from hammerlab.cli.app import app as cli
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(os.environ.get("HAMMERLAB_SCREENSHOTS") or tempfile.mkdtemp(prefix="hammerlab-shots-"))
 TIMEOUT_MS = 20_000
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with live_server() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -116,8 +122,7 @@ def test_odds_page_numbers_are_the_cli_json_and_the_share_link_repeats_them(
 
 def test_odds_library_compare_swap_and_engine_badge(page: Page, server: str) -> None:
     query = (
-        "ruleset=waffle&form=library&attacker=Heavy+Weapons+Squad&weapon=Lascannon"
-        "&target=Ork+Boyz"
+        "ruleset=waffle&form=library&attacker=Heavy+Weapons+Squad&weapon=Lascannon&target=Ork+Boyz"
     )
     _open(page, f"{server}/odds?{query}")
     page.wait_for_selector("#result:not([hidden])")

@@ -1,4 +1,4 @@
-"""A live hammerlab web server on a free loopback port, for the API and browser tests."""
+"""Helpers of the web tests: a live server on a free loopback port, and the CLI's JSON."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
 import uvicorn
 from typer.testing import CliRunner
 
@@ -27,9 +27,9 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def server() -> Iterator[str]:
-    """The base URL of a server running in a background thread until the session ends."""
+@contextmanager
+def live_server() -> Iterator[str]:
+    """The base URL of a server running in a background thread while in the block."""
     port = _free_port()
     config = uvicorn.Config(
         create_app(EXAMPLES), host="127.0.0.1", port=port, log_level="warning", backlog=512
@@ -41,9 +41,11 @@ def server() -> Iterator[str]:
     while not running.started:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    running.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        running.should_exit = True
+        thread.join(timeout=10)
 
 
 def cli_json(*args: str) -> Any:
