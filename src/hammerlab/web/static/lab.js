@@ -72,7 +72,7 @@ function drawLab(report) {
     svg("line", { x1: x(Math.max(0, low)), x2: x(Math.min(most, high)), y1: y + 19, y2: y + 19, stroke: "#1d232a", "stroke-width": 2 }, root);
   });
   svg("text", { x: left, y: height - 2, "font-size": 11, fill: "#5c6670" }, root).textContent =
-    "models left: baseline (blue), variant (red) with the 95% interval of the variant's mean";
+    "models left: baseline (blue), variant (red), 95% interval";
 }
 
 async function poll(id) {
