@@ -8,11 +8,13 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "hammerlab"
+INTERFACES = ("hammerlab.cli", "hammerlab.web")
 FORBIDDEN = {
-    "engine": ("hammerlab.editions", "hammerlab.io", "hammerlab.analysis", "hammerlab.cli"),
-    "io": ("hammerlab.editions", "hammerlab.analysis", "hammerlab.cli"),
-    "editions": ("hammerlab.analysis", "hammerlab.cli"),
-    "analysis": ("hammerlab.cli",),
+    "engine": ("hammerlab.editions", "hammerlab.io", "hammerlab.analysis", *INTERFACES),
+    "io": ("hammerlab.editions", "hammerlab.analysis", *INTERFACES),
+    "editions": ("hammerlab.analysis", *INTERFACES),
+    "analysis": INTERFACES,
+    "web": ("hammerlab.cli",),
 }
 
 

@@ -170,6 +170,13 @@ class Game:
             self.play_state.pick(self.battle.decide(decision))
             self._settled = False
 
+    def play_until(self, player: str) -> None:
+        """Let the controllers answer the top-level decisions until ``player`` is to
+        act or the game is over (the other side's moves, for a person playing one)."""
+        while (decision := self._decision()) is not None and decision.player != player:
+            self.play_state.pick(self.battle.decide(decision))
+            self._settled = False
+
     def chance_outcomes(self) -> None:
         """Not offered: every roll happens inside an activation, where the rules
         interleave dice and decisions; exact odds of a single attack are
@@ -335,10 +342,9 @@ class Mismatch:
     replayed: str
 
 
-def check_log(text: str, where: str) -> Mismatch | None:
-    """Play the game a JSON Lines log records (its first line, the header, says
-    how; its decision events say what each player chose) and compare every event
-    line; the first difference, or ``None`` when the replay is identical."""
+def log_game(text: str, where: str) -> tuple[Game, list[Any]]:
+    """The game a JSON Lines log records, not yet played (its first line, the
+    header, says how to start it), and the logged events that follow."""
     lines = text.splitlines()
     try:
         header = json.loads(lines[0]) if lines else None
@@ -347,12 +353,18 @@ def check_log(text: str, where: str) -> Mismatch | None:
         raise InputError(where, "", f"not JSON Lines: {error.msg}") from None
     if not isinstance(header, dict) or header.get("kind") != "game":
         raise InputError(where, "line 1", "no game header: write the log with --log-json")
+    game = _start_from(_read(json.dumps({**header, "decisions": []}), where), None)
+    return game, logged_events
+
+
+def replay_logged(game: Game, logged_events: Sequence[Any]) -> None:
+    """Play ``game`` (from :func:`log_game`) answering each decision as the logged
+    decision events did, then on to the end as the controllers choose."""
     answers = [
         (str(e.get("decision")), str(e.get("answer")))
         for e in logged_events
         if isinstance(e, dict) and e.get("kind") == "decision"
     ]
-    game = _start_from(_read(json.dumps({**header, "decisions": []}), where), None)
     battle = game.battle
     battle.answers = answers
     try:
@@ -361,7 +373,12 @@ def check_log(text: str, where: str) -> Mismatch | None:
             game._settled = False
         game.play()
     except HammerlabError:
-        pass  # the replay went another way: the lines below show where
+        pass  # the replay went another way: comparing the logs shows where
+    battle.answers = []
+
+
+def first_difference(logged_events: Sequence[Any], battle: Battle) -> Mismatch | None:
+    """The first line where ``battle``'s log differs from the logged events."""
     replayed = [to_json_line_of(json.loads(line)) for line in battle.log.json_lines().splitlines()]
     logged = [to_json_line_of(e) if isinstance(e, dict) else str(e) for e in logged_events]
     for index, (was, now) in enumerate(zip(logged, replayed, strict=False)):
@@ -373,3 +390,12 @@ def check_log(text: str, where: str) -> Mismatch | None:
         now = replayed[index] if index < len(replayed) else "(end of game)"
         return Mismatch(index + 2, was, now)
     return None
+
+
+def check_log(text: str, where: str) -> Mismatch | None:
+    """Play the game a JSON Lines log records (its first line, the header, says
+    how; its decision events say what each player chose) and compare every event
+    line; the first difference, or ``None`` when the replay is identical."""
+    game, logged_events = log_game(text, where)
+    replay_logged(game, logged_events)
+    return first_difference(logged_events, game.battle)

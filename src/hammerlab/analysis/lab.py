@@ -12,7 +12,7 @@ rate under the scenario's victory condition.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -210,12 +210,29 @@ def compare(
     first_seed: int = 1,
     workers: int = 1,
     plugins: Sequence[str] = (),
+    progress: Callable[[int, int], None] | None = None,
 ) -> LabReport:
     """Play ``runs`` seeds with the baseline settings, then the same seeds with the
-    variant's (:func:`arms`)."""
+    variant's (:func:`arms`).
+
+    ``progress(done, total)`` is called as battles finish (in batches, so that a
+    web page can show a bar); an exception it raises stops the experiment.
+    """
     seeds = list(range(first_seed, first_seed + runs))
-    baseline = play_arm(scenario, source, experiment.baseline, seeds, workers, plugins)
-    variant = play_arm(scenario, source, experiment.variant, seeds, workers, plugins)
+    if progress is None:
+        baseline = play_arm(scenario, source, experiment.baseline, seeds, workers, plugins)
+        variant = play_arm(scenario, source, experiment.variant, seeds, workers, plugins)
+    else:
+        step = max(workers * 2, runs // 20, 1)
+        played: list[list[Outcome]] = []
+        for options in (experiment.baseline, experiment.variant):
+            outcomes: list[Outcome] = []
+            for start in range(0, runs, step):
+                batch = seeds[start : start + step]
+                outcomes += play_arm(scenario, source, options, batch, workers, plugins)
+                progress(sum(map(len, played)) + len(outcomes), 2 * runs)
+            played.append(outcomes)
+        baseline, variant = played
     ready = prepare(scenario, source, first_seed, experiment.baseline)
     units = []
     for unit in ready.battle.units.values():

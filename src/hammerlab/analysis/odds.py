@@ -15,6 +15,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
 
+from hammerlab.editions.base import Ruleset
+from hammerlab.engine.datasheet import Datasheet
 from hammerlab.errors import HammerlabError, UnknownNameError
 
 
@@ -88,6 +90,17 @@ class LibraryQuestion:
     cover: int | None = None
     """Waffle: the target models' cover save."""
     situation: frozenset[str] = frozenset()
+    units: tuple[Datasheet, ...] = ()
+    """Datasheets looked up by name before the edition's library (a BattleScribe
+    file's units, uploaded to the web odds page)."""
+
+    def find(self, ruleset: Ruleset, name: str) -> Datasheet:
+        """The unit called ``name``: one of :attr:`units`, else ``ruleset``'s library."""
+        wanted = name.strip().casefold()
+        for sheet in self.units:
+            if sheet.name.casefold() == wanted:
+                return sheet
+        return ruleset.find_unit(name)
 
 
 def refuse_unused(

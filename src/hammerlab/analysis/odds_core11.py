@@ -71,10 +71,10 @@ class Core11Calculator:
         """Odds for two units of the wh40kdc library."""
         refuse_unused("core11", question, ("hits", "cover"))
         rules = get_ruleset("core11")
-        target = rules.find_unit(question.target)
+        target = question.find(rules, question.target)
         assert isinstance(rules, Core11Ruleset)
         answer = library_answer(
-            rules.find_unit(question.attacker),
+            question.find(rules, question.attacker),
             question.weapon,
             question.profile,
             target,

@@ -107,7 +107,8 @@ class WaffleCalculator:
         """
         facts = _facts(question.situation)
         rules = get_ruleset("waffle")
-        attacker, target = rules.find_unit(question.attacker), rules.find_unit(question.target)
+        attacker = question.find(rules, question.attacker)
+        target = question.find(rules, question.target)
         found = _find_weapon(attacker, question.weapon, question.profile)
         weapon = weapon_of(found)
         if not weapon.is_ranged:

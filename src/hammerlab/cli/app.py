@@ -13,7 +13,7 @@ from rich.table import Table
 
 from hammerlab.analysis.game import Game, check_log, saved_players
 from hammerlab.analysis.lab import LabReport, arms, compare
-from hammerlab.cli import import_cmd, odds_cmd
+from hammerlab.cli import import_cmd, odds_cmd, serve_cmd
 from hammerlab.cli.import_cmd import model_rule_lines
 from hammerlab.cli.prompt import PromptController
 from hammerlab.cli.render import show_event
@@ -427,6 +427,7 @@ def rulesets(
 
 import_cmd.register(app)
 odds_cmd.register(app)
+serve_cmd.register(app)
 
 
 def main() -> None:

@@ -15,50 +15,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from hammerlab.analysis.odds import (
-    LibraryQuestion,
-    OddsResult,
-    PlainQuestion,
-    calculator,
-    calculator_names,
-)
+from hammerlab.analysis.odds import OddsResult, calculator, calculator_names
+from hammerlab.analysis.odds_request import OddsAsk, answer
 from hammerlab.errors import HammerlabError
 
 _console = Console(highlight=False)
-
-PLAIN = ("strength", "ap", "toughness", "save", "wounds", "target-models")
-"""Options every edition's plain form needs; each calculator says what else
-(:attr:`~hammerlab.analysis.odds.OddsCalculator.plain_required`)."""
-
-
-class _UsageError(HammerlabError, ValueError):
-    """A command line that asks no answerable question."""
-
-
-def _number(option: str, text: str | None) -> int | None:
-    if text is None:
-        return None
-    try:
-        return int(text.strip().rstrip("+"))
-    except ValueError:
-        raise _UsageError(f"--{option} must be a whole number, not {text!r}") from None
-
-
-def _required(option: str, text: str | None) -> int:
-    value = _number(option, text)
-    if value is None:
-        raise _UsageError(f"--{option} is required")
-    return value
-
-
-def _option(field: str) -> str:
-    """The option that gives a :class:`PlainQuestion` field."""
-    return {"skill": "bs", "weapon_type": "type"}.get(field, field.replace("_", "-"))
-
-
-def _save(text: str) -> int | None:
-    """``--save``: ``3`` or ``3+``, or ``-`` for none."""
-    return None if text.strip() == "-" else _required("save", text)
 
 
 def _situation_help() -> str:
@@ -127,67 +88,16 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
     ) -> None:
         """Exact odds of one weapon profile against one unit (library or plain numbers)."""
-        given = {
-            "attacks": attacks, "type": weapon_type, "bs": bs, "strength": strength, "ap": ap,
-            "damage": damage, "toughness": toughness, "save": save, "wounds": wounds,
-            "invulnerable": invulnerable, "feel-no-pain": feel_no_pain,
-            "keyword": keyword, "target-keyword": target_keyword,
-        }  # fmt: skip
+        ask = OddsAsk(
+            ruleset=ruleset, attacker=attacker, weapon=weapon, profile=profile, models=models,
+            target=target, attacks=attacks, weapon_type=weapon_type, bs=bs, strength=strength,
+            ap=ap, damage=damage, toughness=toughness, save=save, wounds=wounds,
+            target_models=target_models, invulnerable=invulnerable, cover=cover, hits=hits,
+            feel_no_pain=feel_no_pain, keyword=tuple(keyword or ()),
+            target_keyword=tuple(target_keyword or ()), situation=tuple(situation or ()),
+        )  # fmt: skip
         try:
-            calc = calculator(ruleset)
-            facts = frozenset(s.strip().lower() for s in situation or [])
-            if attacker is not None or weapon is not None or target is not None:
-                stray = [f"--{k}" for k, v in given.items() if v is not None]
-                if stray:
-                    raise _UsageError(
-                        f"{', '.join(stray)}: the library form takes no plain numbers"
-                    )
-                if attacker is None or weapon is None or target is None:
-                    raise _UsageError("the library form needs --attacker, --weapon and --target")
-                result = calc.library(
-                    LibraryQuestion(
-                        attacker=attacker,
-                        weapon=weapon,
-                        target=target,
-                        profile=profile,
-                        firing_models=_number("models", models),
-                        target_models=_number("target-models", target_models),
-                        hits=_number("hits", hits),
-                        cover=_number("cover", cover),
-                        situation=facts,
-                    )
-                )
-            else:
-                plain = {k: v for k, v in given.items() if isinstance(v, str | None)}
-                plain["target-models"] = target_models
-                needed = {*PLAIN, *map(_option, calc.plain_required)}
-                missing = [f"--{k}" for k, v in plain.items() if k in needed and v is None]
-                if missing:
-                    raise _UsageError(
-                        f"give --attacker/--weapon/--target, or the numbers: {', '.join(missing)}"
-                    )
-                result = calc.plain(
-                    PlainQuestion(
-                        strength=_required("strength", strength),
-                        ap=str(ap).strip(),
-                        toughness=_required("toughness", toughness),
-                        save=_save(str(save)),
-                        wounds=_required("wounds", wounds),
-                        target_models=_required("target-models", target_models),
-                        attacks=attacks,
-                        skill=_number("bs", bs),
-                        damage=damage,
-                        weapon_type=weapon_type,
-                        firing_models=1 if models is None else _required("models", models),
-                        hits=_number("hits", hits),
-                        invulnerable=_number("invulnerable", invulnerable),
-                        cover=_number("cover", cover),
-                        feel_no_pain=_number("feel-no-pain", feel_no_pain),
-                        keywords=tuple(keyword or ()),
-                        target_keywords=tuple(target_keyword or ()),
-                        situation=facts,
-                    )
-                )
+            result = answer(ask)
         except HammerlabError as error:
             typer.echo(f"error: {error}", err=True)
             raise typer.Exit(1) from None

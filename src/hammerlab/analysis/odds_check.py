@@ -1,0 +1,284 @@
+"""Exact odds against the real engine: a χ² goodness-of-fit test, on request.
+
+The question's units are put on an open table, the firers facing the target at
+a distance that matches the question (within or beyond half range), and the
+*engine's own* attack procedure (Waffle ``attacks.fire_weapon``, core11
+``attacks.resolve_battery``) fires the weapon ``trials`` times with seeded
+dice, the target restored after each volley. The models destroyed are then
+compared with the exact distribution by Pearson's χ² test (bins with an
+expected count under 5 pooled). No arithmetic of the odds is repeated here.
+
+Only the library form (built-in or uploaded units) is checked, and only the
+situations that the table itself can set up: range, and whether the firers
+moved. Any other question is refused with a message saying why.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from hammerlab.analysis.odds import LibraryQuestion, OddsResult, QuestionError
+from hammerlab.analysis.odds_request import OddsAsk
+from hammerlab.editions import get_ruleset
+from hammerlab.editions.base import Ruleset, apply_rules
+from hammerlab.engine.battle import Battle, Player
+from hammerlab.engine.battlefield import Battlefield
+from hammerlab.engine.controllers import FirstChoiceController
+from hammerlab.engine.datasheet import Datasheet, Weapon
+from hammerlab.engine.dice import Dice
+from hammerlab.engine.geometry import MM_PER_INCH, base_distance
+from hammerlab.engine.units import Model, Unit, UnitStatus
+
+CHECKED_SITUATIONS = {
+    "waffle": {"half-range", "moved"},
+    "core11": {"half-range", "stationary"},
+}
+"""Situations the check can set up on the table, per edition."""
+MAX_CHECK_MODELS = 40
+"""Firers and target models in one row each."""
+PASS_P = 0.001
+"""The badge reads "matches" when the p-value is at least this."""
+
+
+@dataclass(frozen=True)
+class OddsCheck:
+    """The engine's volleys against the exact distribution."""
+
+    trials: int
+    seed: int
+    observed: tuple[int, ...]
+    """Volleys that destroyed each number of models."""
+    expected: tuple[float, ...]
+    chi2: float
+    dof: int
+    p_value: float
+
+    @property
+    def matches(self) -> bool:
+        """Whether the sample is consistent with the exact odds (p ≥ :data:`PASS_P`)."""
+        return self.p_value >= PASS_P
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+        return {
+            "trials": self.trials,
+            "seed": self.seed,
+            "observed": list(self.observed),
+            "expected": list(self.expected),
+            "chi2": self.chi2,
+            "dof": self.dof,
+            "p_value": self.p_value,
+            "matches": self.matches,
+        }
+
+
+def chi2_sf(x: float, dof: int) -> float:
+    """P(χ² with ``dof`` degrees of freedom ≥ ``x``): the regularized upper incomplete
+    gamma function Q(dof/2, x/2), by its series or its continued fraction."""
+    if dof <= 0:
+        return 1.0
+    a, z = dof / 2.0, x / 2.0
+    if z <= 0:
+        return 1.0
+    log_front = a * math.log(z) - z - math.lgamma(a)
+    if z < a + 1:
+        term = total = 1.0 / a
+        n = a
+        while abs(term) > abs(total) * 1e-15:
+            n += 1
+            term *= z / n
+            total += term
+        return max(0.0, 1.0 - total * math.exp(log_front))
+    tiny = 1e-300
+    b = z + 1 - a
+    c, d = 1 / tiny, 1 / b
+    h = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        step = d * c
+        h *= step
+        if abs(step - 1) < 1e-15:
+            break
+    return min(1.0, h * math.exp(log_front))
+
+
+def pearson(observed: Sequence[int], probabilities: Sequence[float]) -> tuple[float, int, float]:
+    """(χ², degrees of freedom, p-value), neighbouring bins pooled until each
+    expects at least 5."""
+    n = sum(observed)
+    bins: list[tuple[int, float]] = []
+    count, expect = 0, 0.0
+    for seen, p in zip(observed, probabilities, strict=True):
+        count, expect = count + seen, expect + p * n
+        if expect >= 5:
+            bins.append((count, expect))
+            count, expect = 0, 0.0
+    if expect > 0 or count:
+        if bins:
+            last_count, last_expect = bins.pop()
+            bins.append((last_count + count, last_expect + expect))
+        else:
+            bins.append((count, expect))
+    chi2 = sum((c - e) ** 2 / e for c, e in bins if e > 0)
+    dof = len(bins) - 1
+    return chi2, dof, chi2_sf(chi2, dof)
+
+
+def _row(
+    ruleset: Ruleset, uid: str, player: str, sheet: Datasheet, size: int, y: float, width: float
+) -> Unit:
+    """``size`` models of ``sheet`` (its entries in order, the last repeated) in one row."""
+    profiles = [e for e in sheet.entries for _ in range(e.count)]
+    while len(profiles) < size:
+        profiles.append(sheet.entries[-1])
+    chosen = profiles[:size]
+    pitch = max(e.base_mm for e in chosen) / MM_PER_INCH + 0.5
+    models = [
+        Model(
+            id=f"{uid}.{i + 1}",
+            profile=e.profile,
+            weapons=e.weapons,
+            position=(width / 2 + (i - (size - 1) / 2) * pitch, y),
+            base_mm=e.base_mm,
+            wounds_left=ruleset.starting_wounds(e.profile),
+            rules=e.rules,
+        )
+        for i, e in enumerate(chosen)
+    ]
+    return Unit(uid, sheet.name, player, sheet, models)
+
+
+def _firers(sheet: Datasheet, weapon: Weapon, wanted: int | None) -> Datasheet:
+    """``sheet`` reduced to the entries that carry ``weapon`` (the calculators' firers)."""
+    carriers = tuple(e for e in sheet.entries if any(w.name == weapon.name for w in e.weapons))
+    if wanted is not None:
+        carriers = (replace(carriers[0], count=wanted),)
+    return replace(sheet, entries=carriers)
+
+
+def check_odds(
+    ask: OddsAsk,
+    result: OddsResult,
+    trials: int,
+    seed: int,
+    units: Sequence[Datasheet] = (),
+) -> OddsCheck:
+    """Fire the question's weapon ``trials`` times with the engine; compare with ``result``."""
+    if not ask.is_library or ask.attacker is None or ask.weapon is None or ask.target is None:
+        raise QuestionError("the engine check takes library units (pick them, or upload a file)")
+    if ask.hits is not None or ask.cover is not None:
+        raise QuestionError("the engine check does not set up given hits or cover yet")
+    facts = {s.strip().lower() for s in ask.situation}
+    unchecked = sorted(facts - CHECKED_SITUATIONS.get(ask.ruleset, set()))
+    if unchecked:
+        raise QuestionError(f"the engine check does not set up the situation {unchecked[0]!r}")
+    ruleset = get_ruleset(ask.ruleset)
+    question = LibraryQuestion(ask.attacker, ask.weapon, ask.target, units=tuple(units))
+    attacker = question.find(ruleset, ask.attacker)
+    target_sheet = question.find(ruleset, ask.target)
+    weapon = _weapon(attacker, ask.weapon, ask.profile)
+    firing = _firers(attacker, weapon, None if ask.models is None else int(ask.models))
+    size = int(ask.target_models) if ask.target_models else target_sheet.model_count
+    count = sum(e.count for e in firing.entries)
+    if count > MAX_CHECK_MODELS or size > MAX_CHECK_MODELS:
+        raise QuestionError(f"the engine check places at most {MAX_CHECK_MODELS} models a side")
+    reach = _range(ask.ruleset, weapon)
+    gap = reach * (0.3 if "half-range" in facts else 0.8)
+    width = 240.0
+    shooters = _row(ruleset, "firers", "A", firing, count, 6.0, width)
+    target = _row(ruleset, "target", "B", target_sheet, size, 0.0, width)
+    depth = max(m.radius for m in shooters.models) + max(m.radius for m in target.models)
+    for model in target.models:
+        model.position = (model.position[0], 6.0 + gap + depth)
+    _check_reach(shooters, target, reach, "half-range" in facts)
+    battle = Battle(
+        battlefield=Battlefield(width, 12.0 + gap + depth),
+        players=(Player("A", "south"), Player("B", "north")),
+        units={shooters.id: shooters, target.id: target},
+        dice=Dice(seed),
+        ruleset=ask.ruleset,
+        controllers={"A": FirstChoiceController(), "B": FirstChoiceController()},
+    )
+    apply_rules(battle, ruleset, {})
+    moved = "moved" in facts if ask.ruleset == "waffle" else "stationary" not in facts
+    fire = _volley_of(ask.ruleset, battle, shooters, target, weapon)
+    full = [m.wounds_left for m in target.models]
+    observed = [0] * len(result.models_killed)
+    for _ in range(trials):
+        for model, wounds in zip(target.models, full, strict=True):
+            model.wounds_left = wounds
+        target.status = UnitStatus()
+        shooters.status = UnitStatus(moved=moved)
+        fire()
+        observed[size - len(target.alive_models)] += 1
+        battle.log.events.clear()
+    chi2, dof, p = pearson(observed, result.models_killed)
+    expected = tuple(p * trials for p in result.models_killed)
+    return OddsCheck(trials, seed, tuple(observed), expected, chi2, dof, p)
+
+
+def _weapon(sheet: Datasheet, name: str, profile: str | None) -> Weapon:
+    """The weapon the calculators would pick (full name, or name and profile)."""
+    wanted = name.strip().lower()
+    full = f"{wanted} ({profile.strip().lower()})" if profile else wanted
+    for weapon in sheet.weapons():
+        if weapon.name.lower() == full:
+            return weapon
+    raise QuestionError(f"the engine check found no weapon {full!r} on {sheet.name}")
+
+
+def _range(edition: str, weapon: Weapon) -> float:
+    if edition == "core11":
+        from hammerlab.editions.core11.weapons import read_weapon
+
+        return read_weapon(weapon).range
+    from hammerlab.editions.waffle.profiles import weapon_of
+
+    reach = weapon_of(weapon).range
+    if reach is None:
+        raise QuestionError(f"{weapon.name} has no range (a template): the check needs one")
+    return reach
+
+
+def _check_reach(shooters: Unit, target: Unit, reach: float, half: bool) -> None:
+    """Every firer within range, and within half range exactly when the question says."""
+    for model in shooters.models:
+        nearest = min(base_distance(model, t) for t in target.models)
+        if nearest > reach or (nearest <= reach / 2) != half:
+            raise QuestionError("the engine check cannot place these units at that range")
+
+
+def _volley_of(edition: str, battle: Battle, shooters: Unit, target: Unit, weapon: Weapon) -> Any:
+    """A function that fires ``weapon`` once with the edition's engine procedure."""
+    if edition == "core11":
+        from hammerlab.editions.core11.attacks import Battery, resolve_battery
+        from hammerlab.editions.core11.fire_control import FireControl
+        from hammerlab.editions.core11.state import Core11Game
+        from hammerlab.editions.core11.weapons import read_weapon
+
+        game = Core11Game.start(battle)
+        profile = read_weapon(weapon)
+        control = FireControl("normal")
+
+        def fire_core11() -> None:
+            carriers = [m for m in shooters.models for w in m.weapons if w.name == weapon.name]
+            battery = Battery(weapon, profile, carriers, target.id)
+            resolve_battery(game, shooters, battery, carriers, control)
+
+        return fire_core11
+    from hammerlab.editions.waffle.attacks import fire_weapon
+    from hammerlab.editions.waffle.orders import FireOrders
+
+    def fire_waffle() -> None:
+        fire_weapon(battle, shooters, target, weapon.name, FireOrders())
+
+    return fire_waffle

@@ -1,0 +1,156 @@
+"""An odds question as ``hammerlab odds`` flags give it, answered for any interface.
+
+The CLI (``hammerlab odds``) and the web API (``POST /api/odds``) both turn
+what they were given into an :class:`OddsAsk` (every value a string, as typed
+on a command line) and call :func:`answer`, so the two give the same
+:class:`~hammerlab.analysis.odds.OddsResult` — and the same JSON — for the
+same question. Library-form units may also come from ``units`` (a BattleScribe
+file's datasheets), which are looked up before the edition's library.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+
+from hammerlab.analysis.odds import (
+    LibraryQuestion,
+    OddsResult,
+    PlainQuestion,
+    QuestionError,
+    calculator,
+)
+from hammerlab.engine.datasheet import Datasheet
+
+PLAIN = ("strength", "ap", "toughness", "save", "wounds", "target-models")
+"""Flags every edition's plain form needs; each calculator says what else
+(:attr:`~hammerlab.analysis.odds.OddsCalculator.plain_required`)."""
+
+
+@dataclass(frozen=True)
+class OddsAsk:
+    """One odds question, each field named like its ``hammerlab odds`` flag
+    (``weapon_type`` is ``--type``, ``feel_no_pain`` is ``--feel-no-pain``)."""
+
+    ruleset: str = "core11"
+    attacker: str | None = None
+    weapon: str | None = None
+    profile: str | None = None
+    models: str | None = None
+    target: str | None = None
+    attacks: str | None = None
+    weapon_type: str | None = None
+    bs: str | None = None
+    strength: str | None = None
+    ap: str | None = None
+    damage: str | None = None
+    toughness: str | None = None
+    save: str | None = None
+    wounds: str | None = None
+    target_models: str | None = None
+    invulnerable: str | None = None
+    cover: str | None = None
+    hits: str | None = None
+    feel_no_pain: str | None = None
+    keyword: tuple[str, ...] = ()
+    target_keyword: tuple[str, ...] = ()
+    situation: tuple[str, ...] = ()
+
+    @property
+    def is_library(self) -> bool:
+        """Whether the question names units (the library form)."""
+        return self.attacker is not None or self.weapon is not None or self.target is not None
+
+
+def flag(field: str) -> str:
+    """The ``hammerlab odds`` flag of an :class:`OddsAsk` field (``--type``, ``--bs``...)."""
+    return "--" + {"weapon_type": "type"}.get(field, field.replace("_", "-"))
+
+
+def _number(option: str, text: str | None) -> int | None:
+    if text is None:
+        return None
+    try:
+        return int(text.strip().rstrip("+"))
+    except ValueError:
+        raise QuestionError(f"--{option} must be a whole number, not {text!r}") from None
+
+
+def _required(option: str, text: str | None) -> int:
+    value = _number(option, text)
+    if value is None:
+        raise QuestionError(f"--{option} is required")
+    return value
+
+
+def _option(field: str) -> str:
+    """The option that gives a :class:`PlainQuestion` field."""
+    return {"skill": "bs", "weapon_type": "type"}.get(field, field.replace("_", "-"))
+
+
+def _save(text: str) -> int | None:
+    """``--save``: ``3`` or ``3+``, or ``-`` for none."""
+    return None if text.strip() == "-" else _required("save", text)
+
+
+PLAIN_ONLY = (
+    "attacks", "weapon_type", "bs", "strength", "ap", "damage", "toughness", "save", "wounds",
+    "invulnerable", "feel_no_pain", "keyword", "target_keyword",
+)  # fmt: skip
+"""Fields the library form refuses (the datasheets give them)."""
+
+
+def answer(ask: OddsAsk, units: Sequence[Datasheet] = ()) -> OddsResult:
+    """The exact odds ``ask`` asks for; a :class:`QuestionError` (or another
+    :class:`~hammerlab.errors.HammerlabError`) names what is wrong with it."""
+    calc = calculator(ask.ruleset)
+    facts = frozenset(s.strip().lower() for s in ask.situation)
+    if ask.is_library:
+        stray = [flag(f) for f in PLAIN_ONLY if getattr(ask, f) not in (None, ())]
+        if stray:
+            raise QuestionError(f"{', '.join(stray)}: the library form takes no plain numbers")
+        if ask.attacker is None or ask.weapon is None or ask.target is None:
+            raise QuestionError("the library form needs --attacker, --weapon and --target")
+        return calc.library(
+            LibraryQuestion(
+                attacker=ask.attacker,
+                weapon=ask.weapon,
+                target=ask.target,
+                profile=ask.profile,
+                firing_models=_number("models", ask.models),
+                target_models=_number("target-models", ask.target_models),
+                hits=_number("hits", ask.hits),
+                cover=_number("cover", ask.cover),
+                situation=facts,
+                units=tuple(units),
+            )
+        )
+    given = {flag(f.name)[2:]: getattr(ask, f.name) for f in fields(ask)}
+    needed = {*PLAIN, *map(_option, calc.plain_required)}
+    missing = [f"--{k}" for k in given if k in needed and given[k] is None]
+    if missing:
+        raise QuestionError(
+            f"give --attacker/--weapon/--target, or the numbers: {', '.join(missing)}"
+        )
+    return calc.plain(
+        PlainQuestion(
+            strength=_required("strength", ask.strength),
+            ap=str(ask.ap).strip(),
+            toughness=_required("toughness", ask.toughness),
+            save=_save(str(ask.save)),
+            wounds=_required("wounds", ask.wounds),
+            target_models=_required("target-models", ask.target_models),
+            attacks=ask.attacks,
+            skill=_number("bs", ask.bs),
+            damage=ask.damage,
+            weapon_type=ask.weapon_type,
+            firing_models=1 if ask.models is None else _required("models", ask.models),
+            hits=_number("hits", ask.hits),
+            invulnerable=_number("invulnerable", ask.invulnerable),
+            cover=_number("cover", ask.cover),
+            feel_no_pain=_number("feel-no-pain", ask.feel_no_pain),
+            keywords=ask.keyword,
+            target_keywords=ask.target_keyword,
+            situation=facts,
+        )
+    )

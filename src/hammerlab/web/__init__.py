@@ -1,0 +1,1 @@
+"""The web interface: ``hammerlab serve`` (docs/web.md)."""

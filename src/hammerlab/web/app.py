@@ -1,0 +1,387 @@
+"""The web app: server-rendered pages, a little plain JavaScript and a JSON API.
+
+``create_app`` builds a FastAPI application. The pages (``templates/``) load
+only what ``static/`` serves — no CDN, no build step; charts and the battlefield
+are inline SVG drawn by ``static/*.js``. The API under ``/api/`` answers with
+the same JSON as the CLI's ``--json`` (it calls the same functions). Limits:
+request bodies are capped before they are read whole (413), requests are
+checked by pydantic models that refuse unknown keys (422), and every error is
+one JSON message, never a stack trace.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, MutableMapping
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, File, Query, Request, UploadFile
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from hammerlab.analysis.game import Game
+from hammerlab.analysis.odds import calculator, calculator_names
+from hammerlab.analysis.odds_check import check_odds
+from hammerlab.analysis.odds_request import answer
+from hammerlab.editions import get_ruleset, ruleset_names
+from hammerlab.editions.base import describe_ruleset
+from hammerlab.editions.plugins import load_plugin_file
+from hammerlab.engine.datasheet import Datasheet
+from hammerlab.engine.rules import RuleSettingError
+from hammerlab.errors import HammerlabError
+from hammerlab.web import services
+from hammerlab.web.schemas import (
+    ActionRequest,
+    BattleRequest,
+    LabRequest,
+    OddsCheckRequest,
+    OddsRequest,
+    PlayRequest,
+)
+from hammerlab.web.services import LabJob, Scenarios, Seat, Upload, WebError
+from hammerlab.web.store import BoundedStore, StoreFullError
+
+log = logging.getLogger(__name__)
+HERE = Path(__file__).parent
+MAX_JSON_BYTES = 256 * 1024
+"""Any request body but an upload."""
+MAX_BODY_BYTES = services.MAX_UPLOAD_BYTES + 64 * 1024
+"""An upload's body: the file and its multipart framing."""
+MAX_UNITS_LISTED = 300
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over its limit is answered 413 before the
+    app reads it (by its Content-Length, or by counting as it arrives)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = str(scope.get("path", ""))
+        limit = (
+            MAX_BODY_BYTES if path.endswith("/upload") or path.endswith("/log") else MAX_JSON_BYTES
+        )
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            await _too_large(send, limit)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                await _too_large(send, limit)
+                return
+            chunks.append(chunk)
+            more = bool(message.get("more_body"))
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
+async def _too_large(send: Send, limit: int) -> None:
+    response = JSONResponse(
+        {"error": f"request body larger than {limit // 1024} KB"}, status_code=413
+    )
+    await send({"type": "http.response.start", "status": 413, "headers": response.raw_headers})
+    await send({"type": "http.response.body", "body": response.body})
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _validation_message(error: RequestValidationError) -> str:
+    parts = []
+    for item in error.errors()[:5]:
+        where = ".".join(str(p) for p in item.get("loc", ()) if p != "body")
+        parts.append(f"{where}: {item.get('msg', 'invalid')}" if where else str(item.get("msg")))
+    return "; ".join(parts) or "invalid request"
+
+
+def create_app(scenario_folder: Path | None = None, plugins: tuple[Path, ...] = ()) -> FastAPI:
+    """The web app; ``scenario_folder`` holds the scenarios it offers, ``plugins``
+    are rule plug-in files loaded now (their rules join the rulesets' options)."""
+    plugin_paths = [str(p.resolve()) for p in plugins]
+    for path in plugins:
+        load_plugin_file(path)
+    app = FastAPI(
+        title="hammerlab",
+        summary="Exact odds, the rules lab, battles and games of hammerlab",
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/openapi.json",
+    )
+    app.add_middleware(BodyLimit)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    templates = Jinja2Templates(directory=HERE / "templates")
+    uploads: BoundedStore[Upload] = BoundedStore(capacity=32, ttl=3600)
+    scenarios = Scenarios(scenario_folder, uploads)
+    jobs: BoundedStore[LabJob] = BoundedStore(
+        capacity=32, ttl=3600, evictable=lambda job: job.state != "running"
+    )
+    seats: BoundedStore[Seat] = BoundedStore(capacity=16, ttl=1800)
+
+    @app.exception_handler(HammerlabError)
+    async def hammerlab_error(request: Request, error: HammerlabError) -> JSONResponse:
+        status = error.status if isinstance(error, WebError) else 422
+        return _error(status, str(error))
+
+    @app.exception_handler(RuleSettingError)
+    async def rule_error(request: Request, error: RuleSettingError) -> JSONResponse:
+        return _error(422, f"--rule: {error}")
+
+    @app.exception_handler(StoreFullError)
+    async def store_full(request: Request, error: StoreFullError) -> JSONResponse:
+        return _error(429, str(error))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        return _error(422, _validation_message(error))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        return _error(error.status_code, str(error.detail))
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, error: Exception) -> JSONResponse:
+        log.exception("unexpected error on %s", request.url.path)
+        return _error(500, "internal error (see the server's log)")
+
+    # --- pages ------------------------------------------------------------------------
+    def page(name: str, title: str) -> Callable[[Request], HTMLResponse]:
+        def show(request: Request) -> HTMLResponse:
+            context = {"title": title, "page": name, "rulesets": calculator_names()}
+            return templates.TemplateResponse(request, f"{name}.html", context)
+
+        show.__name__ = f"page_{name}"
+        show.__doc__ = f"The {title} page."
+        return show
+
+    for route, name, title in (
+        ("/", "index", "hammerlab"),
+        ("/odds", "odds", "Exact odds"),
+        ("/lab", "lab", "Rules lab"),
+        ("/viewer", "viewer", "Battle viewer"),
+        ("/play", "play", "Play against the AI"),
+        ("/docs", "docs", "API"),
+    ):
+        app.get(route, response_class=HTMLResponse, include_in_schema=False)(page(name, title))
+
+    # --- odds -------------------------------------------------------------------------
+    def uploaded_units(upload: str | None) -> tuple[Datasheet, ...]:
+        if upload is None:
+            return ()
+        found = uploads.get(upload)
+        if found is None or not found.datasheets:
+            raise WebError("no such uploaded BattleScribe file (uploads are kept for an hour)", 404)
+        return found.datasheets
+
+    @app.post("/api/odds")
+    def odds(question: OddsRequest) -> dict[str, Any]:
+        """Exact odds: the same JSON as ``hammerlab odds ... --json`` for the same flags."""
+        return answer(question.ask(), uploaded_units(question.upload)).to_dict()
+
+    @app.post("/api/odds/check")
+    def odds_check(question: OddsCheckRequest) -> dict[str, Any]:
+        """The exact distribution against ``trials`` volleys of the real engine (χ² test)."""
+        ask = question.ask()
+        units = uploaded_units(question.upload)
+        return check_odds(ask, answer(ask, units), question.trials, question.seed, units).to_dict()
+
+    @app.get("/api/situations")
+    def situations() -> dict[str, dict[str, str]]:
+        """Each edition's situation names (``--situation``) and what they mean."""
+        return {name: dict(calculator(name).situations) for name in calculator_names()}
+
+    @app.get("/api/units")
+    def units(
+        ruleset: Annotated[str, Query(max_length=20)] = "waffle",
+        query: Annotated[str, Query(max_length=100)] = "",
+        army: Annotated[str, Query(max_length=100)] = "",
+        upload: Annotated[str | None, Query(max_length=40)] = None,
+    ) -> dict[str, Any]:
+        """Unit names like ``hammerlab units``: the library's, or an uploaded file's."""
+        if upload is not None:
+            wanted = query.casefold()
+            names = [s.name for s in uploaded_units(upload) if wanted in s.name.casefold()]
+        else:
+            names = get_ruleset(ruleset).unit_names(query, army)
+        return {"units": names[:MAX_UNITS_LISTED], "more": max(0, len(names) - MAX_UNITS_LISTED)}
+
+    @app.get("/api/weapons")
+    def weapons(
+        unit: Annotated[str, Query(max_length=200)],
+        ruleset: Annotated[str, Query(max_length=20)] = "waffle",
+        upload: Annotated[str | None, Query(max_length=40)] = None,
+    ) -> dict[str, Any]:
+        """The weapons of one unit, with their characteristics."""
+        sheets = {s.name.casefold(): s for s in uploaded_units(upload)}
+        sheet = sheets.get(unit.casefold()) or get_ruleset(ruleset).find_unit(unit)
+        return {
+            "unit": sheet.name,
+            "edition": sheet.edition,
+            "weapons": [
+                {"name": w.name, "characteristics": dict(w.characteristics)}
+                for w in sheet.weapons()
+            ],
+        }
+
+    @app.post("/api/upload")
+    async def upload(file: Annotated[UploadFile, File()]) -> dict[str, Any]:
+        """A BattleScribe file (``.cat .gst .ros .rosz``) or a scenario (``.toml``), parsed
+        in memory; its id names it in later requests for an hour."""
+        data = await file.read(services.MAX_UPLOAD_BYTES + 1)
+        parsed = services.read_upload(file.filename or "upload", data)
+        key = uploads.add(parsed)
+        return {
+            "id": key,
+            "name": parsed.name,
+            "kind": "scenario" if parsed.scenario is not None else "battlescribe",
+            "units": [s.name for s in parsed.datasheets],
+            "edition": parsed.datasheets[0].edition if parsed.datasheets else None,
+            "scenario": None if parsed.scenario is None else parsed.scenario.name,
+            "notes": list(parsed.notes),
+        }
+
+    # --- scenarios and the lab ----------------------------------------------------------
+    @app.get("/api/scenarios")
+    def scenario_list() -> dict[str, Any]:
+        """The scenario files the server offers, and every ruleset's rules (``rulesets --json``)."""
+        return {
+            "scenarios": scenarios.names(),
+            "rulesets": {n: describe_ruleset(get_ruleset(n)) for n in ruleset_names()},
+        }
+
+    @app.get("/api/scenario")
+    def scenario_info(
+        scenario: Annotated[str | None, Query(max_length=200)] = None,
+        upload: Annotated[str | None, Query(max_length=40)] = None,
+    ) -> dict[str, Any]:
+        """One scenario: its name, ruleset, players, and its rule settings."""
+        spec, _ = scenarios.get(scenario, upload)
+        return {
+            "name": spec.name,
+            "description": spec.description,
+            "ruleset": spec.ruleset,
+            "players": [p.name for p in spec.players],
+            "rules": spec.rules,
+        }
+
+    @app.post("/api/lab", status_code=202)
+    def lab(request: LabRequest) -> dict[str, Any]:
+        """Start ``hammerlab lab`` as a job; poll ``GET /api/lab/{id}``."""
+        spec, source = scenarios.get(request.scenario, request.upload)
+        key = services.start_lab(
+            jobs, spec, source, request.rule, request.set, request.runs, request.seed, plugin_paths
+        )
+        job = jobs.get(key)
+        assert job is not None
+        return job.to_dict(key)
+
+    def job_of(key: str) -> LabJob:
+        job = jobs.get(key)
+        if job is None:
+            raise WebError("no such lab job (jobs are kept for an hour)", 404)
+        return job
+
+    @app.get("/api/lab/{key}")
+    def lab_job(key: str) -> dict[str, Any]:
+        """A lab job: its progress, then the report (the JSON of ``hammerlab lab --json``)."""
+        return job_of(key).to_dict(key)
+
+    @app.get("/api/lab/{key}/report.{form}")
+    def lab_report(key: str, form: str) -> Response:
+        """The finished report as a download: ``json`` or ``csv``."""
+        report = job_of(key).report
+        if report is None:
+            raise WebError("the job has no report (yet)", 409)
+        disposition = {"Content-Disposition": f'attachment; filename="lab-report.{form}"'}
+        if form == "json":
+            return JSONResponse(report.to_dict(), headers=disposition)
+        if form == "csv":
+            return PlainTextResponse(
+                services.report_csv(report), media_type="text/csv", headers=disposition
+            )
+        raise WebError("report.json or report.csv", 404)
+
+    # --- battles and games ----------------------------------------------------------------
+    @app.post("/api/battle")
+    def battle(request: BattleRequest) -> dict[str, Any]:
+        """Play a scenario with the AI on both sides: the table at the start, every event
+        (the JSON Lines of ``--log-json``, with each line's text) and the summary."""
+        spec, source = scenarios.get(request.scenario, request.upload)
+        game = Game.start(spec, source, request.seed, services.rule_settings(request.rule))
+        return services.played_view(game)
+
+    @app.post("/api/battle/log")
+    async def battle_log(file: Annotated[UploadFile, File()]) -> dict[str, Any]:
+        """A JSON Lines log written by ``hammerlab battle --log-json``, replayed and checked."""
+        data = await file.read(services.MAX_UPLOAD_BYTES + 1)
+        if len(data) > services.MAX_UPLOAD_BYTES:
+            raise WebError("the log is larger than 8 MB", 413)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise WebError("the log is not UTF-8 text") from None
+        return services.log_view(text, services.upload_name(file.filename or "log.jsonl"))
+
+    def seat_of(key: str) -> Seat:
+        seat = seats.get(key)
+        if seat is None:
+            raise WebError("no such game (games are kept for 30 minutes unused)", 404)
+        return seat
+
+    @app.post("/api/play")
+    def play(request: PlayRequest) -> dict[str, Any]:
+        """A new game against the AI; the state shows your legal actions."""
+        spec, source = scenarios.get(request.scenario, request.upload)
+        seat = services.new_seat(spec, source, request.seed, request.side, request.rule)
+        key = seats.add(seat)
+        with seat.lock:
+            return services.seat_state(key, seat)
+
+    @app.get("/api/play/{key}")
+    def play_state(key: str) -> dict[str, Any]:
+        """The game's state (log lines not yet sent, your legal actions)."""
+        seat = seat_of(key)
+        with seat.lock:
+            return services.seat_state(key, seat)
+
+    @app.post("/api/play/{key}")
+    def play_action(key: str, request: ActionRequest) -> dict[str, Any]:
+        """Take one of your legal actions; the AI answers until it is your turn again."""
+        seat = seat_of(key)
+        with seat.lock:
+            services.act(seat, request.action, request.step)
+            return services.seat_state(key, seat)
+
+    return app

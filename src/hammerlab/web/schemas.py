@@ -1,0 +1,142 @@
+"""The JSON requests the web API accepts: pydantic models that refuse unknown keys.
+
+Field names follow the CLI flags (``target-models`` or ``target_models`` for
+``--target-models``; ``type`` for ``--type``), and every string and list is
+bounded, so that a request is checked before any work is done.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from hammerlab.analysis.odds_request import OddsAsk
+
+Short = Annotated[str, StringConstraints(max_length=200)]
+Flag = Short | int | None
+"""A value as typed after a flag; a JSON number is read as its digits."""
+Flags = Annotated[list[Short], Field(max_length=20)]
+
+MAX_RUNS = 400
+"""Paired battles per arm a lab job may ask for."""
+MAX_TRIALS = 20_000
+"""Engine volleys an odds check may ask for."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        alias_generator=lambda name: name.replace("_", "-"),
+        validate_by_name=True,
+        validate_by_alias=True,
+    )
+
+
+def _text(value: str | int | None) -> str | None:
+    return None if value is None else str(value)
+
+
+class OddsRequest(_Strict):
+    """``POST /api/odds``: the flags of ``hammerlab odds``, and ``upload`` (the id
+    of a BattleScribe file sent to ``/api/upload``) for units of that file."""
+
+    ruleset: Short = "core11"
+    attacker: Flag = None
+    weapon: Flag = None
+    profile: Flag = None
+    models: Flag = None
+    target: Flag = None
+    attacks: Flag = None
+    weapon_type: Flag = Field(default=None, alias="type")
+    bs: Flag = None
+    strength: Flag = None
+    ap: Flag = None
+    damage: Flag = None
+    toughness: Flag = None
+    save: Flag = None
+    wounds: Flag = None
+    target_models: Flag = None
+    invulnerable: Flag = None
+    cover: Flag = None
+    hits: Flag = None
+    feel_no_pain: Flag = None
+    keyword: Flags = []
+    target_keyword: Flags = []
+    situation: Flags = []
+    upload: Annotated[str, StringConstraints(max_length=40)] | None = None
+
+    def ask(self) -> OddsAsk:
+        """The question as the CLI would build it from the same flags."""
+        return OddsAsk(
+            ruleset=self.ruleset,
+            attacker=_text(self.attacker),
+            weapon=_text(self.weapon),
+            profile=_text(self.profile),
+            models=_text(self.models),
+            target=_text(self.target),
+            attacks=_text(self.attacks),
+            weapon_type=_text(self.weapon_type),
+            bs=_text(self.bs),
+            strength=_text(self.strength),
+            ap=_text(self.ap),
+            damage=_text(self.damage),
+            toughness=_text(self.toughness),
+            save=_text(self.save),
+            wounds=_text(self.wounds),
+            target_models=_text(self.target_models),
+            invulnerable=_text(self.invulnerable),
+            cover=_text(self.cover),
+            hits=_text(self.hits),
+            feel_no_pain=_text(self.feel_no_pain),
+            keyword=tuple(self.keyword),
+            target_keyword=tuple(self.target_keyword),
+            situation=tuple(self.situation),
+        )
+
+
+class OddsCheckRequest(OddsRequest):
+    """``POST /api/odds/check``: the same question, and how many engine volleys to play."""
+
+    trials: int = Field(default=2000, ge=100, le=MAX_TRIALS)
+    seed: int = 1
+
+
+class ScenarioRef(_Strict):
+    """A scenario: a name from ``GET /api/scenarios``, or the id of an uploaded one."""
+
+    scenario: Short | None = None
+    upload: Annotated[str, StringConstraints(max_length=40)] | None = None
+
+
+class LabRequest(ScenarioRef):
+    """``POST /api/lab``: ``hammerlab lab``'s ``--rule``, ``--set``, ``--runs`` and ``--seed``."""
+
+    rule: Annotated[list[Short], Field(min_length=1, max_length=10)]
+    set: Flags = []
+    runs: int = Field(default=50, ge=2, le=MAX_RUNS)
+    seed: int = 1
+
+
+class BattleRequest(ScenarioRef):
+    """``POST /api/battle``: ``hammerlab battle``'s seed and ``--rule`` flags."""
+
+    seed: int | None = None
+    rule: Flags = []
+
+
+class PlayRequest(ScenarioRef):
+    """``POST /api/play``: a new game against the AI; ``side`` is the player you play."""
+
+    seed: int | None = None
+    side: Short | None = None
+    rule: Flags = []
+
+
+class ActionRequest(_Strict):
+    """``POST /api/play/{id}``: the index of one of the game's legal actions."""
+
+    action: int = Field(ge=0)
+    step: int | None = Field(
+        default=None, description="the game's step the client saw (a stale click is refused)"
+    )

@@ -1,0 +1,332 @@
+"""What the web pages and the API do, apart from HTTP: scenarios, uploads, lab
+jobs, battles and games, each bounded.
+
+Every request names a scenario from the server's scenario folder (by its
+relative name, checked against the list) or an uploaded one (by the id the
+server gave it); a client never names a path. Uploaded files are parsed from
+memory or from a private temporary folder that is removed at once.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hammerlab.analysis.game import Action, Game, first_difference, log_game, replay_logged
+from hammerlab.analysis.lab import LabReport, arms, compare
+from hammerlab.engine.datasheet import Datasheet
+from hammerlab.engine.rules import ParamValue, parse_rule_flag
+from hammerlab.errors import HammerlabError
+from hammerlab.io.battlescribe import import_file
+from hammerlab.io.scenario import Scenario, load_scenario, parse_scenario
+from hammerlab.web.store import BoundedStore
+from hammerlab.web.viewer import event_rows, table_state
+
+log = logging.getLogger(__name__)
+
+BATTLESCRIBE_SUFFIXES = (".cat", ".gst", ".ros", ".rosz")
+MAX_UPLOAD_BYTES = 8 * 1024 * 1024
+"""A BattleScribe file, a scenario or a log sent to the server."""
+LAB_SECONDS = 120.0
+"""A lab job that runs longer is stopped."""
+LAB_RUNNING = 2
+"""Lab jobs that may run at once."""
+MAX_LOG_EVENTS = 200_000
+
+
+class WebError(HammerlabError, ValueError):
+    """A request the server refuses; ``status`` is its HTTP status."""
+
+    def __init__(self, message: str, status: int = 422) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Upload:
+    """An uploaded file, parsed: BattleScribe units, or a scenario."""
+
+    name: str
+    datasheets: tuple[Datasheet, ...] = ()
+    scenario: Scenario | None = None
+    notes: tuple[str, ...] = ()
+
+
+def upload_name(filename: str) -> str:
+    """A file name fit to show back (the client's name is only ever shown, never used)."""
+    shown = "".join(c for c in Path(filename).name if c.isprintable())[:80]
+    return shown or "upload"
+
+
+def read_upload(filename: str, data: bytes) -> Upload:
+    """Parse an uploaded BattleScribe file or scenario (``.toml``)."""
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise WebError(f"the file is larger than {MAX_UPLOAD_BYTES // (1024 * 1024)} MB", 413)
+    name = upload_name(filename)
+    suffix = Path(name).suffix.lower()
+    if suffix == ".toml":
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise WebError(f"{name}: not UTF-8 text") from None
+        scenario = parse_scenario(text, name)
+        if any(u.source is not None for u in scenario.units):
+            raise WebError(f"{name}: an uploaded scenario cannot name BattleScribe files")
+        return Upload(name, scenario=scenario)
+    if suffix not in BATTLESCRIBE_SUFFIXES:
+        known = ", ".join((*BATTLESCRIBE_SUFFIXES, ".toml"))
+        raise WebError(f"{name}: send a BattleScribe file or a scenario ({known})")
+    with tempfile.TemporaryDirectory(prefix="hammerlab-upload-") as folder:
+        path = Path(folder) / f"upload{suffix}"
+        path.write_bytes(data)
+        result = import_file(path)
+    return Upload(name, datasheets=result.datasheets, notes=result.notes)
+
+
+@dataclass
+class Scenarios:
+    """The scenario files the server offers (``*.toml`` under one folder) and uploads."""
+
+    folder: Path | None
+    uploads: BoundedStore[Upload]
+
+    def names(self) -> list[str]:
+        """Relative names of the scenario files, sorted."""
+        if self.folder is None or not self.folder.is_dir():
+            return []
+        return sorted(p.relative_to(self.folder).as_posix() for p in self.folder.rglob("*.toml"))
+
+    def get(self, name: str | None, upload: str | None) -> tuple[Scenario, str]:
+        """The scenario and its source (a path, for BattleScribe files beside it)."""
+        if upload is not None:
+            found = self.uploads.get(upload)
+            if found is None or found.scenario is None:
+                raise WebError("no such uploaded scenario (uploads are kept for an hour)", 404)
+            return found.scenario, found.name
+        if name is None:
+            raise WebError("name a scenario or an uploaded one")
+        if self.folder is None or name not in self.names():
+            raise WebError(f"no scenario {name!r}; see GET /api/scenarios", 404)
+        path = self.folder / name
+        return load_scenario(path), str(path)
+
+
+def rule_settings(flags: list[str]) -> dict[str, ParamValue]:
+    """``--rule`` flags as settings."""
+    return dict(parse_rule_flag(f) for f in flags)
+
+
+# --- lab jobs ---------------------------------------------------------------------
+
+
+class LabTimeError(HammerlabError, RuntimeError):
+    """A lab job ran past its time."""
+
+
+@dataclass
+class LabJob:
+    """A lab experiment running in a thread of the server."""
+
+    total: int
+    done: int = 0
+    state: str = "running"
+    report: LabReport | None = None
+    error: str | None = None
+    started: float = field(default_factory=time.monotonic)
+
+    def to_dict(self, key: str) -> dict[str, Any]:
+        """What ``GET /api/lab/{id}`` answers."""
+        return {
+            "id": key,
+            "state": self.state,
+            "done": self.done,
+            "total": self.total,
+            "report": None if self.report is None else self.report.to_dict(),
+            "error": self.error,
+        }
+
+
+def start_lab(
+    jobs: BoundedStore[LabJob],
+    scenario: Scenario,
+    source: str,
+    changes: list[str],
+    shared: list[str],
+    runs: int,
+    seed: int,
+    plugins: list[str],
+) -> str:
+    """Check the experiment, then run it in a thread; the job's id."""
+    if sum(j.state == "running" for j in jobs.values()) >= LAB_RUNNING:
+        raise WebError(f"{LAB_RUNNING} lab jobs are running; try again when one ends", 429)
+    experiment = arms(scenario, changes, shared)
+    job = LabJob(total=2 * runs)
+    key = jobs.add(job)
+
+    def progress(done: int, total: int) -> None:
+        job.done = done
+        if time.monotonic() - job.started > LAB_SECONDS:
+            raise LabTimeError(f"stopped after {LAB_SECONDS:.0f} s: ask for fewer runs")
+
+    def run() -> None:
+        try:
+            job.report = compare(scenario, source, experiment, runs, seed, 1, plugins, progress)
+            job.done, job.state = job.total, "done"
+        except HammerlabError as error:
+            job.error, job.state = str(error), "failed"
+        except Exception:
+            log.exception("lab job %s failed", key)
+            job.error, job.state = "the experiment failed (see the server's log)", "failed"
+
+    threading.Thread(target=run, name=f"lab-{key}", daemon=True).start()
+    return key
+
+
+def report_csv(report: LabReport) -> str:
+    """The lab report as CSV: one row per unit, then one per player's win rate."""
+    lines = [
+        "unit,player,starting_models,baseline_mean_models_left,variant_mean_models_left,"
+        "difference,ci95_low,ci95_high,baseline_p_destroyed,variant_p_destroyed"
+    ]
+    for u in report.units:
+        cells = (
+            u.unit, u.player, u.starting_models, u.baseline_mean, u.variant_mean,
+            u.difference, u.ci95[0], u.ci95[1], u.baseline_destroyed, u.variant_destroyed,
+        )  # fmt: skip
+        lines.append(",".join(_csv_cell(c) for c in cells))
+    lines.append("")
+    lines.append("winner,baseline_share,variant_share")
+    for name, share in report.baseline_wins.items():
+        lines.append(",".join(map(_csv_cell, (name, share, report.variant_wins[name]))))
+    return "\n".join(lines) + "\n"
+
+
+def _csv_cell(value: object) -> str:
+    text = str(value)
+    if any(c in text for c in ',"\n') or text[:1] in "=+-@":
+        text = '"' + text.replace('"', '""') + '"'
+    return text
+
+
+# --- battles ----------------------------------------------------------------------
+
+
+def battle_view(game: Game, start: dict[str, Any], note: str = "") -> dict[str, Any]:
+    """What ``POST /api/battle`` answers: the table at the start, the events and the summary."""
+    ready = game.ready
+    return {
+        "header": game.header(),
+        "title": f"{game.recipe.scenario.get('name', '')} — {ready.ruleset.title}, "
+        f"seed {game.battle.dice.seed}",
+        "note": note,
+        "start": start,
+        "events": event_rows(game.battle.log.events),
+        "summary": list(ready.ruleset.summary(game.battle, ready.plan)),
+    }
+
+
+def played_view(game: Game) -> dict[str, Any]:
+    """Play ``game`` (just started) to the end and describe it for the viewer."""
+    start = table_state(game.battle)
+    game.play()
+    return battle_view(game, start)
+
+
+def log_view(text: str, where: str) -> dict[str, Any]:
+    """The battle a JSON Lines log (``hammerlab battle --log-json``) records, replayed
+    by the engine and checked line by line against the log."""
+    if text.count("\n") > MAX_LOG_EVENTS:
+        raise WebError(f"{where}: more than {MAX_LOG_EVENTS} lines", 413)
+    _check_header(text.partition("\n")[0], where)
+    game, logged = log_game(text, where)
+    start = table_state(game.battle)
+    replay_logged(game, logged)
+    differs = first_difference(logged, game.battle)
+    if differs is not None:
+        raise WebError(f"{where}: line {differs.line} does not replay as logged")
+    return battle_view(game, start, f"replayed from {where}: identical to the log")
+
+
+def _check_header(line: str, where: str) -> None:
+    """Refuse a log whose header would make the server load code or read files:
+    plug-ins, or units from BattleScribe files."""
+    try:
+        header = json.loads(line)
+    except json.JSONDecodeError:
+        raise WebError(f"{where}: line 1 is not JSON: write the log with --log-json") from None
+    if not isinstance(header, dict):
+        raise WebError(f"{where}: line 1 is not a game header")
+    if header.get("plugins"):
+        raise WebError(f"{where}: the server plays no plug-in named by an uploaded log")
+    scenario = header.get("scenario")
+    units = scenario.get("units") if isinstance(scenario, dict) else None
+    if isinstance(units, list) and any(isinstance(u, dict) and u.get("source") for u in units):
+        raise WebError(f"{where}: the server reads no BattleScribe file named by an uploaded log")
+
+
+# --- games against the AI ------------------------------------------------------------
+
+
+@dataclass
+class Seat:
+    """A game in play in the browser: the game, the player the person plays, and a lock."""
+
+    game: Game
+    you: str
+    seen: int = 0
+    """Log events already sent to the page."""
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def new_seat(
+    scenario: Scenario, source: str, seed: int | None, side: str | None, rules: list[str]
+) -> Seat:
+    """A new game; the AI plays the other side, and answers the person's decisions
+    inside an activation (the page offers the top-level actions only)."""
+    names = [p.name for p in scenario.players]
+    you = side or names[0]
+    if you not in names:
+        raise WebError(f"{you!r} is not a player ({', '.join(names)})")
+    game = Game.start(scenario, source, seed, rule_settings(rules))
+    game.play_until(you)
+    return Seat(game, you)
+
+
+def seat_state(key: str, seat: Seat) -> dict[str, Any]:
+    """What the play page shows: the actions open to the person and the new log lines."""
+    game = seat.game
+    events = game.battle.log.events
+    new = event_rows(events[seat.seen :])
+    seat.seen = len(events)
+    over = game.is_over
+    actions: list[Action] = [] if over else game.legal_actions()
+    return {
+        "id": key,
+        "you": seat.you,
+        "over": over,
+        "turn": game.turn,
+        "step": len(game.decisions()),
+        "player": game.current_player,
+        "actions": [{"index": i, "text": str(a)} for i, a in enumerate(actions)],
+        "log": new,
+        "table": table_state(game.battle),
+        "summary": list(game.ready.ruleset.summary(game.battle, game.ready.plan)) if over else [],
+    }
+
+
+def act(seat: Seat, index: int, step: int | None) -> None:
+    """Take the person's action ``index``, then let the AI play until they act again."""
+    game = seat.game
+    if step is not None and step != len(game.decisions()):
+        raise WebError("the game has moved on since this page was drawn; reload it", 409)
+    actions = game.legal_actions()
+    if not 0 <= index < len(actions):
+        raise WebError(f"no action {index}: {len(actions)} are open")
+    game.apply(actions[index])
+    game.play_until(seat.you)

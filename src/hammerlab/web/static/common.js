@@ -1,0 +1,91 @@
+"use strict";
+/* Shared helpers: JSON requests, errors, and SVG drawing. */
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function $(id) { return document.getElementById(id); }
+
+function svg(tag, attrs, parent) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function showError(message) {
+  const box = $("error");
+  if (!box) return;
+  box.textContent = message || "";
+  box.hidden = !message;
+}
+
+async function api(path, body, method) {
+  const options = { method: method || (body === undefined ? "GET" : "POST"), headers: {} };
+  if (body instanceof FormData) options.body = body;
+  else if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  let data = null;
+  try { data = await response.json(); } catch (e) { data = null; }
+  if (!response.ok) {
+    const message = (data && data.error) || `request failed (${response.status})`;
+    throw new Error(message);
+  }
+  return data;
+}
+
+async function fillScenarios(select) {
+  const data = await api("/api/scenarios");
+  select.innerHTML = "";
+  for (const name of data.scenarios) {
+    const option = document.createElement("option");
+    option.value = name; option.textContent = name;
+    select.appendChild(option);
+  }
+  return data;
+}
+
+/* A bar chart of several series over 0..n, each with a cumulative "at least" line. */
+function barChart(container, series, xLabel) {
+  const width = 640, height = 280, left = 44, bottom = 34, top = 10, right = 10;
+  container.innerHTML = "";
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img" }, container);
+  const n = Math.max(...series.map(s => s.values.length));
+  const plotW = width - left - right, plotH = height - top - bottom;
+  const colours = ["#2c5aa0", "#b8432f", "#2e7d32", "#8e44ad", "#c07f00", "#00838f"];
+  const x = i => left + (i + 0.5) * plotW / n;
+  const y = p => top + plotH * (1 - p);
+  for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
+    svg("line", { x1: left, x2: width - right, y1: y(tick), y2: y(tick), stroke: "#e3e7eb" }, root);
+    const label = svg("text", { x: left - 4, y: y(tick) + 4, "text-anchor": "end", "font-size": 11, fill: "#5c6670" }, root);
+    label.textContent = `${Math.round(tick * 100)}%`;
+  }
+  const band = plotW / n * 0.8, each = band / series.length;
+  series.forEach((s, k) => {
+    const colour = colours[k % colours.length];
+    s.values.forEach((p, i) => {
+      const bar = svg("rect", { x: x(i) - band / 2 + k * each, y: y(p), width: Math.max(each - 1, 1),
+                                height: Math.max(plotH * p, 0), fill: colour, "fill-opacity": 0.75 }, root);
+      svg("title", {}, bar).textContent = `${s.label}: exactly ${i}: ${(p * 100).toFixed(2)}%`;
+    });
+    let left_ = 1; const points = [];
+    s.values.forEach((p, i) => { points.push(`${x(i)},${y(Math.max(left_, 0))}`); left_ -= p; });
+    svg("polyline", { points: points.join(" "), fill: "none", stroke: colour, "stroke-width": 2 }, root);
+  });
+  const step = Math.ceil(n / 20);
+  for (let i = 0; i < n; i += step) {
+    const label = svg("text", { x: x(i), y: height - bottom + 14, "text-anchor": "middle", "font-size": 11, fill: "#5c6670" }, root);
+    label.textContent = i;
+  }
+  const caption = svg("text", { x: left + plotW / 2, y: height - 4, "text-anchor": "middle", "font-size": 12, fill: "#1d232a" }, root);
+  caption.textContent = xLabel;
+  if (series.length > 1) {
+    series.forEach((s, k) => {
+      const g = svg("g", {}, root);
+      svg("rect", { x: left + 8, y: top + 4 + k * 16, width: 10, height: 10, fill: colours[k % colours.length] }, g);
+      svg("text", { x: left + 22, y: top + 13 + k * 16, "font-size": 11 }, g).textContent = s.label.slice(0, 70);
+    });
+  }
+  return root;
+}

@@ -1,0 +1,122 @@
+"use strict";
+/* The lab page: POST /api/lab starts a job; GET /api/lab/{id} is polled for the bar and the report. */
+let rulesets = {};
+let uploadId = null;
+
+async function describeScenario() {
+  showError("");
+  const params = uploadId ? new URLSearchParams({ upload: uploadId }) : new URLSearchParams({ scenario: $("scenario").value });
+  const info = await api(`/api/scenario?${params}`);
+  $("scenario-about").textContent = `${info.name} (${info.ruleset}): ${info.description}`;
+  const box = $("rule-options");
+  box.innerHTML = "";
+  for (const option of rulesets[info.ruleset].options) {
+    const label = document.createElement("label");
+    label.className = "check"; label.title = option.summary || "";
+    const input = document.createElement("input");
+    input.type = "checkbox"; input.name = "rule"; input.value = option.name;
+    label.append(input, option.name);
+    box.appendChild(label);
+  }
+}
+
+function lines(text) { return text.split("\n").map(s => s.trim()).filter(Boolean); }
+
+function showReport(job) {
+  const report = job.report;
+  $("report").hidden = false;
+  $("report-title").textContent =
+    `${report.scenario}: baseline vs variant (${report.rule}), ${report.runs} paired battles from seed ${report.first_seed}`;
+  const body = $("units").querySelector("tbody");
+  body.innerHTML = "";
+  const pct = p => `${Math.round(p * 100)}%`;
+  const signed = v => (v >= 0 ? "+" : "") + v.toFixed(2);
+  for (const u of report.units) {
+    const row = document.createElement("tr");
+    for (const text of [u.unit, u.starting_models, u.baseline_mean_models_left.toFixed(2),
+                        u.variant_mean_models_left.toFixed(2),
+                        `${signed(u.difference)} (${signed(u.ci95[0])} .. ${signed(u.ci95[1])})`,
+                        `${pct(u.baseline_p_destroyed)} → ${pct(u.variant_p_destroyed)}`]) {
+      const cell = document.createElement("td"); cell.textContent = text; row.appendChild(cell);
+    }
+    body.appendChild(row);
+  }
+  const wins = $("wins").querySelector("tbody");
+  wins.innerHTML = "";
+  for (const [name, share] of Object.entries(report.baseline_wins)) {
+    const row = document.createElement("tr");
+    for (const text of [name, pct(share), pct(report.variant_wins[name])]) {
+      const cell = document.createElement("td"); cell.textContent = text; row.appendChild(cell);
+    }
+    wins.appendChild(row);
+  }
+  drawLab(report);
+  $("dl-json").href = `/api/lab/${job.id}/report.json`;
+  $("dl-csv").href = `/api/lab/${job.id}/report.csv`;
+}
+
+/* Models left per unit, baseline and variant, with the variant's 95% interval. */
+function drawLab(report) {
+  const box = $("lab-chart");
+  box.innerHTML = "";
+  const rowH = 34, left = 200, width = 640, height = 24 + rowH * report.units.length;
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img" }, box);
+  const most = Math.max(1, ...report.units.map(u => u.starting_models));
+  const x = v => left + (width - left - 20) * v / most;
+  report.units.forEach((u, i) => {
+    const y = 10 + i * rowH;
+    svg("text", { x: left - 6, y: y + 16, "text-anchor": "end", "font-size": 11 }, root).textContent = u.unit.slice(0, 30);
+    svg("rect", { x: left, y, width: x(u.baseline_mean_models_left) - left, height: 12, fill: "#2c5aa0" }, root);
+    svg("rect", { x: left, y: y + 13, width: x(u.variant_mean_models_left) - left, height: 12, fill: "#b8432f" }, root);
+    const low = u.baseline_mean_models_left + u.ci95[0], high = u.baseline_mean_models_left + u.ci95[1];
+    svg("line", { x1: x(Math.max(0, low)), x2: x(Math.min(most, high)), y1: y + 19, y2: y + 19, stroke: "#1d232a", "stroke-width": 2 }, root);
+  });
+  svg("text", { x: left, y: height - 2, "font-size": 11, fill: "#5c6670" }, root).textContent =
+    "models left: baseline (blue), variant (red), 95% interval";
+}
+
+async function poll(id) {
+  const job = await api(`/api/lab/${id}`);
+  $("progress").max = job.total; $("progress").value = job.done;
+  $("progress-text").textContent = `${job.done} / ${job.total} battles` + (job.state === "done" ? " — done" : "");
+  if (job.state === "running") { setTimeout(() => poll(id).catch(e => showError(e.message)), 300); return; }
+  $("run").disabled = false;
+  if (job.state === "failed") { showError(job.error); return; }
+  showReport(job);
+}
+
+async function run(event) {
+  event.preventDefault();
+  showError("");
+  const rules = [...document.querySelectorAll("input[name=rule]:checked")].map(i => i.value);
+  const body = {
+    rule: [...rules, ...lines($("rule-extra").value)], set: lines($("set").value),
+    runs: Number($("runs").value), seed: Number($("seed").value),
+  };
+  if (uploadId) body.upload = uploadId; else body.scenario = $("scenario").value;
+  try {
+    $("run").disabled = true;
+    $("report").hidden = true;
+    const job = await api("/api/lab", body);
+    $("progress-box").hidden = false;
+    await poll(job.id);
+  } catch (error) { $("run").disabled = false; showError(error.message); }
+}
+
+document.addEventListener("DOMContentLoaded", async () => {
+  const data = await fillScenarios($("scenario"));
+  rulesets = data.rulesets;
+  const wanted = new URLSearchParams(location.search).get("scenario");
+  if (wanted) $("scenario").value = wanted;
+  $("scenario").addEventListener("change", () => { uploadId = null; describeScenario().catch(e => showError(e.message)); });
+  $("scenario-file").addEventListener("change", async () => {
+    const file = $("scenario-file").files[0];
+    if (!file) return;
+    const form = new FormData(); form.append("file", file);
+    try { uploadId = (await api("/api/upload", form)).id; await describeScenario(); }
+    catch (error) { showError(error.message); }
+  });
+  $("lab-form").addEventListener("submit", run);
+  await describeScenario().catch(e => showError(e.message));
+  document.body.dataset.ready = "1";
+});

@@ -1,0 +1,219 @@
+"use strict";
+/* The odds page: build the question from the form (fields named like the CLI's flags),
+   POST /api/odds, draw the answer; the URL query holds the question (share link). */
+const LISTS = ["keyword", "target-keyword"];
+const form = () => $("odds-form");
+let situations = {};
+let current = null;          // {query, result}
+let compared = [];           // [{query, result}]
+
+function visibleFields() {
+  const kind = $("form-kind").value, ruleset = $("ruleset").value;
+  for (const node of form().querySelectorAll("[data-form]")) {
+    node.hidden = !node.dataset.form.split(" ").includes(kind);
+  }
+  for (const node of form().querySelectorAll("[data-ruleset]")) {
+    node.hidden = node.dataset.ruleset !== ruleset;
+  }
+}
+
+function drawSituations(chosen) {
+  const box = $("situations");
+  box.innerHTML = "";
+  for (const [name, meaning] of Object.entries(situations[$("ruleset").value] || {})) {
+    const label = document.createElement("label");
+    label.className = "check"; label.title = meaning;
+    const box_ = document.createElement("input");
+    box_.type = "checkbox"; box_.name = "situation"; box_.value = name;
+    box_.checked = (chosen || []).includes(name);
+    label.append(box_, name);
+    box.appendChild(label);
+  }
+}
+
+/* The question as URL query parameters: only what is shown and filled in. */
+function formQuery() {
+  const query = new URLSearchParams();
+  query.set("ruleset", $("ruleset").value);
+  query.set("form", $("form-kind").value);
+  for (const input of form().querySelectorAll("input[name], select[name]")) {
+    if (input.name === "ruleset" || input.name === "form" || input.type === "file") continue;
+    if (input.closest("[hidden]")) continue;
+    if (input.type === "checkbox") { if (input.checked) query.append(input.name, input.value); continue; }
+    const value = input.value.trim();
+    if (value) query.set(input.name, value);
+  }
+  return query;
+}
+
+/* The JSON body of POST /api/odds for a query. */
+function bodyOf(query) {
+  const body = {};
+  for (const [key, value] of query) {
+    if (key === "form") continue;
+    if (key === "situation") (body.situation = body.situation || []).push(value);
+    else if (LISTS.includes(key)) body[key] = value.split(",").map(s => s.trim()).filter(Boolean);
+    else body[key] = value;
+  }
+  return body;
+}
+
+async function loadWeapons(wanted) {
+  const select = $("weapon");
+  const unit = $("attacker").value.trim();
+  select.innerHTML = "";
+  if (!unit) return;
+  const params = new URLSearchParams({ ruleset: $("ruleset").value, unit });
+  if ($("form-kind").value === "upload" && $("upload").value) params.set("upload", $("upload").value);
+  try {
+    const data = await api(`/api/weapons?${params}`);
+    for (const weapon of data.weapons) {
+      const option = document.createElement("option");
+      option.value = weapon.name;
+      option.textContent = `${weapon.name} (${Object.entries(weapon.characteristics).map(([k, v]) => `${k} ${v}`).join(", ")})`;
+      select.appendChild(option);
+    }
+    if (wanted) select.value = wanted;
+  } catch (error) { /* an unknown unit: asking names the problem */ }
+}
+
+let unitTimer = null;
+function suggestUnits(text) {
+  clearTimeout(unitTimer);
+  unitTimer = setTimeout(async () => {
+    const params = new URLSearchParams({ ruleset: $("ruleset").value, query: text });
+    if ($("form-kind").value === "upload" && $("upload").value) params.set("upload", $("upload").value);
+    const data = await api(`/api/units?${params}`);
+    const list = $("unit-names");
+    list.innerHTML = "";
+    for (const name of data.units) {
+      const option = document.createElement("option"); option.value = name; list.appendChild(option);
+    }
+  }, 150);
+}
+
+function percentile(values, q) {
+  let total = 0;
+  for (let i = 0; i < values.length; i++) { total += values[i]; if (total >= q - 1e-12) return i; }
+  return values.length - 1;
+}
+
+function show() {
+  const result = current.result;
+  const values = result.models_killed;
+  $("result").hidden = false;
+  $("question").textContent = `${result.question} (${result.edition})`;
+  $("mean").textContent = result.mean_models_killed.toFixed(3);
+  $("p-destroyed").textContent = `${(result.p_unit_destroyed * 100).toFixed(2)}%`;
+  $("percentiles").textContent =
+    `${percentile(values, 0.5)} (${percentile(values, 0.1)} – ${percentile(values, 0.9)})`;
+  $("notes").textContent = result.notes.join(" · ");
+  const body = $("dist").querySelector("tbody");
+  body.innerHTML = "";
+  let atLeast = 1;
+  values.forEach((p, i) => {
+    const row = document.createElement("tr");
+    for (const text of [i, `${(p * 100).toFixed(2)}%`, `${(Math.max(0, atLeast) * 100).toFixed(2)}%`]) {
+      const cell = document.createElement("td"); cell.textContent = text; row.appendChild(cell);
+    }
+    body.appendChild(row);
+    atLeast -= p;
+  });
+  const series = [...compared, current].map(s => ({ label: s.result.question, values: s.result.models_killed }));
+  barChart($("chart"), series, "models destroyed");
+  $("badge").hidden = true;
+  $("compare-add").disabled = false;
+  $("compare-clear").hidden = compared.length === 0;
+  const share = new URLSearchParams(current.query);
+  for (const other of compared) share.append("also", other.query.toString());
+  const link = `${location.pathname}?${share}`;
+  $("share").href = link; $("share").hidden = false;
+  history.replaceState(null, "", link);
+}
+
+async function ask(query) {
+  return { query, result: await api("/api/odds", bodyOf(query)) };
+}
+
+async function submit(event) {
+  if (event) event.preventDefault();
+  showError("");
+  try {
+    current = await ask(formQuery());
+    show();
+  } catch (error) { showError(error.message); }
+}
+
+async function check() {
+  const badge = $("badge");
+  badge.hidden = false; badge.className = "badge wait"; badge.textContent = "simulating…";
+  try {
+    const body = { ...bodyOf(current.query), trials: 1000 };
+    const data = await api("/api/odds/check", body);
+    badge.className = `badge ${data.matches ? "ok" : "bad"}`;
+    badge.textContent = `${data.matches ? "exact ✓ matches" : "✗ differs from"} a simulation of the real engine ` +
+      `(${data.trials} volleys, χ² ${data.chi2.toFixed(1)}, ${data.dof} df, p = ${data.p_value.toFixed(3)})`;
+  } catch (error) {
+    badge.className = "badge wait"; badge.textContent = `no engine check: ${error.message}`;
+  }
+}
+
+async function swap() {
+  const attacker = $("attacker").value, target = $("target").value;
+  $("attacker").value = target; $("target").value = attacker;
+  $("models").value = ""; $("target-models").value = "";
+  await loadWeapons();
+  if ($("weapon").options.length) await submit();
+}
+
+async function upload() {
+  const file = $("upload-file").files[0];
+  if (!file) return;
+  const data = new FormData(); data.append("file", file);
+  try {
+    const answer = await api("/api/upload", data);
+    $("upload").value = answer.id;
+    $("upload-info").textContent = `${answer.name}: ${answer.units.length} units` + (answer.edition ? ` (${answer.edition})` : "");
+    if (answer.edition && [...$("ruleset").options].some(o => o.value === answer.edition)) $("ruleset").value = answer.edition;
+    suggestUnits("");
+  } catch (error) { showError(error.message); }
+}
+
+/* Fill the form from a query (a share link) and ask. */
+async function fromQuery(query) {
+  $("ruleset").value = query.get("ruleset") || "core11";
+  $("form-kind").value = query.get("form") || "library";
+  visibleFields();
+  drawSituations(query.getAll("situation"));
+  for (const input of form().querySelectorAll("input[name]")) {
+    if (["ruleset", "form", "situation"].includes(input.name) || input.type === "file") continue;
+    if (input.closest("[hidden]")) continue;
+    input.value = query.get(input.name) || "";
+  }
+  if (query.get("weapon")) await loadWeapons(query.get("weapon"));
+  compared = [];
+  for (const other of query.getAll("also")) {
+    try { compared.push(await ask(new URLSearchParams(other))); } catch (error) { showError(error.message); }
+  }
+  const own = new URLSearchParams(query); own.delete("also");
+  try { current = await ask(own); show(); } catch (error) { showError(error.message); }
+}
+
+document.addEventListener("DOMContentLoaded", async () => {
+  situations = await api("/api/situations");
+  $("ruleset").addEventListener("change", () => { visibleFields(); drawSituations(); suggestUnits(""); });
+  $("form-kind").addEventListener("change", visibleFields);
+  $("attacker").addEventListener("input", e => suggestUnits(e.target.value));
+  $("target").addEventListener("input", e => suggestUnits(e.target.value));
+  $("attacker").addEventListener("change", () => loadWeapons());
+  $("upload-file").addEventListener("change", upload);
+  $("swap").addEventListener("click", swap);
+  $("check").addEventListener("click", check);
+  $("compare-add").addEventListener("click", () => { if (current) { compared.push(current); show(); } });
+  $("compare-clear").addEventListener("click", () => { compared = []; if (current) show(); });
+  form().addEventListener("submit", submit);
+  const query = new URLSearchParams(location.search);
+  if (query.has("ruleset")) await fromQuery(query);
+  else { visibleFields(); drawSituations(); suggestUnits(""); }
+  document.body.dataset.ready = "1";
+});

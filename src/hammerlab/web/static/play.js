@@ -1,0 +1,67 @@
+"use strict";
+/* The play page: the game lives on the server (POST /api/play); each click applies one
+   legal top-level action and the AI answers until it is your turn again. */
+let game = null;
+
+async function describe() {
+  const info = await api(`/api/scenario?${new URLSearchParams({ scenario: $("scenario").value })}`);
+  $("side").innerHTML = "";
+  for (const name of info.players) {
+    const option = document.createElement("option"); option.value = name; option.textContent = name;
+    $("side").appendChild(option);
+  }
+}
+
+function show(state) {
+  game = state;
+  $("game").hidden = false;
+  $("status").textContent = state.over
+    ? "Game over"
+    : `Turn ${state.turn}: ${state.player === state.you ? "your move" : state.player + " to act"} (you play ${state.you})`;
+  const actions = $("actions");
+  actions.innerHTML = "";
+  for (const action of state.actions) {
+    const button = document.createElement("button");
+    button.type = "button"; button.className = "action"; button.textContent = action.text;
+    button.addEventListener("click", () => act(action.index));
+    actions.appendChild(button);
+  }
+  const log = $("log");
+  for (const old of log.querySelectorAll("li.new")) old.classList.remove("new", "current");
+  for (const event of state.log) {
+    const item = document.createElement("li");
+    item.textContent = event.text;
+    item.className = `new ${event.kind === "dice" ? "dice" : ""}`;
+    log.appendChild(item);
+  }
+  if (log.lastElementChild) log.lastElementChild.scrollIntoView({ block: "nearest" });
+  const nodes = drawBoard($("field"), state.table);
+  placeModels(nodes, startState(state.table));
+  $("summary").textContent = state.summary.join("\n");
+}
+
+async function act(index) {
+  showError("");
+  for (const button of $("actions").querySelectorAll("button")) button.disabled = true;
+  try { show(await api(`/api/play/${game.id}`, { action: index, step: game.step })); }
+  catch (error) { showError(error.message); show(await api(`/api/play/${game.id}`)); }
+}
+
+async function start(event) {
+  event.preventDefault();
+  showError("");
+  $("log").innerHTML = "";
+  try {
+    show(await api("/api/play", { scenario: $("scenario").value, side: $("side").value, seed: Number($("seed").value) }));
+  } catch (error) { showError(error.message); }
+}
+
+document.addEventListener("DOMContentLoaded", async () => {
+  await fillScenarios($("scenario"));
+  const wanted = new URLSearchParams(location.search).get("scenario");
+  if (wanted) $("scenario").value = wanted;
+  $("scenario").addEventListener("change", () => describe().catch(e => showError(e.message)));
+  $("play-form").addEventListener("submit", start);
+  await describe().catch(e => showError(e.message));
+  document.body.dataset.ready = "1";
+});

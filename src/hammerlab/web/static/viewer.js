@@ -1,0 +1,98 @@
+"use strict";
+/* The battle viewer: the table at the start plus the events, stepped forward and back.
+   A step is one event that is not a dice roll; the rolls show in the log under it. */
+let battle = null, nodes = {}, steps = [], position = 0, timer = null;
+
+function stateAt(step) {
+  const state = startState(battle.start);
+  const last = step === 0 ? -1 : steps[step - 1];
+  for (let i = 0; i <= last; i++) applyEvent(state, battle.events[i]);
+  return state;
+}
+
+function go(step) {
+  position = Math.max(0, Math.min(steps.length, step));
+  placeModels(nodes, stateAt(position));
+  const last = position === 0 ? -1 : steps[position - 1];
+  const items = $("log").children;
+  for (let i = 0; i < items.length; i++) {
+    items[i].classList.toggle("future", i > last);
+    items[i].classList.toggle("current", i === last);
+  }
+  if (last >= 0) items[last].scrollIntoView({ block: "nearest" });
+  const dead = Object.values(stateAt(position)).filter(m => m.wounds <= 0).length;
+  $("step-info").textContent = `step ${position} / ${steps.length} · casualties ${dead}`;
+  $("step-info").dataset.casualties = dead;
+  let turn = "";
+  for (let i = last; i >= 0; i--) if (battle.events[i].kind === "phase") { turn = String(battle.events[i].turn); break; }
+  if (turn) $("turn").value = turn;
+}
+
+function load(data) {
+  battle = data;
+  steps = [];
+  const log = $("log");
+  log.innerHTML = "";
+  data.events.forEach((event, i) => {
+    const item = document.createElement("li");
+    item.textContent = event.text;
+    item.className = event.kind === "dice" ? "dice" : "";
+    item.addEventListener("click", () => go(steps.indexOf(i) + 1 || stepOf(i)));
+    log.appendChild(item);
+    if (event.kind !== "dice") steps.push(i);
+  });
+  const turns = $("turn");
+  turns.innerHTML = "";
+  data.events.forEach((event, i) => {
+    if (event.kind === "phase" && event.begins && ![...turns.options].some(o => o.value === String(event.turn))) {
+      const option = document.createElement("option");
+      option.value = event.turn; option.textContent = event.turn; option.dataset.step = stepOf(i);
+      turns.appendChild(option);
+    }
+  });
+  $("battle").hidden = false;
+  $("battle-title").textContent = data.title + (data.note ? ` — ${data.note}` : "");
+  $("summary").textContent = data.summary.join("\n");
+  nodes = drawBoard($("field"), data.start);
+  go(0);
+}
+
+function stepOf(index) { return steps.filter(i => i <= index).length; }
+
+function play() {
+  pause();
+  timer = setInterval(() => { if (position >= steps.length) pause(); else go(position + 1); }, 250);
+}
+function pause() { if (timer) clearInterval(timer); timer = null; }
+
+async function run(event) {
+  event.preventDefault();
+  showError(""); pause();
+  try { load(await api("/api/battle", { scenario: $("scenario").value, seed: Number($("seed").value) })); }
+  catch (error) { showError(error.message); }
+}
+
+async function openLog() {
+  const file = $("log-file").files[0];
+  if (!file) return;
+  showError(""); pause();
+  const form = new FormData(); form.append("file", file);
+  try { load(await api("/api/battle/log", form)); } catch (error) { showError(error.message); }
+}
+
+document.addEventListener("DOMContentLoaded", async () => {
+  await fillScenarios($("scenario"));
+  const query = new URLSearchParams(location.search);
+  if (query.get("scenario")) $("scenario").value = query.get("scenario");
+  if (query.get("seed")) $("seed").value = query.get("seed");
+  $("viewer-form").addEventListener("submit", run);
+  $("log-file").addEventListener("change", openLog);
+  $("start").addEventListener("click", () => { pause(); go(0); });
+  $("back").addEventListener("click", () => { pause(); go(position - 1); });
+  $("fwd").addEventListener("click", () => { pause(); go(position + 1); });
+  $("end").addEventListener("click", () => { pause(); go(steps.length); });
+  $("play").addEventListener("click", play);
+  $("pause").addEventListener("click", pause);
+  $("turn").addEventListener("change", () => { pause(); go(Number($("turn").selectedOptions[0].dataset.step)); });
+  document.body.dataset.ready = "1";
+});

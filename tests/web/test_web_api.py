@@ -1,0 +1,190 @@
+"""The JSON API: the same answers as the CLI's ``--json``, the limits, and a load test."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+from web_kit import EXAMPLES, ROOT, cli_json, live_server
+
+from hammerlab.analysis.odds_check import chi2_sf, pearson
+from hammerlab.cli.app import app as cli
+from hammerlab.web.app import create_app
+from hammerlab.web.store import BoundedStore, StoreFullError
+
+PLAIN = {
+    "ruleset": "core11", "attacks": "10", "bs": "3", "strength": "4", "ap": "-1",
+    "damage": "1", "toughness": "4", "save": "3", "wounds": "2", "target-models": "5",
+}  # fmt: skip
+PLAIN_FLAGS = [f"--{k}={v}" for k, v in PLAIN.items()]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with live_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app(EXAMPLES))
+
+
+def test_api_odds_plain_form_is_the_cli_json(client: TestClient) -> None:
+    answer = client.post("/api/odds", json=PLAIN)
+    assert answer.status_code == 200
+    assert answer.json() == cli_json("odds", *PLAIN_FLAGS)
+
+
+def test_api_odds_library_form_waffle_with_a_situation_is_the_cli_json(client: TestClient) -> None:
+    question = {
+        "ruleset": "waffle", "attacker": "Tactical Squad", "weapon": "Boltgun",
+        "target": "Ork Boyz", "situation": ["half-range"],
+    }  # fmt: skip
+    flags = ["--ruleset=waffle", "--attacker=Tactical Squad", "--weapon=Boltgun"]
+    expected = cli_json("odds", *flags, "--target=Ork Boyz", "--situation=half-range")
+    assert client.post("/api/odds", json=question).json() == expected
+
+
+def test_api_odds_errors_are_the_cli_messages_as_json(client: TestClient) -> None:
+    result = CliRunner().invoke(cli, ["odds", "--ruleset=core11", "--attacker=x", "--bs=3"])
+    answer = client.post("/api/odds", json={"attacker": "x", "bs": 3})
+    assert answer.status_code == 422
+    assert f"error: {answer.json()['error']}" == result.stderr.strip()
+
+
+def test_api_refuses_unknown_fields_big_bodies_and_client_paths(client: TestClient) -> None:
+    unknown = client.post("/api/odds", json={**PLAIN, "colour": "red"})
+    assert unknown.status_code == 422
+    assert "colour" in unknown.json()["error"]
+    big = client.post(
+        "/api/odds", content=b"{" + b" " * 5_000_000 + b"}", headers={"content-type": "text/json"}
+    )
+    assert big.status_code == 413
+    assert "larger than" in big.json()["error"]
+    missing = client.post("/api/battle", json={"scenario": "../pyproject.toml"})
+    assert missing.status_code == 404
+    assert set(missing.json()) == {"error"}
+    trials = client.post("/api/odds/check", json={**PLAIN, "trials": 10**9})
+    assert trials.status_code == 422
+
+
+def test_api_upload_battlescribe_roster_then_odds_from_its_units(client: TestClient) -> None:
+    roster = ROOT / "tests" / "data" / "rosters" / "HH_Test.ros"
+    sent = client.post("/api/upload", files={"file": ("../../etc/x.ros", roster.read_bytes())})
+    assert sent.status_code == 200, sent.text
+    upload = sent.json()
+    assert upload["name"] == "x.ros" and upload["units"]
+    bad = client.post("/api/upload", files={"file": ("run.py", b"print(1)")})
+    assert bad.status_code == 422
+    units = client.get("/api/units", params={"upload": upload["id"]}).json()["units"]
+    assert units == upload["units"]
+
+
+def test_api_lab_job_reports_like_the_cli(client: TestClient) -> None:
+    body = {"scenario": "guard_suppress_terminators.toml", "rule": ["suppressive_fire"], "runs": 4}
+    started = client.post("/api/lab", json=body)
+    assert started.status_code == 202
+    key = started.json()["id"]
+    deadline = time.monotonic() + 60
+    while (job := client.get(f"/api/lab/{key}").json())["state"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    assert job["state"] == "done" and job["done"] == job["total"] == 8
+    scenario = str(EXAMPLES / "guard_suppress_terminators.toml")
+    expected = cli_json("lab", scenario, "--rule", "suppressive_fire", "--runs", "4")
+    assert job["report"] == expected
+    assert client.get(f"/api/lab/{key}/report.json").json() == expected
+    csv = client.get(f"/api/lab/{key}/report.csv").text.splitlines()
+    assert len(csv) == 1 + len(expected["units"]) + 2 + len(expected["baseline_wins"])
+
+
+def test_api_battle_log_upload_replays_the_cli_log(client: TestClient, tmp_path: Path) -> None:
+    log = tmp_path / "battle.jsonl"
+    scenario = str(EXAMPLES / "marines_vs_orks_ruins.toml")
+    ran = CliRunner().invoke(cli, ["battle", scenario, "--seed", "7", "--log-json", str(log)])
+    assert ran.exit_code == 0, ran.output
+    logged = [json.loads(line) for line in log.read_text().splitlines()[1:]]
+    view = client.post("/api/battle/log", files={"file": ("battle.jsonl", log.read_bytes())})
+    assert view.status_code == 200, view.text
+    shown = [{k: v for k, v in e.items() if k != "text"} for e in view.json()["events"]]
+    assert shown == logged
+    played = client.post("/api/battle", json={"scenario": "marines_vs_orks_ruins.toml", "seed": 7})
+    assert played.json()["events"] == view.json()["events"]
+    tampered = log.read_text().replace('"plugins":[]', '"plugins":["x.py"]', 1)
+    refused = client.post("/api/battle/log", files={"file": ("t.jsonl", tampered.encode())})
+    assert refused.status_code == 422 and "plug-in" in refused.json()["error"]
+
+
+def test_api_play_applies_a_legal_action_and_refuses_a_stale_one(client: TestClient) -> None:
+    body = {"scenario": "whole_game_three_turns.toml", "seed": 3}
+    state = client.post("/api/play", json=body).json()
+    assert state["player"] == state["you"] and state["actions"]
+    after = client.post(f"/api/play/{state['id']}", json={"action": 0, "step": state["step"]})
+    assert after.status_code == 200
+    assert after.json()["step"] > state["step"] and after.json()["log"]
+    stale = client.post(f"/api/play/{state['id']}", json={"action": 0, "step": state["step"]})
+    assert stale.status_code == 409
+
+
+def test_openapi_lists_the_api_paths(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {"/api/odds", "/api/units", "/api/lab", "/api/battle"} <= set(paths)
+    docs = client.get("/docs").text
+    assert "/static/docs.js" in docs and "http" not in docs.split("<main>")[1].split("openapi")[0]
+
+
+def test_bounded_store_caps_and_expires() -> None:
+    now = [0.0]
+    store: BoundedStore[str] = BoundedStore(2, ttl=10, clock=lambda: now[0])
+    first = store.add("a")
+    store.add("b")
+    store.add("c")
+    assert store.get(first) is None and len(store) == 2
+    now[0] = 11
+    assert len(store) == 0
+    busy: BoundedStore[str] = BoundedStore(1, ttl=10, evictable=lambda _: False)
+    busy.add("running")
+    with pytest.raises(StoreFullError):
+        busy.add("another")
+
+
+def test_chi2_survival_function_and_pooling() -> None:
+    assert chi2_sf(3.841458820694124, 1) == pytest.approx(0.05, abs=1e-9)
+    assert chi2_sf(18.307038053275146, 10) == pytest.approx(0.05, abs=1e-9)
+    assert chi2_sf(1.0, 2) == pytest.approx(0.6065306597126334)
+    chi2, dof, _ = pearson([50, 50, 0], [0.5, 0.5, 0.0])
+    assert (chi2, dof) == (0.0, 1)
+
+
+def test_engine_check_agrees_with_the_exact_odds(client: TestClient) -> None:
+    question = {"ruleset": "core11", "attacker": "Intercessor Squad", "weapon": "Bolt Rifle",
+                "profile": "Saturation", "target": "Termagants", "trials": 1000}  # fmt: skip
+    check = client.post("/api/odds/check", json=question).json()
+    assert check["matches"] and sum(check["observed"]) == 1000
+    plain = client.post("/api/odds/check", json=PLAIN)
+    assert plain.status_code == 422 and "library units" in plain.json()["error"]
+
+
+def test_load_200_concurrent_odds_requests_on_loopback(server: str) -> None:
+    expected = cli_json("odds", *PLAIN_FLAGS)
+    limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
+    with httpx.Client(base_url=server, limits=limits, timeout=60) as session:
+
+        def ask(_: int) -> tuple[int, object]:
+            answer = session.post("/api/odds", json=PLAIN)
+            return answer.status_code, answer.json()
+
+        started = time.perf_counter()
+        with ThreadPoolExecutor(max_workers=200) as pool:
+            answers = list(pool.map(ask, range(200)))
+        elapsed = time.perf_counter() - started
+    assert all(status == 200 and body == expected for status, body in answers)
+    assert elapsed < 30, f"200 concurrent odds requests took {elapsed:.1f} s"

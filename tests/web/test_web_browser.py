@@ -1,0 +1,201 @@
+"""The pages in a real browser: Debian's chromium driven by Playwright.
+
+Expected numbers come from the CLI's own ``--json`` for the same question, never
+from the page. Screenshots of each page are kept in a temporary folder
+(``HAMMERLAB_SCREENSHOTS`` chooses another) to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+from typer.testing import CliRunner
+from web_kit import EXAMPLES, cli_json, live_server
+
+from hammerlab.cli.app import app as cli
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path(os.environ.get("HAMMERLAB_SCREENSHOTS") or tempfile.mkdtemp(prefix="hammerlab-shots-"))
+TIMEOUT_MS = 20_000
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with live_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)")
+    with sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    opened = context.new_page()
+    opened.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    context.close()
+    assert errors == []
+
+
+def _open(page: Page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='1']")
+
+
+def _shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def _numbers(page: Page) -> tuple[str, str, list[list[str]]]:
+    rows = page.locator("#dist tbody tr").all()
+    table = [[cell.inner_text() for cell in row.locator("td").all()] for row in rows]
+    return page.inner_text("#mean"), page.inner_text("#p-destroyed"), table
+
+
+def _expected(answer: dict[str, object]) -> tuple[str, str, list[list[str]]]:
+    killed = answer["models_killed"]
+    assert isinstance(killed, list)
+    table, at_least = [], 1.0
+    for index, p in enumerate(killed):
+        table.append([str(index), f"{p * 100:.2f}%", f"{max(0.0, at_least) * 100:.2f}%"])
+        at_least -= p
+    mean, destroyed = answer["mean_models_killed"], answer["p_unit_destroyed"]
+    assert isinstance(mean, float) and isinstance(destroyed, float)
+    return f"{mean:.3f}", f"{destroyed * 100:.2f}%", table
+
+
+def test_every_page_loads_without_errors(page: Page, server: str) -> None:
+    for name in ("index", "odds", "lab", "viewer", "play", "docs"):
+        page.goto(f"{server}/" if name == "index" else f"{server}/{name}")
+        if name != "index":
+            page.wait_for_selector("body[data-ready='1']" if name != "docs" else "#paths h2")
+        assert page.locator("h1").count() == 1
+        _shot(page, f"page-{name}")
+    page.set_viewport_size({"width": 390, "height": 844})
+    _open(page, f"{server}/odds")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the odds page is {width}px wide on a phone"
+    _shot(page, "phone-odds")
+
+
+def test_odds_page_numbers_are_the_cli_json_and_the_share_link_repeats_them(
+    page: Page, server: str, browser: Browser
+) -> None:
+    _open(page, f"{server}/odds")
+    page.select_option("#ruleset", "core11")
+    page.select_option("#form-kind", "plain")
+    flags = {"attacks": "10", "bs": "3", "strength": "4", "ap": "-1", "damage": "1",
+             "toughness": "4", "save": "3", "wounds": "2", "target-models": "5"}  # fmt: skip
+    for name, value in flags.items():
+        page.locator(f"#odds-form [name='{name}']:visible").fill(value)
+    page.click("#ask")
+    page.wait_for_selector("#result:not([hidden])")
+    cli_flags = (f"--{k}={v}" for k, v in flags.items())
+    expected = _expected(cli_json("odds", "--ruleset=core11", *cli_flags))
+    assert _numbers(page) == expected
+    _shot(page, "odds-plain")
+    link = page.get_attribute("#share", "href")
+    assert link is not None
+    other = browser.new_page()
+    other.set_default_timeout(TIMEOUT_MS)
+    _open(other, f"{server}{link}")
+    other.wait_for_selector("#result:not([hidden])")
+    assert _numbers(other) == expected
+    other.close()
+
+
+def test_odds_library_compare_swap_and_engine_badge(page: Page, server: str) -> None:
+    query = (
+        "ruleset=waffle&form=library&attacker=Heavy+Weapons+Squad&weapon=Lascannon&target=Ork+Boyz"
+    )
+    _open(page, f"{server}/odds?{query}")
+    page.wait_for_selector("#result:not([hidden])")
+    flags = ["--ruleset=waffle", "--attacker=Heavy Weapons Squad", "--weapon=Lascannon"]
+    assert _numbers(page) == _expected(cli_json("odds", *flags, "--target=Ork Boyz"))
+    page.click("#check")
+    page.wait_for_selector("#badge.ok", timeout=60_000)
+    assert "matches a simulation of the real engine" in page.inner_text("#badge")
+    assert "p = " in page.inner_text("#badge")
+    page.click("#compare-add")
+    page.fill("#target", "Tactical Squad")
+    page.click("#ask")
+    page.wait_for_function("document.querySelector('#question').textContent.includes('Tactical')")
+    assert page.locator("#chart polyline").count() == 2
+    assert "also=" in (page.get_attribute("#share", "href") or "")
+    _shot(page, "odds-compare")
+    page.click("#swap")
+    page.wait_for_function("document.querySelectorAll('#weapon option').length > 0")
+    assert page.input_value("#attacker") == "Tactical Squad"
+    assert page.input_value("#target") == "Heavy Weapons Squad"
+
+
+def test_lab_page_progress_bar_reaches_the_end_with_the_cli_report(page: Page, server: str) -> None:
+    _open(page, f"{server}/lab?scenario=guard_suppress_terminators.toml")
+    page.check("input[name=rule][value=suppressive_fire]")
+    page.fill("#runs", "6")
+    page.click("#run")
+    page.wait_for_selector("#report:not([hidden])", timeout=60_000)
+    bar = page.get_attribute("#progress", "value"), page.get_attribute("#progress", "max")
+    assert bar == ("12", "12")
+    report = cli_json(
+        "lab", str(EXAMPLES / "guard_suppress_terminators.toml"), "--rule", "suppressive_fire",
+        "--runs", "6",
+    )  # fmt: skip
+    cells = [row.locator("td").all()[2:4] for row in page.locator("#units tbody tr").all()]
+    shown = [(a.inner_text(), b.inner_text()) for a, b in cells]
+    assert shown == [
+        (f"{u['baseline_mean_models_left']:.2f}", f"{u['variant_mean_models_left']:.2f}")
+        for u in report["units"]
+    ]
+    _shot(page, "lab-report")
+
+
+def test_viewer_steps_and_shows_the_casualties_of_the_log(
+    page: Page, server: str, tmp_path: Path
+) -> None:
+    _open(page, f"{server}/viewer?scenario=marines_vs_orks_ruins.toml&seed=7")
+    page.click("#run")
+    page.wait_for_selector("#battle:not([hidden])")
+    assert page.get_attribute("#step-info", "data-casualties") == "0"
+    page.click("#end")
+    log = tmp_path / "l.jsonl"
+    scenario = str(EXAMPLES / "marines_vs_orks_ruins.toml")
+    CliRunner().invoke(cli, ["battle", scenario, "--seed", "7", "--log-json", str(log)])
+    casualties = log.read_text().count('"kind":"casualty"')
+    assert casualties > 0
+    assert page.get_attribute("#step-info", "data-casualties") == str(casualties)
+    assert page.locator("#field g.model.dead").count() == casualties
+    _shot(page, "viewer-end")
+    page.click("#back")
+    page.click("#fwd")
+    assert page.get_attribute("#step-info", "data-casualties") == str(casualties)
+    page.click("#start")
+    assert page.locator("#field g.model.dead").count() == 0
+
+
+def test_play_page_plays_one_activation(page: Page, server: str) -> None:
+    _open(page, f"{server}/play?scenario=whole_game_three_turns.toml")
+    page.click("#start-game")
+    page.wait_for_selector("#actions button.action")
+    before = page.locator("#log li").count()
+    page.locator("#actions button.action").first.click()
+    page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}")
+    page.wait_for_selector("#actions button.action:not([disabled])")
+    assert page.locator("#log li").count() > before
+    _shot(page, "play")
