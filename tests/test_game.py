@@ -21,7 +21,7 @@ from hammerlab.errors import IllegalActionError, InputError
 from hammerlab.io.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = sorted((ROOT / "examples").glob("*.toml"))
+EXAMPLES = sorted((ROOT / "examples").rglob("*.toml"))
 WHOLE = ROOT / "examples" / "whole_game_three_turns.toml"
 
 
@@ -124,7 +124,7 @@ def test_chance_outcomes_are_not_offered_and_say_why() -> None:
         start().chance_outcomes()
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+@pytest.mark.parametrize("example", EXAMPLES, ids=[str(p.relative_to(ROOT / "examples")) for p in EXAMPLES])
 def test_every_example_replays_and_an_edited_die_is_found(example: Path, tmp_path: Path) -> None:
     log = tmp_path / "L.jsonl"
     runner = CliRunner()

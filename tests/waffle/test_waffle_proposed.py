@@ -436,3 +436,65 @@ def test_seed000_final_shot_extra_attacks_keep_the_weapon_rules() -> None:
     assert alive_ids(targets) == []
     assert last(of_kind(battle, "casualty")).model == "b.2"
     assert all_dice_used(battle)
+
+
+def four_plus_guards() -> Unit:
+    """Five guardsmen whose 4+ save the Boltgun's AP5 does not beat."""
+    armoured = profile("Carapace", bs=3, s=3, ld=7, sv="4+")
+    return squad("b", B, armoured, [LASGUN], [(30 + 3 * k, 30) for k in range(5)], name="Guard")
+
+
+def test_seed000_final_shot_earned_by_wound_roll_counts_saved_wounds_too() -> None:
+    # Reading 1 (default): "for every successful wound this model causes" = each
+    # successful wound roll, before saves; the extra wounds are saved with the rest.
+    squad_a, guard = last_marine_standing(), four_plus_guards()
+    battle = make_battle(
+        squad_a,
+        guard,
+        options={"final_shot": True},
+        dice=[
+            *[3, 4],  # hits 3+, wounds 4+: one wound roll succeeds
+            *[5, 6],  # its Final Shot hits and wounds
+            1,  # the next one misses: the chain ends
+            *[4, 1],  # the two wounds are allocated: the first saved (4+), the second not
+        ],
+        script_a=[("final_shot", "Final Shot")],
+    )
+    fire_weapon(battle, squad_a, guard, "Boltgun", FireOrders())
+    assert len(alive_ids(guard)) == 4
+    assert all_dice_used(battle)
+
+
+@pytest.mark.parametrize(
+    ("saves", "asked_for", "left"),
+    [
+        ([4], 0, 5),  # the wound is saved: nothing earned, no Final Shot offered
+        ([1, 5, 6, 2, 1], 1, 3),  # unsaved: a Final Shot; its wound unsaved: another; a miss
+    ],
+)
+def test_seed000_final_shot_earned_by_unsaved_wound_waits_for_the_saves(
+    saves: list[int], asked_for: int, left: int
+) -> None:
+    # Reading 2 (parameter final_shot.earned_by=unsaved_wound): a wound earns an
+    # extra attack only once it is unsaved, so the chain runs after allocation.
+    squad_a, guard = last_marine_standing(), four_plus_guards()
+    battle = make_battle(
+        squad_a,
+        guard,
+        options={"final_shot": True, "final_shot.earned_by": "unsaved_wound"},
+        # hit 3, wound 4, then the save(s) and the chain: save 1 fails; Final Shot
+        # hits 5, wounds 6; its save 2 fails; the next Final Shot misses (1).
+        dice=[3, 4, *saves],
+        script_a=[("final_shot", "Final Shot")] * asked_for,
+    )
+    fire_weapon(battle, squad_a, guard, "Boltgun", FireOrders())
+    assert len(asked(battle, A, "final_shot")) == asked_for
+    assert len(alive_ids(guard)) == left
+    assert all_dice_used(battle)
+
+
+def test_seed001_final_blow_earned_by_unsaved_wound_is_a_parameter_too() -> None:
+    settings = resolve_settings(OPTIONS, (), {"final_blow.earned_by": "unsaved_wound"})
+    assert settings.text("final_blow.earned_by") == "unsaved_wound"
+    with pytest.raises(RuleSettingError, match="wound_roll, unsaved_wound"):
+        resolve_settings(OPTIONS, (), {"final_blow.earned_by": "saves"})

@@ -10,7 +10,7 @@ wounding is ``wounds``, allocation and saves are ``allocation``.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hammerlab.editions.waffle.allocation import allocate_wounds
 from hammerlab.editions.waffle.combat import combats
@@ -22,6 +22,7 @@ from hammerlab.editions.waffle.markers import aim_points, blast_hits, template_h
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import (
     SHOOTING_WOUNDS_CAUSED,
+    SHOOTING_WOUNDS_UNSAVED,
     WEAPON_WOULD_FIRE,
     WoundsCaused,
 )
@@ -237,10 +238,16 @@ def fire_weapon(
     for unit_id, unit_hits in by_unit.items():
         victim = battle.unit(unit_id)
         wounds = roll_to_wound(battle, victim, unit_hits, profile)
+        caused = _caused(battle, unit, target, profile, snap, orders, result, models)
         if victim is target and wounds:
-            wounds += _more_attacks(battle, unit, target, profile, snap, orders, len(wounds))
+            wounds += _more_attacks(battle, caused, len(wounds))
         result.wounds[unit_id] += len(wounds)
+        saved_before = result.unsaved[target.id]
         allocate_wounds(battle, unit, victim, wounds, profile, orders, result, models)
+        unsaved = result.unsaved[target.id] - saved_before
+        if victim is target and unsaved:
+            for rule in battle.hooks.get(SHOOTING_WOUNDS_UNSAVED):
+                rule(battle, replace(caused, wounds=unsaved))
     if orders.into_melee:
         _friendly_fire_penalty(battle, unit, result)
     return result
@@ -420,17 +427,18 @@ def _stray_hits(
     return [Hit(victim, weapon_strength(m, profile), m) for m in sources]
 
 
-def _more_attacks(
+def _caused(
     battle: Battle,
     unit: Unit,
     target: Unit,
     profile: WeaponProfile,
     snap: bool,
     orders: FireOrders,
-    wounds: int,
-) -> list[WoundRoll]:
-    """Wounds of the extra attacks rules grant for the wounds a weapon caused on its
-    target (Final Shot): each is made with the same weapon and the same orders."""
+    result: VolleyResult,
+    firers: list[Model],
+) -> WoundsCaused:
+    """What rules that answer a weapon's wounds on its target get: how to make more
+    attacks with the same weapon and orders, and how to allocate their wounds."""
 
     def strike(model: Model, count: int, rule: str) -> list[WoundRoll]:
         twin = profile.has_rule("Twin-linked")
@@ -439,8 +447,19 @@ def _more_attacks(
         shots = [Hit(target, weapon_strength(model, profile), model)] * hits
         return roll_to_wound(battle, target, shots, profile)
 
-    caused = WoundsCaused(unit, target, profile, orders, wounds, strike)
+    def allocate(wounds: list[WoundRoll]) -> int:
+        before = result.unsaved[target.id]
+        result.wounds[target.id] += len(wounds)
+        allocate_wounds(battle, unit, target, wounds, profile, orders, result, firers)
+        return result.unsaved[target.id] - before
+
+    return WoundsCaused(unit, target, profile, orders, 0, strike, allocate)
+
+
+def _more_attacks(battle: Battle, caused: WoundsCaused, wounds: int) -> list[WoundRoll]:
+    """Wounds of the extra attacks rules grant for the wounds a weapon caused on its
+    target (Final Shot), allocated with the weapon's own."""
     extra: list[WoundRoll] = []
     for rule in battle.hooks.get(SHOOTING_WOUNDS_CAUSED):
-        extra += rule(battle, caused)
+        extra += rule(battle, replace(caused, wounds=wounds))
     return extra

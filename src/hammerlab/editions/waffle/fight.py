@@ -11,7 +11,7 @@ save is taken.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hammerlab.editions.waffle.allocation import allocate_wounds
 from hammerlab.editions.waffle.assault_results import FightRecord, pile_in, resolve_assault
@@ -26,7 +26,11 @@ from hammerlab.editions.waffle.combat import (
 )
 from hammerlab.editions.waffle.events import BlowsStruck
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
-from hammerlab.editions.waffle.points import MELEE_WOUNDS_CAUSED, WoundsCaused
+from hammerlab.editions.waffle.points import (
+    MELEE_WOUNDS_CAUSED,
+    MELEE_WOUNDS_UNSAVED,
+    WoundsCaused,
+)
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
 from hammerlab.editions.waffle.special_rules import close_combat_strength
 from hammerlab.editions.waffle.state import st
@@ -271,11 +275,18 @@ def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> No
     if not hits:
         return
     wounds = roll_to_wound(battle, target, hits, weapon)
-    wounds += more_blows(battle, plan, len(wounds))
     result = VolleyResult()
+    caused = _caused(battle, plan, result, attackers)
+    if wounds:
+        for rule in battle.hooks.get(MELEE_WOUNDS_CAUSED):
+            wounds += rule(battle, replace(caused, wounds=len(wounds)))
     allocate_wounds(
         battle, unit, target, wounds, weapon, MELEE_ORDERS, result, attackers, melee=True
     )
+    unsaved = result.unsaved[target.id]
+    if unsaved:
+        for after in battle.hooks.get(MELEE_WOUNDS_UNSAVED):
+            after(battle, replace(caused, wounds=unsaved))
     st(battle, unit).combat_score += result.unsaved[target.id]
 
 
@@ -287,14 +298,13 @@ def roll_blows(battle: Battle, cell: str, count: int, purpose: str) -> int:
     return sum(1 for r in battle.dice.roll(count, f"to hit ({purpose}, {cell})") if r >= needed)
 
 
-def more_blows(battle: Battle, plan: Blows, wounds: int) -> list[WoundRoll]:
-    """Wounds of the extra attacks rules grant for the wounds a model group's blows
-    caused (:data:`points.MELEE_WOUNDS_CAUSED`: Final Blow). Each extra attack
-    rolls to hit on the chart and to wound like the model's blows.
-    """
+def _caused(
+    battle: Battle, plan: Blows, result: VolleyResult, attackers: list[Model]
+) -> WoundsCaused:
+    """What rules that answer a model group's wounds get (Final Blow): how to strike
+    more blows at the same Initiative step, and how to allocate their wounds. Each
+    extra attack rolls to hit on the chart and to wound like the model's blows."""
     unit, weapon, target = plan.unit, plan.weapon, plan.target
-    if not wounds:
-        return []
 
     def blow(last: Model, count: int, rule: str) -> list[WoundRoll]:
         cell = melee_cell(stats_of(last.profile).ws, plan.target_ws)
@@ -302,8 +312,11 @@ def more_blows(battle: Battle, plan: Blows, wounds: int) -> list[WoundRoll]:
         strength = close_combat_strength(unit, last, weapon, unit.status.charged)
         return roll_to_wound(battle, target, [Hit(target, strength, last)] * landed, weapon)
 
-    caused = WoundsCaused(unit, target, weapon, MELEE_ORDERS, wounds, blow, melee=True)
-    extra: list[WoundRoll] = []
-    for rule in battle.hooks.get(MELEE_WOUNDS_CAUSED):
-        extra += rule(battle, caused)
-    return extra
+    def allocate(wounds: list[WoundRoll]) -> int:
+        before = result.unsaved[target.id]
+        allocate_wounds(
+            battle, unit, target, wounds, weapon, MELEE_ORDERS, result, attackers, melee=True
+        )
+        return result.unsaved[target.id] - before
+
+    return WoundsCaused(unit, target, weapon, MELEE_ORDERS, 0, blow, allocate, melee=True)

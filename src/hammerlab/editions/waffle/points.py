@@ -125,7 +125,9 @@ class WoundsCaused:
 
     ``strike(model, n, rule)`` makes ``n`` more attacks of ``model`` with the
     same weapon at the same target and returns the wounds they cause (``rule``
-    names them in the dice log).
+    names them in the dice log); ``allocate(wounds)`` allocates wounds to the
+    target and returns how many went unsaved. At the "unsaved" points
+    ``wounds`` counts the unsaved wounds.
     """
 
     unit: Unit
@@ -134,6 +136,7 @@ class WoundsCaused:
     orders: FireOrders
     wounds: int
     strike: Callable[[Model, int, str], list[WoundRoll]]
+    allocate: Callable[[list[WoundRoll]], int]
     melee: bool = False
 
 
@@ -145,6 +148,16 @@ SHOOTING_WOUNDS_CAUSED: HookPoint[ExtraAttacks] = HookPoint(
 )
 MELEE_WOUNDS_CAUSED: HookPoint[ExtraAttacks] = HookPoint(
     "melee wounds caused", "A model group's blows caused wounds (before allocation)."
+)
+
+AfterSaves = Callable[[Battle, WoundsCaused], None]
+"""A rule that answers unsaved wounds (``caused.wounds``) by striking and allocating more."""
+
+SHOOTING_WOUNDS_UNSAVED: HookPoint[AfterSaves] = HookPoint(
+    "shooting wounds unsaved", "A weapon's wounds on its target were allocated; some went unsaved."
+)
+MELEE_WOUNDS_UNSAVED: HookPoint[AfterSaves] = HookPoint(
+    "melee wounds unsaved", "A model group's wounds were allocated; some went unsaved."
 )
 
 

@@ -6,23 +6,29 @@ the shooting one, Final Blow on the melee one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from hammerlab.editions.waffle.orders import WoundRoll
 from hammerlab.editions.waffle.points import (
     MELEE_WOUNDS_CAUSED,
+    MELEE_WOUNDS_UNSAVED,
     SHOOTING_WOUNDS_CAUSED,
+    SHOOTING_WOUNDS_UNSAVED,
     WoundsCaused,
 )
 from hammerlab.editions.waffle.special_rules import is_independent_character
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision
-from hammerlab.engine.rules import Hooks, RuleOption, RuleSettings
+from hammerlab.engine.rules import Hooks, Parameter, RuleOption, RuleSettings
 
 FINAL_SHOT_LIMIT = 60
 """Extra attacks one Final Shot or Final Blow chain may make; a guard, far above
 any real chain."""
 
 
-def final_chain(battle: Battle, rule: str, caused: WoundsCaused) -> list[WoundRoll]:
+def final_chain(
+    battle: Battle, rule: str, caused: WoundsCaused, resolve: Callable[[list[WoundRoll]], int]
+) -> None:
     """The chain Final Shot (seed 000) and Final Blow (seed 001) share.
 
     "If a multiple-model unit has been reduced to only a single model with
@@ -31,17 +37,19 @@ def final_chain(battle: Battle, rule: str, caused: WoundsCaused) -> list[WoundRo
     wounds, they gain another attack against that target, and so on." Neither
     can "be made by Independent Characters". The player is asked once (a
     decision of kind ``rule``); ``caused.strike`` makes the extra attacks of
-    the last model and returns the wounds they cause.
+    the last model and ``resolve`` says how many of their wounds earn more
+    (every wound roll, or the unsaved ones once allocated: parameter
+    ``earned_by``).
     """
     unit, target, weapon, wounds = caused.unit, caused.target, caused.profile.name, caused.wounds
     alive = unit.alive_models
     if not (wounds and unit.starting_models > 1):
-        return []
+        return
     if len(alive) != 1 or alive[0].wounds_left != 1:
-        return []
+        return
     last = alive[0]
     if is_independent_character(unit, last):
-        return []
+        return
     name = rule.replace("_", " ").title()
     accept = battle.decide(
         Decision(
@@ -52,40 +60,77 @@ def final_chain(battle: Battle, rule: str, caused: WoundsCaused) -> list[WoundRo
             context={"unit": unit.id, "target": target.id},
         )
     )
-    extra: list[WoundRoll] = []
     pending, made = wounds, 0
     while accept and pending and made < FINAL_SHOT_LIMIT:
         made += pending
         battle.say(rule.replace("_", "-"), f"{last.id} makes {pending} {name}(s)")
-        new = caused.strike(last, pending, name)
-        extra += new
-        pending = len(new)
+        pending = resolve(caused.strike(last, pending, name))
+
+
+def _by_wound_roll(battle: Battle, rule: str, caused: WoundsCaused) -> list[WoundRoll]:
+    """Every successful wound roll earns an attack; the extra wounds are allocated
+    with the weapon's own."""
+    extra: list[WoundRoll] = []
+
+    def keep(new: list[WoundRoll]) -> int:
+        extra.extend(new)
+        return len(new)
+
+    final_chain(battle, rule, caused, keep)
     return extra
 
 
-def _final_shot(battle: Battle, caused: WoundsCaused) -> list[WoundRoll]:
+def _may_final_shot(caused: WoundsCaused) -> bool:
     """Seed 000: "A model may not make a Final Shot with a Blast, Template, Barrage,
     or Ordnance weapon". Its extra attacks are not made into a melee
     (docs/rules/waffle.md)."""
     profile = caused.profile
     if profile.template or profile.blast or profile.barrage:
-        return []
-    if profile.base_type == "Ordnance" or caused.orders.into_melee:
-        return []
-    return final_chain(battle, FINAL_SHOT.name, caused)
+        return False
+    return profile.base_type != "Ordnance" and not caused.orders.into_melee
+
+
+def _final_shot(battle: Battle, caused: WoundsCaused) -> list[WoundRoll]:
+    return _by_wound_roll(battle, FINAL_SHOT.name, caused) if _may_final_shot(caused) else []
+
+
+def _final_shot_unsaved(battle: Battle, caused: WoundsCaused) -> None:
+    if _may_final_shot(caused):
+        final_chain(battle, FINAL_SHOT.name, caused, caused.allocate)
 
 
 def _final_blow(battle: Battle, caused: WoundsCaused) -> list[WoundRoll]:
     """Seed 001: "… against that same target at the same Initiative step"."""
-    return final_chain(battle, FINAL_BLOW.name, caused)
+    return _by_wound_roll(battle, FINAL_BLOW.name, caused)
+
+
+def _final_blow_unsaved(battle: Battle, caused: WoundsCaused) -> None:
+    final_chain(battle, FINAL_BLOW.name, caused, caused.allocate)
+
+
+EARNED_BY = Parameter(
+    "earned_by",
+    "wound_roll",
+    "What earns an extra attack: each successful wound roll (before saves), or each "
+    "unsaved wound (the chain then runs after allocation)",
+    'Seeds 000/001: "for every successful wound this model causes it may immediately make '
+    'an additional attack" (docs/rules/waffle.md, readings)',
+    choices=("wound_roll", "unsaved_wound"),
+)
 
 
 def _install_shot(hooks: Hooks, settings: RuleSettings) -> None:
-    hooks.add(SHOOTING_WOUNDS_CAUSED, _final_shot)
+    if settings.text("final_shot.earned_by") == "unsaved_wound":
+        hooks.add(SHOOTING_WOUNDS_UNSAVED, _final_shot_unsaved)
+    else:
+        hooks.add(SHOOTING_WOUNDS_CAUSED, _final_shot)
 
 
 def _install_blow(hooks: Hooks, settings: RuleSettings) -> None:
-    hooks.add(MELEE_WOUNDS_CAUSED, _final_blow)
+    if settings.text("final_blow.earned_by") == "unsaved_wound":
+        hooks.add(MELEE_WOUNDS_UNSAVED, _final_blow_unsaved)
+    else:
+        hooks.add(MELEE_WOUNDS_CAUSED, _final_blow)
 
 
 FINAL_SHOT = RuleOption(
@@ -98,6 +143,7 @@ FINAL_SHOT = RuleOption(
         "against that same target. … A model may not make a Final Shot with a Blast, Template, "
         "Barrage, or Ordnance weapon, and cannot be made by Independent Characters."
     ),
+    parameters=(EARNED_BY,),
     install=_install_shot,
 )
 FINAL_BLOW = RuleOption(
@@ -112,5 +158,6 @@ FINAL_BLOW = RuleOption(
         "cause wounds, they gain another attack against that target, and so on. A Final Blow "
         "cannot be made by Independent Characters."
     ),
+    parameters=(EARNED_BY,),
     install=_install_blow,
 )
