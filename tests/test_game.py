@@ -124,7 +124,9 @@ def test_chance_outcomes_are_not_offered_and_say_why() -> None:
         start().chance_outcomes()
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=[str(p.relative_to(ROOT / "examples")) for p in EXAMPLES])
+@pytest.mark.parametrize(
+    "example", EXAMPLES, ids=[str(p.relative_to(ROOT / "examples")) for p in EXAMPLES]
+)
 def test_every_example_replays_and_an_edited_die_is_found(example: Path, tmp_path: Path) -> None:
     log = tmp_path / "L.jsonl"
     runner = CliRunner()

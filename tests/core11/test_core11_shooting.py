@@ -194,7 +194,7 @@ def test_10_06_blast_still_cannot_target_an_engaged_unit() -> None:
     shoot_with(played, fight.unit("a"))
     targets = {e.weapon: e.target for e in fight.log.of_kind("target")}  # type: ignore[attr-defined]
     assert targets["mortar"] == "Far [far]"
-    asked = [d for d in fight.controllers["A"].asked if d.context.get("weapon") == "mortar"]  # type: ignore[attr-defined]
+    asked = [d for d in fight.controllers["A"].asked if d.context.weapon == "mortar"]  # type: ignore[attr-defined]
     assert asked == []  # the only eligible target was taken without asking
 
 

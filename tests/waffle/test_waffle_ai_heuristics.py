@@ -36,7 +36,7 @@ from hammerlab.editions.waffle.rules.reactions import DIVE, FALL_BACK, OVERWATCH
 from hammerlab.editions.waffle.shooting import shooting_phase
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.io.scenario import load_scenario
 
 MATCHUPS = Path(__file__).resolve().parents[2] / "examples" / "matchups"
@@ -61,7 +61,7 @@ def ask(battle: Battle, kind: str, player: str, labels: list[str], **context: st
         player=player,
         prompt="?",
         choices=tuple(Choice(label, label) for label in labels),
-        context=context,
+        context=DecisionContext(**context),
     )
     return labels[WaffleAI().choose(battle, decision)]
 

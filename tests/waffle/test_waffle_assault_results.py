@@ -271,7 +271,7 @@ def test_seed002_multiple_combat_shared_penalty_and_only_free_units_sweep() -> N
     assert of_kind(battle, "combat_result")[0].scores == {A: 2, B: 0}
     # "they all use the same penalty"
     assert morale_tests(battle) == [("P [p]", -2, 6, False), ("Q [q]", -2, 3, True)]
-    assert [d.context["unit"] for d in asked(battle, A, "sweeping_advance")] == ["x"]
+    assert [d.context.unit for d in asked(battle, A, "sweeping_advance")] == ["x"]
     assert [(s.unit, s.fleeing) for s in of_kind(battle, "sweeping_advance")] == [
         ("X [x]", "P [p]")
     ]

@@ -52,7 +52,7 @@ from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import TerrainArea
 from hammerlab.engine.datasheet import Profile, Weapon
-from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.units import Unit
 
 DUMMY = profile("Dummy", i=1, sv="-")
@@ -396,7 +396,7 @@ def test_waffle_ai_attacks_the_weakest_unit_within_reach() -> None:
         player=A,
         prompt="?",
         choices=(Choice(armoured.label, armoured), Choice(bare.label, bare)),
-        context={"unit": "a", "models": "a.1", "weapon": "Chainsword"},
+        context=DecisionContext(unit="a", models=("a.1",), weapon="Chainsword"),
     )
     assert WaffleAI().choose(battle, decision) == 1
 

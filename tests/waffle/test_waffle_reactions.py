@@ -228,7 +228,7 @@ def test_seed000_every_unit_hit_may_react_including_one_hit_by_a_scattered_blast
         script_b=[("reaction", "no reaction"), ("reaction", "no reaction")],
     )
     shooting_phase(battle, A)
-    assert [d.context["unit"] for d in asked(battle, B, "reaction")] == ["b", "c"]
+    assert [d.context.unit for d in asked(battle, B, "reaction")] == ["b", "c"]
     assert all_dice_used(battle)
 
 

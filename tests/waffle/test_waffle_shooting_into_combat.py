@@ -79,7 +79,7 @@ from hammerlab.engine.battle import Battle, Player
 from hammerlab.engine.battlefield import Battlefield
 from hammerlab.engine.controllers import ScriptedController
 from hammerlab.engine.datasheet import Profile, Weapon
-from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.dice import ScriptedDice
 from hammerlab.engine.geometry import blast_marker, touched
 from hammerlab.engine.rules import resolve_settings
@@ -619,7 +619,7 @@ def test_seed001_ai_prefers_a_free_target_and_sends_strays_to_its_toughest_unit(
         player=A,
         prompt="",
         choices=(Choice(locked.label, locked), Choice(free.label, free)),
-        context={"unit": "a"},
+        context=DecisionContext(unit="a"),
     )
     # Strays would go to the Walker, which S4 cannot wound, so the melee is worth
     # its full 0.5; the lone Free Ork is worth 3 x 2/3 (3+) x 1/2 (4+) = 1, all of it.
@@ -629,6 +629,6 @@ def test_seed001_ai_prefers_a_free_target_and_sends_strays_to_its_toughest_unit(
         player=A,
         prompt="",
         choices=(Choice("Guard [c]", battle.unit("c")), Choice("Walker [e]", walker)),
-        context={"unit": "a", "target": "b", "weapon": "Boltgun"},
+        context=DecisionContext(unit="a", target="b", weapon="Boltgun"),
     )
     assert ai.choose(battle, stray) == 1

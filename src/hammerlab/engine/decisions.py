@@ -7,7 +7,7 @@ choose for a player.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -27,6 +27,26 @@ class Choice(Generic[T]):
 
 
 @dataclass(frozen=True)
+class DecisionContext:
+    """What a decision is about, by id (never a live object: the game may be copied)."""
+
+    unit: str = ""
+    """The unit deciding or acting (the shooting unit, the unit hit, the charger)."""
+    target: str = ""
+    """The unit acted upon, if one."""
+    attacker: str = ""
+    """The enemy unit that provoked the decision (the shooter reacted to)."""
+    weapon: str = ""
+    models: tuple[str, ...] = ()
+    """The models the decision is for (a group fighting with one weapon)."""
+    others: tuple[str, ...] = ()
+    """Other units it concerns (the units a pursuit may choose between)."""
+    phase: str = ""
+    why: str = ""
+    what: str = ""
+
+
+@dataclass(frozen=True)
 class Decision(Generic[T]):
     """A question to one player."""
 
@@ -35,7 +55,7 @@ class Decision(Generic[T]):
     player: str
     prompt: str
     choices: tuple[Choice[T], ...]
-    context: Mapping[str, str] = field(default_factory=dict)
+    context: DecisionContext = field(default_factory=DecisionContext)
     """Ids the answer depends on (``unit``: the shooting unit, ...)."""
 
     def labels(self) -> list[str]:

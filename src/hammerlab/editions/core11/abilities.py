@@ -43,6 +43,7 @@ from hammerlab.editions.core11.windows import (
     TARGET_ELIGIBILITY,
 )
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.decisions import DecisionContext
 from hammerlab.engine.timing import Occasion, Trigger, TriggerBoard
 from hammerlab.engine.units import Unit
 from hammerlab.io.wh40kdc_library import AbilityFacts
@@ -246,7 +247,7 @@ class _Listening:
             "reaction",
             self.owner,
             f"{self.name}: {prompt}",
-            {"unit": self.bearer, "ability": self.reaction.name, "enemy": occasion.actor},
+            DecisionContext(unit=self.bearer, what=self.reaction.name, attacker=occasion.actor),
         )
 
 

@@ -55,21 +55,21 @@ class Core11AI:
 
     def _shooting_type(self, battle: Battle, decision: Decision[Any]) -> int:
         labels = decision.labels()
-        unit = battle.unit(decision.context["unit"])
+        unit = battle.unit(decision.context.unit)
         blind = not any(
             sees(battle, m, enemy) for enemy in battle.enemies_of(unit) for m in unit.alive_models
         )
         return labels.index("indirect") if blind and "indirect" in labels else 0
 
     def _best_damage(self, battle: Battle, decision: Decision[Any]) -> int:
-        unit = battle.unit(decision.context["unit"])
+        unit = battle.unit(decision.context.unit)
         enemies = sorted(battle.enemies_of(unit), key=lambda e: unit_distance(unit, e))
         if not enemies:
             return 0
         scores = []
         for choice in decision.choices:
             if decision.kind == "target":
-                profile = _profile(unit, decision.context["weapon"])
+                profile = _profile(unit, decision.context.weapon)
                 target = battle.unit(str(choice.value))
             else:
                 profile, target = _profile(unit, str(choice.value)), enemies[0]
@@ -79,7 +79,7 @@ class Core11AI:
 
 def _best_sidearms(battle: Battle, decision: Decision[Any]) -> int:
     """The weapon set (the choice's label lists its weapons) that does more damage."""
-    unit = battle.unit(decision.context["unit"])
+    unit = battle.unit(decision.context.unit)
     enemies = sorted(battle.enemies_of(unit), key=lambda e: unit_distance(unit, e))
     if not enemies:
         return 0
@@ -92,9 +92,9 @@ def _best_sidearms(battle: Battle, decision: Decision[Any]) -> int:
 
 def _lethal(battle: Battle, decision: Decision[Any]) -> int:
     """``wound automatically`` (listed first) unless rolling is worth more."""
-    unit = battle.unit(decision.context["unit"])
-    profile = _profile(unit, decision.context["weapon"])
-    target = battle.unit(decision.context["target"])
+    unit = battle.unit(decision.context.unit)
+    profile = _profile(unit, decision.context.weapon)
+    target = battle.unit(decision.context.target)
     if profile is None:
         return 0
     attack = attack_profile(profile, unit_defence(target), Situation())
@@ -103,7 +103,7 @@ def _lethal(battle: Battle, decision: Decision[Any]) -> int:
 
 def _most_expendable(battle: Battle, decision: Decision[Any]) -> int:
     """The choice whose model is of the most common kind in its unit (fewest wounds on a tie)."""
-    unit = battle.unit(decision.context["unit"])
+    unit = battle.unit(decision.context.unit)
     models: list[Model] = [c.value for c in decision.choices]
 
     def rank(i: int) -> tuple[int, int, int]:

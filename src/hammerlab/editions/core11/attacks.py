@@ -43,7 +43,7 @@ from hammerlab.editions.core11.rolls import (
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.weapons import WeaponProfile
 from hammerlab.engine.datasheet import Weapon
-from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import WoundsLost
 from hammerlab.engine.units import Model, Unit
 
@@ -232,7 +232,7 @@ def _wounds_automatically(
             unit.player,
             f"{battery.weapon.name}: critical hits wound automatically, or roll to wound?",
             (Choice("wound automatically", True), Choice("roll to wound", False)),
-            {"unit": unit.id, "weapon": battery.weapon.name, "target": str(battery.target)},
+            DecisionContext(unit=unit.id, weapon=battery.weapon.name, target=str(battery.target)),
         )
     )
     return answer
@@ -317,7 +317,7 @@ def _pick(
             player,
             prompt,
             tuple(Choice(f"{m.id} ({m.name})", m) for m in kinds.values()),
-            {"unit": unit.id},
+            DecisionContext(unit=unit.id),
         )
     )
     return choice

@@ -18,7 +18,7 @@ from hammerlab.editions.core11.volley import fire, readable
 from hammerlab.editions.core11.windows import END_OF_SHOOTING_PHASE, START_OF_SHOOTING_PHASE
 from hammerlab.editions.flow import Phase, Picks, run_phase
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import PhaseChanged
 from hammerlab.engine.timing import Occasion
 from hammerlab.engine.units import Unit
@@ -189,7 +189,7 @@ def shoot_with(game: Core11Game, unit: Unit) -> None:
             unit.player,
             f"{unit.label}: which shooting type?",
             tuple(Choice(t.name, t) for t in types),
-            {"unit": unit.id},
+            DecisionContext(unit=unit.id),
         )
     )
     game.battle.emit(ShootingTypeSelected(unit.label, chosen.name))

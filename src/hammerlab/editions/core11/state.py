@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.timing import TriggerBoard
 from hammerlab.engine.units import Unit
 
@@ -79,7 +79,7 @@ class Core11Game:
             return only.value
         return self.battle.decide(decision)
 
-    def yes_no(self, kind: str, player: str, prompt: str, context: dict[str, str]) -> bool:
+    def yes_no(self, kind: str, player: str, prompt: str, context: DecisionContext) -> bool:
         """Ask ``player`` whether to use an optional rule (``use`` is listed first)."""
         choices: Sequence[Choice[bool]] = (Choice("use", True), Choice("decline", False))
         return bool(self.battle.decide(Decision(kind, player, prompt, tuple(choices), context)))

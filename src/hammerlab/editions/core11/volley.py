@@ -40,7 +40,7 @@ from hammerlab.editions.core11.windows import (
     TARGET_ELIGIBILITY,
 )
 from hammerlab.engine.datasheet import Weapon
-from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.timing import Occasion
 from hammerlab.engine.units import Model, Unit
 
@@ -117,7 +117,7 @@ def _batteries(game: Core11Game, unit: Unit, control: FireControl) -> list[Batte
                     unit.player,
                     f"{unit.label}: which profile of {group} fires?",
                     tuple(Choice(n, n) for n in names),
-                    {"unit": unit.id, "weapon": group},
+                    DecisionContext(unit=unit.id, weapon=group),
                 )
             )
         picked = [(m, w, p) for m, w, p in carried_by if p.name == chosen]
@@ -164,7 +164,7 @@ def _sidearms(
                         Choice(", ".join(dict.fromkeys(w.name for w, _ in other)), False),
                         Choice(", ".join(dict.fromkeys(w.name for w, _ in close)), True),
                     ),
-                    {"unit": unit.id, "model": model.id},
+                    DecisionContext(unit=unit.id, models=(model.id,)),
                 )
             )
         kept.append((model, close if asked[key] else other))
@@ -237,7 +237,7 @@ def _select_targets(
                     unit.player,
                     f"{unit.label}: target for {battery.weapon.name}?",
                     tuple(Choice(t.label, t.id) for t in options),
-                    {"unit": unit.id, "weapon": battery.weapon.name},
+                    DecisionContext(unit=unit.id, weapon=battery.weapon.name),
                 )
             )
             target = game.battle.unit(str(battery.target))

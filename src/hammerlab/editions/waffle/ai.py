@@ -302,8 +302,8 @@ def dive_gain(battle: Battle, unit: Unit, attacker: Unit) -> float:
 
 def _asked_model(battle: Battle, decision: Decision[Any]) -> tuple[Unit, Model]:
     """The unit of a melee decision and the first of the models it is about."""
-    unit = battle.unit(decision.context["unit"])
-    first = decision.context["models"].split(",")[0]
+    unit = battle.unit(decision.context.unit)
+    first = decision.context.models[0]
     return unit, next(m for m in unit.models if m.id == first)
 
 
@@ -346,7 +346,7 @@ class WaffleAI:
 
     def _action(self, battle: Battle, decision: Decision[Any]) -> int:
         labels = decision.labels()
-        unit = battle.unit(decision.context["unit"])
+        unit = battle.unit(decision.context.unit)
         plan = shooting_plan(battle, unit)
         if SUPPRESS in labels and not plan.keep_charge:
             _, targets = decision.choices[labels.index(SUPPRESS)].value
@@ -363,7 +363,7 @@ class WaffleAI:
         return labels.index(HOLD)
 
     def _target(self, battle: Battle, decision: Decision[Any]) -> int:
-        unit = battle.unit(decision.context["unit"])
+        unit = battle.unit(decision.context.unit)
         plan = self._plan_of(battle, unit)
         targets = [c.value for c in decision.choices]
         if plan is not None and plan.target in targets:
@@ -371,8 +371,8 @@ class WaffleAI:
         return _best([target_value(battle, unit, t) for t in targets])
 
     def _melee_stray(self, battle: Battle, decision: Decision[Any]) -> int:
-        unit = battle.unit(decision.context["unit"])
-        weapon = decision.context["weapon"]
+        unit = battle.unit(decision.context.unit)
+        weapon = decision.context.weapon
 
         def value(victim: Unit) -> float:
             orders = orders_against(battle, victim, FireOrders())
@@ -382,8 +382,8 @@ class WaffleAI:
         return _best([value(c.value) for c in decision.choices])
 
     def _weapon(self, battle: Battle, decision: Decision[Any]) -> int:
-        unit = battle.unit(decision.context["unit"])
-        target = battle.unit(decision.context["target"])
+        unit = battle.unit(decision.context.unit)
+        target = battle.unit(decision.context.target)
         orders = orders_against(battle, target, FireOrders())
         plan = self._plan_of(battle, unit)
         keeping = charge_keeping_weapons(unit) if plan is not None and plan.keep_charge else None
@@ -398,7 +398,7 @@ class WaffleAI:
         return _best([value(c.value) for c in decision.choices])
 
     def _aim(self, battle: Battle, decision: Decision[Any]) -> int:
-        unit = battle.unit(decision.context["unit"])
+        unit = battle.unit(decision.context.unit)
         friends = [m for u in battle.units_of(unit.player) for m in u.alive_models]
         foes = [m for e in battle.enemies_of(unit) for m in e.alive_models]
 
@@ -414,8 +414,8 @@ class WaffleAI:
 
     def _reaction(self, battle: Battle, decision: Decision[Any]) -> int:
         labels = decision.labels()
-        unit = battle.unit(decision.context["unit"])
-        attacker = battle.unit(decision.context["attacker"])
+        unit = battle.unit(decision.context.unit)
+        attacker = battle.unit(decision.context.attacker)
         returned = 0.0
         if RETURN_FIRE in labels:
             returned = expected_attack(battle, unit, attacker, RETURN_FIRE_ORDERS)
@@ -433,10 +433,10 @@ class WaffleAI:
 
     def _move(self, battle: Battle, decision: Decision[Any]) -> int:
         labels = decision.labels()
-        if "dives" in decision.context.get("why", ""):
+        if "dives" in decision.context.why:
             return labels.index("take cover")
-        unit = battle.unit(decision.context["unit"])
-        if decision.context.get("phase") == "movement" and _gun_line(battle, unit):
+        unit = battle.unit(decision.context.unit)
+        if decision.context.phase == "movement" and _gun_line(battle, unit):
             return labels.index("hold")
         return labels.index("advance")
 
@@ -452,13 +452,13 @@ class WaffleAI:
         return values.index(best) if best > 0 else decision.labels().index(END_CHARGES)
 
     def _charge_target(self, battle: Battle, decision: Decision[Any]) -> int:
-        unit = battle.unit(decision.context["unit"])
+        unit = battle.unit(decision.context.unit)
         return _best([charge_value(battle, unit, c.value).value for c in decision.choices])
 
     def _charge_reaction(self, battle: Battle, decision: Decision[Any]) -> int:
         labels = decision.labels()
-        unit = battle.unit(decision.context["unit"])
-        charger = battle.unit(decision.context["attacker"])
+        unit = battle.unit(decision.context.unit)
+        charger = battle.unit(decision.context.attacker)
         overwatch = 0.0
         if OVERWATCH in labels:
             overwatch = expected_attack(battle, unit, charger, overwatch_orders(battle))
@@ -472,8 +472,8 @@ class WaffleAI:
         return labels.index(NO_REACTION)
 
     def _fiery_charge(self, battle: Battle, decision: Decision[Any]) -> int:
-        unit = battle.unit(decision.context["unit"])
-        target = battle.unit(decision.context["target"])
+        unit = battle.unit(decision.context.unit)
+        target = battle.unit(decision.context.target)
         gain = expected_attack(battle, unit, target, FIERY_ORDERS)
         lost_attacks = min(
             charge_bonus_attacks(battle, unit),
@@ -503,7 +503,7 @@ class WaffleAI:
 
     def _melee_target(self, battle: Battle, decision: Decision[Any]) -> int:
         unit, model = _asked_model(battle, decision)
-        weapon = next(w for w in melee_options(model) if w.name == decision.context["weapon"])
+        weapon = next(w for w in melee_options(model) if w.name == decision.context.weapon)
         charged = unit.status.charged
         values = [
             (blow_value(battle, unit, model, weapon, c.value, charged), -len(c.value.alive_models))

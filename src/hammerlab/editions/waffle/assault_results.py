@@ -28,7 +28,7 @@ from hammerlab.editions.waffle.special_rules import close_combat_strength
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.wounds import roll_to_wound
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import ModelMoved
 from hammerlab.engine.geometry import Vec, base_distance, centre_distance, closest, step_toward
 from hammerlab.engine.units import Model, Unit
@@ -178,7 +178,7 @@ def _will_sweep(battle: Battle, unit: Unit, chased: list[Unit]) -> bool:
             player=unit.player,
             prompt=f"{unit.label} may make a Sweeping Advance at {names}",
             choices=(Choice(SWEEP, True), Choice(NO_SWEEP, False)),
-            context={"unit": unit.id, "fleeing": ",".join(f.id for f in chased)},
+            context=DecisionContext(unit=unit.id, others=tuple(f.id for f in chased)),
         )
     )
 

@@ -37,7 +37,7 @@ from hammerlab.editions.waffle.tables import (
 from hammerlab.editions.waffle.visibility import visible_models, within
 from hammerlab.editions.waffle.wounds import roll_to_wound, weapon_strength
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import (
     TEMPLATE_LENGTH,
 )
@@ -410,7 +410,7 @@ def _stray_hits(
                     "which engaged unit do they hit?"
                 ),
                 choices=tuple(Choice(u.label, u) for u in candidates),
-                context={"unit": unit.id, "target": target.id, "weapon": profile.name},
+                context=DecisionContext(unit=unit.id, target=target.id, weapon=profile.name),
             )
         )
     battle.emit(

@@ -37,7 +37,7 @@ from hammerlab.editions.waffle.special_rules import relentless
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import ModelMoved
 from hammerlab.engine.geometry import Vec, base_distance, centre_distance, closest
 from hammerlab.engine.units import Model, Unit
@@ -166,7 +166,7 @@ def declare_charge(battle: Battle, unit: Unit) -> Unit:
             player=unit.player,
             prompt=f"Which enemy unit does {unit.label} charge?",
             choices=tuple(Choice(t.label, t) for t in charge_targets(battle, unit)),
-            context={"unit": unit.id},
+            context=DecisionContext(unit=unit.id),
         )
     )
     battle.emit(ChargeDeclared(unit=unit.label, target=target.label))
@@ -239,7 +239,7 @@ def reaction_to_charge(battle: Battle, charger: Unit, target: Unit) -> None:
             player=target.player,
             prompt=f"{target.label} is charged by {charger.label}: react?",
             choices=tuple(options),
-            context={"unit": target.id, "attacker": charger.id},
+            context=DecisionContext(unit=target.id, attacker=charger.id),
         )
     )
     if reaction is None:

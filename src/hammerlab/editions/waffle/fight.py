@@ -38,7 +38,7 @@ from hammerlab.editions.waffle.tables import melee_cell
 from hammerlab.editions.waffle.wounds import majority, roll_to_wound
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Weapon
-from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import base_distance
 from hammerlab.engine.units import Model, Unit
 
@@ -122,14 +122,14 @@ def choose_weapons(battle: Battle, unit: Unit, record: FightRecord) -> None:
         options = melee_options(models[0])
         chosen = options[0]
         if len(options) > 1:
-            ids = ",".join(m.id for m in models)
+            ids = tuple(m.id for m in models)
             chosen = battle.decide(
                 Decision(
                     kind="melee_weapon",
                     player=unit.player,
                     prompt=f"Which weapon do {ids} of {unit.label} fight with?",
                     choices=tuple(Choice(o.name, o) for o in options),
-                    context={"unit": unit.id, "models": ids},
+                    context=DecisionContext(unit=unit.id, models=ids),
                 )
             )
         for model in models:
@@ -219,14 +219,14 @@ def _choose_target(
     """Which enemy unit a group of models attacks, when it may attack several."""
     if len(options) == 1:
         return options[0]
-    ids = ",".join(m.id for m in models)
+    ids = tuple(m.id for m in models)
     return battle.decide(
         Decision(
             kind="melee_target",
             player=unit.player,
             prompt=f"Which unit do {ids} of {unit.label} attack with {weapon.name}?",
             choices=tuple(Choice(o.label, o) for o in options),
-            context={"unit": unit.id, "models": ids, "weapon": weapon.name},
+            context=DecisionContext(unit=unit.id, models=ids, weapon=weapon.name),
         )
     )
 

@@ -15,7 +15,7 @@ from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.visibility import model_sees, visible_models
 from hammerlab.editions.waffle.wounds import weapon_strength
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import (
     BLAST_DIAMETER,
     Vec,
@@ -64,7 +64,7 @@ def _aim(battle: Battle, unit: Unit, target: Unit, firer: Model, profile: Weapon
             player=unit.player,
             prompt=f"Place the {what} of {unit.label} over which model of {target.label}?",
             choices=tuple(Choice(m.id, m) for m in aim_points(battle, firer, target, profile)),
-            context={"unit": unit.id, "target": target.id, "what": what},
+            context=DecisionContext(unit=unit.id, target=target.id, what=what),
         )
     )
 

@@ -15,7 +15,7 @@ from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.state import remove_casualty, st
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import ModelMoved, WoundsLost
 from hammerlab.engine.geometry import (
     Vec,
@@ -48,7 +48,7 @@ def choose_intent(battle: Battle, unit: Unit, why: str, phase: str = "shooting")
             player=unit.player,
             prompt=f"{unit.label} {why}: where to?",
             choices=tuple(Choice(i, i) for i in INTENTS),
-            context={"unit": unit.id, "why": why, "phase": phase},
+            context=DecisionContext(unit=unit.id, why=why, phase=phase),
         )
     )
 

@@ -32,7 +32,7 @@ from hammerlab.editions.waffle.points import (
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import PhaseChanged
 from hammerlab.engine.units import Unit
 
@@ -167,7 +167,7 @@ def unit_shooting_action(battle: Battle, unit: Unit) -> None:
             player=unit.player,
             prompt=f"What does {unit.label} do?",
             choices=tuple(actions),
-            context={"unit": unit.id},
+            context=DecisionContext(unit=unit.id),
         )
     )
     if picked == RUN:
@@ -211,7 +211,7 @@ def choose_target(battle: Battle, unit: Unit, targets: list[Unit]) -> Unit:
             player=unit.player,
             prompt=f"2. Choose a target for {unit.label}",
             choices=tuple(Choice(t.label, t) for t in targets),
-            context={"unit": unit.id},
+            context=DecisionContext(unit=unit.id),
         )
     )
 
@@ -244,7 +244,7 @@ def shooting_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders
                 player=unit.player,
                 prompt=f"3. Select a weapon for {unit.label} against {target.label}",
                 choices=(*(Choice(w, w) for w in left), Choice("stop", "")),
-                context={"unit": unit.id, "target": target.id},
+                context=DecisionContext(unit=unit.id, target=target.id),
             )
         )
         if not choice:
@@ -297,7 +297,7 @@ def reactions_to_shooting(battle: Battle, shooter: Unit, result: VolleyResult) -
                 player=unit.player,
                 prompt=f"8. {unit.label} was hit by {shooter.label}: react?",
                 choices=tuple(options),
-                context={"unit": unit.id, "attacker": shooter.id},
+                context=DecisionContext(unit=unit.id, attacker=shooter.id),
             )
         )
         if reaction is None:

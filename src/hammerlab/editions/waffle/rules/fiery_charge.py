@@ -25,7 +25,7 @@ from hammerlab.editions.waffle.points import CHARGE_BONUS_ATTACKS, CHARGE_SUCCEE
 from hammerlab.editions.waffle.shooting import is_vehicle, shooting_attack
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.rules import Hooks, Parameter, RuleOption, RuleSettings
 from hammerlab.engine.units import Unit
 
@@ -73,7 +73,7 @@ def fiery_charge(battle: Battle, unit: Unit, target: Unit) -> None:
             player=unit.player,
             prompt=f"{unit.label} may make a Fiery Charge at {target.label}",
             choices=(Choice(FIERY, True), Choice(NO_FIERY, False)),
-            context={"unit": unit.id, "target": target.id},
+            context=DecisionContext(unit=unit.id, target=target.id),
         )
     )
     if not accept:

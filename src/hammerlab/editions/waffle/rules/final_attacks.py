@@ -18,7 +18,7 @@ from hammerlab.editions.waffle.points import (
 )
 from hammerlab.editions.waffle.special_rules import is_independent_character
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.rules import Hooks, Parameter, RuleOption, RuleSettings
 
 FINAL_SHOT_LIMIT = 60
@@ -57,7 +57,7 @@ def final_chain(
             player=unit.player,
             prompt=f"{last.id} may make {wounds} {name}(s) with {weapon}",
             choices=(Choice(name, True), Choice("No", False)),
-            context={"unit": unit.id, "target": target.id},
+            context=DecisionContext(unit=unit.id, target=target.id),
         )
     )
     pending, made = wounds, 0
