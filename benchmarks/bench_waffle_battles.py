@@ -9,8 +9,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from hammerlab.editions.base import play
 from hammerlab.analysis.battles import prepare
+from hammerlab.editions.base import play
 from hammerlab.io.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
