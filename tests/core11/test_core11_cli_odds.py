@@ -9,8 +9,9 @@ from typer.testing import CliRunner
 
 from hammerlab.cli.odds_cmd import register
 
-PLAIN = ["odds", "--attacks", "10", "--bs", "3", "--strength", "4", "--ap=-1", "--damage", "1",
-         "--toughness", "4", "--save", "3", "--wounds", "1", "--target-models", "10"]  # fmt: skip
+PLAIN = ["odds", "-r", "core11", "--attacks", "10", "--bs", "3", "--strength", "4", "--ap=-1",
+         "--damage", "1", "--toughness", "4", "--save", "3", "--wounds", "1",
+         "--target-models", "10"]  # fmt: skip
 
 
 def _app() -> typer.Typer:
@@ -42,15 +43,16 @@ def test_cli_odds_plain_form_json_has_the_promised_keys() -> None:
 
 
 def test_cli_odds_plain_form_keywords_dice_and_table() -> None:
-    code, out, _ = _run(*PLAIN[:-6], "--damage", "D6+1", *PLAIN[-6:-2], "--wounds", "3",
-                        "--target-models", "3", "--keyword", "sustained hits 1",
+    code, out, _ = _run(*PLAIN[:10], "--damage", "D6+1", "--toughness", "4", "--save", "3",
+                        "--wounds", "3", "--target-models", "3", "--keyword", "sustained hits 1",
                         "--invulnerable", "5", "--feel-no-pain", "6")  # fmt: skip
     assert code == 0 and "models destroyed" in out and "mean models destroyed" in out
 
 
 def test_cli_odds_library_form() -> None:
-    code, out, _ = _run("odds", "--attacker", "Intercessor Squad", "--weapon", "Bolt Rifle",
-                        "--profile", "Focused Fire", "--target", "Boyz", "--json")  # fmt: skip
+    code, out, _ = _run("odds", "-r", "core11", "--attacker", "Intercessor Squad",
+                        "--weapon", "Bolt Rifle", "--profile", "Focused Fire", "--target", "Boyz",
+                        "--json")  # fmt: skip
     data = json.loads(out)
     assert code == 0 and data["question"].startswith("5x Bolt Rifle (Focused Fire)")
     assert len(data["models_killed"]) == 11
@@ -58,12 +60,22 @@ def test_cli_odds_library_form() -> None:
 
 def test_cli_odds_errors_are_one_line_and_exit_1() -> None:
     for args in (
-        ["odds", "--attacker", "Intercessor Squad", "--weapon", "Bolt Rifle", "--target", "Boyz"],
+        [
+            "odds",
+            "-r",
+            "core11",
+            "--attacker",
+            "Intercessor Squad",
+            "--weapon",
+            "Bolt Rifle",
+            "--target",
+            "Boyz",
+        ],
         [*PLAIN, "--keyword", "frobnicate"],
         [*PLAIN[:-2], "--target-models", "many"],
-        ["odds", "--attacks", "10"],
-        [*PLAIN, "--ruleset", "nonesuch"],
-        ["odds", "--attacker", "Nobody", "--weapon", "x", "--target", "Boyz"],
+        ["odds", "-r", "core11", "--attacks", "10"],
+        ["odds", "--ruleset", "nonesuch", *PLAIN[3:]],
+        ["odds", "-r", "core11", "--attacker", "Nobody", "--weapon", "x", "--target", "Boyz"],
         [*PLAIN, "--situation", "downhill"],
     ):
         code, out, err = _run(*args)

@@ -527,7 +527,7 @@ def test_cli_odds_waffle_errors_are_one_line_and_exit_1() -> None:
     for args in (
         [*PLAIN, "--shots", "2", "--keyword", "frobnicate"],
         [*PLAIN, "--shots", "2", "--damage", "2"],
-        [*PLAIN, "--shots", "2", "--ap", "9"],
+        [*PLAIN[:4], "--ap", "9", *PLAIN[6:], "--shots", "2"],  # PLAIN with AP 9 for AP 5
         [*PLAIN, "--type", "Rapid Fire", "--shots", "2"],
         [*PLAIN, "--shots", "1", "--keyword", "template"],
         [*PLAIN, "--shots", "1", "--situation", "downhill"],

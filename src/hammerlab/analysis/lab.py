@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import fmean, stdev
@@ -39,6 +39,14 @@ class Outcome:
     models_left: Mapping[str, int]
     winner: str
 
+
+Progress = Callable[[int], None]
+"""Told how many more battles have been played (a progress bar, in the CLI)."""
+
+CHUNKS_PER_WORKER = 8
+"""Work is handed to the processes in this many pieces each, so progress is
+reported as they finish; outcomes are merged back in seed order, so the
+report does not depend on it."""
 
 Settings = Mapping[str, ParamValue]
 """Rule options and parameters as ``--rule`` gives them (``name`` or ``name.param``)."""
@@ -105,10 +113,16 @@ def _play_many(
     options: Settings,
     seeds: Sequence[int],
     plugins: Sequence[str] = (),
+    progress: Progress | None = None,
 ) -> list[Outcome]:
     for plugin in plugins:
         load_plugin_file(Path(plugin))
-    return [play_once(scenario, source, options, s) for s in seeds]
+    outcomes = []
+    for seed in seeds:
+        outcomes.append(play_once(scenario, source, options, seed))
+        if progress is not None:
+            progress(1)
+    return outcomes
 
 
 def play_arm(
@@ -118,21 +132,31 @@ def play_arm(
     seeds: Sequence[int],
     workers: int = 1,
     plugins: Sequence[str] = (),
+    progress: Progress | None = None,
 ) -> list[Outcome]:
     """Play every seed, in ``workers`` processes; outcomes come back in seed order.
 
-    ``plugins`` are plug-in files each worker loads first.
+    ``plugins`` are plug-in files each worker loads first. ``progress``, if
+    given, is called in this process with the number of battles just played
+    (one at a time without workers, a chunk at a time with them); it does not
+    change the outcomes, which depend on the seeds alone.
     """
     if workers <= 1 or len(seeds) < 2 * workers:
-        return _play_many(scenario, source, options, seeds)
-    chunks = [list(seeds[i::workers]) for i in range(workers)]
+        return _play_many(scenario, source, options, seeds, progress=progress)
+    size = max(1, math.ceil(len(seeds) / (workers * CHUNKS_PER_WORKER)))
+    chunks = [list(seeds[i : i + size]) for i in range(0, len(seeds), size)]
+    parts: list[list[Outcome]] = [[] for _ in chunks]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_play_many, scenario, source, options, c, plugins) for c in chunks]
-        parts = [f.result() for f in futures]
-    merged: list[Outcome] = []
-    for index in range(len(seeds)):
-        merged.append(parts[index % workers][index // workers])
-    return merged
+        futures = {
+            pool.submit(_play_many, scenario, source, options, chunk, plugins): index
+            for index, chunk in enumerate(chunks)
+        }
+        for future in as_completed(futures):
+            index = futures[future]
+            parts[index] = future.result()
+            if progress is not None:
+                progress(len(parts[index]))
+    return [outcome for part in parts for outcome in part]
 
 
 @dataclass(frozen=True)
@@ -210,29 +234,14 @@ def compare(
     first_seed: int = 1,
     workers: int = 1,
     plugins: Sequence[str] = (),
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
 ) -> LabReport:
     """Play ``runs`` seeds with the baseline settings, then the same seeds with the
-    variant's (:func:`arms`).
-
-    ``progress(done, total)`` is called as battles finish (in batches, so that a
-    web page can show a bar); an exception it raises stops the experiment.
-    """
+    variant's (:func:`arms`); ``progress`` is told of every battle played
+    (:func:`play_arm`), ``2 * runs`` in all."""
     seeds = list(range(first_seed, first_seed + runs))
-    if progress is None:
-        baseline = play_arm(scenario, source, experiment.baseline, seeds, workers, plugins)
-        variant = play_arm(scenario, source, experiment.variant, seeds, workers, plugins)
-    else:
-        step = max(workers * 2, runs // 20, 1)
-        played: list[list[Outcome]] = []
-        for options in (experiment.baseline, experiment.variant):
-            outcomes: list[Outcome] = []
-            for start in range(0, runs, step):
-                batch = seeds[start : start + step]
-                outcomes += play_arm(scenario, source, options, batch, workers, plugins)
-                progress(sum(map(len, played)) + len(outcomes), 2 * runs)
-            played.append(outcomes)
-        baseline, variant = played
+    baseline = play_arm(scenario, source, experiment.baseline, seeds, workers, plugins, progress)
+    variant = play_arm(scenario, source, experiment.variant, seeds, workers, plugins, progress)
     ready = prepare(scenario, source, first_seed, experiment.baseline)
     units = []
     for unit in ready.battle.units.values():

@@ -9,47 +9,59 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
-from rich.text import Text
 
-from hammerlab.engine.datasheet import Datasheet
-from hammerlab.errors import HammerlabError
-from hammerlab.io.battlescribe import ImportResult, import_file
-from hammerlab.io.battlescribe.profiles import MODEL_KEYS, WEAPON_KEYS
-from hammerlab.io.battlescribe.source import printable
+from hammerlab.cli.common import OnceCommand, console, progress
 
-WEAPON_JSON_KEYS = dict(zip(WEAPON_KEYS, ("range", "strength", "ap", "type"), strict=True))
-"""Weapon characteristic → key in the JSON output."""
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from hammerlab.engine.datasheet import Datasheet
+    from hammerlab.io.battlescribe import ImportResult
+
+WEAPON_JSON_LABELS = ("range", "strength", "ap", "type")
+"""Keys in the JSON output of the weapon characteristics ``Range S AP Type``."""
 
 
 def register(app: typer.Typer) -> None:
     """Add the ``import`` command to ``app``."""
-    app.command("import")(import_command)
+    app.command("import", cls=OnceCommand)(import_command)
 
 
 def import_command(
-    path: Annotated[Path, typer.Argument(help="A BattleScribe .cat, .gst, .ros or .rosz file.")],
+    path: Annotated[
+        Path,
+        typer.Argument(metavar="FILE", help="A BattleScribe .cat, .gst, .ros or .rosz file."),
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="Print the units as JSON.")] = False,
 ) -> None:
-    """Import a BattleScribe file and show its units and what was not mapped."""
+    """Import a BattleScribe file and show its units and what was not mapped.
+
+    Example: hammerlab import "Orks - Codex.cat" --json
+    """
+    from hammerlab.errors import HammerlabError
+    from hammerlab.io.battlescribe import import_file
+    from hammerlab.io.battlescribe.source import printable
+
     try:
-        result = import_file(path)
+        with progress(f"importing {printable(path.name)}", None, quiet=as_json):
+            result = import_file(path)
     except HammerlabError as error:
         typer.echo(f"error: {printable(str(error))}", err=True)
         raise typer.Exit(1) from None
     if as_json:
         typer.echo(json.dumps(units_json(result), indent=2, ensure_ascii=False))
     else:
-        print_result(result, Console())
+        print_result(result, console)
 
 
 def units_json(result: ImportResult) -> list[dict[str, Any]]:
     """The units of ``result`` as plain JSON data."""
+    from hammerlab.io.battlescribe.profiles import MODEL_KEYS, WEAPON_KEYS
+
+    labels = dict(zip(WEAPON_KEYS, WEAPON_JSON_LABELS, strict=True))
     return [
         {
             "name": sheet.name,
@@ -66,8 +78,7 @@ def units_json(result: ImportResult) -> list[dict[str, Any]]:
                 for entry in sheet.entries
             ],
             "weapons": [
-                {"name": weapon.name}
-                | {label: weapon.get(key) for key, label in WEAPON_JSON_KEYS.items()}
+                {"name": weapon.name} | {label: weapon.get(key) for key, label in labels.items()}
                 for weapon in sheet.weapons()
             ],
             "rules": list(sheet.rules),
@@ -80,32 +91,49 @@ def units_json(result: ImportResult) -> list[dict[str, Any]]:
 
 
 def print_result(result: ImportResult, console: Console) -> None:
-    """Tables of each unit's profiles and weapons, its notes, then the totals."""
+    """Each unit's profiles and weapons as plain-text tables, its notes, then the totals.
+
+    A catalogue holds hundreds of units; rich tables (which measure and wrap
+    every cell) took longer to draw than the import itself, so the tables are
+    plain columns (:func:`render.plain_table`) written in one piece.
+    """
+    from hammerlab.cli.render import plain_table
+    from hammerlab.io.battlescribe.profiles import MODEL_KEYS, WEAPON_KEYS
+
+    lines: list[str] = []
     for sheet in result.datasheets:
-        console.rule(f"[bold]{escape(sheet.name)}[/bold]  ({escape(sheet.army)})")
+        lines.append(f"== {sheet.name}  ({sheet.army})")
         if sheet.entries:
-            console.print(_profile_table(sheet))
+            rows = [
+                (
+                    str(e.count),
+                    e.profile.name,
+                    *(e.profile.get(key) for key in MODEL_KEYS),
+                    f"{e.profile.invulnerable}++" if e.profile.invulnerable else "",
+                    e.profile.unit_type,
+                )
+                for e in sheet.entries
+            ]
+            lines.append(plain_table(("#", "Model", *MODEL_KEYS, "Inv", "Type"), rows))
         if sheet.weapons():
-            console.print(_weapon_table(sheet))
+            rows = [(w.name, *(w.get(key) for key in WEAPON_KEYS)) for w in sheet.weapons()]
+            lines.append(plain_table(("Weapon", *WEAPON_KEYS), rows))
         if sheet.rules:
-            console.print(f"Rules: {', '.join(sheet.rules)}", markup=False)
-        for line in model_rule_lines(sheet):
-            console.print(line, markup=False)
+            lines.append(f"Rules: {', '.join(sheet.rules)}")
+        lines += model_rule_lines(sheet)
         reasons = result.reasons(sheet.name)
         if reasons:
-            console.print(f"Not playable: {'; '.join(reasons)}", style="red", markup=False)
-        for note in sheet.notes:
-            console.print(f"  note: {note}", style="yellow", markup=False)
-    for note in result.notes:
-        console.print(f"note: {note}", style="yellow", markup=False)
+            lines.append(f"Not playable: {'; '.join(reasons)}")
+        lines += [f"  note: {note}" for note in sheet.notes]
+    lines += [f"note: {note}" for note in result.notes]
     notes = sum(len(sheet.notes) for sheet in result.datasheets)
     playable = sum(1 for sheet in result.datasheets if not result.reasons(sheet.name))
-    console.print(
+    lines.append(
         f"{len(result.datasheets)} units ({playable} playable), "
         f"{result.weapon_profiles} weapon profiles, "
-        f"{notes} notes on what was not mapped ({result.kind} {result.source})",
-        markup=False,
+        f"{notes} notes on what was not mapped ({result.kind} {result.source})"
     )
+    console.out("\n".join(lines), highlight=False)
 
 
 def model_rule_lines(sheet: Datasheet) -> list[str]:
@@ -115,26 +143,3 @@ def model_rule_lines(sheet: Datasheet) -> list[str]:
         for entry in sheet.entries
         if entry.rules
     ]
-
-
-def _profile_table(sheet: Datasheet) -> Table:
-    table = Table("#", "Model", *MODEL_KEYS, "Inv", "Type", title_justify="left")
-    for entry in sheet.entries:
-        profile = entry.profile
-        invulnerable = f"{profile.invulnerable}++" if profile.invulnerable else ""
-        cells = (
-            str(entry.count),
-            profile.name,
-            *(profile.get(key) for key in MODEL_KEYS),
-            invulnerable,
-            profile.unit_type,
-        )
-        table.add_row(*map(Text, cells))
-    return table
-
-
-def _weapon_table(sheet: Datasheet) -> Table:
-    table = Table("Weapon", *WEAPON_KEYS)
-    for weapon in sheet.weapons():
-        table.add_row(*map(Text, (weapon.name, *(weapon.get(key) for key in WEAPON_KEYS))))
-    return table

@@ -8,86 +8,134 @@ Edition), as :class:`~hammerlab.analysis.odds.PlainQuestion` documents.
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
-from hammerlab.analysis.odds import OddsResult, calculator, calculator_names
-from hammerlab.analysis.odds_request import OddsAsk, answer
+from hammerlab.cli.common import DEFAULT_RULESET, OnceCommand, console
 from hammerlab.errors import HammerlabError
 
-_console = Console(highlight=False)
+if TYPE_CHECKING:
+    from hammerlab.analysis.odds import OddsResult
 
 
-def _situation_help() -> str:
-    """Each edition's situation names, from its calculator."""
-    return "; ".join(
-        f"{name}: {', '.join(calculator(name).situations)}" for name in calculator_names()
-    )
-
-
-SITUATION_HELP = _situation_help()
+SITUATION_HELP = (
+    "a fact of the moment; core11: half-range, cover, stationary, short-move, charged, "
+    "indirect, spotted, close-quarters, engaged-target; "
+    "waffle: snap, half-range, moved, relentless, gone-to-ground, eternal-warrior; repeatable"
+)
+"""Each edition's situation names, written out rather than asked of the
+calculators, which would import both editions whenever any command runs
+(``tests/test_cli_manners.py`` checks the two agree)."""
 
 
 def register(app: typer.Typer) -> None:
     """Add the ``odds`` command to ``app``."""
 
-    @app.command()
+    @app.command(cls=OnceCommand)
     def odds(
-        ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="edition")] = "core11",
-        attacker: Annotated[str | None, typer.Option(help="library form: attacking unit")] = None,
-        weapon: Annotated[str | None, typer.Option(help="library form: its weapon")] = None,
-        profile: Annotated[str | None, typer.Option(help="the weapon's profile")] = None,
+        ruleset: Annotated[
+            str,
+            typer.Option(
+                "--ruleset",
+                "-r",
+                metavar="NAME",
+                help=f"waffle or core11 (default {DEFAULT_RULESET})",
+            ),
+        ] = DEFAULT_RULESET,
+        attacker: Annotated[
+            str | None, typer.Option(metavar="UNIT", help="library form: attacking unit")
+        ] = None,
+        weapon: Annotated[
+            str | None, typer.Option(metavar="WEAPON", help="library form: its weapon")
+        ] = None,
+        profile: Annotated[
+            str | None, typer.Option(metavar="NAME", help="the weapon's profile")
+        ] = None,
         models: Annotated[
             str | None,
-            typer.Option(help="models firing (library: default all carrying it; waffle: 1)"),
+            typer.Option(
+                metavar="N", help="models firing (library: default all carrying it; waffle: 1)"
+            ),
         ] = None,
-        target: Annotated[str | None, typer.Option(help="library form: target unit")] = None,
+        target: Annotated[
+            str | None, typer.Option(metavar="UNIT", help="library form: target unit")
+        ] = None,
         attacks: Annotated[
             str | None,
             typer.Option(
                 "--attacks",
                 "--shots",
+                metavar="N|DICE",
                 help="plain: core11 attacks in all (3, D6+1); waffle shots per model (3, 2/4)",
             ),
         ] = None,
         weapon_type: Annotated[
             str | None,
-            typer.Option("--type", help="waffle: weapon type (Heavy, Rapid Fire, Salvo, Assault)"),
+            typer.Option(
+                "--type",
+                metavar="TYPE",
+                help="waffle: weapon type (Heavy, Rapid Fire, Salvo, Assault)",
+            ),
         ] = None,
         bs: Annotated[
-            str | None, typer.Option(help="plain: BS; core11 3 for 3+, waffle the BS (4)")
+            str | None,
+            typer.Option(metavar="N", help="plain: BS; core11 3 for 3+, waffle the BS (4)"),
         ] = None,
-        strength: Annotated[str | None, typer.Option(help="plain: Strength")] = None,
+        strength: Annotated[str | None, typer.Option(metavar="N", help="plain: Strength")] = None,
         ap: Annotated[
             str | None,
-            typer.Option(help="plain: AP as written; core11 0 or --ap=-1, waffle 1-6 or - (none)"),
+            typer.Option(
+                metavar="AP",
+                help="plain: AP as written; core11 0 or --ap=-1, waffle 1-6 or - (none)",
+            ),
         ] = None,
-        damage: Annotated[str | None, typer.Option(help="plain, core11: Damage (1, D3)")] = None,
-        toughness: Annotated[str | None, typer.Option(help="plain: Toughness")] = None,
-        save: Annotated[str | None, typer.Option(help="plain: Sv, 3 for 3+; - for none")] = None,
-        wounds: Annotated[str | None, typer.Option(help="plain: W per model")] = None,
-        target_models: Annotated[str | None, typer.Option(help="models in the target")] = None,
-        invulnerable: Annotated[str | None, typer.Option(help="invulnerable save")] = None,
-        cover: Annotated[str | None, typer.Option(help="waffle: cover save, 4 for 4+")] = None,
+        damage: Annotated[
+            str | None, typer.Option(metavar="N|DICE", help="plain, core11: Damage (1, D3)")
+        ] = None,
+        toughness: Annotated[str | None, typer.Option(metavar="N", help="plain: Toughness")] = None,
+        save: Annotated[
+            str | None, typer.Option(metavar="N|-", help="plain: Sv, 3 for 3+; - for none")
+        ] = None,
+        wounds: Annotated[str | None, typer.Option(metavar="N", help="plain: W per model")] = None,
+        target_models: Annotated[
+            str | None, typer.Option(metavar="N", help="models in the target")
+        ] = None,
+        invulnerable: Annotated[
+            str | None, typer.Option(metavar="N", help="invulnerable save")
+        ] = None,
+        cover: Annotated[
+            str | None, typer.Option(metavar="N", help="waffle: cover save, 4 for 4+")
+        ] = None,
         hits: Annotated[
-            str | None, typer.Option(help="waffle: hits, no roll To Hit (templates, blasts)")
+            str | None,
+            typer.Option(metavar="N", help="waffle: hits, no roll To Hit (templates, blasts)"),
         ] = None,
-        feel_no_pain: Annotated[str | None, typer.Option(help="Feel No Pain N+")] = None,
+        feel_no_pain: Annotated[
+            str | None, typer.Option(metavar="N", help="Feel No Pain N+")
+        ] = None,
         keyword: Annotated[
             list[str] | None,
-            typer.Option(help="weapon keyword (sustained hits 1; twin-linked, poisoned 4+)"),
+            typer.Option(
+                metavar="KEYWORD",
+                help="weapon keyword (sustained hits 1; twin-linked, poisoned 4+)",
+            ),
         ] = None,
         target_keyword: Annotated[
-            list[str] | None, typer.Option(help="core11: target keyword")
+            list[str] | None, typer.Option(metavar="KEYWORD", help="core11: target keyword")
         ] = None,
-        situation: Annotated[list[str] | None, typer.Option(help=SITUATION_HELP)] = None,
+        situation: Annotated[
+            list[str] | None, typer.Option(metavar="NAME", help=SITUATION_HELP)
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
     ) -> None:
-        """Exact odds of one weapon profile against one unit (library or plain numbers)."""
+        """Exact odds of one weapon profile against one unit (library or plain numbers).
+
+        Example: hammerlab odds --attacker "Heavy Weapons Squad" --weapon Lascannon
+        --target "Space Marine Captain"
+        """
+        from hammerlab.analysis.odds_request import OddsAsk, answer
+
         ask = OddsAsk(
             ruleset=ruleset, attacker=attacker, weapon=weapon, profile=profile, models=models,
             target=target, attacks=attacks, weapon_type=weapon_type, bs=bs, strength=strength,
@@ -109,19 +157,22 @@ def register(app: typer.Typer) -> None:
 
 def _show(result: OddsResult) -> None:
     """The distributions as tables."""
-    _console.print(f"[bold]{escape(result.question)}[/bold] ({result.edition})", soft_wrap=True)
+    from rich.markup import escape
+    from rich.table import Table
+
+    console.print(f"[bold]{escape(result.question)}[/bold] ({result.edition})", soft_wrap=True)
     table = Table("models destroyed", "exactly", "at least")
     at_least = 1.0
     for killed, p in enumerate(result.models_killed):
         table.add_row(str(killed), f"{p:.2%}", f"{max(0.0, at_least):.2%}")
         at_least -= p
-    _console.print(table)
-    _console.print(
+    console.print(table)
+    console.print(
         f"mean models destroyed {result.mean_models_killed:.3f}; "
         f"unit destroyed {result.p_unit_destroyed:.2%}",
         soft_wrap=True,
     )
     means = ", ".join(f"{k.replace('_', ' ')} {v:.3f}" for k, v in result.means.items())
-    _console.print(f"mean {means}", soft_wrap=True)
+    console.print(f"mean {means}", soft_wrap=True)
     for note in result.notes:
-        _console.print(f"note: {note}", markup=False, soft_wrap=True)
+        console.print(f"note: {note}", markup=False, soft_wrap=True)

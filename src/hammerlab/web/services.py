@@ -169,8 +169,8 @@ def start_lab(
     job = LabJob(total=2 * runs)
     key = jobs.add(job)
 
-    def progress(done: int, total: int) -> None:
-        job.done = done
+    def progress(more: int) -> None:
+        job.done += more
         if time.monotonic() - job.started > LAB_SECONDS:
             raise LabTimeError(f"stopped after {LAB_SECONDS:.0f} s: ask for fewer runs")
 

@@ -1,0 +1,215 @@
+"""``hammerlab battle`` and ``hammerlab replay``: play a scenario, resume a saved
+game, check a log. Imported only when one of those commands runs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.markup import escape
+
+from hammerlab.analysis.game import Game, check_log, saved_players
+from hammerlab.cli.common import console, fail, progress, usage_error, write_file
+from hammerlab.cli.prompt import PromptController
+from hammerlab.cli.render import show_event
+from hammerlab.editions.base import Ruleset
+from hammerlab.editions.plugins import load_plugin_file
+from hammerlab.editions.turns import victory_scores, winner
+from hammerlab.engine.decisions import Controller
+from hammerlab.engine.events import Event, to_json_line_of
+from hammerlab.engine.rules import ParamValue, RuleSettingError, RuleSettings, parse_rule_flag
+from hammerlab.errors import HammerlabError, InputError
+from hammerlab.io.scenario import load_scenario
+
+
+def load_plugins(files: list[Path] | None) -> list[str]:
+    """Load each plug-in file; their absolute paths (for worker processes)."""
+    for path in files or []:
+        load_plugin_file(path)
+    return [str(p.resolve()) for p in files or []]
+
+
+def run_battle(
+    *,
+    scenario: Path | None,
+    seed: int | None,
+    rule: list[str] | None,
+    plugin: list[Path] | None,
+    controller: str,
+    side: str | None,
+    log_json: Path | None,
+    dice: bool,
+    save: Path | None,
+    stop_after: int | None,
+    resume: Path | None,
+    as_json: bool,
+) -> None:
+    """Play (or resume) the battle; the step log and summary, or one JSON document."""
+    if controller not in ("ai", "prompt"):
+        raise fail(f"--controller must be ai or prompt, not {controller!r}")
+    if as_json and controller == "prompt":
+        raise usage_error("--json", "cannot be used with --controller prompt")
+    if (scenario is None) == (resume is None):
+        raise fail("give a scenario file or --resume FILE (one of the two)")
+    stop = None if stop_after is None else stop_after + 1
+    try:
+        if resume is not None:
+            game = _resumed(resume, controller, side, stop, as_json)
+        else:
+            assert scenario is not None
+            spec = load_scenario(scenario)
+            people = _people(controller, side, [p.name for p in spec.players], str(scenario))
+            plugins = load_plugins(plugin)
+            rules = dict(parse_rule_flag(f) for f in rule or [])
+            game = Game.start(spec, str(scenario), seed, rules, plugins, people, stop)
+            if not as_json:
+                _introduce(game)
+        if not as_json:
+            for warning in game.ready.warnings:
+                console.print(f"[yellow]note:[/yellow] {escape(warning)}")
+            game.battle.log.subscribe(lambda event: show_event(console, event, dice))
+        _play(game, stop, quiet=as_json or controller == "prompt")
+    except RuleSettingError as error:
+        raise usage_error("--rule", error) from None
+    except HammerlabError as error:
+        raise fail(error) from None
+    if log_json is not None:
+        header = to_json_line_of(game.header())
+        write_file(log_json, header + "\n" + game.battle.log.json_lines())
+    if save is not None:
+        write_file(save, game.to_json() + "\n")
+    if as_json:
+        document = battle_document(game)
+        document["saved_game"] = None if save is None else str(save)
+        typer.echo(json.dumps(document, indent=1))
+        return
+    console.rule("Summary" if game.play_state.over else f"Stopped before turn {game.turn}")
+    for line in game.ready.ruleset.summary(game.battle, game.ready.plan):
+        console.print(line, markup=False)
+    if save is not None:
+        console.print(f"saved game written to {save}", markup=False)
+
+
+def _play(game: Game, stop: int | None, quiet: bool) -> None:
+    """Play on, a progress bar moving one step per game turn (on a terminal)."""
+    first = game.turn
+    last = game.ready.plan.turns if stop is None else min(game.ready.plan.turns, stop - 1)
+    with progress("game turns", max(0, last - first + 1), quiet) as advance:
+        reached = [first]
+
+        def turn_ended(event: Event) -> None:
+            if game.turn > reached[0]:
+                advance(game.turn - reached[0])
+                reached[0] = game.turn
+
+        game.battle.log.subscribe(turn_ended)
+        game.play()
+
+
+def battle_document(game: Game) -> dict[str, Any]:
+    """The battle's summary as plain data: what ``battle --json`` prints.
+
+    Keys: ``scenario``, ``ruleset``, ``seed``, ``rules_on``, ``parameters_changed``,
+    ``units`` (``id``, ``unit``, ``player``, ``starting_models``, ``models_left``,
+    ``models_destroyed``), ``victory``, ``scores``, ``winner`` (``null`` on a draw),
+    ``stopped_before_turn`` (``null`` when the game ran to its end), ``warnings``.
+    """
+    ready, battle = game.ready, game.battle
+    scores = victory_scores(battle, ready.plan.victory)
+    return {
+        "scenario": game.recipe.scenario.get("name", ""),
+        "ruleset": ready.ruleset.name,
+        "seed": battle.dice.seed,
+        "rules_on": sorted(n for n, v in battle.options.items() if v),
+        "parameters_changed": changed_parameters(ready.ruleset, battle.settings),
+        "units": [
+            {
+                "id": unit.id,
+                "unit": unit.label,
+                "player": unit.player,
+                "starting_models": unit.starting_models,
+                "models_left": len(unit.alive_models),
+                "models_destroyed": unit.starting_models - len(unit.alive_models),
+            }
+            for unit in battle.units.values()
+        ],
+        "victory": ready.plan.victory,
+        "scores": scores,
+        "winner": winner(scores),
+        "stopped_before_turn": None if game.play_state.over else game.turn,
+        "warnings": list(ready.warnings),
+    }
+
+
+def _people(
+    controller: str, side: str | None, players: list[str], where: str
+) -> dict[str, Controller]:
+    """The prompt controller for the side a person plays (``--controller prompt``)."""
+    if controller != "prompt":
+        return {}
+    you = side or players[0]
+    if you not in players:
+        raise InputError(where, "--side", f"{you!r} is not a player ({', '.join(players)})")
+    return {you: PromptController(console)}
+
+
+def _resumed(path: Path, controller: str, side: str | None, stop: int | None, quiet: bool) -> Game:
+    """The saved game in ``path``, replayed to where it stopped."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(str(path), "", f"cannot read: {error}") from None
+    players = saved_players(text, str(path))
+    people = _people(controller, side, players, str(path))
+    game = Game.from_json(text, str(path), people, stop)
+    if not quiet:
+        console.print(
+            f"Resuming {game.recipe.scenario.get('name', '')} — {game.ready.ruleset.title}, "
+            f"seed {game.battle.dice.seed}, turn {game.turn}",
+            markup=False,
+        )
+    return game
+
+
+def _introduce(game: Game) -> None:
+    """The battle's title, description and the rules in force."""
+    ready, battle = game.ready, game.battle
+    name = game.recipe.scenario.get("name", "")
+    description = game.recipe.scenario.get("description")
+    console.print(f"{name} — {ready.ruleset.title}, seed {battle.dice.seed}", markup=False)
+    if description:
+        console.print(description, markup=False)
+    on = [n for n, v in battle.options.items() if v]
+    console.print("Rule options on: " + (", ".join(on) if on else "none"), markup=False)
+    changed = changed_parameters(ready.ruleset, battle.settings)
+    if changed:
+        shown = ", ".join(f"{k}={v}" for k, v in changed.items())
+        console.print("Rule parameters: " + shown, markup=False)
+
+
+def changed_parameters(ruleset: Ruleset, settings: RuleSettings) -> dict[str, ParamValue]:
+    """Every parameter not at its default, with its value."""
+    defaults = {p.name: p.default for p in ruleset.parameters}
+    for option in ruleset.options:
+        defaults.update({f"{option.name}.{p.name}": p.default for p in option.parameters})
+    return {k: v for k, v in settings.values.items() if defaults.get(k) != v}
+
+
+def run_replay(log: Path) -> None:
+    """Check a JSON Lines log by playing it again; exit 1 at the first difference."""
+    try:
+        text = log.read_text(encoding="utf-8")
+        differs = check_log(text, str(log))
+    except (OSError, UnicodeDecodeError) as error:
+        raise fail(f"{log}: cannot read: {error}") from None
+    except HammerlabError as error:
+        raise fail(error) from None
+    if differs is None:
+        console.print(f"{log}: replays identically", markup=False)
+        return
+    raise fail(
+        f"{log}: line {differs.line} differs: logged {differs.logged} "
+        f"but the replay gives {differs.replayed}"
+    )

@@ -1,0 +1,106 @@
+"""What every command shares: the console, one-line errors, progress bars and a
+command class that refuses a single-value option given twice.
+
+This module is imported by every run of ``hammerlab``, ``--help`` included, so
+it imports nothing but typer and rich's console; each command imports what it
+needs when it runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from typer.core import TyperCommand, TyperOption
+
+DEFAULT_RULESET = "waffle"
+"""The ruleset of every command that takes ``--ruleset`` (and of a scenario
+file without ``ruleset =``), so that ``units``, ``show`` and ``odds`` agree."""
+
+console = Console(highlight=False)
+"""Standard output, for people (``--json`` documents are printed plainly)."""
+
+Advance = Callable[[int], None]
+"""Moves a progress bar on by some steps."""
+
+
+def fail(error: Exception | str) -> typer.Exit:
+    """Print one error line on standard error and give the exit (status 1) to raise."""
+    typer.echo(f"error: {error}", err=True)
+    return typer.Exit(1)
+
+
+def usage_error(flag: str, problem: object) -> typer.Exit:
+    """One line naming the flag; exit 2, a usage error like typer's own."""
+    typer.echo(f"error: {flag}: {problem}", err=True)
+    return typer.Exit(2)
+
+
+class OnceCommand(TyperCommand):
+    """A command on which an option that takes one value may be given only once.
+
+    Click keeps the last of ``--weapon A --weapon B`` silently; a person who
+    wrote both meant something, so that is a usage error naming the option.
+    The command line is parsed once more by click's own parser (which lists
+    every option in the order given, repeats included) before the real parse.
+    """
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Refuse a repeated single-value option, then parse as usual."""
+        if not ctx.resilient_parsing:
+            _, _, order = self.make_parser(ctx).parse_args(args=list(args))
+            seen: set[str] = set()
+            for param in order:
+                if not isinstance(param, TyperOption) or param.multiple or param.count:
+                    continue
+                if param.is_eager:
+                    continue
+                name = param.name or ""
+                if name in seen:
+                    raise usage_error("/".join(param.opts), "given more than once; give it once")
+                seen.add(name)
+        return super().parse_args(ctx, args)
+
+
+@contextmanager
+def progress(description: str, total: int | None, quiet: bool = False) -> Iterator[Advance]:
+    """A transient rich progress bar of ``total`` steps (a spinner when ``None``).
+
+    Drawn only on a terminal and when not ``quiet`` (``--json``); otherwise the
+    ``advance`` it yields does nothing, so a pipe or a file never gets a bar.
+    """
+    if quiet or not console.is_terminal:
+        yield lambda steps: None
+        return
+    from rich.progress import Progress
+
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task(description, total=total)
+        yield lambda steps: bar.advance(task, steps)
+
+
+def writable_file(path: Path, flag: str) -> None:
+    """Check before a long run that ``path`` can be written: not a directory, and
+    its folder exists; a problem is a usage error naming ``flag``."""
+    if path.is_dir():
+        raise usage_error(flag, f"{path} is a directory; give a file name")
+    folder = path.parent
+    if not folder.is_dir():
+        raise usage_error(flag, f"{path}: no such folder {str(folder)!r}")
+
+
+def write_file(path: Path, text: str) -> None:
+    """Write ``text`` whole or not at all (a temporary file renamed into place)."""
+    if path.is_dir():
+        raise fail(f"{path}: is a directory")
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(path)
+    except OSError as error:
+        partial.unlink(missing_ok=True)
+        raise fail(f"{path}: cannot write: {error.strerror}") from None

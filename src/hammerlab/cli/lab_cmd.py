@@ -1,0 +1,89 @@
+"""``hammerlab lab``: the rules lab from the command line. Imported only when it runs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from hammerlab.analysis.lab import LabReport, arms, compare
+from hammerlab.cli.battle_cmd import load_plugins
+from hammerlab.cli.common import console, fail, progress, usage_error, writable_file
+from hammerlab.engine.rules import RuleSettingError
+from hammerlab.errors import HammerlabError
+from hammerlab.io.scenario import load_scenario
+
+
+def run_lab(
+    *,
+    scenario: Path,
+    rule: list[str],
+    setting: list[str] | None,
+    plugin: list[Path] | None,
+    runs: int,
+    seed: int,
+    workers: int,
+    plot: Path | None,
+    as_json: bool,
+) -> None:
+    """Play both arms, print the report, then (``--plot``) write the chart.
+
+    The chart's path is checked before the battles are played, so a typo costs
+    nothing; the report is printed before the chart is drawn, so a failure to
+    write it loses no results. Where the chart went is said last (on standard
+    error under ``--json``, whose standard output is the one JSON document).
+    """
+    if plot is not None:
+        writable_file(plot, "--plot")
+    try:
+        spec = load_scenario(scenario)
+        plugins = load_plugins(plugin)
+        experiment = arms(spec, rule, setting or [])
+        with progress("paired battles", 2 * runs, quiet=as_json) as advance:
+            report = compare(spec, str(scenario), experiment, runs, seed, workers, plugins, advance)
+    except RuleSettingError as error:
+        raise usage_error("--rule", error) from None
+    except HammerlabError as error:
+        raise fail(error) from None
+    if as_json:
+        typer.echo(json.dumps(report.to_dict(), indent=1))
+    else:
+        _print_report(report)
+    if plot is not None:
+        from hammerlab.analysis.lab_plot import plot_report  # matplotlib: only when asked
+
+        try:
+            plot_report(report, plot)
+        except OSError as error:
+            raise fail(f"{plot}: cannot write the chart: {error.strerror or error}") from None
+        except ValueError as error:  # matplotlib: a file type it cannot draw
+            raise fail(f"{plot}: cannot write the chart: {error}") from None
+        typer.echo(f"chart written to {plot}", err=as_json)
+
+
+def _print_report(report: LabReport) -> None:
+    console.print(
+        f"{report.scenario}: baseline vs variant ({report.rule}), "
+        f"{report.runs} paired battles from seed {report.first_seed}",
+        markup=False,
+    )
+    table = Table(
+        "Unit", "Models", "Baseline", "Variant", "Difference (95% CI)", "P(destroyed) off → on"
+    )
+    for u in report.units:
+        table.add_row(
+            escape(u.unit),
+            str(u.starting_models),
+            f"{u.baseline_mean:.2f}",
+            f"{u.variant_mean:.2f}",
+            f"{u.difference:+.2f} ({u.ci95[0]:+.2f} .. {u.ci95[1]:+.2f})",
+            f"{u.baseline_destroyed:.0%} → {u.variant_destroyed:.0%}",
+        )
+    console.print(table)
+    wins = Table("Winner", "Baseline", "Variant")
+    for name, share in report.baseline_wins.items():
+        wins.add_row(escape(name), f"{share:.0%}", f"{report.variant_wins[name]:.0%}")
+    console.print(wins)

@@ -1,0 +1,151 @@
+"""``hammerlab units``, ``show`` and ``rulesets``: what the unit libraries and the
+rulesets hold. Imported only when one of those commands runs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from hammerlab.cli.battle_cmd import load_plugins
+from hammerlab.cli.common import console, fail
+from hammerlab.cli.import_cmd import model_rule_lines
+from hammerlab.editions import get_ruleset, ruleset_names
+from hammerlab.editions.base import describe_ruleset
+from hammerlab.engine.datasheet import Datasheet
+from hammerlab.errors import HammerlabError
+
+
+def run_units(query: str, ruleset: str, army: str, as_json: bool) -> None:
+    """The names of the library's units whose name or army matches."""
+    try:
+        names = get_ruleset(ruleset).unit_names(query, army)
+    except HammerlabError as error:
+        raise fail(error) from None
+    if as_json:
+        document = {"ruleset": ruleset, "query": query, "army": army, "units": list(names)}
+        typer.echo(json.dumps(document, indent=1))
+        return
+    for name in names:
+        console.print(name, markup=False)
+    if not names:
+        wanted = f"{query!r}" + (f" in army {army!r}" if army else "")
+        console.print(f"no {ruleset} unit matches {wanted}", markup=False)
+
+
+def run_show(unit: str, ruleset: str, source: Path | None, as_json: bool) -> None:
+    """One datasheet, from the library or a BattleScribe file, with what is not implemented."""
+    try:
+        rules = get_ruleset(ruleset)
+        problems: list[str] = []
+        if source is not None:
+            from hammerlab.io.battlescribe import import_file
+
+            imported = import_file(source)  # any unit, playable or not: say why not
+            sheet = imported.find(unit)
+            problems += [f"not playable: {reason}" for reason in imported.reasons(sheet.name)]
+        else:
+            sheet = rules.find_unit(unit)
+        problems += rules.validate_datasheet(sheet)
+    except HammerlabError as error:
+        raise fail(error) from None
+    if as_json:
+        typer.echo(json.dumps(datasheet_document(sheet, problems), indent=1, ensure_ascii=False))
+        return
+    _datasheet_table(sheet, problems)
+
+
+def datasheet_document(sheet: Datasheet, problems: list[str]) -> dict[str, Any]:
+    """A datasheet as plain data: what ``show --json`` prints.
+
+    Keys: ``name``, ``army``, ``edition``, ``source``, ``rules``, ``models``
+    (``name``, ``count``, ``characteristics``, ``invulnerable``, ``unit_type``),
+    ``weapons`` (``name``, ``characteristics``, ``keywords``), ``notes`` (from the
+    file) and ``not_implemented`` (what the ruleset does not resolve).
+    """
+    return {
+        "name": sheet.name,
+        "army": sheet.army,
+        "edition": sheet.edition,
+        "source": sheet.source,
+        "rules": list(sheet.rules),
+        "models": [
+            {
+                "name": e.profile.name,
+                "count": e.count,
+                "characteristics": dict(e.profile.characteristics),
+                "invulnerable": e.profile.invulnerable,
+                "unit_type": e.profile.unit_type,
+            }
+            for e in sheet.entries
+        ],
+        "weapons": [
+            {
+                "name": w.name,
+                "characteristics": dict(w.characteristics),
+                "keywords": list(w.keywords),
+            }
+            for w in sheet.weapons()
+        ],
+        "notes": list(sheet.notes),
+        "not_implemented": problems,
+    }
+
+
+def _datasheet_table(sheet: Datasheet, problems: list[str]) -> None:
+    """Print a datasheet; every text from a file is escaped, so ``[/]`` in a name prints as is."""
+    about = f"({sheet.army}, {sheet.edition}; {sheet.source})"
+    console.print(f"[bold]{escape(sheet.name)}[/bold] {escape(about)}")
+    if sheet.rules:
+        console.print("Rules: " + ", ".join(sheet.rules), markup=False)
+    for line in model_rule_lines(sheet):
+        console.print(line, markup=False)
+    keys: list[str] = []
+    for entry in sheet.entries:
+        keys += [k for k in entry.profile.characteristics if k not in keys]
+    table = Table("Model", "#", *map(escape, keys), "Inv", "Type")
+    for entry in sheet.entries:
+        p = entry.profile
+        inv = f"{p.invulnerable}+" if p.invulnerable else "-"
+        cells = (p.name, str(entry.count), *(p.get(k, "-") for k in keys), inv, p.unit_type)
+        table.add_row(*map(escape, cells))
+    console.print(table)
+    weapon_keys: list[str] = []
+    for weapon in sheet.weapons():
+        weapon_keys += [k for k in weapon.characteristics if k not in weapon_keys]
+    weapons = Table("Weapon", *map(escape, weapon_keys), "Keywords")
+    for weapon in sheet.weapons():
+        keywords = ", ".join(weapon.keywords)
+        cells = (weapon.name, *(weapon.get(k, "-") for k in weapon_keys), keywords)
+        weapons.add_row(*map(escape, cells))
+    console.print(weapons)
+    for line in (*sheet.notes, *problems):
+        console.print(f"[yellow]note:[/yellow] {escape(line)}")
+
+
+def run_rulesets(plugin: list[Path] | None, as_json: bool) -> None:
+    """The rulesets, their rule options and parameters."""
+    try:
+        load_plugins(plugin)
+    except HammerlabError as error:
+        raise fail(error) from None
+    if as_json:
+        document = {n: describe_ruleset(get_ruleset(n)) for n in ruleset_names()}
+        typer.echo(json.dumps(document, indent=1))
+        return
+    for name in ruleset_names():
+        rules = get_ruleset(name)
+        console.print(f"[bold]{name}[/bold]: {rules.title}; phases: {', '.join(rules.phases)}")
+        for option in rules.options:
+            state = "on" if option.default else "off"
+            console.print(f"  {option.name} (default {state}): {option.summary}", markup=False)
+            for p in option.parameters:
+                console.print(f"    .{p.name} = {p.default}: {p.summary}", markup=False)
+        if rules.parameters:
+            console.print("  parameters:")
+        for p in rules.parameters:
+            console.print(f"    {p.name} = {p.default}: {p.summary}", markup=False)

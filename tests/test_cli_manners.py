@@ -1,0 +1,309 @@
+"""The command line's manners: one JSON document under ``--json``, ``--version``,
+a repeated option refused, ``lab --plot`` checked first and written last,
+progress bars only on a terminal, the Waffle odds' size bound, one ``--rule``
+syntax, datasheet notes before a battle, one default ruleset, lazy imports."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from hammerlab.analysis.lab import arms, compare
+from hammerlab.analysis.odds import calculator, calculator_names
+from hammerlab.cli import common, odds_cmd
+from hammerlab.cli.app import app
+from hammerlab.editions.waffle.tables import MELEE_TO_HIT, to_wound_cell
+from hammerlab.io.scenario import Scenario, load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+RUINS = ROOT / "examples" / "marines_vs_orks_ruins.toml"
+THREE_TURNS = ROOT / "examples" / "whole_game_three_turns.toml"
+LIBRARY_ODDS = ["odds", "--attacker", "Heavy Weapons Squad", "--weapon", "Lascannon",
+                "--target", "Space Marine Captain"]  # fmt: skip
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _one_error_line(code: int, out: str, err: str, expected_code: int) -> str:
+    assert code == expected_code, (out, err)
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in out + err
+    return err
+
+
+# --- one JSON document ------------------------------------------------------------
+
+
+def test_battle_json_is_one_document_with_the_documented_keys() -> None:
+    code, out, err = _run("battle", str(RUINS), "--json")
+    assert code == 0, err
+    document = json.loads(out)  # the whole of stdout: no step log around it
+    assert set(document) == {
+        "scenario", "ruleset", "seed", "rules_on", "parameters_changed", "units", "victory",
+        "scores", "winner", "stopped_before_turn", "warnings", "saved_game",
+    }  # fmt: skip
+    spec = tomllib.loads(RUINS.read_text(encoding="utf-8"))
+    assert document["seed"] == spec["seed"] and document["ruleset"] == spec["ruleset"]
+    assert [u["id"] for u in document["units"]] == [u["id"] for u in spec["units"]]
+    assert document["stopped_before_turn"] is None
+    for unit in document["units"]:
+        assert unit["models_left"] + unit["models_destroyed"] == unit["starting_models"]
+    # kill points, from the units alone: a player scores each enemy unit with no model left
+    owners = {u["player"] for u in document["units"]}
+    expected = {
+        p: sum(u["models_left"] == 0 for u in document["units"] if u["player"] != p) for p in owners
+    }
+    assert document["scores"] == expected
+    best = max(expected.values())
+    leaders = [p for p, n in expected.items() if n == best]
+    assert document["winner"] == (leaders[0] if len(leaders) == 1 else None)
+
+
+def test_battle_json_says_where_the_game_stopped() -> None:
+    code, out, _ = _run("battle", str(THREE_TURNS), "--seed", "3", "--stop-after", "1", "--json")
+    assert code == 0
+    assert json.loads(out)["stopped_before_turn"] == 2
+
+
+def test_units_json_lists_what_the_text_form_lists() -> None:
+    code, text, _ = _run("units", "--army", "orks")
+    code_json, out, _ = _run("units", "--army", "orks", "--json")
+    assert code == code_json == 0
+    document = json.loads(out)
+    assert document["ruleset"] == "waffle"
+    assert document["units"] == text.splitlines() and document["units"]
+
+
+def test_show_json_has_profiles_weapons_and_what_is_not_implemented() -> None:
+    code, out, _ = _run("show", "Tactical Squad", "--json")
+    assert code == 0
+    sheet = json.loads(out)
+    assert {"name", "army", "edition", "models", "weapons", "notes", "not_implemented"} <= set(
+        sheet
+    )
+    assert sheet["name"] == "Tactical Squad"
+    assert "Boltgun" in [w["name"] for w in sheet["weapons"]]
+    assert any("Combat Squads" in line for line in sheet["not_implemented"])
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["rulesets", "--json"],
+        ["tables", "--json"],
+        [*LIBRARY_ODDS, "--json"],
+        ["lab", str(RUINS), "--rule", "fiery_charge", "--runs", "2", "--json"],
+    ],
+)
+def test_other_json_commands_print_exactly_one_document(args: list[str]) -> None:
+    code, out, _ = _run(*args)
+    assert code == 0
+    json.loads(out)
+
+
+def test_tables_json_reads_the_charts_the_engine_uses() -> None:
+    _, out, _ = _run("tables", "--json")
+    charts = json.loads(out)
+    assert charts["melee_to_hit"]["10"]["1"] == MELEE_TO_HIT[9][0]
+    assert charts["to_wound"]["3"]["7"] == to_wound_cell(3, 7)
+
+
+# --- version, help ----------------------------------------------------------------
+
+
+def test_version_is_the_package_version() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    code, out, _ = _run("--version")
+    assert code == 0
+    assert out.strip() == f"hammerlab {project['version']}"
+
+
+@pytest.mark.parametrize(
+    "command", ["units", "show", "battle", "replay", "lab", "tables", "rulesets", "import", "odds"]
+)
+def test_help_shows_value_names_and_an_example(command: str) -> None:
+    result = CliRunner().invoke(app, [command, "--help"], terminal_width=200)
+    assert result.exit_code == 0
+    assert "Example:" in result.stdout
+    for python_type in ("TEXT", "INTEGER", "PATH"):
+        assert python_type not in result.stdout, (command, python_type)
+
+
+def test_odds_help_names_every_situation_of_every_calculator() -> None:
+    for edition in calculator_names():
+        names = ", ".join(calculator(edition).situations)
+        assert f"{edition}: {names};" in odds_cmd.SITUATION_HELP
+
+
+# --- a single-value option given twice -----------------------------------------------
+
+
+def test_a_repeated_single_value_option_is_one_error_line() -> None:
+    code, out, err = _run(*LIBRARY_ODDS, "--weapon", "Heavy bolter")
+    line = _one_error_line(code, out, err, 2)
+    assert "--weapon" in line and "more than once" in line
+    assert out == ""
+
+
+def test_short_and_long_spelling_of_one_option_count_as_twice() -> None:
+    code, out, err = _run(*LIBRARY_ODDS, "-r", "waffle", "--ruleset", "core11")
+    assert "--ruleset" in _one_error_line(code, out, err, 2)
+
+
+def test_repeatable_options_may_repeat() -> None:
+    code, _, err = _run(*LIBRARY_ODDS, "--situation", "moved", "--situation", "half-range")
+    assert code == 0, err
+
+
+# --- lab --plot -----------------------------------------------------------------------
+
+LAB = ["lab", str(RUINS), "--rule", "fiery_charge", "--runs", "2"]
+
+
+def test_lab_prints_the_report_then_writes_the_chart_and_says_where(tmp_path: Path) -> None:
+    chart = tmp_path / "lab.png"
+    code, out, err = _run(*LAB, "--plot", str(chart))
+    assert code == 0, err
+    assert out.index("Winner") < out.index(f"chart written to {chart}")
+    assert chart.read_bytes().startswith(b"\x89PNG")
+
+
+def test_lab_plot_into_a_missing_folder_is_refused_before_playing(tmp_path: Path) -> None:
+    code, out, err = _run(*LAB, "--plot", str(tmp_path / "nowhere" / "lab.png"))
+    assert "--plot" in _one_error_line(code, out, err, 2)
+    assert out == ""
+
+
+def test_lab_plot_into_a_directory_is_refused(tmp_path: Path) -> None:
+    code, out, err = _run(*LAB, "--plot", str(tmp_path))
+    assert "is a directory" in _one_error_line(code, out, err, 2)
+
+
+def test_lab_chart_that_cannot_be_drawn_keeps_the_printed_results(tmp_path: Path) -> None:
+    code, out, err = _run(*LAB, "--plot", str(tmp_path / "lab.nosuchformat"))
+    assert "cannot write the chart" in _one_error_line(code, out, err, 1)
+    assert "Winner" in out
+
+
+# --- progress -------------------------------------------------------------------------
+
+
+def test_no_progress_bar_when_stdout_is_not_a_terminal() -> None:
+    code, out, _ = _run(*LAB)
+    assert code == 0
+    assert out.count("paired") == 1  # the report's title line, no bar labelled "paired battles"
+    assert "\x1b[" not in out and "\r" not in out
+
+
+def test_progress_bar_is_drawn_on_a_terminal_unless_quiet(monkeypatch: pytest.MonkeyPatch) -> None:
+    screen = io.StringIO()
+    monkeypatch.setattr(common, "console", Console(file=screen, force_terminal=True, width=80))
+    with common.progress("paired battles", 4) as advance:
+        advance(4)
+    assert "paired battles" in screen.getvalue()
+    quiet = io.StringIO()
+    monkeypatch.setattr(common, "console", Console(file=quiet, force_terminal=True, width=80))
+    with common.progress("paired battles", 4, quiet=True) as advance:
+        advance(4)
+    assert quiet.getvalue() == ""
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_lab_progress_counts_every_battle_and_changes_nothing(workers: int) -> None:
+    spec: Scenario = load_scenario(RUINS)
+    experiment = arms(spec, ["fiery_charge"])
+    told: list[int] = []
+    watched = compare(spec, str(RUINS), experiment, 5, 1, workers, (), told.append)
+    unwatched = compare(spec, str(RUINS), experiment, 5)
+    assert sum(told) == 2 * 5
+    assert watched == unwatched
+
+
+# --- the Waffle odds' bound --------------------------------------------------------------
+
+WAFFLE_PLAIN = ["odds", "-r", "waffle", "--type", "Heavy", "--bs", "4", "--strength", "4",
+                "--ap", "5", "--toughness", "4", "--save", "4", "--wounds", "2",
+                "--target-models", "10", "--models", "100"]  # fmt: skip
+
+
+def test_waffle_odds_refuse_more_shots_than_the_bound_at_once() -> None:
+    code, out, err = _run(*WAFFLE_PLAIN, "--attacks", "51", "--json")
+    line = _one_error_line(code, out, err, 1)
+    assert f"{100 * 51} shots" in line and "5000" in line
+
+
+def test_waffle_odds_answer_up_to_the_bound() -> None:
+    code, out, _ = _run(*WAFFLE_PLAIN, "--attacks", "50", "--json")
+    assert code == 0
+    assert json.loads(out)["means"]["shots"] == 100 * 50
+
+
+# --- one --rule syntax ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("flag", ["suppressive_fire", "suppressive_fire=on"])
+def test_battle_rule_name_alone_means_on(flag: str) -> None:
+    code, out, _ = _run("battle", str(RUINS), "--rule", flag, "--json")
+    assert code == 0
+    assert "suppressive_fire" in json.loads(out)["rules_on"]
+
+
+def test_lab_rule_name_and_name_on_are_one_experiment() -> None:
+    reports = [json.loads(_run(*LAB[:2], "--rule", f, "--runs", "2", "--json")[1])
+               for f in ("fiery_charge", "fiery_charge=on")]  # fmt: skip
+    assert reports[0]["units"] == reports[1]["units"]
+
+
+@pytest.mark.parametrize("command", ["battle", "lab"])
+def test_rule_errors_name_the_flag(command: str) -> None:
+    code, out, err = _run(command, str(RUINS), "--rule", "no_such_rule")
+    assert _one_error_line(code, out, err, 2).startswith("error: --rule: ")
+
+
+# --- datasheet notes, defaults, lazy imports -----------------------------------------------
+
+
+def test_waffle_battle_prints_rules_not_implemented_before_the_game() -> None:
+    code, out, _ = _run("battle", str(RUINS), "--no-dice")
+    assert code == 0
+    note = out.index("special rule not implemented: Combat Squads")
+    assert note < out.index("Turn 1")
+
+
+def test_every_command_defaults_to_the_same_ruleset() -> None:
+    assert Scenario.model_fields["ruleset"].default == common.DEFAULT_RULESET == "waffle"
+    code, out, _ = _run(*LIBRARY_ODDS, "--json")
+    assert code == 0 and json.loads(out)["edition"] == "waffle"
+    assert _run("units")[1] == _run("units", "-r", "waffle")[1]
+
+
+def _modules_after(code: str) -> list[str]:
+    """The heavy modules loaded in a fresh interpreter after running ``code``."""
+    probe = (
+        f"import sys\n{code}\n"
+        "print([m for m in sys.modules if m.split('.')[0] in ('numpy', 'shapely', 'matplotlib')"
+        " or m.startswith(('hammerlab.editions', 'hammerlab.engine', 'hammerlab.io'))])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    return list(json.loads(done.stdout.strip().splitlines()[-1].replace("'", '"')))
+
+
+def test_help_and_tables_load_neither_the_engine_nor_numpy() -> None:
+    assert _modules_after("import hammerlab.cli.app") == []
+    run_tables = (
+        "from hammerlab.cli.app import app\ntry:\n    app(['tables'])\nexcept SystemExit:\n    pass"
+    )
+    assert _modules_after(run_tables) == []
