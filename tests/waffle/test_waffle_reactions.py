@@ -329,3 +329,46 @@ def test_seed000_dive_for_cover_unit_snap_fires_in_its_own_next_shooting_phase()
     shots = last(of_kind(battle, "shots"))
     assert (shots.unit, shots.snap, shots.needed) == ("Guard [b]", True, "6+")
     assert all_dice_used(battle)
+
+
+def test_seed000_dive_for_cover_reading_fearless_may_not_dive() -> None:
+    # Parameter dive_for_cover.fearless=may_not: a Fearless unit cannot Go to Ground
+    # (6th/7th), so it is not offered the reaction that ends in going to ground.
+    attacker = squad("a", A, MARINE, [BOLTGUN], [(30, 10)], name="Squad")
+    zealots = squad("b", B, GUARD, [LASGUN], [(30, 30)], name="Zealots", rules=("Fearless",))
+    battle = make_battle(
+        attacker,
+        zealots,
+        dice=[6, 1],  # one Boltgun shot at 20": hits, does not wound
+        script_a=shoot_script("Squad [a]", "Zealots [b]"),
+        script_b=[("reaction", "no reaction")],
+        options={"dive_for_cover.fearless": "may_not"},
+    )
+    shooting_phase(battle, A)
+    (menu,) = asked(battle, B, "reaction")
+    assert menu.labels() == ["Return Fire!", "no reaction"]
+    assert all_dice_used(battle)
+
+
+@pytest.mark.parametrize("without_run", [False, True])
+def test_seed000_dive_for_cover_reading_without_a_run(without_run: bool) -> None:
+    # "a single Run action, regardless of whether they choose to run or not, they then
+    # Go to Ground": with dive_for_cover.without_run a unit that cannot Run (Slow and
+    # Purposeful) still dives, going to ground where it stands (no run die).
+    attacker = squad("a", A, MARINE, [BOLTGUN], [(30, 10)], name="Squad")
+    slow = squad("b", B, GUARD, [LASGUN], [(30, 30)], name="Slow", rules=("Slow and Purposeful",))
+    answer = "Dive for Cover" if without_run else "no reaction"
+    battle = make_battle(
+        attacker,
+        slow,
+        dice=[6, 1],
+        script_a=shoot_script("Squad [a]", "Slow [b]"),
+        script_b=[("reaction", answer)],
+        options={"dive_for_cover.without_run": without_run},
+    )
+    shooting_phase(battle, A)
+    (menu,) = asked(battle, B, "reaction")
+    offered = ["Return Fire!", "Dive for Cover", "no reaction"]
+    assert menu.labels() == (offered if without_run else [offered[0], offered[2]])
+    assert st(battle, slow).gone_to_ground is without_run
+    assert all_dice_used(battle)

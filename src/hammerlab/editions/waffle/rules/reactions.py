@@ -23,9 +23,10 @@ from hammerlab.editions.waffle.points import (
     Reaction,
 )
 from hammerlab.editions.waffle.shooting import can_run, shooting_attack, snap_fire_weapons
+from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.rules import HookPoint, Hooks, Installer, RuleOption, RuleSettings
+from hammerlab.engine.rules import HookPoint, Hooks, Installer, Parameter, RuleOption, RuleSettings
 from hammerlab.engine.units import Unit
 
 RETURN_FIRE, DIVE = "Return Fire!", "Dive for Cover"
@@ -77,21 +78,34 @@ class DiveForCover:
     """ "Dive for Cover: The unit may make a single Run action, regardless of whether
     they choose to run or not, they then Go to Ground."
 
-    Only a unit that can Run dives; the Run happens in the enemy's turn, so it
-    counts neither as the unit's own Run nor as its move in its next turn (it
-    has gone to ground instead, so it will snap-fire then). A Fearless unit
-    runs but does not Go to Ground (docs/rules/waffle.md).
+    By default only a unit that can Run dives, and a Fearless unit runs but does
+    not Go to Ground (6th/7th: Fearless units cannot); the parameters choose the
+    other readings (docs/rules/waffle.md): ``fearless="may_not"`` (a Fearless
+    unit may not Dive for Cover at all) and ``without_run`` (a unit that cannot
+    Run still dives where it stands, "regardless of whether they choose to run
+    or not"). The Run happens in the enemy's turn, so it counts neither as the
+    unit's own Run nor as its move in its next turn (it has gone to ground
+    instead, so it will snap-fire then).
     """
 
     label: str = DIVE
+    fearless: str = "runs"
+    without_run: bool = False
 
     def available(self, battle: Battle, unit: Unit, attacker: Unit) -> bool:
         """Units gone to ground, falling back or Slow and Purposeful cannot Run."""
-        return can_run(battle, unit)
+        if self.fearless == "may_not" and unit.has_rule("Fearless"):
+            return False
+        if can_run(battle, unit):
+            return True
+        return self.without_run and not st(battle, unit).gone_to_ground
 
     def resolve(self, battle: Battle, unit: Unit, attacker: Unit) -> None:
-        """Run, then Go to Ground."""
-        run(battle, unit, "dives for cover", own_move=False)
+        """Run (if it can), then Go to Ground."""
+        if can_run(battle, unit):
+            run(battle, unit, "dives for cover", own_move=False)
+        else:
+            battle.say("reaction", f"{unit.label} cannot Run: it dives for cover where it stands")
         if not unit.has_rule("Fearless"):
             go_to_ground(battle, unit, "Dive for Cover")
 
@@ -154,6 +168,31 @@ RETURN_FIRE_RULE = RuleOption(
     default=True,
     install=_on(REACTIONS_TO_SHOOTING, ReturnFire()),
 )
+DIVE_FEARLESS = Parameter(
+    "fearless",
+    "runs",
+    "A Fearless unit diving for cover: it runs but does not Go to Ground (runs), or it "
+    "may not Dive for Cover at all (may_not)",
+    'Seed 000: "they then Go to Ground" (6th/7th: Fearless units cannot Go to Ground)',
+    choices=("runs", "may_not"),
+)
+DIVE_WITHOUT_RUN = Parameter(
+    "without_run",
+    False,
+    "A unit that cannot Run may still Dive for Cover: it goes to ground where it stands",
+    'Seed 000: "The unit may make a single Run action, regardless of whether they choose to '
+    'run or not, they then Go to Ground."',
+)
+
+
+def _install_dive(hooks: Hooks, settings: RuleSettings) -> None:
+    dive = DiveForCover(
+        fearless=settings.text("dive_for_cover.fearless"),
+        without_run=settings.flag("dive_for_cover.without_run"),
+    )
+    hooks.add(REACTIONS_TO_SHOOTING, dive)
+
+
 DIVE_FOR_COVER_RULE = RuleOption(
     name="dive_for_cover",
     summary="A unit hit by shooting may Run, then Go to Ground",
@@ -162,7 +201,8 @@ DIVE_FOR_COVER_RULE = RuleOption(
         "choose to run or not, they then Go to Ground."
     ),
     default=True,
-    install=_on(REACTIONS_TO_SHOOTING, DiveForCover()),
+    parameters=(DIVE_FEARLESS, DIVE_WITHOUT_RUN),
+    install=_install_dive,
 )
 OVERWATCH_RULE = RuleOption(
     name="overwatch",
