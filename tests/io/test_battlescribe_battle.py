@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
 from hammerlab.io.scenario import parse_scenario
 
-ROSTER = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "rosters" / "HH_Test.ros"
+ROSTER = Path(__file__).resolve().parents[1] / "data" / "rosters" / "HH_Test.ros"
 
 SCENARIO = f"""
 name = "Mechanicum against Orks"
@@ -41,7 +39,6 @@ position = [30, 28]
 """
 
 
-@pytest.mark.skipif(not ROSTER.exists(), reason="shared data not present")
 def test_roster_units_fight_a_waffle_shooting_phase() -> None:
     ready = prepare(parse_scenario(SCENARIO, "roster.toml"), "roster.toml", seed=3)
     battle = ready.battle
