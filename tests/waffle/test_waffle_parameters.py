@@ -134,3 +134,36 @@ def test_morale_threshold_sets_the_share_of_casualties_that_forces_a_check(
     phase_casualty_checks(battle, A)
     checks = [e for e in battle.log.events if e.to_dict().get("purpose") == "Morale check (A [a])"]
     assert len(checks) == tests
+
+
+@pytest.mark.parametrize(
+    ("flags", "mean"), [((), 1 / 3), (("--rule", "snap_shot_divisor=1"), 2 / 3)]
+)
+def test_odds_read_the_snap_shot_parameters(flags: tuple[str, ...], mean: float) -> None:
+    # 2 Snap Shots at BS4: BS 4 // 2 = 2 hits on 5+ (1/3), or 4 // 1 = 4 on 3+ (2/3);
+    # S4 against T4 wounds on 4+ (1/2); no save: 2 x 1/3 x 1/2 = 1/3, or 2/3.
+    args = ["odds", "-r", "waffle", "--attacks", "2", "--bs", "4", "--strength", "4", "--ap", "-",
+            "--toughness", "4", "--save", "-", "--wounds", "1", "--target-models", "5",
+            "--situation", "snap", "--json", *flags]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["mean_models_killed"] == pytest.approx(mean)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "flag", "problem"),
+    [
+        ("waffle", "charge_dice=3", "known: overwhelming_strength, snap_shot_divisor"),
+        ("core11", "snap_shot_divisor=1", "core11 odds do not use: rules"),
+    ],
+)
+def test_odds_refuse_a_rule_they_do_not_read(ruleset: str, flag: str, problem: str) -> None:
+    args = ["odds", "-r", ruleset, "--attacks", "1", "--bs", "4", "--strength", "4",
+            "--ap", "0" if ruleset == "core11" else "-", "--toughness", "4", "--save", "-",
+            "--wounds", "1", "--target-models", "5", "--rule", flag]  # fmt: skip
+    if ruleset == "core11":
+        args += ["--damage", "1"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and problem in lines[0]

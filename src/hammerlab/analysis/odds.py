@@ -70,6 +70,8 @@ class PlainQuestion:
     target_keywords: tuple[str, ...] = ()
     """core11: target unit keywords (``INFANTRY``), for rules such as ANTI-X."""
     situation: frozenset[str] = frozenset()
+    rules: tuple[tuple[str, str], ...] = ()
+    """Rule parameters the odds read, as ``--rule NAME=VALUE`` gives them."""
     """Names of the calculator's :attr:`OddsCalculator.situations` that hold."""
 
 
@@ -90,6 +92,8 @@ class LibraryQuestion:
     cover: int | None = None
     """Waffle: the target models' cover save."""
     situation: frozenset[str] = frozenset()
+    rules: tuple[tuple[str, str], ...] = ()
+    """Rule parameters the odds read, as ``--rule NAME=VALUE`` gives them."""
     units: tuple[Datasheet, ...] = ()
     """Datasheets looked up by name before the edition's library (a BattleScribe
     file's units, uploaded to the web odds page)."""

@@ -41,7 +41,7 @@ class Core11Calculator:
 
     def plain(self, question: PlainQuestion) -> OddsResult:
         """Odds for numbers."""
-        refuse_unused("core11", question, ("weapon_type", "hits", "cover"))
+        refuse_unused("core11", question, ("weapon_type", "hits", "cover", "rules"))
         if question.attacks is None or question.skill is None or question.damage is None:
             raise QuestionError("core11 odds need the attacks, the BS and the damage")
         try:
@@ -69,7 +69,7 @@ class Core11Calculator:
 
     def library(self, question: LibraryQuestion) -> OddsResult:
         """Odds for two units of the wh40kdc library."""
-        refuse_unused("core11", question, ("hits", "cover"))
+        refuse_unused("core11", question, ("hits", "cover", "rules"))
         rules = get_ruleset("core11")
         target = question.find(rules, question.target)
         assert isinstance(rules, Core11Ruleset)

@@ -21,6 +21,7 @@ from hammerlab.analysis.odds import (
     calculator,
 )
 from hammerlab.engine.datasheet import Datasheet
+from hammerlab.engine.rules import RuleSettingError, parse_rule_flag
 
 PLAIN = ("strength", "ap", "toughness", "save", "wounds", "target-models")
 """Flags every edition's plain form needs; each calculator says what else
@@ -55,6 +56,8 @@ class OddsAsk:
     keyword: tuple[str, ...] = ()
     target_keyword: tuple[str, ...] = ()
     situation: tuple[str, ...] = ()
+    rule: tuple[str, ...] = ()
+    """``--rule NAME=VALUE``: rule parameters the edition's odds read."""
 
     @property
     def is_library(self) -> bool:
@@ -100,6 +103,14 @@ PLAIN_ONLY = (
 """Fields the library form refuses (the datasheets give them)."""
 
 
+def _rules(flags: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """``--rule`` flags as (name, value) pairs."""
+    try:
+        return tuple(parse_rule_flag(f) for f in flags)
+    except RuleSettingError as error:
+        raise QuestionError(f"--rule: {error}") from None
+
+
 def answer(ask: OddsAsk, units: Sequence[Datasheet] = ()) -> OddsResult:
     """The exact odds ``ask`` asks for; a :class:`QuestionError` (or another
     :class:`~hammerlab.errors.HammerlabError`) names what is wrong with it."""
@@ -122,6 +133,7 @@ def answer(ask: OddsAsk, units: Sequence[Datasheet] = ()) -> OddsResult:
                 hits=_number("hits", ask.hits),
                 cover=_number("cover", ask.cover),
                 situation=facts,
+                rules=_rules(ask.rule),
                 units=tuple(units),
             )
         )
@@ -152,5 +164,6 @@ def answer(ask: OddsAsk, units: Sequence[Datasheet] = ()) -> OddsResult:
             keywords=ask.keyword,
             target_keywords=ask.target_keyword,
             situation=facts,
+            rules=_rules(ask.rule),
         )
     )

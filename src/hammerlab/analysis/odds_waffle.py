@@ -31,6 +31,11 @@ from hammerlab.editions.waffle.odds import (
     shooting_odds,
     volley,
 )
+from hammerlab.editions.waffle.parameters import (
+    OVERWHELMING_STRENGTH,
+    SNAP_SHOT_DIVISOR,
+    SNAP_SHOT_MINIMUM,
+)
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
 from hammerlab.editions.waffle.special_rules import (
     feel_no_pain_in,
@@ -40,6 +45,7 @@ from hammerlab.editions.waffle.special_rules import (
 from hammerlab.editions.waffle.visibility import gone_to_ground_cover
 from hammerlab.editions.waffle.wounds import majority_value, most_common_profile
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
+from hammerlab.engine.rules import RuleSettingError, resolve_settings
 
 SITUATIONS: dict[str, str] = {
     "snap": "the models fire Snap Shots (Return Fire!, Overwatch, gone to ground, falling back)",
@@ -90,7 +96,7 @@ class WaffleCalculator:
         else:
             skill = _between("BS", question.skill, 1, 10)
             skills, shots = [skill] * firing, f"{firing}x {weapon.name} BS{skill}"
-        fired = _volley(weapon, strength, skills, facts, question.hits)
+        fired = _volley(weapon, strength, skills, facts, question.hits, question.rules)
         target = _defence(
             toughness=question.toughness,
             wounds=question.wounds,
@@ -124,7 +130,7 @@ class WaffleCalculator:
         skills, strength = _firers(carriers, weapon, question.firing_models, notes)
         if _has_rule(attacker, carriers, "Relentless", "Slow and Purposeful"):
             facts = facts | {"relentless"}
-        fired = _volley(weapon, strength, skills, facts, question.hits)
+        fired = _volley(weapon, strength, skills, facts, question.hits, question.rules)
         models = question.target_models or target.model_count
         defence = _library_defence(target, models, question.cover, facts, notes)
         firers = "" if question.hits is not None else f"{len(skills)}x "
@@ -200,13 +206,29 @@ def _type_text(weapon: WeaponProfile) -> str:
     return f"{kind}, {marker}" if marker else kind
 
 
+ODDS_PARAMETERS = (SNAP_SHOT_DIVISOR, SNAP_SHOT_MINIMUM, OVERWHELMING_STRENGTH)
+"""The ruleset parameters the Waffle odds read (``--rule NAME=VALUE``)."""
+
+
 def _volley(
-    weapon: WeaponProfile, strength: int, skills: list[int], facts: frozenset[str], hits: int | None
+    weapon: WeaponProfile,
+    strength: int,
+    skills: list[int],
+    facts: frozenset[str],
+    hits: int | None,
+    rules: tuple[tuple[str, str], ...] = (),
 ) -> Volley:
+    try:
+        settings = resolve_settings((), ODDS_PARAMETERS, dict(rules))
+    except RuleSettingError as error:
+        raise QuestionError(f"--rule: {error}") from None
     firing = Firing(
         snap="snap" in facts,
         half_range="half-range" in facts,
         moved="moved" in facts and "relentless" not in facts,
+        snap_divisor=settings.integer(SNAP_SHOT_DIVISOR.name),
+        snap_minimum=settings.integer(SNAP_SHOT_MINIMUM.name),
+        overwhelming_at=settings.integer(OVERWHELMING_STRENGTH.name),
     )
     given = None if hits is None else _between("hits", hits, 0, MAX_HITS)
     fired = volley(weapon, strength, skills, firing, given)

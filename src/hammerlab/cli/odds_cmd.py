@@ -127,6 +127,14 @@ def register(app: typer.Typer) -> None:
         situation: Annotated[
             list[str] | None, typer.Option(metavar="NAME", help=SITUATION_HELP)
         ] = None,
+        rule: Annotated[
+            list[str] | None,
+            typer.Option(
+                metavar="NAME=VALUE",
+                help="waffle: a rule parameter the odds read (snap_shot_divisor, "
+                "snap_shot_minimum_bs, overwhelming_strength); repeatable",
+            ),
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
     ) -> None:
         """Exact odds of one weapon profile against one unit (library or plain numbers).
@@ -143,6 +151,7 @@ def register(app: typer.Typer) -> None:
             target_models=target_models, invulnerable=invulnerable, cover=cover, hits=hits,
             feel_no_pain=feel_no_pain, keyword=tuple(keyword or ()),
             target_keyword=tuple(target_keyword or ()), situation=tuple(situation or ()),
+            rule=tuple(rule or ()),
         )  # fmt: skip
         try:
             result = answer(ask)

@@ -75,6 +75,11 @@ class Firing:
     moved: bool = False
     """The unit moved and is not Relentless (:func:`attacks.moved_for_weapons`):
     Heavy and Ordnance weapons fire Snap Shots, Salvo weapons the lower number."""
+    snap_divisor: int = 2
+    snap_minimum: int = 1
+    """The ruleset parameters ``snap_shot_divisor`` and ``snap_shot_minimum_bs``."""
+    overwhelming_at: int = 10
+    """The ruleset parameter ``overwhelming_strength``."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +95,8 @@ class Volley:
     """Hits with no roll To Hit (templates, blasts), instead of ``shots``."""
     snap: bool = False
     """Whether the weapon fires Snap Shots."""
+    overwhelming_at: int = 10
+    """The Strength that wounds automatically (parameter ``overwhelming_strength``)."""
 
     @property
     def fires(self) -> bool:
@@ -111,14 +118,16 @@ def volley(
     A weapon that cannot fire Snap Shots but would have to does not fire.
     """
     snap = firing.snap or (weapon.is_heavy_like and firing.moved)
+    at = firing.overwhelming_at
     if snap and not weapon.can_snap_fire:
-        return Volley(weapon, strength, snap=True)
+        return Volley(weapon, strength, snap=True, overwhelming_at=at)
     if hits is not None:
-        return Volley(weapon, strength, hits=hits, snap=snap)
+        return Volley(weapon, strength, hits=hits, snap=snap, overwhelming_at=at)
     each = weapon_shots(weapon, firing.half_range, firing.moved)
-    by_skill = Counter(snap_shot_bs(bs) if snap else bs for bs in skills)
+    divisor, minimum = firing.snap_divisor, firing.snap_minimum
+    by_skill = Counter(snap_shot_bs(bs, divisor, minimum) if snap else bs for bs in skills)
     shots = tuple((n * each, bs) for bs, n in sorted(by_skill.items()))
-    return Volley(weapon, strength, shots, snap=snap)
+    return Volley(weapon, strength, shots, snap=snap, overwhelming_at=at)
 
 
 @dataclass(frozen=True)
@@ -178,7 +187,7 @@ def hit_distribution(fired: Volley) -> Vector:
 def wound_chances(fired: Volley, toughness: int) -> Mapping[int | None, float]:
     """Of one hit: the chance it wounds, by the AP the wound has (Rending: AP2)."""
     weapon, strength = fired.weapon, fired.strength
-    if overwhelming(strength, toughness):
+    if overwhelming(strength, toughness, fired.overwhelming_at):
         return {wound_ap(weapon, 6): 1.0}
     needed = wound_target(strength, toughness, weapon)
     rending = weapon.has_rule("Rending")
