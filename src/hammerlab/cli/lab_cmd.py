@@ -71,7 +71,12 @@ def _print_report(report: LabReport) -> None:
         markup=False,
     )
     table = Table(
-        "Unit", "Models", "Baseline", "Variant", "Difference (95% CI)", "P(destroyed) baseline → variant"
+        "Unit",
+        "Models",
+        "Baseline",
+        "Variant",
+        "Difference (95% CI)",
+        "P(destroyed) baseline → variant",
     )
     for u in report.units:
         table.add_row(

@@ -46,6 +46,15 @@ class Battlefield:
     height: float = 48.0
     terrain: tuple[TerrainArea, ...] = field(default=())
 
+    def __post_init__(self) -> None:
+        # Terrain never changes during a battle: hash once, and remember what was
+        # seen from where (the same pairs of points are asked about again and again).
+        object.__setattr__(self, "_hash", hash((self.width, self.height, self.terrain)))
+        object.__setattr__(self, "_sight", {})
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined, no-any-return]
+
     def on_table(self, point: Vec) -> bool:
         """Whether ``point`` lies on the table."""
         return 0.0 <= point[0] <= self.width and 0.0 <= point[1] <= self.height
@@ -73,10 +82,17 @@ class Battlefield:
         through, unless the looker or the target stands inside that area
         (models in ruins see out and can be seen).
         """
-        return not any(
-            area.blocks_sight and not (area.contains(a) or area.contains(b))
-            for area in self.crossed(a, b)
-        )
+        sight: dict[tuple[Vec, Vec], bool] = self._sight  # type: ignore[attr-defined]
+        seen = sight.get((a, b))
+        if seen is None:
+            if len(sight) > SIGHT_CACHE:
+                sight.clear()
+            seen = not any(
+                area.blocks_sight and not (area.contains(a) or area.contains(b))
+                for area in self.crossed(a, b)
+            )
+            sight[(a, b)] = seen
+        return seen
 
     def cover_between(self, shooter: Vec, target: Vec) -> list[TerrainArea]:
         """Cover-granting areas the target is in or behind, seen from ``shooter``."""
@@ -85,6 +101,10 @@ class Battlefield:
             for area in self.crossed(shooter, target)
             if area.cover_save is not None and not area.contains(shooter)
         ]
+
+
+SIGHT_CACHE = 1 << 17
+"""Pairs of points whose sight a battlefield remembers (cleared when full)."""
 
 
 @lru_cache(maxsize=1 << 16)

@@ -37,7 +37,13 @@ class Weapon:
         return self.characteristics.get(key, default)
 
     def __hash__(self) -> int:
-        return hash((self.name, tuple(sorted(self.characteristics.items())), self.keywords))
+        """Hashed once (typed views of a weapon are cached by it, on every shot)."""
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            items = tuple(sorted(self.characteristics.items()))
+            cached = hash((self.name, items, self.keywords))
+            object.__setattr__(self, "_hash", cached)
+        return cached
 
 
 @dataclass(frozen=True)
@@ -63,8 +69,13 @@ class Profile:
         return self.characteristics.get(key, default)
 
     def __hash__(self) -> int:
-        items = tuple(sorted(self.characteristics.items()))
-        return hash((self.name, items, self.unit_type, self.invulnerable, self.keywords))
+        """Hashed once (typed views of a profile are cached by it, on every roll)."""
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            items = tuple(sorted(self.characteristics.items()))
+            cached = hash((self.name, items, self.unit_type, self.invulnerable, self.keywords))
+            object.__setattr__(self, "_hash", cached)
+        return cached
 
     def number(self, key: str) -> int:
         """A characteristic as an integer (``"3+"`` → 3, ``"-"`` → 0)."""
