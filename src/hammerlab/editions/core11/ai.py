@@ -1,5 +1,11 @@
 """A heuristic controller for core11's decisions: sensible, simple, documented.
 
+- ``mover``: the first unit offered (the scenario's order).
+- ``move-type``: an engaged unit remains stationary (it stays in the fight);
+  an unengaged one makes a normal move, or an advance move when no enemy
+  would be in range of its longest ranged weapon even after a normal move
+  (M + range) and it has ranged weapons to close in with.
+- ``heading``: toward the closest enemy unit.
 - ``shooter``: the first unit offered (the scenario's order); ``done`` only when
   it is the last choice left.
 - ``shooting-type``: Indirect shooting when the unit sees no enemy unit (its
@@ -24,9 +30,10 @@ from __future__ import annotations
 from typing import Any
 
 from hammerlab.editions.core11.attacks import LETHAL
+from hammerlab.editions.core11.movement import ADVANCE, NORMAL, REMAIN
 from hammerlab.editions.core11.odds import expected_damage
 from hammerlab.editions.core11.positions import sees, unit_distance
-from hammerlab.editions.core11.profiles import unit_defence
+from hammerlab.editions.core11.profiles import unit_defence, unit_movement
 from hammerlab.editions.core11.rolls import Situation, attack_profile
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.volley import SIDEARMS
@@ -41,6 +48,10 @@ class Core11AI:
 
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
         """The index of the chosen answer."""
+        if decision.kind == "move-type":
+            return _move_type(battle, decision)
+        if decision.kind == "heading":
+            return _closest(battle, decision)
         if decision.kind == "shooting-type":
             return self._shooting_type(battle, decision)
         if decision.kind in ("profile", "target"):
@@ -75,6 +86,38 @@ class Core11AI:
                 profile, target = _profile(unit, str(choice.value)), enemies[0]
             scores.append(_score(battle, profile, target))
         return max(range(len(scores)), key=lambda i: (scores[i], -i))
+
+
+def _move_type(battle: Battle, decision: Decision[Any]) -> int:
+    """Remain stationary when engaged; otherwise normal, or advance when even M + the
+    longest range would leave every enemy out of reach."""
+    labels = decision.labels()
+    unit = battle.unit(decision.context.unit)
+    if NORMAL not in labels:
+        return labels.index(REMAIN)
+    ranges = [p.range for p in _profiles(unit) if not p.melee]
+    nearest = min((unit_distance(unit, e) for e in battle.enemies_of(unit)), default=0.0)
+    far = bool(ranges) and nearest > unit_movement(unit) + max(ranges)
+    return labels.index(ADVANCE if far and ADVANCE in labels else NORMAL)
+
+
+def _closest(battle: Battle, decision: Decision[Any]) -> int:
+    """The choice whose unit is closest to the deciding unit (the first on a tie)."""
+    unit = battle.unit(decision.context.unit)
+    gaps = [unit_distance(unit, c.value) for c in decision.choices]
+    return min(range(len(gaps)), key=lambda i: (gaps[i], i))
+
+
+def _profiles(unit: Unit) -> list[WeaponProfile]:
+    """The readable weapon profiles of the unit's models alive."""
+    found = []
+    for model in unit.alive_models:
+        for weapon in model.weapons:
+            try:
+                found.append(read_weapon(weapon))
+            except WeaponError:
+                continue
+    return found
 
 
 def _best_sidearms(battle: Battle, decision: Decision[Any]) -> int:

@@ -60,3 +60,20 @@ class AttacksResolved(Event):
             f"({self.critical_wounds} critical), {self.unsaved} unsaved, "
             f"{self.damage} damage, {self.models_destroyed} destroyed"
         )
+
+
+@dataclass(frozen=True)
+class MoveTypeSelected(Event):
+    """09.02: a unit was selected to move with a move type."""
+
+    kind: ClassVar[str] = "move-type"
+    unit: str
+    move_type: str
+    distance: float
+    """Inches the unit's models moved."""
+
+    @property
+    def text(self) -> str:
+        if self.move_type == "remain stationary":
+            return f"{self.unit} remains stationary"
+        return f'{self.unit}: {self.move_type} move, {self.distance:.1f}"'

@@ -54,6 +54,17 @@ def defence_of(profile: Profile) -> DefenceStats:
     )
 
 
+def movement_of(profile: Profile) -> float:
+    """The M characteristic in inches (``6"``)."""
+    return float(_read(profile, "M"))
+
+
+def unit_movement(unit: Unit) -> float:
+    """The M characteristic of ``unit``: the lowest of its models alive (a unit moves
+    as one block in hammerlab, so its slowest model sets the pace)."""
+    return min(movement_of(m.profile) for m in unit.alive_models)
+
+
 def feel_no_pain(rules: Iterable[str]) -> int | None:
     """The best ``Feel No Pain N+`` among ``rules``, as N."""
     values = [int(m.group(1)) for r in rules if (m := _FEEL_NO_PAIN.match(r.strip()))]

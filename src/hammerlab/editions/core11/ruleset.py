@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from hammerlab.editions.base import GamePlan
 from hammerlab.editions.core11.abilities import install
 from hammerlab.editions.core11.ai import Core11AI
+from hammerlab.editions.core11.movement import MOVEMENT
 from hammerlab.editions.core11.profiles import defence_of
 from hammerlab.editions.core11.shooting import SHOOTING
 from hammerlab.editions.core11.state import Core11Game
@@ -23,11 +24,11 @@ from hammerlab.io.wh40kdc_library import Wh40kdcLibrary
 
 
 class Core11Ruleset:
-    """The 11th-edition Shooting phase, its shooting types and the WTC ruling."""
+    """The 11th-edition Movement and Shooting phases, shooting types and the WTC ruling."""
 
     name = "core11"
-    title = "Core Rules, 11th edition (Shooting phase; wh40kdc unit data)"
-    phases: tuple[str, ...] = ("shooting",)
+    title = "Core Rules, 11th edition (Movement and Shooting phases; wh40kdc unit data)"
+    phases: tuple[str, ...] = ("movement", "shooting")
 
     def __init__(self, library: Wh40kdcLibrary | None = None) -> None:
         self.library = library or Wh40kdcLibrary()
@@ -71,15 +72,15 @@ class Core11Ruleset:
         return Core11AI()
 
     def flow(self) -> Flow:
-        """The Shooting phase; at the end of a player's turn what a unit did "this
-        turn" ends.
+        """The Movement and Shooting phases, in turn order (07.02); at the end of a
+        player's turn what a unit did "this turn" ends.
 
         A unit's status from the scenario (``advanced``, ``moved``...) describes its
-        player's first turn; core11 has no Movement phase yet, so at the end of a
-        player's turn those flags are cleared and later turns find every unit
-        stationary.
+        player's first turn when the plan has no Movement phase; with one, the
+        Movement phase sets it from the move type each unit makes. At the end of a
+        player's turn the flags are cleared.
         """
-        return Flow((SHOOTING,), _end_of_turn)
+        return Flow((MOVEMENT, SHOOTING), _end_of_turn)
 
     @property
     def status_keys(self) -> tuple[str, ...]:
@@ -101,7 +102,12 @@ class Core11Ruleset:
 
 
 def _end_of_turn(battle: Battle, player: str) -> None:
-    """What a unit did "this turn" ends with its player's turn."""
+    """What a unit did "this turn" ends with its player's turn (09.06, 09.07: "Until
+    the end of the turn")."""
+    game = battle.state
+    if isinstance(game, Core11Game):
+        game.no_shoot.clear()
+        game.no_charge.clear()
     for unit in battle.units.values():
         if unit.player == player:
             unit.status.moved = unit.status.advanced = unit.status.charged = False

@@ -117,8 +117,15 @@ def eligible_to_shoot(game: Core11Game, unit: Unit) -> bool:
 
     A unit must also be eligible for at least one shooting type, since step 2
     ("Select one shooting type that unit is eligible to make") must be possible.
+    A unit that made a fall-back move is not (09.07 After moving: "Until the end
+    of the turn, unless otherwise stated, your unit is not eligible to shoot").
     """
-    return not unit.destroyed and unit.id not in game.selected and bool(eligible_types(game, unit))
+    return (
+        not unit.destroyed
+        and unit.id not in game.selected
+        and unit.id not in game.no_shoot
+        and bool(eligible_types(game, unit))
+    )
 
 
 def _game(battle: Battle) -> Core11Game:

@@ -38,6 +38,12 @@ class Core11Game:
     """Unit id → the range within which it may be targeted (Lone Operative)."""
     feel_no_pain: dict[str, int] = field(default_factory=dict)
     """Unit id → its Feel No Pain X+, from its abilities (``abilities.feel_no_pain_of``)."""
+    moved: set[str] = field(default_factory=set)
+    """09.02: units selected to move this phase."""
+    no_shoot: set[str] = field(default_factory=set)
+    """Units not eligible to shoot until the end of the turn (09.07 fall-back move)."""
+    no_charge: set[str] = field(default_factory=set)
+    """Units not eligible to declare a charge until the end of the turn (09.06, 09.07)."""
     reported: set[str] = field(default_factory=set)
     """Unimplemented keywords already reported in the log."""
 
@@ -57,6 +63,8 @@ class Core11Game:
             "one_shot_spent": sorted(self.one_shot_spent),
             "used": sorted(self.used),
             "target_limits": sorted(self.target_limits.items()),
+            "no_shoot": sorted(self.no_shoot),
+            "no_charge": sorted(self.no_charge),
             "held": [e.name for e in self.board.held],
         }
 

@@ -39,3 +39,9 @@ the attacks has resolved their attacks".
 
 END_OF_SHOOTING_PHASE = "end-of-shooting-phase"
 """10.03: "Rules that are triggered at the end of the Shooting phase are resolved now." """
+
+START_OF_MOVEMENT_PHASE = "start-of-movement-phase"
+"""09.01: "Rules that are triggered at the start of the Movement phase are resolved now." """
+
+END_OF_MOVEMENT_PHASE = "end-of-movement-phase"
+"""09.03: "Rules that are triggered at the end of the Movement phase are resolved now." """

@@ -1,0 +1,88 @@
+"""Moving a unit as a block: every model by the same vector, which keeps its shape.
+
+Edition-neutral geometry: how far a unit may go toward a point while a test
+(``allowed``) holds for the shifted unit, and carrying the move out with one
+:class:`~hammerlab.engine.events.ModelMoved` per model. What an edition forbids
+(ending near enemies, moving through them) is its ``allowed`` test.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.events import ModelMoved
+from hammerlab.engine.geometry import Vec, segment_point_distance, step_toward
+from hammerlab.engine.units import Model, Unit
+
+OVERLAP_TOLERANCE = 1e-6
+"""Bases that touch do not overlap (rounding of the geometry)."""
+STEPS = 40
+"""A move is shortened in steps of 1/STEPS of its length until it is allowed."""
+
+
+def centre_of(unit: Unit) -> Vec:
+    """The middle of the unit's models alive."""
+    models = unit.alive_models
+    return (
+        sum(m.position[0] for m in models) / len(models),
+        sum(m.position[1] for m in models) / len(models),
+    )
+
+
+def toward(unit: Unit, goal: Vec, distance: float) -> Vec:
+    """The vector that moves the unit's centre up to ``distance`` inches toward ``goal``."""
+    centre = centre_of(unit)
+    end = step_toward(centre, goal, distance)
+    return (end[0] - centre[0], end[1] - centre[1])
+
+
+def longest_allowed(vector: Vec, allowed: Callable[[Vec], bool]) -> Vec:
+    """The longest part of ``vector`` (in steps of 1/:data:`STEPS`) for which ``allowed``
+    holds; ``(0, 0)`` when none does."""
+    for step in range(STEPS, 0, -1):
+        scale = step / STEPS
+        shift = (vector[0] * scale, vector[1] * scale)
+        if allowed(shift):
+            return shift
+    return (0.0, 0.0)
+
+
+def path_clear(battle: Battle, models: Iterable[Model], vector: Vec, blocking: list[Model]) -> bool:
+    """Whether every model of ``models`` can move by ``vector`` in a straight line:
+    it stays on the table and its base passes through no base of ``blocking``."""
+    for model in models:
+        start = model.position
+        end = (start[0] + vector[0], start[1] + vector[1])
+        if not battle.battlefield.on_table(end):
+            return False
+        for other in blocking:
+            gap = segment_point_distance(start, end, other.position) - model.radius - other.radius
+            if gap < -OVERLAP_TOLERANCE:
+                return False
+    return True
+
+
+def shifted_gap(model: Model, vector: Vec, other: Model) -> float:
+    """The distance between the bases of ``model`` moved by ``vector`` and ``other``."""
+    x, y = model.position[0] + vector[0], model.position[1] + vector[1]
+    centres = math.hypot(x - other.position[0], y - other.position[1])
+    return centres - model.radius - other.radius
+
+
+def shift_unit(battle: Battle, unit: Unit, vector: Vec, reason: str) -> float:
+    """Move every model alive of ``unit`` by ``vector``; returns the distance moved
+    (nothing is moved or logged under 0.01")."""
+    length = math.hypot(*vector)
+    if length < 0.01:
+        return 0.0
+    for model in unit.alive_models:
+        start = model.position
+        model.position = (start[0] + vector[0], start[1] + vector[1])
+        battle.emit(
+            ModelMoved(
+                unit=unit.label, model=model.id, start=start, end=model.position, reason=reason
+            )
+        )
+    return length
