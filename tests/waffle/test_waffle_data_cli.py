@@ -132,7 +132,7 @@ def broken(old: str, new: str) -> str:
 
 MALFORMED = {
     "bad-toml": ('name = "x"\n[[players]\nname = "a"\n', "", "not valid TOML: "),
-    "unknown-key": (broken("seed = 7\n", 'seed = 7\ncolour = "red"\n'), "colour", "unknown key"),
+    "unknown-key": (broken("seed = 1\n", 'seed = 1\ncolour = "red"\n'), "colour", "unknown key"),
     "unknown-unit": (
         broken('unit = "Nobz"', 'unit = "Nobzz"'),
         "units[3].unit",
@@ -149,7 +149,7 @@ MALFORMED = {
         "would stand off the table",
     ),
     "unknown-rule-option": (
-        broken("seed = 7\n", "seed = 7\nrules = { final_shoot = true }\n"),
+        broken("seed = 1\n", "seed = 1\nrules = { final_shoot = true }\n"),
         "rules",
         "unknown rule or parameter 'final_shoot'",
     ),
