@@ -84,6 +84,15 @@ def show(
     run_show(unit, ruleset, source, as_json)
 
 
+PlayoutsOpt = Annotated[
+    int,
+    typer.Option(
+        min=1,
+        max=10_000,
+        metavar="N",
+        help="the search AI's playouts per decision (its deterministic thinking budget)",
+    ),
+]
 RuleOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -110,12 +119,20 @@ def battle(
     rule: RuleOpt = None,
     plugin: PluginOpt = None,
     controller: Annotated[
-        str, typer.Option(metavar="ai|prompt", help="ai, or prompt to play one side yourself")
+        str,
+        typer.Option(
+            metavar="ai|prompt|search",
+            help="ai; prompt to play one side yourself; search: one side is the search AI",
+        ),
     ] = "ai",
     side: Annotated[
         str | None,
-        typer.Option(metavar="PLAYER", help="the player you play with --controller prompt"),
+        typer.Option(
+            metavar="PLAYER",
+            help="the player --controller prompt or search plays (default: the first)",
+        ),
     ] = None,
+    playouts: PlayoutsOpt = 8,
     log_json: Annotated[
         Path | None, typer.Option(metavar="FILE", help="write the event log as JSON Lines")
     ] = None,
@@ -146,7 +163,7 @@ def battle(
     run_battle(
         scenario=scenario, seed=seed, rule=rule, plugin=plugin, controller=controller,
         side=side, log_json=log_json, dice=dice, save=save, stop_after=stop_after,
-        resume=resume, as_json=as_json,
+        resume=resume, as_json=as_json, playouts=playouts,
     )  # fmt: skip
 
 
