@@ -8,13 +8,14 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "hammerlab"
-INTERFACES = ("hammerlab.cli", "hammerlab.web")
+INTERFACES = ("hammerlab.cli", "hammerlab.web", "hammerlab.agents")
 FORBIDDEN = {
     "engine": ("hammerlab.editions", "hammerlab.io", "hammerlab.analysis", *INTERFACES),
     "io": ("hammerlab.editions", "hammerlab.analysis", *INTERFACES),
     "editions": ("hammerlab.analysis", *INTERFACES),
     "analysis": INTERFACES,
-    "web": ("hammerlab.cli",),
+    "web": ("hammerlab.cli", "hammerlab.agents"),
+    "agents": ("hammerlab.cli", "hammerlab.web"),
 }
 
 

@@ -127,6 +127,11 @@ class Game:
         decision = self._decision()
         return None if decision is None else decision.player
 
+    def is_top_level(self, decision: Decision[Any]) -> bool:
+        """Whether ``decision`` is the pending top-level pick (what a controller that
+        searches with :meth:`legal_actions` answers, rather than an inner decision)."""
+        return self._settled and decision is self._pending
+
     @property
     def turn(self) -> int:
         """The game turn in play."""
@@ -167,6 +172,13 @@ class Game:
     def play(self) -> None:
         """Play on to the end (or the stop turn), the controllers answering everything."""
         while (decision := self._decision()) is not None:
+            self.play_state.pick(self.battle.decide(decision))
+            self._settled = False
+
+    def step(self) -> None:
+        """Let the controllers answer the next top-level decision (nothing when over)."""
+        decision = self._decision()
+        if decision is not None:
             self.play_state.pick(self.battle.decide(decision))
             self._settled = False
 

@@ -20,6 +20,7 @@ from statistics import fmean, stdev
 from typing import Any
 
 from hammerlab.analysis.battles import prepare
+from hammerlab.analysis.search import start_game
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.base import play
 from hammerlab.editions.plugins import load_plugin_file
@@ -95,10 +96,18 @@ def arms(scenario: Scenario, changes: Sequence[str], shared: Sequence[str] = ())
     return Arms(baseline, variant, ", ".join(changes))
 
 
-def play_once(scenario: Scenario, source: str, options: Settings, seed: int) -> Outcome:
-    """Play the scenario once, silently, with AI controllers."""
-    ready = prepare(scenario, source, seed, options)
-    play(ready.battle, ready.ruleset, ready.plan)
+def play_once(
+    scenario: Scenario, source: str, options: Settings, seed: int, ai: str = "heuristic"
+) -> Outcome:
+    """Play the scenario once, silently, both sides played by ``ai`` (the edition's
+    ``heuristic`` AI, or the ``search`` AI at its default budget)."""
+    if ai == "search":
+        game = start_game(scenario, source, seed, {p.name: ai for p in scenario.players}, options)
+        game.play()
+        ready = game.ready
+    else:
+        ready = prepare(scenario, source, seed, options)
+        play(ready.battle, ready.ruleset, ready.plan)
     battle = ready.battle
     best = winner(victory_scores(battle, ready.plan.victory))
     return Outcome(
@@ -114,12 +123,13 @@ def _play_many(
     seeds: Sequence[int],
     plugins: Sequence[str] = (),
     progress: Progress | None = None,
+    ai: str = "heuristic",
 ) -> list[Outcome]:
     for plugin in plugins:
         load_plugin_file(Path(plugin))
     outcomes = []
     for seed in seeds:
-        outcomes.append(play_once(scenario, source, options, seed))
+        outcomes.append(play_once(scenario, source, options, seed, ai))
         if progress is not None:
             progress(1)
     return outcomes
@@ -133,6 +143,7 @@ def play_arm(
     workers: int = 1,
     plugins: Sequence[str] = (),
     progress: Progress | None = None,
+    ai: str = "heuristic",
 ) -> list[Outcome]:
     """Play every seed, in ``workers`` processes; outcomes come back in seed order.
 
@@ -142,13 +153,13 @@ def play_arm(
     change the outcomes, which depend on the seeds alone.
     """
     if workers <= 1 or len(seeds) < 2 * workers:
-        return _play_many(scenario, source, options, seeds, progress=progress)
+        return _play_many(scenario, source, options, seeds, progress=progress, ai=ai)
     size = max(1, math.ceil(len(seeds) / (workers * CHUNKS_PER_WORKER)))
     chunks = [list(seeds[i : i + size]) for i in range(0, len(seeds), size)]
     parts: list[list[Outcome]] = [[] for _ in chunks]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = {
-            pool.submit(_play_many, scenario, source, options, chunk, plugins): index
+            pool.submit(_play_many, scenario, source, options, chunk, plugins, None, ai): index
             for index, chunk in enumerate(chunks)
         }
         for future in as_completed(futures):
@@ -186,6 +197,8 @@ class LabReport:
     units: tuple[UnitComparison, ...]
     baseline_wins: Mapping[str, float]
     variant_wins: Mapping[str, float]
+    ai: str = "heuristic"
+    """What played both sides (``heuristic`` or ``search``)."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
@@ -210,6 +223,7 @@ class LabReport:
             ],
             "baseline_wins": dict(self.baseline_wins),
             "variant_wins": dict(self.variant_wins),
+            "ai": self.ai,
         }
 
 
@@ -235,13 +249,17 @@ def compare(
     workers: int = 1,
     plugins: Sequence[str] = (),
     progress: Progress | None = None,
+    ai: str = "heuristic",
 ) -> LabReport:
     """Play ``runs`` seeds with the baseline settings, then the same seeds with the
-    variant's (:func:`arms`); ``progress`` is told of every battle played
-    (:func:`play_arm`), ``2 * runs`` in all."""
+    variant's (:func:`arms`), both sides played by ``ai`` (``heuristic`` or
+    ``search``); ``progress`` is told of every battle played (:func:`play_arm`),
+    ``2 * runs`` in all."""
     seeds = list(range(first_seed, first_seed + runs))
-    baseline = play_arm(scenario, source, experiment.baseline, seeds, workers, plugins, progress)
-    variant = play_arm(scenario, source, experiment.variant, seeds, workers, plugins, progress)
+    baseline = play_arm(
+        scenario, source, experiment.baseline, seeds, workers, plugins, progress, ai
+    )
+    variant = play_arm(scenario, source, experiment.variant, seeds, workers, plugins, progress, ai)
     ready = prepare(scenario, source, first_seed, experiment.baseline)
     units = []
     for unit in ready.battle.units.values():
@@ -270,4 +288,5 @@ def compare(
         units=tuple(units),
         baseline_wins=_rates(baseline, players),
         variant_wins=_rates(variant, players),
+        ai=ai,
     )

@@ -84,6 +84,15 @@ def show(
     run_show(unit, ruleset, source, as_json)
 
 
+PlayoutsOpt = Annotated[
+    int,
+    typer.Option(
+        min=1,
+        max=10_000,
+        metavar="N",
+        help="the search AI's playouts per decision (its deterministic thinking budget)",
+    ),
+]
 RuleOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -110,12 +119,20 @@ def battle(
     rule: RuleOpt = None,
     plugin: PluginOpt = None,
     controller: Annotated[
-        str, typer.Option(metavar="ai|prompt", help="ai, or prompt to play one side yourself")
+        str,
+        typer.Option(
+            metavar="ai|prompt|search",
+            help="ai; prompt to play one side yourself; search: one side is the search AI",
+        ),
     ] = "ai",
     side: Annotated[
         str | None,
-        typer.Option(metavar="PLAYER", help="the player you play with --controller prompt"),
+        typer.Option(
+            metavar="PLAYER",
+            help="the player --controller prompt or search plays (default: the first)",
+        ),
     ] = None,
+    playouts: PlayoutsOpt = 8,
     log_json: Annotated[
         Path | None, typer.Option(metavar="FILE", help="write the event log as JSON Lines")
     ] = None,
@@ -146,7 +163,7 @@ def battle(
     run_battle(
         scenario=scenario, seed=seed, rule=rule, plugin=plugin, controller=controller,
         side=side, log_json=log_json, dice=dice, save=save, stop_after=stop_after,
-        resume=resume, as_json=as_json,
+        resume=resume, as_json=as_json, playouts=playouts,
     )  # fmt: skip
 
 
@@ -195,6 +212,12 @@ def lab(
     plot: Annotated[
         Path | None, typer.Option(metavar="FILE.png", help="write a chart here")
     ] = None,
+    ai: Annotated[
+        str,
+        typer.Option(
+            metavar="heuristic|search", help="the AI playing both sides (search: much slower)"
+        ),
+    ] = "heuristic",
     as_json: JsonOpt = False,
 ) -> None:
     """Rules lab: play a scenario many times with a rule off and on, and compare.
@@ -206,7 +229,43 @@ def lab(
 
     run_lab(
         scenario=scenario, rule=rule, setting=setting, plugin=plugin, runs=runs, seed=seed,
-        workers=workers, plot=plot, as_json=as_json,
+        workers=workers, plot=plot, as_json=as_json, ai=ai,
+    )  # fmt: skip
+
+
+@app.command(cls=OnceCommand)
+def tournament(
+    scenarios: Annotated[
+        list[Path], typer.Argument(metavar="SCENARIO.toml...", help="scenario TOML files")
+    ],
+    players: Annotated[
+        str,
+        typer.Option(
+            metavar="P,Q,...", help="the players, comma-separated: heuristic, search, random"
+        ),
+    ] = "heuristic,random",
+    games: Annotated[
+        int,
+        typer.Option(
+            min=1, max=10_000, metavar="N", help="games per side of each pairing per scenario"
+        ),
+    ] = 10,
+    seed: Annotated[
+        int, typer.Option(metavar="N", help="first dice seed; games use seed, seed+1, ...")
+    ] = 1,
+    playouts: PlayoutsOpt = 8,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play AI players against each other: every pairing on both sides of every
+    scenario with common seeds; win/draw/loss rates with 95% intervals and Elo.
+
+    Example: hammerlab tournament examples/matchups/*.toml --players heuristic,random --games 20
+    """
+    from hammerlab.cli.tournament_cmd import run_tournament
+
+    run_tournament(
+        scenarios=scenarios, players=players, games=games, seed=seed, playouts=playouts,
+        as_json=as_json,
     )  # fmt: skip
 
 

@@ -11,6 +11,7 @@ import typer
 from rich.markup import escape
 
 from hammerlab.analysis.game import Game, check_log, saved_players
+from hammerlab.analysis.search import Budget, install_search
 from hammerlab.cli.common import console, fail, progress, usage_error, write_file
 from hammerlab.cli.prompt import PromptController
 from hammerlab.cli.render import show_event
@@ -45,10 +46,15 @@ def run_battle(
     stop_after: int | None,
     resume: Path | None,
     as_json: bool,
+    playouts: int = Budget.playouts,
 ) -> None:
-    """Play (or resume) the battle; the step log and summary, or one JSON document."""
-    if controller not in ("ai", "prompt"):
-        raise fail(f"--controller must be ai or prompt, not {controller!r}")
+    """Play (or resume) the battle; the step log and summary, or one JSON document.
+
+    ``--controller search`` makes ``--side`` (the first player by default) the
+    search AI with ``playouts`` per decision; the other side is the heuristic AI.
+    """
+    if controller not in ("ai", "prompt", "search"):
+        raise fail(f"--controller must be ai, prompt or search, not {controller!r}")
     if as_json and controller == "prompt":
         raise usage_error("--json", "cannot be used with --controller prompt")
     if (scenario is None) == (resume is None):
@@ -64,8 +70,12 @@ def run_battle(
             plugins = load_plugins(plugin)
             rules = dict(parse_rule_flag(f) for f in rule or [])
             game = Game.start(spec, str(scenario), seed, rules, plugins, people, stop)
-            if not as_json:
-                _introduce(game)
+        if controller == "search":
+            players = [p.name for p in game.battle.players]
+            you = _side(side, players, str(resume or scenario))
+            install_search(game, you, Budget(playouts))
+        if resume is None and not as_json:
+            _introduce(game)
         if not as_json:
             for warning in game.ready.warnings:
                 console.print(f"[yellow]note:[/yellow] {escape(warning)}")
@@ -149,10 +159,15 @@ def _people(
     """The prompt controller for the side a person plays (``--controller prompt``)."""
     if controller != "prompt":
         return {}
+    return {_side(side, players, where): PromptController(console)}
+
+
+def _side(side: str | None, players: list[str], where: str) -> str:
+    """The player ``--side`` names (the first player without it)."""
     you = side or players[0]
     if you not in players:
         raise InputError(where, "--side", f"{you!r} is not a player ({', '.join(players)})")
-    return {you: PromptController(console)}
+    return you
 
 
 def _resumed(path: Path, controller: str, side: str | None, stop: int | None, quiet: bool) -> Game:

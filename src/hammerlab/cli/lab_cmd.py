@@ -28,6 +28,7 @@ def run_lab(
     workers: int,
     plot: Path | None,
     as_json: bool,
+    ai: str = "heuristic",
 ) -> None:
     """Play both arms, print the report, then (``--plot``) write the chart.
 
@@ -36,6 +37,8 @@ def run_lab(
     write it loses no results. Where the chart went is said last (on standard
     error under ``--json``, whose standard output is the one JSON document).
     """
+    if ai not in ("heuristic", "search"):
+        raise usage_error("--ai", f"must be heuristic or search, not {ai!r}")
     if plot is not None:
         writable_file(plot, "--plot")
     try:
@@ -43,7 +46,9 @@ def run_lab(
         plugins = load_plugins(plugin)
         experiment = arms(spec, rule, setting or [])
         with progress("paired battles", 2 * runs, quiet=as_json) as advance:
-            report = compare(spec, str(scenario), experiment, runs, seed, workers, plugins, advance)
+            report = compare(
+                spec, str(scenario), experiment, runs, seed, workers, plugins, advance, ai
+            )
     except RuleSettingError as error:
         raise usage_error("--rule", error) from None
     except HammerlabError as error:
@@ -67,7 +72,7 @@ def run_lab(
 def _print_report(report: LabReport) -> None:
     console.print(
         f"{report.scenario}: baseline vs variant ({report.rule}), "
-        f"{report.runs} paired battles from seed {report.first_seed}",
+        f"{report.runs} paired battles from seed {report.first_seed}, {report.ai} AI",
         markup=False,
     )
     table = Table(

@@ -1,0 +1,254 @@
+"""A PettingZoo AEC environment and a Gymnasium wrapper over :class:`Game`.
+
+An agent answers the *top-level* decisions (:meth:`Game.legal_actions`: a unit
+and what it does first, or ending the loop); the decisions inside an
+activation are the edition's heuristic AI's, as for every player of a
+:class:`Game`. The action space is ``Discrete(MAX_ACTIONS)``: index ``i`` is
+the ``i``-th legal action, and the action mask marks the legal ones. The
+observation is a fixed-size vector from the acting player's point of view
+(its units first, then the enemy's, :data:`UNIT_FEATURES` numbers each, up to
+:data:`MAX_UNITS`, then the turn and the decision kind); a description for
+people (the legal actions' labels, the scores) is in ``infos[agent]``. The
+reward comes at the end from the scenario's victory condition: +1 to the
+winner, -1 to the loser, 0 each on a draw.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+from pettingzoo import AECEnv
+
+from hammerlab.analysis.game import Action, Game
+from hammerlab.editions.turns import victory_scores, winner
+from hammerlab.engine.rules import ParamValue
+from hammerlab.errors import InputError
+from hammerlab.io.scenario import Scenario, load_scenario
+
+MAX_UNITS = 16
+"""Unit slots in an observation; a scenario with more units is refused."""
+UNIT_FEATURES = 5
+"""Per unit: present, its side's (1 the observer's, -1 the enemy's), share of its
+models left, and the centre of its models left (x, y as shares of the table)."""
+KINDS = ("mover", "shooter", "charger")
+"""Top-level decision kinds, one-hot in the observation."""
+OBSERVATION_SIZE = MAX_UNITS * UNIT_FEATURES + 2 + len(KINDS)
+MAX_ACTIONS = 64
+"""Legal actions offered at once; beyond it, the first ones and ending the loop."""
+
+Observation = dict[str, NDArray[Any]]
+
+
+def _observation_space() -> spaces.Dict:
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(-1.0, 1.0, (OBSERVATION_SIZE,), np.float32),
+            "action_mask": spaces.Box(0, 1, (MAX_ACTIONS,), np.int8),
+        }
+    )
+
+
+class Table:
+    """A scenario ready to start games: what the two environments share."""
+
+    def __init__(self, path: Path | str, rules: dict[str, ParamValue] | None = None) -> None:
+        self.source = str(path)
+        self.scenario: Scenario = load_scenario(Path(path))
+        self.rules = rules or {}
+        if len(self.scenario.units) > MAX_UNITS:
+            raise InputError(self.source, "units", f"more than {MAX_UNITS} units for an agent")
+        self.players = [p.name for p in self.scenario.players]
+
+    def start(self, seed: int | None) -> Game:
+        """A new game (the scenario's seed when ``seed`` is ``None``)."""
+        return Game.start(self.scenario, self.source, seed, self.rules)
+
+
+def offered(game: Game) -> list[Action]:
+    """The legal actions an agent indexes: at most :data:`MAX_ACTIONS`, the last one
+    (ending the loop) always among them."""
+    actions = game.legal_actions()
+    if len(actions) > MAX_ACTIONS:
+        actions = [*actions[: MAX_ACTIONS - 1], actions[-1]]
+    return actions
+
+
+def observe_game(game: Game, player: str, actions: list[Action]) -> Observation:
+    """``player``'s observation: the vector (see the module's doc) and the mask of
+    ``actions`` (empty unless ``player`` is to act)."""
+    battle = game.battle
+    vector = np.zeros(OBSERVATION_SIZE, np.float32)
+    width, height = battle.battlefield.width, battle.battlefield.height
+    units = sorted(battle.units.values(), key=lambda u: u.player != player)
+    for slot, unit in enumerate(units):
+        alive = unit.alive_models
+        at = slot * UNIT_FEATURES
+        vector[at] = 1.0
+        vector[at + 1] = 1.0 if unit.player == player else -1.0
+        vector[at + 2] = len(alive) / max(1, unit.starting_models)
+        if alive:
+            vector[at + 3] = sum(m.position[0] for m in alive) / len(alive) / width
+            vector[at + 4] = sum(m.position[1] for m in alive) / len(alive) / height
+    at = MAX_UNITS * UNIT_FEATURES
+    vector[at] = min(1.0, game.turn / max(1, game.ready.plan.turns))
+    mask = np.zeros(MAX_ACTIONS, np.int8)
+    if game.current_player == player:
+        vector[at + 1] = 1.0
+        mask[: len(actions)] = 1
+        if actions and actions[0].kind in KINDS:
+            vector[at + 2 + KINDS.index(actions[0].kind)] = 1.0
+    return {"observation": np.clip(vector, -1.0, 1.0), "action_mask": mask}
+
+
+def outcome(game: Game, player: str) -> float:
+    """+1 if ``player`` won under the scenario's victory condition, -1 if it lost, 0."""
+    best = winner(victory_scores(game.battle, game.ready.plan.victory))
+    return 0.0 if best is None else (1.0 if best == player else -1.0)
+
+
+def describe(game: Game, actions: list[Action]) -> dict[str, Any]:
+    """What people read: the turn, the scores and the legal actions' labels."""
+    return {
+        "turn": game.turn,
+        "to_act": game.current_player,
+        "scores": victory_scores(game.battle, game.ready.plan.victory),
+        "legal_actions": [str(a) for a in actions],
+    }
+
+
+class HammerlabAEC(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
+    """Both players of a scenario as PettingZoo agents, taking turns as the game asks."""
+
+    metadata = {"name": "hammerlab_v0", "render_modes": ["ansi"], "is_parallelizable": False}  # noqa: RUF012 (the base classes declare it a plain attribute)
+
+    def __init__(
+        self,
+        scenario: Path | str,
+        rules: dict[str, ParamValue] | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.table = Table(scenario, rules)
+        self.possible_agents = list(self.table.players)
+        self.render_mode = render_mode
+        self._spaces = {a: _observation_space() for a in self.possible_agents}
+        self._actions_space = {a: spaces.Discrete(MAX_ACTIONS) for a in self.possible_agents}
+        self.game = self.table.start(None)
+        self._offered: list[Action] = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation and its action mask."""
+        return self._spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """An index into the offered legal actions."""
+        return self._actions_space[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game, with dice ``seed`` (the scenario's without one)."""
+        self.game = self.table.start(seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._refresh()
+
+    def _refresh(self) -> None:
+        """Point at the player to act; at the end, hand out the rewards."""
+        self._offered = offered(self.game)
+        player = self.game.current_player
+        view = describe(self.game, self._offered)
+        self.infos = {a: dict(view) for a in self.agents}
+        if player is None:
+            for agent in self.agents:
+                self.rewards[agent] = outcome(self.game, agent)
+                self.terminations[agent] = True
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = player
+
+    def observe(self, agent: str) -> Observation:
+        """``agent``'s observation now."""
+        return observe_game(self.game, agent, self._offered)
+
+    def step(self, action: int | None) -> None:
+        """Take the ``action``-th offered legal action for the agent to act."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None or not 0 <= action < len(self._offered):
+            raise ValueError(f"{agent}: action {action} is not one of the legal actions")
+        self._cumulative_rewards[agent] = 0.0
+        self.game.apply(self._offered[action])
+        self._clear_rewards()
+        self._refresh()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """The game's summary so far (``ansi``)."""
+        if self.render_mode != "ansi":
+            return None
+        return "\n".join(self.game.ready.ruleset.summary(self.game.battle, self.game.ready.plan))
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class HammerlabGym(gymnasium.Env[NDArray[np.float32], int]):
+    """One player of a scenario as a Gymnasium environment; the other side is the
+    edition's heuristic AI. The legal actions' mask is ``info["action_mask"]``
+    (and :meth:`action_masks`)."""
+
+    metadata = {"render_modes": []}  # noqa: RUF012 (the base classes declare it a plain attribute)
+
+    def __init__(
+        self,
+        scenario: Path | str,
+        player: str | None = None,
+        rules: dict[str, ParamValue] | None = None,
+    ) -> None:
+        self.table = Table(scenario, rules)
+        self.player = player or self.table.players[0]
+        if self.player not in self.table.players:
+            raise InputError(self.table.source, "player", f"{self.player!r} is not a player")
+        self.observation_space = _observation_space()["observation"]
+        self.action_space: spaces.Space[Any] = spaces.Discrete(MAX_ACTIONS)
+        self.game = self.table.start(None)
+        self._offered: list[Action] = []
+
+    def _view(self) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        self.game.play_until(self.player)  # the heuristic AI's picks for the other side
+        self._offered = offered(self.game)
+        seen = observe_game(self.game, self.player, self._offered)
+        info = {**describe(self.game, self._offered), "action_mask": seen["action_mask"]}
+        return seen["observation"], info
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        """A new game, with dice ``seed`` (the scenario's without one)."""
+        super().reset(seed=seed)
+        self.game = self.table.start(seed)
+        return self._view()
+
+    def action_masks(self) -> NDArray[np.int8]:
+        """The legal actions now (1: legal)."""
+        mask = np.zeros(MAX_ACTIONS, np.int8)
+        mask[: len(self._offered)] = 1
+        return mask
+
+    def step(self, action: int) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
+        """Take the ``action``-th legal action; the reward is the outcome at the end."""
+        if not 0 <= action < len(self._offered):
+            raise ValueError(f"action {action} is not one of the legal actions")
+        self.game.apply(self._offered[action])
+        observation, info = self._view()
+        over = self.game.is_over
+        return observation, outcome(self.game, self.player) if over else 0.0, over, False, info

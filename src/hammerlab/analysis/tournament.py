@@ -1,0 +1,222 @@
+"""Tournaments between AI players: every pairing, on both sides of every scenario,
+with common seeds.
+
+For each scenario, each pair of players and each side the first of them
+takes, the same ``games`` seeds are played (``first_seed``, ``first_seed + 1``,
+...), so every pairing meets the same dice. The scenario's victory condition
+names the winner (a tie is a draw). Each player's win rate comes with a 95%
+Wilson score interval; its rating is a Bradley–Terry fit of all the games
+(a draw counting half a win), on the Elo scale (400 points: 10 to 1 odds),
+averaging 1500, with one draw between every pair added as a prior so that a
+player that never lost still gets a finite rating.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hammerlab.analysis.lab import Z_95
+from hammerlab.analysis.search import PLAYERS, Budget, start_game
+from hammerlab.editions.turns import victory_scores, winner
+from hammerlab.errors import HammerlabError
+from hammerlab.io.scenario import Scenario
+
+ELO_MEAN = 1500.0
+ELO_SCALE = 400.0 / math.log(10.0)
+"""Elo points per unit of natural-log strength (400 points: odds of 10 to 1)."""
+FIT_ROUNDS = 500
+
+
+class TournamentError(HammerlabError, ValueError):
+    """A tournament that cannot be played (too few players, an unknown one)."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """One game's result: who played which side, and the winning player (``None``: draw)."""
+
+    scenario: str
+    seed: int
+    sides: tuple[tuple[str, str], ...]
+    """(scenario player, tournament player), in the scenario's order."""
+    winner: str | None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's record."""
+
+    player: str
+    wins: int
+    losses: int
+    draws: int
+    rating: float
+
+    @property
+    def games(self) -> int:
+        """Games played."""
+        return self.wins + self.losses + self.draws
+
+    @property
+    def win_rate(self) -> float:
+        """Share of games won."""
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def win_rate_ci95(self) -> tuple[float, float]:
+        """The 95% Wilson score interval of the win rate."""
+        return wilson_interval(self.wins, self.games)
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion: unlike the normal one, it stays
+    within [0, 1] and is not empty at 0 or 1 successes in ``trials``."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def ratings(players: Sequence[str], games: Sequence[Result]) -> dict[str, float]:
+    """Bradley–Terry strengths of ``games`` on the Elo scale (see the module's doc)."""
+    score = {(a, b): 0.5 for a in players for b in players if a != b}  # the prior draw
+    met = {(a, b): 1.0 for a in players for b in players if a != b}
+    for game in games:
+        a, b = (p for _, p in game.sides)
+        met[a, b] += 1
+        met[b, a] += 1
+        if game.winner is None:
+            score[a, b] += 0.5
+            score[b, a] += 0.5
+        else:
+            loser = b if game.winner == a else a
+            score[game.winner, loser] += 1
+    strength = dict.fromkeys(players, 1.0)
+    for _ in range(FIT_ROUNDS):  # the minorization-maximization updates (Hunter 2004)
+        for p in players:
+            won = sum(score[p, q] for q in players if q != p)
+            rate = sum(met[p, q] / (strength[p] + strength[q]) for q in players if q != p)
+            strength[p] = won / rate
+        centre = math.exp(sum(math.log(s) for s in strength.values()) / len(players))
+        strength = {p: s / centre for p, s in strength.items()}
+    return {p: ELO_MEAN + ELO_SCALE * math.log(s) for p, s in strength.items()}
+
+
+@dataclass(frozen=True)
+class TournamentReport:
+    """Every game and every player's standing."""
+
+    scenarios: tuple[str, ...]
+    players: tuple[str, ...]
+    games_per_side: int
+    first_seed: int
+    playouts: int
+    games: tuple[Result, ...]
+    standings: tuple[Standing, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON: per player ``wins``, ``losses``, ``draws``, ``games``,
+        ``win_rate``, ``win_rate_ci95`` and ``elo``; per pairing its record."""
+        pairings = []
+        for a, b in itertools.combinations(self.players, 2):
+            between = [g for g in self.games if {p for _, p in g.sides} == {a, b}]
+            pairings.append(
+                {
+                    "players": [a, b],
+                    "games": len(between),
+                    f"{a}_wins": sum(g.winner == a for g in between),
+                    f"{b}_wins": sum(g.winner == b for g in between),
+                    "draws": sum(g.winner is None for g in between),
+                }
+            )
+        return {
+            "scenarios": list(self.scenarios),
+            "games_per_side": self.games_per_side,
+            "first_seed": self.first_seed,
+            "search_playouts": self.playouts,
+            "players": {
+                s.player: {
+                    "wins": s.wins,
+                    "losses": s.losses,
+                    "draws": s.draws,
+                    "games": s.games,
+                    "win_rate": s.win_rate,
+                    "win_rate_ci95": list(s.win_rate_ci95),
+                    "elo": round(s.rating, 1),
+                }
+                for s in self.standings
+            },
+            "pairings": pairings,
+        }
+
+
+def play_game(
+    scenario: Scenario, source: str, seed: int, sides: Mapping[str, str], budget: Budget
+) -> Result:
+    """Play one game, scenario player → tournament player in ``sides``."""
+    game = start_game(scenario, source, seed, sides, budget=budget)
+    game.play()
+    best = winner(victory_scores(game.battle, game.ready.plan.victory))
+    return Result(
+        scenario=scenario.name,
+        seed=seed,
+        sides=tuple(sides.items()),
+        winner=None if best is None else sides[best],
+    )
+
+
+def tournament(
+    scenarios: Sequence[tuple[Scenario, str]],
+    players: Sequence[str],
+    games: int,
+    first_seed: int = 1,
+    budget: Budget | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> TournamentReport:
+    """Play every pairing of ``players`` on both sides of every scenario
+    ((scenario, source) pairs), ``games`` seeds each; ``progress`` is told of
+    every game played (:func:`games_in` of them in all)."""
+    if len(players) < 2 or len(set(players)) != len(players):
+        raise TournamentError("--players: name two or more different players")
+    unknown = [p for p in players if p not in PLAYERS]
+    if unknown:
+        raise TournamentError(f"--players: {unknown[0]!r} is not one of {', '.join(PLAYERS)}")
+    budget = budget or Budget()
+    played = []
+    for scenario, source in scenarios:
+        names = [p.name for p in scenario.players]
+        for pair in itertools.combinations(players, 2):
+            for order in (pair, pair[::-1]):
+                for seed in range(first_seed, first_seed + games):
+                    sides = dict(zip(names, order, strict=True))
+                    played.append(play_game(scenario, source, seed, sides, budget))
+                    if progress is not None:
+                        progress(1)
+    standings = []
+    elo = ratings(players, played)
+    for p in players:
+        mine = [g for g in played if p in (q for _, q in g.sides)]
+        wins = sum(g.winner == p for g in mine)
+        draws = sum(g.winner is None for g in mine)
+        standings.append(Standing(p, wins, len(mine) - wins - draws, draws, elo[p]))
+    return TournamentReport(
+        scenarios=tuple(s.name for s, _ in scenarios),
+        players=tuple(players),
+        games_per_side=games,
+        first_seed=first_seed,
+        playouts=budget.playouts,
+        games=tuple(played),
+        standings=tuple(standings),
+    )
+
+
+def games_in(scenarios: int, players: int, games: int) -> int:
+    """How many games a tournament plays: pairings × 2 sides × scenarios × games."""
+    return players * (players - 1) * scenarios * games

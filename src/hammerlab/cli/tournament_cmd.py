@@ -1,0 +1,54 @@
+"""``hammerlab tournament``: AI players against each other. Imported only when it runs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from hammerlab.analysis.search import Budget
+from hammerlab.analysis.tournament import TournamentReport, games_in, tournament
+from hammerlab.cli.common import console, fail, progress
+from hammerlab.errors import HammerlabError
+from hammerlab.io.scenario import load_scenario
+
+
+def run_tournament(
+    *, scenarios: list[Path], players: str, games: int, seed: int, playouts: int, as_json: bool
+) -> None:
+    """Play the tournament; a table, or one JSON document."""
+    names = [p.strip() for p in players.split(",") if p.strip()]
+    try:
+        specs = [(load_scenario(path), str(path)) for path in scenarios]
+        total = games_in(len(specs), len(names), games)
+        with progress("games", total, quiet=as_json) as advance:
+            report = tournament(specs, names, games, seed, Budget(playouts), advance)
+    except HammerlabError as error:
+        raise fail(error) from None
+    if as_json:
+        typer.echo(json.dumps(report.to_dict(), indent=1))
+        return
+    _print_report(report)
+
+
+def _print_report(report: TournamentReport) -> None:
+    console.print(
+        f"{len(report.scenarios)} scenarios, {report.games_per_side} games per side of each "
+        f"pairing from seed {report.first_seed} (search: {report.playouts} playouts)",
+        markup=False,
+    )
+    table = Table("Player", "Games", "Wins", "Draws", "Losses", "Win rate (95% CI)", "Elo")
+    for s in sorted(report.standings, key=lambda s: -s.rating):
+        low, high = s.win_rate_ci95
+        table.add_row(
+            s.player,
+            str(s.games),
+            str(s.wins),
+            str(s.draws),
+            str(s.losses),
+            f"{s.win_rate:.0%} ({low:.0%} .. {high:.0%})",
+            f"{s.rating:.0f}",
+        )
+    console.print(table)

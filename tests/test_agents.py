@@ -1,0 +1,66 @@
+"""The agent interfaces: PettingZoo's own API test on one scenario of each
+ruleset, the Gymnasium wrapper against the heuristic AI, and the example."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test
+
+from hammerlab.agents.env import MAX_ACTIONS, OBSERVATION_SIZE, HammerlabAEC, HammerlabGym
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("scenario", ["whole_game_three_turns.toml", "core11_normal_shooting.toml"])
+def test_the_aec_environment_passes_pettingzoos_api_test(scenario: str) -> None:
+    api_test(HammerlabAEC(ROOT / "examples" / scenario), num_cycles=1000)
+
+
+def test_the_mask_offers_exactly_the_legal_actions_and_the_game_ends_with_rewards() -> None:
+    env = HammerlabAEC(ROOT / "examples" / "matchups" / "carnifex_vs_guard.toml")
+    env.reset(seed=3)
+    for agent in env.agent_iter():
+        observation, _, terminated, _, info = env.last()
+        if terminated:
+            env.step(None)
+            continue
+        mask = observation["action_mask"]
+        assert observation["observation"].shape == (OBSERVATION_SIZE,)
+        assert int(mask.sum()) == len(info["legal_actions"]) == len(env.game.legal_actions())
+        assert agent == env.game.current_player
+        env.step(0)
+    assert env.game.is_over
+    outcome = [env._cumulative_rewards.get(a, 0.0) for a in env.possible_agents]
+    assert sorted(outcome) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_the_gymnasium_wrapper_plays_one_side_against_the_heuristic_ai() -> None:
+    env = HammerlabGym(ROOT / "examples" / "whole_game_three_turns.toml", player="Orks")
+    _, info = env.reset(seed=2)
+    steps, over = 0, False
+    while not over:
+        assert env.game.current_player == "Orks"
+        legal = np.flatnonzero(info["action_mask"])
+        assert (env.action_masks() == info["action_mask"]).all()
+        assert len(legal) <= MAX_ACTIONS
+        _, reward, over, truncated, info = env.step(int(legal[-1]))
+        steps += 1
+        assert not truncated
+    assert steps > 0 and reward in (-1.0, 0.0, 1.0)
+    with pytest.raises(ValueError, match="not one of the legal actions"):
+        env.step(0)
+
+
+def test_the_random_vs_heuristic_example_runs() -> None:
+    script = ROOT / "examples" / "agents" / "random_vs_heuristic.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--games", "2"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "random agent" in done.stdout and done.stdout.count("game ") == 2
