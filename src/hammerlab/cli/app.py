@@ -210,6 +210,105 @@ def lab(
     )  # fmt: skip
 
 
+RunsOpt = Annotated[
+    int, typer.Option(min=2, max=100_000, metavar="N", help="battles per grid point (at most)")
+]
+PrecisionOpt = Annotated[
+    float | None,
+    typer.Option(
+        min=0.001,
+        metavar="X",
+        help="play in rounds until every 95%% interval is narrower than X (or --runs is reached)",
+    ),
+]
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option(
+        metavar="ADDRESS", help="play on this Dask cluster (tcp://HOST:8786) instead of --workers"
+    ),
+]
+VaryOpt = Annotated[
+    list[str],
+    typer.Option(
+        metavar="KEY=V1,V2,...",
+        help="an axis of the grid: a rule (NAME=on,off), a parameter (NAME.PARAM=0,1,2 or "
+        "charge_dice=2,3) or a unit's size (units.ID.size=5,10); repeatable",
+    ),
+]
+
+
+@app.command(cls=OnceCommand)
+def sweep(
+    scenarios: Annotated[
+        list[Path], typer.Argument(metavar="SCENARIO.toml...", help="one or more scenario files")
+    ],
+    vary: VaryOpt,
+    runs: RunsOpt = 100,
+    precision: PrecisionOpt = None,
+    seed: Annotated[int, typer.Option(metavar="N", help="first dice seed of every point")] = 1,
+    workers: Annotated[int, typer.Option(min=1, max=64, metavar="N", help="processes to use")] = 1,
+    scheduler: SchedulerOpt = None,
+    plugin: PluginOpt = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(metavar="DIR", help="store every battle here (DuckDB), to resume or query"),
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="with --out: reuse the battles already stored")
+    ] = False,
+    report: Annotated[
+        Path | None, typer.Option(metavar="FILE.html", help="write a self-contained report")
+    ] = None,
+    csv_file: Annotated[
+        Path | None, typer.Option("--csv", metavar="FILE.csv", help="write every metric as CSV")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play a grid of rule settings and unit sizes across scenarios; report every metric.
+
+    Example: hammerlab sweep examples/guard_suppress_terminators.toml
+    --vary suppressive_fire.ld_penalty_per_wound=0,1,2,3 --runs 50 --report sweep.html
+    """
+    from hammerlab.cli.sweep_cmd import run_sweep
+
+    run_sweep(
+        scenarios=scenarios, vary=vary, runs=runs, precision=precision, seed=seed,
+        workers=workers, scheduler=scheduler, plugin=plugin, out=out, resume=resume,
+        report=report, csv_file=csv_file, as_json=as_json,
+    )  # fmt: skip
+
+
+@app.command(cls=OnceCommand)
+def results(
+    folders: Annotated[
+        list[Path], typer.Argument(metavar="DIR...", help="results stores (sweep --out)")
+    ],
+    sql: Annotated[
+        str | None,
+        typer.Option(
+            "--query",
+            metavar="SQL",
+            help="run SQL on the tables scenarios, units, battles, models_left",
+        ),
+    ] = None,
+    merge_into: Annotated[
+        Path | None,
+        typer.Option("--merge-into", metavar="DIR", help="copy every battle into this store"),
+    ] = None,
+    csv_file: Annotated[
+        Path | None, typer.Option("--csv", metavar="FILE.csv", help="write every metric as CSV")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Re-analyse stored battles without playing them (several DIRs: their union).
+
+    Example: hammerlab results runs/ --query "SELECT winner, count(*) FROM battles GROUP BY 1"
+    """
+    from hammerlab.cli.sweep_cmd import run_results
+
+    run_results(folders, sql, merge_into, csv_file, as_json)
+
+
 @app.command(cls=OnceCommand)
 def tables(
     ruleset: Annotated[str, typer.Argument(metavar="[RULESET]", help="waffle")] = "waffle",
