@@ -310,6 +310,52 @@ def results(
 
 
 @app.command(cls=OnceCommand)
+def balance(
+    scenario: Annotated[Path, typer.Argument(metavar="SCENARIO.toml", help="scenario TOML file")],
+    vary: Annotated[
+        str,
+        typer.Option(
+            metavar="KEY=LO..HI",
+            help="a numeric rule parameter (NAME.PARAM or e.g. charge_dice) or units.ID.size, "
+            "and the range to search",
+        ),
+    ],
+    target: Annotated[
+        str,
+        typer.Option(metavar="METRIC=GOAL", help="win_rate=G or models_left.UNIT=G"),
+    ],
+    player: Annotated[
+        str | None, typer.Option(metavar="NAME", help="whose win rate (default: the first player)")
+    ] = None,
+    runs: Annotated[
+        int, typer.Option(min=10, max=100_000, metavar="N", help="most battles per probed value")
+    ] = 400,
+    tolerance: Annotated[
+        float,
+        typer.Option(min=1e-6, metavar="X", help="resolution for a non-integer parameter"),
+    ] = 0.05,
+    seed: Annotated[int, typer.Option(metavar="N", help="first dice seed of every probe")] = 1,
+    workers: Annotated[int, typer.Option(min=1, max=64, metavar="N", help="processes to use")] = 1,
+    scheduler: SchedulerOpt = None,
+    plugin: PluginOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Find the value of a parameter or unit size that brings a metric to a goal
+    (stochastic bisection; the answer comes with its bracket and interval).
+
+    Example: hammerlab balance examples/guard_suppress_terminators.toml
+    --vary units.terminators.size=2..10 --target win_rate=0.1 --player Ultramarines
+    """
+    from hammerlab.cli.sweep_cmd import run_balance
+
+    run_balance(
+        scenario=scenario, vary=vary, target=target, player=player, runs=runs,
+        tolerance=tolerance, seed=seed, workers=workers, scheduler=scheduler, plugin=plugin,
+        as_json=as_json,
+    )  # fmt: skip
+
+
+@app.command(cls=OnceCommand)
 def tables(
     ruleset: Annotated[str, typer.Argument(metavar="[RULESET]", help="waffle")] = "waffle",
     as_json: JsonOpt = False,

@@ -195,3 +195,67 @@ def run_results(
         print_points(results)
     if csv_file is not None:
         write_file(csv_file, csv_text(results))
+
+
+def run_balance(
+    *,
+    scenario: Path,
+    vary: str,
+    target: str,
+    player: str | None,
+    runs: int,
+    tolerance: float,
+    seed: int,
+    workers: int,
+    scheduler: str | None,
+    plugin: list[Path] | None,
+    as_json: bool,
+) -> None:
+    """Check the question, run the solver with a spinner, print the answer."""
+    from hammerlab.analysis.balance import ROUND_RUNS, balance_scenario, parse_question
+
+    try:
+        spec = load_scenario(scenario)
+        plugins = load_plugins(plugin)
+        question = parse_question(spec, vary, target, player)
+    except HammerlabError as error:
+        raise fail(error) from None
+    try:
+        with (
+            runner_for(workers, scheduler) as runner,
+            progress("battles", None, quiet=as_json) as advance,
+        ):
+            answer = balance_scenario(
+                spec, str(scenario), question, runner, seed, min(ROUND_RUNS, runs), runs,
+                tolerance, plugins, advance,
+            )  # fmt: skip
+    except HammerlabError as error:
+        raise fail(error) from None
+    if as_json:
+        document = {"scenario": spec.name, "key": question.key, "metric": question.metric,
+                    "player": question.player, "first_seed": seed, **answer.to_dict()}  # fmt: skip
+        typer.echo(json.dumps(document, indent=1))
+        return
+    who = f" ({question.player})" if question.metric == "win_rate" else ""
+    console.print(
+        f"{spec.name}: {question.metric}{who} = {question.goal} over {question.key} in "
+        f"{question.low:g}..{question.high:g}; {answer.battles} battles from seed {seed}",
+        markup=False,
+    )
+    table = Table(question.key, f"{question.metric} (95% CI)", "Battles")
+    for p in answer.probes:
+        table.add_row(f"{p.value:g}", _cell(p.estimate), str(p.estimate.n))
+    console.print(table)
+    if not answer.found:
+        console.print(
+            f"no value in {question.low:g}..{question.high:g} reaches {question.goal}; "
+            f"nearest: {answer.value:g} ({_cell(answer.estimate)})",
+            markup=False,
+        )
+        return
+    console.print(
+        f"answer: {question.key} = {answer.value:g} (the root lies in "
+        f"{answer.bracket[0]:g}..{answer.bracket[1]:g}; {question.metric} there: "
+        f"{_cell(answer.estimate)})",
+        markup=False,
+    )
