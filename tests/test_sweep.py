@@ -249,3 +249,13 @@ def test_outcomes_read_back_are_the_outcomes_played(tmp_path: Path) -> None:
     with ResultStore(tmp_path) as store:
         store.add(case, [7], played)
         assert store.outcomes(case) == {7: played[0]}
+
+
+def test_lab_precision_plays_rounds_until_narrow_enough() -> None:
+    spec = load_scenario(GUARD)
+    experiment = arms(spec, ["suppressive_fire=off"])
+    loose = compare(spec, str(GUARD), experiment, runs=70, precision=100.0)
+    assert loose.runs == 50
+    assert loose == compare(spec, str(GUARD), experiment, runs=50)
+    tight = compare(spec, str(GUARD), experiment, runs=70, precision=1e-9)
+    assert tight.runs == 70

@@ -164,6 +164,16 @@ def replay(
     run_replay(log)
 
 
+PrecisionOpt = Annotated[
+    float | None,
+    typer.Option(
+        min=0.001,
+        metavar="X",
+        help="play in rounds until every 95%% interval is narrower than X (or --runs is reached)",
+    ),
+]
+
+
 @app.command(cls=OnceCommand)
 def lab(
     scenario: Annotated[Path, typer.Argument(metavar="SCENARIO.toml", help="scenario TOML file")],
@@ -191,6 +201,7 @@ def lab(
     seed: Annotated[
         int, typer.Option(metavar="N", help="first dice seed; runs use seed, seed+1, ...")
     ] = 1,
+    precision: PrecisionOpt = None,
     workers: Annotated[int, typer.Option(min=1, max=64, metavar="N", help="processes to use")] = 1,
     plot: Annotated[
         Path | None, typer.Option(metavar="FILE.png", help="write a chart here")
@@ -206,20 +217,12 @@ def lab(
 
     run_lab(
         scenario=scenario, rule=rule, setting=setting, plugin=plugin, runs=runs, seed=seed,
-        workers=workers, plot=plot, as_json=as_json,
+        precision=precision, workers=workers, plot=plot, as_json=as_json,
     )  # fmt: skip
 
 
 RunsOpt = Annotated[
     int, typer.Option(min=2, max=100_000, metavar="N", help="battles per grid point (at most)")
-]
-PrecisionOpt = Annotated[
-    float | None,
-    typer.Option(
-        min=0.001,
-        metavar="X",
-        help="play in rounds until every 95%% interval is narrower than X (or --runs is reached)",
-    ),
 ]
 SchedulerOpt = Annotated[
     str | None,

@@ -25,6 +25,7 @@ def run_lab(
     plugin: list[Path] | None,
     runs: int,
     seed: int,
+    precision: float | None,
     workers: int,
     plot: Path | None,
     as_json: bool,
@@ -43,7 +44,9 @@ def run_lab(
         plugins = load_plugins(plugin)
         experiment = arms(spec, rule, setting or [])
         with progress("paired battles", 2 * runs, quiet=as_json) as advance:
-            report = compare(spec, str(scenario), experiment, runs, seed, workers, plugins, advance)
+            report = compare(
+                spec, str(scenario), experiment, runs, seed, workers, plugins, advance, precision
+            )
     except RuleSettingError as error:
         raise usage_error("--rule", error) from None
     except HammerlabError as error:
