@@ -240,6 +240,10 @@ def _rates(outcomes: Sequence[Outcome], names: Sequence[str]) -> dict[str, float
     return {n: sum(o.winner == n for o in outcomes) / len(outcomes) for n in (*names, DRAW)}
 
 
+PRECISION_ROUND = 50
+"""Seeds added per round when ``compare`` runs to a precision."""
+
+
 def compare(
     scenario: Scenario,
     source: str,
@@ -250,16 +254,46 @@ def compare(
     plugins: Sequence[str] = (),
     progress: Progress | None = None,
     ai: str = "heuristic",
+    precision: float | None = None,
 ) -> LabReport:
     """Play ``runs`` seeds with the baseline settings, then the same seeds with the
     variant's (:func:`arms`), both sides played by ``ai`` (``heuristic`` or
     ``search``); ``progress`` is told of every battle played (:func:`play_arm`),
-    ``2 * runs`` in all."""
-    seeds = list(range(first_seed, first_seed + runs))
-    baseline = play_arm(
-        scenario, source, experiment.baseline, seeds, workers, plugins, progress, ai
-    )
-    variant = play_arm(scenario, source, experiment.variant, seeds, workers, plugins, progress, ai)
+    ``2 * runs`` in all.
+
+    With ``precision``, seeds are played in rounds of :data:`PRECISION_ROUND`
+    until every unit's interval is narrower than ``precision`` (or ``runs`` are
+    played); the stop depends on the outcomes alone, so on the seeds.
+    """
+    baseline: list[Outcome] = []
+    variant: list[Outcome] = []
+    step = runs if precision is None else min(runs, PRECISION_ROUND)
+    while True:
+        start = first_seed + len(baseline)
+        seeds = list(range(start, first_seed + min(runs, len(baseline) + step)))
+        baseline += play_arm(
+            scenario, source, experiment.baseline, seeds, workers, plugins, progress, ai
+        )
+        variant += play_arm(
+            scenario, source, experiment.variant, seeds, workers, plugins, progress, ai
+        )
+        report = _report(scenario, source, experiment, first_seed, baseline, variant, ai)
+        if precision is None or len(baseline) >= runs:
+            return report
+        if all(u.ci95[1] - u.ci95[0] < precision for u in report.units):
+            return report
+
+
+def _report(
+    scenario: Scenario,
+    source: str,
+    experiment: Arms,
+    first_seed: int,
+    baseline: Sequence[Outcome],
+    variant: Sequence[Outcome],
+    ai: str,
+) -> LabReport:
+    runs = len(baseline)
     ready = prepare(scenario, source, first_seed, experiment.baseline)
     units = []
     for unit in ready.battle.units.values():

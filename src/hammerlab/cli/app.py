@@ -181,6 +181,16 @@ def replay(
     run_replay(log)
 
 
+PrecisionOpt = Annotated[
+    float | None,
+    typer.Option(
+        min=0.001,
+        metavar="X",
+        help="play in rounds until every 95%% interval is narrower than X (or --runs is reached)",
+    ),
+]
+
+
 @app.command(cls=OnceCommand)
 def lab(
     scenario: Annotated[Path, typer.Argument(metavar="SCENARIO.toml", help="scenario TOML file")],
@@ -208,6 +218,7 @@ def lab(
     seed: Annotated[
         int, typer.Option(metavar="N", help="first dice seed; runs use seed, seed+1, ...")
     ] = 1,
+    precision: PrecisionOpt = None,
     workers: Annotated[int, typer.Option(min=1, max=64, metavar="N", help="processes to use")] = 1,
     plot: Annotated[
         Path | None, typer.Option(metavar="FILE.png", help="write a chart here")
@@ -229,7 +240,67 @@ def lab(
 
     run_lab(
         scenario=scenario, rule=rule, setting=setting, plugin=plugin, runs=runs, seed=seed,
-        workers=workers, plot=plot, as_json=as_json, ai=ai,
+        precision=precision, workers=workers, plot=plot, as_json=as_json, ai=ai,
+    )  # fmt: skip
+
+
+RunsOpt = Annotated[
+    int, typer.Option(min=2, max=100_000, metavar="N", help="battles per grid point (at most)")
+]
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option(
+        metavar="ADDRESS", help="play on this Dask cluster (tcp://HOST:8786) instead of --workers"
+    ),
+]
+VaryOpt = Annotated[
+    list[str],
+    typer.Option(
+        metavar="KEY=V1,V2,...",
+        help="an axis of the grid: a rule (NAME=on,off), a parameter (NAME.PARAM=0,1,2 or "
+        "charge_dice=2,3) or a unit's size (units.ID.size=5,10); repeatable",
+    ),
+]
+
+
+@app.command(cls=OnceCommand)
+def sweep(
+    scenarios: Annotated[
+        list[Path], typer.Argument(metavar="SCENARIO.toml...", help="one or more scenario files")
+    ],
+    vary: VaryOpt,
+    runs: RunsOpt = 100,
+    precision: PrecisionOpt = None,
+    seed: Annotated[int, typer.Option(metavar="N", help="first dice seed of every point")] = 1,
+    workers: Annotated[int, typer.Option(min=1, max=64, metavar="N", help="processes to use")] = 1,
+    scheduler: SchedulerOpt = None,
+    plugin: PluginOpt = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(metavar="DIR", help="store every battle here (DuckDB), to resume or query"),
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="with --out: reuse the battles already stored")
+    ] = False,
+    report: Annotated[
+        Path | None, typer.Option(metavar="FILE.html", help="write a self-contained report")
+    ] = None,
+    csv_file: Annotated[
+        Path | None, typer.Option("--csv", metavar="FILE.csv", help="write every metric as CSV")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play a grid of rule settings and unit sizes across scenarios; report every metric.
+
+    Example: hammerlab sweep examples/guard_suppress_terminators.toml
+    --vary suppressive_fire.ld_penalty_per_wound=0,1,2,3 --runs 50 --report sweep.html
+    """
+    from hammerlab.cli.sweep_cmd import run_sweep
+
+    run_sweep(
+        scenarios=scenarios, vary=vary, runs=runs, precision=precision, seed=seed,
+        workers=workers, scheduler=scheduler, plugin=plugin, out=out, resume=resume,
+        report=report, csv_file=csv_file, as_json=as_json,
     )  # fmt: skip
 
 
@@ -265,6 +336,83 @@ def tournament(
 
     run_tournament(
         scenarios=scenarios, players=players, games=games, seed=seed, playouts=playouts,
+        as_json=as_json,
+    )  # fmt: skip
+
+
+@app.command(cls=OnceCommand)
+def results(
+    folders: Annotated[
+        list[Path], typer.Argument(metavar="DIR...", help="results stores (sweep --out)")
+    ],
+    sql: Annotated[
+        str | None,
+        typer.Option(
+            "--query",
+            metavar="SQL",
+            help="run SQL on the tables scenarios, units, battles, models_left",
+        ),
+    ] = None,
+    merge_into: Annotated[
+        Path | None,
+        typer.Option("--merge-into", metavar="DIR", help="copy every battle into this store"),
+    ] = None,
+    csv_file: Annotated[
+        Path | None, typer.Option("--csv", metavar="FILE.csv", help="write every metric as CSV")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Re-analyse stored battles without playing them (several DIRs: their union).
+
+    Example: hammerlab results runs/ --query "SELECT winner, count(*) FROM battles GROUP BY 1"
+    """
+    from hammerlab.cli.sweep_cmd import run_results
+
+    run_results(folders, sql, merge_into, csv_file, as_json)
+
+
+@app.command(cls=OnceCommand)
+def balance(
+    scenario: Annotated[Path, typer.Argument(metavar="SCENARIO.toml", help="scenario TOML file")],
+    vary: Annotated[
+        str,
+        typer.Option(
+            metavar="KEY=LO..HI",
+            help="a numeric rule parameter (NAME.PARAM or e.g. charge_dice) or units.ID.size, "
+            "and the range to search",
+        ),
+    ],
+    target: Annotated[
+        str,
+        typer.Option(metavar="METRIC=GOAL", help="win_rate=G or models_left.UNIT=G"),
+    ],
+    player: Annotated[
+        str | None, typer.Option(metavar="NAME", help="whose win rate (default: the first player)")
+    ] = None,
+    runs: Annotated[
+        int, typer.Option(min=10, max=100_000, metavar="N", help="most battles per probed value")
+    ] = 400,
+    tolerance: Annotated[
+        float,
+        typer.Option(min=1e-6, metavar="X", help="resolution for a non-integer parameter"),
+    ] = 0.05,
+    seed: Annotated[int, typer.Option(metavar="N", help="first dice seed of every probe")] = 1,
+    workers: Annotated[int, typer.Option(min=1, max=64, metavar="N", help="processes to use")] = 1,
+    scheduler: SchedulerOpt = None,
+    plugin: PluginOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Find the value of a parameter or unit size that brings a metric to a goal
+    (stochastic bisection; the answer comes with its bracket and interval).
+
+    Example: hammerlab balance examples/guard_suppress_terminators.toml
+    --vary units.terminators.size=2..10 --target win_rate=0.1 --player Ultramarines
+    """
+    from hammerlab.cli.sweep_cmd import run_balance
+
+    run_balance(
+        scenario=scenario, vary=vary, target=target, player=player, runs=runs,
+        tolerance=tolerance, seed=seed, workers=workers, scheduler=scheduler, plugin=plugin,
         as_json=as_json,
     )  # fmt: skip
 

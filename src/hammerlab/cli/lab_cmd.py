@@ -25,6 +25,7 @@ def run_lab(
     plugin: list[Path] | None,
     runs: int,
     seed: int,
+    precision: float | None,
     workers: int,
     plot: Path | None,
     as_json: bool,
@@ -47,7 +48,16 @@ def run_lab(
         experiment = arms(spec, rule, setting or [])
         with progress("paired battles", 2 * runs, quiet=as_json) as advance:
             report = compare(
-                spec, str(scenario), experiment, runs, seed, workers, plugins, advance, ai
+                spec,
+                str(scenario),
+                experiment,
+                runs,
+                seed,
+                workers,
+                plugins,
+                advance,
+                ai,
+                precision,
             )
     except RuleSettingError as error:
         raise usage_error("--rule", error) from None

@@ -1,0 +1,260 @@
+"""The balance solver: which value of a rule parameter or unit size brings a metric to a goal?
+
+Method: *bisection on a monotone estimate, with a sequential test at every
+probe*. The metric (a win rate, or a unit's mean models left) is assumed to
+move one way as the value grows. Every probe plays the same seeds
+(``seed``, ``seed+1``, ...: common random numbers across values), in rounds of
+``round_runs``, until its 95% interval excludes the goal or it reaches
+``max_runs``. Then:
+
+1. both ends are probed; if the goal is not between their estimates, there is
+   no root in the range (an end whose interval holds the goal is the answer);
+2. while the bracket is wider than the resolution (1 for whole numbers,
+   ``tolerance`` otherwise) the midpoint is probed: if its interval excludes
+   the goal, the bracket keeps the half where the goal lies; if it holds the
+   goal after ``max_runs``, the midpoint is the answer (the data cannot tell
+   it from the root);
+3. the answer comes with the final bracket: the two values at which the
+   metric was found significantly below and above the goal (each test at
+   95%; with several probes the joint confidence is lower, see
+   ``docs/scale.md``), and the estimate, with its interval, at the answer.
+   When the bracket closes without a probe holding the goal, the answer is
+   the linear interpolation between its ends (for whole numbers, the end
+   whose estimate is nearer the goal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from hammerlab.analysis.lab import Outcome, Progress
+from hammerlab.analysis.runners import Batch, Runner, batch_size
+from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
+from hammerlab.analysis.sweep import SIZE_KEY, SweepError, case_at
+from hammerlab.editions import get_ruleset
+from hammerlab.io.scenario import Scenario
+
+ROUND_RUNS = 50
+"""Battles added to a probe per round of its sequential test."""
+
+Sampler = Callable[[float, Sequence[int]], list[float]]
+"""The metric's value in each battle played with ``value`` and these seeds."""
+
+
+@dataclass(frozen=True)
+class Probe:
+    """The metric estimated at one value."""
+
+    value: float
+    estimate: Estimate
+
+    def holds(self, goal: float) -> bool:
+        """Whether the interval contains the goal."""
+        return self.estimate.low <= goal <= self.estimate.high
+
+
+@dataclass
+class Balance:
+    """The solver's answer and how it got there."""
+
+    goal: float
+    found: bool
+    """False when the goal is outside the metric's range over the bracket given."""
+    value: float
+    bracket: tuple[float, float]
+    estimate: Estimate
+    """The metric at ``value`` (the nearest probe's, when ``value`` is interpolated)."""
+    probes: list[Probe] = field(default_factory=list)
+
+    @property
+    def battles(self) -> int:
+        """Battles played in all."""
+        return sum(p.estimate.n for p in self.probes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+        return {
+            "goal": self.goal,
+            "found": self.found,
+            "value": self.value,
+            "bracket": list(self.bracket),
+            "estimate": self.estimate.to_dict(),
+            "battles": self.battles,
+            "probes": [{"value": p.value, **p.estimate.to_dict()} for p in self.probes],
+        }
+
+
+def solve(
+    sample: Sampler,
+    low: float,
+    high: float,
+    goal: float,
+    integer: bool,
+    binary: bool,
+    first_seed: int = 1,
+    round_runs: int = ROUND_RUNS,
+    max_runs: int = 400,
+    tolerance: float = 0.05,
+) -> Balance:
+    """Find where the metric crosses ``goal`` between ``low`` and ``high`` (see the module).
+
+    ``binary`` metrics (a win is 1, anything else 0) get Wilson intervals, others
+    the normal approximation.
+    """
+    probes: list[Probe] = []
+
+    def probe(value: float) -> Probe:
+        values: list[float] = []
+        while True:
+            start = first_seed + len(values)
+            values += sample(value, range(start, start + min(round_runs, max_runs - len(values))))
+            estimate = (
+                wilson_interval(round(sum(values)), len(values))
+                if binary
+                else mean_interval(values)
+            )
+            result = Probe(value, estimate)
+            if not result.holds(goal) or len(values) >= max_runs:
+                probes.append(result)
+                return result
+
+    step = 1.0 if integer else tolerance
+    lo, hi = probe(low), probe(high)
+    for end in (lo, hi):
+        if end.holds(goal):
+            return Balance(goal, True, end.value, (low, high), end.estimate, probes)
+    rising = hi.estimate.mean > lo.estimate.mean
+    if (lo.estimate.mean < goal) != rising or (hi.estimate.mean > goal) != rising:
+        nearer = min((lo, hi), key=lambda p: abs(p.estimate.mean - goal))
+        return Balance(goal, False, nearer.value, (low, high), nearer.estimate, probes)
+    while hi.value - lo.value > step:
+        middle = (lo.value + hi.value) / 2
+        mid = probe(float(int(middle)) if integer else middle)
+        if mid.holds(goal):
+            return Balance(goal, True, mid.value, (lo.value, hi.value), mid.estimate, probes)
+        if (mid.estimate.mean < goal) == rising:
+            lo = mid
+        else:
+            hi = mid
+    nearer = min((lo, hi), key=lambda p: abs(p.estimate.mean - goal))
+    if integer:
+        value = nearer.value
+    else:
+        share = (goal - lo.estimate.mean) / (hi.estimate.mean - lo.estimate.mean)
+        value = lo.value + share * (hi.value - lo.value)
+    return Balance(goal, True, value, (lo.value, hi.value), nearer.estimate, probes)
+
+
+@dataclass(frozen=True)
+class Question:
+    """What to balance: a key's range and a metric's goal, parsed from the command line."""
+
+    key: str
+    low: float
+    high: float
+    integer: bool
+    metric: str
+    """``win_rate`` or ``models_left.UNIT``."""
+    goal: float
+    player: str
+
+
+def parse_question(scenario: Scenario, vary: str, target: str, player: str | None) -> Question:
+    """``KEY=LO..HI`` and ``win_rate=G`` (or ``models_left.UNIT=G``), checked against the
+    scenario: a mistake is a :class:`SweepError` naming what is wrong."""
+    key, sep, span = vary.partition("=")
+    low_text, dots, high_text = span.partition("..")
+    if not sep or not dots:
+        raise SweepError(f"--vary {vary!r}: write KEY=LO..HI (e.g. charge_dice=1..4)")
+    integer = _is_integer(scenario, key.strip())
+    try:
+        low, high = float(low_text), float(high_text)
+    except ValueError:
+        raise SweepError(f"--vary {vary!r}: LO and HI must be numbers") from None
+    if integer and (low != int(low) or high != int(high)):
+        raise SweepError(f"--vary {vary!r}: {key} takes whole numbers")
+    if not low < high:
+        raise SweepError(f"--vary {vary!r}: LO must be below HI")
+    metric, sep, goal_text = target.partition("=")
+    units = [u.id for u in scenario.units]
+    if not sep or not (
+        metric == "win_rate" or (metric.removeprefix("models_left.") in units and "." in metric)
+    ):
+        raise SweepError(
+            f"--target {target!r}: write win_rate=G or models_left.UNIT=G (units: "
+            + ", ".join(units)
+            + ")"
+        )
+    try:
+        goal = float(goal_text)
+    except ValueError:
+        raise SweepError(f"--target {target!r}: the goal must be a number") from None
+    players = [p.name for p in scenario.players]
+    chosen = player if player is not None else players[0]
+    if chosen not in players:
+        raise SweepError(f"--player {chosen!r}: players are {', '.join(players)}")
+    return Question(key.strip(), low, high, integer, metric, goal, chosen)
+
+
+def _is_integer(scenario: Scenario, key: str) -> bool:
+    """Whether ``key`` takes whole numbers (a unit size, an ``int`` parameter); a key
+    that is not a numeric parameter is a :class:`SweepError`."""
+    if SIZE_KEY.match(key):
+        return True
+    ruleset = get_ruleset(scenario.ruleset)
+    owner, dot, name = key.partition(".")
+    known = {p.name: p for p in ruleset.parameters}
+    options = {o.name: o for o in ruleset.options}
+    if dot and owner in options:
+        parameter = options[owner].parameter(name)
+    elif key in known:
+        parameter = known[key]
+    else:
+        raise SweepError(f"--vary {key!r}: not a numeric rule parameter or units.ID.size")
+    if parameter.type_name not in ("int", "float"):
+        raise SweepError(f"--vary {key!r}: a {parameter.type_name} parameter cannot be balanced")
+    return parameter.type_name == "int"
+
+
+def balance_scenario(
+    scenario: Scenario,
+    source: str,
+    question: Question,
+    runner: Runner,
+    first_seed: int = 1,
+    round_runs: int = ROUND_RUNS,
+    max_runs: int = 400,
+    tolerance: float = 0.05,
+    plugins: Sequence[str] = (),
+    progress: Progress | None = None,
+) -> Balance:
+    """:func:`solve` on a scenario: each probe plays the scenario with the key at a value."""
+
+    def sample(value: float, seeds: Sequence[int]) -> list[float]:
+        text = str(int(value)) if question.integer else repr(value)
+        case = case_at(scenario, source, ((question.key, text),), first_seed)
+        size = batch_size(len(seeds), runner.slots)
+        batches = [
+            Batch(case.scenario, source, case.settings, tuple(seeds[i : i + size]), tuple(plugins))
+            for i in range(0, len(seeds), size)
+        ]
+        parts: list[list[Outcome]] = [[] for _ in batches]
+
+        def done(index: int, outcomes: list[Outcome]) -> None:
+            parts[index] = outcomes
+            if progress is not None:
+                progress(len(outcomes))
+
+        runner.run(batches, done)
+        outcomes = [o for part in parts for o in part]
+        if question.metric == "win_rate":
+            return [float(o.winner == question.player) for o in outcomes]
+        unit = question.metric.removeprefix("models_left.")
+        return [float(o.models_left[unit]) for o in outcomes]
+
+    return solve(
+        sample, question.low, question.high, question.goal, question.integer,
+        question.metric == "win_rate", first_seed, round_runs, max_runs, tolerance,
+    )  # fmt: skip

@@ -1,0 +1,112 @@
+"""Self-contained HTML reports: what was compared, how many battles, the seeds, the
+method and every interval, with charts as inline SVG (no file or network needed)."""
+
+from __future__ import annotations
+
+import html
+import io
+from collections.abc import Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+from hammerlab.analysis.sweep import ENGINE_VERSION, PointResult, point_label
+
+STYLE = (
+    "body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}"
+    "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:.2em .5em}"
+    "th{background:#eee}"
+)
+
+
+def _svg(results: Sequence[PointResult], scenario: str) -> str:
+    """Two panels for one scenario: models left per unit and win rates, by grid point."""
+    points = [r for r in results if r.scenario == scenario]
+    labels = [point_label(r.point) or "as written" for r in points]
+    x = list(range(len(points)))
+    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    for i, stat in enumerate(points[0].units):
+        means = [r.units[i].models_left.mean for r in points]
+        errors = [
+            [r.units[i].models_left.mean - r.units[i].models_left.low for r in points],
+            [r.units[i].models_left.high - r.units[i].models_left.mean for r in points],
+        ]
+        left.errorbar(x, means, yerr=errors, marker="o", capsize=3, label=stat.unit.id)
+    left.set_title("Mean models left (95% CI)")
+    for name in points[0].wins:
+        means = [r.wins[name].mean for r in points]
+        errors = [
+            [r.wins[name].mean - r.wins[name].low for r in points],
+            [r.wins[name].high - r.wins[name].mean for r in points],
+        ]
+        right.errorbar(x, means, yerr=errors, marker="o", capsize=3, label=name)
+    right.set_title("Win rate (95% CI)")
+    right.set_ylim(-0.05, 1.05)
+    for axis in (left, right):
+        axis.set_xticks(x, labels, rotation=30, ha="right", fontsize=8)
+        axis.legend(fontsize=8)
+    figure.tight_layout()
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg")
+    plt.close(figure)
+    text = buffer.getvalue()
+    text = text[text.index("<svg") :]
+    # Inline SVG in HTML needs neither namespaces nor RDF metadata, both written as
+    # http URLs that nothing fetches: drop them, so the page names no URL at all.
+    start, end = text.find("<metadata>"), text.find("</metadata>")
+    if start >= 0 and end >= 0:
+        text = text[:start] + text[end + len("</metadata>") :]
+    for name in (
+        'xmlns="http://www.w3.org/2000/svg"',
+        'xmlns:xlink="http://www.w3.org/1999/xlink"',
+    ):
+        text = text.replace(" " + name, "")
+    return text
+
+
+def _table(result: PointResult) -> str:
+    rows = "".join(
+        f"<tr><td>{html.escape(s.unit.label)} ({html.escape(s.unit.id)})</td>"
+        f"<td>{html.escape(s.unit.player)}</td><td>{s.unit.starting_models}</td>"
+        f"<td>{s.models_left.mean:.2f} [{s.models_left.low:.2f}, {s.models_left.high:.2f}]</td>"
+        f"<td>{s.destroyed.mean:.0%} [{s.destroyed.low:.0%}, {s.destroyed.high:.0%}]</td></tr>"
+        for s in result.units
+    )
+    wins = ", ".join(
+        f"{html.escape(n)} {e.mean:.0%} [{e.low:.0%}, {e.high:.0%}]" for n, e in result.wins.items()
+    )
+    return (
+        f"<h3>{html.escape(point_label(result.point) or 'as written')}</h3>"
+        f"<p>{result.runs} battles, seeds {result.first_seed}.."
+        f"{result.first_seed + result.runs - 1}"
+        f"; win rate: {wins}</p><table><tr><th>Unit</th><th>Player</th><th>Models</th>"
+        f"<th>Models left [95% CI]</th><th>P(destroyed) [95% CI]</th></tr>{rows}</table>"
+    )
+
+
+def sweep_report(
+    results: Sequence[PointResult], sources: Sequence[str], vary: Sequence[str], method: str
+) -> str:
+    """The whole report as one HTML document."""
+    scenarios = list(dict.fromkeys(r.scenario for r in results))
+    battles = sum(r.runs for r in results)
+    parts = [
+        "<!DOCTYPE html><html><head><meta charset='utf-8'>",
+        f"<title>hammerlab sweep</title><style>{STYLE}</style></head><body>",
+        "<h1>hammerlab sweep</h1>",
+        f"<p><b>Scenarios:</b> {html.escape(', '.join(sources))}</p>",
+        f"<p><b>Varied:</b> {html.escape('; '.join(vary))}</p>",
+        f"<p><b>Battles:</b> {battles} in all, {len(results)} grid points; "
+        f"engine hammerlab {html.escape(ENGINE_VERSION)}</p>",
+        f"<p><b>Method:</b> {html.escape(method)} Every point plays the same seeds, so points "
+        "differ by their settings rather than by their dice.</p>",
+    ]
+    for scenario in scenarios:
+        hash_ = next(r.scenario_hash for r in results if r.scenario == scenario)
+        parts.append(f"<h2>{html.escape(scenario)} <small>({hash_})</small></h2>")
+        parts.append(_svg(results, scenario))
+        parts += [_table(r) for r in results if r.scenario == scenario]
+    parts.append("</body></html>")
+    return "\n".join(parts)

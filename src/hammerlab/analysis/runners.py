@@ -1,0 +1,138 @@
+"""Where battles are played: in this process, a local process pool, or a Dask cluster.
+
+A :class:`Batch` is the unit of work (one scenario, one set of rule settings,
+some seeds); a runner plays batches and hands each one's outcomes back, with
+its index, as it finishes. A battle's outcome depends on its scenario,
+settings and seed alone, so every runner gives the same outcomes, battle for
+battle, whatever the number of workers or the order batches finish in.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from hammerlab.analysis.lab import Outcome, Settings, play_once
+from hammerlab.editions.plugins import load_plugin_file
+from hammerlab.errors import HammerlabError
+from hammerlab.io.scenario import Scenario
+
+CHUNKS_PER_SLOT = 8
+"""Work is cut into about this many batches per worker, so that progress is
+reported as they finish and a slow batch does not hold the others up."""
+
+MAX_BATCH = 25
+"""Most seeds in one batch: a single process still reports progress often."""
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Seeds to play with one scenario and one set of rule settings."""
+
+    scenario: Scenario
+    source: str
+    settings: Settings
+    seeds: tuple[int, ...]
+    plugins: tuple[str, ...] = ()
+
+
+def play_batch(batch: Batch) -> list[Outcome]:
+    """Play a batch's seeds in order (loading its plug-ins first, as a fresh worker must)."""
+    for plugin in batch.plugins:
+        load_plugin_file(Path(plugin))
+    return [play_once(batch.scenario, batch.source, batch.settings, s) for s in batch.seeds]
+
+
+Done = Callable[[int, list[Outcome]], None]
+"""Told a batch's index and its outcomes when it has been played."""
+
+
+def batch_size(battles: int, slots: int) -> int:
+    """Seeds per batch for ``battles`` battles on ``slots`` workers (at least 1)."""
+    return max(1, min(MAX_BATCH, math.ceil(battles / (slots * CHUNKS_PER_SLOT))))
+
+
+class Runner:
+    """Plays batches here (``workers=1``) or in a pool of local processes.
+
+    Use it as a context manager: the pool is started once and serves every
+    round of a sequential run.
+    """
+
+    def __init__(self, workers: int = 1) -> None:
+        self.slots = max(1, workers)
+        self._pool: Executor | None = None
+
+    def __enter__(self) -> Runner:
+        if self.slots > 1:
+            self._pool = ProcessPoolExecutor(max_workers=self.slots)
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+    def run(self, batches: Sequence[Batch], done: Done) -> None:
+        """Play every batch; ``done`` is called in this process as each finishes."""
+        if self._pool is None:
+            for index, batch in enumerate(batches):
+                done(index, play_batch(batch))
+            return
+        futures = {self._pool.submit(play_batch, b): i for i, b in enumerate(batches)}
+        for future in as_completed(futures):
+            done(futures[future], future.result())
+
+
+class DaskRunner(Runner):
+    """Plays batches on an existing Dask distributed cluster (its scheduler's address).
+
+    The workers need hammerlab installed (the same version) and any plug-in
+    file at the same path; see ``docs/scale.md``.
+    """
+
+    def __init__(self, address: str) -> None:
+        super().__init__(1)
+        self.address = address
+        self._client: Any = None
+
+    def __enter__(self) -> DaskRunner:
+        from distributed import Client
+
+        try:
+            self._client = Client(self.address, timeout="10s")  # type: ignore[no-untyped-call]
+        except (OSError, TimeoutError, ValueError) as error:
+            raise HammerlabError(
+                f"cannot reach the Dask scheduler {self.address}: {error}"
+            ) from None
+        self.slots = max(1, sum(self._client.nthreads().values()))
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    def run(self, batches: Sequence[Batch], done: Done) -> None:
+        """Submit every batch to the cluster; ``done`` is called here as each finishes."""
+        from distributed import as_completed as finished
+
+        futures = self._client.map(play_batch, list(batches), pure=False)
+        index = {future.key: i for i, future in enumerate(futures)}
+        for future in finished(futures):  # type: ignore[no-untyped-call]
+            done(index[future.key], future.result())

@@ -1,0 +1,55 @@
+"""Estimates with 95% intervals: a mean (normal approximation) and a proportion (Wilson).
+
+The sweep, the results store and the balance solver share them, so a figure
+read back from the store is the figure the sweep reported.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from statistics import fmean, stdev
+
+from hammerlab.analysis.lab import Z_95
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean with its 95% interval and the number of battles behind it."""
+
+    mean: float
+    low: float
+    high: float
+    n: int
+
+    @property
+    def width(self) -> float:
+        """The interval's width (what ``--precision`` bounds)."""
+        return self.high - self.low
+
+    def to_dict(self) -> dict[str, float | int | list[float]]:
+        """Plain data for JSON."""
+        return {"mean": self.mean, "ci95": [self.low, self.high], "n": self.n}
+
+
+def mean_interval(values: Sequence[float]) -> Estimate:
+    """Sample mean and its 95% normal-approximation interval (zero width below 2 values)."""
+    mean = fmean(values)
+    if len(values) < 2:
+        return Estimate(mean, mean, mean, len(values))
+    half = Z_95 * stdev(values) / math.sqrt(len(values))
+    return Estimate(mean, mean - half, mean + half, len(values))
+
+
+def wilson_interval(successes: int, n: int) -> Estimate:
+    """A proportion and its 95% Wilson score interval.
+
+    Wilson rather than the normal approximation because win rates near 0 or 1
+    are common, where the normal interval collapses to a point.
+    """
+    p = successes / n
+    z2 = Z_95 * Z_95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z_95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)

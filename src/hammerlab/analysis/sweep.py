@@ -1,0 +1,398 @@
+"""Sweeps: a grid of rule settings and unit sizes, played across one or more scenarios.
+
+``--vary KEY=V1,V2,...`` names one axis of the grid; the grid is every
+combination of the axes' values. A key is what ``--rule`` takes (an option
+``NAME`` with ``on``/``off``, ``NAME.PARAM``, a ruleset parameter like
+``charge_dice``) or ``units.ID.size``, which overrides that unit's size in the
+validated scenario (and is validated again, like the file's own ``size``).
+Setting ``NAME.PARAM`` switches ``NAME`` on unless ``NAME`` is an axis too.
+
+Every grid point plays the same seeds (``seed``, ``seed+1``, ...), so points
+differ by their settings and not by their luck. With ``precision`` the seeds
+come in deterministic rounds of :data:`PRECISION_ROUND` per point, and a point
+stops once every interval it reports is narrower than ``precision`` (or at
+``runs``): the decision depends on the outcomes alone, hence on the seeds, so
+it is the same whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib.metadata import version
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from hammerlab.analysis.battles import prepare
+from hammerlab.analysis.lab import DRAW, Outcome, Progress, Settings
+from hammerlab.analysis.runners import Batch, Runner, batch_size
+from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
+from hammerlab.engine.rules import RuleSettingError
+from hammerlab.io.scenario import Scenario
+
+if TYPE_CHECKING:
+    from hammerlab.analysis.store import ResultStore
+
+PRECISION_ROUND = 50
+"""Seeds added to every unfinished point per round of a ``precision`` run."""
+
+MAX_POINTS = 1_000
+"""Most grid points one sweep may have (scenarios × combinations)."""
+
+SIZE_KEY = re.compile(r"^units\.(?P<unit>[A-Za-z0-9_\-]+)\.size$")
+
+ENGINE_VERSION = version("hammerlab")
+"""Stored with every battle: outcomes from another engine are not reused."""
+
+Point = tuple[tuple[str, str], ...]
+"""One grid point: (key, value) per axis, in the order the axes were given."""
+
+
+class SweepError(RuleSettingError):
+    """A ``--vary`` that cannot be played (the CLI names the flag)."""
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One ``--vary``: a key and the values it takes."""
+
+    key: str
+    values: tuple[str, ...]
+
+
+def parse_vary(flag: str) -> Axis:
+    """``KEY=V1,V2,...`` as an :class:`Axis`; a malformed flag is a :class:`SweepError`."""
+    key, sep, raw = flag.partition("=")
+    key = key.strip()
+    if not key or not sep:
+        raise SweepError(f"{flag!r}: write KEY=V1,V2,... (e.g. charge_dice=2,3)")
+    values = tuple(v.strip() for v in raw.split(","))
+    if any(not v for v in values):
+        raise SweepError(f"{flag!r}: an empty value; write KEY=V1,V2,...")
+    if len(set(values)) < len(values):
+        raise SweepError(f"{flag!r}: a value is given twice")
+    return Axis(key, values)
+
+
+def parse_axes(flags: Sequence[str]) -> tuple[Axis, ...]:
+    """Every ``--vary`` flag; at least one, and no key twice."""
+    if not flags:
+        raise SweepError("give at least one --vary KEY=V1,V2,...")
+    axes = tuple(parse_vary(f) for f in flags)
+    keys = [a.key for a in axes]
+    twice = next((k for k in keys if keys.count(k) > 1), None)
+    if twice is not None:
+        raise SweepError(f"{twice!r} is varied twice; give its values in one --vary")
+    return axes
+
+
+def grid(axes: Sequence[Axis]) -> list[Point]:
+    """Every combination of the axes' values, the last axis varying fastest."""
+    keys = [a.key for a in axes]
+    return [
+        tuple(zip(keys, combo, strict=True))
+        for combo in itertools.product(*(a.values for a in axes))
+    ]
+
+
+def point_label(point: Point) -> str:
+    """``k=v, k=v`` for people."""
+    return ", ".join(f"{k}={v}" for k, v in point)
+
+
+def point_params(point: Point) -> str:
+    """The point as canonical JSON (sorted keys): how the store names it."""
+    return json.dumps(dict(point), sort_keys=True)
+
+
+def scenario_hash(scenario: Scenario) -> str:
+    """SHA-256 of the validated scenario (its canonical JSON), first 16 hex digits.
+
+    It covers everything the file says; datasheets it names from the library
+    or a BattleScribe file are covered by the engine version instead.
+    """
+    return hashlib.sha256(scenario.model_dump_json().encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class UnitInfo:
+    """A unit as a grid point places it."""
+
+    id: str
+    label: str
+    player: str
+    starting_models: int
+
+
+@dataclass(frozen=True)
+class Case:
+    """One scenario at one grid point: what is played and how the store names it."""
+
+    scenario: Scenario
+    """The scenario with the point's unit sizes applied."""
+    source: str
+    point: Point
+    settings: Settings
+    scenario_hash: str
+    """Of the scenario as loaded (before sizes): the point says what changed."""
+    units: tuple[UnitInfo, ...]
+    players: tuple[str, ...]
+
+    @property
+    def params(self) -> str:
+        """The point as the store names it."""
+        return point_params(self.point)
+
+
+def _resized(scenario: Scenario, sizes: Mapping[str, str]) -> Scenario:
+    ids = [u.id for u in scenario.units]
+    for unit in sizes:
+        if unit not in ids:
+            raise SweepError(
+                f"units.{unit}.size: {scenario.name!r} has no unit {unit!r}; units: "
+                + ", ".join(ids)
+            )
+    data = scenario.model_dump()
+    for unit in data["units"]:
+        if unit["id"] in sizes:
+            unit["size"] = sizes[unit["id"]]
+    try:
+        return Scenario.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = first["loc"]
+        unit = ids[int(where[1])] if len(where) > 1 and str(where[1]).isdigit() else "?"
+        raise SweepError(f"units.{unit}.size={sizes.get(unit)}: {first['msg']}") from None
+
+
+def case_at(scenario: Scenario, source: str, point: Point, first_seed: int = 1) -> Case:
+    """The scenario at ``point``, prepared once to check it can be played.
+
+    An unknown rule or value out of bounds is a :class:`RuleSettingError`, an
+    unknown unit or a size its datasheet refuses a :class:`SweepError` or an
+    :class:`~hammerlab.errors.InputError`.
+    """
+    keys = {k for k, _ in point}
+    sizes = {}
+    rules: dict[str, str] = {}
+    for key, raw in point:
+        match = SIZE_KEY.match(key)
+        if match:
+            sizes[match["unit"]] = raw
+        elif key.startswith("units."):
+            raise SweepError(f"{key!r}: a unit's key is units.ID.size")
+        else:
+            rules[key] = raw
+    for key in list(rules):
+        owner, dot, _ = key.partition(".")
+        if dot and owner not in keys:
+            rules.setdefault(owner, "on")
+    resized = _resized(scenario, sizes) if sizes else scenario
+    ready = prepare(resized, source, first_seed, rules)
+    units = tuple(
+        UnitInfo(u.id, u.label, u.player, u.starting_models) for u in ready.battle.units.values()
+    )
+    return Case(
+        scenario=resized,
+        source=source,
+        point=point,
+        settings=rules,
+        scenario_hash=scenario_hash(scenario),
+        units=units,
+        players=tuple(p.name for p in scenario.players),
+    )
+
+
+def cases(
+    scenarios: Sequence[tuple[Scenario, str]], axes: Sequence[Axis], first_seed: int = 1
+) -> list[Case]:
+    """Every scenario at every grid point, each checked (:func:`case_at`)."""
+    points = grid(axes)
+    if len(points) * len(scenarios) > MAX_POINTS:
+        raise SweepError(
+            f"{len(points) * len(scenarios)} grid points; a sweep plays at most {MAX_POINTS}"
+        )
+    return [case_at(s, src, p, first_seed) for s, src in scenarios for p in points]
+
+
+@dataclass(frozen=True)
+class UnitStat:
+    """A unit's models left at one grid point."""
+
+    unit: UnitInfo
+    models_left: Estimate
+    destroyed: Estimate
+    """The share of battles in which the unit was wiped out (Wilson interval)."""
+
+
+@dataclass(frozen=True)
+class PointResult:
+    """Every metric at one grid point of one scenario."""
+
+    scenario: str
+    scenario_hash: str
+    point: Point
+    first_seed: int
+    units: tuple[UnitStat, ...]
+    wins: Mapping[str, Estimate]
+    """Win rate per player and ``draw`` (Wilson intervals)."""
+
+    @property
+    def runs(self) -> int:
+        """Battles played at this point."""
+        return next(iter(self.wins.values())).n
+
+    @property
+    def widest(self) -> float:
+        """The widest interval this point reports."""
+        widths = [u.models_left.width for u in self.units] + [w.width for w in self.wins.values()]
+        return max(widths)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+        return {
+            "scenario": self.scenario,
+            "scenario_hash": self.scenario_hash,
+            "point": dict(self.point),
+            "runs": self.runs,
+            "first_seed": self.first_seed,
+            "units": [
+                {
+                    "unit": s.unit.id,
+                    "label": s.unit.label,
+                    "player": s.unit.player,
+                    "starting_models": s.unit.starting_models,
+                    "models_left": s.models_left.to_dict(),
+                    "p_destroyed": s.destroyed.to_dict(),
+                }
+                for s in self.units
+            ],
+            "wins": {name: e.to_dict() for name, e in self.wins.items()},
+        }
+
+    def csv_rows(self) -> list[dict[str, Any]]:
+        """One flat row per metric (scenario, point, metric, mean, interval, n)."""
+        base = {"scenario": self.scenario, "scenario_hash": self.scenario_hash, **dict(self.point)}
+        rows = []
+        for s in self.units:
+            rows.append({**base, "metric": f"models_left.{s.unit.id}", **_flat(s.models_left)})
+            rows.append({**base, "metric": f"p_destroyed.{s.unit.id}", **_flat(s.destroyed)})
+        for name, e in self.wins.items():
+            rows.append({**base, "metric": f"win_rate.{name}", **_flat(e)})
+        return rows
+
+
+def _flat(e: Estimate) -> dict[str, float | int]:
+    return {"mean": e.mean, "ci95_low": e.low, "ci95_high": e.high, "n": e.n}
+
+
+def summarize(
+    scenario: str,
+    hash_: str,
+    point: Point,
+    units: Sequence[UnitInfo],
+    players: Sequence[str],
+    outcomes: Sequence[Outcome],
+    first_seed: int,
+) -> PointResult:
+    """The metrics of one point from its outcomes (in seed order)."""
+    n = len(outcomes)
+    stats = tuple(
+        UnitStat(
+            unit=u,
+            models_left=mean_interval([float(o.models_left[u.id]) for o in outcomes]),
+            destroyed=wilson_interval(sum(o.models_left[u.id] == 0 for o in outcomes), n),
+        )
+        for u in units
+    )
+    wins = {p: wilson_interval(sum(o.winner == p for o in outcomes), n) for p in (*players, DRAW)}
+    return PointResult(scenario, hash_, point, first_seed, stats, wins)
+
+
+def sweep(
+    grid_cases: Sequence[Case],
+    runs: int,
+    first_seed: int,
+    runner: Runner,
+    precision: float | None = None,
+    store: ResultStore | None = None,
+    resume: bool = False,
+    plugins: Sequence[str] = (),
+    progress: Progress | None = None,
+) -> list[PointResult]:
+    """Play every case with seeds ``first_seed``.. (up to ``runs`` each) and summarize.
+
+    With a ``store``, every battle is written as it comes back; battles already
+    stored are an error unless ``resume``, when they are read back instead of
+    played. ``progress`` is told of every battle, played or read back.
+    """
+    played = [store.outcomes(c) if store is not None else {} for c in grid_cases]
+    stored = sum(len(p) for p in played)
+    if store is not None and stored and not resume:
+        raise SweepError(
+            f"{store.folder} already holds {stored} of these battles; "
+            "give --resume to use them, or another --out"
+        )
+    step = runs if precision is None else min(runs, PRECISION_ROUND)
+    target = [0] * len(grid_cases)
+    results: list[PointResult | None] = [None] * len(grid_cases)
+    unfinished = list(range(len(grid_cases)))
+    while unfinished:
+        wanted: list[tuple[int, list[int]]] = []
+        for i in unfinished:
+            seeds = range(first_seed + target[i], first_seed + min(runs, target[i] + step))
+            target[i] = min(runs, target[i] + step)
+            missing = [s for s in seeds if s not in played[i]]
+            if progress is not None and len(seeds) > len(missing):
+                progress(len(seeds) - len(missing))
+            wanted.append((i, missing))
+        size = batch_size(sum(len(m) for _, m in wanted), runner.slots)
+        owners: list[int] = []
+        batches: list[Batch] = []
+        for i, missing in wanted:
+            case = grid_cases[i]
+            for start in range(0, len(missing), size):
+                seeds_part = tuple(missing[start : start + size])
+                owners.append(i)
+                batches.append(
+                    Batch(case.scenario, case.source, case.settings, seeds_part, tuple(plugins))
+                )
+
+        def done(
+            index: int,
+            outcomes: list[Outcome],
+            owners: list[int] = owners,
+            batches: list[Batch] = batches,
+        ) -> None:
+            case_index = owners[index]
+            seeds_done = batches[index].seeds
+            played[case_index].update(zip(seeds_done, outcomes, strict=True))
+            if store is not None:
+                store.add(grid_cases[case_index], seeds_done, outcomes)
+            if progress is not None:
+                progress(len(outcomes))
+
+        runner.run(batches, done)
+        for i in unfinished:
+            case = grid_cases[i]
+            outcomes = [played[i][s] for s in range(first_seed, first_seed + target[i])]
+            results[i] = summarize(
+                case.scenario.name, case.scenario_hash, case.point, case.units, case.players,
+                outcomes, first_seed,
+            )  # fmt: skip
+        unfinished = [
+            i
+            for i in unfinished
+            if target[i] < runs and precision is not None and _widest(results[i]) >= precision
+        ]
+    return [r for r in results if r is not None]
+
+
+def _widest(result: PointResult | None) -> float:
+    assert result is not None
+    return result.widest

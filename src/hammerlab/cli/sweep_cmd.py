@@ -1,0 +1,261 @@
+"""``hammerlab sweep``, ``results`` and ``balance``: experiments at scale. Imported
+only when one of them runs."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from hammerlab.analysis.runners import DaskRunner, Runner
+from hammerlab.analysis.stats import Estimate
+from hammerlab.analysis.sweep import PointResult, SweepError, cases, parse_axes, point_label, sweep
+from hammerlab.cli.battle_cmd import load_plugins
+from hammerlab.cli.common import console, fail, progress, usage_error, writable_file, write_file
+from hammerlab.engine.rules import RuleSettingError
+from hammerlab.errors import HammerlabError
+from hammerlab.io.scenario import load_scenario
+
+
+def runner_for(workers: int, scheduler: str | None) -> AbstractContextManager[Runner]:
+    """A Dask cluster's runner when ``--scheduler`` is given, else local processes."""
+    return DaskRunner(scheduler) if scheduler else Runner(workers)
+
+
+def run_sweep(
+    *,
+    scenarios: list[Path],
+    vary: list[str],
+    runs: int,
+    precision: float | None,
+    seed: int,
+    workers: int,
+    scheduler: str | None,
+    plugin: list[Path] | None,
+    out: Path | None,
+    resume: bool,
+    report: Path | None,
+    csv_file: Path | None,
+    as_json: bool,
+) -> None:
+    """Check every input, play the grid (storing each battle under ``--out``), then
+    print the table or the JSON document and write the report and CSV."""
+    for path, flag in ((report, "--report"), (csv_file, "--csv")):
+        if path is not None:
+            writable_file(path, flag)
+    if resume and out is None:
+        raise usage_error("--resume", "needs --out DIR (the store to resume)")
+    try:
+        axes = parse_axes(vary)
+        loaded = [(load_scenario(p), str(p)) for p in scenarios]
+        plugins = load_plugins(plugin)
+        grid_cases = cases(loaded, axes, seed)
+    except RuleSettingError as error:
+        raise usage_error("--vary", error) from None
+    except HammerlabError as error:
+        raise fail(error) from None
+    try:
+        with runner_for(workers, scheduler) as runner, _store(out) as store:
+            total = runs * len(grid_cases)
+            with progress("battles", total, quiet=as_json) as advance:
+                results = sweep(
+                    grid_cases, runs, seed, runner, precision, store, resume, plugins, advance
+                )
+    except SweepError as error:
+        raise usage_error("--out", error) from None
+    except HammerlabError as error:
+        raise fail(error) from None
+    method = _method(runs, precision, seed, workers, scheduler)
+    if as_json:
+        document = {"method": method, "points": [r.to_dict() for r in results]}
+        typer.echo(json.dumps(document, indent=1))
+    else:
+        console.print(method, markup=False)
+        print_points(results)
+    if csv_file is not None:
+        write_file(csv_file, csv_text(results))
+    if report is not None:
+        from hammerlab.analysis.report import sweep_report  # matplotlib: only when asked
+
+        write_file(report, sweep_report(results, [str(p) for p in scenarios], vary, method))
+        typer.echo(f"report written to {report}", err=as_json)
+
+
+def _store(out: Path | None) -> AbstractContextManager[Any]:
+    from contextlib import nullcontext
+
+    if out is None:
+        return nullcontext(None)
+    from hammerlab.analysis.store import ResultStore
+
+    return ResultStore(out)
+
+
+def _method(runs: int, precision: float | None, seed: int, workers: int, sched: str | None) -> str:
+    where = f"Dask cluster {sched}" if sched else f"{workers} local process(es)"
+    stop = (
+        f"until every 95% interval is narrower than {precision} (rounds of 50 seeds, "
+        f"at most {runs})"
+        if precision is not None
+        else f"{runs} battles"
+    )
+    return (
+        f"Every grid point plays seeds {seed}, {seed + 1}, ... ({stop}) on {where}; "
+        "95% intervals: normal approximation for mean models left, Wilson for rates."
+    )
+
+
+def _cell(e: Estimate, percent: bool = False) -> str:
+    if percent:
+        return f"{e.mean:.0%} ({e.low:.0%}..{e.high:.0%})"
+    return f"{e.mean:.2f} ({e.low:.2f}..{e.high:.2f})"
+
+
+def print_points(results: Sequence[PointResult]) -> None:
+    """One table per grid point: models left per unit, then win rates."""
+    for result in results:
+        console.print(
+            f"\n{result.scenario} · {point_label(result.point) or 'as written'} · "
+            f"{result.runs} battles from seed {result.first_seed}",
+            markup=False,
+        )
+        table = Table("Unit", "Player", "Models", "Models left (95% CI)", "P(destroyed)")
+        for s in result.units:
+            table.add_row(
+                escape(s.unit.label), escape(s.unit.player), str(s.unit.starting_models),
+                _cell(s.models_left), _cell(s.destroyed, percent=True),
+            )  # fmt: skip
+        console.print(table)
+        console.print(
+            "Win rate: "
+            + ", ".join(f"{name} {_cell(e, percent=True)}" for name, e in result.wins.items()),
+            markup=False,
+        )
+
+
+def csv_text(results: Sequence[PointResult]) -> str:
+    """Every metric of every point, one row each."""
+    rows = [row for r in results for row in r.csv_rows()]
+    columns: list[str] = []
+    for row in rows:
+        columns += [c for c in row if c not in columns]
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def run_results(
+    folders: list[Path],
+    sql: str | None,
+    merge_into: Path | None,
+    csv_file: Path | None,
+    as_json: bool,
+) -> None:
+    """Merge, query or summarize stored battles."""
+    from hammerlab.analysis.store import merge, query, summaries
+
+    if csv_file is not None:
+        writable_file(csv_file, "--csv")
+    try:
+        if merge_into is not None:
+            added = merge(folders, merge_into)
+            message = f"{added} battles added to {merge_into}"
+            if as_json:
+                typer.echo(json.dumps({"merged_into": str(merge_into), "battles_added": added}))
+            else:
+                console.print(message, markup=False)
+            return
+        if sql is not None:
+            columns, rows = query(folders, sql)
+            if as_json:
+                typer.echo(json.dumps([dict(zip(columns, r, strict=True)) for r in rows],
+                                      indent=1, default=str))  # fmt: skip
+            else:
+                table = Table(*columns)
+                for row in rows:
+                    table.add_row(*(escape(str(v)) for v in row))
+                console.print(table)
+            return
+        results = summaries(folders)
+    except HammerlabError as error:
+        raise fail(error) from None
+    if as_json:
+        typer.echo(json.dumps({"points": [r.to_dict() for r in results]}, indent=1))
+    else:
+        print_points(results)
+    if csv_file is not None:
+        write_file(csv_file, csv_text(results))
+
+
+def run_balance(
+    *,
+    scenario: Path,
+    vary: str,
+    target: str,
+    player: str | None,
+    runs: int,
+    tolerance: float,
+    seed: int,
+    workers: int,
+    scheduler: str | None,
+    plugin: list[Path] | None,
+    as_json: bool,
+) -> None:
+    """Check the question, run the solver with a spinner, print the answer."""
+    from hammerlab.analysis.balance import ROUND_RUNS, balance_scenario, parse_question
+
+    try:
+        spec = load_scenario(scenario)
+        plugins = load_plugins(plugin)
+        question = parse_question(spec, vary, target, player)
+    except HammerlabError as error:
+        raise fail(error) from None
+    try:
+        with (
+            runner_for(workers, scheduler) as runner,
+            progress("battles", None, quiet=as_json) as advance,
+        ):
+            answer = balance_scenario(
+                spec, str(scenario), question, runner, seed, min(ROUND_RUNS, runs), runs,
+                tolerance, plugins, advance,
+            )  # fmt: skip
+    except HammerlabError as error:
+        raise fail(error) from None
+    if as_json:
+        document = {"scenario": spec.name, "key": question.key, "metric": question.metric,
+                    "player": question.player, "first_seed": seed, **answer.to_dict()}  # fmt: skip
+        typer.echo(json.dumps(document, indent=1))
+        return
+    who = f" ({question.player})" if question.metric == "win_rate" else ""
+    console.print(
+        f"{spec.name}: {question.metric}{who} = {question.goal} over {question.key} in "
+        f"{question.low:g}..{question.high:g}; {answer.battles} battles from seed {seed}",
+        markup=False,
+    )
+    table = Table(question.key, f"{question.metric} (95% CI)", "Battles")
+    for p in answer.probes:
+        table.add_row(f"{p.value:g}", _cell(p.estimate), str(p.estimate.n))
+    console.print(table)
+    if not answer.found:
+        console.print(
+            f"no value in {question.low:g}..{question.high:g} reaches {question.goal}; "
+            f"nearest: {answer.value:g} ({_cell(answer.estimate)})",
+            markup=False,
+        )
+        return
+    console.print(
+        f"answer: {question.key} = {answer.value:g} (the root lies in "
+        f"{answer.bracket[0]:g}..{answer.bracket[1]:g}; {question.metric} there: "
+        f"{_cell(answer.estimate)})",
+        markup=False,
+    )
