@@ -104,6 +104,11 @@ def test_api_lab_job_reports_like_the_cli(client: TestClient) -> None:
     assert client.get(f"/api/lab/{key}/report.json").json() == expected
     csv = client.get(f"/api/lab/{key}/report.csv").text.splitlines()
     assert len(csv) == 1 + len(expected["units"]) + 2 + len(expected["baseline_wins"])
+    page = client.get(f"/api/lab/{key}/report.html").text
+    assert page.startswith("<!DOCTYPE html>") and "http://" not in page.replace(
+        "http://www.w3.org/2000/svg", ""
+    )
+    assert "seeds 1..4" in page and all(u["unit"] in page for u in expected["units"])
 
 
 def test_api_battle_log_upload_replays_the_cli_log(client: TestClient, tmp_path: Path) -> None:

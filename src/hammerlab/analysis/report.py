@@ -12,6 +12,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
+from hammerlab.analysis.lab import LabReport
 from hammerlab.analysis.sweep import ENGINE_VERSION, PointResult, point_label
 
 STYLE = (
@@ -110,3 +111,65 @@ def sweep_report(
         parts += [_table(r) for r in results if r.scenario == scenario]
     parts.append("</body></html>")
     return "\n".join(parts)
+
+
+def lab_report_html(report: LabReport) -> str:
+    """A lab report (``hammerlab lab``) as one self-contained HTML document: what was
+    compared, how many paired battles from which seeds, the method, and per unit the
+    models left in each arm with the 95% interval of the paired difference, drawn as
+    inline SVG bars."""
+    seeds = f"{report.first_seed}..{report.first_seed + report.runs - 1}"
+    rows = "".join(
+        "<tr>"
+        f"<td>{html.escape(u.unit)}</td><td>{html.escape(u.player)}</td>"
+        f"<td>{u.starting_models}</td><td>{u.baseline_mean:.2f}</td><td>{u.variant_mean:.2f}</td>"
+        f"<td>{u.difference:+.2f} [{u.ci95[0]:+.2f}, {u.ci95[1]:+.2f}]</td>"
+        f"<td>{u.baseline_destroyed:.0%} → {u.variant_destroyed:.0%}</td>"
+        "</tr>"
+        for u in report.units
+    )
+    wins = "".join(
+        f"<tr><td>{html.escape(name)}</td><td>{share:.0%}</td>"
+        f"<td>{report.variant_wins[name]:.0%}</td></tr>"
+        for name, share in report.baseline_wins.items()
+    )
+    return "\n".join(
+        [
+            "<!DOCTYPE html><html><head><meta charset='utf-8'>",
+            f"<title>hammerlab lab</title><style>{STYLE}</style></head><body>",
+            f"<h1>{html.escape(report.scenario)}</h1>",
+            f"<p><b>Compared:</b> the rules as they are (baseline) against "
+            f"{html.escape(report.rule)} (variant).</p>",
+            f"<p><b>Battles:</b> {report.runs} paired battles per arm, seeds {seeds}, "
+            f"both sides played by the {html.escape(report.ai)} AI.</p>",
+            "<p><b>Method:</b> both arms play the same seeds (common random numbers); "
+            "intervals are 95% normal intervals of the paired differences.</p>",
+            _lab_svg(report),
+            "<table><tr><th>Unit</th><th>Player</th><th>Models</th><th>Baseline</th>"
+            "<th>Variant</th><th>Difference [95% CI]</th><th>P(destroyed)</th></tr>"
+            f"{rows}</table>",
+            f"<table><tr><th>Winner</th><th>Baseline</th><th>Variant</th></tr>{wins}</table>",
+            "</body></html>",
+        ]
+    )
+
+
+def _lab_svg(report: LabReport) -> str:
+    """Mean models left per unit, baseline (grey) and variant (blue), as SVG bars."""
+    width, label, bar = 640, 220, 12
+    most = max([1, *(u.starting_models for u in report.units)])
+    scale = (width - label - 20) / most
+    parts = []
+    for row, u in enumerate(report.units):
+        y = 10 + row * (2 * bar + 14)
+        parts.append(f"<text x='0' y='{y + bar + 4}' font-size='12'>{html.escape(u.unit)}</text>")
+        for shift, value, colour in ((0, u.baseline_mean, "#999"), (bar, u.variant_mean, "#36c")):
+            parts.append(
+                f"<rect x='{label}' y='{y + shift}' width='{value * scale:.1f}' "
+                f"height='{bar}' fill='{colour}'><title>{value:.2f}</title></rect>"
+            )
+    height = 20 + len(report.units) * (2 * bar + 14)
+    return (
+        f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
+        f"role='img' aria-label='models left, baseline and variant'>{''.join(parts)}</svg>"
+    )

@@ -320,7 +320,7 @@ def create_app(scenario_folder: Path | None = None, plugins: tuple[Path, ...] = 
 
     @app.get("/api/lab/{key}/report.{form}")
     def lab_report(key: str, form: str) -> Response:
-        """The finished report as a download: ``json`` or ``csv``."""
+        """The finished report as a download: ``json``, ``csv`` or ``html``."""
         report = job_of(key).report
         if report is None:
             raise WebError("the job has no report (yet)", 409)
@@ -331,7 +331,11 @@ def create_app(scenario_folder: Path | None = None, plugins: tuple[Path, ...] = 
             return PlainTextResponse(
                 services.report_csv(report), media_type="text/csv", headers=disposition
             )
-        raise WebError("report.json or report.csv", 404)
+        if form == "html":
+            from hammerlab.analysis.report import lab_report_html
+
+            return HTMLResponse(lab_report_html(report), headers=disposition)
+        raise WebError("report.json, report.csv or report.html", 404)
 
     # --- battles and games ----------------------------------------------------------------
     @app.post("/api/battle")

@@ -53,6 +53,7 @@ function showReport(job) {
   drawLab(report);
   $("dl-json").href = `/api/lab/${job.id}/report.json`;
   $("dl-csv").href = `/api/lab/${job.id}/report.csv`;
+  $("dl-html").href = `/api/lab/${job.id}/report.html`;
 }
 
 /* Models left per unit, baseline and variant, with the variant's 95% interval. */
