@@ -171,9 +171,8 @@ class Game:
 
     def play(self) -> None:
         """Play on to the end (or the stop turn), the controllers answering everything."""
-        while (decision := self._decision()) is not None:
-            self.play_state.pick(self.battle.decide(decision))
-            self._settled = False
+        while self._decision() is not None:
+            self.step()
 
     def step(self) -> None:
         """Let the controllers answer the next top-level decision (nothing when over)."""
@@ -186,8 +185,7 @@ class Game:
         """Let the controllers answer the top-level decisions until ``player`` is to
         act or the game is over (the other side's moves, for a person playing one)."""
         while (decision := self._decision()) is not None and decision.player != player:
-            self.play_state.pick(self.battle.decide(decision))
-            self._settled = False
+            self.step()
 
     def chance_outcomes(self) -> None:
         """Not offered: every roll happens inside an activation, where the rules
