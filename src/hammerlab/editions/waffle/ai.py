@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hammerlab.editions.waffle.assault_results import SWEEP
-from hammerlab.editions.waffle.attacks import melee_stray_units, ranged_weapons
+from hammerlab.editions.waffle.attacks import melee_stray_units, ranged_weapons, shot_bs
 from hammerlab.editions.waffle.charge import (
     END_CHARGES,
     NO_REACTION,
@@ -74,7 +74,6 @@ from hammerlab.editions.waffle.expected import (
     expected_casualties,
     expected_per_model,
     melee_exchange,
-    shot_bs,
 )
 from hammerlab.editions.waffle.fight import attacks_of, melee_options
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
@@ -167,7 +166,7 @@ def stray_risk(battle: Battle, unit: Unit, enemy: Unit, orders: FireOrders) -> f
     """Expected casualties of ``unit``'s own side from its rolls of 1-2 into ``enemy``'s melee.
 
     The shooter sends them to its least exposed engaged unit. A Snap Shot hits
-    with chance ``p`` (the BS :func:`expected.shot_bs` gives the unit's most
+    with chance ``p`` (the BS :func:`attacks.shot_bs` gives the unit's most
     common model); a stray happens with chance 1/3, so the friendly casualties
     are those of snap-shooting that unit scaled by (1/3)/``p``. Strays hitting
     another player's unit cost nothing.

@@ -272,7 +272,8 @@ def _friendly_fire_penalty(battle: Battle, shooter: Unit, result: VolleyResult) 
             )
 
 
-def _ballistic_skill(battle: Battle, model: Model, snap: bool) -> int:
+def shot_bs(battle: Battle, model: Model, snap: bool) -> int:
+    """The BS ``model`` fires at: its own, or a Snap Shot's with the battle's parameters."""
     bs = stats_of(model.profile).bs
     if not snap:
         return bs
@@ -349,7 +350,7 @@ def _rolled_hits(
     for model in models:
         shots = shots_of(battle, unit, model, profile, target, orders.counts_within)
         total_shots += shots
-        bs = _ballistic_skill(battle, model, snap)
+        bs = shot_bs(battle, model, snap)
         needed_seen.add(f"{ballistic_target(bs)[0]}+")
         twin = profile.has_rule("Twin-linked")
         rolled = roll_to_hit(battle, bs, shots, twin, profile.name, orders.into_melee)
@@ -443,7 +444,7 @@ def _caused(
     def strike(model: Model, count: int, rule: str) -> list[WoundRoll]:
         twin = profile.has_rule("Twin-linked")
         purpose = f"{profile.name} {rule}"
-        hits = roll_hits(battle, _ballistic_skill(battle, model, snap), count, twin, purpose)
+        hits = roll_hits(battle, shot_bs(battle, model, snap), count, twin, purpose)
         shots = [Hit(target, weapon_strength(model, profile), model)] * hits
         return roll_to_wound(battle, target, shots, profile)
 

@@ -34,6 +34,7 @@ from hammerlab.editions.waffle.attacks import (
     fires_snap,
     firing_models,
     ranged_weapons,
+    shot_bs,
     shots_of,
     weapons_per_phase,
 )
@@ -54,7 +55,6 @@ from hammerlab.editions.waffle.special_rules import (
     model_has,
 )
 from hammerlab.editions.waffle.state import st
-from hammerlab.editions.waffle.tables import snap_shot_bs
 from hammerlab.editions.waffle.visibility import cover_save
 from hammerlab.editions.waffle.wounds import (
     majority,
@@ -69,17 +69,6 @@ from hammerlab.engine.units import Model, Unit
 BLAST_HITS = 3
 """Models a blast marker or template is expected to hit (fewer if the unit has
 fewer): where a marker lands is geometry, which an average cannot know."""
-
-
-def shot_bs(battle: Battle, model: Model, snap: bool) -> int:
-    """The BS ``model`` fires at: its own, or a Snap Shot's with the battle's parameters."""
-    bs = stats_of(model.profile).bs
-    if not snap:
-        return bs
-    settings = battle.settings
-    return snap_shot_bs(
-        bs, settings.integer("snap_shot_divisor"), settings.integer("snap_shot_minimum_bs")
-    )
 
 
 def defence_of(

@@ -16,7 +16,7 @@ from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.state import remove_casualty, st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
-from hammerlab.engine.events import ModelMoved, WoundsLost
+from hammerlab.engine.events import WoundsLost
 from hammerlab.engine.geometry import (
     Vec,
     centre_distance,
@@ -24,6 +24,7 @@ from hammerlab.engine.geometry import (
     segment_point_distance,
     step_toward,
 )
+from hammerlab.engine.moves import shift_unit
 from hammerlab.engine.units import Model, Unit
 
 FAST_TYPES = ("Jump", "Jet", "Bike", "Beast", "Cavalry")
@@ -108,19 +109,9 @@ def move_unit(
 
 
 def _shift(battle: Battle, unit: Unit, vector: Vec, reason: str, own_move: bool = True) -> None:
-    """Move every model of the unit by ``vector`` (nothing under 0.01"); unless it is
-    not the unit's ``own_move``, the unit counts as having moved."""
-    if math.hypot(*vector) < 0.01:
-        return
-    for model in unit.alive_models:
-        start = model.position
-        model.position = (start[0] + vector[0], start[1] + vector[1])
-        battle.emit(
-            ModelMoved(
-                unit=unit.label, model=model.id, start=start, end=model.position, reason=reason
-            )
-        )
-    if own_move:
+    """Move every model of the unit by ``vector`` (:func:`moves.shift_unit`); unless it
+    is not the unit's ``own_move``, the unit counts as having moved."""
+    if shift_unit(battle, unit, vector, reason) and own_move:
         unit.status.moved = True
 
 

@@ -23,7 +23,13 @@ from itertools import product
 import numpy as np
 
 from hammerlab.editions.distributions import vector
-from hammerlab.editions.waffle.attacks import fires_snap, firing_models, ranged_weapons, shots_of
+from hammerlab.editions.waffle.attacks import (
+    fires_snap,
+    firing_models,
+    ranged_weapons,
+    shot_bs,
+    shots_of,
+)
 from hammerlab.editions.waffle.charge import (
     NO_CHARGE_AFTER,
     charge_dice,
@@ -37,7 +43,6 @@ from hammerlab.editions.waffle.expected import (
     defence_of,
     expected_attack,
     melee_exchange,
-    shot_bs,
     would_fire,
 )
 from hammerlab.editions.waffle.morale import leadership
@@ -301,7 +306,7 @@ def _volley(
     battle: Battle, unit: Unit, target: Unit, name: str, orders: FireOrders
 ) -> tuple[Volley, Defence] | None:
     """One weapon of ``unit`` at ``target`` as :mod:`odds` takes it, if it fires:
-    shots grouped by the BS they are fired at (:func:`expected.shot_bs`), or
+    shots grouped by the BS they are fired at (:func:`attacks.shot_bs`), or
     the expected hits of markers and templates."""
     models = firing_models(battle, unit, target, name, orders)
     weapon = models[0].weapon(name) if models else None
