@@ -251,13 +251,23 @@ def expected_melee(
     if defender.destroyed or not models:
         return 0.0
     total = 0.0
+    alike: dict[tuple[int, int, tuple[str, ...]], float] = {}
     with charging(unit, charged):
         bonus = charge_bonus_attacks(battle, unit)
         for model in models:
-            weapon = best_melee_weapon(battle, unit, model, defender, charged)
-            attacks = stats_of(model.profile).a + bonus + second_weapon_bonus(model, weapon)
-            total += attacks * blow_value(battle, unit, model, weapon, defender, charged)
+            key = _kind(model)
+            if key not in alike:
+                weapon = best_melee_weapon(battle, unit, model, defender, charged)
+                attacks = stats_of(model.profile).a + bonus + second_weapon_bonus(model, weapon)
+                alike[key] = attacks * blow_value(battle, unit, model, weapon, defender, charged)
+            total += alike[key]
     return min(total, float(len(defender.alive_models)))
+
+
+def _kind(model: Model) -> tuple[int, int, tuple[str, ...]]:
+    """Models of one kind (the same profile, wargear and rules) fight alike: what is
+    worked out for one is reused for the others."""
+    return id(model.profile), id(model.weapons), model.rules
 
 
 def strikes_first(battle: Battle, unit: Unit, foe: Unit, charged: bool) -> bool:
@@ -265,11 +275,13 @@ def strikes_first(battle: Battle, unit: Unit, foe: Unit, charged: bool) -> bool:
     (:func:`fight.initiative`, Unwieldy weapons at 1)."""
 
     def step(side: Unit, side_charged: bool) -> int:
-        steps = [
-            initiative(m, best_melee_weapon(battle, side, m, other, side_charged))
-            for m in side.alive_models
-            for other in (foe if side is unit else unit,)
-        ]
+        other = foe if side is unit else unit
+        alike: dict[tuple[int, int, tuple[str, ...]], int] = {}
+        for m in side.alive_models:
+            if _kind(m) not in alike:
+                weapon = best_melee_weapon(battle, side, m, other, side_charged)
+                alike[_kind(m)] = initiative(m, weapon)
+        steps = [alike[_kind(m)] for m in side.alive_models]
         return sorted(steps)[len(steps) // 2]
 
     return step(unit, charged) > step(foe, False)
