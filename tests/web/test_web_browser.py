@@ -128,9 +128,11 @@ def test_odds_library_compare_swap_and_engine_badge(page: Page, server: str) -> 
     page.wait_for_selector("#result:not([hidden])")
     flags = ["--ruleset=waffle", "--attacker=Heavy Weapons Squad", "--weapon=Lascannon"]
     assert _numbers(page) == _expected(cli_json("odds", *flags, "--target=Ork Boyz"))
+    assert page.input_value("#trials") == "10000"  # the full check by default
     page.click("#check")
     page.wait_for_selector("#badge.ok", timeout=60_000)
     assert "matches a simulation of the real engine" in page.inner_text("#badge")
+    assert "10000 volleys" in page.inner_text("#badge")
     assert "p = " in page.inner_text("#badge")
     page.click("#compare-add")
     page.fill("#target", "Tactical Squad")

@@ -98,7 +98,7 @@ class OddsRequest(_Strict):
 class OddsCheckRequest(OddsRequest):
     """``POST /api/odds/check``: the same question, and how many engine volleys to play."""
 
-    trials: int = Field(default=2000, ge=100, le=MAX_TRIALS)
+    trials: int = Field(default=10_000, ge=100, le=MAX_TRIALS)
     seed: int = 1
 
 

@@ -148,7 +148,7 @@ async function check() {
   const badge = $("badge");
   badge.hidden = false; badge.className = "badge wait"; badge.textContent = "simulating…";
   try {
-    const body = { ...bodyOf(current.query), trials: 1000 };
+    const body = { ...bodyOf(current.query), trials: Number($("trials").value) };
     const data = await api("/api/odds/check", body);
     badge.className = `badge ${data.matches ? "ok" : "bad"}`;
     badge.textContent = `${data.matches ? "exact ✓ matches" : "✗ differs from"} a simulation of the real engine ` +
