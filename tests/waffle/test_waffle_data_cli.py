@@ -23,7 +23,7 @@ NOT_IMPLEMENTED: dict[str, set[str]] = {
     "Infantry Squad": set(),
     "Heavy Weapons Squad": set(),
     "Mortar Squad": set(),
-    "Ogryns": {"special rule not implemented: Very Bulky"},  # Stubborn is implemented
+    "Ogryns": set(),  # Stubborn is implemented; Very Bulky cannot matter (no transports)
     "Ork Boyz": {
         "special rule not implemented: Mob Rule",
     },
@@ -45,8 +45,7 @@ NOT_IMPLEMENTED: dict[str, set[str]] = {
     "Genestealers": {
         "special rule not implemented: Infiltrate",
         "special rule not implemented: Move Through Cover",
-        "special rule not implemented: Stealth",
-    },
+    },  # Fleet and Stealth are implemented
     "Carnifex": set(),
 }
 

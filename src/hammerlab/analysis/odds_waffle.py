@@ -42,7 +42,7 @@ from hammerlab.editions.waffle.special_rules import (
     names_rule,
     unsupported_unit_rules,
 )
-from hammerlab.editions.waffle.visibility import gone_to_ground_cover
+from hammerlab.editions.waffle.visibility import improved_cover
 from hammerlab.editions.waffle.wounds import majority_value, most_common_profile
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.engine.rules import RuleSettingError, resolve_settings
@@ -268,7 +268,7 @@ def _defence(
         models=_between("target models", models, 1, MAX_MODELS),
         save=roll("save", save),
         invulnerable=roll("invulnerable save", invulnerable),
-        cover=gone_to_ground_cover(in_cover) if "gone-to-ground" in facts else in_cover,
+        cover=improved_cover(in_cover, 1) if "gone-to-ground" in facts else in_cover,
         feel_no_pain=roll("Feel No Pain", feel_no_pain),
         eternal_warrior="eternal-warrior" in facts,
     )

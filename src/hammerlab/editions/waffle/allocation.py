@@ -121,7 +121,9 @@ def _saved(
     stats = stats_of(model.profile)
     in_cover = None
     if cover and not profile.has_rule("Ignores Cover"):
-        in_cover = cover_save(battle, wound.source, model, st(battle, victim).gone_to_ground)
+        in_cover = cover_save(
+            battle, wound.source, victim, model, st(battle, victim).gone_to_ground
+        )
     for name, needed in saves_against(wound.ap, stats.sv, stats.invulnerable, in_cover):
         roll = battle.dice.d6(f"{name} save {needed}+ ({model.id})")
         saved = roll >= needed

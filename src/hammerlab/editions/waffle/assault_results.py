@@ -24,7 +24,7 @@ from hammerlab.editions.waffle.placement import (
     is_free,
 )
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
-from hammerlab.editions.waffle.special_rules import close_combat_strength
+from hammerlab.editions.waffle.special_rules import close_combat_strength, preferred_enemy
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.wounds import roll_to_wound
 from hammerlab.engine.battle import Battle
@@ -213,7 +213,8 @@ def cut_down(battle: Battle, winner: Unit, fleeing: Unit, record: FightRecord) -
         strength = close_combat_strength(winner, striker, weapon, charging=True)
         toughness = stats_of(victim.profile).t
         hit = Hit(fleeing, strength, striker)
-        wounds = roll_to_wound(battle, fleeing, [hit], weapon, toughness=toughness)
+        preferred = preferred_enemy(winner)
+        wounds = roll_to_wound(battle, fleeing, [hit], weapon, toughness, preferred)
         allocate_wounds(
             battle,
             winner,

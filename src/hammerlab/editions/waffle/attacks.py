@@ -27,7 +27,7 @@ from hammerlab.editions.waffle.points import (
     WoundsCaused,
 )
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
-from hammerlab.editions.waffle.special_rules import relentless
+from hammerlab.editions.waffle.special_rules import preferred_enemy, relentless
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.tables import (
     ballistic_target,
@@ -237,7 +237,7 @@ def fire_weapon(
         by_unit.setdefault(hit.unit.id, []).append(hit)
     for unit_id, unit_hits in by_unit.items():
         victim = battle.unit(unit_id)
-        wounds = roll_to_wound(battle, victim, unit_hits, profile)
+        wounds = roll_to_wound(battle, victim, unit_hits, profile, preferred=preferred_enemy(unit))
         caused = _caused(battle, unit, target, profile, snap, orders, result, models)
         if victim is target and wounds:
             wounds += _more_attacks(battle, caused, len(wounds))
@@ -283,9 +283,12 @@ def shot_bs(battle: Battle, model: Model, snap: bool) -> int:
     )
 
 
-def roll_hits(battle: Battle, bs: int, shots: int, twin_linked: bool, purpose: str) -> int:
-    """Roll ``shots`` to hit with ``bs``; re-roll misses for BS 6+ or twin-linked."""
-    return roll_to_hit(battle, bs, shots, twin_linked, purpose).hits
+def roll_hits(
+    battle: Battle, bs: int, shots: int, twin_linked: bool, purpose: str, preferred: bool
+) -> int:
+    """Roll ``shots`` to hit with ``bs``; re-roll misses for BS 6+ or twin-linked,
+    or 1s for Preferred Enemy (``preferred``)."""
+    return roll_to_hit(battle, bs, shots, twin_linked, purpose, preferred=preferred).hits
 
 
 @dataclass(frozen=True)
@@ -298,16 +301,26 @@ class HitRolls:
 
 
 def roll_to_hit(
-    battle: Battle, bs: int, shots: int, twin_linked: bool, purpose: str, into_melee: bool = False
+    battle: Battle,
+    bs: int,
+    shots: int,
+    twin_linked: bool,
+    purpose: str,
+    into_melee: bool = False,
+    preferred: bool = False,
 ) -> HitRolls:
     """Roll ``shots`` to hit with ``bs``; re-roll misses for BS 6+ or twin-linked
-    (on the score :func:`tables.miss_reroll` gives).
+    (on the score :func:`tables.miss_reroll` gives), else, for a ``preferred``
+    enemy, the rolls of 1 (:func:`special_rules.preferred_enemy`: "re-rolls
+    failed To Hit … rolls of 1"). No die is re-rolled twice: where all misses
+    are re-rolled, Preferred Enemy adds nothing.
 
     Into a melee (seed 001, Proposed Rule) "any rolls of 1 or 2, even if they
     would normally be hits, hit one of your engaged units instead!": every
     die showing 1 or 2 strays, a re-rolled one included. A stray is not a
     miss, so it is not re-rolled; a miss (3 up to the score needed) is, and
-    strays if the re-roll shows 1 or 2.
+    strays if the re-roll shows 1 or 2. So into a melee a 1 is a stray, never
+    a Preferred Enemy re-roll.
     """
     needed = ballistic_target(bs)[0]
     again = miss_reroll(bs, twin_linked)
@@ -316,8 +329,11 @@ def roll_to_hit(
     rolls = battle.dice.roll(shots, f"to hit ({purpose}, {needed}+{note})")
     hits, strays = _hit_counts(rolls, needed, stray)
     misses = shots - hits - strays
+    what = "misses"
+    if again is None and preferred:
+        again, misses, what = needed, 0 if stray else rolls.count(1), "1s (Preferred Enemy)"
     if misses and again is not None:
-        rerolls = battle.dice.roll(misses, f"re-roll misses ({purpose}, {again}+{note})")
+        rerolls = battle.dice.roll(misses, f"re-roll {what} ({purpose}, {again}+{note})")
         more_hits, more_strays = _hit_counts(rerolls, again, stray)
         hits, strays = hits + more_hits, strays + more_strays
     return HitRolls(hits, strays)
@@ -353,7 +369,9 @@ def _rolled_hits(
         bs = shot_bs(battle, model, snap)
         needed_seen.add(f"{ballistic_target(bs)[0]}+")
         twin = profile.has_rule("Twin-linked")
-        rolled = roll_to_hit(battle, bs, shots, twin, profile.name, orders.into_melee)
+        rolled = roll_to_hit(
+            battle, bs, shots, twin, profile.name, orders.into_melee, preferred_enemy(unit)
+        )
         strength = weapon_strength(model, profile)
         hits += [Hit(target, strength, model) for _ in range(rolled.hits)]
         strays += [model] * rolled.strays
@@ -444,9 +462,10 @@ def _caused(
     def strike(model: Model, count: int, rule: str) -> list[WoundRoll]:
         twin = profile.has_rule("Twin-linked")
         purpose = f"{profile.name} {rule}"
-        hits = roll_hits(battle, shot_bs(battle, model, snap), count, twin, purpose)
+        preferred = preferred_enemy(unit)
+        hits = roll_hits(battle, shot_bs(battle, model, snap), count, twin, purpose, preferred)
         shots = [Hit(target, weapon_strength(model, profile), model)] * hits
-        return roll_to_wound(battle, target, shots, profile)
+        return roll_to_wound(battle, target, shots, profile, preferred=preferred)
 
     def allocate(wounds: list[WoundRoll]) -> int:
         before = result.unsaved[target.id]

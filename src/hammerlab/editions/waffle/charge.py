@@ -180,8 +180,13 @@ def resolve_charge(battle: Battle, unit: Unit, target: Unit) -> None:
 
     A charge whose charger or target is gone after the reaction (shot down by
     Overwatch, fallen back off the table) ends without a roll. A target that
-    fell back out of reach makes the roll fail.
+    fell back out of reach makes the roll fail. A target charged while not
+    locked in combat is marked ``charged_unlocked`` for the phase
+    (:func:`special_rules.counter_attack_bonus`: "If, when charged, the unit
+    was already locked in combat, the Counter-attack special rule has no
+    effect").
     """
+    unlocked = not st(battle, target).locked_in_combat
     reaction_to_charge(battle, unit, target)
     if unit.destroyed or target.destroyed:
         battle.say("charge", f"the charge of {unit.label} ends: nothing left to charge with or at")
@@ -193,6 +198,7 @@ def resolve_charge(battle: Battle, unit: Unit, target: Unit) -> None:
     refresh_locks(battle)
     unit.status.charged = roll.success and units_in_contact(unit, target)
     if unit.status.charged:
+        st(battle, target).charged_unlocked |= unlocked
         for rule in battle.hooks.get(CHARGE_SUCCEEDED):
             rule(battle, unit, target)
             refresh_locks(battle)

@@ -88,7 +88,7 @@ def defence_of(
     cover = None
     if source is not None:
         down = st(battle, target).gone_to_ground if gone_to_ground is None else gone_to_ground
-        cover = cover_save(battle, source, closest([source], target.alive_models)[0], down)
+        cover = cover_save(battle, source, target, closest([source], target.alive_models)[0], down)
     return Defence(
         toughness=majority_toughness(target),
         wounds=stats.w,

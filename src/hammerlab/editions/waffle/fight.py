@@ -32,7 +32,11 @@ from hammerlab.editions.waffle.points import (
     WoundsCaused,
 )
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
-from hammerlab.editions.waffle.special_rules import close_combat_strength
+from hammerlab.editions.waffle.special_rules import (
+    close_combat_strength,
+    counter_attack_bonus,
+    preferred_enemy,
+)
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.tables import melee_cell
 from hammerlab.editions.waffle.wounds import majority, roll_to_wound
@@ -145,12 +149,14 @@ def initiative(model: Model, weapon: WeaponProfile) -> int:
 
 
 def attacks_of(battle: Battle, unit: Unit, model: Model, weapon: WeaponProfile) -> int:
-    """The model's Attacks: profile, charge bonus and a second weapon.
+    """The model's Attacks: profile, charge bonus, Counter-attack and a second weapon.
 
     The charge bonus (+1, +2 with Rage, one fewer after a Fiery Charge) is
-    :func:`charge.charge_bonus_attacks`; :func:`second_weapon_bonus` adds 1.
+    :func:`charge.charge_bonus_attacks`; Counter-attack's +1 when charged is
+    :func:`special_rules.counter_attack_bonus`; :func:`second_weapon_bonus` adds 1.
     """
     bonus = charge_bonus_attacks(battle, unit)
+    bonus += counter_attack_bonus(unit, model, st(battle, unit).charged_unlocked)
     return stats_of(model.profile).a + bonus + second_weapon_bonus(model, weapon)
 
 
@@ -259,7 +265,8 @@ def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> No
     for (cell, strength), models in batches.items():
         count = sum(attacks_of(battle, unit, m, weapon) for m in models)
         blows += count
-        hits += [Hit(target, strength, models[0])] * roll_blows(battle, cell, count, weapon.name)
+        landed = roll_blows(battle, cell, count, weapon.name, preferred_enemy(unit))
+        hits += [Hit(target, strength, models[0])] * landed
     battle.emit(
         BlowsStruck(
             unit=unit.label,
@@ -274,7 +281,7 @@ def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> No
     )
     if not hits:
         return
-    wounds = roll_to_wound(battle, target, hits, weapon)
+    wounds = roll_to_wound(battle, target, hits, weapon, preferred=preferred_enemy(unit))
     result = VolleyResult()
     caused = _caused(battle, plan, result, attackers)
     if wounds:
@@ -290,12 +297,18 @@ def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> No
     st(battle, unit).combat_score += result.unsaved[target.id]
 
 
-def roll_blows(battle: Battle, cell: str, count: int, purpose: str) -> int:
-    """Hits from ``count`` Attacks needing ``cell`` (``A``: all hit, no dice)."""
+def roll_blows(battle: Battle, cell: str, count: int, purpose: str, preferred: bool) -> int:
+    """Hits from ``count`` Attacks needing ``cell`` (``A``: all hit, no dice); a
+    ``preferred`` enemy's rolls of 1 are re-rolled once
+    (:func:`special_rules.preferred_enemy`)."""
     if cell == AUTOMATIC:
         return count
     needed = int(cell.rstrip("+"))
-    return sum(1 for r in battle.dice.roll(count, f"to hit ({purpose}, {cell})") if r >= needed)
+    rolls = battle.dice.roll(count, f"to hit ({purpose}, {cell})")
+    ones = rolls.count(1) if preferred else 0
+    if ones:
+        rolls += battle.dice.roll(ones, f"re-roll 1s to hit (Preferred Enemy, {purpose}, {cell})")
+    return sum(1 for r in rolls if r >= needed)
 
 
 def _caused(
@@ -308,9 +321,11 @@ def _caused(
 
     def blow(last: Model, count: int, rule: str) -> list[WoundRoll]:
         cell = melee_cell(stats_of(last.profile).ws, plan.target_ws)
-        landed = roll_blows(battle, cell, count, f"{weapon.name} {rule}")
+        preferred = preferred_enemy(unit)
+        landed = roll_blows(battle, cell, count, f"{weapon.name} {rule}", preferred)
         strength = close_combat_strength(unit, last, weapon, unit.status.charged)
-        return roll_to_wound(battle, target, [Hit(target, strength, last)] * landed, weapon)
+        hits = [Hit(target, strength, last)] * landed
+        return roll_to_wound(battle, target, hits, weapon, preferred=preferred)
 
     def allocate(wounds: list[WoundRoll]) -> int:
         before = result.unsaved[target.id]

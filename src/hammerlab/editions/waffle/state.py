@@ -45,6 +45,8 @@ class WaffleStatus:
     combat_score: int = 0
     """What this unit adds to its side's assault result this phase (wounds
     caused in the fight, Fiery Charge casualties)."""
+    charged_unlocked: bool = False
+    """Charged this phase while not locked in combat (Counter-attack)."""
     changed_flight_mode: bool = False
     """A Flying Monstrous Creature that changed flight mode this turn."""
 

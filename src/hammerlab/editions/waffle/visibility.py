@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hammerlab.editions.waffle.special_rules import cover_bonus
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.geometry import base_distance
 from hammerlab.engine.units import Model, Unit
@@ -27,21 +28,26 @@ def within(model: Model, targets: list[Model], inches: float) -> bool:
     return any(base_distance(model, t) <= inches for t in targets)
 
 
-def cover_save(battle: Battle, shooter: Model, target: Model, gone_to_ground: bool) -> int | None:
-    """The best cover save ``target`` has against shots from ``shooter``.
+def cover_save(
+    battle: Battle, shooter: Model, target_unit: Unit, target: Model, gone_to_ground: bool
+) -> int | None:
+    """The best cover save ``target`` (of ``target_unit``) has against shots from ``shooter``.
 
     A model in, or seen through, a terrain area with a cover save gets that
     save (the base rules' "25% obscured" judged by the line between the two
     models' centres). Going to Ground improves cover by 1, or gives 6+ where
-    there is none (6th/7th-edition Go to Ground).
+    there is none (6th/7th-edition Go to Ground); Stealth and Shrouded
+    improve it further (:func:`special_rules.cover_bonus`).
     """
     areas = battle.battlefield.cover_between(shooter.position, target.position)
     areas += [a for a in battle.battlefield.areas_at(target.position) if a.cover_save]
     values = [a.cover_save for a in areas if a.cover_save is not None]
     best = min(values) if values else None
-    return gone_to_ground_cover(best) if gone_to_ground else best
+    better = int(gone_to_ground) + cover_bonus(target_unit)
+    return improved_cover(best, better) if better else best
 
 
-def gone_to_ground_cover(cover: int | None) -> int:
-    """The cover save of a unit gone to ground: 1 better (at best 2+), or 6+ with none."""
-    return 6 if cover is None else max(2, cover - 1)
+def improved_cover(cover: int | None, better: int) -> int:
+    """A cover save ``better`` points better, at best 2+; in the open (no cover)
+    as if it were 7+, so 1 better gives 6+ (Go to Ground, Stealth, Shrouded)."""
+    return max(2, (7 if cover is None else cover) - better)

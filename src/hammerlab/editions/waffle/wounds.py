@@ -57,6 +57,7 @@ def roll_to_wound(
     hits: list[Hit],
     profile: WeaponProfile,
     toughness: int | None = None,
+    preferred: bool = False,
 ) -> list[WoundRoll]:
     """Seed 000, step 5, with Overwhelming Strength, Rending, Poisoned and Shred.
 
@@ -65,6 +66,9 @@ def roll_to_wound(
     edition): a To Wound roll of 6 wounds regardless of Toughness, at AP2.
     Hits roll against the victim's majority Toughness unless ``toughness`` is
     given (a hit on one model: a Sweeping Advance's randomly distributed hit).
+    Where failed rolls are not all re-rolled (:func:`rerolls_wounds`), a
+    ``preferred`` enemy's rolls of 1 are (:func:`special_rules.preferred_enemy`:
+    "re-rolls failed … To Wound rolls of 1").
     """
     if toughness is None:
         toughness = majority_toughness(victim)
@@ -92,6 +96,12 @@ def roll_to_wound(
         if failed and rerolls_wounds(profile, strength, toughness):
             rolls = [r for r in rolls if wounds_on(r, chart, rending)]
             rolls += battle.dice.roll(failed, f"re-roll failed wounds ({profile.name})")
+        elif preferred and 1 in rolls:
+            ones = rolls.count(1)
+            rolls = [r for r in rolls if r != 1]
+            rolls += battle.dice.roll(
+                ones, f"re-roll 1s to wound (Preferred Enemy, {profile.name})"
+            )
         wounds += [
             _wound(strength, profile, r, source) for r in rolls if wounds_on(r, chart, rending)
         ]
