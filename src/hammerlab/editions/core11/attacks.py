@@ -106,6 +106,7 @@ def situation_for(
     return Situation(
         half_range=distance_to(model, target) <= profile.range / 2,
         cover=has_cover(battle, model, target),
+        cover_improves_save=battle.settings.text("cover_effect") == "improve_save",
         stationary=not (status.moved or status.advanced),
         heavy_steady=control.own_phase
         and not (status.moved or status.advanced)

@@ -63,6 +63,9 @@ class Situation:
     """The target is within half the weapon's range of the attacking model."""
     cover: bool = False
     """The target has the benefit of cover against the attack (13.08)."""
+    cover_improves_save: bool = False
+    """Cover works as the 10th edition's did (the ruleset parameter ``cover_effect``):
+    +1 to the armour save, not a worse BS."""
     stationary: bool = False
     """The attacking unit remained stationary this turn (10.07)."""
     heavy_steady: bool = False
@@ -233,7 +236,13 @@ def attack_profile(
         -int(situation.close_quarters_penalty),
         -int(situation.engaged_target_penalty),
     ]
-    skill_worsened = int(covered)
+    skill_worsened = int(covered and not situation.cover_improves_save)
+    ap = weapon.ap
+    if covered and situation.cover_improves_save and not (ap == 0 and target.save <= 3):
+        # 10th edition, Benefit of Cover: "add 1 to the armour saving throw … (this
+        # does not apply to models with a Save characteristic of 3+ or better against
+        # attacks with an Armour Penetration characteristic of 0)".
+        ap += 1
     if active("PSYCHIC"):
         modifiers = [m for m in modifiers if m > 0]
         skill_worsened = 0
@@ -265,7 +274,7 @@ def attack_profile(
         wound_modifier=cap(int(lance)),
         critical_wound_from=critical_wound,
         twin_linked=active("TWIN-LINKED"),
-        save_need=save_need(target.save, weapon.ap, target.best_ranged_invulnerable),
+        save_need=save_need(target.save, ap, target.best_ranged_invulnerable),
         devastating=active("DEVASTATING WOUNDS"),
         damage=weapon.damage,
         melta=melta or DiceExpr(),

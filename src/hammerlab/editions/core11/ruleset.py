@@ -22,6 +22,17 @@ from hammerlab.engine.rules import Parameter, RuleOption
 from hammerlab.errors import ProfileError
 from hammerlab.io.wh40kdc_library import Wh40kdcLibrary
 
+COVER_EFFECT = Parameter(
+    "cover_effect",
+    "worsen_bs",
+    "What the benefit of cover does: worsen the attack's BS by 1 (11th edition), or add 1 "
+    "to the armour save (10th edition, not for Sv 3+ or better against AP 0)",
+    '13.08: "Each time a ranged attack targets a unit that has the benefit of cover against '
+    'it, worsen the BS characteristic of that attack by 1." (10th edition: "add 1 to the '
+    'armour saving throw")',
+    choices=("worsen_bs", "improve_save"),
+)
+
 
 class Core11Ruleset:
     """The 11th-edition Movement and Shooting phases, shooting types and the WTC ruling."""
@@ -40,8 +51,8 @@ class Core11Ruleset:
 
     @property
     def parameters(self) -> tuple[Parameter, ...]:
-        """core11 has no parameters yet (its numbers are in its procedures)."""
-        return ()
+        """What the lab may vary: the effect of cover (the 11th edition's, or the 10th's)."""
+        return (COVER_EFFECT,)
 
     def find_unit(self, name: str) -> Datasheet:
         """A datasheet of the wh40kdc dataset (``Name`` or ``Name [faction]``)."""
