@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import TypeVar
 
+from hammerlab.editions.base import apply_rules
 from hammerlab.editions.core11.abilities import install
 from hammerlab.editions.core11.ruleset import Core11Ruleset
 from hammerlab.editions.core11.state import Core11Game
@@ -117,7 +118,7 @@ def battle(
     rolled = dice if isinstance(dice, Dice) else ScriptedDice(values=list(dice))
     people: dict[str, Controller] = {"A": FirstChoiceController(), "B": FirstChoiceController()}
     people.update(controllers or {})
-    return Battle(
+    made = Battle(
         battlefield=Battlefield(terrain=tuple(terrain)),
         players=(Player("A", "south"), Player("B", "north")),
         units={u.id: u for u in units},
@@ -125,6 +126,8 @@ def battle(
         ruleset="core11",
         controllers=people,
     )
+    apply_rules(made, ruleset(), {})
+    return made
 
 
 def game(fight: Battle) -> Core11Game:
