@@ -15,7 +15,7 @@ from hammerlab.engine.datasheet import Datasheet, ModelEntry
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.dice import Dice
 from hammerlab.engine.geometry import MM_PER_INCH, Vec, centre_distance
-from hammerlab.engine.rules import ParamValue
+from hammerlab.engine.rules import ParamValue, resolve_settings
 from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import HammerlabError, InputError
 from hammerlab.io.library import ArmySpec, datasheets_from
@@ -294,7 +294,7 @@ def prepare(
         active_player=scenario.first_player or players[0].name,
     )
     try:
-        apply_rules(battle, ruleset, scenario.rules)
+        resolve_settings(ruleset.options, ruleset.parameters, scenario.rules)
     except HammerlabError as error:
         raise InputError(source, "rules", str(error)) from None
     apply_rules(battle, ruleset, {**scenario.rules, **(options or {})})

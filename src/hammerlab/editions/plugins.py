@@ -75,11 +75,6 @@ def load_plugin_file(path: Path) -> list[str]:
     return [r.name for r in rules]
 
 
-def loaded_files() -> list[str]:
-    """Plug-in files loaded so far (absolute paths), so worker processes can load them too."""
-    return list(_LOADED_FILES)
-
-
 def _rules_of(module: ModuleType, source: str) -> tuple[str, tuple[RuleOption, ...]]:
     ruleset = getattr(module, "RULESET", None)
     rules = getattr(module, "RULES", None)
@@ -87,11 +82,7 @@ def _rules_of(module: ModuleType, source: str) -> tuple[str, tuple[RuleOption, .
         raise InputError(source, "RULESET", "a plug-in names its ruleset: RULESET = 'waffle'")
     if not isinstance(rules, (tuple, list)) or not all(isinstance(r, RuleOption) for r in rules):
         raise InputError(source, "RULES", "a plug-in lists its rules: RULES = (RuleOption(...),)")
-    return ruleset, tuple(r if r.source != "built-in" else _sourced(r, source) for r in rules)
-
-
-def _sourced(rule: RuleOption, source: str) -> RuleOption:
-    return replace(rule, source=source)
+    return ruleset, tuple(r if r.source != "built-in" else replace(r, source=source) for r in rules)
 
 
 def _load_entry_points() -> None:

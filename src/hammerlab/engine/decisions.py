@@ -7,13 +7,11 @@ choose for a player.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from hammerlab.engine.battle import Battle
-    from hammerlab.engine.units import Unit
 
 T = TypeVar("T")
 
@@ -69,35 +67,3 @@ class Controller(Protocol):
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
         """Index into ``decision.choices``."""
         ...
-
-
-def units_in_turn(
-    battle: Battle,
-    player: str,
-    kind: str,
-    prompt: str,
-    eligible: Callable[[], list[Unit]],
-    stop: str = "end phase",
-) -> Iterator[Unit]:
-    """The units ``player`` picks one at a time, until they stop or none is eligible.
-
-    The rulebooks' "select a unit … then select another" loops: ``eligible``
-    is asked again before each pick, so what the last unit did counts.
-    """
-    while True:
-        ready = eligible()
-        if not ready:
-            return
-        choices: list[Choice[Unit | None]] = [Choice(u.label, u) for u in ready]
-        choices.append(Choice(stop, None))
-        unit = battle.decide(
-            Decision(
-                kind=kind,
-                player=player,
-                prompt=prompt,
-                choices=tuple(choices),
-            )
-        )
-        if unit is None:
-            return
-        yield unit

@@ -136,10 +136,6 @@ class Hooks:
         """The handlers on ``point``, in the order they were installed."""
         return cast(list[H], self._handlers.get(point.name, []))
 
-    def points(self) -> list[str]:
-        """Names of points with at least one handler."""
-        return [name for name, handlers in self._handlers.items() if handlers]
-
 
 Installer = Callable[[Hooks, "RuleSettings"], None]
 """What an option runs when it is on: installs its handlers."""
@@ -229,10 +225,6 @@ class RuleSettings:
         value = self.value(name)
         assert isinstance(value, str), name
         return value
-
-    def changed(self) -> dict[str, ParamValue]:
-        """Every setting as ``--rule`` would write it (options as ``on``/``off``)."""
-        return {**{k: v for k, v in self.options.items()}, **dict(self.values)}
 
 
 def parse_rule_flag(flag: str) -> tuple[str, str]:

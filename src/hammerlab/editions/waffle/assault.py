@@ -7,7 +7,7 @@ Fiery Charge casualties in ``combat_score``) reaches the fight.
 
 from __future__ import annotations
 
-from hammerlab.editions.flow import Phase, run_phase
+from hammerlab.editions.flow import Phase
 from hammerlab.editions.waffle.charge import CHARGES, begin_charges
 from hammerlab.editions.waffle.fight import fight_sub_phase
 from hammerlab.editions.waffle.shooting import start_phase
@@ -28,8 +28,3 @@ def _end(battle: Battle, player: str) -> None:
 
 ASSAULT = Phase("assault", begin=_begin, picks=CHARGES, end=_end)
 """Charges of the active player, then every combat on the table fights."""
-
-
-def assault_phase(battle: Battle, player: str) -> None:
-    """The assault phase (:data:`ASSAULT`) for ``player``."""
-    run_phase(battle, ASSAULT, player)

@@ -389,13 +389,18 @@ def _contact_spot_in_target(
 
 
 def charge_bonus_attacks(battle: Battle, unit: Unit) -> int:
-    """Bonus Attacks a charging unit's models get in the fight (for the fight sub-phase).
+    """Bonus Attacks a unit's models get in the fight (for the fight sub-phase): the
+    :func:`charge_bonus` if it charged this turn, else none."""
+    return charge_bonus(battle, unit) if unit.status.charged else 0
+
+
+def charge_bonus(battle: Battle, unit: Unit) -> int:
+    """The bonus Attacks of ``unit`` on the charge (also what the AI weighs before
+    charging).
 
     6th/7th edition: +1 Attack on the charge, +2 with Rage; installed rules may
     change it (:data:`points.CHARGE_BONUS_ATTACKS`: a Fiery Charge costs one).
     """
-    if not unit.status.charged:
-        return 0
     bonus = 2 if unit.has_rule("Rage") else 1
     for rule in battle.hooks.get(CHARGE_BONUS_ATTACKS):
         bonus = rule(battle, unit, bonus)

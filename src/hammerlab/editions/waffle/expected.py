@@ -27,8 +27,6 @@ it where a threshold matters (:mod:`suppression`), not for ranking.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from hammerlab.editions.waffle.attacks import (
     fires_snap,
@@ -38,7 +36,7 @@ from hammerlab.editions.waffle.attacks import (
     shots_of,
     weapons_per_phase,
 )
-from hammerlab.editions.waffle.charge import charge_bonus_attacks
+from hammerlab.editions.waffle.charge import charge_bonus
 from hammerlab.editions.waffle.estimate import p_blow, p_hit
 from hammerlab.editions.waffle.fight import (
     initiative,
@@ -198,18 +196,6 @@ def expected_attack(
     return min(expected, float(len(target.alive_models)))
 
 
-@contextmanager
-def charging(unit: Unit, charged: bool) -> Iterator[None]:
-    """Let the rules' own functions answer as if ``unit`` had (not) charged this turn
-    (:func:`charge.charge_bonus_attacks` reads it from the unit); restored after."""
-    was = unit.status.charged
-    unit.status.charged = charged
-    try:
-        yield
-    finally:
-        unit.status.charged = was
-
-
 def blow_value(
     battle: Battle, unit: Unit, model: Model, weapon: WeaponProfile, target: Unit, charged: bool
 ) -> float:
@@ -245,22 +231,21 @@ def expected_melee(
     """Expected casualties ``models`` of ``unit`` cause ``defender`` in one round.
 
     Each model fights with its best weapon (:func:`best_melee_weapon`) and the
-    Attacks the fight gives it (profile, :func:`charge.charge_bonus_attacks`
+    Attacks the fight gives it (profile, :func:`charge.charge_bonus`
     when ``charged``, :func:`fight.second_weapon_bonus`).
     """
     if defender.destroyed or not models:
         return 0.0
     total = 0.0
     alike: dict[tuple[int, int, tuple[str, ...]], float] = {}
-    with charging(unit, charged):
-        bonus = charge_bonus_attacks(battle, unit)
-        for model in models:
-            key = _kind(model)
-            if key not in alike:
-                weapon = best_melee_weapon(battle, unit, model, defender, charged)
-                attacks = stats_of(model.profile).a + bonus + second_weapon_bonus(model, weapon)
-                alike[key] = attacks * blow_value(battle, unit, model, weapon, defender, charged)
-            total += alike[key]
+    bonus = charge_bonus(battle, unit) if charged else 0
+    for model in models:
+        key = _kind(model)
+        if key not in alike:
+            weapon = best_melee_weapon(battle, unit, model, defender, charged)
+            attacks = stats_of(model.profile).a + bonus + second_weapon_bonus(model, weapon)
+            alike[key] = attacks * blow_value(battle, unit, model, weapon, defender, charged)
+        total += alike[key]
     return min(total, float(len(defender.alive_models)))
 
 
