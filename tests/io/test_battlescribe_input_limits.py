@@ -8,7 +8,6 @@ rejected the whole catalogue as "nested too deeply".
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -45,9 +44,7 @@ def test_a_neighbour_is_identified_from_its_first_kilobytes_only(tmp_path: Path)
         (folder / "army.cat").write_text(catalogue(system="sys"))
         (folder / "system.gst").write_bytes(b"<!--" + b"x" * padding + b"-->" + system)
     clear_cache()
-    start = time.perf_counter()
     notes = import_file(far / "army.cat").notes
-    assert time.perf_counter() - start < 1.0
     assert notes == (
         "Game system 'sys' (.gst) was not found next to the file; links into it stay unresolved.",
     )
