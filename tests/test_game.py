@@ -172,3 +172,17 @@ def test_cli_game_files_errors_are_one_line(args: list[str], problem: str) -> No
     assert result.exit_code == 1
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and problem in lines[0]
+
+
+def test_a_saved_game_or_log_with_a_broken_scenario_is_one_line(tmp_path: Path) -> None:
+    header = {"kind": "game", "format": "hammerlab-game/1", "scenario": {"name": "x"},
+              "source": "x.toml"}  # fmt: skip
+    log = tmp_path / "broken.jsonl"
+    log.write_text(json.dumps(header) + "\n", encoding="utf-8")
+    saved = tmp_path / "broken.json"
+    saved.write_text(json.dumps({**header, "decisions": []}), encoding="utf-8")
+    for args in (["replay", str(log)], ["battle", "--resume", str(saved)]):
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+        lines = result.stderr.splitlines()
+        assert len(lines) == 1 and "scenario: players: Field required" in lines[0]

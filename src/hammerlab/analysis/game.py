@@ -33,7 +33,7 @@ from hammerlab.engine.events import to_json_line_of
 from hammerlab.engine.rules import ParamValue
 from hammerlab.engine.units import Unit
 from hammerlab.errors import HammerlabError, IllegalActionError, InputError
-from hammerlab.io.scenario import Scenario
+from hammerlab.io.scenario import Scenario, scenario_from_data
 
 FORMAT = "hammerlab-game/1"
 
@@ -255,7 +255,7 @@ class Game:
         scenario's last turn).
         """
         saved = _read(text, where)
-        game = _start_from(saved, controllers)
+        game = _start_from(saved, controllers, where)
         game.replay([(str(k), str(a)) for _, k, a in saved["decisions"]], where)
         if game.digest() != saved.get("digest"):
             raise InputError(where, "digest", "the replayed game differs from the saved one")
@@ -325,9 +325,11 @@ def state_digest(battle: Battle, play: Play) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _start_from(saved: Mapping[str, Any], controllers: Mapping[str, Controller] | None) -> Game:
+def _start_from(
+    saved: Mapping[str, Any], controllers: Mapping[str, Controller] | None, where: str
+) -> Game:
     return Game.start(
-        Scenario.model_validate(saved["scenario"]),
+        scenario_from_data(saved["scenario"], f"{where}: scenario"),
         str(saved["source"]),
         saved.get("seed"),
         saved.get("rules") or {},
@@ -363,7 +365,7 @@ def log_game(text: str, where: str) -> tuple[Game, list[Any]]:
         raise InputError(where, "", f"not JSON Lines: {error.msg}") from None
     if not isinstance(header, dict) or header.get("kind") != "game":
         raise InputError(where, "line 1", "no game header: write the log with --log-json")
-    game = _start_from(_read(json.dumps({**header, "decisions": []}), where), None)
+    game = _start_from(_read(json.dumps({**header, "decisions": []}), where), None, where)
     return game, logged_events
 
 

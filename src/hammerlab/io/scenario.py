@@ -9,13 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from shapely.geometry import Polygon
 from shapely.validation import explain_validity
 
 from hammerlab.errors import InputError
 from hammerlab.io.library import ModelSpec
-from hammerlab.io.validation import parse_toml
+from hammerlab.io.validation import as_input_error, parse_toml
 
 MAX_SCENARIO_BYTES = 1_000_000
 
@@ -167,6 +167,17 @@ def _check_references(scenario: Scenario, source: str) -> None:
 def parse_scenario(text: str, source: str) -> Scenario:
     """Validate a scenario's TOML text."""
     scenario = parse_toml(text, source, Scenario)
+    _check_references(scenario, source)
+    return scenario
+
+
+def scenario_from_data(data: object, source: str) -> Scenario:
+    """A scenario given as data (the copy a saved game or a log header keeps),
+    validated like a file: any mistake is one :class:`InputError`."""
+    try:
+        scenario = Scenario.model_validate(data)
+    except ValidationError as error:
+        raise as_input_error(source, error) from None
     _check_references(scenario, source)
     return scenario
 
