@@ -502,7 +502,7 @@ class WaffleAI:
 
     def _melee_target(self, battle: Battle, decision: Decision[Any]) -> int:
         unit, model = _asked_model(battle, decision)
-        weapon = next(w for w in melee_options(model) if w.name == decision.context.weapon)
+        weapon = next(w for w in melee_options(model, unit) if w.name == decision.context.weapon)
         charged = unit.status.charged
         values = [
             (blow_value(battle, unit, model, weapon, c.value, charged), -len(c.value.alive_models))

@@ -27,7 +27,7 @@ from hammerlab.editions.waffle.points import (
     WoundsCaused,
 )
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
-from hammerlab.editions.waffle.special_rules import preferred_enemy, relentless
+from hammerlab.editions.waffle.special_rules import monster_hunter, preferred_enemy, relentless
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.tables import (
     ballistic_target,
@@ -237,7 +237,14 @@ def fire_weapon(
         by_unit.setdefault(hit.unit.id, []).append(hit)
     for unit_id, unit_hits in by_unit.items():
         victim = battle.unit(unit_id)
-        wounds = roll_to_wound(battle, victim, unit_hits, profile, preferred=preferred_enemy(unit))
+        wounds = roll_to_wound(
+            battle,
+            victim,
+            unit_hits,
+            profile,
+            preferred=preferred_enemy(unit),
+            hunter=monster_hunter(unit, victim),
+        )
         caused = _caused(battle, unit, target, profile, snap, orders, result, models)
         if victim is target and wounds:
             wounds += _more_attacks(battle, caused, len(wounds))
@@ -465,7 +472,8 @@ def _caused(
         preferred = preferred_enemy(unit)
         hits = roll_hits(battle, shot_bs(battle, model, snap), count, twin, purpose, preferred)
         shots = [Hit(target, weapon_strength(model, profile), model)] * hits
-        return roll_to_wound(battle, target, shots, profile, preferred=preferred)
+        hunter = monster_hunter(unit, target)
+        return roll_to_wound(battle, target, shots, profile, preferred=preferred, hunter=hunter)
 
     def allocate(wounds: list[WoundRoll]) -> int:
         before = result.unsaved[target.id]

@@ -49,6 +49,7 @@ from hammerlab.editions.waffle.points import WEAPON_WOULD_FIRE
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
 from hammerlab.editions.waffle.special_rules import (
     close_combat_strength,
+    close_combat_weapon,
     feel_no_pain,
     model_has,
 )
@@ -203,14 +204,17 @@ def blow_value(
 
     The chart against the target's majority WS; the blow's Strength
     (:func:`special_rules.close_combat_strength`, Furious Charge when
-    ``charged``); then wound, save (no cover) and Instant Death as the fight
-    resolves them.
+    ``charged``) and the weapon as the model strikes with it
+    (:func:`special_rules.close_combat_weapon`: Smash's AP2, the model's own
+    Fleshbane, Poisoned, Rending, Shred); then wound, save (no cover) and
+    Instant Death as the fight resolves them.
     """
     if target.destroyed:
         return 0.0
     hit = p_blow(stats_of(model.profile).ws, majority(target, lambda s: s.ws))
     strength = close_combat_strength(unit, model, weapon, charged)
-    return hit * slain_per_hit(weapon, strength, defence_of(battle, target, None))
+    armed = close_combat_weapon(unit, model, weapon)
+    return hit * slain_per_hit(armed, strength, defence_of(battle, target, None))
 
 
 def best_melee_weapon(
@@ -222,7 +226,7 @@ def best_melee_weapon(
         attacks = stats_of(model.profile).a + second_weapon_bonus(model, weapon)
         return attacks * blow_value(battle, unit, model, weapon, target, charged)
 
-    return max(melee_options(model), key=value)
+    return max(melee_options(model, unit), key=value)
 
 
 def expected_melee(

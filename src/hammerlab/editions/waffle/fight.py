@@ -34,8 +34,12 @@ from hammerlab.editions.waffle.points import (
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
 from hammerlab.editions.waffle.special_rules import (
     close_combat_strength,
+    close_combat_weapon,
     counter_attack_bonus,
+    monster_hunter,
     preferred_enemy,
+    single_attack,
+    smash_options,
 )
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.tables import melee_cell
@@ -105,14 +109,16 @@ def _foes(unit: Unit, units: Sequence[Unit]) -> list[Unit]:
     return [u for u in units if u.player != unit.player and not u.destroyed]
 
 
-def melee_options(model: Model) -> list[WeaponProfile]:
+def melee_options(model: Model, unit: Unit | None = None) -> list[WeaponProfile]:
     """The weapons ``model`` may fight with: each melee weapon it carries, and a
-    close combat weapon if it has a pistol or no melee weapon (6th/7th edition)."""
+    close combat weapon if it has a pistol or no melee weapon (6th/7th edition);
+    with Smash (its own or ``unit``'s), the Smash Attack
+    (:func:`special_rules.smash_options`)."""
     profiles = [weapon_of(w) for w in model.weapons]
     options = {p.name: p for p in profiles if p.base_type == "Melee"}
     if not options or any(p.base_type == "Pistol" for p in profiles):
         options.setdefault(CLOSE_COMBAT_WEAPON.name, CLOSE_COMBAT_WEAPON)
-    return list(options.values())
+    return [*options.values(), *smash_options(unit, model)]
 
 
 def choose_weapons(battle: Battle, unit: Unit, record: FightRecord) -> None:
@@ -123,7 +129,7 @@ def choose_weapons(battle: Battle, unit: Unit, record: FightRecord) -> None:
     for model in unit.alive_models:
         groups.setdefault((model.profile, model.weapons, model.rules), []).append(model)
     for models in groups.values():
-        options = melee_options(models[0])
+        options = melee_options(models[0], unit)
         chosen = options[0]
         if len(options) > 1:
             ids = tuple(m.id for m in models)
@@ -154,7 +160,10 @@ def attacks_of(battle: Battle, unit: Unit, model: Model, weapon: WeaponProfile) 
     The charge bonus (+1, +2 with Rage, one fewer after a Fiery Charge) is
     :func:`charge.charge_bonus_attacks`; Counter-attack's +1 when charged is
     :func:`special_rules.counter_attack_bonus`; :func:`second_weapon_bonus` adds 1.
+    A Smash Attack is one Attack, whatever these say (:func:`special_rules.single_attack`).
     """
+    if single_attack(weapon):
+        return 1
     bonus = charge_bonus_attacks(battle, unit)
     bonus += counter_attack_bonus(unit, model, st(battle, unit).charged_unlocked)
     return stats_of(model.profile).a + bonus + second_weapon_bonus(model, weapon)
@@ -199,16 +208,16 @@ def _initiative_step(battle: Battle, units: list[Unit], step: int, record: Fight
     plans: list[Blows] = []
     for unit in units:
         foes = _foes(unit, units)
-        groups: dict[tuple[str, tuple[str, ...]], list[Model]] = {}
+        groups: dict[tuple[WeaponProfile, tuple[str, ...]], list[Model]] = {}
         for model in engaged_models(battle, unit):
             weapon = record.weapons[model.id]
             if initiative(model, weapon) != step:
                 continue
             reach = tuple(f.id for f in foes_within_reach(battle, unit, model, foes))
             if reach:
-                groups.setdefault((weapon.name, reach), []).append(model)
-        for (_, reach), models in groups.items():
-            weapon = record.weapons[models[0].id]
+                armed = close_combat_weapon(unit, model, weapon)
+                groups.setdefault((armed, reach), []).append(model)
+        for (weapon, reach), models in groups.items():
             target = _choose_target(battle, unit, models, weapon, [battle.unit(i) for i in reach])
             ws = majority(target, lambda s: s.ws)
             plans.append(Blows(unit, tuple(models), weapon, target, ws))
@@ -281,7 +290,10 @@ def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> No
     )
     if not hits:
         return
-    wounds = roll_to_wound(battle, target, hits, weapon, preferred=preferred_enemy(unit))
+    hunter = monster_hunter(unit, target)
+    wounds = roll_to_wound(
+        battle, target, hits, weapon, preferred=preferred_enemy(unit), hunter=hunter
+    )
     result = VolleyResult()
     caused = _caused(battle, plan, result, attackers)
     if wounds:
@@ -325,7 +337,8 @@ def _caused(
         landed = roll_blows(battle, cell, count, f"{weapon.name} {rule}", preferred)
         strength = close_combat_strength(unit, last, weapon, unit.status.charged)
         hits = [Hit(target, strength, last)] * landed
-        return roll_to_wound(battle, target, hits, weapon, preferred=preferred)
+        hunter = monster_hunter(unit, target)
+        return roll_to_wound(battle, target, hits, weapon, preferred=preferred, hunter=hunter)
 
     def allocate(wounds: list[WoundRoll]) -> int:
         before = result.unsaved[target.id]

@@ -13,7 +13,8 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
+from hammerlab.editions.waffle.profiles import StrengthSpec, WeaponProfile, stats_of
+from hammerlab.editions.waffle.weapon_rules import smashing, with_rules
 from hammerlab.engine.units import Model, Unit
 
 UNIT_RULES: Final[dict[str, str]] = {
@@ -39,6 +40,13 @@ UNIT_RULES: Final[dict[str, str]] = {
     "combat; Preferred Enemy (a type of foe) is not implemented",
     "Counter-attack": "+1 Attack for its models with the rule until the end of the phase "
     "when charged while not locked in combat",
+    "Monster Hunter": "re-rolls failed To Wound rolls against Monstrous Creatures",
+    "Smash": "close combat attacks at AP2 (unless AP1); may make one Smash Attack at double "
+    "Strength instead",
+    "Fleshbane": "its close combat attacks always wound on 2+",
+    "Poisoned": "its close combat attacks wound on the value given (4+), or better by the chart",
+    "Rending": "its close combat To Wound rolls of 6 wound whatever the Toughness, at AP2",
+    "Shred": "re-rolls failed To Wound rolls in close combat",
 }
 """Rule name → what it does in hammerlab."""
 
@@ -163,3 +171,62 @@ def counter_attack_bonus(unit: Unit, model: Model, charged_unlocked: bool) -> in
     combat (``WaffleStatus.charged_unlocked``).
     """
     return int(charged_unlocked and model_has(unit, model, "Counter-attack"))
+
+
+def monster_hunter(unit: Unit, victim: Unit) -> bool:
+    """7th edition, Monster Hunter: "A unit that contains at least one model with this
+    special rule re-rolls all failed To Wound rolls against Monstrous Creatures."
+    ``victim`` is a Monstrous Creature when most of its models are."""
+    if not unit.has_rule("Monster Hunter") or victim.destroyed:
+        return False
+    monstrous = [stats_of(m.profile).has_type("Monstrous Creature") for m in victim.alive_models]
+    return 2 * sum(monstrous) > len(monstrous)
+
+
+MELEE_MODEL_RULES: Final[tuple[str, ...]] = ("Fleshbane", "Poisoned", "Rending", "Shred")
+"""Weapon rules a model may have itself, for its close combat attacks. 7th edition,
+e.g. Fleshbane: "If a model has this special rule, or is attacking with a Melee
+weapon that has this special rule, they always Wound on a 2+ in close combat"
+(Poisoned, Rending and Shred are worded alike)."""
+
+
+def close_combat_weapon(unit: Unit, model: Model, weapon: WeaponProfile) -> WeaponProfile:
+    """``weapon`` as ``model`` strikes with it: with the :data:`MELEE_MODEL_RULES`
+    the model has, and at AP2 (unless AP1) with Smash (:func:`weapon_rules.smashing`).
+    The fight (:func:`fight.strike`) and the AI (:func:`expected.blow_value`) both
+    strike through this."""
+    own = tuple(r for r in (*model.rules, *unit.rules) if _base(r) in _MELEE_MODEL_RULES)
+    armed = with_rules(weapon, own)
+    return smashing(armed) if model_has(unit, model, "Smash") else armed
+
+
+_MELEE_MODEL_RULES = {r.lower() for r in MELEE_MODEL_RULES}
+
+SMASH_ATTACK: Final = WeaponProfile(
+    name="Smash Attack",
+    range=None,
+    strength=StrengthSpec(2, "times"),
+    ap=None,
+    base_type="Melee",
+    shots=1,
+    salvo_moving_shots=1,
+    blast=None,
+    template=False,
+    barrage=False,
+    rules=("Smash Attack",),
+)
+"""7th edition, Smash: "when it makes its close combat attacks, it can choose
+instead to make a single Smash Attack. If it does so, roll To Hit as normal, but
+resolve the Attack at double the model's Strength (to a maximum of 10)". Its AP2
+is Smash's own (:func:`close_combat_weapon`); it carries no weapon's rules."""
+
+
+def smash_options(unit: Unit | None, model: Model) -> list[WeaponProfile]:
+    """The Smash Attack, for a model with Smash (as one more weapon to choose)."""
+    has = model_has(unit, model, "Smash") if unit else names_rule(model.rules, "Smash")
+    return [SMASH_ATTACK] if has else []
+
+
+def single_attack(weapon: WeaponProfile) -> bool:
+    """Whether ``weapon`` strikes one Attack whatever the model's Attacks (a Smash Attack)."""
+    return weapon.has_rule("Smash Attack")
