@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hammerlab.editions.waffle.concussive import concuss
 from hammerlab.editions.waffle.events import (
     SaveTaken,
 )
@@ -67,6 +68,8 @@ def allocate_wounds(
         model = min(pool, key=lambda m: min(base_distance(f, m) for f in firers))
         if _saved(battle, victim, model, wound, profile, cover=not melee):
             continue
+        if profile.has_rule("Concussive"):
+            concuss(battle, model)
         left = wounds_left(battle, model, orders)
         lost = _wounds_lost(battle, victim, model, wound, profile, left)
         if not lost:

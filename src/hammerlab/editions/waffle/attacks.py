@@ -18,6 +18,7 @@ from hammerlab.editions.waffle.events import (
     ShotsFired,
     StrayShots,
 )
+from hammerlab.editions.waffle.gets_hot import gets_hot, shots_fired, suffer
 from hammerlab.editions.waffle.markers import aim_points, blast_hits, template_hits
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import (
@@ -224,10 +225,16 @@ def fire_weapon(
         st(battle, unit).fired_types.add(profile.base_type)
         if profile.blast or profile.template:
             st(battle, unit).fired_types.add("Template" if profile.template else "Blast")
+    if gets_hot(profile) and (profile.template or profile.blast):
+        bs_of = {m.id: shot_bs(battle, m, snap) for m in models}
+        shooting = shots_fired(battle, unit, models, profile, bs_of, orders)
+        one_each = replace(profile, shots=1)
+    else:
+        shooting, one_each = models, profile
     if profile.template:
-        hits = template_hits(battle, unit, target, models, profile)
+        hits = template_hits(battle, unit, target, shooting, one_each)
     elif profile.blast:
-        hits = blast_hits(battle, unit, target, models, profile)
+        hits = blast_hits(battle, unit, target, shooting, one_each)
     else:
         hits = _rolled_hits(battle, unit, target, models, profile, snap, orders)
     for hit in hits:
@@ -305,6 +312,8 @@ class HitRolls:
     hits: int
     strays: int = 0
     """Into a melee: dice of 1 or 2, which hit another unit of the combat."""
+    ones: int = 0
+    """Dice left showing 1 once re-rolled (what Gets Hot counts)."""
 
 
 def roll_to_hit(
@@ -327,7 +336,8 @@ def roll_to_hit(
     die showing 1 or 2 strays, a re-rolled one included. A stray is not a
     miss, so it is not re-rolled; a miss (3 up to the score needed) is, and
     strays if the re-roll shows 1 or 2. So into a melee a 1 is a stray, never
-    a Preferred Enemy re-roll.
+    a Preferred Enemy re-roll. ``ones`` counts the dice left showing 1 (a 1
+    re-rolled counts only if the re-roll is a 1 too: :mod:`gets_hot`).
     """
     needed = ballistic_target(bs)[0]
     again = miss_reroll(bs, twin_linked)
@@ -336,6 +346,7 @@ def roll_to_hit(
     rolls = battle.dice.roll(shots, f"to hit ({purpose}, {needed}+{note})")
     hits, strays = _hit_counts(rolls, needed, stray)
     misses = shots - hits - strays
+    ones = rolls.count(1)
     what = "misses"
     if again is None and preferred:
         again, misses, what = needed, 0 if stray else rolls.count(1), "1s (Preferred Enemy)"
@@ -343,7 +354,9 @@ def roll_to_hit(
         rerolls = battle.dice.roll(misses, f"re-roll {what} ({purpose}, {again}+{note})")
         more_hits, more_strays = _hit_counts(rerolls, again, stray)
         hits, strays = hits + more_hits, strays + more_strays
-    return HitRolls(hits, strays)
+        # a 1 is a miss, so re-rolled, unless it strays into a melee
+        ones = (ones if stray else 0) + rerolls.count(1)
+    return HitRolls(hits, strays, ones)
 
 
 def _hit_counts(rolls: tuple[int, ...], needed: int, stray: int) -> tuple[int, int]:
@@ -368,6 +381,7 @@ def _rolled_hits(
     """
     hits: list[Hit] = []
     strays: list[Model] = []
+    hot: list[tuple[Model, int]] = []
     total_shots = 0
     needed_seen: set[str] = set()
     for model in models:
@@ -382,6 +396,7 @@ def _rolled_hits(
         strength = weapon_strength(model, profile)
         hits += [Hit(target, strength, model) for _ in range(rolled.hits)]
         strays += [model] * rolled.strays
+        hot.append((model, rolled.ones))
     battle.emit(
         ShotsFired(
             unit=unit.label,
@@ -394,6 +409,9 @@ def _rolled_hits(
             hits=len(hits),
         )
     )
+    if gets_hot(profile):
+        for model, ones in hot:
+            suffer(battle, unit, model, profile, ones, orders)
     if strays:
         hits += _stray_hits(battle, unit, target, profile, strays)
     return hits

@@ -37,6 +37,7 @@ from hammerlab.editions.waffle.attacks import (
     weapons_per_phase,
 )
 from hammerlab.editions.waffle.charge import charge_bonus
+from hammerlab.editions.waffle.concussive import concussed
 from hammerlab.editions.waffle.estimate import p_blow, p_hit
 from hammerlab.editions.waffle.fight import (
     initiative,
@@ -269,7 +270,7 @@ def strikes_first(battle: Battle, unit: Unit, foe: Unit, charged: bool) -> bool:
         for m in side.alive_models:
             if _kind(m) not in alike:
                 weapon = best_melee_weapon(battle, side, m, other, side_charged)
-                alike[_kind(m)] = initiative(m, weapon)
+                alike[_kind(m)] = initiative(m, weapon, concussed(battle, m))
         steps = [alike[_kind(m)] for m in side.alive_models]
         return sorted(steps)[len(steps) // 2]
 

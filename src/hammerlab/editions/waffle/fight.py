@@ -24,6 +24,7 @@ from hammerlab.editions.waffle.combat import (
     in_contact,
     refresh_locks,
 )
+from hammerlab.editions.waffle.concussive import concussed
 from hammerlab.editions.waffle.events import BlowsStruck
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import (
@@ -96,7 +97,8 @@ def fight(battle: Battle, combat: Combat, player: str) -> FightRecord:
             waiting = [
                 m
                 for m in unit.alive_models
-                if m not in engaged and initiative(m, record.weapons[m.id]) == step
+                if m not in engaged
+                and initiative(m, record.weapons[m.id], concussed(battle, m)) == step
             ]
             if waiting:
                 pile_in(battle, unit, waiting, _foes(unit, units))
@@ -146,10 +148,11 @@ def choose_weapons(battle: Battle, unit: Unit, record: FightRecord) -> None:
             record.weapons[model.id] = chosen
 
 
-def initiative(model: Model, weapon: WeaponProfile) -> int:
+def initiative(model: Model, weapon: WeaponProfile, concussed: bool = False) -> int:
     """The Initiative step the model strikes at: its Initiative, or 1 with an
-    Unwieldy weapon (6th/7th edition)."""
-    if weapon.has_rule("Unwieldy"):
+    Unwieldy weapon (6th/7th edition) or when ``concussed``
+    (:func:`concussive.concussed`)."""
+    if weapon.has_rule("Unwieldy") or concussed:
         return 1
     return min(10, max(1, stats_of(model.profile).i))
 
@@ -211,7 +214,7 @@ def _initiative_step(battle: Battle, units: list[Unit], step: int, record: Fight
         groups: dict[tuple[WeaponProfile, tuple[str, ...]], list[Model]] = {}
         for model in engaged_models(battle, unit):
             weapon = record.weapons[model.id]
-            if initiative(model, weapon) != step:
+            if initiative(model, weapon, concussed(battle, model)) != step:
                 continue
             reach = tuple(f.id for f in foes_within_reach(battle, unit, model, foes))
             if reach:

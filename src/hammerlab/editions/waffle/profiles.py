@@ -30,8 +30,15 @@ WEAPON_RULES = (
     "Unwieldy",
     "Specialist Weapon",
     "Two-handed",
+    "Fleshbane",
+    "Sniper",
+    "Bladestorm",
+    "Gets Hot",
+    "Concussive",
 )
 """Weapon special rules the Waffle Edition engine resolves."""
+RULE_SPELLINGS = {"gets hot!": "Gets Hot"}
+"""Other spellings of a weapon rule in the data (lower case) → the rule's name."""
 
 
 @dataclass(frozen=True)
@@ -235,7 +242,7 @@ def weapon_of(weapon: Weapon) -> WeaponProfile:
         if marker:
             markers.add(marker)
         else:
-            rules.append(token)
+            rules.append(RULE_SPELLINGS.get(token.lower(), token))
     ap_raw = weapon.get("AP", "-").strip()
     if ap_raw not in ("-", "") and not _is_number(ap_raw):
         raise ProfileError(f"weapon {name}: AP {ap_raw!r} is not 1-6 or -")
