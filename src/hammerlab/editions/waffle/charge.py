@@ -33,7 +33,7 @@ from hammerlab.editions.waffle.points import (
     REACTIONS_TO_CHARGE,
     Reaction,
 )
-from hammerlab.editions.waffle.special_rules import relentless
+from hammerlab.editions.waffle.special_rules import move_through_cover, relentless
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.engine.battle import Battle
@@ -314,11 +314,13 @@ def roll_charge_range(battle: Battle, unit: Unit, target: Unit) -> ChargeRolled:
     whole unit must charge at the speed of the slowest model." Here the only
     different roll is the 6th/7th-edition difficult-terrain charge: 3D6,
     highest discarded (:func:`charge_dice`), for the whole unit when any
-    charging model's path crosses difficult terrain. A Fleet unit re-rolls the
+    charging model's path crosses difficult terrain, unless it has Move Through
+    Cover (:func:`special_rules.move_through_cover`: "not slowed by charging
+    through difficult terrain"). A Fleet unit re-rolls the
     dice :func:`fleet_rerolls` picks. The charge reaches when the closest
     models are no farther apart than the charge range (exactly equal reaches).
     """
-    difficult = through_difficult_terrain(battle, unit, target)
+    difficult = through_difficult_terrain(battle, unit, target) and not move_through_cover(unit)
     count = charge_dice(battle, difficult)
     label = f"{count}D6, highest discarded" if difficult else f"{count}D6"
     dice = battle.dice.roll(count, f"charge range {label} ({unit.label})")

@@ -39,6 +39,7 @@ from hammerlab.editions.waffle.attacks import (
 from hammerlab.editions.waffle.charge import charge_bonus
 from hammerlab.editions.waffle.concussive import concussed
 from hammerlab.editions.waffle.estimate import p_blow, p_hit
+from hammerlab.editions.waffle.fear import majority_weapon_skill, weapon_skill
 from hammerlab.editions.waffle.fight import (
     initiative,
     melee_options,
@@ -57,7 +58,6 @@ from hammerlab.editions.waffle.special_rules import (
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.visibility import cover_save
 from hammerlab.editions.waffle.wounds import (
-    majority,
     majority_toughness,
     typical_profile,
     weapon_strength,
@@ -212,7 +212,7 @@ def blow_value(
     """
     if target.destroyed:
         return 0.0
-    hit = p_blow(stats_of(model.profile).ws, majority(target, lambda s: s.ws))
+    hit = p_blow(weapon_skill(battle, unit, model), majority_weapon_skill(battle, target))
     strength = close_combat_strength(unit, model, weapon, charged)
     armed = close_combat_weapon(unit, model, weapon)
     return hit * slain_per_hit(armed, strength, defence_of(battle, target, None))

@@ -26,6 +26,10 @@ from hammerlab.editions.waffle.combat import (
 )
 from hammerlab.editions.waffle.concussive import concussed
 from hammerlab.editions.waffle.events import BlowsStruck
+from hammerlab.editions.waffle.fear import fear_tests, majority_weapon_skill, weapon_skill
+from hammerlab.editions.waffle.fear import forget as forget_fear
+from hammerlab.editions.waffle.hammer_of_wrath import STEP as HAMMER_STEP
+from hammerlab.editions.waffle.hammer_of_wrath import Hammer, hammers, strike_hammers
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import (
     MELEE_WOUNDS_CAUSED,
@@ -44,7 +48,7 @@ from hammerlab.editions.waffle.special_rules import (
 )
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.tables import melee_cell
-from hammerlab.editions.waffle.wounds import majority, roll_to_wound
+from hammerlab.editions.waffle.wounds import roll_to_wound
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
@@ -66,14 +70,18 @@ def fight_sub_phase(battle: Battle, player: str) -> None:
 
     Each combat (:func:`combat.combats`) is fought (:func:`fight`), then its
     assault result is determined and its units Fall Back, Pile In or
-    Consolidate (:func:`assault_results.resolve_assault`). ``player`` is the
+    Consolidate (:func:`assault_results.resolve_assault`); before blows are
+    struck, its units take their Fear tests (:func:`fear.fear_tests`). ``player`` is the
     player whose turn it is: their units move first where order matters.
     """
+    forget_fear(battle)
     for combat in combats(battle):
         if len({u.player for u in combat.units if not u.destroyed}) < 2:
             continue
         battle.say("fight", f"combat: {', '.join(u.label for u in combat.units)}")
+        fear_tests(battle, combat)
         resolve_assault(battle, combat, fight(battle, combat, player), player)
+    forget_fear(battle)
     refresh_locks(battle)
 
 
@@ -91,6 +99,7 @@ def fight(battle: Battle, combat: Combat, player: str) -> FightRecord:
     for unit in units:
         choose_weapons(battle, unit, record)
     record.note_contacts(units)
+    owed = hammers(battle, units)
     for step in range(10, 0, -1):
         for unit in units:
             engaged = engaged_models(battle, unit)
@@ -103,7 +112,7 @@ def fight(battle: Battle, combat: Combat, player: str) -> FightRecord:
             if waiting:
                 pile_in(battle, unit, waiting, _foes(unit, units))
         record.note_contacts(units)
-        _initiative_step(battle, units, step, record)
+        _initiative_step(battle, units, step, record, owed if step == HAMMER_STEP else [])
     return record
 
 
@@ -206,8 +215,12 @@ class Blows:
     """The target's majority Weapon Skill when the step began."""
 
 
-def _initiative_step(battle: Battle, units: list[Unit], step: int, record: FightRecord) -> None:
-    """Everyone engaged with this Initiative picks a target, then all strike."""
+def _initiative_step(
+    battle: Battle, units: list[Unit], step: int, record: FightRecord, owed: list[Hammer]
+) -> None:
+    """Everyone engaged with this Initiative picks a target, then all strike; the
+    Hammer of Wrath hits ``owed`` (at Initiative 10) first, but the models they
+    slay still strike in this step (:func:`hammer_of_wrath.strike_hammers`)."""
     plans: list[Blows] = []
     for unit in units:
         foes = _foes(unit, units)
@@ -222,10 +235,11 @@ def _initiative_step(battle: Battle, units: list[Unit], step: int, record: Fight
                 groups.setdefault((armed, reach), []).append(model)
         for (weapon, reach), models in groups.items():
             target = _choose_target(battle, unit, models, weapon, [battle.unit(i) for i in reach])
-            ws = majority(target, lambda s: s.ws)
+            ws = majority_weapon_skill(battle, target)
             plans.append(Blows(unit, tuple(models), weapon, target, ws))
-    if plans:
+    if plans or owed:
         battle.say("fight", f"Initiative step {step}")
+    strike_hammers(battle, owed, units)
     attackers = {u.id: u.alive_models for u in units}
     for plan in plans:
         strike(battle, plan, step, attackers[plan.unit.id])
@@ -269,7 +283,7 @@ def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> No
         return
     batches: dict[tuple[str, int], list[Model]] = {}
     for model in plan.models:
-        cell = melee_cell(stats_of(model.profile).ws, plan.target_ws)
+        cell = melee_cell(weapon_skill(battle, unit, model), plan.target_ws)
         strength = close_combat_strength(unit, model, weapon, unit.status.charged)
         batches.setdefault((cell, strength), []).append(model)
     hits: list[Hit] = []
@@ -335,7 +349,7 @@ def _caused(
     unit, weapon, target = plan.unit, plan.weapon, plan.target
 
     def blow(last: Model, count: int, rule: str) -> list[WoundRoll]:
-        cell = melee_cell(stats_of(last.profile).ws, plan.target_ws)
+        cell = melee_cell(weapon_skill(battle, unit, last), plan.target_ws)
         preferred = preferred_enemy(unit)
         landed = roll_blows(battle, cell, count, f"{weapon.name} {rule}", preferred)
         strength = close_combat_strength(unit, last, weapon, unit.status.charged)

@@ -40,6 +40,12 @@ UNIT_RULES: Final[dict[str, str]] = {
     "combat; Preferred Enemy (a type of foe) is not implemented",
     "Counter-attack": "+1 Attack for its models with the rule until the end of the phase "
     "when charged while not locked in combat",
+    "Move Through Cover": "rolls 3D6 (highest) through difficult terrain; not slowed charging "
+    "through it; passes Dangerous Terrain tests",
+    "Fear": "enemies in base contact take a Fear test (Ld) at the start of the Fight sub-phase; "
+    "failing, they fight at WS 1",
+    "Hammer of Wrath": "one automatic hit at its unmodified Strength, AP-, at Initiative 10 "
+    "after charging into base contact",
     "Monster Hunter": "re-rolls failed To Wound rolls against Monstrous Creatures",
     "Smash": "close combat attacks at AP2 (unless AP1); may make one Smash Attack at double "
     "Strength instead",
@@ -230,3 +236,26 @@ def smash_options(unit: Unit | None, model: Model) -> list[WeaponProfile]:
 def single_attack(weapon: WeaponProfile) -> bool:
     """Whether ``weapon`` strikes one Attack whatever the model's Attacks (a Smash Attack)."""
     return weapon.has_rule("Smash Attack")
+
+
+DIFFICULT_TERRAIN_DICE: Final = 2
+"""6th/7th edition: a unit moving through difficult terrain rolls 2D6 and moves the highest."""
+
+
+def move_through_cover(unit: Unit) -> bool:
+    """7th edition, Move Through Cover: "A unit that contains at least one model with
+    this special rule rolls an extra D6 when rolling to move through difficult terrain
+    and is not slowed by charging through difficult terrain." """
+    return unit.has_rule("Move Through Cover")
+
+
+def difficult_terrain_dice(unit: Unit) -> int:
+    """D6 a unit rolls to move through difficult terrain (the highest counts): 2, or
+    3 with Move Through Cover ("the unit rolls 3D6 and picks the highest roll")."""
+    return DIFFICULT_TERRAIN_DICE + int(move_through_cover(unit))
+
+
+def passes_dangerous_terrain(unit: Unit, model: Model) -> bool:
+    """7th edition, Move Through Cover: "a model with the Move Through Cover special
+    rule automatically passes Dangerous Terrain tests"."""
+    return model_has(unit, model, "Move Through Cover")
