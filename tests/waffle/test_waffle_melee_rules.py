@@ -1,6 +1,7 @@
-"""Close combat special rules of issue 12 §3: Smash, and the weapon rules a model
-has itself (Fleshbane, Poisoned, Rending, Shred "If a model has this special
-rule, or is attacking with a Melee weapon that has …").
+"""Close combat and movement special rules of issue 12 §3: Smash, Fear, Hammer of
+Wrath, Move Through Cover, and the weapon rules a model has itself (Fleshbane,
+Poisoned, Rending, Shred: "If a model has this special rule, or is attacking
+with a Melee weapon that has …").
 
 The rule texts quoted are the 7th-edition rulebook's, as the BattleScribe game
 system file ``tests/data/bsdata-7e/Warhammer40K.gst`` gives them.
@@ -9,10 +10,14 @@ system file ``tests/data/bsdata-7e/Warhammer40K.gst`` gives them.
 from __future__ import annotations
 
 from conftest import (
+    BOLTGUN,
+    GUARD,
+    LASGUN,
     A,
     B,
     all_dice_used,
     asked,
+    box,
     dice_purposes,
     make_battle,
     of_kind,
@@ -22,9 +27,16 @@ from conftest import (
 from conftest import squad as make_squad
 from fight_kit import CHAINSWORD, MARINE, POWER_FIST, north, south
 
+from hammerlab.editions.waffle.charge import charge_sub_phase
 from hammerlab.editions.waffle.fight import attacks_of, fight_sub_phase, melee_options
+from hammerlab.editions.waffle.movement import dangerous_terrain_tests
 from hammerlab.editions.waffle.profiles import weapon_of
-from hammerlab.editions.waffle.special_rules import SMASH_ATTACK, close_combat_weapon
+from hammerlab.editions.waffle.shooting import start_phase
+from hammerlab.editions.waffle.special_rules import (
+    SMASH_ATTACK,
+    close_combat_weapon,
+    difficult_terrain_dice,
+)
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile, Weapon
 from hammerlab.engine.units import Unit
@@ -42,10 +54,13 @@ def duel(
     rules: tuple[str, ...],
     dice: list[int],
     script: list[tuple[str, str]] | None = None,
+    defender_rules: tuple[str, ...] = (),
 ) -> tuple[Battle, Unit, Unit]:
     """One model of A with ``rules`` (a.1) against one of B (b.1) touching it."""
     a = make_squad("a", A, attacker, weapons, south([10]), name="Attackers", rules=rules)
-    b = make_squad("b", B, defender, [CHAINSWORD], north([10]), name="Defenders")
+    b = make_squad(
+        "b", B, defender, [CHAINSWORD], north([10]), name="Defenders", rules=defender_rules
+    )
     script = [*(script or []), ("move", "hold")]  # the winner's consolidation: stay put
     return make_battle(a, b, dice=dice, script_a=script), a, b
 
@@ -139,3 +154,138 @@ def test_a_model_with_poisoned_wounds_on_the_value_given_in_close_combat() -> No
     assert not close_combat_weapon(gaunt, gaunt.models[0], weapon_of(POWER_FIST)).has_rule(
         "Rending"
     )
+
+
+# --- Fear --------------------------------------------------------------------------
+
+HORROR = profile("Horror", ws=4, i=3)
+"""WS4 I3: strikes after a Marine (I4)."""
+
+
+def test_fear_failed_test_fights_at_weapon_skill_1() -> None:
+    # "a unit in base contact with one or more enemy models that cause Fear must take a
+    # Leadership test … If the test is failed … Weapon Skill reduced to 1". The Marine
+    # (Ld8) rolls 11: failed. Seed chart: WS1 v WS4 hits on 5+ (the Marine's 4 misses);
+    # the Horror's WS4 v WS1 on 2+ (its 1 misses). The Horror, not facing Fear, does not test.
+    battle, _, _ = duel(MARINE, [CHAINSWORD], HORROR, (), [6, 5, 4, 1], defender_rules=("Fear",))
+    fight_sub_phase(battle, A)
+    assert dice_purposes(battle) == [
+        "Fear test (Attackers [a])",
+        "to hit (Chainsword, 5+)",
+        "to hit (Chainsword, 2+)",
+    ]
+    assert battle.memory.get("Fear") is None  # "for the remainder of that Fight sub-phase"
+    assert all_dice_used(battle)
+
+
+def test_fear_passed_test_has_no_effect() -> None:
+    battle, _, _ = duel(MARINE, [CHAINSWORD], HORROR, (), [3, 3, 1, 1], defender_rules=("Fear",))
+    fight_sub_phase(battle, A)
+    assert dice_purposes(battle)[1:] == ["to hit (Chainsword, 4+)", "to hit (Chainsword, 4+)"]
+    assert all_dice_used(battle)
+
+
+def test_fear_fearless_and_atsknf_pass_automatically() -> None:
+    # Fearless and And They Shall Know No Fear "automatically pass … Fear … tests".
+    for immune in ("Fearless", "And They Shall Know No Fear"):
+        battle, _, _ = duel(
+            MARINE, [CHAINSWORD], HORROR, (immune,), [1, 1], defender_rules=("Fear",)
+        )
+        fight_sub_phase(battle, A)
+        assert dice_purposes(battle) == ["to hit (Chainsword, 4+)", "to hit (Chainsword, 4+)"]
+        assert all_dice_used(battle)
+
+
+# --- Hammer of Wrath -----------------------------------------------------------------
+
+
+def hammer_charge(dice: list[int], rules: tuple[str, ...]) -> tuple[Battle, Unit, Unit]:
+    """A Marine with ``rules`` at (30,10) charges a Guardsman (WS4 S3 T4 I4 A1, 5+) at
+    (35,20) and rolls 6+6: 12" against 10.18", home."""
+    charger = make_squad("a", A, MARINE, [BOLTGUN], [(30, 10)], name="Charger", rules=rules)
+    target = make_squad("b", B, GUARD, [LASGUN], [(35, 20)], name="Target")
+    battle = make_battle(
+        charger,
+        target,
+        dice=[6, 6, *dice],
+        script_a=[("charger", "Charger [a]"), ("charge_target", "Target [b]"), ("move", "hold")],
+        script_b=[("charge_reaction", "no reaction")],
+    )
+    start_phase(battle, "assault", A)
+    charge_sub_phase(battle, A)
+    return battle, charger, target
+
+
+def test_hammer_of_wrath_hits_automatically_at_initiative_10_at_unmodified_strength() -> None:
+    # "one additional Attack that hits automatically and is resolved at the model's
+    # unmodified Strength with AP- … at the Initiative 10 step": S4 v T4 wounds on 4+ (5),
+    # the Guardsman's 5+ save fails (2): it dies before anyone strikes at I4; the
+    # Marine's blows are lost and it consolidates 1".
+    battle, _, target = hammer_charge([5, 2, 1], ("Hammer of Wrath", "Furious Charge"))
+    fight_sub_phase(battle, A)
+    blows = [(e.weapon, e.initiative, e.attacks, e.hits) for e in of_kind(battle, "blows")]
+    assert blows == [("Hammer of Wrath", 10, 1, 1)]
+    # no bonus from Furious Charge: S4, so 4+ to wound, not S5's 3+
+    assert dice_purposes(battle)[1:3] == [
+        "to wound (Hammer of Wrath, 4+)",
+        "armour save 5+ (b.1)",
+    ]
+    assert target.destroyed
+    assert all_dice_used(battle)
+
+
+def test_without_hammer_of_wrath_no_extra_hit() -> None:
+    # Both strike at I4 on 4+ (WS4 v WS4): the Marine's two Attacks (A1, +1 for the
+    # charge) roll 1, 1 and the Guardsman's one rolls 1: a draw, nothing else rolled.
+    battle, _, target = hammer_charge([1, 1, 1], ())
+    fight_sub_phase(battle, A)
+    assert "Hammer of Wrath" not in [e.weapon for e in of_kind(battle, "blows")]
+    assert not target.destroyed
+    assert all_dice_used(battle)
+
+
+# --- Move Through Cover ----------------------------------------------------------------
+
+
+def test_move_through_cover_rolls_an_extra_d6_through_difficult_terrain() -> None:
+    # "rolls an extra D6 when rolling to move through difficult terrain … the unit rolls
+    # 3D6 and picks the highest roll".
+    _, walker, _ = duel(MARINE, [CHAINSWORD], MARINE, ("Move Through Cover",), [])
+    _, plain, _ = duel(MARINE, [CHAINSWORD], MARINE, (), [])
+    assert (difficult_terrain_dice(walker), difficult_terrain_dice(plain)) == (3, 2)
+
+
+def test_move_through_cover_charge_is_not_slowed_by_difficult_terrain() -> None:
+    # "is not slowed by charging through difficult terrain": 2D6, not 3D6 less the highest.
+    woods = box("woods", 25, 12, 45, 14, difficult=True)
+    charger = make_squad(
+        "a", A, MARINE, [BOLTGUN], [(30, 10)], name="Charger", rules=("Move Through Cover",)
+    )
+    target = make_squad("b", B, GUARD, [LASGUN], [(30, 16)], name="Target")
+    battle = make_battle(
+        charger,
+        target,
+        dice=[2, 2],  # 4" against 5": short, and nothing more is rolled
+        terrain=[woods],
+        script_a=[("charger", "Charger [a]"), ("charge_target", "Target [b]")],
+        script_b=[("charge_reaction", "no reaction")],
+    )
+    start_phase(battle, "assault", A)
+    charge_sub_phase(battle, A)
+    assert dice_purposes(battle) == ["charge range 2D6 (Charger [a])"]
+    assert all_dice_used(battle)
+
+
+def test_move_through_cover_passes_dangerous_terrain_tests() -> None:
+    # "a model with the Move Through Cover special rule automatically passes Dangerous
+    # Terrain tests": no die for it; a model without the rule rolls (5: passes).
+    swamp = box("Swamp", 5, 15, 15, 25, dangerous=True)  # both models stand in it
+    _, walker, _ = duel(MARINE, [CHAINSWORD], MARINE, ("Move Through Cover",), [])
+    battle = make_battle(walker, terrain=[swamp])
+    dangerous_terrain_tests(battle, walker)
+    assert dice_purposes(battle) == []
+    _, plain, _ = duel(MARINE, [CHAINSWORD], MARINE, (), [])
+    battle = make_battle(plain, terrain=[swamp], dice=[5])
+    dangerous_terrain_tests(battle, plain)
+    assert dice_purposes(battle) == ["dangerous terrain (a.1)"]
+    assert all_dice_used(battle)
