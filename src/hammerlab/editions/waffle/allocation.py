@@ -10,7 +10,7 @@ from hammerlab.editions.waffle.orders import FireOrders, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import WOUNDS_LEFT, WOUNDS_WOULD_BE_LOST, WoundLoss
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
 from hammerlab.editions.waffle.special_rules import (
-    feel_no_pain,
+    ignore_wound_roll,
     model_has,
 )
 from hammerlab.editions.waffle.state import remove_casualty, st
@@ -183,27 +183,27 @@ def _wounds_lost(
 
     Instant Death (6th/7th edition): Strength at least double the model's
     Toughness, or an Instant Death weapon; Eternal Warrior is immune. Feel No
-    Pain may ignore the wound unless it inflicts Instant Death.
+    Pain may ignore the wound unless it inflicts Instant Death; Reanimation
+    Protocols may, at 6+ (:func:`special_rules.ignore_wound_roll`).
     """
     toughness = stats_of(model.profile).t
     eternal = model_has(victim, model, "Eternal Warrior")
     instant = instant_death(wound.strength, toughness, profile, eternal)
-    if instant and wounds_left > 1:
-        return wounds_left
-    fnp = feel_no_pain(victim, model)
-    if fnp is not None and not instant:
-        roll = battle.dice.d6(f"Feel No Pain {fnp}+ ({model.id})")
-        ignored = roll >= fnp
+    ignore = ignore_wound_roll((*model.rules, *victim.rules), instant)
+    if ignore is not None:
+        rule, needed = ignore
+        roll = battle.dice.d6(f"{rule} {needed}+ ({model.id})")
+        ignored = roll >= needed
         battle.emit(
             SaveTaken(
                 unit=victim.label,
                 model=model.id,
-                save="Feel No Pain",
-                needed=fnp,
+                save=rule,
+                needed=needed,
                 roll=roll,
                 saved=ignored,
             )
         )
         if ignored:
             return 0
-    return 1
+    return wounds_left if instant and wounds_left > 1 else 1

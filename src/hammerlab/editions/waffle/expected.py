@@ -98,6 +98,7 @@ def defence_of(
         cover=cover,
         feel_no_pain=feel_no_pain(target, model),
         eternal_warrior=model_has(target, model, "Eternal Warrior"),
+        against_instant_death=feel_no_pain(target, model, instant=True),
     )
 
 

@@ -155,7 +155,11 @@ class Defence:
     cover: int | None = None
     """The best cover save the models have (gone to ground already counted)."""
     feel_no_pain: int | None = None
+    """The roll to discount an unsaved wound (Feel No Pain, Reanimation Protocols)."""
     eternal_warrior: bool = False
+    against_instant_death: int | None = None
+    """The roll to discount an unsaved wound that inflicts Instant Death
+    (Reanimation Protocols: :func:`special_rules.ignore_wound_roll`)."""
 
 
 @dataclass(frozen=True)
@@ -223,7 +227,8 @@ def wound_fate(fired: Volley, target: Defence, ap: int | None) -> tuple[float, f
     saves = saves_against(ap, target.save, target.invulnerable, cover)
     unsaved = prod(1.0 - p_at_least(needed) for _, needed in saves)
     if instant_death(fired.strength, target.toughness, fired.weapon, target.eternal_warrior):
-        return 0.0, unsaved
+        last = target.against_instant_death
+        return 0.0, unsaved * (1.0 - (0.0 if last is None else p_at_least(last)))
     ignored = p_at_least(target.feel_no_pain) if target.feel_no_pain is not None else 0.0
     return unsaved * (1.0 - ignored), 0.0
 

@@ -20,6 +20,7 @@ from hammerlab.engine.units import Model, Unit
 UNIT_RULES: Final[dict[str, str]] = {
     "Feel No Pain": "roll a D6 (5+, or the value given) to ignore each unsaved wound; "
     "not against Instant Death",
+    "Reanimation Protocols": "as Feel No Pain (5+), and against Instant Death on a 6+",
     "Eternal Warrior": "immune to Instant Death",
     "Relentless": "Heavy, Salvo and Ordnance weapons fire as if stationary; may charge after",
     "Slow and Purposeful": "as Relentless, but cannot Run",
@@ -58,6 +59,8 @@ UNIT_RULES: Final[dict[str, str]] = {
 
 NO_EFFECT_RULES: Final[dict[str, str]] = {
     "Night Vision": "ignores the effects of Night Fighting, which hammerlab does not play",
+    "Blacksun Filter": "gives Night Vision (7th-edition Codex: Tau Empire): Night Fighting, "
+    "which hammerlab does not play",
     "Bulky": "counts as two models for Transport Capacity; hammerlab has no transports",
     "Very Bulky": "counts as three models for Transport Capacity; hammerlab has no transports",
     "Extremely Bulky": "counts as five models for Transport Capacity; hammerlab has no transports",
@@ -99,18 +102,53 @@ def names_rule(rules: Iterable[str], rule: str) -> bool:
     return any(_base(r) == wanted for r in rules)
 
 
-def feel_no_pain(unit: Unit, model: Model) -> int | None:
-    """The Feel No Pain roll needed by ``model`` (5+ unless stated), if it has the rule."""
-    return feel_no_pain_in((*model.rules, *unit.rules))
+IGNORE_WOUND: Final[dict[str, tuple[int, int | None]]] = {
+    "feel no pain": (5, None),
+    "reanimation protocols": (5, 1),
+}
+"""Rules that roll a D6 to discount an unsaved Wound: rule → (the roll unless a
+number is given, the penalty against Instant Death or ``None`` where it cannot be
+used against it).
+
+7th edition, Feel No Pain: "On a 5+, the unsaved Wound is discounted … If a unit
+has the Feel No Pain special rule with a number in brackets afterwards … the
+number in brackets is the D6 result needed … Feel No Pain saves may not be taken
+… against unsaved Wounds that have the Instant Death special rule."
+Reanimation Protocols (7th-edition Codex: Necrons, 2015): the same roll, 5+,
+that may be taken against Instant Death at a -1 penalty (6+). Not quoted from the
+book, which is not in the shared data: the 1d4chan summary of the rule ("On a d6
+roll of 5+ (suffering a -1 penalty if against ID), your guy negates the wound")."""
 
 
-def feel_no_pain_in(rules: Iterable[str]) -> int | None:
-    """The Feel No Pain roll ``rules`` give (5+ unless stated), if they name it."""
+def ignore_wound_roll(rules: Iterable[str], instant: bool = False) -> tuple[str, int] | None:
+    """The best roll ``rules`` give to discount an unsaved Wound (the rule's name and
+    the D6 needed), against Instant Death when ``instant``; ``None`` if none may."""
+    best: tuple[str, int] | None = None
     for rule in rules:
-        if _base(rule) == "feel no pain":
-            match = re.search(r"\((\d)\+?\)", rule)
-            return int(match.group(1)) if match else 5
-    return None
+        entry = IGNORE_WOUND.get(_base(rule))
+        if entry is None:
+            continue
+        default, penalty = entry
+        if instant and penalty is None:
+            continue
+        match = re.search(r"\((\d)\+?\)", rule)
+        needed = (int(match.group(1)) if match else default) + (penalty or 0) * instant
+        if needed <= 6 and (best is None or needed < best[1]):
+            best = (rule.split(" (", maxsplit=1)[0].strip(), needed)
+    return best
+
+
+def feel_no_pain(unit: Unit, model: Model, instant: bool = False) -> int | None:
+    """The roll ``model`` needs to discount an unsaved Wound (Feel No Pain, 5+ unless
+    stated, or Reanimation Protocols: :data:`IGNORE_WOUND`), if it may."""
+    return feel_no_pain_in((*model.rules, *unit.rules), instant)
+
+
+def feel_no_pain_in(rules: Iterable[str], instant: bool = False) -> int | None:
+    """The roll ``rules`` give to discount an unsaved Wound (against Instant Death
+    when ``instant``), if they give one (:func:`ignore_wound_roll`)."""
+    found = ignore_wound_roll(rules, instant)
+    return None if found is None else found[1]
 
 
 def is_independent_character(unit: Unit, model: Model) -> bool:
