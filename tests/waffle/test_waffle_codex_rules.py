@@ -13,15 +13,30 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import product
 
-from conftest import LASGUN, A, B, all_dice_used, dice_purposes, make_battle, profile, squad, weapon
+from conftest import (
+    LASGUN,
+    A,
+    B,
+    all_dice_used,
+    asked,
+    dice_purposes,
+    make_battle,
+    of_kind,
+    profile,
+    squad,
+    weapon,
+)
 
 from hammerlab.editions.waffle.attacks import fire_weapon
+from hammerlab.editions.waffle.charge import charge_sub_phase
 from hammerlab.editions.waffle.odds import Defence, Firing, shooting_odds, volley
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.shooting import start_phase
 from hammerlab.editions.waffle.special_rules import ignore_wound_roll, unsupported_unit_rules
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.dice import ScriptedDice
 from hammerlab.engine.units import Unit
 
 NECRON = profile("Necron Warrior", w=2, sv="4+")
@@ -85,3 +100,61 @@ def test_blacksun_filter_is_night_vision_and_not_reported() -> None:
     # Codex: Tau Empire (7th edition): the filter gives Night Vision; hammerlab plays no
     # Night Fighting, so it cannot change anything.
     assert unsupported_unit_rules(("Blacksun Filter", "Reanimation Protocols")) == []
+
+
+# --- Supporting Fire -----------------------------------------------------------------
+
+
+def supported_charge(support_at: tuple[float, float]) -> Battle:
+    """A Marine at (30,10) charges a Guardsman at (35,20); a Fire Warrior with
+    Supporting Fire (BS3, one Lasgun here) stands at ``support_at``."""
+    charger = squad("a", A, profile("Marine"), [BOLTGUN], [(30, 10)], name="Charger")
+    target = squad("b", B, profile("Guardsman", bs=3), [LASGUN], [(35, 20)], name="Target")
+    friend = squad(
+        "c",
+        B,
+        profile("Fire Warrior", bs=3),
+        [LASGUN],
+        [support_at],
+        name="Friend",
+        rules=("Supporting Fire",),
+    )
+    return make_battle(
+        charger,
+        target,
+        friend,
+        dice=[
+            *[6, 6],  # Supporting Fire: a Lasgun's 2 Snap Shots (BS3 -> BS1: 6+): 2 hits
+            *[4, 1],  # S3 v T4 wounds on 5+: none
+            *[6, 6],  # charge range 12" against 10.18": home
+        ],
+        script_a=[("charger", "Charger [a]"), ("charge_target", "Target [b]")],
+        script_b=[
+            ("charge_reaction", "no reaction"),
+            ("charge_reaction", "Fire Overwatch"),
+            ("weapon", "Lasgun"),
+        ],
+    )
+
+
+def test_supporting_fire_a_friend_within_6_inches_fires_overwatch_at_the_charger() -> None:
+    # Codex: Tau Empire: "each friendly unit with this special rule that is within 6" of
+    # the unit being charged can choose to fire Overwatch as if it were also the target
+    # of the charge". The Friend, 4" from the Target, is asked after the Target.
+    battle = supported_charge((40, 20))
+    start_phase(battle, "assault", A)
+    charge_sub_phase(battle, A)
+    asked_b = [d.context.unit for d in asked(battle, B, "charge_reaction")]
+    assert asked_b == ["b", "c"]
+    assert [e.reaction for e in of_kind(battle, "reaction")] == ["Fire Overwatch"]
+    assert dice_purposes(battle)[0].startswith("to hit (Lasgun, 6+")
+    assert all_dice_used(battle)
+
+
+def test_supporting_fire_not_offered_beyond_6_inches() -> None:
+    battle = supported_charge((50, 20))  # 14" away
+    battle.dice = ScriptedDice(values=[6, 6], directions=[])
+    start_phase(battle, "assault", A)
+    charge_sub_phase(battle, A)
+    assert [d.context.unit for d in asked(battle, B, "charge_reaction")] == ["b"]
+    assert all_dice_used(battle)

@@ -28,6 +28,7 @@ from hammerlab.editions.waffle.placement import (
 )
 from hammerlab.editions.waffle.points import (
     CHARGE_BONUS_ATTACKS,
+    CHARGE_REACTED,
     CHARGE_REACTION_FORCED,
     CHARGE_SUCCEEDED,
     REACTIONS_TO_CHARGE,
@@ -216,8 +217,16 @@ def reaction_to_charge(battle: Battle, charger: Unit, target: Unit) -> None:
     always declare Falling Back as their charge reaction" (not asked; the two
     restrictions above come first), as must a unit an installed rule forces to
     ("certain terrifying creature may force a unit to Fall Back instead of other
-    options": :data:`points.CHARGE_REACTION_FORCED`).
+    options": :data:`points.CHARGE_REACTION_FORCED`). Then other units may act
+    (:data:`points.CHARGE_REACTED`: Supporting Fire).
     """
+    _charged_unit_reacts(battle, charger, target)
+    for rule in battle.hooks.get(CHARGE_REACTED):
+        rule(battle, charger, target)
+
+
+def _charged_unit_reacts(battle: Battle, charger: Unit, target: Unit) -> None:
+    """The charged unit's own reaction, where it may react (:func:`reaction_to_charge`)."""
     status = st(battle, target)
     if status.locked_in_combat or status.reacted_this_turn:
         why = "is locked in combat" if status.locked_in_combat else "has reacted this turn"
@@ -235,8 +244,13 @@ def reaction_to_charge(battle: Battle, charger: Unit, target: Unit) -> None:
     available = [
         r for r in battle.hooks.get(REACTIONS_TO_CHARGE) if r.available(battle, target, charger)
     ]
-    if not available:
-        return
+    if available:
+        _react(battle, charger, target, available)
+
+
+def _react(battle: Battle, charger: Unit, target: Unit, available: list[Reaction]) -> None:
+    """The charged unit's choice among the ``available`` reactions, or none."""
+    status = st(battle, target)
     options: list[Choice[Reaction | None]] = [Choice(r.label, r) for r in available]
     options.append(Choice(NO_REACTION, None))
     reaction = battle.decide(

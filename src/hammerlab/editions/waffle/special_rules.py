@@ -47,6 +47,8 @@ UNIT_RULES: Final[dict[str, str]] = {
     "failing, they fight at WS 1",
     "Hammer of Wrath": "one automatic hit at its unmodified Strength, AP-, at Initiative 10 "
     "after charging into base contact",
+    "Supporting Fire": 'may fire Overwatch at a unit charging a friend within 6" '
+    "(with the Fire Overwatch reaction)",
     "Monster Hunter": "re-rolls failed To Wound rolls against Monstrous Creatures",
     "Smash": "close combat attacks at AP2 (unless AP1); may make one Smash Attack at double "
     "Strength instead",
