@@ -13,6 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import product
 
+import pytest
 from conftest import (
     LASGUN,
     A,
@@ -21,6 +22,7 @@ from conftest import (
     asked,
     dice_purposes,
     make_battle,
+    model,
     of_kind,
     profile,
     squad,
@@ -32,8 +34,9 @@ from hammerlab.editions.waffle.charge import charge_sub_phase
 from hammerlab.editions.waffle.odds import Defence, Firing, shooting_odds, volley
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import weapon_of
-from hammerlab.editions.waffle.shooting import start_phase
+from hammerlab.editions.waffle.shooting import shooting_phase, start_phase
 from hammerlab.editions.waffle.special_rules import ignore_wound_roll, unsupported_unit_rules
+from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.dice import ScriptedDice
@@ -157,4 +160,54 @@ def test_supporting_fire_not_offered_beyond_6_inches() -> None:
     start_phase(battle, "assault", A)
     charge_sub_phase(battle, A)
     assert [d.context.unit for d in asked(battle, B, "charge_reaction")] == ["b"]
+    assert all_dice_used(battle)
+
+
+# --- Battle Focus --------------------------------------------------------------------
+
+
+def focused(rules: tuple[str, ...], script: list[tuple[str, str]], dice: list[int]) -> Battle:
+    """A Guardian (BS4, Boltgun here) at (30,10) shoots a Guardsman at (30,30)."""
+    shooter = squad(
+        "a", A, profile("Guardian"), [BOLTGUN], [(30, 10)], name="Guardians", rules=rules
+    )
+    target = squad("b", B, profile("Guardsman", sv="5+"), [LASGUN], [(30, 30)], name="Target")
+    battle = make_battle(shooter, target, dice=dice, script_a=script)
+    shooting_phase(battle, A)
+    return battle
+
+
+def test_battle_focus_runs_after_shooting() -> None:
+    # Battle Focus: a unit may shoot and Run in the same Shooting phase. The Guardian
+    # fires (miss: 1), then Runs 4" toward the enemy.
+    battle = focused(
+        ("Battle Focus",),
+        [
+            ("shooter", "Guardians [a]"),
+            ("action", "shoot"),
+            ("target", "Target [b]"),
+            ("weapon", "Boltgun"),
+            ("battle_focus", "run"),
+            ("move", "advance"),
+        ],
+        [1, 4],
+    )
+    assert dice_purposes(battle) == ["to hit (Boltgun, 3+)", "run distance (Guardians [a])"]
+    assert model(battle, "a.1").position == pytest.approx((30, 14))
+    assert st(battle, battle.unit("a")).ran
+    assert all_dice_used(battle)
+
+
+def test_without_battle_focus_a_unit_that_shot_is_not_asked_to_run() -> None:
+    battle = focused(
+        (),
+        [
+            ("shooter", "Guardians [a]"),
+            ("action", "shoot"),
+            ("target", "Target [b]"),
+            ("weapon", "Boltgun"),
+        ],
+        [1],
+    )
+    assert asked(battle, A, "battle_focus") == []
     assert all_dice_used(battle)

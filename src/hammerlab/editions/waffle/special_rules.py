@@ -299,3 +299,11 @@ def passes_dangerous_terrain(unit: Unit, model: Model) -> bool:
     """7th edition, Move Through Cover: "a model with the Move Through Cover special
     rule automatically passes Dangerous Terrain tests"."""
     return model_has(unit, model, "Move Through Cover")
+
+
+def battle_focus(unit: Unit) -> bool:
+    """Battle Focus (7th-edition Codex: Craftworlds; paraphrased, the codex is not in
+    the shared data): a unit with it may both shoot and Run in the same Shooting
+    phase. hammerlab offers the Run after the shooting attack
+    (:func:`shooting.run_after_shooting`): shoot, then Run."""
+    return unit.has_rule("Battle Focus")
