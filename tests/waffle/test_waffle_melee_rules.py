@@ -28,6 +28,7 @@ from conftest import squad as make_squad
 from fight_kit import CHAINSWORD, MARINE, POWER_FIST, north, south
 
 from hammerlab.editions.waffle.charge import charge_sub_phase
+from hammerlab.editions.waffle.expected import attacks_with
 from hammerlab.editions.waffle.fight import attacks_of, fight_sub_phase, melee_options
 from hammerlab.editions.waffle.movement import dangerous_terrain_tests
 from hammerlab.editions.waffle.profiles import weapon_of
@@ -123,6 +124,15 @@ def test_smash_attack_is_one_attack_at_double_strength() -> None:
     assert len(asked(battle, A, "melee_weapon")) == 1
     assert attacks_of(battle, beast, beast.models[0], SMASH_ATTACK) == 1
     assert all_dice_used(battle)
+
+
+def test_ai_estimate_counts_one_attack_for_a_smash_attack() -> None:
+    # The AI's estimates count Attacks as the fight does: A3 + 1 (charging) with the
+    # Chainsword, one with the Smash Attack.
+    _, beast, _ = duel(BEAST, [CHAINSWORD], MARINE, ("Smash",), [])
+    model = beast.models[0]
+    assert attacks_with(model, weapon_of(CHAINSWORD), 1) == 4
+    assert attacks_with(model, SMASH_ATTACK, 1) == 1
 
 
 def test_without_smash_no_smash_attack_is_offered() -> None:

@@ -54,6 +54,7 @@ from hammerlab.editions.waffle.special_rules import (
     close_combat_weapon,
     feel_no_pain,
     model_has,
+    single_attack,
 )
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.visibility import cover_save
@@ -219,13 +220,22 @@ def blow_value(
     return hit * slain_per_hit(armed, strength, defence_of(battle, target, None))
 
 
+def attacks_with(model: Model, weapon: WeaponProfile, bonus: int) -> int:
+    """The Attacks ``model`` strikes with ``weapon`` given a charge ``bonus``, as
+    :func:`fight.attacks_of` counts them: one for a Smash Attack
+    (:func:`special_rules.single_attack`), else profile, bonus and second weapon."""
+    if single_attack(weapon):
+        return 1
+    return stats_of(model.profile).a + bonus + second_weapon_bonus(model, weapon)
+
+
 def best_melee_weapon(
     battle: Battle, unit: Unit, model: Model, target: Unit, charged: bool
 ) -> WeaponProfile:
     """The weapon ``model`` does most with against ``target`` (Attacks times blow value)."""
 
     def value(weapon: WeaponProfile) -> float:
-        attacks = stats_of(model.profile).a + second_weapon_bonus(model, weapon)
+        attacks = attacks_with(model, weapon, 0)
         return attacks * blow_value(battle, unit, model, weapon, target, charged)
 
     return max(melee_options(model, unit), key=value)
@@ -249,7 +259,7 @@ def expected_melee(
         key = _kind(model)
         if key not in alike:
             weapon = best_melee_weapon(battle, unit, model, defender, charged)
-            attacks = stats_of(model.profile).a + bonus + second_weapon_bonus(model, weapon)
+            attacks = attacks_with(model, weapon, bonus)
             alike[key] = attacks * blow_value(battle, unit, model, weapon, defender, charged)
         total += alike[key]
     return min(total, float(len(defender.alive_models)))
