@@ -211,3 +211,22 @@ def test_without_battle_focus_a_unit_that_shot_is_not_asked_to_run() -> None:
     )
     assert asked(battle, A, "battle_focus") == []
     assert all_dice_used(battle)
+
+
+def test_the_rules_of_issue_12_are_no_longer_reported_and_the_others_still_are() -> None:
+    done = (
+        "Monster Hunter",
+        "Smash",
+        "Fear",
+        "Hammer of Wrath",
+        "Move Through Cover",
+        "Reanimation Protocols",
+        "Supporting Fire",
+        "Battle Focus",
+        "Precision Shots",
+        "Poisoned (2+)",
+        "Fleshbane",
+    )
+    assert unsupported_unit_rules(done) == []
+    still = ("Deep Strike", "Infiltrate", "Scout", "Hit and Run", "Ancient Doom", "The Aegis")
+    assert unsupported_unit_rules(still) == list(still)

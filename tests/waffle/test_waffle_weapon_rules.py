@@ -1,5 +1,5 @@
 """Weapon special rules of issue 12 §3: Fleshbane, Sniper, Bladestorm, Gets Hot,
-Concussive, and Monster Hunter.
+Concussive, Monster Hunter and Precision Shots.
 
 The rule texts quoted are the 7th-edition rulebook's, as the BattleScribe game
 system file ``tests/data/bsdata-7e/Warhammer40K.gst`` gives them (Bladestorm:
@@ -22,6 +22,7 @@ from conftest import (
     A,
     B,
     all_dice_used,
+    asked,
     dice_purposes,
     make_battle,
     model,
@@ -35,6 +36,7 @@ from hammerlab.editions.waffle.concussive import concussed
 from hammerlab.editions.waffle.fight import initiative
 from hammerlab.editions.waffle.odds import Defence, Firing, shooting_odds, volley
 from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.precision_shots import fires_precision_shots
 from hammerlab.editions.waffle.profiles import WEAPON_RULES, weapon_of
 from hammerlab.editions.waffle.ruleset import end_of_turn
 from hammerlab.editions.waffle.shooting import start_phase
@@ -314,3 +316,43 @@ def test_monster_hunter_rerolls_failed_wounds_against_monstrous_creatures_only()
     battle, _, _ = fired_at(gun, [4, 3], infantry, shooter_rules=("Monster Hunter",))
     assert dice_purposes(battle) == ["to hit (Boltgun, 3+)", "to wound (Boltgun, 6+)"]
     assert all_dice_used(battle)
+
+
+# --- Precision Shots -------------------------------------------------------------
+
+
+def test_precision_shot_wound_goes_to_the_model_the_firer_chooses() -> None:
+    # "If a model with this special rule rolls a 6 To Hit with a shooting weapon, that
+    # shot is a 'Precision Shot'. Wounds from Precision Shots are allocated against a
+    # model … of your choice in the target unit, as long as it is in range and line of
+    # sight of the firer". A storm bolter (Assault 2, S4 AP5) hits with 6 and 3; both
+    # wound (4, 5) three Guardsmen (T4, 5+: AP5 denies the save). The ordinary wound
+    # takes the closest (b.2); the Precision Shot's goes to b.3, as chosen.
+    gun = weapon("Storm bolter", "24", "4", "5", "Assault 2")
+    shooter = squad("a", A, MARINE, [gun], [(30, 10)], rules=("Precision Shots",))
+    target = squad("b", B, GUARD, [LASGUN], [(28, 30), (30, 30), (32, 30)])
+    battle = make_battle(shooter, target, dice=[6, 3, 4, 5], script_a=[("precision_shot", "b.3")])
+    fire_weapon(battle, shooter, target, gun.name, FireOrders())
+    (asked_once,) = asked(battle, A, "precision_shot")
+    # b.2 already slain by the ordinary wound; b.1 and b.3 are equally close, the
+    # usual model (the first of them) is offered first
+    assert asked_once.labels() == ["b.1", "b.3"]
+    assert [m.id for m in target.alive_models] == ["b.1"]
+    assert all_dice_used(battle)
+
+
+def test_precision_shots_never_from_snap_shots_or_markers_and_sniper_weapons_have_them() -> None:
+    # "Note that Snap Shots and shots from weapons that scatter, or do not roll To Hit,
+    # can never be Precision Shots"; Sniper: "If a weapon has the Sniper special rule …
+    # and rolls a 6 To Hit, that shot is a 'Precision Shot'".
+    shooter = squad("a", A, MARINE, [LASGUN], [(30, 10)], rules=("Precision Shots",))
+    plain = squad("c", A, MARINE, [LASGUN], [(40, 10)])
+    marine = shooter.models[0]
+    lasgun = weapon_of(LASGUN)
+    blast = weapon_of(weapon("Frag", "48", "4", "6", "Heavy 1, Blast"))
+    sniper = weapon_of(weapon("Sniper rifle", "36", "4", "6", "Heavy 1, Sniper"))
+    assert fires_precision_shots(shooter, marine, lasgun, snap=False)
+    assert not fires_precision_shots(shooter, marine, lasgun, snap=True)
+    assert not fires_precision_shots(shooter, marine, blast, snap=False)
+    assert fires_precision_shots(plain, plain.models[0], sniper, snap=False)
+    assert not fires_precision_shots(plain, plain.models[0], lasgun, snap=False)

@@ -8,6 +8,7 @@ from hammerlab.editions.waffle.events import (
 )
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import WOUNDS_LEFT, WOUNDS_WOULD_BE_LOST, WoundLoss
+from hammerlab.editions.waffle.precision_shots import precision_target
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
 from hammerlab.editions.waffle.special_rules import (
     ignore_wound_roll,
@@ -48,6 +49,9 @@ def allocate_wounds(
     (:data:`points.WOUNDS_WOULD_BE_LOST`): that is how Suppressive Fire removes
     nothing.
 
+    The wound of a Precision Shot goes to a model of the firer's choice
+    (:func:`precision_shots.precision_target`).
+
     In close combat (``melee``) every model may be chosen, the closest to the
     attacking models first, and no cover save is taken (6th/7th edition);
     ``only`` sends every wound to that one model (a Sweeping Advance's randomly
@@ -66,6 +70,8 @@ def allocate_wounds(
             battle.say("allocation", f"remaining wounds on {victim.label} are lost: none in sight")
             return
         model = min(pool, key=lambda m: min(base_distance(f, m) for f in firers))
+        if wound.precision:
+            model = precision_target(battle, shooter, wound, profile, model, alive)
         if _saved(battle, victim, model, wound, profile, cover=not melee):
             continue
         if profile.has_rule("Concussive"):

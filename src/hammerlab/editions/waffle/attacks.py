@@ -27,6 +27,7 @@ from hammerlab.editions.waffle.points import (
     WEAPON_WOULD_FIRE,
     WoundsCaused,
 )
+from hammerlab.editions.waffle.precision_shots import fires_precision_shots
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
 from hammerlab.editions.waffle.special_rules import monster_hunter, preferred_enemy, relentless
 from hammerlab.editions.waffle.state import st
@@ -314,6 +315,8 @@ class HitRolls:
     """Into a melee: dice of 1 or 2, which hit another unit of the combat."""
     ones: int = 0
     """Dice left showing 1 once re-rolled (what Gets Hot counts)."""
+    sixes: int = 0
+    """Dice left showing 6 once re-rolled (Precision Shots: :mod:`precision_shots`)."""
 
 
 def roll_to_hit(
@@ -346,7 +349,7 @@ def roll_to_hit(
     rolls = battle.dice.roll(shots, f"to hit ({purpose}, {needed}+{note})")
     hits, strays = _hit_counts(rolls, needed, stray)
     misses = shots - hits - strays
-    ones = rolls.count(1)
+    ones, sixes = rolls.count(1), rolls.count(6)
     what = "misses"
     if again is None and preferred:
         again, misses, what = needed, 0 if stray else rolls.count(1), "1s (Preferred Enemy)"
@@ -356,7 +359,8 @@ def roll_to_hit(
         hits, strays = hits + more_hits, strays + more_strays
         # a 1 is a miss, so re-rolled, unless it strays into a melee
         ones = (ones if stray else 0) + rerolls.count(1)
-    return HitRolls(hits, strays, ones)
+        sixes += rerolls.count(6)
+    return HitRolls(hits, strays, ones, sixes)
 
 
 def _hit_counts(rolls: tuple[int, ...], needed: int, stray: int) -> tuple[int, int]:
@@ -394,7 +398,8 @@ def _rolled_hits(
             battle, bs, shots, twin, profile.name, orders.into_melee, preferred_enemy(unit)
         )
         strength = weapon_strength(model, profile)
-        hits += [Hit(target, strength, model) for _ in range(rolled.hits)]
+        precise = rolled.sixes if fires_precision_shots(unit, model, profile, snap) else 0
+        hits += [Hit(target, strength, model, k < precise) for k in range(rolled.hits)]
         strays += [model] * rolled.strays
         hot.append((model, rolled.ones))
     battle.emit(

@@ -49,6 +49,9 @@ UNIT_RULES: Final[dict[str, str]] = {
     "after charging into base contact",
     "Supporting Fire": 'may fire Overwatch at a unit charging a friend within 6" '
     "(with the Fire Overwatch reaction)",
+    "Battle Focus": "may Run after shooting in the same Shooting phase",
+    "Precision Shots": "its 6s To Hit with a shooting weapon (not Snap Shots) wound a "
+    "model of the firer's choice in range and sight",
     "Monster Hunter": "re-rolls failed To Wound rolls against Monstrous Creatures",
     "Smash": "close combat attacks at AP2 (unless AP1); may make one Smash Attack at double "
     "Strength instead",

@@ -66,6 +66,7 @@ def roll_to_wound(
     Overwhelming Strength: "it instead causes this wound automatically … counting
     the to-wound roll as if it were a 6" — so it also rends. Rending (6th/7th
     edition): a To Wound roll of 6 wounds regardless of Toughness, at AP2.
+    Precision Shots roll apart from other hits, and their wounds stay precise.
     Hits roll against the victim's majority Toughness unless ``toughness`` is
     given (a hit on one model: a Sweeping Advance's randomly distributed hit).
     ``hunter``: the attackers re-roll every failed roll
@@ -77,14 +78,14 @@ def roll_to_wound(
     if toughness is None:
         toughness = majority_toughness(victim)
     wounds: list[WoundRoll] = []
-    by_strength = Counter(h.strength for h in hits)
-    sources = {h.strength: h.source for h in hits}
+    by_strength = Counter((h.strength, h.precision) for h in hits)
+    sources = {(h.strength, h.precision): h.source for h in hits}
     needed_seen: list[str] = []
-    for strength, count in sorted(by_strength.items()):
-        source = sources[strength]
+    for (strength, precision), count in sorted(by_strength.items()):
+        source = sources[strength, precision]
         if overwhelming(strength, toughness, battle.settings.integer("overwhelming_strength")):
             needed_seen.append("auto (Overwhelming Strength)")
-            wounds += [_wound(strength, profile, 6, source) for _ in range(count)]
+            wounds += [_wound(strength, profile, 6, source, precision) for _ in range(count)]
             continue
         needed = wound_target(strength, toughness, profile)
         needed_seen.append("-" if needed is None else f"{needed}+")
@@ -107,7 +108,9 @@ def roll_to_wound(
                 ones, f"re-roll 1s to wound (Preferred Enemy, {profile.name})"
             )
         wounds += [
-            _wound(strength, profile, r, source) for r in rolls if wounds_on(r, chart, rending)
+            _wound(strength, profile, r, source, precision)
+            for r in rolls
+            if wounds_on(r, chart, rending)
         ]
     battle.emit(
         WoundsRolled(
@@ -159,9 +162,11 @@ def rerolls_wounds(
     )
 
 
-def _wound(strength: int, profile: WeaponProfile, roll: int, source: Model) -> WoundRoll:
-    """A wound, at the AP its roll gives it."""
-    return WoundRoll(strength, wound_ap(profile, roll), source)
+def _wound(
+    strength: int, profile: WeaponProfile, roll: int, source: Model, precision: bool
+) -> WoundRoll:
+    """A wound, at the AP its roll gives it (a Precision Shot's stays one)."""
+    return WoundRoll(strength, wound_ap(profile, roll), source, precision)
 
 
 def wound_ap(profile: WeaponProfile, roll: int) -> int | None:
