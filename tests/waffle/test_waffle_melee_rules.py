@@ -299,3 +299,12 @@ def test_move_through_cover_passes_dangerous_terrain_tests() -> None:
     dangerous_terrain_tests(battle, plain)
     assert dice_purposes(battle) == ["dangerous terrain (a.1)"]
     assert all_dice_used(battle)
+
+
+def test_a_model_with_concussive_strikes_concussive_blows() -> None:
+    # The data gives Chaplain Cassius "Concussive" (his crozius's): his close combat
+    # attacks carry it; his shooting weapons do not (they are not close combat weapons).
+    _, chaplain, _ = duel(MARINE, [CHAINSWORD], MARINE, ("Concussive",), [])
+    assert close_combat_weapon(chaplain, chaplain.models[0], weapon_of(CHAINSWORD)).has_rule(
+        "Concussive"
+    )

@@ -59,6 +59,7 @@ UNIT_RULES: Final[dict[str, str]] = {
     "Poisoned": "its close combat attacks wound on the value given (4+), or better by the chart",
     "Rending": "its close combat To Wound rolls of 6 wound whatever the Toughness, at AP2",
     "Shred": "re-rolls failed To Wound rolls in close combat",
+    "Concussive": "its close combat attacks are Concussive",
 }
 """Rule name → what it does in hammerlab."""
 
@@ -232,11 +233,19 @@ def monster_hunter(unit: Unit, victim: Unit) -> bool:
     return 2 * sum(monstrous) > len(monstrous)
 
 
-MELEE_MODEL_RULES: Final[tuple[str, ...]] = ("Fleshbane", "Poisoned", "Rending", "Shred")
+MELEE_MODEL_RULES: Final[tuple[str, ...]] = (
+    "Fleshbane",
+    "Poisoned",
+    "Rending",
+    "Shred",
+    "Concussive",
+)
 """Weapon rules a model may have itself, for its close combat attacks. 7th edition,
 e.g. Fleshbane: "If a model has this special rule, or is attacking with a Melee
 weapon that has this special rule, they always Wound on a 2+ in close combat"
-(Poisoned, Rending and Shred are worded alike)."""
+(Poisoned, Rending and Shred are worded alike). Concussive is worded for weapons
+only; a model the data gives it (Chaplain Cassius, whose crozius has it) strikes
+with it in close combat (an interpretation)."""
 
 
 def close_combat_weapon(unit: Unit, model: Model, weapon: WeaponProfile) -> WeaponProfile:
