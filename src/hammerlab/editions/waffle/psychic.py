@@ -73,8 +73,9 @@ class PsychicMemory:
     """The phase's pools and what was manifested; Blessings in effect."""
 
     pools: dict[str, int] = field(default_factory=dict)
-    attempted: set[tuple[str, str]] = field(default_factory=set)
-    """(unit id, power name) attempted this phase: no power twice."""
+    attempted: list[tuple[str, str]] = field(default_factory=list)
+    """(unit id, power name) attempted this phase: no power twice (a list, not a set,
+    so that the saved game's state digest is the same in every process)."""
     active: bool = False
     """Whether this phase is being played (some Psyker of the player can act)."""
     blessings: list[Blessing] = field(default_factory=list)
@@ -231,7 +232,7 @@ def manifest(battle: Battle, unit: Unit, option: PowerOption) -> None:
     then resolve the power."""
     power, model = option.power, option.model
     memory = memory_of(battle)
-    memory.attempted.add((unit.id, power.name))
+    memory.attempted.append((unit.id, power.name))
     target = battle.decide(
         Decision(
             kind="psychic_target",
