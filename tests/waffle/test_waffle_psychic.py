@@ -25,11 +25,13 @@ from conftest import (
     profile,
     row,
     squad,
+    weapon,
 )
 from typer.testing import CliRunner
 
 from hammerlab.cli.app import app
 from hammerlab.editions import get_ruleset
+from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.psychic import (
     deny_needed,
     manifest_chance,
@@ -251,6 +253,61 @@ def test_endurance_lasts_until_the_start_of_the_casters_next_psychic_phase() -> 
     assert all_dice_used(battle)
 
 
+FORCE_STAVE = weapon("Force stave", "-", "+2", "4", "Melee, Force")
+
+
+def test_force_gives_force_weapons_instant_death_until_the_next_psychic_phase() -> None:
+    psyker = squad("lib", A, LIBRARIAN, [FORCE_STAVE], [(36, 10)], rules=["Psyker"])
+    battle = make_battle(
+        psyker,
+        squad("g", B, GUARD, [], row(30, 40, 2)),
+        dice=[2, 5, 6],  # Warp Charge 2: pools A 2+1=3, B 2; one die of 5: Force manifested
+        script_a=[
+            ("psyker", "Lib [lib]"),
+            ("power", "Force"),
+            ("psychic_target", "Lib [lib]"),
+            ("warp_dice", "1 dice"),
+            ("psyker", "end phase"),
+        ],
+    )
+    psychic_phase(battle, A)
+    stave = psyker.models[0].weapon("Force stave")
+    assert stave is not None and weapon_of(stave).has_rule("Instant Death")
+    psychic_phase(battle, A)  # next phase: Force ends first (the 6 rolls the Warp Charge)
+    stave = psyker.models[0].weapon("Force stave")
+    assert stave == FORCE_STAVE and not weapon_of(stave).has_rule("Instant Death")
+    assert all_dice_used(battle)
+
+
+def test_a_force_weapon_without_a_psyker_rule_knows_no_power() -> None:
+    battle = make_battle(
+        squad("k", A, MARINE, [FORCE_STAVE], [(36, 10)]), squad("g", B, GUARD, [], [(30, 40)])
+    )
+    psychic_phase(battle, A)
+    assert battle.log.events == []
+
+
+def test_feel_no_pain_may_ignore_the_perils_wound() -> None:
+    psyker = squad(
+        "lib", A, LIBRARIAN, [FORCE_STAVE], [(36, 10)], rules=["Psyker", "Feel No Pain (5+)"]
+    )
+    battle = make_battle(
+        psyker,
+        squad("g", B, GUARD, [], row(30, 40, 2)),
+        dice=[1, 6, 6, 5],  # Warp Charge 1: pool 2; 6 6: Perils; Feel No Pain 5+ rolls 5
+        script_a=[
+            ("psyker", "Lib [lib]"),
+            ("power", "Force"),
+            ("psychic_target", "Lib [lib]"),
+            ("warp_dice", "2 dice"),
+        ],
+    )
+    psychic_phase(battle, A)
+    assert psyker.models[0].wounds_left == 2
+    assert [e.saved for e in of_kind(battle, "save")] == [True]
+    assert all_dice_used(battle)
+
+
 def test_the_importer_reads_power_profiles_and_the_mastery_level() -> None:
     sheet = unit_from_file(ROSTER, "Librarian")
     assert "Psyker (Mastery Level 2)" in sheet.rules
@@ -274,6 +331,6 @@ def test_the_psychic_duel_example_plays_powers_and_denies(tmp_path: Path) -> Non
     kinds = {e["kind"] for e in events}
     assert {"warp_charge", "psychic_test", "deny_the_witch", "blessing"} <= kinds
     tests = [e for e in events if e["kind"] == "psychic_test"]
-    assert {t["power"] for t in tests} <= {"Smite", "Endurance"}
+    assert {t["power"] for t in tests} <= {"Smite", "Endurance", "Force"}
     assert any(e["kind"] == "casualty" and e["cause"].startswith("Smite") for e in events)
     assert "Enfeeble (Malediction) not implemented" in " ".join(played.output.split())

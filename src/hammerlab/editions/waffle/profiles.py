@@ -30,8 +30,10 @@ WEAPON_RULES = (
     "Unwieldy",
     "Specialist Weapon",
     "Two-handed",
+    "Force",
 )
-"""Weapon special rules the Waffle Edition engine resolves."""
+"""Weapon special rules the Waffle Edition engine resolves (Force: the Psyker knows
+the Force power, ``psychic_powers.FORCE``)."""
 
 
 @dataclass(frozen=True)

@@ -25,9 +25,11 @@ from dataclasses import dataclass, field, replace
 from math import comb
 
 from hammerlab.editions.flow import Phase, Picks, run_phase
+from hammerlab.editions.waffle.allocation import feel_no_pain_ignores
 from hammerlab.editions.waffle.attacks import fire_weapon, firing_models
 from hammerlab.editions.waffle.morale import phase_casualty_checks, pinning_test
 from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.psychic_events import (
     BlessingChanged,
     DenyTheWitch,
@@ -66,6 +68,8 @@ class Blessing:
     power: str
     granted: dict[str, tuple[str, ...]]
     """Model id → the rules it gained (only those it did not have already)."""
+    armed: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    """Model id → (weapon name, rule) its weapons gained (Force: Instant Death)."""
 
 
 @dataclass
@@ -97,7 +101,7 @@ def _begin(battle: Battle, player: str) -> frozenset[str]:
     """
     if MEMORY in battle.memory:
         end_blessings(battle, player)
-    if not any(playable_powers(m) for u in battle.units_of(player) for m in u.alive_models):
+    if not any(knows_powers(u) for u in battle.units_of(player)):
         return frozenset()
     memory = memory_of(battle)
     memory.active = True
@@ -110,6 +114,11 @@ def _begin(battle: Battle, player: str) -> frozenset[str]:
     }
     battle.emit(WarpCharge(roll=roll, pools=dict(memory.pools)))
     return frozenset()
+
+
+def knows_powers(unit: Unit) -> bool:
+    """Whether ``unit`` is a Psyker with a model that knows a power the engine plays."""
+    return is_psyker(unit) and any(playable_powers(m) for m in unit.alive_models)
 
 
 def _psykers(battle: Battle, player: str, done: frozenset[str]) -> list[Unit]:
@@ -150,6 +159,8 @@ def power_options(battle: Battle, unit: Unit) -> list[PowerOption]:
     memory = memory_of(battle)
     pool = memory.pools.get(unit.player, 0)
     options: list[PowerOption] = []
+    if not is_psyker(unit):
+        return options
     seen: set[str] = set()
     for model in unit.alive_models:
         for power in playable_powers(model):
@@ -291,13 +302,18 @@ def manifest_chance(dice: int, warp_charge: int, harness: int) -> float:
 
 def perils_of_the_warp(battle: Battle, unit: Unit, model: Model) -> None:
     """Perils of the Warp, simplified: the Psyker suffers one Wound with no saves
-    of any kind allowed (no Feel No Pain either).
+    of any kind allowed; Feel No Pain may still ignore it (7th edition: Feel No
+    Pain "is not a saving throw and so can be used against attacks that state
+    that 'no saves of any kind are allowed', for example those inflicted by
+    Perils of the Warp").
 
     Every result of the 7th-edition Perils of the Warp table (D6) costs the
     Psyker a Wound, or risks one on a Leadership test, with further effects
     (a lost power, lost Warp Charge...); hammerlab plays the Wound alone
     (``docs/rules/waffle.md``).
     """
+    if feel_no_pain_ignores(battle, unit, model):
+        return
     model.wounds_left -= 1
     battle.emit(
         WoundsLost(
@@ -383,24 +399,60 @@ def witchfire(battle: Battle, unit: Unit, model: Model, power: PsychicPower, tar
 
 
 def bless(battle: Battle, unit: Unit, model: Model, power: PsychicPower, target: Unit) -> None:
-    """Grant a Blessing's special rules: to the Psyker for a ``Self`` power, else to
-    every model of the target unit, until the start of the caster's next Psychic
-    phase (:func:`end_blessings`)."""
-    models = [model] if power.range is None else target.alive_models
-    granted: dict[str, tuple[str, ...]] = {}
+    """Grant a Blessing: its special rules to the Psyker for a ``Self`` power, else to
+    every model of the target unit; its weapon rules (Force: Instant Death on Force
+    weapons) to the weapons of those models; until the start of the caster's next
+    Psychic phase (:func:`end_blessings`)."""
+    whole = power.whole_unit or power.range is not None
+    models = target.alive_models if whole else [model]
+    blessing = Blessing(unit.player, target.id, power.name, {})
     for blessed in models:
         new = tuple(r for r in power.granted_rules if r not in blessed.rules)
         blessed.rules = (*blessed.rules, *new)
-        granted[blessed.id] = new
-    memory_of(battle).blessings.append(Blessing(unit.player, target.id, power.name, granted))
+        blessing.granted[blessed.id] = new
+        armed = _arm(blessed, power.weapon_rules)
+        if armed:
+            blessing.armed[blessed.id] = armed
+    memory_of(battle).blessings.append(blessing)
     battle.emit(
-        BlessingChanged(unit=target.label, power=power.name, rules=power.granted_rules, begins=True)
+        BlessingChanged(unit=target.label, power=power.name, rules=_effects(blessing), begins=True)
     )
 
 
+def _arm(model: Model, grants: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """Give ``model``'s weapons the rules ``grants`` names; what each gained."""
+    armed: list[tuple[str, str]] = []
+    weapons = list(model.weapons)
+    for rule, gained in grants:
+        for index, weapon in enumerate(weapons):
+            read = weapon_of(weapon)
+            if read.has_rule(rule) and not read.has_rule(gained):
+                weapons[index] = replace(weapon, keywords=(*weapon.keywords, gained))
+                armed.append((weapon.name, gained))
+    model.weapons = tuple(weapons)
+    return tuple(armed)
+
+
+def _disarm(model: Model, armed: tuple[tuple[str, str], ...]) -> None:
+    """Take back from ``model``'s weapons the rules a Blessing gave them."""
+    model.weapons = tuple(
+        replace(w, keywords=tuple(k for k in w.keywords if (w.name, k) not in armed))
+        if any(name == w.name for name, _ in armed)
+        else w
+        for w in model.weapons
+    )
+
+
+def _effects(blessing: Blessing) -> tuple[str, ...]:
+    """What a Blessing gave, in words: its rules, and ``<rule> (<weapon>)``."""
+    rules = [r for g in blessing.granted.values() for r in g]
+    rules += [f"{rule} ({weapon})" for a in blessing.armed.values() for weapon, rule in a]
+    return tuple(dict.fromkeys(rules))
+
+
 def end_blessings(battle: Battle, player: str) -> None:
-    """Take away the rules ``player``'s Blessings granted: they last "until the start
-    of your next Psychic phase"."""
+    """Take away what ``player``'s Blessings gave: they last "until the start of
+    your next Psychic phase"."""
     memory = memory_of(battle)
     ending = [b for b in memory.blessings if b.player == player]
     memory.blessings = [b for b in memory.blessings if b.player != player]
@@ -409,9 +461,11 @@ def end_blessings(battle: Battle, player: str) -> None:
         for blessed in unit.models:
             lost = blessing.granted.get(blessed.id, ())
             blessed.rules = tuple(r for r in blessed.rules if r not in lost)
-        rules = tuple(dict.fromkeys(r for g in blessing.granted.values() for r in g))
+            _disarm(blessed, blessing.armed.get(blessed.id, ()))
         battle.emit(
-            BlessingChanged(unit=unit.label, power=blessing.power, rules=rules, begins=False)
+            BlessingChanged(
+                unit=unit.label, power=blessing.power, rules=_effects(blessing), begins=False
+            )
         )
 
 

@@ -45,7 +45,7 @@ def power_value(battle: Battle, unit: Unit, option: PowerOption, target: Unit) -
     if power.is_witchfire:
         firer = psyker_firing(unit, option.model, power)
         return expected_casualties(battle, firer, target, power.name, WITCHFIRE_ORDERS)
-    reached = 1 if power.range is None else len(target.alive_models)
+    reached = len(target.alive_models) if power.whole_unit or power.range else 1
     return BLESSING_VALUE * reached
 
 

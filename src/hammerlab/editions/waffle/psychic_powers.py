@@ -35,7 +35,7 @@ BLESSING_RULES: dict[str, tuple[str, ...]] = {
 7th-edition Biomancy, Endurance (Warp Charge 2, range 24"): "Whilst the power
 is in effect, all models in the target unit gain the Eternal Warrior, Feel No
 Pain (4+) and Relentless special rules" (the text of the BattleScribe data,
-``tests/data/bsdata-7e/psychic_powers.gst``)."""
+``tests/data/bsdata-7e/Warhammer40K.gst``)."""
 
 _MASTERY = re.compile(r"mastery level\s*(\d+)", re.IGNORECASE)
 _PSYKER_RULES = ("psyker", "brotherhood of psykers", "brotherhood of psychers", "psychic pilot")
@@ -60,6 +60,10 @@ class PsychicPower:
     """In inches; ``None`` for a power on the Psyker himself (``Self``)."""
     weapon: Weapon | None
     """A Witchfire power's shooting profile as a weapon (``Range S AP Type``)."""
+    whole_unit: bool = False
+    """A power on the Psyker "and his unit" (Force), though its range is ``Self``."""
+    weapon_rules: tuple[tuple[str, str], ...] = ()
+    """(weapon rule, rule gained): weapons with the first gain the second (Force)."""
 
     @property
     def is_witchfire(self) -> bool:
@@ -77,6 +81,23 @@ class PsychicPower:
     def targets_enemy(self) -> bool:
         """Whether the power is aimed at an enemy unit (so it may be denied)."""
         return self.is_witchfire
+
+
+FORCE = PsychicPower(
+    name="Force",
+    warp_charge=1,
+    category=BLESSING,
+    range=None,
+    weapon=None,
+    whole_unit=True,
+    weapon_rules=(("Force", "Instant Death"),),
+)
+"""7th edition, Force: "Any Psyker that has one or more weapons with this special
+rule knows the Force psychic power in addition to any other powers they know.
+Force - Warp Charge 1 Force is a blessing psychic power that targets the Psyker
+and his unit. All of the targets' weapons that have the Force special rule gain
+the Instant Death special rule until the start of your next Psychic phase"
+(the rule's text in the BattleScribe data, ``tests/data/bsdata-7e/Warhammer40K.gst``)."""
 
 
 def _characteristic(power: Weapon, *names: str) -> str:
@@ -146,8 +167,12 @@ def psychic_problems(datasheet: Datasheet) -> list[str]:
 
 
 def playable_powers(model: Model) -> list[PsychicPower]:
-    """The powers ``model`` knows that the engine plays."""
-    return [power_of(p) for p in model.powers if unsupported_power(p) is None]
+    """The powers ``model`` knows that the engine plays: its own, and Force when it
+    has a weapon with the Force special rule (:data:`FORCE`)."""
+    powers = [power_of(p) for p in model.powers if unsupported_power(p) is None]
+    if any(weapon_of(w).has_rule("Force") for w in model.weapons):
+        powers.append(FORCE)
+    return powers
 
 
 def is_psyker(unit: Unit) -> bool:
