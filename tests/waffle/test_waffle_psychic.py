@@ -31,12 +31,14 @@ from typer.testing import CliRunner
 
 from hammerlab.cli.app import app
 from hammerlab.editions import get_ruleset
+from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.psychic import (
     deny_needed,
     manifest_chance,
     psychic_phase,
 )
+from hammerlab.editions.waffle.psychic_ai import dice_to_roll
 from hammerlab.editions.waffle.psychic_events import PsychicTest, WarpCharge
 from hammerlab.editions.waffle.psychic_powers import mastery_level, power_of, unsupported_power
 from hammerlab.editions.waffle.special_rules import feel_no_pain
@@ -105,6 +107,29 @@ def test_manifest_chance_is_the_binomial_of_4_plus_dice() -> None:
     # 2 dice for Warp Charge 1: 1 - (1/2)^2; 3 dice for 2: (3 + 1) / 8.
     assert manifest_chance(2, 1, 4) == pytest.approx(0.75)
     assert manifest_chance(3, 2, 4) == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(
+    ("warp_charge", "pool", "dice"),
+    # Warp Charge 1: 1 die manifests 1/2 of the time, 2 dice 3/4 (>= 70%).
+    # Warp Charge 2: 3 dice 4/8, 4 dice 11/16 = 0.6875, 5 dice 26/32 = 0.8125;
+    # with a pool of 3 no count reaches 70%, so the AI rolls the whole pool.
+    [(1, 6, 2), (2, 9, 5), (2, 3, 3)],
+)
+def test_the_ai_rolls_the_fewest_dice_that_manifest_7_times_in_10(
+    warp_charge: int, pool: int, dice: int
+) -> None:
+    battle = make_battle(librarian(SMITE), squad("g", B, GUARD, [], row(36, 20, 1)))
+    assert dice_to_roll(battle, warp_charge, pool) == dice
+
+
+def test_the_ai_leaves_a_power_that_can_do_nothing() -> None:
+    # Smite (S4) cannot wound T8 ("-" on the chart from T-4): worth nothing, so stop.
+    wall = squad("w", B, profile("Wall", t=8), [], row(36, 20, 1))
+    battle = make_battle(librarian(SMITE), wall, dice=[3], fallback=WaffleAI())
+    psychic_phase(battle, A)
+    assert of_kind(battle, "psychic_test") == []
+    assert [d.kind for d in battle.log.events if d.kind == "decision"] == ["decision"]
 
 
 def test_a_phase_without_psykers_emits_nothing_and_rolls_no_die() -> None:
@@ -318,6 +343,12 @@ def test_the_importer_reads_power_profiles_and_the_mastery_level() -> None:
     ]
     problems = get_ruleset("waffle").validate_datasheet(sheet)
     assert problems == ["Librarian: psychic power Enfeeble (Malediction) not implemented"]
+    shown = CliRunner().invoke(app, ["import", str(ROSTER), "--json"])
+    assert json.loads(shown.output)[0]["profiles"][0]["powers"] == [
+        "(Primaris) Smite",
+        "5 - Endurance",
+        "2 - Enfeeble",
+    ]
 
 
 def test_the_psychic_duel_example_plays_powers_and_denies(tmp_path: Path) -> None:

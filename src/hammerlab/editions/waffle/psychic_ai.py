@@ -36,7 +36,13 @@ DENY_DICE_PER_SUCCESS = 3
 
 
 def _best(values: list[float]) -> int:
+    """The first of the highest values."""
     return max(range(len(values)), key=lambda i: (values[i], -i))
+
+
+def _worth(value: float) -> float:
+    """A power worth nothing ranks below stopping (which is worth 0)."""
+    return value if value > 0 else -1.0
 
 
 def power_value(battle: Battle, unit: Unit, option: PowerOption, target: Unit) -> float:
@@ -75,9 +81,8 @@ class PsychicChoices:
         def value(unit: Unit | None) -> float:
             if unit is None:
                 return 0.0
-            return max(
-                (option_value(battle, unit, o) for o in power_options(battle, unit)), default=0.0
-            )
+            options = power_options(battle, unit)
+            return _worth(max((option_value(battle, unit, o) for o in options), default=0.0))
 
         return _best([value(c.value) for c in decision.choices])
 
@@ -85,7 +90,7 @@ class PsychicChoices:
         unit = battle.unit(decision.context.unit)
         return _best(
             [
-                0.0 if c.value is None else option_value(battle, unit, c.value)
+                0.0 if c.value is None else _worth(option_value(battle, unit, c.value))
                 for c in decision.choices
             ]
         )
