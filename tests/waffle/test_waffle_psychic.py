@@ -11,6 +11,7 @@ Adamantium Will; equal or more Deny successes nullify the power.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -91,6 +92,29 @@ def test_powers_are_read_from_the_data_and_unsupported_ones_say_why() -> None:
     assert unsupported_power(SMITE) is None
     assert unsupported_power(ENDURANCE) is None
     assert unsupported_power(ENFEEBLE) == "psychic power Enfeeble (Malediction) not implemented"
+    leech = Weapon(
+        "3 - Life Leech",
+        {
+            "Warp Charge": "1",
+            "Power Category": "Witchfire",
+            "Range": '18"',
+            "Strength": "6",
+            "AP": "2",
+            "Type": "Assault 2",
+            "Details": "If Life Leech causes at least one unsaved Wound, the Psyker regains"
+            " a Wound.",
+        },
+    )
+    psyker = squad("lib", A, LIBRARIAN, [], [(1, 1)], rules=["Psyker"])
+    sheet = replace(
+        psyker.datasheet,
+        entries=(replace(psyker.datasheet.entries[0], powers=(SMITE, leech, ENFEEBLE)),),
+    )
+    assert get_ruleset("waffle").validate_datasheet(sheet) == [
+        "Librarian: psychic power Enfeeble (Malediction) not implemented",
+        "Librarian: psychic power Life Leech: only its profile is played, not: If Life Leech "
+        "causes at least one unsaved Wound, the Psyker regains a Wound.",
+    ]
     bad = Weapon("Odd", {"Warp Charge": "D3", "Power Category": "Blessing"})
     assert "Warp Charge must be 1-6" in (unsupported_power(bad) or "")
 

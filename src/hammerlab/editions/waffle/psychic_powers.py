@@ -153,17 +153,29 @@ def unsupported_power(power: Weapon) -> str | None:
 
 
 def psychic_problems(datasheet: Datasheet) -> list[str]:
-    """Each power of the datasheet the engine cannot play, and powers known by a
-    model of a unit without a Psyker rule (they could never be manifested)."""
+    """What the engine cannot play of the datasheet's powers: each power it does not
+    play, the ``Details`` of a Witchfire power it fires (only the profile is
+    played), and powers known by a model of a unit without a Psyker rule (they
+    could never be manifested)."""
     problems = []
     psyker = any(is_psyker_rule(r) for r in datasheet.rules)
     for entry in datasheet.entries:
-        problems += [
-            f"{entry.profile.name}: {why}" for p in entry.powers if (why := unsupported_power(p))
-        ]
+        for power in entry.powers:
+            why = unsupported_power(power) or _unplayed_details(power)
+            if why:
+                problems.append(f"{entry.profile.name}: {why}")
         if entry.powers and not (psyker or any(is_psyker_rule(r) for r in entry.rules)):
             problems.append(f"{entry.profile.name}: knows psychic powers but is not a Psyker")
     return problems
+
+
+def _unplayed_details(power: Weapon) -> str | None:
+    """A fired Witchfire power's further effect (its ``Details``), which is not played."""
+    details = power.get("Details").strip()
+    if not details or not power_of(power).is_witchfire:
+        return None
+    shown = details if len(details) <= 80 else details[:79].rstrip() + "…"
+    return f"psychic power {power_of(power).name}: only its profile is played, not: {shown}"
 
 
 def playable_powers(model: Model) -> list[PsychicPower]:
