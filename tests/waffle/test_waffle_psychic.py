@@ -20,8 +20,10 @@ from conftest import (
     MARINE,
     A,
     B,
+    Placed,
     all_dice_used,
     make_battle,
+    make_unit,
     of_kind,
     profile,
     row,
@@ -325,6 +327,46 @@ def test_force_gives_force_weapons_instant_death_until_the_next_psychic_phase() 
     psychic_phase(battle, A)  # next phase: Force ends first (the 6 rolls the Warp Charge)
     stave = psyker.models[0].weapon("Force stave")
     assert stave == FORCE_STAVE and not weapon_of(stave).has_rule("Instant Death")
+    assert all_dice_used(battle)
+
+
+PERFECT_TIMING = Weapon(
+    "3 - Perfect Timing",
+    {"Warp Charge": "1", "Power Category": "Blessing", "Range": "Self", "Details": "..."},
+)
+BOLTGUN = weapon("Boltgun", "24", "4", "5", "Rapid Fire")
+
+
+def test_perfect_timing_gives_the_psyker_and_his_units_weapons_ignores_cover() -> None:
+    psyker = make_unit(
+        "lib",
+        A,
+        [Placed(LIBRARIAN, [FORCE_STAVE], (36, 10)), Placed(MARINE, [BOLTGUN], (38, 10))],
+        rules=["Psyker"],
+    )
+    psyker.models[0].powers = (PERFECT_TIMING,)
+    battle = make_battle(
+        psyker,
+        squad("g", B, GUARD, [], row(30, 40, 2)),
+        dice=[1, 4, 3],  # Warp Charge 1: pool 2; one die of 4: manifested; next phase rolls 3
+        script_a=[
+            ("psyker", "Lib [lib]"),
+            ("power", "Perfect Timing"),
+            ("psychic_target", "Lib [lib]"),
+            ("warp_dice", "1 dice"),
+            ("power", "stop"),  # he knows Force too (his force stave)
+            ("psyker", "end phase"),
+        ],
+    )
+    psychic_phase(battle, A)
+
+    def ignoring(model_index: int, name: str) -> bool:
+        gun = psyker.models[model_index].weapon(name)
+        return gun is not None and weapon_of(gun).has_rule("Ignores Cover")
+
+    assert ignoring(0, "Force stave") and ignoring(1, "Boltgun")
+    psychic_phase(battle, A)
+    assert not ignoring(0, "Force stave") and not ignoring(1, "Boltgun")
     assert all_dice_used(battle)
 
 

@@ -407,7 +407,7 @@ def bless(battle: Battle, unit: Unit, model: Model, power: PsychicPower, target:
     models = target.alive_models if whole else [model]
     blessing = Blessing(unit.player, target.id, power.name, {})
     for blessed in models:
-        new = tuple(r for r in power.granted_rules if r not in blessed.rules)
+        new = tuple(r for r in power.rules if r not in blessed.rules)
         blessed.rules = (*blessed.rules, *new)
         blessing.granted[blessed.id] = new
         armed = _arm(blessed, power.weapon_rules)
@@ -426,7 +426,7 @@ def _arm(model: Model, grants: tuple[tuple[str, str], ...]) -> tuple[tuple[str, 
     for rule, gained in grants:
         for index, weapon in enumerate(weapons):
             read = weapon_of(weapon)
-            if read.has_rule(rule) and not read.has_rule(gained):
+            if (not rule or read.has_rule(rule)) and not read.has_rule(gained):
                 weapons[index] = replace(weapon, keywords=(*weapon.keywords, gained))
                 armed.append((weapon.name, gained))
     model.weapons = tuple(weapons)

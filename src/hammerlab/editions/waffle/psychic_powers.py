@@ -9,8 +9,8 @@ books and the BattleScribe data write it: ``Warp Charge``, ``Power Category``
 
 What is supported (``docs/rules/waffle.md``, Psychic phase): Witchfire powers
 with a weapon profile (they are fired like a weapon, :mod:`.psychic`), and the
-Blessings of :data:`BLESSING_RULES`, which grant special rules the engine
-resolves. Every other power (Focussed Witchfire, Beam and Nova powers, powers
+Blessings of :data:`BLESSINGS` and Force, which grant special rules the
+engine resolves. Every other power (Focussed Witchfire, Beam and Nova powers, powers
 without a profile, Maledictions, Conjurations, other Blessings) is reported.
 """
 
@@ -27,15 +27,33 @@ from hammerlab.errors import ProfileError
 
 WITCHFIRE, BLESSING = "Witchfire", "Blessing"
 
-BLESSING_RULES: dict[str, tuple[str, ...]] = {
-    "Endurance": ("Eternal Warrior", "Feel No Pain (4+)", "Relentless"),
-}
-"""Blessings that grant special rules the engine resolves, by power name.
 
-7th-edition Biomancy, Endurance (Warp Charge 2, range 24"): "Whilst the power
-is in effect, all models in the target unit gain the Eternal Warrior, Feel No
-Pain (4+) and Relentless special rules" (the text of the BattleScribe data,
-``tests/data/bsdata-7e/Warhammer40K.gst``)."""
+@dataclass(frozen=True)
+class BlessingEffect:
+    """What a supported Blessing gives while it is in effect."""
+
+    rules: tuple[str, ...] = ()
+    """Special rules the models gain."""
+    weapon_rules: tuple[tuple[str, str], ...] = ()
+    """(weapon rule, rule gained): the models' weapons with the first (any weapon
+    when it is ``""``) gain the second."""
+    whole_unit: bool = False
+    """A ``Self`` power that reaches "the Psyker and his unit"."""
+
+
+BLESSINGS: dict[str, BlessingEffect] = {
+    "Endurance": BlessingEffect(rules=("Eternal Warrior", "Feel No Pain (4+)", "Relentless")),
+    "Perfect Timing": BlessingEffect(weapon_rules=(("", "Ignores Cover"),), whole_unit=True),
+}
+"""Blessings whose effect is special rules the engine resolves, by power name; the
+texts of the BattleScribe data (``tests/data/bsdata-7e/Warhammer40K.gst``):
+
+- Biomancy, Endurance (Warp Charge 2, 24"): "Whilst the power is in effect, all
+  models in the target unit gain the Eternal Warrior, Feel No Pain (4+) and
+  Relentless special rules".
+- Divination, Perfect Timing (Warp Charge 1, Self): "Whilst this power is in
+  effect, the Psyker and his unit's weapons have the Ignores Cover special rule".
+"""
 
 _MASTERY = re.compile(r"mastery level\s*(\d+)", re.IGNORECASE)
 _PSYKER_RULES = ("psyker", "brotherhood of psykers", "brotherhood of psychers", "psychic pilot")
@@ -62,8 +80,10 @@ class PsychicPower:
     """A Witchfire power's shooting profile as a weapon (``Range S AP Type``)."""
     whole_unit: bool = False
     """A power on the Psyker "and his unit" (Force), though its range is ``Self``."""
+    rules: tuple[str, ...] = ()
+    """Special rules a supported Blessing grants (:data:`BLESSINGS`)."""
     weapon_rules: tuple[tuple[str, str], ...] = ()
-    """(weapon rule, rule gained): weapons with the first gain the second (Force)."""
+    """(weapon rule, rule gained) of a supported Blessing (:attr:`BlessingEffect.weapon_rules`)."""
 
     @property
     def is_witchfire(self) -> bool:
@@ -71,11 +91,9 @@ class PsychicPower:
         return self.category.lower() == WITCHFIRE.lower() and self.weapon is not None
 
     @property
-    def granted_rules(self) -> tuple[str, ...]:
-        """The special rules a supported Blessing grants (none for other powers)."""
-        if self.category.lower() != BLESSING.lower():
-            return ()
-        return BLESSING_RULES.get(self.name, ())
+    def is_blessing(self) -> bool:
+        """A Blessing the engine plays (it grants rules it resolves)."""
+        return self.category.lower() == BLESSING.lower() and bool(self.rules or self.weapon_rules)
 
     @property
     def targets_enemy(self) -> bool:
@@ -125,12 +143,18 @@ def power_of(power: Weapon) -> PsychicPower:
         }
         gun = Weapon(name=name, characteristics=profile)
         weapon_of(gun)  # a Witchfire profile the engine cannot read is refused here
+    category = power.get("Power Category").strip() or "(none)"
+    effect = BLESSINGS.get(name) if category.lower() == BLESSING.lower() else None
+    effect = effect or BlessingEffect()
     return PsychicPower(
         name=name,
         warp_charge=int(charge),
-        category=power.get("Power Category").strip() or "(none)",
+        category=category,
         range=float(reach) if reach.isdigit() else None,
         weapon=gun,
+        whole_unit=effect.whole_unit,
+        rules=effect.rules,
+        weapon_rules=effect.weapon_rules,
     )
 
 
@@ -147,7 +171,7 @@ def unsupported_power(power: Weapon) -> str | None:
                 f"psychic power {read.name}: weapon rule(s) not implemented: {', '.join(unknown)}"
             )
         return None
-    if read.granted_rules:
+    if read.is_blessing:
         return None
     return f"psychic power {read.name} ({read.category}) not implemented"
 
