@@ -123,7 +123,7 @@ def knows_powers(unit: Unit) -> bool:
 
 def _psykers(battle: Battle, player: str, done: frozenset[str]) -> list[Unit]:
     """The player's Psyker units that may still try a power now."""
-    if not battle.memory.get(MEMORY) or not memory_of(battle).active:
+    if MEMORY not in battle.memory or not memory_of(battle).active:
         return []
     return [u for u in battle.units_of(player) if u.id not in done and power_options(battle, u)]
 
