@@ -431,3 +431,24 @@ def test_the_psychic_duel_example_plays_powers_and_denies(tmp_path: Path) -> Non
     assert {t["power"] for t in tests} <= {"Smite", "Endurance", "Force"}
     assert any(e["kind"] == "casualty" and e["cause"].startswith("Smite") for e in events)
     assert "Enfeeble (Malediction) not implemented" in " ".join(played.output.split())
+
+
+def test_an_unknown_power_in_a_scenario_is_one_error_line(tmp_path: Path) -> None:
+    scenario = tmp_path / "bad.toml"
+    scenario.write_text(
+        'name = "bad"\nruleset = "waffle"\n[plan]\nphases = ["psychic"]\n'
+        '[[players]]\nname = "A"\n[[players]]\nname = "B"\nedge = "north"\n'
+        '[[units]]\nid = "lib"\nplayer = "A"\nposition = [36, 10]\n'
+        '[units.inline]\nname = "Librarian"\nrules = ["Psyker"]\n'
+        "[[units.inline.models]]\n"
+        'name = "Librarian"\n'
+        'profile = { WS = 5, BS = 4, S = 4, T = 4, W = 2, I = 4, A = 2, Ld = 10, Sv = "3+" }\n'
+        'powers = ["Smite"]\n',
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(app, ["battle", str(scenario)])
+    assert result.exit_code == 1
+    assert result.stderr.strip().splitlines() == [
+        f"error: {scenario} (units[0].inline): units[0].models[0].powers: "
+        "unknown psychic power 'Smite'"
+    ]
