@@ -133,8 +133,11 @@ def advance_move(game: Core11Game, unit: Unit) -> float:
 def fall_back_eligible(game: Core11Game, unit: Unit) -> bool:
     """09.07 Eligible if: "Your unit is engaged." — and a fall-back route exists,
     since after moving "Your unit must be unengaged" (09.02.02: "if your unit does
-    not meet the conditions of any of the modes, it cannot make that move")."""
-    if unit.destroyed or not is_engaged(game.battle, unit):
+    not meet the conditions of any of the modes, it cannot make that move").
+
+    "Ordered Retreat: If your unit is not battle-shocked, you can select this mode."
+    Desperate Escape is not modelled, so a battle-shocked unit cannot fall back."""
+    if unit.destroyed or not is_engaged(game.battle, unit) or unit.id in game.battle_shocked:
         return False
     return ends_unengaged(game.battle, unit, _fall_back_vector(game, unit))
 
@@ -154,8 +157,8 @@ def fall_back_move(game: Core11Game, unit: Unit) -> float:
     "Until the end of the turn, unless otherwise stated, your unit is not eligible
     to shoot, declare a charge or start an action."
 
-    hammerlab has no Battle-shock yet, so every unit falls back in Ordered Retreat
-    (Desperate Escape's hazard rolls are not made).
+    A battle-shocked unit is not offered the move (:func:`fall_back_eligible`), so
+    every fall-back is an Ordered Retreat (Desperate Escape is not modelled).
     """
     distance = shift_unit(game.battle, unit, _fall_back_vector(game, unit), "fall-back move")
     unit.status.moved = True
