@@ -1,0 +1,232 @@
+"""The rest of the 11th-edition turn: Command (08), Charge (11) and Fight (12) phases,
+with hand-measured distances and scripted dice.
+
+Every unit here is one row of models on 32 mm bases (radius 0.63"), so the
+base-to-base gap of two models is the centre distance minus ``RADII`` = 1.26".
+Player A is active and its edge is south.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from core11_kit import battle, events, game, gun, place, sheet
+from typer.testing import CliRunner
+
+from hammerlab.analysis.battles import prepare
+from hammerlab.cli.app import app
+from hammerlab.editions.base import play
+from hammerlab.editions.core11.charge import CHARGE, charge_with, eligible_to_charge
+from hammerlab.editions.core11.command import COMMAND
+from hammerlab.editions.core11.events import (
+    AttacksResolved,
+    BattleShockRolled,
+    ChargeResolved,
+    CloseMove,
+    CommandPointsGained,
+    FightSelected,
+)
+from hammerlab.editions.core11.fight import FightStep, consolidate_step, fight_step, pile_in_step
+from hammerlab.editions.core11.melee import fight
+from hammerlab.editions.core11.overwatch import install_overwatch
+from hammerlab.editions.core11.positions import is_engaged
+from hammerlab.editions.flow import run_phase
+from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.events import PhaseChanged
+from hammerlab.io.scenario import load_scenario
+
+ROOT = Path(__file__).parents[2]
+WHOLE_GAME = ROOT / "examples" / "core11_whole_game.toml"
+RADII = 2 * 32 / 25.4 / 2
+
+
+def blade(keywords: tuple[str, ...] = (), attacks: str = "1") -> Weapon:
+    """A melee weapon, WS 3+, S4 AP0 D1."""
+    return Weapon(
+        "blade",
+        {"Range": "Melee", "A": attacks, "WS": "3+", "S": "4", "AP": "0", "D": "1"},
+        keywords,
+    )
+
+
+def test_08_02_both_players_gain_1_cp_and_08_03_battle_shock_at_half_strength() -> None:
+    """08.02: "Both players gain 1 Command Point (CP)." 08.03: a roll for each unit "at,
+    or below, half-strength" (01.02.01: 2 of a starting strength of 4 is half); 2D6 of
+    2 + 3 = 5 is under Ld 6+: battle-shocked; next Command phase 3 + 3 = 6 succeeds
+    and "it is no longer battle-shocked". A full unit makes no roll."""
+    a = place("a", sheet("Squad", count=4), "A", (10, 10))
+    full = place("f", sheet("Full", count=2), "A", (30, 10))
+    b = place("b", sheet("Foes"), "B", (10, 40))
+    fight_ = battle([a, full, b], dice=[2, 3, 3, 3])
+    state = game(fight_)
+    a.models[2].wounds_left = a.models[3].wounds_left = 0
+    run_phase(fight_, COMMAND, "A")
+    gained = [(e.player, e.total) for e in events(fight_, CommandPointsGained)]
+    assert gained == [("A", 1), ("B", 1)]
+    assert [(e.unit, e.roll, e.passed) for e in events(fight_, BattleShockRolled)] == [
+        ("Squad [a]", 5, False)
+    ]
+    assert state.battle_shocked == {"a"}
+    run_phase(fight_, COMMAND, "A")
+    assert state.command_points == {"A": 2, "B": 2}
+    assert state.battle_shocked == set()
+
+
+def test_11_02_charge_roll_2d6_and_charge_move_ends_engaged_with_fights_first() -> None:
+    """Gap 8 - 1.26 = 6.74"; charge roll 3 + 4 = 7 reaches it. The block moves toward
+    the target in 7/40" steps until the leading base would cross the target's: 38
+    steps, 6.65", a gap of 0.09" (engaged). 11.04 After moving: Fights First."""
+    a = place("a", sheet("Squad", weapons=[blade()]), "A", (10, 10))
+    b = place("b", sheet("Foes"), "B", (10, 18))
+    fight_ = battle([a, b], dice=[3, 4])
+    state = game(fight_)
+    run_phase(fight_, CHARGE, "A")
+    assert a.models[0].position == pytest.approx((10, 16.65))
+    assert is_engaged(fight_, a) and a.status.charged and state.fights_first == {"a"}
+    [resolved] = events(fight_, ChargeResolved)
+    assert (resolved.roll, resolved.succeeded, resolved.distance) == (7, True, 6.65)
+
+
+def test_11_02_01_a_charge_roll_short_of_every_enemy_makes_no_move() -> None:
+    """Gap 6.74"; a roll of 1 + 2 = 3 puts no enemy within the maximum distance."""
+    a = place("a", sheet("Squad"), "A", (10, 10))
+    b = place("b", sheet("Foes"), "B", (10, 18))
+    fight_ = battle([a, b], dice=[1, 2])
+    state = game(fight_)
+    charge_with(state, a)
+    assert a.models[0].position == (10, 10) and not a.status.charged
+    assert [(e.roll, e.succeeded) for e in events(fight_, ChargeResolved)] == [(3, False)]
+
+
+def test_11_02_eligible_to_declare_a_charge_within_12_unengaged_and_not_advanced() -> None:
+    """ "It is not within 12\" of one or more enemy units. It is engaged. It made an
+    advance or fall-back move this turn." prevent a charge: a gap of 13.24" is too
+    far, 10.74" is close enough unless the unit advanced."""
+    far = place("far", sheet("Far"), "A", (10, 10))
+    near = place("near", sheet("Near"), "A", (40, 14))
+    b = place("b", sheet("Foes"), "B", (10, 24.5))
+    c = place("c", sheet("Foes"), "B", (40, 26))
+    fight_ = battle([far, near, b, c])
+    state = game(fight_)
+    assert not eligible_to_charge(state, far) and eligible_to_charge(state, near)
+    state.no_charge.add("near")
+    assert not eligible_to_charge(state, near)
+
+
+def test_fire_overwatch_hits_only_on_unmodified_6s_and_costs_1_cp() -> None:
+    """Fire Overwatch: "an unmodified Hit roll of 6 is required to score a hit,
+    irrespective of the attacking weapon's Ballistic Skill" — with BS 3+, a 5 misses
+    and a 6 hits; the 6 wounds (4), the save fails (2 on 3+): one charger dies. 1CP
+    spent. Then the charge roll (3 + 4)."""
+    a = place("a", sheet("Squad", count=2), "A", (10, 10))
+    b = place("b", sheet("Foes", weapons=[gun(attacks="2", bs=3)]), "B", (10, 18))
+    fight_ = battle([a, b], dice=[5, 6, 4, 2, 3, 4])
+    state = game(fight_)
+    state.command_points = {"A": 0, "B": 1}
+    install_overwatch(state)
+    charge_with(state, a)
+    [shots] = events(fight_, AttacksResolved)
+    assert (shots.attacks, shots.hits, shots.models_destroyed) == (2, 1, 1)
+    assert state.command_points["B"] == 0
+    assert [e.roll for e in events(fight_, ChargeResolved)] == [7]
+
+
+def test_12_04_fights_first_units_fight_before_the_active_players_other_units() -> None:
+    """12.04 step 1: the active player A has no Fights First unit, "Otherwise, the other
+    player selects": B's Fights First unit fights first, then A's."""
+    a = place("a", sheet("Squad"), "A", (10, 10))
+    b = place("b", sheet("Foes"), "B", (10, 11.5))
+    fight_ = battle([a, b])
+    state = game(fight_)
+    state.fights_first = {"b"}
+    fight_step(state)
+    order = [(e.unit, e.fights_first) for e in events(fight_, FightSelected)]
+    assert order == [("Foes [b]", True), ("Squad [a]", False)]
+
+
+def test_12_04_without_fights_first_the_active_player_selects_first() -> None:
+    a = place("a", sheet("Squad"), "A", (10, 10))
+    b = place("b", sheet("Foes"), "B", (10, 11.5))
+    fight_ = battle([a, b])
+    fight_step(game(fight_))
+    assert [e.unit for e in events(fight_, FightSelected)] == ["Squad [a]", "Foes [b]"]
+
+
+def test_12_03_pile_in_up_to_3_inches_ends_engaged_and_short_of_the_base() -> None:
+    """Gap 3.5 - 1.26 = 2.24" (within 5", unengaged); the unit charged. Steps of
+    3/40 = 0.075": 29 steps, 2.175", leave a gap of 0.065" (no base crossed). Then the
+    opponent's unit, now engaged, piles in: its move toward the other centre is capped
+    at the centres' distance 1.325", in steps of 1.325/40 = 0.033125": one step fits
+    the 0.065" gap, two (0.06625") do not."""
+    a = place("a", sheet("Squad"), "A", (10, 10))
+    b = place("b", sheet("Foes"), "B", (10, 13.5))
+    fight_ = battle([a, b])
+    state = game(fight_)
+    a.status.charged = True
+    pile_in_step(state)
+    assert a.models[0].position == pytest.approx((10, 12.175))
+    assert b.models[0].position == pytest.approx((10, 13.5 - 0.033125))
+    assert [(e.unit, e.move, e.distance) for e in events(fight_, CloseMove)] == [
+        ("Squad [a]", "pile-in", 2.17),
+        ("Foes [b]", "pile-in", 0.03),
+    ]
+
+
+def test_12_08_consolidation_moves_an_engaged_unit_toward_its_enemy() -> None:
+    """Gap 2.9 - 1.26 = 1.64" (engaged): Ongoing Consolidation toward the other centre,
+    2.9" away (under 3"), in steps of 2.9/40 = 0.0725": 22 steps, 1.595", fit the gap
+    (23 would be 1.6675"). A unit not eligible to fight this phase stays."""
+    a = place("a", sheet("Squad"), "A", (10, 10))
+    b = place("b", sheet("Foes"), "B", (10, 12.9))
+    fight_ = battle([a, b])
+    state = game(fight_)
+    consolidate_step(state, FightStep(was_eligible={"a"}))
+    assert a.models[0].position == pytest.approx((10, 11.595))
+    assert b.models[0].position == (10, 12.9)
+
+
+@pytest.mark.parametrize(("charged", "destroyed"), [(True, 1), (False, 0)])
+def test_melee_attacks_resolve_weapon_keywords_lance_after_a_charge(
+    charged: bool, destroyed: int
+) -> None:
+    """[LANCE]: +1 to wound if the bearer made a charge move this turn: S4 against T4
+    needs 4+; a 3 wounds only after a charge. Hit 3 (WS 3+), wound 3, save 1."""
+    a = place("a", sheet("Squad", weapons=[blade(("LANCE",))]), "A", (10, 10))
+    b = place("b", sheet("Foes", save=6), "B", (10, 11.5))
+    fight_ = battle([a, b], dice=[3, 3, 1] if charged else [3, 3])
+    state = game(fight_)
+    a.status.charged = charged
+    fight(state, a)
+    [blow] = events(fight_, AttacksResolved)
+    assert (blow.hits, blow.models_destroyed) == (1, destroyed)
+
+
+def test_a_melee_weapon_is_not_fired_in_the_shooting_phase_and_fight_uses_only_melee() -> None:
+    """A unit with a gun and a blade fights with the blade only."""
+    a = place("a", sheet("Squad", weapons=[gun(), blade()]), "A", (10, 10))
+    b = place("b", sheet("Foes", save=6), "B", (10, 11.5))
+    fight_ = battle([a, b], dice=[1])
+    fight(game(fight_), a)
+    assert [e.weapon for e in events(fight_, AttacksResolved)] == ["blade"]
+
+
+def test_the_whole_game_example_plays_every_phase_for_three_turns() -> None:
+    """examples/core11_whole_game.toml: Command, Movement, Shooting, Charge and Fight
+    for both players in each of three turns, the AI on both sides."""
+    ready = prepare(load_scenario(WHOLE_GAME), str(WHOLE_GAME), seed=1)
+    play(ready.battle, ready.ruleset, ready.plan)
+    begun = [(e.turn, e.phase) for e in events(ready.battle, PhaseChanged) if e.begins]
+    for turn in (1, 2, 3):
+        for phase in ("command", "movement", "shooting", "charge", "fight"):
+            assert begun.count((turn, phase)) == 2
+    assert any(e.succeeded for e in events(ready.battle, ChargeResolved))
+    assert events(ready.battle, FightSelected)
+
+
+def test_the_lab_runs_on_the_whole_game_example() -> None:
+    args = ["lab", str(WHOLE_GAME), "--rule", "cover_effect=improve_save", "--runs", "2"]
+    result = CliRunner().invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["runs"] == 2
