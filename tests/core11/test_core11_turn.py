@@ -12,12 +12,13 @@ import json
 from pathlib import Path
 
 import pytest
-from core11_kit import battle, events, game, gun, place, sheet
+from core11_kit import battle, events, game, gun, place, script, sheet
 from typer.testing import CliRunner
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.cli.app import app
 from hammerlab.editions.base import play
+from hammerlab.editions.core11.ai import Core11AI
 from hammerlab.editions.core11.charge import CHARGE, charge_with, eligible_to_charge
 from hammerlab.editions.core11.command import COMMAND
 from hammerlab.editions.core11.events import (
@@ -30,8 +31,10 @@ from hammerlab.editions.core11.events import (
 )
 from hammerlab.editions.core11.fight import FightStep, consolidate_step, fight_step, pile_in_step
 from hammerlab.editions.core11.melee import fight
+from hammerlab.editions.core11.movement import fall_back_eligible, move_with
 from hammerlab.editions.core11.overwatch import install_overwatch
 from hammerlab.editions.core11.positions import is_engaged
+from hammerlab.editions.core11.shooting import may_start_action
 from hammerlab.editions.flow import run_phase
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.events import PhaseChanged
@@ -230,3 +233,46 @@ def test_the_lab_runs_on_the_whole_game_example() -> None:
     result = CliRunner().invoke(app, [*args, "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["runs"] == 2
+
+
+def test_fire_overwatch_is_offered_when_an_enemy_ends_a_move_and_only_once_per_turn() -> None:
+    """WHEN: "when an enemy unit [...] ends a Normal, Advance or Fall Back move, or
+    declares a charge"; "You can only use this Stratagem once per turn." B declines
+    after A's move (the AI keeps the CP for a charge), then uses it when A declares a
+    charge; with 2CP, its second unit is not offered it again in the turn."""
+    a = place("a", sheet("Squad"), "A", (10, 10))
+    b = place("b", sheet("Foes", weapons=[gun(attacks="1")]), "B", (10, 30))
+    c = place("c", sheet("Others", weapons=[gun(attacks="1")]), "B", (20, 30))
+    fight_ = battle([a, b, c], dice=[1, 1, 1, 1])
+    state = game(fight_)
+    state.command_points = {"A": 0, "B": 2}
+    install_overwatch(state)
+    fight_.controllers["B"] = Core11AI()
+    fight_.controllers["A"] = script(("move-type", "normal"), ("heading", "Foes [b]"))
+    move_with(state, a)
+    asked = [d for d in fight_.log.of_kind("decision") if "overwatch" in d.text]
+    assert len(asked) == 2 and state.command_points["B"] == 2
+    charge_with(state, a)
+    assert state.command_points["B"] == 1
+    shots = events(fight_, AttacksResolved)
+    assert [(s.unit, s.attacks, s.hits) for s in shots] == [("Foes [b]", 1, 0)]
+
+
+def test_01_07_a_battle_shocked_unit_is_not_targeted_by_stratagems_nor_falls_back() -> None:
+    """01.07: while battle-shocked, "Its controlling player cannot target that unit with
+    stratagems (15)." and "It is not eligible to start an action"; 09.07 Ordered
+    Retreat only "If your unit is not battle-shocked" (Desperate Escape not modelled)."""
+    a = place("a", sheet("Squad"), "A", (10, 10))
+    b = place("b", sheet("Foes", weapons=[gun()]), "B", (10, 18))
+    fight_ = battle([a, b], dice=[3, 4])
+    state = game(fight_)
+    state.command_points = {"A": 0, "B": 1}
+    state.battle_shocked = {"b", "a"}
+    install_overwatch(state)
+    charge_with(state, a)
+    assert state.command_points["B"] == 1 and not events(fight_, AttacksResolved)
+    assert is_engaged(fight_, a)
+    assert not may_start_action(state, a)
+    assert not fall_back_eligible(state, a)
+    state.battle_shocked.clear()
+    assert fall_back_eligible(state, a)

@@ -29,8 +29,10 @@
   ``fight-type``: the first offered (normal before overrun).
 - ``melee-weapon``: the weapon with the highest expected damage against the
   closest enemy (as ``profile``).
-- ``pile-in``, ``consolidate`` (moves toward the enemy) and ``overwatch``
-  (Fire Overwatch for 1CP): always ``use``.
+- ``pile-in``, ``consolidate`` (moves toward the enemy): always ``use``.
+- ``overwatch`` (Fire Overwatch, 1CP, once per turn): ``use`` against a unit
+  that declares a charge, where the shots may stop the charge; ``decline``
+  against a unit that only moved, keeping the command point for a charge.
 - ``allocate`` and ``mortal-wound`` (losing a model of one's own): the most
   common kind of model left in the unit, the one with fewest wounds on a tie —
   the rank and file before a sergeant. ``precision``: the first CHARACTER offered.
@@ -44,12 +46,14 @@ from hammerlab.editions.core11.attacks import LETHAL
 from hammerlab.editions.core11.melee import MELEE_WEAPON
 from hammerlab.editions.core11.movement import ADVANCE, NORMAL, REMAIN
 from hammerlab.editions.core11.odds import expected_damage
+from hammerlab.editions.core11.overwatch import OVERWATCH
 from hammerlab.editions.core11.positions import sees, unit_distance
 from hammerlab.editions.core11.profiles import unit_defence, unit_movement
 from hammerlab.editions.core11.rolls import Situation, attack_profile
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.volley import SIDEARMS
 from hammerlab.editions.core11.weapons import WeaponError, WeaponProfile, read_weapon
+from hammerlab.editions.core11.windows import CHARGE_DECLARED
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
 from hammerlab.engine.units import Model, Unit
@@ -72,6 +76,8 @@ class Core11AI:
             return _charger(battle, decision)
         if decision.kind == "charge-target":
             return _closest(battle, decision)
+        if decision.kind == OVERWATCH:
+            return 0 if decision.context.why == CHARGE_DECLARED else 1
         if decision.kind == SIDEARMS:
             return _best_sidearms(battle, decision)
         if decision.kind == LETHAL:

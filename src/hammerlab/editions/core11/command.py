@@ -6,13 +6,19 @@ The Command phase is resolved by following these steps: 1. START OF COMMAND
 PHASE 2. GAIN CORE CP 3. BATTLE-SHOCK 4. COMMAND ABILITIES 5. END OF COMMAND
 PHASE"
 
-The battle-shock roll itself is defined in 01.07, whose text hammerlab does not
-have; it follows the 10th edition's Battle-shock test (``BATTLE_SHOCK_DICE``).
-What being battle-shocked does is modelled as far as the engine goes: the unit
-cannot be the target of its player's stratagems (Fire Overwatch,
-``overwatch.py``) and cannot fall back in Ordered Retreat (09.07; Desperate
-Escape is not modelled, so it cannot fall back). Objective Control is not
-modelled (hammerlab has no objectives).
+01.07: "To make a battle-shock roll for a unit, its controlling player makes a
+leadership roll for it (01.06). If that roll succeeds, that unit does not become
+battle-shocked. If that roll fails, that unit, and each model in it, is
+battle-shocked. While a unit is battle-shocked: The Objective Control (OC)
+characteristic of all of its models is modified to '-' (02.02). Its controlling
+player cannot target that unit with stratagems (15). It is not eligible to start
+an action (16), and any action it has started cannot be completed."
+
+What being battle-shocked does is modelled as far as the engine goes: its player
+cannot target it with Fire Overwatch (``overwatch.py``), it may not start an
+action (``shooting.may_start_action``), and it cannot fall back in Ordered
+Retreat (09.07; Desperate Escape is not modelled, so it cannot fall back).
+Objective Control is not modelled (hammerlab has no objectives).
 """
 
 from __future__ import annotations
@@ -30,9 +36,10 @@ from hammerlab.errors import ProfileError
 
 CORE_CP = 1
 """08.02: "Both players gain 1 Command Point (CP)." """
-BATTLE_SHOCK_DICE = 2
-"""10th edition, Battle-shock tests: "roll 2D6: if the result is greater than or equal
-to the best Leadership characteristic in that unit, that test is passed"."""
+LEADERSHIP_DICE = 2
+"""01.06: "To make a leadership roll for a unit, its controlling player rolls 2D6: if the
+result is equal to or greater than one or more of the Ld characteristics in that unit,
+that roll succeeds. Otherwise, that roll fails." """
 
 
 def _game(battle: Battle) -> Core11Game:
@@ -64,7 +71,9 @@ def at_or_below_half_strength(game: Core11Game, unit: Unit) -> bool:
 
 
 def leadership(unit: Unit) -> int:
-    """The best (lowest) Ld of the unit's models alive, as the number before the plus."""
+    """The best (lowest) Ld of the unit's models alive, as the number before the plus: a
+    leadership roll succeeds if it reaches "one or more of the Ld characteristics in
+    that unit" (01.06)."""
     values = []
     for model in unit.alive_models:
         raw = model.profile.get("Ld").strip().rstrip("+")
@@ -76,10 +85,11 @@ def leadership(unit: Unit) -> int:
 
 
 def battle_shock_roll(game: Core11Game, unit: Unit) -> bool:
-    """Make one battle-shock roll for ``unit``; returns whether it succeeded, and
-    records the unit as battle-shocked or not."""
+    """01.07: make one battle-shock roll (a leadership roll, 01.06) for ``unit``; a
+    failed roll leaves it battle-shocked, and a successful one ends it (08.03). Returns
+    whether the roll succeeded."""
     need = leadership(unit)
-    roll = game.battle.dice.total(BATTLE_SHOCK_DICE, f"battle-shock roll ({unit.label})")
+    roll = game.battle.dice.total(LEADERSHIP_DICE, f"battle-shock roll ({unit.label})")
     passed = roll >= need
     if passed:
         game.battle_shocked.discard(unit.id)

@@ -18,7 +18,11 @@ from hammerlab.editions.core11.events import MoveTypeSelected
 from hammerlab.editions.core11.positions import ENGAGEMENT_RANGE, is_engaged
 from hammerlab.editions.core11.profiles import unit_movement
 from hammerlab.editions.core11.state import Core11Game
-from hammerlab.editions.core11.windows import END_OF_MOVEMENT_PHASE, START_OF_MOVEMENT_PHASE
+from hammerlab.editions.core11.windows import (
+    END_OF_MOVEMENT_PHASE,
+    START_OF_MOVEMENT_PHASE,
+    UNIT_MOVED,
+)
 from hammerlab.editions.flow import Phase, Picks
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
@@ -198,7 +202,9 @@ def _heading(game: Core11Game, unit: Unit) -> Vec | None:
 def move_with(game: Core11Game, unit: Unit) -> None:
     """09.02 steps 1–2: "Select one friendly unit that has not been selected to move
     this phase. [...] That unit is selected to move." "Select one move type that unit
-    is eligible to make, and resolve it with that unit." """
+    is eligible to make, and resolve it with that unit." A unit that moved opens
+    :data:`UNIT_MOVED` ("Units that remain stationary do not trigger any rules that
+    are triggered when a unit starts or ends a move.")."""
     game.moved.add(unit.id)
     types = [t for t in MOVE_TYPES if t.eligible(game, unit)]
     chosen: MoveType = game.choose(
@@ -212,6 +218,8 @@ def move_with(game: Core11Game, unit: Unit) -> None:
     )
     distance = chosen.resolve(game, unit)
     game.battle.emit(MoveTypeSelected(unit.label, chosen.name, round(distance, 2)))
+    if chosen.name != REMAIN:
+        game.board.open(Occasion(UNIT_MOVED, actor=unit.id))
 
 
 def _begin(battle: Battle, player: str) -> frozenset[str]:

@@ -16,11 +16,14 @@ in your unit makes a ranged attack, an unmodified Hit roll of 6 is required to
 score a hit, irrespective of the attacking weapon's Ballistic Skill or any
 modifiers. You can only use this Stratagem once per turn." (1CP)
 
-hammerlab offers it when an enemy unit declares a charge (the window
-:data:`CHARGE_DECLARED`); the shooting is the reactive shooting of
-``abilities.py`` (``volley.fire`` at the one enemy unit) with only unmodified 6s
-hitting. A battle-shocked unit cannot be targeted by its player's stratagems
-(10th edition, Battle-shock).
+hammerlab offers it when an enemy unit ends a normal, advance or fall-back move
+(the window :data:`UNIT_MOVED`) or declares a charge (:data:`CHARGE_DECLARED`);
+not when it starts a move or is set up (hammerlab has no reserves). The shooting
+is the reactive shooting of ``abilities.py`` (``volley.fire`` at the one enemy
+unit) with only unmodified 6s hitting. 01.07: while a unit is battle-shocked, "Its
+controlling player cannot target that unit with stratagems (15)." A player gets
+one offer per unit: the first unit (in the scenario's order) that the player
+agrees to use it with spends it for the turn.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from hammerlab.editions.core11.profiles import unit_keywords
 from hammerlab.editions.core11.shooting import eligible_types
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.volley import fire
-from hammerlab.editions.core11.windows import CHARGE_DECLARED
+from hammerlab.editions.core11.windows import CHARGE_DECLARED, UNIT_MOVED
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import DecisionContext
 from hammerlab.engine.timing import Occasion, TriggerBoard
@@ -43,15 +46,19 @@ COST = 1
 REACH = 24.0
 """TARGET: "One unit from your army that is within 24\" of that enemy unit"."""
 OVERWATCH = "overwatch"
-"""The decision kind: use the stratagem or not."""
+"""The decision kind: use the stratagem or not (``DecisionContext.why``: the window)."""
+WINDOWS = (UNIT_MOVED, CHARGE_DECLARED)
+"""WHEN: "when an enemy unit [...] ends a Normal, Advance or Fall Back move, or declares
+a charge"."""
 
 
 class FireOverwatch:
-    """The stratagem, offered to one unit of its player when an enemy declares a charge."""
+    """The stratagem, offered to one unit of its player at one of its :data:`WINDOWS`."""
 
-    def __init__(self, game: Core11Game, bearer: str) -> None:
+    def __init__(self, game: Core11Game, bearer: str, window: str) -> None:
         self.game = game
         self.bearer = bearer
+        self._window = window
 
     @property
     def unit(self) -> Unit:
@@ -67,13 +74,14 @@ class FireOverwatch:
 
     @property
     def window(self) -> str:
-        return CHARGE_DECLARED
+        return self._window
 
     def _key(self) -> tuple[str, str, str]:
         return (self.owner, NAME, self.game.turn_key)
 
     def applies(self, battle: Battle, occasion: Occasion) -> bool:
-        """An enemy of the active player declared a charge; this unit may be targeted:
+        """A unit of the active player, an enemy, moved or declared a charge; this unit may
+        be targeted:
         1CP to spend, not used this turn, within 24\", sees the enemy, not TITANIC, not
         battle-shocked, and eligible to shoot as in its own Shooting phase."""
         unit = self.unit
@@ -103,7 +111,7 @@ class FireOverwatch:
             OVERWATCH,
             self.owner,
             f"{self.name}: shoot {enemy.label} (1CP, hits on unmodified 6s only)?",
-            DecisionContext(unit=self.bearer, what=NAME, attacker=enemy.id),
+            DecisionContext(unit=self.bearer, what=NAME, attacker=enemy.id, why=self.window),
         )
         if not used:
             return
@@ -115,6 +123,7 @@ class FireOverwatch:
 
 
 def install_overwatch(game: Core11Game) -> None:
-    """Every unit may be the target of Fire Overwatch."""
-    for unit in game.battle.units.values():
-        game.board.register(FireOverwatch(game, unit.id))
+    """Every unit may be the target of Fire Overwatch, at each of its windows."""
+    for window in WINDOWS:
+        for unit in game.battle.units.values():
+            game.board.register(FireOverwatch(game, unit.id, window))

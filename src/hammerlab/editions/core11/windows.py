@@ -43,6 +43,11 @@ END_OF_SHOOTING_PHASE = "end-of-shooting-phase"
 START_OF_MOVEMENT_PHASE = "start-of-movement-phase"
 """09.01: "Rules that are triggered at the start of the Movement phase are resolved now." """
 
+UNIT_MOVED = "unit-moved"
+"""Opened when a unit ends a normal, advance or fall-back move (09.05–09.07), ``actor``:
+that unit. Fire Overwatch's "when an enemy unit [...] ends a Normal, Advance or Fall
+Back move" timing listens to it."""
+
 END_OF_MOVEMENT_PHASE = "end-of-movement-phase"
 """09.03: "Rules that are triggered at the end of the Movement phase are resolved now." """
 
