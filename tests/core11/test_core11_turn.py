@@ -276,3 +276,20 @@ def test_01_07_a_battle_shocked_unit_is_not_targeted_by_stratagems_nor_falls_bac
     assert not fall_back_eligible(state, a)
     state.battle_shocked.clear()
     assert fall_back_eligible(state, a)
+
+
+def test_12_06_an_unengaged_unit_that_charged_makes_an_overrun_fight_with_a_pile_in() -> None:
+    """12.04: a unit that "made a charge move this turn" is eligible to fight; unengaged,
+    its only fight type is 12.06 Overrun Fight: "one additional pile-in move, then
+    fights". Gap 4.5 - 1.26 = 3.24" (within 5"): the full 3" leaves 0.24" (engaged);
+    its one attack misses (hit roll 1), then the enemy, now engaged, fights back."""
+    a = place("a", sheet("Squad", weapons=[blade()]), "A", (10, 10))
+    b = place("b", sheet("Foes"), "B", (10, 14.5))
+    fight_ = battle([a, b], dice=[1])
+    state = game(fight_)
+    a.status.charged = True
+    fight_step(state)
+    assert a.models[0].position == pytest.approx((10, 13))
+    chosen = [(e.unit, e.fight_type) for e in events(fight_, FightSelected)]
+    assert chosen == [("Squad [a]", "overrun"), ("Foes [b]", "normal")]
+    assert [(e.attacks, e.hits) for e in events(fight_, AttacksResolved)] == [(1, 0)]
