@@ -18,6 +18,7 @@ from __future__ import annotations
 from hammerlab.editions.core11.events import ChargeResolved
 from hammerlab.editions.core11.positions import (
     ENGAGEMENT_RANGE,
+    closest_model,
     is_engaged,
     other_models,
     unit_distance,
@@ -78,18 +79,12 @@ def charge_targets(game: Core11Game, unit: Unit, maximum: float) -> list[Unit]:
     return sorted(found, key=lambda e: unit_distance(unit, e))
 
 
-def _closest_model_position(unit: Unit, target: Unit) -> Vec:
-    pairs = [(m, t) for m in unit.alive_models for t in target.alive_models]
-    _, closest = min(pairs, key=lambda p: shifted_gap(p[0], (0.0, 0.0), p[1]))
-    return closest.position
-
-
 def charge_vector(game: Core11Game, unit: Unit, target: Unit, maximum: float) -> Vec:
     """The block move toward ``target``: up to ``maximum`` inches toward its closest
     model, no path crossing another model's base (11.04 While moving: "Each model that
     can end its move engaged with one or more charge targets must do so.")."""
     blocking = other_models(game.battle, unit)
-    goal = _closest_model_position(unit, target)
+    goal = closest_model(unit, target).position
 
     def allowed(vector: Vec) -> bool:
         return path_clear(game.battle, unit.alive_models, vector, blocking)

@@ -23,6 +23,7 @@ from hammerlab.editions.core11.events import CloseMove, FightSelected
 from hammerlab.editions.core11.melee import fight
 from hammerlab.editions.core11.positions import (
     ENGAGEMENT_RANGE,
+    closest_model,
     engaged_with,
     other_models,
     unit_distance,
@@ -104,8 +105,7 @@ def close_move_vector(game: Core11Game, unit: Unit, targets: list[Unit], distanc
     if not targets or _in_base_contact(battle, unit):
         return (0.0, 0.0)
     closest = min(targets, key=lambda t: unit_distance(unit, t))
-    pairs = [(m, e) for m in unit.alive_models for e in closest.alive_models]
-    goal = min(pairs, key=lambda p: shifted_gap(p[0], (0.0, 0.0), p[1]))[1].position
+    goal = closest_model(unit, closest).position
     blocking = other_models(battle, unit)
     before = _engaged_pairs(battle, unit, (0.0, 0.0))
 
