@@ -12,13 +12,13 @@ import json
 from pathlib import Path
 
 import pytest
-from core11_kit import battle, events, game, gun, place, script, sheet
+from core11_kit import battle, events, game, gun, library_unit, place, script, sheet
 from typer.testing import CliRunner
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.cli.app import app
 from hammerlab.editions.base import play
-from hammerlab.editions.core11.ai import Core11AI
+from hammerlab.editions.core11.ai import Core11AI, melee_share
 from hammerlab.editions.core11.charge import CHARGE, charge_with, eligible_to_charge
 from hammerlab.editions.core11.command import COMMAND
 from hammerlab.editions.core11.events import (
@@ -37,6 +37,7 @@ from hammerlab.editions.core11.positions import is_engaged
 from hammerlab.editions.core11.shooting import may_start_action
 from hammerlab.editions.flow import run_phase
 from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.decisions import Choice, Decision
 from hammerlab.engine.events import PhaseChanged
 from hammerlab.io.scenario import load_scenario
 
@@ -293,3 +294,21 @@ def test_12_06_an_unengaged_unit_that_charged_makes_an_overrun_fight_with_a_pile
     chosen = [(e.unit, e.fight_type) for e in events(fight_, FightSelected)]
     assert chosen == [("Squad [a]", "overrun"), ("Foes [b]", "normal")]
     assert [(e.attacks, e.hits) for e in events(fight_, AttacksResolved)] == [(1, 0)]
+
+
+def test_the_ai_charges_with_the_unit_that_expects_to_win_the_fight() -> None:
+    """By hand, Boyz into Intercessors (T5 Sv3+ W2, 10 wounds): nine Choppas, 3 attacks
+    x 2/3 hit x 1/2 wound (S5 v T5) x 1/2 unsaved (Sv 3+ at AP-1) = 0.5 damage each,
+    and the Kustom Choppa 3 x 2/3 x 1/2 x 2/3 (AP-2) x D2 = 4/3: 35/6 of 10 wounds.
+    Back, five Knives and Fists into Boyz (Sv5+, 9 + 3 = 12 wounds): 3 x 2/3 x 1/2 x
+    2/3 = 2/3 each, 10/3 of 12. The Boyz charge; the Intercessors do not."""
+    boyz = library_unit("boyz", "Boyz", "A", (10, 10))
+    marines = library_unit("marines", "Intercessor Squad", "B", (10, 30))
+    fight_ = battle([boyz, marines])
+    game(fight_)
+    assert melee_share(fight_, boyz, marines, True) == pytest.approx(35 / 6 / 10)
+    assert melee_share(fight_, marines, boyz, False) == pytest.approx(10 / 3 / 12)
+    for unit, expected in ((boyz, 0), (marines, 1)):
+        choices = (Choice(unit.label, unit), Choice("done", None))
+        decision = Decision("charger", unit.player, "charge?", choices)
+        assert Core11AI().choose(fight_, decision) == expected
