@@ -20,7 +20,6 @@ from hammerlab.editions.core11.positions import (
     ENGAGEMENT_RANGE,
     closest_model,
     is_engaged,
-    other_models,
     unit_distance,
 )
 from hammerlab.editions.core11.state import Core11Game
@@ -83,7 +82,7 @@ def charge_vector(game: Core11Game, unit: Unit, target: Unit, maximum: float) ->
     """The block move toward ``target``: up to ``maximum`` inches toward its closest
     model, no path crossing another model's base (11.04 While moving: "Each model that
     can end its move engaged with one or more charge targets must do so.")."""
-    blocking = other_models(game.battle, unit)
+    blocking = list(game.battle.other_models(unit))
     goal = closest_model(unit, target).position
 
     def allowed(vector: Vec) -> bool:

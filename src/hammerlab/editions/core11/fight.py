@@ -25,7 +25,6 @@ from hammerlab.editions.core11.positions import (
     ENGAGEMENT_RANGE,
     closest_model,
     engaged_with,
-    other_models,
     unit_distance,
 )
 from hammerlab.editions.core11.state import Core11Game
@@ -106,7 +105,7 @@ def close_move_vector(game: Core11Game, unit: Unit, targets: list[Unit], distanc
         return (0.0, 0.0)
     closest = min(targets, key=lambda t: unit_distance(unit, t))
     goal = closest_model(unit, closest).position
-    blocking = other_models(battle, unit)
+    blocking = list(battle.other_models(unit))
     before = _engaged_pairs(battle, unit, (0.0, 0.0))
 
     def allowed(vector: Vec) -> bool:

@@ -96,9 +96,3 @@ def has_cover(battle: Battle, model: Model, unit: Unit) -> bool:
 
     models = unit.alive_models
     return bool(models) and all(covered(m) for m in models)
-
-
-def other_models(battle: Battle, unit: Unit) -> list[Model]:
-    """Every model alive of every other unit: the bases ``unit``'s models may not move
-    through (03: a model cannot move through other models' bases)."""
-    return [m for other in battle.units.values() if other is not unit for m in other.alive_models]
