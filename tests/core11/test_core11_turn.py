@@ -312,3 +312,20 @@ def test_the_ai_charges_with_the_unit_that_expects_to_win_the_fight() -> None:
         choices = (Choice(unit.label, unit), Choice("done", None))
         decision = Decision("charger", unit.player, "charge?", choices)
         assert Core11AI().choose(fight_, decision) == expected
+
+
+def test_12_08_engaging_consolidation_ends_engaged_and_the_enemy_then_fights() -> None:
+    """Unengaged, within 3" of an enemy (gap 3.76 - 1.26 = 2.5"): Engaging Consolidation,
+    "Your unit must be engaged with all of the selected enemy units"; in 0.075" steps,
+    33 steps (2.475") end 0.025" away. Then "If one or more enemy units engaged with
+    your unit have not been selected to fight this phase, your opponent must select each
+    of those units [...] it becomes eligible to fight and is selected to fight"."""
+    a = place("a", sheet("Squad"), "A", (10, 10))
+    b = place("b", sheet("Foes"), "B", (10, 13.76))
+    fight_ = battle([a, b])
+    state = game(fight_)
+    consolidate_step(state, FightStep(selected={"a"}, was_eligible={"a"}))
+    assert a.models[0].position == pytest.approx((10, 12.475))
+    assert [(e.unit, e.fight_type) for e in events(fight_, FightSelected)] == [
+        ("Foes [b]", "normal")
+    ]

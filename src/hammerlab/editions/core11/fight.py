@@ -97,9 +97,16 @@ def _engaged_pairs(battle: Battle, unit: Unit, vector: Vec) -> set[tuple[str, st
 
 def close_move_vector(game: Core11Game, unit: Unit, targets: list[Unit], distance: float) -> Vec:
     """A pile-in or consolidation move: straight toward the closest model of the
-    closest target, up to ``distance``; no model crosses another base; 12.03 After
-    moving: "Your unit must be engaged. Each model that started this move engaged with
-    an enemy unit must still be engaged with that enemy unit." """
+    closest target, up to ``distance``; no model crosses another base.
+
+    12.03 While moving: "Each model that is moved must end its move closer to the
+    closest pile-in target, and engaged with it if possible."; After moving: "Your unit
+    must be engaged. Each model that started this move engaged with an enemy unit must
+    still be engaged with that enemy unit." 12.08 After moving, Ongoing Consolidation:
+    "Each model that started this move engaged with an enemy unit must still be engaged
+    with that enemy unit."; Engaging Consolidation: "Your unit must be engaged with all
+    of the selected enemy units." The unit must end engaged with the closest target.
+    """
     battle = game.battle
     if not targets or _in_base_contact(battle, unit):
         return (0.0, 0.0)
@@ -111,7 +118,7 @@ def close_move_vector(game: Core11Game, unit: Unit, targets: list[Unit], distanc
     def allowed(vector: Vec) -> bool:
         after = _engaged_pairs(battle, unit, vector)
         return (
-            bool(after)
+            any(enemy == closest.id for _, enemy in after)
             and before <= after
             and path_clear(battle, unit.alive_models, vector, blocking)
         )
@@ -134,13 +141,15 @@ def consolidation_targets(game: Core11Game, unit: Unit) -> list[Unit]:
     select this mode and select every enemy unit it is engaged with. Engaging
     Consolidation: Otherwise, if your unit is within 3\" of one or more enemy units, you
     must select this mode and select one or more of those enemy units." (Objective
-    Consolidation: hammerlab has no objectives.)"""
+    Consolidation: hammerlab has no objectives.) In Engaging Consolidation hammerlab
+    selects the closest of those units."""
     engaged = engaged_with(game.battle, unit)
     if engaged:
         return engaged
-    return [
+    near = [
         e for e in game.battle.enemies_of(unit) if unit_distance(unit, e) <= CONSOLIDATION_REACH
     ]
+    return sorted(near, key=lambda e: unit_distance(unit, e))[:1]
 
 
 def pile_in_eligible(game: Core11Game, unit: Unit) -> bool:
@@ -292,8 +301,22 @@ def consolidate_step(game: Core11Game, step: FightStep) -> None:
     for player in _players_in_order(battle):
         for unit in battle.units_of(player):
             if unit.id in step.was_eligible and not unit.destroyed:
+                engaging = not engaged_with(battle, unit)
                 targets = consolidation_targets(game, unit)
                 close_move(game, unit, CONSOLIDATE, targets, CONSOLIDATION_DISTANCE)
+                if engaging:
+                    fight_back(game, step, unit)
+
+
+def fight_back(game: Core11Game, step: FightStep, unit: Unit) -> None:
+    """12.08 After moving, Engaging Consolidation: "If one or more enemy units engaged
+    with your unit have not been selected to fight this phase, your opponent must select
+    each of those units, one at a time; when each is selected, it becomes eligible to
+    fight and is selected to fight (12.04)." """
+    while waiting := [
+        e for e in engaged_with(game.battle, unit) if e.id not in step.selected and not e.destroyed
+    ]:
+        fight_with(game, step, _select(game, waiting[0].player, waiting))
 
 
 def _begin(battle: Battle, player: str) -> frozenset[str]:

@@ -71,4 +71,4 @@ START_OF_FIGHT_PHASE = "start-of-fight-phase"
 """12.01: "Rules that are triggered at the start of the Fight phase are resolved now." """
 
 END_OF_FIGHT_PHASE = "end-of-fight-phase"
-"""12.00 step 5, END OF FIGHT PHASE: rules triggered at the end of the Fight phase."""
+"""12.09: "Rules that are triggered at the end of the Fight phase are resolved now." """
