@@ -74,6 +74,7 @@ def units_json(result: ImportResult) -> list[dict[str, Any]]:
                     "invulnerable": entry.profile.invulnerable,
                     **{key: entry.profile.get(key) for key in MODEL_KEYS},
                     "rules": list(entry.rules),
+                    **({"powers": [p.name for p in entry.powers]} if entry.powers else {}),
                 }
                 for entry in sheet.entries
             ],

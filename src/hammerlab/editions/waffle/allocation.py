@@ -195,21 +195,34 @@ def _wounds_lost(
     toughness = stats_of(model.profile).t
     eternal = model_has(victim, model, "Eternal Warrior")
     instant = instant_death(wound.strength, toughness, profile, eternal)
-    ignore = ignore_wound_roll((*model.rules, *victim.rules), instant)
-    if ignore is not None:
-        rule, needed = ignore
-        roll = battle.dice.d6(f"{rule} {needed}+ ({model.id})")
-        ignored = roll >= needed
-        battle.emit(
-            SaveTaken(
-                unit=victim.label,
-                model=model.id,
-                save=rule,
-                needed=needed,
-                roll=roll,
-                saved=ignored,
-            )
-        )
-        if ignored:
-            return 0
+    if feel_no_pain_ignores(battle, victim, model, instant):
+        return 0
     return wounds_left if instant and wounds_left > 1 else 1
+
+
+def feel_no_pain_ignores(battle: Battle, victim: Unit, model: Model, instant: bool = False) -> bool:
+    """Whether ``model``'s roll to discount a Wound (Feel No Pain, Reanimation
+    Protocols: :func:`special_rules.ignore_wound_roll`), if it has one, ignores it;
+    ``instant``: the Wound inflicts Instant Death.
+
+    7th edition: "this is not a saving throw and so can be used against attacks
+    that state that 'no saves of any kind are allowed', for example those
+    inflicted by Perils of the Warp" (the BattleScribe data's rule text).
+    """
+    ignore = ignore_wound_roll((*model.rules, *victim.rules), instant)
+    if ignore is None:
+        return False
+    rule, needed = ignore
+    roll = battle.dice.d6(f"{rule} {needed}+ ({model.id})")
+    ignored = roll >= needed
+    battle.emit(
+        SaveTaken(
+            unit=victim.label,
+            model=model.id,
+            save=rule,
+            needed=needed,
+            roll=roll,
+            saved=ignored,
+        )
+    )
+    return ignored

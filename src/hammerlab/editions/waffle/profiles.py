@@ -35,8 +35,10 @@ WEAPON_RULES = (
     "Bladestorm",
     "Gets Hot",
     "Concussive",
+    "Force",
 )
-"""Weapon special rules the Waffle Edition engine resolves."""
+"""Weapon special rules the Waffle Edition engine resolves (Force: the Psyker knows
+the Force power, ``psychic_powers.FORCE``)."""
 RULE_SPELLINGS = {"gets hot!": "Gets Hot"}
 """Other spellings of a weapon rule in the data (lower case) → the rule's name."""
 

@@ -14,7 +14,10 @@ The mapping, in short (``docs/importers.md`` has the reasons):
   model; the unit's rules and wargear become the datasheet's rules;
 * invulnerable saves come from ``"3+/4++"`` saves and unconditional rule or
   wargear text;
-* everything else (vehicle profiles, psychic powers, conditional modifiers,
+* psychic power profiles (those with a ``Warp Charge``) become the model's
+  powers, kept as written (the edition says which it plays), and a Psyker
+  profile's Mastery Level the rule ``Psyker (Mastery Level N)``;
+* everything else (vehicle profiles, conditional modifiers,
   unresolved links...) becomes a note, and so does each model or weapon whose
   characteristics the Waffle Edition cannot read (:mod:`.playable`), kept as
   written.
@@ -38,9 +41,11 @@ from hammerlab.io.battlescribe.profiles import (
     BODY_KINDS,
     Kind,
     RawProfile,
+    mastery_rule,
     model_profile,
     modes_of,
     normalise_rule,
+    psychic_power,
     weapon,
 )
 from hammerlab.io.battlescribe.saves import invulnerable_in_text
@@ -73,6 +78,8 @@ class _Gear:
     texts: list[tuple[str, str, bool]] = field(default_factory=list)
     """(name, text, is a wargear item) of rules and wargear, read for invulnerable saves."""
     notes: list[str] = field(default_factory=list)
+    powers: list[Weapon] = field(default_factory=list)
+    """Psychic powers (profiles with a Warp Charge), kept as written."""
 
     def take(self, node: Node) -> None:
         """Add what ``node`` itself shows (not its children).
@@ -99,6 +106,10 @@ class _Gear:
             elif kind is Kind.TEXT:
                 self.rules.append(raw.name)
                 self.texts.append((raw.name, raw.text(), True))
+            elif (power := psychic_power(raw)) is not None:
+                self.powers.append(power)
+            elif (mastery := mastery_rule(raw)) is not None:
+                self.rules.append(mastery)
             else:
                 self.notes.append(f"Profile {raw.describe()} is not used by hammerlab.")
         if armed:
@@ -316,6 +327,7 @@ def _model_entries(
     notes.extend(profile_notes)
     profile = _with_invulnerable(profile, [*gear.texts, *unit_gear.texts], notes)
     rules = tuple(rule for rule in _unique(gear.rules) if rule not in unit_gear.rules)
+    powers = tuple({p.name: p for p in [*unit_gear.powers, *gear.powers]}.values())
     if not gear.weapons and not unit_gear.weapons:
         notes.append(f"Model {body.name!r} carries no weapon: none is selected.")
     loadouts = _loadouts(model.count, gear.weapons)
@@ -326,6 +338,7 @@ def _model_entries(
             weapons=tuple(weapons),
             variable=model.variable and index == 0,
             rules=rules,
+            powers=powers,
         )
         for index, (count, weapons) in enumerate(loadouts)
     ]

@@ -236,6 +236,22 @@ _INCH_MARK = r"(?:\"|''|”|″|in(?:ch(?:es)?)?\.?)"
 _INCHES = re.compile(rf"^(\d+(?:\.\d+)?)\s*{_INCH_MARK}?$", re.IGNORECASE)
 
 
+def psychic_power(raw: RawProfile) -> Weapon | None:
+    """A psychic power profile (one with a ``Warp Charge``) as the model's power,
+    its characteristics as written; ``None`` for any other profile."""
+    if not any(key.strip().lower() == "warp charge" for key in raw.values):
+        return None
+    return Weapon(name=raw.name, characteristics=dict(raw.values))
+
+
+def mastery_rule(raw: RawProfile) -> str | None:
+    """A Psyker profile's Mastery Level as the rule ``Psyker (Mastery Level N)``
+    (7th-edition data: ``Mastery Level`` and ``Disciplines``); ``None`` otherwise."""
+    level = next((v for k, v in raw.values.items() if k.strip().lower() == "mastery level"), "")
+    match = re.fullmatch(r"\s*([0-9]+)\s*", level)
+    return f"Psyker (Mastery Level {match.group(1)})" if match else None
+
+
 def normalise_range(value: str) -> str:
     """``24"`` → ``24``; anything else (``Template``, ``-``, ``18"-42"``) as written."""
     match = _INCHES.match(value)
