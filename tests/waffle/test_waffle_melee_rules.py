@@ -9,6 +9,7 @@ system file ``tests/data/bsdata-7e/Warhammer40K.gst`` gives them.
 
 from __future__ import annotations
 
+import pytest
 from conftest import (
     BOLTGUN,
     GUARD,
@@ -28,8 +29,10 @@ from conftest import squad as make_squad
 from fight_kit import CHAINSWORD, MARINE, POWER_FIST, north, south
 
 from hammerlab.editions.waffle.charge import charge_sub_phase
+from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.expected import attacks_with
 from hammerlab.editions.waffle.fight import attacks_of, fight_sub_phase, melee_options
+from hammerlab.editions.waffle.hit_and_run import hit_and_run
 from hammerlab.editions.waffle.movement import dangerous_terrain_tests
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.shooting import start_phase
@@ -38,6 +41,7 @@ from hammerlab.editions.waffle.special_rules import (
     close_combat_weapon,
     difficult_terrain_dice,
 )
+from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile, Weapon
 from hammerlab.engine.units import Unit
@@ -308,3 +312,65 @@ def test_a_model_with_concussive_strikes_concussive_blows() -> None:
     assert close_combat_weapon(chaplain, chaplain.models[0], weapon_of(CHAINSWORD)).has_rule(
         "Concussive"
     )
+
+
+# --- Hit and Run ---------------------------------------------------------------------
+
+
+def locked_pair(dice: list[int], script_b: list[tuple[str, str]]) -> tuple[Battle, Unit, Unit]:
+    """A Marine with Hit and Run (I4) at (10,20) locked with a Marine at (10,21)."""
+    a = make_squad(
+        "a", A, MARINE, [CHAINSWORD], south([10]), name="Raiders", rules=("Hit and Run",)
+    )
+    b = make_squad("b", B, MARINE, [CHAINSWORD], north([10]), name="Holders")
+    battle = make_battle(
+        a, b, dice=dice, script_a=[("hit_and_run", "leave combat")], script_b=script_b
+    )
+    refresh_locks(battle)
+    return battle, a, b
+
+
+def test_hit_and_run_passed_initiative_test_breaks_away_3d6_and_the_enemy_consolidates() -> None:
+    # "must take an Initiative test … If the test is passed, choose a direction - then
+    # roll 3D6 … the unit breaks away from combat and must immediately move … Enemy
+    # units that are no longer locked in combat immediately Consolidate D6".
+    # Initiative test: 3 against I4, passed; 3D6 = 2+2+2: 6" straight away from the
+    # enemy (south): (10,20) -> (10,14). The Holders consolidate 1" (holding).
+    battle, raiders, holders = locked_pair([3, 2, 2, 2, 1], [("move", "hold")])
+    hit_and_run(battle, A)
+    assert raiders.models[0].position == pytest.approx((10, 14))
+    assert not st(battle, raiders).locked_in_combat
+    assert not st(battle, holders).locked_in_combat
+    assert dice_purposes(battle) == [
+        "Initiative test 4 (Raiders [a])",
+        "Hit and Run distance 3D6 (Raiders [a])",
+        "consolidate distance (Holders [b])",
+    ]
+    assert all_dice_used(battle)
+
+
+def test_hit_and_run_failed_initiative_test_stays_locked() -> None:
+    # "If the test is failed, nothing happens and the models remain locked in the fight."
+    battle, raiders, _ = locked_pair([5], [])  # 5 against I4: failed
+    hit_and_run(battle, A)
+    assert raiders.models[0].position == (10, 20)
+    assert st(battle, raiders).locked_in_combat
+    assert all_dice_used(battle)
+
+
+def test_hit_and_run_blocked_way_stays_locked() -> None:
+    # The move passes through "the models they were locked in combat with" only: a
+    # friend standing at (10,16), in the way of the 6" move south, keeps the unit there.
+    a = make_squad(
+        "a", A, MARINE, [CHAINSWORD], south([10]), name="Raiders", rules=("Hit and Run",)
+    )
+    friend = make_squad("c", A, MARINE, [CHAINSWORD], [(10, 16)], name="Friend")
+    b = make_squad("b", B, MARINE, [CHAINSWORD], north([10]), name="Holders")
+    battle = make_battle(
+        a, friend, b, dice=[3, 2, 2, 2], script_a=[("hit_and_run", "leave combat")]
+    )
+    refresh_locks(battle)
+    hit_and_run(battle, A)
+    assert a.models[0].position == (10, 20)
+    assert st(battle, a).locked_in_combat
+    assert all_dice_used(battle)

@@ -49,6 +49,9 @@ UNIT_RULES: Final[dict[str, str]] = {
     "after charging into base contact",
     "Supporting Fire": 'may fire Overwatch at a unit charging a friend within 6" '
     "(with the Fire Overwatch reaction)",
+    "Hit and Run": "may leave a combat at the end of an Assault phase: Initiative test, "
+    '3D6" away; the enemy consolidates',
+    "Hit & Run": "as Hit and Run",
     "Battle Focus": "may Run after shooting in the same Shooting phase",
     "Precision Shots": "its 6s To Hit with a shooting weapon (not Snap Shots) wound a "
     "model of the firer's choice in range and sight",
