@@ -44,6 +44,7 @@ from hammerlab.editions.waffle.fight import (
     second_weapon_bonus,
 )
 from hammerlab.editions.waffle.odds import Defence, Volley, wound_chances, wound_fate
+from hammerlab.editions.waffle.odds_vehicles import hit_value
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.points import WEAPON_WOULD_FIRE
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
@@ -53,6 +54,7 @@ from hammerlab.editions.waffle.special_rules import (
     model_has,
 )
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.vehicles import is_vehicle
 from hammerlab.editions.waffle.visibility import cover_save
 from hammerlab.editions.waffle.wounds import (
     majority,
@@ -149,6 +151,9 @@ def expected_casualties(
         shots = shots_of(battle, unit, model, profile, target, orders.counts_within)
         hit = 1.0 if profile.template else p_hit(shot_bs(battle, model, snap), twin)
         strength = weapon_strength(model, profile)
+        if is_vehicle(target):  # armour penetration, Hull Points: the vehicle rules' odds
+            total += shots * hit * per_marker * hit_value(battle, target, model, profile, strength)
+            continue
         total += shots * hit * per_marker * slain_per_hit(profile, strength, defence)
     return min(total, float(defence.models))
 
