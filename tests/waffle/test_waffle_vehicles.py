@@ -537,3 +537,20 @@ def test_odds_of_a_lascannon_at_a_leman_russ_rear_by_hand() -> None:
     # Hull Points: exactly one lost on any glancing or penetrating hit (2/3), Explodes!
     # included (the Hull Point goes before the table is rolled).
     assert result.unsaved_wounds[1] == pytest.approx(2 / 3)
+
+
+def test_the_ai_values_hits_on_a_vehicle_with_the_vehicle_rules() -> None:
+    from hammerlab.editions.waffle.expected import blow_value, expected_casualties
+
+    battle, shooter, tank = tank_battle([], (30.0, 20.0), LASCANNON)
+    # A lascannon hit on the rear (AV10, HP3): a Hull Point on 1-6 (glancing on 1,
+    # penetrating on 2-6), so a third of the tank; destroyed only by Explodes! (5/6 x 1/6
+    # = 5/36 < 1/3). BS4 hits 2/3 of the time: 2/3 x 1/3 = 2/9 of a tank per shot.
+    expected = expected_casualties(battle, shooter, tank, "Lascannon", FireOrders())
+    assert expected == pytest.approx(2 / 9)
+    # A power fist blow (S8) at a tank that did not move hits automatically, on the rear:
+    # 8+1 < 10 none, 8+2 glancing, 8+3.. penetrating: a Hull Point 5/6 of the time,
+    # 5/6 / 3 = 5/18 of the tank (Explodes!: 4/6 x 1/6 = 1/9, less).
+    fist = weapon_of(POWER_FIST)
+    value = blow_value(battle, shooter, shooter.models[0], fist, tank, charged=False)
+    assert value == pytest.approx(5 / 18)

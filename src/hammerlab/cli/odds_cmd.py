@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 SITUATION_HELP = (
     "a fact of the moment; core11: half-range, cover, stationary, short-move, charged, "
     "indirect, spotted, close-quarters, engaged-target; "
-    "waffle: snap, half-range, moved, relentless, gone-to-ground, eternal-warrior; repeatable"
+    "waffle: snap, half-range, moved, relentless, gone-to-ground, eternal-warrior, "
+    "side-armour, rear-armour; repeatable"
 )
 """Each edition's situation names, written out rather than asked of the
 calculators, which would import both editions whenever any command runs

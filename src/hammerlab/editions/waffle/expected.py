@@ -37,7 +37,7 @@ from hammerlab.editions.waffle.attacks import (
     weapons_per_phase,
 )
 from hammerlab.editions.waffle.charge import charge_bonus
-from hammerlab.editions.waffle.estimate import p_blow, p_hit
+from hammerlab.editions.waffle.estimate import p_blow, p_cell, p_hit
 from hammerlab.editions.waffle.fight import (
     initiative,
     melee_options,
@@ -54,7 +54,7 @@ from hammerlab.editions.waffle.special_rules import (
     model_has,
 )
 from hammerlab.editions.waffle.state import st
-from hammerlab.editions.waffle.vehicles import is_vehicle
+from hammerlab.editions.waffle.vehicles import fights_in_melee, is_vehicle, melee_cell_against
 from hammerlab.editions.waffle.visibility import cover_save
 from hammerlab.editions.waffle.wounds import (
     majority,
@@ -213,8 +213,13 @@ def blow_value(
     """
     if target.destroyed:
         return 0.0
-    hit = p_blow(stats_of(model.profile).ws, majority(target, lambda s: s.ws))
     strength = close_combat_strength(unit, model, weapon, charged)
+    if is_vehicle(target):  # the vehicle rules: their to-hit score and armour odds
+        cell = melee_cell_against(battle, target)
+        ws = majority(target, lambda s: s.ws)
+        hit = p_blow(stats_of(model.profile).ws, ws) if cell is None else p_cell(cell)
+        return hit * hit_value(battle, target, model, weapon, strength, melee=True)
+    hit = p_blow(stats_of(model.profile).ws, majority(target, lambda s: s.ws))
     return hit * slain_per_hit(weapon, strength, defence_of(battle, target, None))
 
 
@@ -245,6 +250,8 @@ def expected_melee(
     alike: dict[tuple[int, int, tuple[str, ...]], float] = {}
     bonus = charge_bonus(battle, unit) if charged else 0
     for model in models:
+        if not fights_in_melee(model):
+            continue
         key = _kind(model)
         if key not in alike:
             weapon = best_melee_weapon(battle, unit, model, defender, charged)

@@ -30,6 +30,7 @@ from hammerlab.editions.waffle.vehicle_damage import (
     IMMOBILISED,
     WEAPON_DESTROYED,
     WRECKED,
+    blow_facing,
     damage_chances,
     damage_modifier,
 )
@@ -147,18 +148,28 @@ def _one_more_hit(
 
 
 def hit_value(
-    battle: Battle, target: Unit, firer: Model, weapon: WeaponProfile, strength: int
+    battle: Battle,
+    target: Unit,
+    firer: Model,
+    weapon: WeaponProfile,
+    strength: int,
+    melee: bool = False,
 ) -> float:
     """The AI's worth of one hit of ``weapon`` from ``firer`` on vehicle unit ``target``,
     in vehicles: the chance this hit destroys the closest vehicle, or the share of
     its Hull Points left it is expected to take, whichever is more (its state now:
     Hull Points left, Immobilised, weapons left; the facing the firer stands in;
-    Melta within half range; its cover from the firer)."""
+    Melta within half range; its cover from the firer). A ``melee`` blow strikes
+    the facing :func:`vehicle_damage.blow_facing` gives, with no cover."""
     model = min(target.alive_models, key=lambda m: base_distance(firer, m))
     vehicle = vehicle_of(model.profile)
     assert vehicle is not None
-    facing = SIDE if weapon.barrage else facing_of(battle, target, model, firer.position)
-    half = weapon.range is not None and base_distance(firer, model) <= weapon.range / 2
+    if melee:
+        facing = blow_facing(vehicle)
+    else:
+        facing = SIDE if weapon.barrage else facing_of(battle, target, model, firer.position)
+    half = not melee and weapon.range is not None
+    half = half and base_distance(firer, model) <= (weapon.range or 0.0) / 2
     attack = armour_attack(weapon, strength, half_range=half, tank_hunters=False)
     aim = VehicleTarget(
         armour=vehicle.armour(facing),
@@ -166,7 +177,7 @@ def hit_value(
         open_topped=vehicle.has_type("Open-topped"),
         weapons=len({w.name for w in model.weapons}),
         invulnerable=model.profile.invulnerable,
-        cover=cover_save(battle, firer, target, model, gone_to_ground=False),
+        cover=None if melee else cover_save(battle, firer, target, model, gone_to_ground=False),
         immobilised=vehicle_status(battle, model).immobilised,
     )
     odds = vehicle_odds(Volley(weapon, strength, hits=1), attack, aim)

@@ -29,8 +29,10 @@ from hammerlab.editions.waffle.vehicle_events import (
     VehicleDestroyed,
 )
 from hammerlab.editions.waffle.vehicles import (
+    FRONT,
     REAR,
     SIDE,
+    VehicleProfile,
     facing_of,
     is_vehicle,
     vehicle_of,
@@ -142,7 +144,8 @@ def resolve_blows_on_vehicle(
             break
         model = min(alive, key=lambda m: min(base_distance(a, m) for a in attacker.alive_models))
         vehicle = vehicle_of(model.profile)
-        facing = "Front" if vehicle is not None and vehicle.has_type("Walker") else REAR
+        assert vehicle is not None
+        facing = blow_facing(vehicle)
         attack = armour_attack(profile, strength, half_range=False, tank_hunters=tank_hunters)
         outcome = _penetrate(battle, victim, model, attack, facing, profile.name)
         if outcome == NONE:
@@ -155,6 +158,12 @@ def resolve_blows_on_vehicle(
         scored += 1
         destroyed += damage_vehicle(battle, attacker, victim, model, outcome, profile.ap)
     return scored, destroyed
+
+
+def blow_facing(vehicle: VehicleProfile) -> str:
+    """The facing close combat blows strike: the Rear (7th edition), a Walker's Front
+    (hammerlab: a Walker turns to face its foes)."""
+    return FRONT if vehicle.has_type("Walker") else REAR
 
 
 def _penetrate(
