@@ -21,6 +21,7 @@ from hammerlab.editions.waffle.rules import OPTIONS
 from hammerlab.editions.waffle.shooting import SHOOTING
 from hammerlab.editions.waffle.special_rules import unsupported_unit_rules
 from hammerlab.editions.waffle.state import SCENARIO_KEYS, set_statuses, st, state_of
+from hammerlab.editions.waffle.vehicles import vehicle_end_of_turn
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.decisions import Controller
@@ -135,6 +136,7 @@ def end_of_turn(battle: Battle, player: str) -> None:
     turn) last until the end of the turn they happened in, whoever's units
     they are.
     """
+    vehicle_end_of_turn(battle, player)
     for unit in battle.units.values():
         status = st(battle, unit)
         status.morale_penalty = 0
