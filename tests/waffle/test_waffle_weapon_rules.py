@@ -34,6 +34,7 @@ from conftest import (
 from hammerlab.editions.waffle.attacks import fire_weapon
 from hammerlab.editions.waffle.concussive import concussed
 from hammerlab.editions.waffle.fight import initiative
+from hammerlab.editions.waffle.gets_hot import suffer
 from hammerlab.editions.waffle.odds import Defence, Firing, shooting_odds, volley
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.precision_shots import fires_precision_shots
@@ -42,8 +43,8 @@ from hammerlab.editions.waffle.ruleset import end_of_turn
 from hammerlab.editions.waffle.shooting import start_phase
 from hammerlab.editions.waffle.wounds import wound_ap, wound_target
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.datasheet import Weapon
-from hammerlab.engine.units import Unit
+from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile, Weapon
+from hammerlab.engine.units import Model, Unit
 
 FACES = range(1, 7)
 SIXTH = Fraction(1, 6)
@@ -356,3 +357,35 @@ def test_precision_shots_never_from_snap_shots_or_markers_and_sniper_weapons_hav
     assert not fires_precision_shots(shooter, marine, blast, snap=False)
     assert fires_precision_shots(plain, plain.models[0], sniper, snap=False)
     assert not fires_precision_shots(plain, plain.models[0], lasgun, snap=False)
+
+
+def test_gets_hot_on_a_vehicle_a_1_to_3_is_a_glancing_hit() -> None:
+    # "A vehicle instead rolls a D6 for each roll of a 1 to hit. On a roll of a 1, 2 or
+    # 3 it suffers a glancing hit" (a Hull Point lost). Two 1s to hit: rolls 2 and 5.
+    tank_profile = Profile(
+        name="Tank",
+        characteristics={"BS": "3", "Front": "14", "Side": "13", "Rear": "10", "HP": "3"},
+        unit_type="Vehicle (Tank)",
+    )
+    cannon = weapon("Plasma destroyer", "36", "7", "2", "Heavy 1, Gets Hot")
+    sheet = Datasheet(
+        name="Tank",
+        army="test",
+        edition="waffle",
+        entries=(ModelEntry(tank_profile, 1, (cannon,), 100.0),),
+    )
+    tank = Unit(
+        id="t",
+        name="Tank",
+        player=A,
+        datasheet=sheet,
+        models=[Model("t.1", tank_profile, (cannon,), (30.0, 10.0), 100.0, wounds_left=3)],
+    )
+    battle = make_battle(tank, dice=[2, 5])
+    suffer(battle, tank, tank.models[0], weapon_of(cannon), 2, FireOrders())
+    assert tank.models[0].wounds_left == 2
+    assert dice_purposes(battle) == [
+        "Gets Hot (Plasma destroyer, t.1: 1-3 glancing hit)",
+        "Gets Hot (Plasma destroyer, t.1: 1-3 glancing hit)",
+    ]
+    assert all_dice_used(battle)

@@ -48,6 +48,8 @@ from hammerlab.editions.waffle.special_rules import (
 )
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.tables import melee_cell
+from hammerlab.editions.waffle.vehicle_damage import resolve_blows_on_vehicle
+from hammerlab.editions.waffle.vehicles import fights_in_melee, is_vehicle, melee_cell_against
 from hammerlab.editions.waffle.wounds import roll_to_wound
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Weapon
@@ -172,8 +174,11 @@ def attacks_of(battle: Battle, unit: Unit, model: Model, weapon: WeaponProfile) 
     The charge bonus (+1, +2 with Rage, one fewer after a Fiery Charge) is
     :func:`charge.charge_bonus_attacks`; Counter-attack's +1 when charged is
     :func:`special_rules.counter_attack_bonus`; :func:`second_weapon_bonus` adds 1.
-    A Smash Attack is one Attack, whatever these say (:func:`special_rules.single_attack`).
+    A Smash Attack is one Attack, whatever these say (:func:`special_rules.single_attack`);
+    a vehicle other than a Walker makes none (:func:`vehicles.fights_in_melee`).
     """
+    if not fights_in_melee(model):
+        return 0
     if single_attack(weapon):
         return 1
     bonus = charge_bonus_attacks(battle, unit)
@@ -275,15 +280,17 @@ def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> No
     Wounds go to the closest model of the target to the attacking unit (the
     models it had when the step began), one at a time. Blows at a target that
     other blows of the same step already wiped out are lost (no model is left
-    to take them).
+    to take them). Against a vehicle: :func:`vehicles.melee_cell_against` and
+    :func:`vehicle_damage.resolve_blows_on_vehicle` (armour penetration).
     """
     unit, weapon, target = plan.unit, plan.weapon, plan.target
     if target.destroyed:
         battle.say("fight", f"{unit.label}: {target.label} is wiped out; {weapon.name} blows lost")
         return
     batches: dict[tuple[str, int], list[Model]] = {}
+    against = melee_cell_against(battle, target)
     for model in plan.models:
-        cell = melee_cell(weapon_skill(battle, unit, model), plan.target_ws)
+        cell = against or melee_cell(weapon_skill(battle, unit, model), plan.target_ws)
         strength = close_combat_strength(unit, model, weapon, unit.status.charged)
         batches.setdefault((cell, strength), []).append(model)
     hits: list[Hit] = []
@@ -306,6 +313,11 @@ def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> No
         )
     )
     if not hits:
+        return
+    if is_vehicle(target):
+        strengths = [hit.strength for hit in hits]
+        scored, _ = resolve_blows_on_vehicle(battle, unit, target, strengths, weapon)
+        st(battle, unit).combat_score += scored
         return
     hunter = monster_hunter(unit, target)
     wounds = roll_to_wound(

@@ -23,9 +23,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from hammerlab.editions.waffle.allocation import allocate_wounds
+from hammerlab.editions.waffle.armour import GLANCING
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.profiles import WeaponProfile
 from hammerlab.editions.waffle.tables import miss_reroll
+from hammerlab.editions.waffle.vehicle_damage import damage_vehicle
+from hammerlab.editions.waffle.vehicles import is_vehicle
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Model, Unit
 
@@ -78,6 +81,24 @@ def shots_fired(
     return fired
 
 
+VEHICLE_GLANCES_ON = 3
+"""'A vehicle instead rolls a D6 for each roll of a 1 to hit. On a roll of a 1, 2
+or 3 it suffers a glancing hit.'"""
+
+
+def vehicle_gets_hot(
+    battle: Battle, unit: Unit, model: Model, profile: WeaponProfile, rolls: int
+) -> None:
+    """A vehicle's Gets Hot: a D6 for each 1, a glancing hit on 1-3
+    (:func:`vehicle_damage.damage_vehicle`)."""
+    for _ in range(rolls):
+        if not model.alive:
+            return
+        roll = battle.dice.d6(f"Gets Hot ({profile.name}, {model.id}: 1-3 glancing hit)")
+        if roll <= VEHICLE_GLANCES_ON:
+            damage_vehicle(battle, unit, unit, model, GLANCING, None)
+
+
 def suffer(
     battle: Battle,
     unit: Unit,
@@ -93,6 +114,9 @@ def suffer(
     if wounds <= 0 or not model.alive:
         return
     battle.say("shooting", f"{model.id}: {profile.name} Gets Hot ({wounds})")
+    if is_vehicle(unit):
+        vehicle_gets_hot(battle, unit, model, profile, wounds)
+        return
     own = replace(profile, name=f"{profile.name} (Gets Hot)", ap=None, rules=())
     hot_orders = FireOrders(purpose=RULE, counts_for_morale=orders.counts_for_morale)
     allocate_wounds(

@@ -25,6 +25,8 @@ from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult
 from hammerlab.editions.waffle.profiles import StrengthSpec, WeaponProfile, stats_of
 from hammerlab.editions.waffle.special_rules import model_has
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.vehicle_damage import resolve_blows_on_vehicle
+from hammerlab.editions.waffle.vehicles import is_vehicle
 from hammerlab.editions.waffle.wounds import roll_to_wound
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.geometry import base_distance
@@ -98,7 +100,12 @@ def strike_hammers(battle: Battle, owed: list[Hammer], units: list[Unit]) -> Non
                 hits=1,
             )
         )
-        hit = Hit(target, stats_of(model.profile).s, model)
+        strength = stats_of(model.profile).s
+        if is_vehicle(target):  # "resolved against the Armour Value"
+            scored, _ = resolve_blows_on_vehicle(battle, unit, target, [strength], HAMMER_BLOW)
+            st(battle, unit).combat_score += scored
+            continue
+        hit = Hit(target, strength, model)
         wounds = roll_to_wound(battle, target, [hit], HAMMER_BLOW)
         result = VolleyResult()
         allocate_wounds(

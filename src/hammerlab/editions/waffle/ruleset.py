@@ -22,6 +22,7 @@ from hammerlab.editions.waffle.rules import OPTIONS
 from hammerlab.editions.waffle.shooting import SHOOTING
 from hammerlab.editions.waffle.special_rules import unsupported_unit_rules
 from hammerlab.editions.waffle.state import SCENARIO_KEYS, set_statuses, st, state_of
+from hammerlab.editions.waffle.vehicles import vehicle_end_of_turn
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.decisions import Controller
@@ -137,6 +138,7 @@ def end_of_turn(battle: Battle, player: str) -> None:
     they are. Concussive wears off at the end of an Assault phase
     (:func:`concussive.wear_off`).
     """
+    vehicle_end_of_turn(battle, player)
     for unit in battle.units.values():
         status = st(battle, unit)
         status.morale_penalty = 0

@@ -32,6 +32,7 @@ from hammerlab.editions.waffle.points import (
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.special_rules import battle_focus
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.vehicles import may_run
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import PhaseChanged
@@ -87,9 +88,10 @@ def _may_act(battle: Battle, unit: Unit) -> bool:
 
 
 def can_run(battle: Battle, unit: Unit) -> bool:
-    """Units gone to ground, falling back or Slow and Purposeful cannot Run."""
+    """Units gone to ground, falling back or Slow and Purposeful cannot Run; nor can
+    vehicles other than Walkers (:func:`vehicles.may_run`)."""
     status = st(battle, unit)
-    return not (
+    return may_run(unit) and not (
         status.gone_to_ground or status.falling_back or unit.has_rule("Slow and Purposeful")
     )
 
@@ -207,15 +209,6 @@ def run_after_shooting(battle: Battle, unit: Unit) -> None:
     )
     if ran:
         run(battle, unit)
-
-
-def is_vehicle(unit: Unit) -> bool:
-    """Whether the unit is a vehicle (a model's unit type says Vehicle).
-
-    Seed 000, Suppressive Fire, is "against non-vehicle targets"; seed 004,
-    Fiery Charge, "against the non-vehicle enemy unit they charged".
-    """
-    return any("vehicle" in m.profile.unit_type.lower() for m in unit.alive_models)
 
 
 def choose_target(battle: Battle, unit: Unit, targets: list[Unit]) -> Unit:
