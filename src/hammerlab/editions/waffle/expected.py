@@ -62,6 +62,7 @@ from hammerlab.editions.waffle.wounds import (
 )
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.geometry import closest
+from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Model, Unit
 
 BLAST_HITS = 3
@@ -69,6 +70,7 @@ BLAST_HITS = 3
 fewer): where a marker lands is geometry, which an average cannot know."""
 
 
+@per_decision
 def defence_of(
     battle: Battle, target: Unit, source: Model | None, gone_to_ground: bool | None = None
 ) -> Defence:
@@ -99,6 +101,7 @@ def defence_of(
     )
 
 
+@per_decision
 def slain_per_hit(profile: WeaponProfile, strength: int, defence: Defence) -> float:
     """Expected models slain by one hit: each wound's chance by AP times its fate
     (slain outright, or one wound of the model's Wounds)."""
@@ -118,6 +121,7 @@ def would_fire(battle: Battle, unit: Unit, profile: WeaponProfile, orders: FireO
     )
 
 
+@per_decision
 def expected_casualties(
     battle: Battle,
     unit: Unit,
@@ -163,6 +167,7 @@ def expected_per_model(
     return expected_casualties(battle, unit, target, weapon_name, orders) / len(models)
 
 
+@per_decision
 def expected_attack(
     battle: Battle,
     unit: Unit,
@@ -272,6 +277,7 @@ def strikes_first(battle: Battle, unit: Unit, foe: Unit, charged: bool) -> bool:
     return step(unit, charged) > step(foe, False)
 
 
+@per_decision
 def melee_exchange(battle: Battle, attacker: Unit, defender: Unit) -> tuple[float, float]:
     """One round of a charge: (defender's models slain, attacker's models slain).
 
