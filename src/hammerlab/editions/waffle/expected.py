@@ -101,7 +101,6 @@ def defence_of(
     )
 
 
-@per_decision
 def slain_per_hit(profile: WeaponProfile, strength: int, defence: Defence) -> float:
     """Expected models slain by one hit: each wound's chance by AP times its fate
     (slain outright, or one wound of the model's Wounds)."""
