@@ -27,6 +27,7 @@ it where a threshold matters (:mod:`suppression`), not for ranking.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 from hammerlab.editions.waffle.attacks import (
     fires_snap,
@@ -101,9 +102,11 @@ def defence_of(
     )
 
 
+@lru_cache(maxsize=4096)
 def slain_per_hit(profile: WeaponProfile, strength: int, defence: Defence) -> float:
     """Expected models slain by one hit: each wound's chance by AP times its fate
-    (slain outright, or one wound of the model's Wounds)."""
+    (slain outright, or one wound of the model's Wounds). Cached: a function of
+    immutable values only, asked for the same few weapons and targets all game."""
     fired = Volley(profile, strength)
     total = 0.0
     for ap, chance in wound_chances(fired, defence.toughness).items():
