@@ -85,8 +85,12 @@ def _gap_table(rows: Bases, columns: Bases) -> tuple[tuple[float, ...], ...]:
 
 
 def closest(origin: Sequence[Placed], candidates: Iterable[P]) -> list[P]:
-    """``candidates`` ordered by their distance to the nearest of ``origin``."""
-    return sorted(candidates, key=lambda c: min(base_distance(o, c) for o in origin))
+    """``candidates`` ordered by their distance to the nearest of ``origin`` (ties in
+    their given order; distances from :func:`gap_table`)."""
+    items = list(candidates)
+    table = gap_table(origin, items)
+    order = sorted(range(len(items)), key=lambda i: min(row[i] for row in table))
+    return [items[i] for i in order]
 
 
 def base_shape(model: Placed) -> BaseGeometry:
