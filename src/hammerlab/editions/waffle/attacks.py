@@ -45,6 +45,7 @@ from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import (
     TEMPLATE_LENGTH,
 )
+from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Model, Unit
 
 STRAY_ROLL = 2
@@ -52,6 +53,7 @@ STRAY_ROLL = 2
 engaged units instead!"."""
 
 
+@per_decision
 def firing_models(
     battle: Battle,
     unit: Unit,

@@ -27,6 +27,7 @@ it where a threshold matters (:mod:`suppression`), not for ranking.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 from hammerlab.editions.waffle.attacks import (
     fires_snap,
@@ -67,6 +68,7 @@ from hammerlab.editions.waffle.wounds import (
 )
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.geometry import closest
+from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Model, Unit
 
 BLAST_HITS = 3
@@ -74,6 +76,7 @@ BLAST_HITS = 3
 fewer): where a marker lands is geometry, which an average cannot know."""
 
 
+@per_decision
 def defence_of(
     battle: Battle, target: Unit, source: Model | None, gone_to_ground: bool | None = None
 ) -> Defence:
@@ -105,9 +108,11 @@ def defence_of(
     )
 
 
+@lru_cache(maxsize=4096)
 def slain_per_hit(profile: WeaponProfile, strength: int, defence: Defence) -> float:
     """Expected models slain by one hit: each wound's chance by AP times its fate
-    (slain outright, or one wound of the model's Wounds)."""
+    (slain outright, or one wound of the model's Wounds). Cached: a function of
+    immutable values only, asked for the same few weapons and targets all game."""
     fired = Volley(profile, strength)
     total = 0.0
     for ap, chance in wound_chances(fired, defence.toughness).items():
@@ -124,6 +129,7 @@ def would_fire(battle: Battle, unit: Unit, profile: WeaponProfile, orders: FireO
     )
 
 
+@per_decision
 def expected_casualties(
     battle: Battle,
     unit: Unit,
@@ -172,6 +178,7 @@ def expected_per_model(
     return expected_casualties(battle, unit, target, weapon_name, orders) / len(models)
 
 
+@per_decision
 def expected_attack(
     battle: Battle,
     unit: Unit,
@@ -300,6 +307,7 @@ def strikes_first(battle: Battle, unit: Unit, foe: Unit, charged: bool) -> bool:
     return step(unit, charged) > step(foe, False)
 
 
+@per_decision
 def melee_exchange(battle: Battle, attacker: Unit, defender: Unit) -> tuple[float, float]:
     """One round of a charge: (defender's models slain, attacker's models slain).
 

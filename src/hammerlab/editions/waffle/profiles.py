@@ -171,6 +171,12 @@ class StrengthSpec:
         return self.value
 
 
+@lru_cache(maxsize=4096)
+def _rule_names(rules: tuple[str, ...]) -> frozenset[str]:
+    """Rules as :meth:`WeaponProfile.has_rule` compares them: lower case, no ``(X+)``."""
+    return frozenset(r.lower().split(" (")[0] for r in rules)
+
+
 @dataclass(frozen=True)
 class WeaponProfile:
     """A weapon read for the Waffle Edition."""
@@ -208,8 +214,7 @@ class WeaponProfile:
 
     def has_rule(self, name: str) -> bool:
         """Whether the weapon has rule ``name`` (ignoring any ``(X+)`` suffix)."""
-        wanted = name.lower()
-        return any(r.lower().split(" (")[0] == wanted for r in self.rules)
+        return name.lower() in _rule_names(self.rules)
 
     def rule_value(self, name: str) -> int | None:
         """The number in ``Poisoned (4+)`` style rules."""
