@@ -171,7 +171,10 @@ def _unit(
     entries = _sized(datasheet, spec.size, source, where)
     count = sum(e.count for e in entries)
     base = max(e.base_mm for e in entries)
-    spots = _positions(count, spec.position, base, spec)
+    # A unit in reserve is made in the table's centre, then taken off the
+    # table (``Ruleset.set_reserves``) before the first turn.
+    centre = spec.position or (battlefield.width / 2, battlefield.height / 2)
+    spots = _positions(count, centre, base, spec)
     models: list[Model] = []
     for entry in entries:
         try:
@@ -283,8 +286,13 @@ def prepare(
         sheet = _datasheet(ruleset, spec, base_dir, where, source)
         warnings += [f"{spec.id} ({sheet.name}): {p}" for p in ruleset.validate_datasheet(sheet)]
         _check_status_keys(ruleset, spec.status, source, where)
+        if spec.reserve is not None:
+            problem = ruleset.reserve_problem(sheet, spec.reserve)
+            if problem is not None:
+                raise InputError(source, f"{where}.reserve", f"{spec.id}: {problem}")
         units[spec.id] = _unit(ruleset, spec, sheet, source, where, field)
-    _check_bases(list(units.values()), source)
+    reserves = {spec.id: spec.reserve for spec in scenario.units if spec.reserve is not None}
+    _check_bases([u for u in units.values() if u.id not in reserves], source)
     players = tuple(Player(p.name, p.edge) for p in scenario.players)
     ai = ruleset.ai()
     battle = Battle(
@@ -310,6 +318,8 @@ def prepare(
             for spec in scenario.units
         },
     )
+    if reserves:
+        ruleset.set_reserves(battle, reserves, scenario.plan.turns)
     for warning in warnings:
         battle.say("datasheet", f"note: {warning}")
     plan = GamePlan(

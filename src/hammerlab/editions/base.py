@@ -93,6 +93,15 @@ class Ruleset(Protocol):
         """Give units their starting statuses (edition keys only), by unit id."""
         ...
 
+    def reserve_problem(self, datasheet: Datasheet, how: str) -> str | None:
+        """Why the unit may not start in reserve to arrive ``how`` (``None``: it may)."""
+        ...
+
+    def set_reserves(self, battle: Battle, reserves: Mapping[str, str], turns: int) -> None:
+        """Take units off the table into reserve (unit id → how it arrives), before
+        the first of ``turns`` game turns."""
+        ...
+
     def summary(self, battle: Battle, plan: GamePlan) -> Sequence[str]:
         """Lines describing the outcome (units destroyed, models left, winner)."""
         ...

@@ -96,8 +96,11 @@ class UnitPlacement(_Strict):
     source: str | None = None
     """A BattleScribe file (relative to the scenario) to take ``unit`` from."""
     inline: InlineUnitSpec | None = None
-    position: tuple[float, float]
-    """Centre of the formation, in inches."""
+    position: tuple[float, float] | None = None
+    """Centre of the formation, in inches (needed unless the unit is in reserve)."""
+    reserve: Literal["deep_strike"] | None = None
+    """``deep_strike``: the unit starts in Reserve and arrives by Deep Strike
+    (the ruleset checks that it has the rule)."""
     size: int | None = Field(default=None, ge=1, le=200)
     formation: Literal["block", "line", "column"] = "block"
     spacing: float = Field(default=1.0, ge=0.0, le=6.0)
@@ -115,6 +118,8 @@ class UnitPlacement(_Strict):
             raise ValueError("give either 'unit' (a datasheet name) or 'inline' (a unit)")
         if self.source is not None and self.unit is None:
             raise ValueError("'source' needs 'unit' (the name of the unit in that file)")
+        if self.position is None and self.reserve is None:
+            raise ValueError("give 'position' (where the unit stands) unless it is in 'reserve'")
         return self
 
 

@@ -66,6 +66,7 @@ from hammerlab.editions.waffle.charge import (
     charge_targets,
 )
 from hammerlab.editions.waffle.combat import engaged_models, foes_in_contact
+from hammerlab.editions.waffle.deep_strike import landing_values
 from hammerlab.editions.waffle.estimate import p_hit
 from hammerlab.editions.waffle.expected import (
     best_melee_weapon,
@@ -90,6 +91,7 @@ from hammerlab.editions.waffle.plans import (
 )
 from hammerlab.editions.waffle.profiles import WeaponProfile, weapon_of
 from hammerlab.editions.waffle.psychic_ai import PsychicChoices
+from hammerlab.editions.waffle.reserves import waiting_unit
 from hammerlab.editions.waffle.rules.fiery_charge import (
     FIERY,
     FIERY_ORDERS,
@@ -410,6 +412,14 @@ class WaffleAI(PsychicChoices):
             return len(near) - 2.0 * len(risk)
 
         return _best([crowd(c.value) for c in decision.choices])
+
+    def _deep_strike(self, battle: Battle, decision: Decision[Any]) -> int:
+        """Its own unit where it is worth most (:func:`deep_strike.landing_values`);
+        an enemy unit it places (a Misplaced mishap) where it is worth least."""
+        unit = waiting_unit(battle, decision.context.unit)
+        sign = 1.0 if decision.player == unit.player else -1.0
+        values = landing_values(battle, unit, [c.value for c in decision.choices])
+        return _best([sign * v for v in values])
 
     def _final_shot(self, battle: Battle, decision: Decision[Any]) -> int:
         return 0

@@ -34,6 +34,7 @@ from hammerlab.editions.waffle.points import (
     REACTIONS_TO_CHARGE,
     Reaction,
 )
+from hammerlab.editions.waffle.reserves import arrived_by_deep_strike
 from hammerlab.editions.waffle.special_rules import move_through_cover, relentless
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import may_charge
@@ -110,7 +111,8 @@ def charge_ban(battle: Battle, unit: Unit) -> str | None:
     Fire weapons, Salvo weapons, Ordnance weapons or Heavy weapons in the
     Shooting phase. This even applies if Snap Shots were made with these
     weapons", "is falling back", "a Flying Monstrous Creature that changed
-    flight modes during this turn" (only such units set that flag).
+    flight modes during this turn" (only such units set that flag). 7th-edition
+    Deep Strike: units "cannot charge in that turn's Assault phase".
 
     6th/7th-edition Relentless (and Slow and Purposeful, which counts as
     Relentless): "allowed to charge in the same turn they fire Heavy, Ordnance,
@@ -130,6 +132,8 @@ def charge_ban(battle: Battle, unit: Unit) -> str | None:
         return "it is falling back"
     if status.changed_flight_mode:
         return "it changed flight mode this turn"
+    if arrived_by_deep_strike(battle, unit):
+        return "it arrived by Deep Strike this turn"
     fired = status.fired_types & NO_CHARGE_AFTER if status.has_shot else set()
     if fired and not relentless(unit):
         return f"it shot {', '.join(sorted(fired))} weapons in the Shooting phase"

@@ -114,6 +114,23 @@ def template_hits(
     return hits
 
 
+def scatter(battle: Battle, point: Vec, reduction: int = 0) -> tuple[Vec, float]:
+    """Roll the scatter die at ``point``: where it ends up and how far it moved.
+
+    6th/7th edition: "roll the scatter dice and 2D6": on a HIT symbol the
+    point stays; otherwise it moves the 2D6 total, less ``reduction`` (a
+    blast's firer's BS; never below 0), in the direction of the arrow. The
+    point may leave the table: each caller says what that means (a blast
+    marker is kept on it, a Deep Strike mishaps).
+    """
+    if battle.dice.d6("scatter die (1-2: HIT)") <= 2:
+        return point, 0.0
+    direction = battle.dice.direction("scatter direction")
+    roll = battle.dice.total(2, "scatter distance (2D6)")
+    distance = float(max(0, roll - reduction))
+    return offset(point, direction, distance), distance
+
+
 def blast_hits(
     battle: Battle, unit: Unit, target: Unit, models: list[Model], profile: WeaponProfile
 ) -> list[Hit]:
@@ -126,15 +143,9 @@ def blast_hits(
     for model in models:
         for _ in range(profile.shots):
             aim = _aim(battle, unit, target, model, profile)
-            centre = aim.position
-            distance = 0.0
-            if battle.dice.d6("scatter die (1-2: HIT)") > 2:
-                direction = battle.dice.direction("scatter direction")
-                roll = battle.dice.total(2, "scatter distance (2D6)")
-                sighted = model_sees(battle, model, aim)
-                bs = stats_of(model.profile).bs if sighted else 0
-                distance = float(max(0, roll - bs))
-                centre = battle.battlefield.clamp(offset(centre, direction, distance))
+            bs = stats_of(model.profile).bs if model_sees(battle, model, aim) else 0
+            centre, distance = scatter(battle, aim.position, bs)
+            centre = battle.battlefield.clamp(centre)
             shape = blast_marker(centre, diameter)
             under = _with_strength(_hits_under(battle, shape, None), model, profile)
             name = "large blast" if diameter > 3.0 else "blast"

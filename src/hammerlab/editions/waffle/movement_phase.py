@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from hammerlab.editions.flow import Phase, Picks, run_phase
 from hammerlab.editions.waffle.combat import refresh_locks
+from hammerlab.editions.waffle.deep_strike import arrive_from_reserves
 from hammerlab.editions.waffle.morale import leadership_test
 from hammerlab.editions.waffle.movement import (
     choose_intent,
@@ -71,9 +72,10 @@ def regroup(battle: Battle, unit: Unit) -> bool:
 
 
 def _begin(battle: Battle, player: str) -> frozenset[str]:
-    """Regroup: fleeing units that fail fall back again and move no further."""
+    """Units arriving from reserve (:func:`deep_strike.arrive_from_reserves`) and,
+    after Regroup, fleeing units that fail fall back again: they move no further."""
     start_phase(battle, "movement", player)
-    moved: set[str] = set()
+    moved = set(arrive_from_reserves(battle, player))
     for fleeing in battle.units_of(player):
         status = st(battle, fleeing)
         if status.falling_back and not status.locked_in_combat and not regroup(battle, fleeing):

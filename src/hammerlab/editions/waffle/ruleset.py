@@ -18,6 +18,7 @@ from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.psychic import PSYCHIC
 from hammerlab.editions.waffle.psychic_parameters import PSYCHIC_PARAMETERS
 from hammerlab.editions.waffle.psychic_powers import is_psyker_rule, psychic_problems
+from hammerlab.editions.waffle.reserves import lost_in_reserve, set_reserves
 from hammerlab.editions.waffle.rules import OPTIONS
 from hammerlab.editions.waffle.shooting import SHOOTING
 from hammerlab.editions.waffle.special_rules import unsupported_unit_rules
@@ -119,6 +120,20 @@ class WaffleRuleset:
         """Starting statuses: a pinned unit has gone to ground."""
         set_statuses(battle, statuses)
 
+    def reserve_problem(self, datasheet: Datasheet, how: str) -> str | None:
+        """7th edition: "only units with the Deep Strike special rule can Deep Strike"
+        (the unit's rules, or every model's)."""
+        def has(rules: Sequence[str]) -> bool:
+            return any(r.lower() == "deep strike" for r in rules)
+
+        if has(datasheet.rules) or all(has(e.rules) for e in datasheet.entries):
+            return None
+        return f"{datasheet.name} has no Deep Strike special rule, so it cannot arrive by {how}"
+
+    def set_reserves(self, battle: Battle, reserves: Mapping[str, str], turns: int) -> None:
+        """Units in reserve leave the table (:func:`reserves.set_reserves`)."""
+        set_reserves(battle, dict(reserves), turns)
+
     def summary(self, battle: Battle, plan: GamePlan) -> Sequence[str]:
         """Models left per unit (and who is fleeing or gone to ground), and the winner."""
         shown = ("falling_back", "gone_to_ground", "pinned")
@@ -154,3 +169,4 @@ def end_of_turn(battle: Battle, player: str) -> None:
     wear_off(battle)
     for rule in battle.hooks.get(END_OF_TURN):
         rule(battle, player)
+    lost_in_reserve(battle, player)

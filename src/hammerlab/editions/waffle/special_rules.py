@@ -54,6 +54,8 @@ UNIT_RULES: Final[dict[str, str]] = {
     "Hit and Run": "may leave a combat at the end of an Assault phase: Initiative test, "
     '3D6" away; the enemy consolidates',
     "Hit & Run": "as Hit and Run",
+    "Deep Strike": 'may start in reserve (scenario: reserve = "deep_strike"): Reserve Rolls, '
+    "scatter, Deep Strike Mishaps; may not charge the turn it arrives (deep_strike.py)",
     "Battle Focus": "may Run after shooting in the same Shooting phase",
     "Precision Shots": "its 6s To Hit with a shooting weapon (not Snap Shots) wound a "
     "model of the firer's choice in range and sight",

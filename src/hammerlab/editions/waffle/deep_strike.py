@@ -1,0 +1,278 @@
+"""Deep Strike (7th-edition base rules): arriving from reserve anywhere on the table.
+
+7th edition, Deep Strike: "first place one model from the unit anywhere on
+the table, in the position you would like the unit to arrive, and roll for
+scatter to determine the model's final position. If a Deep Striking unit
+scatters, roll 2D6 [...] the model moves that many inches in the direction
+of the arrow. [...] The remaining models are placed around the first one, in
+base contact with it and forming a circle around it. When the first circle
+is complete, a further circle should be placed with each model in base
+contact with the circle inside it. [...] If any model in a Deep Striking unit
+cannot be deployed because it would land off the table, in impassable
+terrain, on top of a friendly model, or on top of or within 1" of an enemy
+model, something has gone wrong": roll on the Deep Strike Mishap table
+(:func:`mishap`). "In the turn in which they arrive, Deep Striking units may
+not move any further, other than to disembark [...]. Units Deep Striking
+count as having moved in the previous Movement phase [...] can shoot (or
+Run) as normal [...] but cannot charge in that turn's Assault phase."
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+
+from hammerlab.editions.waffle.deployment_events import DeepStrikeMishap, DeepStrikeScattered
+from hammerlab.editions.waffle.expected import expected_attack
+from hammerlab.editions.waffle.markers import scatter
+from hammerlab.editions.waffle.movement import dangerous_terrain_tests
+from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.reserves import (
+    back_to_reserves,
+    put_on_table,
+    reserve_roll,
+    reserve_state,
+    waiting_units,
+)
+from hammerlab.editions.waffle.shooting import targets_for
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.decisions import Choice, Decision, DecisionContext
+from hammerlab.engine.geometry import Vec, centre_distance, offset
+from hammerlab.engine.units import Unit
+
+EPSILON = 1e-6
+"""Room for floating-point rounding in measurements (inches)."""
+
+ENEMY_GAP = 1.0
+"""7th edition: a Deep Striking model may not land "within 1" of an enemy model"."""
+
+AIM_DISTANCES = (6.0, 9.0, 12.0, 18.0, 24.0)
+"""Inches from an enemy unit's centre of the points offered to place the first
+model (with :data:`AIM_DIRECTIONS`): the rule allows "anywhere on the table";
+a finite list lets every controller, the AI and a person, choose."""
+AIM_DIRECTIONS = 8
+"""Directions around each enemy unit of the points offered (every 45 degrees)."""
+AIM_GRID = 6.0
+"""Spacing in inches of the grid of points over the whole table also offered."""
+
+MISHAPS = {1: "terrible accident", 2: "misplaced", 3: "misplaced"}
+"""The ``Warhammer40K.gst`` Deep Strike Mishap table: "1: Terrible Accident! -
+The entire unit is destroyed! 2-3: Misplaced - Your opponent may deploy the
+unit anywhere on the table [...] in a valid Deep Strike formation, without
+rolling for scatter. 4-6: Delayed - The unit is placed in Ongoing Reserves."
+Rolls not listed (4-6) are ``delayed``."""
+
+
+def ring_positions(unit: Unit, centre: Vec) -> list[Vec]:
+    """Where the unit's models stand when the first lands at ``centre``.
+
+    The first model at ``centre``; circle ``k`` has ``floor(2 pi k)`` places
+    spaced evenly, ``k`` base widths out (the widest base of the unit), so each
+    model touches the circle inside it and its neighbours do not overlap.
+    """
+    pitch = 2 * max(m.radius for m in unit.alive_models)
+    spots = [centre]
+    ring = 1
+    while len(spots) < len(unit.alive_models):
+        places = math.floor(2 * math.pi * ring)
+        spots += [offset(centre, 360.0 * j / places, ring * pitch) for j in range(places)]
+        ring += 1
+    return spots[: len(unit.alive_models)]
+
+
+def landing_problem(battle: Battle, unit: Unit, spots: list[Vec]) -> str | None:
+    """Why the unit cannot be placed at ``spots`` (``None``: it can).
+
+    "Off the table", "on top of a friendly model", "on top of or within 1" of an
+    enemy model". The engine's terrain has no impassable areas (interpretation:
+    every terrain area may be landed in).
+    """
+    field = battle.battlefield
+    others = [
+        (other, u.player != unit.player)
+        for u in battle.units.values()
+        if u.id != unit.id
+        for other in u.alive_models
+    ]
+    for model, (x, y) in zip(unit.alive_models, spots, strict=True):
+        r = model.radius
+        if not (r - EPSILON <= x <= field.width - r + EPSILON) or not (
+            r - EPSILON <= y <= field.height - r + EPSILON
+        ):
+            return "off the table"
+        for other, enemy in others:
+            gap = centre_distance((x, y), other.position) - r - other.radius
+            if enemy and gap < ENEMY_GAP - EPSILON:
+                return f'within 1" of enemy model {other.id}'
+            if gap < -EPSILON:
+                return f"on top of {other.id}"
+    return None
+
+
+def aim_points(battle: Battle, unit: Unit) -> list[Vec]:
+    """Points where the whole unit could land (first offered, nearest enemies first).
+
+    :data:`AIM_DISTANCES` in :data:`AIM_DIRECTIONS` around each enemy unit's
+    centre, and a grid every :data:`AIM_GRID` inches over the table; only those
+    where the unit's circles fit (:func:`landing_problem`), rounded to 0.1" and
+    each once.
+    """
+    field = battle.battlefield
+    centres = [_centre(enemy) for enemy in battle.enemies_of(unit)]
+    candidates: list[Vec] = []
+    for distance in AIM_DISTANCES:
+        for centre in centres:
+            for step in range(AIM_DIRECTIONS):
+                candidates.append(offset(centre, 360.0 * step / AIM_DIRECTIONS, distance))
+    columns, rows = int(field.width // AIM_GRID), int(field.height // AIM_GRID)
+    candidates += [(AIM_GRID * i, AIM_GRID * j) for j in range(1, rows) for i in range(1, columns)]
+    points: list[Vec] = []
+    for x, y in candidates:
+        point = (round(x, 1), round(y, 1))
+        if (
+            point not in points
+            and landing_problem(battle, unit, ring_positions(unit, point)) is None
+        ):
+            points.append(point)
+    return points
+
+
+def _centre(unit: Unit) -> Vec:
+    models = unit.alive_models
+    return (
+        sum(m.position[0] for m in models) / len(models),
+        sum(m.position[1] for m in models) / len(models),
+    )
+
+
+def choose_point(battle: Battle, unit: Unit, player: str, why: str) -> Vec | None:
+    """Ask ``player`` where to place the unit's first model (``None``: nowhere fits)."""
+    points = aim_points(battle, unit)
+    if not points:
+        return None
+    return battle.decide(
+        Decision(
+            kind="deep_strike",
+            player=player,
+            prompt=f"Where does {unit.label} Deep Strike ({why})?",
+            choices=tuple(Choice(f"({x:.1f}, {y:.1f})", (x, y)) for x, y in points),
+            context=DecisionContext(unit=unit.id, why=why),
+        )
+    )
+
+
+def land(battle: Battle, unit: Unit, spots: list[Vec]) -> None:
+    """Place the unit: it counts as having moved, and may not charge this turn.
+
+    Models landing in dangerous terrain take Dangerous Terrain tests
+    (:func:`movement.dangerous_terrain_tests`).
+    """
+    for model, spot in zip(unit.alive_models, spots, strict=True):
+        model.position = spot
+    put_on_table(battle, unit)
+    state = reserve_state(battle)
+    assert state is not None
+    state.arrived[unit.id] = battle.turn
+    unit.status.moved = True
+    dangerous_terrain_tests(battle, unit)
+
+
+def mishap(battle: Battle, unit: Unit, reason: str) -> None:
+    """Roll on the Deep Strike Mishap table (:data:`MISHAPS`).
+
+    Misplaced: the opponent chooses among the points where the unit fits
+    (:func:`choose_point`), and it lands there without scatter; if none fits
+    (interpretation) it is Delayed instead.
+    """
+    roll = battle.dice.d6(f"Deep Strike Mishap ({unit.label})")
+    result = MISHAPS.get(roll, "delayed")
+    battle.emit(DeepStrikeMishap(unit=unit.label, reason=reason, roll=roll, result=result))
+    if result == "terrible accident":
+        for model in unit.alive_models:
+            battle.remove_model(unit, model, "Deep Strike Mishap: Terrible Accident!")
+        put_on_table(battle, unit)
+        return
+    if result == "misplaced":
+        point = choose_point(battle, unit, battle.opponent(unit.player), "misplaced")
+        if point is not None:
+            land(battle, unit, ring_positions(unit, point))
+            return
+    back_to_reserves(battle, unit)
+
+
+def deep_strike(battle: Battle, unit: Unit) -> None:
+    """The unit arrives by Deep Strike: its player places it, it scatters, it lands or mishaps.
+
+    The scatter is the blast markers' (:func:`markers.scatter`): a HIT, or 2D6"
+    in the arrow's direction.
+    """
+    aimed = choose_point(battle, unit, unit.player, "arrives from reserve")
+    if aimed is None:
+        mishap(battle, unit, "no room on the table")
+        return
+    landed, distance = scatter(battle, aimed)
+    battle.emit(
+        DeepStrikeScattered(unit=unit.label, aimed=aimed, landed=landed, scattered=distance)
+    )
+    spots = ring_positions(unit, landed)
+    problem = landing_problem(battle, unit, spots)
+    if problem is None:
+        land(battle, unit, spots)
+    else:
+        mishap(battle, unit, problem)
+
+
+def arrive_from_reserves(battle: Battle, player: str) -> frozenset[str]:
+    """Start of the movement phase: Reserve Rolls, then each arriving unit Deep Strikes.
+
+    Returns the units that arrived: "Deep Striking units may not move any
+    further" this Movement phase.
+    """
+    arrived: set[str] = set()
+    for unit in waiting_units(battle, player):
+        if reserve_roll(battle, unit):
+            deep_strike(battle, unit)
+            if unit.id in battle.units:
+                arrived.add(unit.id)
+    return frozenset(arrived)
+
+
+def landing_values(battle: Battle, unit: Unit, points: list[Vec]) -> list[float]:
+    """What Deep Striking at each of ``points`` is worth to the unit's player, in models.
+
+    The expected casualties of its shooting from there (as having moved:
+    :func:`expected.expected_attack` at its best target), times the chance
+    it lands, less the chance of a Terrible Accident times its models: the
+    chance of a mishap is counted over the scatter's outcomes (a HIT 1/3;
+    otherwise each of :data:`AIM_DIRECTIONS` directions alike and the 2D6
+    distance), and a mishap destroys the unit on a 1 in 6.
+
+    Each point is weighed with a copy of the unit standing there; the copies
+    live until all are weighed, as the AI's answers are remembered by the
+    identity of the units asked about (``engine.memo``).
+    """
+    probes = [copy.deepcopy(unit) for _ in points]
+    return [
+        _landing_value(battle, probe, point) for probe, point in zip(probes, points, strict=True)
+    ]
+
+
+def _landing_value(battle: Battle, probe: Unit, point: Vec) -> float:
+    for model, spot in zip(probe.alive_models, ring_positions(probe, point), strict=True):
+        model.position = spot
+    probe.status.moved = True
+    shooting = max(
+        (
+            expected_attack(battle, probe, enemy, FireOrders())
+            for enemy in targets_for(battle, probe, FireOrders())
+        ),
+        default=0.0,
+    )
+    p_mishap = 0.0
+    for step in range(AIM_DIRECTIONS):
+        for total in range(2, 13):
+            chance = (6 - abs(total - 7)) / 36 * (2 / 3) / AIM_DIRECTIONS
+            spot = offset(point, 360.0 * step / AIM_DIRECTIONS, float(total))
+            if landing_problem(battle, probe, ring_positions(probe, spot)) is not None:
+                p_mishap += chance
+    return (1 - p_mishap) * shooting - p_mishap * len(probe.alive_models) / 6
