@@ -108,6 +108,7 @@ from hammerlab.editions.waffle.rules.reactions import (
     overwatch_orders,
 )
 from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS
+from hammerlab.editions.waffle.scout import closing_value
 from hammerlab.editions.waffle.shooting import HOLD, RUN, SHOOT, may_target, targets_for
 from hammerlab.editions.waffle.special_rules import relentless
 from hammerlab.editions.waffle.state import st
@@ -420,6 +421,12 @@ class WaffleAI(PsychicChoices):
         sign = 1.0 if decision.player == unit.player else -1.0
         values = landing_values(battle, unit, [c.value for c in decision.choices])
         return _best([sign * v for v in values])
+
+    def _scout(self, battle: Battle, decision: Decision[Any]) -> int:
+        """The redeployment that brings the unit nearest the enemy (:func:`scout.closing_value`;
+        staying, the first choice, on a tie)."""
+        unit = battle.unit(decision.context.unit)
+        return _best([closing_value(battle, unit, c.value) for c in decision.choices])
 
     def _final_shot(self, battle: Battle, decision: Decision[Any]) -> int:
         return 0

@@ -35,6 +35,7 @@ from hammerlab.editions.waffle.points import (
     Reaction,
 )
 from hammerlab.editions.waffle.reserves import arrived_by_deep_strike
+from hammerlab.editions.waffle.scout import scouted
 from hammerlab.editions.waffle.special_rules import move_through_cover, relentless
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import may_charge
@@ -112,7 +113,8 @@ def charge_ban(battle: Battle, unit: Unit) -> str | None:
     Shooting phase. This even applies if Snap Shots were made with these
     weapons", "is falling back", "a Flying Monstrous Creature that changed
     flight modes during this turn" (only such units set that flag). 7th-edition
-    Deep Strike: units "cannot charge in that turn's Assault phase".
+    Deep Strike: units "cannot charge in that turn's Assault phase"; Scout: "A
+    unit that makes a Scout redeployment cannot charge in the first game turn".
 
     6th/7th-edition Relentless (and Slow and Purposeful, which counts as
     Relentless): "allowed to charge in the same turn they fire Heavy, Ordnance,
@@ -134,6 +136,8 @@ def charge_ban(battle: Battle, unit: Unit) -> str | None:
         return "it changed flight mode this turn"
     if arrived_by_deep_strike(battle, unit):
         return "it arrived by Deep Strike this turn"
+    if scouted(battle, unit):
+        return "it made a Scout redeployment (no charge in the first game turn)"
     fired = status.fired_types & NO_CHARGE_AFTER if status.has_shot else set()
     if fired and not relentless(unit):
         return f"it shot {', '.join(sorted(fired))} weapons in the Shooting phase"

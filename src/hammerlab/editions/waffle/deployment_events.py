@@ -71,3 +71,17 @@ class LostInReserve(Event):
     @property
     def text(self) -> str:
         return f"{self.unit} never arrived from reserve: it counts as destroyed"
+
+
+@dataclass(frozen=True)
+class ScoutRedeployed(Event):
+    """A Scout redeployment before the first turn: every model moved by ``shift``."""
+
+    kind: ClassVar[str] = "scout"
+    unit: str
+    shift: Vec
+
+    @property
+    def text(self) -> str:
+        dx, dy = self.shift
+        return f'{self.unit} redeploys (Scout) by ({dx:+.1f}", {dy:+.1f}")'

@@ -18,6 +18,7 @@ from hammerlab.editions.waffle.movement import (
     is_fast,
     move_unit,
 )
+from hammerlab.editions.waffle.scout import scout_redeployments
 from hammerlab.editions.waffle.shooting import start_phase
 from hammerlab.editions.waffle.special_rules import difficult_terrain_dice
 from hammerlab.editions.waffle.state import st
@@ -72,9 +73,11 @@ def regroup(battle: Battle, unit: Unit) -> bool:
 
 
 def _begin(battle: Battle, player: str) -> frozenset[str]:
-    """Units arriving from reserve (:func:`deep_strike.arrive_from_reserves`) and,
+    """Before the first turn, Scout redeployments (:func:`scout.scout_redeployments`).
+    Units arriving from reserve (:func:`deep_strike.arrive_from_reserves`) and,
     after Regroup, fleeing units that fail fall back again: they move no further."""
     start_phase(battle, "movement", player)
+    scout_redeployments(battle, player)
     moved = set(arrive_from_reserves(battle, player))
     for fleeing in battle.units_of(player):
         status = st(battle, fleeing)

@@ -123,6 +123,7 @@ class WaffleRuleset:
     def reserve_problem(self, datasheet: Datasheet, how: str) -> str | None:
         """7th edition: "only units with the Deep Strike special rule can Deep Strike"
         (the unit's rules, or every model's)."""
+
         def has(rules: Sequence[str]) -> bool:
             return any(r.lower() == "deep strike" for r in rules)
 

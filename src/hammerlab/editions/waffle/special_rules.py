@@ -56,6 +56,8 @@ UNIT_RULES: Final[dict[str, str]] = {
     "Hit & Run": "as Hit and Run",
     "Deep Strike": 'may start in reserve (scenario: reserve = "deep_strike"): Reserve Rolls, '
     "scatter, Deep Strike Mishaps; may not charge the turn it arrives (deep_strike.py)",
+    "Scout": 'may redeploy 6" (12" if not Infantry, Artillery, Walker or Monstrous Creature) '
+    'before the first turn, more than 12" from enemies; no charge in turn 1 (scout.py)',
     "Battle Focus": "may Run after shooting in the same Shooting phase",
     "Precision Shots": "its 6s To Hit with a shooting weapon (not Snap Shots) wound a "
     "model of the firer's choice in range and sight",
