@@ -73,6 +73,11 @@ ENFEEBLE = Weapon(
     "2 - Enfeeble",
     {"Warp Charge": "1", "Power Category": "Malediction", "Range": '24"', "Details": "..."},
 )
+TERRIFY = Weapon(
+    "3 - Terrify",
+    {"Warp Charge": "1", "Power Category": "Malediction", "Range": '24"', "Details": "..."},
+)
+"""Copied from Warhammer40K.gst, Discipline: Telepathy (a Malediction not played)."""
 LIBRARIAN = profile("Librarian", ws=5, w=2, a=2, ld=10, inv=4)
 
 
@@ -93,7 +98,8 @@ def test_powers_are_read_from_the_data_and_unsupported_ones_say_why() -> None:
     assert smite.weapon is not None and smite.weapon.characteristics["S"] == "4"
     assert unsupported_power(SMITE) is None
     assert unsupported_power(ENDURANCE) is None
-    assert unsupported_power(ENFEEBLE) == "psychic power Enfeeble (Malediction) not implemented"
+    assert unsupported_power(ENFEEBLE) is None
+    assert unsupported_power(TERRIFY) == "psychic power Terrify (Malediction) not implemented"
     leech = Weapon(
         "3 - Life Leech",
         {
@@ -110,12 +116,12 @@ def test_powers_are_read_from_the_data_and_unsupported_ones_say_why() -> None:
     psyker = squad("lib", A, LIBRARIAN, [], [(1, 1)], rules=["Psyker"])
     sheet = replace(
         psyker.datasheet,
-        entries=(replace(psyker.datasheet.entries[0], powers=(SMITE, leech, ENFEEBLE)),),
+        entries=(replace(psyker.datasheet.entries[0], powers=(SMITE, leech, TERRIFY)),),
     )
     assert get_ruleset("waffle").validate_datasheet(sheet) == [
-        "Librarian: psychic power Enfeeble (Malediction) not implemented",
         "Librarian: psychic power Life Leech: only its profile is played, not: If Life Leech "
         "causes at least one unsaved Wound, the Psyker regains a Wound.",
+        "Librarian: psychic power Terrify (Malediction) not implemented",
     ]
     bad = Weapon("Odd", {"Warp Charge": "D3", "Power Category": "Blessing"})
     assert "Warp Charge must be 1-6" in (unsupported_power(bad) or "")
@@ -408,7 +414,7 @@ def test_the_importer_reads_power_profiles_and_the_mastery_level() -> None:
         "2 - Enfeeble",
     ]
     problems = get_ruleset("waffle").validate_datasheet(sheet)
-    assert problems == ["Librarian: psychic power Enfeeble (Malediction) not implemented"]
+    assert problems == []  # Enfeeble, a Malediction, is played (maledictions.py)
     shown = CliRunner().invoke(app, ["import", str(ROSTER), "--json"])
     assert json.loads(shown.output)[0]["profiles"][0]["powers"] == [
         "(Primaris) Smite",
@@ -428,9 +434,10 @@ def test_the_psychic_duel_example_plays_powers_and_denies(tmp_path: Path) -> Non
     kinds = {e["kind"] for e in events}
     assert {"warp_charge", "psychic_test", "deny_the_witch", "blessing"} <= kinds
     tests = [e for e in events if e["kind"] == "psychic_test"]
-    assert {t["power"] for t in tests} <= {"Smite", "Endurance", "Force"}
+    assert {t["power"] for t in tests} <= {"Smite", "Endurance", "Force", "Enfeeble"}
     assert any(e["kind"] == "casualty" and e["cause"].startswith("Smite") for e in events)
-    assert "Enfeeble (Malediction) not implemented" in " ".join(played.output.split())
+    assert "Enfeeble (Malediction) not implemented" not in " ".join(played.output.split())
+    assert any(e["kind"] == "malediction" and e["power"] == "Enfeeble" for e in events)
 
 
 def test_an_unknown_power_in_a_scenario_is_one_error_line(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from itertools import combinations, product
 from hammerlab.editions.flow import Phase, Picks, run_phase
 from hammerlab.editions.waffle.combat import in_contact, refresh_locks, units_in_contact
 from hammerlab.editions.waffle.events import ChargeDeclared, ChargeRolled
+from hammerlab.editions.waffle.maledictions import all_terrain_difficult
 from hammerlab.editions.waffle.movement import dangerous_terrain_tests, fall_back
 from hammerlab.editions.waffle.placement import (
     EPSILON,
@@ -281,7 +282,10 @@ def _react(battle: Battle, charger: Unit, target: Unit, available: list[Reaction
 
 def through_difficult_terrain(battle: Battle, unit: Unit, target: Unit) -> bool:
     """Whether any charging model's straight path to its closest target model
-    crosses (or starts in) difficult terrain."""
+    crosses (or starts in) difficult terrain (always, under Enfeeble:
+    :func:`maledictions.all_terrain_difficult`)."""
+    if all_terrain_difficult(battle, unit):
+        return True
     field = battle.battlefield
     for model in unit.alive_models:
         goal = closest([model], target.alive_models)[0]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from hammerlab.editions.flow import Phase, Picks, run_phase
 from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.deep_strike import arrive_from_reserves
+from hammerlab.editions.waffle.maledictions import all_terrain_difficult
 from hammerlab.editions.waffle.morale import leadership_test
 from hammerlab.editions.waffle.movement import (
     choose_intent,
@@ -37,7 +38,10 @@ def move_allowance(unit: Unit) -> float:
 
 
 def crosses_difficult(battle: Battle, unit: Unit, intent: str) -> bool:
-    """Whether the unit starts in, or its way toward its goal crosses, difficult terrain."""
+    """Whether the unit starts in, or its way toward its goal crosses, difficult terrain
+    (always, under Enfeeble: :func:`maledictions.all_terrain_difficult`)."""
+    if all_terrain_difficult(battle, unit):
+        return True
     goal = goal_of(battle, unit, intent)
     field = battle.battlefield
     for model in unit.alive_models:

@@ -27,6 +27,7 @@ from math import comb
 from hammerlab.editions.flow import Phase, Picks, run_phase
 from hammerlab.editions.waffle.allocation import feel_no_pain_ignores
 from hammerlab.editions.waffle.attacks import fire_weapon, firing_models
+from hammerlab.editions.waffle.maledictions import afflict, end_maledictions
 from hammerlab.editions.waffle.morale import phase_casualty_checks, pinning_test
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import weapon_of
@@ -95,12 +96,14 @@ def memory_of(battle: Battle) -> PsychicMemory:
 def _begin(battle: Battle, player: str) -> frozenset[str]:
     """End the player's Blessings; if a Psyker of the player can act, roll Warp Charge.
 
-    "Until the start of your next Psychic phase" is how long a Blessing lasts
-    here (:func:`end_blessings`). With no Psyker that knows a power the engine
-    plays, nothing is rolled: the roll would change nothing.
+    "Until the start of your next Psychic phase" is how long a Blessing or a
+    Malediction lasts here (:func:`end_blessings`,
+    :func:`maledictions.end_maledictions`). With no Psyker that knows a power
+    the engine plays, nothing is rolled: the roll would change nothing.
     """
     if MEMORY in battle.memory:
         end_blessings(battle, player)
+    end_maledictions(battle, player)
     if not any(knows_powers(u) for u in battle.units_of(player)):
         return frozenset()
     memory = memory_of(battle)
@@ -188,8 +191,9 @@ def option_of(battle: Battle, unit: Unit, name: str) -> PowerOption | None:
 def power_targets(battle: Battle, unit: Unit, model: Model, power: PsychicPower) -> list[Unit]:
     """Legal targets: for a Witchfire power, the enemy units the Psyker could shoot
     with it (seen, in range, not locked in combat unless a rule allows: a Psyker
-    locked in combat fires no Witchfire); for a Blessing, its own unit when its
-    range is ``Self``, else the friendly units within range."""
+    locked in combat fires no Witchfire); for a Malediction, the enemy units
+    within range (interpretation: no line of sight needed); for a Blessing, its
+    own unit when its range is ``Self``, else the friendly units within range."""
     if power.is_witchfire:
         if st(battle, unit).locked_in_combat:
             return []
@@ -199,6 +203,13 @@ def power_targets(battle: Battle, unit: Unit, model: Model, power: PsychicPower)
             for e in battle.enemies_of(unit)
             if may_target(battle, unit, e)
             and firing_models(battle, firer, e, power.name, WITCHFIRE_ORDERS)
+        ]
+    if power.is_malediction:
+        reach = power.range if power.range is not None else 0.0
+        return [
+            e
+            for e in battle.enemies_of(unit)
+            if any(base_distance(model, m) <= reach for m in e.alive_models)
         ]
     if power.range is None:
         return [unit]
@@ -289,6 +300,8 @@ def manifest(battle: Battle, unit: Unit, option: PowerOption) -> None:
         return
     if power.is_witchfire:
         witchfire(battle, unit, model, power, target)
+    elif power.is_malediction:
+        afflict(battle, unit.player, power.name, target)
     else:
         bless(battle, unit, model, power, target)
 

@@ -4,8 +4,9 @@ A Witchfire power is worth its expected casualties (the shooting estimate of
 :func:`expected.expected_casualties`, fired by the Psyker as
 :func:`psychic.psyker_firing` makes him) times the chance to manifest it
 (:func:`psychic.manifest_chance`); a Blessing :data:`BLESSING_VALUE` per model
-it reaches. The AI rolls the fewest dice that manifest with at least
-:data:`WANTED_CHANCE`, and denies with up to :data:`DENY_DICE_PER_SUCCESS`
+it reaches, a Malediction :data:`MALEDICTION_VALUE` per enemy model. The AI
+rolls the fewest dice that manifest with at least :data:`WANTED_CHANCE`, and
+denies with up to :data:`DENY_DICE_PER_SUCCESS`
 dice per success to match.
 """
 
@@ -31,6 +32,8 @@ WANTED_CHANCE = 0.7
 """The chance to manifest the AI asks of its dice, when the pool allows."""
 BLESSING_VALUE = 0.1
 """What a Blessing is worth per model it reaches (about a tenth of a casualty)."""
+MALEDICTION_VALUE = 0.1
+"""What a Malediction is worth per enemy model it reaches (as a Blessing per friend)."""
 DENY_DICE_PER_SUCCESS = 3
 """Deny dice per success to match (each succeeds on 6+ alone: about 1 in 6)."""
 
@@ -52,6 +55,8 @@ def power_value(battle: Battle, unit: Unit, option: PowerOption, target: Unit) -
         firer = psyker_firing(unit, option.model, power)
         return expected_casualties(battle, firer, target, power.name, WITCHFIRE_ORDERS)
     reached = len(target.alive_models) if power.whole_unit or power.range else 1
+    if power.is_malediction:
+        return MALEDICTION_VALUE * reached
     return BLESSING_VALUE * reached
 
 

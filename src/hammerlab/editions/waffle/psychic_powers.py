@@ -10,8 +10,10 @@ books and the BattleScribe data write it: ``Warp Charge``, ``Power Category``
 What is supported (``docs/rules/waffle.md``, Psychic phase): Witchfire powers
 with a weapon profile (they are fired like a weapon, :mod:`.psychic`), and the
 Blessings of :data:`BLESSINGS` and Force, which grant special rules the
-engine resolves. Every other power (Focussed Witchfire, Beam and Nova powers, powers
-without a profile, Maledictions, Conjurations, other Blessings) is reported.
+engine resolves, and the Maledictions of :data:`maledictions.MALEDICTIONS`, which
+change characteristics. Every other power (Focussed Witchfire, Beam and Nova
+powers, powers without a profile, other Maledictions, Conjurations, other
+Blessings) is reported.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from hammerlab.editions.waffle.maledictions import MALEDICTION, MALEDICTIONS
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.engine.datasheet import Datasheet, Weapon
 from hammerlab.engine.units import Model, Unit
@@ -96,9 +99,14 @@ class PsychicPower:
         return self.category.lower() == BLESSING.lower() and bool(self.rules or self.weapon_rules)
 
     @property
+    def is_malediction(self) -> bool:
+        """A Malediction the engine plays (:data:`maledictions.MALEDICTIONS`)."""
+        return self.category.lower() == MALEDICTION.lower() and self.name in MALEDICTIONS
+
+    @property
     def targets_enemy(self) -> bool:
         """Whether the power is aimed at an enemy unit (so it may be denied)."""
-        return self.is_witchfire
+        return self.is_witchfire or self.is_malediction
 
 
 FORCE = PsychicPower(
@@ -171,7 +179,7 @@ def unsupported_power(power: Weapon) -> str | None:
                 f"psychic power {read.name}: weapon rule(s) not implemented: {', '.join(unknown)}"
             )
         return None
-    if read.is_blessing:
+    if read.is_blessing or read.is_malediction:
         return None
     return f"psychic power {read.name} ({read.category}) not implemented"
 
