@@ -230,7 +230,8 @@ def test_the_rules_of_issue_12_are_no_longer_reported_and_the_others_still_are()
         "Hit & Run",
         "Deep Strike",
         "Scout",
+        "Infiltrate",
     )
     assert unsupported_unit_rules(done) == []
-    still = ("Infiltrate", "Ancient Doom", "The Aegis")
+    still = ("Outflank", "Ancient Doom", "The Aegis")
     assert unsupported_unit_rules(still) == list(still)

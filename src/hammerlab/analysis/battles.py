@@ -217,6 +217,10 @@ def _unit(
     return unit
 
 
+def _infiltrates(spec: UnitPlacement) -> str | None:
+    return "infiltrate" if spec.infiltrate else None
+
+
 ENGINE_STATUS_KEYS = ("moved", "advanced", "charged")
 """Statuses every ruleset knows (:class:`~hammerlab.engine.units.UnitStatus`)."""
 
@@ -286,12 +290,17 @@ def prepare(
         sheet = _datasheet(ruleset, spec, base_dir, where, source)
         warnings += [f"{spec.id} ({sheet.name}): {p}" for p in ruleset.validate_datasheet(sheet)]
         _check_status_keys(ruleset, spec.status, source, where)
-        if spec.reserve is not None:
-            problem = ruleset.reserve_problem(sheet, spec.reserve)
+        for key, how in (("reserve", spec.reserve), ("infiltrate", _infiltrates(spec))):
+            problem = None if how is None else ruleset.deployment_problem(sheet, how)
             if problem is not None:
-                raise InputError(source, f"{where}.reserve", f"{spec.id}: {problem}")
+                raise InputError(source, f"{where}.{key}", f"{spec.id}: {problem}")
         units[spec.id] = _unit(ruleset, spec, sheet, source, where, field)
-    reserves = {spec.id: spec.reserve for spec in scenario.units if spec.reserve is not None}
+    reserves = {spec.id for spec in scenario.units if spec.reserve is not None}
+    deployments = {
+        spec.id: how
+        for spec in scenario.units
+        if (how := spec.reserve or _infiltrates(spec)) is not None
+    }
     _check_bases([u for u in units.values() if u.id not in reserves], source)
     players = tuple(Player(p.name, p.edge) for p in scenario.players)
     ai = ruleset.ai()
@@ -318,8 +327,8 @@ def prepare(
             for spec in scenario.units
         },
     )
-    if reserves:
-        ruleset.set_reserves(battle, reserves, scenario.plan.turns)
+    if deployments:
+        ruleset.set_deployments(battle, deployments, scenario.plan.turns)
     for warning in warnings:
         battle.say("datasheet", f"note: {warning}")
     plan = GamePlan(

@@ -93,13 +93,13 @@ class Ruleset(Protocol):
         """Give units their starting statuses (edition keys only), by unit id."""
         ...
 
-    def reserve_problem(self, datasheet: Datasheet, how: str) -> str | None:
-        """Why the unit may not start in reserve to arrive ``how`` (``None``: it may)."""
+    def deployment_problem(self, datasheet: Datasheet, how: str) -> str | None:
+        """Why the unit may not deploy ``how`` (in reserve to arrive by ``deep_strike``,
+        or by ``infiltrate``); ``None``: it may."""
         ...
 
-    def set_reserves(self, battle: Battle, reserves: Mapping[str, str], turns: int) -> None:
-        """Take units off the table into reserve (unit id → how it arrives), before
-        the first of ``turns`` game turns."""
+    def set_deployments(self, battle: Battle, deployments: Mapping[str, str], turns: int) -> None:
+        """How units deploy (unit id → how), before the first of ``turns`` game turns."""
         ...
 
     def summary(self, battle: Battle, plan: GamePlan) -> Sequence[str]:

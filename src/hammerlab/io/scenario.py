@@ -101,6 +101,9 @@ class UnitPlacement(_Strict):
     reserve: Literal["deep_strike"] | None = None
     """``deep_strike``: the unit starts in Reserve and arrives by Deep Strike
     (the ruleset checks that it has the rule)."""
+    infiltrate: bool = False
+    """The unit may redeploy by Infiltrate before the first turn (the ruleset
+    checks that it has the rule); ``position`` is where it deploys otherwise."""
     size: int | None = Field(default=None, ge=1, le=200)
     formation: Literal["block", "line", "column"] = "block"
     spacing: float = Field(default=1.0, ge=0.0, le=6.0)
@@ -120,6 +123,8 @@ class UnitPlacement(_Strict):
             raise ValueError("'source' needs 'unit' (the name of the unit in that file)")
         if self.position is None and self.reserve is None:
             raise ValueError("give 'position' (where the unit stands) unless it is in 'reserve'")
+        if self.infiltrate and self.reserve is not None:
+            raise ValueError("a unit in 'reserve' cannot also 'infiltrate'")
         return self
 
 

@@ -107,12 +107,12 @@ class Core11Ruleset:
     def set_statuses(self, battle: Battle, statuses: Mapping[str, Mapping[str, bool]]) -> None:
         """No status of core11's own."""
 
-    def reserve_problem(self, datasheet: Datasheet, how: str) -> str | None:
-        """core11 has no reserves."""
-        return f"the {self.name} ruleset has no reserves"
+    def deployment_problem(self, datasheet: Datasheet, how: str) -> str | None:
+        """core11 has no reserves and no deployment rules."""
+        return f"the {self.name} ruleset has no {how.replace('_', ' ')}"
 
-    def set_reserves(self, battle: Battle, reserves: Mapping[str, str], turns: int) -> None:
-        """No reserves: :meth:`reserve_problem` refuses every unit first."""
+    def set_deployments(self, battle: Battle, deployments: Mapping[str, str], turns: int) -> None:
+        """Nothing: :meth:`deployment_problem` refuses every unit first."""
 
     def start(self, battle: Battle) -> None:
         """core11's state on the battle, its units' abilities and Fire Overwatch on the

@@ -428,6 +428,12 @@ class WaffleAI(PsychicChoices):
         unit = battle.unit(decision.context.unit)
         return _best([closing_value(battle, unit, c.value) for c in decision.choices])
 
+    def _infiltrate(self, battle: Battle, decision: Decision[Any]) -> int:
+        """The set-up nearest the enemy (:func:`scout.closing_value` of the shift;
+        deploying normally, the first choice, on a tie)."""
+        unit = battle.unit(decision.context.unit)
+        return _best([closing_value(battle, unit, c.value) for c in decision.choices])
+
     def _final_shot(self, battle: Battle, decision: Decision[Any]) -> int:
         return 0
 

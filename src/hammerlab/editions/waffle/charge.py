@@ -20,6 +20,7 @@ from itertools import combinations, product
 from hammerlab.editions.flow import Phase, Picks, run_phase
 from hammerlab.editions.waffle.combat import in_contact, refresh_locks, units_in_contact
 from hammerlab.editions.waffle.events import ChargeDeclared, ChargeRolled
+from hammerlab.editions.waffle.infiltrate import infiltrated
 from hammerlab.editions.waffle.maledictions import all_terrain_difficult
 from hammerlab.editions.waffle.movement import dangerous_terrain_tests, fall_back
 from hammerlab.editions.waffle.placement import (
@@ -115,7 +116,9 @@ def charge_ban(battle: Battle, unit: Unit) -> str | None:
     weapons", "is falling back", "a Flying Monstrous Creature that changed
     flight modes during this turn" (only such units set that flag). 7th-edition
     Deep Strike: units "cannot charge in that turn's Assault phase"; Scout: "A
-    unit that makes a Scout redeployment cannot charge in the first game turn".
+    unit that makes a Scout redeployment cannot charge in the first game turn";
+    Infiltrate: "A unit that deploys using these rules cannot charge in their
+    first turn".
 
     6th/7th-edition Relentless (and Slow and Purposeful, which counts as
     Relentless): "allowed to charge in the same turn they fire Heavy, Ordnance,
@@ -139,6 +142,8 @@ def charge_ban(battle: Battle, unit: Unit) -> str | None:
         return "it arrived by Deep Strike this turn"
     if scouted(battle, unit):
         return "it made a Scout redeployment (no charge in the first game turn)"
+    if infiltrated(battle, unit):
+        return "it deployed by Infiltrate (no charge in its first turn)"
     fired = status.fired_types & NO_CHARGE_AFTER if status.has_shot else set()
     if fired and not relentless(unit):
         return f"it shot {', '.join(sorted(fired))} weapons in the Shooting phase"

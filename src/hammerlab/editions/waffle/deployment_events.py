@@ -85,3 +85,17 @@ class ScoutRedeployed(Event):
     def text(self) -> str:
         dx, dy = self.shift
         return f'{self.unit} redeploys (Scout) by ({dx:+.1f}", {dy:+.1f}")'
+
+
+@dataclass(frozen=True)
+class Infiltrated(Event):
+    """An Infiltrator set up before the first turn, its formation centred on ``centre``."""
+
+    kind: ClassVar[str] = "infiltrate"
+    unit: str
+    centre: Vec
+
+    @property
+    def text(self) -> str:
+        x, y = self.centre
+        return f"{self.unit} infiltrates to ({x:.1f}, {y:.1f})"

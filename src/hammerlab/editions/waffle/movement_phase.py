@@ -9,6 +9,7 @@ from __future__ import annotations
 from hammerlab.editions.flow import Phase, Picks, run_phase
 from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.deep_strike import arrive_from_reserves
+from hammerlab.editions.waffle.infiltrate import infiltration
 from hammerlab.editions.waffle.maledictions import all_terrain_difficult
 from hammerlab.editions.waffle.morale import leadership_test
 from hammerlab.editions.waffle.movement import (
@@ -77,10 +78,12 @@ def regroup(battle: Battle, unit: Unit) -> bool:
 
 
 def _begin(battle: Battle, player: str) -> frozenset[str]:
-    """Before the first turn, Scout redeployments (:func:`scout.scout_redeployments`).
+    """Before the first turn, Infiltrators (:func:`infiltrate.infiltration`), then
+    Scout redeployments (:func:`scout.scout_redeployments`).
     Units arriving from reserve (:func:`deep_strike.arrive_from_reserves`) and,
     after Regroup, fleeing units that fail fall back again: they move no further."""
     start_phase(battle, "movement", player)
+    infiltration(battle, player)
     scout_redeployments(battle, player)
     moved = set(arrive_from_reserves(battle, player))
     for fleeing in battle.units_of(player):

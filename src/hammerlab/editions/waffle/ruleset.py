@@ -11,6 +11,7 @@ from hammerlab.editions.turns import unit_lines, victory_lines
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.assault import ASSAULT
 from hammerlab.editions.waffle.concussive import wear_off
+from hammerlab.editions.waffle.infiltrate import set_infiltrators
 from hammerlab.editions.waffle.movement_phase import MOVEMENT
 from hammerlab.editions.waffle.parameters import PARAMETERS
 from hammerlab.editions.waffle.points import END_OF_TURN
@@ -120,20 +121,25 @@ class WaffleRuleset:
         """Starting statuses: a pinned unit has gone to ground."""
         set_statuses(battle, statuses)
 
-    def reserve_problem(self, datasheet: Datasheet, how: str) -> str | None:
-        """7th edition: "only units with the Deep Strike special rule can Deep Strike"
-        (the unit's rules, or every model's)."""
+    def deployment_problem(self, datasheet: Datasheet, how: str) -> str | None:
+        """7th edition: only a unit with the rule may Deep Strike or Infiltrate (the
+        unit's rules, or every model's for Deep Strike; Infiltrate: "Units that
+        contain at least one model with this special rule")."""
+        rule = DEPLOYMENT_RULES[how]
 
         def has(rules: Sequence[str]) -> bool:
-            return any(r.lower() == "deep strike" for r in rules)
+            return any(r.lower() == rule.lower() for r in rules)
 
-        if has(datasheet.rules) or all(has(e.rules) for e in datasheet.entries):
+        entries = [has(e.rules) for e in datasheet.entries]
+        if has(datasheet.rules) or (all(entries) if how == "deep_strike" else any(entries)):
             return None
-        return f"{datasheet.name} has no Deep Strike special rule, so it cannot arrive by {how}"
+        return f"{datasheet.name} has no {rule} special rule, so it cannot use it to deploy"
 
-    def set_reserves(self, battle: Battle, reserves: Mapping[str, str], turns: int) -> None:
-        """Units in reserve leave the table (:func:`reserves.set_reserves`)."""
-        set_reserves(battle, dict(reserves), turns)
+    def set_deployments(self, battle: Battle, deployments: Mapping[str, str], turns: int) -> None:
+        """Units in reserve leave the table (:func:`reserves.set_reserves`); Infiltrators
+        are noted (:func:`infiltrate.set_infiltrators`)."""
+        set_reserves(battle, {u: h for u, h in deployments.items() if h == "deep_strike"}, turns)
+        set_infiltrators(battle, [u for u, h in deployments.items() if h == "infiltrate"])
 
     def summary(self, battle: Battle, plan: GamePlan) -> Sequence[str]:
         """Models left per unit (and who is fleeing or gone to ground), and the winner."""
@@ -143,6 +149,10 @@ class WaffleRuleset:
             return [f for f in shown if getattr(st(battle, unit), f)]
 
         return unit_lines(battle, flags) + victory_lines(battle, plan.victory)
+
+
+DEPLOYMENT_RULES = {"deep_strike": "Deep Strike", "infiltrate": "Infiltrate"}
+"""The special rule each way of deploying needs."""
 
 
 def end_of_turn(battle: Battle, player: str) -> None:

@@ -58,6 +58,8 @@ UNIT_RULES: Final[dict[str, str]] = {
     "scatter, Deep Strike Mishaps; may not charge the turn it arrives (deep_strike.py)",
     "Scout": 'may redeploy 6" (12" if not Infantry, Artillery, Walker or Monstrous Creature) '
     'before the first turn, more than 12" from enemies; no charge in turn 1 (scout.py)',
+    "Infiltrate": 'may set up before the first turn (scenario: infiltrate = true) more than 18" '
+    'from enemies, or 12" out of their sight; no charge in its first turn (infiltrate.py)',
     "Battle Focus": "may Run after shooting in the same Shooting phase",
     "Precision Shots": "its 6s To Hit with a shooting weapon (not Snap Shots) wound a "
     "model of the firer's choice in range and sight",

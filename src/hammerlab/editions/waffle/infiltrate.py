@@ -1,0 +1,145 @@
+"""Infiltrate (7th-edition base rules): Infiltrators set up last, close to the enemy.
+
+``Warhammer40K.gst``, Infiltrate: "Units that contain at least one model with
+this special rule are deployed last, after all other units (friend and foe)
+have been deployed. If both sides have Infiltrators, the players roll-off and
+the winner decides who goes first, then alternate deploying these units.
+Infiltrators can be set up anywhere on the table that is more than 12" from
+any enemy unit, as long as no deployed enemy unit can draw line of sight to
+them. [...] Alternatively, they can be set up anywhere on the table more than
+18" from any enemy unit, even in plain sight. [...] A unit that deploys using
+these rules cannot charge in their first turn."
+
+A scenario marks a unit ``infiltrate = true``; its ``position`` is where it
+deploys if its player does not infiltrate. Before the first turn (at the
+start of the first Movement phase, before Scout redeployments) each such unit
+may be set up again at a point offered (:func:`infiltration_points`).
+"""
+
+from __future__ import annotations
+
+from hammerlab.editions.waffle.deployment_events import Infiltrated
+from hammerlab.editions.waffle.scout import EPSILON
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.decisions import Choice, Decision, DecisionContext
+from hammerlab.engine.geometry import Vec, centre_distance
+from hammerlab.engine.units import Unit
+
+INFILTRATE = "infiltrate"
+"""The rule's key in ``battle.memory``: units that may infiltrate, then those that did."""
+
+HIDDEN_DISTANCE = 12.0
+"""More than 12" from any enemy unit, out of its sight."""
+OPEN_DISTANCE = 18.0
+"""More than 18" from any enemy unit, "even in plain sight"."""
+GRID = 6.0
+"""Spacing in inches of the points offered (a grid over the whole table)."""
+DEPLOY_NORMALLY = "deploy normally"
+
+
+def set_infiltrators(battle: Battle, unit_ids: list[str]) -> None:
+    """Note the units a scenario lets infiltrate (none: nothing is remembered)."""
+    if unit_ids:
+        battle.memory[INFILTRATE] = {"waiting": list(unit_ids), "done": []}
+
+
+def _centre(unit: Unit) -> Vec:
+    models = unit.alive_models
+    return (
+        sum(m.position[0] for m in models) / len(models),
+        sum(m.position[1] for m in models) / len(models),
+    )
+
+
+def may_set_up(battle: Battle, unit: Unit, shift: Vec) -> bool:
+    """Whether the unit moved by ``shift`` may be set up by Infiltrate: on the table,
+    overlapping no base, and every enemy model more than 18" away, or more than
+    12" away and unable to see any of the unit's models."""
+    field = battle.battlefield
+    spots = [(m.position[0] + shift[0], m.position[1] + shift[1]) for m in unit.alive_models]
+    for model, (x, y) in zip(unit.alive_models, spots, strict=True):
+        r = model.radius
+        if not (r <= x <= field.width - r and r <= y <= field.height - r):
+            return False
+    for other_unit in battle.units.values():
+        if other_unit is unit:
+            continue
+        enemy = other_unit.player != unit.player
+        for other in other_unit.alive_models:
+            for model, spot in zip(unit.alive_models, spots, strict=True):
+                gap = centre_distance(spot, other.position) - model.radius - other.radius
+                if gap < -EPSILON:
+                    return False
+                if not enemy or gap > OPEN_DISTANCE:
+                    continue
+                if gap <= HIDDEN_DISTANCE or field.can_see(other.position, spot):
+                    return False
+    return True
+
+
+def infiltration_points(battle: Battle, unit: Unit) -> list[Vec]:
+    """The shifts offered: the unit's formation centred on each point of a
+    :data:`GRID`-inch grid over the table where it may be set up (:func:`may_set_up`)."""
+    field = battle.battlefield
+    cx, cy = _centre(unit)
+    shifts: list[Vec] = []
+    for j in range(1, int(field.height // GRID)):
+        for i in range(1, int(field.width // GRID)):
+            shift = (round(GRID * i - cx, 1), round(GRID * j - cy, 1))
+            if may_set_up(battle, unit, shift):
+                shifts.append(shift)
+    return shifts
+
+
+def infiltrate(battle: Battle, unit: Unit) -> None:
+    """Ask the unit's player where it sets up (or to deploy normally), and place it."""
+    offered = infiltration_points(battle, unit)
+    if not offered:
+        return
+    cx, cy = _centre(unit)
+    choices: list[Choice[Vec | None]] = [Choice(DEPLOY_NORMALLY, None)]
+    choices += [Choice(f"({cx + dx:.1f}, {cy + dy:.1f})", (dx, dy)) for dx, dy in offered]
+    shift = battle.decide(
+        Decision(
+            kind="infiltrate",
+            player=unit.player,
+            prompt=f"Infiltrate: where does {unit.label} set up?",
+            choices=tuple(choices),
+            context=DecisionContext(unit=unit.id),
+        )
+    )
+    if shift is None:
+        return
+    for model in unit.alive_models:
+        model.position = (model.position[0] + shift[0], model.position[1] + shift[1])
+    done: list[str] = battle.memory[INFILTRATE]["done"]
+    done.append(unit.id)
+    battle.emit(Infiltrated(unit=unit.label, centre=_centre(unit)))
+
+
+def infiltration(battle: Battle, player: str) -> None:
+    """Before the first turn, the Infiltrators set up, alternating.
+
+    Interpretation: instead of a roll-off, the first player (``player``, whose
+    first Movement phase this is) goes first.
+    """
+    memory = battle.memory.get(INFILTRATE)
+    if battle.turn != 1 or memory is None or not memory["waiting"]:
+        return
+    waiting = [battle.unit(u) for u in memory["waiting"]]
+    memory["waiting"] = []
+    queues = [
+        [u for u in waiting if u.player == player],
+        [u for u in waiting if u.player != player],
+    ]
+    while any(queues):
+        for queue in queues:
+            if queue:
+                infiltrate(battle, queue.pop(0))
+
+
+def infiltrated(battle: Battle, unit: Unit) -> bool:
+    """Whether the unit deployed by Infiltrate and it is the first game turn (it
+    "cannot charge in their first turn")."""
+    memory = battle.memory.get(INFILTRATE)
+    return battle.turn == 1 and memory is not None and unit.id in memory["done"]
