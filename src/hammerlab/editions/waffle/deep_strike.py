@@ -27,6 +27,7 @@ from hammerlab.editions.waffle.expected import expected_attack
 from hammerlab.editions.waffle.markers import scatter
 from hammerlab.editions.waffle.movement import dangerous_terrain_tests
 from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.placement import EPSILON, base_on_table, gaps_to_others
 from hammerlab.editions.waffle.reserves import (
     back_to_reserves,
     put_on_table,
@@ -37,11 +38,8 @@ from hammerlab.editions.waffle.reserves import (
 from hammerlab.editions.waffle.shooting import targets_for
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
-from hammerlab.engine.geometry import Vec, centre_distance, offset
+from hammerlab.engine.geometry import Vec, offset
 from hammerlab.engine.units import Unit
-
-EPSILON = 1e-6
-"""Room for floating-point rounding in measurements (inches)."""
 
 ENEMY_GAP = 1.0
 """7th edition: a Deep Striking model may not land "within 1" of an enemy model"."""
@@ -87,25 +85,13 @@ def landing_problem(battle: Battle, unit: Unit, spots: list[Vec]) -> str | None:
     enemy model". The engine's terrain has no impassable areas (interpretation:
     every terrain area may be landed in).
     """
-    field = battle.battlefield
-    others = [
-        (other, u.player != unit.player)
-        for u in battle.units.values()
-        if u.id != unit.id
-        for other in u.alive_models
-    ]
-    for model, (x, y) in zip(unit.alive_models, spots, strict=True):
-        r = model.radius
-        if not (r - EPSILON <= x <= field.width - r + EPSILON) or not (
-            r - EPSILON <= y <= field.height - r + EPSILON
-        ):
-            return "off the table"
-        for other, enemy in others:
-            gap = centre_distance((x, y), other.position) - r - other.radius
-            if enemy and gap < ENEMY_GAP - EPSILON:
-                return f'within 1" of enemy model {other.id}'
-            if gap < -EPSILON:
-                return f"on top of {other.id}"
+    if not all(base_on_table(battle, m, s) for m, s in zip(unit.alive_models, spots, strict=True)):
+        return "off the table"
+    for _, other, enemy, gap in gaps_to_others(battle, unit, spots):
+        if enemy and gap < ENEMY_GAP - EPSILON:
+            return f'within 1" of enemy model {other.id}'
+        if gap < -EPSILON:
+            return f"on top of {other.id}"
     return None
 
 

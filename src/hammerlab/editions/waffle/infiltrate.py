@@ -19,10 +19,10 @@ may be set up again at a point offered (:func:`infiltration_points`).
 from __future__ import annotations
 
 from hammerlab.editions.waffle.deployment_events import Infiltrated
-from hammerlab.editions.waffle.scout import EPSILON
+from hammerlab.editions.waffle.placement import EPSILON, base_on_table, gaps_to_others
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
-from hammerlab.engine.geometry import Vec, centre_distance
+from hammerlab.engine.geometry import Vec
 from hammerlab.engine.units import Unit
 
 INFILTRATE = "infiltrate"
@@ -55,25 +55,17 @@ def may_set_up(battle: Battle, unit: Unit, shift: Vec) -> bool:
     """Whether the unit moved by ``shift`` may be set up by Infiltrate: on the table,
     overlapping no base, and every enemy model more than 18" away, or more than
     12" away and unable to see any of the unit's models."""
-    field = battle.battlefield
     spots = [(m.position[0] + shift[0], m.position[1] + shift[1]) for m in unit.alive_models]
-    for model, (x, y) in zip(unit.alive_models, spots, strict=True):
-        r = model.radius
-        if not (r <= x <= field.width - r and r <= y <= field.height - r):
+    if not all(base_on_table(battle, m, s) for m, s in zip(unit.alive_models, spots, strict=True)):
+        return False
+    field = battle.battlefield
+    for spot, other, enemy, gap in gaps_to_others(battle, unit, spots):
+        if gap < -EPSILON:
             return False
-    for other_unit in battle.units.values():
-        if other_unit is unit:
+        if not enemy or gap > OPEN_DISTANCE:
             continue
-        enemy = other_unit.player != unit.player
-        for other in other_unit.alive_models:
-            for model, spot in zip(unit.alive_models, spots, strict=True):
-                gap = centre_distance(spot, other.position) - model.radius - other.radius
-                if gap < -EPSILON:
-                    return False
-                if not enemy or gap > OPEN_DISTANCE:
-                    continue
-                if gap <= HIDDEN_DISTANCE or field.can_see(other.position, spot):
-                    return False
+        if gap <= HIDDEN_DISTANCE or field.can_see(other.position, spot):
+            return False
     return True
 
 

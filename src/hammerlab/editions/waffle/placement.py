@@ -8,7 +8,7 @@ another base.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.geometry import Vec, base_distance, centre_distance, closest, step_toward
@@ -82,3 +82,31 @@ def is_free(battle: Battle, model: Model, spot: Vec) -> bool:
             if centre_distance(spot, other.position) < model.radius + other.radius - EPSILON:
                 return False
     return True
+
+
+def base_on_table(battle: Battle, model: Model, spot: Vec) -> bool:
+    """Whether ``model``'s base at ``spot`` lies wholly on the table."""
+    field, r = battle.battlefield, model.radius
+    x, y = spot
+    return (
+        r - EPSILON <= x <= field.width - r + EPSILON
+        and r - EPSILON <= y <= field.height - r + EPSILON
+    )
+
+
+def gaps_to_others(
+    battle: Battle, unit: Unit, spots: Sequence[Vec]
+) -> Iterator[tuple[Vec, Model, bool, float]]:
+    """For the unit's models set at ``spots`` (in order): the spot, each other unit's
+    model on the table, whether it is an enemy, and the gap between the two bases
+    (negative: they overlap). Deep Strike, Infiltrate and Scout place a whole unit at once."""
+    others = [
+        (other, u.player != unit.player)
+        for u in battle.units.values()
+        if u.id != unit.id
+        for other in u.alive_models
+    ]
+    for model, spot in zip(unit.alive_models, spots, strict=True):
+        for other, enemy in others:
+            gap = centre_distance(spot, other.position) - model.radius - other.radius
+            yield spot, other, enemy, gap

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from hammerlab.editions.waffle.deployment_events import ScoutRedeployed
 from hammerlab.editions.waffle.movement import is_fast
+from hammerlab.editions.waffle.placement import EPSILON, base_on_table, gaps_to_others
 from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
@@ -26,7 +27,6 @@ from hammerlab.engine.units import Model, Unit
 SCOUT = "scout"
 """The rule's key in ``battle.memory``: the units that redeployed (a list)."""
 
-EPSILON = 1e-6
 ENEMY_DISTANCE = 12.0
 """Scouts "must remain more than 12" away from any enemy unit"."""
 SLOW_TYPES = ("Infantry", "Artillery", "Walker", "Monstrous Creature")
@@ -56,23 +56,13 @@ def _slow(model: Model) -> bool:
 def legal_shift(battle: Battle, unit: Unit, shift: Vec) -> bool:
     """Whether the whole unit moved by ``shift`` stands on the table, overlaps no
     base, and is more than 12" from every enemy model."""
-    field = battle.battlefield
-    others = [
-        (other, u.player != unit.player)
-        for u in battle.units.values()
-        if u is not unit
-        for other in u.alive_models
-    ]
-    for model in unit.alive_models:
-        x, y = model.position[0] + shift[0], model.position[1] + shift[1]
-        r = model.radius
-        if not (r <= x <= field.width - r and r <= y <= field.height - r):
-            return False
-        for other, enemy in others:
-            gap = centre_distance((x, y), other.position) - r - other.radius
-            if gap < -EPSILON or (enemy and gap <= ENEMY_DISTANCE):
-                return False
-    return True
+    spots = [(m.position[0] + shift[0], m.position[1] + shift[1]) for m in unit.alive_models]
+    if not all(base_on_table(battle, m, s) for m, s in zip(unit.alive_models, spots, strict=True)):
+        return False
+    return not any(
+        gap < -EPSILON or (enemy and gap <= ENEMY_DISTANCE)
+        for _, _, enemy, gap in gaps_to_others(battle, unit, spots)
+    )
 
 
 def shifts(battle: Battle, unit: Unit) -> list[Vec]:
