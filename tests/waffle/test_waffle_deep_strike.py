@@ -28,8 +28,10 @@ from conftest import (
 )
 
 from hammerlab.analysis.battles import prepare
+from hammerlab.analysis.game import Game
 from hammerlab.editions.base import play
 from hammerlab.editions.turns import victory_scores
+from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.charge import charge_ban
 from hammerlab.editions.waffle.deep_strike import (
     arrive_from_reserves,
@@ -248,8 +250,6 @@ def _in_reserve_unit(battle: Battle, uid: str) -> None:
 def test_the_ai_lands_where_its_guns_reach() -> None:
     """From the table's centre the storm bolters (24") reach nothing; the AI picks a
     point whose landing value is positive (in range of the Guardsmen)."""
-    from hammerlab.editions.waffle.ai import WaffleAI
-
     battle = make_battle(
         _deep_strikers(), squad("guard", B, GUARD, [LASGUN], row(30, 44, 5)), seed=3
     )
@@ -266,8 +266,6 @@ def test_the_ai_lands_where_its_guns_reach() -> None:
 def test_the_ai_misplaces_an_enemy_unit_out_of_its_guns_reach() -> None:
     """Misplaced: the opponent's AI places the unit where it is worth least to its
     owner: no Guardsman within the storm bolters' 24"."""
-    from hammerlab.editions.waffle.ai import WaffleAI
-
     battle = make_battle(
         _deep_strikers(),
         squad("guard", B, GUARD, [LASGUN], row(30, 40, 5)),
@@ -344,3 +342,18 @@ def test_an_unknown_kind_of_reserve_is_refused() -> None:
     with pytest.raises(InputError) as error:
         parse_scenario(_scenario('unit = "Terminator Squad"\nreserve = "outflank"'), "s.toml")
     assert "units[1].reserve" in str(error.value)
+
+
+def test_a_saved_game_with_units_in_reserve_replays_and_plays_on_to_the_same_end() -> None:
+    """Reserves live in the battle's memory: a game saved before turn 3 (the
+    Terminators' Reserve Roll behind them or not) loads to the same state digest
+    and plays on exactly as the unbroken game."""
+    path = EXAMPLES / "deep_strike_terminators.toml"
+    whole = Game.start(load_scenario(path), str(path), 2)
+    whole.play()
+    first = Game.start(load_scenario(path), str(path), 2, stop_before_turn=3)
+    first.play()
+    loaded = Game.from_json(first.to_json())
+    assert loaded.digest() == first.digest()
+    loaded.play()
+    assert loaded.battle.log.json_lines() == whole.battle.log.json_lines()
