@@ -41,9 +41,7 @@ NOT_IMPLEMENTED: dict[str, set[str]] = {
     "Hormagaunts": {  # Fleet and Move Through Cover are implemented
         "special rule not implemented: Instinctive Behaviour (Feed)",
     },
-    "Genestealers": {
-        "special rule not implemented: Infiltrate",
-    },  # Fleet, Stealth and Move Through Cover are implemented
+    "Genestealers": set(),  # Fleet, Stealth, Move Through Cover, Infiltrate are implemented
     "Carnifex": set(),
 }
 
