@@ -357,3 +357,14 @@ def test_a_saved_game_with_units_in_reserve_replays_and_plays_on_to_the_same_end
     assert loaded.digest() == first.digest()
     loaded.play()
     assert loaded.battle.log.json_lines() == whole.battle.log.json_lines()
+
+
+def test_a_core11_scenario_has_no_reserves() -> None:
+    text = (
+        'name = "x"\nruleset = "core11"\n[[players]]\nname = "A"\n[[players]]\nname = "B"\n'
+        '[[units]]\nid = "b"\nplayer = "B"\nunit = "Boyz"\nposition = [36, 40]\n'
+        '[[units]]\nid = "a"\nplayer = "A"\nunit = "Intercessor Squad"\nreserve = "deep_strike"\n'
+    )
+    with pytest.raises(InputError) as error:
+        prepare(parse_scenario(text, "s.toml"), "s.toml")
+    assert str(error.value) == "s.toml: units[1].reserve: a: the core11 ruleset has no deep strike"
