@@ -82,6 +82,8 @@ from hammerlab.editions.waffle.plans import (
     charge_chance,
     charge_keeping_weapons,
     charge_value,
+    chased_chance,
+    exposure,
     leadership_pass_chance,
     may_charge_after_firing,
     next_turn_value,
@@ -257,11 +259,17 @@ def charge_reaction_costs(
     net losses (:func:`expected.melee_exchange`) and, when it loses the
     fight, the chance it breaks (a Morale check at minus the difference)
     times its survivors lost off its table edge by the Fall Back that
-    follows; less what its Overwatch (``overwatch``) kills. Falling back: the
-    chance the roll takes it off its table edge times its models, the fight
-    if the charger still catches it (:func:`plans.caught_chance`), and its
-    next turn (a fleeing unit snap-fires and cannot charge), which And They
-    Shall Know No Fear keeps.
+    follows; plus, if the charge fails, the enemy's shooting next turn
+    (:func:`plans.exposure`: a unit locked in combat cannot be shot); less
+    what its Overwatch (``overwatch``) kills. Falling back: the chance the
+    roll takes it off its table edge times its models, the fight if the
+    charger still catches it (:func:`plans.caught_chance`) or brings it next
+    turn, which the Fall Back only postpones (:func:`plans.chased_chance`),
+    the enemy's shooting next turn unless it is caught now (fleeing takes it
+    out of no one's sight: its distance is not counted), and its next turn
+    (a fleeing unit snap-fires and cannot charge), which And They Shall Know
+    No Fear keeps. Neither costs more than the unit's models (the terms
+    overlap: models shot are not fought).
     """
     models = len(unit.alive_models)
     reach = charge_chance(battle, charger, unit)
@@ -269,11 +277,15 @@ def charge_reaction_costs(
     off = off_table_chance(battle, unit)
     margin = lost - killed
     broken = 1 - leadership_pass_chance(unit, round(margin)) if margin > 0 else 0.0
-    stay = reach * (margin + broken * off * max(0.0, models - lost)) - overwatch
-    flee = off * models + (1 - off) * caught_chance(battle, charger, unit) * margin
+    shot = exposure(battle, unit)
+    stay = reach * (margin + broken * off * max(0.0, models - lost)) + (1 - reach) * shot
+    stay -= overwatch
+    caught = caught_chance(battle, charger, unit)
+    flee = off * models + (caught + chased_chance(battle, charger, unit)) * margin
+    flee += (1 - off - caught) * shot
     if not unit.has_rule("And They Shall Know No Fear"):
         flee += (1 - off) * next_turn_value(battle, unit)
-    return ChargeReactionCosts(stay, flee, off, lost < models)
+    return ChargeReactionCosts(min(stay, models), min(flee, models), off, lost < models)
 
 
 def dive_gain(battle: Battle, unit: Unit, attacker: Unit) -> float:

@@ -37,6 +37,7 @@ from hammerlab.editions.waffle.attacks import (
     weapons_per_phase,
 )
 from hammerlab.editions.waffle.charge import charge_bonus
+from hammerlab.editions.waffle.combat import ENGAGED_SUPPORT
 from hammerlab.editions.waffle.estimate import p_blow, p_hit
 from hammerlab.editions.waffle.fight import (
     initiative,
@@ -61,7 +62,7 @@ from hammerlab.editions.waffle.wounds import (
     weapon_strength,
 )
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.geometry import closest
+from hammerlab.engine.geometry import base_distance, closest
 from hammerlab.engine.units import Model, Unit
 
 BLAST_HITS = 3
@@ -272,15 +273,40 @@ def strikes_first(battle: Battle, unit: Unit, foe: Unit, charged: bool) -> bool:
     return step(unit, charged) > step(foe, False)
 
 
+def charged_fighters(defender: Unit, charger: Unit) -> list[Model]:
+    """The models of ``defender`` expected to fight the first round when ``charger``
+    charges it.
+
+    6th/7th edition (:func:`combat.engaged_models`): a model fights when it is
+    in base contact with an enemy model, or within 2" of a friend of its unit
+    that is. The charge move brings the charger's models into contact with
+    the defender's models closest to it; so a defender's model fights if it
+    is no farther from the charger than the defender's closest model, plus
+    2" (:data:`combat.ENGAGED_SUPPORT`) and the base of the friend in contact
+    in front of it. A horde charged by a few models fights with its front
+    ranks only. Pile-in moves are not counted.
+    """
+    foes = charger.alive_models
+    gaps = [(m, min(base_distance(m, f) for f in foes)) for m in defender.alive_models]
+    front = min(gap for _, gap in gaps)
+    return [m for m, gap in gaps if gap <= front + ENGAGED_SUPPORT + 2 * m.radius]
+
+
 def melee_exchange(battle: Battle, attacker: Unit, defender: Unit) -> tuple[float, float]:
     """One round of a charge: (defender's models slain, attacker's models slain).
 
-    The attacker charged. The side striking first (:func:`strikes_first`)
-    kills before the other strikes, so the other's blows are scaled by the
-    share of its models left; at the same step both strike in full.
+    The attacker charged: all its models fight (the charge move brings each
+    into contact or within 2" of a friend that is); of the defender, those
+    :func:`charged_fighters` gives. The side striking first
+    (:func:`strikes_first`) kills before the other strikes, so the other's
+    blows are scaled by the share of its models left; at the same step both
+    strike in full.
     """
+    if attacker.destroyed or defender.destroyed:
+        return 0.0, 0.0
     dealt = expected_melee(battle, attacker, attacker.alive_models, defender, True)
-    taken = expected_melee(battle, defender, defender.alive_models, attacker, False)
+    fighters = charged_fighters(defender, attacker)
+    taken = expected_melee(battle, defender, fighters, attacker, False)
     if strikes_first(battle, attacker, defender, True):
         taken *= 1 - dealt / max(1, len(defender.alive_models))
     elif strikes_first(battle, defender, attacker, False):
