@@ -6,7 +6,8 @@ the variant with the change (a rule option switched on, or a rule parameter
 set), so the differences come from the rule and not from luck alone. The
 report gives, per unit, the mean models left with a 95% confidence interval of
 the paired difference and the chance to be destroyed, and per player the win
-rate under the scenario's victory condition.
+rate under the scenario's victory condition, and how often the players chose
+each choice the rule change offers or takes away (:mod:`choices`).
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import fmean, stdev
 from typing import Any
 
 from hammerlab.analysis.battles import prepare
+from hammerlab.analysis.choices import RuleChoice, Tally, rule_choices, total, watch
 from hammerlab.analysis.search import start_game
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.base import play
@@ -39,6 +41,8 @@ class Outcome:
 
     models_left: Mapping[str, int]
     winner: str
+    choices: Tally = field(default_factory=dict)
+    """What the players were offered and chose (:class:`choices.ChoiceTally`)."""
 
 
 Progress = Callable[[int], None]
@@ -103,16 +107,19 @@ def play_once(
     ``heuristic`` AI, or the ``search`` AI at its default budget)."""
     if ai == "search":
         game = start_game(scenario, source, seed, {p.name: ai for p in scenario.players}, options)
+        tallies = watch(game.battle)
         game.play()
         ready = game.ready
     else:
         ready = prepare(scenario, source, seed, options)
+        tallies = watch(ready.battle)
         play(ready.battle, ready.ruleset, ready.plan)
     battle = ready.battle
     best = winner(victory_scores(battle, ready.plan.victory))
     return Outcome(
         models_left={u.id: len(u.alive_models) for u in battle.units.values()},
         winner=DRAW if best is None else best,
+        choices=total([t.counts() for t in tallies]),
     )
 
 
@@ -199,6 +206,8 @@ class LabReport:
     variant_wins: Mapping[str, float]
     ai: str = "heuristic"
     """What played both sides (``heuristic`` or ``search``)."""
+    choices: tuple[RuleChoice, ...] = ()
+    """The choices offered in one arm only, with how often they were chosen."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
@@ -224,6 +233,16 @@ class LabReport:
             "baseline_wins": dict(self.baseline_wins),
             "variant_wins": dict(self.variant_wins),
             "ai": self.ai,
+            "rule_choices": [
+                {
+                    "choice": c.choice,
+                    "baseline_offered": c.baseline_offered,
+                    "baseline_chosen": c.baseline_chosen,
+                    "variant_offered": c.variant_offered,
+                    "variant_chosen": c.variant_chosen,
+                }
+                for c in self.choices
+            ],
         }
 
 
@@ -323,4 +342,7 @@ def _report(
         baseline_wins=_rates(baseline, players),
         variant_wins=_rates(variant, players),
         ai=ai,
+        choices=rule_choices(
+            total([o.choices for o in baseline]), total([o.choices for o in variant])
+        ),
     )
