@@ -27,7 +27,7 @@ from typing import Any
 
 from hammerlab.analysis.game import Action, Game
 from hammerlab.editions.turns import victory_scores
-from hammerlab.engine.battle import Battle
+from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.decisions import Controller, Decision
 from hammerlab.engine.dice import Dice
 from hammerlab.engine.rules import ParamValue
@@ -99,14 +99,40 @@ class SearchController:
         return heuristic.choose(battle, decision)
 
     def best_action(self, game: Game) -> Action:
-        """The legal action whose playouts score best (the first on a tie)."""
+        """The legal action whose playouts score best; the heuristic AI's own pick
+        (:meth:`heuristic_action`) unless another scores strictly better on the
+        same playout seeds, so that the search departs from its rollout policy
+        only where looking ahead says it should (many actions score alike: a
+        tie is not a reason to take the first one listed)."""
         actions = game.legal_actions()
         if len(actions) == 1:
             return actions[0]
         rounds = max(1, self.budget.playouts // len(actions))
         seeds = [self._rng.getrandbits(32) for _ in range(rounds)]
         values = [sum(self._playout(game, a, s) for s in seeds) for a in actions]
-        return actions[values.index(max(values))]
+        default = self.heuristic_action(game, actions)
+        best = max(values)
+        if values[actions.index(default)] >= best:
+            return default
+        return actions[values.index(best)]
+
+    def heuristic_action(self, game: Game, actions: list[Action]) -> Action:
+        """The legal action the heuristic AI takes here: read off the decisions it
+        makes on a copy (the pick and its first answers), the copy's own dice
+        untouched by the real game's."""
+        copy = game.clone()
+        battle = copy.battle
+        battle.controllers = dict.fromkeys(battle.controllers, copy.ready.ruleset.ai())
+        start = len(battle.log.events)
+        copy.step()
+        made = [
+            (e.decision, e.answer) for e in battle.log.events[start:] if isinstance(e, DecisionMade)
+        ]
+        for action in actions:
+            taken = [(action.kind, action.label), *action.then]
+            if made[: len(taken)] == taken:
+                return action
+        return actions[0]
 
     def _playout(self, game: Game, action: Action, seed: int) -> float:
         """Try ``action`` on a copy with its own dice, play on, and value the result."""
