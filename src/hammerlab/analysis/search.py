@@ -47,7 +47,8 @@ class Budget:
 
     playouts: int = 8
     """Playouts per top-level decision, shared evenly among its legal actions (at
-    least one each)."""
+    least one each); as many again settle a challenge to the heuristic's pick
+    (:meth:`SearchController.best_action`)."""
     depth: int = 4
     """Top-level steps (either player's) each playout plays after the action tried."""
 
@@ -99,11 +100,16 @@ class SearchController:
         return heuristic.choose(battle, decision)
 
     def best_action(self, game: Game) -> Action:
-        """The legal action whose playouts score best; the heuristic AI's own pick
-        (:meth:`heuristic_action`) unless another scores strictly better on the
-        same playout seeds, so that the search departs from its rollout policy
-        only where looking ahead says it should (many actions score alike: a
-        tie is not a reason to take the first one listed)."""
+        """The heuristic AI's own pick (:meth:`heuristic_action`), unless looking
+        ahead says another is better.
+
+        Every legal action is played out on the same seeds (the budget shared
+        among them, one playout each at least). If one scores strictly better
+        than the heuristic's pick, the two meet again on fresh seeds (half the
+        budget each) and the challenger is taken only if it wins that too: the
+        best of many noisy scores is flattered by its luck (the winner's
+        curse), so it must earn the change on dice it was not picked on. A tie
+        keeps the heuristic's pick (many actions score alike)."""
         actions = game.legal_actions()
         if len(actions) == 1:
             return actions[0]
@@ -114,7 +120,12 @@ class SearchController:
         best = max(values)
         if values[actions.index(default)] >= best:
             return default
-        return actions[values.index(best)]
+        challenger = actions[values.index(best)]
+        fresh = [self._rng.getrandbits(32) for _ in range(max(1, self.budget.playouts // 2))]
+        again = sum(self._playout(game, challenger, s) for s in fresh)
+        if again > sum(self._playout(game, default, s) for s in fresh):
+            return challenger
+        return default
 
     def heuristic_action(self, game: Game, actions: list[Action]) -> Action:
         """The legal action the heuristic AI takes here: read off the decisions it
