@@ -36,14 +36,15 @@ def test_units_army_option_keeps_one_army() -> None:
 
 
 def test_units_name_query_still_matches_names_across_armies() -> None:
-    # "Squad": Infantry, Heavy Weapons, Mortar (Astra Militarum); Tactical,
-    # Devastator, Terminator (Space Marines).
+    # "Squad": Infantry, Heavy Weapons, Mortar (Astra Militarum); Tactical (two
+    # loadouts), Devastator, Terminator (Space Marines).
     assert listed("squad") == [
         "Devastator Squad",
         "Heavy Weapons Squad",
         "Infantry Squad",
         "Mortar Squad",
         "Tactical Squad",
+        "Tactical Squad (meltagun, lascannon)",
         "Terminator Squad",
     ]
 

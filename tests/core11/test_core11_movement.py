@@ -122,5 +122,8 @@ def test_ai_moves_toward_the_closest_enemy_and_advances_when_out_of_reach() -> N
     assert kinds.labels()[ai.choose(fight, kinds)] == "normal"
 
 
-def test_the_ruleset_lists_movement_before_shooting() -> None:
-    assert Core11Ruleset.phases == ("movement", "shooting")
+def test_the_ruleset_lists_the_five_phases_in_turn_order() -> None:
+    """07.02: "2. Command Phase [...] 3. Movement Phase [...] 4. Shooting Phase [...]
+    5. Charge Phase [...] 6. Fight Phase"."""
+    assert Core11Ruleset.phases == ("command", "movement", "shooting", "charge", "fight")
+    assert [p.name for p in Core11Ruleset().flow().phases] == list(Core11Ruleset.phases)

@@ -134,9 +134,17 @@ def test_every_unit_of_a_catalogue_imports_with_the_engine_keys(name: str) -> No
         assert sheet.edition == "waffle"
         assert all(isinstance(note, str) and note for note in sheet.notes)
         for model in sheet.entries:
-            assert set(model.profile.characteristics) == NINE, sheet.name
+            keys = set(model.profile.characteristics)
+            if model.profile.unit_type.startswith("Vehicle"):
+                # 7th edition: a vehicle's BS, Armour Values and Hull Points; a Walker's
+                # WS S I A too. Hulls are round bases: 60 mm for a Walker, else 100 mm.
+                walker = {"WS", "S", "I", "A"} if "Walker" in model.profile.unit_type else set()
+                assert keys == {"BS", "Front", "Side", "Rear", "HP"} | walker, sheet.name
+                assert model.base_mm == (60.0 if walker else 100.0)
+            else:
+                assert keys == NINE, sheet.name
+                assert model.base_mm == 25.0
             assert model.count >= 1
-            assert model.base_mm == 25.0
             assert all(set(w.characteristics) == FOUR for w in model.weapons), sheet.name
         if not sheet.entries:
             assert sheet.notes, f"{sheet.name} has no models and says nothing about it"
@@ -251,10 +259,23 @@ def test_invulnerable_save_granted_by_a_rule_text() -> None:
     assert (zoanthrope.profile.get("Sv"), zoanthrope.profile.invulnerable) == ("5+", 3)
 
 
-def test_vehicles_appear_with_a_note_and_no_profile() -> None:
-    rhino = imported(CATALOGUES[0]).find("Rhino")
-    assert rhino.entries == ()
-    assert any("vehicle profile not supported" in note.lower() for note in rhino.notes)
+def test_vehicles_import_with_their_armour_and_hull_points() -> None:
+    """Issue 12 §2: the Rhino's profile (line 8057 of the catalogue: BS 4, Front 11,
+    Side 11, Rear 10, HP 3, Type "Vehicle (Tank, Transport)") is a vehicle model;
+    Transport is noted as carrying no one."""
+    result = imported(CATALOGUES[0])
+    rhino = result.find("Rhino")
+    (entry,) = rhino.entries
+    assert dict(entry.profile.characteristics) == {
+        "BS": "4",
+        "Front": "11",
+        "Side": "11",
+        "Rear": "10",
+        "HP": "3",
+    }
+    assert entry.profile.unit_type == "Vehicle (Tank, Transport)"
+    assert result.reasons("Rhino") == ()
+    assert any("Transport" in note and "carries no one" in note for note in rhino.notes)
 
 
 def test_find_and_unit_from_file() -> None:

@@ -57,7 +57,9 @@ def test_tables_show_units_notes_and_counts(app: typer.Typer, orks: Path) -> Non
     assert result.exit_code == 0, result.output
     assert "Boyz" in result.stdout
     assert "Slugga" in result.stdout
-    assert "note: Vehicle profile not supported" in result.stdout
+    # The Trukk's profile (Orks - Codex.cat, line 44992): BS 2, Front 10, Side 10, Rear 10,
+    # HP 3 (issue 12 §2: vehicles are read, no longer left out).
+    assert "Vehicle Trukk: Front 10, Side 10, Rear 10, HP 3" in result.stdout
     assert "weapon profiles" in result.stdout
 
 

@@ -200,8 +200,16 @@ def test_a_catalogue_with_its_game_system_beside_it(tmp_path: Path) -> None:
     ]
     assert any("'Options'" in note and "no default" in note for note in squad.notes)
     tank = result.find("Test Tank")
-    assert tank.entries == ()
-    assert any("Vehicle profile not supported" in note for note in tank.notes)
+    (hull,) = tank.entries  # issue 12 §2: BS 3, Front 12, Side 11, Rear 10, HP 3, no Type
+    assert dict(hull.profile.characteristics) == {
+        "BS": "3",
+        "Front": "12",
+        "Side": "11",
+        "Rear": "10",
+        "HP": "3",
+    }
+    assert (hull.profile.unit_type, hull.base_mm) == ("Vehicle", 100.0)
+    assert result.reasons("Test Tank") == ()
     assert result.weapon_profiles == 1  # the Flamer; the Bolter is the game system's
 
 

@@ -25,8 +25,13 @@ def roster() -> Path:
 
 
 def shows_unit_profile(selection: ET.Element) -> bool:
-    """Whether the selection or its upgrades show a profile of type Unit."""
-    return any(p.get("typeName") == "Unit" for p in selection.iter(f"{NS}profile"))
+    """Whether the selection or its upgrades show a profile of type Unit or Vehicle.
+
+    Issue 12 §2: a vehicle is a model (the Karacnos Assault Tank: Tank, Transport); the
+    Questoris Knight Warden (type Walker: Super-Heavy Walker) and the Bunker (type
+    Building: one Armour Value) are refused with a reason and no model.
+    """
+    return any(p.get("typeName") in {"Unit", "Vehicle"} for p in selection.iter(f"{NS}profile"))
 
 
 def expected_models(roster: Path) -> dict[str, list[int]]:
@@ -78,10 +83,22 @@ def test_selected_wargear_and_counts(roster: Path) -> None:
     assert castellax.profile.unit_type == "Monstrous Creature"
 
 
-def test_roster_vehicles_are_noted(roster: Path) -> None:
-    knight = import_file(roster).find("Questoris Knight Warden")
+def test_roster_vehicles_are_read_and_super_heavies_refused(roster: Path) -> None:
+    result = import_file(roster)
+    knight = result.find("Questoris Knight Warden")  # Type "Super-Heavy Walker"
     assert knight.entries == ()
-    assert any("Vehicle profile not supported" in note for note in knight.notes)
+    assert result.reasons("Questoris Knight Warden") == ("super-heavy vehicles are not modelled",)
+    assert any("super-heavy vehicles are not modelled" in note for note in knight.notes)
+    # The Karacnos (HH_Test.ros line 1442): BS 4, Front 14, Side 12, Rear 12, HP 4.
+    (tank,) = result.find("Karacnos Assault Tank").entries
+    assert [tank.profile.get(k) for k in ("BS", "Front", "Side", "Rear", "HP")] == [
+        "4",
+        "14",
+        "12",
+        "12",
+        "4",
+    ]
+    assert tank.profile.unit_type == "Vehicle (Tank, Transport)"
 
 
 def test_a_zipped_roster_reads_like_the_plain_one(roster: Path, tmp_path: Path) -> None:

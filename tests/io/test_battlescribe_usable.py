@@ -29,7 +29,7 @@ from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.engine.datasheet import Datasheet
 from hammerlab.errors import InputError, ProfileError
 from hammerlab.io.battlescribe import ImportResult, import_file
-from hammerlab.io.battlescribe.datasheets import NO_MODELS, VEHICLES
+from hammerlab.io.battlescribe.datasheets import NO_MODELS
 from hammerlab.io.scenario import Scenario
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -115,8 +115,9 @@ def test_a_unit_is_called_playable_exactly_when_its_profiles_and_weapons_read(
             wrong.append(f"{sheet.name}: {weapons}")
         if problems and not reasons:
             wrong.append(f"{sheet.name}: called playable, but {problems}")
-        if reasons and not problems and VEHICLES not in reasons and sheet.entries:
-            unreadable = [r for r in reasons if "has no" not in r]
+        if reasons and not problems and sheet.entries:
+            # a model refused for what it is (a Flyer, a Super-heavy), not for how it reads
+            unreadable = [r for r in reasons if "has no" not in r and "not modelled" not in r]
             if unreadable:
                 wrong.append(f"{sheet.name}: refused for {unreadable}, yet it reads")
     assert not wrong, "\n".join(wrong)
@@ -130,10 +131,12 @@ BEFORE_ISSUE_12 = {
 }
 """Playable units and units with models per shared catalogue as the importer
 claimed them before issue 12 (264 of 547, 48%, some of them wrong units:
-Veterans as one sergeant): a floor, never to fall below. Measured after it:
-77/169, 56/117, 34/127, 133/142 (300 of 555, 54%). Most of the rest hold a
-vehicle (230 units), which is not modelled yet; the others have a model whose
-profile is not numbers (artillery guns, WS '-') or without a profile."""
+Veterans as one sergeant): a floor, never to fall below. Measured after §1:
+77/169, 56/117, 34/127, 133/142 (300 of 555, 54%); after §2 (vehicles):
+123/169, 83/117, 61/127, 133/142 (400 of 555, 72%). Of the rest, 128 hold a
+Flyer, a Super-heavy vehicle or a building, or mix vehicles and squads in one
+formation (refused as not modelled); the others have a model whose profile is
+not numbers (artillery guns, WS '-') or without a profile."""
 
 
 def test_the_playable_share_of_the_shared_catalogues_loads_into_scenarios(
@@ -235,6 +238,13 @@ def mutate(source: Path, target: Path) -> None:
     tree.write(target, encoding="utf-8", xml_declaration=True)
 
 
+def _models_by_profile(sheet: Datasheet) -> dict[str, int]:
+    totals: dict[str, int] = {}
+    for entry in sheet.entries:
+        totals[entry.profile.name] = totals.get(entry.profile.name, 0) + entry.count
+    return totals
+
+
 def test_mutated_catalogue_changes_no_unit_silently(tmp_path: Path) -> None:
     name = "Orks - Codex.cat"
     mutate(shared(f"bsdata-7e/{name}"), tmp_path / name)
@@ -251,8 +261,9 @@ def test_mutated_catalogue_changes_no_unit_silently(tmp_path: Path) -> None:
             dropped += 1
             if not any(f"Weapon {weapon.name!r}" in note for note in after.notes):
                 silent.append(f"{after.name}: {weapon.name!r} lost without a note")
-        models = [(e.profile.name, e.count) for e in before.entries]
-        if [(e.profile.name, e.count) for e in after.entries] != models:
+        # Models of each profile, in all: two Killa Kans whose different guns were both
+        # dropped (with notes) become one entry of two identical Kans, not a change.
+        if _models_by_profile(after) != _models_by_profile(before):
             silent.append(f"{after.name}: models changed")
         if not mutated.reasons(after.name) and reading_problems(after):
             silent.append(f"{after.name}: playable but {reading_problems(after)}")

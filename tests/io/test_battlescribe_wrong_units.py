@@ -40,10 +40,11 @@ def wrapped(name: str, type_name: str, cells: str) -> str:
     )
 
 
-def vehicle(name: str) -> str:
+def vehicle(name: str, kind: str = "Tank") -> str:
+    values = {"BS": "4", "Front": "12", "Side": "12", "Rear": "10", "HP": "3", "Type": kind}
     cells = "".join(
         f'<characteristic name="{key}" typeId="t-{key}">{value}</characteristic>'
-        for key, value in {"BS": "4", "Front": "12", "Side": "12", "Rear": "10", "HP": "3"}.items()
+        for key, value in values.items()
     )
     return wrapped(name, "Vehicle", cells)
 
@@ -165,7 +166,7 @@ def test_models_named_after_the_units_profile_wear_it(tmp_path: Path) -> None:
     ]
 
 
-def test_a_vehicle_with_drones_is_refused_and_the_drones_keep_their_own_guns(
+def test_a_vehicle_with_drones_keeps_its_gun_and_is_refused_as_a_mixed_unit(
     tmp_path: Path,
 ) -> None:
     drones = entry(
@@ -180,16 +181,29 @@ def test_a_vehicle_with_drones_is_refused_and_the_drones_keep_their_own_guns(
         entry(
             "Devilfish",
             "unit",
-            vehicle("Devilfish"),
+            vehicle("Devilfish", "Tank, Fast, Skimmer, Transport"),
             entry("Burst Cannon", "upgrade", gun("Burst Cannon", '18"', "5", "5", "Assault 4"))
             + drones,
         ),
     )
     sheet = result.find("Devilfish")
     assert [(e.profile.name, e.count, [w.name for w in e.weapons]) for e in sheet.entries] == [
-        ("Gun Drone", 2, ["Carbine"])
+        ("Devilfish", 1, ["Burst Cannon"]),
+        ("Gun Drone", 2, ["Carbine"]),
     ]
-    assert result.reasons("Devilfish") == ("vehicles are not modelled",)
+    devilfish = sheet.entries[0].profile
+    assert devilfish.unit_type == "Vehicle (Tank, Fast, Skimmer, Transport)"
+    assert {k: devilfish.get(k) for k in ("BS", "Front", "Side", "Rear", "HP")} == {
+        "BS": "4",
+        "Front": "12",
+        "Side": "12",
+        "Rear": "10",
+        "HP": "3",
+    }
+    # the hull and its drones are one datasheet: a unit mixing a vehicle and other models
+    assert result.reasons("Devilfish") == (
+        "a unit mixing vehicles and other models is not modelled",
+    )
 
 
 def test_an_invulnerable_save_in_another_items_description_is_not_applied(tmp_path: Path) -> None:
@@ -363,6 +377,7 @@ def test_import_json_says_whether_each_unit_plays_and_lists_model_rules(tmp_path
             "Squad", "unit", children=sergeant + entry("Trooper", "model", body("Trooper"), count=4)
         ),
         entry("Tank", "unit", vehicle("Tank")),
+        entry("Jet", "unit", vehicle("Jet", "Flyer, Hover")),
     )
     app = typer.Typer()
 
@@ -379,10 +394,20 @@ def test_import_json_says_whether_each_unit_plays_and_lists_model_rules(tmp_path
         ("Sergeant", ["Feel No Pain"]),
         ("Trooper", []),
     ]
-    assert (units["Tank"]["playable"], units["Tank"]["reasons"]) == (
+    tank = units["Tank"]["profiles"][0]
+    assert units["Tank"]["playable"] is True
+    assert (tank["unit_type"], tank["Front"], tank["Side"], tank["Rear"], tank["HP"]) == (
+        "Vehicle (Tank)",
+        "12",
+        "12",
+        "10",
+        "3",
+    )
+    assert (units["Jet"]["playable"], units["Jet"]["reasons"]) == (
         False,
-        ["vehicles are not modelled"],
+        ["flyer vehicles are not modelled"],
     )
     text = CliRunner().invoke(app, ["import", str(path)], env={"COLUMNS": "200"})
     assert "Rules of 'Sergeant': Feel No Pain" in text.stdout
-    assert "Not playable: vehicles are not modelled" in text.stdout
+    assert "Vehicle Tank: Front 12, Side 12, Rear 10, HP 3" in text.stdout
+    assert "Not playable: flyer vehicles are not modelled" in text.stdout

@@ -23,6 +23,7 @@ from typing import Any
 
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.base import apply_rules
+from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.engine.battle import Battle, Player
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.controllers import ScriptedController
@@ -67,6 +68,24 @@ def profile(
         "Sv": sv,
     }
     return Profile(name=name, characteristics=chars, unit_type=unit_type, invulnerable=inv)
+
+
+WALKER = Profile(
+    name="Walker",
+    characteristics={
+        "WS": "3",
+        "BS": "3",
+        "S": "5",
+        "Front": "12",
+        "Side": "10",
+        "Rear": "10",
+        "I": "3",
+        "A": "1",
+        "HP": "2",
+    },
+    unit_type="Vehicle (Walker)",
+)
+"""A Walker (an Armoured Sentinel's 7th-edition profile): a vehicle, issue 12 §2."""
 
 
 def weapon(name: str, rng: str, s: str, ap: str, kind: str) -> Weapon:
@@ -129,7 +148,7 @@ def make_unit(
             weapons=tuple(p.weapons),
             position=p.at,
             base_mm=BASE_MM,
-            wounds_left=int(p.profile.characteristics["W"]),
+            wounds_left=stats_of(p.profile).w,  # a vehicle's Hull Points
             rules=p.rules,
         )
         for n, p in enumerate(placed, start=1)

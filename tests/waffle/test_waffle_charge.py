@@ -25,6 +25,7 @@ from conftest import (
     HEAVY_BOLTER,
     LASGUN,
     MARINE,
+    WALKER,
     A,
     B,
     all_dice_used,
@@ -666,7 +667,7 @@ def test_seed004_fiery_charge_with_rage_loses_only_one_of_two_bonus_attacks() ->
 
 
 def test_seed004_fiery_charge_is_not_offered_against_a_vehicle() -> None:
-    walker = profile("Walker", unit_type="Vehicle (Walker)")
+    walker = WALKER
     charger = squad("a", A, MARINE, [BOLT_PISTOL], [(30, 10)], name="Charger")
     target = squad("b", B, walker, [LASGUN], [(30, 16)], name="Walker")
     battle = make_battle(

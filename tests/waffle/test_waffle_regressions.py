@@ -14,6 +14,7 @@ from conftest import (
     BOLTGUN,
     HEAVY_BOLTER,
     LASGUN,
+    WALKER,
     A,
     B,
     Placed,
@@ -250,7 +251,7 @@ def test_seed000_suppressive_fire_is_not_offered_against_vehicles() -> None:
     # "perform a Suppressive Fire shooting action instead of a regular shooting
     # action against non-vehicle targets": with only a walker in sight there is no
     # Suppressive Fire; with Guardsmen too, only they may be its target.
-    walker = profile("Walker", unit_type="Vehicle (Walker)")
+    walker = WALKER
     squad_a = squad("a", A, MARINE, [HEAVY_BOLTER], [(30, 10)], name="Squad")
     target = squad("w", B, walker, [LASGUN], [(30, 30)], name="Walker")
     battle = make_battle(

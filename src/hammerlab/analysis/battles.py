@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from hammerlab.editions import get_ruleset
@@ -66,7 +66,8 @@ def _find_datasheet(
             {
                 "army": "inline",
                 "weapons": spec.inline.weapons,
-                "units": [spec.inline.model_dump(exclude={"weapons"})],
+                "powers": spec.inline.powers,
+                "units": [spec.inline.model_dump(exclude={"weapons", "powers"})],
             }
         )
         return datasheets_from(army, f"{source} ({where}.inline)", ruleset.name)[0]
@@ -101,9 +102,7 @@ def _sized(datasheet: Datasheet, size: int | None, source: str, where: str) -> l
         raise InputError(source, f"{where}.size", f"{datasheet.name} needs at least {fixed} models")
     first = variable[0]
     entry = entries[first]
-    entries[first] = ModelEntry(
-        entry.profile, size - fixed, entry.weapons, entry.base_mm, entry.variable, entry.rules
-    )
+    entries[first] = replace(entry, count=size - fixed)
     return entries
 
 
@@ -200,6 +199,7 @@ def _unit(
                     base_mm=entry.base_mm,
                     wounds_left=wounds,
                     rules=entry.rules,
+                    powers=entry.powers,
                 )
             )
     unit = Unit(

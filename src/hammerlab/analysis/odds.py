@@ -137,6 +137,9 @@ class OddsResult:
     ``wounds``, ``unsaved_wounds``...)."""
     notes: tuple[str, ...] = ()
     """What the calculator assumed or could not take into account."""
+    chances: Mapping[str, float] = field(default_factory=dict)
+    """Chances of named events (Waffle vehicle targets: ``glancing``, ``penetrating``,
+    ``wrecked``, ``explodes``); empty when the question has none."""
 
     @property
     def mean_models_killed(self) -> float:
@@ -159,6 +162,7 @@ class OddsResult:
             "p_unit_destroyed": self.p_unit_destroyed,
             "means": dict(self.means),
             "notes": list(self.notes),
+            **({"chances": dict(self.chances)} if self.chances else {}),
         }
 
 

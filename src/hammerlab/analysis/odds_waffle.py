@@ -24,13 +24,17 @@ from hammerlab.analysis.odds import (
     register_calculator,
 )
 from hammerlab.editions import get_ruleset
+from hammerlab.editions.distributions import mean
+from hammerlab.editions.waffle.armour import armour_attack
 from hammerlab.editions.waffle.odds import (
     Defence,
     Firing,
     Volley,
+    hit_distribution,
     shooting_odds,
     volley,
 )
+from hammerlab.editions.waffle.odds_vehicles import VehicleTarget, vehicle_odds
 from hammerlab.editions.waffle.parameters import (
     OVERWHELMING_STRENGTH,
     SNAP_SHOT_DIVISOR,
@@ -42,6 +46,7 @@ from hammerlab.editions.waffle.special_rules import (
     names_rule,
     unsupported_unit_rules,
 )
+from hammerlab.editions.waffle.vehicles import FRONT, REAR, SIDE, vehicle_of
 from hammerlab.editions.waffle.visibility import improved_cover
 from hammerlab.editions.waffle.wounds import majority_value, most_common_profile
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
@@ -55,6 +60,8 @@ SITUATIONS: dict[str, str] = {
     "relentless": "the firing unit is Relentless (or Slow and Purposeful): moving changes nothing",
     "gone-to-ground": "the target has gone to ground: its cover save is 1 better, 6+ with none",
     "eternal-warrior": "the target models are Eternal Warriors: no Instant Death",
+    "side-armour": "a vehicle target: the firers stand in its Side arc (else its Front)",
+    "rear-armour": "a vehicle target: the firers stand in its Rear arc (else its Front)",
 }
 """Facts of the moment a Waffle odds question may state, by name."""
 
@@ -131,6 +138,11 @@ class WaffleCalculator:
         if _has_rule(attacker, carriers, "Relentless", "Slow and Purposeful"):
             facts = facts | {"relentless"}
         fired = _volley(weapon, strength, skills, facts, question.hits, question.rules)
+        if vehicle_of(target.entries[0].profile) is not None:
+            tank_hunters = _has_rule(attacker, carriers, "Tank Hunters")
+            return _vehicle_result(
+                fired, target, attacker.name, question.cover, facts, tank_hunters, notes
+            )
         models = question.target_models or target.model_count
         defence = _library_defence(target, models, question.cover, facts, notes)
         firers = "" if question.hits is not None else f"{len(skills)}x "
@@ -377,6 +389,64 @@ def _result(fired: Volley, target: Defence, text: str, notes: list[str]) -> Odds
             "unsaved_wounds": odds.mean_unsaved,
         },
         notes=tuple(notes),
+    )
+
+
+def _vehicle_result(
+    fired: Volley,
+    target: Datasheet,
+    attacker: str,
+    cover: int | None,
+    facts: frozenset[str],
+    tank_hunters: bool,
+    notes: list[str],
+) -> OddsResult:
+    """Odds at one vehicle of ``target`` (its first model) from the facing the facts
+    name (Front unless ``side-armour`` or ``rear-armour``): armour penetration
+    (Melta within ``half-range``), Hull Points lost, Wrecked and Explodes!."""
+    entry = target.entries[0]
+    vehicle = vehicle_of(entry.profile)
+    assert vehicle is not None
+    facing = REAR if "rear-armour" in facts else SIDE if "side-armour" in facts else FRONT
+    in_cover = None if cover is None else _between("cover save", cover, 2, 6)
+    aim = VehicleTarget(
+        armour=vehicle.armour(facing),
+        hull_points=vehicle.hull_points,
+        open_topped=vehicle.has_type("Open-topped"),
+        weapons=len({w.name for w in entry.weapons}),
+        invulnerable=entry.profile.invulnerable,
+        cover=in_cover,
+    )
+    weapon = fired.weapon
+    attack = armour_attack(
+        weapon, fired.strength, half_range="half-range" in facts, tank_hunters=tank_hunters
+    )
+    odds = vehicle_odds(fired, attack, aim)
+    if sum(e.count for e in target.entries) > 1:
+        notes = [*notes, f"{target.name}: the odds are for one of its vehicles"]
+    firers = "" if fired.hits is not None else f"{sum(n for n, _ in fired.shots)} shots of "
+    ap = "-" if weapon.ap is None else str(weapon.ap)
+    question = (
+        f"{firers}{weapon.name} ({attacker}) at {entry.profile.name} {facing} AV{aim.armour} "
+        f"HP{aim.hull_points} (S{fired.strength} AP{ap}{''.join(f', {r}' for r in weapon.rules)})"
+    )
+    hits = hit_distribution(fired)
+    return OddsResult(
+        edition="waffle",
+        question=question,
+        models_killed=(1.0 - odds.destroyed, odds.destroyed),
+        unsaved_wounds=odds.hull_points_lost,
+        means={
+            "hits": mean(hits),
+            "hull_points_lost": sum(i * p for i, p in enumerate(odds.hull_points_lost)),
+        },
+        notes=tuple(notes),
+        chances={
+            "glancing": odds.glancing,
+            "penetrating": odds.penetrating,
+            "wrecked": odds.wrecked,
+            "explodes": odds.explodes,
+        },
     )
 
 

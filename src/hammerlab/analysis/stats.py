@@ -52,4 +52,6 @@ def wilson_interval(successes: int, n: int) -> Estimate:
     z2 = Z_95 * Z_95
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = Z_95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
+    # At p = 0 or 1 one bound equals p exactly in arithmetic; rounding must not put
+    # it on the wrong side (a report's error bar would be negative).
+    return Estimate(p, max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)), n)

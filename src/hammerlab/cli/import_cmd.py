@@ -59,9 +59,10 @@ def import_command(
 
 def units_json(result: ImportResult) -> list[dict[str, Any]]:
     """The units of ``result`` as plain JSON data."""
-    from hammerlab.io.battlescribe.profiles import MODEL_KEYS, WEAPON_KEYS
+    from hammerlab.io.battlescribe.profiles import MODEL_KEYS, VEHICLE_KEYS, WEAPON_KEYS
 
     labels = dict(zip(WEAPON_KEYS, WEAPON_JSON_LABELS, strict=True))
+    armour = VEHICLE_KEYS[1:]  # a vehicle's Front Side Rear HP (its BS is a model key)
     return [
         {
             "name": sheet.name,
@@ -73,7 +74,13 @@ def units_json(result: ImportResult) -> list[dict[str, Any]]:
                     "unit_type": entry.profile.unit_type,
                     "invulnerable": entry.profile.invulnerable,
                     **{key: entry.profile.get(key) for key in MODEL_KEYS},
+                    **{
+                        key: entry.profile.get(key)
+                        for key in armour
+                        if key in entry.profile.characteristics
+                    },
                     "rules": list(entry.rules),
+                    **({"powers": [p.name for p in entry.powers]} if entry.powers else {}),
                 }
                 for entry in sheet.entries
             ],
@@ -98,7 +105,7 @@ def print_result(result: ImportResult, console: Console) -> None:
     plain columns (:func:`render.plain_table`) written in one piece.
     """
     from hammerlab.cli.render import plain_table
-    from hammerlab.io.battlescribe.profiles import MODEL_KEYS, WEAPON_KEYS
+    from hammerlab.io.battlescribe.profiles import MODEL_KEYS, VEHICLE_KEYS, WEAPON_KEYS
 
     lines: list[str] = []
     for sheet in result.datasheets:
@@ -115,6 +122,12 @@ def print_result(result: ImportResult, console: Console) -> None:
                 for e in sheet.entries
             ]
             lines.append(plain_table(("#", "Model", *MODEL_KEYS, "Inv", "Type"), rows))
+            lines += [
+                f"Vehicle {e.profile.name}: "
+                + ", ".join(f"{key} {e.profile.get(key)}" for key in VEHICLE_KEYS[1:])
+                for e in sheet.entries
+                if "Front" in e.profile.characteristics
+            ]
         if sheet.weapons():
             rows = [(w.name, *(w.get(key) for key in WEAPON_KEYS)) for w in sheet.weapons()]
             lines.append(plain_table(("Weapon", *WEAPON_KEYS), rows))

@@ -80,6 +80,11 @@ def datasheet_document(sheet: Datasheet, problems: list[str]) -> dict[str, Any]:
                 "characteristics": dict(e.profile.characteristics),
                 "invulnerable": e.profile.invulnerable,
                 "unit_type": e.profile.unit_type,
+                **(
+                    {"powers": [dict(p.characteristics, name=p.name) for p in e.powers]}
+                    if e.powers
+                    else {}
+                ),
             }
             for e in sheet.entries
         ],

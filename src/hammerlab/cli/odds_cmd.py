@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 SITUATION_HELP = (
     "a fact of the moment; core11: half-range, cover, stationary, short-move, charged, "
     "indirect, spotted, close-quarters, engaged-target; "
-    "waffle: snap, half-range, moved, relentless, gone-to-ground, eternal-warrior; repeatable"
+    "waffle: snap, half-range, moved, relentless, gone-to-ground, eternal-warrior, "
+    "side-armour, rear-armour; repeatable"
 )
 """Each edition's situation names, written out rather than asked of the
 calculators, which would import both editions whenever any command runs
@@ -183,5 +184,8 @@ def _show(result: OddsResult) -> None:
     )
     means = ", ".join(f"{k.replace('_', ' ')} {v:.3f}" for k, v in result.means.items())
     console.print(f"mean {means}", soft_wrap=True)
+    if result.chances:
+        chances = ", ".join(f"{k.replace('_', ' ')} {v:.2%}" for k, v in result.chances.items())
+        console.print(f"chance of {chances}", soft_wrap=True)
     for note in result.notes:
         console.print(f"note: {note}", markup=False, soft_wrap=True)

@@ -100,6 +100,9 @@ class ModelEntry:
     """Whether a scenario's unit size changes this entry's count."""
     rules: tuple[str, ...] = ()
     """Special rules this model has on top of the unit's (e.g. a character's)."""
+    powers: tuple[Weapon, ...] = ()
+    """Psychic powers this model knows, each a named profile as the datasheet writes
+    it (``Warp Charge``, ``Power Category``, ``Range``...); an edition reads them."""
 
 
 @dataclass(frozen=True)

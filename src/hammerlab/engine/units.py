@@ -20,6 +20,8 @@ class Model:
     wounds_left: int = 1
     rules: tuple[str, ...] = ()
     """Special rules of this model alone (a character's, say)."""
+    powers: tuple[Weapon, ...] = ()
+    """Psychic powers the model knows (``ModelEntry.powers``)."""
 
     @property
     def name(self) -> str:

@@ -54,6 +54,8 @@ class ModelSpec(_Strict):
     invulnerable: int | None = Field(default=None, ge=2, le=6)
     base: float = Field(default=25.0, gt=0, le=200)
     weapons: list[str] = []
+    powers: list[str] = []
+    """Psychic powers the model knows, by name (``[powers.NAME]`` tables)."""
     rules: list[str] = []
     keywords: list[str] = []
 
@@ -79,6 +81,8 @@ class ArmySpec(_Strict):
 
     army: str = Field(min_length=1)
     weapons: dict[str, dict[str, Any]] = {}
+    powers: dict[str, dict[str, Any]] = {}
+    """Psychic power profiles by name (``Warp Charge``, ``Power Category``, ``Range``...)."""
     units: list[UnitSpec] = []
 
 
@@ -96,6 +100,7 @@ def datasheets_from(
     """Build datasheets from a validated army file."""
     weapons = dict(extra_weapons or {})
     weapons.update({n: _weapon(source, n, raw) for n, raw in army.weapons.items()})
+    powers = {n: _weapon(source, n, raw) for n, raw in army.powers.items()}
     sheets = []
     for u, unit in enumerate(army.units):
         entries = []
@@ -104,6 +109,10 @@ def datasheets_from(
             if missing:
                 where = f"units[{u}].models[{m}].weapons"
                 raise InputError(source, where, f"unknown weapon {missing[0]!r}")
+            unknown = [p for p in model.powers if p not in powers]
+            if unknown:
+                where = f"units[{u}].models[{m}].powers"
+                raise InputError(source, where, f"unknown psychic power {unknown[0]!r}")
             profile = Profile(
                 name=model.name,
                 characteristics=model.profile,
@@ -119,6 +128,7 @@ def datasheets_from(
                     base_mm=model.base,
                     variable=model.variable,
                     rules=tuple(model.rules),
+                    powers=tuple(powers[p] for p in model.powers),
                 )
             )
         sheets.append(

@@ -82,6 +82,8 @@ class InlineUnitSpec(_Strict):
     rules: list[str] = []
     models: list[ModelSpec] = Field(min_length=1)
     weapons: dict[str, dict[str, str]] = {}
+    powers: dict[str, dict[str, str]] = {}
+    """Psychic power profiles the models' ``powers`` name."""
 
 
 class UnitPlacement(_Strict):

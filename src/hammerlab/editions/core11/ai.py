@@ -20,6 +20,19 @@
   with the higher expected damage against the closest enemy.
 - ``lethal-hits``: wound automatically unless a rolled wound is worth more
   (:attr:`AttackProfile.lethal_pays`, against the weapon's target).
+- ``charger``: the unit that expects to win its fight by the most, judged by
+  :func:`melee_share` (the share of the enemy's wounds its melee attacks take
+  on average, exactly by ``odds.py``, with [LANCE] as after a charge) against
+  the closest enemy unit, compared with the share that enemy takes back;
+  ``done`` when no unit expects to win.
+- ``charge-target``: the closest unit. ``fighter``: the first unit offered;
+  ``fight-type``: the first offered (normal before overrun).
+- ``melee-weapon``: the weapon with the highest expected damage against the
+  closest enemy (as ``profile``).
+- ``pile-in``, ``consolidate`` (moves toward the enemy): always ``use``.
+- ``overwatch`` (Fire Overwatch, 1CP, once per turn): ``use`` against a unit
+  that declares a charge, where the shots may stop the charge; ``decline``
+  against a unit that only moved, keeping the command point for a charge.
 - ``allocate`` and ``mortal-wound`` (losing a model of one's own): the most
   common kind of model left in the unit, the one with fewest wounds on a tie —
   the rank and file before a sergeant. ``precision``: the first CHARACTER offered.
@@ -30,14 +43,17 @@ from __future__ import annotations
 from typing import Any
 
 from hammerlab.editions.core11.attacks import LETHAL
+from hammerlab.editions.core11.melee import MELEE_WEAPON
 from hammerlab.editions.core11.movement import ADVANCE, NORMAL, REMAIN
 from hammerlab.editions.core11.odds import expected_damage
+from hammerlab.editions.core11.overwatch import OVERWATCH
 from hammerlab.editions.core11.positions import sees, unit_distance
 from hammerlab.editions.core11.profiles import unit_defence, unit_movement
 from hammerlab.editions.core11.rolls import Situation, attack_profile
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.volley import SIDEARMS
 from hammerlab.editions.core11.weapons import WeaponError, WeaponProfile, read_weapon
+from hammerlab.editions.core11.windows import CHARGE_DECLARED
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
 from hammerlab.engine.units import Model, Unit
@@ -54,8 +70,14 @@ class Core11AI:
             return _closest(battle, decision)
         if decision.kind == "shooting-type":
             return self._shooting_type(battle, decision)
-        if decision.kind in ("profile", "target"):
+        if decision.kind in ("profile", "target", MELEE_WEAPON):
             return self._best_damage(battle, decision)
+        if decision.kind == "charger":
+            return _charger(battle, decision)
+        if decision.kind == "charge-target":
+            return _closest(battle, decision)
+        if decision.kind == OVERWATCH:
+            return 0 if decision.context.why == CHARGE_DECLARED else 1
         if decision.kind == SIDEARMS:
             return _best_sidearms(battle, decision)
         if decision.kind == LETHAL:
@@ -101,6 +123,41 @@ def _move_type(battle: Battle, decision: Decision[Any]) -> int:
     return labels.index(ADVANCE if far and ADVANCE in labels else NORMAL)
 
 
+def melee_share(battle: Battle, attacker: Unit, defender: Unit, charged: bool) -> float:
+    """The share of ``defender``'s wounds that ``attacker``'s melee attacks take on
+    average: each model's best melee weapon, by :func:`odds.expected_damage`."""
+    wounds = sum(m.wounds_left for m in defender.alive_models)
+    if not wounds:
+        return 0.0
+    game = battle.state
+    fnp = game.feel_no_pain.get(defender.id) if isinstance(game, Core11Game) else None
+    situation = Situation(charged=charged, target_models=len(defender.alive_models))
+    defence = unit_defence(defender)
+    damage = 0.0
+    for model in attacker.alive_models:
+        melee = [p for p in _model_profiles(model) if p.melee]
+        damage += max((expected_damage(p, defence, situation, fnp) for p in melee), default=0.0)
+    return damage / wounds
+
+
+def _charger(battle: Battle, decision: Decision[Any]) -> int:
+    """The unit whose expected fight against its closest enemy is the most one-sided in
+    its favour; ``done`` (the last choice) when none is in its favour."""
+    best, best_margin = len(decision.choices) - 1, 0.0
+    for index, choice in enumerate(decision.choices):
+        unit = choice.value
+        if not isinstance(unit, Unit):
+            continue
+        enemies = battle.enemies_of(unit)
+        if not enemies:
+            continue
+        foe = min(enemies, key=lambda e: unit_distance(unit, e))
+        margin = melee_share(battle, unit, foe, True) - melee_share(battle, foe, unit, False)
+        if margin > best_margin:
+            best, best_margin = index, margin
+    return best
+
+
 def _closest(battle: Battle, decision: Decision[Any]) -> int:
     """The choice whose unit is closest to the deciding unit (the first on a tie)."""
     unit = battle.unit(decision.context.unit)
@@ -110,13 +167,17 @@ def _closest(battle: Battle, decision: Decision[Any]) -> int:
 
 def _profiles(unit: Unit) -> list[WeaponProfile]:
     """The readable weapon profiles of the unit's models alive."""
+    return [p for model in unit.alive_models for p in _model_profiles(model)]
+
+
+def _model_profiles(model: Model) -> list[WeaponProfile]:
+    """The readable weapon profiles of ``model``."""
     found = []
-    for model in unit.alive_models:
-        for weapon in model.weapons:
-            try:
-                found.append(read_weapon(weapon))
-            except WeaponError:
-                continue
+    for weapon in model.weapons:
+        try:
+            found.append(read_weapon(weapon))
+        except WeaponError:
+            continue
     return found
 
 

@@ -37,6 +37,7 @@ from hammerlab.editions.core11.rolls import (
     Roll,
     Situation,
     attack_profile,
+    invulnerable_against,
     save_need,
     save_succeeds,
 )
@@ -103,9 +104,10 @@ def situation_for(
     engaged = target in engaged_with(battle, unit)
     target_engaged = is_engaged(battle, target)
     target_big = bool({"MONSTER", "VEHICLE"} & unit_keywords(target))
+    ranged = not control.melee
     return Situation(
-        half_range=distance_to(model, target) <= profile.range / 2,
-        cover=has_cover(battle, model, target),
+        half_range=ranged and distance_to(model, target) <= profile.range / 2,
+        cover=ranged and has_cover(battle, model, target),
         cover_improves_save=battle.settings.text("cover_effect") == "improve_save",
         stationary=not (status.moved or status.advanced),
         heavy_steady=control.own_phase
@@ -117,10 +119,10 @@ def situation_for(
         close_quarters_penalty=control.hit_penalty(
             is_monster_or_vehicle(model, unit), profile, engaged
         ),
-        engaged_target_penalty=control.engaged_target_penalty(
-            profile, engaged, target_engaged, target_big
-        ),
+        engaged_target_penalty=ranged
+        and control.engaged_target_penalty(profile, engaged, target_engaged, target_big),
         target_models=target_models,
+        overwatch=control.overwatch,
     )
 
 
@@ -252,7 +254,7 @@ def _save_and_damage(
     dice = game.battle.dice
     model = allocate(game, unit, battery, target)
     stats = defence_of(model.profile)
-    need = save_need(stats.save, battery.profile.ap, stats.best_ranged_invulnerable)
+    need = save_need(stats.save, battery.profile.ap, invulnerable_against(stats, battery.profile))
     if critical and attack.devastating:
         game.battle.say("save", f"  {model.id}: no saving throw (devastating wounds)")
     elif need >= UNREACHABLE:

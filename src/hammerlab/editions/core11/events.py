@@ -77,3 +77,84 @@ class MoveTypeSelected(Event):
         if self.move_type == "remain stationary":
             return f"{self.unit} remains stationary"
         return f'{self.unit}: {self.move_type} move, {self.distance:.1f}"'
+
+
+@dataclass(frozen=True)
+class CommandPointsGained(Event):
+    """08.02: a player gained Command Points."""
+
+    kind: ClassVar[str] = "command-points"
+    player: str
+    gained: int
+    total: int
+
+    @property
+    def text(self) -> str:
+        return f"{self.player} gains {self.gained} CP ({self.total} CP)"
+
+
+@dataclass(frozen=True)
+class BattleShockRolled(Event):
+    """08.03: a battle-shock roll (2D6 against the best Ld of the unit)."""
+
+    kind: ClassVar[str] = "battle-shock"
+    unit: str
+    roll: int
+    leadership: int
+    passed: bool
+
+    @property
+    def text(self) -> str:
+        verdict = "passed" if self.passed else "failed: battle-shocked"
+        return f"{self.unit}: battle-shock roll {self.roll}, Ld {self.leadership}+, {verdict}"
+
+
+@dataclass(frozen=True)
+class ChargeResolved(Event):
+    """11.02: a declared charge, its roll, its targets and whether the unit made a
+    charge move."""
+
+    kind: ClassVar[str] = "charge"
+    unit: str
+    roll: int
+    targets: tuple[str, ...]
+    succeeded: bool
+    distance: float
+
+    @property
+    def text(self) -> str:
+        if not self.succeeded:
+            return f"{self.unit}: charge roll {self.roll}, no charge move"
+        return (
+            f'{self.unit}: charge roll {self.roll}, charge move {self.distance:.1f}" '
+            f"into {', '.join(self.targets)}"
+        )
+
+
+@dataclass(frozen=True)
+class CloseMove(Event):
+    """A pile-in (12.03) or consolidation (12.08) move."""
+
+    kind: ClassVar[str] = "close-move"
+    unit: str
+    move: str
+    distance: float
+
+    @property
+    def text(self) -> str:
+        return f'{self.unit}: {self.move} move, {self.distance:.1f}"'
+
+
+@dataclass(frozen=True)
+class FightSelected(Event):
+    """12.04: a unit was selected to fight with a fight type."""
+
+    kind: ClassVar[str] = "fight-type"
+    unit: str
+    fight_type: str
+    fights_first: bool
+
+    @property
+    def text(self) -> str:
+        first = " (fights first)" if self.fights_first else ""
+        return f"{self.unit} fights: {self.fight_type} fight{first}"

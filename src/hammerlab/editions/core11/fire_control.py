@@ -20,6 +20,10 @@ class FireControl:
     """A unit that must be the target (reactive shooting at the attacking unit)."""
     own_phase: bool = True
     """The attacker's own Shooting phase ("In your Shooting phase": 17.03, [HEAVY])."""
+    overwatch: bool = False
+    """Fire Overwatch: "an unmodified Hit roll of 6 is required to score a hit"."""
+    melee: bool = False
+    """Melee attacks of a unit selected to fight (12.05): no cover, no half range."""
 
     def weapon_allowed(self, monster_or_vehicle: bool, weapon: WeaponProfile) -> bool:
         """Whether a model may select ``weapon`` to make attacks with.

@@ -18,7 +18,11 @@ from hammerlab.editions.core11.events import MoveTypeSelected
 from hammerlab.editions.core11.positions import ENGAGEMENT_RANGE, is_engaged
 from hammerlab.editions.core11.profiles import unit_movement
 from hammerlab.editions.core11.state import Core11Game
-from hammerlab.editions.core11.windows import END_OF_MOVEMENT_PHASE, START_OF_MOVEMENT_PHASE
+from hammerlab.editions.core11.windows import (
+    END_OF_MOVEMENT_PHASE,
+    START_OF_MOVEMENT_PHASE,
+    UNIT_MOVED,
+)
 from hammerlab.editions.flow import Phase, Picks
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
@@ -133,8 +137,11 @@ def advance_move(game: Core11Game, unit: Unit) -> float:
 def fall_back_eligible(game: Core11Game, unit: Unit) -> bool:
     """09.07 Eligible if: "Your unit is engaged." — and a fall-back route exists,
     since after moving "Your unit must be unengaged" (09.02.02: "if your unit does
-    not meet the conditions of any of the modes, it cannot make that move")."""
-    if unit.destroyed or not is_engaged(game.battle, unit):
+    not meet the conditions of any of the modes, it cannot make that move").
+
+    "Ordered Retreat: If your unit is not battle-shocked, you can select this mode."
+    Desperate Escape is not modelled, so a battle-shocked unit cannot fall back."""
+    if unit.destroyed or not is_engaged(game.battle, unit) or unit.id in game.battle_shocked:
         return False
     return ends_unengaged(game.battle, unit, _fall_back_vector(game, unit))
 
@@ -154,8 +161,8 @@ def fall_back_move(game: Core11Game, unit: Unit) -> float:
     "Until the end of the turn, unless otherwise stated, your unit is not eligible
     to shoot, declare a charge or start an action."
 
-    hammerlab has no Battle-shock yet, so every unit falls back in Ordered Retreat
-    (Desperate Escape's hazard rolls are not made).
+    A battle-shocked unit is not offered the move (:func:`fall_back_eligible`), so
+    every fall-back is an Ordered Retreat (Desperate Escape is not modelled).
     """
     distance = shift_unit(game.battle, unit, _fall_back_vector(game, unit), "fall-back move")
     unit.status.moved = True
@@ -195,7 +202,9 @@ def _heading(game: Core11Game, unit: Unit) -> Vec | None:
 def move_with(game: Core11Game, unit: Unit) -> None:
     """09.02 steps 1–2: "Select one friendly unit that has not been selected to move
     this phase. [...] That unit is selected to move." "Select one move type that unit
-    is eligible to make, and resolve it with that unit." """
+    is eligible to make, and resolve it with that unit." A unit that moved opens
+    :data:`UNIT_MOVED` ("Units that remain stationary do not trigger any rules that
+    are triggered when a unit starts or ends a move.")."""
     game.moved.add(unit.id)
     types = [t for t in MOVE_TYPES if t.eligible(game, unit)]
     chosen: MoveType = game.choose(
@@ -209,6 +218,8 @@ def move_with(game: Core11Game, unit: Unit) -> None:
     )
     distance = chosen.resolve(game, unit)
     game.battle.emit(MoveTypeSelected(unit.label, chosen.name, round(distance, 2)))
+    if chosen.name != REMAIN:
+        game.board.open(Occasion(UNIT_MOVED, actor=unit.id))
 
 
 def _begin(battle: Battle, player: str) -> frozenset[str]:

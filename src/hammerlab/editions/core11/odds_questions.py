@@ -181,11 +181,19 @@ def find_weapon(sheet: Datasheet, name: str, profile: str | None) -> Weapon:
         asked = f"{name!r}" + (f" with profile {profile!r}" if profile else "")
         raise OddsQuestionError(f"{sheet.name} has no weapon {asked}; it has: {known}")
     if len(found) > 1:
+        # A weapon may name a ranged and a melee profile alike but for case (the
+        # Norn Assimilator's Toxinjector Harpoon): the odds ask about the ranged one.
+        found = [w for w in found if not _melee(w)] or found
+    if len(found) > 1:
         options = ", ".join(w.name[len(name) :].strip(" ()") for w in found)
         raise OddsQuestionError(f"{name} has profiles {options}: choose one with --profile")
-    if found[0].get("Range").strip().lower() == "melee":
+    if _melee(found[0]):
         raise OddsQuestionError(f"{found[0].name} is a melee weapon; core11 odds cover ranged ones")
     return found[0]
+
+
+def _melee(weapon: Weapon) -> bool:
+    return weapon.get("Range").strip().lower() == "melee"
 
 
 def _target_defence(sheet: Datasheet) -> tuple[DefenceStats, list[str]]:

@@ -52,6 +52,12 @@ def unit_distance(a: Unit, b: Unit) -> float:
     return min((distance_to(m, b) for m in a.alive_models), default=float("inf"))
 
 
+def closest_model(unit: Unit, target: Unit) -> Model:
+    """The model alive of ``target`` closest to any model alive of ``unit``."""
+    pairs = [(m, t) for m in unit.alive_models for t in target.alive_models]
+    return min(pairs, key=lambda pair: base_distance(*pair))[1]
+
+
 def sees(battle: Battle, model: Model, unit: Unit) -> bool:
     """Whether ``model`` can see at least one model alive of ``unit``."""
     return any(battle.battlefield.can_see(model.position, m.position) for m in unit.alive_models)

@@ -45,6 +45,8 @@ BLAST_MODELS = 5
 target unit in the Select Targets step (rounding down)" (X with [BLAST X])."""
 WORST_SKILL = 6
 """02.02.01: "BS cannot be 1+ (or better) or 7+ (or worse)" after all modifiers."""
+OVERWATCH_FAILS_UP_TO = 5
+"""Fire Overwatch: only an unmodified 6 hits (see :attr:`Situation.overwatch`)."""
 
 
 class Roll(Enum):
@@ -84,6 +86,10 @@ class Situation:
     """17.03's −1 for a ranged attack at an engaged MONSTER/VEHICLE unit."""
     target_models: int = 1
     """Models in the target unit in the Select Targets step (for [BLAST])."""
+    overwatch: bool = False
+    """Fire Overwatch (10th edition stratagem): "each time a model in your unit makes a
+    ranged attack, an unmodified Hit roll of 6 is required to score a hit, irrespective
+    of the attacking weapon's Ballistic Skill or any modifiers"."""
 
 
 def cap(total: int) -> int:
@@ -109,6 +115,12 @@ def save_need(save: int, ap: int, invulnerable: int | None) -> int:
     armour = save - ap
     best = min(armour, invulnerable) if invulnerable is not None else armour
     return min(best, UNREACHABLE)
+
+
+def invulnerable_against(target: DefenceStats, weapon: WeaponProfile) -> int | None:
+    """The invulnerable save a model like ``target`` has against ``weapon``: one limited
+    to ranged attacks (``Inv (ranged)``) does not count against a melee weapon."""
+    return target.invulnerable if weapon.melee else target.best_ranged_invulnerable
 
 
 def save_succeeds(roll: int, need: int) -> bool:
@@ -251,6 +263,8 @@ def attack_profile(
     fails_up_to = 1
     if situation.indirect:
         fails_up_to = 3 if situation.stationary and situation.spotted else 5
+    if situation.overwatch:
+        fails_up_to = OVERWATCH_FAILS_UP_TO
     critical_wound = 6
     for rule in weapon.keywords:
         if rule.name == "ANTI" and rule.matches(kinds) and rule.active_against(kinds):
@@ -274,7 +288,7 @@ def attack_profile(
         wound_modifier=cap(int(lance)),
         critical_wound_from=critical_wound,
         twin_linked=active("TWIN-LINKED"),
-        save_need=save_need(target.save, ap, target.best_ranged_invulnerable),
+        save_need=save_need(target.save, ap, invulnerable_against(target, weapon)),
         devastating=active("DEVASTATING WOUNDS"),
         damage=weapon.damage,
         melta=melta or DiceExpr(),

@@ -7,7 +7,11 @@ from collections.abc import Mapping, Sequence
 from hammerlab.editions.base import GamePlan
 from hammerlab.editions.core11.abilities import install
 from hammerlab.editions.core11.ai import Core11AI
+from hammerlab.editions.core11.charge import CHARGE
+from hammerlab.editions.core11.command import COMMAND
+from hammerlab.editions.core11.fight import FIGHT
 from hammerlab.editions.core11.movement import MOVEMENT
+from hammerlab.editions.core11.overwatch import install_overwatch
 from hammerlab.editions.core11.profiles import defence_of
 from hammerlab.editions.core11.shooting import SHOOTING
 from hammerlab.editions.core11.state import Core11Game
@@ -35,11 +39,12 @@ COVER_EFFECT = Parameter(
 
 
 class Core11Ruleset:
-    """The 11th-edition Movement and Shooting phases, shooting types and the WTC ruling."""
+    """The 11th-edition turn (Command, Movement, Shooting, Charge and Fight phases),
+    shooting types and the WTC ruling."""
 
     name = "core11"
-    title = "Core Rules, 11th edition (Movement and Shooting phases; wh40kdc unit data)"
-    phases: tuple[str, ...] = ("movement", "shooting")
+    title = "Core Rules, 11th edition (the whole turn; wh40kdc unit data)"
+    phases: tuple[str, ...] = ("command", "movement", "shooting", "charge", "fight")
 
     def __init__(self, library: Wh40kdcLibrary | None = None) -> None:
         self.library = library or Wh40kdcLibrary()
@@ -83,15 +88,16 @@ class Core11Ruleset:
         return Core11AI()
 
     def flow(self) -> Flow:
-        """The Movement and Shooting phases, in turn order (07.02); at the end of a
-        player's turn what a unit did "this turn" ends.
+        """The Command, Movement, Shooting, Charge and Fight phases, in turn order
+        (07.02: "a series of five phases resolved in the order shown below"); at the end
+        of a player's turn what a unit did "this turn" ends.
 
         A unit's status from the scenario (``advanced``, ``moved``...) describes its
         player's first turn when the plan has no Movement phase; with one, the
         Movement phase sets it from the move type each unit makes. At the end of a
         player's turn the flags are cleared.
         """
-        return Flow((MOVEMENT, SHOOTING), _end_of_turn)
+        return Flow((COMMAND, MOVEMENT, SHOOTING, CHARGE, FIGHT), _end_of_turn)
 
     @property
     def status_keys(self) -> tuple[str, ...]:
@@ -102,8 +108,10 @@ class Core11Ruleset:
         """No status of core11's own."""
 
     def start(self, battle: Battle) -> None:
-        """core11's state on the battle, and its units' abilities on the timing windows."""
+        """core11's state on the battle, its units' abilities and Fire Overwatch on the
+        timing windows."""
         game = Core11Game.start(battle)
+        install_overwatch(game)
         for line in install(game, self.library.ability):
             battle.say("rules", f"note: ability not modelled by hammerlab: {line}")
 
@@ -113,12 +121,13 @@ class Core11Ruleset:
 
 
 def _end_of_turn(battle: Battle, player: str) -> None:
-    """What a unit did "this turn" ends with its player's turn (09.06, 09.07: "Until
-    the end of the turn")."""
+    """What a unit did "this turn" ends with its player's turn (09.06, 09.07, 11.04:
+    "Until the end of the turn")."""
     game = battle.state
     if isinstance(game, Core11Game):
         game.no_shoot.clear()
         game.no_charge.clear()
+        game.fights_first.clear()
     for unit in battle.units.values():
         if unit.player == player:
             unit.status.moved = unit.status.advanced = unit.status.charged = False

@@ -221,5 +221,6 @@ def end_of_phase(game: Core11Game) -> None:
 
 
 def may_start_action(game: Core11Game, unit: Unit) -> bool:
-    """Whether ``unit`` is eligible to start an action (10.04–10.07 After shooting)."""
-    return unit.id not in game.no_action
+    """Whether ``unit`` is eligible to start an action (10.04–10.07 After shooting; 01.07:
+    while battle-shocked, "It is not eligible to start an action")."""
+    return unit.id not in game.no_action and unit.id not in game.battle_shocked

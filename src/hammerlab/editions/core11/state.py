@@ -46,11 +46,22 @@ class Core11Game:
     """Units not eligible to declare a charge until the end of the turn (09.06, 09.07)."""
     reported: set[str] = field(default_factory=set)
     """Unimplemented keywords already reported in the log."""
+    command_points: dict[str, int] = field(default_factory=dict)
+    """Player → Command Points (08.02: "Both players gain 1 Command Point (CP).")."""
+    battle_shocked: set[str] = field(default_factory=set)
+    """Units that are battle-shocked (08.03)."""
+    starting_strength: dict[str, int] = field(default_factory=dict)
+    """Unit id → its models at the start of the battle (01.02.01)."""
+    declared: set[str] = field(default_factory=set)
+    """11.02: units that declared a charge this phase."""
+    fights_first: set[str] = field(default_factory=set)
+    """Units with Fights First until the end of the turn (11.04 After moving)."""
 
     @classmethod
     def start(cls, battle: Battle) -> Core11Game:
         """A fresh game for ``battle``, kept as the battle's edition state."""
         game = cls(battle=battle, board=TriggerBoard(battle))
+        game.starting_strength = {u.id: len(u.alive_models) for u in battle.units.values()}
         battle.state = game
         return game
 
@@ -66,6 +77,9 @@ class Core11Game:
             "no_shoot": sorted(self.no_shoot),
             "no_charge": sorted(self.no_charge),
             "held": [e.name for e in self.board.held],
+            "command_points": sorted(self.command_points.items()),
+            "battle_shocked": sorted(self.battle_shocked),
+            "fights_first": sorted(self.fights_first),
         }
 
     @property

@@ -37,7 +37,7 @@ FLAGS: dict[str, str] = {
     "INDIRECT FIRE": "may target units not visible in Indirect shooting (10.07)",
     "ONE SHOT": "each bearer fires it once per battle",
     "PSYCHIC": "the attacker can ignore modifiers to its BS and to the hit roll",
-    "EXTRA ATTACKS": "a melee rule; no effect when shooting",
+    "EXTRA ATTACKS": "a melee weapon used in addition to the one the model selects",
 }
 """Keywords without a value, and what hammerlab does with each."""
 

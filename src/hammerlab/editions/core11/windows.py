@@ -43,5 +43,32 @@ END_OF_SHOOTING_PHASE = "end-of-shooting-phase"
 START_OF_MOVEMENT_PHASE = "start-of-movement-phase"
 """09.01: "Rules that are triggered at the start of the Movement phase are resolved now." """
 
+UNIT_MOVED = "unit-moved"
+"""Opened when a unit ends a normal, advance or fall-back move (09.05–09.07), ``actor``:
+that unit. Fire Overwatch's "when an enemy unit [...] ends a Normal, Advance or Fall
+Back move" timing listens to it."""
+
 END_OF_MOVEMENT_PHASE = "end-of-movement-phase"
 """09.03: "Rules that are triggered at the end of the Movement phase are resolved now." """
+
+START_OF_COMMAND_PHASE = "start-of-command-phase"
+"""08.01: "Rules that are triggered at the start of the Command phase are resolved now." """
+
+END_OF_COMMAND_PHASE = "end-of-command-phase"
+"""08.05: "Rules that are triggered at the end of the Command phase are resolved now" """
+
+START_OF_CHARGE_PHASE = "start-of-charge-phase"
+"""11.01: "Rules that are triggered at the start of the Charge phase are resolved now." """
+
+CHARGE_DECLARED = "charge-declared"
+"""Opened when a unit declares a charge (11.02 step 1), before its charge roll: Fire
+Overwatch's "declares a charge" timing listens to it (``actor``: the charging unit)."""
+
+END_OF_CHARGE_PHASE = "end-of-charge-phase"
+"""11.03: "Rules that are triggered at the end of the Charge phase are resolved now." """
+
+START_OF_FIGHT_PHASE = "start-of-fight-phase"
+"""12.01: "Rules that are triggered at the start of the Fight phase are resolved now." """
+
+END_OF_FIGHT_PHASE = "end-of-fight-phase"
+"""12.09: "Rules that are triggered at the end of the Fight phase are resolved now." """

@@ -91,6 +91,7 @@ from hammerlab.editions.waffle.plans import (
     suppression_value,
 )
 from hammerlab.editions.waffle.profiles import WeaponProfile, weapon_of
+from hammerlab.editions.waffle.psychic_ai import PsychicChoices
 from hammerlab.editions.waffle.rules.fiery_charge import (
     FIERY,
     FIERY_ORDERS,
@@ -322,7 +323,7 @@ def _best(values: list[float]) -> int:
     return values.index(max(values))
 
 
-class WaffleAI:
+class WaffleAI(PsychicChoices):
     """Heuristic controller for every Waffle Edition decision.
 
     It remembers the shooting plan chosen with a unit's action, for that

@@ -187,20 +187,31 @@ def _wounds_lost(
     instant = instant_death(wound.strength, toughness, profile, eternal)
     if instant and wounds_left > 1:
         return wounds_left
-    fnp = feel_no_pain(victim, model)
-    if fnp is not None and not instant:
-        roll = battle.dice.d6(f"Feel No Pain {fnp}+ ({model.id})")
-        ignored = roll >= fnp
-        battle.emit(
-            SaveTaken(
-                unit=victim.label,
-                model=model.id,
-                save="Feel No Pain",
-                needed=fnp,
-                roll=roll,
-                saved=ignored,
-            )
-        )
-        if ignored:
-            return 0
+    if not instant and feel_no_pain_ignores(battle, victim, model):
+        return 0
     return 1
+
+
+def feel_no_pain_ignores(battle: Battle, victim: Unit, model: Model) -> bool:
+    """Whether ``model``'s Feel No Pain roll (if it has the rule) ignores a Wound.
+
+    7th edition: "this is not a saving throw and so can be used against attacks
+    that state that 'no saves of any kind are allowed', for example those
+    inflicted by Perils of the Warp" (the BattleScribe data's rule text).
+    """
+    fnp = feel_no_pain(victim, model)
+    if fnp is None:
+        return False
+    roll = battle.dice.d6(f"Feel No Pain {fnp}+ ({model.id})")
+    ignored = roll >= fnp
+    battle.emit(
+        SaveTaken(
+            unit=victim.label,
+            model=model.id,
+            save="Feel No Pain",
+            needed=fnp,
+            roll=roll,
+            saved=ignored,
+        )
+    )
+    return ignored

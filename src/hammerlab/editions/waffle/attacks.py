@@ -34,6 +34,8 @@ from hammerlab.editions.waffle.tables import (
     miss_reroll,
     snap_shot_bs,
 )
+from hammerlab.editions.waffle.vehicle_damage import resolve_vehicle_hits
+from hammerlab.editions.waffle.vehicles import crew_snap_shots, is_vehicle, vehicle_of
 from hammerlab.editions.waffle.visibility import visible_models, within
 from hammerlab.editions.waffle.wounds import roll_to_wound, weapon_strength
 from hammerlab.engine.battle import Battle
@@ -114,8 +116,12 @@ def ranged_weapons(unit: Unit) -> list[str]:
 def weapons_per_phase(model: Model) -> int:
     """Ranged weapons a model may fire in one shooting attack (6th/7th edition).
 
-    One, or two for Monstrous Creatures.
+    One, or two for Monstrous Creatures; a vehicle every weapon it has (7th
+    edition: a vehicle that remained stationary or moved at Combat Speed "can
+    fire all of its weapons", hammerlab moving vehicles at Combat Speed only).
     """
+    if vehicle_of(model.profile) is not None:
+        return len(model.weapons)
     return 2 if stats_of(model.profile).has_type("Monstrous") else 1
 
 
@@ -130,8 +136,9 @@ def effective_range(unit: Unit, profile: WeaponProfile) -> float:
 
 
 def moved_for_weapons(unit: Unit) -> bool:
-    """Whether the unit counts as moved for Heavy/Salvo/Ordnance (Relentless does not)."""
-    return unit.status.moved and not relentless(unit)
+    """Whether the unit counts as moved for Heavy/Salvo/Ordnance (Relentless does not;
+    nor does a vehicle, which fires at full BS after moving at Combat Speed, 7th edition)."""
+    return unit.status.moved and not relentless(unit) and not is_vehicle(unit)
 
 
 def fires_snap(battle: Battle, unit: Unit, profile: WeaponProfile, orders: FireOrders) -> bool:
@@ -139,12 +146,14 @@ def fires_snap(battle: Battle, unit: Unit, profile: WeaponProfile, orders: FireO
 
     Seed 000: "a model with a Heavy weapon … moves and shoots in the same
     turn"; 6th/7th-edition: units gone to ground or falling back snap fire;
-    seed 001: shooting into a melee is "a snap shot".
+    seed 001: shooting into a melee is "a snap shot"; 7th edition: a vehicle
+    whose crew is Shaken or Stunned "can only fire Snap Shots".
     """
     status = st(battle, unit)
     return (
         orders.snap
         or orders.into_melee
+        or crew_snap_shots(battle, unit)
         or status.gone_to_ground
         or status.falling_back
         or (profile.is_heavy_like and moved_for_weapons(unit))
@@ -237,6 +246,9 @@ def fire_weapon(
         by_unit.setdefault(hit.unit.id, []).append(hit)
     for unit_id, unit_hits in by_unit.items():
         victim = battle.unit(unit_id)
+        if is_vehicle(victim):
+            resolve_vehicle_hits(battle, unit, victim, unit_hits, profile, orders, result)
+            continue
         wounds = roll_to_wound(battle, victim, unit_hits, profile, preferred=preferred_enemy(unit))
         caused = _caused(battle, unit, target, profile, snap, orders, result, models)
         if victim is target and wounds:

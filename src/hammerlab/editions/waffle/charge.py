@@ -35,6 +35,7 @@ from hammerlab.editions.waffle.points import (
 )
 from hammerlab.editions.waffle.special_rules import relentless
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.vehicles import may_charge
 from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
@@ -116,6 +117,8 @@ def charge_ban(battle: Battle, unit: Unit) -> str | None:
     in its own Shooting phase (``has_shot``), not in Return Fire! or Overwatch.
     """
     status = st(battle, unit)
+    if not may_charge(unit):
+        return "vehicles other than Walkers cannot charge"
     if status.locked_in_combat:
         return "it is locked in close combat"
     if status.ran:

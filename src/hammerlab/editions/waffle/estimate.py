@@ -32,5 +32,9 @@ def p_hit(bs: int, twin_linked: bool = False) -> float:
 def p_blow(attacker_ws: int, target_ws: int) -> float:
     """Chance one close combat Attack hits, from the seed's chart (``A``: always,
     as :func:`fight.roll_blows` resolves it)."""
-    cell = melee_cell(attacker_ws, target_ws)
+    return p_cell(melee_cell(attacker_ws, target_ws))
+
+
+def p_cell(cell: str) -> float:
+    """Chance one blow hits on a chart cell (``A``: always, ``4+``...)."""
     return 1.0 if cell == AUTOMATIC else p_at_least(int(cell.rstrip("+")))

@@ -38,13 +38,14 @@ from hammerlab.editions.waffle.attacks import (
 )
 from hammerlab.editions.waffle.charge import charge_bonus
 from hammerlab.editions.waffle.combat import ENGAGED_SUPPORT
-from hammerlab.editions.waffle.estimate import p_blow, p_hit
+from hammerlab.editions.waffle.estimate import p_blow, p_cell, p_hit
 from hammerlab.editions.waffle.fight import (
     initiative,
     melee_options,
     second_weapon_bonus,
 )
 from hammerlab.editions.waffle.odds import Defence, Volley, wound_chances, wound_fate
+from hammerlab.editions.waffle.odds_vehicles import hit_value
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.points import WEAPON_WOULD_FIRE
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
@@ -54,6 +55,7 @@ from hammerlab.editions.waffle.special_rules import (
     model_has,
 )
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.vehicles import fights_in_melee, is_vehicle, melee_cell_against
 from hammerlab.editions.waffle.visibility import cover_save
 from hammerlab.editions.waffle.wounds import (
     majority,
@@ -150,6 +152,9 @@ def expected_casualties(
         shots = shots_of(battle, unit, model, profile, target, orders.counts_within)
         hit = 1.0 if profile.template else p_hit(shot_bs(battle, model, snap), twin)
         strength = weapon_strength(model, profile)
+        if is_vehicle(target):  # armour penetration, Hull Points: the vehicle rules' odds
+            total += shots * hit * per_marker * hit_value(battle, target, model, profile, strength)
+            continue
         total += shots * hit * per_marker * slain_per_hit(profile, strength, defence)
     return min(total, float(defence.models))
 
@@ -209,8 +214,13 @@ def blow_value(
     """
     if target.destroyed:
         return 0.0
-    hit = p_blow(stats_of(model.profile).ws, majority(target, lambda s: s.ws))
     strength = close_combat_strength(unit, model, weapon, charged)
+    if is_vehicle(target):  # the vehicle rules: their to-hit score and armour odds
+        cell = melee_cell_against(battle, target)
+        ws = majority(target, lambda s: s.ws)
+        hit = p_blow(stats_of(model.profile).ws, ws) if cell is None else p_cell(cell)
+        return hit * hit_value(battle, target, model, weapon, strength, melee=True)
+    hit = p_blow(stats_of(model.profile).ws, majority(target, lambda s: s.ws))
     return hit * slain_per_hit(weapon, strength, defence_of(battle, target, None))
 
 
@@ -241,6 +251,8 @@ def expected_melee(
     alike: dict[tuple[int, int, tuple[str, ...]], float] = {}
     bonus = charge_bonus(battle, unit) if charged else 0
     for model in models:
+        if not fights_in_melee(model):
+            continue
         key = _kind(model)
         if key not in alike:
             weapon = best_melee_weapon(battle, unit, model, defender, charged)

@@ -39,6 +39,8 @@ from hammerlab.editions.waffle.special_rules import (
 )
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.tables import melee_cell
+from hammerlab.editions.waffle.vehicle_damage import resolve_blows_on_vehicle
+from hammerlab.editions.waffle.vehicles import fights_in_melee, is_vehicle, melee_cell_against
 from hammerlab.editions.waffle.wounds import majority, roll_to_wound
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Weapon
@@ -154,7 +156,10 @@ def attacks_of(battle: Battle, unit: Unit, model: Model, weapon: WeaponProfile) 
     The charge bonus (+1, +2 with Rage, one fewer after a Fiery Charge) is
     :func:`charge.charge_bonus_attacks`; Counter-attack's +1 when charged is
     :func:`special_rules.counter_attack_bonus`; :func:`second_weapon_bonus` adds 1.
+    A vehicle other than a Walker makes none (:func:`vehicles.fights_in_melee`).
     """
+    if not fights_in_melee(model):
+        return 0
     bonus = charge_bonus_attacks(battle, unit)
     bonus += counter_attack_bonus(unit, model, st(battle, unit).charged_unlocked)
     return stats_of(model.profile).a + bonus + second_weapon_bonus(model, weapon)
@@ -249,15 +254,17 @@ def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> No
     Wounds go to the closest model of the target to the attacking unit (the
     models it had when the step began), one at a time. Blows at a target that
     other blows of the same step already wiped out are lost (no model is left
-    to take them).
+    to take them). Against a vehicle: :func:`vehicles.melee_cell_against` and
+    :func:`vehicle_damage.resolve_blows_on_vehicle` (armour penetration).
     """
     unit, weapon, target = plan.unit, plan.weapon, plan.target
     if target.destroyed:
         battle.say("fight", f"{unit.label}: {target.label} is wiped out; {weapon.name} blows lost")
         return
     batches: dict[tuple[str, int], list[Model]] = {}
+    against = melee_cell_against(battle, target)
     for model in plan.models:
-        cell = melee_cell(stats_of(model.profile).ws, plan.target_ws)
+        cell = against or melee_cell(stats_of(model.profile).ws, plan.target_ws)
         strength = close_combat_strength(unit, model, weapon, unit.status.charged)
         batches.setdefault((cell, strength), []).append(model)
     hits: list[Hit] = []
@@ -280,6 +287,11 @@ def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> No
         )
     )
     if not hits:
+        return
+    if is_vehicle(target):
+        strengths = [hit.strength for hit in hits]
+        scored, _ = resolve_blows_on_vehicle(battle, unit, target, strengths, weapon)
+        st(battle, unit).combat_score += scored
         return
     wounds = roll_to_wound(battle, target, hits, weapon, preferred=preferred_enemy(unit))
     result = VolleyResult()

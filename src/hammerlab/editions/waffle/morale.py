@@ -6,6 +6,7 @@ from hammerlab.editions.waffle.events import LeadershipTest
 from hammerlab.editions.waffle.movement import fall_back
 from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.vehicles import is_vehicle
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
 
@@ -66,6 +67,8 @@ def morale_check(
     """
     if unit.destroyed:
         return True
+    if is_vehicle(unit):
+        return True  # 7th edition: vehicles have no Leadership and take no Morale checks
     if st(battle, unit).falling_back:
         if assault:
             battle.say("morale", f"{unit.label} was already falling back: it breaks ({reason})")
@@ -88,8 +91,8 @@ def go_to_ground(battle: Battle, unit: Unit, why: str) -> None:
 
     Fearless units cannot Go to Ground voluntarily; locked units cannot at all.
     """
-    if st(battle, unit).locked_in_combat:
-        return
+    if st(battle, unit).locked_in_combat or is_vehicle(unit):
+        return  # 7th edition: vehicles cannot Go to Ground
     st(battle, unit).gone_to_ground = True
     battle.say("go-to-ground", f"{unit.label} goes to ground ({why})")
 
@@ -97,10 +100,11 @@ def go_to_ground(battle: Battle, unit: Unit, why: str) -> None:
 def pinning_test(battle: Battle, unit: Unit, reason: str) -> None:
     """6th/7th-edition Pinning: a Leadership test; on a failure the unit goes to ground.
 
-    Not for Fearless units, units locked in combat or units already gone to ground.
+    Not for Fearless units, units locked in combat or units already gone to ground,
+    nor for vehicles (7th edition: "Vehicles … are never Pinned").
     """
     status = st(battle, unit)
-    if unit.destroyed or status.locked_in_combat or status.gone_to_ground:
+    if unit.destroyed or status.locked_in_combat or status.gone_to_ground or is_vehicle(unit):
         return
     if unit.has_rule("Fearless"):
         return

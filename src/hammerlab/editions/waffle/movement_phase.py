@@ -19,6 +19,7 @@ from hammerlab.editions.waffle.movement import (
 )
 from hammerlab.editions.waffle.shooting import start_phase
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.vehicles import may_move, turn_to_moves
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import PhaseChanged
 from hammerlab.engine.units import Unit
@@ -85,8 +86,12 @@ def _movers(battle: Battle, player: str, done: frozenset[str]) -> list[Unit]:
 
 
 def _may_move(battle: Battle, unit: Unit) -> bool:
+    """Not locked, falling back or gone to ground; not an Immobilised or Crew Stunned
+    vehicle (:func:`vehicles.may_move`)."""
     status = st(battle, unit)
-    return not (status.locked_in_combat or status.falling_back or status.gone_to_ground)
+    if status.locked_in_combat or status.falling_back or status.gone_to_ground:
+        return False
+    return may_move(battle, unit)
 
 
 def _end(battle: Battle, player: str) -> None:
@@ -110,6 +115,7 @@ def move_one(battle: Battle, unit: Unit) -> None:
     # goal, or blocked where it stands, has not moved (its Heavy weapons fire
     # normally).
     move_unit(battle, unit, goal_of(battle, unit, intent), distance, f"moves ({intent})")
+    turn_to_moves(battle, unit, starts)
     dangerous_terrain_tests(battle, unit, starts)
 
 

@@ -30,8 +30,15 @@ WEAPON_RULES = (
     "Unwieldy",
     "Specialist Weapon",
     "Two-handed",
+    "Force",
+    "Melta",
+    "Lance",
+    "Armourbane",
+    "Haywire",
 )
-"""Weapon special rules the Waffle Edition engine resolves."""
+"""Weapon special rules the Waffle Edition engine resolves (Force: the Psyker knows
+the Force power, ``psychic_powers.FORCE``; Melta, Lance, Armourbane and Haywire
+against vehicles only, ``armour.armour_attack``)."""
 
 
 @dataclass(frozen=True)
@@ -72,9 +79,52 @@ def _number(profile_name: str, key: str, raw: str) -> int:
     return int(text)
 
 
+VEHICLE_STAT_NAMES = ("BS", "Front", "Side", "Rear", "HP")
+"""A vehicle's characteristics (7th edition: BS, Armour Values, Hull Points)."""
+WALKER_STAT_NAMES = ("WS", "S", "I", "A")
+"""A Walker's characteristics besides (it fights in close combat)."""
+VEHICLE_TOUGHNESS = 10
+VEHICLE_LEADERSHIP = 10
+"""A vehicle has neither Toughness nor Leadership: no rule reads them of a vehicle
+(its hits roll armour penetration, ``armour.py``; Morale and Pinning skip it,
+``vehicles.is_vehicle``); these stand in only so that a vehicle has a :class:`Stats`."""
+
+
+def is_vehicle_profile(profile: Profile) -> bool:
+    """Whether ``profile`` is a vehicle's (it has Armour Values)."""
+    return "Front" in profile.characteristics
+
+
+def _vehicle_stats(profile: Profile) -> Stats:
+    """A vehicle's profile as :class:`Stats`: W is its Hull Points (each glancing or
+    penetrating hit takes one off, as a wound does), BS its BS; a Walker's WS S I A
+    as written; a vehicle without WS has WS 0, S 0, I 1, A 0 (it never strikes)."""
+    walker = "WS" in profile.characteristics
+    names = VEHICLE_STAT_NAMES + (WALKER_STAT_NAMES if walker else ())
+    missing = [k for k in names if k not in profile.characteristics]
+    if missing:
+        raise ProfileError(f"{profile.name}: missing characteristic(s) {', '.join(missing)}")
+    read = {k: _number(profile.name, k, profile.characteristics[k]) for k in names}
+    return Stats(
+        ws=read.get("WS", 0),
+        bs=read["BS"],
+        s=read.get("S", 0),
+        t=VEHICLE_TOUGHNESS,
+        w=read["HP"],
+        i=read.get("I", 1),
+        a=read.get("A", 0),
+        ld=VEHICLE_LEADERSHIP,
+        sv=None,
+        invulnerable=profile.invulnerable,
+        unit_type=profile.unit_type,
+    )
+
+
 @lru_cache(maxsize=4096)
 def stats_of(profile: Profile) -> Stats:
     """Read ``profile`` as Waffle characteristics (cached: profiles are immutable)."""
+    if is_vehicle_profile(profile):
+        return _vehicle_stats(profile)
     missing = [k for k in STAT_NAMES if k not in profile.characteristics]
     if missing:
         raise ProfileError(f"{profile.name}: missing characteristic(s) {', '.join(missing)}")

@@ -14,10 +14,14 @@ from hammerlab.editions.waffle.movement_phase import MOVEMENT
 from hammerlab.editions.waffle.parameters import PARAMETERS
 from hammerlab.editions.waffle.points import END_OF_TURN
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
+from hammerlab.editions.waffle.psychic import PSYCHIC
+from hammerlab.editions.waffle.psychic_parameters import PSYCHIC_PARAMETERS
+from hammerlab.editions.waffle.psychic_powers import is_psyker_rule, psychic_problems
 from hammerlab.editions.waffle.rules import OPTIONS
 from hammerlab.editions.waffle.shooting import SHOOTING
 from hammerlab.editions.waffle.special_rules import unsupported_unit_rules
 from hammerlab.editions.waffle.state import SCENARIO_KEYS, set_statuses, st, state_of
+from hammerlab.editions.waffle.vehicles import vehicle_end_of_turn
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.decisions import Controller
@@ -32,7 +36,7 @@ class WaffleRuleset:
 
     name = "waffle"
     title = "Waffle Edition (6th/7th-edition based)"
-    phases: tuple[str, ...] = ("movement", "shooting", "assault")
+    phases: tuple[str, ...] = ("movement", "psychic", "shooting", "assault")
 
     def __init__(self, library: Library | None = None) -> None:
         self._library = library
@@ -51,8 +55,8 @@ class WaffleRuleset:
 
     @property
     def parameters(self) -> tuple[Parameter, ...]:
-        """Every number the rules name (``parameters.py``)."""
-        return PARAMETERS
+        """Every number the rules name (``parameters.py``, ``psychic_parameters.py``)."""
+        return PARAMETERS + PSYCHIC_PARAMETERS
 
     def find_unit(self, name: str) -> Datasheet:
         """A datasheet by name (case-insensitive)."""
@@ -65,8 +69,11 @@ class WaffleRuleset:
     def validate_datasheet(self, datasheet: Datasheet) -> list[str]:
         """Characteristics, weapon types and rules the engine cannot resolve."""
         problems = [
-            f"special rule not implemented: {r}" for r in unsupported_unit_rules(datasheet.rules)
+            f"special rule not implemented: {r}"
+            for r in unsupported_unit_rules(datasheet.rules)
+            if not is_psyker_rule(r)
         ]
+        problems += psychic_problems(datasheet)
         for entry in datasheet.entries:
             try:
                 stats_of(entry.profile)
@@ -75,6 +82,7 @@ class WaffleRuleset:
             problems += [
                 f"{entry.profile.name}: special rule not implemented: {r}"
                 for r in unsupported_unit_rules(entry.rules)
+                if not is_psyker_rule(r)
             ]
             for weapon in entry.weapons:
                 try:
@@ -94,8 +102,8 @@ class WaffleRuleset:
         return WaffleAI()
 
     def flow(self) -> Flow:
-        """Movement, shooting and assault phases; then the end of the player's turn."""
-        return Flow((MOVEMENT, SHOOTING, ASSAULT), end_of_turn)
+        """Movement, psychic, shooting and assault phases; then the end of the player's turn."""
+        return Flow((MOVEMENT, PSYCHIC, SHOOTING, ASSAULT), end_of_turn)
 
     def start(self, battle: Battle) -> None:
         """The Waffle state on the battle (units' statuses, made on first use)."""
@@ -128,6 +136,7 @@ def end_of_turn(battle: Battle, player: str) -> None:
     turn) last until the end of the turn they happened in, whoever's units
     they are.
     """
+    vehicle_end_of_turn(battle, player)
     for unit in battle.units.values():
         status = st(battle, unit)
         status.morale_penalty = 0

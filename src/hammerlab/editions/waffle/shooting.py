@@ -31,6 +31,7 @@ from hammerlab.editions.waffle.points import (
 )
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.vehicles import may_run
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import PhaseChanged
@@ -86,9 +87,10 @@ def _may_act(battle: Battle, unit: Unit) -> bool:
 
 
 def can_run(battle: Battle, unit: Unit) -> bool:
-    """Units gone to ground, falling back or Slow and Purposeful cannot Run."""
+    """Units gone to ground, falling back or Slow and Purposeful cannot Run; nor can
+    vehicles other than Walkers (:func:`vehicles.may_run`)."""
     status = st(battle, unit)
-    return not (
+    return may_run(unit) and not (
         status.gone_to_ground or status.falling_back or unit.has_rule("Slow and Purposeful")
     )
 
@@ -189,15 +191,6 @@ def unit_shooting_action(battle: Battle, unit: Unit) -> None:
     result = shooting_attack(battle, unit, target, orders)
     st(battle, unit).shot_target = target.id
     after_shooting(battle, unit, target, result, orders)
-
-
-def is_vehicle(unit: Unit) -> bool:
-    """Whether the unit is a vehicle (a model's unit type says Vehicle).
-
-    Seed 000, Suppressive Fire, is "against non-vehicle targets"; seed 004,
-    Fiery Charge, "against the non-vehicle enemy unit they charged".
-    """
-    return any("vehicle" in m.profile.unit_type.lower() for m in unit.alive_models)
 
 
 def choose_target(battle: Battle, unit: Unit, targets: list[Unit]) -> Unit:

@@ -27,6 +27,8 @@ UNIT_RULES: Final[dict[str, str]] = {
     "And They Shall Know No Fear": "automatically passes tests to Regroup; "
     "never goes to ground from a failed Pinning test's panic (passes Pinning as Regroup)",
     "Fleet": "may re-roll the Run distance",
+    "Tank Hunters": "re-rolls failed armour penetration rolls (armour.armour_attack); "
+    "glancing hits are not re-rolled",
     "Independent Character": "cannot make a Final Shot or Final Blow",
     "Shock Troops": "ignores Suppressive Fire (optional sub-rule of the proposed rule)",
     "Furious Charge": "+1 Strength in close combat on a turn it charged (and for the hits "

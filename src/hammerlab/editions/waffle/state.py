@@ -51,6 +51,21 @@ class WaffleStatus:
     """A Flying Monstrous Creature that changed flight mode this turn."""
 
 
+@dataclass
+class VehicleStatus:
+    """What a vehicle model suffered (7th-edition Vehicle Damage table) and where it faces."""
+
+    heading: float | None = None
+    """Degrees (0 = +x, 90 = +y); ``None`` until first read (:func:`heading_of`)."""
+    shaken_turns: int = 0
+    """Crew Shaken: ends of its controller's turns left with Snap Shots only."""
+    stunned_turns: int = 0
+    """Crew Stunned: ends of its controller's turns left without moving, Snap Shots only."""
+    immobilised: bool = False
+    moved_last_turn: bool = False
+    """Whether it moved in its controller's last turn (close combat attacks hit it on 4+)."""
+
+
 SCENARIO_KEYS = (
     "ran",
     "gone_to_ground",
@@ -67,15 +82,22 @@ class WaffleState:
     """The Waffle Edition's state of a battle: each unit's status, by unit id."""
 
     units: dict[str, WaffleStatus] = field(default_factory=dict)
+    vehicles: dict[str, VehicleStatus] = field(default_factory=dict)
+    """Each vehicle model's heading and damage (``vehicles.py``), by model id."""
 
     def snapshot(self) -> dict[str, object]:
         """Plain data (for the state digest of saved games)."""
-        return {
+        units: dict[str, object] = {
             uid: {
                 k: sorted(v) if isinstance(v, set) else v for k, v in dataclasses.asdict(s).items()
             }
             for uid, s in sorted(self.units.items())
         }
+        if self.vehicles:
+            units["vehicle models"] = {
+                mid: dataclasses.asdict(v) for mid, v in sorted(self.vehicles.items())
+            }
+        return units
 
 
 def state_of(battle: Battle) -> WaffleState:

@@ -14,7 +14,13 @@ The mapping, in short (``docs/importers.md`` has the reasons):
   model; the unit's rules and wargear become the datasheet's rules;
 * invulnerable saves come from ``"3+/4++"`` saves and unconditional rule or
   wargear text;
-* everything else (vehicle profiles, psychic powers, conditional modifiers,
+* psychic power profiles (those with a ``Warp Charge``) become the model's
+  powers, kept as written (the edition says which it plays), and a Psyker
+  profile's Mastery Level the rule ``Psyker (Mastery Level N)``;
+* a vehicle profile (``BS Front Side Rear HP Type``, Walkers ``WS S I A`` too)
+  becomes a model of unit type ``Vehicle (Tank, ...)`` on a vehicle-sized base;
+  Flyers, Super-heavy vehicles and buildings are not playable;
+* everything else (conditional modifiers,
   unresolved links...) becomes a note, and so does each model or weapon whose
   characteristics the Waffle Edition cannot read (:mod:`.playable`), kept as
   written.
@@ -36,11 +42,15 @@ from hammerlab.io.battlescribe.playable import (
 )
 from hammerlab.io.battlescribe.profiles import (
     BODY_KINDS,
+    VEHICLE_BASE_MM,
     Kind,
     RawProfile,
+    mastery_rule,
     model_profile,
     modes_of,
     normalise_rule,
+    psychic_power,
+    vehicle_profile,
     weapon,
 )
 from hammerlab.io.battlescribe.saves import invulnerable_in_text
@@ -48,8 +58,8 @@ from hammerlab.io.battlescribe.tree import Node
 
 NO_MODELS = "it has no models"
 """The reason a unit without any model (a formation, an upgrade) is not playable."""
-VEHICLES = "vehicles are not modelled"
-"""The reason a unit holding a vehicle (or walker, flyer, building) is not playable."""
+MIXED = "a unit mixing vehicles and other models is not modelled"
+"""7th edition has no such unit; a formation imported as one datasheet may be one."""
 
 _GRENADE = re.compile(r"\b(?:grenades?|bombs?|stikkbombs?)\b", re.IGNORECASE)
 
@@ -73,6 +83,8 @@ class _Gear:
     texts: list[tuple[str, str, bool]] = field(default_factory=list)
     """(name, text, is a wargear item) of rules and wargear, read for invulnerable saves."""
     notes: list[str] = field(default_factory=list)
+    powers: list[Weapon] = field(default_factory=list)
+    """Psychic powers (profiles with a Warp Charge), kept as written."""
 
     def take(self, node: Node) -> None:
         """Add what ``node`` itself shows (not its children).
@@ -99,6 +111,10 @@ class _Gear:
             elif kind is Kind.TEXT:
                 self.rules.append(raw.name)
                 self.texts.append((raw.name, raw.text(), True))
+            elif (power := psychic_power(raw)) is not None:
+                self.powers.append(power)
+            elif (mastery := mastery_rule(raw)) is not None:
+                self.rules.append(mastery)
             else:
                 self.notes.append(f"Profile {raw.describe()} is not used by hammerlab.")
         if armed:
@@ -199,6 +215,10 @@ def build_datasheet(
         notes.extend(filter(None, map(never_fires_note, entry.weapons)))
     if not entries and not reasons:
         reasons.append(NO_MODELS)
+    vehicles = {"Front" in entry.profile.characteristics for entry in entries}
+    if len(vehicles) > 1:  # a formation of tanks and squads imported as one datasheet
+        notes.append(f"{name!r} mixes vehicles and other models in one unit; not playable.")
+        reasons.append(MIXED)
     datasheet = Datasheet(
         name=name,
         army=army,
@@ -298,24 +318,31 @@ def _model_entries(
             notes.append(f"Model {model.name!r} has no WS BS S T W I A Ld Sv profile; left out.")
             reasons.append(f"model {model.name!r} has no WS BS S T W I A Ld Sv profile")
         else:
-            notes.append("No model with a WS BS S T W I A Ld Sv profile was found.")
+            notes.append("No model with a WS BS S T W I A Ld Sv or vehicle profile was found.")
         return []
     notes.extend(
         f"Model {model.name!r} also shows profile {raw.name!r}; only {body.name!r} is used."
         for raw in gear.bodies[1:]
         if raw.name != body.name
     )
-    if body.kind is Kind.VEHICLE:
-        notes.append(f"Vehicle profile not supported: {body.describe()}.")
-        reasons.append(VEHICLES)
-        return []
     if model.count == 0:
         notes.append(f"Model {model.name!r} is selected 0 times; left out.")
         return []
-    profile, profile_notes = model_profile(body)
+    base_mm = 25.0
+    if body.kind is Kind.VEHICLE:
+        profile, profile_notes, refused = vehicle_profile(body)
+        if refused:
+            notes.append(f"Vehicle {body.describe()}: {refused}.")
+            reasons.append(refused)
+            return []
+        walker = "walker" in profile.unit_type.lower()
+        base_mm = VEHICLE_BASE_MM["walker" if walker else "other"]
+    else:
+        profile, profile_notes = model_profile(body)
     notes.extend(profile_notes)
     profile = _with_invulnerable(profile, [*gear.texts, *unit_gear.texts], notes)
     rules = tuple(rule for rule in _unique(gear.rules) if rule not in unit_gear.rules)
+    powers = tuple({p.name: p for p in [*unit_gear.powers, *gear.powers]}.values())
     if not gear.weapons and not unit_gear.weapons:
         notes.append(f"Model {body.name!r} carries no weapon: none is selected.")
     loadouts = _loadouts(model.count, gear.weapons)
@@ -326,6 +353,8 @@ def _model_entries(
             weapons=tuple(weapons),
             variable=model.variable and index == 0,
             rules=rules,
+            powers=powers,
+            base_mm=base_mm,
         )
         for index, (count, weapons) in enumerate(loadouts)
     ]

@@ -8,7 +8,9 @@ here, and every model or weapon outside them is caught at import time instead
 of failing later, in a battle:
 
 * a model: ``WS BS S T W I A Ld`` numbers (``"3"``, ``"3+"``), ``Sv`` a
-  number or ``-``; a model outside these makes its unit unplayable;
+  number or ``-``; a vehicle (it has ``Front``): ``BS Front Side Rear HP``
+  numbers, a Walker's ``WS S I A`` too; a model outside these makes its unit
+  unplayable;
 * a weapon: ``Range`` inches, ``Template``, ``Melee`` or ``-``; ``S`` a
   number, ``User``, ``xN`` or ``+N``; ``AP`` a number or ``-``; ``Type`` (with
   the weapon's keywords after it) starting with ``Assault|Heavy|Rapid
@@ -39,17 +41,23 @@ _TYPE_HEAD = re.compile(rf"{_KINDS}\s*(?:[0-9]+)?(?:\s*/\s*[0-9]+)?", re.IGNOREC
 _DICE_SHOTS = re.compile(rf"{_KINDS}\s*(?P<dice>[0-9]*\s*D\s*[0-9]+.*)", re.IGNORECASE)
 _MARKERS = frozenset({"blast", "large blast", "template", "barrage"})
 _STATS = ("WS", "BS", "S", "T", "W", "I", "A", "Ld")
+_VEHICLE_STATS = ("BS", "Front", "Side", "Rear", "HP")
+_WALKER_STATS = ("WS", "S", "I", "A")
 
 
 def profile_problems(profile: Profile) -> list[str]:
-    """The characteristics of a model profile the Waffle Edition cannot read."""
+    """The characteristics of a model (or vehicle) profile the Waffle Edition cannot read."""
+    vehicle = "Front" in profile.characteristics
+    stats: tuple[str, ...] = _VEHICLE_STATS if vehicle else _STATS
+    if vehicle and "WS" in profile.characteristics:
+        stats += _WALKER_STATS
     bad = [
         f"{key} {profile.get(key)!r}"
-        for key in _STATS
+        for key in stats
         if not _NUMBER.fullmatch(profile.get(key).strip())
     ]
     save = profile.get("Sv").strip()
-    if save not in _NO_VALUE and not _NUMBER.fullmatch(save):
+    if not vehicle and save not in _NO_VALUE and not _NUMBER.fullmatch(save):
         bad.append(f"Sv {profile.get('Sv')!r}")
     if not bad:
         return []

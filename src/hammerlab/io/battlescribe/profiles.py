@@ -35,7 +35,8 @@ class Kind(Enum):
     WEAPON = "weapon"
     """Has exactly ``Range``, ``Strength``/``S``, ``AP`` and ``Type``."""
     VEHICLE = "vehicle"
-    """Armour facings or hull points: not supported by hammerlab."""
+    """Armour facings and hull points (``BS Front Side Rear HP Type``; Walkers
+    also ``WS S I A``): read by :func:`vehicle_profile`."""
     TEXT = "text"
     """A single text characteristic (a wargear item's description)."""
     OTHER = "other"
@@ -200,6 +201,64 @@ def model_profile(raw: RawProfile) -> tuple[Profile, list[str]]:
     return profile, notes
 
 
+VEHICLE_KEYS = ("BS", "Front", "Side", "Rear", "HP")
+"""What every vehicle profile has (7th edition: BS, Armour Values, Hull Points)."""
+WALKER_KEYS = ("WS", "S", "I", "A")
+"""What a Walker's profile has besides (7th edition: "WS BS S Front Side Rear I A HP")."""
+VEHICLE_BASE_MM = {"walker": 60.0, "other": 100.0}
+"""Hulls are modelled as round bases: a Sentinel-sized Walker 60 mm, any other vehicle
+100 mm across (about 4", a Rhino or Chimera hull's width)."""
+UNPLAYABLE_VEHICLE_TYPES = ("flyer", "super-heavy", "building", "fortification")
+"""Vehicle types hammerlab does not model (Zooming Flyers, Super-heavy vehicles'
+own rules, buildings): a vehicle of one of these types is not playable."""
+
+
+def vehicle_types(written: str) -> str:
+    """The vehicle types as one text: ``Vehicle (Tank, Heavy)`` and ``Tank, Heavy`` both
+    give ``Tank, Heavy``; no type at all gives ``""`` (a plain vehicle)."""
+    text = written.strip()
+    match = re.fullmatch(r"vehicle\s*\((.*)\)", text, re.IGNORECASE)
+    inner = match.group(1) if match else text
+    if inner.strip().lower() == "vehicle":
+        return ""
+    return ", ".join(" ".join(t.split()) for t in inner.split(",") if t.strip())
+
+
+def vehicle_profile(raw: RawProfile) -> tuple[Profile, list[str], str | None]:
+    """The engine profile of a vehicle profile, notes, and why it cannot play (if so).
+
+    The characteristics kept are :data:`VEHICLE_KEYS` (and :data:`WALKER_KEYS`
+    where given); the unit type is written as a 7th-edition codex prints it,
+    ``Vehicle (Tank, Heavy)``. Flyers, Super-heavy vehicles and buildings are
+    refused (:data:`UNPLAYABLE_VEHICLE_TYPES`).
+    """
+    notes = list(raw.pending)
+    values = {key.strip(): value for key, value in raw.values.items()}
+    lower = {key.lower(): value for key, value in values.items()}
+    characteristics = {
+        key: lower[key.lower()] for key in (*VEHICLE_KEYS, *WALKER_KEYS) if key.lower() in lower
+    }
+    if "HP" not in characteristics and "hull points" in lower:
+        characteristics["HP"] = lower["hull points"]
+    types = vehicle_types(lower.get("type", ""))
+    for key in ("combat role", "pursuit", "agility"):
+        if lower.get(key, "").strip() not in ("", "-", "N/A"):
+            notes.append(f"{raw.name}: {key.title()} {lower[key]!r} is not used by hammerlab.")
+    if "transport" in types.lower():
+        notes.append(f"{raw.name}: Transport: hammerlab plays no embarking, so it carries no one.")
+    refused = next((t for t in UNPLAYABLE_VEHICLE_TYPES if t in types.lower()), None)
+    reason = None if refused is None else f"{refused} vehicles are not modelled"
+    facings = [key for key in ("Front", "Side", "Rear", "HP") if key not in characteristics]
+    if facings:  # a building's single Armour Value, say
+        reason = f"a vehicle or building profile without {', '.join(facings)} is not modelled"
+    unit_type = f"Vehicle ({types})" if types else "Vehicle"
+    return (
+        Profile(name=raw.name, characteristics=characteristics, unit_type=unit_type),
+        notes,
+        reason,
+    )
+
+
 def weapon(raw: RawProfile) -> Weapon:
     """The engine weapon of a weapon profile, in the forms the Waffle Edition reads.
 
@@ -234,6 +293,22 @@ def modes_of(raw: RawProfile) -> list[str]:
 
 _INCH_MARK = r"(?:\"|''|”|″|in(?:ch(?:es)?)?\.?)"
 _INCHES = re.compile(rf"^(\d+(?:\.\d+)?)\s*{_INCH_MARK}?$", re.IGNORECASE)
+
+
+def psychic_power(raw: RawProfile) -> Weapon | None:
+    """A psychic power profile (one with a ``Warp Charge``) as the model's power,
+    its characteristics as written; ``None`` for any other profile."""
+    if not any(key.strip().lower() == "warp charge" for key in raw.values):
+        return None
+    return Weapon(name=raw.name, characteristics=dict(raw.values))
+
+
+def mastery_rule(raw: RawProfile) -> str | None:
+    """A Psyker profile's Mastery Level as the rule ``Psyker (Mastery Level N)``
+    (7th-edition data: ``Mastery Level`` and ``Disciplines``); ``None`` otherwise."""
+    level = next((v for k, v in raw.values.items() if k.strip().lower() == "mastery level"), "")
+    match = re.fullmatch(r"\s*([0-9]+)\s*", level)
+    return f"Psyker (Mastery Level {match.group(1)})" if match else None
 
 
 def normalise_range(value: str) -> str:

@@ -22,8 +22,9 @@ from hammerlab.editions.waffle.combat import in_contact
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.placement import PILE_IN
 from hammerlab.editions.waffle.points import CHARGE_BONUS_ATTACKS, CHARGE_SUCCEEDED, END_OF_TURN
-from hammerlab.editions.waffle.shooting import is_vehicle, shooting_attack
+from hammerlab.editions.waffle.shooting import shooting_attack
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.vehicles import is_vehicle
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.rules import Hooks, Parameter, RuleOption, RuleSettings

@@ -24,6 +24,7 @@ from hammerlab.editions.waffle.points import (
 )
 from hammerlab.editions.waffle.shooting import can_run, shooting_attack, snap_fire_weapons
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.vehicles import is_vehicle
 from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.rules import HookPoint, Hooks, Installer, Parameter, RuleOption, RuleSettings
@@ -93,7 +94,10 @@ class DiveForCover:
     without_run: bool = False
 
     def available(self, battle: Battle, unit: Unit, attacker: Unit) -> bool:
-        """Units gone to ground, falling back or Slow and Purposeful cannot Run."""
+        """Units gone to ground, falling back or Slow and Purposeful cannot Run;
+        vehicles never Go to Ground (7th edition)."""
+        if is_vehicle(unit):
+            return False
         if self.fearless == "may_not" and unit.has_rule("Fearless"):
             return False
         if can_run(battle, unit):
@@ -143,8 +147,9 @@ class FallBack:
     label: str = FALL_BACK
 
     def available(self, battle: Battle, unit: Unit, attacker: Unit) -> bool:
-        """Any unit that may react may fall back."""
-        return True
+        """Any unit that may react may fall back, but a vehicle (7th edition: vehicles
+        take no Morale checks and never fall back)."""
+        return not is_vehicle(unit)
 
     def resolve(self, battle: Battle, unit: Unit, attacker: Unit) -> None:
         """The 6th/7th-edition Fall Back move."""

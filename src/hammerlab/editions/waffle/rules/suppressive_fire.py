@@ -35,8 +35,8 @@ from hammerlab.editions.waffle.points import (
     WoundLoss,
 )
 from hammerlab.editions.waffle.profiles import WeaponProfile
-from hammerlab.editions.waffle.shooting import is_vehicle
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.vehicles import is_vehicle
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.rules import HookPoint, Hooks, Parameter, RuleOption, RuleSettings
 from hammerlab.engine.units import Model, Unit

@@ -1,0 +1,121 @@
+"""One unit fights (12.05 Normal Fight: "Your unit fights as described in Making
+Attacks (04)."): melee weapons, targets, attacks.
+
+The dice are those of a shooting attack (``attacks.resolve_battery``, with a
+:class:`FireControl` marked ``melee``: no cover, no half range, an invulnerable
+save limited to ranged attacks does not count), so every weapon keyword
+resolves as it does for ranged attacks ([LANCE] after a charge move, [LETHAL
+HITS], [SUSTAINED HITS], [DEVASTATING WOUNDS], [ANTI-X], [PRECISION],
+[TWIN-LINKED], [HAZARDOUS]).
+
+Making Attacks (04) is not quoted by hammerlab's sources for melee; hammerlab
+reads it as the 10th edition has it: each model selects one of its melee
+weapons (a weapon with [EXTRA ATTACKS] is used in addition), and a model
+attacks if it is within engagement range (2") of a model of the target unit.
+The targets are units the fighting unit is engaged with.
+"""
+
+from __future__ import annotations
+
+from hammerlab.editions.core11.attacks import Battery, resolve_battery, take_hazardous_tests
+from hammerlab.editions.core11.events import TargetSelected
+from hammerlab.editions.core11.fire_control import FireControl
+from hammerlab.editions.core11.positions import (
+    ENGAGEMENT_RANGE,
+    distance_to,
+    engaged_with,
+    unit_distance,
+)
+from hammerlab.editions.core11.state import Core11Game
+from hammerlab.editions.core11.volley import readable
+from hammerlab.editions.core11.weapons import WeaponProfile
+from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.decisions import Choice, Decision, DecisionContext
+from hammerlab.engine.units import Model, Unit
+
+MELEE = FireControl("melee", melee=True)
+"""The limits on a fighting unit's attacks: melee weapons, no cover (13.08 is for
+ranged attacks)."""
+MELEE_WEAPON = "melee-weapon"
+"""The decision of a model with several melee weapons."""
+
+
+def _melee_weapons(game: Core11Game, model: Model) -> list[tuple[Weapon, WeaponProfile]]:
+    found = []
+    for weapon in model.weapons:
+        profile = readable(game, weapon)
+        if profile is not None and profile.melee:
+            found.append((weapon, profile))
+    return found
+
+
+def melee_batteries(game: Core11Game, unit: Unit) -> list[Battery]:
+    """The melee weapons each model of ``unit`` attacks with, grouped by profile.
+
+    Models of one kind carrying the same weapons choose alike (one decision for
+    them)."""
+    chosen: dict[tuple[str, tuple[str, ...]], str] = {}
+    groups: dict[str, Battery] = {}
+    for model in unit.alive_models:
+        carried = _melee_weapons(game, model)
+        extra = [(w, p) for w, p in carried if p.has("EXTRA ATTACKS")]
+        main = [(w, p) for w, p in carried if not p.has("EXTRA ATTACKS")]
+        used = list(extra)
+        if main:
+            key = (model.name, tuple(w.name for w, _ in main))
+            if key not in chosen:
+                chosen[key] = game.choose(
+                    Decision(
+                        MELEE_WEAPON,
+                        unit.player,
+                        f"{unit.label}: {model.name} fights with which melee weapon?",
+                        tuple(Choice(w.name, w.name) for w, _ in main),
+                        DecisionContext(unit=unit.id, models=(model.id,)),
+                    )
+                )
+            used += [(w, p) for w, p in main if w.name == chosen[key]][:1]
+        for weapon, profile in used:
+            battery = groups.setdefault(profile.name, Battery(weapon, profile, []))
+            battery.models.append(model)
+    return list(groups.values())
+
+
+def may_fight(model: Model, target: Unit) -> bool:
+    """Whether ``model`` attacks ``target`` with a melee weapon: alive and within
+    engagement range of one of its models."""
+    return model.alive and distance_to(model, target) <= ENGAGEMENT_RANGE
+
+
+def fight(game: Core11Game, unit: Unit) -> list[str]:
+    """``unit`` makes its melee attacks; returns the ids of the units it attacked."""
+    batteries = melee_batteries(game, unit)
+    foes = sorted(engaged_with(game.battle, unit), key=lambda e: unit_distance(unit, e))
+    if not batteries or not foes:
+        game.battle.say("fight", f"  {unit.label}: no melee weapon or no enemy in reach")
+        return []
+    for battery in batteries:
+        battery.target = game.choose(
+            Decision(
+                "target",
+                unit.player,
+                f"{unit.label}: target for {battery.weapon.name}?",
+                tuple(Choice(t.label, t.id) for t in foes),
+                DecisionContext(unit=unit.id, weapon=battery.weapon.name),
+            )
+        )
+        chosen = game.battle.unit(str(battery.target))
+        battery.target_models = len(chosen.alive_models)
+        game.battle.emit(TargetSelected(unit.label, battery.weapon.name, chosen.label))
+    attacked: list[str] = []
+    for battery in batteries:
+        assert battery.target is not None
+        target_unit = game.battle.unit(battery.target)
+        if target_unit.destroyed:
+            game.battle.say("fight", f"  {battery.weapon.name}: {target_unit.label} is gone")
+            continue
+        if battery.target not in attacked:
+            attacked.append(battery.target)
+        striking = [m for m in battery.models if may_fight(m, target_unit)]
+        resolve_battery(game, unit, battery, striking, MELEE)
+    take_hazardous_tests(game, unit, batteries)
+    return attacked

@@ -1,0 +1,240 @@
+"""Psykers and their psychic powers, read for the Waffle Edition (7th-edition rules).
+
+A psychic power is an edition-neutral profile on a model
+(:attr:`~hammerlab.engine.units.Model.powers`), written as the 7th-edition
+books and the BattleScribe data write it: ``Warp Charge``, ``Power Category``
+(Witchfire, Blessing, Malediction...), ``Range`` and, for a Witchfire power,
+``Strength``/``S``, ``AP`` and ``Type`` like a gun. :func:`power_of` reads one;
+:func:`unsupported_power` says why the engine cannot play one.
+
+What is supported (``docs/rules/waffle.md``, Psychic phase): Witchfire powers
+with a weapon profile (they are fired like a weapon, :mod:`.psychic`), and the
+Blessings of :data:`BLESSINGS` and Force, which grant special rules the
+engine resolves. Every other power (Focussed Witchfire, Beam and Nova powers, powers
+without a profile, Maledictions, Conjurations, other Blessings) is reported.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.engine.datasheet import Datasheet, Weapon
+from hammerlab.engine.units import Model, Unit
+from hammerlab.errors import ProfileError
+
+WITCHFIRE, BLESSING = "Witchfire", "Blessing"
+
+
+@dataclass(frozen=True)
+class BlessingEffect:
+    """What a supported Blessing gives while it is in effect."""
+
+    rules: tuple[str, ...] = ()
+    """Special rules the models gain."""
+    weapon_rules: tuple[tuple[str, str], ...] = ()
+    """(weapon rule, rule gained): the models' weapons with the first (any weapon
+    when it is ``""``) gain the second."""
+    whole_unit: bool = False
+    """A ``Self`` power that reaches "the Psyker and his unit"."""
+
+
+BLESSINGS: dict[str, BlessingEffect] = {
+    "Endurance": BlessingEffect(rules=("Eternal Warrior", "Feel No Pain (4+)", "Relentless")),
+    "Perfect Timing": BlessingEffect(weapon_rules=(("", "Ignores Cover"),), whole_unit=True),
+}
+"""Blessings whose effect is special rules the engine resolves, by power name; the
+texts of the BattleScribe data (``tests/data/bsdata-7e/Warhammer40K.gst``):
+
+- Biomancy, Endurance (Warp Charge 2, 24"): "Whilst the power is in effect, all
+  models in the target unit gain the Eternal Warrior, Feel No Pain (4+) and
+  Relentless special rules".
+- Divination, Perfect Timing (Warp Charge 1, Self): "Whilst this power is in
+  effect, the Psyker and his unit's weapons have the Ignores Cover special rule".
+"""
+
+_MASTERY = re.compile(r"mastery level\s*(\d+)", re.IGNORECASE)
+_PSYKER_RULES = ("psyker", "brotherhood of psykers", "brotherhood of psychers", "psychic pilot")
+"""7th edition: "the term 'Psyker' and 'Psyker unit' refers to any unit with the
+Psyker, Psychic Pilot or Brotherhood of Psykers/Sorcerers special rules" (the
+Tyranid data spells it "Psychers")."""
+_NAME_PREFIX = re.compile(r"^\s*(?:\([^)]*\)\s*|\d+\s*-\s*)")
+"""The BattleScribe data number a discipline's powers (``5 - Endurance``) and mark
+its primaris power (``(Primaris) Smite``)."""
+
+
+@dataclass(frozen=True)
+class PsychicPower:
+    """A psychic power read for the Waffle Edition."""
+
+    name: str
+    """The power's name without the data's numbering (``Smite``)."""
+    warp_charge: int
+    category: str
+    """The Power Category as written (``Witchfire``, ``Blessing``...)."""
+    range: float | None
+    """In inches; ``None`` for a power on the Psyker himself (``Self``)."""
+    weapon: Weapon | None
+    """A Witchfire power's shooting profile as a weapon (``Range S AP Type``)."""
+    whole_unit: bool = False
+    """A power on the Psyker "and his unit" (Force), though its range is ``Self``."""
+    rules: tuple[str, ...] = ()
+    """Special rules a supported Blessing grants (:data:`BLESSINGS`)."""
+    weapon_rules: tuple[tuple[str, str], ...] = ()
+    """(weapon rule, rule gained) of a supported Blessing (:attr:`BlessingEffect.weapon_rules`)."""
+
+    @property
+    def is_witchfire(self) -> bool:
+        """A Witchfire power with a weapon profile: fired like a gun."""
+        return self.category.lower() == WITCHFIRE.lower() and self.weapon is not None
+
+    @property
+    def is_blessing(self) -> bool:
+        """A Blessing the engine plays (it grants rules it resolves)."""
+        return self.category.lower() == BLESSING.lower() and bool(self.rules or self.weapon_rules)
+
+    @property
+    def targets_enemy(self) -> bool:
+        """Whether the power is aimed at an enemy unit (so it may be denied)."""
+        return self.is_witchfire
+
+
+FORCE = PsychicPower(
+    name="Force",
+    warp_charge=1,
+    category=BLESSING,
+    range=None,
+    weapon=None,
+    whole_unit=True,
+    weapon_rules=(("Force", "Instant Death"),),
+)
+"""7th edition, Force: "Any Psyker that has one or more weapons with this special
+rule knows the Force psychic power in addition to any other powers they know.
+Force - Warp Charge 1 Force is a blessing psychic power that targets the Psyker
+and his unit. All of the targets' weapons that have the Force special rule gain
+the Instant Death special rule until the start of your next Psychic phase"
+(the rule's text in the BattleScribe data, ``tests/data/bsdata-7e/Warhammer40K.gst``)."""
+
+
+def _characteristic(power: Weapon, *names: str) -> str:
+    return next((power.get(n) for n in names if power.get(n)), "")
+
+
+@lru_cache(maxsize=1024)
+def power_of(power: Weapon) -> PsychicPower:
+    """Read ``power`` (cached: profiles are immutable); a bad Warp Charge or Range is
+    a :class:`~hammerlab.errors.ProfileError` naming the power."""
+    name = _NAME_PREFIX.sub("", power.name).strip() or power.name
+    charge = power.get("Warp Charge").strip()
+    if not charge.isascii() or not charge.isdigit() or not 1 <= int(charge) <= 6:
+        raise ProfileError(f"psychic power {power.name}: Warp Charge must be 1-6, got {charge!r}")
+    reach = power.get("Range").strip().rstrip('"').strip()
+    if reach.lower() not in ("self", "") and not re.fullmatch(r"[0-9]+", reach):
+        raise ProfileError(f"psychic power {power.name}: Range {reach!r} is not inches or Self")
+    gun: Weapon | None = None
+    if all(_characteristic(power, *keys) for keys in (("Strength", "S"), ("AP",), ("Type",))):
+        profile = {
+            "Range": power.get("Range"),
+            "S": _characteristic(power, "Strength", "S"),
+            "AP": power.get("AP"),
+            "Type": power.get("Type"),
+        }
+        gun = Weapon(name=name, characteristics=profile)
+        weapon_of(gun)  # a Witchfire profile the engine cannot read is refused here
+    category = power.get("Power Category").strip() or "(none)"
+    effect = BLESSINGS.get(name) if category.lower() == BLESSING.lower() else None
+    effect = effect or BlessingEffect()
+    return PsychicPower(
+        name=name,
+        warp_charge=int(charge),
+        category=category,
+        range=float(reach) if reach.isdigit() else None,
+        weapon=gun,
+        whole_unit=effect.whole_unit,
+        rules=effect.rules,
+        weapon_rules=effect.weapon_rules,
+    )
+
+
+def unsupported_power(power: Weapon) -> str | None:
+    """Why the engine cannot play ``power`` (``None`` when it can)."""
+    try:
+        read = power_of(power)
+    except ProfileError as error:
+        return str(error)
+    if read.is_witchfire and read.range is not None:
+        unknown = weapon_of(read.weapon).unsupported_rules() if read.weapon else []
+        if unknown:
+            return (
+                f"psychic power {read.name}: weapon rule(s) not implemented: {', '.join(unknown)}"
+            )
+        return None
+    if read.is_blessing:
+        return None
+    return f"psychic power {read.name} ({read.category}) not implemented"
+
+
+def psychic_problems(datasheet: Datasheet) -> list[str]:
+    """What the engine cannot play of the datasheet's powers: each power it does not
+    play, the ``Details`` of a Witchfire power it fires (only the profile is
+    played), and powers known by a model of a unit without a Psyker rule (they
+    could never be manifested)."""
+    problems = []
+    psyker = any(is_psyker_rule(r) for r in datasheet.rules)
+    for entry in datasheet.entries:
+        for power in entry.powers:
+            why = unsupported_power(power) or _unplayed_details(power)
+            if why:
+                problems.append(f"{entry.profile.name}: {why}")
+        if entry.powers and not (psyker or any(is_psyker_rule(r) for r in entry.rules)):
+            problems.append(f"{entry.profile.name}: knows psychic powers but is not a Psyker")
+    return problems
+
+
+def _unplayed_details(power: Weapon) -> str | None:
+    """A fired Witchfire power's further effect (its ``Details``), which is not played."""
+    details = power.get("Details").strip()
+    if not details or not power_of(power).is_witchfire:
+        return None
+    shown = details if len(details) <= 80 else details[:79].rstrip() + "…"
+    return f"psychic power {power_of(power).name}: only its profile is played, not: {shown}"
+
+
+def playable_powers(model: Model) -> list[PsychicPower]:
+    """The powers ``model`` knows that the engine plays: its own, and Force when it
+    has a weapon with the Force special rule (:data:`FORCE`)."""
+    powers = [power_of(p) for p in model.powers if unsupported_power(p) is None]
+    if any(weapon_of(w).has_rule("Force") for w in model.weapons):
+        powers.append(FORCE)
+    return powers
+
+
+def is_psyker(unit: Unit) -> bool:
+    """Whether the unit (or a model of it alive) has a Psyker rule."""
+    return any(is_psyker_rule(r) for r in _rules(unit))
+
+
+def mastery_level(unit: Unit) -> int:
+    """The unit's Mastery Level: the highest ``Psyker (Mastery Level N)`` it names.
+
+    A Psyker rule without a level counts as Mastery Level 1 (the lowest a
+    7th-edition Psyker has); a unit with no Psyker rule has none (0).
+    """
+    levels = [_level(r) for r in _rules(unit) if is_psyker_rule(r)]
+    return max(levels, default=0)
+
+
+def _rules(unit: Unit) -> list[str]:
+    return [*unit.rules, *(r for m in unit.alive_models for r in m.rules)]
+
+
+def is_psyker_rule(rule: str) -> bool:
+    """Whether ``rule`` makes a unit a Psyker (with or without its Mastery Level)."""
+    return rule.split("(", maxsplit=1)[0].strip().lower() in _PSYKER_RULES
+
+
+def _level(rule: str) -> int:
+    match = _MASTERY.search(rule)
+    return int(match.group(1)) if match else 1

@@ -1,0 +1,215 @@
+"""Vehicles in the Waffle Edition: what a vehicle is, where its hull faces, what it may do.
+
+The seeds name vehicles without rules of their own ("non-vehicle targets",
+seed 000; "the non-vehicle enemy unit they charged", seed 004), so hammerlab
+plays the 7th-edition vehicle rules (``docs/rules/waffle.md``, *Vehicles*).
+A vehicle is a model whose profile has Armour Values
+(:func:`profiles.is_vehicle_profile`): ``BS Front Side Rear HP`` and, for a
+Walker, ``WS S I A``; its unit type names its vehicle types as a codex prints
+them, ``Vehicle (Tank, Heavy)``. Armour penetration is ``armour``, the damage
+table ``vehicle_damage``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from hammerlab.editions.waffle.profiles import is_vehicle_profile, stats_of
+from hammerlab.editions.waffle.state import VehicleStatus, state_of
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.datasheet import Profile
+from hammerlab.engine.geometry import Vec
+from hammerlab.engine.units import Model, Unit
+
+FRONT, SIDE, REAR = "Front", "Side", "Rear"
+ARC_HALF_WIDTH = 45.0
+"""The 90° arcs of the hull: Front within 45° either side of the heading, Rear within
+45° of the opposite way, Side between (7th edition draws the arcs through the hull's
+corners; hammerlab's hulls are round, so a square hull's diagonals are used)."""
+COMBAT_SPEED = 6.0
+"""7th edition: "Combat Speed: up to 6"" (hammerlab moves vehicles at Combat Speed only)."""
+
+
+@dataclass(frozen=True)
+class VehicleProfile:
+    """A vehicle's Armour Values, Hull Points and vehicle types."""
+
+    front: int
+    side: int
+    rear: int
+    hull_points: int
+    types: tuple[str, ...]
+    """``("Tank", "Heavy")`` for ``Vehicle (Tank, Heavy)``."""
+
+    def has_type(self, word: str) -> bool:
+        """Whether one of the vehicle types is ``word`` (``Walker``, ``Open-topped``...)."""
+        return any(t.lower() == word.lower() for t in self.types)
+
+    def armour(self, facing: str) -> int:
+        """The Armour Value of ``facing`` (Front, Side or Rear)."""
+        return {FRONT: self.front, SIDE: self.side, REAR: self.rear}[facing]
+
+
+@lru_cache(maxsize=1024)
+def vehicle_of(profile: Profile) -> VehicleProfile | None:
+    """``profile`` read as a vehicle, ``None`` when it is not one (cached)."""
+    if not is_vehicle_profile(profile):
+        return None
+    stats = stats_of(profile)  # checks the numbers and reads the Hull Points
+    inner = profile.unit_type.partition("(")[2].rpartition(")")[0]
+    types = tuple(" ".join(t.split()) for t in inner.split(",") if t.strip())
+    numbers = {k: int(profile.characteristics[k].strip()) for k in (FRONT, SIDE, REAR)}
+    return VehicleProfile(numbers[FRONT], numbers[SIDE], numbers[REAR], stats.w, types)
+
+
+def is_vehicle(unit: Unit) -> bool:
+    """Whether the unit is a vehicle (all its models have Armour Values; the importer
+    refuses units mixing vehicles and other models, and a scenario's hand-written
+    mixed unit is played as a non-vehicle one).
+
+    Seed 000, Suppressive Fire, is "against non-vehicle targets"; seed 004,
+    Fiery Charge, "against the non-vehicle enemy unit they charged". 7th
+    edition: vehicles have no Leadership, so they take no Morale checks and
+    no Pinning tests.
+    """
+    return bool(unit.models) and all(vehicle_of(m.profile) is not None for m in unit.models)
+
+
+def is_walker(unit: Unit) -> bool:
+    """Whether the unit is a Walker (it moves, charges and fights like infantry)."""
+    return any(
+        (v := vehicle_of(m.profile)) is not None and v.has_type("Walker") for m in unit.models
+    )
+
+
+def vehicle_status(battle: Battle, model: Model) -> VehicleStatus:
+    """The vehicle status of ``model`` (made on first use)."""
+    vehicles = state_of(battle).vehicles
+    if model.id not in vehicles:
+        vehicles[model.id] = VehicleStatus()
+    return vehicles[model.id]
+
+
+def _bearing(origin: Vec, point: Vec) -> float:
+    return math.degrees(math.atan2(point[1] - origin[1], point[0] - origin[0]))
+
+
+def heading_of(battle: Battle, unit: Unit, model: Model) -> float:
+    """Where the hull of ``model`` faces, in degrees.
+
+    A vehicle starts facing the centre of the enemy models (the first time
+    its heading is read, at the latest when it is first shot at); after it
+    moves it faces the way it moved (:func:`turn_to_moves`).
+    """
+    status = vehicle_status(battle, model)
+    if status.heading is None:
+        foes = [m.position for e in battle.enemies_of(unit) for m in e.alive_models]
+        if foes:
+            centre = (sum(p[0] for p in foes) / len(foes), sum(p[1] for p in foes) / len(foes))
+            status.heading = _bearing(model.position, centre)
+        else:
+            status.heading = 0.0
+    return status.heading
+
+
+def facing_toward(heading: float, origin: Vec, point: Vec) -> str:
+    """7th edition: the facing a shot from ``point`` strikes, by the firer's position
+    relative to the hull's arcs (:data:`ARC_HALF_WIDTH`: 90° arcs). A firer exactly
+    on an arc's edge strikes the Front or Rear, not the Side."""
+    if point == origin:
+        return FRONT
+    off = abs((_bearing(origin, point) - heading + 180.0) % 360.0 - 180.0)
+    if off <= ARC_HALF_WIDTH:
+        return FRONT
+    if off >= 180.0 - ARC_HALF_WIDTH:
+        return REAR
+    return SIDE
+
+
+def facing_of(battle: Battle, unit: Unit, model: Model, source: Vec) -> str:
+    """The facing of vehicle ``model`` (of ``unit``) a shot from ``source`` strikes."""
+    return facing_toward(heading_of(battle, unit, model), model.position, source)
+
+
+def turn_to_moves(battle: Battle, unit: Unit, starts: dict[str, Vec]) -> None:
+    """After a move, each vehicle that moved faces the way it moved."""
+    for model in unit.alive_models:
+        start = starts.get(model.id)
+        if vehicle_of(model.profile) is None or start is None or start == model.position:
+            continue
+        vehicle_status(battle, model).heading = _bearing(start, model.position)
+
+
+def may_move(battle: Battle, unit: Unit) -> bool:
+    """7th edition: an Immobilised vehicle "cannot move"; a Crew Stunned one "cannot
+    move … until the end of its next turn"."""
+    return not any(
+        vehicle_of(m.profile) is not None
+        and ((s := vehicle_status(battle, m)).immobilised or s.stunned_turns > 0)
+        for m in unit.alive_models
+    )
+
+
+def may_run(unit: Unit) -> bool:
+    """7th edition: vehicles do not Run (they move Flat Out instead, which hammerlab
+    does not play); Walkers Run like infantry."""
+    return not is_vehicle(unit) or is_walker(unit)
+
+
+def may_charge(unit: Unit) -> bool:
+    """7th edition: vehicles cannot charge, except Walkers."""
+    return not is_vehicle(unit) or is_walker(unit)
+
+
+def fights_in_melee(model: Model) -> bool:
+    """Whether the model strikes in close combat: vehicles other than Walkers have no
+    WS and no Attacks (7th edition)."""
+    vehicle = vehicle_of(model.profile)
+    return vehicle is None or vehicle.has_type("Walker")
+
+
+AUTOMATIC_HIT, MOVED_HIT = "A", "4+"
+
+
+def melee_cell_against(battle: Battle, target: Unit) -> str | None:
+    """The score close combat attacks need against a vehicle without WS, ``None``
+    against any other unit (which uses the melee chart).
+
+    7th edition: against a vehicle that "did not move" in its last turn (or is
+    Immobilised) attacks hit automatically; against one that moved, on 4+
+    (hammerlab moves vehicles at Combat Speed only; Cruising Speed's 6+ never
+    arises).
+    """
+    vehicles = [m for m in target.alive_models if vehicle_of(m.profile) is not None]
+    if not vehicles or not all(not fights_in_melee(m) for m in target.alive_models):
+        return None
+    moved = any(
+        vehicle_status(battle, m).moved_last_turn and not vehicle_status(battle, m).immobilised
+        for m in vehicles
+    )
+    return MOVED_HIT if moved else AUTOMATIC_HIT
+
+
+def crew_snap_shots(battle: Battle, unit: Unit) -> bool:
+    """Crew Shaken or Crew Stunned: the vehicle "can only fire Snap Shots"."""
+    return any(
+        vehicle_of(m.profile) is not None
+        and ((s := vehicle_status(battle, m)).shaken_turns > 0 or s.stunned_turns > 0)
+        for m in unit.alive_models
+    )
+
+
+def vehicle_end_of_turn(battle: Battle, player: str) -> None:
+    """Crew Shaken and Crew Stunned last "until the end of its next turn": each end of
+    the controller's turn counts one down (``vehicle_damage`` sets 1 in the enemy's
+    turn, 2 in the controller's own)."""
+    for unit in battle.units_of(player):
+        for model in unit.models:
+            if vehicle_of(model.profile) is None:
+                continue
+            status = vehicle_status(battle, model)
+            status.moved_last_turn = unit.status.moved
+            status.shaken_turns = max(0, status.shaken_turns - 1)
+            status.stunned_turns = max(0, status.stunned_turns - 1)

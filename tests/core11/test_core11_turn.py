@@ -1,0 +1,331 @@
+"""The rest of the 11th-edition turn: Command (08), Charge (11) and Fight (12) phases,
+with hand-measured distances and scripted dice.
+
+Every unit here is one row of models on 32 mm bases (radius 0.63"), so the
+base-to-base gap of two models is the centre distance minus ``RADII`` = 1.26".
+Player A is active and its edge is south.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from core11_kit import battle, events, game, gun, library_unit, place, script, sheet
+from typer.testing import CliRunner
+
+from hammerlab.analysis.battles import prepare
+from hammerlab.cli.app import app
+from hammerlab.editions.base import play
+from hammerlab.editions.core11.ai import Core11AI, melee_share
+from hammerlab.editions.core11.charge import CHARGE, charge_with, eligible_to_charge
+from hammerlab.editions.core11.command import COMMAND
+from hammerlab.editions.core11.events import (
+    AttacksResolved,
+    BattleShockRolled,
+    ChargeResolved,
+    CloseMove,
+    CommandPointsGained,
+    FightSelected,
+)
+from hammerlab.editions.core11.fight import FightStep, consolidate_step, fight_step, pile_in_step
+from hammerlab.editions.core11.melee import fight
+from hammerlab.editions.core11.movement import fall_back_eligible, move_with
+from hammerlab.editions.core11.overwatch import install_overwatch
+from hammerlab.editions.core11.positions import is_engaged
+from hammerlab.editions.core11.shooting import may_start_action
+from hammerlab.editions.flow import run_phase
+from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.events import PhaseChanged
+from hammerlab.io.scenario import load_scenario
+
+ROOT = Path(__file__).parents[2]
+WHOLE_GAME = ROOT / "examples" / "core11_whole_game.toml"
+RADII = 2 * 32 / 25.4 / 2
+
+
+def blade(keywords: tuple[str, ...] = (), attacks: str = "1") -> Weapon:
+    """A melee weapon, WS 3+, S4 AP0 D1."""
+    return Weapon(
+        "blade",
+        {"Range": "Melee", "A": attacks, "WS": "3+", "S": "4", "AP": "0", "D": "1"},
+        keywords,
+    )
+
+
+def test_08_02_both_players_gain_1_cp_and_08_03_battle_shock_at_half_strength() -> None:
+    """08.02: "Both players gain 1 Command Point (CP)." 08.03: a roll for each unit "at,
+    or below, half-strength" (01.02.01: 2 of a starting strength of 4 is half); 2D6 of
+    2 + 3 = 5 is under Ld 6+: battle-shocked; next Command phase 3 + 3 = 6 succeeds
+    and "it is no longer battle-shocked". A full unit makes no roll."""
+    a = place("a", sheet("Squad", count=4), "A", (10, 10))
+    full = place("f", sheet("Full", count=2), "A", (30, 10))
+    b = place("b", sheet("Foes"), "B", (10, 40))
+    fight_ = battle([a, full, b], dice=[2, 3, 3, 3])
+    state = game(fight_)
+    a.models[2].wounds_left = a.models[3].wounds_left = 0
+    run_phase(fight_, COMMAND, "A")
+    gained = [(e.player, e.total) for e in events(fight_, CommandPointsGained)]
+    assert gained == [("A", 1), ("B", 1)]
+    assert [(e.unit, e.roll, e.passed) for e in events(fight_, BattleShockRolled)] == [
+        ("Squad [a]", 5, False)
+    ]
+    assert state.battle_shocked == {"a"}
+    run_phase(fight_, COMMAND, "A")
+    assert state.command_points == {"A": 2, "B": 2}
+    assert state.battle_shocked == set()
+
+
+def test_11_02_charge_roll_2d6_and_charge_move_ends_engaged_with_fights_first() -> None:
+    """Gap 8 - 1.26 = 6.74"; charge roll 3 + 4 = 7 reaches it. The block moves toward
+    the target in 7/40" steps until the leading base would cross the target's: 38
+    steps, 6.65", a gap of 0.09" (engaged). 11.04 After moving: Fights First."""
+    a = place("a", sheet("Squad", weapons=[blade()]), "A", (10, 10))
+    b = place("b", sheet("Foes"), "B", (10, 18))
+    fight_ = battle([a, b], dice=[3, 4])
+    state = game(fight_)
+    run_phase(fight_, CHARGE, "A")
+    assert a.models[0].position == pytest.approx((10, 16.65))
+    assert is_engaged(fight_, a) and a.status.charged and state.fights_first == {"a"}
+    [resolved] = events(fight_, ChargeResolved)
+    assert (resolved.roll, resolved.succeeded, resolved.distance) == (7, True, 6.65)
+
+
+def test_11_02_01_a_charge_roll_short_of_every_enemy_makes_no_move() -> None:
+    """Gap 6.74"; a roll of 1 + 2 = 3 puts no enemy within the maximum distance."""
+    a = place("a", sheet("Squad"), "A", (10, 10))
+    b = place("b", sheet("Foes"), "B", (10, 18))
+    fight_ = battle([a, b], dice=[1, 2])
+    state = game(fight_)
+    charge_with(state, a)
+    assert a.models[0].position == (10, 10) and not a.status.charged
+    assert [(e.roll, e.succeeded) for e in events(fight_, ChargeResolved)] == [(3, False)]
+
+
+def test_11_02_eligible_to_declare_a_charge_within_12_unengaged_and_not_advanced() -> None:
+    """ "It is not within 12\" of one or more enemy units. It is engaged. It made an
+    advance or fall-back move this turn." prevent a charge: a gap of 13.24" is too
+    far, 10.74" is close enough unless the unit advanced."""
+    far = place("far", sheet("Far"), "A", (10, 10))
+    near = place("near", sheet("Near"), "A", (40, 14))
+    b = place("b", sheet("Foes"), "B", (10, 24.5))
+    c = place("c", sheet("Foes"), "B", (40, 26))
+    fight_ = battle([far, near, b, c])
+    state = game(fight_)
+    assert not eligible_to_charge(state, far) and eligible_to_charge(state, near)
+    state.no_charge.add("near")
+    assert not eligible_to_charge(state, near)
+
+
+def test_fire_overwatch_hits_only_on_unmodified_6s_and_costs_1_cp() -> None:
+    """Fire Overwatch: "an unmodified Hit roll of 6 is required to score a hit,
+    irrespective of the attacking weapon's Ballistic Skill" — with BS 3+, a 5 misses
+    and a 6 hits; the 6 wounds (4), the save fails (2 on 3+): one charger dies. 1CP
+    spent. Then the charge roll (3 + 4)."""
+    a = place("a", sheet("Squad", count=2), "A", (10, 10))
+    b = place("b", sheet("Foes", weapons=[gun(attacks="2", bs=3)]), "B", (10, 18))
+    fight_ = battle([a, b], dice=[5, 6, 4, 2, 3, 4])
+    state = game(fight_)
+    state.command_points = {"A": 0, "B": 1}
+    install_overwatch(state)
+    charge_with(state, a)
+    [shots] = events(fight_, AttacksResolved)
+    assert (shots.attacks, shots.hits, shots.models_destroyed) == (2, 1, 1)
+    assert state.command_points["B"] == 0
+    assert [e.roll for e in events(fight_, ChargeResolved)] == [7]
+
+
+def test_12_04_fights_first_units_fight_before_the_active_players_other_units() -> None:
+    """12.04 step 1: the active player A has no Fights First unit, "Otherwise, the other
+    player selects": B's Fights First unit fights first, then A's."""
+    a = place("a", sheet("Squad"), "A", (10, 10))
+    b = place("b", sheet("Foes"), "B", (10, 11.5))
+    fight_ = battle([a, b])
+    state = game(fight_)
+    state.fights_first = {"b"}
+    fight_step(state)
+    order = [(e.unit, e.fights_first) for e in events(fight_, FightSelected)]
+    assert order == [("Foes [b]", True), ("Squad [a]", False)]
+
+
+def test_12_04_without_fights_first_the_active_player_selects_first() -> None:
+    a = place("a", sheet("Squad"), "A", (10, 10))
+    b = place("b", sheet("Foes"), "B", (10, 11.5))
+    fight_ = battle([a, b])
+    fight_step(game(fight_))
+    assert [e.unit for e in events(fight_, FightSelected)] == ["Squad [a]", "Foes [b]"]
+
+
+def test_12_03_pile_in_up_to_3_inches_ends_engaged_and_short_of_the_base() -> None:
+    """Gap 3.5 - 1.26 = 2.24" (within 5", unengaged); the unit charged. Steps of
+    3/40 = 0.075": 29 steps, 2.175", leave a gap of 0.065" (no base crossed). Then the
+    opponent's unit, now engaged, piles in: its move toward the other centre is capped
+    at the centres' distance 1.325", in steps of 1.325/40 = 0.033125": one step fits
+    the 0.065" gap, two (0.06625") do not."""
+    a = place("a", sheet("Squad"), "A", (10, 10))
+    b = place("b", sheet("Foes"), "B", (10, 13.5))
+    fight_ = battle([a, b])
+    state = game(fight_)
+    a.status.charged = True
+    pile_in_step(state)
+    assert a.models[0].position == pytest.approx((10, 12.175))
+    assert b.models[0].position == pytest.approx((10, 13.5 - 0.033125))
+    assert [(e.unit, e.move, e.distance) for e in events(fight_, CloseMove)] == [
+        ("Squad [a]", "pile-in", 2.17),
+        ("Foes [b]", "pile-in", 0.03),
+    ]
+
+
+def test_12_08_consolidation_moves_an_engaged_unit_toward_its_enemy() -> None:
+    """Gap 2.9 - 1.26 = 1.64" (engaged): Ongoing Consolidation toward the other centre,
+    2.9" away (under 3"), in steps of 2.9/40 = 0.0725": 22 steps, 1.595", fit the gap
+    (23 would be 1.6675"). A unit not eligible to fight this phase stays."""
+    a = place("a", sheet("Squad"), "A", (10, 10))
+    b = place("b", sheet("Foes"), "B", (10, 12.9))
+    fight_ = battle([a, b])
+    state = game(fight_)
+    consolidate_step(state, FightStep(was_eligible={"a"}))
+    assert a.models[0].position == pytest.approx((10, 11.595))
+    assert b.models[0].position == (10, 12.9)
+
+
+@pytest.mark.parametrize(("charged", "destroyed"), [(True, 1), (False, 0)])
+def test_melee_attacks_resolve_weapon_keywords_lance_after_a_charge(
+    charged: bool, destroyed: int
+) -> None:
+    """[LANCE]: +1 to wound if the bearer made a charge move this turn: S4 against T4
+    needs 4+; a 3 wounds only after a charge. Hit 3 (WS 3+), wound 3, save 1."""
+    a = place("a", sheet("Squad", weapons=[blade(("LANCE",))]), "A", (10, 10))
+    b = place("b", sheet("Foes", save=6), "B", (10, 11.5))
+    fight_ = battle([a, b], dice=[3, 3, 1] if charged else [3, 3])
+    state = game(fight_)
+    a.status.charged = charged
+    fight(state, a)
+    [blow] = events(fight_, AttacksResolved)
+    assert (blow.hits, blow.models_destroyed) == (1, destroyed)
+
+
+def test_a_melee_weapon_is_not_fired_in_the_shooting_phase_and_fight_uses_only_melee() -> None:
+    """A unit with a gun and a blade fights with the blade only."""
+    a = place("a", sheet("Squad", weapons=[gun(), blade()]), "A", (10, 10))
+    b = place("b", sheet("Foes", save=6), "B", (10, 11.5))
+    fight_ = battle([a, b], dice=[1])
+    fight(game(fight_), a)
+    assert [e.weapon for e in events(fight_, AttacksResolved)] == ["blade"]
+
+
+def test_the_whole_game_example_plays_every_phase_for_three_turns() -> None:
+    """examples/core11_whole_game.toml: Command, Movement, Shooting, Charge and Fight
+    for both players in each of three turns, the AI on both sides."""
+    ready = prepare(load_scenario(WHOLE_GAME), str(WHOLE_GAME), seed=1)
+    play(ready.battle, ready.ruleset, ready.plan)
+    begun = [(e.turn, e.phase) for e in events(ready.battle, PhaseChanged) if e.begins]
+    for turn in (1, 2, 3):
+        for phase in ("command", "movement", "shooting", "charge", "fight"):
+            assert begun.count((turn, phase)) == 2
+    assert any(e.succeeded for e in events(ready.battle, ChargeResolved))
+    assert events(ready.battle, FightSelected)
+
+
+def test_the_lab_runs_on_the_whole_game_example() -> None:
+    args = ["lab", str(WHOLE_GAME), "--rule", "cover_effect=improve_save", "--runs", "2"]
+    result = CliRunner().invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["runs"] == 2
+
+
+def test_fire_overwatch_is_offered_when_an_enemy_ends_a_move_and_only_once_per_turn() -> None:
+    """WHEN: "when an enemy unit [...] ends a Normal, Advance or Fall Back move, or
+    declares a charge"; "You can only use this Stratagem once per turn." B declines
+    after A's move (the AI keeps the CP for a charge), then uses it when A declares a
+    charge; with 2CP, its second unit is not offered it again in the turn."""
+    a = place("a", sheet("Squad"), "A", (10, 10))
+    b = place("b", sheet("Foes", weapons=[gun(attacks="1")]), "B", (10, 30))
+    c = place("c", sheet("Others", weapons=[gun(attacks="1")]), "B", (20, 30))
+    fight_ = battle([a, b, c], dice=[1, 1, 1, 1])
+    state = game(fight_)
+    state.command_points = {"A": 0, "B": 2}
+    install_overwatch(state)
+    fight_.controllers["B"] = Core11AI()
+    fight_.controllers["A"] = script(("move-type", "normal"), ("heading", "Foes [b]"))
+    move_with(state, a)
+    asked = [d for d in fight_.log.of_kind("decision") if "overwatch" in d.text]
+    assert len(asked) == 2 and state.command_points["B"] == 2
+    charge_with(state, a)
+    assert state.command_points["B"] == 1
+    shots = events(fight_, AttacksResolved)
+    assert [(s.unit, s.attacks, s.hits) for s in shots] == [("Foes [b]", 1, 0)]
+
+
+def test_01_07_a_battle_shocked_unit_is_not_targeted_by_stratagems_nor_falls_back() -> None:
+    """01.07: while battle-shocked, "Its controlling player cannot target that unit with
+    stratagems (15)." and "It is not eligible to start an action"; 09.07 Ordered
+    Retreat only "If your unit is not battle-shocked" (Desperate Escape not modelled)."""
+    a = place("a", sheet("Squad"), "A", (10, 10))
+    b = place("b", sheet("Foes", weapons=[gun()]), "B", (10, 18))
+    fight_ = battle([a, b], dice=[3, 4])
+    state = game(fight_)
+    state.command_points = {"A": 0, "B": 1}
+    state.battle_shocked = {"b", "a"}
+    install_overwatch(state)
+    charge_with(state, a)
+    assert state.command_points["B"] == 1 and not events(fight_, AttacksResolved)
+    assert is_engaged(fight_, a)
+    assert not may_start_action(state, a)
+    assert not fall_back_eligible(state, a)
+    state.battle_shocked.clear()
+    assert fall_back_eligible(state, a)
+
+
+def test_12_06_an_unengaged_unit_that_charged_makes_an_overrun_fight_with_a_pile_in() -> None:
+    """12.04: a unit that "made a charge move this turn" is eligible to fight; unengaged,
+    its only fight type is 12.06 Overrun Fight: "one additional pile-in move, then
+    fights". Gap 4.5 - 1.26 = 3.24" (within 5"): the full 3" leaves 0.24" (engaged);
+    its one attack misses (hit roll 1), then the enemy, now engaged, fights back."""
+    a = place("a", sheet("Squad", weapons=[blade()]), "A", (10, 10))
+    b = place("b", sheet("Foes"), "B", (10, 14.5))
+    fight_ = battle([a, b], dice=[1])
+    state = game(fight_)
+    a.status.charged = True
+    fight_step(state)
+    assert a.models[0].position == pytest.approx((10, 13))
+    chosen = [(e.unit, e.fight_type) for e in events(fight_, FightSelected)]
+    assert chosen == [("Squad [a]", "overrun"), ("Foes [b]", "normal")]
+    assert [(e.attacks, e.hits) for e in events(fight_, AttacksResolved)] == [(1, 0)]
+
+
+def test_the_ai_charges_with_the_unit_that_expects_to_win_the_fight() -> None:
+    """By hand, Boyz into Intercessors (T5 Sv3+ W2, 10 wounds): nine Choppas, 3 attacks
+    x 2/3 hit x 1/2 wound (S5 v T5) x 1/2 unsaved (Sv 3+ at AP-1) = 0.5 damage each,
+    and the Kustom Choppa 3 x 2/3 x 1/2 x 2/3 (AP-2) x D2 = 4/3: 35/6 of 10 wounds.
+    Back, five Knives and Fists into Boyz (Sv5+, 9 + 3 = 12 wounds): 3 x 2/3 x 1/2 x
+    2/3 = 2/3 each, 10/3 of 12. The Boyz charge; the Intercessors do not."""
+    boyz = library_unit("boyz", "Boyz", "A", (10, 10))
+    marines = library_unit("marines", "Intercessor Squad", "B", (10, 30))
+    fight_ = battle([boyz, marines])
+    game(fight_)
+    assert melee_share(fight_, boyz, marines, True) == pytest.approx(35 / 6 / 10)
+    assert melee_share(fight_, marines, boyz, False) == pytest.approx(10 / 3 / 12)
+    for unit, expected in ((boyz, 0), (marines, 1)):
+        choices = (Choice(unit.label, unit), Choice("done", None))
+        decision = Decision("charger", unit.player, "charge?", choices)
+        assert Core11AI().choose(fight_, decision) == expected
+
+
+def test_12_08_engaging_consolidation_ends_engaged_and_the_enemy_then_fights() -> None:
+    """Unengaged, within 3" of an enemy (gap 3.76 - 1.26 = 2.5"): Engaging Consolidation,
+    "Your unit must be engaged with all of the selected enemy units"; in 0.075" steps,
+    33 steps (2.475") end 0.025" away. Then "If one or more enemy units engaged with
+    your unit have not been selected to fight this phase, your opponent must select each
+    of those units [...] it becomes eligible to fight and is selected to fight"."""
+    a = place("a", sheet("Squad"), "A", (10, 10))
+    b = place("b", sheet("Foes"), "B", (10, 13.76))
+    fight_ = battle([a, b])
+    state = game(fight_)
+    consolidate_step(state, FightStep(selected={"a"}, was_eligible={"a"}))
+    assert a.models[0].position == pytest.approx((10, 12.475))
+    assert [(e.unit, e.fight_type) for e in events(fight_, FightSelected)] == [
+        ("Foes [b]", "normal")
+    ]
