@@ -39,9 +39,10 @@ is for and the numbers measured over ``examples/matchups/``.
   reach times the fight's edge, less the Overwatch it will take); none when
   no value is positive.
 - Reaction to Charge (:func:`charge_reaction_costs`): Fall Back only when
-  fleeing is expected to cost fewer models than staying, and never when the
-  Fall Back roll could take it off its own table edge while it could hold;
-  else Fire Overwatch when it can hurt the charger, else none.
+  fleeing is expected to cost fewer models than staying (fleeing counts the
+  fight it only postpones and the shooting it stands in the open to), and
+  never when the Fall Back roll could take it off its own table edge while
+  it could hold; else Fire Overwatch when it can hurt the charger, else none.
 - Fiery Charge: when its expected casualties exceed those of the bonus
   Attacks it costs (parameter ``fiery_charge.lost_bonus_attacks``).
 - Melee weapon: the most expected casualties (Attacks times blow value)

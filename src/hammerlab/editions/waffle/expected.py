@@ -18,7 +18,11 @@ function the battle resolves it with:
   invulnerable and cover saves, ``allocation.instant_death`` with Eternal
   Warrior and Instant Death weapons, Feel No Pain);
 - cover: :func:`visibility.cover_save` from a firing model to the closest
-  target model (gone to ground counted).
+  target model (gone to ground counted);
+- who fights a charge's first round: the 6th/7th-edition engagement rule
+  :func:`combat.engaged_models` reads off the table (base contact, or within
+  :data:`combat.ENGAGED_SUPPORT` of a friend in contact), read ahead of the
+  charge move by :func:`charged_fighters`.
 
 The exact distribution of one volley is :func:`odds.shooting_odds`; the AI uses
 it where a threshold matters (:mod:`suppression`), not for ranking.
