@@ -378,6 +378,7 @@ def test_import_json_says_whether_each_unit_plays_and_lists_model_rules(tmp_path
         ),
         entry("Tank", "unit", vehicle("Tank")),
         entry("Jet", "unit", vehicle("Jet", "Flyer, Hover")),
+        entry("Bunker", "unit", vehicle("Bunker", "Building")),
     )
     app = typer.Typer()
 
@@ -403,11 +404,15 @@ def test_import_json_says_whether_each_unit_plays_and_lists_model_rules(tmp_path
         "10",
         "3",
     )
-    assert (units["Jet"]["playable"], units["Jet"]["reasons"]) == (
+    assert (units["Jet"]["playable"], units["Jet"]["profiles"][0]["unit_type"]) == (
+        True,
+        "Vehicle (Flyer, Hover)",
+    )
+    assert (units["Bunker"]["playable"], units["Bunker"]["reasons"]) == (
         False,
-        ["flyer vehicles are not modelled"],
+        ["building vehicles are not modelled"],
     )
     text = CliRunner().invoke(app, ["import", str(path)], env={"COLUMNS": "200"})
     assert "Rules of 'Sergeant': Feel No Pain" in text.stdout
     assert "Vehicle Tank: Front 12, Side 12, Rear 10, HP 3" in text.stdout
-    assert "Not playable: flyer vehicles are not modelled" in text.stdout
+    assert "Not playable: building vehicles are not modelled" in text.stdout

@@ -35,10 +35,11 @@ WEAPON_RULES = (
     "Lance",
     "Armourbane",
     "Haywire",
+    "Skyfire",
 )
 """Weapon special rules the Waffle Edition engine resolves (Force: the Psyker knows
 the Force power, ``psychic_powers.FORCE``; Melta, Lance, Armourbane and Haywire
-against vehicles only, ``armour.armour_attack``)."""
+against vehicles only, ``armour.armour_attack``; Skyfire, ``flyers.snap_against``)."""
 
 
 @dataclass(frozen=True)

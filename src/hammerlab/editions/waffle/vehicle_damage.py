@@ -198,12 +198,19 @@ def damage_vehicle(
     (:func:`damage_result`, :func:`damage_modifier`). "Wrecked: a vehicle
     reduced to 0 Hull Points"; Explodes! destroys it whatever its Hull Points
     (:func:`explode`). Hammerlab removes a wreck from the table.
+
+    7th edition, Super-heavy vehicles (the rule paraphrased from memory of
+    the rulebook): they do not roll on the Vehicle Damage table; a glancing or
+    penetrating hit takes one Hull Point and nothing else (no Crew Shaken,
+    Crew Stunned, Weapon Destroyed, Immobilised or Explodes!). Their
+    Catastrophic Damage table at 0 Hull Points is not played: the vehicle is
+    Wrecked.
     """
     vehicle = vehicle_of(model.profile)
     assert vehicle is not None
     model.wounds_left -= 1
     result, roll = "hull point", None
-    if outcome == PENETRATING:
+    if outcome == PENETRATING and not vehicle.super_heavy:
         modifier = damage_modifier(ap, vehicle.has_type("Open-topped"))
         roll = battle.dice.d6(f"Vehicle Damage table ({model.id}, {modifier:+d})") + modifier
         result = damage_result(roll)

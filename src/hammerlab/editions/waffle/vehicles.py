@@ -44,8 +44,17 @@ class VehicleProfile:
     """``("Tank", "Heavy")`` for ``Vehicle (Tank, Heavy)``."""
 
     def has_type(self, word: str) -> bool:
-        """Whether one of the vehicle types is ``word`` (``Walker``, ``Open-topped``...)."""
-        return any(t.lower() == word.lower() for t in self.types)
+        """Whether one of the vehicle types is ``word`` (``Walker``, ``Open-topped``...);
+        a ``Super-heavy Walker`` is a Walker, a ``Super-heavy Flyer`` a Flyer (7th edition:
+        they follow those types' rules as well as the Super-heavy ones)."""
+        wanted = word.lower()
+        return any(t.lower() in (wanted, f"super-heavy {wanted}") for t in self.types)
+
+    @property
+    def super_heavy(self) -> bool:
+        """Whether it is a Super-heavy vehicle (``Super-heavy Vehicle``, ``Super-heavy
+        Walker``, ``Super-Heavy Tank``, ``Super-heavy Flyer``...)."""
+        return any(t.lower().startswith("super-heavy") for t in self.types)
 
     def armour(self, facing: str) -> int:
         """The Armour Value of ``facing`` (Front, Side or Rear)."""
