@@ -166,7 +166,7 @@ def test_models_named_after_the_units_profile_wear_it(tmp_path: Path) -> None:
     ]
 
 
-def test_a_vehicle_with_drones_keeps_its_gun_and_is_refused_as_a_mixed_unit(
+def test_a_vehicle_with_drones_keeps_its_gun_and_its_drones_become_a_unit_of_their_own(
     tmp_path: Path,
 ) -> None:
     drones = entry(
@@ -186,9 +186,11 @@ def test_a_vehicle_with_drones_keeps_its_gun_and_is_refused_as_a_mixed_unit(
             + drones,
         ),
     )
-    sheet = result.find("Devilfish")
+    sheet, drones = result.find("Devilfish"), result.find("Devilfish: Gun Drone")
     assert [(e.profile.name, e.count, [w.name for w in e.weapons]) for e in sheet.entries] == [
         ("Devilfish", 1, ["Burst Cannon"]),
+    ]
+    assert [(e.profile.name, e.count, [w.name for w in e.weapons]) for e in drones.entries] == [
         ("Gun Drone", 2, ["Carbine"]),
     ]
     devilfish = sheet.entries[0].profile
@@ -200,10 +202,18 @@ def test_a_vehicle_with_drones_keeps_its_gun_and_is_refused_as_a_mixed_unit(
         "Rear": "10",
         "HP": "3",
     }
-    # the hull and its drones are one datasheet: a unit mixing a vehicle and other models
-    assert result.reasons("Devilfish") == (
-        "a unit mixing vehicles and other models is not modelled",
+    # the hull and its drones are two units (7th edition: detached drones are a unit of
+    # their own), both playable, each with a note naming the other
+    assert result.reasons("Devilfish") == result.reasons("Devilfish: Gun Drone") == ()
+    assert (
+        "Its models other than vehicles ('Gun Drone', x2) are a unit of their own (7th "
+        "edition has no unit of both): imported as the datasheet 'Devilfish: Gun Drone'."
+    ) in sheet.notes
+    assert drones.notes[0] == (
+        "Split from 'Devilfish', which holds both vehicles and other models (7th edition "
+        "has no unit of both); that unit's rules stay with 'Devilfish'."
     )
+    assert [s.name for s in result.datasheets] == ["Devilfish", "Devilfish: Gun Drone"]
 
 
 def test_an_invulnerable_save_in_another_items_description_is_not_applied(tmp_path: Path) -> None:

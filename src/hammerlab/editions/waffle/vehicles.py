@@ -75,7 +75,7 @@ def vehicle_of(profile: Profile) -> VehicleProfile | None:
 
 def is_vehicle(unit: Unit) -> bool:
     """Whether the unit is a vehicle (all its models have Armour Values; the importer
-    refuses units mixing vehicles and other models, and a scenario's hand-written
+    splits units mixing vehicles and other models in two, and a scenario's hand-written
     mixed unit is played as a non-vehicle one).
 
     Seed 000, Suppressive Fire, is "against non-vehicle targets"; seed 004,
