@@ -344,7 +344,7 @@ def test_a_starred_save_reads_its_armour_save_only(tmp_path: Path) -> None:
 
 
 def test_a_scenario_refuses_an_unplayable_unit_at_load_time(tmp_path: Path) -> None:
-    path = catalogue(tmp_path, entry("Mek Gun", "unit", body("Mek Gun", ws="-")))
+    path = catalogue(tmp_path, entry("Mek Gun", "unit", body("Mek Gun", ws="D6")))
     spec = Scenario.model_validate(
         {
             "name": "refused",
@@ -365,7 +365,7 @@ def test_a_scenario_refuses_an_unplayable_unit_at_load_time(tmp_path: Path) -> N
     with pytest.raises(InputError) as refused:
         prepare(spec, str(tmp_path / "scenario.toml"))
     assert str(refused.value) == (
-        f"{path}: unit 'Mek Gun': cannot be played: model 'Mek Gun': WS '-' is not a number"
+        f"{path}: unit 'Mek Gun': cannot be played: model 'Mek Gun': WS 'D6' is not a number"
     )
 
 

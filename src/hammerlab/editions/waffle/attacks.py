@@ -73,6 +73,8 @@ def firing_models(
         weapon = model.weapon(weapon_name)
         if weapon is None or (spent and spent[model.id] >= weapons_per_phase(model)):
             continue
+        if stats_of(model.profile).bs == 0:  # BS '-': it has no Ballistic Skill
+            continue
         profile = weapon_of(weapon)
         if orders.weapon_types is not None and profile.base_type not in orders.weapon_types:
             continue
