@@ -59,7 +59,8 @@ def _monte_carlo(
     for _ in range(TRIALS):
         dead, left = 0, wounds
         shots = sum(_roll(attack.attacks, rng) + _roll(attack.extra_attacks, rng)
-                    for _ in range(firing)) + attack.blast_attacks * firing  # fmt: skip
+                    + sum(_roll(attack.blast, rng) for _ in range(attack.blast_blocks))
+                    for _ in range(firing))  # fmt: skip
         for _ in range(shots):
             hit = Roll.SUCCESS if attack.auto_hit else attack.hit(rng.randint(1, 6))
             if hit is Roll.FAIL:
@@ -69,7 +70,7 @@ def _monte_carlo(
                 rolls += _roll(attack.sustained, rng)
             for _ in range(rolls):
                 wound = attack.wound(rng.randint(1, 6))
-                if wound is Roll.FAIL and attack.reroll_failed_wounds:
+                if attack.rerolls_wound(wound):
                     wound = attack.wound(rng.randint(1, 6))
                 if wound is Roll.FAIL:
                     continue

@@ -10,11 +10,13 @@ are started before the clock starts: what is timed is the playing.
 from __future__ import annotations
 
 import os
+import statistics
 import time
 from pathlib import Path
 
 from distributed import LocalCluster
 
+from hammerlab.analysis.lab import play_once
 from hammerlab.analysis.runners import DaskRunner
 from hammerlab.analysis.sweep import PointResult, cases, parse_axes, sweep
 from hammerlab.io.scenario import load_scenario
@@ -43,15 +45,42 @@ def timed(workers: int) -> tuple[float, list[PointResult]]:
     return RUNS * len(grid_cases) / elapsed, results
 
 
+PAIRED_RUNS = 10_000
+"""Issue 14's target: 10,000 paired runs of the Guard example in <= 30 s on 2 cores."""
+SAMPLE = 30
+REPEATS = 3
+
+
+def cpu_per_battle() -> float:
+    """Median CPU seconds of one battle of the Guard example (``SAMPLE`` seeds, in process)."""
+    scenario = load_scenario(SCENARIO)
+    play_once(scenario, str(SCENARIO), {}, 0)  # warm up
+    times = []
+    for _ in range(REPEATS):
+        start = time.process_time()
+        for seed in range(1, SAMPLE + 1):
+            play_once(scenario, str(SCENARIO), {}, seed)
+        times.append((time.process_time() - start) / SAMPLE)
+    return statistics.median(times)
+
+
 def main() -> None:
-    """Time 1 and 2 workers; print both rates and the speed-up."""
+    """Time 1 and 2 workers; print both rates and the speed-up, then the estimate of
+    10,000 paired runs on 2 cores from the CPU time of one battle."""
     one, first = timed(1)
     two, second = timed(2)
     print(f"CPUs on this machine: {os.cpu_count()}")
-    print(f"1 worker : {one:6.1f} battles/s (reference)")
+    print(f"1 worker : {one:6.1f} battles/s (reference, wall clock)")
     print(f"2 workers: {two:6.1f} battles/s")
-    print(f"ratio    : {two / one:.2f}x")
+    print(f"ratio    : {two / one:.2f}x (target >= 1.8x)")
     print(f"same battles: {first == second}")
+    each = cpu_per_battle()
+    ideal = 2 * PAIRED_RUNS * each / 2
+    print(
+        f"{PAIRED_RUNS:,} paired runs of {SCENARIO.name}: {each * 1e3:.1f} ms CPU per battle, "
+        f"so {ideal:.0f} s on 2 cores at 2x, {ideal * 2 / (two / one):.0f} s at the measured "
+        f"{two / one:.2f}x (target <= 30 s)"
+    )
 
 
 if __name__ == "__main__":

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from hammerlab.analysis.lab import arms, compare, paired_interval
+from hammerlab.analysis.runners import Batch, Done, Runner
+from hammerlab.analysis.store import ResultStore
+from hammerlab.analysis.sweep import SweepError
 from hammerlab.cli.app import app
 from hammerlab.io.scenario import load_scenario
 
@@ -73,3 +77,75 @@ def test_cli_lab_unknown_rule_is_one_line_error(tmp_path: Path) -> None:
     assert result.exit_code == 2  # a usage error, as the issue asks: never silently "off"
     assert result.stderr.strip().startswith("error: --rule: unknown rule or parameter")
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+class _NothingToPlay(Runner):
+    """A runner that fails if asked to play any battle (a resume must read them all)."""
+
+    def run(self, batches: Sequence[Batch], done: Done) -> None:
+        assert not batches
+
+
+def test_lab_out_stores_both_arms_and_resume_reads_them_back(tmp_path: Path) -> None:
+    spec = load_scenario(RUINS)
+    experiment = arms(spec, ["suppressive_fire"])
+    plain = compare(spec, str(RUINS), experiment, runs=4)
+    with ResultStore(tmp_path / "store") as store:
+        stored = compare(spec, str(RUINS), experiment, runs=4, store=store)
+    assert stored == plain
+    with ResultStore(tmp_path / "store") as store:
+        with pytest.raises(SweepError, match="already holds 8 of these battles"):
+            compare(spec, str(RUINS), experiment, runs=4, store=store)
+        again = compare(
+            spec, str(RUINS), experiment, runs=4, store=store, resume=True,
+            runner=_NothingToPlay(1),
+        )  # fmt: skip
+    assert again == plain
+
+
+def test_lab_with_keyed_dice_says_so_and_stores_them_apart(tmp_path: Path) -> None:
+    spec = load_scenario(RUINS)
+    experiment = arms(spec, ["suppressive_fire"])
+    with ResultStore(tmp_path / "store") as store:
+        compare(spec, str(RUINS), experiment, runs=3, store=store)
+        keyed = compare(spec, str(RUINS), experiment, runs=3, store=store, dice="keyed")
+    assert keyed.dice == "keyed" and keyed.to_dict()["dice"] == "keyed"
+
+
+def test_cli_lab_out_resume_and_dice_flags(tmp_path: Path) -> None:
+    base = ["lab", str(RUINS), "--rule", "suppressive_fire", "--runs", "3", "--json"]
+    out = ["--out", str(tmp_path / "store")]
+    first = CliRunner().invoke(app, [*base, *out])
+    assert first.exit_code == 0, first.output
+    again = CliRunner().invoke(app, [*base, *out, "--resume"])
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout) == json.loads(first.stdout)
+    refused = CliRunner().invoke(app, [*base, *out])
+    assert refused.exit_code == 2 and "give --resume" in refused.stderr
+    for flags, message in (
+        (["--resume"], "--resume: needs --out DIR"),
+        (["--dice", "loaded"], "--dice: must be single or keyed"),
+        (["--dice", "keyed", "--ai", "search"], "--dice: keyed dice are for the heuristic AI"),
+    ):
+        result = CliRunner().invoke(app, [*base, *flags])
+        assert result.exit_code == 2, result.output
+        assert result.stderr.strip().startswith(f"error: {message}"), result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_lab_on_a_dask_local_cluster_gives_the_same_report() -> None:
+    from distributed import LocalCluster
+
+    from hammerlab.analysis.runners import DaskRunner
+
+    spec = load_scenario(RUINS)
+    experiment = arms(spec, ["suppressive_fire"])
+    here = compare(spec, str(RUINS), experiment, runs=4)
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+        DaskRunner(cluster.scheduler_address) as dask,
+    ):  # fmt: skip
+        there = compare(spec, str(RUINS), experiment, runs=4, runner=dask)
+    assert there == here

@@ -38,14 +38,12 @@ NOT_IMPLEMENTED: dict[str, set[str]] = {
     "Terminator Squad": set(),  # ATSKNF, Relentless, Unwieldy, Specialist Weapon implemented
     "Space Marine Captain": set(),
     "Termagants": {"special rule not implemented: Instinctive Behaviour (Lurk)"},
-    "Hormagaunts": {  # Fleet is implemented
-        "special rule not implemented: Move Through Cover",
+    "Hormagaunts": {  # Fleet and Move Through Cover are implemented
         "special rule not implemented: Instinctive Behaviour (Feed)",
     },
     "Genestealers": {
         "special rule not implemented: Infiltrate",
-        "special rule not implemented: Move Through Cover",
-    },  # Fleet and Stealth are implemented
+    },  # Fleet, Stealth and Move Through Cover are implemented
     "Carnifex": set(),
 }
 

@@ -13,7 +13,7 @@ from hammerlab.engine.battle import Battle, Player
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.datasheet import Datasheet, ModelEntry
 from hammerlab.engine.decisions import Controller
-from hammerlab.engine.dice import Dice
+from hammerlab.engine.dice import KeyedDice, dice_for
 from hammerlab.engine.geometry import MM_PER_INCH, Vec, centre_distance
 from hammerlab.engine.rules import ParamValue, resolve_settings
 from hammerlab.engine.units import Model, Unit
@@ -237,6 +237,7 @@ def prepare(
     seed: int | None = None,
     options: Mapping[str, ParamValue] | None = None,
     controllers: Mapping[str, Controller] | None = None,
+    dice: str = "single",
 ) -> PreparedBattle:
     """Build the battle a scenario describes.
 
@@ -245,6 +246,8 @@ def prepare(
     controller get the ruleset's AI. A bad ``[rules]`` entry is an
     :class:`InputError` naming the file; a bad ``options`` entry is a
     :class:`~hammerlab.engine.rules.RuleSettingError` (the caller names its flag).
+    ``dice`` is a mode of :func:`~hammerlab.engine.dice.dice_for` (the lab's
+    ``keyed`` common random numbers; ``single`` for a plain battle).
     """
     try:
         ruleset = get_ruleset(scenario.ruleset)
@@ -288,11 +291,13 @@ def prepare(
         battlefield=field,
         players=players,
         units=units,
-        dice=Dice(seed if seed is not None else (scenario.seed or 0)),
+        dice=dice_for(dice, seed if seed is not None else (scenario.seed or 0)),
         ruleset=ruleset.name,
         controllers={p.name: (controllers or {}).get(p.name, ai) for p in players},
         active_player=scenario.first_player or players[0].name,
     )
+    if isinstance(battle.dice, KeyedDice):
+        battle.dice.clock = battle
     try:
         resolve_settings(ruleset.options, ruleset.parameters, scenario.rules)
     except HammerlabError as error:

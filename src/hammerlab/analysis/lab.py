@@ -13,20 +13,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
-from pathlib import Path
+from contextlib import nullcontext
+from dataclasses import dataclass, replace
 from statistics import fmean, stdev
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.analysis.search import start_game
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.base import play
-from hammerlab.editions.plugins import load_plugin_file
 from hammerlab.editions.turns import victory_scores, winner
 from hammerlab.engine.rules import ParamValue, RuleSettingError, parse_rule_flag, resolve_settings
 from hammerlab.io.scenario import Scenario
+
+if TYPE_CHECKING:
+    from hammerlab.analysis.runners import Runner
+    from hammerlab.analysis.store import ResultStore
 
 Z_95 = 1.959964
 """Two-sided 95% quantile of the normal distribution."""
@@ -43,11 +45,6 @@ class Outcome:
 
 Progress = Callable[[int], None]
 """Told how many more battles have been played (a progress bar, in the CLI)."""
-
-CHUNKS_PER_WORKER = 8
-"""Work is handed to the processes in this many pieces each, so progress is
-reported as they finish; outcomes are merged back in seed order, so the
-report does not depend on it."""
 
 Settings = Mapping[str, ParamValue]
 """Rule options and parameters as ``--rule`` gives them (``name`` or ``name.param``)."""
@@ -97,16 +94,23 @@ def arms(scenario: Scenario, changes: Sequence[str], shared: Sequence[str] = ())
 
 
 def play_once(
-    scenario: Scenario, source: str, options: Settings, seed: int, ai: str = "heuristic"
+    scenario: Scenario,
+    source: str,
+    options: Settings,
+    seed: int,
+    ai: str = "heuristic",
+    dice: str = "single",
 ) -> Outcome:
     """Play the scenario once, silently, both sides played by ``ai`` (the edition's
-    ``heuristic`` AI, or the ``search`` AI at its default budget)."""
+    ``heuristic`` AI, or the ``search`` AI at its default budget), with ``dice``
+    (``single`` or ``keyed``: :func:`~hammerlab.engine.dice.dice_for`; the search
+    AI plays with ``single`` dice)."""
     if ai == "search":
         game = start_game(scenario, source, seed, {p.name: ai for p in scenario.players}, options)
         game.play()
         ready = game.ready
     else:
-        ready = prepare(scenario, source, seed, options)
+        ready = prepare(scenario, source, seed, options, dice=dice)
         play(ready.battle, ready.ruleset, ready.plan)
     battle = ready.battle
     best = winner(victory_scores(battle, ready.plan.victory))
@@ -114,60 +118,6 @@ def play_once(
         models_left={u.id: len(u.alive_models) for u in battle.units.values()},
         winner=DRAW if best is None else best,
     )
-
-
-def _play_many(
-    scenario: Scenario,
-    source: str,
-    options: Settings,
-    seeds: Sequence[int],
-    plugins: Sequence[str] = (),
-    progress: Progress | None = None,
-    ai: str = "heuristic",
-) -> list[Outcome]:
-    for plugin in plugins:
-        load_plugin_file(Path(plugin))
-    outcomes = []
-    for seed in seeds:
-        outcomes.append(play_once(scenario, source, options, seed, ai))
-        if progress is not None:
-            progress(1)
-    return outcomes
-
-
-def play_arm(
-    scenario: Scenario,
-    source: str,
-    options: Settings,
-    seeds: Sequence[int],
-    workers: int = 1,
-    plugins: Sequence[str] = (),
-    progress: Progress | None = None,
-    ai: str = "heuristic",
-) -> list[Outcome]:
-    """Play every seed, in ``workers`` processes; outcomes come back in seed order.
-
-    ``plugins`` are plug-in files each worker loads first. ``progress``, if
-    given, is called in this process with the number of battles just played
-    (one at a time without workers, a chunk at a time with them); it does not
-    change the outcomes, which depend on the seeds alone.
-    """
-    if workers <= 1 or len(seeds) < 2 * workers:
-        return _play_many(scenario, source, options, seeds, progress=progress, ai=ai)
-    size = max(1, math.ceil(len(seeds) / (workers * CHUNKS_PER_WORKER)))
-    chunks = [list(seeds[i : i + size]) for i in range(0, len(seeds), size)]
-    parts: list[list[Outcome]] = [[] for _ in chunks]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {
-            pool.submit(_play_many, scenario, source, options, chunk, plugins, None, ai): index
-            for index, chunk in enumerate(chunks)
-        }
-        for future in as_completed(futures):
-            index = futures[future]
-            parts[index] = future.result()
-            if progress is not None:
-                progress(len(parts[index]))
-    return [outcome for part in parts for outcome in part]
 
 
 @dataclass(frozen=True)
@@ -199,6 +149,8 @@ class LabReport:
     variant_wins: Mapping[str, float]
     ai: str = "heuristic"
     """What played both sides (``heuristic`` or ``search``)."""
+    dice: str = "single"
+    """The dice mode: ``single`` (one stream) or ``keyed`` (:class:`KeyedDice`)."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
@@ -224,6 +176,7 @@ class LabReport:
             "baseline_wins": dict(self.baseline_wins),
             "variant_wins": dict(self.variant_wins),
             "ai": self.ai,
+            "dice": self.dice,
         }
 
 
@@ -255,33 +208,56 @@ def compare(
     progress: Progress | None = None,
     ai: str = "heuristic",
     precision: float | None = None,
+    dice: str = "single",
+    runner: Runner | None = None,
+    store: ResultStore | None = None,
+    resume: bool = False,
 ) -> LabReport:
-    """Play ``runs`` seeds with the baseline settings, then the same seeds with the
+    """Play ``runs`` seeds with the baseline settings and the same seeds with the
     variant's (:func:`arms`), both sides played by ``ai`` (``heuristic`` or
-    ``search``); ``progress`` is told of every battle played (:func:`play_arm`),
-    ``2 * runs`` in all.
+    ``search``) with ``dice`` (``keyed``: common random numbers that stay paired,
+    :class:`~hammerlab.engine.dice.KeyedDice`); ``progress`` is told of every
+    battle, ``2 * runs`` in all.
+
+    The battles are played as a sweep's are (:func:`sweep.play_seeds`): on
+    ``runner`` (a Dask cluster's), else in ``workers`` local processes, and with
+    a ``store`` each is written as it comes back, the two arms being two points
+    of the store; battles it already holds are an error unless ``resume``, when
+    they are read back instead of played.
 
     With ``precision``, seeds are played in rounds of :data:`PRECISION_ROUND`
     until every unit's interval is narrower than ``precision`` (or ``runs`` are
     played); the stop depends on the outcomes alone, so on the seeds.
     """
-    baseline: list[Outcome] = []
-    variant: list[Outcome] = []
+    from hammerlab.analysis.runners import Runner
+    from hammerlab.analysis.sweep import case_at, play_seeds, stored_outcomes
+
+    pair = [
+        case_at(scenario, source, arm_point(settings), first_seed, ai, dice)
+        for settings in (experiment.baseline, experiment.variant)
+    ]
+    played = stored_outcomes(pair, store, resume)
     step = runs if precision is None else min(runs, PRECISION_ROUND)
-    while True:
-        start = first_seed + len(baseline)
-        seeds = list(range(start, first_seed + min(runs, len(baseline) + step)))
-        baseline += play_arm(
-            scenario, source, experiment.baseline, seeds, workers, plugins, progress, ai
-        )
-        variant += play_arm(
-            scenario, source, experiment.variant, seeds, workers, plugins, progress, ai
-        )
-        report = _report(scenario, source, experiment, first_seed, baseline, variant, ai)
-        if precision is None or len(baseline) >= runs:
-            return report
-        if all(u.ci95[1] - u.ci95[0] < precision for u in report.units):
-            return report
+    played_runs = 0
+    with nullcontext(runner) if runner is not None else Runner(workers) as active:
+        while True:
+            played_runs = min(runs, played_runs + step)
+            seeds = range(first_seed, first_seed + played_runs)
+            play_seeds(pair, {0: seeds, 1: seeds}, played, active, store, plugins, progress)
+            baseline, variant = ([p[s] for s in seeds] for p in played)
+            report = _report(scenario, source, experiment, first_seed, baseline, variant, ai)
+            report = replace(report, dice=dice)
+            if precision is None or played_runs >= runs:
+                return report
+            if all(u.ci95[1] - u.ci95[0] < precision for u in report.units):
+                return report
+
+
+def arm_point(settings: Settings) -> tuple[tuple[str, str], ...]:
+    """An arm's settings as a store's point: options ``on``/``off``, values as written."""
+    return tuple(
+        (k, ("on" if v else "off") if isinstance(v, bool) else str(v)) for k, v in settings.items()
+    )
 
 
 def _report(

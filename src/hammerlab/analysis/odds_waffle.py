@@ -341,7 +341,7 @@ def _library_defence(
     notes += [
         f"{target.name}: rule not resolved, ignored: {r}" for r in unsupported_unit_rules(rules)
     ]
-    return _defence(
+    defence = _defence(
         toughness=toughness,
         wounds=stats.w,
         models=models,
@@ -351,6 +351,7 @@ def _library_defence(
         feel_no_pain=feel_no_pain_in(rules),
         facts=facts | ({"eternal-warrior"} if names_rule(rules, "Eternal Warrior") else set()),
     )
+    return replace(defence, against_instant_death=feel_no_pain_in(rules, instant=True))
 
 
 def _target_text(target: Defence) -> str:

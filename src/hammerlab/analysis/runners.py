@@ -39,13 +39,20 @@ class Batch:
     settings: Settings
     seeds: tuple[int, ...]
     plugins: tuple[str, ...] = ()
+    ai: str = "heuristic"
+    """What plays both sides (:func:`~hammerlab.analysis.lab.play_once`)."""
+    dice: str = "single"
+    """The dice mode (:func:`~hammerlab.engine.dice.dice_for`)."""
 
 
 def play_batch(batch: Batch) -> list[Outcome]:
     """Play a batch's seeds in order (loading its plug-ins first, as a fresh worker must)."""
     for plugin in batch.plugins:
         load_plugin_file(Path(plugin))
-    return [play_once(batch.scenario, batch.source, batch.settings, s) for s in batch.seeds]
+    return [
+        play_once(batch.scenario, batch.source, batch.settings, s, batch.ai, batch.dice)
+        for s in batch.seeds
+    ]
 
 
 Done = Callable[[int, list[Outcome]], None]

@@ -142,11 +142,18 @@ class Case:
     """Of the scenario as loaded (before sizes): the point says what changed."""
     units: tuple[UnitInfo, ...]
     players: tuple[str, ...]
+    ai: str = "heuristic"
+    """What plays both sides."""
+    dice: str = "single"
+    """The dice mode (``keyed``: the lab's common random numbers)."""
 
     @property
     def params(self) -> str:
-        """The point as the store names it."""
-        return point_params(self.point)
+        """The point as the store names it, with the AI and the dice mode where they are
+        not the defaults (battles played otherwise are other battles)."""
+        usual = (("ai", self.ai, "heuristic"), ("dice", self.dice, "single"))
+        extra = [(key, value) for key, value, default in usual if value != default]
+        return point_params(self.point + tuple(extra))
 
 
 def _resized(scenario: Scenario, sizes: Mapping[str, str]) -> Scenario:
@@ -170,8 +177,16 @@ def _resized(scenario: Scenario, sizes: Mapping[str, str]) -> Scenario:
         raise SweepError(f"units.{unit}.size={sizes.get(unit)}: {first['msg']}") from None
 
 
-def case_at(scenario: Scenario, source: str, point: Point, first_seed: int = 1) -> Case:
-    """The scenario at ``point``, prepared once to check it can be played.
+def case_at(
+    scenario: Scenario,
+    source: str,
+    point: Point,
+    first_seed: int = 1,
+    ai: str = "heuristic",
+    dice: str = "single",
+) -> Case:
+    """The scenario at ``point``, prepared once to check it can be played, to be played
+    by ``ai`` with ``dice``.
 
     An unknown rule or value out of bounds is a :class:`RuleSettingError`, an
     unknown unit or a size its datasheet refuses a :class:`SweepError` or an
@@ -205,11 +220,16 @@ def case_at(scenario: Scenario, source: str, point: Point, first_seed: int = 1) 
         scenario_hash=scenario_hash(scenario),
         units=units,
         players=tuple(p.name for p in scenario.players),
+        ai=ai,
+        dice=dice,
     )
 
 
 def cases(
-    scenarios: Sequence[tuple[Scenario, str]], axes: Sequence[Axis], first_seed: int = 1
+    scenarios: Sequence[tuple[Scenario, str]],
+    axes: Sequence[Axis],
+    first_seed: int = 1,
+    dice: str = "single",
 ) -> list[Case]:
     """Every scenario at every grid point, each checked (:func:`case_at`)."""
     points = grid(axes)
@@ -217,7 +237,7 @@ def cases(
         raise SweepError(
             f"{len(points) * len(scenarios)} grid points; a sweep plays at most {MAX_POINTS}"
         )
-    return [case_at(s, src, p, first_seed) for s, src in scenarios for p in points]
+    return [case_at(s, src, p, first_seed, dice=dice) for s, src in scenarios for p in points]
 
 
 @dataclass(frozen=True)
@@ -331,53 +351,17 @@ def sweep(
     stored are an error unless ``resume``, when they are read back instead of
     played. ``progress`` is told of every battle, played or read back.
     """
-    played = [store.outcomes(c) if store is not None else {} for c in grid_cases]
-    stored = sum(len(p) for p in played)
-    if store is not None and stored and not resume:
-        raise SweepError(
-            f"{store.folder} already holds {stored} of these battles; "
-            "give --resume to use them, or another --out"
-        )
+    played = stored_outcomes(grid_cases, store, resume)
     step = runs if precision is None else min(runs, PRECISION_ROUND)
     target = [0] * len(grid_cases)
     results: list[PointResult | None] = [None] * len(grid_cases)
     unfinished = list(range(len(grid_cases)))
     while unfinished:
-        wanted: list[tuple[int, list[int]]] = []
+        wanted: dict[int, range] = {}
         for i in unfinished:
-            seeds = range(first_seed + target[i], first_seed + min(runs, target[i] + step))
+            wanted[i] = range(first_seed + target[i], first_seed + min(runs, target[i] + step))
             target[i] = min(runs, target[i] + step)
-            missing = [s for s in seeds if s not in played[i]]
-            if progress is not None and len(seeds) > len(missing):
-                progress(len(seeds) - len(missing))
-            wanted.append((i, missing))
-        size = batch_size(sum(len(m) for _, m in wanted), runner.slots)
-        owners: list[int] = []
-        batches: list[Batch] = []
-        for i, missing in wanted:
-            case = grid_cases[i]
-            for start in range(0, len(missing), size):
-                seeds_part = tuple(missing[start : start + size])
-                owners.append(i)
-                batches.append(
-                    Batch(case.scenario, case.source, case.settings, seeds_part, tuple(plugins))
-                )
-
-        def done(
-            index: int,
-            outcomes: list[Outcome],
-            owners: list[int] = owners,
-            batches: list[Batch] = batches,
-        ) -> None:
-            case_index = owners[index]
-            seeds_done = batches[index].seeds
-            played[case_index].update(zip(seeds_done, outcomes, strict=True))
-            if store is not None:
-                store.add(grid_cases[case_index], seeds_done, outcomes)
-            if progress is not None:
-                progress(len(outcomes))
-
-        runner.run(batches, done)
+        play_seeds(grid_cases, wanted, played, runner, store, plugins, progress)
         for i in unfinished:
             case = grid_cases[i]
             outcomes = [played[i][s] for s in range(first_seed, first_seed + target[i])]
@@ -391,6 +375,61 @@ def sweep(
             if target[i] < runs and precision is not None and _widest(results[i]) >= precision
         ]
     return [r for r in results if r is not None]
+
+
+def stored_outcomes(
+    grid_cases: Sequence[Case], store: ResultStore | None, resume: bool
+) -> list[dict[int, Outcome]]:
+    """Each case's battles already in ``store``, by seed: an error unless ``resume``."""
+    played = [store.outcomes(c) if store is not None else {} for c in grid_cases]
+    stored = sum(len(p) for p in played)
+    if store is not None and stored and not resume:
+        raise SweepError(
+            f"{store.folder} already holds {stored} of these battles; "
+            "give --resume to use them, or another --out"
+        )
+    return played
+
+
+def play_seeds(
+    grid_cases: Sequence[Case],
+    wanted: Mapping[int, Sequence[int]],
+    played: list[dict[int, Outcome]],
+    runner: Runner,
+    store: ResultStore | None = None,
+    plugins: Sequence[str] = (),
+    progress: Progress | None = None,
+) -> None:
+    """Play, for each case index in ``wanted``, the seeds ``played[index]`` lacks, on
+    ``runner``, adding them to ``played`` and to ``store`` as batches come back;
+    ``progress`` is told of every battle, played or already there."""
+    missing: dict[int, list[int]] = {}
+    for i, seeds in wanted.items():
+        missing[i] = [s for s in seeds if s not in played[i]]
+        if progress is not None and len(seeds) > len(missing[i]):
+            progress(len(seeds) - len(missing[i]))
+    size = batch_size(sum(len(m) for m in missing.values()), runner.slots)
+    owners: list[int] = []
+    batches: list[Batch] = []
+    for i, seeds in missing.items():
+        case = grid_cases[i]
+        for start in range(0, len(seeds), size):
+            owners.append(i)
+            batches.append(
+                Batch(case.scenario, case.source, case.settings,
+                      tuple(seeds[start : start + size]), tuple(plugins), case.ai, case.dice)
+            )  # fmt: skip
+
+    def done(index: int, outcomes: list[Outcome]) -> None:
+        case_index = owners[index]
+        seeds_done = batches[index].seeds
+        played[case_index].update(zip(seeds_done, outcomes, strict=True))
+        if store is not None:
+            store.add(grid_cases[case_index], seeds_done, outcomes)
+        if progress is not None:
+            progress(len(outcomes))
+
+    runner.run(batches, done)
 
 
 def _widest(result: PointResult | None) -> float:

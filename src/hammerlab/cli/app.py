@@ -191,6 +191,29 @@ PrecisionOpt = Annotated[
 ]
 
 
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option(
+        metavar="ADDRESS", help="play on this Dask cluster (tcp://HOST:8786) instead of --workers"
+    ),
+]
+OutOpt = Annotated[
+    Path | None,
+    typer.Option(metavar="DIR", help="store every battle here (DuckDB), to resume or query"),
+]
+ResumeOpt = Annotated[
+    bool, typer.Option("--resume", help="with --out: reuse the battles already stored")
+]
+DiceOpt = Annotated[
+    str,
+    typer.Option(
+        metavar="single|keyed",
+        help="keyed: a dice stream per turn, unit and roll, so paired battles share dice "
+        "after they first differ (common random numbers; docs/scale.md)",
+    ),
+]
+
+
 @app.command(cls=OnceCommand)
 def lab(
     scenario: Annotated[Path, typer.Argument(metavar="SCENARIO.toml", help="scenario TOML file")],
@@ -229,6 +252,10 @@ def lab(
             metavar="heuristic|search", help="the AI playing both sides (search: much slower)"
         ),
     ] = "heuristic",
+    dice: DiceOpt = "single",
+    scheduler: SchedulerOpt = None,
+    out: OutOpt = None,
+    resume: ResumeOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Rules lab: play a scenario many times with a rule off and on, and compare.
@@ -240,18 +267,13 @@ def lab(
 
     run_lab(
         scenario=scenario, rule=rule, setting=setting, plugin=plugin, runs=runs, seed=seed,
-        precision=precision, workers=workers, plot=plot, as_json=as_json, ai=ai,
+        precision=precision, workers=workers, plot=plot, as_json=as_json, ai=ai, dice=dice,
+        scheduler=scheduler, out=out, resume=resume,
     )  # fmt: skip
 
 
 RunsOpt = Annotated[
     int, typer.Option(min=2, max=100_000, metavar="N", help="battles per grid point (at most)")
-]
-SchedulerOpt = Annotated[
-    str | None,
-    typer.Option(
-        metavar="ADDRESS", help="play on this Dask cluster (tcp://HOST:8786) instead of --workers"
-    ),
 ]
 VaryOpt = Annotated[
     list[str],
@@ -275,13 +297,9 @@ def sweep(
     workers: Annotated[int, typer.Option(min=1, max=64, metavar="N", help="processes to use")] = 1,
     scheduler: SchedulerOpt = None,
     plugin: PluginOpt = None,
-    out: Annotated[
-        Path | None,
-        typer.Option(metavar="DIR", help="store every battle here (DuckDB), to resume or query"),
-    ] = None,
-    resume: Annotated[
-        bool, typer.Option("--resume", help="with --out: reuse the battles already stored")
-    ] = False,
+    out: OutOpt = None,
+    resume: ResumeOpt = False,
+    dice: DiceOpt = "single",
     report: Annotated[
         Path | None, typer.Option(metavar="FILE.html", help="write a self-contained report")
     ] = None,
@@ -300,7 +318,7 @@ def sweep(
     run_sweep(
         scenarios=scenarios, vary=vary, runs=runs, precision=precision, seed=seed,
         workers=workers, scheduler=scheduler, plugin=plugin, out=out, resume=resume,
-        report=report, csv_file=csv_file, as_json=as_json,
+        report=report, csv_file=csv_file, as_json=as_json, dice=dice,
     )  # fmt: skip
 
 

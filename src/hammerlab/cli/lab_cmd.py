@@ -10,8 +10,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from hammerlab.analysis.lab import LabReport, arms, compare
+from hammerlab.analysis.sweep import SweepError
 from hammerlab.cli.battle_cmd import load_plugins
 from hammerlab.cli.common import console, fail, progress, usage_error, writable_file
+from hammerlab.cli.sweep_cmd import check_store_flags, runner_for, store_at
 from hammerlab.engine.rules import RuleSettingError
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import load_scenario
@@ -30,6 +32,10 @@ def run_lab(
     plot: Path | None,
     as_json: bool,
     ai: str = "heuristic",
+    dice: str = "single",
+    scheduler: str | None = None,
+    out: Path | None = None,
+    resume: bool = False,
 ) -> None:
     """Play both arms, print the report, then (``--plot``) write the chart.
 
@@ -37,28 +43,31 @@ def run_lab(
     nothing; the report is printed before the chart is drawn, so a failure to
     write it loses no results. Where the chart went is said last (on standard
     error under ``--json``, whose standard output is the one JSON document).
+    ``--out``, ``--resume`` and ``--scheduler`` work as for ``hammerlab sweep``
+    (the same runners and store: the two arms are two points of the store).
     """
     if ai not in ("heuristic", "search"):
         raise usage_error("--ai", f"must be heuristic or search, not {ai!r}")
+    check_store_flags(out, resume, dice)
+    if dice == "keyed" and ai == "search":
+        raise usage_error("--dice", "keyed dice are for the heuristic AI (--ai heuristic)")
     if plot is not None:
         writable_file(plot, "--plot")
     try:
         spec = load_scenario(scenario)
         plugins = load_plugins(plugin)
         experiment = arms(spec, rule, setting or [])
-        with progress("paired battles", 2 * runs, quiet=as_json) as advance:
+        with (
+            runner_for(workers, scheduler) as runner,
+            store_at(out) as store,
+            progress("paired battles", 2 * runs, quiet=as_json) as advance,
+        ):
             report = compare(
-                spec,
-                str(scenario),
-                experiment,
-                runs,
-                seed,
-                workers,
-                plugins,
-                advance,
-                ai,
-                precision,
-            )
+                spec, str(scenario), experiment, runs, seed, workers, plugins, advance, ai,
+                precision, dice, runner, store, resume,
+            )  # fmt: skip
+    except SweepError as error:
+        raise usage_error("--out", error) from None
     except RuleSettingError as error:
         raise usage_error("--rule", error) from None
     except HammerlabError as error:
@@ -82,7 +91,8 @@ def run_lab(
 def _print_report(report: LabReport) -> None:
     console.print(
         f"{report.scenario}: baseline vs variant ({report.rule}), "
-        f"{report.runs} paired battles from seed {report.first_seed}, {report.ai} AI",
+        f"{report.runs} paired battles from seed {report.first_seed}, {report.ai} AI"
+        + (", keyed dice" if report.dice == "keyed" else ""),
         markup=False,
     )
     table = Table(

@@ -20,6 +20,7 @@ from hammerlab.analysis.stats import Estimate
 from hammerlab.analysis.sweep import PointResult, SweepError, cases, parse_axes, point_label, sweep
 from hammerlab.cli.battle_cmd import load_plugins
 from hammerlab.cli.common import console, fail, progress, usage_error, writable_file, write_file
+from hammerlab.engine.dice import DICE_MODES
 from hammerlab.engine.rules import RuleSettingError
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import load_scenario
@@ -45,25 +46,25 @@ def run_sweep(
     report: Path | None,
     csv_file: Path | None,
     as_json: bool,
+    dice: str = "single",
 ) -> None:
     """Check every input, play the grid (storing each battle under ``--out``), then
     print the table or the JSON document and write the report and CSV."""
     for path, flag in ((report, "--report"), (csv_file, "--csv")):
         if path is not None:
             writable_file(path, flag)
-    if resume and out is None:
-        raise usage_error("--resume", "needs --out DIR (the store to resume)")
+    check_store_flags(out, resume, dice)
     try:
         axes = parse_axes(vary)
         loaded = [(load_scenario(p), str(p)) for p in scenarios]
         plugins = load_plugins(plugin)
-        grid_cases = cases(loaded, axes, seed)
+        grid_cases = cases(loaded, axes, seed, dice)
     except RuleSettingError as error:
         raise usage_error("--vary", error) from None
     except HammerlabError as error:
         raise fail(error) from None
     try:
-        with runner_for(workers, scheduler) as runner, _store(out) as store:
+        with runner_for(workers, scheduler) as runner, store_at(out) as store:
             total = runs * len(grid_cases)
             with progress("battles", total, quiet=as_json) as advance:
                 results = sweep(
@@ -74,6 +75,8 @@ def run_sweep(
     except HammerlabError as error:
         raise fail(error) from None
     method = _method(runs, precision, seed, workers, scheduler)
+    if dice == "keyed":
+        method += " Dice keyed by turn, unit and roll (common random numbers)."
     if as_json:
         document = {"method": method, "points": [r.to_dict() for r in results]}
         typer.echo(json.dumps(document, indent=1))
@@ -89,7 +92,16 @@ def run_sweep(
         typer.echo(f"report written to {report}", err=as_json)
 
 
-def _store(out: Path | None) -> AbstractContextManager[Any]:
+def check_store_flags(out: Path | None, resume: bool, dice: str) -> None:
+    """``--resume`` needs ``--out``; ``--dice`` is one of the modes."""
+    if resume and out is None:
+        raise usage_error("--resume", "needs --out DIR (the store to resume)")
+    if dice not in DICE_MODES:
+        raise usage_error("--dice", f"must be {' or '.join(DICE_MODES)}, not {dice!r}")
+
+
+def store_at(out: Path | None) -> AbstractContextManager[Any]:
+    """The results store in ``out`` (nothing without ``--out``)."""
     from contextlib import nullcontext
 
     if out is None:

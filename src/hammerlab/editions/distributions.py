@@ -14,6 +14,8 @@ from collections.abc import Iterable
 import numpy as np
 import numpy.typing as npt
 
+from hammerlab.editions.casualty_kernel import COMPILED_WOUNDS, casualty_kernel
+
 FACES = range(1, 7)
 """The faces of a D6."""
 
@@ -71,7 +73,25 @@ def casualties(unsaved: Vector, damage: Vector, wounds: int, models: int) -> Vec
 
     ``state[d, w]`` is the probability that ``d`` models are destroyed and the
     next one has ``w`` wounds left; row ``models`` (all destroyed) absorbs.
+
+    Runs compiled (:func:`~hammerlab.editions.casualty_kernel.casualty_kernel`,
+    the same floats) for models of fewer than ``COMPILED_WOUNDS`` wounds, which
+    is every model of both games; this vectorised form is the definition, and
+    the tests hold the kernel to it bit for bit.
     """
+    if wounds < COMPILED_WOUNDS:
+        result: Vector = casualty_kernel(
+            np.ascontiguousarray(unsaved, dtype=np.float64),
+            np.ascontiguousarray(damage, dtype=np.float64),
+            wounds,
+            models,
+        )
+        return result
+    return vectorised_casualties(unsaved, damage, wounds, models)
+
+
+def vectorised_casualties(unsaved: Vector, damage: Vector, wounds: int, models: int) -> Vector:
+    """:func:`casualties` as numpy operations: the definition the kernel follows."""
     state = np.zeros((models + 1, wounds + 1))
     state[0, wounds] = 1.0
     killed = np.zeros(models + 1)

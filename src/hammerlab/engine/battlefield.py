@@ -64,8 +64,8 @@ class Battlefield:
         return (min(max(point[0], 0.0), self.width), min(max(point[1], 0.0), self.height))
 
     def areas_at(self, point: Vec) -> list[TerrainArea]:
-        """Terrain areas that contain ``point``."""
-        return [t for t in self.terrain if t.contains(point)]
+        """Terrain areas that contain ``point`` (cached, as :meth:`crossed` is)."""
+        return list(_areas_at(self, point)) if self.terrain else []
 
     def crossed(self, a: Vec, b: Vec) -> list[TerrainArea]:
         """Terrain areas the straight line from ``a`` to ``b`` passes through.
@@ -94,6 +94,16 @@ class Battlefield:
             sight[(a, b)] = seen
         return seen
 
+    def sight_table(
+        self, lookers: tuple[Vec, ...], targets: tuple[Vec, ...]
+    ) -> tuple[tuple[bool, ...], ...]:
+        """:meth:`can_see` from every point of ``lookers`` to every one of ``targets``.
+
+        Remembered by the points (terrain never changes during a battle), so
+        the models of two units that stand still are checked once.
+        """
+        return _sight_table(self, lookers, targets)
+
     def cover_between(self, shooter: Vec, target: Vec) -> list[TerrainArea]:
         """Cover-granting areas the target is in or behind, seen from ``shooter``."""
         return [
@@ -105,6 +115,18 @@ class Battlefield:
 
 SIGHT_CACHE = 1 << 17
 """Pairs of points whose sight a battlefield remembers (cleared when full)."""
+
+
+@lru_cache(maxsize=1 << 14)
+def _sight_table(
+    field: Battlefield, lookers: tuple[Vec, ...], targets: tuple[Vec, ...]
+) -> tuple[tuple[bool, ...], ...]:
+    return tuple(tuple(field.can_see(a, b) for b in targets) for a in lookers)
+
+
+@lru_cache(maxsize=1 << 16)
+def _areas_at(field: Battlefield, point: Vec) -> tuple[TerrainArea, ...]:
+    return tuple(t for t in field.terrain if t.contains(point))
 
 
 @lru_cache(maxsize=1 << 16)

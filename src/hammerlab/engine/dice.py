@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from hammerlab.engine.events import DiceRolled, Event
 from hammerlab.errors import HammerlabError
@@ -64,6 +65,77 @@ class Dice:
         if self._sink is not None:
             self._sink(DiceRolled(purpose=purpose, sides=360, values=(int(value),)))
         return value
+
+
+class Clock(Protocol):
+    """Where the game is: what keyed dice read to choose a stream (a battle)."""
+
+    @property
+    def turn(self) -> int: ...
+
+    @property
+    def active_player(self) -> str: ...
+
+
+class KeyedDice(Dice):
+    """Seeded dice with one stream per (game turn, player's turn, purpose).
+
+    The rules lab plays the same seed twice, once with a rule changed. With one
+    stream (:class:`Dice`) every roll after the first difference (a roll more,
+    or one fewer) is shifted, so the two battles soon roll different dice for
+    everything. Here a roll draws from the stream named by the seed, the turn,
+    whose turn it is and the roll's purpose — which names the unit and weapon
+    that roll (``to hit (Boltgun, Tactical Squad [tactical])``) — so a unit's
+    rolls stay the same in both battles as long as that unit does the same
+    things, whatever happened elsewhere, and the paired difference keeps less
+    noise. Same seed, same decisions: the same log, as with :class:`Dice`.
+    Opt-in (``--dice keyed`` in the lab and sweeps); ``battle`` keeps one stream.
+    """
+
+    def __init__(self, seed: int = 0, sink: EventSink | None = None) -> None:
+        super().__init__(seed, sink)
+        self.clock: Clock | None = None
+        """The battle whose turn names the streams (set once the battle exists)."""
+        self._streams: dict[str, random.Random] = {}
+
+    def _use(self, purpose: str) -> None:
+        turn, player = (self.clock.turn, self.clock.active_player) if self.clock else (0, "")
+        key = f"{self.seed}|{turn}|{player}|{purpose}"
+        stream = self._streams.get(key)
+        if stream is None:
+            stream = self._streams[key] = random.Random(key)  # str seeds: stable everywhere
+        self._rng = stream
+
+    def roll(self, count: int, purpose: str, sides: int = 6) -> tuple[int, ...]:
+        """Roll from this purpose's stream for the current turn."""
+        self._use(purpose)
+        return super().roll(count, purpose, sides)
+
+    def direction(self, purpose: str) -> float:
+        """A direction from this purpose's stream for the current turn."""
+        self._use(purpose)
+        return super().direction(purpose)
+
+    def state(self) -> object:
+        """Every stream's state, by key."""
+        return tuple(sorted((k, s.getstate()) for k, s in self._streams.items()))
+
+
+DICE_MODES = ("single", "keyed")
+"""``single``: one stream per battle (:class:`Dice`); ``keyed``: :class:`KeyedDice`."""
+
+
+def dice_for(mode: str, seed: int) -> Dice:
+    """Dice of ``mode`` (one of :data:`DICE_MODES`) for ``seed``."""
+    if mode == "keyed":
+        return KeyedDice(seed)
+    if mode == "single":
+        return Dice(seed)
+    raise DiceModeError(f"dice mode {mode!r}: use one of {', '.join(DICE_MODES)}")
+
+
+class DiceModeError(HammerlabError, ValueError):
+    """An unknown dice mode."""
 
 
 @dataclass

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Protocol, TypeVar
 
 from shapely.geometry import LineString, Point, Polygon
@@ -50,12 +51,46 @@ def segment_point_distance(start: Vec, end: Vec, point: Vec) -> float:
 
 def base_distance(a: Placed, b: Placed) -> float:
     """Distance between the closest points of two bases (0 when touching)."""
-    return max(0.0, centre_distance(a.position, b.position) - a.radius - b.radius)
+    return _gap(a.position, a.radius, b.position, b.radius)
+
+
+def _gap(a: Vec, a_radius: float, b: Vec, b_radius: float) -> float:
+    return max(0.0, centre_distance(a, b) - a_radius - b_radius)
+
+
+Bases = tuple[tuple[Vec, float], ...]
+"""Where some bases stand: each one's centre and radius."""
+
+
+def bases(models: Iterable[Placed]) -> Bases:
+    """The bases of ``models`` (what a distance between them depends on)."""
+    return tuple((m.position, m.radius) for m in models)
+
+
+def gap_table(rows: Iterable[Placed], columns: Iterable[Placed]) -> tuple[tuple[float, ...], ...]:
+    """:func:`base_distance` from every model of ``rows`` to every one of ``columns``.
+
+    The same bases are measured again and again (every estimate an AI makes,
+    every check for base contact), while models stand still far more often
+    than they move: the table is remembered by the bases' positions and radii,
+    so it is measured once per arrangement. Each entry is the same float
+    :func:`base_distance` gives.
+    """
+    return _gap_table(bases(rows), bases(columns))
+
+
+@lru_cache(maxsize=1 << 14)
+def _gap_table(rows: Bases, columns: Bases) -> tuple[tuple[float, ...], ...]:
+    return tuple(tuple(_gap(a, ra, b, rb) for b, rb in columns) for a, ra in rows)
 
 
 def closest(origin: Sequence[Placed], candidates: Iterable[P]) -> list[P]:
-    """``candidates`` ordered by their distance to the nearest of ``origin``."""
-    return sorted(candidates, key=lambda c: min(base_distance(o, c) for o in origin))
+    """``candidates`` ordered by their distance to the nearest of ``origin`` (ties in
+    their given order; distances from :func:`gap_table`)."""
+    items = list(candidates)
+    table = gap_table(origin, items)
+    order = sorted(range(len(items)), key=lambda i: min(row[i] for row in table))
+    return [items[i] for i in order]
 
 
 def base_shape(model: Placed) -> BaseGeometry:

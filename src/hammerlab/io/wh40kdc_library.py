@@ -122,17 +122,29 @@ class Wh40kdcLibrary:
         for unit in self.dataset.units.all:
             yield _UnitReader(self.dataset, unit).datasheet()
 
-    def ability(self, army: str, name: str) -> AbilityFacts | None:
-        """The ability called ``name`` as faction ``army`` has it, if any."""
-        wanted = name.lower()
-        fallback = None
+    @cached_property
+    def _abilities(self) -> dict[str, list[Any]]:
+        """The dataset's abilities by lower-case name, each name's in dataset order."""
+        table: dict[str, list[Any]] = {}
         for view in self.dataset.abilities.all:
-            if view.name.lower() != wanted:
-                continue
-            if view.raw.get("faction_id") == army:
-                return _facts(view)
-            fallback = fallback or view
-        return _facts(fallback) if fallback is not None else None
+            table.setdefault(view.name.lower(), []).append(view)
+        return table
+
+    @cached_property
+    def _ability_facts(self) -> dict[tuple[str, str], AbilityFacts | None]:
+        """Facts already read, by (army, lower-case name): the dataset never changes."""
+        return {}
+
+    def ability(self, army: str, name: str) -> AbilityFacts | None:
+        """The ability called ``name`` as faction ``army`` has it, if any (else the
+        first of that name in the dataset)."""
+        key = (army, name.lower())
+        if key not in self._ability_facts:
+            views = self._abilities.get(key[1], [])
+            mine = next((v for v in views if v.raw.get("faction_id") == army), None)
+            chosen = mine or (views[0] if views else None)
+            self._ability_facts[key] = _facts(chosen) if chosen is not None else None
+        return self._ability_facts[key]
 
 
 def _facts(view: Any) -> AbilityFacts:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from hammerlab.editions.core11.profiles import model_keywords
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.geometry import base_distance
+from hammerlab.engine.geometry import base_distance, gap_table
 from hammerlab.engine.units import Model, Unit
 
 ENGAGEMENT_RANGE = 2.0
@@ -25,14 +25,15 @@ COVER_KINDS = frozenset({"INFANTRY", "BEASTS", "SWARM"})
 
 
 def engaged_with(battle: Battle, unit: Unit) -> list[Unit]:
-    """Enemy units within engagement range of ``unit``."""
+    """Enemy units within engagement range of ``unit`` (every pair of models measured
+    at once and remembered while they stand still: :func:`geometry.gap_table`)."""
     return [
         enemy
         for enemy in battle.enemies_of(unit)
         if any(
-            base_distance(m, e) <= ENGAGEMENT_RANGE
-            for m in unit.alive_models
-            for e in enemy.alive_models
+            gap <= ENGAGEMENT_RANGE
+            for row in gap_table(unit.alive_models, enemy.alive_models)
+            for gap in row
         )
     ]
 

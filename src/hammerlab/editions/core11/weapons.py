@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from hammerlab.editions.core11.dice_expr import DiceExpr, DiceExpressionError
 from hammerlab.engine.datasheet import Weapon
@@ -200,8 +201,10 @@ def _dice(weapon: Weapon, key: str) -> DiceExpr:
         raise WeaponError(f"weapon {weapon.name!r}: {key}: {error}") from None
 
 
+@lru_cache(maxsize=4096)
 def read_weapon(weapon: Weapon) -> WeaponProfile:
-    """The typed view of ``weapon``; :class:`WeaponError` names what is wrong."""
+    """The typed view of ``weapon``; :class:`WeaponError` names what is wrong (cached:
+    weapons are immutable, and the same few are read on every attack)."""
     reach = weapon.get("Range").strip()
     melee = reach.lower() == "melee"
     skill_key = "WS" if melee else "BS"

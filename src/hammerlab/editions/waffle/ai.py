@@ -113,6 +113,7 @@ from hammerlab.editions.waffle.wounds import typical_profile
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
 from hammerlab.engine.geometry import centre_distance
+from hammerlab.engine.memo import decision_scope
 from hammerlab.engine.units import Model, Unit
 
 MELEE_RISK_RATIO = 4.0
@@ -332,7 +333,8 @@ class WaffleAI(PsychicChoices):
         handler = getattr(self, f"_{decision.kind}", None)
         if handler is None:
             return 0
-        index: int = handler(battle, decision)
+        with decision_scope():
+            index: int = handler(battle, decision)
         return index
 
     def _plan_of(self, battle: Battle, unit: Unit) -> ShotPlan | None:
@@ -503,7 +505,7 @@ class WaffleAI(PsychicChoices):
 
     def _melee_target(self, battle: Battle, decision: Decision[Any]) -> int:
         unit, model = _asked_model(battle, decision)
-        weapon = next(w for w in melee_options(model) if w.name == decision.context.weapon)
+        weapon = next(w for w in melee_options(model, unit) if w.name == decision.context.weapon)
         charged = unit.status.charged
         values = [
             (blow_value(battle, unit, model, weapon, c.value, charged), -len(c.value.alive_models))

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from hammerlab.editions.waffle.concussive import concuss
 from hammerlab.editions.waffle.events import (
     SaveTaken,
 )
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import WOUNDS_LEFT, WOUNDS_WOULD_BE_LOST, WoundLoss
+from hammerlab.editions.waffle.precision_shots import precision_target
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
 from hammerlab.editions.waffle.special_rules import (
-    feel_no_pain,
+    ignore_wound_roll,
     model_has,
 )
 from hammerlab.editions.waffle.state import remove_casualty, st
@@ -47,6 +49,9 @@ def allocate_wounds(
     (:data:`points.WOUNDS_WOULD_BE_LOST`): that is how Suppressive Fire removes
     nothing.
 
+    The wound of a Precision Shot goes to a model of the firer's choice
+    (:func:`precision_shots.precision_target`).
+
     In close combat (``melee``) every model may be chosen, the closest to the
     attacking models first, and no cover save is taken (6th/7th edition);
     ``only`` sends every wound to that one model (a Sweeping Advance's randomly
@@ -65,8 +70,12 @@ def allocate_wounds(
             battle.say("allocation", f"remaining wounds on {victim.label} are lost: none in sight")
             return
         model = min(pool, key=lambda m: min(base_distance(f, m) for f in firers))
-        if _saved(battle, victim, model, wound, profile, cover=not melee):
+        if wound.precision:
+            model = precision_target(battle, shooter, wound, profile, model, alive)
+        if save_taken(battle, victim, model, wound, profile, cover=not melee):
             continue
+        if profile.has_rule("Concussive"):
+            concuss(battle, model)
         left = wounds_left(battle, model, orders)
         lost = _wounds_lost(battle, victim, model, wound, profile, left)
         if not lost:
@@ -103,7 +112,7 @@ def wounds_left(battle: Battle, model: Model, orders: FireOrders) -> int:
     return model.wounds_left
 
 
-def _saved(
+def save_taken(
     battle: Battle,
     victim: Unit,
     model: Model,
@@ -180,36 +189,38 @@ def _wounds_lost(
 
     Instant Death (6th/7th edition): Strength at least double the model's
     Toughness, or an Instant Death weapon; Eternal Warrior is immune. Feel No
-    Pain may ignore the wound unless it inflicts Instant Death.
+    Pain may ignore the wound unless it inflicts Instant Death; Reanimation
+    Protocols may, at 6+ (:func:`special_rules.ignore_wound_roll`).
     """
     toughness = stats_of(model.profile).t
     eternal = model_has(victim, model, "Eternal Warrior")
     instant = instant_death(wound.strength, toughness, profile, eternal)
-    if instant and wounds_left > 1:
-        return wounds_left
-    if not instant and feel_no_pain_ignores(battle, victim, model):
+    if feel_no_pain_ignores(battle, victim, model, instant):
         return 0
-    return 1
+    return wounds_left if instant and wounds_left > 1 else 1
 
 
-def feel_no_pain_ignores(battle: Battle, victim: Unit, model: Model) -> bool:
-    """Whether ``model``'s Feel No Pain roll (if it has the rule) ignores a Wound.
+def feel_no_pain_ignores(battle: Battle, victim: Unit, model: Model, instant: bool = False) -> bool:
+    """Whether ``model``'s roll to discount a Wound (Feel No Pain, Reanimation
+    Protocols: :func:`special_rules.ignore_wound_roll`), if it has one, ignores it;
+    ``instant``: the Wound inflicts Instant Death.
 
     7th edition: "this is not a saving throw and so can be used against attacks
     that state that 'no saves of any kind are allowed', for example those
     inflicted by Perils of the Warp" (the BattleScribe data's rule text).
     """
-    fnp = feel_no_pain(victim, model)
-    if fnp is None:
+    ignore = ignore_wound_roll((*model.rules, *victim.rules), instant)
+    if ignore is None:
         return False
-    roll = battle.dice.d6(f"Feel No Pain {fnp}+ ({model.id})")
-    ignored = roll >= fnp
+    rule, needed = ignore
+    roll = battle.dice.d6(f"{rule} {needed}+ ({model.id})")
+    ignored = roll >= needed
     battle.emit(
         SaveTaken(
             unit=victim.label,
             model=model.id,
-            save="Feel No Pain",
-            needed=fnp,
+            save=rule,
+            needed=needed,
             roll=roll,
             saved=ignored,
         )

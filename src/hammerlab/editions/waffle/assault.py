@@ -10,6 +10,7 @@ from __future__ import annotations
 from hammerlab.editions.flow import Phase
 from hammerlab.editions.waffle.charge import CHARGES, begin_charges
 from hammerlab.editions.waffle.fight import fight_sub_phase
+from hammerlab.editions.waffle.hit_and_run import hit_and_run
 from hammerlab.editions.waffle.shooting import start_phase
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import PhaseChanged
@@ -21,8 +22,10 @@ def _begin(battle: Battle, player: str) -> frozenset[str]:
 
 
 def _end(battle: Battle, player: str) -> None:
-    """Every combat on the table fights."""
+    """Every combat on the table fights; then, "at the end of any Assault phase",
+    units with Hit and Run may leave their combats (:func:`hit_and_run.hit_and_run`)."""
     fight_sub_phase(battle, player)
+    hit_and_run(battle, player)
     battle.emit(PhaseChanged(phase="assault", player=player, turn=battle.turn, begins=False))
 
 

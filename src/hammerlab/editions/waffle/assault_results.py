@@ -24,7 +24,12 @@ from hammerlab.editions.waffle.placement import (
     is_free,
 )
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
-from hammerlab.editions.waffle.special_rules import close_combat_strength, preferred_enemy
+from hammerlab.editions.waffle.special_rules import (
+    close_combat_strength,
+    close_combat_weapon,
+    monster_hunter,
+    preferred_enemy,
+)
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.wounds import roll_to_wound
 from hammerlab.engine.battle import Battle
@@ -209,12 +214,13 @@ def cut_down(battle: Battle, winner: Unit, fleeing: Unit, record: FightRecord) -
         if fleeing.destroyed:
             return
         victim = random_model(battle, fleeing)
-        weapon = record.weapons[striker.id]
+        weapon = close_combat_weapon(winner, striker, record.weapons[striker.id])
         strength = close_combat_strength(winner, striker, weapon, charging=True)
         toughness = stats_of(victim.profile).t
         hit = Hit(fleeing, strength, striker)
         preferred = preferred_enemy(winner)
-        wounds = roll_to_wound(battle, fleeing, [hit], weapon, toughness, preferred)
+        hunter = monster_hunter(winner, fleeing)
+        wounds = roll_to_wound(battle, fleeing, [hit], weapon, toughness, preferred, hunter)
         allocate_wounds(
             battle,
             winner,

@@ -19,6 +19,7 @@ from hammerlab.editions.waffle.events import (
     StrayShots,
 )
 from hammerlab.editions.waffle.flyers import snap_against
+from hammerlab.editions.waffle.gets_hot import gets_hot, shots_fired, suffer
 from hammerlab.editions.waffle.markers import aim_points, blast_hits, template_hits
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import (
@@ -27,8 +28,9 @@ from hammerlab.editions.waffle.points import (
     WEAPON_WOULD_FIRE,
     WoundsCaused,
 )
+from hammerlab.editions.waffle.precision_shots import fires_precision_shots
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
-from hammerlab.editions.waffle.special_rules import preferred_enemy, relentless
+from hammerlab.editions.waffle.special_rules import monster_hunter, preferred_enemy, relentless
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.tables import (
     ballistic_target,
@@ -44,6 +46,7 @@ from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import (
     TEMPLATE_LENGTH,
 )
+from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Model, Unit
 
 STRAY_ROLL = 2
@@ -51,6 +54,7 @@ STRAY_ROLL = 2
 engaged units instead!"."""
 
 
+@per_decision
 def firing_models(
     battle: Battle,
     unit: Unit,
@@ -244,10 +248,16 @@ def fire_weapon(
         st(battle, unit).fired_types.add(profile.base_type)
         if profile.blast or profile.template:
             st(battle, unit).fired_types.add("Template" if profile.template else "Blast")
+    if gets_hot(profile) and (profile.template or profile.blast):
+        bs_of = {m.id: shot_bs(battle, m, snap) for m in models}
+        shooting = shots_fired(battle, unit, models, profile, bs_of, orders)
+        one_each = replace(profile, shots=1)
+    else:
+        shooting, one_each = models, profile
     if profile.template:
-        hits = template_hits(battle, unit, target, models, profile)
+        hits = template_hits(battle, unit, target, shooting, one_each)
     elif profile.blast:
-        hits = blast_hits(battle, unit, target, models, profile)
+        hits = blast_hits(battle, unit, target, shooting, one_each)
     else:
         hits = _rolled_hits(battle, unit, target, models, profile, snap, orders)
     for hit in hits:
@@ -260,7 +270,14 @@ def fire_weapon(
         if is_vehicle(victim):
             resolve_vehicle_hits(battle, unit, victim, unit_hits, profile, orders, result)
             continue
-        wounds = roll_to_wound(battle, victim, unit_hits, profile, preferred=preferred_enemy(unit))
+        wounds = roll_to_wound(
+            battle,
+            victim,
+            unit_hits,
+            profile,
+            preferred=preferred_enemy(unit),
+            hunter=monster_hunter(unit, victim),
+        )
         caused = _caused(battle, unit, target, profile, snap, orders, result, models)
         if victim is target and wounds:
             wounds += _more_attacks(battle, caused, len(wounds))
@@ -321,6 +338,10 @@ class HitRolls:
     hits: int
     strays: int = 0
     """Into a melee: dice of 1 or 2, which hit another unit of the combat."""
+    ones: int = 0
+    """Dice left showing 1 once re-rolled (what Gets Hot counts)."""
+    sixes: int = 0
+    """Dice left showing 6 once re-rolled (Precision Shots: :mod:`precision_shots`)."""
 
 
 def roll_to_hit(
@@ -343,7 +364,8 @@ def roll_to_hit(
     die showing 1 or 2 strays, a re-rolled one included. A stray is not a
     miss, so it is not re-rolled; a miss (3 up to the score needed) is, and
     strays if the re-roll shows 1 or 2. So into a melee a 1 is a stray, never
-    a Preferred Enemy re-roll.
+    a Preferred Enemy re-roll. ``ones`` counts the dice left showing 1 (a 1
+    re-rolled counts only if the re-roll is a 1 too: :mod:`gets_hot`).
     """
     needed = ballistic_target(bs)[0]
     again = miss_reroll(bs, twin_linked)
@@ -352,6 +374,7 @@ def roll_to_hit(
     rolls = battle.dice.roll(shots, f"to hit ({purpose}, {needed}+{note})")
     hits, strays = _hit_counts(rolls, needed, stray)
     misses = shots - hits - strays
+    ones, sixes = rolls.count(1), rolls.count(6)
     what = "misses"
     if again is None and preferred:
         again, misses, what = needed, 0 if stray else rolls.count(1), "1s (Preferred Enemy)"
@@ -359,7 +382,10 @@ def roll_to_hit(
         rerolls = battle.dice.roll(misses, f"re-roll {what} ({purpose}, {again}+{note})")
         more_hits, more_strays = _hit_counts(rerolls, again, stray)
         hits, strays = hits + more_hits, strays + more_strays
-    return HitRolls(hits, strays)
+        # a 1 is a miss, so re-rolled, unless it strays into a melee
+        ones = (ones if stray else 0) + rerolls.count(1)
+        sixes += rerolls.count(6)
+    return HitRolls(hits, strays, ones, sixes)
 
 
 def _hit_counts(rolls: tuple[int, ...], needed: int, stray: int) -> tuple[int, int]:
@@ -384,6 +410,7 @@ def _rolled_hits(
     """
     hits: list[Hit] = []
     strays: list[Model] = []
+    hot: list[tuple[Model, int]] = []
     total_shots = 0
     needed_seen: set[str] = set()
     for model in models:
@@ -396,8 +423,10 @@ def _rolled_hits(
             battle, bs, shots, twin, profile.name, orders.into_melee, preferred_enemy(unit)
         )
         strength = weapon_strength(model, profile)
-        hits += [Hit(target, strength, model) for _ in range(rolled.hits)]
+        precise = rolled.sixes if fires_precision_shots(unit, model, profile, snap) else 0
+        hits += [Hit(target, strength, model, k < precise) for k in range(rolled.hits)]
         strays += [model] * rolled.strays
+        hot.append((model, rolled.ones))
     battle.emit(
         ShotsFired(
             unit=unit.label,
@@ -410,6 +439,9 @@ def _rolled_hits(
             hits=len(hits),
         )
     )
+    if gets_hot(profile):
+        for model, ones in hot:
+            suffer(battle, unit, model, profile, ones, orders)
     if strays:
         hits += _stray_hits(battle, unit, target, profile, strays)
     return hits
@@ -488,7 +520,8 @@ def _caused(
         preferred = preferred_enemy(unit)
         hits = roll_hits(battle, shot_bs(battle, model, snap), count, twin, purpose, preferred)
         shots = [Hit(target, weapon_strength(model, profile), model)] * hits
-        return roll_to_wound(battle, target, shots, profile, preferred=preferred)
+        hunter = monster_hunter(unit, target)
+        return roll_to_wound(battle, target, shots, profile, preferred=preferred, hunter=hunter)
 
     def allocate(wounds: list[WoundRoll]) -> int:
         before = result.unsaved[target.id]

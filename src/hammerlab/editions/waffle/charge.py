@@ -29,12 +29,13 @@ from hammerlab.editions.waffle.placement import (
 )
 from hammerlab.editions.waffle.points import (
     CHARGE_BONUS_ATTACKS,
+    CHARGE_REACTED,
     CHARGE_REACTION_FORCED,
     CHARGE_SUCCEEDED,
     REACTIONS_TO_CHARGE,
     Reaction,
 )
-from hammerlab.editions.waffle.special_rules import relentless
+from hammerlab.editions.waffle.special_rules import move_through_cover, relentless
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import may_charge
 from hammerlab.editions.waffle.visibility import unit_can_see
@@ -222,8 +223,16 @@ def reaction_to_charge(battle: Battle, charger: Unit, target: Unit) -> None:
     always declare Falling Back as their charge reaction" (not asked; the two
     restrictions above come first), as must a unit an installed rule forces to
     ("certain terrifying creature may force a unit to Fall Back instead of other
-    options": :data:`points.CHARGE_REACTION_FORCED`).
+    options": :data:`points.CHARGE_REACTION_FORCED`). Then other units may act
+    (:data:`points.CHARGE_REACTED`: Supporting Fire).
     """
+    _charged_unit_reacts(battle, charger, target)
+    for rule in battle.hooks.get(CHARGE_REACTED):
+        rule(battle, charger, target)
+
+
+def _charged_unit_reacts(battle: Battle, charger: Unit, target: Unit) -> None:
+    """The charged unit's own reaction, where it may react (:func:`reaction_to_charge`)."""
     status = st(battle, target)
     if status.locked_in_combat or status.reacted_this_turn:
         why = "is locked in combat" if status.locked_in_combat else "has reacted this turn"
@@ -241,8 +250,13 @@ def reaction_to_charge(battle: Battle, charger: Unit, target: Unit) -> None:
     available = [
         r for r in battle.hooks.get(REACTIONS_TO_CHARGE) if r.available(battle, target, charger)
     ]
-    if not available:
-        return
+    if available:
+        _react(battle, charger, target, available)
+
+
+def _react(battle: Battle, charger: Unit, target: Unit, available: list[Reaction]) -> None:
+    """The charged unit's choice among the ``available`` reactions, or none."""
+    status = st(battle, target)
     options: list[Choice[Reaction | None]] = [Choice(r.label, r) for r in available]
     options.append(Choice(NO_REACTION, None))
     reaction = battle.decide(
@@ -320,11 +334,13 @@ def roll_charge_range(battle: Battle, unit: Unit, target: Unit) -> ChargeRolled:
     whole unit must charge at the speed of the slowest model." Here the only
     different roll is the 6th/7th-edition difficult-terrain charge: 3D6,
     highest discarded (:func:`charge_dice`), for the whole unit when any
-    charging model's path crosses difficult terrain. A Fleet unit re-rolls the
+    charging model's path crosses difficult terrain, unless it has Move Through
+    Cover (:func:`special_rules.move_through_cover`: "not slowed by charging
+    through difficult terrain"). A Fleet unit re-rolls the
     dice :func:`fleet_rerolls` picks. The charge reaches when the closest
     models are no farther apart than the charge range (exactly equal reaches).
     """
-    difficult = through_difficult_terrain(battle, unit, target)
+    difficult = through_difficult_terrain(battle, unit, target) and not move_through_cover(unit)
     count = charge_dice(battle, difficult)
     label = f"{count}D6, highest discarded" if difficult else f"{count}D6"
     dice = battle.dice.roll(count, f"charge range {label} ({unit.label})")

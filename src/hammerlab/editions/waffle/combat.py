@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.geometry import base_distance
+from hammerlab.engine.geometry import base_distance, gap_table
 from hammerlab.engine.units import Model, Unit
 
 CONTACT = 0.05
@@ -28,7 +28,8 @@ def in_contact(a: Model, b: Model) -> bool:
 
 def units_in_contact(a: Unit, b: Unit) -> bool:
     """Whether any model of ``a`` touches any model of ``b``."""
-    return any(in_contact(x, y) for x in a.alive_models for y in b.alive_models)
+    table = gap_table(a.alive_models, b.alive_models)
+    return any(gap <= CONTACT for row in table for gap in row)
 
 
 def foes_in_contact(battle: Battle, unit: Unit) -> list[Unit]:

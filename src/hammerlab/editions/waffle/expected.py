@@ -27,6 +27,7 @@ it where a threshold matters (:mod:`suppression`), not for ranking.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 from hammerlab.editions.waffle.attacks import (
     fires_snap,
@@ -37,7 +38,9 @@ from hammerlab.editions.waffle.attacks import (
     weapons_per_phase,
 )
 from hammerlab.editions.waffle.charge import charge_bonus
+from hammerlab.editions.waffle.concussive import concussed
 from hammerlab.editions.waffle.estimate import p_blow, p_cell, p_hit
+from hammerlab.editions.waffle.fear import majority_weapon_skill, weapon_skill
 from hammerlab.editions.waffle.fight import (
     initiative,
     melee_options,
@@ -50,20 +53,22 @@ from hammerlab.editions.waffle.points import WEAPON_WOULD_FIRE
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
 from hammerlab.editions.waffle.special_rules import (
     close_combat_strength,
+    close_combat_weapon,
     feel_no_pain,
     model_has,
+    single_attack,
 )
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import fights_in_melee, is_vehicle, melee_cell_against
 from hammerlab.editions.waffle.visibility import cover_save
 from hammerlab.editions.waffle.wounds import (
-    majority,
     majority_toughness,
     typical_profile,
     weapon_strength,
 )
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.geometry import closest
+from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Model, Unit
 
 BLAST_HITS = 3
@@ -71,6 +76,7 @@ BLAST_HITS = 3
 fewer): where a marker lands is geometry, which an average cannot know."""
 
 
+@per_decision
 def defence_of(
     battle: Battle, target: Unit, source: Model | None, gone_to_ground: bool | None = None
 ) -> Defence:
@@ -98,12 +104,15 @@ def defence_of(
         cover=cover,
         feel_no_pain=feel_no_pain(target, model),
         eternal_warrior=model_has(target, model, "Eternal Warrior"),
+        against_instant_death=feel_no_pain(target, model, instant=True),
     )
 
 
+@lru_cache(maxsize=4096)
 def slain_per_hit(profile: WeaponProfile, strength: int, defence: Defence) -> float:
     """Expected models slain by one hit: each wound's chance by AP times its fate
-    (slain outright, or one wound of the model's Wounds)."""
+    (slain outright, or one wound of the model's Wounds). Cached: a function of
+    immutable values only, asked for the same few weapons and targets all game."""
     fired = Volley(profile, strength)
     total = 0.0
     for ap, chance in wound_chances(fired, defence.toughness).items():
@@ -120,6 +129,7 @@ def would_fire(battle: Battle, unit: Unit, profile: WeaponProfile, orders: FireO
     )
 
 
+@per_decision
 def expected_casualties(
     battle: Battle,
     unit: Unit,
@@ -168,6 +178,7 @@ def expected_per_model(
     return expected_casualties(battle, unit, target, weapon_name, orders) / len(models)
 
 
+@per_decision
 def expected_attack(
     battle: Battle,
     unit: Unit,
@@ -208,19 +219,31 @@ def blow_value(
 
     The chart against the target's majority WS; the blow's Strength
     (:func:`special_rules.close_combat_strength`, Furious Charge when
-    ``charged``); then wound, save (no cover) and Instant Death as the fight
-    resolves them.
+    ``charged``) and the weapon as the model strikes with it
+    (:func:`special_rules.close_combat_weapon`: Smash's AP2, the model's own
+    Fleshbane, Poisoned, Rending, Shred); then wound, save (no cover) and
+    Instant Death as the fight resolves them.
     """
     if target.destroyed:
         return 0.0
     strength = close_combat_strength(unit, model, weapon, charged)
+    armed = close_combat_weapon(unit, model, weapon)
+    ws = majority_weapon_skill(battle, target)
     if is_vehicle(target):  # the vehicle rules: their to-hit score and armour odds
         cell = melee_cell_against(battle, target)
-        ws = majority(target, lambda s: s.ws)
-        hit = p_blow(stats_of(model.profile).ws, ws) if cell is None else p_cell(cell)
-        return hit * hit_value(battle, target, model, weapon, strength, melee=True)
-    hit = p_blow(stats_of(model.profile).ws, majority(target, lambda s: s.ws))
-    return hit * slain_per_hit(weapon, strength, defence_of(battle, target, None))
+        hit = p_blow(weapon_skill(battle, unit, model), ws) if cell is None else p_cell(cell)
+        return hit * hit_value(battle, target, model, armed, strength, melee=True)
+    hit = p_blow(weapon_skill(battle, unit, model), ws)
+    return hit * slain_per_hit(armed, strength, defence_of(battle, target, None))
+
+
+def attacks_with(model: Model, weapon: WeaponProfile, bonus: int) -> int:
+    """The Attacks ``model`` strikes with ``weapon`` given a charge ``bonus``, as
+    :func:`fight.attacks_of` counts them: one for a Smash Attack
+    (:func:`special_rules.single_attack`), else profile, bonus and second weapon."""
+    if single_attack(weapon):
+        return 1
+    return stats_of(model.profile).a + bonus + second_weapon_bonus(model, weapon)
 
 
 def best_melee_weapon(
@@ -229,10 +252,10 @@ def best_melee_weapon(
     """The weapon ``model`` does most with against ``target`` (Attacks times blow value)."""
 
     def value(weapon: WeaponProfile) -> float:
-        attacks = stats_of(model.profile).a + second_weapon_bonus(model, weapon)
+        attacks = attacks_with(model, weapon, 0)
         return attacks * blow_value(battle, unit, model, weapon, target, charged)
 
-    return max(melee_options(model), key=value)
+    return max(melee_options(model, unit), key=value)
 
 
 def expected_melee(
@@ -255,7 +278,7 @@ def expected_melee(
         key = _kind(model)
         if key not in alike:
             weapon = best_melee_weapon(battle, unit, model, defender, charged)
-            attacks = stats_of(model.profile).a + bonus + second_weapon_bonus(model, weapon)
+            attacks = attacks_with(model, weapon, bonus)
             alike[key] = attacks * blow_value(battle, unit, model, weapon, defender, charged)
         total += alike[key]
     return min(total, float(len(defender.alive_models)))
@@ -277,13 +300,14 @@ def strikes_first(battle: Battle, unit: Unit, foe: Unit, charged: bool) -> bool:
         for m in side.alive_models:
             if _kind(m) not in alike:
                 weapon = best_melee_weapon(battle, side, m, other, side_charged)
-                alike[_kind(m)] = initiative(m, weapon)
+                alike[_kind(m)] = initiative(m, weapon, concussed(battle, m))
         steps = [alike[_kind(m)] for m in side.alive_models]
         return sorted(steps)[len(steps) // 2]
 
     return step(unit, charged) > step(foe, False)
 
 
+@per_decision
 def melee_exchange(battle: Battle, attacker: Unit, defender: Unit) -> tuple[float, float]:
     """One round of a charge: (defender's models slain, attacker's models slain).
 

@@ -24,7 +24,12 @@ from hammerlab.editions.waffle.combat import (
     in_contact,
     refresh_locks,
 )
+from hammerlab.editions.waffle.concussive import concussed
 from hammerlab.editions.waffle.events import BlowsStruck
+from hammerlab.editions.waffle.fear import fear_tests, majority_weapon_skill, weapon_skill
+from hammerlab.editions.waffle.fear import forget as forget_fear
+from hammerlab.editions.waffle.hammer_of_wrath import STEP as HAMMER_STEP
+from hammerlab.editions.waffle.hammer_of_wrath import Hammer, hammers, strike_hammers
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import (
     MELEE_WOUNDS_CAUSED,
@@ -34,14 +39,18 @@ from hammerlab.editions.waffle.points import (
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
 from hammerlab.editions.waffle.special_rules import (
     close_combat_strength,
+    close_combat_weapon,
     counter_attack_bonus,
+    monster_hunter,
     preferred_enemy,
+    single_attack,
+    smash_options,
 )
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.tables import melee_cell
 from hammerlab.editions.waffle.vehicle_damage import resolve_blows_on_vehicle
 from hammerlab.editions.waffle.vehicles import fights_in_melee, is_vehicle, melee_cell_against
-from hammerlab.editions.waffle.wounds import majority, roll_to_wound
+from hammerlab.editions.waffle.wounds import roll_to_wound
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
@@ -63,14 +72,18 @@ def fight_sub_phase(battle: Battle, player: str) -> None:
 
     Each combat (:func:`combat.combats`) is fought (:func:`fight`), then its
     assault result is determined and its units Fall Back, Pile In or
-    Consolidate (:func:`assault_results.resolve_assault`). ``player`` is the
+    Consolidate (:func:`assault_results.resolve_assault`); before blows are
+    struck, its units take their Fear tests (:func:`fear.fear_tests`). ``player`` is the
     player whose turn it is: their units move first where order matters.
     """
+    forget_fear(battle)
     for combat in combats(battle):
         if len({u.player for u in combat.units if not u.destroyed}) < 2:
             continue
         battle.say("fight", f"combat: {', '.join(u.label for u in combat.units)}")
+        fear_tests(battle, combat)
         resolve_assault(battle, combat, fight(battle, combat, player), player)
+    forget_fear(battle)
     refresh_locks(battle)
 
 
@@ -88,18 +101,20 @@ def fight(battle: Battle, combat: Combat, player: str) -> FightRecord:
     for unit in units:
         choose_weapons(battle, unit, record)
     record.note_contacts(units)
+    owed = hammers(battle, units)
     for step in range(10, 0, -1):
         for unit in units:
             engaged = engaged_models(battle, unit)
             waiting = [
                 m
                 for m in unit.alive_models
-                if m not in engaged and initiative(m, record.weapons[m.id]) == step
+                if m not in engaged
+                and initiative(m, record.weapons[m.id], concussed(battle, m)) == step
             ]
             if waiting:
                 pile_in(battle, unit, waiting, _foes(unit, units))
         record.note_contacts(units)
-        _initiative_step(battle, units, step, record)
+        _initiative_step(battle, units, step, record, owed if step == HAMMER_STEP else [])
     return record
 
 
@@ -107,14 +122,16 @@ def _foes(unit: Unit, units: Sequence[Unit]) -> list[Unit]:
     return [u for u in units if u.player != unit.player and not u.destroyed]
 
 
-def melee_options(model: Model) -> list[WeaponProfile]:
+def melee_options(model: Model, unit: Unit | None = None) -> list[WeaponProfile]:
     """The weapons ``model`` may fight with: each melee weapon it carries, and a
-    close combat weapon if it has a pistol or no melee weapon (6th/7th edition)."""
+    close combat weapon if it has a pistol or no melee weapon (6th/7th edition);
+    with Smash (its own or ``unit``'s), the Smash Attack
+    (:func:`special_rules.smash_options`)."""
     profiles = [weapon_of(w) for w in model.weapons]
     options = {p.name: p for p in profiles if p.base_type == "Melee"}
     if not options or any(p.base_type == "Pistol" for p in profiles):
         options.setdefault(CLOSE_COMBAT_WEAPON.name, CLOSE_COMBAT_WEAPON)
-    return list(options.values())
+    return [*options.values(), *smash_options(unit, model)]
 
 
 def choose_weapons(battle: Battle, unit: Unit, record: FightRecord) -> None:
@@ -125,7 +142,7 @@ def choose_weapons(battle: Battle, unit: Unit, record: FightRecord) -> None:
     for model in unit.alive_models:
         groups.setdefault((model.profile, model.weapons, model.rules), []).append(model)
     for models in groups.values():
-        options = melee_options(models[0])
+        options = melee_options(models[0], unit)
         chosen = options[0]
         if len(options) > 1:
             ids = tuple(m.id for m in models)
@@ -142,10 +159,11 @@ def choose_weapons(battle: Battle, unit: Unit, record: FightRecord) -> None:
             record.weapons[model.id] = chosen
 
 
-def initiative(model: Model, weapon: WeaponProfile) -> int:
+def initiative(model: Model, weapon: WeaponProfile, concussed: bool = False) -> int:
     """The Initiative step the model strikes at: its Initiative, or 1 with an
-    Unwieldy weapon (6th/7th edition)."""
-    if weapon.has_rule("Unwieldy"):
+    Unwieldy weapon (6th/7th edition) or when ``concussed``
+    (:func:`concussive.concussed`)."""
+    if weapon.has_rule("Unwieldy") or concussed:
         return 1
     return min(10, max(1, stats_of(model.profile).i))
 
@@ -156,10 +174,13 @@ def attacks_of(battle: Battle, unit: Unit, model: Model, weapon: WeaponProfile) 
     The charge bonus (+1, +2 with Rage, one fewer after a Fiery Charge) is
     :func:`charge.charge_bonus_attacks`; Counter-attack's +1 when charged is
     :func:`special_rules.counter_attack_bonus`; :func:`second_weapon_bonus` adds 1.
-    A vehicle other than a Walker makes none (:func:`vehicles.fights_in_melee`).
+    A Smash Attack is one Attack, whatever these say (:func:`special_rules.single_attack`);
+    a vehicle other than a Walker makes none (:func:`vehicles.fights_in_melee`).
     """
     if not fights_in_melee(model):
         return 0
+    if single_attack(weapon):
+        return 1
     bonus = charge_bonus_attacks(battle, unit)
     bonus += counter_attack_bonus(unit, model, st(battle, unit).charged_unlocked)
     return stats_of(model.profile).a + bonus + second_weapon_bonus(model, weapon)
@@ -199,26 +220,31 @@ class Blows:
     """The target's majority Weapon Skill when the step began."""
 
 
-def _initiative_step(battle: Battle, units: list[Unit], step: int, record: FightRecord) -> None:
-    """Everyone engaged with this Initiative picks a target, then all strike."""
+def _initiative_step(
+    battle: Battle, units: list[Unit], step: int, record: FightRecord, owed: list[Hammer]
+) -> None:
+    """Everyone engaged with this Initiative picks a target, then all strike; the
+    Hammer of Wrath hits ``owed`` (at Initiative 10) first, but the models they
+    slay still strike in this step (:func:`hammer_of_wrath.strike_hammers`)."""
     plans: list[Blows] = []
     for unit in units:
         foes = _foes(unit, units)
-        groups: dict[tuple[str, tuple[str, ...]], list[Model]] = {}
+        groups: dict[tuple[WeaponProfile, tuple[str, ...]], list[Model]] = {}
         for model in engaged_models(battle, unit):
             weapon = record.weapons[model.id]
-            if initiative(model, weapon) != step:
+            if initiative(model, weapon, concussed(battle, model)) != step:
                 continue
             reach = tuple(f.id for f in foes_within_reach(battle, unit, model, foes))
             if reach:
-                groups.setdefault((weapon.name, reach), []).append(model)
-        for (_, reach), models in groups.items():
-            weapon = record.weapons[models[0].id]
+                armed = close_combat_weapon(unit, model, weapon)
+                groups.setdefault((armed, reach), []).append(model)
+        for (weapon, reach), models in groups.items():
             target = _choose_target(battle, unit, models, weapon, [battle.unit(i) for i in reach])
-            ws = majority(target, lambda s: s.ws)
+            ws = majority_weapon_skill(battle, target)
             plans.append(Blows(unit, tuple(models), weapon, target, ws))
-    if plans:
+    if plans or owed:
         battle.say("fight", f"Initiative step {step}")
+    strike_hammers(battle, owed, units)
     attackers = {u.id: u.alive_models for u in units}
     for plan in plans:
         strike(battle, plan, step, attackers[plan.unit.id])
@@ -264,7 +290,7 @@ def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> No
     batches: dict[tuple[str, int], list[Model]] = {}
     against = melee_cell_against(battle, target)
     for model in plan.models:
-        cell = against or melee_cell(stats_of(model.profile).ws, plan.target_ws)
+        cell = against or melee_cell(weapon_skill(battle, unit, model), plan.target_ws)
         strength = close_combat_strength(unit, model, weapon, unit.status.charged)
         batches.setdefault((cell, strength), []).append(model)
     hits: list[Hit] = []
@@ -293,7 +319,10 @@ def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> No
         scored, _ = resolve_blows_on_vehicle(battle, unit, target, strengths, weapon)
         st(battle, unit).combat_score += scored
         return
-    wounds = roll_to_wound(battle, target, hits, weapon, preferred=preferred_enemy(unit))
+    hunter = monster_hunter(unit, target)
+    wounds = roll_to_wound(
+        battle, target, hits, weapon, preferred=preferred_enemy(unit), hunter=hunter
+    )
     result = VolleyResult()
     caused = _caused(battle, plan, result, attackers)
     if wounds:
@@ -332,12 +361,13 @@ def _caused(
     unit, weapon, target = plan.unit, plan.weapon, plan.target
 
     def blow(last: Model, count: int, rule: str) -> list[WoundRoll]:
-        cell = melee_cell(stats_of(last.profile).ws, plan.target_ws)
+        cell = melee_cell(weapon_skill(battle, unit, last), plan.target_ws)
         preferred = preferred_enemy(unit)
         landed = roll_blows(battle, cell, count, f"{weapon.name} {rule}", preferred)
         strength = close_combat_strength(unit, last, weapon, unit.status.charged)
         hits = [Hit(target, strength, last)] * landed
-        return roll_to_wound(battle, target, hits, weapon, preferred=preferred)
+        hunter = monster_hunter(unit, target)
+        return roll_to_wound(battle, target, hits, weapon, preferred=preferred, hunter=hunter)
 
     def allocate(wounds: list[WoundRoll]) -> int:
         before = result.unsaved[target.id]

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from hammerlab.editions.waffle.events import ReactionDeclared
 from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.profiles import stats_of
+from hammerlab.editions.waffle.special_rules import passes_dangerous_terrain
 from hammerlab.editions.waffle.state import remove_casualty, st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
@@ -166,6 +167,7 @@ def dangerous_terrain_tests(
     """6th/7th-edition Dangerous Terrain: each model in it rolls; on a 1 it
     suffers a wound with no armour or cover save (invulnerable saves allowed).
 
+    A model with Move Through Cover passes (:func:`special_rules.passes_dangerous_terrain`).
     With ``starts`` (where each model began its move), a model whose move
     passed through dangerous terrain tests too (seed 000, Run: "models running
     through dangerous terrain must test as normal").
@@ -176,7 +178,7 @@ def dangerous_terrain_tests(
         start = (starts or {}).get(model.id)
         if start is not None and start != model.position:
             areas += field.crossed(start, model.position)
-        if not any(a.dangerous for a in areas):
+        if not any(a.dangerous for a in areas) or passes_dangerous_terrain(unit, model):
             continue
         if battle.dice.d6(f"dangerous terrain ({model.id})") != 1:
             continue

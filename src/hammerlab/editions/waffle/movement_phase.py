@@ -18,6 +18,7 @@ from hammerlab.editions.waffle.movement import (
     move_unit,
 )
 from hammerlab.editions.waffle.shooting import start_phase
+from hammerlab.editions.waffle.special_rules import difficult_terrain_dice
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import may_move, turn_to_moves
 from hammerlab.engine.battle import Battle
@@ -108,7 +109,8 @@ def move_one(battle: Battle, unit: Unit) -> None:
         return
     distance = allowance
     if crosses_difficult(battle, unit, intent):
-        dice = battle.dice.roll(2, f"difficult terrain ({unit.label}), highest die")
+        count = difficult_terrain_dice(unit)
+        dice = battle.dice.roll(count, f"difficult terrain ({unit.label}), highest of {count}D6")
         distance = min(allowance, float(max(dice)))
     starts = {m.id: m.position for m in unit.alive_models}
     # ``move_unit`` marks the unit as moved when it does move: a unit with no
@@ -128,8 +130,9 @@ MOVEMENT = Phase(
 """Regroup, then move units one at a time until the player is done.
 
 A unit may move up to its allowance toward an intent (advance, take cover,
-retreat, hold). Difficult terrain (6th/7th edition): roll 2D6 and move at
-most the higher die. Dangerous terrain: a test for each model that moved
+retreat, hold). Difficult terrain (6th/7th edition): roll 2D6 (3D6 with Move
+Through Cover: :func:`special_rules.difficult_terrain_dice`) and move at most
+the highest die. Dangerous terrain: a test for each model that moved
 in or through it. Units locked in combat, falling back, gone to ground or
 pinned do not move. The unit moves as a block, which keeps coherency.
 """

@@ -9,7 +9,9 @@ odds follow the battle's rules exactly (``attacks.fire_weapon``):
    from BS 6 or with a twin-linked weapon. Snap Shots fire at BS "divided by
    2 (always round down) to a minimum of BS 1". Models with different BS
    roll separate binomials, added. Templates and blasts hit as many models
-   as the question says: where a marker lands is geometry, not odds.
+   as the question says: where a marker lands is geometry, not odds. A Gets
+   Hot marker or template is not fired on a 1 (:func:`gets_hot.fire_chance`);
+   Gets Hot's wounds on the firer are not the target's odds.
 2. **Wounds** (step 5, "comparing the Strength of the firing weapon with the
    majority Toughness of the target unit"). Each hit wounds on
    :func:`wounds.wound_target` (Poisoned included), a failed roll re-rolled
@@ -54,6 +56,7 @@ from hammerlab.editions.distributions import (
 from hammerlab.editions.waffle.allocation import instant_death, saves_against
 from hammerlab.editions.waffle.attacks import weapon_shots
 from hammerlab.editions.waffle.estimate import p_at_least, p_hit
+from hammerlab.editions.waffle.gets_hot import fire_chance, gets_hot
 from hammerlab.editions.waffle.profiles import WeaponProfile
 from hammerlab.editions.waffle.tables import overwhelming, snap_shot_bs
 from hammerlab.editions.waffle.wounds import (
@@ -93,6 +96,9 @@ class Volley:
     """(shots, BS they are fired at) for each group of models with the same BS."""
     hits: int | None = None
     """Hits with no roll To Hit (templates, blasts), instead of ``shots``."""
+    fire_chance: float = 1.0
+    """The chance the marker or template giving ``hits`` is fired at all (Gets
+    Hot: :func:`gets_hot.fire_chance`)."""
     snap: bool = False
     """Whether the weapon fires Snap Shots."""
     overwhelming_at: int = 10
@@ -122,7 +128,12 @@ def volley(
     if snap and not weapon.can_snap_fire:
         return Volley(weapon, strength, snap=True, overwhelming_at=at)
     if hits is not None:
-        return Volley(weapon, strength, hits=hits, snap=snap, overwhelming_at=at)
+        chance = 1.0
+        if gets_hot(weapon) and (weapon.template or weapon.blast):
+            chance = fire_chance(weapon.has_rule("Twin-linked"), tuple(skills))
+        return Volley(
+            weapon, strength, hits=hits, snap=snap, overwhelming_at=at, fire_chance=chance
+        )
     each = weapon_shots(weapon, firing.half_range, firing.moved)
     divisor, minimum = firing.snap_divisor, firing.snap_minimum
     by_skill = Counter(snap_shot_bs(bs, divisor, minimum) if snap else bs for bs in skills)
@@ -144,7 +155,11 @@ class Defence:
     cover: int | None = None
     """The best cover save the models have (gone to ground already counted)."""
     feel_no_pain: int | None = None
+    """The roll to discount an unsaved wound (Feel No Pain, Reanimation Protocols)."""
     eternal_warrior: bool = False
+    against_instant_death: int | None = None
+    """The roll to discount an unsaved wound that inflicts Instant Death
+    (Reanimation Protocols: :func:`special_rules.ignore_wound_roll`)."""
 
 
 @dataclass(frozen=True)
@@ -174,9 +189,12 @@ class ShootingOdds:
 
 
 def hit_distribution(fired: Volley) -> Vector:
-    """The number of hits: a given number, or a sum of binomials, one per BS."""
+    """The number of hits: a given number (none if a Gets Hot marker is not fired),
+    or a sum of binomials, one per BS."""
     if fired.hits is not None:
-        return vector([0.0] * fired.hits + [1.0])
+        out = vector([0.0] * fired.hits + [fired.fire_chance])
+        out[0] += 1.0 - fired.fire_chance
+        return out
     twin = fired.weapon.has_rule("Twin-linked")
     out = vector([1.0])
     for shots, bs in fired.shots:
@@ -209,7 +227,8 @@ def wound_fate(fired: Volley, target: Defence, ap: int | None) -> tuple[float, f
     saves = saves_against(ap, target.save, target.invulnerable, cover)
     unsaved = prod(1.0 - p_at_least(needed) for _, needed in saves)
     if instant_death(fired.strength, target.toughness, fired.weapon, target.eternal_warrior):
-        return 0.0, unsaved
+        last = target.against_instant_death
+        return 0.0, unsaved * (1.0 - (0.0 if last is None else p_at_least(last)))
     ignored = p_at_least(target.feel_no_pain) if target.feel_no_pain is not None else 0.0
     return unsaved * (1.0 - ignored), 0.0
 

@@ -53,6 +53,9 @@ class Hit:
     unit: Unit
     strength: int
     source: Model
+    precision: bool = False
+    """A Precision Shot (:mod:`precision_shots`): its wound goes to a model of the
+    firer's choice."""
 
 
 @dataclass
@@ -62,6 +65,8 @@ class WoundRoll:
     strength: int
     ap: int | None
     source: Model
+    precision: bool = False
+    """The wound of a Precision Shot."""
 
 
 @dataclass

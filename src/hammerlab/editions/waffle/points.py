@@ -112,6 +112,11 @@ AFTER_SHOOTING_ATTACK: HookPoint[AfterAttack] = HookPoint(
 CHARGE_SUCCEEDED: HookPoint[ChargeWindow] = HookPoint(
     "charge succeeded", "A charging unit ended its charge move in base contact with its target."
 )
+CHARGE_REACTED: HookPoint[ChargeWindow] = HookPoint(
+    "charge reacted",
+    "A charge was declared and the charged unit reacted (or did not), before the charge "
+    "range is rolled: ``(battle, charger, target)``.",
+)
 END_OF_TURN: HookPoint[PlayerWindow] = HookPoint(
     "end of turn", "A player's turn ends (what lasts 'until the end of the turn' ends)."
 )

@@ -30,6 +30,11 @@ WEAPON_RULES = (
     "Unwieldy",
     "Specialist Weapon",
     "Two-handed",
+    "Fleshbane",
+    "Sniper",
+    "Bladestorm",
+    "Gets Hot",
+    "Concussive",
     "Force",
     "Melta",
     "Lance",
@@ -40,6 +45,8 @@ WEAPON_RULES = (
 """Weapon special rules the Waffle Edition engine resolves (Force: the Psyker knows
 the Force power, ``psychic_powers.FORCE``; Melta, Lance, Armourbane and Haywire
 against vehicles only, ``armour.armour_attack``; Skyfire, ``flyers.snap_against``)."""
+RULE_SPELLINGS = {"gets hot!": "Gets Hot"}
+"""Other spellings of a weapon rule in the data (lower case) → the rule's name."""
 
 
 @dataclass(frozen=True)
@@ -179,6 +186,12 @@ class StrengthSpec:
         return self.value
 
 
+@lru_cache(maxsize=4096)
+def _rule_names(rules: tuple[str, ...]) -> frozenset[str]:
+    """Rules as :meth:`WeaponProfile.has_rule` compares them: lower case, no ``(X+)``."""
+    return frozenset(r.lower().split(" (")[0] for r in rules)
+
+
 @dataclass(frozen=True)
 class WeaponProfile:
     """A weapon read for the Waffle Edition."""
@@ -216,8 +229,7 @@ class WeaponProfile:
 
     def has_rule(self, name: str) -> bool:
         """Whether the weapon has rule ``name`` (ignoring any ``(X+)`` suffix)."""
-        wanted = name.lower()
-        return any(r.lower().split(" (")[0] == wanted for r in self.rules)
+        return name.lower() in _rule_names(self.rules)
 
     def rule_value(self, name: str) -> int | None:
         """The number in ``Poisoned (4+)`` style rules."""
@@ -300,7 +312,7 @@ def weapon_of(weapon: Weapon) -> WeaponProfile:
         if marker:
             markers.add(marker)
         else:
-            rules.append(token)
+            rules.append(RULE_SPELLINGS.get(token.lower(), token))
     ap_raw = weapon.get("AP", "-").strip()
     if ap_raw not in ("-", "") and not _is_number(ap_raw):
         raise ProfileError(f"weapon {name}: AP {ap_raw!r} is not 1-6 or -")

@@ -10,6 +10,7 @@ from hammerlab.editions.plugins import plugin_options
 from hammerlab.editions.turns import unit_lines, victory_lines
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.assault import ASSAULT
+from hammerlab.editions.waffle.concussive import wear_off
 from hammerlab.editions.waffle.movement_phase import MOVEMENT
 from hammerlab.editions.waffle.parameters import PARAMETERS
 from hammerlab.editions.waffle.points import END_OF_TURN
@@ -134,7 +135,8 @@ def end_of_turn(battle: Battle, player: str) -> None:
     Morale penalties (friendly fire), the once-per-turn Reaction to Charge and
     the weapon types fired (Return Fire! and Overwatch fire in the enemy's
     turn) last until the end of the turn they happened in, whoever's units
-    they are.
+    they are. Concussive wears off at the end of an Assault phase
+    (:func:`concussive.wear_off`).
     """
     vehicle_end_of_turn(battle, player)
     for unit in battle.units.values():
@@ -149,5 +151,6 @@ def end_of_turn(battle: Battle, player: str) -> None:
         status.gone_to_ground = status.pinned = False
         status.changed_flight_mode = False
         status.shot_target = None
+    wear_off(battle)
     for rule in battle.hooks.get(END_OF_TURN):
         rule(battle, player)

@@ -30,6 +30,7 @@ from hammerlab.editions.waffle.points import (
     ShootingAction,
 )
 from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.special_rules import battle_focus
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import may_run
 from hammerlab.engine.battle import Battle
@@ -191,6 +192,23 @@ def unit_shooting_action(battle: Battle, unit: Unit) -> None:
     result = shooting_attack(battle, unit, target, orders)
     st(battle, unit).shot_target = target.id
     after_shooting(battle, unit, target, result, orders)
+    if battle_focus(unit) and can_run(battle, unit) and not unit.destroyed:
+        run_after_shooting(battle, unit)
+
+
+def run_after_shooting(battle: Battle, unit: Unit) -> None:
+    """Battle Focus (:func:`special_rules.battle_focus`): the unit that shot may Run."""
+    ran = battle.decide(
+        Decision(
+            kind="battle_focus",
+            player=unit.player,
+            prompt=f"Battle Focus: does {unit.label} Run after shooting?",
+            choices=(Choice(HOLD, False), Choice(RUN, True)),
+            context=DecisionContext(unit=unit.id),
+        )
+    )
+    if ran:
+        run(battle, unit)
 
 
 def choose_target(battle: Battle, unit: Unit, targets: list[Unit]) -> Unit:

@@ -13,12 +13,14 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
+from hammerlab.editions.waffle.profiles import StrengthSpec, WeaponProfile, stats_of
+from hammerlab.editions.waffle.weapon_rules import smashing, with_rules
 from hammerlab.engine.units import Model, Unit
 
 UNIT_RULES: Final[dict[str, str]] = {
     "Feel No Pain": "roll a D6 (5+, or the value given) to ignore each unsaved wound; "
     "not against Instant Death",
+    "Reanimation Protocols": "as Feel No Pain (5+), and against Instant Death on a 6+",
     "Eternal Warrior": "immune to Instant Death",
     "Relentless": "Heavy, Salvo and Ordnance weapons fire as if stationary; may charge after",
     "Slow and Purposeful": "as Relentless, but cannot Run",
@@ -41,11 +43,35 @@ UNIT_RULES: Final[dict[str, str]] = {
     "combat; Preferred Enemy (a type of foe) is not implemented",
     "Counter-attack": "+1 Attack for its models with the rule until the end of the phase "
     "when charged while not locked in combat",
+    "Move Through Cover": "rolls 3D6 (highest) through difficult terrain; not slowed charging "
+    "through it; passes Dangerous Terrain tests",
+    "Fear": "enemies in base contact take a Fear test (Ld) at the start of the Fight sub-phase; "
+    "failing, they fight at WS 1",
+    "Hammer of Wrath": "one automatic hit at its unmodified Strength, AP-, at Initiative 10 "
+    "after charging into base contact",
+    "Supporting Fire": 'may fire Overwatch at a unit charging a friend within 6" '
+    "(with the Fire Overwatch reaction)",
+    "Hit and Run": "may leave a combat at the end of an Assault phase: Initiative test, "
+    '3D6" away; the enemy consolidates',
+    "Hit & Run": "as Hit and Run",
+    "Battle Focus": "may Run after shooting in the same Shooting phase",
+    "Precision Shots": "its 6s To Hit with a shooting weapon (not Snap Shots) wound a "
+    "model of the firer's choice in range and sight",
+    "Monster Hunter": "re-rolls failed To Wound rolls against Monstrous Creatures",
+    "Smash": "close combat attacks at AP2 (unless AP1); may make one Smash Attack at double "
+    "Strength instead",
+    "Fleshbane": "its close combat attacks always wound on 2+",
+    "Poisoned": "its close combat attacks wound on the value given (4+), or better by the chart",
+    "Rending": "its close combat To Wound rolls of 6 wound whatever the Toughness, at AP2",
+    "Shred": "re-rolls failed To Wound rolls in close combat",
+    "Concussive": "its close combat attacks are Concussive",
 }
 """Rule name → what it does in hammerlab."""
 
 NO_EFFECT_RULES: Final[dict[str, str]] = {
     "Night Vision": "ignores the effects of Night Fighting, which hammerlab does not play",
+    "Blacksun Filter": "gives Night Vision (7th-edition Codex: Tau Empire): Night Fighting, "
+    "which hammerlab does not play",
     "Bulky": "counts as two models for Transport Capacity; hammerlab has no transports",
     "Very Bulky": "counts as three models for Transport Capacity; hammerlab has no transports",
     "Extremely Bulky": "counts as five models for Transport Capacity; hammerlab has no transports",
@@ -87,18 +113,53 @@ def names_rule(rules: Iterable[str], rule: str) -> bool:
     return any(_base(r) == wanted for r in rules)
 
 
-def feel_no_pain(unit: Unit, model: Model) -> int | None:
-    """The Feel No Pain roll needed by ``model`` (5+ unless stated), if it has the rule."""
-    return feel_no_pain_in((*model.rules, *unit.rules))
+IGNORE_WOUND: Final[dict[str, tuple[int, int | None]]] = {
+    "feel no pain": (5, None),
+    "reanimation protocols": (5, 1),
+}
+"""Rules that roll a D6 to discount an unsaved Wound: rule → (the roll unless a
+number is given, the penalty against Instant Death or ``None`` where it cannot be
+used against it).
+
+7th edition, Feel No Pain: "On a 5+, the unsaved Wound is discounted … If a unit
+has the Feel No Pain special rule with a number in brackets afterwards … the
+number in brackets is the D6 result needed … Feel No Pain saves may not be taken
+… against unsaved Wounds that have the Instant Death special rule."
+Reanimation Protocols (7th-edition Codex: Necrons, 2015): the same roll, 5+,
+that may be taken against Instant Death at a -1 penalty (6+). Not quoted from the
+book, which is not in the shared data: the 1d4chan summary of the rule ("On a d6
+roll of 5+ (suffering a -1 penalty if against ID), your guy negates the wound")."""
 
 
-def feel_no_pain_in(rules: Iterable[str]) -> int | None:
-    """The Feel No Pain roll ``rules`` give (5+ unless stated), if they name it."""
+def ignore_wound_roll(rules: Iterable[str], instant: bool = False) -> tuple[str, int] | None:
+    """The best roll ``rules`` give to discount an unsaved Wound (the rule's name and
+    the D6 needed), against Instant Death when ``instant``; ``None`` if none may."""
+    best: tuple[str, int] | None = None
     for rule in rules:
-        if _base(rule) == "feel no pain":
-            match = re.search(r"\((\d)\+?\)", rule)
-            return int(match.group(1)) if match else 5
-    return None
+        entry = IGNORE_WOUND.get(_base(rule))
+        if entry is None:
+            continue
+        default, penalty = entry
+        if instant and penalty is None:
+            continue
+        match = re.search(r"\((\d)\+?\)", rule)
+        needed = (int(match.group(1)) if match else default) + (penalty or 0) * instant
+        if needed <= 6 and (best is None or needed < best[1]):
+            best = (rule.split(" (", maxsplit=1)[0].strip(), needed)
+    return best
+
+
+def feel_no_pain(unit: Unit, model: Model, instant: bool = False) -> int | None:
+    """The roll ``model`` needs to discount an unsaved Wound (Feel No Pain, 5+ unless
+    stated, or Reanimation Protocols: :data:`IGNORE_WOUND`), if it may."""
+    return feel_no_pain_in((*model.rules, *unit.rules), instant)
+
+
+def feel_no_pain_in(rules: Iterable[str], instant: bool = False) -> int | None:
+    """The roll ``rules`` give to discount an unsaved Wound (against Instant Death
+    when ``instant``), if they give one (:func:`ignore_wound_roll`)."""
+    found = ignore_wound_roll(rules, instant)
+    return None if found is None else found[1]
 
 
 def is_independent_character(unit: Unit, model: Model) -> bool:
@@ -165,3 +226,101 @@ def counter_attack_bonus(unit: Unit, model: Model, charged_unlocked: bool) -> in
     combat (``WaffleStatus.charged_unlocked``).
     """
     return int(charged_unlocked and model_has(unit, model, "Counter-attack"))
+
+
+def monster_hunter(unit: Unit, victim: Unit) -> bool:
+    """7th edition, Monster Hunter: "A unit that contains at least one model with this
+    special rule re-rolls all failed To Wound rolls against Monstrous Creatures."
+    ``victim`` is a Monstrous Creature when most of its models are."""
+    if not unit.has_rule("Monster Hunter") or victim.destroyed:
+        return False
+    monstrous = [stats_of(m.profile).has_type("Monstrous Creature") for m in victim.alive_models]
+    return 2 * sum(monstrous) > len(monstrous)
+
+
+MELEE_MODEL_RULES: Final[tuple[str, ...]] = (
+    "Fleshbane",
+    "Poisoned",
+    "Rending",
+    "Shred",
+    "Concussive",
+)
+"""Weapon rules a model may have itself, for its close combat attacks. 7th edition,
+e.g. Fleshbane: "If a model has this special rule, or is attacking with a Melee
+weapon that has this special rule, they always Wound on a 2+ in close combat"
+(Poisoned, Rending and Shred are worded alike). Concussive is worded for weapons
+only; a model the data gives it (Chaplain Cassius, whose crozius has it) strikes
+with it in close combat (an interpretation)."""
+
+
+def close_combat_weapon(unit: Unit, model: Model, weapon: WeaponProfile) -> WeaponProfile:
+    """``weapon`` as ``model`` strikes with it: with the :data:`MELEE_MODEL_RULES`
+    the model has, and at AP2 (unless AP1) with Smash (:func:`weapon_rules.smashing`).
+    The fight (:func:`fight.strike`) and the AI (:func:`expected.blow_value`) both
+    strike through this."""
+    own = tuple(r for r in (*model.rules, *unit.rules) if _base(r) in _MELEE_MODEL_RULES)
+    armed = with_rules(weapon, own)
+    return smashing(armed) if model_has(unit, model, "Smash") else armed
+
+
+_MELEE_MODEL_RULES = {r.lower() for r in MELEE_MODEL_RULES}
+
+SMASH_ATTACK: Final = WeaponProfile(
+    name="Smash Attack",
+    range=None,
+    strength=StrengthSpec(2, "times"),
+    ap=None,
+    base_type="Melee",
+    shots=1,
+    salvo_moving_shots=1,
+    blast=None,
+    template=False,
+    barrage=False,
+    rules=("Smash Attack",),
+)
+"""7th edition, Smash: "when it makes its close combat attacks, it can choose
+instead to make a single Smash Attack. If it does so, roll To Hit as normal, but
+resolve the Attack at double the model's Strength (to a maximum of 10)". Its AP2
+is Smash's own (:func:`close_combat_weapon`); it carries no weapon's rules."""
+
+
+def smash_options(unit: Unit | None, model: Model) -> list[WeaponProfile]:
+    """The Smash Attack, for a model with Smash (as one more weapon to choose)."""
+    has = model_has(unit, model, "Smash") if unit else names_rule(model.rules, "Smash")
+    return [SMASH_ATTACK] if has else []
+
+
+def single_attack(weapon: WeaponProfile) -> bool:
+    """Whether ``weapon`` strikes one Attack whatever the model's Attacks (a Smash Attack)."""
+    return weapon.has_rule("Smash Attack")
+
+
+DIFFICULT_TERRAIN_DICE: Final = 2
+"""6th/7th edition: a unit moving through difficult terrain rolls 2D6 and moves the highest."""
+
+
+def move_through_cover(unit: Unit) -> bool:
+    """7th edition, Move Through Cover: "A unit that contains at least one model with
+    this special rule rolls an extra D6 when rolling to move through difficult terrain
+    and is not slowed by charging through difficult terrain." """
+    return unit.has_rule("Move Through Cover")
+
+
+def difficult_terrain_dice(unit: Unit) -> int:
+    """D6 a unit rolls to move through difficult terrain (the highest counts): 2, or
+    3 with Move Through Cover ("the unit rolls 3D6 and picks the highest roll")."""
+    return DIFFICULT_TERRAIN_DICE + int(move_through_cover(unit))
+
+
+def passes_dangerous_terrain(unit: Unit, model: Model) -> bool:
+    """7th edition, Move Through Cover: "a model with the Move Through Cover special
+    rule automatically passes Dangerous Terrain tests"."""
+    return model_has(unit, model, "Move Through Cover")
+
+
+def battle_focus(unit: Unit) -> bool:
+    """Battle Focus (7th-edition Codex: Craftworlds; paraphrased, the codex is not in
+    the shared data): a unit with it may both shoot and Run in the same Shooting
+    phase. hammerlab offers the Run after the shooting attack
+    (:func:`shooting.run_after_shooting`): shoot, then Run."""
+    return unit.has_rule("Battle Focus")

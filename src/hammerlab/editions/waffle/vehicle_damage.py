@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
-from hammerlab.editions.waffle.allocation import _saved, allocate_wounds
+from hammerlab.editions.waffle.allocation import allocate_wounds, save_taken
 from hammerlab.editions.waffle.armour import (
     NONE,
     PENETRATING,
@@ -122,7 +122,7 @@ def resolve_vehicle_hits(
         if outcome == NONE:
             continue
         wound = WoundRoll(hit.strength, profile.ap, hit.source)
-        if _saved(battle, victim, model, wound, profile, cover=True):
+        if save_taken(battle, victim, model, wound, profile, cover=True):
             continue
         result.unsaved[victim.id] += 1
         if damage_vehicle(battle, shooter, victim, model, outcome, profile.ap):
@@ -151,7 +151,7 @@ def resolve_blows_on_vehicle(
         if outcome == NONE:
             continue
         source = attacker.alive_models[0]
-        if _saved(
+        if save_taken(
             battle, victim, model, WoundRoll(strength, profile.ap, source), profile, cover=False
         ):
             continue

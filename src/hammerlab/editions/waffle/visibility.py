@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hammerlab.editions.waffle.special_rules import cover_bonus
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.geometry import base_distance
+from hammerlab.engine.geometry import gap_table
 from hammerlab.engine.units import Model, Unit
 
 
@@ -14,8 +14,13 @@ def model_sees(battle: Battle, looker: Model, target: Model) -> bool:
 
 
 def visible_models(battle: Battle, shooters: list[Model], target: Unit) -> list[Model]:
-    """Models of ``target`` that at least one of ``shooters`` can see."""
-    return [t for t in target.alive_models if any(model_sees(battle, s, t) for s in shooters)]
+    """Models of ``target`` that at least one of ``shooters`` can see (:func:`model_sees`,
+    every pair at once: :meth:`Battlefield.sight_table`)."""
+    targets = target.alive_models
+    sight = battle.battlefield.sight_table(
+        tuple(s.position for s in shooters), tuple(t.position for t in targets)
+    )
+    return [t for j, t in enumerate(targets) if any(row[j] for row in sight)]
 
 
 def unit_can_see(battle: Battle, unit: Unit, target: Unit) -> bool:
@@ -25,7 +30,7 @@ def unit_can_see(battle: Battle, unit: Unit, target: Unit) -> bool:
 
 def within(model: Model, targets: list[Model], inches: float) -> bool:
     """Whether ``model`` is within ``inches`` of at least one of ``targets``."""
-    return any(base_distance(model, t) <= inches for t in targets)
+    return any(gap <= inches for gap in gap_table([model], targets)[0])
 
 
 def cover_save(

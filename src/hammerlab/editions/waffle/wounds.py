@@ -14,6 +14,7 @@ from hammerlab.editions.waffle.tables import (
     overwhelming,
     to_wound_target,
 )
+from hammerlab.editions.waffle.weapon_rules import fixed_wound_roll, six_resolves_at_ap2
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile
 from hammerlab.engine.units import Model, Unit
@@ -58,14 +59,18 @@ def roll_to_wound(
     profile: WeaponProfile,
     toughness: int | None = None,
     preferred: bool = False,
+    hunter: bool = False,
 ) -> list[WoundRoll]:
     """Seed 000, step 5, with Overwhelming Strength, Rending, Poisoned and Shred.
 
     Overwhelming Strength: "it instead causes this wound automatically … counting
     the to-wound roll as if it were a 6" — so it also rends. Rending (6th/7th
     edition): a To Wound roll of 6 wounds regardless of Toughness, at AP2.
+    Precision Shots roll apart from other hits, and their wounds stay precise.
     Hits roll against the victim's majority Toughness unless ``toughness`` is
     given (a hit on one model: a Sweeping Advance's randomly distributed hit).
+    ``hunter``: the attackers re-roll every failed roll
+    (:func:`special_rules.monster_hunter`).
     Where failed rolls are not all re-rolled (:func:`rerolls_wounds`), a
     ``preferred`` enemy's rolls of 1 are (:func:`special_rules.preferred_enemy`:
     "re-rolls failed … To Wound rolls of 1").
@@ -73,14 +78,14 @@ def roll_to_wound(
     if toughness is None:
         toughness = majority_toughness(victim)
     wounds: list[WoundRoll] = []
-    by_strength = Counter(h.strength for h in hits)
-    sources = {h.strength: h.source for h in hits}
+    by_strength = Counter((h.strength, h.precision) for h in hits)
+    sources = {(h.strength, h.precision): h.source for h in hits}
     needed_seen: list[str] = []
-    for strength, count in sorted(by_strength.items()):
-        source = sources[strength]
+    for (strength, precision), count in sorted(by_strength.items()):
+        source = sources[strength, precision]
         if overwhelming(strength, toughness, battle.settings.integer("overwhelming_strength")):
             needed_seen.append("auto (Overwhelming Strength)")
-            wounds += [_wound(strength, profile, 6, source) for _ in range(count)]
+            wounds += [_wound(strength, profile, 6, source, precision) for _ in range(count)]
             continue
         needed = wound_target(strength, toughness, profile)
         needed_seen.append("-" if needed is None else f"{needed}+")
@@ -93,7 +98,7 @@ def roll_to_wound(
         label = "6 (Rending)" if needed is None else f"{needed}+"
         rolls = list(battle.dice.roll(count, f"to wound ({profile.name}, {label})"))
         failed = sum(1 for r in rolls if not wounds_on(r, chart, rending))
-        if failed and rerolls_wounds(profile, strength, toughness):
+        if failed and rerolls_wounds(profile, strength, toughness, hunter):
             rolls = [r for r in rolls if wounds_on(r, chart, rending)]
             rolls += battle.dice.roll(failed, f"re-roll failed wounds ({profile.name})")
         elif preferred and 1 in rolls:
@@ -103,7 +108,9 @@ def roll_to_wound(
                 ones, f"re-roll 1s to wound (Preferred Enemy, {profile.name})"
             )
         wounds += [
-            _wound(strength, profile, r, source) for r in rolls if wounds_on(r, chart, rending)
+            _wound(strength, profile, r, source, precision)
+            for r in rolls
+            if wounds_on(r, chart, rending)
         ]
     battle.emit(
         WoundsRolled(
@@ -123,37 +130,48 @@ def wounds_on(roll: int, needed: int, rending: bool) -> bool:
 
 
 def wound_target(strength: int, toughness: int, profile: WeaponProfile) -> int | None:
-    """The D6 needed to wound, Poisoned (X+) included, or ``None`` where the chart says "-".
+    """The D6 needed to wound, Poisoned (X+), Fleshbane and Sniper included, or
+    ``None`` where the chart says "-".
 
     Poisoned (6th/7th edition): wounds on X+ (4+ when no value is given), or
-    on the chart's number when that is better.
+    on the chart's number when that is better. Fleshbane and Sniper "always"
+    wound on 2+ and 4+ (:func:`weapon_rules.fixed_wound_roll`): the chart is
+    not read, but Poisoned still counts when it is better.
     """
-    poisoned = profile.rule_value("Poisoned")
-    if poisoned is not None or profile.has_rule("Poisoned"):
-        chart = to_wound_target(strength, toughness)
-        value = poisoned or 4
-        return value if chart is None else min(chart, value)
-    return to_wound_target(strength, toughness)
+    chart = to_wound_target(strength, toughness)
+    fixed = fixed_wound_roll(profile)
+    if profile.has_rule("Poisoned"):
+        value = profile.rule_value("Poisoned") or 4
+        poisoned = value if chart is None else min(chart, value)
+        return poisoned if fixed is None else min(poisoned, fixed)
+    return chart if fixed is None else fixed
 
 
-def rerolls_wounds(profile: WeaponProfile, strength: int, toughness: int) -> bool:
+def rerolls_wounds(
+    profile: WeaponProfile, strength: int, toughness: int, hunter: bool = False
+) -> bool:
     """Whether failed To Wound rolls are re-rolled: Shred; Poisoned when the
-    Strength is higher than the Toughness (7th edition); a twin-linked template."""
+    Strength is higher than the Toughness (7th edition); a twin-linked template;
+    a Monster Hunter against a Monstrous Creature (``hunter``)."""
     poisoned = profile.has_rule("Poisoned") and strength > toughness
     return (
-        profile.has_rule("Shred")
+        hunter
+        or profile.has_rule("Shred")
         or poisoned
         or (profile.template and profile.has_rule("Twin-linked"))
     )
 
 
-def _wound(strength: int, profile: WeaponProfile, roll: int, source: Model) -> WoundRoll:
-    """A wound, at the AP its roll gives it."""
-    return WoundRoll(strength, wound_ap(profile, roll), source)
+def _wound(
+    strength: int, profile: WeaponProfile, roll: int, source: Model, precision: bool
+) -> WoundRoll:
+    """A wound, at the AP its roll gives it (a Precision Shot's stays one)."""
+    return WoundRoll(strength, wound_ap(profile, roll), source, precision)
 
 
 def wound_ap(profile: WeaponProfile, roll: int) -> int | None:
-    """The AP of a wound rolled ``roll``: Rending (a 6 to wound) resolves at AP2."""
-    if roll == 6 and profile.has_rule("Rending"):
+    """The AP of a wound rolled ``roll``: a 6 to wound resolves at AP2 with Rending,
+    Sniper or Bladestorm (:func:`weapon_rules.six_resolves_at_ap2`)."""
+    if roll == 6 and six_resolves_at_ap2(profile):
         return 2 if profile.ap is None else min(profile.ap, 2)
     return profile.ap

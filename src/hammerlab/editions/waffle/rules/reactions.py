@@ -18,10 +18,12 @@ from hammerlab.editions.waffle.morale import go_to_ground, pinning_test
 from hammerlab.editions.waffle.movement import fall_back, run
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.points import (
+    CHARGE_REACTED,
     REACTIONS_TO_CHARGE,
     REACTIONS_TO_SHOOTING,
     Reaction,
 )
+from hammerlab.editions.waffle.rules.supporting_fire import supporting_fire
 from hammerlab.editions.waffle.shooting import can_run, shooting_attack, snap_fire_weapons
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import is_vehicle
@@ -209,12 +211,21 @@ DIVE_FOR_COVER_RULE = RuleOption(
     parameters=(DIVE_FEARLESS, DIVE_WITHOUT_RUN),
     install=_install_dive,
 )
+
+
+def _install_overwatch(hooks: Hooks, settings: RuleSettings) -> None:
+    """Fire Overwatch, and Supporting Fire (which fires it for friends within 6")."""
+    overwatch = Overwatch()
+    hooks.add(REACTIONS_TO_CHARGE, overwatch)
+    hooks.add(CHARGE_REACTED, supporting_fire(overwatch))
+
+
 OVERWATCH_RULE = RuleOption(
     name="overwatch",
     summary="A charged unit may fire Snap Shots at the charger",
     quote="Fire Overwatch: The unit tries to thin out the foes charging them by opening fire.",
     default=True,
-    install=_on(REACTIONS_TO_CHARGE, Overwatch()),
+    install=_install_overwatch,
 )
 FALL_BACK_RULE = RuleOption(
     name="fall_back",

@@ -1,0 +1,94 @@
+"""Shooting attacks per CPU second of whole battles, beside same-run references.
+
+Issue 14's engine targets: >= 25,000 shooting attacks per second per core in
+whole Waffle battles, >= 10,000 in core11. An attack is one shot the log
+reports (Waffle ``shots``, core11 ``attacks``), counted over whole battles
+played by the AI on both sides, decisions included. CPU time
+(``time.process_time``), not wall clock: the machine is shared. Each figure is
+the median of ``REPEATS`` repetitions, printed beside two references measured
+in the same run: a numpy simulation of plain volleys (hit, wound and save
+rolls of 10^6 shots, the floor a dice-only engine could reach) and the same
+battles' setup alone.
+
+Run: ``.venv/bin/python benchmarks/bench_throughput.py``
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from hammerlab.analysis.battles import prepare
+from hammerlab.editions.base import play
+from hammerlab.engine.events import Event
+from hammerlab.io.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+WAFFLE = ("whole_game_three_turns.toml", "guard_suppress_terminators.toml")
+CORE11 = ("core11_whole_turn.toml", "core11_normal_shooting.toml")
+SEEDS = 6
+REPEATS = 3
+VOLLEY_SHOTS = 1_000_000
+
+
+def cpu(task: Callable[[], int]) -> tuple[float, int]:
+    """CPU seconds ``task`` took, and what it returned."""
+    start = time.process_time()
+    result = task()
+    return time.process_time() - start, result
+
+
+def battles(names: tuple[str, ...]) -> int:
+    """Play every scenario for ``SEEDS`` seeds; the shooting attacks they made."""
+    total = 0
+    for name in names:
+        path = ROOT / "examples" / name
+        scenario = load_scenario(path)
+        for seed in range(1, SEEDS + 1):
+            ready = prepare(scenario, str(path), seed)
+            shots: list[int] = []
+
+            def count(event: Event, shots: list[int] = shots) -> None:
+                if event.kind == "shots":
+                    shots.append(int(getattr(event, "shots", getattr(event, "attacks", 0))))
+
+            ready.battle.log.subscribe(count)
+            play(ready.battle, ready.ruleset, ready.plan)
+            total += sum(shots)
+    return total
+
+
+def numpy_volleys() -> int:
+    """Hit (BS4: 3+), wound (S4 v T4: 4+) and save (3+) rolls of ``VOLLEY_SHOTS`` shots."""
+    rng = np.random.default_rng(1)
+    rolls = rng.integers(1, 7, size=(3, VOLLEY_SHOTS))
+    unsaved = (rolls[0] >= 3) & (rolls[1] >= 4) & (rolls[2] < 3)
+    return VOLLEY_SHOTS + 0 * int(unsaved.sum())
+
+
+def rate(task: Callable[[], int]) -> tuple[float, int]:
+    """Median attacks per CPU second of ``REPEATS`` runs, and the attacks of one run."""
+    runs = [cpu(task) for _ in range(REPEATS)]
+    return statistics.median(n / s for s, n in runs), runs[0][1]
+
+
+def main() -> None:
+    """Print one line per edition and the reference."""
+    battles(WAFFLE[:1])  # warm up: imports, compiled kernels, caches of tables
+    floor, _ = rate(numpy_volleys)
+    print(f"reference: numpy volleys {floor:14,.0f} shots/s (CPU)")
+    for edition, names, target in (("waffle", WAFFLE, 25_000), ("core11", CORE11, 10_000)):
+        per_second, attacks = rate(lambda names=names: battles(names))
+        print(
+            f"{edition:6} whole battles {per_second:10,.0f} attacks/s (CPU; target {target:,}; "
+            f"{attacks} attacks in {SEEDS} seeds of {', '.join(names)}; "
+            f"numpy floor {floor / per_second:,.0f}x faster)"
+        )
+
+
+if __name__ == "__main__":
+    main()

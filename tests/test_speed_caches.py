@@ -1,0 +1,135 @@
+"""The speed-ups change how fast an answer comes, never the answer.
+
+Each cache is checked against the computation it replaces: the per-decision
+memo against plain calls (and a whole AI battle played with and without it),
+the geometry tables against base_distance and can_see pair by pair, the
+indexed wh40kdc ability lookup against a scan of the dataset.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hammerlab.analysis.game import Game
+from hammerlab.engine import memo
+from hammerlab.engine.battlefield import Battlefield, TerrainArea
+from hammerlab.engine.datasheet import Profile
+from hammerlab.engine.geometry import base_distance, gap_table
+from hammerlab.engine.memo import decision_scope, per_decision
+from hammerlab.engine.units import Model
+from hammerlab.io.scenario import load_scenario
+from hammerlab.io.wh40kdc_library import Wh40kdcLibrary
+
+ROOT = Path(__file__).resolve().parents[1]
+
+calls: Counter[str] = Counter()
+
+
+@per_decision
+def _counted(name: str, items: list[int]) -> list[int]:
+    calls[name] += 1
+    return [*items, len(items)]
+
+
+def test_per_decision_runs_every_call_outside_a_scope() -> None:
+    calls.clear()
+    _counted("a", [1])
+    _counted("a", [1])
+    assert calls["a"] == 2
+
+
+def test_per_decision_answers_each_question_once_inside_a_scope() -> None:
+    calls.clear()
+    with decision_scope():
+        first = _counted("b", [1, 2])
+        first.append(99)  # a caller changing its copy changes nobody else's
+        assert _counted("b", [1, 2]) == [1, 2, 2]
+        assert _counted("b", [1, 3]) == [1, 3, 2]
+        with decision_scope():  # an inner scope shares the answers
+            _counted("b", [1, 2])
+    assert calls["b"] == 2
+    with decision_scope():  # a new decision asks again
+        _counted("b", [1, 2])
+    assert calls["b"] == 3
+
+
+def test_per_decision_tells_mutable_objects_apart_by_identity() -> None:
+    profile = Profile("Marine", {"W": "1"})
+    one, two = (Model(f"m{i}", profile, (), (0.0, 0.0)) for i in range(2))
+    seen: list[str] = []
+
+    @per_decision
+    def name_of(model: Model) -> str:
+        seen.append(model.id)
+        return model.id
+
+    with decision_scope():
+        assert [name_of(one), name_of(two), name_of(one)] == ["m0", "m1", "m0"]
+    assert seen == ["m0", "m1"]
+
+
+@contextlib.contextmanager
+def _no_scope() -> Iterator[None]:
+    yield
+
+
+def test_the_waffle_ai_plays_the_same_battle_with_and_without_the_memo(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    path = ROOT / "examples" / "whole_game_three_turns.toml"
+
+    def log() -> str:
+        game = Game.start(load_scenario(path), str(path), 2)
+        game.play()
+        return game.battle.log.json_lines()
+
+    remembered = log()
+    monkeypatch.setattr("hammerlab.editions.waffle.ai.decision_scope", _no_scope)
+    assert memo._answers.get() is None
+    assert log() == remembered
+
+
+def _model(i: int, x: float, y: float, base: float) -> Model:
+    return Model(f"m{i}", Profile("Marine", {"W": "1"}), (), (x, y), base_mm=base)
+
+
+def test_gap_table_is_base_distance_pair_by_pair_and_follows_a_move() -> None:
+    rows = [_model(0, 0.0, 0.0, 25.0), _model(1, 3.3, 1.7, 32.0)]
+    columns = [_model(2, 7.1, 0.4, 40.0), _model(3, 0.9, 0.2, 25.0), _model(4, 0.0, 9.0, 60.0)]
+    table = gap_table(rows, columns)
+    assert table == tuple(tuple(base_distance(a, b) for b in columns) for a in rows)
+    assert table[0][1] == 0.0  # overlapping bases touch
+    rows[0].position = (5.0, 5.0)
+    assert gap_table(rows, columns)[0] == tuple(base_distance(rows[0], b) for b in columns)
+
+
+def test_sight_table_is_can_see_pair_by_pair() -> None:
+    wall = TerrainArea("wall", ((4.0, -10.0), (5.0, -10.0), (5.0, 10.0), (4.0, 10.0)),
+                       blocks_sight=True)  # fmt: skip
+    field = Battlefield(terrain=(wall,))
+    lookers = ((0.0, 0.0), (4.5, 0.0))
+    targets = ((9.0, 0.0), (0.0, 5.0))
+    # Through the wall from outside: blocked; from inside the wall, or beside it: seen.
+    assert field.sight_table(lookers, targets) == ((False, True), (True, True))
+    assert field.sight_table(lookers, targets) == tuple(
+        tuple(field.can_see(a, b) for b in targets) for a in lookers
+    )
+
+
+def test_wh40kdc_ability_lookup_matches_a_scan_of_the_dataset() -> None:
+    library = Wh40kdcLibrary()
+    views = list(library.dataset.abilities.all)
+    names = Counter(v.name.lower() for v in views)
+    shared = next(n for n, c in names.items() if c > 1)
+    for name in (shared, views[0].name.upper(), "no such ability"):
+        for army in {v.raw.get("faction_id") for v in views if v.name.lower() == name} | {"?"}:
+            same = [v for v in views if v.name.lower() == name.lower()]
+            mine = [v for v in same if v.raw.get("faction_id") == army]
+            want = (mine or same or [None])[0]
+            got = library.ability(army, name)
+            assert (got.ability_id if got else None) == (want.id if want else None)
