@@ -14,8 +14,8 @@ from hammerlab.cli.app import app
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = [
-    ROOT / "examples" / "matchups" / "terminators_vs_guardsmen.toml",
-    ROOT / "examples" / "matchups" / "nobz_vs_terminators.toml",
+    ROOT / "examples" / "sanity" / "terminators_vs_guardsmen.toml",
+    ROOT / "examples" / "sanity" / "nobz_vs_terminators.toml",
 ]
 
 
