@@ -32,6 +32,8 @@ is for and the numbers measured over ``examples/matchups/``.
   to ground saves against the enemy units still to shoot this phase exceed
   what it costs (its next turn's move, charge and full shooting:
   :func:`plans.next_turn_value`).
+- Jink: when the casualties its 4+ cover save spares this phase exceed what
+  Snap Shots take from its shooting next turn (:func:`jink_plans.wants_to_jink`).
 - Disembark: when the unit could then shoot or charge an enemy
   (:func:`transport_plans.wants_to_disembark`), else stay aboard, where no one
   can shoot it. Embark: never (staying out is the first choice).
@@ -79,6 +81,7 @@ from hammerlab.editions.waffle.expected import (
     melee_exchange,
 )
 from hammerlab.editions.waffle.fight import attacks_of, melee_options
+from hammerlab.editions.waffle.jink_plans import wants_to_jink
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
 from hammerlab.editions.waffle.plans import (
     caught_chance,
@@ -100,6 +103,7 @@ from hammerlab.editions.waffle.rules.fiery_charge import (
     NO_FIERY,
 )
 from hammerlab.editions.waffle.rules.fiery_charge import NAME as FIERY_CHARGE
+from hammerlab.editions.waffle.rules.jink import JINK, NO_JINK
 from hammerlab.editions.waffle.rules.reactions import (
     DIVE,
     FALL_BACK,
@@ -434,6 +438,11 @@ class WaffleAI(PsychicChoices):
         if dive > 0:
             return labels.index(DIVE)
         return labels.index(NO_REACTION)
+
+    def _jink(self, battle: Battle, decision: Decision[Any]) -> int:
+        unit = battle.unit(decision.context.unit)
+        wanted = wants_to_jink(battle, unit, battle.unit(decision.context.attacker))
+        return decision.labels().index(JINK if wanted else NO_JINK)
 
     def _disembark(self, battle: Battle, decision: Decision[Any]) -> int:
         entry = state_of(battle).embarked[decision.context.unit]

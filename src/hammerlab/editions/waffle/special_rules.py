@@ -69,6 +69,7 @@ UNIT_RULES: Final[dict[str, str]] = {
     "Very Bulky": "counts as three models for Transport Capacity (transports.places_of)",
     "Extremely Bulky": "counts as five models for Transport Capacity (transports.places_of)",
     "Transport Capacity": "how many models a Transport carries (transports.capacity_of)",
+    "Jink": "may Jink when targeted: 4+ cover save, then Snap Shots (rules/jink.py)",
 }
 """Rule name → what it does in hammerlab."""
 

@@ -49,6 +49,11 @@ class WaffleStatus:
     """Charged this phase while not locked in combat (Counter-attack)."""
     changed_flight_mode: bool = False
     """A Flying Monstrous Creature that changed flight mode this turn."""
+    jinking: bool = False
+    """It Jinked: a 4+ cover save until the start of its next Movement phase
+    (``rules/jink.py``)."""
+    jink_snap_turns: int = 0
+    """It Jinked: ends of its controller's turns left with Snap Shots only."""
     embarked_turn: int = 0
     disembarked_turn: int = 0
     """The game turns it last embarked and disembarked in (7th edition: a unit may not
