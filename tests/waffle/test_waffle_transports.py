@@ -305,6 +305,17 @@ def test_an_exploding_transports_passengers_take_s4_hits_then_a_pinning_test() -
     assert all_dice_used(battle)
 
 
+def test_passengers_of_a_transport_lost_otherwise_get_out_at_their_movement_phase() -> None:
+    # A transport removed by a rule other than the damage table: its passengers are
+    # set down around where it stood at the start of their Movement phase.
+    battle, chimera, passengers, _ = _aboard(("mover", "end phase"))
+    chimera.models[0].wounds_left = 0
+    movement_phase(battle, B)
+    (out,) = of_kind(battle, "disembarked")
+    assert (out.how, out.placed, out.lost) == ("transport destroyed", 5, 0)
+    assert battle.units["g"] is passengers
+
+
 # --- the AI -------------------------------------------------------------------------
 
 

@@ -204,11 +204,18 @@ def disembark(battle: Battle, unit: Unit, transport: Unit) -> None:
 
 def offer_disembarking(battle: Battle, player: str) -> None:
     """At the start of ``player``'s Movement phase, before anything moves, each unit
-    aboard one of its transports may disembark (the controller chooses)."""
+    aboard one of its transports may disembark (the controller chooses). Passengers
+    of a transport destroyed by a rule that did not set them down (anything but
+    the Vehicle Damage rules) get out now, as from a wreck: never stranded."""
     for uid, entry in sorted(state_of(battle).embarked.items()):
-        transport = battle.units.get(entry.transport)
+        transport = battle.units[entry.transport]
         unit = entry.unit
-        if unit.player != player or transport is None or not may_disembark(battle, unit, transport):
+        if unit.player != player:
+            continue
+        if transport.destroyed:
+            bail_out(battle, transport, transport.models[0], "transport destroyed")
+            continue
+        if not may_disembark(battle, unit, transport):
             continue
         choice = battle.decide(
             Decision(
