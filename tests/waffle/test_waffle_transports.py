@@ -182,6 +182,13 @@ def test_a_scenario_starts_a_unit_aboard_its_transport() -> None:
     assert (event.places, event.capacity) == (10, 12)
 
 
+def test_the_summary_lists_a_unit_still_aboard() -> None:
+    text = SCENARIO.format(transport="chimera", ogryns="")
+    prepared = prepare(parse_scenario(text, "t.toml"), "t.toml")
+    lines = prepared.ruleset.summary(prepared.battle, prepared.plan)
+    assert "Cadians: Infantry Squad [guard]: 10/10 models, aboard chimera" in lines
+
+
 def test_an_unknown_transport_is_one_error_line() -> None:
     with pytest.raises(InputError) as error:
         _prepare("rhino")
