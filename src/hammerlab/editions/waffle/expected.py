@@ -158,7 +158,7 @@ def expected_casualties(
     profile = weapon_of(weapon)
     if not would_fire(battle, unit, profile, orders):
         return 0.0
-    snap = fires_snap(battle, unit, profile, orders)
+    snap = fires_snap(battle, unit, profile, orders, target)
     defence = defence_of(battle, target, models[0], gone_to_ground, jinking)
     twin = profile.has_rule("Twin-linked")
     per_marker = min(BLAST_HITS, defence.models) if profile.blast or profile.template else 1

@@ -315,7 +315,7 @@ def _volley(
     profile = weapon_of(weapon)
     if not would_fire(battle, unit, profile, orders):
         return None
-    snap = fires_snap(battle, unit, profile, orders)
+    snap = fires_snap(battle, unit, profile, orders, target)
     defence = defence_of(battle, target, models[0])
     strength = weapon_strength(models[0], profile)
     if profile.blast or profile.template:

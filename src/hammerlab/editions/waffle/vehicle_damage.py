@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
-from hammerlab.editions.waffle.allocation import _saved, allocate_wounds
+from hammerlab.editions.waffle.allocation import allocate_wounds, save_taken
 from hammerlab.editions.waffle.armour import (
     NONE,
     PENETRATING,
@@ -124,7 +124,7 @@ def resolve_vehicle_hits(
         if outcome == NONE:
             continue
         wound = WoundRoll(hit.strength, profile.ap, hit.source)
-        if _saved(battle, victim, model, wound, profile, cover=True):
+        if save_taken(battle, victim, model, wound, profile, cover=True):
             continue
         result.unsaved[victim.id] += 1
         if damage_vehicle(battle, shooter, victim, model, outcome, profile.ap):
@@ -153,7 +153,7 @@ def resolve_blows_on_vehicle(
         if outcome == NONE:
             continue
         source = attacker.alive_models[0]
-        if _saved(
+        if save_taken(
             battle, victim, model, WoundRoll(strength, profile.ap, source), profile, cover=False
         ):
             continue
@@ -200,12 +200,19 @@ def damage_vehicle(
     (:func:`damage_result`, :func:`damage_modifier`). "Wrecked: a vehicle
     reduced to 0 Hull Points"; Explodes! destroys it whatever its Hull Points
     (:func:`explode`). Hammerlab removes a wreck from the table.
+
+    7th edition, Super-heavy vehicles (the rule paraphrased from memory of
+    the rulebook): they do not roll on the Vehicle Damage table; a glancing or
+    penetrating hit takes one Hull Point and nothing else (no Crew Shaken,
+    Crew Stunned, Weapon Destroyed, Immobilised or Explodes!). Their
+    Catastrophic Damage table at 0 Hull Points is not played: the vehicle is
+    Wrecked.
     """
     vehicle = vehicle_of(model.profile)
     assert vehicle is not None
     model.wounds_left -= 1
     result, roll = "hull point", None
-    if outcome == PENETRATING:
+    if outcome == PENETRATING and not vehicle.super_heavy:
         modifier = damage_modifier(ap, vehicle.has_type("Open-topped"))
         roll = battle.dice.d6(f"Vehicle Damage table ({model.id}, {modifier:+d})") + modifier
         result = damage_result(roll)
