@@ -32,6 +32,11 @@ is for and the numbers measured over ``examples/matchups/``.
   to ground saves against the enemy units still to shoot this phase exceed
   what it costs (its next turn's move, charge and full shooting:
   :func:`plans.next_turn_value`).
+- Jink: when the casualties its 4+ cover save spares this phase exceed what
+  Snap Shots take from its shooting next turn (:func:`jink_plans.wants_to_jink`).
+- Disembark: when the unit could then shoot or charge an enemy
+  (:func:`transport_plans.wants_to_disembark`), else stay aboard, where no one
+  can shoot it. Embark: never (staying out is the first choice).
 - Move: advance, except when diving for cover (nearest cover), and in the
   movement phase a unit whose Heavy/Salvo/Ordnance weapons can already hurt
   an enemy holds still (unless Relentless).
@@ -77,6 +82,7 @@ from hammerlab.editions.waffle.expected import (
     melee_exchange,
 )
 from hammerlab.editions.waffle.fight import attacks_of, melee_options
+from hammerlab.editions.waffle.jink_plans import wants_to_jink
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
 from hammerlab.editions.waffle.plans import (
     caught_chance,
@@ -100,6 +106,7 @@ from hammerlab.editions.waffle.rules.fiery_charge import (
     NO_FIERY,
 )
 from hammerlab.editions.waffle.rules.fiery_charge import NAME as FIERY_CHARGE
+from hammerlab.editions.waffle.rules.jink import JINK, NO_JINK
 from hammerlab.editions.waffle.rules.reactions import (
     DIVE,
     FALL_BACK,
@@ -111,7 +118,9 @@ from hammerlab.editions.waffle.rules.reactions import (
 from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS
 from hammerlab.editions.waffle.shooting import HOLD, RUN, SHOOT, may_target, targets_for
 from hammerlab.editions.waffle.special_rules import relentless
-from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.state import st, state_of
+from hammerlab.editions.waffle.transport_plans import wants_to_disembark
+from hammerlab.editions.waffle.transports import DISEMBARK, STAY_ABOARD
 from hammerlab.editions.waffle.wounds import typical_profile
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
@@ -442,6 +451,16 @@ class WaffleAI(PsychicChoices):
         if dive > 0:
             return labels.index(DIVE)
         return labels.index(NO_REACTION)
+
+    def _jink(self, battle: Battle, decision: Decision[Any]) -> int:
+        unit = battle.unit(decision.context.unit)
+        wanted = wants_to_jink(battle, unit, battle.unit(decision.context.attacker))
+        return decision.labels().index(JINK if wanted else NO_JINK)
+
+    def _disembark(self, battle: Battle, decision: Decision[Any]) -> int:
+        entry = state_of(battle).embarked[decision.context.unit]
+        wanted = wants_to_disembark(battle, entry.unit, battle.unit(entry.transport))
+        return decision.labels().index(DISEMBARK if wanted else STAY_ABOARD)
 
     def _mover(self, battle: Battle, decision: Decision[Any]) -> int:
         return 0

@@ -83,15 +83,19 @@ fewer): where a marker lands is geometry, which an average cannot know."""
 
 @per_decision
 def defence_of(
-    battle: Battle, target: Unit, source: Model | None, gone_to_ground: bool | None = None
+    battle: Battle,
+    target: Unit,
+    source: Model | None,
+    gone_to_ground: bool | None = None,
+    jinking: bool | None = None,
 ) -> Defence:
     """``target`` as identical models, as :mod:`odds` takes it.
 
     Its most common model at the unit's majority Toughness, with that model's
     Feel No Pain and Eternal Warrior. The cover save is the one
     :func:`visibility.cover_save` gives the target model closest to
-    ``source`` (``None``: close combat, no cover); ``gone_to_ground`` asks
-    "what if" (``None``: as it is).
+    ``source`` (``None``: close combat, no cover); ``gone_to_ground`` and
+    ``jinking`` ask "what if" (``None``: as it is).
     """
     profile = typical_profile(target)
     model = next(m for m in target.alive_models if m.profile is profile)
@@ -99,7 +103,8 @@ def defence_of(
     cover = None
     if source is not None:
         down = st(battle, target).gone_to_ground if gone_to_ground is None else gone_to_ground
-        cover = cover_save(battle, source, target, closest([source], target.alive_models)[0], down)
+        nearest = closest([source], target.alive_models)[0]
+        cover = cover_save(battle, source, target, nearest, down, jinking)
     return Defence(
         toughness=majority_toughness(target),
         wounds=stats.w,
@@ -142,11 +147,12 @@ def expected_casualties(
     weapon_name: str,
     orders: FireOrders,
     gone_to_ground: bool | None = None,
+    jinking: bool | None = None,
 ) -> float:
     """Expected models removed from ``target`` by one weapon of ``unit``.
 
-    ``gone_to_ground`` asks what the target would suffer if it had (or had
-    not) gone to ground.
+    ``gone_to_ground`` and ``jinking`` ask what the target would suffer if it
+    had (or had not) gone to ground or Jinked.
     """
     models = firing_models(battle, unit, target, weapon_name, orders)
     if not models or target.destroyed:
@@ -158,7 +164,7 @@ def expected_casualties(
     if not would_fire(battle, unit, profile, orders):
         return 0.0
     snap = fires_snap(battle, unit, profile, orders, target)
-    defence = defence_of(battle, target, models[0], gone_to_ground)
+    defence = defence_of(battle, target, models[0], gone_to_ground, jinking)
     twin = profile.has_rule("Twin-linked")
     per_marker = min(BLAST_HITS, defence.models) if profile.blast or profile.template else 1
     total = 0.0
@@ -191,6 +197,7 @@ def expected_attack(
     orders: FireOrders,
     weapons: list[str] | None = None,
     gone_to_ground: bool | None = None,
+    jinking: bool | None = None,
 ) -> float:
     """Expected casualties of a shooting attack of the unit's weapons (all, or those
     named) on ``target``.
@@ -205,7 +212,7 @@ def expected_attack(
     for name in names:
         models = firing_models(battle, unit, target, name, orders)
         if models:
-            total = expected_casualties(battle, unit, target, name, orders, gone_to_ground)
+            total = expected_casualties(battle, unit, target, name, orders, gone_to_ground, jinking)
             volleys.append((total / len(models), name, models))
     volleys.sort(key=lambda v: v[0], reverse=True)
     spent: Counter[str] = Counter()
