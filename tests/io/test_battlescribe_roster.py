@@ -27,11 +27,13 @@ def roster() -> Path:
 def shows_unit_profile(selection: ET.Element) -> bool:
     """Whether the selection or its upgrades show a profile of type Unit or Vehicle.
 
-    Issue 12 §2: a vehicle is a model (the Karacnos Assault Tank: Tank, Transport); the
-    Questoris Knight Warden (type Walker: Super-Heavy Walker) and the Bunker (type
-    Building: one Armour Value) are refused with a reason and no model.
+    Issue 12 §2: a vehicle is a model (the Karacnos Assault Tank: Tank, Transport), and
+    so is a Super-heavy one (the Questoris Knight Warden, type Walker: Super-Heavy
+    Walker); the Bunker (type Building: one Armour Value) is refused with a reason and
+    no model.
     """
-    return any(p.get("typeName") in {"Unit", "Vehicle"} for p in selection.iter(f"{NS}profile"))
+    kinds = {"Unit", "Vehicle", "Walker"}
+    return any(p.get("typeName") in kinds for p in selection.iter(f"{NS}profile"))
 
 
 def expected_models(roster: Path) -> dict[str, list[int]]:
@@ -83,12 +85,21 @@ def test_selected_wargear_and_counts(roster: Path) -> None:
     assert castellax.profile.unit_type == "Monstrous Creature"
 
 
-def test_roster_vehicles_are_read_and_super_heavies_refused(roster: Path) -> None:
+def test_roster_vehicles_and_super_heavies_are_read(roster: Path) -> None:
     result = import_file(roster)
-    knight = result.find("Questoris Knight Warden")  # Type "Super-Heavy Walker"
-    assert knight.entries == ()
-    assert result.reasons("Questoris Knight Warden") == ("super-heavy vehicles are not modelled",)
-    assert any("super-heavy vehicles are not modelled" in note for note in knight.notes)
+    # HH_Test.ros line 1253: WS 4, BS 4, S 10, Front 13, Side 12, Rear 12, I 4, A 3,
+    # HP 6, Type "Super-Heavy Walker".
+    (knight,) = result.find("Questoris Knight Warden").entries
+    assert knight.count == 1 and knight.profile.unit_type == "Vehicle (Super-Heavy Walker)"
+    assert [knight.profile.get(k) for k in ("Front", "Side", "Rear", "HP", "WS", "A")] == [
+        "13",
+        "12",
+        "12",
+        "6",
+        "4",
+        "3",
+    ]
+    assert result.reasons("Questoris Knight Warden") == ()
     # The Karacnos (HH_Test.ros line 1442): BS 4, Front 14, Side 12, Rear 12, HP 4.
     (tank,) = result.find("Karacnos Assault Tank").entries
     assert [tank.profile.get(k) for k in ("BS", "Front", "Side", "Rear", "HP")] == [

@@ -123,27 +123,28 @@ def test_a_unit_is_called_playable_exactly_when_its_profiles_and_weapons_read(
     assert not wrong, "\n".join(wrong)
 
 
-BEFORE_ISSUE_12 = {
-    "Space Marines - Codex (2015).cat": (64, 164),
-    "Orks - Codex.cat": (51, 117),
-    "Astra Militarum - Codex.cat": (30, 125),
-    "Tyranids - Codex.cat": (119, 141),
+FLOOR = {
+    "Space Marines - Codex (2015).cat": (162, 170),
+    "Orks - Codex.cat": (119, 120),
+    "Astra Militarum - Codex.cat": (123, 135),
+    "Tyranids - Codex.cat": (142, 142),
 }
-"""Playable units and units with models per shared catalogue as the importer
-claimed them before issue 12 (264 of 547, 48%, some of them wrong units:
-Veterans as one sergeant): a floor, never to fall below. Measured after §1:
-77/169, 56/117, 34/127, 133/142 (300 of 555, 54%); after §2 (vehicles):
-123/169, 83/117, 61/127, 133/142 (400 of 555, 72%). Of the rest, 128 hold a
-Flyer, a Super-heavy vehicle or a building, or mix vehicles and squads in one
-formation (refused as not modelled); the others have a model whose profile is
-not numbers (artillery guns, WS '-') or without a profile."""
+"""Playable units and units with models per shared catalogue, as measured: a floor,
+never to fall below. Before issue 12 the importer claimed 264 of 547 (48%), some
+of them wrong units (Veterans as one sergeant); after §1: 300 of 555 (54%); after
+§2 (vehicles): 400 of 555 (72%); with Flyers and Super-heavy vehicles: 513 of
+555; with units of vehicles and other models split in two: 537 of 567; with WS,
+BS and A written '-' read: 546 of 567 (96.3%). Of the rest, most are artillery
+guns (S, I and Ld written '-') and models without a profile."""
+SHARE_FLOOR = 0.95
+"""Issue 12's contract: at least 95% of the units with models play."""
 
 
 def test_the_playable_share_of_the_shared_catalogues_loads_into_scenarios(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     counted = {}
-    for name in BEFORE_ISSUE_12:
+    for name in FLOOR:
         path = shared(f"bsdata-7e/{name}")
         result = import_file(path)
         playable = 0
@@ -163,8 +164,11 @@ def test_the_playable_share_of_the_shared_catalogues_loads_into_scenarios(
         counted[name] = (playable, len(with_models(result)))
     playable, total = map(sum, zip(*counted.values(), strict=True))
     with capsys.disabled():
+        for name, (played, units) in counted.items():
+            print(f"\n{name}: {played}/{units}", end="")
         print(f"\nplayable units with models: {playable}/{total} ({playable / total:.1%})")
-    for name, (was_playable, was_total) in BEFORE_ISSUE_12.items():
+    assert playable / total >= SHARE_FLOOR
+    for name, (was_playable, was_total) in FLOOR.items():
         assert counted[name][0] >= was_playable and counted[name][1] >= was_total, name
 
 
@@ -186,14 +190,15 @@ def test_every_playable_unit_plays_a_shooting_phase(name: str) -> None:
 
 
 def test_units_the_readers_reject_are_named_in_the_notes() -> None:
-    # Orks - Codex.cat: the Mek Gun profile is WS - BS - S - T 7 W 2 I - A - Ld -,
-    # and the Snazzgun's AP is "D6".
+    # Orks - Codex.cat: the Mek Gun profile is WS - BS - S - T 7 W 2 I - A - Ld -
+    # (WS, BS and A may be '-': the model has none), and the Snazzgun's AP is "D6".
     orks = import_file(shared("bsdata-7e/Orks - Codex.cat"))
-    assert any(
-        note.startswith("Model 'Mek Gun' cannot be played by the Waffle Edition: WS '-'")
-        for note in orks.find("Mek Gunz").notes
+    unreadable = "S '-', I '-', Ld '-' are not numbers"
+    assert (
+        f"Model 'Mek Gun' cannot be played by the Waffle Edition: {unreadable}; kept as written."
+        in orks.find("Mek Gunz").notes
     )
-    assert orks.reasons("Mek Gunz")[0].startswith("model 'Mek Gun': WS '-'")
+    assert orks.reasons("Mek Gunz") == (f"model 'Mek Gun': {unreadable}",)
     flash_gitz = orks.find("Flash Gitz")
     assert any(
         note.startswith("Weapon 'Snazzgun' cannot be used by the Waffle Edition: AP 'D6'")

@@ -166,7 +166,7 @@ def test_models_named_after_the_units_profile_wear_it(tmp_path: Path) -> None:
     ]
 
 
-def test_a_vehicle_with_drones_keeps_its_gun_and_is_refused_as_a_mixed_unit(
+def test_a_vehicle_with_drones_keeps_its_gun_and_its_drones_become_a_unit_of_their_own(
     tmp_path: Path,
 ) -> None:
     drones = entry(
@@ -186,9 +186,11 @@ def test_a_vehicle_with_drones_keeps_its_gun_and_is_refused_as_a_mixed_unit(
             + drones,
         ),
     )
-    sheet = result.find("Devilfish")
+    sheet, drones = result.find("Devilfish"), result.find("Devilfish: Gun Drone")
     assert [(e.profile.name, e.count, [w.name for w in e.weapons]) for e in sheet.entries] == [
         ("Devilfish", 1, ["Burst Cannon"]),
+    ]
+    assert [(e.profile.name, e.count, [w.name for w in e.weapons]) for e in drones.entries] == [
         ("Gun Drone", 2, ["Carbine"]),
     ]
     devilfish = sheet.entries[0].profile
@@ -200,10 +202,18 @@ def test_a_vehicle_with_drones_keeps_its_gun_and_is_refused_as_a_mixed_unit(
         "Rear": "10",
         "HP": "3",
     }
-    # the hull and its drones are one datasheet: a unit mixing a vehicle and other models
-    assert result.reasons("Devilfish") == (
-        "a unit mixing vehicles and other models is not modelled",
+    # the hull and its drones are two units (7th edition: detached drones are a unit of
+    # their own), both playable, each with a note naming the other
+    assert result.reasons("Devilfish") == result.reasons("Devilfish: Gun Drone") == ()
+    assert (
+        "Its models other than vehicles ('Gun Drone', x2) are a unit of their own (7th "
+        "edition has no unit of both): imported as the datasheet 'Devilfish: Gun Drone'."
+    ) in sheet.notes
+    assert drones.notes[0] == (
+        "Split from 'Devilfish', which holds both vehicles and other models (7th edition "
+        "has no unit of both); that unit's rules stay with 'Devilfish'."
     )
+    assert [s.name for s in result.datasheets] == ["Devilfish", "Devilfish: Gun Drone"]
 
 
 def test_an_invulnerable_save_in_another_items_description_is_not_applied(tmp_path: Path) -> None:
@@ -334,7 +344,7 @@ def test_a_starred_save_reads_its_armour_save_only(tmp_path: Path) -> None:
 
 
 def test_a_scenario_refuses_an_unplayable_unit_at_load_time(tmp_path: Path) -> None:
-    path = catalogue(tmp_path, entry("Mek Gun", "unit", body("Mek Gun", ws="-")))
+    path = catalogue(tmp_path, entry("Mek Gun", "unit", body("Mek Gun", ws="D6")))
     spec = Scenario.model_validate(
         {
             "name": "refused",
@@ -355,7 +365,7 @@ def test_a_scenario_refuses_an_unplayable_unit_at_load_time(tmp_path: Path) -> N
     with pytest.raises(InputError) as refused:
         prepare(spec, str(tmp_path / "scenario.toml"))
     assert str(refused.value) == (
-        f"{path}: unit 'Mek Gun': cannot be played: model 'Mek Gun': WS '-' is not a number"
+        f"{path}: unit 'Mek Gun': cannot be played: model 'Mek Gun': WS 'D6' is not a number"
     )
 
 
@@ -378,6 +388,7 @@ def test_import_json_says_whether_each_unit_plays_and_lists_model_rules(tmp_path
         ),
         entry("Tank", "unit", vehicle("Tank")),
         entry("Jet", "unit", vehicle("Jet", "Flyer, Hover")),
+        entry("Bunker", "unit", vehicle("Bunker", "Building")),
     )
     app = typer.Typer()
 
@@ -403,11 +414,15 @@ def test_import_json_says_whether_each_unit_plays_and_lists_model_rules(tmp_path
         "10",
         "3",
     )
-    assert (units["Jet"]["playable"], units["Jet"]["reasons"]) == (
+    assert (units["Jet"]["playable"], units["Jet"]["profiles"][0]["unit_type"]) == (
+        True,
+        "Vehicle (Flyer, Hover)",
+    )
+    assert (units["Bunker"]["playable"], units["Bunker"]["reasons"]) == (
         False,
-        ["flyer vehicles are not modelled"],
+        ["building vehicles are not modelled"],
     )
     text = CliRunner().invoke(app, ["import", str(path)], env={"COLUMNS": "200"})
     assert "Rules of 'Sergeant': Feel No Pain" in text.stdout
     assert "Vehicle Tank: Front 12, Side 12, Rear 10, HP 3" in text.stdout
-    assert "Not playable: flyer vehicles are not modelled" in text.stdout
+    assert "Not playable: building vehicles are not modelled" in text.stdout

@@ -417,6 +417,7 @@ def _vehicle_result(
         weapons=len({w.name for w in entry.weapons}),
         invulnerable=entry.profile.invulnerable,
         cover=in_cover,
+        super_heavy=vehicle.super_heavy,
     )
     weapon = fired.weapon
     attack = armour_attack(

@@ -114,6 +114,9 @@ class UnitPlacement(_Strict):
     (checked when the battle is built)."""
     casualties: int = Field(default=0, ge=0)
     """Models the unit lost before the scenario starts (the first ones listed)."""
+    embarked_in: str | None = None
+    """The id of a friendly transport the unit starts aboard (off the table: its
+    ``position`` only lays out its models; the ruleset checks the capacity)."""
 
     @model_validator(mode="after")
     def _one_datasheet(self) -> UnitPlacement:
@@ -123,8 +126,8 @@ class UnitPlacement(_Strict):
             raise ValueError("'source' needs 'unit' (the name of the unit in that file)")
         if self.position is None and self.reserve is None:
             raise ValueError("give 'position' (where the unit stands) unless it is in 'reserve'")
-        if self.infiltrate and self.reserve is not None:
-            raise ValueError("a unit in 'reserve' cannot also 'infiltrate'")
+        if self.reserve is not None and (self.infiltrate or self.embarked_in is not None):
+            raise ValueError("a unit in 'reserve' cannot also 'infiltrate' or be 'embarked_in'")
         return self
 
 
@@ -171,6 +174,11 @@ def _check_references(scenario: Scenario, source: str) -> None:
                 source,
                 f"units[{index}].player",
                 f"unknown player {unit.player!r}; players: {names}",
+            )
+    for index, unit in enumerate(scenario.units):
+        if unit.embarked_in is not None and unit.embarked_in not in seen:
+            raise InputError(
+                source, f"units[{index}].embarked_in", f"unknown unit id {unit.embarked_in!r}"
             )
     if scenario.first_player is not None and scenario.first_player not in names:
         raise InputError(source, "first_player", f"{scenario.first_player!r} is not a player")

@@ -72,7 +72,7 @@ def allocate_wounds(
         model = min(pool, key=lambda m: min(base_distance(f, m) for f in firers))
         if wound.precision:
             model = precision_target(battle, shooter, wound, profile, model, alive)
-        if _saved(battle, victim, model, wound, profile, cover=not melee):
+        if save_taken(battle, victim, model, wound, profile, cover=not melee):
             continue
         if profile.has_rule("Concussive"):
             concuss(battle, model)
@@ -112,7 +112,7 @@ def wounds_left(battle: Battle, model: Model, orders: FireOrders) -> int:
     return model.wounds_left
 
 
-def _saved(
+def save_taken(
     battle: Battle,
     victim: Unit,
     model: Model,

@@ -18,6 +18,7 @@ from hammerlab.editions.waffle.events import (
     ShotsFired,
     StrayShots,
 )
+from hammerlab.editions.waffle.flyers import snap_against
 from hammerlab.editions.waffle.gets_hot import gets_hot, shots_fired, suffer
 from hammerlab.editions.waffle.markers import aim_points, blast_hits, template_hits
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
@@ -76,10 +77,12 @@ def firing_models(
         weapon = model.weapon(weapon_name)
         if weapon is None or (spent and spent[model.id] >= weapons_per_phase(model)):
             continue
+        if stats_of(model.profile).bs == 0:  # BS '-': it has no Ballistic Skill
+            continue
         profile = weapon_of(weapon)
         if orders.weapon_types is not None and profile.base_type not in orders.weapon_types:
             continue
-        if fires_snap(battle, unit, profile, orders) and not profile.can_snap_fire:
+        if fires_snap(battle, unit, profile, orders, target) and not profile.can_snap_fire:
             continue
         seen = visible_models(battle, [model], target)
         if not seen and not profile.barrage:
@@ -101,7 +104,7 @@ def _why_not(battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders:
         weapon = model.weapon(weapon_name)
         if weapon is not None:
             profile = weapon_of(weapon)
-            if fires_snap(battle, unit, profile, orders) and not profile.can_snap_fire:
+            if fires_snap(battle, unit, profile, orders, target) and not profile.can_snap_fire:
                 return f"{weapon_name} cannot be fired as Snap Shots"
     return f"no model can fire {weapon_name} at {target.label}"
 
@@ -145,22 +148,32 @@ def moved_for_weapons(unit: Unit) -> bool:
     return unit.status.moved and not relentless(unit) and not is_vehicle(unit)
 
 
-def fires_snap(battle: Battle, unit: Unit, profile: WeaponProfile, orders: FireOrders) -> bool:
-    """Whether this weapon fires Snap Shots.
+def fires_snap(
+    battle: Battle,
+    unit: Unit,
+    profile: WeaponProfile,
+    orders: FireOrders,
+    target: Unit | None = None,
+) -> bool:
+    """Whether this weapon fires Snap Shots (at ``target``, when one is given).
 
     Seed 000: "a model with a Heavy weapon … moves and shoots in the same
     turn"; 6th/7th-edition: units gone to ground or falling back snap fire;
     seed 001: shooting into a melee is "a snap shot"; 7th edition: a vehicle
-    whose crew is Shaken or Stunned "can only fire Snap Shots".
+    whose crew is Shaken or Stunned "can only fire Snap Shots"; a unit that
+    Jinked "can only fire Snap Shots until the end of their next turn"; Zooming
+    Flyers "can only be hit by Snap Shots", and Skyfire (:func:`flyers.snap_against`).
     """
     status = st(battle, unit)
     return (
         orders.snap
         or orders.into_melee
         or crew_snap_shots(battle, unit)
+        or status.jink_snap_turns > 0
         or status.gone_to_ground
         or status.falling_back
         or (profile.is_heavy_like and moved_for_weapons(unit))
+        or (target is not None and snap_against(target, profile))
     )
 
 
@@ -224,7 +237,7 @@ def fire_weapon(
         )
         return result
     profile = weapon_of(weapon)
-    snap = fires_snap(battle, unit, profile, orders)
+    snap = fires_snap(battle, unit, profile, orders, target)
     for veto in battle.hooks.get(WEAPON_WOULD_FIRE):
         why = veto(battle, unit, profile, snap, orders)
         if why is not None:

@@ -20,6 +20,7 @@ from itertools import combinations, product
 from hammerlab.editions.flow import Phase, Picks, run_phase
 from hammerlab.editions.waffle.combat import in_contact, refresh_locks, units_in_contact
 from hammerlab.editions.waffle.events import ChargeDeclared, ChargeRolled
+from hammerlab.editions.waffle.flyers import may_be_charged
 from hammerlab.editions.waffle.infiltrate import infiltrated
 from hammerlab.editions.waffle.maledictions import all_terrain_difficult
 from hammerlab.editions.waffle.movement import dangerous_terrain_tests, fall_back
@@ -163,7 +164,8 @@ def charge_targets(battle: Battle, unit: Unit) -> list[Unit]:
     closest models within 12", the parameter ``max_charge_range``). "In addition
     to the above, a unit that fired in the Shooting phase can only charge the
     unit that it targeted during that turn's Shooting phase" (``shot_target``,
-    set when it shot in its own phase).
+    set when it shot in its own phase). 7th edition: Zooming Flyers "cannot be
+    charged" (:func:`flyers.may_be_charged`).
     """
     only = st(battle, unit).shot_target if st(battle, unit).has_shot else None
     reach = battle.settings.number("max_charge_range")
@@ -173,6 +175,7 @@ def charge_targets(battle: Battle, unit: Unit) -> list[Unit]:
         if (only is None or enemy.id == only)
         and unit_can_see(battle, unit, enemy)
         and charge_distance(unit, enemy) <= reach + EPSILON
+        and may_be_charged(enemy)
     ]
 
 

@@ -24,6 +24,7 @@ from hammerlab.editions.waffle.scout import scout_redeployments
 from hammerlab.editions.waffle.shooting import start_phase
 from hammerlab.editions.waffle.special_rules import difficult_terrain_dice
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.transports import offer_disembarking, offer_embarking
 from hammerlab.editions.waffle.vehicles import may_move, turn_to_moves
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import PhaseChanged
@@ -79,9 +80,10 @@ def regroup(battle: Battle, unit: Unit) -> bool:
 
 def _begin(battle: Battle, player: str) -> frozenset[str]:
     """Before the first turn, Infiltrators (:func:`infiltrate.infiltration`), then
-    Scout redeployments (:func:`scout.scout_redeployments`).
-    Units arriving from reserve (:func:`deep_strike.arrive_from_reserves`) and,
-    after Regroup, fleeing units that fail fall back again: they move no further."""
+    Scout redeployments (:func:`scout.scout_redeployments`). Units arriving from
+    reserve (:func:`deep_strike.arrive_from_reserves`) and, after Regroup,
+    fleeing units that fail fall back again: they move no further. Then units
+    aboard transports may disembark (:func:`transports.offer_disembarking`)."""
     start_phase(battle, "movement", player)
     infiltration(battle, player)
     scout_redeployments(battle, player)
@@ -90,6 +92,7 @@ def _begin(battle: Battle, player: str) -> frozenset[str]:
         status = st(battle, fleeing)
         if status.falling_back and not status.locked_in_combat and not regroup(battle, fleeing):
             moved.add(fleeing.id)
+    offer_disembarking(battle, player)
     return frozenset(moved)
 
 
@@ -113,11 +116,13 @@ def _end(battle: Battle, player: str) -> None:
 
 
 def move_one(battle: Battle, unit: Unit) -> None:
-    """Move one unit: intent, distance, difficult and dangerous terrain."""
+    """Move one unit: intent, distance, difficult and dangerous terrain; then it may
+    embark in a friendly transport within 2" (:func:`transports.offer_embarking`)."""
     allowance = move_allowance(unit)
     intent = choose_intent(battle, unit, f'moves up to {allowance:g}"', phase="movement")
     if intent == "hold":
         battle.say("movement", f"{unit.label} stays where it is")
+        offer_embarking(battle, unit)
         return
     distance = allowance
     if crosses_difficult(battle, unit, intent):
@@ -131,6 +136,8 @@ def move_one(battle: Battle, unit: Unit) -> None:
     move_unit(battle, unit, goal_of(battle, unit, intent), distance, f"moves ({intent})")
     turn_to_moves(battle, unit, starts)
     dangerous_terrain_tests(battle, unit, starts)
+    if not unit.destroyed:
+        offer_embarking(battle, unit)
 
 
 MOVEMENT = Phase(

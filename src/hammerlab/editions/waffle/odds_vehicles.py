@@ -12,6 +12,7 @@ Hits on a destroyed vehicle are lost, as in the battle.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from math import prod
 
 from hammerlab.editions.waffle.allocation import saves_against
@@ -55,6 +56,9 @@ class VehicleTarget:
     cover: int | None = None
     immobilised: bool = False
     """Already Immobilised (another Immobilised result takes a Hull Point)."""
+    super_heavy: bool = False
+    """A Super-heavy vehicle: penetrating hits roll nothing on the Vehicle Damage table
+    (:func:`vehicle_damage.damage_vehicle`)."""
 
 
 @dataclass(frozen=True)
@@ -106,7 +110,11 @@ def vehicle_odds(fired: Volley, attack: ArmourAttack, target: VehicleTarget) -> 
     saves = saves_against(ap, None, target.invulnerable, cover)
     unsaved = prod(1.0 - p_at_least(needed) for _, needed in saves)
     chances = penetration_chances(attack, target.armour)
-    table = damage_chances(damage_modifier(ap, target.open_topped))
+    table = (
+        {"": Fraction(1)}
+        if target.super_heavy
+        else damage_chances(damage_modifier(ap, target.open_topped))
+    )
     per_hit: list[tuple[str, str, float]] = [
         (GLANCING, "", float(chances[GLANCING]) * unsaved),
         *((PENETRATING, r, float(chances[PENETRATING] * p) * unsaved) for r, p in table.items()),
@@ -179,6 +187,7 @@ def hit_value(
         invulnerable=model.profile.invulnerable,
         cover=None if melee else cover_save(battle, firer, target, model, gone_to_ground=False),
         immobilised=vehicle_status(battle, model).immobilised,
+        super_heavy=vehicle.super_heavy,
     )
     odds = vehicle_odds(Volley(weapon, strength, hits=1), attack, aim)
     lost = sum(i * p for i, p in enumerate(odds.hull_points_lost))

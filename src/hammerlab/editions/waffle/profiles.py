@@ -40,10 +40,11 @@ WEAPON_RULES = (
     "Lance",
     "Armourbane",
     "Haywire",
+    "Skyfire",
 )
 """Weapon special rules the Waffle Edition engine resolves (Force: the Psyker knows
 the Force power, ``psychic_powers.FORCE``; Melta, Lance, Armourbane and Haywire
-against vehicles only, ``armour.armour_attack``)."""
+against vehicles only, ``armour.armour_attack``; Skyfire, ``flyers.snap_against``)."""
 RULE_SPELLINGS = {"gets hot!": "Gets Hot"}
 """Other spellings of a weapon rule in the data (lower case) → the rule's name."""
 
@@ -84,6 +85,20 @@ def _number(profile_name: str, key: str, raw: str) -> int:
     if not _is_number(text):
         raise ProfileError(f"{profile_name}: {key} must be a number, got {raw!r}")
     return int(text)
+
+
+NO_SKILL = ("WS", "BS", "A")
+"""Characteristics a model may lack, written ``-`` (a Tyranid Spore Mine: ``WS - BS -
+S 1 T 1 W 1 I 1 A - Ld 1``): read as 0, as a vehicle without WS has WS 0. It makes
+no attacks (A 0), fires no weapon (BS 0: ``attacks.firing_models``) and is hit in
+close combat as the To Hit chart's lowest WS, 1 (``tables.melee_cell``)."""
+
+
+def _number_or_none(profile_name: str, key: str, raw: str) -> int:
+    """``_number``, or 0 for a :data:`NO_SKILL` characteristic written ``-``."""
+    if key in NO_SKILL and raw.strip() == "-":
+        return 0
+    return _number(profile_name, key, raw)
 
 
 VEHICLE_STAT_NAMES = ("BS", "Front", "Side", "Rear", "HP")
@@ -138,13 +153,13 @@ def stats_of(profile: Profile) -> Stats:
     values = {k: profile.characteristics[k] for k in STAT_NAMES}
     save = values["Sv"].strip()
     return Stats(
-        ws=_number(profile.name, "WS", values["WS"]),
-        bs=_number(profile.name, "BS", values["BS"]),
+        ws=_number_or_none(profile.name, "WS", values["WS"]),
+        bs=_number_or_none(profile.name, "BS", values["BS"]),
         s=_number(profile.name, "S", values["S"]),
         t=_number(profile.name, "T", values["T"]),
         w=_number(profile.name, "W", values["W"]),
         i=_number(profile.name, "I", values["I"]),
-        a=_number(profile.name, "A", values["A"]),
+        a=_number_or_none(profile.name, "A", values["A"]),
         ld=_number(profile.name, "Ld", values["Ld"]),
         sv=None if save in ("-", "") else _number(profile.name, "Sv", save),
         invulnerable=profile.invulnerable,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
-from hammerlab.editions.waffle.allocation import _saved, allocate_wounds
+from hammerlab.editions.waffle.allocation import allocate_wounds, save_taken
 from hammerlab.editions.waffle.armour import (
     NONE,
     PENETRATING,
@@ -20,9 +20,11 @@ from hammerlab.editions.waffle.armour import (
     effective_armour,
     roll_penetration,
 )
+from hammerlab.editions.waffle.morale import pinning_test
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.profiles import StrengthSpec, WeaponProfile
 from hammerlab.editions.waffle.state import remove_casualty
+from hammerlab.editions.waffle.transports import bail_out
 from hammerlab.editions.waffle.vehicle_events import (
     ArmourPenetration,
     VehicleDamaged,
@@ -122,7 +124,7 @@ def resolve_vehicle_hits(
         if outcome == NONE:
             continue
         wound = WoundRoll(hit.strength, profile.ap, hit.source)
-        if _saved(battle, victim, model, wound, profile, cover=True):
+        if save_taken(battle, victim, model, wound, profile, cover=True):
             continue
         result.unsaved[victim.id] += 1
         if damage_vehicle(battle, shooter, victim, model, outcome, profile.ap):
@@ -151,7 +153,7 @@ def resolve_blows_on_vehicle(
         if outcome == NONE:
             continue
         source = attacker.alive_models[0]
-        if _saved(
+        if save_taken(
             battle, victim, model, WoundRoll(strength, profile.ap, source), profile, cover=False
         ):
             continue
@@ -198,12 +200,19 @@ def damage_vehicle(
     (:func:`damage_result`, :func:`damage_modifier`). "Wrecked: a vehicle
     reduced to 0 Hull Points"; Explodes! destroys it whatever its Hull Points
     (:func:`explode`). Hammerlab removes a wreck from the table.
+
+    7th edition, Super-heavy vehicles (the rule paraphrased from memory of
+    the rulebook): they do not roll on the Vehicle Damage table; a glancing or
+    penetrating hit takes one Hull Point and nothing else (no Crew Shaken,
+    Crew Stunned, Weapon Destroyed, Immobilised or Explodes!). Their
+    Catastrophic Damage table at 0 Hull Points is not played: the vehicle is
+    Wrecked.
     """
     vehicle = vehicle_of(model.profile)
     assert vehicle is not None
     model.wounds_left -= 1
     result, roll = "hull point", None
-    if outcome == PENETRATING:
+    if outcome == PENETRATING and not vehicle.super_heavy:
         modifier = damage_modifier(ap, vehicle.has_type("Open-topped"))
         roll = battle.dice.d6(f"Vehicle Damage table ({model.id}, {modifier:+d})") + modifier
         result = damage_result(roll)
@@ -223,6 +232,7 @@ def damage_vehicle(
     if model.wounds_left <= 0:
         battle.emit(VehicleDestroyed(unit=victim.label, model=model.id, how=WRECKED))
         remove_casualty(battle, victim, model, f"{WRECKED} by {attacker.label}")
+        bail_out(battle, victim, model, WRECKED)
         return True
     return False
 
@@ -275,7 +285,8 @@ def _destroy_weapon(battle: Battle, attacker: Unit, victim: Unit, model: Model) 
 def explode(battle: Battle, victim: Unit, model: Model, attacker: Unit) -> None:
     """Explodes!: "The vehicle is destroyed. Nearby units suffer a Strength 4, AP- hit for
     each of their models within D6"" (of the hull), resolved like shooting hits from
-    the vehicle's position, friend or foe."""
+    the vehicle's position, friend or foe; then its passengers disembark, suffer a hit
+    for each model embarked and take a Pinning test (:func:`explosion_hits`)."""
     radius = battle.dice.d6(f"Explodes! radius ({model.id})")
     caught: Counter[str] = Counter()
     for unit in battle.units.values():
@@ -292,15 +303,27 @@ def explode(battle: Battle, victim: Unit, model: Model, attacker: Unit) -> None:
             hits=tuple((battle.unit(uid).label, n) for uid, n in sorted(caught.items())),
         )
     )
-    orders = FireOrders(purpose="explosion")
     for unit_id, count in sorted(caught.items()):
-        unit = battle.unit(unit_id)
-        if unit.destroyed:
-            continue
-        hits = [Hit(unit, EXPLOSION_STRENGTH, model)] * count
-        result = VolleyResult()
-        if is_vehicle(unit):
-            resolve_vehicle_hits(battle, victim, unit, hits, EXPLOSION, orders, result)
-            continue
-        wounds = roll_to_wound(battle, unit, hits, EXPLOSION)
-        allocate_wounds(battle, victim, unit, wounds, EXPLOSION, orders, result, [model])
+        explosion_hits(battle, victim, model, battle.unit(unit_id), count)
+    for passengers, aboard in bail_out(battle, victim, model, EXPLODES):
+        explosion_hits(battle, victim, model, passengers, aboard)
+        pinning_test(battle, passengers, f"its transport {victim.label} exploded")
+
+
+def explosion_hits(battle: Battle, victim: Unit, model: Model, unit: Unit, count: int) -> None:
+    """``count`` Strength 4, AP- hits on ``unit`` from the exploding ``model``.
+
+    7th edition, passengers of a transport that Explodes!: "the unit suffers a
+    Strength 4, AP- hit for each model embarked", then takes a Pinning test
+    (:func:`explode`, ``transports.bail_out``).
+    """
+    if unit.destroyed:
+        return
+    hits = [Hit(unit, EXPLOSION_STRENGTH, model)] * count
+    result = VolleyResult()
+    orders = FireOrders(purpose="explosion")
+    if is_vehicle(unit):
+        resolve_vehicle_hits(battle, victim, unit, hits, EXPLOSION, orders, result)
+        return
+    wounds = roll_to_wound(battle, unit, hits, EXPLOSION)
+    allocate_wounds(battle, victim, unit, wounds, EXPLOSION, orders, result, [model])

@@ -44,8 +44,17 @@ class VehicleProfile:
     """``("Tank", "Heavy")`` for ``Vehicle (Tank, Heavy)``."""
 
     def has_type(self, word: str) -> bool:
-        """Whether one of the vehicle types is ``word`` (``Walker``, ``Open-topped``...)."""
-        return any(t.lower() == word.lower() for t in self.types)
+        """Whether one of the vehicle types is ``word`` (``Walker``, ``Open-topped``...);
+        a ``Super-heavy Walker`` is a Walker, a ``Super-heavy Flyer`` a Flyer (7th edition:
+        they follow those types' rules as well as the Super-heavy ones)."""
+        wanted = word.lower()
+        return any(t.lower() in (wanted, f"super-heavy {wanted}") for t in self.types)
+
+    @property
+    def super_heavy(self) -> bool:
+        """Whether it is a Super-heavy vehicle (``Super-heavy Vehicle``, ``Super-heavy
+        Walker``, ``Super-Heavy Tank``, ``Super-heavy Flyer``...)."""
+        return any(t.lower().startswith("super-heavy") for t in self.types)
 
     def armour(self, facing: str) -> int:
         """The Armour Value of ``facing`` (Front, Side or Rear)."""
@@ -66,7 +75,7 @@ def vehicle_of(profile: Profile) -> VehicleProfile | None:
 
 def is_vehicle(unit: Unit) -> bool:
     """Whether the unit is a vehicle (all its models have Armour Values; the importer
-    refuses units mixing vehicles and other models, and a scenario's hand-written
+    splits units mixing vehicles and other models in two, and a scenario's hand-written
     mixed unit is played as a non-vehicle one).
 
     Seed 000, Suppressive Fire, is "against non-vehicle targets"; seed 004,

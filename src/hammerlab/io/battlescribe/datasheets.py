@@ -19,7 +19,8 @@ The mapping, in short (``docs/importers.md`` has the reasons):
   profile's Mastery Level the rule ``Psyker (Mastery Level N)``;
 * a vehicle profile (``BS Front Side Rear HP Type``, Walkers ``WS S I A`` too)
   becomes a model of unit type ``Vehicle (Tank, ...)`` on a vehicle-sized base;
-  Flyers, Super-heavy vehicles and buildings are not playable;
+  buildings are not playable; a unit holding both vehicles and other models
+  becomes two datasheets (:func:`split_vehicles`);
 * everything else (conditional modifiers,
   unresolved links...) becomes a note, and so does each model or weapon whose
   characteristics the Waffle Edition cannot read (:mod:`.playable`), kept as
@@ -58,8 +59,6 @@ from hammerlab.io.battlescribe.tree import Node
 
 NO_MODELS = "it has no models"
 """The reason a unit without any model (a formation, an upgrade) is not playable."""
-MIXED = "a unit mixing vehicles and other models is not modelled"
-"""7th edition has no such unit; a formation imported as one datasheet may be one."""
 
 _GRENADE = re.compile(r"\b(?:grenades?|bombs?|stikkbombs?)\b", re.IGNORECASE)
 
@@ -171,8 +170,9 @@ class _Gear:
 
 def build_datasheet(
     unit: Node, name: str, army: str, source: str, note: str | None = None
-) -> Built:
-    """The datasheet of the unit whose selections are ``unit``, and why it cannot play.
+) -> tuple[Built, ...]:
+    """The datasheet of the unit whose selections are ``unit``, and why it cannot play;
+    two datasheets when it holds both vehicles and other models (:func:`split_vehicles`).
 
     ``note`` is a first note from the caller (why the unit was renamed).
     """
@@ -215,10 +215,6 @@ def build_datasheet(
         notes.extend(filter(None, map(never_fires_note, entry.weapons)))
     if not entries and not reasons:
         reasons.append(NO_MODELS)
-    vehicles = {"Front" in entry.profile.characteristics for entry in entries}
-    if len(vehicles) > 1:  # a formation of tanks and squads imported as one datasheet
-        notes.append(f"{name!r} mixes vehicles and other models in one unit; not playable.")
-        reasons.append(MIXED)
     datasheet = Datasheet(
         name=name,
         army=army,
@@ -228,7 +224,63 @@ def build_datasheet(
         source=source,
         notes=_unique([*unit_gear.notes, *notes]),
     )
-    return Built(datasheet, _unique(reasons))
+    return split_vehicles(Built(datasheet, _unique(reasons)))
+
+
+def _is_vehicle_entry(entry: ModelEntry) -> bool:
+    return "Front" in entry.profile.characteristics
+
+
+def split_vehicles(built: Built) -> tuple[Built, ...]:
+    """A datasheet holding both vehicles and other models, as two units.
+
+    7th edition has no unit of both (its rules, paraphrased from memory): a
+    Dedicated Transport is a unit of its own though it is chosen with its squad
+    (a Chimera with an Infantry Squad), a formation is made of units (a Big Mek
+    and his Deff Dreads), and a Devilfish's Gun Drones, once they detach, are a
+    unit of their own. BattleScribe
+    data may write such a group as one unit with model children. The part
+    holding the first model keeps the name and the unit's rules; the other
+    part becomes the datasheet ``"<name>: <its models>"``, with a note in
+    both (the second part keeps the unit's notes too: they may be about its
+    models' weapons). A reason naming a model goes with that model's part.
+    """
+    sheet = built.datasheet
+    kinds = {_is_vehicle_entry(entry) for entry in sheet.entries}
+    if len(kinds) < 2:
+        return (built,)
+    first = _is_vehicle_entry(sheet.entries[0])
+    kept = tuple(e for e in sheet.entries if _is_vehicle_entry(e) == first)
+    moved = tuple(e for e in sheet.entries if _is_vehicle_entry(e) != first)
+    names = list(dict.fromkeys(entry.profile.name for entry in moved))
+    other = f"{sheet.name}: {', '.join(names)}"
+    what = "vehicles" if not first else "models other than vehicles"
+    count = sum(entry.count for entry in moved)
+    main_note = (
+        f"Its {what} ({', '.join(map(repr, names))}, x{count}) are a unit of their own "
+        f"(7th edition has no unit of both): imported as the datasheet {other!r}."
+    )
+    split_note = (
+        f"Split from {sheet.name!r}, which holds both vehicles and other models (7th "
+        f"edition has no unit of both); that unit's rules stay with {sheet.name!r}."
+    )
+    moved_names = {entry.profile.name for entry in moved}
+    moved_reasons = tuple(r for r in built.reasons if _names_model(r, moved_names))
+    return (
+        Built(
+            replace(sheet, entries=kept, notes=(*sheet.notes, main_note)),
+            tuple(r for r in built.reasons if r not in moved_reasons),
+        ),
+        Built(
+            replace(sheet, name=other, entries=moved, rules=(), notes=(split_note, *sheet.notes)),
+            moved_reasons,
+        ),
+    )
+
+
+def _names_model(reason: str, names: set[str]) -> bool:
+    """Whether ``reason`` is about one of the models ``names`` (``model 'X': ...``)."""
+    return any(reason.startswith(f"model {name!r}") for name in names)
 
 
 def _split_models(unit: Node) -> tuple[list[Node], list[Node]]:

@@ -114,8 +114,9 @@ def _import(path: Path, source: str) -> ImportResult:
         raise InputError(source, "", "elements are nested too deeply to import") from None
     names = _unique_names([(unit.name, container) for unit, _, container in units])
     built = [
-        build_datasheet(unit, name, army, str(path), rename_note)
+        part
         for (unit, army, _), (name, rename_note) in zip(units, names, strict=True)
+        for part in build_datasheet(unit, name, army, str(path), rename_note)
     ]
     return ImportResult(
         source=source,

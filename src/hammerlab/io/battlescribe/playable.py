@@ -7,10 +7,10 @@ characteristics the edition reads with ``stats_of`` and ``weapon_of``
 here, and every model or weapon outside them is caught at import time instead
 of failing later, in a battle:
 
-* a model: ``WS BS S T W I A Ld`` numbers (``"3"``, ``"3+"``), ``Sv`` a
-  number or ``-``; a vehicle (it has ``Front``): ``BS Front Side Rear HP``
-  numbers, a Walker's ``WS S I A`` too; a model outside these makes its unit
-  unplayable;
+* a model: ``WS BS S T W I A Ld`` numbers (``"3"``, ``"3+"``), ``WS BS A``
+  also ``-`` (it has none), ``Sv`` a number or ``-``; a vehicle (it has
+  ``Front``): ``BS Front Side Rear HP`` numbers, a Walker's ``WS S I A`` too; a
+  model outside these makes its unit unplayable;
 * a weapon: ``Range`` inches, ``Template``, ``Melee`` or ``-``; ``S`` a
   number, ``User``, ``xN`` or ``+N``; ``AP`` a number or ``-``; ``Type`` (with
   the weapon's keywords after it) starting with ``Assault|Heavy|Rapid
@@ -41,6 +41,8 @@ _TYPE_HEAD = re.compile(rf"{_KINDS}\s*(?:[0-9]+)?(?:\s*/\s*[0-9]+)?", re.IGNOREC
 _DICE_SHOTS = re.compile(rf"{_KINDS}\s*(?P<dice>[0-9]*\s*D\s*[0-9]+.*)", re.IGNORECASE)
 _MARKERS = frozenset({"blast", "large blast", "template", "barrage"})
 _STATS = ("WS", "BS", "S", "T", "W", "I", "A", "Ld")
+_NO_SKILL = ("WS", "BS", "A")
+"""A model's characteristics that may be ``-`` (it has none: read as 0)."""
 _VEHICLE_STATS = ("BS", "Front", "Side", "Rear", "HP")
 _WALKER_STATS = ("WS", "S", "I", "A")
 
@@ -55,6 +57,7 @@ def profile_problems(profile: Profile) -> list[str]:
         f"{key} {profile.get(key)!r}"
         for key in stats
         if not _NUMBER.fullmatch(profile.get(key).strip())
+        and (vehicle or key not in _NO_SKILL or profile.get(key).strip() != "-")
     ]
     save = profile.get("Sv").strip()
     if not vehicle and save not in _NO_VALUE and not _NUMBER.fullmatch(save):

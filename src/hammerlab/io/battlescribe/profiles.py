@@ -208,9 +208,10 @@ WALKER_KEYS = ("WS", "S", "I", "A")
 VEHICLE_BASE_MM = {"walker": 60.0, "other": 100.0}
 """Hulls are modelled as round bases: a Sentinel-sized Walker 60 mm, any other vehicle
 100 mm across (about 4", a Rhino or Chimera hull's width)."""
-UNPLAYABLE_VEHICLE_TYPES = ("flyer", "super-heavy", "building", "fortification")
-"""Vehicle types hammerlab does not model (Zooming Flyers, Super-heavy vehicles'
-own rules, buildings): a vehicle of one of these types is not playable."""
+UNPLAYABLE_VEHICLE_TYPES = ("building", "fortification")
+"""Vehicle types hammerlab does not model (buildings): a vehicle of one of these types
+is not playable. Flyers and Super-heavy vehicles play (``docs/rules/waffle.md``,
+*Vehicles*: Zooming Flyers, Super-heavy vehicles)."""
 
 
 def vehicle_types(written: str) -> str:
@@ -229,8 +230,8 @@ def vehicle_profile(raw: RawProfile) -> tuple[Profile, list[str], str | None]:
 
     The characteristics kept are :data:`VEHICLE_KEYS` (and :data:`WALKER_KEYS`
     where given); the unit type is written as a 7th-edition codex prints it,
-    ``Vehicle (Tank, Heavy)``. Flyers, Super-heavy vehicles and buildings are
-    refused (:data:`UNPLAYABLE_VEHICLE_TYPES`).
+    ``Vehicle (Tank, Heavy)``. Buildings are refused
+    (:data:`UNPLAYABLE_VEHICLE_TYPES`).
     """
     notes = list(raw.pending)
     values = {key.strip(): value for key, value in raw.values.items()}

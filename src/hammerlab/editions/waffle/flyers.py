@@ -1,0 +1,54 @@
+"""Flyers in the Waffle Edition: Zooming, Snap Shots at them, and Skyfire (7th edition).
+
+hammerlab plays every Flyer as Zooming (a Hover flyer never switches to Hover
+mode, and there are no Reserves to arrive from), and reads the 7th-edition
+Zooming and Skyfire rules (quoted below, from memory of the rulebook, as
+``docs/rules/waffle.md``, *Vehicles*, says). Zooming Flyers move like other
+vehicles in hammerlab (interpretation 13 there).
+"""
+
+from __future__ import annotations
+
+from hammerlab.editions.waffle.profiles import WeaponProfile
+from hammerlab.editions.waffle.vehicles import vehicle_of
+from hammerlab.engine.units import Unit
+
+SKYFIRE = "Skyfire"
+
+
+def is_zooming(unit: Unit) -> bool:
+    """Whether the unit is a Zooming Flyer: one of its models is a vehicle of the
+    Flyer type (``Flyer``, ``Super-heavy Flyer``)."""
+    return any(
+        (v := vehicle_of(m.profile)) is not None and v.has_type("Flyer") for m in unit.alive_models
+    )
+
+
+def _skyfire_target(unit: Unit) -> bool:
+    """A target Skyfire shoots at full BS: a Flyer or a Skimmer."""
+    return is_zooming(unit) or any(
+        (v := vehicle_of(m.profile)) is not None and v.has_type("Skimmer")
+        for m in unit.alive_models
+    )
+
+
+def snap_against(target: Unit, profile: WeaponProfile) -> bool:
+    """Whether ``profile`` may fire only Snap Shots at ``target``.
+
+    7th edition, Zooming: "Zooming Flyers can only be hit by Snap Shots"
+    (so Blast, Template and other weapons that cannot fire Snap Shots cannot
+    fire at them). Skyfire: "A model with this special rule, or firing a
+    weapon with this special rule, fires at its normal Ballistic Skill when
+    shooting at Flyers, Flying Monstrous Creatures and Skimmers. However,
+    unless it also has the Interceptor special rule, it can only fire Snap
+    Shots at other targets." hammerlab reads Skyfire on weapons only, and has
+    no Flying Monstrous Creature target here (Swooping is not modelled).
+    """
+    if profile.has_rule(SKYFIRE):
+        return not _skyfire_target(target) and not profile.has_rule("Interceptor")
+    return is_zooming(target)
+
+
+def may_be_charged(unit: Unit) -> bool:
+    """7th edition: "Zooming Flyers cannot charge, and cannot be charged"."""
+    return not is_zooming(unit)
