@@ -72,3 +72,23 @@ def test_errors_are_one_line_and_exit_1(app: typer.Typer, tmp_path: Path, name: 
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ")
     assert name in lines[0]
+
+
+def test_json_says_which_weapons_are_grenades_and_firing_modes(
+    app: typer.Typer, orks: Path
+) -> None:
+    """Issue 12 §1: grenades are kept as grenades, a kombi-weapon's two profiles
+    as modes of it (Orks - Codex.cat: the Boyz' Stikkbombs 8" S3 AP- ``Assault 1,
+    3" Blast, Assault grenades``; Skrak's Skull-Nobz' ``Kombi-weapon w/ Skorcha``)."""
+    result = CliRunner().invoke(app, ["import", str(orks), "--json"])
+    units = {unit["name"]: unit for unit in json.loads(result.stdout)}
+    stikkbombs = next(w for w in units["Boyz"]["weapons"] if w["name"] == "Stikkbombs")
+    assert (stikkbombs["range"], stikkbombs["grenade"], "mode_of" in stikkbombs) == (
+        "8",
+        True,
+        False,
+    )
+    kombi = {
+        w["name"]: w["mode_of"] for w in units["Skrak's Skull-Nobz"]["weapons"] if "mode_of" in w
+    }
+    assert kombi == {"Shoota": "Kombi-weapon w/ Skorcha", "Skorcha": "Kombi-weapon w/ Skorcha"}

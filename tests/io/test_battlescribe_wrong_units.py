@@ -298,7 +298,7 @@ def test_a_range_written_as_modes_keeps_the_first(tmp_path: Path) -> None:
     )
 
 
-def test_firing_modes_and_grenades_are_not_fired_together(tmp_path: Path) -> None:
+def test_firing_modes_and_grenades_are_kept_as_modes_and_grenades(tmp_path: Path) -> None:
     launcher = entry(
         "Missile Launcher",
         "upgrade",
@@ -325,9 +325,17 @@ def test_firing_modes_and_grenades_are_not_fired_together(tmp_path: Path) -> Non
             children=entry("Marine", "model", body("Marine"), launcher + nova + grenades, count=5),
         ),
     ).find("Squad")
-    assert [w.name for w in sheet.weapons()] == ["Frag Missile", "Burst Cannon (Standard)"]
+    modes = {w.name: (w.mode_of, "Grenade" in w.keywords) for w in sheet.weapons()}
+    assert modes == {
+        "Frag Missile": ("Missile Launcher", False),
+        "Krak Missile": ("Missile Launcher", False),
+        "Burst Cannon (Nova)": ("Burst Cannon", False),
+        "Burst Cannon (Standard)": ("Burst Cannon", False),
+        "Frag Grenades": ("Frag and Krak Grenades", True),
+        "Krak Grenades": ("Frag and Krak Grenades", True),
+    }
     assert any(
-        n.startswith("'Missile Launcher' has several firing modes; only 'Frag Missile' is kept")
+        n.startswith("'Missile Launcher' has several firing modes ('Frag Missile', 'Krak Missile')")
         for n in sheet.notes
     )
     assert any(n.startswith("Weapon 'Krak Grenades' is a grenade") for n in sheet.notes)

@@ -59,6 +59,7 @@ def import_command(
 
 def units_json(result: ImportResult) -> list[dict[str, Any]]:
     """The units of ``result`` as plain JSON data."""
+    from hammerlab.io.battlescribe.datasheets import GRENADE
     from hammerlab.io.battlescribe.profiles import MODEL_KEYS, VEHICLE_KEYS, WEAPON_KEYS
 
     labels = dict(zip(WEAPON_KEYS, WEAPON_JSON_LABELS, strict=True))
@@ -85,7 +86,10 @@ def units_json(result: ImportResult) -> list[dict[str, Any]]:
                 for entry in sheet.entries
             ],
             "weapons": [
-                {"name": weapon.name} | {label: weapon.get(key) for key, label in labels.items()}
+                {"name": weapon.name}
+                | {label: weapon.get(key) for key, label in labels.items()}
+                | ({"mode_of": weapon.mode_of} if weapon.mode_of else {})
+                | ({"grenade": True} if GRENADE in weapon.keywords else {})
                 for weapon in sheet.weapons()
             ],
             "rules": list(sheet.rules),

@@ -31,6 +31,10 @@ class Weapon:
     """E.g. ``{"Range": "24", "S": "4", "AP": "5", "Type": "Rapid Fire"}``."""
     keywords: tuple[str, ...] = ()
     """Edition keywords and weapon abilities (``"BLAST"``, ``"Rending"``)."""
+    mode_of: str = ""
+    """The wargear item this profile is one firing mode of (a missile launcher's
+    frag and krak missiles), or empty: profiles sharing it are one weapon whose
+    mode the controller chooses, and a model fires one of them in a phase."""
 
     def get(self, key: str, default: str = "") -> str:
         """A characteristic as written, or ``default``."""
@@ -41,7 +45,7 @@ class Weapon:
         cached: int | None = self.__dict__.get("_hash")
         if cached is None:
             items = tuple(sorted(self.characteristics.items()))
-            cached = hash((self.name, items, self.keywords))
+            cached = hash((self.name, items, self.keywords, self.mode_of))
             object.__setattr__(self, "_hash", cached)
         return cached
 

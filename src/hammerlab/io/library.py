@@ -90,8 +90,16 @@ def _weapon(source: str, name: str, raw: dict[str, Any]) -> Weapon:
     keywords = raw.get("keywords", [])
     if not isinstance(keywords, list):
         raise InputError(source, f"weapons.{name}.keywords", "must be a list of strings")
-    chars = {str(k): _text(v) for k, v in raw.items() if k != "keywords"}
-    return Weapon(name=name, characteristics=chars, keywords=tuple(str(k) for k in keywords))
+    mode_of = raw.get("mode_of", "")
+    if not isinstance(mode_of, str):
+        raise InputError(source, f"weapons.{name}.mode_of", "must be the name of a weapon item")
+    chars = {str(k): _text(v) for k, v in raw.items() if k not in ("keywords", "mode_of")}
+    return Weapon(
+        name=name,
+        characteristics=chars,
+        keywords=tuple(str(k) for k in keywords),
+        mode_of=mode_of,
+    )
 
 
 def datasheets_from(

@@ -18,6 +18,7 @@ from hammerlab.editions.waffle.events import (
     ShotsFired,
     StrayShots,
 )
+from hammerlab.editions.waffle.firing_modes import may_fire, spend, throwers
 from hammerlab.editions.waffle.flyers import snap_against
 from hammerlab.editions.waffle.gets_hot import gets_hot, shots_fired, suffer
 from hammerlab.editions.waffle.markers import aim_points, blast_hits, template_hits
@@ -70,12 +71,16 @@ def firing_models(
     are not in range, cannot shoot." A blast marker or template needs a target
     model it may be placed over (:func:`aim_points`). A weapon that would fire
     Snap Shots but cannot (Template, Blast, Ordnance: seed 000) does not fire —
-    on Overwatch, into a melee, after moving with it.
+    on Overwatch, into a melee, after moving with it. With ``spent``, a model
+    past its quota, or that fired another mode of the same item, does not fire,
+    and of a grenade one model throws (:mod:`firing_modes`).
     """
     chosen: list[Model] = []
     for model in unit.alive_models:
         weapon = model.weapon(weapon_name)
-        if weapon is None or (spent and spent[model.id] >= weapons_per_phase(model)):
+        if weapon is None:
+            continue
+        if spent and not may_fire(spent, unit, model, weapon_name, weapons_per_phase(model)):
             continue
         if stats_of(model.profile).bs == 0:  # BS '-': it has no Ballistic Skill
             continue
@@ -95,7 +100,7 @@ def firing_models(
                 chosen.append(model)
         elif within(model, seen or target.alive_models, reach):
             chosen.append(model)
-    return chosen
+    return throwers(weapon_name, chosen)
 
 
 def _why_not(battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders: FireOrders) -> str:
@@ -245,7 +250,7 @@ def fire_weapon(
             return result
     result.fired = True
     if spent is not None:
-        spent.update(m.id for m in models)
+        spend(spent, unit, models, weapon_name)
     if orders.counts_as_fired:
         st(battle, unit).fired_types.add(profile.base_type)
         if profile.blast or profile.template:

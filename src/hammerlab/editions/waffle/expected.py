@@ -51,6 +51,7 @@ from hammerlab.editions.waffle.fight import (
     melee_options,
     second_weapon_bonus,
 )
+from hammerlab.editions.waffle.firing_modes import may_fire, spend
 from hammerlab.editions.waffle.odds import Defence, Volley, wound_chances, wound_fate
 from hammerlab.editions.waffle.odds_vehicles import hit_value
 from hammerlab.editions.waffle.orders import FireOrders
@@ -205,7 +206,8 @@ def expected_attack(
     Each model fires as many weapons as :func:`attacks.weapons_per_phase`
     allows (one; two for a Monstrous Creature), the best first: weapons are
     taken in order of expected casualties per firing model, as the AI selects
-    them, and a model that has fired its quota adds nothing to later ones.
+    them, and a model that has fired its quota (or another mode of the same
+    item, or the unit's grenade: :mod:`firing_modes`) adds nothing to later ones.
     """
     names = ranged_weapons(unit) if weapons is None else weapons
     volleys = []
@@ -217,10 +219,10 @@ def expected_attack(
     volleys.sort(key=lambda v: v[0], reverse=True)
     spent: Counter[str] = Counter()
     expected = 0.0
-    for each, _, models in volleys:
-        free = [m for m in models if spent[m.id] < weapons_per_phase(m)]
+    for each, name, models in volleys:
+        free = [m for m in models if may_fire(spent, unit, m, name, weapons_per_phase(m))]
         expected += each * len(free)
-        spent.update(m.id for m in free)
+        spend(spent, unit, free, name)
     return min(expected, float(len(target.alive_models)))
 
 

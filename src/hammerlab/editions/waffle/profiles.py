@@ -41,10 +41,12 @@ WEAPON_RULES = (
     "Armourbane",
     "Haywire",
     "Skyfire",
+    "Grenade",
 )
 """Weapon special rules the Waffle Edition engine resolves (Force: the Psyker knows
 the Force power, ``psychic_powers.FORCE``; Melta, Lance, Armourbane and Haywire
-against vehicles only, ``armour.armour_attack``; Skyfire, ``flyers.snap_against``)."""
+against vehicles only, ``armour.armour_attack``; Skyfire, ``flyers.snap_against``;
+Grenade, one thrown per unit per phase, ``firing_modes``)."""
 RULE_SPELLINGS = {"gets hot!": "Gets Hot"}
 """Other spellings of a weapon rule in the data (lower case) → the rule's name."""
 

@@ -60,6 +60,9 @@ from hammerlab.io.battlescribe.tree import Node
 NO_MODELS = "it has no models"
 """The reason a unit without any model (a formation, an upgrade) is not playable."""
 
+GRENADE = "Grenade"
+"""The weapon rule the importer gives each grenade: the Waffle Edition throws one
+per unit per phase (``editions/waffle/firing_modes.py``; ``io`` may not import it)."""
 _GRENADE = re.compile(r"\b(?:grenades?|bombs?|stikkbombs?)\b", re.IGNORECASE)
 
 
@@ -105,6 +108,8 @@ class _Gear:
             elif kind is Kind.WEAPON:
                 self.notes.extend(raw.pending)
                 item = replace(weapon(raw), keywords=weapon_rules if armed else ())
+                if _is_grenade(item):
+                    item = replace(item, keywords=(*item.keywords, GRENADE))
                 if self._usable(item, raw):
                     usable.append(item)
             elif kind is Kind.TEXT:
@@ -140,32 +145,38 @@ class _Gear:
                 f"Weapon {item.name!r} cannot be used by {WAFFLE}: {'; '.join(problems)}; dropped."
             )
             return False
-        if is_ranged(item) and _GRENADE.search(item.name) and "launcher" not in item.name.lower():
+        if GRENADE in item.keywords:
             self.notes.append(
-                f"Weapon {item.name!r} is a grenade: {WAFFLE} would have every model throw one "
-                "every turn, where only one model per unit may; dropped."
+                f"Weapon {item.name!r} is a grenade: one model per unit may throw one in the "
+                "Shooting phase instead of firing another weapon."
             )
-            return False
+        return True
         return True
 
     def _one_mode(self, name: str, weapons: list[Weapon]) -> list[Weapon]:
-        """One firing mode of a wargear item with several ranged profiles.
+        """The firing modes of a wargear item with several ranged profiles.
 
         A model fires one mode of a weapon (frag or krak missile, the boltgun
-        or the melta of a combi-weapon), not all at once: the mode named
-        ``standard`` is kept, otherwise the first; the others are noted.
-        Melee profiles stay (a power fist with a built-in storm bolter).
+        or the melta of a combi-weapon), the controller choosing which: the
+        ranged profiles become modes of the item ``name`` (:attr:`Weapon.mode_of`),
+        with a note. Melee profiles stay as they are (a power fist with a
+        built-in storm bolter).
         """
         ranged = [item for item in weapons if is_ranged(item)]
         if len(ranged) < 2:
             return weapons
-        kept = next((item for item in ranged if "standard" in item.name.lower()), ranged[0])
-        others = ", ".join(repr(item.name) for item in ranged if item is not kept)
         self.notes.append(
-            f"{name!r} has several firing modes; only {kept.name!r} is kept ({others} left "
-            "out: firing modes are not modelled)."
+            f"{name!r} has several firing modes ({', '.join(repr(w.name) for w in ranged)}): "
+            "a model fires one of them in a phase, its controller choosing which."
         )
-        return [item for item in weapons if item is kept or not is_ranged(item)]
+        return [replace(item, mode_of=name) if is_ranged(item) else item for item in weapons]
+
+
+def _is_grenade(item: Weapon) -> bool:
+    """Whether ``item`` is a thrown grenade (not a grenade launcher, not a melee profile)."""
+    return (
+        is_ranged(item) and bool(_GRENADE.search(item.name)) and "launcher" not in item.name.lower()
+    )
 
 
 def build_datasheet(
