@@ -11,7 +11,6 @@ whole game: cloned and saved with it.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -87,15 +86,13 @@ class WaffleState:
 
     def snapshot(self) -> dict[str, object]:
         """Plain data (for the state digest of saved games)."""
-        units: dict[str, object] = {
-            uid: {
-                k: sorted(v) if isinstance(v, set) else v for k, v in dataclasses.asdict(s).items()
-            }
+        units: dict[str, object] = {  # vars, not dataclasses.asdict: flat records, read often
+            uid: {k: sorted(v) if isinstance(v, set) else v for k, v in vars(s).items()}
             for uid, s in sorted(self.units.items())
         }
         if self.vehicles:
             units["vehicle models"] = {
-                mid: dataclasses.asdict(v) for mid, v in sorted(self.vehicles.items())
+                mid: dict(vars(v)) for mid, v in sorted(self.vehicles.items())
             }
         return units
 
