@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from hammerlab.analysis.game import Game
-from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.state import SHOOTING_RECORD, st, state_of
 from hammerlab.engine import memo
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.datasheet import Profile
@@ -106,11 +106,26 @@ def test_state_of_play_sees_the_edition_state_and_the_rules_memory() -> None:
     before = memo.state_of_play(battle)
     assert memo.state_of_play(battle) == before
     status = st(battle, next(iter(battle.units.values())))
-    status.fired_types.add("Heavy")  # changed in place, inside the edition's state
+    status.casualties_this_phase += 1  # changed in place, inside the edition's state
     assert memo.state_of_play(battle) != before
     after = memo.state_of_play(battle)
     battle.memory["some rule"] = {"unit": "x"}
     assert memo.state_of_play(battle) != after
+
+
+def test_state_of_play_leaves_out_only_the_shooting_record() -> None:
+    path = ROOT / "examples" / "guard_suppress_terminators.toml"
+    battle = Game.start(load_scenario(path), str(path), 1).battle
+    unit = next(iter(battle.units.values()))
+    status = st(battle, unit)
+    before = memo.state_of_play(battle)
+    status.has_shot, status.shot_target = True, "somebody"  # read by charge rules only
+    status.fired_types.add("Rapid Fire")
+    assert memo.state_of_play(battle) == before
+    status.gone_to_ground = True  # an estimate reads this (cover, Snap Shots)
+    assert memo.state_of_play(battle) != before
+    full = state_of(battle).snapshot()[unit.id]
+    assert isinstance(full, dict) and set(SHOOTING_RECORD) < set(full)
 
 
 @contextlib.contextmanager
@@ -118,10 +133,13 @@ def _no_scope(state: object = None) -> Iterator[None]:
     yield
 
 
+@pytest.mark.parametrize(
+    "example", ["whole_game_three_turns.toml", "guard_suppress_terminators.toml"]
+)
 def test_the_waffle_ai_plays_the_same_battle_with_and_without_the_memo(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, example: str
 ) -> None:
-    path = ROOT / "examples" / "whole_game_three_turns.toml"
+    path = ROOT / "examples" / example
 
     def log() -> str:
         game = Game.start(load_scenario(path), str(path), 2)

@@ -108,11 +108,12 @@ def state_of_play(battle: Battle) -> tuple[object, ...]:
 
     The turn, phase and active player; every unit's models (position, wounds
     left, wargear, rules, base) and status; the edition's state (its
-    ``snapshot``, the same plain data the saved game's digest takes) and what
-    installed rules remember. Not included, because play never changes them:
-    the battlefield, the rule settings and the hooks (installed before the
-    first turn). Compared with ``==`` (tuples compare their items by identity
-    first), never hashed.
+    ``snapshot``, the same plain data the saved game's digest takes, or its
+    ``snapshot_for_estimates`` where it has one: less what it knows no
+    remembered estimate reads) and what installed rules remember. Not
+    included, because play never changes them: the battlefield, the rule
+    settings and the hooks (installed before the first turn). Compared with
+    ``==`` (tuples compare their items by identity first), never hashed.
     """
     units = tuple(
         (
@@ -137,7 +138,10 @@ def state_of_play(battle: Battle) -> tuple[object, ...]:
         )
         for unit in battle.units.values()
     )
-    edition = battle.state.snapshot() if battle.state is not None else None
+    view = getattr(battle.state, "snapshot_for_estimates", None) or getattr(
+        battle.state, "snapshot", None
+    )
+    edition = view() if view is not None else None
     return (
         id(battle),
         battle,

@@ -96,6 +96,28 @@ class WaffleState:
             }
         return units
 
+    def snapshot_for_estimates(self) -> dict[str, object]:
+        """:meth:`snapshot` less each unit's :data:`SHOOTING_RECORD`: the state the
+        AI's remembered estimates can read (``engine.memo.state_of_play``), so
+        that choosing a shooter, then its action, then each weapon, ask them once."""
+        units = self.snapshot()
+        for uid in self.units:
+            status = units[uid]
+            assert isinstance(status, dict)
+            for key in SHOOTING_RECORD:
+                del status[key]
+        return units
+
+
+SHOOTING_RECORD = ("has_shot", "fired_types", "shot_target")
+"""What a unit did in its own Shooting phase. Read only to say whether it may
+still shoot (``shooting._may_act``, the AI's ``dive_gain``) and
+whether and whom it may charge (``charge.charge_ban``, ``charge.charge_targets``),
+none of which an estimate the AI remembers (``engine.memo.per_decision`` in
+``expected.py`` and ``attacks.firing_models``) calls: their answers are the
+same whatever these say. (A remembered estimate that comes to read one must
+take it out of this list.)"""
+
 
 def state_of(battle: Battle) -> WaffleState:
     """The battle's Waffle state, made on first use."""
