@@ -80,7 +80,7 @@ def per_decision(function: Callable[P, R]) -> Callable[P, R]:
         answers = _answers.get()
         if answers is None:
             return function(*args, **kwargs)
-        key = (function, _key(args), _key(sorted(kwargs.items())))
+        key = (function, _key(args), _key(sorted(kwargs.items())) if kwargs else ())
         if key in answers:
             value = answers[key][0]
         else:
