@@ -8,7 +8,13 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from hammerlab.analysis.game import Game, check_log
-from hammerlab.analysis.search import Budget, RandomController, install_search, start_game
+from hammerlab.analysis.search import (
+    Budget,
+    RandomController,
+    SearchController,
+    install_search,
+    start_game,
+)
 from hammerlab.cli.app import app
 from hammerlab.engine.battle import DecisionMade
 from hammerlab.io.scenario import load_scenario
@@ -72,3 +78,24 @@ def test_the_random_controller_answers_only_legal_choices_and_repeats_for_a_seed
         games.append(game)
     assert games[0].is_over and games[0].decisions() == games[1].decisions()
     assert any(isinstance(e, DecisionMade) for e in games[0].battle.log.events)
+
+
+def test_the_search_knows_the_heuristic_s_own_pick_at_each_top_level_decision() -> None:
+    # The search keeps the heuristic AI's pick unless a playout scores another
+    # strictly better; the pick it reads off a copy must be the one the
+    # heuristic then makes in the real game, first answers included.
+    spec = load_scenario(THREE_TURNS)
+    game = Game.start(spec, str(THREE_TURNS), seed=3)
+    searcher = SearchController(spec.players[0].name)
+    searcher.attach(game)
+    for _ in range(6):
+        predicted = searcher.heuristic_action(game, game.legal_actions())
+        start = len(game.battle.log.events)
+        game.step()
+        made = [
+            (e.decision, e.answer)
+            for e in game.battle.log.events[start:]
+            if isinstance(e, DecisionMade)
+        ]
+        wanted = [(predicted.kind, predicted.label), *predicted.then]
+        assert made[: len(wanted)] == wanted

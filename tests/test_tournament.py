@@ -14,8 +14,8 @@ from hammerlab.cli.app import app
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = [
-    ROOT / "examples" / "matchups" / "terminators_vs_guardsmen.toml",
-    ROOT / "examples" / "matchups" / "nobz_vs_terminators.toml",
+    ROOT / "examples" / "sanity" / "terminators_vs_guardsmen.toml",
+    ROOT / "examples" / "sanity" / "nobz_vs_terminators.toml",
 ]
 
 
@@ -67,6 +67,12 @@ def test_tournament_json_has_a_record_and_an_interval_per_player() -> None:
     assert h["wins"] == r["losses"] and h["draws"] == r["draws"]
     (pairing,) = document["pairings"]
     assert pairing["heuristic_wins"] == h["wins"] and pairing["games"] == 12
+    assert len(document["games"]) == 12
+    for game in document["games"]:
+        # the scenario's victory condition names the winner: the higher score
+        (a, score_a), (b, score_b) = game["scores"].items()
+        best = None if score_a == score_b else (a if score_a > score_b else b)
+        assert game["winner"] == (None if best is None else game["sides"][best])
     again = CliRunner().invoke(app, [*args, "--games", "3", "--json"])
     assert json.loads(again.stdout) == document  # common, fixed seeds
 

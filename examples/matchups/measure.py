@@ -41,7 +41,7 @@ class Counting:
         index = self.inner.choose(battle, decision)
         label = decision.labels()[index]
         kind = decision.kind
-        unit = battle.units.get(decision.context.get("unit", ""))
+        unit = battle.units.get(decision.context.unit)
         if kind == "action" and unit is not None:
             could = charge_ban(battle, unit) is None and bool(charge_targets(battle, unit))
             self.tally["could charge (shooting phase)"] += could

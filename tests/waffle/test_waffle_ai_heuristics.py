@@ -40,6 +40,7 @@ from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.io.scenario import load_scenario
 
 MATCHUPS = Path(__file__).resolve().parents[2] / "examples" / "matchups"
+SANITY = Path(__file__).resolve().parents[2] / "examples" / "sanity"
 CLAWS = weapon("Rending claws", "-", "User", "-", "Melee, Rending")
 STEALER = profile("Stealer", ws=6, bs=0, s=4, t=4, i=6, a=2, ld=10, sv="5+")
 POWER_AXE = weapon("Power axe", "-", "User", "2", "Melee")
@@ -202,7 +203,7 @@ def test_the_guard_do_not_suppress_terminators_they_cannot_break() -> None:
 def test_sanity_terminators_beat_guardsmen_and_genestealers_reach_the_gunline() -> None:
     wins = 0
     for seed in range(1, 4):
-        path = MATCHUPS / "terminators_vs_guardsmen.toml"
+        path = SANITY / "terminators_vs_guardsmen.toml"
         ready = prepare(load_scenario(path), str(path), seed)
         play(ready.battle, ready.ruleset, ready.plan)
         guard = ready.battle.units["guardsmen"]

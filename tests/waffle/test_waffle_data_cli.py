@@ -23,7 +23,8 @@ NOT_IMPLEMENTED: dict[str, set[str]] = {
     "Infantry Squad": set(),
     "Heavy Weapons Squad": set(),
     "Mortar Squad": set(),
-    "Ogryns": set(),  # Stubborn is implemented; Very Bulky cannot matter (no transports)
+    "Chimera": set(),  # Transport Capacity is implemented (transports.capacity_of)
+    "Ogryns": set(),  # Stubborn and Very Bulky (Transport Capacity) are implemented
     "Ork Boyz": {
         "special rule not implemented: Mob Rule",
     },

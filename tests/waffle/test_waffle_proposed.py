@@ -54,6 +54,8 @@ def test_seed000_proposed_rules_are_options_off_by_default() -> None:
         "dive_for_cover": True,
         "overwatch": True,
         "fall_back": True,
+        # 7th-edition Jink, declared like a reaction (rules/jink.py)
+        "jink": True,
     }
     with pytest.raises(RuleSettingError, match="final_shot"):
         resolve_settings(OPTIONS, (), {"final_shoot": True})

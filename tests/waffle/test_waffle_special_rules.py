@@ -1,6 +1,7 @@
 """The common 6th/7th-edition unit special rules of issue 12 §3: Stealth,
 Shrouded, Preferred Enemy, Counter-attack, and the rules whose effect cannot
-arise in hammerlab (Night Vision, Bulky, Very Bulky, Extremely Bulky).
+arise in hammerlab (Night Vision). Bulky and its kin are transport rules
+(``test_waffle_transports.py``).
 
 The rule texts quoted are the 7th-edition rulebook's (the same words as the
 BattleScribe data in ``tests/data/bsdata-7e``); expectations are worked by
@@ -212,7 +213,7 @@ def test_counter_attack_has_no_effect_when_already_locked_in_combat() -> None:
 def test_rules_that_cannot_arise_are_not_reported_but_qualified_forms_are() -> None:
     rules = (
         "Night Vision",  # no Night Fighting in hammerlab
-        "Bulky",  # Transport Capacity: no transports in hammerlab
+        "Bulky",  # Transport Capacity: transports.places_of
         "Very Bulky",
         "Extremely Bulky",
         "Stealth",

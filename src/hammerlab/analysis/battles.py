@@ -127,15 +127,21 @@ def _base_on_table(battlefield: Battlefield, centre: Vec, base_mm: float) -> boo
     return radius <= x <= battlefield.width - radius and radius <= y <= battlefield.height - radius
 
 
-def _check_bases(units: list[Unit], source: str) -> None:
-    """Refuse more than :data:`MAX_MODELS` models, and bases that overlap.
+def _check_bases(units: list[Unit], source: str, aboard: frozenset[str] = frozenset()) -> None:
+    """Refuse more than :data:`MAX_MODELS` models, and bases that overlap (units
+    ``aboard`` a transport are off the table and overlap nothing).
 
     Bases may touch (a scenario can start mid-combat) but not overlap: no
     rule says what an overlapping model may do. Models are swept in order of
     x, so only neighbours closer than two base widths are compared. The unit
     listed later in the file is the one named.
     """
-    placed = [(model, index) for index, unit in enumerate(units) for model in unit.alive_models]
+    placed = [
+        (model, index)
+        for index, unit in enumerate(units)
+        if unit.id not in aboard
+        for model in unit.alive_models
+    ]
     if len(placed) > MAX_MODELS:
         raise InputError(
             source, "units", f"{len(placed)} models; a scenario may place at most {MAX_MODELS}"
@@ -284,7 +290,8 @@ def prepare(
         warnings += [f"{spec.id} ({sheet.name}): {p}" for p in ruleset.validate_datasheet(sheet)]
         _check_status_keys(ruleset, spec.status, source, where)
         units[spec.id] = _unit(ruleset, spec, sheet, source, where, field)
-    _check_bases(list(units.values()), source)
+    aboard = frozenset(spec.id for spec in scenario.units if spec.embarked_in is not None)
+    _check_bases(list(units.values()), source, aboard)
     players = tuple(Player(p.name, p.edge) for p in scenario.players)
     ai = ruleset.ai()
     battle = Battle(
@@ -310,6 +317,12 @@ def prepare(
             for spec in scenario.units
         },
     )
+    for index, spec in enumerate(scenario.units):
+        if spec.embarked_in is not None:
+            try:
+                ruleset.embark(battle, spec.id, spec.embarked_in)
+            except HammerlabError as error:
+                raise InputError(source, f"units[{index}].embarked_in", str(error)) from None
     for warning in warnings:
         battle.say("datasheet", f"note: {warning}")
     plan = GamePlan(

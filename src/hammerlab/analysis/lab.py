@@ -6,7 +6,8 @@ the variant with the change (a rule option switched on, or a rule parameter
 set), so the differences come from the rule and not from luck alone. The
 report gives, per unit, the mean models left with a 95% confidence interval of
 the paired difference and the chance to be destroyed, and per player the win
-rate under the scenario's victory condition.
+rate under the scenario's victory condition, and how often the players chose
+each choice the rule change offers or takes away (:mod:`choices`).
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from statistics import fmean, stdev
 from typing import TYPE_CHECKING, Any
 
 from hammerlab.analysis.battles import prepare
+from hammerlab.analysis.choices import RuleChoice, Tally, rule_choices, total, watch
 from hammerlab.analysis.search import start_game
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.base import play
@@ -41,6 +43,8 @@ class Outcome:
 
     models_left: Mapping[str, int]
     winner: str
+    choices: Tally = field(default_factory=dict)
+    """What the players were offered and chose (:class:`choices.ChoiceTally`)."""
 
 
 Progress = Callable[[int], None]
@@ -107,16 +111,19 @@ def play_once(
     AI plays with ``single`` dice)."""
     if ai == "search":
         game = start_game(scenario, source, seed, {p.name: ai for p in scenario.players}, options)
+        tallies = watch(game.battle)
         game.play()
         ready = game.ready
     else:
         ready = prepare(scenario, source, seed, options, dice=dice)
+        tallies = watch(ready.battle)
         play(ready.battle, ready.ruleset, ready.plan)
     battle = ready.battle
     best = winner(victory_scores(battle, ready.plan.victory))
     return Outcome(
         models_left={u.id: len(u.alive_models) for u in battle.units.values()},
         winner=DRAW if best is None else best,
+        choices=total([t.counts() for t in tallies]),
     )
 
 
@@ -151,6 +158,8 @@ class LabReport:
     """What played both sides (``heuristic`` or ``search``)."""
     dice: str = "single"
     """The dice mode: ``single`` (one stream) or ``keyed`` (:class:`KeyedDice`)."""
+    choices: tuple[RuleChoice, ...] = ()
+    """The choices offered in one arm only, with how often they were chosen."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
@@ -177,6 +186,16 @@ class LabReport:
             "variant_wins": dict(self.variant_wins),
             "ai": self.ai,
             "dice": self.dice,
+            "rule_choices": [
+                {
+                    "choice": c.choice,
+                    "baseline_offered": c.baseline_offered,
+                    "baseline_chosen": c.baseline_chosen,
+                    "variant_offered": c.variant_offered,
+                    "variant_chosen": c.variant_chosen,
+                }
+                for c in self.choices
+            ],
         }
 
 
@@ -299,4 +318,7 @@ def _report(
         baseline_wins=_rates(baseline, players),
         variant_wins=_rates(variant, players),
         ai=ai,
+        choices=rule_choices(
+            total([o.choices for o in baseline]), total([o.choices for o in variant])
+        ),
     )

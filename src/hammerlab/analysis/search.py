@@ -27,7 +27,7 @@ from typing import Any
 
 from hammerlab.analysis.game import Action, Game
 from hammerlab.editions.turns import victory_scores
-from hammerlab.engine.battle import Battle
+from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.decisions import Controller, Decision
 from hammerlab.engine.dice import Dice
 from hammerlab.engine.rules import ParamValue
@@ -47,7 +47,8 @@ class Budget:
 
     playouts: int = 8
     """Playouts per top-level decision, shared evenly among its legal actions (at
-    least one each)."""
+    least one each); as many again settle a challenge to the heuristic's pick
+    (:meth:`SearchController.best_action`)."""
     depth: int = 4
     """Top-level steps (either player's) each playout plays after the action tried."""
 
@@ -99,14 +100,50 @@ class SearchController:
         return heuristic.choose(battle, decision)
 
     def best_action(self, game: Game) -> Action:
-        """The legal action whose playouts score best (the first on a tie)."""
+        """The heuristic AI's own pick (:meth:`heuristic_action`), unless looking
+        ahead says another is better.
+
+        Every legal action is played out on the same seeds (the budget shared
+        among them, one playout each at least). If one scores strictly better
+        than the heuristic's pick, the two meet again on fresh seeds (half the
+        budget each) and the challenger is taken only if it wins that too: the
+        best of many noisy scores is flattered by its luck (the winner's
+        curse), so it must earn the change on dice it was not picked on. A tie
+        keeps the heuristic's pick (many actions score alike)."""
         actions = game.legal_actions()
         if len(actions) == 1:
             return actions[0]
         rounds = max(1, self.budget.playouts // len(actions))
         seeds = [self._rng.getrandbits(32) for _ in range(rounds)]
         values = [sum(self._playout(game, a, s) for s in seeds) for a in actions]
-        return actions[values.index(max(values))]
+        default = self.heuristic_action(game, actions)
+        best = max(values)
+        if values[actions.index(default)] >= best:
+            return default
+        challenger = actions[values.index(best)]
+        fresh = [self._rng.getrandbits(32) for _ in range(max(1, self.budget.playouts // 2))]
+        again = sum(self._playout(game, challenger, s) for s in fresh)
+        if again > sum(self._playout(game, default, s) for s in fresh):
+            return challenger
+        return default
+
+    def heuristic_action(self, game: Game, actions: list[Action]) -> Action:
+        """The legal action the heuristic AI takes here: read off the decisions it
+        makes on a copy (the pick and its first answers), the copy's own dice
+        untouched by the real game's."""
+        copy = game.clone()
+        battle = copy.battle
+        battle.controllers = dict.fromkeys(battle.controllers, copy.ready.ruleset.ai())
+        start = len(battle.log.events)
+        copy.step()
+        made = [
+            (e.decision, e.answer) for e in battle.log.events[start:] if isinstance(e, DecisionMade)
+        ]
+        for action in actions:
+            taken = [(action.kind, action.label), *action.then]
+            if made[: len(taken)] == taken:
+                return action
+        return actions[0]
 
     def _playout(self, game: Game, action: Action, seed: int) -> float:
         """Try ``action`` on a copy with its own dice, play on, and value the result."""

@@ -7,7 +7,10 @@ and, for battles, the seed and the engine version:
 - ``scenarios``: hash, name, source file, players (JSON list), the scenario (JSON);
 - ``units``: per point, each unit's position, id, label, player and starting models;
 - ``battles``: one row per battle: its seed, engine version and winner;
-- ``models_left``: one row per battle and unit: the models it had left.
+- ``models_left``: one row per battle and unit: the models it had left;
+- ``choices``: one row per battle and choice offered (``"kind: label"``): how
+  many times it was offered and chosen (:mod:`choices`: what the lab reports
+  of a rule's use).
 
 A sweep writes each batch as it comes back, so a stopped sweep loses at most
 the batches in flight, and ``--resume`` reads the rest back. Stores from
@@ -44,9 +47,13 @@ CREATE TABLE IF NOT EXISTS models_left (
     scenario_hash VARCHAR, params VARCHAR, seed BIGINT, engine_version VARCHAR,
     unit VARCHAR, models_left INTEGER,
     PRIMARY KEY (scenario_hash, params, seed, engine_version, unit));
+CREATE TABLE IF NOT EXISTS choices (
+    scenario_hash VARCHAR, params VARCHAR, seed BIGINT, engine_version VARCHAR,
+    choice VARCHAR, offered INTEGER, chosen INTEGER,
+    PRIMARY KEY (scenario_hash, params, seed, engine_version, choice));
 """
 
-TABLES = ("scenarios", "units", "battles", "models_left")
+TABLES = ("scenarios", "units", "battles", "models_left", "choices")
 
 BATTLE_KEY = ("scenario_hash", "params", "seed", "engine_version")
 
@@ -117,6 +124,13 @@ class ResultStore:
                 for unit, left in o.models_left.items()
             ],
         )
+        rows = [
+            [*key, s, ENGINE_VERSION, choice, offered, chosen]
+            for s, o in zip(seeds, outcomes, strict=True)
+            for choice, (offered, chosen) in o.choices.items()
+        ]
+        if rows:
+            self.db.executemany("INSERT INTO choices VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
         self.db.execute("COMMIT")
 
 
@@ -135,12 +149,22 @@ def _outcomes(
         [hash_, params, engine],
     ).fetchall():
         left.setdefault(seed, {})[unit] = models
-    return {seed: Outcome(left.get(seed, {}), winner) for seed, winner in winners}
+    made: dict[int, dict[str, tuple[int, int]]] = {}
+    for seed, choice, offered, chosen in db.execute(
+        "SELECT seed, choice, offered, chosen FROM choices WHERE scenario_hash = ? "
+        "AND params = ? AND engine_version = ? ORDER BY seed, choice",
+        [hash_, params, engine],
+    ).fetchall():
+        made.setdefault(seed, {})[choice] = (offered, chosen)
+    return {
+        seed: Outcome(left.get(seed, {}), winner, made.get(seed, {})) for seed, winner in winners
+    }
 
 
 def open_union(folders: Sequence[Path]) -> duckdb.DuckDBPyConnection:
-    """An in-memory database whose views ``scenarios``, ``units``, ``battles`` and
-    ``models_left`` are the union of the stores in ``folders`` (read only)."""
+    """An in-memory database whose views ``scenarios``, ``units``, ``battles``,
+    ``models_left`` and ``choices`` are the union of the stores in ``folders``
+    (read only)."""
     db = duckdb.connect()
     for index, folder in enumerate(folders):
         path = folder / FILE

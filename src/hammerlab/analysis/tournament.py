@@ -44,6 +44,8 @@ class Result:
     sides: tuple[tuple[str, str], ...]
     """(scenario player, tournament player), in the scenario's order."""
     winner: str | None
+    scores: tuple[tuple[str, int], ...] = ()
+    """Each scenario player's victory score, in the scenario's order."""
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,9 @@ class TournamentReport:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON: per player ``wins``, ``losses``, ``draws``, ``games``,
-        ``win_rate``, ``win_rate_ci95`` and ``elo``; per pairing its record."""
+        ``win_rate``, ``win_rate_ci95`` and ``elo``; per pairing its record; and
+        every game (scenario, seed, who played which side, scores, winner), so
+        that a lost game can be replayed (``hammerlab battle --seed``)."""
         pairings = []
         for a, b in itertools.combinations(self.players, 2):
             between = [g for g in self.games if {p for _, p in g.sides} == {a, b}]
@@ -154,6 +158,16 @@ class TournamentReport:
                 for s in self.standings
             },
             "pairings": pairings,
+            "games": [
+                {
+                    "scenario": g.scenario,
+                    "seed": g.seed,
+                    "sides": dict(g.sides),
+                    "scores": dict(g.scores),
+                    "winner": g.winner,
+                }
+                for g in self.games
+            ],
         }
 
 
@@ -163,12 +177,14 @@ def play_game(
     """Play one game, scenario player → tournament player in ``sides``."""
     game = start_game(scenario, source, seed, sides, budget=budget)
     game.play()
-    best = winner(victory_scores(game.battle, game.ready.plan.victory))
+    scores = victory_scores(game.battle, game.ready.plan.victory)
+    best = winner(scores)
     return Result(
         scenario=scenario.name,
         seed=seed,
         sides=tuple(sides.items()),
         winner=None if best is None else sides[best],
+        scores=tuple(scores.items()),
     )
 
 

@@ -117,3 +117,12 @@ def _print_report(report: LabReport) -> None:
     for name, share in report.baseline_wins.items():
         wins.add_row(escape(name), f"{share:.0%}", f"{report.variant_wins[name]:.0%}")
     console.print(wins)
+    if report.choices:
+        used = Table("Choice the rule change offers or removes", "Baseline", "Variant")
+        for c in report.choices:
+            used.add_row(
+                escape(c.choice),
+                f"chosen {c.baseline_chosen} of {c.baseline_offered}",
+                f"chosen {c.variant_chosen} of {c.variant_offered}",
+            )
+        console.print(used)

@@ -93,6 +93,11 @@ class Ruleset(Protocol):
         """Give units their starting statuses (edition keys only), by unit id."""
         ...
 
+    def embark(self, battle: Battle, unit_id: str, transport_id: str) -> None:
+        """Start ``unit_id`` aboard the transport ``transport_id`` (a scenario's
+        ``embarked_in``); a :class:`~hammerlab.errors.HammerlabError` says why it may not."""
+        ...
+
     def summary(self, battle: Battle, plan: GamePlan) -> Sequence[str]:
         """Lines describing the outcome (units destroyed, models left, winner)."""
         ...

@@ -108,6 +108,9 @@ class UnitPlacement(_Strict):
     (checked when the battle is built)."""
     casualties: int = Field(default=0, ge=0)
     """Models the unit lost before the scenario starts (the first ones listed)."""
+    embarked_in: str | None = None
+    """The id of a friendly transport the unit starts aboard (off the table: its
+    ``position`` only lays out its models; the ruleset checks the capacity)."""
 
     @model_validator(mode="after")
     def _one_datasheet(self) -> UnitPlacement:
@@ -161,6 +164,11 @@ def _check_references(scenario: Scenario, source: str) -> None:
                 source,
                 f"units[{index}].player",
                 f"unknown player {unit.player!r}; players: {names}",
+            )
+    for index, unit in enumerate(scenario.units):
+        if unit.embarked_in is not None and unit.embarked_in not in seen:
+            raise InputError(
+                source, f"units[{index}].embarked_in", f"unknown unit id {unit.embarked_in!r}"
             )
     if scenario.first_player is not None and scenario.first_player not in names:
         raise InputError(source, "first_player", f"{scenario.first_player!r} is not a player")

@@ -23,7 +23,7 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.rules import Parameter, RuleOption
-from hammerlab.errors import ProfileError
+from hammerlab.errors import IllegalActionError, ProfileError
 from hammerlab.io.wh40kdc_library import Wh40kdcLibrary
 
 COVER_EFFECT = Parameter(
@@ -106,6 +106,10 @@ class Core11Ruleset:
 
     def set_statuses(self, battle: Battle, statuses: Mapping[str, Mapping[str, bool]]) -> None:
         """No status of core11's own."""
+
+    def embark(self, battle: Battle, unit_id: str, transport_id: str) -> None:
+        """core11 plays no transports: a scenario's ``embarked_in`` is refused."""
+        raise IllegalActionError(f"{self.name} plays no transports; remove embarked_in")
 
     def start(self, battle: Battle) -> None:
         """core11's state on the battle, its units' abilities and Fire Overwatch on the

@@ -32,6 +32,11 @@ is for and the numbers measured over ``examples/matchups/``.
   to ground saves against the enemy units still to shoot this phase exceed
   what it costs (its next turn's move, charge and full shooting:
   :func:`plans.next_turn_value`).
+- Jink: when the casualties its 4+ cover save spares this phase exceed what
+  Snap Shots take from its shooting next turn (:func:`jink_plans.wants_to_jink`).
+- Disembark: when the unit could then shoot or charge an enemy
+  (:func:`transport_plans.wants_to_disembark`), else stay aboard, where no one
+  can shoot it. Embark: never (staying out is the first choice).
 - Move: advance, except when diving for cover (nearest cover), and in the
   movement phase a unit whose Heavy/Salvo/Ordnance weapons can already hurt
   an enemy holds still (unless Relentless).
@@ -39,9 +44,10 @@ is for and the numbers measured over ``examples/matchups/``.
   reach times the fight's edge, less the Overwatch it will take); none when
   no value is positive.
 - Reaction to Charge (:func:`charge_reaction_costs`): Fall Back only when
-  fleeing is expected to cost fewer models than staying, and never when the
-  Fall Back roll could take it off its own table edge while it could hold;
-  else Fire Overwatch when it can hurt the charger, else none.
+  fleeing is expected to cost fewer models than staying (fleeing counts the
+  fight it only postpones and the shooting it stands in the open to), and
+  never when the Fall Back roll could take it off its own table edge while
+  it could hold; else Fire Overwatch when it can hurt the charger, else none.
 - Fiery Charge: when its expected casualties exceed those of the bonus
   Attacks it costs (parameter ``fiery_charge.lost_bonus_attacks``).
 - Melee weapon: the most expected casualties (Attacks times blow value)
@@ -76,12 +82,15 @@ from hammerlab.editions.waffle.expected import (
     melee_exchange,
 )
 from hammerlab.editions.waffle.fight import attacks_of, melee_options
+from hammerlab.editions.waffle.jink_plans import wants_to_jink
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
 from hammerlab.editions.waffle.plans import (
     caught_chance,
     charge_chance,
     charge_keeping_weapons,
     charge_value,
+    chased_chance,
+    exposure,
     leadership_pass_chance,
     may_charge_after_firing,
     next_turn_value,
@@ -97,6 +106,7 @@ from hammerlab.editions.waffle.rules.fiery_charge import (
     NO_FIERY,
 )
 from hammerlab.editions.waffle.rules.fiery_charge import NAME as FIERY_CHARGE
+from hammerlab.editions.waffle.rules.jink import JINK, NO_JINK
 from hammerlab.editions.waffle.rules.reactions import (
     DIVE,
     FALL_BACK,
@@ -108,7 +118,9 @@ from hammerlab.editions.waffle.rules.reactions import (
 from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS
 from hammerlab.editions.waffle.shooting import HOLD, RUN, SHOOT, may_target, targets_for
 from hammerlab.editions.waffle.special_rules import relentless
-from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.state import st, state_of
+from hammerlab.editions.waffle.transport_plans import wants_to_disembark
+from hammerlab.editions.waffle.transports import DISEMBARK, STAY_ABOARD
 from hammerlab.editions.waffle.wounds import typical_profile
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
@@ -259,11 +271,17 @@ def charge_reaction_costs(
     net losses (:func:`expected.melee_exchange`) and, when it loses the
     fight, the chance it breaks (a Morale check at minus the difference)
     times its survivors lost off its table edge by the Fall Back that
-    follows; less what its Overwatch (``overwatch``) kills. Falling back: the
-    chance the roll takes it off its table edge times its models, the fight
-    if the charger still catches it (:func:`plans.caught_chance`), and its
-    next turn (a fleeing unit snap-fires and cannot charge), which And They
-    Shall Know No Fear keeps.
+    follows; plus, if the charge fails, the enemy's shooting next turn
+    (:func:`plans.exposure`: a unit locked in combat cannot be shot); less
+    what its Overwatch (``overwatch``) kills. Falling back: the chance the
+    roll takes it off its table edge times its models, the fight if the
+    charger still catches it (:func:`plans.caught_chance`) or brings it next
+    turn, which the Fall Back only postpones (:func:`plans.chased_chance`),
+    the enemy's shooting next turn unless it is caught now (fleeing takes it
+    out of no one's sight: its distance is not counted), and its next turn
+    (a fleeing unit snap-fires and cannot charge), which And They Shall Know
+    No Fear keeps. Neither costs more than the unit's models (the terms
+    overlap: models shot are not fought).
     """
     models = len(unit.alive_models)
     reach = charge_chance(battle, charger, unit)
@@ -271,11 +289,15 @@ def charge_reaction_costs(
     off = off_table_chance(battle, unit)
     margin = lost - killed
     broken = 1 - leadership_pass_chance(unit, round(margin)) if margin > 0 else 0.0
-    stay = reach * (margin + broken * off * max(0.0, models - lost)) - overwatch
-    flee = off * models + (1 - off) * caught_chance(battle, charger, unit) * margin
+    shot = exposure(battle, unit)
+    stay = reach * (margin + broken * off * max(0.0, models - lost)) + (1 - reach) * shot
+    stay -= overwatch
+    caught = caught_chance(battle, charger, unit)
+    flee = off * models + (caught + chased_chance(battle, charger, unit)) * margin
+    flee += (1 - off - caught) * shot
     if not unit.has_rule("And They Shall Know No Fear"):
         flee += (1 - off) * next_turn_value(battle, unit)
-    return ChargeReactionCosts(stay, flee, off, lost < models)
+    return ChargeReactionCosts(min(stay, models), min(flee, models), off, lost < models)
 
 
 def dive_gain(battle: Battle, unit: Unit, attacker: Unit) -> float:
@@ -429,6 +451,16 @@ class WaffleAI(PsychicChoices):
         if dive > 0:
             return labels.index(DIVE)
         return labels.index(NO_REACTION)
+
+    def _jink(self, battle: Battle, decision: Decision[Any]) -> int:
+        unit = battle.unit(decision.context.unit)
+        wanted = wants_to_jink(battle, unit, battle.unit(decision.context.attacker))
+        return decision.labels().index(JINK if wanted else NO_JINK)
+
+    def _disembark(self, battle: Battle, decision: Decision[Any]) -> int:
+        entry = state_of(battle).embarked[decision.context.unit]
+        wanted = wants_to_disembark(battle, entry.unit, battle.unit(entry.transport))
+        return decision.labels().index(DISEMBARK if wanted else STAY_ABOARD)
 
     def _mover(self, battle: Battle, decision: Decision[Any]) -> int:
         return 0

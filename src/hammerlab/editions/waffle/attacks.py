@@ -165,14 +165,16 @@ def fires_snap(
     Seed 000: "a model with a Heavy weapon … moves and shoots in the same
     turn"; 6th/7th-edition: units gone to ground or falling back snap fire;
     seed 001: shooting into a melee is "a snap shot"; 7th edition: a vehicle
-    whose crew is Shaken or Stunned "can only fire Snap Shots"; Zooming Flyers
-    "can only be hit by Snap Shots", and Skyfire (:func:`flyers.snap_against`).
+    whose crew is Shaken or Stunned "can only fire Snap Shots"; a unit that
+    Jinked "can only fire Snap Shots until the end of their next turn"; Zooming
+    Flyers "can only be hit by Snap Shots", and Skyfire (:func:`flyers.snap_against`).
     """
     status = st(battle, unit)
     return (
         orders.snap
         or orders.into_melee
         or crew_snap_shots(battle, unit)
+        or status.jink_snap_turns > 0
         or status.gone_to_ground
         or status.falling_back
         or (profile.is_heavy_like and moved_for_weapons(unit))

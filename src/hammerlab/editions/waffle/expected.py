@@ -18,7 +18,11 @@ function the battle resolves it with:
   invulnerable and cover saves, ``allocation.instant_death`` with Eternal
   Warrior and Instant Death weapons, Feel No Pain);
 - cover: :func:`visibility.cover_save` from a firing model to the closest
-  target model (gone to ground counted).
+  target model (gone to ground counted);
+- who fights a charge's first round: the 6th/7th-edition engagement rule
+  :func:`combat.engaged_models` reads off the table (base contact, or within
+  :data:`combat.ENGAGED_SUPPORT` of a friend in contact), read ahead of the
+  charge move by :func:`charged_fighters`.
 
 The exact distribution of one volley is :func:`odds.shooting_odds`; the AI uses
 it where a threshold matters (:mod:`suppression`), not for ranking.
@@ -38,6 +42,7 @@ from hammerlab.editions.waffle.attacks import (
     weapons_per_phase,
 )
 from hammerlab.editions.waffle.charge import charge_bonus
+from hammerlab.editions.waffle.combat import ENGAGED_SUPPORT
 from hammerlab.editions.waffle.concussive import concussed
 from hammerlab.editions.waffle.estimate import p_blow, p_cell, p_hit
 from hammerlab.editions.waffle.fear import majority_weapon_skill, weapon_skill
@@ -67,7 +72,7 @@ from hammerlab.editions.waffle.wounds import (
     weapon_strength,
 )
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.geometry import closest
+from hammerlab.engine.geometry import base_distance, closest
 from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Model, Unit
 
@@ -78,15 +83,19 @@ fewer): where a marker lands is geometry, which an average cannot know."""
 
 @per_decision
 def defence_of(
-    battle: Battle, target: Unit, source: Model | None, gone_to_ground: bool | None = None
+    battle: Battle,
+    target: Unit,
+    source: Model | None,
+    gone_to_ground: bool | None = None,
+    jinking: bool | None = None,
 ) -> Defence:
     """``target`` as identical models, as :mod:`odds` takes it.
 
     Its most common model at the unit's majority Toughness, with that model's
     Feel No Pain and Eternal Warrior. The cover save is the one
     :func:`visibility.cover_save` gives the target model closest to
-    ``source`` (``None``: close combat, no cover); ``gone_to_ground`` asks
-    "what if" (``None``: as it is).
+    ``source`` (``None``: close combat, no cover); ``gone_to_ground`` and
+    ``jinking`` ask "what if" (``None``: as it is).
     """
     profile = typical_profile(target)
     model = next(m for m in target.alive_models if m.profile is profile)
@@ -94,7 +103,8 @@ def defence_of(
     cover = None
     if source is not None:
         down = st(battle, target).gone_to_ground if gone_to_ground is None else gone_to_ground
-        cover = cover_save(battle, source, target, closest([source], target.alive_models)[0], down)
+        nearest = closest([source], target.alive_models)[0]
+        cover = cover_save(battle, source, target, nearest, down, jinking)
     return Defence(
         toughness=majority_toughness(target),
         wounds=stats.w,
@@ -137,11 +147,12 @@ def expected_casualties(
     weapon_name: str,
     orders: FireOrders,
     gone_to_ground: bool | None = None,
+    jinking: bool | None = None,
 ) -> float:
     """Expected models removed from ``target`` by one weapon of ``unit``.
 
-    ``gone_to_ground`` asks what the target would suffer if it had (or had
-    not) gone to ground.
+    ``gone_to_ground`` and ``jinking`` ask what the target would suffer if it
+    had (or had not) gone to ground or Jinked.
     """
     models = firing_models(battle, unit, target, weapon_name, orders)
     if not models or target.destroyed:
@@ -153,7 +164,7 @@ def expected_casualties(
     if not would_fire(battle, unit, profile, orders):
         return 0.0
     snap = fires_snap(battle, unit, profile, orders, target)
-    defence = defence_of(battle, target, models[0], gone_to_ground)
+    defence = defence_of(battle, target, models[0], gone_to_ground, jinking)
     twin = profile.has_rule("Twin-linked")
     per_marker = min(BLAST_HITS, defence.models) if profile.blast or profile.template else 1
     total = 0.0
@@ -186,6 +197,7 @@ def expected_attack(
     orders: FireOrders,
     weapons: list[str] | None = None,
     gone_to_ground: bool | None = None,
+    jinking: bool | None = None,
 ) -> float:
     """Expected casualties of a shooting attack of the unit's weapons (all, or those
     named) on ``target``.
@@ -200,7 +212,7 @@ def expected_attack(
     for name in names:
         models = firing_models(battle, unit, target, name, orders)
         if models:
-            total = expected_casualties(battle, unit, target, name, orders, gone_to_ground)
+            total = expected_casualties(battle, unit, target, name, orders, gone_to_ground, jinking)
             volleys.append((total / len(models), name, models))
     volleys.sort(key=lambda v: v[0], reverse=True)
     spent: Counter[str] = Counter()
@@ -308,16 +320,41 @@ def strikes_first(battle: Battle, unit: Unit, foe: Unit, charged: bool) -> bool:
     return step(unit, charged) > step(foe, False)
 
 
+def charged_fighters(defender: Unit, charger: Unit) -> list[Model]:
+    """The models of ``defender`` expected to fight the first round when ``charger``
+    charges it.
+
+    6th/7th edition (:func:`combat.engaged_models`): a model fights when it is
+    in base contact with an enemy model, or within 2" of a friend of its unit
+    that is. The charge move brings the charger's models into contact with
+    the defender's models closest to it; so a defender's model fights if it
+    is no farther from the charger than the defender's closest model, plus
+    2" (:data:`combat.ENGAGED_SUPPORT`) and the base of the friend in contact
+    in front of it. A horde charged by a few models fights with its front
+    ranks only. Pile-in moves are not counted.
+    """
+    foes = charger.alive_models
+    gaps = [(m, min(base_distance(m, f) for f in foes)) for m in defender.alive_models]
+    front = min(gap for _, gap in gaps)
+    return [m for m, gap in gaps if gap <= front + ENGAGED_SUPPORT + 2 * m.radius]
+
+
 @per_decision
 def melee_exchange(battle: Battle, attacker: Unit, defender: Unit) -> tuple[float, float]:
     """One round of a charge: (defender's models slain, attacker's models slain).
 
-    The attacker charged. The side striking first (:func:`strikes_first`)
-    kills before the other strikes, so the other's blows are scaled by the
-    share of its models left; at the same step both strike in full.
+    The attacker charged: all its models fight (the charge move brings each
+    into contact or within 2" of a friend that is); of the defender, those
+    :func:`charged_fighters` gives. The side striking first
+    (:func:`strikes_first`) kills before the other strikes, so the other's
+    blows are scaled by the share of its models left; at the same step both
+    strike in full.
     """
+    if attacker.destroyed or defender.destroyed:
+        return 0.0, 0.0
     dealt = expected_melee(battle, attacker, attacker.alive_models, defender, True)
-    taken = expected_melee(battle, defender, defender.alive_models, attacker, False)
+    fighters = charged_fighters(defender, attacker)
+    taken = expected_melee(battle, defender, fighters, attacker, False)
     if strikes_first(battle, attacker, defender, True):
         taken *= 1 - dealt / max(1, len(defender.alive_models))
     elif strikes_first(battle, defender, attacker, False):

@@ -20,6 +20,7 @@ from hammerlab.editions.waffle.movement import (
 from hammerlab.editions.waffle.shooting import start_phase
 from hammerlab.editions.waffle.special_rules import difficult_terrain_dice
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.transports import offer_disembarking, offer_embarking
 from hammerlab.editions.waffle.vehicles import may_move, turn_to_moves
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import PhaseChanged
@@ -71,13 +72,15 @@ def regroup(battle: Battle, unit: Unit) -> bool:
 
 
 def _begin(battle: Battle, player: str) -> frozenset[str]:
-    """Regroup: fleeing units that fail fall back again and move no further."""
+    """Regroup: fleeing units that fail fall back again and move no further. Then units
+    aboard transports may disembark (:func:`transports.offer_disembarking`)."""
     start_phase(battle, "movement", player)
     moved: set[str] = set()
     for fleeing in battle.units_of(player):
         status = st(battle, fleeing)
         if status.falling_back and not status.locked_in_combat and not regroup(battle, fleeing):
             moved.add(fleeing.id)
+    offer_disembarking(battle, player)
     return frozenset(moved)
 
 
@@ -101,11 +104,13 @@ def _end(battle: Battle, player: str) -> None:
 
 
 def move_one(battle: Battle, unit: Unit) -> None:
-    """Move one unit: intent, distance, difficult and dangerous terrain."""
+    """Move one unit: intent, distance, difficult and dangerous terrain; then it may
+    embark in a friendly transport within 2" (:func:`transports.offer_embarking`)."""
     allowance = move_allowance(unit)
     intent = choose_intent(battle, unit, f'moves up to {allowance:g}"', phase="movement")
     if intent == "hold":
         battle.say("movement", f"{unit.label} stays where it is")
+        offer_embarking(battle, unit)
         return
     distance = allowance
     if crosses_difficult(battle, unit, intent):
@@ -119,6 +124,8 @@ def move_one(battle: Battle, unit: Unit) -> None:
     move_unit(battle, unit, goal_of(battle, unit, intent), distance, f"moves ({intent})")
     turn_to_moves(battle, unit, starts)
     dangerous_terrain_tests(battle, unit, starts)
+    if not unit.destroyed:
+        offer_embarking(battle, unit)
 
 
 MOVEMENT = Phase(

@@ -144,6 +144,24 @@ def caught_chance(battle: Battle, charger: Unit, unit: Unit) -> float:
     )
 
 
+def chased_chance(battle: Battle, charger: Unit, unit: Unit) -> float:
+    """Chance ``charger`` misses ``unit`` as it Falls Back and stays on the table, then
+    reaches it with its next charge, after a move toward it (its move allowance):
+    a Fall Back only postpones a fight the charger can still bring next turn.
+
+    Counted over the Fall Back roll as :func:`caught_chance`; a Regroup test the
+    unit may fail before then (falling back further) is not counted."""
+    gap = edge_gap(battle, unit)
+    move = move_allowance(charger)
+    return sum(
+        p
+        * (1 - charge_chance(battle, charger, unit, closer=-total))
+        * charge_chance(battle, charger, unit, closer=move - total)
+        for total, p in sum_chances(fall_back_dice(unit)).items()
+        if total < gap
+    )
+
+
 def leadership_pass_chance(unit: Unit, penalty: int, morale: bool = True) -> float:
     """Chance the unit passes a Leadership test at ``penalty`` (Fearless always passes a
     Morale check; Stubborn ignores penalties to one), as :func:`morale.leadership_test`."""
@@ -198,8 +216,10 @@ class ChargeValue:
     taken: float
     """Models of the charger it is expected to lose in that round."""
     spared: float
-    """What the target's shooting would kill of the charger next turn: a unit
-    locked in combat cannot shoot (seed 001), so a charge that reaches spares it."""
+    """What the target's shooting would kill next turn of the charger's models that
+    survive the fight: a unit locked in combat cannot shoot (seed 001), so a
+    charge that reaches spares them (a charger wiped out in the fight spares
+    nothing)."""
     overwatch: float
     """What the target's Overwatch is expected to kill first."""
 
@@ -216,7 +236,8 @@ def charge_value(battle: Battle, unit: Unit, target: Unit, closer: float = 0.0) 
     if chance <= 0.0:
         return ChargeValue(0.0, 0.0, 0.0, 0.0, 0.0)
     dealt, taken = melee_exchange(battle, unit, target)
-    spared = expected_attack(battle, target, unit, FireOrders())
+    survivors = 1 - taken / max(1, len(unit.alive_models))
+    spared = expected_attack(battle, target, unit, FireOrders()) * survivors
     return ChargeValue(chance, dealt, taken, spared, overwatch_threat(battle, unit, target))
 
 
@@ -250,8 +271,17 @@ def next_turn_value(battle: Battle, unit: Unit) -> float:
     snaps = max([0.0, *(expected_attack(battle, unit, e, FireOrders(snap=True)) for e in enemies)])
     delay = 0.0
     if charge <= 0 and best_charge(battle, unit, closer=2 * move)[1] > 0:
-        delay = sum(expected_attack(battle, e, unit, FireOrders()) for e in enemies)
+        delay = exposure(battle, unit)
     return max(charge, shots - snaps, delay)
+
+
+def exposure(battle: Battle, unit: Unit) -> float:
+    """What every enemy unit's shooting is expected to kill of ``unit`` in a turn, as
+    it stands (a unit locked in combat is spared it: seed 001, "models can
+    shoot at units locked in close combat" only under the proposed rule, and
+    then as Snap Shots)."""
+    total = sum(expected_attack(battle, e, unit, FireOrders()) for e in battle.enemies_of(unit))
+    return min(total, float(len(unit.alive_models)))
 
 
 def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:

@@ -22,6 +22,7 @@ from hammerlab.editions.waffle.rules import OPTIONS
 from hammerlab.editions.waffle.shooting import SHOOTING
 from hammerlab.editions.waffle.special_rules import unsupported_unit_rules
 from hammerlab.editions.waffle.state import SCENARIO_KEYS, set_statuses, st, state_of
+from hammerlab.editions.waffle.transports import embarked_lines, start_embarked
 from hammerlab.editions.waffle.vehicles import vehicle_end_of_turn
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
@@ -119,6 +120,10 @@ class WaffleRuleset:
         """Starting statuses: a pinned unit has gone to ground."""
         set_statuses(battle, statuses)
 
+    def embark(self, battle: Battle, unit_id: str, transport_id: str) -> None:
+        """The unit starts aboard the transport (``transports.start_embarked``)."""
+        start_embarked(battle, unit_id, transport_id)
+
     def summary(self, battle: Battle, plan: GamePlan) -> Sequence[str]:
         """Models left per unit (and who is fleeing or gone to ground), and the winner."""
         shown = ("falling_back", "gone_to_ground", "pinned")
@@ -126,7 +131,9 @@ class WaffleRuleset:
         def flags(unit: Unit) -> list[str]:
             return [f for f in shown if getattr(st(battle, unit), f)]
 
-        return unit_lines(battle, flags) + victory_lines(battle, plan.victory)
+        return (
+            unit_lines(battle, flags) + embarked_lines(battle) + victory_lines(battle, plan.victory)
+        )
 
 
 def end_of_turn(battle: Battle, player: str) -> None:

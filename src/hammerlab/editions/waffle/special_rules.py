@@ -65,6 +65,11 @@ UNIT_RULES: Final[dict[str, str]] = {
     "Rending": "its close combat To Wound rolls of 6 wound whatever the Toughness, at AP2",
     "Shred": "re-rolls failed To Wound rolls in close combat",
     "Concussive": "its close combat attacks are Concussive",
+    "Bulky": "counts as two models for Transport Capacity (transports.places_of)",
+    "Very Bulky": "counts as three models for Transport Capacity (transports.places_of)",
+    "Extremely Bulky": "counts as five models for Transport Capacity (transports.places_of)",
+    "Transport Capacity": "how many models a Transport carries (transports.capacity_of)",
+    "Jink": "may Jink when targeted: 4+ cover save, then Snap Shots (rules/jink.py)",
 }
 """Rule name → what it does in hammerlab."""
 
@@ -72,9 +77,6 @@ NO_EFFECT_RULES: Final[dict[str, str]] = {
     "Night Vision": "ignores the effects of Night Fighting, which hammerlab does not play",
     "Blacksun Filter": "gives Night Vision (7th-edition Codex: Tau Empire): Night Fighting, "
     "which hammerlab does not play",
-    "Bulky": "counts as two models for Transport Capacity; hammerlab has no transports",
-    "Very Bulky": "counts as three models for Transport Capacity; hammerlab has no transports",
-    "Extremely Bulky": "counts as five models for Transport Capacity; hammerlab has no transports",
 }
 """Rules whose effect cannot arise in hammerlab (rule name → why), so they are
 not reported as not implemented."""

@@ -48,6 +48,16 @@ class WaffleStatus:
     """Charged this phase while not locked in combat (Counter-attack)."""
     changed_flight_mode: bool = False
     """A Flying Monstrous Creature that changed flight mode this turn."""
+    jinking: bool = False
+    """It Jinked: a 4+ cover save until the start of its next Movement phase
+    (``rules/jink.py``)."""
+    jink_snap_turns: int = 0
+    """It Jinked: ends of its controller's turns left with Snap Shots only."""
+    embarked_turn: int = 0
+    disembarked_turn: int = 0
+    """The game turns it last embarked and disembarked in (7th edition: a unit may not
+    embark and disembark in the same phase; hammerlab's transports carry units in
+    their own Movement phase only, so the turn names the phase)."""
 
 
 @dataclass
@@ -63,6 +73,16 @@ class VehicleStatus:
     immobilised: bool = False
     moved_last_turn: bool = False
     """Whether it moved in its controller's last turn (close combat attacks hit it on 4+)."""
+
+
+@dataclass
+class Embarked:
+    """A unit carried in a transport (``transports.py``): off the table, so out of
+    ``battle.units`` until it disembarks."""
+
+    unit: Unit
+    transport: str
+    """The id of the transport's unit."""
 
 
 SCENARIO_KEYS = (
@@ -83,6 +103,8 @@ class WaffleState:
     units: dict[str, WaffleStatus] = field(default_factory=dict)
     vehicles: dict[str, VehicleStatus] = field(default_factory=dict)
     """Each vehicle model's heading and damage (``vehicles.py``), by model id."""
+    embarked: dict[str, Embarked] = field(default_factory=dict)
+    """Units carried in transports, by unit id (``transports.py``)."""
 
     def snapshot(self) -> dict[str, object]:
         """Plain data (for the state digest of saved games)."""
@@ -93,6 +115,11 @@ class WaffleState:
         if self.vehicles:
             units["vehicle models"] = {
                 mid: dict(vars(v)) for mid, v in sorted(self.vehicles.items())
+            }
+        if self.embarked:
+            units["embarked"] = {
+                uid: {"transport": e.transport, "wounds": [m.wounds_left for m in e.unit.models]}
+                for uid, e in sorted(self.embarked.items())
             }
         return units
 
@@ -111,7 +138,7 @@ class WaffleState:
 
 SHOOTING_RECORD = ("has_shot", "fired_types", "shot_target")
 """What a unit did in its own Shooting phase. Read only to say whether it may
-still shoot (``shooting._may_act``, the AI's ``dive_gain``) and
+still shoot (``shooting._may_act``, the AI's ``dive_gain``, ``jink_plans.jink_gain``) and
 whether and whom it may charge (``charge.charge_ban``, ``charge.charge_targets``),
 none of which an estimate the AI remembers (``engine.memo.per_decision`` in
 ``expected.py`` and ``attacks.firing_models``) calls: their answers are the

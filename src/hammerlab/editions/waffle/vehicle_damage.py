@@ -20,9 +20,11 @@ from hammerlab.editions.waffle.armour import (
     effective_armour,
     roll_penetration,
 )
+from hammerlab.editions.waffle.morale import pinning_test
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.profiles import StrengthSpec, WeaponProfile
 from hammerlab.editions.waffle.state import remove_casualty
+from hammerlab.editions.waffle.transports import bail_out
 from hammerlab.editions.waffle.vehicle_events import (
     ArmourPenetration,
     VehicleDamaged,
@@ -230,6 +232,7 @@ def damage_vehicle(
     if model.wounds_left <= 0:
         battle.emit(VehicleDestroyed(unit=victim.label, model=model.id, how=WRECKED))
         remove_casualty(battle, victim, model, f"{WRECKED} by {attacker.label}")
+        bail_out(battle, victim, model, WRECKED)
         return True
     return False
 
@@ -282,7 +285,8 @@ def _destroy_weapon(battle: Battle, attacker: Unit, victim: Unit, model: Model) 
 def explode(battle: Battle, victim: Unit, model: Model, attacker: Unit) -> None:
     """Explodes!: "The vehicle is destroyed. Nearby units suffer a Strength 4, AP- hit for
     each of their models within D6"" (of the hull), resolved like shooting hits from
-    the vehicle's position, friend or foe."""
+    the vehicle's position, friend or foe; then its passengers disembark, suffer a hit
+    for each model embarked and take a Pinning test (:func:`explosion_hits`)."""
     radius = battle.dice.d6(f"Explodes! radius ({model.id})")
     caught: Counter[str] = Counter()
     for unit in battle.units.values():
@@ -299,15 +303,27 @@ def explode(battle: Battle, victim: Unit, model: Model, attacker: Unit) -> None:
             hits=tuple((battle.unit(uid).label, n) for uid, n in sorted(caught.items())),
         )
     )
-    orders = FireOrders(purpose="explosion")
     for unit_id, count in sorted(caught.items()):
-        unit = battle.unit(unit_id)
-        if unit.destroyed:
-            continue
-        hits = [Hit(unit, EXPLOSION_STRENGTH, model)] * count
-        result = VolleyResult()
-        if is_vehicle(unit):
-            resolve_vehicle_hits(battle, victim, unit, hits, EXPLOSION, orders, result)
-            continue
-        wounds = roll_to_wound(battle, unit, hits, EXPLOSION)
-        allocate_wounds(battle, victim, unit, wounds, EXPLOSION, orders, result, [model])
+        explosion_hits(battle, victim, model, battle.unit(unit_id), count)
+    for passengers, aboard in bail_out(battle, victim, model, EXPLODES):
+        explosion_hits(battle, victim, model, passengers, aboard)
+        pinning_test(battle, passengers, f"its transport {victim.label} exploded")
+
+
+def explosion_hits(battle: Battle, victim: Unit, model: Model, unit: Unit, count: int) -> None:
+    """``count`` Strength 4, AP- hits on ``unit`` from the exploding ``model``.
+
+    7th edition, passengers of a transport that Explodes!: "the unit suffers a
+    Strength 4, AP- hit for each model embarked", then takes a Pinning test
+    (:func:`explode`, ``transports.bail_out``).
+    """
+    if unit.destroyed:
+        return
+    hits = [Hit(unit, EXPLOSION_STRENGTH, model)] * count
+    result = VolleyResult()
+    orders = FireOrders(purpose="explosion")
+    if is_vehicle(unit):
+        resolve_vehicle_hits(battle, victim, unit, hits, EXPLOSION, orders, result)
+        return
+    wounds = roll_to_wound(battle, unit, hits, EXPLOSION)
+    allocate_wounds(battle, victim, unit, wounds, EXPLOSION, orders, result, [model])

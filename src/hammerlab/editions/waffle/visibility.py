@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from hammerlab.editions.waffle.special_rules import cover_bonus
+from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import Battlefield
 from hammerlab.engine.geometry import Vec, gap_table
@@ -46,8 +47,18 @@ def within(model: Model, targets: list[Model], inches: float) -> bool:
     return any(gap <= inches for gap in gap_table([model], targets)[0])
 
 
+JINK_COVER = 4
+"""7th edition, Jink: "all models in the unit with this special rule gain a 4+ cover
+save until the start of their next Movement phase"."""
+
+
 def cover_save(
-    battle: Battle, shooter: Model, target_unit: Unit, target: Model, gone_to_ground: bool
+    battle: Battle,
+    shooter: Model,
+    target_unit: Unit,
+    target: Model,
+    gone_to_ground: bool,
+    jinking: bool | None = None,
 ) -> int | None:
     """The best cover save ``target`` (of ``target_unit``) has against shots from ``shooter``.
 
@@ -55,11 +66,15 @@ def cover_save(
     save (the base rules' "25% obscured" judged by the line between the two
     models' centres). Going to Ground improves cover by 1, or gives 6+ where
     there is none (6th/7th-edition Go to Ground); Stealth and Shrouded
-    improve it further (:func:`special_rules.cover_bonus`).
+    improve it further (:func:`special_rules.cover_bonus`). A unit that Jinked
+    has a 4+ cover save (:data:`JINK_COVER`, ``rules/jink.py``) if it has none
+    better; ``jinking`` asks "what if" (``None``: as it is).
     """
     areas = battle.battlefield.cover_between(shooter.position, target.position)
     areas += [a for a in battle.battlefield.areas_at(target.position) if a.cover_save]
     values = [a.cover_save for a in areas if a.cover_save is not None]
+    if st(battle, target_unit).jinking if jinking is None else jinking:
+        values.append(JINK_COVER)
     best = min(values) if values else None
     better = int(gone_to_ground) + cover_bonus(target_unit)
     return improved_cover(best, better) if better else best

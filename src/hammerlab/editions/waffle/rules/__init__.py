@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from hammerlab.editions.waffle.rules.fiery_charge import FIERY_CHARGE
 from hammerlab.editions.waffle.rules.final_attacks import FINAL_BLOW, FINAL_SHOT
+from hammerlab.editions.waffle.rules.jink import JINK_RULE
 from hammerlab.editions.waffle.rules.reactions import (
     DIVE_FOR_COVER_RULE,
     FALL_BACK_RULE,
@@ -34,4 +35,5 @@ OPTIONS = (
     DIVE_FOR_COVER_RULE,
     OVERWATCH_RULE,
     FALL_BACK_RULE,
+    JINK_RULE,
 )

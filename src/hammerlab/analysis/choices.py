@@ -1,0 +1,90 @@
+"""What the players were offered and what they chose: how often a rule was used.
+
+A rules writer switching a rule on wants to know whether the players used what
+it offers at all (issue 9: "The lab reports how often each optional action was
+chosen, so a rules writer sees whether a rule was used at all"). A
+:class:`ChoiceTally` wraps a controller and counts, per ``"kind: label"``
+(``"action: suppressive fire"``, ``"fiery_charge: Fiery Charge"``), how many
+times that choice was offered and how many times it was taken.
+:func:`rule_choices` keeps the choices a rule change touched: those offered in
+one arm of an experiment only (offered only with the rule on, or no longer
+offered with it off).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.decisions import Controller, Decision
+
+Tally = Mapping[str, tuple[int, int]]
+"""``"kind: label"`` → (times offered, times chosen)."""
+
+
+class ChoiceTally:
+    """A controller that counts the choices offered to and taken by the one it wraps."""
+
+    def __init__(self, inner: Controller) -> None:
+        self.inner = inner
+        self.offered: Counter[str] = Counter()
+        self.chosen: Counter[str] = Counter()
+
+    def choose(self, battle: Battle, decision: Decision[Any]) -> int:
+        """The wrapped controller's answer, counted."""
+        index = self.inner.choose(battle, decision)
+        labels = decision.labels()
+        self.offered.update(f"{decision.kind}: {label}" for label in set(labels))
+        self.chosen[f"{decision.kind}: {labels[index]}"] += 1
+        return index
+
+    def counts(self) -> dict[str, tuple[int, int]]:
+        """What it counted, as a :data:`Tally`."""
+        return {key: (self.offered[key], self.chosen[key]) for key in sorted(self.offered)}
+
+
+def watch(battle: Battle) -> list[ChoiceTally]:
+    """Wrap every player's controller of ``battle`` in a :class:`ChoiceTally`."""
+    tallies = []
+    for player, inner in list(battle.controllers.items()):
+        tally = ChoiceTally(inner)
+        battle.controllers[player] = tally
+        tallies.append(tally)
+    return tallies
+
+
+@dataclass(frozen=True)
+class RuleChoice:
+    """One choice a rule change touched: offered and chosen in each arm, in all battles."""
+
+    choice: str
+    baseline_offered: int
+    baseline_chosen: int
+    variant_offered: int
+    variant_chosen: int
+
+
+def total(tallies: Sequence[Tally]) -> dict[str, tuple[int, int]]:
+    """Tallies of many battles added up."""
+    offered: Counter[str] = Counter()
+    chosen: Counter[str] = Counter()
+    for tally in tallies:
+        for key, (times, taken) in tally.items():
+            offered[key] += times
+            chosen[key] += taken
+    return {key: (offered[key], chosen[key]) for key in sorted(offered)}
+
+
+def rule_choices(baseline: Tally, variant: Tally) -> tuple[RuleChoice, ...]:
+    """The choices offered in one arm only (a choice both arms offered is the
+    same rules' choice, whatever its counts)."""
+    rows = []
+    for key in sorted(set(baseline) | set(variant)):
+        before = baseline.get(key, (0, 0))
+        after = variant.get(key, (0, 0))
+        if (before[0] == 0) != (after[0] == 0):
+            rows.append(RuleChoice(key, before[0], before[1], after[0], after[1]))
+    return tuple(rows)
