@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from hammerlab.analysis.game import Game
+from hammerlab.editions.waffle.state import SHOOTING_RECORD, st, state_of
 from hammerlab.engine import memo
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.datasheet import Profile
@@ -73,15 +74,72 @@ def test_per_decision_tells_mutable_objects_apart_by_identity() -> None:
     assert seen == ["m0", "m1"]
 
 
+def test_a_scope_in_the_same_state_takes_up_the_last_answers_and_a_changed_one_does_not() -> None:
+    path = ROOT / "examples" / "guard_suppress_terminators.toml"
+    battle = Game.start(load_scenario(path), str(path), 1).battle
+    calls.clear()
+    with decision_scope(memo.state_of_play(battle)):
+        _counted("c", [1])
+    with decision_scope(memo.state_of_play(battle)):  # nothing changed: remembered
+        _counted("c", [1])
+    assert calls["c"] == 1
+    model = next(iter(battle.units.values())).models[0]
+    x, y = model.position
+    model.position = (x + 0.5, y)  # a move: asked again
+    with decision_scope(memo.state_of_play(battle)):
+        _counted("c", [1])
+    assert calls["c"] == 2
+    model.wounds_left -= 1  # a wound: asked again
+    with decision_scope(memo.state_of_play(battle)):
+        _counted("c", [1])
+    battle.turn += 1  # a new turn: asked again
+    with decision_scope(memo.state_of_play(battle)):
+        _counted("c", [1])
+    with decision_scope():  # a scope with no state named never takes answers up
+        _counted("c", [1])
+    assert calls["c"] == 5
+
+
+def test_state_of_play_sees_the_edition_state_and_the_rules_memory() -> None:
+    path = ROOT / "examples" / "guard_suppress_terminators.toml"
+    battle = Game.start(load_scenario(path), str(path), 1).battle
+    before = memo.state_of_play(battle)
+    assert memo.state_of_play(battle) == before
+    status = st(battle, next(iter(battle.units.values())))
+    status.casualties_this_phase += 1  # changed in place, inside the edition's state
+    assert memo.state_of_play(battle) != before
+    after = memo.state_of_play(battle)
+    battle.memory["some rule"] = {"unit": "x"}
+    assert memo.state_of_play(battle) != after
+
+
+def test_state_of_play_leaves_out_only_the_shooting_record() -> None:
+    path = ROOT / "examples" / "guard_suppress_terminators.toml"
+    battle = Game.start(load_scenario(path), str(path), 1).battle
+    unit = next(iter(battle.units.values()))
+    status = st(battle, unit)
+    before = memo.state_of_play(battle)
+    status.has_shot, status.shot_target = True, "somebody"  # read by charge rules only
+    status.fired_types.add("Rapid Fire")
+    assert memo.state_of_play(battle) == before
+    status.gone_to_ground = True  # an estimate reads this (cover, Snap Shots)
+    assert memo.state_of_play(battle) != before
+    full = state_of(battle).snapshot()[unit.id]
+    assert isinstance(full, dict) and set(SHOOTING_RECORD) < set(full)
+
+
 @contextlib.contextmanager
-def _no_scope() -> Iterator[None]:
+def _no_scope(state: object = None) -> Iterator[None]:
     yield
 
 
+@pytest.mark.parametrize(
+    "example", ["whole_game_three_turns.toml", "guard_suppress_terminators.toml"]
+)
 def test_the_waffle_ai_plays_the_same_battle_with_and_without_the_memo(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, example: str
 ) -> None:
-    path = ROOT / "examples" / "whole_game_three_turns.toml"
+    path = ROOT / "examples" / example
 
     def log() -> str:
         game = Game.start(load_scenario(path), str(path), 2)

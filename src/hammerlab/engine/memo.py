@@ -11,8 +11,16 @@ which choice.
 
 A question is its arguments: values that hash by value (numbers, strings,
 frozen dataclasses) as themselves, lists and counters by their contents, and
-mutable objects (a battle, a unit, a model) by identity, which is stable for
-the scope's short life.
+mutable objects (a battle, a unit, a model) by identity; every answer keeps
+its arguments alive, so no identity is reused while the answer is remembered.
+
+A controller that names the battle's state when it opens a scope
+(``decision_scope(state_of_play(battle))``) gets the previous decision's
+answers back when the state is the same as then: consecutive decisions with
+nothing changed in between (the shooter, then its action, then each weapon)
+ask their questions once. The state compared is everything a rule or an
+estimate can read (:func:`state_of_play`), so an answer is reused only where
+recomputing it would give the same value.
 """
 
 from __future__ import annotations
@@ -21,7 +29,10 @@ from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import wraps
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+
+if TYPE_CHECKING:
+    from hammerlab.engine.battle import Battle
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -29,11 +40,27 @@ R = TypeVar("R")
 _answers: ContextVar[dict[Hashable, Any] | None] = ContextVar("answers", default=None)
 """The open scope's answers (``None``: no scope open); one per thread (the web app's)."""
 
+_kept: ContextVar[tuple[object, dict[Hashable, Any]] | None] = ContextVar("kept", default=None)
+"""The last named state a scope was opened in, and the answers given in it."""
+
 
 @contextmanager
-def decision_scope() -> Iterator[None]:
-    """Open a scope for one decision (an inner scope shares the outer one's answers)."""
-    token = _answers.set({}) if _answers.get() is None else None
+def decision_scope(state: object = None) -> Iterator[None]:
+    """Open a scope for one decision (an inner scope shares the outer one's answers).
+
+    ``state`` (from :func:`state_of_play`), if given: the answers of the last
+    scope opened in an equal state are taken up again, since nothing they
+    read has changed; a scope in another state starts afresh and forgets them.
+    """
+    token = None
+    if _answers.get() is None:
+        answers: dict[Hashable, Any] = {}
+        if state is not None:
+            kept = _kept.get()
+            if kept is not None and kept[0] == state:
+                answers = kept[1]
+            _kept.set((state, answers))
+        token = _answers.set(answers)
     try:
         yield
     finally:
@@ -53,11 +80,12 @@ def per_decision(function: Callable[P, R]) -> Callable[P, R]:
         answers = _answers.get()
         if answers is None:
             return function(*args, **kwargs)
-        key = (function, _key(args), _key(sorted(kwargs.items())))
+        key = (function, _key(args), _key(sorted(kwargs.items())) if kwargs else ())
         if key in answers:
-            value = answers[key]
+            value = answers[key][0]
         else:
-            value = answers[key] = function(*args, **kwargs)
+            value = function(*args, **kwargs)
+            answers[key] = (value, args, kwargs)  # the arguments kept alive: see the module
         return list(value) if isinstance(value, list) else value  # type: ignore[return-value]
 
     return remembered
@@ -73,3 +101,54 @@ def _key(value: object) -> Hashable:
             return ("mapping", tuple(sorted((k, _key(v)) for k, v in value.items())))
         return ("object", id(value))
     return value
+
+
+def state_of_play(battle: Battle) -> tuple[object, ...]:
+    """Everything about ``battle`` that a rule or an estimate can read and play changes.
+
+    The turn, phase and active player; every unit's models (position, wounds
+    left, wargear, rules, base) and status; the edition's state (its
+    ``snapshot``, the same plain data the saved game's digest takes, or its
+    ``snapshot_for_estimates`` where it has one: less what it knows no
+    remembered estimate reads) and what installed rules remember. Not
+    included, because play never changes them: the battlefield, the rule
+    settings and the hooks (installed before the first turn). Compared with
+    ``==`` (tuples compare their items by identity first), never hashed.
+    """
+    units = tuple(
+        (
+            unit.id,
+            unit.player,
+            unit.datasheet,
+            unit.starting_models,
+            tuple(getattr(unit.status, name) for name in unit.status.__slots__),
+            tuple(
+                (
+                    m.id,
+                    m.position,
+                    m.wounds_left,
+                    m.weapons,
+                    m.rules,
+                    m.powers,
+                    m.base_mm,
+                    m.profile,
+                )
+                for m in unit.models
+            ),
+        )
+        for unit in battle.units.values()
+    )
+    view = getattr(battle.state, "snapshot_for_estimates", None) or getattr(
+        battle.state, "snapshot", None
+    )
+    edition = view() if view is not None else None
+    return (
+        id(battle),
+        battle,
+        battle.turn,
+        battle.phase,
+        battle.active_player,
+        units,
+        edition,
+        repr(sorted(battle.memory.items())),
+    )

@@ -40,7 +40,10 @@ class Model:
 
     def weapon(self, name: str) -> Weapon | None:
         """The model's weapon called ``name``, if it has one."""
-        return next((w for w in self.weapons if w.name == name), None)
+        for weapon in self.weapons:  # a loop, not next(generator): asked on every estimate
+            if weapon.name == name:
+                return weapon
+        return None
 
 
 @dataclass(slots=True)

@@ -128,7 +128,7 @@ from hammerlab.editions.waffle.wounds import typical_profile
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
 from hammerlab.engine.geometry import centre_distance
-from hammerlab.engine.memo import decision_scope
+from hammerlab.engine.memo import decision_scope, state_of_play
 from hammerlab.engine.units import Model, Unit
 
 MELEE_RISK_RATIO = 4.0
@@ -358,7 +358,7 @@ class WaffleAI(PsychicChoices):
         handler = getattr(self, f"_{decision.kind}", None)
         if handler is None:
             return 0
-        with decision_scope():
+        with decision_scope(state_of_play(battle)):
             index: int = handler(battle, decision)
         return index
 

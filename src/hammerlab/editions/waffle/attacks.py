@@ -43,6 +43,7 @@ from hammerlab.editions.waffle.vehicles import crew_snap_shots, is_vehicle, vehi
 from hammerlab.editions.waffle.visibility import visible_models, within
 from hammerlab.editions.waffle.wounds import roll_to_wound, weapon_strength
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import (
     TEMPLATE_LENGTH,
@@ -76,6 +77,7 @@ def firing_models(
     and of a grenade one model throws (:mod:`firing_modes`).
     """
     chosen: list[Model] = []
+    snaps: dict[Weapon, bool] = {}  # models sharing a weapon share the answer
     for model in unit.alive_models:
         weapon = model.weapon(weapon_name)
         if weapon is None:
@@ -87,7 +89,10 @@ def firing_models(
         profile = weapon_of(weapon)
         if orders.weapon_types is not None and profile.base_type not in orders.weapon_types:
             continue
-        if fires_snap(battle, unit, profile, orders, target) and not profile.can_snap_fire:
+        snap = snaps.get(weapon)
+        if snap is None:
+            snap = snaps[weapon] = fires_snap(battle, unit, profile, orders, target)
+        if snap and not profile.can_snap_fire:
             continue
         seen = visible_models(battle, [model], target)
         if not seen and not profile.barrage:

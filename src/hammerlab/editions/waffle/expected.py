@@ -226,6 +226,7 @@ def expected_attack(
     return min(expected, float(len(target.alive_models)))
 
 
+@per_decision
 def blow_value(
     battle: Battle, unit: Unit, model: Model, weapon: WeaponProfile, target: Unit, charged: bool
 ) -> float:

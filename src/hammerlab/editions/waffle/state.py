@@ -11,7 +11,6 @@ whole game: cloned and saved with it.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -109,15 +108,13 @@ class WaffleState:
 
     def snapshot(self) -> dict[str, object]:
         """Plain data (for the state digest of saved games)."""
-        units: dict[str, object] = {
-            uid: {
-                k: sorted(v) if isinstance(v, set) else v for k, v in dataclasses.asdict(s).items()
-            }
+        units: dict[str, object] = {  # vars, not dataclasses.asdict: flat records, read often
+            uid: {k: sorted(v) if isinstance(v, set) else v for k, v in vars(s).items()}
             for uid, s in sorted(self.units.items())
         }
         if self.vehicles:
             units["vehicle models"] = {
-                mid: dataclasses.asdict(v) for mid, v in sorted(self.vehicles.items())
+                mid: dict(vars(v)) for mid, v in sorted(self.vehicles.items())
             }
         if self.embarked:
             units["embarked"] = {
@@ -125,6 +122,28 @@ class WaffleState:
                 for uid, e in sorted(self.embarked.items())
             }
         return units
+
+    def snapshot_for_estimates(self) -> dict[str, object]:
+        """:meth:`snapshot` less each unit's :data:`SHOOTING_RECORD`: the state the
+        AI's remembered estimates can read (``engine.memo.state_of_play``), so
+        that choosing a shooter, then its action, then each weapon, ask them once."""
+        units = self.snapshot()
+        for uid in self.units:
+            status = units[uid]
+            assert isinstance(status, dict)
+            for key in SHOOTING_RECORD:
+                del status[key]
+        return units
+
+
+SHOOTING_RECORD = ("has_shot", "fired_types", "shot_target")
+"""What a unit did in its own Shooting phase. Read only to say whether it may
+still shoot (``shooting._may_act``, the AI's ``dive_gain``, ``jink_plans.jink_gain``) and
+whether and whom it may charge (``charge.charge_ban``, ``charge.charge_targets``),
+none of which an estimate the AI remembers (``engine.memo.per_decision`` in
+``expected.py`` and ``attacks.firing_models``) calls: their answers are the
+same whatever these say. (A remembered estimate that comes to read one must
+take it out of this list.)"""
 
 
 def state_of(battle: Battle) -> WaffleState:

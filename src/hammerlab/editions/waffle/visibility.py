@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from hammerlab.editions.waffle.special_rules import cover_bonus
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.geometry import gap_table
+from hammerlab.engine.battlefield import Battlefield
+from hammerlab.engine.geometry import Vec, gap_table
 from hammerlab.engine.units import Model, Unit
 
 
@@ -18,10 +21,20 @@ def visible_models(battle: Battle, shooters: list[Model], target: Unit) -> list[
     """Models of ``target`` that at least one of ``shooters`` can see (:func:`model_sees`,
     every pair at once: :meth:`Battlefield.sight_table`)."""
     targets = target.alive_models
-    sight = battle.battlefield.sight_table(
-        tuple(s.position for s in shooters), tuple(t.position for t in targets)
+    seen = _seen(
+        battle.battlefield, tuple(s.position for s in shooters), tuple(t.position for t in targets)
     )
-    return [t for j, t in enumerate(targets) if any(row[j] for row in sight)]
+    return [targets[j] for j in seen]
+
+
+@lru_cache(maxsize=1 << 14)
+def _seen(
+    field: Battlefield, lookers: tuple[Vec, ...], targets: tuple[Vec, ...]
+) -> tuple[int, ...]:
+    """Which of ``targets`` (their indices) some point of ``lookers`` sees: remembered
+    by the points, as the sight table is (the terrain never changes in a battle)."""
+    sight = field.sight_table(lookers, targets)
+    return tuple(j for j in range(len(targets)) if any(row[j] for row in sight))
 
 
 def unit_can_see(battle: Battle, unit: Unit, target: Unit) -> bool:
