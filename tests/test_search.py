@@ -7,13 +7,15 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from hammerlab.analysis.game import Game, check_log
+from hammerlab.analysis.game import Action, Game, check_log
 from hammerlab.analysis.search import (
     Budget,
     RandomController,
     SearchController,
     install_search,
+    significantly_better,
     start_game,
+    value_for,
 )
 from hammerlab.cli.app import app
 from hammerlab.engine.battle import DecisionMade
@@ -27,7 +29,9 @@ THREE_TURNS = ROOT / "examples" / "whole_game_three_turns.toml"
 def _searched(seed: int) -> Game:
     spec = load_scenario(SMALL)
     players = {p.name: "search" for p in spec.players}
-    game = start_game(spec, str(SMALL), seed, players, budget=Budget(playouts=4, depth=2))
+    game = start_game(
+        spec, str(SMALL), seed, players, budget=Budget(playouts=4), stop_before_turn=3
+    )
     game.play()
     return game
 
@@ -42,7 +46,7 @@ def test_search_is_deterministic_for_a_seed() -> None:
 def test_search_never_rolls_the_real_battles_dice() -> None:
     spec = load_scenario(THREE_TURNS)
     game = Game.start(spec, str(THREE_TURNS), seed=2)
-    searcher = install_search(game, spec.players[0].name, Budget(playouts=6, depth=2))
+    searcher = install_search(game, spec.players[0].name, Budget(playouts=6))
     legal = game.legal_actions()  # the game plays on to its first pick
     before, events = game.digest(), len(game.battle.log.events)
     action = searcher.best_action(game)
@@ -99,3 +103,86 @@ def test_the_search_knows_the_heuristic_s_own_pick_at_each_top_level_decision() 
         ]
         wanted = [(predicted.kind, predicted.label), *predicted.then]
         assert made[: len(wanted)] == wanted
+
+
+def test_a_challenger_must_beat_the_noise_of_its_paired_gains() -> None:
+    # [1, 1, 1, -1]: mean 0.5, sample variance (3 * 0.25 + 2.25) / 3 = 1,
+    # standard error sqrt(1 / 4) = 0.5; 0.5 is not above 2 * 0.5.
+    assert not significantly_better([1, 1, 1, -1])
+    # [2, 1, 2, 1]: mean 1.5, variance 4 * 0.25 / 3 = 1/3, standard error
+    # sqrt(1/12) = 0.289; 1.5 is above 2 * 0.289 = 0.577.
+    assert significantly_better([2, 1, 2, 1])
+    assert significantly_better([0.5, 0.5, 0.5])  # no spread, a positive mean
+    assert not significantly_better([0, 0, 0, 0])
+    assert not significantly_better([-1, -2])
+
+
+def _scripted(gains: list[float]) -> tuple[SearchController, Game, Action, Action]:
+    """A searcher at the three-turn game's first pick whose playouts are scripted: the
+    heuristic's pick scores 0, one challenger 1 on the shared seeds and then
+    ``gains`` on the fresh ones, every other action -1."""
+    spec = load_scenario(THREE_TURNS)
+    game = Game.start(spec, str(THREE_TURNS), seed=2)
+    searcher = install_search(game, spec.players[0].name, Budget(playouts=len(gains)))
+    actions = game.legal_actions()
+    default = searcher.heuristic_action(game, actions)
+    challenger = next(a for a in actions if a != default)
+    shared = max(1, len(gains) // len(actions))
+    script = [1.0] * shared + gains
+
+    def scripted(_game: Game, action: Action, _seed: int) -> float:
+        if action == challenger:
+            return script.pop(0)
+        return 0.0 if action == default else -1.0
+
+    searcher._playout = scripted  # type: ignore[method-assign]
+    return searcher, game, default, challenger
+
+
+def test_the_heuristic_s_pick_stands_unless_a_challenger_is_significantly_better() -> None:
+    searcher, game, default, _ = _scripted([1, 1, 1, -1])
+    assert searcher.best_action(game) == default
+    searcher, game, _, challenger = _scripted([2, 1, 2, 1])
+    assert searcher.best_action(game) == challenger
+
+
+def test_a_playout_ends_with_the_opponent_s_next_turn() -> None:
+    spec = load_scenario(THREE_TURNS)
+    game = Game.start(spec, str(THREE_TURNS), seed=2)  # the heuristic AI plays it on
+    searcher = SearchController(spec.players[0].name)
+    searcher.attach(game)
+    action = game.legal_actions()[0]
+    turn, seat = game.turn, game.play_state.cursor.seat
+    copy = searcher.playout(game, action, seed=7)
+    # Both players' turns of this game turn were played, and nothing of the next.
+    assert (copy.turn, copy.play_state.cursor.seat) == (turn + 1, seat)
+    assert copy.current_player == game.current_player
+    last = game.ready.plan.turns  # from the last game turn the horizon is the end
+    while game.turn < last:
+        game.step()
+    assert searcher.playout(game, game.legal_actions()[0], seed=7).is_over
+
+
+def test_the_value_counts_damage_short_of_a_kill_pro_rata() -> None:
+    # Models destroyed: two Guardsmen (W1) dead score 2 for the Tyranids; the
+    # Carnifex (W4, the scenario's text) on 1 wound counts 3/4 of a model for
+    # the Cadians: 2 - 0.75 = 1.25 to the Tyranids.
+    spec = load_scenario(SMALL)
+    game = Game.start(spec, str(SMALL), seed=1)
+    units = game.battle.units
+    for model in units["squad1"].models[:2]:
+        model.wounds_left = 0
+    units["carnifex"].models[0].wounds_left = 1
+    ruleset = game.ready.ruleset
+    assert value_for(game.battle, "models_destroyed", "Tyranids", ruleset) == 1.25
+    assert value_for(game.battle, "models_destroyed", "Cadians", ruleset) == -1.25
+    # Kill points: the Warboss dead is 1; of five Nobz (W2) two dead and one on
+    # 1 wound is (2 + 1/2) / 5 = 0.5 of a kill point: 1.5 to the Ultramarines.
+    spec = load_scenario(THREE_TURNS)
+    game = Game.start(spec, str(THREE_TURNS), seed=1)
+    units = game.battle.units
+    units["warboss"].models[0].wounds_left = 0
+    nobz = units["nobz"].models
+    nobz[0].wounds_left = nobz[1].wounds_left = 0
+    nobz[2].wounds_left = 1
+    assert value_for(game.battle, "kill_points", "Ultramarines", game.ready.ruleset) == 1.5

@@ -1,11 +1,15 @@
 """A search AI and a random floor: controllers for games played through :class:`Game`.
 
 :class:`SearchController` answers each *top-level* decision (the pick of
-:meth:`Game.legal_actions`: a unit and its first answers) by flat Monte Carlo:
-every legal action is tried on copies of the game (:meth:`Game.clone`), each
-copy played on for a few top-level steps by the edition's heuristic AI, and
-valued by the scenario's victory score (models left as a tie-break). Inner
-decisions (targets, weapons, reactions...) are the heuristic AI's.
+:meth:`Game.legal_actions`: a unit and its first answers) by flat Monte Carlo
+around the heuristic AI's own pick: every legal action is tried on copies of
+the game (:meth:`Game.clone`), each copy played on by the edition's heuristic
+AI to the end of the opponent's next turn (a game round, or the end of the
+game), and valued by the scenario's victory score with damage short of a kill
+counted pro rata (:func:`value_for`). Another action replaces the heuristic's
+only if it beats it significantly on fresh, paired seeds
+(:func:`significantly_better`). Inner decisions (targets, weapons,
+reactions...) are the heuristic AI's.
 
 Determinism: the budget is a number of playouts, never wall time; the copies
 roll their own dice, seeded from a :class:`random.Random` the controller owns
@@ -20,12 +24,14 @@ tournament measures the other players against.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from hammerlab.analysis.game import Action, Game
+from hammerlab.editions.base import Ruleset
 from hammerlab.editions.turns import victory_scores
 from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.decisions import Controller, Decision
@@ -37,8 +43,9 @@ from hammerlab.io.scenario import Scenario
 PLAYERS = ("heuristic", "search", "random")
 """The controllers a player can be (``--controller``, ``--ai``, ``--players``)."""
 
-TIE_BREAK = 0.01
-"""What one model left is worth, in victory points, when two actions score alike."""
+SIGNIFICANCE = 2.0
+"""How many standard errors a challenger's mean paired gain must exceed to replace
+the heuristic's pick (about a one-sided 2.5% test on many seeds; stricter on few)."""
 
 
 @dataclass(frozen=True)
@@ -47,10 +54,11 @@ class Budget:
 
     playouts: int = 8
     """Playouts per top-level decision, shared evenly among its legal actions (at
-    least one each); as many again settle a challenge to the heuristic's pick
-    (:meth:`SearchController.best_action`)."""
-    depth: int = 4
-    """Top-level steps (either player's) each playout plays after the action tried."""
+    least one each); as many again (two at least) settle a challenge to the
+    heuristic's pick (:meth:`SearchController.best_action`)."""
+    rounds: int = 1
+    """Game rounds each playout looks ahead: 1 plays on to the end of the opponent's
+    next turn (the same seat's turn one game turn later), or to the end of the game."""
 
 
 class RandomController:
@@ -101,31 +109,31 @@ class SearchController:
 
     def best_action(self, game: Game) -> Action:
         """The heuristic AI's own pick (:meth:`heuristic_action`), unless looking
-        ahead says another is better.
+        ahead says another is significantly better.
 
         Every legal action is played out on the same seeds (the budget shared
-        among them, one playout each at least). If one scores strictly better
-        than the heuristic's pick, the two meet again on fresh seeds (half the
-        budget each) and the challenger is taken only if it wins that too: the
-        best of many noisy scores is flattered by its luck (the winner's
-        curse), so it must earn the change on dice it was not picked on. A tie
-        keeps the heuristic's pick (many actions score alike)."""
+        among them, one playout each at least). The best-scoring other action,
+        if it outscores the heuristic's pick there, meets it again on fresh
+        seeds (``playouts`` of them, two at least): the best of many noisy
+        scores is flattered by its luck (the winner's curse), so it must earn
+        the change on dice it was not picked on, and by more than the noise
+        (:func:`significantly_better` over the paired differences). Otherwise
+        the heuristic's pick stands (many actions score alike)."""
         actions = game.legal_actions()
         if len(actions) == 1:
             return actions[0]
+        default = self.heuristic_action(game, actions)
         rounds = max(1, self.budget.playouts // len(actions))
         seeds = [self._rng.getrandbits(32) for _ in range(rounds)]
-        values = [sum(self._playout(game, a, s) for s in seeds) for a in actions]
-        default = self.heuristic_action(game, actions)
-        best = max(values)
-        if values[actions.index(default)] >= best:
+        values = {a: sum(self._playout(game, a, s) for s in seeds) for a in actions}
+        challenger = max((a for a in actions if a != default), key=lambda a: values[a])
+        if values[challenger] <= values[default]:
             return default
-        challenger = actions[values.index(best)]
-        fresh = [self._rng.getrandbits(32) for _ in range(max(1, self.budget.playouts // 2))]
-        again = sum(self._playout(game, challenger, s) for s in fresh)
-        if again > sum(self._playout(game, default, s) for s in fresh):
-            return challenger
-        return default
+        fresh = [self._rng.getrandbits(32) for _ in range(max(2, self.budget.playouts))]
+        gains = [
+            self._playout(game, challenger, s) - self._playout(game, default, s) for s in fresh
+        ]
+        return challenger if significantly_better(gains) else default
 
     def heuristic_action(self, game: Game, actions: list[Action]) -> Action:
         """The legal action the heuristic AI takes here: read off the decisions it
@@ -145,31 +153,65 @@ class SearchController:
                 return action
         return actions[0]
 
-    def _playout(self, game: Game, action: Action, seed: int) -> float:
-        """Try ``action`` on a copy with its own dice, play on, and value the result."""
+    def playout(self, game: Game, action: Action, seed: int) -> Game:
+        """A copy of ``game`` with its own dice (``seed``), ``action`` taken and played
+        on by the heuristic AI to the horizon: the same seat's turn
+        :data:`Budget.rounds` game turns later (one: the end of the opponent's
+        next turn), or the end of the game."""
         copy = game.clone()
         battle = copy.battle
         battle.dice = Dice(seed)
         battle.dice.attach(battle.log.emit)
         ai = copy.ready.ruleset.ai()  # a fresh one: its memory is of this copy only
         battle.controllers = dict.fromkeys(battle.controllers, ai)
+        horizon = (copy.turn + self.budget.rounds, copy.play_state.cursor.seat)
         copy.apply(action)
-        for _ in range(self.budget.depth):
-            if copy.is_over:
-                break
+        while not copy.is_over and (copy.turn, copy.play_state.cursor.seat) < horizon:
             copy.step()
-        return value_for(battle, copy.ready.plan.victory, self.player)
+        return copy
+
+    def _playout(self, game: Game, action: Action, seed: int) -> float:
+        """The value of one :meth:`playout` to this player."""
+        copy = self.playout(game, action, seed)
+        return value_for(copy.battle, copy.ready.plan.victory, self.player, copy.ready.ruleset)
 
 
-def value_for(battle: Battle, victory: str, player: str) -> float:
-    """``player``'s victory-score margin, plus :data:`TIE_BREAK` per model it leads by."""
+def significantly_better(gains: Sequence[float]) -> bool:
+    """Whether paired gains (challenger's value minus the default's, seed by seed)
+    show the challenger better beyond the dice: their mean is positive and more
+    than :data:`SIGNIFICANCE` standard errors (sample standard deviation over
+    the square root of their number); with no spread, any positive mean."""
+    n = len(gains)
+    mean = sum(gains) / n
+    if mean <= 0:
+        return False
+    variance = sum((g - mean) ** 2 for g in gains) / (n - 1) if n > 1 else 0.0
+    return mean > SIGNIFICANCE * math.sqrt(variance / n)
+
+
+def value_for(battle: Battle, victory: str, player: str, ruleset: Ruleset) -> float:
+    """``player``'s victory-score margin, damage short of a kill counted pro rata.
+
+    Under ``models_destroyed`` a model with ``w`` of its ``W`` starting wounds
+    left (:meth:`Ruleset.starting_wounds`) counts ``1 - w/W`` of a model
+    destroyed; under ``kill_points`` a unit counts the share of its starting
+    wounds lost as that share of its kill point (once destroyed, the score has it
+    whole). So a playout that leaves a Carnifex on one wound is told apart
+    from one that leaves it unhurt."""
     scores = victory_scores(battle, victory)
-    margin = scores[player] - max(v for p, v in scores.items() if p != player)
-    models = sum(
-        len(u.alive_models) if u.player == player else -len(u.alive_models)
-        for u in battle.units.values()
-    )
-    return margin + TIE_BREAK * models
+    credit = dict.fromkeys(scores, 0.0)
+    for unit in battle.units.values():
+        if unit.destroyed:
+            continue
+        lost = [1 - m.wounds_left / ruleset.starting_wounds(m.profile) for m in unit.alive_models]
+        if victory == "kill_points":
+            total = unit.starting_models  # every model's share of the unit, dead ones whole
+            share = (unit.starting_models - len(unit.alive_models) + sum(lost)) / total
+        else:
+            share = sum(lost)
+        credit[battle.opponent(unit.player)] += share
+    totals = {p: scores[p] + credit[p] for p in scores}
+    return totals[player] - max(v for p, v in totals.items() if p != player)
 
 
 def install_search(game: Game, player: str, budget: Budget | None = None) -> SearchController:
