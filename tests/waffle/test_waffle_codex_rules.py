@@ -231,7 +231,8 @@ def test_the_rules_of_issue_12_are_no_longer_reported_and_the_others_still_are()
         "Deep Strike",
         "Scout",
         "Infiltrate",
+        "The Aegis",
     )
     assert unsupported_unit_rules(done) == []
-    still = ("Outflank", "Ancient Doom", "The Aegis")
+    still = ("Outflank", "Ancient Doom", "Power from Pain", "Champion of Chaos")
     assert unsupported_unit_rules(still) == list(still)

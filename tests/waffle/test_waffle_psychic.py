@@ -459,3 +459,30 @@ def test_an_unknown_power_in_a_scenario_is_one_error_line(tmp_path: Path) -> Non
         f"error: {scenario} (units[0].inline): units[0].models[0].powers: "
         "unknown psychic power 'Smite'"
     ]
+
+
+def test_the_aegis_rerolls_deny_the_witch_results_of_1() -> None:
+    """The Aegis: "A unit that contains at least one model with this special rule
+    re-rolls results of 1 when making Deny the Witch tests." Deny dice 2 and 1 on
+    5+: only the 1 is re-rolled, a 5, so one success matches the test's one."""
+    knights = squad(
+        "gk", B, GUARD, [], row(36, 20, 3), rules=["Psyker (Mastery Level 2)", "The Aegis"]
+    )
+    battle = make_battle(
+        librarian(SMITE),
+        knights,
+        # pools A 3, B 3; test 4 1: one success; deny 2 1 on 5+; The Aegis re-rolls the 1: 5
+        dice=[1, 4, 1, 2, 1, 5],
+        script_a=[
+            ("psyker", "Lib [lib]"),
+            ("power", "Smite"),
+            ("psychic_target", "Gk [gk]"),
+            ("warp_dice", "2 dice"),
+        ],
+        script_b=[("deny_dice", "2 dice")],
+    )
+    psychic_phase(battle, A)
+    deny = of_kind(battle, "deny_the_witch")[0]
+    assert (deny.rolls, deny.rerolled, deny.successes, deny.denied) == ((2, 5), (1,), 1, True)
+    assert of_kind(battle, "shots") == []
+    assert all_dice_used(battle)

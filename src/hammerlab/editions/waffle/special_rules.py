@@ -76,6 +76,7 @@ UNIT_RULES: Final[dict[str, str]] = {
     "Extremely Bulky": "counts as five models for Transport Capacity (transports.places_of)",
     "Transport Capacity": "how many models a Transport carries (transports.capacity_of)",
     "Jink": "may Jink when targeted: 4+ cover save, then Snap Shots (rules/jink.py)",
+    "The Aegis": "re-rolls Deny the Witch results of 1 (psychic_rules.aegis_rerolls)",
 }
 """Rule name → what it does in hammerlab."""
 
