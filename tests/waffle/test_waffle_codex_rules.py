@@ -10,6 +10,7 @@ against ID), your guy negates the wound".
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 from itertools import product
 
@@ -25,11 +26,12 @@ from conftest import (
     model,
     of_kind,
     profile,
+    row,
     squad,
     weapon,
 )
 
-from hammerlab.editions.waffle.attacks import fire_weapon
+from hammerlab.editions.waffle.attacks import fire_weapon, weapons_per_phase
 from hammerlab.editions.waffle.charge import charge_sub_phase
 from hammerlab.editions.waffle.odds import Defence, Firing, shooting_odds, volley
 from hammerlab.editions.waffle.orders import FireOrders
@@ -236,3 +238,39 @@ def test_the_rules_of_issue_12_are_no_longer_reported_and_the_others_still_are()
     assert unsupported_unit_rules(done) == []
     still = ("Outflank", "Ancient Doom", "Power from Pain", "Champion of Chaos")
     assert unsupported_unit_rules(still) == list(still)
+
+
+@pytest.mark.parametrize(
+    ("unit_type", "rules", "weapons"),
+    [
+        ("Infantry", (), 1),
+        ("Infantry", ("Multi-tracker",), 2),
+        ("Monstrous Creature", (), 2),
+        ("Monstrous Creature", ("Multi-tracker",), 3),
+    ],
+)
+def test_multi_tracker_fires_an_additional_weapon(
+    unit_type: str, rules: tuple[str, ...], weapons: int
+) -> None:
+    """Codex: Tau Empire: "A model with a multi-tracker can fire an additional weapon in
+    each Shooting phase": one weapon for Infantry, two for a Monstrous Creature
+    (7th-edition base rules), one more with the rule."""
+    suit = squad("a", A, profile("Crisis", unit_type=unit_type), [BOLTGUN], [(30, 10)])
+    suit.models[0].rules = rules
+    assert weapons_per_phase(suit, suit.models[0]) == weapons
+
+
+@pytest.mark.parametrize(("rules", "killed"), [((), 1), (("Multi-tracker",), 2)])
+def test_multi_tracker_second_weapon_fires_in_the_same_shooting_attack(
+    rules: tuple[str, ...], killed: int
+) -> None:
+    # Boltgun: hit 3 (BS4), wound S4 v T3 on 3+ (3), AP5 beats the 5+ save: dead.
+    # Lascannon (Multi-tracker only): hit 3, wound S9 v T3 on 2+ (2), AP2: dead.
+    suit = squad("a", A, profile("Crisis"), [BOLTGUN, LASCANNON], [(30, 10)], rules=rules)
+    guard = squad("b", B, profile("Guardsman", t=3, sv="5+"), [LASGUN], row(30, 30, 3))
+    battle = make_battle(suit, guard, dice=[3, 3, 3, 2][: 2 * killed])
+    spent: Counter[str] = Counter()
+    fire_weapon(battle, suit, guard, "Boltgun", FireOrders(), spent)
+    fire_weapon(battle, suit, guard, "Lascannon", FireOrders(), spent)
+    assert len(guard.alive_models) == 3 - killed
+    assert all_dice_used(battle)

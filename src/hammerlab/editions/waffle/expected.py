@@ -218,7 +218,7 @@ def expected_attack(
     spent: Counter[str] = Counter()
     expected = 0.0
     for each, _, models in volleys:
-        free = [m for m in models if spent[m.id] < weapons_per_phase(m)]
+        free = [m for m in models if spent[m.id] < weapons_per_phase(unit, m)]
         expected += each * len(free)
         spent.update(m.id for m in free)
     return min(expected, float(len(target.alive_models)))

@@ -76,6 +76,8 @@ UNIT_RULES: Final[dict[str, str]] = {
     "Extremely Bulky": "counts as five models for Transport Capacity (transports.places_of)",
     "Transport Capacity": "how many models a Transport carries (transports.capacity_of)",
     "Jink": "may Jink when targeted: 4+ cover save, then Snap Shots (rules/jink.py)",
+    "Multi-tracker": "fires one more weapon in a shooting attack (attacks.weapons_per_phase); "
+    "a vehicle already fires every weapon",
     "The Aegis": "re-rolls Deny the Witch results of 1 (psychic_rules.aegis_rerolls)",
 }
 """Rule name → what it does in hammerlab."""
@@ -333,3 +335,14 @@ def battle_focus(unit: Unit) -> bool:
     phase. hammerlab offers the Run after the shooting attack
     (:func:`shooting.run_after_shooting`): shoot, then Run."""
     return unit.has_rule("Battle Focus")
+
+
+def multi_tracker_weapons(unit: Unit, model: Model) -> int:
+    """The extra weapon a Multi-tracker lets ``model`` fire in a shooting attack.
+
+    Codex: Tau Empire (6th edition, kept by the 7th-edition codex; quoted from a
+    rules discussion, the codex is not in the shared data): "A model with a
+    multi-tracker can fire an additional weapon in each Shooting phase." A
+    vehicle fires every weapon already (:func:`attacks.weapons_per_phase`), so
+    there it changes nothing."""
+    return int(model_has(unit, model, "Multi-tracker"))
