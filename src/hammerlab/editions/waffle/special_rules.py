@@ -86,6 +86,8 @@ NO_EFFECT_RULES: Final[dict[str, str]] = {
     "Night Vision": "ignores the effects of Night Fighting, which hammerlab does not play",
     "Blacksun Filter": "gives Night Vision (7th-edition Codex: Tau Empire): Night Fighting, "
     "which hammerlab does not play",
+    "Purity of Spirit": "Perils of the Warp only on two or more 6s (Grey Knights), which is "
+    "hammerlab's only Perils rule (psychic.manifest); the powers a psyker knows are the data's",
 }
 """Rules whose effect cannot arise in hammerlab (rule name → why), so they are
 not reported as not implemented."""
