@@ -36,8 +36,13 @@ from hammerlab.editions.waffle.charge import charge_sub_phase
 from hammerlab.editions.waffle.odds import Defence, Firing, shooting_odds, volley
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.ruleset import end_of_turn
 from hammerlab.editions.waffle.shooting import shooting_phase, start_phase
-from hammerlab.editions.waffle.special_rules import ignore_wound_roll, unsupported_unit_rules
+from hammerlab.editions.waffle.special_rules import (
+    feel_no_pain,
+    ignore_wound_roll,
+    unsupported_unit_rules,
+)
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Weapon
@@ -234,9 +239,10 @@ def test_the_rules_of_issue_12_are_no_longer_reported_and_the_others_still_are()
         "Scout",
         "Infiltrate",
         "The Aegis",
+        "Power from Pain",
     )
     assert unsupported_unit_rules(done) == []
-    still = ("Outflank", "Ancient Doom", "Power from Pain", "Champion of Chaos")
+    still = ("Outflank", "Ancient Doom", "Champion of Chaos")
     assert unsupported_unit_rules(still) == list(still)
 
 
@@ -274,3 +280,37 @@ def test_multi_tracker_second_weapon_fires_in_the_same_shooting_attack(
     fire_weapon(battle, suit, guard, "Lascannon", FireOrders(), spent)
     assert len(guard.alive_models) == 3 - killed
     assert all_dice_used(battle)
+
+
+# --- Power from Pain -------------------------------------------------------------------
+
+
+def test_power_from_pain_gives_the_rules_of_the_game_turn_table() -> None:
+    """Codex: Dark Eldar (7th edition): "At the start of each game turn, look up the game
+    turn number on the Power from Pain table. All models with the Power from Pain special
+    rule gain the special rules listed on the table": 1 none; 2 Feel No Pain (6+); 3 Feel
+    No Pain; 4 and Furious Charge; 5 and Fearless; 6+ and Rage."""
+    wyches = squad("b", B, profile("Wych"), [LASGUN], row(30, 30, 2), rules=["Power from Pain"])
+    guard = squad("a", A, profile("Guardsman"), [LASGUN], row(30, 10, 1))
+    battle = make_battle(guard, wyches)
+    wych = wyches.models[0]
+    expected = {
+        1: (None, ()),
+        2: (6, ()),
+        3: (5, ()),
+        4: (5, ("Furious Charge",)),
+        5: (5, ("Furious Charge", "Fearless")),
+        6: (5, ("Furious Charge", "Fearless", "Rage")),
+        7: (5, ("Furious Charge", "Fearless", "Rage")),
+    }
+    for turn in range(1, 8):
+        fnp, others = expected[turn]
+        assert feel_no_pain(wyches, wych) == fnp, turn
+        assert all(wyches.has_rule(r) for r in others), turn
+        assert not any(
+            wyches.has_rule(r) for r in {"Furious Charge", "Fearless", "Rage"} - set(others)
+        )
+        assert "Feel No Pain (6+)" not in wych.rules or turn == 2
+        assert guard.models[0].rules == ()  # no Power from Pain: nothing given
+        end_of_turn(battle, A)
+        end_of_turn(battle, B)

@@ -78,6 +78,9 @@ UNIT_RULES: Final[dict[str, str]] = {
     "Jink": "may Jink when targeted: 4+ cover save, then Snap Shots (rules/jink.py)",
     "Multi-tracker": "fires one more weapon in a shooting attack (attacks.weapons_per_phase); "
     "a vehicle already fires every weapon",
+    "Power from Pain": "the game turn's rules of the 7th-edition table: Feel No Pain (6+) in "
+    "turn 2, Feel No Pain from 3, Furious Charge from 4, Fearless from 5, Rage from 6 "
+    "(power_from_pain.py)",
     "The Aegis": "re-rolls Deny the Witch results of 1 (psychic_rules.aegis_rerolls)",
 }
 """Rule name → what it does in hammerlab."""
