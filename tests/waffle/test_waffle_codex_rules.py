@@ -10,6 +10,7 @@ against ID), your guy negates the wound".
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 from itertools import product
 
@@ -25,17 +26,23 @@ from conftest import (
     model,
     of_kind,
     profile,
+    row,
     squad,
     weapon,
 )
 
-from hammerlab.editions.waffle.attacks import fire_weapon
+from hammerlab.editions.waffle.attacks import fire_weapon, weapons_per_phase
 from hammerlab.editions.waffle.charge import charge_sub_phase
 from hammerlab.editions.waffle.odds import Defence, Firing, shooting_odds, volley
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.ruleset import end_of_turn
 from hammerlab.editions.waffle.shooting import shooting_phase, start_phase
-from hammerlab.editions.waffle.special_rules import ignore_wound_roll, unsupported_unit_rules
+from hammerlab.editions.waffle.special_rules import (
+    feel_no_pain,
+    ignore_wound_roll,
+    unsupported_unit_rules,
+)
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Weapon
@@ -231,7 +238,79 @@ def test_the_rules_of_issue_12_are_no_longer_reported_and_the_others_still_are()
         "Deep Strike",
         "Scout",
         "Infiltrate",
+        "The Aegis",
+        "Power from Pain",
     )
     assert unsupported_unit_rules(done) == []
-    still = ("Outflank", "Ancient Doom", "The Aegis")
+    still = ("Outflank", "Ancient Doom", "Champion of Chaos")
     assert unsupported_unit_rules(still) == list(still)
+
+
+@pytest.mark.parametrize(
+    ("unit_type", "rules", "weapons"),
+    [
+        ("Infantry", (), 1),
+        ("Infantry", ("Multi-tracker",), 2),
+        ("Monstrous Creature", (), 2),
+        ("Monstrous Creature", ("Multi-tracker",), 3),
+    ],
+)
+def test_multi_tracker_fires_an_additional_weapon(
+    unit_type: str, rules: tuple[str, ...], weapons: int
+) -> None:
+    """Codex: Tau Empire: "A model with a multi-tracker can fire an additional weapon in
+    each Shooting phase": one weapon for Infantry, two for a Monstrous Creature
+    (7th-edition base rules), one more with the rule."""
+    suit = squad("a", A, profile("Crisis", unit_type=unit_type), [BOLTGUN], [(30, 10)])
+    suit.models[0].rules = rules
+    assert weapons_per_phase(suit, suit.models[0]) == weapons
+
+
+@pytest.mark.parametrize(("rules", "killed"), [((), 1), (("Multi-tracker",), 2)])
+def test_multi_tracker_second_weapon_fires_in_the_same_shooting_attack(
+    rules: tuple[str, ...], killed: int
+) -> None:
+    # Boltgun: hit 3 (BS4), wound S4 v T3 on 3+ (3), AP5 beats the 5+ save: dead.
+    # Lascannon (Multi-tracker only): hit 3, wound S9 v T3 on 2+ (2), AP2: dead.
+    suit = squad("a", A, profile("Crisis"), [BOLTGUN, LASCANNON], [(30, 10)], rules=rules)
+    guard = squad("b", B, profile("Guardsman", t=3, sv="5+"), [LASGUN], row(30, 30, 3))
+    battle = make_battle(suit, guard, dice=[3, 3, 3, 2][: 2 * killed])
+    spent: Counter[str] = Counter()
+    fire_weapon(battle, suit, guard, "Boltgun", FireOrders(), spent)
+    fire_weapon(battle, suit, guard, "Lascannon", FireOrders(), spent)
+    assert len(guard.alive_models) == 3 - killed
+    assert all_dice_used(battle)
+
+
+# --- Power from Pain -------------------------------------------------------------------
+
+
+def test_power_from_pain_gives_the_rules_of_the_game_turn_table() -> None:
+    """Codex: Dark Eldar (7th edition): "At the start of each game turn, look up the game
+    turn number on the Power from Pain table. All models with the Power from Pain special
+    rule gain the special rules listed on the table": 1 none; 2 Feel No Pain (6+); 3 Feel
+    No Pain; 4 and Furious Charge; 5 and Fearless; 6+ and Rage."""
+    wyches = squad("b", B, profile("Wych"), [LASGUN], row(30, 30, 2), rules=["Power from Pain"])
+    guard = squad("a", A, profile("Guardsman"), [LASGUN], row(30, 10, 1))
+    battle = make_battle(guard, wyches)
+    wych = wyches.models[0]
+    expected = {
+        1: (None, ()),
+        2: (6, ()),
+        3: (5, ()),
+        4: (5, ("Furious Charge",)),
+        5: (5, ("Furious Charge", "Fearless")),
+        6: (5, ("Furious Charge", "Fearless", "Rage")),
+        7: (5, ("Furious Charge", "Fearless", "Rage")),
+    }
+    for turn in range(1, 8):
+        fnp, others = expected[turn]
+        assert feel_no_pain(wyches, wych) == fnp, turn
+        assert all(wyches.has_rule(r) for r in others), turn
+        assert not any(
+            wyches.has_rule(r) for r in {"Furious Charge", "Fearless", "Rage"} - set(others)
+        )
+        assert "Feel No Pain (6+)" not in wych.rules or turn == 2
+        assert guard.models[0].rules == ()  # no Power from Pain: nothing given
+        end_of_turn(battle, A)
+        end_of_turn(battle, B)

@@ -374,3 +374,28 @@ def test_hit_and_run_blocked_way_stays_locked() -> None:
     assert a.models[0].position == (10, 20)
     assert st(battle, a).locked_in_combat
     assert all_dice_used(battle)
+
+
+@pytest.mark.parametrize(
+    ("horror_rules", "ws1"),
+    [(("Fear", "Daemon of Slaanesh"), True), (("Fear",), False)],
+)
+def test_ancient_doom_fear_test_at_minus_1_ld_against_a_daemon_of_slaanesh(
+    horror_rules: tuple[str, ...], ws1: bool
+) -> None:
+    # Ancient Doom (Codex: Craftworlds, from memory): "must take Fear tests at -1 Ld
+    # against" units with the Daemon of Slaanesh rule. The Marine (Ld8) rolls 4 4 = 8:
+    # at Ld 7 it fails (WS1 hits on 5+), at Ld 8 it passes (4+): its 3 misses either way;
+    # the Horror hits on 2+ against WS1, 4+ against WS4, and misses with its 1.
+    battle, _, _ = duel(
+        MARINE, [CHAINSWORD], HORROR, ("Ancient Doom",), [4, 4, 3, 1], defender_rules=horror_rules
+    )
+    fight_sub_phase(battle, A)
+    test = of_kind(battle, "morale")[0]
+    assert (test.modifier, test.passed) == ((-1, False) if ws1 else (0, True))
+    assert dice_purposes(battle)[1:] == (
+        ["to hit (Chainsword, 5+)", "to hit (Chainsword, 2+)"]
+        if ws1
+        else ["to hit (Chainsword, 4+)", "to hit (Chainsword, 4+)"]
+    )
+    assert all_dice_used(battle)

@@ -44,7 +44,7 @@ from hammerlab.editions.waffle.psychic import (
 from hammerlab.editions.waffle.psychic_ai import dice_to_roll
 from hammerlab.editions.waffle.psychic_events import PsychicTest, WarpCharge
 from hammerlab.editions.waffle.psychic_powers import mastery_level, power_of, unsupported_power
-from hammerlab.editions.waffle.special_rules import feel_no_pain
+from hammerlab.editions.waffle.special_rules import feel_no_pain, unsupported_unit_rules
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.units import Unit
 from hammerlab.io.battlescribe import unit_from_file
@@ -459,3 +459,57 @@ def test_an_unknown_power_in_a_scenario_is_one_error_line(tmp_path: Path) -> Non
         f"error: {scenario} (units[0].inline): units[0].models[0].powers: "
         "unknown psychic power 'Smite'"
     ]
+
+
+def test_the_aegis_rerolls_deny_the_witch_results_of_1() -> None:
+    """The Aegis: "A unit that contains at least one model with this special rule
+    re-rolls results of 1 when making Deny the Witch tests." Deny dice 2 and 1 on
+    5+: only the 1 is re-rolled, a 5, so one success matches the test's one."""
+    knights = squad(
+        "gk", B, GUARD, [], row(36, 20, 3), rules=["Psyker (Mastery Level 2)", "The Aegis"]
+    )
+    battle = make_battle(
+        librarian(SMITE),
+        knights,
+        # pools A 3, B 3; test 4 1: one success; deny 2 1 on 5+; The Aegis re-rolls the 1: 5
+        dice=[1, 4, 1, 2, 1, 5],
+        script_a=[
+            ("psyker", "Lib [lib]"),
+            ("power", "Smite"),
+            ("psychic_target", "Gk [gk]"),
+            ("warp_dice", "2 dice"),
+        ],
+        script_b=[("deny_dice", "2 dice")],
+    )
+    psychic_phase(battle, A)
+    deny = of_kind(battle, "deny_the_witch")[0]
+    assert (deny.rolls, deny.rerolled, deny.successes, deny.denied) == ((2, 5), (1,), 1, True)
+    assert of_kind(battle, "shots") == []
+    assert all_dice_used(battle)
+
+
+def test_purity_of_spirit_is_not_reported_and_a_double_below_6_is_no_perils() -> None:
+    """Purity of Spirit (Warhammer40K.gst): "Grey Knights Psykers only suffer Perils of
+    the Warp if two or more 6s are rolled when taking a psychic test" — which is
+    hammerlab's only Perils rule (the Daemonology double is not played), so the rule
+    changes nothing: a test of 5 5 manifests Smite without Perils."""
+    assert unsupported_unit_rules(("Purity of Spirit",)) == []
+    battle = make_battle(
+        librarian(SMITE),
+        squad("g", B, GUARD, [], row(36, 20, 5)),
+        # Warp Charge; 5 5 (two successes, no Perils); Smite's 4 shots miss
+        dice=[1, 5, 5, 1, 1, 1, 1],
+        script_a=[
+            ("psyker", "Lib [lib]"),
+            ("power", "Smite"),
+            ("psychic_target", "G [g]"),
+            ("warp_dice", "2 dice"),
+        ],
+        script_b=[("deny_dice", "0 dice")],
+    )
+    battle.unit("lib").models[0].rules = ("Purity of Spirit",)
+    psychic_phase(battle, A)
+    test: PsychicTest = of_kind(battle, "psychic_test")[0]
+    assert test.passed and not test.perils
+    assert battle.unit("lib").models[0].wounds_left == 2
+    assert all_dice_used(battle)

@@ -360,7 +360,7 @@ def test_crew_stunned_cannot_move() -> None:
 
 def test_vehicles_fire_every_weapon_at_full_bs_after_moving_and_never_run() -> None:
     battle, _, tank = tank_battle([], (30.0, 10.0), LASCANNON)
-    assert weapons_per_phase(tank.models[0]) == 2
+    assert weapons_per_phase(tank, tank.models[0]) == 2
     tank.status.moved = True  # moved at Combat Speed: Heavy weapons at full BS
     assert not fires_snap(battle, tank, weapon_of(HULL_BOLTER), FireOrders())
     assert not can_run(battle, tank)

@@ -31,7 +31,12 @@ from hammerlab.editions.waffle.points import (
 )
 from hammerlab.editions.waffle.precision_shots import fires_precision_shots
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
-from hammerlab.editions.waffle.special_rules import monster_hunter, preferred_enemy, relentless
+from hammerlab.editions.waffle.special_rules import (
+    monster_hunter,
+    multi_tracker_weapons,
+    preferred_enemy,
+    relentless,
+)
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.tables import (
     ballistic_target,
@@ -82,7 +87,7 @@ def firing_models(
         weapon = model.weapon(weapon_name)
         if weapon is None:
             continue
-        if spent and not may_fire(spent, unit, model, weapon_name, weapons_per_phase(model)):
+        if spent and not may_fire(spent, unit, model, weapon_name, weapons_per_phase(unit, model)):
             continue
         if stats_of(model.profile).bs == 0:  # BS '-': it has no Ballistic Skill
             continue
@@ -130,16 +135,18 @@ def ranged_weapons(unit: Unit) -> list[str]:
     return names
 
 
-def weapons_per_phase(model: Model) -> int:
+def weapons_per_phase(unit: Unit, model: Model) -> int:
     """Ranged weapons a model may fire in one shooting attack (6th/7th edition).
 
-    One, or two for Monstrous Creatures; a vehicle every weapon it has (7th
-    edition: a vehicle that remained stationary or moved at Combat Speed "can
-    fire all of its weapons", hammerlab moving vehicles at Combat Speed only).
+    One, or two for Monstrous Creatures, one more with a Multi-tracker
+    (:func:`special_rules.multi_tracker_weapons`); a vehicle every weapon it has
+    (7th edition: a vehicle that remained stationary or moved at Combat Speed
+    "can fire all of its weapons", hammerlab moving vehicles at Combat Speed only).
     """
     if vehicle_of(model.profile) is not None:
         return len(model.weapons)
-    return 2 if stats_of(model.profile).has_type("Monstrous") else 1
+    own = 2 if stats_of(model.profile).has_type("Monstrous") else 1
+    return own + multi_tracker_weapons(unit, model)
 
 
 def effective_range(unit: Unit, profile: WeaponProfile) -> float:

@@ -220,7 +220,7 @@ def expected_attack(
     spent: Counter[str] = Counter()
     expected = 0.0
     for each, name, models in volleys:
-        free = [m for m in models if may_fire(spent, unit, m, name, weapons_per_phase(m))]
+        free = [m for m in models if may_fire(spent, unit, m, name, weapons_per_phase(unit, m))]
         expected += each * len(free)
         spend(spent, unit, free, name)
     return min(expected, float(len(target.alive_models)))

@@ -42,7 +42,8 @@ def fear_tests(battle: Battle, combat: Combat) -> None:
         if immune is not None:
             battle.say("fear", f"{unit.label} passes its Fear test automatically ({immune})")
             continue
-        if not leadership_test(battle, unit, "Fear test", 0, "in base contact with Fear"):
+        penalty = ancient_doom_penalty(combat, unit)
+        if not leadership_test(battle, unit, "Fear test", penalty, "in base contact with Fear"):
             failed: dict[str, bool] = battle.remember(RULE, dict)
             failed[unit.id] = True
             battle.say(
@@ -50,15 +51,39 @@ def fear_tests(battle: Battle, combat: Combat) -> None:
             )
 
 
-def _faces_fear(combat: Combat, unit: Unit) -> bool:
-    frightening = [
-        m
+def _frightening_in_contact(combat: Combat, unit: Unit) -> list[tuple[Unit, Model]]:
+    """The enemy models causing Fear that touch ``unit``, with their units."""
+    return [
+        (foe, f)
         for foe in combat.units
         if foe.player != unit.player
-        for m in foe.alive_models
-        if model_has(foe, m, RULE)
+        for f in foe.alive_models
+        if model_has(foe, f, RULE) and any(in_contact(m, f) for m in unit.alive_models)
     ]
-    return any(in_contact(m, f) for m in unit.alive_models for f in frightening)
+
+
+def _faces_fear(combat: Combat, unit: Unit) -> bool:
+    return bool(_frightening_in_contact(combat, unit))
+
+
+ANCIENT_DOOM_FOE = "Daemon of Slaanesh"
+"""The rule that marks a unit of Slaanesh in the BattleScribe 7th-edition data."""
+
+
+def ancient_doom_penalty(combat: Combat, unit: Unit) -> int:
+    """The Leadership modifier of ``unit``'s Fear test: -1 with Ancient Doom when a
+    model causing Fear that touches it is a Daemon of Slaanesh, else 0.
+
+    Ancient Doom (Codex: Craftworlds; from memory, the codex is not in the shared
+    data): the unit has Hatred against units with the Daemon of Slaanesh special
+    rule, "however, they must take Fear tests at -1 Ld against" them. Only this
+    part is played (hammerlab has no Hatred), so the rule stays reported."""
+    if not unit.has_rule("Ancient Doom"):
+        return 0
+    slaanesh = any(
+        model_has(foe, f, ANCIENT_DOOM_FOE) for foe, f in _frightening_in_contact(combat, unit)
+    )
+    return -int(slaanesh)
 
 
 def weapon_skill(battle: Battle, unit: Unit, model: Model) -> int:

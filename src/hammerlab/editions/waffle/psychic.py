@@ -43,6 +43,7 @@ from hammerlab.editions.waffle.psychic_powers import (
     mastery_level,
     playable_powers,
 )
+from hammerlab.editions.waffle.psychic_rules import aegis_rerolls
 from hammerlab.editions.waffle.shooting import may_target, start_phase
 from hammerlab.editions.waffle.state import remove_casualty, st
 from hammerlab.engine.battle import Battle
@@ -385,6 +386,7 @@ def deny_the_witch(
         return False
     memory.pools[target.player] = pool - dice
     rolls = battle.dice.roll(dice, f"Deny the Witch ({power.name}, {needed}+)")
+    rolls, rerolled = aegis_rerolls(battle, target, rolls)
     denied_by = sum(1 for r in rolls if r >= needed)
     denied = denied_by >= successes
     battle.emit(
@@ -396,6 +398,7 @@ def deny_the_witch(
             successes=denied_by,
             against=successes,
             denied=denied,
+            rerolled=rerolled,
         )
     )
     return denied

@@ -61,6 +61,8 @@ class DenyTheWitch(Event):
     against: int
     """The psychic test's successes the Deny must equal or beat."""
     denied: bool
+    rerolled: tuple[int, ...] = ()
+    """Dice re-rolled, as first rolled (The Aegis: its 1s); ``rolls`` are the final dice."""
 
     @property
     def text(self) -> str:

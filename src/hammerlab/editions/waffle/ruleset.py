@@ -15,6 +15,7 @@ from hammerlab.editions.waffle.infiltrate import set_infiltrators
 from hammerlab.editions.waffle.movement_phase import MOVEMENT
 from hammerlab.editions.waffle.parameters import PARAMETERS
 from hammerlab.editions.waffle.points import END_OF_TURN
+from hammerlab.editions.waffle.power_from_pain import power_from_pain
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.psychic import PSYCHIC
 from hammerlab.editions.waffle.psychic_parameters import PSYCHIC_PARAMETERS
@@ -185,6 +186,7 @@ def end_of_turn(battle: Battle, player: str) -> None:
         status.changed_flight_mode = False
         status.shot_target = None
     wear_off(battle)
+    power_from_pain(battle)
     for rule in battle.hooks.get(END_OF_TURN):
         rule(battle, player)
     lost_in_reserve(battle, player)

@@ -76,6 +76,12 @@ UNIT_RULES: Final[dict[str, str]] = {
     "Extremely Bulky": "counts as five models for Transport Capacity (transports.places_of)",
     "Transport Capacity": "how many models a Transport carries (transports.capacity_of)",
     "Jink": "may Jink when targeted: 4+ cover save, then Snap Shots (rules/jink.py)",
+    "Multi-tracker": "fires one more weapon in a shooting attack (attacks.weapons_per_phase); "
+    "a vehicle already fires every weapon",
+    "Power from Pain": "the game turn's rules of the 7th-edition table: Feel No Pain (6+) in "
+    "turn 2, Feel No Pain from 3, Furious Charge from 4, Fearless from 5, Rage from 6 "
+    "(power_from_pain.py)",
+    "The Aegis": "re-rolls Deny the Witch results of 1 (psychic_rules.aegis_rerolls)",
 }
 """Rule name → what it does in hammerlab."""
 
@@ -83,6 +89,8 @@ NO_EFFECT_RULES: Final[dict[str, str]] = {
     "Night Vision": "ignores the effects of Night Fighting, which hammerlab does not play",
     "Blacksun Filter": "gives Night Vision (7th-edition Codex: Tau Empire): Night Fighting, "
     "which hammerlab does not play",
+    "Purity of Spirit": "Perils of the Warp only on two or more 6s (Grey Knights), which is "
+    "hammerlab's only Perils rule (psychic.manifest); the powers a psyker knows are the data's",
 }
 """Rules whose effect cannot arise in hammerlab (rule name → why), so they are
 not reported as not implemented."""
@@ -332,3 +340,14 @@ def battle_focus(unit: Unit) -> bool:
     phase. hammerlab offers the Run after the shooting attack
     (:func:`shooting.run_after_shooting`): shoot, then Run."""
     return unit.has_rule("Battle Focus")
+
+
+def multi_tracker_weapons(unit: Unit, model: Model) -> int:
+    """The extra weapon a Multi-tracker lets ``model`` fire in a shooting attack.
+
+    Codex: Tau Empire (6th edition, kept by the 7th-edition codex; quoted from a
+    rules discussion, the codex is not in the shared data): "A model with a
+    multi-tracker can fire an additional weapon in each Shooting phase." A
+    vehicle fires every weapon already (:func:`attacks.weapons_per_phase`), so
+    there it changes nothing."""
+    return int(model_has(unit, model, "Multi-tracker"))
