@@ -84,6 +84,7 @@ from hammerlab.editions.waffle.expected import (
 )
 from hammerlab.editions.waffle.fight import attacks_of, melee_options
 from hammerlab.editions.waffle.jink_plans import wants_to_jink
+from hammerlab.editions.waffle.melee_grenades import may_attack
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
 from hammerlab.editions.waffle.plans import (
     caught_chance,
@@ -552,7 +553,12 @@ class WaffleAI(PsychicChoices):
 
         def value(weapon: WeaponProfile) -> float:
             best = max(
-                (blow_value(battle, unit, model, weapon, f, charged) for f in foes), default=0.0
+                (
+                    blow_value(battle, unit, model, weapon, f, charged)
+                    for f in foes
+                    if may_attack(weapon, f)
+                ),
+                default=0.0,
             )
             return attacks_of(battle, unit, model, weapon) * best
 
@@ -560,7 +566,8 @@ class WaffleAI(PsychicChoices):
 
     def _melee_target(self, battle: Battle, decision: Decision[Any]) -> int:
         unit, model = _asked_model(battle, decision)
-        weapon = next(w for w in melee_options(model, unit) if w.name == decision.context.weapon)
+        options = melee_options(model, unit, [c.value for c in decision.choices])
+        weapon = next(w for w in options if w.name == decision.context.weapon)
         charged = unit.status.charged
         values = [
             (blow_value(battle, unit, model, weapon, c.value, charged), -len(c.value.alive_models))

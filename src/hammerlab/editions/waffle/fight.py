@@ -30,6 +30,7 @@ from hammerlab.editions.waffle.fear import fear_tests, majority_weapon_skill, we
 from hammerlab.editions.waffle.fear import forget as forget_fear
 from hammerlab.editions.waffle.hammer_of_wrath import STEP as HAMMER_STEP
 from hammerlab.editions.waffle.hammer_of_wrath import Hammer, hammers, strike_hammers
+from hammerlab.editions.waffle.melee_grenades import grenade_options, is_melee_grenade, may_attack
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import (
     MELEE_WOUNDS_CAUSED,
@@ -99,7 +100,7 @@ def fight(battle: Battle, combat: Combat, player: str) -> FightRecord:
     units = sorted(combat.units, key=lambda u: u.player != player)
     record = FightRecord()
     for unit in units:
-        choose_weapons(battle, unit, record)
+        choose_weapons(battle, unit, record, _foes(unit, units))
     record.note_contacts(units)
     owed = hammers(battle, units)
     for step in range(10, 0, -1):
@@ -122,27 +123,34 @@ def _foes(unit: Unit, units: Sequence[Unit]) -> list[Unit]:
     return [u for u in units if u.player != unit.player and not u.destroyed]
 
 
-def melee_options(model: Model, unit: Unit | None = None) -> list[WeaponProfile]:
+def melee_options(
+    model: Model, unit: Unit | None = None, foes: Sequence[Unit] = ()
+) -> list[WeaponProfile]:
     """The weapons ``model`` may fight with: each melee weapon it carries, and a
     close combat weapon if it has a pistol or no melee weapon (6th/7th edition);
     with Smash (its own or ``unit``'s), the Smash Attack
-    (:func:`special_rules.smash_options`)."""
-    profiles = [weapon_of(w) for w in model.weapons]
+    (:func:`special_rules.smash_options`); against ``foes`` with a vehicle (or a
+    Monstrous Creature), its krak grenades or melta bombs
+    (:func:`melee_grenades.grenade_options`), which are never ordinary weapons."""
+    profiles = [weapon_of(w) for w in model.weapons if not is_melee_grenade(w)]
     options = {p.name: p for p in profiles if p.base_type == "Melee"}
     if not options or any(p.base_type == "Pistol" for p in profiles):
         options.setdefault(CLOSE_COMBAT_WEAPON.name, CLOSE_COMBAT_WEAPON)
-    return [*options.values(), *smash_options(unit, model)]
+    return [*options.values(), *smash_options(unit, model), *grenade_options(model, foes)]
 
 
-def choose_weapons(battle: Battle, unit: Unit, record: FightRecord) -> None:
+def choose_weapons(
+    battle: Battle, unit: Unit, record: FightRecord, foes: Sequence[Unit] = ()
+) -> None:
     """The weapon each model fights with in this combat (6th/7th edition: chosen
-    at the start of the fight). Models with the same profile and wargear are
-    asked together, and only when they have more than one to choose from."""
+    at the start of the fight) against the enemy units ``foes``. Models with the
+    same profile and wargear are asked together, and only when they have more
+    than one to choose from."""
     groups: dict[tuple[object, ...], list[Model]] = {}
     for model in unit.alive_models:
         groups.setdefault((model.profile, model.weapons, model.rules), []).append(model)
     for models in groups.values():
-        options = melee_options(models[0], unit)
+        options = melee_options(models[0], unit, foes)
         chosen = options[0]
         if len(options) > 1:
             ids = tuple(m.id for m in models)
@@ -234,7 +242,8 @@ def _initiative_step(
             weapon = record.weapons[model.id]
             if initiative(model, weapon, concussed(battle, model)) != step:
                 continue
-            reach = tuple(f.id for f in foes_within_reach(battle, unit, model, foes))
+            near = foes_within_reach(battle, unit, model, foes)
+            reach = tuple(f.id for f in near if may_attack(weapon, f))
             if reach:
                 armed = close_combat_weapon(unit, model, weapon)
                 groups.setdefault((armed, reach), []).append(model)

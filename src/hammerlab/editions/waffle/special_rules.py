@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
+from hammerlab.editions.waffle.melee_grenades import GRENADE_ATTACK
 from hammerlab.editions.waffle.profiles import StrengthSpec, WeaponProfile, stats_of
 from hammerlab.editions.waffle.weapon_rules import smashing, with_rules
 from hammerlab.engine.units import Model, Unit
@@ -307,8 +308,9 @@ def smash_options(unit: Unit | None, model: Model) -> list[WeaponProfile]:
 
 
 def single_attack(weapon: WeaponProfile) -> bool:
-    """Whether ``weapon`` strikes one Attack whatever the model's Attacks (a Smash Attack)."""
-    return weapon.has_rule("Smash Attack")
+    """Whether ``weapon`` strikes one Attack whatever the model's Attacks (a Smash
+    Attack; a krak grenade or melta bomb, :data:`melee_grenades.GRENADE_ATTACK`)."""
+    return weapon.has_rule("Smash Attack") or weapon.has_rule(GRENADE_ATTACK)
 
 
 DIFFICULT_TERRAIN_DICE: Final = 2

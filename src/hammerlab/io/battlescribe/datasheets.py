@@ -39,6 +39,7 @@ from hammerlab.io.battlescribe.playable import (
     is_ranged,
     never_fires_note,
     profile_problems,
+    untyped_rules,
     weapon_problems,
 )
 from hammerlab.io.battlescribe.profiles import (
@@ -108,6 +109,7 @@ class _Gear:
             elif kind is Kind.WEAPON:
                 self.notes.extend(raw.pending)
                 item = replace(weapon(raw), keywords=weapon_rules if armed else ())
+                item = self._melee_grenade(item)
                 if _is_grenade(item):
                     item = replace(item, keywords=(*item.keywords, GRENADE))
                 if self._usable(item, raw):
@@ -151,7 +153,26 @@ class _Gear:
                 "Shooting phase instead of firing another weapon."
             )
         return True
-        return True
+
+    def _melee_grenade(self, item: Weapon) -> Weapon:
+        """A grenade's close combat profile written without a weapon type, as Melee.
+
+        7th-edition data writes a melta bomb ``Range -``, ``Type Armourbane,
+        Unwieldy`` and some catalogues a ``Krak grenade (melee)`` with Type
+        ``-``: a profile named grenade or bomb with no range and no weapon
+        type is a close combat profile (the Waffle Edition strikes krak
+        grenades and melta bombs at vehicles, ``editions/waffle/melee_grenades.py``),
+        so its Type becomes ``Melee`` followed by its rules, with a note.
+        """
+        rules = untyped_rules(item)
+        if rules is None or not _GRENADE.search(item.name):
+            return item
+        typed = ", ".join(["Melee", *rules])
+        self.notes.append(
+            f"Weapon {item.name!r} (Range '-', Type {item.get('Type')!r}) is read as a close "
+            f"combat weapon: Type {typed!r}."
+        )
+        return replace(item, characteristics={**item.characteristics, "Type": typed})
 
     def _one_mode(self, name: str, weapons: list[Weapon]) -> list[Weapon]:
         """The firing modes of a wargear item with several ranged profiles.

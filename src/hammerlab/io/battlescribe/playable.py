@@ -102,6 +102,19 @@ def weapon_problems(weapon: Weapon) -> list[str]:
     return problems
 
 
+def untyped_rules(weapon: Weapon) -> list[str] | None:
+    """The rules of a profile with no range and no weapon type (a melta bomb's
+    Range ``-``, Type ``Armourbane, Unwieldy``; Type ``-``), or None when it has a
+    range, a weapon type or a marker (``Blast``); its Type words only, not its
+    keywords."""
+    if _reach(weapon) not in ("-", ""):
+        return None
+    tokens = [t for t in _tokens(weapon) if t != "-"]
+    if tokens and (_TYPE_HEAD.fullmatch(tokens[0]) or tokens[0].lower() in _MARKERS):
+        return None
+    return [t.strip() for t in weapon.get("Type").split(",") if t.strip() not in ("", "-")]
+
+
 def is_ranged(weapon: Weapon) -> bool:
     """Whether a readable weapon shoots (``weapon_of(...).is_ranged``)."""
     tokens = _tokens(weapon)
