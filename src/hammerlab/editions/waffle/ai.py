@@ -64,6 +64,7 @@ from typing import Any
 
 from hammerlab.editions.waffle.assault_results import SWEEP
 from hammerlab.editions.waffle.attacks import melee_stray_units, ranged_weapons, shot_bs
+from hammerlab.editions.waffle.challenges import Fighter, fighter
 from hammerlab.editions.waffle.charge import (
     END_CHARGES,
     NO_REACTION,
@@ -79,6 +80,7 @@ from hammerlab.editions.waffle.expected import (
     blow_value,
     expected_attack,
     expected_casualties,
+    expected_melee,
     expected_per_model,
     melee_exchange,
 )
@@ -575,8 +577,53 @@ class WaffleAI(PsychicChoices):
         ]
         return values.index(max(values))
 
+    def _issue_challenge(self, battle: Battle, decision: Decision[Any]) -> int:
+        """Challenge with the Character whose blows beat most what the strongest
+        enemy Character's would do to it, if any does (a Champion of Chaos has
+        no choice but to issue)."""
+        ctx = decision.context
+        foes = [fighter(battle, u, m) for u, m in zip(ctx.others, ctx.models, strict=True)]
+
+        def margin(mine: Fighter) -> float:
+            mine_best = max(duel_value(battle, mine, f[0]) for f in foes)
+            return mine_best - max(duel_value(battle, f, mine[0]) for f in foes)
+
+        return _duel_choice([margin(c.value) if c.value else None for c in decision.choices])
+
+    def _accept_challenge(self, battle: Battle, decision: Decision[Any]) -> int:
+        """Accept with the Character that beats the challenger most, if one does
+        (a Champion of Chaos always accepts)."""
+        issuer = fighter(battle, decision.context.unit, decision.context.models[0])
+
+        def margin(mine: Fighter) -> float:
+            return duel_value(battle, mine, issuer[0]) - duel_value(battle, issuer, mine[0])
+
+        return _duel_choice([margin(c.value) if c.value else None for c in decision.choices])
+
+    def _refused_character(self, battle: Battle, decision: Decision[Any]) -> int:
+        """Bar the enemy Character expected to do most to the issuer's unit."""
+        unit = battle.unit(decision.context.unit)
+        return _best([duel_value(battle, c.value, unit) for c in decision.choices])
+
     def _final_blow(self, battle: Battle, decision: Decision[Any]) -> int:
         return 0
 
     def _sweeping_advance(self, battle: Battle, decision: Decision[Any]) -> int:
         return decision.labels().index(SWEEP)
+
+
+def duel_value(battle: Battle, character: Fighter, foe: Unit) -> float:
+    """Expected casualties one round of ``character``'s blows cause ``foe``
+    (:func:`expected.expected_melee`): how a challenge is weighed."""
+    unit, model = character
+    return expected_melee(battle, unit, [model], foe, unit.status.charged)
+
+
+def _duel_choice(margins: list[float | None]) -> int:
+    """The choice with the best margin, the first on a tie; the ``None`` choice
+    (no challenge, or refuse) instead when none is positive and it is offered."""
+    scored = [(m, -i) for i, m in enumerate(margins) if m is not None]
+    best, index = max(scored)
+    if best <= 0 and None in margins:
+        return margins.index(None)
+    return -index

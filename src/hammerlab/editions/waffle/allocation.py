@@ -36,6 +36,7 @@ def allocate_wounds(
     *,
     melee: bool = False,
     only: Model | None = None,
+    spare: frozenset[str] = frozenset(),
 ) -> None:
     """Seed 000, step 6: each wound goes to the closest model, which saves or suffers.
 
@@ -55,11 +56,14 @@ def allocate_wounds(
     In close combat (``melee``) every model may be chosen, the closest to the
     attacking models first, and no cover save is taken (6th/7th edition);
     ``only`` sends every wound to that one model (a Sweeping Advance's randomly
-    distributed hit), the wounds being lost once it is dead.
+    distributed hit), the wounds being lost once it is dead; no wound goes to the
+    models ``spare`` names (those fighting a challenge: ``challenges.py``).
     """
     scatter = profile.template or profile.blast is not None
     for wound in wounds:
-        alive = [m for m in victim.models if wounds_left(battle, m, orders) > 0]
+        alive = [
+            m for m in victim.models if m.id not in spare and wounds_left(battle, m, orders) > 0
+        ]
         if only is not None:
             pool = [m for m in alive if m is only]
         elif scatter or melee:

@@ -15,6 +15,13 @@ from dataclasses import dataclass, replace
 
 from hammerlab.editions.waffle.allocation import allocate_wounds
 from hammerlab.editions.waffle.assault_results import FightRecord, pile_in, resolve_assault
+from hammerlab.editions.waffle.challenges import (
+    barred,
+    end_challenges,
+    in_challenge,
+    open_challenges,
+    opponent,
+)
 from hammerlab.editions.waffle.charge import charge_bonus_attacks
 from hammerlab.editions.waffle.combat import (
     ENGAGED_SUPPORT,
@@ -95,12 +102,15 @@ def fight(battle: Battle, combat: Combat, player: str) -> FightRecord:
     of that Initiative that are not engaged Pile In (:func:`pile_in`, the
     player whose turn it is first); then every engaged model of that
     Initiative strikes, all at once: casualties of the step still strike in
-    it, and models killed in an earlier step never do.
+    it, and models killed in an earlier step never do. Challenges
+    (:mod:`challenges`) are issued once weapons are chosen, and end with the
+    fight if one of their models was slain.
     """
     units = sorted(combat.units, key=lambda u: u.player != player)
     record = FightRecord()
     for unit in units:
         choose_weapons(battle, unit, record, _foes(unit, units))
+    open_challenges(battle, units, player)
     record.note_contacts(units)
     owed = hammers(battle, units)
     for step in range(10, 0, -1):
@@ -116,6 +126,7 @@ def fight(battle: Battle, combat: Combat, player: str) -> FightRecord:
                 pile_in(battle, unit, waiting, _foes(unit, units))
         record.note_contacts(units)
         _initiative_step(battle, units, step, record, owed if step == HAMMER_STEP else [])
+    end_challenges(battle, units)
     return record
 
 
@@ -226,6 +237,10 @@ class Blows:
     target: Unit
     target_ws: int
     """The target's majority Weapon Skill when the step began."""
+    only: Model | None = None
+    """The one model the blows may wound (a challenge's foe)."""
+    spare: frozenset[str] = frozenset()
+    """Models the blows may not wound (those fighting a challenge)."""
 
 
 def _initiative_step(
@@ -240,7 +255,7 @@ def _initiative_step(
         groups: dict[tuple[WeaponProfile, tuple[str, ...]], list[Model]] = {}
         for model in engaged_models(battle, unit):
             weapon = record.weapons[model.id]
-            if initiative(model, weapon, concussed(battle, model)) != step:
+            if initiative(model, weapon, concussed(battle, model)) != step or barred(battle, model):
                 continue
             near = foes_within_reach(battle, unit, model, foes)
             reach = tuple(f.id for f in near if may_attack(weapon, f))
@@ -250,13 +265,29 @@ def _initiative_step(
         for (weapon, reach), models in groups.items():
             target = _choose_target(battle, unit, models, weapon, [battle.unit(i) for i in reach])
             ws = majority_weapon_skill(battle, target)
-            plans.append(Blows(unit, tuple(models), weapon, target, ws))
+            plans += _in_challenge(battle, Blows(unit, tuple(models), weapon, target, ws), units)
     if plans or owed:
         battle.say("fight", f"Initiative step {step}")
     strike_hammers(battle, owed, units)
     attackers = {u.id: u.alive_models for u in units}
     for plan in plans:
         strike(battle, plan, step, attackers[plan.unit.id])
+
+
+def _in_challenge(battle: Battle, plan: Blows, units: list[Unit]) -> list[Blows]:
+    """7th-edition challenges (:mod:`challenges`): a model fighting one strikes
+    only its foe (at the foe's own Weapon Skill); no other blow may wound them."""
+    spare = in_challenge(battle)
+    if not spare:
+        return [plan]
+    rest = tuple(m for m in plan.models if m.id not in spare)
+    plans = [replace(plan, models=rest, spare=spare)] if rest else []
+    for model in plan.models:
+        foe = opponent(battle, model, units)
+        if foe is not None:
+            ws = weapon_skill(battle, *foe)
+            plans.append(Blows(plan.unit, (model,), plan.weapon, foe[0], ws, only=foe[1]))
+    return plans
 
 
 def _choose_target(
@@ -338,7 +369,17 @@ def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> No
         for rule in battle.hooks.get(MELEE_WOUNDS_CAUSED):
             wounds += rule(battle, replace(caused, wounds=len(wounds)))
     allocate_wounds(
-        battle, unit, target, wounds, weapon, MELEE_ORDERS, result, attackers, melee=True
+        battle,
+        unit,
+        target,
+        wounds,
+        weapon,
+        MELEE_ORDERS,
+        result,
+        attackers,
+        melee=True,
+        only=plan.only,
+        spare=plan.spare,
     )
     unsaved = result.unsaved[target.id]
     if unsaved:
@@ -381,7 +422,17 @@ def _caused(
     def allocate(wounds: list[WoundRoll]) -> int:
         before = result.unsaved[target.id]
         allocate_wounds(
-            battle, unit, target, wounds, weapon, MELEE_ORDERS, result, attackers, melee=True
+            battle,
+            unit,
+            target,
+            wounds,
+            weapon,
+            MELEE_ORDERS,
+            result,
+            attackers,
+            melee=True,
+            only=plan.only,
+            spare=plan.spare,
         )
         return result.unsaved[target.id] - before
 

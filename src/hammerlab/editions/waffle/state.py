@@ -105,6 +105,10 @@ class WaffleState:
     """Each vehicle model's heading and damage (``vehicles.py``), by model id."""
     embarked: dict[str, Embarked] = field(default_factory=dict)
     """Units carried in transports, by unit id (``transports.py``)."""
+    duels: dict[str, str] = field(default_factory=dict)
+    """Models fighting a challenge, by model id: each one's foe (``challenges.py``)."""
+    refused: set[str] = field(default_factory=set)
+    """Characters that refused a challenge: they may not attack this round."""
 
     def snapshot(self) -> dict[str, object]:
         """Plain data (for the state digest of saved games)."""
@@ -120,6 +124,11 @@ class WaffleState:
             units["embarked"] = {
                 uid: {"transport": e.transport, "wounds": [m.wounds_left for m in e.unit.models]}
                 for uid, e in sorted(self.embarked.items())
+            }
+        if self.duels or self.refused:
+            units["challenges"] = {
+                "duels": dict(sorted(self.duels.items())),
+                "refused": sorted(self.refused),
             }
         return units
 

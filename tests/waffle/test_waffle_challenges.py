@@ -1,0 +1,188 @@
+"""7th-edition challenges in the fight sub-phase, and Champion of Chaos
+(``challenges.py``).
+
+Every battle is A's turn; A stands on y = 20 and B on y = 21 (``fight_kit``),
+so the model of A at x touches the model of B at the same x. Only the fight
+(:func:`fight.fight`) is played, not the assault result. Profiles have no save,
+so each unsaved wound is a wound rolled; the dice are worked by hand in the
+comments (WS4 against WS4 hits on 4+, S4 against T4 wounds on 4+).
+"""
+
+from __future__ import annotations
+
+from conftest import A, B, Placed, alive_ids, all_dice_used, asked, make_battle, make_unit, of_kind
+from conftest import profile as make_profile
+from fight_kit import CHAINSWORD
+
+from hammerlab.editions.waffle.ai import WaffleAI
+from hammerlab.editions.waffle.combat import combats
+from hammerlab.editions.waffle.fight import fight
+from hammerlab.editions.waffle.state import st, state_of
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.units import Unit
+
+CHARACTER = "Infantry (Character)"
+
+
+def hero(name: str, *, a: int = 1, i: int = 4, w: int = 1) -> Placed:
+    """A Character with a chainsword (placed later)."""
+    prof = make_profile(name, a=a, i=i, w=w, sv="-", unit_type=CHARACTER)
+    return Placed(prof, [CHAINSWORD], (0, 0))
+
+
+def placed(p: Placed, x: float, y: float, rules: tuple[str, ...] = ()) -> Placed:
+    return Placed(p.profile, p.weapons, (x, y), rules)
+
+
+def trooper(name: str, x: float, y: float, i: int = 3) -> Placed:
+    return Placed(make_profile(name, i=i, sv="-"), [CHAINSWORD], (x, y))
+
+
+def struck(battle: Battle) -> list[tuple[str, int]]:
+    """(unit, models) of each BlowsStruck event."""
+    return [(e.unit, e.models) for e in of_kind(battle, "blows")]
+
+
+def fight_once(battle: Battle) -> None:
+    fight(battle, combats(battle)[0], A)
+
+
+def test_accepted_challenge_blows_go_only_to_each_other() -> None:
+    # a.1 Hero (A3, I5) at x=10 touches b.2; a.2 (I3) at x=11 touches b.1.
+    a = make_unit("a", A, [placed(hero("Hero", a=3, i=5), 10, 20), trooper("Grunt", 11, 20)])
+    b = make_unit("b", B, [placed(hero("Sergeant", i=1, w=2), 11, 21), trooper("Trooper", 10, 21)])
+    # I5: the Hero strikes only the Sergeant (not in contact with it): 3 hits
+    # (6, 6, 6), 3 wounds (6, 6, 6): the Sergeant (W2) is slain by two, the
+    # third is lost (never on the Trooper). I3: the Grunt's wound (6, 6) goes
+    # to the Trooper, the Sergeant being out of reach; the Trooper's (6, 6)
+    # to the Grunt, not to the closer Hero (still in the challenge this round).
+    battle = make_battle(
+        a,
+        b,
+        dice=[6, 6, 6, 6, 6, 6, 6, 6, 6, 6],
+        script_a=[("issue_challenge", "a.1")],
+        script_b=[("accept_challenge", "b.1")],
+    )
+    fight_once(battle)
+    assert (alive_ids(a), alive_ids(b)) == (["a.1"], [])
+    assert a.models[0].wounds_left == 1
+    assert (st(battle, a).combat_score, st(battle, b).combat_score) == (3, 1)
+    (issued,) = of_kind(battle, "challenge")
+    assert (issued.player, issued.model, issued.accepted_by, issued.barred) == (A, "a.1", "b.1", "")
+    assert state_of(battle).duels == {}  # the Sergeant is slain: it is over
+    assert all_dice_used(battle)
+
+
+def test_a_challenge_goes_on_next_round_without_being_asked_again() -> None:
+    a = make_unit("a", A, [placed(hero("Hero", i=5, w=3), 10, 20)])
+    b = make_unit("b", B, [placed(hero("Sergeant", i=1, w=3), 10, 21)])
+    # Round 1: the Hero misses (1), the Sergeant misses (1). Round 2: nobody is
+    # asked; the same two strike each other: a miss (1), then a hit (6) and a
+    # wound (6) on the Hero.
+    battle = make_battle(
+        a,
+        b,
+        dice=[1, 1, 1, 6, 6],
+        script_a=[("issue_challenge", "a.1")],
+        script_b=[("accept_challenge", "b.1")],
+    )
+    fight_once(battle)
+    assert state_of(battle).duels == {"a.1": "b.1", "b.1": "a.1"}
+    fight_once(battle)
+    assert len(asked(battle, A, "issue_challenge")) == 1
+    assert a.models[0].wounds_left == 2
+    assert all_dice_used(battle)
+
+
+def test_refused_challenge_bars_the_chosen_character_for_this_round_only() -> None:
+    a = make_unit("a", A, [placed(hero("Hero", i=5), 10, 20)])
+    b = make_unit(
+        "b", B, [placed(hero("Sergeant", i=1), 10, 21), placed(hero("Priest", i=1), 11, 21)]
+    )
+    # Round 1: B refuses; A bars the Sergeant. The Hero misses (1); only the
+    # Priest strikes back and misses (1). Round 2: no one issues; the Hero
+    # misses (1), both B Characters strike (two misses: 1, 1).
+    battle = make_battle(
+        a,
+        b,
+        dice=[1, 1, 1, 1, 1],
+        script_a=[
+            ("issue_challenge", "a.1"),
+            ("refused_character", "b.1"),
+            ("issue_challenge", "no challenge"),
+        ],
+        script_b=[("accept_challenge", "refuse"), ("issue_challenge", "no challenge")],
+    )
+    fight_once(battle)
+    (issued,) = of_kind(battle, "challenge")
+    assert (issued.accepted_by, issued.barred) == ("", "b.1")
+    assert struck(battle) == [(a.label, 1), (b.label, 1)]
+    fight_once(battle)
+    assert [(e.unit, e.models) for e in of_kind(battle, "blows")][2:] == [
+        (a.label, 1),
+        (b.label, 2),
+    ]
+    assert all_dice_used(battle)
+
+
+def test_champion_of_chaos_must_accept_and_rolls_a_boon_when_it_slays() -> None:
+    a = make_unit("a", A, [placed(hero("Hero", i=1), 10, 20)])
+    champion = placed(hero("Aspiring Champion", i=5), 10, 21, ("Champion of Chaos",))
+    b = make_unit("b", B, [champion])
+    # The Champion hits (6) and wounds (6): the Hero is slain before it strikes;
+    # then the D66 on the Chaos Boon table: 3 then 5 is 35.
+    battle = make_battle(
+        a,
+        b,
+        dice=[6, 6, 3, 5],
+        script_a=[("issue_challenge", "a.1")],
+        script_b=[("accept_challenge", "b.1")],
+    )
+    fight_once(battle)
+    assert asked(battle, B, "accept_challenge")[0].labels() == ["b.1"]  # no "refuse"
+    (boon,) = of_kind(battle, "chaos boon")
+    assert (boon.model, boon.slain, boon.roll) == ("b.1", "a.1", 35)
+    assert alive_ids(a) == []
+    assert all_dice_used(battle)
+
+
+def test_champion_of_chaos_must_issue_when_the_foe_does_not() -> None:
+    a = make_unit("a", A, [placed(hero("Hero", i=1), 10, 20)])
+    b = make_unit("b", B, [placed(hero("Champion", i=1), 10, 21, ("Champion of Chaos",))])
+    battle = make_battle(
+        a,
+        b,
+        dice=[1, 1],  # both miss
+        script_a=[("issue_challenge", "no challenge"), ("accept_challenge", "a.1")],
+        script_b=[("issue_challenge", "b.1")],
+    )
+    fight_once(battle)
+    assert asked(battle, B, "issue_challenge")[0].labels() == ["b.1"]  # no "no challenge"
+    (issued,) = of_kind(battle, "challenge")
+    assert (issued.player, issued.accepted_by) == (B, "a.1")
+    assert all_dice_used(battle)
+
+
+def ai_battle(a_attacks: int, b_attacks: int) -> tuple[Battle, Unit, Unit]:
+    a = make_unit("a", A, [placed(hero("Hero", a=a_attacks), 10, 20)])
+    b = make_unit("b", B, [placed(hero("Sergeant", a=b_attacks), 10, 21)])
+    return make_battle(a, b, seed=1, fallback=WaffleAI()), a, b
+
+
+def test_ai_issues_with_the_stronger_character_and_the_weaker_refuses() -> None:
+    # Expected casualties of one round, each Attack 1/2 to hit x 1/2 to wound,
+    # no save: the Hero (A3) 0.75 against the Sergeant's (A1) 0.25. A issues;
+    # B refuses (0.25 < 0.75), its only Character barred without being asked.
+    battle, _, _ = ai_battle(3, 1)
+    fight_once(battle)
+    (issued,) = of_kind(battle, "challenge")
+    assert (issued.player, issued.model, issued.accepted_by, issued.barred) == (A, "a.1", "", "b.1")
+
+
+def test_ai_weaker_character_does_not_issue_but_the_stronger_foe_does() -> None:
+    # The other way round: A (0.25 against 0.75) does not issue; B does, and
+    # A, weaker, refuses.
+    battle, _, _ = ai_battle(1, 3)
+    fight_once(battle)
+    (issued,) = of_kind(battle, "challenge")
+    assert (issued.player, issued.model, issued.accepted_by, issued.barred) == (B, "b.1", "", "a.1")
