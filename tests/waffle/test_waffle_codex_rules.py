@@ -240,9 +240,11 @@ def test_the_rules_of_issue_12_are_no_longer_reported_and_the_others_still_are()
         "Infiltrate",
         "The Aegis",
         "Power from Pain",
+        "Ancient Doom",
+        "Hatred",
     )
     assert unsupported_unit_rules(done) == []
-    still = ("Outflank", "Ancient Doom", "Champion of Chaos")
+    still = ("Outflank", "Champion of Chaos", "Hatred (Orks)")
     assert unsupported_unit_rules(still) == list(still)
 
 

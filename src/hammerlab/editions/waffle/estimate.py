@@ -8,6 +8,7 @@ values of whole attacks are :mod:`expected`, which builds on these and on
 
 from __future__ import annotations
 
+from hammerlab.editions.waffle.hatred import NO_REROLL, BlowReroll
 from hammerlab.editions.waffle.tables import ballistic_target, melee_cell, miss_reroll
 
 AUTOMATIC = "A"
@@ -29,12 +30,17 @@ def p_hit(bs: int, twin_linked: bool = False) -> float:
     return first if reroll is None else first + (1 - first) * p_at_least(reroll)
 
 
-def p_blow(attacker_ws: int, target_ws: int) -> float:
+def p_blow(attacker_ws: int, target_ws: int, reroll: BlowReroll = NO_REROLL) -> float:
     """Chance one close combat Attack hits, from the seed's chart (``A``: always,
-    as :func:`fight.roll_blows` resolves it)."""
-    return p_cell(melee_cell(attacker_ws, target_ws))
+    as :func:`fight.roll_blows` resolves it), ``reroll`` counted."""
+    return p_cell(melee_cell(attacker_ws, target_ws), reroll)
 
 
-def p_cell(cell: str) -> float:
-    """Chance one blow hits on a chart cell (``A``: always, ``4+``...)."""
-    return 1.0 if cell == AUTOMATIC else p_at_least(int(cell.rstrip("+")))
+def p_cell(cell: str, reroll: BlowReroll = NO_REROLL) -> float:
+    """Chance one blow hits on a chart cell (``A``: always, ``4+``...): a die
+    below ``reroll``'s limit (:meth:`hatred.BlowReroll.limit`) is rolled again."""
+    if cell == AUTOMATIC:
+        return 1.0
+    needed = int(cell.rstrip("+"))
+    first = p_at_least(needed)
+    return first + (1 - p_at_least(reroll.limit(needed))) * first

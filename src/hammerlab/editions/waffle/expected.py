@@ -52,6 +52,7 @@ from hammerlab.editions.waffle.fight import (
     second_weapon_bonus,
 )
 from hammerlab.editions.waffle.firing_modes import may_fire, spend
+from hammerlab.editions.waffle.hatred import blow_reroll, first_round
 from hammerlab.editions.waffle.odds import Defence, Volley, wound_chances, wound_fate
 from hammerlab.editions.waffle.odds_vehicles import hit_value
 from hammerlab.editions.waffle.orders import FireOrders
@@ -237,18 +238,23 @@ def blow_value(
     ``charged``) and the weapon as the model strikes with it
     (:func:`special_rules.close_combat_weapon`: Smash's AP2, the model's own
     Fleshbane, Poisoned, Rending, Shred); then wound, save (no cover) and
-    Instant Death as the fight resolves them.
+    Instant Death as the fight resolves them. To Hit re-rolls are the fight's
+    (:func:`hatred.blow_reroll`: Hatred, Preferred Enemy); a unit not yet locked
+    in combat would fight the first round of a new one.
     """
     if target.destroyed:
         return 0.0
     strength = close_combat_strength(unit, model, weapon, charged)
     armed = close_combat_weapon(unit, model, weapon)
     ws = majority_weapon_skill(battle, target)
+    first = not st(battle, unit).locked_in_combat or first_round(battle, unit)
+    reroll = blow_reroll(unit, model, target, first)
     if is_vehicle(target):  # the vehicle rules: their to-hit score and armour odds
         cell = melee_cell_against(battle, target)
-        hit = p_blow(weapon_skill(battle, unit, model), ws) if cell is None else p_cell(cell)
+        own = weapon_skill(battle, unit, model)
+        hit = p_blow(own, ws, reroll) if cell is None else p_cell(cell, reroll)
         return hit * hit_value(battle, target, model, armed, strength, melee=True)
-    hit = p_blow(weapon_skill(battle, unit, model), ws)
+    hit = p_blow(weapon_skill(battle, unit, model), ws, reroll)
     return hit * slain_per_hit(armed, strength, defence_of(battle, target, None))
 
 

@@ -76,8 +76,8 @@ def ancient_doom_penalty(combat: Combat, unit: Unit) -> int:
 
     Ancient Doom (Codex: Craftworlds; from memory, the codex is not in the shared
     data): the unit has Hatred against units with the Daemon of Slaanesh special
-    rule, "however, they must take Fear tests at -1 Ld against" them. Only this
-    part is played (hammerlab has no Hatred), so the rule stays reported."""
+    rule, "however, they must take Fear tests at -1 Ld against" them. This is
+    the Fear part; the Hatred part is :func:`hatred.hates`."""
     if not unit.has_rule("Ancient Doom"):
         return 0
     slaanesh = any(

@@ -37,6 +37,7 @@ from hammerlab.editions.waffle.fear import fear_tests, majority_weapon_skill, we
 from hammerlab.editions.waffle.fear import forget as forget_fear
 from hammerlab.editions.waffle.hammer_of_wrath import STEP as HAMMER_STEP
 from hammerlab.editions.waffle.hammer_of_wrath import Hammer, hammers, strike_hammers
+from hammerlab.editions.waffle.hatred import BlowReroll, blow_reroll, first_round
 from hammerlab.editions.waffle.melee_grenades import grenade_options, is_melee_grenade, may_attack
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import (
@@ -327,18 +328,20 @@ def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> No
     if target.destroyed:
         battle.say("fight", f"{unit.label}: {target.label} is wiped out; {weapon.name} blows lost")
         return
-    batches: dict[tuple[str, int], list[Model]] = {}
+    batches: dict[tuple[str, int, BlowReroll], list[Model]] = {}
     against = melee_cell_against(battle, target)
+    first = first_round(battle, unit)
     for model in plan.models:
         cell = against or melee_cell(weapon_skill(battle, unit, model), plan.target_ws)
         strength = close_combat_strength(unit, model, weapon, unit.status.charged)
-        batches.setdefault((cell, strength), []).append(model)
+        reroll = blow_reroll(unit, model, target, first)
+        batches.setdefault((cell, strength, reroll), []).append(model)
     hits: list[Hit] = []
     blows = 0
-    for (cell, strength), models in batches.items():
+    for (cell, strength, reroll), models in batches.items():
         count = sum(attacks_of(battle, unit, m, weapon) for m in models)
         blows += count
-        landed = roll_blows(battle, cell, count, weapon.name, preferred_enemy(unit))
+        landed = roll_blows(battle, cell, count, weapon.name, reroll)
         hits += [Hit(target, strength, models[0])] * landed
     battle.emit(
         BlowsStruck(
@@ -348,7 +351,7 @@ def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> No
             initiative=step,
             models=len(plan.models),
             attacks=blows,
-            needed="/".join(dict.fromkeys(cell for cell, _ in batches)),
+            needed="/".join(dict.fromkeys(cell for cell, _, _ in batches)),
             hits=len(hits),
         )
     )
@@ -388,17 +391,18 @@ def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> No
     st(battle, unit).combat_score += result.unsaved[target.id]
 
 
-def roll_blows(battle: Battle, cell: str, count: int, purpose: str, preferred: bool) -> int:
-    """Hits from ``count`` Attacks needing ``cell`` (``A``: all hit, no dice); a
-    ``preferred`` enemy's rolls of 1 are re-rolled once
-    (:func:`special_rules.preferred_enemy`)."""
+def roll_blows(battle: Battle, cell: str, count: int, purpose: str, reroll: BlowReroll) -> int:
+    """Hits from ``count`` Attacks needing ``cell`` (``A``: all hit, no dice); the
+    dice ``reroll`` names are re-rolled once (:func:`hatred.blow_reroll`: every
+    miss with Hatred in the first round, 1s for Preferred Enemy)."""
     if cell == AUTOMATIC:
         return count
     needed = int(cell.rstrip("+"))
     rolls = battle.dice.roll(count, f"to hit ({purpose}, {cell})")
-    ones = rolls.count(1) if preferred else 0
-    if ones:
-        rolls += battle.dice.roll(ones, f"re-roll 1s to hit (Preferred Enemy, {purpose}, {cell})")
+    again = sum(1 for r in rolls if r < reroll.limit(needed))
+    if again:
+        why = f"({reroll.rule}, {purpose}, {cell})"
+        rolls += battle.dice.roll(again, f"re-roll {reroll.dice} to hit {why}")
     return sum(1 for r in rolls if r >= needed)
 
 
@@ -413,7 +417,8 @@ def _caused(
     def blow(last: Model, count: int, rule: str) -> list[WoundRoll]:
         cell = melee_cell(weapon_skill(battle, unit, last), plan.target_ws)
         preferred = preferred_enemy(unit)
-        landed = roll_blows(battle, cell, count, f"{weapon.name} {rule}", preferred)
+        reroll = blow_reroll(unit, last, target, first_round(battle, unit))
+        landed = roll_blows(battle, cell, count, f"{weapon.name} {rule}", reroll)
         strength = close_combat_strength(unit, last, weapon, unit.status.charged)
         hits = [Hit(target, strength, last)] * landed
         hunter = monster_hunter(unit, target)

@@ -42,6 +42,10 @@ UNIT_RULES: Final[dict[str, str]] = {
     "Shrouded": "cover saves 2 better (5+ in the open), at best 2+",
     "Preferred Enemy": "re-rolls To Hit and To Wound rolls of 1, shooting and in close "
     "combat; Preferred Enemy (a type of foe) is not implemented",
+    "Hatred": "re-rolls failed To Hit rolls in close combat in the first round of each "
+    "combat (hatred.py); Hatred (a type of foe) is not implemented",
+    "Ancient Doom": "Hatred against units with a Daemon of Slaanesh (hatred.hates); Fear "
+    "tests at -1 Ld against them (fear.ancient_doom_penalty)",
     "Counter-attack": "+1 Attack for its models with the rule until the end of the phase "
     "when charged while not locked in combat",
     "Move Through Cover": "rolls 3D6 (highest) through difficult terrain; not slowed charging "
@@ -96,10 +100,12 @@ NO_EFFECT_RULES: Final[dict[str, str]] = {
 """Rules whose effect cannot arise in hammerlab (rule name → why), so they are
 not reported as not implemented."""
 
-QUALIFIED_NOT_IMPLEMENTED: Final[frozenset[str]] = frozenset({"stealth", "preferred enemy"})
+QUALIFIED_NOT_IMPLEMENTED: Final[frozenset[str]] = frozenset(
+    {"stealth", "preferred enemy", "hatred"}
+)
 """Rules implemented only in their plain form: ``Stealth (Ruins)`` (only in
-that kind of terrain) and ``Preferred Enemy (Orks)`` (only against that foe)
-are reported as not implemented."""
+that kind of terrain), ``Preferred Enemy (Orks)`` and ``Hatred (Orks)`` (only
+against that foe) are reported as not implemented."""
 
 
 def _base(rule: str) -> str:
