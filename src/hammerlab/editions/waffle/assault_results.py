@@ -14,7 +14,7 @@ from hammerlab.editions.waffle.allocation import allocate_wounds
 from hammerlab.editions.waffle.combat import Combat, in_contact, units_in_contact
 from hammerlab.editions.waffle.events import CombatResolved, SweepingAdvance
 from hammerlab.editions.waffle.morale import morale_check
-from hammerlab.editions.waffle.movement import centre_of, choose_intent, fall_back, goal_of
+from hammerlab.editions.waffle.movement import choose_intent, fall_back, goal_of
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult
 from hammerlab.editions.waffle.placement import (
     EPSILON,
@@ -36,6 +36,7 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import ModelMoved
 from hammerlab.engine.geometry import Vec, base_distance, centre_distance, closest, step_toward
+from hammerlab.engine.moves import centre_of
 from hammerlab.engine.units import Model, Unit
 
 CONSOLIDATE_CLEARANCE = 1.0

@@ -39,6 +39,7 @@ from hammerlab.editions.waffle.shooting import targets_for
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import Vec, offset
+from hammerlab.engine.moves import centre_of
 from hammerlab.engine.units import Unit
 
 ENEMY_GAP = 1.0
@@ -104,7 +105,7 @@ def aim_points(battle: Battle, unit: Unit) -> list[Vec]:
     each once.
     """
     field = battle.battlefield
-    centres = [_centre(enemy) for enemy in battle.enemies_of(unit)]
+    centres = [centre_of(enemy) for enemy in battle.enemies_of(unit)]
     candidates: list[Vec] = []
     for distance in AIM_DISTANCES:
         for centre in centres:
@@ -121,14 +122,6 @@ def aim_points(battle: Battle, unit: Unit) -> list[Vec]:
         ):
             points.append(point)
     return points
-
-
-def _centre(unit: Unit) -> Vec:
-    models = unit.alive_models
-    return (
-        sum(m.position[0] for m in models) / len(models),
-        sum(m.position[1] for m in models) / len(models),
-    )
 
 
 def choose_point(battle: Battle, unit: Unit, player: str, why: str) -> Vec | None:

@@ -371,19 +371,7 @@ def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> No
     if wounds:
         for rule in battle.hooks.get(MELEE_WOUNDS_CAUSED):
             wounds += rule(battle, replace(caused, wounds=len(wounds)))
-    allocate_wounds(
-        battle,
-        unit,
-        target,
-        wounds,
-        weapon,
-        MELEE_ORDERS,
-        result,
-        attackers,
-        melee=True,
-        only=plan.only,
-        spare=plan.spare,
-    )
+    caused.allocate(wounds)
     unsaved = result.unsaved[target.id]
     if unsaved:
         for after in battle.hooks.get(MELEE_WOUNDS_UNSAVED):

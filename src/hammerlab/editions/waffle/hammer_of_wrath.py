@@ -22,7 +22,7 @@ from hammerlab.editions.waffle.allocation import allocate_wounds
 from hammerlab.editions.waffle.combat import in_contact
 from hammerlab.editions.waffle.events import BlowsStruck
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult
-from hammerlab.editions.waffle.profiles import StrengthSpec, WeaponProfile, stats_of
+from hammerlab.editions.waffle.profiles import StrengthSpec, single_hit, stats_of
 from hammerlab.editions.waffle.special_rules import model_has
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicle_damage import resolve_blows_on_vehicle
@@ -35,19 +35,7 @@ from hammerlab.engine.units import Model, Unit
 RULE = "Hammer of Wrath"
 STEP = 10
 """'resolved during the Fight sub-phase at the Initiative 10 step'."""
-HAMMER_BLOW = WeaponProfile(
-    name=RULE,
-    range=None,
-    strength=StrengthSpec(0, "user"),
-    ap=None,
-    base_type="Melee",
-    shots=1,
-    salvo_moving_shots=1,
-    blast=None,
-    template=False,
-    barrage=False,
-    rules=(),
-)
+HAMMER_BLOW = single_hit(RULE, StrengthSpec(0, "user"))
 """The hit: the model's Strength, AP-, no special rules."""
 ORDERS = FireOrders(purpose=RULE)
 

@@ -30,13 +30,13 @@ import math
 
 from hammerlab.editions.waffle.assault_results import consolidate
 from hammerlab.editions.waffle.combat import foes_in_contact, refresh_locks
-from hammerlab.editions.waffle.movement import centre_of, dangerous_terrain_tests
+from hammerlab.editions.waffle.movement import dangerous_terrain_tests
 from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import Vec
-from hammerlab.engine.moves import path_clear, shift_unit
+from hammerlab.engine.moves import centre_of, path_clear, shift_unit
 from hammerlab.engine.units import Model, Unit
 
 RULE = "Hit and Run"

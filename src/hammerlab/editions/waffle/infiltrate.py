@@ -23,6 +23,7 @@ from hammerlab.editions.waffle.placement import EPSILON, base_on_table, gaps_to_
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import Vec
+from hammerlab.engine.moves import centre_of
 from hammerlab.engine.units import Unit
 
 INFILTRATE = "infiltrate"
@@ -41,14 +42,6 @@ def set_infiltrators(battle: Battle, unit_ids: list[str]) -> None:
     """Note the units a scenario lets infiltrate (none: nothing is remembered)."""
     if unit_ids:
         battle.memory[INFILTRATE] = {"waiting": list(unit_ids), "done": []}
-
-
-def _centre(unit: Unit) -> Vec:
-    models = unit.alive_models
-    return (
-        sum(m.position[0] for m in models) / len(models),
-        sum(m.position[1] for m in models) / len(models),
-    )
 
 
 def may_set_up(battle: Battle, unit: Unit, shift: Vec) -> bool:
@@ -73,7 +66,7 @@ def infiltration_points(battle: Battle, unit: Unit) -> list[Vec]:
     """The shifts offered: the unit's formation centred on each point of a
     :data:`GRID`-inch grid over the table where it may be set up (:func:`may_set_up`)."""
     field = battle.battlefield
-    cx, cy = _centre(unit)
+    cx, cy = centre_of(unit)
     shifts: list[Vec] = []
     for j in range(1, int(field.height // GRID)):
         for i in range(1, int(field.width // GRID)):
@@ -88,7 +81,7 @@ def infiltrate(battle: Battle, unit: Unit) -> None:
     offered = infiltration_points(battle, unit)
     if not offered:
         return
-    cx, cy = _centre(unit)
+    cx, cy = centre_of(unit)
     choices: list[Choice[Vec | None]] = [Choice(DEPLOY_NORMALLY, None)]
     choices += [Choice(f"({cx + dx:.1f}, {cy + dy:.1f})", (dx, dy)) for dx, dy in offered]
     shift = battle.decide(
@@ -106,7 +99,7 @@ def infiltrate(battle: Battle, unit: Unit) -> None:
         model.position = (model.position[0] + shift[0], model.position[1] + shift[1])
     done: list[str] = battle.memory[INFILTRATE]["done"]
     done.append(unit.id)
-    battle.emit(Infiltrated(unit=unit.label, centre=_centre(unit)))
+    battle.emit(Infiltrated(unit=unit.label, centre=centre_of(unit)))
 
 
 def infiltration(battle: Battle, player: str) -> None:

@@ -25,7 +25,7 @@ from hammerlab.engine.geometry import (
     segment_point_distance,
     step_toward,
 )
-from hammerlab.engine.moves import shift_unit
+from hammerlab.engine.moves import centre_of, shift_unit
 from hammerlab.engine.units import Model, Unit
 
 FAST_TYPES = ("Jump", "Jet", "Bike", "Beast", "Cavalry")
@@ -52,15 +52,6 @@ def choose_intent(battle: Battle, unit: Unit, why: str, phase: str = "shooting")
             choices=tuple(Choice(i, i) for i in INTENTS),
             context=DecisionContext(unit=unit.id, why=why, phase=phase),
         )
-    )
-
-
-def centre_of(unit: Unit) -> Vec:
-    """The middle of the unit's models alive."""
-    models = unit.alive_models
-    return (
-        sum(m.position[0] for m in models) / len(models),
-        sum(m.position[1] for m in models) / len(models),
     )
 
 

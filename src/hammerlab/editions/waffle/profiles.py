@@ -246,6 +246,26 @@ class WeaponProfile:
         return [r for r in self.rules if r.split(" (")[0].lower() not in _LOWER_RULES]
 
 
+def single_hit(
+    name: str, strength: StrengthSpec, base_type: str = "Melee", rules: tuple[str, ...] = ()
+) -> WeaponProfile:
+    """A one-shot AP- profile with no marker, for hits the rules make without a
+    weapon of their own (a Hammer of Wrath hit, a Smash Attack, an explosion)."""
+    return WeaponProfile(
+        name=name,
+        range=None,
+        strength=strength,
+        ap=None,
+        base_type=base_type,
+        shots=1,
+        salvo_moving_shots=1,
+        blast=None,
+        template=False,
+        barrage=False,
+        rules=rules,
+    )
+
+
 _LOWER_RULES = {r.lower() for r in WEAPON_RULES}
 _TYPE_RE = re.compile(
     r"^(?P<kind>Assault|Heavy|Rapid Fire|Salvo|Pistol|Ordnance|Melee)"

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from hammerlab.editions.waffle.melee_grenades import GRENADE_ATTACK
-from hammerlab.editions.waffle.profiles import StrengthSpec, WeaponProfile, stats_of
+from hammerlab.editions.waffle.profiles import StrengthSpec, WeaponProfile, single_hit, stats_of
 from hammerlab.editions.waffle.weapon_rules import smashing, with_rules
 from hammerlab.engine.units import Model, Unit
 
@@ -288,19 +288,7 @@ def close_combat_weapon(unit: Unit, model: Model, weapon: WeaponProfile) -> Weap
 
 _MELEE_MODEL_RULES = {r.lower() for r in MELEE_MODEL_RULES}
 
-SMASH_ATTACK: Final = WeaponProfile(
-    name="Smash Attack",
-    range=None,
-    strength=StrengthSpec(2, "times"),
-    ap=None,
-    base_type="Melee",
-    shots=1,
-    salvo_moving_shots=1,
-    blast=None,
-    template=False,
-    barrage=False,
-    rules=("Smash Attack",),
-)
+SMASH_ATTACK: Final = single_hit("Smash Attack", StrengthSpec(2, "times"), rules=("Smash Attack",))
 """7th edition, Smash: "when it makes its close combat attacks, it can choose
 instead to make a single Smash Attack. If it does so, roll To Hit as normal, but
 resolve the Attack at double the model's Strength (to a maximum of 10)". Its AP2

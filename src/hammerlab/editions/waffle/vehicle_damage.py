@@ -22,7 +22,7 @@ from hammerlab.editions.waffle.armour import (
 )
 from hammerlab.editions.waffle.morale import pinning_test
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
-from hammerlab.editions.waffle.profiles import StrengthSpec, WeaponProfile
+from hammerlab.editions.waffle.profiles import StrengthSpec, WeaponProfile, single_hit
 from hammerlab.editions.waffle.state import remove_casualty
 from hammerlab.editions.waffle.transports import bail_out
 from hammerlab.editions.waffle.vehicle_events import (
@@ -55,19 +55,7 @@ DAMAGE_TABLE = ((3, CREW_SHAKEN), (4, CREW_STUNNED), (5, WEAPON_DESTROYED), (6, 
 EXPLOSION_STRENGTH = 4
 """Explodes!: "Nearby units suffer a Strength 4, AP- hit for each of their models within
 D6"" (7th edition; 6th edition's was Strength 3)."""
-EXPLOSION = WeaponProfile(
-    name="Explosion",
-    range=None,
-    strength=StrengthSpec(EXPLOSION_STRENGTH),
-    ap=None,
-    base_type="Assault",
-    shots=1,
-    salvo_moving_shots=1,
-    blast=None,
-    template=False,
-    barrage=False,
-    rules=(),
-)
+EXPLOSION = single_hit("Explosion", StrengthSpec(EXPLOSION_STRENGTH), base_type="Assault")
 """The hits of an exploding vehicle, resolved "just like hits from shooting"."""
 
 
