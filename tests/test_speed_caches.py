@@ -16,13 +16,26 @@ from pathlib import Path
 import pytest
 
 from hammerlab.analysis.game import Game
+from hammerlab.editions.waffle.attacks import (
+    effective_range,
+    fires_snap,
+    firing_models,
+    ranged_weapons,
+)
+from hammerlab.editions.waffle.firing_modes import throwers
+from hammerlab.editions.waffle.markers import aim_points
+from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.profiles import stats_of, weapon_of
+from hammerlab.editions.waffle.special_rules import names_rule
 from hammerlab.editions.waffle.state import SHOOTING_RECORD, st, state_of
+from hammerlab.editions.waffle.visibility import seen_by_each, visible_models, within
 from hammerlab.engine import memo
+from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.datasheet import Profile
 from hammerlab.engine.geometry import base_distance, gap_table
 from hammerlab.engine.memo import decision_scope, per_decision
-from hammerlab.engine.units import Model
+from hammerlab.engine.units import Model, Unit
 from hammerlab.io.scenario import load_scenario
 from hammerlab.io.wh40kdc_library import Wh40kdcLibrary
 
@@ -191,3 +204,85 @@ def test_wh40kdc_ability_lookup_matches_a_scan_of_the_dataset() -> None:
             want = (mine or same or [None])[0]
             got = library.ability(army, name)
             assert (got.ability_id if got else None) == (want.id if want else None)
+
+
+def _pairs(example: str) -> Iterator[tuple[Battle, Unit, Unit]]:
+    """Every (unit, other unit) of an example battle as it starts."""
+    path = ROOT / "examples" / example
+    battle = Game.start(load_scenario(path), str(path), 1).battle
+    for unit in battle.units.values():
+        for other in battle.units.values():
+            if other is not unit:
+                yield battle, unit, other
+
+
+@pytest.mark.parametrize("example", ["blast_and_template_blob.toml", "marines_vs_orks_ruins.toml"])
+def test_seen_by_each_is_visible_models_of_each_shooter_alone(example: str) -> None:
+    for battle, unit, target in _pairs(example):
+        ids = [id(m) for m in target.alive_models]
+        alone = tuple(
+            tuple(ids.index(id(m)) for m in visible_models(battle, [s], target))
+            for s in unit.alive_models
+        )
+        assert seen_by_each(battle, unit.alive_models, target) == alone
+
+
+def _fires(
+    battle: Battle, unit: Unit, model: Model, target: Unit, name: str, orders: FireOrders
+) -> bool:
+    """Seed 000, step 3, model by model: it has the weapon and a Ballistic Skill, may fire
+    it (Snap Shots: not a Template, Blast or Ordnance), sees a target model (a Barrage
+    need not), may place its marker or template, and is within range of a target
+    model it sees (any, for a Barrage that sees none)."""
+    weapon = model.weapon(name)
+    if weapon is None or stats_of(model.profile).bs == 0:
+        return False
+    profile = weapon_of(weapon)
+    if orders.weapon_types is not None and profile.base_type not in orders.weapon_types:
+        return False
+    if fires_snap(battle, unit, profile, orders, target) and not profile.can_snap_fire:
+        return False
+    seen = visible_models(battle, [model], target)
+    if not seen and not profile.barrage:
+        return False
+    if (profile.blast or profile.template) and not aim_points(battle, model, target, profile):
+        return False
+    reach = effective_range(unit, profile)
+    if orders.counts_within is not None:
+        return reach >= orders.counts_within
+    return within(model, seen or target.alive_models, reach)
+
+
+@pytest.mark.parametrize("example", ["blast_and_template_blob.toml", "marines_vs_orks_ruins.toml"])
+def test_firing_models_are_those_that_see_and_reach_the_target_model_by_model(
+    example: str,
+) -> None:
+    fired = 0
+    for battle, unit, target in _pairs(example):
+        for name in ranged_weapons(unit):
+            for orders in (FireOrders(), FireOrders(snap=True), FireOrders(counts_within=1.0)):
+                want = [
+                    m for m in unit.alive_models if _fires(battle, unit, m, target, name, orders)
+                ]
+                got = firing_models(battle, unit, target, name, orders)
+                assert got == throwers(name, want)
+                fired += len(got)
+    assert fired > 0  # some weapon of the example fires at all
+
+
+def test_the_cached_rule_lookups_answer_as_a_scan_of_the_rules() -> None:
+    rules = ("Fleet", "Feel No Pain (5+)", " Stubborn ")
+    for rule in ("fleet", "FEEL NO PAIN", "Feel No Pain (4+)", "stubborn", "Fearless"):
+        assert names_rule(rules, rule) == any(
+            r.split(" (")[0].strip().lower() == rule.lower() for r in rules
+        )
+        assert names_rule(list(rules), rule) == names_rule(rules, rule)
+    path = ROOT / "examples" / "whole_game_three_turns.toml"
+    battle = Game.start(load_scenario(path), str(path), 1).battle
+    for unit in battle.units.values():
+        names = {r for m in unit.models for r in m.rules} | set(unit.datasheet.rules)
+        for name in (*names, "Eternal Warrior", "fleet"):
+            scanned = any(r.lower() == name.lower() for r in unit.datasheet.rules) or any(
+                r.lower() == name.lower() for m in unit.alive_models for r in m.rules
+            )
+            assert unit.has_rule(name) == scanned

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from hammerlab.engine.datasheet import Datasheet, Profile, Weapon
 from hammerlab.engine.geometry import MM_PER_INCH, Vec
@@ -80,7 +81,7 @@ class Unit:
     @property
     def destroyed(self) -> bool:
         """Whether every model is gone."""
-        return not self.alive_models
+        return all(m.wounds_left <= 0 for m in self.models)  # no list built: asked often
 
     @property
     def rules(self) -> tuple[str, ...]:
@@ -90,9 +91,9 @@ class Unit:
     def has_rule(self, name: str) -> bool:
         """Whether the unit, or any of its models alive, has the rule ``name``."""
         wanted = name.lower()
-        if any(r.lower() == wanted for r in self.datasheet.rules):
+        if wanted in _lowered(self.datasheet.rules):
             return True
-        return any(r.lower() == wanted for m in self.alive_models for r in m.rules)
+        return any(wanted in _lowered(m.rules) for m in self.models if m.wounds_left > 0)
 
     def weapon_names(self) -> list[str]:
         """Distinct weapon names carried by models alive, first-seen order."""
@@ -106,3 +107,10 @@ class Unit:
     def label(self) -> str:
         """How the log names the unit."""
         return f"{self.name} [{self.id}]"
+
+
+@lru_cache(maxsize=4096)
+def _lowered(rules: tuple[str, ...]) -> frozenset[str]:
+    """``rules`` in lower case, as :meth:`Unit.has_rule` compares them; cached: the
+    same few tuples of rules are asked about on every estimate."""
+    return frozenset(r.lower() for r in rules)

@@ -471,7 +471,9 @@ class WaffleAI(PsychicChoices):
             returned = expected_attack(battle, unit, attacker, RETURN_FIRE_ORDERS)
         dive = -1.0
         if DIVE in labels:
-            dive = dive_gain(battle, unit, attacker) - next_turn_value(battle, unit)
+            gain = dive_gain(battle, unit, attacker)
+            # Its cost (never negative) only decides against a positive gain: the same choice.
+            dive = gain - next_turn_value(battle, unit) if gain > 0 else gain
         if returned > RETURN_FIRE_FLOOR and returned >= dive:
             return labels.index(RETURN_FIRE)
         if dive > 0:

@@ -45,14 +45,12 @@ from hammerlab.editions.waffle.tables import (
 )
 from hammerlab.editions.waffle.vehicle_damage import resolve_vehicle_hits
 from hammerlab.editions.waffle.vehicles import crew_snap_shots, is_vehicle, vehicle_of
-from hammerlab.editions.waffle.visibility import visible_models, within
+from hammerlab.editions.waffle.visibility import seen_by_each, visible_models, within
 from hammerlab.editions.waffle.wounds import roll_to_wound, weapon_strength
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
-from hammerlab.engine.geometry import (
-    TEMPLATE_LENGTH,
-)
+from hammerlab.engine.geometry import TEMPLATE_LENGTH, gap_table
 from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Model, Unit
 
@@ -81,7 +79,7 @@ def firing_models(
     past its quota, or that fired another mode of the same item, does not fire,
     and of a grenade one model throws (:mod:`firing_modes`).
     """
-    chosen: list[Model] = []
+    armed: list[tuple[Model, WeaponProfile]] = []
     snaps: dict[Weapon, bool] = {}  # models sharing a weapon share the answer
     for model in unit.alive_models:
         weapon = model.weapon(weapon_name)
@@ -99,7 +97,17 @@ def firing_models(
             snap = snaps[weapon] = fires_snap(battle, unit, profile, orders, target)
         if snap and not profile.can_snap_fire:
             continue
-        seen = visible_models(battle, [model], target)
+        armed.append((model, profile))
+    if not armed:
+        return []
+    # Sight and range of every armed model at once (one table each, not one per model).
+    shooters = [model for model, _ in armed]
+    sight = seen_by_each(battle, shooters, target)
+    gaps = gap_table(shooters, target.alive_models) if orders.counts_within is None else ()
+    everyone = range(len(target.alive_models))
+    chosen: list[Model] = []
+    for at, (model, profile) in enumerate(armed):
+        seen = sight[at]
         if not seen and not profile.barrage:
             continue
         if (profile.blast or profile.template) and not aim_points(battle, model, target, profile):
@@ -108,7 +116,7 @@ def firing_models(
         if orders.counts_within is not None:
             if reach >= orders.counts_within:
                 chosen.append(model)
-        elif within(model, seen or target.alive_models, reach):
+        elif any(gaps[at][j] <= reach for j in (seen or everyone)):  # visibility.within
             chosen.append(model)
     return throwers(weapon_name, chosen)
 
@@ -211,11 +219,11 @@ def shots_of(
     firing" (seed 004, ``counts_within``), so Rapid Fire weapons fire twice.
     """
     half = (profile.range or 0.0) / 2
-    if counts_within is not None:
-        close = counts_within <= half
-    else:
-        close = within(model, visible_models(battle, [model], target), half)
-    near = profile.base_type == "Rapid Fire" and close
+    near = profile.base_type == "Rapid Fire" and (  # only Rapid Fire asks how near
+        counts_within <= half
+        if counts_within is not None
+        else within(model, visible_models(battle, [model], target), half)
+    )
     return weapon_shots(profile, near, moved_for_weapons(unit))
 
 

@@ -47,6 +47,7 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import ModelMoved
 from hammerlab.engine.geometry import Vec, base_distance, centre_distance, closest
+from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Model, Unit
 
 END_CHARGES = "end charges"
@@ -151,6 +152,7 @@ def charge_ban(battle: Battle, unit: Unit) -> str | None:
     return None
 
 
+@per_decision
 def charge_distance(unit: Unit, target: Unit) -> float:
     """Base to base, the closest charging model to the closest target model."""
     return min(base_distance(m, e) for m in unit.alive_models for e in target.alive_models)
@@ -288,6 +290,7 @@ def _react(battle: Battle, charger: Unit, target: Unit, available: list[Reaction
     reaction.resolve(battle, target, charger)
 
 
+@per_decision
 def through_difficult_terrain(battle: Battle, unit: Unit, target: Unit) -> bool:
     """Whether any charging model's straight path to its closest target model
     crosses (or starts in) difficult terrain (always, under Enfeeble:

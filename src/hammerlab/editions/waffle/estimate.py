@@ -8,6 +8,8 @@ values of whole attacks are :mod:`expected`, which builds on these and on
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from hammerlab.editions.waffle.hatred import NO_REROLL, BlowReroll
 from hammerlab.editions.waffle.tables import ballistic_target, melee_cell, miss_reroll
 
@@ -20,16 +22,19 @@ def p_at_least(needed: int) -> float:
     return max(0.0, min(1.0, (7 - needed) / 6))
 
 
+@lru_cache(maxsize=256)
 def p_hit(bs: int, twin_linked: bool = False) -> float:
     """Chance one shot hits with ``bs``: a miss is re-rolled from BS 6, or when
     the weapon is twin-linked (:func:`tables.miss_reroll`), as
-    :func:`attacks.roll_to_hit` does."""
+    :func:`attacks.roll_to_hit` does. Cached (as :func:`p_blow`): a function of
+    its numbers, asked for every firing model."""
     needed = ballistic_target(bs)[0]
     reroll = miss_reroll(bs, twin_linked)
     first = p_at_least(needed)
     return first if reroll is None else first + (1 - first) * p_at_least(reroll)
 
 
+@lru_cache(maxsize=1024)
 def p_blow(attacker_ws: int, target_ws: int, reroll: BlowReroll = NO_REROLL) -> float:
     """Chance one close combat Attack hits, from the seed's chart (``A``: always,
     as :func:`fight.roll_blows` resolves it), ``reroll`` counted."""

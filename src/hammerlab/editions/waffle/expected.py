@@ -267,6 +267,7 @@ def attacks_with(model: Model, weapon: WeaponProfile, bonus: int) -> int:
     return stats_of(model.profile).a + bonus + second_weapon_bonus(model, weapon)
 
 
+@per_decision
 def best_melee_weapon(
     battle: Battle, unit: Unit, model: Model, target: Unit, charged: bool
 ) -> WeaponProfile:
@@ -314,18 +315,20 @@ def _kind(model: Model) -> tuple[int, int, tuple[str, ...]]:
 def strikes_first(battle: Battle, unit: Unit, foe: Unit, charged: bool) -> bool:
     """Whether most of ``unit``'s models strike before most of ``foe``'s
     (:func:`fight.initiative`, Unwieldy weapons at 1)."""
+    return _striking_step(battle, unit, foe, charged) > _striking_step(battle, foe, unit, False)
 
-    def step(side: Unit, side_charged: bool) -> int:
-        other = foe if side is unit else unit
-        alike: dict[tuple[int, int, tuple[str, ...]], int] = {}
-        for m in side.alive_models:
-            if _kind(m) not in alike:
-                weapon = best_melee_weapon(battle, side, m, other, side_charged)
-                alike[_kind(m)] = initiative(m, weapon, concussed(battle, m))
-        steps = [alike[_kind(m)] for m in side.alive_models]
-        return sorted(steps)[len(steps) // 2]
 
-    return step(unit, charged) > step(foe, False)
+@per_decision
+def _striking_step(battle: Battle, side: Unit, other: Unit, charged: bool) -> int:
+    """The Initiative step most of ``side``'s models strike at against ``other``
+    (their median), each with its best weapon (:func:`best_melee_weapon`)."""
+    alike: dict[tuple[int, int, tuple[str, ...]], int] = {}
+    for m in side.alive_models:
+        if _kind(m) not in alike:
+            weapon = best_melee_weapon(battle, side, m, other, charged)
+            alike[_kind(m)] = initiative(m, weapon, concussed(battle, m))
+    steps = [alike[_kind(m)] for m in side.alive_models]
+    return sorted(steps)[len(steps) // 2]
 
 
 def charged_fighters(defender: Unit, charger: Unit) -> list[Model]:

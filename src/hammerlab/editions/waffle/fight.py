@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from hammerlab.editions.waffle.allocation import allocate_wounds
 from hammerlab.editions.waffle.assault_results import FightRecord, pile_in, resolve_assault
@@ -144,11 +145,23 @@ def melee_options(
     (:func:`special_rules.smash_options`); against ``foes`` with a vehicle (or a
     Monstrous Creature), its krak grenades or melta bombs
     (:func:`melee_grenades.grenade_options`), which are never ordinary weapons."""
-    profiles = [weapon_of(w) for w in model.weapons if not is_melee_grenade(w)]
+    return [
+        *_carried_options(model.weapons),
+        *smash_options(unit, model),
+        *grenade_options(model, foes),
+    ]
+
+
+@lru_cache(maxsize=1024)
+def _carried_options(weapons: tuple[Weapon, ...]) -> tuple[WeaponProfile, ...]:
+    """The melee weapons among ``weapons``, and a close combat weapon with a pistol
+    or none (:func:`melee_options`); cached: a function of the immutable wargear,
+    asked for every model on every estimate of a fight."""
+    profiles = [weapon_of(w) for w in weapons if not is_melee_grenade(w)]
     options = {p.name: p for p in profiles if p.base_type == "Melee"}
     if not options or any(p.base_type == "Pistol" for p in profiles):
         options.setdefault(CLOSE_COMBAT_WEAPON.name, CLOSE_COMBAT_WEAPON)
-    return [*options.values(), *smash_options(unit, model), *grenade_options(model, foes)]
+    return tuple(options.values())
 
 
 def choose_weapons(

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import replace
+from functools import lru_cache
 from typing import Final
 
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
@@ -39,8 +40,10 @@ def _is_krak(name: str) -> bool:
     return bool(_KRAK.search(name)) and "launcher" not in name.lower()
 
 
+@lru_cache(maxsize=4096)
 def is_melee_grenade(weapon: Weapon) -> bool:
-    """Whether ``weapon`` is a krak grenade or a melta bomb (not a grenade launcher)."""
+    """Whether ``weapon`` is a krak grenade or a melta bomb (not a grenade launcher);
+    cached: a function of the immutable weapon, asked for every model's every option."""
     return _is_krak(weapon.name) or bool(_MELTA_BOMB.search(weapon.name))
 
 

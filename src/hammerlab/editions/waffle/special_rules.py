@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Final
 
 from hammerlab.editions.waffle.melee_grenades import GRENADE_ATTACK
@@ -132,8 +133,14 @@ def model_has(unit: Unit, model: Model, rule: str) -> bool:
 
 def names_rule(rules: Iterable[str], rule: str) -> bool:
     """Whether ``rules`` name ``rule`` (ignoring any ``(X+)`` suffix)."""
-    wanted = rule.lower()
-    return any(_base(r) == wanted for r in rules)
+    return rule.lower() in _bases(rules if isinstance(rules, tuple) else tuple(rules))
+
+
+@lru_cache(maxsize=4096)
+def _bases(rules: tuple[str, ...]) -> frozenset[str]:
+    """Each of ``rules`` as :func:`names_rule` compares it (:func:`_base`); cached:
+    the same few tuples of rules are asked about on every estimate."""
+    return frozenset(_base(r) for r in rules)
 
 
 IGNORE_WOUND: Final[dict[str, tuple[int, int | None]]] = {

@@ -37,6 +37,28 @@ def _seen(
     return tuple(j for j in range(len(targets)) if any(row[j] for row in sight))
 
 
+def seen_by_each(
+    battle: Battle, shooters: list[Model], target: Unit
+) -> tuple[tuple[int, ...], ...]:
+    """For each of ``shooters``, the indices (in ``target.alive_models``) of the
+    models it sees: :func:`visible_models` of each shooter alone, from one
+    sight table for them all."""
+    return _seen_each(
+        battle.battlefield,
+        tuple(s.position for s in shooters),
+        tuple(t.position for t in target.alive_models),
+    )
+
+
+@lru_cache(maxsize=1 << 14)
+def _seen_each(
+    field: Battlefield, lookers: tuple[Vec, ...], targets: tuple[Vec, ...]
+) -> tuple[tuple[int, ...], ...]:
+    """Which of ``targets`` each point of ``lookers`` sees, remembered as :func:`_seen` is."""
+    sight = field.sight_table(lookers, targets)
+    return tuple(tuple(j for j in range(len(targets)) if row[j]) for row in sight)
+
+
 def unit_can_see(battle: Battle, unit: Unit, target: Unit) -> bool:
     """Seed 000, step 2: "The unit can shoot at an enemy unit that it can see"."""
     return bool(visible_models(battle, unit.alive_models, target))
