@@ -27,6 +27,7 @@ Results are floating point: exact up to rounding, not estimates.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -140,6 +141,7 @@ def _effective_damage(attack: AttackProfile) -> Vector:
     return compound(raw, binomial(1, through))
 
 
+@lru_cache(maxsize=4096)
 def kill_odds(
     weapon: WeaponProfile,
     firing_models: int,
@@ -153,6 +155,10 @@ def kill_odds(
     [LETHAL HITS] with [DEVASTATING WOUNDS] is a real choice (an automatic wound
     is never a critical wound): both are computed and the one that destroys more
     models on average is reported, with a word in :attr:`KillOdds.choices`.
+
+    Cached by its arguments (immutable values): a pure function, asked by the AI
+    for the same weapons and targets every activation, and every answer an
+    immutable record.
     """
     attack = attack_profile(weapon, target, situation, feel_no_pain)
     if not attack.lethal:
