@@ -132,6 +132,7 @@ def _why_not(battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders:
     return f"no model can fire {weapon_name} at {target.label}"
 
 
+@per_decision
 def ranged_weapons(unit: Unit) -> list[str]:
     """Names of the unit's shooting weapons."""
     names = []

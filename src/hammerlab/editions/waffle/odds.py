@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from math import prod
 
 import numpy as np
@@ -233,8 +234,13 @@ def wound_fate(fired: Volley, target: Defence, ap: int | None) -> tuple[float, f
     return unsaved * (1.0 - ignored), 0.0
 
 
+@lru_cache(maxsize=4096)
 def shooting_odds(fired: Volley, target: Defence) -> ShootingOdds:
-    """The exact odds of ``fired`` at ``target`` (see the module docstring)."""
+    """The exact odds of ``fired`` at ``target`` (see the module docstring).
+
+    Cached by its arguments (immutable values): a pure function, which the AI
+    asks again for the same volleys at the same targets, and every answer an
+    immutable record."""
     hits = hit_distribution(fired)
     wounding = wound_chances(fired, target.toughness)
     one = slain = 0.0
