@@ -33,7 +33,7 @@ from hammerlab.engine import memo
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.datasheet import Profile
-from hammerlab.engine.geometry import base_distance, gap_table
+from hammerlab.engine.geometry import base_distance, gap_table, sight_line
 from hammerlab.engine.memo import decision_scope, per_decision
 from hammerlab.engine.units import Model, Unit
 from hammerlab.io.scenario import load_scenario
@@ -286,3 +286,24 @@ def test_the_cached_rule_lookups_answer_as_a_scan_of_the_rules() -> None:
                 r.lower() == name.lower() for m in unit.alive_models for r in m.rules
             )
             assert unit.has_rule(name) == scanned
+
+
+def test_sight_and_cover_read_inside_an_area_as_shapely_does() -> None:
+    wall = TerrainArea("wall", ((4.0, -10.0), (5.0, -10.0), (5.0, 10.0), (4.0, 10.0)),
+                       blocks_sight=True)  # fmt: skip
+    wood = TerrainArea("wood", ((-1.0, -1.0), (2.0, -1.0), (2.0, 2.0), (-1.0, 2.0)), cover_save=5)
+    field = Battlefield(terrain=(wall, wood))
+    learnt = Battlefield(terrain=(wall, wood))  # sight learnt a table at a time
+    points = [(x * 1.5, y * 1.5) for x in range(-1, 8) for y in range(-2, 3)]
+    table = learnt.sight_table(tuple(points), tuple(points))
+    blocked = 0
+    for i, a in enumerate(points):
+        for j, b in enumerate(points):
+            crossed = [t for t in field.terrain if t.shape.intersects(sight_line(a, b))]
+            sees = not any(t.blocks_sight and not (t.contains(a) or t.contains(b)) for t in crossed)
+            cover = [t for t in crossed if t.cover_save is not None and not t.contains(a)]
+            assert field.can_see(a, b) == sees  # one pair at a time
+            assert table[i][j] == learnt.can_see(a, b) == sees
+            assert field.cover_between(a, b) == cover
+            blocked += not sees
+    assert blocked > 0

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
+import numpy as np
+import shapely
 from shapely import prepare
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
@@ -88,7 +91,7 @@ class Battlefield:
             if len(sight) > SIGHT_CACHE:
                 sight.clear()
             seen = not any(
-                area.blocks_sight and not (area.contains(a) or area.contains(b))
+                area.blocks_sight and not (self._inside(area, a) or self._inside(area, b))
                 for area in self.crossed(a, b)
             )
             sight[(a, b)] = seen
@@ -109,8 +112,40 @@ class Battlefield:
         return [
             area
             for area in self.crossed(shooter, target)
-            if area.cover_save is not None and not area.contains(shooter)
+            if area.cover_save is not None and not self._inside(area, shooter)
         ]
+
+    def learn_sight(self, lookers: Sequence[Vec], targets: Sequence[Vec]) -> None:
+        """Work out at once what :meth:`can_see` answers for every pair of ``lookers``
+        and ``targets`` not yet asked about, and remember it.
+
+        The same test as :meth:`can_see` (a sight-blocking area the line crosses,
+        neither point inside it), the lines built and tested against each area in
+        one vectorised shapely call rather than one line at a time: the same GEOS
+        predicate on the same coordinates, so the same answers.
+        """
+        sight: dict[tuple[Vec, Vec], bool] = self._sight  # type: ignore[attr-defined]
+        pairs = list(dict.fromkeys((a, b) for a in lookers for b in targets if (a, b) not in sight))
+        if not pairs:
+            return
+        if len(sight) + len(pairs) > SIGHT_CACHE:
+            sight.clear()
+        blocked = [False] * len(pairs)
+        walls = [area for area in self.terrain if area.blocks_sight]
+        if walls:
+            lines = shapely.linestrings(np.array(pairs, dtype=float))
+            for area in walls:
+                for i in np.flatnonzero(shapely.intersects(area.shape, lines)):
+                    a, b = pairs[i]
+                    if not (self._inside(area, a) or self._inside(area, b)):
+                        blocked[i] = True
+        for pair, wall in zip(pairs, blocked, strict=True):
+            sight[pair] = not wall
+
+    def _inside(self, area: TerrainArea, point: Vec) -> bool:
+        """``area.contains(point)``, read off the areas remembered at ``point``
+        (:meth:`areas_at`): no shapely point built for a point already asked about."""
+        return area in _areas_at(self, point)
 
 
 SIGHT_CACHE = 1 << 17
@@ -121,6 +156,7 @@ SIGHT_CACHE = 1 << 17
 def _sight_table(
     field: Battlefield, lookers: tuple[Vec, ...], targets: tuple[Vec, ...]
 ) -> tuple[tuple[bool, ...], ...]:
+    field.learn_sight(lookers, targets)
     return tuple(tuple(field.can_see(a, b) for b in targets) for a in lookers)
 
 
