@@ -103,7 +103,7 @@ def main() -> None:
         situation = Situation(target_models=models)
         exact = kill_odds(profile, firing, target, models, situation)
         question = (profile, firing, target, models, situation)
-        exact_s = _seconds(kill_odds, question, REPEATS)
+        exact_s = _seconds(kill_odds.__wrapped__, question, REPEATS)  # computed, not remembered
         attack = attack_profile(profile, target, situation)
         start = time.perf_counter()
         sampled = _monte_carlo(attack, firing, target.wounds, models, rng)
