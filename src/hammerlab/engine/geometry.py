@@ -84,6 +84,32 @@ def _gap_table(rows: Bases, columns: Bases) -> tuple[tuple[float, ...], ...]:
     return tuple(tuple(_gap(a, ra, b, rb) for b, rb in columns) for a, ra in rows)
 
 
+SURELY_APART = 1e-6
+"""Inches of slack :func:`out_of_reach` keeps, far above any rounding of a distance."""
+
+
+def out_of_reach(rows: Sequence[Placed], columns: Sequence[Placed], inches: float) -> bool:
+    """Whether every base of ``rows`` is surely more than ``inches`` from every base of
+    ``columns``: the boxes around the two groups of bases lie farther apart than
+    that (plus :data:`SURELY_APART`) along x or y.
+
+    A quick, sure "no" before a :func:`gap_table` is measured: every pair is
+    then at least that far apart along one axis, so its :func:`base_distance`
+    exceeds ``inches``; any other case (``False``) is left to the table.
+    """
+    if not rows or not columns:
+        return True
+    reach = inches + SURELY_APART
+    for axis in (0, 1):
+        low = min(m.position[axis] - m.radius for m in columns)
+        high = max(m.position[axis] + m.radius for m in columns)
+        if low - max(m.position[axis] + m.radius for m in rows) > reach:
+            return True
+        if min(m.position[axis] - m.radius for m in rows) - high > reach:
+            return True
+    return False
+
+
 def closest(origin: Sequence[Placed], candidates: Iterable[P]) -> list[P]:
     """``candidates`` ordered by their distance to the nearest of ``origin`` (ties in
     their given order; distances from :func:`gap_table`)."""
@@ -91,6 +117,13 @@ def closest(origin: Sequence[Placed], candidates: Iterable[P]) -> list[P]:
     table = gap_table(origin, items)
     order = sorted(range(len(items)), key=lambda i: min(row[i] for row in table))
     return [items[i] for i in order]
+
+
+def nearest(origin: Sequence[Placed], candidates: Iterable[P]) -> P:
+    """The first of :func:`closest` (the earliest on a tie), found without sorting."""
+    items = list(candidates)
+    table = gap_table(origin, items)
+    return items[min(range(len(items)), key=lambda i: min(row[i] for row in table))]
 
 
 def base_shape(model: Placed) -> BaseGeometry:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from hammerlab.editions.core11.profiles import model_keywords
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.geometry import base_distance, gap_table
+from hammerlab.engine.geometry import base_distance, gap_table, out_of_reach
 from hammerlab.engine.units import Model, Unit
 
 ENGAGEMENT_RANGE = 2.0
@@ -26,15 +26,14 @@ COVER_KINDS = frozenset({"INFANTRY", "BEASTS", "SWARM"})
 
 def engaged_with(battle: Battle, unit: Unit) -> list[Unit]:
     """Enemy units within engagement range of ``unit`` (every pair of models measured
-    at once and remembered while they stand still: :func:`geometry.gap_table`)."""
+    at once and remembered while they stand still: :func:`geometry.gap_table`;
+    units surely out of range, :func:`geometry.out_of_reach`, are not measured)."""
+    ours = unit.alive_models
     return [
         enemy
         for enemy in battle.enemies_of(unit)
-        if any(
-            gap <= ENGAGEMENT_RANGE
-            for row in gap_table(unit.alive_models, enemy.alive_models)
-            for gap in row
-        )
+        if not out_of_reach(ours, theirs := enemy.alive_models, ENGAGEMENT_RANGE)
+        and any(gap <= ENGAGEMENT_RANGE for row in gap_table(ours, theirs) for gap in row)
     ]
 
 

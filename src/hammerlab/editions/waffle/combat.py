@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.geometry import base_distance, gap_table
+from hammerlab.engine.geometry import base_distance, gap_table, out_of_reach
 from hammerlab.engine.units import Model, Unit
 
 CONTACT = 0.05
@@ -28,8 +28,10 @@ def in_contact(a: Model, b: Model) -> bool:
 
 def units_in_contact(a: Unit, b: Unit) -> bool:
     """Whether any model of ``a`` touches any model of ``b``."""
-    table = gap_table(a.alive_models, b.alive_models)
-    return any(gap <= CONTACT for row in table for gap in row)
+    ours, theirs = a.alive_models, b.alive_models
+    if out_of_reach(ours, theirs, CONTACT):  # far apart: no table needed
+        return False
+    return any(gap <= CONTACT for row in gap_table(ours, theirs) for gap in row)
 
 
 def foes_in_contact(battle: Battle, unit: Unit) -> list[Unit]:
