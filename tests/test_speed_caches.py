@@ -9,6 +9,7 @@ indexed wh40kdc ability lookup against a scan of the dataset.
 from __future__ import annotations
 
 import contextlib
+import random
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,11 +30,19 @@ from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.special_rules import names_rule
 from hammerlab.editions.waffle.state import SHOOTING_RECORD, st, state_of
 from hammerlab.editions.waffle.visibility import seen_by_each, visible_models, within
+from hammerlab.editions.waffle.wounds import most_common_profile
 from hammerlab.engine import memo
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.datasheet import Profile
-from hammerlab.engine.geometry import base_distance, gap_table, sight_line
+from hammerlab.engine.geometry import (
+    base_distance,
+    closest,
+    gap_table,
+    nearest,
+    out_of_reach,
+    sight_line,
+)
 from hammerlab.engine.memo import decision_scope, per_decision
 from hammerlab.engine.units import Model, Unit
 from hammerlab.io.scenario import load_scenario
@@ -307,3 +316,37 @@ def test_sight_and_cover_read_inside_an_area_as_shapely_does() -> None:
             assert field.cover_between(a, b) == cover
             blocked += not sees
     assert blocked > 0
+
+
+def test_out_of_reach_says_so_only_when_every_pair_is_farther_than_the_reach() -> None:
+    rng = random.Random(7)
+    answered = Counter[bool]()
+    for _ in range(400):
+        rows = [_model(i, rng.uniform(0, 12), rng.uniform(0, 12), 25.0) for i in range(3)]
+        columns = [
+            _model(9 + i, rng.uniform(0, 20), rng.uniform(0, 20), rng.choice([25.0, 40.0]))
+            for i in range(4)
+        ]
+        inches = rng.choice([0.01, 1.0, 2.0])
+        nearest = min(base_distance(a, b) for a in rows for b in columns)
+        apart = out_of_reach(rows, columns, inches)
+        if apart:
+            assert nearest > inches
+        answered[apart] += 1
+    # Bases side by side, 1.5" apart along x: out of reach of 1", not of 2".
+    left, right = [_model(0, 0.0, 0.0, 25.4)], [_model(1, 2.5, 0.0, 25.4)]
+    assert out_of_reach(left, right, 1.0) and not out_of_reach(left, right, 2.0)
+    assert out_of_reach([], right, 100.0)
+    assert answered[True] > 20 and answered[False] > 20  # both answers were put to the test
+
+
+def test_nearest_is_the_first_of_closest_and_the_typical_profile_the_first_most_common() -> None:
+    rng = random.Random(3)
+    for _ in range(200):
+        origin = [_model(0, rng.uniform(0, 6), rng.uniform(0, 6), 25.0)]
+        # Whole-inch positions on a small grid: ties in distance happen.
+        others = [_model(i, rng.randint(0, 4), rng.randint(0, 4), 25.0) for i in range(1, 7)]
+        assert nearest(origin, others) is closest(origin, others)[0]
+    one, two = Profile("Guardsman", {"W": "1"}), Profile("Sergeant", {"W": "1"})
+    assert most_common_profile([two, one, one, two]) is two  # a tie: the first seen
+    assert most_common_profile([two, one, one]) is one

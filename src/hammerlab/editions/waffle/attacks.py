@@ -225,7 +225,8 @@ def shots_of(
         if counts_within is not None
         else within(model, visible_models(battle, [model], target), half)
     )
-    return weapon_shots(profile, near, moved_for_weapons(unit))
+    moved = profile.base_type == "Salvo" and moved_for_weapons(unit)  # only a Salvo asks
+    return weapon_shots(profile, near, moved)
 
 
 def weapon_shots(profile: WeaponProfile, half_range: bool, moved: bool) -> int:

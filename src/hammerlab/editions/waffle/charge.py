@@ -46,7 +46,7 @@ from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import ModelMoved
-from hammerlab.engine.geometry import Vec, base_distance, centre_distance, closest
+from hammerlab.engine.geometry import Vec, base_distance, centre_distance, closest, nearest
 from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Model, Unit
 
@@ -299,7 +299,7 @@ def through_difficult_terrain(battle: Battle, unit: Unit, target: Unit) -> bool:
         return True
     field = battle.battlefield
     for model in unit.alive_models:
-        goal = closest([model], target.alive_models)[0]
+        goal = nearest([model], target.alive_models)
         if any(area.difficult for area in field.crossed(model.position, goal.position)):
             return True
     return False

@@ -74,7 +74,7 @@ from hammerlab.editions.waffle.wounds import (
     weapon_strength,
 )
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.geometry import base_distance, closest
+from hammerlab.engine.geometry import base_distance, nearest
 from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Model, Unit
 
@@ -105,8 +105,9 @@ def defence_of(
     cover = None
     if source is not None:
         down = st(battle, target).gone_to_ground if gone_to_ground is None else gone_to_ground
-        nearest = closest([source], target.alive_models)[0]
-        cover = cover_save(battle, source, target, nearest, down, jinking)
+        cover = cover_save(
+            battle, source, target, nearest([source], target.alive_models), down, jinking
+        )
     return Defence(
         toughness=majority_toughness(target),
         wounds=stats.w,
@@ -170,14 +171,18 @@ def expected_casualties(
     twin = profile.has_rule("Twin-linked")
     per_marker = min(BLAST_HITS, defence.models) if profile.blast or profile.template else 1
     total = 0.0
+    vehicle = is_vehicle(target)
+    slain: dict[int, float] = {}  # by Strength: the models' answers are the same
     for model in models:
         shots = shots_of(battle, unit, model, profile, target, orders.counts_within)
         hit = 1.0 if profile.template else p_hit(shot_bs(battle, model, snap), twin)
         strength = weapon_strength(model, profile)
-        if is_vehicle(target):  # armour penetration, Hull Points: the vehicle rules' odds
+        if vehicle:  # armour penetration, Hull Points: the vehicle rules' odds
             total += shots * hit * per_marker * hit_value(battle, target, model, profile, strength)
             continue
-        total += shots * hit * per_marker * slain_per_hit(profile, strength, defence)
+        if strength not in slain:
+            slain[strength] = slain_per_hit(profile, strength, defence)
+        total += shots * hit * per_marker * slain[strength]
     return min(total, float(defence.models))
 
 

@@ -41,7 +41,11 @@ def typical_profile(unit: Unit) -> Profile:
 
 def most_common_profile(profiles: Iterable[Profile]) -> Profile:
     """The profile most often in ``profiles`` (the first on a tie)."""
-    return Counter(profiles).most_common(1)[0][0]
+    counts: dict[Profile, int] = {}
+    for profile in profiles:  # a plain count, as majority_value's: asked on every estimate
+        counts[profile] = counts.get(profile, 0) + 1
+    best = max(counts.values())
+    return next(p for p, n in counts.items() if n == best)
 
 
 def majority_toughness(unit: Unit) -> int:
