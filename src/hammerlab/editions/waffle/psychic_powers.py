@@ -219,6 +219,20 @@ def playable_powers(model: Model) -> list[PsychicPower]:
     return powers
 
 
+def known_power_names(model: Model) -> list[str]:
+    """The names of every power ``model`` knows, played or not, in the order its
+    data lists them, then Force (what Mental Purge picks from at random)."""
+    names = []
+    for power in model.powers:
+        try:
+            names.append(power_of(power).name)
+        except ProfileError:
+            names.append(power.name)
+    if any(weapon_of(w).has_rule("Force") for w in model.weapons):
+        names.append(FORCE.name)
+    return list(dict.fromkeys(names))
+
+
 def is_psyker(unit: Unit) -> bool:
     """Whether the unit (or a model of it alive) has a Psyker rule."""
     return any(is_psyker_rule(r) for r in _rules(unit))
