@@ -26,6 +26,7 @@ from math import comb
 
 from hammerlab.editions.flow import Phase, Picks, run_phase
 from hammerlab.editions.waffle.attacks import fire_weapon, firing_models
+from hammerlab.editions.waffle.beam_nova import beam_line, beam_units, power_hits
 from hammerlab.editions.waffle.maledictions import afflict, end_maledictions
 from hammerlab.editions.waffle.morale import phase_casualty_checks, pinning_test
 from hammerlab.editions.waffle.orders import FireOrders
@@ -233,13 +234,17 @@ def manifest(battle: Battle, unit: Unit, option: PowerOption) -> None:
     power, model = option.power, option.model
     memory = memory_of(battle)
     memory.attempted.append((unit.id, power.name))
-    target = battle.decide(
-        Decision(
-            kind="psychic_target",
-            player=unit.player,
-            prompt=f"Target of {power.name} ({unit.label})",
-            choices=tuple(Choice(t.label, t) for t in option.targets),
-            context=DecisionContext(unit=unit.id, weapon=power.name),
+    target = (
+        nova_target(battle, unit, option)
+        if power.is_nova
+        else battle.decide(
+            Decision(
+                kind="psychic_target",
+                player=unit.player,
+                prompt=f"Target of {power.name} ({unit.label})",
+                choices=tuple(Choice(t.label, t) for t in option.targets),
+                context=DecisionContext(unit=unit.id, weapon=power.name),
+            )
         )
     )
     pool = memory.pools[unit.player]
@@ -282,6 +287,12 @@ def manifest(battle: Battle, unit: Unit, option: PowerOption) -> None:
         afflict(battle, unit.player, power.name, target)
     else:
         bless(battle, unit, model, power, target)
+
+
+def nova_target(battle: Battle, unit: Unit, option: PowerOption) -> Unit:
+    """The unit that stands for a Nova's targets (it hits them all): the one whose
+    Deny the Witch is easiest (:func:`deny_needed`), the first such."""
+    return min(option.targets, key=lambda t: deny_needed(battle, unit, t))
 
 
 def manifest_chance(dice: int, warp_charge: int, harness: int) -> float:
@@ -356,10 +367,20 @@ def deny_the_witch(
 def witchfire(battle: Battle, unit: Unit, model: Model, power: PsychicPower, target: Unit) -> None:
     """Fire the power like a weapon, with the shooting procedure's own
     :func:`attacks.fire_weapon` (To Hit with the Psyker's BS, To Wound, saves,
-    allocation), then the Pinning tests it causes."""
-    firer = psyker_firing(unit, model, power)
-    result = fire_weapon(battle, firer, target, power.name, WITCHFIRE_ORDERS)
-    for unit_id in sorted(result.pinning):
+    allocation), then the Pinning tests it causes. A Beam hits every unit under
+    its line through ``target``, a Nova every enemy unit it may target
+    (:mod:`.beam_nova`)."""
+    if power.is_beam or power.is_nova:
+        if power.is_beam:
+            line = beam_line(model, target, power.range or 0.0)
+            victims = beam_units(battle, unit, model, line)
+        else:
+            victims = power_targets(battle, unit, model, power)
+        pinning = power_hits(battle, unit, model, power, victims, WITCHFIRE_ORDERS).pinning
+    else:
+        firer = psyker_firing(unit, model, power)
+        pinning = fire_weapon(battle, firer, target, power.name, WITCHFIRE_ORDERS).pinning
+    for unit_id in sorted(pinning):
         pinning_test(battle, battle.unit(unit_id), f"pinning power of {unit.label}")
 
 

@@ -132,3 +132,17 @@ class WarpChargeDrained(Event):
     def text(self) -> str:
         shown = ", ".join(f"{p}: {n}" for p, n in self.pools.items())
         return f"Power Drain: each player loses {self.lost} Warp Charge; pools {shown}"
+
+
+@dataclass(frozen=True)
+class PowerHits(Event):
+    """A unit under a Beam power's line, or within a Nova power's range, is hit."""
+
+    kind: ClassVar[str] = "power_hits"
+    power: str
+    unit: str
+    hits: int
+
+    @property
+    def text(self) -> str:
+        return f"{self.power} hits {self.unit}: {self.hits} hit(s)"
