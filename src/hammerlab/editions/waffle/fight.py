@@ -31,7 +31,7 @@ from hammerlab.editions.waffle.combat import (
     in_contact,
     refresh_locks,
 )
-from hammerlab.editions.waffle.concussive import concussed
+from hammerlab.editions.waffle.difficult_charge import strikes_at_initiative_one
 from hammerlab.editions.waffle.events import BlowsStruck
 from hammerlab.editions.waffle.fear import fear_tests, majority_weapon_skill, weapon_skill
 from hammerlab.editions.waffle.fear import forget as forget_fear
@@ -121,7 +121,8 @@ def fight(battle: Battle, combat: Combat, player: str) -> FightRecord:
                 m
                 for m in unit.alive_models
                 if m not in engaged
-                and initiative(m, record.weapons[m.id], concussed(battle, m)) == step
+                and initiative(m, record.weapons[m.id], strikes_at_initiative_one(battle, unit, m))
+                == step
             ]
             if waiting:
                 pile_in(battle, unit, waiting, _foes(unit, units))
@@ -179,11 +180,12 @@ def choose_weapons(
             record.weapons[model.id] = chosen
 
 
-def initiative(model: Model, weapon: WeaponProfile, concussed: bool = False) -> int:
+def initiative(model: Model, weapon: WeaponProfile, at_one: bool = False) -> int:
     """The Initiative step the model strikes at: its Initiative, or 1 with an
-    Unwieldy weapon (6th/7th edition) or when ``concussed``
-    (:func:`concussive.concussed`)."""
-    if weapon.has_rule("Unwieldy") or concussed:
+    Unwieldy weapon (6th/7th edition) or when ``at_one``: Concussive, or a charge
+    through difficult terrain without assault grenades
+    (:func:`difficult_charge.strikes_at_initiative_one`)."""
+    if weapon.has_rule("Unwieldy") or at_one:
         return 1
     return min(10, max(1, stats_of(model.profile).i))
 
@@ -256,7 +258,8 @@ def _initiative_step(
         groups: dict[tuple[WeaponProfile, tuple[str, ...]], list[Model]] = {}
         for model in engaged_models(battle, unit):
             weapon = record.weapons[model.id]
-            if initiative(model, weapon, concussed(battle, model)) != step or barred(battle, model):
+            at_one = strikes_at_initiative_one(battle, unit, model)
+            if initiative(model, weapon, at_one) != step or barred(battle, model):
                 continue
             near = foes_within_reach(battle, unit, model, foes)
             reach = tuple(f.id for f in near if may_attack(weapon, f))
