@@ -168,9 +168,10 @@ def option_of(battle: Battle, unit: Unit, name: str) -> PowerOption | None:
 
 
 def power_targets(battle: Battle, unit: Unit, model: Model, power: PsychicPower) -> list[Unit]:
-    """Legal targets: for a Witchfire power, the enemy units the Psyker could shoot
-    with it (seen, in range, not locked in combat unless a rule allows: a Psyker
-    locked in combat fires no Witchfire); for a Malediction, the enemy units
+    """Legal targets: for a Witchfire power (Beam and Nova ones too: a Nova hits
+    them all), the enemy units the Psyker could shoot with it (seen, in range,
+    not locked in combat unless a rule allows: a Psyker locked in combat fires
+    no Witchfire); for a Malediction, the enemy units
     within range (interpretation: no line of sight needed); for a Blessing, its
     own unit when its range is ``Self``, else the friendly units within range."""
     if power.is_witchfire:
