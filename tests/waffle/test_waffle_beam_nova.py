@@ -84,8 +84,10 @@ def test_a_beam_hits_every_unit_under_its_line_friend_and_foe() -> None:
     friends = squad("t", A, MARINE, [], row(36, 25, 2))  # (36, 25) on the line
     beyond = squad("o", B, GUARD, [], row(36, 40, 1))  # 29.5" from the Librarian's base
     aside = squad("s", B, GUARD, [], row(50, 20, 1))  # in range, off the line
+    psyker = librarian(FURY_OF_THE_ANCIENTS)
+    psyker.models.extend(squad("m", A, MARINE, [], [(36, 12)]).models)  # his own: never hit
     battle = make_battle(
-        librarian(FURY_OF_THE_ANCIENTS),
+        psyker,
         guards,
         friends,
         beyond,
@@ -121,6 +123,7 @@ def test_a_beam_hits_every_unit_under_its_line_friend_and_foe() -> None:
     ]
     assert [e.model for e in of_kind(battle, "casualty")] == ["g.1", "t.1"]
     assert len(beyond.alive_models) == 1 and len(aside.alive_models) == 1
+    assert len(psyker.alive_models) == 2
     assert all_dice_used(battle)
 
 
