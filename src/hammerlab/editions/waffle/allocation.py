@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hammerlab.editions.waffle.challenges import ExcessWoundsCounted
 from hammerlab.editions.waffle.concussive import concuss
 from hammerlab.editions.waffle.events import (
     SaveTaken,
@@ -37,6 +38,7 @@ def allocate_wounds(
     melee: bool = False,
     only: Model | None = None,
     spare: frozenset[str] = frozenset(),
+    overkill: bool = False,
 ) -> None:
     """Seed 000, step 6: each wound goes to the closest model, which saves or suffers.
 
@@ -58,9 +60,11 @@ def allocate_wounds(
     ``only`` sends every wound to that one model (a Sweeping Advance's randomly
     distributed hit), the wounds being lost once it is dead; no wound goes to the
     models ``spare`` names (those fighting a challenge: ``challenges.py``).
+    With ``overkill`` (the blows of a challenge), the wounds left once ``only`` is
+    slain still count toward the combat result (:func:`excess_wounds`).
     """
     scatter = profile.template or profile.blast is not None
-    for wound in wounds:
+    for index, wound in enumerate(wounds):
         alive = [
             m for m in victim.models if m.id not in spare and wounds_left(battle, m, orders) > 0
         ]
@@ -70,6 +74,10 @@ def allocate_wounds(
             pool = alive
         else:
             pool = [m for m in alive if any(model_sees(battle, f, m) for f in firers)]
+        if not pool and overkill and only is not None:
+            rest = wounds[index:]
+            result.unsaved[victim.id] += excess_wounds(battle, victim, only, rest, profile)
+            return
         if not pool:
             battle.say("allocation", f"remaining wounds on {victim.label} are lost: none in sight")
             return
@@ -104,6 +112,28 @@ def allocate_wounds(
             cause = f"{profile.name} from {shooter.label}"
             remove_casualty(battle, victim, model, cause, counted=orders.counts_for_morale)
             result.casualties[victim.id] += 1
+
+
+def excess_wounds(
+    battle: Battle, victim: Unit, slain: Model, wounds: list[WoundRoll], profile: WeaponProfile
+) -> int:
+    """How many of the wounds left over on a Character slain in a challenge count
+    toward the combat result: each takes the slain model's save, as if it were
+    still there (armour or invulnerable; no cover in close combat), and counts if
+    failed; none is taken off any model (:class:`challenges.ExcessWoundsCounted`).
+
+    7th edition (as the 6th edition, p. 65): "Unsaved Wounds caused in a
+    challenge count towards the assault result, alongside any unsaved Wounds
+    caused by the rest of the character's units"; the wounds beyond the slain
+    model's last are lost (they strike no other model), but they were caused in
+    the challenge, so their unsaved ones count (an interpretation; Feel No Pain,
+    which a slain model cannot roll, is not taken).
+    """
+    unsaved = sum(
+        not save_taken(battle, victim, slain, wound, profile, cover=False) for wound in wounds
+    )
+    battle.emit(ExcessWoundsCounted(victim.label, slain.id, len(wounds), unsaved))
+    return unsaved
 
 
 def wounds_left(battle: Battle, model: Model, orders: FireOrders) -> int:

@@ -426,6 +426,7 @@ def _caused(
             melee=True,
             only=plan.only,
             spare=plan.spare,
+            overkill=plan.only is not None,
         )
         return result.unsaved[target.id] - before
 

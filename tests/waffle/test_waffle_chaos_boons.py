@@ -1,0 +1,289 @@
+"""The Chaos Boon table (``chaos_boons.py``) and the challenge's excess wounds in
+the combat result (``allocation.excess_wounds``).
+
+Each expectation is the table's text (the 6th-edition codex table the
+7th-edition codex kept, as docs/rules/waffle.md cites it): "23 - +1 Attack",
+"35 - Armour Save improves by 1", "32 - Return to full wounds, if unwounded gain
++1 Wound", "64 - Roll another d3+1 on this table (re-rolling Spawnhood and
+Apotheosis)", and the codex's "If a boon is rolled that the character already
+has, the roll has no effect". A boon is given by :func:`chaos_boons.gain_boon`
+with the D66 result, so only the dice the boon itself rolls are scripted.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import A, B, Placed, all_dice_used, make_battle, make_unit, of_kind
+from conftest import profile as make_profile
+from fight_kit import CHAINSWORD
+
+from hammerlab.editions.waffle.assault_results import combat_result
+from hammerlab.editions.waffle.chaos_boons import (
+    CHAOS_BOON_TABLE,
+    boon_for,
+    gain_boon,
+)
+from hammerlab.editions.waffle.combat import combats
+from hammerlab.editions.waffle.fight import CLOSE_COMBAT_WEAPON, fight
+from hammerlab.editions.waffle.profiles import stats_of, weapon_of
+from hammerlab.editions.waffle.special_rules import close_combat_weapon, unsupported_unit_rules
+from hammerlab.editions.waffle.state import st
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.units import Model, Unit
+
+CHARACTER = "Infantry (Character)"
+COMBI_BOLT = Weapon(
+    "Combi-melta (boltgun)",
+    {"Range": "24", "S": "4", "AP": "5", "Type": "Rapid Fire"},
+    mode_of="Combi-melta",
+)
+COMBI_MELTA = Weapon(
+    "Combi-melta (meltagun)",
+    {"Range": "12", "S": "8", "AP": "1", "Type": "Assault 1"},
+    mode_of="Combi-melta",
+)
+
+
+def champion(
+    weapons: tuple[Weapon, ...] = (CHAINSWORD,),
+    *,
+    a: int = 1,
+    w: int = 1,
+    sv: str = "3+",
+    dice: tuple[int, ...] = (),
+) -> tuple[Battle, Unit, Model]:
+    """A Champion of Chaos (WS4 BS4 S4 T4 I4 Ld8, as the conftest profile) alone."""
+    prof = make_profile("Aspiring Champion", a=a, w=w, sv=sv, unit_type=CHARACTER)
+    unit = make_unit("b", B, [Placed(prof, list(weapons), (10, 21), ("Champion of Chaos",))])
+    return make_battle(unit, dice=dice), unit, unit.models[0]
+
+
+def boon(
+    roll: int, *, weapons: tuple[Weapon, ...] = (CHAINSWORD,), a: int = 1, sv: str = "3+"
+) -> tuple[Battle, Model]:
+    """The champion after the boon of ``roll``, and its battle."""
+    battle, unit, model = champion(weapons, a=a, sv=sv)
+    gain_boon(battle, unit, model, roll)
+    return battle, model
+
+
+def test_the_table_gives_every_d66_result_one_row_and_25_boons() -> None:
+    # D66: tens 1-6, units 1-6, 36 results; the table has 25 boons besides
+    # Unworthy Offering, Spawnhood, Multiple Boons and Dark Apotheosis (a 2015
+    # review of the table counts "the tables 25 boons").
+    results = [10 * t + u for t in range(1, 7) for u in range(1, 7)]
+    rows = [r for b in CHAOS_BOON_TABLE for r in b.rolls]
+    assert sorted(rows) == results
+    assert len(CHAOS_BOON_TABLE) == 25 + 4
+    assert [boon_for(r).name for r in (11, 16, 21, 22, 35, 64, 65, 66)] == [
+        "Unworthy Offering",
+        "Unworthy Offering",
+        "Spawnhood",
+        "Spawnhood",
+        "Mechanoid",  # the codex's worked example: "35 - … the Mechanoid Chaos Boon"
+        "Multiple Boons",
+        "Dark Apotheosis",
+        "Dark Apotheosis",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("roll", "key", "before", "after"),
+    [
+        (23, "A", "1", "2"),  # "+1 Attack"
+        (25, "S", "4", "5"),  # "+1 Strength"
+        (26, "BS", "4", "5"),  # "+1 BS"
+        (31, "I", "4", "5"),  # "+1 Initiative"
+        (33, "T", "4", "5"),  # "+1 Toughness"
+        (56, "WS", "4", "5"),  # "+1 WS"
+        (35, "Sv", "3+", "2+"),  # "Armour Save improves by 1"
+    ],
+)
+def test_characteristic_boons_raise_one_characteristic_by_one(
+    roll: int, key: str, before: str, after: str
+) -> None:
+    battle, model = boon(roll)
+    assert model.profile.get(key) == after
+    others = {k: v for k, v in model.profile.characteristics.items() if k != key}
+    assert others == {k: v for k, v in make_profile().characteristics.items() if k != key}
+    (gained,) = of_kind(battle, "chaos boon gained")
+    assert (gained.model, gained.roll, gained.outcome) == ("b.1", roll, "gained")
+    assert before != after
+
+
+def test_a_characteristic_is_never_raised_above_10_nor_a_save_beyond_2_plus() -> None:
+    _, model = boon(23, a=10)
+    assert model.profile.get("A") == "10"
+    _, model = boon(35, sv="2+")
+    assert model.profile.get("Sv") == "2+"
+    _, model = boon(35, sv="-")  # no armour save to improve
+    assert model.profile.get("Sv") == "-"
+
+
+def test_bloated_heals_a_wounded_champion_or_gives_an_unwounded_one_a_wound() -> None:
+    battle, unit, model = champion(w=3)
+    model.wounds_left = 1
+    gain_boon(battle, unit, model, 32)
+    assert (model.wounds_left, model.profile.get("W")) == (3, "3")  # back to full
+    battle, unit, model = champion(w=3)
+    gain_boon(battle, unit, model, 32)
+    assert (model.wounds_left, model.profile.get("W")) == (4, "4")  # +1 Wound
+
+
+@pytest.mark.parametrize(
+    ("roll", "rule"),
+    [
+        (24, "Eternal Warrior"),  # Fragment of Immortality
+        (34, "Shrouded"),  # Shield of Force
+        (43, "Poisoned"),  # "Melee attacks are Poisoned"
+        (45, "Hammer of Wrath"),
+        (51, "Adamantium Will"),
+        (53, "Hatred"),  # "Hatred (Everything!)"
+        (54, "Shred"),
+        (55, "Instant Death"),  # "Melee attacks have instant death"
+        (61, "Stubborn"),
+        (62, "Fleet"),
+        (63, "Feel No Pain"),
+    ],
+)
+def test_rule_boons_give_the_champion_the_special_rule(roll: int, rule: str) -> None:
+    _, model = boon(roll)
+    assert model.rules == ("Champion of Chaos", rule)
+
+
+def test_poisoned_and_instant_death_reach_the_champions_blows() -> None:
+    battle, unit, model = champion()
+    gain_boon(battle, unit, model, 43)
+    gain_boon(battle, unit, model, 55)
+    struck = close_combat_weapon(unit, model, weapon_of(CHAINSWORD))
+    assert struck.has_rule("Poisoned") and struck.has_rule("Instant Death")
+
+
+def test_blade_of_chaos_gives_one_melee_weapon_fleshbane() -> None:
+    _, model = boon(36)
+    (chainsword,) = model.weapons
+    assert weapon_of(chainsword).has_rule("Fleshbane")
+    assert model.rules == ("Champion of Chaos",)
+    # Without a melee weapon it strikes with its close combat weapon: that has it.
+    battle, unit, model = champion(weapons=())
+    gain_boon(battle, unit, model, 36)
+    assert close_combat_weapon(unit, model, CLOSE_COMBAT_WEAPON).has_rule("Fleshbane")
+
+
+def test_gun_morph_gives_one_ranged_weapon_plus_1_strength_in_all_its_modes() -> None:
+    _, model = boon(52, weapons=(CHAINSWORD, COMBI_BOLT, COMBI_MELTA))
+    assert [w.get("S") for w in model.weapons] == ["User", "5", "9"]
+
+
+def test_a_boon_the_champion_has_already_has_no_effect() -> None:
+    battle, unit, model = champion()
+    gain_boon(battle, unit, model, 23)
+    gain_boon(battle, unit, model, 23)
+    assert model.profile.get("A") == "2"  # not 3
+    assert [e.outcome for e in of_kind(battle, "chaos boon gained")] == ["gained", "already had"]
+
+
+@pytest.mark.parametrize("roll", [11, 16])
+def test_unworthy_offering_changes_nothing(roll: int) -> None:
+    battle, model = boon(roll)
+    assert (model.profile, model.rules) == (
+        make_profile("Aspiring Champion", unit_type=CHARACTER),
+        ("Champion of Chaos",),
+    )
+    assert [e.outcome for e in of_kind(battle, "chaos boon gained")] == ["no effect"]
+
+
+@pytest.mark.parametrize("roll", [21, 22, 41, 42, 44, 46, 65, 66])
+def test_boons_hammerlab_does_not_play_are_reported_and_change_nothing(roll: int) -> None:
+    battle, model = boon(roll)
+    assert (model.profile, model.weapons, model.rules) == (
+        make_profile("Aspiring Champion", unit_type=CHARACTER),
+        (CHAINSWORD,),
+        ("Champion of Chaos",),
+    )
+    (gained,) = of_kind(battle, "chaos boon gained")
+    assert (gained.boon, gained.outcome) == (boon_for(roll).name, "not played")
+
+
+def test_multiple_boons_rolls_d3_plus_1_more_rerolling_spawnhood_and_apotheosis() -> None:
+    # D3 = 2: three more boons. 2,1 = 21 Spawnhood: re-rolled, 6,5 = 65 Dark
+    # Apotheosis: re-rolled, 2,3 = 23 (+1 A); 2,5 = 25 (+1 S); 3,3 = 33 (+1 T).
+    battle, unit, model = champion(dice=(2, 2, 1, 6, 5, 2, 3, 2, 5, 3, 3))
+    gain_boon(battle, unit, model, 64)
+    stats = stats_of(model.profile)
+    assert (stats.a, stats.s, stats.t) == (2, 5, 5)
+    events = of_kind(battle, "chaos boon gained")
+    assert [(e.roll, e.outcome) for e in events] == [
+        (64, "no effect"),
+        (23, "gained"),
+        (25, "gained"),
+        (33, "gained"),
+    ]
+    assert all_dice_used(battle)
+
+
+def test_champion_of_chaos_is_no_longer_reported_as_not_implemented() -> None:
+    assert unsupported_unit_rules(("Champion of Chaos", "Champion of Chaos (Champion Only)")) == []
+
+
+def hero(name: str, *, a: int = 1, i: int = 4, w: int = 1, sv: str = "-") -> Placed:
+    prof = make_profile(name, a=a, i=i, w=w, sv=sv, unit_type=CHARACTER)
+    return Placed(prof, [CHAINSWORD], (0, 0))
+
+
+def at(p: Placed, x: float, y: float, rules: tuple[str, ...] = ()) -> Placed:
+    return Placed(p.profile, p.weapons, (x, y), rules)
+
+
+def test_a_champion_that_slays_its_foe_in_a_challenge_gains_the_boon_it_rolls() -> None:
+    a = make_unit("a", A, [at(hero("Hero", i=1), 10, 20)])
+    b = make_unit("b", B, [at(hero("Champion", i=5), 10, 21, ("Champion of Chaos",))])
+    # The Champion hits (6) and wounds (6): the Hero is slain; D66 2 then 3 is
+    # 23, Warp Frenzy: "+1 Attack".
+    battle = make_battle(
+        a,
+        b,
+        dice=[6, 6, 2, 3],
+        script_a=[("issue_challenge", "a.1")],
+        script_b=[("accept_challenge", "b.1")],
+    )
+    fight(battle, combats(battle)[0], A)
+    assert b.models[0].profile.get("A") == "2"
+    (gained,) = of_kind(battle, "chaos boon gained")
+    assert (gained.boon, gained.outcome) == ("Warp Frenzy", "gained")
+    assert all_dice_used(battle)
+
+
+def test_wounds_beyond_a_slain_duellists_last_count_toward_the_combat_result() -> None:
+    # The Hero (A3, I5) challenges the Sergeant (W1, 4+ save); B's Trooper
+    # stands 3" away, out of the fight. Hits 6, 6, 6 (4+ for WS4 against WS4),
+    # wounds 6, 6, 6 (4+ for S4 against T4). First wound: save 1, failed, the
+    # Sergeant is slain. The two beyond its last take its save: 4 saved, 2
+    # failed. A's result: 1 + 1 = 2; B's: 0. A wins by 2 (without the excess
+    # wound it would be 1).
+    a = make_unit("a", A, [at(hero("Hero", a=3, i=5), 10, 20)])
+    b = make_unit(
+        "b",
+        B,
+        [
+            at(hero("Sergeant", i=1, sv="4+"), 10, 21),
+            Placed(make_profile("Trooper", sv="-"), [CHAINSWORD], (14, 21)),
+        ],
+    )
+    battle = make_battle(
+        a,
+        b,
+        dice=[6, 6, 6, 6, 6, 6, 1, 4, 2],
+        script_a=[("issue_challenge", "a.1")],
+        script_b=[("accept_challenge", "b.1")],
+    )
+    combat = combats(battle)[0]
+    fight(battle, combat, A)
+    assert (st(battle, a).combat_score, st(battle, b).combat_score) == (2, 0)
+    (excess,) = of_kind(battle, "excess wounds")
+    assert (excess.model, excess.wounds, excess.unsaved) == ("b.1", 2, 1)
+    outcome = combat_result(battle, combat)
+    assert outcome.winner == A
+    assert [(u.id, penalty) for u, penalty in outcome.losers] == [("b", 2)]
+    assert all_dice_used(battle)
