@@ -17,6 +17,7 @@ from conftest import A, B, Placed, all_dice_used, make_battle, make_unit, of_kin
 from conftest import profile as make_profile
 from fight_kit import CHAINSWORD
 
+from hammerlab.editions.waffle.allocation import save_taken
 from hammerlab.editions.waffle.assault_results import combat_result
 from hammerlab.editions.waffle.chaos_boons import (
     CHAOS_BOON_TABLE,
@@ -25,6 +26,7 @@ from hammerlab.editions.waffle.chaos_boons import (
 )
 from hammerlab.editions.waffle.combat import combats
 from hammerlab.editions.waffle.fight import CLOSE_COMBAT_WEAPON, fight
+from hammerlab.editions.waffle.orders import WoundRoll
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.special_rules import close_combat_weapon, unsupported_unit_rules
 from hammerlab.editions.waffle.state import st
@@ -145,6 +147,8 @@ def test_bloated_heals_a_wounded_champion_or_gives_an_unwounded_one_a_wound() ->
         (61, "Stubborn"),
         (62, "Fleet"),
         (63, "Feel No Pain"),
+        (42, "Cosmic Fate"),  # "Re-roll failed armour saves" (allocation.save_taken)
+        (46, "Icy Aura"),  # icy_aura.py
     ],
 )
 def test_rule_boons_give_the_champion_the_special_rule(roll: int, rule: str) -> None:
@@ -194,7 +198,21 @@ def test_unworthy_offering_changes_nothing(roll: int) -> None:
     assert [e.outcome for e in of_kind(battle, "chaos boon gained")] == ["no effect"]
 
 
-@pytest.mark.parametrize("roll", [21, 22, 41, 42, 44, 46, 65, 66])
+def test_cosmic_fate_rerolls_a_failed_armour_save_once() -> None:
+    # "Re-roll failed armour saves": a 3+ save rolled 2, re-rolled 5: saved. A
+    # second wound: 1, re-rolled 2: failed (no third roll). AP- chainsword blows.
+    battle, unit, model = champion(dice=(2, 5, 1, 2))
+    gain_boon(battle, unit, model, 42)
+    wound = WoundRoll(strength=4, ap=None, source=model)
+    chainsword = weapon_of(CHAINSWORD)
+    assert save_taken(battle, unit, model, wound, chainsword, cover=False)
+    assert not save_taken(battle, unit, model, wound, chainsword, cover=False)
+    rolls = [(e.roll, e.saved) for e in of_kind(battle, "save")]
+    assert rolls == [(2, False), (5, True), (1, False), (2, False)]
+    assert all_dice_used(battle)
+
+
+@pytest.mark.parametrize("roll", [21, 22, 41, 44, 65, 66])
 def test_boons_hammerlab_does_not_play_are_reported_and_change_nothing(roll: int) -> None:
     battle, model = boon(roll)
     assert (model.profile, model.weapons, model.rules) == (
@@ -286,4 +304,29 @@ def test_wounds_beyond_a_slain_duellists_last_count_toward_the_combat_result() -
     outcome = combat_result(battle, combat)
     assert outcome.winner == A
     assert [(u.id, penalty) for u, penalty in outcome.losers] == [("b", 2)]
+    assert all_dice_used(battle)
+
+
+def test_icy_aura_hits_each_enemy_model_in_base_contact_at_initiative_1() -> None:
+    # "enemy models in base contact take a Str 4 AP 5 hit at Initiative Step 1".
+    # The Champion (A1, I4) at (10, 20.866) touches two Troopers (I3, no save)
+    # at (9.5, 20) and (10.5, 20): centre distance 1" (0.5² + 0.866² = 1), so
+    # the 1" bases touch. I4: the Champion misses
+    # (1). I3: the Troopers miss (1, 1). I1: two hits, S4 against T4 wound on
+    # 4+: 4 wounds the first Trooper (slain: no save), 3 fails on the second.
+    prof = make_profile("Aspiring Champion", unit_type=CHARACTER)
+    b = make_unit("b", B, [Placed(prof, [CHAINSWORD], (10, 20.866), ("Champion of Chaos",))])
+    trooper = make_profile("Trooper", i=3, sv="-")
+    a = make_unit(
+        "a",
+        A,
+        [Placed(trooper, [CHAINSWORD], (9.5, 20)), Placed(trooper, [CHAINSWORD], (10.5, 20))],
+    )
+    battle = make_battle(a, b, dice=[1, 1, 1, 4, 3])
+    gain_boon(battle, b, b.models[0], 46)
+    fight(battle, combats(battle)[0], A)
+    icy = [e for e in of_kind(battle, "blows") if e.weapon == "Icy Aura"]
+    assert [(e.target, e.initiative, e.hits) for e in icy] == [(a.label, 1, 1), (a.label, 1, 1)]
+    assert [m.id for m in a.alive_models] == ["a.2"]
+    assert (st(battle, a).combat_score, st(battle, b).combat_score) == (0, 1)
     assert all_dice_used(battle)

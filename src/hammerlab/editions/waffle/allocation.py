@@ -14,6 +14,7 @@ from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
 from hammerlab.editions.waffle.special_rules import (
     ignore_wound_roll,
     model_has,
+    names_rule,
 )
 from hammerlab.editions.waffle.state import remove_casualty, st
 from hammerlab.editions.waffle.visibility import cover_save, model_sees
@@ -159,7 +160,8 @@ def save_taken(
     A model "can use each type of save (armor, invulnerable and cover) once
     to avoid harm … if a model has multiple saves of the same type then it
     uses the best among them." Without ``cover`` (close combat, 6th/7th
-    edition) no cover save is taken.
+    edition) no cover save is taken. A model with Cosmic Fate re-rolls a failed
+    armour save once (:data:`COSMIC_FATE`).
     """
     stats = stats_of(model.profile)
     in_cover = None
@@ -168,21 +170,31 @@ def save_taken(
             battle, wound.source, victim, model, st(battle, victim).gone_to_ground
         )
     for name, needed in saves_against(wound.ap, stats.sv, stats.invulnerable, in_cover):
-        roll = battle.dice.d6(f"{name} save {needed}+ ({model.id})")
-        saved = roll >= needed
-        battle.emit(
-            SaveTaken(
-                unit=victim.label,
-                model=model.id,
-                save=name,
-                needed=needed,
-                roll=roll,
-                saved=saved,
-            )
-        )
-        if saved:
+        if _save_roll(battle, victim, model, name, needed, f"{name} save {needed}+"):
             return True
+        if name == "armour" and names_rule(model.rules, COSMIC_FATE):
+            why = f"{COSMIC_FATE}: re-roll of armour save {needed}+"
+            if _save_roll(battle, victim, model, name, needed, why):
+                return True
     return False
+
+
+COSMIC_FATE = "Cosmic Fate"
+"""The Chaos Boon (``chaos_boons.py``): "Re-roll failed armour saves" (the model's own)."""
+
+
+def _save_roll(
+    battle: Battle, victim: Unit, model: Model, name: str, needed: int, why: str
+) -> bool:
+    """One save roll of ``model`` (a :class:`SaveTaken` event): whether it saved."""
+    roll = battle.dice.d6(f"{why} ({model.id})")
+    saved = roll >= needed
+    battle.emit(
+        SaveTaken(
+            unit=victim.label, model=model.id, save=name, needed=needed, roll=roll, saved=saved
+        )
+    )
+    return saved
 
 
 def saves_against(

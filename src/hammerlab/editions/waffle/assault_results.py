@@ -100,7 +100,8 @@ def combat_result(battle: Battle, combat: Combat) -> Outcome:
 
     A side's total is the ``combat_score`` of its units in the combat: the
     unsaved wounds they caused in this fight (Feel No Pain and wounds past the
-    last model do not count) plus Fiery Charge casualties. The side with more
+    last model do not count, but the unsaved ones beyond a Character's last in a
+    challenge do: ``allocation.excess_wounds``) plus Fiery Charge casualties. The side with more
     wins; every unit of a losing side takes its Morale check at minus the
     difference (6th/7th edition). A draw ends there. A side with no unit left
     has lost: the combat is over, with no Morale check (6th/7th edition).

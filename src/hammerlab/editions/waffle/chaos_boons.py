@@ -71,12 +71,12 @@ CHAOS_BOON_TABLE: Final[tuple[Boon, ...]] = (
     Boon((36,), "Blade of Chaos", "one melee weapon", "Fleshbane"),  # "Melee weapon has Fleshbane"
     # "Passing a Deny the Witch roll makes enemy Psyker take a Str 6 AP 2 hit"
     Boon((41,), "Witch-eater", "none", played=False),
-    Boon((42,), "Cosmic Fate", "none", played=False),  # "Re-roll failed armour saves"
+    Boon((42,), "Cosmic Fate", "rules", "Cosmic Fate"),  # "Re-roll failed armour saves"
     Boon((43,), "Venomous", "rules", "Poisoned"),  # "Melee attacks are Poisoned"
     Boon((44,), "Unholy Crusader", "none", played=False),  # "Crusader"
     Boon((45,), "Meteoric Charge", "rules", "Hammer of Wrath"),
     # "Icy Aura (enemy models in base contact take a Str 4 AP 5 hit at Initiative Step 1)"
-    Boon((46,), "Icy Aura", "none", played=False),
+    Boon((46,), "Icy Aura", "rules", "Icy Aura"),  # icy_aura.py
     Boon((51,), "Mind of Metal", "rules", "Adamantium Will"),
     Boon((52,), "Gun Morph", "ranged strength"),  # "A ranged weapon has +1 Strength"
     Boon((53,), "All-consuming Hatred", "rules", "Hatred"),  # "Hatred (Everything!)"

@@ -89,7 +89,7 @@ UNIT_RULES: Final[dict[str, str]] = {
     "The Aegis": "re-rolls Deny the Witch results of 1 (psychic_rules.aegis_rerolls)",
     "Champion of Chaos": "must issue and accept challenges; slaying an enemy Character in one, "
     "a D66 on the Chaos Boon table (challenges.py, chaos_boons.py: Spawnhood, Dark Apotheosis, "
-    "Witch-eater, Cosmic Fate, Unholy Crusader and Icy Aura are rolled but not played)",
+    "Witch-eater and Unholy Crusader are rolled but not played)",
 }
 """Rule name → what it does in hammerlab."""
 
