@@ -13,12 +13,17 @@ with the D66 result, so only the dice the boon itself rolls are scripted.
 from __future__ import annotations
 
 import pytest
-from conftest import A, B, Placed, all_dice_used, make_battle, make_unit, of_kind
+from conftest import A, B, Placed, all_dice_used, asked, make_battle, make_unit, of_kind
 from conftest import profile as make_profile
 from fight_kit import CHAINSWORD
 
 from hammerlab.editions.waffle.allocation import save_taken
-from hammerlab.editions.waffle.assault_results import combat_result
+from hammerlab.editions.waffle.assault_results import (
+    SWEEP,
+    FightRecord,
+    combat_result,
+    sweeping_advances,
+)
 from hammerlab.editions.waffle.chaos_boons import (
     CHAOS_BOON_TABLE,
     boon_for,
@@ -26,6 +31,7 @@ from hammerlab.editions.waffle.chaos_boons import (
 )
 from hammerlab.editions.waffle.combat import combats
 from hammerlab.editions.waffle.fight import CLOSE_COMBAT_WEAPON, fight
+from hammerlab.editions.waffle.movement import run
 from hammerlab.editions.waffle.orders import WoundRoll
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.special_rules import close_combat_weapon, unsupported_unit_rules
@@ -149,6 +155,7 @@ def test_bloated_heals_a_wounded_champion_or_gives_an_unwounded_one_a_wound() ->
         (63, "Feel No Pain"),
         (42, "Cosmic Fate"),  # "Re-roll failed armour saves" (allocation.save_taken)
         (46, "Icy Aura"),  # icy_aura.py
+        (44, "Crusader"),  # Unholy Crusader: "Crusader"
     ],
 )
 def test_rule_boons_give_the_champion_the_special_rule(roll: int, rule: str) -> None:
@@ -212,7 +219,7 @@ def test_cosmic_fate_rerolls_a_failed_armour_save_once() -> None:
     assert all_dice_used(battle)
 
 
-@pytest.mark.parametrize("roll", [21, 22, 41, 44, 65, 66])
+@pytest.mark.parametrize("roll", [21, 22, 41, 65, 66])
 def test_boons_hammerlab_does_not_play_are_reported_and_change_nothing(roll: int) -> None:
     battle, model = boon(roll)
     assert (model.profile, model.weapons, model.rules) == (
@@ -329,4 +336,32 @@ def test_icy_aura_hits_each_enemy_model_in_base_contact_at_initiative_1() -> Non
     assert [(e.target, e.initiative, e.hits) for e in icy] == [(a.label, 1, 1), (a.label, 1, 1)]
     assert [m.id for m in a.alive_models] == ["a.2"]
     assert (st(battle, a).combat_score, st(battle, b).combat_score) == (0, 1)
+    assert all_dice_used(battle)
+
+
+def test_crusader_runs_the_highest_of_one_more_die() -> None:
+    # Crusader (Warhammer40K.gst): "rolls an extra dice when making Run moves,
+    # using highest result rolled": 2 and 5, so up to 5" (1D6 Run).
+    prof = make_profile("Aspiring Champion", unit_type=CHARACTER)
+    unit = make_unit("b", B, [Placed(prof, [CHAINSWORD], (10, 21), ("Champion of Chaos",))])
+    battle = make_battle(unit, dice=[2, 5], script_b=[("move", "hold")])
+    gain_boon(battle, unit, unit.models[0], 44)
+    run(battle, unit)
+    (move,) = asked(battle, B, "move")
+    assert 'up to 5"' in move.prompt
+    assert all_dice_used(battle)
+    assert unsupported_unit_rules(("Crusader",)) == []
+
+
+def test_crusader_adds_d3_to_the_sweeping_advance_total() -> None:
+    # "adds D3 to its Sweeping Advance totals": the fleeing Troopers (I4) roll 6:
+    # 10; the Champion's unit (I4) rolls 4 + 4 = 8, and the D3 1: 9, short of 10.
+    prof = make_profile("Aspiring Champion", unit_type=CHARACTER)
+    b = make_unit("b", B, [Placed(prof, [CHAINSWORD], (10, 21), ("Crusader",))])
+    a = make_unit("a", A, [Placed(make_profile("Trooper"), [CHAINSWORD], (10, 20))])
+    battle = make_battle(a, b, dice=[6, 4, 1], script_b=[("sweeping_advance", SWEEP)])
+    record = FightRecord(locked={"b": {"a"}})
+    sweeping_advances(battle, [b], [a], record)
+    (sweep,) = of_kind(battle, "sweeping_advance")
+    assert (sweep.total, sweep.fleeing_total, sweep.caught) == (9, 10, False)
     assert all_dice_used(battle)

@@ -73,7 +73,7 @@ CHAOS_BOON_TABLE: Final[tuple[Boon, ...]] = (
     Boon((41,), "Witch-eater", "none", played=False),
     Boon((42,), "Cosmic Fate", "rules", "Cosmic Fate"),  # "Re-roll failed armour saves"
     Boon((43,), "Venomous", "rules", "Poisoned"),  # "Melee attacks are Poisoned"
-    Boon((44,), "Unholy Crusader", "none", played=False),  # "Crusader"
+    Boon((44,), "Unholy Crusader", "rules", "Crusader"),
     Boon((45,), "Meteoric Charge", "rules", "Hammer of Wrath"),
     # "Icy Aura (enemy models in base contact take a Str 4 AP 5 hit at Initiative Step 1)"
     Boon((46,), "Icy Aura", "rules", "Icy Aura"),  # icy_aura.py

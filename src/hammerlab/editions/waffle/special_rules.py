@@ -87,9 +87,11 @@ UNIT_RULES: Final[dict[str, str]] = {
     "turn 2, Feel No Pain from 3, Furious Charge from 4, Fearless from 5, Rage from 6 "
     "(power_from_pain.py)",
     "The Aegis": "re-rolls Deny the Witch results of 1 (psychic_rules.aegis_rerolls)",
+    "Crusader": "rolls one more die for its Run distance and keeps the highest; "
+    "+D3 to its Sweeping Advance total",
     "Champion of Chaos": "must issue and accept challenges; slaying an enemy Character in one, "
-    "a D66 on the Chaos Boon table (challenges.py, chaos_boons.py: Spawnhood, Dark Apotheosis, "
-    "Witch-eater and Unholy Crusader are rolled but not played)",
+    "a D66 on the Chaos Boon table (challenges.py, chaos_boons.py: Spawnhood, Dark Apotheosis "
+    "and Witch-eater are rolled but not played)",
 }
 """Rule name → what it does in hammerlab."""
 
@@ -333,6 +335,16 @@ def passes_dangerous_terrain(unit: Unit, model: Model) -> bool:
     """7th edition, Move Through Cover: "a model with the Move Through Cover special
     rule automatically passes Dangerous Terrain tests"."""
     return model_has(unit, model, "Move Through Cover")
+
+
+def crusader(unit: Unit) -> bool:
+    """7th edition, Crusader (Warhammer40K.gst): "A unit that contains at least one
+    model with this special rule rolls an extra dice when making Run moves, using
+    highest result rolled. In addition, a unit that contains at least one model
+    with this rule adds D3 to its Sweeping Advance totals (roll each time)."
+    (``movement.run``, ``assault_results._sweep_roll``; the Chaos Boon Unholy
+    Crusader gives it.)"""
+    return unit.has_rule("Crusader")
 
 
 def battle_focus(unit: Unit) -> bool:
