@@ -34,6 +34,7 @@ from hammerlab.editions.waffle.fight import CLOSE_COMBAT_WEAPON, fight
 from hammerlab.editions.waffle.movement import run
 from hammerlab.editions.waffle.orders import WoundRoll
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
+from hammerlab.editions.waffle.psychic import psychic_phase
 from hammerlab.editions.waffle.special_rules import close_combat_weapon, unsupported_unit_rules
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
@@ -156,6 +157,7 @@ def test_bloated_heals_a_wounded_champion_or_gives_an_unwounded_one_a_wound() ->
         (42, "Cosmic Fate"),  # "Re-roll failed armour saves" (allocation.save_taken)
         (46, "Icy Aura"),  # icy_aura.py
         (44, "Crusader"),  # Unholy Crusader: "Crusader"
+        (41, "Witch-eater"),  # witch_eater.py
     ],
 )
 def test_rule_boons_give_the_champion_the_special_rule(roll: int, rule: str) -> None:
@@ -219,7 +221,7 @@ def test_cosmic_fate_rerolls_a_failed_armour_save_once() -> None:
     assert all_dice_used(battle)
 
 
-@pytest.mark.parametrize("roll", [21, 22, 41, 65, 66])
+@pytest.mark.parametrize("roll", [21, 22, 65, 66])
 def test_boons_hammerlab_does_not_play_are_reported_and_change_nothing(roll: int) -> None:
     battle, model = boon(roll)
     assert (model.profile, model.weapons, model.rules) == (
@@ -364,4 +366,55 @@ def test_crusader_adds_d3_to_the_sweeping_advance_total() -> None:
     sweeping_advances(battle, [b], [a], record)
     (sweep,) = of_kind(battle, "sweeping_advance")
     assert (sweep.total, sweep.fleeing_total, sweep.caught) == (9, 10, False)
+    assert all_dice_used(battle)
+
+
+SMITE = Weapon(
+    "(Primaris) Smite",
+    {
+        "Warp Charge": "1",
+        "Power Category": "Witchfire",
+        "Range": '18"',
+        "Strength": "4",
+        "AP": "2",
+        "Type": "Assault 4",
+        "Details": "",
+    },
+)
+"""As tests/waffle/test_waffle_psychic.py copies it from Warhammer40K.gst."""
+
+
+def test_witch_eater_hits_the_psyker_whose_power_its_unit_denies() -> None:
+    # "Passing a Deny the Witch roll makes enemy Psyker take a Str 6 AP 2 hit".
+    # Pools: the D6 1, A 1 + Mastery Level 2 = 3, B 1. Smite's test 4, 1: one
+    # success; B denies with 1 die on 6+ (no Psyker in B): 6, denied. The hit:
+    # S6 against the Librarian's T4 wounds on 2+: 3; AP2 beats its 3+ armour,
+    # its 4+ invulnerable save rolls 2: one wound lost (W2 to 1).
+    lib = make_unit(
+        "lib",
+        A,
+        [Placed(make_profile("Librarian", ws=5, w=2, a=2, ld=10, inv=4), [], (36, 10))],
+        rules=["Psyker (Mastery Level 2)"],
+    )
+    lib.models[0].powers = (SMITE,)
+    prof = make_profile("Aspiring Champion", unit_type=CHARACTER)
+    b = make_unit("b", B, [Placed(prof, [CHAINSWORD], (36, 20), ("Champion of Chaos",))])
+    battle = make_battle(
+        lib,
+        b,
+        dice=[1, 4, 1, 6, 3, 2],
+        script_a=[
+            ("psyker", "Lib [lib]"),
+            ("power", "Smite"),
+            ("psychic_target", "B [b]"),
+            ("warp_dice", "2 dice"),
+        ],
+        script_b=[("deny_dice", "1 dice")],
+    )
+    gain_boon(battle, b, b.models[0], 41)
+    psychic_phase(battle, A)
+    (deny,) = of_kind(battle, "deny_the_witch")
+    assert deny.denied
+    (lost,) = of_kind(battle, "wound")
+    assert (lost.model, lost.lost, lost.left) == ("lib.1", 1, 1)
     assert all_dice_used(battle)

@@ -70,7 +70,7 @@ CHAOS_BOON_TABLE: Final[tuple[Boon, ...]] = (
     Boon((35,), "Mechanoid", "save"),  # "Armour Save improves by 1"
     Boon((36,), "Blade of Chaos", "one melee weapon", "Fleshbane"),  # "Melee weapon has Fleshbane"
     # "Passing a Deny the Witch roll makes enemy Psyker take a Str 6 AP 2 hit"
-    Boon((41,), "Witch-eater", "none", played=False),
+    Boon((41,), "Witch-eater", "rules", "Witch-eater"),  # witch_eater.py
     Boon((42,), "Cosmic Fate", "rules", "Cosmic Fate"),  # "Re-roll failed armour saves"
     Boon((43,), "Venomous", "rules", "Poisoned"),  # "Melee attacks are Poisoned"
     Boon((44,), "Unholy Crusader", "rules", "Crusader"),

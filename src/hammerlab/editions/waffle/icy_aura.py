@@ -3,11 +3,11 @@ take a Str 4 AP 5 hit at Initiative Step 1" (the 2012 codex's table, as
 docs/rules/waffle.md cites it).
 
 At the Initiative 1 step of every fight, each model with the rule hits each
-enemy model touching it once; the hit wounds, is saved and is taken by that
-model alone, like a close combat blow (no cover), and counts for the bearer's
-side's combat result. A challenge keeps its two models apart: the aura of a
-model fighting one hits only its foe, and a model fighting another's challenge
-is not hit.
+enemy model touching it once; the hit wounds against that model's own
+Toughness, is saved and is taken by that model alone, like a close combat blow
+(no cover), and counts for the bearer's side's combat result. A challenge
+keeps its two models apart: the aura of a model fighting one hits only its
+foe, and a model fighting another's challenge is not hit.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from hammerlab.editions.waffle.allocation import allocate_wounds
 from hammerlab.editions.waffle.combat import in_contact
 from hammerlab.editions.waffle.events import BlowsStruck
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult
-from hammerlab.editions.waffle.profiles import StrengthSpec, single_hit
+from hammerlab.editions.waffle.profiles import StrengthSpec, single_hit, stats_of
 from hammerlab.editions.waffle.special_rules import names_rule
 from hammerlab.editions.waffle.state import st, state_of
 from hammerlab.editions.waffle.vehicles import is_vehicle
@@ -75,7 +75,8 @@ def _hit(battle: Battle, unit: Unit, model: Model, target: Unit, foe: Model) -> 
             hits=1,
         )
     )
-    wounds = roll_to_wound(battle, target, [Hit(target, 4, model)], ICY_HIT)
+    toughness = stats_of(foe.profile).t
+    wounds = roll_to_wound(battle, target, [Hit(target, 4, model)], ICY_HIT, toughness=toughness)
     result = VolleyResult()
     allocate_wounds(
         battle, unit, target, wounds, ICY_HIT, ORDERS, result, [model], melee=True, only=foe

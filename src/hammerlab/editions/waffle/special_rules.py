@@ -90,8 +90,8 @@ UNIT_RULES: Final[dict[str, str]] = {
     "Crusader": "rolls one more die for its Run distance and keeps the highest; "
     "+D3 to its Sweeping Advance total",
     "Champion of Chaos": "must issue and accept challenges; slaying an enemy Character in one, "
-    "a D66 on the Chaos Boon table (challenges.py, chaos_boons.py: Spawnhood, Dark Apotheosis "
-    "and Witch-eater are rolled but not played)",
+    "a D66 on the Chaos Boon table (challenges.py, chaos_boons.py: Spawnhood and Dark "
+    "Apotheosis are rolled but not played)",
 }
 """Rule name → what it does in hammerlab."""
 
