@@ -45,7 +45,7 @@ class Boon:
     effect: str
     """A key of :data:`EFFECTS`, or ``"none"``."""
     value: str = ""
-    """The effect's parameter: the characteristic raised, or the rules gained."""
+    """The effect's parameter: the characteristic raised, or the rule gained."""
     played: bool = True
     """Whether hammerlab plays it (when not, it is gained but changes nothing)."""
 
@@ -205,9 +205,10 @@ def bloated(unit: Unit, model: Model, _: str = "") -> None:
     model.wounds_left = model.profile.number("W")
 
 
-def gain_rules(unit: Unit, model: Model, rules: str) -> None:
-    """Special rules the model gains (its own, as a character's rules are)."""
-    model.rules = (*model.rules, *(r for r in rules.split(", ") if r not in model.rules))
+def gain_rule(unit: Unit, model: Model, rule: str) -> None:
+    """A special rule the model gains (its own, as a character's rules are)."""
+    if rule not in model.rules:
+        model.rules = (*model.rules, rule)
 
 
 def _melee(model: Model) -> list[int]:
@@ -224,7 +225,7 @@ def one_melee_weapon(unit: Unit, model: Model, rule: str) -> None:
     model itself gains the rule (which its close combat attacks then have)."""
     melee = _melee(model)
     if not melee:
-        gain_rules(unit, model, rule)
+        gain_rule(unit, model, rule)
         return
     weapons = list(model.weapons)
     weapon = weapons[melee[0]]
@@ -260,7 +261,7 @@ EFFECTS: Final[dict[str, Callable[[Unit, Model, str], None]]] = {
     "characteristic": raise_characteristic,
     "save": improve_save,
     "wounds": bloated,
-    "rules": gain_rules,
+    "rules": gain_rule,
     "one melee weapon": one_melee_weapon,
     "ranged strength": ranged_strength,
 }
