@@ -38,6 +38,8 @@ from hammerlab.editions.waffle.fear import forget as forget_fear
 from hammerlab.editions.waffle.hammer_of_wrath import STEP as HAMMER_STEP
 from hammerlab.editions.waffle.hammer_of_wrath import Hammer, hammers, strike_hammers
 from hammerlab.editions.waffle.hatred import BlowReroll, blow_reroll, first_round
+from hammerlab.editions.waffle.icy_aura import STEP as ICY_STEP
+from hammerlab.editions.waffle.icy_aura import strike_icy_auras
 from hammerlab.editions.waffle.melee_grenades import grenade_options, is_melee_grenade, may_attack
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import (
@@ -250,7 +252,8 @@ def _initiative_step(
     battle: Battle, units: list[Unit], step: int, record: FightRecord, owed: list[Hammer]
 ) -> None:
     """Everyone engaged with this Initiative picks a target, then all strike; the
-    Hammer of Wrath hits ``owed`` (at Initiative 10) first, but the models they
+    Hammer of Wrath hits ``owed`` (at Initiative 10) and the Icy Aura hits (at
+    Initiative 1, :func:`icy_aura.strike_icy_auras`) first, but the models they
     slay still strike in this step (:func:`hammer_of_wrath.strike_hammers`)."""
     plans: list[Blows] = []
     for unit in units:
@@ -273,6 +276,8 @@ def _initiative_step(
     if plans or owed:
         battle.say("fight", f"Initiative step {step}")
     strike_hammers(battle, owed, units)
+    if step == ICY_STEP:
+        strike_icy_auras(battle, units)
     attackers = {u.id: u.alive_models for u in units}
     for plan in plans:
         strike(battle, plan, step, attackers[plan.unit.id])
@@ -429,6 +434,7 @@ def _caused(
             melee=True,
             only=plan.only,
             spare=plan.spare,
+            overkill=plan.only is not None,
         )
         return result.unsaved[target.id] - before
 

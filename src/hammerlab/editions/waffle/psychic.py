@@ -53,6 +53,7 @@ from hammerlab.editions.waffle.psychic_powers import (
 from hammerlab.editions.waffle.psychic_rules import aegis_rerolls
 from hammerlab.editions.waffle.shooting import may_target, start_phase
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.witch_eater import witch_eater
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import PhaseChanged
@@ -281,6 +282,7 @@ def manifest(battle: Battle, unit: Unit, option: PowerOption) -> None:
     if not passed or not model.alive:
         return
     if power.targets_enemy and deny_the_witch(battle, unit, target, power, successes):
+        witch_eater(battle, unit, model, target)
         return
     if power.is_witchfire:
         witchfire(battle, unit, model, power, target)
