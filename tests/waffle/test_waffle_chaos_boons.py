@@ -221,16 +221,22 @@ def test_cosmic_fate_rerolls_a_failed_armour_save_once() -> None:
     assert all_dice_used(battle)
 
 
-@pytest.mark.parametrize("roll", [21, 22, 65, 66])
-def test_boons_hammerlab_does_not_play_are_reported_and_change_nothing(roll: int) -> None:
-    battle, model = boon(roll)
-    assert (model.profile, model.weapons, model.rules) == (
-        make_profile("Aspiring Champion", unit_type=CHARACTER),
-        (CHAINSWORD,),
-        ("Champion of Chaos",),
-    )
+@pytest.mark.parametrize(
+    ("roll", "form"),
+    [(21, "Chaos Spawn"), (22, "Chaos Spawn"), (65, "Daemon Prince"), (66, "Daemon Prince")],
+)
+def test_spawnhood_and_dark_apotheosis_replace_the_champion(roll: int, form: str) -> None:
+    # "21-22 Replace model with Chaos Spawn", "65-66 Replace model with Daemon
+    # Prince" (test_waffle_chaos_forms.py: the new unit). A Spawn rolls its D6
+    # Attacks (3).
+    battle, unit, model = champion(dice=(3,) if form == "Chaos Spawn" else ())
+    gain_boon(battle, unit, model, roll)
     (gained,) = of_kind(battle, "chaos boon gained")
-    assert (gained.boon, gained.outcome) == (boon_for(roll).name, "not played")
+    assert (gained.boon, gained.outcome) == (boon_for(roll).name, "gained")
+    (changed,) = of_kind(battle, "champion transformed")
+    assert (changed.model, changed.form) == ("b.1", form)
+    assert [u.name for u in battle.units.values()] == [form]
+    assert all_dice_used(battle)
 
 
 def test_multiple_boons_rolls_d3_plus_1_more_rerolling_spawnhood_and_apotheosis() -> None:

@@ -12,8 +12,8 @@ with the search tool; docs/rules/waffle.md cites them). The 7th-edition rule:
 character already has, the roll has no effect."
 
 Each boon is a :class:`Boon` row: its D66 results, its name, and an effect
-(:data:`EFFECTS`) with its parameters; a boon hammerlab cannot play is a row
-with ``played=False``, which :class:`ChaosBoonGained` reports.
+(:data:`EFFECTS`) with its parameters. Spawnhood and Dark Apotheosis turn the
+champion into a new unit (``chaos_forms.py``).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, Final
 
+from hammerlab.editions.waffle.chaos_forms import FORMS, new_form_spot, new_model, transform
 from hammerlab.editions.waffle.melee_grenades import is_melee_grenade
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.engine.battle import Battle
@@ -43,17 +44,16 @@ class Boon:
     """The D66 results that give it."""
     name: str
     effect: str
-    """A key of :data:`EFFECTS`, or ``"none"``."""
+    """A key of :data:`EFFECTS`, or ``"none"``, ``"more boons"``, ``"new form"``."""
     value: str = ""
-    """The effect's parameter: the characteristic raised, or the rule gained."""
-    played: bool = True
-    """Whether hammerlab plays it (when not, it is gained but changes nothing)."""
+    """The effect's parameter: the characteristic raised, the rule gained, or the
+    new form (a key of ``chaos_forms.FORMS``)."""
 
 
 UNWORTHY_OFFERING = Boon((11, 12, 13, 14, 15, 16), "Unworthy Offering", "none")
-SPAWNHOOD = Boon((21, 22), "Spawnhood", "none", played=False)
+SPAWNHOOD = Boon((21, 22), "Spawnhood", "new form", "Chaos Spawn")
 MULTIPLE_BOONS = Boon((64,), "Multiple Boons", "more boons")
-DARK_APOTHEOSIS = Boon((65, 66), "Dark Apotheosis", "none", played=False)
+DARK_APOTHEOSIS = Boon((65, 66), "Dark Apotheosis", "new form", "Daemon Prince")
 
 CHAOS_BOON_TABLE: Final[tuple[Boon, ...]] = (
     UNWORTHY_OFFERING,  # 11-16 "Nothing"
@@ -104,7 +104,8 @@ def boon_for(roll: int) -> Boon:
 class ChaosBoonGained(Event):
     """What a Chaos Boon roll gave ``model``: ``outcome`` is ``gained``, ``already
     had`` (the roll has no effect), ``no effect`` (Unworthy Offering, Multiple
-    Boons itself) or ``not played`` (a boon hammerlab does not play: reported)."""
+    Boons itself) or ``no room`` (Spawnhood or Dark Apotheosis with no place on
+    the table for the new model's base: the champion stays as it is)."""
 
     kind: ClassVar[str] = "chaos boon gained"
     model: str
@@ -140,16 +141,31 @@ def gain_boon(battle: Battle, unit: Unit, model: Model, roll: int) -> None:
         battle.emit(ChaosBoonGained(model.id, roll, boon.name, "no effect"))
         _more_boons(battle, unit, model)
         return
-    if boon.effect == "none" and boon.played:
+    if boon.effect == "new form":
+        _new_form(battle, unit, model, roll, boon)
+        return
+    if boon.effect == "none":
         outcome = "no effect"
     elif boon.name in had:
         outcome = "already had"
     else:
         had.append(boon.name)
-        outcome = "gained" if boon.played else "not played"
-        if boon.played:
-            EFFECTS[boon.effect](unit, model, boon.value)
+        outcome = "gained"
+        EFFECTS[boon.effect](unit, model, boon.value)
     battle.emit(ChaosBoonGained(model.id, roll, boon.name, outcome))
+
+
+def _new_form(battle: Battle, unit: Unit, model: Model, roll: int, boon: Boon) -> None:
+    """Spawnhood ("Replace model with Chaos Spawn"), Dark Apotheosis ("Replace model
+    with Daemon Prince"): the champion becomes a new unit of that form
+    (:func:`chaos_forms.transform`), where :func:`chaos_forms.new_form_spot` finds
+    room for its base."""
+    form = new_model(model, FORMS[boon.value])
+    spot = new_form_spot(battle, model, unit.player, form)
+    battle.emit(ChaosBoonGained(model.id, roll, boon.name, "gained" if spot else "no room"))
+    if spot is not None:
+        form.position = spot
+        transform(battle, unit, model, boon.name, form)
 
 
 def _more_boons(battle: Battle, unit: Unit, model: Model) -> None:
@@ -265,5 +281,5 @@ EFFECTS: Final[dict[str, Callable[[Unit, Model, str], None]]] = {
     "one melee weapon": one_melee_weapon,
     "ranged strength": ranged_strength,
 }
-"""How each kind of boon changes the champion (``"none"`` and ``"more boons"``
-are played by :func:`gain_boon` itself)."""
+"""How each kind of boon changes the champion (``"none"``, ``"more boons"`` and
+``"new form"`` are played by :func:`gain_boon` itself)."""

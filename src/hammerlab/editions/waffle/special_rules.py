@@ -90,8 +90,10 @@ UNIT_RULES: Final[dict[str, str]] = {
     "Crusader": "rolls one more die for its Run distance and keeps the highest; "
     "+D3 to its Sweeping Advance total",
     "Champion of Chaos": "must issue and accept challenges; slaying an enemy Character in one, "
-    "a D66 on the Chaos Boon table (challenges.py, chaos_boons.py: Spawnhood and Dark "
-    "Apotheosis are rolled but not played)",
+    "a D66 on the Chaos Boon table (challenges.py, chaos_boons.py; Spawnhood and Dark "
+    "Apotheosis: chaos_forms.py)",
+    "Random Attacks": "its Attacks are a D6 rolled at the beginning of each Assault phase "
+    "(random_attacks.py)",
 }
 """Rule name → what it does in hammerlab."""
 
