@@ -8,7 +8,7 @@ special rules or wargear." So the champion leaves its unit (it is not slain:
 no victory condition counts it) and a new one-model unit of the same player,
 of the new form's profile and rules and nothing of the champion's, stands where
 it stood, or at the nearest point out of the combat: 1" from every enemy model,
-as a unit that is not charging must keep (``placement.keeps_clear``).
+as a model that is not charging must keep (``placement.keeps_clear``).
 The profiles and where they come from: docs/rules/waffle.md.
 """
 
@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import ClassVar, Final
 
-from hammerlab.editions.waffle.placement import EPSILON, base_on_table
+from hammerlab.editions.waffle.placement import EPSILON, base_on_table, keeps_clear
 from hammerlab.editions.waffle.random_attacks import RULE as RANDOM_ATTACKS
 from hammerlab.editions.waffle.random_attacks import roll_attacks
 from hammerlab.engine.battle import Battle
@@ -27,8 +27,6 @@ from hammerlab.engine.events import Event
 from hammerlab.engine.geometry import Vec, centre_distance
 from hammerlab.engine.units import Model, Unit
 
-UNENGAGED_GAP: Final = 1.0
-"""Inches kept between the new model's base and every enemy base ("unengaged")."""
 SEARCH_STEP: Final = 0.5
 """Inches between the rings, and between the points on a ring, tried for its base."""
 
@@ -123,8 +121,8 @@ class ChampionTransformed(Event):
 def new_model(champion: Model, form: Form) -> Model:
     """The model of ``form`` the champion becomes, at the champion's place for now
     (its id: the new unit's, :func:`form_unit_id`, then ``.1``)."""
-    wounds = int(form.profile.get("W"))
     uid = form_unit_id(champion, form)
+    wounds = form.profile.number("W")
     return Model(
         f"{uid}.1", form.profile, (), champion.position, base_mm=form.base_mm, wounds_left=wounds
     )
@@ -138,8 +136,12 @@ def form_unit_id(champion: Model, form: Form) -> str:
 def new_form_spot(battle: Battle, champion: Model, player: str, model: Model) -> Vec | None:
     """Where ``model`` (the champion's new form) stands: the champion's place, or
     the nearest point (on rings :data:`SEARCH_STEP` apart around it) where its
-    base is on the table, overlaps no other base (the champion's aside) and keeps
-    :data:`UNENGAGED_GAP` from every enemy base; ``None`` when there is none."""
+    base is on the table, overlaps no other base (the champion's aside) and is
+    at least 1" from every enemy base ("unengaged": :func:`placement.keeps_clear`);
+    ``None`` when there is none."""
+    others = [(u.player, m) for u in battle.units.values() for m in u.alive_models]
+    enemies = [m for owner, m in others if owner != player]
+    friends = [m for owner, m in others if owner == player and m is not champion]
     x, y = champion.position
     rings = math.ceil(math.hypot(battle.battlefield.width, battle.battlefield.height) / SEARCH_STEP)
     for ring in range(rings + 1):
@@ -148,20 +150,17 @@ def new_form_spot(battle: Battle, champion: Model, player: str, model: Model) ->
         for k in range(count):
             angle = 2 * math.pi * k / count
             spot = (x + distance * math.cos(angle), y + distance * math.sin(angle))
-            if base_on_table(battle, model, spot) and _clear(battle, champion, player, model, spot):
+            if (
+                base_on_table(battle, model, spot)
+                and keeps_clear(model, spot, enemies)
+                and not any(_overlap(model, spot, friend) for friend in friends)
+            ):
                 return spot
     return None
 
 
-def _clear(battle: Battle, champion: Model, player: str, model: Model, spot: Vec) -> bool:
-    for unit in battle.units.values():
-        gap = UNENGAGED_GAP if unit.player != player else 0.0
-        for other in unit.alive_models:
-            if other is champion:
-                continue
-            if centre_distance(spot, other.position) - model.radius - other.radius < gap - EPSILON:
-                return False
-    return True
+def _overlap(model: Model, spot: Vec, other: Model) -> bool:
+    return centre_distance(spot, other.position) < model.radius + other.radius - EPSILON
 
 
 def transform(battle: Battle, unit: Unit, champion: Model, boon: str, model: Model) -> Unit:
