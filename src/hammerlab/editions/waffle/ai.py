@@ -125,6 +125,7 @@ from hammerlab.editions.waffle.scout import closing_value
 from hammerlab.editions.waffle.shooting import HOLD, RUN, SHOOT, may_target, targets_for
 from hammerlab.editions.waffle.special_rules import relentless
 from hammerlab.editions.waffle.state import st, state_of
+from hammerlab.editions.waffle.tank_shock_plans import death_or_glory_choice, tank_shock_choice
 from hammerlab.editions.waffle.transport_plans import wants_to_disembark
 from hammerlab.editions.waffle.transports import DISEMBARK, STAY_ABOARD
 from hammerlab.editions.waffle.wounds import typical_profile
@@ -452,6 +453,16 @@ class WaffleAI(PsychicChoices):
         staying, the first choice, on a tie)."""
         unit = battle.unit(decision.context.unit)
         return _best([closing_value(battle, unit, c.value) for c in decision.choices])
+
+    def _tank_shock(self, battle: Battle, decision: Decision[Any]) -> int:
+        """A Tank Shock or Ram worth making, else a normal move
+        (:func:`tank_shock_plans.tank_shock_choice`)."""
+        return tank_shock_choice(battle, decision)
+
+    def _death_or_glory(self, battle: Battle, decision: Decision[Any]) -> int:
+        """The attack likeliest to stop the Tank, if likely enough
+        (:func:`tank_shock_plans.death_or_glory_choice`)."""
+        return death_or_glory_choice(battle, decision)
 
     def _infiltrate(self, battle: Battle, decision: Decision[Any]) -> int:
         """The set-up nearest the enemy (:func:`scout.closing_value` of the shift;

@@ -24,6 +24,7 @@ from hammerlab.editions.waffle.scout import scout_redeployments
 from hammerlab.editions.waffle.shooting import start_phase
 from hammerlab.editions.waffle.special_rules import difficult_terrain_dice
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.tank_shock import offer_tank_shock
 from hammerlab.editions.waffle.transports import offer_disembarking, offer_embarking
 from hammerlab.editions.waffle.vehicles import may_move, turn_to_moves
 from hammerlab.engine.battle import Battle
@@ -117,7 +118,10 @@ def _end(battle: Battle, player: str) -> None:
 
 def move_one(battle: Battle, unit: Unit) -> None:
     """Move one unit: intent, distance, difficult and dangerous terrain; then it may
-    embark in a friendly transport within 2" (:func:`transports.offer_embarking`)."""
+    embark in a friendly transport within 2" (:func:`transports.offer_embarking`). A
+    Tank may Tank Shock or Ram instead (:func:`tank_shock.offer_tank_shock`)."""
+    if offer_tank_shock(battle, unit):
+        return
     allowance = move_allowance(unit)
     intent = choose_intent(battle, unit, f'moves up to {allowance:g}"', phase="movement")
     if intent == "hold":
