@@ -10,6 +10,8 @@ deploys from the south edge, B from the north.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from conftest import (
     GUARD,
@@ -25,6 +27,9 @@ from conftest import (
     weapon,
 )
 
+from hammerlab.analysis.battles import prepare
+from hammerlab.analysis.search import RandomController
+from hammerlab.editions.base import play
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.armour import PENETRATING
 from hammerlab.editions.waffle.movement_phase import move_one
@@ -54,7 +59,9 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile
 from hammerlab.engine.decisions import Decision
 from hammerlab.engine.units import Model, Unit
+from hammerlab.io.scenario import parse_scenario
 
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 HULL = 100 / 25.4 / 2
 """A 100 mm hull's radius in inches."""
 LEMAN_RUSS = Profile(
@@ -205,6 +212,7 @@ def test_a_meltagun_that_immobilises_the_tank_stops_it_where_it_stands() -> None
     assert of_kind(battle, "vehicle_damage")[0].result == IMMOBILISED
     assert of_kind(battle, "death_or_glory")[0].stopped
     assert not may_move(battle, tank) and marine.models[0].alive
+    assert marine.models[0].position == (30.0, 27.0)  # touching the hull, not under it
     assert tank.models[0].position == pytest.approx((30.0, 27.0 - HULL - 0.5))
     assert all_dice_used(battle)
 
@@ -365,3 +373,39 @@ def test_the_ai_stands_with_a_meltagun_but_not_with_a_boltgun() -> None:
     battle.controllers[B] = WaffleAI()
     move_one(battle, tank)
     assert not of_kind(battle, "death_or_glory") and bolter.models[0].alive
+
+
+# --- whole battles ------------------------------------------------------------
+
+
+def _example() -> Battle:
+    path = EXAMPLES / "vehicles_tank_shock.toml"
+    ready = prepare(parse_scenario(path.read_text(), str(path)), str(path))
+    play(ready.battle, ready.ruleset, ready.plan)
+    return ready.battle
+
+
+def test_the_tank_shock_example_plays_three_turns_and_the_ai_shocks_the_termagants() -> None:
+    """The Leman Russ at (36, 14), the Termagants' front rank at y = 22: reached after
+    8 - 1.9685 - 0.5 = 5.53" (within 6"); Ld 6 breaks with 21/36 (2D6 of 7 or more),
+    worth more than 0.3 with no attack that hurts Front 14 (Fleshborer S4: at most
+    10), so the AI Tank Shocks them in its first Movement phase and none stands."""
+    battle = _example()
+    assert battle.turn == 3
+    declared = of_kind(battle, "tank_shock")
+    assert declared and declared[0].toward == "Termagants [gaunts]" and not declared[0].ram
+    assert not of_kind(battle, "death_or_glory")
+    assert any(e.test == "Morale check" for e in of_kind(battle, "morale"))
+
+
+def test_the_random_player_is_offered_the_tank_shock() -> None:
+    """The choice is not a top-level action (it is asked inside a unit's move, like
+    the move's intent): every controller answers it, the random one uniformly."""
+    path = EXAMPLES / "vehicles_tank_shock.toml"
+    ready = prepare(parse_scenario(path.read_text(), str(path)), str(path))
+    battle = ready.battle
+    for player in list(battle.controllers):
+        battle.controllers[player] = RandomController(1)
+    play(battle, ready.ruleset, ready.plan)
+    asked = [e for e in of_kind(battle, "decision") if e.decision == "tank_shock"]
+    assert asked

@@ -439,15 +439,16 @@ def clear_the_way(battle: Battle, unit: Unit, shocked: set[str]) -> None:
     """7th edition: "If some enemy models in the enemy unit would end up underneath the vehicle when
     it reaches its final position …, these models must be moved out of the way by the
     shortest distance, leaving at least 1" between them and the vehicle and
-    maintaining unit coherency." Each such model of a unit the Tank Shocked moves
-    straight away from the hull's centre until 1" clear (turned up to 90° when that
-    spot is taken or off the table: :data:`OUT_OF_THE_WAY_TURNS`); one with nowhere
-    to go is removed as a casualty. Coherency is not checked again."""
+    maintaining unit coherency." Each model of a unit the Tank Shocked whose base the
+    hull overlaps moves straight away from the hull's centre until 1" clear (turned
+    up to 90° when that spot is taken or off the table: :data:`OUT_OF_THE_WAY_TURNS`);
+    one with nowhere to go is removed as a casualty. Models only touching the hull
+    (a Death or Glory hero who stopped it) stay. Coherency is not checked again."""
     tank = unit.alive_models[0]
     for victim in [battle.unit(uid) for uid in sorted(shocked)]:
         for model in victim.alive_models:
             gap = centre_distance(tank.position, model.position)
-            if gap - tank.radius - model.radius >= KEEP_AWAY - OVERLAP_TOLERANCE:
+            if gap - tank.radius - model.radius >= -OVERLAP_TOLERANCE:
                 continue
             spot = _spot_out_of_the_way(battle, tank, model)
             if spot is None:
