@@ -85,6 +85,7 @@ from hammerlab.editions.waffle.expected import (
     melee_exchange,
 )
 from hammerlab.editions.waffle.fight import attacks_of, melee_options
+from hammerlab.editions.waffle.flyers import is_zooming
 from hammerlab.editions.waffle.jink_plans import wants_to_jink
 from hammerlab.editions.waffle.melee_grenades import may_attack
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
@@ -129,6 +130,7 @@ from hammerlab.editions.waffle.tank_shock_plans import death_or_glory_choice, ta
 from hammerlab.editions.waffle.transport_plans import wants_to_disembark
 from hammerlab.editions.waffle.transports import DISEMBARK, STAY_ABOARD
 from hammerlab.editions.waffle.wounds import typical_profile
+from hammerlab.editions.waffle.zoom_plans import zoom_intent
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
 from hammerlab.engine.geometry import centre_distance
@@ -507,9 +509,11 @@ class WaffleAI(PsychicChoices):
         if "dives" in decision.context.why:
             return labels.index("take cover")
         unit = battle.unit(decision.context.unit)
-        if decision.context.phase == "movement" and _gun_line(battle, unit):
-            return labels.index("hold")
-        return labels.index("advance")
+        movement = decision.context.phase == "movement"
+        preferred = "hold" if movement and _gun_line(battle, unit) else "advance"
+        if movement and is_zooming(unit):
+            preferred = zoom_intent(battle, unit, preferred)
+        return labels.index(preferred)
 
     def _charger(self, battle: Battle, decision: Decision[Any]) -> int:
         def value(unit: Unit | None) -> float:
