@@ -102,7 +102,7 @@ class Contact:
 
 def the_tank(unit: Unit) -> Model | None:
     """The vehicle that may Tank Shock: the one model of a unit of one vehicle of the
-    Tank type, not a Zooming Flyer, that may move (not Immobilised or Crew Stunned)."""
+    Tank type, not a Zooming Flyer (``None`` for any other unit)."""
     if len(unit.alive_models) != 1 or not is_vehicle(unit) or is_zooming(unit):
         return None
     model = unit.alive_models[0]
@@ -348,23 +348,17 @@ def death_or_glory_options(model: Model, unit: Unit, tank_unit: Unit) -> list[We
     return [*ranged, *melee_options(model, unit, [tank_unit])]
 
 
-def death_or_glory_strength(model: Model, unit: Unit, weapon: WeaponProfile) -> int:
-    """The Strength of the attack: a close combat attack's as the fight resolves it
-    (``special_rules.close_combat_strength``, not charging), a shooting weapon's in the
-    model's hands (``wounds.weapon_strength``)."""
-    if weapon.base_type == "Melee":
-        return close_combat_strength(unit, model, close_combat_weapon(unit, model, weapon), False)
-    return weapon_strength(model, weapon)
-
-
 def death_or_glory_attack(
-    model: Model, unit: Unit, tank_unit: Unit, weapon: WeaponProfile
+    model: Model, unit: Unit, weapon: WeaponProfile
 ) -> tuple[WeaponProfile, int]:
-    """The profile (a close combat weapon with the model's own rules) and Strength of
-    ``model``'s Death or Glory attack with ``weapon``."""
-    if weapon.base_type == "Melee":
-        weapon = close_combat_weapon(unit, model, weapon)
-    return weapon, death_or_glory_strength(model, unit, weapon)
+    """The profile and Strength of ``model``'s Death or Glory attack with ``weapon``: a
+    close combat attack as the fight resolves it (``special_rules.close_combat_weapon``
+    with the model's own rules, ``close_combat_strength``, not charging), a shooting
+    weapon at its Strength in the model's hands (``wounds.weapon_strength``)."""
+    if weapon.base_type != "Melee":
+        return weapon, weapon_strength(model, weapon)
+    armed = close_combat_weapon(unit, model, weapon)
+    return armed, close_combat_strength(unit, model, armed, False)
 
 
 def death_or_glory(
@@ -398,7 +392,7 @@ def death_or_glory(
         return False
     model_id, weapon = picked
     hero = next(m for m in victim.alive_models if m.id == model_id)
-    profile, strength = death_or_glory_attack(hero, victim, tank_unit, weapon)
+    profile, strength = death_or_glory_attack(hero, victim, weapon)
     attack = armour_attack(
         profile, strength, half_range=True, tank_hunters=victim.has_rule("Tank Hunters")
     )
