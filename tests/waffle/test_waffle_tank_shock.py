@@ -158,6 +158,19 @@ def test_a_fearless_unit_passes_without_a_roll() -> None:
     assert tank.models[0].position == pytest.approx((30.0, 26.0))
 
 
+def test_a_unit_already_falling_back_takes_no_check_and_makes_no_death_or_glory() -> None:
+    """The engine's Morale check skips a unit already falling back outside an assault;
+    with no passed check there is no Death or Glory (no decision is asked of B, no
+    die rolled): the Tank drives through and the Marine is moved out of its way."""
+    marine = squad("m", B, MARINE, [BOLTGUN], [(30.0, 27.0)], name="Marines")
+    battle, tank = shock_battle(marine, [], [("tank_shock", "shock Marines [m]")])
+    st(battle, marine).falling_back = True
+    move_one(battle, tank)
+    assert not of_kind(battle, "morale") and not asked(battle, B)
+    assert tank.models[0].position == pytest.approx((30.0, 26.0))
+    assert marine.models[0].position == pytest.approx((30.0, 26.0 + HULL + 0.5 + 1.0))
+
+
 def test_a_failed_death_or_glory_crushes_the_model_and_the_tank_goes_on() -> None:
     """A boltgun: D6 + 4 is at most 10 against Front 14, no effect whatever the die;
     the Marine is removed, with no save, and the Tank moves its full 6"."""
