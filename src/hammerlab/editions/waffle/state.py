@@ -76,6 +76,8 @@ class VehicleStatus:
     immobilised: bool = False
     moved_last_turn: bool = False
     """Whether it moved in its controller's last turn (close combat attacks hit it on 4+)."""
+    rammed: bool = False
+    """It Rammed this turn: Snap Shots only until the end of the turn (``ramming``)."""
 
 
 @dataclass
