@@ -53,7 +53,8 @@ def test_accepted_challenge_blows_go_only_to_each_other() -> None:
     b = make_unit("b", B, [placed(hero("Sergeant", i=1, w=2), 11, 21), trooper("Trooper", 10, 21)])
     # I5: the Hero strikes only the Sergeant (not in contact with it): 3 hits
     # (6, 6, 6), 3 wounds (6, 6, 6): the Sergeant (W2) is slain by two, the
-    # third is lost (never on the Trooper). I3: the Grunt's wound (6, 6) goes
+    # third is lost (never on the Trooper) but, unsaved (no save), still counts
+    # for A's combat result. I3: the Grunt's wound (6, 6) goes
     # to the Trooper, the Sergeant being out of reach; the Trooper's (6, 6)
     # to the Grunt, not to the closer Hero (still in the challenge this round).
     battle = make_battle(
@@ -66,7 +67,11 @@ def test_accepted_challenge_blows_go_only_to_each_other() -> None:
     fight_once(battle)
     assert (alive_ids(a), alive_ids(b)) == (["a.1"], [])
     assert a.models[0].wounds_left == 1
-    assert (st(battle, a).combat_score, st(battle, b).combat_score) == (3, 1)
+    # A: the Hero's 3 wounds in the challenge (2 taken, 1 beyond the Sergeant's
+    # last) + the Grunt's 1 = 4; B: the Trooper's 1.
+    assert (st(battle, a).combat_score, st(battle, b).combat_score) == (4, 1)
+    (excess,) = of_kind(battle, "excess wounds")
+    assert (excess.model, excess.wounds, excess.unsaved) == ("b.1", 1, 1)
     (issued,) = of_kind(battle, "challenge")
     assert (issued.player, issued.model, issued.accepted_by, issued.barred) == (A, "a.1", "b.1", "")
     assert state_of(battle).duels == {}  # the Sergeant is slain: it is over

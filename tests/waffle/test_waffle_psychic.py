@@ -3,8 +3,8 @@
 Expected values are worked out by hand from the 7th-edition rules quoted in
 ``docs/rules/waffle.md`` (Psychic phase): pools are the D6 plus each player's
 Mastery Levels; each Warp Charge die of 4+ is a success; two 6s are Perils of
-the Warp (one Wound, no saves); Deny the Witch dice need 6+, one better for a
-Psyker target (one more when its Mastery Level is higher), one better with
+the Warp (its table: ``test_waffle_perils.py``); Deny the Witch dice need 6+,
+one better for a Psyker target (one more when its Mastery Level is higher), one better with
 Adamantium Will; equal or more Deny successes nullify the power.
 """
 
@@ -222,12 +222,13 @@ def test_smite_harnesses_each_4_plus_and_fires_through_the_shooting_procedure() 
     assert all_dice_used(battle)
 
 
-def test_two_sixes_are_perils_of_the_warp_one_wound_with_no_save() -> None:
+def test_two_sixes_are_perils_of_the_warp_rolled_on_its_table() -> None:
     battle = make_battle(
         librarian(SMITE),
         squad("g", B, GUARD, [], row(36, 20, 5)),
-        # Warp Charge; 6 6 (two successes, Perils: no invulnerable save rolled); 4 misses
-        dice=[1, 6, 6, 1, 1, 1, 1],
+        # Warp Charge; 6 6 (two successes, Perils); the table's 4, Psychic Backlash:
+        # one Wound with no saves (no invulnerable save rolled); Smite's 4 shots miss
+        dice=[1, 6, 6, 4, 1, 1, 1, 1],
         script_a=[
             ("psyker", "Lib [lib]"),
             ("power", "Smite"),
@@ -391,7 +392,9 @@ def test_feel_no_pain_may_ignore_the_perils_wound() -> None:
     battle = make_battle(
         psyker,
         squad("g", B, GUARD, [], row(30, 40, 2)),
-        dice=[1, 6, 6, 5],  # Warp Charge 1: pool 2; 6 6: Perils; Feel No Pain 5+ rolls 5
+        # Warp Charge 1: pool 2; 6 6: Perils, table 4 (Psychic Backlash, one Wound);
+        # Feel No Pain 5+ rolls 5
+        dice=[1, 6, 6, 4, 5],
         script_a=[
             ("psyker", "Lib [lib]"),
             ("power", "Force"),

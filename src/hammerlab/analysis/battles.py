@@ -334,8 +334,9 @@ def prepare(
             for spec in scenario.units
         },
     )
-    if deployments:
-        ruleset.set_deployments(battle, deployments, scenario.plan.turns)
+    # Always, so that a unit going into reserve later (a Zooming Flyer leaving the
+    # table) is still lost in reserve at the end of the last turn.
+    ruleset.set_deployments(battle, deployments, scenario.plan.turns)
     for index, spec in enumerate(scenario.units):
         if spec.embarked_in is not None:
             try:

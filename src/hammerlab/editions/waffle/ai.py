@@ -85,6 +85,7 @@ from hammerlab.editions.waffle.expected import (
     melee_exchange,
 )
 from hammerlab.editions.waffle.fight import attacks_of, melee_options
+from hammerlab.editions.waffle.flyers import is_zooming
 from hammerlab.editions.waffle.jink_plans import wants_to_jink
 from hammerlab.editions.waffle.melee_grenades import may_attack
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
@@ -125,9 +126,11 @@ from hammerlab.editions.waffle.scout import closing_value
 from hammerlab.editions.waffle.shooting import HOLD, RUN, SHOOT, may_target, targets_for
 from hammerlab.editions.waffle.special_rules import relentless
 from hammerlab.editions.waffle.state import st, state_of
+from hammerlab.editions.waffle.tank_shock_plans import death_or_glory_choice, tank_shock_choice
 from hammerlab.editions.waffle.transport_plans import wants_to_disembark
 from hammerlab.editions.waffle.transports import DISEMBARK, STAY_ABOARD
 from hammerlab.editions.waffle.wounds import typical_profile
+from hammerlab.editions.waffle.zoom_plans import zoom_intent
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
 from hammerlab.engine.geometry import centre_distance
@@ -453,6 +456,16 @@ class WaffleAI(PsychicChoices):
         unit = battle.unit(decision.context.unit)
         return _best([closing_value(battle, unit, c.value) for c in decision.choices])
 
+    def _tank_shock(self, battle: Battle, decision: Decision[Any]) -> int:
+        """A Tank Shock or Ram worth making, else a normal move
+        (:func:`tank_shock_plans.tank_shock_choice`)."""
+        return tank_shock_choice(battle, decision)
+
+    def _death_or_glory(self, battle: Battle, decision: Decision[Any]) -> int:
+        """The attack likeliest to stop the Tank, if likely enough
+        (:func:`tank_shock_plans.death_or_glory_choice`)."""
+        return death_or_glory_choice(battle, decision)
+
     def _infiltrate(self, battle: Battle, decision: Decision[Any]) -> int:
         """The set-up nearest the enemy (:func:`scout.closing_value` of the shift;
         deploying normally, the first choice, on a tie)."""
@@ -498,9 +511,11 @@ class WaffleAI(PsychicChoices):
         if "dives" in decision.context.why:
             return labels.index("take cover")
         unit = battle.unit(decision.context.unit)
-        if decision.context.phase == "movement" and _gun_line(battle, unit):
-            return labels.index("hold")
-        return labels.index("advance")
+        movement = decision.context.phase == "movement"
+        preferred = "hold" if movement and _gun_line(battle, unit) else "advance"
+        if movement and is_zooming(unit):
+            preferred = zoom_intent(battle, unit, preferred)
+        return labels.index(preferred)
 
     def _charger(self, battle: Battle, decision: Decision[Any]) -> int:
         def value(unit: Unit | None) -> float:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hammerlab.editions.waffle.challenges import ExcessWoundsCounted
 from hammerlab.editions.waffle.concussive import concuss
 from hammerlab.editions.waffle.events import (
     SaveTaken,
@@ -13,6 +14,7 @@ from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
 from hammerlab.editions.waffle.special_rules import (
     ignore_wound_roll,
     model_has,
+    names_rule,
 )
 from hammerlab.editions.waffle.state import remove_casualty, st
 from hammerlab.editions.waffle.visibility import cover_save, model_sees
@@ -37,6 +39,7 @@ def allocate_wounds(
     melee: bool = False,
     only: Model | None = None,
     spare: frozenset[str] = frozenset(),
+    overkill: bool = False,
 ) -> None:
     """Seed 000, step 6: each wound goes to the closest model, which saves or suffers.
 
@@ -58,9 +61,11 @@ def allocate_wounds(
     ``only`` sends every wound to that one model (a Sweeping Advance's randomly
     distributed hit), the wounds being lost once it is dead; no wound goes to the
     models ``spare`` names (those fighting a challenge: ``challenges.py``).
+    With ``overkill`` (the blows of a challenge), the wounds left once ``only`` is
+    slain still count toward the combat result (:func:`excess_wounds`).
     """
     scatter = profile.template or profile.blast is not None
-    for wound in wounds:
+    for index, wound in enumerate(wounds):
         alive = [
             m for m in victim.models if m.id not in spare and wounds_left(battle, m, orders) > 0
         ]
@@ -70,6 +75,10 @@ def allocate_wounds(
             pool = alive
         else:
             pool = [m for m in alive if any(model_sees(battle, f, m) for f in firers)]
+        if not pool and overkill and only is not None:
+            rest = wounds[index:]
+            result.unsaved[victim.id] += excess_wounds(battle, victim, only, rest, profile)
+            return
         if not pool:
             battle.say("allocation", f"remaining wounds on {victim.label} are lost: none in sight")
             return
@@ -106,6 +115,28 @@ def allocate_wounds(
             result.casualties[victim.id] += 1
 
 
+def excess_wounds(
+    battle: Battle, victim: Unit, slain: Model, wounds: list[WoundRoll], profile: WeaponProfile
+) -> int:
+    """How many of the wounds left over on a Character slain in a challenge count
+    toward the combat result: each takes the slain model's save, as if it were
+    still there (armour or invulnerable; no cover in close combat), and counts if
+    failed; none is taken off any model (:class:`challenges.ExcessWoundsCounted`).
+
+    7th edition (as the 6th edition, p. 65): "Unsaved Wounds caused in a
+    challenge count towards the assault result, alongside any unsaved Wounds
+    caused by the rest of the character's units"; the wounds beyond the slain
+    model's last are lost (they strike no other model), but they were caused in
+    the challenge, so their unsaved ones count (an interpretation; Feel No Pain,
+    which a slain model cannot roll, is not taken).
+    """
+    unsaved = sum(
+        not save_taken(battle, victim, slain, wound, profile, cover=False) for wound in wounds
+    )
+    battle.emit(ExcessWoundsCounted(victim.label, slain.id, len(wounds), unsaved))
+    return unsaved
+
+
 def wounds_left(battle: Battle, model: Model, orders: FireOrders) -> int:
     """The wounds ``model`` counts as having while wounds of ``orders`` are allocated:
     its own, unless a rule says otherwise (:data:`points.WOUNDS_LEFT`)."""
@@ -129,7 +160,8 @@ def save_taken(
     A model "can use each type of save (armor, invulnerable and cover) once
     to avoid harm … if a model has multiple saves of the same type then it
     uses the best among them." Without ``cover`` (close combat, 6th/7th
-    edition) no cover save is taken.
+    edition) no cover save is taken. A model with Cosmic Fate re-rolls a failed
+    armour save once (:data:`COSMIC_FATE`).
     """
     stats = stats_of(model.profile)
     in_cover = None
@@ -138,21 +170,31 @@ def save_taken(
             battle, wound.source, victim, model, st(battle, victim).gone_to_ground
         )
     for name, needed in saves_against(wound.ap, stats.sv, stats.invulnerable, in_cover):
-        roll = battle.dice.d6(f"{name} save {needed}+ ({model.id})")
-        saved = roll >= needed
-        battle.emit(
-            SaveTaken(
-                unit=victim.label,
-                model=model.id,
-                save=name,
-                needed=needed,
-                roll=roll,
-                saved=saved,
-            )
-        )
-        if saved:
+        if _save_roll(battle, victim, model, name, needed, f"{name} save {needed}+"):
             return True
+        if name == "armour" and names_rule(model.rules, COSMIC_FATE):
+            why = f"{COSMIC_FATE}: re-roll of armour save {needed}+"
+            if _save_roll(battle, victim, model, name, needed, why):
+                return True
     return False
+
+
+COSMIC_FATE = "Cosmic Fate"
+"""The Chaos Boon (``chaos_boons.py``): "Re-roll failed armour saves" (the model's own)."""
+
+
+def _save_roll(
+    battle: Battle, victim: Unit, model: Model, name: str, needed: int, why: str
+) -> bool:
+    """One save roll of ``model`` (a :class:`SaveTaken` event): whether it saved."""
+    roll = battle.dice.d6(f"{why} ({model.id})")
+    saved = roll >= needed
+    battle.emit(
+        SaveTaken(
+            unit=victim.label, model=model.id, save=name, needed=needed, roll=roll, saved=saved
+        )
+    )
+    return saved
 
 
 def saves_against(

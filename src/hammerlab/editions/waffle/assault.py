@@ -11,6 +11,7 @@ from hammerlab.editions.flow import Phase
 from hammerlab.editions.waffle.charge import CHARGES, begin_charges
 from hammerlab.editions.waffle.fight import fight_sub_phase
 from hammerlab.editions.waffle.hit_and_run import hit_and_run
+from hammerlab.editions.waffle.random_attacks import roll_random_attacks
 from hammerlab.editions.waffle.shooting import start_phase
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import PhaseChanged
@@ -18,6 +19,7 @@ from hammerlab.engine.events import PhaseChanged
 
 def _begin(battle: Battle, player: str) -> frozenset[str]:
     start_phase(battle, "assault", player)
+    roll_random_attacks(battle)
     return begin_charges(battle, player)
 
 

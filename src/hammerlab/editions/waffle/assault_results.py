@@ -27,6 +27,7 @@ from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
 from hammerlab.editions.waffle.special_rules import (
     close_combat_strength,
     close_combat_weapon,
+    crusader,
     monster_hunter,
     preferred_enemy,
 )
@@ -100,7 +101,8 @@ def combat_result(battle: Battle, combat: Combat) -> Outcome:
 
     A side's total is the ``combat_score`` of its units in the combat: the
     unsaved wounds they caused in this fight (Feel No Pain and wounds past the
-    last model do not count) plus Fiery Charge casualties. The side with more
+    last model do not count, but the unsaved ones beyond a Character's last in a
+    challenge do: ``allocation.excess_wounds``) plus Fiery Charge casualties. The side with more
     wins; every unit of a losing side takes its Morale check at minus the
     difference (6th/7th edition). A draw ends there. A side with no unit left
     has lost: the combat is over, with no Morale check (6th/7th edition).
@@ -191,9 +193,13 @@ def _will_sweep(battle: Battle, unit: Unit, chased: list[Unit]) -> bool:
 
 def _sweep_roll(battle: Battle, unit: Unit) -> int:
     """Seed 001: "roll a D6 and add their unmodified Initiative … In a unit with
-    mixed Initiative characteristics, use the highest"."""
+    mixed Initiative characteristics, use the highest"; Crusader adds a D3
+    (:func:`special_rules.crusader`)."""
     initiative = max(stats_of(m.profile).i for m in unit.alive_models)
-    return battle.dice.d6(f"Sweeping Advance ({unit.label}, +I{initiative})") + initiative
+    total = battle.dice.d6(f"Sweeping Advance ({unit.label}, +I{initiative})") + initiative
+    if crusader(unit):
+        total += battle.dice.roll(1, f"Crusader: +D3 to Sweeping Advance ({unit.label})", 3)[0]
+    return total
 
 
 def cut_down(battle: Battle, winner: Unit, fleeing: Unit, record: FightRecord) -> None:

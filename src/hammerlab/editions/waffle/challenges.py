@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from hammerlab.editions.waffle.chaos_boons import d66, gain_boon
 from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.special_rules import is_independent_character, model_has
 from hammerlab.editions.waffle.state import state_of
@@ -52,7 +53,7 @@ class ChallengeIssued(Event):
 @dataclass(frozen=True)
 class ChaosBoonRolled(Event):
     """A Champion of Chaos slew an enemy Character in a challenge: its D66 on
-    the Chaos Boon table (the boon's effect is not played)."""
+    the Chaos Boon table (what it gives: :class:`chaos_boons.ChaosBoonGained`)."""
 
     kind: ClassVar[str] = "chaos boon"
     model: str
@@ -62,6 +63,25 @@ class ChaosBoonRolled(Event):
     @property
     def text(self) -> str:
         return f"{self.model} slew {self.slain} in a challenge: Chaos Boon roll {self.roll}"
+
+
+@dataclass(frozen=True)
+class ExcessWoundsCounted(Event):
+    """Wounds left over on ``model``, slain in a challenge: ``unsaved`` of the
+    ``wounds`` count toward its foe's combat result (``allocation.excess_wounds``)."""
+
+    kind: ClassVar[str] = "excess wounds"
+    unit: str
+    model: str
+    wounds: int
+    unsaved: int
+
+    @property
+    def text(self) -> str:
+        return (
+            f"{self.unit}: {self.wounds} wound(s) beyond slain {self.model}'s last, "
+            f"{self.unsaved} unsaved counted for the combat result"
+        )
 
 
 def is_character(unit: Unit, model: Model) -> bool:
@@ -195,8 +215,11 @@ def end_challenges(battle: Battle, units: Sequence[Unit]) -> None:
     then its survivor may strike no other model, nor be wounded by one).
 
     Champion of Chaos: when it slays an enemy Character in a challenge it rolls
-    a D66 on the Chaos Boon table (:class:`ChaosBoonRolled`; the boon itself is
-    not played, so the rule stays reported as not implemented).
+    a D66 on the Chaos Boon table (:class:`ChaosBoonRolled`) and gains the boon
+    (:func:`chaos_boons.gain_boon`). The codex: "If an enemy character dies as a
+    result of multiple Wounds being allocated to it simultaneously, and one or
+    more of those Wounds were caused by the champion, that champion still rolls";
+    in a challenge only the champion's blows reach its foe.
     """
     duels = state_of(battle).duels
     alive = {m.id: (u, m) for u in units for m in u.alive_models}
@@ -206,5 +229,7 @@ def end_challenges(battle: Battle, units: Sequence[Unit]) -> None:
             continue
         del duels[model]
         if model in alive and model_has(*alive[model], CHAMPION):
-            tens, units_die = battle.dice.roll(2, f"Chaos Boon (D66, {model})")
-            battle.emit(ChaosBoonRolled(model, foe, 10 * tens + units_die))
+            unit, champion = alive[model]
+            roll = d66(battle, champion)
+            battle.emit(ChaosBoonRolled(model, foe, roll))
+            gain_boon(battle, unit, champion, roll)

@@ -215,6 +215,7 @@ def resolve_charge(battle: Battle, unit: Unit, target: Unit) -> None:
         battle.say("charge", f"the charge of {unit.label} ends: nothing left to charge with or at")
         refresh_locks(battle)
         return
+    difficult = through_difficult_terrain(battle, unit, target)
     roll = roll_charge_range(battle, unit, target)
     if roll.success:
         charge_move(battle, unit, target, float(roll.charge_range))
@@ -222,6 +223,7 @@ def resolve_charge(battle: Battle, unit: Unit, target: Unit) -> None:
     unit.status.charged = roll.success and units_in_contact(unit, target)
     if unit.status.charged:
         st(battle, target).charged_unlocked |= unlocked
+        st(battle, unit).charged_through_difficult |= difficult
         for rule in battle.hooks.get(CHARGE_SUCCEEDED):
             rule(battle, unit, target)
             refresh_locks(battle)

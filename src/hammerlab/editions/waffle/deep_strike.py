@@ -29,6 +29,7 @@ from hammerlab.editions.waffle.movement import dangerous_terrain_tests
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.placement import EPSILON, base_on_table, gaps_to_others
 from hammerlab.editions.waffle.reserves import (
+    arrives_as,
     back_to_reserves,
     put_on_table,
     reserve_roll,
@@ -36,6 +37,7 @@ from hammerlab.editions.waffle.reserves import (
     waiting_units,
 )
 from hammerlab.editions.waffle.shooting import targets_for
+from hammerlab.editions.waffle.zooming import ZOOM, zoom_in
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import Vec, offset
@@ -202,15 +204,19 @@ def deep_strike(battle: Battle, unit: Unit) -> None:
 
 
 def arrive_from_reserves(battle: Battle, player: str) -> frozenset[str]:
-    """Start of the movement phase: Reserve Rolls, then each arriving unit Deep Strikes.
+    """Start of the movement phase: Reserve Rolls, then each arriving unit Deep Strikes
+    (a Zooming Flyer back from Ongoing Reserves zooms in: ``zooming.zoom_in``).
 
     Returns the units that arrived: "Deep Striking units may not move any
-    further" this Movement phase.
+    further" this Movement phase (a Flyer made its move coming in).
     """
     arrived: set[str] = set()
     for unit in waiting_units(battle, player):
         if reserve_roll(battle, unit):
-            deep_strike(battle, unit)
+            if arrives_as(battle, unit) == ZOOM:
+                zoom_in(battle, unit)
+            else:
+                deep_strike(battle, unit)
             if unit.id in battle.units:
                 arrived.add(unit.id)
     return frozenset(arrived)

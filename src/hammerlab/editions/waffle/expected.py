@@ -43,7 +43,7 @@ from hammerlab.editions.waffle.attacks import (
 )
 from hammerlab.editions.waffle.charge import charge_bonus
 from hammerlab.editions.waffle.combat import ENGAGED_SUPPORT
-from hammerlab.editions.waffle.concussive import concussed
+from hammerlab.editions.waffle.difficult_charge import strikes_at_initiative_one
 from hammerlab.editions.waffle.estimate import p_blow, p_cell, p_hit
 from hammerlab.editions.waffle.fear import majority_weapon_skill, weapon_skill
 from hammerlab.editions.waffle.fight import (
@@ -331,7 +331,7 @@ def _striking_step(battle: Battle, side: Unit, other: Unit, charged: bool) -> in
     for m in side.alive_models:
         if _kind(m) not in alike:
             weapon = best_melee_weapon(battle, side, m, other, charged)
-            alike[_kind(m)] = initiative(m, weapon, concussed(battle, m))
+            alike[_kind(m)] = initiative(m, weapon, strikes_at_initiative_one(battle, side, m))
     steps = [alike[_kind(m)] for m in side.alive_models]
     return sorted(steps)[len(steps) // 2]
 

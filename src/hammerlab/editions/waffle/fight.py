@@ -32,13 +32,15 @@ from hammerlab.editions.waffle.combat import (
     in_contact,
     refresh_locks,
 )
-from hammerlab.editions.waffle.concussive import concussed
+from hammerlab.editions.waffle.difficult_charge import strikes_at_initiative_one
 from hammerlab.editions.waffle.events import BlowsStruck
 from hammerlab.editions.waffle.fear import fear_tests, majority_weapon_skill, weapon_skill
 from hammerlab.editions.waffle.fear import forget as forget_fear
 from hammerlab.editions.waffle.hammer_of_wrath import STEP as HAMMER_STEP
 from hammerlab.editions.waffle.hammer_of_wrath import Hammer, hammers, strike_hammers
 from hammerlab.editions.waffle.hatred import BlowReroll, blow_reroll, first_round
+from hammerlab.editions.waffle.icy_aura import STEP as ICY_STEP
+from hammerlab.editions.waffle.icy_aura import strike_icy_auras
 from hammerlab.editions.waffle.melee_grenades import grenade_options, is_melee_grenade, may_attack
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import (
@@ -122,7 +124,8 @@ def fight(battle: Battle, combat: Combat, player: str) -> FightRecord:
                 m
                 for m in unit.alive_models
                 if m not in engaged
-                and initiative(m, record.weapons[m.id], concussed(battle, m)) == step
+                and initiative(m, record.weapons[m.id], strikes_at_initiative_one(battle, unit, m))
+                == step
             ]
             if waiting:
                 pile_in(battle, unit, waiting, _foes(unit, units))
@@ -192,11 +195,12 @@ def choose_weapons(
             record.weapons[model.id] = chosen
 
 
-def initiative(model: Model, weapon: WeaponProfile, concussed: bool = False) -> int:
+def initiative(model: Model, weapon: WeaponProfile, at_one: bool = False) -> int:
     """The Initiative step the model strikes at: its Initiative, or 1 with an
-    Unwieldy weapon (6th/7th edition) or when ``concussed``
-    (:func:`concussive.concussed`)."""
-    if weapon.has_rule("Unwieldy") or concussed:
+    Unwieldy weapon (6th/7th edition) or when ``at_one``: Concussive, or a charge
+    through difficult terrain without assault grenades
+    (:func:`difficult_charge.strikes_at_initiative_one`)."""
+    if weapon.has_rule("Unwieldy") or at_one:
         return 1
     return min(10, max(1, stats_of(model.profile).i))
 
@@ -261,7 +265,8 @@ def _initiative_step(
     battle: Battle, units: list[Unit], step: int, record: FightRecord, owed: list[Hammer]
 ) -> None:
     """Everyone engaged with this Initiative picks a target, then all strike; the
-    Hammer of Wrath hits ``owed`` (at Initiative 10) first, but the models they
+    Hammer of Wrath hits ``owed`` (at Initiative 10) and the Icy Aura hits (at
+    Initiative 1, :func:`icy_aura.strike_icy_auras`) first, but the models they
     slay still strike in this step (:func:`hammer_of_wrath.strike_hammers`)."""
     plans: list[Blows] = []
     for unit in units:
@@ -269,7 +274,8 @@ def _initiative_step(
         groups: dict[tuple[WeaponProfile, tuple[str, ...]], list[Model]] = {}
         for model in engaged_models(battle, unit):
             weapon = record.weapons[model.id]
-            if initiative(model, weapon, concussed(battle, model)) != step or barred(battle, model):
+            at_one = strikes_at_initiative_one(battle, unit, model)
+            if initiative(model, weapon, at_one) != step or barred(battle, model):
                 continue
             near = foes_within_reach(battle, unit, model, foes)
             reach = tuple(f.id for f in near if may_attack(weapon, f))
@@ -283,6 +289,8 @@ def _initiative_step(
     if plans or owed:
         battle.say("fight", f"Initiative step {step}")
     strike_hammers(battle, owed, units)
+    if step == ICY_STEP:
+        strike_icy_auras(battle, units)
     attackers = {u.id: u.alive_models for u in units}
     for plan in plans:
         strike(battle, plan, step, attackers[plan.unit.id])
@@ -439,6 +447,7 @@ def _caused(
             melee=True,
             only=plan.only,
             spare=plan.spare,
+            overkill=plan.only is not None,
         )
         return result.unsaved[target.id] - before
 

@@ -1,10 +1,10 @@
 """Flyers in the Waffle Edition: Zooming, Snap Shots at them, and Skyfire (7th edition).
 
 hammerlab plays every Flyer as Zooming (a Hover flyer never switches to Hover
-mode, and there are no Reserves to arrive from), and reads the 7th-edition
+mode, and a Flyer starts on the table), and reads the 7th-edition
 Zooming and Skyfire rules (quoted below, from memory of the rulebook, as
-``docs/rules/waffle.md``, *Vehicles*, says). Zooming Flyers move like other
-vehicles in hammerlab (interpretation 13 there).
+``docs/rules/waffle.md``, *Vehicles*, says). The Zooming move (18" to 36",
+off the table into Ongoing Reserves) is ``zooming``.
 """
 
 from __future__ import annotations

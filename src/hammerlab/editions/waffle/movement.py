@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from hammerlab.editions.waffle.events import ReactionDeclared
 from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.profiles import stats_of
-from hammerlab.editions.waffle.special_rules import passes_dangerous_terrain
+from hammerlab.editions.waffle.special_rules import crusader, passes_dangerous_terrain
 from hammerlab.editions.waffle.state import remove_casualty, st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
@@ -199,11 +199,15 @@ def run(battle: Battle, unit: Unit, why: str = "runs", own_move: bool = True) ->
     the distance (6th/7th edition) when it is below 4 — the roll any player re-rolls.
     The number of dice is the parameter ``run_dice`` (their total is the
     distance). A Run that is not ``own_move`` (Dive for Cover, in the enemy's
-    turn) counts neither as the unit's Run nor as its move.
+    turn) counts neither as the unit's Run nor as its move. Crusader
+    (:func:`special_rules.crusader`) rolls one die more and keeps the highest.
     """
     n = battle.settings.integer("run_dice")
     purpose = f"run distance ({unit.label})" if n == 1 else f"run distance {n}D6 ({unit.label})"
-    distance = battle.dice.total(n, purpose)
+    if crusader(unit):  # one die more, the highest n kept
+        distance = sum(sorted(battle.dice.roll(n + 1, f"{purpose}, Crusader"))[1:])
+    else:
+        distance = battle.dice.total(n, purpose)
     if unit.has_rule("Fleet") and distance < 4:
         distance = battle.dice.d6(f"Fleet re-roll of run distance ({unit.label})")
     intent = choose_intent(battle, unit, f'{why} up to {distance}"')

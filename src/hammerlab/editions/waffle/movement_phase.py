@@ -9,6 +9,7 @@ from __future__ import annotations
 from hammerlab.editions.flow import Phase, Picks, run_phase
 from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.deep_strike import arrive_from_reserves
+from hammerlab.editions.waffle.flyers import is_zooming
 from hammerlab.editions.waffle.infiltrate import infiltration
 from hammerlab.editions.waffle.maledictions import all_terrain_difficult
 from hammerlab.editions.waffle.morale import leadership_test
@@ -24,8 +25,10 @@ from hammerlab.editions.waffle.scout import scout_redeployments
 from hammerlab.editions.waffle.shooting import start_phase
 from hammerlab.editions.waffle.special_rules import difficult_terrain_dice
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.tank_shock import offer_tank_shock
 from hammerlab.editions.waffle.transports import offer_disembarking, offer_embarking
 from hammerlab.editions.waffle.vehicles import may_move, turn_to_moves
+from hammerlab.editions.waffle.zooming import zoom
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import PhaseChanged
 from hammerlab.engine.units import Unit
@@ -117,7 +120,14 @@ def _end(battle: Battle, player: str) -> None:
 
 def move_one(battle: Battle, unit: Unit) -> None:
     """Move one unit: intent, distance, difficult and dangerous terrain; then it may
-    embark in a friendly transport within 2" (:func:`transports.offer_embarking`)."""
+    embark in a friendly transport within 2" (:func:`transports.offer_embarking`). A
+    Tank may Tank Shock or Ram instead (:func:`tank_shock.offer_tank_shock`); a Zooming
+    Flyer makes its Zooming move (:func:`zooming.zoom`)."""
+    if is_zooming(unit):
+        zoom(battle, unit)
+        return
+    if offer_tank_shock(battle, unit):
+        return
     allowance = move_allowance(unit)
     intent = choose_intent(battle, unit, f'moves up to {allowance:g}"', phase="movement")
     if intent == "hold":

@@ -21,21 +21,28 @@ is listed in ``docs/rules/waffle.md`` (Psychic phase).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from math import comb
 
 from hammerlab.editions.flow import Phase, Picks, run_phase
-from hammerlab.editions.waffle.allocation import feel_no_pain_ignores
 from hammerlab.editions.waffle.attacks import fire_weapon, firing_models
+from hammerlab.editions.waffle.beam_nova import beam_line, beam_units, power_hits
 from hammerlab.editions.waffle.maledictions import afflict, end_maledictions
 from hammerlab.editions.waffle.morale import phase_casualty_checks, pinning_test
 from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.perils import perils_of_the_warp
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.psychic_events import (
     BlessingChanged,
     DenyTheWitch,
     PsychicTest,
     WarpCharge,
+)
+from hammerlab.editions.waffle.psychic_memory import (
+    MEMORY,
+    Blessing,
+    memory_of,
+    purged,
 )
 from hammerlab.editions.waffle.psychic_powers import (
     PsychicPower,
@@ -45,53 +52,19 @@ from hammerlab.editions.waffle.psychic_powers import (
 )
 from hammerlab.editions.waffle.psychic_rules import aegis_rerolls
 from hammerlab.editions.waffle.shooting import may_target, start_phase
-from hammerlab.editions.waffle.state import remove_casualty, st
+from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.witch_eater import witch_eater
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
-from hammerlab.engine.events import PhaseChanged, WoundsLost
+from hammerlab.engine.events import PhaseChanged
 from hammerlab.engine.geometry import base_distance
 from hammerlab.engine.units import Model, Unit
 
-MEMORY = "psychic"
-"""Where the phase keeps what it remembers (``battle.memory``)."""
 STOP = "stop"
 WITCHFIRE_ORDERS = FireOrders(action="witchfire", purpose="psychic", counts_as_fired=False)
 """A Witchfire power is a shooting attack in the Psychic phase; 7th edition:
 "Witchfire/psychic shooting attacks are done in the psychic phase too, and no
 longer make the psyker count as having fired a weapon"."""
-
-
-@dataclass
-class Blessing:
-    """Special rules a Blessing granted, until the start of its caster's next Psychic phase."""
-
-    player: str
-    unit: str
-    power: str
-    granted: dict[str, tuple[str, ...]]
-    """Model id → the rules it gained (only those it did not have already)."""
-    armed: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
-    """Model id → (weapon name, rule) its weapons gained (Force: Instant Death)."""
-
-
-@dataclass
-class PsychicMemory:
-    """The phase's pools and what was manifested; Blessings in effect."""
-
-    pools: dict[str, int] = field(default_factory=dict)
-    attempted: list[tuple[str, str]] = field(default_factory=list)
-    """(unit id, power name) attempted this phase: no power twice (a list, not a set,
-    so that the saved game's state digest is the same in every process)."""
-    active: bool = False
-    """Whether this phase is being played (some Psyker of the player can act)."""
-    blessings: list[Blessing] = field(default_factory=list)
-    facing: int = 0
-    """The psychic test successes the Deny the Witch being decided must match."""
-
-
-def memory_of(battle: Battle) -> PsychicMemory:
-    """The phase's memory on ``battle``, made on first use."""
-    return battle.remember(MEMORY, PsychicMemory)
 
 
 def _begin(battle: Battle, player: str) -> frozenset[str]:
@@ -105,7 +78,7 @@ def _begin(battle: Battle, player: str) -> frozenset[str]:
     if MEMORY in battle.memory:
         end_blessings(battle, player)
     end_maledictions(battle, player)
-    if not any(knows_powers(u) for u in battle.units_of(player)):
+    if not any(knows_powers(battle, u) for u in battle.units_of(player)):
         return frozenset()
     memory = memory_of(battle)
     memory.active = True
@@ -120,9 +93,15 @@ def _begin(battle: Battle, player: str) -> frozenset[str]:
     return frozenset()
 
 
-def knows_powers(unit: Unit) -> bool:
+def knows_powers(battle: Battle, unit: Unit) -> bool:
     """Whether ``unit`` is a Psyker with a model that knows a power the engine plays."""
-    return is_psyker(unit) and any(playable_powers(m) for m in unit.alive_models)
+    return is_psyker(unit) and any(usable_powers(battle, m) for m in unit.alive_models)
+
+
+def usable_powers(battle: Battle, model: Model) -> list[PsychicPower]:
+    """The powers ``model`` knows that the engine plays, less those Mental Purge took
+    (:mod:`.perils`)."""
+    return [p for p in playable_powers(model) if not purged(battle, model.id, p.name)]
 
 
 def _psykers(battle: Battle, player: str, done: frozenset[str]) -> list[Unit]:
@@ -167,7 +146,7 @@ def power_options(battle: Battle, unit: Unit) -> list[PowerOption]:
         return options
     seen: set[str] = set()
     for model in unit.alive_models:
-        for power in playable_powers(model):
+        for power in usable_powers(battle, model):
             if power.name in seen or (unit.id, power.name) in memory.attempted:
                 continue
             seen.add(power.name)
@@ -183,16 +162,17 @@ def option_of(battle: Battle, unit: Unit, name: str) -> PowerOption | None:
     """The power called ``name`` a model of ``unit`` knows, with its targets (attempted
     or not: what a decision about that power is asked about)."""
     for model in unit.alive_models:
-        for power in playable_powers(model):
+        for power in usable_powers(battle, model):
             if power.name == name:
                 return PowerOption(model, power, power_targets(battle, unit, model, power))
     return None
 
 
 def power_targets(battle: Battle, unit: Unit, model: Model, power: PsychicPower) -> list[Unit]:
-    """Legal targets: for a Witchfire power, the enemy units the Psyker could shoot
-    with it (seen, in range, not locked in combat unless a rule allows: a Psyker
-    locked in combat fires no Witchfire); for a Malediction, the enemy units
+    """Legal targets: for a Witchfire power (Beam and Nova ones too: a Nova hits
+    them all), the enemy units the Psyker could shoot with it (seen, in range,
+    not locked in combat unless a rule allows: a Psyker locked in combat fires
+    no Witchfire); for a Malediction, the enemy units
     within range (interpretation: no line of sight needed); for a Blessing, its
     own unit when its range is ``Self``, else the friendly units within range."""
     if power.is_witchfire:
@@ -256,13 +236,17 @@ def manifest(battle: Battle, unit: Unit, option: PowerOption) -> None:
     power, model = option.power, option.model
     memory = memory_of(battle)
     memory.attempted.append((unit.id, power.name))
-    target = battle.decide(
-        Decision(
-            kind="psychic_target",
-            player=unit.player,
-            prompt=f"Target of {power.name} ({unit.label})",
-            choices=tuple(Choice(t.label, t) for t in option.targets),
-            context=DecisionContext(unit=unit.id, weapon=power.name),
+    target = (
+        nova_target(battle, unit, option)
+        if power.is_nova
+        else battle.decide(
+            Decision(
+                kind="psychic_target",
+                player=unit.player,
+                prompt=f"Target of {power.name} ({unit.label})",
+                choices=tuple(Choice(t.label, t) for t in option.targets),
+                context=DecisionContext(unit=unit.id, weapon=power.name),
+            )
         )
     )
     pool = memory.pools[unit.player]
@@ -298,6 +282,7 @@ def manifest(battle: Battle, unit: Unit, option: PowerOption) -> None:
     if not passed or not model.alive:
         return
     if power.targets_enemy and deny_the_witch(battle, unit, target, power, successes):
+        witch_eater(battle, unit, model, target)
         return
     if power.is_witchfire:
         witchfire(battle, unit, model, power, target)
@@ -307,39 +292,17 @@ def manifest(battle: Battle, unit: Unit, option: PowerOption) -> None:
         bless(battle, unit, model, power, target)
 
 
+def nova_target(battle: Battle, unit: Unit, option: PowerOption) -> Unit:
+    """The unit that stands for a Nova's targets (it hits them all): the one whose
+    Deny the Witch is easiest (:func:`deny_needed`), the first such."""
+    return min(option.targets, key=lambda t: deny_needed(battle, unit, t))
+
+
 def manifest_chance(dice: int, warp_charge: int, harness: int) -> float:
     """The chance that ``dice`` Warp Charge dice harness at least ``warp_charge``
     points, each on ``harness`` or more (binomial)."""
     p = (7 - harness) / 6
     return sum(comb(dice, k) * p**k * (1 - p) ** (dice - k) for k in range(warp_charge, dice + 1))
-
-
-def perils_of_the_warp(battle: Battle, unit: Unit, model: Model) -> None:
-    """Perils of the Warp, simplified: the Psyker suffers one Wound with no saves
-    of any kind allowed; Feel No Pain may still ignore it (7th edition: Feel No
-    Pain "is not a saving throw and so can be used against attacks that state
-    that 'no saves of any kind are allowed', for example those inflicted by
-    Perils of the Warp").
-
-    Every result of the 7th-edition Perils of the Warp table (D6) costs the
-    Psyker a Wound, or risks one on a Leadership test, with further effects
-    (a lost power, lost Warp Charge...); hammerlab plays the Wound alone
-    (``docs/rules/waffle.md``).
-    """
-    if feel_no_pain_ignores(battle, unit, model):
-        return
-    model.wounds_left -= 1
-    battle.emit(
-        WoundsLost(
-            unit=unit.label,
-            model=model.id,
-            lost=1,
-            left=max(0, model.wounds_left),
-            instant_death=False,
-        )
-    )
-    if model.wounds_left <= 0:
-        remove_casualty(battle, unit, model, "Perils of the Warp")
 
 
 def deny_needed(battle: Battle, caster: Unit, target: Unit) -> int:
@@ -407,10 +370,20 @@ def deny_the_witch(
 def witchfire(battle: Battle, unit: Unit, model: Model, power: PsychicPower, target: Unit) -> None:
     """Fire the power like a weapon, with the shooting procedure's own
     :func:`attacks.fire_weapon` (To Hit with the Psyker's BS, To Wound, saves,
-    allocation), then the Pinning tests it causes."""
-    firer = psyker_firing(unit, model, power)
-    result = fire_weapon(battle, firer, target, power.name, WITCHFIRE_ORDERS)
-    for unit_id in sorted(result.pinning):
+    allocation), then the Pinning tests it causes. A Beam hits every unit under
+    its line through ``target``, a Nova every enemy unit it may target
+    (:mod:`.beam_nova`)."""
+    if power.is_beam or power.is_nova:
+        if power.is_beam:
+            line = beam_line(model, target, power.range or 0.0)
+            victims = beam_units(battle, unit, model, line)
+        else:
+            victims = power_targets(battle, unit, model, power)
+        pinning = power_hits(battle, unit, model, power, victims, WITCHFIRE_ORDERS).pinning
+    else:
+        firer = psyker_firing(unit, model, power)
+        pinning = fire_weapon(battle, firer, target, power.name, WITCHFIRE_ORDERS).pinning
+    for unit_id in sorted(pinning):
         pinning_test(battle, battle.unit(unit_id), f"pinning power of {unit.label}")
 
 
@@ -463,7 +436,7 @@ def _effects(blessing: Blessing) -> tuple[str, ...]:
     """What a Blessing gave, in words: its rules, and ``<rule> (<weapon>)``."""
     rules = [r for g in blessing.granted.values() for r in g]
     rules += [f"{rule} ({weapon})" for a in blessing.armed.values() for weapon, rule in a]
-    return tuple(dict.fromkeys(rules))
+    return tuple(dict.fromkeys([*rules, *blessing.notes]))
 
 
 def end_blessings(battle: Battle, player: str) -> None:
@@ -478,6 +451,8 @@ def end_blessings(battle: Battle, player: str) -> None:
             lost = blessing.granted.get(blessed.id, ())
             blessed.rules = tuple(r for r in blessed.rules if r not in lost)
             _disarm(blessed, blessing.armed.get(blessed.id, ()))
+            if blessed.id in blessing.profiles:
+                blessed.profile = blessing.profiles[blessed.id]
         battle.emit(
             BlessingChanged(
                 unit=unit.label, power=blessing.power, rules=_effects(blessing), begins=False

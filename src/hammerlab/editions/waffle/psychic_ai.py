@@ -19,11 +19,11 @@ from hammerlab.editions.waffle.psychic import (
     WITCHFIRE_ORDERS,
     PowerOption,
     manifest_chance,
-    memory_of,
     option_of,
     power_options,
     psyker_firing,
 )
+from hammerlab.editions.waffle.psychic_memory import memory_of
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
 from hammerlab.engine.units import Unit

@@ -87,3 +87,62 @@ class BlessingChanged(Event):
     def text(self) -> str:
         what = "gains" if self.begins else "loses"
         return f"{self.unit} {what} {', '.join(self.rules)} ({self.power})"
+
+
+@dataclass(frozen=True)
+class PerilsOfTheWarp(Event):
+    """A Psyker rolled on the Perils of the Warp table (:mod:`.perils`)."""
+
+    kind: ClassVar[str] = "perils"
+    unit: str
+    model: str
+    roll: int
+    result: str
+    """The table's result: ``Dragged into the Warp``, ``Mental Purge``..."""
+
+    @property
+    def text(self) -> str:
+        return f"{self.model} ({self.unit}) suffers Perils of the Warp: {self.roll}, {self.result}"
+
+
+@dataclass(frozen=True)
+class PowerPurged(Event):
+    """Mental Purge: a Psyker lost a power for the rest of the battle."""
+
+    kind: ClassVar[str] = "power_purged"
+    unit: str
+    model: str
+    power: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.model} ({self.unit}) loses {self.power} for the rest of the battle"
+
+
+@dataclass(frozen=True)
+class WarpChargeDrained(Event):
+    """Power Drain: both players lost Warp Charge points."""
+
+    kind: ClassVar[str] = "warp_charge_drained"
+    lost: int
+    pools: dict[str, int]
+    """Player → Warp Charge points left."""
+
+    @property
+    def text(self) -> str:
+        shown = ", ".join(f"{p}: {n}" for p, n in self.pools.items())
+        return f"Power Drain: each player loses {self.lost} Warp Charge; pools {shown}"
+
+
+@dataclass(frozen=True)
+class PowerHits(Event):
+    """A unit under a Beam power's line, or within a Nova power's range, is hit."""
+
+    kind: ClassVar[str] = "power_hits"
+    power: str
+    unit: str
+    hits: int
+
+    @property
+    def text(self) -> str:
+        return f"{self.power} hits {self.unit}: {self.hits} hit(s)"

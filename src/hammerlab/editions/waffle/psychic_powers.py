@@ -8,12 +8,12 @@ books and the BattleScribe data write it: ``Warp Charge``, ``Power Category``
 :func:`unsupported_power` says why the engine cannot play one.
 
 What is supported (``docs/rules/waffle.md``, Psychic phase): Witchfire powers
-with a weapon profile (they are fired like a weapon, :mod:`.psychic`), and the
-Blessings of :data:`BLESSINGS` and Force, which grant special rules the
-engine resolves, and the Maledictions of :data:`maledictions.MALEDICTIONS`, which
-change characteristics. Every other power (Focussed Witchfire, Beam and Nova
-powers, powers without a profile, other Maledictions, Conjurations, other
-Blessings) is reported.
+with a weapon profile (they are fired like a weapon, :mod:`.psychic`), Beam and
+Nova powers with one (their hits, :mod:`.beam_nova`), and the Blessings of
+:data:`BLESSINGS` and Force, which grant special rules the engine resolves, and
+the Maledictions of :data:`maledictions.MALEDICTIONS`, which change
+characteristics. Every other power (Focussed Witchfire powers, powers without a
+profile, other Maledictions, Conjurations, other Blessings) is reported.
 """
 
 from __future__ import annotations
@@ -29,6 +29,10 @@ from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import ProfileError
 
 WITCHFIRE, BLESSING = "Witchfire", "Blessing"
+BEAM, NOVA = "Beam", "Nova"
+"""Witchfire powers of their own kind, as the data's Power Category names them."""
+_DICE_SHOTS = re.compile(r"^(?P<kind>[A-Za-z ]+?)\s+(?P<dice>\d*)D6(?=\s*(,|$))", re.IGNORECASE)
+"""A Beam or Nova power's random number of hits (Shockwave: ``Assault 2D6``)."""
 
 
 @dataclass(frozen=True)
@@ -87,11 +91,27 @@ class PsychicPower:
     """Special rules a supported Blessing grants (:data:`BLESSINGS`)."""
     weapon_rules: tuple[tuple[str, str], ...] = ()
     """(weapon rule, rule gained) of a supported Blessing (:attr:`BlessingEffect.weapon_rules`)."""
+    hit_dice: int = 0
+    """A Beam or Nova power whose Type gives its hits as ``ND6`` (Shockwave's
+    ``Assault 2D6``): N, rolled for each unit hit; 0 when the profile's shots are
+    a number."""
 
     @property
     def is_witchfire(self) -> bool:
-        """A Witchfire power with a weapon profile: fired like a gun."""
-        return self.category.lower() == WITCHFIRE.lower() and self.weapon is not None
+        """A Witchfire power with a weapon profile (a Beam or a Nova one too): fired
+        like a gun, or, for a Beam or Nova, its hits resolved like a gun's."""
+        kinds = (WITCHFIRE.lower(), BEAM.lower(), NOVA.lower())
+        return self.category.lower() in kinds and self.weapon is not None
+
+    @property
+    def is_beam(self) -> bool:
+        """A Beam power with a weapon profile (:mod:`.beam_nova`)."""
+        return self.category.lower() == BEAM.lower() and self.weapon is not None
+
+    @property
+    def is_nova(self) -> bool:
+        """A Nova power with a weapon profile (:mod:`.beam_nova`)."""
+        return self.category.lower() == NOVA.lower() and self.weapon is not None
 
     @property
     def is_blessing(self) -> bool:
@@ -142,16 +162,21 @@ def power_of(power: Weapon) -> PsychicPower:
     if reach.lower() not in ("self", "") and not re.fullmatch(r"[0-9]+", reach):
         raise ProfileError(f"psychic power {power.name}: Range {reach!r} is not inches or Self")
     gun: Weapon | None = None
+    category = power.get("Power Category").strip() or "(none)"
+    kind, hit_dice = power.get("Type"), 0
+    dice = _DICE_SHOTS.match(kind.strip())
+    if dice and category.lower() in (BEAM.lower(), NOVA.lower()):
+        hit_dice = int(dice.group("dice") or 1)
+        kind = f"{dice.group('kind')} 1{kind.strip()[dice.end() :]}"
     if all(_characteristic(power, *keys) for keys in (("Strength", "S"), ("AP",), ("Type",))):
         profile = {
             "Range": power.get("Range"),
             "S": _characteristic(power, "Strength", "S"),
             "AP": power.get("AP"),
-            "Type": power.get("Type"),
+            "Type": kind,
         }
         gun = Weapon(name=name, characteristics=profile)
         weapon_of(gun)  # a Witchfire profile the engine cannot read is refused here
-    category = power.get("Power Category").strip() or "(none)"
     effect = BLESSINGS.get(name) if category.lower() == BLESSING.lower() else None
     effect = effect or BlessingEffect()
     return PsychicPower(
@@ -163,6 +188,7 @@ def power_of(power: Weapon) -> PsychicPower:
         whole_unit=effect.whole_unit,
         rules=effect.rules,
         weapon_rules=effect.weapon_rules,
+        hit_dice=hit_dice,
     )
 
 
@@ -217,6 +243,20 @@ def playable_powers(model: Model) -> list[PsychicPower]:
     if any(weapon_of(w).has_rule("Force") for w in model.weapons):
         powers.append(FORCE)
     return powers
+
+
+def known_power_names(model: Model) -> list[str]:
+    """The names of every power ``model`` knows, played or not, in the order its
+    data lists them, then Force (what Mental Purge picks from at random)."""
+    names = []
+    for power in model.powers:
+        try:
+            names.append(power_of(power).name)
+        except ProfileError:
+            names.append(power.name)
+    if any(weapon_of(w).has_rule("Force") for w in model.weapons):
+        names.append(FORCE.name)
+    return list(dict.fromkeys(names))
 
 
 def is_psyker(unit: Unit) -> bool:

@@ -84,6 +84,24 @@ def back_to_reserves(battle: Battle, unit: Unit) -> None:
         state.ongoing.append(unit.id)
 
 
+def to_ongoing_reserves(battle: Battle, unit: Unit, how: str) -> None:
+    """The unit leaves the table into Ongoing Reserves, arriving ``how`` (a Zooming Flyer
+    that flies off the table: ``zooming.leave_table``). A battle with no reserves until
+    now keeps its units' order from here, and has no last turn to lose it in."""
+    state = battle.remember(RESERVES, ReserveState)
+    if not state.order:
+        state.order = list(battle.units)
+    state.waiting[unit.id] = battle.units.pop(unit.id)
+    state.how[unit.id] = how
+    back_to_reserves(battle, unit)
+
+
+def arrives_as(battle: Battle, unit: Unit) -> str | None:
+    """How a unit in reserve arrives (``deep_strike``, ``zoom``)."""
+    state = reserve_state(battle)
+    return None if state is None else state.how.get(unit.id)
+
+
 def reserve_roll(battle: Battle, unit: Unit) -> bool:
     """Whether the unit arrives this turn (7th edition, Rolling for Reserves).
 

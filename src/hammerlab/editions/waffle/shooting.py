@@ -54,6 +54,7 @@ def start_phase(battle: Battle, phase: str, player: str) -> None:
         status.models_at_phase_start = len(unit.alive_models)
         status.combat_score = 0
         status.charged_unlocked = False
+        status.charged_through_difficult = False
     battle.emit(PhaseChanged(phase=phase, player=player, turn=battle.turn, begins=True))
 
 

@@ -88,6 +88,13 @@ UNIT_RULES: Final[dict[str, str]] = {
     "turn 2, Feel No Pain from 3, Furious Charge from 4, Fearless from 5, Rage from 6 "
     "(power_from_pain.py)",
     "The Aegis": "re-rolls Deny the Witch results of 1 (psychic_rules.aegis_rerolls)",
+    "Crusader": "rolls one more die for its Run distance and keeps the highest; "
+    "+D3 to its Sweeping Advance total",
+    "Champion of Chaos": "must issue and accept challenges; slaying an enemy Character in one, "
+    "a D66 on the Chaos Boon table (challenges.py, chaos_boons.py; Spawnhood and Dark "
+    "Apotheosis: chaos_forms.py)",
+    "Random Attacks": "its Attacks are a D6 rolled at the beginning of each Assault phase "
+    "(random_attacks.py)",
 }
 """Rule name → what it does in hammerlab."""
 
@@ -274,13 +281,15 @@ MELEE_MODEL_RULES: Final[tuple[str, ...]] = (
     "Rending",
     "Shred",
     "Concussive",
+    "Instant Death",
 )
 """Weapon rules a model may have itself, for its close combat attacks. 7th edition,
 e.g. Fleshbane: "If a model has this special rule, or is attacking with a Melee
 weapon that has this special rule, they always Wound on a 2+ in close combat"
 (Poisoned, Rending and Shred are worded alike). Concussive is worded for weapons
 only; a model the data gives it (Chaplain Cassius, whose crozius has it) strikes
-with it in close combat (an interpretation)."""
+with it in close combat (an interpretation). Instant Death: the Chaos Boon
+Lifetaker, "Melee attacks have instant death" (``chaos_boons.py``)."""
 
 
 def close_combat_weapon(unit: Unit, model: Model, weapon: WeaponProfile) -> WeaponProfile:
@@ -335,6 +344,16 @@ def passes_dangerous_terrain(unit: Unit, model: Model) -> bool:
     """7th edition, Move Through Cover: "a model with the Move Through Cover special
     rule automatically passes Dangerous Terrain tests"."""
     return model_has(unit, model, "Move Through Cover")
+
+
+def crusader(unit: Unit) -> bool:
+    """7th edition, Crusader (Warhammer40K.gst): "A unit that contains at least one
+    model with this special rule rolls an extra dice when making Run moves, using
+    highest result rolled. In addition, a unit that contains at least one model
+    with this rule adds D3 to its Sweeping Advance totals (roll each time)."
+    (``movement.run``, ``assault_results._sweep_roll``; the Chaos Boon Unholy
+    Crusader gives it.)"""
+    return unit.has_rule("Crusader")
 
 
 def battle_focus(unit: Unit) -> bool:

@@ -46,6 +46,9 @@ class WaffleStatus:
     caused in the fight, Fiery Charge casualties)."""
     charged_unlocked: bool = False
     """Charged this phase while not locked in combat (Counter-attack)."""
+    charged_through_difficult: bool = False
+    """Charged through difficult terrain this phase: Initiative 1 without assault
+    grenades (``difficult_charge.py``)."""
     changed_flight_mode: bool = False
     """A Flying Monstrous Creature that changed flight mode this turn."""
     jinking: bool = False
@@ -73,6 +76,8 @@ class VehicleStatus:
     immobilised: bool = False
     moved_last_turn: bool = False
     """Whether it moved in its controller's last turn (close combat attacks hit it on 4+)."""
+    rammed: bool = False
+    """It Rammed this turn: Snap Shots only until the end of the turn (``ramming``)."""
 
 
 @dataclass

@@ -108,15 +108,11 @@ def resolve_vehicle_hits(
         facing = SIDE if profile.barrage else facing_of(battle, victim, model, hit.source.position)
         half = profile.range is not None and base_distance(hit.source, model) <= profile.range / 2
         attack = armour_attack(profile, hit.strength, half_range=half, tank_hunters=tank_hunters)
-        outcome = _penetrate(battle, victim, model, attack, facing, profile.name)
-        if outcome == NONE:
-            continue
-        wound = WoundRoll(hit.strength, profile.ap, hit.source)
-        if save_taken(battle, victim, model, wound, profile, cover=True):
-            continue
-        result.unsaved[victim.id] += 1
-        if damage_vehicle(battle, shooter, victim, model, outcome, profile.ap):
-            result.casualties[victim.id] += 1
+        scored, destroyed = strike_vehicle(
+            battle, shooter, victim, model, attack, facing, profile, hit.source, cover=True
+        )
+        result.unsaved[victim.id] += int(scored)
+        result.casualties[victim.id] += int(destroyed)
 
 
 def resolve_blows_on_vehicle(
@@ -137,17 +133,38 @@ def resolve_blows_on_vehicle(
         assert vehicle is not None
         facing = blow_facing(vehicle)
         attack = armour_attack(profile, strength, half_range=False, tank_hunters=tank_hunters)
-        outcome = _penetrate(battle, victim, model, attack, facing, profile.name)
-        if outcome == NONE:
-            continue
         source = attacker.alive_models[0]
-        if save_taken(
-            battle, victim, model, WoundRoll(strength, profile.ap, source), profile, cover=False
-        ):
-            continue
-        scored += 1
-        destroyed += damage_vehicle(battle, attacker, victim, model, outcome, profile.ap)
+        hit, wrecked = strike_vehicle(
+            battle, attacker, victim, model, attack, facing, profile, source, cover=False
+        )
+        scored += hit
+        destroyed += wrecked
     return scored, destroyed
+
+
+def strike_vehicle(
+    battle: Battle,
+    attacker: Unit,
+    victim: Unit,
+    model: Model,
+    attack: ArmourAttack,
+    facing: str,
+    profile: WeaponProfile,
+    source: Model,
+    *,
+    cover: bool,
+) -> tuple[bool, bool]:
+    """One hit on vehicle ``model`` on ``facing``: armour penetration, then a save (an
+    invulnerable one; a cover save too with ``cover``), then :func:`damage_vehicle`.
+    Returns (a glancing or penetrating hit not saved, the vehicle destroyed). Shooting,
+    close combat, Death or Glory and Ramming all strike through this."""
+    outcome = _penetrate(battle, victim, model, attack, facing, profile.name)
+    if outcome == NONE:
+        return False, False
+    wound = WoundRoll(attack.strength, profile.ap, source)
+    if save_taken(battle, victim, model, wound, profile, cover=cover):
+        return False, False
+    return True, damage_vehicle(battle, attacker, victim, model, outcome, profile.ap)
 
 
 def blow_facing(vehicle: VehicleProfile) -> str:

@@ -202,10 +202,12 @@ def melee_cell_against(battle: Battle, target: Unit) -> str | None:
 
 
 def crew_snap_shots(battle: Battle, unit: Unit) -> bool:
-    """Crew Shaken or Crew Stunned: the vehicle "can only fire Snap Shots"."""
+    """Crew Shaken or Crew Stunned: the vehicle "can only fire Snap Shots"; so can a
+    Tank that Rammed this turn ("it … may only shoot Snap Shots in that turn's
+    Shooting phase": ``ramming``)."""
     return any(
         vehicle_of(m.profile) is not None
-        and ((s := vehicle_status(battle, m)).shaken_turns > 0 or s.stunned_turns > 0)
+        and ((s := vehicle_status(battle, m)).shaken_turns > 0 or s.stunned_turns > 0 or s.rammed)
         for m in unit.alive_models
     )
 
@@ -220,5 +222,6 @@ def vehicle_end_of_turn(battle: Battle, player: str) -> None:
                 continue
             status = vehicle_status(battle, model)
             status.moved_last_turn = unit.status.moved
+            status.rammed = False
             status.shaken_turns = max(0, status.shaken_turns - 1)
             status.stunned_turns = max(0, status.stunned_turns - 1)
