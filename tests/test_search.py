@@ -119,23 +119,32 @@ def test_a_challenger_must_beat_the_noise_of_its_paired_gains() -> None:
 
 def _scripted(gains: list[float]) -> tuple[SearchController, Game, Action, Action]:
     """A searcher at the three-turn game's first pick whose playouts are scripted: the
-    heuristic's pick scores 0, one challenger 1 on the shared seeds and then
-    ``gains`` on the fresh ones, every other action -1."""
+    heuristic's pick scores 0, one challenger 1 in the race and then ``gains``
+    on the fresh seeds of :meth:`SearchController.confirm`, every other action -1."""
     spec = load_scenario(THREE_TURNS)
     game = Game.start(spec, str(THREE_TURNS), seed=2)
     searcher = install_search(game, spec.players[0].name, Budget(playouts=len(gains)))
     actions = game.legal_actions()
     default = searcher.heuristic_action(game, actions)
     challenger = next(a for a in actions if a != default)
-    shared = max(1, len(gains) // len(actions))
-    script = [1.0] * shared + gains
+    fresh: list[float] = []
 
     def scripted(_game: Game, action: Action, _seed: int) -> float:
         if action == challenger:
-            return script.pop(0)
+            return fresh.pop(0) if confirming else 1.0
         return 0.0 if action == default else -1.0
 
+    confirming = False
+    confirm = searcher.confirm
+
+    def confirmed(game: Game, challenger: Action, default: Action) -> bool:
+        nonlocal confirming
+        confirming = True
+        fresh.extend(gains)
+        return confirm(game, challenger, default)
+
     searcher._playout = scripted  # type: ignore[method-assign]
+    searcher.confirm = confirmed  # type: ignore[method-assign]
     return searcher, game, default, challenger
 
 
