@@ -160,7 +160,10 @@ def test_a_playout_ends_with_the_opponent_s_next_turn() -> None:
     game = Game.start(spec, str(THREE_TURNS), seed=2)  # the heuristic AI plays it on
     searcher = SearchController(spec.players[0].name)
     searcher.attach(game)
+    while game.legal_actions()[0].kind == "mover":
+        game.step()
     action = game.legal_actions()[0]
+    assert action.kind == "shooter"
     turn, seat = game.turn, game.play_state.cursor.seat
     copy = searcher.playout(game, action, seed=7)
     # Both players' turns of this game turn were played, and nothing of the next.
@@ -170,6 +173,20 @@ def test_a_playout_ends_with_the_opponent_s_next_turn() -> None:
     while game.turn < last:
         game.step()
     assert searcher.playout(game, game.legal_actions()[0], seed=7).is_over
+
+
+def test_a_move_s_playout_looks_two_game_rounds_ahead() -> None:
+    # Budget.move_rounds = 2: a pick in the Movement phase (turn 1, the first
+    # player's seat) is played on to the first player's seat of turn 3.
+    spec = load_scenario(THREE_TURNS)
+    game = Game.start(spec, str(THREE_TURNS), seed=2)
+    searcher = SearchController(spec.players[0].name)
+    searcher.attach(game)
+    action = game.legal_actions()[0]
+    assert action.kind == "mover" and game.turn == 1
+    copy = searcher.playout(game, action, seed=7)
+    assert (copy.turn, copy.play_state.cursor.seat) == (3, game.play_state.cursor.seat)
+    assert not copy.is_over
 
 
 def test_the_value_counts_damage_short_of_a_kill_pro_rata() -> None:

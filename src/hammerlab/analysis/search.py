@@ -61,6 +61,10 @@ class Budget:
     rounds: int = 1
     """Game rounds each playout looks ahead: 1 plays on to the end of the opponent's
     next turn (the same seat's turn one game turn later), or to the end of the game."""
+    move_rounds: int = 2
+    """Game rounds a playout of a ``mover`` pick looks ahead: a move pays off in the
+    next turn's charge or shooting, so one round would favour staying out of the
+    enemy's reach (a charging unit retreating to avoid being shot)."""
 
 
 class RandomController:
@@ -170,14 +174,16 @@ class SearchController:
         """A copy of ``game`` with its own dice (``seed``), ``action`` taken and played
         on by the heuristic AI to the horizon: the same seat's turn
         :data:`Budget.rounds` game turns later (one: the end of the opponent's
-        next turn), or the end of the game."""
+        next turn; :data:`Budget.move_rounds` for a ``mover`` pick), or the end
+        of the game."""
         copy = game.clone()
         battle = copy.battle
         battle.dice = Dice(seed)
         battle.dice.attach(battle.log.emit)
         ai = copy.ready.ruleset.ai()  # a fresh one: its memory is of this copy only
         battle.controllers = dict.fromkeys(battle.controllers, ai)
-        horizon = (copy.turn + self.budget.rounds, copy.play_state.cursor.seat)
+        rounds = self.budget.move_rounds if action.kind == "mover" else self.budget.rounds
+        horizon = (copy.turn + rounds, copy.play_state.cursor.seat)
         copy.apply(action)
         while not copy.is_over and (copy.turn, copy.play_state.cursor.seat) < horizon:
             copy.step()
