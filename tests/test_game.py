@@ -66,8 +66,10 @@ def test_legal_actions_list_what_a_picked_unit_does_first() -> None:
     shooting = game.legal_actions()
     assert shooting[-1].unit is None and shooting[-1].label == "end phase"
     firsts = {a.then for a in shooting if a.unit is not None}
-    assert all(len(t) == 1 and t[0][0] == "action" for t in firsts)
+    assert all(t[0][0] == "action" for t in firsts)
     assert (("action", "hold"),) in firsts
+    # Shooting names its target next (tests/test_search_actions.py checks which).
+    assert all(t[1][0] == "target" for t in firsts if t[0] == ("action", "shoot"))
 
 
 def test_an_illegal_action_is_refused_and_changes_nothing() -> None:

@@ -119,23 +119,32 @@ def test_a_challenger_must_beat_the_noise_of_its_paired_gains() -> None:
 
 def _scripted(gains: list[float]) -> tuple[SearchController, Game, Action, Action]:
     """A searcher at the three-turn game's first pick whose playouts are scripted: the
-    heuristic's pick scores 0, one challenger 1 on the shared seeds and then
-    ``gains`` on the fresh ones, every other action -1."""
+    heuristic's pick scores 0, one challenger 1 in the race and then ``gains``
+    on the fresh seeds of :meth:`SearchController.confirm`, every other action -1."""
     spec = load_scenario(THREE_TURNS)
     game = Game.start(spec, str(THREE_TURNS), seed=2)
     searcher = install_search(game, spec.players[0].name, Budget(playouts=len(gains)))
     actions = game.legal_actions()
     default = searcher.heuristic_action(game, actions)
     challenger = next(a for a in actions if a != default)
-    shared = max(1, len(gains) // len(actions))
-    script = [1.0] * shared + gains
+    fresh: list[float] = []
 
     def scripted(_game: Game, action: Action, _seed: int) -> float:
         if action == challenger:
-            return script.pop(0)
+            return fresh.pop(0) if confirming else 1.0
         return 0.0 if action == default else -1.0
 
+    confirming = False
+    confirm = searcher.confirm
+
+    def confirmed(game: Game, challenger: Action, default: Action) -> bool:
+        nonlocal confirming
+        confirming = True
+        fresh.extend(gains)
+        return confirm(game, challenger, default)
+
     searcher._playout = scripted  # type: ignore[method-assign]
+    searcher.confirm = confirmed  # type: ignore[method-assign]
     return searcher, game, default, challenger
 
 
@@ -151,7 +160,10 @@ def test_a_playout_ends_with_the_opponent_s_next_turn() -> None:
     game = Game.start(spec, str(THREE_TURNS), seed=2)  # the heuristic AI plays it on
     searcher = SearchController(spec.players[0].name)
     searcher.attach(game)
+    while game.legal_actions()[0].kind == "mover":
+        game.step()
     action = game.legal_actions()[0]
+    assert action.kind == "shooter"
     turn, seat = game.turn, game.play_state.cursor.seat
     copy = searcher.playout(game, action, seed=7)
     # Both players' turns of this game turn were played, and nothing of the next.
@@ -161,6 +173,20 @@ def test_a_playout_ends_with_the_opponent_s_next_turn() -> None:
     while game.turn < last:
         game.step()
     assert searcher.playout(game, game.legal_actions()[0], seed=7).is_over
+
+
+def test_a_move_s_playout_looks_two_game_rounds_ahead() -> None:
+    # Budget.move_rounds = 2: a pick in the Movement phase (turn 1, the first
+    # player's seat) is played on to the first player's seat of turn 3.
+    spec = load_scenario(THREE_TURNS)
+    game = Game.start(spec, str(THREE_TURNS), seed=2)
+    searcher = SearchController(spec.players[0].name)
+    searcher.attach(game)
+    action = game.legal_actions()[0]
+    assert action.kind == "mover" and game.turn == 1
+    copy = searcher.playout(game, action, seed=7)
+    assert (copy.turn, copy.play_state.cursor.seat) == (3, game.play_state.cursor.seat)
+    assert not copy.is_over
 
 
 def test_the_value_counts_damage_short_of_a_kill_pro_rata() -> None:

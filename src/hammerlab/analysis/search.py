@@ -1,15 +1,16 @@
 """A search AI and a random floor: controllers for games played through :class:`Game`.
 
 :class:`SearchController` answers each *top-level* decision (the pick of
-:meth:`Game.legal_actions`: a unit and its first answers) by flat Monte Carlo
-around the heuristic AI's own pick: every legal action is tried on copies of
-the game (:meth:`Game.clone`), each copy played on by the edition's heuristic
-AI to the end of the opponent's next turn (a game round, or the end of the
-game), and valued by the scenario's victory score with damage short of a kill
-counted pro rata (:func:`value_for`). Another action replaces the heuristic's
-only if it beats it significantly on fresh, paired seeds
-(:func:`significantly_better`). Inner decisions (targets, weapons,
-reactions...) are the heuristic AI's.
+:meth:`Game.legal_actions`: a unit and its first answers, in the Waffle
+Edition where it moves, whom it shoots or charges) by Monte Carlo around the
+heuristic AI's own pick: the legal actions race on copies of the game
+(:meth:`Game.clone`, :func:`race`), each copy played on by the edition's
+heuristic AI to the end of the opponent's next turn (a game round, or the end
+of the game), and valued by the scenario's victory score with damage short of
+a kill counted pro rata (:func:`value_for`). The race's winner replaces the
+heuristic's pick only if it beats it significantly on fresh, paired seeds
+(:func:`significantly_better`). Other inner decisions (weapons, reactions,
+Fall Back...) are the heuristic AI's.
 
 Determinism: the budget is a number of playouts, never wall time; the copies
 roll their own dice, seeded from a :class:`random.Random` the controller owns
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,12 +54,17 @@ class Budget:
     """How hard the search thinks: playouts per decision and how far each looks."""
 
     playouts: int = 8
-    """Playouts per top-level decision, shared evenly among its legal actions (at
-    least one each); as many again (two at least) settle a challenge to the
-    heuristic's pick (:meth:`SearchController.best_action`)."""
+    """Playouts per stage of a top-level decision's race (:func:`race`), shared
+    evenly among the actions left in it (at least one each); as many again (two
+    at least) settle a challenge to the heuristic's pick
+    (:meth:`SearchController.confirm`)."""
     rounds: int = 1
     """Game rounds each playout looks ahead: 1 plays on to the end of the opponent's
     next turn (the same seat's turn one game turn later), or to the end of the game."""
+    move_rounds: int = 2
+    """Game rounds a playout of a ``mover`` pick looks ahead: a move pays off in the
+    next turn's charge or shooting, so one round would favour staying out of the
+    enemy's reach (a charging unit retreating to avoid being shot)."""
 
 
 class RandomController:
@@ -73,7 +79,7 @@ class RandomController:
 
 
 class SearchController:
-    """Flat Monte Carlo over the top-level actions; the heuristic AI for the rest.
+    """Monte Carlo over the top-level actions; the heuristic AI for the rest.
 
     It needs its game (:meth:`attach`) to list and try the legal actions.
     """
@@ -111,29 +117,40 @@ class SearchController:
         """The heuristic AI's own pick (:meth:`heuristic_action`), unless looking
         ahead says another is significantly better.
 
-        Every legal action is played out on the same seeds (the budget shared
-        among them, one playout each at least). The best-scoring other action,
-        if it outscores the heuristic's pick there, meets it again on fresh
-        seeds (``playouts`` of them, two at least): the best of many noisy
-        scores is flattered by its luck (the winner's curse), so it must earn
-        the change on dice it was not picked on, and by more than the noise
+        The other legal actions race the heuristic's pick (:func:`race`) on
+        common seeds, halving the field each stage, until one challenger is
+        left. If it outscores the heuristic's pick there, it meets it again on
+        fresh seeds (``playouts`` of them, two at least): the best of many
+        noisy scores is flattered by its luck (the winner's curse), so it must
+        earn the change on dice it was not picked on, and by more than the noise
         (:func:`significantly_better` over the paired differences). Otherwise
         the heuristic's pick stands (many actions score alike)."""
         actions = game.legal_actions()
         if len(actions) == 1:
             return actions[0]
         default = self.heuristic_action(game, actions)
-        rounds = max(1, self.budget.playouts // len(actions))
-        seeds = [self._rng.getrandbits(32) for _ in range(rounds)]
-        values = {a: sum(self._playout(game, a, s) for s in seeds) for a in actions}
-        challenger = max((a for a in actions if a != default), key=lambda a: values[a])
-        if values[challenger] <= values[default]:
+        others = [a for a in actions if a != default]
+
+        def play(action: Action, seeds: Sequence[int]) -> list[float]:
+            return [self._playout(game, action, s) for s in seeds]
+
+        challenger = race(default, others, play, self._seeds, self.budget.playouts)
+        if challenger is None or not self.confirm(game, challenger, default):
             return default
-        fresh = [self._rng.getrandbits(32) for _ in range(max(2, self.budget.playouts))]
+        return challenger
+
+    def confirm(self, game: Game, challenger: Action, default: Action) -> bool:
+        """Whether ``challenger`` beats ``default`` significantly on fresh, paired
+        seeds (``playouts`` of them, two at least: :func:`significantly_better`)."""
+        fresh = self._seeds(max(2, self.budget.playouts))
         gains = [
             self._playout(game, challenger, s) - self._playout(game, default, s) for s in fresh
         ]
-        return challenger if significantly_better(gains) else default
+        return significantly_better(gains)
+
+    def _seeds(self, count: int) -> list[int]:
+        """``count`` new playout seeds from the controller's own generator."""
+        return [self._rng.getrandbits(32) for _ in range(count)]
 
     def heuristic_action(self, game: Game, actions: list[Action]) -> Action:
         """The legal action the heuristic AI takes here: read off the decisions it
@@ -157,14 +174,16 @@ class SearchController:
         """A copy of ``game`` with its own dice (``seed``), ``action`` taken and played
         on by the heuristic AI to the horizon: the same seat's turn
         :data:`Budget.rounds` game turns later (one: the end of the opponent's
-        next turn), or the end of the game."""
+        next turn; :data:`Budget.move_rounds` for a ``mover`` pick), or the end
+        of the game."""
         copy = game.clone()
         battle = copy.battle
         battle.dice = Dice(seed)
         battle.dice.attach(battle.log.emit)
         ai = copy.ready.ruleset.ai()  # a fresh one: its memory is of this copy only
         battle.controllers = dict.fromkeys(battle.controllers, ai)
-        horizon = (copy.turn + self.budget.rounds, copy.play_state.cursor.seat)
+        rounds = self.budget.move_rounds if action.kind == "mover" else self.budget.rounds
+        horizon = (copy.turn + rounds, copy.play_state.cursor.seat)
         copy.apply(action)
         while not copy.is_over and (copy.turn, copy.play_state.cursor.seat) < horizon:
             copy.step()
@@ -174,6 +193,41 @@ class SearchController:
         """The value of one :meth:`playout` to this player."""
         copy = self.playout(game, action, seed)
         return value_for(copy.battle, copy.ready.plan.victory, self.player, copy.ready.ruleset)
+
+
+Values = Callable[[Action, Sequence[int]], list[float]]
+"""An action's playout values on the given seeds (one each, in order)."""
+
+
+def race(
+    default: Action,
+    others: Sequence[Action],
+    play: Values,
+    seeds: Callable[[int], list[int]],
+    playouts: int,
+) -> Action | None:
+    """The one of ``others`` that best survives successive halving against ``default``,
+    if it then outscores ``default`` on every seed they shared; else ``None``.
+
+    Each stage plays the field left (and ``default``) on the same new seeds,
+    ``playouts`` shared among them (one each at least), and keeps the better
+    half (rounded up) by total value over all seeds so far, until one is left:
+    the playouts go where the actions differ rather than evenly over many that
+    score alike. Ties keep the earlier action."""
+    field = list(others)
+    if not field:
+        return None
+    totals = dict.fromkeys([default, *field], 0.0)
+    while True:
+        new = seeds(max(1, playouts // (len(field) + 1)))
+        for action in (default, *field):
+            totals[action] += sum(play(action, new))
+        ranked = sorted(field, key=lambda a: -totals[a])  # stable: ties keep the order
+        field = ranked[: math.ceil(len(field) / 2)] if len(field) > 1 else ranked
+        if len(field) == 1:
+            break
+    best = field[0]
+    return best if totals[best] > totals[default] else None
 
 
 def significantly_better(gains: Sequence[float]) -> bool:

@@ -14,6 +14,7 @@ from hammerlab.editions.waffle.infiltrate import infiltration
 from hammerlab.editions.waffle.maledictions import all_terrain_difficult
 from hammerlab.editions.waffle.morale import leadership_test
 from hammerlab.editions.waffle.movement import (
+    INTENTS,
     choose_intent,
     dangerous_terrain_tests,
     fall_back,
@@ -150,10 +151,27 @@ def move_one(battle: Battle, unit: Unit) -> None:
         offer_embarking(battle, unit)
 
 
+def intent_follow_ups(battle: Battle, unit: Unit) -> list[tuple[tuple[str, str], ...]]:
+    """Where a unit picked to move may go (the ``move`` decision :func:`move_one`
+    asks first): each intent with somewhere to head for (:func:`movement.goal_of`;
+    an intent without one stays put, as ``hold`` does), and ``hold``."""
+    return [
+        (("move", intent),)
+        for intent in INTENTS
+        if intent == "hold" or goal_of(battle, unit, intent) is not None
+    ]
+
+
 MOVEMENT = Phase(
     "movement",
     begin=_begin,
-    picks=Picks("mover", "Choose a unit to move, or end the movement phase", _movers, move_one),
+    picks=Picks(
+        "mover",
+        "Choose a unit to move, or end the movement phase",
+        _movers,
+        move_one,
+        follow_ups=intent_follow_ups,
+    ),
     end=_end,
 )
 """Regroup, then move units one at a time until the player is done.

@@ -338,10 +338,16 @@ def snap_fire_weapons(unit: Unit) -> list[str]:
 
 
 def action_follow_ups(battle: Battle, unit: Unit) -> list[tuple[tuple[str, str], ...]]:
-    """What a unit picked to shoot may do (the ``action`` decision it is asked first)."""
-    labels = [action.label for action, _ in shooting_actions(battle, unit)]
-    labels += [RUN] * can_run(battle, unit) + [HOLD]
-    return [(("action", label),) for label in labels]
+    """What a unit picked to shoot may do (the ``action`` decision it is asked first)
+    and, when it shoots, at whom (the ``target`` decision :func:`choose_target`
+    asks next): one shooting action and target each, then Run and hold."""
+    shots = [
+        (("action", action.label), ("target", target.label))
+        for action, targets in shooting_actions(battle, unit)
+        for target in targets
+    ]
+    others = [RUN] * can_run(battle, unit) + [HOLD]
+    return [*shots, *((("action", label),) for label in others)]
 
 
 SHOOTING = Phase(

@@ -1,0 +1,136 @@
+"""What the search chooses among: movement intents and shooting targets as legal
+top-level actions (Waffle), and the race that spends its playouts where the
+actions differ (:func:`hammerlab.analysis.search.race`)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from hammerlab.analysis.game import Action, Game
+from hammerlab.analysis.search import race
+from hammerlab.engine.battle import DecisionMade
+from hammerlab.io.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+CARNIFEX = ROOT / "examples" / "matchups" / "carnifex_vs_guard.toml"
+PLATOON = ROOT / "examples" / "matchups" / "terminators_vs_guard_platoon.toml"
+
+
+def _start(path: Path) -> Game:
+    return Game.start(load_scenario(path), str(path), 1)
+
+
+def test_a_mover_may_advance_retreat_or_hold_and_take_cover_only_where_there_is_cover() -> None:
+    # carnifex_vs_guard.toml has no terrain: "take cover" has nowhere to head
+    # for; the Carnifex may advance, retreat to its edge or hold.
+    game = _start(CARNIFEX)
+    assert [str(a) for a in game.legal_actions()] == [
+        "Carnifex [carnifex] → advance",
+        "Carnifex [carnifex] → retreat",
+        "Carnifex [carnifex] → hold",
+        "end phase",
+    ]
+
+
+def test_a_mover_that_holds_stays_where_it_is() -> None:
+    game = _start(CARNIFEX)
+    before = [m.position for m in game.battle.units["carnifex"].alive_models]
+    game.apply(Action("mover", "carnifex", "Carnifex [carnifex]", (("move", "hold"),)))
+    assert [m.position for m in game.battle.units["carnifex"].alive_models] == before
+    advanced = _start(CARNIFEX)
+    advanced.apply(Action("mover", "carnifex", "Carnifex [carnifex]", (("move", "advance"),)))
+    # Advancing toward the Guard (south, at y 5..10) moves the Carnifex down the table.
+    assert advanced.battle.units["carnifex"].alive_models[0].position[1] < before[0][1]
+
+
+def _terminators_shooting() -> Game:
+    game = _start(PLATOON)
+    game.apply(
+        Action("mover", "terminators", "Terminator Squad [terminators]", (("move", "hold"),))
+    )
+    return game
+
+
+def test_a_shooter_s_actions_name_each_target_in_range() -> None:
+    # The Terminators hold at y 30 (x 30.85 .. 41.15); every squad has a model
+    # within the storm bolters' 24": squads 1 and 2 about 10.3" away, squads 3
+    # and 4 about 21.2" (from (30.85, 30) to (24.72, 9.68): 6.13 across, 20.32
+    # down). So: shoot at each of the four, Run, hold, or end the phase.
+    labels = [str(a) for a in _terminators_shooting().legal_actions()]
+    unit = "Terminator Squad [terminators]"
+    assert labels == [
+        *(f"{unit} → shoot → Infantry Squad [squad{n}]" for n in (1, 2, 3, 4)),
+        f"{unit} → run",
+        f"{unit} → hold",
+        "end phase",
+    ]
+
+
+def test_the_shooting_action_s_target_is_the_one_shot() -> None:
+    game = _terminators_shooting()
+    shoot = next(a for a in game.legal_actions() if ("target", "Infantry Squad [squad4]") in a.then)
+    before = {s: len(game.battle.units[s].alive_models) for s in ("squad1", "squad2", "squad3")}
+    game.apply(shoot)
+    made = [(e.decision, e.answer) for e in game.battle.log.events if isinstance(e, DecisionMade)]
+    assert ("target", "Infantry Squad [squad4]") in made
+    assert {s: len(game.battle.units[s].alive_models) for s in before} == before
+
+
+class Scripted:
+    """Playouts scripted per action: each scores its list's values in turn (the
+    last one repeated); ``calls`` counts the playouts each was given."""
+
+    def __init__(self, values: dict[str, list[float]]) -> None:
+        self.values = values
+        self.actions = [Action("mover", name, name) for name in values]
+        self.calls: Counter[str] = Counter()
+        self._next_seed = 0
+
+    def play(self, action: Action, seeds: Sequence[int]) -> list[float]:
+        out = []
+        for _ in seeds:
+            script = self.values[action.label]
+            out.append(script[min(self.calls[action.label], len(script) - 1)])
+            self.calls[action.label] += 1
+        return out
+
+    def seeds(self, count: int) -> list[int]:
+        self._next_seed += count
+        return list(range(self._next_seed - count, self._next_seed))
+
+    def race(self, playouts: int) -> Action | None:
+        default, *others = self.actions
+        return race(default, others, self.play, self.seeds, playouts)
+
+
+def test_the_race_halves_the_field_and_keeps_the_best() -> None:
+    # Default D scores 1.5, others A 3, B 1, C 2, E 0 on every seed. With 10
+    # playouts a stage: stage 1 plays all five on 10 // 5 = 2 seeds and keeps
+    # the better half of four (A, C); stage 2 plays D, A and C on 10 // 3 = 3
+    # seeds and keeps A: over its 5 seeds A's 15 is above D's 7.5.
+    script = Scripted({"D": [1.5], "A": [3], "B": [1], "C": [2], "E": [0]})
+    assert script.race(10) == script.actions[1]
+    assert script.calls == {"D": 5, "A": 5, "C": 5, "B": 2, "E": 2}
+
+
+def test_later_stages_overturn_an_early_lucky_score() -> None:
+    # X scores 5 on its first seed and -2 after; Y 1 always; Z 0; default D 0.
+    # 6 playouts a stage: stage 1, 6 // 4 = 1 seed: X 5, Y 1, Z 0, keep X and Y;
+    # stage 2, 6 // 3 = 2 seeds: X 5 - 4 = 1, Y 3: Y is left, 3 above D's 0.
+    script = Scripted({"D": [0], "X": [5, -2], "Y": [1], "Z": [0]})
+    assert script.race(6) == script.actions[2]
+
+
+def test_the_race_has_no_challenger_when_none_outscores_the_default() -> None:
+    # D 2 against A 2 and B 1: A survives, but ties D; with no other action, none.
+    script = Scripted({"D": [2], "A": [2], "B": [1]})
+    assert script.race(4) is None
+    assert race(script.actions[0], [], script.play, script.seeds, 4) is None
+
+
+def test_the_race_s_ties_keep_the_earlier_action() -> None:
+    # A and B both score 1 (D 0): stage 1 keeps one of two, the first listed.
+    script = Scripted({"D": [0], "A": [1], "B": [1]})
+    assert script.race(3) == script.actions[1]
