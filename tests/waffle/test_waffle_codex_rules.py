@@ -236,6 +236,7 @@ def test_the_rules_of_issue_12_are_no_longer_reported_and_the_others_still_are()
         "Hit and Run",
         "Hit & Run",
         "Deep Strike",
+        "Outflank",
         "Scout",
         "Infiltrate",
         "The Aegis",
@@ -245,7 +246,7 @@ def test_the_rules_of_issue_12_are_no_longer_reported_and_the_others_still_are()
         "Champion of Chaos",
     )
     assert unsupported_unit_rules(done) == []
-    still = ("Outflank", "Hatred (Orks)")
+    still = ("Precision Strikes", "Hatred (Orks)")
     assert unsupported_unit_rules(still) == list(still)
 
 

@@ -18,7 +18,7 @@ from hammerlab.editions.waffle.movement import (
     dangerous_terrain_tests,
     fall_back,
     goal_of,
-    is_fast,
+    move_allowance,
     move_unit,
 )
 from hammerlab.editions.waffle.scout import scout_redeployments
@@ -32,14 +32,6 @@ from hammerlab.editions.waffle.zooming import zoom
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import PhaseChanged
 from hammerlab.engine.units import Unit
-
-
-def move_allowance(unit: Unit) -> float:
-    """6" for Infantry and Monstrous Creatures; 12" for Jump, Jet, Bikes, Beasts, Cavalry.
-
-    The slowest model sets the unit's pace.
-    """
-    return min(12.0 if is_fast(m) else 6.0 for m in unit.alive_models)
 
 
 def crosses_difficult(battle: Battle, unit: Unit, intent: str) -> bool:

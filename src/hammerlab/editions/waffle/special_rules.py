@@ -61,6 +61,8 @@ UNIT_RULES: Final[dict[str, str]] = {
     "Hit & Run": "as Hit and Run",
     "Deep Strike": 'may start in reserve (scenario: reserve = "deep_strike"): Reserve Rolls, '
     "scatter, Deep Strike Mishaps; may not charge the turn it arrives (deep_strike.py)",
+    "Outflank": 'may start in reserve (scenario: reserve = "outflank") and come on from '
+    "the table edge to its player's left or right, by a D6 (outflank.py)",
     "Scout": 'may redeploy 6" (12" if not Infantry, Artillery, Walker or Monstrous Creature) '
     'before the first turn, more than 12" from enemies; no charge in turn 1 (scout.py)',
     "Infiltrate": 'may set up before the first turn (scenario: infiltrate = true) more than 18" '
