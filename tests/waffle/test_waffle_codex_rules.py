@@ -243,10 +243,11 @@ def test_the_rules_of_issue_12_are_no_longer_reported_and_the_others_still_are()
         "Power from Pain",
         "Ancient Doom",
         "Hatred",
+        "Hatred (Orks)",
         "Champion of Chaos",
     )
     assert unsupported_unit_rules(done) == []
-    still = ("Precision Strikes", "Hatred (Orks)")
+    still = ("Precision Strikes", "Preferred Enemy (Orks)")
     assert unsupported_unit_rules(still) == list(still)
 
 
