@@ -7,6 +7,7 @@ rules': Regroup tests for units falling back, then each unit may move.
 from __future__ import annotations
 
 from hammerlab.editions.flow import Phase, Picks, run_phase
+from hammerlab.editions.waffle.artillery import crewed_to_move
 from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.deep_strike import arrive_from_reserves
 from hammerlab.editions.waffle.flyers import is_zooming
@@ -98,11 +99,12 @@ def _movers(battle: Battle, player: str, done: frozenset[str]) -> list[Unit]:
 
 def _may_move(battle: Battle, unit: Unit) -> bool:
     """Not locked, falling back or gone to ground; not an Immobilised or Crew Stunned
-    vehicle (:func:`vehicles.may_move`)."""
+    vehicle (:func:`vehicles.may_move`); not Artillery with fewer crew than guns
+    (:func:`artillery.crewed_to_move`)."""
     status = st(battle, unit)
     if status.locked_in_combat or status.falling_back or status.gone_to_ground:
         return False
-    return may_move(battle, unit)
+    return may_move(battle, unit) and crewed_to_move(unit)
 
 
 def _end(battle: Battle, player: str) -> None:
