@@ -90,14 +90,15 @@ def crewman_of(battle: Battle, model: Model) -> Model:
 
 
 def crewed_to_move(unit: Unit) -> bool:
-    """ "At least one crewman per gun in order for the unit to move"."""
+    """Whether the unit may move: Artillery needs "at least one crewman per gun in
+    order for the unit to move"."""
     return len(crew(unit)) >= len(guns(unit))
 
 
 def shooting_toughness(unit: Unit) -> int | None:
-    """ "The Toughness of the guns is always used whilst at least one gun remains"
-    (the guns' majority Toughness, the highest on a tie); ``None``: no gun is left,
-    the unit's own majority Toughness applies."""
+    """The Toughness a shooting attack wounds the unit at: "the Toughness of the guns
+    is always used whilst at least one gun remains" (the guns' majority Toughness,
+    the highest on a tie); ``None``: no gun is left, the unit's own applies."""
     toughness = [stats_of(m.profile).t for m in guns(unit)]
     return max(toughness, key=lambda t: (toughness.count(t), t)) if toughness else None
 
