@@ -124,9 +124,9 @@ def test_a_unit_is_called_playable_exactly_when_its_profiles_and_weapons_read(
 
 
 FLOOR = {
-    "Space Marines - Codex (2015).cat": (162, 170),
+    "Space Marines - Codex (2015).cat": (163, 170),
     "Orks - Codex.cat": (119, 120),
-    "Astra Militarum - Codex.cat": (123, 135),
+    "Astra Militarum - Codex.cat": (124, 135),
     "Tyranids - Codex.cat": (142, 142),
 }
 """Playable units and units with models per shared catalogue, as measured: a floor,
@@ -134,8 +134,10 @@ never to fall below. Before issue 12 the importer claimed 264 of 547 (48%), some
 of them wrong units (Veterans as one sergeant); after §1: 300 of 555 (54%); after
 §2 (vehicles): 400 of 555 (72%); with Flyers and Super-heavy vehicles: 513 of
 555; with units of vehicles and other models split in two: 537 of 567; with WS,
-BS and A written '-' read: 546 of 567 (96.3%). Of the rest, most are artillery
-guns (S, I and Ld written '-') and models without a profile."""
+BS and A written '-' read: 546 of 567 (96.3%); with Artillery (guns' S, I and Ld
+written '-' read, crew firing the guns): 548 of 567 (96.6%). Of the rest, most are
+artillery guns whose crew profile the importer does not use, and models without
+a profile."""
 SHARE_FLOOR = 0.95
 """Issue 12's contract: at least 95% of the units with models play."""
 
@@ -190,15 +192,17 @@ def test_every_playable_unit_plays_a_shooting_phase(name: str) -> None:
 
 
 def test_units_the_readers_reject_are_named_in_the_notes() -> None:
-    # Orks - Codex.cat: the Mek Gun profile is WS - BS - S - T 7 W 2 I - A - Ld -
-    # (WS, BS and A may be '-': the model has none), and the Snazzgun's AP is "D6".
-    orks = import_file(shared("bsdata-7e/Orks - Codex.cat"))
-    unreadable = "S '-', I '-', Ld '-' are not numbers"
+    # Astra Militarum - Codex.cat: the Tarantula profile is WS - BS 3 S - T 6 W 2 I -
+    # A (empty) Ld - (an Artillery gun may write '-' for WS BS S I A Ld, not nothing);
+    # Orks - Codex.cat: the Snazzgun's AP is "D6".
+    guard = import_file(shared("bsdata-7e/Astra Militarum - Codex.cat"))
+    unreadable = "A '' is not a number"
     assert (
-        f"Model 'Mek Gun' cannot be played by the Waffle Edition: {unreadable}; kept as written."
-        in orks.find("Mek Gunz").notes
+        f"Model 'Tarantula' cannot be played by the Waffle Edition: {unreadable}; kept as written."
+        in guard.find("Sentry Gun Battery (FW)").notes
     )
-    assert orks.reasons("Mek Gunz") == (f"model 'Mek Gun': {unreadable}",)
+    assert guard.reasons("Sentry Gun Battery (FW)") == (f"model 'Tarantula': {unreadable}",)
+    orks = import_file(shared("bsdata-7e/Orks - Codex.cat"))
     flash_gitz = orks.find("Flash Gitz")
     assert any(
         note.startswith("Weapon 'Snazzgun' cannot be used by the Waffle Edition: AP 'D6'")

@@ -236,16 +236,18 @@ def test_the_rules_of_issue_12_are_no_longer_reported_and_the_others_still_are()
         "Hit and Run",
         "Hit & Run",
         "Deep Strike",
+        "Outflank",
         "Scout",
         "Infiltrate",
         "The Aegis",
         "Power from Pain",
         "Ancient Doom",
         "Hatred",
+        "Hatred (Orks)",
         "Champion of Chaos",
     )
     assert unsupported_unit_rules(done) == []
-    still = ("Outflank", "Hatred (Orks)")
+    still = ("Precision Strikes", "Preferred Enemy (Orks)")
     assert unsupported_unit_rules(still) == list(still)
 
 

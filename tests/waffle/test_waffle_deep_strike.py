@@ -340,7 +340,7 @@ def test_a_unit_on_the_table_needs_a_position() -> None:
 
 def test_an_unknown_kind_of_reserve_is_refused() -> None:
     with pytest.raises(InputError) as error:
-        parse_scenario(_scenario('unit = "Terminator Squad"\nreserve = "outflank"'), "s.toml")
+        parse_scenario(_scenario('unit = "Terminator Squad"\nreserve = "teleport"'), "s.toml")
     assert "units[1].reserve" in str(error.value)
 
 

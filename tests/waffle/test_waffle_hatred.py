@@ -14,6 +14,8 @@ Every fight: one Marine (WS4 S4 I4 A1, Chainsword) of A touches one Guardsman
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from conftest import (
     A,
@@ -160,12 +162,45 @@ def test_hatred_with_preferred_enemy_rerolls_a_die_to_hit_once() -> None:
     assert all_dice_used(battle)
 
 
-def test_hatred_against_a_type_of_foe_rerolls_nothing_and_is_reported() -> None:
-    # Hatred (X) is not implemented: it re-rolls nothing and stays reported.
+HATED_FOE_FIGHT = [
+    MARINE_HITS_ON,
+    HATRED_REROLL,
+    "to wound (Chainsword, 3+)",
+    GUARD_HITS_ON,
+]
+"""The dice of a charging hater's fight (as the first test): 1 and 2 miss and are
+re-rolled (2, 3: one hit), its wound roll of 2 fails on 3+, the Guardsman's 1 misses."""
+
+
+@pytest.mark.parametrize(
+    ("rule", "army"),
+    [
+        ("Hatred (Orks)", "Orks: Codex (2014)"),  # a Faction: the catalogue's army
+        ("Hatred (Ork)", "Orks"),  # the built-in library's army; a final "s" aside
+        ("Hatred (Guards)", "test"),  # a specific unit: its datasheet's name
+        ("Hatred (guardsmans)", "test"),  # a model's profile name ("Guardsman")
+    ],
+)
+def test_hatred_x_rerolls_against_the_named_faction_or_unit(rule: str, army: str) -> None:
+    # The gst: "Hatred (Orks) means any model with the Ork Faction, whilst Hatred
+    # (Big Meks) means only Big Meks."
+    battle, _ = melee((rule,), [1, 2, 2, 3, 2, 1])
+    guard = battle.unit("b")
+    guard.datasheet = replace(guard.datasheet, army=army)
+    fight_sub_phase(battle, A)
+    assert dice_purposes(battle) == HATED_FOE_FIGHT
+    assert marine_hits(battle) == 1
+    assert all_dice_used(battle)
+
+
+def test_hatred_x_rerolls_nothing_against_any_other_foe() -> None:
+    # Hatred (Orks) against Astra Militarum Guardsmen: the 1 and 2 stay misses.
     battle, _ = melee(("Hatred (Orks)",), [1, 2, 1])
+    guard = battle.unit("b")
+    guard.datasheet = replace(guard.datasheet, army="Astra Militarum: Codex (2014)")
     fight_sub_phase(battle, A)
     assert dice_purposes(battle) == [MARINE_HITS_ON, GUARD_HITS_ON]
-    assert unsupported_unit_rules(("Hatred (Orks)", "Hatred")) == ["Hatred (Orks)"]
+    assert unsupported_unit_rules(("Hatred (Orks)", "Hatred")) == []
     assert all_dice_used(battle)
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from conftest import BOLTGUN, A, B, box, make_battle, profile, row, squad
 
-from hammerlab.editions.waffle.movement_phase import move_allowance, movement_phase
+from hammerlab.editions.waffle.movement import move_allowance
+from hammerlab.editions.waffle.movement_phase import movement_phase
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.geometry import segment_point_distance
 from hammerlab.engine.units import Unit

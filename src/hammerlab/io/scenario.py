@@ -98,9 +98,9 @@ class UnitPlacement(_Strict):
     inline: InlineUnitSpec | None = None
     position: tuple[float, float] | None = None
     """Centre of the formation, in inches (needed unless the unit is in reserve)."""
-    reserve: Literal["deep_strike"] | None = None
-    """``deep_strike``: the unit starts in Reserve and arrives by Deep Strike
-    (the ruleset checks that it has the rule)."""
+    reserve: Literal["deep_strike", "outflank"] | None = None
+    """``deep_strike`` or ``outflank``: the unit starts in Reserve and arrives by
+    Deep Strike or from a side table edge (the ruleset checks that it has the rule)."""
     infiltrate: bool = False
     """The unit may redeploy by Infiltrate before the first turn (the ruleset
     checks that it has the rule); ``position`` is where it deploys otherwise."""

@@ -89,6 +89,7 @@ from hammerlab.editions.waffle.flyers import is_zooming
 from hammerlab.editions.waffle.jink_plans import wants_to_jink
 from hammerlab.editions.waffle.melee_grenades import may_attack
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
+from hammerlab.editions.waffle.outflank import edge_of, entry_shifts
 from hammerlab.editions.waffle.plans import (
     caught_chance,
     charge_chance,
@@ -454,6 +455,23 @@ class WaffleAI(PsychicChoices):
         """The redeployment that brings the unit nearest the enemy (:func:`scout.closing_value`;
         staying, the first choice, on a tie)."""
         unit = battle.unit(decision.context.unit)
+        return _best([closing_value(battle, unit, c.value) for c in decision.choices])
+
+    def _outflank_edge(self, battle: Battle, decision: Decision[Any]) -> int:
+        """The side whose best place to come on brings the unit nearest the enemy
+        (:func:`outflank.entry_shifts`, :func:`scout.closing_value`; left on a tie)."""
+        unit = waiting_unit(battle, decision.context.unit)
+
+        def best(side: str) -> float:
+            shifts = entry_shifts(battle, unit, edge_of(battle, unit.player, side))
+            return max((closing_value(battle, unit, s) for s in shifts), default=float("-inf"))
+
+        return _best([best(c.value) for c in decision.choices])
+
+    def _outflank(self, battle: Battle, decision: Decision[Any]) -> int:
+        """The place along the edge that brings the unit nearest the enemy
+        (:func:`scout.closing_value` of the shift)."""
+        unit = waiting_unit(battle, decision.context.unit)
         return _best([closing_value(battle, unit, c.value) for c in decision.choices])
 
     def _tank_shock(self, battle: Battle, decision: Decision[Any]) -> int:

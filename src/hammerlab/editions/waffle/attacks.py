@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from hammerlab.editions.waffle.allocation import allocate_wounds
+from hammerlab.editions.waffle.artillery import crewman_of, firers, shooting_toughness
 from hammerlab.editions.waffle.combat import combats
 from hammerlab.editions.waffle.events import (
     ShotsFired,
@@ -81,13 +82,15 @@ def firing_models(
     """
     armed: list[tuple[Model, WeaponProfile]] = []
     snaps: dict[Weapon, bool] = {}  # models sharing a weapon share the answer
+    crewed = firers(unit)  # Artillery: a gun fires with its crewman (artillery.py)
     for model in unit.alive_models:
         weapon = model.weapon(weapon_name)
         if weapon is None:
             continue
         if spent and not may_fire(spent, unit, model, weapon_name, weapons_per_phase(unit, model)):
             continue
-        if stats_of(model.profile).bs == 0:  # BS '-': it has no Ballistic Skill
+        shooter = model if crewed is None else crewed[model.id]
+        if shooter is None or stats_of(shooter.profile).bs == 0:  # BS '-': no Ballistic Skill
             continue
         profile = weapon_of(weapon)
         if orders.weapon_types is not None and profile.base_type not in orders.weapon_types:
@@ -109,6 +112,9 @@ def firing_models(
     for at, (model, profile) in enumerate(armed):
         seen = sight[at]
         if not seen and not profile.barrage:
+            continue
+        crewman_blind = shooter is not model and not visible_models(battle, [shooter], target)
+        if crewman_blind and not profile.barrage:  # the gun's crewman must see it too
             continue
         if (profile.blast or profile.template) and not aim_points(battle, model, target, profile):
             continue
@@ -304,6 +310,7 @@ def fire_weapon(
             victim,
             unit_hits,
             profile,
+            toughness=shooting_toughness(victim),
             preferred=preferred_enemy(unit),
             hunter=monster_hunter(unit, victim),
         )
@@ -342,8 +349,9 @@ def _friendly_fire_penalty(battle: Battle, shooter: Unit, result: VolleyResult) 
 
 
 def shot_bs(battle: Battle, model: Model, snap: bool) -> int:
-    """The BS ``model`` fires at: its own, or a Snap Shot's with the battle's parameters."""
-    bs = stats_of(model.profile).bs
+    """The BS ``model`` fires at: its own (an Artillery gun's crewman's:
+    :func:`artillery.crewman_of`), or a Snap Shot's with the battle's parameters."""
+    bs = stats_of(crewman_of(battle, model).profile).bs
     if not snap:
         return bs
     settings = battle.settings
@@ -550,7 +558,10 @@ def _caused(
         hits = roll_hits(battle, shot_bs(battle, model, snap), count, twin, purpose, preferred)
         shots = [Hit(target, weapon_strength(model, profile), model)] * hits
         hunter = monster_hunter(unit, target)
-        return roll_to_wound(battle, target, shots, profile, preferred=preferred, hunter=hunter)
+        toughness = shooting_toughness(target)
+        return roll_to_wound(
+            battle, target, shots, profile, toughness, preferred=preferred, hunter=hunter
+        )
 
     def allocate(wounds: list[WoundRoll]) -> int:
         before = result.unsaved[target.id]

@@ -27,6 +27,7 @@ from hammerlab.editions.waffle.expected import expected_attack
 from hammerlab.editions.waffle.markers import scatter
 from hammerlab.editions.waffle.movement import dangerous_terrain_tests
 from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.outflank import OUTFLANK, outflank
 from hammerlab.editions.waffle.placement import EPSILON, base_on_table, gaps_to_others
 from hammerlab.editions.waffle.reserves import (
     arrives_as,
@@ -205,16 +206,20 @@ def deep_strike(battle: Battle, unit: Unit) -> None:
 
 def arrive_from_reserves(battle: Battle, player: str) -> frozenset[str]:
     """Start of the movement phase: Reserve Rolls, then each arriving unit Deep Strikes
-    (a Zooming Flyer back from Ongoing Reserves zooms in: ``zooming.zoom_in``).
+    (a Zooming Flyer back from Ongoing Reserves zooms in: ``zooming.zoom_in``; an
+    Outflanking unit comes on from a side edge: ``outflank.outflank``).
 
     Returns the units that arrived: "Deep Striking units may not move any
-    further" this Movement phase (a Flyer made its move coming in).
+    further" this Movement phase (a Flyer made its move coming in, an
+    Outflanking unit its move onto the table).
     """
     arrived: set[str] = set()
     for unit in waiting_units(battle, player):
         if reserve_roll(battle, unit):
             if arrives_as(battle, unit) == ZOOM:
                 zoom_in(battle, unit)
+            elif arrives_as(battle, unit) == OUTFLANK:
+                outflank(battle, unit)
             else:
                 deep_strike(battle, unit)
             if unit.id in battle.units:

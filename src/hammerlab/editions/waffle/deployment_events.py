@@ -99,3 +99,37 @@ class Infiltrated(Event):
     def text(self) -> str:
         x, y = self.centre
         return f"{self.unit} infiltrates to ({x:.1f}, {y:.1f})"
+
+
+@dataclass(frozen=True)
+class OutflankRolled(Event):
+    """An Outflanking unit's D6 for its table edge (``chose``: a 5-6, its player chose)."""
+
+    kind: ClassVar[str] = "outflank_roll"
+    unit: str
+    roll: int
+    side: str
+    edge: str
+    chose: bool
+
+    @property
+    def text(self) -> str:
+        how = "its player chooses" if self.chose else "rolled"
+        return f"Outflank for {self.unit}: {self.roll}, {how} the {self.side} ({self.edge} edge)"
+
+
+@dataclass(frozen=True)
+class OutflankEntered(Event):
+    """Where an Outflanking unit came onto the table (``centre`` None: no room, it waits)."""
+
+    kind: ClassVar[str] = "outflank"
+    unit: str
+    edge: str
+    centre: Vec | None
+
+    @property
+    def text(self) -> str:
+        if self.centre is None:
+            return f"{self.unit} finds no room on the {self.edge} edge and stays in reserve"
+        x, y = self.centre
+        return f"{self.unit} outflanks from the {self.edge} edge to ({x:.1f}, {y:.1f})"

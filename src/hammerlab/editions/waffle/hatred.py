@@ -57,17 +57,50 @@ def first_round(battle: Battle, unit: Unit) -> bool:
 
 def hates(unit: Unit, model: Model, target: Unit) -> bool:
     """Whether ``model`` of ``unit`` has Hatred against ``target`` ("A model striking
-    a hated foe": the model's own rule or its unit's): plain Hatred (everyone), or
-    Ancient Doom (Codex: Craftworlds, from memory: "Hatred (Slaanesh)") against a
-    unit with a model that has the Daemon of Slaanesh rule. Hatred (X) is
-    reported as not implemented (:data:`special_rules.QUALIFIED_NOT_IMPLEMENTED`)
-    and hates no one."""
-    rules = {r.strip().lower() for r in (*unit.rules, *model.rules)}
-    if "hatred" in rules:
+    a hated foe": the model's own rule or its unit's): plain Hatred (everyone),
+    Hatred (X) against a foe named X (:func:`is_named_foe`), or Ancient Doom
+    (Codex: Craftworlds, from memory: "Hatred (Slaanesh)") against a unit with a
+    model that has the Daemon of Slaanesh rule."""
+    rules = [r.strip() for r in (*unit.rules, *model.rules)]
+    lowered = {r.lower() for r in rules}
+    if "hatred" in lowered:
         return True
-    return "ancient doom" in rules and any(
+    if any(is_named_foe(target, foe) for foe in _qualifiers(rules, "hatred")):
+        return True
+    return "ancient doom" in lowered and any(
         model_has(target, m, ANCIENT_DOOM_FOE) for m in target.alive_models
     )
+
+
+def _qualifiers(rules: list[str], name: str) -> list[str]:
+    """The X of each ``name (X)`` among ``rules``."""
+    found = []
+    for rule in rules:
+        head, _, rest = rule.partition("(")
+        if head.strip().lower() == name and rest.endswith(")"):
+            found.append(rest[:-1].strip())
+    return found
+
+
+def _singular(name: str) -> str:
+    word = name.strip().lower()
+    return word[:-1] if word.endswith("s") else word
+
+
+def is_named_foe(target: Unit, foe: str) -> bool:
+    """Whether ``target`` is the foe X of Hatred (X): the gst, "This can refer to a
+    Faction, or a specific unit. For example, Hatred (Orks) means any model with
+    the Ork Faction, whilst Hatred (Big Meks) means only Big Meks."
+
+    A unit's Faction is its datasheet's army as far as a colon (the BattleScribe
+    catalogue "Orks: Codex (2014)" is the Orks; the built-in library's "Orks");
+    a specific unit is its datasheet's name or one of its models' profile
+    names. Names match ignoring case and a final "s" (Ork, Orks; Big Mek, Big
+    Meks)."""
+    wanted = _singular(foe)
+    names = {target.datasheet.army.split(":", maxsplit=1)[0], target.datasheet.name}
+    names |= {m.profile.name for m in target.alive_models}
+    return any(_singular(name) == wanted for name in names)
 
 
 def blow_reroll(unit: Unit, model: Model, target: Unit, first: bool) -> BlowReroll:

@@ -37,6 +37,14 @@ def is_fast(model: Model) -> bool:
     return any(stats_of(model.profile).has_type(t) for t in FAST_TYPES)
 
 
+def move_allowance(unit: Unit) -> float:
+    """6" for Infantry and Monstrous Creatures; 12" for Jump, Jet, Bikes, Beasts, Cavalry.
+
+    The slowest model sets the unit's pace.
+    """
+    return min(12.0 if is_fast(m) else 6.0 for m in unit.alive_models)
+
+
 INTENTS = ("advance", "take cover", "retreat", "hold")
 """Where a unit moves: toward the closest enemy, into the nearest cover, toward
 its own table edge, or not at all."""

@@ -7,6 +7,7 @@ rules': Regroup tests for units falling back, then each unit may move.
 from __future__ import annotations
 
 from hammerlab.editions.flow import Phase, Picks, run_phase
+from hammerlab.editions.waffle.artillery import crewed_to_move
 from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.deep_strike import arrive_from_reserves
 from hammerlab.editions.waffle.flyers import is_zooming
@@ -19,7 +20,7 @@ from hammerlab.editions.waffle.movement import (
     dangerous_terrain_tests,
     fall_back,
     goal_of,
-    is_fast,
+    move_allowance,
     move_unit,
 )
 from hammerlab.editions.waffle.scout import scout_redeployments
@@ -33,14 +34,6 @@ from hammerlab.editions.waffle.zooming import zoom
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import PhaseChanged
 from hammerlab.engine.units import Unit
-
-
-def move_allowance(unit: Unit) -> float:
-    """6" for Infantry and Monstrous Creatures; 12" for Jump, Jet, Bikes, Beasts, Cavalry.
-
-    The slowest model sets the unit's pace.
-    """
-    return min(12.0 if is_fast(m) else 6.0 for m in unit.alive_models)
 
 
 def crosses_difficult(battle: Battle, unit: Unit, intent: str) -> bool:
@@ -107,11 +100,12 @@ def _movers(battle: Battle, player: str, done: frozenset[str]) -> list[Unit]:
 
 def _may_move(battle: Battle, unit: Unit) -> bool:
     """Not locked, falling back or gone to ground; not an Immobilised or Crew Stunned
-    vehicle (:func:`vehicles.may_move`)."""
+    vehicle (:func:`vehicles.may_move`); not Artillery with fewer crew than guns
+    (:func:`artillery.crewed_to_move`)."""
     status = st(battle, unit)
     if status.locked_in_combat or status.falling_back or status.gone_to_ground:
         return False
-    return may_move(battle, unit)
+    return may_move(battle, unit) and crewed_to_move(unit)
 
 
 def _end(battle: Battle, player: str) -> None:

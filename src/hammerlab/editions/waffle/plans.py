@@ -46,8 +46,7 @@ from hammerlab.editions.waffle.expected import (
     would_fire,
 )
 from hammerlab.editions.waffle.morale import leadership
-from hammerlab.editions.waffle.movement import is_fast
-from hammerlab.editions.waffle.movement_phase import move_allowance
+from hammerlab.editions.waffle.movement import is_fast, move_allowance
 from hammerlab.editions.waffle.odds import Defence, Volley, shooting_odds
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.placement import EPSILON

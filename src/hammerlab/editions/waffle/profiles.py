@@ -96,9 +96,15 @@ no attacks (A 0), fires no weapon (BS 0: ``attacks.firing_models``) and is hit i
 close combat as the To Hit chart's lowest WS, 1 (``tables.melee_cell``)."""
 
 
-def _number_or_none(profile_name: str, key: str, raw: str) -> int:
-    """``_number``, or 0 for a :data:`NO_SKILL` characteristic written ``-``."""
-    if key in NO_SKILL and raw.strip() == "-":
+GUN_NO_VALUE = ("S", "I", "Ld")
+"""Characteristics an Artillery gun also lacks (7th edition: ``WS - BS - S - T 7 W 2
+I - A - Ld - Sv 3+``): read as 0 on a model of the Artillery unit type
+(``artillery.is_gun``: it has no Strength)."""
+
+
+def _number_or_none(profile_name: str, key: str, raw: str, lacking: tuple[str, ...]) -> int:
+    """``_number``, or 0 for a characteristic of ``lacking`` written ``-``."""
+    if key in lacking and raw.strip() == "-":
         return 0
     return _number(profile_name, key, raw)
 
@@ -154,15 +160,20 @@ def stats_of(profile: Profile) -> Stats:
         raise ProfileError(f"{profile.name}: missing characteristic(s) {', '.join(missing)}")
     values = {k: profile.characteristics[k] for k in STAT_NAMES}
     save = values["Sv"].strip()
+    lacking = NO_SKILL + (GUN_NO_VALUE if "artillery" in profile.unit_type.lower() else ())
+
+    def read(key: str) -> int:
+        return _number_or_none(profile.name, key, values[key], lacking)
+
     return Stats(
-        ws=_number_or_none(profile.name, "WS", values["WS"]),
-        bs=_number_or_none(profile.name, "BS", values["BS"]),
-        s=_number(profile.name, "S", values["S"]),
+        ws=read("WS"),
+        bs=read("BS"),
+        s=read("S"),
         t=_number(profile.name, "T", values["T"]),
         w=_number(profile.name, "W", values["W"]),
-        i=_number(profile.name, "I", values["I"]),
-        a=_number_or_none(profile.name, "A", values["A"]),
-        ld=_number(profile.name, "Ld", values["Ld"]),
+        i=read("I"),
+        a=read("A"),
+        ld=read("Ld"),
         sv=None if save in ("-", "") else _number(profile.name, "Sv", save),
         invulnerable=profile.invulnerable,
         unit_type=profile.unit_type,

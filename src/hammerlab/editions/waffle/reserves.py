@@ -1,6 +1,6 @@
 """Reserves (7th-edition base rules): units that start off the table and arrive later.
 
-A scenario puts a unit in reserve (``reserve = "deep_strike"``); the unit is
+A scenario puts a unit in reserve (``reserve = "deep_strike"`` or ``"outflank"``); the unit is
 taken out of ``battle.units`` before the first turn, so no procedure sees it
 (it cannot shoot, be shot, fight or score) until it arrives. What the rule
 remembers lives in ``battle.memory["reserves"]``, part of the game state.
@@ -35,7 +35,7 @@ class ReserveState:
     waiting: dict[str, Unit] = field(default_factory=dict)
     """Units off the table, by id, in the scenario's order."""
     how: dict[str, str] = field(default_factory=dict)
-    """How each unit arrives (``deep_strike``)."""
+    """How each unit arrives (``deep_strike``, ``outflank``, ``zoom``)."""
     ongoing: list[str] = field(default_factory=list)
     """Units in Ongoing Reserves (a Delayed Deep Strike): they arrive without a roll."""
     arrived: dict[str, int] = field(default_factory=dict)
@@ -97,7 +97,7 @@ def to_ongoing_reserves(battle: Battle, unit: Unit, how: str) -> None:
 
 
 def arrives_as(battle: Battle, unit: Unit) -> str | None:
-    """How a unit in reserve arrives (``deep_strike``, ``zoom``)."""
+    """How a unit in reserve arrives (``deep_strike``, ``outflank``, ``zoom``)."""
     state = reserve_state(battle)
     return None if state is None else state.how.get(unit.id)
 

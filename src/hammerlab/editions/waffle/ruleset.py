@@ -128,9 +128,10 @@ class WaffleRuleset:
         start_embarked(battle, unit_id, transport_id)
 
     def deployment_problem(self, datasheet: Datasheet, how: str) -> str | None:
-        """7th edition: only a unit with the rule may Deep Strike or Infiltrate (the
-        unit's rules, or every model's for Deep Strike; Infiltrate: "Units that
-        contain at least one model with this special rule")."""
+        """7th edition: only a unit with the rule may Deep Strike, Outflank or Infiltrate
+        (the unit's rules, or every model's for Deep Strike; Infiltrate: "Units that
+        contain at least one model with this special rule"; Outflank: "any unit that
+        contains at least one model with this special rule")."""
         rule = DEPLOYMENT_RULES[how]
 
         def has(rules: Sequence[str]) -> bool:
@@ -144,7 +145,8 @@ class WaffleRuleset:
     def set_deployments(self, battle: Battle, deployments: Mapping[str, str], turns: int) -> None:
         """Units in reserve leave the table (:func:`reserves.set_reserves`); Infiltrators
         are noted (:func:`infiltrate.set_infiltrators`)."""
-        set_reserves(battle, {u: h for u, h in deployments.items() if h == "deep_strike"}, turns)
+        reserves = {u: h for u, h in deployments.items() if h in RESERVE_DEPLOYMENTS}
+        set_reserves(battle, reserves, turns)
         set_infiltrators(battle, [u for u, h in deployments.items() if h == "infiltrate"])
 
     def summary(self, battle: Battle, plan: GamePlan) -> Sequence[str]:
@@ -159,8 +161,14 @@ class WaffleRuleset:
         )
 
 
-DEPLOYMENT_RULES = {"deep_strike": "Deep Strike", "infiltrate": "Infiltrate"}
+DEPLOYMENT_RULES = {
+    "deep_strike": "Deep Strike",
+    "outflank": "Outflank",
+    "infiltrate": "Infiltrate",
+}
 """The special rule each way of deploying needs."""
+RESERVE_DEPLOYMENTS = ("deep_strike", "outflank")
+"""The deployments that keep a unit in Reserve (:func:`reserves.set_reserves`)."""
 
 
 def end_of_turn(battle: Battle, player: str) -> None:

@@ -44,7 +44,7 @@ UNIT_RULES: Final[dict[str, str]] = {
     "Preferred Enemy": "re-rolls To Hit and To Wound rolls of 1, shooting and in close "
     "combat; Preferred Enemy (a type of foe) is not implemented",
     "Hatred": "re-rolls failed To Hit rolls in close combat in the first round of each "
-    "combat (hatred.py); Hatred (a type of foe) is not implemented",
+    "combat (hatred.py); Hatred (X) only against the foe X (a Faction or a unit)",
     "Ancient Doom": "Hatred against units with a Daemon of Slaanesh (hatred.hates); Fear "
     "tests at -1 Ld against them (fear.ancient_doom_penalty)",
     "Counter-attack": "+1 Attack for its models with the rule until the end of the phase "
@@ -62,6 +62,8 @@ UNIT_RULES: Final[dict[str, str]] = {
     "Hit & Run": "as Hit and Run",
     "Deep Strike": 'may start in reserve (scenario: reserve = "deep_strike"): Reserve Rolls, '
     "scatter, Deep Strike Mishaps; may not charge the turn it arrives (deep_strike.py)",
+    "Outflank": 'may start in reserve (scenario: reserve = "outflank") and come on from '
+    "the table edge to its player's left or right, by a D6 (outflank.py)",
     "Scout": 'may redeploy 6" (12" if not Infantry, Artillery, Walker or Monstrous Creature) '
     'before the first turn, more than 12" from enemies; no charge in turn 1 (scout.py)',
     "Infiltrate": 'may set up before the first turn (scenario: infiltrate = true) more than 18" '
@@ -108,12 +110,11 @@ NO_EFFECT_RULES: Final[dict[str, str]] = {
 """Rules whose effect cannot arise in hammerlab (rule name → why), so they are
 not reported as not implemented."""
 
-QUALIFIED_NOT_IMPLEMENTED: Final[frozenset[str]] = frozenset(
-    {"stealth", "preferred enemy", "hatred"}
-)
+QUALIFIED_NOT_IMPLEMENTED: Final[frozenset[str]] = frozenset({"stealth", "preferred enemy"})
 """Rules implemented only in their plain form: ``Stealth (Ruins)`` (only in
-that kind of terrain), ``Preferred Enemy (Orks)`` and ``Hatred (Orks)`` (only
-against that foe) are reported as not implemented."""
+that kind of terrain) and ``Preferred Enemy (Orks)`` (only against that foe)
+are reported as not implemented; ``Hatred (Orks)`` is played
+(:func:`hatred.is_named_foe`)."""
 
 
 def _base(rule: str) -> str:

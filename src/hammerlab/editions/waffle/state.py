@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from hammerlab.editions.waffle.artillery import uncrewed_guns
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import IllegalActionError
@@ -198,3 +199,7 @@ def remove_casualty(
     battle.remove_model(unit, model, cause)
     if counted:
         st(battle, unit).casualties_this_phase += 1
+    for gun in uncrewed_guns(unit):  # Artillery: "the guns are immediately removed as well"
+        battle.remove_model(unit, gun, "its crew are all dead")
+        if counted:
+            st(battle, unit).casualties_this_phase += 1

@@ -3,7 +3,7 @@ if it disembarks now?
 
 The estimate uses the rules' own numbers: disembarking places models within 2"
 of the hull (``transports.ACCESS_DISTANCE``), then the unit moves its allowance
-(``movement_phase.move_allowance``); a weapon reaches its effective range
+(``movement.move_allowance``); a weapon reaches its effective range
 (``attacks.effective_range``, with the unit counted as moved, as a disembarked
 unit is), a charge at most the ruleset's ``max_charge_range``.
 """
@@ -11,7 +11,7 @@ unit is), a charge at most the ruleset's ``max_charge_range``.
 from __future__ import annotations
 
 from hammerlab.editions.waffle.attacks import effective_range
-from hammerlab.editions.waffle.movement_phase import move_allowance
+from hammerlab.editions.waffle.movement import move_allowance
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.transports import ACCESS_DISTANCE
 from hammerlab.editions.waffle.vehicles import may_charge

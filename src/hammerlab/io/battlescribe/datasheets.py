@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, replace
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile, Weapon
 from hammerlab.io.battlescribe.playable import (
     WAFFLE,
+    crewless_guns,
     is_ranged,
     never_fires_note,
     profile_problems,
@@ -245,6 +246,10 @@ def build_datasheet(
             )
             reasons.append(f"model {entry.profile.name!r}: {problems[0]}")
         notes.extend(filter(None, map(never_fires_note, entry.weapons)))
+    crewless = crewless_guns([entry.profile for entry in entries])
+    if crewless is not None and not reasons:
+        notes.append(f"{name!r}: {crewless}; {WAFFLE} cannot play it.")
+        reasons.append(crewless)
     if not entries and not reasons:
         reasons.append(NO_MODELS)
     datasheet = Datasheet(

@@ -43,6 +43,9 @@ _MARKERS = frozenset({"blast", "large blast", "template", "barrage"})
 _STATS = ("WS", "BS", "S", "T", "W", "I", "A", "Ld")
 _NO_SKILL = ("WS", "BS", "A")
 """A model's characteristics that may be ``-`` (it has none: read as 0)."""
+_GUN_NO_VALUE = ("S", "I", "Ld")
+"""What an Artillery model may also write ``-`` (a gun: ``WS - BS - S - T 7 W 2 I - A -
+Ld - Sv 3+``; ``profiles.GUN_NO_VALUE``)."""
 _VEHICLE_STATS = ("BS", "Front", "Side", "Rear", "HP")
 _WALKER_STATS = ("WS", "S", "I", "A")
 
@@ -53,11 +56,12 @@ def profile_problems(profile: Profile) -> list[str]:
     stats: tuple[str, ...] = _VEHICLE_STATS if vehicle else _STATS
     if vehicle and "WS" in profile.characteristics:
         stats += _WALKER_STATS
+    lacking = _NO_SKILL + (_GUN_NO_VALUE if _is_artillery(profile) else ())
     bad = [
         f"{key} {profile.get(key)!r}"
         for key in stats
         if not _NUMBER.fullmatch(profile.get(key).strip())
-        and (vehicle or key not in _NO_SKILL or profile.get(key).strip() != "-")
+        and (vehicle or key not in lacking or profile.get(key).strip() != "-")
     ]
     save = profile.get("Sv").strip()
     if not vehicle and save not in _NO_VALUE and not _NUMBER.fullmatch(save):
@@ -65,6 +69,20 @@ def profile_problems(profile: Profile) -> list[str]:
     if not bad:
         return []
     return [f"{', '.join(bad)} {'is not a number' if len(bad) == 1 else 'are not numbers'}"]
+
+
+def _is_artillery(profile: Profile) -> bool:
+    return "artillery" in profile.unit_type.lower()
+
+
+def crewless_guns(profiles: list[Profile]) -> str | None:
+    """Why a unit of Artillery guns only (no crew model: the catalogue shows the crew
+    as a second profile the importer does not use) is refused: the 7th edition
+    removes the guns when no crew is left (``artillery.uncrewed_guns``)."""
+    gun = [_is_artillery(p) and p.get("S").strip() == "-" for p in profiles]
+    if not profiles or not all(gun):
+        return None
+    return "the unit has no crew model for its Artillery guns (guns without crew are removed)"
 
 
 def _tokens(weapon: Weapon) -> list[str]:

@@ -1,0 +1,178 @@
+"""Artillery (7th-edition unit type): guns fired by their crew.
+
+The rule text is quoted in ``editions/waffle/artillery.py``. Every test uses the
+7th-edition gun profile the shared catalogues write (``WS - BS - S - T 7 W 2 I -
+A - Ld - Sv 3+``, unit type Artillery) and Guardsmen (BS3 T4) as crew; bases
+are 1" across, so two models 1.5" apart (centre to centre) are 0.5" apart.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import (
+    BOLTGUN,
+    GUARD,
+    LASGUN,
+    MARINE,
+    A,
+    B,
+    Placed,
+    all_dice_used,
+    dice_purposes,
+    make_battle,
+    make_unit,
+    squad,
+    weapon,
+)
+
+from hammerlab.editions.waffle.artillery import (
+    crewed_to_move,
+    gunners,
+    is_gun,
+    shooting_toughness,
+)
+from hammerlab.editions.waffle.attacks import fire_weapon, firing_models, shot_bs
+from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.profiles import stats_of
+from hammerlab.editions.waffle.shooting import start_phase
+from hammerlab.editions.waffle.state import remove_casualty, st
+from hammerlab.engine.datasheet import Profile
+from hammerlab.engine.units import Unit
+from hammerlab.errors import ProfileError
+from hammerlab.io.battlescribe import import_file
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "bsdata-7e"
+
+GUN_STATS = {
+    "WS": "-",
+    "BS": "-",
+    "S": "-",
+    "T": "7",
+    "W": "2",
+    "I": "-",
+    "A": "-",
+    "Ld": "-",
+    "Sv": "3+",
+}
+GUN = Profile(name="Gun", characteristics=GUN_STATS, unit_type="Artillery")
+CANNON = weapon("Cannon", "48", "8", "3", "Heavy 1")
+
+
+def battery(gun_at: list[tuple[float, float]], crew_at: list[tuple[float, float]]) -> Unit:
+    """A's guns (with a Cannon) and Guardsmen crew (with Lasguns)."""
+    return make_unit(
+        "art",
+        A,
+        [Placed(GUN, [CANNON], at) for at in gun_at]
+        + [Placed(GUARD, [LASGUN], at) for at in crew_at],
+        name="Battery",
+    )
+
+
+def test_a_gun_reads_without_strength_initiative_or_leadership() -> None:
+    gun = stats_of(GUN)
+    assert (gun.ws, gun.bs, gun.s, gun.t, gun.w, gun.i, gun.a, gun.ld, gun.sv) == (
+        0,
+        0,
+        0,
+        7,
+        2,
+        0,
+        0,
+        0,
+        3,
+    )
+    infantry = Profile(name="Odd", characteristics=GUN_STATS, unit_type="Infantry")
+    with pytest.raises(ProfileError):
+        stats_of(infantry)  # only an Artillery model may lack S, I and Ld
+
+
+def test_a_crewman_within_2_inches_fires_the_gun_with_his_bs_and_not_his_lasgun() -> None:
+    # Crewman 1 is 0.5" from the gun: he fires it (at his BS 3) and not his Lasgun;
+    # crewman 2, 8" away, fires his Lasgun.
+    unit = battery([(30.0, 10.0)], [(31.5, 10.0), (39.0, 10.0)])
+    target = squad("b", B, MARINE, [], [(30.0, 30.0)])
+    battle = make_battle(unit, target)
+    gun, near, far = unit.models
+    assert is_gun(gun) and not is_gun(near)
+    assert gunners(unit) == {gun.id: near}
+    assert firing_models(battle, unit, target, "Cannon", FireOrders()) == [gun]
+    assert firing_models(battle, unit, target, "Lasgun", FireOrders()) == [far]
+    assert shot_bs(battle, gun, False) == 3
+
+
+def test_a_gun_with_no_crewman_within_2_inches_does_not_fire() -> None:
+    # The only crewman is 2.5" from the gun's base: nobody fires the Cannon, he
+    # fires his Lasgun.
+    unit = battery([(30.0, 10.0)], [(33.5, 10.0)])
+    target = squad("b", B, MARINE, [], [(30.0, 30.0)])
+    battle = make_battle(unit, target)
+    assert firing_models(battle, unit, target, "Cannon", FireOrders()) == []
+    assert firing_models(battle, unit, target, "Lasgun", FireOrders()) == [unit.models[1]]
+
+
+def test_one_crewman_fires_one_gun() -> None:
+    # Two guns, one crewman 0.5" from both: the first gun in the unit's order is fired.
+    unit = battery([(30.0, 10.0), (33.0, 10.0)], [(31.5, 10.0)])
+    first, second, crewman = unit.models
+    assert gunners(unit) == {first.id: crewman}
+    battle = make_battle(unit, squad("b", B, MARINE, [], [(30.0, 30.0)]))
+    assert firing_models(battle, unit, battle.unit("b"), "Cannon", FireOrders()) == [first]
+    assert second.id not in gunners(unit)
+
+
+@pytest.mark.parametrize(("gun_alive", "needed"), [(True, "6+"), (False, "4+")])
+def test_shooting_at_artillery_uses_the_guns_toughness(gun_alive: bool, needed: str) -> None:
+    # A Marine's Boltgun (S4) at a gun and two Guardsmen (majority T4): while the gun
+    # is left, T7: S4 v T7 wounds on 6+ (6th/7th-edition chart); with the gun gone,
+    # the Guardsmen's T4: S4 v T4 wounds on 4+. The hit (4 on 3+) wounds on a 1: no.
+    unit = battery([(30.0, 10.0)], [(31.5, 10.0), (28.5, 10.0)])
+    if not gun_alive:
+        unit.models[0].wounds_left = 0
+    marine = squad("b", B, MARINE, [BOLTGUN], [(30.0, 30.0)])
+    battle = make_battle(unit, marine, dice=[4, 1])
+    start_phase(battle, "shooting", B)
+    fire_weapon(battle, marine, unit, BOLTGUN.name, FireOrders())
+    assert f"to wound (Boltgun, {needed})" in dice_purposes(battle)
+    assert shooting_toughness(unit) == (7 if gun_alive else None)
+    assert all_dice_used(battle)
+
+
+def test_when_the_last_crewman_dies_the_guns_are_removed() -> None:
+    unit = battery([(30.0, 10.0), (34.0, 10.0)], [(31.5, 10.0), (35.5, 10.0)])
+    battle = make_battle(unit, squad("b", B, MARINE, [], [(30.0, 30.0)]))
+    gun1, gun2, crew1, crew2 = unit.models
+    remove_casualty(battle, unit, crew1, "shot")
+    assert gun1.alive and gun2.alive  # one crewman is left
+    remove_casualty(battle, unit, crew2, "shot")
+    assert not gun1.alive and not gun2.alive
+    assert st(battle, unit).casualties_this_phase == 4
+
+
+def test_artillery_moves_only_with_a_crewman_per_gun() -> None:
+    two_guns = battery([(30.0, 10.0), (34.0, 10.0)], [(31.5, 10.0), (35.5, 10.0)])
+    assert crewed_to_move(two_guns)
+    two_guns.models[3].wounds_left = 0
+    assert not crewed_to_move(two_guns)  # two guns, one crewman
+    assert crewed_to_move(squad("g", A, GUARD, [LASGUN], [(10.0, 10.0)]))  # no guns
+
+
+def test_imported_artillery_with_crew_plays_and_without_crew_is_refused() -> None:
+    marines = import_file(DATA / "Space Marines - Codex (2015).cat")
+    assert marines.reasons("Thunderfire Cannon") == ()
+    thunderfire = marines.find("Thunderfire Cannon")
+    names = [(e.profile.name, is_gun_profile(e.profile)) for e in thunderfire.entries]
+    assert names == [("Techmarine Gunner", False), ("Thunderfire Cannon (Main Gun)", True)]
+    guard = import_file(DATA / "Astra Militarum - Codex.cat")
+    assert guard.reasons("Field Artillery") == ()
+    orks = import_file(DATA / "Orks - Codex.cat")  # the Gretchin crew profile is not imported
+    assert orks.reasons("Mek Gunz") == (
+        "the unit has no crew model for its Artillery guns (guns without crew are removed)",
+    )
+
+
+def is_gun_profile(profile: Profile) -> bool:
+    """An Artillery profile without Strength (``artillery.is_gun`` on a model)."""
+    return profile.unit_type.startswith("Artillery") and profile.get("S").strip() == "-"
