@@ -80,7 +80,7 @@ def firing_models(
     past its quota, or that fired another mode of the same item, does not fire,
     and of a grenade one model throws (:mod:`firing_modes`).
     """
-    armed: list[tuple[Model, WeaponProfile]] = []
+    armed: list[tuple[Model, Model, WeaponProfile]] = []  # (model, who fires it, profile)
     snaps: dict[Weapon, bool] = {}  # models sharing a weapon share the answer
     crewed = firers(unit)  # Artillery: a gun fires with its crewman (artillery.py)
     for model in unit.alive_models:
@@ -100,16 +100,16 @@ def firing_models(
             snap = snaps[weapon] = fires_snap(battle, unit, profile, orders, target)
         if snap and not profile.can_snap_fire:
             continue
-        armed.append((model, profile))
+        armed.append((model, shooter, profile))
     if not armed:
         return []
     # Sight and range of every armed model at once (one table each, not one per model).
-    shooters = [model for model, _ in armed]
+    shooters = [model for model, _, _ in armed]
     sight = seen_by_each(battle, shooters, target)
     gaps = gap_table(shooters, target.alive_models) if orders.counts_within is None else ()
     everyone = range(len(target.alive_models))
     chosen: list[Model] = []
-    for at, (model, profile) in enumerate(armed):
+    for at, (model, shooter, profile) in enumerate(armed):
         seen = sight[at]
         if not seen and not profile.barrage:
             continue
