@@ -14,10 +14,9 @@ from hammerlab.editions.waffle.events import ReactionDeclared
 from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.special_rules import crusader, passes_dangerous_terrain
-from hammerlab.editions.waffle.state import remove_casualty, st
+from hammerlab.editions.waffle.state import lose_one_wound, remove_casualty, st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
-from hammerlab.engine.events import WoundsLost
 from hammerlab.engine.geometry import (
     Vec,
     centre_distance,
@@ -184,18 +183,7 @@ def dangerous_terrain_tests(
         inv = stats_of(model.profile).invulnerable
         if inv is not None and battle.dice.d6(f"invulnerable save {inv}+ ({model.id})") >= inv:
             continue
-        model.wounds_left -= 1
-        battle.emit(
-            WoundsLost(
-                unit=unit.label,
-                model=model.id,
-                lost=1,
-                left=max(0, model.wounds_left),
-                instant_death=False,
-            )
-        )
-        if model.wounds_left <= 0:
-            remove_casualty(battle, unit, model, "dangerous terrain")
+        lose_one_wound(battle, unit, model, "dangerous terrain")
 
 
 def run(battle: Battle, unit: Unit, why: str = "runs", own_move: bool = True) -> None:

@@ -47,12 +47,11 @@ from hammerlab.editions.waffle.psychic_events import (
 )
 from hammerlab.editions.waffle.psychic_memory import Blessing, memory_of
 from hammerlab.editions.waffle.psychic_powers import known_power_names
-from hammerlab.editions.waffle.state import remove_casualty
+from hammerlab.editions.waffle.state import lose_one_wound, remove_casualty
 from hammerlab.editions.waffle.vehicle_damage import resolve_vehicle_hits
 from hammerlab.editions.waffle.vehicles import is_vehicle
 from hammerlab.editions.waffle.wounds import roll_to_wound
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.events import WoundsLost
 from hammerlab.engine.units import Model, Unit
 
 DRAGGED, PURGE, DRAIN = "Dragged into the Warp", "Mental Purge", "Power Drain"
@@ -94,18 +93,7 @@ def wound_with_no_saves(battle: Battle, unit: Unit, model: Model) -> None:
     Psyker's glancing hit: one Hull Point) unless Feel No Pain ignores it."""
     if feel_no_pain_ignores(battle, unit, model):
         return
-    model.wounds_left -= 1
-    battle.emit(
-        WoundsLost(
-            unit=unit.label,
-            model=model.id,
-            lost=1,
-            left=max(0, model.wounds_left),
-            instant_death=False,
-        )
-    )
-    if model.wounds_left <= 0:
-        remove_casualty(battle, unit, model, "Perils of the Warp")
+    lose_one_wound(battle, unit, model, "Perils of the Warp")
 
 
 def dragged_into_the_warp(battle: Battle, unit: Unit, model: Model) -> None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from hammerlab.editions.waffle.artillery import uncrewed_guns
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.events import WoundsLost
 from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import IllegalActionError
 
@@ -203,3 +204,23 @@ def remove_casualty(
         battle.remove_model(unit, gun, "its crew are all dead")
         if counted:
             st(battle, unit).casualties_this_phase += 1
+
+
+def lose_one_wound(battle: Battle, unit: Unit, model: Model, cause: str) -> None:
+    """``model`` loses one Wound, reported; at none left it is a casualty of ``cause``.
+
+    For the single Wounds no armour save stops (a failed dangerous terrain test,
+    Perils of the Warp), after whatever save the rule still allows was rolled.
+    """
+    model.wounds_left -= 1
+    battle.emit(
+        WoundsLost(
+            unit=unit.label,
+            model=model.id,
+            lost=1,
+            left=max(0, model.wounds_left),
+            instant_death=False,
+        )
+    )
+    if model.wounds_left <= 0:
+        remove_casualty(battle, unit, model, cause)
