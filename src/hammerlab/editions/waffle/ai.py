@@ -40,9 +40,9 @@ is for and the numbers measured over ``examples/matchups/``.
 - Move: advance, except when diving for cover (nearest cover), and in the
   movement phase a unit whose Heavy/Salvo/Ordnance weapons can already hurt
   an enemy holds still (unless Relentless).
-- Charger and charge target: the best :func:`plans.charge_value` (chance to
-  reach times the fight's edge, less the Overwatch it will take); none when
-  no value is positive.
+- Charger and charge target: the best :func:`plans.charge_or_be_charged`
+  (chance to reach times the fight's edge and the enemy charge it
+  forestalls, less the Overwatch it will take); none when no value is positive.
 - Reaction to Charge (:func:`charge_reaction_costs`): Fall Back only when
   fleeing is expected to cost fewer models than staying (fleeing counts the
   fight it only postpones and the shooting it stands in the open to), and
@@ -94,7 +94,7 @@ from hammerlab.editions.waffle.plans import (
     caught_chance,
     charge_chance,
     charge_keeping_weapons,
-    charge_value,
+    charge_or_be_charged,
     chased_chance,
     exposure,
     leadership_pass_chance,
@@ -219,7 +219,7 @@ def shooting_plan(battle: Battle, unit: Unit) -> ShotPlan:
     """The unit's best plan for its shooting phase, counting the charge that follows.
 
     Holding keeps every charge target (its value is the best
-    :func:`plans.charge_value`). Shooting a target limits the charge to that
+    :func:`plans.charge_or_be_charged`). Shooting a target limits the charge to that
     target (seed 004), and firing Rapid Fire, Salvo, Ordnance or Heavy weapons
     forbids it unless the unit is Relentless; so a target is worth its
     expected casualties with every weapon (plus its charge, if still allowed),
@@ -227,7 +227,7 @@ def shooting_plan(battle: Battle, unit: Unit) -> ShotPlan:
     """
     may_charge = charge_ban(battle, unit) is None
     charges = {
-        t.id: charge_value(battle, unit, t).value if may_charge else 0.0
+        t.id: charge_or_be_charged(battle, unit, t).value if may_charge else 0.0
         for t in charge_targets(battle, unit)
     }
     best = ShotPlan(None, False, max([0.0, *charges.values()]))
@@ -540,7 +540,7 @@ class WaffleAI(PsychicChoices):
             if unit is None:
                 return 0.0
             targets = charge_targets(battle, unit)
-            return max((charge_value(battle, unit, t).value for t in targets), default=0.0)
+            return max((charge_or_be_charged(battle, unit, t).value for t in targets), default=0.0)
 
         values = [value(c.value) for c in decision.choices]
         best = max(values)
@@ -548,7 +548,7 @@ class WaffleAI(PsychicChoices):
 
     def _charge_target(self, battle: Battle, decision: Decision[Any]) -> int:
         unit = battle.unit(decision.context.unit)
-        return _best([charge_value(battle, unit, c.value).value for c in decision.choices])
+        return _best([charge_or_be_charged(battle, unit, c.value).value for c in decision.choices])
 
     def _charge_reaction(self, battle: Battle, decision: Decision[Any]) -> int:
         labels = decision.labels()

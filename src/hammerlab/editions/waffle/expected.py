@@ -41,9 +41,12 @@ from hammerlab.editions.waffle.attacks import (
     shots_of,
     weapons_per_phase,
 )
-from hammerlab.editions.waffle.charge import charge_bonus
+from hammerlab.editions.waffle.charge import charge_bonus, through_difficult_terrain
 from hammerlab.editions.waffle.combat import ENGAGED_SUPPORT
-from hammerlab.editions.waffle.difficult_charge import strikes_at_initiative_one
+from hammerlab.editions.waffle.difficult_charge import (
+    has_assault_grenades,
+    strikes_at_initiative_one,
+)
 from hammerlab.editions.waffle.estimate import p_blow, p_cell, p_hit
 from hammerlab.editions.waffle.fear import majority_weapon_skill, weapon_skill
 from hammerlab.editions.waffle.fight import (
@@ -318,22 +321,45 @@ def _kind(model: Model) -> tuple[int, int, tuple[str, ...]]:
 
 
 def strikes_first(battle: Battle, unit: Unit, foe: Unit, charged: bool) -> bool:
-    """Whether most of ``unit``'s models strike before most of ``foe``'s
-    (:func:`fight.initiative`, Unwieldy weapons at 1)."""
-    return _striking_step(battle, unit, foe, charged) > _striking_step(battle, foe, unit, False)
+    """Whether most of ``unit``'s models strike before most of ``foe``'s in a
+    charge's fight (:func:`fight.initiative`, Unwieldy weapons at 1): ``unit``
+    is the charger when ``charged``, else ``foe`` is (a charger's step is
+    :func:`_striking_step`'s with ``charged``)."""
+    own = _striking_step(battle, unit, foe, charged)
+    return own > _striking_step(battle, foe, unit, not charged)
 
 
 @per_decision
 def _striking_step(battle: Battle, side: Unit, other: Unit, charged: bool) -> int:
     """The Initiative step most of ``side``'s models strike at against ``other``
-    (their median), each with its best weapon (:func:`best_melee_weapon`)."""
+    (their median), each with its best weapon (:func:`best_melee_weapon`) and
+    at Initiative 1 where the rules say so
+    (:func:`difficult_charge.strikes_at_initiative_one`) or, for a charge
+    still to be made (``charged``), where :func:`_charges_through_difficult`
+    says it will."""
     alike: dict[tuple[int, int, tuple[str, ...]], int] = {}
+    ahead = charged and _charges_through_difficult(battle, side, other)
     for m in side.alive_models:
         if _kind(m) not in alike:
             weapon = best_melee_weapon(battle, side, m, other, charged)
-            alike[_kind(m)] = initiative(m, weapon, strikes_at_initiative_one(battle, side, m))
+            slowed = strikes_at_initiative_one(battle, side, m)
+            slowed = slowed or (ahead and not has_assault_grenades(side, m))
+            alike[_kind(m)] = initiative(m, weapon, slowed)
     steps = [alike[_kind(m)] for m in side.alive_models]
     return sorted(steps)[len(steps) // 2]
+
+
+def _charges_through_difficult(battle: Battle, side: Unit, other: Unit) -> bool:
+    """Whether a charge ``side`` is still to make at ``other`` crosses difficult
+    terrain (:func:`charge.through_difficult_terrain`), so that its models
+    without assault grenades would strike at Initiative 1
+    (:mod:`difficult_charge`: "models that charge through difficult terrain
+    fight at Initiative 1"). A unit already locked in combat charges no one:
+    what it did is read off its state by
+    :func:`difficult_charge.strikes_at_initiative_one`."""
+    if st(battle, side).locked_in_combat:
+        return False
+    return through_difficult_terrain(battle, side, other)
 
 
 def charged_fighters(defender: Unit, charger: Unit) -> list[Model]:
@@ -362,9 +388,10 @@ def melee_exchange(battle: Battle, attacker: Unit, defender: Unit) -> tuple[floa
     The attacker charged: all its models fight (the charge move brings each
     into contact or within 2" of a friend that is); of the defender, those
     :func:`charged_fighters` gives. The side striking first
-    (:func:`strikes_first`) kills before the other strikes, so the other's
-    blows are scaled by the share of its models left; at the same step both
-    strike in full.
+    (:func:`strikes_first`: the charger with the Initiative 1 step of a
+    charge across difficult terrain, the defender as it stands) kills
+    before the other strikes, so the other's blows are scaled by the share of
+    its models left; at the same step both strike in full.
     """
     if attacker.destroyed or defender.destroyed:
         return 0.0, 0.0

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from itertools import product
 
@@ -56,6 +56,7 @@ from hammerlab.editions.waffle.rules.reactions import OVERWATCH, overwatch_order
 from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS, SUPPRESSIVE_FIRE
 from hammerlab.editions.waffle.special_rules import relentless
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.vehicles import may_charge
 from hammerlab.editions.waffle.wounds import weapon_strength
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
@@ -221,16 +222,25 @@ class ChargeValue:
     nothing)."""
     overwatch: float
     """What the target's Overwatch is expected to kill first."""
+    forestalled: float = 0.0
+    """What the target's own charge at the charger next turn is worth to it
+    (:func:`counter_charge`): a charge that reaches locks both in combat, so
+    the target cannot charge (it has Furious Charge, the charge's bonus
+    Attack and the first blows no more); a charge not declared leaves it
+    that."""
 
     @property
     def value(self) -> float:
-        """Models gained, net: if it reaches, the fight's edge and the shooting it
-        spares; less the Overwatch it takes either way."""
-        return self.chance * (self.dealt - self.taken + self.spared) - self.overwatch
+        """Models gained, net, against not charging: if it reaches, the fight's
+        edge, the shooting it spares and the enemy charge it forestalls; less
+        the Overwatch it takes either way."""
+        edge = self.dealt - self.taken + self.spared + self.forestalled
+        return self.chance * edge - self.overwatch
 
 
 def charge_value(battle: Battle, unit: Unit, target: Unit, closer: float = 0.0) -> ChargeValue:
-    """The value of ``unit`` charging ``target`` (from ``closer`` inches nearer)."""
+    """The value of ``unit`` charging ``target`` (from ``closer`` inches nearer)
+    against doing nothing."""
     chance = charge_chance(battle, unit, target, closer)
     if chance <= 0.0:
         return ChargeValue(0.0, 0.0, 0.0, 0.0, 0.0)
@@ -238,6 +248,32 @@ def charge_value(battle: Battle, unit: Unit, target: Unit, closer: float = 0.0) 
     survivors = 1 - taken / max(1, len(unit.alive_models))
     spared = expected_attack(battle, target, unit, FireOrders()) * survivors
     return ChargeValue(chance, dealt, taken, spared, overwatch_threat(battle, unit, target))
+
+
+def charge_or_be_charged(battle: Battle, unit: Unit, target: Unit) -> ChargeValue:
+    """The value of ``unit`` charging ``target`` now, weighed against being charged
+    by ``target`` next turn (:func:`counter_charge`) instead of against doing
+    nothing: what the charge decisions weigh.
+
+    Only a charge that wins its own first round (more slain than lost) counts
+    the charge it forestalls: a unit that loses either fight has other answers
+    (its shooting, Fall Back when charged) that a round's exchange does not
+    weigh, and counting it sent Guardsmen into Terminators (measured:
+    docs/ai.md)."""
+    plain = charge_value(battle, unit, target)
+    if plain.chance <= 0.0 or plain.dealt <= plain.taken:
+        return plain
+    return replace(plain, forestalled=counter_charge(battle, target, unit))
+
+
+def counter_charge(battle: Battle, enemy: Unit, unit: Unit) -> float:
+    """What ``enemy`` charging ``unit`` next turn, after its move, is worth to it
+    (its own :func:`charge_value`, with its charge bonus; none below zero: it
+    would not declare it, nor when it may not charge: a vehicle, or locked in
+    combat)."""
+    if not may_charge(enemy) or st(battle, enemy).locked_in_combat:
+        return 0.0
+    return max(0.0, charge_value(battle, enemy, unit, move_allowance(enemy)).value)
 
 
 def best_charge(battle: Battle, unit: Unit, closer: float = 0.0) -> tuple[Unit | None, float]:
