@@ -204,6 +204,11 @@ class BlowsStruck(Event):
     needed: str
     hits: int
 
+    @classmethod
+    def one_automatic_hit(cls, unit: str, rule: str, target: str, step: int) -> BlowsStruck:
+        """The single automatic hit a rule strikes (Hammer of Wrath, Icy Aura)."""
+        return cls(unit, rule, target, step, models=1, attacks=1, needed="auto", hits=1)
+
     @property
     def text(self) -> str:
         return (

@@ -76,18 +76,7 @@ def strike_hammers(battle: Battle, owed: list[Hammer], units: list[Unit]) -> Non
         if not touching:
             continue
         target = min(touching, key=lambda t: (t[0], t[1]))[2]
-        battle.emit(
-            BlowsStruck(
-                unit=unit.label,
-                weapon=RULE,
-                target=target.label,
-                initiative=STEP,
-                models=1,
-                attacks=1,
-                needed="auto",
-                hits=1,
-            )
-        )
+        battle.emit(BlowsStruck.one_automatic_hit(unit.label, RULE, target.label, STEP))
         strength = stats_of(model.profile).s
         if is_vehicle(target):  # "resolved against the Armour Value"
             scored, _ = resolve_blows_on_vehicle(battle, unit, target, [strength], HAMMER_BLOW)

@@ -63,18 +63,7 @@ def _touching(
 def _hit(battle: Battle, unit: Unit, model: Model, target: Unit, foe: Model) -> None:
     if not foe.alive:  # slain by another aura of this step
         return
-    battle.emit(
-        BlowsStruck(
-            unit=unit.label,
-            weapon=RULE,
-            target=target.label,
-            initiative=STEP,
-            models=1,
-            attacks=1,
-            needed="auto",
-            hits=1,
-        )
-    )
+    battle.emit(BlowsStruck.one_automatic_hit(unit.label, RULE, target.label, STEP))
     toughness = stats_of(foe.profile).t
     wounds = roll_to_wound(battle, target, [Hit(target, 4, model)], ICY_HIT, toughness=toughness)
     result = VolleyResult()
