@@ -317,3 +317,24 @@ def hand_to_wound() -> dict[tuple[int, int], str]:
             table[strength, toughness] = cell
     assert len(table) == 100
     return table
+
+
+def one_unit_against_boyz(unit_lines: str) -> str:
+    """A scenario's text: player A's unit "a" (``unit_lines`` give it) against
+    twenty Boyz of player B at (36, 40), for scenario-loading tests."""
+    return f"""
+name = "x"
+[[players]]
+name = "A"
+[[players]]
+name = "B"
+[[units]]
+id = "b"
+player = "B"
+unit = "Ork Boyz"
+position = [36, 40]
+[[units]]
+id = "a"
+player = "A"
+{unit_lines}
+"""

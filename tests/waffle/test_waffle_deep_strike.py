@@ -23,6 +23,7 @@ from conftest import (
     asked,
     make_battle,
     of_kind,
+    one_unit_against_boyz,
     row,
     squad,
 )
@@ -306,27 +307,8 @@ def test_the_example_deep_strikes_and_plays_four_turns() -> None:
     assert len(of_kind(battle, "deep_strike")) == 1
 
 
-def _scenario(unit_lines: str) -> str:
-    return f"""
-name = "x"
-[[players]]
-name = "A"
-[[players]]
-name = "B"
-[[units]]
-id = "b"
-player = "B"
-unit = "Ork Boyz"
-position = [36, 40]
-[[units]]
-id = "a"
-player = "A"
-{unit_lines}
-"""
-
-
 def test_a_unit_without_deep_strike_may_not_deep_strike() -> None:
-    text = _scenario('unit = "Tactical Squad"\nreserve = "deep_strike"')
+    text = one_unit_against_boyz('unit = "Tactical Squad"\nreserve = "deep_strike"')
     with pytest.raises(InputError) as error:
         prepare(parse_scenario(text, "s.toml"), "s.toml")
     assert str(error.value).startswith("s.toml: units[1].reserve: a: Tactical Squad has no Deep")
@@ -334,13 +316,15 @@ def test_a_unit_without_deep_strike_may_not_deep_strike() -> None:
 
 def test_a_unit_on_the_table_needs_a_position() -> None:
     with pytest.raises(InputError) as error:
-        parse_scenario(_scenario('unit = "Tactical Squad"'), "s.toml")
+        parse_scenario(one_unit_against_boyz('unit = "Tactical Squad"'), "s.toml")
     assert "position" in str(error.value) and "reserve" in str(error.value)
 
 
 def test_an_unknown_kind_of_reserve_is_refused() -> None:
     with pytest.raises(InputError) as error:
-        parse_scenario(_scenario('unit = "Terminator Squad"\nreserve = "teleport"'), "s.toml")
+        parse_scenario(
+            one_unit_against_boyz('unit = "Terminator Squad"\nreserve = "teleport"'), "s.toml"
+        )
     assert "units[1].reserve" in str(error.value)
 
 

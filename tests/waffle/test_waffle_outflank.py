@@ -25,6 +25,7 @@ from conftest import (
     asked,
     make_battle,
     of_kind,
+    one_unit_against_boyz,
     squad,
 )
 
@@ -188,27 +189,8 @@ def test_the_ai_outflanks_on_the_side_of_the_enemy_and_comes_on_nearest_it() -> 
     assert _centre(battle, "flank") == (66.5, 42.0)
 
 
-def _scenario(unit_lines: str) -> str:
-    return f"""
-name = "x"
-[[players]]
-name = "A"
-[[players]]
-name = "B"
-[[units]]
-id = "b"
-player = "B"
-unit = "Ork Boyz"
-position = [36, 40]
-[[units]]
-id = "a"
-player = "A"
-{unit_lines}
-"""
-
-
 def test_a_unit_without_outflank_may_not_outflank() -> None:
-    text = _scenario('unit = "Tactical Squad"\nreserve = "outflank"')
+    text = one_unit_against_boyz('unit = "Tactical Squad"\nreserve = "outflank"')
     with pytest.raises(InputError) as error:
         prepare(parse_scenario(text, "s.toml"), "s.toml")
     assert str(error.value) == (
@@ -221,7 +203,7 @@ def test_an_imported_eater_swarm_outflanks_in_a_whole_battle() -> None:
     """Tyranids - Codex.cat's Eater-Swarm has Outflank: from the file, in Reserve,
     it arrives by turn 4 (without a roll then) from the west or east edge."""
     source = DATA / "Tyranids - Codex.cat"
-    text = _scenario(f'unit = "Eater-Swarm"\nsource = "{source}"\nreserve = "outflank"')
+    text = one_unit_against_boyz(f'unit = "Eater-Swarm"\nsource = "{source}"\nreserve = "outflank"')
     text += '[plan]\nturns = 4\nphases = ["movement", "shooting", "assault"]\n'
     ready = prepare(parse_scenario(text, "s.toml"), "s.toml")
     play(ready.battle, ready.ruleset, ready.plan)

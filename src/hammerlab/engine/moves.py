@@ -71,6 +71,13 @@ def shifted_gap(model: Model, vector: Vec, other: Model) -> float:
     return centres - model.radius - other.radius
 
 
+def translate(unit: Unit, vector: Vec) -> None:
+    """Set every model alive of ``unit`` down ``vector`` away, unlogged: a placement
+    (deployment, redeployment, arrival), not a move."""
+    for model in unit.alive_models:
+        model.position = (model.position[0] + vector[0], model.position[1] + vector[1])
+
+
 def shift_unit(battle: Battle, unit: Unit, vector: Vec, reason: str) -> float:
     """Move every model alive of ``unit`` by ``vector``; returns the distance moved
     (nothing is moved or logged under 0.01")."""

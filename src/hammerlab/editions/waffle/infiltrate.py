@@ -23,7 +23,7 @@ from hammerlab.editions.waffle.placement import EPSILON, base_on_table, gaps_to_
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import Vec
-from hammerlab.engine.moves import centre_of
+from hammerlab.engine.moves import centre_of, translate
 from hammerlab.engine.units import Unit
 
 INFILTRATE = "infiltrate"
@@ -95,8 +95,7 @@ def infiltrate(battle: Battle, unit: Unit) -> None:
     )
     if shift is None:
         return
-    for model in unit.alive_models:
-        model.position = (model.position[0] + shift[0], model.position[1] + shift[1])
+    translate(unit, shift)
     done: list[str] = battle.memory[INFILTRATE]["done"]
     done.append(unit.id)
     battle.emit(Infiltrated(unit=unit.label, centre=centre_of(unit)))

@@ -23,7 +23,7 @@ from hammerlab.editions.waffle.reserves import put_on_table
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import Vec
-from hammerlab.engine.moves import centre_of
+from hammerlab.engine.moves import centre_of, translate
 from hammerlab.engine.units import Unit
 
 OUTFLANK = "outflank"
@@ -163,8 +163,7 @@ def outflank(battle: Battle, unit: Unit) -> None:
             context=DecisionContext(unit=unit.id, why=edge),
         )
     )
-    for model in unit.alive_models:
-        model.position = (model.position[0] + shift[0], model.position[1] + shift[1])
+    translate(unit, shift)
     put_on_table(battle, unit)
     unit.status.moved = True
     battle.emit(OutflankEntered(unit=unit.label, edge=edge, centre=centre_of(unit)))

@@ -22,6 +22,7 @@ from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import Vec, centre_distance, offset
+from hammerlab.engine.moves import translate
 from hammerlab.engine.units import Model, Unit
 
 SCOUT = "scout"
@@ -106,8 +107,7 @@ def redeploy(battle: Battle, unit: Unit) -> None:
     )
     if shift is None:
         return
-    for model in unit.alive_models:
-        model.position = (model.position[0] + shift[0], model.position[1] + shift[1])
+    translate(unit, shift)
     scouts: list[str] = battle.memory[SCOUT]
     scouts.append(unit.id)
     battle.emit(ScoutRedeployed(unit=unit.label, shift=shift))
