@@ -59,6 +59,7 @@ is for and the numbers measured over ``examples/matchups/``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,12 +94,14 @@ from hammerlab.editions.waffle.outflank import edge_of, entry_shifts
 from hammerlab.editions.waffle.plans import (
     caught_chance,
     charge_chance,
+    charge_gain,
     charge_keeping_weapons,
     charge_or_be_charged,
     chased_chance,
     exposure,
     leadership_pass_chance,
     may_charge_after_firing,
+    next_turn_parts,
     next_turn_value,
     off_table_chance,
     suppression_value,
@@ -135,7 +138,7 @@ from hammerlab.editions.waffle.zoom_plans import zoom_intent
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
 from hammerlab.engine.geometry import centre_distance
-from hammerlab.engine.memo import decision_scope, state_of_play
+from hammerlab.engine.memo import decision_scope, per_decision, state_of_play
 from hammerlab.engine.units import Model, Unit
 
 MELEE_RISK_RATIO = 4.0
@@ -224,17 +227,32 @@ def shooting_plan(battle: Battle, unit: Unit) -> ShotPlan:
     forbids it unless the unit is Relentless; so a target is worth its
     expected casualties with every weapon (plus its charge, if still allowed),
     or with the charge-keeping weapons plus its charge, whichever is more.
+
+    Worked out once per activation: the plan is remembered (:func:`_plan`) by
+    what it reads of the unit's shooting record (whether it may charge, and
+    whom), so the shooter decision's plan serves the unit's action decision
+    that follows in the same state.
     """
     may_charge = charge_ban(battle, unit) is None
+    return _plan(battle, unit, may_charge, charge_targets(battle, unit))
+
+
+@per_decision
+def _plan(battle: Battle, unit: Unit, may_charge: bool, reachable: list[Unit]) -> ShotPlan:
+    """:func:`shooting_plan` given whether the unit may charge and the units it could
+    charge: the only things it reads of the shooting record
+    (``state.SHOOTING_RECORD``), so it may be remembered per decision. Only a
+    charge's gain counts (:func:`plans.charge_gain`): a charge worth nothing
+    or less is worth holding or shooting instead."""
     charges = {
-        t.id: charge_or_be_charged(battle, unit, t).value if may_charge else 0.0
-        for t in charge_targets(battle, unit)
+        t.id: charge_gain(battle, unit, t, forestalling=True) if may_charge else 0.0
+        for t in reachable
     }
     best = ShotPlan(None, False, max([0.0, *charges.values()]))
     every = ranged_weapons(unit)
     keeping = charge_keeping_weapons(unit)
     for target in targets_for(battle, unit, FireOrders()):
-        charge = max(0.0, charges.get(target.id, 0.0))
+        charge = charges.get(target.id, 0.0)
         after = charge if may_charge_after_firing(unit, every) else 0.0
         plans = [ShotPlan(target, False, target_value(battle, unit, target) + after)]
         if charge > 0 and keeping != every:
@@ -331,6 +349,27 @@ def dive_gain(battle: Battle, unit: Unit, attacker: Unit) -> float:
         exposed = expected_attack(battle, enemy, unit, FireOrders())
         gain += exposed - expected_attack(battle, enemy, unit, FireOrders(), gone_to_ground=True)
     return gain
+
+
+def dive_bounds(battle: Battle, unit: Unit, attacker: Unit) -> Iterator[float]:
+    """What Dive for Cover is worth, in ever closer upper bounds, the last exact.
+
+    The worth is :func:`dive_gain` less what the unit's next turn is worth
+    (:func:`plans.next_turn_value`, never negative), or the gain alone when
+    there is nothing to gain. The gain is the first bound; each part of the
+    next turn (:func:`plans.next_turn_parts`, cheapest first) lowers it, and
+    the last bound is the gain less the most of the parts: the exact worth.
+    A reaction that is decided by a bound stops there and never works out
+    the charges of the unit's next turn.
+    """
+    gain = dive_gain(battle, unit, attacker)
+    yield gain
+    if gain <= 0:
+        return
+    bound = gain
+    for part in next_turn_parts(battle, unit):
+        bound = min(bound, gain - part)
+        yield bound
 
 
 def _asked_model(battle: Battle, decision: Decision[Any]) -> tuple[Unit, Model]:
@@ -500,12 +539,13 @@ class WaffleAI(PsychicChoices):
         returned = 0.0
         if RETURN_FIRE in labels:
             returned = expected_attack(battle, unit, attacker, RETURN_FIRE_ORDERS)
+        fires_back = returned > RETURN_FIRE_FLOOR
         dive = -1.0
         if DIVE in labels:
-            gain = dive_gain(battle, unit, attacker)
-            # Its cost (never negative) only decides against a positive gain: the same choice.
-            dive = gain - next_turn_value(battle, unit) if gain > 0 else gain
-        if returned > RETURN_FIRE_FLOOR and returned >= dive:
+            for dive in dive_bounds(battle, unit, attacker):  # the last is exact
+                if (returned >= dive) if fires_back else (dive <= 0):
+                    break  # a bound already decides: what follows cannot change it
+        if fires_back and returned >= dive:
             return labels.index(RETURN_FIRE)
         if dive > 0:
             return labels.index(DIVE)
@@ -539,8 +579,10 @@ class WaffleAI(PsychicChoices):
         def value(unit: Unit | None) -> float:
             if unit is None:
                 return 0.0
+            # Only a gain can be chosen over ending the charges: a charge's gain will do.
             targets = charge_targets(battle, unit)
-            return max((charge_or_be_charged(battle, unit, t).value for t in targets), default=0.0)
+            gains = (charge_gain(battle, unit, t, forestalling=True) for t in targets)
+            return max(gains, default=0.0)
 
         values = [value(c.value) for c in decision.choices]
         best = max(values)
