@@ -102,7 +102,6 @@ from hammerlab.editions.waffle.plans import (
     leadership_pass_chance,
     may_charge_after_firing,
     next_turn_parts,
-    next_turn_value,
     off_table_chance,
     suppression_value,
 )
@@ -311,6 +310,23 @@ def charge_reaction_costs(
     No Fear keeps. Neither costs more than the unit's models (the terms
     overlap: models shot are not fought).
     """
+    *_, costs = charge_reaction_bounds(battle, unit, charger, overwatch)
+    return costs
+
+
+def charge_reaction_bounds(
+    battle: Battle, unit: Unit, charger: Unit, overwatch: float
+) -> Iterator[ChargeReactionCosts]:
+    """:func:`charge_reaction_costs` with the cost of falling back in ever closer lower
+    bounds, the last exact (staying, the edge and whether it could hold are
+    exact in each).
+
+    Falling back costs the unit its next turn (:func:`plans.next_turn_value`,
+    the most of :func:`plans.next_turn_parts`): each part, cheapest first,
+    raises the bound, and the last bound counts the most of them, so a
+    reaction decided by a bound (staying costs no more than fleeing already
+    does) never works out the charges of the unit's next turn.
+    """
     models = len(unit.alive_models)
     reach = charge_chance(battle, charger, unit)
     lost, killed = melee_exchange(battle, charger, unit)
@@ -323,9 +339,13 @@ def charge_reaction_costs(
     caught = caught_chance(battle, charger, unit)
     flee = off * models + (caught + chased_chance(battle, charger, unit)) * margin
     flee += (1 - off - caught) * shot
-    if not unit.has_rule("And They Shall Know No Fear"):
-        flee += (1 - off) * next_turn_value(battle, unit)
-    return ChargeReactionCosts(min(stay, models), min(flee, models), off, lost < models)
+    if unit.has_rule("And They Shall Know No Fear"):
+        yield ChargeReactionCosts(min(stay, models), min(flee, models), off, lost < models)
+        return
+    bound = float("-inf")
+    for part in next_turn_parts(battle, unit):
+        bound = max(bound, flee + (1 - off) * part)
+        yield ChargeReactionCosts(min(stay, models), min(bound, models), off, lost < models)
 
 
 def dive_gain(battle: Battle, unit: Unit, attacker: Unit) -> float:
@@ -461,13 +481,19 @@ class WaffleAI(PsychicChoices):
         plan = self._plan_of(battle, unit)
         keeping = charge_keeping_weapons(unit) if plan is not None and plan.keep_charge else None
 
+        def allowed(name: str) -> bool:
+            return bool(name) and (keeping is None or name in keeping)
+
         def value(name: str) -> float:
             if not name:
                 return -1.0
-            if keeping is not None and name not in keeping:
+            if not allowed(name):
                 return -2.0
             return expected_per_model(battle, unit, target, name, orders)
 
+        fireable = [i for i, c in enumerate(decision.choices) if allowed(c.value)]
+        if len(fireable) == 1:  # worth 0 or more, it beats stopping (-1) and the rest (-2)
+            return fireable[0]
         return _best([value(c.value) for c in decision.choices])
 
     def _aim(self, battle: Battle, decision: Decision[Any]) -> int:
@@ -600,9 +626,11 @@ class WaffleAI(PsychicChoices):
         if OVERWATCH in labels:
             overwatch = expected_attack(battle, unit, charger, overwatch_orders(battle))
         if FALL_BACK in labels:
-            costs = charge_reaction_costs(battle, unit, charger, overwatch)
-            edge_risk = costs.off_table > 0 and costs.could_hold
-            if costs.flee < costs.stay and not edge_risk:
+            for costs in charge_reaction_bounds(battle, unit, charger, overwatch):
+                edge_risk = costs.off_table > 0 and costs.could_hold
+                if edge_risk or costs.flee >= costs.stay:
+                    break  # it stays: fleeing costs at least this bound
+            else:  # the last bound is the exact cost
                 return labels.index(FALL_BACK)
         if overwatch > 0:
             return labels.index(OVERWATCH)
