@@ -32,7 +32,7 @@ from hammerlab.editions.waffle.ai import (
     shooting_plan,
     target_value,
 )
-from hammerlab.editions.waffle.attacks import ranged_weapons
+from hammerlab.editions.waffle.attacks import firing_models, ranged_weapons
 from hammerlab.editions.waffle.charge import END_CHARGES, NO_REACTION, charge_ban, charge_targets
 from hammerlab.editions.waffle.expected import expected_attack, expected_per_model, melee_exchange
 from hammerlab.editions.waffle.movement import move_allowance
@@ -60,6 +60,7 @@ from hammerlab.editions.waffle.rules.reactions import (
     RETURN_FIRE_ORDERS,
     overwatch_orders,
 )
+from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS
 from hammerlab.editions.waffle.shooting import targets_for
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
@@ -70,6 +71,7 @@ from hammerlab.io.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 
+SUPPRESSING = FireOrders(action=SUPPRESS)
 TROOPER = profile("Trooper", s=3, t=3, i=3, sv="-")
 """WS4 S3 T3 I3 A1, no save, no guns: no Overwatch, nothing spared."""
 
@@ -215,6 +217,8 @@ class Checked:
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
         if decision.kind == "action":
             self._plan_taken_up(battle, battle.unit(decision.context.unit))
+            if SUPPRESS in decision.labels():
+                self._suppressors(battle, battle.unit(decision.context.unit))
         check = getattr(self, f"_{decision.kind}", None)
         expected = None
         if check is not None:
@@ -241,6 +245,15 @@ class Checked:
                                        for e in battle.enemies_of(unit)
                                        if not st(battle, e).locked_in_combat)])  # fmt: skip
             self.seen["charge gains"] += 1
+
+    def _suppressors(self, battle: Battle, unit: Unit) -> None:
+        # Suppressive Fire's estimate asks who fires with regular orders: the same
+        # models as with its own (``plans._volley``).
+        for target in targets_for(battle, unit, FireOrders()):
+            for name in ranged_weapons(unit):
+                suppressing = firing_models(battle, unit, target, name, SUPPRESSING)
+                assert suppressing == firing_models(battle, unit, target, name, FireOrders())
+                self.seen["suppressing models"] += 1
 
     def _plan_taken_up(self, battle: Battle, unit: Unit) -> None:
         # The plan the action decision takes up (worked out by the shooter decision,
@@ -328,3 +341,4 @@ def test_every_shortcut_decides_as_the_slow_path_in_seeded_battles(example: str,
     seen = sum((c.seen for c in checked.values()), Counter())
     assert seen["charge gains"] and seen["plans taken up"], seen
     assert seen["weapon"] and seen["reaction"] and seen["dive bounds"], seen
+    assert seen["suppressing models"] or "suppress" not in example, seen

@@ -421,8 +421,14 @@ def _volley(
 ) -> tuple[Volley, Defence] | None:
     """One weapon of ``unit`` at ``target`` as :mod:`odds` takes it, if it fires:
     shots grouped by the BS they are fired at (:func:`attacks.shot_bs`), or
-    the expected hits of markers and templates."""
-    models = firing_models(battle, unit, target, name, orders)
+    the expected hits of markers and templates.
+
+    Who fires is asked with regular orders: :func:`attacks.firing_models`
+    reads of the orders only their Snap Shots, a range counted and the weapon
+    types, none of which Suppressive Fire's action changes, so the answer is
+    the one the shooting plan's estimates already asked for (remembered)."""
+    plain = replace(orders, action=FireOrders().action)
+    models = firing_models(battle, unit, target, name, plain)
     weapon = models[0].weapon(name) if models else None
     if weapon is None:
         return None
