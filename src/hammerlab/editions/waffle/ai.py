@@ -59,6 +59,7 @@ is for and the numbers measured over ``examples/matchups/``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,13 +94,14 @@ from hammerlab.editions.waffle.outflank import edge_of, entry_shifts
 from hammerlab.editions.waffle.plans import (
     caught_chance,
     charge_chance,
+    charge_gain,
     charge_keeping_weapons,
     charge_or_be_charged,
     chased_chance,
     exposure,
     leadership_pass_chance,
     may_charge_after_firing,
-    next_turn_value,
+    next_turn_parts,
     off_table_chance,
     suppression_value,
 )
@@ -135,7 +137,7 @@ from hammerlab.editions.waffle.zoom_plans import zoom_intent
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
 from hammerlab.engine.geometry import centre_distance
-from hammerlab.engine.memo import decision_scope, state_of_play
+from hammerlab.engine.memo import decision_scope, per_decision, state_of_play
 from hammerlab.engine.units import Model, Unit
 
 MELEE_RISK_RATIO = 4.0
@@ -224,17 +226,32 @@ def shooting_plan(battle: Battle, unit: Unit) -> ShotPlan:
     forbids it unless the unit is Relentless; so a target is worth its
     expected casualties with every weapon (plus its charge, if still allowed),
     or with the charge-keeping weapons plus its charge, whichever is more.
+
+    Worked out once per activation: the plan is remembered (:func:`_plan`) by
+    what it reads of the unit's shooting record (whether it may charge, and
+    whom), so the shooter decision's plan serves the unit's action decision
+    that follows in the same state.
     """
     may_charge = charge_ban(battle, unit) is None
+    return _plan(battle, unit, may_charge, charge_targets(battle, unit))
+
+
+@per_decision
+def _plan(battle: Battle, unit: Unit, may_charge: bool, reachable: list[Unit]) -> ShotPlan:
+    """:func:`shooting_plan` given whether the unit may charge and the units it could
+    charge: the only things it reads of the shooting record
+    (``state.SHOOTING_RECORD``), so it may be remembered per decision. Only a
+    charge's gain counts (:func:`plans.charge_gain`): a charge worth nothing
+    or less is worth holding or shooting instead."""
     charges = {
-        t.id: charge_or_be_charged(battle, unit, t).value if may_charge else 0.0
-        for t in charge_targets(battle, unit)
+        t.id: charge_gain(battle, unit, t, forestalling=True) if may_charge else 0.0
+        for t in reachable
     }
     best = ShotPlan(None, False, max([0.0, *charges.values()]))
     every = ranged_weapons(unit)
     keeping = charge_keeping_weapons(unit)
     for target in targets_for(battle, unit, FireOrders()):
-        charge = max(0.0, charges.get(target.id, 0.0))
+        charge = charges.get(target.id, 0.0)
         after = charge if may_charge_after_firing(unit, every) else 0.0
         plans = [ShotPlan(target, False, target_value(battle, unit, target) + after)]
         if charge > 0 and keeping != every:
@@ -293,6 +310,23 @@ def charge_reaction_costs(
     No Fear keeps. Neither costs more than the unit's models (the terms
     overlap: models shot are not fought).
     """
+    *_, costs = charge_reaction_bounds(battle, unit, charger, overwatch)
+    return costs
+
+
+def charge_reaction_bounds(
+    battle: Battle, unit: Unit, charger: Unit, overwatch: float
+) -> Iterator[ChargeReactionCosts]:
+    """:func:`charge_reaction_costs` with the cost of falling back in ever closer lower
+    bounds, the last exact (staying, the edge and whether it could hold are
+    exact in each).
+
+    Falling back costs the unit its next turn (:func:`plans.next_turn_value`,
+    the most of :func:`plans.next_turn_parts`): each part, cheapest first,
+    raises the bound, and the last bound counts the most of them, so a
+    reaction decided by a bound (staying costs no more than fleeing already
+    does) never works out the charges of the unit's next turn.
+    """
     models = len(unit.alive_models)
     reach = charge_chance(battle, charger, unit)
     lost, killed = melee_exchange(battle, charger, unit)
@@ -305,9 +339,13 @@ def charge_reaction_costs(
     caught = caught_chance(battle, charger, unit)
     flee = off * models + (caught + chased_chance(battle, charger, unit)) * margin
     flee += (1 - off - caught) * shot
-    if not unit.has_rule("And They Shall Know No Fear"):
-        flee += (1 - off) * next_turn_value(battle, unit)
-    return ChargeReactionCosts(min(stay, models), min(flee, models), off, lost < models)
+    if unit.has_rule("And They Shall Know No Fear"):
+        yield ChargeReactionCosts(min(stay, models), min(flee, models), off, lost < models)
+        return
+    bound = float("-inf")
+    for part in next_turn_parts(battle, unit):
+        bound = max(bound, flee + (1 - off) * part)
+        yield ChargeReactionCosts(min(stay, models), min(bound, models), off, lost < models)
 
 
 def dive_gain(battle: Battle, unit: Unit, attacker: Unit) -> float:
@@ -331,6 +369,27 @@ def dive_gain(battle: Battle, unit: Unit, attacker: Unit) -> float:
         exposed = expected_attack(battle, enemy, unit, FireOrders())
         gain += exposed - expected_attack(battle, enemy, unit, FireOrders(), gone_to_ground=True)
     return gain
+
+
+def dive_bounds(battle: Battle, unit: Unit, attacker: Unit) -> Iterator[float]:
+    """What Dive for Cover is worth, in ever closer upper bounds, the last exact.
+
+    The worth is :func:`dive_gain` less what the unit's next turn is worth
+    (:func:`plans.next_turn_value`, never negative), or the gain alone when
+    there is nothing to gain. The gain is the first bound; each part of the
+    next turn (:func:`plans.next_turn_parts`, cheapest first) lowers it, and
+    the last bound is the gain less the most of the parts: the exact worth.
+    A reaction that is decided by a bound stops there and never works out
+    the charges of the unit's next turn.
+    """
+    gain = dive_gain(battle, unit, attacker)
+    yield gain
+    if gain <= 0:
+        return
+    bound = gain
+    for part in next_turn_parts(battle, unit):
+        bound = min(bound, gain - part)
+        yield bound
 
 
 def _asked_model(battle: Battle, decision: Decision[Any]) -> tuple[Unit, Model]:
@@ -422,13 +481,19 @@ class WaffleAI(PsychicChoices):
         plan = self._plan_of(battle, unit)
         keeping = charge_keeping_weapons(unit) if plan is not None and plan.keep_charge else None
 
+        def allowed(name: str) -> bool:
+            return bool(name) and (keeping is None or name in keeping)
+
         def value(name: str) -> float:
             if not name:
                 return -1.0
-            if keeping is not None and name not in keeping:
+            if not allowed(name):
                 return -2.0
             return expected_per_model(battle, unit, target, name, orders)
 
+        fireable = [i for i, c in enumerate(decision.choices) if allowed(c.value)]
+        if len(fireable) == 1:  # worth 0 or more, it beats stopping (-1) and the rest (-2)
+            return fireable[0]
         return _best([value(c.value) for c in decision.choices])
 
     def _aim(self, battle: Battle, decision: Decision[Any]) -> int:
@@ -500,12 +565,13 @@ class WaffleAI(PsychicChoices):
         returned = 0.0
         if RETURN_FIRE in labels:
             returned = expected_attack(battle, unit, attacker, RETURN_FIRE_ORDERS)
+        fires_back = returned > RETURN_FIRE_FLOOR
         dive = -1.0
         if DIVE in labels:
-            gain = dive_gain(battle, unit, attacker)
-            # Its cost (never negative) only decides against a positive gain: the same choice.
-            dive = gain - next_turn_value(battle, unit) if gain > 0 else gain
-        if returned > RETURN_FIRE_FLOOR and returned >= dive:
+            for dive in dive_bounds(battle, unit, attacker):  # the last is exact
+                if (returned >= dive) if fires_back else (dive <= 0):
+                    break  # a bound already decides: what follows cannot change it
+        if fires_back and returned >= dive:
             return labels.index(RETURN_FIRE)
         if dive > 0:
             return labels.index(DIVE)
@@ -539,8 +605,10 @@ class WaffleAI(PsychicChoices):
         def value(unit: Unit | None) -> float:
             if unit is None:
                 return 0.0
+            # Only a gain can be chosen over ending the charges: a charge's gain will do.
             targets = charge_targets(battle, unit)
-            return max((charge_or_be_charged(battle, unit, t).value for t in targets), default=0.0)
+            gains = (charge_gain(battle, unit, t, forestalling=True) for t in targets)
+            return max(gains, default=0.0)
 
         values = [value(c.value) for c in decision.choices]
         best = max(values)
@@ -558,9 +626,11 @@ class WaffleAI(PsychicChoices):
         if OVERWATCH in labels:
             overwatch = expected_attack(battle, unit, charger, overwatch_orders(battle))
         if FALL_BACK in labels:
-            costs = charge_reaction_costs(battle, unit, charger, overwatch)
-            edge_risk = costs.off_table > 0 and costs.could_hold
-            if costs.flee < costs.stay and not edge_risk:
+            for costs in charge_reaction_bounds(battle, unit, charger, overwatch):
+                edge_risk = costs.off_table > 0 and costs.could_hold
+                if edge_risk or costs.flee >= costs.stay:
+                    break  # it stays: fleeing costs at least this bound
+            else:  # the last bound is the exact cost
                 return labels.index(FALL_BACK)
         if overwatch > 0:
             return labels.index(OVERWATCH)

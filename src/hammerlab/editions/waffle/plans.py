@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import cache
 from itertools import product
@@ -241,13 +242,21 @@ class ChargeValue:
 def charge_value(battle: Battle, unit: Unit, target: Unit, closer: float = 0.0) -> ChargeValue:
     """The value of ``unit`` charging ``target`` (from ``closer`` inches nearer)
     against doing nothing."""
+    before = _before_overwatch(battle, unit, target, closer)
+    if before.chance <= 0.0:
+        return before
+    return replace(before, overwatch=overwatch_threat(battle, unit, target))
+
+
+def _before_overwatch(battle: Battle, unit: Unit, target: Unit, closer: float) -> ChargeValue:
+    """:func:`charge_value` with no Overwatch counted yet (``overwatch`` 0)."""
     chance = charge_chance(battle, unit, target, closer)
     if chance <= 0.0:
         return ChargeValue(0.0, 0.0, 0.0, 0.0, 0.0)
     dealt, taken = melee_exchange(battle, unit, target)
     survivors = 1 - taken / max(1, len(unit.alive_models))
     spared = expected_attack(battle, target, unit, FireOrders()) * survivors
-    return ChargeValue(chance, dealt, taken, spared, overwatch_threat(battle, unit, target))
+    return ChargeValue(chance, dealt, taken, spared, 0.0)
 
 
 def charge_or_be_charged(battle: Battle, unit: Unit, target: Unit) -> ChargeValue:
@@ -260,10 +269,41 @@ def charge_or_be_charged(battle: Battle, unit: Unit, target: Unit) -> ChargeValu
     (its shooting, Fall Back when charged) that a round's exchange does not
     weigh, and counting it sent Guardsmen into Terminators (measured:
     docs/ai.md)."""
-    plain = charge_value(battle, unit, target)
+    return _forestalling(battle, unit, target, charge_value(battle, unit, target))
+
+
+def _forestalling(battle: Battle, unit: Unit, target: Unit, plain: ChargeValue) -> ChargeValue:
+    """``plain`` with the charge it forestalls, if it wins its first round
+    (:func:`charge_or_be_charged`)."""
     if plain.chance <= 0.0 or plain.dealt <= plain.taken:
         return plain
     return replace(plain, forestalled=counter_charge(battle, target, unit))
+
+
+def charge_gain(
+    battle: Battle, unit: Unit, target: Unit, closer: float = 0.0, *, forestalling: bool = False
+) -> float:
+    """What a charge gains, never below zero: ``max(0, value)`` of :func:`charge_value`
+    (of :func:`charge_or_be_charged` when ``forestalling``), for the decisions
+    that count only a gain (the shooting plan, the charger, the best charge,
+    the counter-charge).
+
+    The same number with less work: the Overwatch it takes (never negative)
+    and the charge it forestalls are worked out only when they can matter. A
+    charge that does not win its first round forestalls nothing, so when it
+    gains nothing before the Overwatch it gains nothing after it either, and
+    the answer is 0 without asking the target's Overwatch.
+    """
+    before = _before_overwatch(battle, unit, target, closer)
+    if before.chance <= 0.0:
+        return 0.0
+    forestalls = forestalling and before.dealt > before.taken
+    if before.value <= 0.0 and not forestalls:
+        return 0.0
+    value = replace(before, overwatch=overwatch_threat(battle, unit, target))
+    if forestalling:
+        value = _forestalling(battle, unit, target, value)
+    return max(0.0, value.value)
 
 
 def counter_charge(battle: Battle, enemy: Unit, unit: Unit) -> float:
@@ -273,7 +313,7 @@ def counter_charge(battle: Battle, enemy: Unit, unit: Unit) -> float:
     combat)."""
     if not may_charge(enemy) or st(battle, enemy).locked_in_combat:
         return 0.0
-    return max(0.0, charge_value(battle, enemy, unit, move_allowance(enemy)).value)
+    return charge_gain(battle, enemy, unit, move_allowance(enemy))
 
 
 def best_charge(battle: Battle, unit: Unit, closer: float = 0.0) -> tuple[Unit | None, float]:
@@ -283,7 +323,7 @@ def best_charge(battle: Battle, unit: Unit, closer: float = 0.0) -> tuple[Unit |
     for enemy in battle.enemies_of(unit):
         if st(battle, enemy).locked_in_combat:
             continue
-        value = charge_value(battle, unit, enemy, closer).value
+        value = charge_gain(battle, unit, enemy, closer)  # none below zero counts here
         if value > best[1]:
             best = (enemy, value)
     return best
@@ -297,17 +337,26 @@ def next_turn_value(battle: Battle, unit: Unit) -> float:
     nearer; its shooting less the same as Snap Shots; and, for a unit still
     closing in on a charge worth declaring (within two moves), the turn of
     enemy fire a lost move adds before it gets there (what every enemy unit's
-    shooting is expected to kill of it).
+    shooting is expected to kill of it). Never negative (a charge not worth
+    declaring counts 0).
     """
+    return max(next_turn_parts(battle, unit))
+
+
+def next_turn_parts(battle: Battle, unit: Unit) -> Iterator[float]:
+    """The values :func:`next_turn_value` is the most of, the cheapest first (the
+    shooting, then the charge, then the delay), one at a time: a caller that
+    only needs to know whether the value reaches some bar stops at the first
+    part that does, before the charges' fights are worked out."""
     move = move_allowance(unit)
     enemies = battle.enemies_of(unit)
-    charge = best_charge(battle, unit, closer=move)[1]
     shots = max([0.0, *(expected_attack(battle, unit, e, FireOrders()) for e in enemies)])
     snaps = max([0.0, *(expected_attack(battle, unit, e, FireOrders(snap=True)) for e in enemies)])
-    delay = 0.0
+    yield shots - snaps
+    charge = best_charge(battle, unit, closer=move)[1]
+    yield charge
     if charge <= 0 and best_charge(battle, unit, closer=2 * move)[1] > 0:
-        delay = exposure(battle, unit)
-    return max(charge, shots - snaps, delay)
+        yield exposure(battle, unit)
 
 
 def exposure(battle: Battle, unit: Unit) -> float:
@@ -353,18 +402,18 @@ def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:
     start = st(battle, target).models_at_phase_start or len(target.alive_models)
     need = settings.number("morale_threshold") * start - st(battle, target).casualties_this_phase
     tested = float(sum(p for k, p in enumerate(killed) if k >= need - EPSILON))
+    # What the unit loses (never negative) is worked out only when it may be lost.
     if settings.on("suppressive_pinning"):
-        return (
-            tested
-            * (1 - leadership_pass_chance(target, 0, morale=False))
-            * (next_turn_value(battle, target))
-        )
+        pinned = tested * (1 - leadership_pass_chance(target, 0, morale=False))
+        return pinned * next_turn_value(battle, target) if pinned > 0 else 0.0
     penalty = round(unsaved) * settings.integer(f"{SUPPRESSIVE_FIRE.name}.ld_penalty_per_wound")
-    broken = 1 - leadership_pass_chance(target, penalty)
+    breaks = tested * (1 - leadership_pass_chance(target, penalty))
+    if breaks <= 0:
+        return 0.0
     lost = off_table_chance(battle, target) * len(target.alive_models)
     if not target.has_rule("And They Shall Know No Fear"):
         lost += next_turn_value(battle, target)
-    return tested * broken * lost
+    return breaks * lost
 
 
 def _volley(
@@ -372,8 +421,14 @@ def _volley(
 ) -> tuple[Volley, Defence] | None:
     """One weapon of ``unit`` at ``target`` as :mod:`odds` takes it, if it fires:
     shots grouped by the BS they are fired at (:func:`attacks.shot_bs`), or
-    the expected hits of markers and templates."""
-    models = firing_models(battle, unit, target, name, orders)
+    the expected hits of markers and templates.
+
+    Who fires is asked with regular orders: :func:`attacks.firing_models`
+    reads of the orders only their Snap Shots, a range counted and the weapon
+    types, none of which Suppressive Fire's action changes, so the answer is
+    the one the shooting plan's estimates already asked for (remembered)."""
+    plain = replace(orders, action=FireOrders().action)
+    models = firing_models(battle, unit, target, name, plain)
     weapon = models[0].weapon(name) if models else None
     if weapon is None:
         return None

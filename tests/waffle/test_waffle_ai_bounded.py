@@ -1,0 +1,344 @@
+"""The Waffle AI asks fewer questions and decides the same (issue 14 §1).
+
+Each shortcut is held to the slow path it replaces, the exhaustive
+computation written out here as it stood before: a charge's gain
+(:func:`plans.charge_gain`) against ``max(0, value)`` of the full charge
+value, Dive for Cover and Fall Back decided by bounds of the next turn
+against the decision with every term worked out, the shooting plan
+remembered for the action decision against a plan worked out afresh, the
+lone fireable weapon against the ranking of every weapon. On hand-built
+positions (values argued from the seed's chart in the comments) and at
+every decision of seeded battles of the examples.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import A, B, make_battle, profile, row, squad
+
+from hammerlab.analysis.game import Game
+from hammerlab.editions.waffle import plans
+from hammerlab.editions.waffle.ai import (
+    RETURN_FIRE_FLOOR,
+    ShotPlan,
+    WaffleAI,
+    charge_reaction_bounds,
+    dive_bounds,
+    dive_gain,
+    shooting_plan,
+    target_value,
+)
+from hammerlab.editions.waffle.attacks import firing_models, ranged_weapons
+from hammerlab.editions.waffle.charge import END_CHARGES, NO_REACTION, charge_ban, charge_targets
+from hammerlab.editions.waffle.expected import expected_attack, expected_per_model, melee_exchange
+from hammerlab.editions.waffle.movement import move_allowance
+from hammerlab.editions.waffle.orders import FireOrders, orders_against
+from hammerlab.editions.waffle.plans import (
+    best_charge,
+    caught_chance,
+    charge_chance,
+    charge_gain,
+    charge_keeping_weapons,
+    charge_or_be_charged,
+    charge_value,
+    chased_chance,
+    exposure,
+    leadership_pass_chance,
+    may_charge_after_firing,
+    next_turn_value,
+    off_table_chance,
+)
+from hammerlab.editions.waffle.rules.reactions import (
+    DIVE,
+    FALL_BACK,
+    OVERWATCH,
+    RETURN_FIRE,
+    RETURN_FIRE_ORDERS,
+    overwatch_orders,
+)
+from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS
+from hammerlab.editions.waffle.shooting import targets_for
+from hammerlab.editions.waffle.state import st
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.decisions import Decision
+from hammerlab.engine.memo import decision_scope, state_of_play
+from hammerlab.engine.units import Unit
+from hammerlab.io.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SUPPRESSING = FireOrders(action=SUPPRESS)
+TROOPER = profile("Trooper", s=3, t=3, i=3, sv="-")
+"""WS4 S3 T3 I3 A1, no save, no guns: no Overwatch, nothing spared."""
+
+
+def test_a_charge_that_wins_gains_its_value_and_one_that_loses_gains_nothing_unasked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Five Troopers 3" from five more (every model fights, any 2D6 reaches):
+    # 5 x 2 Attacks x 1/2 (4+) x 1/2 (S3 v T3) = 2.5 slain, 5 x 1/2 x 1/2 =
+    # 1.25 lost: +1.25, and the same charge back next turn forestalled: 2.5.
+    own = squad("a", A, TROOPER, [], row(30, 10, 5))
+    weak = squad("x", B, TROOPER, [], row(30, 13, 5))
+    battle = make_battle(own, weak, seed=1)
+    assert charge_gain(battle, own, weak) == pytest.approx(1.25)
+    assert charge_gain(battle, own, weak, forestalling=True) == pytest.approx(2.5)
+    # Against five Quick ones (I4, two Attacks) with Furious Charge striking
+    # first: 10 x 1/2 x 1/2 = 2.5 Troopers slain first, the Troopers' 5 x 2 x
+    # 1/2 x 1/3 (S3 v T4) = 5/3 scaled by the half left: 5/6. The charge loses
+    # 5/6 - 2.5 before any Overwatch, so it gains nothing, forestalls nothing
+    # (it loses its round), and the target's Overwatch need not be asked.
+    quick = profile("Quick", s=3, t=4, i=4, a=2, sv="-")
+    fierce = squad("y", B, quick, [], row(30, 7, 5), rules=["Furious Charge"])
+    battle = make_battle(own, fierce, seed=1)
+    assert charge_value(battle, own, fierce).value == pytest.approx(5 / 6 - 2.5)
+
+    def unasked(*_: object) -> float:
+        raise AssertionError("the Overwatch of a charge that gains nothing was asked")
+
+    monkeypatch.setattr(plans, "overwatch_threat", unasked)
+    assert charge_gain(battle, own, fierce) == 0.0
+    assert charge_gain(battle, own, fierce, forestalling=True) == 0.0
+
+
+def test_suppression_that_cannot_break_the_target_does_not_weigh_its_next_turn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A unit that always passes its Morale check is never broken: Suppressive
+    # Fire is worth 0 whatever its next turn would have been.
+    shooter = squad("a", A, TROOPER, [], row(30, 10, 5))
+    target = squad("x", B, TROOPER, [], row(30, 20, 5))
+    battle = make_battle(shooter, target, seed=1)
+
+    def unasked(*_: object) -> float:
+        raise AssertionError("the next turn of a unit that cannot break was asked")
+
+    monkeypatch.setattr(plans, "leadership_pass_chance", lambda *_, **__: 1.0)
+    monkeypatch.setattr(plans, "next_turn_value", unasked)
+    assert plans.suppression_value(battle, shooter, target) == 0.0
+
+
+def slow_next_turn_value(battle: Battle, unit: Unit) -> float:
+    """``plans.next_turn_value`` as it was: every part worked out, then the most."""
+    move = move_allowance(unit)
+    enemies = battle.enemies_of(unit)
+
+    def charge_at(closer: float) -> float:
+        values = [
+            charge_value(battle, unit, e, closer).value
+            for e in enemies
+            if not st(battle, e).locked_in_combat
+        ]
+        return max([0.0, *values])
+
+    charge = charge_at(move)
+    shots = max([0.0, *(expected_attack(battle, unit, e, FireOrders()) for e in enemies)])
+    snaps = max([0.0, *(expected_attack(battle, unit, e, FireOrders(snap=True)) for e in enemies)])
+    delay = exposure(battle, unit) if charge <= 0 and charge_at(2 * move) > 0 else 0.0
+    return max(charge, shots - snaps, delay)
+
+
+def slow_plan(battle: Battle, unit: Unit) -> ShotPlan:
+    """``ai.shooting_plan`` as it was: every charge's full value, nothing remembered."""
+    may_charge = charge_ban(battle, unit) is None
+    charges = {
+        t.id: charge_or_be_charged(battle, unit, t).value if may_charge else 0.0
+        for t in charge_targets(battle, unit)
+    }
+    best = ShotPlan(None, False, max([0.0, *charges.values()]))
+    every = ranged_weapons(unit)
+    keeping = charge_keeping_weapons(unit)
+    for target in targets_for(battle, unit, FireOrders()):
+        charge = max(0.0, charges.get(target.id, 0.0))
+        after = charge if may_charge_after_firing(unit, every) else 0.0
+        options = [ShotPlan(target, False, target_value(battle, unit, target) + after)]
+        if charge > 0 and keeping != every:
+            kept = target_value(battle, unit, target, keeping) if keeping else 0.0
+            options.append(ShotPlan(target, True, kept + charge))
+        for option in options:
+            if option.value > best.value:
+                best = option
+    return best
+
+
+def slow_reaction(battle: Battle, decision: Decision[Any]) -> int:
+    """Return Fire!, Dive for Cover or nothing, every term worked out."""
+    labels = decision.labels()
+    unit = battle.unit(decision.context.unit)
+    attacker = battle.unit(decision.context.attacker)
+    returned = 0.0
+    if RETURN_FIRE in labels:
+        returned = expected_attack(battle, unit, attacker, RETURN_FIRE_ORDERS)
+    dive = -1.0
+    if DIVE in labels:
+        gain = dive_gain(battle, unit, attacker)
+        dive = gain - slow_next_turn_value(battle, unit) if gain > 0 else gain
+    if returned > RETURN_FIRE_FLOOR and returned >= dive:
+        return labels.index(RETURN_FIRE)
+    if dive > 0:
+        return labels.index(DIVE)
+    return labels.index(NO_REACTION)
+
+
+def slow_flee_and_stay(
+    battle: Battle, unit: Unit, charger: Unit, overwatch: float
+) -> tuple[float, float, bool]:
+    """What falling back and staying cost, every term worked out (``charge_reaction_costs``
+    as it was), with the edge risk."""
+    models = len(unit.alive_models)
+    reach = charge_chance(battle, charger, unit)
+    lost, killed = melee_exchange(battle, charger, unit)
+    off = off_table_chance(battle, unit)
+    margin = lost - killed
+    broken = 1 - leadership_pass_chance(unit, round(margin)) if margin > 0 else 0.0
+    shot = exposure(battle, unit)
+    stay = reach * (margin + broken * off * max(0.0, models - lost)) + (1 - reach) * shot
+    stay -= overwatch
+    caught = caught_chance(battle, charger, unit)
+    flee = off * models + (caught + chased_chance(battle, charger, unit)) * margin
+    flee += (1 - off - caught) * shot
+    if not unit.has_rule("And They Shall Know No Fear"):
+        flee += (1 - off) * slow_next_turn_value(battle, unit)
+    return min(flee, models), min(stay, models), off > 0 and lost < models
+
+
+class Checked:
+    """The Waffle AI, each of whose shortcut decisions is first checked against the
+    slow path in the same state (counted in :attr:`seen`)."""
+
+    def __init__(self) -> None:
+        self.ai = WaffleAI()
+        self.seen: Counter[str] = Counter()
+
+    def choose(self, battle: Battle, decision: Decision[Any]) -> int:
+        if decision.kind == "action":
+            self._plan_taken_up(battle, battle.unit(decision.context.unit))
+            if SUPPRESS in decision.labels():
+                self._suppressors(battle, battle.unit(decision.context.unit))
+        check = getattr(self, f"_{decision.kind}", None)
+        expected = None
+        if check is not None:
+            with decision_scope():  # a fresh scope: nothing the AI worked out is taken up
+                expected = check(battle, decision)
+        index = self.ai.choose(battle, decision)
+        if expected is not None:
+            assert index == expected, decision.kind
+            self.seen[decision.kind] += 1
+        return index
+
+    def _shooter(self, battle: Battle, decision: Decision[Any]) -> None:
+        for unit in (c.value for c in decision.choices if c.value is not None):
+            assert shooting_plan(battle, unit) == slow_plan(battle, unit)
+            for enemy in battle.enemies_of(unit):
+                full = charge_or_be_charged(battle, unit, enemy).value
+                assert charge_gain(battle, unit, enemy, forestalling=True) == max(0.0, full)
+                for closer in (0.0, move_allowance(unit)):
+                    plain = charge_value(battle, unit, enemy, closer).value
+                    assert charge_gain(battle, unit, enemy, closer) == max(0.0, plain)
+            assert next_turn_value(battle, unit) == slow_next_turn_value(battle, unit)
+            best = best_charge(battle, unit)[1]
+            assert best == max([0.0, *(charge_value(battle, unit, e).value
+                                       for e in battle.enemies_of(unit)
+                                       if not st(battle, e).locked_in_combat)])  # fmt: skip
+            self.seen["charge gains"] += 1
+
+    def _suppressors(self, battle: Battle, unit: Unit) -> None:
+        # Suppressive Fire's estimate asks who fires with regular orders: the same
+        # models as with its own (``plans._volley``).
+        for target in targets_for(battle, unit, FireOrders()):
+            for name in ranged_weapons(unit):
+                suppressing = firing_models(battle, unit, target, name, SUPPRESSING)
+                assert suppressing == firing_models(battle, unit, target, name, FireOrders())
+                self.seen["suppressing models"] += 1
+
+    def _plan_taken_up(self, battle: Battle, unit: Unit) -> None:
+        # The plan the action decision takes up (worked out by the shooter decision,
+        # before the unit's shooting record was opened) is the plan afresh.
+        with decision_scope():
+            fresh = slow_plan(battle, unit)
+        with decision_scope(state_of_play(battle)):
+            assert shooting_plan(battle, unit) == fresh
+        self.seen["plans taken up"] += 1
+
+    def _reaction(self, battle: Battle, decision: Decision[Any]) -> int:
+        if DIVE in decision.labels():
+            unit = battle.unit(decision.context.unit)
+            attacker = battle.unit(decision.context.attacker)
+            bounds = list(dive_bounds(battle, unit, attacker))
+            gain = dive_gain(battle, unit, attacker)
+            exact = gain - slow_next_turn_value(battle, unit) if gain > 0 else gain
+            assert all(b >= exact for b in bounds)
+            assert bounds[-1] == exact
+            self.seen["dive bounds"] += 1
+        return slow_reaction(battle, decision)
+
+    def _charge_reaction(self, battle: Battle, decision: Decision[Any]) -> int:
+        labels = decision.labels()
+        unit = battle.unit(decision.context.unit)
+        charger = battle.unit(decision.context.attacker)
+        overwatch = 0.0
+        if OVERWATCH in labels:
+            overwatch = expected_attack(battle, unit, charger, overwatch_orders(battle))
+        if FALL_BACK in labels:
+            flee, stay, edge_risk = slow_flee_and_stay(battle, unit, charger, overwatch)
+            bounds = list(charge_reaction_bounds(battle, unit, charger, overwatch))
+            assert all(b.flee <= flee and b.stay == stay for b in bounds)
+            assert bounds[-1].flee == flee
+            self.seen["fall back bounds"] += 1
+            if flee < stay and not edge_risk:
+                return labels.index(FALL_BACK)
+        return labels.index(OVERWATCH) if overwatch > 0 else labels.index(NO_REACTION)
+
+    def _weapon(self, battle: Battle, decision: Decision[Any]) -> int:
+        unit = battle.unit(decision.context.unit)
+        target = battle.unit(decision.context.target)
+        orders = orders_against(battle, target, FireOrders())
+        plan = self.ai._plan_of(battle, unit)
+        keeping = charge_keeping_weapons(unit) if plan is not None and plan.keep_charge else None
+
+        def value(name: str) -> float:
+            if not name:
+                return -1.0
+            if keeping is not None and name not in keeping:
+                return -2.0
+            return expected_per_model(battle, unit, target, name, orders)
+
+        values = [value(c.value) for c in decision.choices]
+        return values.index(max(values))
+
+    def _charger(self, battle: Battle, decision: Decision[Any]) -> int:
+        def value(unit: Unit | None) -> float:
+            if unit is None:
+                return 0.0
+            targets = charge_targets(battle, unit)
+            return max((charge_or_be_charged(battle, unit, t).value for t in targets), default=0.0)
+
+        values = [value(c.value) for c in decision.choices]
+        best = max(values)
+        return values.index(best) if best > 0 else decision.labels().index(END_CHARGES)
+
+
+@pytest.mark.parametrize(
+    ("example", "seed"),
+    [
+        ("whole_game_three_turns.toml", 1),
+        ("guard_suppress_terminators.toml", 2),
+        ("matchups/terminators_vs_guard_platoon.toml", 1),
+        ("matchups/boyz_vs_tactical.toml", 2),
+    ],
+)
+def test_every_shortcut_decides_as_the_slow_path_in_seeded_battles(example: str, seed: int) -> None:
+    path = ROOT / "examples" / example
+    game = Game.start(load_scenario(path), str(path), seed)
+    checked = {player: Checked() for player in game.battle.controllers}
+    for player, controller in checked.items():
+        game.battle.controllers[player] = controller
+    game.play()
+    seen = sum((c.seen for c in checked.values()), Counter())
+    assert seen["charge gains"] and seen["plans taken up"], seen
+    assert seen["weapon"] and seen["reaction"] and seen["dive bounds"], seen
+    assert seen["suppressing models"] or "suppress" not in example, seen
