@@ -11,6 +11,9 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Protocol, TypeVar
 
+import numpy as np
+import shapely
+from numpy.typing import NDArray
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
@@ -131,6 +134,21 @@ def base_shape(model: Placed) -> BaseGeometry:
     return Point(model.position).buffer(model.radius, quad_segs=16)
 
 
+@lru_cache(maxsize=1 << 12)
+def base_shapes(placed: Bases) -> NDArray[np.object_]:
+    """:func:`base_shape` of every base of ``placed`` (the same GEOS buffer of the same
+    points), built in one vectorised call and remembered by the bases, as the
+    distance tables are: a blast or template is tested against the same bases
+    again and again while the models stand still. Read-only."""
+    shapes: NDArray[np.object_] = shapely.buffer(
+        shapely.points([centre for centre, _ in placed]),
+        [radius for _, radius in placed],
+        quad_segs=16,
+    )
+    shapes.flags.writeable = False
+    return shapes
+
+
 def blast_marker(centre: Vec, diameter: float) -> BaseGeometry:
     """A circular blast marker."""
     return Point(centre).buffer(diameter / 2.0, quad_segs=16)
@@ -156,8 +174,13 @@ P = TypeVar("P", bound=Placed)
 
 
 def touched(shape: BaseGeometry, models: Iterable[P]) -> list[P]:
-    """Models whose bases are wholly or partly under ``shape``."""
-    return [m for m in models if shape.intersects(base_shape(m))]
+    """Models whose bases are wholly or partly under ``shape`` (shapely's ``intersects``
+    of ``shape`` and each :func:`base_shape`, asked of them all at once)."""
+    items = list(models)
+    if not items:
+        return []
+    under = shapely.intersects(shape, base_shapes(bases(items)))
+    return [m for m, hit in zip(items, under, strict=True) if hit]
 
 
 def offset(point: Vec, angle_degrees: float, distance: float) -> Vec:

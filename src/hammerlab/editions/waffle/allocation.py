@@ -21,7 +21,7 @@ from hammerlab.editions.waffle.visibility import cover_save, model_sees
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import WoundsLost
 from hammerlab.engine.geometry import (
-    base_distance,
+    nearest,
 )
 from hammerlab.engine.units import Model, Unit
 
@@ -82,7 +82,7 @@ def allocate_wounds(
         if not pool:
             battle.say("allocation", f"remaining wounds on {victim.label} are lost: none in sight")
             return
-        model = min(pool, key=lambda m: min(base_distance(f, m) for f in firers))
+        model = nearest(firers, pool)  # the closest to any firer, the first on a tie
         if wound.precision:
             model = precision_target(battle, shooter, wound, profile, model, alive)
         if save_taken(battle, victim, model, wound, profile, cover=not melee):

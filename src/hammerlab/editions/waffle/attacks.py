@@ -81,7 +81,10 @@ def firing_models(
     and of a grenade one model throws (:mod:`firing_modes`).
     """
     armed: list[tuple[Model, Model, WeaponProfile]] = []  # (model, who fires it, profile)
-    snaps: dict[Weapon, bool] = {}  # models sharing a weapon share the answer
+    # Models share their profiles and weapons: each is read once per call, by identity
+    # (the same object, so the same answer), sparing a hash of it per model.
+    skilled: dict[int, bool] = {}  # id(profile) -> has a Ballistic Skill
+    usable: dict[int, WeaponProfile | None] = {}  # id(weapon) -> its profile, if it fires
     crewed = firers(unit)  # Artillery: a gun fires with its crewman (artillery.py)
     for model in unit.alive_models:
         weapon = model.weapon(weapon_name)
@@ -90,17 +93,19 @@ def firing_models(
         if spent and not may_fire(spent, unit, model, weapon_name, weapons_per_phase(unit, model)):
             continue
         shooter = model if crewed is None else crewed[model.id]
-        if shooter is None or stats_of(shooter.profile).bs == 0:  # BS '-': no Ballistic Skill
+        if shooter is None:
             continue
-        profile = weapon_of(weapon)
-        if orders.weapon_types is not None and profile.base_type not in orders.weapon_types:
+        skill = skilled.get(id(shooter.profile))
+        if skill is None:
+            skill = skilled[id(shooter.profile)] = stats_of(shooter.profile).bs != 0
+        if not skill:  # BS '-': no Ballistic Skill
             continue
-        snap = snaps.get(weapon)
-        if snap is None:
-            snap = snaps[weapon] = fires_snap(battle, unit, profile, orders, target)
-        if snap and not profile.can_snap_fire:
-            continue
-        armed.append((model, shooter, profile))
+        if id(weapon) in usable:
+            profile = usable[id(weapon)]
+        else:
+            profile = usable[id(weapon)] = _fires(battle, unit, target, weapon, orders)
+        if profile is not None:
+            armed.append((model, shooter, profile))
     if not armed:
         return []
     # Sight and range of every armed model at once (one table each, not one per model).
@@ -125,6 +130,20 @@ def firing_models(
         elif any(gaps[at][j] <= reach for j in (seen or everyone)):  # visibility.within
             chosen.append(model)
     return throwers(weapon_name, chosen)
+
+
+def _fires(
+    battle: Battle, unit: Unit, target: Unit, weapon: Weapon, orders: FireOrders
+) -> WeaponProfile | None:
+    """``weapon``'s profile, or ``None`` if it does not fire under ``orders``: not of
+    the types they allow, or a weapon that would fire Snap Shots but cannot
+    (:func:`firing_models`); the same for every model carrying it."""
+    profile = weapon_of(weapon)
+    if orders.weapon_types is not None and profile.base_type not in orders.weapon_types:
+        return None
+    if fires_snap(battle, unit, profile, orders, target) and not profile.can_snap_fire:
+        return None
+    return profile
 
 
 def _why_not(battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders: FireOrders) -> str:
@@ -450,15 +469,13 @@ def _rolled_hits(
     hot: list[tuple[Model, int]] = []
     total_shots = 0
     needed_seen: set[str] = set()
+    twin, preferred = profile.has_rule("Twin-linked"), preferred_enemy(unit)  # same for all
     for model in models:
         shots = shots_of(battle, unit, model, profile, target, orders.counts_within)
         total_shots += shots
         bs = shot_bs(battle, model, snap)
         needed_seen.add(f"{ballistic_target(bs)[0]}+")
-        twin = profile.has_rule("Twin-linked")
-        rolled = roll_to_hit(
-            battle, bs, shots, twin, profile.name, orders.into_melee, preferred_enemy(unit)
-        )
+        rolled = roll_to_hit(battle, bs, shots, twin, profile.name, orders.into_melee, preferred)
         strength = weapon_strength(model, profile)
         precise = rolled.sixes if fires_precision_shots(unit, model, profile, snap) else 0
         hits += [Hit(target, strength, model, k < precise) for k in range(rolled.hits)]

@@ -1,0 +1,168 @@
+"""The engine's cheaper resolution gives the answers of the plain computations it replaces.
+
+Each quicker path is held to the slow definition it stands for, written out
+here: the memo's keys to the recursive definition of a question, the
+vectorised blast and template test to shapely's one base at a time, the
+remembered base radius and hashes to the datasheet's numbers, the closest model
+a wound goes to and the vehicles of a unit to a plain scan of the models.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+from collections.abc import Hashable, Mapping
+from pathlib import Path
+
+from hammerlab.analysis.game import Game
+from hammerlab.editions.waffle.vehicles import vehicle_models, vehicle_of
+from hammerlab.engine import memo
+from hammerlab.engine.datasheet import Profile, Weapon
+from hammerlab.engine.geometry import (
+    MM_PER_INCH,
+    base_distance,
+    base_shape,
+    blast_marker,
+    flame_template,
+    nearest,
+    touched,
+)
+from hammerlab.engine.units import Model, UnitStatus
+from hammerlab.io.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _question(value: object) -> Hashable:
+    """The memo's definition of a question, one call per value (its module docstring):
+    hashable values as themselves, lists and tuples by their items, mappings by their
+    sorted contents, other objects by identity."""
+    if isinstance(value, list | tuple):
+        return tuple(_question(v) for v in value)
+    if isinstance(value, Mapping):
+        return ("mapping", tuple(sorted((k, _question(v)) for k, v in value.items())))
+    if type(value).__hash__ is None:
+        return ("object", id(value))
+    return value  # type: ignore[return-value]
+
+
+def test_the_memo_keys_arguments_as_the_recursive_definition_does() -> None:
+    profile = Profile("Marine", {"W": "1"})
+    model = Model("m1", profile, (), (1.0, 2.0))
+    weapon = Weapon("Boltgun", {"Range": "24"})
+    spent: Counter[str] = Counter({"m1": 1, "m2": 0})
+    cases: list[tuple[object, ...]] = [
+        (),
+        (model,),
+        (model, "Boltgun", 3, 2.5, None, True),
+        (profile, weapon, (model, [model, 1]), [("a", 1), ("b", 2)]),
+        (spent, {"x": model}, Counter()),
+        ([[model], (weapon,)], frozenset({"Fleet"})),
+    ]
+    for args in cases:
+        assert memo._args_key(args) == _question(args)
+        assert memo._key(list(args)) == _question(args)
+    assert memo._args_key((model,)) != memo._args_key((Model("m1", profile, (), (1.0, 2.0)),))
+
+
+def test_state_of_play_sees_every_field_of_a_model_and_of_a_units_status() -> None:
+    path = ROOT / "examples" / "guard_suppress_terminators.toml"
+    battle = Game.start(load_scenario(path), str(path), 1).battle
+    unit = next(iter(battle.units.values()))
+    model = unit.models[0]
+    changes = {
+        "id": "renamed",
+        "position": (0.25, 0.25),
+        "wounds_left": model.wounds_left + 1,
+        "weapons": (),
+        "rules": ("Fleet",),
+        "powers": (Weapon("Smite", {"Range": "12"}),),
+        "base_mm": 60.0,
+        "profile": dataclasses.replace(model.profile, name="Changed"),
+    }
+    for name, value in changes.items():
+        before = memo.state_of_play(battle)
+        kept = getattr(model, name)
+        setattr(model, name, value)
+        assert memo.state_of_play(battle) != before, name
+        setattr(model, name, kept)
+        assert memo.state_of_play(battle) == before, name
+    for name in UnitStatus.__slots__:
+        before = memo.state_of_play(battle)
+        setattr(unit.status, name, not getattr(unit.status, name))
+        assert memo.state_of_play(battle) != before, name
+        setattr(unit.status, name, not getattr(unit.status, name))
+
+
+def _bases(rng: random.Random, count: int) -> list[Model]:
+    """Models on a small area, on whole and half inches (so bases touch exactly at times),
+    of the common base sizes."""
+    return [
+        Model(
+            f"m{i}",
+            Profile("Marine", {"W": "1"}),
+            (),
+            (rng.randint(0, 16) / 2, rng.randint(0, 16) / 2),
+            base_mm=rng.choice((25.0, 32.0, 40.0, 60.0)),
+        )
+        for i in range(count)
+    ]
+
+
+def test_touched_finds_the_bases_shapely_finds_one_at_a_time() -> None:
+    rng = random.Random(14)
+    found = 0
+    for _ in range(300):
+        models = _bases(rng, rng.randint(0, 12))
+        centre = (rng.randint(0, 16) / 2, rng.randint(0, 16) / 2)
+        for shape in (
+            blast_marker(centre, 3.0),
+            blast_marker(centre, 5.0),
+            flame_template(centre, (rng.uniform(0, 8), rng.uniform(0, 8))),
+        ):
+            one_at_a_time = [m for m in models if shape.intersects(base_shape(m))]
+            assert touched(shape, models) == one_at_a_time
+            assert touched(shape, iter(models)) == one_at_a_time  # any iterable of models
+            found += len(one_at_a_time)
+    assert found > 0
+
+
+def test_a_models_radius_is_its_base_in_inches_and_a_copy_with_another_base_has_its_own() -> None:
+    model = Model("m", Profile("Marine", {"W": "1"}), (), (0.0, 0.0), base_mm=32.0)
+    assert model.radius == 32.0 / MM_PER_INCH / 2.0
+    bigger = dataclasses.replace(model, base_mm=60.0)
+    assert bigger.radius == 60.0 / MM_PER_INCH / 2.0
+    assert model.radius == 32.0 / MM_PER_INCH / 2.0
+
+
+def test_profiles_and_weapons_hash_by_value_and_a_changed_copy_by_its_own_value() -> None:
+    marine = Profile("Marine", {"WS": "4", "T": "4"}, keywords=frozenset({"INFANTRY"}))
+    same = Profile("Marine", {"T": "4", "WS": "4"}, keywords=frozenset({"INFANTRY"}))
+    assert hash(marine) == hash(same) == hash(marine)  # asked twice: the same answer
+    changed = dataclasses.replace(marine, characteristics={"WS": "5", "T": "4"})
+    assert hash(changed) == hash(Profile("Marine", {"WS": "5", "T": "4"}, keywords=marine.keywords))
+    assert {marine: 1, same: 2} == {marine: 2}
+    bolter = Weapon("Boltgun", {"Range": "24", "S": "4"}, ("Rapid Fire",))
+    again = Weapon("Boltgun", {"S": "4", "Range": "24"}, ("Rapid Fire",))
+    assert hash(bolter) == hash(again) == hash(bolter)
+    assert {bolter: 1, again: 2} == {bolter: 2}
+
+
+def test_a_wound_goes_to_the_model_closest_to_any_firer_the_first_on_a_tie() -> None:
+    rng = random.Random(5)
+    for _ in range(300):
+        firers = _bases(rng, rng.randint(1, 4))
+        pool = _bases(rng, rng.randint(1, 8))
+        by_hand = min(pool, key=lambda m: min(base_distance(f, m) for f in firers))
+        assert nearest(firers, pool) is by_hand
+
+
+def test_the_vehicles_of_a_unit_are_the_models_read_as_vehicles() -> None:
+    path = ROOT / "examples" / "vehicles_transport.toml"
+    battle = Game.start(load_scenario(path), str(path), 1).battle
+    everyone = [m for u in battle.units.values() for m in u.models]
+    vehicles = [m for m in everyone if vehicle_of(m.profile) is not None]
+    assert vehicles and len(vehicles) < len(everyone)  # both kinds in the example
+    assert vehicle_models(everyone) == vehicles
+    assert vehicle_models(list(reversed(everyone))) == list(reversed(vehicles))
