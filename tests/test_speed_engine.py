@@ -3,8 +3,9 @@
 Each quicker path is held to the slow definition it stands for, written out
 here: the memo's keys to the recursive definition of a question, the
 vectorised blast and template test to shapely's one base at a time, the
-remembered base radius and hashes to the datasheet's numbers, the closest model
-a wound goes to and the vehicles of a unit to a plain scan of the models.
+remembered base radius and hashes to the datasheet's numbers, and the closest model
+a wound goes to, the models that fight and those in sight to a plain scan of
+the models, pair by pair.
 """
 
 from __future__ import annotations
@@ -16,7 +17,12 @@ from collections.abc import Hashable, Mapping
 from pathlib import Path
 
 from hammerlab.analysis.game import Game
-from hammerlab.editions.waffle.vehicles import vehicle_models, vehicle_of
+from hammerlab.editions.waffle.combat import CONTACT, ENGAGED_SUPPORT, engaged_models
+from hammerlab.editions.waffle.visibility import model_sees, seen_among
+from hammerlab.engine.battle import Battle, Player
+from hammerlab.engine.battlefield import Battlefield, TerrainArea
+from hammerlab.engine.datasheet import Datasheet
+from hammerlab.engine.dice import Dice
 from hammerlab.engine import memo
 from hammerlab.engine.datasheet import Profile, Weapon
 from hammerlab.engine.geometry import (
@@ -28,7 +34,7 @@ from hammerlab.engine.geometry import (
     nearest,
     touched,
 )
-from hammerlab.engine.units import Model, UnitStatus
+from hammerlab.engine.units import Model, Unit, UnitStatus
 from hammerlab.io.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -158,11 +164,51 @@ def test_a_wound_goes_to_the_model_closest_to_any_firer_the_first_on_a_tie() -> 
         assert nearest(firers, pool) is by_hand
 
 
-def test_the_vehicles_of_a_unit_are_the_models_read_as_vehicles() -> None:
-    path = ROOT / "examples" / "vehicles_transport.toml"
-    battle = Game.start(load_scenario(path), str(path), 1).battle
-    everyone = [m for u in battle.units.values() for m in u.models]
-    vehicles = [m for m in everyone if vehicle_of(m.profile) is not None]
-    assert vehicles and len(vehicles) < len(everyone)  # both kinds in the example
-    assert vehicle_models(everyone) == vehicles
-    assert vehicle_models(list(reversed(everyone))) == list(reversed(vehicles))
+def _battle(rng: random.Random) -> Battle:
+    """Two units of each of two players close together, on whole and half inches (bases
+    touch at times), with a wall that blocks sight across the middle."""
+    wall = TerrainArea("wall", ((3.9, 0.0), (4.1, 0.0), (4.1, 6.0), (3.9, 6.0)), blocks_sight=True)
+    sheet = Datasheet("Squad", "army", "waffle", ())
+    units = {
+        uid: Unit(uid, "Squad", player, sheet, _bases(rng, rng.randint(1, 6)))
+        for uid, player in (("a", "one"), ("b", "one"), ("c", "two"), ("d", "two"))
+    }
+    for unit in units.values():
+        for model in unit.models:
+            model.id = f"{unit.id}.{model.id}"
+    return Battle(
+        Battlefield(12.0, 12.0, (wall,)), (Player("one"), Player("two")), units, Dice(1), "waffle"
+    )
+
+
+def test_the_models_that_fight_are_those_in_contact_or_near_a_friend_in_contact() -> None:
+    rng = random.Random(9)
+    fighting = 0
+    for _ in range(150):
+        battle = _battle(rng)
+        for unit in battle.units.values():
+            enemies = [m for e in battle.enemies_of(unit) for m in e.alive_models]
+            touching = [
+                m for m in unit.alive_models if any(base_distance(m, e) <= CONTACT for e in enemies)
+            ]
+            by_hand = [
+                m
+                for m in unit.alive_models
+                if any(m is t for t in touching)
+                or any(base_distance(m, t) <= ENGAGED_SUPPORT for t in touching)
+            ]
+            assert engaged_models(battle, unit) == by_hand
+            fighting += len(by_hand)
+    assert fighting > 0
+
+
+def test_the_models_in_sight_are_those_some_looker_sees_pair_by_pair() -> None:
+    rng = random.Random(11)
+    hidden = 0
+    for _ in range(150):
+        battle = _battle(rng)
+        lookers, models = battle.units["a"].models, battle.units["c"].models
+        by_hand = [m for m in models if any(model_sees(battle, f, m) for f in lookers)]
+        assert seen_among(battle, lookers, models) == by_hand
+        hidden += len(models) - len(by_hand)
+    assert hidden > 0  # the wall hides some

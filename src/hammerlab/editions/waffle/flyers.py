@@ -10,7 +10,7 @@ off the table into Ongoing Reserves) is ``zooming``.
 from __future__ import annotations
 
 from hammerlab.editions.waffle.profiles import WeaponProfile
-from hammerlab.editions.waffle.vehicles import vehicle_models, vehicle_of
+from hammerlab.editions.waffle.vehicles import vehicle_of
 from hammerlab.engine.units import Unit
 
 SKYFIRE = "Skyfire"
@@ -20,8 +20,7 @@ def is_zooming(unit: Unit) -> bool:
     """Whether the unit is a Zooming Flyer: one of its models is a vehicle of the
     Flyer type (``Flyer``, ``Super-heavy Flyer``)."""
     return any(
-        (v := vehicle_of(m.profile)) is not None and v.has_type("Flyer")
-        for m in vehicle_models(unit.alive_models)
+        (v := vehicle_of(m.profile)) is not None and v.has_type("Flyer") for m in unit.alive_models
     )
 
 

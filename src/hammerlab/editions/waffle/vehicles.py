@@ -73,21 +73,6 @@ def vehicle_of(profile: Profile) -> VehicleProfile | None:
     return VehicleProfile(numbers[FRONT], numbers[SIDE], numbers[REAR], stats.w, types)
 
 
-def vehicle_models(models: list[Model]) -> list[Model]:
-    """Those of ``models`` that are vehicles (:func:`vehicle_of`), each profile read
-    once (by identity): asked of every unit that shoots or is shot at, whose models
-    mostly share one profile."""
-    answers: dict[int, bool] = {}
-    found = []
-    for model in models:
-        vehicle = answers.get(id(model.profile))
-        if vehicle is None:
-            vehicle = answers[id(model.profile)] = vehicle_of(model.profile) is not None
-        if vehicle:
-            found.append(model)
-    return found
-
-
 def is_vehicle(unit: Unit) -> bool:
     """Whether the unit is a vehicle (all its models have Armour Values; the importer
     splits units mixing vehicles and other models in two, and a scenario's hand-written
@@ -221,8 +206,9 @@ def crew_snap_shots(battle: Battle, unit: Unit) -> bool:
     Tank that Rammed this turn ("it … may only shoot Snap Shots in that turn's
     Shooting phase": ``ramming``)."""
     return any(
-        (s := vehicle_status(battle, m)).shaken_turns > 0 or s.stunned_turns > 0 or s.rammed
-        for m in vehicle_models(unit.alive_models)
+        vehicle_of(m.profile) is not None
+        and ((s := vehicle_status(battle, m)).shaken_turns > 0 or s.stunned_turns > 0 or s.rammed)
+        for m in unit.alive_models
     )
 
 
