@@ -11,6 +11,7 @@ the models, pair by pair.
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from collections import Counter
 from collections.abc import Hashable, Mapping
@@ -19,12 +20,11 @@ from pathlib import Path
 from hammerlab.analysis.game import Game
 from hammerlab.editions.waffle.combat import CONTACT, ENGAGED_SUPPORT, engaged_models
 from hammerlab.editions.waffle.visibility import model_sees, seen_among
+from hammerlab.engine import memo
 from hammerlab.engine.battle import Battle, Player
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
-from hammerlab.engine.datasheet import Datasheet
+from hammerlab.engine.datasheet import Datasheet, Profile, Weapon
 from hammerlab.engine.dice import Dice
-from hammerlab.engine import memo
-from hammerlab.engine.datasheet import Profile, Weapon
 from hammerlab.engine.geometry import (
     MM_PER_INCH,
     base_distance,
@@ -32,6 +32,7 @@ from hammerlab.engine.geometry import (
     blast_marker,
     flame_template,
     nearest,
+    segment_point_distance,
     touched,
 )
 from hammerlab.engine.units import Model, Unit, UnitStatus
@@ -212,3 +213,23 @@ def test_the_models_in_sight_are_those_some_looker_sees_pair_by_pair() -> None:
         assert seen_among(battle, lookers, models) == by_hand
         hidden += len(models) - len(by_hand)
     assert hidden > 0  # the wall hides some
+
+
+def test_distances_are_the_floats_of_their_definitions_with_min_and_max() -> None:
+    rng = random.Random(21)
+    points = [(rng.randint(-4, 4) / 2, rng.randint(-4, 4) / 2) for _ in range(40)]
+    points += [(rng.uniform(-3, 3), rng.uniform(-3, 3)) for _ in range(40)]
+    for _ in range(3000):
+        start, end, point = rng.choice(points), rng.choice(points), rng.choice(points)
+        dx, dy = end[0] - start[0], end[1] - start[1]
+        if dx * dx + dy * dy == 0.0:
+            by_hand = math.hypot(start[0] - point[0], start[1] - point[1])
+        else:
+            t = ((point[0] - start[0]) * dx + (point[1] - start[1]) * dy) / (dx * dx + dy * dy)
+            t = min(1.0, max(0.0, t))
+            foot = (start[0] + t * dx, start[1] + t * dy)
+            by_hand = math.hypot(foot[0] - point[0], foot[1] - point[1])
+        assert segment_point_distance(start, end, point) == by_hand
+        a, b = _bases(rng, 2)
+        gap = math.hypot(a.position[0] - b.position[0], a.position[1] - b.position[1])
+        assert base_distance(a, b) == max(0.0, gap - a.radius - b.radius)
