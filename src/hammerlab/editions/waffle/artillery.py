@@ -38,18 +38,6 @@ def is_gun(model: Model) -> bool:
     return stats.s == 0 and stats.has_type(ARTILLERY)
 
 
-def _has_gun(models: list[Model]) -> bool:
-    """Whether one of ``models`` is a gun (:func:`is_gun`), each profile asked once:
-    asked of every unit that shoots, whose models mostly share a profile."""
-    asked: set[int] = set()
-    for model in models:
-        if id(model.profile) not in asked:
-            asked.add(id(model.profile))
-            if is_gun(model):
-                return True
-    return False
-
-
 def guns(unit: Unit) -> list[Model]:
     """The unit's guns alive."""
     return [m for m in unit.alive_models if is_gun(m)]
@@ -81,7 +69,7 @@ def firers(unit: Unit) -> dict[str, Model | None] | None:
     crewman's (``None`` if none mans it), a crewman firing a gun ``None`` (it
     fires none of its own weapons), any other model its own. ``None`` for a
     unit without guns: every model shoots as itself."""
-    if not _has_gun(unit.alive_models):
+    if not any(is_gun(m) for m in unit.alive_models):
         return None
     manned = gunners(unit)
     firing = {m.id for m in manned.values()}

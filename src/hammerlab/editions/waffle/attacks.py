@@ -81,10 +81,7 @@ def firing_models(
     and of a grenade one model throws (:mod:`firing_modes`).
     """
     armed: list[tuple[Model, Model, WeaponProfile]] = []  # (model, who fires it, profile)
-    # Models share their profiles and weapons: each is read once per call, by identity
-    # (the same object, so the same answer), sparing a hash of it per model.
-    skilled: dict[int, bool] = {}  # id(profile) -> has a Ballistic Skill
-    usable: dict[int, WeaponProfile | None] = {}  # id(weapon) -> its profile, if it fires
+    snaps: dict[Weapon, bool] = {}  # models sharing a weapon share the answer
     crewed = firers(unit)  # Artillery: a gun fires with its crewman (artillery.py)
     for model in unit.alive_models:
         weapon = model.weapon(weapon_name)
@@ -93,19 +90,17 @@ def firing_models(
         if spent and not may_fire(spent, unit, model, weapon_name, weapons_per_phase(unit, model)):
             continue
         shooter = model if crewed is None else crewed[model.id]
-        if shooter is None:
+        if shooter is None or stats_of(shooter.profile).bs == 0:  # BS '-': no Ballistic Skill
             continue
-        skill = skilled.get(id(shooter.profile))
-        if skill is None:
-            skill = skilled[id(shooter.profile)] = stats_of(shooter.profile).bs != 0
-        if not skill:  # BS '-': no Ballistic Skill
+        profile = weapon_of(weapon)
+        if orders.weapon_types is not None and profile.base_type not in orders.weapon_types:
             continue
-        if id(weapon) in usable:
-            profile = usable[id(weapon)]
-        else:
-            profile = usable[id(weapon)] = _fires(battle, unit, target, weapon, orders)
-        if profile is not None:
-            armed.append((model, shooter, profile))
+        snap = snaps.get(weapon)
+        if snap is None:
+            snap = snaps[weapon] = fires_snap(battle, unit, profile, orders, target)
+        if snap and not profile.can_snap_fire:
+            continue
+        armed.append((model, shooter, profile))
     if not armed:
         return []
     # Sight and range of every armed model at once (one table each, not one per model).
@@ -130,20 +125,6 @@ def firing_models(
         elif any(gaps[at][j] <= reach for j in (seen or everyone)):  # visibility.within
             chosen.append(model)
     return throwers(weapon_name, chosen)
-
-
-def _fires(
-    battle: Battle, unit: Unit, target: Unit, weapon: Weapon, orders: FireOrders
-) -> WeaponProfile | None:
-    """``weapon``'s profile, or ``None`` if it does not fire under ``orders``: not of
-    the types they allow, or a weapon that would fire Snap Shots but cannot
-    (:func:`firing_models`); the same for every model carrying it."""
-    profile = weapon_of(weapon)
-    if orders.weapon_types is not None and profile.base_type not in orders.weapon_types:
-        return None
-    if fires_snap(battle, unit, profile, orders, target) and not profile.can_snap_fire:
-        return None
-    return profile
 
 
 def _why_not(battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders: FireOrders) -> str:
