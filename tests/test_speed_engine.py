@@ -17,6 +17,9 @@ from collections import Counter
 from collections.abc import Hashable, Mapping
 from pathlib import Path
 
+from shapely.geometry import Point
+from shapely.geometry.base import BaseGeometry
+
 from hammerlab.analysis.game import Game
 from hammerlab.editions.waffle.combat import CONTACT, ENGAGED_SUPPORT, engaged_models
 from hammerlab.editions.waffle.visibility import model_sees, seen_among
@@ -28,7 +31,6 @@ from hammerlab.engine.dice import Dice
 from hammerlab.engine.geometry import (
     MM_PER_INCH,
     base_distance,
-    base_shape,
     blast_marker,
     flame_template,
     nearest,
@@ -117,6 +119,11 @@ def _bases(rng: random.Random, count: int) -> list[Model]:
     ]
 
 
+def _circle(model: Model) -> BaseGeometry:
+    """The model's base as a shapely circle, one at a time (as ``touched`` once built it)."""
+    return Point(model.position).buffer(model.radius, quad_segs=16)
+
+
 def test_touched_finds_the_bases_shapely_finds_one_at_a_time() -> None:
     rng = random.Random(14)
     found = 0
@@ -128,7 +135,7 @@ def test_touched_finds_the_bases_shapely_finds_one_at_a_time() -> None:
             blast_marker(centre, 5.0),
             flame_template(centre, (rng.uniform(0, 8), rng.uniform(0, 8))),
         ):
-            one_at_a_time = [m for m in models if shape.intersects(base_shape(m))]
+            one_at_a_time = [m for m in models if shape.intersects(_circle(m))]
             assert touched(shape, models) == one_at_a_time
             assert touched(shape, iter(models)) == one_at_a_time  # any iterable of models
             found += len(one_at_a_time)

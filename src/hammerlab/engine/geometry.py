@@ -147,15 +147,10 @@ def nearest(origin: Sequence[Placed], candidates: Iterable[P]) -> P:
     return items[min(range(len(items)), key=lambda i: min(row[i] for row in table))]
 
 
-def base_shape(model: Placed) -> BaseGeometry:
-    """The model's base as a shapely circle."""
-    return Point(model.position).buffer(model.radius, quad_segs=16)
-
-
 @lru_cache(maxsize=1 << 12)
 def base_shapes(placed: Bases) -> NDArray[np.object_]:
-    """:func:`base_shape` of every base of ``placed`` (the same GEOS buffer of the same
-    points), built in one vectorised call and remembered by the bases, as the
+    """Every base of ``placed`` as a shapely circle (its centre buffered by its radius,
+    16 segments a quarter), built in one vectorised call and remembered by the bases, as the
     distance tables are: a blast or template is tested against the same bases
     again and again while the models stand still. Read-only."""
     shapes: NDArray[np.object_] = shapely.buffer(
@@ -193,7 +188,7 @@ P = TypeVar("P", bound=Placed)
 
 def touched(shape: BaseGeometry, models: Iterable[P]) -> list[P]:
     """Models whose bases are wholly or partly under ``shape`` (shapely's ``intersects``
-    of ``shape`` and each :func:`base_shape`, asked of them all at once)."""
+    of ``shape`` and each base's circle, :func:`base_shapes`, asked of them all at once)."""
     items = list(models)
     if not items:
         return []
