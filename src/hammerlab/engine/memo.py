@@ -29,7 +29,10 @@ from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import wraps
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+
+from hammerlab.engine.units import UnitStatus
 
 if TYPE_CHECKING:
     from hammerlab.engine.battle import Battle
@@ -80,7 +83,7 @@ def per_decision(function: Callable[P, R]) -> Callable[P, R]:
         answers = _answers.get()
         if answers is None:
             return function(*args, **kwargs)
-        key = (function, _key(args), _key(sorted(kwargs.items())) if kwargs else ())
+        key = (function, _args_key(args), _key(sorted(kwargs.items())) if kwargs else ())
         found = answers.get(key)
         if found is not None:
             value = found[0]
@@ -103,9 +106,25 @@ def _key(value: object) -> Hashable:
     if how is _BY_ID:
         return ("object", id(value))
     if how is _ITEMS:
-        return tuple(map(_key, value))  # type: ignore[call-overload]
+        return _args_key(value)  # type: ignore[arg-type]
     assert isinstance(value, Mapping)
     return ("mapping", tuple(sorted((k, _key(v)) for k, v in value.items())))
+
+
+def _args_key(values: tuple[object, ...] | list[object]) -> tuple[Hashable, ...]:
+    """:func:`_key` of a list or tuple: its items' keys, the two commonest kinds of item
+    (a value that hashes, an object by identity) taken here without a call per item,
+    since a question's arguments are keyed on every call of a remembered function."""
+    parts: list[Hashable] = []
+    for value in values:
+        how = _HOW.get(type(value))
+        if how is _ITSELF:
+            parts.append(value)
+        elif how is _BY_ID:
+            parts.append(("object", id(value)))
+        else:
+            parts.append(_key(value))
+    return tuple(parts)
 
 
 _ITSELF, _BY_ID, _ITEMS, _MAPPING = "itself", "by id", "items", "mapping"
@@ -142,20 +161,8 @@ def state_of_play(battle: Battle) -> tuple[object, ...]:
             unit.player,
             unit.datasheet,
             unit.starting_models,
-            tuple(getattr(unit.status, name) for name in unit.status.__slots__),
-            tuple(
-                (
-                    m.id,
-                    m.position,
-                    m.wounds_left,
-                    m.weapons,
-                    m.rules,
-                    m.powers,
-                    m.base_mm,
-                    m.profile,
-                )
-                for m in unit.models
-            ),
+            _status_of(unit.status),
+            tuple(map(_model_in_play, unit.models)),
         )
         for unit in battle.units.values()
     )
@@ -173,3 +180,13 @@ def state_of_play(battle: Battle) -> tuple[object, ...]:
         edition,
         repr(sorted(battle.memory.items())),
     )
+
+
+_model_in_play = attrgetter(
+    "id", "position", "wounds_left", "weapons", "rules", "powers", "base_mm", "profile"
+)
+"""What :func:`state_of_play` compares of a model (one C call per model: it is read at
+every decision)."""
+
+_status_of = attrgetter(*UnitStatus.__slots__)
+"""Every field of a unit's :class:`UnitStatus`, as :func:`state_of_play` compares them."""

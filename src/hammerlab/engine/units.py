@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from hammerlab.engine.datasheet import Datasheet, Profile, Weapon
 from hammerlab.engine.geometry import MM_PER_INCH, Vec
@@ -29,9 +29,10 @@ class Model:
         """The profile name (``Space Marine``)."""
         return self.profile.name
 
-    @property
+    @cached_property
     def radius(self) -> float:
-        """Base radius in inches."""
+        """Base radius in inches (worked out once: a base never changes size, and every
+        distance reads it)."""
         return self.base_mm / MM_PER_INCH / 2.0
 
     @property

@@ -17,11 +17,11 @@ from hammerlab.editions.waffle.special_rules import (
     names_rule,
 )
 from hammerlab.editions.waffle.state import remove_casualty, st
-from hammerlab.editions.waffle.visibility import cover_save, model_sees
+from hammerlab.editions.waffle.visibility import cover_save, seen_among
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import WoundsLost
 from hammerlab.engine.geometry import (
-    base_distance,
+    nearest,
 )
 from hammerlab.engine.units import Model, Unit
 
@@ -74,7 +74,7 @@ def allocate_wounds(
         elif scatter or melee:
             pool = alive
         else:
-            pool = [m for m in alive if any(model_sees(battle, f, m) for f in firers)]
+            pool = seen_among(battle, firers, alive)  # those some firer sees
         if not pool and overkill and only is not None:
             rest = wounds[index:]
             result.unsaved[victim.id] += excess_wounds(battle, victim, only, rest, profile)
@@ -82,7 +82,7 @@ def allocate_wounds(
         if not pool:
             battle.say("allocation", f"remaining wounds on {victim.label} are lost: none in sight")
             return
-        model = min(pool, key=lambda m: min(base_distance(f, m) for f in firers))
+        model = nearest(firers, pool)  # the closest to any firer, the first on a tie
         if wound.precision:
             model = precision_target(battle, shooter, wound, profile, model, alive)
         if save_taken(battle, victim, model, wound, profile, cover=not melee):

@@ -450,15 +450,13 @@ def _rolled_hits(
     hot: list[tuple[Model, int]] = []
     total_shots = 0
     needed_seen: set[str] = set()
+    twin, preferred = profile.has_rule("Twin-linked"), preferred_enemy(unit)  # same for all
     for model in models:
         shots = shots_of(battle, unit, model, profile, target, orders.counts_within)
         total_shots += shots
         bs = shot_bs(battle, model, snap)
         needed_seen.add(f"{ballistic_target(bs)[0]}+")
-        twin = profile.has_rule("Twin-linked")
-        rolled = roll_to_hit(
-            battle, bs, shots, twin, profile.name, orders.into_melee, preferred_enemy(unit)
-        )
+        rolled = roll_to_hit(battle, bs, shots, twin, profile.name, orders.into_melee, preferred)
         strength = weapon_strength(model, profile)
         precise = rolled.sixes if fires_precision_shots(unit, model, profile, snap) else 0
         hits += [Hit(target, strength, model, k < precise) for k in range(rolled.hits)]

@@ -40,13 +40,23 @@ def foes_in_contact(battle: Battle, unit: Unit) -> list[Unit]:
 
 
 def engaged_models(battle: Battle, unit: Unit) -> list[Model]:
-    """Models of ``unit`` that fight: in contact, or within 2" of a friend in contact."""
+    """Models of ``unit`` that fight: in contact, or within 2" of a friend in contact.
+
+    Both measured with :func:`gap_table` (the :func:`base_distance` of every pair,
+    remembered while the models stand still), as :func:`in_contact` measures one pair.
+    """
+    ours = unit.alive_models
     enemies = [m for e in battle.enemies_of(unit) for m in e.alive_models]
-    touching = [m for m in unit.alive_models if any(in_contact(m, e) for e in enemies)]
+    touching = [
+        at for at, gaps in enumerate(gap_table(ours, enemies)) if any(g <= CONTACT for g in gaps)
+    ]
+    if not touching:
+        return []
+    near = gap_table(ours, [ours[at] for at in touching])
     return [
         m
-        for m in unit.alive_models
-        if m in touching or any(base_distance(m, t) <= ENGAGED_SUPPORT for t in touching)
+        for at, m in enumerate(ours)
+        if at in touching or any(g <= ENGAGED_SUPPORT for g in near[at])
     ]
 
 

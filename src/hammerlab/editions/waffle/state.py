@@ -172,11 +172,14 @@ def state_of(battle: Battle) -> WaffleState:
 
 
 def st(battle: Battle, unit: Unit) -> WaffleStatus:
-    """The Waffle status of ``unit``."""
-    units = state_of(battle).units
-    if unit.id not in units:
-        units[unit.id] = WaffleStatus()
-    return units[unit.id]
+    """The Waffle status of ``unit`` (asked on nearly every rule and estimate, hence
+    the quick path for a battle whose state is made already)."""
+    state = battle.state
+    units = (state if type(state) is WaffleState else state_of(battle)).units
+    status = units.get(unit.id)
+    if status is None:
+        status = units[unit.id] = WaffleStatus()
+    return status
 
 
 def set_statuses(battle: Battle, statuses: Mapping[str, Mapping[str, bool]]) -> None:

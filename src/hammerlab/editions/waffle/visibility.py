@@ -20,11 +20,16 @@ def model_sees(battle: Battle, looker: Model, target: Model) -> bool:
 def visible_models(battle: Battle, shooters: list[Model], target: Unit) -> list[Model]:
     """Models of ``target`` that at least one of ``shooters`` can see (:func:`model_sees`,
     every pair at once: :meth:`Battlefield.sight_table`)."""
-    targets = target.alive_models
+    return seen_among(battle, shooters, target.alive_models)
+
+
+def seen_among(battle: Battle, lookers: list[Model], models: list[Model]) -> list[Model]:
+    """Those of ``models`` that at least one of ``lookers`` can see (:func:`model_sees`),
+    in their order, from one remembered sight table."""
     seen = _seen(
-        battle.battlefield, tuple(s.position for s in shooters), tuple(t.position for t in targets)
+        battle.battlefield, tuple(s.position for s in lookers), tuple(m.position for m in models)
     )
-    return [targets[j] for j in seen]
+    return [models[j] for j in seen]
 
 
 @lru_cache(maxsize=1 << 14)

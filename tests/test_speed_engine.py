@@ -1,0 +1,242 @@
+"""The engine's cheaper resolution gives the answers of the plain computations it replaces.
+
+Each quicker path is held to the slow definition it stands for, written out
+here: the memo's keys to the recursive definition of a question, the
+vectorised blast and template test to shapely's one base at a time, the
+remembered base radius and hashes to the datasheet's numbers, and the closest model
+a wound goes to, the models that fight and those in sight to a plain scan of
+the models, pair by pair.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from collections import Counter
+from collections.abc import Hashable, Mapping
+from pathlib import Path
+
+from shapely.geometry import Point
+from shapely.geometry.base import BaseGeometry
+
+from hammerlab.analysis.game import Game
+from hammerlab.editions.waffle.combat import CONTACT, ENGAGED_SUPPORT, engaged_models
+from hammerlab.editions.waffle.visibility import model_sees, seen_among
+from hammerlab.engine import memo
+from hammerlab.engine.battle import Battle, Player
+from hammerlab.engine.battlefield import Battlefield, TerrainArea
+from hammerlab.engine.datasheet import Datasheet, Profile, Weapon
+from hammerlab.engine.dice import Dice
+from hammerlab.engine.geometry import (
+    MM_PER_INCH,
+    base_distance,
+    blast_marker,
+    flame_template,
+    nearest,
+    segment_point_distance,
+    touched,
+)
+from hammerlab.engine.units import Model, Unit, UnitStatus
+from hammerlab.io.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _question(value: object) -> Hashable:
+    """The memo's definition of a question, one call per value (its module docstring):
+    hashable values as themselves, lists and tuples by their items, mappings by their
+    sorted contents, other objects by identity."""
+    if isinstance(value, list | tuple):
+        return tuple(_question(v) for v in value)
+    if isinstance(value, Mapping):
+        return ("mapping", tuple(sorted((k, _question(v)) for k, v in value.items())))
+    if type(value).__hash__ is None:
+        return ("object", id(value))
+    return value  # type: ignore[return-value]
+
+
+def test_the_memo_keys_arguments_as_the_recursive_definition_does() -> None:
+    profile = Profile("Marine", {"W": "1"})
+    model = Model("m1", profile, (), (1.0, 2.0))
+    weapon = Weapon("Boltgun", {"Range": "24"})
+    spent: Counter[str] = Counter({"m1": 1, "m2": 0})
+    cases: list[tuple[object, ...]] = [
+        (),
+        (model,),
+        (model, "Boltgun", 3, 2.5, None, True),
+        (profile, weapon, (model, [model, 1]), [("a", 1), ("b", 2)]),
+        (spent, {"x": model}, Counter()),
+        ([[model], (weapon,)], frozenset({"Fleet"})),
+    ]
+    for args in cases:
+        assert memo._args_key(args) == _question(args)
+        assert memo._key(list(args)) == _question(args)
+    assert memo._args_key((model,)) != memo._args_key((Model("m1", profile, (), (1.0, 2.0)),))
+
+
+def test_state_of_play_sees_every_field_of_a_model_and_of_a_units_status() -> None:
+    path = ROOT / "examples" / "guard_suppress_terminators.toml"
+    battle = Game.start(load_scenario(path), str(path), 1).battle
+    unit = next(iter(battle.units.values()))
+    model = unit.models[0]
+    changes = {
+        "id": "renamed",
+        "position": (0.25, 0.25),
+        "wounds_left": model.wounds_left + 1,
+        "weapons": (),
+        "rules": ("Fleet",),
+        "powers": (Weapon("Smite", {"Range": "12"}),),
+        "base_mm": 60.0,
+        "profile": dataclasses.replace(model.profile, name="Changed"),
+    }
+    for name, value in changes.items():
+        before = memo.state_of_play(battle)
+        kept = getattr(model, name)
+        setattr(model, name, value)
+        assert memo.state_of_play(battle) != before, name
+        setattr(model, name, kept)
+        assert memo.state_of_play(battle) == before, name
+    for name in UnitStatus.__slots__:
+        before = memo.state_of_play(battle)
+        setattr(unit.status, name, not getattr(unit.status, name))
+        assert memo.state_of_play(battle) != before, name
+        setattr(unit.status, name, not getattr(unit.status, name))
+
+
+def _bases(rng: random.Random, count: int) -> list[Model]:
+    """Models on a small area, on whole and half inches (so bases touch exactly at times),
+    of the common base sizes."""
+    return [
+        Model(
+            f"m{i}",
+            Profile("Marine", {"W": "1"}),
+            (),
+            (rng.randint(0, 16) / 2, rng.randint(0, 16) / 2),
+            base_mm=rng.choice((25.0, 32.0, 40.0, 60.0)),
+        )
+        for i in range(count)
+    ]
+
+
+def _circle(model: Model) -> BaseGeometry:
+    """The model's base as a shapely circle, one at a time (as ``touched`` once built it)."""
+    return Point(model.position).buffer(model.radius, quad_segs=16)
+
+
+def test_touched_finds_the_bases_shapely_finds_one_at_a_time() -> None:
+    rng = random.Random(14)
+    found = 0
+    for _ in range(300):
+        models = _bases(rng, rng.randint(0, 12))
+        centre = (rng.randint(0, 16) / 2, rng.randint(0, 16) / 2)
+        for shape in (
+            blast_marker(centre, 3.0),
+            blast_marker(centre, 5.0),
+            flame_template(centre, (rng.uniform(0, 8), rng.uniform(0, 8))),
+        ):
+            one_at_a_time = [m for m in models if shape.intersects(_circle(m))]
+            assert touched(shape, models) == one_at_a_time
+            assert touched(shape, iter(models)) == one_at_a_time  # any iterable of models
+            found += len(one_at_a_time)
+    assert found > 0
+
+
+def test_a_models_radius_is_its_base_in_inches_and_a_copy_with_another_base_has_its_own() -> None:
+    model = Model("m", Profile("Marine", {"W": "1"}), (), (0.0, 0.0), base_mm=32.0)
+    assert model.radius == 32.0 / MM_PER_INCH / 2.0
+    bigger = dataclasses.replace(model, base_mm=60.0)
+    assert bigger.radius == 60.0 / MM_PER_INCH / 2.0
+    assert model.radius == 32.0 / MM_PER_INCH / 2.0
+
+
+def test_profiles_and_weapons_hash_by_value_and_a_changed_copy_by_its_own_value() -> None:
+    marine = Profile("Marine", {"WS": "4", "T": "4"}, keywords=frozenset({"INFANTRY"}))
+    same = Profile("Marine", {"T": "4", "WS": "4"}, keywords=frozenset({"INFANTRY"}))
+    assert hash(marine) == hash(same) == hash(marine)  # asked twice: the same answer
+    changed = dataclasses.replace(marine, characteristics={"WS": "5", "T": "4"})
+    assert hash(changed) == hash(Profile("Marine", {"WS": "5", "T": "4"}, keywords=marine.keywords))
+    assert {marine: 1, same: 2} == {marine: 2}
+    bolter = Weapon("Boltgun", {"Range": "24", "S": "4"}, ("Rapid Fire",))
+    again = Weapon("Boltgun", {"S": "4", "Range": "24"}, ("Rapid Fire",))
+    assert hash(bolter) == hash(again) == hash(bolter)
+    assert {bolter: 1, again: 2} == {bolter: 2}
+
+
+def test_a_wound_goes_to_the_model_closest_to_any_firer_the_first_on_a_tie() -> None:
+    rng = random.Random(5)
+    for _ in range(300):
+        firers = _bases(rng, rng.randint(1, 4))
+        pool = _bases(rng, rng.randint(1, 8))
+        by_hand = min(pool, key=lambda m: min(base_distance(f, m) for f in firers))
+        assert nearest(firers, pool) is by_hand
+
+
+def _battle(rng: random.Random) -> Battle:
+    """Two units of each of two players close together, on whole and half inches (bases
+    touch at times), with a wall that blocks sight across the middle."""
+    wall = TerrainArea("wall", ((3.9, 0.0), (4.1, 0.0), (4.1, 6.0), (3.9, 6.0)), blocks_sight=True)
+    sheet = Datasheet("Squad", "army", "waffle", ())
+    units = {
+        uid: Unit(uid, "Squad", player, sheet, _bases(rng, rng.randint(1, 6)))
+        for uid, player in (("a", "one"), ("b", "one"), ("c", "two"), ("d", "two"))
+    }
+    for unit in units.values():
+        for model in unit.models:
+            model.id = f"{unit.id}.{model.id}"
+    return Battle(
+        Battlefield(12.0, 12.0, (wall,)), (Player("one"), Player("two")), units, Dice(1), "waffle"
+    )
+
+
+def test_the_models_that_fight_are_those_in_contact_or_near_a_friend_in_contact() -> None:
+    rng = random.Random(9)
+    fighting = 0
+    for _ in range(150):
+        battle = _battle(rng)
+        for unit in battle.units.values():
+            enemies = [m for e in battle.enemies_of(unit) for m in e.alive_models]
+            touching = [
+                m for m in unit.alive_models if any(base_distance(m, e) <= CONTACT for e in enemies)
+            ]
+            by_hand = [
+                m
+                for m in unit.alive_models
+                if any(m is t for t in touching)
+                or any(base_distance(m, t) <= ENGAGED_SUPPORT for t in touching)
+            ]
+            assert engaged_models(battle, unit) == by_hand
+            fighting += len(by_hand)
+    assert fighting > 0
+
+
+def test_the_models_in_sight_are_those_some_looker_sees_pair_by_pair() -> None:
+    rng = random.Random(11)
+    hidden = 0
+    for _ in range(150):
+        battle = _battle(rng)
+        lookers, models = battle.units["a"].models, battle.units["c"].models
+        by_hand = [m for m in models if any(model_sees(battle, f, m) for f in lookers)]
+        assert seen_among(battle, lookers, models) == by_hand
+        hidden += len(models) - len(by_hand)
+    assert hidden > 0  # the wall hides some
+
+
+def test_distances_are_the_floats_of_their_definitions_with_min_and_max() -> None:
+    rng = random.Random(21)
+    points = [(rng.randint(-4, 4) / 2, rng.randint(-4, 4) / 2) for _ in range(40)]
+    points += [(rng.uniform(-3, 3), rng.uniform(-3, 3)) for _ in range(40)]
+    for _ in range(3000):
+        start, end, point = rng.choice(points), rng.choice(points), rng.choice(points)
+        dx, dy = end[0] - start[0], end[1] - start[1]
+        if dx * dx + dy * dy == 0.0:
+            by_hand = math.hypot(start[0] - point[0], start[1] - point[1])
+        else:
+            t = ((point[0] - start[0]) * dx + (point[1] - start[1]) * dy) / (dx * dx + dy * dy)
+            t = min(1.0, max(0.0, t))
+            foot = (start[0] + t * dx, start[1] + t * dy)
+            by_hand = math.hypot(foot[0] - point[0], foot[1] - point[1])
+        assert segment_point_distance(start, end, point) == by_hand
+        a, b = _bases(rng, 2)
+        gap = math.hypot(a.position[0] - b.position[0], a.position[1] - b.position[1])
+        assert base_distance(a, b) == max(0.0, gap - a.radius - b.radius)
