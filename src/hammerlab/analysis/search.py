@@ -9,11 +9,8 @@ heuristic AI to the end of the opponent's next turn (a game round, or the end
 of the game), and valued by the scenario's victory score with damage short of
 a kill counted pro rata (:func:`value_for`). The race's winner replaces the
 heuristic's pick only if it beats it significantly on fresh, paired seeds
-(a sequential test: :func:`paired_verdict`). The reactions to shooting and
-to charges (:data:`SEARCHED_INNER`: Dive for Cover, Fall Back...) are
-searched the same way, on copies that replay the activation in play
-(:mod:`hammerlab.analysis.branching`); other inner decisions (weapons,
-pile-in...) are the heuristic AI's.
+(:func:`significantly_better`). Other inner decisions (weapons, reactions,
+Fall Back...) are the heuristic AI's.
 
 Determinism: the budget is a number of playouts, never wall time; the copies
 roll their own dice, seeded from a :class:`random.Random` the controller owns
@@ -36,7 +33,6 @@ from typing import Any, TypeVar
 
 from hammerlab.analysis.branching import Snapshot, Snapshotting, branch_playout
 from hammerlab.analysis.game import Action, Game
-from hammerlab.analysis.threat import threat_margin
 from hammerlab.editions.base import Ruleset
 from hammerlab.editions.turns import victory_scores
 from hammerlab.engine.battle import Battle, DecisionMade
@@ -49,11 +45,6 @@ from hammerlab.io.scenario import Scenario
 T = TypeVar("T")
 Values = Callable[[T, Sequence[int]], list[float]]
 """A choice's playout values on the given seeds (one each, in order)."""
-
-HORIZON_WEIGHT = 0.5
-"""How much of what each side can still do next turn (:func:`threat.threat_margin`)
-a playout stopped at its horizon counts: half, as the dice may deny it and
-the side to move strikes first."""
 
 SEARCHED_INNER = frozenset({"reaction", "charge_reaction"})
 """The inner decisions the search answers itself (:meth:`SearchController.inner_choice`):
@@ -257,14 +248,8 @@ class SearchController:
         return self._value(self.playout(game, action, seed))
 
     def _value(self, copy: Game) -> float:
-        """A played-on copy's value to this player: :func:`value_for`, plus
-        :data:`HORIZON_WEIGHT` of the margin of what each side can still do next
-        turn (:func:`threat.threat_margin`), unless the game is over."""
-        battle, victory, ruleset = copy.battle, copy.ready.plan.victory, copy.ready.ruleset
-        value = value_for(battle, victory, self.player, ruleset)
-        if copy.is_over or not HORIZON_WEIGHT:
-            return value
-        return value + HORIZON_WEIGHT * threat_margin(battle, ruleset, victory, self.player)
+        """A played-on copy's value to this player (:func:`value_for`)."""
+        return value_for(copy.battle, copy.ready.plan.victory, self.player, copy.ready.ruleset)
 
 
 def race(
