@@ -12,8 +12,9 @@ from hammerlab.analysis.search import (
     Budget,
     RandomController,
     SearchController,
+    Values,
     install_search,
-    significantly_better,
+    paired_verdict,
     start_game,
     value_for,
 )
@@ -107,14 +108,19 @@ def test_the_search_knows_the_heuristic_s_own_pick_at_each_top_level_decision() 
 
 def test_a_challenger_must_beat_the_noise_of_its_paired_gains() -> None:
     # [1, 1, 1, -1]: mean 0.5, sample variance (3 * 0.25 + 2.25) / 3 = 1,
-    # standard error sqrt(1 / 4) = 0.5; 0.5 is not above 2 * 0.5.
-    assert not significantly_better([1, 1, 1, -1])
+    # standard error sqrt(1 / 4) = 0.5; 0.5 is not beyond 2 * 0.5: not yet known.
+    assert paired_verdict([1, 1, 1, -1]) == 0
     # [2, 1, 2, 1]: mean 1.5, variance 4 * 0.25 / 3 = 1/3, standard error
     # sqrt(1/12) = 0.289; 1.5 is above 2 * 0.289 = 0.577.
-    assert significantly_better([2, 1, 2, 1])
-    assert significantly_better([0.5, 0.5, 0.5])  # no spread, a positive mean
-    assert not significantly_better([0, 0, 0, 0])
-    assert not significantly_better([-1, -2])
+    assert paired_verdict([2, 1, 2, 1]) == 1
+    assert paired_verdict([-2, -1, -2, -1]) == -1  # the same, below zero
+    assert paired_verdict([0.5, 0.5, 0.5]) == 1  # no spread, a positive mean
+    assert paired_verdict([0, 0, 0, 0]) == -1  # played alike: settled, not better
+    # [-1, -2]: mean -1.5, variance 2 * 0.25 / 1 = 0.5, error sqrt(0.5 / 2) = 0.5:
+    # more than 2 errors below zero. [-1, 0, -1, 0]: mean -0.5, error 0.289 as
+    # above: within 2 errors, not yet known.
+    assert paired_verdict([-1, -2]) == -1
+    assert paired_verdict([-1, 0, -1, 0]) == 0
 
 
 def _scripted(gains: list[float]) -> tuple[SearchController, Game, Action, Action]:
@@ -123,7 +129,8 @@ def _scripted(gains: list[float]) -> tuple[SearchController, Game, Action, Actio
     on the fresh seeds of :meth:`SearchController.confirm`, every other action -1."""
     spec = load_scenario(THREE_TURNS)
     game = Game.start(spec, str(THREE_TURNS), seed=2)
-    searcher = install_search(game, spec.players[0].name, Budget(playouts=len(gains)))
+    budget = Budget(playouts=len(gains), confirm_batches=1)
+    searcher = install_search(game, spec.players[0].name, budget)
     actions = game.legal_actions()
     default = searcher.heuristic_action(game, actions)
     challenger = next(a for a in actions if a != default)
@@ -137,14 +144,14 @@ def _scripted(gains: list[float]) -> tuple[SearchController, Game, Action, Actio
     confirming = False
     confirm = searcher.confirm
 
-    def confirmed(game: Game, challenger: Action, default: Action) -> bool:
+    def confirmed(challenger: Action, default: Action, play: Values[Action]) -> bool:
         nonlocal confirming
         confirming = True
         fresh.extend(gains)
-        return confirm(game, challenger, default)
+        return confirm(challenger, default, play)
 
     searcher._playout = scripted  # type: ignore[method-assign]
-    searcher.confirm = confirmed  # type: ignore[method-assign]
+    searcher.confirm = confirmed  # type: ignore[method-assign, assignment]
     return searcher, game, default, challenger
 
 

@@ -29,8 +29,9 @@ import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
+from hammerlab.analysis.branching import Snapshot, Snapshotting, branch_playout
 from hammerlab.analysis.game import Action, Game
 from hammerlab.editions.base import Ruleset
 from hammerlab.editions.turns import victory_scores
@@ -41,12 +42,22 @@ from hammerlab.engine.rules import ParamValue
 from hammerlab.errors import InputError
 from hammerlab.io.scenario import Scenario
 
+T = TypeVar("T")
+Values = Callable[[T, Sequence[int]], list[float]]
+"""A choice's playout values on the given seeds (one each, in order)."""
+
+SEARCHED_INNER = frozenset({"reaction", "charge_reaction"})
+"""The inner decisions the search answers itself (:meth:`SearchController.inner_choice`):
+the reactions to shooting (Dive for Cover, Return Fire!) and to a charge
+(Fall Back, Overwatch), which decide whether a unit can move, charge or stay
+in the fight next turn."""
+
 PLAYERS = ("heuristic", "search", "random")
 """The controllers a player can be (``--controller``, ``--ai``, ``--players``)."""
 
 SIGNIFICANCE = 2.0
-"""How many standard errors a challenger's mean paired gain must exceed to replace
-the heuristic's pick (about a one-sided 2.5% test on many seeds; stricter on few)."""
+"""How many standard errors from zero a challenger's mean paired gain must be to
+settle a challenge to the heuristic's pick (:func:`paired_verdict`)."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +72,10 @@ class Budget:
     rounds: int = 1
     """Game rounds each playout looks ahead: 1 plays on to the end of the opponent's
     next turn (the same seat's turn one game turn later), or to the end of the game."""
+    confirm_batches: int = 3
+    """At most this many batches of fresh seeds settle a challenge
+    (:meth:`SearchController.confirm`): sampling stops as soon as the paired
+    gains are significant either way."""
     move_rounds: int = 2
     """Game rounds a playout of a ``mover`` pick looks ahead: a move pays off in the
     next turn's charge or shooting, so one round would favour staying out of the
@@ -91,6 +106,7 @@ class SearchController:
         self._heuristic: Controller | None = None
         self._rng = random.Random()
         self._planned: list[tuple[str, str]] = []
+        self._snapshot: Snapshot | None = None
 
     def attach(self, game: Game) -> None:
         """Play in ``game``; the playout seeds are drawn from its battle's seed."""
@@ -99,7 +115,8 @@ class SearchController:
         self._rng = random.Random(f"search:{game.battle.dice.seed}:{self.player}")
 
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
-        """The searched pick at the top level, its planned follow-ups, else the heuristic's."""
+        """The searched pick at the top level, its planned follow-ups, a searched
+        answer to a reaction (:meth:`inner_choice`), else the heuristic's."""
         game, heuristic = self._game, self._heuristic
         if game is None or heuristic is None:
             raise RuntimeError("SearchController.attach(game) was not called")
@@ -111,42 +128,79 @@ class SearchController:
             _, label = self._planned.pop(0)
             return decision.labels().index(label)
         self._planned = []
-        return heuristic.choose(battle, decision)
+        pick = heuristic.choose(battle, decision)
+        if decision.kind in SEARCHED_INNER and self._snapshot is not None:
+            return self.inner_choice(battle, decision, pick)
+        return pick
+
+    def remember(self, snapshot: Snapshot) -> None:
+        """Keep the game at the latest top-level decision (:class:`Snapshotting`)."""
+        self._snapshot = snapshot
 
     def best_action(self, game: Game) -> Action:
         """The heuristic AI's own pick (:meth:`heuristic_action`), unless looking
-        ahead says another is significantly better.
-
-        The other legal actions race the heuristic's pick (:func:`race`) on
-        common seeds, halving the field each stage, until one challenger is
-        left. If it outscores the heuristic's pick there, it meets it again on
-        fresh seeds (``playouts`` of them, two at least): the best of many
-        noisy scores is flattered by its luck (the winner's curse), so it must
-        earn the change on dice it was not picked on, and by more than the noise
-        (:func:`significantly_better` over the paired differences). Otherwise
-        the heuristic's pick stands (many actions score alike)."""
+        ahead says another is significantly better (:meth:`challenge`)."""
         actions = game.legal_actions()
         if len(actions) == 1:
             return actions[0]
         default = self.heuristic_action(game, actions)
-        others = [a for a in actions if a != default]
 
         def play(action: Action, seeds: Sequence[int]) -> list[float]:
             return [self._playout(game, action, s) for s in seeds]
 
+        return self.challenge(default, [a for a in actions if a != default], play)
+
+    def inner_choice(self, battle: Battle, decision: Decision[Any], pick: int) -> int:
+        """The heuristic's answer ``pick`` to an inner decision (a reaction to shooting
+        or to a charge), unless another answer is significantly better
+        (:meth:`challenge`), each tried on copies that replay the activation in
+        play from its snapshot (:func:`branching.branch_playout`) and look
+        :data:`Budget.rounds` game rounds ahead of it."""
+        snapshot = self._snapshot
+        labels = decision.labels()
+        if snapshot is None or len(labels) == 1:
+            return pick
+        answers = snapshot.answers_since(battle)
+
+        def play(label: str, seeds: Sequence[int]) -> list[float]:
+            branch = (decision.kind, label)
+            rounds = self.budget.rounds
+            return [
+                self._value(branch_playout(snapshot, answers, branch, s, rounds)) for s in seeds
+            ]
+
+        default = labels[pick]
+        return labels.index(self.challenge(default, [x for x in labels if x != default], play))
+
+    def challenge(self, default: T, others: Sequence[T], play: Values[T]) -> T:
+        """``default`` (the heuristic's choice), unless another of ``others`` beats it.
+
+        The others race ``default`` (:func:`race`) on common seeds, halving the
+        field each stage, until one challenger is left. If it outscores
+        ``default`` there, it meets it again on fresh seeds (:meth:`confirm`):
+        the best of many noisy scores is flattered by its luck (the winner's
+        curse), so it must earn the change on dice it was not picked on, and by
+        more than the noise. Otherwise ``default`` stands (many score alike)."""
         challenger = race(default, others, play, self._seeds, self.budget.playouts)
-        if challenger is None or not self.confirm(game, challenger, default):
+        if challenger is None or not self.confirm(challenger, default, play):
             return default
         return challenger
 
-    def confirm(self, game: Game, challenger: Action, default: Action) -> bool:
-        """Whether ``challenger`` beats ``default`` significantly on fresh, paired
-        seeds (``playouts`` of them, two at least: :func:`significantly_better`)."""
-        fresh = self._seeds(max(2, self.budget.playouts))
-        gains = [
-            self._playout(game, challenger, s) - self._playout(game, default, s) for s in fresh
-        ]
-        return significantly_better(gains)
+    def confirm(self, challenger: T, default: T, play: Values[T]) -> bool:
+        """Whether ``challenger`` beats ``default`` on fresh, paired seeds: a
+        sequential test (:func:`paired_verdict`) on batches of ``playouts``
+        seeds (two at least), sampling on while the mean gain is within the
+        noise, up to :data:`Budget.confirm_batches` batches."""
+        batch = max(2, self.budget.playouts)
+        gains: list[float] = []
+        for _ in range(self.budget.confirm_batches):
+            fresh = self._seeds(batch)
+            pairs = zip(play(challenger, fresh), play(default, fresh), strict=True)
+            gains.extend(c - d for c, d in pairs)
+            verdict = paired_verdict(gains)
+            if verdict:
+                return verdict > 0
+        return False
 
     def _seeds(self, count: int) -> list[int]:
         """``count`` new playout seeds from the controller's own generator."""
@@ -191,21 +245,20 @@ class SearchController:
 
     def _playout(self, game: Game, action: Action, seed: int) -> float:
         """The value of one :meth:`playout` to this player."""
-        copy = self.playout(game, action, seed)
+        return self._value(self.playout(game, action, seed))
+
+    def _value(self, copy: Game) -> float:
+        """A played-on copy's value to this player (:func:`value_for`)."""
         return value_for(copy.battle, copy.ready.plan.victory, self.player, copy.ready.ruleset)
 
 
-Values = Callable[[Action, Sequence[int]], list[float]]
-"""An action's playout values on the given seeds (one each, in order)."""
-
-
 def race(
-    default: Action,
-    others: Sequence[Action],
-    play: Values,
+    default: T,
+    others: Sequence[T],
+    play: Values[T],
     seeds: Callable[[int], list[int]],
     playouts: int,
-) -> Action | None:
+) -> T | None:
     """The one of ``others`` that best survives successive halving against ``default``,
     if it then outscores ``default`` on every seed they shared; else ``None``.
 
@@ -230,17 +283,22 @@ def race(
     return best if totals[best] > totals[default] else None
 
 
-def significantly_better(gains: Sequence[float]) -> bool:
-    """Whether paired gains (challenger's value minus the default's, seed by seed)
-    show the challenger better beyond the dice: their mean is positive and more
-    than :data:`SIGNIFICANCE` standard errors (sample standard deviation over
-    the square root of their number); with no spread, any positive mean."""
+def paired_verdict(gains: Sequence[float]) -> int:
+    """What paired gains (challenger's value minus the default's, seed by seed) say
+    beyond the dice: 1 (better) when their mean is more than :data:`SIGNIFICANCE`
+    standard errors (sample standard deviation over the square root of their
+    number) above zero, -1 (worse) when as far below, 0 (not yet known) in
+    between. With no spread the mean's sign decides, and a mean of zero is -1:
+    the two played alike, so more seeds would not tell them apart."""
     n = len(gains)
     mean = sum(gains) / n
-    if mean <= 0:
-        return False
     variance = sum((g - mean) ** 2 for g in gains) / (n - 1) if n > 1 else 0.0
-    return mean > SIGNIFICANCE * math.sqrt(variance / n)
+    error = math.sqrt(variance / n)
+    if error == 0:
+        return 1 if mean > 0 else -1
+    if abs(mean) <= SIGNIFICANCE * error:
+        return 0
+    return 1 if mean > 0 else -1
 
 
 def value_for(battle: Battle, victory: str, player: str, ruleset: Ruleset) -> float:
@@ -270,10 +328,22 @@ def value_for(battle: Battle, victory: str, player: str, ruleset: Ruleset) -> fl
 
 def install_search(game: Game, player: str, budget: Budget | None = None) -> SearchController:
     """Make ``player`` of ``game`` a :class:`SearchController` from now on (a new, a
-    resumed or a loaded game alike: what was decided before is the log's)."""
+    resumed or a loaded game alike: what was decided before is the log's).
+
+    Every player's controller is wrapped in a :class:`Snapshotting` (once) that
+    hands the searcher the game at each top-level decision, whoever makes it:
+    the reactions it searches come in the other side's activations."""
     searcher = SearchController(player, budget)
     searcher.attach(game)
-    game.battle.controllers[player] = searcher
+    controllers = game.battle.controllers
+    for name, controller in controllers.items():
+        wrapper = controller
+        if not isinstance(wrapper, Snapshotting):
+            wrapper = Snapshotting(game, controller)
+        if name == player:
+            wrapper.inner = searcher
+        wrapper.listeners.append(searcher.remember)
+        controllers[name] = wrapper
     return searcher
 
 

@@ -1,0 +1,105 @@
+"""Trying another answer to a decision made *inside* an activation, on a copy.
+
+A :class:`Game` can be copied only between top-level decisions: inside an
+activation (a unit hit by shooting choosing Dive for Cover, a charged unit
+choosing Fall Back) part of the game lives on the call stack. So the search
+keeps a copy of the game from the top-level decision that started the
+activation in play (:class:`Snapshotting` takes it, :class:`Snapshot` holds
+it), and a branch replays that activation on a copy of it: the decisions
+made since, answered as they were, on the same dice (the copy's dice are the
+real ones' state then), up to the decision in question, which gets the answer
+tried; from there the copy rolls its own dice (``seed``) and the heuristic AI
+plays it on (:func:`branch_playout`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from hammerlab.analysis.game import Game
+from hammerlab.engine.battle import Battle, DecisionMade
+from hammerlab.engine.decisions import Controller, Decision
+from hammerlab.engine.dice import Dice
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The game at the top-level decision that started the activation in play."""
+
+    game: Game
+    """A copy taken before that decision was answered."""
+    events: int
+    """The real log's length then: the decisions logged after it are the activation's."""
+
+    def answers_since(self, battle: Battle) -> list[tuple[str, str]]:
+        """The (kind, answer) of every decision the real ``battle`` logged since."""
+        return [
+            (e.decision, e.answer)
+            for e in battle.log.events[self.events :]
+            if isinstance(e, DecisionMade)
+        ]
+
+
+@dataclass
+class Snapshotting:
+    """A player's controller that hands each listener a :class:`Snapshot` at every
+    top-level decision of ``game``, then lets ``inner`` answer."""
+
+    game: Game
+    inner: Controller
+    listeners: list[Callable[[Snapshot], None]] = field(default_factory=list)
+
+    def choose(self, battle: Battle, decision: Decision[Any]) -> int:
+        """``inner``'s answer, a snapshot first when ``decision`` is top-level."""
+        if self.listeners and self.game.is_top_level(decision):
+            snapshot = Snapshot(self.game.clone(), len(battle.log.events))
+            for listen in self.listeners:
+                listen(snapshot)
+        return self.inner.choose(battle, decision)
+
+
+class Branch:
+    """Answers the first decision it is asked with ``label`` and re-seeds the dice
+    there (``seed``); every later one as ``ai`` does."""
+
+    def __init__(self, kind: str, label: str, seed: int, ai: Controller) -> None:
+        self.kind, self.label, self.seed, self.ai = kind, label, seed, ai
+        self.taken = False
+
+    def choose(self, battle: Battle, decision: Decision[Any]) -> int:
+        """The branch's answer once, then the AI's."""
+        if self.taken:
+            return self.ai.choose(battle, decision)
+        if decision.kind != self.kind:
+            raise RuntimeError(f"the replay asked {decision.kind!r}, not {self.kind!r}")
+        self.taken = True
+        battle.dice = Dice(self.seed)
+        battle.dice.attach(battle.log.emit)
+        return decision.labels().index(self.label)
+
+
+def branch_playout(
+    snapshot: Snapshot,
+    answers: Sequence[tuple[str, str]],
+    branch: tuple[str, str],
+    seed: int,
+    rounds: int,
+) -> Game:
+    """A copy of the snapshot's game with ``answers`` replayed, the ``branch``
+    ((kind, label)) taken at the decision after them, and played on from there
+    on its own dice (``seed``) by the heuristic AI to the same seat's turn
+    ``rounds`` game turns after the snapshot's, or the end of the game."""
+    copy = snapshot.game.clone()
+    battle = copy.battle
+    kind, label = branch
+    battle.controllers = dict.fromkeys(
+        battle.controllers, Branch(kind, label, seed, copy.ready.ruleset.ai())
+    )
+    horizon = (copy.turn + rounds, copy.play_state.cursor.seat)
+    battle.answers = list(answers)
+    copy.step()
+    while not copy.is_over and (copy.turn, copy.play_state.cursor.seat) < horizon:
+        copy.step()
+    return copy
