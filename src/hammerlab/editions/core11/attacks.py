@@ -84,46 +84,58 @@ class _Tally:
     destroyed: int = 0
 
 
-def situation_for(
+def situations_for(
     game: Core11Game,
     unit: Unit,
-    model: Model,
+    models: list[Model],
     profile: WeaponProfile,
     target: Unit,
     control: FireControl,
     target_models: int,
-) -> Situation:
-    """What the table says about ``model``'s attacks at ``target`` (``target_models``:
-    its models when it was selected as the target).
+) -> list[Situation]:
+    """What the table says about each of ``models``' attacks at ``target``
+    (``target_models``: its models when it was selected as the target).
 
     [HEAVY] needs the unit to be unengaged, not set up this turn and moved no more
     than 3"; the engine records whether a unit moved, not how far, so any move
-    (and reactive shooting, outside "your Shooting phase") loses it."""
+    (and reactive shooting, outside "your Shooting phase") loses it.
+
+    What concerns the two units (engagement, keywords, whether the target is
+    spotted) is the same for every model and asked once; range and cover are
+    each model's own."""
     battle = game.battle
     status = unit.status
     engaged = target in engaged_with(battle, unit)
     target_engaged = is_engaged(battle, target)
     target_big = bool({"MONSTER", "VEHICLE"} & unit_keywords(target))
     ranged = not control.melee
-    return Situation(
-        half_range=ranged and distance_to(model, target) <= profile.range / 2,
-        cover=ranged and has_cover(battle, model, target),
-        cover_improves_save=battle.settings.text("cover_effect") == "improve_save",
-        stationary=not (status.moved or status.advanced),
-        heavy_steady=control.own_phase
-        and not (status.moved or status.advanced)
-        and not is_engaged(battle, unit),
-        charged=status.charged,
-        indirect=control.indirect_attack(profile),
-        spotted=spotted(battle, unit.player, target),
-        close_quarters_penalty=control.hit_penalty(
-            is_monster_or_vehicle(model, unit), profile, engaged
-        ),
-        engaged_target_penalty=ranged
-        and control.engaged_target_penalty(profile, engaged, target_engaged, target_big),
-        target_models=target_models,
-        overwatch=control.overwatch,
+    stationary = not (status.moved or status.advanced)
+    heavy_steady = control.own_phase and stationary and not is_engaged(battle, unit)
+    cover_improves_save = battle.settings.text("cover_effect") == "improve_save"
+    indirect = control.indirect_attack(profile)
+    seen_by_friends = spotted(battle, unit.player, target)
+    engaged_target_penalty = ranged and control.engaged_target_penalty(
+        profile, engaged, target_engaged, target_big
     )
+    return [
+        Situation(
+            half_range=ranged and distance_to(model, target) <= profile.range / 2,
+            cover=ranged and has_cover(battle, model, target),
+            cover_improves_save=cover_improves_save,
+            stationary=stationary,
+            heavy_steady=heavy_steady,
+            charged=status.charged,
+            indirect=indirect,
+            spotted=seen_by_friends,
+            close_quarters_penalty=control.hit_penalty(
+                is_monster_or_vehicle(model, unit), profile, engaged
+            ),
+            engaged_target_penalty=engaged_target_penalty,
+            target_models=target_models,
+            overwatch=control.overwatch,
+        )
+        for model in models
+    ]
 
 
 def resolve_battery(
@@ -141,10 +153,10 @@ def resolve_battery(
         return
     defence = unit_defence(target)
     groups: dict[AttackProfile, list[Model]] = {}
-    for model in firing:
-        situation = situation_for(
-            game, unit, model, battery.profile, target, control, battery.target_models
-        )
+    situations = situations_for(
+        game, unit, firing, battery.profile, target, control, battery.target_models
+    )
+    for model, situation in zip(firing, situations, strict=True):
         groups.setdefault(attack_profile(battery.profile, defence, situation), []).append(model)
     for attack, models in groups.items():
         _attack(game, unit, battery, target, attack, models)

@@ -5,9 +5,12 @@ All distances are base to base, in inches, as the engine measures them.
 
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import NamedTuple
+
 from hammerlab.editions.core11.profiles import model_keywords
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.geometry import base_distance, gap_table, out_of_reach
+from hammerlab.engine.geometry import MM_PER_INCH, Vec, base_distance, gap_table, out_of_reach
 from hammerlab.engine.units import Model, Unit
 
 ENGAGEMENT_RANGE = 2.0
@@ -25,31 +28,75 @@ COVER_KINDS = frozenset({"INFANTRY", "BEASTS", "SWARM"})
 
 
 def engaged_with(battle: Battle, unit: Unit) -> list[Unit]:
-    """Enemy units within engagement range of ``unit`` (every pair of models measured
-    at once and remembered while they stand still: :func:`geometry.gap_table`;
-    units surely out of range, :func:`geometry.out_of_reach`, are not measured)."""
-    ours = unit.alive_models
-    return [
-        enemy
-        for enemy in battle.enemies_of(unit)
-        if not out_of_reach(ours, theirs := enemy.alive_models, ENGAGEMENT_RANGE)
-        and any(gap <= ENGAGEMENT_RANGE for row in gap_table(ours, theirs) for gap in row)
-    ]
+    """Enemy units within engagement range of ``unit``, in the battle's order of units
+    (read off :func:`_engagements`, worked out once per arrangement of the table)."""
+    pairs = _engagements(arrangement(battle))
+    return [battle.units[enemy] for enemy in pairs.get(unit.id, ())]
 
 
 def is_engaged(battle: Battle, unit: Unit) -> bool:
     """Whether ``unit`` is engaged."""
-    return bool(engaged_with(battle, unit))
+    return unit.id in _engagements(arrangement(battle))
+
+
+Arrangement = tuple[tuple[str, str, tuple[tuple[Vec, float], ...]], ...]
+"""Each unit's id, player and the centres and base sizes (mm) of its models alive."""
+
+
+def arrangement(battle: Battle) -> Arrangement:
+    """What engagement depends on: who stands where, on which base, for which side.
+
+    Engagement is asked many times between two changes of the table (every
+    eligibility, every model's attack): the answer is a function of this alone."""
+    return tuple(
+        (u.id, u.player, tuple((m.position, m.base_mm) for m in u.models if m.wounds_left > 0))
+        for u in battle.units.values()
+    )
+
+
+class _Base(NamedTuple):
+    """A base on the table, as :mod:`geometry` measures it."""
+
+    position: Vec
+    radius: float
+
+
+@lru_cache(maxsize=1024)
+def _engagements(placed: Arrangement) -> dict[str, tuple[str, ...]]:
+    """Each engaged unit's id → the ids of the enemy units within engagement range of
+    it, in the arrangement's order (every pair of models measured at once by
+    :func:`geometry.gap_table`; units surely out of range,
+    :func:`geometry.out_of_reach`, are not measured). Read, never changed."""
+    bases = {
+        unit: [_Base(p, base_mm / MM_PER_INCH / 2.0) for p, base_mm in models]
+        for unit, _, models in placed
+    }
+    found: dict[str, tuple[str, ...]] = {}
+    for unit, player, _ in placed:
+        ours = bases[unit]
+        engaged = tuple(
+            enemy
+            for enemy, side, _ in placed
+            if side != player
+            and (theirs := bases[enemy])
+            and not out_of_reach(ours, theirs, ENGAGEMENT_RANGE)
+            and any(gap <= ENGAGEMENT_RANGE for row in gap_table(ours, theirs) for gap in row)
+        )
+        if engaged:
+            found[unit] = engaged
+    return found
 
 
 def distance_to(model: Model, unit: Unit) -> float:
-    """Distance from ``model`` to the closest model alive of ``unit``."""
-    return min((base_distance(model, m) for m in unit.alive_models), default=float("inf"))
+    """Distance from ``model`` to the closest model alive of ``unit`` (base to base,
+    read off :func:`geometry.gap_table`, remembered while they stand still)."""
+    return min(gap_table((model,), unit.alive_models)[0], default=float("inf"))
 
 
 def unit_distance(a: Unit, b: Unit) -> float:
     """Distance between the closest models of two units."""
-    return min((distance_to(m, b) for m in a.alive_models), default=float("inf"))
+    table = gap_table(a.alive_models, b.alive_models)
+    return min((min(row) for row in table if row), default=float("inf"))
 
 
 def closest_model(unit: Unit, target: Unit) -> Model:
@@ -86,11 +133,12 @@ def has_cover(battle: Battle, model: Model, unit: Unit) -> bool:
     field = battle.battlefield
 
     def covered(target: Model) -> bool:
-        inside = [a for a in field.areas_at(target.position) if a.cover_save is not None]
+        here = field.areas_at(target.position)
+        inside = [a for a in here if a.cover_save is not None]
         if inside and COVER_KINDS & model_keywords(unit, target):
             return True
         return any(
-            not area.contains(target.position)
+            area not in here  # area.contains(target.position), read off the areas there
             for area in field.cover_between(model.position, target.position)
         )
 

@@ -20,11 +20,12 @@ to the windows.
 
 from __future__ import annotations
 
+from math import inf
+
 from hammerlab.editions.core11.attacks import Battery, resolve_battery, take_hazardous_tests
 from hammerlab.editions.core11.events import TargetSelected
 from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.positions import (
-    distance_to,
     engaged_with,
     is_engaged,
     sees,
@@ -41,6 +42,7 @@ from hammerlab.editions.core11.windows import (
 )
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
+from hammerlab.engine.geometry import gap_table
 from hammerlab.engine.timing import Occasion
 from hammerlab.engine.units import Model, Unit
 
@@ -62,9 +64,7 @@ def fire(game: Core11Game, unit: Unit, control: FireControl) -> list[str]:
         if battery.target not in attacked:
             attacked.append(battery.target)
             game.board.open(Occasion(RANGED_ATTACK, actor=unit.id, subject=battery.target))
-        firing = [
-            m for m in battery.models if model_may_attack(game, unit, m, battery, target, control)
-        ]
+        firing = attackers(game, unit, battery.models, battery, target, control)
         resolve_battery(game, unit, battery, firing, control)
     take_hazardous_tests(game, unit, batteries)
     game.board.open(Occasion(AFTER_ATTACKS, actor=unit.id, related=tuple(attacked)))
@@ -171,29 +171,40 @@ def _sidearms(
     return kept
 
 
-def model_may_attack(
+def attackers(
     game: Core11Game,
     unit: Unit,
-    model: Model,
+    models: list[Model],
     battery: Battery,
     target: Unit,
     control: FireControl,
-) -> bool:
-    """Whether ``model`` may attack ``target`` with the battery's weapon: alive, in
-    range, able to see it (unless 10.07 lets it fire unseen), and allowed by the
-    shooting type."""
-    if not model.alive or distance_to(model, target) > battery.profile.range:
-        return False
-    if control.needs_sight(battery.profile) and not sees(game.battle, model, target):
-        return False
-    engaged_ids = {u.id for u in engaged_with(game.battle, unit)}
-    return control.target_allowed(
-        is_monster_or_vehicle(model, unit),
-        battery.profile,
-        target.id in engaged_ids,
-        is_engaged(game.battle, target),
-        bool({"MONSTER", "VEHICLE"} & unit_keywords(target)),
-    )
+) -> list[Model]:
+    """The models of ``models`` that may attack ``target`` with the battery's weapon:
+    alive, in range, able to see it (unless 10.07 lets it fire unseen), and allowed
+    by the shooting type (the units' engagement, the same for every model, asked
+    once for them all)."""
+    alive = [m for m in models if m.alive]
+    gaps = gap_table(alive, target.alive_models)  # distance_to, for every model at once
+    reach = battery.profile.range
+    ready = [m for m, row in zip(alive, gaps, strict=True) if min(row, default=inf) <= reach]
+    if control.needs_sight(battery.profile):
+        ready = [m for m in ready if sees(game.battle, m, target)]
+    if not ready:
+        return []
+    engaged_with_shooter = target.id in {u.id for u in engaged_with(game.battle, unit)}
+    target_engaged = is_engaged(game.battle, target)
+    target_big = bool({"MONSTER", "VEHICLE"} & unit_keywords(target))
+    return [
+        m
+        for m in ready
+        if control.target_allowed(
+            is_monster_or_vehicle(m, unit),
+            battery.profile,
+            engaged_with_shooter,
+            target_engaged,
+            target_big,
+        )
+    ]
 
 
 def eligible_targets(
@@ -212,7 +223,7 @@ def eligible_targets(
         limit = game.target_limits.get(target.id)
         if limit is not None and unit_distance(unit, target) > limit:
             continue
-        if any(model_may_attack(game, unit, m, battery, target, control) for m in battery.models):
+        if attackers(game, unit, battery.models, battery, target, control):
             eligible.append(target)
     return sorted(eligible, key=lambda t: unit_distance(unit, t))
 
