@@ -37,7 +37,7 @@ from hammerlab.engine.moves import (
     toward,
 )
 from hammerlab.engine.timing import Occasion
-from hammerlab.engine.units import Unit
+from hammerlab.engine.units import Model, Unit
 
 DONE = "done"
 """The ``mover`` choice that ends the Move Units step (the rest remain stationary)."""
@@ -64,12 +64,18 @@ def _game(battle: Battle) -> Core11Game:
 def ends_unengaged(battle: Battle, unit: Unit, vector: Vec) -> bool:
     """09.05–09.07 After moving: "Your unit must be unengaged." — no model of ``unit``
     moved by ``vector`` within engagement range (2") of an enemy model."""
-    return all(
-        shifted_gap(m, vector, e) > ENGAGEMENT_RANGE
-        for m in unit.alive_models
-        for enemy in battle.enemies_of(unit)
-        for e in enemy.alive_models
-    )
+    return _clear_of(unit.alive_models, vector, _enemy_models(battle, unit))
+
+
+def _enemy_models(battle: Battle, unit: Unit) -> list[Model]:
+    """The models alive of ``unit``'s enemies."""
+    return [e for enemy in battle.enemies_of(unit) for e in enemy.alive_models]
+
+
+def _clear_of(models: list[Model], vector: Vec, enemies: list[Model]) -> bool:
+    """Whether ``models`` moved by ``vector`` stand farther than engagement range from
+    every one of ``enemies``."""
+    return all(shifted_gap(m, vector, e) > ENGAGEMENT_RANGE for m in models for e in enemies)
 
 
 def move_toward(
@@ -87,10 +93,10 @@ def move_toward(
         for m in other.alive_models
     ]
 
-    def allowed(vector: Vec) -> bool:
-        return ends_unengaged(battle, unit, vector) and path_clear(
-            battle, unit.alive_models, vector, blocking
-        )
+    ours, enemies = unit.alive_models, _enemy_models(battle, unit)
+
+    def allowed(vector: Vec) -> bool:  # ends_unengaged, its models listed once per move
+        return _clear_of(ours, vector, enemies) and path_clear(battle, ours, vector, blocking)
 
     return longest_allowed(toward(unit, goal, distance), allowed)
 

@@ -48,6 +48,7 @@ class Core11Ruleset:
 
     def __init__(self, library: Wh40kdcLibrary | None = None) -> None:
         self.library = library or Wh40kdcLibrary()
+        self._datasheets: dict[str, Datasheet] = {}
 
     @property
     def options(self) -> tuple[RuleOption, ...]:
@@ -60,8 +61,17 @@ class Core11Ruleset:
         return (COVER_EFFECT,)
 
     def find_unit(self, name: str) -> Datasheet:
-        """A datasheet of the wh40kdc dataset (``Name`` or ``Name [faction]``)."""
-        return self.library.datasheet(name)
+        """A datasheet of the wh40kdc dataset (``Name`` or ``Name [faction]``).
+
+        Read from the dataset once per name (the library finds names as
+        ``name.strip().lower()``): the dataset never changes and a datasheet is
+        immutable, so every battle of a scenario shares one, and the views cached
+        by its profiles and weapons (``defence_of``, ``read_weapon``) are found
+        by identity rather than compared field by field."""
+        key = name.strip().lower()
+        if key not in self._datasheets:
+            self._datasheets[key] = self.library.datasheet(name)
+        return self._datasheets[key]
 
     def unit_names(self, query: str = "", army: str = "") -> list[str]:
         """Dataset unit names matching ``query`` (unit or faction) and ``army``."""
