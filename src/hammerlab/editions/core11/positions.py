@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from hammerlab.editions.core11.profiles import model_keywords
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.battlefield import Battlefield
 from hammerlab.engine.geometry import MM_PER_INCH, Vec, base_distance, gap_table, out_of_reach
 from hammerlab.engine.units import Model, Unit
 
@@ -130,17 +131,26 @@ def has_cover(battle: Battle, model: Model, unit: Unit) -> bool:
     terrain" when the line from the attacking model to it crosses such an area
     that neither of them stands in.
     """
-    field = battle.battlefield
+    targets = tuple(
+        (m.position, bool(COVER_KINDS & model_keywords(unit, m))) for m in unit.alive_models
+    )
+    return _has_cover(battle.battlefield, model.position, targets)
 
-    def covered(target: Model) -> bool:
-        here = field.areas_at(target.position)
-        inside = [a for a in here if a.cover_save is not None]
-        if inside and COVER_KINDS & model_keywords(unit, target):
+
+@lru_cache(maxsize=1 << 14)
+def _has_cover(field: Battlefield, shooter: Vec, targets: tuple[tuple[Vec, bool], ...]) -> bool:
+    """:func:`has_cover` against a model at ``shooter`` of target models standing at
+    the points of ``targets``, each with whether it is INFANTRY/BEASTS/SWARM (cached:
+    terrain never changes during a battle, and the same models shoot at the same
+    targets from where they stand, model after model, volley after volley)."""
+
+    def covered(point: Vec, kind: bool) -> bool:
+        here = field.areas_at(point)
+        if kind and any(a.cover_save is not None for a in here):
             return True
         return any(
-            area not in here  # area.contains(target.position), read off the areas there
-            for area in field.cover_between(model.position, target.position)
+            area not in here  # area.contains(point), read off the areas there
+            for area in field.cover_between(shooter, point)
         )
 
-    models = unit.alive_models
-    return bool(models) and all(covered(m) for m in models)
+    return bool(targets) and all(covered(point, kind) for point, kind in targets)
