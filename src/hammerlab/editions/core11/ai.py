@@ -96,17 +96,16 @@ class Core11AI:
 
     def _best_damage(self, battle: Battle, decision: Decision[Any]) -> int:
         unit = battle.unit(decision.context.unit)
-        enemies = sorted(battle.enemies_of(unit), key=lambda e: unit_distance(unit, e))
+        enemies = battle.enemies_of(unit)
         if not enemies:
             return 0
-        scores = []
-        for choice in decision.choices:
-            if decision.kind == "target":
-                profile = _profile(unit, decision.context.weapon)
-                target = battle.unit(str(choice.value))
-            else:
-                profile, target = _profile(unit, str(choice.value)), enemies[0]
-            scores.append(_score(battle, profile, target))
+        values = [str(c.value) for c in decision.choices]
+        if decision.kind == "target":
+            profile = _profile(unit, decision.context.weapon)
+            scores = [_score(battle, profile, battle.unit(value)) for value in values]
+        else:
+            closest = _nearest(unit, enemies)
+            scores = [_score(battle, _profile(unit, value), closest) for value in values]
         return max(range(len(scores)), key=lambda i: (scores[i], -i))
 
 
@@ -151,11 +150,16 @@ def _charger(battle: Battle, decision: Decision[Any]) -> int:
         enemies = battle.enemies_of(unit)
         if not enemies:
             continue
-        foe = min(enemies, key=lambda e: unit_distance(unit, e))
+        foe = _nearest(unit, enemies)
         margin = melee_share(battle, unit, foe, True) - melee_share(battle, foe, unit, False)
         if margin > best_margin:
             best, best_margin = index, margin
     return best
+
+
+def _nearest(unit: Unit, enemies: list[Unit]) -> Unit:
+    """The closest of ``enemies`` to ``unit`` (the first on a tie, as a stable sort's first)."""
+    return min(enemies, key=lambda e: unit_distance(unit, e))
 
 
 def _closest(battle: Battle, decision: Decision[Any]) -> int:
@@ -184,11 +188,12 @@ def _model_profiles(model: Model) -> list[WeaponProfile]:
 def _best_sidearms(battle: Battle, decision: Decision[Any]) -> int:
     """The weapon set (the choice's label lists its weapons) that does more damage."""
     unit = battle.unit(decision.context.unit)
-    enemies = sorted(battle.enemies_of(unit), key=lambda e: unit_distance(unit, e))
+    enemies = battle.enemies_of(unit)
     if not enemies:
         return 0
+    closest = _nearest(unit, enemies)
     scores = [
-        sum(_score(battle, _profile(unit, name), enemies[0]) for name in choice.label.split(", "))
+        sum(_score(battle, _profile(unit, name), closest) for name in choice.label.split(", "))
         for choice in decision.choices
     ]
     return max(range(len(scores)), key=lambda i: (scores[i], -i))

@@ -57,8 +57,9 @@ def defence_of(profile: Profile) -> DefenceStats:
     )
 
 
+@lru_cache(maxsize=4096)
 def movement_of(profile: Profile) -> float:
-    """The M characteristic in inches (``6"``)."""
+    """The M characteristic in inches (``6"``; cached as :func:`defence_of` is)."""
     return float(_read(profile, "M"))
 
 
