@@ -49,10 +49,11 @@ def arrangement(battle: Battle) -> Arrangement:
 
     Engagement is asked many times between two changes of the table (every
     eligibility, every model's attack): the answer is a function of this alone."""
-    return tuple(
-        (u.id, u.player, tuple((m.position, m.base_mm) for m in u.models if m.wounds_left > 0))
-        for u in battle.units.values()
-    )
+    placed = []
+    for unit in battle.units.values():  # loops and lists, not generators: asked very often
+        models = tuple([(m.position, m.base_mm) for m in unit.models if m.wounds_left > 0])
+        placed.append((unit.id, unit.player, models))
+    return tuple(placed)
 
 
 class _Base(NamedTuple):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cached_property, lru_cache
 
 from hammerlab.editions.core11.dice_expr import DiceExpr, DiceExpressionError
@@ -166,6 +166,15 @@ class WeaponProfile:
     keywords: tuple[WeaponKeyword, ...]
     unknown: tuple[str, ...]
     """Keywords hammerlab does not implement (reported, never ignored silently)."""
+
+    def __hash__(self) -> int:
+        """Hashed once: the exact odds and attack profiles are cached by it, asked
+        on every estimate and every attack."""
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash(tuple(getattr(self, f.name) for f in fields(self)))
 
     @cached_property
     def keyword_names(self) -> frozenset[str]:
