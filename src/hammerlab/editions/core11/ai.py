@@ -48,7 +48,7 @@ from hammerlab.editions.core11.movement import ADVANCE, NORMAL, REMAIN
 from hammerlab.editions.core11.odds import expected_damage
 from hammerlab.editions.core11.overwatch import OVERWATCH
 from hammerlab.editions.core11.positions import sees, unit_distance
-from hammerlab.editions.core11.profiles import unit_defence, unit_movement
+from hammerlab.editions.core11.profiles import DefenceStats, unit_defence, unit_movement
 from hammerlab.editions.core11.rolls import Situation, attack_profile
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.volley import SIDEARMS
@@ -102,10 +102,10 @@ class Core11AI:
         values = [str(c.value) for c in decision.choices]
         if decision.kind == "target":
             profile = _profile(unit, decision.context.weapon)
-            scores = [_score(battle, profile, battle.unit(value)) for value in values]
+            scores = [_score(profile, _aim(battle, battle.unit(value))) for value in values]
         else:
-            closest = _nearest(unit, enemies)
-            scores = [_score(battle, _profile(unit, value), closest) for value in values]
+            aim = _aim(battle, _nearest(unit, enemies))
+            scores = [_score(_profile(unit, value), aim) for value in values]
         return max(range(len(scores)), key=lambda i: (scores[i], -i))
 
 
@@ -191,9 +191,9 @@ def _best_sidearms(battle: Battle, decision: Decision[Any]) -> int:
     enemies = battle.enemies_of(unit)
     if not enemies:
         return 0
-    closest = _nearest(unit, enemies)
+    aim = _aim(battle, _nearest(unit, enemies))
     scores = [
-        sum(_score(battle, _profile(unit, name), closest) for name in choice.label.split(", "))
+        sum(_score(_profile(unit, name), aim) for name in choice.label.split(", "))
         for choice in decision.choices
     ]
     return max(range(len(scores)), key=lambda i: (scores[i], -i))
@@ -234,10 +234,23 @@ def _profile(unit: Unit, name: str) -> WeaponProfile | None:
     return None
 
 
-def _score(battle: Battle, profile: WeaponProfile | None, target: Unit) -> float:
-    if profile is None or target.destroyed:
-        return 0.0
+Aim = tuple[DefenceStats, Situation, int | None]
+"""What a score reads of its target: its defence, the situation and its Feel No Pain."""
+
+
+def _aim(battle: Battle, target: Unit) -> Aim | None:
+    """What :func:`_score` reads of ``target`` (``None``: it is destroyed), read once
+    for all the weapons a decision weighs against it."""
+    if target.destroyed:
+        return None
     situation = Situation(target_models=len(target.alive_models))
     game = battle.state
     fnp = game.feel_no_pain.get(target.id) if isinstance(game, Core11Game) else None
-    return expected_damage(profile, unit_defence(target), situation, fnp)
+    return unit_defence(target), situation, fnp
+
+
+def _score(profile: WeaponProfile | None, aim: Aim | None) -> float:
+    """Expected damage of one model firing ``profile`` at the target of ``aim``."""
+    if profile is None or aim is None:
+        return 0.0
+    return expected_damage(profile, *aim)

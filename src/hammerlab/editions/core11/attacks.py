@@ -12,11 +12,11 @@ together ("fast dice"); each wound is then saved and allocated one at a time.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import inf
 
 from hammerlab.editions.core11.events import AttacksResolved
 from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.positions import (
-    distance_to,
     engaged_with,
     has_cover,
     is_engaged,
@@ -46,6 +46,7 @@ from hammerlab.editions.core11.weapons import WeaponProfile
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import WoundsLost
+from hammerlab.engine.geometry import gap_table
 from hammerlab.engine.units import Model, Unit
 
 HAZARD_FAILS_UP_TO = 2
@@ -117,10 +118,12 @@ def situations_for(
     engaged_target_penalty = ranged and control.engaged_target_penalty(
         profile, engaged, target_engaged, target_big
     )
+    gaps = gap_table(models, target.alive_models)  # distance_to, for every model at once
+    covers = has_cover(battle, models, target) if ranged else [False] * len(models)
     return [
         Situation(
-            half_range=ranged and distance_to(model, target) <= profile.range / 2,
-            cover=ranged and has_cover(battle, model, target),
+            half_range=ranged and min(row, default=inf) <= profile.range / 2,
+            cover=cover,
             cover_improves_save=cover_improves_save,
             stationary=stationary,
             heavy_steady=heavy_steady,
@@ -134,7 +137,7 @@ def situations_for(
             target_models=target_models,
             overwatch=control.overwatch,
         )
-        for model in models
+        for model, row, cover in zip(models, gaps, covers, strict=True)
     ]
 
 
@@ -297,9 +300,11 @@ def allocate(game: Core11Game, unit: Unit, battery: Battery, target: Unit) -> Mo
     one of those visible CHARACTER models": the attacking player picks a
     CHARACTER first (a wounded one is taken without asking).
     """
-    alive = target.alive_models
-    characters = [m for m in alive if "CHARACTER" in model_keywords(target, m)]
-    others = [m for m in alive if m not in characters]
+    characters: list[Model] = []
+    others: list[Model] = []
+    for model in target.alive_models:
+        is_character = "CHARACTER" in model_keywords(target, model)
+        (characters if is_character else others).append(model)
     precise = battery.profile.against("PRECISION", unit_keywords(target)) is not None
     if precise and characters and others:
         hurt = _wounded(characters)

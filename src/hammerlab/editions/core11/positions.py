@@ -5,6 +5,7 @@ All distances are base to base, in inches, as the engine measures them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -109,16 +110,26 @@ def closest_model(unit: Unit, target: Unit) -> Model:
 
 def sees(battle: Battle, model: Model, unit: Unit) -> bool:
     """Whether ``model`` can see at least one model alive of ``unit``."""
-    return any(battle.battlefield.can_see(model.position, m.position) for m in unit.alive_models)
+    return seeing(battle, [model], unit)[0]
+
+
+def seeing(battle: Battle, models: Sequence[Model], unit: Unit) -> list[bool]:
+    """For each of ``models``, whether it can see at least one model alive of ``unit``
+    (every pair read at once off the battlefield's sight table, remembered by the
+    points: :meth:`Battlefield.sight_table`)."""
+    lookers = tuple([m.position for m in models])
+    targets = tuple([m.position for m in unit.alive_models])
+    return [any(row) for row in battle.battlefield.sight_table(lookers, targets)]
 
 
 def spotted(battle: Battle, player: str, unit: Unit) -> bool:
     """Whether ``unit`` is visible to one or more units of ``player``'s army."""
-    return any(sees(battle, m, unit) for u in battle.units_of(player) for m in u.alive_models)
+    return any(any(seeing(battle, u.alive_models, unit)) for u in battle.units_of(player))
 
 
-def has_cover(battle: Battle, model: Model, unit: Unit) -> bool:
-    """Whether ``unit`` has the benefit of cover against ``model``'s ranged attacks.
+def has_cover(battle: Battle, models: Sequence[Model], unit: Unit) -> list[bool]:
+    """For each of ``models``, whether ``unit`` has the benefit of cover against its
+    ranged attacks.
 
     13.08: "Each time a ranged attack targets a unit, if every model in that unit
     meets one or more of the following conditions, that unit has the benefit of
@@ -135,7 +146,7 @@ def has_cover(battle: Battle, model: Model, unit: Unit) -> bool:
     targets = tuple(
         (m.position, bool(COVER_KINDS & model_keywords(unit, m))) for m in unit.alive_models
     )
-    return _has_cover(battle.battlefield, model.position, targets)
+    return [_has_cover(battle.battlefield, m.position, targets) for m in models]
 
 
 @lru_cache(maxsize=1 << 14)

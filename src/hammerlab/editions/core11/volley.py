@@ -28,7 +28,7 @@ from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.positions import (
     engaged_with,
     is_engaged,
-    sees,
+    seeing,
     unit_distance,
 )
 from hammerlab.editions.core11.profiles import is_monster_or_vehicle, unit_keywords
@@ -188,7 +188,8 @@ def attackers(
     reach = battery.profile.range
     ready = [m for m, row in zip(alive, gaps, strict=True) if min(row, default=inf) <= reach]
     if control.needs_sight(battery.profile):
-        ready = [m for m in ready if sees(game.battle, m, target)]
+        seen = seeing(game.battle, ready, target)
+        ready = [m for m, sees_it in zip(ready, seen, strict=True) if sees_it]
     if not ready:
         return []
     engaged_with_shooter = target.id in {u.id for u in engaged_with(game.battle, unit)}
