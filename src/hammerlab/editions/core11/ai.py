@@ -40,6 +40,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from hammerlab.editions.core11.attacks import LETHAL
@@ -55,6 +56,7 @@ from hammerlab.editions.core11.volley import SIDEARMS
 from hammerlab.editions.core11.weapons import WeaponError, WeaponProfile, read_weapon
 from hammerlab.editions.core11.windows import CHARGE_DECLARED
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.decisions import Decision
 from hammerlab.engine.units import Model, Unit
 
@@ -170,14 +172,19 @@ def _closest(battle: Battle, decision: Decision[Any]) -> int:
 
 
 def _profiles(unit: Unit) -> list[WeaponProfile]:
-    """The readable weapon profiles of the unit's models alive."""
-    return [p for model in unit.alive_models for p in _model_profiles(model)]
+    """The readable weapon profiles of the unit's models alive (each weapon once)."""
+    return _readable(dict.fromkeys(w for model in unit.alive_models for w in model.weapons))
 
 
 def _model_profiles(model: Model) -> list[WeaponProfile]:
     """The readable weapon profiles of ``model``."""
+    return _readable(model.weapons)
+
+
+def _readable(weapons: Iterable[Weapon]) -> list[WeaponProfile]:
+    """The profiles of ``weapons`` that core11 can read."""
     found = []
-    for weapon in model.weapons:
+    for weapon in weapons:
         try:
             found.append(read_weapon(weapon))
         except WeaponError:

@@ -32,13 +32,36 @@ COVER_KINDS = frozenset({"INFANTRY", "BEASTS", "SWARM"})
 def engaged_with(battle: Battle, unit: Unit) -> list[Unit]:
     """Enemy units within engagement range of ``unit``, in the battle's order of units
     (read off :func:`_engagements`, worked out once per arrangement of the table)."""
-    pairs = _engagements(arrangement(battle))
+    pairs = _engaged_pairs(battle)
     return [battle.units[enemy] for enemy in pairs.get(unit.id, ())]
 
 
 def is_engaged(battle: Battle, unit: Unit) -> bool:
     """Whether ``unit`` is engaged."""
-    return unit.id in _engagements(arrangement(battle))
+    return unit.id in _engaged_pairs(battle)
+
+
+def _engaged_pairs(battle: Battle) -> dict[str, tuple[str, ...]]:
+    """:func:`_engagements` of the battle's arrangement. The last arrangement asked
+    about is compared first: between two moves or casualties it is the same, and
+    comparing it (the same position tuples, found by identity) is cheaper than
+    hashing it for the cache."""
+    placed = arrangement(battle)
+    last = _LAST.asked
+    if last is not None and last[0] == placed:
+        return last[1]
+    found = _engagements(placed)
+    _LAST.asked = (placed, found)  # one reference swapped: never a key with another's answer
+    return found
+
+
+class _Last:
+    """The arrangement :func:`_engaged_pairs` was last asked about, and its answer."""
+
+    asked: tuple[Arrangement, dict[str, tuple[str, ...]]] | None = None
+
+
+_LAST = _Last()
 
 
 Arrangement = tuple[tuple[str, str, tuple[tuple[Vec, float], ...]], ...]
