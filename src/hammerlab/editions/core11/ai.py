@@ -221,10 +221,12 @@ def _most_expendable(battle: Battle, decision: Decision[Any]) -> int:
     """The choice whose model is of the most common kind in its unit (fewest wounds on a tie)."""
     unit = battle.unit(decision.context.unit)
     models: list[Model] = [c.value for c in decision.choices]
+    kinds: dict[str, int] = {}  # models alive of each kind, counted once for every choice
+    for model in unit.alive_models:
+        kinds[model.name] = kinds.get(model.name, 0) + 1
 
     def rank(i: int) -> tuple[int, int, int]:
-        kind = sum(m.name == models[i].name for m in unit.alive_models)
-        return (-kind, models[i].wounds_left, i)
+        return (-kinds.get(models[i].name, 0), models[i].wounds_left, i)
 
     return min(range(len(models)), key=rank)
 

@@ -120,25 +120,29 @@ def situations_for(
     )
     gaps = gap_table(models, target.alive_models)  # distance_to, for every model at once
     covers = has_cover(battle, models, target) if ranged else [False] * len(models)
-    return [
-        Situation(
-            half_range=ranged and min(row, default=inf) <= profile.range / 2,
-            cover=cover,
-            cover_improves_save=cover_improves_save,
-            stationary=stationary,
-            heavy_steady=heavy_steady,
-            charged=status.charged,
-            indirect=indirect,
-            spotted=seen_by_friends,
-            close_quarters_penalty=control.hit_penalty(
-                is_monster_or_vehicle(model, unit), profile, engaged
-            ),
-            engaged_target_penalty=engaged_target_penalty,
-            target_models=target_models,
-            overwatch=control.overwatch,
-        )
-        for model, row, cover in zip(models, gaps, covers, strict=True)
-    ]
+    made: dict[tuple[bool, bool, bool], Situation] = {}  # models in the same situation share it
+    situations = []
+    for model, row, cover in zip(models, gaps, covers, strict=True):
+        half_range = ranged and min(row, default=inf) <= profile.range / 2
+        penalty = control.hit_penalty(is_monster_or_vehicle(model, unit), profile, engaged)
+        key = (half_range, cover, penalty)
+        if key not in made:
+            made[key] = Situation(
+                half_range=half_range,
+                cover=cover,
+                cover_improves_save=cover_improves_save,
+                stationary=stationary,
+                heavy_steady=heavy_steady,
+                charged=status.charged,
+                indirect=indirect,
+                spotted=seen_by_friends,
+                close_quarters_penalty=penalty,
+                engaged_target_penalty=engaged_target_penalty,
+                target_models=target_models,
+                overwatch=control.overwatch,
+            )
+        situations.append(made[key])
+    return situations
 
 
 def resolve_battery(
