@@ -46,12 +46,12 @@ def _engaged_pairs(battle: Battle) -> dict[str, tuple[str, ...]]:
     about is compared first: between two moves or casualties it is the same, and
     comparing it (the same position tuples, found by identity) is cheaper than
     hashing it for the cache."""
-    placed = arrangement(battle)
+    arranged = arrangement(battle)
     last = _LAST.asked
-    if last is not None and last[0] == placed:
+    if last is not None and last[0] == arranged:
         return last[1]
-    found = _engagements(placed)
-    _LAST.asked = (placed, found)  # one reference swapped: never a key with another's answer
+    found = _engagements(arranged)
+    _LAST.asked = (arranged, found)  # one reference swapped: never a key with another's answer
     return found
 
 
@@ -64,7 +64,9 @@ class _Last:
 _LAST = _Last()
 
 
-Arrangement = tuple[tuple[str, str, tuple[tuple[Vec, float], ...]], ...]
+Placement = tuple[tuple[Vec, float], ...]
+"""The centres and base sizes (mm) of some models."""
+Arrangement = tuple[tuple[str, str, Placement], ...]
 """Each unit's id, player and the centres and base sizes (mm) of its models alive."""
 
 
@@ -73,11 +75,18 @@ def arrangement(battle: Battle) -> Arrangement:
 
     Engagement is asked many times between two changes of the table (every
     eligibility, every model's attack): the answer is a function of this alone."""
-    placed = []
-    for unit in battle.units.values():  # loops and lists, not generators: asked very often
-        models = tuple([(m.position, m.base_mm) for m in unit.models if m.wounds_left > 0])
-        placed.append((unit.id, unit.player, models))
-    return tuple(placed)
+    return tuple([(unit.id, unit.player, placed(unit)) for unit in battle.units.values()])
+
+
+def placed(unit: Unit) -> Placement:
+    """The centres and base sizes (mm) of the models alive of ``unit`` (what a
+    distance to it depends on), built with a list, not a generator: asked very often."""
+    return tuple([(m.position, m.base_mm) for m in unit.models if m.wounds_left > 0])
+
+
+def _bases(placement: Placement) -> list[_Base]:
+    """The bases of ``placement``, each radius as :attr:`Model.radius` works it out."""
+    return [_Base(position, base_mm / MM_PER_INCH / 2.0) for position, base_mm in placement]
 
 
 class _Base(NamedTuple):
@@ -88,21 +97,18 @@ class _Base(NamedTuple):
 
 
 @lru_cache(maxsize=1024)
-def _engagements(placed: Arrangement) -> dict[str, tuple[str, ...]]:
+def _engagements(arranged: Arrangement) -> dict[str, tuple[str, ...]]:
     """Each engaged unit's id → the ids of the enemy units within engagement range of
     it, in the arrangement's order (every pair of models measured at once by
     :func:`geometry.gap_table`; units surely out of range,
     :func:`geometry.out_of_reach`, are not measured). Read, never changed."""
-    bases = {
-        unit: [_Base(p, base_mm / MM_PER_INCH / 2.0) for p, base_mm in models]
-        for unit, _, models in placed
-    }
+    bases = {unit: _bases(models) for unit, _, models in arranged}
     found: dict[str, tuple[str, ...]] = {}
-    for unit, player, _ in placed:
+    for unit, player, _ in arranged:
         ours = bases[unit]
         engaged = tuple(
             enemy
-            for enemy, side, _ in placed
+            for enemy, side, _ in arranged
             if side != player
             and (theirs := bases[enemy])
             and not out_of_reach(ours, theirs, ENGAGEMENT_RANGE)
@@ -121,7 +127,14 @@ def distance_to(model: Model, unit: Unit) -> float:
 
 def unit_distance(a: Unit, b: Unit) -> float:
     """Distance between the closest models of two units."""
-    table = gap_table(a.alive_models, b.alive_models)
+    return _closest_gap(placed(a), placed(b))
+
+
+@lru_cache(maxsize=1 << 14)
+def _closest_gap(a: Placement, b: Placement) -> float:
+    """The least of :func:`geometry.gap_table` between two placements (cached: asked
+    for the same units standing still by every choice of a target or a heading)."""
+    table = gap_table(_bases(a), _bases(b))
     return min((min(row) for row in table if row), default=float("inf"))
 
 
