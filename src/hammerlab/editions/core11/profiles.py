@@ -83,7 +83,12 @@ def best_feel_no_pain(*values: int | None) -> int | None:
 
 def unit_keywords(unit: Unit) -> frozenset[str]:
     """The keywords of ``unit``: its datasheet's and those of its models alive."""
-    kinds = dict.fromkeys(m.profile.keywords for m in unit.alive_models)
+    return _keywords(unit, unit.alive_models)
+
+
+def _keywords(unit: Unit, alive: list[Model]) -> frozenset[str]:
+    """:func:`unit_keywords` of ``unit`` whose models alive are ``alive``."""
+    kinds = dict.fromkeys(m.profile.keywords for m in alive)
     return _upper_union(unit.datasheet.keywords, *kinds)
 
 
@@ -114,9 +119,9 @@ def unit_defence(unit: Unit) -> DefenceStats:
     whose models differ uses the highest (hammerlab's reading where the seed is
     silent). Saves are made by the model an attack is allocated to.
     """
-    models = unit.alive_models or unit.models
-    profiles = tuple(dict.fromkeys(m.profile for m in models))
-    return _unit_defence(profiles, unit_keywords(unit))
+    alive = unit.alive_models
+    profiles = tuple(dict.fromkeys(m.profile for m in alive or unit.models))
+    return _unit_defence(profiles, _keywords(unit, alive))
 
 
 @lru_cache(maxsize=4096)
