@@ -16,12 +16,7 @@ from math import inf
 
 from hammerlab.editions.core11.events import AttacksResolved
 from hammerlab.editions.core11.fire_control import FireControl
-from hammerlab.editions.core11.positions import (
-    engaged_with,
-    has_cover,
-    is_engaged,
-    spotted,
-)
+from hammerlab.editions.core11.positions import engagements, has_cover, spotted
 from hammerlab.editions.core11.profiles import (
     best_feel_no_pain,
     defence_of,
@@ -106,12 +101,13 @@ def situations_for(
     each model's own."""
     battle = game.battle
     status = unit.status
-    engaged = target in engaged_with(battle, unit)
-    target_engaged = is_engaged(battle, target)
+    pairs = engagements(battle)
+    engaged = target.id in pairs.get(unit.id, ())
+    target_engaged = target.id in pairs
     target_big = bool({"MONSTER", "VEHICLE"} & unit_keywords(target))
     ranged = not control.melee
     stationary = not (status.moved or status.advanced)
-    heavy_steady = control.own_phase and stationary and not is_engaged(battle, unit)
+    heavy_steady = control.own_phase and stationary and unit.id not in pairs
     cover_improves_save = battle.settings.text("cover_effect") == "improve_save"
     indirect = control.indirect_attack(profile)
     seen_by_friends = spotted(battle, unit.player, target)

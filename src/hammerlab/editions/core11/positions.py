@@ -5,7 +5,7 @@ All distances are base to base, in inches, as the engine measures them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -32,20 +32,23 @@ COVER_KINDS = frozenset({"INFANTRY", "BEASTS", "SWARM"})
 def engaged_with(battle: Battle, unit: Unit) -> list[Unit]:
     """Enemy units within engagement range of ``unit``, in the battle's order of units
     (read off :func:`_engagements`, worked out once per arrangement of the table)."""
-    pairs = _engaged_pairs(battle)
+    pairs = engagements(battle)
     return [battle.units[enemy] for enemy in pairs.get(unit.id, ())]
 
 
 def is_engaged(battle: Battle, unit: Unit) -> bool:
     """Whether ``unit`` is engaged."""
-    return unit.id in _engaged_pairs(battle)
+    return unit.id in engagements(battle)
 
 
-def _engaged_pairs(battle: Battle) -> dict[str, tuple[str, ...]]:
-    """:func:`_engagements` of the battle's arrangement. The last arrangement asked
-    about is compared first: between two moves or casualties it is the same, and
-    comparing it (the same position tuples, found by identity) is cheaper than
-    hashing it for the cache."""
+def engagements(battle: Battle) -> Mapping[str, tuple[str, ...]]:
+    """Each engaged unit's id → the ids of the enemy units within engagement range of
+    it, in the battle's order (:func:`_engagements` of the battle's arrangement; read
+    it once where several units' engagement is asked at one moment).
+
+    The last arrangement asked about is compared first: between two moves or
+    casualties it is the same, and comparing it (the same position tuples, found
+    by identity) is cheaper than hashing it for the cache."""
     arranged = arrangement(battle)
     last = _LAST.asked
     if last is not None and last[0] == arranged:
@@ -56,9 +59,9 @@ def _engaged_pairs(battle: Battle) -> dict[str, tuple[str, ...]]:
 
 
 class _Last:
-    """The arrangement :func:`_engaged_pairs` was last asked about, and its answer."""
+    """The arrangement :func:`engagements` was last asked about, and its answer."""
 
-    asked: tuple[Arrangement, dict[str, tuple[str, ...]]] | None = None
+    asked: tuple[Arrangement, Mapping[str, tuple[str, ...]]] | None = None
 
 
 _LAST = _Last()

@@ -25,12 +25,7 @@ from math import inf
 from hammerlab.editions.core11.attacks import Battery, resolve_battery, take_hazardous_tests
 from hammerlab.editions.core11.events import TargetSelected
 from hammerlab.editions.core11.fire_control import FireControl
-from hammerlab.editions.core11.positions import (
-    engaged_with,
-    is_engaged,
-    seeing,
-    unit_distance,
-)
+from hammerlab.editions.core11.positions import engagements, seeing, unit_distance
 from hammerlab.editions.core11.profiles import is_monster_or_vehicle, unit_keywords
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.weapons import WeaponError, WeaponProfile, read_weapon
@@ -192,8 +187,9 @@ def attackers(
         ready = [m for m, sees_it in zip(ready, seen, strict=True) if sees_it]
     if not ready:
         return []
-    engaged_with_shooter = target.id in {u.id for u in engaged_with(game.battle, unit)}
-    target_engaged = is_engaged(game.battle, target)
+    pairs = engagements(game.battle)
+    engaged_with_shooter = target.id in pairs.get(unit.id, ())
+    target_engaged = target.id in pairs
     target_big = bool({"MONSTER", "VEHICLE"} & unit_keywords(target))
     return [
         m
