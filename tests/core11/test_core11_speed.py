@@ -21,7 +21,7 @@ from core11_kit import battle, game, gun, library_unit, place, ruleset, sheet
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
-from hammerlab.editions.core11 import odds, positions, profiles, rolls, weapons
+from hammerlab.editions.core11 import abilities, odds, positions, profiles, rolls, weapons
 from hammerlab.editions.core11.attacks import Battery
 from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.movement import ends_unengaged, move_toward
@@ -284,6 +284,7 @@ def test_a_datasheet_read_once_shares_its_equal_weapons_and_equals_the_dataset()
 def _empty_caches() -> None:
     """Forget every answer core11's caches remember."""
     for cached in (
+        abilities._reading,
         positions._engagements,
         positions._closest_gap,
         positions._has_cover,

@@ -90,13 +90,14 @@ def _batteries(game: Core11Game, unit: Unit, control: FireControl) -> list[Batte
     armed: list[tuple[Model, list[tuple[Weapon, WeaponProfile]]]] = []
     for model in unit.alive_models:
         armed.append((model, []))
+        big = is_monster_or_vehicle(model, unit)
         for weapon in model.weapons:
             profile = readable(game, weapon)
             if profile is None or profile.melee:
                 continue
             if (model.id, profile.group) in game.one_shot_spent:
                 continue
-            if control.weapon_allowed(is_monster_or_vehicle(model, unit), profile):
+            if control.weapon_allowed(big, profile):
                 armed[-1][1].append((weapon, profile))
     for model, carried in _sidearms(game, unit, control, armed):
         for weapon, profile in carried:
