@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from hammerlab.cli.odds_cmd import register
 from hammerlab.editions.core11.abilities import feel_no_pain_of
-from hammerlab.editions.core11.attacks import Battery, allocate, situation_for
+from hammerlab.editions.core11.attacks import Battery, allocate, situations_for
 from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.odds_questions import OddsQuestionError, plain_answer
 from hammerlab.editions.core11.positions import is_engaged
@@ -78,7 +78,9 @@ def test_17_03_an_engaged_monster_or_vehicle_may_be_shot_at_minus_one() -> None:
     played, shooter, enemy, battery = _engaged_target(("VEHICLE",))
     normal = FireControl("normal")
     assert eligible_targets(played, shooter, battery, normal) == [enemy]
-    situation = situation_for(played, shooter, shooter.models[0], battery.profile, enemy, normal, 1)
+    [situation] = situations_for(
+        played, shooter, shooter.models[:1], battery.profile, enemy, normal, 1
+    )
     assert situation.engaged_target_penalty
     reactive = FireControl("reactive", own_phase=False)  # not "your Shooting phase"
     assert eligible_targets(played, shooter, battery, reactive) == []

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.positions import is_engaged, unit_distance
@@ -166,21 +167,50 @@ def install(game: Core11Game, facts: FactsLookup) -> list[str]:
     """
     unmodelled = []
     for unit in game.battle.units.values():
-        army = unit.datasheet.army
-        limit = targeting_limit(army, abilities_of(unit), facts)
-        if limit is not None:
-            game.target_limits[unit.id] = limit
-        fnp = feel_no_pain_of(army, unit.rules, facts)
-        if fnp is not None:
-            game.feel_no_pain[unit.id] = fnp
-        for rule in abilities_of(unit):
-            reaction = reaction_for(army, rule, facts)
-            if reaction is not None:
-                for trigger in triggers_for(game, unit, reaction):
-                    game.board.register(trigger)
-            elif feel_no_pain_of(army, [rule], facts) is None and not _is_limit(army, rule, facts):
-                unmodelled.append(f"{unit.label}: {rule}")
+        reading = _reading(unit.datasheet.army, unit.rules, tuple(abilities_of(unit)), facts)
+        if reading.limit is not None:
+            game.target_limits[unit.id] = reading.limit
+        if reading.feel_no_pain is not None:
+            game.feel_no_pain[unit.id] = reading.feel_no_pain
+        for reaction in reading.reactions:
+            for trigger in triggers_for(game, unit, reaction):
+                game.board.register(trigger)
+        unmodelled += [f"{unit.label}: {rule}" for rule in reading.unmodelled]
     return unmodelled
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What a unit's abilities give it, read from the dataset (:func:`_reading`)."""
+
+    limit: float | None
+    feel_no_pain: int | None
+    reactions: tuple[Reaction, ...]
+    unmodelled: tuple[str, ...]
+
+
+@lru_cache(maxsize=1024)
+def _reading(
+    army: str, rules: tuple[str, ...], abilities: tuple[str, ...], facts: FactsLookup
+) -> _Reading:
+    """The targeting limit of a unit of ``army`` with ``abilities`` (its own and its
+    models'), its Feel No Pain (from its unit ``rules``), its reactions and the
+    abilities hammerlab does not model, in the abilities' order (cached: a pure
+    reading of the dataset, the same for every battle of a scenario)."""
+    reactions = []
+    unmodelled = []
+    for rule in abilities:
+        reaction = reaction_for(army, rule, facts)
+        if reaction is not None:
+            reactions.append(reaction)
+        elif feel_no_pain_of(army, [rule], facts) is None and not _is_limit(army, rule, facts):
+            unmodelled.append(rule)
+    return _Reading(
+        targeting_limit(army, abilities, facts),
+        feel_no_pain_of(army, rules, facts),
+        tuple(reactions),
+        tuple(unmodelled),
+    )
 
 
 def _is_limit(army: str, rule: str, facts: FactsLookup) -> bool:

@@ -40,6 +40,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from hammerlab.editions.core11.attacks import LETHAL
@@ -48,13 +49,14 @@ from hammerlab.editions.core11.movement import ADVANCE, NORMAL, REMAIN
 from hammerlab.editions.core11.odds import expected_damage
 from hammerlab.editions.core11.overwatch import OVERWATCH
 from hammerlab.editions.core11.positions import sees, unit_distance
-from hammerlab.editions.core11.profiles import unit_defence, unit_movement
+from hammerlab.editions.core11.profiles import DefenceStats, unit_defence, unit_movement
 from hammerlab.editions.core11.rolls import Situation, attack_profile
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.volley import SIDEARMS
 from hammerlab.editions.core11.weapons import WeaponError, WeaponProfile, read_weapon
 from hammerlab.editions.core11.windows import CHARGE_DECLARED
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.decisions import Decision
 from hammerlab.engine.units import Model, Unit
 
@@ -96,17 +98,16 @@ class Core11AI:
 
     def _best_damage(self, battle: Battle, decision: Decision[Any]) -> int:
         unit = battle.unit(decision.context.unit)
-        enemies = sorted(battle.enemies_of(unit), key=lambda e: unit_distance(unit, e))
+        enemies = battle.enemies_of(unit)
         if not enemies:
             return 0
-        scores = []
-        for choice in decision.choices:
-            if decision.kind == "target":
-                profile = _profile(unit, decision.context.weapon)
-                target = battle.unit(str(choice.value))
-            else:
-                profile, target = _profile(unit, str(choice.value)), enemies[0]
-            scores.append(_score(battle, profile, target))
+        values = [str(c.value) for c in decision.choices]
+        if decision.kind == "target":
+            profile = _profile(unit, decision.context.weapon)
+            scores = [_score(profile, _aim(battle, battle.unit(value))) for value in values]
+        else:
+            aim = _aim(battle, _nearest(unit, enemies))
+            scores = [_score(_profile(unit, value), aim) for value in values]
         return max(range(len(scores)), key=lambda i: (scores[i], -i))
 
 
@@ -151,11 +152,16 @@ def _charger(battle: Battle, decision: Decision[Any]) -> int:
         enemies = battle.enemies_of(unit)
         if not enemies:
             continue
-        foe = min(enemies, key=lambda e: unit_distance(unit, e))
+        foe = _nearest(unit, enemies)
         margin = melee_share(battle, unit, foe, True) - melee_share(battle, foe, unit, False)
         if margin > best_margin:
             best, best_margin = index, margin
     return best
+
+
+def _nearest(unit: Unit, enemies: list[Unit]) -> Unit:
+    """The closest of ``enemies`` to ``unit`` (the first on a tie, as a stable sort's first)."""
+    return min(enemies, key=lambda e: unit_distance(unit, e))
 
 
 def _closest(battle: Battle, decision: Decision[Any]) -> int:
@@ -166,14 +172,19 @@ def _closest(battle: Battle, decision: Decision[Any]) -> int:
 
 
 def _profiles(unit: Unit) -> list[WeaponProfile]:
-    """The readable weapon profiles of the unit's models alive."""
-    return [p for model in unit.alive_models for p in _model_profiles(model)]
+    """The readable weapon profiles of the unit's models alive (each weapon once)."""
+    return _readable(dict.fromkeys(w for model in unit.alive_models for w in model.weapons))
 
 
 def _model_profiles(model: Model) -> list[WeaponProfile]:
     """The readable weapon profiles of ``model``."""
+    return _readable(model.weapons)
+
+
+def _readable(weapons: Iterable[Weapon]) -> list[WeaponProfile]:
+    """The profiles of ``weapons`` that core11 can read."""
     found = []
-    for weapon in model.weapons:
+    for weapon in weapons:
         try:
             found.append(read_weapon(weapon))
         except WeaponError:
@@ -184,11 +195,12 @@ def _model_profiles(model: Model) -> list[WeaponProfile]:
 def _best_sidearms(battle: Battle, decision: Decision[Any]) -> int:
     """The weapon set (the choice's label lists its weapons) that does more damage."""
     unit = battle.unit(decision.context.unit)
-    enemies = sorted(battle.enemies_of(unit), key=lambda e: unit_distance(unit, e))
+    enemies = battle.enemies_of(unit)
     if not enemies:
         return 0
+    aim = _aim(battle, _nearest(unit, enemies))
     scores = [
-        sum(_score(battle, _profile(unit, name), enemies[0]) for name in choice.label.split(", "))
+        sum(_score(_profile(unit, name), aim) for name in choice.label.split(", "))
         for choice in decision.choices
     ]
     return max(range(len(scores)), key=lambda i: (scores[i], -i))
@@ -209,10 +221,12 @@ def _most_expendable(battle: Battle, decision: Decision[Any]) -> int:
     """The choice whose model is of the most common kind in its unit (fewest wounds on a tie)."""
     unit = battle.unit(decision.context.unit)
     models: list[Model] = [c.value for c in decision.choices]
+    kinds: dict[str, int] = {}  # models alive of each kind, counted once for every choice
+    for model in unit.alive_models:
+        kinds[model.name] = kinds.get(model.name, 0) + 1
 
     def rank(i: int) -> tuple[int, int, int]:
-        kind = sum(m.name == models[i].name for m in unit.alive_models)
-        return (-kind, models[i].wounds_left, i)
+        return (-kinds.get(models[i].name, 0), models[i].wounds_left, i)
 
     return min(range(len(models)), key=rank)
 
@@ -229,10 +243,23 @@ def _profile(unit: Unit, name: str) -> WeaponProfile | None:
     return None
 
 
-def _score(battle: Battle, profile: WeaponProfile | None, target: Unit) -> float:
-    if profile is None or target.destroyed:
-        return 0.0
+Aim = tuple[DefenceStats, Situation, int | None]
+"""What a score reads of its target: its defence, the situation and its Feel No Pain."""
+
+
+def _aim(battle: Battle, target: Unit) -> Aim | None:
+    """What :func:`_score` reads of ``target`` (``None``: it is destroyed), read once
+    for all the weapons a decision weighs against it."""
+    if target.destroyed:
+        return None
     situation = Situation(target_models=len(target.alive_models))
     game = battle.state
     fnp = game.feel_no_pain.get(target.id) if isinstance(game, Core11Game) else None
-    return expected_damage(profile, unit_defence(target), situation, fnp)
+    return unit_defence(target), situation, fnp
+
+
+def _score(profile: WeaponProfile | None, aim: Aim | None) -> float:
+    """Expected damage of one model firing ``profile`` at the target of ``aim``."""
+    if profile is None or aim is None:
+        return 0.0
+    return expected_damage(profile, *aim)

@@ -12,16 +12,11 @@ together ("fast dice"); each wound is then saved and allocated one at a time.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import inf
 
 from hammerlab.editions.core11.events import AttacksResolved
 from hammerlab.editions.core11.fire_control import FireControl
-from hammerlab.editions.core11.positions import (
-    distance_to,
-    engaged_with,
-    has_cover,
-    is_engaged,
-    spotted,
-)
+from hammerlab.editions.core11.positions import engagements, has_cover, spotted
 from hammerlab.editions.core11.profiles import (
     best_feel_no_pain,
     defence_of,
@@ -46,6 +41,7 @@ from hammerlab.editions.core11.weapons import WeaponProfile
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import WoundsLost
+from hammerlab.engine.geometry import gap_table
 from hammerlab.engine.units import Model, Unit
 
 HAZARD_FAILS_UP_TO = 2
@@ -84,46 +80,65 @@ class _Tally:
     destroyed: int = 0
 
 
-def situation_for(
+def situations_for(
     game: Core11Game,
     unit: Unit,
-    model: Model,
+    models: list[Model],
     profile: WeaponProfile,
     target: Unit,
     control: FireControl,
     target_models: int,
-) -> Situation:
-    """What the table says about ``model``'s attacks at ``target`` (``target_models``:
-    its models when it was selected as the target).
+) -> list[Situation]:
+    """What the table says about each of ``models``' attacks at ``target``
+    (``target_models``: its models when it was selected as the target).
 
     [HEAVY] needs the unit to be unengaged, not set up this turn and moved no more
     than 3"; the engine records whether a unit moved, not how far, so any move
-    (and reactive shooting, outside "your Shooting phase") loses it."""
+    (and reactive shooting, outside "your Shooting phase") loses it.
+
+    What concerns the two units (engagement, keywords, whether the target is
+    spotted) is the same for every model and asked once; range and cover are
+    each model's own."""
     battle = game.battle
     status = unit.status
-    engaged = target in engaged_with(battle, unit)
-    target_engaged = is_engaged(battle, target)
+    pairs = engagements(battle)
+    engaged = target.id in pairs.get(unit.id, ())
+    target_engaged = target.id in pairs
     target_big = bool({"MONSTER", "VEHICLE"} & unit_keywords(target))
     ranged = not control.melee
-    return Situation(
-        half_range=ranged and distance_to(model, target) <= profile.range / 2,
-        cover=ranged and has_cover(battle, model, target),
-        cover_improves_save=battle.settings.text("cover_effect") == "improve_save",
-        stationary=not (status.moved or status.advanced),
-        heavy_steady=control.own_phase
-        and not (status.moved or status.advanced)
-        and not is_engaged(battle, unit),
-        charged=status.charged,
-        indirect=control.indirect_attack(profile),
-        spotted=spotted(battle, unit.player, target),
-        close_quarters_penalty=control.hit_penalty(
-            is_monster_or_vehicle(model, unit), profile, engaged
-        ),
-        engaged_target_penalty=ranged
-        and control.engaged_target_penalty(profile, engaged, target_engaged, target_big),
-        target_models=target_models,
-        overwatch=control.overwatch,
+    stationary = not (status.moved or status.advanced)
+    heavy_steady = control.own_phase and stationary and unit.id not in pairs
+    cover_improves_save = battle.settings.text("cover_effect") == "improve_save"
+    indirect = control.indirect_attack(profile)
+    seen_by_friends = spotted(battle, unit.player, target)
+    engaged_target_penalty = ranged and control.engaged_target_penalty(
+        profile, engaged, target_engaged, target_big
     )
+    gaps = gap_table(models, target.alive_models)  # distance_to, for every model at once
+    covers = has_cover(battle, models, target) if ranged else [False] * len(models)
+    made: dict[tuple[bool, bool, bool], Situation] = {}  # models in the same situation share it
+    situations = []
+    for model, row, cover in zip(models, gaps, covers, strict=True):
+        half_range = ranged and min(row, default=inf) <= profile.range / 2
+        penalty = control.hit_penalty(is_monster_or_vehicle(model, unit), profile, engaged)
+        key = (half_range, cover, penalty)
+        if key not in made:
+            made[key] = Situation(
+                half_range=half_range,
+                cover=cover,
+                cover_improves_save=cover_improves_save,
+                stationary=stationary,
+                heavy_steady=heavy_steady,
+                charged=status.charged,
+                indirect=indirect,
+                spotted=seen_by_friends,
+                close_quarters_penalty=penalty,
+                engaged_target_penalty=engaged_target_penalty,
+                target_models=target_models,
+                overwatch=control.overwatch,
+            )
+        situations.append(made[key])
+    return situations
 
 
 def resolve_battery(
@@ -141,10 +156,10 @@ def resolve_battery(
         return
     defence = unit_defence(target)
     groups: dict[AttackProfile, list[Model]] = {}
-    for model in firing:
-        situation = situation_for(
-            game, unit, model, battery.profile, target, control, battery.target_models
-        )
+    situations = situations_for(
+        game, unit, firing, battery.profile, target, control, battery.target_models
+    )
+    for model, situation in zip(firing, situations, strict=True):
         groups.setdefault(attack_profile(battery.profile, defence, situation), []).append(model)
     for attack, models in groups.items():
         _attack(game, unit, battery, target, attack, models)
@@ -285,9 +300,11 @@ def allocate(game: Core11Game, unit: Unit, battery: Battery, target: Unit) -> Mo
     one of those visible CHARACTER models": the attacking player picks a
     CHARACTER first (a wounded one is taken without asking).
     """
-    alive = target.alive_models
-    characters = [m for m in alive if "CHARACTER" in model_keywords(target, m)]
-    others = [m for m in alive if m not in characters]
+    characters: list[Model] = []
+    others: list[Model] = []
+    for model in target.alive_models:
+        is_character = "CHARACTER" in model_keywords(target, model)
+        (characters if is_character else others).append(model)
     precise = battery.profile.against("PRECISION", unit_keywords(target)) is not None
     if precise and characters and others:
         hurt = _wounded(characters)

@@ -5,9 +5,14 @@ All distances are base to base, in inches, as the engine measures them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import NamedTuple
+
 from hammerlab.editions.core11.profiles import model_keywords
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.geometry import base_distance, gap_table, out_of_reach
+from hammerlab.engine.battlefield import Battlefield
+from hammerlab.engine.geometry import MM_PER_INCH, Vec, base_distance, gap_table, out_of_reach
 from hammerlab.engine.units import Model, Unit
 
 ENGAGEMENT_RANGE = 2.0
@@ -25,31 +30,115 @@ COVER_KINDS = frozenset({"INFANTRY", "BEASTS", "SWARM"})
 
 
 def engaged_with(battle: Battle, unit: Unit) -> list[Unit]:
-    """Enemy units within engagement range of ``unit`` (every pair of models measured
-    at once and remembered while they stand still: :func:`geometry.gap_table`;
-    units surely out of range, :func:`geometry.out_of_reach`, are not measured)."""
-    ours = unit.alive_models
-    return [
-        enemy
-        for enemy in battle.enemies_of(unit)
-        if not out_of_reach(ours, theirs := enemy.alive_models, ENGAGEMENT_RANGE)
-        and any(gap <= ENGAGEMENT_RANGE for row in gap_table(ours, theirs) for gap in row)
-    ]
+    """Enemy units within engagement range of ``unit``, in the battle's order of units
+    (read off :func:`_engagements`, worked out once per arrangement of the table)."""
+    pairs = engagements(battle)
+    return [battle.units[enemy] for enemy in pairs.get(unit.id, ())]
 
 
 def is_engaged(battle: Battle, unit: Unit) -> bool:
     """Whether ``unit`` is engaged."""
-    return bool(engaged_with(battle, unit))
+    return unit.id in engagements(battle)
+
+
+def engagements(battle: Battle) -> Mapping[str, tuple[str, ...]]:
+    """Each engaged unit's id → the ids of the enemy units within engagement range of
+    it, in the battle's order (:func:`_engagements` of the battle's arrangement; read
+    it once where several units' engagement is asked at one moment).
+
+    The last arrangement asked about is compared first: between two moves or
+    casualties it is the same, and comparing it (the same position tuples, found
+    by identity) is cheaper than hashing it for the cache."""
+    arranged = arrangement(battle)
+    last = _LAST.asked
+    if last is not None and last[0] == arranged:
+        return last[1]
+    found = _engagements(arranged)
+    _LAST.asked = (arranged, found)  # one reference swapped: never a key with another's answer
+    return found
+
+
+class _Last:
+    """The arrangement :func:`engagements` was last asked about, and its answer."""
+
+    asked: tuple[Arrangement, Mapping[str, tuple[str, ...]]] | None = None
+
+
+_LAST = _Last()
+
+
+Placement = tuple[tuple[Vec, float], ...]
+"""The centres and base sizes (mm) of some models."""
+Arrangement = tuple[tuple[str, str, Placement], ...]
+"""Each unit's id, player and the centres and base sizes (mm) of its models alive."""
+
+
+def arrangement(battle: Battle) -> Arrangement:
+    """What engagement depends on: who stands where, on which base, for which side.
+
+    Engagement is asked many times between two changes of the table (every
+    eligibility, every model's attack): the answer is a function of this alone."""
+    return tuple([(unit.id, unit.player, placed(unit)) for unit in battle.units.values()])
+
+
+def placed(unit: Unit) -> Placement:
+    """The centres and base sizes (mm) of the models alive of ``unit`` (what a
+    distance to it depends on), built with a list, not a generator: asked very often."""
+    return tuple([(m.position, m.base_mm) for m in unit.models if m.wounds_left > 0])
+
+
+def _bases(placement: Placement) -> list[_Base]:
+    """The bases of ``placement``, each radius as :attr:`Model.radius` works it out."""
+    return [_Base(position, base_mm / MM_PER_INCH / 2.0) for position, base_mm in placement]
+
+
+class _Base(NamedTuple):
+    """A base on the table, as :mod:`geometry` measures it."""
+
+    position: Vec
+    radius: float
+
+
+@lru_cache(maxsize=1024)
+def _engagements(arranged: Arrangement) -> dict[str, tuple[str, ...]]:
+    """Each engaged unit's id → the ids of the enemy units within engagement range of
+    it, in the arrangement's order (every pair of models measured at once by
+    :func:`geometry.gap_table`; units surely out of range,
+    :func:`geometry.out_of_reach`, are not measured). Read, never changed."""
+    bases = {unit: _bases(models) for unit, _, models in arranged}
+    found: dict[str, tuple[str, ...]] = {}
+    for unit, player, _ in arranged:
+        ours = bases[unit]
+        engaged = tuple(
+            enemy
+            for enemy, side, _ in arranged
+            if side != player
+            and (theirs := bases[enemy])
+            and not out_of_reach(ours, theirs, ENGAGEMENT_RANGE)
+            and any(gap <= ENGAGEMENT_RANGE for row in gap_table(ours, theirs) for gap in row)
+        )
+        if engaged:
+            found[unit] = engaged
+    return found
 
 
 def distance_to(model: Model, unit: Unit) -> float:
-    """Distance from ``model`` to the closest model alive of ``unit``."""
-    return min((base_distance(model, m) for m in unit.alive_models), default=float("inf"))
+    """Distance from ``model`` to the closest model alive of ``unit`` (base to base,
+    read off :func:`geometry.gap_table`, remembered while they stand still)."""
+    return min(gap_table((model,), unit.alive_models)[0], default=float("inf"))
 
 
 def unit_distance(a: Unit, b: Unit) -> float:
     """Distance between the closest models of two units."""
-    return min((distance_to(m, b) for m in a.alive_models), default=float("inf"))
+    return _closest_gap(placed(a), placed(b))
+
+
+@lru_cache(maxsize=1 << 14)
+def _closest_gap(a: Placement, b: Placement) -> float:
+    """The least of :func:`geometry.gap_table` between two placements (cached: asked
+    for the same units standing still by every choice of a target or a heading)."""
+    table = gap_table(_bases(a), _bases(b))
+    return min((min(row) for row in table if row), default=float("inf"))
 
 
 def closest_model(unit: Unit, target: Unit) -> Model:
@@ -60,16 +149,26 @@ def closest_model(unit: Unit, target: Unit) -> Model:
 
 def sees(battle: Battle, model: Model, unit: Unit) -> bool:
     """Whether ``model`` can see at least one model alive of ``unit``."""
-    return any(battle.battlefield.can_see(model.position, m.position) for m in unit.alive_models)
+    return seeing(battle, [model], unit)[0]
+
+
+def seeing(battle: Battle, models: Sequence[Model], unit: Unit) -> list[bool]:
+    """For each of ``models``, whether it can see at least one model alive of ``unit``
+    (every pair read at once off the battlefield's sight table, remembered by the
+    points: :meth:`Battlefield.sight_table`)."""
+    lookers = tuple([m.position for m in models])
+    targets = tuple([m.position for m in unit.alive_models])
+    return [any(row) for row in battle.battlefield.sight_table(lookers, targets)]
 
 
 def spotted(battle: Battle, player: str, unit: Unit) -> bool:
     """Whether ``unit`` is visible to one or more units of ``player``'s army."""
-    return any(sees(battle, m, unit) for u in battle.units_of(player) for m in u.alive_models)
+    return any(any(seeing(battle, u.alive_models, unit)) for u in battle.units_of(player))
 
 
-def has_cover(battle: Battle, model: Model, unit: Unit) -> bool:
-    """Whether ``unit`` has the benefit of cover against ``model``'s ranged attacks.
+def has_cover(battle: Battle, models: Sequence[Model], unit: Unit) -> list[bool]:
+    """For each of ``models``, whether ``unit`` has the benefit of cover against its
+    ranged attacks.
 
     13.08: "Each time a ranged attack targets a unit, if every model in that unit
     meets one or more of the following conditions, that unit has the benefit of
@@ -83,16 +182,26 @@ def has_cover(battle: Battle, model: Model, unit: Unit) -> bool:
     terrain" when the line from the attacking model to it crosses such an area
     that neither of them stands in.
     """
-    field = battle.battlefield
+    targets = tuple(
+        (m.position, bool(COVER_KINDS & model_keywords(unit, m))) for m in unit.alive_models
+    )
+    return [_has_cover(battle.battlefield, m.position, targets) for m in models]
 
-    def covered(target: Model) -> bool:
-        inside = [a for a in field.areas_at(target.position) if a.cover_save is not None]
-        if inside and COVER_KINDS & model_keywords(unit, target):
+
+@lru_cache(maxsize=1 << 14)
+def _has_cover(field: Battlefield, shooter: Vec, targets: tuple[tuple[Vec, bool], ...]) -> bool:
+    """:func:`has_cover` against a model at ``shooter`` of target models standing at
+    the points of ``targets``, each with whether it is INFANTRY/BEASTS/SWARM (cached:
+    terrain never changes during a battle, and the same models shoot at the same
+    targets from where they stand, model after model, volley after volley)."""
+
+    def covered(point: Vec, kind: bool) -> bool:
+        here = field.areas_at(point)
+        if kind and any(a.cover_save is not None for a in here):
             return True
         return any(
-            not area.contains(target.position)
-            for area in field.cover_between(model.position, target.position)
+            area not in here  # area.contains(point), read off the areas there
+            for area in field.cover_between(shooter, point)
         )
 
-    models = unit.alive_models
-    return bool(models) and all(covered(m) for m in models)
+    return bool(targets) and all(covered(point, kind) for point, kind in targets)

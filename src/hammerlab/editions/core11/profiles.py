@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from hammerlab.engine.datasheet import Profile
 from hammerlab.engine.units import Model, Unit
@@ -41,8 +42,10 @@ def _read(profile: Profile, key: str) -> int:
     return int(raw)
 
 
+@lru_cache(maxsize=4096)
 def defence_of(profile: Profile) -> DefenceStats:
-    """The typed view of ``profile``; :class:`ProfileError` names what is wrong."""
+    """The typed view of ``profile``; :class:`ProfileError` names what is wrong (cached:
+    profiles are immutable, and the same few are read on every attack and estimate)."""
     ranged = profile.get("Inv (ranged)")
     return DefenceStats(
         toughness=_read(profile, "T"),
@@ -54,8 +57,9 @@ def defence_of(profile: Profile) -> DefenceStats:
     )
 
 
+@lru_cache(maxsize=4096)
 def movement_of(profile: Profile) -> float:
-    """The M characteristic in inches (``6"``)."""
+    """The M characteristic in inches (``6"``; cached as :func:`defence_of` is)."""
     return float(_read(profile, "M"))
 
 
@@ -79,10 +83,13 @@ def best_feel_no_pain(*values: int | None) -> int | None:
 
 def unit_keywords(unit: Unit) -> frozenset[str]:
     """The keywords of ``unit``: its datasheet's and those of its models alive."""
-    kinds = {k.upper() for k in unit.datasheet.keywords}
-    for model in unit.alive_models:
-        kinds |= {k.upper() for k in model.profile.keywords}
-    return frozenset(kinds)
+    return _keywords(unit, unit.alive_models)
+
+
+def _keywords(unit: Unit, alive: list[Model]) -> frozenset[str]:
+    """:func:`unit_keywords` of ``unit`` whose models alive are ``alive``."""
+    kinds = dict.fromkeys(m.profile.keywords for m in alive)
+    return _upper_union(unit.datasheet.keywords, *kinds)
 
 
 def model_keywords(unit: Unit, model: Model) -> frozenset[str]:
@@ -90,8 +97,14 @@ def model_keywords(unit: Unit, model: Model) -> frozenset[str]:
 
     A datasheet's keywords apply to every model of the unit; a profile may add its own.
     """
-    kinds = {k.upper() for k in unit.datasheet.keywords}
-    return frozenset(kinds | {k.upper() for k in model.profile.keywords})
+    return _upper_union(unit.datasheet.keywords, model.profile.keywords)
+
+
+@lru_cache(maxsize=4096)
+def _upper_union(*keywords: frozenset[str]) -> frozenset[str]:
+    """Every keyword of the sets ``keywords``, in upper case (cached: the same few
+    frozen sets of a datasheet and its profiles are asked about on every attack)."""
+    return frozenset(k.upper() for kinds in keywords for k in kinds)
 
 
 def is_monster_or_vehicle(model: Model, unit: Unit) -> bool:
@@ -106,8 +119,17 @@ def unit_defence(unit: Unit) -> DefenceStats:
     whose models differ uses the highest (hammerlab's reading where the seed is
     silent). Saves are made by the model an attack is allocated to.
     """
-    models = unit.alive_models or unit.models
-    stats = [defence_of(m.profile) for m in models]
+    alive = unit.alive_models
+    profiles = tuple(dict.fromkeys(m.profile for m in alive or unit.models))
+    return _unit_defence(profiles, _keywords(unit, alive))
+
+
+@lru_cache(maxsize=4096)
+def _unit_defence(profiles: tuple[Profile, ...], keywords: frozenset[str]) -> DefenceStats:
+    """:func:`unit_defence` of a unit whose models have ``profiles`` (each once, the
+    first model's first) and ``keywords`` (cached: a pure function of immutable
+    values, asked for every target of every estimate)."""
+    stats = [defence_of(p) for p in profiles]
     first = stats[0]
     return DefenceStats(
         toughness=max(s.toughness for s in stats),
@@ -115,5 +137,5 @@ def unit_defence(unit: Unit) -> DefenceStats:
         wounds=first.wounds,
         invulnerable=first.invulnerable,
         ranged_invulnerable=first.ranged_invulnerable,
-        keywords=unit_keywords(unit),
+        keywords=keywords,
     )

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 from hammerlab.editions.core11.dice_expr import DiceExpr
 from hammerlab.editions.core11.profiles import DefenceStats
@@ -225,13 +226,15 @@ class AttackProfile:
         return self.lethal and self.unsaved >= self.rolled_worth
 
 
+@lru_cache(maxsize=4096)
 def attack_profile(
     weapon: WeaponProfile,
     target: DefenceStats,
     situation: Situation,
     feel_no_pain: int | None = None,
 ) -> AttackProfile:
-    """The attack ``weapon`` makes at a model like ``target`` in ``situation``."""
+    """The attack ``weapon`` makes at a model like ``target`` in ``situation`` (cached:
+    a pure function of immutable values, asked for every model that attacks)."""
     kinds = target.keywords
 
     def active(name: str) -> bool:

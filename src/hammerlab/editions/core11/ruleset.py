@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from hammerlab.editions.base import GamePlan
 from hammerlab.editions.core11.abilities import install
@@ -20,7 +21,7 @@ from hammerlab.editions.flow import Flow
 from hammerlab.editions.plugins import plugin_options
 from hammerlab.editions.turns import unit_lines, victory_lines
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.datasheet import Datasheet, Profile
+from hammerlab.engine.datasheet import Datasheet, Profile, Weapon
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.rules import Parameter, RuleOption
 from hammerlab.errors import IllegalActionError, ProfileError
@@ -48,6 +49,7 @@ class Core11Ruleset:
 
     def __init__(self, library: Wh40kdcLibrary | None = None) -> None:
         self.library = library or Wh40kdcLibrary()
+        self._datasheets: dict[str, Datasheet] = {}
 
     @property
     def options(self) -> tuple[RuleOption, ...]:
@@ -60,8 +62,17 @@ class Core11Ruleset:
         return (COVER_EFFECT,)
 
     def find_unit(self, name: str) -> Datasheet:
-        """A datasheet of the wh40kdc dataset (``Name`` or ``Name [faction]``)."""
-        return self.library.datasheet(name)
+        """A datasheet of the wh40kdc dataset (``Name`` or ``Name [faction]``).
+
+        Read from the dataset once per name (the library finds names as
+        ``name.strip().lower()``): the dataset never changes and a datasheet is
+        immutable, so every battle of a scenario shares one, and the views cached
+        by its profiles and weapons (``defence_of``, ``read_weapon``) are found
+        by identity rather than compared field by field."""
+        key = name.strip().lower()
+        if key not in self._datasheets:
+            self._datasheets[key] = _one_object_per_weapon(self.library.datasheet(name))
+        return self._datasheets[key]
 
     def unit_names(self, query: str = "", army: str = "") -> list[str]:
         """Dataset unit names matching ``query`` (unit or faction) and ``army``."""
@@ -129,6 +140,19 @@ class Core11Ruleset:
     def summary(self, battle: Battle, plan: GamePlan) -> Sequence[str]:
         """Models left per unit, and the winner."""
         return unit_lines(battle) + victory_lines(battle, plan.victory)
+
+
+def _one_object_per_weapon(datasheet: Datasheet) -> Datasheet:
+    """``datasheet`` with equal weapons of its entries (a sergeant's bolt pistol and
+    the troopers') as one object: the same datasheet by value, whose weapons the
+    caches (``read_weapon``) and the grouping of weapons find by identity rather
+    than by comparing their characteristics."""
+    shared: dict[Weapon, Weapon] = {}
+    entries = tuple(
+        replace(entry, weapons=tuple(shared.setdefault(w, w) for w in entry.weapons))
+        for entry in datasheet.entries
+    )
+    return replace(datasheet, entries=entries)
 
 
 def _end_of_turn(battle: Battle, player: str) -> None:

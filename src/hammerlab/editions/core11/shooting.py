@@ -39,12 +39,12 @@ class ShootingType:
 
 
 def _has_weapon(game: Core11Game, unit: Unit, keyword: str) -> bool:
-    """Whether a model of ``unit`` has a ranged weapon with ``keyword``."""
-    for model in unit.alive_models:
-        for weapon in model.weapons:
-            profile = readable(game, weapon)
-            if profile is not None and not profile.melee and profile.has(keyword):
-                return True
+    """Whether a model of ``unit`` has a ranged weapon with ``keyword`` (each weapon
+    read once, in the order the models carry them)."""
+    for weapon in dict.fromkeys(w for model in unit.alive_models for w in model.weapons):
+        profile = readable(game, weapon)
+        if profile is not None and not profile.melee and profile.has(keyword):
+            return True
     return False
 
 

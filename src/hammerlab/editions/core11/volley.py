@@ -20,16 +20,12 @@ to the windows.
 
 from __future__ import annotations
 
+from math import inf
+
 from hammerlab.editions.core11.attacks import Battery, resolve_battery, take_hazardous_tests
 from hammerlab.editions.core11.events import TargetSelected
 from hammerlab.editions.core11.fire_control import FireControl
-from hammerlab.editions.core11.positions import (
-    distance_to,
-    engaged_with,
-    is_engaged,
-    sees,
-    unit_distance,
-)
+from hammerlab.editions.core11.positions import engagements, seeing, unit_distance
 from hammerlab.editions.core11.profiles import is_monster_or_vehicle, unit_keywords
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.weapons import WeaponError, WeaponProfile, read_weapon
@@ -41,6 +37,7 @@ from hammerlab.editions.core11.windows import (
 )
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
+from hammerlab.engine.geometry import gap_table
 from hammerlab.engine.timing import Occasion
 from hammerlab.engine.units import Model, Unit
 
@@ -62,9 +59,7 @@ def fire(game: Core11Game, unit: Unit, control: FireControl) -> list[str]:
         if battery.target not in attacked:
             attacked.append(battery.target)
             game.board.open(Occasion(RANGED_ATTACK, actor=unit.id, subject=battery.target))
-        firing = [
-            m for m in battery.models if model_may_attack(game, unit, m, battery, target, control)
-        ]
+        firing = attackers(game, unit, battery.models, battery, target, control)
         resolve_battery(game, unit, battery, firing, control)
     take_hazardous_tests(game, unit, batteries)
     game.board.open(Occasion(AFTER_ATTACKS, actor=unit.id, related=tuple(attacked)))
@@ -95,13 +90,14 @@ def _batteries(game: Core11Game, unit: Unit, control: FireControl) -> list[Batte
     armed: list[tuple[Model, list[tuple[Weapon, WeaponProfile]]]] = []
     for model in unit.alive_models:
         armed.append((model, []))
+        big = is_monster_or_vehicle(model, unit)
         for weapon in model.weapons:
             profile = readable(game, weapon)
             if profile is None or profile.melee:
                 continue
             if (model.id, profile.group) in game.one_shot_spent:
                 continue
-            if control.weapon_allowed(is_monster_or_vehicle(model, unit), profile):
+            if control.weapon_allowed(big, profile):
                 armed[-1][1].append((weapon, profile))
     for model, carried in _sidearms(game, unit, control, armed):
         for weapon, profile in carried:
@@ -171,29 +167,42 @@ def _sidearms(
     return kept
 
 
-def model_may_attack(
+def attackers(
     game: Core11Game,
     unit: Unit,
-    model: Model,
+    models: list[Model],
     battery: Battery,
     target: Unit,
     control: FireControl,
-) -> bool:
-    """Whether ``model`` may attack ``target`` with the battery's weapon: alive, in
-    range, able to see it (unless 10.07 lets it fire unseen), and allowed by the
-    shooting type."""
-    if not model.alive or distance_to(model, target) > battery.profile.range:
-        return False
-    if control.needs_sight(battery.profile) and not sees(game.battle, model, target):
-        return False
-    engaged_ids = {u.id for u in engaged_with(game.battle, unit)}
-    return control.target_allowed(
-        is_monster_or_vehicle(model, unit),
-        battery.profile,
-        target.id in engaged_ids,
-        is_engaged(game.battle, target),
-        bool({"MONSTER", "VEHICLE"} & unit_keywords(target)),
-    )
+) -> list[Model]:
+    """The models of ``models`` that may attack ``target`` with the battery's weapon:
+    alive, in range, able to see it (unless 10.07 lets it fire unseen), and allowed
+    by the shooting type (the units' engagement, the same for every model, asked
+    once for them all)."""
+    alive = [m for m in models if m.alive]
+    gaps = gap_table(alive, target.alive_models)  # distance_to, for every model at once
+    reach = battery.profile.range
+    ready = [m for m, row in zip(alive, gaps, strict=True) if min(row, default=inf) <= reach]
+    if control.needs_sight(battery.profile):
+        seen = seeing(game.battle, ready, target)
+        ready = [m for m, sees_it in zip(ready, seen, strict=True) if sees_it]
+    if not ready:
+        return []
+    pairs = engagements(game.battle)
+    engaged_with_shooter = target.id in pairs.get(unit.id, ())
+    target_engaged = target.id in pairs
+    target_big = bool({"MONSTER", "VEHICLE"} & unit_keywords(target))
+    return [
+        m
+        for m in ready
+        if control.target_allowed(
+            is_monster_or_vehicle(m, unit),
+            battery.profile,
+            engaged_with_shooter,
+            target_engaged,
+            target_big,
+        )
+    ]
 
 
 def eligible_targets(
@@ -212,7 +221,7 @@ def eligible_targets(
         limit = game.target_limits.get(target.id)
         if limit is not None and unit_distance(unit, target) > limit:
             continue
-        if any(model_may_attack(game, unit, m, battery, target, control) for m in battery.models):
+        if attackers(game, unit, battery.models, battery, target, control):
             eligible.append(target)
     return sorted(eligible, key=lambda t: unit_distance(unit, t))
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, fields
+from functools import cached_property, lru_cache
 
 from hammerlab.editions.core11.dice_expr import DiceExpr, DiceExpressionError
 from hammerlab.engine.datasheet import Weapon
@@ -167,12 +167,29 @@ class WeaponProfile:
     unknown: tuple[str, ...]
     """Keywords hammerlab does not implement (reported, never ignored silently)."""
 
+    def __hash__(self) -> int:
+        """Hashed once: the exact odds and attack profiles are cached by it, asked
+        on every estimate and every attack."""
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash(tuple(getattr(self, f.name) for f in fields(self)))
+
+    @cached_property
+    def keyword_names(self) -> frozenset[str]:
+        """The canonical names of :attr:`keywords` (worked out once: asked on every
+        attack, of every weapon, for each keyword the rules look for)."""
+        return frozenset(k.name for k in self.keywords)
+
     def has(self, name: str) -> bool:
         """Whether the profile has the keyword ``name`` (any target condition)."""
-        return any(k.name == name for k in self.keywords)
+        return name in self.keyword_names
 
     def against(self, name: str, target_keywords: Iterable[str]) -> WeaponKeyword | None:
         """Keyword ``name`` if the profile has it and it works against the target."""
+        if name not in self.keyword_names:
+            return None
         kinds = frozenset(target_keywords)
         return next((k for k in self.keywords if k.name == name and k.active_against(kinds)), None)
 

@@ -1,0 +1,317 @@
+"""core11's speed-ups change how fast an answer comes, never the answer.
+
+Each mechanism is held to the rule's plain reading, measured model by model
+with the engine's own ``base_distance`` and ``can_see``: engagement (03.04,
+every pair of models within 2"), the distance between units, sight, cover
+(13.08), the models that may attack (04.02), a move's longest allowed part
+(09.05), and the cached typed views against a fresh read. Layouts are drawn
+by seeded random generators (bounded, the same on every run); whole example
+battles are played with every cache emptied first and warm, and must log the
+same.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from core11_kit import battle, game, gun, library_unit, place, ruleset, sheet
+
+from hammerlab.analysis.battles import prepare
+from hammerlab.editions.base import play
+from hammerlab.editions.core11 import abilities, odds, positions, profiles, rolls, weapons
+from hammerlab.editions.core11.attacks import Battery
+from hammerlab.editions.core11.fire_control import FireControl
+from hammerlab.editions.core11.movement import ends_unengaged, move_toward
+from hammerlab.editions.core11.positions import (
+    COVER_KINDS,
+    ENGAGEMENT_RANGE,
+    engaged_with,
+    engagements,
+    has_cover,
+    is_engaged,
+    seeing,
+    unit_distance,
+)
+from hammerlab.editions.core11.profiles import (
+    defence_of,
+    is_monster_or_vehicle,
+    model_keywords,
+    unit_defence,
+    unit_keywords,
+)
+from hammerlab.editions.core11.rolls import Situation, attack_profile
+from hammerlab.editions.core11.volley import attackers
+from hammerlab.editions.core11.weapons import read_weapon
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.battlefield import TerrainArea
+from hammerlab.engine.geometry import base_distance
+from hammerlab.engine.moves import longest_allowed, path_clear, toward
+from hammerlab.engine.units import Model, Unit
+from hammerlab.io.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+SEEDS = range(12)
+
+RUIN = TerrainArea("Ruin", ((20.0, 14.0), (34.0, 14.0), (34.0, 22.0), (20.0, 22.0)), cover_save=5)
+WALL = TerrainArea(
+    "Wall", ((36.0, 10.0), (37.0, 10.0), (37.0, 30.0), (36.0, 30.0)), blocks_sight=True
+)
+
+
+def _scatter(seed: int, terrain: tuple[TerrainArea, ...] = ()) -> Battle:
+    """Four units (two a side, 1 to 5 models on 25, 32 or 40 mm bases, some of them
+    VEHICLEs) dropped at random in a 30" x 24" corner, so that some stand within 2"."""
+    draw = random.Random(seed)
+    units = []
+    for index, player in enumerate(("A", "B", "A", "B")):
+        kinds = ("VEHICLE",) if draw.random() < 0.25 else ("INFANTRY",)
+        made = place(
+            f"u{index}",
+            sheet(f"Squad {index}", draw.randint(1, 5), [gun()], keywords=kinds),
+            player,
+            (0.0, 0.0),
+        )
+        for model in made.models:
+            model.position = (draw.uniform(10.0, 40.0), draw.uniform(8.0, 32.0))
+            model.base_mm = draw.choice((25.0, 32.0, 40.0))
+        units.append(made)
+    return battle(units, terrain=terrain)
+
+
+def _changes(fight: Battle, seed: int) -> list[Callable[[], None]]:
+    """A move of one model and the loss of another: what the caches must notice."""
+    draw = random.Random(seed + 1000)
+    models = [m for u in fight.units.values() for m in u.models]
+    mover, casualty = draw.sample(models, 2)
+
+    def move() -> None:
+        mover.position = (mover.position[0] + draw.uniform(-3.0, 3.0), mover.position[1] + 1.0)
+
+    def kill() -> None:
+        casualty.wounds_left = 0
+
+    return [move, kill]
+
+
+def _pairwise_engaged(fight: Battle, unit: Unit) -> list[Unit]:
+    """03.04, read plainly: the enemy units with a model within 2" of one of ``unit``'s."""
+    return [
+        enemy
+        for enemy in fight.enemies_of(unit)
+        if any(
+            base_distance(m, e) <= ENGAGEMENT_RANGE
+            for m in unit.alive_models
+            for e in enemy.alive_models
+        )
+    ]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_engagement_is_any_pair_of_models_within_2_inches_and_follows_the_table(seed: int) -> None:
+    fight = _scatter(seed)
+    for change in [lambda: None, *_changes(fight, seed)]:
+        change()
+        for unit in fight.units.values():
+            plain = _pairwise_engaged(fight, unit)
+            assert engaged_with(fight, unit) == plain
+            assert is_engaged(fight, unit) == bool(plain)
+            assert list(engagements(fight).get(unit.id, ())) == [u.id for u in plain]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_unit_distance_is_the_least_base_distance_and_follows_the_table(seed: int) -> None:
+    fight = _scatter(seed)
+    units = list(fight.units.values())
+    for change in [lambda: None, *_changes(fight, seed)]:
+        change()
+        for a in units:
+            for b in units:
+                pairs = [base_distance(m, e) for m in a.alive_models for e in b.alive_models]
+                assert unit_distance(a, b) == min(pairs, default=float("inf"))
+
+
+def _plain_cover(fight: Battle, shooter: Model, unit: Unit) -> bool:
+    """13.08 as hammerlab reads it (``has_cover``'s docstring), with shapely's own
+    ``contains`` for each area."""
+    field = fight.battlefield
+
+    def covered(target: Model) -> bool:
+        inside = [
+            a for a in field.terrain if a.cover_save is not None and a.contains(target.position)
+        ]
+        if inside and COVER_KINDS & model_keywords(unit, target):
+            return True
+        return any(
+            not area.contains(target.position)
+            for area in field.cover_between(shooter.position, target.position)
+        )
+
+    models = unit.alive_models
+    return bool(models) and all(covered(m) for m in models)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_cover_and_sight_answer_for_each_shooter_as_one_model_at_a_time(seed: int) -> None:
+    fight = _scatter(seed, terrain=(RUIN, WALL))
+    for unit in fight.units.values():
+        for target in fight.enemies_of(unit):
+            shooters = unit.alive_models
+            assert has_cover(fight, shooters, target) == [
+                _plain_cover(fight, m, target) for m in shooters
+            ]
+            plain_sight = [
+                any(fight.battlefield.can_see(m.position, t.position) for t in target.alive_models)
+                for m in shooters
+            ]
+            assert seeing(fight, shooters, target) == plain_sight
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize(
+    "control",
+    [FireControl("normal"), FireControl("close-quarters", close_quarters=True)],
+    ids=["normal", "close-quarters"],
+)
+def test_attackers_are_the_models_that_reach_see_and_may_target_one_by_one(
+    seed: int, control: FireControl
+) -> None:
+    """04.02: each model "Visible ... Within range"; engagement as :class:`FireControl` allows."""
+    fight = _scatter(seed, terrain=(WALL,))
+    played = game(fight)
+    for unit in fight.units.values():
+        weapon = unit.models[0].weapons[0]
+        battery = Battery(weapon, read_weapon(weapon), list(unit.models))
+        for target in fight.enemies_of(unit):
+            ours = {u.id for u in _pairwise_engaged(fight, unit)}
+            plain = [
+                m
+                for m in unit.models
+                if m.alive
+                and min(base_distance(m, t) for t in target.alive_models) <= battery.profile.range
+                and any(
+                    fight.battlefield.can_see(m.position, t.position) for t in target.alive_models
+                )
+                and control.target_allowed(
+                    is_monster_or_vehicle(m, unit),
+                    battery.profile,
+                    target.id in ours,
+                    bool(_pairwise_engaged(fight, target)),
+                    bool({"MONSTER", "VEHICLE"} & unit_keywords(target)),
+                )
+            ]
+            assert attackers(played, unit, battery.models, battery, target, control) == plain
+
+
+def _plain_move(
+    fight: Battle, unit: Unit, goal: tuple[float, float], distance: float
+) -> tuple[float, float]:
+    """09.05's longest move with every model of the table measured at every step."""
+    blocking = [
+        m for other in fight.units.values() if other is not unit for m in other.alive_models
+    ]
+
+    def allowed(vector: tuple[float, float]) -> bool:
+        return ends_unengaged(fight, unit, vector) and path_clear(
+            fight, unit.alive_models, vector, blocking
+        )
+
+    return longest_allowed(toward(unit, goal, distance), allowed)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_move_goes_as_far_as_with_every_model_measured(seed: int) -> None:
+    """09.05: "Your unit must be unengaged" after the move, and no base crossed."""
+    fight = _scatter(seed)
+    played = game(fight)
+    draw = random.Random(seed + 2000)
+    for unit in fight.units.values():
+        goal = (draw.uniform(0.0, 60.0), draw.uniform(0.0, 40.0))
+        distance = draw.uniform(1.0, 12.0)
+        assert move_toward(played, unit, goal, distance) == _plain_move(fight, unit, goal, distance)
+
+
+def test_the_cached_views_answer_as_a_fresh_read() -> None:
+    """Typed views cached by immutable profiles and weapons are what reading anew gives."""
+    boyz = library_unit("b", "Boyz", "B", (10.0, 10.0))
+    marines = library_unit("m", "Intercessor Squad", "A", (10.0, 30.0))
+    for unit in (boyz, marines):
+        for model in unit.models:
+            assert defence_of(model.profile) == defence_of.__wrapped__(model.profile)
+            assert model_keywords(unit, model) == frozenset(
+                k.upper() for k in (*unit.datasheet.keywords, *model.profile.keywords)
+            )
+        kinds = {k.upper() for k in unit.datasheet.keywords}
+        kinds |= {k.upper() for m in unit.alive_models for k in m.profile.keywords}
+        assert unit_keywords(unit) == kinds
+        stats = [defence_of.__wrapped__(m.profile) for m in unit.alive_models]
+        assert unit_defence(unit) == profiles.DefenceStats(
+            toughness=max(s.toughness for s in stats),
+            save=stats[0].save,
+            wounds=stats[0].wounds,
+            invulnerable=stats[0].invulnerable,
+            ranged_invulnerable=stats[0].ranged_invulnerable,
+            keywords=frozenset(kinds),
+        )
+        for weapon in {w for m in unit.models for w in m.weapons}:
+            profile = read_weapon(weapon)
+            assert hash(profile) == hash(read_weapon.__wrapped__(weapon))
+            assert profile.keyword_names == {k.name for k in profile.keywords}
+            for situation in (
+                Situation(),
+                Situation(half_range=True, cover=True, target_models=10),
+            ):
+                target = unit_defence(boyz if unit is marines else marines)
+                cached = attack_profile(profile, target, situation)
+                assert cached == attack_profile.__wrapped__(profile, target, situation)
+
+
+def test_a_datasheet_read_once_shares_its_equal_weapons_and_equals_the_dataset() -> None:
+    """The Intercessors' sergeant and troopers carry equal bolt pistols: one object."""
+    name = "Intercessor Squad"
+    sheet_read = ruleset().find_unit(name)
+    assert sheet_read == ruleset().library.datasheet(name)
+    assert ruleset().find_unit(f"  {name.upper()} ") is sheet_read
+    carried = [w for entry in sheet_read.entries for w in entry.weapons]
+    for a in carried:
+        for b in carried:
+            assert (a is b) == (a == b)
+    assert len(carried) > len({id(w) for w in carried})
+
+
+def _empty_caches() -> None:
+    """Forget every answer core11's caches remember."""
+    for cached in (
+        abilities._reading,
+        positions._engagements,
+        positions._closest_gap,
+        positions._has_cover,
+        profiles.defence_of,
+        profiles.movement_of,
+        profiles._upper_union,
+        profiles._unit_defence,
+        rolls.attack_profile,
+        weapons.read_weapon,
+        odds.kill_odds,
+    ):
+        cached.cache_clear()
+    positions._LAST.asked = None
+
+
+@pytest.mark.parametrize(
+    "name", ["core11_whole_turn.toml", "core11_ruling_ranged_attack.toml", "core11_whole_game.toml"]
+)
+def test_an_example_logs_the_same_with_every_cache_empty_or_warm(name: str) -> None:
+    path = ROOT / "examples" / name
+    scenario = load_scenario(path)
+
+    def log() -> str:
+        ready = prepare(scenario, str(path), seed=2)
+        play(ready.battle, ready.ruleset, ready.plan)
+        return ready.battle.log.json_lines()
+
+    _empty_caches()
+    cold = log()
+    assert log() == cold
