@@ -39,7 +39,9 @@ is for and the numbers measured over ``examples/matchups/``.
   can shoot it. Embark: never (staying out is the first choice).
 - Move: advance, except when diving for cover (nearest cover), and in the
   movement phase a unit whose Heavy/Salvo/Ordnance weapons can already hurt
-  an enemy holds still (unless Relentless).
+  an enemy holds still (unless Relentless), and one that an enemy's charge
+  next turn would gain more against than its own best charge would gain
+  retreats (:func:`move_plans.wants_to_retreat`).
 - Charger and charge target: the best :func:`plans.charge_or_be_charged`
   (chance to reach times the fight's edge and the enemy charge it
   forestalls, less the Overwatch it will take); none when no value is positive.
@@ -89,6 +91,7 @@ from hammerlab.editions.waffle.fight import attacks_of, melee_options
 from hammerlab.editions.waffle.flyers import is_zooming
 from hammerlab.editions.waffle.jink_plans import wants_to_jink
 from hammerlab.editions.waffle.melee_grenades import may_attack
+from hammerlab.editions.waffle.move_plans import RETREAT, wants_to_retreat
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
 from hammerlab.editions.waffle.outflank import edge_of, entry_shifts
 from hammerlab.editions.waffle.plans import (
@@ -611,6 +614,8 @@ class WaffleAI(PsychicChoices):
         unit = battle.unit(decision.context.unit)
         movement = decision.context.phase == "movement"
         preferred = "hold" if movement and _gun_line(battle, unit) else "advance"
+        if movement and preferred == "advance" and wants_to_retreat(battle, unit):
+            preferred = RETREAT
         if movement and is_zooming(unit):
             preferred = zoom_intent(battle, unit, preferred)
         return labels.index(preferred)
