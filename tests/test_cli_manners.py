@@ -59,11 +59,17 @@ def test_battle_json_is_one_document_with_the_documented_keys() -> None:
     assert document["stopped_before_turn"] is None
     for unit in document["units"]:
         assert unit["models_left"] + unit["models_destroyed"] == unit["starting_models"]
-    # kill points, from the units alone: a player scores each enemy unit with no model left
+    # the scores, from the units alone: by kill points a player scores each enemy unit
+    # with no model left; by models destroyed, each enemy model destroyed
     owners = {u["player"] for u in document["units"]}
-    expected = {
-        p: sum(u["models_left"] == 0 for u in document["units"] if u["player"] != p) for p in owners
-    }
+    assert document["victory"] == spec["plan"].get("victory", "kill_points")
+
+    def scored(unit: dict[str, int]) -> int:
+        if document["victory"] == "kill_points":
+            return int(unit["models_left"] == 0)
+        return unit["models_destroyed"]
+
+    expected = {p: sum(scored(u) for u in document["units"] if u["player"] != p) for p in owners}
     assert document["scores"] == expected
     best = max(expected.values())
     leaders = [p for p, n in expected.items() if n == best]

@@ -63,6 +63,7 @@ from hammerlab.editions.waffle.rules.reactions import (
 from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS
 from hammerlab.editions.waffle.shooting import targets_for
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.victory_worth import model_worth
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
 from hammerlab.engine.memo import decision_scope, state_of_play
@@ -136,9 +137,13 @@ def slow_next_turn_value(battle: Battle, unit: Unit) -> float:
         return max([0.0, *values])
 
     charge = charge_at(move)
-    shots = max([0.0, *(expected_attack(battle, unit, e, FireOrders()) for e in enemies)])
-    snaps = max([0.0, *(expected_attack(battle, unit, e, FireOrders(snap=True)) for e in enemies)])
-    delay = exposure(battle, unit) if charge <= 0 and charge_at(2 * move) > 0 else 0.0
+    def worth(e: Unit, orders: FireOrders) -> float:
+        return expected_attack(battle, unit, e, orders) * model_worth(battle, e)
+
+    shots = max([0.0, *(worth(e, FireOrders()) for e in enemies)])
+    snaps = max([0.0, *(worth(e, FireOrders(snap=True)) for e in enemies)])
+    exposed = exposure(battle, unit) * model_worth(battle, unit)
+    delay = exposed if charge <= 0 and charge_at(2 * move) > 0 else 0.0
     return max(charge, shots - snaps, delay)
 
 
@@ -177,7 +182,7 @@ def slow_reaction(battle: Battle, decision: Decision[Any]) -> int:
     if DIVE in labels:
         gain = dive_gain(battle, unit, attacker)
         dive = gain - slow_next_turn_value(battle, unit) if gain > 0 else gain
-    if returned > RETURN_FIRE_FLOOR and returned >= dive:
+    if returned > RETURN_FIRE_FLOOR and returned * model_worth(battle, attacker) >= dive:
         return labels.index(RETURN_FIRE)
     if dive > 0:
         return labels.index(DIVE)
@@ -190,20 +195,22 @@ def slow_flee_and_stay(
     """What falling back and staying cost, every term worked out (``charge_reaction_costs``
     as it was), with the edge risk."""
     models = len(unit.alive_models)
+    own, theirs = model_worth(battle, unit), model_worth(battle, charger)
     reach = charge_chance(battle, charger, unit)
     lost, killed = melee_exchange(battle, charger, unit)
     off = off_table_chance(battle, unit)
     margin = lost - killed
     broken = 1 - leadership_pass_chance(unit, round(margin)) if margin > 0 else 0.0
-    shot = exposure(battle, unit)
-    stay = reach * (margin + broken * off * max(0.0, models - lost)) + (1 - reach) * shot
-    stay -= overwatch
+    net = lost * own - killed * theirs
+    shot = exposure(battle, unit) * own
+    stay = reach * (net + broken * off * max(0.0, models - lost) * own) + (1 - reach) * shot
+    stay -= overwatch * theirs
     caught = caught_chance(battle, charger, unit)
-    flee = off * models + (caught + chased_chance(battle, charger, unit)) * margin
+    flee = off * models * own + (caught + chased_chance(battle, charger, unit)) * net
     flee += (1 - off - caught) * shot
     if not unit.has_rule("And They Shall Know No Fear"):
         flee += (1 - off) * slow_next_turn_value(battle, unit)
-    return min(flee, models), min(stay, models), off > 0 and lost < models
+    return min(flee, models * own), min(stay, models * own), off > 0 and lost < models
 
 
 class Checked:

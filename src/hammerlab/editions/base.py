@@ -32,6 +32,12 @@ class GamePlan:
     destroyed) or ``models_destroyed`` (one per enemy model removed)."""
 
 
+VICTORY = "victory"
+"""The key in ``battle.memory`` of the game's ``GamePlan.victory``, which
+:func:`begin_play` records there so that an edition's AI can weigh what a
+choice is worth to the score."""
+
+
 class Ruleset(Protocol):
     """An edition: its rules, options, unit library and AI."""
 
@@ -134,7 +140,9 @@ def describe_ruleset(ruleset: Ruleset) -> dict[str, Any]:
 
 def begin_play(battle: Battle, ruleset: Ruleset, plan: GamePlan) -> Play:
     """A game of ``plan`` on ``battle`` about to start: the edition is set up and
-    the cursor stands before the first turn."""
+    the cursor stands before the first turn (the plan's victory condition
+    recorded in ``battle.memory[VICTORY]``)."""
+    battle.memory[VICTORY] = plan.victory
     ruleset.start(battle)
     return Play(battle, only(ruleset.flow(), plan.phases), 1, plan.turns)
 

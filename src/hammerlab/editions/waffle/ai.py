@@ -39,7 +39,9 @@ is for and the numbers measured over ``examples/matchups/``.
   can shoot it. Embark: never (staying out is the first choice).
 - Move: advance, except when diving for cover (nearest cover), and in the
   movement phase a unit whose Heavy/Salvo/Ordnance weapons can already hurt
-  an enemy holds still (unless Relentless).
+  an enemy holds still (unless Relentless), and one that an enemy's charge
+  next turn would gain more against than its own best charge would gain
+  retreats (:func:`move_plans.wants_to_retreat`).
 - Charger and charge target: the best :func:`plans.charge_or_be_charged`
   (chance to reach times the fight's edge and the enemy charge it
   forestalls, less the Overwatch it will take); none when no value is positive.
@@ -89,6 +91,7 @@ from hammerlab.editions.waffle.fight import attacks_of, melee_options
 from hammerlab.editions.waffle.flyers import is_zooming
 from hammerlab.editions.waffle.jink_plans import wants_to_jink
 from hammerlab.editions.waffle.melee_grenades import may_attack
+from hammerlab.editions.waffle.move_plans import RETREAT, wants_to_retreat
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
 from hammerlab.editions.waffle.outflank import edge_of, entry_shifts
 from hammerlab.editions.waffle.plans import (
@@ -132,6 +135,7 @@ from hammerlab.editions.waffle.state import st, state_of
 from hammerlab.editions.waffle.tank_shock_plans import death_or_glory_choice, tank_shock_choice
 from hammerlab.editions.waffle.transport_plans import wants_to_disembark
 from hammerlab.editions.waffle.transports import DISEMBARK, STAY_ABOARD
+from hammerlab.editions.waffle.victory_worth import model_worth
 from hammerlab.editions.waffle.wounds import typical_profile
 from hammerlab.editions.waffle.zoom_plans import zoom_intent
 from hammerlab.engine.battle import Battle
@@ -171,27 +175,30 @@ def target_value(
     battle: Battle, unit: Unit, enemy: Unit, weapons: list[str] | None = None
 ) -> float:
     """What shooting ``enemy`` (with ``weapons``, default all) is worth: expected
-    casualties, net of friendly fire.
+    casualties, each worth what the victory condition gives for it
+    (:func:`victory_worth.model_worth`), net of friendly fire.
 
     A unit locked in combat is worth -1 (never preferred) unless the rules let
     it be targeted (:func:`shooting.may_target`: the option
-    ``shooting_into_combat``) and the expected enemy casualties are at least
-    :data:`MELEE_RISK_RATIO` times the expected friendly ones.
+    ``shooting_into_combat``) and the expected enemy casualties' worth is at
+    least :data:`MELEE_RISK_RATIO` times the friendly ones'.
     """
+    worth = model_worth(battle, enemy)
     if not st(battle, enemy).locked_in_combat:
-        return expected_attack(battle, unit, enemy, FireOrders(), weapons)
+        return expected_attack(battle, unit, enemy, FireOrders(), weapons) * worth
     if not may_target(battle, unit, enemy):
         return -1.0
     orders = orders_against(battle, enemy, FireOrders())
-    gain = expected_attack(battle, unit, enemy, orders, weapons)
+    gain = expected_attack(battle, unit, enemy, orders, weapons) * worth
     risk = stray_risk(battle, unit, enemy, orders)
     return gain - risk if gain > 0 and gain >= MELEE_RISK_RATIO * risk else -1.0
 
 
 def stray_risk(battle: Battle, unit: Unit, enemy: Unit, orders: FireOrders) -> float:
-    """Expected casualties of ``unit``'s own side from its rolls of 1-2 into ``enemy``'s melee.
+    """What ``unit``'s own side loses (casualties times :func:`victory_worth.model_worth`)
+    from its rolls of 1-2 into ``enemy``'s melee.
 
-    The shooter sends them to its least exposed engaged unit. A Snap Shot hits
+    The shooter sends them to its engaged unit that would lose least. A Snap Shot hits
     with chance ``p`` (the BS :func:`attacks.shot_bs` gives the unit's most
     common model); a stray happens with chance 1/3, so the friendly casualties
     are those of snap-shooting that unit scaled by (1/3)/``p``. Strays hitting
@@ -203,7 +210,9 @@ def stray_risk(battle: Battle, unit: Unit, enemy: Unit, orders: FireOrders) -> f
     typical = typical_profile(unit)
     model = next(m for m in unit.alive_models if m.profile is typical)
     scale = STRAY_CHANCE / p_hit(shot_bs(battle, model, True))
-    return scale * min(expected_attack(battle, unit, f, orders) for f in friends)
+    return scale * min(
+        expected_attack(battle, unit, f, orders) * model_worth(battle, f) for f in friends
+    )
 
 
 @dataclass(frozen=True)
@@ -279,7 +288,8 @@ def wants_to_run(battle: Battle, unit: Unit) -> bool:
 
 @dataclass(frozen=True)
 class ChargeReactionCosts:
-    """Expected models a charged unit loses by staying or by falling back."""
+    """Expected models a charged unit loses by staying or by falling back, each
+    worth what the victory condition gives for it (:func:`victory_worth.model_worth`)."""
 
     stay: float
     flee: float
@@ -292,7 +302,9 @@ class ChargeReactionCosts:
 def charge_reaction_costs(
     battle: Battle, unit: Unit, charger: Unit, overwatch: float
 ) -> ChargeReactionCosts:
-    """Staying against falling back, in models the unit expects to lose.
+    """Staying against falling back, in models the unit expects to lose (each
+    model, its own or the charger's, worth what the victory condition gives
+    for it: :func:`victory_worth.model_worth`).
 
     Staying: if the charge reaches (:func:`plans.charge_chance`), the fight's
     net losses (:func:`expected.melee_exchange`) and, when it loses the
@@ -328,28 +340,32 @@ def charge_reaction_bounds(
     does) never works out the charges of the unit's next turn.
     """
     models = len(unit.alive_models)
+    own, theirs = model_worth(battle, unit), model_worth(battle, charger)
+    cap = models * own
     reach = charge_chance(battle, charger, unit)
     lost, killed = melee_exchange(battle, charger, unit)
     off = off_table_chance(battle, unit)
     margin = lost - killed
     broken = 1 - leadership_pass_chance(unit, round(margin)) if margin > 0 else 0.0
-    shot = exposure(battle, unit)
-    stay = reach * (margin + broken * off * max(0.0, models - lost)) + (1 - reach) * shot
-    stay -= overwatch
+    net = lost * own - killed * theirs
+    shot = exposure(battle, unit) * own
+    stay = reach * (net + broken * off * max(0.0, models - lost) * own) + (1 - reach) * shot
+    stay -= overwatch * theirs
     caught = caught_chance(battle, charger, unit)
-    flee = off * models + (caught + chased_chance(battle, charger, unit)) * margin
+    flee = off * cap + (caught + chased_chance(battle, charger, unit)) * net
     flee += (1 - off - caught) * shot
     if unit.has_rule("And They Shall Know No Fear"):
-        yield ChargeReactionCosts(min(stay, models), min(flee, models), off, lost < models)
+        yield ChargeReactionCosts(min(stay, cap), min(flee, cap), off, lost < models)
         return
     bound = float("-inf")
     for part in next_turn_parts(battle, unit):
         bound = max(bound, flee + (1 - off) * part)
-        yield ChargeReactionCosts(min(stay, models), min(bound, models), off, lost < models)
+        yield ChargeReactionCosts(min(stay, cap), min(bound, cap), off, lost < models)
 
 
 def dive_gain(battle: Battle, unit: Unit, attacker: Unit) -> float:
-    """Models going to ground saves from the enemy units still to shoot this phase.
+    """Models going to ground saves from the enemy units still to shoot this phase
+    (each worth what the victory condition gives for it: :func:`victory_worth.model_worth`).
 
     Each enemy unit that may still shoot and could target ``unit`` counts
     with what it would kill as things are, less what it would kill were the
@@ -368,7 +384,7 @@ def dive_gain(battle: Battle, unit: Unit, attacker: Unit) -> float:
             continue
         exposed = expected_attack(battle, enemy, unit, FireOrders())
         gain += exposed - expected_attack(battle, enemy, unit, FireOrders(), gone_to_ground=True)
-    return gain
+    return gain * model_worth(battle, unit)
 
 
 def dive_bounds(battle: Battle, unit: Unit, attacker: Unit) -> Iterator[float]:
@@ -566,6 +582,7 @@ class WaffleAI(PsychicChoices):
         if RETURN_FIRE in labels:
             returned = expected_attack(battle, unit, attacker, RETURN_FIRE_ORDERS)
         fires_back = returned > RETURN_FIRE_FLOOR
+        returned *= model_worth(battle, attacker)
         dive = -1.0
         if DIVE in labels:
             for dive in dive_bounds(battle, unit, attacker):  # the last is exact
@@ -597,6 +614,8 @@ class WaffleAI(PsychicChoices):
         unit = battle.unit(decision.context.unit)
         movement = decision.context.phase == "movement"
         preferred = "hold" if movement and _gun_line(battle, unit) else "advance"
+        if movement and preferred == "advance" and wants_to_retreat(battle, unit):
+            preferred = RETREAT
         if movement and is_zooming(unit):
             preferred = zoom_intent(battle, unit, preferred)
         return labels.index(preferred)

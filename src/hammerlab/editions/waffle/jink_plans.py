@@ -4,7 +4,8 @@ Like Dive for Cover (``ai.dive_gain``), Jink is worth the casualties its 4+
 cover save spares the unit from the enemy units still to shoot at it this
 phase, the attacker first; it costs what Snap Shots take from the unit's own
 shooting next turn. Both are the rules' own estimates
-(:func:`expected.expected_attack`, asked "what if it Jinked").
+(:func:`expected.expected_attack`, asked "what if it Jinked"), each model
+worth what the victory condition gives for it (:func:`victory_worth.model_worth`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from hammerlab.editions.waffle.expected import expected_attack
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.shooting import targets_for
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.victory_worth import model_worth
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
 
@@ -29,7 +31,7 @@ def jink_gain(battle: Battle, unit: Unit, attacker: Unit) -> float:
             continue
         exposed = expected_attack(battle, enemy, unit, FireOrders(), jinking=False)
         gain += exposed - expected_attack(battle, enemy, unit, FireOrders(), jinking=True)
-    return gain
+    return gain * model_worth(battle, unit)
 
 
 def jink_cost(battle: Battle, unit: Unit) -> float:
@@ -38,8 +40,11 @@ def jink_cost(battle: Battle, unit: Unit) -> float:
         [
             0.0,
             *(
-                expected_attack(battle, unit, e, FireOrders())
-                - expected_attack(battle, unit, e, FireOrders(snap=True))
+                (
+                    expected_attack(battle, unit, e, FireOrders())
+                    - expected_attack(battle, unit, e, FireOrders(snap=True))
+                )
+                * model_worth(battle, e)
                 for e in battle.enemies_of(unit)
             ),
         ]

@@ -58,6 +58,7 @@ from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS, SUPPRESSI
 from hammerlab.editions.waffle.special_rules import relentless
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import may_charge
+from hammerlab.editions.waffle.victory_worth import model_worth
 from hammerlab.editions.waffle.wounds import weapon_strength
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
@@ -208,7 +209,9 @@ def overwatch_threat(battle: Battle, charger: Unit, target: Unit) -> float:
 
 @dataclass(frozen=True)
 class ChargeValue:
-    """What declaring a charge is worth, in models."""
+    """What declaring a charge is worth, in models, each worth what the victory
+    condition gives for it (:func:`victory_worth.model_worth`): the fields
+    count models, :attr:`value` weighs them."""
 
     chance: float
     """Chance the charge reaches."""
@@ -223,6 +226,9 @@ class ChargeValue:
     nothing)."""
     overwatch: float
     """What the target's Overwatch is expected to kill first."""
+    worths: tuple[float, float] = (1.0, 1.0)
+    """What a model of the charger and one of the target are worth
+    (:func:`victory_worth.model_worth`)."""
     forestalled: float = 0.0
     """What the target's own charge at the charger next turn is worth to it
     (:func:`counter_charge`): a charge that reaches locks both in combat, so
@@ -235,8 +241,9 @@ class ChargeValue:
         """Models gained, net, against not charging: if it reaches, the fight's
         edge, the shooting it spares and the enemy charge it forestalls; less
         the Overwatch it takes either way."""
-        edge = self.dealt - self.taken + self.spared + self.forestalled
-        return self.chance * edge - self.overwatch
+        own, theirs = self.worths
+        edge = self.dealt * theirs - (self.taken - self.spared) * own + self.forestalled
+        return self.chance * edge - self.overwatch * own
 
 
 def charge_value(battle: Battle, unit: Unit, target: Unit, closer: float = 0.0) -> ChargeValue:
@@ -256,7 +263,8 @@ def _before_overwatch(battle: Battle, unit: Unit, target: Unit, closer: float) -
     dealt, taken = melee_exchange(battle, unit, target)
     survivors = 1 - taken / max(1, len(unit.alive_models))
     spared = expected_attack(battle, target, unit, FireOrders()) * survivors
-    return ChargeValue(chance, dealt, taken, spared, 0.0)
+    worths = (model_worth(battle, unit), model_worth(battle, target))
+    return ChargeValue(chance, dealt, taken, spared, 0.0, worths)
 
 
 def charge_or_be_charged(battle: Battle, unit: Unit, target: Unit) -> ChargeValue:
@@ -330,7 +338,9 @@ def best_charge(battle: Battle, unit: Unit, closer: float = 0.0) -> tuple[Unit |
 
 
 def next_turn_value(battle: Battle, unit: Unit) -> float:
-    """What the unit expects to do in its next turn if it is free to, in models.
+    """What the unit expects to do in its next turn if it is free to, in models
+    (each worth what the victory condition gives for it:
+    :func:`victory_worth.model_worth`).
 
     Going to ground or falling back loses it (the unit then cannot move or
     charge, and fires Snap Shots). The most of: its best charge after a move
@@ -350,13 +360,18 @@ def next_turn_parts(battle: Battle, unit: Unit) -> Iterator[float]:
     part that does, before the charges' fights are worked out."""
     move = move_allowance(unit)
     enemies = battle.enemies_of(unit)
-    shots = max([0.0, *(expected_attack(battle, unit, e, FireOrders()) for e in enemies)])
-    snaps = max([0.0, *(expected_attack(battle, unit, e, FireOrders(snap=True)) for e in enemies)])
+    shots = max([0.0, *(_shot_worth(battle, unit, e, FireOrders()) for e in enemies)])
+    snaps = max([0.0, *(_shot_worth(battle, unit, e, FireOrders(snap=True)) for e in enemies)])
     yield shots - snaps
     charge = best_charge(battle, unit, closer=move)[1]
     yield charge
     if charge <= 0 and best_charge(battle, unit, closer=2 * move)[1] > 0:
-        yield exposure(battle, unit)
+        yield exposure(battle, unit) * model_worth(battle, unit)
+
+
+def _shot_worth(battle: Battle, unit: Unit, enemy: Unit, orders: FireOrders) -> float:
+    """``unit``'s expected casualties on ``enemy`` times what each is worth."""
+    return expected_attack(battle, unit, enemy, orders) * model_worth(battle, enemy)
 
 
 def exposure(battle: Battle, unit: Unit) -> float:
@@ -369,7 +384,9 @@ def exposure(battle: Battle, unit: Unit) -> float:
 
 
 def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:
-    """What Suppressive Fire at ``target`` is worth, in models, against shooting it.
+    """What Suppressive Fire at ``target`` is worth, in models (each worth what the
+    victory condition gives for it: :func:`victory_worth.model_worth`),
+    against shooting it.
 
     Seed 000: nothing is removed, but "if the target unit would have suffered
     enough wounds to take a Morale check" it tests at -1 Ld per wound. The
@@ -410,7 +427,7 @@ def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:
     breaks = tested * (1 - leadership_pass_chance(target, penalty))
     if breaks <= 0:
         return 0.0
-    lost = off_table_chance(battle, target) * len(target.alive_models)
+    lost = off_table_chance(battle, target) * len(target.alive_models) * model_worth(battle, target)
     if not target.has_rule("And They Shall Know No Fear"):
         lost += next_turn_value(battle, target)
     return breaks * lost

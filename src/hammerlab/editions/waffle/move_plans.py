@@ -1,0 +1,45 @@
+"""Where the heuristic moves a unit: out of reach of a charge it would rather not take.
+
+Seed 004: "a charge can usually only be declared on a unit up to 12" away
+... Roll 2D6. This is your charge range"; an enemy unit moves first (6", 12"
+for fast units: :func:`movement.move_allowance`) and then charges. A unit
+that advances walks into that reach. When an enemy unit's charge at it next
+turn is worth more to the enemy than the unit's own best charge after its
+move is worth to it (each in models weighed by the victory condition:
+:func:`plans.counter_charge`, :func:`plans.best_charge`), advancing offers
+the enemy the better fight, so the unit retreats toward its own table edge
+instead, which puts the 2D6 roll (and the enemy's move) further from it.
+
+*Situation*: a Space Marine Captain (one model, a kill point of his own)
+that twenty Boyz would charge and pull down, with no charge of his own worth
+making, stays back with his squad's guns instead of walking into them.
+"""
+
+from __future__ import annotations
+
+from hammerlab.editions.waffle.movement import move_allowance
+from hammerlab.editions.waffle.plans import best_charge, counter_charge
+from hammerlab.editions.waffle.state import st
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.units import Unit
+
+RETREAT = "retreat"
+"""The movement intent toward the unit's own table edge (``movement.INTENTS``)."""
+
+
+def charge_threat(battle: Battle, unit: Unit) -> float:
+    """The most an enemy unit's charge at ``unit`` next turn, after the enemy's
+    move, gains the enemy (:func:`plans.counter_charge`: 0 for a unit that may
+    not charge, or is locked in combat)."""
+    enemies = [e for e in battle.enemies_of(unit) if not st(battle, e).locked_in_combat]
+    return max((counter_charge(battle, e, unit) for e in enemies), default=0.0)
+
+
+def wants_to_retreat(battle: Battle, unit: Unit) -> bool:
+    """Whether ``unit`` should retreat rather than advance in its Movement phase:
+    an enemy's charge at it (:func:`charge_threat`) gains the enemy more than
+    its own best charge after a move (:func:`plans.best_charge`) gains it."""
+    threat = charge_threat(battle, unit)
+    if threat <= 0:
+        return False
+    return threat > best_charge(battle, unit, closer=move_allowance(unit))[1]

@@ -1,0 +1,129 @@
+"""The heuristic weighs casualties by what the battle's victory condition gives for
+them, and a unit stays out of a charge it would rather not take (docs/ai.md,
+"Kill points: what a model is worth", "Retreat from a charge").
+
+Expected values are worked out by hand from the charts in the comments.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import MARINE, A, B, make_battle, profile, row, squad, weapon
+
+from hammerlab.editions.base import VICTORY
+from hammerlab.editions.waffle.ai import WaffleAI, target_value
+from hammerlab.editions.waffle.move_plans import charge_threat, wants_to_retreat
+from hammerlab.editions.waffle.plans import charge_gain, charge_value
+from hammerlab.editions.waffle.victory_worth import model_worth
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.decisions import Choice, Decision, DecisionContext
+
+TROOPER = profile("Trooper", s=3, t=3, i=3, sv="-")
+"""WS4 S3 T3 I3 A1, no save, no guns: no Overwatch, nothing spared."""
+BRUTE = profile("Brute", s=5, t=4, i=3, a=3, sv="-")
+"""WS4 S5 T4 I3 A3, no save."""
+BOLTGUN = weapon("Boltgun", "24", "4", "5", "Rapid Fire")
+
+
+def kill_points(battle: Battle) -> Battle:
+    """``battle`` scored by kill points, as ``begin_play`` records a plan's victory."""
+    battle.memory[VICTORY] = "kill_points"
+    return battle
+
+
+def test_a_model_is_worth_its_share_of_its_units_kill_point() -> None:
+    # Kill points: "one per enemy unit destroyed", so each of ten models is a
+    # tenth of its unit's point and a lone model is a whole one; counting
+    # models destroyed, or with no victory condition recorded, each is one.
+    ten = squad("a", A, TROOPER, [], row(30, 10, 10))
+    one = squad("b", B, TROOPER, [], [(30, 30)])
+    battle = make_battle(ten, one, seed=1)
+    assert model_worth(battle, ten) == model_worth(battle, one) == 1.0
+    battle.memory[VICTORY] = "models_destroyed"
+    assert model_worth(battle, ten) == 1.0
+    kill_points(battle)
+    assert model_worth(battle, ten) == pytest.approx(0.1)
+    assert model_worth(battle, one) == 1.0
+
+
+def test_under_kill_points_a_charge_that_wins_models_can_lose_the_points() -> None:
+    # Five Troopers charge ten 3" away (a row of 2" pitch): of the ten, those
+    # no farther from the chargers than the closest one (2") plus 2" and a
+    # base (1") fight: the seven at x = 30..42 (the one at 44 stands 5.7" off).
+    # Slain: 5 x 2 Attacks x 1/2 (WS4 v WS4: 4+) x 1/2 (S3 v T3: 4+) = 2.5;
+    # lost: 7 x 1 x 1/4 = 1.75 (same Initiative: both strike in full). In
+    # models the charge gains 2.5 - 1.75 = 0.75; by kill points a tenth of a
+    # point each against a fifth: 0.25 - 0.35 = -0.10, so it gains nothing.
+    own = squad("a", A, TROOPER, [], row(30, 10, 5))
+    ten = squad("x", B, TROOPER, [], row(30, 13, 10))
+    battle = make_battle(own, ten, seed=1)
+    assert charge_value(battle, own, ten).value == pytest.approx(0.75)
+    kill_points(battle)
+    assert charge_value(battle, own, ten).value == pytest.approx(-0.10)
+    assert charge_gain(battle, own, ten) == 0.0
+
+
+def test_under_kill_points_a_unit_shoots_the_lone_model_over_the_crowd() -> None:
+    # Five Marines 18" from ten Troopers and from one: one Boltgun shot each
+    # (Rapid Fire beyond 12"), hitting on 3+ (BS4) and wounding on 3+ (S4 v
+    # T3), no save: 5 x 2/3 x 2/3 = 20/9 wounds, as many models of the ten; of
+    # the lone Trooper at most his one model (the estimate is capped at the
+    # models there are). Counting models the crowd is worth more; by kill
+    # points 20/9 tenths of a point (2/9) is worth less than the lone model's
+    # whole point.
+    marines = squad("a", A, MARINE, [BOLTGUN], row(30, 10, 5))
+    crowd = squad("x", B, TROOPER, [], row(20, 28, 10))
+    lone = squad("y", B, TROOPER, [], [(50, 28)])
+    battle = make_battle(marines, crowd, lone, seed=1)
+    assert target_value(battle, marines, crowd) == pytest.approx(20 / 9)
+    assert target_value(battle, marines, lone) == pytest.approx(1.0)
+    kill_points(battle)
+    assert target_value(battle, marines, crowd) == pytest.approx(2 / 9)
+    assert target_value(battle, marines, lone) == pytest.approx(1.0)
+
+
+def move_intent(battle: Battle, unit: str, player: str) -> str:
+    """A fresh AI's answer to the Movement phase's "where to?" for ``unit``."""
+    labels = ["advance", "take cover", "retreat", "hold"]
+    decision = Decision(
+        kind="move",
+        player=player,
+        prompt="?",
+        choices=tuple(Choice(label, label) for label in labels),
+        context=DecisionContext(unit=unit, why="moves", phase="movement"),
+    )
+    return labels[WaffleAI().choose(battle, decision)]
+
+
+def test_a_unit_retreats_from_a_charge_it_would_lose_and_advances_when_none_can_come() -> None:
+    # Five Troopers 14" from five Brutes (13" between the 1" bases). Next
+    # turn the Brutes move 6" and need 7" on 2D6 (21/36) to charge; charging,
+    # they strike 5 x 4 Attacks x 1/2 x 5/6 (S5 v T3: 2+) and lose at most
+    # the Troopers' 1/2 x 1/3 (S3 v T4: 5+) per Attack: a gain, so the charge
+    # is a threat. The Troopers' own charge after their move (7" away) loses
+    # its fight (it gains nothing): they retreat. 40" apart no charge can
+    # come: they advance.
+    troopers = squad("a", A, TROOPER, [], row(30, 10, 5))
+    brutes = squad("b", B, BRUTE, [], row(30, 24, 5))
+    battle = make_battle(troopers, brutes, seed=1)
+    assert charge_value(battle, brutes, troopers, 6.0).chance == pytest.approx(21 / 36)
+    assert charge_threat(battle, troopers) > 0
+    assert charge_gain(battle, troopers, brutes, 6.0) == 0.0
+    assert wants_to_retreat(battle, troopers)
+    assert move_intent(battle, "a", A) == "retreat"
+    far = squad("b", B, BRUTE, [], row(30, 50, 5))
+    battle = make_battle(troopers, far, seed=1)
+    assert charge_threat(battle, troopers) == 0.0
+    assert move_intent(battle, "a", A) == "advance"
+
+
+def test_a_unit_whose_own_charge_is_worth_more_than_the_threat_advances() -> None:
+    # Five Brutes 14" from five Troopers: the Troopers' charge at them (21/36
+    # to reach after a move) loses its fight, so it gains them nothing; the
+    # Brutes' own charge after their 6" move gains them more: they advance.
+    brutes = squad("b", B, BRUTE, [], row(30, 24, 5))
+    troopers = squad("a", A, TROOPER, [], row(30, 10, 5))
+    battle = make_battle(troopers, brutes, seed=1)
+    assert charge_threat(battle, brutes) == 0.0
+    assert not wants_to_retreat(battle, brutes)
+    assert move_intent(battle, "b", B) == "advance"
