@@ -14,17 +14,14 @@ The numbers in docs/ai.md ("The last losses to random"):
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
-from pathlib import Path
 
-from hammerlab.analysis.search import start_game
-from hammerlab.editions.turns import victory_scores, winner
+from against_random import arguments, played
+
 from hammerlab.editions.waffle.charge import through_difficult_terrain
 from hammerlab.editions.waffle.events import ChargeRolled
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import Event
-from hammerlab.io.scenario import load_scenario
 
 
 def unit_named(battle: Battle, label: str) -> str:
@@ -34,23 +31,14 @@ def unit_named(battle: Battle, label: str) -> str:
 
 def main() -> None:
     """Print one line per (first charger, through difficult terrain, result)."""
-    parser = argparse.ArgumentParser()
-    parser.add_argument("scenario", type=Path)
-    parser.add_argument("--side", required=True, help="the player the heuristic AI plays")
-    parser.add_argument("--games", type=int, default=100)
-    args = parser.parse_args()
-    scenario = load_scenario(args.scenario)
-    players = [p.name for p in scenario.players]
-    other = next(p for p in players if p != args.side)
+    args = arguments(__doc__)
     tally: Counter[tuple[str, str]] = Counter()
-    for seed in range(1, args.games + 1):
-        game = start_game(
-            scenario, str(args.scenario), seed, {args.side: "heuristic", other: "random"}
-        )
-        battle = game.battle
-        first: list[str] = []
+    first: list[str] = []
 
-        def charged(event: Event, battle: Battle = battle, first: list[str] = first) -> None:
+    def watch(battle: Battle) -> None:
+        first.clear()
+
+        def charged(event: Event) -> None:
             if first or not isinstance(event, ChargeRolled) or not event.success:
                 return
             unit = battle.unit(unit_named(battle, event.unit))
@@ -59,9 +47,8 @@ def main() -> None:
             first.append(f"{unit.player}{' across difficult terrain' if across else ''}")
 
         battle.log.subscribe(charged)
-        game.play()
-        best = winner(victory_scores(battle, game.ready.plan.victory))
-        result = "draw" if best is None else "win" if best == args.side else "loss"
+
+    for _, result in played(args, watch):
         tally[(first[0] if first else "no charge", result)] += 1
     for (charge, result), games in sorted(tally.items()):
         print(f"{charge} | {result} | {games}")

@@ -12,14 +12,11 @@ and the phase. The numbers in docs/ai.md ("The last losses to random"):
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
-from pathlib import Path
 
-from hammerlab.analysis.search import start_game
-from hammerlab.editions.turns import victory_scores, winner
+from against_random import arguments, played
+
 from hammerlab.engine.events import ModelRemoved, PhaseChanged
-from hammerlab.io.scenario import load_scenario
 
 SHOWN = 12
 """Causes printed per result, the most frequent first."""
@@ -27,23 +24,10 @@ SHOWN = 12
 
 def main() -> None:
     """Print, per result, the games and the models each side lost per game, in all and by cause."""
-    parser = argparse.ArgumentParser()
-    parser.add_argument("scenario", type=Path)
-    parser.add_argument("--side", required=True, help="the player the heuristic AI plays")
-    parser.add_argument("--games", type=int, default=100)
-    args = parser.parse_args()
-    scenario = load_scenario(args.scenario)
-    other = next(p.name for p in scenario.players if p.name != args.side)
+    args = arguments(__doc__)
     games: Counter[str] = Counter()
     causes: dict[str, Counter[tuple[str, str, str, str]]] = {}
-    for seed in range(1, args.games + 1):
-        game = start_game(
-            scenario, str(args.scenario), seed, {args.side: "heuristic", other: "random"}
-        )
-        game.play()
-        battle = game.battle
-        best = winner(victory_scores(battle, game.ready.plan.victory))
-        result = "draw" if best is None else "win" if best == args.side else "loss"
+    for battle, result in played(args):
         games[result] += 1
         owner = {u.label: u.player for u in battle.units.values()}
         turn_of, phase = "", ""
