@@ -338,3 +338,19 @@ id = "a"
 player = "A"
 {unit_lines}
 """
+
+
+SMITE = Weapon(
+    "(Primaris) Smite",
+    {
+        "Warp Charge": "1",
+        "Power Category": "Witchfire",
+        "Range": '18"',
+        "Strength": "4",
+        "AP": "2",
+        "Type": "Assault 4",
+        "Details": "",
+    },
+)
+"""The Primaris power Smite, copied from Warhammer40K.gst (Discipline: Biomancy): the
+witchfire the psychic tests cast."""

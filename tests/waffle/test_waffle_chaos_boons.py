@@ -13,7 +13,7 @@ with the D66 result, so only the dice the boon itself rolls are scripted.
 from __future__ import annotations
 
 import pytest
-from conftest import A, B, Placed, all_dice_used, asked, make_battle, make_unit, of_kind
+from conftest import SMITE, A, B, Placed, all_dice_used, asked, make_battle, make_unit, of_kind
 from conftest import profile as make_profile
 from fight_kit import CHAINSWORD
 
@@ -373,21 +373,6 @@ def test_crusader_adds_d3_to_the_sweeping_advance_total() -> None:
     (sweep,) = of_kind(battle, "sweeping_advance")
     assert (sweep.total, sweep.fleeing_total, sweep.caught) == (9, 10, False)
     assert all_dice_used(battle)
-
-
-SMITE = Weapon(
-    "(Primaris) Smite",
-    {
-        "Warp Charge": "1",
-        "Power Category": "Witchfire",
-        "Range": '18"',
-        "Strength": "4",
-        "AP": "2",
-        "Type": "Assault 4",
-        "Details": "",
-    },
-)
-"""As tests/waffle/test_waffle_psychic.py copies it from Warhammer40K.gst."""
 
 
 def test_witch_eater_hits_the_psyker_whose_power_its_unit_denies() -> None:

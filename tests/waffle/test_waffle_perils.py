@@ -17,6 +17,7 @@ import pytest
 from conftest import (
     GUARD,
     MARINE,
+    SMITE,
     A,
     B,
     all_dice_used,
@@ -33,19 +34,6 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.units import Unit
 
-SMITE = Weapon(
-    "(Primaris) Smite",
-    {
-        "Warp Charge": "1",
-        "Power Category": "Witchfire",
-        "Range": '18"',
-        "Strength": "4",
-        "AP": "2",
-        "Type": "Assault 4",
-        "Details": "",
-    },
-)
-"""Copied from Warhammer40K.gst, Discipline: Biomancy."""
 ENFEEBLE = Weapon(
     "2 - Enfeeble",
     {"Warp Charge": "1", "Power Category": "Malediction", "Range": '24"', "Details": "..."},

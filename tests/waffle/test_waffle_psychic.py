@@ -18,6 +18,7 @@ import pytest
 from conftest import (
     GUARD,
     MARINE,
+    SMITE,
     A,
     B,
     Placed,
@@ -52,19 +53,6 @@ from hammerlab.io.battlescribe import unit_from_file
 ROOT = Path(__file__).resolve().parents[2]
 ROSTER = ROOT / "tests" / "data" / "rosters" / "psychic_librarian.ros"
 
-SMITE = Weapon(
-    "(Primaris) Smite",
-    {
-        "Warp Charge": "1",
-        "Power Category": "Witchfire",
-        "Range": '18"',
-        "Strength": "4",
-        "AP": "2",
-        "Type": "Assault 4",
-        "Details": "",
-    },
-)
-"""Copied from Warhammer40K.gst, Discipline: Biomancy."""
 ENDURANCE = Weapon(
     "5 - Endurance",
     {"Warp Charge": "2", "Power Category": "Blessing", "Range": '24"', "Details": "..."},
