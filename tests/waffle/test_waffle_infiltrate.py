@@ -11,7 +11,18 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import GUARD, LASGUN, MARINE, A, B, box, make_battle, of_kind, squad
+from conftest import (
+    GUARD,
+    LASGUN,
+    MARINE,
+    A,
+    B,
+    box,
+    make_battle,
+    of_kind,
+    one_unit_against_boyz,
+    squad,
+)
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.waffle.ai import WaffleAI
@@ -82,27 +93,12 @@ def test_the_ai_infiltrates_as_near_the_enemy_as_allowed() -> None:
     assert battle.unit("a").models[0].position == pytest.approx((24.0, 24.0))
 
 
-SCENARIO = """
-name = "x"
-[[players]]
-name = "A"
-[[players]]
-name = "B"
-[[units]]
-id = "b"
-player = "B"
-unit = "Ork Boyz"
-position = [36, 40]
-[[units]]
-id = "a"
-player = "A"
-position = [36, 6]
-infiltrate = true
-"""
+INFILTRATOR = 'position = [36, 6]\ninfiltrate = true\nunit = "{}"'
+"""Unit "a" of :func:`one_unit_against_boyz`, deployed by Infiltrate: the unit's name to fill in."""
 
 
 def test_a_unit_without_infiltrate_may_not_infiltrate() -> None:
-    text = SCENARIO + 'unit = "Tactical Squad"\n'
+    text = one_unit_against_boyz(INFILTRATOR.format("Tactical Squad"))
     with pytest.raises(InputError) as error:
         prepare(parse_scenario(text, "s.toml"), "s.toml")
     assert str(error.value).startswith(
@@ -111,5 +107,8 @@ def test_a_unit_without_infiltrate_may_not_infiltrate() -> None:
 
 
 def test_genestealers_may_infiltrate() -> None:
-    ready = prepare(parse_scenario(SCENARIO + 'unit = "Genestealers"\n', "s.toml"), "s.toml")
+    ready = prepare(
+        parse_scenario(one_unit_against_boyz(INFILTRATOR.format("Genestealers")), "s.toml"),
+        "s.toml",
+    )
     assert ready.battle.memory["infiltrate"]["waiting"] == ["a"]
