@@ -27,6 +27,7 @@ from conftest import (
     row,
     squad,
 )
+from test_waffle_psychic import ENFEEBLE
 
 from hammerlab.editions.waffle.psychic import psychic_phase
 from hammerlab.editions.waffle.psychic_memory import purged
@@ -34,10 +35,6 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.units import Unit
 
-ENFEEBLE = Weapon(
-    "2 - Enfeeble",
-    {"Warp Charge": "1", "Power Category": "Malediction", "Range": '24"', "Details": "..."},
-)
 LIBRARIAN = profile("Librarian", ws=5, w=2, a=2, ld=10, inv=4)
 SMITE_AT_GUARDS = [
     ("psyker", "Lib [lib]"),
