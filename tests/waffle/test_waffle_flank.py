@@ -165,3 +165,15 @@ def test_the_ai_advances_when_no_terrain_is_in_the_way() -> None:
     assert FLANK not in intents_for(battle, stealers)
     assert not wants_to_flank(battle, stealers)
     assert _ai_move(battle, stealers) == "advance"
+
+
+def test_the_ai_does_not_flank_when_it_would_not_strike_first_even_round_the_wall() -> None:
+    # The Orks (Initiative 2) charging the Stealers (6) strike after them across
+    # the wall or not: going round gains them nothing. (The heuristic has them
+    # retreat from the Stealers' charge instead: move_plans.wants_to_retreat.)
+    orks = squad("o", A, ORK, [CHAINSWORD], row(33, 16, 5), name="Orks")
+    stealers = squad("g", B, STEALER, [CHAINSWORD], row(33, 30, 5), name="Stealers")
+    battle = make_battle(orks, stealers, terrain=[WALL], seed=1)
+    assert FLANK in intents_for(battle, orks)
+    assert not wants_to_flank(battle, orks)
+    assert _ai_move(battle, orks) != FLANK

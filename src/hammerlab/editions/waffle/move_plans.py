@@ -27,7 +27,6 @@ wall between them and Ork Boyz: charging across it they strike at Initiative
 from __future__ import annotations
 
 from hammerlab.editions.waffle.charge import through_difficult_terrain
-from hammerlab.editions.waffle.difficult_charge import has_assault_grenades
 from hammerlab.editions.waffle.expected import expected_attack, expected_melee, strikes_first
 from hammerlab.editions.waffle.movement import move_allowance
 from hammerlab.editions.waffle.orders import FireOrders
@@ -65,22 +64,21 @@ def wants_to_flank(battle: Battle, unit: Unit) -> bool:
     difficult terrain instead (the intent ``flank``, offered only where its way
     crosses some): it may charge, and its charge at the enemy unit it heads for
     (the closest enemy model's) crosses difficult terrain
-    (:func:`charge.through_difficult_terrain`) with models without assault
-    grenades (:func:`difficult_charge.has_assault_grenades`), so that it would not
-    strike first (:func:`expected.strikes_first`, the Initiative 1 step counted);
-    and it is there to charge: one round of its blows is expected to kill more
-    than its shooting (:func:`expected.expected_melee`,
-    :func:`expected.expected_attack`)."""
+    (:func:`charge.through_difficult_terrain`), which costs it the first blows:
+    across it, its models without assault grenades at Initiative 1, it would not
+    strike first, in the open it would (:func:`expected.strikes_first`); and it
+    is there to charge: one round of its blows is expected to kill more than its
+    shooting (:func:`expected.expected_melee`, :func:`expected.expected_attack`)."""
     enemies = [e for e in battle.enemies_of(unit) if e.alive_models]
     if not enemies or not may_charge(unit):
-        return False
-    if all(has_assault_grenades(unit, m) for m in unit.alive_models):
         return False
     closest = nearest(unit.alive_models, [m for e in enemies for m in e.alive_models])
     target = next(e for e in enemies if closest in e.alive_models)
     if not through_difficult_terrain(battle, unit, target):
         return False
-    if strikes_first(battle, unit, target, True):
+    if strikes_first(battle, unit, target, True) or not strikes_first(
+        battle, unit, target, True, in_the_open=True
+    ):
         return False
     melee = expected_melee(battle, unit, unit.alive_models, target, True)
     return melee > expected_attack(battle, unit, target, FireOrders())
