@@ -77,7 +77,7 @@ def test_seed001_blows_at_a_unit_wiped_out_earlier_in_the_same_initiative_step_a
     assert all_dice_used(battle)
 
 
-# --- movement.move_unit: a block move overlaps no other unit's base --------------------
+# --- movement.move_along: a block move overlaps no other unit's base -------------------
 
 
 def test_base_movement_a_unit_moving_as_a_block_stops_short_of_another_units_bases() -> None:

@@ -41,7 +41,9 @@ is for and the numbers measured over ``examples/matchups/``.
   movement phase a unit whose Heavy/Salvo/Ordnance weapons can already hurt
   an enemy holds still (unless Relentless), and one that an enemy's charge
   next turn would gain more against than its own best charge would gain
-  retreats (:func:`move_plans.wants_to_retreat`).
+  retreats (:func:`move_plans.wants_to_retreat`). A unit that would advance
+  (or Run) across difficult terrain to a charge that would cost it the first
+  blows goes round the terrain (``flank``: :func:`move_plans.wants_to_flank`).
 - Charger and charge target: the best :func:`plans.charge_or_be_charged`
   (chance to reach times the fight's edge and the enemy charge it
   forestalls, less the Overwatch it will take); none when no value is positive.
@@ -88,10 +90,11 @@ from hammerlab.editions.waffle.expected import (
     melee_exchange,
 )
 from hammerlab.editions.waffle.fight import attacks_of, melee_options
+from hammerlab.editions.waffle.flank import FLANK
 from hammerlab.editions.waffle.flyers import is_zooming
 from hammerlab.editions.waffle.jink_plans import wants_to_jink
 from hammerlab.editions.waffle.melee_grenades import may_attack
-from hammerlab.editions.waffle.move_plans import RETREAT, wants_to_retreat
+from hammerlab.editions.waffle.move_plans import RETREAT, wants_to_flank, wants_to_retreat
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
 from hammerlab.editions.waffle.outflank import edge_of, entry_shifts
 from hammerlab.editions.waffle.plans import (
@@ -616,6 +619,8 @@ class WaffleAI(PsychicChoices):
         preferred = "hold" if movement and _gun_line(battle, unit) else "advance"
         if movement and preferred == "advance" and wants_to_retreat(battle, unit):
             preferred = RETREAT
+        if preferred == "advance" and FLANK in labels and wants_to_flank(battle, unit):
+            preferred = FLANK
         if movement and is_zooming(unit):
             preferred = zoom_intent(battle, unit, preferred)
         return labels.index(preferred)

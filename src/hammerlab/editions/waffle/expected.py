@@ -320,25 +320,31 @@ def _kind(model: Model) -> tuple[int, int, tuple[str, ...]]:
     return id(model.profile), id(model.weapons), model.rules
 
 
-def strikes_first(battle: Battle, unit: Unit, foe: Unit, charged: bool) -> bool:
+def strikes_first(
+    battle: Battle, unit: Unit, foe: Unit, charged: bool, in_the_open: bool = False
+) -> bool:
     """Whether most of ``unit``'s models strike before most of ``foe``'s in a
     charge's fight (:func:`fight.initiative`, Unwieldy weapons at 1): ``unit``
     is the charger when ``charged``, else ``foe`` is (a charger's step is
-    :func:`_striking_step`'s with ``charged``)."""
-    own = _striking_step(battle, unit, foe, charged)
-    return own > _striking_step(battle, foe, unit, not charged)
+    :func:`_striking_step`'s with ``charged``). ``in_the_open``: as if the
+    charge crossed no difficult terrain (one the charger could make from round
+    it: :func:`move_plans.wants_to_flank`)."""
+    own = _striking_step(battle, unit, foe, charged, in_the_open)
+    return own > _striking_step(battle, foe, unit, not charged, in_the_open)
 
 
 @per_decision
-def _striking_step(battle: Battle, side: Unit, other: Unit, charged: bool) -> int:
+def _striking_step(
+    battle: Battle, side: Unit, other: Unit, charged: bool, in_the_open: bool
+) -> int:
     """The Initiative step most of ``side``'s models strike at against ``other``
     (their median), each with its best weapon (:func:`best_melee_weapon`) and
     at Initiative 1 where the rules say so
     (:func:`difficult_charge.strikes_at_initiative_one`) or, for a charge
     still to be made (``charged``), where :func:`_charges_through_difficult`
-    says it will."""
+    says it will (never ``in_the_open``)."""
     alike: dict[tuple[int, int, tuple[str, ...]], int] = {}
-    ahead = charged and _charges_through_difficult(battle, side, other)
+    ahead = charged and not in_the_open and _charges_through_difficult(battle, side, other)
     for m in side.alive_models:
         if _kind(m) not in alike:
             weapon = best_melee_weapon(battle, side, m, other, charged)

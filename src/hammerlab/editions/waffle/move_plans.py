@@ -13,14 +13,28 @@ instead, which puts the 2D6 roll (and the enemy's move) further from it.
 *Situation*: a Space Marine Captain (one model, a kill point of his own)
 that twenty Boyz would charge and pull down, with no charge of his own worth
 making, stays back with his squad's guns instead of walking into them.
+
+A unit that would advance, or Run, straight across difficult terrain goes
+round it instead (the intent ``flank``: :mod:`flank`) when it is there to
+charge and the terrain would cost it the first blows
+(:func:`wants_to_flank`).
+
+*Situation*: Genestealers (Initiative 6, no assault grenades) with a ruined
+wall between them and Ork Boyz: charging across it they strike at Initiative
+1, after the Boyz; from round its end they strike first.
 """
 
 from __future__ import annotations
 
+from hammerlab.editions.waffle.charge import through_difficult_terrain
+from hammerlab.editions.waffle.expected import expected_attack, expected_melee, strikes_first
 from hammerlab.editions.waffle.movement import move_allowance
+from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.plans import best_charge, counter_charge
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.vehicles import may_charge
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.geometry import nearest
 from hammerlab.engine.units import Unit
 
 RETREAT = "retreat"
@@ -43,3 +57,28 @@ def wants_to_retreat(battle: Battle, unit: Unit) -> bool:
     if threat <= 0:
         return False
     return threat > best_charge(battle, unit, closer=move_allowance(unit))[1]
+
+
+def wants_to_flank(battle: Battle, unit: Unit) -> bool:
+    """Whether ``unit``, about to advance (or Run toward the enemy), should go round
+    difficult terrain instead (the intent ``flank``, offered only where its way
+    crosses some): it may charge, and its charge at the enemy unit it heads for
+    (the closest enemy model's) crosses difficult terrain
+    (:func:`charge.through_difficult_terrain`), which costs it the first blows:
+    across it, its models without assault grenades at Initiative 1, it would not
+    strike first, in the open it would (:func:`expected.strikes_first`); and it
+    is there to charge: one round of its blows is expected to kill more than its
+    shooting (:func:`expected.expected_melee`, :func:`expected.expected_attack`)."""
+    enemies = [e for e in battle.enemies_of(unit) if e.alive_models]
+    if not enemies or not may_charge(unit):
+        return False
+    closest = nearest(unit.alive_models, [m for e in enemies for m in e.alive_models])
+    target = next(e for e in enemies if closest in e.alive_models)
+    if not through_difficult_terrain(battle, unit, target):
+        return False
+    if strikes_first(battle, unit, target, True) or not strikes_first(
+        battle, unit, target, True, in_the_open=True
+    ):
+        return False
+    melee = expected_melee(battle, unit, unit.alive_models, target, True)
+    return melee > expected_attack(battle, unit, target, FireOrders())

@@ -11,6 +11,7 @@ import math
 from collections.abc import Mapping
 
 from hammerlab.editions.waffle.events import ReactionDeclared
+from hammerlab.editions.waffle.flank import FLANK, flank_route
 from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.special_rules import crusader, passes_dangerous_terrain
@@ -49,23 +50,49 @@ INTENTS = ("advance", "take cover", "retreat", "hold")
 its own table edge, or not at all."""
 
 
-def choose_intent(battle: Battle, unit: Unit, why: str, phase: str = "shooting") -> str:
-    """Ask the unit's player where it moves (``phase`` tells the AI why)."""
+def choose_intent(
+    battle: Battle,
+    unit: Unit,
+    why: str,
+    phase: str = "shooting",
+    intents: tuple[str, ...] = INTENTS,
+) -> str:
+    """Ask the unit's player where it moves (``phase`` tells the AI why), among ``intents``."""
     return battle.decide(
         Decision(
             kind="move",
             player=unit.player,
             prompt=f"{unit.label} {why}: where to?",
-            choices=tuple(Choice(i, i) for i in INTENTS),
+            choices=tuple(Choice(i, i) for i in intents),
             context=DecisionContext(unit=unit.id, why=why, phase=phase),
         )
     )
 
 
+def intents_for(battle: Battle, unit: Unit) -> tuple[str, ...]:
+    """The intents of a unit's own move or Run: :data:`INTENTS`, and last
+    :data:`flank.FLANK` where its advance would cross difficult terrain and a
+    way round exists (:func:`flank.flank_route`)."""
+    if route_of(battle, unit, FLANK) is None:
+        return INTENTS
+    return (*INTENTS, FLANK)
+
+
+def route_of(battle: Battle, unit: Unit, intent: str) -> tuple[Vec, ...] | None:
+    """The points the unit's centre moves through with ``intent``, the last its goal:
+    a flank's way round (:func:`flank.flank_route`), else the goal alone
+    (:func:`goal_of`); ``None`` to stay put."""
+    if intent == FLANK:
+        return flank_route(battle, unit, goal_of(battle, unit, "advance"))
+    goal = goal_of(battle, unit, intent)
+    return None if goal is None else (goal,)
+
+
 def goal_of(battle: Battle, unit: Unit, intent: str) -> Vec | None:
-    """The point a unit heads for with ``intent``; ``None`` to stay put."""
+    """The point a unit heads for with ``intent`` (a flank heads where an advance
+    does, by its way round); ``None`` to stay put."""
     centre = centre_of(unit)
-    if intent == "advance":
+    if intent in ("advance", FLANK):
         enemies = [m for e in battle.enemies_of(unit) for m in e.alive_models]
         if not enemies:
             return None
@@ -82,29 +109,36 @@ def goal_of(battle: Battle, unit: Unit, intent: str) -> Vec | None:
     return None
 
 
-def move_unit(
+def move_along(
     battle: Battle,
     unit: Unit,
-    goal: Vec | None,
+    route: tuple[Vec, ...] | None,
     distance: float,
     reason: str,
     keep_clear: bool = True,
     own_move: bool = True,
 ) -> None:
-    """Move the whole unit up to ``distance`` inches toward ``goal``.
+    """Move the whole unit up to ``distance`` inches in all, its centre toward each
+    point of ``route`` in turn (:func:`route_of`); ``None``: it stays put.
 
-    With ``keep_clear`` it stops 1" short of enemy models (6th/7th-edition
-    movement); a Fall Back move does not, so a unit can flee a combat. A move
-    that is not ``own_move`` (a reaction in the enemy's turn) does not count
-    as the unit having moved.
+    Each leg is cut to the longest part that is allowed (:func:`_shortened`), and
+    a leg cut short ends the move. With ``keep_clear`` it stops 1" short of enemy
+    models (6th/7th-edition movement); a Fall Back move does not, so a unit can
+    flee a combat. A move that is not ``own_move`` (a reaction in the enemy's
+    turn) does not count as the unit having moved.
     """
-    if goal is None or distance <= 0:
-        return
-    centre = centre_of(unit)
-    target = step_toward(centre, goal, distance)
-    vector = (target[0] - centre[0], target[1] - centre[1])
-    vector = _shortened(battle, unit, vector, keep_clear)
-    _shift(battle, unit, vector, reason, own_move)
+    left = distance
+    for point in route or ():
+        if left <= 0:
+            return
+        centre = centre_of(unit)
+        target = step_toward(centre, point, left)
+        wanted = (target[0] - centre[0], target[1] - centre[1])
+        vector = _shortened(battle, unit, wanted, keep_clear)
+        _shift(battle, unit, vector, reason, own_move)
+        if vector != wanted:
+            return
+        left -= math.hypot(*vector)
 
 
 def _shift(battle: Battle, unit: Unit, vector: Vec, reason: str, own_move: bool = True) -> None:
@@ -159,6 +193,13 @@ def _gap(start: Vec, end: Vec, model: Model, other: Model) -> float:
     return segment_point_distance(start, end, other.position) - model.radius - other.radius
 
 
+def passed_from(intent: str, starts: Mapping[str, Vec]) -> Mapping[str, Vec] | None:
+    """Where each model began a move with ``intent``, for :func:`dangerous_terrain_tests`;
+    ``None`` for a flank, whose way round skirts dangerous terrain
+    (:func:`flank.flank_route`) while the straight line from its start may not."""
+    return None if intent == FLANK else starts
+
+
 def dangerous_terrain_tests(
     battle: Battle, unit: Unit, starts: Mapping[str, Vec] | None = None
 ) -> None:
@@ -206,13 +247,15 @@ def run(battle: Battle, unit: Unit, why: str = "runs", own_move: bool = True) ->
         distance = battle.dice.total(n, purpose)
     if unit.has_rule("Fleet") and distance < 4:
         distance = battle.dice.d6(f"Fleet re-roll of run distance ({unit.label})")
-    intent = choose_intent(battle, unit, f'{why} up to {distance}"')
+    intent = choose_intent(
+        battle, unit, f'{why} up to {distance}"', intents=intents_for(battle, unit)
+    )
     starts = {m.id: m.position for m in unit.alive_models}
-    goal = goal_of(battle, unit, intent)
-    move_unit(battle, unit, goal, float(distance), f"runs ({intent})", own_move=own_move)
+    route = route_of(battle, unit, intent)
+    move_along(battle, unit, route, float(distance), f"runs ({intent})", own_move=own_move)
     if own_move:
         st(battle, unit).ran = True
-    dangerous_terrain_tests(battle, unit, starts)
+    dangerous_terrain_tests(battle, unit, passed_from(intent, starts))
 
 
 FALL_BACK_DETOURS = (0, 15, -15, 30, -30, 45, -45, 60, -60, 75, -75, 90, -90)

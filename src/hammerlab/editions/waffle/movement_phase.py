@@ -10,18 +10,21 @@ from hammerlab.editions.flow import Phase, Picks, run_phase
 from hammerlab.editions.waffle.artillery import crewed_to_move
 from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.deep_strike import arrive_from_reserves
+from hammerlab.editions.waffle.flank import FLANK
 from hammerlab.editions.waffle.flyers import is_zooming
 from hammerlab.editions.waffle.infiltrate import infiltration
 from hammerlab.editions.waffle.maledictions import all_terrain_difficult
 from hammerlab.editions.waffle.morale import leadership_test
 from hammerlab.editions.waffle.movement import (
-    INTENTS,
     choose_intent,
     dangerous_terrain_tests,
     fall_back,
     goal_of,
+    intents_for,
     move_allowance,
-    move_unit,
+    move_along,
+    passed_from,
+    route_of,
 )
 from hammerlab.editions.waffle.scout import scout_redeployments
 from hammerlab.editions.waffle.shooting import start_phase
@@ -38,10 +41,11 @@ from hammerlab.engine.units import Unit
 
 def crosses_difficult(battle: Battle, unit: Unit, intent: str) -> bool:
     """Whether the unit starts in, or its way toward its goal crosses, difficult terrain
-    (always, under Enfeeble: :func:`maledictions.all_terrain_difficult`)."""
+    (always, under Enfeeble: :func:`maledictions.all_terrain_difficult`). A flank's
+    way round crosses none (:func:`flank.flank_route`)."""
     if all_terrain_difficult(battle, unit):
         return True
-    goal = goal_of(battle, unit, intent)
+    goal = None if intent == FLANK else goal_of(battle, unit, intent)
     field = battle.battlefield
     for model in unit.alive_models:
         areas = field.areas_at(model.position)
@@ -124,7 +128,8 @@ def move_one(battle: Battle, unit: Unit) -> None:
     if offer_tank_shock(battle, unit):
         return
     allowance = move_allowance(unit)
-    intent = choose_intent(battle, unit, f'moves up to {allowance:g}"', phase="movement")
+    why = f'moves up to {allowance:g}"'
+    intent = choose_intent(battle, unit, why, phase="movement", intents=intents_for(battle, unit))
     if intent == "hold":
         battle.say("movement", f"{unit.label} stays where it is")
         offer_embarking(battle, unit)
@@ -135,12 +140,12 @@ def move_one(battle: Battle, unit: Unit) -> None:
         dice = battle.dice.roll(count, f"difficult terrain ({unit.label}), highest of {count}D6")
         distance = min(allowance, float(max(dice)))
     starts = {m.id: m.position for m in unit.alive_models}
-    # ``move_unit`` marks the unit as moved when it does move: a unit with no
+    # ``move_along`` marks the unit as moved when it does move: a unit with no
     # goal, or blocked where it stands, has not moved (its Heavy weapons fire
     # normally).
-    move_unit(battle, unit, goal_of(battle, unit, intent), distance, f"moves ({intent})")
+    move_along(battle, unit, route_of(battle, unit, intent), distance, f"moves ({intent})")
     turn_to_moves(battle, unit, starts)
-    dangerous_terrain_tests(battle, unit, starts)
+    dangerous_terrain_tests(battle, unit, passed_from(intent, starts))
     if not unit.destroyed:
         offer_embarking(battle, unit)
 
@@ -148,10 +153,11 @@ def move_one(battle: Battle, unit: Unit) -> None:
 def intent_follow_ups(battle: Battle, unit: Unit) -> list[tuple[tuple[str, str], ...]]:
     """Where a unit picked to move may go (the ``move`` decision :func:`move_one`
     asks first): each intent with somewhere to head for (:func:`movement.goal_of`;
-    an intent without one stays put, as ``hold`` does), and ``hold``."""
+    an intent without one stays put, as ``hold`` does), and ``hold``; a flank where
+    it is offered (:func:`movement.intents_for`)."""
     return [
         (("move", intent),)
-        for intent in INTENTS
+        for intent in intents_for(battle, unit)
         if intent == "hold" or goal_of(battle, unit, intent) is not None
     ]
 
