@@ -235,6 +235,33 @@ def shots_of(
     return weapon_shots(profile, near, moved)
 
 
+def shots_of_each(
+    battle: Battle,
+    unit: Unit,
+    models: list[Model],
+    profile: WeaponProfile,
+    target: Unit,
+    counts_within: float | None = None,
+) -> list[int]:
+    """:func:`shots_of` of each of ``models``, with the half range of Rapid Fire read
+    for them all from one sight table (:func:`visibility.seen_by_each`) and one
+    :func:`geometry.gap_table` rather than one of each per model: the same
+    distances compared with the same half range (the estimates ask it of every
+    firing model of every volley)."""
+    half = (profile.range or 0.0) / 2
+    moved = profile.base_type == "Salvo" and moved_for_weapons(unit)
+    if profile.base_type != "Rapid Fire":
+        return [weapon_shots(profile, False, moved)] * len(models)
+    if counts_within is not None:
+        return [weapon_shots(profile, counts_within <= half, moved)] * len(models)
+    sight = seen_by_each(battle, models, target)
+    gaps = gap_table(models, target.alive_models)
+    return [
+        weapon_shots(profile, any(gaps[at][j] <= half for j in sight[at]), moved)
+        for at in range(len(models))
+    ]
+
+
 def weapon_shots(profile: WeaponProfile, half_range: bool, moved: bool) -> int:
     """Shots of one model: Rapid Fire 2 within half range (else 1); a Salvo
     weapon the lower number when the unit ``moved`` (Relentless aside); others

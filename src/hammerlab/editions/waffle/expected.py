@@ -5,7 +5,7 @@ enough to rank them. Nothing here re-implements a rule; every step asks the
 function the battle resolves it with:
 
 - who fires, with how many shots, and whether as Snap Shots:
-  :func:`attacks.firing_models`, :func:`attacks.shots_of`,
+  :func:`attacks.firing_models`, :func:`attacks.shots_of` (:func:`attacks.shots_of_each`),
   :func:`attacks.fires_snap`, and the rules installed on "weapon would fire"
   (Suppressive Fire forbids Snap Shots);
 - the BS of a Snap Shot: :func:`tables.snap_shot_bs` with the battle's
@@ -38,7 +38,7 @@ from hammerlab.editions.waffle.attacks import (
     firing_models,
     ranged_weapons,
     shot_bs,
-    shots_of,
+    shots_of_each,
     weapons_per_phase,
 )
 from hammerlab.editions.waffle.charge import charge_bonus, through_difficult_terrain
@@ -176,8 +176,8 @@ def expected_casualties(
     total = 0.0
     vehicle = is_vehicle(target)
     slain: dict[int, float] = {}  # by Strength: the models' answers are the same
-    for model in models:
-        shots = shots_of(battle, unit, model, profile, target, orders.counts_within)
+    each = shots_of_each(battle, unit, models, profile, target, orders.counts_within)
+    for model, shots in zip(models, each, strict=True):
         hit = 1.0 if profile.template else p_hit(shot_bs(battle, model, snap), twin)
         strength = weapon_strength(model, profile)
         if vehicle:  # armour penetration, Hull Points: the vehicle rules' odds
