@@ -101,8 +101,6 @@ MAKEUPS_KEPT = 4096
 """Make-ups :func:`per_makeup` remembers per fact before it forgets them all (a bound on
 memory over a sweep's thousands of battles, each loading its own profiles)."""
 
-_profile_of = attrgetter("profile")
-
 
 def per_makeup(fact: Callable[[tuple[Profile, ...]], R]) -> Callable[[Unit], R]:
     """``fact`` of a unit's make-up (the profiles of its models alive, in order),
@@ -123,12 +121,13 @@ def per_makeup(fact: Callable[[tuple[Profile, ...]], R]) -> Callable[[Unit], R]:
 
     @wraps(fact)
     def of_unit(unit: Unit) -> R:
-        profiles = tuple(map(_profile_of, unit.alive_models))
-        key = tuple(map(id, profiles))
+        # The models alive as Unit.alive_models reads them, without building that list.
+        key = tuple([id(m.profile) for m in unit.models if m.wounds_left > 0])
         found = answers.get(key)
         if found is None:
             if len(answers) >= MAKEUPS_KEPT:
                 answers.clear()
+            profiles = tuple(m.profile for m in unit.alive_models)
             found = answers[key] = (fact(profiles), profiles)
         return found[0]
 

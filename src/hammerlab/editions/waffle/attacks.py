@@ -106,8 +106,9 @@ def firing_models(
     # Sight and range of every armed model at once (one table each, not one per model).
     shooters = [model for model, _, _ in armed]
     sight = seen_by_each(battle, shooters, target)
-    gaps = gap_table(shooters, target.alive_models) if orders.counts_within is None else ()
-    everyone = range(len(target.alive_models))
+    targets = target.alive_models
+    gaps = gap_table(shooters, targets) if orders.counts_within is None else ()
+    everyone = range(len(targets))
     chosen: list[Model] = []
     for at, (model, shooter, profile) in enumerate(armed):
         seen = sight[at]

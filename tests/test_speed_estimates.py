@@ -1,12 +1,14 @@
-"""The answers remembered by a unit's make-up, and the shots read for a whole volley at
-once, are those of the loops over the models they replace.
+"""The estimates' quicker paths answer as the loops over the models they replace.
 
 Every fact :func:`memo.per_makeup` remembers (the commonest profile, the majority
 Toughness and Weapon Skill, whether a model alive is a vehicle, a gun or a Zooming
-Flyer, whether a vehicle's crew fires Snap Shots) and :func:`attacks.shots_of_each`
-are checked against the model-by-model definitions written out here, at every
-decision of whole AI battles (models die, move and change status in them) and on
-hand-built units whose models die and come back.
+Flyer, whether a vehicle's crew fires Snap Shots), :func:`attacks.shots_of_each`,
+the expected casualties of a volley (To Hit and Strength worked out once per
+profile), the distance a charge must cover and the models that fight a charge
+(read off the remembered distance tables) are checked against the
+model-by-model definitions written out here, at every decision of whole AI
+battles (models die, move and change status in them) and on hand-built units
+whose models die and come back.
 """
 
 from __future__ import annotations
@@ -19,13 +21,36 @@ import pytest
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
 from hammerlab.editions.waffle.artillery import firers, has_gun_alive, is_gun
-from hammerlab.editions.waffle.attacks import ranged_weapons, shots_of, shots_of_each
-from hammerlab.editions.waffle.fear import RULE as FEAR, majority_weapon_skill, weapon_skill
+from hammerlab.editions.waffle.attacks import (
+    fires_snap,
+    firing_models,
+    ranged_weapons,
+    shot_bs,
+    shots_of,
+    shots_of_each,
+)
+from hammerlab.editions.waffle.charge import charge_distance
+from hammerlab.editions.waffle.combat import ENGAGED_SUPPORT
+from hammerlab.editions.waffle.estimate import p_hit
+from hammerlab.editions.waffle.expected import (
+    BLAST_HITS,
+    charged_fighters,
+    defence_of,
+    expected_casualties,
+    slain_per_hit,
+    would_fire,
+)
+from hammerlab.editions.waffle.fear import RULE as FEAR
+from hammerlab.editions.waffle.fear import majority_weapon_skill, weapon_skill
 from hammerlab.editions.waffle.flyers import is_zooming
+from hammerlab.editions.waffle.odds_vehicles import hit_value
+from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.rules.reactions import overwatch_orders
 from hammerlab.editions.waffle.vehicles import (
     crew_snap_shots,
     has_vehicle_alive,
+    is_vehicle,
     vehicle_of,
     vehicle_status,
 )
@@ -35,11 +60,13 @@ from hammerlab.editions.waffle.wounds import (
     majority_value,
     most_common_profile,
     typical_profile,
+    weapon_strength,
 )
 from hammerlab.engine import memo
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.decisions import Controller, Decision
+from hammerlab.engine.geometry import base_distance
 from hammerlab.engine.units import Model, Unit
 from hammerlab.io.scenario import load_scenario
 
@@ -86,6 +113,54 @@ def _loop_crew_snap_shots(battle: Battle, unit: Unit) -> bool:
     )
 
 
+def _loop_casualties(
+    battle: Battle, unit: Unit, target: Unit, name: str, orders: FireOrders
+) -> float:
+    """:func:`expected.expected_casualties` as it was written: every model's shots, To
+    Hit and Strength asked of that model."""
+    models = firing_models(battle, unit, target, name, orders)
+    if not models or target.destroyed:
+        return 0.0
+    weapon = models[0].weapon(name)
+    assert weapon is not None
+    profile = weapon_of(weapon)
+    if not would_fire(battle, unit, profile, orders):
+        return 0.0
+    snap = fires_snap(battle, unit, profile, orders, target)
+    defence = defence_of(battle, target, models[0])
+    twin = profile.has_rule("Twin-linked")
+    per_marker = min(BLAST_HITS, defence.models) if profile.blast or profile.template else 1
+    total = 0.0
+    for model in models:
+        shots = shots_of(battle, unit, model, profile, target, orders.counts_within)
+        hit = 1.0 if profile.template else p_hit(shot_bs(battle, model, snap), twin)
+        strength = weapon_strength(model, profile)
+        if is_vehicle(target):
+            total += shots * hit * per_marker * hit_value(battle, target, model, profile, strength)
+        else:
+            total += shots * hit * per_marker * slain_per_hit(profile, strength, defence)
+    return min(total, float(defence.models))
+
+
+def _loop_fighters(defender: Unit, charger: Unit) -> list[Model]:
+    """:func:`expected.charged_fighters` with every distance measured pair by pair."""
+    foes = charger.alive_models
+    gaps = [(m, min(base_distance(m, f) for f in foes)) for m in defender.alive_models]
+    front = min(gap for _, gap in gaps)
+    return [m for m, gap in gaps if gap <= front + ENGAGED_SUPPORT + 2 * m.radius]
+
+
+def _check_pair(battle: Battle, unit: Unit, target: Unit) -> None:
+    """The quicker paths between ``unit`` and ``target`` against their definitions."""
+    pairs = [base_distance(m, e) for m in unit.alive_models for e in target.alive_models]
+    assert charge_distance(unit, target) == min(pairs)
+    assert charged_fighters(target, unit) == _loop_fighters(target, unit)
+    for name in ranged_weapons(unit):
+        for orders in (FireOrders(), FireOrders(snap=True), overwatch_orders(battle)):
+            fast = expected_casualties(battle, unit, target, name, orders)
+            assert fast == _loop_casualties(battle, unit, target, name, orders)
+
+
 def _check_shots(battle: Battle, unit: Unit, target: Unit) -> None:
     """:func:`shots_of_each` against :func:`shots_of` model by model, for every ranged
     weapon of ``unit`` at ``target``, with the range measured and with Overwatch's."""
@@ -124,6 +199,7 @@ class _Checking:
             for target in battle.enemies_of(unit):
                 if target.alive_models:
                     _check_shots(battle, unit, target)
+                    _check_pair(battle, unit, target)
             self.checked += 1
         return self.inner.choose(battle, decision)
 
