@@ -45,7 +45,7 @@ from hammerlab.editions.waffle.fear import majority_weapon_skill, weapon_skill
 from hammerlab.editions.waffle.flyers import is_zooming
 from hammerlab.editions.waffle.odds_vehicles import hit_value
 from hammerlab.editions.waffle.orders import FireOrders
-from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.rules.reactions import overwatch_orders
 from hammerlab.editions.waffle.vehicles import (
     crew_snap_shots,
@@ -55,7 +55,6 @@ from hammerlab.editions.waffle.vehicles import (
     vehicle_status,
 )
 from hammerlab.editions.waffle.wounds import (
-    majority,
     majority_toughness,
     majority_value,
     most_common_profile,
@@ -86,7 +85,7 @@ def _loop_facts(battle: Battle, unit: Unit) -> tuple[object, ...]:
     alive = unit.alive_models
     return (
         most_common_profile(m.profile for m in alive),
-        majority(unit, lambda stats: stats.t),
+        majority_value(stats_of(m.profile).t for m in alive),
         majority_value(weapon_skill(battle, unit, m) for m in alive),
         any(vehicle_of(m.profile) is not None for m in alive),
         any(is_gun(m) for m in alive),

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from hammerlab.editions.waffle.events import (
     WoundsRolled,
 )
 from hammerlab.editions.waffle.orders import Hit, WoundRoll
-from hammerlab.editions.waffle.profiles import Stats, WeaponProfile, stats_of
+from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
 from hammerlab.editions.waffle.tables import (
     overwhelming,
     to_wound_target,
@@ -19,11 +19,6 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile
 from hammerlab.engine.memo import per_makeup
 from hammerlab.engine.units import Model, Unit
-
-
-def majority(unit: Unit, read: Callable[[Stats], int]) -> int:
-    """The value of a characteristic most models alive have (the highest on a tie)."""
-    return majority_value(read(stats_of(m.profile)) for m in unit.alive_models)
 
 
 def majority_value(values: Iterable[int]) -> int:
@@ -55,8 +50,7 @@ def most_common_profile(profiles: Iterable[Profile]) -> Profile:
 @per_makeup
 def majority_toughness(profiles: tuple[Profile, ...]) -> int:
     """The Toughness most of a unit's models alive have (the highest on a tie). Called
-    with the unit, answered from its make-up (:func:`memo.per_makeup`), as
-    :func:`majority` of the Toughness."""
+    with the unit, answered from its make-up (:func:`memo.per_makeup`)."""
     return majority_value(stats_of(p).t for p in profiles)
 
 
