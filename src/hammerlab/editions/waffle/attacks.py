@@ -82,6 +82,9 @@ def firing_models(
     """
     armed: list[tuple[Model, Model, WeaponProfile]] = []  # (model, who fires it, profile)
     snaps: dict[Weapon, bool] = {}  # models sharing a weapon share the answer
+    # Shooters of one profile with one weapon: its profile, or None where the shooter has
+    # no Ballistic Skill or the orders leave out the weapon's type (read once, not per model).
+    kinds: dict[tuple[int, int], WeaponProfile | None] = {}
     crewed = firers(unit)  # Artillery: a gun fires with its crewman (artillery.py)
     for model in unit.alive_models:
         weapon = model.weapon(weapon_name)
@@ -90,10 +93,14 @@ def firing_models(
         if spent and not may_fire(spent, unit, model, weapon_name, weapons_per_phase(unit, model)):
             continue
         shooter = model if crewed is None else crewed[model.id]
-        if shooter is None or stats_of(shooter.profile).bs == 0:  # BS '-': no Ballistic Skill
+        if shooter is None:
             continue
-        profile = weapon_of(weapon)
-        if orders.weapon_types is not None and profile.base_type not in orders.weapon_types:
+        kind = (id(shooter.profile), id(weapon))
+        if kind in kinds:
+            profile = kinds[kind]
+        else:
+            profile = kinds[kind] = _fired_profile(shooter, weapon, orders)
+        if profile is None:
             continue
         snap = snaps.get(weapon)
         if snap is None:
@@ -126,6 +133,18 @@ def firing_models(
         elif any(gaps[at][j] <= reach for j in (seen or everyone)):  # visibility.within
             chosen.append(model)
     return throwers(weapon_name, chosen)
+
+
+def _fired_profile(shooter: Model, weapon: Weapon, orders: FireOrders) -> WeaponProfile | None:
+    """``weapon`` as ``shooter`` would fire it under ``orders``, or ``None`` where it
+    fires nothing: a BS of '-' (no Ballistic Skill), or a weapon type the orders
+    leave out."""
+    if stats_of(shooter.profile).bs == 0:
+        return None
+    profile = weapon_of(weapon)
+    if orders.weapon_types is not None and profile.base_type not in orders.weapon_types:
+        return None
+    return profile
 
 
 def _why_not(battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders: FireOrders) -> str:
