@@ -32,10 +32,12 @@ from functools import wraps
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
+from hammerlab.engine.datasheet import Profile
 from hammerlab.engine.units import UnitStatus
 
 if TYPE_CHECKING:
     from hammerlab.engine.battle import Battle
+    from hammerlab.engine.units import Unit
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -93,6 +95,43 @@ def per_decision(function: Callable[P, R]) -> Callable[P, R]:
         return list(value) if isinstance(value, list) else value  # type: ignore[return-value]
 
     return remembered
+
+
+MAKEUPS_KEPT = 4096
+"""Make-ups :func:`per_makeup` remembers per fact before it forgets them all (a bound on
+memory over a sweep's thousands of battles, each loading its own profiles)."""
+
+
+def per_makeup(fact: Callable[[tuple[Profile, ...]], R]) -> Callable[[Unit], R]:
+    """``fact`` of a unit's make-up (the profiles of its models alive, in order),
+    worked out once per make-up: for the questions every rule and estimate asks of
+    each model alive that depend on its profile alone (is one a vehicle, a gun, a
+    Flyer? the commonest profile, the majority Toughness), which a loop over the
+    models answered afresh on every call.
+
+    ``fact`` must read nothing but the profiles it is given (profiles are
+    immutable, so its answer for a make-up never changes). A make-up is
+    remembered by the identities of its profiles, each answer keeping its
+    profiles alive, so no identity is reused while it is remembered; the
+    answer is the one ``fact`` gives, so it is the loop's. An exception (an
+    empty make-up where ``fact`` needs a model) is raised each time, never
+    remembered.
+    """
+    answers: dict[tuple[int, ...], tuple[R, tuple[Profile, ...]]] = {}
+
+    @wraps(fact)
+    def of_unit(unit: Unit) -> R:
+        # The models alive as Unit.alive_models reads them, without building that list.
+        key = tuple([id(m.profile) for m in unit.models if m.wounds_left > 0])
+        found = answers.get(key)
+        if found is None:
+            if len(answers) >= MAKEUPS_KEPT:
+                answers.clear()
+            profiles = tuple(m.profile for m in unit.alive_models)
+            found = answers[key] = (fact(profiles), profiles)
+        return found[0]
+
+    return of_unit
 
 
 def _key(value: object) -> Hashable:

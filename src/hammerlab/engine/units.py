@@ -94,7 +94,10 @@ class Unit:
         wanted = name.lower()
         if wanted in _lowered(self.datasheet.rules):
             return True
-        return any(wanted in _lowered(m.rules) for m in self.models if m.wounds_left > 0)
+        for m in self.models:  # a plain loop: asked of every unit on every estimate
+            if m.rules and m.wounds_left > 0 and wanted in _lowered(m.rules):
+                return True
+        return False
 
     def weapon_names(self) -> list[str]:
         """Distinct weapon names carried by models alive, first-seen order."""

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.datasheet import Profile
 from hammerlab.engine.geometry import base_distance
+from hammerlab.engine.memo import per_makeup
 from hammerlab.engine.units import Model, Unit
 
 ARTILLERY = "Artillery"
@@ -34,7 +36,19 @@ CREW_REACH = 2.0
 def is_gun(model: Model) -> bool:
     """Whether ``model`` is an artillery gun: an Artillery model without a Strength
     (``S -``, read as 0)."""
-    stats = stats_of(model.profile)
+    return _gun_profile(model.profile)
+
+
+@per_makeup
+def has_gun_alive(profiles: tuple[Profile, ...]) -> bool:
+    """Whether any model alive of a unit is a gun (:func:`is_gun`, called with the
+    unit: :func:`memo.per_makeup`)."""
+    return any(_gun_profile(p) for p in profiles)
+
+
+def _gun_profile(profile: Profile) -> bool:
+    """:func:`is_gun` of a model with ``profile``."""
+    stats = stats_of(profile)
     return stats.s == 0 and stats.has_type(ARTILLERY)
 
 
@@ -68,8 +82,9 @@ def firers(unit: Unit) -> dict[str, Model | None] | None:
     """Model id → whose Ballistic Skill and sight it shoots with: a gun its
     crewman's (``None`` if none mans it), a crewman firing a gun ``None`` (it
     fires none of its own weapons), any other model its own. ``None`` for a
-    unit without guns: every model shoots as itself."""
-    if not any(is_gun(m) for m in unit.alive_models):
+    unit without guns: every model shoots as itself (known from its make-up:
+    :func:`has_gun_alive`, asked of every shooter of every estimate)."""
+    if not has_gun_alive(unit):
         return None
     manned = gunners(unit)
     firing = {m.id for m in manned.values()}

@@ -82,6 +82,9 @@ def firing_models(
     """
     armed: list[tuple[Model, Model, WeaponProfile]] = []  # (model, who fires it, profile)
     snaps: dict[Weapon, bool] = {}  # models sharing a weapon share the answer
+    # Shooters of one profile with one weapon: its profile, or None where the shooter has
+    # no Ballistic Skill or the orders leave out the weapon's type (read once, not per model).
+    kinds: dict[tuple[int, int], WeaponProfile | None] = {}
     crewed = firers(unit)  # Artillery: a gun fires with its crewman (artillery.py)
     for model in unit.alive_models:
         weapon = model.weapon(weapon_name)
@@ -90,10 +93,14 @@ def firing_models(
         if spent and not may_fire(spent, unit, model, weapon_name, weapons_per_phase(unit, model)):
             continue
         shooter = model if crewed is None else crewed[model.id]
-        if shooter is None or stats_of(shooter.profile).bs == 0:  # BS '-': no Ballistic Skill
+        if shooter is None:
             continue
-        profile = weapon_of(weapon)
-        if orders.weapon_types is not None and profile.base_type not in orders.weapon_types:
+        kind = (id(shooter.profile), id(weapon))
+        if kind in kinds:
+            profile = kinds[kind]
+        else:
+            profile = kinds[kind] = _fired_profile(shooter, weapon, orders)
+        if profile is None:
             continue
         snap = snaps.get(weapon)
         if snap is None:
@@ -106,8 +113,9 @@ def firing_models(
     # Sight and range of every armed model at once (one table each, not one per model).
     shooters = [model for model, _, _ in armed]
     sight = seen_by_each(battle, shooters, target)
-    gaps = gap_table(shooters, target.alive_models) if orders.counts_within is None else ()
-    everyone = range(len(target.alive_models))
+    targets = target.alive_models
+    gaps = gap_table(shooters, targets) if orders.counts_within is None else ()
+    everyone = range(len(targets))
     chosen: list[Model] = []
     for at, (model, shooter, profile) in enumerate(armed):
         seen = sight[at]
@@ -125,6 +133,18 @@ def firing_models(
         elif any(gaps[at][j] <= reach for j in (seen or everyone)):  # visibility.within
             chosen.append(model)
     return throwers(weapon_name, chosen)
+
+
+def _fired_profile(shooter: Model, weapon: Weapon, orders: FireOrders) -> WeaponProfile | None:
+    """``weapon`` as ``shooter`` would fire it under ``orders``, or ``None`` where it
+    fires nothing: a BS of '-' (no Ballistic Skill), or a weapon type the orders
+    leave out."""
+    if stats_of(shooter.profile).bs == 0:
+        return None
+    profile = weapon_of(weapon)
+    if orders.weapon_types is not None and profile.base_type not in orders.weapon_types:
+        return None
+    return profile
 
 
 def _why_not(battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders: FireOrders) -> str:
@@ -233,6 +253,33 @@ def shots_of(
     )
     moved = profile.base_type == "Salvo" and moved_for_weapons(unit)  # only a Salvo asks
     return weapon_shots(profile, near, moved)
+
+
+def shots_of_each(
+    battle: Battle,
+    unit: Unit,
+    models: list[Model],
+    profile: WeaponProfile,
+    target: Unit,
+    counts_within: float | None = None,
+) -> list[int]:
+    """:func:`shots_of` of each of ``models``, with the half range of Rapid Fire read
+    for them all from one sight table (:func:`visibility.seen_by_each`) and one
+    :func:`geometry.gap_table` rather than one of each per model: the same
+    distances compared with the same half range (the estimates ask it of every
+    firing model of every volley)."""
+    half = (profile.range or 0.0) / 2
+    moved = profile.base_type == "Salvo" and moved_for_weapons(unit)
+    if profile.base_type != "Rapid Fire":
+        return [weapon_shots(profile, False, moved)] * len(models)
+    if counts_within is not None:
+        return [weapon_shots(profile, counts_within <= half, moved)] * len(models)
+    sight = seen_by_each(battle, models, target)
+    gaps = gap_table(models, target.alive_models)
+    return [
+        weapon_shots(profile, any(gaps[at][j] <= half for j in sight[at]), moved)
+        for at in range(len(models))
+    ]
 
 
 def weapon_shots(profile: WeaponProfile, half_range: bool, moved: bool) -> int:

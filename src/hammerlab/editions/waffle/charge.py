@@ -46,7 +46,7 @@ from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import ModelMoved
-from hammerlab.engine.geometry import Vec, base_distance, centre_distance, closest, nearest
+from hammerlab.engine.geometry import Vec, centre_distance, closest, gap_table, nearest
 from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Model, Unit
 
@@ -154,8 +154,9 @@ def charge_ban(battle: Battle, unit: Unit) -> str | None:
 
 @per_decision
 def charge_distance(unit: Unit, target: Unit) -> float:
-    """Base to base, the closest charging model to the closest target model."""
-    return min(base_distance(m, e) for m in unit.alive_models for e in target.alive_models)
+    """Base to base, the closest charging model to the closest target model (the least
+    :func:`geometry.base_distance` of the pairs, read off their remembered :func:`gap_table`)."""
+    return min(min(row) for row in gap_table(unit.alive_models, target.alive_models))
 
 
 def charge_targets(battle: Battle, unit: Unit) -> list[Unit]:
@@ -300,8 +301,9 @@ def through_difficult_terrain(battle: Battle, unit: Unit, target: Unit) -> bool:
     if all_terrain_difficult(battle, unit):
         return True
     field = battle.battlefield
+    targets = target.alive_models
     for model in unit.alive_models:
-        goal = nearest([model], target.alive_models)
+        goal = nearest([model], targets)
         if any(area.difficult for area in field.crossed(model.position, goal.position)):
             return True
     return False

@@ -5,7 +5,7 @@ enough to rank them. Nothing here re-implements a rule; every step asks the
 function the battle resolves it with:
 
 - who fires, with how many shots, and whether as Snap Shots:
-  :func:`attacks.firing_models`, :func:`attacks.shots_of`,
+  :func:`attacks.firing_models`, :func:`attacks.shots_of` (:func:`attacks.shots_of_each`),
   :func:`attacks.fires_snap`, and the rules installed on "weapon would fire"
   (Suppressive Fire forbids Snap Shots);
 - the BS of a Snap Shot: :func:`tables.snap_shot_bs` with the battle's
@@ -33,12 +33,13 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
+from hammerlab.editions.waffle.artillery import is_gun
 from hammerlab.editions.waffle.attacks import (
     fires_snap,
     firing_models,
     ranged_weapons,
     shot_bs,
-    shots_of,
+    shots_of_each,
     weapons_per_phase,
 )
 from hammerlab.editions.waffle.charge import charge_bonus, through_difficult_terrain
@@ -77,7 +78,7 @@ from hammerlab.editions.waffle.wounds import (
     weapon_strength,
 )
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.geometry import base_distance, nearest
+from hammerlab.engine.geometry import gap_table, nearest
 from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Model, Unit
 
@@ -103,18 +104,17 @@ def defence_of(
     ``jinking`` ask "what if" (``None``: as it is).
     """
     profile = typical_profile(target)
-    model = next(m for m in target.alive_models if m.profile is profile)
+    alive = target.alive_models
+    model = next(m for m in alive if m.profile is profile)
     stats = stats_of(profile)
     cover = None
     if source is not None:
         down = st(battle, target).gone_to_ground if gone_to_ground is None else gone_to_ground
-        cover = cover_save(
-            battle, source, target, nearest([source], target.alive_models), down, jinking
-        )
+        cover = cover_save(battle, source, target, nearest([source], alive), down, jinking)
     return Defence(
         toughness=majority_toughness(target),
         wounds=stats.w,
-        models=len(target.alive_models),
+        models=len(alive),
         save=stats.sv,
         invulnerable=stats.invulnerable,
         cover=cover,
@@ -176,10 +176,16 @@ def expected_casualties(
     total = 0.0
     vehicle = is_vehicle(target)
     slain: dict[int, float] = {}  # by Strength: the models' answers are the same
-    for model in models:
-        shots = shots_of(battle, unit, model, profile, target, orders.counts_within)
-        hit = 1.0 if profile.template else p_hit(shot_bs(battle, model, snap), twin)
-        strength = weapon_strength(model, profile)
+    alike: dict[int, tuple[float, int]] = {}  # by profile: To Hit and Strength (not a gun's)
+    each = shots_of_each(battle, unit, models, profile, target, orders.counts_within)
+    for model, shots in zip(models, each, strict=True):
+        known = alike.get(id(model.profile))
+        if known is None:
+            hit = 1.0 if profile.template else p_hit(shot_bs(battle, model, snap), twin)
+            known = (hit, weapon_strength(model, profile))
+            if not is_gun(model):  # a gun fires with its crewman's BS (shot_bs)
+                alike[id(model.profile)] = known
+        hit, strength = known
         if vehicle:  # armour penetration, Hull Points: the vehicle rules' odds
             total += shots * hit * per_marker * hit_value(battle, target, model, profile, strength)
             continue
@@ -379,10 +385,13 @@ def charged_fighters(defender: Unit, charger: Unit) -> list[Model]:
     is no farther from the charger than the defender's closest model, plus
     2" (:data:`combat.ENGAGED_SUPPORT`) and the base of the friend in contact
     in front of it. A horde charged by a few models fights with its front
-    ranks only. Pile-in moves are not counted.
+    ranks only. Pile-in moves are not counted. Each model's distance to the charger
+    is the least :func:`geometry.base_distance` of its row of the remembered
+    :func:`geometry.gap_table`.
     """
-    foes = charger.alive_models
-    gaps = [(m, min(base_distance(m, f) for f in foes)) for m in defender.alive_models]
+    models = defender.alive_models
+    table = gap_table(models, charger.alive_models)
+    gaps = [(m, min(row)) for m, row in zip(models, table, strict=True)]
     front = min(gap for _, gap in gaps)
     return [m for m, gap in gaps if gap <= front + ENGAGED_SUPPORT + 2 * m.radius]
 

@@ -19,6 +19,8 @@ from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.special_rules import model_has
 from hammerlab.editions.waffle.wounds import majority_value
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.datasheet import Profile
+from hammerlab.engine.memo import per_makeup
 from hammerlab.engine.units import Model, Unit
 
 RULE = "Fear"
@@ -96,5 +98,16 @@ def weapon_skill(battle: Battle, unit: Unit, model: Model) -> int:
 
 def majority_weapon_skill(battle: Battle, unit: Unit) -> int:
     """The Weapon Skill most of ``unit``'s models have (the highest on a tie), Fear
-    counted: what blows against the unit roll on the chart."""
-    return majority_value(weapon_skill(battle, unit, m) for m in unit.alive_models)
+    counted: what blows against the unit roll on the chart. Fear sets every model
+    of the unit alike (:func:`weapon_skill`), so a unit that has not failed a Fear
+    test is answered from its make-up (:func:`_majority_profile_ws`)."""
+    if battle.memory.get(RULE, {}).get(unit.id):
+        return majority_value(weapon_skill(battle, unit, m) for m in unit.alive_models)
+    return _majority_profile_ws(unit)
+
+
+@per_makeup
+def _majority_profile_ws(profiles: tuple[Profile, ...]) -> int:
+    """The WS most of a unit's models alive have by their profiles (called with the
+    unit: :func:`memo.per_makeup`)."""
+    return majority_value(stats_of(p).ws for p in profiles)

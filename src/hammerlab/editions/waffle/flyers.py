@@ -11,17 +11,20 @@ from __future__ import annotations
 
 from hammerlab.editions.waffle.profiles import WeaponProfile
 from hammerlab.editions.waffle.vehicles import vehicle_of
+from hammerlab.engine.datasheet import Profile
+from hammerlab.engine.memo import per_makeup
 from hammerlab.engine.units import Unit
 
 SKYFIRE = "Skyfire"
 
 
-def is_zooming(unit: Unit) -> bool:
-    """Whether the unit is a Zooming Flyer: one of its models is a vehicle of the
-    Flyer type (``Flyer``, ``Super-heavy Flyer``)."""
-    return any(
-        (v := vehicle_of(m.profile)) is not None and v.has_type("Flyer") for m in unit.alive_models
-    )
+@per_makeup
+def is_zooming(profiles: tuple[Profile, ...]) -> bool:
+    """Whether the unit is a Zooming Flyer: one of its models alive is a vehicle of the
+    Flyer type (``Flyer``, ``Super-heavy Flyer``). Called with the unit, answered
+    from its make-up (:func:`memo.per_makeup`: asked of every target of every
+    estimate)."""
+    return any((v := vehicle_of(p)) is not None and v.has_type("Flyer") for p in profiles)
 
 
 def _skyfire_target(unit: Unit) -> bool:

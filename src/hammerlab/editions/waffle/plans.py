@@ -29,7 +29,7 @@ from hammerlab.editions.waffle.attacks import (
     firing_models,
     ranged_weapons,
     shot_bs,
-    shots_of,
+    shots_of_each,
 )
 from hammerlab.editions.waffle.charge import (
     NO_CHARGE_AFTER,
@@ -459,9 +459,9 @@ def _volley(
         hits = len(models) * min(BLAST_HITS, defence.models)
         return Volley(profile, strength, hits=hits, snap=snap), defence
     shots: Counter[int] = Counter()
-    for model in models:
-        bs = shot_bs(battle, model, snap)
-        shots[bs] += shots_of(battle, unit, model, profile, target, orders.counts_within)
+    each = shots_of_each(battle, unit, models, profile, target, orders.counts_within)
+    for model, fired in zip(models, each, strict=True):
+        shots[shot_bs(battle, model, snap)] += fired
     return Volley(
         profile, strength, tuple((n, bs) for bs, n in sorted(shots.items())), snap=snap
     ), (defence)

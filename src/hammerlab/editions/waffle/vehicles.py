@@ -21,6 +21,7 @@ from hammerlab.editions.waffle.state import VehicleStatus, state_of
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile
 from hammerlab.engine.geometry import Vec
+from hammerlab.engine.memo import per_makeup
 from hammerlab.engine.units import Model, Unit
 
 FRONT, SIDE, REAR = "Front", "Side", "Rear"
@@ -71,6 +72,13 @@ def vehicle_of(profile: Profile) -> VehicleProfile | None:
     types = tuple(" ".join(t.split()) for t in inner.split(",") if t.strip())
     numbers = {k: int(profile.characteristics[k].strip()) for k in (FRONT, SIDE, REAR)}
     return VehicleProfile(numbers[FRONT], numbers[SIDE], numbers[REAR], stats.w, types)
+
+
+@per_makeup
+def has_vehicle_alive(profiles: tuple[Profile, ...]) -> bool:
+    """Whether any model alive of a unit is a vehicle (called with the unit:
+    :func:`memo.per_makeup`)."""
+    return any(vehicle_of(p) is not None for p in profiles)
 
 
 def is_vehicle(unit: Unit) -> bool:
@@ -204,8 +212,10 @@ def melee_cell_against(battle: Battle, target: Unit) -> str | None:
 def crew_snap_shots(battle: Battle, unit: Unit) -> bool:
     """Crew Shaken or Crew Stunned: the vehicle "can only fire Snap Shots"; so can a
     Tank that Rammed this turn ("it … may only shoot Snap Shots in that turn's
-    Shooting phase": ``ramming``)."""
-    return any(
+    Shooting phase": ``ramming``). A unit with no vehicle alive is answered from its
+    make-up (:func:`has_vehicle_alive`, asked on every estimate) without reading a
+    vehicle status, as the loop over its models reads none."""
+    return has_vehicle_alive(unit) and any(
         vehicle_of(m.profile) is not None
         and ((s := vehicle_status(battle, m)).shaken_turns > 0 or s.stunned_turns > 0 or s.rammed)
         for m in unit.alive_models

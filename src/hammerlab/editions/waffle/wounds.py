@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from hammerlab.editions.waffle.events import (
     WoundsRolled,
 )
 from hammerlab.editions.waffle.orders import Hit, WoundRoll
-from hammerlab.editions.waffle.profiles import Stats, WeaponProfile, stats_of
+from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
 from hammerlab.editions.waffle.tables import (
     overwhelming,
     to_wound_target,
@@ -17,12 +17,8 @@ from hammerlab.editions.waffle.tables import (
 from hammerlab.editions.waffle.weapon_rules import fixed_wound_roll, six_resolves_at_ap2
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile
+from hammerlab.engine.memo import per_makeup
 from hammerlab.engine.units import Model, Unit
-
-
-def majority(unit: Unit, read: Callable[[Stats], int]) -> int:
-    """The value of a characteristic most models alive have (the highest on a tie)."""
-    return majority_value(read(stats_of(m.profile)) for m in unit.alive_models)
 
 
 def majority_value(values: Iterable[int]) -> int:
@@ -34,9 +30,12 @@ def majority_value(values: Iterable[int]) -> int:
     return max(value for value, n in counts.items() if n == best)
 
 
-def typical_profile(unit: Unit) -> Profile:
-    """The profile most of the unit's models alive have (the first on a tie)."""
-    return most_common_profile(m.profile for m in unit.alive_models)
+@per_makeup
+def typical_profile(profiles: tuple[Profile, ...]) -> Profile:
+    """The profile most of the unit's models alive have (the first on a tie). Called
+    with the unit, answered from its make-up (:func:`memo.per_makeup`: every
+    estimate's defence asks it)."""
+    return most_common_profile(profiles)
 
 
 def most_common_profile(profiles: Iterable[Profile]) -> Profile:
@@ -48,9 +47,11 @@ def most_common_profile(profiles: Iterable[Profile]) -> Profile:
     return next(p for p, n in counts.items() if n == best)
 
 
-def majority_toughness(unit: Unit) -> int:
-    """The Toughness most models alive have (the highest on a tie)."""
-    return majority(unit, lambda stats: stats.t)
+@per_makeup
+def majority_toughness(profiles: tuple[Profile, ...]) -> int:
+    """The Toughness most of a unit's models alive have (the highest on a tie). Called
+    with the unit, answered from its make-up (:func:`memo.per_makeup`)."""
+    return majority_value(stats_of(p).t for p in profiles)
 
 
 def weapon_strength(source: Model, profile: WeaponProfile) -> int:

@@ -1,0 +1,257 @@
+"""The estimates' quicker paths answer as the loops over the models they replace.
+
+Every fact :func:`memo.per_makeup` remembers (the commonest profile, the majority
+Toughness and Weapon Skill, whether a model alive is a vehicle, a gun or a Zooming
+Flyer, whether a vehicle's crew fires Snap Shots), :func:`attacks.shots_of_each`,
+the expected casualties of a volley (To Hit and Strength worked out once per
+profile), the distance a charge must cover and the models that fight a charge
+(read off the remembered distance tables) are checked against the
+model-by-model definitions written out here, at every decision of whole AI
+battles (models die, move and change status in them) and on hand-built units
+whose models die and come back.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hammerlab.analysis.battles import prepare
+from hammerlab.editions.base import play
+from hammerlab.editions.waffle.artillery import firers, has_gun_alive, is_gun
+from hammerlab.editions.waffle.attacks import (
+    fires_snap,
+    firing_models,
+    ranged_weapons,
+    shot_bs,
+    shots_of,
+    shots_of_each,
+)
+from hammerlab.editions.waffle.charge import charge_distance
+from hammerlab.editions.waffle.combat import ENGAGED_SUPPORT
+from hammerlab.editions.waffle.estimate import p_hit
+from hammerlab.editions.waffle.expected import (
+    BLAST_HITS,
+    charged_fighters,
+    defence_of,
+    expected_casualties,
+    slain_per_hit,
+    would_fire,
+)
+from hammerlab.editions.waffle.fear import RULE as FEAR
+from hammerlab.editions.waffle.fear import majority_weapon_skill, weapon_skill
+from hammerlab.editions.waffle.flyers import is_zooming
+from hammerlab.editions.waffle.odds_vehicles import hit_value
+from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.profiles import stats_of, weapon_of
+from hammerlab.editions.waffle.rules.reactions import overwatch_orders
+from hammerlab.editions.waffle.vehicles import (
+    crew_snap_shots,
+    has_vehicle_alive,
+    is_vehicle,
+    vehicle_of,
+    vehicle_status,
+)
+from hammerlab.editions.waffle.wounds import (
+    majority_toughness,
+    majority_value,
+    most_common_profile,
+    typical_profile,
+    weapon_strength,
+)
+from hammerlab.engine import memo
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.datasheet import Datasheet, Profile
+from hammerlab.engine.decisions import Controller, Decision
+from hammerlab.engine.geometry import base_distance
+from hammerlab.engine.units import Model, Unit
+from hammerlab.io.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = (
+    "whole_game_three_turns.toml",
+    "guard_suppress_terminators.toml",
+    "vehicles_leman_russ.toml",
+    "vehicles_tank_shock.toml",
+    "vehicles_transport.toml",
+    "matchups/carnifex_vs_guard.toml",
+)
+
+
+def _loop_facts(battle: Battle, unit: Unit) -> tuple[object, ...]:
+    """The facts as the loops over the unit's models alive work them out."""
+    alive = unit.alive_models
+    return (
+        most_common_profile(m.profile for m in alive),
+        majority_value(stats_of(m.profile).t for m in alive),
+        majority_value(weapon_skill(battle, unit, m) for m in alive),
+        any(vehicle_of(m.profile) is not None for m in alive),
+        any(is_gun(m) for m in alive),
+        any((v := vehicle_of(m.profile)) is not None and v.has_type("Flyer") for m in alive),
+    )
+
+
+def _makeup_facts(battle: Battle, unit: Unit) -> tuple[object, ...]:
+    return (
+        typical_profile(unit),
+        majority_toughness(unit),
+        majority_weapon_skill(battle, unit),
+        has_vehicle_alive(unit),
+        has_gun_alive(unit),
+        is_zooming(unit),
+    )
+
+
+def _loop_crew_snap_shots(battle: Battle, unit: Unit) -> bool:
+    return any(
+        vehicle_of(m.profile) is not None
+        and ((s := vehicle_status(battle, m)).shaken_turns > 0 or s.stunned_turns > 0 or s.rammed)
+        for m in unit.alive_models
+    )
+
+
+def _loop_casualties(
+    battle: Battle, unit: Unit, target: Unit, name: str, orders: FireOrders
+) -> float:
+    """:func:`expected.expected_casualties` as it was written: every model's shots, To
+    Hit and Strength asked of that model."""
+    models = firing_models(battle, unit, target, name, orders)
+    if not models or target.destroyed:
+        return 0.0
+    weapon = models[0].weapon(name)
+    assert weapon is not None
+    profile = weapon_of(weapon)
+    if not would_fire(battle, unit, profile, orders):
+        return 0.0
+    snap = fires_snap(battle, unit, profile, orders, target)
+    defence = defence_of(battle, target, models[0])
+    twin = profile.has_rule("Twin-linked")
+    per_marker = min(BLAST_HITS, defence.models) if profile.blast or profile.template else 1
+    total = 0.0
+    for model in models:
+        shots = shots_of(battle, unit, model, profile, target, orders.counts_within)
+        hit = 1.0 if profile.template else p_hit(shot_bs(battle, model, snap), twin)
+        strength = weapon_strength(model, profile)
+        if is_vehicle(target):
+            total += shots * hit * per_marker * hit_value(battle, target, model, profile, strength)
+        else:
+            total += shots * hit * per_marker * slain_per_hit(profile, strength, defence)
+    return min(total, float(defence.models))
+
+
+def _loop_fighters(defender: Unit, charger: Unit) -> list[Model]:
+    """:func:`expected.charged_fighters` with every distance measured pair by pair."""
+    foes = charger.alive_models
+    gaps = [(m, min(base_distance(m, f) for f in foes)) for m in defender.alive_models]
+    front = min(gap for _, gap in gaps)
+    return [m for m, gap in gaps if gap <= front + ENGAGED_SUPPORT + 2 * m.radius]
+
+
+def _check_pair(battle: Battle, unit: Unit, target: Unit) -> None:
+    """The quicker paths between ``unit`` and ``target`` against their definitions."""
+    pairs = [base_distance(m, e) for m in unit.alive_models for e in target.alive_models]
+    assert charge_distance(unit, target) == min(pairs)
+    assert charged_fighters(target, unit) == _loop_fighters(target, unit)
+    for name in ranged_weapons(unit):
+        for orders in (FireOrders(), FireOrders(snap=True), overwatch_orders(battle)):
+            fast = expected_casualties(battle, unit, target, name, orders)
+            assert fast == _loop_casualties(battle, unit, target, name, orders)
+
+
+def _check_shots(battle: Battle, unit: Unit, target: Unit) -> None:
+    """:func:`shots_of_each` against :func:`shots_of` model by model, for every ranged
+    weapon of ``unit`` at ``target``, with the range measured and with Overwatch's."""
+    for name in ranged_weapons(unit):
+        models = [m for m in unit.alive_models if m.weapon(name) is not None]
+        weapon = models[0].weapon(name)
+        assert weapon is not None
+        profile = weapon_of(weapon)
+        for within in (None, 1.0, 100.0):
+            each = [shots_of(battle, unit, m, profile, target, within) for m in models]
+            assert shots_of_each(battle, unit, models, profile, target, within) == each
+
+
+class _Checking:
+    """A controller that checks every unit's facts, then lets the AI decide."""
+
+    def __init__(self, inner: Controller) -> None:
+        self.inner = inner
+        self.checked = 0
+
+    def choose(self, battle: Battle, decision: Decision[Any]) -> int:
+        for unit in battle.units.values():
+            if not unit.alive_models:
+                with pytest.raises(ValueError):
+                    typical_profile(unit)
+                continue
+            assert _makeup_facts(battle, unit) == _loop_facts(battle, unit)
+            # The same answer, and the same vehicle statuses made on first reading.
+            statuses = battle.state.vehicles  # type: ignore[union-attr]
+            before = set(statuses)
+            fast = crew_snap_shots(battle, unit)
+            read = set(statuses)
+            assert fast == _loop_crew_snap_shots(battle, unit)
+            assert set(statuses) == read
+            assert has_vehicle_alive(unit) or read == before
+            for target in battle.enemies_of(unit):
+                if target.alive_models:
+                    _check_shots(battle, unit, target)
+                    _check_pair(battle, unit, target)
+            self.checked += 1
+        return self.inner.choose(battle, decision)
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_makeup_facts_and_volley_shots_answer_as_the_loops_in_whole_battles(name: str) -> None:
+    path = ROOT / "examples" / name
+    for seed in (1, 2):
+        ready = prepare(load_scenario(path), str(path), seed)
+        checking = {p: _Checking(c) for p, c in ready.battle.controllers.items()}
+        ready.battle.controllers.update(checking)
+        play(ready.battle, ready.ruleset, ready.plan)
+        assert sum(c.checked for c in checking.values()) > 0
+
+
+def test_a_makeup_is_the_profiles_of_the_models_alive_in_order() -> None:
+    tough = Profile("Brute", {"T": "5", "WS": "4", "S": "5"})
+    weak = Profile("Runt", {"T": "3", "WS": "2", "S": "2"})
+
+    def model(i: int, profile: Profile) -> Model:
+        return Model(f"m{i}", profile, (), (float(i), 0.0))
+
+    unit = Unit("u", "Mob", "A", Datasheet("Mob", "Orks", "waffle", ()), [])
+    unit.models = [model(0, weak), model(1, tough), model(2, tough), model(3, weak)]
+
+    @memo.per_makeup
+    def first_and_count(profiles: tuple[Profile, ...]) -> tuple[str, int]:
+        return profiles[0].name, len(profiles)
+
+    assert first_and_count(unit) == ("Runt", 4)
+    unit.models[0].wounds_left = 0  # a model dies: a new make-up
+    assert first_and_count(unit) == ("Brute", 3)
+    unit.models[0].wounds_left = 1  # and comes back: the first make-up again
+    assert first_and_count(unit) == ("Runt", 4)
+    unit.models[1] = model(1, weak)  # a model of another profile in its place
+    assert first_and_count(unit) == ("Runt", 4)
+    assert typical_profile(unit) is weak  # three Runts, one Brute
+    unit.models[0].wounds_left = unit.models[1].wounds_left = 0
+    assert typical_profile(unit) is most_common_profile([tough, weak])  # a tie: the first
+    for m in unit.models:
+        m.wounds_left = 0
+    for _ in range(2):  # an empty make-up raises every time, as the loop does
+        with pytest.raises(ValueError):
+            typical_profile(unit)
+
+
+def test_fear_sets_the_majority_weapon_skill_as_each_model_fears() -> None:
+    path = ROOT / "examples" / "whole_game_three_turns.toml"
+    ready = prepare(load_scenario(path), str(path), 1)
+    battle = ready.battle
+    unit = next(iter(battle.units.values()))
+    loop = majority_value(weapon_skill(battle, unit, m) for m in unit.alive_models)
+    assert majority_weapon_skill(battle, unit) == loop
+    battle.memory[FEAR] = {unit.id: True}
+    assert majority_weapon_skill(battle, unit) == 1
+    assert firers(unit) is None  # no gun in this unit
