@@ -17,7 +17,7 @@ is for and the numbers measured over ``examples/matchups/``.
   an enemy unit, in models weighed by the victory condition, or its guns
   reach no target); else hold. A unit that retreated this turn never Runs
   toward the enemy: it Runs on toward its edge while the retreat rule still
-  holds (:meth:`WaffleAI._runs`).
+  holds and it is not at that edge already (:meth:`WaffleAI._runs`).
 - Target: the plan's target (the one it means to charge), else the most
   expected casualties. A unit locked in combat (option
   ``shooting_into_combat``) only when the expected enemy casualties are at
@@ -43,8 +43,8 @@ is for and the numbers measured over ``examples/matchups/``.
 - Move: advance, except when diving for cover (nearest cover), and in the
   movement phase a unit whose Heavy/Salvo/Ordnance weapons can already hurt
   an enemy holds still (unless Relentless), and one that an enemy's charge
-  next turn would gain more against than its own best charge would gain
-  retreats (:func:`move_plans.wants_to_retreat`). A unit that would advance
+  next turn is expected to cost more (in a fight it would lose) than its own
+  best charge would gain retreats (:func:`move_plans.wants_to_retreat`). A unit that would advance
   (or Run) across difficult terrain to a charge that would cost it the first
   blows goes round the terrain (``flank``: :func:`move_plans.wants_to_flank`).
 - Charger and charge target: the best :func:`plans.charge_or_be_charged`
@@ -101,6 +101,7 @@ from hammerlab.editions.waffle.move_plans import RETREAT, wants_to_flank, wants_
 from hammerlab.editions.waffle.movement import RUNS
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
 from hammerlab.editions.waffle.outflank import edge_of, entry_shifts
+from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.plans import (
     caught_chance,
     charge_chance,
@@ -108,6 +109,7 @@ from hammerlab.editions.waffle.plans import (
     charge_keeping_weapons,
     charge_or_be_charged,
     chased_chance,
+    edge_gap,
     exposure,
     leadership_pass_chance,
     may_charge_after_firing,
@@ -490,12 +492,13 @@ class WaffleAI(PsychicChoices):
         the enemy (that would undo the retreat); it Runs on toward its own edge
         (:meth:`_move`) while the retreat rule still holds from where it stands
         (:func:`move_plans.wants_to_retreat`: an enemy's charge at it next turn
-        gains the enemy more than its own charge after its next move gains it),
-        and holds once out of that reach. Any other unit Runs toward the enemy
-        when :func:`wants_to_run`.
+        is expected to cost it more than its own charge after its next move
+        gains it) and a Run toward its edge gains ground (its closest model is
+        not at the edge already: :func:`plans.edge_gap`), and holds once out of
+        that reach. Any other unit Runs toward the enemy when :func:`wants_to_run`.
         """
         if self._key(battle, unit) in self._retreats:
-            return wants_to_retreat(battle, unit)
+            return edge_gap(battle, unit) > EPSILON and wants_to_retreat(battle, unit)
         return wants_to_run(battle, unit)
 
     def _target(self, battle: Battle, decision: Decision[Any]) -> int:

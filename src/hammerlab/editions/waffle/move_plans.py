@@ -3,16 +3,22 @@
 Seed 004: "a charge can usually only be declared on a unit up to 12" away
 ... Roll 2D6. This is your charge range"; an enemy unit moves first (6", 12"
 for fast units: :func:`movement.move_allowance`) and then charges. A unit
-that advances walks into that reach. When an enemy unit's charge at it next
-turn is worth more to the enemy than the unit's own best charge after its
-move is worth to it (each in models weighed by the victory condition:
-:func:`plans.counter_charge`, :func:`plans.best_charge`), advancing offers
-the enemy the better fight, so the unit retreats toward its own table edge
-instead, which puts the 2D6 roll (and the enemy's move) further from it.
+that advances walks into that reach. When an enemy unit would declare that
+charge (:func:`plans.counter_charge` gains it something) and the fight it
+brings is one the unit loses, to its end (:func:`plans.fight_net`, in
+models weighed by the victory condition), and that loss, times the chance
+the charge reaches, is more than the unit's own best charge after its move
+gains it (:func:`plans.best_charge`), advancing offers the enemy the better
+fight, so the unit retreats toward its own table edge instead, which puts
+the 2D6 roll (and the enemy's move) further from it. A fight the unit wins
+is no reason to step back, however much the charge gains the enemy
+otherwise (the shooting it spares the chargers, a first round won).
 
 *Situation*: a Space Marine Captain (one model, a kill point of his own)
 that twenty Boyz would charge and pull down, with no charge of his own worth
-making, stays back with his squad's guns instead of walking into them.
+making, stays back with his squad's guns instead of walking into them; a
+Carnifex that a Guard squad's charge would cost a sixth of itself in the
+first round, and that then grinds the squad down, walks on at the Guard.
 
 A unit that would advance, or Run, straight across difficult terrain goes
 round it instead (the intent ``flank``: :mod:`flank`) when it is there to
@@ -30,7 +36,7 @@ from hammerlab.editions.waffle.charge import through_difficult_terrain
 from hammerlab.editions.waffle.expected import expected_attack, expected_melee, strikes_first
 from hammerlab.editions.waffle.movement import move_allowance
 from hammerlab.editions.waffle.orders import FireOrders
-from hammerlab.editions.waffle.plans import best_charge, counter_charge
+from hammerlab.editions.waffle.plans import best_charge, charge_chance, counter_charge, fight_net
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import may_charge
 from hammerlab.engine.battle import Battle
@@ -42,17 +48,27 @@ RETREAT = "retreat"
 
 
 def charge_threat(battle: Battle, unit: Unit) -> float:
-    """The most an enemy unit's charge at ``unit`` next turn, after the enemy's
-    move, gains the enemy (:func:`plans.counter_charge`: 0 for a unit that may
-    not charge, or is locked in combat)."""
-    enemies = [e for e in battle.enemies_of(unit) if not st(battle, e).locked_in_combat]
-    return max((counter_charge(battle, e, unit) for e in enemies), default=0.0)
+    """What the costliest enemy charge at ``unit`` next turn, after the enemy's move,
+    is expected to cost it: the chance the charge reaches
+    (:func:`plans.charge_chance`) times what the fight loses it, net, to its end
+    (:func:`plans.fight_net`; a fight it wins costs it nothing). Only a charge
+    the enemy would declare counts (:func:`plans.counter_charge` gains it
+    something: 0 for a unit that may not charge, or is locked in combat)."""
+    costs = [0.0]
+    for enemy in battle.enemies_of(unit):
+        if st(battle, enemy).locked_in_combat or counter_charge(battle, enemy, unit) <= 0:
+            continue
+        loss = -fight_net(battle, enemy, unit)
+        if loss > 0:
+            costs.append(charge_chance(battle, enemy, unit, move_allowance(enemy)) * loss)
+    return max(costs)
 
 
 def wants_to_retreat(battle: Battle, unit: Unit) -> bool:
     """Whether ``unit`` should retreat rather than advance in its Movement phase:
-    an enemy's charge at it (:func:`charge_threat`) gains the enemy more than
-    its own best charge after a move (:func:`plans.best_charge`) gains it."""
+    an enemy's charge at it next turn is expected to cost it more
+    (:func:`charge_threat`) than its own best charge after a move
+    (:func:`plans.best_charge`) gains it."""
     threat = charge_threat(battle, unit)
     if threat <= 0:
         return False
