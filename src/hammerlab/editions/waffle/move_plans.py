@@ -33,14 +33,28 @@ wall between them and Ork Boyz: charging across it they strike at Initiative
 from __future__ import annotations
 
 from hammerlab.editions.waffle.charge import through_difficult_terrain
-from hammerlab.editions.waffle.expected import expected_attack, expected_melee, strikes_first
-from hammerlab.editions.waffle.movement import move_allowance
+from hammerlab.editions.waffle.expected import (
+    expected_attack,
+    expected_melee,
+    melee_exchange,
+    strikes_first,
+)
+from hammerlab.editions.waffle.flank import FLANK
+from hammerlab.editions.waffle.movement import move_allowance, route_of
 from hammerlab.editions.waffle.orders import FireOrders
-from hammerlab.editions.waffle.plans import best_charge, charge_chance, counter_charge, fight_net
+from hammerlab.editions.waffle.plans import (
+    best_charge,
+    charge_chance,
+    counter_charge,
+    exposure,
+    fight_net,
+)
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import may_charge
+from hammerlab.editions.waffle.victory_worth import model_worth
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.geometry import nearest
+from hammerlab.engine.geometry import centre_distance, nearest
+from hammerlab.engine.moves import centre_of
 from hammerlab.engine.units import Unit
 
 RETREAT = "retreat"
@@ -82,9 +96,10 @@ def wants_to_flank(battle: Battle, unit: Unit) -> bool:
     (the closest enemy model's) crosses difficult terrain
     (:func:`charge.through_difficult_terrain`), which costs it the first blows:
     across it, its models without assault grenades at Initiative 1, it would not
-    strike first, in the open it would (:func:`expected.strikes_first`); and it
+    strike first, in the open it would (:func:`expected.strikes_first`); it
     is there to charge: one round of its blows is expected to kill more than its
-    shooting (:func:`expected.expected_melee`, :func:`expected.expected_attack`)."""
+    shooting (:func:`expected.expected_melee`, :func:`expected.expected_attack`);
+    and the first blows are worth the detour (:func:`detour_pays`)."""
     enemies = [e for e in battle.enemies_of(unit) if e.alive_models]
     if not enemies or not may_charge(unit):
         return False
@@ -97,4 +112,29 @@ def wants_to_flank(battle: Battle, unit: Unit) -> bool:
     ):
         return False
     melee = expected_melee(battle, unit, unit.alive_models, target, True)
-    return melee > expected_attack(battle, unit, target, FireOrders())
+    if melee <= expected_attack(battle, unit, target, FireOrders()):
+        return False
+    return detour_pays(battle, unit, target)
+
+
+def detour_pays(battle: Battle, unit: Unit, target: Unit) -> bool:
+    """Whether the first round of ``unit``'s charge at ``target`` gains more from
+    the open than across difficult terrain (:func:`expected.melee_exchange`
+    both ways: the models it slays, less those it loses, weighed by the
+    victory condition) than the way round costs it: the inches the flank's
+    route (:func:`movement.route_of`) adds to the straight way to its goal, as
+    a share of its move, times a turn of the enemy's shooting at it
+    (:func:`plans.exposure`)."""
+    route = route_of(battle, unit, FLANK)
+    if route is None:
+        return False
+    start = centre_of(unit)
+    legs = zip((start, *route[:-1]), route, strict=True)
+    detour = sum(centre_distance(a, b) for a, b in legs) - centre_distance(start, route[-1])
+    turns = detour / move_allowance(unit)
+    cost = turns * exposure(battle, unit) * model_worth(battle, unit)
+    across = melee_exchange(battle, unit, target)
+    open_field = melee_exchange(battle, unit, target, True)
+    own, theirs = model_worth(battle, unit), model_worth(battle, target)
+    won = (open_field[0] - across[0]) * theirs + (across[1] - open_field[1]) * own
+    return won > cost
