@@ -44,9 +44,10 @@ is for and the numbers measured over ``examples/matchups/``.
   movement phase a unit whose Heavy/Salvo/Ordnance weapons can already hurt
   an enemy holds still (unless Relentless), and one that an enemy's charge
   next turn is expected to cost more (in a fight it would lose) than its own
-  best charge would gain retreats (:func:`move_plans.wants_to_retreat`). A unit that would advance
-  (or Run) across difficult terrain to a charge that would cost it the first
-  blows goes round the terrain (``flank``: :func:`move_plans.wants_to_flank`).
+  best charge would gain retreats (:func:`move_plans.wants_to_retreat`). A
+  unit that would advance (or Run) across difficult terrain to a charge that
+  would cost it the first blows, worth more than the detour under fire, goes
+  round the terrain (``flank``: :func:`move_plans.wants_to_flank`).
 - Charger and charge target: the best :func:`plans.charge_or_be_charged`
   (chance to reach times the fight's edge and the enemy charge it
   forestalls, less the Overwatch it will take); none when no value is positive.

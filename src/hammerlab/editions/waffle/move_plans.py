@@ -22,12 +22,14 @@ first round, and that then grinds the squad down, walks on at the Guard.
 
 A unit that would advance, or Run, straight across difficult terrain goes
 round it instead (the intent ``flank``: :mod:`flank`) when it is there to
-charge and the terrain would cost it the first blows
-(:func:`wants_to_flank`).
+charge and the terrain would cost it the first blows, and those are worth
+more than the turn of enemy fire its detour adds (:func:`wants_to_flank`).
 
 *Situation*: Genestealers (Initiative 6, no assault grenades) with a ruined
 wall between them and Ork Boyz: charging across it they strike at Initiative
-1, after the Boyz; from round its end they strike first.
+1, after the Boyz; from round its end they strike first. Hormagaunts behind
+woods in front of a Guard gunline go through them: the way round would give
+the lasguns a turn at them for a couple of Guardsmen's first blows.
 """
 
 from __future__ import annotations
