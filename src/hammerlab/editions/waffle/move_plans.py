@@ -29,7 +29,7 @@ more than the turn of enemy fire its detour adds (:func:`wants_to_flank`).
 wall between them and Ork Boyz: charging across it they strike at Initiative
 1, after the Boyz; from round its end they strike first. Hormagaunts behind
 woods in front of a Guard gunline go through them: the way round would give
-the lasguns a turn at them for a couple of Guardsmen's first blows.
+the lasguns a turn at them for the two models or so its first blows win.
 """
 
 from __future__ import annotations
