@@ -54,10 +54,12 @@ def _terminators_shooting() -> Game:
 
 
 def test_a_shooter_s_actions_name_each_target_in_range() -> None:
-    # The three Terminators hold at y 30 (x 33.43 .. 38.57); every squad has a
-    # model within the storm bolters' 24": squads 1 and 2 about 10.7" away,
-    # squads 3 and 4 about 22.1" (from (33.43, 30) to (24.72, 9.68): 8.70
-    # across, 20.32 down); the lascannon team at y 4 is 26" away, out of range.
+    # The two Terminators hold at y 30 (x 34.71 and 37.29); every squad has a
+    # model within the storm bolters' 24", base to base: squads 1 and 2 about
+    # 9.1" and 9.8" away, squads 3 and 4 about 20.7" and 21.4" (centre to
+    # centre from (34.71, 30) to (24.72, 9.68): 9.99 across, 20.32 down, 22.6"
+    # less the two bases' radii); the lascannon team at y 4 is 24.06" away, out
+    # of range.
     # So: shoot at each of the four squads, Run, hold, or end the phase.
     labels = [str(a) for a in _terminators_shooting().legal_actions()]
     unit = "Terminator Squad [terminators]"

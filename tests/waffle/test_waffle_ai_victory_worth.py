@@ -1,6 +1,6 @@
 """The heuristic weighs casualties by what the battle's victory condition gives for
 them, and a unit stays out of a charge it would rather not take (docs/ai.md,
-"Kill points: what a model is worth", "Retreat from a charge").
+"Kill points: what a model is worth", "Retreat from a charge", "Run").
 
 Expected values are worked out by hand from the charts in the comments.
 """
@@ -11,12 +11,21 @@ import pytest
 from conftest import MARINE, A, B, make_battle, profile, row, squad, weapon
 
 from hammerlab.editions.base import VICTORY
-from hammerlab.editions.waffle.ai import WaffleAI, target_value
+from hammerlab.editions.waffle.ai import WaffleAI, target_value, wants_to_run
+from hammerlab.editions.waffle.expected import melee_exchange
 from hammerlab.editions.waffle.move_plans import charge_threat, wants_to_retreat
-from hammerlab.editions.waffle.plans import charge_gain, charge_value
+from hammerlab.editions.waffle.plans import (
+    best_charge,
+    charge_gain,
+    charge_value,
+    counter_charge,
+    fight_net,
+)
+from hammerlab.editions.waffle.shooting import HOLD, RUN
 from hammerlab.editions.waffle.victory_worth import model_worth
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
+from hammerlab.engine.moves import shift_unit
 
 TROOPER = profile("Trooper", s=3, t=3, i=3, sv="-")
 """WS4 S3 T3 I3 A1, no save, no guns: no Overwatch, nothing spared."""
@@ -82,17 +91,36 @@ def test_under_kill_points_a_unit_shoots_the_lone_model_over_the_crowd() -> None
     assert target_value(battle, marines, lone) == pytest.approx(1.0)
 
 
-def move_intent(battle: Battle, unit: str, player: str) -> str:
-    """A fresh AI's answer to the Movement phase's "where to?" for ``unit``."""
-    labels = ["advance", "take cover", "retreat", "hold"]
+def answer(battle: Battle, ai: WaffleAI, kind: str, labels: list[str], **context: str) -> str:
+    """``ai``'s answer to a decision of ``kind`` about ``context["unit"]``: its label."""
     decision = Decision(
-        kind="move",
-        player=player,
+        kind=kind,
+        player=battle.unit(context["unit"]).player,
         prompt="?",
         choices=tuple(Choice(label, label) for label in labels),
-        context=DecisionContext(unit=unit, why="moves", phase="movement"),
+        context=DecisionContext(**context),
     )
-    return labels[WaffleAI().choose(battle, decision)]
+    return labels[ai.choose(battle, decision)]
+
+
+INTENTS = ["advance", "take cover", "retreat", "hold"]
+
+
+def move_intent(battle: Battle, unit: str, ai: WaffleAI | None = None) -> str:
+    """The AI's (by default a fresh one's) answer to the Movement phase's "where to?"."""
+    return answer(
+        battle, ai or WaffleAI(), "move", INTENTS, unit=unit, why="moves", phase="movement"
+    )
+
+
+def action(battle: Battle, unit: str, ai: WaffleAI | None = None) -> str:
+    """The AI's answer to a Shooting-phase action offering only Run and hold."""
+    return answer(battle, ai or WaffleAI(), "action", [RUN, HOLD], unit=unit)
+
+
+def run_intent(battle: Battle, unit: str, ai: WaffleAI) -> str:
+    """The AI's answer to its Run's "where to?" (as ``movement.run`` asks it)."""
+    return answer(battle, ai, "move", INTENTS, unit=unit, why='runs up to 4"')
 
 
 def test_a_unit_retreats_from_a_charge_it_would_lose_and_advances_when_none_can_come() -> None:
@@ -103,18 +131,21 @@ def test_a_unit_retreats_from_a_charge_it_would_lose_and_advances_when_none_can_
     # is a threat. The Troopers' own charge after their move (7" away) loses
     # its fight (it gains nothing): they retreat. 40" apart no charge can
     # come: they advance.
+    # The fight costs them, net, all five for the 5/6 of a Brute they slay
+    # (none of them lasts a round after the first): 21/36 x 25/6 expected.
     troopers = squad("a", A, TROOPER, [], row(30, 10, 5))
     brutes = squad("b", B, BRUTE, [], row(30, 24, 5))
     battle = make_battle(troopers, brutes, seed=1)
     assert charge_value(battle, brutes, troopers, 6.0).chance == pytest.approx(21 / 36)
-    assert charge_threat(battle, troopers) > 0
+    assert fight_net(battle, brutes, troopers) == pytest.approx(5 / 6 - 5)
+    assert charge_threat(battle, troopers) == pytest.approx(21 / 36 * 25 / 6)
     assert charge_gain(battle, troopers, brutes, 6.0) == 0.0
     assert wants_to_retreat(battle, troopers)
-    assert move_intent(battle, "a", A) == "retreat"
+    assert move_intent(battle, "a") == "retreat"
     far = squad("b", B, BRUTE, [], row(30, 50, 5))
     battle = make_battle(troopers, far, seed=1)
     assert charge_threat(battle, troopers) == 0.0
-    assert move_intent(battle, "a", A) == "advance"
+    assert move_intent(battle, "a") == "advance"
 
 
 def test_a_unit_whose_own_charge_is_worth_more_than_the_threat_advances() -> None:
@@ -126,4 +157,137 @@ def test_a_unit_whose_own_charge_is_worth_more_than_the_threat_advances() -> Non
     battle = make_battle(troopers, brutes, seed=1)
     assert charge_threat(battle, brutes) == 0.0
     assert not wants_to_retreat(battle, brutes)
-    assert move_intent(battle, "b", B) == "advance"
+    assert move_intent(battle, "b") == "advance"
+
+
+def test_under_kill_points_a_lone_model_does_not_run_at_a_fight_it_wins_only_in_models() -> None:
+    # A lone Brute (no guns) 30" from five Troopers: no charge this turn, so
+    # whether it Runs is whether it would win the fight. Charging: 4 Attacks
+    # (3 + 1 for the charge) x 1/2 (WS4 v WS4: 4+) x 5/6 (S5 v T3: 2+), no
+    # save: 5/3 Troopers slain; all five fight back (no farther than the
+    # closest plus 2" and a base): 5 x 1/2 x 1/3 (S3 v T4: 5+) = 5/6 of the
+    # Brute (same Initiative: both strike in full). In models it wins (5/3 >
+    # 5/6) and Runs at them; by kill points 5/3 fifths of a point (1/3) is
+    # less than 5/6 of its own whole point: it holds.
+    brute = squad("a", A, BRUTE, [], [(34, 10)])
+    five = squad("x", B, TROOPER, [], row(30, 40, 5))
+    battle = make_battle(brute, five, seed=1)
+    assert melee_exchange(battle, brute, five) == pytest.approx((5 / 3, 5 / 6))
+    assert wants_to_run(battle, brute)
+    assert action(battle, "a") == RUN
+    kill_points(battle)
+    assert not wants_to_run(battle, brute)
+    assert action(battle, "a") == HOLD
+
+
+def test_under_kill_points_a_lone_model_runs_at_a_fight_it_wins_in_points() -> None:
+    # The same Brute 30" from a lone Trooper, a point each: the Trooper is
+    # slain (5/3 capped at its one model) for 1 x 1/2 x 1/3 = 1/6 of the
+    # Brute: it Runs at him, straight (nothing in the way).
+    brute = squad("a", A, BRUTE, [], [(34, 10)])
+    lone = squad("y", B, TROOPER, [], [(34, 40)])
+    battle = kill_points(make_battle(brute, lone, seed=1))
+    assert melee_exchange(battle, brute, lone) == pytest.approx((1.0, 1 / 6))
+    ai = WaffleAI()
+    assert action(battle, "a", ai) == RUN
+    assert run_intent(battle, "a", ai) == "advance"
+
+
+def test_a_unit_that_retreated_runs_on_toward_its_edge_and_holds_once_out_of_reach() -> None:
+    # Five Troopers with laspistols (12") 14" from five Brutes: the Brutes'
+    # charge next turn is a threat the Troopers' own charge does not match
+    # (the retreat test above), so they retreat. Their pistols reach no
+    # target, so before they would Run at the Brutes, undoing the retreat
+    # (as a unit that did not retreat still does); now they Run on toward
+    # their edge while the threat holds. Once the Brutes stand 36" off (6"
+    # of move and 12" of charge at most) no charge can come: they hold.
+    laspistol = weapon("Laspistol", "12", "3", "-", "Pistol")
+    troopers = squad("a", A, TROOPER, [laspistol], row(30, 10, 5))
+    brutes = squad("b", B, BRUTE, [], row(30, 24, 5))
+    battle = make_battle(troopers, brutes, seed=1)
+    assert wants_to_retreat(battle, troopers) and wants_to_run(battle, troopers)
+    fresh = WaffleAI()
+    assert action(battle, "a", fresh) == RUN
+    assert run_intent(battle, "a", fresh) == "advance"
+    ai = WaffleAI()
+    assert move_intent(battle, "a", ai) == "retreat"
+    assert action(battle, "a", ai) == RUN
+    assert run_intent(battle, "a", ai) == "retreat"
+    shift_unit(battle, brutes, (0.0, 22.0), "test")
+    assert charge_threat(battle, troopers) == 0.0
+    assert action(battle, "a", ai) == HOLD
+
+
+BEAST = profile("Beast", s=6, t=6, w=4, i=1, a=3, sv="-", unit_type="Monstrous Creature")
+"""WS4 S6 T6 W4 I1 A3, no save: a monster that outlasts a few Troopers."""
+HOUND = profile("Hound", s=3, t=3, i=3, sv="-", unit_type="Beasts")
+"""A Trooper that moves 12" (Beasts: ``movement.is_fast``)."""
+
+
+def test_under_kill_points_a_monster_does_not_retreat_from_a_charge_whose_fight_it_wins() -> None:
+    # A lone Beast 22" from five Hounds (21" between the bases). Next turn the
+    # Hounds move 12" and need 9" on 2D6 (10/36); the Beast's own charge
+    # after its 6" move (15") cannot reach. Charging, the Hounds strike first
+    # (I3 v I1): 5 x 2 Attacks x 1/2 (WS4 v WS4) x 1/6 (S3 v T6: 6+) = 5/6
+    # wounds, 5/24 of the Beast; it strikes back with what is left of it:
+    # 3 x 1/2 x 5/6 (S6 v T3: 2+) x 19/24 = 95/96 Hounds. By kill points (a
+    # Hound a fifth of a point, the Beast a whole one) that round is the
+    # Hounds': 95/96 x 1/5 < 5/24, so they would declare it
+    # (plans.counter_charge: 10/36 x (5/24 - 95/96 x 1/5) = 5/1728), and the
+    # retreat that weighed that gain alone took the Beast back (the
+    # Carnifex's scenario, docs/ai.md). The fight goes on: a round without
+    # the charge, the Hounds slay 5 x 1/2 x 1/6 / 4 = 5/48 of the Beast, the
+    # Beast 3 x 1/2 x 5/6 = 5/4 Hounds; the Hounds left (5 - 95/96) last
+    # 77/24 rounds, the Beast's 19/24 38/5: all five fall for 5/24 + 77/24 x
+    # 5/48 = 625/1152 of the Beast, a point won for 0.54 lost. It advances.
+    beast = squad("a", A, BEAST, [], [(30, 10)])
+    hounds = squad("b", B, HOUND, [], row(26, 32, 5))
+    battle = kill_points(make_battle(beast, hounds, seed=1))
+    assert melee_exchange(battle, hounds, beast) == pytest.approx((5 / 24, 95 / 96))
+    assert counter_charge(battle, hounds, beast) == pytest.approx(5 / 1728)
+    assert best_charge(battle, beast, 6.0)[1] == 0.0
+    assert fight_net(battle, hounds, beast) == pytest.approx(1 - 625 / 1152)
+    assert charge_threat(battle, beast) == 0.0
+    assert not wants_to_retreat(battle, beast)
+    assert move_intent(battle, "a") == "advance"
+
+
+def test_under_kill_points_a_lone_model_retreats_from_a_fight_it_wins_only_in_models() -> None:
+    # A lone Brute 14" from five Troopers (the retreat test's distance: 21/36
+    # for their charge after a move). Charging, the Troopers strike 5 x 2 x
+    # 1/2 x 1/3 (S3 v T4: 5+) = 5/3 wounds: the Brute (one Wound) is slain,
+    # striking back in full at the same Initiative 3 x 1/2 x 5/6 = 5/4
+    # Troopers. Counting models the Brute wins the fight (5/4 for 1) and the
+    # Troopers would not declare it (it gains them nothing): it advances. By
+    # kill points 5/4 fifths of a point is a quarter of one for his whole
+    # point: the charge costs him 21/36 x 3/4 and his own (5/3 fifths for
+    # 5/6 of him: melee_exchange above) gains nothing: he retreats.
+    brute = squad("a", A, BRUTE, [], [(34, 10)])
+    five = squad("x", B, TROOPER, [], row(30, 24, 5))
+    battle = make_battle(brute, five, seed=1)
+    assert melee_exchange(battle, five, brute) == pytest.approx((1.0, 5 / 4))
+    assert fight_net(battle, five, brute) == pytest.approx(1 / 4)
+    assert charge_threat(battle, brute) == 0.0
+    assert move_intent(battle, "a") == "advance"
+    kill_points(battle)
+    assert fight_net(battle, five, brute) == pytest.approx(5 / 4 / 5 - 1)
+    assert charge_threat(battle, brute) == pytest.approx(21 / 36 * 3 / 4)
+    assert move_intent(battle, "a") == "retreat"
+
+
+def test_a_unit_that_retreated_to_its_edge_holds_rather_than_run_nowhere() -> None:
+    # The Troopers with laspistols of the test above, at their own (south)
+    # table edge, 14" from the Brutes: the threat holds, so they retreat, but
+    # a Run toward the edge cannot take them farther: they hold. An inch off
+    # the edge (the Brutes an inch farther too) they Run on toward it.
+    laspistol = weapon("Laspistol", "12", "3", "-", "Pistol")
+    troopers = squad("a", A, TROOPER, [laspistol], row(30, 0.5, 5))
+    brutes = squad("b", B, BRUTE, [], row(30, 14.5, 5))
+    battle = make_battle(troopers, brutes, seed=1)
+    ai = WaffleAI()
+    assert move_intent(battle, "a", ai) == "retreat"
+    assert wants_to_retreat(battle, troopers)
+    assert action(battle, "a", ai) == HOLD
+    shift_unit(battle, troopers, (0.0, 1.0), "test")
+    shift_unit(battle, brutes, (0.0, 1.0), "test")
+    assert action(battle, "a", ai) == RUN

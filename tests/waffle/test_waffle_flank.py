@@ -13,14 +13,28 @@ import math
 from collections.abc import Sequence
 
 import pytest
-from conftest import A, B, all_dice_used, box, make_battle, profile, row, squad, weapon
+from conftest import (
+    HEAVY_BOLTER,
+    MARINE,
+    A,
+    B,
+    all_dice_used,
+    box,
+    make_battle,
+    profile,
+    row,
+    squad,
+    weapon,
+)
 from fight_kit import CHAINSWORD
 
 from hammerlab.editions.waffle.ai import WaffleAI
+from hammerlab.editions.waffle.expected import melee_exchange
 from hammerlab.editions.waffle.flank import FLANK, flank_route
-from hammerlab.editions.waffle.move_plans import wants_to_flank
-from hammerlab.editions.waffle.movement import INTENTS, goal_of, intents_for
+from hammerlab.editions.waffle.move_plans import detour_pays, wants_to_flank
+from hammerlab.editions.waffle.movement import INTENTS, goal_of, intents_for, route_of
 from hammerlab.editions.waffle.movement_phase import movement_phase
+from hammerlab.editions.waffle.plans import exposure
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import TerrainArea
 from hammerlab.engine.datasheet import Weapon
@@ -177,3 +191,40 @@ def test_the_ai_does_not_flank_when_it_would_not_strike_first_even_round_the_wal
     assert FLANK in intents_for(battle, orks)
     assert not wants_to_flank(battle, orks)
     assert _ai_move(battle, orks) != FLANK
+
+
+def test_the_ai_does_not_flank_when_the_detour_under_fire_costs_more_than_the_first_blows() -> None:
+    # The Stealers and Orks above, and a Marine with a heavy bolter at (60, 30).
+    # The first blows: from the open the Stealers strike first, 5 x 4 Attacks
+    # x 2/3 (WS6 v WS4: 3+) x 1/2 (S4 v T4) x 5/6 (6+ save) = 50/9, all five
+    # Orks, who strike back with none; across the wall the Orks strike first,
+    # 5 x 2 x 1/2 (WS4 v WS6: 4+) x 1/3 (S3 v T4: 5+) x 2/3 (5+ save) = 10/9
+    # Stealers, who then slay 5 x (1 - 10/45) = 35/9 Orks. Going round wins
+    # 5 - 35/9 + 10/9 = 20/9 models. The way round (the centre keeps out of
+    # x 25.5..46.5, y 21.5..26.5: the wall widened by a base and the models'
+    # 4" offsets, each corner pushed out by CLEARANCE) passes the west
+    # corners to the closest Ork (33, 30): 11.51, 5.49 across, 5.02 north,
+    # 7.51, 3.49 across, against 4, 14 straight: 11.50" more, 1.92 of a 6"
+    # move. The heavy bolter's 3 shots a turn x 2/3 (BS4) x 2/3 (S5 v T4: 3+),
+    # no save against AP4, kill 4/3 Stealers: the detour costs 2.56 > 20/9,
+    # so they go through the wall. Without the gun it costs nothing: they flank.
+    stealers = _stealers()
+    orks = squad("o", B, ORK, [CHAINSWORD], row(33, 30, 5), name="Orks")
+    gunner = squad("h", B, MARINE, [HEAVY_BOLTER], [(60, 30)], name="Gunner")
+    battle = make_battle(stealers, orks, gunner, terrain=[WALL], seed=1)
+    assert melee_exchange(battle, stealers, orks) == pytest.approx((35 / 9, 10 / 9))
+    assert melee_exchange(battle, stealers, orks, True) == pytest.approx((5.0, 0.0))
+    assert exposure(battle, stealers) == pytest.approx(4 / 3)
+    c = CLEARANCE
+    route = route_of(battle, stealers, FLANK)
+    want = [(25.5 - c, 21.5 - c), (25.5 - c, 26.5 + c), (33.0, 30.0)]
+    assert route is not None
+    assert [pytest.approx(point) for point in want] == list(route)
+    way = math.hypot(11.5 + c, 5.5 - c) + 5 + 2 * c + math.hypot(7.5 + c, 3.5 - c)
+    detour = way - math.hypot(4, 14)
+    assert detour / 6 * 4 / 3 > 20 / 9
+    assert not detour_pays(battle, stealers, orks)
+    assert not wants_to_flank(battle, stealers)
+    assert _ai_move(battle, stealers) == "advance"
+    alone = _against_orks(_stealers())
+    assert detour_pays(alone, alone.unit("g"), alone.unit("o"))

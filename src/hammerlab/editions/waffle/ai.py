@@ -14,7 +14,10 @@ is for and the numbers measured over ``examples/matchups/``.
   never Runs. Suppressive Fire when :func:`plans.suppression_value` beats
   the plan. Run only when there is nothing to shoot and no charge worth
   declaring now, and the unit wants to close in (it would win a fight with
-  an enemy unit, or its guns reach no target); else hold.
+  an enemy unit, in models weighed by the victory condition, or its guns
+  reach no target); else hold. A unit that retreated this turn never Runs
+  toward the enemy: it Runs on toward its edge while the retreat rule still
+  holds and it is not at that edge already (:meth:`WaffleAI._runs`).
 - Target: the plan's target (the one it means to charge), else the most
   expected casualties. A unit locked in combat (option
   ``shooting_into_combat``) only when the expected enemy casualties are at
@@ -40,10 +43,11 @@ is for and the numbers measured over ``examples/matchups/``.
 - Move: advance, except when diving for cover (nearest cover), and in the
   movement phase a unit whose Heavy/Salvo/Ordnance weapons can already hurt
   an enemy holds still (unless Relentless), and one that an enemy's charge
-  next turn would gain more against than its own best charge would gain
-  retreats (:func:`move_plans.wants_to_retreat`). A unit that would advance
-  (or Run) across difficult terrain to a charge that would cost it the first
-  blows goes round the terrain (``flank``: :func:`move_plans.wants_to_flank`).
+  next turn is expected to cost more (in a fight it would lose) than its own
+  best charge would gain retreats (:func:`move_plans.wants_to_retreat`). A
+  unit that would advance (or Run) across difficult terrain to a charge that
+  would cost it the first blows, worth more than the detour under fire, goes
+  round the terrain (``flank``: :func:`move_plans.wants_to_flank`).
 - Charger and charge target: the best :func:`plans.charge_or_be_charged`
   (chance to reach times the fight's edge and the enemy charge it
   forestalls, less the Overwatch it will take); none when no value is positive.
@@ -95,8 +99,10 @@ from hammerlab.editions.waffle.flyers import is_zooming
 from hammerlab.editions.waffle.jink_plans import wants_to_jink
 from hammerlab.editions.waffle.melee_grenades import may_attack
 from hammerlab.editions.waffle.move_plans import RETREAT, wants_to_flank, wants_to_retreat
+from hammerlab.editions.waffle.movement import RUNS
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
 from hammerlab.editions.waffle.outflank import edge_of, entry_shifts
+from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.plans import (
     caught_chance,
     charge_chance,
@@ -104,6 +110,7 @@ from hammerlab.editions.waffle.plans import (
     charge_keeping_weapons,
     charge_or_be_charged,
     chased_chance,
+    edge_gap,
     exposure,
     leadership_pass_chance,
     may_charge_after_firing,
@@ -278,10 +285,13 @@ def _plan(battle: Battle, unit: Unit, may_charge: bool, reachable: list[Unit]) -
 def wants_to_run(battle: Battle, unit: Unit) -> bool:
     """Whether a Run toward the enemy helps a unit with nothing to shoot and no
     charge worth declaring this turn: it would win a fight with an enemy unit
-    (:func:`expected.melee_exchange`, as if it charged) and so wants to close
+    (:func:`expected.melee_exchange`, as if it charged: the models it slays
+    are worth more than those it loses, each worth what the victory condition
+    gives for it, :func:`victory_worth.model_worth`) and so wants to close
     in, or it has guns and no target in reach of them."""
+    own = model_worth(battle, unit)
     if any(
-        dealt > taken
+        dealt * model_worth(battle, enemy) > taken * own
         for enemy in battle.enemies_of(unit)
         for dealt, taken in [melee_exchange(battle, unit, enemy)]
     ):
@@ -433,6 +443,8 @@ class WaffleAI(PsychicChoices):
 
     def __init__(self) -> None:
         self._plans: dict[tuple[int, int, str, str], ShotPlan] = {}
+        self._retreats: set[tuple[int, int, str, str]] = set()
+        """The units (by :meth:`_key`) that retreated in this turn's Movement phase."""
 
     @staticmethod
     def _key(battle: Battle, unit: Unit) -> tuple[int, int, str, str]:
@@ -470,9 +482,25 @@ class WaffleAI(PsychicChoices):
         self._plans[self._key(battle, unit)] = plan
         if plan.target is not None and SHOOT in labels:
             return labels.index(SHOOT)
-        if plan.value <= 0 and RUN in labels and wants_to_run(battle, unit):
+        if plan.value <= 0 and RUN in labels and self._runs(battle, unit):
             return labels.index(RUN)
         return labels.index(HOLD)
+
+    def _runs(self, battle: Battle, unit: Unit) -> bool:
+        """Whether a unit with nothing to shoot and no charge worth declaring Runs.
+
+        One that retreated in this turn's Movement phase never Runs back toward
+        the enemy (that would undo the retreat); it Runs on toward its own edge
+        (:meth:`_move`) while the retreat rule still holds from where it stands
+        (:func:`move_plans.wants_to_retreat`: an enemy's charge at it next turn
+        is expected to cost it more than its own charge after its next move
+        gains it) and a Run toward its edge gains ground (its closest model is
+        not at the edge already: :func:`plans.edge_gap`), and holds once out of
+        that reach. Any other unit Runs toward the enemy when :func:`wants_to_run`.
+        """
+        if self._key(battle, unit) in self._retreats:
+            return edge_gap(battle, unit) > EPSILON and wants_to_retreat(battle, unit)
+        return wants_to_run(battle, unit)
 
     def _target(self, battle: Battle, decision: Decision[Any]) -> int:
         unit = battle.unit(decision.context.unit)
@@ -615,10 +643,13 @@ class WaffleAI(PsychicChoices):
         if "dives" in decision.context.why:
             return labels.index("take cover")
         unit = battle.unit(decision.context.unit)
+        if decision.context.why.startswith(RUNS) and self._key(battle, unit) in self._retreats:
+            return labels.index(RETREAT)  # it Runs only away: :meth:`_runs`
         movement = decision.context.phase == "movement"
         preferred = "hold" if movement and _gun_line(battle, unit) else "advance"
         if movement and preferred == "advance" and wants_to_retreat(battle, unit):
             preferred = RETREAT
+            self._retreats.add(self._key(battle, unit))
         if preferred == "advance" and FLANK in labels and wants_to_flank(battle, unit):
             preferred = FLANK
         if movement and is_zooming(unit):

@@ -397,8 +397,12 @@ def charged_fighters(defender: Unit, charger: Unit) -> list[Model]:
 
 
 @per_decision
-def melee_exchange(battle: Battle, attacker: Unit, defender: Unit) -> tuple[float, float]:
-    """One round of a charge: (defender's models slain, attacker's models slain).
+def melee_exchange(
+    battle: Battle, attacker: Unit, defender: Unit, in_the_open: bool = False
+) -> tuple[float, float]:
+    """One round of a charge: (defender's models slain, attacker's models slain);
+    ``in_the_open``: as if the charge crossed no difficult terrain (as
+    :func:`strikes_first` takes it).
 
     The attacker charged: all its models fight (the charge move brings each
     into contact or within 2" of a friend that is); of the defender, those
@@ -413,8 +417,8 @@ def melee_exchange(battle: Battle, attacker: Unit, defender: Unit) -> tuple[floa
     dealt = expected_melee(battle, attacker, attacker.alive_models, defender, True)
     fighters = charged_fighters(defender, attacker)
     taken = expected_melee(battle, defender, fighters, attacker, False)
-    if strikes_first(battle, attacker, defender, True):
+    if strikes_first(battle, attacker, defender, True, in_the_open):
         taken *= 1 - dealt / max(1, len(defender.alive_models))
-    elif strikes_first(battle, defender, attacker, False):
+    elif strikes_first(battle, defender, attacker, False, in_the_open):
         dealt *= 1 - taken / max(1, len(attacker.alive_models))
     return dealt, taken

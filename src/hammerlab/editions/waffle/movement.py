@@ -45,6 +45,9 @@ def move_allowance(unit: Unit) -> float:
     return min(12.0 if is_fast(m) else 6.0 for m in unit.alive_models)
 
 
+RUNS = "runs"
+"""How a unit's own Run (:func:`run`) begins its "where to?" question (``why``)."""
+
 INTENTS = ("advance", "take cover", "retreat", "hold")
 """Where a unit moves: toward the closest enemy, into the nearest cover, toward
 its own table edge, or not at all."""
@@ -227,7 +230,7 @@ def dangerous_terrain_tests(
         lose_one_wound(battle, unit, model, "dangerous terrain")
 
 
-def run(battle: Battle, unit: Unit, why: str = "runs", own_move: bool = True) -> None:
+def run(battle: Battle, unit: Unit, why: str = RUNS, own_move: bool = True) -> None:
     """Seed 000, Run: "Roll a D6 to determine the maximum Run distance".
 
     "Running movement is not slowed by difficult terrain but models running

@@ -43,6 +43,7 @@ from hammerlab.editions.waffle.expected import (
     BLAST_HITS,
     defence_of,
     expected_attack,
+    expected_melee,
     melee_exchange,
     would_fire,
 )
@@ -322,6 +323,51 @@ def counter_charge(battle: Battle, enemy: Unit, unit: Unit) -> float:
     if not may_charge(enemy) or st(battle, enemy).locked_in_combat:
         return 0.0
     return charge_gain(battle, enemy, unit, move_allowance(enemy))
+
+
+def fight_net(battle: Battle, charger: Unit, unit: Unit) -> float:
+    """What the fight ``charger``'s charge brings ``unit`` nets it to its end, in
+    models, each worth what the victory condition gives for it
+    (:func:`victory_worth.model_worth`): the charger's models it slays less its
+    own models slain, until one side is expected to be destroyed.
+
+    The first round is the charge's (:func:`expected.melee_exchange`); each
+    round after it is the same fight with no charge bonus
+    (:func:`expected.expected_melee` with ``charged`` false, every model of
+    both sides fighting, as a pile-in brings them), at the same rate to the
+    end: neither side's losses slow its blows, and Morale (a Fall Back, a
+    Sweeping Advance) is not counted. The fight ends when the side whose
+    models left last the fewer such rounds is gone (both rates nil: after
+    the first round)."""
+    slain, lost = melee_exchange(battle, charger, unit)
+    own = _Side(float(len(unit.alive_models)), slain)
+    theirs = _Side(float(len(charger.alive_models)), lost)
+    own_rate = expected_melee(battle, charger, charger.alive_models, unit, False)
+    their_rate = expected_melee(battle, unit, unit.alive_models, charger, False)
+    rounds = min(own.lasts(own_rate), theirs.lasts(their_rate))
+    return theirs.lost(their_rate, rounds) * model_worth(battle, charger) - own.lost(
+        own_rate, rounds
+    ) * model_worth(battle, unit)
+
+
+@dataclass(frozen=True)
+class _Side:
+    """One side of :func:`fight_net`'s fight: its models, and those the first round slays."""
+
+    models: float
+    first: float
+
+    def lasts(self, rate: float) -> float:
+        """Rounds after the first its models left last when ``rate`` are slain a round."""
+        left = max(0.0, self.models - self.first)
+        if left <= 0.0:
+            return 0.0
+        return left / rate if rate > 0.0 else math.inf
+
+    def lost(self, rate: float, rounds: float) -> float:
+        """Its models slain in the first round and ``rounds`` more (never more than it has)."""
+        later = rate * rounds if rate > 0.0 else 0.0
+        return min(self.models, self.first + later)
 
 
 def best_charge(battle: Battle, unit: Unit, closer: float = 0.0) -> tuple[Unit | None, float]:
