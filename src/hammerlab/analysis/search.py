@@ -9,15 +9,18 @@ heuristic AI to the end of the opponent's next turn (a game round, or the end
 of the game), and valued by the scenario's victory score with damage short of
 a kill counted pro rata (:func:`value_for`). The race's winner replaces the
 heuristic's pick only if it beats it significantly on fresh, paired seeds
-(:func:`significantly_better`). Other inner decisions (weapons, reactions,
-Fall Back...) are the heuristic AI's.
+(:meth:`SearchController.confirm`). The reactions to shooting and to a charge
+are searched the same way (:meth:`SearchController.inner_choice`); other inner
+decisions (weapons, pile-in...) are the heuristic AI's.
 
 Determinism: the budget is a number of playouts, never wall time; the copies
 roll their own dice, seeded from a :class:`random.Random` the controller owns
 and seeds from the battle's seed, so the real battle's dice are never touched
 and the same seed plays the same game. Every action of one decision sees the
 same playout seeds (common random numbers), so actions are compared on the
-same luck.
+same luck; and the copies' dice are keyed (:data:`Budget.dice`,
+:func:`branching.reroll`), so two actions keep rolling the same dice for what
+they do alike after their first different roll.
 
 :class:`RandomController` picks uniformly among the legal choices: the floor a
 tournament measures the other players against.
