@@ -66,10 +66,10 @@ def reroll(battle: Battle, seed: int, mode: str) -> None:
 
     ``keyed`` dice (:class:`KeyedDice`, streams named by the seed, the turn, whose
     turn it is and the roll's purpose) keep two copies that differ in one choice
-    rolling the same dice for everything else that happens alike in both; one
-    stream (``single``) is shifted for good by the first roll one makes and the
-    other does not, so the paired comparison of two choices keeps less noise
-    with ``keyed`` dice."""
+    rolling the same dice for everything else that happens alike in both. With
+    one stream (``single``) the first roll one copy makes and the other does not
+    shifts every later roll, so the paired comparison of two choices keeps more
+    noise."""
     dice = dice_for(mode, seed)
     if isinstance(dice, KeyedDice):
         dice.clock = battle
