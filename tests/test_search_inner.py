@@ -58,7 +58,9 @@ def test_a_branch_replays_the_activation_and_answers_the_decision_it_tries(
     answers = snapshot.answers_since(asked.battle)
     assert answers  # at least the Cadians' pick of their shooting unit
     for label in asked.decision.labels():
-        copy = branch_playout(snapshot, answers, ("reaction", label), seed=9, rounds=0)
+        copy = branch_playout(
+            snapshot, answers, ("reaction", label), seed=9, rounds=0, dice="keyed"
+        )
         logged = copy.battle.log.events
         assert logged[: len(real)] == real
         tried = DecisionMade(player="Tyranids", decision="reaction", answer=label)

@@ -21,7 +21,7 @@ from typing import Any
 from hammerlab.analysis.game import Game
 from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.decisions import Controller, Decision
-from hammerlab.engine.dice import Dice
+from hammerlab.engine.dice import KeyedDice, dice_for
 
 
 @dataclass(frozen=True)
@@ -60,12 +60,29 @@ class Snapshotting:
         return self.inner.choose(battle, decision)
 
 
+def reroll(battle: Battle, seed: int, mode: str) -> None:
+    """Give ``battle`` (a copy) its own dice from here on: ``seed`` in ``mode`` (a mode
+    of :func:`~hammerlab.engine.dice.dice_for`), rolls logged as before.
+
+    ``keyed`` dice (:class:`KeyedDice`, streams named by the seed, the turn, whose
+    turn it is and the roll's purpose) keep two copies that differ in one choice
+    rolling the same dice for everything else that happens alike in both. With
+    one stream (``single``) the first roll one copy makes and the other does not
+    shifts every later roll, so the paired comparison of two choices keeps more
+    noise."""
+    dice = dice_for(mode, seed)
+    if isinstance(dice, KeyedDice):
+        dice.clock = battle
+    dice.attach(battle.log.emit)
+    battle.dice = dice
+
+
 class Branch:
     """Answers the first decision it is asked with ``label`` and re-seeds the dice
-    there (``seed``); every later one as ``ai`` does."""
+    there (``seed``, in dice ``mode``: :func:`reroll`); every later one as ``ai`` does."""
 
-    def __init__(self, kind: str, label: str, seed: int, ai: Controller) -> None:
-        self.kind, self.label, self.seed, self.ai = kind, label, seed, ai
+    def __init__(self, kind: str, label: str, seed: int, ai: Controller, dice: str) -> None:
+        self.kind, self.label, self.seed, self.ai, self.dice = kind, label, seed, ai, dice
         self.taken = False
 
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
@@ -75,8 +92,7 @@ class Branch:
         if decision.kind != self.kind:
             raise RuntimeError(f"the replay asked {decision.kind!r}, not {self.kind!r}")
         self.taken = True
-        battle.dice = Dice(self.seed)
-        battle.dice.attach(battle.log.emit)
+        reroll(battle, self.seed, self.dice)
         return decision.labels().index(self.label)
 
 
@@ -86,16 +102,18 @@ def branch_playout(
     branch: tuple[str, str],
     seed: int,
     rounds: int,
+    dice: str,
 ) -> Game:
     """A copy of the snapshot's game with ``answers`` replayed, the ``branch``
     ((kind, label)) taken at the decision after them, and played on from there
-    on its own dice (``seed``) by the heuristic AI to the same seat's turn
-    ``rounds`` game turns after the snapshot's, or the end of the game."""
+    on its own dice (``seed`` in mode ``dice``: :func:`reroll`) by the heuristic
+    AI to the same seat's turn ``rounds`` game turns after the snapshot's, or
+    the end of the game."""
     copy = snapshot.game.clone()
     battle = copy.battle
     kind, label = branch
     battle.controllers = dict.fromkeys(
-        battle.controllers, Branch(kind, label, seed, copy.ready.ruleset.ai())
+        battle.controllers, Branch(kind, label, seed, copy.ready.ruleset.ai(), dice)
     )
     horizon = (copy.turn + rounds, copy.play_state.cursor.seat)
     battle.answers = list(answers)

@@ -9,15 +9,18 @@ heuristic AI to the end of the opponent's next turn (a game round, or the end
 of the game), and valued by the scenario's victory score with damage short of
 a kill counted pro rata (:func:`value_for`). The race's winner replaces the
 heuristic's pick only if it beats it significantly on fresh, paired seeds
-(:func:`significantly_better`). Other inner decisions (weapons, reactions,
-Fall Back...) are the heuristic AI's.
+(:meth:`SearchController.confirm`). The reactions to shooting and to a charge
+are searched the same way (:meth:`SearchController.inner_choice`); other inner
+decisions (weapons, pile-in...) are the heuristic AI's.
 
 Determinism: the budget is a number of playouts, never wall time; the copies
 roll their own dice, seeded from a :class:`random.Random` the controller owns
 and seeds from the battle's seed, so the real battle's dice are never touched
 and the same seed plays the same game. Every action of one decision sees the
 same playout seeds (common random numbers), so actions are compared on the
-same luck.
+same luck; and the copies' dice are keyed (:data:`Budget.dice`,
+:func:`branching.reroll`), so two actions keep rolling the same dice for what
+they do alike after their first different roll.
 
 :class:`RandomController` picks uniformly among the legal choices: the floor a
 tournament measures the other players against.
@@ -31,13 +34,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from hammerlab.analysis.branching import Snapshot, Snapshotting, branch_playout
+from hammerlab.analysis.branching import Snapshot, Snapshotting, branch_playout, reroll
 from hammerlab.analysis.game import Action, Game
 from hammerlab.editions.base import Ruleset
 from hammerlab.editions.turns import victory_scores
 from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.decisions import Controller, Decision
-from hammerlab.engine.dice import Dice
 from hammerlab.engine.rules import ParamValue
 from hammerlab.errors import InputError
 from hammerlab.io.scenario import Scenario
@@ -80,6 +82,10 @@ class Budget:
     """Game rounds a playout of a ``mover`` pick looks ahead: a move pays off in the
     next turn's charge or shooting, so one round would favour staying out of the
     enemy's reach (a charging unit retreating to avoid being shot)."""
+    dice: str = "keyed"
+    """The playouts' dice (:func:`branching.reroll`): ``keyed`` streams, so that two
+    actions tried on one seed roll alike for whatever they do alike long after
+    their first different roll, or one ``single`` stream per copy."""
 
 
 class RandomController:
@@ -164,9 +170,10 @@ class SearchController:
 
         def play(label: str, seeds: Sequence[int]) -> list[float]:
             branch = (decision.kind, label)
-            rounds = self.budget.rounds
+            rounds, dice = self.budget.rounds, self.budget.dice
             return [
-                self._value(branch_playout(snapshot, answers, branch, s, rounds)) for s in seeds
+                self._value(branch_playout(snapshot, answers, branch, s, rounds, dice))
+                for s in seeds
             ]
 
         default = labels[pick]
@@ -232,8 +239,7 @@ class SearchController:
         of the game."""
         copy = game.clone()
         battle = copy.battle
-        battle.dice = Dice(seed)
-        battle.dice.attach(battle.log.emit)
+        reroll(battle, seed, self.budget.dice)
         ai = copy.ready.ruleset.ai()  # a fresh one: its memory is of this copy only
         battle.controllers = dict.fromkeys(battle.controllers, ai)
         rounds = self.budget.move_rounds if action.kind == "mover" else self.budget.rounds

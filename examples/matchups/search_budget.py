@@ -1,0 +1,113 @@
+"""The search AI against the heuristic with its budget changed (the numbers in docs/ai.md).
+
+Plays ``hammerlab tournament FILES --players search,heuristic --games N``
+with fields of :class:`~hammerlab.analysis.search.Budget` set (``--budget
+dice=single``, ``--budget playouts=16``) and, with ``--significance``, the
+paired test's threshold (:data:`~hammerlab.analysis.search.SIGNIFICANCE`)
+changed. It prints the search's wins, draws and losses, the CPU time, and how
+many top-level and reaction decisions the search raced, how many left a
+challenger to the heuristic's pick and how many challengers the paired test
+accepted. ``--json FILE`` writes the tournament's report (as ``--json`` does,
+for ``breakdown.py``); ``--compare FILE`` lists the games whose result differs
+from that earlier report's (same seeds and sides).
+
+    .venv/bin/python examples/matchups/search_budget.py FILES --games 5 [--seed 6] \\
+        [--budget dice=single] [--significance 1] [--json OUT.json] [--compare OLD.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter
+from dataclasses import fields, replace
+from pathlib import Path
+from typing import Any
+
+from hammerlab.analysis import search
+from hammerlab.analysis.tournament import tournament
+from hammerlab.io.scenario import load_scenario
+
+COUNTS: Counter[str] = Counter()
+
+
+def _counting() -> None:
+    """Count the races, their challengers and the accepted ones (wrapping the search's own)."""
+    race, confirm = search.race, search.SearchController.confirm
+
+    def counted_race(*args: Any) -> Any:
+        challenger = race(*args)
+        COUNTS["raced"] += 1
+        COUNTS["challenged"] += challenger is not None
+        return challenger
+
+    def counted_confirm(self: search.SearchController, *args: Any) -> bool:
+        accepted = confirm(self, *args)
+        COUNTS["accepted"] += accepted
+        return accepted
+
+    search.race = counted_race  # type: ignore[assignment]
+    search.SearchController.confirm = counted_confirm  # type: ignore[method-assign, assignment]
+
+
+def _budget(settings: list[str]) -> search.Budget:
+    """The default budget with ``name=value`` settings."""
+    types = {f.name: type(getattr(search.Budget(), f.name)) for f in fields(search.Budget)}
+    changes = {}
+    for setting in settings:
+        name, _, value = setting.partition("=")
+        changes[name] = types[name](value)
+    return replace(search.Budget(), **changes)
+
+
+def _results(report: dict[str, Any]) -> dict[str, str]:
+    """Each game's result for the search (W, D or L), by scenario, seed and sides."""
+    out = {}
+    for game in report["games"]:
+        sides = ", ".join(f"{s}: {p}" for s, p in sorted(game["sides"].items()))
+        key = f"{game['scenario']}, seed {game['seed']}, {sides}"
+        winner = game["winner"]
+        out[key] = "D" if winner is None else "W" if winner == "search" else "L"
+    return out
+
+
+def main() -> None:
+    """Play the tournament and print the search's record, CPU and counts."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="+", type=Path)
+    parser.add_argument("--games", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--budget", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--significance", type=float)
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--compare", type=Path)
+    args = parser.parse_args()
+    budget = _budget(args.budget)
+    if args.significance is not None:
+        search.SIGNIFICANCE = args.significance
+    _counting()
+    specs = [(load_scenario(path), str(path)) for path in args.files]
+    start = time.process_time()
+    report = tournament(specs, ["search", "heuristic"], args.games, args.seed, budget).to_dict()
+    cpu = time.process_time() - start
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1), encoding="utf-8")
+    record = report["players"]["search"]
+    print(
+        f"{budget}: search {record['wins']} / {record['draws']} / {record['losses']} "
+        f"of {record['games']}, {cpu:.0f} s of CPU ({cpu / record['games']:.1f} s a game); "
+        f"{COUNTS['raced']} decisions raced, {COUNTS['challenged']} left a challenger, "
+        f"{COUNTS['accepted']} accepted"
+    )
+    if args.compare:
+        old, new = _results(json.loads(args.compare.read_text(encoding="utf-8"))), _results(report)
+        changed = [(k, old[k], new[k]) for k in new if k in old and old[k] != new[k]]
+        better = sum("LDW".index(n) > "LDW".index(o) for _, o, n in changed)
+        print(f"{len(changed)} of {len(new)} results differ: {better} better, the rest worse")
+        for key, was, now in changed:
+            print(f"  {key}: {was} -> {now}")
+
+
+if __name__ == "__main__":
+    main()
