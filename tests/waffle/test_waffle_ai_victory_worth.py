@@ -291,3 +291,17 @@ def test_a_unit_that_retreated_to_its_edge_holds_rather_than_run_nowhere() -> No
     shift_unit(battle, troopers, (0.0, 1.0), "test")
     shift_unit(battle, brutes, (0.0, 1.0), "test")
     assert action(battle, "a", ai) == RUN
+
+
+def test_a_fight_neither_side_can_wound_nets_nothing() -> None:
+    # S1 cannot wound T8 (no roll on the chart): neither side slays a model in
+    # the first round or any after it, so neither is ever destroyed. The fight
+    # nets nothing, however many models each side has (three against five):
+    # no models lost at a rate of nothing, not infinity times nothing.
+    stone = profile("Stone", s=1, t=8, i=3, sv="-")
+    these = squad("a", A, stone, [], row(30, 10, 3))
+    those = squad("b", B, stone, [], row(30, 24, 5))
+    battle = make_battle(these, those, seed=1)
+    assert melee_exchange(battle, those, these) == (0.0, 0.0)
+    assert fight_net(battle, those, these) == 0.0
+    assert charge_threat(battle, these) == 0.0
