@@ -305,3 +305,24 @@ def test_a_fight_neither_side_can_wound_nets_nothing() -> None:
     assert melee_exchange(battle, those, these) == (0.0, 0.0)
     assert fight_net(battle, those, these) == 0.0
     assert charge_threat(battle, these) == 0.0
+
+
+def test_a_retreat_is_remembered_for_its_own_turn_only() -> None:
+    # The Troopers with laspistols of the tests above retreat in their turn 1
+    # and Run on toward their edge. The memory is of that player's turn only
+    # (WaffleAI._key: battle, game turn, player whose turn it is, unit): in the
+    # next game turn, or in the other player's turn, their Run is the plain
+    # one (wants_to_run: their pistols reach no target), toward the enemy.
+    laspistol = weapon("Laspistol", "12", "3", "-", "Pistol")
+    troopers = squad("a", A, TROOPER, [laspistol], row(30, 10, 5))
+    brutes = squad("b", B, BRUTE, [], row(30, 24, 5))
+    battle = make_battle(troopers, brutes, seed=1)
+    ai = WaffleAI()
+    assert move_intent(battle, "a", ai) == "retreat"
+    assert run_intent(battle, "a", ai) == "retreat"
+    battle.turn += 1
+    assert action(battle, "a", ai) == RUN
+    assert run_intent(battle, "a", ai) == "advance"
+    battle.turn -= 1
+    battle.active_player = B
+    assert run_intent(battle, "a", ai) == "advance"
