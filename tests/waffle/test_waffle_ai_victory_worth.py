@@ -291,3 +291,38 @@ def test_a_unit_that_retreated_to_its_edge_holds_rather_than_run_nowhere() -> No
     shift_unit(battle, troopers, (0.0, 1.0), "test")
     shift_unit(battle, brutes, (0.0, 1.0), "test")
     assert action(battle, "a", ai) == RUN
+
+
+def test_a_fight_neither_side_can_wound_nets_nothing() -> None:
+    # S1 cannot wound T8 (no roll on the chart): neither side slays a model in
+    # the first round or any after it, so neither is ever destroyed. The fight
+    # nets nothing, however many models each side has (three against five):
+    # no models lost at a rate of nothing, not infinity times nothing.
+    stone = profile("Stone", s=1, t=8, i=3, sv="-")
+    these = squad("a", A, stone, [], row(30, 10, 3))
+    those = squad("b", B, stone, [], row(30, 24, 5))
+    battle = make_battle(these, those, seed=1)
+    assert melee_exchange(battle, those, these) == (0.0, 0.0)
+    assert fight_net(battle, those, these) == 0.0
+    assert charge_threat(battle, these) == 0.0
+
+
+def test_a_retreat_is_remembered_for_its_own_turn_only() -> None:
+    # The Troopers with laspistols of the tests above retreat in their turn 1
+    # and Run on toward their edge. The memory is of that player's turn only
+    # (WaffleAI._key: battle, game turn, player whose turn it is, unit): in the
+    # next game turn, or in the other player's turn, their Run is the plain
+    # one (wants_to_run: their pistols reach no target), toward the enemy.
+    laspistol = weapon("Laspistol", "12", "3", "-", "Pistol")
+    troopers = squad("a", A, TROOPER, [laspistol], row(30, 10, 5))
+    brutes = squad("b", B, BRUTE, [], row(30, 24, 5))
+    battle = make_battle(troopers, brutes, seed=1)
+    ai = WaffleAI()
+    assert move_intent(battle, "a", ai) == "retreat"
+    assert run_intent(battle, "a", ai) == "retreat"
+    battle.turn += 1
+    assert action(battle, "a", ai) == RUN
+    assert run_intent(battle, "a", ai) == "advance"
+    battle.turn -= 1
+    battle.active_player = B
+    assert run_intent(battle, "a", ai) == "advance"

@@ -438,7 +438,13 @@ class WaffleAI(PsychicChoices):
     It remembers the shooting plan chosen with a unit's action, for that
     battle, game turn, player's turn and unit only, so that the target and
     weapon decisions of that shooting attack carry it out (and no Return
-    Fire! in the other player's turn reads it).
+    Fire! in the other player's turn reads it). It also remembers, for the
+    same key, the units it sent back in this turn's Movement phase
+    (:meth:`_runs`). Both are the controller's, keyed by the battle's
+    identity: a ``Game.clone()`` (which shares the controller), a fresh
+    AI (the search's copies) or a game loaded from its decisions (answered
+    without asking the AI) does not know which units retreated earlier in
+    the turn, so there a retreated unit may Run back toward the enemy.
     """
 
     def __init__(self) -> None:
