@@ -7,6 +7,8 @@ Expected values are worked out by hand from the charts in the comments.
 
 from __future__ import annotations
 
+from copy import deepcopy
+
 import pytest
 from conftest import MARINE, A, B, make_battle, profile, row, squad, weapon
 
@@ -14,6 +16,7 @@ from hammerlab.editions.base import VICTORY
 from hammerlab.editions.waffle.ai import WaffleAI, target_value, wants_to_run
 from hammerlab.editions.waffle.expected import melee_exchange
 from hammerlab.editions.waffle.move_plans import charge_threat, wants_to_retreat
+from hammerlab.editions.waffle.movement_phase import move_one
 from hammerlab.editions.waffle.plans import (
     best_charge,
     charge_gain,
@@ -21,7 +24,9 @@ from hammerlab.editions.waffle.plans import (
     counter_charge,
     fight_net,
 )
+from hammerlab.editions.waffle.ruleset import end_of_turn
 from hammerlab.editions.waffle.shooting import HOLD, RUN
+from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.victory_worth import model_worth
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
@@ -211,6 +216,7 @@ def test_a_unit_that_retreated_runs_on_toward_its_edge_and_holds_once_out_of_rea
     assert run_intent(battle, "a", fresh) == "advance"
     ai = WaffleAI()
     assert move_intent(battle, "a", ai) == "retreat"
+    st(battle, troopers).retreated = True  # as move_one records that move (where they stand)
     assert action(battle, "a", ai) == RUN
     assert run_intent(battle, "a", ai) == "retreat"
     shift_unit(battle, brutes, (0.0, 22.0), "test")
@@ -286,6 +292,7 @@ def test_a_unit_that_retreated_to_its_edge_holds_rather_than_run_nowhere() -> No
     battle = make_battle(troopers, brutes, seed=1)
     ai = WaffleAI()
     assert move_intent(battle, "a", ai) == "retreat"
+    st(battle, troopers).retreated = True  # as move_one records that move
     assert wants_to_retreat(battle, troopers)
     assert action(battle, "a", ai) == HOLD
     shift_unit(battle, troopers, (0.0, 1.0), "test")
@@ -307,22 +314,26 @@ def test_a_fight_neither_side_can_wound_nets_nothing() -> None:
     assert charge_threat(battle, these) == 0.0
 
 
-def test_a_retreat_is_remembered_for_its_own_turn_only() -> None:
-    # The Troopers with laspistols of the tests above retreat in their turn 1
-    # and Run on toward their edge. The memory is of that player's turn only
-    # (WaffleAI._key: battle, game turn, player whose turn it is, unit): in the
-    # next game turn, or in the other player's turn, their Run is the plain
-    # one (wants_to_run: their pistols reach no target), toward the enemy.
+def test_a_retreat_is_the_battle_s_record_of_the_move_until_the_end_of_its_turn() -> None:
+    # The Troopers with laspistols of the tests above: the Movement phase's
+    # procedure records the intent they moved with (WaffleStatus.retreated), so
+    # any AI reading the battle knows it: a fresh one, or one playing a copy of
+    # the game (the search's playouts), Runs them on toward their edge, not
+    # back at the Brutes. The end of their player's turn clears it; a unit that
+    # advanced or held has none.
     laspistol = weapon("Laspistol", "12", "3", "-", "Pistol")
     troopers = squad("a", A, TROOPER, [laspistol], row(30, 10, 5))
     brutes = squad("b", B, BRUTE, [], row(30, 24, 5))
-    battle = make_battle(troopers, brutes, seed=1)
-    ai = WaffleAI()
-    assert move_intent(battle, "a", ai) == "retreat"
-    assert run_intent(battle, "a", ai) == "retreat"
-    battle.turn += 1
-    assert action(battle, "a", ai) == RUN
-    assert run_intent(battle, "a", ai) == "advance"
-    battle.turn -= 1
-    battle.active_player = B
-    assert run_intent(battle, "a", ai) == "advance"
+    battle = make_battle(troopers, brutes, script_a=[("move", "retreat")], seed=1)
+    battle.active_player = A
+    move_one(battle, troopers)
+    assert st(battle, troopers).retreated
+    assert all(m.position[1] == pytest.approx(4.0) for m in troopers.models)  # 6" back
+    copy = deepcopy(battle)
+    assert run_intent(copy, "a", WaffleAI()) == "retreat"
+    end_of_turn(battle, A)
+    assert not st(battle, troopers).retreated
+    still = squad("a", A, TROOPER, [laspistol], row(30, 10, 5))
+    held = make_battle(still, squad("b", B, BRUTE, [], row(30, 24, 5)), script_a=[("move", "hold")])
+    move_one(held, still)
+    assert not st(held, still).retreated

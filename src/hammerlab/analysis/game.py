@@ -197,8 +197,9 @@ class Game:
     def clone(self) -> Game:
         """An independent copy of the whole game (the ruleset and the table are shared:
         they do not change during a game; so are the controllers, whose own memory
-        of a game, such as :class:`WaffleAI`'s plans and retreats, is keyed by the
-        battle's identity and so is not carried to the copy)."""
+        of a game, such as :class:`WaffleAI`'s plan within one activation, is keyed
+        by the battle's identity and so is not carried to the copy; what a unit did
+        this turn is the battle's state, and is)."""
         battle = self.battle
         shared: dict[int, Any] = {id(c): c for c in battle.controllers.values()}
         for immutable in (self.ready.ruleset, battle.battlefield, self.recipe):

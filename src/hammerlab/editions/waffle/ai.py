@@ -98,8 +98,8 @@ from hammerlab.editions.waffle.flank import FLANK
 from hammerlab.editions.waffle.flyers import is_zooming
 from hammerlab.editions.waffle.jink_plans import wants_to_jink
 from hammerlab.editions.waffle.melee_grenades import may_attack
-from hammerlab.editions.waffle.move_plans import RETREAT, wants_to_flank, wants_to_retreat
-from hammerlab.editions.waffle.movement import RUNS
+from hammerlab.editions.waffle.move_plans import wants_to_flank, wants_to_retreat
+from hammerlab.editions.waffle.movement import RETREAT, RUNS
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
 from hammerlab.editions.waffle.outflank import edge_of, entry_shifts
 from hammerlab.editions.waffle.placement import EPSILON
@@ -438,19 +438,16 @@ class WaffleAI(PsychicChoices):
     It remembers the shooting plan chosen with a unit's action, for that
     battle, game turn, player's turn and unit only, so that the target and
     weapon decisions of that shooting attack carry it out (and no Return
-    Fire! in the other player's turn reads it). It also remembers, for the
-    same key, the units it sent back in this turn's Movement phase
-    (:meth:`_runs`). Both are the controller's, keyed by the battle's
-    identity: a ``Game.clone()`` (which shares the controller), a fresh
-    AI (the search's copies) or a game loaded from its decisions (answered
-    without asking the AI) does not know which units retreated earlier in
-    the turn, so there a retreated unit may Run back toward the enemy.
+    Fire! in the other player's turn reads it): one activation's decisions,
+    asked one after another. Which units retreated in this turn's Movement
+    phase (:meth:`_runs`) it reads off the battle's state
+    (``WaffleStatus.retreated``), not its own memory, so a ``Game.clone()``,
+    a fresh AI (the search's copies) and a game loaded from its decisions
+    all know it.
     """
 
     def __init__(self) -> None:
         self._plans: dict[tuple[int, int, str, str], ShotPlan] = {}
-        self._retreats: set[tuple[int, int, str, str]] = set()
-        """The units (by :meth:`_key`) that retreated in this turn's Movement phase."""
 
     @staticmethod
     def _key(battle: Battle, unit: Unit) -> tuple[int, int, str, str]:
@@ -504,7 +501,7 @@ class WaffleAI(PsychicChoices):
         not at the edge already: :func:`plans.edge_gap`), and holds once out of
         that reach. Any other unit Runs toward the enemy when :func:`wants_to_run`.
         """
-        if self._key(battle, unit) in self._retreats:
+        if st(battle, unit).retreated:
             return edge_gap(battle, unit) > EPSILON and wants_to_retreat(battle, unit)
         return wants_to_run(battle, unit)
 
@@ -649,13 +646,12 @@ class WaffleAI(PsychicChoices):
         if "dives" in decision.context.why:
             return labels.index("take cover")
         unit = battle.unit(decision.context.unit)
-        if decision.context.why.startswith(RUNS) and self._key(battle, unit) in self._retreats:
+        if decision.context.why.startswith(RUNS) and st(battle, unit).retreated:
             return labels.index(RETREAT)  # it Runs only away: :meth:`_runs`
         movement = decision.context.phase == "movement"
         preferred = "hold" if movement and _gun_line(battle, unit) else "advance"
         if movement and preferred == "advance" and wants_to_retreat(battle, unit):
             preferred = RETREAT
-            self._retreats.add(self._key(battle, unit))
         if preferred == "advance" and FLANK in labels and wants_to_flank(battle, unit):
             preferred = FLANK
         if movement and is_zooming(unit):

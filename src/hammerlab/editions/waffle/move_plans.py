@@ -59,9 +59,6 @@ from hammerlab.engine.geometry import centre_distance, nearest
 from hammerlab.engine.moves import centre_of
 from hammerlab.engine.units import Unit
 
-RETREAT = "retreat"
-"""The movement intent toward the unit's own table edge (``movement.INTENTS``)."""
-
 
 def charge_threat(battle: Battle, unit: Unit) -> float:
     """What the costliest enemy charge at ``unit`` next turn, after the enemy's move,

@@ -48,7 +48,10 @@ def move_allowance(unit: Unit) -> float:
 RUNS = "runs"
 """How a unit's own Run (:func:`run`) begins its "where to?" question (``why``)."""
 
-INTENTS = ("advance", "take cover", "retreat", "hold")
+RETREAT = "retreat"
+"""The intent toward the unit's own table edge."""
+
+INTENTS = ("advance", "take cover", RETREAT, "hold")
 """Where a unit moves: toward the closest enemy, into the nearest cover, toward
 its own table edge, or not at all."""
 

@@ -16,6 +16,7 @@ from hammerlab.editions.waffle.infiltrate import infiltration
 from hammerlab.editions.waffle.maledictions import all_terrain_difficult
 from hammerlab.editions.waffle.morale import leadership_test
 from hammerlab.editions.waffle.movement import (
+    RETREAT,
     choose_intent,
     dangerous_terrain_tests,
     fall_back,
@@ -130,6 +131,7 @@ def move_one(battle: Battle, unit: Unit) -> None:
     allowance = move_allowance(unit)
     why = f'moves up to {allowance:g}"'
     intent = choose_intent(battle, unit, why, phase="movement", intents=intents_for(battle, unit))
+    st(battle, unit).retreated = intent == RETREAT
     if intent == "hold":
         battle.say("movement", f"{unit.label} stays where it is")
         offer_embarking(battle, unit)

@@ -189,7 +189,7 @@ def end_of_turn(battle: Battle, player: str) -> None:
         if unit.player != player:
             continue
         unit.status.moved = unit.status.advanced = unit.status.charged = False
-        status.has_shot = status.ran = False
+        status.has_shot = status.ran = status.retreated = False
         status.gone_to_ground = status.pinned = False
         status.changed_flight_mode = False
         status.shot_target = None

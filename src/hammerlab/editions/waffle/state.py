@@ -26,6 +26,10 @@ class WaffleStatus:
     """What a unit has done and suffered (reset by the phase and turn that own it)."""
 
     ran: bool = False
+    retreated: bool = False
+    """Moved toward its own table edge (the intent ``retreat``) in this turn's
+    Movement phase: a player's own record of the move, which the heuristic reads
+    so as never to Run such a unit back at the enemy (``ai.WaffleAI``)."""
     gone_to_ground: bool = False
     pinned: bool = False
     """Gone to ground by a failed Pinning test (so ``gone_to_ground`` too)."""
