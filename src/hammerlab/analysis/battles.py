@@ -13,7 +13,7 @@ from hammerlab.engine.battle import Battle, Player
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.datasheet import Datasheet, ModelEntry
 from hammerlab.engine.decisions import Controller
-from hammerlab.engine.dice import KeyedDice, dice_for
+from hammerlab.engine.dice import dice_for
 from hammerlab.engine.geometry import MM_PER_INCH, Vec, centre_distance
 from hammerlab.engine.rules import ParamValue, resolve_settings
 from hammerlab.engine.units import Model, Unit
@@ -320,8 +320,6 @@ def prepare(
         controllers={p.name: (controllers or {}).get(p.name, ai) for p in players},
         active_player=scenario.first_player or players[0].name,
     )
-    if isinstance(battle.dice, KeyedDice):
-        battle.dice.clock = battle
     try:
         resolve_settings(ruleset.options, ruleset.parameters, scenario.rules)
     except HammerlabError as error:

@@ -21,7 +21,7 @@ from typing import Any
 from hammerlab.analysis.game import Game
 from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.decisions import Controller, Decision
-from hammerlab.engine.dice import KeyedDice, dice_for
+from hammerlab.engine.dice import dice_for
 
 
 @dataclass(frozen=True)
@@ -70,11 +70,7 @@ def reroll(battle: Battle, seed: int, mode: str) -> None:
     one stream (``single``) the first roll one copy makes and the other does not
     shifts every later roll, so the paired comparison of two choices keeps more
     noise."""
-    dice = dice_for(mode, seed)
-    if isinstance(dice, KeyedDice):
-        dice.clock = battle
-    dice.attach(battle.log.emit)
-    battle.dice = dice
+    battle.roll_with(dice_for(mode, seed))
 
 
 class Branch:

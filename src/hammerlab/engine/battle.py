@@ -8,7 +8,7 @@ from typing import Any, ClassVar, TypeVar, cast
 
 from hammerlab.engine.battlefield import Battlefield
 from hammerlab.engine.decisions import Controller, Decision
-from hammerlab.engine.dice import Dice
+from hammerlab.engine.dice import Dice, KeyedDice
 from hammerlab.engine.events import Event, EventLog, Message, ModelRemoved
 from hammerlab.engine.geometry import Vec, centre_distance
 from hammerlab.engine.rules import Hooks, RuleSettings
@@ -88,9 +88,18 @@ class Battle:
     and saved with it)."""
 
     def __post_init__(self) -> None:
-        self.dice.attach(self.log.emit)
+        self.roll_with(self.dice)
         if not self.active_player and self.players:
             self.active_player = self.players[0].name
+
+    def roll_with(self, dice: Dice) -> None:
+        """Roll ``dice`` from here on (a copy's own dice, or the battle's first): every
+        roll logged, and keyed dice (:class:`KeyedDice`) name their streams by this
+        battle's turn and player."""
+        dice.attach(self.log.emit)
+        if isinstance(dice, KeyedDice):
+            dice.clock = self
+        self.dice = dice
 
     # --- queries -----------------------------------------------------------
     def unit(self, unit_id: str) -> Unit:

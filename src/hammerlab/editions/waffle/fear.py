@@ -88,22 +88,23 @@ def ancient_doom_penalty(combat: Combat, unit: Unit) -> int:
     return -int(slaanesh)
 
 
+def failed_fear(battle: Battle, unit: Unit) -> bool:
+    """Whether ``unit`` failed a Fear test in this Fight sub-phase."""
+    return bool(battle.memory.get(RULE, {}).get(unit.id))
+
+
 def weapon_skill(battle: Battle, unit: Unit, model: Model) -> int:
     """``model``'s Weapon Skill in close combat: 1 if its unit failed a Fear test in
     this Fight sub-phase."""
-    if battle.memory.get(RULE, {}).get(unit.id):
-        return 1
-    return stats_of(model.profile).ws
+    return 1 if failed_fear(battle, unit) else stats_of(model.profile).ws
 
 
 def majority_weapon_skill(battle: Battle, unit: Unit) -> int:
     """The Weapon Skill most of ``unit``'s models have (the highest on a tie), Fear
-    counted: what blows against the unit roll on the chart. Fear sets every model
-    of the unit alike (:func:`weapon_skill`), so a unit that has not failed a Fear
-    test is answered from its make-up (:func:`_majority_profile_ws`)."""
-    if battle.memory.get(RULE, {}).get(unit.id):
-        return majority_value(weapon_skill(battle, unit, m) for m in unit.alive_models)
-    return _majority_profile_ws(unit)
+    counted: what blows against the unit roll on the chart. A failed Fear test sets
+    every model of the unit to WS 1 (:func:`weapon_skill`); any other unit is
+    answered from its make-up (:func:`_majority_profile_ws`)."""
+    return 1 if failed_fear(battle, unit) else _majority_profile_ws(unit)
 
 
 @per_makeup

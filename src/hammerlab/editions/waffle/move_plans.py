@@ -130,10 +130,9 @@ def detour_pays(battle: Battle, unit: Unit, target: Unit) -> bool:
     start = centre_of(unit)
     legs = zip((start, *route[:-1]), route, strict=True)
     detour = sum(centre_distance(a, b) for a, b in legs) - centre_distance(start, route[-1])
-    turns = detour / move_allowance(unit)
-    cost = turns * exposure(battle, unit) * model_worth(battle, unit)
+    own, theirs = model_worth(battle, unit), model_worth(battle, target)
+    cost = detour / move_allowance(unit) * exposure(battle, unit) * own
     across = melee_exchange(battle, unit, target)
     open_field = melee_exchange(battle, unit, target, True)
-    own, theirs = model_worth(battle, unit), model_worth(battle, target)
     won = (open_field[0] - across[0]) * theirs + (across[1] - open_field[1]) * own
     return won > cost
