@@ -27,6 +27,7 @@ from statistics import fmean, median, pstdev
 
 from hammerlab.analysis.game import Game
 from hammerlab.analysis.search import Budget, SearchController
+from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import load_scenario
 
 MODES = ("single", "keyed")
@@ -42,7 +43,10 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=4)
     parser.add_argument("--seeds", type=int, default=12)
     args = parser.parse_args()
-    game = Game.start(load_scenario(Path(args.scenario)), args.scenario, args.seed)
+    try:
+        game = Game.start(load_scenario(Path(args.scenario)), args.scenario, args.seed)
+    except HammerlabError as error:
+        parser.error(str(error))
     searchers = {m: SearchController(args.player, replace(Budget(), dice=m)) for m in MODES}
     for searcher in searchers.values():
         searcher.attach(game)

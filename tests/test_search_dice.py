@@ -8,8 +8,11 @@ from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from hammerlab.analysis.game import Action, Game
 from hammerlab.analysis.search import Budget, SearchController
+from hammerlab.engine.dice import DiceModeError
 from hammerlab.engine.events import DiceRolled, PhaseChanged
 from hammerlab.io.scenario import load_scenario
 
@@ -82,3 +85,11 @@ def test_keyed_playouts_are_the_same_for_the_same_seed() -> None:
     assert one.digest() == two.digest()
     assert one.battle.log.json_lines() == two.battle.log.json_lines()
     assert one.digest() != searcher.playout(game, first, seed=4).digest()
+
+
+def test_a_budget_with_an_unknown_dice_mode_is_refused_when_made() -> None:
+    # The modes are dice_for's two (engine/dice.py); anything else is a user's mistake,
+    # named at once rather than at the first playout of a long tournament.
+    with pytest.raises(DiceModeError, match="'triple'"):
+        Budget(dice="triple")
+    assert Budget(dice="single").dice == "single"

@@ -52,12 +52,18 @@ def _counting() -> None:
 
 
 def _budget(settings: list[str]) -> search.Budget:
-    """The default budget with ``name=value`` settings."""
+    """The default budget with ``name=value`` settings (a ``ValueError`` naming the
+    setting for an unknown name, a value of the wrong type or an unknown dice mode)."""
     types = {f.name: type(getattr(search.Budget(), f.name)) for f in fields(search.Budget)}
     changes = {}
     for setting in settings:
         name, _, value = setting.partition("=")
-        changes[name] = types[name](value)
+        if name not in types:
+            raise ValueError(f"--budget {setting}: no field {name!r} (one of {', '.join(types)})")
+        try:
+            changes[name] = types[name](value)
+        except ValueError:
+            raise ValueError(f"--budget {setting}: {value!r} is no {name} value") from None
     return replace(search.Budget(), **changes)
 
 
@@ -83,11 +89,14 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--compare", type=Path)
     args = parser.parse_args()
-    budget = _budget(args.budget)
+    try:
+        budget = _budget(args.budget)
+        specs = [(load_scenario(path), str(path)) for path in args.files]
+    except ValueError as error:  # InputError and DiceModeError are ValueErrors too
+        parser.error(str(error))
     if args.significance is not None:
         search.SIGNIFICANCE = args.significance
     _counting()
-    specs = [(load_scenario(path), str(path)) for path in args.files]
     start = time.process_time()
     report = tournament(specs, ["search", "heuristic"], args.games, args.seed, budget).to_dict()
     cpu = time.process_time() - start

@@ -40,6 +40,7 @@ from hammerlab.editions.base import Ruleset
 from hammerlab.editions.turns import victory_scores
 from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.decisions import Controller, Decision
+from hammerlab.engine.dice import DICE_MODES, DiceModeError
 from hammerlab.engine.rules import ParamValue
 from hammerlab.errors import InputError
 from hammerlab.io.scenario import Scenario
@@ -86,6 +87,10 @@ class Budget:
     """The playouts' dice (:func:`branching.reroll`): ``keyed`` streams, so that two
     actions tried on one seed roll alike for whatever they do alike long after
     their first different roll, or one ``single`` stream per copy."""
+
+    def __post_init__(self) -> None:
+        if self.dice not in DICE_MODES:  # refused when set, not at the first playout
+            raise DiceModeError(f"dice mode {self.dice!r}: use one of {', '.join(DICE_MODES)}")
 
 
 class RandomController:
