@@ -13,6 +13,7 @@ whose models die and come back.
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from hammerlab.editions.waffle.attacks import (
     shot_bs,
     shots_of,
     shots_of_each,
+    weapons_per_phase,
 )
 from hammerlab.editions.waffle.charge import charge_distance
 from hammerlab.editions.waffle.combat import ENGAGED_SUPPORT
@@ -36,12 +38,14 @@ from hammerlab.editions.waffle.expected import (
     BLAST_HITS,
     charged_fighters,
     defence_of,
+    expected_attack,
     expected_casualties,
     slain_per_hit,
     would_fire,
 )
 from hammerlab.editions.waffle.fear import RULE as FEAR
 from hammerlab.editions.waffle.fear import majority_weapon_skill, weapon_skill
+from hammerlab.editions.waffle.firing_modes import may_fire, spend
 from hammerlab.editions.waffle.flyers import is_zooming
 from hammerlab.editions.waffle.odds_vehicles import hit_value
 from hammerlab.editions.waffle.orders import FireOrders
@@ -65,7 +69,7 @@ from hammerlab.engine import memo
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.decisions import Controller, Decision
-from hammerlab.engine.geometry import base_distance
+from hammerlab.engine.geometry import base_distance, closest, nearest
 from hammerlab.engine.units import Model, Unit
 from hammerlab.io.scenario import load_scenario
 
@@ -141,6 +145,31 @@ def _loop_casualties(
     return min(total, float(defence.models))
 
 
+def _loop_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders) -> float:
+    """:func:`expected.expected_attack` as it was written: every volley's models asked
+    whether they may still fire, the first volley's too."""
+    volleys = []
+    for name in ranged_weapons(unit):
+        models = firing_models(battle, unit, target, name, orders)
+        if models:
+            each = expected_casualties(battle, unit, target, name, orders) / len(models)
+            volleys.append((each, name, models))
+    volleys.sort(key=lambda v: v[0], reverse=True)
+    spent: Counter[str] = Counter()
+    expected = 0.0
+    for each, name, models in volleys:
+        free = [m for m in models if may_fire(spent, unit, m, name, weapons_per_phase(unit, m))]
+        expected += each * len(free)
+        spend(spent, unit, free, name)
+    return min(expected, float(len(target.alive_models)))
+
+
+def _loop_closest(origin: list[Model], candidates: list[Model]) -> list[Model]:
+    """:func:`geometry.closest` by its definition: each candidate's least
+    :func:`geometry.base_distance` to a model of ``origin``, a stable sort."""
+    return sorted(candidates, key=lambda c: min(base_distance(o, c) for o in origin))
+
+
 def _loop_fighters(defender: Unit, charger: Unit) -> list[Model]:
     """:func:`expected.charged_fighters` with every distance measured pair by pair."""
     foes = charger.alive_models
@@ -158,6 +187,14 @@ def _check_pair(battle: Battle, unit: Unit, target: Unit) -> None:
         for orders in (FireOrders(), FireOrders(snap=True), overwatch_orders(battle)):
             fast = expected_casualties(battle, unit, target, name, orders)
             assert fast == _loop_casualties(battle, unit, target, name, orders)
+    for orders in (FireOrders(), FireOrders(snap=True), overwatch_orders(battle)):
+        assert expected_attack(battle, unit, target, orders) == _loop_attack(
+            battle, unit, target, orders
+        )
+    ours, theirs = unit.alive_models, target.alive_models
+    for origin in (ours, ours[:1], ours[-1:]):
+        assert closest(origin, theirs) == _loop_closest(origin, theirs)
+        assert nearest(origin, theirs) is _loop_closest(origin, theirs)[0]
 
 
 def _check_shots(battle: Battle, unit: Unit, target: Unit) -> None:
@@ -187,6 +224,9 @@ class _Checking:
                     typical_profile(unit)
                 continue
             assert _makeup_facts(battle, unit) == _loop_facts(battle, unit)
+            with memo.decision_scope():  # asked again, then answered by the unit in the scope
+                assert _makeup_facts(battle, unit) == _loop_facts(battle, unit)
+                assert _makeup_facts(battle, unit) == _loop_facts(battle, unit)
             # The same answer, and the same vehicle statuses made on first reading.
             statuses = battle.state.vehicles  # type: ignore[union-attr]
             before = set(statuses)
@@ -243,6 +283,37 @@ def test_a_makeup_is_the_profiles_of_the_models_alive_in_order() -> None:
     for _ in range(2):  # an empty make-up raises every time, as the loop does
         with pytest.raises(ValueError):
             typical_profile(unit)
+
+
+def test_a_makeup_asked_in_a_scope_is_the_units_until_the_scope_closes() -> None:
+    tough = Profile("Brute", {"T": "5"})
+    weak = Profile("Runt", {"T": "3"})
+    unit = Unit("u", "Mob", "A", Datasheet("Mob", "Orks", "waffle", ()), [])
+    unit.models = [Model(f"m{i}", p, (), (float(i), 0.0)) for i, p in enumerate([weak, tough])]
+    reads: list[tuple[str, ...]] = []
+
+    @memo.per_makeup
+    def names(profiles: tuple[Profile, ...]) -> tuple[str, ...]:
+        reads.append(tuple(p.name for p in profiles))
+        return reads[-1]
+
+    with memo.decision_scope():
+        assert names(unit) == names(unit) == ("Runt", "Brute")
+        # Remembered for the unit itself: the models are not read again in the scope
+        # (where nothing dies: a death here only shows the answer is not read afresh).
+        unit.models[0].wounds_left = 0
+        assert names(unit) == ("Runt", "Brute")
+        unit.models[0].wounds_left = 1
+    assert reads == [("Runt", "Brute")]  # worked out once, for the make-up
+    unit.models[0].wounds_left = 0  # between two decisions a model dies
+    with memo.decision_scope():  # a fresh scope reads the new make-up
+        assert names(unit) == ("Brute",)
+    with memo.decision_scope(("a state",)):
+        assert names(unit) == ("Brute",)
+    unit.models[0].wounds_left = 1
+    with memo.decision_scope(("another state",)):  # not the last state: nothing taken up
+        assert names(unit) == ("Runt", "Brute")
+    assert reads == [("Runt", "Brute"), ("Brute",)]  # both make-ups remembered for good
 
 
 def test_fear_sets_the_majority_weapon_skill_as_each_model_fears() -> None:
