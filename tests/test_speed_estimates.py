@@ -1,14 +1,16 @@
 """The estimates' quicker paths answer as the loops over the models they replace.
 
 Every fact :func:`memo.per_makeup` remembers (the commonest profile, the majority
-Toughness and Weapon Skill, whether a model alive is a vehicle, a gun or a Zooming
-Flyer, whether a vehicle's crew fires Snap Shots), :func:`attacks.shots_of_each`,
-the expected casualties of a volley (To Hit and Strength worked out once per
-profile), the distance a charge must cover and the models that fight a charge
-(read off the remembered distance tables) are checked against the
-model-by-model definitions written out here, at every decision of whole AI
-battles (models die, move and change status in them) and on hand-built units
-whose models die and come back.
+Toughness and Weapon Skill, whether a model alive is a vehicle, a gun, a Zooming
+Flyer or fast, the unit's move, whether a vehicle's crew fires Snap Shots), inside
+a decision scope too, :func:`attacks.shots_of_each`, a shooting attack's expected
+casualties (:func:`expected.expected_attack`: its first volley asks no quotas),
+:func:`geometry.closest` and :func:`geometry.nearest`, the expected casualties of
+a volley (To Hit and Strength worked out once per profile), the distance a charge
+must cover and the models that fight a charge (read off the remembered distance
+tables) are checked against the model-by-model definitions written out here, at
+every decision of whole AI battles (models die, move and change status in them)
+and on hand-built units whose models die and come back.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from hammerlab.editions.waffle.fear import RULE as FEAR
 from hammerlab.editions.waffle.fear import majority_weapon_skill, weapon_skill
 from hammerlab.editions.waffle.firing_modes import may_fire, spend
 from hammerlab.editions.waffle.flyers import is_zooming
+from hammerlab.editions.waffle.movement import has_fast_model, move_allowance
 from hammerlab.editions.waffle.odds_vehicles import hit_value
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
@@ -84,6 +87,10 @@ EXAMPLES = (
 )
 
 
+FAST = ("Jump", "Jet", "Bike", "Beast", "Cavalry")
+"""Unit types that move 12" and fall back 3D6" (docs/rules/waffle.md, Move)."""
+
+
 def _loop_facts(battle: Battle, unit: Unit) -> tuple[object, ...]:
     """The facts as the loops over the unit's models alive work them out."""
     alive = unit.alive_models
@@ -94,6 +101,8 @@ def _loop_facts(battle: Battle, unit: Unit) -> tuple[object, ...]:
         any(vehicle_of(m.profile) is not None for m in alive),
         any(is_gun(m) for m in alive),
         any((v := vehicle_of(m.profile)) is not None and v.has_type("Flyer") for m in alive),
+        min(12.0 if any(stats_of(m.profile).has_type(t) for t in FAST) else 6.0 for m in alive),
+        any(stats_of(m.profile).has_type(t) for t in FAST for m in alive),
     )
 
 
@@ -105,6 +114,8 @@ def _makeup_facts(battle: Battle, unit: Unit) -> tuple[object, ...]:
         has_vehicle_alive(unit),
         has_gun_alive(unit),
         is_zooming(unit),
+        move_allowance(unit),
+        has_fast_model(unit),
     )
 
 

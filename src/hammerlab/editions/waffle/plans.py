@@ -48,7 +48,7 @@ from hammerlab.editions.waffle.expected import (
     would_fire,
 )
 from hammerlab.editions.waffle.morale import leadership
-from hammerlab.editions.waffle.movement import is_fast, move_allowance
+from hammerlab.editions.waffle.movement import has_fast_model, move_allowance
 from hammerlab.editions.waffle.odds import Defence, Volley, shooting_odds
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.placement import EPSILON
@@ -120,7 +120,7 @@ def sum_chances(dice: int) -> dict[int, float]:
 
 def fall_back_dice(unit: Unit) -> int:
     """D6 a Fall Back rolls: 3 for fast units, else 2 (as :func:`movement.fall_back`)."""
-    return 3 if any(is_fast(m) for m in unit.alive_models) else 2
+    return 3 if has_fast_model(unit) else 2
 
 
 def edge_gap(battle: Battle, unit: Unit) -> float:
