@@ -5,7 +5,8 @@ Toughness and Weapon Skill, whether a model alive is a vehicle, a gun, a Zooming
 Flyer or fast, the unit's move, whether a vehicle's crew fires Snap Shots), inside
 a decision scope too, :func:`attacks.shots_of_each`, a shooting attack's expected
 casualties (:func:`expected.expected_attack`: its first volley asks no quotas),
-:func:`geometry.closest` and :func:`geometry.nearest`, the expected casualties of
+:func:`geometry.closest` and :func:`geometry.nearest`, the units a unit may charge
+(:func:`charge.charge_targets`: reach asked before sight), the expected casualties of
 a volley (To Hit and Strength worked out once per profile), the distance a charge
 must cover and the models that fight a charge (read off the remembered distance
 tables) are checked against the model-by-model definitions written out here, at
@@ -33,7 +34,7 @@ from hammerlab.editions.waffle.attacks import (
     shots_of_each,
     weapons_per_phase,
 )
-from hammerlab.editions.waffle.charge import charge_distance
+from hammerlab.editions.waffle.charge import charge_distance, charge_targets
 from hammerlab.editions.waffle.combat import ENGAGED_SUPPORT
 from hammerlab.editions.waffle.estimate import p_hit
 from hammerlab.editions.waffle.expected import (
@@ -48,12 +49,14 @@ from hammerlab.editions.waffle.expected import (
 from hammerlab.editions.waffle.fear import RULE as FEAR
 from hammerlab.editions.waffle.fear import majority_weapon_skill, weapon_skill
 from hammerlab.editions.waffle.firing_modes import may_fire, spend
-from hammerlab.editions.waffle.flyers import is_zooming
+from hammerlab.editions.waffle.flyers import is_zooming, may_be_charged
 from hammerlab.editions.waffle.movement import has_fast_model, move_allowance
 from hammerlab.editions.waffle.odds_vehicles import hit_value
 from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.rules.reactions import overwatch_orders
+from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import (
     crew_snap_shots,
     has_vehicle_alive,
@@ -61,6 +64,7 @@ from hammerlab.editions.waffle.vehicles import (
     vehicle_of,
     vehicle_status,
 )
+from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.editions.waffle.wounds import (
     majority_toughness,
     majority_value,
@@ -189,6 +193,21 @@ def _loop_fighters(defender: Unit, charger: Unit) -> list[Model]:
     return [m for m, gap in gaps if gap <= front + ENGAGED_SUPPORT + 2 * m.radius]
 
 
+def _loop_charge_targets(battle: Battle, unit: Unit) -> list[Unit]:
+    """:func:`charge.charge_targets` as it was written: sight asked before reach."""
+    only = st(battle, unit).shot_target if st(battle, unit).has_shot else None
+    reach = battle.settings.number("max_charge_range")
+    return [
+        enemy
+        for enemy in battle.enemies_of(unit)
+        if (only is None or enemy.id == only)
+        and unit_can_see(battle, unit, enemy)
+        and min(base_distance(m, e) for m in unit.alive_models for e in enemy.alive_models)
+        <= reach + EPSILON
+        and may_be_charged(enemy)
+    ]
+
+
 def _check_pair(battle: Battle, unit: Unit, target: Unit) -> None:
     """The quicker paths between ``unit`` and ``target`` against their definitions."""
     pairs = [base_distance(m, e) for m in unit.alive_models for e in target.alive_models]
@@ -235,6 +254,7 @@ class _Checking:
                     typical_profile(unit)
                 continue
             assert _makeup_facts(battle, unit) == _loop_facts(battle, unit)
+            assert charge_targets(battle, unit) == _loop_charge_targets(battle, unit)
             with memo.decision_scope():  # asked again, then answered by the unit in the scope
                 assert _makeup_facts(battle, unit) == _loop_facts(battle, unit)
                 assert _makeup_facts(battle, unit) == _loop_facts(battle, unit)
