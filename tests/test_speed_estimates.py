@@ -5,13 +5,14 @@ Toughness and Weapon Skill, whether a model alive is a vehicle, a gun, a Zooming
 Flyer or fast, the unit's move, whether a vehicle's crew fires Snap Shots), inside
 a decision scope too, :func:`attacks.shots_of_each`, a shooting attack's expected
 casualties (:func:`expected.expected_attack`: its first volley asks no quotas),
-:func:`geometry.closest` and :func:`geometry.nearest`, the units a unit may charge
-(:func:`charge.charge_targets`: reach asked before sight), the expected casualties of
-a volley (To Hit and Strength worked out once per profile), the distance a charge
-must cover and the models that fight a charge (read off the remembered distance
-tables) are checked against the model-by-model definitions written out here, at
-every decision of whole AI battles (models die, move and change status in them)
-and on hand-built units whose models die and come back.
+:func:`geometry.closest`, :func:`geometry.nearest` and :func:`geometry.nearest_each`,
+the units a unit may charge (:func:`charge.charge_targets`: reach asked before
+sight), the expected casualties of a volley (To Hit and Strength worked out once
+per profile), the distance a charge must cover and the models that fight a charge
+(read off the remembered distance tables) are checked against the model-by-model
+definitions written out here, at every decision of whole AI battles (models die,
+move and change status in them) and on hand-built units whose models die and come
+back.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ from hammerlab.engine import memo
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.decisions import Controller, Decision
-from hammerlab.engine.geometry import base_distance, closest, nearest
+from hammerlab.engine.geometry import base_distance, closest, nearest, nearest_each
 from hammerlab.engine.units import Model, Unit
 from hammerlab.io.scenario import load_scenario
 
@@ -225,6 +226,7 @@ def _check_pair(battle: Battle, unit: Unit, target: Unit) -> None:
     for origin in (ours, ours[:1], ours[-1:]):
         assert closest(origin, theirs) == _loop_closest(origin, theirs)
         assert nearest(origin, theirs) is _loop_closest(origin, theirs)[0]
+    assert nearest_each(ours, theirs) == [_loop_closest([m], theirs)[0] for m in ours]
 
 
 def _check_shots(battle: Battle, unit: Unit, target: Unit) -> None:

@@ -147,6 +147,14 @@ def nearest(origin: Sequence[Placed], candidates: Iterable[P]) -> P:
     return items[min(range(len(items)), key=gaps.__getitem__)]
 
 
+def nearest_each(origin: Sequence[Placed], candidates: Sequence[P]) -> list[P]:
+    """:func:`nearest` of each model of ``origin`` alone, in order, from one
+    :func:`gap_table` (a row of it is the table of that model alone: the same
+    floats)."""
+    every = range(len(candidates))
+    return [candidates[min(every, key=row.__getitem__)] for row in gap_table(origin, candidates)]
+
+
 def _least_gaps(table: tuple[tuple[float, ...], ...], count: int) -> Sequence[float]:
     """The least entry of each of the ``count`` columns of a :func:`gap_table` (each
     candidate's distance to the nearest of the origin): the same floats as a

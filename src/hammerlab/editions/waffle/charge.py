@@ -46,7 +46,7 @@ from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import ModelMoved
-from hammerlab.engine.geometry import Vec, centre_distance, closest, gap_table, nearest
+from hammerlab.engine.geometry import Vec, centre_distance, closest, gap_table, nearest_each
 from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Model, Unit
 
@@ -307,9 +307,8 @@ def through_difficult_terrain(battle: Battle, unit: Unit, target: Unit) -> bool:
     if all_terrain_difficult(battle, unit):
         return True
     field = battle.battlefield
-    targets = target.alive_models
-    for model in unit.alive_models:
-        goal = nearest([model], targets)
+    models = unit.alive_models
+    for model, goal in zip(models, nearest_each(models, target.alive_models), strict=True):
         if any(area.difficult for area in field.crossed(model.position, goal.position)):
             return True
     return False
