@@ -1,18 +1,23 @@
 """The estimates' quicker paths answer as the loops over the models they replace.
 
 Every fact :func:`memo.per_makeup` remembers (the commonest profile, the majority
-Toughness and Weapon Skill, whether a model alive is a vehicle, a gun or a Zooming
-Flyer, whether a vehicle's crew fires Snap Shots), :func:`attacks.shots_of_each`,
-the expected casualties of a volley (To Hit and Strength worked out once per
-profile), the distance a charge must cover and the models that fight a charge
-(read off the remembered distance tables) are checked against the
-model-by-model definitions written out here, at every decision of whole AI
-battles (models die, move and change status in them) and on hand-built units
-whose models die and come back.
+Toughness and Weapon Skill, whether a model alive is a vehicle, a gun, a Zooming
+Flyer or fast, the unit's move, whether a vehicle's crew fires Snap Shots), inside
+a decision scope too, :func:`attacks.shots_of_each`, a shooting attack's expected
+casualties (:func:`expected.expected_attack`: its first volley asks no quotas),
+:func:`geometry.closest`, :func:`geometry.nearest` and :func:`geometry.nearest_each`,
+the units a unit may charge (:func:`charge.charge_targets`: reach asked before
+sight), the expected casualties of a volley (To Hit and Strength worked out once
+per profile), the distance a charge must cover and the models that fight a charge
+(read off the remembered distance tables) are checked against the model-by-model
+definitions written out here, at every decision of whole AI battles (models die,
+move and change status in them) and on hand-built units whose models die and come
+back.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -28,25 +33,31 @@ from hammerlab.editions.waffle.attacks import (
     shot_bs,
     shots_of,
     shots_of_each,
+    weapons_per_phase,
 )
-from hammerlab.editions.waffle.charge import charge_distance
+from hammerlab.editions.waffle.charge import charge_distance, charge_targets
 from hammerlab.editions.waffle.combat import ENGAGED_SUPPORT
 from hammerlab.editions.waffle.estimate import p_hit
 from hammerlab.editions.waffle.expected import (
     BLAST_HITS,
     charged_fighters,
     defence_of,
+    expected_attack,
     expected_casualties,
     slain_per_hit,
     would_fire,
 )
 from hammerlab.editions.waffle.fear import RULE as FEAR
 from hammerlab.editions.waffle.fear import majority_weapon_skill, weapon_skill
-from hammerlab.editions.waffle.flyers import is_zooming
+from hammerlab.editions.waffle.firing_modes import may_fire, spend
+from hammerlab.editions.waffle.flyers import is_zooming, may_be_charged
+from hammerlab.editions.waffle.movement import has_fast_model, move_allowance
 from hammerlab.editions.waffle.odds_vehicles import hit_value
 from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.rules.reactions import overwatch_orders
+from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import (
     crew_snap_shots,
     has_vehicle_alive,
@@ -54,6 +65,7 @@ from hammerlab.editions.waffle.vehicles import (
     vehicle_of,
     vehicle_status,
 )
+from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.editions.waffle.wounds import (
     majority_toughness,
     majority_value,
@@ -65,7 +77,7 @@ from hammerlab.engine import memo
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.decisions import Controller, Decision
-from hammerlab.engine.geometry import base_distance
+from hammerlab.engine.geometry import base_distance, closest, nearest, nearest_each
 from hammerlab.engine.units import Model, Unit
 from hammerlab.io.scenario import load_scenario
 
@@ -80,6 +92,10 @@ EXAMPLES = (
 )
 
 
+FAST = ("Jump", "Jet", "Bike", "Beast", "Cavalry")
+"""Unit types that move 12" and fall back 3D6" (docs/rules/waffle.md, Move)."""
+
+
 def _loop_facts(battle: Battle, unit: Unit) -> tuple[object, ...]:
     """The facts as the loops over the unit's models alive work them out."""
     alive = unit.alive_models
@@ -90,6 +106,8 @@ def _loop_facts(battle: Battle, unit: Unit) -> tuple[object, ...]:
         any(vehicle_of(m.profile) is not None for m in alive),
         any(is_gun(m) for m in alive),
         any((v := vehicle_of(m.profile)) is not None and v.has_type("Flyer") for m in alive),
+        min(12.0 if any(stats_of(m.profile).has_type(t) for t in FAST) else 6.0 for m in alive),
+        any(stats_of(m.profile).has_type(t) for t in FAST for m in alive),
     )
 
 
@@ -101,6 +119,8 @@ def _makeup_facts(battle: Battle, unit: Unit) -> tuple[object, ...]:
         has_vehicle_alive(unit),
         has_gun_alive(unit),
         is_zooming(unit),
+        move_allowance(unit),
+        has_fast_model(unit),
     )
 
 
@@ -141,12 +161,52 @@ def _loop_casualties(
     return min(total, float(defence.models))
 
 
+def _loop_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders) -> float:
+    """:func:`expected.expected_attack` as it was written: every volley's models asked
+    whether they may still fire, the first volley's too."""
+    volleys = []
+    for name in ranged_weapons(unit):
+        models = firing_models(battle, unit, target, name, orders)
+        if models:
+            each = expected_casualties(battle, unit, target, name, orders) / len(models)
+            volleys.append((each, name, models))
+    volleys.sort(key=lambda v: v[0], reverse=True)
+    spent: Counter[str] = Counter()
+    expected = 0.0
+    for each, name, models in volleys:
+        free = [m for m in models if may_fire(spent, unit, m, name, weapons_per_phase(unit, m))]
+        expected += each * len(free)
+        spend(spent, unit, free, name)
+    return min(expected, float(len(target.alive_models)))
+
+
+def _loop_closest(origin: list[Model], candidates: list[Model]) -> list[Model]:
+    """:func:`geometry.closest` by its definition: each candidate's least
+    :func:`geometry.base_distance` to a model of ``origin``, a stable sort."""
+    return sorted(candidates, key=lambda c: min(base_distance(o, c) for o in origin))
+
+
 def _loop_fighters(defender: Unit, charger: Unit) -> list[Model]:
     """:func:`expected.charged_fighters` with every distance measured pair by pair."""
     foes = charger.alive_models
     gaps = [(m, min(base_distance(m, f) for f in foes)) for m in defender.alive_models]
     front = min(gap for _, gap in gaps)
     return [m for m, gap in gaps if gap <= front + ENGAGED_SUPPORT + 2 * m.radius]
+
+
+def _loop_charge_targets(battle: Battle, unit: Unit) -> list[Unit]:
+    """:func:`charge.charge_targets` as it was written: sight asked before reach."""
+    only = st(battle, unit).shot_target if st(battle, unit).has_shot else None
+    reach = battle.settings.number("max_charge_range")
+    return [
+        enemy
+        for enemy in battle.enemies_of(unit)
+        if (only is None or enemy.id == only)
+        and unit_can_see(battle, unit, enemy)
+        and min(base_distance(m, e) for m in unit.alive_models for e in enemy.alive_models)
+        <= reach + EPSILON
+        and may_be_charged(enemy)
+    ]
 
 
 def _check_pair(battle: Battle, unit: Unit, target: Unit) -> None:
@@ -158,6 +218,15 @@ def _check_pair(battle: Battle, unit: Unit, target: Unit) -> None:
         for orders in (FireOrders(), FireOrders(snap=True), overwatch_orders(battle)):
             fast = expected_casualties(battle, unit, target, name, orders)
             assert fast == _loop_casualties(battle, unit, target, name, orders)
+    for orders in (FireOrders(), FireOrders(snap=True), overwatch_orders(battle)):
+        assert expected_attack(battle, unit, target, orders) == _loop_attack(
+            battle, unit, target, orders
+        )
+    ours, theirs = unit.alive_models, target.alive_models
+    for origin in (ours, ours[:1], ours[-1:]):
+        assert closest(origin, theirs) == _loop_closest(origin, theirs)
+        assert nearest(origin, theirs) is _loop_closest(origin, theirs)[0]
+    assert nearest_each(ours, theirs) == [_loop_closest([m], theirs)[0] for m in ours]
 
 
 def _check_shots(battle: Battle, unit: Unit, target: Unit) -> None:
@@ -187,6 +256,10 @@ class _Checking:
                     typical_profile(unit)
                 continue
             assert _makeup_facts(battle, unit) == _loop_facts(battle, unit)
+            assert charge_targets(battle, unit) == _loop_charge_targets(battle, unit)
+            with memo.decision_scope():  # asked again, then answered by the unit in the scope
+                assert _makeup_facts(battle, unit) == _loop_facts(battle, unit)
+                assert _makeup_facts(battle, unit) == _loop_facts(battle, unit)
             # The same answer, and the same vehicle statuses made on first reading.
             statuses = battle.state.vehicles  # type: ignore[union-attr]
             before = set(statuses)
@@ -243,6 +316,37 @@ def test_a_makeup_is_the_profiles_of_the_models_alive_in_order() -> None:
     for _ in range(2):  # an empty make-up raises every time, as the loop does
         with pytest.raises(ValueError):
             typical_profile(unit)
+
+
+def test_a_makeup_asked_in_a_scope_is_the_units_until_the_scope_closes() -> None:
+    tough = Profile("Brute", {"T": "5"})
+    weak = Profile("Runt", {"T": "3"})
+    unit = Unit("u", "Mob", "A", Datasheet("Mob", "Orks", "waffle", ()), [])
+    unit.models = [Model(f"m{i}", p, (), (float(i), 0.0)) for i, p in enumerate([weak, tough])]
+    reads: list[tuple[str, ...]] = []
+
+    @memo.per_makeup
+    def names(profiles: tuple[Profile, ...]) -> tuple[str, ...]:
+        reads.append(tuple(p.name for p in profiles))
+        return reads[-1]
+
+    with memo.decision_scope():
+        assert names(unit) == names(unit) == ("Runt", "Brute")
+        # Remembered for the unit itself: the models are not read again in the scope
+        # (where nothing dies: a death here only shows the answer is not read afresh).
+        unit.models[0].wounds_left = 0
+        assert names(unit) == ("Runt", "Brute")
+        unit.models[0].wounds_left = 1
+    assert reads == [("Runt", "Brute")]  # worked out once, for the make-up
+    unit.models[0].wounds_left = 0  # between two decisions a model dies
+    with memo.decision_scope():  # a fresh scope reads the new make-up
+        assert names(unit) == ("Brute",)
+    with memo.decision_scope(("a state",)):
+        assert names(unit) == ("Brute",)
+    unit.models[0].wounds_left = 1
+    with memo.decision_scope(("another state",)):  # not the last state: nothing taken up
+        assert names(unit) == ("Runt", "Brute")
+    assert reads == [("Runt", "Brute"), ("Brute",)]  # both make-ups remembered for good
 
 
 def test_fear_sets_the_majority_weapon_skill_as_each_model_fears() -> None:

@@ -35,6 +35,7 @@ from hammerlab.editions.waffle.ai import (
 from hammerlab.editions.waffle.attacks import firing_models, ranged_weapons
 from hammerlab.editions.waffle.charge import END_CHARGES, NO_REACTION, charge_ban, charge_targets
 from hammerlab.editions.waffle.expected import expected_attack, expected_per_model, melee_exchange
+from hammerlab.editions.waffle.move_plans import charge_threat
 from hammerlab.editions.waffle.movement import move_allowance
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
 from hammerlab.editions.waffle.plans import (
@@ -213,6 +214,19 @@ def slow_flee_and_stay(
     return min(flee, models * own), min(stay, models * own), off > 0 and lost < models
 
 
+def slow_charge_threat(battle: Battle, unit: Unit) -> float:
+    """``move_plans.charge_threat`` as it was: the counter-charge's gain asked of every
+    enemy not locked in combat, then the fight of each that gains."""
+    costs = [0.0]
+    for enemy in battle.enemies_of(unit):
+        if st(battle, enemy).locked_in_combat or plans.counter_charge(battle, enemy, unit) <= 0:
+            continue
+        loss = -plans.fight_net(battle, enemy, unit)
+        if loss > 0:
+            costs.append(charge_chance(battle, enemy, unit, move_allowance(enemy)) * loss)
+    return max(costs)
+
+
 class Checked:
     """The Waffle AI, each of whose shortcut decisions is first checked against the
     slow path in the same state (counted in :attr:`seen`)."""
@@ -252,6 +266,11 @@ class Checked:
                                        for e in battle.enemies_of(unit)
                                        if not st(battle, e).locked_in_combat)])  # fmt: skip
             self.seen["charge gains"] += 1
+
+    def _move(self, battle: Battle, decision: Decision[Any]) -> None:
+        unit = battle.unit(decision.context.unit)
+        assert charge_threat(battle, unit) == slow_charge_threat(battle, unit)
+        self.seen["charge threats"] += 1
 
     def _suppressors(self, battle: Battle, unit: Unit) -> None:
         # Suppressive Fire's estimate asks who fires with regular orders: the same
@@ -348,4 +367,5 @@ def test_every_shortcut_decides_as_the_slow_path_in_seeded_battles(example: str,
     seen = sum((c.seen for c in checked.values()), Counter())
     assert seen["charge gains"] and seen["plans taken up"], seen
     assert seen["weapon"] and seen["reaction"] and seen["dive bounds"], seen
+    assert seen["charge threats"] or "whole_game" not in example, seen
     assert seen["suppressing models"] or "suppress" not in example, seen

@@ -156,8 +156,17 @@ SIGHT_CACHE = 1 << 17
 def _sight_table(
     field: Battlefield, lookers: tuple[Vec, ...], targets: tuple[Vec, ...]
 ) -> tuple[tuple[bool, ...], ...]:
+    """:meth:`Battlefield.sight_table`: every pair learnt at once, then read back from
+    what :meth:`Battlefield.can_see` remembers (its own answer, without a call per
+    pair); a pair forgotten meanwhile (the memory cleared when full) is asked of
+    :meth:`Battlefield.can_see`."""
     field.learn_sight(lookers, targets)
-    return tuple(tuple(field.can_see(a, b) for b in targets) for a in lookers)
+    known = field._sight.get  # type: ignore[attr-defined]
+    can_see = field.can_see
+    return tuple(
+        tuple([seen if (seen := known((a, b))) is not None else can_see(a, b) for b in targets])
+        for a in lookers
+    )
 
 
 @lru_cache(maxsize=1 << 16)

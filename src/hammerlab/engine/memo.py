@@ -116,11 +116,23 @@ def per_makeup(fact: Callable[[tuple[Profile, ...]], R]) -> Callable[[Unit], R]:
     answer is the one ``fact`` gives, so it is the loop's. An exception (an
     empty make-up where ``fact`` needs a model) is raised each time, never
     remembered.
+
+    Inside a :func:`decision_scope` the answer is also remembered for the unit
+    itself, by identity, among the scope's answers (keeping the unit alive):
+    no model dies or changes profile while the scope is open, nor between two
+    scopes in an equal :func:`state_of_play`, which compares every model's
+    wounds and profile. The make-up is then read once per unit and decision
+    rather than on every call (each read a pass over the unit's models).
     """
     answers: dict[tuple[int, ...], tuple[R, tuple[Profile, ...]]] = {}
 
     @wraps(fact)
     def of_unit(unit: Unit) -> R:
+        scope = _answers.get()
+        if scope is not None:
+            known = scope.get((of_unit, id(unit)))
+            if known is not None:
+                return known[0]  # type: ignore[no-any-return]
         # The models alive as Unit.alive_models reads them, without building that list.
         key = tuple([id(m.profile) for m in unit.models if m.wounds_left > 0])
         found = answers.get(key)
@@ -129,6 +141,8 @@ def per_makeup(fact: Callable[[tuple[Profile, ...]], R]) -> Callable[[Unit], R]:
                 answers.clear()
             profiles = tuple(m.profile for m in unit.alive_models)
             found = answers[key] = (fact(profiles), profiles)
+        if scope is not None:
+            scope[(of_unit, id(unit))] = (found[0], unit)
         return found[0]
 
     return of_unit

@@ -79,6 +79,10 @@ def firing_models(
     on Overwatch, into a melee, after moving with it. With ``spent``, a model
     past its quota, or that fired another mode of the same item, does not fire,
     and of a grenade one model throws (:mod:`firing_modes`).
+
+    Range is asked before sight: when no target model at all, seen or not, is
+    within an armed model's range, none fires, and the lines of sight (traced
+    past the terrain) are not asked for.
     """
     armed: list[tuple[Model, Model, WeaponProfile]] = []  # (model, who fires it, profile)
     snaps: dict[Weapon, bool] = {}  # models sharing a weapon share the answer
@@ -112,9 +116,14 @@ def firing_models(
         return []
     # Sight and range of every armed model at once (one table each, not one per model).
     shooters = [model for model, _, _ in armed]
-    sight = seen_by_each(battle, shooters, target)
+    reaches = [effective_range(unit, profile) for _, _, profile in armed]
     targets = target.alive_models
     gaps = gap_table(shooters, targets) if orders.counts_within is None else ()
+    if orders.counts_within is None and not any(
+        row and min(row) <= reach for row, reach in zip(gaps, reaches, strict=True)
+    ):
+        return []  # no target model, seen or not, is in range: sight need not be traced
+    sight = seen_by_each(battle, shooters, target)
     everyone = range(len(targets))
     chosen: list[Model] = []
     for at, (model, shooter, profile) in enumerate(armed):
@@ -126,7 +135,7 @@ def firing_models(
             continue
         if (profile.blast or profile.template) and not aim_points(battle, model, target, profile):
             continue
-        reach = effective_range(unit, profile)
+        reach = reaches[at]
         if orders.counts_within is not None:
             if reach >= orders.counts_within:
                 chosen.append(model)

@@ -46,7 +46,7 @@ from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import ModelMoved
-from hammerlab.engine.geometry import Vec, centre_distance, closest, gap_table, nearest
+from hammerlab.engine.geometry import Vec, centre_distance, closest, gap_table, nearest_each
 from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Model, Unit
 
@@ -169,15 +169,21 @@ def charge_targets(battle: Battle, unit: Unit) -> list[Unit]:
     unit that it targeted during that turn's Shooting phase" (``shot_target``,
     set when it shot in its own phase). 7th edition: Zooming Flyers "cannot be
     charged" (:func:`flyers.may_be_charged`).
+
+    Reach is asked before sight: the distance is read off a remembered table,
+    while sight traces lines past the terrain, and a unit out of reach is no
+    target whatever it sees (a unit with no models left sees none: no target).
     """
+    if unit.destroyed:
+        return []
     only = st(battle, unit).shot_target if st(battle, unit).has_shot else None
     reach = battle.settings.number("max_charge_range")
     return [
         enemy
         for enemy in battle.enemies_of(unit)
         if (only is None or enemy.id == only)
-        and unit_can_see(battle, unit, enemy)
         and charge_distance(unit, enemy) <= reach + EPSILON
+        and unit_can_see(battle, unit, enemy)
         and may_be_charged(enemy)
     ]
 
@@ -301,9 +307,8 @@ def through_difficult_terrain(battle: Battle, unit: Unit, target: Unit) -> bool:
     if all_terrain_difficult(battle, unit):
         return True
     field = battle.battlefield
-    targets = target.alive_models
-    for model in unit.alive_models:
-        goal = nearest([model], targets)
+    models = unit.alive_models
+    for model, goal in zip(models, nearest_each(models, target.alive_models), strict=True):
         if any(area.difficult for area in field.crossed(model.position, goal.position)):
             return True
     return False

@@ -235,7 +235,13 @@ def expected_attack(
     spent: Counter[str] = Counter()
     expected = 0.0
     for each, name, models in volleys:
-        free = [m for m in models if may_fire(spent, unit, m, name, weapons_per_phase(unit, m))]
+        # Before anything is spent every firing model may fire (it has the weapon, and a
+        # quota of one or more: attacks.weapons_per_phase), so the first volley is asked no more.
+        free = (
+            [m for m in models if may_fire(spent, unit, m, name, weapons_per_phase(unit, m))]
+            if spent
+            else models
+        )
         expected += each * len(free)
         spend(spent, unit, free, name)
     return min(expected, float(len(target.alive_models)))

@@ -46,12 +46,11 @@ from hammerlab.editions.waffle.movement import move_allowance, route_of
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.plans import (
     best_charge,
-    charge_chance,
     counter_charge,
+    counter_charge_chance,
     exposure,
     fight_net,
 )
-from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import may_charge
 from hammerlab.editions.waffle.victory_worth import model_worth
 from hammerlab.engine.battle import Battle
@@ -66,14 +65,21 @@ def charge_threat(battle: Battle, unit: Unit) -> float:
     (:func:`plans.charge_chance`) times what the fight loses it, net, to its end
     (:func:`plans.fight_net`; a fight it wins costs it nothing). Only a charge
     the enemy would declare counts (:func:`plans.counter_charge` gains it
-    something: 0 for a unit that may not charge, or is locked in combat)."""
+    something: 0 for a unit that may not charge, or is locked in combat).
+
+    Cheapest first, the same answer: a charge that cannot reach
+    (:func:`plans.counter_charge_chance` 0) is neither declared nor costly; of
+    the others the fight (:func:`plans.fight_net`) is worked out before the
+    counter-charge's gain, whose Overwatch and spared shooting are then asked
+    only of a fight the unit would lose."""
     costs = [0.0]
     for enemy in battle.enemies_of(unit):
-        if st(battle, enemy).locked_in_combat or counter_charge(battle, enemy, unit) <= 0:
+        chance = counter_charge_chance(battle, enemy, unit)
+        if chance <= 0:
             continue
         loss = -fight_net(battle, enemy, unit)
-        if loss > 0:
-            costs.append(charge_chance(battle, enemy, unit, move_allowance(enemy)) * loss)
+        if loss > 0 and counter_charge(battle, enemy, unit) > 0:
+            costs.append(chance * loss)
     return max(costs)
 
 

@@ -48,7 +48,7 @@ from hammerlab.editions.waffle.expected import (
     would_fire,
 )
 from hammerlab.editions.waffle.morale import leadership
-from hammerlab.editions.waffle.movement import is_fast, move_allowance
+from hammerlab.editions.waffle.movement import has_fast_model, move_allowance
 from hammerlab.editions.waffle.odds import Defence, Volley, shooting_odds
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.placement import EPSILON
@@ -96,11 +96,15 @@ def reach_chance(needed: int, dice: int, drop_highest: bool, fleet: bool) -> flo
 
 def charge_chance(battle: Battle, unit: Unit, target: Unit, closer: float = 0.0) -> float:
     """Chance ``unit``'s charge at ``target`` reaches, standing ``closer`` inches nearer
-    (negative: farther)."""
-    difficult = through_difficult_terrain(battle, unit, target)
+    (negative: farther).
+
+    A target beyond the longest charge is out of reach whatever the dice, so
+    whether the way crosses difficult terrain (a path traced past every
+    terrain area per model) is asked only of one within it."""
     distance = charge_distance(unit, target) - closer
     if distance > battle.settings.number("max_charge_range") + EPSILON:
         return 0.0
+    difficult = through_difficult_terrain(battle, unit, target)
     needed = max(0, math.ceil(distance - EPSILON))
     dice = charge_dice(battle, difficult)
     return reach_chance(needed, dice, difficult, unit.has_rule("Fleet"))
@@ -116,7 +120,7 @@ def sum_chances(dice: int) -> dict[int, float]:
 
 def fall_back_dice(unit: Unit) -> int:
     """D6 a Fall Back rolls: 3 for fast units, else 2 (as :func:`movement.fall_back`)."""
-    return 3 if any(is_fast(m) for m in unit.alive_models) else 2
+    return 3 if has_fast_model(unit) else 2
 
 
 def edge_gap(battle: Battle, unit: Unit) -> float:
@@ -320,9 +324,20 @@ def counter_charge(battle: Battle, enemy: Unit, unit: Unit) -> float:
     (its own :func:`charge_value`, with its charge bonus; none below zero: it
     would not declare it, nor when it may not charge: a vehicle, or locked in
     combat)."""
-    if not may_charge(enemy) or st(battle, enemy).locked_in_combat:
+    if counter_charge_chance(battle, enemy, unit) <= 0.0:
         return 0.0
     return charge_gain(battle, enemy, unit, move_allowance(enemy))
+
+
+def counter_charge_chance(battle: Battle, enemy: Unit, unit: Unit) -> float:
+    """Chance ``enemy``'s charge at ``unit`` next turn, after its move, reaches
+    (:func:`charge_chance`): 0 when it may not charge (a vehicle, or locked in
+    combat), as then :func:`counter_charge` is 0. The cheap part of the
+    counter-charge, asked first (no fight is worked out for a charge that cannot
+    happen)."""
+    if not may_charge(enemy) or st(battle, enemy).locked_in_combat:
+        return 0.0
+    return charge_chance(battle, enemy, unit, move_allowance(enemy))
 
 
 def fight_net(battle: Battle, charger: Unit, unit: Unit) -> float:
