@@ -315,14 +315,15 @@ def charge_gain(
     return max(0.0, value.value)
 
 
-def counter_charge(battle: Battle, enemy: Unit, unit: Unit) -> float:
+def counter_charge(battle: Battle, enemy: Unit, unit: Unit, nearer: float = 0.0) -> float:
     """What ``enemy`` charging ``unit`` next turn, after its move, is worth to it
     (its own :func:`charge_value`, with its charge bonus; none below zero: it
     would not declare it, nor when it may not charge: a vehicle, or locked in
-    combat)."""
+    combat), with ``unit`` standing ``nearer`` inches closer first (a Run
+    toward it)."""
     if not may_charge(enemy) or st(battle, enemy).locked_in_combat:
         return 0.0
-    return charge_gain(battle, enemy, unit, move_allowance(enemy))
+    return charge_gain(battle, enemy, unit, move_allowance(enemy) + nearer)
 
 
 def fight_net(battle: Battle, charger: Unit, unit: Unit) -> float:
