@@ -123,9 +123,12 @@ def action(battle: Battle, unit: str, ai: WaffleAI | None = None) -> str:
     return answer(battle, ai or WaffleAI(), "action", [RUN, HOLD], unit=unit)
 
 
-def run_intent(battle: Battle, unit: str, ai: WaffleAI) -> str:
-    """The AI's answer to its Run's "where to?" (as ``movement.run`` asks it)."""
-    return answer(battle, ai, "move", INTENTS, unit=unit, why='runs up to 4"')
+def run_intent(battle: Battle, unit: str, ai: WaffleAI, inches: int = 4) -> str:
+    """The AI's answer to its Run's "where to?" with ``inches`` rolled (as
+    ``movement.run`` asks it)."""
+    return answer(
+        battle, ai, "move", INTENTS, unit=unit, why=f'runs up to {inches}"', what=str(inches)
+    )
 
 
 def test_a_unit_retreats_from_a_charge_it_would_lose_and_advances_when_none_can_come() -> None:
@@ -202,18 +205,17 @@ def test_a_unit_that_retreated_runs_on_toward_its_edge_and_holds_once_out_of_rea
     # Five Troopers with laspistols (12") 14" from five Brutes: the Brutes'
     # charge next turn is a threat the Troopers' own charge does not match
     # (the retreat test above), so they retreat. Their pistols reach no
-    # target, so before they would Run at the Brutes, undoing the retreat
-    # (as a unit that did not retreat still does); now they Run on toward
-    # their edge while the threat holds. Once the Brutes stand 36" off (6"
-    # of move and 12" of charge at most) no charge can come: they hold.
+    # target, so before they would Run at the Brutes, undoing the retreat;
+    # now they Run on toward their edge while the threat holds. Once the
+    # Brutes stand 36" off (6" of move and 12" of charge at most) no charge
+    # can come: they hold. (A unit that did not retreat holds here too: a
+    # Run toward the Brutes only adds to their charge's reach,
+    # test_waffle_ai_run.py.)
     laspistol = weapon("Laspistol", "12", "3", "-", "Pistol")
     troopers = squad("a", A, TROOPER, [laspistol], row(30, 10, 5))
     brutes = squad("b", B, BRUTE, [], row(30, 24, 5))
     battle = make_battle(troopers, brutes, seed=1)
     assert wants_to_retreat(battle, troopers) and wants_to_run(battle, troopers)
-    fresh = WaffleAI()
-    assert action(battle, "a", fresh) == RUN
-    assert run_intent(battle, "a", fresh) == "advance"
     ai = WaffleAI()
     assert move_intent(battle, "a", ai) == "retreat"
     st(battle, troopers).retreated = True  # as move_one records that move (where they stand)

@@ -31,7 +31,7 @@ from fight_kit import CHAINSWORD
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.expected import melee_exchange
 from hammerlab.editions.waffle.flank import FLANK, flank_route
-from hammerlab.editions.waffle.move_plans import detour_pays, wants_to_flank
+from hammerlab.editions.waffle.move_plans import detour_pays, run_nearer, wants_to_flank
 from hammerlab.editions.waffle.movement import INTENTS, goal_of, intents_for, route_of
 from hammerlab.editions.waffle.movement_phase import movement_phase
 from hammerlab.editions.waffle.plans import exposure
@@ -130,6 +130,24 @@ def test_a_six_inch_flank_move_goes_six_inches_toward_the_corner() -> None:
     assert marines.models[1].position == pytest.approx(centre)
     assert not _in_terrain(battle, marines)
     assert all_dice_used(battle)
+
+
+def test_a_run_round_the_wall_comes_less_near_than_a_run_straight_at_the_enemy() -> None:
+    # From the centre (37, 16), 18" south of the Ork at (37, 34): a 6" Run
+    # straight at it ends 12" off (6" nearer); round the wall it goes 6" of the
+    # 9.303" first leg (the test above), to 15.25" off: 2.75" nearer. A 12"
+    # Run turns the corner to (44.51, 24.187) (the Jumpers' move above).
+    marines = squad("m", A, profile(), [], row(35, 16, 3), name="Marines")
+    battle = _battle(marines)
+    c = CLEARANCE
+    assert run_nearer(battle, marines, "advance", 6.0) == pytest.approx(6.0)
+    first = math.hypot(7.5 + c, 5.5 - c)
+    share = 6.0 / first
+    left = ((7.5 + c) * share, 18 - (5.5 - c) * share)  # from there to the Ork, x and y
+    assert run_nearer(battle, marines, FLANK, 6.0) == pytest.approx(18 - math.hypot(*left))
+    assert 18 - math.hypot(*left) == pytest.approx(2.75, abs=0.01)
+    turned = (7.5 + c, 34 - (21.5 - c + (12.0 - first)))
+    assert run_nearer(battle, marines, FLANK, 12.0) == pytest.approx(18 - math.hypot(*turned))
 
 
 def _stealers(gear: tuple[Weapon, ...] = ()) -> Unit:

@@ -415,10 +415,14 @@ def test_the_importer_reads_power_profiles_and_the_mastery_level() -> None:
 
 
 def test_the_psychic_duel_example_plays_powers_and_denies(tmp_path: Path) -> None:
+    # Seed 3: at seed 1 the Librarian, who since branch issue9-heur5 holds
+    # rather than Run at the Zoanthropes in turn 1 (docs/ai.md, "A Run weighs
+    # the charge it walks into"), is charged and slain that turn, before the
+    # second Psychic phase in which he cast his Blessing.
     log = tmp_path / "duel.jsonl"
     example = ROOT / "examples" / "psychic_duel.toml"
     played = CliRunner().invoke(
-        app, ["battle", str(example), "--seed", "1", "--log-json", str(log)]
+        app, ["battle", str(example), "--seed", "3", "--log-json", str(log)]
     )
     assert played.exit_code == 0, played.output
     events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]

@@ -15,7 +15,11 @@ is for and the numbers measured over ``examples/matchups/``.
   the plan. Run only when there is nothing to shoot and no charge worth
   declaring now, and the unit wants to close in (it would win a fight with
   an enemy unit, in models weighed by the victory condition, or its guns
-  reach no target); else hold. A unit that retreated this turn never Runs
+  reach no target), and the Run pays: the enemy charge it walks into next
+  turn costs no more than it adds to the unit's own
+  (:func:`move_plans.run_pays`; for some distance it may roll, and with the
+  distance rolled it goes only if that one pays, else it stays put); else
+  hold. A unit that retreated this turn never Runs
   toward the enemy: it Runs on toward its edge while the retreat rule still
   holds and it is not at that edge already (:meth:`WaffleAI._runs`).
 - Target: the plan's target (the one it means to charge), else the most
@@ -98,8 +102,14 @@ from hammerlab.editions.waffle.flank import FLANK
 from hammerlab.editions.waffle.flyers import is_zooming
 from hammerlab.editions.waffle.jink_plans import wants_to_jink
 from hammerlab.editions.waffle.melee_grenades import may_attack
-from hammerlab.editions.waffle.move_plans import wants_to_flank, wants_to_retreat
-from hammerlab.editions.waffle.movement import RETREAT, RUNS
+from hammerlab.editions.waffle.move_plans import (
+    run_intent,
+    run_nearer,
+    run_pays,
+    wants_to_flank,
+    wants_to_retreat,
+)
+from hammerlab.editions.waffle.movement import RETREAT, RUNS, run_distances
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
 from hammerlab.editions.waffle.outflank import edge_of, entry_shifts
 from hammerlab.editions.waffle.placement import EPSILON
@@ -499,11 +509,21 @@ class WaffleAI(PsychicChoices):
         is expected to cost it more than its own charge after its next move
         gains it) and a Run toward its edge gains ground (its closest model is
         not at the edge already: :func:`plans.edge_gap`), and holds once out of
-        that reach. Any other unit Runs toward the enemy when :func:`wants_to_run`.
+        that reach. Any other unit Runs toward the enemy when :func:`wants_to_run`
+        and some distance the Run may roll pays (:func:`move_plans.run_pays`:
+        the enemy charge it walks into costs no more than it adds to its own);
+        with the distance rolled it goes only if that one pays (:meth:`_move`),
+        so declaring it costs nothing.
         """
         if st(battle, unit).retreated:
             return edge_gap(battle, unit) > EPSILON and wants_to_retreat(battle, unit)
-        return wants_to_run(battle, unit)
+        if not wants_to_run(battle, unit):
+            return False
+        toward = run_intent(battle, unit)
+        return any(
+            run_pays(battle, unit, run_nearer(battle, unit, toward, d))
+            for d in run_distances(battle, unit)
+        )
 
     def _target(self, battle: Battle, decision: Decision[Any]) -> int:
         unit = battle.unit(decision.context.unit)
@@ -646,8 +666,13 @@ class WaffleAI(PsychicChoices):
         if "dives" in decision.context.why:
             return labels.index("take cover")
         unit = battle.unit(decision.context.unit)
-        if decision.context.why.startswith(RUNS) and st(battle, unit).retreated:
-            return labels.index(RETREAT)  # it Runs only away: :meth:`_runs`
+        if decision.context.why.startswith(RUNS):
+            if st(battle, unit).retreated:
+                return labels.index(RETREAT)  # it Runs only away: :meth:`_runs`
+            toward = run_intent(battle, unit)
+            nearer = run_nearer(battle, unit, toward, float(decision.context.what))
+            # On only if the distance rolled pays (:meth:`_runs`); else it stays put.
+            return labels.index(toward if run_pays(battle, unit, nearer) else "hold")
         movement = decision.context.phase == "movement"
         preferred = "hold" if movement and _gun_line(battle, unit) else "advance"
         if movement and preferred == "advance" and wants_to_retreat(battle, unit):

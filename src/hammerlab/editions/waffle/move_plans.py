@@ -20,6 +20,13 @@ making, stays back with his squad's guns instead of walking into them; a
 Carnifex that a Guard squad's charge would cost a sixth of itself in the
 first round, and that then grinds the squad down, walks on at the Guard.
 
+A Run toward the enemy (D6", :func:`movement.run_distances`) walks into that
+reach too: it goes only when it pays (:func:`run_pays`), the enemy charge it
+adds costing no more than the unit's own charge next turn gains by it, with
+the unit as much nearer as its route takes it (:func:`run_nearer`).
+*Situation*: the same Captain, whose bolt pistol reaches no target and who
+would Run at the Boyz, holds instead.
+
 A unit that would advance, or Run, straight across difficult terrain goes
 round it instead (the intent ``flank``: :mod:`flank`) when it is there to
 charge and the terrain would cost it the first blows, and those are worth
@@ -42,7 +49,7 @@ from hammerlab.editions.waffle.expected import (
     strikes_first,
 )
 from hammerlab.editions.waffle.flank import FLANK
-from hammerlab.editions.waffle.movement import move_allowance, route_of
+from hammerlab.editions.waffle.movement import intents_for, move_allowance, route_of
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.plans import (
     best_charge,
@@ -54,18 +61,20 @@ from hammerlab.editions.waffle.plans import (
 from hammerlab.editions.waffle.vehicles import may_charge
 from hammerlab.editions.waffle.victory_worth import model_worth
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.geometry import centre_distance, nearest
+from hammerlab.engine.geometry import centre_distance, nearest, step_toward
 from hammerlab.engine.moves import centre_of
 from hammerlab.engine.units import Unit
 
 
-def charge_threat(battle: Battle, unit: Unit) -> float:
+def charge_threat(battle: Battle, unit: Unit, nearer: float = 0.0) -> float:
     """What the costliest enemy charge at ``unit`` next turn, after the enemy's move,
     is expected to cost it: the chance the charge reaches
     (:func:`plans.charge_chance`) times what the fight loses it, net, to its end
     (:func:`plans.fight_net`; a fight it wins costs it nothing). Only a charge
     the enemy would declare counts (:func:`plans.counter_charge` gains it
     something: 0 for a unit that may not charge, or is locked in combat).
+    With ``nearer``, the unit stands that many inches closer to every enemy
+    first (a Run toward them: :func:`run_pays`).
 
     Cheapest first, the same answer: a charge that cannot reach
     (:func:`plans.counter_charge_chance` 0) is neither declared nor costly; of
@@ -74,13 +83,54 @@ def charge_threat(battle: Battle, unit: Unit) -> float:
     only of a fight the unit would lose."""
     costs = [0.0]
     for enemy in battle.enemies_of(unit):
-        chance = counter_charge_chance(battle, enemy, unit)
+        chance = counter_charge_chance(battle, enemy, unit, nearer)
         if chance <= 0:
             continue
         loss = -fight_net(battle, enemy, unit)
-        if loss > 0 and counter_charge(battle, enemy, unit) > 0:
+        if loss > 0 and counter_charge(battle, enemy, unit, nearer) > 0:
             costs.append(chance * loss)
     return max(costs)
+
+
+def run_pays(battle: Battle, unit: Unit, nearer: float) -> bool:
+    """Whether a Run that brings ``unit`` ``nearer`` inches closer to the enemy
+    (:func:`run_nearer`) pays for itself: the enemy charge it walks into next
+    turn (what it adds to :func:`charge_threat`) costs no more than it adds to
+    the unit's own best charge after its next move (:func:`plans.best_charge`).
+    Every enemy unit is taken as that much nearer. A Run that adds no threat
+    pays (its gain, the guns it brings in reach or the fight it closes on, is
+    why the unit Runs: :func:`ai.wants_to_run`)."""
+    added = charge_threat(battle, unit, nearer) - charge_threat(battle, unit)
+    if added <= 0:
+        return True
+    move = move_allowance(unit)
+    gain = best_charge(battle, unit, closer=move + nearer)[1] - best_charge(battle, unit, move)[1]
+    return added <= gain
+
+
+def run_intent(battle: Battle, unit: Unit) -> str:
+    """Which way a Run toward the enemy goes: round difficult terrain (``flank``,
+    where it is offered, :func:`movement.intents_for`, and :func:`wants_to_flank`),
+    else straight at the closest enemy model (``advance``)."""
+    if FLANK in intents_for(battle, unit) and wants_to_flank(battle, unit):
+        return FLANK
+    return "advance"
+
+
+def run_nearer(battle: Battle, unit: Unit, intent: str, inches: float) -> float:
+    """How many inches nearer to the point it heads for (the closest enemy model)
+    a Run of ``inches`` with ``intent`` brings the unit's centre, along its
+    route (:func:`movement.route_of`): the whole distance straight at it, less
+    on a way round difficult terrain. Blockers on the way are not counted."""
+    route = route_of(battle, unit, intent)
+    if route is None:
+        return 0.0
+    start = at = centre_of(unit)
+    left = inches
+    for point in route:
+        step = min(left, centre_distance(at, point))
+        at, left = step_toward(at, point, step), left - step
+    return centre_distance(start, route[-1]) - centre_distance(at, route[-1])
 
 
 def wants_to_retreat(battle: Battle, unit: Unit) -> bool:

@@ -78,15 +78,17 @@ def choose_intent(
     why: str,
     phase: str = "shooting",
     intents: tuple[str, ...] = INTENTS,
+    what: str = "",
 ) -> str:
-    """Ask the unit's player where it moves (``phase`` tells the AI why), among ``intents``."""
+    """Ask the unit's player where it moves (``phase`` tells the AI why), among
+    ``intents``; ``what`` goes with the question (a Run's distance rolled)."""
     return battle.decide(
         Decision(
             kind="move",
             player=unit.player,
             prompt=f"{unit.label} {why}: where to?",
             choices=tuple(Choice(i, i) for i in intents),
-            context=DecisionContext(unit=unit.id, why=why, phase=phase),
+            context=DecisionContext(unit=unit.id, why=why, phase=phase, what=what),
         )
     )
 
@@ -249,6 +251,19 @@ def dangerous_terrain_tests(
         lose_one_wound(battle, unit, model, "dangerous terrain")
 
 
+FLEET_RUN_BELOW = 4
+"""Fleet (6th/7th edition) re-rolls a Run distance below this (one D6)."""
+
+
+def run_distances(battle: Battle, unit: Unit) -> range:
+    """Every distance :func:`run` can roll for the unit: ``run_dice`` D6 (with
+    Crusader the highest of one more) total ``n`` to ``6n``; Fleet's re-roll
+    of a total below :data:`FLEET_RUN_BELOW` is one D6, from 1."""
+    n = battle.settings.integer("run_dice")
+    low = 1 if unit.has_rule("Fleet") and n < FLEET_RUN_BELOW else n
+    return range(low, 6 * n + 1)
+
+
 def run(battle: Battle, unit: Unit, why: str = RUNS, own_move: bool = True) -> None:
     """Seed 000, Run: "Roll a D6 to determine the maximum Run distance".
 
@@ -260,6 +275,8 @@ def run(battle: Battle, unit: Unit, why: str = RUNS, own_move: bool = True) -> N
     distance). A Run that is not ``own_move`` (Dive for Cover, in the enemy's
     turn) counts neither as the unit's Run nor as its move. Crusader
     (:func:`special_rules.crusader`) rolls one die more and keeps the highest.
+    The player picks where it goes knowing the distance rolled (the
+    question's ``what``); "up to" lets it go nowhere (the intent ``hold``).
     """
     n = battle.settings.integer("run_dice")
     purpose = f"run distance ({unit.label})" if n == 1 else f"run distance {n}D6 ({unit.label})"
@@ -267,10 +284,14 @@ def run(battle: Battle, unit: Unit, why: str = RUNS, own_move: bool = True) -> N
         distance = sum(sorted(battle.dice.roll(n + 1, f"{purpose}, Crusader"))[1:])
     else:
         distance = battle.dice.total(n, purpose)
-    if unit.has_rule("Fleet") and distance < 4:
+    if unit.has_rule("Fleet") and distance < FLEET_RUN_BELOW:
         distance = battle.dice.d6(f"Fleet re-roll of run distance ({unit.label})")
     intent = choose_intent(
-        battle, unit, f'{why} up to {distance}"', intents=intents_for(battle, unit)
+        battle,
+        unit,
+        f'{why} up to {distance}"',
+        intents=intents_for(battle, unit),
+        what=str(distance),
     )
     starts = {m.id: m.position for m in unit.alive_models}
     route = route_of(battle, unit, intent)

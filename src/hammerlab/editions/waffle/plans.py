@@ -319,25 +319,26 @@ def charge_gain(
     return max(0.0, value.value)
 
 
-def counter_charge(battle: Battle, enemy: Unit, unit: Unit) -> float:
+def counter_charge(battle: Battle, enemy: Unit, unit: Unit, nearer: float = 0.0) -> float:
     """What ``enemy`` charging ``unit`` next turn, after its move, is worth to it
     (its own :func:`charge_value`, with its charge bonus; none below zero: it
     would not declare it, nor when it may not charge: a vehicle, or locked in
-    combat)."""
-    if counter_charge_chance(battle, enemy, unit) <= 0.0:
+    combat), with ``unit`` standing ``nearer`` inches closer first (a Run
+    toward it)."""
+    if counter_charge_chance(battle, enemy, unit, nearer) <= 0.0:
         return 0.0
-    return charge_gain(battle, enemy, unit, move_allowance(enemy))
+    return charge_gain(battle, enemy, unit, move_allowance(enemy) + nearer)
 
 
-def counter_charge_chance(battle: Battle, enemy: Unit, unit: Unit) -> float:
+def counter_charge_chance(battle: Battle, enemy: Unit, unit: Unit, nearer: float = 0.0) -> float:
     """Chance ``enemy``'s charge at ``unit`` next turn, after its move, reaches
-    (:func:`charge_chance`): 0 when it may not charge (a vehicle, or locked in
-    combat), as then :func:`counter_charge` is 0. The cheap part of the
-    counter-charge, asked first (no fight is worked out for a charge that cannot
-    happen)."""
+    (:func:`charge_chance`), ``unit`` standing ``nearer`` inches closer first:
+    0 when it may not charge (a vehicle, or locked in combat), as then
+    :func:`counter_charge` is 0. The cheap part of the counter-charge, asked
+    first (no fight is worked out for a charge that cannot happen)."""
     if not may_charge(enemy) or st(battle, enemy).locked_in_combat:
         return 0.0
-    return charge_chance(battle, enemy, unit, move_allowance(enemy))
+    return charge_chance(battle, enemy, unit, move_allowance(enemy) + nearer)
 
 
 def fight_net(battle: Battle, charger: Unit, unit: Unit) -> float:
