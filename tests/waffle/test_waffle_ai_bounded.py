@@ -138,6 +138,7 @@ def slow_next_turn_value(battle: Battle, unit: Unit) -> float:
         return max([0.0, *values])
 
     charge = charge_at(move)
+
     def worth(e: Unit, orders: FireOrders) -> float:
         return expected_attack(battle, unit, e, orders) * model_worth(battle, e)
 
