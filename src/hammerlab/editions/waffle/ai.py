@@ -106,6 +106,7 @@ from hammerlab.editions.waffle.move_plans import (
     run_intent,
     run_nearer,
     run_pays,
+    runs_paying,
     wants_to_flank,
     wants_to_retreat,
 )
@@ -520,10 +521,8 @@ class WaffleAI(PsychicChoices):
         if not wants_to_run(battle, unit):
             return False
         toward = run_intent(battle, unit)
-        return any(
-            run_pays(battle, unit, run_nearer(battle, unit, toward, d))
-            for d in run_distances(battle, unit)
-        )
+        nearers = (run_nearer(battle, unit, toward, d) for d in run_distances(battle, unit))
+        return any(runs_paying(battle, unit, nearers))
 
     def _target(self, battle: Battle, decision: Decision[Any]) -> int:
         unit = battle.unit(decision.context.unit)

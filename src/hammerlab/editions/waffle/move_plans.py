@@ -41,6 +41,8 @@ the lasguns a turn at them for the two models or so its first blows win.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from hammerlab.editions.waffle.charge import through_difficult_terrain
 from hammerlab.editions.waffle.expected import (
     expected_attack,
@@ -100,12 +102,24 @@ def run_pays(battle: Battle, unit: Unit, nearer: float) -> bool:
     Every enemy unit is taken as that much nearer. A Run that adds no threat
     pays (its gain, the guns it brings in reach or the fight it closes on, is
     why the unit Runs: :func:`ai.wants_to_run`)."""
-    added = charge_threat(battle, unit, nearer) - charge_threat(battle, unit)
-    if added <= 0:
-        return True
+    return next(runs_paying(battle, unit, (nearer,)))
+
+
+def runs_paying(battle: Battle, unit: Unit, nearers: Iterable[float]) -> Iterator[bool]:
+    """:func:`run_pays` for each of ``nearers`` in turn, lazily (``any`` stops at the
+    first that pays), with what the unit faces and gains where it stands worked
+    out once for them all rather than once per distance."""
+    threat = charge_threat(battle, unit)
     move = move_allowance(unit)
-    gain = best_charge(battle, unit, closer=move + nearer)[1] - best_charge(battle, unit, move)[1]
-    return added <= gain
+    standing: float | None = None  # its own best charge from where it stands, once needed
+    for nearer in nearers:
+        added = charge_threat(battle, unit, nearer) - threat
+        if added <= 0:
+            yield True
+            continue
+        if standing is None:
+            standing = best_charge(battle, unit, move)[1]
+        yield added <= best_charge(battle, unit, closer=move + nearer)[1] - standing
 
 
 def run_intent(battle: Battle, unit: Unit) -> str:
