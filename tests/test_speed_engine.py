@@ -3,7 +3,8 @@
 Each quicker path is held to the slow definition it stands for, written out
 here: the memo's keys to the recursive definition of a question, the
 vectorised blast and template test to shapely's one base at a time, the
-remembered base radius and hashes to the datasheet's numbers, and the closest model
+remembered base radius and hashes to the datasheet's numbers (and a Waffle weapon
+profile's to the hash of its fields), and the closest model
 a wound goes to, the models that fight and those in sight to a plain scan of
 the models, pair by pair.
 """
@@ -22,6 +23,7 @@ from shapely.geometry.base import BaseGeometry
 
 from hammerlab.analysis.game import Game
 from hammerlab.editions.waffle.combat import CONTACT, ENGAGED_SUPPORT, engaged_models
+from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.visibility import model_sees, seen_among
 from hammerlab.engine import memo
 from hammerlab.engine.battle import Battle, Player
@@ -161,6 +163,15 @@ def test_profiles_and_weapons_hash_by_value_and_a_changed_copy_by_its_own_value(
     again = Weapon("Boltgun", {"S": "4", "Range": "24"}, ("Rapid Fire",))
     assert hash(bolter) == hash(again) == hash(bolter)
     assert {bolter: 1, again: 2} == {bolter: 2}
+    # A Waffle weapon profile hashes as its generated hash would: the tuple of its fields.
+    read = weapon_of(bolter)
+    fresh = weapon_of.__wrapped__(again)
+    assert read == fresh and read is not fresh
+    generated = hash(tuple(getattr(read, f.name) for f in dataclasses.fields(read)))
+    assert hash(read) == hash(fresh) == generated == hash(read)
+    assert {read: 1, fresh: 2} == {read: 2}
+    heavy = dataclasses.replace(read, shots=3)
+    assert hash(heavy) == hash(tuple(getattr(heavy, f.name) for f in dataclasses.fields(heavy)))
 
 
 def test_a_wound_goes_to_the_model_closest_to_any_firer_the_first_on_a_tie() -> None:

@@ -9,7 +9,7 @@ and the weapon's special rules (``"Heavy 1, Blast, Pinning"``), as the
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 
 from hammerlab.engine.datasheet import Profile, Weapon
@@ -224,6 +224,18 @@ class WeaponProfile:
     barrage: bool
     rules: tuple[str, ...]
     """Weapon special rules as written (``Rending``, ``Poisoned (4+)``...)."""
+
+    def __hash__(self) -> int:
+        """The hash the dataclass would give (of the tuple of its fields, in order),
+        worked out once and read back as :meth:`Weapon.__hash__` reads its own: blows,
+        volleys and odds are remembered by their weapon profile, on every estimate, and
+        the generated hash hashed every field (the Strength's too) each time."""
+        try:
+            return self._hash  # type: ignore[attr-defined, no-any-return]
+        except AttributeError:
+            cached = hash(tuple(getattr(self, f.name) for f in fields(self)))
+            object.__setattr__(self, "_hash", cached)
+            return cached
 
     @property
     def is_ranged(self) -> bool:
