@@ -24,6 +24,7 @@ from shapely.geometry.base import BaseGeometry
 from hammerlab.analysis.game import Game
 from hammerlab.editions.waffle.combat import CONTACT, ENGAGED_SUPPORT, engaged_models
 from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.state import SHOOTING_RECORD, WaffleStatus, st
 from hammerlab.editions.waffle.visibility import model_sees, seen_among
 from hammerlab.engine import memo
 from hammerlab.engine.battle import Battle, Player
@@ -104,6 +105,18 @@ def test_state_of_play_sees_every_field_of_a_model_and_of_a_units_status() -> No
         setattr(unit.status, name, not getattr(unit.status, name))
         assert memo.state_of_play(battle) != before, name
         setattr(unit.status, name, not getattr(unit.status, name))
+    # The Waffle status: every field but the shooting record (test_speed_caches.py).
+    status = st(battle, unit)
+    for field in dataclasses.fields(WaffleStatus):
+        if field.name in SHOOTING_RECORD:
+            continue
+        before = memo.state_of_play(battle)
+        kept = getattr(status, field.name)
+        changed = not kept if isinstance(kept, bool) else "x" if kept is None else kept + 1
+        setattr(status, field.name, changed)
+        assert memo.state_of_play(battle) != before, field.name
+        setattr(status, field.name, kept)
+        assert memo.state_of_play(battle) == before, field.name
 
 
 def _bases(rng: random.Random, count: int) -> list[Model]:
