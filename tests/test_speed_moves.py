@@ -1,4 +1,5 @@
-"""A Waffle move measures only the bases it can come near, and moves as far as before.
+"""A Waffle move measures only the bases it can come near, and moves as far as before;
+a way round difficult terrain, remembered, is the one worked out afresh.
 
 :func:`geometry.near_path` leaves out the bases a move cannot come within reach
 of; here every base it leaves out is measured anyway, at many steps of the move,
@@ -7,7 +8,9 @@ and found farther than the reach, on random layouts. The moves themselves
 :func:`movement.fall_back_route`) are checked against the same moves with every
 base measured (``near_path`` made to keep them all) for every unit, at every
 decision of whole AI battles of examples where units advance, run, flank and
-fall back.
+fall back; and a unit's way round difficult terrain (:func:`flank.flank_route`,
+remembered by the unit's centre, its models' offsets and radius and the goal)
+against the way worked out afresh, asked twice.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ import pytest
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
-from hammerlab.editions.waffle import movement
+from hammerlab.editions.waffle import flank, movement
+from hammerlab.editions.waffle.flank import flank_route
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile
 from hammerlab.engine.decisions import Controller, Decision
@@ -35,6 +39,7 @@ EXAMPLES = (
     "guard_suppress_terminators.toml",
     "assault_charge_into_overwatch.toml",
     "matchups/carnifex_vs_guard.toml",
+    "lab_charge_through_difficult_terrain.toml",
 )
 
 
@@ -99,12 +104,15 @@ class _Checking:
                     found.append(movement._shortened(battle, unit, vector, keep_clear))
             for distance in (2.0, 7.0, 11.0):
                 found.append(movement.fall_back_route(battle, unit, distance))
+            for _ in range(2):
+                found.append(flank_route(battle, unit, movement.goal_of(battle, unit, "advance")))
         return found
 
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
         near = self._moves(battle)
         with self.monkeypatch.context() as patch:
             patch.setattr(movement, "near_path", _every_base)
+            patch.setattr(flank, "_way_round_from", flank._way_round_from.__wrapped__)
             assert self._moves(battle) == near
         self.checked += 1
         return self.inner.choose(battle, decision)

@@ -253,8 +253,15 @@ class WeaponProfile:
         return self.base_type in ("Heavy", "Ordnance")
 
     def has_rule(self, name: str) -> bool:
-        """Whether the weapon has rule ``name`` (ignoring any ``(X+)`` suffix)."""
-        return name.lower() in _rule_names(self.rules)
+        """Whether the weapon has rule ``name`` (ignoring any ``(X+)`` suffix). Its rules as
+        it compares them (:func:`_rule_names`) are read once and kept with the profile:
+        every estimate asks a weapon about its rules, a lookup by the tuple of them each time."""
+        try:
+            names: frozenset[str] = self._names  # type: ignore[attr-defined]
+        except AttributeError:
+            names = _rule_names(self.rules)
+            object.__setattr__(self, "_names", names)
+        return name.lower() in names
 
     def rule_value(self, name: str) -> int | None:
         """The number in ``Poisoned (4+)`` style rules."""
