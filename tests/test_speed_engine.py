@@ -6,7 +6,8 @@ vectorised blast and template test to shapely's one base at a time, the
 remembered base radius and hashes to the datasheet's numbers (and a Waffle weapon
 profile's to the hash of its fields), and the closest model
 a wound goes to, the models that fight and those in sight to a plain scan of
-the models, pair by pair.
+the models, pair by pair; the models a shooting attack fires, found before the
+weapon decision, to those found after it.
 """
 
 from __future__ import annotations
@@ -18,11 +19,15 @@ from collections import Counter
 from collections.abc import Hashable, Mapping
 from pathlib import Path
 
+import pytest
 from shapely.geometry import Point
 from shapely.geometry.base import BaseGeometry
 
 from hammerlab.analysis.game import Game
+from hammerlab.editions.waffle import shooting
+from hammerlab.editions.waffle.attacks import fire_weapon, firing_models
 from hammerlab.editions.waffle.combat import CONTACT, ENGAGED_SUPPORT, engaged_models
+from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.state import SHOOTING_RECORD, WaffleStatus, st
 from hammerlab.editions.waffle.visibility import model_sees, seen_among
@@ -264,3 +269,40 @@ def test_distances_are_the_floats_of_their_definitions_with_min_and_max() -> Non
         a, b = _bases(rng, 2)
         gap = math.hypot(a.position[0] - b.position[0], a.position[1] - b.position[1])
         assert base_distance(a, b) == max(0.0, gap - a.radius - b.radius)
+
+
+@pytest.mark.parametrize(
+    "example",
+    [
+        "guard_suppress_terminators.toml",
+        "whole_game_three_turns.toml",
+        "blast_and_template_blob.toml",
+    ],
+)
+def test_a_weapon_chosen_fires_the_models_found_able_before_the_choice(
+    monkeypatch: pytest.MonkeyPatch, example: str
+) -> None:
+    """The shooting attack hands the weapon's firing models, found before the weapon
+    decision, to ``fire_weapon``: at every volley they are what ``firing_models``
+    gives then, after the decision."""
+    fire = fire_weapon
+    checked: list[str] = []
+
+    def checking(
+        battle: Battle,
+        unit: Unit,
+        target: Unit,
+        name: str,
+        orders: FireOrders,
+        spent: Counter[str] | None = None,
+        able: list[Model] | None = None,
+    ) -> VolleyResult:
+        assert able == firing_models(battle, unit, target, name, orders, spent)
+        checked.append(name)
+        return fire(battle, unit, target, name, orders, spent, able)
+
+    monkeypatch.setattr(shooting, "fire_weapon", checking)
+    path = ROOT / "examples" / example
+    for seed in (1, 2):
+        Game.start(load_scenario(path), str(path), seed).play()
+    assert checked

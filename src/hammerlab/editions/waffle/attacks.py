@@ -322,6 +322,7 @@ def fire_weapon(
     weapon_name: str,
     orders: FireOrders,
     spent: Counter[str] | None = None,
+    able: list[Model] | None = None,
 ) -> VolleyResult:
     """Fire every eligible model's ``weapon_name`` at ``target`` and resolve it.
 
@@ -329,9 +330,14 @@ def fire_weapon(
     it is updated with the models that fire. Rules may forbid the weapon to
     fire (:data:`points.WEAPON_WOULD_FIRE`) or answer the wounds it causes on
     its target with more attacks (:data:`points.SHOOTING_WOUNDS_CAUSED`).
+    ``able``: the eligible models (:func:`firing_models` of these arguments),
+    where the caller has just found them with nothing changed since (the
+    shooting attack, which offered the weapon because some model may fire it).
     """
     result = VolleyResult()
-    models = firing_models(battle, unit, target, weapon_name, orders, spent)
+    models = (
+        firing_models(battle, unit, target, weapon_name, orders, spent) if able is None else able
+    )
     weapon = models[0].weapon(weapon_name) if models else None
     if weapon is None:
         battle.say(
