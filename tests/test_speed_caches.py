@@ -27,7 +27,7 @@ from hammerlab.editions.waffle.firing_modes import throwers
 from hammerlab.editions.waffle.markers import aim_points
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
-from hammerlab.editions.waffle.special_rules import names_rule
+from hammerlab.editions.waffle.special_rules import _base, names_rule
 from hammerlab.editions.waffle.state import SHOOTING_RECORD, st, state_of
 from hammerlab.editions.waffle.visibility import seen_by_each, visible_models, within
 from hammerlab.editions.waffle.wounds import most_common_profile
@@ -286,6 +286,9 @@ def test_the_cached_rule_lookups_answer_as_a_scan_of_the_rules() -> None:
             r.split(" (")[0].strip().lower() == rule.lower() for r in rules
         )
         assert names_rule(list(rules), rule) == names_rule(rules, rule)
+    for rule in (*rules, "Poisoned (4+)", "SMASH"):
+        for _ in range(2):  # cached: the same answer the second time
+            assert _base(rule) == rule.split(" (")[0].strip().lower()
     path = ROOT / "examples" / "whole_game_three_turns.toml"
     battle = Game.start(load_scenario(path), str(path), 1).battle
     for unit in battle.units.values():
@@ -295,6 +298,16 @@ def test_the_cached_rule_lookups_answer_as_a_scan_of_the_rules() -> None:
                 r.lower() == name.lower() for m in unit.alive_models for r in m.rules
             )
             assert unit.has_rule(name) == scanned
+    # A weapon profile's rules, read once and kept with it, asked twice.
+    for unit in battle.units.values():
+        for weapon in {w for m in unit.models for w in m.weapons}:
+            profile = weapon_of(weapon)
+            for name in (*profile.rules, "Rending", "twin-linked", "Poisoned (2+)", "Grenade"):
+                scanned = any(
+                    r.lower().split(" (")[0] == name.lower().split(" (")[0] for r in profile.rules
+                )
+                assert profile.has_rule(name.split(" (")[0]) == scanned
+                assert profile.has_rule(name.split(" (")[0]) == scanned
 
 
 def test_sight_and_cover_read_inside_an_area_as_shapely_does() -> None:

@@ -3,9 +3,11 @@
 Each quicker path is held to the slow definition it stands for, written out
 here: the memo's keys to the recursive definition of a question, the
 vectorised blast and template test to shapely's one base at a time, the
-remembered base radius and hashes to the datasheet's numbers, and the closest model
+remembered base radius and hashes to the datasheet's numbers (and a Waffle weapon
+profile's to the hash of its fields), and the closest model
 a wound goes to, the models that fight and those in sight to a plain scan of
-the models, pair by pair.
+the models, pair by pair; the models a shooting attack fires, found before the
+weapon decision, to those found after it.
 """
 
 from __future__ import annotations
@@ -17,11 +19,17 @@ from collections import Counter
 from collections.abc import Hashable, Mapping
 from pathlib import Path
 
+import pytest
 from shapely.geometry import Point
 from shapely.geometry.base import BaseGeometry
 
 from hammerlab.analysis.game import Game
+from hammerlab.editions.waffle import shooting
+from hammerlab.editions.waffle.attacks import fire_weapon, firing_models
 from hammerlab.editions.waffle.combat import CONTACT, ENGAGED_SUPPORT, engaged_models
+from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
+from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.state import SHOOTING_RECORD, WaffleStatus, st
 from hammerlab.editions.waffle.visibility import model_sees, seen_among
 from hammerlab.engine import memo
 from hammerlab.engine.battle import Battle, Player
@@ -102,6 +110,18 @@ def test_state_of_play_sees_every_field_of_a_model_and_of_a_units_status() -> No
         setattr(unit.status, name, not getattr(unit.status, name))
         assert memo.state_of_play(battle) != before, name
         setattr(unit.status, name, not getattr(unit.status, name))
+    # The Waffle status: every field but the shooting record (test_speed_caches.py).
+    status = st(battle, unit)
+    for field in dataclasses.fields(WaffleStatus):
+        if field.name in SHOOTING_RECORD:
+            continue
+        before = memo.state_of_play(battle)
+        kept = getattr(status, field.name)
+        changed = not kept if isinstance(kept, bool) else "x" if kept is None else kept + 1
+        setattr(status, field.name, changed)
+        assert memo.state_of_play(battle) != before, field.name
+        setattr(status, field.name, kept)
+        assert memo.state_of_play(battle) == before, field.name
 
 
 def _bases(rng: random.Random, count: int) -> list[Model]:
@@ -161,6 +181,15 @@ def test_profiles_and_weapons_hash_by_value_and_a_changed_copy_by_its_own_value(
     again = Weapon("Boltgun", {"S": "4", "Range": "24"}, ("Rapid Fire",))
     assert hash(bolter) == hash(again) == hash(bolter)
     assert {bolter: 1, again: 2} == {bolter: 2}
+    # A Waffle weapon profile hashes as its generated hash would: the tuple of its fields.
+    read = weapon_of(bolter)
+    fresh = weapon_of.__wrapped__(again)
+    assert read == fresh and read is not fresh
+    generated = hash(tuple(getattr(read, f.name) for f in dataclasses.fields(read)))
+    assert hash(read) == hash(fresh) == generated == hash(read)
+    assert {read: 1, fresh: 2} == {read: 2}
+    heavy = dataclasses.replace(read, shots=3)
+    assert hash(heavy) == hash(tuple(getattr(heavy, f.name) for f in dataclasses.fields(heavy)))
 
 
 def test_a_wound_goes_to_the_model_closest_to_any_firer_the_first_on_a_tie() -> None:
@@ -240,3 +269,40 @@ def test_distances_are_the_floats_of_their_definitions_with_min_and_max() -> Non
         a, b = _bases(rng, 2)
         gap = math.hypot(a.position[0] - b.position[0], a.position[1] - b.position[1])
         assert base_distance(a, b) == max(0.0, gap - a.radius - b.radius)
+
+
+@pytest.mark.parametrize(
+    "example",
+    [
+        "guard_suppress_terminators.toml",
+        "whole_game_three_turns.toml",
+        "blast_and_template_blob.toml",
+    ],
+)
+def test_a_weapon_chosen_fires_the_models_found_able_before_the_choice(
+    monkeypatch: pytest.MonkeyPatch, example: str
+) -> None:
+    """The shooting attack hands the weapon's firing models, found before the weapon
+    decision, to ``fire_weapon``: at every volley they are what ``firing_models``
+    gives then, after the decision."""
+    fire = fire_weapon
+    checked: list[str] = []
+
+    def checking(
+        battle: Battle,
+        unit: Unit,
+        target: Unit,
+        name: str,
+        orders: FireOrders,
+        spent: Counter[str] | None = None,
+        able: list[Model] | None = None,
+    ) -> VolleyResult:
+        assert able == firing_models(battle, unit, target, name, orders, spent)
+        checked.append(name)
+        return fire(battle, unit, target, name, orders, spent, able)
+
+    monkeypatch.setattr(shooting, "fire_weapon", checking)
+    path = ROOT / "examples" / example
+    for seed in (1, 2):
+        Game.start(load_scenario(path), str(path), seed).play()
+    assert checked

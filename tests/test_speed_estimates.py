@@ -9,7 +9,8 @@ casualties (:func:`expected.expected_attack`: its first volley asks no quotas),
 the units a unit may charge (:func:`charge.charge_targets`: reach asked before
 sight), the expected casualties of a volley (To Hit and Strength worked out once
 per profile), the distance a charge must cover and the models that fight a charge
-(read off the remembered distance tables) are checked against the model-by-model
+(read off the remembered distance tables) and a target's defence (the part that does
+not depend on who shoots remembered) are checked against the model-by-model
 definitions written out here, at every decision of whole AI battles (models die,
 move and change status in them) and on hand-built units whose models die and come
 back.
@@ -52,11 +53,13 @@ from hammerlab.editions.waffle.fear import majority_weapon_skill, weapon_skill
 from hammerlab.editions.waffle.firing_modes import may_fire, spend
 from hammerlab.editions.waffle.flyers import is_zooming, may_be_charged
 from hammerlab.editions.waffle.movement import has_fast_model, move_allowance
+from hammerlab.editions.waffle.odds import Defence
 from hammerlab.editions.waffle.odds_vehicles import hit_value
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.rules.reactions import overwatch_orders
+from hammerlab.editions.waffle.special_rules import feel_no_pain, model_has
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import (
     crew_snap_shots,
@@ -65,7 +68,7 @@ from hammerlab.editions.waffle.vehicles import (
     vehicle_of,
     vehicle_status,
 )
-from hammerlab.editions.waffle.visibility import unit_can_see
+from hammerlab.editions.waffle.visibility import cover_save, unit_can_see
 from hammerlab.editions.waffle.wounds import (
     majority_toughness,
     majority_value,
@@ -161,6 +164,50 @@ def _loop_casualties(
     return min(total, float(defence.models))
 
 
+def _loop_defence(
+    battle: Battle,
+    target: Unit,
+    source: Model | None,
+    gone_to_ground: bool | None,
+    jinking: bool | None,
+) -> Defence:
+    """:func:`expected.defence_of` as it was written: every field worked out for each
+    source, the cover with them."""
+    profile = typical_profile(target)
+    alive = target.alive_models
+    model = next(m for m in alive if m.profile is profile)
+    stats = stats_of(profile)
+    cover = None
+    if source is not None:
+        down = st(battle, target).gone_to_ground if gone_to_ground is None else gone_to_ground
+        cover = cover_save(battle, source, target, nearest([source], alive), down, jinking)
+    return Defence(
+        toughness=majority_toughness(target),
+        wounds=stats.w,
+        models=len(alive),
+        save=stats.sv,
+        invulnerable=stats.invulnerable,
+        cover=cover,
+        feel_no_pain=feel_no_pain(target, model),
+        eternal_warrior=model_has(target, model, "Eternal Warrior"),
+        against_instant_death=feel_no_pain(target, model, instant=True),
+    )
+
+
+def _check_defences(battle: Battle, unit: Unit, target: Unit) -> None:
+    """:func:`expected.defence_of` of ``target`` against shots of ``unit``'s first and
+    last models (and in close combat), as it stands and asking "what if", against
+    its definition, outside a decision scope and inside one (asked twice: the
+    defence without cover remembered)."""
+    sources = (None, unit.alive_models[0], unit.alive_models[-1])
+    asks = [(s, g, j) for s in sources for g in (None, True, False) for j in (None, True)]
+    plain = [_loop_defence(battle, target, s, g, j) for s, g, j in asks]
+    assert [defence_of(battle, target, s, g, j) for s, g, j in asks] == plain
+    with memo.decision_scope():
+        for _ in range(2):
+            assert [defence_of(battle, target, s, g, j) for s, g, j in asks] == plain
+
+
 def _loop_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders) -> float:
     """:func:`expected.expected_attack` as it was written: every volley's models asked
     whether they may still fire, the first volley's too."""
@@ -214,6 +261,7 @@ def _check_pair(battle: Battle, unit: Unit, target: Unit) -> None:
     pairs = [base_distance(m, e) for m in unit.alive_models for e in target.alive_models]
     assert charge_distance(unit, target) == min(pairs)
     assert charged_fighters(target, unit) == _loop_fighters(target, unit)
+    _check_defences(battle, unit, target)
     for name in ranged_weapons(unit):
         for orders in (FireOrders(), FireOrders(snap=True), overwatch_orders(battle)):
             fast = expected_casualties(battle, unit, target, name, orders)

@@ -91,7 +91,8 @@ def _gap_table(rows: Bases, columns: Bases) -> tuple[tuple[float, ...], ...]:
 
 
 SURELY_APART = 1e-6
-"""Inches of slack :func:`out_of_reach` keeps, far above any rounding of a distance."""
+"""Inches of slack :func:`out_of_reach` and :func:`near_path` keep, far above any rounding
+of a distance."""
 
 
 def out_of_reach(rows: Sequence[Placed], columns: Sequence[Placed], inches: float) -> bool:
@@ -114,6 +115,34 @@ def out_of_reach(rows: Sequence[Placed], columns: Sequence[Placed], inches: floa
         if ours[axis][0] - high > reach:
             return True
     return False
+
+
+def near_path(models: Sequence[Placed], vector: Vec, others: Iterable[P], reach: float) -> list[P]:
+    """The bases of ``others`` that may come within ``reach`` of one of ``models``
+    while they move by ``vector`` or by any part of it (the vector scaled by 0 to 1).
+
+    Every base left out lies farther than ``reach`` (plus :data:`SURELY_APART`, far
+    above any rounding) along x or y from the box swept by the moving bases, so no
+    step of the move can bring it within ``reach`` nor make it overlap: a check of
+    each step against the bases kept answers as one against every base. A move
+    made of legs of total length at most ``d`` in any direction is covered by
+    ``vector`` ``(0, 0)`` and ``reach`` plus ``d``."""
+    if not models:
+        return []
+    margin = reach + SURELY_APART
+    dx, dy = vector
+    low_x = min(m.position[0] + min(dx, 0.0) - m.radius for m in models) - margin
+    high_x = max(m.position[0] + max(dx, 0.0) + m.radius for m in models) + margin
+    low_y = min(m.position[1] + min(dy, 0.0) - m.radius for m in models) - margin
+    high_y = max(m.position[1] + max(dy, 0.0) + m.radius for m in models) + margin
+    return [
+        o
+        for o in others
+        if o.position[0] + o.radius >= low_x
+        and o.position[0] - o.radius <= high_x
+        and o.position[1] + o.radius >= low_y
+        and o.position[1] - o.radius <= high_y
+    ]
 
 
 def _box(models: Sequence[Placed]) -> tuple[tuple[float, float], tuple[float, float]]:

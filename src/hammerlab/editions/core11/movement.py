@@ -27,7 +27,7 @@ from hammerlab.editions.flow import Phase, Picks
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import PhaseChanged
-from hammerlab.engine.geometry import SURELY_APART, Vec
+from hammerlab.engine.geometry import Vec, near_path
 from hammerlab.engine.moves import (
     centre_of,
     longest_allowed,
@@ -94,38 +94,13 @@ def move_toward(
     ]
 
     ours, full = unit.alive_models, toward(unit, goal, distance)
-    enemies = _near_path(ours, full, _enemy_models(battle, unit), ENGAGEMENT_RANGE)
-    in_the_way = _near_path(ours, full, blocking, 0.0)
+    enemies = near_path(ours, full, _enemy_models(battle, unit), ENGAGEMENT_RANGE)
+    in_the_way = near_path(ours, full, blocking, 0.0)
 
     def allowed(vector: Vec) -> bool:  # ends_unengaged, its models listed once per move
         return _clear_of(ours, vector, enemies) and path_clear(battle, ours, vector, in_the_way)
 
     return longest_allowed(full, allowed)
-
-
-def _near_path(models: list[Model], vector: Vec, others: list[Model], reach: float) -> list[Model]:
-    """The models of ``others`` that may come within ``reach`` of one of ``models``
-    while they move by ``vector`` or by any part of it: every base of the others left
-    out lies farther than ``reach`` (plus :data:`geometry.SURELY_APART`, far above any
-    rounding) along x or y from the box swept by the moving bases, so no step of the
-    move can bring it within ``reach`` nor make it overlap — the moves
-    :func:`longest_allowed` tries are answered as with every model measured."""
-    if not models:
-        return []
-    margin = reach + SURELY_APART
-    dx, dy = vector
-    low_x = min(m.position[0] + min(dx, 0.0) - m.radius for m in models) - margin
-    high_x = max(m.position[0] + max(dx, 0.0) + m.radius for m in models) + margin
-    low_y = min(m.position[1] + min(dy, 0.0) - m.radius for m in models) - margin
-    high_y = max(m.position[1] + max(dy, 0.0) + m.radius for m in models) + margin
-    return [
-        o
-        for o in others
-        if o.position[0] + o.radius >= low_x
-        and o.position[0] - o.radius <= high_x
-        and o.position[1] + o.radius >= low_y
-        and o.position[1] - o.radius <= high_y
-    ]
 
 
 def remain_stationary(game: Core11Game, unit: Unit) -> float:

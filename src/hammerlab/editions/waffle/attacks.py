@@ -9,6 +9,7 @@ wounding is ``wounds``, allocation and saves are ``allocation``.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, replace
 
@@ -86,9 +87,10 @@ def firing_models(
     past the terrain) are not asked for.
     """
     armed: list[tuple[Model, Model, WeaponProfile]] = []  # (model, who fires it, profile)
-    snaps: dict[Weapon, bool] = {}  # models sharing a weapon share the answer
-    # Shooters of one profile with one weapon: its profile, or None where the shooter has
-    # no Ballistic Skill or the orders leave out the weapon's type (read once, not per model).
+    snaps: dict[int, bool] = {}  # models sharing a weapon share the answer
+    # Shooters of one profile with one weapon: its profile, or None where it fires nothing
+    # (the shooter has no Ballistic Skill, the orders leave out the weapon's type, or it
+    # would fire Snap Shots and cannot): read once, not per model.
     kinds: dict[tuple[int, int], WeaponProfile | None] = {}
     crewed = firers(unit)  # Artillery: a gun fires with its crewman (artillery.py)
     for model in unit.alive_models:
@@ -104,15 +106,16 @@ def firing_models(
         if kind in kinds:
             profile = kinds[kind]
         else:
-            profile = kinds[kind] = _fired_profile(shooter, weapon, orders)
-        if profile is None:
-            continue
-        snap = snaps.get(weapon)
-        if snap is None:
-            snap = snaps[weapon] = fires_snap(battle, unit, profile, orders, target)
-        if snap and not profile.can_snap_fire:
-            continue
-        armed.append((model, shooter, profile))
+            profile = _fired_profile(shooter, weapon, orders)
+            if profile is not None:
+                snap = snaps.get(id(weapon))
+                if snap is None:
+                    snap = snaps[id(weapon)] = fires_snap(battle, unit, profile, orders, target)
+                if snap and not profile.can_snap_fire:
+                    profile = None
+            kinds[kind] = profile
+        if profile is not None:
+            armed.append((model, shooter, profile))
     if not armed:
         return []
     # Sight and range of every armed model at once (one table each, not one per model).
@@ -120,12 +123,14 @@ def firing_models(
     reaches = [effective_range(unit, profile) for _, _, profile in armed]
     targets = target.alive_models
     gaps = gap_table(shooters, targets) if orders.counts_within is None else ()
+    # Each armed model's gap to the nearest target model, seen or not (no targets: none).
+    least = [min(row) if row else math.inf for row in gaps]
     if orders.counts_within is None and not any(
-        row and min(row) <= reach for row, reach in zip(gaps, reaches, strict=True)
+        gap <= reach for gap, reach in zip(least, reaches, strict=True)
     ):
         return []  # no target model, seen or not, is in range: sight need not be traced
     sight = seen_by_each(battle, shooters, target)
-    everyone = range(len(targets))
+    count = len(targets)
     chosen: list[Model] = []
     for at, (model, shooter, profile) in enumerate(armed):
         seen = sight[at]
@@ -140,7 +145,15 @@ def firing_models(
         if orders.counts_within is not None:
             if reach >= orders.counts_within:
                 chosen.append(model)
-        elif any(gaps[at][j] <= reach for j in (seen or everyone)):  # visibility.within
+            continue
+        # visibility.within of the models it sees (all of them for a Barrage that sees
+        # none): within reach of one of them, that is the nearest of them within it.
+        if len(seen) == count or not seen:
+            nearest_seen = least[at]
+        else:
+            row = gaps[at]
+            nearest_seen = min([row[j] for j in seen])
+        if nearest_seen <= reach:
             chosen.append(model)
     return throwers(weapon_name, chosen)
 
@@ -310,6 +323,7 @@ def fire_weapon(
     weapon_name: str,
     orders: FireOrders,
     spent: Counter[str] | None = None,
+    able: list[Model] | None = None,
 ) -> VolleyResult:
     """Fire every eligible model's ``weapon_name`` at ``target`` and resolve it.
 
@@ -317,9 +331,14 @@ def fire_weapon(
     it is updated with the models that fire. Rules may forbid the weapon to
     fire (:data:`points.WEAPON_WOULD_FIRE`) or answer the wounds it causes on
     its target with more attacks (:data:`points.SHOOTING_WOUNDS_CAUSED`).
+    ``able``: the eligible models (:func:`firing_models` of these arguments),
+    where the caller has just found them with nothing changed since (the
+    shooting attack, which offered the weapon because some model may fire it).
     """
     result = VolleyResult()
-    models = firing_models(battle, unit, target, weapon_name, orders, spent)
+    models = (
+        firing_models(battle, unit, target, weapon_name, orders, spent) if able is None else able
+    )
     weapon = models[0].weapon(weapon_name) if models else None
     if weapon is None:
         battle.say(

@@ -31,6 +31,7 @@ it where a threshold matters (:mod:`suppression`), not for ranking.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from functools import lru_cache
 
 from hammerlab.editions.waffle.artillery import is_gun
@@ -102,22 +103,27 @@ def defence_of(
     :func:`visibility.cover_save` gives the target model closest to
     ``source`` (``None``: close combat, no cover); ``gone_to_ground`` and
     ``jinking`` ask "what if" (``None``: as it is).
+
+    With a ``source``, the rest is the defence without cover (``source``
+    ``None``), remembered: it does not depend on who shoots, and one volley
+    after another asks it with a different first firing model.
     """
-    profile = typical_profile(target)
     alive = target.alive_models
-    model = next(m for m in alive if m.profile is profile)
-    stats = stats_of(profile)
-    cover = None
     if source is not None:
+        bare = defence_of(battle, target, None)
         down = st(battle, target).gone_to_ground if gone_to_ground is None else gone_to_ground
         cover = cover_save(battle, source, target, nearest([source], alive), down, jinking)
+        return bare if cover is None else replace(bare, cover=cover)
+    profile = typical_profile(target)
+    model = next(m for m in alive if m.profile is profile)
+    stats = stats_of(profile)
     return Defence(
         toughness=majority_toughness(target),
         wounds=stats.w,
         models=len(alive),
         save=stats.sv,
         invulnerable=stats.invulnerable,
-        cover=cover,
+        cover=None,
         feel_no_pain=feel_no_pain(target, model),
         eternal_warrior=model_has(target, model, "Eternal Warrior"),
         against_instant_death=feel_no_pain(target, model, instant=True),

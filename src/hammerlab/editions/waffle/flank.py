@@ -19,11 +19,13 @@ other move offers the same choices as before.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from shapely.geometry import MultiPoint, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.battlefield import TerrainArea
+from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.geometry import Vec
 from hammerlab.engine.moves import centre_of
 from hammerlab.engine.paths import way_round
@@ -45,8 +47,19 @@ def flank_route(battle: Battle, unit: Unit, goal: Vec | None) -> tuple[Vec, ...]
     ):
         return None
     centre = centre_of(unit)
-    offsets = [(m.position[0] - centre[0], m.position[1] - centre[1]) for m in models]
-    radius = max(m.radius for m in models)
+    offsets = tuple([(m.position[0] - centre[0], m.position[1] - centre[1]) for m in models])
+    return _way_round_from(field, centre, offsets, max(m.radius for m in models), goal)
+
+
+@lru_cache(maxsize=1 << 12)
+def _way_round_from(
+    field: Battlefield, centre: Vec, offsets: tuple[Vec, ...], radius: float, goal: Vec
+) -> tuple[Vec, ...] | None:
+    """:func:`flank_route`'s way round, for the unit's centre, its models' offsets from
+    it and their largest radius: remembered by them (the terrain never changes in a
+    battle), since the same unit standing still is asked its way round by the moves
+    offered, the AI's choice and the move made, each footprint a shapely buffer and
+    hull and the way a search of the corners."""
     walls = [a for a in field.terrain if a.difficult or a.dangerous]
     obstacles = [_footprint(area, offsets, radius) for area in walls]
     xs, ys = [x for x, _ in offsets], [y for _, y in offsets]
@@ -54,7 +67,7 @@ def flank_route(battle: Battle, unit: Unit, goal: Vec | None) -> tuple[Vec, ...]
     return way_round(centre, goal, obstacles, within)
 
 
-def _footprint(area: TerrainArea, offsets: list[Vec], radius: float) -> BaseGeometry:
+def _footprint(area: TerrainArea, offsets: tuple[Vec, ...], radius: float) -> BaseGeometry:
     """Where the unit's centre may not stand lest a base overlap ``area``: the area
     widened by ``radius`` (square corners, so never narrower than the bases'
     circles), moved back by each model's offset from the centre, as one convex hull."""

@@ -23,15 +23,18 @@ from hammerlab.engine.geometry import (
     Vec,
     centre_distance,
     closest,
+    near_path,
     segment_point_distance,
     step_toward,
 )
-from hammerlab.engine.memo import per_makeup
+from hammerlab.engine.memo import per_decision, per_makeup
 from hammerlab.engine.moves import centre_of, shift_unit
 from hammerlab.engine.units import Model, Unit
 
 FAST_TYPES = ("Jump", "Jet", "Bike", "Beast", "Cavalry")
 """Unit types that move 12" and fall back 3D6" (6th/7th edition)."""
+ENEMY_CLEARANCE = 1.0
+"""6th/7th edition: outside a charge, models may not move within 1" of an enemy model."""
 
 
 def is_fast(model: Model) -> bool:
@@ -102,6 +105,7 @@ def intents_for(battle: Battle, unit: Unit) -> tuple[str, ...]:
     return (*INTENTS, FLANK)
 
 
+@per_decision
 def route_of(battle: Battle, unit: Unit, intent: str) -> tuple[Vec, ...] | None:
     """The points the unit's centre moves through with ``intent``, the last its goal:
     a flank's way round (:func:`flank.flank_route`), else the goal alone
@@ -174,13 +178,20 @@ def _shift(battle: Battle, unit: Unit, vector: Vec, reason: str, own_move: bool 
 
 def _shortened(battle: Battle, unit: Unit, vector: Vec, keep_clear: bool) -> Vec:
     """The longest part of ``vector`` that stays on the table, overlaps no base of
-    another unit (friend or foe) and, with ``keep_clear``, stays 1" from enemies."""
+    another unit (friend or foe) and, with ``keep_clear``, stays 1" from enemies.
+
+    Only the bases the move may come near are measured (:func:`geometry.near_path`
+    of the whole ``vector``, which covers every shorter part tried): any other is
+    farther than 1" (or than touching) at every step, so each step is judged as
+    with every base measured."""
+    models = unit.alive_models
     enemies = [m for e in battle.enemies_of(unit) for m in e.alive_models] if keep_clear else []
-    others = list(battle.other_models(unit))
+    enemies = near_path(models, vector, enemies, ENEMY_CLEARANCE)
+    others = near_path(models, vector, battle.other_models(unit), 0.0)
     for step in range(20, -1, -1):
         scale = step / 20
         shift = (vector[0] * scale, vector[1] * scale)
-        if _legal(battle, unit.alive_models, shift, enemies, others):
+        if _legal(battle, models, shift, enemies, others):
             return shift
     return (0.0, 0.0)
 
@@ -204,7 +215,7 @@ def _legal(
         if not battle.battlefield.on_table(end):
             return False
         for enemy in enemies:
-            if _gap(start, end, model, enemy) < 1.0:
+            if _gap(start, end, model, enemy) < ENEMY_CLEARANCE:
                 return False
         for other in others:
             if _gap(start, end, model, other) < -EPSILON:
@@ -364,7 +375,9 @@ def fall_back_route(battle: Battle, unit: Unit, distance: float) -> tuple[Vec, V
     heading = math.atan2(ey - centre[1], ex - centre[0])
     straight = (math.cos(heading), math.sin(heading))
     models = unit.alive_models
-    others = list(battle.other_models(unit))
+    # Both legs together move each model at most ``distance``: other bases farther
+    # than that from where the unit stands cannot be touched (geometry.near_path).
+    others = near_path(models, (0.0, 0.0), battle.other_models(unit), distance)
     enemies = [m for e in battle.enemies_of(unit) for m in e.alive_models]
     best: tuple[Vec, Vec] | None = None
     best_gap = math.inf

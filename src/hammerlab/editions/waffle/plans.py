@@ -62,6 +62,7 @@ from hammerlab.editions.waffle.vehicles import may_charge
 from hammerlab.editions.waffle.victory_worth import model_worth
 from hammerlab.editions.waffle.wounds import weapon_strength
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Unit
 
 FACES = range(1, 7)
@@ -341,6 +342,7 @@ def counter_charge_chance(battle: Battle, enemy: Unit, unit: Unit, nearer: float
     return charge_chance(battle, enemy, unit, move_allowance(enemy) + nearer)
 
 
+@per_decision
 def fight_net(battle: Battle, charger: Unit, unit: Unit) -> float:
     """What the fight ``charger``'s charge brings ``unit`` nets it to its end, in
     models, each worth what the victory condition gives for it

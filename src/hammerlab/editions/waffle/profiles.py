@@ -9,7 +9,7 @@ and the weapon's special rules (``"Heavy 1, Blast, Pinning"``), as the
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 
 from hammerlab.engine.datasheet import Profile, Weapon
@@ -225,6 +225,18 @@ class WeaponProfile:
     rules: tuple[str, ...]
     """Weapon special rules as written (``Rending``, ``Poisoned (4+)``...)."""
 
+    def __hash__(self) -> int:
+        """The hash the dataclass would give (of the tuple of its fields, in order),
+        worked out once and read back as :meth:`Weapon.__hash__` reads its own: blows,
+        volleys and odds are remembered by their weapon profile, on every estimate, and
+        the generated hash hashed every field (the Strength's too) each time."""
+        try:
+            return self._hash  # type: ignore[attr-defined, no-any-return]
+        except AttributeError:
+            cached = hash(tuple(getattr(self, f.name) for f in fields(self)))
+            object.__setattr__(self, "_hash", cached)
+            return cached
+
     @property
     def is_ranged(self) -> bool:
         """Whether the weapon shoots (Pistols do; Melee weapons do not)."""
@@ -241,8 +253,15 @@ class WeaponProfile:
         return self.base_type in ("Heavy", "Ordnance")
 
     def has_rule(self, name: str) -> bool:
-        """Whether the weapon has rule ``name`` (ignoring any ``(X+)`` suffix)."""
-        return name.lower() in _rule_names(self.rules)
+        """Whether the weapon has rule ``name`` (ignoring any ``(X+)`` suffix). Its rules as
+        it compares them (:func:`_rule_names`) are read once and kept with the profile:
+        every estimate asks a weapon about its rules, a lookup by the tuple of them each time."""
+        try:
+            names: frozenset[str] = self._names  # type: ignore[attr-defined]
+        except AttributeError:
+            names = _rule_names(self.rules)
+            object.__setattr__(self, "_names", names)
+        return name.lower() in names
 
     def rule_value(self, name: str) -> int | None:
         """The number in ``Poisoned (4+)`` style rules."""

@@ -244,11 +244,12 @@ def shooting_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders
     for begin in battle.hooks.get(SHOOTING_ATTACK_BEGINS):
         begin(battle, attack)
     while not target.destroyed:
-        left = [
-            w
+        able = {
+            w: models
             for w in ranged_weapons(unit)
-            if w not in fired and firing_models(battle, unit, target, w, orders, spent)
-        ]
+            if w not in fired and (models := firing_models(battle, unit, target, w, orders, spent))
+        }
+        left = list(able)
         if not left:
             break
         choice = battle.decide(
@@ -263,7 +264,8 @@ def shooting_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders
         if not choice:
             break
         fired.add(choice)
-        result.merge(fire_weapon(battle, unit, target, choice, orders, spent))
+        # Answering the decision changes nothing: the models found able fire.
+        result.merge(fire_weapon(battle, unit, target, choice, orders, spent, able[choice]))
     return result
 
 

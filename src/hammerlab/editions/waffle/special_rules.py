@@ -117,7 +117,10 @@ are reported as not implemented; ``Hatred (Orks)`` is played
 (:func:`hatred.is_named_foe`)."""
 
 
+@lru_cache(maxsize=4096)
 def _base(rule: str) -> str:
+    """``rule`` as rules are compared: its name without any ``(X+)``, in lower case
+    (cached: the same few names are read on every blow an estimate weighs)."""
     return rule.split(" (", maxsplit=1)[0].strip().lower()
 
 

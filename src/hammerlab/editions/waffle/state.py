@@ -12,7 +12,8 @@ whole game: cloned and saved with it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 
 from hammerlab.editions.waffle.artillery import uncrewed_guns
 from hammerlab.engine.battle import Battle
@@ -127,33 +128,40 @@ class WaffleState:
             uid: {k: sorted(v) if isinstance(v, set) else v for k, v in vars(s).items()}
             for uid, s in sorted(self.units.items())
         }
-        if self.vehicles:
-            units["vehicle models"] = {
-                mid: dict(vars(v)) for mid, v in sorted(self.vehicles.items())
-            }
-        if self.embarked:
-            units["embarked"] = {
-                uid: {"transport": e.transport, "wounds": [m.wounds_left for m in e.unit.models]}
-                for uid, e in sorted(self.embarked.items())
-            }
-        if self.duels or self.refused:
-            units["challenges"] = {
-                "duels": dict(sorted(self.duels.items())),
-                "refused": sorted(self.refused),
-            }
+        units.update(self._beside_units())
         return units
 
     def snapshot_for_estimates(self) -> dict[str, object]:
         """:meth:`snapshot` less each unit's :data:`SHOOTING_RECORD`: the state the
         AI's remembered estimates can read (``engine.memo.state_of_play``), so
-        that choosing a shooter, then its action, then each weapon, ask them once."""
-        units = self.snapshot()
-        for uid in self.units:
-            status = units[uid]
-            assert isinstance(status, dict)
-            for key in SHOOTING_RECORD:
-                del status[key]
+        that choosing a shooter, then its action, then each weapon, ask them once.
+
+        Each unit's status is the tuple of its other fields, read in one call
+        (:data:`_ESTIMATED`: it is named at every decision); none of them is a
+        set or another mutable value, so the tuple keeps what they are now and
+        compares as the plain data would."""
+        units: dict[str, object] = {uid: _ESTIMATED(s) for uid, s in sorted(self.units.items())}
+        units.update(self._beside_units())
         return units
+
+    def _beside_units(self) -> dict[str, object]:
+        """The rest of :meth:`snapshot`: vehicles, units embarked, challenges (where any)."""
+        rest: dict[str, object] = {}
+        if self.vehicles:
+            rest["vehicle models"] = {
+                mid: dict(vars(v)) for mid, v in sorted(self.vehicles.items())
+            }
+        if self.embarked:
+            rest["embarked"] = {
+                uid: {"transport": e.transport, "wounds": [m.wounds_left for m in e.unit.models]}
+                for uid, e in sorted(self.embarked.items())
+            }
+        if self.duels or self.refused:
+            rest["challenges"] = {
+                "duels": dict(sorted(self.duels.items())),
+                "refused": sorted(self.refused),
+            }
+        return rest
 
 
 SHOOTING_RECORD = ("has_shot", "fired_types", "shot_target")
@@ -161,9 +169,15 @@ SHOOTING_RECORD = ("has_shot", "fired_types", "shot_target")
 still shoot (``shooting._may_act``, the AI's ``dive_gain``, ``jink_plans.jink_gain``) and
 whether and whom it may charge (``charge.charge_ban``, ``charge.charge_targets``),
 none of which an estimate the AI remembers (``engine.memo.per_decision`` in
-``expected.py`` and ``attacks.firing_models``) calls: their answers are the
-same whatever these say. (A remembered estimate that comes to read one must
-take it out of this list.)"""
+``expected.py``, ``attacks.py`` and ``charge.py``, ``plans.fight_net``,
+``movement.route_of``) calls: their answers are the same whatever these say
+(``ai._plan`` is given what it reads of them). (A remembered estimate that
+comes to read one must take it out of this list.)"""
+
+
+_ESTIMATED = attrgetter(*(f.name for f in fields(WaffleStatus) if f.name not in SHOOTING_RECORD))
+"""Every field of a :class:`WaffleStatus` but the :data:`SHOOTING_RECORD`, as
+:meth:`WaffleState.snapshot_for_estimates` compares them."""
 
 
 def state_of(battle: Battle) -> WaffleState:
