@@ -1,11 +1,13 @@
-"""How noisy the search's paired gains are with one dice stream per playout and
-with keyed dice (issue 9 §2).
+"""How noisy the search's paired gains are with one dice stream per playout, with
+keyed dice, and with keyed dice and the attacks' luck taken out (issue 9 §2).
 
 Plays a scenario with the heuristic AI on both sides and, at the first
 top-level decisions of one player that offer more than one action, plays the
 heuristic's own pick and each other action on the same playout seeds
 (:meth:`SearchController.playout`, the default budget's horizon), once with
-each dice mode (:data:`Budget.dice`). For each (decision, action) pair it
+each mode: one dice stream per copy (:data:`Budget.dice`) and keyed dice, both
+valued as rolled (:data:`Budget.luck` ``kept``), and keyed dice with the luck
+``subtracted`` (the default budget). For each (decision, action) pair it
 prints the standard deviation of the paired gain (the action's value minus the
 pick's, seed by seed); then the median over pairs per mode. The search's
 paired test (:func:`paired_verdict`) needs the mean gain beyond two standard
@@ -15,7 +17,7 @@ accept at a given budget.
     .venv/bin/python benchmarks/search_noise.py SCENARIO.toml PLAYER [--seed 1]
         [--decisions 4] [--actions 4] [--seeds 12]
 
-Not part of ``make bench``: it plays decisions x actions x seeds x 2 playouts.
+Not part of ``make bench``: it plays decisions x actions x seeds x 3 playouts (one per mode).
 """
 
 from __future__ import annotations
@@ -30,7 +32,11 @@ from hammerlab.analysis.search import Budget, SearchController
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import load_scenario
 
-MODES = ("single", "keyed")
+MODES = {
+    "single": replace(Budget(), dice="single", luck="kept"),
+    "keyed": replace(Budget(), luck="kept"),
+    "keyed, luck out": Budget(),
+}
 
 
 def main() -> None:
@@ -47,7 +53,7 @@ def main() -> None:
         game = Game.start(load_scenario(Path(args.scenario)), args.scenario, args.seed)
     except HammerlabError as error:
         parser.error(str(error))
-    searchers = {m: SearchController(args.player, replace(Budget(), dice=m)) for m in MODES}
+    searchers = {m: SearchController(args.player, budget) for m, budget in MODES.items()}
     for searcher in searchers.values():
         searcher.attach(game)
     seeds = list(range(1000, 1000 + args.seeds))

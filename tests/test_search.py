@@ -3,8 +3,10 @@ games that replay, and the random floor picks only legal choices."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from hammerlab.analysis.game import Action, Game, check_log
@@ -19,7 +21,9 @@ from hammerlab.analysis.search import (
     value_for,
 )
 from hammerlab.cli.app import app
+from hammerlab.editions.waffle.luck import Luck
 from hammerlab.engine.battle import DecisionMade
+from hammerlab.errors import InputError
 from hammerlab.io.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -162,7 +166,7 @@ def test_the_heuristic_s_pick_stands_unless_a_challenger_is_significantly_better
     assert searcher.best_action(game) == challenger
 
 
-def test_a_playout_ends_with_the_opponent_s_next_turn() -> None:
+def test_a_playout_ends_after_the_searcher_s_own_next_turn() -> None:
     spec = load_scenario(THREE_TURNS)
     game = Game.start(spec, str(THREE_TURNS), seed=2)  # the heuristic AI plays it on
     searcher = SearchController(spec.players[0].name)
@@ -172,19 +176,42 @@ def test_a_playout_ends_with_the_opponent_s_next_turn() -> None:
     action = game.legal_actions()[0]
     assert action.kind == "shooter"
     turn, seat = game.turn, game.play_state.cursor.seat
+    assert seat == 0  # the first player: its next turn is the first of the next game turn
     copy = searcher.playout(game, action, seed=7)
-    # Both players' turns of this game turn were played, and nothing of the next.
-    assert (copy.turn, copy.play_state.cursor.seat) == (turn + 1, seat)
-    assert copy.current_player == game.current_player
+    # This game turn, the opponent's turn, then the searcher's own next turn (its
+    # charges and fights with it) were played, and nothing of the opponent's after it.
+    assert (copy.turn, copy.play_state.cursor.seat) == (turn + 1, seat + 1)
+    assert copy.current_player != game.current_player
+    # Budget.until = "before": the horizon as it was, the start of the searcher's turn.
+    before = SearchController(spec.players[0].name, replace(Budget(), until="before"))
+    before.attach(game)
+    early = before.playout(game, action, seed=7)
+    assert (early.turn, early.play_state.cursor.seat) == (turn + 1, seat)
+    assert early.current_player == game.current_player
     last = game.ready.plan.turns  # from the last game turn the horizon is the end
     while game.turn < last:
         game.step()
     assert searcher.playout(game, game.legal_actions()[0], seed=7).is_over
 
 
+def test_the_second_player_s_playout_ends_with_the_game_turn_after_next() -> None:
+    # The second seat's own next turn is the last of the next game turn: the
+    # playout stops at the first seat's turn of the one after.
+    spec = load_scenario(THREE_TURNS)
+    game = Game.start(spec, str(THREE_TURNS), seed=2)
+    second = spec.players[1].name
+    searcher = SearchController(second)
+    searcher.attach(game)
+    while game.current_player != second or game.legal_actions()[0].kind != "shooter":
+        game.step()
+    turn = game.turn
+    copy = searcher.playout(game, game.legal_actions()[0], seed=7)
+    assert (copy.turn, copy.play_state.cursor.seat) == (turn + 2, 0)
+
+
 def test_a_move_s_playout_looks_two_game_rounds_ahead() -> None:
     # Budget.move_rounds = 2: a pick in the Movement phase (turn 1, the first
-    # player's seat) is played on to the first player's seat of turn 3.
+    # player's seat) is played on through the first player's own turn of turn 3.
     spec = load_scenario(THREE_TURNS)
     game = Game.start(spec, str(THREE_TURNS), seed=2)
     searcher = SearchController(spec.players[0].name)
@@ -192,7 +219,7 @@ def test_a_move_s_playout_looks_two_game_rounds_ahead() -> None:
     action = game.legal_actions()[0]
     assert action.kind == "mover" and game.turn == 1
     copy = searcher.playout(game, action, seed=7)
-    assert (copy.turn, copy.play_state.cursor.seat) == (3, game.play_state.cursor.seat)
+    assert (copy.turn, copy.play_state.cursor.seat) == (3, game.play_state.cursor.seat + 1)
     assert not copy.is_over
 
 
@@ -219,3 +246,34 @@ def test_the_value_counts_damage_short_of_a_kill_pro_rata() -> None:
     nobz[0].wounds_left = nobz[1].wounds_left = 0
     nobz[2].wounds_left = 1
     assert value_for(game.battle, "kill_points", "Ultramarines", game.ready.ruleset) == 1.5
+
+
+def test_a_playout_s_value_has_the_luck_of_its_attacks_taken_out() -> None:
+    # Budget.luck = "subtracted" (the default): the playout's attacks are watched
+    # from the pick on, and the value is the margin less the searcher's luck
+    # plus its opponent's; "kept" values the playout as rolled.
+    spec = load_scenario(THREE_TURNS)
+    game = Game.start(spec, str(THREE_TURNS), seed=2)
+    player = spec.players[0].name
+    searcher = SearchController(player)
+    searcher.attach(game)
+    action = game.legal_actions()[0]
+    copy = searcher.playout(game, action, seed=7)
+    luck = searcher._luck[id(copy.battle)]
+    assert isinstance(luck, Luck) and luck.by_player  # attacks of both turns counted
+    ruleset = copy.ready.ruleset
+    rolled = value_for(copy.battle, copy.ready.plan.victory, player, ruleset)
+    assert searcher._value(copy) == rolled - luck.margin(player)
+    assert id(copy.battle) not in searcher._luck  # forgotten once valued
+    kept = SearchController(player, replace(Budget(), luck="kept"))
+    kept.attach(game)
+    copy = kept.playout(game, action, seed=7)
+    assert not kept._luck and kept._value(copy) == value_for(
+        copy.battle, copy.ready.plan.victory, player, ruleset
+    )
+
+
+@pytest.mark.parametrize("setting", [{"luck": "lucky"}, {"until": "later"}])
+def test_a_budget_with_an_unknown_horizon_or_luck_is_refused(setting: dict[str, str]) -> None:
+    with pytest.raises(InputError, match=next(iter(setting))):
+        Budget(**setting)  # type: ignore[arg-type]

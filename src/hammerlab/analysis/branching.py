@@ -73,12 +73,28 @@ def reroll(battle: Battle, seed: int, mode: str) -> None:
     battle.roll_with(dice_for(mode, seed))
 
 
+Watch = Callable[[Battle, Game], None]
+"""What starts counting in a copy's ``battle`` where its playout departs from the
+real game (the search AI's luck, :meth:`SearchController.watch`)."""
+
+
 class Branch:
     """Answers the first decision it is asked with ``label`` and re-seeds the dice
-    there (``seed``, in dice ``mode``: :func:`reroll`); every later one as ``ai`` does."""
+    there (``seed``, in dice ``mode``: :func:`reroll`), where ``watch`` starts;
+    every later one as ``ai`` does."""
 
-    def __init__(self, kind: str, label: str, seed: int, ai: Controller, dice: str) -> None:
+    def __init__(
+        self,
+        kind: str,
+        label: str,
+        seed: int,
+        ai: Controller,
+        dice: str,
+        copy: Game,
+        watch: Watch | None = None,
+    ) -> None:
         self.kind, self.label, self.seed, self.ai, self.dice = kind, label, seed, ai, dice
+        self.copy, self.watch = copy, watch
         self.taken = False
 
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
@@ -89,6 +105,8 @@ class Branch:
             raise RuntimeError(f"the replay asked {decision.kind!r}, not {self.kind!r}")
         self.taken = True
         reroll(battle, self.seed, self.dice)
+        if self.watch is not None:
+            self.watch(battle, self.copy)
         return decision.labels().index(self.label)
 
 
@@ -99,18 +117,18 @@ def branch_playout(
     seed: int,
     rounds: int,
     dice: str,
+    watch: Watch | None = None,
 ) -> Game:
     """A copy of the snapshot's game with ``answers`` replayed, the ``branch``
     ((kind, label)) taken at the decision after them, and played on from there
     on its own dice (``seed`` in mode ``dice``: :func:`reroll`) by the heuristic
     AI to the same seat's turn ``rounds`` game turns after the snapshot's, or
-    the end of the game."""
+    the end of the game; ``watch`` is started at the branch."""
     copy = snapshot.game.clone()
     battle = copy.battle
     kind, label = branch
-    battle.controllers = dict.fromkeys(
-        battle.controllers, Branch(kind, label, seed, copy.ready.ruleset.ai(), dice)
-    )
+    branching = Branch(kind, label, seed, copy.ready.ruleset.ai(), dice, copy, watch)
+    battle.controllers = dict.fromkeys(battle.controllers, branching)
     horizon = (copy.turn + rounds, copy.play_state.cursor.seat)
     battle.answers = list(answers)
     copy.step()

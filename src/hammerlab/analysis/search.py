@@ -36,13 +36,13 @@ from typing import Any, TypeVar
 
 from hammerlab.analysis.branching import Snapshot, Snapshotting, branch_playout, reroll
 from hammerlab.analysis.game import Action, Game
-from hammerlab.editions.base import Ruleset
-from hammerlab.editions.turns import victory_scores
+from hammerlab.editions.base import LuckWatch, Ruleset
+from hammerlab.editions.turns import VICTORY_CONDITIONS, damage_share
 from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.decisions import Controller, Decision
 from hammerlab.engine.dice import DICE_MODES, DiceModeError
 from hammerlab.engine.rules import ParamValue
-from hammerlab.errors import InputError
+from hammerlab.errors import InputError, UnknownNameError
 from hammerlab.io.scenario import Scenario
 
 T = TypeVar("T")
@@ -61,6 +61,12 @@ PLAYERS = ("heuristic", "search", "random")
 SIGNIFICANCE = 2.0
 """How many standard errors from zero a challenger's mean paired gain must be to
 settle a challenge to the heuristic's pick (:func:`paired_verdict`)."""
+
+
+UNTIL = ("after", "before")
+"""Where a top-level pick's playout ends, relative to the searcher's turn (:data:`Budget.until`)."""
+LUCK = ("subtracted", "kept")
+"""What a playout's value does with its attacks' luck (:data:`Budget.luck`)."""
 
 
 @dataclass(frozen=True)
@@ -87,10 +93,24 @@ class Budget:
     """The playouts' dice (:func:`branching.reroll`): ``keyed`` streams, so that two
     actions tried on one seed roll alike for whatever they do alike long after
     their first different roll, or one ``single`` stream per copy."""
+    until: str = "after"
+    """Where a playout of a top-level pick ends: ``after`` the searcher's own turn
+    :data:`rounds` game turns on (so the charge a move or a Run sets up, and its
+    fight, are in the value), or ``before`` it (at its start, before its charges:
+    the horizon until branch ``issue9-search5``)."""
+    luck: str = "subtracted"
+    """Whether a playout's value has the luck of its attacks' dice ``subtracted``
+    (:meth:`Ruleset.watch_luck`: each volley's and blow's damage less what it was
+    expected to do, a control variate of mean zero) or ``kept`` (the value as
+    rolled)."""
 
     def __post_init__(self) -> None:
-        if self.dice not in DICE_MODES:  # refused when set, not at the first playout
+        # Refused when set, not at the first playout.
+        if self.dice not in DICE_MODES:
             raise DiceModeError(f"dice mode {self.dice!r}: use one of {', '.join(DICE_MODES)}")
+        for name, allowed in (("until", UNTIL), ("luck", LUCK)):
+            if getattr(self, name) not in allowed:
+                raise InputError("budget", name, f"use one of {', '.join(allowed)}")
 
 
 class RandomController:
@@ -118,6 +138,9 @@ class SearchController:
         self._rng = random.Random()
         self._planned: list[tuple[str, str]] = []
         self._snapshot: Snapshot | None = None
+        self._luck: dict[int, LuckWatch] = {}
+        """The luck counted in each copy being played out, by its battle's identity
+        (alive until the copy is valued, :meth:`_value`, which forgets it)."""
 
     def attach(self, game: Game) -> None:
         """Play in ``game``; the playout seeds are drawn from its battle's seed."""
@@ -177,7 +200,7 @@ class SearchController:
             branch = (decision.kind, label)
             rounds, dice = self.budget.rounds, self.budget.dice
             return [
-                self._value(branch_playout(snapshot, answers, branch, s, rounds, dice))
+                self._value(branch_playout(snapshot, answers, branch, s, rounds, dice, self.watch))
                 for s in seeds
             ]
 
@@ -238,29 +261,44 @@ class SearchController:
 
     def playout(self, game: Game, action: Action, seed: int) -> Game:
         """A copy of ``game`` with its own dice (``seed``), ``action`` taken and played
-        on by the heuristic AI to the horizon: the same seat's turn
-        :data:`Budget.rounds` game turns later (one: the end of the opponent's
-        next turn; :data:`Budget.move_rounds` for a ``mover`` pick), or the end
-        of the game."""
+        on by the heuristic AI to the horizon: the end of this player's own turn
+        :data:`Budget.rounds` game turns later (one: its next turn;
+        :data:`Budget.move_rounds` for a ``mover`` pick), or its start
+        (:data:`Budget.until`), or the end of the game. The luck of the attacks
+        from the pick on is counted (:meth:`watch`)."""
         copy = game.clone()
         battle = copy.battle
         reroll(battle, seed, self.budget.dice)
         ai = copy.ready.ruleset.ai()  # a fresh one: its memory is of this copy only
         battle.controllers = dict.fromkeys(battle.controllers, ai)
         rounds = self.budget.move_rounds if action.kind == "mover" else self.budget.rounds
-        horizon = (copy.turn + rounds, copy.play_state.cursor.seat)
+        seat = copy.play_state.cursor.seat
+        # After the seat's turn is before the next seat's (or the next game turn's first).
+        horizon = (copy.turn + rounds, seat + 1 if self.budget.until == "after" else seat)
+        self.watch(copy.battle, copy)
         copy.apply(action)
         while not copy.is_over and (copy.turn, copy.play_state.cursor.seat) < horizon:
             copy.step()
         return copy
+
+    def watch(self, battle: Battle, copy: Game) -> None:
+        """Count the luck of the attacks in ``battle`` (``copy``'s) from now on
+        (:meth:`Ruleset.watch_luck`), when :data:`Budget.luck` subtracts it."""
+        if self.budget.luck == "subtracted":
+            luck = copy.ready.ruleset.watch_luck(battle, copy.ready.plan.victory)
+            if luck is not None:
+                self._luck[id(battle)] = luck
 
     def _playout(self, game: Game, action: Action, seed: int) -> float:
         """The value of one :meth:`playout` to this player."""
         return self._value(self.playout(game, action, seed))
 
     def _value(self, copy: Game) -> float:
-        """A played-on copy's value to this player (:func:`value_for`)."""
-        return value_for(copy.battle, copy.ready.plan.victory, self.player, copy.ready.ruleset)
+        """A played-on copy's value to this player (:func:`value_for`), less the
+        luck of its attacks' dice where it was counted (:meth:`watch`)."""
+        value = value_for(copy.battle, copy.ready.plan.victory, self.player, copy.ready.ruleset)
+        luck = self._luck.pop(id(copy.battle), None)
+        return value if luck is None else value - luck.margin(self.player)
 
 
 def race(
@@ -313,27 +351,14 @@ def paired_verdict(gains: Sequence[float]) -> int:
 
 
 def value_for(battle: Battle, victory: str, player: str, ruleset: Ruleset) -> float:
-    """``player``'s victory-score margin, damage short of a kill counted pro rata.
-
-    Under ``models_destroyed`` a model with ``w`` of its ``W`` starting wounds
-    left (:meth:`Ruleset.starting_wounds`) counts ``1 - w/W`` of a model
-    destroyed; under ``kill_points`` a unit counts the share of its starting
-    wounds lost as that share of its kill point (once destroyed, the score has it
-    whole). So a playout that leaves a Carnifex on one wound is told apart
-    from one that leaves it unhurt."""
-    scores = victory_scores(battle, victory)
-    credit = dict.fromkeys(scores, 0.0)
+    """``player``'s victory-score margin, damage short of a kill counted pro rata
+    (:func:`turns.damage_share` of every unit, to its enemy): a playout that
+    leaves a Carnifex on one wound is told apart from one that leaves it unhurt."""
+    if victory not in VICTORY_CONDITIONS:
+        raise UnknownNameError("victory condition", victory, list(VICTORY_CONDITIONS))
+    totals = dict.fromkeys((p.name for p in battle.players), 0.0)
     for unit in battle.units.values():
-        if unit.destroyed:
-            continue
-        lost = [1 - m.wounds_left / ruleset.starting_wounds(m.profile) for m in unit.alive_models]
-        if victory == "kill_points":
-            total = unit.starting_models  # every model's share of the unit, dead ones whole
-            share = (unit.starting_models - len(unit.alive_models) + sum(lost)) / total
-        else:
-            share = sum(lost)
-        credit[battle.opponent(unit.player)] += share
-    totals = {p: scores[p] + credit[p] for p in scores}
+        totals[battle.opponent(unit.player)] += damage_share(unit, victory, ruleset.starting_wounds)
     return totals[player] - max(v for p, v in totals.items() if p != player)
 
 

@@ -38,6 +38,15 @@ VICTORY = "victory"
 choice is worth to the score."""
 
 
+class LuckWatch(Protocol):
+    """What the dice of a game's attacks added to each player's value, counted
+    from when it was installed (:meth:`Ruleset.watch_luck`)."""
+
+    def margin(self, player: str) -> float:
+        """The luck of ``player``'s attacks less that of its opponent's."""
+        ...
+
+
 class Ruleset(Protocol):
     """An edition: its rules, options, unit library and AI."""
 
@@ -115,6 +124,12 @@ class Ruleset(Protocol):
 
     def summary(self, battle: Battle, plan: GamePlan) -> Sequence[str]:
         """Lines describing the outcome (units destroyed, models left, winner)."""
+        ...
+
+    def watch_luck(self, battle: Battle, victory: str) -> LuckWatch | None:
+        """Count the luck of every attack resolved in ``battle`` (a copy the search
+        AI plays out) from now on, in the units of the ``victory`` condition's
+        value; ``None`` where the edition has no exact expectation to count it by."""
         ...
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.datasheet import Profile
 from hammerlab.engine.units import Unit
 from hammerlab.errors import UnknownNameError
 
@@ -44,6 +45,20 @@ def victory_scores(battle: Battle, condition: str) -> dict[str, int]:
             gained = unit.starting_models - len(unit.alive_models)
         score[battle.opponent(unit.player)] += gained
     return score
+
+
+def damage_share(unit: Unit, condition: str, starting_wounds: Callable[[Profile], int]) -> float:
+    """What the damage done to ``unit`` is worth to its enemy under ``condition``,
+    damage short of a kill counted pro rata.
+
+    Under ``models_destroyed`` each model removed counts 1 and a model with
+    ``w`` of its ``W`` starting wounds left (``starting_wounds``) counts
+    ``1 - w/W``; under ``kill_points`` the unit counts that total as a share of
+    its one kill point (the whole point once it is destroyed). So a Carnifex
+    left on one wound is told apart from one unhurt."""
+    lost: float = unit.starting_models - len(unit.alive_models)
+    lost += sum(1 - m.wounds_left / starting_wounds(m.profile) for m in unit.alive_models)
+    return lost / unit.starting_models if condition == "kill_points" else lost
 
 
 def winner(scores: Mapping[str, int]) -> str | None:

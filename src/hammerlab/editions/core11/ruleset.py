@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from hammerlab.editions.base import GamePlan
+from hammerlab.editions.base import GamePlan, LuckWatch
 from hammerlab.editions.core11.abilities import install
 from hammerlab.editions.core11.ai import Core11AI
 from hammerlab.editions.core11.charge import CHARGE
@@ -140,6 +140,10 @@ class Core11Ruleset:
     def summary(self, battle: Battle, plan: GamePlan) -> Sequence[str]:
         """Models left per unit, and the winner."""
         return unit_lines(battle) + victory_lines(battle, plan.victory)
+
+    def watch_luck(self, battle: Battle, victory: str) -> LuckWatch | None:
+        """None: core11's luck is not counted (its search values playouts as rolled)."""
+        return None
 
 
 def _one_object_per_weapon(datasheet: Datasheet) -> Datasheet:

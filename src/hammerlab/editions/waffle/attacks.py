@@ -26,6 +26,7 @@ from hammerlab.editions.waffle.gets_hot import gets_hot, shots_fired, suffer
 from hammerlab.editions.waffle.markers import aim_points, blast_hits, template_hits
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import (
+    ATTACK_WATCHERS,
     SHOOTING_WOUNDS_CAUSED,
     SHOOTING_WOUNDS_UNSAVED,
     WEAPON_WOULD_FIRE,
@@ -352,6 +353,10 @@ def fire_weapon(
             battle.say("shooting", f"{unit.label}: {weapon_name} {why}")
             return result
     result.fired = True
+    watched = [
+        w.volley(battle, unit, target, weapon_name, orders, models)
+        for w in battle.hooks.get(ATTACK_WATCHERS)
+    ]
     if spent is not None:
         spend(spent, unit, models, weapon_name)
     if orders.counts_as_fired:
@@ -401,6 +406,8 @@ def fire_weapon(
                 rule(battle, replace(caused, wounds=unsaved))
     if orders.into_melee:
         _friendly_fire_penalty(battle, unit, result)
+    for resolved in watched:
+        resolved()
     return result
 
 

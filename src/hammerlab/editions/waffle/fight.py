@@ -44,6 +44,7 @@ from hammerlab.editions.waffle.icy_aura import strike_icy_auras
 from hammerlab.editions.waffle.melee_grenades import grenade_options, is_melee_grenade, may_attack
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import (
+    ATTACK_WATCHERS,
     MELEE_WOUNDS_CAUSED,
     MELEE_WOUNDS_UNSAVED,
     WoundsCaused,
@@ -349,6 +350,19 @@ def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> No
     if target.destroyed:
         battle.say("fight", f"{unit.label}: {target.label} is wiped out; {weapon.name} blows lost")
         return
+    watched = [
+        w.blows(battle, unit, plan.models, weapon, target)
+        for w in battle.hooks.get(ATTACK_WATCHERS)
+        if plan.only is None and not plan.spare
+    ]
+    _strike(battle, plan, step, attackers)
+    for resolved in watched:
+        resolved()
+
+
+def _strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> None:
+    """:func:`strike`'s dice and wounds, once its target is known to stand."""
+    unit, weapon, target = plan.unit, plan.weapon, plan.target
     batches: dict[tuple[str, int, BlowReroll], list[Model]] = {}
     against = melee_cell_against(battle, target)
     first = first_round(battle, unit)

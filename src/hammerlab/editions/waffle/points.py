@@ -121,6 +121,46 @@ END_OF_TURN: HookPoint[PlayerWindow] = HookPoint(
     "end of turn", "A player's turn ends (what lasts 'until the end of the turn' ends)."
 )
 
+# --- watchers -------------------------------------------------------------------
+
+
+class AttackWatcher(Protocol):
+    """Looks at attacks as they are resolved, and changes nothing: what the
+    search AI's luck (:mod:`luck`) is measured by. Each method is called just
+    before the attack's dice are rolled and returns what to call once it is
+    resolved."""
+
+    def volley(
+        self,
+        battle: Battle,
+        unit: Unit,
+        target: Unit,
+        weapon_name: str,
+        orders: FireOrders,
+        models: list[Model],
+    ) -> Callable[[], None]:
+        """``models`` of ``unit`` are about to fire ``weapon_name`` at ``target``."""
+        ...
+
+    def blows(
+        self,
+        battle: Battle,
+        unit: Unit,
+        models: tuple[Model, ...],
+        weapon: WeaponProfile,
+        target: Unit,
+    ) -> Callable[[], None]:
+        """``models`` of ``unit`` are about to strike ``target`` with ``weapon``
+        (as they strike with it: :func:`special_rules.close_combat_weapon`)."""
+        ...
+
+
+ATTACK_WATCHERS: HookPoint[AttackWatcher] = HookPoint(
+    "attack watchers",
+    "Watchers told of each volley and each group's blows before and after they are resolved "
+    "(no rule: the search AI installs one on its copies of a game).",
+)
+
 # --- did / would ----------------------------------------------------------------
 
 

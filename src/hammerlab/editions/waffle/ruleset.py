@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from hammerlab.editions.base import GamePlan
+from hammerlab.editions.base import GamePlan, LuckWatch
 from hammerlab.editions.flow import Flow
 from hammerlab.editions.plugins import plugin_options
 from hammerlab.editions.turns import unit_lines, victory_lines
@@ -12,6 +12,7 @@ from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.assault import ASSAULT
 from hammerlab.editions.waffle.concussive import wear_off
 from hammerlab.editions.waffle.infiltrate import set_infiltrators
+from hammerlab.editions.waffle.luck import watch_luck
 from hammerlab.editions.waffle.movement_phase import MOVEMENT
 from hammerlab.editions.waffle.parameters import PARAMETERS
 from hammerlab.editions.waffle.points import END_OF_TURN
@@ -159,6 +160,10 @@ class WaffleRuleset:
         return (
             unit_lines(battle, flags) + embarked_lines(battle) + victory_lines(battle, plan.victory)
         )
+
+    def watch_luck(self, battle: Battle, victory: str) -> LuckWatch:
+        """The luck of volleys and blows (:mod:`luck`)."""
+        return watch_luck(battle, victory, self.starting_wounds)
 
 
 DEPLOYMENT_RULES = {
