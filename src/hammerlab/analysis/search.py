@@ -5,9 +5,10 @@
 Edition where it moves, whom it shoots or charges) by Monte Carlo around the
 heuristic AI's own pick: the legal actions race on copies of the game
 (:meth:`Game.clone`, :func:`race`), each copy played on by the edition's
-heuristic AI to the end of the opponent's next turn (a game round, or the end
-of the game), and valued by the scenario's victory score with damage short of
-a kill counted pro rata (:func:`value_for`). The race's winner replaces the
+heuristic AI through the searcher's own next turn (or to the end of the game),
+and valued by the scenario's victory score with damage short of a kill counted
+pro rata (:func:`value_for`), less the luck of the copy's attacks
+(:meth:`Ruleset.watch_luck`). The race's winner replaces the
 heuristic's pick only if it beats it significantly on fresh, paired seeds
 (:meth:`SearchController.confirm`). The reactions to shooting and to a charge
 are searched the same way (:meth:`SearchController.inner_choice`); other inner
