@@ -73,9 +73,9 @@ def reroll(battle: Battle, seed: int, mode: str) -> None:
     battle.roll_with(dice_for(mode, seed))
 
 
-Watch = Callable[[Battle, Game], None]
-"""What starts counting in a copy's ``battle`` where its playout departs from the
-real game (the search AI's luck, :meth:`SearchController.watch`)."""
+Watch = Callable[[Game], None]
+"""What starts counting in a copy where its playout departs from the real game
+(the search AI's luck, :meth:`SearchController.watch`)."""
 
 
 class Branch:
@@ -106,7 +106,7 @@ class Branch:
         self.taken = True
         reroll(battle, self.seed, self.dice)
         if self.watch is not None:
-            self.watch(battle, self.copy)
+            self.watch(self.copy)  # the copy whose battle asks
         return decision.labels().index(self.label)
 
 

@@ -110,8 +110,9 @@ class Budget:
         if self.dice not in DICE_MODES:
             raise DiceModeError(f"dice mode {self.dice!r}: use one of {', '.join(DICE_MODES)}")
         for name, allowed in (("until", UNTIL), ("luck", LUCK)):
-            if getattr(self, name) not in allowed:
-                raise InputError("budget", name, f"use one of {', '.join(allowed)}")
+            value = getattr(self, name)
+            if value not in allowed:
+                raise InputError("budget", name, f"{value!r}: use one of {', '.join(allowed)}")
 
 
 class RandomController:
@@ -276,19 +277,19 @@ class SearchController:
         seat = copy.play_state.cursor.seat
         # After the seat's turn is before the next seat's (or the next game turn's first).
         horizon = (copy.turn + rounds, seat + 1 if self.budget.until == "after" else seat)
-        self.watch(copy.battle, copy)
+        self.watch(copy)
         copy.apply(action)
         while not copy.is_over and (copy.turn, copy.play_state.cursor.seat) < horizon:
             copy.step()
         return copy
 
-    def watch(self, battle: Battle, copy: Game) -> None:
-        """Count the luck of the attacks in ``battle`` (``copy``'s) from now on
+    def watch(self, copy: Game) -> None:
+        """Count the luck of the attacks in ``copy`` from now on
         (:meth:`Ruleset.watch_luck`), when :data:`Budget.luck` subtracts it."""
         if self.budget.luck == "subtracted":
-            luck = copy.ready.ruleset.watch_luck(battle, copy.ready.plan.victory)
+            luck = copy.ready.ruleset.watch_luck(copy.battle, copy.ready.plan.victory)
             if luck is not None:
-                self._luck[id(battle)] = luck
+                self._luck[id(copy.battle)] = luck
 
     def _playout(self, game: Game, action: Action, seed: int) -> float:
         """The value of one :meth:`playout` to this player."""
