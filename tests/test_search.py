@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from hammerlab.analysis import search
 from hammerlab.analysis.game import Action, Game, check_log
 from hammerlab.analysis.search import (
     Budget,
@@ -140,7 +141,7 @@ def _scripted(gains: list[float]) -> tuple[SearchController, Game, Action, Actio
     challenger = next(a for a in actions if a != default)
     fresh: list[float] = []
 
-    def scripted(_game: Game, action: Action, _seed: int) -> float:
+    def scripted(_game: Game, action: Action, _seed: int, _rounds: int | None = None) -> float:
         if action == challenger:
             return fresh.pop(0) if confirming else 1.0
         return 0.0 if action == default else -1.0
@@ -277,3 +278,72 @@ def test_a_playout_s_value_has_the_luck_of_its_attacks_taken_out() -> None:
 def test_a_budget_with_an_unknown_horizon_or_luck_is_refused(setting: dict[str, str]) -> None:
     with pytest.raises(InputError, match=next(iter(setting))):
         Budget(**setting)  # type: ignore[arg-type]
+
+
+def test_a_budget_confirming_at_no_round_ahead_is_refused() -> None:
+    with pytest.raises(InputError, match="confirm_rounds"):
+        Budget(confirm_rounds=0)
+
+
+def test_a_challenge_is_confirmed_at_the_confirmation_s_horizon() -> None:
+    # Budget.confirm_rounds = 3: the race's playouts look as far as the budget's
+    # rounds (no rounds given), the confirmation's three game rounds on; in the
+    # three-turn game that is past its last turn, so they end with the game.
+    spec = load_scenario(THREE_TURNS)
+    game = Game.start(spec, str(THREE_TURNS), seed=2)
+    budget = Budget(playouts=2, confirm_batches=1, confirm_rounds=3)
+    searcher = install_search(game, spec.players[0].name, budget)
+    actions = game.legal_actions()
+    default = searcher.heuristic_action(game, actions)
+    challenger = next(a for a in actions if a != default)
+    asked: list[tuple[Action, int | None]] = []
+
+    def scripted(_game: Game, action: Action, _seed: int, rounds: int | None = None) -> float:
+        asked.append((action, rounds))
+        return 1.0 if action == challenger else 0.0
+
+    searcher._playout = scripted  # type: ignore[method-assign]
+    assert searcher.best_action(game) == challenger
+    confirming = [rounds for _, rounds in asked if rounds is not None]
+    assert confirming and set(confirming) == {3}
+    assert asked[0][1] is None  # the race came first, at the race's horizon
+    copy = SearchController(spec.players[0].name, budget)
+    copy.attach(game)
+    assert copy.playout(game, challenger, seed=7, rounds=3).is_over
+    assert not copy.playout(game, challenger, seed=7).is_over
+
+
+def test_a_reaction_s_challenge_is_confirmed_at_the_confirmation_s_horizon(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The reactions' branches look Budget.rounds ahead in the race and
+    # confirm_rounds in the confirmation (branching.branch_playout's rounds).
+    spec = load_scenario(THREE_TURNS)
+    game = Game.start(spec, str(THREE_TURNS), seed=2)
+    budget = Budget(playouts=2, confirm_batches=1, confirm_rounds=4)
+    searcher = install_search(game, spec.players[0].name, budget)
+    looked: list[int] = []
+
+    class Answers:
+        def answers_since(self, _battle: object) -> list[tuple[str, str]]:
+            return []
+
+    def branch(_s: object, _a: object, branch: tuple[str, str], _seed: int, rounds: int,
+               _dice: str, _watch: object) -> str:  # fmt: skip
+        looked.append(rounds)
+        return branch[1]
+
+    monkeypatch.setattr(search, "branch_playout", branch)
+    monkeypatch.setattr(
+        SearchController, "_value", lambda self, label: 1.0 if label == "b" else 0.0
+    )
+    searcher._snapshot = Answers()  # type: ignore[assignment]
+
+    class Asked:
+        kind = "reaction"
+
+        def labels(self) -> list[str]:
+            return ["a", "b"]
+
+    assert searcher.inner_choice(game.battle, Asked(), 0) == 1  # type: ignore[arg-type]
+    assert looked[0] == budget.rounds and 4 in looked and set(looked) == {budget.rounds, 4}

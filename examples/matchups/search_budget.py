@@ -54,8 +54,13 @@ def _counting() -> None:
 def _budget(settings: list[str]) -> search.Budget:
     """The default budget with ``name=value`` settings (a ``ValueError`` naming the
     setting for an unknown name, a value of the wrong type or an unknown dice mode)."""
-    types = {f.name: type(getattr(search.Budget(), f.name)) for f in fields(search.Budget)}
-    changes = {}
+    defaults = search.Budget()
+    # A field unset by default (None) takes a whole number (confirm_rounds).
+    types = {
+        f.name: int if getattr(defaults, f.name) is None else type(getattr(defaults, f.name))
+        for f in fields(search.Budget)
+    }
+    changes: dict[str, Any] = {}
     for setting in settings:
         name, _, value = setting.partition("=")
         if name not in types:

@@ -99,6 +99,12 @@ class Budget:
     :data:`rounds` game turns on (so the charge a move or a Run sets up, and its
     fight, are in the value), or ``before`` it (at its start, before its charges:
     the horizon until branch ``issue9-search5``)."""
+    confirm_rounds: int | None = None
+    """Game rounds the playouts of a challenge's confirmation look ahead
+    (:meth:`SearchController.confirm`), for every kind of pick: ``None`` looks as
+    far as the race did (:data:`rounds`, :data:`move_rounds`). A longer look
+    there keeps a challenger that scores better only because the race's horizon
+    stops before what the heuristic's pick sets up pays."""
     luck: str = "subtracted"
     """Whether a playout's value has the luck of its attacks' dice ``subtracted``
     (:meth:`Ruleset.watch_luck`: each volley's and blow's damage less what it was
@@ -113,6 +119,8 @@ class Budget:
             value = getattr(self, name)
             if value not in allowed:
                 raise InputError("budget", name, f"{value!r}: use one of {', '.join(allowed)}")
+        if self.confirm_rounds is not None and self.confirm_rounds < 1:
+            raise InputError("budget", "confirm_rounds", f"{self.confirm_rounds}: use 1 or more")
 
 
 class RandomController:
@@ -184,7 +192,10 @@ class SearchController:
         def play(action: Action, seeds: Sequence[int]) -> list[float]:
             return [self._playout(game, action, s) for s in seeds]
 
-        return self.challenge(default, [a for a in actions if a != default], play)
+        def judge(action: Action, seeds: Sequence[int]) -> list[float]:
+            return [self._playout(game, action, s, self.budget.confirm_rounds) for s in seeds]
+
+        return self.challenge(default, [a for a in actions if a != default], play, judge)
 
     def inner_choice(self, battle: Battle, decision: Decision[Any], pick: int) -> int:
         """The heuristic's answer ``pick`` to an inner decision (a reaction to shooting
@@ -198,18 +209,28 @@ class SearchController:
             return pick
         answers = snapshot.answers_since(battle)
 
-        def play(label: str, seeds: Sequence[int]) -> list[float]:
-            branch = (decision.kind, label)
-            rounds, dice = self.budget.rounds, self.budget.dice
-            return [
-                self._value(branch_playout(snapshot, answers, branch, s, rounds, dice, self.watch))
-                for s in seeds
-            ]
+        def looking(rounds: int) -> Values[str]:
+            def play(label: str, seeds: Sequence[int]) -> list[float]:
+                branch, dice = (decision.kind, label), self.budget.dice
+                return [
+                    self._value(
+                        branch_playout(snapshot, answers, branch, s, rounds, dice, self.watch)
+                    )
+                    for s in seeds
+                ]
+
+            return play
 
         default = labels[pick]
-        return labels.index(self.challenge(default, [x for x in labels if x != default], play))
+        play = looking(self.budget.rounds)
+        judge = looking(self.budget.confirm_rounds or self.budget.rounds)
+        return labels.index(
+            self.challenge(default, [x for x in labels if x != default], play, judge)
+        )
 
-    def challenge(self, default: T, others: Sequence[T], play: Values[T]) -> T:
+    def challenge(
+        self, default: T, others: Sequence[T], play: Values[T], judge: Values[T] | None = None
+    ) -> T:
         """``default`` (the heuristic's choice), unless another of ``others`` beats it.
 
         The others race ``default`` (:func:`race`) on common seeds, halving the
@@ -217,9 +238,11 @@ class SearchController:
         ``default`` there, it meets it again on fresh seeds (:meth:`confirm`):
         the best of many noisy scores is flattered by its luck (the winner's
         curse), so it must earn the change on dice it was not picked on, and by
-        more than the noise. Otherwise ``default`` stands (many score alike)."""
+        more than the noise, valued by ``judge`` (``play`` unless given: the
+        confirmation's horizon, :data:`Budget.confirm_rounds`). Otherwise
+        ``default`` stands (many score alike)."""
         challenger = race(default, others, play, self._seeds, self.budget.playouts)
-        if challenger is None or not self.confirm(challenger, default, play):
+        if challenger is None or not self.confirm(challenger, default, judge or play):
             return default
         return challenger
 
@@ -261,11 +284,11 @@ class SearchController:
                 return action
         return actions[0]
 
-    def playout(self, game: Game, action: Action, seed: int) -> Game:
+    def playout(self, game: Game, action: Action, seed: int, rounds: int | None = None) -> Game:
         """A copy of ``game`` with its own dice (``seed``), ``action`` taken and played
         on by the heuristic AI to the horizon: the end of this player's own turn
         :data:`Budget.rounds` game turns later (one: its next turn;
-        :data:`Budget.move_rounds` for a ``mover`` pick), or its start
+        :data:`Budget.move_rounds` for a ``mover`` pick; ``rounds`` if given), or its start
         (:data:`Budget.until`), or the end of the game. The luck of the attacks
         from the pick on is counted (:meth:`watch`)."""
         copy = game.clone()
@@ -273,7 +296,8 @@ class SearchController:
         reroll(battle, seed, self.budget.dice)
         ai = copy.ready.ruleset.ai()  # a fresh one: its memory is of this copy only
         battle.controllers = dict.fromkeys(battle.controllers, ai)
-        rounds = self.budget.move_rounds if action.kind == "mover" else self.budget.rounds
+        if rounds is None:
+            rounds = self.budget.move_rounds if action.kind == "mover" else self.budget.rounds
         seat = copy.play_state.cursor.seat
         # After the seat's turn is before the next seat's (or the next game turn's first).
         horizon = (copy.turn + rounds, seat + 1 if self.budget.until == "after" else seat)
@@ -291,9 +315,9 @@ class SearchController:
             if luck is not None:
                 self._luck[id(copy.battle)] = luck
 
-    def _playout(self, game: Game, action: Action, seed: int) -> float:
+    def _playout(self, game: Game, action: Action, seed: int, rounds: int | None = None) -> float:
         """The value of one :meth:`playout` to this player."""
-        return self._value(self.playout(game, action, seed))
+        return self._value(self.playout(game, action, seed, rounds))
 
     def _value(self, copy: Game) -> float:
         """A played-on copy's value to this player (:func:`value_for`), less the
