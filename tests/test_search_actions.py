@@ -24,12 +24,17 @@ def _start(path: Path) -> Game:
 
 def test_a_mover_may_advance_retreat_or_hold_and_take_cover_only_where_there_is_cover() -> None:
     # carnifex_vs_guard.toml has no terrain: "take cover" has nowhere to head
-    # for; the Carnifex may advance, retreat to its edge or hold.
+    # for; the Carnifex may advance, retreat to its edge or hold, or advance on
+    # either unit its plain advance does not head for: squad 1 (its line runs
+    # from x 21.3 toward the Carnifex at x 36) is closest, so squad 2 and the
+    # lascannons (5" farther south than the squads) in the scenario's order.
     game = _start(CARNIFEX)
     assert [str(a) for a in game.legal_actions()] == [
         "Carnifex [carnifex] → advance",
         "Carnifex [carnifex] → retreat",
         "Carnifex [carnifex] → hold",
+        "Carnifex [carnifex] → advance on squad2",
+        "Carnifex [carnifex] → advance on lascannons",
         "end phase",
     ]
 

@@ -24,6 +24,7 @@ from hammerlab.engine.geometry import (
     centre_distance,
     closest,
     near_path,
+    nearest,
     segment_point_distance,
     step_toward,
 )
@@ -96,13 +97,34 @@ def choose_intent(
     )
 
 
+ADVANCE_ON = "advance on "
+"""How an intent that heads for one chosen enemy unit begins; the unit's id follows
+(``advance on squad2``)."""
+
+
 def intents_for(battle: Battle, unit: Unit) -> tuple[str, ...]:
-    """The intents of a unit's own move or Run: :data:`INTENTS`, and last
+    """The intents of a unit's own move or Run: :data:`INTENTS`, then
     :data:`flank.FLANK` where its advance would cross difficult terrain and a
-    way round exists (:func:`flank.flank_route`)."""
-    if route_of(battle, unit, FLANK) is None:
-        return INTENTS
-    return (*INTENTS, FLANK)
+    way round exists (:func:`flank.flank_route`), then an advance on each enemy
+    unit the plain advance does not head for (:func:`advances_on`)."""
+    flank = () if route_of(battle, unit, FLANK) is None else (FLANK,)
+    return (*INTENTS, *flank, *advances_on(battle, unit))
+
+
+def advances_on(battle: Battle, unit: Unit) -> tuple[str, ...]:
+    """``advance on <id>`` for each enemy unit with models alive on the table other
+    than the one whose model is closest (the plain ``advance`` heads there), in
+    the battle's order of units.
+
+    Interpretation: the 6th/7th-edition rules let a unit move anywhere within
+    its allowance; the plain advance heads for the closest enemy, which is not
+    always the one a player wants to reach (a lascannon team behind the squads
+    screening it), so the choice of which enemy to close on is offered too."""
+    enemies = [e for e in battle.enemies_of(unit) if e.alive_models]
+    if len(enemies) < 2 or not unit.alive_models:
+        return ()
+    first = nearest(unit.alive_models, [m for e in enemies for m in e.alive_models])
+    return tuple(ADVANCE_ON + e.id for e in enemies if all(m is not first for m in e.alive_models))
 
 
 @per_decision
@@ -134,6 +156,11 @@ def goal_of(battle: Battle, unit: Unit, intent: str) -> Vec | None:
         return (best.x, best.y)
     if intent == "retreat":
         return battle.player(unit.player).edge_point(battle.battlefield, centre)
+    if intent.startswith(ADVANCE_ON):
+        chosen = battle.units.get(intent.removeprefix(ADVANCE_ON))
+        if chosen is None or not chosen.alive_models:
+            return None
+        return nearest(unit.alive_models, chosen.alive_models).position
     return None
 
 
