@@ -31,8 +31,10 @@ it where a threshold matters (:mod:`suppression`), not for ranking.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Hashable
 from dataclasses import replace
 from functools import lru_cache
+from typing import Any, TypeVar
 
 from hammerlab.editions.waffle.artillery import is_gun
 from hammerlab.editions.waffle.attacks import (
@@ -45,12 +47,13 @@ from hammerlab.editions.waffle.attacks import (
 )
 from hammerlab.editions.waffle.charge import charge_bonus, through_difficult_terrain
 from hammerlab.editions.waffle.combat import ENGAGED_SUPPORT
+from hammerlab.editions.waffle.concussive import RULE as CONCUSSED
 from hammerlab.editions.waffle.difficult_charge import (
     has_assault_grenades,
     strikes_at_initiative_one,
 )
 from hammerlab.editions.waffle.estimate import p_blow, p_cell, p_hit
-from hammerlab.editions.waffle.fear import majority_weapon_skill, weapon_skill
+from hammerlab.editions.waffle.fear import failed_fear, majority_weapon_skill, weapon_skill
 from hammerlab.editions.waffle.fight import (
     initiative,
     melee_options,
@@ -68,6 +71,7 @@ from hammerlab.editions.waffle.special_rules import (
     close_combat_weapon,
     feel_no_pain,
     model_has,
+    preferred_enemy,
     single_attack,
 )
 from hammerlab.editions.waffle.state import st
@@ -82,6 +86,8 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.geometry import gap_table, nearest
 from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Model, Unit
+
+R = TypeVar("R")
 
 BLAST_HITS = 3
 """Models a blast marker or template is expected to hit (fewer if the unit has
@@ -314,12 +320,31 @@ def expected_melee(
     Each model fights with its best weapon (:func:`best_melee_weapon`) and the
     Attacks the fight gives it (profile, :func:`charge.charge_bonus`
     when ``charged``, :func:`fight.second_weapon_bonus`).
+
+    Remembered for good by everything it reads (:func:`_fighting_key`, and the
+    charge bonus): the same fight of the same make-ups comes back in state after
+    state and battle after battle, and a fight worked out afresh is a hundred
+    rule reads or more.
     """
     if defender.destroyed or not models:
         return 0.0
+    bonus = charge_bonus(battle, unit) if charged else 0
+    key = _fighting_key(battle, unit, models, defender, charged)
+    if key is None:
+        return _melee_of(battle, unit, models, defender, charged, bonus)
+    return _lasting(
+        ("melee", bonus, key),
+        lambda: _melee_of(battle, unit, models, defender, charged, bonus),
+        lambda: _makeups(models, defender),
+    )
+
+
+def _melee_of(
+    battle: Battle, unit: Unit, models: list[Model], defender: Unit, charged: bool, bonus: int
+) -> float:
+    """:func:`expected_melee` worked out, with the charge ``bonus`` already read."""
     total = 0.0
     alike: dict[tuple[int, int, tuple[str, ...]], float] = {}
-    bonus = charge_bonus(battle, unit) if charged else 0
     for model in models:
         if not fights_in_melee(model):
             continue
@@ -330,6 +355,73 @@ def expected_melee(
             alike[key] = attacks * blow_value(battle, unit, model, weapon, defender, charged)
         total += alike[key]
     return min(total, float(len(defender.alive_models)))
+
+
+FIGHTS_KEPT = 4096
+"""Fights :func:`_lasting` remembers before it forgets them all (a bound on memory
+over a sweep's thousands of battles)."""
+
+_fights: dict[Hashable, tuple[Any, object]] = {}
+"""The remembered fights: key → (answer, what the key names by identity, kept alive)."""
+
+
+def _lasting(key: Hashable, work: Callable[[], R], keep: Callable[[], object]) -> R:
+    """``work()``'s answer for ``key``, worked out once and then remembered for good
+    (in :data:`_fights`, at most :data:`FIGHTS_KEPT`): the very float it gave. The
+    objects the key names by identity (``keep()``) are kept alive with the answer,
+    so no identity is reused while it is remembered."""
+    found = _fights.get(key)
+    if found is None:
+        if len(_fights) >= FIGHTS_KEPT:
+            _fights.clear()
+        found = _fights[key] = (work(), keep())
+    return found[0]
+
+
+def _makeups(models: list[Model], foe: Unit) -> object:
+    """The profiles and wargear :func:`_fighting_key` names by identity."""
+    return (
+        [(m.profile, m.weapons) for m in models],
+        [m.profile for m in foe.alive_models],
+    )
+
+
+def _fighting_key(
+    battle: Battle, unit: Unit, models: list[Model], foe: Unit, charged: bool
+) -> tuple[Hashable, ...] | None:
+    """Everything the blows of ``models`` of ``unit`` at ``foe`` read, so that their
+    worth can be remembered across decisions and battles (``None`` against a
+    vehicle: its blows read its vehicle status, :func:`vehicles.melee_cell_against`,
+    and its armour, :func:`odds_vehicles.hit_value`, so they are worked out each time).
+
+    Each model's profile and wargear (by identity: immutable, kept alive with the
+    answer) and its own rules, in order; the unit's rules, Preferred Enemy (which
+    any model alive may give it) and whether it would fight a first round
+    (:func:`hatred.first_round`) or has failed a Fear test; ``foe``'s models alive
+    (profile and rules, in order: its majority WS and Toughness, its typical model's
+    save, Wounds, Feel No Pain and Eternal Warrior, Hatred (X) by profile name,
+    Ancient Doom), its rules, army and name (Hatred (X)) and Fear; ``charged``
+    (Furious Charge). These are all :func:`best_melee_weapon` and
+    :func:`blow_value` read (:func:`defence_of` without a source reads no cover),
+    and none is a hook a plug-in fills: the one hook of a fight's estimate, the
+    charge bonus (:data:`points.CHARGE_BONUS_ATTACKS`), is read by the caller and
+    made part of its key.
+    """
+    if is_vehicle(foe):
+        return None
+    return (
+        charged,
+        tuple([(id(m.profile), id(m.weapons), m.rules) for m in models]),
+        unit.rules,
+        preferred_enemy(unit),
+        not st(battle, unit).locked_in_combat or first_round(battle, unit),
+        failed_fear(battle, unit),
+        tuple([(id(m.profile), m.rules) for m in foe.alive_models]),
+        foe.rules,
+        foe.datasheet.army,
+        foe.datasheet.name,
+        failed_fear(battle, foe),
+    )
 
 
 def _kind(model: Model) -> tuple[int, int, tuple[str, ...]]:
@@ -360,9 +452,30 @@ def _striking_step(
     at Initiative 1 where the rules say so
     (:func:`difficult_charge.strikes_at_initiative_one`) or, for a charge
     still to be made (``charged``), where :func:`_charges_through_difficult`
-    says it will (never ``in_the_open``)."""
-    alike: dict[tuple[int, int, tuple[str, ...]], int] = {}
+    says it will (never ``in_the_open``).
+
+    Remembered for good as :func:`expected_melee` is, by :func:`_fighting_key`,
+    whether the charge crosses difficult terrain and whether ``side`` charged
+    through it (``strikes_at_initiative_one``), while no model is Concussed
+    (which is read model by model, by id).
+    """
     ahead = charged and not in_the_open and _charges_through_difficult(battle, side, other)
+    alive = side.alive_models
+    key = _fighting_key(battle, side, alive, other, charged)
+    if key is None or battle.memory.get(CONCUSSED):
+        return _step_of(battle, side, other, charged, ahead)
+    through = st(battle, side).charged_through_difficult
+    return _lasting(
+        ("step", ahead, through, key),
+        lambda: _step_of(battle, side, other, charged, ahead),
+        lambda: _makeups(alive, other),
+    )
+
+
+def _step_of(battle: Battle, side: Unit, other: Unit, charged: bool, ahead: bool) -> int:
+    """:func:`_striking_step` worked out, with ``ahead`` (a charge through difficult
+    terrain to come) already read."""
+    alike: dict[tuple[int, int, tuple[str, ...]], int] = {}
     for m in side.alive_models:
         if _kind(m) not in alike:
             weapon = best_melee_weapon(battle, side, m, other, charged)
