@@ -1,13 +1,14 @@
-"""A fight's estimates remembered for good by what they read give the fight worked out afresh.
+"""Blows remembered for good by what they read give the fights worked out afresh.
 
-:func:`expected.expected_melee` and :func:`expected._striking_step` are remembered
-across decisions and battles by :func:`expected._fighting_key` (the make-ups of
-both sides, their rules, statuses and Fear, the charge bonus; for the step also a
-charge through difficult terrain, and never while a model is Concussed). At every
-decision of eight examples, two seeds each played in one process (so answers
-remembered in earlier states and in the other battle are served), every pair of
-enemy units is asked both and held to the code as it was written, worked out
-afresh (exact float equality); then each thing the key names is changed on a
+:func:`expected._best_blow` (a model's best melee weapon against a foe and one
+blow's worth with it) is remembered across decisions and battles by the model's
+kind and :func:`expected._fighting_key` (both units' rules, statuses and Fear, the
+foe's make-up); :func:`expected.expected_melee` and :func:`expected._striking_step`
+read it. At every decision of eight examples, two seeds each played in one process
+(so answers remembered in earlier states and in the other battle are served),
+every pair of enemy units is asked both and held to the code as it was written,
+worked out afresh (exact float equality); then each thing the key names, and the
+charge bonus, Concussion and difficult terrain read beside it, is changed on a
 position and the answer follows it, as the fresh computation does.
 """
 
@@ -103,30 +104,21 @@ def _step_as_written(
 
 
 def _check_fights(battle: Battle, unit: Unit, foe: Unit) -> int:
-    """``unit``'s fight with ``foe`` (all its models, and the foe's front rank as a
-    charge meets it) and its striking steps, against the code as written; returns
-    how many answers were remembered before they were asked."""
+    """``unit``'s fight with ``foe`` (all its models, and its front rank as a charge of
+    ``foe`` meets it) and its striking steps, against the code as written; returns how
+    many of its kinds of model had their blows remembered before they were asked."""
     served = 0
     for charged in (True, False):
+        sides = expected._fighting_key(battle, unit, foe, charged)
+        kinds = {_kind(m) for m in unit.alive_models}
+        served += sum((kind, sides) in expected._blows for kind in kinds)
         for models in (unit.alive_models, charged_fighters(unit, foe)):
-            served += _was_remembered(battle, unit, models, foe, charged, "melee")
             fresh = _melee_as_written(battle, unit, models, foe, charged)
             assert expected_melee(battle, unit, models, foe, charged) == fresh
         for in_the_open in (True, False):
             fresh_step = _step_as_written(battle, unit, foe, charged, in_the_open)
             assert _striking_step(battle, unit, foe, charged, in_the_open) == fresh_step
     return served
-
-
-def _was_remembered(
-    battle: Battle, unit: Unit, models: list[Model], foe: Unit, charged: bool, kind: str
-) -> int:
-    """1 if the fight is among the remembered ones already, else 0."""
-    key = expected._fighting_key(battle, unit, models, foe, charged)
-    if key is None or foe.destroyed or not models:
-        return 0
-    bonus = charge_bonus(battle, unit) if charged else 0
-    return int((kind, bonus, key) in expected._fights)
 
 
 class _Checking:
@@ -148,7 +140,7 @@ class _Checking:
 
 
 def test_remembered_fights_are_the_fights_worked_out_afresh_at_every_decision() -> None:
-    expected._fights.clear()
+    expected._blows.clear()
     served = 0
     for name, options in EXAMPLES:
         path = ROOT / "examples" / name
@@ -184,7 +176,7 @@ def _guard_and_terminators() -> tuple[Battle, Unit, Unit]:
 
 
 def test_a_remembered_fight_follows_fear_rules_profiles_and_the_first_round() -> None:
-    expected._fights.clear()
+    expected._blows.clear()
     battle, guard, terminators = _guard_and_terminators()
     plain = _both(battle, terminators, guard)
     # Fear: the defender's Weapon Skill 1 is hit more easily; the striker's own WS 1 less.
@@ -203,6 +195,10 @@ def test_a_remembered_fight_follows_fear_rules_profiles_and_the_first_round() ->
     )
     model.rules = model.rules[:-1]
     assert _both(battle, terminators, guard) == plain
+    # One model's Preferred Enemy re-rolls the 1s of the whole unit, its other kinds too.
+    model.rules = (*model.rules, "Preferred Enemy")
+    assert _both(battle, terminators, guard) > plain
+    model.rules = model.rules[:-1]
     # A model's profile changed: tougher Guardsmen die less easily.
     before = [m.profile for m in guard.models]
     for m in guard.models:
@@ -221,7 +217,7 @@ def test_a_remembered_fight_follows_fear_rules_profiles_and_the_first_round() ->
 
 
 def test_a_remembered_fight_follows_the_charge_bonus_of_an_installed_rule() -> None:
-    expected._fights.clear()
+    expected._blows.clear()
     battle = _position("lab_fiery_charge_boyz.toml", {"fiery_charge": True}).battle
     boyz = next(u for u in battle.units.values() if u.player == "Orks")
     marines = next(u for u in battle.units.values() if u.player != "Orks")
@@ -231,7 +227,7 @@ def test_a_remembered_fight_follows_the_charge_bonus_of_an_installed_rule() -> N
 
 
 def test_a_remembered_striking_step_follows_concussion_and_difficult_terrain() -> None:
-    expected._fights.clear()
+    expected._blows.clear()
     battle, guard, terminators = _guard_and_terminators()
 
     def step() -> int:

@@ -47,7 +47,6 @@ from hammerlab.editions.waffle.attacks import (
 )
 from hammerlab.editions.waffle.charge import charge_bonus, through_difficult_terrain
 from hammerlab.editions.waffle.combat import ENGAGED_SUPPORT
-from hammerlab.editions.waffle.concussive import RULE as CONCUSSED
 from hammerlab.editions.waffle.difficult_charge import (
     has_assault_grenades,
     strikes_at_initiative_one,
@@ -319,99 +318,103 @@ def expected_melee(
 
     Each model fights with its best weapon (:func:`best_melee_weapon`) and the
     Attacks the fight gives it (profile, :func:`charge.charge_bonus`
-    when ``charged``, :func:`fight.second_weapon_bonus`).
-
-    Remembered for good by everything it reads (:func:`_fighting_key`, and the
-    charge bonus): the same fight of the same make-ups comes back in state after
-    state and battle after battle, and a fight worked out afresh is a hundred
-    rule reads or more.
+    when ``charged``, :func:`fight.second_weapon_bonus`). The best weapon and
+    its blow's worth are remembered for good for each kind of model
+    (:func:`_best_blow`).
     """
     if defender.destroyed or not models:
         return 0.0
-    bonus = charge_bonus(battle, unit) if charged else 0
-    key = _fighting_key(battle, unit, models, defender, charged)
-    if key is None:
-        return _melee_of(battle, unit, models, defender, charged, bonus)
-    return _lasting(
-        ("melee", bonus, key),
-        lambda: _melee_of(battle, unit, models, defender, charged, bonus),
-        lambda: _makeups(models, defender),
-    )
-
-
-def _melee_of(
-    battle: Battle, unit: Unit, models: list[Model], defender: Unit, charged: bool, bonus: int
-) -> float:
-    """:func:`expected_melee` worked out, with the charge ``bonus`` already read."""
     total = 0.0
     alike: dict[tuple[int, int, tuple[str, ...]], float] = {}
+    bonus = charge_bonus(battle, unit) if charged else 0
+    sides = _fighting_key(battle, unit, defender, charged)
     for model in models:
         if not fights_in_melee(model):
             continue
         key = _kind(model)
         if key not in alike:
-            weapon = best_melee_weapon(battle, unit, model, defender, charged)
+            weapon, blow = _best_blow(battle, unit, model, defender, charged, sides)
             attacks = attacks_with(model, weapon, bonus)
-            alike[key] = attacks * blow_value(battle, unit, model, weapon, defender, charged)
+            alike[key] = attacks * blow
         total += alike[key]
     return min(total, float(len(defender.alive_models)))
 
 
-FIGHTS_KEPT = 4096
-"""Fights :func:`_lasting` remembers before it forgets them all (a bound on memory
-over a sweep's thousands of battles)."""
+def _best_blow(
+    battle: Battle,
+    unit: Unit,
+    model: Model,
+    foe: Unit,
+    charged: bool,
+    sides: tuple[Hashable, ...] | None,
+) -> tuple[WeaponProfile, float]:
+    """``model``'s best weapon against ``foe`` (:func:`best_melee_weapon`) and one
+    blow's worth with it (:func:`blow_value`), remembered for good by the model's kind
+    (:func:`_kind`: its profile, wargear and rules) and ``sides``
+    (:func:`_fighting_key` of ``unit`` and ``foe``; ``None``: worked out each time).
 
-_fights: dict[Hashable, tuple[Any, object]] = {}
-"""The remembered fights: key → (answer, what the key names by identity, kept alive)."""
+    The same kind of model meets the same make-up of foe in state after state and
+    battle after battle (a lab run plays thousands of battles of the same armies),
+    and a blow worked out afresh is a few dozen rule reads for every weapon the
+    model may choose; the answer remembered is the one these two functions gave,
+    so the same float.
+    """
+
+    def work() -> tuple[WeaponProfile, float]:
+        weapon = best_melee_weapon(battle, unit, model, foe, charged)
+        return weapon, blow_value(battle, unit, model, weapon, foe, charged)
+
+    def keep() -> object:
+        return model.profile, model.weapons, [m.profile for m in foe.alive_models]
+
+    return work() if sides is None else _lasting((_kind(model), sides), work, keep)
+
+
+BLOWS_KEPT = 4096
+"""Kinds of blow :func:`_lasting` remembers before it forgets them all (a bound on
+memory over a sweep's thousands of battles)."""
+
+_blows: dict[Hashable, tuple[Any, object]] = {}
+"""The remembered blows: key → (answer, what the key names by identity, kept alive)."""
 
 
 def _lasting(key: Hashable, work: Callable[[], R], keep: Callable[[], object]) -> R:
     """``work()``'s answer for ``key``, worked out once and then remembered for good
-    (in :data:`_fights`, at most :data:`FIGHTS_KEPT`): the very float it gave. The
-    objects the key names by identity (``keep()``) are kept alive with the answer,
-    so no identity is reused while it is remembered."""
-    found = _fights.get(key)
+    (in :data:`_blows`, at most :data:`BLOWS_KEPT`). The objects the key names by
+    identity (``keep()``) are kept alive with the answer, so no identity is reused
+    while it is remembered."""
+    found = _blows.get(key)
     if found is None:
-        if len(_fights) >= FIGHTS_KEPT:
-            _fights.clear()
-        found = _fights[key] = (work(), keep())
+        if len(_blows) >= BLOWS_KEPT:
+            _blows.clear()
+        found = _blows[key] = (work(), keep())
     return found[0]
 
 
-def _makeups(models: list[Model], foe: Unit) -> object:
-    """The profiles and wargear :func:`_fighting_key` names by identity."""
-    return (
-        [(m.profile, m.weapons) for m in models],
-        [m.profile for m in foe.alive_models],
-    )
-
-
 def _fighting_key(
-    battle: Battle, unit: Unit, models: list[Model], foe: Unit, charged: bool
+    battle: Battle, unit: Unit, foe: Unit, charged: bool
 ) -> tuple[Hashable, ...] | None:
-    """Everything the blows of ``models`` of ``unit`` at ``foe`` read, so that their
-    worth can be remembered across decisions and battles (``None`` against a
-    vehicle: its blows read its vehicle status, :func:`vehicles.melee_cell_against`,
-    and its armour, :func:`odds_vehicles.hit_value`, so they are worked out each time).
+    """Everything the blows of a model of ``unit`` at ``foe`` read besides the model's
+    own kind, so that they can be remembered across decisions and battles
+    (:func:`_best_blow`); ``None`` against a vehicle, whose blows read its vehicle
+    status (:func:`vehicles.melee_cell_against`) and armour
+    (:func:`odds_vehicles.hit_value`), so they are worked out each time.
 
-    Each model's profile and wargear (by identity: immutable, kept alive with the
-    answer) and its own rules, in order; the unit's rules, Preferred Enemy (which
-    any model alive may give it) and whether it would fight a first round
-    (:func:`hatred.first_round`) or has failed a Fear test; ``foe``'s models alive
-    (profile and rules, in order: its majority WS and Toughness, its typical model's
-    save, Wounds, Feel No Pain and Eternal Warrior, Hatred (X) by profile name,
-    Ancient Doom), its rules, army and name (Hatred (X)) and Fear; ``charged``
-    (Furious Charge). These are all :func:`best_melee_weapon` and
-    :func:`blow_value` read (:func:`defence_of` without a source reads no cover),
-    and none is a hook a plug-in fills: the one hook of a fight's estimate, the
-    charge bonus (:data:`points.CHARGE_BONUS_ATTACKS`), is read by the caller and
-    made part of its key.
+    ``charged`` (Furious Charge); ``unit``'s rules, Preferred Enemy (which any of
+    its models alive may give it), whether it would fight a first round
+    (:func:`hatred.first_round`: Hatred) and whether it failed a Fear test;
+    ``foe``'s models alive, each its profile (by identity: immutable, kept alive
+    with the answer) and its rules, in order (its majority WS and Toughness, its
+    typical model's save, Wounds, Feel No Pain and Eternal Warrior, Hatred (X) by
+    profile name, Ancient Doom), its rules, army and name (Hatred (X)) and whether
+    it failed a Fear test. These are all :func:`best_melee_weapon` and
+    :func:`blow_value` read of the battle and the two units (:func:`defence_of`
+    without a source reads no cover), and none is a hook a plug-in fills.
     """
     if is_vehicle(foe):
         return None
     return (
         charged,
-        tuple([(id(m.profile), id(m.weapons), m.rules) for m in models]),
         unit.rules,
         preferred_enemy(unit),
         not st(battle, unit).locked_in_combat or first_round(battle, unit),
@@ -448,37 +451,17 @@ def _striking_step(
     battle: Battle, side: Unit, other: Unit, charged: bool, in_the_open: bool
 ) -> int:
     """The Initiative step most of ``side``'s models strike at against ``other``
-    (their median), each with its best weapon (:func:`best_melee_weapon`) and
-    at Initiative 1 where the rules say so
+    (their median), each with its best weapon (:func:`best_melee_weapon`, remembered
+    by :func:`_best_blow`) and at Initiative 1 where the rules say so
     (:func:`difficult_charge.strikes_at_initiative_one`) or, for a charge
     still to be made (``charged``), where :func:`_charges_through_difficult`
-    says it will (never ``in_the_open``).
-
-    Remembered for good as :func:`expected_melee` is, by :func:`_fighting_key`,
-    whether the charge crosses difficult terrain and whether ``side`` charged
-    through it (``strikes_at_initiative_one``), while no model is Concussed
-    (which is read model by model, by id).
-    """
-    ahead = charged and not in_the_open and _charges_through_difficult(battle, side, other)
-    alive = side.alive_models
-    key = _fighting_key(battle, side, alive, other, charged)
-    if key is None or battle.memory.get(CONCUSSED):
-        return _step_of(battle, side, other, charged, ahead)
-    through = st(battle, side).charged_through_difficult
-    return _lasting(
-        ("step", ahead, through, key),
-        lambda: _step_of(battle, side, other, charged, ahead),
-        lambda: _makeups(alive, other),
-    )
-
-
-def _step_of(battle: Battle, side: Unit, other: Unit, charged: bool, ahead: bool) -> int:
-    """:func:`_striking_step` worked out, with ``ahead`` (a charge through difficult
-    terrain to come) already read."""
+    says it will (never ``in_the_open``)."""
     alike: dict[tuple[int, int, tuple[str, ...]], int] = {}
+    ahead = charged and not in_the_open and _charges_through_difficult(battle, side, other)
+    sides = _fighting_key(battle, side, other, charged)
     for m in side.alive_models:
         if _kind(m) not in alike:
-            weapon = best_melee_weapon(battle, side, m, other, charged)
+            weapon = _best_blow(battle, side, m, other, charged, sides)[0]
             slowed = strikes_at_initiative_one(battle, side, m)
             slowed = slowed or (ahead and not has_assault_grenades(side, m))
             alike[_kind(m)] = initiative(m, weapon, slowed)
