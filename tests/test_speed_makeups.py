@@ -1,15 +1,16 @@
 """Blows remembered for good by what they read give the fights worked out afresh.
 
 :func:`expected._best_blow` (a model's best melee weapon against a foe and one
-blow's worth with it) is remembered across decisions and battles by the model's
-kind and :func:`expected._fighting_key` (both units' rules, statuses and Fear, the
-foe's make-up); :func:`expected.expected_melee` and :func:`expected._striking_step`
-read it. At every decision of eight examples, two seeds each played in one process
-(so answers remembered in earlier states and in the other battle are served),
-every pair of enemy units is asked both and held to the code as it was written,
-worked out afresh (exact float equality); then each thing the key names, and the
-charge bonus, Concussion and difficult terrain read beside it, is changed on a
-position and the answer follows it, as the fresh computation does.
+blow's worth with it) is remembered across decisions and battles by
+:func:`expected._fighting_key` (both units' rules, statuses and Fear, the foe's
+make-up) and the model's kind; :func:`expected.expected_melee` and
+:func:`expected._striking_step` read it. At every decision of eight examples, two
+seeds each played in one process (so answers remembered in earlier states and in
+the other battle are served), every pair of enemy units is asked both and held to
+the code as it was written, worked out afresh (exact float equality); then each
+thing the key names, and the charge bonus, Concussion and difficult terrain read
+beside it, is changed on a position and the answer follows it, as the fresh
+computation does.
 """
 
 from __future__ import annotations
@@ -109,9 +110,9 @@ def _check_fights(battle: Battle, unit: Unit, foe: Unit) -> int:
     many of its kinds of model had their blows remembered before they were asked."""
     served = 0
     for charged in (True, False):
-        sides = expected._fighting_key(battle, unit, foe, charged)
-        kinds = {_kind(m) for m in unit.alive_models}
-        served += sum((kind, sides) in expected._blows for kind in kinds)
+        found = expected._blows.get(expected._fighting_key(battle, unit, foe, charged))
+        if found is not None:
+            served += len({_kind(m) for m in unit.alive_models} & set(found[0]))
         for models in (unit.alive_models, charged_fighters(unit, foe)):
             fresh = _melee_as_written(battle, unit, models, foe, charged)
             assert expected_melee(battle, unit, models, foe, charged) == fresh
@@ -208,12 +209,33 @@ def test_a_remembered_fight_follows_fear_rules_profiles_and_the_first_round() ->
         m.profile = profile
     # The unit's rules: Hatred re-rolls misses in the first round of a combat only.
     unlocked = _both(battle, terminators, guard, charged=False)
-    terminators.datasheet = replace(
-        terminators.datasheet, rules=(*terminators.datasheet.rules, "Hatred")
-    )
+    rules = terminators.datasheet.rules
+    terminators.datasheet = replace(terminators.datasheet, rules=(*rules, "Hatred"))
     assert _both(battle, terminators, guard, charged=False) > unlocked
     st(battle, terminators).locked_in_combat = True  # an old combat: not its first round
     assert _both(battle, terminators, guard, charged=False) == unlocked
+    st(battle, terminators).locked_in_combat = False
+    # Hatred (X) of the foe's Faction (its army), or of its unit's name.
+    named = guard.datasheet
+    for hated, other in (
+        ("Astra Militarum", replace(named, army="Orks")),
+        ("Infantry Squads", replace(named, name="Boyz")),
+    ):
+        terminators.datasheet = replace(terminators.datasheet, rules=(*rules, f"Hatred ({hated})"))
+        assert _both(battle, terminators, guard, charged=False) > unlocked
+        guard.datasheet = other
+        assert _both(battle, terminators, guard, charged=False) == unlocked
+        guard.datasheet = named
+    # The foe's rules: Feel No Pain saves Guardsmen.
+    terminators.datasheet = replace(terminators.datasheet, rules=rules)
+    guard.datasheet = replace(named, rules=(*named.rules, "Feel No Pain"))
+    assert _both(battle, terminators, guard, charged=False) < unlocked
+    guard.datasheet = named
+    assert _both(battle, terminators, guard, charged=False) == unlocked
+    # ... and so do the foe's models' own rules (its typical model's).
+    for m in guard.models:
+        m.rules = (*m.rules, "Feel No Pain")
+    assert _both(battle, terminators, guard, charged=False) < unlocked
 
 
 def test_a_remembered_fight_follows_the_charge_bonus_of_an_installed_rule() -> None:

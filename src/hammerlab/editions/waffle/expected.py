@@ -31,10 +31,9 @@ it where a threshold matters (:mod:`suppression`), not for ranking.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any, TypeVar
 
 from hammerlab.editions.waffle.artillery import is_gun
 from hammerlab.editions.waffle.attacks import (
@@ -85,8 +84,6 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.geometry import gap_table, nearest
 from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Model, Unit
-
-R = TypeVar("R")
 
 BLAST_HITS = 3
 """Models a blast marker or template is expected to hit (fewer if the unit has
@@ -327,13 +324,13 @@ def expected_melee(
     total = 0.0
     alike: dict[tuple[int, int, tuple[str, ...]], float] = {}
     bonus = charge_bonus(battle, unit) if charged else 0
-    sides = _fighting_key(battle, unit, defender, charged)
+    known = _blows_against(battle, unit, defender, charged)
     for model in models:
         if not fights_in_melee(model):
             continue
         key = _kind(model)
         if key not in alike:
-            weapon, blow = _best_blow(battle, unit, model, defender, charged, sides)
+            weapon, blow = _best_blow(battle, unit, model, defender, charged, known)
             attacks = attacks_with(model, weapon, bonus)
             alike[key] = attacks * blow
         total += alike[key]
@@ -346,48 +343,61 @@ def _best_blow(
     model: Model,
     foe: Unit,
     charged: bool,
-    sides: tuple[Hashable, ...] | None,
+    known: dict[Hashable, tuple[tuple[WeaponProfile, float], object]] | None,
 ) -> tuple[WeaponProfile, float]:
     """``model``'s best weapon against ``foe`` (:func:`best_melee_weapon`) and one
     blow's worth with it (:func:`blow_value`), remembered for good by the model's kind
-    (:func:`_kind`: its profile, wargear and rules) and ``sides``
-    (:func:`_fighting_key` of ``unit`` and ``foe``; ``None``: worked out each time).
+    (:func:`_kind`: its profile, wargear and rules) among ``known``, the blows
+    remembered against ``foe`` as it stands (:func:`_blows_against`; ``None``:
+    worked out each time).
 
     The same kind of model meets the same make-up of foe in state after state and
     battle after battle (a lab run plays thousands of battles of the same armies),
     and a blow worked out afresh is a few dozen rule reads for every weapon the
     model may choose; the answer remembered is the one these two functions gave,
-    so the same float.
+    so the same float. The model's profile and wargear, named by identity, are kept
+    alive with it.
     """
-
-    def work() -> tuple[WeaponProfile, float]:
+    if known is None:
         weapon = best_melee_weapon(battle, unit, model, foe, charged)
         return weapon, blow_value(battle, unit, model, weapon, foe, charged)
-
-    def keep() -> object:
-        return model.profile, model.weapons, [m.profile for m in foe.alive_models]
-
-    return work() if sides is None else _lasting((_kind(model), sides), work, keep)
-
-
-BLOWS_KEPT = 4096
-"""Kinds of blow :func:`_lasting` remembers before it forgets them all (a bound on
-memory over a sweep's thousands of battles)."""
-
-_blows: dict[Hashable, tuple[Any, object]] = {}
-"""The remembered blows: key → (answer, what the key names by identity, kept alive)."""
+    kind = _kind(model)
+    found = known.get(kind)
+    if found is None:
+        if len(known) >= KEPT:
+            known.clear()
+        weapon = best_melee_weapon(battle, unit, model, foe, charged)
+        answer = (weapon, blow_value(battle, unit, model, weapon, foe, charged))
+        found = known[kind] = (answer, (model.profile, model.weapons))
+    return found[0]
 
 
-def _lasting(key: Hashable, work: Callable[[], R], keep: Callable[[], object]) -> R:
-    """``work()``'s answer for ``key``, worked out once and then remembered for good
-    (in :data:`_blows`, at most :data:`BLOWS_KEPT`). The objects the key names by
-    identity (``keep()``) are kept alive with the answer, so no identity is reused
-    while it is remembered."""
+KEPT = 4096
+"""Foes :func:`_blows_against` remembers, and kinds of model against each, before it
+forgets them all (a bound on memory over a sweep's thousands of battles)."""
+
+_blows: dict[
+    Hashable, tuple[dict[Hashable, tuple[tuple[WeaponProfile, float], object]], object]
+] = {}
+"""The remembered blows: :func:`_fighting_key` → (the blows by kind of model, the
+foe's profiles, named by identity in the key and kept alive)."""
+
+
+def _blows_against(
+    battle: Battle, unit: Unit, foe: Unit, charged: bool
+) -> dict[Hashable, tuple[tuple[WeaponProfile, float], object]] | None:
+    """The blows of ``unit``'s models at ``foe`` remembered by :func:`_best_blow`, by
+    everything they read besides the model's kind (:func:`_fighting_key`); ``None``
+    against a vehicle. Its key is built and looked up once per fight, the kinds of
+    model after it (a foe's make-up is the longest part of a key)."""
+    key = _fighting_key(battle, unit, foe, charged)
+    if key is None:
+        return None
     found = _blows.get(key)
     if found is None:
-        if len(_blows) >= BLOWS_KEPT:
+        if len(_blows) >= KEPT:
             _blows.clear()
-        found = _blows[key] = (work(), keep())
+        found = _blows[key] = ({}, [m.profile for m in foe.alive_models])
     return found[0]
 
 
@@ -396,8 +406,8 @@ def _fighting_key(
 ) -> tuple[Hashable, ...] | None:
     """Everything the blows of a model of ``unit`` at ``foe`` read besides the model's
     own kind, so that they can be remembered across decisions and battles
-    (:func:`_best_blow`); ``None`` against a vehicle, whose blows read its vehicle
-    status (:func:`vehicles.melee_cell_against`) and armour
+    (:func:`_blows_against`, :func:`_best_blow`); ``None`` against a vehicle, whose
+    blows read its vehicle status (:func:`vehicles.melee_cell_against`) and armour
     (:func:`odds_vehicles.hit_value`), so they are worked out each time.
 
     ``charged`` (Furious Charge); ``unit``'s rules, Preferred Enemy (which any of
@@ -458,10 +468,10 @@ def _striking_step(
     says it will (never ``in_the_open``)."""
     alike: dict[tuple[int, int, tuple[str, ...]], int] = {}
     ahead = charged and not in_the_open and _charges_through_difficult(battle, side, other)
-    sides = _fighting_key(battle, side, other, charged)
+    known = _blows_against(battle, side, other, charged)
     for m in side.alive_models:
         if _kind(m) not in alike:
-            weapon = _best_blow(battle, side, m, other, charged, sides)[0]
+            weapon = _best_blow(battle, side, m, other, charged, known)[0]
             slowed = strikes_at_initiative_one(battle, side, m)
             slowed = slowed or (ahead and not has_assault_grenades(side, m))
             alike[_kind(m)] = initiative(m, weapon, slowed)
