@@ -10,7 +10,8 @@ the other battle are served), every pair of enemy units is asked both and held t
 the code as it was written, worked out afresh (exact float equality); then each
 thing the key names, and the charge bonus, Concussion and difficult terrain read
 beside it, is changed on a position and the answer follows it, as the fresh
-computation does.
+computation does; and whole AI battles log the same with every blow worked out
+afresh.
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from hammerlab.analysis.battles import PreparedBattle, prepare
+from hammerlab.analysis.game import Game
 from hammerlab.editions.base import play
 from hammerlab.editions.waffle import expected
 from hammerlab.editions.waffle.charge import charge_bonus
@@ -153,6 +157,27 @@ def test_remembered_fights_are_the_fights_worked_out_afresh_at_every_decision() 
             assert sum(c.checked for c in checking.values()) > 0, name
             served += sum(c.served for c in checking.values())
     assert served > 1000  # answers from earlier states and battles were checked, not only new ones
+
+
+@pytest.mark.parametrize(
+    "example", ["whole_game_three_turns.toml", "guard_suppress_terminators.toml"]
+)
+def test_the_waffle_ai_plays_the_same_battles_with_and_without_the_remembered_blows(
+    monkeypatch: pytest.MonkeyPatch, example: str
+) -> None:
+    path = ROOT / "examples" / example
+
+    def logs() -> list[str]:
+        games = [Game.start(load_scenario(path), str(path), seed) for seed in (1, 2, 3)]
+        for game in games:
+            game.play()
+        return [game.battle.log.json_lines() for game in games]
+
+    expected._blows.clear()
+    remembered = logs()
+    assert expected._blows
+    monkeypatch.setattr(expected, "_blows_against", lambda *_: None)  # every blow afresh
+    assert logs() == remembered
 
 
 def _position(name: str, options: Mapping[str, Any] | None = None) -> PreparedBattle:
