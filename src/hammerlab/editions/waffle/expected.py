@@ -364,7 +364,7 @@ def _best_blow(
     kind = _kind(model)
     found = known.get(kind)
     if found is None:
-        if len(known) >= KEPT:
+        if len(known) >= KINDS_KEPT:
             known.clear()
         weapon = best_melee_weapon(battle, unit, model, foe, charged)
         answer = (weapon, blow_value(battle, unit, model, weapon, foe, charged))
@@ -373,8 +373,12 @@ def _best_blow(
 
 
 KEPT = 4096
-"""Foes :func:`_blows_against` remembers, and kinds of model against each, before it
-forgets them all (a bound on memory over a sweep's thousands of battles)."""
+"""Foes :func:`_blows_against` remembers before it forgets them all (a bound on memory
+over a sweep's thousands of battles, each foe's make-up changing as it loses models)."""
+
+KINDS_KEPT = 256
+"""Kinds of model :func:`_best_blow` remembers against one foe before it forgets them
+(an army has a few dozen kinds)."""
 
 _blows: dict[
     Hashable, tuple[dict[Hashable, tuple[tuple[WeaponProfile, float], object]], object]
