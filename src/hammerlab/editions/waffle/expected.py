@@ -31,6 +31,7 @@ it where a threshold matters (:mod:`suppression`), not for ranking.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Hashable
 from dataclasses import replace
 from functools import lru_cache
 
@@ -50,7 +51,7 @@ from hammerlab.editions.waffle.difficult_charge import (
     strikes_at_initiative_one,
 )
 from hammerlab.editions.waffle.estimate import p_blow, p_cell, p_hit
-from hammerlab.editions.waffle.fear import majority_weapon_skill, weapon_skill
+from hammerlab.editions.waffle.fear import failed_fear, majority_weapon_skill, weapon_skill
 from hammerlab.editions.waffle.fight import (
     initiative,
     melee_options,
@@ -68,6 +69,7 @@ from hammerlab.editions.waffle.special_rules import (
     close_combat_weapon,
     feel_no_pain,
     model_has,
+    preferred_enemy,
     single_attack,
 )
 from hammerlab.editions.waffle.state import st
@@ -313,23 +315,130 @@ def expected_melee(
 
     Each model fights with its best weapon (:func:`best_melee_weapon`) and the
     Attacks the fight gives it (profile, :func:`charge.charge_bonus`
-    when ``charged``, :func:`fight.second_weapon_bonus`).
+    when ``charged``, :func:`fight.second_weapon_bonus`). The best weapon and
+    its blow's worth are remembered for good for each kind of model
+    (:func:`_best_blow`).
     """
     if defender.destroyed or not models:
         return 0.0
     total = 0.0
     alike: dict[tuple[int, int, tuple[str, ...]], float] = {}
     bonus = charge_bonus(battle, unit) if charged else 0
+    known = _blows_against(battle, unit, defender, charged)
     for model in models:
         if not fights_in_melee(model):
             continue
         key = _kind(model)
         if key not in alike:
-            weapon = best_melee_weapon(battle, unit, model, defender, charged)
+            weapon, blow = _best_blow(battle, unit, model, defender, charged, known)
             attacks = attacks_with(model, weapon, bonus)
-            alike[key] = attacks * blow_value(battle, unit, model, weapon, defender, charged)
+            alike[key] = attacks * blow
         total += alike[key]
     return min(total, float(len(defender.alive_models)))
+
+
+def _best_blow(
+    battle: Battle,
+    unit: Unit,
+    model: Model,
+    foe: Unit,
+    charged: bool,
+    known: dict[Hashable, tuple[tuple[WeaponProfile, float], object]] | None,
+) -> tuple[WeaponProfile, float]:
+    """``model``'s best weapon against ``foe`` (:func:`best_melee_weapon`) and one
+    blow's worth with it (:func:`blow_value`), remembered for good by the model's kind
+    (:func:`_kind`: its profile, wargear and rules) among ``known``, the blows
+    remembered against ``foe`` as it stands (:func:`_blows_against`; ``None``:
+    worked out each time).
+
+    The same kind of model meets the same make-up of foe in state after state and
+    battle after battle (a lab run plays thousands of battles of the same armies),
+    and a blow worked out afresh is a few dozen rule reads for every weapon the
+    model may choose; the answer remembered is the one these two functions gave,
+    so the same float. The model's profile and wargear, named by identity, are kept
+    alive with it.
+    """
+    if known is None:
+        weapon = best_melee_weapon(battle, unit, model, foe, charged)
+        return weapon, blow_value(battle, unit, model, weapon, foe, charged)
+    kind = _kind(model)
+    found = known.get(kind)
+    if found is None:
+        if len(known) >= KINDS_KEPT:
+            known.clear()
+        weapon = best_melee_weapon(battle, unit, model, foe, charged)
+        answer = (weapon, blow_value(battle, unit, model, weapon, foe, charged))
+        found = known[kind] = (answer, (model.profile, model.weapons))
+    return found[0]
+
+
+KEPT = 4096
+"""Foes :func:`_blows_against` remembers before it forgets them all (a bound on memory
+over a sweep's thousands of battles, each foe's make-up changing as it loses models)."""
+
+KINDS_KEPT = 256
+"""Kinds of model :func:`_best_blow` remembers against one foe before it forgets them
+(an army has a few dozen kinds)."""
+
+_blows: dict[
+    Hashable, tuple[dict[Hashable, tuple[tuple[WeaponProfile, float], object]], object]
+] = {}
+"""The remembered blows: :func:`_fighting_key` → (the blows by kind of model, the
+foe's profiles, named by identity in the key and kept alive)."""
+
+
+def _blows_against(
+    battle: Battle, unit: Unit, foe: Unit, charged: bool
+) -> dict[Hashable, tuple[tuple[WeaponProfile, float], object]] | None:
+    """The blows of ``unit``'s models at ``foe`` remembered by :func:`_best_blow`, by
+    everything they read besides the model's kind (:func:`_fighting_key`); ``None``
+    against a vehicle. Its key is built and looked up once per fight, the kinds of
+    model after it (a foe's make-up is the longest part of a key)."""
+    key = _fighting_key(battle, unit, foe, charged)
+    if key is None:
+        return None
+    found = _blows.get(key)
+    if found is None:
+        if len(_blows) >= KEPT:
+            _blows.clear()
+        found = _blows[key] = ({}, [m.profile for m in foe.alive_models])
+    return found[0]
+
+
+def _fighting_key(
+    battle: Battle, unit: Unit, foe: Unit, charged: bool
+) -> tuple[Hashable, ...] | None:
+    """Everything the blows of a model of ``unit`` at ``foe`` read besides the model's
+    own kind, so that they can be remembered across decisions and battles
+    (:func:`_blows_against`, :func:`_best_blow`); ``None`` against a vehicle, whose
+    blows read its vehicle status (:func:`vehicles.melee_cell_against`) and armour
+    (:func:`odds_vehicles.hit_value`), so they are worked out each time.
+
+    ``charged`` (Furious Charge); ``unit``'s rules, Preferred Enemy (which any of
+    its models alive may give it), whether it would fight a first round
+    (:func:`hatred.first_round`: Hatred) and whether it failed a Fear test;
+    ``foe``'s models alive, each its profile (by identity: immutable, kept alive
+    with the answer) and its rules, in order (its majority WS and Toughness, its
+    typical model's save, Wounds, Feel No Pain and Eternal Warrior, Hatred (X) by
+    profile name, Ancient Doom), its rules, army and name (Hatred (X)) and whether
+    it failed a Fear test. These are all :func:`best_melee_weapon` and
+    :func:`blow_value` read of the battle and the two units (:func:`defence_of`
+    without a source reads no cover), and none is a hook a plug-in fills.
+    """
+    if is_vehicle(foe):
+        return None
+    return (
+        charged,
+        unit.rules,
+        preferred_enemy(unit),
+        not st(battle, unit).locked_in_combat or first_round(battle, unit),
+        failed_fear(battle, unit),
+        tuple([(id(m.profile), m.rules) for m in foe.alive_models]),
+        foe.rules,
+        foe.datasheet.army,
+        foe.datasheet.name,
+        failed_fear(battle, foe),
+    )
 
 
 def _kind(model: Model) -> tuple[int, int, tuple[str, ...]]:
@@ -356,16 +465,17 @@ def _striking_step(
     battle: Battle, side: Unit, other: Unit, charged: bool, in_the_open: bool
 ) -> int:
     """The Initiative step most of ``side``'s models strike at against ``other``
-    (their median), each with its best weapon (:func:`best_melee_weapon`) and
-    at Initiative 1 where the rules say so
+    (their median), each with its best weapon (:func:`best_melee_weapon`, remembered
+    by :func:`_best_blow`) and at Initiative 1 where the rules say so
     (:func:`difficult_charge.strikes_at_initiative_one`) or, for a charge
     still to be made (``charged``), where :func:`_charges_through_difficult`
     says it will (never ``in_the_open``)."""
     alike: dict[tuple[int, int, tuple[str, ...]], int] = {}
     ahead = charged and not in_the_open and _charges_through_difficult(battle, side, other)
+    known = _blows_against(battle, side, other, charged)
     for m in side.alive_models:
         if _kind(m) not in alike:
-            weapon = best_melee_weapon(battle, side, m, other, charged)
+            weapon = _best_blow(battle, side, m, other, charged, known)[0]
             slowed = strikes_at_initiative_one(battle, side, m)
             slowed = slowed or (ahead and not has_assault_grenades(side, m))
             alike[_kind(m)] = initiative(m, weapon, slowed)
