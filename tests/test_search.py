@@ -112,20 +112,24 @@ def test_the_search_knows_the_heuristic_s_own_pick_at_each_top_level_decision() 
 
 
 def test_a_challenger_must_beat_the_noise_of_its_paired_gains() -> None:
+    # SIGNIFICANCE = 1.5 standard errors.
     # [1, 1, 1, -1]: mean 0.5, sample variance (3 * 0.25 + 2.25) / 3 = 1,
-    # standard error sqrt(1 / 4) = 0.5; 0.5 is not beyond 2 * 0.5: not yet known.
+    # standard error sqrt(1 / 4) = 0.5; 0.5 is not beyond 1.5 * 0.5: not yet known.
     assert paired_verdict([1, 1, 1, -1]) == 0
     # [2, 1, 2, 1]: mean 1.5, variance 4 * 0.25 / 3 = 1/3, standard error
-    # sqrt(1/12) = 0.289; 1.5 is above 2 * 0.289 = 0.577.
+    # sqrt(1/12) = 0.289; 1.5 is above 1.5 * 0.289 = 0.433.
     assert paired_verdict([2, 1, 2, 1]) == 1
     assert paired_verdict([-2, -1, -2, -1]) == -1  # the same, below zero
     assert paired_verdict([0.5, 0.5, 0.5]) == 1  # no spread, a positive mean
     assert paired_verdict([0, 0, 0, 0]) == -1  # played alike: settled, not better
     # [-1, -2]: mean -1.5, variance 2 * 0.25 / 1 = 0.5, error sqrt(0.5 / 2) = 0.5:
-    # more than 2 errors below zero. [-1, 0, -1, 0]: mean -0.5, error 0.289 as
-    # above: within 2 errors, not yet known.
+    # more than 1.5 errors below zero. [-1, 0, -1, 0]: mean -0.5, error 0.289 as
+    # above: 1.73 errors below, settled worse. [-1, 0, -1, 0.5]: mean -0.375,
+    # variance (0.625² * 2 + 0.375² + 0.875²) / 3 = 0.5625, error 0.375: one
+    # error below, not yet known.
     assert paired_verdict([-1, -2]) == -1
-    assert paired_verdict([-1, 0, -1, 0]) == 0
+    assert paired_verdict([-1, 0, -1, 0]) == -1
+    assert paired_verdict([-1, 0, -1, 0.5]) == 0
 
 
 def _scripted(gains: list[float]) -> tuple[SearchController, Game, Action, Action]:

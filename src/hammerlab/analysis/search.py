@@ -59,7 +59,7 @@ in the fight next turn."""
 PLAYERS = ("heuristic", "search", "random")
 """The controllers a player can be (``--controller``, ``--ai``, ``--players``)."""
 
-SIGNIFICANCE = 2.0
+SIGNIFICANCE = 1.5
 """How many standard errors from zero a challenger's mean paired gain must be to
 settle a challenge to the heuristic's pick (:func:`paired_verdict`)."""
 
