@@ -26,6 +26,7 @@ from typing import Any
 
 from hammerlab.analysis.search import Budget
 from hammerlab.analysis.tournament import play_game
+from hammerlab.editions.turns import winner
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import Scenario, load_scenario
 
@@ -33,10 +34,9 @@ HERE = Path(__file__).parent
 
 
 def outcome(scores: dict[str, int], side: str) -> int:
-    """1, 0 or -1: ``side`` won, drew or lost these scores."""
-    mine = scores[side]
-    best_other = max(v for s, v in scores.items() if s != side)
-    return (mine > best_other) - (mine < best_other)
+    """1, 0 or -1: ``side`` won, drew or lost these scores (:func:`turns.winner`)."""
+    best = winner(scores)
+    return 0 if best is None else 1 if best == side else -1
 
 
 def sign_test(better: int, worse: int) -> float:

@@ -51,7 +51,7 @@ from hammerlab.editions.waffle.expected import (
     strikes_first,
 )
 from hammerlab.editions.waffle.flank import FLANK
-from hammerlab.editions.waffle.movement import intents_for, move_allowance, route_of
+from hammerlab.editions.waffle.movement import move_allowance, offers_flank, route_of
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.plans import (
     best_charge,
@@ -124,9 +124,9 @@ def runs_paying(battle: Battle, unit: Unit, nearers: Iterable[float]) -> Iterato
 
 def run_intent(battle: Battle, unit: Unit) -> str:
     """Which way a Run toward the enemy goes: round difficult terrain (``flank``,
-    where it is offered, :func:`movement.intents_for`, and :func:`wants_to_flank`),
+    where it is offered, :func:`movement.offers_flank`, and :func:`wants_to_flank`),
     else straight at the closest enemy model (``advance``)."""
-    if FLANK in intents_for(battle, unit) and wants_to_flank(battle, unit):
+    if offers_flank(battle, unit) and wants_to_flank(battle, unit):
         return FLANK
     return "advance"
 

@@ -107,8 +107,14 @@ def intents_for(battle: Battle, unit: Unit) -> tuple[str, ...]:
     :data:`flank.FLANK` where its advance would cross difficult terrain and a
     way round exists (:func:`flank.flank_route`), then an advance on each enemy
     unit the plain advance does not head for (:func:`advances_on`)."""
-    flank = () if route_of(battle, unit, FLANK) is None else (FLANK,)
+    flank = (FLANK,) if offers_flank(battle, unit) else ()
     return (*INTENTS, *flank, *advances_on(battle, unit))
+
+
+def offers_flank(battle: Battle, unit: Unit) -> bool:
+    """Whether the unit's move or Run is offered :data:`flank.FLANK` (its advance
+    would cross difficult terrain and a way round exists)."""
+    return route_of(battle, unit, FLANK) is not None
 
 
 def advances_on(battle: Battle, unit: Unit) -> tuple[str, ...]:
