@@ -278,7 +278,31 @@ def test_a_playout_s_value_has_the_luck_of_its_attacks_taken_out() -> None:
     )
 
 
-@pytest.mark.parametrize("setting", [{"luck": "lucky"}, {"until": "later"}])
+def test_a_playout_that_ends_the_game_is_worth_its_score_margin() -> None:
+    # Budget.ended = "score" (the default): once the game is over, damage short
+    # of a kill counts nothing, as it does for the winner. By kill points, the
+    # Tyranids destroying squad 1 score 1 and a Carnifex (W4) on one wound gives
+    # the Cadians nothing: a margin of 1; counted pro rata the Carnifex's three
+    # lost wounds give the Cadians 3/4 of its kill point: 1 - 0.75 = 0.25.
+    spec = load_scenario(SMALL)
+    game = Game.start(spec, str(SMALL), seed=1, stop_before_turn=2)
+    game.play()
+    assert game.is_over
+    for unit in game.battle.units.values():
+        for model in unit.models:
+            model.wounds_left = game.ready.ruleset.starting_wounds(model.profile)
+    for model in game.battle.units["squad1"].models:
+        model.wounds_left = 0
+    game.battle.units["carnifex"].models[0].wounds_left = 1
+    values = {}
+    for ended in ("score", "pro_rata"):
+        searcher = SearchController("Tyranids", Budget(luck="kept", ended=ended))
+        searcher.attach(game)
+        values[ended] = searcher._value(game)
+    assert values == {"score": 1.0, "pro_rata": 0.25}
+
+
+@pytest.mark.parametrize("setting", [{"luck": "lucky"}, {"until": "later"}, {"ended": "never"}])
 def test_a_budget_with_an_unknown_horizon_or_luck_is_refused(setting: dict[str, str]) -> None:
     with pytest.raises(InputError, match=next(iter(setting))):
         Budget(**setting)  # type: ignore[arg-type]

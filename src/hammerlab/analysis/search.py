@@ -38,7 +38,7 @@ from typing import Any, TypeVar
 from hammerlab.analysis.branching import Snapshot, Snapshotting, branch_playout, reroll
 from hammerlab.analysis.game import Action, Game
 from hammerlab.editions.base import LuckWatch, Ruleset
-from hammerlab.editions.turns import VICTORY_CONDITIONS, damage_share
+from hammerlab.editions.turns import VICTORY_CONDITIONS, damage_share, victory_scores
 from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.decisions import Controller, Decision
 from hammerlab.engine.dice import DICE_MODES, DiceModeError
@@ -68,6 +68,8 @@ UNTIL = ("after", "before")
 """Where a top-level pick's playout ends, relative to the searcher's turn (:data:`Budget.until`)."""
 LUCK = ("subtracted", "kept")
 """What a playout's value does with its attacks' luck (:data:`Budget.luck`)."""
+ENDED = ("score", "pro_rata")
+"""What a playout that reaches the end of the game is worth (:data:`Budget.ended`)."""
 
 
 @dataclass(frozen=True)
@@ -110,12 +112,17 @@ class Budget:
     (:meth:`Ruleset.watch_luck`: each volley's and blow's damage less what it was
     expected to do, a control variate of mean zero) or ``kept`` (the value as
     rolled)."""
+    ended: str = "score"
+    """What a playout that reaches the end of the game is worth: its victory
+    ``score`` margin, as the game is won (a wounded model or a damaged unit
+    counts nothing there), or, as a playout stopped short of the end,
+    damage counted ``pro_rata`` (:func:`value_for`)."""
 
     def __post_init__(self) -> None:
         # Refused when set, not at the first playout.
         if self.dice not in DICE_MODES:
             raise DiceModeError(f"dice mode {self.dice!r}: use one of {', '.join(DICE_MODES)}")
-        for name, allowed in (("until", UNTIL), ("luck", LUCK)):
+        for name, allowed in (("until", UNTIL), ("luck", LUCK), ("ended", ENDED)):
             value = getattr(self, name)
             if value not in allowed:
                 raise InputError("budget", name, f"{value!r}: use one of {', '.join(allowed)}")
@@ -320,9 +327,15 @@ class SearchController:
         return self._value(self.playout(game, action, seed, rounds))
 
     def _value(self, copy: Game) -> float:
-        """A played-on copy's value to this player (:func:`value_for`), less the
-        luck of its attacks' dice where it was counted (:meth:`watch`)."""
-        value = value_for(copy.battle, copy.ready.plan.victory, self.player, copy.ready.ruleset)
+        """A played-on copy's value to this player (:func:`value_for`; its score
+        margin once the game is over, :data:`Budget.ended`), less the luck of its
+        attacks' dice where it was counted (:meth:`watch`): the luck has a mean
+        of zero whichever value it is taken from."""
+        victory = copy.ready.plan.victory
+        if copy.is_over and self.budget.ended == "score":
+            value = score_margin(victory_scores(copy.battle, victory), self.player)
+        else:
+            value = value_for(copy.battle, victory, self.player, copy.ready.ruleset)
         luck = self._luck.pop(id(copy.battle), None)
         return value if luck is None else value - luck.margin(self.player)
 
@@ -385,6 +398,11 @@ def value_for(battle: Battle, victory: str, player: str, ruleset: Ruleset) -> fl
     totals = dict.fromkeys((p.name for p in battle.players), 0.0)
     for unit in battle.units.values():
         totals[battle.opponent(unit.player)] += damage_share(unit, victory, ruleset.starting_wounds)
+    return score_margin(totals, player)
+
+
+def score_margin(totals: Mapping[str, float], player: str) -> float:
+    """``player``'s total less the best of the other players'."""
     return totals[player] - max(v for p, v in totals.items() if p != player)
 
 
