@@ -216,16 +216,32 @@ def test_the_second_player_s_playout_ends_with_the_game_turn_after_next() -> Non
 
 def test_a_move_s_playout_looks_two_game_rounds_ahead() -> None:
     # Budget.move_rounds = 2: a pick in the Movement phase (turn 1, the first
-    # player's seat) is played on through the first player's own turn of turn 3.
+    # player's seat) is played on through the first player's own turn of turn 3
+    # (Budget.last_turn = "cut": the horizon as any other).
     spec = load_scenario(THREE_TURNS)
     game = Game.start(spec, str(THREE_TURNS), seed=2)
-    searcher = SearchController(spec.players[0].name)
+    searcher = SearchController(spec.players[0].name, Budget(last_turn="cut"))
     searcher.attach(game)
     action = game.legal_actions()[0]
     assert action.kind == "mover" and game.turn == 1
     copy = searcher.playout(game, action, seed=7)
     assert (copy.turn, copy.play_state.cursor.seat) == (3, game.play_state.cursor.seat + 1)
     assert not copy.is_over
+
+
+def test_a_playout_whose_horizon_falls_in_the_last_turn_plays_it_whole() -> None:
+    # Budget.last_turn = "whole" (the default): the same pick's horizon is in
+    # turn 3, the three-turn game's last, so the opponent's turn 3 is played too
+    # and the game is over; so for a reaction replayed from the same snapshot.
+    spec = load_scenario(THREE_TURNS)
+    game = Game.start(spec, str(THREE_TURNS), seed=2)
+    searcher = SearchController(spec.players[0].name)
+    searcher.attach(game)
+    action = game.legal_actions()[0]
+    assert searcher.playout(game, action, seed=7).is_over
+    # One round ahead from turn 1 is turn 2, not the last: cut there as before.
+    copy = searcher.playout(game, action, seed=7, rounds=1)
+    assert (copy.turn, copy.play_state.cursor.seat) == (2, game.play_state.cursor.seat + 1)
 
 
 def test_the_value_counts_damage_short_of_a_kill_pro_rata() -> None:
@@ -260,7 +276,8 @@ def test_a_playout_s_value_has_the_luck_of_its_attacks_taken_out() -> None:
     spec = load_scenario(THREE_TURNS)
     game = Game.start(spec, str(THREE_TURNS), seed=2)
     player = spec.players[0].name
-    searcher = SearchController(player)
+    cut = Budget(last_turn="cut")  # stopped short of the end: valued pro rata
+    searcher = SearchController(player, cut)
     searcher.attach(game)
     action = game.legal_actions()[0]
     copy = searcher.playout(game, action, seed=7)
@@ -270,7 +287,7 @@ def test_a_playout_s_value_has_the_luck_of_its_attacks_taken_out() -> None:
     rolled = value_for(copy.battle, copy.ready.plan.victory, player, ruleset)
     assert searcher._value(copy) == rolled - luck.margin(player)
     assert id(copy.battle) not in searcher._luck  # forgotten once valued
-    kept = SearchController(player, replace(Budget(), luck="kept"))
+    kept = SearchController(player, replace(cut, luck="kept"))
     kept.attach(game)
     copy = kept.playout(game, action, seed=7)
     assert not kept._luck and kept._value(copy) == value_for(
@@ -319,7 +336,7 @@ def test_a_challenge_is_confirmed_at_the_confirmation_s_horizon() -> None:
     # three-turn game that is past its last turn, so they end with the game.
     spec = load_scenario(THREE_TURNS)
     game = Game.start(spec, str(THREE_TURNS), seed=2)
-    budget = Budget(playouts=2, confirm_batches=1, confirm_rounds=3)
+    budget = Budget(playouts=2, confirm_batches=1, confirm_rounds=3, last_turn="cut")
     searcher = install_search(game, spec.players[0].name, budget)
     actions = game.legal_actions()
     default = searcher.heuristic_action(game, actions)
@@ -357,7 +374,7 @@ def test_a_reaction_s_challenge_is_confirmed_at_the_confirmation_s_horizon(
             return []
 
     def branch(_s: object, _a: object, branch: tuple[str, str], _seed: int, rounds: int,
-               _dice: str, _watch: object) -> str:  # fmt: skip
+               _dice: str, _watch: object, _whole: bool) -> str:  # fmt: skip
         looked.append(rounds)
         return branch[1]
 

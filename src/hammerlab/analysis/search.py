@@ -35,7 +35,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from hammerlab.analysis.branching import Snapshot, Snapshotting, branch_playout, reroll
+from hammerlab.analysis.branching import (
+    Snapshot,
+    Snapshotting,
+    branch_playout,
+    play_to,
+    reroll,
+)
 from hammerlab.analysis.game import Action, Game
 from hammerlab.editions.base import LuckWatch, Ruleset
 from hammerlab.editions.turns import VICTORY_CONDITIONS, damage_share, victory_scores
@@ -68,6 +74,8 @@ UNTIL = ("after", "before")
 """Where a top-level pick's playout ends, relative to the searcher's turn (:data:`Budget.until`)."""
 LUCK = ("subtracted", "kept")
 """What a playout's value does with its attacks' luck (:data:`Budget.luck`)."""
+LAST_TURN = ("whole", "cut")
+"""Where a playout whose horizon falls in the game's last turn ends (:data:`Budget.last_turn`)."""
 ENDED = ("score", "pro_rata")
 """What a playout that reaches the end of the game is worth (:data:`Budget.ended`)."""
 
@@ -117,12 +125,22 @@ class Budget:
     ``score`` margin, as the game is won (a wounded model or a damaged unit
     counts nothing there), or, as a playout stopped short of the end,
     damage counted ``pro_rata`` (:func:`value_for`)."""
+    last_turn: str = "whole"
+    """A playout whose horizon falls in the game's last turn plays it ``whole``, to
+    the end of the game (the first player's pick a turn before the last would
+    otherwise be valued before the opponent's last turn, whose dice decide the
+    result), or is ``cut`` at the horizon as any other."""
 
     def __post_init__(self) -> None:
         # Refused when set, not at the first playout.
         if self.dice not in DICE_MODES:
             raise DiceModeError(f"dice mode {self.dice!r}: use one of {', '.join(DICE_MODES)}")
-        for name, allowed in (("until", UNTIL), ("luck", LUCK), ("ended", ENDED)):
+        for name, allowed in (
+            ("until", UNTIL),
+            ("luck", LUCK),
+            ("ended", ENDED),
+            ("last_turn", LAST_TURN),
+        ):
             value = getattr(self, name)
             if value not in allowed:
                 raise InputError("budget", name, f"{value!r}: use one of {', '.join(allowed)}")
@@ -219,9 +237,12 @@ class SearchController:
         def looking(rounds: int) -> Values[str]:
             def play(label: str, seeds: Sequence[int]) -> list[float]:
                 branch, dice = (decision.kind, label), self.budget.dice
+                whole = self.budget.last_turn == "whole"
                 return [
                     self._value(
-                        branch_playout(snapshot, answers, branch, s, rounds, dice, self.watch)
+                        branch_playout(
+                            snapshot, answers, branch, s, rounds, dice, self.watch, whole
+                        )
                     )
                     for s in seeds
                 ]
@@ -296,7 +317,8 @@ class SearchController:
         on by the heuristic AI to the horizon: the end of this player's own turn
         :data:`Budget.rounds` game turns later (one: its next turn;
         :data:`Budget.move_rounds` for a ``mover`` pick; ``rounds`` if given), or its start
-        (:data:`Budget.until`), or the end of the game. The luck of the attacks
+        (:data:`Budget.until`), or the end of the game (where the horizon falls in
+        the last game turn: :data:`Budget.last_turn`). The luck of the attacks
         from the pick on is counted (:meth:`watch`)."""
         copy = game.clone()
         battle = copy.battle
@@ -310,8 +332,7 @@ class SearchController:
         horizon = (copy.turn + rounds, seat + 1 if self.budget.until == "after" else seat)
         self.watch(copy)
         copy.apply(action)
-        while not copy.is_over and (copy.turn, copy.play_state.cursor.seat) < horizon:
-            copy.step()
+        play_to(copy, horizon, self.budget.last_turn == "whole")
         return copy
 
     def watch(self, copy: Game) -> None:
