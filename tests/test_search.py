@@ -276,7 +276,7 @@ def test_a_playout_s_value_has_the_luck_of_its_attacks_taken_out() -> None:
     spec = load_scenario(THREE_TURNS)
     game = Game.start(spec, str(THREE_TURNS), seed=2)
     player = spec.players[0].name
-    cut = Budget(last_turn="cut")  # stopped short of the end: valued pro rata
+    cut = Budget(last_turn="cut", outlook="none")  # short of the end, as the table stands
     searcher = SearchController(player, cut)
     searcher.attach(game)
     action = game.legal_actions()[0]
@@ -319,7 +319,38 @@ def test_a_playout_that_ends_the_game_is_worth_its_score_margin() -> None:
     assert values == {"score": 1.0, "pro_rata": 0.25}
 
 
-@pytest.mark.parametrize("setting", [{"luck": "lucky"}, {"until": "later"}, {"ended": "never"}])
+def test_a_playout_stopped_with_a_combat_on_adds_the_fight_s_outlook() -> None:
+    # Hormagaunts against the Guard, seed 3: at the start of the second seat's
+    # turn 2 a combat is being fought. Seven player turns are left in the
+    # five-turn game (that one, then both of turns 3 to 5), one fight
+    # sub-phase each: the value with the outlook is the value without it plus
+    # the Tyranids' expected gain less the Cadians' over seven sub-phases.
+    path = ROOT / "examples" / "matchups" / "hormagaunts_vs_guard_cover.toml"
+    spec = load_scenario(path)
+    game = Game.start(spec, str(path), seed=3)
+    while (game.turn, game.play_state.cursor.seat) < (2, 1):
+        game.step()
+    gains = game.ready.ruleset.outlook(game.battle, 7)
+    assert gains["Tyranids"] > 0 and gains["Cadians"] > 0
+    values = {}
+    for outlook in ("fights", "none"):
+        searcher = SearchController("Tyranids", Budget(luck="kept", outlook=outlook))
+        searcher.attach(game)
+        values[outlook] = searcher._value(game)
+    gain = gains["Tyranids"] - gains["Cadians"]
+    assert values["fights"] == pytest.approx(values["none"] + gain)
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        {"luck": "lucky"},
+        {"until": "later"},
+        {"ended": "never"},
+        {"last_turn": "half"},
+        {"outlook": "far"},
+    ],
+)
 def test_a_budget_with_an_unknown_horizon_or_luck_is_refused(setting: dict[str, str]) -> None:
     with pytest.raises(InputError, match=next(iter(setting))):
         Budget(**setting)  # type: ignore[arg-type]

@@ -76,6 +76,8 @@ LUCK = ("subtracted", "kept")
 """What a playout's value does with its attacks' luck (:data:`Budget.luck`)."""
 LAST_TURN = ("whole", "cut")
 """Where a playout whose horizon falls in the game's last turn ends (:data:`Budget.last_turn`)."""
+OUTLOOK = ("fights", "none")
+"""What a playout stopped short of the end adds for what goes on (:data:`Budget.outlook`)."""
 ENDED = ("score", "pro_rata")
 """What a playout that reaches the end of the game is worth (:data:`Budget.ended`)."""
 
@@ -130,6 +132,11 @@ class Budget:
     the end of the game (the first player's pick a turn before the last would
     otherwise be valued before the opponent's last turn, whose dice decide the
     result), or is ``cut`` at the horizon as any other."""
+    outlook: str = "fights"
+    """A playout stopped short of the end of the game adds what the combats still
+    being fought are expected to bring each side in the turns left
+    (``fights``: :meth:`Ruleset.outlook`), as a chess search does not stop
+    halfway through an exchange; ``none`` values the table as it stands."""
 
     def __post_init__(self) -> None:
         # Refused when set, not at the first playout.
@@ -140,6 +147,7 @@ class Budget:
             ("luck", LUCK),
             ("ended", ENDED),
             ("last_turn", LAST_TURN),
+            ("outlook", OUTLOOK),
         ):
             value = getattr(self, name)
             if value not in allowed:
@@ -357,6 +365,8 @@ class SearchController:
             value = score_margin(victory_scores(copy.battle, victory), self.player)
         else:
             value = value_for(copy.battle, victory, self.player, copy.ready.ruleset)
+            if self.budget.outlook == "fights":
+                value += outlook_margin(copy, self.player)
         luck = self._luck.pop(id(copy.battle), None)
         return value if luck is None else value - luck.margin(self.player)
 
@@ -420,6 +430,17 @@ def value_for(battle: Battle, victory: str, player: str, ruleset: Ruleset) -> fl
     for unit in battle.units.values():
         totals[battle.opponent(unit.player)] += damage_share(unit, victory, ruleset.starting_wounds)
     return score_margin(totals, player)
+
+
+def outlook_margin(game: Game, player: str) -> float:
+    """``player``'s margin of what goes on by itself on ``game``'s table over the
+    player turns left in the game, one fight sub-phase each
+    (:meth:`Ruleset.outlook`); nothing where the edition has no estimate."""
+    state = game.play_state
+    seats = len(state.order)
+    turns_left = (state.last - game.turn) * seats + seats - state.cursor.seat
+    gains = game.ready.ruleset.outlook(game.battle, turns_left)
+    return score_margin(gains, player) if gains else 0.0
 
 
 def score_margin(totals: Mapping[str, float], player: str) -> float:
