@@ -216,11 +216,10 @@ def test_the_second_player_s_playout_ends_with_the_game_turn_after_next() -> Non
 
 def test_a_move_s_playout_looks_two_game_rounds_ahead() -> None:
     # Budget.move_rounds = 2: a pick in the Movement phase (turn 1, the first
-    # player's seat) is played on through the first player's own turn of turn 3
-    # (Budget.last_turn = "cut": the horizon as any other).
+    # player's seat) is played on through the first player's own turn of turn 3.
     spec = load_scenario(THREE_TURNS)
     game = Game.start(spec, str(THREE_TURNS), seed=2)
-    searcher = SearchController(spec.players[0].name, Budget(last_turn="cut"))
+    searcher = SearchController(spec.players[0].name)
     searcher.attach(game)
     action = game.legal_actions()[0]
     assert action.kind == "mover" and game.turn == 1
@@ -230,12 +229,12 @@ def test_a_move_s_playout_looks_two_game_rounds_ahead() -> None:
 
 
 def test_a_playout_whose_horizon_falls_in_the_last_turn_plays_it_whole() -> None:
-    # Budget.last_turn = "whole" (the default): the same pick's horizon is in
+    # Budget.last_turn = "whole": the same pick's horizon is in
     # turn 3, the three-turn game's last, so the opponent's turn 3 is played too
     # and the game is over; so for a reaction replayed from the same snapshot.
     spec = load_scenario(THREE_TURNS)
     game = Game.start(spec, str(THREE_TURNS), seed=2)
-    searcher = SearchController(spec.players[0].name)
+    searcher = SearchController(spec.players[0].name, Budget(last_turn="whole"))
     searcher.attach(game)
     action = game.legal_actions()[0]
     assert searcher.playout(game, action, seed=7).is_over
@@ -276,8 +275,7 @@ def test_a_playout_s_value_has_the_luck_of_its_attacks_taken_out() -> None:
     spec = load_scenario(THREE_TURNS)
     game = Game.start(spec, str(THREE_TURNS), seed=2)
     player = spec.players[0].name
-    cut = Budget(last_turn="cut", outlook="none")  # short of the end, as the table stands
-    searcher = SearchController(player, cut)
+    searcher = SearchController(player)
     searcher.attach(game)
     action = game.legal_actions()[0]
     copy = searcher.playout(game, action, seed=7)
@@ -287,7 +285,7 @@ def test_a_playout_s_value_has_the_luck_of_its_attacks_taken_out() -> None:
     rolled = value_for(copy.battle, copy.ready.plan.victory, player, ruleset)
     assert searcher._value(copy) == rolled - luck.margin(player)
     assert id(copy.battle) not in searcher._luck  # forgotten once valued
-    kept = SearchController(player, replace(cut, luck="kept"))
+    kept = SearchController(player, replace(Budget(), luck="kept"))
     kept.attach(game)
     copy = kept.playout(game, action, seed=7)
     assert not kept._luck and kept._value(copy) == value_for(
@@ -296,7 +294,7 @@ def test_a_playout_s_value_has_the_luck_of_its_attacks_taken_out() -> None:
 
 
 def test_a_playout_that_ends_the_game_is_worth_its_score_margin() -> None:
-    # Budget.ended = "score" (the default): once the game is over, damage short
+    # Budget.ended = "score": once the game is over, damage short
     # of a kill counts nothing, as it does for the winner. By kill points, the
     # Tyranids destroying squad 1 score 1 and a Carnifex (W4) on one wound gives
     # the Cadians nothing: a margin of 1; counted pro rata the Carnifex's three
@@ -367,7 +365,7 @@ def test_a_challenge_is_confirmed_at_the_confirmation_s_horizon() -> None:
     # three-turn game that is past its last turn, so they end with the game.
     spec = load_scenario(THREE_TURNS)
     game = Game.start(spec, str(THREE_TURNS), seed=2)
-    budget = Budget(playouts=2, confirm_batches=1, confirm_rounds=3, last_turn="cut")
+    budget = Budget(playouts=2, confirm_batches=1, confirm_rounds=3)
     searcher = install_search(game, spec.players[0].name, budget)
     actions = game.legal_actions()
     default = searcher.heuristic_action(game, actions)

@@ -122,21 +122,24 @@ class Budget:
     (:meth:`Ruleset.watch_luck`: each volley's and blow's damage less what it was
     expected to do, a control variate of mean zero) or ``kept`` (the value as
     rolled)."""
-    ended: str = "score"
+    ended: str = "pro_rata"
     """What a playout that reaches the end of the game is worth: its victory
     ``score`` margin, as the game is won (a wounded model or a damaged unit
     counts nothing there), or, as a playout stopped short of the end,
-    damage counted ``pro_rata`` (:func:`value_for`)."""
-    last_turn: str = "whole"
+    damage counted ``pro_rata`` (:func:`value_for`). Measured no better than
+    ``pro_rata`` (docs/ai.md), so not the default."""
+    last_turn: str = "cut"
     """A playout whose horizon falls in the game's last turn plays it ``whole``, to
     the end of the game (the first player's pick a turn before the last would
     otherwise be valued before the opponent's last turn, whose dice decide the
-    result), or is ``cut`` at the horizon as any other."""
-    outlook: str = "fights"
+    result), or is ``cut`` at the horizon as any other (the default: ``whole``
+    measured no better, docs/ai.md)."""
+    outlook: str = "none"
     """A playout stopped short of the end of the game adds what the combats still
     being fought are expected to bring each side in the turns left
     (``fights``: :meth:`Ruleset.outlook`), as a chess search does not stop
-    halfway through an exchange; ``none`` values the table as it stands."""
+    halfway through an exchange; ``none`` (the default: ``fights`` measured no
+    better, docs/ai.md) values the table as it stands."""
 
     def __post_init__(self) -> None:
         # Refused when set, not at the first playout.
