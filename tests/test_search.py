@@ -228,6 +228,21 @@ def test_a_move_s_playout_looks_two_game_rounds_ahead() -> None:
     assert not copy.is_over
 
 
+def test_a_playout_whose_horizon_falls_in_the_last_turn_plays_it_whole() -> None:
+    # Budget.last_turn = "whole": the same pick's horizon is in
+    # turn 3, the three-turn game's last, so the opponent's turn 3 is played too
+    # and the game is over; so for a reaction replayed from the same snapshot.
+    spec = load_scenario(THREE_TURNS)
+    game = Game.start(spec, str(THREE_TURNS), seed=2)
+    searcher = SearchController(spec.players[0].name, Budget(last_turn="whole"))
+    searcher.attach(game)
+    action = game.legal_actions()[0]
+    assert searcher.playout(game, action, seed=7).is_over
+    # One round ahead from turn 1 is turn 2, not the last: cut there as before.
+    copy = searcher.playout(game, action, seed=7, rounds=1)
+    assert (copy.turn, copy.play_state.cursor.seat) == (2, game.play_state.cursor.seat + 1)
+
+
 def test_the_value_counts_damage_short_of_a_kill_pro_rata() -> None:
     # Models destroyed: two Guardsmen (W1) dead score 2 for the Tyranids; the
     # Carnifex (W4, the scenario's text) on 1 wound counts 3/4 of a model for
@@ -278,7 +293,62 @@ def test_a_playout_s_value_has_the_luck_of_its_attacks_taken_out() -> None:
     )
 
 
-@pytest.mark.parametrize("setting", [{"luck": "lucky"}, {"until": "later"}])
+def test_a_playout_that_ends_the_game_is_worth_its_score_margin() -> None:
+    # Budget.ended = "score": once the game is over, damage short
+    # of a kill counts nothing, as it does for the winner. By kill points, the
+    # Tyranids destroying squad 1 score 1 and a Carnifex (W4) on one wound gives
+    # the Cadians nothing: a margin of 1; counted pro rata the Carnifex's three
+    # lost wounds give the Cadians 3/4 of its kill point: 1 - 0.75 = 0.25.
+    spec = load_scenario(SMALL)
+    game = Game.start(spec, str(SMALL), seed=1, stop_before_turn=2)
+    game.play()
+    assert game.is_over
+    for unit in game.battle.units.values():
+        for model in unit.models:
+            model.wounds_left = game.ready.ruleset.starting_wounds(model.profile)
+    for model in game.battle.units["squad1"].models:
+        model.wounds_left = 0
+    game.battle.units["carnifex"].models[0].wounds_left = 1
+    values = {}
+    for ended in ("score", "pro_rata"):
+        searcher = SearchController("Tyranids", Budget(luck="kept", ended=ended))
+        searcher.attach(game)
+        values[ended] = searcher._value(game)
+    assert values == {"score": 1.0, "pro_rata": 0.25}
+
+
+def test_a_playout_stopped_with_a_combat_on_adds_the_fight_s_outlook() -> None:
+    # Hormagaunts against the Guard, seed 3: at the start of the second seat's
+    # turn 2 a combat is being fought. Seven player turns are left in the
+    # five-turn game (that one, then both of turns 3 to 5), one fight
+    # sub-phase each: the value with the outlook is the value without it plus
+    # the Tyranids' expected gain less the Cadians' over seven sub-phases.
+    path = ROOT / "examples" / "matchups" / "hormagaunts_vs_guard_cover.toml"
+    spec = load_scenario(path)
+    game = Game.start(spec, str(path), seed=3)
+    while (game.turn, game.play_state.cursor.seat) < (2, 1):
+        game.step()
+    gains = game.ready.ruleset.outlook(game.battle, 7)
+    assert gains["Tyranids"] > 0 and gains["Cadians"] > 0
+    values = {}
+    for outlook in ("fights", "none"):
+        searcher = SearchController("Tyranids", Budget(luck="kept", outlook=outlook))
+        searcher.attach(game)
+        values[outlook] = searcher._value(game)
+    gain = gains["Tyranids"] - gains["Cadians"]
+    assert values["fights"] == pytest.approx(values["none"] + gain)
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        {"luck": "lucky"},
+        {"until": "later"},
+        {"ended": "never"},
+        {"last_turn": "half"},
+        {"outlook": "far"},
+    ],
+)
 def test_a_budget_with_an_unknown_horizon_or_luck_is_refused(setting: dict[str, str]) -> None:
     with pytest.raises(InputError, match=next(iter(setting))):
         Budget(**setting)  # type: ignore[arg-type]
@@ -333,7 +403,7 @@ def test_a_reaction_s_challenge_is_confirmed_at_the_confirmation_s_horizon(
             return []
 
     def branch(_s: object, _a: object, branch: tuple[str, str], _seed: int, rounds: int,
-               _dice: str, _watch: object) -> str:  # fmt: skip
+               _dice: str, _watch: object, _whole: bool) -> str:  # fmt: skip
         looked.append(rounds)
         return branch[1]
 

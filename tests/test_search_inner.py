@@ -67,6 +67,27 @@ def test_a_branch_replays_the_activation_and_answers_the_decision_it_tries(
         assert logged[len(real)] == tried
 
 
+def test_a_branch_whose_horizon_falls_in_the_last_turn_plays_it_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The reaction comes in the Cadians' turn 1 of five: four rounds on is
+    # their turn 5, the last; played whole, the copy ends with the game,
+    # else at the start of that turn, before the Cadians' last shooting.
+    searcher, asked = _first_reaction(monkeypatch)
+    snapshot = searcher._snapshot
+    assert isinstance(snapshot, Snapshot) and asked.battle.turn == 1
+    answers = snapshot.answers_since(asked.battle)
+    label = asked.decision.labels()[asked.pick]
+    seat = snapshot.game.play_state.cursor.seat
+    for whole in (True, False):
+        copy = branch_playout(
+            snapshot, answers, ("reaction", label), 9, 4, "keyed", whole_last_turn=whole
+        )
+        assert copy.is_over == whole
+        if not whole:
+            assert (copy.turn, copy.play_state.cursor.seat) == (5, seat)
+
+
 def _scored_by(answer: str) -> Any:
     """A value for a branch's copy: 1 where the branch answered ``answer``, else 0."""
 

@@ -118,12 +118,13 @@ def branch_playout(
     rounds: int,
     dice: str,
     watch: Watch | None = None,
+    whole_last_turn: bool = False,
 ) -> Game:
     """A copy of the snapshot's game with ``answers`` replayed, the ``branch``
     ((kind, label)) taken at the decision after them, and played on from there
     on its own dice (``seed`` in mode ``dice``: :func:`reroll`) by the heuristic
     AI to the same seat's turn ``rounds`` game turns after the snapshot's, or
-    the end of the game; ``watch`` is started at the branch."""
+    the end of the game (:func:`play_to`); ``watch`` is started at the branch."""
     copy = snapshot.game.clone()
     battle = copy.battle
     kind, label = branch
@@ -132,6 +133,16 @@ def branch_playout(
     horizon = (copy.turn + rounds, copy.play_state.cursor.seat)
     battle.answers = list(answers)
     copy.step()
+    play_to(copy, horizon, whole_last_turn)
+    return copy
+
+
+def play_to(copy: Game, horizon: tuple[int, int], whole_last_turn: bool) -> None:
+    """Play ``copy`` on to ``horizon`` (a game turn and the seat whose turn it then
+    starts) or the end of the game; with ``whole_last_turn`` a horizon in the
+    game's last turn is its end: nothing is left to look past it, and the
+    last turn's dice decide the result."""
+    if whole_last_turn and horizon[0] >= copy.play_state.last:
+        horizon = (copy.play_state.last + 1, 0)
     while not copy.is_over and (copy.turn, copy.play_state.cursor.seat) < horizon:
         copy.step()
-    return copy

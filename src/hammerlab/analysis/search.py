@@ -35,10 +35,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from hammerlab.analysis.branching import Snapshot, Snapshotting, branch_playout, reroll
+from hammerlab.analysis.branching import (
+    Snapshot,
+    Snapshotting,
+    branch_playout,
+    play_to,
+    reroll,
+)
 from hammerlab.analysis.game import Action, Game
 from hammerlab.editions.base import LuckWatch, Ruleset
-from hammerlab.editions.turns import VICTORY_CONDITIONS, damage_share
+from hammerlab.editions.turns import VICTORY_CONDITIONS, damage_share, victory_scores
 from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.decisions import Controller, Decision
 from hammerlab.engine.dice import DICE_MODES, DiceModeError
@@ -68,6 +74,12 @@ UNTIL = ("after", "before")
 """Where a top-level pick's playout ends, relative to the searcher's turn (:data:`Budget.until`)."""
 LUCK = ("subtracted", "kept")
 """What a playout's value does with its attacks' luck (:data:`Budget.luck`)."""
+LAST_TURN = ("whole", "cut")
+"""Where a playout whose horizon falls in the game's last turn ends (:data:`Budget.last_turn`)."""
+OUTLOOK = ("fights", "none")
+"""What a playout stopped short of the end adds for what goes on (:data:`Budget.outlook`)."""
+ENDED = ("score", "pro_rata")
+"""What a playout that reaches the end of the game is worth (:data:`Budget.ended`)."""
 
 
 @dataclass(frozen=True)
@@ -110,12 +122,36 @@ class Budget:
     (:meth:`Ruleset.watch_luck`: each volley's and blow's damage less what it was
     expected to do, a control variate of mean zero) or ``kept`` (the value as
     rolled)."""
+    ended: str = "pro_rata"
+    """What a playout that reaches the end of the game is worth: its victory
+    ``score`` margin, as the game is won (a wounded model or a damaged unit
+    counts nothing there), or, as a playout stopped short of the end,
+    damage counted ``pro_rata`` (:func:`value_for`). Measured no better than
+    ``pro_rata`` (docs/ai.md), so not the default."""
+    last_turn: str = "cut"
+    """A playout whose horizon falls in the game's last turn plays it ``whole``, to
+    the end of the game (the first player's pick a turn before the last would
+    otherwise be valued before the opponent's last turn, whose dice decide the
+    result), or is ``cut`` at the horizon as any other (the default: ``whole``
+    measured no better, docs/ai.md)."""
+    outlook: str = "none"
+    """A playout stopped short of the end of the game adds what the combats still
+    being fought are expected to bring each side in the turns left
+    (``fights``: :meth:`Ruleset.outlook`), as a chess search does not stop
+    halfway through an exchange; ``none`` (the default: ``fights`` measured no
+    better, docs/ai.md) values the table as it stands."""
 
     def __post_init__(self) -> None:
         # Refused when set, not at the first playout.
         if self.dice not in DICE_MODES:
             raise DiceModeError(f"dice mode {self.dice!r}: use one of {', '.join(DICE_MODES)}")
-        for name, allowed in (("until", UNTIL), ("luck", LUCK)):
+        for name, allowed in (
+            ("until", UNTIL),
+            ("luck", LUCK),
+            ("ended", ENDED),
+            ("last_turn", LAST_TURN),
+            ("outlook", OUTLOOK),
+        ):
             value = getattr(self, name)
             if value not in allowed:
                 raise InputError("budget", name, f"{value!r}: use one of {', '.join(allowed)}")
@@ -212,9 +248,12 @@ class SearchController:
         def looking(rounds: int) -> Values[str]:
             def play(label: str, seeds: Sequence[int]) -> list[float]:
                 branch, dice = (decision.kind, label), self.budget.dice
+                whole = self.budget.last_turn == "whole"
                 return [
                     self._value(
-                        branch_playout(snapshot, answers, branch, s, rounds, dice, self.watch)
+                        branch_playout(
+                            snapshot, answers, branch, s, rounds, dice, self.watch, whole
+                        )
                     )
                     for s in seeds
                 ]
@@ -289,7 +328,8 @@ class SearchController:
         on by the heuristic AI to the horizon: the end of this player's own turn
         :data:`Budget.rounds` game turns later (one: its next turn;
         :data:`Budget.move_rounds` for a ``mover`` pick; ``rounds`` if given), or its start
-        (:data:`Budget.until`), or the end of the game. The luck of the attacks
+        (:data:`Budget.until`), or the end of the game (where the horizon falls in
+        the last game turn: :data:`Budget.last_turn`). The luck of the attacks
         from the pick on is counted (:meth:`watch`)."""
         copy = game.clone()
         battle = copy.battle
@@ -303,8 +343,7 @@ class SearchController:
         horizon = (copy.turn + rounds, seat + 1 if self.budget.until == "after" else seat)
         self.watch(copy)
         copy.apply(action)
-        while not copy.is_over and (copy.turn, copy.play_state.cursor.seat) < horizon:
-            copy.step()
+        play_to(copy, horizon, self.budget.last_turn == "whole")
         return copy
 
     def watch(self, copy: Game) -> None:
@@ -320,9 +359,17 @@ class SearchController:
         return self._value(self.playout(game, action, seed, rounds))
 
     def _value(self, copy: Game) -> float:
-        """A played-on copy's value to this player (:func:`value_for`), less the
-        luck of its attacks' dice where it was counted (:meth:`watch`)."""
-        value = value_for(copy.battle, copy.ready.plan.victory, self.player, copy.ready.ruleset)
+        """A played-on copy's value to this player (:func:`value_for`; its score
+        margin once the game is over, :data:`Budget.ended`), less the luck of its
+        attacks' dice where it was counted (:meth:`watch`): the luck has a mean
+        of zero whichever value it is taken from."""
+        victory = copy.ready.plan.victory
+        if copy.is_over and self.budget.ended == "score":
+            value = score_margin(victory_scores(copy.battle, victory), self.player)
+        else:
+            value = value_for(copy.battle, victory, self.player, copy.ready.ruleset)
+            if self.budget.outlook == "fights":
+                value += outlook_margin(copy, self.player)
         luck = self._luck.pop(id(copy.battle), None)
         return value if luck is None else value - luck.margin(self.player)
 
@@ -385,6 +432,22 @@ def value_for(battle: Battle, victory: str, player: str, ruleset: Ruleset) -> fl
     totals = dict.fromkeys((p.name for p in battle.players), 0.0)
     for unit in battle.units.values():
         totals[battle.opponent(unit.player)] += damage_share(unit, victory, ruleset.starting_wounds)
+    return score_margin(totals, player)
+
+
+def outlook_margin(game: Game, player: str) -> float:
+    """``player``'s margin of what goes on by itself on ``game``'s table over the
+    player turns left in the game, one fight sub-phase each
+    (:meth:`Ruleset.outlook`); nothing where the edition has no estimate."""
+    state = game.play_state
+    seats = len(state.order)
+    turns_left = (state.last - game.turn) * seats + seats - state.cursor.seat
+    gains = game.ready.ruleset.outlook(game.battle, turns_left)
+    return score_margin(gains, player) if gains else 0.0
+
+
+def score_margin(totals: Mapping[str, float], player: str) -> float:
+    """``player``'s total less the best of the other players'."""
     return totals[player] - max(v for p, v in totals.items() if p != player)
 
 

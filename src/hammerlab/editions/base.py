@@ -132,6 +132,12 @@ class Ruleset(Protocol):
         value; ``None`` where the edition has no exact expectation to count it by."""
         ...
 
+    def outlook(self, battle: Battle, rounds: int) -> Mapping[str, float]:
+        """Each player's expected gain, in the search AI's value, from what is under
+        way on the table and goes on by itself (the combats being fought) over
+        ``rounds`` more player turns; empty where the edition has no estimate."""
+        ...
+
 
 def apply_rules(battle: Battle, ruleset: Ruleset, chosen: Mapping[str, ParamValue]) -> None:
     """Settle ``battle``'s rule settings (defaults overlaid with ``chosen``) and install

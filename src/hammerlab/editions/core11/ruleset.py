@@ -145,6 +145,10 @@ class Core11Ruleset:
         """None: core11's luck is not counted (its search values playouts as rolled)."""
         return None
 
+    def outlook(self, battle: Battle, rounds: int) -> Mapping[str, float]:
+        """Empty: core11's search values playouts as they stand."""
+        return {}
+
 
 def _one_object_per_weapon(datasheet: Datasheet) -> Datasheet:
     """``datasheet`` with equal weapons of its entries (a sergeant's bolt pistol and

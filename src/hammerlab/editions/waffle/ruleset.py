@@ -11,6 +11,7 @@ from hammerlab.editions.turns import unit_lines, victory_lines
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.assault import ASSAULT
 from hammerlab.editions.waffle.concussive import wear_off
+from hammerlab.editions.waffle.fight_outlook import fight_outlook
 from hammerlab.editions.waffle.infiltrate import set_infiltrators
 from hammerlab.editions.waffle.luck import watch_luck
 from hammerlab.editions.waffle.movement_phase import MOVEMENT
@@ -164,6 +165,10 @@ class WaffleRuleset:
     def watch_luck(self, battle: Battle, victory: str) -> LuckWatch:
         """The luck of volleys and blows (:mod:`luck`)."""
         return watch_luck(battle, victory, self.starting_wounds)
+
+    def outlook(self, battle: Battle, rounds: int) -> Mapping[str, float]:
+        """What the combats being fought are expected to bring (:mod:`fight_outlook`)."""
+        return fight_outlook(battle, rounds)
 
 
 DEPLOYMENT_RULES = {
