@@ -48,7 +48,7 @@ def fight_outlook(battle: Battle, rounds: int) -> dict[str, float]:
             continue
         incoming = dict.fromkeys((u.id for u in units), 0.0)
         for unit in units:
-            foe = foes_in_contact(battle, unit)[0]
+            foe = min(foes_in_contact(battle, unit), key=lambda u: u.id)
             incoming[foe.id] += expected_melee(battle, unit, unit.alive_models, foe, False)
         lasting = min(
             (len(u.alive_models) / incoming[u.id] for u in units if incoming[u.id] > 0.0),
