@@ -9,6 +9,8 @@ system file ``tests/data/bsdata-7e/Warhammer40K.gst`` gives them.
 
 from __future__ import annotations
 
+from itertools import product
+
 import pytest
 from conftest import (
     BOLTGUN,
@@ -28,12 +30,13 @@ from conftest import (
 from conftest import squad as make_squad
 from fight_kit import CHAINSWORD, MARINE, POWER_FIST, north, south
 
-from hammerlab.editions.waffle.charge import charge_sub_phase
+from hammerlab.editions.waffle.charge import charge_distance, charge_sub_phase
 from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.expected import attacks_with
 from hammerlab.editions.waffle.fight import attacks_of, fight_sub_phase, melee_options
 from hammerlab.editions.waffle.hit_and_run import hit_and_run
 from hammerlab.editions.waffle.movement import dangerous_terrain_tests
+from hammerlab.editions.waffle.plans import charge_chance
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.shooting import start_phase
 from hammerlab.editions.waffle.special_rules import (
@@ -399,3 +402,25 @@ def test_ancient_doom_fear_test_at_minus_1_ld_against_a_daemon_of_slaanesh(
         else ["to hit (Chainsword, 4+)", "to hit (Chainsword, 4+)"]
     )
     assert all_dice_used(battle)
+
+
+def test_the_ai_s_charge_chance_rolls_the_dice_move_through_cover_rolls() -> None:
+    # The AI's chance of a charge is the roll the rules make: with Move Through Cover
+    # the charge through the woods rolls 2D6 (the test above), without it 3D6 with the
+    # highest discarded. Both counted here by hand over the faces, the bases 5" apart
+    # (as in the test above).
+    woods = box("woods", 25, 12, 45, 14, difficult=True)
+    target = make_squad("b", B, GUARD, [LASGUN], [(30, 16)], name="Target")
+    chances = {}
+    for rules in (("Move Through Cover",), ()):
+        charger = make_squad("a", A, MARINE, [BOLTGUN], [(30, 10)], name="Charger", rules=rules)
+        battle = make_battle(charger, target, terrain=[woods])
+        assert charge_distance(charger, target) == pytest.approx(5.0)
+        chances[rules] = charge_chance(battle, charger, target)
+    two_d6 = sum(a + b >= 5 for a, b in product(range(1, 7), repeat=2)) / 36
+    lowest_two_of_3d6 = (
+        sum(sum(sorted(r)[:2]) >= 5 for r in product(range(1, 7), repeat=3)) / 216
+    )
+    assert two_d6 == 30 / 36  # all but 1-1, 1-2, 2-1, 1-3, 3-1 and 2-2
+    assert chances[("Move Through Cover",)] == pytest.approx(two_d6)
+    assert chances[()] == pytest.approx(lowest_two_of_3d6)

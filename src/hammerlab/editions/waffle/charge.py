@@ -314,6 +314,16 @@ def through_difficult_terrain(battle: Battle, unit: Unit, target: Unit) -> bool:
     return False
 
 
+def slowed_by_terrain(battle: Battle, unit: Unit, target: Unit) -> bool:
+    """Whether ``unit``'s charge at ``target`` rolls the difficult-terrain dice
+    (:func:`charge_dice`): its way crosses difficult terrain
+    (:func:`through_difficult_terrain`) and it has no Move Through Cover
+    (:func:`special_rules.move_through_cover`: "not slowed by charging through
+    difficult terrain"). The roll (:func:`roll_charge_range`) and the AI's
+    chance of it (:func:`plans.charge_chance`) both ask this."""
+    return through_difficult_terrain(battle, unit, target) and not move_through_cover(unit)
+
+
 def charge_dice(battle: Battle, difficult: bool) -> int:
     """How many D6 the charge range rolls: 2D6 (seed 004, parameter
     ``charge_dice``), or through difficult terrain 3D6 with the highest
@@ -369,7 +379,7 @@ def roll_charge_range(battle: Battle, unit: Unit, target: Unit) -> ChargeRolled:
     dice :func:`fleet_rerolls` picks. The charge reaches when the closest
     models are no farther apart than the charge range (exactly equal reaches).
     """
-    difficult = through_difficult_terrain(battle, unit, target) and not move_through_cover(unit)
+    difficult = slowed_by_terrain(battle, unit, target)
     count = charge_dice(battle, difficult)
     label = f"{count}D6, highest discarded" if difficult else f"{count}D6"
     dice = battle.dice.roll(count, f"charge range {label} ({unit.label})")

@@ -3,7 +3,8 @@
 Dice are counted exactly over their faces, through the rules' functions where
 the rules have one: the charge dice (:func:`charge.charge_dice`,
 :func:`charge.charge_range_of`, Fleet's :func:`charge.fleet_rerolls`,
-difficult terrain by :func:`charge.through_difficult_terrain`), the distance
+difficult terrain by :func:`charge.slowed_by_terrain`, which Move Through Cover
+spares), the distance
 to a unit's own table edge (``Player.distance_to_edge``), a Fall Back's
 dice (fast units roll 3D6: :func:`movement.is_fast`). The Leadership test
 (2D6 at or under Leadership, a double 1 always passing, Stubborn ignoring
@@ -37,7 +38,7 @@ from hammerlab.editions.waffle.charge import (
     charge_distance,
     charge_range_of,
     fleet_rerolls,
-    through_difficult_terrain,
+    slowed_by_terrain,
 )
 from hammerlab.editions.waffle.expected import (
     BLAST_HITS,
@@ -97,7 +98,9 @@ def reach_chance(needed: int, dice: int, drop_highest: bool, fleet: bool) -> flo
 
 def charge_chance(battle: Battle, unit: Unit, target: Unit, closer: float = 0.0) -> float:
     """Chance ``unit``'s charge at ``target`` reaches, standing ``closer`` inches nearer
-    (negative: farther).
+    (negative: farther): the roll :func:`charge.roll_charge_range` makes, with
+    its dice (the difficult-terrain dice unless Move Through Cover spares them:
+    :func:`charge.slowed_by_terrain`) and Fleet's re-rolls.
 
     A target beyond the longest charge is out of reach whatever the dice, so
     whether the way crosses difficult terrain (a path traced past every
@@ -105,7 +108,7 @@ def charge_chance(battle: Battle, unit: Unit, target: Unit, closer: float = 0.0)
     distance = charge_distance(unit, target) - closer
     if distance > battle.settings.number("max_charge_range") + EPSILON:
         return 0.0
-    difficult = through_difficult_terrain(battle, unit, target)
+    difficult = slowed_by_terrain(battle, unit, target)
     needed = max(0, math.ceil(distance - EPSILON))
     dice = charge_dice(battle, difficult)
     return reach_chance(needed, dice, difficult, unit.has_rule("Fleet"))
