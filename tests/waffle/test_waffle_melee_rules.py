@@ -406,9 +406,10 @@ def test_ancient_doom_fear_test_at_minus_1_ld_against_a_daemon_of_slaanesh(
 
 def test_the_ai_s_charge_chance_rolls_the_dice_move_through_cover_rolls() -> None:
     # The AI's chance of a charge is the roll the rules make: with Move Through Cover
-    # the charge through the woods rolls 2D6 (the test above), without it 3D6 with the
-    # highest discarded. Both counted here by hand over the faces, the bases 5" apart
-    # (as in the test above).
+    # the charge through the woods rolls 2D6
+    # (test_move_through_cover_charge_is_not_slowed_by_difficult_terrain), without it
+    # 3D6 with the highest discarded. Both counted here by hand over the faces, the
+    # bases 5" apart (the same table as that test).
     woods = box("woods", 25, 12, 45, 14, difficult=True)
     target = make_squad("b", B, GUARD, [LASGUN], [(30, 16)], name="Target")
     chances = {}

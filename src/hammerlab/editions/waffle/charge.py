@@ -320,8 +320,9 @@ def slowed_by_terrain(battle: Battle, unit: Unit, target: Unit) -> bool:
     (:func:`through_difficult_terrain`) and it has no Move Through Cover
     (:func:`special_rules.move_through_cover`: "not slowed by charging through
     difficult terrain"). The roll (:func:`roll_charge_range`) and the AI's
-    chance of it (:func:`plans.charge_chance`) both ask this."""
-    return through_difficult_terrain(battle, unit, target) and not move_through_cover(unit)
+    chance of it (:func:`plans.charge_chance`) both ask this; the rule is asked
+    first, so a unit that has it traces no path."""
+    return not move_through_cover(unit) and through_difficult_terrain(battle, unit, target)
 
 
 def charge_dice(battle: Battle, difficult: bool) -> int:
