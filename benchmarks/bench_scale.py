@@ -7,9 +7,10 @@ median of the pairs' ratios, then every pair; the 1-worker figure is the
 same-run reference. Each timed sweep is 1,000 battles (10 to 20 s of wall
 clock): with 160 the batches' tail and the scheduler's start took a large
 share of a sweep of one or two seconds, and the ratio moved from 1.6x to 2x
-between runs. Pairs taken in turn see the box's slow spells alike. It also checks that every run gave the same battles. Each
-cluster is started, and each worker has played a warm-up battle (imports,
-compiled kernels), before the clock starts: what is timed is the playing.
+between runs. Pairs taken in turn see the box's slow spells alike. It also
+checks that every run gave the same battles. Each cluster is started, and
+each worker has played a warm-up battle (imports, compiled kernels), before
+the clock starts: what is timed is the playing.
 (With both clusters kept up at once, the 1-worker one played 42 to 47
 battles a second against about 100 alone, on this 2-core box, so each sweep
 starts a cluster of its own.)
