@@ -328,10 +328,38 @@ def counter_charge(battle: Battle, enemy: Unit, unit: Unit, nearer: float = 0.0)
     (its own :func:`charge_value`, with its charge bonus; none below zero: it
     would not declare it, nor when it may not charge: a vehicle, or locked in
     combat), with ``unit`` standing ``nearer`` inches closer first (a Run
-    toward it)."""
+    toward it). 0 also when it would rather shoot ``unit`` than charge it
+    (:func:`shoots_rather_than_charges`)."""
     if counter_charge_chance(battle, enemy, unit, nearer) <= 0.0:
         return 0.0
-    return charge_gain(battle, enemy, unit, move_allowance(enemy) + nearer)
+    gain = charge_gain(battle, enemy, unit, move_allowance(enemy) + nearer)
+    if gain <= 0.0 or shoots_rather_than_charges(battle, enemy, unit, gain):
+        return 0.0
+    return gain
+
+
+def shoots_rather_than_charges(battle: Battle, enemy: Unit, unit: Unit, gain: float) -> bool:
+    """Whether ``enemy``, whose charge at ``unit`` would gain it ``gain``, would
+    rather shoot ``unit`` with weapons that forbid the charge (seed 004: none
+    after Rapid Fire, Salvo, Ordnance or Heavy weapons, unless Relentless), as
+    its own shooting plan weighs it (``ai.shooting_plan``): its casualties
+    with every weapon are worth more than with its charge-keeping weapons
+    plus the charge.
+
+    *Situation*: eleven Ork Boyz 14" from a Tactical Squad that stands and
+    fires its boltguns, whose charge would win it the fight, but whose Rapid
+    Fire is worth more to it: the Boyz need not step back from a charge that
+    never comes (before, they retreated from it, and were shot all the
+    same). Judged from where both stand now; an enemy out of range of
+    ``unit`` has no shooting to prefer, so its charge counts."""
+    every = ranged_weapons(enemy)
+    if may_charge_after_firing(enemy, every):
+        return False
+    worth = model_worth(battle, unit)
+    shooting = expected_attack(battle, enemy, unit, FireOrders()) * worth
+    keeping = charge_keeping_weapons(enemy)
+    kept = expected_attack(battle, enemy, unit, FireOrders(), keeping) * worth if keeping else 0.0
+    return shooting > kept + gain
 
 
 def counter_charge_chance(battle: Battle, enemy: Unit, unit: Unit, nearer: float = 0.0) -> float:
