@@ -291,10 +291,38 @@ def charge_or_be_charged(battle: Battle, unit: Unit, target: Unit) -> ChargeValu
 
 def _forestalling(battle: Battle, unit: Unit, target: Unit, plain: ChargeValue) -> ChargeValue:
     """``plain`` with the charge it forestalls, if it wins its first round
-    (:func:`charge_or_be_charged`)."""
+    (:func:`charge_or_be_charged`): what ``target``'s charge at ``unit`` next
+    turn would be worth to it beyond the fight it gets anyway
+    (:func:`fight_goes_on`), none below zero."""
     if plain.chance <= 0.0 or plain.dealt <= plain.taken:
         return plain
-    return replace(plain, forestalled=counter_charge(battle, target, unit))
+    counter = counter_charge(battle, target, unit)
+    if counter <= 0.0:
+        return plain
+    return replace(plain, forestalled=max(0.0, counter - fight_goes_on(battle, target, unit)))
+
+
+def fight_goes_on(battle: Battle, enemy: Unit, unit: Unit) -> float:
+    """What ``enemy`` nets in its own next turn from a fight with ``unit`` that
+    ``unit``'s charge started: a round with no charge bonus, every model of
+    both sides fighting (as a pile-in brings them; :func:`fight_net`'s later
+    rounds), plus ``unit``'s shooting at it that the lock spares it (seed 001:
+    a unit locked in combat cannot shoot). Its own charge would have brought
+    it that shooting spared too, and the charge bonus on top: only the
+    difference is forestalled.
+
+    *Situation*: a Mortar Squad 7" from fourteen Hormagaunts, whose charge
+    wins its first round (only the few Hormagaunts near them fight back);
+    counting the Hormagaunts' whole charge next turn as forestalled made the
+    mortars hold their fire to charge, though the fight goes on in the
+    Tyranids' turn with every Hormagaunt striking."""
+    theirs = expected_melee(battle, enemy, enemy.alive_models, unit, False)
+    ours = expected_melee(battle, unit, unit.alive_models, enemy, False)
+    # The shooting spared counts only ``enemy``'s models the round leaves, as
+    # :func:`charge_value`'s does the charger's.
+    survivors = 1 - ours / max(1, len(enemy.alive_models))
+    spared = expected_attack(battle, unit, enemy, FireOrders()) * survivors
+    return theirs * model_worth(battle, unit) - (ours - spared) * model_worth(battle, enemy)
 
 
 def charge_gain(
