@@ -9,10 +9,14 @@ many top-level and reaction decisions the search raced, how many left a
 challenger to the heuristic's pick and how many challengers the paired test
 accepted. ``--json FILE`` writes the tournament's report (as ``--json`` does,
 for ``breakdown.py``); ``--compare FILE`` lists the games whose result differs
-from that earlier report's (same seeds and sides).
+from that earlier report's (same seeds and sides); ``--changes`` lists the
+accepted changes by what the heuristic picked and what the search chose
+instead, most frequent first (where the heuristic's mistakes are: the Return
+Fire! fix in docs/ai.md was read off this list).
 
     .venv/bin/python examples/matchups/search_budget.py FILES --games 5 [--seed 6] \\
-        [--budget dice=single] [--significance 1] [--json OUT.json] [--compare OLD.json]
+        [--budget dice=single] [--significance 1] [--json OUT.json] [--compare OLD.json] \\
+        [--changes]
 """
 
 from __future__ import annotations
@@ -30,11 +34,17 @@ from hammerlab.analysis.tournament import tournament
 from hammerlab.io.scenario import load_scenario
 
 COUNTS: Counter[str] = Counter()
+CHANGES: Counter[str] = Counter()
+"""Each accepted change: the searching side, the decision, the heuristic's pick, the search's."""
 
 
 def _counting() -> None:
-    """Count the races, their challengers and the accepted ones (wrapping the search's own)."""
+    """Count the races, their challengers and the accepted ones, and list each
+    accepted change (wrapping the search's own functions)."""
     race, confirm = search.race, search.SearchController.confirm
+    challenge, inner = search.SearchController.challenge, search.SearchController.inner_choice
+    asked: list[str] = []
+    """The inner decision being searched (its kind), empty at the top level."""
 
     def counted_race(*args: Any) -> Any:
         challenger = race(*args)
@@ -47,8 +57,24 @@ def _counting() -> None:
         COUNTS["accepted"] += accepted
         return accepted
 
+    def listed_inner(self: search.SearchController, battle: Any, decision: Any, pick: int) -> int:
+        asked.append(decision.kind)
+        try:
+            return inner(self, battle, decision, pick)
+        finally:
+            asked.pop()
+
+    def listed_challenge(self: search.SearchController, default: Any, *args: Any) -> Any:
+        chosen = challenge(self, default, *args)
+        if chosen != default:
+            kind = asked[-1] if asked else default.kind
+            CHANGES[f"{self.player}, {kind}: {default} -> {chosen}"] += 1
+        return chosen
+
     search.race = counted_race  # type: ignore[assignment]
     search.SearchController.confirm = counted_confirm  # type: ignore[method-assign, assignment]
+    search.SearchController.challenge = listed_challenge  # type: ignore[method-assign, assignment]
+    search.SearchController.inner_choice = listed_inner  # type: ignore[method-assign]
 
 
 def _budget(settings: list[str]) -> search.Budget:
@@ -93,6 +119,7 @@ def main() -> None:
     parser.add_argument("--significance", type=float)
     parser.add_argument("--json", type=Path)
     parser.add_argument("--compare", type=Path)
+    parser.add_argument("--changes", action="store_true")
     args = parser.parse_args()
     try:
         budget = _budget(args.budget)
@@ -114,6 +141,10 @@ def main() -> None:
         f"{COUNTS['raced']} decisions raced, {COUNTS['challenged']} left a challenger, "
         f"{COUNTS['accepted']} accepted"
     )
+    if args.changes:
+        print(f"{sum(CHANGES.values())} accepted changes, most frequent first:")
+        for change, times in CHANGES.most_common():
+            print(f"  {times} x {change}")
     if args.compare:
         old, new = _results(json.loads(args.compare.read_text(encoding="utf-8"))), _results(report)
         changed = [(k, old[k], new[k]) for k in new if k in old and old[k] != new[k]]

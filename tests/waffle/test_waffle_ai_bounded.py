@@ -23,7 +23,6 @@ from conftest import A, B, make_battle, profile, row, squad
 from hammerlab.analysis.game import Game
 from hammerlab.editions.waffle import plans
 from hammerlab.editions.waffle.ai import (
-    RETURN_FIRE_FLOOR,
     ShotPlan,
     WaffleAI,
     charge_reaction_bounds,
@@ -184,7 +183,7 @@ def slow_reaction(battle: Battle, decision: Decision[Any]) -> int:
     if DIVE in labels:
         gain = dive_gain(battle, unit, attacker)
         dive = gain - slow_next_turn_value(battle, unit) if gain > 0 else gain
-    if returned > RETURN_FIRE_FLOOR and returned * model_worth(battle, attacker) >= dive:
+    if returned > 0 and returned * model_worth(battle, attacker) >= dive:
         return labels.index(RETURN_FIRE)
     if dive > 0:
         return labels.index(DIVE)

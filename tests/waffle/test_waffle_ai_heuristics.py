@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from conftest import (
     BOLT_PISTOL,
     BOLTGUN,
@@ -29,10 +30,10 @@ from hammerlab.editions.base import play
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.allocation import instant_death
 from hammerlab.editions.waffle.charge import NO_REACTION, charge_ban
-from hammerlab.editions.waffle.expected import expected_casualties, expected_melee
+from hammerlab.editions.waffle.expected import expected_attack, expected_casualties, expected_melee
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import weapon_of
-from hammerlab.editions.waffle.rules.reactions import DIVE, FALL_BACK, OVERWATCH
+from hammerlab.editions.waffle.rules.reactions import DIVE, FALL_BACK, OVERWATCH, RETURN_FIRE
 from hammerlab.editions.waffle.shooting import shooting_phase
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
@@ -111,6 +112,38 @@ def test_ai_dives_for_cover_when_enemy_fire_to_come_outweighs_its_next_turn() ->
     st(battle, attacker).has_shot = True
     labels = [DIVE, NO_REACTION]
     assert ask(battle, "reaction", B, labels, unit="b", attacker="a") == DIVE
+
+
+CARNIFEX = profile("Carnifex", bs=3, t=6, w=4, sv="3+")
+"""T6, four wounds, a 3+ save: lasguns wound it on a 6 (S3 v T6)."""
+
+
+def test_ai_returns_fire_whenever_it_can_hurt_the_attacker_and_diving_is_worth_nothing() -> None:
+    # Ten Guardsmen in a row 6" north of a Carnifex that shot them (the end
+    # ones 10.8" away, centre to centre), the only enemy unit:
+    # diving saves nothing (no one is left to shoot). Return Fire! is Snap
+    # Shots at BS 1 (BS 3 halved, rounded down: 6+ to hit), two lasgun shots
+    # each within half range: 20 x 1/6 x 1/6 (S3 v T6: 6+) x 1/3 (the 3+ save
+    # failed) = 5/27 wounds, 5/108 of a four-wound Carnifex. Little, but it
+    # costs nothing ("does not count as the squad's shooting phase", seed 000),
+    # so they fire (before, under a floor of 0.05 models, they did nothing).
+    guard = squad("b", B, GUARD, [LASGUN], row(30, 20, 10))
+    carnifex = squad("a", A, CARNIFEX, [], [(39, 14)])
+    battle = make_battle(guard, carnifex, seed=1)
+    orders = FireOrders(snap=True, purpose="return fire")
+    assert expected_attack(battle, guard, carnifex, orders) == pytest.approx(5 / 108)
+    labels = [RETURN_FIRE, DIVE, NO_REACTION]
+    assert ask(battle, "reaction", B, labels, unit="b", attacker="a") == RETURN_FIRE
+
+
+def test_ai_does_not_return_fire_that_cannot_wound() -> None:
+    # The same Guardsmen against a T7 Carnifex: S3 cannot wound T7 (the
+    # chart's "-"), so Return Fire! would do nothing and they do not react.
+    guard = squad("b", B, GUARD, [LASGUN], row(30, 20, 10))
+    carnifex = squad("a", A, profile("Carnifex", t=7, w=4, sv="3+"), [], [(39, 14)])
+    battle = make_battle(guard, carnifex, seed=1)
+    labels = [RETURN_FIRE, DIVE, NO_REACTION]
+    assert ask(battle, "reaction", B, labels, unit="b", attacker="a") == NO_REACTION
 
 
 def test_unit_at_its_own_table_edge_does_not_fall_back() -> None:

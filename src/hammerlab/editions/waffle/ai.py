@@ -34,8 +34,8 @@ is for and the numbers measured over ``examples/matchups/``.
   fewest friends around it.
 - Final Shot, Final Blow, Sweeping Advance: always (each only adds attacks,
   and a Sweeping Advance is offered only to a unit with nothing left to fight).
-- Reaction to Shooting: Return Fire! when it can hurt the attacker and that
-  is worth more than diving; Dive for Cover only when the casualties going
+- Reaction to Shooting: Return Fire! when it can hurt the attacker at all and
+  that is worth no less than diving; Dive for Cover only when the casualties going
   to ground saves against the enemy units still to shoot this phase exceed
   what it costs (its next turn's move, charge and full shooting:
   :func:`plans.next_turn_value`).
@@ -169,8 +169,6 @@ MELEE_RISK_RATIO = 4.0
 """Expected enemy casualties wanted per expected friendly one to shoot into a melee."""
 STRAY_CHANCE = 1 / 3
 """Seed 001: a To Hit roll of 1 or 2 into a melee hits another unit of the combat."""
-RETURN_FIRE_FLOOR = 0.05
-"""Expected casualties below which Return Fire! is not worth declaring."""
 
 
 def _gun_line(battle: Battle, unit: Unit) -> bool:
@@ -634,7 +632,10 @@ class WaffleAI(PsychicChoices):
         returned = 0.0
         if RETURN_FIRE in labels:
             returned = expected_attack(battle, unit, attacker, RETURN_FIRE_ORDERS)
-        fires_back = returned > RETURN_FIRE_FLOOR
+        # Return Fire! "does not count as the squad's shooting phase" (seed 000):
+        # it costs only the phase's one reaction, which diving would use, so any
+        # damage at all is worth returning unless diving is worth more.
+        fires_back = returned > 0.0
         returned *= model_worth(battle, attacker)
         dive = -1.0
         if DIVE in labels:

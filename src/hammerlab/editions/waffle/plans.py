@@ -291,10 +291,38 @@ def charge_or_be_charged(battle: Battle, unit: Unit, target: Unit) -> ChargeValu
 
 def _forestalling(battle: Battle, unit: Unit, target: Unit, plain: ChargeValue) -> ChargeValue:
     """``plain`` with the charge it forestalls, if it wins its first round
-    (:func:`charge_or_be_charged`)."""
+    (:func:`charge_or_be_charged`): what ``target``'s charge at ``unit`` next
+    turn would be worth to it beyond the fight it gets anyway
+    (:func:`fight_goes_on`), none below zero."""
     if plain.chance <= 0.0 or plain.dealt <= plain.taken:
         return plain
-    return replace(plain, forestalled=counter_charge(battle, target, unit))
+    counter = counter_charge(battle, target, unit)
+    if counter <= 0.0:
+        return plain
+    return replace(plain, forestalled=max(0.0, counter - fight_goes_on(battle, target, unit)))
+
+
+def fight_goes_on(battle: Battle, enemy: Unit, unit: Unit) -> float:
+    """What ``enemy`` nets in its own next turn from a fight with ``unit`` that
+    ``unit``'s charge started: a round with no charge bonus, every model of
+    both sides fighting (as a pile-in brings them; :func:`fight_net`'s later
+    rounds), plus ``unit``'s shooting at it that the lock spares it (seed 001:
+    a unit locked in combat cannot shoot). Its own charge would have brought
+    it that shooting spared too, and the charge bonus on top: only the
+    difference is forestalled.
+
+    *Situation*: a Mortar Squad 7" from fourteen Hormagaunts, whose charge
+    wins its first round (only the few Hormagaunts near them fight back);
+    counting the Hormagaunts' whole charge next turn as forestalled made the
+    mortars hold their fire to charge, though the fight goes on in the
+    Tyranids' turn with every Hormagaunt striking."""
+    theirs = expected_melee(battle, enemy, enemy.alive_models, unit, False)
+    ours = expected_melee(battle, unit, unit.alive_models, enemy, False)
+    # The shooting spared counts only ``enemy``'s models the round leaves, as
+    # :func:`charge_value`'s does the charger's.
+    survivors = 1 - ours / max(1, len(enemy.alive_models))
+    spared = expected_attack(battle, unit, enemy, FireOrders()) * survivors
+    return theirs * model_worth(battle, unit) - (ours - spared) * model_worth(battle, enemy)
 
 
 def charge_gain(
@@ -328,10 +356,38 @@ def counter_charge(battle: Battle, enemy: Unit, unit: Unit, nearer: float = 0.0)
     (its own :func:`charge_value`, with its charge bonus; none below zero: it
     would not declare it, nor when it may not charge: a vehicle, or locked in
     combat), with ``unit`` standing ``nearer`` inches closer first (a Run
-    toward it)."""
+    toward it). 0 also when it would rather shoot ``unit`` than charge it
+    (:func:`shoots_rather_than_charges`)."""
     if counter_charge_chance(battle, enemy, unit, nearer) <= 0.0:
         return 0.0
-    return charge_gain(battle, enemy, unit, move_allowance(enemy) + nearer)
+    gain = charge_gain(battle, enemy, unit, move_allowance(enemy) + nearer)
+    if gain <= 0.0 or shoots_rather_than_charges(battle, enemy, unit, gain):
+        return 0.0
+    return gain
+
+
+def shoots_rather_than_charges(battle: Battle, enemy: Unit, unit: Unit, gain: float) -> bool:
+    """Whether ``enemy``, whose charge at ``unit`` would gain it ``gain``, would
+    rather shoot ``unit`` with weapons that forbid the charge (seed 004: none
+    after Rapid Fire, Salvo, Ordnance or Heavy weapons, unless Relentless), as
+    its own shooting plan weighs it (``ai.shooting_plan``): its casualties
+    with every weapon are worth more than with its charge-keeping weapons
+    plus the charge.
+
+    *Situation*: eleven Ork Boyz 14" from a Tactical Squad that stands and
+    fires its boltguns, whose charge would win it the fight, but whose Rapid
+    Fire is worth more to it: the Boyz need not step back from a charge that
+    never comes (before, they retreated from it, and were shot all the
+    same). Judged from where both stand now; an enemy out of range of
+    ``unit`` has no shooting to prefer, so its charge counts."""
+    every = ranged_weapons(enemy)
+    if may_charge_after_firing(enemy, every):
+        return False
+    worth = model_worth(battle, unit)
+    shooting = expected_attack(battle, enemy, unit, FireOrders()) * worth
+    keeping = charge_keeping_weapons(enemy)
+    kept = expected_attack(battle, enemy, unit, FireOrders(), keeping) * worth if keeping else 0.0
+    return shooting > kept + gain
 
 
 def counter_charge_chance(battle: Battle, enemy: Unit, unit: Unit, nearer: float = 0.0) -> float:

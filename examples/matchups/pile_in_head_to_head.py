@@ -1,0 +1,94 @@
+"""The heuristic AI counting the Pile In in a charge's first round against it as it is (docs/ai.md).
+
+The fight sub-phase Piles In 3" every model not yet engaged at the start of
+its Initiative step, before it strikes; :func:`expected.charged_fighters`
+does not count that move. This plays every scenario given, seeds 1..N,
+twice (each side once) with the heuristic AI on both sides, one of them
+estimating a charge's first round with the models a 3" Pile In brings up
+(:data:`placement.PILE_IN` added to the reach) and one without, and prints
+each side's wins and the draws. Each AI's estimates are remembered apart
+(a decision scope of its own).
+
+    .venv/bin/python examples/matchups/pile_in_head_to_head.py SEEDS FILES...
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from hammerlab.analysis.battles import prepare
+from hammerlab.editions.base import play
+from hammerlab.editions.turns import victory_scores, winner
+from hammerlab.editions.waffle import expected
+from hammerlab.editions.waffle.ai import WaffleAI
+from hammerlab.editions.waffle.combat import ENGAGED_SUPPORT
+from hammerlab.editions.waffle.placement import PILE_IN
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.decisions import Decision
+from hammerlab.engine.geometry import gap_table
+from hammerlab.engine.memo import decision_scope, state_of_play
+from hammerlab.engine.units import Model, Unit
+from hammerlab.io.scenario import load_scenario
+
+COUNTING = [False]
+"""Whether the AI deciding now counts the Pile In."""
+WITHOUT = expected.charged_fighters
+
+
+def with_pile_in(defender: Unit, charger: Unit) -> list[Model]:
+    """:func:`expected.charged_fighters`, 3" farther when the AI deciding counts the Pile In."""
+    if not COUNTING[0]:
+        return WITHOUT(defender, charger)
+    models = defender.alive_models
+    gaps = [min(row) for row in gap_table(models, charger.alive_models)]
+    reach = min(gaps) + ENGAGED_SUPPORT + PILE_IN
+    return [m for m, g in zip(models, gaps, strict=True) if g <= reach + 2 * m.radius]
+
+
+class Estimating:
+    """The heuristic AI, counting the Pile In or not."""
+
+    def __init__(self, pile_in: bool) -> None:
+        self.pile_in = pile_in
+        self.ai = WaffleAI()
+
+    def choose(self, battle: Battle, decision: Decision[Any]) -> int:
+        """The AI's answer, with its own estimates."""
+        COUNTING[0] = self.pile_in
+        with decision_scope((self.pile_in, state_of_play(battle))):
+            return self.ai.choose(battle, decision)
+
+
+def main() -> None:
+    """Play both sides of every scenario and print the tally."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("seeds", type=int)
+    parser.add_argument("files", nargs="+", type=Path)
+    args = parser.parse_args()
+    expected.charged_fighters = with_pile_in
+    total: Counter[str] = Counter()
+    for path in args.files:
+        scenario, tally = load_scenario(path), Counter[str]()
+        for seed in range(1, args.seeds + 1):
+            for counting_side in (0, 1):
+                ready = prepare(scenario, str(path), seed)
+                players = list(ready.battle.controllers)
+                for index, player in enumerate(players):
+                    ready.battle.controllers[player] = Estimating(index == counting_side)
+                play(ready.battle, ready.ruleset, ready.plan)
+                best = winner(victory_scores(ready.battle, ready.plan.victory))
+                if best is None:
+                    tally["draws"] += 1
+                else:
+                    counted = players.index(best) == counting_side
+                    tally["with the Pile In" if counted else "without"] += 1
+        print(f"{path.stem}: {dict(tally)}", flush=True)
+        total += tally
+    print(f"all: {dict(total)}")
+
+
+if __name__ == "__main__":
+    main()
