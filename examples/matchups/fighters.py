@@ -29,7 +29,7 @@ from hammerlab.editions.waffle.placement import PILE_IN
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import Event, PhaseChanged
 from hammerlab.engine.geometry import gap_table
-from hammerlab.engine.units import Unit
+from hammerlab.engine.units import Model, Unit
 from hammerlab.io.scenario import load_scenario
 
 
@@ -44,14 +44,14 @@ class Charge:
     reached: bool = False
 
 
-def estimate(defender: Unit, charger: Unit, pile_in: float) -> int:
+def fighting(defender: Unit, charger: Unit, pile_in: float) -> list[Model]:
     """The models of ``defender`` within the charge's reach of its front, as
-    :func:`expected.charged_fighters` reads it, with ``pile_in`` inches more."""
+    :func:`expected.charged_fighters` reads it, with ``pile_in`` inches more
+    (``pile_in_head_to_head.py`` plays an AI that counts them)."""
     models = defender.alive_models
     gaps = [min(row) for row in gap_table(models, charger.alive_models)]
-    front = min(gaps)
-    reach = front + ENGAGED_SUPPORT + pile_in
-    return sum(g <= reach + 2 * m.radius for m, g in zip(models, gaps, strict=True))
+    reach = min(gaps) + ENGAGED_SUPPORT + pile_in
+    return [m for m, g in zip(models, gaps, strict=True) if g <= reach + 2 * m.radius]
 
 
 def charges(path: Path, seed: int) -> list[Charge]:
@@ -67,8 +67,8 @@ def charges(path: Path, seed: int) -> list[Charge]:
             by_label = {u.label: u for u in battle.units.values()}
             charger, target = by_label[event.unit], by_label[event.target]
             open_[target.label] = Charge(
-                estimate(target, charger, 0.0),
-                estimate(target, charger, PILE_IN),
+                len(fighting(target, charger, 0.0)),
+                len(fighting(target, charger, PILE_IN)),
                 strikes_first(battle, target, charger, False),
             )
         elif isinstance(event, ChargeRolled) and event.target in open_:

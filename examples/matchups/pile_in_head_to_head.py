@@ -19,16 +19,16 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from fighters import fighting  # the script beside this one
+
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
 from hammerlab.editions.turns import victory_scores, winner
 from hammerlab.editions.waffle import expected
 from hammerlab.editions.waffle.ai import WaffleAI
-from hammerlab.editions.waffle.combat import ENGAGED_SUPPORT
 from hammerlab.editions.waffle.placement import PILE_IN
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
-from hammerlab.engine.geometry import gap_table
 from hammerlab.engine.memo import decision_scope, state_of_play
 from hammerlab.engine.units import Model, Unit
 from hammerlab.io.scenario import load_scenario
@@ -42,10 +42,7 @@ def with_pile_in(defender: Unit, charger: Unit) -> list[Model]:
     """:func:`expected.charged_fighters`, 3" farther when the AI deciding counts the Pile In."""
     if not COUNTING[0]:
         return WITHOUT(defender, charger)
-    models = defender.alive_models
-    gaps = [min(row) for row in gap_table(models, charger.alive_models)]
-    reach = min(gaps) + ENGAGED_SUPPORT + PILE_IN
-    return [m for m, g in zip(models, gaps, strict=True) if g <= reach + 2 * m.radius]
+    return fighting(defender, charger, PILE_IN)
 
 
 class Estimating:

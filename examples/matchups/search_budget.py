@@ -109,6 +109,15 @@ def _results(report: dict[str, Any]) -> dict[str, str]:
     return out
 
 
+def _old_results(parser: argparse.ArgumentParser, path: Path) -> dict[str, str]:
+    """The results of the earlier report ``--compare`` names, or one line
+    naming the file and what is wrong with it."""
+    try:
+        return _results(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        parser.error(f"--compare {path}: not a tournament report ({error})")
+
+
 def main() -> None:
     """Play the tournament and print the search's record, CPU and counts."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -126,6 +135,8 @@ def main() -> None:
         specs = [(load_scenario(path), str(path)) for path in args.files]
     except ValueError as error:  # InputError and DiceModeError are ValueErrors too
         parser.error(str(error))
+    # Read before the games are played (minutes of them), not after.
+    old_results = _old_results(parser, args.compare) if args.compare else None
     if args.significance is not None:
         search.SIGNIFICANCE = args.significance
     _counting()
@@ -145,8 +156,8 @@ def main() -> None:
         print(f"{sum(CHANGES.values())} accepted changes, most frequent first:")
         for change, times in CHANGES.most_common():
             print(f"  {times} x {change}")
-    if args.compare:
-        old, new = _results(json.loads(args.compare.read_text(encoding="utf-8"))), _results(report)
+    if old_results is not None:
+        old, new = old_results, _results(report)
         changed = [(k, old[k], new[k]) for k in new if k in old and old[k] != new[k]]
         better = sum("LDW".index(n) > "LDW".index(o) for _, o, n in changed)
         print(f"{len(changed)} of {len(new)} results differ: {better} better, the rest worse")
