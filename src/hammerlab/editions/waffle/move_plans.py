@@ -38,13 +38,14 @@ wall between them and Ork Boyz: charging across it they strike at Initiative
 woods in front of a Guard gunline go through them: the way round would give
 the lasguns a turn at them for the two models or so its first blows win.
 
-A unit there to charge that the enemy's guns are expected to shoot dead on
-its way in, before it can charge, holds where fewer of them reach it
-(:func:`shot_down_on_the_way`), and does not Run toward them either.
-*Situation*: a lone Warboss (a kill point of his own) 26" from a Tactical
-Squad: only its heavy bolter reaches him there; two turns of walking in put
-him in reach of every bolter too, which are expected to kill him before his
-charge.
+A unit there to charge, with another unit of its army nearer the enemy to
+draw the fire, holds where fewer guns reach it, and does not Run toward them
+either, when the fire its advance walks into costs more than the charge it
+buys (:func:`shot_down_on_the_way`). *Situation*: a Warboss (a kill point of
+his own) 26" from a Tactical Squad, behind twenty Boyz: only its heavy bolter
+reaches him there; two turns of walking in put him in reach of every boltgun
+too, which are expected to kill him before his charge. He waits until the
+Marines are locked in combat with the Boyz.
 """
 
 from __future__ import annotations
