@@ -107,6 +107,7 @@ from hammerlab.editions.waffle.move_plans import (
     run_nearer,
     run_pays,
     runs_paying,
+    shot_down_on_the_way,
     wants_to_flank,
     wants_to_retreat,
 )
@@ -516,7 +517,7 @@ class WaffleAI(PsychicChoices):
         """
         if st(battle, unit).retreated:
             return edge_gap(battle, unit) > EPSILON and wants_to_retreat(battle, unit)
-        if not wants_to_run(battle, unit):
+        if not wants_to_run(battle, unit) or shot_down_on_the_way(battle, unit):
             return False
         toward = run_intent(battle, unit)
         nearers = (run_nearer(battle, unit, toward, d) for d in run_distances(battle, unit))
@@ -677,6 +678,8 @@ class WaffleAI(PsychicChoices):
         preferred = "hold" if movement and _gun_line(battle, unit) else "advance"
         if movement and preferred == "advance" and wants_to_retreat(battle, unit):
             preferred = RETREAT
+        if movement and preferred == "advance" and shot_down_on_the_way(battle, unit):
+            preferred = "hold"
         if preferred == "advance" and FLANK in labels and wants_to_flank(battle, unit):
             preferred = FLANK
         if movement and is_zooming(unit):

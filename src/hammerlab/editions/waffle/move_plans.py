@@ -37,13 +37,22 @@ wall between them and Ork Boyz: charging across it they strike at Initiative
 1, after the Boyz; from round its end they strike first. Hormagaunts behind
 woods in front of a Guard gunline go through them: the way round would give
 the lasguns a turn at them for the two models or so its first blows win.
+
+A unit there to charge, with another unit of its army nearer the enemy to
+draw the fire, holds where fewer guns reach it, and does not Run toward them
+either, when the fire its advance walks into costs more than the charge it
+buys (:func:`shot_down_on_the_way`). *Situation*: a Warboss (a kill point of
+his own) 26" from a Tactical Squad, behind twenty Boyz: only its heavy bolter
+reaches him there; two turns of walking in put him in reach of every boltgun
+too, which are expected to kill him before his charge. He waits until the
+Marines are locked in combat with the Boyz.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from hammerlab.editions.waffle.charge import through_difficult_terrain
+from hammerlab.editions.waffle.charge import charge_distance, through_difficult_terrain
 from hammerlab.editions.waffle.expected import (
     expected_attack,
     expected_melee,
@@ -55,11 +64,14 @@ from hammerlab.editions.waffle.movement import move_allowance, offers_flank, rou
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.plans import (
     best_charge,
+    charge_chance,
+    charge_gain,
     counter_charge,
     counter_charge_chance,
     exposure,
     fight_net,
 )
+from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import may_charge
 from hammerlab.editions.waffle.victory_worth import model_worth
 from hammerlab.engine.battle import Battle
@@ -169,21 +181,31 @@ def wants_to_flank(battle: Battle, unit: Unit) -> bool:
     is there to charge: one round of its blows is expected to kill more than its
     shooting (:func:`expected.expected_melee`, :func:`expected.expected_attack`);
     and the first blows are worth the detour (:func:`detour_pays`)."""
-    enemies = [e for e in battle.enemies_of(unit) if e.alive_models]
-    if not enemies or not may_charge(unit):
-        return False
-    closest = nearest(unit.alive_models, [m for e in enemies for m in e.alive_models])
-    target = next(e for e in enemies if closest in e.alive_models)
-    if not through_difficult_terrain(battle, unit, target):
+    target = heading_for(battle, unit)
+    if target is None or not through_difficult_terrain(battle, unit, target):
         return False
     if strikes_first(battle, unit, target, True) or not strikes_first(
         battle, unit, target, True, in_the_open=True
     ):
         return False
+    return there_to_charge(battle, unit, target) and detour_pays(battle, unit, target)
+
+
+def heading_for(battle: Battle, unit: Unit) -> Unit | None:
+    """The enemy unit an advance heads for (its closest model's: :mod:`movement`),
+    if ``unit`` may charge (:func:`vehicles.may_charge`); else ``None``."""
+    enemies = [e for e in battle.enemies_of(unit) if e.alive_models]
+    if not enemies or not may_charge(unit):
+        return None
+    closest = nearest(unit.alive_models, [m for e in enemies for m in e.alive_models])
+    return next(e for e in enemies if closest in e.alive_models)
+
+
+def there_to_charge(battle: Battle, unit: Unit, target: Unit) -> bool:
+    """Whether one round of ``unit``'s blows at ``target`` is expected to kill more
+    than its shooting (:func:`expected.expected_melee`, :func:`expected.expected_attack`)."""
     melee = expected_melee(battle, unit, unit.alive_models, target, True)
-    if melee <= expected_attack(battle, unit, target, FireOrders()):
-        return False
-    return detour_pays(battle, unit, target)
+    return melee > expected_attack(battle, unit, target, FireOrders())
 
 
 def detour_pays(battle: Battle, unit: Unit, target: Unit) -> bool:
@@ -206,3 +228,108 @@ def detour_pays(battle: Battle, unit: Unit, target: Unit) -> bool:
     open_field = melee_exchange(battle, unit, target, True)
     won = (open_field[0] - across[0]) * theirs + (across[1] - open_field[1]) * own
     return won > cost
+
+
+CHARGES = 0.5
+"""A charge counts as in reach (:func:`turns_under_fire`) once it is at least as
+likely as not to reach (:func:`plans.charge_chance`)."""
+
+LONGEST_APPROACH = 7
+"""The most enemy Shooting phases :func:`turns_under_fire` counts: a 6th/7th-edition
+game lasts five to seven turns."""
+
+
+def turns_under_fire(battle: Battle, unit: Unit, target: Unit) -> tuple[int, float, float]:
+    """How many of the enemy's Shooting phases ``unit`` walks through before its
+    charge at ``target`` comes in reach, advancing every turn; how far it has
+    come when the first of them fires; and how far when it charges.
+
+    Each turn it moves its allowance (:func:`movement.move_allowance`); a
+    turn whose charge is not yet in reach (:data:`CHARGES`) it Runs as well,
+    the mean of its ``run_dice`` D6 (3.5 each; Fleet's re-roll and Crusader
+    not counted), and the enemy fires before its next turn. The enemy is
+    taken to stand where it is; at most :data:`LONGEST_APPROACH` phases are
+    counted."""
+    move = move_allowance(unit)
+    run = 3.5 * battle.settings.integer("run_dice")
+    closer, fired, first = move, 0, move
+    while charge_chance(battle, unit, target, closer) < CHARGES and fired < LONGEST_APPROACH:
+        closer += run
+        fired += 1
+        if fired == 1:
+            first = closer
+        closer += move
+    return fired, first, closer
+
+
+def fire_taken(battle: Battle, unit: Unit, closer: float = 0.0) -> float:
+    """What the enemy's shooting next turn is expected to kill of ``unit``
+    (:func:`expected.expected_attack` of every enemy unit free to shoot: none
+    locked in combat), ``closer`` inches nearer to every enemy unit (each of
+    its models counting as at that distance, :attr:`orders.FireOrders.counts_within`,
+    from the nearest model's gap, :func:`charge.charge_distance`)."""
+    total = 0.0
+    for enemy in battle.enemies_of(unit):
+        if not enemy.alive_models or st(battle, enemy).locked_in_combat:
+            continue
+        if closer <= 0:
+            total += expected_attack(battle, enemy, unit, FireOrders())
+            continue
+        at = max(1.0, charge_distance(enemy, unit) - closer)
+        total += expected_attack(battle, enemy, unit, FireOrders(counts_within=at))
+    return min(total, float(len(unit.alive_models)))
+
+
+def shot_down_on_the_way(battle: Battle, unit: Unit) -> bool:
+    """Whether ``unit``, there to charge the enemy unit it heads for
+    (:func:`heading_for`, :func:`there_to_charge`), should hold rather than
+    advance: the enemy fire its advance draws costs more than the charge it
+    buys.
+
+    Advancing, it walks through :func:`turns_under_fire` enemy Shooting
+    phases before its charge comes in reach, each taken to kill what the
+    first would, where it then stands (:func:`fire_taken`); holding, it takes
+    as many phases of the fire that reaches it where it stands. The fire the
+    advance adds, in models weighed by the victory condition
+    (:func:`victory_worth.model_worth`), is weighed against the charge's gain
+    once in reach (:func:`plans.charge_gain`, as it stands now) times the
+    share of the unit expected to be left to make it (none, if the fire on the
+    way is expected to kill it all). A unit the enemy must come to keeps its
+    models (and its kill point) and its threat to those who do."""
+    target = heading_for(battle, unit)
+    if target is None or not ahead_of_it(battle, unit, target):
+        return False
+    if not there_to_charge(battle, unit, target):
+        return False
+    fired, first, reach = turns_under_fire(battle, unit, target)
+    if fired == 0:
+        return False
+    on_the_way = fire_taken(battle, unit, first)
+    added = fired * (on_the_way - fire_taken(battle, unit))
+    if added <= 0:
+        return False
+    models = len(unit.alive_models)
+    left = max(0.0, 1 - fired * on_the_way / models)
+    gain = charge_gain(battle, unit, target, reach) if left > 0 else 0.0
+    return added * model_worth(battle, unit) > left * gain + guns_brought(battle, unit, target)
+
+
+def guns_brought(battle: Battle, unit: Unit, target: Unit) -> float:
+    """What ``unit``'s own shooting at ``target`` this turn gains by its advance
+    (:func:`expected.expected_attack` a move nearer, every model counting as at
+    the nearest model's gap less its move, against where it stands), in models
+    weighed by the victory condition."""
+    at = max(1.0, charge_distance(unit, target) - move_allowance(unit))
+    nearer = expected_attack(battle, unit, target, FireOrders(counts_within=at))
+    here = expected_attack(battle, unit, target, FireOrders())
+    return max(0.0, nearer - here) * model_worth(battle, target)
+
+
+def ahead_of_it(battle: Battle, unit: Unit, target: Unit) -> bool:
+    """Whether another unit of ``unit``'s army stands nearer ``target`` (its closest
+    model: :func:`charge.charge_distance`), to draw the fire of those it goes for."""
+    gap = charge_distance(unit, target)
+    return any(
+        friend is not unit and friend.alive_models and charge_distance(friend, target) < gap
+        for friend in battle.units_of(unit.player)
+    )
