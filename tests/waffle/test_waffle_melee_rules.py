@@ -419,9 +419,7 @@ def test_the_ai_s_charge_chance_rolls_the_dice_move_through_cover_rolls() -> Non
         assert charge_distance(charger, target) == pytest.approx(5.0)
         chances[rules] = charge_chance(battle, charger, target)
     two_d6 = sum(a + b >= 5 for a, b in product(range(1, 7), repeat=2)) / 36
-    lowest_two_of_3d6 = (
-        sum(sum(sorted(r)[:2]) >= 5 for r in product(range(1, 7), repeat=3)) / 216
-    )
+    lowest_two_of_3d6 = sum(sum(sorted(r)[:2]) >= 5 for r in product(range(1, 7), repeat=3)) / 216
     assert two_d6 == 30 / 36  # all but 1-1, 1-2, 2-1, 1-3, 3-1 and 2-2
     assert chances[("Move Through Cover",)] == pytest.approx(two_d6)
     assert chances[()] == pytest.approx(lowest_two_of_3d6)
