@@ -245,7 +245,9 @@ def turns_under_fire(battle: Battle, unit: Unit, target: Unit) -> tuple[int, flo
     come when the first of them fires; and how far when it charges.
 
     Each turn it moves its allowance (:func:`movement.move_allowance`); a
-    turn whose charge is not yet in reach (:data:`CHARGES`) it Runs as well,
+    turn whose charge is not yet in reach (:data:`CHARGES`) it Runs as well
+    (seed 000: "Roll a D6 to determine the maximum Run distance"; "Units
+    that Run in the Shooting phase cannot charge"),
     the mean of its ``run_dice`` D6 (3.5 each; Fleet's re-roll and Crusader
     not counted), and the enemy fires before its next turn. The enemy is
     taken to stand where it is; at most :data:`LONGEST_APPROACH` phases are
@@ -272,12 +274,20 @@ def fire_taken(battle: Battle, unit: Unit, closer: float = 0.0) -> float:
     for enemy in battle.enemies_of(unit):
         if not enemy.alive_models or st(battle, enemy).locked_in_combat:
             continue
-        if closer <= 0:
-            total += expected_attack(battle, enemy, unit, FireOrders())
-            continue
-        at = max(1.0, charge_distance(enemy, unit) - closer)
-        total += expected_attack(battle, enemy, unit, FireOrders(counts_within=at))
+        total += fire_from(battle, enemy, unit, closer)
     return min(total, float(len(unit.alive_models)))
+
+
+def fire_from(battle: Battle, shooter: Unit, target: Unit, closer: float) -> float:
+    """:func:`expected.expected_attack` of ``shooter`` at ``target`` with the two
+    ``closer`` inches nearer: every model of ``shooter`` counting as at the
+    nearest models' gap less ``closer`` (at least 1",
+    :attr:`orders.FireOrders.counts_within`); as they stand when ``closer`` is
+    not positive."""
+    if closer <= 0:
+        return expected_attack(battle, shooter, target, FireOrders())
+    at = max(1.0, charge_distance(shooter, target) - closer)
+    return expected_attack(battle, shooter, target, FireOrders(counts_within=at))
 
 
 def shot_down_on_the_way(battle: Battle, unit: Unit) -> bool:
@@ -319,9 +329,8 @@ def guns_brought(battle: Battle, unit: Unit, target: Unit) -> float:
     (:func:`expected.expected_attack` a move nearer, every model counting as at
     the nearest model's gap less its move, against where it stands), in models
     weighed by the victory condition."""
-    at = max(1.0, charge_distance(unit, target) - move_allowance(unit))
-    nearer = expected_attack(battle, unit, target, FireOrders(counts_within=at))
-    here = expected_attack(battle, unit, target, FireOrders())
+    nearer = fire_from(battle, unit, target, move_allowance(unit))
+    here = fire_from(battle, unit, target, 0.0)
     return max(0.0, nearer - here) * model_worth(battle, target)
 
 
