@@ -23,11 +23,15 @@ from conftest import (
     profile,
     row,
     squad,
+    weapon,
 )
-from test_waffle_ai_victory_worth import TROOPER, action, move_intent
+from test_waffle_ai_victory_worth import TROOPER, action, kill_points, move_intent
 
+from hammerlab.editions.waffle import move_plans
 from hammerlab.editions.waffle.move_plans import (
+    ahead_of_it,
     fire_taken,
+    guns_brought,
     shot_down_on_the_way,
     turns_under_fire,
 )
@@ -50,18 +54,23 @@ HERE = 1 / 3
 ON_THE_WAY = 2 / 3
 
 
-def boss_facing(*, screened: bool) -> tuple[Battle, Unit, Unit]:
+def boss_facing(
+    *,
+    screened: bool,
+    boss: Unit | None = None,
+    screen: Unit | None = None,
+) -> tuple[Battle, Unit, Unit]:
     """Ten Marines in a row at y = 10 (nine boltguns, the heavy bolter at x = 38)
-    and the Boss at (38, 37); when ``screened``, five Troopers of his army at
-    y = 30, nearer the Marines."""
+    and the Boss (or ``boss``) at (38, 37); when ``screened``, five Troopers of
+    his army (or ``screen``) at y = 30, nearer the Marines."""
     guns = [HEAVY_BOLTER if x == 38 else BOLTGUN for x, _ in row(30, 10, 10)]
     tactical = make_unit(
         "t", A, [Placed(MARINE, [gun], at) for gun, at in zip(guns, row(30, 10, 10), strict=True)]
     )
-    boss = squad("w", B, BOSS, [], [(38.0, 37.0)])
+    boss = boss or squad("w", B, BOSS, [], [(38.0, 37.0)])
     units = [tactical, boss]
     if screened:
-        units.append(squad("s", B, TROOPER, [], row(34, 30, 5)))
+        units.append(screen or squad("s", B, TROOPER, [], row(34, 30, 5)))
     return make_battle(*units, seed=1), tactical, boss
 
 
@@ -104,4 +113,134 @@ def test_once_the_guns_are_locked_in_combat_he_goes_in() -> None:
     battle, tactical, boss = boss_facing(screened=True)
     st(battle, tactical).locked_in_combat = True
     assert fire_taken(battle, boss, 9.5) == 0.0
+    assert move_intent(battle, "w") == "advance"
+
+
+# The same Boss with six Wounds: each wound is a sixth of him, so the fire he
+# takes where he stands is 1/6 and on the way 1/3. Advancing adds
+# 2 x (1/3 - 1/6) = 1/3 of him, and two volleys of 1/3 leave 1 - 2/3 = 1/3 of
+# him to charge: he holds when 1/3 > 1/3 x the charge's gain, a gain below 1.
+BIG_BOSS = profile("Big Boss", ws=5, s=5, t=5, w=6, a=4, sv="4+")
+
+
+@pytest.mark.parametrize(
+    ("gain", "holds"),
+    [
+        # A third of a gain of 1/2 is 1/6, less than the 1/3 he adds: he holds
+        # (counting the gain whole, as if all of him arrived, he would go).
+        (0.5, True),
+        # A third of 3/2 is 1/2, more than the 1/3 he adds: he goes (counting
+        # the whole fire on the way, 2/3, not what it adds to the fire he takes
+        # holding, he would hold).
+        (1.5, False),
+    ],
+)
+def test_he_weighs_the_share_of_him_left_to_charge_against_the_fire_his_advance_adds(
+    monkeypatch: pytest.MonkeyPatch, gain: float, holds: bool
+) -> None:
+    battle, _, boss = boss_facing(screened=True, boss=squad("w", B, BIG_BOSS, [], [(38.0, 37.0)]))
+    assert fire_taken(battle, boss) == pytest.approx(1 / 6)
+    assert fire_taken(battle, boss, 9.5) == pytest.approx(1 / 3)
+    asked: list[tuple[str, float]] = []
+
+    def charge_gain(battle: Battle, unit: Unit, target: Unit, closer: float = 0.0) -> float:
+        asked.append((target.id, closer))
+        return gain
+
+    monkeypatch.setattr(move_plans, "charge_gain", charge_gain)
+    assert shot_down_on_the_way(battle, boss) is holds
+    # The gain of his charge at the Marines once in reach: 25" nearer.
+    assert asked == [("t", 25.0)]
+
+
+@pytest.mark.parametrize(("by_kill_points", "holds"), [(False, True), (True, False)])
+def test_the_fire_is_weighed_by_what_a_model_is_worth_to_the_victory(
+    monkeypatch: pytest.MonkeyPatch, by_kill_points: bool, holds: bool
+) -> None:
+    # Two Big Bosses side by side: the fire is that at one (1/6 where they
+    # stand, 1/3 on the way), the walk adds 1/3 of a Boss and leaves
+    # 1 - (2/3) / 2 = 2/3 of them to make a charge taken to gain 0.3. Scored by
+    # models, 1/3 > 2/3 x 0.3 = 0.2: they hold. Scored by kill points a Boss
+    # is half of his unit's point: 1/3 x 1/2 = 1/6 < 0.2: they go.
+    pair = squad("w", B, BIG_BOSS, [], [(37.5, 37.0), (38.5, 37.0)])
+    battle, _, bosses = boss_facing(screened=True, boss=pair)
+    if by_kill_points:
+        kill_points(battle)
+    assert fire_taken(battle, bosses) == pytest.approx(1 / 6)
+    assert fire_taken(battle, bosses, 9.5) == pytest.approx(1 / 3)
+    monkeypatch.setattr(move_plans, "charge_gain", lambda *_args: 0.3)
+    assert shot_down_on_the_way(battle, bosses) is holds
+
+
+def test_a_mob_whose_survivors_charge_is_worth_the_fire_goes_in() -> None:
+    # Ten Bosses in a row at y = 37: where they stand only the heavy bolter
+    # reaches them (the nearest boltgun is 26" away), a third of a Boss; on
+    # the way all nine boltguns too: 2/3 of a Boss a volley, as for the one.
+    # The walk adds 2/3 of a Boss, and leaves 1 - (4/3) / 10 of the mob to
+    # charge; ten Bosses' five attacks each (four and the charge's) kill
+    # 50 x 2/3 x 2/3 x 1/3 = 7.4 Marines in the first round, a gain far
+    # beyond the 0.77 that would make the walk not worth it.
+    mob = squad("w", B, BOSS, [], row(29, 37, 10))
+    battle, _, boss = boss_facing(screened=True, boss=mob)
+    assert fire_taken(battle, boss) == pytest.approx(1 / 3)
+    assert fire_taken(battle, boss, 9.5) == pytest.approx(2 / 3)
+    assert not shot_down_on_the_way(battle, boss)
+    assert move_intent(battle, "w") == "advance"
+
+
+# Heavy 9 at 36": where he stands each shot kills 2/3 (BS4) x 2/3 (S5 v T4)
+# x 1/3 (a 3+ save against AP4) = 4/27 of a Marine: 9 x 4/27 = 4/3, more than
+# the 5 x 4/27 = 20/27 his first round of blows (four and the charge's) kills.
+BIG_GUN = weapon("Big gun", "36", "5", "4", "Heavy 9")
+# Assault 6 at 24": out of reach where he stands (26"), 6 x 4/27 = 8/9 of a
+# Marine a move nearer.
+SHORT_GUN = weapon("Short gun", "24", "5", "4", "Assault 6")
+
+
+def test_a_boss_there_to_shoot_does_not_hold_out_of_the_guns() -> None:
+    # His gun reaches the Marines from where he stands (nothing brought by an
+    # advance), and the walk adds 2/3 of him to the fire he takes, which would
+    # make him hold; but his shooting kills more than his blows would: he is
+    # not there to charge, and the rule is not his.
+    battle, tactical, boss = boss_facing(
+        screened=True, boss=squad("w", B, BOSS, [BIG_GUN], [(38.0, 37.0)])
+    )
+    assert guns_brought(battle, boss, tactical) == 0.0
+    assert not shot_down_on_the_way(battle, boss)
+
+
+def test_the_guns_his_advance_brings_in_reach_can_pay_for_the_walk() -> None:
+    # Scored by models: his gun brings 8/9 of a Marine a turn, more than the
+    # 2/3 of him the walk adds to the fire (his charge buys nothing: two
+    # volleys are expected to kill him first): he advances.
+    battle, tactical, boss = boss_facing(
+        screened=True, boss=squad("w", B, BOSS, [SHORT_GUN], [(38.0, 37.0)])
+    )
+    assert guns_brought(battle, boss, tactical) == pytest.approx(8 / 9)
+    assert not shot_down_on_the_way(battle, boss)
+
+
+def test_under_kill_points_a_lone_boss_is_worth_more_than_the_marines_his_gun_brings() -> None:
+    # Scored by kill points, he is a unit of one, his whole kill point; a
+    # Marine is a tenth of his squad's: the 8/9 of a Marine his gun brings is
+    # worth 8/90, less than the 2/3 of his point the walk adds: he holds.
+    battle, tactical, boss = boss_facing(
+        screened=True, boss=squad("w", B, BOSS, [SHORT_GUN], [(38.0, 37.0)])
+    )
+    kill_points(battle)
+    assert guns_brought(battle, boss, tactical) == pytest.approx(8 / 90)
+    assert shot_down_on_the_way(battle, boss)
+    assert move_intent(battle, "w") == "hold"
+
+
+def test_behind_a_gun_line_that_will_never_lock_the_marines_he_goes_in() -> None:
+    # Waiting is for the unit in front to tie the Marines' guns up in combat.
+    # Five heavy bolters in front of him kill 5 x 3 x 4/27 = 20/9 Marines a
+    # volley at 19", more than their 5 x 2 x 1/2 x 1/3 x 1/3 = 5/9 of blows
+    # (WS4 v WS4, S3 v T4, the Marines' 3+): a gun line, there to shoot, that
+    # does not charge them; holding behind it only puts off the walk.
+    gun_line = squad("s", B, TROOPER, [HEAVY_BOLTER], row(34, 30, 5))
+    battle, tactical, boss = boss_facing(screened=True, screen=gun_line)
+    assert not ahead_of_it(battle, boss, tactical)
+    assert not shot_down_on_the_way(battle, boss)
     assert move_intent(battle, "w") == "advance"

@@ -39,13 +39,15 @@ woods in front of a Guard gunline go through them: the way round would give
 the lasguns a turn at them for the two models or so its first blows win.
 
 A unit there to charge, with another unit of its army nearer the enemy to
-draw the fire, holds where fewer guns reach it, and does not Run toward them
-either, when the fire its advance walks into costs more than the charge it
-buys (:func:`shot_down_on_the_way`). *Situation*: a Warboss (a kill point of
-his own) 26" from a Tactical Squad, behind twenty Boyz: only its heavy bolter
-reaches him there; two turns of walking in put him in reach of every boltgun
-too, which are expected to kill him before his charge. He waits until the
-Marines are locked in combat with the Boyz.
+draw the fire and charge it, holds where fewer guns reach it, and does not
+Run toward them either, when the fire its advance walks into costs more than
+the charge it buys (:func:`shot_down_on_the_way`). *Situation*: a Warboss
+(a kill point of his own) 26" from a Tactical Squad, behind twenty Boyz:
+only its heavy bolter reaches him there; two turns of walking in put him in
+reach of every boltgun too, which are expected to kill him before his
+charge. He waits until the Marines are locked in combat with the Boyz. A
+Captain behind his Tactical Squad, a gun line that will not charge the
+Boyz, does not wait: no one will tie their guns up for him.
 """
 
 from __future__ import annotations
@@ -336,9 +338,16 @@ def guns_brought(battle: Battle, unit: Unit, target: Unit) -> float:
 
 def ahead_of_it(battle: Battle, unit: Unit, target: Unit) -> bool:
     """Whether another unit of ``unit``'s army stands nearer ``target`` (its closest
-    model: :func:`charge.charge_distance`), to draw the fire of those it goes for."""
+    model: :func:`charge.charge_distance`) and is there to charge it
+    (:func:`vehicles.may_charge`, :func:`there_to_charge`): one that draws the
+    fire of those ``unit`` goes for and will tie their guns up in combat. A gun
+    line in front never does: waiting behind it only puts the walk off."""
     gap = charge_distance(unit, target)
     return any(
-        friend is not unit and friend.alive_models and charge_distance(friend, target) < gap
+        friend is not unit
+        and friend.alive_models
+        and charge_distance(friend, target) < gap
+        and may_charge(friend)
+        and there_to_charge(battle, friend, target)
         for friend in battle.units_of(unit.player)
     )
