@@ -15,22 +15,13 @@ games.
 from __future__ import annotations
 
 import argparse
-import math
 from collections import Counter
 from pathlib import Path
 
-from hammerlab.analysis.battles import prepare
-from hammerlab.editions.base import play
-from hammerlab.editions.turns import victory_scores, winner
+from against_mirror import sign_test  # the scripts beside this one
+from head_to_head import head_to_head
+
 from hammerlab.editions.waffle.ai import WaffleAI
-from hammerlab.io.scenario import load_scenario
-
-
-def sign_test(wins: int, losses: int) -> float:
-    """Two-sided p-value of ``wins`` against ``losses`` if either were as likely."""
-    n = wins + losses
-    tail = sum(math.comb(n, k) for k in range(max(wins, losses), n + 1)) / 2**n
-    return min(1.0, 2 * tail)
 
 
 def main() -> None:
@@ -40,21 +31,10 @@ def main() -> None:
     parser.add_argument("seeds", type=int)
     parser.add_argument("files", nargs="+", type=Path)
     args = parser.parse_args()
+    seeds = range(args.first, args.first + args.seeds)
     total: Counter[str] = Counter()
     for path in args.files:
-        scenario, tally = load_scenario(path), Counter[str]()
-        for seed in range(args.first, args.first + args.seeds):
-            for finishing_side in (0, 1):
-                ready = prepare(scenario, str(path), seed)
-                players = list(ready.battle.controllers)
-                for index, player in enumerate(players):
-                    ready.battle.controllers[player] = WaffleAI(index == finishing_side)
-                play(ready.battle, ready.ruleset, ready.plan)
-                best = winner(victory_scores(ready.battle, ready.plan.victory))
-                side = players[finishing_side]
-                won = "draws" if best is None else "finishing" if best == side else "not"
-                tally[won] += 1
-                tally[f"{side} finishing: {won}"] += 1
+        tally = head_to_head(path, seeds, WaffleAI, ("finishing", "not"))
         print(f"{path.stem}: {dict(sorted(tally.items()))}", flush=True)
         total += tally
     wins, losses = total["finishing"], total["not"]
