@@ -19,11 +19,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from fighters import fighting  # the script beside this one
+from fighters import fighting  # the scripts beside this one
+from head_to_head import head_to_head
 
-from hammerlab.analysis.battles import prepare
-from hammerlab.editions.base import play
-from hammerlab.editions.turns import victory_scores, winner
 from hammerlab.editions.waffle import expected
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.placement import PILE_IN
@@ -31,8 +29,9 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
 from hammerlab.engine.memo import decision_scope, state_of_play
 from hammerlab.engine.units import Model, Unit
-from hammerlab.io.scenario import load_scenario
 
+NAMES = ("with the Pile In", "without")
+"""How the tally names the games won by each AI."""
 COUNTING = [False]
 """Whether the AI deciding now counts the Pile In."""
 WITHOUT = expected.charged_fighters
@@ -68,20 +67,7 @@ def main() -> None:
     expected.charged_fighters = with_pile_in
     total: Counter[str] = Counter()
     for path in args.files:
-        scenario, tally = load_scenario(path), Counter[str]()
-        for seed in range(1, args.seeds + 1):
-            for counting_side in (0, 1):
-                ready = prepare(scenario, str(path), seed)
-                players = list(ready.battle.controllers)
-                for index, player in enumerate(players):
-                    ready.battle.controllers[player] = Estimating(index == counting_side)
-                play(ready.battle, ready.ruleset, ready.plan)
-                best = winner(victory_scores(ready.battle, ready.plan.victory))
-                if best is None:
-                    tally["draws"] += 1
-                else:
-                    counted = players.index(best) == counting_side
-                    tally["with the Pile In" if counted else "without"] += 1
+        tally = head_to_head(path, range(1, args.seeds + 1), Estimating, NAMES)
         print(f"{path.stem}: {dict(tally)}", flush=True)
         total += tally
     print(f"all: {dict(total)}")

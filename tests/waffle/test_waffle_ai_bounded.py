@@ -63,7 +63,7 @@ from hammerlab.editions.waffle.rules.reactions import (
 from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS
 from hammerlab.editions.waffle.shooting import targets_for
 from hammerlab.editions.waffle.state import st
-from hammerlab.editions.waffle.victory_worth import model_worth
+from hammerlab.editions.waffle.victory_worth import model_worth, weighing_for
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
 from hammerlab.engine.memo import decision_scope, state_of_play
@@ -236,15 +236,17 @@ class Checked:
         self.seen: Counter[str] = Counter()
 
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
-        if decision.kind == "action":
-            self._plan_taken_up(battle, battle.unit(decision.context.unit))
-            if SUPPRESS in decision.labels():
-                self._suppressors(battle, battle.unit(decision.context.unit))
-        check = getattr(self, f"_{decision.kind}", None)
-        expected = None
-        if check is not None:
-            with decision_scope():  # a fresh scope: nothing the AI worked out is taken up
-                expected = check(battle, decision)
+        # The slow path weighs models as the AI does, for the player deciding.
+        with weighing_for(decision.player):
+            if decision.kind == "action":
+                self._plan_taken_up(battle, battle.unit(decision.context.unit), decision.player)
+                if SUPPRESS in decision.labels():
+                    self._suppressors(battle, battle.unit(decision.context.unit))
+            check = getattr(self, f"_{decision.kind}", None)
+            expected = None
+            if check is not None:
+                with decision_scope():  # a fresh scope: nothing the AI worked out is taken up
+                    expected = check(battle, decision)
         index = self.ai.choose(battle, decision)
         if expected is not None:
             assert index == expected, decision.kind
@@ -281,12 +283,12 @@ class Checked:
                 assert suppressing == firing_models(battle, unit, target, name, FireOrders())
                 self.seen["suppressing models"] += 1
 
-    def _plan_taken_up(self, battle: Battle, unit: Unit) -> None:
+    def _plan_taken_up(self, battle: Battle, unit: Unit, player: str) -> None:
         # The plan the action decision takes up (worked out by the shooter decision,
         # before the unit's shooting record was opened) is the plan afresh.
         with decision_scope():
             fresh = slow_plan(battle, unit)
-        with decision_scope(state_of_play(battle)):
+        with decision_scope((player, state_of_play(battle))):  # the AI's own scope
             assert shooting_plan(battle, unit) == fresh
         self.seen["plans taken up"] += 1
 

@@ -27,10 +27,11 @@ from hammerlab.editions.waffle.plans import (
 from hammerlab.editions.waffle.ruleset import end_of_turn
 from hammerlab.editions.waffle.shooting import HOLD, RUN
 from hammerlab.editions.waffle.state import st
-from hammerlab.editions.waffle.victory_worth import model_worth
+from hammerlab.editions.waffle.victory_worth import model_worth, weighing_for
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.moves import shift_unit
+from hammerlab.engine.units import Unit
 
 TROOPER = profile("Trooper", s=3, t=3, i=3, sv="-")
 """WS4 S3 T3 I3 A1, no save, no guns: no Overwatch, nothing spared."""
@@ -339,3 +340,59 @@ def test_a_retreat_is_the_battle_s_record_of_the_move_until_the_end_of_its_turn(
     held = make_battle(still, squad("b", B, BRUTE, [], row(30, 24, 5)), script_a=[("move", "hold")])
     move_one(held, still)
     assert not st(held, still).retreated
+
+
+def weakened(unit_id: str, player: str, starting: int, left: int, y: float, x: float = 20) -> Unit:
+    """A Trooper squad of ``starting`` models in a row from (x, y), of which only the
+    first ``left`` stand."""
+    unit = squad(unit_id, player, TROOPER, [], row(x, y, starting))
+    for model in unit.models[left:]:
+        model.wounds_left = 0
+    return unit
+
+
+def test_an_enemy_model_is_worth_its_share_of_what_is_left_of_its_units_kill_point() -> None:
+    # Kill points: the point comes with a unit's last model. Weighed for A, a
+    # model of B's squad of twenty with three left is a third of the point
+    # still to take; A's own squad of ten with four left keeps its starting
+    # tenth (its losses are counted as the search counts them), and so does
+    # every model when nobody is weighed for. Counting models, each is one.
+    own = weakened("a", A, 10, 4, 10)
+    enemy = weakened("x", B, 20, 3, 40)
+    battle = kill_points(make_battle(own, enemy, seed=1))
+    assert model_worth(battle, enemy) == pytest.approx(1 / 20)
+    with weighing_for(A):
+        assert model_worth(battle, enemy) == pytest.approx(1 / 3)
+        assert model_worth(battle, own) == pytest.approx(1 / 10)
+    with weighing_for(B):
+        assert model_worth(battle, own) == pytest.approx(1 / 4)
+        assert model_worth(battle, enemy) == pytest.approx(1 / 20)
+    battle.memory[VICTORY] = "models_destroyed"
+    with weighing_for(A):
+        assert model_worth(battle, enemy) == 1.0
+
+
+def test_under_kill_points_the_ai_finishes_a_weakened_unit_over_a_fresh_one() -> None:
+    # Five Marines 18" from ten fresh Troopers and from a squad of twenty with
+    # three left: one Boltgun shot each (Rapid Fire beyond 12"), 3+ to hit,
+    # 3+ to wound (S4 v T3), no save: 20/9 casualties expected of either
+    # (under the three left). By starting shares the fresh squad is worth
+    # 20/9 x 1/10 = 2/9 and the weakened one 20/9 x 1/20 = 1/9; weighed for
+    # the Marines the weakened one is 20/9 x 1/3 = 20/27, more than 2/9. The
+    # AI that finishes units shoots the three; as it was, it shot the fresh ten.
+    marines = squad("a", A, MARINE, [BOLTGUN], row(30, 10, 5))
+    fresh = weakened("x", B, 10, 10, 28)
+    worn = weakened("y", B, 20, 3, 28, x=44)  # the three 19" to 23" from the Marines
+    battle = kill_points(make_battle(marines, fresh, worn, seed=1))
+    with weighing_for(A):
+        assert target_value(battle, marines, fresh) == pytest.approx(2 / 9)
+        assert target_value(battle, marines, worn) == pytest.approx(20 / 27)
+    decision = Decision(
+        kind="target",
+        player=A,
+        prompt="?",
+        choices=(Choice("x", fresh), Choice("y", worn)),
+        context=DecisionContext(unit="a"),
+    )
+    assert WaffleAI().choose(battle, decision) == 1
+    assert WaffleAI(finish_units=False).choose(battle, decision) == 0

@@ -157,7 +157,7 @@ from hammerlab.editions.waffle.state import st, state_of
 from hammerlab.editions.waffle.tank_shock_plans import death_or_glory_choice, tank_shock_choice
 from hammerlab.editions.waffle.transport_plans import wants_to_disembark
 from hammerlab.editions.waffle.transports import DISEMBARK, STAY_ABOARD
-from hammerlab.editions.waffle.victory_worth import model_worth
+from hammerlab.editions.waffle.victory_worth import model_worth, weighing_for
 from hammerlab.editions.waffle.wounds import typical_profile
 from hammerlab.editions.waffle.zoom_plans import zoom_intent
 from hammerlab.engine.battle import Battle
@@ -456,8 +456,13 @@ class WaffleAI(PsychicChoices):
     all know it.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, finish_units: bool = True) -> None:
         self._plans: dict[tuple[int, int, str, str], ShotPlan] = {}
+        self.finish_units = finish_units
+        """Whether an enemy model is worth its share of what is left of its unit's
+        kill point (:func:`victory_worth.model_worth`), or, ``False``, its
+        starting share, as the heuristic weighed it until branch ``issue9-finish``
+        (``examples/matchups/finish_head_to_head.py`` plays one against the other)."""
 
     @staticmethod
     def _key(battle: Battle, unit: Unit) -> tuple[int, int, str, str]:
@@ -468,7 +473,9 @@ class WaffleAI(PsychicChoices):
         handler = getattr(self, f"_{decision.kind}", None)
         if handler is None:
             return 0
-        with decision_scope(state_of_play(battle)):
+        viewer = decision.player if self.finish_units else None
+        # The worth of a model depends on who weighs it, so their answers are kept apart.
+        with weighing_for(viewer), decision_scope((viewer, state_of_play(battle))):
             index: int = handler(battle, decision)
         return index
 
