@@ -36,7 +36,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy src/hammerlab
 
 unit: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist worksteal
 
 test: lint typecheck unit
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from hammerlab.analysis.game import Action, Game
 from hammerlab.analysis.search import race
 from hammerlab.engine.battle import DecisionMade
-from hammerlab.io.scenario import load_scenario
+from hammerlab.io.scenario import load_scenario, parse_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 CARNIFEX = ROOT / "examples" / "matchups" / "carnifex_vs_guard.toml"
@@ -142,3 +142,69 @@ def test_the_race_s_ties_keep_the_earlier_action() -> None:
     # A and B both score 1 (D 0): stage 1 keeps one of two, the first listed.
     script = Scripted({"D": [0], "A": [1], "B": [1]})
     assert script.race(3) == script.actions[1]
+
+
+def test_a_tank_that_could_tank_shock_is_asked_that_first_and_every_action_applies() -> None:
+    # vehicles_tank_shock.toml: the Leman Russ has the Termagants within 6" straight
+    # ahead, so its activation asks Tank Shock or move normally before where to
+    # move; each of its actions, applied to a copy, is the activation's own answers.
+    path = ROOT / "examples" / "vehicles_tank_shock.toml"
+    game = _start(path)
+    russ = [a for a in game.legal_actions() if a.unit == "russ"]
+    assert [a.then for a in russ] == [
+        (("tank_shock", "move normally"), ("move", "advance")),
+        (("tank_shock", "move normally"), ("move", "retreat")),
+        (("tank_shock", "move normally"), ("move", "hold")),
+        (("tank_shock", "move normally"), ("move", "advance on hormagaunts")),
+        (("tank_shock", "shock Termagants [gaunts]"),),
+    ]
+    for action in russ:
+        game.clone().apply(action)
+
+
+def test_a_zooming_flyer_s_actions_are_the_intents_its_zoom_asks() -> None:
+    # A Valkyrie (a Flyer, so Zooming) against two Marine squads: its zoom asks
+    # where to among the four plain intents only (zooming.zoom), so an "advance on"
+    # the farther squad, offered to other movers, is not one of its actions.
+    source = ROOT / "tests" / "data" / "bsdata-7e" / "Astra Militarum - Codex.cat"
+    squads = "".join(
+        f"""
+[[units]]
+id = "{uid}"
+player = "Marines"
+unit = "Tactical Squad (meltagun, lascannon)"
+position = [{x}, 36]
+"""
+        for uid, x in (("near", 36), ("far", 60))
+    )
+    text = f"""
+name = "A Valkyrie zooms"
+ruleset = "waffle"
+seed = 5
+first_player = "Guard"
+[plan]
+turns = 1
+phases = ["movement"]
+[[players]]
+name = "Guard"
+edge = "south"
+[[players]]
+name = "Marines"
+edge = "north"
+[[units]]
+id = "jet"
+player = "Guard"
+unit = "Valkyrie Squadron"
+source = "{source}"
+position = [36, 8]
+{squads}"""
+    game = Game.start(parse_scenario(text, "zoom.toml"), "zoom.toml", 5)
+    jet = [a for a in game.legal_actions() if a.unit == "jet"]
+    assert [a.then for a in jet] == [
+        (("move", "advance"),),
+        (("move", "take cover"),),
+        (("move", "retreat"),),
+        (("move", "hold"),),
+    ]
+    for action in jet:
+        game.clone().apply(action)

@@ -16,6 +16,7 @@ from hammerlab.editions.waffle.infiltrate import infiltration
 from hammerlab.editions.waffle.maledictions import all_terrain_difficult
 from hammerlab.editions.waffle.morale import leadership_test
 from hammerlab.editions.waffle.movement import (
+    INTENTS,
     RETREAT,
     choose_intent,
     dangerous_terrain_tests,
@@ -31,7 +32,7 @@ from hammerlab.editions.waffle.scout import scout_redeployments
 from hammerlab.editions.waffle.shooting import start_phase
 from hammerlab.editions.waffle.special_rules import difficult_terrain_dice
 from hammerlab.editions.waffle.state import st
-from hammerlab.editions.waffle.tank_shock import offer_tank_shock
+from hammerlab.editions.waffle.tank_shock import TANK_SHOCK, offer_tank_shock, shock_choices
 from hammerlab.editions.waffle.transports import offer_disembarking, offer_embarking
 from hammerlab.editions.waffle.vehicles import may_move, turn_to_moves
 from hammerlab.editions.waffle.zooming import zoom
@@ -153,14 +154,27 @@ def move_one(battle: Battle, unit: Unit) -> None:
 
 
 def intent_follow_ups(battle: Battle, unit: Unit) -> list[tuple[tuple[str, str], ...]]:
-    """Where a unit picked to move may go (the ``move`` decision :func:`move_one`
-    asks first): each intent with somewhere to head for (:func:`movement.goal_of`;
-    an intent without one stays put, as ``hold`` does), and ``hold``; a flank where
-    it is offered (:func:`movement.intents_for`)."""
-    return [
+    """What a unit picked to move does, as :func:`move_one` asks it: where it goes
+    (the ``move`` decision), each intent with somewhere to head for
+    (:func:`movement.goal_of`; an intent without one stays put, as ``hold`` does),
+    and ``hold``; a flank where it is offered (:func:`movement.intents_for`). A
+    Tank that could Tank Shock or Ram is asked that first (``tank_shock``): each
+    shock, or moving normally and then where to. A Zooming Flyer is asked where
+    it zooms among :data:`movement.INTENTS` (:func:`zooming.zoom`)."""
+    if is_zooming(unit):
+        return [(("move", intent),) for intent in INTENTS]
+    moves: list[tuple[tuple[str, str], ...]] = [
         (("move", intent),)
         for intent in intents_for(battle, unit)
         if intent == "hold" or goal_of(battle, unit, intent) is not None
+    ]
+    shocks = shock_choices(battle, unit)
+    if not shocks:
+        return moves
+    normally, *declared = shocks
+    return [
+        *(((TANK_SHOCK, normally.label), *move) for move in moves),
+        *(((TANK_SHOCK, shock.label),) for shock in declared),
     ]
 
 

@@ -81,6 +81,8 @@ KEEP_AWAY = 1.0
 """7th edition: "If the Tank would move into contact with a friendly model, enemy vehicle,
 impassable terrain or a board edge, it immediately stops moving 1" away"; models
 moved out of its way end "at least 1"" from it."""
+TANK_SHOCK = "tank_shock"
+"""The decision asked before a Tank moves (:func:`offer_tank_shock`)."""
 MOVE_NORMALLY = "move normally"
 SHOCK, RAM, STOP = "shock", "ram", "stop"
 NO_DEATH_OR_GLORY = "no Death or Glory"
@@ -225,18 +227,28 @@ def shock_targets(battle: Battle, unit: Unit) -> list[ShockTarget]:
     return options
 
 
+def shock_choices(battle: Battle, unit: Unit) -> list[Choice[tuple[str, str] | None]]:
+    """The answers to the ``tank_shock`` decision before a Tank moves: moving
+    normally, then each Tank Shock or Ram it could make (:func:`shock_targets`);
+    none when it could make none, and then nothing is asked."""
+    options = shock_targets(battle, unit)
+    if not options:
+        return []
+    choices: list[Choice[tuple[str, str] | None]] = [Choice(MOVE_NORMALLY, None)]
+    choices += [Choice(f"{o.kind} {o.enemy.label}", (o.kind, o.enemy.id)) for o in options]
+    return choices
+
+
 def offer_tank_shock(battle: Battle, unit: Unit) -> bool:
     """Before a Tank moves, its player may declare a Tank Shock or a Ram instead of
     moving normally; the choice is asked only when one is possible
-    (:func:`shock_targets`). Returns whether the Tank made one."""
-    options = shock_targets(battle, unit)
-    if not options:
+    (:func:`shock_choices`). Returns whether the Tank made one."""
+    choices = shock_choices(battle, unit)
+    if not choices:
         return False
-    choices: list[Choice[tuple[str, str] | None]] = [Choice(MOVE_NORMALLY, None)]
-    choices += [Choice(f"{o.kind} {o.enemy.label}", (o.kind, o.enemy.id)) for o in options]
     picked = battle.decide(
         Decision(
-            kind="tank_shock",
+            kind=TANK_SHOCK,
             player=unit.player,
             prompt=f"{unit.label}: Tank Shock, Ram, or move normally?",
             choices=tuple(choices),
