@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import A, B, make_battle, profile, row, squad
+from conftest import TROOPER, A, B, make_battle, profile, row, squad
 
 from hammerlab.analysis.game import Game
 from hammerlab.editions.schedule import still_to_play, turns_ahead
@@ -74,8 +74,6 @@ from hammerlab.io.scenario import load_scenario
 ROOT = Path(__file__).resolve().parents[2]
 
 SUPPRESSING = FireOrders(action=SUPPRESS)
-TROOPER = profile("Trooper", s=3, t=3, i=3, sv="-")
-"""WS4 S3 T3 I3 A1, no save, no guns: no Overwatch, nothing spared."""
 
 
 def test_a_charge_that_wins_gains_its_value_and_one_that_loses_gains_nothing_unasked(

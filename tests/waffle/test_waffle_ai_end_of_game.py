@@ -10,7 +10,19 @@ and Going to Ground gives a 6+ cover save where there is none.
 from __future__ import annotations
 
 import pytest
-from conftest import BOLTGUN, GUARD, LASGUN, MARINE, A, B, make_battle, profile, row, squad
+from conftest import (
+    BOLTGUN,
+    BRUTE,
+    GUARD,
+    LASGUN,
+    MARINE,
+    TROOPER,
+    A,
+    B,
+    make_battle,
+    row,
+    squad,
+)
 
 from hammerlab.editions.schedule import SCHEDULE, Schedule, record_schedule
 from hammerlab.editions.waffle.ai import dive_bounds, dive_gain, shooting_plan
@@ -22,11 +34,6 @@ from hammerlab.editions.waffle.plans import (
 )
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
-
-TROOPER = profile("Trooper", s=3, t=3, i=3, sv="-")
-"""WS4 S3 T3 I3 A1, no save, no guns: no Overwatch."""
-BRUTE = profile("Brute", s=5, t=4, i=3, a=3, sv="-")
-"""WS4 S5 T4 I3 A3, no save, no guns."""
 
 
 def _gunfight() -> tuple[Battle, Unit, Unit]:

@@ -67,6 +67,11 @@ is for and the numbers measured over ``examples/matchups/``.
 - Melee target: the most expected casualties per blow; on a tie the unit
   with the fewest models left.
 - Consolidate: advance (toward the nearest enemy, 1" short).
+
+Every value counts only what the game still plays (:mod:`hammerlab.editions.schedule`):
+no charge after a Shooting phase when the turn has no Assault phase, nothing of
+a next turn for a side that has none, no enemy shooting or charge to come when
+the enemy has no such phase left.
 """
 
 from __future__ import annotations
