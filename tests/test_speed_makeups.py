@@ -159,9 +159,7 @@ def test_remembered_fights_are_the_fights_worked_out_afresh_at_every_decision() 
     assert served > 1000  # answers from earlier states and battles were checked, not only new ones
 
 
-@pytest.mark.parametrize(
-    "example", ["whole_game_three_turns.toml", "guard_suppress_terminators.toml"]
-)
+@pytest.mark.parametrize("example", ["whole_game_three_turns.toml", "lab_fiery_charge_boyz.toml"])
 def test_the_waffle_ai_plays_the_same_battles_with_and_without_the_remembered_blows(
     monkeypatch: pytest.MonkeyPatch, example: str
 ) -> None:

@@ -1,7 +1,7 @@
 """Two versions of the heuristic AI against each other, each on both sides (docs/ai.md).
 
 The scripts beside this one that weigh a change to the heuristic
-(``pile_in_head_to_head.py``, ``finish_head_to_head.py``) play through
+(``pile_in_head_to_head.py``, ``lever_head_to_head.py``) play through
 :func:`head_to_head`: every seed twice, the changed AI on each side once,
 the same dice for both battles.
 """

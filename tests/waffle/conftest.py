@@ -97,6 +97,11 @@ MARINE = profile("Space Marine")
 """A Space Marine: WS4 BS4 S4 T4 W1 I4 A1 Ld8 3+."""
 GUARD = profile("Guardsman", bs=3, s=3, ld=7, sv="5+")
 """A Guardsman as most tests use him: BS3 S3 T4 (the default) Ld7 5+."""
+TROOPER = profile("Trooper", s=3, t=3, i=3, sv="-")
+"""A test soldier for the AI's fights: WS4 S3 T3 I3 A1, no save (with no guns:
+no Overwatch, nothing spared)."""
+BRUTE = profile("Brute", s=5, t=4, i=3, a=3, sv="-")
+"""A test bruiser: WS4 S5 T4 I3 A3, no save."""
 
 # Weapons with their published 6th/7th-edition profiles (or a test variant).
 BOLTGUN = weapon("Boltgun", "24", "4", "5", "Rapid Fire")

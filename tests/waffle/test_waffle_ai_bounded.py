@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import A, B, make_battle, profile, row, squad
+from conftest import TROOPER, A, B, make_battle, profile, row, squad
 
 from hammerlab.analysis.game import Game
+from hammerlab.editions.schedule import still_to_play, turns_ahead
 from hammerlab.editions.waffle import plans
 from hammerlab.editions.waffle.ai import (
     ShotPlan,
@@ -73,8 +74,6 @@ from hammerlab.io.scenario import load_scenario
 ROOT = Path(__file__).resolve().parents[2]
 
 SUPPRESSING = FireOrders(action=SUPPRESS)
-TROOPER = profile("Trooper", s=3, t=3, i=3, sv="-")
-"""WS4 S3 T3 I3 A1, no save, no guns: no Overwatch, nothing spared."""
 
 
 def test_a_charge_that_wins_gains_its_value_and_one_that_loses_gains_nothing_unasked(
@@ -124,8 +123,10 @@ def test_suppression_that_cannot_break_the_target_does_not_weigh_its_next_turn(
 
 
 def slow_next_turn_value(battle: Battle, unit: Unit) -> float:
-    """``plans.next_turn_value`` as it was: every part worked out, then the most."""
-    move = move_allowance(unit)
+    """``plans.next_turn_value`` as it was: every part worked out, then the most (each
+    part only where the game still plays its phases, ``editions/schedule.py``)."""
+    move = plans.move_ahead(battle, unit)
+    charges = turns_ahead(battle, unit.player, plans.ASSAULT_PHASE)
     enemies = battle.enemies_of(unit)
 
     def charge_at(closer: float) -> float:
@@ -136,21 +137,22 @@ def slow_next_turn_value(battle: Battle, unit: Unit) -> float:
         ]
         return max([0.0, *values])
 
-    charge = charge_at(move)
+    charge = charge_at(move) if charges else 0.0
 
     def worth(e: Unit, orders: FireOrders) -> float:
         return expected_attack(battle, unit, e, orders) * model_worth(battle, e)
 
     shots = max([0.0, *(worth(e, FireOrders()) for e in enemies)])
     snaps = max([0.0, *(worth(e, FireOrders(snap=True)) for e in enemies)])
+    shooting = shots - snaps if plans.shoots_again(battle, unit) else 0.0
     exposed = exposure(battle, unit) * model_worth(battle, unit)
-    delay = exposed if charge <= 0 and charge_at(2 * move) > 0 else 0.0
-    return max(charge, shots - snaps, delay)
+    closing = charges > 1 and move > 0 and charge <= 0 and charge_at(2 * move) > 0
+    return max(charge, shooting, exposed if closing else 0.0)
 
 
 def slow_plan(battle: Battle, unit: Unit) -> ShotPlan:
     """``ai.shooting_plan`` as it was: every charge's full value, nothing remembered."""
-    may_charge = charge_ban(battle, unit) is None
+    may_charge = charge_ban(battle, unit) is None and still_to_play(battle, plans.ASSAULT_PHASE)
     charges = {
         t.id: charge_or_be_charged(battle, unit, t).value if may_charge else 0.0
         for t in charge_targets(battle, unit)
@@ -223,7 +225,7 @@ def slow_charge_threat(battle: Battle, unit: Unit) -> float:
             continue
         loss = -plans.fight_net(battle, enemy, unit)
         if loss > 0:
-            costs.append(charge_chance(battle, enemy, unit, move_allowance(enemy)) * loss)
+            costs.append(charge_chance(battle, enemy, unit, plans.move_ahead(battle, enemy)) * loss)
     return max(costs)
 
 

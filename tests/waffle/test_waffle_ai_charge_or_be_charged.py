@@ -10,7 +10,7 @@ off the AI.
 from __future__ import annotations
 
 import pytest
-from conftest import A, B, box, make_battle, profile, row, squad, weapon
+from conftest import TROOPER, A, B, box, make_battle, profile, row, squad, weapon
 from fight_kit import CHAINSWORD, GUARD, MARINE
 
 from hammerlab.editions.waffle.ai import shooting_plan
@@ -49,8 +49,6 @@ def test_a_charge_still_to_be_declared_across_difficult_ground_strikes_at_initia
     assert strikes_first(battle, target, charger, False) is not charger_first
 
 
-TROOPER = profile("Trooper", s=3, t=3, i=3, sv="-")
-"""WS4 S3 T3 I3 A1, no save: every blow's odds are read off the chart by hand."""
 TOUGH = profile("Tough", s=3, t=4, i=3, sv="-")
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from copy import deepcopy
 
 import pytest
-from conftest import MARINE, A, B, make_battle, profile, row, squad, weapon
+from conftest import BRUTE, MARINE, TROOPER, A, B, make_battle, profile, row, squad, weapon
 
 from hammerlab.editions.base import VICTORY
 from hammerlab.editions.waffle.ai import WaffleAI, target_value, wants_to_run
@@ -33,10 +33,6 @@ from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.moves import shift_unit
 from hammerlab.engine.units import Unit
 
-TROOPER = profile("Trooper", s=3, t=3, i=3, sv="-")
-"""WS4 S3 T3 I3 A1, no save, no guns: no Overwatch, nothing spared."""
-BRUTE = profile("Brute", s=5, t=4, i=3, a=3, sv="-")
-"""WS4 S5 T4 I3 A3, no save."""
 BOLTGUN = weapon("Boltgun", "24", "4", "5", "Rapid Fire")
 
 

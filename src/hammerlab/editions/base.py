@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from hammerlab.editions.flow import Flow, Play, only
+from hammerlab.editions.schedule import Schedule, record_schedule
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.decisions import Controller
@@ -162,10 +163,14 @@ def describe_ruleset(ruleset: Ruleset) -> dict[str, Any]:
 def begin_play(battle: Battle, ruleset: Ruleset, plan: GamePlan) -> Play:
     """A game of ``plan`` on ``battle`` about to start: the edition is set up and
     the cursor stands before the first turn (the plan's victory condition
-    recorded in ``battle.memory[VICTORY]``)."""
+    recorded in ``battle.memory[VICTORY]``, its turns and phases as the
+    battle's :class:`~hammerlab.editions.schedule.Schedule`)."""
     battle.memory[VICTORY] = plan.victory
     ruleset.start(battle)
-    return Play(battle, only(ruleset.flow(), plan.phases), 1, plan.turns)
+    play = Play(battle, only(ruleset.flow(), plan.phases), 1, plan.turns)
+    phases = tuple(phase.name for phase in play.flow.phases)
+    record_schedule(battle, Schedule(plan.turns, phases, tuple(play.order)))
+    return play
 
 
 def play(battle: Battle, ruleset: Ruleset, plan: GamePlan) -> None:

@@ -67,6 +67,11 @@ is for and the numbers measured over ``examples/matchups/``.
 - Melee target: the most expected casualties per blow; on a tie the unit
   with the fewest models left.
 - Consolidate: advance (toward the nearest enemy, 1" short).
+
+Every value counts only what the game still plays (:mod:`hammerlab.editions.schedule`):
+no charge after a Shooting phase when the turn has no Assault phase, nothing of
+a next turn for a side that has none, no enemy shooting or charge to come when
+the enemy has no such phase left.
 """
 
 from __future__ import annotations
@@ -75,6 +80,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from hammerlab.editions.schedule import heeding_the_end, still_to_play
 from hammerlab.editions.waffle.assault_results import SWEEP
 from hammerlab.editions.waffle.attacks import melee_stray_units, ranged_weapons, shot_bs
 from hammerlab.editions.waffle.challenges import Fighter, fighter
@@ -116,6 +122,7 @@ from hammerlab.editions.waffle.orders import FireOrders, orders_against
 from hammerlab.editions.waffle.outflank import edge_of, entry_shifts
 from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.plans import (
+    ASSAULT_PHASE,
     caught_chance,
     charge_chance,
     charge_gain,
@@ -256,12 +263,15 @@ def shooting_plan(battle: Battle, unit: Unit) -> ShotPlan:
     expected casualties with every weapon (plus its charge, if still allowed),
     or with the charge-keeping weapons plus its charge, whichever is more.
 
+    No charge counts when the turn plays no Assault phase after this one
+    (:func:`schedule.still_to_play`).
+
     Worked out once per activation: the plan is remembered (:func:`_plan`) by
     what it reads of the unit's shooting record (whether it may charge, and
     whom), so the shooter decision's plan serves the unit's action decision
     that follows in the same state.
     """
-    may_charge = charge_ban(battle, unit) is None
+    may_charge = charge_ban(battle, unit) is None and still_to_play(battle, ASSAULT_PHASE)
     return _plan(battle, unit, may_charge, charge_targets(battle, unit))
 
 
@@ -456,13 +466,18 @@ class WaffleAI(PsychicChoices):
     all know it.
     """
 
-    def __init__(self, finish_units: bool = True) -> None:
+    def __init__(self, finish_units: bool = True, heeds_the_end: bool = True) -> None:
         self._plans: dict[tuple[int, int, str, str], ShotPlan] = {}
         self.finish_units = finish_units
         """Whether an enemy model is worth its share of what is left of its unit's
         kill point (:func:`victory_worth.model_worth`), or, ``False``, its
         starting share, as the heuristic weighed it until branch ``issue9-finish``
-        (``examples/matchups/finish_head_to_head.py`` plays one against the other)."""
+        (``examples/matchups/lever_head_to_head.py finish_units`` plays one against the other)."""
+        self.heeds_the_end = heeds_the_end
+        """Whether it counts only the turns and phases the game still plays
+        (:mod:`hammerlab.editions.schedule`), or, ``False``, takes every game to
+        go on, as the heuristic did until branch ``issue9-end``
+        (``examples/matchups/lever_head_to_head.py heeds_the_end`` plays one against the other)."""
 
     @staticmethod
     def _key(battle: Battle, unit: Unit) -> tuple[int, int, str, str]:
@@ -474,8 +489,14 @@ class WaffleAI(PsychicChoices):
         if handler is None:
             return 0
         viewer = decision.player if self.finish_units else None
-        # The worth of a model depends on who weighs it, so their answers are kept apart.
-        with weighing_for(viewer), decision_scope((viewer, state_of_play(battle))):
+        heeded = self.heeds_the_end
+        # The worth of a model depends on who weighs it, and the turns to come on
+        # whether the end is heeded, so their answers are kept apart.
+        with (
+            weighing_for(viewer),
+            heeding_the_end(heeded),
+            decision_scope((viewer, heeded, state_of_play(battle))),
+        ):
             index: int = handler(battle, decision)
         return index
 

@@ -25,6 +25,7 @@ from itertools import product
 import numpy as np
 
 from hammerlab.editions.distributions import vector
+from hammerlab.editions.schedule import turns_ahead
 from hammerlab.editions.waffle.attacks import (
     fires_snap,
     firing_models,
@@ -67,6 +68,22 @@ from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Unit
 
 FACES = range(1, 7)
+
+MOVEMENT_PHASE, SHOOTING_PHASE, ASSAULT_PHASE = "movement", "shooting", "assault"
+"""The Waffle turn's phases (``ruleset.phases``) whose turns to come the values
+read (:func:`schedule.turns_ahead`): a game's plan may leave any of them out."""
+
+
+def move_ahead(battle: Battle, unit: Unit) -> float:
+    """How far ``unit`` moves in its next turn before it charges: its move allowance
+    (:func:`movement.move_allowance`) when its turns to come have a Movement
+    phase, else nothing."""
+    return move_allowance(unit) if turns_ahead(battle, unit.player, MOVEMENT_PHASE) else 0.0
+
+
+def shoots_again(battle: Battle, unit: Unit) -> bool:
+    """Whether ``unit``'s side has a Shooting phase still to come after this turn."""
+    return turns_ahead(battle, unit.player, SHOOTING_PHASE) > 0
 
 
 @cache
@@ -159,11 +176,14 @@ def chased_chance(battle: Battle, charger: Unit, unit: Unit) -> float:
     """Chance ``charger`` misses ``unit`` as it Falls Back and stays on the table, then
     reaches it with its next charge, after a move toward it (its move allowance):
     a Fall Back only postpones a fight the charger can still bring next turn.
+    None when the charger has no Assault phase to come (:func:`schedule.turns_ahead`).
 
     Counted over the Fall Back roll as :func:`caught_chance`; a Regroup test the
     unit may fail before then (falling back further) is not counted."""
+    if not turns_ahead(battle, charger.player, ASSAULT_PHASE):
+        return 0.0
     gap = edge_gap(battle, unit)
-    move = move_allowance(charger)
+    move = move_ahead(battle, charger)
     return sum(
         p
         * (1 - charge_chance(battle, charger, unit, closer=-total))
@@ -232,7 +252,7 @@ class ChargeValue:
     """What the target's shooting would kill next turn of the charger's models that
     survive the fight: a unit locked in combat cannot shoot (seed 001), so a
     charge that reaches spares them (a charger wiped out in the fight spares
-    nothing)."""
+    nothing; nor does a charge at a target with no Shooting phase to come)."""
     overwatch: float
     """What the target's Overwatch is expected to kill first."""
     worths: tuple[float, float] = (1.0, 1.0)
@@ -271,7 +291,9 @@ def _before_overwatch(battle: Battle, unit: Unit, target: Unit, closer: float) -
         return ChargeValue(0.0, 0.0, 0.0, 0.0, 0.0)
     dealt, taken = melee_exchange(battle, unit, target)
     survivors = 1 - taken / max(1, len(unit.alive_models))
-    spared = expected_attack(battle, target, unit, FireOrders()) * survivors
+    spared = 0.0
+    if shoots_again(battle, target):
+        spared = expected_attack(battle, target, unit, FireOrders()) * survivors
     worths = (model_worth(battle, unit), model_worth(battle, target))
     return ChargeValue(chance, dealt, taken, spared, 0.0, worths)
 
@@ -307,9 +329,9 @@ def fight_goes_on(battle: Battle, enemy: Unit, unit: Unit) -> float:
     ``unit``'s charge started: a round with no charge bonus, every model of
     both sides fighting (as a pile-in brings them; :func:`fight_net`'s later
     rounds), plus ``unit``'s shooting at it that the lock spares it (seed 001:
-    a unit locked in combat cannot shoot). Its own charge would have brought
-    it that shooting spared too, and the charge bonus on top: only the
-    difference is forestalled.
+    a unit locked in combat cannot shoot; none with no Shooting phase to
+    come). Its own charge would have brought it that shooting spared too, and
+    the charge bonus on top: only the difference is forestalled.
 
     *Situation*: a Mortar Squad 7" from fourteen Hormagaunts, whose charge
     wins its first round (only the few Hormagaunts near them fight back);
@@ -321,7 +343,9 @@ def fight_goes_on(battle: Battle, enemy: Unit, unit: Unit) -> float:
     # The shooting spared counts only ``enemy``'s models the round leaves, as
     # :func:`charge_value`'s does the charger's.
     survivors = 1 - ours / max(1, len(enemy.alive_models))
-    spared = expected_attack(battle, unit, enemy, FireOrders()) * survivors
+    spared = 0.0
+    if shoots_again(battle, unit):
+        spared = expected_attack(battle, unit, enemy, FireOrders()) * survivors
     return theirs * model_worth(battle, unit) - (ours - spared) * model_worth(battle, enemy)
 
 
@@ -360,7 +384,7 @@ def counter_charge(battle: Battle, enemy: Unit, unit: Unit, nearer: float = 0.0)
     (:func:`shoots_rather_than_charges`)."""
     if counter_charge_chance(battle, enemy, unit, nearer) <= 0.0:
         return 0.0
-    gain = charge_gain(battle, enemy, unit, move_allowance(enemy) + nearer)
+    gain = charge_gain(battle, enemy, unit, move_ahead(battle, enemy) + nearer)
     if gain <= 0.0 or shoots_rather_than_charges(battle, enemy, unit, gain):
         return 0.0
     return gain
@@ -379,7 +403,10 @@ def shoots_rather_than_charges(battle: Battle, enemy: Unit, unit: Unit, gain: fl
     Fire is worth more to it: the Boyz need not step back from a charge that
     never comes (before, they retreated from it, and were shot all the
     same). Judged from where both stand now; an enemy out of range of
-    ``unit`` has no shooting to prefer, so its charge counts."""
+    ``unit``, or with no Shooting phase to come (:func:`shoots_again`), has no
+    shooting to prefer, so its charge counts."""
+    if not shoots_again(battle, enemy):
+        return False
     every = ranged_weapons(enemy)
     if may_charge_after_firing(enemy, every):
         return False
@@ -393,12 +420,16 @@ def shoots_rather_than_charges(battle: Battle, enemy: Unit, unit: Unit, gain: fl
 def counter_charge_chance(battle: Battle, enemy: Unit, unit: Unit, nearer: float = 0.0) -> float:
     """Chance ``enemy``'s charge at ``unit`` next turn, after its move, reaches
     (:func:`charge_chance`), ``unit`` standing ``nearer`` inches closer first:
-    0 when it may not charge (a vehicle, or locked in combat), as then
+    0 when it may not charge (a vehicle, or locked in combat) or its side has no
+    Assault phase to come (:func:`schedule.turns_ahead`), as then
     :func:`counter_charge` is 0. The cheap part of the counter-charge, asked
-    first (no fight is worked out for a charge that cannot happen)."""
+    first (no fight is worked out for a charge that cannot happen). Its move
+    first is :func:`move_ahead`."""
     if not may_charge(enemy) or st(battle, enemy).locked_in_combat:
         return 0.0
-    return charge_chance(battle, enemy, unit, move_allowance(enemy) + nearer)
+    if not turns_ahead(battle, enemy.player, ASSAULT_PHASE):
+        return 0.0
+    return charge_chance(battle, enemy, unit, move_ahead(battle, enemy) + nearer)
 
 
 @per_decision
@@ -471,7 +502,11 @@ def next_turn_value(battle: Battle, unit: Unit) -> float:
     closing in on a charge worth declaring (within two moves), the turn of
     enemy fire a lost move adds before it gets there (what every enemy unit's
     shooting is expected to kill of it). Never negative (a charge not worth
-    declaring counts 0).
+    declaring counts 0). Only what the game still plays counts
+    (:func:`schedule.turns_ahead`): no shooting without a Shooting phase to
+    come, no charge without an Assault phase, no move before it without a
+    Movement phase, no delay without a second turn to charge in; a unit whose
+    side has no turn to come loses nothing.
     """
     return max(next_turn_parts(battle, unit))
 
@@ -481,14 +516,22 @@ def next_turn_parts(battle: Battle, unit: Unit) -> Iterator[float]:
     shooting, then the charge, then the delay), one at a time: a caller that
     only needs to know whether the value reaches some bar stops at the first
     part that does, before the charges' fights are worked out."""
-    move = move_allowance(unit)
-    enemies = battle.enemies_of(unit)
-    shots = max([0.0, *(_shot_worth(battle, unit, e, FireOrders()) for e in enemies)])
-    snaps = max([0.0, *(_shot_worth(battle, unit, e, FireOrders(snap=True)) for e in enemies)])
-    yield shots - snaps
+    if shoots_again(battle, unit):
+        enemies = battle.enemies_of(unit)
+        shots = max([0.0, *(_shot_worth(battle, unit, e, FireOrders()) for e in enemies)])
+        snaps = max([0.0, *(_shot_worth(battle, unit, e, FireOrders(snap=True)) for e in enemies)])
+        yield shots - snaps
+    else:
+        yield 0.0
+    charges = turns_ahead(battle, unit.player, ASSAULT_PHASE)
+    if not charges:
+        return
+    move = move_ahead(battle, unit)
     charge = best_charge(battle, unit, closer=move)[1]
     yield charge
-    if charge <= 0 and best_charge(battle, unit, closer=2 * move)[1] > 0:
+    if charges < 2 or move <= 0 or charge > 0:
+        return
+    if best_charge(battle, unit, closer=2 * move)[1] > 0:
         yield exposure(battle, unit) * model_worth(battle, unit)
 
 
@@ -501,7 +544,10 @@ def exposure(battle: Battle, unit: Unit) -> float:
     """What every enemy unit's shooting is expected to kill of ``unit`` in a turn, as
     it stands (a unit locked in combat is spared it: seed 001, "models can
     shoot at units locked in close combat" only under the proposed rule, and
-    then as Snap Shots)."""
+    then as Snap Shots); nothing when the enemy has no Shooting phase to come
+    (:func:`schedule.turns_ahead`)."""
+    if not turns_ahead(battle, battle.opponent(unit.player), SHOOTING_PHASE):
+        return 0.0
     total = sum(expected_attack(battle, e, unit, FireOrders()) for e in battle.enemies_of(unit))
     return min(total, float(len(unit.alive_models)))
 

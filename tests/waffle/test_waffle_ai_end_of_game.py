@@ -1,0 +1,133 @@
+"""The heuristic counts only the turns and phases the game still plays (docs/ai.md,
+"The end of the game"; ``editions/schedule.py``).
+
+Expected values are worked out by hand in the comments: Waffle's Snap Shots
+halve BS (seed 000: "divided by 2 (always round down) to a minimum of BS 1"),
+every save type is taken once (seed 000, "Models with more than One Save"),
+and Going to Ground gives a 6+ cover save where there is none.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import (
+    BOLTGUN,
+    BRUTE,
+    GUARD,
+    LASGUN,
+    MARINE,
+    TROOPER,
+    A,
+    B,
+    make_battle,
+    row,
+    squad,
+)
+
+from hammerlab.editions.schedule import SCHEDULE, Schedule, record_schedule
+from hammerlab.editions.waffle.ai import dive_bounds, dive_gain, shooting_plan
+from hammerlab.editions.waffle.plans import (
+    counter_charge,
+    counter_charge_chance,
+    exposure,
+    next_turn_value,
+)
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.units import Unit
+
+
+def _gunfight() -> tuple[Battle, Unit, Unit]:
+    # Five Marines (BS4, boltguns) 20" from two squads of ten Guardsmen (BS3
+    # lasguns, T4, 5+), in the open, Shooting phases only.
+    marines = squad("m", A, MARINE, [BOLTGUN], row(30, 10, 5))
+    first = squad("g", B, GUARD, [LASGUN], row(30, 30, 10))
+    second = squad("h", B, GUARD, [LASGUN], row(30, 32, 10))
+    battle = make_battle(marines, first, second, seed=1)
+    battle.phase = "shooting"
+    return battle, marines, first
+
+
+def _plan(battle: Battle, last_turn: int, phases: tuple[str, ...], order: str) -> None:
+    record_schedule(battle, Schedule(last_turn, phases, tuple(order)))
+
+
+def test_a_unit_with_a_turn_to_come_loses_its_shooting_and_one_without_loses_nothing() -> None:
+    battle, marines, first = _gunfight()
+    # Its next turn's shooting less the same as Snap Shots: five boltguns at
+    # 20" (one shot each), BS4 hits on 3+ (2/3), as Snap Shots BS2 on 5+ (1/3);
+    # S4 v T4 wounds on 4+ (1/2); AP5 beats the 5+ save. 5 x 1/2 x (2/3 - 1/3)
+    # = 5/6. No Assault phase: no charge counts.
+    _plan(battle, 2, ("shooting",), "AB")
+    battle.active_player = B
+    assert next_turn_value(battle, marines) == pytest.approx(5 / 6)
+    # What going to ground saves against the second squad, still to shoot: ten
+    # lasguns, BS3 (1/2), S3 v T4 (5+: 1/3), 3+ armour fails 1/3, and a 6+
+    # cover save taken as well fails 5/6: 10 x 1/2 x 1/3 x 1/3 x (1 - 5/6) = 10/108.
+    assert dive_gain(battle, marines, first) == pytest.approx(10 / 108)
+    assert list(dive_bounds(battle, marines, first))[-1] == pytest.approx(10 / 108 - 5 / 6)
+    # In B's last turn the Marines have no turn to come: going to ground costs
+    # nothing, so it is worth all it saves.
+    _plan(battle, 1, ("shooting",), "AB")
+    assert next_turn_value(battle, marines) == 0.0
+    assert list(dive_bounds(battle, marines, first))[-1] == pytest.approx(10 / 108)
+
+
+def test_the_enemy_s_shooting_to_come_counts_only_while_it_has_a_turn() -> None:
+    battle, marines, _ = _gunfight()
+    # In A's last turn B still shoots: each squad's ten lasguns kill
+    # 10 x 1/2 x 1/3 x 1/3 = 10/18 Marines, 10/9 both. In B's last turn, none.
+    _plan(battle, 1, ("shooting",), "AB")
+    battle.active_player = A
+    assert exposure(battle, marines) == pytest.approx(10 / 9)
+    battle.active_player = B
+    assert exposure(battle, marines) == 0.0
+    # A plan with no Shooting phase: no shooting to come at all.
+    _plan(battle, 3, ("movement", "assault"), "AB")
+    assert exposure(battle, marines) == 0.0
+
+
+def _brawl() -> tuple[Battle, Unit, Unit]:
+    # Five Brutes (B) 8" from five Troopers (A), neither with guns.
+    troopers = squad("t", A, TROOPER, [], row(30, 10, 5))
+    brutes = squad("b", B, BRUTE, [], row(30, 19, 5))
+    battle = make_battle(troopers, brutes, seed=1)
+    battle.phase = "shooting"
+    return battle, troopers, brutes
+
+
+def test_the_enemy_s_charge_next_turn_counts_only_with_a_turn_and_an_assault_to_come() -> None:
+    battle, troopers, brutes = _brawl()
+    battle.active_player = A
+    # B moves 6" first and needs 2" (2D6 >= 2: certain); with no Movement
+    # phase it needs 8" (2D6 >= 8: 15/36); the fight it reaches is the same and
+    # the Troopers have no Overwatch, so the value scales with the chance.
+    _plan(battle, 1, ("movement", "shooting", "assault"), "AB")
+    assert counter_charge_chance(battle, brutes, troopers) == 1.0
+    reached = counter_charge(battle, brutes, troopers)
+    assert reached > 0.0
+    _plan(battle, 1, ("shooting", "assault"), "AB")
+    assert counter_charge_chance(battle, brutes, troopers) == pytest.approx(15 / 36)
+    assert counter_charge(battle, brutes, troopers) == pytest.approx(15 / 36 * reached)
+    # B went first: in A's last turn B has no turn to come, so no charge.
+    _plan(battle, 1, ("movement", "shooting", "assault"), "BA")
+    assert counter_charge_chance(battle, brutes, troopers) == 0.0
+    assert counter_charge(battle, brutes, troopers) == 0.0
+    # So with no Assault phase at all.
+    _plan(battle, 5, ("movement", "shooting"), "AB")
+    assert counter_charge(battle, brutes, troopers) == 0.0
+
+
+def test_the_shooting_plan_counts_a_charge_only_with_an_assault_phase_to_come() -> None:
+    # The Brutes have no guns: their plan is worth the charge that follows
+    # their Shooting phase, or nothing when the turn has no Assault phase.
+    battle, _, brutes = _brawl()
+    battle.active_player = B
+    _plan(battle, 1, ("shooting", "assault"), "BA")
+    with_charge = shooting_plan(battle, brutes)
+    assert with_charge.target is None and with_charge.value > 0.0
+    _plan(battle, 1, ("shooting",), "BA")
+    without = shooting_plan(battle, brutes)
+    assert without.target is None and without.value == 0.0
+    # With no schedule (a phase played alone) the battle is taken to go on.
+    del battle.memory[SCHEDULE]
+    assert shooting_plan(battle, brutes).value == with_charge.value
