@@ -36,6 +36,7 @@ from hammerlab.editions.core11.overwatch import install_overwatch
 from hammerlab.editions.core11.positions import is_engaged
 from hammerlab.editions.core11.shooting import may_start_action
 from hammerlab.editions.flow import run_phase
+from hammerlab.editions.schedule import Schedule, record_schedule
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.decisions import Choice, Decision
 from hammerlab.engine.events import PhaseChanged
@@ -255,6 +256,25 @@ def test_fire_overwatch_is_offered_when_an_enemy_ends_a_move_and_only_once_per_t
     assert len(asked) == 2 and state.command_points["B"] == 2
     charge_with(state, a)
     assert state.command_points["B"] == 1
+    shots = events(fight_, AttacksResolved)
+    assert [(s.unit, s.attacks, s.hits) for s in shots] == [("Foes [b]", 1, 0)]
+
+
+def test_the_ai_fires_overwatch_at_a_move_when_no_charge_phase_is_left_to_keep_it_for() -> None:
+    """The same move as above, in a game whose turns play Movement and Shooting
+    phases only (the scenario's plan, ``editions/schedule.py``): no charge can come
+    this turn, so B uses its command point on the mover (one attack, a 1: no hit)."""
+    a = place("a", sheet("Squad"), "A", (10, 10))
+    b = place("b", sheet("Foes", weapons=[gun(attacks="1")]), "B", (10, 30))
+    fight_ = battle([a, b], dice=[1, 1, 1, 1])
+    record_schedule(fight_, Schedule(1, ("movement", "shooting"), ("A", "B")))
+    state = game(fight_)
+    state.command_points = {"A": 0, "B": 1}
+    install_overwatch(state)
+    fight_.controllers["B"] = Core11AI()
+    fight_.controllers["A"] = script(("move-type", "normal"), ("heading", "Foes [b]"))
+    move_with(state, a)
+    assert state.command_points["B"] == 0
     shots = events(fight_, AttacksResolved)
     assert [(s.unit, s.attacks, s.hits) for s in shots] == [("Foes [b]", 1, 0)]
 

@@ -32,7 +32,9 @@
 - ``pile-in``, ``consolidate`` (moves toward the enemy): always ``use``.
 - ``overwatch`` (Fire Overwatch, 1CP, once per turn): ``use`` against a unit
   that declares a charge, where the shots may stop the charge; ``decline``
-  against a unit that only moved, keeping the command point for a charge.
+  against a unit that only moved, keeping the command point for a charge,
+  unless the turn plays no Charge phase after this one (the scenario's plan:
+  :func:`schedule.still_to_play`), when there is no charge to keep it for.
 - ``allocate`` and ``mortal-wound`` (losing a model of one's own): the most
   common kind of model left in the unit, the one with fewest wounds on a tie —
   the rank and file before a sergeant. ``precision``: the first CHARACTER offered.
@@ -44,6 +46,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from hammerlab.editions.core11.attacks import LETHAL
+from hammerlab.editions.core11.charge import CHARGE
 from hammerlab.editions.core11.melee import MELEE_WEAPON
 from hammerlab.editions.core11.movement import ADVANCE, NORMAL, REMAIN
 from hammerlab.editions.core11.odds import expected_damage
@@ -55,6 +58,7 @@ from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.volley import SIDEARMS
 from hammerlab.editions.core11.weapons import WeaponError, WeaponProfile, read_weapon
 from hammerlab.editions.core11.windows import CHARGE_DECLARED
+from hammerlab.editions.schedule import still_to_play
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.decisions import Decision
@@ -79,7 +83,8 @@ class Core11AI:
         if decision.kind == "charge-target":
             return _closest(battle, decision)
         if decision.kind == OVERWATCH:
-            return 0 if decision.context.why == CHARGE_DECLARED else 1
+            charge_to_come = still_to_play(battle, CHARGE.name)
+            return 0 if decision.context.why == CHARGE_DECLARED or not charge_to_come else 1
         if decision.kind == SIDEARMS:
             return _best_sidearms(battle, decision)
         if decision.kind == LETHAL:
