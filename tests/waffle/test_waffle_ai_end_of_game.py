@@ -25,11 +25,12 @@ from conftest import (
 )
 
 from hammerlab.editions.schedule import SCHEDULE, Schedule, record_schedule
-from hammerlab.editions.waffle.ai import dive_bounds, dive_gain, shooting_plan
+from hammerlab.editions.waffle.ai import dive_bounds, dive_gain, shooting_plan, wants_to_run
 from hammerlab.editions.waffle.plans import (
     counter_charge,
     counter_charge_chance,
     exposure,
+    next_charge,
     next_turn_value,
 )
 from hammerlab.engine.battle import Battle
@@ -131,3 +132,34 @@ def test_the_shooting_plan_counts_a_charge_only_with_an_assault_phase_to_come() 
     # With no schedule (a phase played alone) the battle is taken to go on.
     del battle.memory[SCHEDULE]
     assert shooting_plan(battle, brutes).value == with_charge.value
+
+
+def test_the_next_charge_counts_the_move_before_it_and_only_with_an_assault_to_come() -> None:
+    # In A's turn B's next charge comes after a 6" move (2" left: certain) or,
+    # with no Movement phase, from 8" (15/36); no Overwatch either way, so the
+    # gain scales with the chance. In B's last turn B has none to come.
+    battle, _, brutes = _brawl()
+    battle.active_player = A
+    _plan(battle, 2, ("movement", "shooting", "assault"), "AB")
+    after_a_move = next_charge(battle, brutes)
+    assert after_a_move > 0.0
+    _plan(battle, 2, ("shooting", "assault"), "AB")
+    assert next_charge(battle, brutes) == pytest.approx(15 / 36 * after_a_move)
+    battle.turn, battle.active_player = 2, B
+    assert next_charge(battle, brutes) == 0.0
+
+
+def test_a_unit_runs_to_close_in_only_with_an_assault_phase_to_come() -> None:
+    # The Brutes would win a fight with the Troopers (5 x 4 blows at S5 against
+    # T3 against the Troopers' five at S3 against T4): a Run toward them pays
+    # off in a later Assault phase, which a Run's own turn cannot have (seed
+    # 000: "Units that Run in the Shooting phase cannot charge").
+    battle, _, brutes = _brawl()
+    battle.active_player = B
+    _plan(battle, 2, ("shooting", "assault"), "BA")
+    assert wants_to_run(battle, brutes)
+    battle.turn = 2
+    assert not wants_to_run(battle, brutes)
+    _plan(battle, 5, ("shooting",), "BA")
+    battle.turn = 1
+    assert not wants_to_run(battle, brutes)

@@ -15,6 +15,7 @@ from conftest import (
     BOLTGUN,
     HEAVY_BOLTER,
     MARINE,
+    TROOPER,
     A,
     B,
     Placed,
@@ -25,8 +26,9 @@ from conftest import (
     squad,
     weapon,
 )
-from test_waffle_ai_victory_worth import TROOPER, action, kill_points, move_intent
+from test_waffle_ai_victory_worth import action, kill_points, move_intent
 
+from hammerlab.editions.schedule import Schedule, record_schedule
 from hammerlab.editions.waffle import move_plans
 from hammerlab.editions.waffle.move_plans import (
     ahead_of_it,
@@ -151,6 +153,24 @@ def test_he_weighs_the_share_of_him_left_to_charge_against_the_fire_his_advance_
     assert shot_down_on_the_way(battle, boss) is holds
     # The gain of his charge at the Marines once in reach: 25" nearer.
     assert asked == [("t", 25.0)]
+
+
+@pytest.mark.parametrize(("last_turn", "holds"), [(3, False), (2, True)])
+def test_he_walks_into_the_guns_only_if_the_game_leaves_him_his_charge(
+    monkeypatch: pytest.MonkeyPatch, last_turn: int, holds: bool
+) -> None:
+    # The Big Boss of the test above, his charge taken to gain 3/2: with the
+    # game going on he goes. He moves first in turn 1 and charges in his turn
+    # after two of the Marines' volleys: turn 3. A game of three turns has it;
+    # one of two ends after both volleys (the Marines' turns 1 and 2) and
+    # before it, so his advance adds 2 x (1/3 - 1/6) = 1/3 of him to the fire
+    # for no charge at all: he holds.
+    big = squad("w", B, BIG_BOSS, [], [(38.0, 37.0)])
+    battle, _, boss = boss_facing(screened=True, boss=big)
+    record_schedule(battle, Schedule(last_turn, ("movement", "shooting", "assault"), (B, A)))
+    battle.active_player = B
+    monkeypatch.setattr(move_plans, "charge_gain", lambda *_args: 1.5)
+    assert shot_down_on_the_way(battle, boss) is holds
 
 
 @pytest.mark.parametrize(("by_kill_points", "holds"), [(False, True), (True, False)])

@@ -80,7 +80,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from hammerlab.editions.schedule import heeding_the_end, still_to_play
+from hammerlab.editions.schedule import heeding_the_end, still_to_play, turns_ahead
 from hammerlab.editions.waffle.assault_results import SWEEP
 from hammerlab.editions.waffle.attacks import melee_stray_units, ranged_weapons, shot_bs
 from hammerlab.editions.waffle.challenges import Fighter, fighter
@@ -123,6 +123,7 @@ from hammerlab.editions.waffle.outflank import edge_of, entry_shifts
 from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.plans import (
     ASSAULT_PHASE,
+    SHOOTING_PHASE,
     caught_chance,
     charge_chance,
     charge_gain,
@@ -308,14 +309,18 @@ def wants_to_run(battle: Battle, unit: Unit) -> bool:
     (:func:`expected.melee_exchange`, as if it charged: the models it slays
     are worth more than those it loses, each worth what the victory condition
     gives for it, :func:`victory_worth.model_worth`) and so wants to close
-    in, or it has guns and no target in reach of them."""
+    in, or it has guns and no target in reach of them. Each only if its side
+    still has a turn with an Assault phase, or a Shooting phase, to come
+    (:func:`schedule.turns_ahead`): a unit that Runs cannot charge this turn."""
     own = model_worth(battle, unit)
-    if any(
+    if turns_ahead(battle, unit.player, ASSAULT_PHASE) and any(
         dealt * model_worth(battle, enemy) > taken * own
         for enemy in battle.enemies_of(unit)
         for dealt, taken in [melee_exchange(battle, unit, enemy)]
     ):
         return True
+    if not turns_ahead(battle, unit.player, SHOOTING_PHASE):
+        return False
     return bool(ranged_weapons(unit)) and not targets_for(battle, unit, FireOrders())
 
 

@@ -54,6 +54,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from hammerlab.editions.schedule import turns_ahead
 from hammerlab.editions.waffle.charge import charge_distance, through_difficult_terrain
 from hammerlab.editions.waffle.expected import (
     expected_attack,
@@ -65,6 +66,8 @@ from hammerlab.editions.waffle.flank import FLANK
 from hammerlab.editions.waffle.movement import move_allowance, offers_flank, route_of
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.plans import (
+    ASSAULT_PHASE,
+    SHOOTING_PHASE,
     best_charge,
     charge_chance,
     charge_gain,
@@ -72,6 +75,7 @@ from hammerlab.editions.waffle.plans import (
     counter_charge_chance,
     exposure,
     fight_net,
+    next_charge,
 )
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import may_charge
@@ -112,7 +116,8 @@ def run_pays(battle: Battle, unit: Unit, nearer: float) -> bool:
     """Whether a Run that brings ``unit`` ``nearer`` inches closer to the enemy
     (:func:`run_nearer`) pays for itself: the enemy charge it walks into next
     turn (what it adds to :func:`charge_threat`) costs no more than it adds to
-    the unit's own best charge after its next move (:func:`plans.best_charge`).
+    the unit's own best charge after its next move (:func:`plans.next_charge`:
+    none when the game has no Assault phase left for it).
     Every enemy unit is taken as that much nearer. A Run that adds no threat
     pays (its gain, the guns it brings in reach or the fight it closes on, is
     why the unit Runs: :func:`ai.wants_to_run`)."""
@@ -124,7 +129,6 @@ def runs_paying(battle: Battle, unit: Unit, nearers: Iterable[float]) -> Iterato
     first that pays), with what the unit faces and gains where it stands worked
     out once for them all rather than once per distance."""
     threat = charge_threat(battle, unit)
-    move = move_allowance(unit)
     standing: float | None = None  # its own best charge from where it stands, once needed
     for nearer in nearers:
         added = charge_threat(battle, unit, nearer) - threat
@@ -132,8 +136,8 @@ def runs_paying(battle: Battle, unit: Unit, nearers: Iterable[float]) -> Iterato
             yield True
             continue
         if standing is None:
-            standing = best_charge(battle, unit, move)[1]
-        yield added <= best_charge(battle, unit, closer=move + nearer)[1] - standing
+            standing = next_charge(battle, unit)
+        yield added <= next_charge(battle, unit, nearer) - standing
 
 
 def run_intent(battle: Battle, unit: Unit) -> str:
@@ -301,7 +305,10 @@ def shot_down_on_the_way(battle: Battle, unit: Unit) -> bool:
     Advancing, it walks through :func:`turns_under_fire` enemy Shooting
     phases before its charge comes in reach, each taken to kill what the
     first would, where it then stands (:func:`fire_taken`); holding, it takes
-    as many phases of the fire that reaches it where it stands. The fire the
+    as many phases of the fire that reaches it where it stands. Only the
+    enemy's Shooting phases the game still plays count, and the charge only if
+    the game still has an Assault phase for it once in reach
+    (:func:`schedule.turns_ahead`). The fire the
     advance adds, in models weighed by the victory condition
     (:func:`victory_worth.model_worth`), is weighed against the charge's gain
     once in reach (:func:`plans.charge_gain`, as it stands now) times the
@@ -316,13 +323,15 @@ def shot_down_on_the_way(battle: Battle, unit: Unit) -> bool:
     fired, first, reach = turns_under_fire(battle, unit, target)
     if fired == 0:
         return False
+    volleys = min(fired, turns_ahead(battle, battle.opponent(unit.player), SHOOTING_PHASE))
     on_the_way = fire_taken(battle, unit, first)
-    added = fired * (on_the_way - fire_taken(battle, unit))
+    added = volleys * (on_the_way - fire_taken(battle, unit))
     if added <= 0:
         return False
     models = len(unit.alive_models)
-    left = max(0.0, 1 - fired * on_the_way / models)
-    gain = charge_gain(battle, unit, target, reach) if left > 0 else 0.0
+    left = max(0.0, 1 - volleys * on_the_way / models)
+    arrives = left > 0 and turns_ahead(battle, unit.player, ASSAULT_PHASE) >= fired
+    gain = charge_gain(battle, unit, target, reach) if arrives else 0.0
     return added * model_worth(battle, unit) > left * gain + guns_brought(battle, unit, target)
 
 

@@ -491,6 +491,16 @@ def best_charge(battle: Battle, unit: Unit, closer: float = 0.0) -> tuple[Unit |
     return best
 
 
+def next_charge(battle: Battle, unit: Unit, nearer: float = 0.0) -> float:
+    """What ``unit``'s best charge in its next turn gains (:func:`best_charge`),
+    after the move it makes first (:func:`move_ahead`), standing ``nearer``
+    inches closer to every enemy first (a Run toward them); nothing when its
+    side has no Assault phase to come (:func:`schedule.turns_ahead`)."""
+    if not turns_ahead(battle, unit.player, ASSAULT_PHASE):
+        return 0.0
+    return best_charge(battle, unit, closer=move_ahead(battle, unit) + nearer)[1]
+
+
 def next_turn_value(battle: Battle, unit: Unit) -> float:
     """What the unit expects to do in its next turn if it is free to, in models
     (each worth what the victory condition gives for it:
@@ -526,9 +536,9 @@ def next_turn_parts(battle: Battle, unit: Unit) -> Iterator[float]:
     charges = turns_ahead(battle, unit.player, ASSAULT_PHASE)
     if not charges:
         return
-    move = move_ahead(battle, unit)
-    charge = best_charge(battle, unit, closer=move)[1]
+    charge = next_charge(battle, unit)
     yield charge
+    move = move_ahead(battle, unit)
     if charges < 2 or move <= 0 or charge > 0:
         return
     if best_charge(battle, unit, closer=2 * move)[1] > 0:
