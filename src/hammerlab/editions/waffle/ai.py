@@ -181,8 +181,10 @@ STRAY_CHANCE = 1 / 3
 
 
 def _gun_line(battle: Battle, unit: Unit) -> bool:
-    """Whether moving would cost the unit its heavy weapons' full fire at a target in range."""
-    if relentless(unit):
+    """Whether moving would cost the unit its heavy weapons' full fire at a target in
+    range: not when the turn plays no Shooting phase after this one
+    (:func:`schedule.still_to_play`)."""
+    if relentless(unit) or not still_to_play(battle, SHOOTING_PHASE):
         return False
     heavy = [
         w
