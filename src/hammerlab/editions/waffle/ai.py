@@ -68,10 +68,11 @@ is for and the numbers measured over ``examples/matchups/``.
   with the fewest models left.
 - Consolidate: advance (toward the nearest enemy, 1" short).
 
-Every value counts only what the game still plays (:mod:`hammerlab.editions.schedule`):
+The values count only what the game still plays (:mod:`hammerlab.editions.schedule`):
 no charge after a Shooting phase when the turn has no Assault phase, nothing of
 a next turn for a side that has none, no enemy shooting or charge to come when
-the enemy has no such phase left.
+the enemy has no such phase left (but for the unit's own charge that
+:func:`move_plans.wants_to_retreat` weighs: docs/ai.md, "Known limits").
 """
 
 from __future__ import annotations
