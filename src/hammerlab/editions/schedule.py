@@ -80,11 +80,11 @@ def turns_ahead(battle: Battle, player: str, phase: str) -> int:
     game turn left after this one. A player the schedule does not seat (or a
     battle whose active player it does not) is taken to go on."""
     schedule = _schedule(battle)
-    order = schedule.order if schedule is not None else ()
-    if schedule is None or player not in order or battle.active_player not in order:
+    if schedule is None or not {player, battle.active_player} <= set(schedule.order):
         return ENDLESS
     if phase not in schedule.phases:
         return 0
+    order = schedule.order
     later = order.index(player) > order.index(battle.active_player)
     return int(later) + max(0, schedule.last_turn - battle.turn)
 
