@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from hammerlab.analysis.game import Action, Game, check_log
 from hammerlab.cli.app import app
+from hammerlab.editions.schedule import SCHEDULE, Schedule
 from hammerlab.errors import IllegalActionError, InputError
 from hammerlab.io.scenario import load_scenario
 
@@ -105,6 +106,21 @@ def test_a_saved_game_replays_to_its_state_and_plays_on_to_the_same_end() -> Non
     assert events(loaded) == events(first)
     loaded.play()
     assert events(loaded) == events(whole)
+
+
+def test_a_game_saved_before_the_schedule_was_recorded_still_loads() -> None:
+    # Saved by main at 6806865 (`hammerlab battle examples/whole_game_three_turns.toml
+    # --seed 3 --stop-after 1 --save ...`), before `begin_play` recorded the plan as
+    # `battle.memory["schedule"]`: the digest leaves the schedule out, since the
+    # saved scenario's plan makes it again.
+    saved = ROOT / "tests" / "data" / "saves" / "three_turns_saved_before_the_schedule.json"
+    loaded = Game.from_json(saved.read_text(encoding="utf-8"))
+    assert loaded.turn == 2
+    assert loaded.battle.memory[SCHEDULE] == Schedule(
+        3, ("movement", "shooting", "assault"), ("Ultramarines", "Orks")
+    )
+    loaded.play()
+    assert loaded.is_over
 
 
 def test_a_tampered_saved_game_is_refused() -> None:

@@ -81,6 +81,8 @@ def test_a_battle_without_a_schedule_or_not_heeding_it_goes_on() -> None:
         assert turns_ahead(battle, "A", "shooting") == ENDLESS
         assert still_to_play(battle, "assault")
     assert turns_ahead(battle, "A", "shooting") == 0
+    # A player the schedule does not seat is taken to go on, not an error.
+    assert turns_ahead(battle, "C", "shooting") == ENDLESS
 
 
 def test_a_game_records_its_plan_as_its_schedule() -> None:

@@ -10,9 +10,10 @@ so units whose centres stand ``c`` inches apart in a row are ``c - 1`` apart.
 from __future__ import annotations
 
 import pytest
-from conftest import BOLTGUN, STORM_BOLTER, A, B, make_battle, row, squad
-from test_waffle_ai_victory_worth import BRUTE, TROOPER, move_intent
+from conftest import BOLTGUN, BRUTE, STORM_BOLTER, TROOPER, A, B, make_battle, row, squad
+from test_waffle_ai_victory_worth import move_intent
 
+from hammerlab.editions.schedule import Schedule, record_schedule
 from hammerlab.editions.waffle.ai import shooting_plan
 from hammerlab.editions.waffle.expected import expected_attack
 from hammerlab.editions.waffle.move_plans import charge_threat
@@ -55,6 +56,17 @@ def test_a_gunline_whose_rapid_fire_is_worth_more_than_its_charge_threatens_no_c
     assert counter_charge(battle, brutes, troopers) == 0.0
     assert charge_threat(battle, troopers) == 0.0
     assert move_intent(battle, "a") == "advance"
+
+
+def test_a_gunline_with_no_shooting_phase_to_come_would_charge_after_all() -> None:
+    # The same gunline in a game of Movement and Assault phases only
+    # (editions/schedule.py): it has no shooting to prefer, so its charge
+    # counts: 5" left after its 6" move, 2D6 >= 5 (30/36), times the fight's
+    # 25/6 (no Overwatch, nothing spared).
+    battle, troopers, brutes = troopers_facing(11.0)
+    record_schedule(battle, Schedule(2, ("movement", "assault"), (A, B)))
+    assert not shoots_rather_than_charges(battle, brutes, troopers, 30 / 36 * FIGHT)
+    assert counter_charge(battle, brutes, troopers) == pytest.approx(30 / 36 * FIGHT)
 
 
 def test_the_gunline_s_own_shooting_plan_agrees_once_it_has_moved_in() -> None:

@@ -14,6 +14,7 @@ from conftest import (
     BOLTGUN,
     BRUTE,
     GUARD,
+    HEAVY_BOLTER,
     LASGUN,
     MARINE,
     TROOPER,
@@ -23,10 +24,13 @@ from conftest import (
     row,
     squad,
 )
+from test_waffle_ai_victory_worth import move_intent
 
 from hammerlab.editions.schedule import SCHEDULE, Schedule, record_schedule
 from hammerlab.editions.waffle.ai import dive_bounds, dive_gain, shooting_plan, wants_to_run
+from hammerlab.editions.waffle.jink_plans import jink_cost
 from hammerlab.editions.waffle.plans import (
+    charge_value,
     counter_charge,
     counter_charge_chance,
     exposure,
@@ -163,3 +167,44 @@ def test_a_unit_runs_to_close_in_only_with_an_assault_phase_to_come() -> None:
     _plan(battle, 5, ("shooting",), "BA")
     battle.turn = 1
     assert not wants_to_run(battle, brutes)
+
+
+def test_jinking_costs_the_next_turn_s_shooting_only_if_there_is_one() -> None:
+    # Snap Shots next turn take what they take from the next turn's shooting
+    # (the 5/6 above); in the side's last turn there is none to take.
+    battle, marines, _ = _gunfight()
+    battle.active_player = B
+    _plan(battle, 2, ("shooting",), "AB")
+    assert jink_cost(battle, marines) == pytest.approx(5 / 6)
+    _plan(battle, 1, ("shooting",), "AB")
+    assert jink_cost(battle, marines) == 0.0
+
+
+def test_a_charge_spares_the_charger_the_target_s_shooting_only_if_it_has_some_to_come() -> None:
+    # Five Brutes (T4, no save) charge five Marines 8" away: in the Marines'
+    # next Shooting phase their boltguns (within half range: two shots each)
+    # would kill 10 x 2/3 x 1/2 = 10/3 Brutes, of those the fight leaves. With
+    # Assault phases only the Marines never shoot again: nothing is spared.
+    marines = squad("m", A, MARINE, [BOLTGUN], row(30, 10, 5))
+    brutes = squad("b", B, BRUTE, [], row(30, 19, 5))
+    battle = make_battle(marines, brutes, seed=1)
+    battle.active_player = B
+    _plan(battle, 2, ("shooting", "assault"), "BA")
+    value = charge_value(battle, brutes, marines)
+    assert value.spared == pytest.approx(10 / 3 * (1 - value.taken / 5))
+    _plan(battle, 2, ("assault",), "BA")
+    assert charge_value(battle, brutes, marines).spared == 0.0
+
+
+def test_a_gun_line_holds_for_its_heavy_weapons_only_with_a_shooting_phase_to_come() -> None:
+    # Five Marines with heavy bolters (36") 20" from five gunless Troopers,
+    # out of the Troopers' reach (a 6" move and a 12" charge): moving would
+    # cost the heavy bolters their full fire, so they hold; in a turn with no
+    # Shooting phase they have nothing to hold for, and advance.
+    gunners = squad("m", A, MARINE, [HEAVY_BOLTER], row(30, 10, 5))
+    battle = make_battle(gunners, squad("t", B, TROOPER, [], row(30, 31, 5)), seed=1)
+    battle.phase = "movement"
+    _plan(battle, 1, ("movement", "shooting", "assault"), "AB")
+    assert move_intent(battle, "m") == "hold"
+    _plan(battle, 1, ("movement", "assault"), "AB")
+    assert move_intent(battle, "m") == "advance"

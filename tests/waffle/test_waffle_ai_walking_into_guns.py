@@ -173,6 +173,20 @@ def test_he_walks_into_the_guns_only_if_the_game_leaves_him_his_charge(
     assert shot_down_on_the_way(battle, boss) is holds
 
 
+def test_in_his_side_s_last_turn_no_volley_is_left_to_walk_into(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The Big Boss whose charge gains 1/2 holds as the game goes on (above);
+    # in the last turn, the Marines first, no volley of theirs is left: his
+    # advance adds no fire (0 x (1/3 - 1/6)), so he does not hold.
+    big = squad("w", B, BIG_BOSS, [], [(38.0, 37.0)])
+    battle, _, boss = boss_facing(screened=True, boss=big)
+    record_schedule(battle, Schedule(1, ("movement", "shooting", "assault"), (A, B)))
+    battle.active_player = B
+    monkeypatch.setattr(move_plans, "charge_gain", lambda *_args: 0.5)
+    assert not shot_down_on_the_way(battle, boss)
+
+
 @pytest.mark.parametrize(("by_kill_points", "holds"), [(False, True), (True, False)])
 def test_the_fire_is_weighed_by_what_a_model_is_worth_to_the_victory(
     monkeypatch: pytest.MonkeyPatch, by_kill_points: bool, holds: bool

@@ -27,6 +27,7 @@ from hammerlab.analysis.battles import PreparedBattle, prepare
 from hammerlab.editions.base import begin_play
 from hammerlab.editions.flow import Play
 from hammerlab.editions.plugins import load_plugin_file
+from hammerlab.editions.schedule import SCHEDULE
 from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.decisions import Controller, Decision
 from hammerlab.engine.events import to_json_line_of
@@ -303,7 +304,9 @@ def _read(text: str, where: str) -> dict[str, Any]:
 
 
 def state_digest(battle: Battle, play: Play) -> str:
-    """SHA-256 of the state a replay must reproduce exactly."""
+    """SHA-256 of the state a replay must reproduce exactly. The game's schedule
+    (``battle.memory[SCHEDULE]``) is left out: the saved scenario's plan makes it
+    again, and games saved before it was recorded still load."""
     units = {
         unit.id: {
             "models": [
@@ -322,7 +325,7 @@ def state_digest(battle: Battle, play: Play) -> str:
         "events": len(battle.log.events),
         "dice": repr(battle.dice.state()),
         "edition": battle.state.snapshot() if battle.state is not None else None,
-        "memory": repr(sorted(battle.memory.items())),
+        "memory": repr(sorted((k, v) for k, v in battle.memory.items() if k != SCHEDULE)),
     }
     text = json.dumps(state, sort_keys=True, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -77,9 +77,10 @@ def turns_ahead(battle: Battle, player: str, phase: str) -> int:
 
     ``player``'s turns to come are its turn of this game turn if it has not
     had it yet (it sits after the player whose turn it is), and one in each
-    game turn left after this one."""
+    game turn left after this one. A player the schedule does not seat (or a
+    battle whose active player it does not) is taken to go on."""
     schedule = _schedule(battle)
-    if schedule is None:
+    if schedule is None or not {player, battle.active_player} <= set(schedule.order):
         return ENDLESS
     if phase not in schedule.phases:
         return 0
@@ -88,11 +89,14 @@ def turns_ahead(battle: Battle, player: str, phase: str) -> int:
     return int(later) + max(0, schedule.last_turn - battle.turn)
 
 
-def still_to_play(battle: Battle, phase: str) -> bool:
+def still_to_play(battle: Battle, phase: str, *, or_now: bool = False) -> bool:
     """Whether the turn under way still plays ``phase`` after the phase under way
-    (``battle.phase``; a phase the plan does not name is taken to be before all)."""
+    (``battle.phase``; a phase the plan does not name is taken to be before all),
+    or, ``or_now``, is in it."""
     schedule = _schedule(battle)
     if schedule is None:
+        return True
+    if or_now and battle.phase == phase:
         return True
     phases = schedule.phases
     now = phases.index(battle.phase) if battle.phase in phases else -1

@@ -68,10 +68,11 @@ is for and the numbers measured over ``examples/matchups/``.
   with the fewest models left.
 - Consolidate: advance (toward the nearest enemy, 1" short).
 
-Every value counts only what the game still plays (:mod:`hammerlab.editions.schedule`):
+The values count only what the game still plays (:mod:`hammerlab.editions.schedule`):
 no charge after a Shooting phase when the turn has no Assault phase, nothing of
 a next turn for a side that has none, no enemy shooting or charge to come when
-the enemy has no such phase left.
+the enemy has no such phase left (but for the unit's own charge that
+:func:`move_plans.wants_to_retreat` weighs: docs/ai.md, "Known limits").
 """
 
 from __future__ import annotations
@@ -181,8 +182,10 @@ STRAY_CHANCE = 1 / 3
 
 
 def _gun_line(battle: Battle, unit: Unit) -> bool:
-    """Whether moving would cost the unit its heavy weapons' full fire at a target in range."""
-    if relentless(unit):
+    """Whether moving would cost the unit its heavy weapons' full fire at a target in
+    range: not when the turn plays no Shooting phase after this one
+    (:func:`schedule.still_to_play`)."""
+    if relentless(unit) or not still_to_play(battle, SHOOTING_PHASE):
         return False
     heavy = [
         w

@@ -3,7 +3,7 @@
 Like Dive for Cover (``ai.dive_gain``), Jink is worth the casualties its 4+
 cover save spares the unit from the enemy units still to shoot at it this
 phase, the attacker first; it costs what Snap Shots take from the unit's own
-shooting next turn. Both are the rules' own estimates
+shooting next turn, if the game still has one for it. Both are the rules' own estimates
 (:func:`expected.expected_attack`, asked "what if it Jinked"), each model
 worth what the victory condition gives for it (:func:`victory_worth.model_worth`).
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from hammerlab.editions.waffle.expected import expected_attack
 from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.plans import shoots_again
 from hammerlab.editions.waffle.shooting import targets_for
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.victory_worth import model_worth
@@ -35,7 +36,10 @@ def jink_gain(battle: Battle, unit: Unit, attacker: Unit) -> float:
 
 
 def jink_cost(battle: Battle, unit: Unit) -> float:
-    """What Snap Shots take from the unit's best shooting attack next turn."""
+    """What Snap Shots take from the unit's best shooting attack next turn: nothing
+    when its side has no Shooting phase to come (:func:`plans.shoots_again`)."""
+    if not shoots_again(battle, unit):
+        return 0.0
     return max(
         [
             0.0,

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from hammerlab.editions.schedule import turns_ahead
+from hammerlab.editions.schedule import still_to_play, turns_ahead
 from hammerlab.editions.waffle.charge import charge_distance, through_difficult_terrain
 from hammerlab.editions.waffle.expected import (
     expected_attack,
@@ -339,7 +339,10 @@ def guns_brought(battle: Battle, unit: Unit, target: Unit) -> float:
     """What ``unit``'s own shooting at ``target`` this turn gains by its advance
     (:func:`expected.expected_attack` a move nearer, every model counting as at
     the nearest model's gap less its move, against where it stands), in models
-    weighed by the victory condition."""
+    weighed by the victory condition; nothing when the turn under way plays no
+    Shooting phase from here on (:func:`schedule.still_to_play`)."""
+    if not still_to_play(battle, SHOOTING_PHASE, or_now=True):
+        return 0.0
     nearer = fire_from(battle, unit, target, move_allowance(unit))
     here = fire_from(battle, unit, target, 0.0)
     return max(0.0, nearer - here) * model_worth(battle, target)
