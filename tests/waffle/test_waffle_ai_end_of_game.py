@@ -29,6 +29,7 @@ from test_waffle_ai_victory_worth import move_intent
 from hammerlab.editions.schedule import SCHEDULE, Schedule, record_schedule
 from hammerlab.editions.waffle.ai import dive_bounds, dive_gain, shooting_plan, wants_to_run
 from hammerlab.editions.waffle.jink_plans import jink_cost
+from hammerlab.editions.waffle.move_plans import own_charge_ahead
 from hammerlab.editions.waffle.plans import (
     charge_value,
     counter_charge,
@@ -208,3 +209,19 @@ def test_a_gun_line_holds_for_its_heavy_weapons_only_with_a_shooting_phase_to_co
     assert move_intent(battle, "m") == "hold"
     _plan(battle, 1, ("movement", "assault"), "AB")
     assert move_intent(battle, "m") == "advance"
+
+
+def test_the_charge_a_retreat_gives_up_is_this_turn_s_in_the_movement_phase() -> None:
+    # The Brutes in their own last turn: in the Movement phase their charge
+    # this turn, after the move they are about to make, is the one A's turn
+    # pictured for them (a 6" move, then certain); in the Shooting phase (a
+    # unit that Runs cannot charge this turn) they have none left.
+    battle, _, brutes = _brawl()
+    battle.active_player = A
+    _plan(battle, 1, ("movement", "shooting", "assault"), "AB")
+    pictured = next_charge(battle, brutes)
+    assert pictured > 0.0
+    battle.active_player, battle.phase = B, "movement"
+    assert own_charge_ahead(battle, brutes) == pictured
+    battle.phase = "shooting"
+    assert own_charge_ahead(battle, brutes) == 0.0

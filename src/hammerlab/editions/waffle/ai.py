@@ -71,8 +71,7 @@ is for and the numbers measured over ``examples/matchups/``.
 The values count only what the game still plays (:mod:`hammerlab.editions.schedule`):
 no charge after a Shooting phase when the turn has no Assault phase, nothing of
 a next turn for a side that has none, no enemy shooting or charge to come when
-the enemy has no such phase left (but for the unit's own charge that
-:func:`move_plans.wants_to_retreat` weighs: docs/ai.md, "Known limits").
+the enemy has no such phase left.
 """
 
 from __future__ import annotations

@@ -67,6 +67,7 @@ from hammerlab.editions.waffle.movement import move_allowance, offers_flank, rou
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.plans import (
     ASSAULT_PHASE,
+    MOVEMENT_PHASE,
     SHOOTING_PHASE,
     best_charge,
     charge_chance,
@@ -168,12 +169,24 @@ def run_nearer(battle: Battle, unit: Unit, intent: str, inches: float) -> float:
 def wants_to_retreat(battle: Battle, unit: Unit) -> bool:
     """Whether ``unit`` should retreat rather than advance in its Movement phase:
     an enemy's charge at it next turn is expected to cost it more
-    (:func:`charge_threat`) than its own best charge after a move
-    (:func:`plans.best_charge`) gains it."""
+    (:func:`charge_threat`) than its own best charge after a move gains it
+    (:func:`own_charge_ahead`)."""
     threat = charge_threat(battle, unit)
     if threat <= 0:
         return False
-    return threat > best_charge(battle, unit, closer=move_allowance(unit))[1]
+    return threat > own_charge_ahead(battle, unit)
+
+
+def own_charge_ahead(battle: Battle, unit: Unit) -> float:
+    """What ``unit``'s own next charge gains, after a move: in its Movement phase,
+    this turn's after the move it is about to make (:func:`plans.best_charge`), if
+    the turn has an Assault phase still to come; else its next turn's
+    (:func:`plans.next_charge`: nothing when the game has no Assault phase left
+    for it). Asked by the Run too (``ai.WaffleAI._runs``), in the Shooting
+    phase, where a unit that Runs cannot charge this turn."""
+    if battle.phase == MOVEMENT_PHASE and still_to_play(battle, ASSAULT_PHASE):
+        return best_charge(battle, unit, closer=move_allowance(unit))[1]
+    return next_charge(battle, unit)
 
 
 def wants_to_flank(battle: Battle, unit: Unit) -> bool:
