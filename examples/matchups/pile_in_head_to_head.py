@@ -54,7 +54,9 @@ class Estimating:
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
         """The AI's answer, with its own estimates."""
         COUNTING[0] = self.pile_in
-        with decision_scope((self.pile_in, state_of_play(battle))):
+        # An outer scope overrides the AI's own (by player, the end heeded and the
+        # state), so it names the player too: the worth of a model depends on it.
+        with decision_scope((decision.player, self.pile_in, state_of_play(battle))):
             return self.ai.choose(battle, decision)
 
 
