@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from hammerlab.analysis.lab import arms, compare, paired_interval
+from hammerlab.analysis.lab import arms, compare, paired_interval, play_once
 from hammerlab.analysis.runners import Batch, Done, Runner
 from hammerlab.analysis.store import ResultStore
 from hammerlab.analysis.sweep import SweepError
@@ -18,6 +18,7 @@ from hammerlab.io.scenario import load_scenario
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 RUINS = EXAMPLES / "marines_vs_orks_ruins.toml"
+GUARD = EXAMPLES / "guard_suppress_terminators.toml"
 
 
 def test_paired_interval_by_hand() -> None:
@@ -39,6 +40,32 @@ def test_a_rule_that_cannot_act_changes_nothing_with_common_random_numbers() -> 
         assert unit.baseline_mean == unit.variant_mean
     assert report.baseline_wins == report.variant_wins
     assert sum(report.baseline_wins.values()) == pytest.approx(1.0)
+    assert report.ended_alike == 6
+
+
+def test_the_battles_that_ended_alike_are_counted_seed_by_seed() -> None:
+    # Each seed played in both arms on its own (play_once), compared here: the
+    # report counts the seeds whose models left and winner agree.
+    spec = load_scenario(GUARD)
+    experiment = arms(spec, ["suppressive_fire"])
+    report = compare(spec, str(GUARD), experiment, runs=8)
+    pairs = [
+        (play_once(spec, str(GUARD), experiment.baseline, seed),
+         play_once(spec, str(GUARD), experiment.variant, seed))
+        for seed in range(1, 9)
+    ]  # fmt: skip
+    alike = [b.models_left == v.models_left and b.winner == v.winner for b, v in pairs]
+    assert report.ended_alike == sum(alike)
+    assert report.to_dict()["paired_battles_ended_alike"] == sum(alike)
+
+
+def test_cli_lab_says_when_the_change_made_no_difference() -> None:
+    args = ["lab", str(RUINS), "--rule", "fiery_charge", "--runs", "3"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "ended alike (every unit's models left, and the winner): 3 of 3." in text
+    assert "made no difference to any of them" in text
 
 
 def test_workers_give_the_same_report_as_one_process() -> None:

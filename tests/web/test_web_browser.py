@@ -165,6 +165,10 @@ def test_lab_page_progress_bar_reaches_the_end_with_the_cli_report(page: Page, s
         (f"{u['baseline_mean_models_left']:.2f}", f"{u['variant_mean_models_left']:.2f}")
         for u in report["units"]
     ]
+    alike = report["paired_battles_ended_alike"]
+    assert f"ended alike (every unit's models left, and the winner): {alike} of 6." in (
+        page.inner_text("#alike")
+    )
     _shot(page, "lab-report")
 
 

@@ -160,6 +160,10 @@ class LabReport:
     """The dice mode: ``single`` (one stream) or ``keyed`` (:class:`KeyedDice`)."""
     choices: tuple[RuleChoice, ...] = ()
     """The choices offered in one arm only, with how often they were chosen."""
+    ended_alike: int = 0
+    """Paired battles that ended the same in both arms (every unit's models left,
+    and the winner): all of them when the change never came into play, so a rules
+    writer sees that the comparison measured nothing."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
@@ -186,6 +190,7 @@ class LabReport:
             "variant_wins": dict(self.variant_wins),
             "ai": self.ai,
             "dice": self.dice,
+            "paired_battles_ended_alike": self.ended_alike,
             "rule_choices": [
                 {
                     "choice": c.choice,
@@ -320,5 +325,9 @@ def _report(
         ai=ai,
         choices=rule_choices(
             total([o.choices for o in baseline]), total([o.choices for o in variant])
+        ),
+        ended_alike=sum(
+            b.models_left == v.models_left and b.winner == v.winner
+            for b, v in zip(baseline, variant, strict=True)
         ),
     )

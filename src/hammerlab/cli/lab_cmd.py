@@ -117,6 +117,13 @@ def _print_report(report: LabReport) -> None:
     for name, share in report.baseline_wins.items():
         wins.add_row(escape(name), f"{share:.0%}", f"{report.variant_wins[name]:.0%}")
     console.print(wins)
+    alike = (
+        f"Paired battles that ended alike (every unit's models left, and the winner): "
+        f"{report.ended_alike} of {report.runs}."
+    )
+    if report.ended_alike == report.runs:
+        alike += " The change made no difference to any of them: it may never come into play here."
+    console.print(alike, markup=False)
     if report.choices:
         used = Table("Choice the rule change offers or removes", "Baseline", "Variant")
         for c in report.choices:

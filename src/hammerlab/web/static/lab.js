@@ -50,6 +50,10 @@ function showReport(job) {
     }
     wins.appendChild(row);
   }
+  const alike = report.paired_battles_ended_alike;
+  $("alike").textContent =
+    `Paired battles that ended alike (every unit's models left, and the winner): ${alike} of ${report.runs}.` +
+    (alike === report.runs ? " The change made no difference to any of them: it may never come into play here." : "");
   drawLab(report);
   $("dl-json").href = `/api/lab/${job.id}/report.json`;
   $("dl-csv").href = `/api/lab/${job.id}/report.csv`;
