@@ -92,6 +92,13 @@ def test_the_enemy_s_shooting_to_come_counts_only_while_it_has_a_turn() -> None:
     assert exposure(battle, marines) == 0.0
 
 
+FIGHT = 25 / 6
+"""What the Brutes' charge at the Troopers gains once it reaches: they slay all five
+(5 x 4 Attacks x 1/2 x 5/6, capped) for 5/6 of a Brute (5 x 1/2 x 1/3, S3 v T4),
+and the gunless Troopers fire no Overwatch and spare nothing (the derivation of
+test_waffle_ai_counter_charge.py)."""
+
+
 def _brawl() -> tuple[Battle, Unit, Unit]:
     # Five Brutes (B) 8" from five Troopers (A), neither with guns.
     troopers = squad("t", A, TROOPER, [], row(30, 10, 5))
@@ -111,6 +118,7 @@ def test_the_enemy_s_charge_next_turn_counts_only_with_a_turn_and_an_assault_to_
     assert counter_charge_chance(battle, brutes, troopers) == 1.0
     reached = counter_charge(battle, brutes, troopers)
     assert reached > 0.0
+    assert reached == pytest.approx(FIGHT)
     _plan(battle, 1, ("shooting", "assault"), "AB")
     assert counter_charge_chance(battle, brutes, troopers) == pytest.approx(15 / 36)
     assert counter_charge(battle, brutes, troopers) == pytest.approx(15 / 36 * reached)
@@ -131,6 +139,7 @@ def test_the_shooting_plan_counts_a_charge_only_with_an_assault_phase_to_come() 
     _plan(battle, 1, ("shooting", "assault"), "BA")
     with_charge = shooting_plan(battle, brutes)
     assert with_charge.target is None and with_charge.value > 0.0
+    assert with_charge.value == pytest.approx(15 / 36 * FIGHT)  # 8" away, no move first
     _plan(battle, 1, ("shooting",), "BA")
     without = shooting_plan(battle, brutes)
     assert without.target is None and without.value == 0.0
@@ -148,6 +157,7 @@ def test_the_next_charge_counts_the_move_before_it_and_only_with_an_assault_to_c
     _plan(battle, 2, ("movement", "shooting", "assault"), "AB")
     after_a_move = next_charge(battle, brutes)
     assert after_a_move > 0.0
+    assert after_a_move == pytest.approx(FIGHT)
     _plan(battle, 2, ("shooting", "assault"), "AB")
     assert next_charge(battle, brutes) == pytest.approx(15 / 36 * after_a_move)
     battle.turn, battle.active_player = 2, B
