@@ -20,7 +20,7 @@ It prints each such decision (scenario, seed, game turn, player, decision,
 the two actions, the mean gain and its standard error), then per scenario and
 over all: the decisions, how many the lever's action won and lost by more
 than two standard errors, and the mean of the decisions' mean gains with its
-standard error across decisions.
+standard error across decisions, in both margins.
 
     .venv/bin/python examples/matchups/decision_duel.py LEVER FIRST N FILES... \\
         [--playouts K] [--follow on|off]
@@ -138,16 +138,20 @@ def summary(name: str, found: list[Duel]) -> str:
     """One line: decisions, won / lost beyond the noise, the mean gain across them."""
     if not found:
         return f"{name}: no decision changed"
-    means = [d.mean for d in found]
-    error = statistics.stdev(means) / math.sqrt(len(means)) if len(means) > 1 else 0.0
-    scores = statistics.fmean(statistics.fmean(d.score_gains) for d in found)
     better = sum(d.verdict > 0 for d in found)
     worse = sum(d.verdict < 0 for d in found)
+    pro_rata = mean_and_error([d.mean for d in found])
+    score = mean_and_error([statistics.fmean(d.score_gains) for d in found])
     return (
         f"{name}: {len(found)} decisions changed, the lever's action better in {better}, "
-        f"worse in {worse}; mean gain {statistics.fmean(means):+.3f} ± {error:.3f} "
-        f"(score margin {scores:+.3f})"
+        f"worse in {worse}; mean gain {pro_rata} (score margin {score})"
     )
+
+
+def mean_and_error(values: list[float]) -> str:
+    """``mean ± standard error`` of ``values`` (the error 0 for a single value)."""
+    error = statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return f"{statistics.fmean(values):+.3f} ± {error:.3f}"
 
 
 def main() -> None:
