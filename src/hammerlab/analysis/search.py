@@ -306,22 +306,8 @@ class SearchController:
         return [self._rng.getrandbits(32) for _ in range(count)]
 
     def heuristic_action(self, game: Game, actions: list[Action]) -> Action:
-        """The legal action the heuristic AI takes here: read off the decisions it
-        makes on a copy (the pick and its first answers), the copy's own dice
-        untouched by the real game's."""
-        copy = game.clone()
-        battle = copy.battle
-        battle.controllers = dict.fromkeys(battle.controllers, copy.ready.ruleset.ai())
-        start = len(battle.log.events)
-        copy.step()
-        made = [
-            (e.decision, e.answer) for e in battle.log.events[start:] if isinstance(e, DecisionMade)
-        ]
-        for action in actions:
-            taken = [(action.kind, action.label), *action.then]
-            if made[: len(taken)] == taken:
-                return action
-        return actions[0]
+        """The legal action the heuristic AI takes here (:func:`action_of`)."""
+        return action_of(game, actions, game.ready.ruleset.ai())
 
     def playout(self, game: Game, action: Action, seed: int, rounds: int | None = None) -> Game:
         """A copy of ``game`` with its own dice (``seed``), ``action`` taken and played
@@ -372,6 +358,26 @@ class SearchController:
                 value += outlook_margin(copy, self.player)
         luck = self._luck.pop(id(copy.battle), None)
         return value if luck is None else value - luck.margin(self.player)
+
+
+def action_of(game: Game, actions: list[Action], controller: Controller) -> Action:
+    """The one of ``actions`` (``game``'s legal actions now) that ``controller``
+    takes: read off the decisions it makes on a copy where it plays every side
+    (the pick and its first answers), the copy's own dice untouched by the real
+    game's."""
+    copy = game.clone()
+    battle = copy.battle
+    battle.controllers = dict.fromkeys(battle.controllers, controller)
+    start = len(battle.log.events)
+    copy.step()
+    made = [
+        (e.decision, e.answer) for e in battle.log.events[start:] if isinstance(e, DecisionMade)
+    ]
+    for action in actions:
+        taken = [(action.kind, action.label), *action.then]
+        if made[: len(taken)] == taken:
+            return action
+    return actions[0]
 
 
 def race(

@@ -1,0 +1,92 @@
+"""examples/matchups/decision_duel.py: where a lever changes the heuristic's
+decision, both actions played to the end on paired dice (docs/ai.md)."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from hammerlab.analysis.game import Game
+from hammerlab.analysis.search import action_of
+from hammerlab.editions.waffle.ai import WaffleAI
+from hammerlab.io.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+MATCHUPS = ROOT / "examples" / "matchups"
+BOYZ = MATCHUPS / "boyz_vs_tactical.toml"
+
+
+def _module() -> ModuleType:
+    sys.path.insert(0, str(MATCHUPS))  # as when the script runs beside its neighbours
+    try:
+        spec = importlib.util.spec_from_file_location(
+            "decision_duel", MATCHUPS / "decision_duel.py"
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["decision_duel"] = module  # its dataclass looks its module up
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(MATCHUPS))
+    return module
+
+
+def _duel(module: ModuleType, gains: tuple[float, ...]) -> object:
+    game = Game.start(load_scenario(BOYZ), str(BOYZ), 1)
+    action = game.legal_actions()[0]
+    return module.Duel("s", 1, 1, "Orks", action.kind, action, action, gains, gains)
+
+
+def test_mean_error_and_verdict_by_hand() -> None:
+    duel = _module()
+    steady = _duel(duel, (1.0, 1.0, 1.0, 1.0))  # no spread: the mean's sign
+    assert (steady.mean, steady.error, steady.verdict) == (1.0, 0.0, 1)
+    assert _duel(duel, (0.0, 0.0)).verdict == 0
+    # Mean 0, sample variance 4/3: within any noise.
+    even = _duel(duel, (1.0, -1.0, 1.0, -1.0))
+    assert even.mean == 0.0
+    assert math.isclose(even.error, math.sqrt(4 / 3) / 2)
+    assert even.verdict == 0
+    # Mean 2.5, sample variance 1/3, error sqrt(1/3)/2 = 0.289: 8.7 errors above 0.
+    clear = _duel(duel, (3.0, 2.0, 3.0, 2.0))
+    assert math.isclose(clear.error, math.sqrt(1 / 3) / 2)
+    assert clear.verdict == 1
+    assert _duel(duel, (-3.0, -2.0, -3.0, -2.0)).verdict == -1
+    # Mean 1, sample variance 4/3, error 0.577: 1.7 errors, not two.
+    assert _duel(duel, (2.0, 0.0, 2.0, 0.0)).verdict == 0
+
+
+def test_one_action_on_the_same_dice_plays_the_same_game_twice() -> None:
+    # Keyed dice seeded alike and a deterministic heuristic: the pairing is exact,
+    # so a gain measures the two actions, not two draws of the dice.
+    duel = _module()
+    game = Game.start(load_scenario(BOYZ), str(BOYZ), 1)
+    action = action_of(game, game.legal_actions(), WaffleAI())
+    first = duel.played_on(game, action, 7, True, "heeds_the_end")
+    again = duel.played_on(game, action, 7, True, "heeds_the_end")
+    assert first.is_over and again.is_over
+    assert duel.margins(first, "Orks") == duel.margins(again, "Orks")
+    assert first.digest() == again.digest()
+    assert not game.is_over  # the copies leave the game where it was
+
+
+def test_a_duel_is_a_decision_the_lever_changes() -> None:
+    duel = _module()
+    found = duel.duels(BOYZ, 1, "heeds_the_end", True, 2)
+    assert found
+    for each in found:
+        assert each.lever != each.other
+        assert len(each.gains) == len(each.score_gains) == 2
+    # The Ultramarines play the game's last player turn (the Orks go first, five
+    # game turns): holding fire or Running in its Shooting phase leaves the
+    # Tactical Squad where no one can shoot or charge it before the game ends.
+    # The lever holds, the old heuristic Runs toward a charge there is no turn
+    # for; the held squad declares none either, so both end alike, to the model.
+    last = [d for d in found if d.turn == 5 and d.player == "Ultramarines"]
+    assert [(str(d.lever), str(d.other)) for d in last] == [
+        ("Tactical Squad [tactical] → hold", "Tactical Squad [tactical] → run")
+    ]
+    assert last[0].gains == (0.0, 0.0)
