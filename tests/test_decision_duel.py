@@ -65,8 +65,9 @@ def test_one_action_on_the_same_dice_plays_the_same_game_twice() -> None:
     duel = _module()
     game = Game.start(load_scenario(BOYZ), str(BOYZ), 1)
     action = action_of(game, game.legal_actions(), WaffleAI())
-    first = duel.played_on(game, action, 7, True, "heeds_the_end")
-    again = duel.played_on(game, action, 7, True, "heeds_the_end")
+    follow = duel.lever_pair("heeds_the_end").follow
+    first = duel.played_on(game, action, 7, follow)
+    again = duel.played_on(game, action, 7, follow)
     assert first.is_over and again.is_over
     assert duel.margins(first, "Orks") == duel.margins(again, "Orks")
     assert first.digest() == again.digest()
@@ -75,10 +76,10 @@ def test_one_action_on_the_same_dice_plays_the_same_game_twice() -> None:
 
 def test_a_duel_is_a_decision_the_lever_changes() -> None:
     duel = _module()
-    found = duel.duels(BOYZ, 1, "heeds_the_end", True, 2)
+    found = duel.duels(BOYZ, 1, duel.lever_pair("heeds_the_end"), 2)
     assert found
     for each in found:
-        assert each.lever != each.other
+        assert each.first != each.second
         assert len(each.gains) == len(each.score_gains) == 2
     # The Ultramarines play the game's last player turn (the Orks go first, five
     # game turns): holding fire or Running in its Shooting phase leaves the
@@ -86,7 +87,33 @@ def test_a_duel_is_a_decision_the_lever_changes() -> None:
     # The lever holds, the old heuristic Runs toward a charge there is no turn
     # for; the held squad declares none either, so both end alike, to the model.
     last = [d for d in found if d.turn == 5 and d.player == "Ultramarines"]
-    assert [(str(d.lever), str(d.other)) for d in last] == [
+    assert [(str(d.first), str(d.second)) for d in last] == [
         ("Tactical Squad [tactical] → hold", "Tactical Squad [tactical] → run")
     ]
     assert last[0].gains == (0.0, 0.0)
+
+
+def test_declining_suppressive_fire_finds_the_decision_that_took_it(tmp_path: Path) -> None:
+    # The Guard example at 3 Ld a wound: in seed 95 the Terminators suppress squad1.
+    # Against the heuristic that never suppresses, that is the one decision that
+    # differs, and the other takes the same unit's regular shooting at it
+    # (action_of reads the whole pick and its answers).
+    duel = _module()
+    example = (ROOT / "examples" / "guard_suppress_terminators.toml").read_text("utf-8")
+    path = tmp_path / "guard_penalty_3.toml"
+    path.write_text(
+        example.replace(
+            "suppressive_fire = true",
+            'suppressive_fire = true\n"suppressive_fire.ld_penalty_per_wound" = 3',
+        ),
+        "utf-8",
+    )
+    found = duel.duels(path, 95, duel.decline_pair("action: suppressive fire"), 2)
+    assert [(d.turn, d.player, str(d.first), str(d.second)) for d in found] == [
+        (
+            1,
+            "Ultramarines",
+            "Terminator Squad [terminators] → suppressive fire → Infantry Squad [squad1]",
+            "Terminator Squad [terminators] → shoot → Infantry Squad [squad1]",
+        )
+    ]

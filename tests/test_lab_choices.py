@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from hammerlab.analysis.choices import ChoiceTally, RuleChoice, rule_choices
+from hammerlab.analysis.choices import ChoiceTally, Declining, RuleChoice, rule_choices
 from hammerlab.analysis.lab import arms, compare
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision
@@ -33,6 +33,33 @@ def test_a_tally_counts_every_choice_offered_and_the_one_taken() -> None:
         "action: run": (2, 2),
         "action: shoot": (2, 0),
     }
+
+
+class Preferring:
+    """The first choice whose label comes first in ``order``."""
+
+    def __init__(self, *order: str) -> None:
+        self.order = order
+
+    def choose(self, battle: Battle, decision: Decision[Any]) -> int:
+        labels = decision.labels()
+        return min(range(len(labels)), key=lambda i: self.order.index(labels[i]))
+
+
+def test_declining_asks_again_without_the_declined_choice() -> None:
+    decision = Decision(
+        "action", "A", "?", tuple(Choice(x, x) for x in ("shoot", "suppressive fire", "hold"))
+    )
+    inner = Preferring("suppressive fire", "hold", "shoot")
+    # The inner player suppresses; declining it, its next preference, "hold" (index
+    # 2 of the whole decision, though 1 of the decision it was asked again).
+    assert Declining(inner, "action: suppressive fire").choose(None, decision) == 2  # type: ignore[arg-type]
+    # Another choice declined, or the same label of another kind: its own answer.
+    assert Declining(inner, "action: hold").choose(None, decision) == 1  # type: ignore[arg-type]
+    assert Declining(inner, "weapon: suppressive fire").choose(None, decision) == 1  # type: ignore[arg-type]
+    # Nothing else offered: the declined choice all the same.
+    alone = Decision("action", "A", "?", (Choice("suppressive fire", "suppressive fire"),))
+    assert Declining(inner, "action: suppressive fire").choose(None, alone) == 0  # type: ignore[arg-type]
 
 
 def test_only_choices_offered_in_one_arm_are_the_rule_s() -> None:

@@ -1,29 +1,36 @@
-"""Where one of the heuristic's levers changes a decision, which answer plays better (docs/ai.md).
+"""Where a change to the heuristic changes a decision, which answer plays better (docs/ai.md).
 
 A head-to-head (``lever_head_to_head.py``) counts games won, and most games
-are decided by the armies and the dice, not by the few decisions a lever
-changes. This looks at those decisions alone. It plays every scenario given,
-seeds FIRST..FIRST+N-1, the heuristic with the lever as ``--follow`` says on
-both sides; at each top-level decision with more than one legal action it
-asks the heuristic with the lever on and with it off which action it takes
-(:func:`search.action_of`, on a copy). Where they differ, both actions are
-played to the end of the game ``--playouts`` times on copies (the heuristic
-of ``--follow`` on both sides after them), each pair of copies on the same
-keyed dice (:func:`branching.reroll`: a stream per turn, unit and roll, so
-the two copies roll alike wherever they play alike), and the paired gain of
-the lever's action over the other's is recorded, in the deciding player's
-margin at the end of the game: the victory-score margin with damage short of
-a kill counted pro rata (:func:`search.value_for`, as the search values a
-playout), and the margin of the score alone.
+are decided by the armies and the dice, not by the few decisions a change
+touches. This looks at those decisions alone. Two players are compared:
+
+- ``--lever NAME``: the heuristic with one of its levers on, against it off;
+- ``--decline "KIND: LABEL"``: the heuristic, against the heuristic that never
+  takes that choice (:class:`choices.Declining`; ``"action: suppressive
+  fire"``): whether it takes an optional rule's choice on its merits.
+
+It plays every scenario given, seeds FIRST..FIRST+N-1, the first player (the
+lever on; the heuristic) on both sides, or the second with ``--follow
+second``. At each top-level decision with more than one legal action it asks
+both players which action they take (:func:`search.action_of`, on a copy).
+Where they differ, both actions are played to the end of the game
+``--playouts`` times on copies (the followed player on both sides after
+them), each pair of copies on the same keyed dice (:func:`branching.reroll`:
+a stream per turn, unit and roll, so the two copies roll alike wherever they
+play alike), and the paired gain of the first player's action over the
+second's is recorded, in the deciding player's margin at the end of the game:
+the victory-score margin with damage short of a kill counted pro rata
+(:func:`search.value_for`, as the search values a playout), and the margin of
+the score alone.
 
 It prints each such decision (scenario, seed, game turn, player, decision,
 the two actions, the mean gain and its standard error), then per scenario and
-over all: the decisions, how many the lever's action won and lost by more
-than two standard errors, and the mean of the decisions' mean gains with its
-standard error across decisions, in both margins.
+over all: the decisions, how many the first player's action won and lost by
+more than two standard errors, and the mean of the decisions' mean gains with
+its standard error across decisions, in both margins.
 
-    .venv/bin/python examples/matchups/decision_duel.py LEVER FIRST N FILES... \\
-        [--playouts K] [--follow on|off]
+    .venv/bin/python examples/matchups/decision_duel.py FIRST N FILES... \\
+        (--lever NAME | --decline "KIND: LABEL") [--playouts K] [--follow first|second]
 """
 
 from __future__ import annotations
@@ -31,35 +38,72 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from lever_head_to_head import LEVERS  # the scripts beside this one
 
 from hammerlab.analysis.branching import reroll
+from hammerlab.analysis.choices import Declining
 from hammerlab.analysis.game import Action, Game
 from hammerlab.analysis.search import action_of, score_margin, value_for
 from hammerlab.editions.turns import victory_scores
 from hammerlab.editions.waffle.ai import WaffleAI
+from hammerlab.engine.decisions import Controller
 from hammerlab.io.scenario import load_scenario
 
 PLAYOUT_SEEDS = 1_000_003
 """Playout ``k`` of game seed ``s`` rolls keyed dice seeded ``s * PLAYOUT_SEEDS + k``."""
 
+Player = Callable[[], Controller]
+"""Makes a fresh controller (each copy gets its own: an AI remembers its plans)."""
+
+
+@dataclass(frozen=True)
+class Pair:
+    """The two players compared, and the one that plays the games on."""
+
+    first: Player
+    second: Player
+    follow: Player
+
+
+def lever_pair(lever: str, follow: str = "first") -> Pair:
+    """The heuristic with ``lever`` on, against it off."""
+
+    def on() -> Controller:
+        return WaffleAI(**{lever: True})
+
+    def off() -> Controller:
+        return WaffleAI(**{lever: False})
+
+    return Pair(on, off, on if follow == "first" else off)
+
+
+def decline_pair(declined: str, follow: str = "first") -> Pair:
+    """The heuristic, against the heuristic that never takes ``declined``."""
+
+    def declining() -> Controller:
+        return Declining(WaffleAI(), declined)
+
+    return Pair(WaffleAI, declining, WaffleAI if follow == "first" else declining)
+
 
 @dataclass(frozen=True)
 class Duel:
-    """One decision the lever changed, and how its two actions played on."""
+    """One decision the two players answer differently, and how each action played on."""
 
     scenario: str
     seed: int
     turn: int
     player: str
     kind: str
-    lever: Action
-    other: Action
+    first: Action
+    second: Action
     gains: tuple[float, ...]
-    """The lever's action less the other's, in the pro rata margin, playout by playout."""
+    """The first player's action less the second's, in the pro rata margin, playout by
+    playout."""
     score_gains: tuple[float, ...]
     """The same in the score margin alone."""
 
@@ -75,7 +119,7 @@ class Duel:
 
     @property
     def verdict(self) -> int:
-        """1 when the lever's action gained more than two standard errors, -1 when it
+        """1 when the first player's action gained more than two standard errors, -1 when it
         lost as much, 0 otherwise (identical gains: the sign of their mean)."""
         if self.error == 0.0:
             return (self.mean > 0) - (self.mean < 0)
@@ -93,40 +137,40 @@ def margins(game: Game, player: str) -> tuple[float, float]:
     )
 
 
-def played_on(game: Game, action: Action, seed: int, follow: bool, lever: str) -> Game:
+def played_on(game: Game, action: Action, seed: int, follow: Player) -> Game:
     """A copy of ``game`` on its own keyed dice, ``action`` taken and the game played
-    to its end by the heuristic with ``lever`` at ``follow`` on every side."""
+    to its end by ``follow`` on every side."""
     copy = game.clone()
     reroll(copy.battle, seed, "keyed")
-    copy.battle.controllers = dict.fromkeys(copy.battle.controllers, WaffleAI(**{lever: follow}))
+    copy.battle.controllers = dict.fromkeys(copy.battle.controllers, follow())
     copy.apply(action)
     copy.play()
     return copy
 
 
-def duels(path: Path, seed: int, lever: str, follow: bool, playouts: int) -> list[Duel]:
-    """Every decision of one game of ``path`` where the lever changes the action."""
+def duels(path: Path, seed: int, pair: Pair, playouts: int) -> list[Duel]:
+    """Every decision of one game of ``path`` where the two players differ."""
     game = Game.start(load_scenario(path), str(path), seed)
-    game.battle.controllers = dict.fromkeys(game.battle.controllers, WaffleAI(**{lever: follow}))
+    game.battle.controllers = dict.fromkeys(game.battle.controllers, pair.follow())
     found: list[Duel] = []
     while not game.is_over:
         actions = game.legal_actions()
         if len(actions) > 1:
-            on = action_of(game, actions, WaffleAI(**{lever: True}))
-            off = action_of(game, actions, WaffleAI(**{lever: False}))
-            if on != off:
+            first = action_of(game, actions, pair.first())
+            second = action_of(game, actions, pair.second())
+            if first != second:
                 player = game.current_player
                 assert player is not None
                 gains, score_gains = [], []
                 for k in range(playouts):
                     dice = seed * PLAYOUT_SEEDS + k
-                    with_on = margins(played_on(game, on, dice, follow, lever), player)
-                    with_off = margins(played_on(game, off, dice, follow, lever), player)
-                    gains.append(with_on[0] - with_off[0])
-                    score_gains.append(with_on[1] - with_off[1])
+                    with_first = margins(played_on(game, first, dice, pair.follow), player)
+                    with_second = margins(played_on(game, second, dice, pair.follow), player)
+                    gains.append(with_first[0] - with_second[0])
+                    score_gains.append(with_first[1] - with_second[1])
                 found.append(
                     Duel(
-                        path.stem, seed, game.turn, player, on.kind, on, off,
+                        path.stem, seed, game.turn, player, first.kind, first, second,
                         tuple(gains), tuple(score_gains),
                     )
                 )  # fmt: skip
@@ -143,7 +187,7 @@ def summary(name: str, found: list[Duel]) -> str:
     pro_rata = mean_and_error([d.mean for d in found])
     score = mean_and_error([statistics.fmean(d.score_gains) for d in found])
     return (
-        f"{name}: {len(found)} decisions changed, the lever's action better in {better}, "
+        f"{name}: {len(found)} decisions changed, the first player's action better in {better}, "
         f"worse in {worse}; mean gain {pro_rata} (score margin {score})"
     )
 
@@ -157,21 +201,27 @@ def mean_and_error(values: list[float]) -> str:
 def main() -> None:
     """Find and weigh every changed decision; print each, then the summaries."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("lever", choices=LEVERS)
     parser.add_argument("first", type=int)
     parser.add_argument("seeds", type=int)
     parser.add_argument("files", nargs="+", type=Path)
+    players = parser.add_mutually_exclusive_group(required=True)
+    players.add_argument("--lever", choices=LEVERS)
+    players.add_argument("--decline", metavar="KIND: LABEL")
     parser.add_argument("--playouts", type=int, default=16)
-    parser.add_argument("--follow", choices=("on", "off"), default="on")
+    parser.add_argument("--follow", choices=("first", "second"), default="first")
     args = parser.parse_args()
+    if args.lever is not None:
+        pair = lever_pair(args.lever, args.follow)
+    else:
+        pair = decline_pair(args.decline, args.follow)
     every: list[Duel] = []
     for path in args.files:
         found: list[Duel] = []
         for seed in range(args.first, args.first + args.seeds):
-            for duel in duels(path, seed, args.lever, args.follow == "on", args.playouts):
+            for duel in duels(path, seed, pair, args.playouts):
                 print(
                     f"{duel.scenario} seed {duel.seed} turn {duel.turn} {duel.player} "
-                    f"{duel.kind}: {duel.lever} | {duel.other}: "
+                    f"{duel.kind}: {duel.first} | {duel.second}: "
                     f"{duel.mean:+.3f} ± {duel.error:.3f}",
                     flush=True,
                 )

@@ -26,12 +26,15 @@ from conftest import (
 )
 
 from hammerlab.analysis.battles import prepare
+from hammerlab.analysis.game import Game
+from hammerlab.analysis.search import action_of
 from hammerlab.editions.base import play
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.allocation import instant_death
 from hammerlab.editions.waffle.charge import NO_REACTION, charge_ban
 from hammerlab.editions.waffle.expected import expected_attack, expected_casualties, expected_melee
 from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.plans import suppression_value
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.rules.reactions import DIVE, FALL_BACK, OVERWATCH, RETURN_FIRE
 from hammerlab.editions.waffle.shooting import shooting_phase
@@ -231,6 +234,24 @@ def test_the_guard_do_not_suppress_terminators_they_cannot_break() -> None:
         ready = prepare(scenario, str(path), seed)
         play(ready.battle, ready.ruleset, ready.plan)
         assert "suppressive fire" not in answers(ready.battle, "action", "Cadians")
+
+
+def test_no_suppressive_fire_at_a_squad_already_falling_back() -> None:
+    # Seed 48 of the Guard example: squad1 fell back in the Cadians' turn and stands
+    # 1.3" from its own table edge, so any Fall Back takes it off the table. But a
+    # unit already falling back takes no Morale check from shooting (morale_check),
+    # so Suppressive Fire at it is worth nothing: the Terminators shoot it. With it
+    # not falling back, the same fire would be worth breaking it.
+    path = Path(__file__).resolve().parents[2] / "examples" / "guard_suppress_terminators.toml"
+    game = Game.start(load_scenario(path), str(path), 48)
+    game.play_until("Ultramarines")
+    battle = game.battle
+    terminators, squad1 = battle.units["terminators"], battle.units["squad1"]
+    assert st(battle, squad1).falling_back
+    assert suppression_value(battle, terminators, squad1) == 0.0
+    assert action_of(game, game.legal_actions(), WaffleAI()).then[0] == ("action", "shoot")
+    st(battle, squad1).falling_back = False
+    assert suppression_value(battle, terminators, squad1) > 0.0
 
 
 def test_sanity_terminators_beat_guardsmen_and_genestealers_reach_the_gunline() -> None:

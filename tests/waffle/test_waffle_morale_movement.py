@@ -34,7 +34,12 @@ from conftest import (
     weapon,
 )
 
-from hammerlab.editions.waffle.morale import morale_check, pinning_test
+from hammerlab.editions.waffle.morale import (
+    morale_check,
+    pinning_test,
+    pinning_test_taken,
+    shooting_check_taken,
+)
 from hammerlab.editions.waffle.shooting import shooting_phase, start_phase
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
@@ -351,6 +356,40 @@ def test_seed000_pinning_test_not_taken_by_fearless_locked_or_gone_to_ground(why
     pinning_test(battle, guard, "test")
     assert of_kind(battle, "morale") == []
     assert not st(battle, guard).pinned
+
+
+@pytest.mark.parametrize("why", ["taken", "Fearless", "locked", "falling back", "destroyed"])
+def test_a_shooting_morale_check_is_said_taken_exactly_where_it_is_rolled(why: str) -> None:
+    # 12 on 2D6 fails any Leadership: where the check is taken it is rolled and
+    # failed; where it is not (Fearless, locked in combat: seed 001; already
+    # falling back; destroyed), morale_check passes it untested, and
+    # shooting_check_taken, which the AI's Suppressive Fire asks, says so.
+    rules = ("Fearless",) if why == "Fearless" else ()
+    battle, guard = guard_battle([6, 6, 4, 4], rules=rules)
+    st(battle, guard).locked_in_combat = why == "locked"
+    st(battle, guard).falling_back = why == "falling back"
+    if why == "destroyed":
+        for each in guard.models:
+            each.wounds_left = 0
+    taken = shooting_check_taken(battle, guard)
+    passed = morale_check(battle, guard, "test")
+    assert taken == (why == "taken")
+    assert passed == (not taken)
+    assert len([e for e in of_kind(battle, "morale") if e.test == "Morale check"]) == int(taken)
+
+
+@pytest.mark.parametrize("why", ["taken", "Fearless", "locked", "gone to ground"])
+def test_a_pinning_test_is_said_taken_exactly_where_it_is_rolled(why: str) -> None:
+    rules = ("Fearless",) if why == "Fearless" else ()
+    guard = squad("b", B, GUARD, [LASGUN], [(30, 30)], rules=rules)
+    battle = make_battle(guard, dice=[6, 6])
+    st(battle, guard).locked_in_combat = why == "locked"
+    st(battle, guard).gone_to_ground = why == "gone to ground"
+    taken = pinning_test_taken(battle, guard)
+    pinning_test(battle, guard, "test")
+    assert taken == (why == "taken")
+    assert len(of_kind(battle, "morale")) == int(taken)
+    assert st(battle, guard).pinned == taken
 
 
 def test_seed000_pinning_test_passed_on_leadership() -> None:

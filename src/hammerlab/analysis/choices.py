@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from hammerlab.engine.battle import Battle
@@ -44,6 +44,34 @@ class ChoiceTally:
     def counts(self) -> dict[str, tuple[int, int]]:
         """What it counted, as a :data:`Tally`."""
         return {key: (self.offered[key], self.chosen[key]) for key in sorted(self.offered)}
+
+
+class Declining:
+    """A controller that answers as the one it wraps, but never with one choice.
+
+    Where the wrapped controller takes ``declined`` (``"kind: label"``, as a
+    :class:`ChoiceTally` names it), it is asked the same decision again with that
+    choice left out, and its answer there is given (a decision offering nothing
+    else is answered as the wrapped controller answers it). Played against the
+    controller itself (``examples/matchups/decision_duel.py --decline``), it tells
+    whether taking the choice was worth it, decision by decision: whether the
+    heuristic uses an optional rule on its merits.
+    """
+
+    def __init__(self, inner: Controller, declined: str) -> None:
+        self.inner = inner
+        self.declined = declined
+
+    def choose(self, battle: Battle, decision: Decision[Any]) -> int:
+        """The wrapped controller's answer, or its answer without the declined choice."""
+        index = self.inner.choose(battle, decision)
+        if f"{decision.kind}: {decision.choices[index].label}" != self.declined:
+            return index
+        kept = [i for i in range(len(decision.choices)) if i != index]
+        if not kept:
+            return index
+        fewer = replace(decision, choices=tuple(decision.choices[i] for i in kept))
+        return kept[self.inner.choose(battle, fewer)]
 
 
 def watch(battle: Battle) -> list[ChoiceTally]:

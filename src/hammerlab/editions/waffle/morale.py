@@ -86,6 +86,22 @@ def morale_check(
     return False
 
 
+def shooting_check_taken(battle: Battle, unit: Unit) -> bool:
+    """Whether a Morale check caused by shooting is taken at all: :func:`morale_check`
+    passes it untested for a unit destroyed, a vehicle, a unit already falling
+    back, one locked in close combat (seed 001) and a Fearless one. What an
+    estimate of such a check's worth asks first (the AI's Suppressive Fire,
+    ``plans.suppression_value``)."""
+    status = st(battle, unit)
+    return not (
+        unit.destroyed
+        or is_vehicle(unit)
+        or status.falling_back
+        or status.locked_in_combat
+        or unit.has_rule("Fearless")
+    )
+
+
 def go_to_ground(battle: Battle, unit: Unit, why: str) -> None:
     """The unit Goes to Ground: +1 cover save (6+ without cover), snap shots only.
 
@@ -103,14 +119,25 @@ def pinning_test(battle: Battle, unit: Unit, reason: str) -> None:
     Not for Fearless units, units locked in combat or units already gone to ground,
     nor for vehicles (7th edition: "Vehicles … are never Pinned").
     """
-    status = st(battle, unit)
-    if unit.destroyed or status.locked_in_combat or status.gone_to_ground or is_vehicle(unit):
-        return
-    if unit.has_rule("Fearless"):
+    if not pinning_test_taken(battle, unit):
         return
     if not leadership_test(battle, unit, "Pinning test", 0, reason):
-        status.pinned = True
+        st(battle, unit).pinned = True
         go_to_ground(battle, unit, "pinned")
+
+
+def pinning_test_taken(battle: Battle, unit: Unit) -> bool:
+    """Whether a Pinning test is taken at all (:func:`pinning_test`): not by a unit
+    destroyed, locked in close combat, already gone to ground, Fearless, or a
+    vehicle."""
+    status = st(battle, unit)
+    return not (
+        unit.destroyed
+        or status.locked_in_combat
+        or status.gone_to_ground
+        or is_vehicle(unit)
+        or unit.has_rule("Fearless")
+    )
 
 
 def phase_casualty_checks(battle: Battle, player: str) -> None:

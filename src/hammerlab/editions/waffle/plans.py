@@ -49,7 +49,11 @@ from hammerlab.editions.waffle.expected import (
     melee_exchange,
     would_fire,
 )
-from hammerlab.editions.waffle.morale import leadership
+from hammerlab.editions.waffle.morale import (
+    leadership,
+    pinning_test_taken,
+    shooting_check_taken,
+)
 from hammerlab.editions.waffle.movement import has_fast_model, move_allowance
 from hammerlab.editions.waffle.odds import Defence, Volley, shooting_odds
 from hammerlab.editions.waffle.orders import FireOrders
@@ -577,11 +581,23 @@ def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:
     the models a Fall Back takes off its own table edge plus, unless it
     regroups at once (And They Shall Know No Fear), its next turn
     (:func:`next_turn_value`). With ``suppressive_pinning`` the test is a
-    Pinning test, whose failure costs the unit its next turn; Fearless units
-    and Shock Troops (``shock_troops``) ignore it.
+    Pinning test, whose failure costs the unit its next turn; Shock Troops
+    (``shock_troops``) ignore it. Worth nothing where the test is not taken
+    at all (:func:`morale.shooting_check_taken`,
+    :func:`morale.pinning_test_taken`): Fearless units, a unit locked in
+    combat, and for a Morale check a unit already falling back.
+
+    *Situation*: Terminators whose Suppressive Fire was valued at breaking a
+    Guard squad already falling back by its table edge (0.63 models against
+    0.49 for shooting it), which takes no Morale check from shooting: played
+    to the end, shooting was better each time (11 decisions in 200 games,
+    ``examples/matchups/decision_duel.py --decline "action: suppressive
+    fire"``).
     """
     settings = battle.settings
-    if target.has_rule("Fearless"):
+    pinning = settings.on("suppressive_pinning")
+    taken = pinning_test_taken if pinning else shooting_check_taken
+    if not taken(battle, target):
         return 0.0
     if settings.on("shock_troops") and target.has_rule("Shock Troops"):
         return 0.0
@@ -599,7 +615,7 @@ def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:
     need = settings.number("morale_threshold") * start - st(battle, target).casualties_this_phase
     tested = float(sum(p for k, p in enumerate(killed) if k >= need - EPSILON))
     # What the unit loses (never negative) is worked out only when it may be lost.
-    if settings.on("suppressive_pinning"):
+    if pinning:
         pinned = tested * (1 - leadership_pass_chance(target, 0, morale=False))
         return pinned * next_turn_value(battle, target) if pinned > 0 else 0.0
     penalty = round(unsaved) * settings.integer(f"{SUPPRESSIVE_FIRE.name}.ld_penalty_per_wound")
