@@ -305,6 +305,16 @@ def _plan(battle: Battle, unit: Unit, may_charge: bool, reachable: list[Unit]) -
     return best
 
 
+def _offered(labels: list[str], *preferences: str) -> int:
+    """The index of the first of ``preferences`` that ``labels`` offers, else 0: a
+    decision may offer fewer intents than the AI would pick from (a Zooming
+    Flyer's, or one asked again without a choice, :class:`choices.Declining`)."""
+    for preference in preferences:
+        if preference in labels:
+            return labels.index(preference)
+    return 0
+
+
 def wants_to_run(battle: Battle, unit: Unit) -> bool:
     """Whether a Run toward the enemy helps a unit with nothing to shoot and no
     charge worth declaring this turn: it would win a fight with an enemy unit
@@ -700,26 +710,28 @@ class WaffleAI(PsychicChoices):
     def _move(self, battle: Battle, decision: Decision[Any]) -> int:
         labels = decision.labels()
         if "dives" in decision.context.why:
-            return labels.index("take cover")
+            return _offered(labels, "take cover")
         unit = battle.unit(decision.context.unit)
         if decision.context.why.startswith(RUNS):
             if st(battle, unit).retreated:
-                return labels.index(RETREAT)  # it Runs only away: :meth:`_runs`
+                return _offered(labels, RETREAT)  # it Runs only away: :meth:`_runs`
             toward = run_intent(battle, unit)
             nearer = run_nearer(battle, unit, toward, float(decision.context.what))
             # On only if the distance rolled pays (:meth:`_runs`); else it stays put.
-            return labels.index(toward if run_pays(battle, unit, nearer) else "hold")
+            return _offered(labels, toward if run_pays(battle, unit, nearer) else "hold", toward)
         movement = decision.context.phase == "movement"
-        preferred = "hold" if movement and _gun_line(battle, unit) else "advance"
-        if movement and preferred == "advance" and wants_to_retreat(battle, unit):
+        holds = movement and "hold" in labels
+        preferred = "hold" if holds and _gun_line(battle, unit) else "advance"
+        retreats = movement and RETREAT in labels
+        if retreats and preferred == "advance" and wants_to_retreat(battle, unit):
             preferred = RETREAT
-        if movement and preferred == "advance" and shot_down_on_the_way(battle, unit):
+        if holds and preferred == "advance" and shot_down_on_the_way(battle, unit):
             preferred = "hold"
         if preferred == "advance" and FLANK in labels and wants_to_flank(battle, unit):
             preferred = FLANK
         if movement and is_zooming(unit):
             preferred = zoom_intent(battle, unit, preferred)
-        return labels.index(preferred)
+        return _offered(labels, preferred, "advance", "hold")
 
     def _charger(self, battle: Battle, decision: Decision[Any]) -> int:
         def value(unit: Unit | None) -> float:
@@ -732,7 +744,12 @@ class WaffleAI(PsychicChoices):
 
         values = [value(c.value) for c in decision.choices]
         best = max(values)
-        return values.index(best) if best > 0 else decision.labels().index(END_CHARGES)
+        labels = decision.labels()
+        return (
+            values.index(best)
+            if best > 0 or END_CHARGES not in labels
+            else labels.index(END_CHARGES)
+        )
 
     def _charge_target(self, battle: Battle, decision: Decision[Any]) -> int:
         unit = battle.unit(decision.context.unit)
