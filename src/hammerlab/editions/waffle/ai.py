@@ -109,6 +109,7 @@ from hammerlab.editions.waffle.flyers import is_zooming
 from hammerlab.editions.waffle.jink_plans import wants_to_jink
 from hammerlab.editions.waffle.melee_grenades import may_attack
 from hammerlab.editions.waffle.move_plans import (
+    escaping_only,
     run_intent,
     run_nearer,
     run_pays,
@@ -483,7 +484,9 @@ class WaffleAI(PsychicChoices):
     all know it.
     """
 
-    def __init__(self, finish_units: bool = True, heeds_the_end: bool = True) -> None:
+    def __init__(
+        self, finish_units: bool = True, heeds_the_end: bool = True, escapes_only: bool = True
+    ) -> None:
         self._plans: dict[tuple[int, int, str, str], ShotPlan] = {}
         self.finish_units = finish_units
         """Whether an enemy model is worth its share of what is left of its unit's
@@ -495,6 +498,11 @@ class WaffleAI(PsychicChoices):
         (:mod:`hammerlab.editions.schedule`), or, ``False``, takes every game to
         go on, as the heuristic did until branch ``issue9-end``
         (``examples/matchups/lever_head_to_head.py heeds_the_end`` plays one against the other)."""
+        self.escapes_only = escapes_only
+        """Whether a retreat weighs only the charges it can escape rather than put off
+        (:func:`move_plans.retreat_escapes`), or, ``False``, every charge, as until
+        branch ``issue9-declines`` (``examples/matchups/lever_head_to_head.py
+        escapes_only`` plays one against the other)."""
 
     @staticmethod
     def _key(battle: Battle, unit: Unit) -> tuple[int, int, str, str]:
@@ -506,13 +514,15 @@ class WaffleAI(PsychicChoices):
         if handler is None:
             return 0
         viewer = decision.player if self.finish_units else None
-        heeded = self.heeds_the_end
-        # The worth of a model depends on who weighs it, and the turns to come on
-        # whether the end is heeded, so their answers are kept apart.
+        heeded, escapes = self.heeds_the_end, self.escapes_only
+        # The worth of a model depends on who weighs it, the turns to come on
+        # whether the end is heeded, a retreat on the charges it weighs, so their
+        # answers are kept apart.
         with (
             weighing_for(viewer),
             heeding_the_end(heeded),
-            decision_scope((viewer, heeded, state_of_play(battle))),
+            escaping_only(escapes),
+            decision_scope((viewer, heeded, escapes, state_of_play(battle))),
         ):
             index: int = handler(battle, decision)
         return index
