@@ -9,6 +9,10 @@ before a change, for weighing that change:
 - ``heeds_the_end``: only the turns and phases the game still plays count
   (:mod:`hammerlab.editions.schedule`); off, every game is taken to go on,
   as until branch ``issue9-end``.
+- ``escapes_only``: a retreat weighs only the enemy charges it can escape,
+  not those of an enemy that follows and charges a turn later
+  (:func:`move_plans.retreat_escapes`); off, every charge, as until branch
+  ``issue9-declines``.
 
 This plays every scenario given, seeds FIRST..FIRST+N-1, twice (each side
 once) with the heuristic AI on both sides, the lever on for one and off for
@@ -29,7 +33,7 @@ from head_to_head import head_to_head
 
 from hammerlab.editions.waffle.ai import WaffleAI
 
-LEVERS = ("finish_units", "heeds_the_end")
+LEVERS = ("finish_units", "heeds_the_end", "escapes_only")
 
 
 def main() -> None:

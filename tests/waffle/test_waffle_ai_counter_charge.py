@@ -9,6 +9,8 @@ so units whose centres stand ``c`` inches apart in a row are ``c - 1`` apart.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from conftest import BOLTGUN, BRUTE, STORM_BOLTER, TROOPER, A, B, make_battle, row, squad
 from test_waffle_ai_victory_worth import move_intent
@@ -16,7 +18,7 @@ from test_waffle_ai_victory_worth import move_intent
 from hammerlab.editions.schedule import Schedule, record_schedule
 from hammerlab.editions.waffle.ai import shooting_plan
 from hammerlab.editions.waffle.expected import expected_attack
-from hammerlab.editions.waffle.move_plans import charge_threat
+from hammerlab.editions.waffle.move_plans import charge_threat, escaping_only
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.plans import counter_charge, fight_net, shoots_rather_than_charges
 from hammerlab.engine.battle import Battle
@@ -31,6 +33,14 @@ from hammerlab.engine.units import Unit
 # first round: test_waffle_ai_victory_worth).
 SHOT = 4 / 9
 FIGHT = 25 / 6
+
+
+@pytest.fixture(autouse=True)
+def _every_charge_weighed() -> Iterator[None]:
+    """As in ``test_waffle_ai_victory_worth.py``: every enemy charge counted
+    (:func:`move_plans.escaping_only` off)."""
+    with escaping_only(False):
+        yield
 
 
 def troopers_facing(gap: float, *, assault: bool = False) -> tuple[Battle, Unit, Unit]:

@@ -7,6 +7,7 @@ Expected values are worked out by hand from the charts in the comments.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from copy import deepcopy
 
 import pytest
@@ -15,7 +16,7 @@ from conftest import BRUTE, MARINE, TROOPER, A, B, make_battle, profile, row, sq
 from hammerlab.editions.base import VICTORY
 from hammerlab.editions.waffle.ai import WaffleAI, target_value, wants_to_run
 from hammerlab.editions.waffle.expected import melee_exchange
-from hammerlab.editions.waffle.move_plans import charge_threat, wants_to_retreat
+from hammerlab.editions.waffle.move_plans import charge_threat, escaping_only, wants_to_retreat
 from hammerlab.editions.waffle.movement_phase import move_one
 from hammerlab.editions.waffle.plans import (
     best_charge,
@@ -34,6 +35,16 @@ from hammerlab.engine.moves import shift_unit
 from hammerlab.engine.units import Unit
 
 BOLTGUN = weapon("Boltgun", "24", "4", "5", "Rapid Fire")
+
+
+@pytest.fixture(autouse=True)
+def _every_charge_weighed() -> Iterator[None]:
+    """The retreats here weigh a charge's threat against the unit's own charge with
+    every enemy charge counted (:func:`move_plans.escaping_only` off, as the AIs
+    here are made); which charges a retreat can escape rather than put off is
+    tested apart (``test_waffle_ai_escape.py``)."""
+    with escaping_only(False):
+        yield
 
 
 def kill_points(battle: Battle) -> Battle:
@@ -111,13 +122,19 @@ INTENTS = ["advance", "take cover", "retreat", "hold"]
 def move_intent(battle: Battle, unit: str, ai: WaffleAI | None = None) -> str:
     """The AI's (by default a fresh one's) answer to the Movement phase's "where to?"."""
     return answer(
-        battle, ai or WaffleAI(), "move", INTENTS, unit=unit, why="moves", phase="movement"
+        battle,
+        ai or WaffleAI(escapes_only=False),
+        "move",
+        INTENTS,
+        unit=unit,
+        why="moves",
+        phase="movement",
     )
 
 
 def action(battle: Battle, unit: str, ai: WaffleAI | None = None) -> str:
     """The AI's answer to a Shooting-phase action offering only Run and hold."""
-    return answer(battle, ai or WaffleAI(), "action", [RUN, HOLD], unit=unit)
+    return answer(battle, ai or WaffleAI(escapes_only=False), "action", [RUN, HOLD], unit=unit)
 
 
 def run_intent(battle: Battle, unit: str, ai: WaffleAI, inches: int = 4) -> str:
@@ -193,7 +210,7 @@ def test_under_kill_points_a_lone_model_runs_at_a_fight_it_wins_in_points() -> N
     lone = squad("y", B, TROOPER, [], [(34, 40)])
     battle = kill_points(make_battle(brute, lone, seed=1))
     assert melee_exchange(battle, brute, lone) == pytest.approx((1.0, 1 / 6))
-    ai = WaffleAI()
+    ai = WaffleAI(escapes_only=False)
     assert action(battle, "a", ai) == RUN
     assert run_intent(battle, "a", ai) == "advance"
 
@@ -213,7 +230,7 @@ def test_a_unit_that_retreated_runs_on_toward_its_edge_and_holds_once_out_of_rea
     brutes = squad("b", B, BRUTE, [], row(30, 24, 5))
     battle = make_battle(troopers, brutes, seed=1)
     assert wants_to_retreat(battle, troopers) and wants_to_run(battle, troopers)
-    ai = WaffleAI()
+    ai = WaffleAI(escapes_only=False)
     assert move_intent(battle, "a", ai) == "retreat"
     st(battle, troopers).retreated = True  # as move_one records that move (where they stand)
     assert action(battle, "a", ai) == RUN
@@ -289,7 +306,7 @@ def test_a_unit_that_retreated_to_its_edge_holds_rather_than_run_nowhere() -> No
     troopers = squad("a", A, TROOPER, [laspistol], row(30, 0.5, 5))
     brutes = squad("b", B, BRUTE, [], row(30, 14.5, 5))
     battle = make_battle(troopers, brutes, seed=1)
-    ai = WaffleAI()
+    ai = WaffleAI(escapes_only=False)
     assert move_intent(battle, "a", ai) == "retreat"
     st(battle, troopers).retreated = True  # as move_one records that move
     assert wants_to_retreat(battle, troopers)
@@ -329,7 +346,7 @@ def test_a_retreat_is_the_battle_s_record_of_the_move_until_the_end_of_its_turn(
     assert st(battle, troopers).retreated
     assert all(m.position[1] == pytest.approx(4.0) for m in troopers.models)  # 6" back
     copy = deepcopy(battle)
-    assert run_intent(copy, "a", WaffleAI()) == "retreat"
+    assert run_intent(copy, "a", WaffleAI(escapes_only=False)) == "retreat"
     end_of_turn(battle, A)
     assert not st(battle, troopers).retreated
     still = squad("a", A, TROOPER, [laspistol], row(30, 10, 5))
@@ -390,5 +407,5 @@ def test_under_kill_points_the_ai_finishes_a_weakened_unit_over_a_fresh_one() ->
         choices=(Choice("x", fresh), Choice("y", worn)),
         context=DecisionContext(unit="a"),
     )
-    assert WaffleAI().choose(battle, decision) == 1
+    assert WaffleAI(escapes_only=False).choose(battle, decision) == 1
     assert WaffleAI(finish_units=False).choose(battle, decision) == 0

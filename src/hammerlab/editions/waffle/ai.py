@@ -109,6 +109,7 @@ from hammerlab.editions.waffle.flyers import is_zooming
 from hammerlab.editions.waffle.jink_plans import wants_to_jink
 from hammerlab.editions.waffle.melee_grenades import may_attack
 from hammerlab.editions.waffle.move_plans import (
+    escaping_only,
     run_intent,
     run_nearer,
     run_pays,
@@ -305,6 +306,16 @@ def _plan(battle: Battle, unit: Unit, may_charge: bool, reachable: list[Unit]) -
     return best
 
 
+def _offered(labels: list[str], *preferences: str) -> int:
+    """The index of the first of ``preferences`` that ``labels`` offers, else 0: a
+    decision may offer fewer intents than the AI would pick from (a Zooming
+    Flyer's, or one asked again without a choice, :class:`choices.Declining`)."""
+    for preference in preferences:
+        if preference in labels:
+            return labels.index(preference)
+    return 0
+
+
 def wants_to_run(battle: Battle, unit: Unit) -> bool:
     """Whether a Run toward the enemy helps a unit with nothing to shoot and no
     charge worth declaring this turn: it would win a fight with an enemy unit
@@ -473,7 +484,9 @@ class WaffleAI(PsychicChoices):
     all know it.
     """
 
-    def __init__(self, finish_units: bool = True, heeds_the_end: bool = True) -> None:
+    def __init__(
+        self, finish_units: bool = True, heeds_the_end: bool = True, escapes_only: bool = True
+    ) -> None:
         self._plans: dict[tuple[int, int, str, str], ShotPlan] = {}
         self.finish_units = finish_units
         """Whether an enemy model is worth its share of what is left of its unit's
@@ -485,6 +498,11 @@ class WaffleAI(PsychicChoices):
         (:mod:`hammerlab.editions.schedule`), or, ``False``, takes every game to
         go on, as the heuristic did until branch ``issue9-end``
         (``examples/matchups/lever_head_to_head.py heeds_the_end`` plays one against the other)."""
+        self.escapes_only = escapes_only
+        """Whether a retreat weighs only the charges it can escape rather than put off
+        (:func:`move_plans.retreat_escapes`), or, ``False``, every charge, as until
+        branch ``issue9-declines`` (``examples/matchups/lever_head_to_head.py
+        escapes_only`` plays one against the other)."""
 
     @staticmethod
     def _key(battle: Battle, unit: Unit) -> tuple[int, int, str, str]:
@@ -496,13 +514,15 @@ class WaffleAI(PsychicChoices):
         if handler is None:
             return 0
         viewer = decision.player if self.finish_units else None
-        heeded = self.heeds_the_end
-        # The worth of a model depends on who weighs it, and the turns to come on
-        # whether the end is heeded, so their answers are kept apart.
+        heeded, escapes = self.heeds_the_end, self.escapes_only
+        # The worth of a model depends on who weighs it, the turns to come on
+        # whether the end is heeded, a retreat on the charges it weighs, so their
+        # answers are kept apart.
         with (
             weighing_for(viewer),
             heeding_the_end(heeded),
-            decision_scope((viewer, heeded, state_of_play(battle))),
+            escaping_only(escapes),
+            decision_scope((viewer, heeded, escapes, state_of_play(battle))),
         ):
             index: int = handler(battle, decision)
         return index
@@ -700,26 +720,28 @@ class WaffleAI(PsychicChoices):
     def _move(self, battle: Battle, decision: Decision[Any]) -> int:
         labels = decision.labels()
         if "dives" in decision.context.why:
-            return labels.index("take cover")
+            return _offered(labels, "take cover")
         unit = battle.unit(decision.context.unit)
         if decision.context.why.startswith(RUNS):
             if st(battle, unit).retreated:
-                return labels.index(RETREAT)  # it Runs only away: :meth:`_runs`
+                return _offered(labels, RETREAT)  # it Runs only away: :meth:`_runs`
             toward = run_intent(battle, unit)
             nearer = run_nearer(battle, unit, toward, float(decision.context.what))
             # On only if the distance rolled pays (:meth:`_runs`); else it stays put.
-            return labels.index(toward if run_pays(battle, unit, nearer) else "hold")
+            return _offered(labels, toward if run_pays(battle, unit, nearer) else "hold", toward)
         movement = decision.context.phase == "movement"
-        preferred = "hold" if movement and _gun_line(battle, unit) else "advance"
-        if movement and preferred == "advance" and wants_to_retreat(battle, unit):
+        holds = movement and "hold" in labels
+        preferred = "hold" if holds and _gun_line(battle, unit) else "advance"
+        retreats = movement and RETREAT in labels
+        if retreats and preferred == "advance" and wants_to_retreat(battle, unit):
             preferred = RETREAT
-        if movement and preferred == "advance" and shot_down_on_the_way(battle, unit):
+        if holds and preferred == "advance" and shot_down_on_the_way(battle, unit):
             preferred = "hold"
         if preferred == "advance" and FLANK in labels and wants_to_flank(battle, unit):
             preferred = FLANK
         if movement and is_zooming(unit):
             preferred = zoom_intent(battle, unit, preferred)
-        return labels.index(preferred)
+        return _offered(labels, preferred, "advance", "hold")
 
     def _charger(self, battle: Battle, decision: Decision[Any]) -> int:
         def value(unit: Unit | None) -> float:
@@ -732,7 +754,12 @@ class WaffleAI(PsychicChoices):
 
         values = [value(c.value) for c in decision.choices]
         best = max(values)
-        return values.index(best) if best > 0 else decision.labels().index(END_CHARGES)
+        labels = decision.labels()
+        return (
+            values.index(best)
+            if best > 0 or END_CHARGES not in labels
+            else labels.index(END_CHARGES)
+        )
 
     def _charge_target(self, battle: Battle, decision: Decision[Any]) -> int:
         unit = battle.unit(decision.context.unit)
