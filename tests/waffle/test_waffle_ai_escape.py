@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import BRUTE, TROOPER, A, B, make_battle, row, squad
-from test_waffle_ai_victory_worth import move_intent
+from test_waffle_ai_victory_worth import answer, move_intent
 
 from hammerlab.editions.schedule import Schedule, record_schedule
 from hammerlab.editions.waffle.ai import WaffleAI
@@ -15,6 +15,7 @@ from hammerlab.editions.waffle.move_plans import (
     retreat_escapes,
     wants_to_retreat,
 )
+from hammerlab.editions.waffle.shooting import HOLD, RUN
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
 
@@ -67,3 +68,14 @@ def test_an_enemy_with_no_move_before_its_charge_is_escaped() -> None:
     battle, troopers, brutes = troopers_and_brutes()
     record_schedule(battle, Schedule(5, ("shooting", "assault"), (A, B)))
     assert retreat_escapes(battle, troopers, brutes)
+
+
+def test_asked_again_without_holding_the_heuristic_runs() -> None:
+    # The Troopers have nothing to shoot, and a Run toward the Brutes only adds
+    # to the reach of the charge that follows them: they hold. Asked again without
+    # "hold" (choices.Declining), the heuristic's next preference is the Run; with
+    # neither offered, the first choice.
+    battle, _, _ = troopers_and_brutes()
+    assert answer(battle, WaffleAI(), "action", [RUN, HOLD], unit="a") == HOLD
+    assert answer(battle, WaffleAI(), "action", [RUN], unit="a") == RUN
+    assert answer(battle, WaffleAI(), "action", ["shoot"], unit="a") == "shoot"

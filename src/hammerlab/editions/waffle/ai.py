@@ -552,7 +552,7 @@ class WaffleAI(PsychicChoices):
             return labels.index(SHOOT)
         if plan.value <= 0 and RUN in labels and self._runs(battle, unit):
             return labels.index(RUN)
-        return labels.index(HOLD)
+        return _offered(labels, HOLD, RUN)
 
     def _runs(self, battle: Battle, unit: Unit) -> bool:
         """Whether a unit with nothing to shoot and no charge worth declaring Runs.
