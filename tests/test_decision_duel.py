@@ -94,10 +94,12 @@ def test_a_duel_is_a_decision_the_lever_changes() -> None:
 
 
 def test_declining_suppressive_fire_finds_the_decision_that_took_it(tmp_path: Path) -> None:
-    # The Guard example at 3 Ld a wound: in seed 95 the Terminators suppress squad1.
-    # Against the heuristic that never suppresses, that is the one decision that
-    # differs, and the other takes the same unit's regular shooting at it
-    # (action_of reads the whole pick and its answers).
+    # The Guard example at 3 Ld a wound: seed 95 is a game where the Terminators
+    # suppress squad1 (found by running the duel over seeds 1 to 100, not derived).
+    # What the test holds is the shape: against the heuristic that never
+    # suppresses, that is the one decision that differs, and the other takes the
+    # same unit's regular shooting at the same target (action_of reads the whole
+    # pick and its answers).
     duel = _module()
     example = (ROOT / "examples" / "guard_suppress_terminators.toml").read_text("utf-8")
     path = tmp_path / "guard_penalty_3.toml"

@@ -37,8 +37,8 @@ from conftest import (
 from hammerlab.editions.waffle.morale import (
     morale_check,
     pinning_test,
-    pinning_test_taken,
-    shooting_check_taken,
+    takes_pinning_test,
+    takes_shooting_check,
 )
 from hammerlab.editions.waffle.shooting import shooting_phase, start_phase
 from hammerlab.editions.waffle.state import st
@@ -363,7 +363,7 @@ def test_a_shooting_morale_check_is_said_taken_exactly_where_it_is_rolled(why: s
     # 12 on 2D6 fails any Leadership: where the check is taken it is rolled and
     # failed; where it is not (Fearless, locked in combat: seed 001; already
     # falling back; destroyed), morale_check passes it untested, and
-    # shooting_check_taken, which the AI's Suppressive Fire asks, says so.
+    # takes_shooting_check, which the AI's Suppressive Fire asks, says so.
     rules = ("Fearless",) if why == "Fearless" else ()
     battle, guard = guard_battle([6, 6, 4, 4], rules=rules)
     st(battle, guard).locked_in_combat = why == "locked"
@@ -371,7 +371,7 @@ def test_a_shooting_morale_check_is_said_taken_exactly_where_it_is_rolled(why: s
     if why == "destroyed":
         for each in guard.models:
             each.wounds_left = 0
-    taken = shooting_check_taken(battle, guard)
+    taken = takes_shooting_check(battle, guard)
     passed = morale_check(battle, guard, "test")
     assert taken == (why == "taken")
     assert passed == (not taken)
@@ -385,7 +385,7 @@ def test_a_pinning_test_is_said_taken_exactly_where_it_is_rolled(why: str) -> No
     battle = make_battle(guard, dice=[6, 6])
     st(battle, guard).locked_in_combat = why == "locked"
     st(battle, guard).gone_to_ground = why == "gone to ground"
-    taken = pinning_test_taken(battle, guard)
+    taken = takes_pinning_test(battle, guard)
     pinning_test(battle, guard, "test")
     assert taken == (why == "taken")
     assert len(of_kind(battle, "morale")) == int(taken)

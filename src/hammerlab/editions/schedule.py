@@ -19,12 +19,12 @@ head-to-head).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.scoped import holding
 
 SCHEDULE = "schedule"
 """The key in ``battle.memory`` of the game's :class:`Schedule`."""
@@ -54,14 +54,9 @@ _heeded: ContextVar[bool] = ContextVar("heeded", default=True)
 """Whether the schedule is read (``False``: every battle is taken to go on)."""
 
 
-@contextmanager
-def heeding_the_end(heeded: bool) -> Iterator[None]:
+def heeding_the_end(heeded: bool) -> AbstractContextManager[None]:
     """Read the schedule while the block runs, or (``False``) take every battle to go on."""
-    token = _heeded.set(heeded)
-    try:
-        yield
-    finally:
-        _heeded.reset(token)
+    return holding(_heeded, heeded)
 
 
 def _schedule(battle: Battle) -> Schedule | None:

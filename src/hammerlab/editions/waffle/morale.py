@@ -86,7 +86,7 @@ def morale_check(
     return False
 
 
-def shooting_check_taken(battle: Battle, unit: Unit) -> bool:
+def takes_shooting_check(battle: Battle, unit: Unit) -> bool:
     """Whether a Morale check caused by shooting is taken at all: :func:`morale_check`
     passes it untested for a unit destroyed, a vehicle, a unit already falling
     back, one locked in close combat (seed 001) and a Fearless one. What an
@@ -119,14 +119,14 @@ def pinning_test(battle: Battle, unit: Unit, reason: str) -> None:
     Not for Fearless units, units locked in combat or units already gone to ground,
     nor for vehicles (7th edition: "Vehicles … are never Pinned").
     """
-    if not pinning_test_taken(battle, unit):
+    if not takes_pinning_test(battle, unit):
         return
     if not leadership_test(battle, unit, "Pinning test", 0, reason):
         st(battle, unit).pinned = True
         go_to_ground(battle, unit, "pinned")
 
 
-def pinning_test_taken(battle: Battle, unit: Unit) -> bool:
+def takes_pinning_test(battle: Battle, unit: Unit) -> bool:
     """Whether a Pinning test is taken at all (:func:`pinning_test`): not by a unit
     destroyed, locked in close combat, already gone to ground, Fearless, or a
     vehicle."""

@@ -53,7 +53,7 @@ Boyz, does not wait: no one will tie their guns up for him.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 
 from hammerlab.editions.schedule import still_to_play, turns_ahead
@@ -87,6 +87,7 @@ from hammerlab.editions.waffle.victory_worth import model_worth
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.geometry import centre_distance, nearest, step_toward
 from hammerlab.engine.moves import centre_of
+from hammerlab.engine.scoped import holding
 from hammerlab.engine.units import Unit
 
 
@@ -209,16 +210,11 @@ _escapes_only: ContextVar[bool] = ContextVar("escapes_only", default=True)
 """Whether a retreat weighs only the charges it can escape (:func:`escaping_only`)."""
 
 
-@contextmanager
-def escaping_only(escapes: bool) -> Iterator[None]:
+def escaping_only(escapes: bool) -> AbstractContextManager[None]:
     """While the block runs, a retreat weighs only the charges it can escape
     (:func:`retreat_escapes`; ``False``: every charge, as until branch
     ``issue9-declines``)."""
-    token = _escapes_only.set(escapes)
-    try:
-        yield
-    finally:
-        _escapes_only.reset(token)
+    return holding(_escapes_only, escapes)
 
 
 def own_charge_ahead(battle: Battle, unit: Unit) -> float:

@@ -51,8 +51,8 @@ from hammerlab.editions.waffle.expected import (
 )
 from hammerlab.editions.waffle.morale import (
     leadership,
-    pinning_test_taken,
-    shooting_check_taken,
+    takes_pinning_test,
+    takes_shooting_check,
 )
 from hammerlab.editions.waffle.movement import has_fast_model, move_allowance
 from hammerlab.editions.waffle.odds import Defence, Volley, shooting_odds
@@ -583,8 +583,8 @@ def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:
     (:func:`next_turn_value`). With ``suppressive_pinning`` the test is a
     Pinning test, whose failure costs the unit its next turn; Shock Troops
     (``shock_troops``) ignore it. Worth nothing where the test is not taken
-    at all (:func:`morale.shooting_check_taken`,
-    :func:`morale.pinning_test_taken`): Fearless units, a unit locked in
+    at all (:func:`morale.takes_shooting_check`,
+    :func:`morale.takes_pinning_test`): Fearless units, a unit locked in
     combat, and for a Morale check a unit already falling back.
 
     *Situation*: Terminators whose Suppressive Fire was valued at breaking a
@@ -596,7 +596,7 @@ def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:
     """
     settings = battle.settings
     pinning = settings.on("suppressive_pinning")
-    taken = pinning_test_taken if pinning else shooting_check_taken
+    taken = takes_pinning_test if pinning else takes_shooting_check
     if not taken(battle, target):
         return 0.0
     if settings.on("shock_troops") and target.has_rule("Shock Troops"):

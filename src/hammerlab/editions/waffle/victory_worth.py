@@ -19,12 +19,12 @@ Counting the heuristic's own weakened units the same way measured no better
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 
 from hammerlab.editions.base import VICTORY
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.scoped import holding
 from hammerlab.engine.units import Unit
 
 KILL_POINTS = "kill_points"
@@ -33,14 +33,9 @@ _viewer: ContextVar[str | None] = ContextVar("viewer", default=None)
 """The player whose choices the heuristic weighs now (``None``: nobody's)."""
 
 
-@contextmanager
-def weighing_for(player: str | None) -> Iterator[None]:
+def weighing_for(player: str | None) -> AbstractContextManager[None]:
     """Weigh models as ``player`` sees them while the block runs (``None``: as nobody)."""
-    token = _viewer.set(player)
-    try:
-        yield
-    finally:
-        _viewer.reset(token)
+    return holding(_viewer, player)
 
 
 def model_worth(battle: Battle, unit: Unit) -> float:
