@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -119,3 +120,14 @@ def test_declining_suppressive_fire_finds_the_decision_that_took_it(tmp_path: Pa
             "Terminator Squad [terminators] → shoot → Infantry Squad [squad1]",
         )
     ]
+
+
+def test_a_scenario_that_cannot_be_read_is_one_line_of_error(tmp_path: Path) -> None:
+    missing = tmp_path / "no.toml"
+    script = str(MATCHUPS / "decision_duel.py")
+    arguments = [script, "1", "1", str(missing), "--lever", "heeds_the_end"]
+    done = subprocess.run([sys.executable, *arguments], capture_output=True, text=True, check=False)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    expected = f"error: {missing}: cannot read: No such file or directory"
+    assert done.stderr.splitlines() == [expected]

@@ -51,6 +51,7 @@ from hammerlab.analysis.search import action_of, score_margin, value_for
 from hammerlab.editions.turns import victory_scores
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.engine.decisions import Controller
+from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import load_scenario
 
 PLAYOUT_SEEDS = 1_000_003
@@ -214,8 +215,12 @@ def main() -> None:
         pair = lever_pair(args.lever, args.follow)
     else:
         pair = decline_pair(args.decline, args.follow)
+    try:  # a scenario that cannot be read is one line, as on the command line
+        scenarios = {path: load_scenario(path) for path in args.files}
+    except HammerlabError as error:
+        parser.exit(2, f"error: {error}\n")
     every: list[Duel] = []
-    for path in args.files:
+    for path in scenarios:
         found: list[Duel] = []
         for seed in range(args.first, args.first + args.seeds):
             for duel in duels(path, seed, pair, args.playouts):
