@@ -10,9 +10,10 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from hammerlab.analysis.game import Game
+from hammerlab.analysis.game import Action, Game
 from hammerlab.analysis.search import action_of
 from hammerlab.editions.waffle.ai import WaffleAI
+from hammerlab.engine.battle import DecisionMade
 from hammerlab.io.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -131,3 +132,38 @@ def test_a_scenario_that_cannot_be_read_is_one_line_of_error(tmp_path: Path) -> 
     assert done.stdout == ""
     expected = f"error: {missing}: cannot read: No such file or directory"
     assert done.stderr.splitlines() == [expected]
+
+
+def _answers(path: Path, seed: int, kind: str, answer: str) -> int:
+    """How often the heuristic, playing both sides of a plain game, answered so."""
+    game = Game.start(load_scenario(path), str(path), seed)
+    game.play()
+    return sum(
+        isinstance(e, DecisionMade) and (e.decision, e.answer) == (kind, answer)
+        for e in game.battle.log.events
+    )
+
+
+def test_declining_a_reaction_weighs_every_reaction_the_heuristic_took() -> None:
+    # Return Fire! is asked inside the enemy's shooting, not at a top-level pick.
+    # "no reaction" is offered beside it, so the declining player differs from the
+    # heuristic at every Return Fire! the heuristic takes in its own game: as
+    # many duels as the plain game's log has such answers.
+    duel = _module()
+    found = duel.duels(BOYZ, 1, duel.decline_pair("reaction: Return Fire!"), 2)
+    taken = _answers(BOYZ, 1, "reaction", "Return Fire!")
+    assert taken > 0
+    assert len(found) == taken
+    for each in found:
+        assert (each.kind, each.first, each.second) == ("reaction", "Return Fire!", "no reaction")
+        assert len(each.gains) == 2
+
+
+def test_an_action_s_own_answers_are_weighed_once_as_the_action() -> None:
+    # The shooting action is the first answer of a top-level pick (shooter,
+    # action, target): declining the hold is weighed as whole actions, never
+    # again as an inner decision.
+    duel = _module()
+    found = duel.duels(BOYZ, 1, duel.decline_pair("action: hold"), 1)
+    assert found
+    assert all(isinstance(each.first, Action) for each in found)
