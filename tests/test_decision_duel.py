@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from hammerlab.analysis.game import Action, Game
 from hammerlab.analysis.search import action_of
 from hammerlab.editions.waffle.ai import WaffleAI
@@ -123,20 +125,31 @@ def test_declining_suppressive_fire_finds_the_decision_that_took_it(tmp_path: Pa
     ]
 
 
-def test_a_scenario_that_cannot_be_read_is_one_line_of_error(tmp_path: Path) -> None:
-    missing = tmp_path / "no.toml"
+def _fails(*arguments: str) -> list[str]:
+    """The script's error lines, where it exits 2 printing nothing else."""
     script = str(MATCHUPS / "decision_duel.py")
-    arguments = [script, "1", "1", str(missing), "--lever", "heeds_the_end"]
-    done = subprocess.run([sys.executable, *arguments], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, script, *arguments], capture_output=True, text=True, check=False
+    )
     assert done.returncode == 2
     assert done.stdout == ""
+    return done.stderr.splitlines()
+
+
+def test_a_scenario_that_cannot_be_read_is_one_line_of_error(tmp_path: Path) -> None:
+    missing = tmp_path / "no.toml"
     expected = f"error: {missing}: cannot read: No such file or directory"
-    assert done.stderr.splitlines() == [expected]
+    assert _fails("1", "1", str(missing), "--lever", "heeds_the_end") == [expected]
 
 
-def _answers(path: Path, seed: int, kind: str, answer: str) -> int:
+def test_an_unknown_rule_is_one_line_of_error() -> None:
+    (line,) = _fails("1", "1", str(BOYZ), "--decline", "action: run", "--rule", "no_such_rule")
+    assert line.startswith("error: unknown rule or parameter 'no_such_rule'; known: ")
+
+
+def _answers(path: Path, seed: int, rules: dict[str, str], kind: str, answer: str) -> int:
     """How often the heuristic, playing both sides of a plain game, answered so."""
-    game = Game.start(load_scenario(path), str(path), seed)
+    game = Game.start(load_scenario(path), str(path), seed, rules)
     game.play()
     return sum(
         isinstance(e, DecisionMade) and (e.decision, e.answer) == (kind, answer)
@@ -144,18 +157,31 @@ def _answers(path: Path, seed: int, kind: str, answer: str) -> int:
     )
 
 
-def test_declining_a_reaction_weighs_every_reaction_the_heuristic_took() -> None:
-    # Return Fire! is asked inside the enemy's shooting, not at a top-level pick.
-    # "no reaction" is offered beside it, so the declining player differs from the
-    # heuristic at every Return Fire! the heuristic takes in its own game: as
-    # many duels as the plain game's log has such answers.
+FIERY = ROOT / "examples" / "lab_fiery_charge_boyz.toml"
+
+
+@pytest.mark.parametrize(
+    ("path", "seed", "rules", "kind", "taken", "other"),
+    [
+        (BOYZ, 1, {}, "reaction", "Return Fire!", "no reaction"),
+        (FIERY, 3, {"fiery_charge": "on"}, "fiery_charge", "Fiery Charge", "no Fiery Charge"),
+    ],
+)
+def test_declining_an_inner_choice_weighs_every_time_the_heuristic_took_it(
+    path: Path, seed: int, rules: dict[str, str], kind: str, taken: str, other: str
+) -> None:
+    # A reaction is asked inside the enemy's shooting, a Fiery Charge inside the
+    # charge, not at a top-level pick. The other answer is offered beside each,
+    # so the declining player differs from the heuristic every time the
+    # heuristic takes it in its own game: as many duels as the plain game's log
+    # (the rules set alike) has such answers.
     duel = _module()
-    found = duel.duels(BOYZ, 1, duel.decline_pair("reaction: Return Fire!"), 2)
-    taken = _answers(BOYZ, 1, "reaction", "Return Fire!")
-    assert taken > 0
-    assert len(found) == taken
+    found = duel.duels(path, seed, duel.decline_pair(f"{kind}: {taken}"), 2, rules)
+    expected = _answers(path, seed, rules, kind, taken)
+    assert expected > 0
+    assert len(found) == expected
     for each in found:
-        assert (each.kind, each.first, each.second) == ("reaction", "Return Fire!", "no reaction")
+        assert (each.kind, each.first, each.second) == (kind, taken, other)
         assert len(each.gains) == 2
 
 
