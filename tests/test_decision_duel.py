@@ -10,9 +10,12 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from hammerlab.analysis.game import Game
+import pytest
+
+from hammerlab.analysis.game import Action, Game
 from hammerlab.analysis.search import action_of
 from hammerlab.editions.waffle.ai import WaffleAI
+from hammerlab.engine.battle import DecisionMade
 from hammerlab.io.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -122,12 +125,71 @@ def test_declining_suppressive_fire_finds_the_decision_that_took_it(tmp_path: Pa
     ]
 
 
-def test_a_scenario_that_cannot_be_read_is_one_line_of_error(tmp_path: Path) -> None:
-    missing = tmp_path / "no.toml"
+def _fails(*arguments: str) -> list[str]:
+    """The script's error lines, where it exits 2 printing nothing else."""
     script = str(MATCHUPS / "decision_duel.py")
-    arguments = [script, "1", "1", str(missing), "--lever", "heeds_the_end"]
-    done = subprocess.run([sys.executable, *arguments], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, script, *arguments], capture_output=True, text=True, check=False
+    )
     assert done.returncode == 2
     assert done.stdout == ""
+    return done.stderr.splitlines()
+
+
+def test_a_scenario_that_cannot_be_read_is_one_line_of_error(tmp_path: Path) -> None:
+    missing = tmp_path / "no.toml"
     expected = f"error: {missing}: cannot read: No such file or directory"
-    assert done.stderr.splitlines() == [expected]
+    assert _fails("1", "1", str(missing), "--lever", "heeds_the_end") == [expected]
+
+
+def test_an_unknown_rule_is_one_line_of_error() -> None:
+    (line,) = _fails("1", "1", str(BOYZ), "--decline", "action: run", "--rule", "no_such_rule")
+    assert line.startswith("error: unknown rule or parameter 'no_such_rule'; known: ")
+
+
+def _answers(path: Path, seed: int, rules: dict[str, str], kind: str, answer: str) -> int:
+    """How often the heuristic, playing both sides of a plain game, answered so."""
+    game = Game.start(load_scenario(path), str(path), seed, rules)
+    game.play()
+    return sum(
+        isinstance(e, DecisionMade) and (e.decision, e.answer) == (kind, answer)
+        for e in game.battle.log.events
+    )
+
+
+FIERY = ROOT / "examples" / "lab_fiery_charge_boyz.toml"
+
+
+@pytest.mark.parametrize(
+    ("path", "seed", "rules", "kind", "taken", "other"),
+    [
+        (BOYZ, 1, {}, "reaction", "Return Fire!", "no reaction"),
+        (FIERY, 3, {"fiery_charge": "on"}, "fiery_charge", "Fiery Charge", "no Fiery Charge"),
+    ],
+)
+def test_declining_an_inner_choice_weighs_every_time_the_heuristic_took_it(
+    path: Path, seed: int, rules: dict[str, str], kind: str, taken: str, other: str
+) -> None:
+    # A reaction is asked inside the enemy's shooting, a Fiery Charge inside the
+    # charge, not at a top-level pick. The other answer is offered beside each,
+    # so the declining player differs from the heuristic every time the
+    # heuristic takes it in its own game: as many duels as the plain game's log
+    # (the rules set alike) has such answers.
+    duel = _module()
+    found = duel.duels(path, seed, duel.decline_pair(f"{kind}: {taken}"), 2, rules)
+    expected = _answers(path, seed, rules, kind, taken)
+    assert expected > 0
+    assert len(found) == expected
+    for each in found:
+        assert (each.kind, each.first, each.second) == (kind, taken, other)
+        assert len(each.gains) == 2
+
+
+def test_an_action_s_own_answers_are_weighed_once_as_the_action() -> None:
+    # The shooting action is the first answer of a top-level pick (shooter,
+    # action, target): declining the hold is weighed as whole actions, never
+    # again as an inner decision.
+    duel = _module()
+    found = duel.duels(BOYZ, 1, duel.decline_pair("action: hold"), 1)
+    assert found
+    assert all(isinstance(each.first, Action) for each in found)

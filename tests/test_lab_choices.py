@@ -62,6 +62,22 @@ def test_declining_asks_again_without_the_declined_choice() -> None:
     assert Declining(inner, "action: suppressive fire").choose(None, alone) == 0  # type: ignore[arg-type]
 
 
+class Refusing:
+    """A player that cannot answer a decision without its first choice (as an AI
+    handler that looks its pick up by label would fail)."""
+
+    def choose(self, battle: Battle, decision: Decision[Any]) -> int:
+        assert decision.labels()[0] == "Fiery Charge", "asked again"
+        return 0
+
+
+def test_declining_one_of_two_takes_the_other_unasked() -> None:
+    decision = Decision(
+        "fiery_charge", "A", "?", tuple(Choice(x, x) for x in ("Fiery Charge", "no Fiery Charge"))
+    )
+    assert Declining(Refusing(), "fiery_charge: Fiery Charge").choose(None, decision) == 1  # type: ignore[arg-type]
+
+
 def test_only_choices_offered_in_one_arm_are_the_rule_s() -> None:
     # "x: a" is offered in both arms (a choice of the rules both play with);
     # "y: b" only without the change, "z: c" only with it.

@@ -9,7 +9,9 @@ touches. This looks at those decisions alone. Two players are compared:
   takes that choice (:class:`choices.Declining`; ``"action: suppressive
   fire"``): whether it takes an optional rule's choice on its merits.
 
-It plays every scenario given, seeds FIRST..FIRST+N-1, the first player (the
+It plays every scenario given (``--rule`` sets a rule or parameter in every
+game, as on ``hammerlab battle``: ``--rule fiery_charge`` to weigh ``--decline
+"fiery_charge: Fiery Charge"``), seeds FIRST..FIRST+N-1, the first player (the
 lever on; the heuristic) on both sides, or the second with ``--follow
 second``. At each top-level decision with more than one legal action it asks
 both players which action they take (:func:`search.action_of`, on a copy).
@@ -23,6 +25,14 @@ the victory-score margin with damage short of a kill counted pro rata
 (:func:`search.value_for`, as the search values a playout), and the margin of
 the score alone.
 
+With ``--decline``, a decision made inside an activation (``"reaction: Return
+Fire!"``, ``"charge_reaction: Fall Back"``, ``"sweeping_advance: Sweeping
+Advance"``) is weighed the same way where the declined choice's kind is asked
+there (:class:`InnerDuels`): the two answers are tried on copies that replay
+the activation from the top-level decision that started it, up to the
+decision, on the game's own dice, then roll keyed dice of their own
+(:func:`branching.branch_playout`), as the search tries a reaction.
+
 It prints each such decision (scenario, seed, game turn, player, decision,
 the two actions, the mean gain and its standard error), then per scenario and
 over all: the decisions, how many the first player's action won and lost by
@@ -30,7 +40,8 @@ more than two standard errors, and the mean of the decisions' mean gains with
 its standard error across decisions, in both margins.
 
     .venv/bin/python examples/matchups/decision_duel.py FIRST N FILES... \\
-        (--lever NAME | --decline "KIND: LABEL") [--playouts K] [--follow first|second]
+        (--lever NAME | --decline "KIND: LABEL") [--playouts K] [--follow first|second] \\
+        [--rule NAME[=VALUE]]...
 """
 
 from __future__ import annotations
@@ -38,19 +49,22 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from lever_head_to_head import LEVERS  # the scripts beside this one
 
-from hammerlab.analysis.branching import reroll
+from hammerlab.analysis.branching import Snapshot, Snapshotting, branch_playout, reroll
 from hammerlab.analysis.choices import Declining
 from hammerlab.analysis.game import Action, Game
 from hammerlab.analysis.search import action_of, score_margin, value_for
 from hammerlab.editions.turns import victory_scores
 from hammerlab.editions.waffle.ai import WaffleAI
-from hammerlab.engine.decisions import Controller
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.decisions import Controller, Decision
+from hammerlab.engine.rules import ParamValue, parse_rule_flag
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import load_scenario
 
@@ -68,6 +82,9 @@ class Pair:
     first: Player
     second: Player
     follow: Player
+    inner: str | None = None
+    """The kind of decision also weighed where it is asked inside an activation
+    (:class:`InnerDuels`), if any."""
 
 
 def lever_pair(lever: str, follow: str = "first") -> Pair:
@@ -88,7 +105,8 @@ def decline_pair(declined: str, follow: str = "first") -> Pair:
     def declining() -> Controller:
         return Declining(WaffleAI(), declined)
 
-    return Pair(WaffleAI, declining, WaffleAI if follow == "first" else declining)
+    kind = declined.split(":", 1)[0].strip()
+    return Pair(WaffleAI, declining, WaffleAI if follow == "first" else declining, kind)
 
 
 @dataclass(frozen=True)
@@ -100,8 +118,9 @@ class Duel:
     turn: int
     player: str
     kind: str
-    first: Action
-    second: Action
+    first: Action | str
+    """The first player's pick: a top-level action, or an inner decision's answer."""
+    second: Action | str
     gains: tuple[float, ...]
     """The first player's action less the second's, in the pro rata margin, playout by
     playout."""
@@ -149,10 +168,92 @@ def played_on(game: Game, action: Action, seed: int, follow: Player) -> Game:
     return copy
 
 
-def duels(path: Path, seed: int, pair: Pair, playouts: int) -> list[Duel]:
-    """Every decision of one game of ``path`` where the two players differ."""
-    game = Game.start(load_scenario(path), str(path), seed)
-    game.battle.controllers = dict.fromkeys(game.battle.controllers, pair.follow())
+class InnerDuels:
+    """The controller of every side of a duel's game where :attr:`Pair.inner` is
+    weighed inside activations: ``follow`` answers every decision, and where a
+    decision of that kind (not one of a top-level action's first answers, which
+    :func:`duels` weighs as part of the action) gets different answers from the
+    pair's two players, both are played to the end of the game on paired keyed
+    dice from the activation's :class:`Snapshot` (:func:`branch_playout`)."""
+
+    def __init__(self, name: str, pair: Pair, kind: str, playouts: int, seed: int) -> None:
+        self.name, self.pair, self.kind, self.playouts, self.seed = name, pair, kind, playouts, seed
+        self.players = pair.first(), pair.second(), pair.follow()
+        self.snapshot: Snapshot | None = None
+        self.chains: list[list[tuple[str, str]]] = []
+        """The snapshot's legal actions, each as the decisions it answers."""
+        self.found: list[Duel] = []
+
+    def remember(self, snapshot: Snapshot) -> None:
+        """Keep the game at the top-level decision that starts the next activation."""
+        self.snapshot = snapshot
+        actions = snapshot.game.legal_actions()
+        self.chains = [[(a.kind, a.label), *a.then] for a in actions]
+
+    def choose(self, battle: Battle, decision: Decision[Any]) -> int:
+        """The followed player's answer, the decision weighed first where it is duelled."""
+        first, second, follow = self.players
+        if decision.kind == self.kind and self.snapshot is not None:
+            answers = self.snapshot.answers_since(battle)
+            if not self._in_action(answers, decision.kind):
+                labels = decision.labels()
+                mine, theirs = (labels[p.choose(battle, decision)] for p in (first, second))
+                if mine != theirs:
+                    self.found.append(self._weigh(battle, decision, answers, mine, theirs))
+        return follow.choose(battle, decision)
+
+    def _in_action(self, answers: list[tuple[str, str]], kind: str) -> bool:
+        """Whether a decision of ``kind`` after ``answers`` is one of the top-level
+        action's first answers."""
+        return any(
+            len(chain) > len(answers) and chain[: len(answers)] == answers
+            and chain[len(answers)][0] == kind
+            for chain in self.chains
+        )  # fmt: skip
+
+    def _weigh(
+        self,
+        battle: Battle,
+        decision: Decision[Any],
+        answers: list[tuple[str, str]],
+        mine: str,
+        theirs: str,
+    ) -> Duel:
+        snapshot = self.snapshot
+        assert snapshot is not None
+        rounds = snapshot.game.play_state.last + 1  # past the last turn: the end of the game
+        gains, score_gains = [], []
+        for k in range(self.playouts):
+            dice = self.seed * PLAYOUT_SEEDS + k
+            played = [
+                branch_playout(
+                    snapshot, answers, (decision.kind, label), dice, rounds, "keyed",
+                    ai=self.pair.follow(),
+                )
+                for label in (mine, theirs)
+            ]  # fmt: skip
+            first, second = (margins(copy, decision.player) for copy in played)
+            gains.append(first[0] - second[0])
+            score_gains.append(first[1] - second[1])
+        return Duel(
+            self.name, self.seed, battle.turn, decision.player,
+            decision.kind, mine, theirs, tuple(gains), tuple(score_gains),
+        )  # fmt: skip
+
+
+def duels(
+    path: Path, seed: int, pair: Pair, playouts: int, rules: Mapping[str, ParamValue] | None = None
+) -> list[Duel]:
+    """Every decision of one game of ``path`` (with ``rules`` set, as ``--rule``) where
+    the two players differ: top-level actions, and decisions of the pair's
+    :attr:`Pair.inner` kind."""
+    game = Game.start(load_scenario(path), str(path), seed, rules)
+    inner = None if pair.inner is None else InnerDuels(path.stem, pair, pair.inner, playouts, seed)
+    if inner is None:
+        game.battle.controllers = dict.fromkeys(game.battle.controllers, pair.follow())
+    else:
+        watched = Snapshotting(game, inner, [inner.remember])
+        game.battle.controllers = dict.fromkeys(game.battle.controllers, watched)
     found: list[Duel] = []
     while not game.is_over:
         actions = game.legal_actions()
@@ -176,7 +277,7 @@ def duels(path: Path, seed: int, pair: Pair, playouts: int) -> list[Duel]:
                     )
                 )  # fmt: skip
         game.step()
-    return found
+    return sorted(found + ([] if inner is None else inner.found), key=lambda d: d.turn)
 
 
 def summary(name: str, found: list[Duel]) -> str:
@@ -210,20 +311,27 @@ def main() -> None:
     players.add_argument("--decline", metavar="KIND: LABEL")
     parser.add_argument("--playouts", type=int, default=16)
     parser.add_argument("--follow", choices=("first", "second"), default="first")
+    parser.add_argument(
+        "--rule", action="append", default=[], metavar="NAME[=VALUE]",
+        help="a rule or parameter set in every game, as on hammerlab battle",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.lever is not None:
         pair = lever_pair(args.lever, args.follow)
     else:
         pair = decline_pair(args.decline, args.follow)
-    try:  # a scenario that cannot be read is one line, as on the command line
+    try:  # a scenario or a rule that cannot be read is one line, as on the command line
+        rules = dict(parse_rule_flag(flag) for flag in args.rule)
         scenarios = {path: load_scenario(path) for path in args.files}
+        for path, scenario in scenarios.items():
+            Game.start(scenario, str(path), args.first, rules)  # the rules are known there
     except HammerlabError as error:
         parser.exit(2, f"error: {error}\n")
     every: list[Duel] = []
     for path in scenarios:
         found: list[Duel] = []
         for seed in range(args.first, args.first + args.seeds):
-            for duel in duels(path, seed, pair, args.playouts):
+            for duel in duels(path, seed, pair, args.playouts, rules):
                 print(
                     f"{duel.scenario} seed {duel.seed} turn {duel.turn} {duel.player} "
                     f"{duel.kind}: {duel.first} | {duel.second}: "

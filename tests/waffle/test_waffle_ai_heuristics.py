@@ -149,6 +149,18 @@ def test_ai_does_not_return_fire_that_cannot_wound() -> None:
     assert ask(battle, "reaction", B, labels, unit="b", attacker="a") == NO_REACTION
 
 
+def test_without_no_reaction_a_harmless_return_fire_is_taken_before_a_worthless_dive() -> None:
+    # The T7 Carnifex of the test above, asked again without "no reaction" (as
+    # choices.Declining asks): Return Fire! does nothing and costs nothing, a dive
+    # saves nothing (no one is left to shoot) and costs the next turn.
+    guard = squad("b", B, GUARD, [LASGUN], row(30, 20, 10))
+    carnifex = squad("a", A, profile("Carnifex", t=7, w=4, sv="3+"), [], [(39, 14)])
+    battle = make_battle(guard, carnifex, seed=1)
+    labels = [DIVE, RETURN_FIRE]
+    assert ask(battle, "reaction", B, labels, unit="b", attacker="a") == RETURN_FIRE
+    assert ask(battle, "reaction", B, [DIVE], unit="b", attacker="a") == DIVE
+
+
 def test_unit_at_its_own_table_edge_does_not_fall_back() -> None:
     # Brutes that would clearly win charge ten Guardsmen standing 2" from
     # their own (north) edge: a 2D6 Fall Back would take them off the table,
@@ -160,6 +172,19 @@ def test_unit_at_its_own_table_edge_does_not_fall_back() -> None:
     labels = [OVERWATCH, FALL_BACK, NO_REACTION]
     answer = ask(battle, "charge_reaction", B, labels, unit="b", attacker="a")
     assert answer != FALL_BACK
+
+
+def test_without_no_reaction_a_harmless_overwatch_is_taken_before_a_fall_back() -> None:
+    # The brutes of the test above at T7: S3 lasguns cannot wound them (the
+    # chart's "-"), so Overwatch does nothing. Asked again without "no reaction"
+    # (as choices.Declining asks), the Guardsmen by their edge stay all the same:
+    # an Overwatch that does nothing is staying.
+    brute = profile("Brute", ws=5, s=6, t=7, w=3, a=4, sv="2+")
+    brutes = squad("a", A, brute, [], row(28, 38, 3))
+    guard = squad("b", B, GUARD, [LASGUN], row(26, 45.5, 10))
+    battle = make_battle(brutes, guard, seed=1)
+    labels = [FALL_BACK, OVERWATCH]
+    assert ask(battle, "charge_reaction", B, labels, unit="b", attacker="a") == OVERWATCH
 
 
 def test_the_same_unit_far_from_its_edge_falls_back_from_a_charge_it_cannot_survive() -> None:

@@ -119,16 +119,19 @@ def branch_playout(
     dice: str,
     watch: Watch | None = None,
     whole_last_turn: bool = False,
+    ai: Controller | None = None,
 ) -> Game:
     """A copy of the snapshot's game with ``answers`` replayed, the ``branch``
     ((kind, label)) taken at the decision after them, and played on from there
-    on its own dice (``seed`` in mode ``dice``: :func:`reroll`) by the heuristic
-    AI to the same seat's turn ``rounds`` game turns after the snapshot's, or
-    the end of the game (:func:`play_to`); ``watch`` is started at the branch."""
+    on its own dice (``seed`` in mode ``dice``: :func:`reroll`) by ``ai`` (the
+    edition's heuristic AI unless given) to the same seat's turn ``rounds``
+    game turns after the snapshot's, or the end of the game (:func:`play_to`);
+    ``watch`` is started at the branch."""
     copy = snapshot.game.clone()
     battle = copy.battle
     kind, label = branch
-    branching = Branch(kind, label, seed, copy.ready.ruleset.ai(), dice, copy, watch)
+    player = copy.ready.ruleset.ai() if ai is None else ai
+    branching = Branch(kind, label, seed, player, dice, copy, watch)
     battle.controllers = dict.fromkeys(battle.controllers, branching)
     horizon = (copy.turn + rounds, copy.play_state.cursor.seat)
     battle.answers = list(answers)

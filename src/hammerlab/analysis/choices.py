@@ -52,7 +52,8 @@ class Declining:
     Where the wrapped controller takes ``declined`` (``"kind: label"``, as a
     :class:`ChoiceTally` names it), it is asked the same decision again with that
     choice left out, and its answer there is given (a decision offering nothing
-    else is answered as the wrapped controller answers it). Played against the
+    else is answered as the wrapped controller answers it; one offering one other
+    choice, with that one, unasked). Played against the
     controller itself (``examples/matchups/decision_duel.py --decline``), it tells
     whether taking the choice was worth it, decision by decision: whether the
     heuristic uses an optional rule on its merits.
@@ -68,8 +69,8 @@ class Declining:
         if f"{decision.kind}: {decision.choices[index].label}" != self.declined:
             return index
         kept = [i for i in range(len(decision.choices)) if i != index]
-        if not kept:
-            return index
+        if len(kept) < 2:  # nothing else to take, or one thing: no need to ask
+            return kept[0] if kept else index
         fewer = replace(decision, choices=tuple(decision.choices[i] for i in kept))
         return kept[self.inner.choose(battle, fewer)]
 

@@ -702,7 +702,9 @@ class WaffleAI(PsychicChoices):
             return labels.index(RETURN_FIRE)
         if dive > 0:
             return labels.index(DIVE)
-        return labels.index(NO_REACTION)
+        # Asked again without "no reaction" (choices.Declining): a Return Fire! that
+        # does nothing costs nothing, where a dive worth nothing costs the next turn.
+        return _offered(labels, NO_REACTION, RETURN_FIRE, DIVE)
 
     def _jink(self, battle: Battle, decision: Decision[Any]) -> int:
         unit = battle.unit(decision.context.unit)
@@ -781,7 +783,8 @@ class WaffleAI(PsychicChoices):
                 return labels.index(FALL_BACK)
         if overwatch > 0:
             return labels.index(OVERWATCH)
-        return labels.index(NO_REACTION)
+        # Asked again without "no reaction": an Overwatch that does nothing is staying.
+        return _offered(labels, NO_REACTION, OVERWATCH, FALL_BACK)
 
     def _fiery_charge(self, battle: Battle, decision: Decision[Any]) -> int:
         unit = battle.unit(decision.context.unit)
