@@ -44,6 +44,27 @@ def _first_reaction(monkeypatch: pytest.MonkeyPatch) -> tuple[SearchController, 
     return searcher, asked.value
 
 
+def test_with_the_reactions_left_to_the_heuristic_none_is_searched(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The game of _first_reaction, its first game turn, the reactions the
+    # heuristic's (Budget.reactions): the Genestealers are shot and react, and
+    # no reaction is searched (inner_choice would stop the game).
+    def stop(self: SearchController, battle: Battle, decision: Decision[Any], pick: int) -> int:
+        raise AskedError(battle, decision, pick)
+
+    monkeypatch.setattr(SearchController, "inner_choice", stop)
+    game = Game.start(load_scenario(GUNLINE), str(GUNLINE), seed=1, stop_before_turn=2)
+    install_search(game, "Tyranids", Budget(playouts=2, reactions="heuristic"))
+    game.play()
+    reactions = [
+        e
+        for e in game.battle.log.events
+        if isinstance(e, DecisionMade) and e.decision == "reaction" and e.player == "Tyranids"
+    ]
+    assert reactions
+
+
 def test_a_branch_replays_the_activation_and_answers_the_decision_it_tries(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -80,6 +80,8 @@ OUTLOOK = ("fights", "none")
 """What a playout stopped short of the end adds for what goes on (:data:`Budget.outlook`)."""
 ENDED = ("score", "pro_rata")
 """What a playout that reaches the end of the game is worth (:data:`Budget.ended`)."""
+REACTIONS = ("searched", "heuristic")
+"""Who answers the reactions of :data:`SEARCHED_INNER` (:data:`Budget.reactions`)."""
 
 
 @dataclass(frozen=True)
@@ -141,6 +143,11 @@ class Budget:
     halfway through an exchange; ``none`` (the default: ``fights`` measured no
     better, docs/ai.md) values the table as it stands."""
 
+    reactions: str = "searched"
+    """The reactions to shooting and to a charge (:data:`SEARCHED_INNER`)
+    ``searched`` as the top-level picks are (:meth:`SearchController.inner_choice`),
+    or answered by the ``heuristic`` AI, as every other inner decision is."""
+
     def __post_init__(self) -> None:
         # Refused when set, not at the first playout.
         if self.dice not in DICE_MODES:
@@ -151,6 +158,7 @@ class Budget:
             ("ended", ENDED),
             ("last_turn", LAST_TURN),
             ("outlook", OUTLOOK),
+            ("reactions", REACTIONS),
         ):
             value = getattr(self, name)
             if value not in allowed:
@@ -209,7 +217,8 @@ class SearchController:
             return decision.labels().index(label)
         self._planned = []
         pick = heuristic.choose(battle, decision)
-        if decision.kind in SEARCHED_INNER and self._snapshot is not None:
+        searched = self.budget.reactions == "searched" and decision.kind in SEARCHED_INNER
+        if searched and self._snapshot is not None:
             return self.inner_choice(battle, decision, pick)
         return pick
 
