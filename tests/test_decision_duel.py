@@ -13,7 +13,7 @@ from types import ModuleType
 import pytest
 
 from hammerlab.analysis.game import Action, Game
-from hammerlab.analysis.search import action_of
+from hammerlab.analysis.search import SearchController, action_of
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.engine.battle import DecisionMade
 from hammerlab.io.scenario import load_scenario
@@ -193,3 +193,29 @@ def test_an_action_s_own_answers_are_weighed_once_as_the_action() -> None:
     found = duel.duels(BOYZ, 1, duel.decline_pair("action: hold"), 1)
     assert found
     assert all(isinstance(each.first, Action) for each in found)
+
+
+def test_the_search_s_picks_are_weighed_where_they_leave_the_heuristic_s(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The search's own pick stood in by the last legal action (what is tested is
+    # that its pick, for the player to act, is the one weighed): a duel at each
+    # top-level decision of the heuristic's game where that is not the heuristic's.
+    duel = _module()
+
+    def last(self: SearchController, game: Game) -> Action:
+        assert self.player == game.current_player
+        return game.legal_actions()[-1]
+
+    monkeypatch.setattr(duel.SearchController, "best_action", last)
+    found = duel.duels(BOYZ, 1, duel.search_pair(), 1)
+    game = Game.start(load_scenario(BOYZ), str(BOYZ), 1)
+    expected = []
+    while not game.is_over:
+        actions = game.legal_actions()
+        heuristic = action_of(game, actions, WaffleAI())
+        if len(actions) > 1 and heuristic != actions[-1]:
+            expected.append((game.turn, str(actions[-1]), str(heuristic)))
+        game.step()
+    assert expected
+    assert [(d.turn, str(d.first), str(d.second)) for d in found] == expected

@@ -347,6 +347,7 @@ def test_a_playout_stopped_with_a_combat_on_adds_the_fight_s_outlook() -> None:
         {"ended": "never"},
         {"last_turn": "half"},
         {"outlook": "far"},
+        {"reactions": "sometimes"},
     ],
 )
 def test_a_budget_with_an_unknown_horizon_or_luck_is_refused(setting: dict[str, str]) -> None:

@@ -38,10 +38,31 @@ def _first_reaction(monkeypatch: pytest.MonkeyPatch) -> tuple[SearchController, 
     monkeypatch.setattr(SearchController, "inner_choice", stop)
     spec = load_scenario(GUNLINE)
     game = Game.start(spec, str(GUNLINE), seed=1)
-    searcher = install_search(game, "Tyranids", Budget(playouts=2))
+    searcher = install_search(game, "Tyranids", Budget(playouts=2, reactions="searched"))
     with pytest.raises(AskedError) as asked:
         game.play()
     return searcher, asked.value
+
+
+def test_by_default_the_reactions_are_left_to_the_heuristic_and_none_is_searched(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The game of _first_reaction, its first game turn, the default budget's
+    # reactions the heuristic's (Budget.reactions): the Genestealers are shot and
+    # react, and no reaction is searched (inner_choice would stop the game).
+    def stop(self: SearchController, battle: Battle, decision: Decision[Any], pick: int) -> int:
+        raise AskedError(battle, decision, pick)
+
+    monkeypatch.setattr(SearchController, "inner_choice", stop)
+    game = Game.start(load_scenario(GUNLINE), str(GUNLINE), seed=1, stop_before_turn=2)
+    install_search(game, "Tyranids", Budget(playouts=2))
+    game.play()
+    reactions = [
+        e
+        for e in game.battle.log.events
+        if isinstance(e, DecisionMade) and e.decision == "reaction" and e.player == "Tyranids"
+    ]
+    assert reactions
 
 
 def test_a_branch_replays_the_activation_and_answers_the_decision_it_tries(
@@ -119,7 +140,8 @@ def test_the_search_answers_a_reaction_with_another_only_when_it_plays_better(
 def _confirmed(batches: list[list[float]], confirm_batches: int = 3) -> tuple[bool, int]:
     """Whether :meth:`SearchController.confirm` accepts a challenger whose paired
     gains come in ``batches`` (two seeds each), and how many batches it drew."""
-    searcher = SearchController("me", Budget(playouts=2, confirm_batches=confirm_batches))
+    budget = Budget(playouts=2, confirm_batches=confirm_batches, reactions="searched")
+    searcher = SearchController("me", budget)
     drawn = 0
 
     def play(choice: str, seeds: Sequence[int]) -> list[float]:

@@ -7,7 +7,10 @@ touches. This looks at those decisions alone. Two players are compared:
 - ``--lever NAME``: the heuristic with one of its levers on, against it off;
 - ``--decline "KIND: LABEL"``: the heuristic, against the heuristic that never
   takes that choice (:class:`choices.Declining`; ``"action: suppressive
-  fire"``): whether it takes an optional rule's choice on its merits.
+  fire"``): whether it takes an optional rule's choice on its merits;
+- ``--search``: the search AI's top-level picks (its default budget, for
+  whichever player is to act), against the heuristic's: whether the search's
+  departures from the heuristic are gains, and how large.
 
 It plays every scenario given (``--rule`` sets a rule or parameter in every
 game, as on ``hammerlab battle``: ``--rule fiery_charge`` to weigh ``--decline
@@ -40,8 +43,8 @@ more than two standard errors, and the mean of the decisions' mean gains with
 its standard error across decisions, in both margins.
 
     .venv/bin/python examples/matchups/decision_duel.py FIRST N FILES... \\
-        (--lever NAME | --decline "KIND: LABEL") [--playouts K] [--follow first|second] \\
-        [--rule NAME[=VALUE]]...
+        (--lever NAME | --decline "KIND: LABEL" | --search) [--playouts K] \\
+        [--follow first|second] [--rule NAME[=VALUE]]...
 """
 
 from __future__ import annotations
@@ -59,7 +62,7 @@ from lever_head_to_head import LEVERS  # the scripts beside this one
 from hammerlab.analysis.branching import Snapshot, Snapshotting, branch_playout, reroll
 from hammerlab.analysis.choices import Declining
 from hammerlab.analysis.game import Action, Game
-from hammerlab.analysis.search import action_of, score_margin, value_for
+from hammerlab.analysis.search import SearchController, action_of, score_margin, value_for
 from hammerlab.editions.turns import victory_scores
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.engine.battle import Battle
@@ -85,6 +88,15 @@ class Pair:
     inner: str | None = None
     """The kind of decision also weighed where it is asked inside an activation
     (:class:`InnerDuels`), if any."""
+    searching: bool = False
+    """Whether the first player's top-level pick is the search AI's
+    (:meth:`SearchController.best_action`, at its default budget, for the player
+    to act) rather than ``first``'s."""
+
+
+def search_pair() -> Pair:
+    """The search AI's top-level picks, against the heuristic's; the heuristic plays on."""
+    return Pair(WaffleAI, WaffleAI, WaffleAI, searching=True)
 
 
 def lever_pair(lever: str, follow: str = "first") -> Pair:
@@ -254,15 +266,23 @@ def duels(
     else:
         watched = Snapshotting(game, inner, [inner.remember])
         game.battle.controllers = dict.fromkeys(game.battle.controllers, watched)
+    searchers: dict[str, SearchController] = {}
+    if pair.searching:  # each player's searcher draws its playout seeds from its own generator
+        for name in game.battle.controllers:
+            searchers[name] = SearchController(name)
+            searchers[name].attach(game)
     found: list[Duel] = []
     while not game.is_over:
         actions = game.legal_actions()
         if len(actions) > 1:
-            first = action_of(game, actions, pair.first())
+            player = game.current_player
+            assert player is not None
+            if pair.searching:
+                first = searchers[player].best_action(game)
+            else:
+                first = action_of(game, actions, pair.first())
             second = action_of(game, actions, pair.second())
             if first != second:
-                player = game.current_player
-                assert player is not None
                 gains, score_gains = [], []
                 for k in range(playouts):
                     dice = seed * PLAYOUT_SEEDS + k
@@ -309,6 +329,7 @@ def main() -> None:
     players = parser.add_mutually_exclusive_group(required=True)
     players.add_argument("--lever", choices=LEVERS)
     players.add_argument("--decline", metavar="KIND: LABEL")
+    players.add_argument("--search", action="store_true")
     parser.add_argument("--playouts", type=int, default=16)
     parser.add_argument("--follow", choices=("first", "second"), default="first")
     parser.add_argument(
@@ -316,7 +337,9 @@ def main() -> None:
         help="a rule or parameter set in every game, as on hammerlab battle",
     )  # fmt: skip
     args = parser.parse_args()
-    if args.lever is not None:
+    if args.search:
+        pair = search_pair()
+    elif args.lever is not None:
         pair = lever_pair(args.lever, args.follow)
     else:
         pair = decline_pair(args.decline, args.follow)

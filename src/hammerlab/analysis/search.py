@@ -11,8 +11,9 @@ pro rata (:func:`value_for`), less the luck of the copy's attacks
 (:meth:`Ruleset.watch_luck`). The race's winner replaces the
 heuristic's pick only if it beats it significantly on fresh, paired seeds
 (:meth:`SearchController.confirm`). The reactions to shooting and to a charge
-are searched the same way (:meth:`SearchController.inner_choice`); other inner
-decisions (weapons, pile-in...) are the heuristic AI's.
+can be searched the same way (:meth:`SearchController.inner_choice`,
+:data:`Budget.reactions`); by default they, like every other inner decision
+(weapons, pile-in...), are the heuristic AI's.
 
 Determinism: the budget is a number of playouts, never wall time; the copies
 roll their own dice, seeded from a :class:`random.Random` the controller owns
@@ -57,7 +58,8 @@ Values = Callable[[T, Sequence[int]], list[float]]
 """A choice's playout values on the given seeds (one each, in order)."""
 
 SEARCHED_INNER = frozenset({"reaction", "charge_reaction"})
-"""The inner decisions the search answers itself (:meth:`SearchController.inner_choice`):
+"""The inner decisions the search can answer itself (:meth:`SearchController.inner_choice`,
+with :data:`Budget.reactions` ``searched``):
 the reactions to shooting (Dive for Cover, Return Fire!) and to a charge
 (Fall Back, Overwatch), which decide whether a unit can move, charge or stay
 in the fight next turn."""
@@ -80,6 +82,8 @@ OUTLOOK = ("fights", "none")
 """What a playout stopped short of the end adds for what goes on (:data:`Budget.outlook`)."""
 ENDED = ("score", "pro_rata")
 """What a playout that reaches the end of the game is worth (:data:`Budget.ended`)."""
+REACTIONS = ("searched", "heuristic")
+"""Who answers the reactions of :data:`SEARCHED_INNER` (:data:`Budget.reactions`)."""
 
 
 @dataclass(frozen=True)
@@ -141,6 +145,14 @@ class Budget:
     halfway through an exchange; ``none`` (the default: ``fights`` measured no
     better, docs/ai.md) values the table as it stands."""
 
+    reactions: str = "heuristic"
+    """The reactions to shooting and to a charge (:data:`SEARCHED_INNER`)
+    answered by the ``heuristic`` AI, as every other inner decision is (the
+    default: the heuristic's reactions, weighed one by one, are right, and
+    over 160 games against it the search did better leaving them to it:
+    docs/ai.md), or ``searched`` as the top-level picks are
+    (:meth:`SearchController.inner_choice`)."""
+
     def __post_init__(self) -> None:
         # Refused when set, not at the first playout.
         if self.dice not in DICE_MODES:
@@ -151,6 +163,7 @@ class Budget:
             ("ended", ENDED),
             ("last_turn", LAST_TURN),
             ("outlook", OUTLOOK),
+            ("reactions", REACTIONS),
         ):
             value = getattr(self, name)
             if value not in allowed:
@@ -209,7 +222,8 @@ class SearchController:
             return decision.labels().index(label)
         self._planned = []
         pick = heuristic.choose(battle, decision)
-        if decision.kind in SEARCHED_INNER and self._snapshot is not None:
+        searched = self.budget.reactions == "searched" and decision.kind in SEARCHED_INNER
+        if searched and self._snapshot is not None:
             return self.inner_choice(battle, decision, pick)
         return pick
 
@@ -461,19 +475,25 @@ def install_search(game: Game, player: str, budget: Budget | None = None) -> Sea
     """Make ``player`` of ``game`` a :class:`SearchController` from now on (a new, a
     resumed or a loaded game alike: what was decided before is the log's).
 
-    Every player's controller is wrapped in a :class:`Snapshotting` (once) that
-    hands the searcher the game at each top-level decision, whoever makes it:
-    the reactions it searches come in the other side's activations."""
+    Where it searches the reactions (:data:`Budget.reactions`), every player's
+    controller is wrapped in a :class:`Snapshotting` (once) that hands the
+    searcher the game at each top-level decision, whoever makes it: the
+    reactions it searches come in the other side's activations."""
     searcher = SearchController(player, budget)
     searcher.attach(game)
+    snapshots = searcher.budget.reactions == "searched"
     controllers = game.battle.controllers
     for name, controller in controllers.items():
         wrapper = controller
-        if not isinstance(wrapper, Snapshotting):
+        if snapshots and not isinstance(wrapper, Snapshotting):
             wrapper = Snapshotting(game, controller)
         if name == player:
-            wrapper.inner = searcher
-        wrapper.listeners.append(searcher.remember)
+            if isinstance(wrapper, Snapshotting):
+                wrapper.inner = searcher
+            else:
+                wrapper = searcher
+        if snapshots and isinstance(wrapper, Snapshotting):
+            wrapper.listeners.append(searcher.remember)
         controllers[name] = wrapper
     return searcher
 
