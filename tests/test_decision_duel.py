@@ -142,6 +142,16 @@ def test_a_scenario_that_cannot_be_read_is_one_line_of_error(tmp_path: Path) -> 
     assert _fails("1", "1", str(missing), "--lever", "heeds_the_end") == [expected]
 
 
+def test_too_few_playouts_a_malformed_decline_or_another_edition_is_one_line_of_error() -> None:
+    (line,) = _fails("1", "1", str(BOYZ), "--search", "--playouts", "1")
+    assert line == "error: --playouts 1: use 2 or more"
+    (line,) = _fails("1", "1", str(BOYZ), "--decline", "run")
+    assert line == "error: --decline 'run': write KIND: LABEL (action: run)"
+    core11 = ROOT / "examples" / "core11_whole_game.toml"
+    (line,) = _fails("1", "1", str(core11), "--search")
+    assert line == f"error: {core11}: a core11 scenario; use a waffle one"
+
+
 def test_an_unknown_rule_is_one_line_of_error() -> None:
     (line,) = _fails("1", "1", str(BOYZ), "--decline", "action: run", "--rule", "no_such_rule")
     assert line.startswith("error: unknown rule or parameter 'no_such_rule'; known: ")

@@ -55,7 +55,7 @@ import statistics
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from lever_head_to_head import LEVERS  # the scripts beside this one
 
@@ -95,7 +95,8 @@ class Pair:
 
 
 def search_pair() -> Pair:
-    """The search AI's top-level picks, against the heuristic's; the heuristic plays on."""
+    """The search AI's top-level picks, against the heuristic's; the heuristic plays on
+    (``first`` is the heuristic too, never asked: :attr:`Pair.searching` picks instead)."""
     return Pair(WaffleAI, WaffleAI, WaffleAI, searching=True)
 
 
@@ -180,6 +181,27 @@ def played_on(game: Game, action: Action, seed: int, follow: Player) -> Game:
     return copy
 
 
+T = TypeVar("T", Action, str)
+
+
+def paired_gains(
+    play: Callable[[T, int], Game], first: T, second: T, player: str, seed: int, playouts: int
+) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """``first``'s gains over ``second`` in ``player``'s margins at the end of the game,
+    pro rata and score (:func:`margins`), each pair played by ``play`` on the same
+    keyed dice: playout ``k`` of game seed ``seed`` on dice ``seed * PLAYOUT_SEEDS + k``."""
+    gains: list[float] = []
+    score_gains: list[float] = []
+    for k in range(playouts):
+        dice = seed * PLAYOUT_SEEDS + k
+        (mine, my_score), (theirs, their_score) = (
+            margins(play(choice, dice), player) for choice in (first, second)
+        )
+        gains.append(mine - theirs)
+        score_gains.append(my_score - their_score)
+    return tuple(gains), tuple(score_gains)
+
+
 class InnerDuels:
     """The controller of every side of a duel's game where :attr:`Pair.inner` is
     weighed inside activations: ``follow`` answers every decision, and where a
@@ -234,23 +256,16 @@ class InnerDuels:
         snapshot = self.snapshot
         assert snapshot is not None
         rounds = snapshot.game.play_state.last + 1  # past the last turn: the end of the game
-        gains, score_gains = [], []
-        for k in range(self.playouts):
-            dice = self.seed * PLAYOUT_SEEDS + k
-            played = [
-                branch_playout(
-                    snapshot, answers, (decision.kind, label), dice, rounds, "keyed",
-                    ai=self.pair.follow(),
-                )
-                for label in (mine, theirs)
-            ]  # fmt: skip
-            first, second = (margins(copy, decision.player) for copy in played)
-            gains.append(first[0] - second[0])
-            score_gains.append(first[1] - second[1])
+
+        def play(label: str, dice: int) -> Game:
+            branch = (decision.kind, label)
+            ai = self.pair.follow()
+            return branch_playout(snapshot, answers, branch, dice, rounds, "keyed", ai=ai)
+
+        gains = paired_gains(play, mine, theirs, decision.player, self.seed, self.playouts)
         return Duel(
-            self.name, self.seed, battle.turn, decision.player,
-            decision.kind, mine, theirs, tuple(gains), tuple(score_gains),
-        )  # fmt: skip
+            self.name, self.seed, battle.turn, decision.player, decision.kind, mine, theirs, *gains
+        )
 
 
 def duels(
@@ -283,19 +298,14 @@ def duels(
                 first = action_of(game, actions, pair.first())
             second = action_of(game, actions, pair.second())
             if first != second:
-                gains, score_gains = [], []
-                for k in range(playouts):
-                    dice = seed * PLAYOUT_SEEDS + k
-                    with_first = margins(played_on(game, first, dice, pair.follow), player)
-                    with_second = margins(played_on(game, second, dice, pair.follow), player)
-                    gains.append(with_first[0] - with_second[0])
-                    score_gains.append(with_first[1] - with_second[1])
+
+                def play(action: Action, dice: int) -> Game:
+                    return played_on(game, action, dice, pair.follow)
+
+                gains = paired_gains(play, first, second, player, seed, playouts)
                 found.append(
-                    Duel(
-                        path.stem, seed, game.turn, player, first.kind, first, second,
-                        tuple(gains), tuple(score_gains),
-                    )
-                )  # fmt: skip
+                    Duel(path.stem, seed, game.turn, player, first.kind, first, second, *gains)
+                )
         game.step()
     return sorted(found + ([] if inner is None else inner.found), key=lambda d: d.turn)
 
@@ -337,6 +347,10 @@ def main() -> None:
         help="a rule or parameter set in every game, as on hammerlab battle",
     )  # fmt: skip
     args = parser.parse_args()
+    if args.playouts < 2:  # a mean gain's standard error needs two
+        parser.exit(2, f"error: --playouts {args.playouts}: use 2 or more\n")
+    if args.decline is not None and ": " not in args.decline:
+        parser.exit(2, f"error: --decline {args.decline!r}: write KIND: LABEL (action: run)\n")
     if args.search:
         pair = search_pair()
     elif args.lever is not None:
@@ -350,6 +364,9 @@ def main() -> None:
             Game.start(scenario, str(path), args.first, rules)  # the rules are known there
     except HammerlabError as error:
         parser.exit(2, f"error: {error}\n")
+    for path, scenario in scenarios.items():
+        if scenario.ruleset != "waffle":  # the players compared are the Waffle Edition's AI
+            parser.exit(2, f"error: {path}: a {scenario.ruleset} scenario; use a waffle one\n")
     every: list[Duel] = []
     for path in scenarios:
         found: list[Duel] = []

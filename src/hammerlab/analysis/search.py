@@ -487,13 +487,13 @@ def install_search(game: Game, player: str, budget: Budget | None = None) -> Sea
         wrapper = controller
         if snapshots and not isinstance(wrapper, Snapshotting):
             wrapper = Snapshotting(game, controller)
-        if name == player:
-            if isinstance(wrapper, Snapshotting):
+        if isinstance(wrapper, Snapshotting):  # kept for another searcher, or made here
+            if snapshots:
+                wrapper.listeners.append(searcher.remember)
+            if name == player:
                 wrapper.inner = searcher
-            else:
-                wrapper = searcher
-        if snapshots and isinstance(wrapper, Snapshotting):
-            wrapper.listeners.append(searcher.remember)
+        elif name == player:
+            wrapper = searcher
         controllers[name] = wrapper
     return searcher
 
