@@ -13,6 +13,11 @@ before a change, for weighing that change:
   not those of an enemy that follows and charges a turn later
   (:func:`move_plans.retreat_escapes`); off, every charge, as until branch
   ``issue9-declines``.
+- ``weighs_the_move``: a unit with Heavy weapons in range holds only when a
+  move costs its shooting this turn more than it brings, the enemy charges
+  it walks into counted (:func:`move_plans.holds_for_its_guns`); off (the
+  heuristic's default: this lever is a change measured and not adopted),
+  whenever one of them reaches a target.
 
 This plays every scenario given, seeds FIRST..FIRST+N-1, twice (each side
 once) with the heuristic AI on both sides, the lever on for one and off for
@@ -33,7 +38,7 @@ from head_to_head import head_to_head
 
 from hammerlab.editions.waffle.ai import WaffleAI
 
-LEVERS = ("finish_units", "heeds_the_end", "escapes_only")
+LEVERS = ("finish_units", "heeds_the_end", "escapes_only", "weighs_the_move")
 
 
 def main() -> None:

@@ -110,6 +110,7 @@ from hammerlab.editions.waffle.jink_plans import wants_to_jink
 from hammerlab.editions.waffle.melee_grenades import may_attack
 from hammerlab.editions.waffle.move_plans import (
     escaping_only,
+    holds_for_its_guns,
     run_intent,
     run_nearer,
     run_pays,
@@ -139,7 +140,7 @@ from hammerlab.editions.waffle.plans import (
     off_table_chance,
     suppression_value,
 )
-from hammerlab.editions.waffle.profiles import WeaponProfile, weapon_of
+from hammerlab.editions.waffle.profiles import WeaponProfile
 from hammerlab.editions.waffle.psychic_ai import PsychicChoices
 from hammerlab.editions.waffle.reserves import waiting_unit
 from hammerlab.editions.waffle.rules.fiery_charge import (
@@ -161,7 +162,6 @@ from hammerlab.editions.waffle.rules.reactions import (
 from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS
 from hammerlab.editions.waffle.scout import closing_value
 from hammerlab.editions.waffle.shooting import HOLD, RUN, SHOOT, may_target, targets_for
-from hammerlab.editions.waffle.special_rules import relentless
 from hammerlab.editions.waffle.state import st, state_of
 from hammerlab.editions.waffle.tank_shock_plans import death_or_glory_choice, tank_shock_choice
 from hammerlab.editions.waffle.transport_plans import wants_to_disembark
@@ -179,27 +179,6 @@ MELEE_RISK_RATIO = 4.0
 """Expected enemy casualties wanted per expected friendly one to shoot into a melee."""
 STRAY_CHANCE = 1 / 3
 """Seed 001: a To Hit roll of 1 or 2 into a melee hits another unit of the combat."""
-
-
-def _gun_line(battle: Battle, unit: Unit) -> bool:
-    """Whether moving would cost the unit its heavy weapons' full fire at a target in
-    range: not when the turn plays no Shooting phase after this one
-    (:func:`schedule.still_to_play`)."""
-    if relentless(unit) or not still_to_play(battle, SHOOTING_PHASE):
-        return False
-    heavy = [
-        w
-        for w in ranged_weapons(unit)
-        if any(
-            (weapon := m.weapon(w)) is not None and weapon_of(weapon).is_heavy_like
-            for m in unit.alive_models
-        )
-    ]
-    return any(
-        expected_casualties(battle, unit, enemy, w, FireOrders()) > 0
-        for enemy in battle.enemies_of(unit)
-        for w in heavy
-    )
 
 
 def target_value(
@@ -485,7 +464,11 @@ class WaffleAI(PsychicChoices):
     """
 
     def __init__(
-        self, finish_units: bool = True, heeds_the_end: bool = True, escapes_only: bool = True
+        self,
+        finish_units: bool = True,
+        heeds_the_end: bool = True,
+        escapes_only: bool = True,
+        weighs_the_move: bool = False,
     ) -> None:
         self._plans: dict[tuple[int, int, str, str], ShotPlan] = {}
         self.finish_units = finish_units
@@ -503,6 +486,14 @@ class WaffleAI(PsychicChoices):
         (:func:`move_plans.retreat_escapes`), or, ``False``, every charge, as until
         branch ``issue9-declines`` (``examples/matchups/lever_head_to_head.py
         escapes_only`` plays one against the other)."""
+        self.weighs_the_move = weighs_the_move
+        """Whether a unit with Heavy weapons in range holds only when a move costs its
+        shooting more than it brings (:func:`move_plans.holds_for_its_guns`), or,
+        ``False`` (the default), whenever one of them reaches a target. Weighed
+        decision by decision it was better in one matchup and worse in others
+        (docs/ai.md, "The gun line weighs the move"), so it is not the default;
+        ``examples/matchups/decision_duel.py --lever weighs_the_move`` and
+        ``lever_head_to_head.py weighs_the_move`` play one against the other."""
 
     @staticmethod
     def _key(battle: Battle, unit: Unit) -> tuple[int, int, str, str]:
@@ -733,7 +724,8 @@ class WaffleAI(PsychicChoices):
             return _offered(labels, toward if run_pays(battle, unit, nearer) else "hold", toward)
         movement = decision.context.phase == "movement"
         holds = movement and "hold" in labels
-        preferred = "hold" if holds and _gun_line(battle, unit) else "advance"
+        gun_line = holds and holds_for_its_guns(battle, unit, self.weighs_the_move)
+        preferred = "hold" if gun_line else "advance"
         retreats = movement and RETREAT in labels
         if retreats and preferred == "advance" and wants_to_retreat(battle, unit):
             preferred = RETREAT

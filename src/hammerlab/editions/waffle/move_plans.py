@@ -52,20 +52,28 @@ Boyz, does not wait: no one will tie their guns up for him.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager
 from contextvars import ContextVar
 
 from hammerlab.editions.schedule import still_to_play, turns_ahead
+from hammerlab.editions.waffle.attacks import ranged_weapons
 from hammerlab.editions.waffle.charge import charge_distance, through_difficult_terrain
 from hammerlab.editions.waffle.expected import (
     expected_attack,
+    expected_casualties,
     expected_melee,
     melee_exchange,
     strikes_first,
 )
 from hammerlab.editions.waffle.flank import FLANK
-from hammerlab.editions.waffle.movement import move_allowance, offers_flank, route_of
+from hammerlab.editions.waffle.movement import (
+    advance_shift,
+    move_allowance,
+    offers_flank,
+    route_of,
+)
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.plans import (
     ASSAULT_PHASE,
@@ -81,6 +89,9 @@ from hammerlab.editions.waffle.plans import (
     move_ahead,
     next_charge,
 )
+from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.shooting import targets_for
+from hammerlab.editions.waffle.special_rules import relentless
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import may_charge
 from hammerlab.editions.waffle.victory_worth import model_worth
@@ -399,6 +410,82 @@ def guns_brought(battle: Battle, unit: Unit, target: Unit) -> float:
     nearer = fire_from(battle, unit, target, move_allowance(unit))
     here = fire_from(battle, unit, target, 0.0)
     return max(0.0, nearer - here) * model_worth(battle, target)
+
+
+def holds_for_its_guns(battle: Battle, unit: Unit, weighs_the_move: bool) -> bool:
+    """Whether ``unit`` should hold rather than advance for this turn's shooting: a
+    gun line.
+
+    The heuristic's default (``weighs_the_move`` false): any Heavy weapon that
+    reaches a target makes the unit hold. Moving would cost it the weapon's
+    full fire (Snap Shots), and, measured, a gun line that holds against a
+    charging horde keeps it at a distance for longer.
+
+    With ``weighs_the_move`` (the lever ``WaffleAI.weighs_the_move``, off by
+    default: docs/ai.md, "The gun line weighs the move", measured it better in
+    one matchup and worse in others), the move is weighed. Seed 000: "a model
+    with a Heavy weapon … moves and shoots in the same turn" fires Snap Shots
+    (6th/7th edition: a Blast or Ordnance weapon, which cannot fire Snap
+    Shots, not at all). Only a unit whose Heavy weapons reach a target
+    where it stands (expected casualties above 0,
+    :func:`expected.expected_casualties`) weighs holding, and only with a
+    Shooting phase to come in the turn (:func:`schedule.still_to_play`); a
+    Relentless unit never does. It holds when its best volley of the turn from
+    where an advance would leave it (a copy of the unit moved there,
+    :func:`movement.advance_shift`, counted as having moved: its range, sight,
+    Rapid Fire's half range and the target's cover as they would be from there)
+    gains over its best volley held no more than what the enemy's charges at it
+    next turn would cost it more there (:func:`charge_threat` of the copy, less
+    where it stands), in models weighed by the victory condition
+    (:func:`victory_worth.model_worth`). The move is taken at its full
+    allowance (difficult terrain's dice not counted); the shooting of the turns
+    after this one is not counted.
+
+    *Situation*: a Guard Infantry Squad (a heavy bolter, nine lasguns) just
+    behind a wall, Hormagaunts across the table: its lasguns fire through the
+    wall, which gives the Hormagaunts its 4+ cover save (a line across a cover
+    area gives cover, docs/rules/waffle.md); from the far side of the wall
+    they fire at them in the open. A Mortar Squad (Heavy, Blast) holds: after
+    a move its mortars do not fire at all.
+    """
+    if relentless(unit) or not still_to_play(battle, SHOOTING_PHASE):
+        return False
+    heavy = [
+        w
+        for w in ranged_weapons(unit)
+        if any(
+            (weapon := m.weapon(w)) is not None and weapon_of(weapon).is_heavy_like
+            for m in unit.alive_models
+        )
+    ]
+    if not any(
+        expected_casualties(battle, unit, enemy, w, FireOrders()) > 0
+        for enemy in battle.enemies_of(unit)
+        for w in heavy
+    ):
+        return False
+    if not weighs_the_move:
+        return True
+    dx, dy = advance_shift(battle, unit, move_allowance(unit))
+    probe = copy.deepcopy(unit)  # kept alive while weighed: answers are remembered by identity
+    for model in probe.alive_models:
+        model.position = (model.position[0] + dx, model.position[1] + dy)
+    probe.status.moved = True
+    gain = best_volley(battle, probe) - best_volley(battle, unit)
+    return gain <= 0 or gain <= charge_threat(battle, probe) - charge_threat(battle, unit)
+
+
+def best_volley(battle: Battle, unit: Unit) -> float:
+    """The unit's shooting at its best target as it stands
+    (:func:`expected.expected_attack` at each target :func:`shooting.targets_for`
+    offers), in models weighed by the victory condition."""
+    return max(
+        (
+            expected_attack(battle, unit, enemy, FireOrders()) * model_worth(battle, enemy)
+            for enemy in targets_for(battle, unit, FireOrders())
+        ),
+        default=0.0,
+    )
 
 
 def ahead_of_it(battle: Battle, unit: Unit, target: Unit) -> bool:

@@ -192,14 +192,33 @@ def move_along(
     for point in route or ():
         if left <= 0:
             return
-        centre = centre_of(unit)
-        target = step_toward(centre, point, left)
-        wanted = (target[0] - centre[0], target[1] - centre[1])
-        vector = _shortened(battle, unit, wanted, keep_clear)
+        wanted, vector = _leg(battle, unit, point, left, keep_clear)
         _shift(battle, unit, vector, reason, own_move)
         if vector != wanted:
             return
         left -= math.hypot(*vector)
+
+
+def _leg(
+    battle: Battle, unit: Unit, point: Vec, distance: float, keep_clear: bool
+) -> tuple[Vec, Vec]:
+    """One leg of :func:`move_along`: the shift ``distance`` inches (or less) toward
+    ``point`` the unit wants, and the part of it allowed (:func:`_shortened`)."""
+    centre = centre_of(unit)
+    target = step_toward(centre, point, distance)
+    wanted = (target[0] - centre[0], target[1] - centre[1])
+    return wanted, _shortened(battle, unit, wanted, keep_clear)
+
+
+def advance_shift(battle: Battle, unit: Unit, distance: float) -> Vec:
+    """The shift an advance of ``distance`` inches would move the unit by, as
+    :func:`move_along` moves it along :func:`route_of` ``advance`` (one leg, toward
+    the closest enemy model), worked out without moving it: for the AI, which
+    weighs a move before it is made. No enemy: no shift."""
+    route = route_of(battle, unit, "advance")
+    if not route:
+        return (0.0, 0.0)
+    return _leg(battle, unit, route[0], distance, True)[1]
 
 
 def _shift(battle: Battle, unit: Unit, vector: Vec, reason: str, own_move: bool = True) -> None:

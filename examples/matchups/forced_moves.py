@@ -1,0 +1,114 @@
+"""Two ways of moving some units, each forced for a whole run of games (docs/ai.md).
+
+``decision_duel.py`` weighs single decisions, each played on from where the
+heuristic made it; this plays whole games with one policy forced at a kind of
+decision and the heuristic everywhere else. In every game of seeds
+FIRST..FIRST+N-1 (keyed dice, so the two runs of a seed roll alike wherever
+they play alike), the Movement-phase ``move`` decision of each unit of PLAYER
+whose id starts with PREFIX, in the game turns TURNS, is answered LABEL_A in
+one run and LABEL_B in the other (where offered). It prints each run's mean
+victory-score margin for PLAYER, the paired difference A - B with its standard
+error and each run's wins, then the models each side lost, by cause, summed
+over the seeds.
+
+    .venv/bin/python examples/matchups/forced_moves.py FILE PLAYER PREFIX TURNS \\
+        LABEL_A LABEL_B FIRST N
+    # the Cadian squads' first move against the Hormagaunts:
+    .venv/bin/python examples/matchups/forced_moves.py \\
+        examples/matchups/hormagaunts_vs_guard_cover.toml Cadians squad 1 \\
+        advance hold 1 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from hammerlab.analysis.battles import prepare
+from hammerlab.editions.base import play
+from hammerlab.editions.turns import victory_scores
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.decisions import Controller, Decision
+from hammerlab.engine.events import ModelRemoved
+from hammerlab.io.scenario import load_scenario
+
+
+class Forced:
+    """Answers as ``inner`` does, but for the forced moves."""
+
+    def __init__(self, inner: Controller, prefix: str, turns: set[int], label: str) -> None:
+        self.inner, self.prefix, self.turns, self.label = inner, prefix, turns, label
+
+    def choose(self, battle: Battle, decision: Decision[Any]) -> int:
+        """``label`` at a forced move where it is offered; else the inner answer."""
+        context = decision.context
+        if (
+            decision.kind == "move"
+            and context.phase == "movement"
+            and battle.turn in self.turns
+            and context.unit.startswith(self.prefix)
+            and self.label in decision.labels()
+        ):
+            return decision.labels().index(self.label)
+        return self.inner.choose(battle, decision)
+
+
+def run(
+    path: Path, player: str, prefix: str, turns: set[int], label: str, seeds: range
+) -> tuple[list[int], Counter[tuple[str, str]]]:
+    """Each seed's margin for ``player``, and the models lost by (owner, cause)."""
+    scenario = load_scenario(path)
+    margins: list[int] = []
+    causes: Counter[tuple[str, str]] = Counter()
+    for seed in seeds:
+        ready = prepare(scenario, str(path), seed, dice="keyed")
+        battle = ready.battle
+        battle.controllers[player] = Forced(battle.controllers[player], prefix, turns, label)
+        play(battle, ready.ruleset, ready.plan)
+        scores = victory_scores(battle, ready.plan.victory)
+        margins.append(scores[player] - scores[battle.opponent(player)])
+        owners = {u.label: u.player for u in battle.units.values()}
+        for event in battle.log.events:
+            if isinstance(event, ModelRemoved):
+                causes[(owners[event.unit], re.sub(r" from .*", "", event.cause))] += 1
+    return margins, causes
+
+
+def main() -> None:
+    """Play both runs and print the comparison."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("file", type=Path)
+    parser.add_argument("player")
+    parser.add_argument("prefix")
+    parser.add_argument("turns", help="game turns, comma-separated")
+    parser.add_argument("label_a")
+    parser.add_argument("label_b")
+    parser.add_argument("first", type=int)
+    parser.add_argument("seeds", type=int)
+    args = parser.parse_args()
+    seeds = range(args.first, args.first + args.seeds)
+    turns = {int(t) for t in args.turns.split(",")}
+    results = {
+        label: run(args.file, args.player, args.prefix, turns, label, seeds)
+        for label in (args.label_a, args.label_b)
+    }
+    (a, causes_a), (b, causes_b) = results[args.label_a], results[args.label_b]
+    paired = [x - y for x, y in zip(a, b, strict=True)]
+    error = statistics.stdev(paired) / len(paired) ** 0.5 if len(paired) > 1 else 0.0
+    print(f"{args.label_a}: mean margin {statistics.fmean(a):+.3f}, wins {sum(m > 0 for m in a)}")
+    print(f"{args.label_b}: mean margin {statistics.fmean(b):+.3f}, wins {sum(m > 0 for m in b)}")
+    print(
+        f"{args.label_a} - {args.label_b}: {statistics.fmean(paired):+.3f} ± {error:.3f} "
+        f"over {len(paired)} seeds"
+    )
+    print("models lost, by owner and cause:")
+    for key in sorted(set(causes_a) | set(causes_b)):
+        print(f"  {key[0]}, {key[1]}: {causes_a[key]} | {causes_b[key]}")
+
+
+if __name__ == "__main__":
+    main()

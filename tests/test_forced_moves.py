@@ -1,0 +1,70 @@
+"""``examples/matchups/forced_moves.py``: the forced answer is given where it is
+asked for, and only there."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from hammerlab.analysis.battles import prepare
+from hammerlab.editions.base import play
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.decisions import Controller, Decision
+from hammerlab.io.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+HORMAGAUNTS = ROOT / "examples" / "matchups" / "hormagaunts_vs_guard_cover.toml"
+
+
+def _module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "forced_moves", ROOT / "examples" / "matchups" / "forced_moves.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["forced_moves"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+class _Recorder:
+    """Records every Movement-phase move answered: (turn, unit, label)."""
+
+    def __init__(self, inner: Controller) -> None:
+        self.inner = inner
+        self.moves: list[tuple[int, str, str]] = []
+
+    def choose(self, battle: Battle, decision: Decision[Any]) -> int:
+        index = self.inner.choose(battle, decision)
+        if decision.kind == "move" and decision.context.phase == "movement":
+            label = decision.labels()[index]
+            self.moves.append((battle.turn, decision.context.unit, label))
+        return index
+
+
+def test_the_cadian_squads_move_as_forced_in_turn_one_and_as_the_heuristic_after() -> None:
+    forced = _module().Forced
+    scenario = load_scenario(HORMAGAUNTS)
+    for label in ("advance", "hold"):
+        ready = prepare(scenario, str(HORMAGAUNTS), 1, dice="keyed")
+        battle = ready.battle
+        own = battle.controllers["Cadians"]
+        recorder = _Recorder(forced(own, "squad", {1}, label))
+        battle.controllers["Cadians"] = recorder
+        play(battle, ready.ruleset, ready.plan)
+        first = [(unit, chosen) for turn, unit, chosen in recorder.moves if turn == 1]
+        assert sorted(unit for unit, _ in first) == ["mortars", "squad1", "squad2"]
+        assert all(chosen == label for unit, chosen in first if unit.startswith("squad"))
+        # The mortars, and every later move, are the heuristic's own answers.
+        assert dict(first)["mortars"] == "hold"
+
+
+def test_a_run_gives_each_seed_s_margin_and_the_models_lost_by_owner_and_cause() -> None:
+    module = _module()
+    advance, causes = module.run(HORMAGAUNTS, "Cadians", "squad", {1}, "advance", range(1, 3))
+    assert len(advance) == 2
+    lost = sum(causes.values())
+    assert lost > 0 and all(owner in ("Cadians", "Tyranids") for owner, _ in causes)

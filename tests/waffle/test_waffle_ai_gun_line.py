@@ -1,0 +1,171 @@
+"""With the lever ``weighs_the_move``, a gun line holds only when a move costs its
+shooting more than it brings (``move_plans.holds_for_its_guns``, docs/ai.md "The
+gun line weighs the move"); the heuristic's default holds whenever a Heavy
+weapon reaches a target.
+
+Hand values: BS3 hits on 4+ (1/2); Waffle's Snap Shots halve BS, "always round
+down to a minimum of BS 1" (seed 000), so BS1 hits on 6+ (1/6). The 6th/7th
+edition to-wound chart: S3 v T3 4+ (1/2), S5 v T3 2+ (5/6), S3 v T4 5+ (1/3),
+S5 v T4 3+ (2/3). A lasgun is Rapid Fire 24" (two shots within 12"), a heavy
+bolter Heavy 3 (Snap Shots after moving), a mortar Heavy 1 Blast (no Snap
+Shots at all). Troopers and Brutes have no save; a 4+ cover save, where the
+line of fire crosses the wall, saves half. Bases are 1" across, so two models
+whose centres are ``d`` apart stand ``d - 1`` apart.
+
+The squad stands in a row from x 30 to 48 (its centre at x 39), the enemy in a
+row from x 39 on: an advance heads for the closest enemy model, the first of
+the closest pairs (the Guardsman at x 38 and the enemy at x 39), so it moves
+the squad 6" straight up. A Guardsman ``dx`` to the side of the enemy's first
+model and ``dy`` below its row stands sqrt(dx² + dy²) - 1 from it.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from conftest import (
+    BRUTE,
+    GUARD,
+    HEAVY_BOLTER,
+    LASGUN,
+    MORTAR,
+    TROOPER,
+    A,
+    B,
+    Placed,
+    box,
+    make_battle,
+    make_unit,
+    row,
+    squad,
+)
+from test_waffle_ai_victory_worth import move_intent
+
+from hammerlab.editions.schedule import Schedule, record_schedule
+from hammerlab.editions.waffle.ai import WaffleAI
+from hammerlab.editions.waffle.move_plans import best_volley, charge_threat, holds_for_its_guns
+from hammerlab.editions.waffle.movement import advance_shift
+from hammerlab.editions.waffle.plans import counter_charge_chance
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.battlefield import TerrainArea
+from hammerlab.engine.units import Unit
+
+NO_CHARGES = ("movement", "shooting")
+WHOLE_TURN = ("movement", "shooting", "assault")
+WEIGHING = WaffleAI(escapes_only=False, weighs_the_move=True)
+
+
+def _weighed(battle: Battle) -> str:
+    """The squad's move with the lever on."""
+    return move_intent(battle, "g", WEIGHING)
+
+
+WALL = box("Wall", 20, 11, 60, 12, cover_save=4)
+"""Just in front of the squad's row (y 10), across the whole table's middle."""
+
+
+def _infantry_squad() -> Unit:
+    """A heavy bolter and nine lasguns, in a row at y 10."""
+    points = row(30, 10, 10)
+    return make_unit(
+        "g",
+        A,
+        [Placed(GUARD, [HEAVY_BOLTER], points[0])]
+        + [Placed(GUARD, [LASGUN], p) for p in points[1:]],
+    )
+
+
+def _facing(enemy: Unit, phases: tuple[str, ...], terrain: tuple[TerrainArea, ...] = ()) -> Battle:
+    battle = make_battle(_infantry_squad(), enemy, seed=1, terrain=terrain)
+    battle.phase = "movement"
+    record_schedule(battle, Schedule(1, phases, ("A", "B")))
+    return battle
+
+
+def _advanced(battle: Battle, unit: Unit) -> Unit:
+    """A copy of ``unit`` where its advance would leave it, counted as having moved."""
+    dx, dy = advance_shift(battle, unit, 6.0)
+    probe = copy.deepcopy(unit)
+    for model in probe.models:
+        model.position = (model.position[0] + dx, model.position[1] + dy)
+    probe.status.moved = True
+    return probe
+
+
+def test_a_squad_advances_where_a_move_doubles_its_lasguns() -> None:
+    # Ten Troopers 17" up (16" to 18.2" away, all in range). Held: the heavy
+    # bolter 3 x 1/2 x 5/6 = 1.25, the lasguns 9 x 1/2 x 1/2 = 2.25. Advanced
+    # 6" (11" below them): the heavy bolter's Snap Shots 3 x 1/6 x 5/6 = 5/12;
+    # the lasgun at x 32 is sqrt(49 + 121) - 1 = 12.04" away, one shot, the
+    # other eight within 12" (x 34: sqrt(25 + 121) - 1 = 11.08"), two shots
+    # each: 17 x 1/4.
+    battle = _facing(squad("t", B, TROOPER, [], row(39, 27, 10)), NO_CHARGES)
+    gunners = battle.unit("g")
+    assert advance_shift(battle, gunners, 6.0) == pytest.approx((0.0, 6.0))
+    assert best_volley(battle, gunners) == pytest.approx(1.25 + 2.25)
+    assert best_volley(battle, _advanced(battle, gunners)) == pytest.approx(5 / 12 + 17 / 4)
+    assert not holds_for_its_guns(battle, gunners, True)
+    assert _weighed(battle) == "advance"
+    assert holds_for_its_guns(battle, gunners, False)  # the default: the heavy bolter reaches
+    assert move_intent(battle, "g") == "hold"
+
+
+def test_a_squad_holds_where_a_move_only_costs_its_heavy_bolter() -> None:
+    # Ten Troopers 23" up (22" to 23.7" away): held 3.5 as above; advanced 6",
+    # 16" or more away, the lasguns still fire once each, 2.25, and the heavy
+    # bolter 5/12.
+    battle = _facing(squad("t", B, TROOPER, [], row(39, 33, 10)), NO_CHARGES)
+    gunners = battle.unit("g")
+    assert best_volley(battle, _advanced(battle, gunners)) == pytest.approx(5 / 12 + 2.25)
+    assert holds_for_its_guns(battle, gunners, True)
+    assert _weighed(battle) == "hold"
+
+
+def test_behind_its_own_wall_the_same_squad_advances_to_fire_past_it() -> None:
+    # The same Troopers 23" up, the squad just behind a wall that gives 4+
+    # cover to a target seen across it. Held, every shot crosses the wall:
+    # 3.5 x 1/2 = 1.75. Advanced 6", the squad stands past the wall: 2.25 +
+    # 5/12 in the open, more than held, so it advances.
+    battle = _facing(squad("t", B, TROOPER, [], row(39, 33, 10)), NO_CHARGES, (WALL,))
+    gunners = battle.unit("g")
+    assert best_volley(battle, gunners) == pytest.approx(1.75)
+    assert best_volley(battle, _advanced(battle, gunners)) == pytest.approx(5 / 12 + 2.25)
+    assert _weighed(battle) == "advance"
+
+
+def test_mortars_hold_since_a_blast_fires_nothing_after_a_move() -> None:
+    # Three mortars 16" or more from ten Troopers: a move would leave them no Snap
+    # Shots to fire (Blast), whatever it brings nearer.
+    mortars = squad("g", A, GUARD, [MORTAR], row(30, 10, 3))
+    battle = make_battle(mortars, squad("t", B, TROOPER, [], row(39, 27, 10)), seed=1)
+    battle.phase = "movement"
+    record_schedule(battle, Schedule(1, NO_CHARGES, ("A", "B")))
+    assert best_volley(battle, mortars) > 0
+    assert best_volley(battle, _advanced(battle, mortars)) == 0.0
+    assert _weighed(battle) == "hold"
+
+
+def test_a_squad_holds_out_of_the_charge_its_move_would_walk_into() -> None:
+    # Ten Brutes 18.5" up (17.53" to 20.6" away). Held: the lasguns
+    # 9 x 1/2 x 1/3 = 1.5, the heavy bolter 3 x 1/2 x 2/3 = 1. Advanced 6"
+    # (12.5" below them): the lasguns at x 32 and 34 (13.33", 12.46") fire
+    # once, the other seven (x 36: 11.86") twice, 16 x 1/6, and the Snap Shots
+    # 3 x 1/6 x 2/3 = 1/3: a gain of half a Brute. But the Brutes move 6" and
+    # charge 2D6: from 17.53" they need 12 (1/36), from 11.54" 6 or more
+    # (26/36), and their charge is a fight the squad loses: with the charge's
+    # extra Attack, 10 x 4 x 2/3 (WS4 v WS3) x 5/6 x 2/3 (the 5+ save) = 7.4
+    # Guardsmen in its first round. Without an Assault phase to come the move
+    # is worth its shooting, and the squad advances.
+    brutes = squad("b", B, BRUTE, [], row(39, 28.5, 10))
+    battle = _facing(brutes, WHOLE_TURN)
+    gunners = battle.unit("g")
+    advanced = _advanced(battle, gunners)
+    assert best_volley(battle, gunners) == pytest.approx(1.5 + 1.0)
+    assert best_volley(battle, advanced) == pytest.approx(16 / 6 + 1 / 3)
+    assert counter_charge_chance(battle, brutes, gunners) == pytest.approx(1 / 36)
+    assert counter_charge_chance(battle, brutes, advanced) == pytest.approx(26 / 36)
+    assert charge_threat(battle, advanced) - charge_threat(battle, gunners) > 0.5
+    assert _weighed(battle) == "hold"
+    record_schedule(battle, Schedule(1, NO_CHARGES, ("A", "B")))
+    assert _weighed(battle) == "advance"
