@@ -1,7 +1,7 @@
-"""With the lever ``weighs_the_move``, a gun line holds only when a move costs its
-shooting more than it brings (``move_plans.holds_for_its_guns``, docs/ai.md "The
-gun line weighs the move"); the heuristic's default holds whenever a Heavy
-weapon reaches a target.
+"""A gun line holds only when a move costs its shooting more than it brings
+(``move_plans.holds_for_its_guns``, docs/ai.md "The gun line weighs the move");
+with the lever ``weighs_the_move`` off it holds whenever a Heavy weapon reaches
+a target, as before.
 
 Hand values: BS3 hits on 4+ (1/2); Waffle's Snap Shots halve BS, "always round
 down to a minimum of BS 1" (seed 000), so BS1 hits on 6+ (1/6). The 6th/7th
@@ -44,7 +44,14 @@ from test_waffle_ai_victory_worth import move_intent
 
 from hammerlab.editions.schedule import Schedule, record_schedule
 from hammerlab.editions.waffle.ai import WaffleAI
-from hammerlab.editions.waffle.move_plans import best_volley, charge_threat, holds_for_its_guns
+from hammerlab.editions.waffle.charge import charge_distance
+from hammerlab.editions.waffle.move_plans import (
+    BestVolley,
+    best_volley,
+    charge_threat,
+    holds_for_its_guns,
+    next_volley_kept,
+)
 from hammerlab.editions.waffle.movement import advance_shift
 from hammerlab.editions.waffle.plans import counter_charge_chance
 from hammerlab.engine.battle import Battle
@@ -53,12 +60,12 @@ from hammerlab.engine.units import Unit
 
 NO_CHARGES = ("movement", "shooting")
 WHOLE_TURN = ("movement", "shooting", "assault")
-WEIGHING = WaffleAI(escapes_only=False, weighs_the_move=True)
+UNWEIGHED = WaffleAI(escapes_only=False, weighs_the_move=False)
 
 
 def _weighed(battle: Battle) -> str:
-    """The squad's move with the lever on."""
-    return move_intent(battle, "g", WEIGHING)
+    """The squad's move, the heuristic's default (the lever on)."""
+    return move_intent(battle, "g")
 
 
 WALL = box("Wall", 20, 11, 60, 12, cover_save=4)
@@ -107,8 +114,8 @@ def test_a_squad_advances_where_a_move_doubles_its_lasguns() -> None:
     assert best_volley(battle, _advanced(battle, gunners)) == pytest.approx(5 / 12 + 17 / 4)
     assert not holds_for_its_guns(battle, gunners, True)
     assert _weighed(battle) == "advance"
-    assert holds_for_its_guns(battle, gunners, False)  # the default: the heavy bolter reaches
-    assert move_intent(battle, "g") == "hold"
+    assert holds_for_its_guns(battle, gunners, False)  # the lever off: the heavy bolter reaches
+    assert move_intent(battle, "g", UNWEIGHED) == "hold"
 
 
 def test_a_squad_holds_where_a_move_only_costs_its_heavy_bolter() -> None:
@@ -169,3 +176,32 @@ def test_a_squad_holds_out_of_the_charge_its_move_would_walk_into() -> None:
     assert _weighed(battle) == "hold"
     record_schedule(battle, Schedule(1, NO_CHARGES, ("A", "B")))
     assert _weighed(battle) == "advance"
+
+
+def test_next_turn_s_volley_is_read_with_the_enemy_a_move_nearer() -> None:
+    # The Troopers 23" up (22.02" from the nearest Guardsman), a second turn to
+    # come and no Assault phase: next turn they stand a 6" move nearer, 16.02"
+    # (one lasgun shot each), and no charge can lock the squad: the whole
+    # volley, 1.25 + 2.25, is kept. In the side's last turn, nothing.
+    battle = _facing(squad("t", B, TROOPER, [], row(39, 33, 10)), NO_CHARGES)
+    record_schedule(battle, Schedule(2, NO_CHARGES, ("A", "B")))
+    gunners = battle.unit("g")
+    assert next_volley_kept(battle, gunners) == pytest.approx(3.5)
+    record_schedule(battle, Schedule(1, NO_CHARGES, ("A", "B")))
+    assert next_volley_kept(battle, gunners) == 0.0
+
+
+def test_what_a_volley_kills_is_taken_from_the_front_and_the_charge_grows_longer() -> None:
+    # Ten Brutes in a file straight up from the squad's centre, the first 18.5"
+    # up: 17.53" from the nearest Guardsman (sqrt(1 + 18.5²) - 1). A volley
+    # expected to kill 2.4 takes the two nearest; the next stands 22.5" up,
+    # sqrt(1 + 22.5²) - 1 = 21.52" off.
+    brutes = squad("b", B, BRUTE, [], [(39, 28.5 + 2 * k) for k in range(10)])
+    battle = _facing(brutes, WHOLE_TURN)
+    gunners = battle.unit("g")
+    assert charge_distance(brutes, gunners) == pytest.approx(17.53, abs=0.01)
+    thinned = BestVolley(brutes, 2.4, 2.4).thinned(gunners)
+    assert thinned is not None and thinned is not brutes
+    assert [m.id for m in thinned.alive_models] == [f"b.{n}" for n in range(3, 11)]
+    assert charge_distance(thinned, gunners) == pytest.approx(21.52, abs=0.01)
+    assert len(brutes.alive_models) == 10  # the battle's own unit is untouched

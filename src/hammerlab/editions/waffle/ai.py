@@ -468,7 +468,7 @@ class WaffleAI(PsychicChoices):
         finish_units: bool = True,
         heeds_the_end: bool = True,
         escapes_only: bool = True,
-        weighs_the_move: bool = False,
+        weighs_the_move: bool = True,
     ) -> None:
         self._plans: dict[tuple[int, int, str, str], ShotPlan] = {}
         self.finish_units = finish_units
@@ -489,11 +489,10 @@ class WaffleAI(PsychicChoices):
         self.weighs_the_move = weighs_the_move
         """Whether a unit with Heavy weapons in range holds only when a move costs its
         shooting more than it brings (:func:`move_plans.holds_for_its_guns`), or,
-        ``False`` (the default), whenever one of them reaches a target. Weighed
-        decision by decision it was better in one matchup and worse in others
-        (docs/ai.md, "The gun line weighs the move"), so it is not the default;
-        ``examples/matchups/decision_duel.py --lever weighs_the_move`` and
-        ``lever_head_to_head.py weighs_the_move`` play one against the other."""
+        ``False``, whenever one of them reaches a target, as until branch
+        ``issue9-gun-line`` (``examples/matchups/decision_duel.py --lever
+        weighs_the_move`` and ``lever_head_to_head.py weighs_the_move`` play one
+        against the other)."""
 
     @staticmethod
     def _key(battle: Battle, unit: Unit) -> tuple[int, int, str, str]:
