@@ -49,6 +49,7 @@ from hammerlab.editions.waffle.move_plans import (
     BestVolley,
     best_volley,
     charge_threat,
+    expected_advance,
     holds_for_its_guns,
     next_volley_kept,
 )
@@ -205,3 +206,14 @@ def test_what_a_volley_kills_is_taken_from_the_front_and_the_charge_grows_longer
     assert [m.id for m in thinned.alive_models] == [f"b.{n}" for n in range(3, 11)]
     assert charge_distance(thinned, gunners) == pytest.approx(21.52, abs=0.01)
     assert len(brutes.alive_models) == 10  # the battle's own unit is untouched
+
+
+def test_an_advance_across_difficult_terrain_is_expected_to_go_the_highest_of_2d6() -> None:
+    # The mean of the highest of two D6: 1 - (k-1)²/36 summed over k = 1..6,
+    # (36 + 35 + 32 + 27 + 20 + 11)/36 = 161/36 (4.47"); in the open the whole 6".
+    troopers = squad("t", B, TROOPER, [], row(39, 27, 10))
+    open_field = _facing(troopers, NO_CHARGES)
+    assert expected_advance(open_field, open_field.unit("g")) == 6.0
+    woods = box("Woods", 20, 14, 60, 18, difficult=True)
+    wooded = _facing(squad("t", B, TROOPER, [], row(39, 27, 10)), NO_CHARGES, (woods,))
+    assert expected_advance(wooded, wooded.unit("g")) == pytest.approx(161 / 36)

@@ -75,6 +75,7 @@ from hammerlab.editions.waffle.movement import (
     offers_flank,
     route_of,
 )
+from hammerlab.editions.waffle.movement_phase import crosses_difficult
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.plans import (
     ASSAULT_PHASE,
@@ -93,7 +94,7 @@ from hammerlab.editions.waffle.plans import (
 )
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.shooting import targets_for
-from hammerlab.editions.waffle.special_rules import relentless
+from hammerlab.editions.waffle.special_rules import difficult_terrain_dice, relentless
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import may_charge
 from hammerlab.editions.waffle.victory_worth import model_worth
@@ -428,8 +429,8 @@ def holds_for_its_guns(battle: Battle, unit: Unit, weighs_the_move: bool) -> boo
     ``WaffleAI.weighs_the_move`` off) such a unit holds, as until branch
     ``issue9-gun-line``. Otherwise (the default) it weighs two turns, the unit
     where it stands against a copy of it where an advance would leave it
-    (:func:`movement.advance_shift`, at its full allowance, difficult
-    terrain's dice not counted), in models weighed by the victory condition
+    (:func:`movement.advance_shift`, as far as it is expected to go:
+    :func:`expected_advance`), in models weighed by the victory condition
     (:func:`victory_worth.model_worth`). What the move gains: the copy's best
     volley this turn (counted as having moved: its range, sight, Rapid Fire's
     half range and the target's cover as they would be from there,
@@ -471,7 +472,7 @@ def holds_for_its_guns(battle: Battle, unit: Unit, weighs_the_move: bool) -> boo
         return False
     if not weighs_the_move:
         return True
-    dx, dy = advance_shift(battle, unit, move_allowance(unit))
+    dx, dy = advance_shift(battle, unit, expected_advance(battle, unit))
     # Copies kept alive while weighed: answers are remembered by identity. One has
     # moved (this turn's volley), one stands there unmoved (next turn's).
     moved = copy.deepcopy(unit)
@@ -489,6 +490,21 @@ def holds_for_its_guns(battle: Battle, unit: Unit, weighs_the_move: bool) -> boo
     cost = charge_threat(battle, moved) - charge_threat(battle, unit)
     cost += (fire_taken(battle, moved) - fire_taken(battle, unit)) * model_worth(battle, unit)
     return gain <= cost
+
+
+def expected_advance(battle: Battle, unit: Unit) -> float:
+    """How far an advance is expected to take the unit: its move allowance
+    (:func:`movement.move_allowance`), or, where its way crosses difficult terrain
+    (:func:`movement_phase.crosses_difficult`), the mean of the highest of the
+    dice it rolls (6th/7th edition: 2D6, or 3D6 with Move Through Cover,
+    :func:`special_rules.difficult_terrain_dice`; the mean of the highest of n
+    D6 is the sum over k of 1 - ((k - 1)/6)^n: 4.47" for 2D6), no more than the
+    allowance."""
+    allowance = move_allowance(unit)
+    if not crosses_difficult(battle, unit, "advance"):
+        return allowance
+    dice = difficult_terrain_dice(unit)
+    return min(allowance, sum(1 - ((k - 1) / 6) ** dice for k in range(1, 7)))
 
 
 @dataclass(frozen=True)
