@@ -45,8 +45,10 @@ is for and the numbers measured over ``examples/matchups/``.
   (:func:`transport_plans.wants_to_disembark`), else stay aboard, where no one
   can shoot it. Embark: never (staying out is the first choice).
 - Move: advance, except when diving for cover (nearest cover), and in the
-  movement phase a unit whose Heavy/Salvo/Ordnance weapons can already hurt
-  an enemy holds still (unless Relentless), and one that an enemy's charge
+  movement phase a unit whose Heavy/Ordnance weapons can already hurt an
+  enemy holds still (unless Relentless) when a move is worth less to its
+  shooting over two turns (:func:`move_plans.holds_for_its_guns`), and one
+  that an enemy's charge
   next turn is expected to cost more (in a fight it would lose) than its own
   best charge would gain retreats (:func:`move_plans.wants_to_retreat`). A
   unit that would advance (or Run) across difficult terrain to a charge that

@@ -96,7 +96,7 @@ from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.shooting import targets_for
 from hammerlab.editions.waffle.special_rules import difficult_terrain_dice, relentless
 from hammerlab.editions.waffle.state import st
-from hammerlab.editions.waffle.vehicles import may_charge
+from hammerlab.editions.waffle.vehicles import is_vehicle, may_charge
 from hammerlab.editions.waffle.victory_worth import model_worth
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.geometry import base_distance, centre_distance, nearest, step_toward
@@ -427,20 +427,23 @@ def holds_for_its_guns(battle: Battle, unit: Unit, weighs_the_move: bool) -> boo
     Shooting phase to come in the turn (:func:`schedule.still_to_play`); a
     Relentless unit never does. With ``weighs_the_move`` false (the lever
     ``WaffleAI.weighs_the_move`` off) such a unit holds, as until branch
-    ``issue9-gun-line``. Otherwise (the default) it weighs two turns, the unit
+    ``issue9-gun-line``; so does a vehicle, which the copies below would not
+    serve (the hull's facing is remembered by model, :func:`vehicles.heading_of`,
+    and a copy shot at would set it from where the copy stands). Otherwise (the
+    default) it weighs two turns, the unit
     where it stands against a copy of it where an advance would leave it
     (:func:`movement.advance_shift`, as far as it is expected to go:
     :func:`expected_advance`), in models weighed by the victory condition
     (:func:`victory_worth.model_worth`). What the move gains: the copy's best
     volley this turn (counted as having moved: its range, sight, Rapid Fire's
     half range and the target's cover as they would be from there,
-    :func:`best_volley`) and its next turn's volley kept
+    :func:`best_target`) and its next turn's volley kept
     (:func:`next_volley_kept`: the enemy a move nearer, unless its charge
     catches the unit first; the charge measured from what this turn's volley
     leaves of the target, :meth:`BestVolley.thinned`), less the unit's own
-    two. What it costs: the enemy charges at the copy next turn beyond those
-    at the unit (:func:`charge_threat`) and the enemy fire it walks into
-    (:func:`fire_taken`). It holds unless the gain is more than the cost
+    two. What it costs: the enemy charges at the copy, standing there, next
+    turn beyond those at the unit (:func:`charge_threat`, from the enemy at
+    full strength) and the enemy fire it walks into (:func:`fire_taken`). It holds unless the gain is more than the cost
     (docs/ai.md, "The gun line weighs the move").
 
     *Situation*: a Guard Infantry Squad (a heavy bolter, nine lasguns) just
@@ -470,7 +473,7 @@ def holds_for_its_guns(battle: Battle, unit: Unit, weighs_the_move: bool) -> boo
         for w in heavy
     ):
         return False
-    if not weighs_the_move:
+    if not weighs_the_move or is_vehicle(unit):
         return True
     dx, dy = advance_shift(battle, unit, expected_advance(battle, unit))
     # Copies kept alive while weighed: answers are remembered by identity. One has
@@ -480,15 +483,16 @@ def holds_for_its_guns(battle: Battle, unit: Unit, weighs_the_move: bool) -> boo
         model.position = (model.position[0] + dx, model.position[1] + dy)
     standing = copy.deepcopy(moved)
     moved.status.moved = True
-    held, advanced = _best_target(battle, unit), _best_target(battle, moved)
+    held, advanced = best_target(battle, unit), best_target(battle, moved)
     gain = advanced.value - held.value
     gain += next_volley_kept(battle, standing, advanced.thinned(standing)) - next_volley_kept(
         battle, unit, held.thinned(unit)
     )
     if gain <= 0:
         return True
-    cost = charge_threat(battle, moved) - charge_threat(battle, unit)
-    cost += (fire_taken(battle, moved) - fire_taken(battle, unit)) * model_worth(battle, unit)
+    # Next turn's charges and fire meet the copy standing there, not moving again.
+    cost = charge_threat(battle, standing) - charge_threat(battle, unit)
+    cost += (fire_taken(battle, standing) - fire_taken(battle, unit)) * model_worth(battle, unit)
     return gain <= cost
 
 
@@ -524,16 +528,19 @@ class BestVolley:
             return None
         copied = copy.deepcopy(self.target)
         alive = sorted(
-            copied.alive_models, key=lambda m: min(base_distance(m, s) for s in shooter.models)
+            copied.alive_models,
+            key=lambda m: min(base_distance(m, s) for s in shooter.alive_models),
         )
         for model in alive[: int(self.casualties + 0.5)]:
             model.wounds_left = 0
         return copied
 
 
-def _best_target(battle: Battle, unit: Unit) -> BestVolley:
-    """The unit's best volley as it stands (:func:`best_volley`), with its target and
-    its expected casualties."""
+def best_target(battle: Battle, unit: Unit) -> BestVolley:
+    """The unit's shooting at its best target as it stands: its expected casualties
+    (:func:`expected.expected_attack`) at each target :func:`shooting.targets_for`
+    offers, in models weighed by the victory condition; the best of them, with
+    its target and casualties (no target: worth 0)."""
     best = BestVolley(None, 0.0, 0.0)
     for enemy in targets_for(battle, unit, FireOrders()):
         casualties = expected_attack(battle, unit, enemy, FireOrders())
@@ -541,13 +548,6 @@ def _best_target(battle: Battle, unit: Unit) -> BestVolley:
         if value > best.value:
             best = BestVolley(enemy, value, casualties)
     return best
-
-
-def best_volley(battle: Battle, unit: Unit) -> float:
-    """The unit's shooting at its best target as it stands
-    (:func:`expected.expected_attack` at each target :func:`shooting.targets_for`
-    offers), in models weighed by the victory condition."""
-    return _best_target(battle, unit).value
 
 
 def next_volley_kept(battle: Battle, unit: Unit, thinned: Unit | None = None) -> float:
