@@ -443,8 +443,9 @@ def holds_for_its_guns(battle: Battle, unit: Unit, weighs_the_move: bool) -> boo
     leaves of the target, :meth:`BestVolley.thinned`), less the unit's own
     two. What it costs: the enemy charges at the copy, standing there, next
     turn beyond those at the unit (:func:`charge_threat`, from the enemy at
-    full strength) and the enemy fire it walks into (:func:`fire_taken`). It holds unless the gain is more than the cost
-    (docs/ai.md, "The gun line weighs the move").
+    full strength) and the enemy fire it walks into (:func:`fire_taken`). It
+    holds unless the gain is more than the cost (docs/ai.md, "The gun line
+    weighs the move").
 
     *Situation*: a Guard Infantry Squad (a heavy bolter, nine lasguns) just
     behind a wall, Hormagaunts across the table: its lasguns fire through the
