@@ -15,9 +15,9 @@ before a change, for weighing that change:
   ``issue9-declines``.
 - ``weighs_the_move``: a unit with Heavy weapons in range holds only when a
   move costs its shooting this turn more than it brings, the enemy charges
-  it walks into counted (:func:`move_plans.holds_for_its_guns`); off (the
-  heuristic's default: this lever is a change measured and not adopted),
-  whenever one of them reaches a target.
+  it walks into and the next turn's volley counted
+  (:func:`move_plans.holds_for_its_guns`); off, whenever one of them
+  reaches a target, as until branch ``issue9-gun-line``.
 
 This plays every scenario given, seeds FIRST..FIRST+N-1, twice (each side
 once) with the heuristic AI on both sides, the lever on for one and off for

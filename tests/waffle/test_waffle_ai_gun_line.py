@@ -1,7 +1,7 @@
-"""With the lever ``weighs_the_move``, a gun line holds only when a move costs its
-shooting more than it brings (``move_plans.holds_for_its_guns``, docs/ai.md "The
-gun line weighs the move"); the heuristic's default holds whenever a Heavy
-weapon reaches a target.
+"""A gun line holds only when a move costs its shooting more than it brings
+(``move_plans.holds_for_its_guns``, docs/ai.md "The gun line weighs the move");
+with the lever ``weighs_the_move`` off it holds whenever a Heavy weapon reaches
+a target, as before.
 
 Hand values: BS3 hits on 4+ (1/2); Waffle's Snap Shots halve BS, "always round
 down to a minimum of BS 1" (seed 000), so BS1 hits on 6+ (1/6). The 6th/7th
@@ -31,6 +31,7 @@ from conftest import (
     LASGUN,
     MORTAR,
     TROOPER,
+    WALKER,
     A,
     B,
     Placed,
@@ -44,7 +45,15 @@ from test_waffle_ai_victory_worth import move_intent
 
 from hammerlab.editions.schedule import Schedule, record_schedule
 from hammerlab.editions.waffle.ai import WaffleAI
-from hammerlab.editions.waffle.move_plans import best_volley, charge_threat, holds_for_its_guns
+from hammerlab.editions.waffle.charge import charge_distance
+from hammerlab.editions.waffle.move_plans import (
+    BestVolley,
+    best_target,
+    charge_threat,
+    expected_advance,
+    holds_for_its_guns,
+    next_volley_kept,
+)
 from hammerlab.editions.waffle.movement import advance_shift
 from hammerlab.editions.waffle.plans import counter_charge_chance
 from hammerlab.engine.battle import Battle
@@ -53,12 +62,12 @@ from hammerlab.engine.units import Unit
 
 NO_CHARGES = ("movement", "shooting")
 WHOLE_TURN = ("movement", "shooting", "assault")
-WEIGHING = WaffleAI(escapes_only=False, weighs_the_move=True)
+UNWEIGHED = WaffleAI(escapes_only=False, weighs_the_move=False)
 
 
 def _weighed(battle: Battle) -> str:
-    """The squad's move with the lever on."""
-    return move_intent(battle, "g", WEIGHING)
+    """The squad's move, the heuristic's default (the lever on)."""
+    return move_intent(battle, "g")
 
 
 WALL = box("Wall", 20, 11, 60, 12, cover_save=4)
@@ -83,13 +92,14 @@ def _facing(enemy: Unit, phases: tuple[str, ...], terrain: tuple[TerrainArea, ..
     return battle
 
 
-def _advanced(battle: Battle, unit: Unit) -> Unit:
-    """A copy of ``unit`` where its advance would leave it, counted as having moved."""
+def _advanced(battle: Battle, unit: Unit, moved: bool = True) -> Unit:
+    """A copy of ``unit`` where its advance would leave it, counted as having moved
+    (this turn's volley) or not (next turn, standing there)."""
     dx, dy = advance_shift(battle, unit, 6.0)
     probe = copy.deepcopy(unit)
     for model in probe.models:
         model.position = (model.position[0] + dx, model.position[1] + dy)
-    probe.status.moved = True
+    probe.status.moved = moved
     return probe
 
 
@@ -103,12 +113,12 @@ def test_a_squad_advances_where_a_move_doubles_its_lasguns() -> None:
     battle = _facing(squad("t", B, TROOPER, [], row(39, 27, 10)), NO_CHARGES)
     gunners = battle.unit("g")
     assert advance_shift(battle, gunners, 6.0) == pytest.approx((0.0, 6.0))
-    assert best_volley(battle, gunners) == pytest.approx(1.25 + 2.25)
-    assert best_volley(battle, _advanced(battle, gunners)) == pytest.approx(5 / 12 + 17 / 4)
+    assert best_target(battle, gunners).value == pytest.approx(1.25 + 2.25)
+    assert best_target(battle, _advanced(battle, gunners)).value == pytest.approx(5 / 12 + 17 / 4)
     assert not holds_for_its_guns(battle, gunners, True)
     assert _weighed(battle) == "advance"
-    assert holds_for_its_guns(battle, gunners, False)  # the default: the heavy bolter reaches
-    assert move_intent(battle, "g") == "hold"
+    assert holds_for_its_guns(battle, gunners, False)  # the lever off: the heavy bolter reaches
+    assert move_intent(battle, "g", UNWEIGHED) == "hold"
 
 
 def test_a_squad_holds_where_a_move_only_costs_its_heavy_bolter() -> None:
@@ -117,7 +127,7 @@ def test_a_squad_holds_where_a_move_only_costs_its_heavy_bolter() -> None:
     # bolter 5/12.
     battle = _facing(squad("t", B, TROOPER, [], row(39, 33, 10)), NO_CHARGES)
     gunners = battle.unit("g")
-    assert best_volley(battle, _advanced(battle, gunners)) == pytest.approx(5 / 12 + 2.25)
+    assert best_target(battle, _advanced(battle, gunners)).value == pytest.approx(5 / 12 + 2.25)
     assert holds_for_its_guns(battle, gunners, True)
     assert _weighed(battle) == "hold"
 
@@ -129,8 +139,8 @@ def test_behind_its_own_wall_the_same_squad_advances_to_fire_past_it() -> None:
     # 5/12 in the open, more than held, so it advances.
     battle = _facing(squad("t", B, TROOPER, [], row(39, 33, 10)), NO_CHARGES, (WALL,))
     gunners = battle.unit("g")
-    assert best_volley(battle, gunners) == pytest.approx(1.75)
-    assert best_volley(battle, _advanced(battle, gunners)) == pytest.approx(5 / 12 + 2.25)
+    assert best_target(battle, gunners).value == pytest.approx(1.75)
+    assert best_target(battle, _advanced(battle, gunners)).value == pytest.approx(5 / 12 + 2.25)
     assert _weighed(battle) == "advance"
 
 
@@ -141,31 +151,86 @@ def test_mortars_hold_since_a_blast_fires_nothing_after_a_move() -> None:
     battle = make_battle(mortars, squad("t", B, TROOPER, [], row(39, 27, 10)), seed=1)
     battle.phase = "movement"
     record_schedule(battle, Schedule(1, NO_CHARGES, ("A", "B")))
-    assert best_volley(battle, mortars) > 0
-    assert best_volley(battle, _advanced(battle, mortars)) == 0.0
+    assert best_target(battle, mortars).value > 0
+    assert best_target(battle, _advanced(battle, mortars)).value == 0.0
     assert _weighed(battle) == "hold"
 
 
 def test_a_squad_holds_out_of_the_charge_its_move_would_walk_into() -> None:
-    # Ten Brutes 18.5" up (17.53" to 20.6" away). Held: the lasguns
+    # Ten Brutes 18.5" up (17.53" to 19.57" away). Held: the lasguns
     # 9 x 1/2 x 1/3 = 1.5, the heavy bolter 3 x 1/2 x 2/3 = 1. Advanced 6"
     # (12.5" below them): the lasguns at x 32 and 34 (13.33", 12.46") fire
     # once, the other seven (x 36: 11.86") twice, 16 x 1/6, and the Snap Shots
     # 3 x 1/6 x 2/3 = 1/3: a gain of half a Brute. But the Brutes move 6" and
     # charge 2D6: from 17.53" they need 12 (1/36), from 11.54" 6 or more
-    # (26/36), and their charge is a fight the squad loses: with the charge's
-    # extra Attack, 10 x 4 x 2/3 (WS4 v WS3) x 5/6 x 2/3 (the 5+ save) = 7.4
-    # Guardsmen in its first round. Without an Assault phase to come the move
-    # is worth its shooting, and the squad advances.
+    # (26/36), and their charge is a fight the squad loses. In its first
+    # round the Guardsmen (the tests' profile: WS4, T4, I4) strike first, 10 x
+    # 1/2 x 1/3 = 1.67 Brutes, and the 8.33 left strike back with the charge's
+    # extra Attack, 8.33 x 4 x 1/2 (WS4 v WS4) x 2/3 (S5 v T4) x 2/3 (the 5+
+    # save) = 7.41 Guardsmen. Without an Assault phase to come the move is
+    # worth its shooting, and the squad advances.
     brutes = squad("b", B, BRUTE, [], row(39, 28.5, 10))
     battle = _facing(brutes, WHOLE_TURN)
     gunners = battle.unit("g")
     advanced = _advanced(battle, gunners)
-    assert best_volley(battle, gunners) == pytest.approx(1.5 + 1.0)
-    assert best_volley(battle, advanced) == pytest.approx(16 / 6 + 1 / 3)
+    assert best_target(battle, gunners).value == pytest.approx(1.5 + 1.0)
+    assert best_target(battle, advanced).value == pytest.approx(16 / 6 + 1 / 3)
     assert counter_charge_chance(battle, brutes, gunners) == pytest.approx(1 / 36)
-    assert counter_charge_chance(battle, brutes, advanced) == pytest.approx(26 / 36)
-    assert charge_threat(battle, advanced) - charge_threat(battle, gunners) > 0.5
+    standing = _advanced(battle, gunners, moved=False)
+    assert counter_charge_chance(battle, brutes, standing) == pytest.approx(26 / 36)
+    assert charge_threat(battle, standing) - charge_threat(battle, gunners) > 0.5
     assert _weighed(battle) == "hold"
     record_schedule(battle, Schedule(1, NO_CHARGES, ("A", "B")))
     assert _weighed(battle) == "advance"
+
+
+def test_next_turn_s_volley_is_read_with_the_enemy_a_move_nearer() -> None:
+    # The Troopers 23" up (22.02" from the nearest Guardsman), a second turn to
+    # come and no Assault phase: next turn they stand a 6" move nearer, 16.02"
+    # (one lasgun shot each), and no charge can lock the squad: the whole
+    # volley, 1.25 + 2.25, is kept. In the side's last turn, nothing.
+    battle = _facing(squad("t", B, TROOPER, [], row(39, 33, 10)), NO_CHARGES)
+    record_schedule(battle, Schedule(2, NO_CHARGES, ("A", "B")))
+    gunners = battle.unit("g")
+    assert next_volley_kept(battle, gunners) == pytest.approx(3.5)
+    record_schedule(battle, Schedule(1, NO_CHARGES, ("A", "B")))
+    assert next_volley_kept(battle, gunners) == 0.0
+
+
+def test_what_a_volley_kills_is_taken_from_the_front_and_the_charge_grows_longer() -> None:
+    # Ten Brutes in a file straight up from the squad's centre, the first 18.5"
+    # up: 17.53" from the nearest Guardsman (sqrt(1 + 18.5²) - 1). A volley
+    # expected to kill 2.4 takes the two nearest; the next stands 22.5" up,
+    # sqrt(1 + 22.5²) - 1 = 21.52" off.
+    brutes = squad("b", B, BRUTE, [], [(39, 28.5 + 2 * k) for k in range(10)])
+    battle = _facing(brutes, WHOLE_TURN)
+    gunners = battle.unit("g")
+    assert charge_distance(brutes, gunners) == pytest.approx(17.53, abs=0.01)
+    thinned = BestVolley(brutes, 2.4, 2.4).thinned(gunners)
+    assert thinned is not None and thinned is not brutes
+    assert [m.id for m in thinned.alive_models] == [f"b.{n}" for n in range(3, 11)]
+    assert charge_distance(thinned, gunners) == pytest.approx(21.52, abs=0.01)
+    assert len(brutes.alive_models) == 10  # the battle's own unit is untouched
+
+
+def test_an_advance_across_difficult_terrain_is_expected_to_go_the_highest_of_2d6() -> None:
+    # The mean of the highest of two D6: 1 - (k-1)²/36 summed over k = 1..6,
+    # (36 + 35 + 32 + 27 + 20 + 11)/36 = 161/36 (4.47"); in the open the whole 6".
+    troopers = squad("t", B, TROOPER, [], row(39, 27, 10))
+    open_field = _facing(troopers, NO_CHARGES)
+    assert expected_advance(open_field, open_field.unit("g")) == 6.0
+    woods = box("Woods", 20, 14, 60, 18, difficult=True)
+    wooded = _facing(squad("t", B, TROOPER, [], row(39, 27, 10)), NO_CHARGES, (woods,))
+    assert expected_advance(wooded, wooded.unit("g")) == pytest.approx(161 / 36)
+
+
+def test_a_vehicle_keeps_the_gun_line_as_it_was() -> None:
+    # A Walker fires at full BS after moving (7th edition, Combat Speed), and its
+    # hull's facing is state the copies would write: with a heavy bolter in reach
+    # of the Troopers 16" off it holds, though a move would double its lasgun.
+    walker = make_unit("w", A, [Placed(WALKER, [HEAVY_BOLTER, LASGUN], (39, 10))])
+    battle = make_battle(walker, squad("t", B, TROOPER, [], row(39, 27, 10)), seed=1)
+    battle.phase = "movement"
+    record_schedule(battle, Schedule(1, NO_CHARGES, ("A", "B")))
+    assert holds_for_its_guns(battle, walker, True)
+    assert move_intent(battle, "w") == "hold"

@@ -45,8 +45,10 @@ is for and the numbers measured over ``examples/matchups/``.
   (:func:`transport_plans.wants_to_disembark`), else stay aboard, where no one
   can shoot it. Embark: never (staying out is the first choice).
 - Move: advance, except when diving for cover (nearest cover), and in the
-  movement phase a unit whose Heavy/Salvo/Ordnance weapons can already hurt
-  an enemy holds still (unless Relentless), and one that an enemy's charge
+  movement phase a unit whose Heavy/Ordnance weapons can already hurt an
+  enemy holds still (unless Relentless) when a move is worth less to its
+  shooting over two turns (:func:`move_plans.holds_for_its_guns`), and one
+  that an enemy's charge
   next turn is expected to cost more (in a fight it would lose) than its own
   best charge would gain retreats (:func:`move_plans.wants_to_retreat`). A
   unit that would advance (or Run) across difficult terrain to a charge that
@@ -468,7 +470,7 @@ class WaffleAI(PsychicChoices):
         finish_units: bool = True,
         heeds_the_end: bool = True,
         escapes_only: bool = True,
-        weighs_the_move: bool = False,
+        weighs_the_move: bool = True,
     ) -> None:
         self._plans: dict[tuple[int, int, str, str], ShotPlan] = {}
         self.finish_units = finish_units
@@ -489,11 +491,10 @@ class WaffleAI(PsychicChoices):
         self.weighs_the_move = weighs_the_move
         """Whether a unit with Heavy weapons in range holds only when a move costs its
         shooting more than it brings (:func:`move_plans.holds_for_its_guns`), or,
-        ``False`` (the default), whenever one of them reaches a target. Weighed
-        decision by decision it was better in one matchup and worse in others
-        (docs/ai.md, "The gun line weighs the move"), so it is not the default;
-        ``examples/matchups/decision_duel.py --lever weighs_the_move`` and
-        ``lever_head_to_head.py weighs_the_move`` play one against the other."""
+        ``False``, whenever one of them reaches a target, as until branch
+        ``issue9-gun-line`` (``examples/matchups/decision_duel.py --lever
+        weighs_the_move`` and ``lever_head_to_head.py weighs_the_move`` play one
+        against the other)."""
 
     @staticmethod
     def _key(battle: Battle, unit: Unit) -> tuple[int, int, str, str]:

@@ -56,6 +56,7 @@ import copy
 from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager
 from contextvars import ContextVar
+from dataclasses import dataclass
 
 from hammerlab.editions.schedule import still_to_play, turns_ahead
 from hammerlab.editions.waffle.attacks import ranged_weapons
@@ -74,6 +75,7 @@ from hammerlab.editions.waffle.movement import (
     offers_flank,
     route_of,
 )
+from hammerlab.editions.waffle.movement_phase import crosses_difficult
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.plans import (
     ASSAULT_PHASE,
@@ -88,15 +90,16 @@ from hammerlab.editions.waffle.plans import (
     fight_net,
     move_ahead,
     next_charge,
+    shoots_again,
 )
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.shooting import targets_for
-from hammerlab.editions.waffle.special_rules import relentless
+from hammerlab.editions.waffle.special_rules import difficult_terrain_dice, relentless
 from hammerlab.editions.waffle.state import st
-from hammerlab.editions.waffle.vehicles import may_charge
+from hammerlab.editions.waffle.vehicles import is_vehicle, may_charge
 from hammerlab.editions.waffle.victory_worth import model_worth
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.geometry import centre_distance, nearest, step_toward
+from hammerlab.engine.geometry import base_distance, centre_distance, nearest, step_toward
 from hammerlab.engine.moves import centre_of
 from hammerlab.engine.scoped import holding
 from hammerlab.engine.units import Unit
@@ -416,37 +419,44 @@ def holds_for_its_guns(battle: Battle, unit: Unit, weighs_the_move: bool) -> boo
     """Whether ``unit`` should hold rather than advance for this turn's shooting: a
     gun line.
 
-    The heuristic's default (``weighs_the_move`` false): any Heavy weapon that
-    reaches a target makes the unit hold. Moving would cost it the weapon's
-    full fire (Snap Shots), and, measured, a gun line that holds against a
-    charging horde keeps it at a distance for longer.
-
-    With ``weighs_the_move`` (the lever ``WaffleAI.weighs_the_move``, off by
-    default: docs/ai.md, "The gun line weighs the move", measured it better in
-    one matchup and worse in others), the move is weighed. Seed 000: "a model
-    with a Heavy weapon … moves and shoots in the same turn" fires Snap Shots
-    (6th/7th edition: a Blast or Ordnance weapon, which cannot fire Snap
-    Shots, not at all). Only a unit whose Heavy weapons reach a target
+    Seed 000: "a model with a Heavy weapon … moves and shoots in the same turn"
+    fires Snap Shots (6th/7th edition: a Blast or Ordnance weapon, which cannot
+    fire Snap Shots, not at all). Only a unit whose Heavy weapons reach a target
     where it stands (expected casualties above 0,
     :func:`expected.expected_casualties`) weighs holding, and only with a
     Shooting phase to come in the turn (:func:`schedule.still_to_play`); a
-    Relentless unit never does. It holds when its best volley of the turn from
-    where an advance would leave it (a copy of the unit moved there,
-    :func:`movement.advance_shift`, counted as having moved: its range, sight,
-    Rapid Fire's half range and the target's cover as they would be from there)
-    gains over its best volley held no more than what the enemy's charges at it
-    next turn would cost it more there (:func:`charge_threat` of the copy, less
-    where it stands), in models weighed by the victory condition
-    (:func:`victory_worth.model_worth`). The move is taken at its full
-    allowance (difficult terrain's dice not counted); the shooting of the turns
-    after this one is not counted.
+    Relentless unit never does. With ``weighs_the_move`` false (the lever
+    ``WaffleAI.weighs_the_move`` off) such a unit holds, as until branch
+    ``issue9-gun-line``; so does a vehicle, which the copies below would not
+    serve (the hull's facing is remembered by model, :func:`vehicles.heading_of`,
+    and a copy shot at would set it from where the copy stands). Otherwise (the
+    default) it weighs two turns, the unit
+    where it stands against a copy of it where an advance would leave it
+    (:func:`movement.advance_shift`, as far as it is expected to go:
+    :func:`expected_advance`), in models weighed by the victory condition
+    (:func:`victory_worth.model_worth`). What the move gains: the copy's best
+    volley this turn (counted as having moved: its range, sight, Rapid Fire's
+    half range and the target's cover as they would be from there,
+    :func:`best_target`) and its next turn's volley kept
+    (:func:`next_volley_kept`: the enemy a move nearer, unless its charge
+    catches the unit first; the charge measured from what this turn's volley
+    leaves of the target, :meth:`BestVolley.thinned`), less the unit's own
+    two. What it costs: the enemy charges at the copy, standing there, next
+    turn beyond those at the unit (:func:`charge_threat`, from the enemy at
+    full strength) and the enemy fire it walks into (:func:`fire_taken`). It
+    holds unless the gain is more than the cost (docs/ai.md, "The gun line
+    weighs the move").
 
     *Situation*: a Guard Infantry Squad (a heavy bolter, nine lasguns) just
     behind a wall, Hormagaunts across the table: its lasguns fire through the
     wall, which gives the Hormagaunts its 4+ cover save (a line across a cover
     area gives cover, docs/rules/waffle.md); from the far side of the wall
-    they fire at them in the open. A Mortar Squad (Heavy, Blast) holds: after
-    a move its mortars do not fire at all.
+    they fire at them in the open, so it advances. A Tactical Squad 10" from
+    twenty Boyz: a move buys its boltguns Rapid Fire now, but the Boyz coming
+    on bring them into half range anyway, thinned by this turn's volley and
+    so less likely to reach it, while a squad a move nearer is all but
+    certain to be charged and lose its next volley: it holds. A Mortar Squad
+    (Heavy, Blast) holds: after a move its mortars do not fire at all.
     """
     if relentless(unit) or not still_to_play(battle, SHOOTING_PHASE):
         return False
@@ -464,28 +474,109 @@ def holds_for_its_guns(battle: Battle, unit: Unit, weighs_the_move: bool) -> boo
         for w in heavy
     ):
         return False
-    if not weighs_the_move:
+    if not weighs_the_move or is_vehicle(unit):
         return True
-    dx, dy = advance_shift(battle, unit, move_allowance(unit))
-    probe = copy.deepcopy(unit)  # kept alive while weighed: answers are remembered by identity
-    for model in probe.alive_models:
+    dx, dy = advance_shift(battle, unit, expected_advance(battle, unit))
+    # Copies kept alive while weighed: answers are remembered by identity. One has
+    # moved (this turn's volley), one stands there unmoved (next turn's).
+    moved = copy.deepcopy(unit)
+    for model in moved.alive_models:
         model.position = (model.position[0] + dx, model.position[1] + dy)
-    probe.status.moved = True
-    gain = best_volley(battle, probe) - best_volley(battle, unit)
-    return gain <= 0 or gain <= charge_threat(battle, probe) - charge_threat(battle, unit)
-
-
-def best_volley(battle: Battle, unit: Unit) -> float:
-    """The unit's shooting at its best target as it stands
-    (:func:`expected.expected_attack` at each target :func:`shooting.targets_for`
-    offers), in models weighed by the victory condition."""
-    return max(
-        (
-            expected_attack(battle, unit, enemy, FireOrders()) * model_worth(battle, enemy)
-            for enemy in targets_for(battle, unit, FireOrders())
-        ),
-        default=0.0,
+    standing = copy.deepcopy(moved)
+    moved.status.moved = True
+    held, advanced = best_target(battle, unit), best_target(battle, moved)
+    gain = advanced.value - held.value
+    gain += next_volley_kept(battle, standing, advanced.thinned(standing)) - next_volley_kept(
+        battle, unit, held.thinned(unit)
     )
+    if gain <= 0:
+        return True
+    # Next turn's charges and fire meet the copy standing there, not moving again.
+    cost = charge_threat(battle, standing) - charge_threat(battle, unit)
+    cost += (fire_taken(battle, standing) - fire_taken(battle, unit)) * model_worth(battle, unit)
+    return gain <= cost
+
+
+def expected_advance(battle: Battle, unit: Unit) -> float:
+    """How far an advance is expected to take the unit: its move allowance
+    (:func:`movement.move_allowance`), or, where its way crosses difficult terrain
+    (:func:`movement_phase.crosses_difficult`), the mean of the highest of the
+    dice it rolls (6th/7th edition: 2D6, or 3D6 with Move Through Cover,
+    :func:`special_rules.difficult_terrain_dice`; the mean of the highest of n
+    D6 is the sum over k of 1 - ((k - 1)/6)^n: 4.47" for 2D6), no more than the
+    allowance."""
+    allowance = move_allowance(unit)
+    if not crosses_difficult(battle, unit, "advance"):
+        return allowance
+    dice = difficult_terrain_dice(unit)
+    return min(allowance, sum(1 - ((k - 1) / 6) ** dice for k in range(1, 7)))
+
+
+@dataclass(frozen=True)
+class BestVolley:
+    """A unit's best volley: at whom, worth what, killing how many."""
+
+    target: Unit | None
+    value: float
+    casualties: float
+
+    def thinned(self, shooter: Unit) -> Unit | None:
+        """A copy of the target without the models the volley is expected to kill
+        (rounded to the nearest whole model), the closest to ``shooter`` first, as
+        wounds are allocated (6th/7th edition: to the closest model): what is left
+        of it to charge next turn, from a little farther off."""
+        if self.target is None:
+            return None
+        copied = copy.deepcopy(self.target)
+        alive = sorted(
+            copied.alive_models,
+            key=lambda m: min(base_distance(m, s) for s in shooter.alive_models),
+        )
+        for model in alive[: int(self.casualties + 0.5)]:
+            model.wounds_left = 0
+        return copied
+
+
+def best_target(battle: Battle, unit: Unit) -> BestVolley:
+    """The unit's shooting at its best target as it stands: its expected casualties
+    (:func:`expected.expected_attack`) at each target :func:`shooting.targets_for`
+    offers, in models weighed by the victory condition; the best of them, with
+    its target and casualties (no target: worth 0)."""
+    best = BestVolley(None, 0.0, 0.0)
+    for enemy in targets_for(battle, unit, FireOrders()):
+        casualties = expected_attack(battle, unit, enemy, FireOrders())
+        value = casualties * model_worth(battle, enemy)
+        if value > best.value:
+            best = BestVolley(enemy, value, casualties)
+    return best
+
+
+def next_volley_kept(battle: Battle, unit: Unit, thinned: Unit | None = None) -> float:
+    """What ``unit``'s shooting in its next turn is expected to be worth, standing
+    where it is: its best volley with every enemy unit a move nearer
+    (:func:`plans.move_ahead`; every model counting as at the nearest models' gap
+    less that move, as :func:`fire_from` counts it), in models weighed by the
+    victory condition, times the chance that no enemy charge at it next turn
+    reaches it (the likeliest of those the enemy would declare,
+    :func:`plans.counter_charge`): a unit locked in combat does not shoot.
+    ``thinned``, a copy of an enemy unit with the models this turn's volley
+    kills removed, stands in for that unit. Nothing when its side has no
+    Shooting phase after this turn (:func:`plans.shoots_again`)."""
+    if not shoots_again(battle, unit):
+        return 0.0
+    volley = 0.0
+    caught = 0.0
+    for found in battle.enemies_of(unit):
+        enemy = thinned if thinned is not None and found.id == thinned.id else found
+        if not enemy.alive_models or st(battle, enemy).locked_in_combat:
+            continue
+        at = max(1.0, charge_distance(unit, enemy) - move_ahead(battle, enemy))
+        attack = expected_attack(battle, unit, enemy, FireOrders(counts_within=at))
+        volley = max(volley, attack * model_worth(battle, enemy))
+        chance = counter_charge_chance(battle, enemy, unit)
+        if chance > caught and counter_charge(battle, enemy, unit) > 0:
+            caught = chance
+    return (1 - caught) * volley
 
 
 def ahead_of_it(battle: Battle, unit: Unit, target: Unit) -> bool:
