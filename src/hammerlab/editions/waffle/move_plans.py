@@ -564,15 +564,20 @@ def next_volley_kept(battle: Battle, unit: Unit, thinned: Unit | None = None) ->
     Shooting phase after this turn (:func:`plans.shoots_again`)."""
     if not shoots_again(battle, unit):
         return 0.0
+    enemies = [
+        thinned if thinned is not None and found.id == thinned.id else found
+        for found in battle.enemies_of(unit)
+    ]
+    enemies = [e for e in enemies if e.alive_models and not st(battle, e).locked_in_combat]
     volley = 0.0
-    caught = 0.0
-    for found in battle.enemies_of(unit):
-        enemy = thinned if thinned is not None and found.id == thinned.id else found
-        if not enemy.alive_models or st(battle, enemy).locked_in_combat:
-            continue
+    for enemy in enemies:
         at = max(1.0, charge_distance(unit, enemy) - move_ahead(battle, enemy))
         attack = expected_attack(battle, unit, enemy, FireOrders(counts_within=at))
         volley = max(volley, attack * model_worth(battle, enemy))
+    if volley <= 0.0:
+        return 0.0  # nothing to keep: the charges that would lock the unit need no asking
+    caught = 0.0
+    for enemy in enemies:
         chance = counter_charge_chance(battle, enemy, unit)
         if chance > caught and counter_charge(battle, enemy, unit) > 0:
             caught = chance
