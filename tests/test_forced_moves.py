@@ -4,10 +4,13 @@ asked for, and only there."""
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+import pytest
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
@@ -64,7 +67,32 @@ def test_the_cadian_squads_move_as_forced_in_turn_one_and_as_the_heuristic_after
 
 def test_a_run_gives_each_seed_s_margin_and_the_models_lost_by_owner_and_cause() -> None:
     module = _module()
-    advance, causes = module.run(HORMAGAUNTS, "Cadians", "squad", {1}, "advance", range(1, 3))
+    scenario = load_scenario(HORMAGAUNTS)
+    advance, causes = module.run(
+        scenario, str(HORMAGAUNTS), "Cadians", "squad", {1}, "advance", range(1, 3)
+    )
     assert len(advance) == 2
     lost = sum(causes.values())
     assert lost > 0 and all(owner in ("Cadians", "Tyranids") for owner, _ in causes)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        (["missing.toml", "Cadians", "squad", "1", "advance", "hold", "1", "2"], "missing.toml"),
+        ([str(HORMAGAUNTS), "Orks", "squad", "1", "advance", "hold", "1", "2"], "player 'Orks'"),
+        ([str(HORMAGAUNTS), "Cadians", "boyz", "1", "advance", "hold", "1", "2"], "'boyz'"),
+        ([str(HORMAGAUNTS), "Cadians", "squad", "one", "advance", "hold", "1", "2"], "turns"),
+        ([str(HORMAGAUNTS), "Cadians", "squad", "1", "advnce", "hold", "1", "2"], "'advnce'"),
+        ([str(HORMAGAUNTS), "Cadians", "squad", "1", "advance", "hold", "1", "1"], "1 seeds"),
+    ],
+)
+def test_a_bad_argument_is_one_line_of_error(arguments: list[str], said: str) -> None:
+    script = ROOT / "examples" / "matchups" / "forced_moves.py"
+    done = subprocess.run(
+        [sys.executable, str(script), *arguments], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("error: ")
+    assert said in done.stderr
+    assert done.stdout == ""

@@ -31,10 +31,13 @@ from typing import Any
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
 from hammerlab.editions.turns import victory_scores
+from hammerlab.editions.waffle.flank import FLANK
+from hammerlab.editions.waffle.movement import ADVANCE_ON, INTENTS
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Controller, Decision
 from hammerlab.engine.events import ModelRemoved
-from hammerlab.io.scenario import load_scenario
+from hammerlab.errors import HammerlabError
+from hammerlab.io.scenario import Scenario, load_scenario
 
 
 class Forced:
@@ -58,14 +61,19 @@ class Forced:
 
 
 def run(
-    path: Path, player: str, prefix: str, turns: set[int], label: str, seeds: range
+    scenario: Scenario,
+    source: str,
+    player: str,
+    prefix: str,
+    turns: set[int],
+    label: str,
+    seeds: range,
 ) -> tuple[list[int], Counter[tuple[str, str]]]:
     """Each seed's margin for ``player``, and the models lost by (owner, cause)."""
-    scenario = load_scenario(path)
     margins: list[int] = []
     causes: Counter[tuple[str, str]] = Counter()
     for seed in seeds:
-        ready = prepare(scenario, str(path), seed, dice="keyed")
+        ready = prepare(scenario, source, seed, dice="keyed")
         battle = ready.battle
         battle.controllers[player] = Forced(battle.controllers[player], prefix, turns, label)
         play(battle, ready.ruleset, ready.plan)
@@ -90,15 +98,35 @@ def main() -> None:
     parser.add_argument("first", type=int)
     parser.add_argument("seeds", type=int)
     args = parser.parse_args()
+    try:  # a scenario that cannot be read is one line, as on the command line
+        scenario = load_scenario(args.file)
+    except HammerlabError as error:
+        parser.exit(2, f"error: {error}\n")
+    players = [p.name for p in scenario.players]
+    if args.player not in players:
+        parser.exit(
+            2, f"error: player {args.player!r}: not in {args.file} ({', '.join(players)})\n"
+        )
+    if not any(u.id.startswith(args.prefix) and u.player == args.player for u in scenario.units):
+        parser.exit(
+            2, f"error: no unit of {args.player} in {args.file} starts with {args.prefix!r}\n"
+        )
+    if not re.fullmatch(r"\d+(,\d+)*", args.turns):
+        parser.exit(2, f"error: turns {args.turns!r}: game turns, comma-separated (1,2)\n")
+    for label in (args.label_a, args.label_b):
+        if label not in (*INTENTS, FLANK) and not label.startswith(ADVANCE_ON):
+            parser.exit(2, f"error: {label!r}: a move is one of {', '.join((*INTENTS, FLANK))}\n")
+    if args.seeds < 2:  # a paired difference's standard error needs two
+        parser.exit(2, f"error: {args.seeds} seeds: use 2 or more\n")
     seeds = range(args.first, args.first + args.seeds)
     turns = {int(t) for t in args.turns.split(",")}
     results = {
-        label: run(args.file, args.player, args.prefix, turns, label, seeds)
+        label: run(scenario, str(args.file), args.player, args.prefix, turns, label, seeds)
         for label in (args.label_a, args.label_b)
     }
     (a, causes_a), (b, causes_b) = results[args.label_a], results[args.label_b]
     paired = [x - y for x, y in zip(a, b, strict=True)]
-    error = statistics.stdev(paired) / len(paired) ** 0.5 if len(paired) > 1 else 0.0
+    error = statistics.stdev(paired) / len(paired) ** 0.5
     print(f"{args.label_a}: mean margin {statistics.fmean(a):+.3f}, wins {sum(m > 0 for m in a)}")
     print(f"{args.label_b}: mean margin {statistics.fmean(b):+.3f}, wins {sum(m > 0 for m in b)}")
     print(

@@ -21,8 +21,6 @@ model and ``dy`` below its row stands sqrt(dx² + dy²) - 1 from it.
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 from conftest import (
     BRUTE,
@@ -53,6 +51,7 @@ from hammerlab.editions.waffle.move_plans import (
     expected_advance,
     holds_for_its_guns,
     next_volley_kept,
+    shifted_copy,
 )
 from hammerlab.editions.waffle.movement import advance_shift
 from hammerlab.editions.waffle.plans import counter_charge_chance
@@ -95,12 +94,9 @@ def _facing(enemy: Unit, phases: tuple[str, ...], terrain: tuple[TerrainArea, ..
 def _advanced(battle: Battle, unit: Unit, moved: bool = True) -> Unit:
     """A copy of ``unit`` where its advance would leave it, counted as having moved
     (this turn's volley) or not (next turn, standing there)."""
-    dx, dy = advance_shift(battle, unit, 6.0)
-    probe = copy.deepcopy(unit)
-    for model in probe.models:
-        model.position = (model.position[0] + dx, model.position[1] + dy)
-    probe.status.moved = moved
-    return probe
+    copied = shifted_copy(unit, advance_shift(battle, unit, 6.0))
+    copied.status.moved = moved
+    return copied
 
 
 def test_a_squad_advances_where_a_move_doubles_its_lasguns() -> None:

@@ -99,7 +99,7 @@ from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import is_vehicle, may_charge
 from hammerlab.editions.waffle.victory_worth import model_worth
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.geometry import base_distance, centre_distance, nearest, step_toward
+from hammerlab.engine.geometry import Vec, base_distance, centre_distance, nearest, step_toward
 from hammerlab.engine.moves import centre_of
 from hammerlab.engine.scoped import holding
 from hammerlab.engine.units import Unit
@@ -476,13 +476,9 @@ def holds_for_its_guns(battle: Battle, unit: Unit, weighs_the_move: bool) -> boo
         return False
     if not weighs_the_move or is_vehicle(unit):
         return True
-    dx, dy = advance_shift(battle, unit, expected_advance(battle, unit))
-    # Copies kept alive while weighed: answers are remembered by identity. One has
-    # moved (this turn's volley), one stands there unmoved (next turn's).
-    moved = copy.deepcopy(unit)
-    for model in moved.alive_models:
-        model.position = (model.position[0] + dx, model.position[1] + dy)
-    standing = copy.deepcopy(moved)
+    shift = advance_shift(battle, unit, expected_advance(battle, unit))
+    # One copy has moved (this turn's volley), one stands there as the unit is (next turn's).
+    moved, standing = shifted_copy(unit, shift), shifted_copy(unit, shift)
     moved.status.moved = True
     held, advanced = best_target(battle, unit), best_target(battle, moved)
     gain = advanced.value - held.value
@@ -495,6 +491,17 @@ def holds_for_its_guns(battle: Battle, unit: Unit, weighs_the_move: bool) -> boo
     cost = charge_threat(battle, standing) - charge_threat(battle, unit)
     cost += (fire_taken(battle, standing) - fire_taken(battle, unit)) * model_worth(battle, unit)
     return gain <= cost
+
+
+def shifted_copy(unit: Unit, shift: Vec) -> Unit:
+    """A copy of ``unit`` with every model alive shifted by ``shift``: a move weighed
+    before it is made. Keep it alive while it is weighed: the estimates' answers are
+    remembered by the identity of the units asked about (``engine.memo``), as for
+    Deep Strike's copies (:func:`deep_strike.landing_values`)."""
+    copied = copy.deepcopy(unit)
+    for model in copied.alive_models:
+        model.position = (model.position[0] + shift[0], model.position[1] + shift[1])
+    return copied
 
 
 def expected_advance(battle: Battle, unit: Unit) -> float:
@@ -555,7 +562,9 @@ def next_volley_kept(battle: Battle, unit: Unit, thinned: Unit | None = None) ->
     """What ``unit``'s shooting in its next turn is expected to be worth, standing
     where it is: its best volley with every enemy unit a move nearer
     (:func:`plans.move_ahead`; every model counting as at the nearest models' gap
-    less that move, as :func:`fire_from` counts it), in models weighed by the
+    less that move, at least 1", as :func:`fire_from` counts it; unlike it, an
+    enemy that will not move is read the same way, not from where the models
+    stand), in models weighed by the
     victory condition, times the chance that no enemy charge at it next turn
     reaches it (the likeliest of those the enemy would declare,
     :func:`plans.counter_charge`): a unit locked in combat does not shoot.
