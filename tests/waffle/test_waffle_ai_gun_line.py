@@ -193,6 +193,34 @@ def test_next_turn_s_volley_is_read_with_the_enemy_a_move_nearer() -> None:
     assert next_volley_kept(battle, gunners) == 0.0
 
 
+def test_a_unit_that_moved_this_turn_fires_next_turn_s_heavy_weapons_in_full() -> None:
+    # The Troopers 23" up as above, a second turn to come. The squad has moved
+    # this turn (it disembarked, say): next turn, holding, its heavy bolter fires
+    # at BS3, not as Snap Shots, so the volley kept is 1.25 + 2.25 as for a squad
+    # that has not moved (with the move counted, 5/12 + 2.25).
+    battle = _facing(squad("t", B, TROOPER, [], row(39, 33, 10)), NO_CHARGES)
+    record_schedule(battle, Schedule(2, NO_CHARGES, ("A", "B")))
+    gunners = battle.unit("g")
+    gunners.status.moved = True
+    assert next_volley_kept(battle, gunners) == pytest.approx(3.5)
+    assert gunners.status.moved  # the battle's own unit is untouched
+
+
+def test_next_turn_s_volley_at_an_enemy_that_will_not_move_is_read_where_it_stands() -> None:
+    # Ten Troopers 24.6" up, no Movement phase to come. The nearest pair (the
+    # Guardsman at x 38, the Trooper at x 39) is sqrt(1 + 24.6²) - 1 = 23.62"
+    # apart, but the lasguns at x 32 and x 34 are sqrt(49 + 24.6²) - 1 = 24.58"
+    # and sqrt(25 + 24.6²) - 1 = 24.10" from the nearest Trooper: out of their
+    # 24" range. Read where they stand: the heavy bolter 3 x 1/2 x 5/6 = 1.25 and
+    # seven lasguns 7 x 1/2 x 1/2 = 1.75 (all nine counted at 23.62": 2.25).
+    no_moves = ("shooting",)
+    battle = _facing(squad("t", B, TROOPER, [], row(39, 34.6, 10)), no_moves)
+    record_schedule(battle, Schedule(2, no_moves, ("A", "B")))
+    gunners = battle.unit("g")
+    assert charge_distance(battle.unit("t"), gunners) == pytest.approx(23.62, abs=0.01)
+    assert next_volley_kept(battle, gunners) == pytest.approx(1.25 + 1.75)
+
+
 def test_what_a_volley_kills_is_taken_from_the_front_and_the_charge_grows_longer() -> None:
     # Ten Brutes in a file straight up from the squad's centre, the first 18.5"
     # up: 17.53" from the nearest Guardsman (sqrt(1 + 18.5²) - 1). A volley

@@ -561,18 +561,23 @@ def best_target(battle: Battle, unit: Unit) -> BestVolley:
 def next_volley_kept(battle: Battle, unit: Unit, thinned: Unit | None = None) -> float:
     """What ``unit``'s shooting in its next turn is expected to be worth, standing
     where it is: its best volley with every enemy unit a move nearer
-    (:func:`plans.move_ahead`; every model counting as at the nearest models' gap
-    less that move, at least 1", as :func:`fire_from` counts it; unlike it, an
-    enemy that will not move is read the same way, not from where the models
-    stand), in models weighed by the
+    (:func:`plans.move_ahead`, :func:`fire_from`: every model counting as at the
+    nearest models' gap less that move, at least 1"; an enemy that will not
+    move, from where the models stand), in models weighed by the
     victory condition, times the chance that no enemy charge at it next turn
     reaches it (the likeliest of those the enemy would declare,
     :func:`plans.counter_charge`): a unit locked in combat does not shoot.
     ``thinned``, a copy of an enemy unit with the models this turn's volley
     kills removed, stands in for that unit. Nothing when its side has no
-    Shooting phase after this turn (:func:`plans.shoots_again`)."""
+    Shooting phase after this turn (:func:`plans.shoots_again`). A unit that
+    has moved this turn (one that disembarked, a copy counted as moved) is read
+    as it starts its next turn, not moved yet: its Heavy weapons fire in full
+    if it holds then."""
     if not shoots_again(battle, unit):
         return 0.0
+    if unit.status.moved:
+        unit = shifted_copy(unit, (0.0, 0.0))
+        unit.status.moved = False
     enemies = [
         thinned if thinned is not None and found.id == thinned.id else found
         for found in battle.enemies_of(unit)
@@ -580,8 +585,7 @@ def next_volley_kept(battle: Battle, unit: Unit, thinned: Unit | None = None) ->
     enemies = [e for e in enemies if e.alive_models and not st(battle, e).locked_in_combat]
     volley = 0.0
     for enemy in enemies:
-        at = max(1.0, charge_distance(unit, enemy) - move_ahead(battle, enemy))
-        attack = expected_attack(battle, unit, enemy, FireOrders(counts_within=at))
+        attack = fire_from(battle, unit, enemy, move_ahead(battle, enemy))
         volley = max(volley, attack * model_worth(battle, enemy))
     if volley <= 0.0:
         return 0.0  # nothing to keep: the charges that would lock the unit need no asking
