@@ -51,7 +51,7 @@ def test_battle_json_is_one_document_with_the_documented_keys() -> None:
     document = json.loads(out)  # the whole of stdout: no step log around it
     assert set(document) == {
         "scenario", "ruleset", "seed", "rules_on", "parameters_changed", "units", "victory",
-        "scores", "winner", "stopped_before_turn", "warnings", "saved_game",
+        "scores", "winner", "wiped_out", "stopped_before_turn", "warnings", "saved_game",
     }  # fmt: skip
     spec = tomllib.loads(RUINS.read_text(encoding="utf-8"))
     assert document["seed"] == spec["seed"] and document["ruleset"] == spec["ruleset"]

@@ -24,7 +24,7 @@ from hammerlab.analysis.choices import RuleChoice, Tally, rule_choices, total, w
 from hammerlab.analysis.search import start_game
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.base import play
-from hammerlab.editions.turns import victory_scores, winner
+from hammerlab.editions.turns import game_winner
 from hammerlab.engine.rules import ParamValue, RuleSettingError, parse_rule_flag, resolve_settings
 from hammerlab.io.scenario import Scenario
 
@@ -119,7 +119,7 @@ def play_once(
         tallies = watch(ready.battle)
         play(ready.battle, ready.ruleset, ready.plan)
     battle = ready.battle
-    best = winner(victory_scores(battle, ready.plan.victory))
+    best = game_winner(battle, ready.plan.victory)
     return Outcome(
         models_left={u.id: len(u.alive_models) for u in battle.units.values()},
         winner=DRAW if best is None else best,

@@ -21,7 +21,7 @@ from typing import Any
 
 from hammerlab.analysis.lab import Z_95
 from hammerlab.analysis.search import PLAYERS, Budget, start_game
-from hammerlab.editions.turns import victory_scores, winner
+from hammerlab.editions.turns import game_winner, victory_scores
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import Scenario
 
@@ -178,7 +178,7 @@ def play_game(
     game = start_game(scenario, source, seed, sides, budget=budget)
     game.play()
     scores = victory_scores(game.battle, game.ready.plan.victory)
-    best = winner(scores)
+    best = game_winner(game.battle, game.ready.plan.victory)
     return Result(
         scenario=scenario.name,
         seed=seed,

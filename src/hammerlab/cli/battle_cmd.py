@@ -17,7 +17,7 @@ from hammerlab.cli.prompt import PromptController
 from hammerlab.cli.render import show_event
 from hammerlab.editions.base import Ruleset
 from hammerlab.editions.plugins import load_plugin_file
-from hammerlab.editions.turns import victory_scores, winner
+from hammerlab.editions.turns import WIPED_OUT, game_winner, victory_scores
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.events import Event, to_json_line_of
 from hammerlab.engine.rules import ParamValue, RuleSettingError, RuleSettings, parse_rule_flag
@@ -123,7 +123,9 @@ def battle_document(game: Game) -> dict[str, Any]:
 
     Keys: ``scenario``, ``ruleset``, ``seed``, ``rules_on``, ``parameters_changed``,
     ``units`` (``id``, ``unit``, ``player``, ``starting_models``, ``models_left``,
-    ``models_destroyed``), ``victory``, ``scores``, ``winner`` (``null`` on a draw),
+    ``models_destroyed``), ``victory``, ``scores``, ``winner`` (``null`` on a draw; the
+    player left when the other was wiped out, whatever the scores), ``wiped_out`` (the
+    players with no models left when the game ended early, else empty),
     ``stopped_before_turn`` (``null`` when the game ran to its end), ``warnings``.
     """
     ready, battle = game.ready, game.battle
@@ -147,7 +149,8 @@ def battle_document(game: Game) -> dict[str, Any]:
         ],
         "victory": ready.plan.victory,
         "scores": scores,
-        "winner": winner(scores),
+        "winner": game_winner(battle, ready.plan.victory),
+        "wiped_out": list(battle.memory.get(WIPED_OUT, ())),
         "stopped_before_turn": None if game.play_state.over else game.turn,
         "warnings": list(ready.warnings),
     }

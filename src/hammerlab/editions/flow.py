@@ -57,12 +57,20 @@ def _no_turn_end(battle: Battle, player: str) -> None:
     """A flow with nothing to do at the end of a turn."""
 
 
+def _plays_on(battle: Battle) -> bool:
+    """A flow whose games end only after their last turn."""
+    return False
+
+
 @dataclass(frozen=True)
 class Flow:
     """An edition's game turn: its phases in order, and what ends a player's turn."""
 
     phases: tuple[Phase, ...]
     end_of_turn: Callable[[Battle, str], None] = _no_turn_end
+    game_over: Callable[[Battle], bool] = _plays_on
+    """Asked at the end of each game turn (every player's turn played): whether the
+    game ends there, before its last turn (a sudden-death rule)."""
 
 
 BEGIN, PICKS, END, TURN_END, OVER = "begin", "picks", "end", "end of turn", "over"
@@ -167,7 +175,7 @@ class Play:
         if cursor.seat == len(self.order):
             cursor.seat = 0
             cursor.turn += 1
-            if cursor.turn > self.last:
+            if self.flow.game_over(self.battle) or cursor.turn > self.last:
                 cursor.stage = OVER
 
     def eligible(self) -> list[Unit]:
@@ -228,4 +236,4 @@ def run_phase(battle: Battle, phase: Phase, player: str) -> None:
 
 def only(flow: Flow, names: Sequence[str]) -> Flow:
     """``flow`` with only the phases called ``names`` (in the flow's order)."""
-    return Flow(tuple(p for p in flow.phases if p.name in names), flow.end_of_turn)
+    return Flow(tuple(p for p in flow.phases if p.name in names), flow.end_of_turn, flow.game_over)

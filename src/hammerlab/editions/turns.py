@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
 
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile
+from hammerlab.engine.events import Event
 from hammerlab.engine.units import Unit
 from hammerlab.errors import UnknownNameError
 
@@ -69,10 +72,50 @@ def winner(scores: Mapping[str, int]) -> str | None:
     return ranking[0][0]
 
 
+WIPED_OUT = "wiped_out"
+"""The key in ``battle.memory`` of the players whose armies an edition's sudden-death
+rule found wiped out, ending the game (:func:`record_wiped_out`)."""
+
+
+def record_wiped_out(battle: Battle, players: tuple[str, ...]) -> None:
+    """The game ends: ``players`` have no models left (an edition's sudden-death rule
+    decided it). They are remembered (:data:`WIPED_OUT`, read by :func:`game_winner`)
+    and told (:class:`WipedOut`)."""
+    battle.memory[WIPED_OUT] = players
+    battle.log.emit(WipedOut(players=players, turn=battle.turn))
+
+
+@dataclass(frozen=True)
+class WipedOut(Event):
+    """The game ended at the end of a game turn: these players had no models left."""
+
+    kind: ClassVar[str] = "wiped_out"
+    players: tuple[str, ...]
+    turn: int
+
+    @property
+    def text(self) -> str:
+        out = " and ".join(self.players)
+        return f"== End of game turn {self.turn}: {out} wiped out: the game ends =="
+
+
+def game_winner(battle: Battle, condition: str) -> str | None:
+    """Who won: the one player left when the others were wiped out (a draw when all
+    were), else the highest score under ``condition`` (:func:`winner`)."""
+    out = battle.memory.get(WIPED_OUT)
+    if out:
+        left = [p.name for p in battle.players if p.name not in out]
+        return left[0] if len(left) == 1 else None
+    return winner(victory_scores(battle, condition))
+
+
 def victory_lines(battle: Battle, condition: str) -> list[str]:
     """Each player's score under ``condition`` and who won (or a draw)."""
     scores = victory_scores(battle, condition)
     shown = ", ".join(f"{p} {n}" for p, n in sorted(scores.items(), key=lambda kv: -kv[1]))
-    best = winner(scores)
+    best = game_winner(battle, condition)
     verdict = "a draw" if best is None else f"{best} wins"
+    out = battle.memory.get(WIPED_OUT)
+    if out:
+        verdict += f" ({' and '.join(out)} wiped out)"
     return [f"{VICTORY_CONDITIONS[condition]}: {shown}: {verdict}"]

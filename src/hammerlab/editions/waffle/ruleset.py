@@ -27,6 +27,7 @@ from hammerlab.editions.waffle.rules import OPTIONS
 from hammerlab.editions.waffle.shooting import SHOOTING
 from hammerlab.editions.waffle.special_rules import unsupported_unit_rules
 from hammerlab.editions.waffle.state import SCENARIO_KEYS, set_statuses, st, state_of
+from hammerlab.editions.waffle.sudden_death import game_over
 from hammerlab.editions.waffle.transports import embarked_lines, start_embarked
 from hammerlab.editions.waffle.vehicles import vehicle_end_of_turn
 from hammerlab.engine.battle import Battle
@@ -109,8 +110,9 @@ class WaffleRuleset:
         return WaffleAI()
 
     def flow(self) -> Flow:
-        """Movement, psychic, shooting and assault phases; then the end of the player's turn."""
-        return Flow((MOVEMENT, PSYCHIC, SHOOTING, ASSAULT), end_of_turn)
+        """Movement, psychic, shooting and assault phases; then the end of the player's
+        turn; a game ends early when a side is wiped out (:mod:`sudden_death`)."""
+        return Flow((MOVEMENT, PSYCHIC, SHOOTING, ASSAULT), end_of_turn, game_over)
 
     def start(self, battle: Battle) -> None:
         """The Waffle state on the battle (units' statuses, made on first use)."""

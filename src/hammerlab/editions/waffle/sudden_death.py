@@ -1,0 +1,36 @@
+"""The end of a game by Sudden Death, which the seeds do not spell out.
+
+7th edition, Sudden Death Victory: "If at the end of any game turn, one player
+has no models on the battlefield, his opponent automatically wins" (6th edition
+likewise ends a game whose side is wiped out). The game ends there, whatever
+the turns still planned and whatever the scenario's score (docs/rules/waffle.md,
+"The end of the game"): ten Tactical Marines who killed fifteen Boyz before the
+last of them fell have lost. hammerlab's reading: a unit aboard a transport or
+waiting in reserve is still in play (its models are not destroyed and it may
+yet come on), so only a player with no model alive anywhere is wiped out; and
+if both players are, the game is a draw.
+"""
+
+from __future__ import annotations
+
+from hammerlab.editions.turns import record_wiped_out
+from hammerlab.editions.waffle.reserves import reserve_state
+from hammerlab.editions.waffle.state import state_of
+from hammerlab.engine.battle import Battle
+
+
+def game_over(battle: Battle) -> bool:
+    """Whether, at the end of this game turn, a player is wiped out: it ends the game
+    (:func:`turns.record_wiped_out`)."""
+    waiting = reserve_state(battle)
+    held = [] if waiting is None else list(waiting.waiting.values())
+    held += [aboard.unit for aboard in state_of(battle).embarked.values()]
+    out = tuple(
+        player.name
+        for player in battle.players
+        if not battle.units_of(player.name)
+        and not any(unit.player == player.name and not unit.destroyed for unit in held)
+    )
+    if out:
+        record_wiped_out(battle, out)
+    return bool(out)

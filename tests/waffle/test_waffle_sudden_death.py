@@ -1,0 +1,108 @@
+"""Sudden Death (7th edition: "If at the end of any game turn, one player has no
+models on the battlefield, his opponent automatically wins"): the game ends at
+the end of that game turn, and the player left wins whatever the score
+(``sudden_death.game_over``, ``turns.game_winner``, ``flow.Flow.game_over``).
+"""
+
+from __future__ import annotations
+
+from conftest import GUARD, LASGUN, MARINE, TROOPER, A, B, make_battle, row, squad
+from test_waffle_transports import transport
+
+from hammerlab.editions.flow import Flow, Phase, Play
+from hammerlab.editions.turns import WIPED_OUT, WipedOut, game_winner, victory_lines
+from hammerlab.editions.waffle.reserves import set_reserves
+from hammerlab.editions.waffle.sudden_death import game_over
+from hammerlab.editions.waffle.transports import start_embarked
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.units import Unit
+
+
+def _slay(unit: Unit, count: int | None = None) -> None:
+    """Remove ``count`` of the unit's models (all of them by default)."""
+    for model in unit.models[:count]:
+        model.wounds_left = 0
+
+
+def _battle() -> tuple[Battle, Unit, Unit]:
+    marines = squad("m", A, MARINE, [LASGUN], row(30, 10, 2))
+    troopers = squad("t", B, TROOPER, [], row(30, 30, 10))
+    return make_battle(marines, troopers, seed=1), marines, troopers
+
+
+def test_the_game_goes_on_while_both_players_have_models() -> None:
+    battle, marines, troopers = _battle()
+    _slay(marines, 1)
+    _slay(troopers, 9)
+    assert not game_over(battle)
+    assert WIPED_OUT not in battle.memory
+
+
+def test_a_wiped_out_player_loses_whatever_the_score() -> None:
+    # Models destroyed: the two Marines killed five Troopers before the last fell,
+    # so the scores read Marines 5, Troopers 2; but the Marines are wiped out.
+    battle, marines, troopers = _battle()
+    _slay(troopers, 5)
+    _slay(marines)
+    assert game_winner(battle, "models_destroyed") == A  # the score alone, before the rule
+    assert game_over(battle)
+    assert battle.memory[WIPED_OUT] == (A,)
+    assert game_winner(battle, "models_destroyed") == B
+    assert game_winner(battle, "kill_points") == B
+    told = [e for e in battle.log.events if isinstance(e, WipedOut)]
+    assert [(e.players, e.turn) for e in told] == [((A,), 1)]
+    assert victory_lines(battle, "models_destroyed") == [
+        f"Models destroyed: {A} 5, {B} 2: {B} wins ({A} wiped out)"
+    ]
+
+
+def test_both_players_wiped_out_is_a_draw() -> None:
+    battle, marines, troopers = _battle()
+    _slay(marines)
+    _slay(troopers)
+    assert game_over(battle)
+    assert battle.memory[WIPED_OUT] == (A, B)
+    assert game_winner(battle, "models_destroyed") is None
+
+
+def test_a_unit_in_reserve_keeps_its_player_in_the_game() -> None:
+    battle, marines, _troopers = _battle()
+    set_reserves(battle, {"t": "deep_strike"}, 5)  # every model of B off the table
+    assert not battle.units_of(B)
+    assert not game_over(battle)
+    _slay(marines)
+    assert game_over(battle)
+    assert battle.memory[WIPED_OUT] == (A,)
+
+
+def test_a_unit_aboard_a_transport_keeps_its_player_in_the_game() -> None:
+    chimera = transport("c", B, (36.0, 30.0))
+    passengers = squad("g", B, GUARD, [LASGUN], row(5, 5, 5))
+    marines = squad("m", A, MARINE, [LASGUN], row(30, 10, 2))
+    battle = make_battle(chimera, passengers, marines, seed=1)
+    start_embarked(battle, "g", "c")
+    _slay(chimera)  # the hull gone, its passengers not yet out
+    assert not battle.units_of(B)
+    assert not game_over(battle)
+
+
+def test_the_flow_asks_at_the_end_of_each_game_turn_and_stops_there() -> None:
+    # A flow of one phase whose beginning slays the other player's unit in game
+    # turn 2, for three game turns: the game ends after game turn 2 (both players'
+    # turns played), not after the slaying player's own turn, nor after turn 3.
+    battle, _marines, troopers = _battle()
+    seen: list[tuple[int, str]] = []
+
+    def begin(battle: Battle, player: str) -> frozenset[str]:
+        seen.append((battle.turn, player))
+        if battle.turn == 2 and player == A:
+            _slay(troopers)
+        return frozenset()
+
+    play = Play(
+        battle, Flow((Phase("test", begin, None, lambda b, p: None),), game_over=game_over), 1, 3
+    )
+    play.run()
+    assert play.over
+    assert seen == [(1, A), (1, B), (2, A), (2, B)]
+    assert battle.memory[WIPED_OUT] == (B,)
