@@ -152,6 +152,49 @@ def test_odds_help_names_every_situation_of_every_calculator() -> None:
         assert f"{edition}: {names};" in odds_cmd.SITUATION_HELP
 
 
+@pytest.mark.parametrize("command", ["lab", "sweep"])
+def test_help_shows_a_percent_sign_once(command: str) -> None:
+    result = CliRunner().invoke(app, [command, "--help"], terminal_width=200)
+    assert result.exit_code == 0
+    assert "95%" in result.stdout and "%%" not in result.stdout
+
+
+# --- click's own usage errors ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["lab", str(RUINS), "--bogus"], "error: no such option: --bogus"),
+        (["sweep", str(RUINS), "--vary", "charge_dice=3", "--runs", "many"],
+         "error: invalid value for '--runs'"),
+        (["lab", str(RUINS)], "error: missing option '--rule'"),
+        (["nosuchcommand"], "error: no such command 'nosuchcommand'"),
+        (["--bogus"], "error: no such option: --bogus"),
+    ],
+)  # fmt: skip
+def test_click_usage_errors_are_one_line_with_exit_2(args: list[str], expected: str) -> None:
+    code, out, err = _run(*args)
+    line = _one_error_line(code, out, err, 2)
+    assert line.startswith(expected), line
+    assert "--help)" in line  # where to read more
+    assert "╭" not in line and "Usage:" not in line
+
+
+def test_the_installed_entry_point_gives_the_same_line() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", "from hammerlab.cli.app import main; main()", "lab", "--bogus"],
+        check=False, capture_output=True, text=True, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: no such option: --bogus") and done.stderr.count("\n") == 1
+
+
+def test_bare_hammerlab_still_shows_the_help() -> None:
+    _, out, err = _run()
+    assert "Usage" in out + err and "error:" not in out + err
+
+
 # --- a single-value option given twice -----------------------------------------------
 
 
