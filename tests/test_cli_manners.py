@@ -239,10 +239,14 @@ def test_lab_plot_into_a_directory_is_refused(tmp_path: Path) -> None:
     assert "is a directory" in _one_error_line(code, out, err, 2)
 
 
-def test_lab_chart_that_cannot_be_drawn_keeps_the_printed_results(tmp_path: Path) -> None:
+def test_lab_chart_of_a_type_that_cannot_be_drawn_is_refused_before_playing(
+    tmp_path: Path,
+) -> None:
     code, out, err = _run(*LAB, "--plot", str(tmp_path / "lab.nosuchformat"))
-    assert "cannot write the chart" in _one_error_line(code, out, err, 1)
-    assert "Winner" in out
+    line = _one_error_line(code, out, err, 2)
+    assert line.startswith(f"error: --plot: {tmp_path / 'lab.nosuchformat'}: cannot draw")
+    assert ".png" in line and ".svg" in line
+    assert out == ""  # nothing played, nothing printed
 
 
 # --- progress -------------------------------------------------------------------------
@@ -318,6 +322,11 @@ def test_lab_rule_name_and_name_on_are_one_experiment() -> None:
 def test_rule_errors_name_the_flag(command: str) -> None:
     code, out, err = _run(command, str(RUINS), "--rule", "no_such_rule")
     assert _one_error_line(code, out, err, 2).startswith("error: --rule: ")
+
+
+def test_lab_set_errors_name_set() -> None:
+    code, out, err = _run(*LAB, "--set", "bogus=on")
+    assert _one_error_line(code, out, err, 2).startswith("error: --set: unknown rule")
 
 
 # --- datasheet notes, defaults, lazy imports -----------------------------------------------

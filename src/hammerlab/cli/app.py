@@ -244,7 +244,12 @@ def lab(
     precision: PrecisionOpt = None,
     workers: Annotated[int, typer.Option(min=1, max=64, metavar="N", help="processes to use")] = 1,
     plot: Annotated[
-        Path | None, typer.Option(metavar="FILE.png", help="write a chart here")
+        Path | None,
+        typer.Option(
+            metavar="FILE.png",
+            help="write a chart here; its type from the name (.png, .svg, .pdf...), "
+            "checked before playing",
+        ),
     ] = None,
     ai: Annotated[
         str,
