@@ -152,6 +152,49 @@ def test_odds_help_names_every_situation_of_every_calculator() -> None:
         assert f"{edition}: {names};" in odds_cmd.SITUATION_HELP
 
 
+@pytest.mark.parametrize("command", ["lab", "sweep"])
+def test_help_shows_a_percent_sign_once(command: str) -> None:
+    result = CliRunner().invoke(app, [command, "--help"], terminal_width=200)
+    assert result.exit_code == 0
+    assert "95%" in result.stdout and "%%" not in result.stdout
+
+
+# --- click's own usage errors ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["lab", str(RUINS), "--bogus"], "error: no such option: --bogus"),
+        (["sweep", str(RUINS), "--vary", "charge_dice=3", "--runs", "many"],
+         "error: invalid value for '--runs'"),
+        (["lab", str(RUINS)], "error: missing option '--rule'"),
+        (["nosuchcommand"], "error: no such command 'nosuchcommand'"),
+        (["--bogus"], "error: no such option: --bogus"),
+    ],
+)  # fmt: skip
+def test_click_usage_errors_are_one_line_with_exit_2(args: list[str], expected: str) -> None:
+    code, out, err = _run(*args)
+    line = _one_error_line(code, out, err, 2)
+    assert line.startswith(expected), line
+    assert "--help)" in line  # where to read more
+    assert "╭" not in line and "Usage:" not in line
+
+
+def test_the_installed_entry_point_gives_the_same_line() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", "from hammerlab.cli.app import main; main()", "lab", "--bogus"],
+        check=False, capture_output=True, text=True, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: no such option: --bogus") and done.stderr.count("\n") == 1
+
+
+def test_bare_hammerlab_still_shows_the_help() -> None:
+    _, out, err = _run()
+    assert "Usage" in out + err and "error:" not in out + err
+
+
 # --- a single-value option given twice -----------------------------------------------
 
 
@@ -196,10 +239,14 @@ def test_lab_plot_into_a_directory_is_refused(tmp_path: Path) -> None:
     assert "is a directory" in _one_error_line(code, out, err, 2)
 
 
-def test_lab_chart_that_cannot_be_drawn_keeps_the_printed_results(tmp_path: Path) -> None:
+def test_lab_chart_of_a_type_that_cannot_be_drawn_is_refused_before_playing(
+    tmp_path: Path,
+) -> None:
     code, out, err = _run(*LAB, "--plot", str(tmp_path / "lab.nosuchformat"))
-    assert "cannot write the chart" in _one_error_line(code, out, err, 1)
-    assert "Winner" in out
+    line = _one_error_line(code, out, err, 2)
+    assert line.startswith(f"error: --plot: {tmp_path / 'lab.nosuchformat'}: cannot draw")
+    assert ".png" in line and ".svg" in line
+    assert out == ""  # nothing played, nothing printed
 
 
 # --- progress -------------------------------------------------------------------------
@@ -275,6 +322,11 @@ def test_lab_rule_name_and_name_on_are_one_experiment() -> None:
 def test_rule_errors_name_the_flag(command: str) -> None:
     code, out, err = _run(command, str(RUINS), "--rule", "no_such_rule")
     assert _one_error_line(code, out, err, 2).startswith("error: --rule: ")
+
+
+def test_lab_set_errors_name_set() -> None:
+    code, out, err = _run(*LAB, "--set", "bogus=on")
+    assert _one_error_line(code, out, err, 2).startswith("error: --set: unknown rule")
 
 
 # --- datasheet notes, defaults, lazy imports -----------------------------------------------

@@ -9,8 +9,17 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from hammerlab.analysis.lab import arms, compare, paired_interval, play_once
+from hammerlab.analysis.lab import (
+    DRAW,
+    FlagError,
+    Outcome,
+    arms,
+    compare,
+    play_once,
+    win_comparison,
+)
 from hammerlab.analysis.runners import Batch, Done, Runner
+from hammerlab.analysis.stats import mean_interval
 from hammerlab.analysis.store import ResultStore
 from hammerlab.analysis.sweep import SweepError
 from hammerlab.cli.app import app
@@ -23,10 +32,10 @@ GUARD = EXAMPLES / "guard_suppress_terminators.toml"
 
 def test_paired_interval_by_hand() -> None:
     # Differences 1, 2, 3: mean 2, sample sd 1, half-width 1.959964 / sqrt(3) = 1.1316.
-    mean, low, high = paired_interval([1.0, 2.0, 3.0])
-    assert mean == 2.0
-    assert low == pytest.approx(2.0 - 1.131586, abs=1e-5)
-    assert high == pytest.approx(2.0 + 1.131586, abs=1e-5)
+    paired = mean_interval([1.0, 2.0, 3.0])
+    assert paired.mean == 2.0
+    assert paired.low == pytest.approx(2.0 - 1.131586, abs=1e-5)
+    assert paired.high == pytest.approx(2.0 + 1.131586, abs=1e-5)
 
 
 def test_a_rule_that_cannot_act_changes_nothing_with_common_random_numbers() -> None:
@@ -176,3 +185,223 @@ def test_lab_on_a_dask_local_cluster_gives_the_same_report() -> None:
     ):  # fmt: skip
         there = compare(spec, str(RUINS), experiment, runs=4, runner=dask)
     assert there == here
+
+
+# --- win rates with intervals ---------------------------------------------------------
+
+
+def test_win_rates_and_their_paired_difference_by_hand() -> None:
+    # Four seeds. Baseline winners A, B, A, draw; variant winners A, A, A, B.
+    # A: baseline 2 of 4, variant 3 of 4; per-seed differences 0, 1, 0, 0: mean
+    # 0.25, sample sd sqrt((3 * 0.25² + 0.75²) / 3) = 0.5, half-width
+    # 1.959964 * 0.5 / sqrt(4) = 0.489991.
+    # Wilson, z = 1.959964, z² = 3.841459: for 2 of 4 the centre is 0.5 and the
+    # half-width z * sqrt(0.25/4 + z²/64) / (1 + z²/4) = 0.349961, so 0.150039..0.849961;
+    # for 3 of 4 the centre (0.75 + z²/8) / (1 + z²/4) = 0.627527 and the half-width
+    # z * sqrt(0.1875/4 + z²/64) / (1 + z²/4) = 0.326886, so 0.300641..0.954413.
+    def outcome(name: str) -> Outcome:
+        return Outcome(models_left={}, winner=name)
+
+    baseline = [outcome(n) for n in ("A", "B", "A", DRAW)]
+    variant = [outcome(n) for n in ("A", "A", "A", "B")]
+    a = win_comparison("A", baseline, variant)
+    assert (a.baseline.mean, a.variant.mean, a.difference.mean) == (0.5, 0.75, 0.25)
+    assert (a.baseline.low, a.baseline.high) == pytest.approx((0.150039, 0.849961), abs=1e-5)
+    assert (a.variant.low, a.variant.high) == pytest.approx((0.300641, 0.954413), abs=1e-5)
+    assert (a.difference.low, a.difference.high) == pytest.approx(
+        (0.25 - 0.489991, 0.25 + 0.489991), abs=1e-5
+    )
+    # The draw: 1 of 4, then none; differences 0, 0, 0, -1: mean -0.25, the same sd.
+    draw = win_comparison(DRAW, baseline, variant)
+    assert draw.difference.mean == -0.25
+    assert (draw.difference.low, draw.difference.high) == pytest.approx(
+        (-0.25 - 0.489991, -0.25 + 0.489991), abs=1e-5
+    )
+    assert draw.variant.mean == 0.0 and draw.variant.low == 0.0
+
+
+def test_the_report_gives_each_arm_s_win_rate_and_the_difference() -> None:
+    spec = load_scenario(RUINS)
+    experiment = arms(spec, ["suppressive_fire"])
+    report = compare(spec, str(RUINS), experiment, runs=4)
+    pairs = [
+        (play_once(spec, str(RUINS), experiment.baseline, seed),
+         play_once(spec, str(RUINS), experiment.variant, seed))
+        for seed in range(1, 5)
+    ]  # fmt: skip
+    assert [w.outcome for w in report.wins] == [*(p.name for p in spec.players), DRAW]
+    for w in report.wins:
+        wins_before = sum(b.winner == w.outcome for b, _ in pairs)
+        wins_after = sum(v.winner == w.outcome for _, v in pairs)
+        assert (w.baseline.mean, w.variant.mean) == (wins_before / 4, wins_after / 4)
+        assert w.difference.mean == (wins_after - wins_before) / 4
+        assert w.baseline.n == w.variant.n == w.difference.n == 4
+    document = report.to_dict()
+    assert document["baseline_wins"] == {w.outcome: w.baseline.mean for w in report.wins}
+    assert [w["outcome"] for w in document["win_rates"]] == [w.outcome for w in report.wins]
+    assert set(document["win_rates"][0]) == {"outcome", "baseline", "variant", "difference"}
+
+
+def test_cli_lab_prints_win_rates_with_intervals() -> None:
+    result = CliRunner().invoke(app, ["lab", str(RUINS), "--rule", "fiery_charge", "--runs", "3"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())
+    # fiery_charge never acts in the ruins (no assault phase): both arms alike, so
+    # every difference is +0% with an interval of width 0.
+    assert "Baseline (95% CI)" in result.stdout and "Difference (95% CI)" in result.stdout
+    assert "+0% (+0%..+0%)" in text
+
+
+# --- what both arms share, and comparisons that measure nothing --------------------------
+
+
+def test_the_settings_both_arms_share_are_reported() -> None:
+    args = ["lab", str(GUARD), "--set", "suppressive_fire=on",
+            "--rule", "suppressive_fire.ld_penalty_per_wound=3", "--runs", "2"]  # fmt: skip
+    text = CliRunner().invoke(app, args)
+    assert text.exit_code == 0, text.output
+    assert "both arms with suppressive_fire=on" in " ".join(text.stdout.split())
+    document = json.loads(CliRunner().invoke(app, [*args, "--json"]).stdout)
+    assert document["set_in_both_arms"] == {"suppressive_fire": "on"}
+    assert document["rule"] == "suppressive_fire.ld_penalty_per_wound=3"
+
+
+@pytest.mark.parametrize(
+    ("rule", "shared", "flag", "problem"),
+    [
+        # given to both flags: the baseline would play the change too
+        (["suppressive_fire"], ["suppressive_fire=on"], "--rule", "given to --rule and to --set"),
+        # the ruleset's default charge_dice is 2 (docs: `hammerlab rulesets`)
+        (["charge_dice=2"], [], "--rule", "charge_dice=2: the baseline plays charge_dice=2"),
+        # Suppressive Fire's penalty is 1 wound by default
+        (["suppressive_fire.ld_penalty_per_wound=1"], [], "--rule",
+         "suppressive_fire.ld_penalty_per_wound=1: the baseline plays"),
+        # a parameter of a rule switched off in both arms changes nothing
+        (["suppressive_fire.ld_penalty_per_wound=3"], ["suppressive_fire=off"], "--rule",
+         "suppressive_fire is off in both arms"),
+        (["charge_dice=3", "charge_dice=4"], [], "--rule", "charge_dice is given twice"),
+        (["fiery_charge"], ["bogus=on"], "--set", "unknown rule or parameter 'bogus'"),
+        (["fiery_charge"], ["charge_dice=two"], "--set", "charge_dice=two: expected a whole"),
+    ],
+)  # fmt: skip
+def test_arms_refuse_what_would_measure_nothing_naming_the_flag(
+    rule: list[str], shared: list[str], flag: str, problem: str
+) -> None:
+    spec = load_scenario(GUARD)
+    with pytest.raises(FlagError, match=problem) as refused:
+        arms(spec, rule, shared)
+    assert refused.value.flag == flag
+
+
+def test_a_parameter_the_scenario_sets_is_the_baseline_s_value() -> None:
+    # The scenario's [rules] set charge_dice = 3: comparing 3 measures nothing, 2 does.
+    spec = load_scenario(GUARD).model_copy(update={"rules": {"charge_dice": 3}})
+    with pytest.raises(FlagError, match="charge_dice=3: the baseline plays charge_dice=3"):
+        arms(spec, ["charge_dice=3"])
+    assert arms(spec, ["charge_dice=2"]).variant == {"charge_dice": "2"}
+
+
+def _no_battles(*args: object, **kwargs: object) -> None:
+    raise AssertionError("a battle was played")
+
+
+@pytest.mark.parametrize(
+    ("flags", "expected"),
+    [
+        (["--rule", "suppressive_fire", "--set", "suppressive_fire=on"],
+         "error: --rule: suppressive_fire is given to --rule and to --set"),
+        (["--rule", "charge_dice=2"], "error: --rule: charge_dice=2: the baseline plays"),
+        (["--rule", "fiery_charge", "--set", "bogus=on"], "error: --set: unknown rule"),
+        (["--rule", "fiery_charge", "--plot", "chart.docx"],
+         "error: --plot: chart.docx: cannot draw a chart as .docx; end the name in one of"),
+        (["--rule", "fiery_charge", "--plot", "chart"], "error: --plot: chart: the name has no"),
+    ],
+)  # fmt: skip
+def test_cli_lab_refuses_before_playing_any_battle(
+    flags: list[str], expected: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hammerlab.cli import lab_cmd
+
+    monkeypatch.setattr(lab_cmd, "compare", _no_battles)
+    result = CliRunner().invoke(app, ["lab", str(GUARD), *flags, "--runs", "2"])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(expected), result.stderr
+    assert result.stderr.count("\n") == 1 and result.stdout == ""
+
+
+# --- --precision reached or not ---------------------------------------------------------
+
+
+def test_lab_says_whether_the_precision_was_reached() -> None:
+    final_shot = EXAMPLES / "lab_final_shot_lone_lascannon.toml"
+    spec = load_scenario(final_shot)
+    experiment = arms(spec, ["final_shot=off"])
+    plain = compare(spec, str(final_shot), experiment, runs=10)
+    assert (plain.precision, plain.precision_reached) == (None, None)
+    short = compare(spec, str(final_shot), experiment, runs=10, precision=1e-9)
+    assert short.runs == 10 and short.widest > 0  # the pairs differ: an interval > 0 wide
+    assert (short.precision, short.precision_reached) == (1e-9, False)
+    loose = compare(spec, str(final_shot), experiment, runs=10, precision=100.0)
+    assert loose.precision_reached is True
+    args = ["lab", str(final_shot), "--rule", "final_shot=off", "--runs", "10"]
+    text = CliRunner().invoke(app, [*args, "--precision", "0.001"])
+    assert "Precision 0.001 not reached" in " ".join(text.stdout.split())
+    document = json.loads(CliRunner().invoke(app, [*args, "--precision", "100", "--json"]).stdout)
+    assert (document["precision"], document["precision_reached"]) == (100.0, True)
+
+
+# --- rules not implemented ---------------------------------------------------------------
+
+BOYZ = EXAMPLES / "matchups" / "boyz_vs_tactical.toml"
+
+
+def test_lab_notes_the_rules_not_implemented_as_battle_does() -> None:
+    battle = json.loads(CliRunner().invoke(app, ["battle", str(BOYZ), "--json"]).stdout)
+    assert "boyz (Ork Boyz): special rule not implemented: Mob Rule" in battle["warnings"]
+    args = ["lab", str(BOYZ), "--rule", "fiery_charge", "--runs", "2"]
+    document = json.loads(CliRunner().invoke(app, [*args, "--json"]).stdout)
+    assert document["warnings"] == battle["warnings"]
+    text = CliRunner().invoke(app, args).stdout
+    for warning in battle["warnings"]:
+        assert f"note: {warning}" in text
+
+
+# --- the choices of the rules compared -----------------------------------------------------
+
+
+def test_the_choice_table_lists_the_rule_s_choices_not_every_divergence() -> None:
+    # With Fiery Charge compared, the Boyz' melee weapon is a choice in both arms whose
+    # counts differ only because the battles parted ways: not listed. Fiery Charge's
+    # own choice is, in both arms (never offered in the baseline).
+    report = compare(load_scenario(BOYZ), str(BOYZ), arms(load_scenario(BOYZ), ["fiery_charge"]), 6)
+    listed = {c.choice for c in report.choices}
+    assert listed == {"fiery_charge: Fiery Charge", "fiery_charge: no Fiery Charge"}
+    fiery = next(c for c in report.choices if c.choice == "fiery_charge: Fiery Charge")
+    assert (fiery.baseline_offered, fiery.baseline_chosen) == (0, 0)
+    text = CliRunner().invoke(app, ["lab", str(BOYZ), "--rule", "fiery_charge", "--runs", "6"])
+    assert "Choice of a rule compared or set" in text.stdout
+    assert "Big choppa" not in text.stdout
+
+
+def test_an_action_the_rule_concerns_is_listed_when_both_arms_offer_it() -> None:
+    # Suppressive Pinning changes what Suppressive Fire does; --set switches Suppressive
+    # Fire on in both arms, so both offer it, and the Guard took it in both.
+    scenario = EXAMPLES / "matchups" / "hormagaunts_vs_guard_cover.toml"
+    spec = load_scenario(scenario)
+    experiment = arms(spec, ["suppressive_pinning"], ["suppressive_fire=on"])
+    report = compare(spec, str(scenario), experiment, runs=4)
+    rows = {c.choice: c for c in report.choices}
+    suppress = rows["action: suppressive fire"]
+    assert suppress.baseline_offered > 0 and suppress.variant_offered > 0
+    assert suppress.baseline_chosen + suppress.variant_chosen > 0
+
+
+def test_the_html_lab_report_gives_the_intervals_shared_settings_and_notes() -> None:
+    from hammerlab.analysis.report import lab_report_html
+
+    spec = load_scenario(BOYZ)
+    experiment = arms(spec, ["fiery_charge.lost_bonus_attacks=0"], ["fiery_charge=on"])
+    page = lab_report_html(compare(spec, str(BOYZ), experiment, runs=2))
+    assert "both arms with fiery_charge=on" in page
+    assert "<th>Baseline [95% CI]</th><th>Variant [95% CI]</th>" in page
+    assert "special rule not implemented: Mob Rule" in page

@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from hammerlab.analysis.choices import ChoiceTally, Declining, RuleChoice, rule_choices
+import pytest
+
+from hammerlab.analysis.choices import ChoiceTally, Declining, RuleChoice, names_rule, rule_choices
 from hammerlab.analysis.lab import arms, compare
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision
@@ -78,15 +80,37 @@ def test_declining_one_of_two_takes_the_other_unasked() -> None:
     assert Declining(Refusing(), "fiery_charge: Fiery Charge").choose(None, decision) == 1  # type: ignore[arg-type]
 
 
-def test_only_choices_offered_in_one_arm_are_the_rule_s() -> None:
-    # "x: a" is offered in both arms (a choice of the rules both play with);
-    # "y: b" only without the change, "z: c" only with it.
-    baseline = {"x: a": (3, 1), "y: b": (2, 0)}
-    variant = {"x: a": (5, 2), "z: c": (4, 1)}
-    assert rule_choices(baseline, variant) == (
-        RuleChoice("y: b", 2, 0, 0, 0),
-        RuleChoice("z: c", 0, 0, 4, 1),
+def test_the_choices_listed_are_those_named_after_a_rule_of_the_experiment() -> None:
+    # "fiery_charge: ..." names fiery_charge (the decision's kind) and "action:
+    # suppressive fire" suppressive_fire (the label): both listed, with both arms'
+    # counts, though the second was offered alike in both. "melee_weapon: Big choppa",
+    # offered in one arm only (the battles parted ways), names neither: left out.
+    baseline = {"action: suppressive fire": (5, 2), "melee_weapon: Big choppa": (1, 1)}
+    variant = {"action: suppressive fire": (5, 2), "fiery_charge: Fiery Charge": (4, 1)}
+    assert rule_choices(baseline, variant, {"fiery_charge", "suppressive_fire"}) == (
+        RuleChoice("action: suppressive fire", 5, 2, 5, 2),
+        RuleChoice("fiery_charge: Fiery Charge", 0, 0, 4, 1),
     )
+    assert rule_choices(baseline, variant, set()) == ()
+
+
+@pytest.mark.parametrize(
+    ("choice", "rule", "named"),
+    [
+        ("fiery_charge: no Fiery Charge", "fiery_charge", True),
+        ("reaction: Return Fire!", "return_fire", True),
+        ("charge_reaction: Fire Overwatch", "overwatch", True),
+        ("reaction: Dive for Cover", "dive_for_cover", True),
+        ("final_shot: Final Shot", "final_shot", True),
+        ("action: suppressive fire", "suppressive_pinning", False),
+        ("action: shoot", "suppressive_fire", False),
+        ("charge_reaction: Fire Overwatch", "fire", True),  # whole words, in a row
+        ("reaction: Return Fire!", "fire_return", False),
+        ("weapon: Shoota", "shoot", False),  # a word, not a part of one
+    ],
+)
+def test_a_choice_names_a_rule_by_its_words(choice: str, rule: str, named: bool) -> None:
+    assert names_rule(choice, rule) is named
 
 
 def test_the_lab_reports_how_often_suppressive_fire_was_chosen() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,17 @@ from hammerlab.analysis.lab import Outcome, arms, compare
 from hammerlab.analysis.report import sweep_report
 from hammerlab.analysis.runners import Batch, Done, Runner
 from hammerlab.analysis.store import ResultStore, merge, query, summaries
-from hammerlab.analysis.sweep import SweepError, cases, grid, parse_axes, parse_vary, sweep
+from hammerlab.analysis.sweep import (
+    SweepError,
+    UnitInfo,
+    cases,
+    grid,
+    parse_axes,
+    parse_vary,
+    scenario_files,
+    summarize,
+    sweep,
+)
 from hammerlab.cli.app import app
 from hammerlab.io.scenario import load_scenario
 
@@ -167,9 +178,10 @@ def test_cli_results_query_and_json(tmp_path: Path) -> None:
 
 
 def test_html_report_is_self_contained(tmp_path: Path) -> None:
+    grid_cases = _cases([f"{PENALTY}=0,3"])
     with Runner(1) as runner:
-        results = sweep(_cases([f"{PENALTY}=0,3"]), 3, 1, runner)
-    page = sweep_report(results, [str(GUARD)], [f"{PENALTY}=0,3"], "3 battles per point")
+        results = sweep(grid_cases, 3, 1, runner)
+    page = sweep_report(results, scenario_files(grid_cases), [f"{PENALTY}=0,3"], "3 per point")
     assert "<svg" in page
     assert "http" not in page
     assert "seeds 1..3" in page
@@ -258,10 +270,11 @@ def test_lab_precision_plays_rounds_until_narrow_enough() -> None:
     spec = load_scenario(final_shot)
     experiment = arms(spec, ["final_shot=off"])
     loose = compare(spec, str(final_shot), experiment, runs=70, precision=100.0)
-    assert loose.runs == 50
-    assert loose == compare(spec, str(final_shot), experiment, runs=50)
+    assert (loose.runs, loose.precision_reached) == (50, True)
+    fixed = compare(spec, str(final_shot), experiment, runs=50)
+    assert replace(loose, precision=None, precision_reached=None) == fixed
     tight = compare(spec, str(final_shot), experiment, runs=70, precision=1e-9)
-    assert tight.runs == 70
+    assert (tight.runs, tight.precision_reached) == (70, False)
 
 
 def test_lab_precision_stops_at_once_when_every_paired_battle_ends_alike() -> None:
@@ -273,3 +286,84 @@ def test_lab_precision_stops_at_once_when_every_paired_battle_ends_alike() -> No
     report = compare(spec, str(GUARD), experiment, runs=70, precision=1e-9)
     assert report.runs == 50
     assert report.ended_alike == 50
+
+
+# --- two scenario files of one name; rules not implemented; precision; counts ---------------
+
+BOYZ = EXAMPLES / "matchups" / "boyz_vs_tactical.toml"
+
+
+def _two_files_of_one_name() -> tuple[Path, Path]:
+    """A copy of the Boyz matchup with Fiery Charge on in its [rules], and one without,
+    in the working folder (short names: the text is wrapped at 80 columns)."""
+    plain = Path("plain.toml")
+    plain.write_text(BOYZ.read_text(encoding="utf-8"), encoding="utf-8")
+    fiery = Path("fiery.toml")
+    fiery.write_text(plain.read_text(encoding="utf-8") + "\n[rules]\nfiery_charge = true\n")
+    return fiery, plain
+
+
+def test_a_report_keeps_two_files_of_one_name_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    fiery, plain = _two_files_of_one_name()
+    page_path = tmp_path / "out.html"
+    args = ["sweep", str(fiery), str(plain), "--vary", "units.boyz.size=20", "--runs", "2"]
+    result = CliRunner().invoke(app, [*args, "--report", str(page_path)])
+    assert result.exit_code == 0, result.output
+    page = page_path.read_text(encoding="utf-8")
+    sections = page.split("<h2>")[1:]
+    assert len(sections) == 2 and page.count("<svg") == 2
+    first, second = sections
+    assert first.startswith(f"{fiery}: ") and second.startswith(f"{plain}: ")
+    assert "fiery_charge = true" in first and "fiery_charge" not in second
+    assert "none (the ruleset&#x27;s defaults)" in second
+    assert f"<h3>{fiery} · units.boyz.size=20</h3>" in first
+    assert f"<h3>{plain} · units.boyz.size=20</h3>" in second
+    for section in sections:
+        assert "special rule not implemented: Mob Rule" in section
+    # the text names each point's file, and the JSON each point's source and each file
+    text = " ".join(result.stdout.split())
+    assert f"{fiery} (20 Ork Boyz" in text and f"{plain} (20 Ork Boyz" in text
+    assert "its rules: fiery_charge = true" in text
+    document = json.loads(CliRunner().invoke(app, [*args, "--json"]).stdout)
+    assert [p["source"] for p in document["points"]] == [str(fiery), str(plain)]
+    files = {f["source"]: f for f in document["scenarios"]}
+    assert files[str(fiery)]["rules"] == {"fiery_charge": True}
+    assert files[str(plain)]["rules"] == {}
+    assert files[str(fiery)]["scenario_hash"] != files[str(plain)]["scenario_hash"]
+    battle = json.loads(CliRunner().invoke(app, ["battle", str(plain), "--json"]).stdout)
+    assert files[str(plain)]["warnings"] == battle["warnings"]  # what battle notes
+
+
+def test_sweep_says_whether_the_precision_was_reached() -> None:
+    base = ["sweep", str(GUARD), "--vary", f"{PENALTY}=1", "--runs", "3"]
+    loose = CliRunner().invoke(app, [*base, "--precision", "100", "--json"])
+    document = json.loads(loose.stdout)
+    assert (document["precision"], document["precision_reached"]) == (100.0, True)
+    assert document["points"][0]["precision_reached"] is True
+    # three battles: a Wilson interval of 3 is wider than 0.01 whatever they give
+    tight = CliRunner().invoke(app, [*base, "--precision", "0.01"])
+    assert tight.exit_code == 0, tight.output
+    assert "Precision 0.01 not reached at 1 of 1 point(s): --runs 3 ran out" in " ".join(
+        tight.stdout.split()
+    )
+    plain = json.loads(CliRunner().invoke(app, [*base, "--json"]).stdout)
+    assert plain["precision_reached"] is None and plain["points"][0]["precision_reached"] is None
+
+
+def test_a_count_s_interval_is_cut_to_what_the_count_can_be() -> None:
+    # Models left 0, 0, 0, 6 of 6: mean 1.5, sample sd 3, half-width
+    # 1.959964 * 3 / 2 = 2.939946: -1.439946..4.439946, cut at 0.
+    # Models left 6, 6, 6, 0 of 6: mean 4.5, the same half-width: 1.560054..7.439946,
+    # cut at the 6 models the unit has.
+    low = UnitInfo("low", "Low", "A", 6)
+    high = UnitInfo("high", "High", "A", 6)
+    outcomes = [Outcome({"low": n, "high": 6 - n}, "A") for n in (0, 0, 0, 6)]
+    result = summarize("s", "h", (), [low, high], ["A"], outcomes, 1)
+    cut_low, cut_high = (s.models_left for s in result.units)
+    assert (cut_low.mean, cut_low.low) == (1.5, 0.0)
+    assert cut_low.high == pytest.approx(1.5 + 2.939946, abs=1e-5)
+    assert cut_high.low == pytest.approx(4.5 - 2.939946, abs=1e-5)
+    assert (cut_high.mean, cut_high.high) == (4.5, 6.0)

@@ -48,9 +48,9 @@ def test_settings_check_names_types_and_bounds() -> None:
     assert settings.text("suppressive_fire.wounds_counted") == "lost"
     assert not settings.on("suppressive_fire")  # a parameter does not switch its rule on
     for bad, problem in (
-        ({"charge_dice": "three"}, "expected a int"),
+        ({"charge_dice": "three"}, "charge_dice=three: expected a whole number$"),
         ({"charge_dice": 9}, "at most 4"),
-        ({"morale_threshold": "nan"}, "expected a float"),
+        ({"morale_threshold": "nan"}, "morale_threshold=nan: expected a number$"),
         ({"suppressive_fire.wounds_counted": "all"}, "one of unsaved, lost"),
         ({"suppressive_fire": "maybe"}, "on or off"),
         ({"suppressive_fire.nope": 1}, "known: ld_penalty_per_wound, wounds_counted"),

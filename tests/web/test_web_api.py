@@ -111,6 +111,22 @@ def test_api_lab_job_reports_like_the_cli(client: TestClient) -> None:
     assert "seeds 1..4" in page and all(u["unit"] in page for u in expected["units"])
 
 
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ({"set": ["bogus=on"]}, "--set: unknown rule or parameter 'bogus'"),
+        ({"rule": ["charge_dice=2"]}, "--rule: charge_dice=2: the baseline plays"),
+    ],
+)
+def test_api_lab_refusals_name_the_flag_as_the_cli_does(
+    client: TestClient, extra: dict[str, list[str]], expected: str
+) -> None:
+    body = {"scenario": "guard_suppress_terminators.toml", "rule": ["fiery_charge"], **extra}
+    refused = client.post("/api/lab", json=body)
+    assert refused.status_code == 422
+    assert refused.json()["error"].startswith(expected)
+
+
 def test_api_battle_log_upload_replays_the_cli_log(client: TestClient, tmp_path: Path) -> None:
     log = tmp_path / "battle.jsonl"
     scenario = str(EXAMPLES / "marines_vs_orks_ruins.toml")

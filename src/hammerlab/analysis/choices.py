@@ -6,15 +6,17 @@ chosen, so a rules writer sees whether a rule was used at all"). A
 :class:`ChoiceTally` wraps a controller and counts, per ``"kind: label"``
 (``"action: suppressive fire"``, ``"fiery_charge: Fiery Charge"``), how many
 times that choice was offered and how many times it was taken.
-:func:`rule_choices` keeps the choices a rule change touched: those offered in
-one arm of an experiment only (offered only with the rule on, or no longer
-offered with it off).
+:func:`rule_choices` keeps the choices of the rules an experiment concerns:
+those whose decision kind or label names one of its rules
+(``fiery_charge: Fiery Charge``, ``action: suppressive fire``,
+``reaction: Return Fire!``), with their counts in both arms.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -87,7 +89,8 @@ def watch(battle: Battle) -> list[ChoiceTally]:
 
 @dataclass(frozen=True)
 class RuleChoice:
-    """One choice a rule change touched: offered and chosen in each arm, in all battles."""
+    """One choice of a rule the experiment concerns: offered and chosen in each arm,
+    in all battles."""
 
     choice: str
     baseline_offered: int
@@ -107,13 +110,37 @@ def total(tallies: Sequence[Tally]) -> dict[str, tuple[int, int]]:
     return {key: (offered[key], chosen[key]) for key in sorted(offered)}
 
 
-def rule_choices(baseline: Tally, variant: Tally) -> tuple[RuleChoice, ...]:
-    """The choices offered in one arm only (a choice both arms offered is the
-    same rules' choice, whatever its counts)."""
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def names_rule(choice: str, rule: str) -> bool:
+    """Whether ``choice`` (``"kind: label"``) names ``rule``: the rule's words
+    (its name split at ``_``) appear in a row in the decision's kind or in the
+    choice's label (``fiery_charge: no Fiery Charge`` names ``fiery_charge``,
+    ``reaction: Return Fire!`` names ``return_fire``, ``charge_reaction: Fire
+    Overwatch`` names ``overwatch``)."""
+    wanted = _words(rule)
+    kind, _, label = choice.partition(": ")
+    for words in (_words(kind), _words(label)):
+        if any(words[i : i + len(wanted)] == wanted for i in range(len(words))):
+            return True
+    return False
+
+
+def rule_choices(baseline: Tally, variant: Tally, rules: Collection[str]) -> tuple[RuleChoice, ...]:
+    """Every choice offered in either arm that names one of ``rules``
+    (:func:`names_rule`), with its counts in both arms, however alike they are.
+
+    Choices are picked by name, not by their counts: once one roll differs, the
+    arms' battles part ways and nearly every choice is offered and taken a
+    different number of times in each (or, over a few battles, in one arm
+    only), so counts alone do not tell a rule's own choices from the rest.
+    """
     rows = []
     for key in sorted(set(baseline) | set(variant)):
-        before = baseline.get(key, (0, 0))
-        after = variant.get(key, (0, 0))
-        if (before[0] == 0) != (after[0] == 0):
+        if any(names_rule(key, rule) for rule in rules):
+            before = baseline.get(key, (0, 0))
+            after = variant.get(key, (0, 0))
             rows.append(RuleChoice(key, before[0], before[1], after[0], after[1]))
     return tuple(rows)

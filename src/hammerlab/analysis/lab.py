@@ -5,35 +5,43 @@ seeds (common random numbers), the baseline with the rules as they are and
 the variant with the change (a rule option switched on, or a rule parameter
 set), so the differences come from the rule and not from luck alone. The
 report gives, per unit, the mean models left with a 95% confidence interval of
-the paired difference and the chance to be destroyed, and per player the win
-rate under the scenario's victory condition, and how often the players chose
-each choice the rule change offers or takes away (:mod:`choices`).
+the paired difference and the chance to be destroyed; per player (and for a
+draw) the win rate under the scenario's victory condition in each arm with its
+95% Wilson interval, and the paired difference with its 95% interval; how often
+the players chose each choice of the rules the experiment concerns
+(:mod:`choices`); and the datasheets' special rules the engine does not
+implement, as ``hammerlab battle`` notes them.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
-from statistics import fmean, stdev
+from statistics import fmean
 from typing import TYPE_CHECKING, Any
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.analysis.choices import RuleChoice, Tally, rule_choices, total, watch
 from hammerlab.analysis.search import start_game
+from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.base import play
 from hammerlab.editions.turns import game_winner
-from hammerlab.engine.rules import ParamValue, RuleSettingError, parse_rule_flag, resolve_settings
+from hammerlab.engine.rules import (
+    ParamValue,
+    RuleSettingError,
+    RuleSettings,
+    parse_rule_flag,
+    resolve_settings,
+)
+from hammerlab.errors import InputError
 from hammerlab.io.scenario import Scenario
 
 if TYPE_CHECKING:
     from hammerlab.analysis.runners import Runner
     from hammerlab.analysis.store import ResultStore
 
-Z_95 = 1.959964
-"""Two-sided 95% quantile of the normal distribution."""
 DRAW = "draw"
 
 
@@ -61,40 +69,111 @@ class Arms:
     baseline: Settings
     variant: Settings
     label: str
+    shared: Settings = field(default_factory=dict)
+    """The settings both arms play with (``--set``), as written."""
 
 
-def arms(scenario: Scenario, changes: Sequence[str], shared: Sequence[str] = ()) -> Arms:
-    """The baseline and variant for ``changes`` (``--rule`` flags), both with ``shared``.
+class FlagError(RuleSettingError):
+    """A rule setting the lab refuses, with the flag that gave it (``--rule`` or
+    ``--set``), so that the one line of error names the right one."""
+
+    def __init__(self, flag: str, problem: object) -> None:
+        super().__init__(str(problem))
+        self.flag = flag
+
+
+def _flags(flag: str, given: Iterable[str]) -> dict[str, ParamValue]:
+    """``given`` (``--rule`` or ``--set`` flags) as settings; a key given twice is
+    refused rather than the last one kept."""
+    settings: dict[str, ParamValue] = {}
+    for text in given:
+        try:
+            key, raw = parse_rule_flag(text)
+        except RuleSettingError as error:
+            raise FlagError(flag, error) from None
+        if key in settings:
+            raise FlagError(flag, f"{key} is given twice ({key}={settings[key]}, {text})")
+        settings[key] = raw
+    return settings
+
+
+def arms(
+    scenario: Scenario,
+    changes: Sequence[str],
+    shared: Sequence[str] = (),
+    source: str = "the scenario",
+) -> Arms:
+    """The baseline and variant for ``changes`` (``--rule`` flags), both with ``shared``
+    (``--set`` flags), for the scenario read from ``source``.
 
     ``NAME`` or ``NAME=on`` compares the option off with on (``NAME=off``: on
     with off); ``NAME.PARAM=V`` compares the option on with its defaults
     against the option on with ``PARAM`` at ``V``; ``PARAM=V`` (a ruleset
-    parameter) compares its default with ``V``. Every key is checked against
-    the scenario's ruleset first: an unknown name or a value out of bounds is
-    a :class:`RuleSettingError`.
+    parameter) compares its default with ``V``. Everything is checked before a
+    battle is played, and a mistake is a :class:`FlagError` naming its flag: an
+    unknown name or a value out of bounds; a key given twice, or given to both
+    ``--rule`` and ``--set`` (the variant's change would be played by the
+    baseline too, or the ``--set`` silently undone); and a change that leaves the
+    variant equal to its baseline (a parameter at the value the baseline plays
+    already, or one of an option ``--set`` switches off), which would measure
+    nothing. A bad ``[rules]`` entry of the scenario itself is an
+    :class:`~hammerlab.errors.InputError` naming ``source``.
     """
     if not changes:
-        raise RuleSettingError("name at least one --rule to compare")
+        raise FlagError("--rule", "name at least one --rule to compare")
     ruleset = get_ruleset(scenario.ruleset)
     options = {o.name for o in ruleset.options}
-    both: dict[str, ParamValue] = dict(parse_rule_flag(f) for f in shared)
+
+    def resolved(flag: str, settings: Settings) -> RuleSettings:
+        try:
+            return resolve_settings(
+                ruleset.options, ruleset.parameters, {**scenario.rules, **settings}
+            )
+        except RuleSettingError as error:
+            raise FlagError(flag, error) from None
+
+    try:
+        resolve_settings(ruleset.options, ruleset.parameters, scenario.rules)
+    except RuleSettingError as error:
+        raise InputError(source, "rules", str(error)) from None
+    both = _flags("--set", shared)
+    resolved("--set", both)
+    wanted = _flags("--rule", changes)
     baseline = dict(both)
     variant = dict(both)
-    for flag in changes:
-        key, raw = parse_rule_flag(flag)
+    for key, raw in wanted.items():
+        if key in both:
+            raise FlagError(
+                "--rule",
+                f"{key} is given to --rule and to --set ({key}={both[key]}): --set is what "
+                "both arms play with, --rule what the variant changes; give it to one",
+            )
         owner, dot, _ = key.partition(".")
         if dot:
             baseline.setdefault(owner, True)
             variant.setdefault(owner, True)
             variant[key] = raw
         elif key in options:
-            on = resolve_settings(ruleset.options, ruleset.parameters, {key: raw}).on(key)
+            on = resolved("--rule", {key: raw}).on(key)
             baseline[key], variant[key] = not on, on
         else:
             variant[key] = raw
-    for settings in (baseline, variant):
-        resolve_settings(ruleset.options, ruleset.parameters, {**scenario.rules, **settings})
-    return Arms(baseline, variant, ", ".join(changes))
+    before, after = resolved("--rule", baseline), resolved("--rule", variant)
+    for key, raw in wanted.items():
+        owner, dot, _ = key.partition(".")
+        if dot and not after.on(owner):
+            raise FlagError(
+                "--rule",
+                f"{key}={raw}: {owner} is off in both arms (--set {owner}={both[owner]}), "
+                "so its parameter changes nothing",
+            )
+        if key not in options and before.values[key] == after.values[key]:
+            raise FlagError(
+                "--rule",
+                f"{key}={raw}: the baseline plays {key}={raw} already, so the variant "
+                "would be the baseline and the comparison would measure nothing",
+            )
+    return Arms(baseline, variant, ", ".join(changes), both)
 
 
 def play_once(
@@ -144,6 +223,31 @@ class UnitComparison:
 
 
 @dataclass(frozen=True)
+class WinComparison:
+    """How often one player won (or the battle was drawn), baseline against variant."""
+
+    outcome: str
+    """A player's name, or ``draw``."""
+    baseline: Estimate
+    """The baseline's rate with its 95% Wilson interval."""
+    variant: Estimate
+    """The variant's rate with its 95% Wilson interval."""
+    difference: Estimate
+    """Variant minus baseline: the mean of the per-seed differences of the two
+    arms' win indicators (each 1 or 0, so each difference -1, 0 or 1), with its
+    95% normal interval (mean ± 1.96·sd/√n), which pairing by seed narrows."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+        return {
+            "outcome": self.outcome,
+            "baseline": self.baseline.to_dict(),
+            "variant": self.variant.to_dict(),
+            "difference": self.difference.to_dict(),
+        }
+
+
+@dataclass(frozen=True)
 class LabReport:
     """Baseline against variant for one rule change."""
 
@@ -152,26 +256,55 @@ class LabReport:
     runs: int
     first_seed: int
     units: tuple[UnitComparison, ...]
-    baseline_wins: Mapping[str, float]
-    variant_wins: Mapping[str, float]
+    wins: tuple[WinComparison, ...]
+    """Per player, then ``draw``."""
     ai: str = "heuristic"
     """What played both sides (``heuristic`` or ``search``)."""
     dice: str = "single"
     """The dice mode: ``single`` (one stream) or ``keyed`` (:class:`KeyedDice`)."""
     choices: tuple[RuleChoice, ...] = ()
-    """The choices offered in one arm only, with how often they were chosen."""
+    """The choices of the rules the experiment concerns (:func:`choices.rule_choices`),
+    with how often they were offered and chosen in each arm."""
     ended_alike: int = 0
     """Paired battles that ended the same in both arms (every unit's models left,
     and the winner): all of them when the change never came into play, so a rules
     writer sees that the comparison measured nothing."""
+    shared: Settings = field(default_factory=dict)
+    """What both arms play with (``--set``), as written."""
+    warnings: tuple[str, ...] = ()
+    """The datasheets' notes ``hammerlab battle`` prints (special rules not
+    implemented): what neither arm plays, so a reader weighs the results."""
+    precision: float | None = None
+    """The ``--precision`` asked for (``None``: a fixed number of runs)."""
+    precision_reached: bool | None = None
+    """Whether every unit's interval ended narrower than ``precision`` (``None``
+    without one): ``False`` when ``runs`` ran out first."""
+
+    @property
+    def baseline_wins(self) -> dict[str, float]:
+        """The baseline's win rate per player and ``draw``."""
+        return {w.outcome: w.baseline.mean for w in self.wins}
+
+    @property
+    def variant_wins(self) -> dict[str, float]:
+        """The variant's win rate per player and ``draw``."""
+        return {w.outcome: w.variant.mean for w in self.wins}
+
+    @property
+    def widest(self) -> float:
+        """The widest of the units' intervals (what ``precision`` bounds)."""
+        return max((u.ci95[1] - u.ci95[0] for u in self.units), default=0.0)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
         return {
             "scenario": self.scenario,
             "rule": self.rule,
+            "set_in_both_arms": {k: str(v) for k, v in self.shared.items()},
             "runs": self.runs,
             "first_seed": self.first_seed,
+            "precision": self.precision,
+            "precision_reached": self.precision_reached,
             "units": [
                 {
                     "unit": u.unit,
@@ -186,8 +319,9 @@ class LabReport:
                 }
                 for u in self.units
             ],
-            "baseline_wins": dict(self.baseline_wins),
-            "variant_wins": dict(self.variant_wins),
+            "baseline_wins": self.baseline_wins,
+            "variant_wins": self.variant_wins,
+            "win_rates": [w.to_dict() for w in self.wins],
             "ai": self.ai,
             "dice": self.dice,
             "paired_battles_ended_alike": self.ended_alike,
@@ -201,20 +335,22 @@ class LabReport:
                 }
                 for c in self.choices
             ],
+            "warnings": list(self.warnings),
         }
 
 
-def paired_interval(differences: Sequence[float]) -> tuple[float, float, float]:
-    """Mean and 95% normal-approximation interval of paired differences."""
-    mean = fmean(differences)
-    if len(differences) < 2:
-        return mean, mean, mean
-    half = Z_95 * stdev(differences) / math.sqrt(len(differences))
-    return mean, mean - half, mean + half
-
-
-def _rates(outcomes: Sequence[Outcome], names: Sequence[str]) -> dict[str, float]:
-    return {n: sum(o.winner == n for o in outcomes) / len(outcomes) for n in (*names, DRAW)}
+def win_comparison(
+    outcome: str, baseline: Sequence[Outcome], variant: Sequence[Outcome]
+) -> WinComparison:
+    """How often ``outcome`` (a player, or ``draw``) won in each arm, paired by seed."""
+    before = [int(o.winner == outcome) for o in baseline]
+    after = [int(o.winner == outcome) for o in variant]
+    return WinComparison(
+        outcome=outcome,
+        baseline=wilson_interval(sum(before), len(before)),
+        variant=wilson_interval(sum(after), len(after)),
+        difference=mean_interval([a - b for a, b in zip(after, before, strict=True)]),
+    )
 
 
 PRECISION_ROUND = 50
@@ -270,10 +406,9 @@ def compare(
             play_seeds(pair, {0: seeds, 1: seeds}, played, active, store, plugins, progress)
             baseline, variant = ([p[s] for s in seeds] for p in played)
             report = _report(scenario, source, experiment, first_seed, baseline, variant, ai)
-            report = replace(report, dice=dice)
-            if precision is None or played_runs >= runs:
-                return report
-            if all(u.ci95[1] - u.ci95[0] < precision for u in report.units):
+            reached = None if precision is None else report.widest < precision
+            report = replace(report, dice=dice, precision=precision, precision_reached=reached)
+            if reached is not False or played_runs >= runs:
                 return report
 
 
@@ -299,7 +434,7 @@ def _report(
     for unit in ready.battle.units.values():
         before = [o.models_left[unit.id] for o in baseline]
         after = [o.models_left[unit.id] for o in variant]
-        mean, low, high = paired_interval([a - b for a, b in zip(after, before, strict=True)])
+        difference = mean_interval([a - b for a, b in zip(after, before, strict=True)])
         units.append(
             UnitComparison(
                 unit=unit.label,
@@ -307,27 +442,33 @@ def _report(
                 starting_models=unit.starting_models,
                 baseline_mean=fmean(before),
                 variant_mean=fmean(after),
-                difference=mean,
-                ci95=(low, high),
+                difference=difference.mean,
+                ci95=(difference.low, difference.high),
                 baseline_destroyed=sum(n == 0 for n in before) / runs,
                 variant_destroyed=sum(n == 0 for n in after) / runs,
             )
         )
-    players = [p.name for p in scenario.players]
+    outcomes = [*(p.name for p in scenario.players), DRAW]
+    options = {o.name for o in ready.ruleset.options}
+    written = (*scenario.rules, *experiment.baseline, *experiment.variant)
+    concerned = {key.partition(".")[0] for key in written} & options
     return LabReport(
         scenario=scenario.name,
         rule=experiment.label,
         runs=runs,
         first_seed=first_seed,
         units=tuple(units),
-        baseline_wins=_rates(baseline, players),
-        variant_wins=_rates(variant, players),
+        wins=tuple(win_comparison(o, baseline, variant) for o in outcomes),
         ai=ai,
         choices=rule_choices(
-            total([o.choices for o in baseline]), total([o.choices for o in variant])
+            total([o.choices for o in baseline]),
+            total([o.choices for o in variant]),
+            concerned,
         ),
         ended_alike=sum(
             b.models_left == v.models_left and b.winner == v.winner
             for b, v in zip(baseline, variant, strict=True)
         ),
+        shared=experiment.shared,
+        warnings=tuple(ready.warnings),
     )

@@ -4,9 +4,31 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from matplotlib.backend_bases import FigureCanvasBase
 from matplotlib.figure import Figure
 
 from hammerlab.analysis.lab import LabReport
+
+NEEDS_TEX = frozenset({"pgf"})
+"""File types matplotlib lists but writes only with a LaTeX installation: refused
+before playing rather than failing after."""
+
+
+def chart_types() -> list[str]:
+    """The file types a chart can be written as (matplotlib's, less :data:`NEEDS_TEX`)."""
+    return sorted(set(FigureCanvasBase.get_supported_filetypes()) - NEEDS_TEX)
+
+
+def chart_type_problem(path: Path) -> str | None:
+    """Why no chart can be written to ``path`` (its file type), or ``None``: checked
+    before the battles are played, so that a wrong type costs nothing."""
+    kind = path.suffix.lstrip(".").lower()
+    if kind in chart_types():
+        return None
+    listed = ", ".join(f".{k}" for k in chart_types())
+    if not kind:
+        return f"{path}: the name has no file type; end it in one of {listed}"
+    return f"{path}: cannot draw a chart as .{kind}; end the name in one of {listed}"
 
 
 def plot_report(report: LabReport, path: Path) -> None:
@@ -21,7 +43,7 @@ def plot_report(report: LabReport, path: Path) -> None:
         [x - width / 2 for x in spots],
         [u.baseline_mean for u in report.units],
         width,
-        label="baseline (off)",
+        label="baseline",
         color="#8c8c8c",
     )
     errors = [
@@ -34,7 +56,7 @@ def plot_report(report: LabReport, path: Path) -> None:
         width,
         yerr=errors,
         capsize=3,
-        label=f"{report.rule} on",
+        label=f"variant: {report.rule}",
         color="#d1495b",
     )
     units_ax.set_xticks(list(spots), names, rotation=20, ha="right", fontsize=8)
@@ -47,14 +69,14 @@ def plot_report(report: LabReport, path: Path) -> None:
         [report.baseline_wins[o] for o in outcomes],
         width,
         color="#8c8c8c",
-        label="baseline (off)",
+        label="baseline",
     )
     wins_ax.bar(
         [x + width / 2 for x in range(len(outcomes))],
         [report.variant_wins[o] for o in outcomes],
         width,
         color="#d1495b",
-        label=f"{report.rule} on",
+        label=f"variant: {report.rule}",
     )
     wins_ax.set_xticks(list(range(len(outcomes))), outcomes, fontsize=8)
     wins_ax.set_ylim(0, 1)

@@ -1,5 +1,11 @@
 """Self-contained HTML reports: what was compared, how many battles, the seeds, the
-method and every interval, with charts as inline SVG (no file or network needed)."""
+method and every interval, with charts as inline SVG (no file or network needed).
+
+A sweep's report has a section per scenario file (path and hash), with the
+file's own ``[rules]`` and the special rules its datasheets have that the engine
+does not implement, so two files that share a ``name`` stay apart and a reader
+sees what differs between them.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +19,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 from hammerlab.analysis.lab import LabReport
-from hammerlab.analysis.sweep import ENGINE_VERSION, PointResult, point_label
+from hammerlab.analysis.stats import Estimate
+from hammerlab.analysis.sweep import ENGINE_VERSION, PointResult, ScenarioFile, point_label
 
 STYLE = (
     "body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}"
@@ -22,9 +29,8 @@ STYLE = (
 )
 
 
-def _svg(results: Sequence[PointResult], scenario: str) -> str:
-    """Two panels for one scenario: models left per unit and win rates, by grid point."""
-    points = [r for r in results if r.scenario == scenario]
+def _svg(points: Sequence[PointResult]) -> str:
+    """Two panels for one scenario file: models left per unit and win rates, by grid point."""
     labels = [point_label(r.point) or "as written" for r in points]
     x = list(range(len(points)))
     figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
@@ -72,14 +78,13 @@ def _table(result: PointResult) -> str:
         f"<tr><td>{html.escape(s.unit.label)} ({html.escape(s.unit.id)})</td>"
         f"<td>{html.escape(s.unit.player)}</td><td>{s.unit.starting_models}</td>"
         f"<td>{s.models_left.mean:.2f} [{s.models_left.low:.2f}, {s.models_left.high:.2f}]</td>"
-        f"<td>{s.destroyed.mean:.0%} [{s.destroyed.low:.0%}, {s.destroyed.high:.0%}]</td></tr>"
+        f"<td>{_rate(s.destroyed)}</td></tr>"
         for s in result.units
     )
-    wins = ", ".join(
-        f"{html.escape(n)} {e.mean:.0%} [{e.low:.0%}, {e.high:.0%}]" for n, e in result.wins.items()
-    )
+    wins = ", ".join(f"{html.escape(n)} {_rate(e)}" for n, e in result.wins.items())
     return (
-        f"<h3>{html.escape(point_label(result.point) or 'as written')}</h3>"
+        f"<h3>{html.escape(result.source)} · "
+        f"{html.escape(point_label(result.point) or 'as written')}</h3>"
         f"<p>{result.runs} battles, seeds {result.first_seed}.."
         f"{result.first_seed + result.runs - 1}"
         f"; win rate: {wins}</p><table><tr><th>Unit</th><th>Player</th><th>Models</th>"
@@ -87,17 +92,33 @@ def _table(result: PointResult) -> str:
     )
 
 
+def _rate(e: Estimate, sign: str = "") -> str:
+    """A rate and its interval in percent (``sign="+"``: signed, for a difference)."""
+    return f"{e.mean:{sign}.0%} [{e.low:{sign}.0%}, {e.high:{sign}.0%}]"
+
+
+def _notes(warnings: Sequence[str]) -> str:
+    """The datasheets' notes (special rules not implemented), as a list."""
+    if not warnings:
+        return "<p><b>Not implemented:</b> none noted.</p>"
+    items = "".join(f"<li>{html.escape(w)}</li>" for w in warnings)
+    return f"<p><b>Not implemented</b> (played without them):</p><ul>{items}</ul>"
+
+
 def sweep_report(
-    results: Sequence[PointResult], sources: Sequence[str], vary: Sequence[str], method: str
+    results: Sequence[PointResult],
+    scenarios: Sequence[ScenarioFile],
+    vary: Sequence[str],
+    method: str,
 ) -> str:
-    """The whole report as one HTML document."""
-    scenarios = list(dict.fromkeys(r.scenario for r in results))
+    """The whole report as one HTML document: a section per scenario file, with the
+    points played on it (matched by the file's path and hash)."""
     battles = sum(r.runs for r in results)
     parts = [
         "<!DOCTYPE html><html><head><meta charset='utf-8'>",
         f"<title>hammerlab sweep</title><style>{STYLE}</style></head><body>",
         "<h1>hammerlab sweep</h1>",
-        f"<p><b>Scenarios:</b> {html.escape(', '.join(sources))}</p>",
+        f"<p><b>Scenarios:</b> {html.escape(', '.join(f.source for f in scenarios))}</p>",
         f"<p><b>Varied:</b> {html.escape('; '.join(vary))}</p>",
         f"<p><b>Battles:</b> {battles} in all, {len(results)} grid points; "
         f"engine hammerlab {html.escape(ENGINE_VERSION)}</p>",
@@ -105,19 +126,26 @@ def sweep_report(
         "differ by their settings rather than by their dice.</p>",
     ]
     for scenario in scenarios:
-        hash_ = next(r.scenario_hash for r in results if r.scenario == scenario)
-        parts.append(f"<h2>{html.escape(scenario)} <small>({hash_})</small></h2>")
-        parts.append(_svg(results, scenario))
-        parts += [_table(r) for r in results if r.scenario == scenario]
+        key = (scenario.source, scenario.scenario_hash)
+        points = [r for r in results if (r.source, r.scenario_hash) == key]
+        parts += [
+            f"<h2>{html.escape(scenario.source)}: {html.escape(scenario.name)} "
+            f"<small>({scenario.scenario_hash})</small></h2>",
+            f"<p><b>Its rules</b> (<code>[rules]</code>): {html.escape(scenario.rules_text)}</p>",
+            _notes(scenario.warnings),
+            _svg(points),
+            *(_table(r) for r in points),
+        ]
     parts.append("</body></html>")
     return "\n".join(parts)
 
 
 def lab_report_html(report: LabReport) -> str:
     """A lab report (``hammerlab lab``) as one self-contained HTML document: what was
-    compared, how many paired battles from which seeds, the method, and per unit the
-    models left in each arm with the 95% interval of the paired difference, drawn as
-    inline SVG bars."""
+    compared (and set in both arms), how many paired battles from which seeds, the
+    method, per unit the models left in each arm with the 95% interval of the paired
+    difference, drawn as inline SVG bars, the win rates with their intervals, and
+    the special rules not implemented."""
     seeds = f"{report.first_seed}..{report.first_seed + report.runs - 1}"
     rows = "".join(
         "<tr>"
@@ -129,26 +157,32 @@ def lab_report_html(report: LabReport) -> str:
         for u in report.units
     )
     wins = "".join(
-        f"<tr><td>{html.escape(name)}</td><td>{share:.0%}</td>"
-        f"<td>{report.variant_wins[name]:.0%}</td></tr>"
-        for name, share in report.baseline_wins.items()
+        f"<tr><td>{html.escape(w.outcome)}</td><td>{_rate(w.baseline)}</td>"
+        f"<td>{_rate(w.variant)}</td><td>{_rate(w.difference, '+')}</td></tr>"
+        for w in report.wins
     )
+    both = ", ".join(f"{k}={v}" for k, v in report.shared.items())
     return "\n".join(
         [
             "<!DOCTYPE html><html><head><meta charset='utf-8'>",
             f"<title>hammerlab lab</title><style>{STYLE}</style></head><body>",
             f"<h1>{html.escape(report.scenario)}</h1>",
             f"<p><b>Compared:</b> the rules as they are (baseline) against "
-            f"{html.escape(report.rule)} (variant).</p>",
+            f"{html.escape(report.rule)} (variant)"
+            + (f", both arms with {html.escape(both)}" if both else "")
+            + ".</p>",
             f"<p><b>Battles:</b> {report.runs} paired battles per arm, seeds {seeds}, "
             f"both sides played by the {html.escape(report.ai)} AI.</p>",
             "<p><b>Method:</b> both arms play the same seeds (common random numbers); "
-            "intervals are 95% normal intervals of the paired differences.</p>",
+            "differences have 95% normal intervals of the paired differences, each arm's "
+            "win rate a 95% Wilson interval.</p>",
             _lab_svg(report),
             "<table><tr><th>Unit</th><th>Player</th><th>Models</th><th>Baseline</th>"
             "<th>Variant</th><th>Difference [95% CI]</th><th>P(destroyed)</th></tr>"
             f"{rows}</table>",
-            f"<table><tr><th>Winner</th><th>Baseline</th><th>Variant</th></tr>{wins}</table>",
+            "<table><tr><th>Winner</th><th>Baseline [95% CI]</th><th>Variant [95% CI]</th>"
+            f"<th>Difference [95% CI]</th></tr>{wins}</table>",
+            _notes(report.warnings),
             "</body></html>",
         ]
     )

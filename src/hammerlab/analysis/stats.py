@@ -1,7 +1,8 @@
 """Estimates with 95% intervals: a mean (normal approximation) and a proportion (Wilson).
 
-The sweep, the results store and the balance solver share them, so a figure
-read back from the store is the figure the sweep reported.
+The sweep, the results store, the balance solver and the rules lab share them,
+so a figure read back from the store is the figure the sweep reported, and the
+lab's win rates are computed as the sweep's are.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import fmean, stdev
 
-from hammerlab.analysis.lab import Z_95
+Z_95 = 1.959964
+"""Two-sided 95% quantile of the normal distribution."""
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,16 @@ class Estimate:
     def width(self) -> float:
         """The interval's width (what ``--precision`` bounds)."""
         return self.high - self.low
+
+    def within(self, lowest: float, highest: float) -> Estimate:
+        """The interval cut to what the quantity can be (``lowest``..``highest``).
+
+        A count's normal interval can reach below zero (1.50 models left from
+        battles ending at 0 or 6 gives -1.44..4.44); the mean itself lies in the
+        count's range, so the part of the interval outside it says nothing and
+        is dropped.
+        """
+        return Estimate(self.mean, max(lowest, self.low), min(highest, self.high), self.n)
 
     def to_dict(self) -> dict[str, float | int | list[float]]:
         """Plain data for JSON."""

@@ -13,6 +13,10 @@ come in deterministic rounds of :data:`PRECISION_ROUND` per point, and a point
 stops once every interval it reports is narrower than ``precision`` (or at
 ``runs``): the decision depends on the outcomes alone, hence on the seeds, so
 it is the same whatever the number of workers.
+
+Points are told apart by the scenario file they were played on (its path and
+hash), not by the scenario's ``name``: two files may share a name and differ in
+their ``[rules]`` (:class:`ScenarioFile`).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import itertools
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import version
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +36,7 @@ from hammerlab.analysis.battles import prepare
 from hammerlab.analysis.lab import DRAW, Outcome, Progress, Settings
 from hammerlab.analysis.runners import Batch, Runner, batch_size
 from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
-from hammerlab.engine.rules import RuleSettingError
+from hammerlab.engine.rules import ParamValue, RuleSettingError
 from hammerlab.io.scenario import Scenario
 
 if TYPE_CHECKING:
@@ -146,6 +150,8 @@ class Case:
     """What plays both sides."""
     dice: str = "single"
     """The dice mode (``keyed``: the lab's common random numbers)."""
+    warnings: tuple[str, ...] = ()
+    """The datasheets' notes ``hammerlab battle`` prints (special rules not implemented)."""
 
     @property
     def params(self) -> str:
@@ -222,6 +228,7 @@ def case_at(
         players=tuple(p.name for p in scenario.players),
         ai=ai,
         dice=dice,
+        warnings=tuple(ready.warnings),
     )
 
 
@@ -241,11 +248,63 @@ def cases(
 
 
 @dataclass(frozen=True)
+class ScenarioFile:
+    """One scenario file a sweep plays: where it was read, what it is, its own
+    ``[rules]`` and the datasheets' notes, so a report can say what differs
+    between two files of the same ``name``."""
+
+    source: str
+    name: str
+    scenario_hash: str
+    rules: Mapping[str, ParamValue]
+    """The file's ``[rules]``, as written (empty: the ruleset's defaults)."""
+    warnings: tuple[str, ...]
+    """The special rules its datasheets have that the engine does not implement
+    (what ``hammerlab battle`` notes)."""
+
+    @property
+    def rules_text(self) -> str:
+        """The ``[rules]`` as the file writes them (``fiery_charge = true``), or what
+        having none means."""
+        if not self.rules:
+            return "none (the ruleset's defaults)"
+        return ", ".join(f"{key} = {json.dumps(value)}" for key, value in self.rules.items())
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+        return {
+            "source": self.source,
+            "scenario": self.name,
+            "scenario_hash": self.scenario_hash,
+            "rules": dict(self.rules),
+            "warnings": list(self.warnings),
+        }
+
+
+def scenario_files(grid_cases: Sequence[Case]) -> list[ScenarioFile]:
+    """The scenario files of ``grid_cases``, each once, in order."""
+    files: dict[tuple[str, str], ScenarioFile] = {}
+    for case in grid_cases:
+        key = (case.source, case.scenario_hash)
+        if key not in files:
+            files[key] = ScenarioFile(
+                case.source,
+                case.scenario.name,
+                case.scenario_hash,
+                case.scenario.rules,
+                case.warnings,
+            )
+    return list(files.values())
+
+
+@dataclass(frozen=True)
 class UnitStat:
     """A unit's models left at one grid point."""
 
     unit: UnitInfo
     models_left: Estimate
+    """The mean and its 95% normal interval, cut to what a count of models can be
+    (0 to the unit's starting models: :meth:`Estimate.within`)."""
     destroyed: Estimate
     """The share of battles in which the unit was wiped out (Wilson interval)."""
 
@@ -261,6 +320,10 @@ class PointResult:
     units: tuple[UnitStat, ...]
     wins: Mapping[str, Estimate]
     """Win rate per player and ``draw`` (Wilson intervals)."""
+    source: str = field(default="", compare=False)
+    """The file the scenario was read from (empty where unknown: a point read back
+    from a store, which names its scenario by hash). A label, not part of what
+    was measured, so it is left out of comparisons."""
 
     @property
     def runs(self) -> int:
@@ -278,6 +341,7 @@ class PointResult:
         return {
             "scenario": self.scenario,
             "scenario_hash": self.scenario_hash,
+            "source": self.source or None,
             "point": dict(self.point),
             "runs": self.runs,
             "first_seed": self.first_seed,
@@ -296,8 +360,13 @@ class PointResult:
         }
 
     def csv_rows(self) -> list[dict[str, Any]]:
-        """One flat row per metric (scenario, point, metric, mean, interval, n)."""
-        base = {"scenario": self.scenario, "scenario_hash": self.scenario_hash, **dict(self.point)}
+        """One flat row per metric (scenario, its file, point, metric, mean, interval, n)."""
+        base = {
+            "scenario": self.scenario,
+            "scenario_hash": self.scenario_hash,
+            "source": self.source,
+            **dict(self.point),
+        }
         rows = []
         for s in self.units:
             rows.append({**base, "metric": f"models_left.{s.unit.id}", **_flat(s.models_left)})
@@ -319,19 +388,23 @@ def summarize(
     players: Sequence[str],
     outcomes: Sequence[Outcome],
     first_seed: int,
+    source: str = "",
 ) -> PointResult:
-    """The metrics of one point from its outcomes (in seed order)."""
+    """The metrics of one point from its outcomes (in seed order), played on the
+    scenario read from ``source``."""
     n = len(outcomes)
     stats = tuple(
         UnitStat(
             unit=u,
-            models_left=mean_interval([float(o.models_left[u.id]) for o in outcomes]),
+            models_left=mean_interval([float(o.models_left[u.id]) for o in outcomes]).within(
+                0, u.starting_models
+            ),
             destroyed=wilson_interval(sum(o.models_left[u.id] == 0 for o in outcomes), n),
         )
         for u in units
     )
     wins = {p: wilson_interval(sum(o.winner == p for o in outcomes), n) for p in (*players, DRAW)}
-    return PointResult(scenario, hash_, point, first_seed, stats, wins)
+    return PointResult(scenario, hash_, point, first_seed, stats, wins, source)
 
 
 def sweep(
@@ -367,7 +440,7 @@ def sweep(
             outcomes = [played[i][s] for s in range(first_seed, first_seed + target[i])]
             results[i] = summarize(
                 case.scenario.name, case.scenario_hash, case.point, case.units, case.players,
-                outcomes, first_seed,
+                outcomes, first_seed, case.source,
             )  # fmt: skip
         unfinished = [
             i

@@ -19,8 +19,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hammerlab.analysis.lab import Z_95
 from hammerlab.analysis.search import PLAYERS, Budget, start_game
+from hammerlab.analysis.stats import Z_95
 from hammerlab.editions.turns import game_winner, victory_scores
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import Scenario

@@ -8,12 +8,12 @@ from typing import Annotated
 import typer
 
 from hammerlab.cli import import_cmd, odds_cmd, serve_cmd
-from hammerlab.cli.common import DEFAULT_RULESET, OnceCommand
+from hammerlab.cli.common import DEFAULT_RULESET, OnceCommand, OneLineGroup
 
 # Every command imports what it needs when it runs (the ``*_cmd`` modules), so
 # that ``--help``, ``tables`` and a mistyped option answer at once.
 
-app = typer.Typer(no_args_is_help=True, add_completion=True, help=__doc__)
+app = typer.Typer(no_args_is_help=True, add_completion=True, help=__doc__, cls=OneLineGroup)
 
 
 def _version(value: bool) -> None:
@@ -186,7 +186,7 @@ PrecisionOpt = Annotated[
     typer.Option(
         min=0.001,
         metavar="X",
-        help="play in rounds until every 95%% interval is narrower than X (or --runs is reached)",
+        help="play in rounds until every 95% interval is narrower than X (or --runs is reached)",
     ),
 ]
 
@@ -244,7 +244,12 @@ def lab(
     precision: PrecisionOpt = None,
     workers: Annotated[int, typer.Option(min=1, max=64, metavar="N", help="processes to use")] = 1,
     plot: Annotated[
-        Path | None, typer.Option(metavar="FILE.png", help="write a chart here")
+        Path | None,
+        typer.Option(
+            metavar="FILE.png",
+            help="write a chart here; its type from the name (.png, .svg, .pdf...), "
+            "checked before playing",
+        ),
     ] = None,
     ai: Annotated[
         str,

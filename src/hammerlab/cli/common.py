@@ -4,6 +4,10 @@ command class that refuses a single-value option given twice.
 This module is imported by every run of ``hammerlab``, ``--help`` included, so
 it imports nothing but typer and rich's console; each command imports what it
 needs when it runs.
+
+Click's own usage errors (an unknown option or command, a missing or malformed
+value) are turned into the same one line as every other mistake
+(:class:`OnceCommand`, :class:`OneLineGroup`), rather than click's boxed usage.
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ from typing import Any
 
 import typer
 from rich.console import Console
-from typer.core import TyperCommand, TyperOption
+from typer._click.exceptions import NoArgsIsHelpError, UsageError  # typer's own click
+from typer.core import TyperCommand, TyperGroup, TyperOption
 
 DEFAULT_RULESET = "waffle"
 """The ruleset of every command that takes ``--ruleset`` (and of a scenario
@@ -40,6 +45,42 @@ def usage_error(flag: str, problem: object) -> typer.Exit:
     return typer.Exit(2)
 
 
+@contextmanager
+def one_line_usage(ctx: Any) -> Iterator[None]:
+    """Turn click's usage error raised inside into one line, ``error:``, the problem
+    and where help is, with exit 2 (the status click gives it).
+
+    Left alone: a bare ``hammerlab`` (click shows the help), and shell completion,
+    which parses resiliently and reports nothing.
+    """
+    try:
+        yield
+    except NoArgsIsHelpError:
+        raise
+    except UsageError as error:
+        if ctx.resilient_parsing:
+            raise
+        problem = error.format_message().rstrip(".")
+        where = error.ctx.command_path if error.ctx is not None else ctx.command_path
+        typer.echo(f"error: {problem[:1].lower()}{problem[1:]} (see {where} --help)", err=True)
+        raise typer.Exit(2) from None
+
+
+class OneLineGroup(TyperGroup):
+    """The ``hammerlab`` command group, whose usage errors (an unknown command or
+    option) are one line (:func:`one_line_usage`)."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Parse as usual; a usage error is one line."""
+        with one_line_usage(ctx):
+            return super().parse_args(ctx, args)
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        """Find the command as usual; an unknown one is one line."""
+        with one_line_usage(ctx):
+            return super().resolve_command(ctx, args)
+
+
 class OnceCommand(TyperCommand):
     """A command on which an option that takes one value may be given only once.
 
@@ -47,23 +88,27 @@ class OnceCommand(TyperCommand):
     wrote both meant something, so that is a usage error naming the option.
     The command line is parsed once more by click's own parser (which lists
     every option in the order given, repeats included) before the real parse.
+    Click's usage errors are one line (:func:`one_line_usage`).
     """
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         """Refuse a repeated single-value option, then parse as usual."""
-        if not ctx.resilient_parsing:
-            _, _, order = self.make_parser(ctx).parse_args(args=list(args))
-            seen: set[str] = set()
-            for param in order:
-                if not isinstance(param, TyperOption) or param.multiple or param.count:
-                    continue
-                if param.is_eager:
-                    continue
-                name = param.name or ""
-                if name in seen:
-                    raise usage_error("/".join(param.opts), "given more than once; give it once")
-                seen.add(name)
-        return super().parse_args(ctx, args)
+        with one_line_usage(ctx):
+            if not ctx.resilient_parsing:
+                _, _, order = self.make_parser(ctx).parse_args(args=list(args))
+                seen: set[str] = set()
+                for param in order:
+                    if not isinstance(param, TyperOption) or param.multiple or param.count:
+                        continue
+                    if param.is_eager:
+                        continue
+                    name = param.name or ""
+                    if name in seen:
+                        raise usage_error(
+                            "/".join(param.opts), "given more than once; give it once"
+                        )
+                    seen.add(name)
+            return super().parse_args(ctx, args)
 
 
 @contextmanager

@@ -9,12 +9,11 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from hammerlab.analysis.lab import LabReport, arms, compare
+from hammerlab.analysis.lab import FlagError, LabReport, arms, compare
 from hammerlab.analysis.sweep import SweepError
 from hammerlab.cli.battle_cmd import load_plugins
 from hammerlab.cli.common import console, fail, progress, usage_error, writable_file
-from hammerlab.cli.sweep_cmd import check_store_flags, runner_for, store_at
-from hammerlab.engine.rules import RuleSettingError
+from hammerlab.cli.sweep_cmd import cell, check_store_flags, runner_for, store_at
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import load_scenario
 
@@ -39,9 +38,10 @@ def run_lab(
 ) -> None:
     """Play both arms, print the report, then (``--plot``) write the chart.
 
-    The chart's path is checked before the battles are played, so a typo costs
-    nothing; the report is printed before the chart is drawn, so a failure to
-    write it loses no results. Where the chart went is said last (on standard
+    The chart's path and file type are checked before the battles are played, as
+    are the ``--rule`` and ``--set`` settings, so a typo costs nothing; the report
+    is printed before the chart is drawn, so a failure to write it loses no
+    results. Where the chart went is said last (on standard
     error under ``--json``, whose standard output is the one JSON document).
     ``--out``, ``--resume`` and ``--scheduler`` work as for ``hammerlab sweep``
     (the same runners and store: the two arms are two points of the store).
@@ -52,11 +52,16 @@ def run_lab(
     if dice == "keyed" and ai == "search":
         raise usage_error("--dice", "keyed dice are for the heuristic AI (--ai heuristic)")
     if plot is not None:
+        from hammerlab.analysis.lab_plot import chart_type_problem  # matplotlib: only when asked
+
         writable_file(plot, "--plot")
+        problem = chart_type_problem(plot)
+        if problem is not None:
+            raise usage_error("--plot", problem)
     try:
         spec = load_scenario(scenario)
         plugins = load_plugins(plugin)
-        experiment = arms(spec, rule, setting or [])
+        experiment = arms(spec, rule, setting or [], str(scenario))
         with (
             runner_for(workers, scheduler) as runner,
             store_at(out) as store,
@@ -68,8 +73,8 @@ def run_lab(
             )  # fmt: skip
     except SweepError as error:
         raise usage_error("--out", error) from None
-    except RuleSettingError as error:
-        raise usage_error("--rule", error) from None
+    except FlagError as error:
+        raise usage_error(error.flag, error) from None
     except HammerlabError as error:
         raise fail(error) from None
     if as_json:
@@ -83,18 +88,23 @@ def run_lab(
             plot_report(report, plot)
         except OSError as error:
             raise fail(f"{plot}: cannot write the chart: {error.strerror or error}") from None
-        except ValueError as error:  # matplotlib: a file type it cannot draw
-            raise fail(f"{plot}: cannot write the chart: {error}") from None
         typer.echo(f"chart written to {plot}", err=as_json)
 
 
 def _print_report(report: LabReport) -> None:
+    """The report for people: what was compared and what both arms share, the notes
+    on rules not implemented, then the tables (units, winners, choices) and whether
+    ``--precision`` was reached."""
+    both = ", ".join(f"{k}={v}" for k, v in report.shared.items())
     console.print(
-        f"{report.scenario}: baseline vs variant ({report.rule}), "
-        f"{report.runs} paired battles from seed {report.first_seed}, {report.ai} AI"
+        f"{report.scenario}: baseline vs variant ({report.rule})"
+        + (f", both arms with {both}" if both else "")
+        + f", {report.runs} paired battles from seed {report.first_seed}, {report.ai} AI"
         + (", keyed dice" if report.dice == "keyed" else ""),
         markup=False,
     )
+    for warning in report.warnings:
+        console.print(f"[yellow]note:[/yellow] {escape(warning)}")
     table = Table(
         "Unit",
         "Models",
@@ -113,10 +123,23 @@ def _print_report(report: LabReport) -> None:
             f"{u.baseline_destroyed:.0%} → {u.variant_destroyed:.0%}",
         )
     console.print(table)
-    wins = Table("Winner", "Baseline", "Variant")
-    for name, share in report.baseline_wins.items():
-        wins.add_row(escape(name), f"{share:.0%}", f"{report.variant_wins[name]:.0%}")
+    wins = Table("Winner", "Baseline (95% CI)", "Variant (95% CI)", "Difference (95% CI)")
+    for w in report.wins:
+        wins.add_row(
+            escape(w.outcome),
+            cell(w.baseline, percent=True),
+            cell(w.variant, percent=True),
+            cell(w.difference, percent=True, sign="+"),
+        )
     console.print(wins)
+    if report.precision is not None:
+        console.print(
+            f"Precision {report.precision:g} reached: every unit's interval is narrower."
+            if report.precision_reached
+            else f"Precision {report.precision:g} not reached: {report.runs} paired battles "
+            f"(--runs) ran out with a unit's interval {report.widest:.3g} wide; raise --runs.",
+            markup=False,
+        )
     alike = (
         f"Paired battles that ended alike (every unit's models left, and the winner): "
         f"{report.ended_alike} of {report.runs}."
@@ -125,7 +148,7 @@ def _print_report(report: LabReport) -> None:
         alike += " The change made no difference to any of them: it may never come into play here."
     console.print(alike, markup=False)
     if report.choices:
-        used = Table("Choice the rule change offers or removes", "Baseline", "Variant")
+        used = Table("Choice of a rule compared or set", "Baseline", "Variant")
         for c in report.choices:
             used.add_row(
                 escape(c.choice),

@@ -13,11 +13,13 @@ from typing import Annotated
 
 import typer
 
+from hammerlab.cli.common import OnceCommand
+
 
 def register(app: typer.Typer) -> None:
     """Add the ``serve`` command to ``app``."""
 
-    @app.command()
+    @app.command(cls=OnceCommand)
     def serve(
         host: Annotated[
             str, typer.Option(help="address to listen on (loopback only by default)")

@@ -17,7 +17,16 @@ from rich.table import Table
 
 from hammerlab.analysis.runners import DaskRunner, Runner
 from hammerlab.analysis.stats import Estimate
-from hammerlab.analysis.sweep import PointResult, SweepError, cases, parse_axes, point_label, sweep
+from hammerlab.analysis.sweep import (
+    PointResult,
+    ScenarioFile,
+    SweepError,
+    cases,
+    parse_axes,
+    point_label,
+    scenario_files,
+    sweep,
+)
 from hammerlab.cli.battle_cmd import load_plugins
 from hammerlab.cli.common import console, fail, progress, usage_error, writable_file, write_file
 from hammerlab.engine.dice import DICE_MODES
@@ -77,18 +86,32 @@ def run_sweep(
     method = _method(runs, precision, seed, workers, scheduler)
     if dice == "keyed":
         method += " Dice keyed by turn, unit and roll (common random numbers)."
+    files = scenario_files(grid_cases)
+    reached = _precision_line(results, precision, runs)
     if as_json:
-        document = {"method": method, "points": [r.to_dict() for r in results]}
+        document = {
+            "method": method,
+            "precision": precision,
+            "precision_reached": None if precision is None else not _unreached(results, precision),
+            "scenarios": [f.to_dict() for f in files],
+            "points": [
+                {**r.to_dict(), "precision_reached": _reached(r, precision)} for r in results
+            ],
+        }
         typer.echo(json.dumps(document, indent=1))
     else:
         console.print(method, markup=False)
+        print_files(files)
         print_points(results)
+        if reached:
+            console.print(reached, markup=False)
     if csv_file is not None:
         write_file(csv_file, csv_text(results))
     if report is not None:
         from hammerlab.analysis.report import sweep_report  # matplotlib: only when asked
 
-        write_file(report, sweep_report(results, [str(p) for p in scenarios], vary, method))
+        noted = f"{method} {reached}" if reached else method
+        write_file(report, sweep_report(results, files, vary, noted))
         typer.echo(f"report written to {report}", err=as_json)
 
 
@@ -121,21 +144,67 @@ def _method(runs: int, precision: float | None, seed: int, workers: int, sched: 
     )
     return (
         f"Every grid point plays seeds {seed}, {seed + 1}, ... ({stop}) on {where}; "
-        "95% intervals: normal approximation for mean models left, Wilson for rates."
+        "95% intervals: normal approximation for mean models left (cut to 0..the unit's "
+        "models, what a count can be), Wilson for rates."
     )
 
 
-def _cell(e: Estimate, percent: bool = False) -> str:
+def _reached(result: PointResult, precision: float | None) -> bool | None:
+    """Whether every interval of the point is narrower than ``precision`` (``None``
+    without one): the sweep's own stopping rule."""
+    return None if precision is None else result.widest < precision
+
+
+def _unreached(results: Sequence[PointResult], precision: float) -> list[PointResult]:
+    """The points whose rounds stopped at ``--runs`` before reaching ``precision``."""
+    return [r for r in results if not _reached(r, precision)]
+
+
+def _precision_line(
+    results: Sequence[PointResult], precision: float | None, runs: int
+) -> str | None:
+    """One sentence: whether ``--precision`` was reached at every point, and if not,
+    where --runs stopped it and how wide the widest interval stayed."""
+    if precision is None:
+        return None
+    short = _unreached(results, precision)
+    if not short:
+        return f"Precision {precision:g} reached at every point: each interval is narrower."
+    return (
+        f"Precision {precision:g} not reached at {len(short)} of {len(results)} point(s): "
+        f"--runs {runs} ran out with intervals up to {max(r.widest for r in short):.3g} wide; "
+        "raise --runs."
+    )
+
+
+def cell(e: Estimate, percent: bool = False, sign: str = "") -> str:
+    """An estimate and its interval for people: ``2.15 (1.85..2.46)``, or in percent
+    ``33% (27%..40%)``; ``sign="+"`` signs them (a difference)."""
     if percent:
-        return f"{e.mean:.0%} ({e.low:.0%}..{e.high:.0%})"
-    return f"{e.mean:.2f} ({e.low:.2f}..{e.high:.2f})"
+        return f"{e.mean:{sign}.0%} ({e.low:{sign}.0%}..{e.high:{sign}.0%})"
+    return f"{e.mean:{sign}.2f} ({e.low:{sign}.2f}..{e.high:{sign}.2f})"
+
+
+def print_files(files: Sequence[ScenarioFile]) -> None:
+    """Each scenario file a sweep played: its name and hash, its own ``[rules]`` and
+    the special rules not implemented (as ``hammerlab battle`` notes them)."""
+    for f in files:
+        console.print(
+            f"\n{f.source}: {f.name} (hash {f.scenario_hash}); its rules: {f.rules_text}",
+            markup=False,
+        )
+        for warning in f.warnings:
+            console.print(f"[yellow]note:[/yellow] {escape(warning)}")
 
 
 def print_points(results: Sequence[PointResult]) -> None:
-    """One table per grid point: models left per unit, then win rates."""
+    """One table per grid point: models left per unit, then win rates. The header
+    names the scenario file (its hash where the file is not known), so two files
+    that share a name are told apart."""
     for result in results:
         console.print(
-            f"\n{result.scenario} · {point_label(result.point) or 'as written'} · "
+            f"\n{result.source or result.scenario_hash} ({result.scenario}) · "
+            f"{point_label(result.point) or 'as written'} · "
             f"{result.runs} battles from seed {result.first_seed}",
             markup=False,
         )
@@ -143,12 +212,12 @@ def print_points(results: Sequence[PointResult]) -> None:
         for s in result.units:
             table.add_row(
                 escape(s.unit.label), escape(s.unit.player), str(s.unit.starting_models),
-                _cell(s.models_left), _cell(s.destroyed, percent=True),
+                cell(s.models_left), cell(s.destroyed, percent=True),
             )  # fmt: skip
         console.print(table)
         console.print(
             "Win rate: "
-            + ", ".join(f"{name} {_cell(e, percent=True)}" for name, e in result.wins.items()),
+            + ", ".join(f"{name} {cell(e, percent=True)}" for name, e in result.wins.items()),
             markup=False,
         )
 
@@ -256,18 +325,18 @@ def run_balance(
     )
     table = Table(question.key, f"{question.metric} (95% CI)", "Battles")
     for p in answer.probes:
-        table.add_row(f"{p.value:g}", _cell(p.estimate), str(p.estimate.n))
+        table.add_row(f"{p.value:g}", cell(p.estimate), str(p.estimate.n))
     console.print(table)
     if not answer.found:
         console.print(
             f"no value in {question.low:g}..{question.high:g} reaches {question.goal}; "
-            f"nearest: {answer.value:g} ({_cell(answer.estimate)})",
+            f"nearest: {answer.value:g} ({cell(answer.estimate)})",
             markup=False,
         )
         return
     console.print(
         f"answer: {question.key} = {answer.value:g} (the root lies in "
         f"{answer.bracket[0]:g}..{answer.bracket[1]:g}; {question.metric} there: "
-        f"{_cell(answer.estimate)})",
+        f"{cell(answer.estimate)})",
         markup=False,
     )

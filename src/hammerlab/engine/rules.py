@@ -31,6 +31,10 @@ class RuleSettingError(HammerlabError, ValueError):
     """A rule option or parameter setting that is unknown or out of bounds."""
 
 
+EXPECTED = {"bool": "on or off", "int": "a whole number", "float": "a number", "str": "text"}
+"""What a value of each parameter type is, for people (not ``a int``)."""
+
+
 @dataclass(frozen=True)
 class Parameter:
     """A named, typed number (or choice) of the rules, with its default and source."""
@@ -93,7 +97,7 @@ class Parameter:
                 return number
         elif isinstance(raw, str):
             return raw.strip()
-        raise RuleSettingError(f"{where}={raw}: expected a {kind}")
+        raise RuleSettingError(f"{where}={raw}: expected {EXPECTED[kind]}")
 
     def describe(self) -> dict[str, Any]:
         """The JSON shape ``rulesets --json`` prints."""

@@ -24,6 +24,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hammerlab.analysis.game import Game
+from hammerlab.analysis.lab import FlagError
 from hammerlab.analysis.odds import calculator, calculator_names
 from hammerlab.analysis.odds_check import check_odds
 from hammerlab.analysis.odds_request import answer
@@ -157,7 +158,8 @@ def create_app(scenario_folder: Path | None = None, plugins: tuple[Path, ...] = 
 
     @app.exception_handler(RuleSettingError)
     async def rule_error(request: Request, error: RuleSettingError) -> JSONResponse:
-        return _error(422, f"--rule: {error}")
+        flag = error.flag if isinstance(error, FlagError) else "--rule"  # or the lab's --set
+        return _error(422, f"{flag}: {error}")
 
     @app.exception_handler(StoreFullError)
     async def store_full(request: Request, error: StoreFullError) -> JSONResponse:

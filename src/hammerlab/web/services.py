@@ -165,7 +165,7 @@ def start_lab(
     """Check the experiment, then run it in a thread; the job's id."""
     if sum(j.state == "running" for j in jobs.values()) >= LAB_RUNNING:
         raise WebError(f"{LAB_RUNNING} lab jobs are running; try again when one ends", 429)
-    experiment = arms(scenario, changes, shared)
+    experiment = arms(scenario, changes, shared, source)
     job = LabJob(total=2 * runs)
     key = jobs.add(job)
 
