@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hammerlab.analysis.search import PLAYERS, Budget, start_game
-from hammerlab.analysis.stats import Z_95
+from hammerlab.analysis.stats import wilson_interval
 from hammerlab.editions.turns import game_winner, victory_scores
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import Scenario
@@ -70,20 +70,11 @@ class Standing:
 
     @property
     def win_rate_ci95(self) -> tuple[float, float]:
-        """The 95% Wilson score interval of the win rate."""
-        return wilson_interval(self.wins, self.games)
-
-
-def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion: unlike the normal one, it stays
-    within [0, 1] and is not empty at 0 or 1 successes in ``trials``."""
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
+        """The 95% Wilson score interval of the win rate ((0, 1) before any game)."""
+        if not self.games:
+            return (0.0, 1.0)
+        interval = wilson_interval(self.wins, self.games)
+        return (interval.low, interval.high)
 
 
 def ratings(players: Sequence[str], games: Sequence[Result]) -> dict[str, float]:
