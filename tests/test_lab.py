@@ -130,7 +130,10 @@ def test_lab_out_stores_both_arms_and_resume_reads_them_back(tmp_path: Path) -> 
         stored = compare(spec, str(RUINS), experiment, runs=4, store=store)
     assert stored == plain
     with ResultStore(tmp_path / "store") as store:
-        with pytest.raises(SweepError, match="already holds 8 of these battles"):
+        # Seeds 1..4 in both arms: 8 battles.
+        with pytest.raises(
+            SweepError, match=r"already holds 8 of the battles .* \(seeds 1\.\.4, at 2 of 2"
+        ):
             compare(spec, str(RUINS), experiment, runs=4, store=store)
         again = compare(
             spec, str(RUINS), experiment, runs=4, store=store, resume=True,
@@ -155,7 +158,11 @@ def test_cli_lab_out_resume_and_dice_flags(tmp_path: Path) -> None:
     assert first.exit_code == 0, first.output
     again = CliRunner().invoke(app, [*base, *out, "--resume"])
     assert again.exit_code == 0, again.output
-    assert json.loads(again.stdout) == json.loads(first.stdout)
+    played, reused = json.loads(first.stdout), json.loads(again.stdout)
+    # 3 seeds in 2 arms: 6 battles, played the first time and read back the second.
+    assert (played.pop("store")["played"], reused.pop("store")["reused"]) == (6, 6)
+    assert reused == played
+    assert "store" not in json.loads(CliRunner().invoke(app, base).stdout)
     refused = CliRunner().invoke(app, [*base, *out])
     assert refused.exit_code == 2 and "give --resume" in refused.stderr
     for flags, message in (

@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import random
+import shutil
+import signal
+import threading
 from collections.abc import Sequence
 from dataclasses import replace
+from importlib.metadata import version as metadata_version
 from pathlib import Path
+from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from hammerlab.analysis.balance import solve
-from hammerlab.analysis.lab import Outcome, arms, compare
+from hammerlab.analysis.lab import Outcome, arms, compare, play_once
 from hammerlab.analysis.report import sweep_report
 from hammerlab.analysis.runners import Batch, Done, Runner
-from hammerlab.analysis.store import ResultStore, merge, query, summaries
+from hammerlab.analysis.store import ResultStore, StoreError, merge, query, summaries
 from hammerlab.analysis.sweep import (
+    ENGINE_VERSION,
     SweepError,
     UnitInfo,
     cases,
@@ -24,6 +32,9 @@ from hammerlab.analysis.sweep import (
     parse_axes,
     parse_vary,
     scenario_files,
+    seed_ranges,
+    seeds_text,
+    source_fingerprint,
     summarize,
     sweep,
 )
@@ -133,9 +144,14 @@ def test_store_round_trip_and_resume_skips_stored_battles(tmp_path: Path) -> Non
     assert sorted(summaries([tmp_path / "s"]), key=lambda r: r.point) == played
     again = CountingRunner()
     with ResultStore(tmp_path / "s") as store:
-        with pytest.raises(SweepError, match="--resume"):
+        with pytest.raises(SweepError) as refused:
             sweep(grid_cases, 5, 1, again, store=store)
         resumed = sweep(grid_cases, 5, 1, again, store=store, resume=True)
+    # Seeds 1..5 asked, 1..3 stored at both points: 6 battles held.
+    assert "already holds 6 of the battles this run would play (seeds 1..3, at 2 of 2 points)" in (
+        str(refused.value)
+    )
+    assert "give --resume to reuse them" in str(refused.value)
     assert again.played == 4  # seeds 4 and 5 at both points
     with Runner(1) as runner:
         assert resumed == sweep(grid_cases, 5, 1, runner)
@@ -260,7 +276,14 @@ def test_outcomes_read_back_are_the_outcomes_played(tmp_path: Path) -> None:
     played = [Outcome({"squad1": 3, "squad2": 10, "terminators": 0}, "Cadians")]
     with ResultStore(tmp_path) as store:
         store.add(case, [7], played)
-        assert store.outcomes(case) == {7: played[0]}
+        assert store.added == 1
+        assert store.outcomes(case, range(7, 8)) == {7: played[0]}
+        assert store.outcomes(case, range(1, 7)) == {}  # only the seeds asked for
+        assert store.outcomes(case, range(8, 20)) == {}
+        with pytest.raises(StoreError, match="cannot write the results store"):
+            store.add(case, [8, 7], played * 2)  # 7 is stored: the whole batch is refused
+        assert store.added == 1
+        assert store.outcomes(case, range(1, 20)) == {7: played[0]}
 
 
 def test_lab_precision_plays_rounds_until_narrow_enough() -> None:
@@ -361,9 +384,230 @@ def test_a_count_s_interval_is_cut_to_what_the_count_can_be() -> None:
     low = UnitInfo("low", "Low", "A", 6)
     high = UnitInfo("high", "High", "A", 6)
     outcomes = [Outcome({"low": n, "high": 6 - n}, "A") for n in (0, 0, 0, 6)]
-    result = summarize("s", "h", (), [low, high], ["A"], outcomes, 1)
+    result = summarize("s", "h", (), [low, high], ["A"], outcomes, range(1, 5))
     cut_low, cut_high = (s.models_left for s in result.units)
     assert (cut_low.mean, cut_low.low) == (1.5, 0.0)
     assert cut_low.high == pytest.approx(1.5 + 2.939946, abs=1e-5)
     assert cut_high.low == pytest.approx(4.5 - 2.939946, abs=1e-5)
     assert (cut_high.mean, cut_high.high) == (4.5, 6.0)
+
+
+def test_seed_ranges_and_their_text() -> None:
+    assert seed_ranges([5, 1, 2, 3, 50, 51, 2]) == ((1, 3), (5, 5), (50, 51))
+    assert seed_ranges(range(4, 9)) == ((4, 8),)
+    assert seeds_text(((1, 3), (5, 5), (50, 51))) == "1..3, 5, 50..51"
+    # Six ranges: the first four written out, then the two left.
+    assert seeds_text(seed_ranges([1, 3, 5, 7, 9, 11])) == "1, 3, 5, 7 and 2 more ranges"
+
+
+def test_engine_version_is_the_package_version_and_its_sources_fingerprint() -> None:
+    import hammerlab
+
+    package = Path(hammerlab.__file__).parent  # the code that plays the battles
+    version, plus, fingerprint = ENGINE_VERSION.partition("+")
+    assert (version, plus) == (metadata_version("hammerlab"), "+")
+    assert len(fingerprint) == 12 and int(fingerprint, 16) >= 0
+    assert source_fingerprint(package) == source_fingerprint(package) == fingerprint
+
+
+def test_source_fingerprint_hashes_the_paths_and_bytes_of_source_files(tmp_path: Path) -> None:
+    tree = tmp_path / "pkg"
+    (tree / "sub").mkdir(parents=True)
+    (tree / "__pycache__").mkdir()
+    (tree / "a.py").write_bytes(b"A = 1\n")
+    (tree / "sub" / "b.toml").write_bytes(b"x = 2\n")
+    (tree / "page.html").write_bytes(b"<p>not played</p>")
+    (tree / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"\x00compiled")
+    # By hand: each source file by relative path, "PATH NUL SIZE NUL BYTES"; both are 6 bytes.
+    expected = hashlib.sha256(b"a.py\x006\x00A = 1\n" + b"sub/b.toml\x006\x00x = 2\n")
+    assert source_fingerprint(tree) == expected.hexdigest()[:12]
+
+    clone = tmp_path / "clone"
+    shutil.copytree(tree, clone)
+    os.utime(clone / "a.py", (0, 0))  # another clone, another time: the same code
+    (clone / "page.html").write_bytes(b"<p>changed, but not played</p>")
+    assert source_fingerprint(clone) == source_fingerprint(tree)
+    (clone / "a.py").write_bytes(b"A = 2\n")  # one byte changed
+    assert source_fingerprint(clone) != source_fingerprint(tree)
+    (clone / "a.py").write_bytes(b"A = 1\n")
+    assert source_fingerprint(clone) == source_fingerprint(tree)
+    (clone / "a.py").rename(clone / "c.py")  # the same bytes under another name
+    assert source_fingerprint(clone) != source_fingerprint(tree)
+
+
+def test_battles_of_another_engine_are_neither_refused_nor_reused(tmp_path: Path) -> None:
+    grid_cases = _cases([f"{PENALTY}=0"])
+    with Runner(1) as runner, ResultStore(tmp_path / "s") as store:
+        sweep(grid_cases, 3, 1, runner, store=store)
+        for table in ("battles", "models_left", "choices"):
+            store.db.execute(f"UPDATE {table} SET engine_version = '0.1.0+0123456789ab'")
+    first = CountingRunner()
+    with ResultStore(tmp_path / "s") as store:
+        sweep(grid_cases, 3, 1, first, store=store)  # not refused: none of this engine's
+    again = CountingRunner()
+    with ResultStore(tmp_path / "s") as store:
+        sweep(grid_cases, 3, 1, again, store=store, resume=True)
+    assert (first.played, again.played) == (3, 0)
+    stored = summaries([tmp_path / "s"])
+    assert sorted(r.engine_version for r in stored) == sorted(
+        ["0.1.0+0123456789ab", ENGINE_VERSION]
+    )
+    assert [r.runs for r in stored] == [3, 3]
+
+
+def _sweep_cli(*flags: str) -> Result:
+    return CliRunner().invoke(
+        app, ["sweep", str(GUARD), "--vary", f"{PENALTY}=0,2", "--runs", "3", *flags]
+    )
+
+
+def test_cli_store_counts_only_the_seeds_asked_for_and_says_what_it_reused(
+    tmp_path: Path,
+) -> None:
+    out = ["--out", str(tmp_path / "s")]
+    first = _sweep_cli(*out, "--json")
+    assert first.exit_code == 0, first.output
+    assert json.loads(first.stdout)["store"] == {
+        "folder": str(tmp_path / "s"), "reused": 0, "played": 6,
+    }  # fmt: skip
+    later = _sweep_cli(*out, "--seed", "50")  # seeds 50..52: none stored, so not refused
+    assert later.exit_code == 0, later.output
+    assert (
+        later.stderr == f"{tmp_path / 's'}: 0 battles reused from the store, 6 played and stored\n"
+    )
+    overlap = _sweep_cli(*out, "--seed", "2")  # seeds 2..4: 2 and 3 stored at both points
+    assert overlap.exit_code == 2
+    assert overlap.stderr.splitlines() == [
+        f"error: --out: {tmp_path / 's'} already holds 4 of the battles this run would play "
+        "(seeds 2..3, at 2 of 2 points); give --resume to reuse them and play only the rest, "
+        "or another --out"
+    ]
+    resumed = _sweep_cli(*out, "--seed", "2", "--resume", "--json")
+    assert resumed.exit_code == 0, resumed.output
+    document = json.loads(resumed.stdout)
+    assert document["store"]["reused"] == 4 and document["store"]["played"] == 2
+    fresh = json.loads(_sweep_cli("--seed", "2", "--json").stdout)
+    assert document["points"] == fresh["points"]  # battle for battle the same
+    assert "store" not in fresh
+
+    again = _sweep_cli(*out, "--seed", "2", "--resume")
+    assert again.stderr.endswith("6 battles reused from the store, 0 played and stored\n")
+
+    # The store now holds seeds 1..4 (the first run and the resumed one) and 50..52.
+    listed = CliRunner().invoke(app, ["results", str(tmp_path / "s"), "--json"])
+    assert listed.exit_code == 0, listed.output
+    points = json.loads(listed.stdout)["points"]
+    assert [(p["runs"], p["first_seed"], p["seeds"]) for p in points] == [
+        (7, 1, [[1, 4], [50, 52]]), (7, 1, [[1, 4], [50, 52]]),
+    ]  # fmt: skip
+    assert {p["engine_version"] for p in points} == {ENGINE_VERSION}
+    text = CliRunner().invoke(app, ["results", str(tmp_path / "s")])
+    heading = f"7 battles, seeds 1..4, 50..52 · engine {ENGINE_VERSION}"
+    assert " ".join(text.stdout.split()).count(heading) == 2  # lines wrapped as the console's
+
+
+def _interrupting(monkeypatch: pytest.MonkeyPatch, after: int) -> None:
+    """Make the battle after ``after`` battles raise KeyboardInterrupt, as a Ctrl-C would."""
+    calls = 0
+
+    def play(*args: Any) -> Outcome:
+        nonlocal calls
+        calls += 1
+        if calls > after:
+            raise KeyboardInterrupt
+        return play_once(*args)
+
+    monkeypatch.setattr("hammerlab.analysis.runners.play_once", play)
+
+
+def test_cli_sweep_stopped_by_ctrl_c_says_what_was_saved_and_resumes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "s"
+    flags = ["sweep", str(GUARD), "--vary", f"{PENALTY}=0,2", "--runs", "8", "--json"]
+    # 16 battles on one process: batches of ceil(16 / 8) = 2 seeds. The 6th battle is
+    # interrupted: batches (1, 2) and (3, 4) of the first point are stored, the 5th
+    # battle's batch is lost.
+    with monkeypatch.context() as patch:
+        _interrupting(patch, after=5)
+        stopped = CliRunner().invoke(app, [*flags, "--out", str(out)])
+    assert stopped.exit_code == 130
+    assert stopped.stdout == ""  # no half JSON document
+    assert stopped.stderr.splitlines() == [
+        f"interrupted: 4 battles of this run saved to {out} (the store is written a batch at "
+        "a time; the batches being played were lost); run the same command with --resume "
+        "to continue"
+    ]
+    _, rows = query([out], "SELECT params, seed FROM battles ORDER BY seed")
+    assert rows == [(json.dumps({PENALTY: "0"}), seed) for seed in (1, 2, 3, 4)]
+    resumed = CliRunner().invoke(app, [*flags, "--out", str(out), "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    document = json.loads(resumed.stdout)
+    assert (document["store"]["reused"], document["store"]["played"]) == (4, 12)
+    assert document["points"] == json.loads(CliRunner().invoke(app, flags).stdout)["points"]
+
+    with monkeypatch.context() as patch:
+        _interrupting(patch, after=0)
+        unsaved = CliRunner().invoke(app, flags)
+    assert unsaved.exit_code == 130
+    assert unsaved.stderr.splitlines() == [
+        "interrupted: nothing was saved (--out DIR stores every battle as it finishes)"
+    ]
+
+
+def test_cli_lab_stopped_by_ctrl_c_says_what_was_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 6 battles (3 seeds, 2 arms) on one process: batches of 1 seed, the baseline's
+    # first; the 3rd battle is interrupted, so seeds 1 and 2 of the baseline are kept.
+    _interrupting(monkeypatch, after=2)
+    out = tmp_path / "s"
+    result = CliRunner().invoke(
+        app, ["lab", str(GUARD), "--rule", "suppressive_fire", "--runs", "3", "--out", str(out)]
+    )
+    assert result.exit_code == 130
+    assert result.stderr.startswith(f"interrupted: 2 battles of this run saved to {out} ")
+    assert len(result.stderr.splitlines()) == 1
+    assert query([out], "SELECT count(*) FROM battles")[1] == [(2,)]
+
+
+def test_a_ctrl_c_while_a_batch_is_written_comes_after_it(tmp_path: Path) -> None:
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signal handlers belong to the main thread")
+    (case,) = _cases([f"{PENALTY}=1"])
+    played = Outcome({"squad1": 3, "squad2": 10, "terminators": 0}, "Cadians")
+
+    class SignalledMidWrite:
+        """The store's connection, with a SIGINT arriving during the first insert."""
+
+        def __init__(self, db: Any) -> None:
+            self.db = db
+
+        def execute(self, *args: Any) -> Any:
+            return self.db.execute(*args)
+
+        def executemany(self, *args: Any) -> Any:
+            signal.raise_signal(signal.SIGINT)
+            return self.db.executemany(*args)
+
+    with ResultStore(tmp_path) as store:
+        real = store.db
+        store.db = SignalledMidWrite(real)  # type: ignore[assignment]
+        with pytest.raises(KeyboardInterrupt):
+            store.add(case, [7], [played])
+        store.db = real
+        assert store.added == 1
+        assert store.outcomes(case, range(7, 8)) == {7: played}
+
+
+def test_results_help_lists_every_table_and_its_columns(tmp_path: Path) -> None:
+    with ResultStore(tmp_path) as store:
+        columns = store.db.execute(
+            "SELECT table_name, list(column_name ORDER BY ordinal_position) "
+            "FROM information_schema.columns GROUP BY table_name"
+        ).fetchall()
+    assert {table for table, _ in columns} == {"scenarios", "units", "battles", "models_left",
+                                               "choices"}  # fmt: skip
+    help_text = " ".join(CliRunner().invoke(app, ["results", "--help"]).stdout.split())
+    for table, names in columns:
+        assert f"{table}: {', '.join(names)}" in help_text

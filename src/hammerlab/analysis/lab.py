@@ -382,8 +382,8 @@ def compare(
     The battles are played as a sweep's are (:func:`sweep.play_seeds`): on
     ``runner`` (a Dask cluster's), else in ``workers`` local processes, and with
     a ``store`` each is written as it comes back, the two arms being two points
-    of the store; battles it already holds are an error unless ``resume``, when
-    they are read back instead of played.
+    of the store; battles of these seeds it already holds (from this engine) are an
+    error unless ``resume``, when they are read back instead of played.
 
     With ``precision``, seeds are played in rounds of :data:`PRECISION_ROUND`
     until every unit's interval is narrower than ``precision`` (or ``runs`` are
@@ -396,7 +396,7 @@ def compare(
         case_at(scenario, source, arm_point(settings), first_seed, ai, dice)
         for settings in (experiment.baseline, experiment.variant)
     ]
-    played = stored_outcomes(pair, store, resume)
+    played = stored_outcomes(pair, store, resume, range(first_seed, first_seed + runs))
     step = runs if precision is None else min(runs, PRECISION_ROUND)
     played_runs = 0
     with nullcontext(runner) if runner is not None else Runner(workers) as active:

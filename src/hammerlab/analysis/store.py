@@ -12,16 +12,24 @@ and, for battles, the seed and the engine version:
   many times it was offered and chosen (:mod:`choices`: what the lab reports
   of a rule's use).
 
-A sweep writes each batch as it comes back, so a stopped sweep loses at most
-the batches in flight, and ``--resume`` reads the rest back. Stores from
-several machines are merged by :func:`merge` (a battle stored in both must
-have the same outcome in both, or the merge stops: the engine is deterministic).
+The engine version is :data:`~hammerlab.analysis.sweep.ENGINE_VERSION`, which
+changes with any change to the code that plays a battle, so a battle is reused
+only by the code that played it.
+
+A sweep writes each batch as it comes back (one transaction), so a stopped
+sweep loses at most the batches in flight, and ``--resume`` reads the rest
+back. Stores from several machines are merged by :func:`merge` (a battle stored
+in both must have the same outcome in both, or the merge stops: the engine is
+deterministic).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import signal
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +75,9 @@ class ResultStore:
 
     def __init__(self, folder: Path, create: bool = True) -> None:
         self.folder = folder
+        self.added = 0
+        """Battles written since the store was opened: what a run played, and what an
+        interrupted run has kept."""
         path = folder / FILE
         if not create and not path.is_file():
             raise StoreError(f"{folder}: no results store here (no {FILE})")
@@ -103,57 +114,97 @@ class ResultStore:
             ],
         )
 
-    def outcomes(self, case: Case) -> dict[int, Outcome]:
-        """The battles stored for this case with this engine version, by seed."""
+    def outcomes(self, case: Case, seeds: range) -> dict[int, Outcome]:
+        """The battles of ``seeds`` stored for this case by this engine version, by seed."""
         self.register(case)
-        return _outcomes(self.db, case.scenario_hash, case.params, ENGINE_VERSION)
+        return _outcomes(self.db, case.scenario_hash, case.params, ENGINE_VERSION, seeds)
 
     def add(self, case: Case, seeds: Sequence[int], outcomes: Sequence[Outcome]) -> None:
-        """Store played battles (one transaction, so a batch is all there or not at all)."""
+        """Store played battles in one transaction, so a batch is all there or not at
+        all; a Ctrl-C while it is written takes effect once it is
+        (:func:`_interrupt_after`). A failed write is a :class:`StoreError`."""
         key = [case.scenario_hash, case.params]
+        with _interrupt_after():
+            self._write(key, seeds, outcomes)
+            self.added += len(seeds)
+
+    def _write(self, key: list[str], seeds: Sequence[int], outcomes: Sequence[Outcome]) -> None:
+        """The batch's rows in one transaction, rolled back if a statement fails (a
+        full disk, a battle stored twice), so the store stays as it was and usable."""
         self.db.execute("BEGIN TRANSACTION")
-        self.db.executemany(
-            "INSERT INTO battles VALUES (?, ?, ?, ?, ?)",
-            [[*key, s, ENGINE_VERSION, o.winner] for s, o in zip(seeds, outcomes, strict=True)],
-        )
-        self.db.executemany(
-            "INSERT INTO models_left VALUES (?, ?, ?, ?, ?, ?)",
-            [
-                [*key, s, ENGINE_VERSION, unit, left]
+        try:
+            self.db.executemany(
+                "INSERT INTO battles VALUES (?, ?, ?, ?, ?)",
+                [[*key, s, ENGINE_VERSION, o.winner] for s, o in zip(seeds, outcomes, strict=True)],
+            )
+            self.db.executemany(
+                "INSERT INTO models_left VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    [*key, s, ENGINE_VERSION, unit, left]
+                    for s, o in zip(seeds, outcomes, strict=True)
+                    for unit, left in o.models_left.items()
+                ],
+            )
+            rows = [
+                [*key, s, ENGINE_VERSION, choice, offered, chosen]
                 for s, o in zip(seeds, outcomes, strict=True)
-                for unit, left in o.models_left.items()
-            ],
-        )
-        rows = [
-            [*key, s, ENGINE_VERSION, choice, offered, chosen]
-            for s, o in zip(seeds, outcomes, strict=True)
-            for choice, (offered, chosen) in o.choices.items()
-        ]
-        if rows:
-            self.db.executemany("INSERT INTO choices VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
-        self.db.execute("COMMIT")
+                for choice, (offered, chosen) in o.choices.items()
+            ]
+            if rows:
+                self.db.executemany("INSERT INTO choices VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+            self.db.execute("COMMIT")
+        except duckdb.Error as error:
+            self.db.execute("ROLLBACK")
+            raise StoreError(f"{self.folder}: cannot write the results store: {error}") from None
+
+
+@contextmanager
+def _interrupt_after() -> Iterator[None]:
+    """Hold a Ctrl-C (SIGINT) back until the block is done, then deliver it.
+
+    DuckDB answers a SIGINT during a statement by abandoning it with a
+    ``RuntimeError`` rather than a ``KeyboardInterrupt``, which would leave the
+    transaction open and the interrupt unreported. Signal handlers belong to the
+    main thread; elsewhere the block runs as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, _: held.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if held and callable(previous):
+        previous(signal.SIGINT, None)
 
 
 def _outcomes(
-    db: duckdb.DuckDBPyConnection, hash_: str, params: str, engine: str
+    db: duckdb.DuckDBPyConnection,
+    hash_: str,
+    params: str,
+    engine: str,
+    seeds: range | None = None,
 ) -> dict[int, Outcome]:
+    """The battles of one point played by ``engine`` (those of ``seeds`` only, if given)."""
+    where = "scenario_hash = ? AND params = ? AND engine_version = ?"
+    args: list[object] = [hash_, params, engine]
+    if seeds is not None:
+        where += " AND seed >= ? AND seed < ?"
+        args += [seeds.start, seeds.stop]
     winners = db.execute(
-        "SELECT seed, winner FROM battles WHERE scenario_hash = ? AND params = ? "
-        "AND engine_version = ? ORDER BY seed",
-        [hash_, params, engine],
+        f"SELECT seed, winner FROM battles WHERE {where} ORDER BY seed", args
     ).fetchall()
     left: dict[int, dict[str, int]] = {}
     for seed, unit, models in db.execute(
-        "SELECT seed, unit, models_left FROM models_left WHERE scenario_hash = ? AND params = ? "
-        "AND engine_version = ? ORDER BY seed, unit",
-        [hash_, params, engine],
+        f"SELECT seed, unit, models_left FROM models_left WHERE {where} ORDER BY seed, unit", args
     ).fetchall():
         left.setdefault(seed, {})[unit] = models
     made: dict[int, dict[str, tuple[int, int]]] = {}
     for seed, choice, offered, chosen in db.execute(
-        "SELECT seed, choice, offered, chosen FROM choices WHERE scenario_hash = ? "
-        "AND params = ? AND engine_version = ? ORDER BY seed, choice",
-        [hash_, params, engine],
+        f"SELECT seed, choice, offered, chosen FROM choices WHERE {where} ORDER BY seed, choice",
+        args,
     ).fetchall():
         made.setdefault(seed, {})[choice] = (offered, chosen)
     return {
@@ -186,11 +237,12 @@ def _quoted(path: Path) -> str:
 
 def summaries(folders: Sequence[Path]) -> list[PointResult]:
     """Every grid point stored in ``folders``, summarized as the sweep reports it
-    (each engine version on its own; only seeds stored for every unit count)."""
+    (each engine version on its own, with every seed stored for it)."""
     db = open_union(folders)
     groups = db.execute(
         "SELECT DISTINCT b.scenario_hash, b.params, b.engine_version, s.name, s.players "
-        "FROM battles b JOIN scenarios s USING (scenario_hash) ORDER BY s.name, b.params"
+        "FROM battles b JOIN scenarios s USING (scenario_hash) "
+        "ORDER BY s.name, b.params, b.engine_version"
     ).fetchall()
     results = []
     for hash_, params, engine, name, players in groups:
@@ -203,11 +255,10 @@ def summaries(folders: Sequence[Path]) -> list[PointResult]:
             ).fetchall()
         ]
         stored = _outcomes(db, hash_, params, engine)
-        seeds = sorted(stored)
         point = tuple((str(k), str(v)) for k, v in json.loads(params).items())
         results.append(
             summarize(name, hash_, point, units, json.loads(players),
-                      [stored[s] for s in seeds], seeds[0])
+                      list(stored.values()), list(stored), engine)
         )  # fmt: skip
     return results
 

@@ -24,10 +24,12 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import version
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -50,8 +52,41 @@ MAX_POINTS = 1_000
 
 SIZE_KEY = re.compile(r"^units\.(?P<unit>[A-Za-z0-9_\-]+)\.size$")
 
-ENGINE_VERSION = version("hammerlab")
-"""Stored with every battle: outcomes from another engine are not reused."""
+SOURCE_SUFFIXES = (".py", ".toml")
+"""The files of the package that decide how a battle is played: its code and the
+datasheet library (``library/**/*.toml``). The web server's pages and scripts are not."""
+
+
+def source_fingerprint(folder: Path) -> str:
+    """The first 12 hex digits of a SHA-256 over every :data:`SOURCE_SUFFIXES` file
+    under ``folder``: for each, in the order of its path relative to ``folder`` (POSIX
+    form), the path, a NUL byte, its size in bytes, a NUL byte and its bytes.
+
+    Only paths and bytes go in (no modification times, no line-ending or other
+    normalisation), so every clone or install of the same code gives the same
+    fingerprint, and any edit to a file, or a file added, removed or renamed, gives
+    another. For the package's 200-odd files (1.5 MB) it takes about 7 ms (15 on a
+    busy machine), mostly opening the files.
+    """
+    files = {}
+    for root, _, names in os.walk(folder):
+        for name in names:
+            path = Path(root, name)
+            if path.suffix in SOURCE_SUFFIXES and path.is_file():
+                files[path.relative_to(folder).as_posix()] = path
+    digest = hashlib.sha256()
+    for name in sorted(files):
+        data = files[name].read_bytes()
+        digest.update(b"%s\0%d\0%s" % (name.encode(), len(data), data))
+    return digest.hexdigest()[:12]
+
+
+ENGINE_VERSION = f"{version('hammerlab')}+{source_fingerprint(Path(__file__).resolve().parents[1])}"
+"""Stored with every battle: the package's version and the fingerprint of the
+code that plays it (:func:`source_fingerprint` of the ``hammerlab`` package this
+module belongs to), computed once per process. The version alone is not enough:
+it stays the same while the rules and the AI change, and a battle played by
+other code is another battle, never reused by ``--resume``."""
 
 Point = tuple[tuple[str, str], ...]
 """One grid point: (key, value) per axis, in the order the axes were given."""
@@ -309,6 +344,35 @@ class UnitStat:
     """The share of battles in which the unit was wiped out (Wilson interval)."""
 
 
+SeedRanges = tuple[tuple[int, int], ...]
+"""Seeds as ascending ranges ``(first, last)``, both included, none touching the next."""
+
+
+def seed_ranges(seeds: Iterable[int]) -> SeedRanges:
+    """``seeds`` as the fewest :data:`SeedRanges` (``1, 2, 3, 50, 51`` is
+    ``((1, 3), (50, 51))``): how a point's seeds are reported, since a store may
+    hold several runs with seeds apart."""
+    ranges: list[tuple[int, int]] = []
+    for seed in sorted(set(seeds)):
+        if ranges and ranges[-1][1] == seed - 1:
+            ranges[-1] = (ranges[-1][0], seed)
+        else:
+            ranges.append((seed, seed))
+    return tuple(ranges)
+
+
+SEED_RANGES_SHOWN = 4
+"""Ranges :func:`seeds_text` writes out before it says how many more there are."""
+
+
+def seeds_text(ranges: SeedRanges) -> str:
+    """``1..5, 50..54`` for people (a lone seed as itself), the first
+    :data:`SEED_RANGES_SHOWN` ranges and then how many more."""
+    shown = [str(a) if a == b else f"{a}..{b}" for a, b in ranges[:SEED_RANGES_SHOWN]]
+    more = len(ranges) - SEED_RANGES_SHOWN
+    return ", ".join(shown) + (f" and {more} more ranges" if more > 0 else "")
+
+
 @dataclass(frozen=True)
 class PointResult:
     """Every metric at one grid point of one scenario."""
@@ -316,10 +380,14 @@ class PointResult:
     scenario: str
     scenario_hash: str
     point: Point
-    first_seed: int
+    seeds: SeedRanges
+    """The seeds of the battles summarized: one range for a sweep, possibly several for
+    a store that holds runs from different ``--seed`` values."""
     units: tuple[UnitStat, ...]
     wins: Mapping[str, Estimate]
     """Win rate per player and ``draw`` (Wilson intervals)."""
+    engine_version: str
+    """What played the battles: :data:`ENGINE_VERSION` in a sweep; a store may hold others."""
     source: str = field(default="", compare=False)
     """The file the scenario was read from (empty where unknown: a point read back
     from a store, which names its scenario by hash). A label, not part of what
@@ -329,6 +397,11 @@ class PointResult:
     def runs(self) -> int:
         """Battles played at this point."""
         return next(iter(self.wins.values())).n
+
+    @property
+    def first_seed(self) -> int:
+        """The lowest seed played at this point."""
+        return self.seeds[0][0]
 
     @property
     def widest(self) -> float:
@@ -345,6 +418,8 @@ class PointResult:
             "point": dict(self.point),
             "runs": self.runs,
             "first_seed": self.first_seed,
+            "seeds": [list(r) for r in self.seeds],
+            "engine_version": self.engine_version,
             "units": [
                 {
                     "unit": s.unit.id,
@@ -365,6 +440,7 @@ class PointResult:
             "scenario": self.scenario,
             "scenario_hash": self.scenario_hash,
             "source": self.source,
+            "engine_version": self.engine_version,
             **dict(self.point),
         }
         rows = []
@@ -387,11 +463,12 @@ def summarize(
     units: Sequence[UnitInfo],
     players: Sequence[str],
     outcomes: Sequence[Outcome],
-    first_seed: int,
+    seeds: Sequence[int],
+    engine_version: str = ENGINE_VERSION,
     source: str = "",
 ) -> PointResult:
-    """The metrics of one point from its outcomes (in seed order), played on the
-    scenario read from ``source``."""
+    """The metrics of one point from its outcomes and their ``seeds`` (in seed order),
+    played by ``engine_version`` on the scenario read from ``source``."""
     n = len(outcomes)
     stats = tuple(
         UnitStat(
@@ -404,7 +481,9 @@ def summarize(
         for u in units
     )
     wins = {p: wilson_interval(sum(o.winner == p for o in outcomes), n) for p in (*players, DRAW)}
-    return PointResult(scenario, hash_, point, first_seed, stats, wins, source)
+    return PointResult(
+        scenario, hash_, point, seed_ranges(seeds), stats, wins, engine_version, source
+    )
 
 
 def sweep(
@@ -420,11 +499,12 @@ def sweep(
 ) -> list[PointResult]:
     """Play every case with seeds ``first_seed``.. (up to ``runs`` each) and summarize.
 
-    With a ``store``, every battle is written as it comes back; battles already
-    stored are an error unless ``resume``, when they are read back instead of
-    played. ``progress`` is told of every battle, played or read back.
+    With a ``store``, every battle is written as it comes back; battles of these
+    seeds already stored (by this engine) are an error unless ``resume``, when they
+    are read back instead of played. ``progress`` is told of every battle, played or
+    read back.
     """
-    played = stored_outcomes(grid_cases, store, resume)
+    played = stored_outcomes(grid_cases, store, resume, range(first_seed, first_seed + runs))
     step = runs if precision is None else min(runs, PRECISION_ROUND)
     target = [0] * len(grid_cases)
     results: list[PointResult | None] = [None] * len(grid_cases)
@@ -437,10 +517,10 @@ def sweep(
         play_seeds(grid_cases, wanted, played, runner, store, plugins, progress)
         for i in unfinished:
             case = grid_cases[i]
-            outcomes = [played[i][s] for s in range(first_seed, first_seed + target[i])]
+            seeds = range(first_seed, first_seed + target[i])
             results[i] = summarize(
                 case.scenario.name, case.scenario_hash, case.point, case.units, case.players,
-                outcomes, first_seed, case.source,
+                [played[i][s] for s in seeds], seeds, source=case.source,
             )  # fmt: skip
         unfinished = [
             i
@@ -451,15 +531,22 @@ def sweep(
 
 
 def stored_outcomes(
-    grid_cases: Sequence[Case], store: ResultStore | None, resume: bool
+    grid_cases: Sequence[Case], store: ResultStore | None, resume: bool, seeds: range
 ) -> list[dict[int, Outcome]]:
-    """Each case's battles already in ``store``, by seed: an error unless ``resume``."""
-    played = [store.outcomes(c) if store is not None else {} for c in grid_cases]
-    stored = sum(len(p) for p in played)
-    if store is not None and stored and not resume:
+    """Each case's battles of ``seeds`` (those the run may play) that ``store`` holds
+    from this engine, by seed. Any at all are an error unless ``resume``, an error
+    that says how many, which seeds and at how many points; battles of other seeds
+    or other engines do not count, and are not read."""
+    if store is None:
+        return [{} for _ in grid_cases]
+    played = [store.outcomes(c, seeds) for c in grid_cases]
+    held = [p for p in played if p]
+    if held and not resume:
         raise SweepError(
-            f"{store.folder} already holds {stored} of these battles; "
-            "give --resume to use them, or another --out"
+            f"{store.folder} already holds {sum(len(p) for p in held)} of the battles this "
+            f"run would play (seeds {seeds_text(seed_ranges(s for p in held for s in p))}, "
+            f"at {len(held)} of {len(played)} points); give --resume to reuse them and play "
+            "only the rest, or another --out"
         )
     return played
 

@@ -373,7 +373,8 @@ def results(
         typer.Option(
             "--query",
             metavar="SQL",
-            help="run SQL on the tables scenarios, units, battles, models_left",
+            help="run SQL on the tables scenarios, units, battles, models_left and choices "
+            "(their columns: above)",
         ),
     ] = None,
     merge_into: Annotated[
@@ -386,6 +387,26 @@ def results(
     as_json: JsonOpt = False,
 ) -> None:
     """Re-analyse stored battles without playing them (several DIRs: their union).
+
+    Without --query, every stored grid point is summarized as sweep does, with
+    the seeds stored (as ranges) and the engine version that played them.
+
+    --query SQL reads these tables (a battle's key: scenario_hash, params,
+    the grid point as JSON, seed and engine_version):
+
+    scenarios: scenario_hash, name, source, players, scenario (JSON)
+
+    units: scenario_hash, params, position, unit, label, player,
+    starting_models
+
+    battles: scenario_hash, params, seed, engine_version, winner
+
+    models_left: scenario_hash, params, seed, engine_version, unit,
+    models_left
+
+    choices: scenario_hash, params, seed, engine_version, choice, offered,
+    chosen (per battle, each choice offered, "kind: label", and how many
+    times it was offered and chosen)
 
     Example: hammerlab results runs/ --query "SELECT winner, count(*) FROM battles GROUP BY 1"
     """

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.markup import escape
@@ -13,7 +14,15 @@ from hammerlab.analysis.lab import FlagError, LabReport, arms, compare
 from hammerlab.analysis.sweep import SweepError
 from hammerlab.cli.battle_cmd import load_plugins
 from hammerlab.cli.common import console, fail, progress, usage_error, writable_file
-from hammerlab.cli.sweep_cmd import cell, check_store_flags, runner_for, store_at
+from hammerlab.cli.sweep_cmd import (
+    cell,
+    check_store_flags,
+    interrupted,
+    runner_for,
+    store_at,
+    store_tally,
+    tell_tally,
+)
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import load_scenario
 
@@ -44,7 +53,8 @@ def run_lab(
     results. Where the chart went is said last (on standard
     error under ``--json``, whose standard output is the one JSON document).
     ``--out``, ``--resume`` and ``--scheduler`` work as for ``hammerlab sweep``
-    (the same runners and store: the two arms are two points of the store).
+    (the same runners and store: the two arms are two points of the store; what
+    the store gave and took is said the same way, and so is a Ctrl-C).
     """
     if ai not in ("heuristic", "search"):
         raise usage_error("--ai", f"must be heuristic or search, not {ai!r}")
@@ -62,25 +72,30 @@ def run_lab(
         spec = load_scenario(scenario)
         plugins = load_plugins(plugin)
         experiment = arms(spec, rule, setting or [], str(scenario))
-        with (
-            runner_for(workers, scheduler) as runner,
-            store_at(out) as store,
-            progress("paired battles", 2 * runs, quiet=as_json) as advance,
-        ):
-            report = compare(
-                spec, str(scenario), experiment, runs, seed, workers, plugins, advance, ai,
-                precision, dice, runner, store, resume,
-            )  # fmt: skip
+        with runner_for(workers, scheduler) as runner, store_at(out) as store:
+            try:
+                with progress("paired battles", 2 * runs, quiet=as_json) as advance:
+                    report = compare(
+                        spec, str(scenario), experiment, runs, seed, workers, plugins, advance,
+                        ai, precision, dice, runner, store, resume,
+                    )  # fmt: skip
+            except KeyboardInterrupt:
+                raise interrupted(out, store) from None
     except SweepError as error:
         raise usage_error("--out", error) from None
     except FlagError as error:
         raise usage_error(error.flag, error) from None
     except HammerlabError as error:
         raise fail(error) from None
+    tally = store_tally(store, 2 * report.runs)
     if as_json:
-        typer.echo(json.dumps(report.to_dict(), indent=1))
+        document: dict[str, Any] = report.to_dict()
+        if tally is not None:
+            document["store"] = tally
+        typer.echo(json.dumps(document, indent=1))
     else:
         _print_report(report)
+        tell_tally(tally)
     if plot is not None:
         from hammerlab.analysis.lab_plot import plot_report  # matplotlib: only when asked
 

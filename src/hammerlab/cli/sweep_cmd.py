@@ -9,7 +9,7 @@ import json
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.markup import escape
@@ -25,6 +25,7 @@ from hammerlab.analysis.sweep import (
     parse_axes,
     point_label,
     scenario_files,
+    seeds_text,
     sweep,
 )
 from hammerlab.cli.battle_cmd import load_plugins
@@ -33,6 +34,9 @@ from hammerlab.engine.dice import DICE_MODES
 from hammerlab.engine.rules import RuleSettingError
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import load_scenario
+
+if TYPE_CHECKING:
+    from hammerlab.analysis.store import ResultStore
 
 
 def runner_for(workers: int, scheduler: str | None) -> AbstractContextManager[Runner]:
@@ -58,7 +62,11 @@ def run_sweep(
     dice: str = "single",
 ) -> None:
     """Check every input, play the grid (storing each battle under ``--out``), then
-    print the table or the JSON document and write the report and CSV."""
+    print the table or the JSON document and write the report and CSV.
+
+    With ``--out``, what the store gave and took is said: in the JSON document's
+    ``store``, else on standard error. A Ctrl-C ends the run with one line saying
+    what the store kept (:func:`interrupted`)."""
     for path, flag in ((report, "--report"), (csv_file, "--csv")):
         if path is not None:
             writable_file(path, flag)
@@ -74,11 +82,13 @@ def run_sweep(
         raise fail(error) from None
     try:
         with runner_for(workers, scheduler) as runner, store_at(out) as store:
-            total = runs * len(grid_cases)
-            with progress("battles", total, quiet=as_json) as advance:
-                results = sweep(
-                    grid_cases, runs, seed, runner, precision, store, resume, plugins, advance
-                )
+            try:
+                with progress("battles", runs * len(grid_cases), quiet=as_json) as advance:
+                    results = sweep(
+                        grid_cases, runs, seed, runner, precision, store, resume, plugins, advance
+                    )
+            except KeyboardInterrupt:
+                raise interrupted(out, store) from None
     except SweepError as error:
         raise usage_error("--out", error) from None
     except HammerlabError as error:
@@ -88,8 +98,9 @@ def run_sweep(
         method += " Dice keyed by turn, unit and roll (common random numbers)."
     files = scenario_files(grid_cases)
     reached = _precision_line(results, precision, runs)
+    tally = store_tally(store, sum(r.runs for r in results))
     if as_json:
-        document = {
+        document: dict[str, Any] = {
             "method": method,
             "precision": precision,
             "precision_reached": None if precision is None else not _unreached(results, precision),
@@ -98,6 +109,8 @@ def run_sweep(
                 {**r.to_dict(), "precision_reached": _reached(r, precision)} for r in results
             ],
         }
+        if tally is not None:
+            document["store"] = tally
         typer.echo(json.dumps(document, indent=1))
     else:
         console.print(method, markup=False)
@@ -105,6 +118,7 @@ def run_sweep(
         print_points(results)
         if reached:
             console.print(reached, markup=False)
+        tell_tally(tally)
     if csv_file is not None:
         write_file(csv_file, csv_text(results))
     if report is not None:
@@ -123,7 +137,7 @@ def check_store_flags(out: Path | None, resume: bool, dice: str) -> None:
         raise usage_error("--dice", f"must be {' or '.join(DICE_MODES)}, not {dice!r}")
 
 
-def store_at(out: Path | None) -> AbstractContextManager[Any]:
+def store_at(out: Path | None) -> AbstractContextManager[ResultStore | None]:
     """The results store in ``out`` (nothing without ``--out``)."""
     from contextlib import nullcontext
 
@@ -132,6 +146,47 @@ def store_at(out: Path | None) -> AbstractContextManager[Any]:
     from hammerlab.analysis.store import ResultStore
 
     return ResultStore(out)
+
+
+def store_tally(store: ResultStore | None, battles: int) -> dict[str, Any] | None:
+    """What a run that used ``battles`` battles in all took from its store and added
+    to it: ``folder``, ``reused`` and ``played`` (every battle played is stored, the
+    rest were read back); ``None`` without ``--out``."""
+    if store is None:
+        return None
+    return {"folder": str(store.folder), "reused": battles - store.added, "played": store.added}
+
+
+def tell_tally(tally: dict[str, Any] | None) -> None:
+    """Say on standard error what the run reused from its store and played (if it had one)."""
+    if tally is not None:
+        typer.echo(
+            f"{tally['folder']}: {tally['reused']} battles reused from the store, "
+            f"{tally['played']} played and stored",
+            err=True,
+        )
+
+
+def interrupted(out: Path | None, store: ResultStore | None) -> typer.Exit:
+    """Say in one line on standard error what a run stopped by Ctrl-C kept, and give
+    the exit to raise: status 130 (128 + SIGINT, as a shell reports it).
+
+    The store is written a batch of seeds at a time, so what was saved is every
+    batch finished; the batches being played were lost, and ``--resume`` plays them.
+    Raised inside the runner's and the store's ``with``, so the line comes at once,
+    before local worker processes finish the batch they are on and the store closes.
+    """
+    if out is None:
+        line = "interrupted: nothing was saved (--out DIR stores every battle as it finishes)"
+    else:
+        saved = store.added if store is not None else 0
+        line = (
+            f"interrupted: {saved} battles of this run saved to {out} (the store is written "
+            "a batch at a time; the batches being played were lost); run the same command "
+            "with --resume to continue"
+        )
+    typer.echo(line, err=True)
+    return typer.Exit(130)
 
 
 def _method(runs: int, precision: float | None, seed: int, workers: int, sched: str | None) -> str:
@@ -197,15 +252,23 @@ def print_files(files: Sequence[ScenarioFile]) -> None:
             console.print(f"[yellow]note:[/yellow] {escape(warning)}")
 
 
-def print_points(results: Sequence[PointResult]) -> None:
-    """One table per grid point: models left per unit, then win rates. The header
+def print_points(results: Sequence[PointResult], engine: bool = False) -> None:
+    """One table per grid point: models left per unit, then win rates. The heading
     names the scenario file (its hash where the file is not known), so two files
-    that share a name are told apart."""
+    that share a name are told apart; the seeds (``N battles from seed S`` when
+    they follow on, else their ranges); and, with ``engine``, the engine version
+    that played them."""
     for result in results:
+        seeds = (
+            f" from seed {result.first_seed}"
+            if len(result.seeds) == 1
+            else f", seeds {seeds_text(result.seeds)}"
+        )
         console.print(
             f"\n{result.source or result.scenario_hash} ({result.scenario}) · "
             f"{point_label(result.point) or 'as written'} · "
-            f"{result.runs} battles from seed {result.first_seed}",
+            f"{result.runs} battles{seeds}"
+            + (f" · engine {result.engine_version}" if engine else ""),
             markup=False,
         )
         table = Table("Unit", "Player", "Models", "Models left (95% CI)", "P(destroyed)")
@@ -273,7 +336,7 @@ def run_results(
     if as_json:
         typer.echo(json.dumps({"points": [r.to_dict() for r in results]}, indent=1))
     else:
-        print_points(results)
+        print_points(results, engine=True)
     if csv_file is not None:
         write_file(csv_file, csv_text(results))
 
