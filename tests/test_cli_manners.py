@@ -290,10 +290,11 @@ WAFFLE_PLAIN = ["odds", "-r", "waffle", "--type", "Heavy", "--bs", "4", "--stren
                 "--target-models", "10", "--models", "100"]  # fmt: skip
 
 
-def test_waffle_odds_refuse_more_shots_than_the_bound_at_once() -> None:
+def test_waffle_odds_refuse_more_shots_than_a_weapon_fires_at_once() -> None:
+    """51 shots a model: more than a datasheet's weapon may fire (io.bounds, 50)."""
     code, out, err = _run(*WAFFLE_PLAIN, "--attacks", "51", "--json")
     line = _one_error_line(code, out, err, 1)
-    assert f"{100 * 51} shots" in line and "5000" in line
+    assert line.startswith("error: --shots: ") and "51 shots" in line and "1 to 50" in line
 
 
 def test_waffle_odds_answer_up_to_the_bound() -> None:

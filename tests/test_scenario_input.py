@@ -200,13 +200,20 @@ def toml(value: Any) -> str:
     return "{" + ", ".join(f"{json.dumps(k)} = {toml(v)}" for k, v in value.items()) + "}"
 
 
+EDGES = ["north", "north", "north", "south"]
+"""The second player's edge: mostly not the first's (south, not given)."""
+
+
 @st.composite
 def scenario_files(draw: st.DrawFn) -> str:
     """A scenario's TOML text: mostly well-formed, with wrong values anywhere."""
     top: dict[str, Any] = {
         "name": draw(st.text(max_size=5)),
         "ruleset": draw(st.sampled_from(["waffle", "core11", "x"])),
-        "players": [{"name": "A"}, {"name": draw(st.sampled_from(["B", "A"]))}],
+        "players": [
+            {"name": "A"},
+            {"name": draw(st.sampled_from(["B", "A"])), "edge": draw(st.sampled_from(EDGES))},
+        ],
         "battlefield": {"width": draw(NUMBERS), "height": draw(NUMBERS)},
         "terrain": draw(st.lists(st.fixed_dictionaries({
             "name": st.text(min_size=1, max_size=3),

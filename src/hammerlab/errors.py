@@ -39,7 +39,16 @@ class UnknownNameError(HammerlabError, KeyError):
 
 
 class ProfileError(HammerlabError, ValueError):
-    """A model or weapon profile whose characteristics an edition cannot read."""
+    """A model or weapon profile whose characteristics an edition cannot read.
+
+    ``key`` names what is wrong where the reader knows it: the characteristic
+    (``"W"``, ``"Type"``, ``"Range"``) or ``"type"`` for a model's unit type, so
+    that a scenario's error can name the key path of the value written.
+    """
+
+    def __init__(self, message: str, key: str = "") -> None:
+        self.key = key
+        super().__init__(message)
 
 
 class IllegalActionError(HammerlabError, ValueError):

@@ -268,7 +268,8 @@ def test_invulnerable_save_granted_by_a_rule_text() -> None:
 def test_vehicles_import_with_their_armour_and_hull_points() -> None:
     """Issue 12 §2: the Rhino's profile (line 8057 of the catalogue: BS 4, Front 11,
     Side 11, Rear 10, HP 3, Type "Vehicle (Tank, Transport)") is a vehicle model;
-    Transport is noted as carrying no one."""
+    its Transport profile (line 8050: Capacity "10. No Bulky, Very Bulky, or
+    Extremely Bulky") gives it the rule Transport Capacity (10), with a note."""
     result = imported(CATALOGUES[0])
     rhino = result.find("Rhino")
     (entry,) = rhino.entries
@@ -281,7 +282,8 @@ def test_vehicles_import_with_their_armour_and_hull_points() -> None:
     }
     assert entry.profile.unit_type == "Vehicle (Tank, Transport)"
     assert result.reasons("Rhino") == ()
-    assert any("Transport" in note and "carries no one" in note for note in rhino.notes)
+    assert "Transport Capacity (10)" in rhino.rules
+    assert any(note.startswith("Rhino (Transport): Capacity ") for note in rhino.notes)
 
 
 def test_find_and_unit_from_file() -> None:

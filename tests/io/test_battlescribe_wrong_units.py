@@ -373,6 +373,7 @@ def test_a_scenario_refuses_an_unplayable_unit_at_load_time(tmp_path: Path) -> N
     with pytest.raises(InputError) as refused:
         prepare(spec, str(tmp_path / "scenario.toml"))
     assert str(refused.value) == (
+        f"{tmp_path / 'scenario.toml'}: units[0].unit: "
         f"{path}: unit 'Mek Gun': cannot be played: model 'Mek Gun': WS 'D6' is not a number"
     )
 

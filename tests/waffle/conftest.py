@@ -333,6 +333,7 @@ name = "x"
 name = "A"
 [[players]]
 name = "B"
+edge = "north"
 [[units]]
 id = "b"
 player = "B"

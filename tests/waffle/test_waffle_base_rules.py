@@ -3,6 +3,7 @@ fleeing unit that loses a combat."""
 
 from __future__ import annotations
 
+import pytest
 from conftest import BOLTGUN, A, B, make_battle, profile, row, squad, weapon
 
 from hammerlab.editions.waffle.attacks import fire_weapon
@@ -15,8 +16,10 @@ TARGET_T6 = profile("Brute", t=6, sv="-")
 TARGET_T4 = profile("Trooper", t=4, sv="-")
 
 
-def _poisoned_volley(strength: str, target_profile: object, dice: list[int]) -> int:
-    gun = weapon("Needler", "24", strength, "-", "Assault 1, Poisoned (4+)")
+def _poisoned_volley(
+    strength: str, target_profile: object, dice: list[int], rule: str = "Poisoned (4+)"
+) -> int:
+    gun = weapon("Needler", "24", strength, "-", f"Assault 1, {rule}")
     shooter = squad("a", A, profile(), [gun], row(30, 10, 1))
     target = squad("b", B, target_profile, [BOLTGUN], row(30, 20, 1))  # type: ignore[arg-type]
     battle = make_battle(shooter, target, dice=dice)
@@ -35,6 +38,16 @@ def test_base_poisoned_rerolls_failed_wounds_when_strength_beats_toughness() -> 
     # S5 against T4: the chart's 3+ is better than Poisoned's 4+; S > T, so a
     # failed wound (a 2) is re-rolled (a 3: wounds). Dice: hit 3, wound 2, re-roll 3.
     assert _poisoned_volley("5", TARGET_T4, [3, 2, 3]) == 1
+
+
+@pytest.mark.parametrize(("wound_roll", "wounds"), [(1, 0), (2, 1)])
+def test_base_poisoned_1_plus_wounds_on_2_plus_a_roll_of_1_always_fails(
+    wound_roll: int, wounds: int
+) -> None:
+    # 6th/7th edition: a To Wound roll of 1 always fails, so Poisoned (1+) wounds
+    # as 2+ (S3 against T6, where the chart says 6+). Dice: to hit 3 (BS4: 3+), then
+    # the wound roll; S3 is not higher than T6, so a failed roll is not re-rolled.
+    assert _poisoned_volley("3", TARGET_T6, [3, wound_roll], "Poisoned (1+)") == wounds
 
 
 def test_base_poisoned_does_not_reroll_when_strength_equals_toughness() -> None:

@@ -346,6 +346,7 @@ def test_a_saved_game_with_units_in_reserve_replays_and_plays_on_to_the_same_end
 def test_a_core11_scenario_has_no_reserves() -> None:
     text = (
         'name = "x"\nruleset = "core11"\n[[players]]\nname = "A"\n[[players]]\nname = "B"\n'
+        'edge = "north"\n'
         '[[units]]\nid = "b"\nplayer = "B"\nunit = "Boyz"\nposition = [36, 40]\n'
         '[[units]]\nid = "a"\nplayer = "A"\nunit = "Intercessor Squad"\nreserve = "deep_strike"\n'
     )

@@ -228,6 +228,16 @@ def test_odds_feel_no_pain_does_not_work_against_instant_death() -> None:
     assert _same(ignored.unsaved_wounds, _binomial(6, Fraction(5, 12)))
 
 
+def test_odds_poisoned_1_plus_wounds_on_2_plus() -> None:
+    # A To Wound roll of 1 always fails: Poisoned (1+), S3 v T6, wounds on 2+ (5/6),
+    # as Poisoned (2+) does; no re-roll (S3 is not higher than T6). The battle reads
+    # the same wounds.wound_target (test_waffle_base_rules.py).
+    one = _odds("Assault 1, Poisoned (1+)", strength=3, toughness=6, hits=1).mean_wounds
+    assert _close(one, Fraction(5, 6))
+    assert _close(_odds("Assault 1, Poisoned (2+)", strength=3, toughness=6, hits=1)
+                  .mean_wounds, Fraction(5, 6))  # fmt: skip
+
+
 def test_odds_poisoned_and_shred_rerolls_by_hand() -> None:
     # Poisoned (4+), S3 v T7 ("-"): 4+ = 1/2, no re-roll (S is not higher than T).
     assert _close(

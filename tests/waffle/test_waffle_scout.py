@@ -12,6 +12,7 @@ from conftest import (
     GUARD,
     LASGUN,
     MARINE,
+    WALKER,
     A,
     B,
     asked,
@@ -36,7 +37,7 @@ from hammerlab.editions.waffle.scout import (
     ("unit_type", "reach"),
     [
         ("Infantry", 6.0),
-        ("Walker", 6.0),
+        ("Vehicle (Walker)", 6.0),
         ("Monstrous Creature", 6.0),
         ("Jump Infantry", 12.0),
         ("Bike", 12.0),
@@ -44,7 +45,9 @@ from hammerlab.editions.waffle.scout import (
     ],
 )
 def test_scout_distance_by_unit_type(unit_type: str, reach: float) -> None:
-    unit = squad("s", A, profile(unit_type=unit_type), [], [(10, 10)], rules=["Scout"])
+    # A Walker is a vehicle (7th edition: "Vehicle (Walker)", with Armour Values).
+    body = WALKER if unit_type == WALKER.unit_type else profile(unit_type=unit_type)
+    unit = squad("s", A, body, [], [(10, 10)], rules=["Scout"])
     assert scout_distance(unit) == reach
 
 

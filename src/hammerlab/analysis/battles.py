@@ -61,27 +61,56 @@ def _datasheet(
 def _find_datasheet(
     ruleset: Ruleset, spec: UnitPlacement, base_dir: Path, where: str, source: str
 ) -> Datasheet:
+    """The unit's datasheet: written inline, from a BattleScribe file or from the
+    ruleset's library. Any mistake names the scenario file and the unit's key
+    (``units[1].inline.models[0].weapons``, ``units[1].source``, ``units[1].unit``),
+    whatever file it was found in."""
     if spec.inline is not None:
-        army = ArmySpec.model_validate(
-            {
-                "army": "inline",
-                "weapons": spec.inline.weapons,
-                "powers": spec.inline.powers,
-                "units": [spec.inline.model_dump(exclude={"weapons", "powers"})],
-            }
-        )
-        return datasheets_from(army, f"{source} ({where}.inline)", ruleset.name)[0]
+        return _inline_datasheet(ruleset, spec, where, source)
     assert spec.unit is not None
-    try:
-        if spec.source is not None:
-            from hammerlab.io.battlescribe import unit_from_file
+    if spec.source is not None:
+        from hammerlab.io.battlescribe import import_file, unit_from_file
 
-            return unit_from_file(base_dir / spec.source, spec.unit)
+        path = base_dir / spec.source
+        try:
+            import_file(path)
+        except HammerlabError as error:
+            raise InputError(source, f"{where}.source", str(error)) from None
+        try:
+            return unit_from_file(path, spec.unit)
+        except HammerlabError as error:
+            raise InputError(source, f"{where}.unit", str(error)) from None
+    try:
         return ruleset.find_unit(spec.unit)
-    except InputError:
-        raise
     except HammerlabError as error:
         raise InputError(source, f"{where}.unit", str(error)) from None
+
+
+def _inline_datasheet(ruleset: Ruleset, spec: UnitPlacement, where: str, source: str) -> Datasheet:
+    """The datasheet written in the scenario, which the ruleset must be able to read
+    whole (:meth:`Ruleset.datasheet_errors`: characteristics, weapons and powers within
+    their forms and bounds), so that it never fails in the middle of a battle."""
+    assert spec.inline is not None
+    inline = f"{where}.inline"
+    army = ArmySpec.model_validate(
+        {
+            "army": "inline",
+            "weapons": spec.inline.weapons,
+            "powers": spec.inline.powers,
+            "units": [spec.inline.model_dump(exclude={"weapons", "powers"})],
+        }
+    )
+    try:
+        sheet = datasheets_from(army, source, ruleset.name)[0]
+    except InputError as error:  # a key of the one-unit library file built above
+        inner = error.where.removeprefix("units[0]").lstrip(".")
+        raise InputError(source, f"{inline}.{inner}", error.problem) from None
+    errors = ruleset.datasheet_errors(sheet)
+    if errors:
+        key, problem = errors[0]
+        more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
+        raise InputError(source, f"{inline}.{key}", f"{spec.id} ({sheet.name}): {problem}{more}")
+    return sheet
 
 
 def _sized(datasheet: Datasheet, size: int | None, source: str, where: str) -> list[ModelEntry]:

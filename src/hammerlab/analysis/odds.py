@@ -24,6 +24,16 @@ class QuestionError(HammerlabError, ValueError):
     """A question a calculator cannot answer as asked (the message says why)."""
 
 
+class FlagError(QuestionError):
+    """A question whose flags do not go together (``--hits`` with ``--shots``): a usage
+    mistake, which ``hammerlab odds`` reports naming ``flag`` with exit status 2."""
+
+    def __init__(self, flag: str, problem: str) -> None:
+        self.flag = flag
+        self.problem = problem
+        super().__init__(f"{flag}: {problem}")
+
+
 @dataclass(frozen=True)
 class PlainQuestion:
     """A weapon and a target given as numbers, as the edition's datasheets write them.

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from hammerlab.analysis.odds import (
+    FlagError,
     LibraryQuestion,
     OddsResult,
     PlainQuestion,
@@ -51,6 +52,8 @@ from hammerlab.editions.waffle.visibility import improved_cover
 from hammerlab.editions.waffle.wounds import majority_value, most_common_profile
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.engine.rules import RuleSettingError, resolve_settings
+from hammerlab.errors import ProfileError
+from hammerlab.io.bounds import MAX_WEAPON_SHOTS, MAX_WOUNDS
 
 SITUATIONS: dict[str, str] = {
     "snap": "the models fire Snap Shots (Return Fire!, Overwatch, gone to ground, falling back)",
@@ -66,12 +69,14 @@ SITUATIONS: dict[str, str] = {
 """Facts of the moment a Waffle odds question may state, by name."""
 
 MAX_MODELS = 100
-MAX_WOUNDS = 20
 MAX_HITS = 200
-MAX_SHOTS = 5_000
-"""The most shots in all one question may roll To Hit (100 models with 50 shots
-each). The exact calculation grows faster than the shots (5,000 take about
-0.25 s, 100,000 more than minutes), so a larger question is refused at once."""
+MAX_SHOTS = MAX_MODELS * MAX_WEAPON_SHOTS
+"""The most shots in all one question may roll To Hit: 100 models with the most
+shots a weapon fires a model (``io.bounds.MAX_WEAPON_SHOTS``, 50: a weapon with
+more is refused as a datasheet's is). The exact calculation grows faster than the
+shots (5,000 take about 0.25 s, 100,000 more than minutes), so a larger question
+is refused at once. The target's W is bounded as a datasheet's
+(``io.bounds.MAX_WOUNDS``, 20)."""
 
 
 class WaffleCalculator:
@@ -90,6 +95,18 @@ class WaffleCalculator:
     def plain(self, question: PlainQuestion) -> OddsResult:
         """Odds for numbers: ``firing_models`` models with the same BS fire one weapon."""
         refuse_unused("waffle", question, ("damage", "target_keywords"))
+        if question.hits is not None:
+            given = [
+                name
+                for name, value in (
+                    ("--shots", question.attacks),
+                    ("--bs", question.skill),
+                    ("--models", None if question.firing_models == 1 else question.firing_models),
+                )
+                if value is not None
+            ]
+            if given:
+                raise FlagError(given[0], f"not used with --hits: {_HITS_GIVEN}")
         facts = _facts(question.situation)
         weapon = _plain_weapon(question)
         if weapon.unsupported_rules():
@@ -122,6 +139,8 @@ class WaffleCalculator:
         The firers are the models carrying the weapon, each with its BS; the
         target is its most common model, at the unit's majority Toughness.
         """
+        if question.hits is not None and question.firing_models is not None:
+            raise FlagError("--models", f"not used with --hits: {_HITS_GIVEN}")
         facts = _facts(question.situation)
         rules = get_ruleset("waffle")
         attacker = question.find(rules, question.attacker)
@@ -151,6 +170,11 @@ class WaffleCalculator:
         return _result(fired, defence, text, notes)
 
 
+_HITS_GIVEN = (
+    "the hits are given, so no shot is rolled To Hit (give --hits, or the shots and the BS)"
+)
+
+
 def _between(name: str, value: int, low: int, high: int) -> int:
     if not low <= value <= high:
         raise QuestionError(f"{name} must be between {low} and {high}, not {value}")
@@ -166,8 +190,9 @@ def _facts(names: Iterable[str]) -> frozenset[str]:
 
 
 def _rule_text(keyword: str) -> str:
-    """A keyword as the books write the rule: ``poisoned 4+`` → ``poisoned (4+)``."""
-    match = re.fullmatch(r"(.*?)\s*\(?(\d)\+?\)?", keyword.strip())
+    """A keyword as the books write the rule: ``poisoned 4+`` → ``poisoned (4+)``
+    (``poisoned 99+`` → ``poisoned (99+)``, which the weapon reader refuses)."""
+    match = re.fullmatch(r"(.*?)\s*\(?\s*(\d+)\s*\+?\s*\)?", keyword.strip())
     return f"{match.group(1)} ({match.group(2)}+)" if match else keyword.strip()
 
 
@@ -183,18 +208,24 @@ def _plain_weapon(question: PlainQuestion) -> WeaponProfile:
     ap = question.ap.strip()
     if ap not in ("-", "") and not (ap.isdigit() and 1 <= int(ap) <= 6):
         raise QuestionError(f"AP must be 1 to 6 or - (none), not {question.ap!r}")
-    weapon = weapon_of(
-        Weapon(
-            name=kind,
-            characteristics={
-                "Range": "24",
-                "S": str(question.strength),
-                "AP": ap or "-",
-                "Type": ", ".join([kind, *rules]),
-            },
-            keywords=tuple(_rule_text(k) for k in question.keywords),
+    try:
+        weapon = weapon_of(
+            Weapon(
+                name=kind,
+                characteristics={
+                    "Range": "24",
+                    "S": str(question.strength),
+                    "AP": ap or "-",
+                    "Type": ", ".join([kind, *rules]),
+                },
+                keywords=tuple(_rule_text(k) for k in question.keywords),
+            )
         )
-    )
+    except ProfileError as error:  # the bounds of a datasheet's weapon (``io.bounds``)
+        shots = "--shots" if question.attacks is not None else "--type"
+        flag = {"S": "--strength", "AP": "--ap", "keywords": "--keyword"}.get(error.key, shots)
+        problem = str(error).removeprefix(f"weapon {kind}: ")
+        raise QuestionError(f"{flag}: {problem}") from None
     if not weapon.is_ranged:
         raise QuestionError("a melee weapon: Waffle odds cover shooting")
     if weapon.base_type == "Rapid Fire" and question.attacks is not None:

@@ -59,13 +59,19 @@ def run_battle(
         raise usage_error("--json", "cannot be used with --controller prompt")
     if (scenario is None) == (resume is None):
         raise fail("give a scenario file or --resume FILE (one of the two)")
+    if side is not None and controller not in ("prompt", "search"):
+        raise usage_error(
+            "--side", "names the player --controller prompt or search plays; give one of those"
+        )
     stop = None if stop_after is None else stop_after + 1
     try:
         if resume is not None:
             game = _resumed(resume, controller, side, stop, as_json)
+            _check_stop_after(stop_after, game.ready.plan.turns, str(resume), game.turn)
         else:
             assert scenario is not None
             spec = load_scenario(scenario)
+            _check_stop_after(stop_after, spec.plan.turns, str(scenario))
             people = _people(controller, side, [p.name for p in spec.players], str(scenario))
             plugins = load_plugins(plugin)
             rules = dict(parse_rule_flag(f) for f in rule or [])
@@ -100,6 +106,21 @@ def run_battle(
         console.print(line, markup=False)
     if save is not None:
         console.print(f"saved game written to {save}", markup=False)
+
+
+def _check_stop_after(stop_after: int | None, turns: int, where: str, first: int = 1) -> None:
+    """``--stop-after TURN`` must be a game turn still to play: from ``first`` (the turn
+    a saved game resumes at) to the plan's last; a usage error naming the flag."""
+    if stop_after is None or first <= stop_after <= turns:
+        return
+    if first > turns:
+        over = f"the game in {where} is over (it had {turns} game turn(s)): nothing to stop"
+        raise usage_error("--stop-after", over)
+    if first > 1:
+        problem = f"the game in {where} resumes at game turn {first} of {turns}"
+    else:
+        problem = f"{where} plays {turns} game turn(s)"
+    raise usage_error("--stop-after", f"{problem}; give {first} to {turns}, not {stop_after}")
 
 
 def _play(game: Game, stop: int | None, quiet: bool) -> None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from hammerlab.cli.common import DEFAULT_RULESET, OnceCommand, console
+from hammerlab.cli.common import DEFAULT_RULESET, OnceCommand, console, usage_error
 from hammerlab.errors import HammerlabError
 
 if TYPE_CHECKING:
@@ -143,6 +143,7 @@ def register(app: typer.Typer) -> None:
         Example: hammerlab odds --attacker "Heavy Weapons Squad" --weapon Lascannon
         --target "Space Marine Captain"
         """
+        from hammerlab.analysis.odds import FlagError
         from hammerlab.analysis.odds_request import OddsAsk, answer
 
         ask = OddsAsk(
@@ -156,6 +157,8 @@ def register(app: typer.Typer) -> None:
         )  # fmt: skip
         try:
             result = answer(ask)
+        except FlagError as error:  # flags that do not go together: a usage mistake
+            raise usage_error(error.flag, error.problem) from None
         except HammerlabError as error:
             typer.echo(f"error: {error}", err=True)
             raise typer.Exit(1) from None

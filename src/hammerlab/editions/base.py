@@ -84,6 +84,18 @@ class Ruleset(Protocol):
         """
         ...
 
+    def datasheet_errors(self, datasheet: Datasheet) -> list[tuple[str, str]]:
+        """What the edition cannot read of ``datasheet`` at all: characteristics, weapons
+        or powers outside the forms and bounds its readers take.
+
+        Each is ``(key path, problem)``, the key path that of the value in a datasheet
+        written as TOML (a scenario's inline unit, a library file's unit):
+        ``models[0].profile.W``, ``models[0].type``, ``weapons.NAME.Type``,
+        ``powers.NAME.Range``, ``rules``. A scenario refuses an inline unit with any
+        of them when it loads, rather than failing in the middle of the battle.
+        """
+        ...
+
     def starting_wounds(self, profile: Profile) -> int:
         """Wounds a model with ``profile`` starts with."""
         ...

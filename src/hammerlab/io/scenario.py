@@ -73,6 +73,7 @@ class PlayerSpec(_Strict):
 
     name: str = Field(min_length=1)
     edge: Literal["south", "north", "west", "east"] = "south"
+    """Where Fall Back heads; the two players' edges differ."""
 
 
 class InlineUnitSpec(_Strict):
@@ -164,6 +165,14 @@ def _check_references(scenario: Scenario, source: str) -> None:
     for index, player in enumerate(scenario.players):
         if names.count(player.name) > 1:
             raise InputError(source, f"players[{index}].name", f"{player.name!r} is used twice")
+    first, second = scenario.players
+    if first.edge == second.edge:
+        raise InputError(
+            source,
+            "players[1].edge",
+            f"{second.edge!r} is the table edge of {first.name!r} too; each player deploys "
+            "from its own (south, north, west or east; south when not given)",
+        )
     seen: set[str] = set()
     for index, unit in enumerate(scenario.units):
         if unit.id in seen:

@@ -13,10 +13,10 @@ from hammerlab.editions.core11.command import COMMAND
 from hammerlab.editions.core11.fight import FIGHT
 from hammerlab.editions.core11.movement import MOVEMENT
 from hammerlab.editions.core11.overwatch import install_overwatch
-from hammerlab.editions.core11.profiles import defence_of
+from hammerlab.editions.core11.profiles import defence_of, movement_of
 from hammerlab.editions.core11.shooting import SHOOTING
 from hammerlab.editions.core11.state import Core11Game
-from hammerlab.editions.core11.weapons import weapon_problems
+from hammerlab.editions.core11.weapons import WeaponError, read_weapon, weapon_problems
 from hammerlab.editions.flow import Flow
 from hammerlab.editions.plugins import plugin_options
 from hammerlab.editions.turns import unit_lines, victory_lines
@@ -89,6 +89,24 @@ class Core11Ruleset:
             for weapon in entry.weapons:
                 problems += weapon_problems(weapon)
         return list(dict.fromkeys(problems))
+
+    def datasheet_errors(self, datasheet: Datasheet) -> list[tuple[str, str]]:
+        """Profiles (``defence_of``, ``movement_of``) and weapons (``read_weapon``: dice
+        expressions up to 20 dice plus 200, ``dice_expr.py``) core11 cannot read
+        (:meth:`Ruleset.datasheet_errors`)."""
+        errors: list[tuple[str, str]] = []
+        for index, entry in enumerate(datasheet.entries):
+            try:
+                defence_of(entry.profile)
+                movement_of(entry.profile)
+            except ProfileError as error:
+                errors.append((f"models[{index}].profile", str(error)))
+            for weapon in entry.weapons:
+                try:
+                    read_weapon(weapon)
+                except WeaponError as error:
+                    errors.append((f"weapons.{weapon.name}", str(error)))
+        return list(dict.fromkeys(errors))
 
     def starting_wounds(self, profile: Profile) -> int:
         """The W characteristic."""

@@ -15,6 +15,18 @@ from functools import lru_cache
 from hammerlab.engine.datasheet import Profile, Weapon
 from hammerlab.engine.geometry import BLAST_DIAMETER, LARGE_BLAST_DIAMETER
 from hammerlab.errors import ProfileError
+from hammerlab.io.bounds import (
+    AP,
+    MAX_RANGE,
+    POISONED,
+    SAVE,
+    STRENGTH,
+    STRENGTH_CHANGE,
+    VEHICLE_TYPE,
+    characteristic_problem,
+    shots_problem,
+    unit_type_problem,
+)
 
 STAT_NAMES = ("WS", "BS", "S", "T", "W", "I", "A", "Ld", "Sv")
 BASE_TYPES = ("Assault", "Heavy", "Rapid Fire", "Salvo", "Pistol", "Ordnance", "Melee")
@@ -83,10 +95,16 @@ def _is_number(text: str) -> bool:
 
 
 def _number(profile_name: str, key: str, raw: str) -> int:
+    """Characteristic ``key`` written ``raw`` (``"4"``, ``"3+"``), within its 6th/7th-edition
+    bounds (``io.bounds.CHARACTERISTICS``)."""
     text = raw.strip().rstrip("+").strip()
     if not _is_number(text):
-        raise ProfileError(f"{profile_name}: {key} must be a number, got {raw!r}")
-    return int(text)
+        raise ProfileError(f"{profile_name}: {key} must be a number, got {raw!r}", key)
+    value = int(text)
+    problem = characteristic_problem(key, value)
+    if problem is not None:
+        raise ProfileError(f"{profile_name}: {problem}", key)
+    return value
 
 
 NO_SKILL = ("WS", "BS", "A")
@@ -134,6 +152,7 @@ def _vehicle_stats(profile: Profile) -> Stats:
     missing = [k for k in names if k not in profile.characteristics]
     if missing:
         raise ProfileError(f"{profile.name}: missing characteristic(s) {', '.join(missing)}")
+    _check_unit_type(profile)
     read = {k: _number(profile.name, k, profile.characteristics[k]) for k in names}
     return Stats(
         ws=read.get("WS", 0),
@@ -155,6 +174,13 @@ def stats_of(profile: Profile) -> Stats:
     """Read ``profile`` as Waffle characteristics (cached: profiles are immutable)."""
     if is_vehicle_profile(profile):
         return _vehicle_stats(profile)
+    _check_unit_type(profile)
+    if VEHICLE_TYPE.match(profile.unit_type):
+        raise ProfileError(
+            f"{profile.name}: unit type {profile.unit_type!r} is a vehicle's, but the profile "
+            "has no Armour Values: give BS, Front, Side, Rear and HP",
+            "type",
+        )
     missing = [k for k in STAT_NAMES if k not in profile.characteristics]
     if missing:
         raise ProfileError(f"{profile.name}: missing characteristic(s) {', '.join(missing)}")
@@ -174,10 +200,31 @@ def stats_of(profile: Profile) -> Stats:
         i=read("I"),
         a=read("A"),
         ld=read("Ld"),
-        sv=None if save in ("-", "") else _number(profile.name, "Sv", save),
+        sv=None if save in ("-", "") else _save(profile.name, save),
         invulnerable=profile.invulnerable,
         unit_type=profile.unit_type,
     )
+
+
+def _check_unit_type(profile: Profile) -> None:
+    """Refuse a unit type that is not a 7th-edition one (``Dragon``): the rules would
+    play it as Infantry without saying so."""
+    problem = unit_type_problem(profile.unit_type)
+    if problem is not None:
+        raise ProfileError(f"{profile.name}: {problem}", "type")
+
+
+def _save(profile_name: str, raw: str) -> int:
+    """An armour save ``2+`` to ``6+``."""
+    text = raw.strip().rstrip("+").strip()
+    if not _is_number(text):
+        raise ProfileError(f"{profile_name}: Sv must be a number, got {raw!r}", "Sv")
+    low, high = SAVE
+    if not low <= int(text) <= high:
+        raise ProfileError(
+            f"{profile_name}: Sv must be {low}+ to {high}+ (or - for none), not {raw!r}", "Sv"
+        )
+    return int(text)
 
 
 @dataclass(frozen=True)
@@ -266,9 +313,9 @@ class WeaponProfile:
     def rule_value(self, name: str) -> int | None:
         """The number in ``Poisoned (4+)`` style rules."""
         for rule in self.rules:
-            match = re.fullmatch(rf"{re.escape(name)}\s*\((\d)\+?\)", rule, re.IGNORECASE)
-            if match:
-                return int(match.group(1))
+            match = _RULE_VALUE.fullmatch(rule)
+            if match and match.group("name").lower() == name.lower():
+                return int(match.group("value"))
         return None
 
     def unsupported_rules(self) -> list[str]:
@@ -308,26 +355,77 @@ _SIZED_BLAST = {'3"Blast': "Blast", '5"Blast': "Large Blast"}
 """Some books and data files write the marker size: ``3" Blast``, ``5" Blast``."""
 
 
+_RULE_VALUE = re.compile(r"(?P<name>[^(]*?)\s*\(\s*(?P<value>[0-9]+)\s*\+?\s*\)")
+"""A rule with a value: ``Poisoned (4+)``."""
+
+
 def _parse_strength(name: str, raw: str) -> StrengthSpec:
+    """``4``, ``User``, ``x2`` or ``+1``, within ``io.bounds.STRENGTH`` (1 to 10) and
+    ``io.bounds.STRENGTH_CHANGE``."""
     text = raw.strip().lower()
     if text in ("user", "u"):
         return StrengthSpec(0, "user")
+    spec = None
     if text[:1] in ("x", "×") and _is_number(text[1:]):
-        return StrengthSpec(int(text[1:]), "times")
-    if text[:1] == "+" and _is_number(text[1:]):
-        return StrengthSpec(int(text[1:]), "plus")
-    if _is_number(text):
-        return StrengthSpec(int(text))
-    raise ProfileError(f"weapon {name}: Strength {raw!r} is not a number, User, xN or +N")
+        spec, bounds = StrengthSpec(int(text[1:]), "times"), STRENGTH_CHANGE
+    elif text[:1] == "+" and _is_number(text[1:]):
+        spec, bounds = StrengthSpec(int(text[1:]), "plus"), STRENGTH_CHANGE
+    elif _is_number(text):
+        spec, bounds = StrengthSpec(int(text)), STRENGTH
+    if spec is None:
+        raise ProfileError(f"weapon {name}: Strength {raw!r} is not a number, User, xN or +N", "S")
+    low, high = bounds
+    if not low <= spec.value <= high:
+        what = "Strength" if spec.mode == "fixed" else f"the N of Strength {text[:1]}N"
+        raise ProfileError(f"weapon {name}: {what} must be {low} to {high}, not {raw!r}", "S")
+    return spec
 
 
 def _parse_range(name: str, raw: str) -> float | None:
+    """Inches (more than 0, at most ``io.bounds.MAX_RANGE``), or ``None`` for a
+    template or melee weapon."""
     text = raw.strip().rstrip('"').strip().lower()
     if text in ("template", "-", "melee", ""):
         return None
     if _INCHES.fullmatch(text) is None:
-        raise ProfileError(f"weapon {name}: Range {raw!r} is not inches or Template")
-    return float(text)
+        raise ProfileError(
+            f"weapon {name}: Range {raw!r} is not inches, Template, Melee or -", "Range"
+        )
+    inches = float(text)
+    if not 0 < inches <= MAX_RANGE:
+        raise ProfileError(
+            f"weapon {name}: Range must be more than 0 and at most {MAX_RANGE} inches, not {raw!r}",
+            "Range",
+        )
+    return inches
+
+
+def _check_rules(name: str, rules: list[str], key: str) -> None:
+    """Refuse a Poisoned value outside ``io.bounds.POISONED`` (``Poisoned (0+)``,
+    ``Poisoned (9+)``), which would otherwise be read as no value (4+) or not at all."""
+    for rule in rules:
+        match = _RULE_VALUE.fullmatch(rule)
+        if match is None or match.group("name").lower() != "poisoned":
+            continue
+        low, high = POISONED
+        if not low <= int(match.group("value")) <= high:
+            raise ProfileError(
+                f"weapon {name}: {rule!r}: Poisoned wounds on {low}+ to {high}+", key
+            )
+
+
+def _check_shots(name: str, written: str, *shots: int) -> None:
+    """Refuse shots outside 1 to ``io.bounds.MAX_WEAPON_SHOTS`` a model."""
+    for count in shots:
+        problem = shots_problem(count)
+        if problem is not None:
+            raise ProfileError(f"weapon {name}: Type {written!r}: {problem}", "Type")
+
+
+_DICE_SHOTS = re.compile(
+    r"^(?:Assault|Heavy|Rapid Fire|Salvo|Pistol|Ordnance)\s*(?P<dice>[0-9]*\s*D\s*[0-9]+.*)$",
+    re.IGNORECASE,
+)
 
 
 def _canonical(token: str, names: tuple[str, ...]) -> str | None:
@@ -344,7 +442,7 @@ def weapon_of(weapon: Weapon) -> WeaponProfile:
     if not tokens:
         tokens = ["Melee"] if _parse_range(name, range_raw) is None else []
     if not tokens:
-        raise ProfileError(f"weapon {name}: no Type given")
+        raise ProfileError(f"weapon {name}: no Type given", "Type")
     base_type, shots, salvo_low = "Assault", 1, 1
     markers: set[str] = set()
     rules: list[str] = []
@@ -357,17 +455,32 @@ def weapon_of(weapon: Weapon) -> WeaponProfile:
         else:
             shots = first
         tokens = tokens[1:]
+    elif (dice := _DICE_SHOTS.match(tokens[0])) is not None:
+        raise ProfileError(
+            f"weapon {name}: its shots {dice.group('dice').strip()!r} are dice, which the "
+            "Waffle Edition does not roll (give a number of shots)",
+            "Type",
+        )
     elif _canonical(tokens[0], MARKERS) is None:
-        raise ProfileError(f"weapon {name}: unknown weapon type {tokens[0]!r}")
+        raise ProfileError(
+            f"weapon {name}: unknown weapon type {tokens[0]!r} (Assault, Heavy, Rapid Fire, "
+            "Salvo, Pistol, Ordnance or Melee, or a Blast, Large Blast or Template marker)",
+            "Type",
+        )
+    if head:
+        _check_shots(name, head.group(0), salvo_low, shots)
     for token in tokens:
         marker = _canonical(_SIZED_BLAST.get(token.replace(" ", ""), token), MARKERS)
         if marker:
             markers.add(marker)
         else:
             rules.append(RULE_SPELLINGS.get(token.lower(), token))
+    _check_rules(name, list(weapon.keywords), "keywords")
+    _check_rules(name, rules, "Type")
     ap_raw = weapon.get("AP", "-").strip()
-    if ap_raw not in ("-", "") and not _is_number(ap_raw):
-        raise ProfileError(f"weapon {name}: AP {ap_raw!r} is not 1-6 or -")
+    low, high = AP
+    if ap_raw not in ("-", "") and not (_is_number(ap_raw) and low <= int(ap_raw) <= high):
+        raise ProfileError(f"weapon {name}: AP {ap_raw!r} is not {low}-{high} or -", "AP")
     blast = (
         LARGE_BLAST_DIAMETER
         if "Large Blast" in markers

@@ -19,6 +19,7 @@ profile, other Maledictions, Conjurations, other Blessings) is reported.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -27,6 +28,7 @@ from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.engine.datasheet import Datasheet, Weapon
 from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import ProfileError
+from hammerlab.io.bounds import MASTERY_LEVEL, MAX_HIT_DICE, MAX_RANGE
 
 WITCHFIRE, BLESSING = "Witchfire", "Blessing"
 BEAM, NOVA = "Beam", "Nova"
@@ -157,16 +159,29 @@ def power_of(power: Weapon) -> PsychicPower:
     name = _NAME_PREFIX.sub("", power.name).strip() or power.name
     charge = power.get("Warp Charge").strip()
     if not charge.isascii() or not charge.isdigit() or not 1 <= int(charge) <= 6:
-        raise ProfileError(f"psychic power {power.name}: Warp Charge must be 1-6, got {charge!r}")
+        raise ProfileError(
+            f"psychic power {power.name}: Warp Charge must be 1-6, got {charge!r}", "Warp Charge"
+        )
     reach = power.get("Range").strip().rstrip('"').strip()
-    if reach.lower() not in ("self", "") and not re.fullmatch(r"[0-9]+", reach):
-        raise ProfileError(f"psychic power {power.name}: Range {reach!r} is not inches or Self")
+    if reach.lower() not in ("self", "") and not (
+        re.fullmatch(r"[0-9]+", reach) and 0 < int(reach) <= MAX_RANGE
+    ):
+        raise ProfileError(
+            f"psychic power {power.name}: Range {reach!r} is not inches (1 to {MAX_RANGE}) or Self",
+            "Range",
+        )
     gun: Weapon | None = None
     category = power.get("Power Category").strip() or "(none)"
     kind, hit_dice = power.get("Type"), 0
     dice = _DICE_SHOTS.match(kind.strip())
     if dice and category.lower() in (BEAM.lower(), NOVA.lower()):
         hit_dice = int(dice.group("dice") or 1)
+        if not 1 <= hit_dice <= MAX_HIT_DICE:
+            raise ProfileError(
+                f"psychic power {power.name}: Type {kind!r}: its hits are 1 to {MAX_HIT_DICE} "
+                f"dice, not {hit_dice}",
+                "Type",
+            )
         kind = f"{dice.group('kind')} 1{kind.strip()[dice.end() :]}"
     if all(_characteristic(power, *keys) for keys in (("Strength", "S"), ("AP",), ("Type",))):
         profile = {
@@ -176,7 +191,11 @@ def power_of(power: Weapon) -> PsychicPower:
             "Type": kind,
         }
         gun = Weapon(name=name, characteristics=profile)
-        weapon_of(gun)  # a Witchfire profile the engine cannot read is refused here
+        try:
+            weapon_of(gun)  # a Witchfire profile the engine cannot read is refused here
+        except ProfileError as error:  # named by the power's own key (Strength, not S)
+            key = "Strength" if error.key == "S" and power.get("Strength") else error.key
+            raise ProfileError(str(error), key) from None
     effect = BLESSINGS.get(name) if category.lower() == BLESSING.lower() else None
     effect = effect or BlessingEffect()
     return PsychicPower(
@@ -281,6 +300,18 @@ def _rules(unit: Unit) -> list[str]:
 def is_psyker_rule(rule: str) -> bool:
     """Whether ``rule`` makes a unit a Psyker (with or without its Mastery Level)."""
     return rule.split("(", maxsplit=1)[0].strip().lower() in _PSYKER_RULES
+
+
+def mastery_problems(rules: Iterable[str]) -> list[str]:
+    """Psyker rules whose Mastery Level is outside ``io.bounds.MASTERY_LEVEL`` (each level
+    is a die of its player's Warp Charge pool, and the pool's size the number of choices
+    of each decision that spends it)."""
+    low, high = MASTERY_LEVEL
+    return [
+        f"{rule!r}: a Mastery Level is {low} to {high}"
+        for rule in rules
+        if is_psyker_rule(rule) and not low <= _level(rule) <= high
+    ]
 
 
 def _level(rule: str) -> int:

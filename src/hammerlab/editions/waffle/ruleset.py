@@ -21,7 +21,12 @@ from hammerlab.editions.waffle.power_from_pain import power_from_pain
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.psychic import PSYCHIC
 from hammerlab.editions.waffle.psychic_parameters import PSYCHIC_PARAMETERS
-from hammerlab.editions.waffle.psychic_powers import is_psyker_rule, psychic_problems
+from hammerlab.editions.waffle.psychic_powers import (
+    is_psyker_rule,
+    mastery_problems,
+    power_of,
+    psychic_problems,
+)
 from hammerlab.editions.waffle.reserves import lost_in_reserve, set_reserves
 from hammerlab.editions.waffle.rules import OPTIONS
 from hammerlab.editions.waffle.shooting import SHOOTING
@@ -36,7 +41,13 @@ from hammerlab.engine.decisions import Controller
 from hammerlab.engine.rules import Parameter, RuleOption
 from hammerlab.engine.units import Unit
 from hammerlab.errors import ProfileError
+from hammerlab.io.bounds import MAX_WEAPONS_PER_MODEL
 from hammerlab.io.library import Library, builtin_library
+
+
+def _path(*parts: str) -> str:
+    """A key path of the parts given (an empty part left out)."""
+    return ".".join(part for part in parts if part)
 
 
 class WaffleRuleset:
@@ -75,18 +86,16 @@ class WaffleRuleset:
         return self.library.names(query, army)
 
     def validate_datasheet(self, datasheet: Datasheet) -> list[str]:
-        """Characteristics, weapon types and rules the engine cannot resolve."""
+        """Characteristics, weapon types and rules the engine cannot resolve: the
+        :meth:`datasheet_errors`, then the special rules it does not implement."""
         problems = [
             f"special rule not implemented: {r}"
             for r in unsupported_unit_rules(datasheet.rules)
             if not is_psyker_rule(r)
         ]
         problems += psychic_problems(datasheet)
+        problems += [problem for _, problem in self.datasheet_errors(datasheet)]
         for entry in datasheet.entries:
-            try:
-                stats_of(entry.profile)
-            except ProfileError as error:
-                problems.append(str(error))
             problems += [
                 f"{entry.profile.name}: special rule not implemented: {r}"
                 for r in unsupported_unit_rules(entry.rules)
@@ -95,11 +104,43 @@ class WaffleRuleset:
             for weapon in entry.weapons:
                 try:
                     unknown = weapon_of(weapon).unsupported_rules()
-                except ProfileError as error:
-                    problems.append(str(error))
-                    continue
+                except ProfileError:
+                    continue  # among the datasheet errors
                 problems += [f"weapon {weapon.name}: rule not implemented: {r}" for r in unknown]
         return sorted(set(problems))
+
+    def datasheet_errors(self, datasheet: Datasheet) -> list[tuple[str, str]]:
+        """Profiles, weapons and powers ``stats_of``, ``weapon_of`` and ``power_of`` refuse
+        (the forms they read and the bounds of ``io.bounds``), Mastery Levels out of
+        bounds, and models carrying more than ``io.bounds.MAX_WEAPONS_PER_MODEL``
+        weapons or powers (:meth:`Ruleset.datasheet_errors`)."""
+        errors = [("rules", problem) for problem in mastery_problems(datasheet.rules)]
+        for index, entry in enumerate(datasheet.entries):
+            model = f"models[{index}]"
+            try:
+                stats_of(entry.profile)
+            except ProfileError as error:
+                key = "type" if error.key == "type" else _path("profile", error.key)
+                errors.append((f"{model}.{key}", str(error)))
+            errors += [(f"{model}.rules", p) for p in mastery_problems(entry.rules)]
+            for field, carried in (("weapons", entry.weapons), ("powers", entry.powers)):
+                if len(carried) > MAX_WEAPONS_PER_MODEL:
+                    problem = (
+                        f"{entry.profile.name}: {len(carried)} {field}; a model carries at "
+                        f"most {MAX_WEAPONS_PER_MODEL}"
+                    )
+                    errors.append((f"{model}.{field}", problem))
+            for weapon in entry.weapons:
+                try:
+                    weapon_of(weapon)
+                except ProfileError as error:
+                    errors.append((_path("weapons", weapon.name, error.key), str(error)))
+            for power in entry.powers:
+                try:
+                    power_of(power)
+                except ProfileError as error:
+                    errors.append((_path("powers", power.name, error.key), str(error)))
+        return list(dict.fromkeys(errors))
 
     def starting_wounds(self, profile: Profile) -> int:
         """The W characteristic."""

@@ -49,14 +49,15 @@ def capacity_of(unit: Unit) -> int:
     """The Transport Capacity of a single-vehicle Transport unit, 0 for any other unit.
 
     7th edition: "Transport Capacity … the maximum number of models it can carry",
-    written on the datasheet as the rule ``Transport Capacity (12)``.
+    written on the datasheet as the rule ``Transport Capacity (12)`` (or on its vehicle's
+    model entry: an imported transport split from the squad it came with).
     """
     if len(unit.models) != 1 or not is_vehicle(unit):
         return 0
     vehicle = vehicle_of(unit.models[0].profile)
     if vehicle is None or not vehicle.has_type("Transport"):
         return 0
-    for rule in unit.rules:
+    for rule in (*unit.rules, *unit.models[0].rules):
         name, _, rest = rule.partition("(")
         if name.strip().lower() == CAPACITY_RULE.lower() and rest.rstrip(")").strip().isdigit():
             return int(rest.rstrip(")").strip())

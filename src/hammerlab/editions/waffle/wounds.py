@@ -143,15 +143,24 @@ def wound_target(strength: int, toughness: int, profile: WeaponProfile) -> int |
     Poisoned (6th/7th edition): wounds on X+ (4+ when no value is given), or
     on the chart's number when that is better. Fleshbane and Sniper "always"
     wound on 2+ and 4+ (:func:`weapon_rules.fixed_wound_roll`): the chart is
-    not read, but Poisoned still counts when it is better.
+    not read, but Poisoned still counts when it is better. A To Wound roll of 1
+    always fails (6th/7th edition), so nothing wounds on better than 2+: a
+    Poisoned (1+) weapon wounds on 2+ (:data:`BEST_WOUND_ROLL`). The battle and
+    the odds (``odds.wound_chances``) both read this.
     """
     chart = to_wound_target(strength, toughness)
     fixed = fixed_wound_roll(profile)
     if profile.has_rule("Poisoned"):
-        value = profile.rule_value("Poisoned") or 4
-        poisoned = value if chart is None else min(chart, value)
+        value = profile.rule_value("Poisoned")
+        poisoned = 4 if value is None else max(BEST_WOUND_ROLL, value)
+        poisoned = poisoned if chart is None else min(chart, poisoned)
         return poisoned if fixed is None else min(poisoned, fixed)
     return chart if fixed is None else fixed
+
+
+BEST_WOUND_ROLL = 2
+"""6th/7th edition: a To Wound roll of 1 always fails, whatever the Strength or rule
+(Overwhelming Strength wounds without a roll: :func:`tables.overwhelming`)."""
 
 
 def rerolls_wounds(

@@ -36,8 +36,10 @@ from dataclasses import dataclass, field, replace
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile, Weapon
 from hammerlab.io.battlescribe.playable import (
     WAFFLE,
+    carried_problems,
     crewless_guns,
     is_ranged,
+    mastery_problems,
     never_fires_note,
     profile_problems,
     untyped_rules,
@@ -45,6 +47,7 @@ from hammerlab.io.battlescribe.playable import (
 )
 from hammerlab.io.battlescribe.profiles import (
     BODY_KINDS,
+    TRANSPORT_CAPACITY,
     VEHICLE_BASE_MM,
     Kind,
     RawProfile,
@@ -53,6 +56,7 @@ from hammerlab.io.battlescribe.profiles import (
     modes_of,
     normalise_rule,
     psychic_power,
+    transport_capacity,
     vehicle_profile,
     weapon,
 )
@@ -111,6 +115,7 @@ class _Gear:
                 self.notes.extend(raw.pending)
                 item = replace(weapon(raw), keywords=weapon_rules if armed else ())
                 item = self._melee_grenade(item)
+                item = self._no_ap_zero(item)
                 if _is_grenade(item):
                     item = replace(item, keywords=(*item.keywords, GRENADE))
                 if self._usable(item, raw):
@@ -122,6 +127,9 @@ class _Gear:
                 self.powers.append(power)
             elif (mastery := mastery_rule(raw)) is not None:
                 self.rules.append(mastery)
+            elif (capacity := transport_capacity(raw)) is not None:
+                self.rules.append(capacity[0])
+                self.notes.append(capacity[1])
             else:
                 self.notes.append(f"Profile {raw.describe()} is not used by hammerlab.")
         if armed:
@@ -154,6 +162,23 @@ class _Gear:
                 "Shooting phase instead of firing another weapon."
             )
         return True
+
+    def _no_ap_zero(self, item: Weapon) -> Weapon:
+        """A weapon's AP written ``0``, read as ``-`` (no AP), with a note.
+
+        6th/7th-edition AP is 1 to 6 or ``-``: AP 0 is no value of the rules, and
+        read as a number it would be better than AP1 and deny every save. The shared
+        7th-edition catalogues write no AP 0 (``-`` for none); the data of later
+        editions writes ``0`` for an attack that does not pierce armour, so that is
+        what it is read as.
+        """
+        if item.get("AP").strip() != "0":
+            return item
+        self.notes.append(
+            f"Weapon {item.name!r}: AP '0' is no 6th/7th-edition AP (1 to 6, or '-' for "
+            "none); read as '-'."
+        )
+        return replace(item, characteristics={**item.characteristics, "AP": "-"})
 
     def _melee_grenade(self, item: Weapon) -> Weapon:
         """A grenade's close combat profile written without a weapon type, as Melee.
@@ -238,7 +263,7 @@ def build_datasheet(
         unit_rules.extend(rule for entry in entries for rule in entry.rules)
         entries = [replace(entry, rules=()) for entry in entries]
     for entry in entries:
-        problems = profile_problems(entry.profile)
+        problems = profile_problems(entry.profile) + carried_problems(entry)
         if problems:
             notes.append(
                 f"Model {entry.profile.name!r} cannot be played by {WAFFLE}: {problems[0]}; "
@@ -246,6 +271,10 @@ def build_datasheet(
             )
             reasons.append(f"model {entry.profile.name!r}: {problems[0]}")
         notes.extend(filter(None, map(never_fires_note, entry.weapons)))
+    for problem in mastery_problems([*unit_rules, *(r for e in entries for r in e.rules)]):
+        notes.append(f"{name!r}: {problem}; {WAFFLE} cannot play it.")
+        reasons.append(problem)
+    notes.extend(_transport_notes(entries, unit_rules))
     crewless = crewless_guns([entry.profile for entry in entries])
     if crewless is not None and not reasons:
         notes.append(f"{name!r}: {crewless}; {WAFFLE} cannot play it.")
@@ -262,6 +291,20 @@ def build_datasheet(
         notes=_unique([*unit_gear.notes, *notes]),
     )
     return split_vehicles(Built(datasheet, _unique(reasons)))
+
+
+def _transport_notes(entries: list[ModelEntry], unit_rules: list[str]) -> list[str]:
+    """A note for each Transport vehicle whose data gives no Transport Capacity (the
+    Astra Militarum catalogue's Chimera: ``Tank, Transport``, with no Transport profile):
+    it carries no one, and a scenario's ``embarked_in`` refuses it."""
+    return [
+        f"{entry.profile.name}: Transport: the data gives no Transport Capacity, so it "
+        "carries no one (a scenario cannot embark a unit in it)."
+        for entry in entries
+        if _is_vehicle_entry(entry)
+        and "transport" in entry.profile.unit_type.lower()
+        and not any(r.startswith(TRANSPORT_CAPACITY) for r in (*unit_rules, *entry.rules))
+    ]
 
 
 def _is_vehicle_entry(entry: ModelEntry) -> bool:

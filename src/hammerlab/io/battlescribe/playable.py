@@ -9,14 +9,20 @@ of failing later, in a battle:
 
 * a model: ``WS BS S T W I A Ld`` numbers (``"3"``, ``"3+"``), ``WS BS A``
   also ``-`` (it has none), ``Sv`` a number or ``-``; a vehicle (it has
-  ``Front``): ``BS Front Side Rear HP`` numbers, a Walker's ``WS S I A`` too; a
-  model outside these makes its unit unplayable;
-* a weapon: ``Range`` inches, ``Template``, ``Melee`` or ``-``; ``S`` a
-  number, ``User``, ``xN`` or ``+N``; ``AP`` a number or ``-``; ``Type`` (with
-  the weapon's keywords after it) starting with ``Assault|Heavy|Rapid
-  Fire|Salvo|Pistol|Ordnance|Melee`` and its shots (``Heavy 2``, ``Salvo
-  2/4``, not dice: ``Heavy D3``) or with a blast, template or barrage marker;
-  a weapon outside these is dropped from its model, with a note.
+  ``Front``): ``BS Front Side Rear HP`` numbers, a Walker's ``WS S I A`` too;
+  each number within its 6th/7th-edition bounds (``io.bounds``: W 1 to 20,
+  Armour Values 10 to 14, saves 2+ to 6+...); a 7th-edition unit type
+  (``io.bounds.UNIT_TYPE``); a model outside these makes its unit unplayable;
+* a weapon: ``Range`` inches (at most ``io.bounds.MAX_RANGE``), ``Template``,
+  ``Melee`` or ``-``; ``S`` a number 1 to 10, ``User``, ``xN`` or ``+N``; ``AP``
+  1 to 6 or ``-``; ``Type`` (with the weapon's keywords after it) starting with
+  ``Assault|Heavy|Rapid Fire|Salvo|Pistol|Ordnance|Melee`` and its shots (``Heavy
+  2``, ``Salvo 2/4``, 1 to ``io.bounds.MAX_WEAPON_SHOTS``; not dice: ``Heavy D3``)
+  or with a blast, template or barrage marker; ``Poisoned (X+)`` with X 1 to 6; a
+  weapon outside these is dropped from its model, with a note.
+
+The bounds themselves are not restated: they are ``io.bounds``, which the
+readers use too.
 
 ``tests/io/test_battlescribe_usable.py`` holds this to the real readers on the
 shared catalogues, both ways: no unit they reject is called playable, and no
@@ -27,7 +33,21 @@ from __future__ import annotations
 
 import re
 
-from hammerlab.engine.datasheet import Profile, Weapon
+from hammerlab.engine.datasheet import ModelEntry, Profile, Weapon
+from hammerlab.io.bounds import (
+    AP,
+    MASTERY_LEVEL,
+    MAX_RANGE,
+    MAX_WEAPONS_PER_MODEL,
+    POISONED,
+    SAVE,
+    STRENGTH,
+    STRENGTH_CHANGE,
+    VEHICLE_TYPE,
+    characteristic_problem,
+    shots_problem,
+    unit_type_problem,
+)
 
 WAFFLE = "the Waffle Edition"
 
@@ -37,7 +57,11 @@ _NO_RANGE = frozenset({"template", "-", "melee", ""})
 _RANGE = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _STRENGTH = re.compile(r"user|u|[x×][0-9]+|\+[0-9]+|[0-9]+", re.IGNORECASE)
 _KINDS = r"(?P<kind>Assault|Heavy|Rapid Fire|Salvo|Pistol|Ordnance|Melee)"
-_TYPE_HEAD = re.compile(rf"{_KINDS}\s*(?:[0-9]+)?(?:\s*/\s*[0-9]+)?", re.IGNORECASE)
+_TYPE_HEAD = re.compile(
+    rf"{_KINDS}\s*(?P<shots>[0-9]+)?(?:\s*/\s*(?P<salvo>[0-9]+))?", re.IGNORECASE
+)
+_DIGITS = re.compile(r"[0-9]+")
+_POISONED = re.compile(r"poisoned\s*\(\s*([0-9]+)\s*\+?\s*\)", re.IGNORECASE)
 _DICE_SHOTS = re.compile(rf"{_KINDS}\s*(?P<dice>[0-9]*\s*D\s*[0-9]+.*)", re.IGNORECASE)
 _MARKERS = frozenset({"blast", "large blast", "template", "barrage"})
 _STATS = ("WS", "BS", "S", "T", "W", "I", "A", "Ld")
@@ -66,9 +90,53 @@ def profile_problems(profile: Profile) -> list[str]:
     save = profile.get("Sv").strip()
     if not vehicle and save not in _NO_VALUE and not _NUMBER.fullmatch(save):
         bad.append(f"Sv {profile.get('Sv')!r}")
-    if not bad:
-        return []
-    return [f"{', '.join(bad)} {'is not a number' if len(bad) == 1 else 'are not numbers'}"]
+    if bad:
+        return [f"{', '.join(bad)} {'is not a number' if len(bad) == 1 else 'are not numbers'}"]
+    return _bounds_problems(profile, stats, vehicle)
+
+
+def _bounds_problems(profile: Profile, stats: tuple[str, ...], vehicle: bool) -> list[str]:
+    """Numbers outside their 6th/7th-edition bounds (``io.bounds``), a unit type that
+    is not a 7th-edition one, a vehicle's unit type on a profile without Armour Values."""
+    problems = [unit_type_problem(profile.unit_type)]
+    if not vehicle and VEHICLE_TYPE.match(profile.unit_type):
+        problems.append(
+            f"unit type {profile.unit_type!r} is a vehicle's, but it has no Armour Values"
+        )
+    for key in stats:
+        text = profile.get(key).strip().rstrip("+").strip()
+        if _DIGITS.fullmatch(text):
+            problems.append(characteristic_problem(key, int(text)))
+    save = profile.get("Sv").strip().rstrip("+").strip()
+    low, high = SAVE
+    if not vehicle and _DIGITS.fullmatch(save) and not low <= int(save) <= high:
+        problems.append(f"Sv must be {low}+ to {high}+, not {profile.get('Sv')!r}")
+    return [problem for problem in problems if problem is not None]
+
+
+def carried_problems(entry: ModelEntry) -> list[str]:
+    """A model carrying more weapons (or psychic powers) than
+    ``io.bounds.MAX_WEAPONS_PER_MODEL``: each fires in turn, so a hostile file's
+    thousand bolters would be a thousand volleys."""
+    return [
+        f"it carries {len(carried)} {what}; a model carries at most {MAX_WEAPONS_PER_MODEL}"
+        for what, carried in (("weapons", entry.weapons), ("psychic powers", entry.powers))
+        if len(carried) > MAX_WEAPONS_PER_MODEL
+    ]
+
+
+_MASTERY = re.compile(r"mastery level\s*([0-9]+)", re.IGNORECASE)
+
+
+def mastery_problems(rules: list[str]) -> list[str]:
+    """Rules giving a Mastery Level outside ``io.bounds.MASTERY_LEVEL`` (the Waffle
+    Edition's ``psychic_powers.mastery_problems`` refuses them)."""
+    low, high = MASTERY_LEVEL
+    return [
+        f"{rule!r}: a Mastery Level is {low} to {high}"
+        for rule in dict.fromkeys(rules)
+        if (level := _MASTERY.search(rule)) and not low <= int(level[1]) <= high
+    ]
 
 
 def _is_artillery(profile: Profile) -> bool:
@@ -102,12 +170,22 @@ def weapon_problems(weapon: Weapon) -> list[str]:
     reach = _reach(weapon)
     if reach not in _NO_RANGE and not _RANGE.fullmatch(reach):
         problems.append(f"Range {written_range!r} is not inches, Template, Melee or '-'")
+    elif _RANGE.fullmatch(reach) and not 0 < float(reach) <= MAX_RANGE:
+        problems.append(f"Range {written_range!r} is not more than 0 and at most {MAX_RANGE}")
     strength = weapon.get("S", "User").strip()
     if not _STRENGTH.fullmatch(strength):
         problems.append(f"Strength {strength!r} is not a number, User, xN or +N")
+    elif strength.lower() not in ("user", "u"):
+        digits = strength.lstrip("xX×+")
+        low, high = STRENGTH if digits == strength else STRENGTH_CHANGE
+        if not low <= int(digits) <= high:
+            problems.append(f"Strength {strength!r} is not {low} to {high}")
     armour_piercing = weapon.get("AP", "-").strip()
-    if armour_piercing not in _NO_VALUE and not armour_piercing.isdigit():
-        problems.append(f"AP {armour_piercing!r} is not a number or '-'")
+    low, high = AP
+    if armour_piercing not in _NO_VALUE and not (
+        _DIGITS.fullmatch(armour_piercing) and low <= int(armour_piercing) <= high
+    ):
+        problems.append(f"AP {armour_piercing!r} is not {low} to {high} or '-'")
     tokens = _tokens(weapon)
     head = _TYPE_HEAD.fullmatch(tokens[0]) if tokens else None
     dice = _DICE_SHOTS.fullmatch(tokens[0]) if tokens else None
@@ -117,6 +195,18 @@ def weapon_problems(weapon: Weapon) -> list[str]:
         problems.append(f"weapon type {tokens[0]!r} is not one it knows")
     elif not tokens and reach not in _NO_RANGE:
         problems.append("it has no Type")
+    elif head is not None:  # the second number is read of a Salvo weapon only
+        salvo = head["salvo"] if head["kind"].lower() == "salvo" else None
+        for written in (head["shots"], salvo):
+            problem = None if written is None else shots_problem(int(written))
+            if problem is not None:
+                problems.append(f"Type {tokens[0]!r}: {problem}")
+    low, high = POISONED
+    problems += [
+        f"{token!r}: Poisoned wounds on {low}+ to {high}+"
+        for token in tokens
+        if (poisoned := _POISONED.fullmatch(token)) and not low <= int(poisoned[1]) <= high
+    ]
     return problems
 
 

@@ -192,6 +192,10 @@ def model_profile(raw: RawProfile) -> tuple[Profile, list[str]]:
     )
     if not unit_type:
         notes.append(f"{raw.name}: no Unit Type given; Infantry assumed.")
+    spelt = _MONSTEROUS.sub("Monstrous", unit_type)
+    if spelt != unit_type:
+        notes.append(f"{raw.name}: Unit Type {unit_type!r} read as {spelt!r}.")
+        unit_type = spelt
     profile = Profile(
         name=raw.name,
         characteristics=characteristics,
@@ -199,6 +203,11 @@ def model_profile(raw: RawProfile) -> tuple[Profile, list[str]]:
         invulnerable=invulnerable,
     )
     return profile, notes
+
+
+_MONSTEROUS = re.compile(r"\bmonsterous\b", re.IGNORECASE)
+"""A misspelling of Monstrous in the data (the Tyranid Dimachaeron's ``Monsterous
+Creature (Leaper)``), which would otherwise be no 7th-edition unit type."""
 
 
 VEHICLE_KEYS = ("BS", "Front", "Side", "Rear", "HP")
@@ -245,8 +254,6 @@ def vehicle_profile(raw: RawProfile) -> tuple[Profile, list[str], str | None]:
     for key in ("combat role", "pursuit", "agility"):
         if lower.get(key, "").strip() not in ("", "-", "N/A"):
             notes.append(f"{raw.name}: {key.title()} {lower[key]!r} is not used by hammerlab.")
-    if "transport" in types.lower():
-        notes.append(f"{raw.name}: Transport: hammerlab plays no embarking, so it carries no one.")
     refused = next((t for t in UNPLAYABLE_VEHICLE_TYPES if t in types.lower()), None)
     reason = None if refused is None else f"{refused} vehicles are not modelled"
     facings = [key for key in ("Front", "Side", "Rear", "HP") if key not in characteristics]
@@ -310,6 +317,39 @@ def mastery_rule(raw: RawProfile) -> str | None:
     level = next((v for k, v in raw.values.items() if k.strip().lower() == "mastery level"), "")
     match = re.fullmatch(r"\s*([0-9]+)\s*", level)
     return f"Psyker (Mastery Level {match.group(1)})" if match else None
+
+
+TRANSPORT_CAPACITY = "Transport Capacity"
+"""The rule a transport's datasheet carries (``Transport Capacity (12)``), which the
+Waffle Edition reads (``editions/waffle/transports.py``, ``capacity_of``)."""
+_CAPACITY = re.compile(r"^\s*([0-9]+)\W*(.*?)\s*$", re.DOTALL)
+
+
+def transport_capacity(raw: RawProfile) -> tuple[str, str] | None:
+    """A Transport profile (``Capacity``, ``Fire Points``, ``Access Points``) as the rule
+    ``Transport Capacity (N)`` and a note of what is not applied; ``None`` for any other
+    profile, or one whose Capacity does not start with a number of models.
+
+    7th-edition data writes the number first and then any restriction in words
+    (``10. No Bulky, Very Bulky, or Extremely Bulky``, ``12 Models``): the number is
+    read; the words, Fire Points and Access Points are not applied.
+    """
+    values = {key.strip().lower(): value for key, value in raw.values.items()}
+    if "capacity" not in values or not {"fire points", "access points"} & set(values):
+        return None
+    match = _CAPACITY.match(values["capacity"])
+    if match is None or int(match.group(1)) == 0:
+        return None
+    rule = f"{TRANSPORT_CAPACITY} ({int(match.group(1))})"
+    rest = match.group(2).strip()
+    rest = "" if rest.lower().rstrip(".") in ("model", "models") else rest
+    unread = f"; the rest ({rest!r}) is not applied" if rest else ""
+    note = (
+        f"{raw.name}: Capacity {values['capacity']!r} read as the rule {rule!r}{unread}; "
+        "Fire Points and Access Points are not played (no one fires from a transport, and "
+        "its whole hull is an Access Point)."
+    )
+    return rule, note
 
 
 def normalise_range(value: str) -> str:

@@ -1,0 +1,120 @@
+"""The bounds of a 6th/7th-edition datasheet's numbers, and the caps on a battle's work.
+
+One table, read by everything that accepts a Waffle Edition datasheet, so that
+a scenario's inline unit, a library file, a BattleScribe import and an odds
+question accept the same values:
+
+* the Waffle Edition's readers (``editions/waffle/profiles.py``: ``stats_of``,
+  ``weapon_of``; ``psychic_powers.power_of``), which a scenario's units go
+  through when it loads (``analysis/battles.py``);
+* the BattleScribe importer's playable check (``io/battlescribe/playable.py``),
+  which drops a weapon or refuses a unit outside them at import time;
+* the Waffle odds (``analysis/odds_waffle.py``), whose caps on a question are
+  made of these (:data:`MAX_WEAPON_SHOTS` shots a model, :data:`MAX_WOUNDS`).
+
+``io`` may not import ``editions`` (``docs/architecture.md``), so the table
+lives here. The ranges are those of the 6th/7th-edition books: characteristics
+1 to 10 (WS, BS and A may be 0: a model without them), saves 2+ to 6+, AP 1 to
+6, Armour Values 10 to 14. The caps bound what multiplies a battle's work (the
+dice a weapon rolls each time it fires, the attacks of a model, the dice of a
+power, the weapons a model carries) far above anything printed.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_WOUNDS = 20
+"""The most Wounds a model may have (the odds' cap on W too; a Hierophant Bio-titan
+has 10)."""
+MAX_HULL_POINTS = 30
+"""The most Hull Points a vehicle may have (a Warlord Titan's in the shared catalogues)."""
+
+CHARACTERISTICS: dict[str, tuple[int, int]] = {
+    "WS": (0, 10),
+    "BS": (0, 10),
+    "S": (1, 10),
+    "T": (1, 10),
+    "W": (1, MAX_WOUNDS),
+    "I": (1, 10),
+    "A": (0, 10),
+    "Ld": (1, 10),
+    "Front": (10, 14),
+    "Side": (10, 14),
+    "Rear": (10, 14),
+    "HP": (1, MAX_HULL_POINTS),
+}
+"""Each characteristic of a model or vehicle profile: its lowest and highest value.
+WS, BS and A may be 0 (or ``-``: a Genestealer's BS 0, a vehicle without WS), an
+Artillery gun's S, I and Ld ``-`` (read as 0, outside these bounds)."""
+
+SAVE = (2, 6)
+"""An armour save, 2+ to 6+ (or ``-``: none)."""
+AP = (1, 6)
+"""A weapon's AP, 1 to 6 (or ``-``: none). AP 0 is no 6th/7th-edition value."""
+STRENGTH = (1, 10)
+"""A weapon's Strength when it is a number (or ``User``)."""
+STRENGTH_CHANGE = (1, 10)
+"""The N of a weapon's Strength written ``xN`` or ``+N`` (the result is at most 10)."""
+POISONED = (1, 6)
+"""The X of ``Poisoned (X+)``. A To Wound roll of 1 always fails, so 1+ wounds as 2+."""
+MASTERY_LEVEL = (1, 5)
+"""A Psyker's Mastery Level (``Psyker (Mastery Level N)``; the shared catalogues' highest
+is 3): each level adds a die to its player's Warp Charge pool, and the pool's size is
+the number of choices of every manifesting and denying decision."""
+
+MAX_WEAPON_SHOTS = 50
+"""The most shots a weapon fires for one model (``Heavy 50``; the highest printed in
+the shared catalogues is 20): every shot is a die rolled To Hit, each time it fires."""
+MAX_RANGE = 1_000
+"""The longest weapon or power range, in inches (no table is wider than 240")."""
+MAX_HIT_DICE = 20
+"""The most dice of a power's hits (a Beam or Nova ``Assault 2D6``)."""
+MAX_WEAPONS_PER_MODEL = 20
+"""The most weapons (and psychic powers) one model may carry (the shared catalogues'
+highest is 11): each fires in turn."""
+
+
+def within(key: str, value: int, bounds: tuple[int, int]) -> str | None:
+    """``None`` when ``low <= value <= high``; otherwise what is wrong, naming ``key``."""
+    low, high = bounds
+    if low <= value <= high:
+        return None
+    return f"{key} must be {low} to {high}, not {value}"
+
+
+def characteristic_problem(key: str, value: int) -> str | None:
+    """What is wrong with characteristic ``key`` read as ``value`` (:data:`CHARACTERISTICS`)."""
+    bounds = CHARACTERISTICS.get(key)
+    return None if bounds is None else within(key, value, bounds)
+
+
+def shots_problem(shots: int) -> str | None:
+    """What is wrong with a weapon's shots for one model (1 to :data:`MAX_WEAPON_SHOTS`)."""
+    if 1 <= shots <= MAX_WEAPON_SHOTS:
+        return None
+    return f"{shots} shots; a weapon fires 1 to {MAX_WEAPON_SHOTS} shots a model"
+
+
+UNIT_TYPE = re.compile(
+    r"^\s*(?:(?:flying|jump|jet\s*pack)\s+)?"
+    r"(?:infantry|bikes?|jetbikes?|monstrous\s+creatures?|gargantuan\s+creatures?"
+    r"|beasts?|cavalry|artillery|vehicles?)(?![a-z])",
+    re.IGNORECASE,
+)
+"""A 7th-edition unit type, as the head of a profile's unit type (``Infantry
+(Character)``, ``Jump Infantry``, ``Flying Monstrous Creature``, ``Vehicle (Tank,
+Transport)``, ``Artillery (Immobile)``...); what follows it is free."""
+VEHICLE_TYPE = re.compile(r"^\s*vehicles?(?![a-z])", re.IGNORECASE)
+"""A unit type that makes a model a vehicle: its profile must have Armour Values."""
+
+
+def unit_type_problem(unit_type: str) -> str | None:
+    """Why ``unit_type`` is not a 7th-edition unit type (``None`` when it is)."""
+    if UNIT_TYPE.match(unit_type):
+        return None
+    return (
+        f"unit type {unit_type!r} is not one of Infantry, Jump Infantry, Jet Pack Infantry, "
+        "Bike, Jetbike, Monstrous Creature, Flying Monstrous Creature, Gargantuan Creature, "
+        "Beast, Cavalry, Artillery or Vehicle"
+    )
