@@ -203,3 +203,48 @@ def test_asking_a_chargers_attacks_makes_no_fiery_charge_memory() -> None:
 
     assert charge_bonus(battle, boyz) == 1
     assert FIERY_CHARGE not in battle.memory
+
+
+# --- the general property: save and load anywhere in turn 1 ----------------------------
+
+
+def test_a_game_saved_as_it_starts_or_just_after_a_step_loads() -> None:
+    # The Cadians' squad is asked whether to disembark before their first pick: the
+    # replay answers that, then stops at the pick, as the saved game did.
+    game = start(TRANSPORT, 1)
+    loaded = Game.from_json(game.to_json())
+    assert game.decisions() and loaded.decisions() == game.decisions()
+    assert loaded.digest() == game.digest()
+    game.step()
+    loaded = Game.from_json(game.to_json())
+    assert loaded.decisions() == game.decisions()
+    assert loaded.digest() == game.digest()
+
+
+SAVED_ANYWHERE = [
+    "vehicles_leman_russ.toml",  # vehicles
+    "vehicles_transport.toml",  # a transport, and a decision before the first pick
+    "vehicles_tank_shock.toml",
+    "whole_game_three_turns.toml",  # a whole game (Fiery Charge)
+    "deep_strike_terminators.toml",  # reserves
+    "psychic_duel.toml",
+    "core11_whole_game.toml",
+]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("name", SAVED_ANYWHERE)
+def test_a_game_saved_at_any_decision_of_turn_1_loads_to_the_same_state(
+    name: str, seed: int
+) -> None:
+    game = start(EXAMPLES / name, seed, stop_before_turn=2)
+    saves = 0
+    while True:
+        loaded = Game.from_json(game.to_json(), name)  # refused if the digests differ
+        assert loaded.digest() == game.digest()
+        assert loaded.decisions() == game.decisions()  # no controller was asked
+        saves += 1
+        if game.is_over:
+            break
+        game.step()
+    assert game.turn == 2 and saves > 1
