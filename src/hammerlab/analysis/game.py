@@ -232,7 +232,10 @@ class Game:
         }
 
     def to_json(self) -> str:
-        """The saved game: recipe, decisions, cursor and state digest (JSON)."""
+        """The saved game: recipe, decisions, cursor and state digest (JSON), where the
+        game stands at its next decision (one just started or stepped plays on to
+        it first, as loading the saved game will)."""
+        self._decision()
         saved = self.header()
         del saved["kind"]
         return json.dumps(
@@ -268,11 +271,19 @@ class Game:
         return game
 
     def replay(self, answers: Sequence[tuple[str, str]], where: str) -> None:
-        """Answer the next decisions with ``answers`` ((kind, label), in order)."""
+        """Answer the next decisions with ``answers`` ((kind, label), in order).
+
+        Reaching the next top-level pick may itself take answers (decisions asked
+        before it, such as a disembarkation at the start of the Movement phase), so
+        the pick is answered only while answers are left: with none left it is where
+        the game was saved, and the controllers are never asked."""
         battle = self.battle
         battle.answers = list(answers)
         try:
-            while battle.answers and (decision := self._decision()) is not None:
+            while battle.answers:
+                decision = self._decision()
+                if decision is None or not battle.answers:
+                    break
                 self.play_state.pick(battle.decide(decision))
                 self._settled = False
             self._decision()

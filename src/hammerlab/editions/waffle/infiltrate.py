@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from hammerlab.editions.waffle.deployment_events import Infiltrated
 from hammerlab.editions.waffle.placement import EPSILON, base_on_table, gaps_to_others
+from hammerlab.editions.waffle.vehicles import face_the_enemy
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import Vec
@@ -77,7 +78,8 @@ def infiltration_points(battle: Battle, unit: Unit) -> list[Vec]:
 
 
 def infiltrate(battle: Battle, unit: Unit) -> None:
-    """Ask the unit's player where it sets up (or to deploy normally), and place it."""
+    """Ask the unit's player where it sets up (or to deploy normally), and place it (a
+    vehicle, set up anew, faces the enemy: :func:`vehicles.face_the_enemy`)."""
     offered = infiltration_points(battle, unit)
     if not offered:
         return
@@ -96,6 +98,7 @@ def infiltrate(battle: Battle, unit: Unit) -> None:
     if shift is None:
         return
     translate(unit, shift)
+    face_the_enemy(battle, unit, again=True)
     done: list[str] = battle.memory[INFILTRATE]["done"]
     done.append(unit.id)
     battle.emit(Infiltrated(unit=unit.label, centre=centre_of(unit)))

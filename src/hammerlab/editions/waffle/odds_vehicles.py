@@ -35,7 +35,7 @@ from hammerlab.editions.waffle.vehicle_damage import (
     damage_chances,
     damage_modifier,
 )
-from hammerlab.editions.waffle.vehicles import SIDE, facing_of, vehicle_of, vehicle_status
+from hammerlab.editions.waffle.vehicles import SIDE, facing_of, vehicle_of, vehicle_status_now
 from hammerlab.editions.waffle.visibility import cover_save
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.geometry import base_distance
@@ -186,7 +186,7 @@ def hit_value(
         weapons=len({w.name for w in model.weapons}),
         invulnerable=model.profile.invulnerable,
         cover=None if melee else cover_save(battle, firer, target, model, gone_to_ground=False),
-        immobilised=vehicle_status(battle, model).immobilised,
+        immobilised=vehicle_status_now(battle, model).immobilised,
         super_heavy=vehicle.super_heavy,
     )
     odds = vehicle_odds(Volley(weapon, strength, hits=1), attack, aim)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from hammerlab.editions.waffle.deployment_events import LostInReserve, ReserveRolled
+from hammerlab.editions.waffle.vehicles import face_the_enemy
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
 
@@ -65,7 +66,8 @@ def set_reserves(battle: Battle, reserves: dict[str, str], turns: int) -> None:
 
 
 def put_on_table(battle: Battle, unit: Unit) -> None:
-    """The unit leaves reserve and joins ``battle.units`` in its scenario place."""
+    """The unit leaves reserve and joins ``battle.units`` in its scenario place; its
+    vehicles that face nowhere yet face the enemy (:func:`vehicles.face_the_enemy`)."""
     state = reserve_state(battle)
     assert state is not None
     state.waiting.pop(unit.id, None)
@@ -74,6 +76,7 @@ def put_on_table(battle: Battle, unit: Unit) -> None:
     placed = {**battle.units, unit.id: unit}
     battle.units.clear()
     battle.units.update((uid, placed[uid]) for uid in state.order if uid in placed)
+    face_the_enemy(battle, unit)
 
 
 def back_to_reserves(battle: Battle, unit: Unit) -> None:

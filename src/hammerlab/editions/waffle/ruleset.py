@@ -34,7 +34,7 @@ from hammerlab.editions.waffle.special_rules import unsupported_unit_rules
 from hammerlab.editions.waffle.state import SCENARIO_KEYS, set_statuses, st, state_of
 from hammerlab.editions.waffle.sudden_death import game_over
 from hammerlab.editions.waffle.transports import embarked_lines, start_embarked
-from hammerlab.editions.waffle.vehicles import vehicle_end_of_turn
+from hammerlab.editions.waffle.vehicles import face_the_enemy, vehicle_end_of_turn
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.decisions import Controller
@@ -156,8 +156,11 @@ class WaffleRuleset:
         return Flow((MOVEMENT, PSYCHIC, SHOOTING, ASSAULT), end_of_turn, game_over)
 
     def start(self, battle: Battle) -> None:
-        """The Waffle state on the battle (units' statuses, made on first use)."""
+        """The Waffle state on the battle (units' statuses, made on first use); each
+        vehicle on the table faces the enemy (:func:`vehicles.face_the_enemy`)."""
         state_of(battle)
+        for unit in battle.units.values():
+            face_the_enemy(battle, unit)
 
     @property
     def status_keys(self) -> tuple[str, ...]:

@@ -19,6 +19,7 @@ from hammerlab.editions.waffle.deployment_events import ScoutRedeployed
 from hammerlab.editions.waffle.movement import is_fast
 from hammerlab.editions.waffle.placement import EPSILON, base_on_table, gaps_to_others
 from hammerlab.editions.waffle.profiles import stats_of
+from hammerlab.editions.waffle.vehicles import face_the_enemy
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import Vec, centre_distance, offset
@@ -90,7 +91,8 @@ def scout_units(battle: Battle, player: str) -> list[Unit]:
 
 
 def redeploy(battle: Battle, unit: Unit) -> None:
-    """Ask the unit's player whether and where it redeploys, and move it."""
+    """Ask the unit's player whether and where it redeploys, and move it (a vehicle,
+    set up anew, faces the enemy: :func:`vehicles.face_the_enemy`)."""
     offered = shifts(battle, unit)
     if not offered:
         return
@@ -108,6 +110,7 @@ def redeploy(battle: Battle, unit: Unit) -> None:
     if shift is None:
         return
     translate(unit, shift)
+    face_the_enemy(battle, unit, again=True)
     scouts: list[str] = battle.memory[SCOUT]
     scouts.append(unit.id)
     battle.emit(ScoutRedeployed(unit=unit.label, shift=shift))

@@ -75,7 +75,8 @@ class VehicleStatus:
     """What a vehicle model suffered (7th-edition Vehicle Damage table) and where it faces."""
 
     heading: float | None = None
-    """Degrees (0 = +x, 90 = +y); ``None`` until first read (:func:`heading_of`)."""
+    """Degrees (0 = +x, 90 = +y); ``None`` until the vehicle is set up facing the enemy
+    (``vehicles.face_the_enemy``: when the battle begins or it arrives) or moves."""
     shaken_turns: int = 0
     """Crew Shaken: ends of its controller's turns left with Snap Shots only."""
     stunned_turns: int = 0

@@ -65,6 +65,7 @@ from hammerlab.editions.waffle.vehicles import (
     may_move,
     vehicle_of,
     vehicle_status,
+    vehicle_status_now,
 )
 from hammerlab.editions.waffle.wounds import weapon_strength
 from hammerlab.engine.battle import Battle
@@ -437,7 +438,7 @@ def stop_chance(
         return 0.0
     table = damage_chances(damage_modifier(profile.ap, vehicle.has_type("Open-topped")))
     stops = sum(float(table.get(r, 0)) for r in (CREW_STUNNED, IMMOBILISED, EXPLODES))
-    immobilised = vehicle_status(battle, tank).immobilised
+    immobilised = vehicle_status_now(battle, tank).immobilised
     return penetrating * (1.0 if immobilised else stops)
 
 

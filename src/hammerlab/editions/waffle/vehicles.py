@@ -102,11 +102,22 @@ def is_walker(unit: Unit) -> bool:
 
 
 def vehicle_status(battle: Battle, model: Model) -> VehicleStatus:
-    """The vehicle status of ``model`` (made on first use)."""
+    """The vehicle status of ``model``, to change (made and kept on first use): for the
+    rules that change it (a move, a damage result, a Ram). A question asks
+    :func:`vehicle_status_now`, which keeps nothing."""
     vehicles = state_of(battle).vehicles
     if model.id not in vehicles:
         vehicles[model.id] = VehicleStatus()
     return vehicles[model.id]
+
+
+def vehicle_status_now(battle: Battle, model: Model) -> VehicleStatus:
+    """The vehicle status of ``model``, to read: the one kept, or, for a vehicle no rule
+    has changed yet, a fresh one that is not kept. Asking a question (an estimate, a
+    rule's test) writes nothing, so the state of a game is what was played in it,
+    never what a player asked along the way (a saved game replays without them)."""
+    status = state_of(battle).vehicles.get(model.id)
+    return VehicleStatus() if status is None else status
 
 
 def _bearing(origin: Vec, point: Vec) -> float:
@@ -114,21 +125,47 @@ def _bearing(origin: Vec, point: Vec) -> float:
 
 
 def heading_of(battle: Battle, unit: Unit, model: Model) -> float:
-    """Where the hull of ``model`` faces, in degrees.
+    """Where the hull of ``model`` faces, in degrees (a question: it keeps nothing).
 
-    A vehicle starts facing the centre of the enemy models (the first time
-    its heading is read, at the latest when it is first shot at); after it
-    moves it faces the way it moved (:func:`turn_to_moves`).
+    A vehicle is set up facing the centre of the enemy models (:func:`face_the_enemy`:
+    when the battle starts, when it arrives from reserve, when Infiltrate or Scout set
+    it up again); after it moves it faces the way it moved (:func:`turn_to_moves`).
+    One never set up so (a battle built by hand, not begun) faces the enemy as they
+    stand now (:func:`enemy_bearing`).
     """
-    status = vehicle_status(battle, model)
-    if status.heading is None:
-        foes = [m.position for e in battle.enemies_of(unit) for m in e.alive_models]
-        if foes:
-            centre = (sum(p[0] for p in foes) / len(foes), sum(p[1] for p in foes) / len(foes))
-            status.heading = _bearing(model.position, centre)
-        else:
-            status.heading = 0.0
-    return status.heading
+    heading = vehicle_status_now(battle, model).heading
+    return enemy_bearing(battle, unit, model) if heading is None else heading
+
+
+def enemy_bearing(battle: Battle, unit: Unit, model: Model) -> float:
+    """The bearing from ``model`` to the centre of the enemy models on the table
+    (0 with none)."""
+    foes = [m.position for e in battle.enemies_of(unit) for m in e.alive_models]
+    if not foes:
+        return 0.0
+    centre = (sum(p[0] for p in foes) / len(foes), sum(p[1] for p in foes) / len(foes))
+    return _bearing(model.position, centre)
+
+
+def face_the_enemy(battle: Battle, unit: Unit, again: bool = False) -> None:
+    """Each vehicle of ``unit`` set up on the table faces the centre of the enemy
+    models (:func:`enemy_bearing`), unless it already faces somewhere (``again``:
+    set up anew, it turns all the same).
+
+    Interpretation: the 7th-edition rules let the owning player set a vehicle's
+    facing as it is deployed; hammerlab turns it to the enemy, at a set moment of
+    the game: when the battle begins (:meth:`WaffleRuleset.start`, after the
+    scenario's units in reserve and aboard transports left the table), when it
+    arrives from reserve (``reserves.put_on_table``; a Zooming Flyer comes in
+    facing straight in: ``zooming.zoom_in``), and when Infiltrate or Scout set it
+    up again (``again``). Never when a question is asked (:func:`heading_of`), so
+    that a game's state is what was played in it.
+    """
+    for model in unit.alive_models:
+        if vehicle_of(model.profile) is None:
+            continue
+        if again or vehicle_status_now(battle, model).heading is None:
+            vehicle_status(battle, model).heading = enemy_bearing(battle, unit, model)
 
 
 def facing_toward(heading: float, origin: Vec, point: Vec) -> str:
@@ -164,7 +201,7 @@ def may_move(battle: Battle, unit: Unit) -> bool:
     move … until the end of its next turn"."""
     return not any(
         vehicle_of(m.profile) is not None
-        and ((s := vehicle_status(battle, m)).immobilised or s.stunned_turns > 0)
+        and ((s := vehicle_status_now(battle, m)).immobilised or s.stunned_turns > 0)
         for m in unit.alive_models
     )
 
@@ -203,8 +240,7 @@ def melee_cell_against(battle: Battle, target: Unit) -> str | None:
     if not vehicles or not all(not fights_in_melee(m) for m in target.alive_models):
         return None
     moved = any(
-        vehicle_status(battle, m).moved_last_turn and not vehicle_status(battle, m).immobilised
-        for m in vehicles
+        (s := vehicle_status_now(battle, m)).moved_last_turn and not s.immobilised for m in vehicles
     )
     return MOVED_HIT if moved else AUTOMATIC_HIT
 
@@ -217,7 +253,9 @@ def crew_snap_shots(battle: Battle, unit: Unit) -> bool:
     vehicle status, as the loop over its models reads none."""
     return has_vehicle_alive(unit) and any(
         vehicle_of(m.profile) is not None
-        and ((s := vehicle_status(battle, m)).shaken_turns > 0 or s.stunned_turns > 0 or s.rammed)
+        and (
+            (s := vehicle_status_now(battle, m)).shaken_turns > 0 or s.stunned_turns > 0 or s.rammed
+        )
         for m in unit.alive_models
     )
 

@@ -49,8 +49,17 @@ LOST_BONUS = Parameter(
 
 
 def fiery_chargers(battle: Battle) -> set[str]:
-    """Units that made a Fiery Charge this turn (this rule's memory)."""
+    """Units that made a Fiery Charge this turn (this rule's memory, made on first use:
+    for the rule, which adds to it; a question asks :func:`made_fiery_charge`)."""
     return battle.remember(NAME, set)
+
+
+def made_fiery_charge(battle: Battle, unit: Unit) -> bool:
+    """Whether ``unit`` made a Fiery Charge this turn. A question, asked of every
+    charger's Attacks (the AI's fight estimates too): it makes no memory, so that a
+    game's state is what was played in it (a saved game replays without them)."""
+    chargers = battle.memory.get(NAME)
+    return chargers is not None and unit.id in chargers
 
 
 def fiery_charge(battle: Battle, unit: Unit, target: Unit) -> None:
@@ -93,7 +102,7 @@ def _bonus(settings: RuleSettings) -> Callable[[Battle, Unit, int], int]:
 
     def bonus(battle: Battle, unit: Unit, attacks: int) -> int:
         """ "lose their bonus attack from a charge, if any": never below none."""
-        return max(0, attacks - lost) if unit.id in fiery_chargers(battle) else attacks
+        return max(0, attacks - lost) if made_fiery_charge(battle, unit) else attacks
 
     return bonus
 
