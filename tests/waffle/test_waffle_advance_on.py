@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from hammerlab.analysis.game import Action, Game
@@ -22,12 +23,16 @@ def _moved(intent: str) -> tuple[float, float]:
 
 
 def test_an_advance_on_the_lascannons_heads_straight_for_them() -> None:
-    # The Carnifex starts at (36, 35); the lascannon team's middle model stands
-    # at (36, 5), straight south, the closest of its three. So 6" on it leaves
-    # x at 36 and y at 29; the plain advance heads for squad 1's closest model,
-    # south-west of it (x below 36).
+    # The Carnifex starts at (36, 35); the lascannon team's two models stand in a
+    # line centred on (36, 5), their 60 mm bases 1" apart: centres 60/25.4 + 1 =
+    # 3.362" apart, at x = 36 ± 1.681. Both are as close; the first (west) is
+    # taken. 6" straight at it: x falls by 6 x 1.681 / d and y by 6 x 30 / d,
+    # d = sqrt(1.681² + 30²). The plain advance heads for squad 1's closest
+    # model, south-west of it (x below 36).
+    half = (60 / 25.4 + 1) / 2
+    d = math.hypot(half, 30)
     x, y = _moved(ADVANCE_ON + "lascannons")
-    assert abs(x - 36) < 1e-9 and abs(y - 29) < 1e-9
+    assert abs(x - (36 - 6 * half / d)) < 1e-9 and abs(y - (35 - 6 * 30 / d)) < 1e-9
     plain_x, plain_y = _moved("advance")
     assert plain_x < 36 and plain_y < 35
 
