@@ -9,9 +9,11 @@ from __future__ import annotations
 from conftest import GUARD, LASGUN, MARINE, TROOPER, A, B, make_battle, row, squad
 from test_waffle_transports import transport
 
+from hammerlab.analysis.search import value_for
 from hammerlab.editions.flow import Flow, Phase, Play
 from hammerlab.editions.turns import WIPED_OUT, WipedOut, game_winner, victory_lines
 from hammerlab.editions.waffle.reserves import set_reserves
+from hammerlab.editions.waffle.ruleset import WaffleRuleset
 from hammerlab.editions.waffle.sudden_death import game_over
 from hammerlab.editions.waffle.transports import start_embarked
 from hammerlab.engine.battle import Battle
@@ -106,3 +108,22 @@ def test_the_flow_asks_at_the_end_of_each_game_turn_and_stops_there() -> None:
     assert play.over
     assert seen == [(1, A), (1, B), (2, A), (2, B)]
     assert battle.memory[WIPED_OUT] == (B,)
+
+
+def test_the_search_values_a_wiped_out_side_as_the_loser_whatever_its_points() -> None:
+    # The two Marines killed five Troopers, then fell: on points A's margin is
+    # 5 - 2 = 3. Once the game ends by Sudden Death, the winner gains and the loser
+    # loses every unit's whole worth, the twelve models on the table: A 3 - 12 = -9,
+    # B -3 + 12 = 9. Under kill points (pro rata, as the search counts damage) A
+    # has half the Troopers' point and B the Marines' whole one, -0.5, then
+    # -0.5 - 2 = -2.5 with the two units' kill points; B 0.5 + 2 = 2.5.
+    battle, marines, troopers = _battle()
+    _slay(troopers, 5)
+    _slay(marines)
+    ruleset = WaffleRuleset()
+    assert value_for(battle, "models_destroyed", A, ruleset) == 3.0
+    assert game_over(battle)
+    assert value_for(battle, "models_destroyed", A, ruleset) == -9.0
+    assert value_for(battle, "models_destroyed", B, ruleset) == 9.0
+    assert value_for(battle, "kill_points", A, ruleset) == -2.5
+    assert value_for(battle, "kill_points", B, ruleset) == 2.5

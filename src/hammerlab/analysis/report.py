@@ -20,7 +20,13 @@ import matplotlib.pyplot as plt
 
 from hammerlab.analysis.lab import LabReport
 from hammerlab.analysis.stats import Estimate
-from hammerlab.analysis.sweep import ENGINE_VERSION, PointResult, ScenarioFile, point_label
+from hammerlab.analysis.sweep import (
+    ENGINE_VERSION,
+    PointResult,
+    ScenarioFile,
+    point_label,
+    seeds_text,
+)
 
 STYLE = (
     "body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}"
@@ -85,8 +91,7 @@ def _table(result: PointResult) -> str:
     return (
         f"<h3>{html.escape(result.source)} · "
         f"{html.escape(point_label(result.point) or 'as written')}</h3>"
-        f"<p>{result.runs} battles, seeds {result.first_seed}.."
-        f"{result.first_seed + result.runs - 1}"
+        f"<p>{result.runs} battles, seeds {seeds_text(result.seeds)}"
         f"; win rate: {wins}</p><table><tr><th>Unit</th><th>Player</th><th>Models</th>"
         f"<th>Models left [95% CI]</th><th>P(destroyed) [95% CI]</th></tr>{rows}</table>"
     )

@@ -45,7 +45,13 @@ from hammerlab.analysis.branching import (
 )
 from hammerlab.analysis.game import Action, Game
 from hammerlab.editions.base import LuckWatch, Ruleset
-from hammerlab.editions.turns import VICTORY_CONDITIONS, damage_share, victory_scores
+from hammerlab.editions.turns import (
+    VICTORY_CONDITIONS,
+    WIPED_OUT,
+    damage_share,
+    game_winner,
+    victory_scores,
+)
 from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.decisions import Controller, Decision
 from hammerlab.engine.dice import DICE_MODES, DiceModeError
@@ -366,6 +372,7 @@ class SearchController:
         victory = copy.ready.plan.victory
         if copy.is_over and self.budget.ended == "score":
             value = score_margin(victory_scores(copy.battle, victory), self.player)
+            value += wiped_out_bonus(copy.battle, victory, self.player)
         else:
             value = value_for(copy.battle, victory, self.player, copy.ready.ruleset)
             if self.budget.outlook == "fights":
@@ -446,13 +453,34 @@ def paired_verdict(gains: Sequence[float]) -> int:
 def value_for(battle: Battle, victory: str, player: str, ruleset: Ruleset) -> float:
     """``player``'s victory-score margin, damage short of a kill counted pro rata
     (:func:`turns.damage_share` of every unit, to its enemy): a playout that
-    leaves a Carnifex on one wound is told apart from one that leaves it unhurt."""
+    leaves a Carnifex on one wound is told apart from one that leaves it unhurt.
+    A game a side was wiped out of (Sudden Death) is decided whatever the score
+    (:func:`wiped_out_bonus`)."""
     if victory not in VICTORY_CONDITIONS:
         raise UnknownNameError("victory condition", victory, list(VICTORY_CONDITIONS))
     totals = dict.fromkeys((p.name for p in battle.players), 0.0)
     for unit in battle.units.values():
         totals[battle.opponent(unit.player)] += damage_share(unit, victory, ruleset.starting_wounds)
-    return score_margin(totals, player)
+    return score_margin(totals, player) + wiped_out_bonus(battle, victory, player)
+
+
+def wiped_out_bonus(battle: Battle, victory: str, player: str) -> float:
+    """What deciding the game by Sudden Death adds to ``player``'s margin: more than
+    any margin of points can be (every unit's whole worth under ``victory``: its
+    models, or its kill point), for the winner (:func:`turns.game_winner`), less
+    for the loser, nothing on a draw or where no side was wiped out. So a playout
+    that ends with the searcher wiped out, however far ahead on points, is worth
+    less than any it survives, and one that wipes the enemy out more."""
+    if not battle.memory.get(WIPED_OUT):
+        return 0.0
+    best = game_winner(battle, victory)
+    if best is None:
+        return 0.0
+    worth = sum(
+        1.0 if victory == "kill_points" else float(unit.starting_models)
+        for unit in battle.units.values()
+    )
+    return worth if best == player else -worth
 
 
 def outlook_margin(game: Game, player: str) -> float:

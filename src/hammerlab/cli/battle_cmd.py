@@ -67,7 +67,8 @@ def run_battle(
     try:
         if resume is not None:
             game = _resumed(resume, controller, side, stop, as_json)
-            _check_stop_after(stop_after, game.ready.plan.turns, str(resume), game.turn)
+            first = game.ready.plan.turns + 1 if game.play_state.over else game.turn
+            _check_stop_after(stop_after, game.ready.plan.turns, str(resume), first)
         else:
             assert scenario is not None
             spec = load_scenario(scenario)
@@ -110,11 +111,12 @@ def run_battle(
 
 def _check_stop_after(stop_after: int | None, turns: int, where: str, first: int = 1) -> None:
     """``--stop-after TURN`` must be a game turn still to play: from ``first`` (the turn
-    a saved game resumes at) to the plan's last; a usage error naming the flag."""
+    a saved game resumes at; past the last for a game already over, its last turn
+    played or a side wiped out) to the plan's last; a usage error naming the flag."""
     if stop_after is None or first <= stop_after <= turns:
         return
     if first > turns:
-        over = f"the game in {where} is over (it had {turns} game turn(s)): nothing to stop"
+        over = f"the game in {where} is over: nothing to stop"
         raise usage_error("--stop-after", over)
     if first > 1:
         problem = f"the game in {where} resumes at game turn {first} of {turns}"

@@ -69,8 +69,9 @@ class Flow:
     phases: tuple[Phase, ...]
     end_of_turn: Callable[[Battle, str], None] = _no_turn_end
     game_over: Callable[[Battle], bool] = _plays_on
-    """Asked at the end of each game turn (every player's turn played): whether the
-    game ends there, before its last turn (a sudden-death rule)."""
+    """Asked at the end of each game turn (every player's turn played), the last one
+    included: whether the game ends there, whatever turns are left (a sudden-death
+    rule, which records why)."""
 
 
 BEGIN, PICKS, END, TURN_END, OVER = "begin", "picks", "end", "end of turn", "over"
@@ -127,7 +128,8 @@ class Play:
 
     @property
     def over(self) -> bool:
-        """Whether the last turn has ended."""
+        """Whether the game has ended: its last turn played, or ended early
+        (:attr:`Flow.game_over`)."""
         return self.cursor.stage == OVER
 
     @property

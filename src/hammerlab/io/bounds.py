@@ -118,3 +118,19 @@ def unit_type_problem(unit_type: str) -> str | None:
         "Bike, Jetbike, Monstrous Creature, Flying Monstrous Creature, Gargantuan Creature, "
         "Beast, Cavalry, Artillery or Vehicle"
     )
+
+
+MASTERY = re.compile(r"mastery level\s*(\d+)", re.IGNORECASE)
+"""A rule's Mastery Level (``Psyker (Mastery Level 2)``)."""
+
+
+def mastery_problem(rule: str) -> str | None:
+    """What is wrong with the Mastery Level ``rule`` gives, if it is outside
+    :data:`MASTERY_LEVEL` (each level is a die of its player's Warp Charge pool, and
+    the pool's size the number of choices of each decision that spends it); ``None``
+    for a rule that gives none or a good one."""
+    level = MASTERY.search(rule)
+    low, high = MASTERY_LEVEL
+    if level is None or low <= int(level[1]) <= high:
+        return None
+    return f"{rule!r}: a Mastery Level is {low} to {high}"

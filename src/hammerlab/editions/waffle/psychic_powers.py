@@ -28,7 +28,7 @@ from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.engine.datasheet import Datasheet, Weapon
 from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import ProfileError
-from hammerlab.io.bounds import MASTERY_LEVEL, MAX_HIT_DICE, MAX_RANGE
+from hammerlab.io.bounds import MASTERY, MAX_HIT_DICE, MAX_RANGE, mastery_problem
 
 WITCHFIRE, BLESSING = "Witchfire", "Blessing"
 BEAM, NOVA = "Beam", "Nova"
@@ -64,7 +64,6 @@ texts of the BattleScribe data (``tests/data/bsdata-7e/Warhammer40K.gst``):
   effect, the Psyker and his unit's weapons have the Ignores Cover special rule".
 """
 
-_MASTERY = re.compile(r"mastery level\s*(\d+)", re.IGNORECASE)
 _PSYKER_RULES = ("psyker", "brotherhood of psykers", "brotherhood of psychers", "psychic pilot")
 """7th edition: "the term 'Psyker' and 'Psyker unit' refers to any unit with the
 Psyker, Psychic Pilot or Brotherhood of Psykers/Sorcerers special rules" (the
@@ -303,17 +302,11 @@ def is_psyker_rule(rule: str) -> bool:
 
 
 def mastery_problems(rules: Iterable[str]) -> list[str]:
-    """Psyker rules whose Mastery Level is outside ``io.bounds.MASTERY_LEVEL`` (each level
-    is a die of its player's Warp Charge pool, and the pool's size the number of choices
-    of each decision that spends it)."""
-    low, high = MASTERY_LEVEL
-    return [
-        f"{rule!r}: a Mastery Level is {low} to {high}"
-        for rule in rules
-        if is_psyker_rule(rule) and not low <= _level(rule) <= high
-    ]
+    """Psyker rules whose Mastery Level is outside ``io.bounds.MASTERY_LEVEL``
+    (:func:`io.bounds.mastery_problem`)."""
+    return [p for rule in rules if is_psyker_rule(rule) and (p := mastery_problem(rule))]
 
 
 def _level(rule: str) -> int:
-    match = _MASTERY.search(rule)
+    match = MASTERY.search(rule)
     return int(match.group(1)) if match else 1

@@ -36,7 +36,6 @@ import re
 from hammerlab.engine.datasheet import ModelEntry, Profile, Weapon
 from hammerlab.io.bounds import (
     AP,
-    MASTERY_LEVEL,
     MAX_RANGE,
     MAX_WEAPONS_PER_MODEL,
     POISONED,
@@ -45,6 +44,7 @@ from hammerlab.io.bounds import (
     STRENGTH_CHANGE,
     VEHICLE_TYPE,
     characteristic_problem,
+    mastery_problem,
     shots_problem,
     unit_type_problem,
 )
@@ -125,18 +125,10 @@ def carried_problems(entry: ModelEntry) -> list[str]:
     ]
 
 
-_MASTERY = re.compile(r"mastery level\s*([0-9]+)", re.IGNORECASE)
-
-
 def mastery_problems(rules: list[str]) -> list[str]:
-    """Rules giving a Mastery Level outside ``io.bounds.MASTERY_LEVEL`` (the Waffle
-    Edition's ``psychic_powers.mastery_problems`` refuses them)."""
-    low, high = MASTERY_LEVEL
-    return [
-        f"{rule!r}: a Mastery Level is {low} to {high}"
-        for rule in dict.fromkeys(rules)
-        if (level := _MASTERY.search(rule)) and not low <= int(level[1]) <= high
-    ]
+    """Rules giving a Mastery Level outside ``io.bounds.MASTERY_LEVEL``, each once (the
+    Waffle Edition's ``psychic_powers.mastery_problems`` refuses them)."""
+    return [p for rule in dict.fromkeys(rules) if (p := mastery_problem(rule)) is not None]
 
 
 def _is_artillery(profile: Profile) -> bool:
