@@ -111,6 +111,7 @@ def test_the_most_shots_load_and_play() -> None:
     ("kind", "words"),
     [
         ("Salvo 2/51", "51 shots"),
+        ("Salvo 4/2", "its lower number of shots after moving"),
         ("Heavy 0", "0 shots"),
         ("Assault 2, Poisoned (0+)", "Poisoned wounds on 1+ to 6+"),
         ("Assault 2, Poisoned (9+)", "Poisoned wounds on 1+ to 6+"),

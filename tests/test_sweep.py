@@ -6,6 +6,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import threading
@@ -19,12 +20,12 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from hammerlab.analysis.balance import solve
+from hammerlab.analysis.engine_version import ENGINE_VERSION, source_fingerprint
 from hammerlab.analysis.lab import Outcome, arms, compare, play_once
 from hammerlab.analysis.report import sweep_report
 from hammerlab.analysis.runners import Batch, Done, Runner
 from hammerlab.analysis.store import ResultStore, StoreError, merge, query, summaries
 from hammerlab.analysis.sweep import (
-    ENGINE_VERSION,
     SweepError,
     UnitInfo,
     cases,
@@ -34,7 +35,6 @@ from hammerlab.analysis.sweep import (
     scenario_files,
     seed_ranges,
     seeds_text,
-    source_fingerprint,
     summarize,
     sweep,
 )
@@ -220,6 +220,37 @@ def test_dask_local_cluster_gives_the_same_battles() -> None:
         assert dask.slots == 2
         there = sweep(grid_cases, 4, 1, dask)
     assert there == here
+
+
+def test_a_dask_worker_with_another_engine_is_refused_before_any_battle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from distributed import LocalCluster
+
+    from hammerlab.analysis import runners
+
+    monkeypatch.setattr(runners, "_engine_version", lambda: "0.1.0+0123456789ab")
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+        pytest.raises(runners.EngineMismatchError) as refused,
+        runners.DaskRunner(cluster.scheduler_address),
+    ):  # fmt: skip
+        pytest.fail("the runner should not start")
+    message = str(refused.value)
+    assert "runs engine 0.1.0+0123456789ab" in message and "(and 1 more)" in message
+    assert f"this run needs {ENGINE_VERSION}" in message
+
+
+def test_a_worker_refuses_a_batch_made_by_another_engine() -> None:
+    from hammerlab.analysis.runners import EngineMismatchError, play_batch
+
+    batch = Batch(load_scenario(GUARD), str(GUARD), {}, (1,), engine="0.1.0+0123456789ab")
+    with pytest.raises(
+        EngineMismatchError, match=re.escape(f"a worker runs engine {ENGINE_VERSION},")
+    ):
+        play_batch(batch)
 
 
 def _crn_win(p: float, seed: int) -> float:

@@ -47,6 +47,7 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile, Weapon
 from hammerlab.engine.geometry import Vec
 from hammerlab.engine.units import Unit
+from hammerlab.errors import ProfileError
 
 GUARD = profile("Guardsman", bs=3, ld=7, sv="5+")
 BARE = profile("Unarmoured", sv="6+")
@@ -190,6 +191,15 @@ SALVO = weapon("Heavy stubber pair", "24", "4", "6", "Salvo 2/4")
 def test_seed000_salvo_profile_reads_moving_and_stationary_shots() -> None:
     parsed = weapon_of(SALVO)
     assert (parsed.base_type, parsed.shots, parsed.salvo_moving_shots) == ("Salvo", 4, 2)
+
+
+def test_a_salvo_written_high_then_low_is_refused_naming_the_order() -> None:
+    # Salvo L/H: "L at half range after moving, H stationary" (docs/rules/waffle.md);
+    # 4/2 would fire more shots after moving than standing still.
+    with pytest.raises(ProfileError, match=r"Type 'Salvo 4/2'.*\(Salvo 2/4\)") as refused:
+        weapon_of(weapon("Backwards stubber", "24", "4", "6", "Salvo 4/2"))
+    assert refused.value.key == "Type"
+    assert weapon_of(weapon("Level stubber", "24", "4", "6", "Salvo 3/3")).shots == 3
 
 
 def test_seed000_salvo_stationary_fires_higher_number_at_full_range() -> None:

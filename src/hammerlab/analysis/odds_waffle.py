@@ -206,8 +206,6 @@ def _plain_weapon(question: PlainQuestion) -> WeaponProfile:
             raise QuestionError(f"give the shots once, not also in the type {kind!r}")
         kind = f"{kind} {question.attacks.strip()}"
     ap = question.ap.strip()
-    if ap not in ("-", "") and not (ap.isdigit() and 1 <= int(ap) <= 6):
-        raise QuestionError(f"AP must be 1 to 6 or - (none), not {question.ap!r}")
     try:
         weapon = weapon_of(
             Weapon(

@@ -18,10 +18,10 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
+from hammerlab.analysis.engine_version import ENGINE_VERSION
 from hammerlab.analysis.lab import LabReport
 from hammerlab.analysis.stats import Estimate
 from hammerlab.analysis.sweep import (
-    ENGINE_VERSION,
     PointResult,
     ScenarioFile,
     point_label,

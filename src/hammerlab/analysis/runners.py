@@ -17,6 +17,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from hammerlab.analysis.engine_version import ENGINE_VERSION
 from hammerlab.analysis.lab import Outcome, Settings, play_once
 from hammerlab.editions.plugins import load_plugin_file
 from hammerlab.errors import HammerlabError
@@ -43,10 +44,22 @@ class Batch:
     """What plays both sides (:func:`~hammerlab.analysis.lab.play_once`)."""
     dice: str = "single"
     """The dice mode (:func:`~hammerlab.engine.dice.dice_for`)."""
+    engine: str = ENGINE_VERSION
+    """The engine that made the batch, which must be the one that plays it."""
+
+
+class EngineMismatchError(HammerlabError):
+    """A worker runs other hammerlab code than the machine that hands it battles."""
 
 
 def play_batch(batch: Batch) -> list[Outcome]:
-    """Play a batch's seeds in order (loading its plug-ins first, as a fresh worker must)."""
+    """Play a batch's seeds in order (loading its plug-ins first, as a fresh worker must).
+
+    A worker whose engine is not the batch's refuses it: its battles would be
+    stored under the wrong engine version (a Dask worker that joined a cluster
+    with another install of hammerlab)."""
+    if batch.engine != ENGINE_VERSION:
+        raise EngineMismatchError(_mismatch(f"a worker runs engine {ENGINE_VERSION}", batch.engine))
     for plugin in batch.plugins:
         load_plugin_file(Path(plugin))
     return [
@@ -123,6 +136,19 @@ class DaskRunner(Runner):
                 f"cannot reach the Dask scheduler {self.address}: {error}"
             ) from None
         self.slots = max(1, sum(self._client.nthreads().values()))
+        others = {
+            worker: engine
+            for worker, engine in self._client.run(_engine_version).items()
+            if engine != ENGINE_VERSION
+        }
+        if others:
+            self._client.close()
+            self._client = None
+            worker, engine = min(others.items())
+            more = f" (and {len(others) - 1} more)" if len(others) > 1 else ""
+            raise EngineMismatchError(
+                _mismatch(f"Dask worker {worker}{more} runs engine {engine}", ENGINE_VERSION)
+            )
         return self
 
     def __exit__(
@@ -143,3 +169,16 @@ class DaskRunner(Runner):
         index = {future.key: i for i, future in enumerate(futures)}
         for future in finished(futures):  # type: ignore[no-untyped-call]
             done(index[future.key], future.result())
+
+
+def _engine_version() -> str:
+    """The engine of the process that runs this (asked of every Dask worker)."""
+    return ENGINE_VERSION
+
+
+def _mismatch(found: str, wanted: str) -> str:
+    return (
+        f"{found}, this run needs {wanted}: install the same hammerlab commit on the "
+        "workers as here (docs/scale.md), so that every battle is played and stored "
+        "by one engine"
+    )

@@ -12,7 +12,7 @@ and, for battles, the seed and the engine version:
   many times it was offered and chosen (:mod:`choices`: what the lab reports
   of a rule's use).
 
-The engine version is :data:`~hammerlab.analysis.sweep.ENGINE_VERSION`, which
+The engine version is :data:`~hammerlab.analysis.engine_version.ENGINE_VERSION`, which
 changes with any change to the code that plays a battle, so a battle is reused
 only by the code that played it.
 
@@ -35,8 +35,9 @@ from typing import Any
 
 import duckdb
 
+from hammerlab.analysis.engine_version import ENGINE_VERSION
 from hammerlab.analysis.lab import Outcome
-from hammerlab.analysis.sweep import ENGINE_VERSION, Case, PointResult, UnitInfo, summarize
+from hammerlab.analysis.sweep import Case, PointResult, UnitInfo, summarize
 from hammerlab.errors import HammerlabError
 
 FILE = "battles.duckdb"

@@ -469,6 +469,13 @@ def weapon_of(weapon: Weapon) -> WeaponProfile:
         )
     if head:
         _check_shots(name, head.group(0), salvo_low, shots)
+        if salvo_low > shots:
+            raise ProfileError(
+                f"weapon {name}: Type {head.group(0)!r}: a Salvo weapon is written L/H, "
+                "its lower number of shots after moving, then its higher standing still "
+                f"(Salvo {shots}/{salvo_low})",
+                "Type",
+            )
     for token in tokens:
         marker = _canonical(_SIZED_BLAST.get(token.replace(" ", ""), token), MARKERS)
         if marker:
