@@ -55,6 +55,10 @@ FactsLookup = Callable[[str, str], AbilityFacts | None]
 REACTIVE_SHOOTING = "reactive-shooting"
 REDIRECTION = "redirection"
 
+REACTION = "reaction"
+"""The decision whether to use a reaction (its context's ``why`` is the reaction's
+effect, :data:`REACTIVE_SHOOTING` or :data:`REDIRECTION`)."""
+
 
 @dataclass(frozen=True)
 class Reaction:
@@ -274,10 +278,15 @@ class _Listening:
 
     def _agrees(self, occasion: Occasion, prompt: str) -> bool:
         return self.game.yes_no(
-            "reaction",
+            REACTION,
             self.owner,
             f"{self.name}: {prompt}",
-            DecisionContext(unit=self.bearer, what=self.reaction.name, attacker=occasion.actor),
+            DecisionContext(
+                unit=self.bearer,
+                what=self.reaction.name,
+                attacker=occasion.actor,
+                why=self.reaction.effect,
+            ),
         )
 
 
@@ -324,8 +333,13 @@ class _ReturnFire:
     def resolve(self, battle: Battle, occasion: Occasion) -> None:
         bearer = battle.unit(self.bearer)
         battle.say("reaction", f"{bearer.label} shoots back at {battle.unit(self.enemy).label}")
-        control = FireControl("reactive", only_target=self.enemy, own_phase=False)
-        fire(self.game, bearer, control)
+        fire(self.game, bearer, return_fire_control(self.enemy))
+
+
+def return_fire_control(enemy: str) -> FireControl:
+    """What a reactive shooting allows: the attacking unit ``enemy`` as the only
+    target, outside the bearer's own Shooting phase (so no [HEAVY], 17.03)."""
+    return FireControl("reactive", only_target=enemy, own_phase=False)
 
 
 class _Redirect(_Listening):

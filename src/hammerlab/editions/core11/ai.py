@@ -8,14 +8,24 @@
 - ``heading``: toward the closest enemy unit.
 - ``shooter``: the first unit offered (the scenario's order); ``done`` only when
   it is the last choice left.
-- ``shooting-type``: Indirect shooting when the unit sees no enemy unit (its
-  [INDIRECT FIRE] weapons are then the only ones that can attack), otherwise
-  the first type offered (10.02's order: normal, assault, close-quarters,
-  indirect).
+- ``shooting-type``: the type whose attacks are expected to do the most damage
+  (:func:`shooting_worth.volley_worth`: each weapon the type lets a model
+  select, at the eligible target where it does the most, with the type's own
+  rules: Indirect shooting's unseen targets, cover and hit rolls that fail on
+  1-5, or 1-3 when stationary and spotted); on a tie, Indirect shooting when
+  the unit sees no enemy unit, otherwise the first type offered (10.02's
+  order: normal, assault, close-quarters, indirect). Only Normal and Indirect
+  shooting are ever offered together (the others need an advance or an
+  engagement, which Normal and Indirect exclude).
 - ``profile`` and ``target``: the choice with the highest expected damage,
   computed exactly by ``odds.py`` against the closest enemy (for a profile)
   or against each target (for a target); ties go to the first (closest).
-- ``reaction`` (reactive shooting, redirection): always ``use``.
+- ``reaction``: a reactive shooting (once per turn) is used when the bearer's
+  weapons can do the attacking unit some damage (:func:`shooting_worth.volley_worth`
+  of the shots it would fire back), and kept for a later enemy when they cannot;
+  a redirection is used when the attacking unit is expected to do more damage
+  to the bearer than to the other targets it would select instead
+  (:func:`redirect_pays`).
 - ``sidearms`` ([CLOSE-QUARTERS] weapons or the others, 04.01.02): the set
   with the higher expected damage against the closest enemy.
 - ``lethal-hits``: wound automatically unless a rolled wound is worth more
@@ -45,6 +55,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from hammerlab.editions.core11.abilities import REACTION, REDIRECTION, return_fire_control
 from hammerlab.editions.core11.attacks import LETHAL
 from hammerlab.editions.core11.charge import CHARGE
 from hammerlab.editions.core11.melee import MELEE_WEAPON
@@ -54,6 +65,8 @@ from hammerlab.editions.core11.overwatch import OVERWATCH
 from hammerlab.editions.core11.positions import sees, unit_distance
 from hammerlab.editions.core11.profiles import DefenceStats, unit_defence, unit_movement
 from hammerlab.editions.core11.rolls import Situation, attack_profile
+from hammerlab.editions.core11.shooting import SHOOTING_TYPES
+from hammerlab.editions.core11.shooting_worth import group_worths, volley_worth
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.volley import SIDEARMS
 from hammerlab.editions.core11.weapons import WeaponError, WeaponProfile, read_weapon
@@ -76,6 +89,8 @@ class Core11AI:
             return _closest(battle, decision)
         if decision.kind == "shooting-type":
             return self._shooting_type(battle, decision)
+        if decision.kind == REACTION:
+            return _reaction(battle, decision)
         if decision.kind in ("profile", "target", MELEE_WEAPON):
             return self._best_damage(battle, decision)
         if decision.kind == "charger":
@@ -96,10 +111,22 @@ class Core11AI:
     def _shooting_type(self, battle: Battle, decision: Decision[Any]) -> int:
         labels = decision.labels()
         unit = battle.unit(decision.context.unit)
-        blind = not any(
-            sees(battle, m, enemy) for enemy in battle.enemies_of(unit) for m in unit.alive_models
-        )
-        return labels.index("indirect") if blind and "indirect" in labels else 0
+        game = _game(battle)
+        worths = [volley_worth(game, unit, c.value.control) for c in decision.choices]
+        best = max(worths)
+        if (
+            worths.count(best) > 1
+            and "indirect" in labels
+            and worths[labels.index("indirect")] == best
+        ):
+            blind = not any(
+                sees(battle, m, enemy)
+                for enemy in battle.enemies_of(unit)
+                for m in unit.alive_models
+            )
+            if blind:
+                return labels.index("indirect")
+        return worths.index(best)
 
     def _best_damage(self, battle: Battle, decision: Decision[Any]) -> int:
         unit = battle.unit(decision.context.unit)
@@ -114,6 +141,38 @@ class Core11AI:
             aim = _aim(battle, _nearest(unit, enemies))
             scores = [_score(_profile(unit, value), aim) for value in values]
         return max(range(len(scores)), key=lambda i: (scores[i], -i))
+
+
+def _game(battle: Battle) -> Core11Game:
+    """The core11 state of ``battle``."""
+    game = battle.state
+    assert isinstance(game, Core11Game), "core11 battle not started"
+    return game
+
+
+def _reaction(battle: Battle, decision: Decision[Any]) -> int:
+    """``use`` (0) or ``decline`` (1) a reactive shooting or a redirection, as the
+    module docstring says."""
+    game = _game(battle)
+    bearer = battle.unit(decision.context.unit)
+    enemy = battle.unit(decision.context.attacker)
+    if decision.context.why == REDIRECTION:
+        use = redirect_pays(game, bearer, enemy)
+    else:
+        use = volley_worth(game, bearer, return_fire_control(enemy.id)) > 0
+    return 0 if use else 1
+
+
+def redirect_pays(game: Core11Game, bearer: Unit, enemy: Unit) -> bool:
+    """Whether making ``enemy`` select a new target saves damage: for each of its
+    weapon groups that could attack ``bearer`` (its Normal shooting: the reaction
+    is not told the type), the most it does to ``bearer`` less the most it would
+    do to another target, summed, is more than 0. A group with no other target
+    does nothing after the redirection."""
+    normal = SHOOTING_TYPES[0].control
+    at = group_worths(game, enemy, normal, lambda t: t.id == bearer.id)
+    elsewhere = group_worths(game, enemy, normal, lambda t: t.id != bearer.id)
+    return sum(a - e for a, e in zip(at, elsewhere, strict=True) if a > 0) > 0
 
 
 def _move_type(battle: Battle, decision: Decision[Any]) -> int:
