@@ -16,10 +16,13 @@ from pathlib import Path
 from core11_kit import gun
 from typer.testing import CliRunner
 
+from hammerlab.analysis.battles import prepare
 from hammerlab.cli.app import app
+from hammerlab.editions.base import play
 from hammerlab.editions.core11.profiles import DefenceStats
 from hammerlab.editions.core11.rolls import Situation, attack_profile
 from hammerlab.editions.core11.weapons import read_weapon
+from hammerlab.io.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 TARGET = DefenceStats(toughness=4, save=5, wounds=1, keywords=frozenset({"INFANTRY"}))
@@ -59,3 +62,18 @@ def test_the_lab_compares_the_two_cover_rules_on_a_core11_turn() -> None:
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["rule"] == "cover_effect=improve_save" and report["runs"] == 4
+
+
+def test_10th_edition_cover_improves_the_save_the_dice_roll_in_play() -> None:
+    # A user review: the save rolled in play was worked out from the weapon's AP alone,
+    # so Boyz (Sv 5+) in the ruin rolled 6+ against the Intercessors' AP -1 bolt
+    # rifles with 10th-edition cover on. Sv 5+ at AP -1 is 6+; +1 for cover: 5+.
+    scenario_path = ROOT / "examples" / "core11_normal_shooting.toml"
+    scenario = load_scenario(scenario_path)
+    needs = {}
+    for effect in ("worsen_bs", "improve_save"):
+        ready = prepare(scenario, str(scenario_path), 1, {"cover_effect": effect})
+        play(ready.battle, ready.ruleset, ready.plan)
+        purposes = [e.purpose for e in ready.battle.log.of_kind("dice")]  # type: ignore[attr-defined]
+        needs[effect] = {p.rsplit("(", 1)[1] for p in purposes if p.startswith("save boyz.")}
+    assert needs == {"worsen_bs": {"6+)"}, "improve_save": {"5+)"}}

@@ -31,6 +31,7 @@ from hammerlab.editions.core11.rolls import (
     AttackProfile,
     Roll,
     Situation,
+    armour_ap,
     attack_profile,
     invulnerable_against,
     save_need,
@@ -269,7 +270,8 @@ def _save_and_damage(
     dice = game.battle.dice
     model = allocate(game, unit, battery, target)
     stats = defence_of(model.profile)
-    need = save_need(stats.save, battery.profile.ap, invulnerable_against(stats, battery.profile))
+    ap = armour_ap(battery.profile.ap, stats.save, attack.cover_improves_save)
+    need = save_need(stats.save, ap, invulnerable_against(stats, battery.profile))
     if critical and attack.devastating:
         game.battle.say("save", f"  {model.id}: no saving throw (devastating wounds)")
     elif need >= UNREACHABLE:

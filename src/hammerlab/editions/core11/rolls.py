@@ -111,6 +111,18 @@ def wound_need(strength: int, toughness: int) -> int:
     return 5
 
 
+def armour_ap(ap: int, save: int, cover_improves_save: bool) -> int:
+    """The AP an armour save of ``save``+ reads: the weapon's, plus 1 where the
+    target's cover improves its save (10th edition, Benefit of Cover: "add 1 to the
+    armour saving throw … (this does not apply to models with a Save characteristic
+    of 3+ or better against attacks with an Armour Penetration characteristic of
+    0)"). Asked for the unit's defence by :func:`attack_profile` and for the model
+    a wound is allocated to when its save is rolled."""
+    if cover_improves_save and not (ap == 0 and save <= 3):
+        return ap + 1
+    return ap
+
+
 def save_need(save: int, ap: int, invulnerable: int | None) -> int:
     """The save roll needed: Sv worsened by AP, or the invulnerable save if better."""
     armour = save - ap
@@ -161,7 +173,10 @@ class AttackProfile:
     twin_linked: bool
     """[TWIN-LINKED]: "you can re-roll the wound roll" (see :meth:`rerolls_wound`)."""
     save_need: int
-    """The D6 result that saves; 7 when no save is possible."""
+    """The D6 result that saves; 7 when no save is possible (for a model with the
+    target's defence; another model of the unit reads :func:`armour_ap`)."""
+    cover_improves_save: bool
+    """The target's cover adds 1 to its armour saves (``cover_effect = improve_save``)."""
     devastating: bool
     """[DEVASTATING WOUNDS]: no saving throw against a critical wound."""
     damage: DiceExpr
@@ -252,12 +267,8 @@ def attack_profile(
         -int(situation.engaged_target_penalty),
     ]
     skill_worsened = int(covered and not situation.cover_improves_save)
-    ap = weapon.ap
-    if covered and situation.cover_improves_save and not (ap == 0 and target.save <= 3):
-        # 10th edition, Benefit of Cover: "add 1 to the armour saving throw … (this
-        # does not apply to models with a Save characteristic of 3+ or better against
-        # attacks with an Armour Penetration characteristic of 0)".
-        ap += 1
+    save_improved = covered and situation.cover_improves_save
+    ap = armour_ap(weapon.ap, target.save, save_improved)
     if active("PSYCHIC"):
         modifiers = [m for m in modifiers if m > 0]
         skill_worsened = 0
@@ -292,6 +303,7 @@ def attack_profile(
         critical_wound_from=critical_wound,
         twin_linked=active("TWIN-LINKED"),
         save_need=save_need(target.save, ap, invulnerable_against(target, weapon)),
+        cover_improves_save=save_improved,
         devastating=active("DEVASTATING WOUNDS"),
         damage=weapon.damage,
         melta=melta or DiceExpr(),
