@@ -142,6 +142,7 @@ from hammerlab.editions.waffle.plans import (
     off_table_chance,
     suppression_value,
 )
+from hammerlab.editions.waffle.points import worth_of
 from hammerlab.editions.waffle.profiles import WeaponProfile
 from hammerlab.editions.waffle.psychic_ai import PsychicChoices
 from hammerlab.editions.waffle.reserves import waiting_unit
@@ -532,19 +533,41 @@ class WaffleAI(PsychicChoices):
         labels = decision.labels()
         unit = battle.unit(decision.context.unit)
         plan = shooting_plan(battle, unit)
-        if SUPPRESS in labels and not plan.keep_charge:
-            _, targets = decision.choices[labels.index(SUPPRESS)].value
-            values = [suppression_value(battle, unit, t) for t in targets]
-            if values and max(values) > plan.value:
-                target = targets[_best(values)]
-                self._plans[self._key(battle, unit)] = ShotPlan(target, False, max(values))
-                return labels.index(SUPPRESS)
+        if not plan.keep_charge:
+            taken = self._other_action(battle, decision, unit, plan)
+            if taken is not None:
+                return taken
         self._plans[self._key(battle, unit)] = plan
         if plan.target is not None and SHOOT in labels:
             return labels.index(SHOOT)
         if plan.value <= 0 and RUN in labels and self._runs(battle, unit):
             return labels.index(RUN)
         return _offered(labels, HOLD, RUN)
+
+    def _other_action(
+        self, battle: Battle, decision: Decision[Any], unit: Unit, plan: ShotPlan
+    ) -> int | None:
+        """The action other than shooting (Suppressive Fire, or a plug-in's that gives
+        its worth: :class:`points.Weighed`) worth more than the shooting ``plan``,
+        if one is; its target is remembered as the plan for the target decision.
+        Only where the plan keeps no charge: these actions' worth counts none."""
+        best: tuple[float, int, Unit] | None = None
+        for index, choice in enumerate(decision.choices):
+            if not isinstance(choice.value, tuple):
+                continue
+            action, targets = choice.value
+            for target in targets:
+                if choice.label == SUPPRESS:
+                    value: float | None = suppression_value(battle, unit, target)
+                else:
+                    value = worth_of(action, battle, unit, target)
+                if value is not None and value > (plan.value if best is None else best[0]):
+                    best = (value, index, target)
+        if best is None:
+            return None
+        value, index, target = best
+        self._plans[self._key(battle, unit)] = ShotPlan(target, False, value)
+        return index
 
     def _runs(self, battle: Battle, unit: Unit) -> bool:
         """Whether a unit with nothing to shoot and no charge worth declaring Runs.
@@ -674,9 +697,24 @@ class WaffleAI(PsychicChoices):
         return 0
 
     def _reaction(self, battle: Battle, decision: Decision[Any]) -> int:
-        labels = decision.labels()
+        """The built-in reaction worth most (:meth:`_built_in_reaction`), unless a
+        plug-in's reaction that gives its worth (:class:`points.Weighed`) is worth
+        more, and more than none."""
         unit = battle.unit(decision.context.unit)
         attacker = battle.unit(decision.context.attacker)
+        index, value = self._built_in_reaction(battle, decision.labels(), unit, attacker)
+        value = max(value, 0.0)
+        for other, choice in enumerate(decision.choices):
+            worth = worth_of(choice.value, battle, unit, attacker)
+            if worth is not None and worth > value:
+                index, value = other, worth
+        return index
+
+    def _built_in_reaction(
+        self, battle: Battle, labels: list[str], unit: Unit, attacker: Unit
+    ) -> tuple[int, float]:
+        """Return Fire!, Dive for Cover or none, each weighed, and the worth of the one
+        taken (the models it removes, the next turn diving saves; none: 0)."""
         returned = 0.0
         if RETURN_FIRE in labels:
             returned = expected_attack(battle, unit, attacker, RETURN_FIRE_ORDERS)
@@ -691,12 +729,12 @@ class WaffleAI(PsychicChoices):
                 if (returned >= dive) if fires_back else (dive <= 0):
                     break  # a bound already decides: what follows cannot change it
         if fires_back and returned >= dive:
-            return labels.index(RETURN_FIRE)
+            return labels.index(RETURN_FIRE), returned
         if dive > 0:
-            return labels.index(DIVE)
+            return labels.index(DIVE), dive
         # Asked again without "no reaction" (choices.Declining): a Return Fire! that
         # does nothing costs nothing, where a dive worth nothing costs the next turn.
-        return _offered(labels, NO_REACTION, RETURN_FIRE, DIVE)
+        return _offered(labels, NO_REACTION, RETURN_FIRE, DIVE), 0.0
 
     def _jink(self, battle: Battle, decision: Decision[Any]) -> int:
         unit = battle.unit(decision.context.unit)

@@ -56,6 +56,26 @@ class Reaction(Protocol):
         ...
 
 
+class Weighed(Protocol):
+    """A plug-in's shooting action or reaction to shooting that tells the heuristic
+    AI what taking it is worth (optional: one without ``worth`` is never taken by
+    the AI, which knows only the built-in choices' worth; docs/plugins.md)."""
+
+    def worth(self, battle: Battle, unit: Unit, other: Unit) -> float:
+        """What ``unit``'s player gains by taking it against ``other`` (the action's
+        target, or the attacker reacted to), on the AI's scale: enemy models
+        expected to be removed, each at :func:`victory_worth.model_worth`, less the
+        player's own (``hammerlab.editions.waffle.expected.expected_attack`` gives
+        a volley's expected casualties with any :class:`FireOrders`)."""
+        ...
+
+
+def worth_of(choice: object, battle: Battle, unit: Unit, other: Unit) -> float | None:
+    """``choice``'s own worth (:class:`Weighed`), or ``None`` where it gives none."""
+    worth = getattr(choice, "worth", None)
+    return float(worth(battle, unit, other)) if callable(worth) else None
+
+
 SHOOTING_ACTIONS: HookPoint[ShootingAction] = HookPoint(
     "shooting actions", "Actions a shooting unit may take besides shooting, running, holding."
 )
