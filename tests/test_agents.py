@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 from hammerlab.agents.env import MAX_ACTIONS, OBSERVATION_SIZE, HammerlabAEC, HammerlabGym
@@ -53,8 +54,27 @@ def test_the_gymnasium_wrapper_plays_one_side_against_the_heuristic_ai() -> None
         steps += 1
         assert not truncated
     assert steps > 0 and reward in (-1.0, 0.0, 1.0)
-    with pytest.raises(ValueError, match="not one of the legal actions"):
+    with pytest.raises(ValueError, match="the game is over"):
         env.step(0)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("scenario", ["whole_game_three_turns.toml", "core11_normal_shooting.toml"])
+def test_the_gymnasium_wrapper_passes_gymnasiums_check_env(scenario: str) -> None:
+    check_env(HammerlabGym(ROOT / "examples" / scenario))
+
+
+def test_an_action_the_mask_does_not_offer_is_a_penalised_no_op() -> None:
+    env = HammerlabGym(ROOT / "examples" / "whole_game_three_turns.toml", player="Orks")
+    before, info = env.reset(seed=2)
+    offered = int(info["action_mask"].sum())
+    events = len(env.game.battle.log.events)
+    for illegal in (offered, MAX_ACTIONS - 1):  # the first index past the legal ones, the last
+        after, reward, over, truncated, again = env.step(illegal)
+        assert (reward, over, truncated) == (-0.1, False, False)  # the documented penalty
+        assert (after == before).all() and (again["action_mask"] == info["action_mask"]).all()
+        assert again["legal_actions"] == info["legal_actions"]
+    assert len(env.game.battle.log.events) == events
 
 
 def test_the_random_vs_heuristic_example_runs() -> None:

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from hammerlab.analysis.lab import arms, compare
 from hammerlab.analysis.odds import calculator, calculator_names
+from hammerlab.analysis.odds_request import OddsAsk
 from hammerlab.cli import common, odds_cmd
 from hammerlab.cli.app import app
 from hammerlab.editions.waffle.tables import MELEE_TO_HIT, to_wound_cell
@@ -342,6 +343,7 @@ def test_waffle_battle_prints_rules_not_implemented_before_the_game() -> None:
 
 def test_every_command_defaults_to_the_same_ruleset() -> None:
     assert Scenario.model_fields["ruleset"].default == common.DEFAULT_RULESET == "waffle"
+    assert OddsAsk().ruleset == common.DEFAULT_RULESET  # the web API's default too
     code, out, _ = _run(*LIBRARY_ODDS, "--json")
     assert code == 0 and json.loads(out)["edition"] == "waffle"
     assert _run("units")[1] == _run("units", "-r", "waffle")[1]

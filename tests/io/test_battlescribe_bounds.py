@@ -10,12 +10,15 @@ a small hand-made one; the expected values are read off the snippet.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from test_battlescribe_wrong_units import body, catalogue, entry, gun, imported, vehicle, wrapped
+from typer.testing import CliRunner
 
 from hammerlab.analysis.battles import prepare
+from hammerlab.cli.app import app
 from hammerlab.editions.base import play
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.errors import InputError
@@ -205,3 +208,29 @@ def test_a_chimera_without_capacity_data_says_it_carries_no_one() -> None:
         "(a scenario cannot embark a unit in it)." in sheet.notes
     )
     assert not any("plays no embarking" in note for note in sheet.notes)
+
+
+# --- rules applied as the invulnerable save: show and battle notes -------------------
+
+
+@pytest.mark.parametrize(
+    ("catalogue", "unit", "rule", "save"),
+    [
+        # "An iron halo confers a 4+ Invulnerable Save." (Space Marines, the Iron Halo profile)
+        ("Space Marines - Codex (2015).cat", "Captain", "Iron Halo", 4),
+        # "Zoanthropes have a 3+ invulnerable save." (Tyranids, the Warp Field rule)
+        ("Tyranids - Codex.cat", "Zoanthrope Brood", "Warp Field", 3),
+    ],
+)
+def test_show_and_battle_notes_say_the_save_rule_is_applied_not_missing(
+    tmp_path: Path, catalogue: str, unit: str, rule: str, save: int
+) -> None:
+    path = DATA / catalogue
+    shown = CliRunner().invoke(app, ["show", "--from", str(path), unit, "--json"])
+    assert shown.exit_code == 0, shown.output
+    document = json.loads(shown.stdout)
+    assert {model["invulnerable"] for model in document["models"]} == {save}
+    assert f"'{rule}': applied as a {save}+ invulnerable save." in document["notes"]
+    assert not [p for p in document["not_implemented"] if rule in p]
+    ready = prepare(scenario(path, unit), str(tmp_path / "s.toml"))
+    assert ready.warnings and not [w for w in ready.warnings if rule in w]

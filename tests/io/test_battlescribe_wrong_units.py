@@ -15,9 +15,11 @@ from typer.testing import CliRunner
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.cli import import_cmd
+from hammerlab.editions import get_ruleset
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.errors import InputError
 from hammerlab.io.battlescribe import ImportResult, clear_cache, import_file
+from hammerlab.io.battlescribe.saves import invulnerable_in_text
 from hammerlab.io.scenario import Scenario
 
 CAT_NS = "http://www.battlescribe.net/schema/catalogueSchema"
@@ -435,3 +437,63 @@ def test_import_json_says_whether_each_unit_plays_and_lists_model_rules(tmp_path
     assert "Rules of 'Sergeant': Feel No Pain" in text.stdout
     assert "Vehicle Tank: Front 12, Side 12, Rear 10, HP 3" in text.stdout
     assert "Not playable: building vehicles are not modelled" in text.stdout
+
+
+# --- a rule wholly applied as the invulnerable save is not "not implemented" -------------
+
+HALO = entry(
+    "Iron Halo", "upgrade", text("Iron Halo", "An iron halo confers a 4+ invulnerable save.")
+)
+
+
+def test_a_rule_that_only_grants_the_invulnerable_save_is_applied_not_reported(
+    tmp_path: Path,
+) -> None:
+    sheet = imported(tmp_path, entry("Hero", "unit", body("Hero", "3+"), HALO)).find("Hero")
+    assert sheet.entries[0].profile.invulnerable == 4
+    assert "Iron Halo" not in [*sheet.rules, *sheet.entries[0].rules]
+    assert "'Iron Halo': applied as a 4+ invulnerable save." in sheet.notes
+    assert get_ruleset("waffle").validate_datasheet(sheet) == []
+
+
+def test_a_rule_that_does_more_than_the_save_stays_among_the_rules(tmp_path: Path) -> None:
+    # The 7th-edition storm shield: its 3+ is applied, the rest of its text is not,
+    # so it stays a rule the Waffle Edition reports; the halo's 4+ is bettered by it.
+    shield = entry(
+        "Storm Shield",
+        "upgrade",
+        text(
+            "Storm Shield",
+            "A storm shield confers a 3+ invulnerable save. In addition, a model with a "
+            "storm shield can never claim the +1 Attack for two Melee weapons.",
+        ),
+    )
+    hero = entry("Hero", "unit", body("Hero", "3+"), HALO + shield)
+    sheet = imported(tmp_path, hero).find("Hero")
+    assert sheet.entries[0].profile.invulnerable == 3
+    assert "Storm Shield" in sheet.rules and "Iron Halo" not in sheet.rules
+    assert "'Iron Halo': its 4+ invulnerable save is applied, bettered by a 3+." in sheet.notes
+    assert get_ruleset("waffle").validate_datasheet(sheet) == [
+        "special rule not implemented: Storm Shield"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "whole"),
+    [
+        ("An iron halo confers a 4+ Invulnerable Save.", True),
+        ("Zoanthropes have a 3+ invulnerable save.", True),
+        ("A model with this special rule has a 5+ invulnerable save.", True),
+        (
+            "A model in Tartaros Terminator Armour has the Deep Strike, Relentless and Bulky "
+            "special rules and a 5+ invulnerable save.",
+            False,
+        ),
+        ("Terminator armour confers a 2+ Armour Save and a 5+ Invulnerable save.", False),
+        ("A rosarius confers a 4+ invulnerable save. It glows.", False),
+    ],
+)
+def test_a_text_is_wholly_a_save_only_when_it_grants_nothing_else(
+    sentence: str, whole: bool
+) -> None:
+    assert invulnerable_in_text(sentence).whole is whole

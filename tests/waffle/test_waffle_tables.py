@@ -7,6 +7,7 @@ code under test.
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from pathlib import Path
@@ -16,6 +17,7 @@ from conftest import hand_to_wound
 from typer.testing import CliRunner
 
 from hammerlab.cli.app import app
+from hammerlab.editions.waffle.parameters import OVERWHELMING_STRENGTH
 from hammerlab.editions.waffle.tables import (
     ballistic_target,
     overwhelming,
@@ -122,9 +124,29 @@ def test_seed001_cli_tables_json_melee_to_hit_matches_the_seed_chart() -> None:
     assert data["melee_to_hit"]["10"]["1"] == "A"
 
 
-def test_seed000_cli_tables_json_to_wound_matches_the_6th_7th_edition_chart() -> None:
+# Seed 000, Overwhelming Strength: S10 "would need a 1+ or less" against T7 down to T1
+# (the chart's S10 row reads 2+ there), so those cells wound automatically: "A".
+OVERWHELMED = {(10, toughness): "A" for toughness in range(1, 8)}
+
+
+def test_seed000_cli_tables_json_to_wound_is_the_chart_with_overwhelming_strength() -> None:
     result = CliRunner().invoke(app, ["tables", "waffle", "--json"])
     data = json.loads(result.stdout)
-    expected = hand_to_wound()
+    expected = {**hand_to_wound(), **OVERWHELMED}
     for (strength, toughness), cell in expected.items():
         assert data["to_wound"][str(strength)][str(toughness)] == cell, (strength, toughness)
+    assert data["to_wound"]["10"]["8"] == "2+" and data["to_wound"]["9"]["1"] == "2+"
+
+
+def test_seed000_cli_tables_text_marks_overwhelming_strength_cells_automatic() -> None:
+    result = CliRunner().invoke(app, ["tables", "waffle"])
+    row = next(line for line in result.stdout.splitlines() if line.startswith("│ 10    │"))
+    cells = [cell.strip() for cell in row.strip("│").split("│")][1:]
+    assert cells == ["A"] * 7 + ["2+", "3+", "4+"]
+    assert "A: wounds automatically (Overwhelming Strength)" in result.stdout
+
+
+def test_the_tables_command_draws_overwhelming_strength_at_the_rules_default() -> None:
+    # ``tables`` takes no --rule: its chart is the rules as written, parameter default S10.
+    at = inspect.signature(overwhelming).parameters["at"].default
+    assert at == OVERWHELMING_STRENGTH.default == 10

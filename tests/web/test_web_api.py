@@ -53,11 +53,93 @@ def test_api_odds_library_form_waffle_with_a_situation_is_the_cli_json(client: T
     assert client.post("/api/odds", json=question).json() == expected
 
 
-def test_api_odds_errors_are_the_cli_messages_as_json(client: TestClient) -> None:
-    result = CliRunner().invoke(cli, ["odds", "--ruleset=core11", "--attacker=x", "--bs=3"])
+def test_api_odds_errors_are_the_cli_messages_naming_the_fields(client: TestClient) -> None:
+    result = CliRunner().invoke(cli, ["odds", "--attacker=x", "--bs=3"])
     answer = client.post("/api/odds", json={"attacker": "x", "bs": 3})
     assert answer.status_code == 422
-    assert f"error: {answer.json()['error']}" == result.stderr.strip()
+    assert result.stderr.strip() == "error: --bs: the library form takes no plain numbers"
+    assert answer.json() == {"error": "bs: the library form takes no plain numbers"}
+
+
+def test_api_odds_without_a_ruleset_is_the_cli_without_one(client: TestClient) -> None:
+    # The review's question: Heavy Weapons Squad is a unit of the Waffle library only.
+    question = {"attacker": "Heavy Weapons Squad", "weapon": "Lascannon", "target": "Chimera"}
+    answer = client.post("/api/odds", json=question)
+    assert answer.status_code == 200, answer.text
+    flags = [f"--{key}={value}" for key, value in question.items()]
+    assert answer.json() == cli_json("odds", *flags)
+    assert answer.json()["edition"] == "waffle"
+
+
+WAFFLE_PLAIN = {
+    "bs": 4, "strength": 4, "ap": 5, "toughness": 4, "save": 3, "wounds": 1, "target-models": 1,
+}  # fmt: skip
+
+
+def test_api_odds_takes_shots_and_rule_as_the_cli_does(client: TestClient) -> None:
+    snap = {**WAFFLE_PLAIN, "shots": 3, "situation": ["snap"], "rule": ["snap_shot_divisor=3"]}
+    answer = client.post("/api/odds", json=snap)
+    assert answer.status_code == 200, answer.text
+    flags = [f"--{k}={v}" for k, v in WAFFLE_PLAIN.items()]
+    expected = cli_json(
+        "odds", "--shots=3", *flags, "--situation=snap", "--rule", "snap_shot_divisor=3"
+    )
+    assert answer.json() == expected
+    # By hand: BS 4 divided by 3 is BS 1, which hits on 6+: 3 shots hit 0.5 times on
+    # average; the default divisor 2 gives BS 2, hitting on 5+: 1.0.
+    assert answer.json()["means"]["hits"] == pytest.approx(0.5)
+    halved = client.post("/api/odds", json={**snap, "rule": []}).json()
+    assert halved["means"]["hits"] == pytest.approx(1.0)
+    assert client.post("/api/odds", json={**WAFFLE_PLAIN, "attacks": 3}).json()["means"][
+        "shots"
+    ] == pytest.approx(3.0)
+
+
+@pytest.mark.parametrize(
+    ("extra", "error"),
+    [
+        (
+            {"shots": 99},
+            "shots: Type 'Assault 99': 99 shots; a weapon fires 1 to 50 shots a model",
+        ),
+        (
+            {"shots": 3, "rule": ["bogus=3"]},
+            "rule: unknown rule or parameter 'bogus'; known: overwhelming_strength, "
+            "snap_shot_divisor, snap_shot_minimum_bs",
+        ),
+        ({"shots": 3, "rule": ["snap_shot_divisor"]}, "rule: "),
+        (
+            {"shots": 3, "attacks": 3},
+            "request body: shots and attacks are one field (the CLI's --shots is --attacks): "
+            "give one",
+        ),
+        ({"shots": 3, "toughness": None}, "give attacker/weapon/target, or the numbers: toughness"),
+    ],
+)
+def test_api_odds_refusals_name_the_request_field(
+    client: TestClient, extra: dict[str, object], error: str
+) -> None:
+    answer = client.post("/api/odds", json={**WAFFLE_PLAIN, **extra})
+    assert answer.status_code == 422
+    assert answer.json()["error"].startswith(error)
+    assert "--" not in answer.json()["error"].replace("--shots is --attacks", "")
+
+
+@pytest.mark.parametrize(
+    ("body", "error"),
+    [
+        (b'{"bs": ', "request body: invalid JSON at line 1, column 8: Expecting value"),
+        (
+            b'{\n  "bs": 3,\n x}',
+            "request body: invalid JSON at line 3, column 2: "
+            "Expecting property name enclosed in double quotes",
+        ),
+    ],
+)
+def test_api_malformed_json_says_where(client: TestClient, body: bytes, error: str) -> None:
+    answer = client.post("/api/odds", content=body, headers={"content-type": "application/json"})
+    assert answer.status_code == 422
+    assert answer.json() == {"error": error}
 
 
 def test_api_refuses_unknown_fields_big_bodies_and_client_paths(client: TestClient) -> None:
@@ -86,6 +168,23 @@ def test_api_upload_battlescribe_roster_then_odds_from_its_units(client: TestCli
     assert bad.status_code == 422
     units = client.get("/api/units", params={"upload": upload["id"]}).json()["units"]
     assert units == upload["units"]
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "error"),
+    [
+        ("ra-army.cat", b"garbage", "ra-army.cat: line 1, column 0: not well-formed XML"),
+        ("army.rosz", b"garbage", "army.rosz: not a valid zip archive"),
+        ("list.ros", b"<catalogue/>", "list.ros: catalogue: expected a <roster> root element"),
+    ],
+)
+def test_api_upload_errors_name_the_clients_file_not_the_servers(
+    client: TestClient, name: str, data: bytes, error: str
+) -> None:
+    refused = client.post("/api/upload", files={"file": (f"C:/Users/me/{name}", data)})
+    assert refused.status_code == 422
+    assert refused.json()["error"].startswith(error)
+    assert "hammerlab-upload" not in refused.text and "upload." not in refused.text
 
 
 def test_api_lab_job_reports_like_the_cli(client: TestClient) -> None:

@@ -4,7 +4,9 @@ An agent answers the *top-level* decisions (:meth:`Game.legal_actions`: a unit
 and what it does first, or ending the loop); the decisions inside an
 activation are the edition's heuristic AI's, as for every player of a
 :class:`Game`. The action space is ``Discrete(MAX_ACTIONS)``: index ``i`` is
-the ``i``-th legal action, and the action mask marks the legal ones. The
+the ``i``-th legal action, and the action mask marks the legal ones (the
+PettingZoo environment refuses another; the Gymnasium wrapper takes it as a
+no-op with a small penalty, :data:`ILLEGAL_ACTION_REWARD`). The
 observation is a fixed-size vector from the acting player's point of view
 (its units first, then the enemy's, :data:`UNIT_FEATURES` numbers each, up to
 :data:`MAX_UNITS`, then the turn and the decision kind); a description for
@@ -40,6 +42,9 @@ KINDS = ("mover", "shooter", "charger")
 OBSERVATION_SIZE = MAX_UNITS * UNIT_FEATURES + 2 + len(KINDS)
 MAX_ACTIONS = 64
 """Legal actions offered at once; beyond it, the first ones and ending the loop."""
+ILLEGAL_ACTION_REWARD = -0.1
+""":class:`HammerlabGym`'s reward for an action its mask does not offer, which changes
+nothing (a tenth of a lost game: enough to learn the mask from, small beside the outcome)."""
 
 Observation = dict[str, NDArray[Any]]
 
@@ -204,7 +209,9 @@ class HammerlabAEC(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hint
 class HammerlabGym(gymnasium.Env[NDArray[np.float32], int]):
     """One player of a scenario as a Gymnasium environment; the other side is the
     edition's heuristic AI. The legal actions' mask is ``info["action_mask"]``
-    (and :meth:`action_masks`)."""
+    (and :meth:`action_masks`). Any action of the space may be taken, so that an
+    unmasked agent (``action_space.sample()``, Gymnasium's ``check_env``) can play:
+    one the mask does not offer is a no-op with :data:`ILLEGAL_ACTION_REWARD`."""
 
     metadata = {"render_modes": []}  # noqa: RUF012 (the base classes declare it a plain attribute)
 
@@ -245,9 +252,17 @@ class HammerlabGym(gymnasium.Env[NDArray[np.float32], int]):
         return mask
 
     def step(self, action: int) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
-        """Take the ``action``-th legal action; the reward is the outcome at the end."""
+        """Take the ``action``-th legal action; the reward is the outcome at the end.
+
+        An action the mask does not offer changes nothing: the same observation and
+        info, reward :data:`ILLEGAL_ACTION_REWARD`, the game not over. Stepping a
+        finished game is a ``ValueError`` (``reset`` starts a new one).
+        """
+        if self.game.is_over:
+            raise ValueError("the game is over: reset() starts a new one")
         if not 0 <= action < len(self._offered):
-            raise ValueError(f"action {action} is not one of the legal actions")
+            observation, info = self._view()
+            return observation, ILLEGAL_ACTION_REWARD, False, False, info
         self.game.apply(self._offered[action])
         observation, info = self._view()
         over = self.game.is_over

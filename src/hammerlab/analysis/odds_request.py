@@ -33,7 +33,9 @@ class OddsAsk:
     """One odds question, each field named like its ``hammerlab odds`` flag
     (``weapon_type`` is ``--type``, ``feel_no_pain`` is ``--feel-no-pain``)."""
 
-    ruleset: str = "core11"
+    ruleset: str = "waffle"
+    """The CLI's default ruleset (``cli.common.DEFAULT_RULESET``), which the web API's
+    default reads from here."""
     attacker: str | None = None
     weapon: str | None = None
     profile: str | None = None

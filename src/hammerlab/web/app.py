@@ -11,6 +11,7 @@ one JSON message, never a stack trace.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
@@ -25,7 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hammerlab.analysis.game import Game
 from hammerlab.analysis.lab import FlagError
-from hammerlab.analysis.odds import calculator, calculator_names
+from hammerlab.analysis.odds import QuestionError, calculator, calculator_names
 from hammerlab.analysis.odds_check import check_odds
 from hammerlab.analysis.odds_request import answer
 from hammerlab.editions import get_ruleset, ruleset_names
@@ -121,11 +122,25 @@ def _error(status: int, message: str) -> JSONResponse:
 
 
 def _validation_message(error: RequestValidationError) -> str:
+    """A refused request in one line: each field and its problem (five at most), or
+    where the body is not JSON."""
     parts = []
     for item in error.errors()[:5]:
-        where = ".".join(str(p) for p in item.get("loc", ()) if p != "body")
-        parts.append(f"{where}: {item.get('msg', 'invalid')}" if where else str(item.get("msg")))
+        if item.get("type") == "json_invalid":
+            return _json_message(error.body, item)
+        where = ".".join(str(p) for p in item.get("loc", ()) if p != "body") or "request body"
+        parts.append(f"{where}: {item.get('msg', 'invalid')}")
     return "; ".join(parts) or "invalid request"
+
+
+def _json_message(body: Any, item: dict[str, Any]) -> str:
+    """Where a body that is not JSON goes wrong (FastAPI gives the character's offset)."""
+    position = item["loc"][-1]
+    problem = item.get("ctx", {}).get("error", "not JSON")
+    if isinstance(body, str) and isinstance(position, int):
+        where = json.JSONDecodeError(problem, body, position)  # counts lines and columns
+        return f"request body: invalid JSON at line {where.lineno}, column {where.colno}: {problem}"
+    return f"request body: invalid JSON: {problem}"
 
 
 def create_app(scenario_folder: Path | None = None, plugins: tuple[Path, ...] = ()) -> FastAPI:
@@ -155,6 +170,10 @@ def create_app(scenario_folder: Path | None = None, plugins: tuple[Path, ...] = 
     async def hammerlab_error(request: Request, error: HammerlabError) -> JSONResponse:
         status = error.status if isinstance(error, WebError) else 422
         return _error(status, str(error))
+
+    @app.exception_handler(QuestionError)
+    async def odds_error(request: Request, error: QuestionError) -> JSONResponse:
+        return _error(422, OddsRequest.fields_named(str(error)))
 
     @app.exception_handler(RuleSettingError)
     async def rule_error(request: Request, error: RuleSettingError) -> JSONResponse:

@@ -1,15 +1,18 @@
 """The JSON requests the web API accepts: pydantic models that refuse unknown keys.
 
 Field names follow the CLI flags (``target-models`` or ``target_models`` for
-``--target-models``; ``type`` for ``--type``), and every string and list is
-bounded, so that a request is checked before any work is done.
+``--target-models``; ``type`` for ``--type``; ``shots`` or ``attacks``, as
+``--shots`` is ``--attacks``), and every string and list is bounded, so that a
+request is checked before any work is done.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+import re
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic_core import PydanticCustomError
 
 from hammerlab.analysis.odds_request import OddsAsk
 
@@ -41,13 +44,14 @@ class OddsRequest(_Strict):
     """``POST /api/odds``: the flags of ``hammerlab odds``, and ``upload`` (the id
     of a BattleScribe file sent to ``/api/upload``) for units of that file."""
 
-    ruleset: Short = "core11"
+    ruleset: Short = OddsAsk.ruleset
+    """The CLI's default ruleset, as ``OddsAsk`` gives it."""
     attacker: Flag = None
     weapon: Flag = None
     profile: Flag = None
     models: Flag = None
     target: Flag = None
-    attacks: Flag = None
+    attacks: Flag = Field(default=None, validation_alias=AliasChoices("attacks", "shots"))
     weapon_type: Flag = Field(default=None, alias="type")
     bs: Flag = None
     strength: Flag = None
@@ -64,7 +68,19 @@ class OddsRequest(_Strict):
     keyword: Flags = []
     target_keyword: Flags = []
     situation: Flags = []
+    rule: Flags = []
     upload: Annotated[str, StringConstraints(max_length=40)] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _shots_once(cls, data: Any) -> Any:
+        """``shots`` and ``attacks`` are one field: a request may give it once."""
+        if isinstance(data, dict) and "shots" in data and "attacks" in data:
+            raise PydanticCustomError(
+                "shots_twice",
+                "shots and attacks are one field (the CLI's --shots is --attacks): give one",
+            )
+        return data
 
     def ask(self) -> OddsAsk:
         """The question as the CLI would build it from the same flags."""
@@ -92,7 +108,19 @@ class OddsRequest(_Strict):
             keyword=tuple(self.keyword),
             target_keyword=tuple(self.target_keyword),
             situation=tuple(self.situation),
+            rule=tuple(self.rule),
         )
+
+    @staticmethod
+    def fields_named(message: str) -> str:
+        """An odds error as the API's client reads it: each ``hammerlab odds`` flag
+        it names (``--shots``, ``--rule``) written as the request's field."""
+        return _FLAG.sub(lambda found: found[1] if found[1] in _FIELDS else found[0], message)
+
+
+_FLAG = re.compile(r"--([a-z][a-z-]*)")
+_FIELDS = frozenset({"shots", *(f.alias or name for name, f in OddsRequest.model_fields.items())})
+"""The names ``POST /api/odds`` takes, as written in a request."""
 
 
 class OddsCheckRequest(OddsRequest):

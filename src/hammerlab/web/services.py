@@ -85,7 +85,7 @@ def read_upload(filename: str, data: bytes) -> Upload:
     with tempfile.TemporaryDirectory(prefix="hammerlab-upload-") as folder:
         path = Path(folder) / f"upload{suffix}"
         path.write_bytes(data)
-        result = import_file(path)
+        result = import_file(path, shown_as=name)
     return Upload(name, datasheets=result.datasheets, notes=result.notes)
 
 

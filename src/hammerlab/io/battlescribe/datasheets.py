@@ -253,12 +253,13 @@ def build_datasheet(
             for raw in unit_gear.bodies
         )
     entries: list[ModelEntry] = []
+    applied: set[str] = set()
     for model in models:
-        for entry in _model_entries(model, unit_gear, fallback, notes, reasons):
+        for entry in _model_entries(model, unit_gear, fallback, notes, reasons, applied):
             _add_entry(entries, entry)
     notes.extend(_unit_weapon_notes(unit_gear, entries))
     entries = [_with_unit_weapons(entry, unit_gear) for entry in entries]
-    unit_rules = list(unit_gear.rules)
+    unit_rules = [rule for rule in unit_gear.rules if rule not in applied]
     if models == [unit]:  # a one-model unit: what the model has, the unit has
         unit_rules.extend(rule for entry in entries for rule in entry.rules)
         entries = [replace(entry, rules=()) for entry in entries]
@@ -437,8 +438,10 @@ def _model_entries(
     fallback: RawProfile | None,
     notes: list[str],
     reasons: list[str],
+    applied: set[str],
 ) -> list[ModelEntry]:
-    """The entries for one model selection (several if loadouts differ)."""
+    """The entries for one model selection (several if loadouts differ); ``applied``
+    gathers the rules that became the invulnerable save (:func:`_with_invulnerable`)."""
     gear = _Gear()
     for node in _subtree(model):
         gear.take(node)
@@ -472,8 +475,10 @@ def _model_entries(
     else:
         profile, profile_notes = model_profile(body)
     notes.extend(profile_notes)
-    profile = _with_invulnerable(profile, [*gear.texts, *unit_gear.texts], notes)
-    rules = tuple(rule for rule in _unique(gear.rules) if rule not in unit_gear.rules)
+    profile = _with_invulnerable(profile, [*gear.texts, *unit_gear.texts], notes, applied)
+    rules = tuple(
+        rule for rule in _unique(gear.rules) if rule not in unit_gear.rules and rule not in applied
+    )
     powers = tuple({p.name: p for p in [*unit_gear.powers, *gear.powers]}.values())
     if not gear.weapons and not unit_gear.weapons:
         notes.append(f"Model {body.name!r} carries no weapon: none is selected.")
@@ -539,19 +544,25 @@ def _loadouts(models: int, weapons: list[tuple[Weapon, int]]) -> list[tuple[int,
 
 
 def _with_invulnerable(
-    profile: Profile, texts: list[tuple[str, str, bool]], notes: list[str]
+    profile: Profile, texts: list[tuple[str, str, bool]], notes: list[str], applied: set[str]
 ) -> Profile:
     """``profile`` with the best invulnerable save its rules and wargear grant.
 
     A wargear item's description only grants a save in a sentence naming the
     item; one describing another item's save (a Nova Reactor's text about the
-    shield generator) is noted, not applied.
+    shield generator) is noted, not applied. A rule or item whose text says
+    nothing but the save it grants (Iron Halo: "An iron halo confers a 4+
+    invulnerable save.") is wholly applied: its name joins ``applied``, for the
+    datasheet to leave out of the rules the edition resolves, and a note says so.
     """
     best = profile.invulnerable
+    granted: dict[str, int] = {}
     for name, text, item in texts:
         mention = invulnerable_in_text(text, name if item else None)
         if mention.value is not None:
             best = mention.value if best is None else min(best, mention.value)
+            if mention.whole:
+                granted[name] = mention.value
         notes.extend(
             f"{name!r} mentions an invulnerable save that cannot be applied reliably "
             f"({_shorten(sentence)})."
@@ -562,7 +573,17 @@ def _with_invulnerable(
             f"it ({_shorten(sentence)}); not applied."
             for sentence in mention.elsewhere
         )
+    applied.update(granted)
+    notes.extend(_applied_note(name, value, best) for name, value in granted.items())
     return profile if best == profile.invulnerable else replace(profile, invulnerable=best)
+
+
+def _applied_note(name: str, value: int, best: int | None) -> str:
+    """The note on a rule wholly applied as the invulnerable save ``best`` (its own
+    ``value``, or a better one the model has from elsewhere)."""
+    if value == best:
+        return f"{name!r}: applied as a {value}+ invulnerable save."
+    return f"{name!r}: its {value}+ invulnerable save is applied, bettered by a {best}+."
 
 
 def _with_unit_weapons(entry: ModelEntry, unit_gear: _Gear) -> ModelEntry:

@@ -27,7 +27,7 @@ class ImportResult:
     """The units of one BattleScribe file."""
 
     source: str
-    """The file path as given."""
+    """The file path as given (or the name it was imported as, ``shown_as``)."""
     kind: str
     """``"catalogue"``, ``"gamesystem"`` or ``"roster"``."""
     datasheets: tuple[Datasheet, ...]
@@ -54,13 +54,16 @@ class ImportResult:
 _cache: dict[tuple[str, int, int], ImportResult] = {}
 
 
-def import_file(path: Path | str) -> ImportResult:
+def import_file(path: Path | str, shown_as: str | None = None) -> ImportResult:
     """Import a ``.gst``, ``.cat``, ``.ros`` or ``.rosz`` file.
 
     Results are cached for the process, per resolved path, modification time
-    and size. A catalogue's game system is looked for next to it.
+    and size. A catalogue's game system is looked for next to it. Errors and
+    :attr:`ImportResult.source` name the file ``shown_as``, by default the path
+    as given (the web server names an upload by the client's file name, never
+    by the private temporary file it parses).
     """
-    source = str(path)
+    source = str(path) if shown_as is None else shown_as
     try:
         resolved = Path(path).resolve()
         status = resolved.stat()

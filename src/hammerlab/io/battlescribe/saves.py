@@ -38,6 +38,14 @@ def split_save(value: str) -> tuple[str | None, int | None]:
 _INVULNERABLE = re.compile(
     r"(?:\b([2-6])\s*\+{1,2}\s*invulnerable|invulnerable sav\w*\s+of\s+([2-6])\+)", re.IGNORECASE
 )
+_ONLY_GRANT = re.compile(
+    r"(?:(?!\band\b)[^,;:])*?\b(?:has|have|confers?|grants?|gives?)\s+an?\s+[2-6]\s*\+{1,2}"
+    r"\s*invulnerable\s+save\.?",
+    re.IGNORECASE,
+)
+"""A sentence that grants an invulnerable save and nothing else: a subject with no
+list in it ("An iron halo confers a 4+ invulnerable save."; not "...has the Deep
+Strike, Relentless and Bulky special rules and a 5+ invulnerable save.")."""
 _CONDITION_WORDS = re.compile(
     r"\b(if|when|whenever|while|whilst|against|until|unless|during|from|versus|vs|instead|"
     r"challenge|turn|phase|roll|may|can)\b",
@@ -56,6 +64,10 @@ class InvulnerableMention:
     """Sentences that mention an invulnerable save with conditions or no value."""
     elsewhere: tuple[str, ...] = ()
     """Sentences of an item's description granting a save without naming the item."""
+    whole: bool = False
+    """Whether granting ``value`` is all the text says (each sentence grants the save
+    and nothing else): once applied as the invulnerable save, the rule leaves
+    nothing to resolve."""
 
 
 def invulnerable_in_text(text: str, item: str | None = None) -> InvulnerableMention:
@@ -71,9 +83,12 @@ def invulnerable_in_text(text: str, item: str | None = None) -> InvulnerableMent
     best: int | None = None
     unclear: list[str] = []
     elsewhere: list[str] = []
+    other = False
     for sentence in _SENTENCE_END.split(text):
         if "invulnerable" not in sentence.lower():
+            other = other or bool(sentence.strip())
             continue
+        other = other or not _ONLY_GRANT.fullmatch(sentence.strip())
         values = {int(a or b) for a, b in _INVULNERABLE.findall(sentence)}
         if len(values) != 1 or _CONDITION_WORDS.search(sentence):
             unclear.append(sentence.strip())
@@ -82,7 +97,8 @@ def invulnerable_in_text(text: str, item: str | None = None) -> InvulnerableMent
         else:
             value = values.pop()
             best = value if best is None else min(best, value)
-    return InvulnerableMention(best, tuple(unclear), tuple(elsewhere))
+    whole = best is not None and not (other or unclear or elsewhere)
+    return InvulnerableMention(best, tuple(unclear), tuple(elsewhere), whole)
 
 
 def _names(sentence: str, item: str) -> bool:
