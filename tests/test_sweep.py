@@ -302,6 +302,52 @@ def test_cli_balance_on_a_scenario_within_a_budget() -> None:
     assert all(p["n"] <= 10 for p in answer["probes"])
 
 
+FIERY = EXAMPLES / "lab_fiery_charge_boyz.toml"
+
+
+@pytest.mark.parametrize(
+    ("vary", "target", "flag", "problem"),
+    [
+        ("charge_dice=1..4", "win_rate=1.5", "--target", "from 0 to 1"),
+        ("charge_dice=1..4", "win_rate=-0.1", "--target", "from 0 to 1"),
+        # the Tactical Squad is 10 Marines, the Boyz 1 Nob + 19 Boyz = 20
+        ("charge_dice=1..4", "models_left.tactical=11", "--target", "0 to 10 models"),
+        ("charge_dice=1..4", "models_left.tactical=-1", "--target", "0 to 10 models"),
+        ("charge_dice=1..4", "models_left.boyz=21", "--target", "0 to 20 models"),
+        # the Boyz' size is varied: 30 Boyz at the most
+        ("units.boyz.size=10..30", "models_left.boyz=31", "--target", "0 to 30 models"),
+        ("charge_dice=x..4", "win_rate=0.5", "--vary", "LO and HI must be numbers"),
+    ],
+)
+def test_balance_refuses_a_goal_it_cannot_reach_before_any_battle(
+    vary: str, target: str, flag: str, problem: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_battles(*_: Any) -> None:
+        raise AssertionError("a battle was played")
+
+    monkeypatch.setattr(Runner, "run", no_battles)
+    result = CliRunner().invoke(
+        app, ["balance", str(FIERY), "--vary", vary, "--target", target, "--runs", "10"]
+    )
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {flag}: ") and problem in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_balance_takes_the_goals_at_the_ends_of_what_a_unit_can_keep() -> None:
+    from hammerlab.analysis.balance import parse_question
+
+    spec = load_scenario(FIERY)
+    for vary, target in [
+        ("charge_dice=1..4", "models_left.tactical=10"),
+        ("charge_dice=1..4", "models_left.boyz=0"),
+        ("units.boyz.size=10..30", "models_left.boyz=30"),
+        ("charge_dice=1..4", "win_rate=1"),
+    ]:
+        question = parse_question(spec, str(FIERY), vary, target, None)
+        assert question.goal == float(target.partition("=")[2])
+
+
 def test_outcomes_read_back_are_the_outcomes_played(tmp_path: Path) -> None:
     (case,) = _cases([f"{PENALTY}=1"])
     played = [Outcome({"squad1": 3, "squad2": 10, "terminators": 0}, "Cadians")]

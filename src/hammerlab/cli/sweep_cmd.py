@@ -355,13 +355,19 @@ def run_balance(
     plugin: list[Path] | None,
     as_json: bool,
 ) -> None:
-    """Check the question, run the solver with a spinner, print the answer."""
+    """Check the question (a mistake, or a goal no value can reach, is a usage error
+    before any battle), run the solver with a spinner, print the answer."""
     from hammerlab.analysis.balance import ROUND_RUNS, balance_scenario, parse_question
+    from hammerlab.analysis.lab import FlagError
 
     try:
         spec = load_scenario(scenario)
         plugins = load_plugins(plugin)
-        question = parse_question(spec, vary, target, player)
+        question = parse_question(spec, str(scenario), vary, target, player)
+    except FlagError as error:
+        raise usage_error(error.flag, error) from None
+    except RuleSettingError as error:
+        raise usage_error("--vary", error) from None
     except HammerlabError as error:
         raise fail(error) from None
     try:

@@ -99,6 +99,25 @@ class Parameter:
             return raw.strip()
         raise RuleSettingError(f"{where}={raw}: expected {EXPECTED[kind]}")
 
+    def accepted(self) -> str:
+        """What values ``--rule`` takes, for people: ``on | off``, the choices
+        (``worsen_bs | improve_save``), the bounds (``0..10``, ``at least 1``), or
+        ``any number`` / ``any text``."""
+        if self.type_name == "bool":
+            return "on | off"
+        if self.choices:
+            return " | ".join(self.choices)
+        if self.type_name == "str":
+            return "any text"
+        low, high = self.minimum, self.maximum
+        if low is not None and high is not None:
+            return f"{low:g}..{high:g}"
+        if low is not None:
+            return f"at least {low:g}"
+        if high is not None:
+            return f"at most {high:g}"
+        return "any number"
+
     def describe(self) -> dict[str, Any]:
         """The JSON shape ``rulesets --json`` prints."""
         shape: dict[str, Any] = {
