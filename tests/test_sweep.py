@@ -688,3 +688,51 @@ def test_results_help_lists_every_table_and_its_columns(tmp_path: Path) -> None:
     help_text = " ".join(CliRunner().invoke(app, ["results", "--help"]).stdout.split())
     for table, names in columns:
         assert f"{table}: {', '.join(names)}" in help_text
+
+
+# --- whether the AI used the rule varied (review B, finding 4) ---------------------------
+
+
+def test_a_sweep_says_per_point_how_often_the_varied_rule_s_choices_were_taken(
+    tmp_path: Path,
+) -> None:
+    # The heuristic never takes Suppressive Fire in the Guard example (see the lab's
+    # test above), whatever its penalty: each point offers it and never takes it, so
+    # both points play the same battles, the counts are equal, and a warning says so.
+    csv_path, report_path = tmp_path / "s.csv", tmp_path / "s.html"
+    args = ["sweep", str(GUARD), "--vary", f"{PENALTY}=1,3", "--runs", "2", "--workers", "1"]
+    document = json.loads(CliRunner().invoke(app, [*args, "--json"]).stdout)
+    per_point = [p["rule_choices"] for p in document["points"]]
+    assert per_point[0] == per_point[1]
+    (suppress,) = [c for c in per_point[0] if c["choice"] == "action: suppressive fire"]
+    assert suppress["offered"] > 0 and suppress["chosen"] == 0
+    # the lab's arm with the same setting and seeds counts the same
+    spec = load_scenario(GUARD)
+    lab = compare(spec, str(GUARD), arms(spec, [f"{PENALTY}=3"]), runs=2)
+    (row,) = [c for c in lab.choices if c.choice == "action: suppressive fire"]
+    assert (row.variant_offered, row.variant_chosen) == (suppress["offered"], 0)
+    warning = (
+        f"warning: action: suppressive fire was offered {2 * suppress['offered']} times "
+        "and chosen at no point"
+    )
+    assert [w for w in document["warnings"] if w.startswith(warning)]
+    assert document["switched_on"] == {"suppressive_fire": PENALTY}
+    result = CliRunner().invoke(
+        app, [*args, "--csv", str(csv_path), "--report", str(report_path)], terminal_width=300
+    )
+    assert result.exit_code == 0, result.output
+    counted = f"Choices: action: suppressive fire offered {suppress['offered']}, chosen 0"
+    assert result.stdout.count(counted) == 2
+    assert warning in result.stdout
+    rows = [
+        r for r in csv_path.read_text().splitlines() if ",choice.action: suppressive fire," in r
+    ]
+    assert len(rows) == 2 and all(r.endswith(f",{suppress['offered']},0") for r in rows)
+    page = report_path.read_text(encoding="utf-8")
+    assert warning in page and page.count(counted.replace("Choices", "choices")) == 2
+
+
+def test_a_point_read_back_from_a_store_has_no_choice_counts() -> None:
+    # A store's point does not know which of its keys were axes: nothing is claimed.
+    result = summarize("s", "h", (), [], ["A", "B"], [Outcome({}, "A")], [1])
+    assert result.choices is None and "rule_choices" not in result.to_dict()
