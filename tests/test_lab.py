@@ -412,3 +412,34 @@ def test_the_html_lab_report_gives_the_intervals_shared_settings_and_notes() -> 
     assert "both arms with fiery_charge=on" in page
     assert "<th>Baseline [95% CI]</th><th>Variant [95% CI]</th>" in page
     assert "special rule not implemented: Mob Rule" in page
+
+
+def test_the_chart_says_what_its_error_bars_are() -> None:
+    from hammerlab.analysis.lab import LabReport, UnitComparison, WinComparison
+    from hammerlab.analysis.lab_plot import DIFFERENCE_BAR, WILSON_BAR, lab_figure
+    from hammerlab.analysis.stats import Estimate
+
+    # By hand: 4 models left in the baseline, 5 in the variant, the paired difference
+    # +1 with its interval +0.5..+1.5, so the bar at the variant spans 4.5..5.5 (the
+    # baseline plus the interval's ends). Win rates 20% [10%, 40%] and 60% [30%, 80%].
+    unit = UnitComparison("Squad [a]", "A", 10, 4.0, 5.0, 1.0, (0.5, 1.5), 0.0, 0.0)
+    wins = (
+        WinComparison(
+            "A", Estimate(0.2, 0.1, 0.4, 10), Estimate(0.6, 0.3, 0.8, 10), Estimate(0.4, 0, 1, 10)
+        ),
+    )
+    report = LabReport("s", "rule_x", 10, 1, (unit,), wins)
+    units_ax, wins_ax = lab_figure(report).axes
+    legend = [t.get_text() for t in units_ax.get_legend().get_texts()]
+    assert legend == ["baseline", "variant: rule_x", DIFFERENCE_BAR]
+    assert "variant − baseline" in DIFFERENCE_BAR and "paired" in DIFFERENCE_BAR
+    (difference_bar,) = [c for c in units_ax.collections if c.get_segments()]
+    ((_, low), (_, high)) = difference_bar.get_segments()[0]
+    assert (low, high) == pytest.approx((4.5, 5.5))
+    assert WILSON_BAR in wins_ax.get_title()
+    wilson = sorted(
+        tuple(round(y, 6) for _, y in c.get_segments()[0])
+        for c in wins_ax.collections
+        if c.get_segments()
+    )
+    assert wilson == [(0.1, 0.4), (0.3, 0.8)]

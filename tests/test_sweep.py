@@ -302,6 +302,52 @@ def test_cli_balance_on_a_scenario_within_a_budget() -> None:
     assert all(p["n"] <= 10 for p in answer["probes"])
 
 
+FIERY = EXAMPLES / "lab_fiery_charge_boyz.toml"
+
+
+@pytest.mark.parametrize(
+    ("vary", "target", "flag", "problem"),
+    [
+        ("charge_dice=1..4", "win_rate=1.5", "--target", "from 0 to 1"),
+        ("charge_dice=1..4", "win_rate=-0.1", "--target", "from 0 to 1"),
+        # the Tactical Squad is 10 Marines, the Boyz 1 Nob + 19 Boyz = 20
+        ("charge_dice=1..4", "models_left.tactical=11", "--target", "0 to 10 models"),
+        ("charge_dice=1..4", "models_left.tactical=-1", "--target", "0 to 10 models"),
+        ("charge_dice=1..4", "models_left.boyz=21", "--target", "0 to 20 models"),
+        # the Boyz' size is varied: 30 Boyz at the most
+        ("units.boyz.size=10..30", "models_left.boyz=31", "--target", "0 to 30 models"),
+        ("charge_dice=x..4", "win_rate=0.5", "--vary", "LO and HI must be numbers"),
+    ],
+)
+def test_balance_refuses_a_goal_it_cannot_reach_before_any_battle(
+    vary: str, target: str, flag: str, problem: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_battles(*_: Any) -> None:
+        raise AssertionError("a battle was played")
+
+    monkeypatch.setattr(Runner, "run", no_battles)
+    result = CliRunner().invoke(
+        app, ["balance", str(FIERY), "--vary", vary, "--target", target, "--runs", "10"]
+    )
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {flag}: ") and problem in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_balance_takes_the_goals_at_the_ends_of_what_a_unit_can_keep() -> None:
+    from hammerlab.analysis.balance import parse_question
+
+    spec = load_scenario(FIERY)
+    for vary, target in [
+        ("charge_dice=1..4", "models_left.tactical=10"),
+        ("charge_dice=1..4", "models_left.boyz=0"),
+        ("units.boyz.size=10..30", "models_left.boyz=30"),
+        ("charge_dice=1..4", "win_rate=1"),
+    ]:
+        question = parse_question(spec, str(FIERY), vary, target, None)
+        assert question.goal == float(target.partition("=")[2])
+
+
 def test_outcomes_read_back_are_the_outcomes_played(tmp_path: Path) -> None:
     (case,) = _cases([f"{PENALTY}=1"])
     played = [Outcome({"squad1": 3, "squad2": 10, "terminators": 0}, "Cadians")]
@@ -642,3 +688,51 @@ def test_results_help_lists_every_table_and_its_columns(tmp_path: Path) -> None:
     help_text = " ".join(CliRunner().invoke(app, ["results", "--help"]).stdout.split())
     for table, names in columns:
         assert f"{table}: {', '.join(names)}" in help_text
+
+
+# --- whether the AI used the rule varied (review B, finding 4) ---------------------------
+
+
+def test_a_sweep_says_per_point_how_often_the_varied_rule_s_choices_were_taken(
+    tmp_path: Path,
+) -> None:
+    # The heuristic never takes Suppressive Fire in the Guard example (see the lab's
+    # test above), whatever its penalty: each point offers it and never takes it, so
+    # both points play the same battles, the counts are equal, and a warning says so.
+    csv_path, report_path = tmp_path / "s.csv", tmp_path / "s.html"
+    args = ["sweep", str(GUARD), "--vary", f"{PENALTY}=1,3", "--runs", "2", "--workers", "1"]
+    document = json.loads(CliRunner().invoke(app, [*args, "--json"]).stdout)
+    per_point = [p["rule_choices"] for p in document["points"]]
+    assert per_point[0] == per_point[1]
+    (suppress,) = [c for c in per_point[0] if c["choice"] == "action: suppressive fire"]
+    assert suppress["offered"] > 0 and suppress["chosen"] == 0
+    # the lab's arm with the same setting and seeds counts the same
+    spec = load_scenario(GUARD)
+    lab = compare(spec, str(GUARD), arms(spec, [f"{PENALTY}=3"]), runs=2)
+    (row,) = [c for c in lab.choices if c.choice == "action: suppressive fire"]
+    assert (row.variant_offered, row.variant_chosen) == (suppress["offered"], 0)
+    warning = (
+        f"warning: action: suppressive fire was offered {2 * suppress['offered']} times "
+        "and chosen at no point"
+    )
+    assert [w for w in document["warnings"] if w.startswith(warning)]
+    assert document["switched_on"] == {"suppressive_fire": PENALTY}
+    result = CliRunner().invoke(
+        app, [*args, "--csv", str(csv_path), "--report", str(report_path)], terminal_width=300
+    )
+    assert result.exit_code == 0, result.output
+    counted = f"Choices: action: suppressive fire offered {suppress['offered']}, chosen 0"
+    assert result.stdout.count(counted) == 2
+    assert warning in result.stdout
+    rows = [
+        r for r in csv_path.read_text().splitlines() if ",choice.action: suppressive fire," in r
+    ]
+    assert len(rows) == 2 and all(r.endswith(f",{suppress['offered']},0") for r in rows)
+    page = report_path.read_text(encoding="utf-8")
+    assert warning in page and page.count(counted.replace("Choices", "choices")) == 2
+
+
+def test_a_point_read_back_from_a_store_has_no_choice_counts() -> None:
+    # A store's point does not know which of its keys were axes: nothing is claimed.
+    result = summarize("s", "h", (), [], ["A", "B"], [Outcome({}, "A")], [1])
+    assert result.choices is None and "rule_choices" not in result.to_dict()

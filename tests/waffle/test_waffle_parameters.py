@@ -46,7 +46,7 @@ def test_settings_check_names_types_and_bounds() -> None:
     )
     assert settings.integer("charge_dice") == 3
     assert settings.text("suppressive_fire.wounds_counted") == "lost"
-    assert not settings.on("suppressive_fire")  # a parameter does not switch its rule on
+    assert settings.on("suppressive_fire")  # setting a parameter switches its rule on
     for bad, problem in (
         ({"charge_dice": "three"}, "charge_dice=three: expected a whole number$"),
         ({"charge_dice": 9}, "at most 4"),

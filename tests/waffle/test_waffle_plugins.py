@@ -178,3 +178,24 @@ def test_entry_points_register_installed_plug_ins(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setitem(plugins._REGISTERED, "waffle", dict(plugins._REGISTERED.get("waffle", {})))
     names = [o.name for o in get_ruleset("waffle").options]
     assert "house_rule" in names
+
+
+@pytest.mark.parametrize("name", ["suppressive_fire", "charge_dice"])
+def test_a_plug_in_rule_named_like_the_ruleset_s_own_is_refused_whole(
+    name: str, tmp_path: Path
+) -> None:
+    # A built-in option (suppressive_fire) or ruleset parameter (charge_dice) of waffle:
+    # refused when the plug-in loads, naming it and the ruleset, and the plug-in's
+    # other rule (listed first) is not added either.
+    path = tmp_path / "p_dup.py"
+    path.write_text(
+        "from hammerlab.engine.rules import RuleOption\n"
+        "RULESET = 'waffle'\n"
+        f"RULES = (RuleOption('house_first', 'a', 'b'), RuleOption({name!r}, 'dup', 'c'))\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(app, ["rulesets", "--plugin", str(path)])
+    assert result.exit_code == 1
+    assert result.stderr == f"error: {path}: RULES[{name}]: already defined by the waffle ruleset\n"
+    names = [o.name for o in get_ruleset("waffle").options]
+    assert names.count("suppressive_fire") == 1 and "house_first" not in names

@@ -29,10 +29,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from hammerlab.analysis.lab import Outcome, Progress
+from hammerlab.analysis.lab import FlagError, Outcome, Progress
 from hammerlab.analysis.runners import Batch, Runner, batch_size
 from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
-from hammerlab.analysis.sweep import SIZE_KEY, SweepError, case_at
+from hammerlab.analysis.sweep import SIZE_KEY, Point, case_at
 from hammerlab.editions import get_ruleset
 from hammerlab.io.scenario import Scenario
 
@@ -161,46 +161,76 @@ class Question:
     player: str
 
 
-def parse_question(scenario: Scenario, vary: str, target: str, player: str | None) -> Question:
+def parse_question(
+    scenario: Scenario, source: str, vary: str, target: str, player: str | None
+) -> Question:
     """``KEY=LO..HI`` and ``win_rate=G`` (or ``models_left.UNIT=G``), checked against the
-    scenario: a mistake is a :class:`SweepError` naming what is wrong."""
+    scenario read from ``source`` before any battle: a mistake is a :class:`FlagError`
+    naming its flag, a goal no value can reach (:func:`_goal_problem`) included; a
+    size the unit's datasheet refuses, a :class:`~hammerlab.engine.rules.RuleSettingError`."""
     key, sep, span = vary.partition("=")
     low_text, dots, high_text = span.partition("..")
     if not sep or not dots:
-        raise SweepError(f"--vary {vary!r}: write KEY=LO..HI (e.g. charge_dice=1..4)")
+        raise FlagError("--vary", f"{vary!r}: write KEY=LO..HI (e.g. charge_dice=1..4)")
     integer = _is_integer(scenario, key.strip())
     try:
         low, high = float(low_text), float(high_text)
     except ValueError:
-        raise SweepError(f"--vary {vary!r}: LO and HI must be numbers") from None
+        raise FlagError("--vary", f"{vary!r}: LO and HI must be numbers") from None
     if integer and (low != int(low) or high != int(high)):
-        raise SweepError(f"--vary {vary!r}: {key} takes whole numbers")
+        raise FlagError("--vary", f"{vary!r}: {key} takes whole numbers")
     if not low < high:
-        raise SweepError(f"--vary {vary!r}: LO must be below HI")
+        raise FlagError("--vary", f"{vary!r}: LO must be below HI")
     metric, sep, goal_text = target.partition("=")
     units = [u.id for u in scenario.units]
     if not sep or not (
         metric == "win_rate" or (metric.removeprefix("models_left.") in units and "." in metric)
     ):
-        raise SweepError(
-            f"--target {target!r}: write win_rate=G or models_left.UNIT=G (units: "
-            + ", ".join(units)
-            + ")"
+        raise FlagError(
+            "--target",
+            f"{target!r}: write win_rate=G or models_left.UNIT=G (units: {', '.join(units)})",
         )
     try:
         goal = float(goal_text)
     except ValueError:
-        raise SweepError(f"--target {target!r}: the goal must be a number") from None
+        raise FlagError("--target", f"{target!r}: the goal must be a number") from None
     players = [p.name for p in scenario.players]
     chosen = player if player is not None else players[0]
     if chosen not in players:
-        raise SweepError(f"--player {chosen!r}: players are {', '.join(players)}")
-    return Question(key.strip(), low, high, integer, metric, goal, chosen)
+        raise FlagError("--player", f"{chosen!r}: players are {', '.join(players)}")
+    question = Question(key.strip(), low, high, integer, metric, goal, chosen)
+    problem = _goal_problem(scenario, source, question)
+    if problem is not None:
+        raise FlagError("--target", f"{target!r}: {problem}")
+    return question
+
+
+def _goal_problem(scenario: Scenario, source: str, question: Question) -> str | None:
+    """Why no value can reach the goal, or ``None``: a win rate is a share of battles
+    (0 to 1); a unit keeps 0 to its starting models, and when the varied key is that
+    unit's size, to its starting models at the largest size the range allows (the
+    sizes at both ends are checked as the scenario's own would be)."""
+    if question.metric == "win_rate":
+        if not 0 <= question.goal <= 1:
+            return "a win rate is a share of battles, from 0 to 1"
+        return None
+    unit = question.metric.removeprefix("models_left.")
+    points: list[Point] = [()]
+    if question.key == f"units.{unit}.size":
+        points = [((question.key, f"{size:g}"),) for size in (question.low, question.high)]
+    most = max(
+        next(u.starting_models for u in case_at(scenario, source, point).units if u.id == unit)
+        for point in points
+    )
+    if not 0 <= question.goal <= most:
+        where = "at the largest size the range allows" if len(points) > 1 else "whatever the value"
+        return f"{unit} keeps 0 to {most} models, {where}"
+    return None
 
 
 def _is_integer(scenario: Scenario, key: str) -> bool:
     """Whether ``key`` takes whole numbers (a unit size, an ``int`` parameter); a key
-    that is not a numeric parameter is a :class:`SweepError`."""
+    that is not a numeric parameter is a :class:`FlagError`."""
     if SIZE_KEY.match(key):
         return True
     ruleset = get_ruleset(scenario.ruleset)
@@ -212,9 +242,9 @@ def _is_integer(scenario: Scenario, key: str) -> bool:
     elif key in known:
         parameter = known[key]
     else:
-        raise SweepError(f"--vary {key!r}: not a numeric rule parameter or units.ID.size")
+        raise FlagError("--vary", f"{key!r}: not a numeric rule parameter or units.ID.size")
     if parameter.type_name not in ("int", "float"):
-        raise SweepError(f"--vary {key!r}: a {parameter.type_name} parameter cannot be balanced")
+        raise FlagError("--vary", f"{key!r}: a {parameter.type_name} parameter cannot be balanced")
     return parameter.type_name == "int"
 
 

@@ -15,7 +15,7 @@ from hammerlab.engine.datasheet import Datasheet, ModelEntry
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.dice import dice_for
 from hammerlab.engine.geometry import MM_PER_INCH, Vec, centre_distance
-from hammerlab.engine.rules import ParamValue, resolve_settings
+from hammerlab.engine.rules import ParamValue, check_parameters_switched_on, resolve_settings
 from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import HammerlabError, InputError
 from hammerlab.io.library import ArmySpec, datasheets_from
@@ -273,6 +273,18 @@ def _check_status_keys(
             )
 
 
+def check_file_rules(ruleset: Ruleset, scenario: Scenario, source: str) -> None:
+    """The scenario's own ``[rules]`` are ``ruleset``'s and in bounds, and switch off no
+    rule whose parameter they set
+    (:func:`~hammerlab.engine.rules.check_parameters_switched_on`): a mistake is an
+    :class:`~hammerlab.errors.InputError` naming ``source`` and ``rules``."""
+    try:
+        check_parameters_switched_on(scenario.rules)
+        resolve_settings(ruleset.options, ruleset.parameters, scenario.rules)
+    except HammerlabError as error:
+        raise InputError(source, "rules", str(error)) from None
+
+
 def prepare(
     scenario: Scenario,
     source: str,
@@ -349,11 +361,8 @@ def prepare(
         controllers={p.name: (controllers or {}).get(p.name, ai) for p in players},
         active_player=scenario.first_player or players[0].name,
     )
-    try:
-        resolve_settings(ruleset.options, ruleset.parameters, scenario.rules)
-    except HammerlabError as error:
-        raise InputError(source, "rules", str(error)) from None
-    apply_rules(battle, ruleset, {**scenario.rules, **(options or {})})
+    check_file_rules(ruleset, scenario, source)
+    apply_rules(battle, ruleset, scenario.rules, options or {})
     ruleset.set_statuses(
         battle,
         {

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -128,19 +128,34 @@ def names_rule(choice: str, rule: str) -> bool:
     return False
 
 
+def concerned_rules(keys: Iterable[str], options: Iterable[str]) -> set[str]:
+    """The rule options among ``options`` that setting ``keys`` (``name`` or
+    ``name.param``, as ``--rule``, ``[rules]`` and ``--vary`` write them) touches:
+    the rules whose choices an experiment reports."""
+    return {key.partition(".")[0] for key in keys} & set(options)
+
+
+def named_choices(tally: Tally, rules: Collection[str]) -> dict[str, tuple[int, int]]:
+    """The choices of ``tally`` that name one of ``rules`` (:func:`names_rule`), with
+    their counts, in order."""
+    return {
+        key: counts
+        for key, counts in sorted(tally.items())
+        if any(names_rule(key, rule) for rule in rules)
+    }
+
+
 def rule_choices(baseline: Tally, variant: Tally, rules: Collection[str]) -> tuple[RuleChoice, ...]:
     """Every choice offered in either arm that names one of ``rules``
-    (:func:`names_rule`), with its counts in both arms, however alike they are.
+    (:func:`named_choices`), with its counts in both arms, however alike they are.
 
     Choices are picked by name, not by their counts: once one roll differs, the
     arms' battles part ways and nearly every choice is offered and taken a
     different number of times in each (or, over a few battles, in one arm
     only), so counts alone do not tell a rule's own choices from the rest.
     """
-    rows = []
-    for key in sorted(set(baseline) | set(variant)):
-        if any(names_rule(key, rule) for rule in rules):
-            before = baseline.get(key, (0, 0))
-            after = variant.get(key, (0, 0))
-            rows.append(RuleChoice(key, before[0], before[1], after[0], after[1]))
-    return tuple(rows)
+    before, after = named_choices(baseline, rules), named_choices(variant, rules)
+    return tuple(
+        RuleChoice(key, *before.get(key, (0, 0)), *after.get(key, (0, 0)))
+        for key in sorted(set(before) | set(after))
+    )

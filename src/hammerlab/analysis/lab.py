@@ -1,10 +1,11 @@
 """The rules lab: what does a rule change do to a scenario? Baseline against variant.
 
 Both arms play the same scenario with the *real* engine and the same dice
-seeds (common random numbers), the baseline with the rules as they are and
-the variant with the change (a rule option switched on, or a rule parameter
-set), so the differences come from the rule and not from luck alone. The
-report gives, per unit, the mean models left with a 95% confidence interval of
+seeds (common random numbers), the baseline without the change and the
+variant with it (a rule option switched on or off, or a rule parameter set:
+:func:`arms`, which states what each arm plays against the scenario's
+``[rules]``), so the differences come from the rule and not from luck alone.
+The report gives, per unit, the mean models left with a 95% confidence interval of
 the paired difference and the chance to be destroyed; per player (and for a
 draw) the win rate under the scenario's victory condition in each arm with its
 95% Wilson interval, and the paired difference with its 95% interval; how often
@@ -21,8 +22,15 @@ from dataclasses import dataclass, field, replace
 from statistics import fmean
 from typing import TYPE_CHECKING, Any
 
-from hammerlab.analysis.battles import prepare
-from hammerlab.analysis.choices import RuleChoice, Tally, rule_choices, total, watch
+from hammerlab.analysis.battles import check_file_rules, prepare
+from hammerlab.analysis.choices import (
+    RuleChoice,
+    Tally,
+    concerned_rules,
+    rule_choices,
+    total,
+    watch,
+)
 from hammerlab.analysis.search import start_game
 from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
 from hammerlab.editions import get_ruleset
@@ -32,10 +40,10 @@ from hammerlab.engine.rules import (
     ParamValue,
     RuleSettingError,
     RuleSettings,
-    parse_rule_flag,
+    implied_switches,
     resolve_settings,
+    rule_flags,
 )
-from hammerlab.errors import InputError
 from hammerlab.io.scenario import Scenario
 
 if TYPE_CHECKING:
@@ -63,6 +71,55 @@ Settings = Mapping[str, ParamValue]
 
 
 @dataclass(frozen=True)
+class ArmSetting:
+    """One rule setting as each arm plays it, and as the scenario file writes it:
+    what a report states so that a reader knows what the baseline played."""
+
+    key: str
+    baseline: str
+    variant: str
+    file: str | None = None
+    """The file's ``[rules]`` value (``None``: the file does not set it), which
+    :meth:`text` shows beside an arm that plays otherwise."""
+    switched_on_by: str | None = None
+    """For a rule on in both arms because a parameter of it was given (``--rule`` or
+    ``--set NAME.PARAM=V``): that parameter's key."""
+
+    def text(self, value: str) -> str:
+        """``key=value`` with what it overrides or why it is so, for people."""
+        notes = [f"switched on by {self.switched_on_by}"] if self.switched_on_by else []
+        if self.file is not None and self.file != value:
+            notes.append(f"the file: {self.file}")
+        return f"{self.key}={value}" + (f" ({'; '.join(notes)})" if notes else "")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+        return {
+            "key": self.key,
+            "baseline": self.baseline,
+            "variant": self.variant,
+            "file": self.file,
+            "switched_on_by": self.switched_on_by,
+        }
+
+
+def arms_text(settings: Sequence[ArmSetting]) -> str:
+    """``baseline: K=V (the file: W); variant: K=V; both arms: K=on (switched on by
+    K.P)``: each arm's settings of what the experiment compares, then the rules both
+    arms play on because a parameter of theirs was given."""
+    compared = [s for s in settings if s.switched_on_by is None]
+    parts = [
+        f"{arm}: " + ", ".join(s.text(getattr(s, arm)) for s in compared)
+        for arm in ("baseline", "variant")
+        if compared
+    ]
+    switched = [s.text(s.baseline) for s in settings if s.switched_on_by is not None]
+    if switched:
+        parts.append("both arms: " + ", ".join(switched))
+    return "; ".join(parts)
+
+
+@dataclass(frozen=True)
 class Arms:
     """The two arms of an experiment: the settings each plays with, and what differs."""
 
@@ -71,6 +128,9 @@ class Arms:
     label: str
     shared: Settings = field(default_factory=dict)
     """The settings both arms play with (``--set``), as written."""
+    settings: tuple[ArmSetting, ...] = ()
+    """What each arm plays of the keys ``--rule`` compares, and the rules on in both
+    arms because a parameter of theirs was given (:class:`ArmSetting`)."""
 
 
 class FlagError(RuleSettingError):
@@ -83,18 +143,13 @@ class FlagError(RuleSettingError):
 
 
 def _flags(flag: str, given: Iterable[str]) -> dict[str, ParamValue]:
-    """``given`` (``--rule`` or ``--set`` flags) as settings; a key given twice is
-    refused rather than the last one kept."""
-    settings: dict[str, ParamValue] = {}
-    for text in given:
-        try:
-            key, raw = parse_rule_flag(text)
-        except RuleSettingError as error:
-            raise FlagError(flag, error) from None
-        if key in settings:
-            raise FlagError(flag, f"{key} is given twice ({key}={settings[key]}, {text})")
-        settings[key] = raw
-    return settings
+    """``given`` (``--rule`` or ``--set`` flags) as settings
+    (:func:`~hammerlab.engine.rules.rule_flags`: a key given twice is refused rather
+    than the last one kept), a mistake naming ``flag``."""
+    try:
+        return rule_flags(given)
+    except RuleSettingError as error:
+        raise FlagError(flag, error) from None
 
 
 def arms(
@@ -107,11 +162,14 @@ def arms(
     (``--set`` flags), for the scenario read from ``source``.
 
     ``NAME`` or ``NAME=on`` compares the option off with on (``NAME=off``: on
-    with off); ``NAME.PARAM=V`` compares the option on with its defaults
-    against the option on with ``PARAM`` at ``V``; ``PARAM=V`` (a ruleset
-    parameter) compares its default with ``V``. Everything is checked before a
-    battle is played, and a mistake is a :class:`FlagError` naming its flag: an
-    unknown name or a value out of bounds; a key given twice, or given to both
+    with off), whatever the scenario's ``[rules]`` say of it; ``NAME.PARAM=V``
+    compares the option on with its defaults against the option on with
+    ``PARAM`` at ``V`` (setting a parameter switches its rule on, in both arms);
+    ``PARAM=V`` (a ruleset parameter) compares what the scenario plays with
+    ``V``. What each arm plays is stated in :attr:`Arms.settings`. Everything is
+    checked before a battle is played, and a mistake is a :class:`FlagError`
+    naming its flag: an unknown name or a value out of bounds; a key given twice,
+    a parameter given with its rule switched off by the same flags, or given to both
     ``--rule`` and ``--set`` (the variant's change would be played by the
     baseline too, or the ``--set`` silently undone); and a change that leaves the
     variant equal to its baseline (a parameter at the value the baseline plays
@@ -126,16 +184,11 @@ def arms(
 
     def resolved(flag: str, settings: Settings) -> RuleSettings:
         try:
-            return resolve_settings(
-                ruleset.options, ruleset.parameters, {**scenario.rules, **settings}
-            )
+            return resolve_settings(ruleset.options, ruleset.parameters, scenario.rules, settings)
         except RuleSettingError as error:
             raise FlagError(flag, error) from None
 
-    try:
-        resolve_settings(ruleset.options, ruleset.parameters, scenario.rules)
-    except RuleSettingError as error:
-        raise InputError(source, "rules", str(error)) from None
+    check_file_rules(ruleset, scenario, source)
     both = _flags("--set", shared)
     resolved("--set", both)
     wanted = _flags("--rule", changes)
@@ -173,7 +226,30 @@ def arms(
                 f"{key}={raw}: the baseline plays {key}={raw} already, so the variant "
                 "would be the baseline and the comparison would measure nothing",
             )
-    return Arms(baseline, variant, ", ".join(changes), both)
+    file = resolved("--rule", {})
+    stated = [
+        ArmSetting(
+            key,
+            _played(before, key),
+            _played(after, key),
+            _played(file, key) if key in scenario.rules else None,
+        )
+        for key in wanted
+    ]
+    for owner, key in implied_switches({**both, **wanted}).items():
+        if owner not in wanted and not file.on(owner):
+            written = _played(file, owner) if owner in scenario.rules else None
+            stated.append(ArmSetting(owner, "on", "on", written, key))
+    return Arms(baseline, variant, ", ".join(changes), both, tuple(stated))
+
+
+def _played(settings: RuleSettings, key: str) -> str:
+    """What ``settings`` play for ``key`` (an option, or a parameter), as ``--rule``
+    writes it: ``on``/``off`` for an option or a switch, else the value."""
+    value = settings.on(key) if key in settings.options else settings.values[key]
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
 
 
 def play_once(
@@ -279,6 +355,14 @@ class LabReport:
     precision_reached: bool | None = None
     """Whether every unit's interval ended narrower than ``precision`` (``None``
     without one): ``False`` when ``runs`` ran out first."""
+    settings: tuple[ArmSetting, ...] = ()
+    """What each arm played of the keys compared, and the rules on in both arms
+    because a parameter of theirs was given (:attr:`Arms.settings`)."""
+
+    @property
+    def arms_text(self) -> str:
+        """Each arm's settings, for people (:func:`arms_text`)."""
+        return arms_text(self.settings)
 
     @property
     def baseline_wins(self) -> dict[str, float]:
@@ -301,6 +385,7 @@ class LabReport:
             "scenario": self.scenario,
             "rule": self.rule,
             "set_in_both_arms": {k: str(v) for k, v in self.shared.items()},
+            "arms": [setting.to_dict() for setting in self.settings],
             "runs": self.runs,
             "first_seed": self.first_seed,
             "precision": self.precision,
@@ -449,9 +534,8 @@ def _report(
             )
         )
     outcomes = [*(p.name for p in scenario.players), DRAW]
-    options = {o.name for o in ready.ruleset.options}
     written = (*scenario.rules, *experiment.baseline, *experiment.variant)
-    concerned = {key.partition(".")[0] for key in written} & options
+    concerned = concerned_rules(written, (o.name for o in ready.ruleset.options))
     return LabReport(
         scenario=scenario.name,
         rule=experiment.label,
@@ -471,4 +555,5 @@ def _report(
         ),
         shared=experiment.shared,
         warnings=tuple(ready.warnings),
+        settings=experiment.settings,
     )

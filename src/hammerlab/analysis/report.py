@@ -24,6 +24,7 @@ from hammerlab.analysis.stats import Estimate
 from hammerlab.analysis.sweep import (
     PointResult,
     ScenarioFile,
+    choices_text,
     point_label,
     seeds_text,
 )
@@ -88,11 +89,12 @@ def _table(result: PointResult) -> str:
         for s in result.units
     )
     wins = ", ".join(f"{html.escape(n)} {_rate(e)}" for n, e in result.wins.items())
+    choices = f"; choices: {html.escape(choices_text(result.choices))}" if result.choices else ""
     return (
         f"<h3>{html.escape(result.source)} · "
         f"{html.escape(point_label(result.point) or 'as written')}</h3>"
         f"<p>{result.runs} battles, seeds {seeds_text(result.seeds)}"
-        f"; win rate: {wins}</p><table><tr><th>Unit</th><th>Player</th><th>Models</th>"
+        f"; win rate: {wins}{choices}</p><table><tr><th>Unit</th><th>Player</th><th>Models</th>"
         f"<th>Models left [95% CI]</th><th>P(destroyed) [95% CI]</th></tr>{rows}</table>"
     )
 
@@ -115,9 +117,11 @@ def sweep_report(
     scenarios: Sequence[ScenarioFile],
     vary: Sequence[str],
     method: str,
+    warnings: Sequence[str] = (),
 ) -> str:
-    """The whole report as one HTML document: a section per scenario file, with the
-    points played on it (matched by the file's path and hash)."""
+    """The whole report as one HTML document: the ``warnings`` (a varied rule's choice
+    never chosen), then a section per scenario file, with the points played on it
+    (matched by the file's path and hash)."""
     battles = sum(r.runs for r in results)
     parts = [
         "<!DOCTYPE html><html><head><meta charset='utf-8'>",
@@ -129,6 +133,7 @@ def sweep_report(
         f"engine hammerlab {html.escape(ENGINE_VERSION)}</p>",
         f"<p><b>Method:</b> {html.escape(method)} Every point plays the same seeds, so points "
         "differ by their settings rather than by their dice.</p>",
+        *(f"<p><b>{html.escape(w)}</b></p>" for w in warnings),
     ]
     for scenario in scenarios:
         key = (scenario.source, scenario.scenario_hash)
@@ -147,10 +152,10 @@ def sweep_report(
 
 def lab_report_html(report: LabReport) -> str:
     """A lab report (``hammerlab lab``) as one self-contained HTML document: what was
-    compared (and set in both arms), how many paired battles from which seeds, the
-    method, per unit the models left in each arm with the 95% interval of the paired
-    difference, drawn as inline SVG bars, the win rates with their intervals, and
-    the special rules not implemented."""
+    compared (and set in both arms, and what each arm played of it), how many paired
+    battles from which seeds, the method, per unit the models left in each arm with
+    the 95% interval of the paired difference, drawn as inline SVG bars, the win
+    rates with their intervals, and the special rules not implemented."""
     seeds = f"{report.first_seed}..{report.first_seed + report.runs - 1}"
     rows = "".join(
         "<tr>"
@@ -172,10 +177,9 @@ def lab_report_html(report: LabReport) -> str:
             "<!DOCTYPE html><html><head><meta charset='utf-8'>",
             f"<title>hammerlab lab</title><style>{STYLE}</style></head><body>",
             f"<h1>{html.escape(report.scenario)}</h1>",
-            f"<p><b>Compared:</b> the rules as they are (baseline) against "
-            f"{html.escape(report.rule)} (variant)"
+            f"<p><b>Compared:</b> {html.escape(report.rule)}"
             + (f", both arms with {html.escape(both)}" if both else "")
-            + ".</p>",
+            + f"; {html.escape(report.arms_text)}.</p>",
             f"<p><b>Battles:</b> {report.runs} paired battles per arm, seeds {seeds}, "
             f"both sides played by the {html.escape(report.ai)} AI.</p>",
             "<p><b>Method:</b> both arms play the same seeds (common random numbers); "

@@ -5,7 +5,9 @@ combination of the axes' values. A key is what ``--rule`` takes (an option
 ``NAME`` with ``on``/``off``, ``NAME.PARAM``, a ruleset parameter like
 ``charge_dice``) or ``units.ID.size``, which overrides that unit's size in the
 validated scenario (and is validated again, like the file's own ``size``).
-Setting ``NAME.PARAM`` switches ``NAME`` on unless ``NAME`` is an axis too.
+Setting ``NAME.PARAM`` switches ``NAME`` on unless ``NAME`` is an axis too (a point
+names it, and what it names counts: :func:`~hammerlab.engine.rules.resolve_settings`,
+as for ``--rule``).
 
 Every grid point plays the same seeds (``seed``, ``seed+1``, ...), so points
 differ by their settings and not by their luck. With ``precision`` the seeds
@@ -25,18 +27,20 @@ import hashlib
 import itertools
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from hammerlab.analysis.battles import prepare
+from hammerlab.analysis.choices import concerned_rules, named_choices, total
 from hammerlab.analysis.engine_version import ENGINE_VERSION
 from hammerlab.analysis.lab import DRAW, Outcome, Progress, Settings
 from hammerlab.analysis.runners import Batch, Runner, batch_size
 from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
-from hammerlab.engine.rules import ParamValue, RuleSettingError
+from hammerlab.editions import get_ruleset
+from hammerlab.engine.rules import ParamValue, RuleSettingError, implied_switches
 from hammerlab.io.scenario import Scenario
 
 if TYPE_CHECKING:
@@ -196,7 +200,6 @@ def case_at(
     unknown unit or a size its datasheet refuses a :class:`SweepError` or an
     :class:`~hammerlab.errors.InputError`.
     """
-    keys = {k for k, _ in point}
     sizes = {}
     rules: dict[str, str] = {}
     for key, raw in point:
@@ -207,10 +210,6 @@ def case_at(
             raise SweepError(f"{key!r}: a unit's key is units.ID.size")
         else:
             rules[key] = raw
-    for key in list(rules):
-        owner, dot, _ = key.partition(".")
-        if dot and owner not in keys:
-            rules.setdefault(owner, "on")
     resized = _resized(scenario, sizes) if sizes else scenario
     ready = prepare(resized, source, first_seed, rules)
     units = tuple(
@@ -355,6 +354,12 @@ class PointResult:
     """The file the scenario was read from (empty where unknown: a point read back
     from a store, which names its scenario by hash). A label, not part of what
     was measured, so it is left out of comparisons."""
+    choices: Mapping[str, tuple[int, int]] | None = field(default=None, compare=False)
+    """How often each choice of the rules the sweep's axes touch was offered and
+    chosen in this point's battles (``"kind: label"`` → (offered, chosen), as the
+    lab counts them: :func:`~hammerlab.analysis.choices.named_choices`); ``None``
+    where not counted (a point read back from a store, whose axes are not known).
+    Left out of comparisons, like ``source``."""
 
     @property
     def runs(self) -> int:
@@ -395,6 +400,16 @@ class PointResult:
                 for s in self.units
             ],
             "wins": {name: e.to_dict() for name, e in self.wins.items()},
+            **(
+                {}
+                if self.choices is None
+                else {
+                    "rule_choices": [
+                        {"choice": key, "offered": offered, "chosen": chosen}
+                        for key, (offered, chosen) in self.choices.items()
+                    ]
+                }
+            ),
         }
 
     def csv_rows(self) -> list[dict[str, Any]]:
@@ -412,6 +427,8 @@ class PointResult:
             rows.append({**base, "metric": f"p_destroyed.{s.unit.id}", **_flat(s.destroyed)})
         for name, e in self.wins.items():
             rows.append({**base, "metric": f"win_rate.{name}", **_flat(e)})
+        for key, (offered, chosen) in (self.choices or {}).items():
+            rows.append({**base, "metric": f"choice.{key}", "offered": offered, "chosen": chosen})
         return rows
 
 
@@ -429,9 +446,11 @@ def summarize(
     seeds: Sequence[int],
     engine_version: str = ENGINE_VERSION,
     source: str = "",
+    rules: Collection[str] | None = None,
 ) -> PointResult:
     """The metrics of one point from its outcomes and their ``seeds`` (in seed order),
-    played by ``engine_version`` on the scenario read from ``source``."""
+    played by ``engine_version`` on the scenario read from ``source``; with ``rules``
+    (those the axes touch), how often their choices were offered and chosen."""
     n = len(outcomes)
     stats = tuple(
         UnitStat(
@@ -444,9 +463,44 @@ def summarize(
         for u in units
     )
     wins = {p: wilson_interval(sum(o.winner == p for o in outcomes), n) for p in (*players, DRAW)}
+    choices = None if rules is None else named_choices(total([o.choices for o in outcomes]), rules)
     return PointResult(
-        scenario, hash_, point, seed_ranges(seeds), stats, wins, engine_version, source
+        scenario, hash_, point, seed_ranges(seeds), stats, wins, engine_version, source, choices
     )
+
+
+def axis_rules(case: Case) -> set[str]:
+    """The rule options the case's point sets (``NAME`` or ``NAME.PARAM`` axes): those
+    whose choices a sweep reports."""
+    options = (o.name for o in get_ruleset(case.scenario.ruleset).options)
+    return concerned_rules((key for key, _ in case.point), options)
+
+
+def never_chosen(results: Sequence[PointResult]) -> list[str]:
+    """One warning per choice of a varied rule offered at some point but chosen at
+    none: where it is what the rule offers, the rule never came into play, and the
+    points cannot differ by it (as the lab's choice table shows for one change)."""
+    counted = total([r.choices for r in results if r.choices is not None])
+    return [
+        f"warning: {key} was offered {offered} times and chosen at no point; where it "
+        "is what the varied rule offers, the rule never came into play"
+        for key, (offered, chosen) in counted.items()
+        if offered and not chosen
+    ]
+
+
+def choices_text(choices: Mapping[str, tuple[int, int]]) -> str:
+    """``action: suppressive fire offered 12, chosen 0; ...`` for people."""
+    return "; ".join(
+        f"{key} offered {offered}, chosen {chosen}" for key, (offered, chosen) in choices.items()
+    )
+
+
+def switched_on(axes: Sequence[Axis]) -> dict[str, str]:
+    """The rules the axes switch on at every point by setting a parameter of theirs
+    without varying the rule itself: rule → the parameter's key
+    (:func:`~hammerlab.engine.rules.implied_switches`)."""
+    return implied_switches({axis.key: axis.values[0] for axis in axes})
 
 
 def sweep(
@@ -483,7 +537,7 @@ def sweep(
             seeds = range(first_seed, first_seed + target[i])
             results[i] = summarize(
                 case.scenario.name, case.scenario_hash, case.point, case.units, case.players,
-                [played[i][s] for s in seeds], seeds, source=case.source,
+                [played[i][s] for s in seeds], seeds, source=case.source, rules=axis_rules(case),
             )  # fmt: skip
         unfinished = [
             i

@@ -20,7 +20,7 @@ from hammerlab.editions.plugins import load_plugin_file
 from hammerlab.editions.turns import WIPED_OUT, game_winner, victory_scores
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.events import Event, to_json_line_of
-from hammerlab.engine.rules import ParamValue, RuleSettingError, RuleSettings, parse_rule_flag
+from hammerlab.engine.rules import ParamValue, RuleSettingError, RuleSettings, rule_flags
 from hammerlab.errors import HammerlabError, InputError
 from hammerlab.io.scenario import load_scenario
 
@@ -75,7 +75,7 @@ def run_battle(
             _check_stop_after(stop_after, spec.plan.turns, str(scenario))
             people = _people(controller, side, [p.name for p in spec.players], str(scenario))
             plugins = load_plugins(plugin)
-            rules = dict(parse_rule_flag(f) for f in rule or [])
+            rules = rule_flags(rule or [])
             game = Game.start(spec, str(scenario), seed, rules, plugins, people, stop)
         if controller == "search":
             players = [p.name for p in game.battle.players]
@@ -222,7 +222,12 @@ def _introduce(game: Game) -> None:
     console.print(f"{name} — {ready.ruleset.title}, seed {battle.dice.seed}", markup=False)
     if description:
         console.print(description, markup=False)
-    on = [n for n, v in battle.options.items() if v]
+    implied = battle.settings.implied
+    on = [
+        f"{n} (switched on by {implied[n]})" if n in implied else n
+        for n, v in battle.options.items()
+        if v
+    ]
     console.print("Rule options on: " + (", ".join(on) if on else "none"), markup=False)
     changed = changed_parameters(ready.ruleset, battle.settings)
     if changed:

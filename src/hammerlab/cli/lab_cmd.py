@@ -107,7 +107,8 @@ def run_lab(
 
 
 def _print_report(report: LabReport) -> None:
-    """The report for people: what was compared and what both arms share, the notes
+    """The report for people: what was compared and what both arms share, what each
+    arm played of it (against the scenario's own ``[rules]``), the notes
     on rules not implemented, then the tables (units, winners, choices) and whether
     ``--precision`` was reached."""
     both = ", ".join(f"{k}={v}" for k, v in report.shared.items())
@@ -118,6 +119,7 @@ def _print_report(report: LabReport) -> None:
         + (", keyed dice" if report.dice == "keyed" else ""),
         markup=False,
     )
+    console.print(report.arms_text, markup=False)
     for warning in report.warnings:
         console.print(f"[yellow]note:[/yellow] {escape(warning)}")
     table = Table(

@@ -17,6 +17,7 @@ from hammerlab.cli.import_cmd import model_rule_lines
 from hammerlab.editions import get_ruleset, ruleset_names
 from hammerlab.editions.base import describe_ruleset
 from hammerlab.engine.datasheet import Datasheet
+from hammerlab.engine.rules import Parameter
 from hammerlab.errors import HammerlabError
 
 
@@ -149,8 +150,16 @@ def run_rulesets(plugin: list[Path] | None, as_json: bool) -> None:
             state = "on" if option.default else "off"
             console.print(f"  {option.name} (default {state}): {option.summary}", markup=False)
             for p in option.parameters:
-                console.print(f"    .{p.name} = {p.default}: {p.summary}", markup=False)
+                console.print(f"    .{_parameter_line(p)}", markup=False)
         if rules.parameters:
             console.print("  parameters:")
         for p in rules.parameters:
-            console.print(f"    {p.name} = {p.default}: {p.summary}", markup=False)
+            console.print(f"    {_parameter_line(p)}", markup=False)
+
+
+def _parameter_line(parameter: Parameter) -> str:
+    """``name = default (what it takes): summary``; a switch's default as on/off, as
+    ``--rule`` writes it."""
+    default = parameter.default
+    shown = ("on" if default else "off") if isinstance(default, bool) else default
+    return f"{parameter.name} = {shown} ({parameter.accepted()}): {parameter.summary}"

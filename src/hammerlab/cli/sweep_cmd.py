@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,11 +22,14 @@ from hammerlab.analysis.sweep import (
     ScenarioFile,
     SweepError,
     cases,
+    choices_text,
+    never_chosen,
     parse_axes,
     point_label,
     scenario_files,
     seeds_text,
     sweep,
+    switched_on,
 )
 from hammerlab.cli.battle_cmd import load_plugins
 from hammerlab.cli.common import console, fail, progress, usage_error, writable_file, write_file
@@ -64,6 +67,9 @@ def run_sweep(
     """Check every input, play the grid (storing each battle under ``--out``), then
     print the table or the JSON document and write the report and CSV.
 
+    The text, JSON, CSV and report say per point how often the choices of the rules
+    varied were offered and chosen, which rules a varied parameter switches on, and
+    warn of a choice offered but chosen at no point (:func:`never_chosen`).
     With ``--out``, what the store gave and took is said: in the JSON document's
     ``store``, else on standard error. A Ctrl-C ends the run with one line saying
     what the store kept (:func:`interrupted`)."""
@@ -99,34 +105,52 @@ def run_sweep(
     files = scenario_files(grid_cases)
     reached = _precision_line(results, precision, runs)
     tally = store_tally(store, sum(r.runs for r in results))
+    implied = switched_on(axes)
+    rules_on = _switched_on_line(implied)
+    warnings = never_chosen(results)
     if as_json:
         document: dict[str, Any] = {
             "method": method,
             "precision": precision,
             "precision_reached": None if precision is None else not _unreached(results, precision),
+            "switched_on": implied,
             "scenarios": [f.to_dict() for f in files],
             "points": [
                 {**r.to_dict(), "precision_reached": _reached(r, precision)} for r in results
             ],
+            "warnings": warnings,
         }
         if tally is not None:
             document["store"] = tally
         typer.echo(json.dumps(document, indent=1))
     else:
         console.print(method, markup=False)
+        if rules_on:
+            console.print(rules_on, markup=False)
         print_files(files)
         print_points(results)
         if reached:
             console.print(reached, markup=False)
+        for warning in warnings:
+            console.print(warning, markup=False)
         tell_tally(tally)
     if csv_file is not None:
         write_file(csv_file, csv_text(results))
     if report is not None:
         from hammerlab.analysis.report import sweep_report  # matplotlib: only when asked
 
-        noted = f"{method} {reached}" if reached else method
-        write_file(report, sweep_report(results, files, vary, noted))
+        noted = " ".join(line for line in (method, rules_on, reached) if line)
+        write_file(report, sweep_report(results, files, vary, noted, warnings))
         typer.echo(f"report written to {report}", err=as_json)
+
+
+def _switched_on_line(implied: Mapping[str, str]) -> str | None:
+    """One sentence naming the rules on at every point because a parameter of theirs
+    is varied (``None``: none are)."""
+    if not implied:
+        return None
+    named = ", ".join(f"{rule} (by {key})" for rule, key in implied.items())
+    return f"On at every point, since a parameter of theirs is varied: {named}."
 
 
 def check_store_flags(out: Path | None, resume: bool, dice: str) -> None:
@@ -253,7 +277,8 @@ def print_files(files: Sequence[ScenarioFile]) -> None:
 
 
 def print_points(results: Sequence[PointResult], engine: bool = False) -> None:
-    """One table per grid point: models left per unit, then win rates. The heading
+    """One table per grid point: models left per unit, then win rates and how often the
+    choices of the rules varied were offered and chosen. The heading
     names the scenario file (its hash where the file is not known), so two files
     that share a name are told apart; the seeds (``N battles from seed S`` when
     they follow on, else their ranges); and, with ``engine``, the engine version
@@ -283,6 +308,8 @@ def print_points(results: Sequence[PointResult], engine: bool = False) -> None:
             + ", ".join(f"{name} {cell(e, percent=True)}" for name, e in result.wins.items()),
             markup=False,
         )
+        if result.choices:
+            console.print(f"Choices: {choices_text(result.choices)}", markup=False)
 
 
 def csv_text(results: Sequence[PointResult]) -> str:
@@ -355,13 +382,19 @@ def run_balance(
     plugin: list[Path] | None,
     as_json: bool,
 ) -> None:
-    """Check the question, run the solver with a spinner, print the answer."""
+    """Check the question (a mistake, or a goal no value can reach, is a usage error
+    before any battle), run the solver with a spinner, print the answer."""
     from hammerlab.analysis.balance import ROUND_RUNS, balance_scenario, parse_question
+    from hammerlab.analysis.lab import FlagError
 
     try:
         spec = load_scenario(scenario)
         plugins = load_plugins(plugin)
-        question = parse_question(spec, vary, target, player)
+        question = parse_question(spec, str(scenario), vary, target, player)
+    except FlagError as error:
+        raise usage_error(error.flag, error) from None
+    except RuleSettingError as error:
+        raise usage_error("--vary", error) from None
     except HammerlabError as error:
         raise fail(error) from None
     try:

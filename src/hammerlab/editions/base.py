@@ -152,11 +152,12 @@ class Ruleset(Protocol):
         ...
 
 
-def apply_rules(battle: Battle, ruleset: Ruleset, chosen: Mapping[str, ParamValue]) -> None:
-    """Settle ``battle``'s rule settings (defaults overlaid with ``chosen``) and install
-    the rules that are on; an unknown or out-of-bounds setting is a
+def apply_rules(battle: Battle, ruleset: Ruleset, *layers: Mapping[str, ParamValue]) -> None:
+    """Settle ``battle``'s rule settings (defaults overlaid with each of ``layers`` in
+    turn, :func:`~hammerlab.engine.rules.resolve_settings`) and install the rules
+    that are on; an unknown or out-of-bounds setting is a
     :class:`~hammerlab.engine.rules.RuleSettingError`."""
-    battle.settings = resolve_settings(ruleset.options, ruleset.parameters, chosen)
+    battle.settings = resolve_settings(ruleset.options, ruleset.parameters, *layers)
     battle.hooks = Hooks()
     install_rules(battle.hooks, ruleset.options, battle.settings)
 

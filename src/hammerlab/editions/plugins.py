@@ -37,13 +37,36 @@ def plugin_options(ruleset: str) -> tuple[RuleOption, ...]:
 
 
 def register_rules(ruleset: str, rules: tuple[RuleOption, ...], source: str) -> None:
-    """Add ``rules`` to ``ruleset``'s options (again with the same rule: no change)."""
+    """Add ``rules`` to ``ruleset``'s options (again with the same rule: no change).
+
+    A name another plug-in, or the ruleset itself (a built-in option or ruleset
+    parameter), already uses is an :class:`InputError` naming both; the rules are
+    checked before any is added, so a refused plug-in adds none of them.
+    """
     table = _REGISTERED.setdefault(ruleset, {})
+    builtin = _builtin_names(ruleset)
     for rule in rules:
         known = table.get(rule.name)
+        if rule.name in builtin:
+            raise InputError(
+                source, f"RULES[{rule.name}]", f"already defined by the {ruleset} ruleset"
+            )
         if known is not None and known.source != source:
             raise InputError(source, f"RULES[{rule.name}]", f"already defined by {known.source}")
-        table[rule.name] = rule
+    table.update((rule.name, rule) for rule in rules)
+
+
+def _builtin_names(ruleset: str) -> set[str]:
+    """The names ``ruleset`` defines itself: its built-in options and its parameters
+    (none for a ruleset not registered, whose plug-ins are never asked for)."""
+    from hammerlab.editions import get_ruleset, ruleset_names  # editions import this module
+
+    if ruleset not in ruleset_names():
+        return set()
+    rules = get_ruleset(ruleset)
+    return {o.name for o in rules.options if o.source == "built-in"} | {
+        p.name for p in rules.parameters
+    }
 
 
 def load_plugin_file(path: Path) -> list[str]:

@@ -99,6 +99,25 @@ class Parameter:
             return raw.strip()
         raise RuleSettingError(f"{where}={raw}: expected {EXPECTED[kind]}")
 
+    def accepted(self) -> str:
+        """What values ``--rule`` takes, for people: ``on | off``, the choices
+        (``worsen_bs | improve_save``), the bounds (``0..10``, ``at least 1``), or
+        ``any number`` / ``any text``."""
+        if self.type_name == "bool":
+            return "on | off"
+        if self.choices:
+            return " | ".join(self.choices)
+        if self.type_name == "str":
+            return "any text"
+        low, high = self.minimum, self.maximum
+        if low is not None and high is not None:
+            return f"{low:g}..{high:g}"
+        if low is not None:
+            return f"at least {low:g}"
+        if high is not None:
+            return f"at most {high:g}"
+        return "any number"
+
     def describe(self) -> dict[str, Any]:
         """The JSON shape ``rulesets --json`` prints."""
         shape: dict[str, Any] = {
@@ -194,6 +213,9 @@ class RuleSettings:
 
     options: Mapping[str, bool] = field(default_factory=dict)
     values: Mapping[str, ParamValue] = field(default_factory=dict)
+    implied: Mapping[str, str] = field(default_factory=dict)
+    """The options on only because one of their parameters was set (option → that
+    parameter's key, ``name.param``), for reports (:func:`implied_switches`)."""
 
     def on(self, option: str) -> bool:
         """Whether ``option`` is on (for reports; procedures use hook points)."""
@@ -240,39 +262,89 @@ def parse_rule_flag(flag: str) -> tuple[str, str]:
     return key, raw.strip() if sep else "on"
 
 
+def rule_flags(flags: Iterable[str]) -> dict[str, ParamValue]:
+    """``--rule`` flags (:func:`parse_rule_flag`) as settings, as written; a key given
+    twice, or a parameter given with its rule switched off
+    (:func:`check_parameters_switched_on`), is a :class:`RuleSettingError`."""
+    settings: dict[str, ParamValue] = {}
+    for text in flags:
+        key, raw = parse_rule_flag(text)
+        if key in settings:
+            raise RuleSettingError(f"{key} is given twice ({key}={settings[key]}, {text})")
+        settings[key] = raw
+    check_parameters_switched_on(settings)
+    return settings
+
+
+def implied_switches(settings: Mapping[str, ParamValue]) -> dict[str, str]:
+    """The options ``settings`` switch on by setting a parameter of theirs
+    (``name.param``) without naming the option itself: option → the first such
+    parameter's key. Setting a rule's parameter means playing the rule; where the
+    same settings name the option too (``name=off``), that is what counts."""
+    implied: dict[str, str] = {}
+    for key in settings:
+        owner, dot, _ = key.partition(".")
+        if dot and owner not in settings:
+            implied.setdefault(owner, key)
+    return implied
+
+
+def check_parameters_switched_on(settings: Mapping[str, ParamValue]) -> None:
+    """Refuse a parameter that ``settings`` give together with its rule switched off
+    (``name=off`` and ``name.param=V``): the two contradict each other, since the
+    parameter would change nothing (a :class:`RuleSettingError` naming both)."""
+    for key, raw in settings.items():
+        owner, dot, _ = key.partition(".")
+        if dot and owner in settings and not _switch(owner, settings[owner]):
+            raise RuleSettingError(
+                f"{key}={raw}: {owner}={settings[owner]} is given too, so the parameter "
+                f"would change nothing; setting a parameter switches its rule on: give "
+                f"{key} alone, or {owner}=off alone"
+            )
+
+
 def resolve_settings(
     options: Iterable[RuleOption],
     parameters: Iterable[Parameter],
-    chosen: Mapping[str, ParamValue],
+    *layers: Mapping[str, ParamValue],
 ) -> RuleSettings:
-    """Defaults overlaid with ``chosen`` (``name`` → on/off, ``name.param`` → value).
+    """Defaults overlaid with each of ``layers`` in turn (``name`` → on/off,
+    ``name.param`` → value): a scenario's ``[rules]``, then a command's ``--rule``.
 
-    An unknown option or parameter, or a value out of bounds, is a
+    A layer that sets a parameter of an option without naming the option switches
+    the option on (:func:`implied_switches`); a later layer that names the option
+    decides. An unknown option or parameter, or a value out of bounds, is a
     :class:`RuleSettingError` naming the known ones; nothing is silently off.
-    Setting an option's parameter does not switch the option on.
     """
     declared = {o.name: o for o in options}
     ruleset_params = {p.name: p for p in parameters}
     switched = {name: option.default for name, option in declared.items()}
     values: dict[str, ParamValue] = {p.name: p.default for p in ruleset_params.values()}
+    implied: dict[str, str] = {}
     for option in declared.values():
         for parameter in option.parameters:
             values[f"{option.name}.{parameter.name}"] = parameter.default
-    for key, raw in chosen.items():
-        owner, dot, param = key.partition(".")
-        if dot:
-            if owner not in declared:
-                raise RuleSettingError(_unknown("rule", owner, declared))
-            values[key] = declared[owner].parameter(param).coerce(raw, key)
-        elif key in declared:
-            switched[key] = _switch(key, raw)
-        elif key in ruleset_params:
-            values[key] = ruleset_params[key].coerce(raw, key)
-        else:
-            raise RuleSettingError(
-                _unknown("rule or parameter", key, {**declared, **ruleset_params})
-            )
-    return RuleSettings(options=switched, values=values)
+    for chosen in layers:
+        for key, raw in chosen.items():
+            owner, dot, param = key.partition(".")
+            if dot:
+                if owner not in declared:
+                    raise RuleSettingError(_unknown("rule", owner, declared))
+                values[key] = declared[owner].parameter(param).coerce(raw, key)
+            elif key in declared:
+                switched[key] = _switch(key, raw)
+                implied.pop(key, None)
+            elif key in ruleset_params:
+                values[key] = ruleset_params[key].coerce(raw, key)
+            else:
+                raise RuleSettingError(
+                    _unknown("rule or parameter", key, {**declared, **ruleset_params})
+                )
+        for owner, key in implied_switches(chosen).items():
+            if not switched[owner]:  # on already (by default, or by an earlier layer): no news
+                implied[owner] = key
+                switched[owner] = True
+    return RuleSettings(options=switched, values=values, implied=implied)
 
 
 def _switch(name: str, raw: ParamValue) -> bool:
