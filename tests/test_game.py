@@ -43,7 +43,9 @@ def test_playing_through_the_api_gives_the_cli_battle_log(tmp_path: Path) -> Non
     game.play()
     assert game.is_over and game.current_player is None
     assert events(game) == logged
-    assert json.loads(header) == {**game.header(), "kind": "game"} | {"source": str(WHOLE)}
+    # The CLI records the scenario's absolute path too (WHOLE is one), to resume anywhere.
+    recorded = {"source": str(WHOLE), "scenario_path": str(WHOLE)}
+    assert json.loads(header) == {**game.header(), "kind": "game"} | recorded
 
 
 def test_apply_records_the_actions_as_decisions_that_replay() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -145,6 +146,42 @@ def test_a_waffle_scenario_refuses_a_core11_datasheet(monkeypatch: pytest.Monkey
     error = problem(unit("boyz", "A", "Boyz", 20, 10) + unit("w", "B", "Boyz", 40, 40))
     assert error.where == "units[0].unit"
     assert "is a core11 datasheet" in error.problem
+
+
+INLINE_NOBODY = """[[units]]
+id = "x"
+player = "A"
+position = [36, 10]
+[units.inline]
+name = "Fire Team"
+[[units.inline.models]]
+name = "Vet"
+count = 0
+profile = { WS = 3, BS = 3, S = 3, T = 3, W = 1, I = 3, A = 1, Ld = 7, Sv = "5+" }
+"""
+"""An inline unit whose only model entry has count 0 (a user review): no models."""
+
+
+def test_an_inline_unit_of_no_models_names_its_count() -> None:
+    # Not `units[0].casualties`, a key the file does not have.
+    error = problem(INLINE_NOBODY + unit("y", "B", "Tactical Squad", 36, 30))
+    assert (error.where, error.problem) == (
+        "units[0].inline.models[0].count",
+        "a unit needs at least one model; every count is 0",
+    )
+
+
+def test_a_datasheet_of_no_models_names_the_unit(monkeypatch: pytest.MonkeyPatch) -> None:
+    # No shipped datasheet has no models; the waffle library is made to hand one out.
+    boyz = get_ruleset("waffle").find_unit("Ork Boyz")
+    nobody = replace(boyz, entries=tuple(replace(e, count=0) for e in boyz.entries))
+    waffle = get_ruleset("waffle")
+    monkeypatch.setattr(type(waffle), "find_unit", lambda self, name: nobody)
+    monkeypatch.setattr(battles, "get_ruleset", lambda name: waffle)
+    error = problem(unit("boyz", "A", "Ork Boyz", 20, 10))
+    assert error.where == "units[0].unit"
+    assert error.problem.startswith("Ork Boyz (")
+    assert error.problem.endswith(") has no models; a unit needs at least one")
 
 
 @pytest.mark.parametrize(

@@ -53,3 +53,21 @@ class ProfileError(HammerlabError, ValueError):
 
 class IllegalActionError(HammerlabError, ValueError):
     """A decision answer or an action that the rules do not allow."""
+
+
+class UnansweredDecisionError(IllegalActionError):
+    """A decision asked while answers were given ahead (an applied action, a replay)
+    that the next of them does not answer: its kind differs or its label is not one
+    of the choices. It keeps what was asked, for a replay to say where it went
+    another way than its log."""
+
+    def __init__(
+        self, player: str, decision: str, labels: list[str], given: tuple[str, str]
+    ) -> None:
+        self.player = player
+        self.decision = decision
+        self.labels = labels
+        kind, label = given
+        super().__init__(
+            f"{player} was asked {decision!r} ({', '.join(labels)}), not {kind!r} with {label!r}"
+        )

@@ -205,6 +205,8 @@ def _unit(
 ) -> Unit:
     entries = _sized(datasheet, spec.size, source, where)
     count = sum(e.count for e in entries)
+    if count == 0:
+        raise InputError(source, *_no_models(datasheet, spec, where))
     base = max(e.base_mm for e in entries)
     # A unit in reserve is made in the table's centre, then taken off the
     # table (``Ruleset.set_reserves``) before the first turn.
@@ -252,6 +254,19 @@ def _unit(
     return unit
 
 
+def _no_models(datasheet: Datasheet, spec: UnitPlacement, where: str) -> tuple[str, str]:
+    """The key and the problem of a unit that would have no models (every model
+    entry's count 0, none sized): the inline entry's ``count`` written in the
+    scenario, else the datasheet it names."""
+    if spec.inline is not None:
+        return (
+            f"{where}.inline.models[0].count",
+            "a unit needs at least one model; every count is 0",
+        )
+    problem = f"{datasheet.name} ({datasheet.source}) has no models; a unit needs at least one"
+    return f"{where}.unit", problem
+
+
 def _infiltrates(spec: UnitPlacement) -> str | None:
     return "infiltrate" if spec.infiltrate else None
 
@@ -292,6 +307,7 @@ def prepare(
     options: Mapping[str, ParamValue] | None = None,
     controllers: Mapping[str, Controller] | None = None,
     dice: str = "single",
+    folder: Path | None = None,
 ) -> PreparedBattle:
     """Build the battle a scenario describes.
 
@@ -301,7 +317,9 @@ def prepare(
     :class:`InputError` naming the file; a bad ``options`` entry is a
     :class:`~hammerlab.engine.rules.RuleSettingError` (the caller names its flag).
     ``dice`` is a mode of :func:`~hammerlab.engine.dice.dice_for` (the lab's
-    ``keyed`` common random numbers; ``single`` for a plain battle).
+    ``keyed`` common random numbers; ``single`` for a plain battle). Relative
+    BattleScribe ``source`` files are read in ``folder`` (by default the folder of
+    ``source``, the scenario file).
     """
     try:
         ruleset = get_ruleset(scenario.ruleset)
@@ -329,7 +347,7 @@ def prepare(
             for t in scenario.terrain
         ),
     )
-    base_dir = Path(source).parent
+    base_dir = Path(source).parent if folder is None else folder
     units: dict[str, Unit] = {}
     warnings: list[str] = []
     for index, spec in enumerate(scenario.units):

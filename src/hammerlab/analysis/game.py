@@ -33,7 +33,12 @@ from hammerlab.engine.decisions import Controller, Decision
 from hammerlab.engine.events import to_json_line_of
 from hammerlab.engine.rules import ParamValue
 from hammerlab.engine.units import Unit
-from hammerlab.errors import HammerlabError, IllegalActionError, InputError
+from hammerlab.errors import (
+    HammerlabError,
+    IllegalActionError,
+    InputError,
+    UnansweredDecisionError,
+)
 from hammerlab.io.scenario import Scenario, scenario_from_data
 
 FORMAT = "hammerlab-game/1"
@@ -62,10 +67,15 @@ class Recipe:
 
     scenario: dict[str, Any]
     source: str
-    """The scenario file (relative BattleScribe sources are read beside it)."""
+    """The scenario file as it was named (shown in messages)."""
     seed: int | None
     rules: dict[str, ParamValue]
     plugins: tuple[str, ...] = ()
+    """The plug-in files, as given to :meth:`Game.start` (the CLI gives absolute paths)."""
+    scenario_path: str | None = None
+    """The scenario file's absolute path, where relative BattleScribe sources are read
+    from whatever folder the game is resumed or replayed in; ``None``: beside
+    ``source`` (a game saved before this was recorded, or started without it)."""
 
 
 class Game:
@@ -89,19 +99,24 @@ class Game:
         plugins: Sequence[str] = (),
         controllers: Mapping[str, Controller] | None = None,
         stop_before_turn: int | None = None,
+        scenario_path: str | None = None,
     ) -> Game:
         """A new game of ``scenario`` (read from ``source``); players without a
         controller get the edition's AI. With ``stop_before_turn`` it stops when
-        that turn would begin."""
+        that turn would begin. ``scenario_path``, the scenario file's absolute path,
+        is recorded so that the saved game or log resumes from any folder (relative
+        BattleScribe sources are read beside it rather than beside ``source``)."""
         for plugin in plugins:
             load_plugin_file(Path(plugin))
-        ready = prepare(scenario, source, seed, rules or {}, controllers)
+        folder = None if scenario_path is None else Path(scenario_path).parent
+        ready = prepare(scenario, source, seed, rules or {}, controllers, folder=folder)
         recipe = Recipe(
             scenario=scenario.model_dump(mode="json"),
             source=source,
             seed=seed,
             rules=dict(rules or {}),
             plugins=tuple(plugins),
+            scenario_path=scenario_path,
         )
         return cls(ready, recipe, stop_before_turn)
 
@@ -311,6 +326,8 @@ def _read(text: str, where: str) -> dict[str, Any]:
         for d in decisions
     ):
         raise InputError(where, "decisions", "a list of [player, kind, answer]")
+    if not isinstance(saved.get("scenario_path"), str | None):
+        raise InputError(where, "scenario_path", "the scenario file's path (text)")
     return saved
 
 
@@ -345,15 +362,24 @@ def state_digest(battle: Battle, play: Play) -> str:
 def _start_from(
     saved: Mapping[str, Any], controllers: Mapping[str, Controller] | None, where: str
 ) -> Game:
-    return Game.start(
-        scenario_from_data(saved["scenario"], f"{where}: scenario"),
-        str(saved["source"]),
-        saved.get("seed"),
-        saved.get("rules") or {},
-        tuple(saved.get("plugins") or ()),
-        controllers,
-        saved.get("stop_before_turn"),
-    )
+    """The game a saved game or a log header records, not yet played. What it names
+    that can no longer be found or used (a BattleScribe file beside the scenario, a
+    plug-in file, a rule) is an :class:`InputError` naming ``where``, the file it
+    was recorded in, as well as the scenario or plug-in file at fault."""
+    scenario = scenario_from_data(saved["scenario"], f"{where}: scenario")
+    try:
+        return Game.start(
+            scenario,
+            str(saved["source"]),
+            saved.get("seed"),
+            saved.get("rules") or {},
+            tuple(saved.get("plugins") or ()),
+            controllers,
+            saved.get("stop_before_turn"),
+            scenario_path=saved.get("scenario_path"),
+        )
+    except HammerlabError as error:
+        raise InputError(where, "", str(error)) from None
 
 
 def saved_players(text: str, where: str) -> list[str]:
@@ -369,11 +395,23 @@ class Mismatch:
     line: int
     logged: str
     replayed: str
+    """The replayed line, or ``(end of game)`` where the replay has no more."""
+    unanswered: str | None = None
+    """Where the replay stopped early at a decision the log does not answer: who was
+    asked what, with its choices (``replayed`` is then ``(end of game)``)."""
+
+    def __str__(self) -> str:
+        if self.unanswered is not None:
+            gives = f"asks a decision the log does not answer: {self.unanswered}"
+        else:
+            gives = f"gives {self.replayed}"
+        return f"line {self.line} differs: logged {self.logged} but the replay {gives}"
 
 
 def log_game(text: str, where: str) -> tuple[Game, list[Any]]:
     """The game a JSON Lines log records, not yet played (its first line, the
     header, says how to start it), and the logged events that follow."""
+    _refuse_saved_game(text, where)
     lines = text.splitlines()
     try:
         header = json.loads(lines[0]) if lines else None
@@ -386,9 +424,29 @@ def log_game(text: str, where: str) -> tuple[Game, list[Any]]:
     return game, logged_events
 
 
-def replay_logged(game: Game, logged_events: Sequence[Any]) -> None:
+def _refuse_saved_game(text: str, where: str) -> None:
+    """Refuse a saved game (``battle --save``) given for a log, saying what it is:
+    both are JSON, but a saved game is one document that ``battle --resume`` takes."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError:
+        return  # a log of several lines, or not JSON at all: the caller says which
+    if isinstance(document, dict) and document.get("format") == FORMAT and "decisions" in document:
+        raise InputError(
+            where,
+            "",
+            f"a saved game ({FORMAT}), not a --log-json log; "
+            "resume it with hammerlab battle --resume",
+        )
+
+
+def replay_logged(game: Game, logged_events: Sequence[Any]) -> str | None:
     """Play ``game`` (from :func:`log_game`) answering each decision as the logged
-    decision events did, then on to the end as the controllers choose."""
+    decision events did, then on to the end as the controllers choose.
+
+    The replay stops where it goes another way than the log; when that is a decision
+    the log does not answer (a rule switched on, or a plug-in edited, since), it
+    returns who was asked what, with its choices, for :func:`first_difference`."""
     answers = [
         (str(e.get("decision")), str(e.get("answer")))
         for e in logged_events
@@ -401,13 +459,21 @@ def replay_logged(game: Game, logged_events: Sequence[Any]) -> None:
             game.play_state.pick(battle.decide(decision))
             game._settled = False
         game.play()
+    except UnansweredDecisionError as error:
+        battle.answers = []
+        return f"{error.player}, {error.decision} ({', '.join(error.labels)})"
     except HammerlabError:
         pass  # the replay went another way: comparing the logs shows where
     battle.answers = []
+    return None
 
 
-def first_difference(logged_events: Sequence[Any], battle: Battle) -> Mismatch | None:
-    """The first line where ``battle``'s log differs from the logged events."""
+def first_difference(
+    logged_events: Sequence[Any], battle: Battle, unanswered: str | None = None
+) -> Mismatch | None:
+    """The first line where ``battle``'s log differs from the logged events; where
+    the replay ran out first because it stopped at a decision the log does not
+    answer (``unanswered``, from :func:`replay_logged`), the mismatch says so."""
     replayed = [to_json_line_of(json.loads(line)) for line in battle.log.json_lines().splitlines()]
     logged = [to_json_line_of(e) if isinstance(e, dict) else str(e) for e in logged_events]
     for index, (was, now) in enumerate(zip(logged, replayed, strict=False)):
@@ -416,8 +482,9 @@ def first_difference(logged_events: Sequence[Any], battle: Battle) -> Mismatch |
     if len(logged) != len(replayed):
         index = min(len(logged), len(replayed))
         was = logged[index] if index < len(logged) else "(end of log)"
-        now = replayed[index] if index < len(replayed) else "(end of game)"
-        return Mismatch(index + 2, was, now)
+        if index < len(replayed):
+            return Mismatch(index + 2, was, replayed[index])
+        return Mismatch(index + 2, was, "(end of game)", unanswered)
     return None
 
 
@@ -426,5 +493,5 @@ def check_log(text: str, where: str) -> Mismatch | None:
     how; its decision events say what each player chose) and compare every event
     line; the first difference, or ``None`` when the replay is identical."""
     game, logged_events = log_game(text, where)
-    replay_logged(game, logged_events)
-    return first_difference(logged_events, game.battle)
+    unanswered = replay_logged(game, logged_events)
+    return first_difference(logged_events, game.battle, unanswered)

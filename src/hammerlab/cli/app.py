@@ -114,7 +114,7 @@ def battle(
         Path | None, typer.Argument(metavar="[SCENARIO.toml]", help="scenario TOML file")
     ] = None,
     seed: Annotated[
-        int | None, typer.Option(metavar="N", help="dice seed (overrides the file)")
+        int | None, typer.Option(min=0, metavar="N", help="dice seed (overrides the file)")
     ] = None,
     rule: RuleOpt = None,
     plugin: PluginOpt = None,
@@ -144,7 +144,11 @@ def battle(
         int | None, typer.Option(min=1, metavar="TURN", help="stop at the end of game turn TURN")
     ] = None,
     resume: Annotated[
-        Path | None, typer.Option(metavar="FILE", help="continue a saved game (--save)")
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="continue a saved game (--save), with its own seed, rules and plug-ins",
+        ),
     ] = None,
     as_json: Annotated[
         bool,
@@ -239,7 +243,7 @@ def lab(
         int, typer.Option(min=2, max=100_000, metavar="N", help="paired battles per arm")
     ] = 200,
     seed: Annotated[
-        int, typer.Option(metavar="N", help="first dice seed; runs use seed, seed+1, ...")
+        int, typer.Option(min=0, metavar="N", help="first dice seed; runs use seed, seed+1, ...")
     ] = 1,
     precision: PrecisionOpt = None,
     workers: Annotated[int, typer.Option(min=1, max=64, metavar="N", help="processes to use")] = 1,
@@ -298,7 +302,9 @@ def sweep(
     vary: VaryOpt,
     runs: RunsOpt = 100,
     precision: PrecisionOpt = None,
-    seed: Annotated[int, typer.Option(metavar="N", help="first dice seed of every point")] = 1,
+    seed: Annotated[
+        int, typer.Option(min=0, metavar="N", help="first dice seed of every point")
+    ] = 1,
     workers: Annotated[int, typer.Option(min=1, max=64, metavar="N", help="processes to use")] = 1,
     scheduler: SchedulerOpt = None,
     plugin: PluginOpt = None,
@@ -345,7 +351,7 @@ def tournament(
         ),
     ] = 10,
     seed: Annotated[
-        int, typer.Option(metavar="N", help="first dice seed; games use seed, seed+1, ...")
+        int, typer.Option(min=0, metavar="N", help="first dice seed; games use seed, seed+1, ...")
     ] = 1,
     playouts: PlayoutsOpt = 8,
     as_json: JsonOpt = False,
@@ -440,7 +446,9 @@ def balance(
         float,
         typer.Option(min=1e-6, metavar="X", help="resolution for a non-integer parameter"),
     ] = 0.05,
-    seed: Annotated[int, typer.Option(metavar="N", help="first dice seed of every probe")] = 1,
+    seed: Annotated[
+        int, typer.Option(min=0, metavar="N", help="first dice seed of every probe")
+    ] = 1,
     workers: Annotated[int, typer.Option(min=1, max=64, metavar="N", help="processes to use")] = 1,
     scheduler: SchedulerOpt = None,
     plugin: PluginOpt = None,

@@ -12,7 +12,14 @@ from rich.markup import escape
 
 from hammerlab.analysis.game import Game, check_log, saved_players
 from hammerlab.analysis.search import Budget, install_search
-from hammerlab.cli.common import console, fail, progress, usage_error, write_file
+from hammerlab.cli.common import (
+    console,
+    fail,
+    progress,
+    usage_error,
+    writable_file,
+    write_file,
+)
 from hammerlab.cli.prompt import PromptController
 from hammerlab.cli.render import show_event
 from hammerlab.editions.base import Ruleset
@@ -63,6 +70,9 @@ def run_battle(
         raise usage_error(
             "--side", "names the player --controller prompt or search plays; give one of those"
         )
+    if resume is not None:
+        _check_recipe_flags(seed, rule, plugin)
+    _check_outputs(save, log_json)
     stop = None if stop_after is None else stop_after + 1
     try:
         if resume is not None:
@@ -76,7 +86,10 @@ def run_battle(
             people = _people(controller, side, [p.name for p in spec.players], str(scenario))
             plugins = load_plugins(plugin)
             rules = rule_flags(rule or [])
-            game = Game.start(spec, str(scenario), seed, rules, plugins, people, stop)
+            where = str(scenario.resolve())  # recorded: the game resumes from any folder
+            game = Game.start(
+                spec, str(scenario), seed, rules, plugins, people, stop, scenario_path=where
+            )
         if controller == "search":
             players = [p.name for p in game.battle.players]
             you = _side(side, players, str(resume or scenario))
@@ -107,6 +120,30 @@ def run_battle(
         console.print(line, markup=False)
     if save is not None:
         console.print(f"saved game written to {save}", markup=False)
+
+
+def _check_recipe_flags(
+    seed: int | None, rule: list[str] | None, plugin: list[Path] | None
+) -> None:
+    """With ``--resume``, refuse what would change the game's recipe: the saved game
+    holds its own seed, rules and plug-ins (it loads its plug-in files itself), and
+    playing on with others would not be the game saved; a usage error naming the flag."""
+    given = {"--seed": seed is not None, "--rule": bool(rule), "--plugin": bool(plugin)}
+    flag = next((f for f, present in given.items() if present), None)
+    if flag is not None:
+        problem = "a saved game holds its own seed, rules and plug-ins; leave it out with --resume"
+        raise usage_error(flag, problem)
+
+
+def _check_outputs(save: Path | None, log_json: Path | None) -> None:
+    """Check before play that ``--save`` and ``--log-json`` can be written, and are not
+    the same file: a game played by hand is not lost to a mistyped path at the end."""
+    if save is not None:
+        writable_file(save, "--save")
+    if log_json is not None:
+        writable_file(log_json, "--log-json")
+    if save is not None and log_json is not None and save.resolve() == log_json.resolve():
+        raise usage_error("--log-json", f"{log_json} is the --save file too; give another")
 
 
 def _check_stop_after(stop_after: int | None, turns: int, where: str, first: int = 1) -> None:
@@ -255,7 +292,4 @@ def run_replay(log: Path) -> None:
     if differs is None:
         console.print(f"{log}: replays identically", markup=False)
         return
-    raise fail(
-        f"{log}: line {differs.line} differs: logged {differs.logged} "
-        f"but the replay gives {differs.replayed}"
-    )
+    raise fail(f"{log}: {differs}")

@@ -12,6 +12,7 @@ value) are turned into the same one line as every other mistake
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -130,12 +131,15 @@ def progress(description: str, total: int | None, quiet: bool = False) -> Iterat
 
 def writable_file(path: Path, flag: str) -> None:
     """Check before a long run that ``path`` can be written: not a directory, and
-    its folder exists; a problem is a usage error naming ``flag``."""
+    its folder exists and may be written in (:func:`write_file` writes a file there
+    and renames it into place); a problem is a usage error naming ``flag``."""
     if path.is_dir():
         raise usage_error(flag, f"{path} is a directory; give a file name")
     folder = path.parent
     if not folder.is_dir():
         raise usage_error(flag, f"{path}: no such folder {str(folder)!r}")
+    if not os.access(folder, os.W_OK):
+        raise usage_error(flag, f"{path}: cannot write in folder {str(folder)!r}")
 
 
 def write_file(path: Path, text: str) -> None:

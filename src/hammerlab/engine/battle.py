@@ -13,7 +13,7 @@ from hammerlab.engine.events import Event, EventLog, Message, ModelRemoved
 from hammerlab.engine.geometry import Vec, centre_distance
 from hammerlab.engine.rules import Hooks, RuleSettings
 from hammerlab.engine.units import Model, Unit
-from hammerlab.errors import IllegalActionError, UnknownNameError
+from hammerlab.errors import IllegalActionError, UnansweredDecisionError, UnknownNameError
 
 T = TypeVar("T")
 
@@ -184,10 +184,7 @@ class Battle:
         labels = decision.labels()
         if kind != decision.kind or label not in labels:
             self.answers.clear()
-            raise IllegalActionError(
-                f"{decision.player} was asked {decision.kind!r} ({', '.join(labels)}), "
-                f"not {kind!r} with {label!r}"
-            )
+            raise UnansweredDecisionError(decision.player, decision.kind, labels, (kind, label))
         index = labels.index(label)
         self.emit(DecisionMade(player=decision.player, decision=decision.kind, answer=label))
         return index

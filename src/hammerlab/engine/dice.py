@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from hammerlab.engine.events import DiceRolled, Event
+from hammerlab.engine.events import DIRECTION_SIDES, DiceRolled, Event
 from hammerlab.errors import HammerlabError
 
 EventSink = Callable[[Event], None]
@@ -63,7 +63,7 @@ class Dice:
         """A direction in degrees (0 = +x, counter-clockwise): the scatter arrow."""
         value = self._draw_direction()
         if self._sink is not None:
-            self._sink(DiceRolled(purpose=purpose, sides=360, values=(int(value),)))
+            self._sink(DiceRolled(purpose=purpose, sides=DIRECTION_SIDES, values=(int(value),)))
         return value
 
 

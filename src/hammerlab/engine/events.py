@@ -40,6 +40,10 @@ def to_json_line_of(data: Mapping[str, Any]) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
+DIRECTION_SIDES = 360
+"""The ``sides`` a direction (the scatter arrow, in whole degrees) is logged with."""
+
+
 @dataclass(frozen=True)
 class DiceRolled(Event):
     """Dice were rolled for ``purpose``."""
@@ -51,9 +55,10 @@ class DiceRolled(Event):
 
     @property
     def text(self) -> str:
-        die = "direction" if self.sides == 360 else f"D{self.sides}"
         shown = " ".join(str(v) for v in self.values)
-        return f"  rolled {len(self.values)}{die} for {self.purpose}: {shown}"
+        if self.sides == DIRECTION_SIDES:
+            return f"  rolled {self.purpose}: {shown}°"
+        return f"  rolled {len(self.values)}D{self.sides} for {self.purpose}: {shown}"
 
 
 @dataclass(frozen=True)

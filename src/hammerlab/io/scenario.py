@@ -146,7 +146,9 @@ class Scenario(_Strict):
     name: str = Field(min_length=1)
     description: str = ""
     ruleset: str = "waffle"
-    seed: int | None = None
+    seed: int | None = Field(default=None, ge=0)
+    """The dice seed (``--seed`` overrides it); 0 or more, as a negative seed would
+    play the game of the positive one."""
     rules: dict[str, bool | int | float | str] = {}
     """Rule options switched on or off (``suppressive_fire = true``) and rule
     parameters (``"suppressive_fire.ld_penalty_per_wound" = 2``,

@@ -63,6 +63,8 @@ class WoundsRolled(Event):
 
     @property
     def text(self) -> str:
+        if not self.hits:  # nothing to roll (a Final Shot or Final Blow that missed)
+            return f"  0 hit(s) on {self.target}: no To Wound roll"
         return (
             f"  {self.hits} hit(s) on {self.target} wound on {self.needed}: {self.wounds} wound(s)"
         )

@@ -1,0 +1,70 @@
+"""Step-log lines a user review found garbled: a Final Shot that misses, and the
+scatter direction. Only the text people read changes; the logged events keep
+their fields (``--log-json`` is what tools read)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from hammerlab.cli.app import app
+from hammerlab.editions.waffle.events import WoundsRolled
+from hammerlab.engine.events import DiceRolled
+
+ROOT = Path(__file__).resolve().parents[1]
+LONE_LASCANNON = ROOT / "examples" / "lab_final_shot_lone_lascannon.toml"
+BLAST = ROOT / "examples" / "blast_and_template_blob.toml"
+
+
+def _battle(scenario: Path, seed: int, log: Path) -> list[str]:
+    """The step log's lines, with the JSON Lines log written to ``log``."""
+    args = ["battle", str(scenario), "--seed", str(seed), "--log-json", str(log)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.stderr
+    return result.stdout.splitlines()
+
+
+def _logged(log: Path, kind: str) -> list[dict[str, object]]:
+    """The events of ``kind`` in a JSON Lines log."""
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()[1:]]
+    return [e for e in events if e["kind"] == kind]
+
+
+def test_no_hits_say_nothing_was_rolled_to_wound() -> None:
+    event = WoundsRolled(weapon="Lascannon", target="Carnifex [c]", hits=0, needed="", wounds=0)
+    assert event.text == "  0 hit(s) on Carnifex [c]: no To Wound roll"
+
+
+def test_hits_still_say_what_they_wound_on() -> None:
+    event = WoundsRolled(weapon="Lascannon", target="Carnifex [c]", hits=2, needed="2+", wounds=1)
+    assert event.text == "  2 hit(s) on Carnifex [c] wound on 2+: 1 wound(s)"
+
+
+def test_a_direction_reads_as_degrees() -> None:
+    event = DiceRolled(purpose="scatter direction", sides=360, values=(92,))
+    assert event.text == "  rolled scatter direction: 92°"
+    assert (
+        DiceRolled(purpose="to hit", sides=6, values=(3, 5)).text == "  rolled 2D6 for to hit: 3 5"
+    )
+
+
+def test_a_final_shot_that_misses_prints_no_empty_wound_line(tmp_path: Path) -> None:
+    # Seed 5: a Final Shot of the lone Lascannon rolls a 1 to hit (3+): a miss.
+    log = tmp_path / "l.jsonl"
+    lines = _battle(LONE_LASCANNON, 5, log)
+    assert not any("wound on :" in line for line in lines)
+    assert "  0 hit(s) on Carnifex [carnifex]: no To Wound roll" in lines
+    missed = [e for e in _logged(log, "wounds") if e["hits"] == 0]
+    assert missed and all(e["needed"] == "" and e["wounds"] == 0 for e in missed)
+
+
+def test_a_scatter_direction_is_not_run_into_its_dice_count(tmp_path: Path) -> None:
+    log = tmp_path / "l.jsonl"
+    lines = _battle(BLAST, 1, log)
+    shown = [line for line in lines if "direction" in line]
+    assert shown and all(line.startswith("  rolled scatter direction: ") for line in shown)
+    assert all(line.endswith("°") for line in shown)
+    logged = [e for e in _logged(log, "dice") if e["purpose"] == "scatter direction"]
+    assert len(logged) == len(shown) and all(e["sides"] == 360 for e in logged)
