@@ -305,3 +305,21 @@ def test_load_200_concurrent_odds_requests_on_loopback(server: str) -> None:
         with ThreadPoolExecutor(max_workers=200) as pool:
             answers = list(pool.map(ask, range(200)))
     assert all(status == 200 and body == expected for status, body in answers)
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/battle", {"scenario": "guard_suppress_terminators.toml", "seed": -5}),
+        ("/api/play", {"scenario": "guard_suppress_terminators.toml", "seed": -5}),
+        ("/api/lab", {"scenario": "guard_suppress_terminators.toml", "rule": ["x"], "seed": -1}),
+        ("/api/odds/check", {**PLAIN, "seed": -1}),
+    ],
+)
+def test_api_refuses_a_negative_seed_as_the_cli_does(
+    client: TestClient, path: str, body: dict[str, object]
+) -> None:
+    # Python's random.seed(-5) plays as seed 5: a negative seed would count one game twice.
+    answer = client.post(path, json=body)
+    assert answer.status_code == 422
+    assert answer.json()["error"].startswith("seed: ")

@@ -20,6 +20,8 @@ Short = Annotated[str, StringConstraints(max_length=200)]
 Flag = Short | int | None
 """A value as typed after a flag; a JSON number is read as its digits."""
 Flags = Annotated[list[Short], Field(max_length=20)]
+Seed = Annotated[int, Field(ge=0)]
+"""A seed, as ``--seed`` takes it: 0 or more (a negative seed would replay its positive twin)."""
 
 MAX_RUNS = 400
 """Paired battles per arm a lab job may ask for."""
@@ -127,7 +129,7 @@ class OddsCheckRequest(OddsRequest):
     """``POST /api/odds/check``: the same question, and how many engine volleys to play."""
 
     trials: int = Field(default=10_000, ge=100, le=MAX_TRIALS)
-    seed: int = 1
+    seed: Seed = 1
 
 
 class ScenarioRef(_Strict):
@@ -143,20 +145,20 @@ class LabRequest(ScenarioRef):
     rule: Annotated[list[Short], Field(min_length=1, max_length=10)]
     set: Flags = []
     runs: int = Field(default=50, ge=2, le=MAX_RUNS)
-    seed: int = 1
+    seed: Seed = 1
 
 
 class BattleRequest(ScenarioRef):
     """``POST /api/battle``: ``hammerlab battle``'s seed and ``--rule`` flags."""
 
-    seed: int | None = None
+    seed: Seed | None = None
     rule: Flags = []
 
 
 class PlayRequest(ScenarioRef):
     """``POST /api/play``: a new game against the AI; ``side`` is the player you play."""
 
-    seed: int | None = None
+    seed: Seed | None = None
     side: Short | None = None
     rule: Flags = []
 
