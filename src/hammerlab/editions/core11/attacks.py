@@ -18,6 +18,7 @@ from hammerlab.editions.core11.events import AttacksResolved
 from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.positions import engagements, has_cover, spotted
 from hammerlab.editions.core11.profiles import (
+    BIG_KINDS,
     best_feel_no_pain,
     defence_of,
     feel_no_pain,
@@ -104,7 +105,7 @@ def situations_for(
     pairs = engagements(battle)
     engaged = target.id in pairs.get(unit.id, ())
     target_engaged = target.id in pairs
-    target_big = bool({"MONSTER", "VEHICLE"} & unit_keywords(target))
+    target_big = not BIG_KINDS.isdisjoint(unit_keywords(target))
     ranged = not control.melee
     stationary = not (status.moved or status.advanced)
     heavy_steady = control.own_phase and stationary and unit.id not in pairs
