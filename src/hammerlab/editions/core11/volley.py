@@ -170,16 +170,16 @@ def _sidearms(
     if control.close_quarters:
         return armed
     asked: dict[tuple[str, tuple[str, ...]], bool] = {}
-    split: dict[int, tuple[Carried, Carried]] = {}
+    split: dict[int, tuple[Carried, Carried, tuple[str, ...]]] = {}
     kept: Armed = []
     for model, carried in armed:
         if id(carried) not in split:  # models of one kind share a list (:func:`_armed`)
             split[id(carried)] = _close_and_other(carried)
-        close, other = split[id(carried)]
+        close, other, names = split[id(carried)]
         if not close or not other or is_monster_or_vehicle(model, unit):
             kept.append((model, carried))
             continue
-        key = (model.name, tuple(w.name for w, _ in carried))
+        key = (model.name, names)
         if key not in asked:
             asked[key] = game.battle.decide(
                 Decision(
@@ -197,11 +197,12 @@ def _sidearms(
     return kept
 
 
-def _close_and_other(carried: Carried) -> tuple[Carried, Carried]:
-    """``carried``'s [CLOSE-QUARTERS] weapons, and its other ranged weapons."""
+def _close_and_other(carried: Carried) -> tuple[Carried, Carried, tuple[str, ...]]:
+    """``carried``'s [CLOSE-QUARTERS] weapons, its other ranged weapons, and the names
+    of all of them (with a model's name, what makes models choose alike)."""
     close = [(w, p) for w, p in carried if p.has("CLOSE-QUARTERS")]
     other = [(w, p) for w, p in carried if not p.has("CLOSE-QUARTERS")]
-    return close, other
+    return close, other, tuple([w.name for w, _ in carried])
 
 
 def attackers(
