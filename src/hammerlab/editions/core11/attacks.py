@@ -160,8 +160,12 @@ def resolve_battery(
     situations = situations_for(
         game, unit, firing, battery.profile, target, control, battery.target_models
     )
+    joins: dict[int, list[Model]] = {}  # models in one situation share it (:func:`situations_for`)
     for model, situation in zip(firing, situations, strict=True):
-        groups.setdefault(attack_profile(battery.profile, defence, situation), []).append(model)
+        if id(situation) not in joins:
+            attack = attack_profile(battery.profile, defence, situation)
+            joins[id(situation)] = groups.setdefault(attack, [])
+        joins[id(situation)].append(model)
     for attack, models in groups.items():
         _attack(game, unit, battery, target, attack, models)
     battery.fired = firing
@@ -306,7 +310,10 @@ def allocate(game: Core11Game, unit: Unit, battery: Battery, target: Unit) -> Mo
     for model in target.alive_models:
         is_character = "CHARACTER" in model_keywords(target, model)
         (characters if is_character else others).append(model)
-    precise = battery.profile.against("PRECISION", unit_keywords(target)) is not None
+    profile = battery.profile  # the target's keywords read only for a [PRECISION] weapon
+    precise = (
+        profile.has("PRECISION") and profile.against("PRECISION", unit_keywords(target)) is not None
+    )
     if precise and characters and others:
         hurt = _wounded(characters)
         if hurt:

@@ -217,7 +217,7 @@ def attackers(
     alive, in range, able to see it (unless 10.07 lets it fire unseen), and allowed
     by the shooting type (the units' engagement, the same for every model, asked
     once for them all)."""
-    alive = [m for m in models if m.alive]
+    alive = [m for m in models if m.wounds_left > 0]  # Model.alive, inlined: hot
     gaps = gap_table(alive, target.alive_models)  # distance_to, for every model at once
     reach = battery.profile.range
     ready = [m for m, row in zip(alive, gaps, strict=True) if min(row, default=inf) <= reach]
@@ -230,17 +230,13 @@ def attackers(
     engaged_with_shooter = target.id in pairs.get(unit.id, ())
     target_engaged = target.id in pairs
     target_big = not BIG_KINDS.isdisjoint(unit_keywords(target))
-    return [
-        m
-        for m in ready
-        if control.target_allowed(
-            is_monster_or_vehicle(m, unit),
-            battery.profile,
-            engaged_with_shooter,
-            target_engaged,
-            target_big,
+    allowed = {  # all that differs from model to model is whether it is a MONSTER/VEHICLE
+        big: control.target_allowed(
+            big, battery.profile, engaged_with_shooter, target_engaged, target_big
         )
-    ]
+        for big in (False, True)
+    }
+    return [m for m in ready if allowed[is_monster_or_vehicle(m, unit)]]
 
 
 def eligible_targets(
