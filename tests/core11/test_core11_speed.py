@@ -172,6 +172,21 @@ def test_cover_and_sight_answer_for_each_shooter_as_one_model_at_a_time(seed: in
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+def test_cover_remembered_per_volley_follows_the_table(seed: int) -> None:
+    """Cover remembered by the target models' points and each shooter's point answers
+    as the rule read anew, asked again and after a model moves and one dies."""
+    fight = _scatter(seed, terrain=(RUIN, WALL))
+    for change in [lambda: None, lambda: None, *_changes(fight, seed)]:
+        change()
+        for unit in fight.units.values():
+            for target in fight.enemies_of(unit):
+                shooters = unit.alive_models
+                assert has_cover(fight, shooters, target) == [
+                    _plain_cover(fight, m, target) for m in shooters
+                ]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize(
     "control",
     [FireControl("normal"), FireControl("close-quarters", close_quarters=True)],
@@ -289,7 +304,7 @@ def _empty_caches() -> None:
         abilities._reading,
         positions._engagements,
         positions._closest_gap,
-        positions._has_cover,
+        positions._cover_against,
         profiles.defence_of,
         profiles.movement_of,
         profiles._upper_union,
