@@ -434,3 +434,29 @@ def test_monster_or_vehicle_cached_by_keyword_sets_is_each_models_keywords() -> 
             assert is_monster_or_vehicle(model, unit) == bool(kinds & {"MONSTER", "VEHICLE"})
     assert [is_monster_or_vehicle(m, squad) for m in squad.models] == [False] * 4 + [True]
     assert all(is_monster_or_vehicle(m, walker) for m in walker.models)
+
+
+def test_whether_the_target_is_spotted_changes_indirect_attacks_alone() -> None:
+    """10.07's "visible to one or more units" (1-3 fail rather than 1-5) is the only
+    rule that reads it: ``situations_for`` asks it for [INDIRECT FIRE] attacks only."""
+    boyz = library_unit("b", "Boyz", "B", (10.0, 10.0))
+    marines = library_unit("m", "Intercessor Squad", "A", (10.0, 30.0))
+    mortar = read_weapon(gun("mortar", 48, keywords=["INDIRECT FIRE"]))
+    weapons = [read_weapon(w) for u in (boyz, marines) for m in u.models for w in m.weapons]
+    for target in (unit_defence(boyz), unit_defence(marines)):
+        for weapon in [*weapons, mortar]:
+            for stationary in (False, True):
+                seen, unseen = (
+                    attack_profile.__wrapped__(
+                        weapon, target, Situation(stationary=stationary, spotted=spotted)
+                    )
+                    for spotted in (True, False)
+                )
+                assert seen == unseen
+        indirect = [
+            attack_profile.__wrapped__(
+                mortar, target, Situation(indirect=True, stationary=True, spotted=spotted)
+            ).hit_fails_up_to
+            for spotted in (True, False)
+        ]
+        assert indirect == [3, 5]

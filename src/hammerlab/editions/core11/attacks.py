@@ -99,7 +99,8 @@ def situations_for(
 
     What concerns the two units (engagement, keywords, whether the target is
     spotted) is the same for every model and asked once; range and cover are
-    each model's own."""
+    each model's own. Whether the target is spotted changes an [INDIRECT FIRE]
+    attack alone (10.07), and is asked for those only (``False`` for the others)."""
     battle = game.battle
     status = unit.status
     pairs = engagements(battle)
@@ -111,7 +112,7 @@ def situations_for(
     heavy_steady = control.own_phase and stationary and unit.id not in pairs
     cover_improves_save = battle.settings.text("cover_effect") == "improve_save"
     indirect = control.indirect_attack(profile)
-    seen_by_friends = spotted(battle, unit.player, target)
+    seen_by_friends = indirect and spotted(battle, unit.player, target)
     engaged_target_penalty = ranged and control.engaged_target_penalty(
         profile, engaged, target_engaged, target_big
     )
