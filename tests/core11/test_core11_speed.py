@@ -460,3 +460,27 @@ def test_whether_the_target_is_spotted_changes_indirect_attacks_alone() -> None:
             for spotted in (True, False)
         ]
         assert indirect == [3, 5]
+
+
+def test_an_unengaged_targets_monster_or_vehicle_keywords_change_nothing() -> None:
+    """17.03 reads whether an *engaged* target is a MONSTER/VEHICLE unit: for an unengaged
+    one, who may target it and the hit roll are the same either way, so
+    ``attackers`` and ``situations_for`` read its keywords only when it is engaged."""
+    weapons = [
+        read_weapon(gun(keywords=kinds))
+        for kinds in ((), ("BLAST",), ("CLOSE-QUARTERS",), ("INDIRECT FIRE",), ("ASSAULT",))
+    ]
+    controls = [t.control for t in SHOOTING_TYPES] + [FireControl("reactive", own_phase=False)]
+    for control in controls:
+        for weapon in weapons:
+            for big in (False, True):
+                for engaged in (False, True):
+                    allowed = {
+                        control.target_allowed(big, weapon, engaged, False, target_big)
+                        for target_big in (False, True)
+                    }
+                    penalty = {
+                        control.engaged_target_penalty(weapon, engaged, False, target_big)
+                        for target_big in (False, True)
+                    }
+                    assert len(allowed) == 1 and penalty == {False}

@@ -106,7 +106,8 @@ def situations_for(
     pairs = engagements(battle)
     engaged = target.id in pairs.get(unit.id, ())
     target_engaged = target.id in pairs
-    target_big = not BIG_KINDS.isdisjoint(unit_keywords(target))
+    # whether the target is a MONSTER/VEHICLE unit matters only while it is engaged (17.03)
+    target_big = target_engaged and not BIG_KINDS.isdisjoint(unit_keywords(target))
     ranged = not control.melee
     stationary = not (status.moved or status.advanced)
     heavy_steady = control.own_phase and stationary and unit.id not in pairs

@@ -229,7 +229,8 @@ def attackers(
     pairs = engagements(game.battle)
     engaged_with_shooter = target.id in pairs.get(unit.id, ())
     target_engaged = target.id in pairs
-    target_big = not BIG_KINDS.isdisjoint(unit_keywords(target))
+    # whether the target is a MONSTER/VEHICLE unit matters only while it is engaged (17.03)
+    target_big = target_engaged and not BIG_KINDS.isdisjoint(unit_keywords(target))
     allowed = {  # all that differs from model to model is whether it is a MONSTER/VEHICLE
         big: control.target_allowed(
             big, battery.profile, engaged_with_shooter, target_engaged, target_big
