@@ -484,3 +484,16 @@ def test_an_unengaged_targets_monster_or_vehicle_keywords_change_nothing() -> No
                         for target_big in (False, True)
                     }
                     assert len(allowed) == 1 and penalty == {False}
+
+
+def test_only_a_weapon_with_a_targets_rule_is_limited_in_what_it_may_target() -> None:
+    """``eligible_targets`` reads a target's keywords only for a weapon that has a
+    ``TARGETS ...`` rule: any other may target any unit."""
+    kinds = [frozenset(), frozenset({"MONSTER"}), frozenset({"INFANTRY", "CHARACTER"})]
+    plain = [read_weapon(gun(keywords=k)) for k in ((), ("BLAST",), ("ANTI-MONSTER 4+",))]
+    for weapon in plain:
+        assert not weapon.has("TARGETS")
+        assert all(weapon.may_target(k) for k in kinds)
+    limited = read_weapon(gun(keywords=["TARGETS MONSTER/VEHICLE ONLY"]))
+    assert limited.has("TARGETS")
+    assert [limited.may_target(k) for k in kinds] == [False, True, False]

@@ -251,7 +251,8 @@ def eligible_targets(
     for target in candidates:
         if (unit.id, target.id) in game.barred:
             continue
-        if not battery.profile.may_target(unit_keywords(target)):
+        profile = battery.profile  # keywords read only where a TARGETS rule limits it
+        if profile.has("TARGETS") and not profile.may_target(unit_keywords(target)):
             continue
         limit = game.target_limits.get(target.id)
         if limit is not None and unit_distance(unit, target) > limit:
