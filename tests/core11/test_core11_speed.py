@@ -43,10 +43,12 @@ from hammerlab.editions.core11.profiles import (
     unit_keywords,
 )
 from hammerlab.editions.core11.rolls import Situation, attack_profile
-from hammerlab.editions.core11.volley import attackers
+from hammerlab.editions.core11.shooting import SHOOTING_TYPES
+from hammerlab.editions.core11.volley import _armed, _close_and_other, attackers
 from hammerlab.editions.core11.weapons import read_weapon
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import TerrainArea
+from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile, Weapon
 from hammerlab.engine.geometry import base_distance
 from hammerlab.engine.moves import longest_allowed, path_clear, toward
 from hammerlab.engine.units import Model, Unit
@@ -170,6 +172,21 @@ def test_cover_and_sight_answer_for_each_shooter_as_one_model_at_a_time(seed: in
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+def test_cover_remembered_per_volley_follows_the_table(seed: int) -> None:
+    """Cover remembered by the target models' points and each shooter's point answers
+    as the rule read anew, asked again and after a model moves and one dies."""
+    fight = _scatter(seed, terrain=(RUIN, WALL))
+    for change in [lambda: None, lambda: None, *_changes(fight, seed)]:
+        change()
+        for unit in fight.units.values():
+            for target in fight.enemies_of(unit):
+                shooters = unit.alive_models
+                assert has_cover(fight, shooters, target) == [
+                    _plain_cover(fight, m, target) for m in shooters
+                ]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize(
     "control",
     [FireControl("normal"), FireControl("close-quarters", close_quarters=True)],
@@ -287,11 +304,12 @@ def _empty_caches() -> None:
         abilities._reading,
         positions._engagements,
         positions._closest_gap,
-        positions._has_cover,
+        positions._cover_against,
         profiles.defence_of,
         profiles.movement_of,
         profiles._upper_union,
         profiles._unit_defence,
+        profiles._big,
         rolls.attack_profile,
         weapons.read_weapon,
         odds.kill_odds,
@@ -315,3 +333,167 @@ def test_an_example_logs_the_same_with_every_cache_empty_or_warm(name: str) -> N
     _empty_caches()
     cold = log()
     assert log() == cold
+
+
+def _mixed_squad(uid: str, player: str) -> Unit:
+    """A unit of three kinds of model: a sergeant (a [CLOSE-QUARTERS] pistol, a rifle,
+    a [ONE SHOT] grenade, a knife), four troopers (rifle and pistol) and a VEHICLE
+    drone (a [HEAVY] cannon and an [INDIRECT FIRE] mortar); the fourth trooper
+    carries an equal but separately made tuple of equal weapons."""
+    pistol = gun("pistol", 12, keywords=["CLOSE-QUARTERS"])
+    rifle = gun("rifle", 24, keywords=["ASSAULT"])
+    grenade = gun("grenade", 8, keywords=["ONE SHOT", "BLAST"])
+    knife = Weapon("knife", {"Range": "Melee", "A": "2", "WS": "3+", "S": "4", "AP": "0", "D": "1"})
+    cannon = gun("cannon", 36, keywords=["HEAVY"])
+    mortar = gun("mortar", 48, keywords=["INDIRECT FIRE"])
+
+    def profile(name: str, kinds: frozenset[str]) -> Profile:
+        stats = {"M": '6"', "T": "4", "Sv": "3+", "W": "2", "Ld": "6+", "OC": "1"}
+        return Profile(name, stats, keywords=kinds)
+
+    entries = (
+        ModelEntry(
+            profile("Sergeant", frozenset({"INFANTRY"})), 1, (pistol, rifle, grenade, knife)
+        ),
+        ModelEntry(profile("Trooper", frozenset({"INFANTRY"})), 3, (rifle, pistol)),
+        ModelEntry(profile("Drone", frozenset({"VEHICLE"})), 1, (cannon, mortar)),
+    )
+    squad = place(uid, Datasheet("Mixed Squad", "test", "core11", entries), player, (10.0, 10.0))
+    last = squad.models[3]
+    last.weapons = (
+        gun("rifle", 24, keywords=["ASSAULT"]),
+        gun("pistol", 12, keywords=["CLOSE-QUARTERS"]),
+    )
+    return squad
+
+
+def _plain_armed(
+    unit: Unit, control: FireControl, spent: set[tuple[str, str]]
+) -> list[tuple[str, list[tuple[str, object]]]]:
+    """Each model alive with the ranged weapons it may select, read model by model: its
+    weapons read anew, MONSTER/VEHICLE from its keywords, [ONE SHOT] ones it fired left out."""
+    found = []
+    for model in unit.alive_models:
+        kinds = {k.upper() for k in (*unit.datasheet.keywords, *model.profile.keywords)}
+        big = bool(kinds & {"MONSTER", "VEHICLE"})
+        usable = []
+        for weapon in model.weapons:
+            profile = read_weapon.__wrapped__(weapon)
+            if profile.melee or (model.id, profile.group) in spent:
+                continue
+            if control.weapon_allowed(big, profile):
+                usable.append((weapon.name, profile))
+        found.append((model.id, usable))
+    return found
+
+
+@pytest.mark.parametrize("shooting", SHOOTING_TYPES, ids=lambda t: t.name)
+def test_the_weapons_read_once_per_kind_of_model_are_each_models_own(shooting: object) -> None:
+    """04.01: each model selects among its own ranged weapons, as the shooting type
+    allows (10.05 [ASSAULT] only; 10.06 [CLOSE-QUARTERS] only but for MONSTER/VEHICLE
+    models); a [ONE SHOT] weapon a model fired is not selected again; read per kind
+    of model, the answer is each model's, before and after the sergeant fires its
+    grenade and a trooper dies."""
+    control = shooting.control  # type: ignore[attr-defined]
+    squad = _mixed_squad("m", "A")
+    played = game(battle([squad, place("e", sheet("Foes", 3), "B", (10.0, 30.0))]))
+
+    def armed() -> list[tuple[str, list[tuple[str, object]]]]:
+        return [(m.id, [(w.name, p) for w, p in c]) for m, c in _armed(played, squad, control)]
+
+    assert armed() == _plain_armed(squad, control, set())
+    played.one_shot_spent.add(("m.1", "grenade"))
+    squad.models[2].wounds_left = 0
+    assert armed() == _plain_armed(squad, control, played.one_shot_spent)
+
+
+def test_a_models_close_quarters_and_other_weapons_split_as_read_one_by_one() -> None:
+    """04.01.02: [CLOSE-QUARTERS] weapons on one side, the other ranged weapons on the
+    other; the names of all of them, in the order carried."""
+    squad = _mixed_squad("m", "A")
+    played = game(battle([squad, place("e", sheet("Foes", 3), "B", (10.0, 30.0))]))
+    for _, carried in _armed(played, squad, FireControl("normal")):
+        close, other, names = _close_and_other(carried)
+        assert [w.name for w, _ in close] == [
+            w.name for w, p in carried if "CLOSE-QUARTERS" in {k.name for k in p.keywords}
+        ]
+        assert [w.name for w, _ in other] == [
+            w.name for w, p in carried if "CLOSE-QUARTERS" not in {k.name for k in p.keywords}
+        ]
+        assert names == tuple(w.name for w, _ in carried)
+
+
+def test_monster_or_vehicle_cached_by_keyword_sets_is_each_models_keywords() -> None:
+    """A model is a MONSTER/VEHICLE by its profile's or its unit's keywords, in any case."""
+    squad = _mixed_squad("m", "A")
+    walker = place("w", sheet("Walker", 2, keywords=("vehicle", "Walker")), "A", (40.0, 10.0))
+    boyz = library_unit("b", "Boyz", "B", (10.0, 30.0))
+    for unit in (squad, walker, boyz):
+        for model in unit.models:
+            kinds = {k.upper() for k in (*unit.datasheet.keywords, *model.profile.keywords)}
+            assert is_monster_or_vehicle(model, unit) == bool(kinds & {"MONSTER", "VEHICLE"})
+    assert [is_monster_or_vehicle(m, squad) for m in squad.models] == [False] * 4 + [True]
+    assert all(is_monster_or_vehicle(m, walker) for m in walker.models)
+
+
+def test_whether_the_target_is_spotted_changes_indirect_attacks_alone() -> None:
+    """10.07's "visible to one or more units" (1-3 fail rather than 1-5) is the only
+    rule that reads it: ``situations_for`` asks it for [INDIRECT FIRE] attacks only."""
+    boyz = library_unit("b", "Boyz", "B", (10.0, 10.0))
+    marines = library_unit("m", "Intercessor Squad", "A", (10.0, 30.0))
+    mortar = read_weapon(gun("mortar", 48, keywords=["INDIRECT FIRE"]))
+    weapons = [read_weapon(w) for u in (boyz, marines) for m in u.models for w in m.weapons]
+    for target in (unit_defence(boyz), unit_defence(marines)):
+        for weapon in [*weapons, mortar]:
+            for stationary in (False, True):
+                seen, unseen = (
+                    attack_profile.__wrapped__(
+                        weapon, target, Situation(stationary=stationary, spotted=spotted)
+                    )
+                    for spotted in (True, False)
+                )
+                assert seen == unseen
+        indirect = [
+            attack_profile.__wrapped__(
+                mortar, target, Situation(indirect=True, stationary=True, spotted=spotted)
+            ).hit_fails_up_to
+            for spotted in (True, False)
+        ]
+        assert indirect == [3, 5]
+
+
+def test_an_unengaged_targets_monster_or_vehicle_keywords_change_nothing() -> None:
+    """17.03 reads whether an *engaged* target is a MONSTER/VEHICLE unit: for an unengaged
+    one, who may target it and the hit roll are the same either way, so
+    ``attackers`` and ``situations_for`` read its keywords only when it is engaged."""
+    weapons = [
+        read_weapon(gun(keywords=kinds))
+        for kinds in ((), ("BLAST",), ("CLOSE-QUARTERS",), ("INDIRECT FIRE",), ("ASSAULT",))
+    ]
+    controls = [t.control for t in SHOOTING_TYPES] + [FireControl("reactive", own_phase=False)]
+    for control in controls:
+        for weapon in weapons:
+            for big in (False, True):
+                for engaged in (False, True):
+                    allowed = {
+                        control.target_allowed(big, weapon, engaged, False, target_big)
+                        for target_big in (False, True)
+                    }
+                    penalty = {
+                        control.engaged_target_penalty(weapon, engaged, False, target_big)
+                        for target_big in (False, True)
+                    }
+                    assert len(allowed) == 1 and penalty == {False}
+
+
+def test_only_a_weapon_with_a_targets_rule_is_limited_in_what_it_may_target() -> None:
+    """``eligible_targets`` reads a target's keywords only for a weapon that has a
+    ``TARGETS ...`` rule: any other may target any unit."""
+    kinds = [frozenset(), frozenset({"MONSTER"}), frozenset({"INFANTRY", "CHARACTER"})]
+    plain = [read_weapon(gun(keywords=k)) for k in ((), ("BLAST",), ("ANTI-MONSTER 4+",))]
+    for weapon in plain:
+        assert not weapon.has("TARGETS")
+        assert all(weapon.may_target(k) for k in kinds)
+    limited = read_weapon(gun(keywords=["TARGETS MONSTER/VEHICLE ONLY"]))
+    assert limited.has("TARGETS")
+    assert [limited.may_target(k) for k in kinds] == [False, True, False]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from core11_kit import battle, place, sheet
 
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.events import Event
 from hammerlab.engine.timing import Occasion, TriggerBoard
 
 CALLS: list[str] = []
@@ -80,3 +81,45 @@ def test_timing_a_window_with_nothing_to_do_leaves_no_record() -> None:
     board = _board()
     board.open(Occasion("nothing", actor="a"))
     assert board.battle.log.events == []
+
+
+def test_timing_each_trigger_fires_only_at_the_window_it_listens_to() -> None:
+    """Triggers registered for several windows, interleaved: opening one window fires
+    its own listeners alone (active player's first, then in registration order), and
+    a window nothing listens to releases what is held for it all the same."""
+    CALLS.clear()
+    board = _board()
+    for trigger in (
+        Hold("b-now", "B"),
+        Hold("a-soon", "A", window="soon", until="much later"),
+        Hold("a-now", "A"),
+        Hold("b-soon", "B", window="soon"),
+    ):
+        board.register(trigger)
+    board.open(Occasion("soon", actor="a"))
+    assert CALLS == ["a-soon fired", "b-soon fired"]
+    board.open(Occasion("now", actor="a"))
+    assert CALLS[2:] == ["a-now fired", "b-now fired"]
+    CALLS.clear()
+    board.open(Occasion("much later", actor="a"))  # no trigger listens: the held note resolves
+    assert CALLS == ["a-soon@much later"]
+    assert [e.window for e in board.battle.log.of_kind("window")][-1] == "much later"  # type: ignore[attr-defined]
+
+
+def test_an_event_goes_to_the_listeners_there_were_when_it_was_emitted() -> None:
+    """A listener subscribed while an event is being told hears the next one, not it."""
+    board = _board()
+    heard: list[str] = []
+
+    def late(event: Event) -> None:
+        heard.append(f"late {event.kind}")
+
+    def first(event: Event) -> None:
+        heard.append(f"first {event.kind}")
+        if len(heard) == 1:
+            board.battle.log.subscribe(late)
+
+    board.battle.log.subscribe(first)
+    board.battle.say("test", "one")
+    board.battle.say("test", "two")
+    assert heard == ["first message", "first message", "late message"]

@@ -146,12 +146,14 @@ class EventLog:
 
     def __init__(self) -> None:
         self.events: list[Event] = []
-        self._listeners: list[Callable[[Event], None]] = []
+        self._listeners: tuple[Callable[[Event], None], ...] = ()
+        """A tuple, replaced on :meth:`subscribe`: an event goes to the listeners there
+        were when it was emitted, with no copy made per event."""
 
     def emit(self, event: Event) -> None:
         """Record ``event`` and tell every listener."""
         self.events.append(event)
-        for listener in list(self._listeners):
+        for listener in self._listeners:
             listener(event)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> EventLog:
@@ -163,7 +165,7 @@ class EventLog:
 
     def subscribe(self, listener: Callable[[Event], None]) -> None:
         """Call ``listener`` for each later event."""
-        self._listeners.append(listener)
+        self._listeners = (*self._listeners, listener)
 
     def of_kind(self, kind: str) -> list[Event]:
         """All events of one kind, in order."""

@@ -144,11 +144,17 @@ class TriggerBoard:
     def __init__(self, battle: Battle) -> None:
         self.battle = battle
         self._triggers: list[Trigger] = []
+        self._listening: dict[str, list[Trigger]] = {}
+        """Window → the triggers listening to it, in registration order (a window with
+        no trigger and no held effect is opened thousands of times a battle: found at
+        once)."""
         self._held: list[_Held] = []
 
     def register(self, trigger: Trigger) -> None:
-        """Listen for ``trigger.window`` from now on."""
+        """Listen for ``trigger.window`` from now on (a trigger's window is read here,
+        once: it names the moment the rule waits for, which does not change)."""
         self._triggers.append(trigger)
+        self._listening.setdefault(trigger.window, []).append(trigger)
 
     @property
     def triggers(self) -> tuple[Trigger, ...]:
@@ -169,8 +175,12 @@ class TriggerBoard:
         """Open a window: release what waits for it, then fire what listens to it.
 
         Each rule is asked whether it applies only when its turn comes, so a
-        rule resolved earlier in the same window can change the answer.
+        rule resolved earlier in the same window can change the answer. A window
+        nothing waits for and nothing listens to does nothing, and is left at once.
         """
+        listening = self._listening.get(occasion.window, [])
+        if not listening and not any(h.until == occasion.window for h in self._held):
+            return
         released = [
             h for h in self._held if h.until == occasion.window and h.actor == occasion.actor
         ]
@@ -193,7 +203,6 @@ class TriggerBoard:
             self._step(effect.name, effect.owner, step, occasion.window)
             if step == "resolved":
                 effect.resolve(self.battle, occasion)
-        listening = [t for t in self._triggers if t.window == occasion.window]
         for trigger in self.in_order(listening):
             if trigger.applies(self.battle, occasion):
                 announce()
@@ -205,6 +214,8 @@ class TriggerBoard:
 
     def in_order(self, items: Sequence[OwnedT]) -> list[OwnedT]:
         """``items`` in the fixed order: active player's first, then by seat; stable."""
+        if len(items) < 2:
+            return list(items)
         seats = [self.battle.active_player] + [
             p.name for p in self.battle.players if p.name != self.battle.active_player
         ]

@@ -18,6 +18,7 @@ from hammerlab.editions.core11.events import AttacksResolved
 from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.positions import engagements, has_cover, spotted
 from hammerlab.editions.core11.profiles import (
+    BIG_KINDS,
     best_feel_no_pain,
     defence_of,
     feel_no_pain,
@@ -99,19 +100,21 @@ def situations_for(
 
     What concerns the two units (engagement, keywords, whether the target is
     spotted) is the same for every model and asked once; range and cover are
-    each model's own."""
+    each model's own. Whether the target is spotted changes an [INDIRECT FIRE]
+    attack alone (10.07), and is asked for those only (``False`` for the others)."""
     battle = game.battle
     status = unit.status
     pairs = engagements(battle)
     engaged = target.id in pairs.get(unit.id, ())
     target_engaged = target.id in pairs
-    target_big = bool({"MONSTER", "VEHICLE"} & unit_keywords(target))
+    # whether the target is a MONSTER/VEHICLE unit matters only while it is engaged (17.03)
+    target_big = target_engaged and not BIG_KINDS.isdisjoint(unit_keywords(target))
     ranged = not control.melee
     stationary = not (status.moved or status.advanced)
     heavy_steady = control.own_phase and stationary and unit.id not in pairs
     cover_improves_save = battle.settings.text("cover_effect") == "improve_save"
     indirect = control.indirect_attack(profile)
-    seen_by_friends = spotted(battle, unit.player, target)
+    seen_by_friends = indirect and spotted(battle, unit.player, target)
     engaged_target_penalty = ranged and control.engaged_target_penalty(
         profile, engaged, target_engaged, target_big
     )
@@ -160,8 +163,12 @@ def resolve_battery(
     situations = situations_for(
         game, unit, firing, battery.profile, target, control, battery.target_models
     )
+    joins: dict[int, list[Model]] = {}  # models in one situation share it (:func:`situations_for`)
     for model, situation in zip(firing, situations, strict=True):
-        groups.setdefault(attack_profile(battery.profile, defence, situation), []).append(model)
+        if id(situation) not in joins:
+            attack = attack_profile(battery.profile, defence, situation)
+            joins[id(situation)] = groups.setdefault(attack, [])
+        joins[id(situation)].append(model)
     for attack, models in groups.items():
         _attack(game, unit, battery, target, attack, models)
     battery.fired = firing
@@ -307,7 +314,10 @@ def allocate(game: Core11Game, unit: Unit, battery: Battery, target: Unit) -> Mo
     for model in target.alive_models:
         is_character = "CHARACTER" in model_keywords(target, model)
         (characters if is_character else others).append(model)
-    precise = battery.profile.against("PRECISION", unit_keywords(target)) is not None
+    profile = battery.profile  # the target's keywords read only for a [PRECISION] weapon
+    precise = (
+        profile.has("PRECISION") and profile.against("PRECISION", unit_keywords(target)) is not None
+    )
     if precise and characters and others:
         hurt = _wounded(characters)
         if hurt:

@@ -185,15 +185,34 @@ def has_cover(battle: Battle, models: Sequence[Model], unit: Unit) -> list[bool]
     targets = tuple(
         (m.position, bool(COVER_KINDS & model_keywords(unit, m))) for m in unit.alive_models
     )
-    return [_has_cover(battle.battlefield, m.position, targets) for m in models]
+    field = battle.battlefield
+    known = _cover_against(field, targets)
+    answers = []
+    for model in models:
+        shooter = model.position
+        if shooter not in known:
+            known[shooter] = _has_cover(field, shooter, targets)
+        answers.append(known[shooter])
+    return answers
 
 
-@lru_cache(maxsize=1 << 14)
-def _has_cover(field: Battlefield, shooter: Vec, targets: tuple[tuple[Vec, bool], ...]) -> bool:
+Targets = tuple[tuple[Vec, bool], ...]
+"""The points of some target models, each with whether it is INFANTRY/BEASTS/SWARM."""
+
+
+@lru_cache(maxsize=1 << 10)
+def _cover_against(field: Battlefield, targets: Targets) -> dict[Vec, bool]:
+    """Shooter's point → :func:`_has_cover` on ``field`` against target models standing
+    as ``targets`` say, filled in as shooters are asked about (terrain never changes
+    during a battle, and the same models shoot at the same targets from where they
+    stand, volley after volley): the target models are hashed once per volley, not
+    once per shooting model."""
+    return {}
+
+
+def _has_cover(field: Battlefield, shooter: Vec, targets: Targets) -> bool:
     """:func:`has_cover` against a model at ``shooter`` of target models standing at
-    the points of ``targets``, each with whether it is INFANTRY/BEASTS/SWARM (cached:
-    terrain never changes during a battle, and the same models shoot at the same
-    targets from where they stand, model after model, volley after volley)."""
+    the points of ``targets``, each with whether it is INFANTRY/BEASTS/SWARM."""
 
     def covered(point: Vec, kind: bool) -> bool:
         here = field.areas_at(point)

@@ -107,9 +107,21 @@ def _upper_union(*keywords: frozenset[str]) -> frozenset[str]:
     return frozenset(k.upper() for kinds in keywords for k in kinds)
 
 
+BIG_KINDS = frozenset({"MONSTER", "VEHICLE"})
+"""The keywords of a MONSTER/VEHICLE model."""
+
+
 def is_monster_or_vehicle(model: Model, unit: Unit) -> bool:
     """Whether ``model`` of ``unit`` is a MONSTER or a VEHICLE."""
-    return bool({"MONSTER", "VEHICLE"} & model_keywords(unit, model))
+    return _big(unit.datasheet.keywords, model.profile.keywords)
+
+
+@lru_cache(maxsize=4096)
+def _big(unit_keywords: frozenset[str], profile_keywords: frozenset[str]) -> bool:
+    """:func:`is_monster_or_vehicle` of a model of ``profile_keywords`` in a unit of
+    ``unit_keywords`` (cached as :func:`_upper_union` is: asked of every model, for
+    every weapon choice and every attack)."""
+    return not BIG_KINDS.isdisjoint(_upper_union(unit_keywords, profile_keywords))
 
 
 def unit_defence(unit: Unit) -> DefenceStats:

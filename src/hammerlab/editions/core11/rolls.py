@@ -80,7 +80,8 @@ class Situation:
     indirect: bool = False
     """An [INDIRECT FIRE] weapon attacking in Indirect shooting (10.07)."""
     spotted: bool = False
-    """The target is visible to one or more units of the attacker's army."""
+    """The target is visible to one or more units of the attacker's army (read for an
+    [INDIRECT FIRE] attack only: 10.07's 1-3 fail)."""
     close_quarters_penalty: bool = False
     """A MONSTER/VEHICLE model's −1 in Close-quarters shooting (10.06)."""
     engaged_target_penalty: bool = False

@@ -26,7 +26,7 @@ from hammerlab.editions.core11.attacks import Battery, resolve_battery, take_haz
 from hammerlab.editions.core11.events import TargetSelected
 from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.positions import engagements, seeing, unit_distance
-from hammerlab.editions.core11.profiles import is_monster_or_vehicle, unit_keywords
+from hammerlab.editions.core11.profiles import BIG_KINDS, is_monster_or_vehicle, unit_keywords
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.weapons import WeaponError, WeaponProfile, read_weapon
 from hammerlab.editions.core11.windows import (
@@ -87,19 +87,7 @@ def _report(game: Core11Game, what: str, consequence: str) -> None:
 def _batteries(game: Core11Game, unit: Unit, control: FireControl) -> list[Battery]:
     """Group the weapons the unit may fire by weapon; pick a profile where there are several."""
     groups: dict[str, list[tuple[Model, Weapon, WeaponProfile]]] = {}
-    armed: list[tuple[Model, list[tuple[Weapon, WeaponProfile]]]] = []
-    for model in unit.alive_models:
-        armed.append((model, []))
-        big = is_monster_or_vehicle(model, unit)
-        for weapon in model.weapons:
-            profile = readable(game, weapon)
-            if profile is None or profile.melee:
-                continue
-            if (model.id, profile.group) in game.one_shot_spent:
-                continue
-            if control.weapon_allowed(big, profile):
-                armed[-1][1].append((weapon, profile))
-    for model, carried in _sidearms(game, unit, control, armed):
+    for model, carried in _sidearms(game, unit, control, _armed(game, unit, control)):
         for weapon, profile in carried:
             groups.setdefault(profile.group, []).append((model, weapon, profile))
     batteries = []
@@ -121,6 +109,46 @@ def _batteries(game: Core11Game, unit: Unit, control: FireControl) -> list[Batte
     return batteries
 
 
+Carried = list[tuple[Weapon, WeaponProfile]]
+"""Ranged weapons of a model, each with its profile."""
+Armed = list[tuple[Model, Carried]]
+"""Each model alive of a unit with the ranged weapons it may fire."""
+
+
+def _armed(game: Core11Game, unit: Unit, control: FireControl) -> Armed:
+    """Each model alive with the ranged weapons the shooting type lets it select, less
+    the [ONE SHOT] weapons it has fired.
+
+    Models of one kind (the same profile keywords and the same weapons, as one
+    datasheet entry makes them) may select the same weapons: those are read once
+    per kind, for its first model (where :func:`readable` reports a weapon it cannot
+    use, as it would reading every model), and models of a kind share one list
+    unless [ONE SHOT] weapons they fired take some out."""
+    kinds: dict[tuple[int, int], Carried] = {}
+    spent = game.one_shot_spent
+    armed: Armed = []
+    for model in unit.alive_models:
+        kind = (id(model.profile.keywords), id(model.weapons))  # objects alive throughout
+        if kind not in kinds:
+            kinds[kind] = _selectable(game, unit, model, control)
+        carried = kinds[kind]
+        if spent:
+            carried = [(w, p) for w, p in carried if (model.id, p.group) not in spent]
+        armed.append((model, carried))
+    return armed
+
+
+def _selectable(game: Core11Game, unit: Unit, model: Model, control: FireControl) -> Carried:
+    """The ranged weapons of ``model`` that the shooting type lets it select."""
+    big = is_monster_or_vehicle(model, unit)
+    selectable: Carried = []
+    for weapon in model.weapons:
+        profile = readable(game, weapon)
+        if profile is not None and not profile.melee and control.weapon_allowed(big, profile):
+            selectable.append((weapon, profile))
+    return selectable
+
+
 SIDEARMS = "sidearms"
 """The decision of a model that has [CLOSE-QUARTERS] weapons and other ranged weapons."""
 
@@ -129,8 +157,8 @@ def _sidearms(
     game: Core11Game,
     unit: Unit,
     control: FireControl,
-    armed: list[tuple[Model, list[tuple[Weapon, WeaponProfile]]]],
-) -> list[tuple[Model, list[tuple[Weapon, WeaponProfile]]]]:
+    armed: Armed,
+) -> Armed:
     """04.01.02 Sidearms and [CLOSE-QUARTERS]: "When using another shooting type, for
     each model in that unit (excluding MONSTER/VEHICLE models), you can only select
     one of the following to make attacks with: One or more of its [CLOSE-QUARTERS]
@@ -142,14 +170,16 @@ def _sidearms(
     if control.close_quarters:
         return armed
     asked: dict[tuple[str, tuple[str, ...]], bool] = {}
-    kept: list[tuple[Model, list[tuple[Weapon, WeaponProfile]]]] = []
+    split: dict[int, tuple[Carried, Carried, tuple[str, ...]]] = {}
+    kept: Armed = []
     for model, carried in armed:
-        close = [(w, p) for w, p in carried if p.has("CLOSE-QUARTERS")]
-        other = [(w, p) for w, p in carried if not p.has("CLOSE-QUARTERS")]
+        if id(carried) not in split:  # models of one kind share a list (:func:`_armed`)
+            split[id(carried)] = _close_and_other(carried)
+        close, other, names = split[id(carried)]
         if not close or not other or is_monster_or_vehicle(model, unit):
             kept.append((model, carried))
             continue
-        key = (model.name, tuple(w.name for w, _ in carried))
+        key = (model.name, names)
         if key not in asked:
             asked[key] = game.battle.decide(
                 Decision(
@@ -167,6 +197,14 @@ def _sidearms(
     return kept
 
 
+def _close_and_other(carried: Carried) -> tuple[Carried, Carried, tuple[str, ...]]:
+    """``carried``'s [CLOSE-QUARTERS] weapons, its other ranged weapons, and the names
+    of all of them (with a model's name, what makes models choose alike)."""
+    close = [(w, p) for w, p in carried if p.has("CLOSE-QUARTERS")]
+    other = [(w, p) for w, p in carried if not p.has("CLOSE-QUARTERS")]
+    return close, other, tuple([w.name for w, _ in carried])
+
+
 def attackers(
     game: Core11Game,
     unit: Unit,
@@ -179,7 +217,7 @@ def attackers(
     alive, in range, able to see it (unless 10.07 lets it fire unseen), and allowed
     by the shooting type (the units' engagement, the same for every model, asked
     once for them all)."""
-    alive = [m for m in models if m.alive]
+    alive = [m for m in models if m.wounds_left > 0]  # Model.alive, inlined: hot
     gaps = gap_table(alive, target.alive_models)  # distance_to, for every model at once
     reach = battery.profile.range
     ready = [m for m, row in zip(alive, gaps, strict=True) if min(row, default=inf) <= reach]
@@ -191,18 +229,15 @@ def attackers(
     pairs = engagements(game.battle)
     engaged_with_shooter = target.id in pairs.get(unit.id, ())
     target_engaged = target.id in pairs
-    target_big = bool({"MONSTER", "VEHICLE"} & unit_keywords(target))
-    return [
-        m
-        for m in ready
-        if control.target_allowed(
-            is_monster_or_vehicle(m, unit),
-            battery.profile,
-            engaged_with_shooter,
-            target_engaged,
-            target_big,
+    # whether the target is a MONSTER/VEHICLE unit matters only while it is engaged (17.03)
+    target_big = target_engaged and not BIG_KINDS.isdisjoint(unit_keywords(target))
+    allowed = {  # all that differs from model to model is whether it is a MONSTER/VEHICLE
+        big: control.target_allowed(
+            big, battery.profile, engaged_with_shooter, target_engaged, target_big
         )
-    ]
+        for big in (False, True)
+    }
+    return [m for m in ready if allowed[is_monster_or_vehicle(m, unit)]]
 
 
 def eligible_targets(
@@ -216,7 +251,8 @@ def eligible_targets(
     for target in candidates:
         if (unit.id, target.id) in game.barred:
             continue
-        if not battery.profile.may_target(unit_keywords(target)):
+        profile = battery.profile  # keywords read only where a TARGETS rule limits it
+        if profile.has("TARGETS") and not profile.may_target(unit_keywords(target)):
             continue
         limit = game.target_limits.get(target.id)
         if limit is not None and unit_distance(unit, target) > limit:
