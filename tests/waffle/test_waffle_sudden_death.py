@@ -6,10 +6,11 @@ the end of that game turn, and the player left wins whatever the score
 
 from __future__ import annotations
 
+import pytest
 from conftest import GUARD, LASGUN, MARINE, TROOPER, A, B, make_battle, row, squad
 from test_waffle_transports import transport
 
-from hammerlab.analysis.search import value_for
+from hammerlab.analysis.search import Budget, value_for, wiped_out_bonus
 from hammerlab.editions.flow import Flow, Phase, Play
 from hammerlab.editions.turns import WIPED_OUT, WipedOut, game_winner, victory_lines
 from hammerlab.editions.waffle.reserves import set_reserves
@@ -18,6 +19,7 @@ from hammerlab.editions.waffle.sudden_death import game_over
 from hammerlab.editions.waffle.transports import start_embarked
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
+from hammerlab.errors import InputError
 
 
 def _slay(unit: Unit, count: int | None = None) -> None:
@@ -110,20 +112,32 @@ def test_the_flow_asks_at_the_end_of_each_game_turn_and_stops_there() -> None:
     assert battle.memory[WIPED_OUT] == (B,)
 
 
-def test_the_search_values_a_wiped_out_side_as_the_loser_whatever_its_points() -> None:
+def test_a_wiped_out_side_is_valued_on_points_unless_the_search_counts_the_game_decided() -> None:
     # The two Marines killed five Troopers, then fell: on points A's margin is
-    # 5 - 2 = 3. Once the game ends by Sudden Death, the winner gains and the loser
-    # loses every unit's whole worth, the twelve models on the table: A 3 - 12 = -9,
-    # B -3 + 12 = 9. Under kill points (pro rata, as the search counts damage) A
-    # has half the Troopers' point and B the Marines' whole one, -0.5, then
-    # -0.5 - 2 = -2.5 with the two units' kill points; B 0.5 + 2 = 2.5.
+    # 5 - 2 = 3, before the game ends by Sudden Death and after. With
+    # Budget(sudden_death="decided") the winner gains and the loser loses every
+    # unit's whole worth, the twelve models on the table: A 3 - 12 = -9, B -3 + 12
+    # = 9. Under kill points (pro rata, as the search counts damage) A has half the
+    # Troopers' point and B the Marines' whole one, -0.5, then -0.5 - 2 = -2.5 with
+    # the two units' kill points; B 0.5 + 2 = 2.5.
     battle, marines, troopers = _battle()
     _slay(troopers, 5)
     _slay(marines)
     ruleset = WaffleRuleset()
     assert value_for(battle, "models_destroyed", A, ruleset) == 3.0
+    assert wiped_out_bonus(battle, "models_destroyed", A) == 0.0  # not over yet
     assert game_over(battle)
-    assert value_for(battle, "models_destroyed", A, ruleset) == -9.0
-    assert value_for(battle, "models_destroyed", B, ruleset) == 9.0
-    assert value_for(battle, "kill_points", A, ruleset) == -2.5
-    assert value_for(battle, "kill_points", B, ruleset) == 2.5
+    assert value_for(battle, "models_destroyed", A, ruleset) == 3.0
+    assert Budget().sudden_death == "points"
+
+    def decided(victory: str, player: str) -> float:
+        return value_for(battle, victory, player, ruleset) + wiped_out_bonus(
+            battle, victory, player
+        )
+
+    assert decided("models_destroyed", A) == -9.0
+    assert decided("models_destroyed", B) == 9.0
+    assert decided("kill_points", A) == -2.5
+    assert decided("kill_points", B) == 2.5
+    with pytest.raises(InputError, match="sudden_death"):
+        Budget(sudden_death="always")

@@ -88,6 +88,8 @@ OUTLOOK = ("fights", "none")
 """What a playout stopped short of the end adds for what goes on (:data:`Budget.outlook`)."""
 ENDED = ("score", "pro_rata")
 """What a playout that reaches the end of the game is worth (:data:`Budget.ended`)."""
+SUDDEN_DEATH = ("points", "decided")
+"""What a playout that ends by Sudden Death is worth (:data:`Budget.sudden_death`)."""
 REACTIONS = ("searched", "heuristic")
 """Who answers the reactions of :data:`SEARCHED_INNER` (:data:`Budget.reactions`)."""
 
@@ -150,7 +152,12 @@ class Budget:
     (``fights``: :meth:`Ruleset.outlook`), as a chess search does not stop
     halfway through an exchange; ``none`` (the default: ``fights`` measured no
     better, docs/ai.md) values the table as it stands."""
-
+    sudden_death: str = "points"
+    """What a playout that ends with a side wiped out (Sudden Death) is worth: its
+    margin on ``points``, as any other, or ``decided``, that margin plus every
+    unit's whole worth to the side left (:func:`wiped_out_bonus`), more than any
+    margin of points. ``decided`` measured worse against the heuristic (85 wins
+    of 160 against 96, docs/ai.md, "Sudden Death"), so not the default."""
     reactions: str = "heuristic"
     """The reactions to shooting and to a charge (:data:`SEARCHED_INNER`)
     answered by the ``heuristic`` AI, as every other inner decision is (the
@@ -169,6 +176,7 @@ class Budget:
             ("ended", ENDED),
             ("last_turn", LAST_TURN),
             ("outlook", OUTLOOK),
+            ("sudden_death", SUDDEN_DEATH),
             ("reactions", REACTIONS),
         ):
             value = getattr(self, name)
@@ -372,11 +380,12 @@ class SearchController:
         victory = copy.ready.plan.victory
         if copy.is_over and self.budget.ended == "score":
             value = score_margin(victory_scores(copy.battle, victory), self.player)
-            value += wiped_out_bonus(copy.battle, victory, self.player)
         else:
             value = value_for(copy.battle, victory, self.player, copy.ready.ruleset)
             if self.budget.outlook == "fights":
                 value += outlook_margin(copy, self.player)
+        if self.budget.sudden_death == "decided":
+            value += wiped_out_bonus(copy.battle, victory, self.player)
         luck = self._luck.pop(id(copy.battle), None)
         return value if luck is None else value - luck.margin(self.player)
 
@@ -454,14 +463,15 @@ def value_for(battle: Battle, victory: str, player: str, ruleset: Ruleset) -> fl
     """``player``'s victory-score margin, damage short of a kill counted pro rata
     (:func:`turns.damage_share` of every unit, to its enemy): a playout that
     leaves a Carnifex on one wound is told apart from one that leaves it unhurt.
-    A game a side was wiped out of (Sudden Death) is decided whatever the score
-    (:func:`wiped_out_bonus`)."""
+    A game a side was wiped out of (Sudden Death) counts its points too; the
+    search adds :func:`wiped_out_bonus` only with :data:`Budget.sudden_death`
+    ``decided``."""
     if victory not in VICTORY_CONDITIONS:
         raise UnknownNameError("victory condition", victory, list(VICTORY_CONDITIONS))
     totals = dict.fromkeys((p.name for p in battle.players), 0.0)
     for unit in battle.units.values():
         totals[battle.opponent(unit.player)] += damage_share(unit, victory, ruleset.starting_wounds)
-    return score_margin(totals, player) + wiped_out_bonus(battle, victory, player)
+    return score_margin(totals, player)
 
 
 def wiped_out_bonus(battle: Battle, victory: str, player: str) -> float:
