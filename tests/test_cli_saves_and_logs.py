@@ -310,3 +310,15 @@ def test_replay_names_the_decision_the_log_does_not_answer(tmp_path: Path) -> No
         "Orks, fiery_charge (Fiery Charge, no Fiery Charge)"
     ), line
     assert "(end of game)" not in line
+
+
+def test_input_that_ends_during_a_prompted_game_names_the_unanswered_decision() -> None:
+    # A user review: a script that ran out of answers ended with click's bare
+    # "Aborted." and no word of what was asked. The Guard example's first question
+    # is the Cadians' shooter pick, in game turn 1.
+    guard = ROOT / "examples" / "guard_suppress_terminators.toml"
+    result = CliRunner().invoke(app, ["battle", str(guard), "--controller", "prompt"], input="")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: the input ended while Cadians was asked: ")
+    assert result.stderr.rstrip().endswith("(shooter); the game stops unanswered at game turn 1")
+    assert result.stderr.count("\n") == 1

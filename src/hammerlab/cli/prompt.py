@@ -10,6 +10,11 @@ from rich.prompt import IntPrompt
 
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
+from hammerlab.errors import HammerlabError
+
+
+class InputEndedError(HammerlabError):
+    """The person's input ended (end of file) while a decision waited for an answer."""
 
 
 class PromptController:
@@ -24,5 +29,11 @@ class PromptController:
         for number, choice in enumerate(decision.choices, start=1):
             self.console.print(f"  {number}. {escape(choice.label)}")
         choices = [str(n) for n in range(1, len(decision.choices) + 1)]
-        answer = IntPrompt.ask("choice", choices=choices, console=self.console, default=1)
+        try:
+            answer = IntPrompt.ask("choice", choices=choices, console=self.console, default=1)
+        except EOFError:
+            raise InputEndedError(
+                f"the input ended while {decision.player} was asked: {decision.prompt} "
+                f"({decision.kind}); the game stops unanswered at game turn {battle.turn}"
+            ) from None
         return answer - 1
