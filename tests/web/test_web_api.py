@@ -323,3 +323,31 @@ def test_api_refuses_a_negative_seed_as_the_cli_does(
     answer = client.post(path, json=body)
     assert answer.status_code == 422
     assert answer.json()["error"].startswith("seed: ")
+
+
+def test_a_log_whose_replay_asks_an_unlogged_decision_says_which(
+    client: TestClient, tmp_path: Path
+) -> None:
+    # A log of the Fiery Charge example played without the rule, its header then
+    # switched to play with it: the replay reaches a fiery_charge decision the log
+    # never answered, which the error names (as `hammerlab replay` does).
+    from typer.testing import CliRunner
+
+    from hammerlab.cli.app import app
+
+    log = tmp_path / "fc.jsonl"
+    scenario = EXAMPLES / "lab_fiery_charge_boyz.toml"
+    made = CliRunner().invoke(app, ["battle", str(scenario), "--seed", "3", "--log-json", str(log)])
+    assert made.exit_code == 0
+    header, rest = log.read_text(encoding="utf-8").split("\n", 1)
+    edited = json.loads(header)
+    edited["rules"] = {"fiery_charge": "on"}
+    upload = json.dumps(edited) + "\n" + rest
+    answer = client.post("/api/battle/log", files={"file": ("fc.jsonl", upload.encode())})
+    assert answer.status_code == 422
+    error = answer.json()["error"]
+    assert error.startswith("fc.jsonl: line ")
+    assert (
+        "does not replay as logged: the replay asks a decision the log does not answer: " in error
+    )
+    assert "fiery_charge (Fiery Charge, no Fiery Charge)" in error

@@ -246,10 +246,16 @@ def log_view(text: str, where: str) -> dict[str, Any]:
     _check_header(text.partition("\n")[0], where)
     game, logged = log_game(text, where)
     start = table_state(game.battle)
-    replay_logged(game, logged)
-    differs = first_difference(logged, game.battle)
+    unanswered = replay_logged(game, logged)
+    differs = first_difference(logged, game.battle, unanswered)
     if differs is not None:
-        raise WebError(f"{where}: line {differs.line} does not replay as logged")
+        asked = differs.unanswered
+        why = (
+            ""
+            if asked is None
+            else f": the replay asks a decision the log does not answer: {asked}"
+        )
+        raise WebError(f"{where}: line {differs.line} does not replay as logged{why}")
     return battle_view(game, start, f"replayed from {where}: identical to the log")
 
 
