@@ -24,7 +24,7 @@ class QuestionError(HammerlabError, ValueError):
     """A question a calculator cannot answer as asked (the message says why)."""
 
 
-class FlagError(QuestionError):
+class ConflictingFlagsError(QuestionError):
     """A question whose flags do not go together (``--hits`` with ``--shots``): a usage
     mistake, which ``hammerlab odds`` reports naming ``flag`` with exit status 2."""
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from hammerlab.analysis.odds import (
-    FlagError,
+    ConflictingFlagsError,
     LibraryQuestion,
     OddsResult,
     PlainQuestion,
@@ -106,7 +106,7 @@ class WaffleCalculator:
                 if value is not None
             ]
             if given:
-                raise FlagError(given[0], f"not used with --hits: {_HITS_GIVEN}")
+                raise ConflictingFlagsError(given[0], f"not used with --hits: {_HITS_GIVEN}")
         facts = _facts(question.situation)
         weapon = _plain_weapon(question)
         if weapon.unsupported_rules():
@@ -140,7 +140,7 @@ class WaffleCalculator:
         target is its most common model, at the unit's majority Toughness.
         """
         if question.hits is not None and question.firing_models is not None:
-            raise FlagError("--models", f"not used with --hits: {_HITS_GIVEN}")
+            raise ConflictingFlagsError("--models", f"not used with --hits: {_HITS_GIVEN}")
         facts = _facts(question.situation)
         rules = get_ruleset("waffle")
         attacker = question.find(rules, question.attacker)

@@ -143,7 +143,7 @@ def register(app: typer.Typer) -> None:
         Example: hammerlab odds --attacker "Heavy Weapons Squad" --weapon Lascannon
         --target "Space Marine Captain"
         """
-        from hammerlab.analysis.odds import FlagError
+        from hammerlab.analysis.odds import ConflictingFlagsError
         from hammerlab.analysis.odds_request import OddsAsk, answer
 
         ask = OddsAsk(
@@ -157,7 +157,7 @@ def register(app: typer.Typer) -> None:
         )  # fmt: skip
         try:
             result = answer(ask)
-        except FlagError as error:  # flags that do not go together: a usage mistake
+        except ConflictingFlagsError as error:  # flags that do not go together: a usage mistake
             raise usage_error(error.flag, error.problem) from None
         except HammerlabError as error:
             typer.echo(f"error: {error}", err=True)
