@@ -13,9 +13,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from hammerlab.cli.app import app
+from cli_kit import one_line, run
 
 ROOT = Path(__file__).resolve().parents[1]
 THREE_TURNS = ROOT / "examples" / "whole_game_three_turns.toml"
@@ -26,29 +25,18 @@ POISONED = ["odds", "--shots", "10", "--type", "Assault", "--bs", "4", "--streng
 """The reviewer's question: 10 shots at BS4, S3 against T6 (6+ on the chart), Sv3+."""
 
 
-def _run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, list(args))
-    return result.exit_code, result.stdout, result.stderr
-
-
-def _one_line(code: int, err: str, expected_code: int) -> str:
-    assert code == expected_code, err
-    assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err, err
-    return err.strip()
-
-
 # --- battle -----------------------------------------------------------------------------
 
 
 def test_side_without_a_controller_that_plays_one_is_a_usage_error() -> None:
-    code, out, err = _run("battle", str(THREE_TURNS), "--side", "Orks", "--json")
-    line = _one_line(code, err, 2)
+    code, out, err = run("battle", str(THREE_TURNS), "--side", "Orks", "--json")
+    line = one_line(code, err, 2)
     assert line.startswith("error: --side: ") and "--controller prompt or search" in line
     assert out == ""
 
 
 def test_side_with_the_search_controller_is_taken() -> None:
-    code, _, err = _run(
+    code, _, err = run(
         "battle", str(THREE_TURNS), "--controller", "search", "--side", "Orks",
         "--playouts", "1", "--stop-after", "1", "--json",
     )  # fmt: skip
@@ -57,8 +45,8 @@ def test_side_with_the_search_controller_is_taken() -> None:
 
 @pytest.mark.parametrize("turn", ["4", "10"])
 def test_stop_after_a_turn_the_scenario_does_not_have_is_a_usage_error(turn: str) -> None:
-    code, out, err = _run("battle", str(THREE_TURNS), "--stop-after", turn, "--json")
-    line = _one_line(code, err, 2)
+    code, out, err = run("battle", str(THREE_TURNS), "--stop-after", turn, "--json")
+    line = one_line(code, err, 2)
     assert line == (
         f"error: --stop-after: {THREE_TURNS} plays 3 game turn(s); give 1 to 3, not {turn}"
     )
@@ -66,7 +54,7 @@ def test_stop_after_a_turn_the_scenario_does_not_have_is_a_usage_error(turn: str
 
 
 def test_stop_after_the_last_turn_plays_the_whole_game() -> None:
-    code, out, _ = _run("battle", str(THREE_TURNS), "--stop-after", "3", "--json")
+    code, out, _ = run("battle", str(THREE_TURNS), "--stop-after", "3", "--json")
     assert code == 0
     assert json.loads(out)["stopped_before_turn"] is None
 
@@ -75,12 +63,12 @@ def test_stop_after_a_turn_already_played_by_a_saved_game_is_a_usage_error(
     tmp_path: Path,
 ) -> None:
     saved = tmp_path / "game.json"
-    code, _, err = _run(
+    code, _, err = run(
         "battle", str(THREE_TURNS), "--stop-after", "2", "--save", str(saved), "--json"
     )
     assert code == 0, err
-    code, _, err = _run("battle", "--resume", str(saved), "--stop-after", "1", "--json")
-    line = _one_line(code, err, 2)
+    code, _, err = run("battle", "--resume", str(saved), "--stop-after", "1", "--json")
+    line = one_line(code, err, 2)
     assert line == (
         f"error: --stop-after: the game in {saved} resumes at game turn 3 of 3; give 3 to 3, not 1"
     )
@@ -91,8 +79,8 @@ def test_both_players_on_the_same_edge_is_one_error_line(tmp_path: Path) -> None
     assert text.count('edge = "south"') == 2
     path = tmp_path / "same.toml"
     path.write_text(text, encoding="utf-8")
-    code, _, err = _run("battle", str(path))
-    line = _one_line(code, err, 1)
+    code, _, err = run("battle", str(path))
+    line = one_line(code, err, 1)
     assert line.startswith(f"error: {path}: players[1].edge: 'south' is the table edge of ")
 
 
@@ -101,11 +89,11 @@ def test_both_players_on_the_same_edge_is_one_error_line(tmp_path: Path) -> None
 
 @pytest.mark.parametrize("flag", [["--shots", "3"], ["--bs", "4"], ["--models", "5"]])
 def test_odds_hits_with_shots_bs_or_models_is_a_usage_error(flag: list[str]) -> None:
-    code, out, err = _run(
+    code, out, err = run(
         "odds", "--type", "Heavy, Blast", "--hits", "5", *flag, "--strength", "4", "--ap", "-",
         "--toughness", "4", "--save", "4", "--wounds", "1", "--target-models", "10",
     )  # fmt: skip
-    line = _one_line(code, err, 2)
+    line = one_line(code, err, 2)
     assert line.startswith(f"error: {flag[0]}: not used with --hits")
     assert out == ""
 
@@ -114,7 +102,7 @@ def test_odds_poisoned_1_plus_wounds_on_2_plus() -> None:
     # Hits: 10 x 2/3 (BS4: 3+) = 20/3. Poisoned (1+) would wound on any roll, but
     # a To Wound roll of 1 always fails: 5/6 of the hits wound, 50/9 (5.556);
     # S3 is not above T6, so nothing is re-rolled.
-    code, out, err = _run(*POISONED, "--keyword", "poisoned 1+", "--json")
+    code, out, err = run(*POISONED, "--keyword", "poisoned 1+", "--json")
     assert code == 0, err
     means = json.loads(out)["means"]
     assert means["hits"] == pytest.approx(float(Fraction(20, 3)))
@@ -123,18 +111,18 @@ def test_odds_poisoned_1_plus_wounds_on_2_plus() -> None:
 
 @pytest.mark.parametrize("keyword", ["poisoned 0+", "poisoned 7+", "poisoned 99+"])
 def test_odds_poisoned_outside_1_to_6_is_one_clear_line(keyword: str) -> None:
-    code, _, err = _run(*POISONED, "--keyword", keyword)
-    line = _one_line(code, err, 1)
+    code, _, err = run(*POISONED, "--keyword", keyword)
+    line = one_line(code, err, 1)
     value = keyword.split()[1]
     assert line == f"error: --keyword: 'poisoned ({value})': Poisoned wounds on 1+ to 6+"
 
 
 def test_odds_library_form_hits_with_models_is_a_usage_error() -> None:
-    code, _, err = _run(
+    code, _, err = run(
         "odds", "--attacker", "Heavy Weapons Squad", "--weapon", "Lascannon",
         "--target", "Space Marine Captain", "--hits", "2", "--models", "3",
     )  # fmt: skip
-    assert _one_line(code, err, 2).startswith("error: --models: not used with --hits")
+    assert one_line(code, err, 2).startswith("error: --models: not used with --hits")
 
 
 def test_stop_after_on_a_game_a_side_was_wiped_out_of_is_a_usage_error(tmp_path: Path) -> None:
@@ -143,10 +131,10 @@ def test_stop_after_on_a_game_a_side_was_wiped_out_of_is_a_usage_error(tmp_path:
     # (Sudden Death); a saved copy has nothing left to stop, at turn 3 or any other.
     boyz = ROOT / "examples" / "matchups" / "boyz_vs_tactical.toml"
     saved = tmp_path / "game.json"
-    code, out, err = _run("battle", str(boyz), "--seed", "5", "--save", str(saved), "--json")
+    code, out, err = run("battle", str(boyz), "--seed", "5", "--save", str(saved), "--json")
     assert code == 0, err
     assert json.loads(out)["wiped_out"] == ["Ultramarines"]
     for turn in ("2", "3"):
-        code, _, err = _run("battle", "--resume", str(saved), "--stop-after", turn, "--json")
-        line = _one_line(code, err, 2)
+        code, _, err = run("battle", "--resume", str(saved), "--stop-after", turn, "--json")
+        line = one_line(code, err, 2)
         assert line == f"error: --stop-after: the game in {saved} is over: nothing to stop"

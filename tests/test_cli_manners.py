@@ -16,6 +16,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+from cli_kit import run
 from hammerlab.analysis.lab import arms, compare
 from hammerlab.analysis.odds import calculator, calculator_names
 from hammerlab.analysis.odds_request import OddsAsk
@@ -31,11 +32,6 @@ LIBRARY_ODDS = ["odds", "--attacker", "Heavy Weapons Squad", "--weapon", "Lascan
                 "--target", "Space Marine Captain"]  # fmt: skip
 
 
-def _run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, list(args))
-    return result.exit_code, result.stdout, result.stderr
-
-
 def _one_error_line(code: int, out: str, err: str, expected_code: int) -> str:
     assert code == expected_code, (out, err)
     assert err.startswith("error: ") and err.count("\n") == 1, err
@@ -47,7 +43,7 @@ def _one_error_line(code: int, out: str, err: str, expected_code: int) -> str:
 
 
 def test_battle_json_is_one_document_with_the_documented_keys() -> None:
-    code, out, err = _run("battle", str(RUINS), "--json")
+    code, out, err = run("battle", str(RUINS), "--json")
     assert code == 0, err
     document = json.loads(out)  # the whole of stdout: no step log around it
     assert set(document) == {
@@ -78,14 +74,14 @@ def test_battle_json_is_one_document_with_the_documented_keys() -> None:
 
 
 def test_battle_json_says_where_the_game_stopped() -> None:
-    code, out, _ = _run("battle", str(THREE_TURNS), "--seed", "3", "--stop-after", "1", "--json")
+    code, out, _ = run("battle", str(THREE_TURNS), "--seed", "3", "--stop-after", "1", "--json")
     assert code == 0
     assert json.loads(out)["stopped_before_turn"] == 2
 
 
 def test_units_json_lists_what_the_text_form_lists() -> None:
-    code, text, _ = _run("units", "--army", "orks")
-    code_json, out, _ = _run("units", "--army", "orks", "--json")
+    code, text, _ = run("units", "--army", "orks")
+    code_json, out, _ = run("units", "--army", "orks", "--json")
     assert code == code_json == 0
     document = json.loads(out)
     assert document["ruleset"] == "waffle"
@@ -93,7 +89,7 @@ def test_units_json_lists_what_the_text_form_lists() -> None:
 
 
 def test_show_json_has_profiles_weapons_and_what_is_not_implemented() -> None:
-    code, out, _ = _run("show", "Tactical Squad", "--json")
+    code, out, _ = run("show", "Tactical Squad", "--json")
     assert code == 0
     sheet = json.loads(out)
     assert {"name", "army", "edition", "models", "weapons", "notes", "not_implemented"} <= set(
@@ -114,13 +110,13 @@ def test_show_json_has_profiles_weapons_and_what_is_not_implemented() -> None:
     ],
 )
 def test_other_json_commands_print_exactly_one_document(args: list[str]) -> None:
-    code, out, _ = _run(*args)
+    code, out, _ = run(*args)
     assert code == 0
     json.loads(out)
 
 
 def test_tables_json_reads_the_charts_the_engine_uses() -> None:
-    _, out, _ = _run("tables", "--json")
+    _, out, _ = run("tables", "--json")
     charts = json.loads(out)
     assert charts["melee_to_hit"]["10"]["1"] == MELEE_TO_HIT[9][0]
     assert charts["to_wound"]["3"]["7"] == to_wound_cell(3, 7)
@@ -131,7 +127,7 @@ def test_tables_json_reads_the_charts_the_engine_uses() -> None:
 
 def test_version_is_the_package_version() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    code, out, _ = _run("--version")
+    code, out, _ = run("--version")
     assert code == 0
     assert out.strip() == f"hammerlab {project['version']}"
 
@@ -175,7 +171,7 @@ def test_help_shows_a_percent_sign_once(command: str) -> None:
     ],
 )  # fmt: skip
 def test_click_usage_errors_are_one_line_with_exit_2(args: list[str], expected: str) -> None:
-    code, out, err = _run(*args)
+    code, out, err = run(*args)
     line = _one_error_line(code, out, err, 2)
     assert line.startswith(expected), line
     assert "--help)" in line  # where to read more
@@ -192,7 +188,7 @@ def test_the_installed_entry_point_gives_the_same_line() -> None:
 
 
 def test_bare_hammerlab_still_shows_the_help() -> None:
-    _, out, err = _run()
+    _, out, err = run()
     assert "Usage" in out + err and "error:" not in out + err
 
 
@@ -200,19 +196,19 @@ def test_bare_hammerlab_still_shows_the_help() -> None:
 
 
 def test_a_repeated_single_value_option_is_one_error_line() -> None:
-    code, out, err = _run(*LIBRARY_ODDS, "--weapon", "Heavy bolter")
+    code, out, err = run(*LIBRARY_ODDS, "--weapon", "Heavy bolter")
     line = _one_error_line(code, out, err, 2)
     assert "--weapon" in line and "more than once" in line
     assert out == ""
 
 
 def test_short_and_long_spelling_of_one_option_count_as_twice() -> None:
-    code, out, err = _run(*LIBRARY_ODDS, "-r", "waffle", "--ruleset", "core11")
+    code, out, err = run(*LIBRARY_ODDS, "-r", "waffle", "--ruleset", "core11")
     assert "--ruleset" in _one_error_line(code, out, err, 2)
 
 
 def test_repeatable_options_may_repeat() -> None:
-    code, _, err = _run(*LIBRARY_ODDS, "--situation", "moved", "--situation", "half-range")
+    code, _, err = run(*LIBRARY_ODDS, "--situation", "moved", "--situation", "half-range")
     assert code == 0, err
 
 
@@ -223,27 +219,27 @@ LAB = ["lab", str(RUINS), "--rule", "fiery_charge", "--runs", "2"]
 
 def test_lab_prints_the_report_then_writes_the_chart_and_says_where(tmp_path: Path) -> None:
     chart = tmp_path / "lab.png"
-    code, out, err = _run(*LAB, "--plot", str(chart))
+    code, out, err = run(*LAB, "--plot", str(chart))
     assert code == 0, err
     assert out.index("Winner") < out.index(f"chart written to {chart}")
     assert chart.read_bytes().startswith(b"\x89PNG")
 
 
 def test_lab_plot_into_a_missing_folder_is_refused_before_playing(tmp_path: Path) -> None:
-    code, out, err = _run(*LAB, "--plot", str(tmp_path / "nowhere" / "lab.png"))
+    code, out, err = run(*LAB, "--plot", str(tmp_path / "nowhere" / "lab.png"))
     assert "--plot" in _one_error_line(code, out, err, 2)
     assert out == ""
 
 
 def test_lab_plot_into_a_directory_is_refused(tmp_path: Path) -> None:
-    code, out, err = _run(*LAB, "--plot", str(tmp_path))
+    code, out, err = run(*LAB, "--plot", str(tmp_path))
     assert "is a directory" in _one_error_line(code, out, err, 2)
 
 
 def test_lab_chart_of_a_type_that_cannot_be_drawn_is_refused_before_playing(
     tmp_path: Path,
 ) -> None:
-    code, out, err = _run(*LAB, "--plot", str(tmp_path / "lab.nosuchformat"))
+    code, out, err = run(*LAB, "--plot", str(tmp_path / "lab.nosuchformat"))
     line = _one_error_line(code, out, err, 2)
     assert line.startswith(f"error: --plot: {tmp_path / 'lab.nosuchformat'}: cannot draw")
     assert ".png" in line and ".svg" in line
@@ -254,7 +250,7 @@ def test_lab_chart_of_a_type_that_cannot_be_drawn_is_refused_before_playing(
 
 
 def test_no_progress_bar_when_stdout_is_not_a_terminal() -> None:
-    code, out, _ = _run(*LAB)
+    code, out, _ = run(*LAB)
     assert code == 0
     assert out.count("paired") == 1  # the report's title line, no bar labelled "paired battles"
     assert "\x1b[" not in out and "\r" not in out
@@ -293,13 +289,13 @@ WAFFLE_PLAIN = ["odds", "-r", "waffle", "--type", "Heavy", "--bs", "4", "--stren
 
 def test_waffle_odds_refuse_more_shots_than_a_weapon_fires_at_once() -> None:
     """51 shots a model: more than a datasheet's weapon may fire (io.bounds, 50)."""
-    code, out, err = _run(*WAFFLE_PLAIN, "--attacks", "51", "--json")
+    code, out, err = run(*WAFFLE_PLAIN, "--attacks", "51", "--json")
     line = _one_error_line(code, out, err, 1)
     assert line.startswith("error: --shots: ") and "51 shots" in line and "1 to 50" in line
 
 
 def test_waffle_odds_answer_up_to_the_bound() -> None:
-    code, out, _ = _run(*WAFFLE_PLAIN, "--attacks", "50", "--json")
+    code, out, _ = run(*WAFFLE_PLAIN, "--attacks", "50", "--json")
     assert code == 0
     assert json.loads(out)["means"]["shots"] == 100 * 50
 
@@ -309,25 +305,25 @@ def test_waffle_odds_answer_up_to_the_bound() -> None:
 
 @pytest.mark.parametrize("flag", ["suppressive_fire", "suppressive_fire=on"])
 def test_battle_rule_name_alone_means_on(flag: str) -> None:
-    code, out, _ = _run("battle", str(RUINS), "--rule", flag, "--json")
+    code, out, _ = run("battle", str(RUINS), "--rule", flag, "--json")
     assert code == 0
     assert "suppressive_fire" in json.loads(out)["rules_on"]
 
 
 def test_lab_rule_name_and_name_on_are_one_experiment() -> None:
-    reports = [json.loads(_run(*LAB[:2], "--rule", f, "--runs", "2", "--json")[1])
+    reports = [json.loads(run(*LAB[:2], "--rule", f, "--runs", "2", "--json")[1])
                for f in ("fiery_charge", "fiery_charge=on")]  # fmt: skip
     assert reports[0]["units"] == reports[1]["units"]
 
 
 @pytest.mark.parametrize("command", ["battle", "lab"])
 def test_rule_errors_name_the_flag(command: str) -> None:
-    code, out, err = _run(command, str(RUINS), "--rule", "no_such_rule")
+    code, out, err = run(command, str(RUINS), "--rule", "no_such_rule")
     assert _one_error_line(code, out, err, 2).startswith("error: --rule: ")
 
 
 def test_lab_set_errors_name_set() -> None:
-    code, out, err = _run(*LAB, "--set", "bogus=on")
+    code, out, err = run(*LAB, "--set", "bogus=on")
     assert _one_error_line(code, out, err, 2).startswith("error: --set: unknown rule")
 
 
@@ -335,7 +331,7 @@ def test_lab_set_errors_name_set() -> None:
 
 
 def test_waffle_battle_prints_rules_not_implemented_before_the_game() -> None:
-    code, out, _ = _run("battle", str(RUINS), "--no-dice")
+    code, out, _ = run("battle", str(RUINS), "--no-dice")
     assert code == 0
     note = out.index("special rule not implemented: Combat Squads")
     assert note < out.index("Turn 1")
@@ -344,9 +340,9 @@ def test_waffle_battle_prints_rules_not_implemented_before_the_game() -> None:
 def test_every_command_defaults_to_the_same_ruleset() -> None:
     assert Scenario.model_fields["ruleset"].default == common.DEFAULT_RULESET == "waffle"
     assert OddsAsk().ruleset == common.DEFAULT_RULESET  # the web API's default too
-    code, out, _ = _run(*LIBRARY_ODDS, "--json")
+    code, out, _ = run(*LIBRARY_ODDS, "--json")
     assert code == 0 and json.loads(out)["edition"] == "waffle"
-    assert _run("units")[1] == _run("units", "-r", "waffle")[1]
+    assert run("units")[1] == run("units", "-r", "waffle")[1]
 
 
 def _modules_after(code: str) -> list[str]:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from cli_kit import one_line, run
 from hammerlab.cli.app import app
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,17 +50,6 @@ position = [36, 36]
 """A scenario whose Boyz come from a BattleScribe file named relative to it."""
 
 
-def _run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, list(args))
-    return result.exit_code, result.stdout, result.stderr
-
-
-def _one_line(code: int, err: str, expected_code: int) -> str:
-    assert code == expected_code, err
-    assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err, err
-    return err.strip()
-
-
 def _events(log: Path) -> list[str]:
     """A JSON Lines log's event lines (its header left out)."""
     return log.read_text(encoding="utf-8").splitlines()[1:]
@@ -80,7 +70,7 @@ def beside(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def saved(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The three-turn example stopped after turn 1 and saved."""
     path = tmp_path_factory.mktemp("saved") / "game.json"
-    code, _, err = _run(
+    code, _, err = run(
         "battle", str(THREE_TURNS), "--seed", "3", "--stop-after", "1", "--save", str(path),
         "--json",
     )  # fmt: skip
@@ -96,18 +86,18 @@ def test_a_save_and_a_log_of_a_relative_scenario_resume_and_replay_from_another_
 ) -> None:
     # Made in tmp_path as `w/s.toml`; used from w itself, where `w/s.toml` and
     # `w/orks.cat` name nothing.
-    code, _, err = _run("battle", "w/s.toml", "--log-json", "whole.jsonl", "--json")
+    code, _, err = run("battle", "w/s.toml", "--log-json", "whole.jsonl", "--json")
     assert code == 0, err
-    code, _, err = _run(
+    code, _, err = run(
         "battle", "w/s.toml", "--stop-after", "1", "--save", "g.json", "--log-json", "l.jsonl",
         "--json",
     )  # fmt: skip
     assert code == 0, err
     monkeypatch.chdir(beside)
-    code, _, err = _run("replay", str(tmp_path / "l.jsonl"))
+    code, _, err = run("replay", str(tmp_path / "l.jsonl"))
     assert code == 0, err
     resumed = tmp_path / "resumed.jsonl"
-    code, _, err = _run(
+    code, _, err = run(
         "battle", "--resume", str(tmp_path / "g.json"), "--log-json", str(resumed), "--json"
     )
     assert code == 0, err
@@ -117,7 +107,7 @@ def test_a_save_and_a_log_of_a_relative_scenario_resume_and_replay_from_another_
 def test_a_save_or_log_whose_battlescribe_file_is_gone_names_itself(
     beside: Path, tmp_path: Path
 ) -> None:
-    code, _, err = _run(
+    code, _, err = run(
         "battle", "w/s.toml", "--stop-after", "1", "--save", "g.json", "--log-json", "l.jsonl",
         "--json",
     )  # fmt: skip
@@ -125,7 +115,7 @@ def test_a_save_or_log_whose_battlescribe_file_is_gone_names_itself(
     (beside / "orks.cat").unlink()
     uses = [(["battle", "--resume", "g.json"], "g.json"), (["replay", "l.jsonl"], "l.jsonl")]
     for args, recorded in uses:
-        line = _one_line(*_run(*args)[::2], 1)
+        line = one_line(*run(*args)[::2], 1)
         assert line.startswith(f"error: {recorded}: w/s.toml: units[0].source: "), line
         assert line.endswith(f"{beside / 'orks.cat'}: file not found"), line
 
@@ -133,14 +123,14 @@ def test_a_save_or_log_whose_battlescribe_file_is_gone_names_itself(
 def test_a_save_without_the_scenario_path_still_resumes_beside_its_source(beside: Path) -> None:
     # Saves written before the scenario's absolute path was recorded name only the
     # scenario as given (`w/s.toml`): from the folder it was given in, they resume.
-    code, _, err = _run("battle", "w/s.toml", "--log-json", "whole.jsonl", "--json")
+    code, _, err = run("battle", "w/s.toml", "--log-json", "whole.jsonl", "--json")
     assert code == 0, err
-    code, _, err = _run("battle", "w/s.toml", "--stop-after", "1", "--save", "g.json", "--json")
+    code, _, err = run("battle", "w/s.toml", "--stop-after", "1", "--save", "g.json", "--json")
     assert code == 0, err
     old = json.loads(Path("g.json").read_text(encoding="utf-8"))
     del old["scenario_path"]
     Path("old.json").write_text(json.dumps(old), encoding="utf-8")
-    code, _, err = _run("battle", "--resume", "old.json", "--log-json", "resumed.jsonl", "--json")
+    code, _, err = run("battle", "--resume", "old.json", "--log-json", "resumed.jsonl", "--json")
     assert code == 0, err
     assert _events(Path("resumed.jsonl")) == _events(Path("whole.jsonl"))
 
@@ -158,15 +148,15 @@ def test_a_relative_plug_in_is_found_from_another_folder_and_named_with_the_log_
         encoding="utf-8",
     )
     monkeypatch.chdir(tmp_path)
-    code, _, err = _run(
+    code, _, err = run(
         "battle", str(THREE_TURNS), "--seed", "3", "--plugin", "w/house.py", "--rule", rule,
         "--stop-after", "1", "--log-json", "l.jsonl", "--json",
     )  # fmt: skip
     assert code == 0, err
     monkeypatch.chdir(plugin.parent)
-    assert _run("replay", str(tmp_path / "l.jsonl"))[0] == 0
+    assert run("replay", str(tmp_path / "l.jsonl"))[0] == 0
     plugin.unlink()
-    line = _one_line(*_run("replay", str(tmp_path / "l.jsonl"))[::2], 1)
+    line = one_line(*run("replay", str(tmp_path / "l.jsonl"))[::2], 1)
     assert line == f"error: {tmp_path / 'l.jsonl'}: {plugin}: no such plug-in file"
 
 
@@ -183,8 +173,8 @@ def test_a_relative_plug_in_is_found_from_another_folder_and_named_with_the_log_
     ],
 )
 def test_resume_refuses_seed_rule_and_plugin(saved: Path, extra: list[str], flag: str) -> None:
-    code, out, err = _run("battle", "--resume", str(saved), *extra)
-    assert _one_line(code, err, 2) == (
+    code, out, err = run("battle", "--resume", str(saved), *extra)
+    assert one_line(code, err, 2) == (
         f"error: {flag}: a saved game holds its own seed, rules and plug-ins; "
         "leave it out with --resume"
     )
@@ -197,16 +187,16 @@ def test_resume_refuses_seed_rule_and_plugin(saved: Path, extra: list[str], flag
 @pytest.mark.parametrize("flag", ["--save", "--log-json"])
 def test_an_output_in_a_missing_folder_is_refused_before_play(flag: str, tmp_path: Path) -> None:
     path = tmp_path / "missing" / "out.json"
-    code, out, err = _run("battle", str(THREE_TURNS), flag, str(path))
-    line = _one_line(code, err, 2)
+    code, out, err = run("battle", str(THREE_TURNS), flag, str(path))
+    line = one_line(code, err, 2)
     assert line == f"error: {flag}: {path}: no such folder {str(path.parent)!r}"
     assert out == ""  # not one turn played
 
 
 @pytest.mark.parametrize("flag", ["--save", "--log-json"])
 def test_an_output_that_is_a_directory_is_refused_before_play(flag: str, tmp_path: Path) -> None:
-    code, out, err = _run("battle", str(THREE_TURNS), flag, str(tmp_path))
-    assert _one_line(code, err, 2) == f"error: {flag}: {tmp_path} is a directory; give a file name"
+    code, out, err = run("battle", str(THREE_TURNS), flag, str(tmp_path))
+    assert one_line(code, err, 2) == f"error: {flag}: {tmp_path} is a directory; give a file name"
     assert out == ""
 
 
@@ -220,8 +210,8 @@ def test_an_output_in_a_folder_that_cannot_be_written_is_refused_before_play(
     locked.mkdir()
     real = common.os.access
     monkeypatch.setattr(common.os, "access", lambda p, m: Path(p) != locked and real(p, m))
-    code, out, err = _run("battle", str(THREE_TURNS), "--save", str(locked / "g.json"))
-    line = _one_line(code, err, 2)
+    code, out, err = run("battle", str(THREE_TURNS), "--save", str(locked / "g.json"))
+    line = one_line(code, err, 2)
     assert line == f"error: --save: {locked / 'g.json'}: cannot write in folder {str(locked)!r}"
     assert out == ""
 
@@ -237,8 +227,8 @@ def test_a_prompted_game_is_refused_before_the_first_question(tmp_path: Path) ->
 def test_save_and_log_json_naming_one_file_is_a_usage_error(tmp_path: Path) -> None:
     path = tmp_path / "out.json"
     same = tmp_path / "." / "out.json"
-    code, out, err = _run("battle", str(THREE_TURNS), "--save", str(path), "--log-json", str(same))
-    line = _one_line(code, err, 2)
+    code, out, err = run("battle", str(THREE_TURNS), "--save", str(path), "--log-json", str(same))
+    line = one_line(code, err, 2)
     assert line.startswith("error: --log-json: ") and line.endswith(
         "is the --save file too; give another"
     )
@@ -260,14 +250,14 @@ def test_save_and_log_json_naming_one_file_is_a_usage_error(tmp_path: Path) -> N
 )
 def test_a_negative_seed_is_a_usage_error(args: list[str]) -> None:
     # random.seed(-5) is random.seed(5): the game of seed 5 reported as seed -5.
-    code, out, err = _run(*args, "--seed=-5")
-    line = _one_line(code, err, 2)
+    code, out, err = run(*args, "--seed=-5")
+    line = one_line(code, err, 2)
     assert line.startswith("error: invalid value for '--seed': ") and "0" in line, line
     assert out == ""
 
 
 def test_seed_zero_is_a_seed() -> None:
-    code, out, err = _run("battle", str(THREE_TURNS), "--seed", "0", "--stop-after", "1", "--json")
+    code, out, err = run("battle", str(THREE_TURNS), "--seed", "0", "--stop-after", "1", "--json")
     assert code == 0, err
     assert json.loads(out)["seed"] == 0
 
@@ -277,7 +267,7 @@ def test_a_negative_seed_in_a_scenario_file_names_the_file_and_key(tmp_path: Pat
     text = THREE_TURNS.read_text(encoding="utf-8")
     assert "\nseed = 12\n" in text
     path.write_text(text.replace("\nseed = 12\n", "\nseed = -5\n"), encoding="utf-8")
-    line = _one_line(*_run("battle", str(path))[::2], 1)
+    line = one_line(*run("battle", str(path))[::2], 1)
     assert line.startswith(f"error: {path}: seed: ") and "0" in line, line
 
 
@@ -285,7 +275,7 @@ def test_a_negative_seed_in_a_scenario_file_names_the_file_and_key(tmp_path: Pat
 
 
 def test_replay_of_a_saved_game_says_to_resume_it(saved: Path) -> None:
-    line = _one_line(*_run("replay", str(saved))[::2], 1)
+    line = one_line(*run("replay", str(saved))[::2], 1)
     assert line == (
         f"error: {saved}: a saved game (hammerlab-game/1), not a --log-json log; "
         "resume it with hammerlab battle --resume"
@@ -299,12 +289,12 @@ def test_replay_names_the_decision_the_log_does_not_answer(tmp_path: Path) -> No
     # Logged with fiery_charge off, the header then switched on: the Orks' charge
     # asks them the rule's decision (Fiery Charge or not), which the log never answered.
     log = tmp_path / "l.jsonl"
-    code, _, err = _run("battle", str(FIERY), "--seed", "3", "--log-json", str(log), "--json")
+    code, _, err = run("battle", str(FIERY), "--seed", "3", "--log-json", str(log), "--json")
     assert code == 0, err
     header, *events = log.read_text(encoding="utf-8").splitlines()
     edited = {**json.loads(header), "rules": {"fiery_charge": True}}
     log.write_text("\n".join([json.dumps(edited), *events]) + "\n", encoding="utf-8")
-    line = _one_line(*_run("replay", str(log))[::2], 1)
+    line = one_line(*run("replay", str(log))[::2], 1)
     assert line.endswith(
         "but the replay asks a decision the log does not answer: "
         "Orks, fiery_charge (Fiery Charge, no Fiery Charge)"
