@@ -44,7 +44,7 @@ from hammerlab.editions.core11.profiles import (
 )
 from hammerlab.editions.core11.rolls import Situation, attack_profile
 from hammerlab.editions.core11.shooting import SHOOTING_TYPES
-from hammerlab.editions.core11.volley import _armed, _close_and_other, attackers
+from hammerlab.editions.core11.volley import _close_and_other, armed, attackers
 from hammerlab.editions.core11.weapons import read_weapon
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import TerrainArea
@@ -398,13 +398,13 @@ def test_the_weapons_read_once_per_kind_of_model_are_each_models_own(shooting: o
     squad = _mixed_squad("m", "A")
     played = game(battle([squad, place("e", sheet("Foes", 3), "B", (10.0, 30.0))]))
 
-    def armed() -> list[tuple[str, list[tuple[str, object]]]]:
-        return [(m.id, [(w.name, p) for w, p in c]) for m, c in _armed(played, squad, control)]
+    def named() -> list[tuple[str, list[tuple[str, object]]]]:
+        return [(m.id, [(w.name, p) for w, p in c]) for m, c in armed(played, squad, control)]
 
-    assert armed() == _plain_armed(squad, control, set())
+    assert named() == _plain_armed(squad, control, set())
     played.one_shot_spent.add(("m.1", "grenade"))
     squad.models[2].wounds_left = 0
-    assert armed() == _plain_armed(squad, control, played.one_shot_spent)
+    assert named() == _plain_armed(squad, control, played.one_shot_spent)
 
 
 def test_a_models_close_quarters_and_other_weapons_split_as_read_one_by_one() -> None:
@@ -412,7 +412,7 @@ def test_a_models_close_quarters_and_other_weapons_split_as_read_one_by_one() ->
     other; the names of all of them, in the order carried."""
     squad = _mixed_squad("m", "A")
     played = game(battle([squad, place("e", sheet("Foes", 3), "B", (10.0, 30.0))]))
-    for _, carried in _armed(played, squad, FireControl("normal")):
+    for _, carried in armed(played, squad, FireControl("normal")):
         close, other, names = _close_and_other(carried)
         assert [w.name for w, _ in close] == [
             w.name for w, p in carried if "CLOSE-QUARTERS" in {k.name for k in p.keywords}

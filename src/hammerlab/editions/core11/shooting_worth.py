@@ -24,10 +24,9 @@ from collections.abc import Callable
 from hammerlab.editions.core11.attacks import Battery, situations_for
 from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.odds import expected_damage
-from hammerlab.editions.core11.profiles import is_monster_or_vehicle, unit_defence
+from hammerlab.editions.core11.profiles import unit_defence
 from hammerlab.editions.core11.state import Core11Game
-from hammerlab.editions.core11.volley import attackers, eligible_targets
-from hammerlab.editions.core11.weapons import WeaponError, read_weapon
+from hammerlab.editions.core11.volley import armed, attackers, eligible_targets
 from hammerlab.engine.units import Unit
 
 TargetFilter = Callable[[Unit], bool]
@@ -81,22 +80,13 @@ def battery_worth(
 
 
 def _weapon_groups(game: Core11Game, unit: Unit, control: FireControl) -> list[list[Battery]]:
-    """The weapons ``unit``'s models alive may select under ``control``, grouped as
-    ``volley`` groups them (by weapon), one :class:`Battery` per profile of a group
-    (a weapon of several profiles fires one of them). A weapon core11 cannot read,
-    a melee weapon and a spent [ONE SHOT] are left out, as ``volley`` leaves them."""
+    """The weapons ``unit``'s models alive may select under ``control``
+    (:func:`volley.armed`, read quietly: an estimate writes nothing in the log),
+    grouped as ``volley`` groups them (by weapon), one :class:`Battery` per profile
+    of a group (a weapon of several profiles fires one of them)."""
     groups: dict[str, dict[str, Battery]] = {}
-    for model in unit.alive_models:
-        big = is_monster_or_vehicle(model, unit)
-        for weapon in model.weapons:
-            try:
-                profile = read_weapon(weapon)
-            except WeaponError:
-                continue
-            if profile.melee or (model.id, profile.group) in game.one_shot_spent:
-                continue
-            if not control.weapon_allowed(big, profile):
-                continue
+    for model, carried in armed(game, unit, control, quiet=True):
+        for weapon, profile in carried:
             variants = groups.setdefault(profile.group, {})
             battery = variants.setdefault(profile.name, Battery(weapon, profile, []))
             battery.models.append(model)  # a model with two of a weapon fires both

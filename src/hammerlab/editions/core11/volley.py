@@ -78,6 +78,14 @@ def readable(game: Core11Game, weapon: Weapon) -> WeaponProfile | None:
     return profile
 
 
+def _quietly_read(weapon: Weapon) -> WeaponProfile | None:
+    """``weapon``'s profile, ``None`` where core11 cannot read it, reporting nothing."""
+    try:
+        return read_weapon(weapon)
+    except WeaponError:
+        return None
+
+
 def _report(game: Core11Game, what: str, consequence: str) -> None:
     if what not in game.reported:
         game.reported.add(what)
@@ -87,7 +95,7 @@ def _report(game: Core11Game, what: str, consequence: str) -> None:
 def _batteries(game: Core11Game, unit: Unit, control: FireControl) -> list[Battery]:
     """Group the weapons the unit may fire by weapon; pick a profile where there are several."""
     groups: dict[str, list[tuple[Model, Weapon, WeaponProfile]]] = {}
-    for model, carried in _sidearms(game, unit, control, _armed(game, unit, control)):
+    for model, carried in _sidearms(game, unit, control, armed(game, unit, control)):
         for weapon, profile in carried:
             groups.setdefault(profile.group, []).append((model, weapon, profile))
     batteries = []
@@ -115,9 +123,10 @@ Armed = list[tuple[Model, Carried]]
 """Each model alive of a unit with the ranged weapons it may fire."""
 
 
-def _armed(game: Core11Game, unit: Unit, control: FireControl) -> Armed:
+def armed(game: Core11Game, unit: Unit, control: FireControl, quiet: bool = False) -> Armed:
     """Each model alive with the ranged weapons the shooting type lets it select, less
-    the [ONE SHOT] weapons it has fired.
+    the [ONE SHOT] weapons it has fired; ``quiet``: without reporting in the log what
+    core11 cannot use (an estimate of the AI's, which must not write the game's log).
 
     Models of one kind (the same profile keywords and the same weapons, as one
     datasheet entry makes them) may select the same weapons: those are read once
@@ -130,7 +139,7 @@ def _armed(game: Core11Game, unit: Unit, control: FireControl) -> Armed:
     for model in unit.alive_models:
         kind = (id(model.profile.keywords), id(model.weapons))  # objects alive throughout
         if kind not in kinds:
-            kinds[kind] = _selectable(game, unit, model, control)
+            kinds[kind] = _selectable(game, unit, model, control, quiet)
         carried = kinds[kind]
         if spent:
             carried = [(w, p) for w, p in carried if (model.id, p.group) not in spent]
@@ -138,12 +147,14 @@ def _armed(game: Core11Game, unit: Unit, control: FireControl) -> Armed:
     return armed
 
 
-def _selectable(game: Core11Game, unit: Unit, model: Model, control: FireControl) -> Carried:
+def _selectable(
+    game: Core11Game, unit: Unit, model: Model, control: FireControl, quiet: bool
+) -> Carried:
     """The ranged weapons of ``model`` that the shooting type lets it select."""
     big = is_monster_or_vehicle(model, unit)
     selectable: Carried = []
     for weapon in model.weapons:
-        profile = readable(game, weapon)
+        profile = _quietly_read(weapon) if quiet else readable(game, weapon)
         if profile is not None and not profile.melee and control.weapon_allowed(big, profile):
             selectable.append((weapon, profile))
     return selectable
