@@ -109,6 +109,8 @@ class Core11AI:
         return 0
 
     def _shooting_type(self, battle: Battle, decision: Decision[Any]) -> int:
+        if len(decision.choices) == 1:
+            return 0  # nothing to weigh: most units are eligible for one type only
         labels = decision.labels()
         unit = battle.unit(decision.context.unit)
         game = _game(battle)
