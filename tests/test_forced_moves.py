@@ -65,6 +65,34 @@ def test_the_cadian_squads_move_as_forced_in_turn_one_and_as_the_heuristic_after
         assert dict(first)["mortars"] == "hold"
 
 
+def test_another_kind_of_decision_is_forced_in_its_turns_only() -> None:
+    # The Chimera's squad, which the heuristic disembarks in game turn 1
+    # (examples/vehicles_transport.toml), stays aboard when forced to, then
+    # disembarks at the heuristic's word in turn 2.
+    forced = _module().Forced
+    path = ROOT / "examples" / "vehicles_transport.toml"
+    scenario = load_scenario(path)
+    answers: dict[str, list[tuple[int, str]]] = {}
+    for label in ("disembark", "stay aboard"):
+        ready = prepare(scenario, str(path), 1, dice="keyed")
+        battle = ready.battle
+        battle.controllers["Cadians"] = forced(
+            battle.controllers["Cadians"], "guard", {1}, label, "disembark"
+        )
+        seen: list[tuple[int, str]] = []
+        battle.log.subscribe(
+            lambda event, seen=seen, battle=battle: (
+                seen.append((battle.turn, event.kind))
+                if event.kind in ("disembarked", "embarked")
+                else None
+            )
+        )
+        play(battle, ready.ruleset, ready.plan)
+        answers[label] = seen
+    assert answers["disembark"][0] == (1, "disembarked")
+    assert answers["stay aboard"][0] == (2, "disembarked")
+
+
 def test_a_run_gives_each_seed_s_margin_and_the_models_lost_by_owner_and_cause() -> None:
     module = _module()
     scenario = load_scenario(HORMAGAUNTS)

@@ -4,9 +4,10 @@
 heuristic made it; this plays whole games with one policy forced at a kind of
 decision and the heuristic everywhere else. In every game of seeds
 FIRST..FIRST+N-1 (keyed dice, so the two runs of a seed roll alike wherever
-they play alike), the Movement-phase ``move`` decision of each unit of PLAYER
-whose id starts with PREFIX, in the game turns TURNS, is answered LABEL_A in
-one run and LABEL_B in the other (where offered). It prints each run's mean
+they play alike), the Movement-phase ``move`` decision (or, with ``--kind``, another kind of
+decision: ``disembark``) of each unit of PLAYER whose id starts with PREFIX,
+in the game turns TURNS, is answered LABEL_A in one run and LABEL_B in the
+other (where offered). It prints each run's mean
 victory-score margin for PLAYER, the paired difference A - B with its standard
 error and each run's wins, then the models each side lost, by cause, summed
 over the seeds.
@@ -43,15 +44,18 @@ from hammerlab.io.scenario import Scenario, load_scenario
 class Forced:
     """Answers as ``inner`` does, but for the forced moves."""
 
-    def __init__(self, inner: Controller, prefix: str, turns: set[int], label: str) -> None:
+    def __init__(
+        self, inner: Controller, prefix: str, turns: set[int], label: str, kind: str = "move"
+    ) -> None:
         self.inner, self.prefix, self.turns, self.label = inner, prefix, turns, label
+        self.kind = kind
 
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
-        """``label`` at a forced move where it is offered; else the inner answer."""
+        """``label`` at a forced decision where it is offered; else the inner answer."""
         context = decision.context
         if (
-            decision.kind == "move"
-            and context.phase == "movement"
+            decision.kind == self.kind
+            and (self.kind != "move" or context.phase == "movement")
             and battle.turn in self.turns
             and context.unit.startswith(self.prefix)
             and self.label in decision.labels()
@@ -68,6 +72,7 @@ def run(
     turns: set[int],
     label: str,
     seeds: range,
+    kind: str = "move",
 ) -> tuple[list[int], Counter[tuple[str, str]]]:
     """Each seed's margin for ``player``, and the models lost by (owner, cause)."""
     margins: list[int] = []
@@ -75,7 +80,7 @@ def run(
     for seed in seeds:
         ready = prepare(scenario, source, seed, dice="keyed")
         battle = ready.battle
-        battle.controllers[player] = Forced(battle.controllers[player], prefix, turns, label)
+        battle.controllers[player] = Forced(battle.controllers[player], prefix, turns, label, kind)
         play(battle, ready.ruleset, ready.plan)
         scores = victory_scores(battle, ready.plan.victory)
         margins.append(scores[player] - scores[battle.opponent(player)])
@@ -97,6 +102,12 @@ def main() -> None:
     parser.add_argument("label_b")
     parser.add_argument("first", type=int)
     parser.add_argument("seeds", type=int)
+    parser.add_argument(
+        "--kind",
+        default="move",
+        help="the kind of decision forced (default: move; e.g. disembark, with the "
+        "labels disembark and 'stay aboard')",
+    )
     args = parser.parse_args()
     try:  # a scenario that cannot be read is one line, as on the command line
         scenario = load_scenario(args.file)
@@ -113,7 +124,7 @@ def main() -> None:
         )
     if not re.fullmatch(r"\d+(,\d+)*", args.turns):
         parser.exit(2, f"error: turns {args.turns!r}: game turns, comma-separated (1,2)\n")
-    for label in (args.label_a, args.label_b):
+    for label in (args.label_a, args.label_b) if args.kind == "move" else ():
         if label not in (*INTENTS, FLANK) and not label.startswith(ADVANCE_ON):
             parser.exit(2, f"error: {label!r}: a move is one of {', '.join((*INTENTS, FLANK))}\n")
     if args.seeds < 2:  # a paired difference's standard error needs two
@@ -121,7 +132,9 @@ def main() -> None:
     seeds = range(args.first, args.first + args.seeds)
     turns = {int(t) for t in args.turns.split(",")}
     results = {
-        label: run(scenario, str(args.file), args.player, args.prefix, turns, label, seeds)
+        label: run(
+            scenario, str(args.file), args.player, args.prefix, turns, label, seeds, args.kind
+        )
         for label in (args.label_a, args.label_b)
     }
     (a, causes_a), (b, causes_b) = results[args.label_a], results[args.label_b]

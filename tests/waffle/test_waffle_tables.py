@@ -17,6 +17,7 @@ from conftest import hand_to_wound
 from typer.testing import CliRunner
 
 from hammerlab.cli.app import app
+from hammerlab.cli.tables_cmd import DEFAULT_OVERWHELMING
 from hammerlab.editions.waffle.parameters import OVERWHELMING_STRENGTH
 from hammerlab.editions.waffle.tables import (
     ballistic_target,
@@ -147,6 +148,39 @@ def test_seed000_cli_tables_text_marks_overwhelming_strength_cells_automatic() -
 
 
 def test_the_tables_command_draws_overwhelming_strength_at_the_rules_default() -> None:
-    # ``tables`` takes no --rule: its chart is the rules as written, parameter default S10.
+    # Without --rule the chart is the rules as written: the parameter's default, S10.
     at = inspect.signature(overwhelming).parameters["at"].default
-    assert at == OVERWHELMING_STRENGTH.default == 10
+    assert at == OVERWHELMING_STRENGTH.default == DEFAULT_OVERWHELMING == 10
+
+
+def test_tables_with_overwhelming_strength_at_s9_mark_the_s9_row_and_not_the_s10_one() -> None:
+    # At S9, "would need a 1+ or less" is 4 - (9 - T) <= 1: T6 and below, where the
+    # chart's S9 row reads 2+; S10 (no longer the rule's Strength) rolls the chart.
+    result = CliRunner().invoke(
+        app, ["tables", "waffle", "--rule", "overwhelming_strength=9", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["overwhelming_strength"] == 9
+    automatic = {(s, t) for s in range(1, 11) for t in range(1, 11)
+                 if data["to_wound"][str(s)][str(t)] == "A"}  # fmt: skip
+    assert automatic == {(9, toughness) for toughness in range(1, 7)}
+    assert data["to_wound"]["9"]["7"] == "2+" and data["to_wound"]["10"]["1"] == "2+"
+    text = CliRunner().invoke(app, ["tables", "--rule", "overwhelming_strength=9"]).stdout
+    assert "A: wounds automatically (Overwhelming Strength) at S9" in text
+
+
+@pytest.mark.parametrize(
+    ("flag", "said"),
+    [
+        ("overwhelming_strength=11", "overwhelming_strength=11: must be at most 10"),
+        ("charge_dice=3", "unknown rule or parameter 'charge_dice'"),
+    ],
+)
+def test_tables_refuse_a_rule_they_do_not_read_or_a_value_out_of_bounds(
+    flag: str, said: str
+) -> None:
+    result = CliRunner().invoke(app, ["tables", "--rule", flag])
+    assert result.exit_code == 2 and not result.stdout
+    assert result.stderr.startswith(f"error: --rule: {said}"), result.stderr
+    assert result.stderr.count("\n") == 1  # one line, no traceback

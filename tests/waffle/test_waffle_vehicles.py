@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from conftest import (
+    BASE_MM,
     GUARD,
     LASCANNON,
     LASGUN,
@@ -40,6 +41,8 @@ from hammerlab.editions.waffle.armour import (
 )
 from hammerlab.editions.waffle.attacks import fire_weapon, fires_snap, weapons_per_phase
 from hammerlab.editions.waffle.charge import charge_ban
+from hammerlab.editions.waffle.combat import in_contact
+from hammerlab.editions.waffle.fight import CLOSE_COMBAT_WEAPON, attacks_of, fight_sub_phase
 from hammerlab.editions.waffle.morale import go_to_ground, morale_check, pinning_test
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
@@ -63,6 +66,7 @@ from hammerlab.editions.waffle.vehicles import (
     SIDE,
     crew_snap_shots,
     facing_toward,
+    fights_in_melee,
     may_move,
     melee_cell_against,
     vehicle_end_of_turn,
@@ -394,6 +398,22 @@ def test_close_combat_hits_a_tank_automatically_against_its_rear_armour() -> Non
     (armour,) = of_kind(battle, "armour")
     assert (armour.facing, armour.armour, armour.result) == (REAR, 10, PENETRATING)
     assert of_kind(battle, "vehicle_damage")[0].result == CREW_SHAKEN
+
+
+def test_a_tank_in_close_combat_strikes_no_blow_and_a_walker_does() -> None:
+    # 7th edition: a vehicle other than a Walker has no WS and no Attacks, so in a
+    # combat it strikes no blow at all (no "strikes 0 blows" line for it); the
+    # Marine touching it strikes its one Attack, automatically hitting the tank
+    # (it did not move: "A"), whose penetration roll (a 1: 4 + 1 < 10) does nothing.
+    touching = 30.0 - (100.0 + BASE_MM) / 2 / 25.4
+    battle, marine, tank = tank_battle([1], (30.0, touching), LASCANNON)
+    assert in_contact(marine.models[0], tank.models[0])
+    fight_sub_phase(battle, A)
+    assert [(b.unit, b.attacks) for b in of_kind(battle, "blows")] == [(marine.label, 1)]
+    assert all_dice_used(battle)
+    walker = vehicle_unit("sentinel", B, SENTINEL, (30.0, 30.0))
+    assert fights_in_melee(walker.models[0])
+    assert attacks_of(battle, walker, walker.models[0], CLOSE_COMBAT_WEAPON) == 1
 
 
 # --- whole battles -----------------------------------------------------------------

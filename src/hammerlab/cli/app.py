@@ -472,15 +472,23 @@ def balance(
 @app.command(cls=OnceCommand)
 def tables(
     ruleset: Annotated[str, typer.Argument(metavar="[RULESET]", help="waffle")] = "waffle",
+    rule: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="NAME=VALUE",
+            help="a rule parameter the charts read (overwhelming_strength: the Strength "
+            "that wounds automatically); repeatable",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Print an edition's charts (melee to hit, to wound).
 
-    Example: hammerlab tables waffle --json
+    Example: hammerlab tables waffle --rule overwhelming_strength=9 --json
     """
     from hammerlab.cli.tables_cmd import run_tables
 
-    run_tables(ruleset, as_json)
+    run_tables(ruleset, as_json, tuple(rule or ()))
 
 
 @app.command(cls=OnceCommand)

@@ -17,10 +17,13 @@ from types import ModuleType
 import typer
 from rich.table import Table
 
-from hammerlab.cli.common import console, fail
+from hammerlab.cli.common import console, fail, usage_error
 
 AUTOMATIC_HIT = "A: hits automatically"
 AUTOMATIC_WOUND = "A: wounds automatically (Overwhelming Strength)"
+DEFAULT_OVERWHELMING = 10
+"""Seed 000: "an attack with S10 (And S10 only!)"; the parameter ``overwhelming_strength``'s
+default, which ``tests`` check against the parameter itself."""
 CHARTS_FILE = Path(__file__).resolve().parent.parent / "editions" / "waffle" / "tables.py"
 
 
@@ -33,21 +36,25 @@ def _waffle_tables() -> ModuleType:
     return module
 
 
-def run_tables(ruleset: str, as_json: bool) -> None:
+def run_tables(ruleset: str, as_json: bool, rules: tuple[str, ...] = ()) -> None:
     """Print the melee To Hit chart and the To Wound chart (or one JSON document); in
-    both, ``A`` is an automatic hit or wound."""
+    both, ``A`` is an automatic hit or wound. ``rules``: ``--rule NAME=VALUE`` flags
+    of the parameters the charts read (the Strength of Overwhelming Strength)."""
     if ruleset != "waffle":
         raise fail(f"no tables for {ruleset!r}; known: waffle")
+    at = _overwhelming_at(rules) if rules else DEFAULT_OVERWHELMING
     charts = _waffle_tables()
     scale = [str(n) for n in range(1, 11)]
     melee = {a: {t: str(charts.MELEE_TO_HIT[int(a) - 1][int(t) - 1]) for t in scale} for a in scale}
-    wound = {s: {t: _wound_cell(charts, int(s), int(t)) for t in scale} for s in scale}
+    wound = {s: {t: _wound_cell(charts, int(s), int(t), at) for t in scale} for s in scale}
     if as_json:
-        typer.echo(json.dumps({"melee_to_hit": melee, "to_wound": wound}, indent=1))
+        document = {"melee_to_hit": melee, "to_wound": wound, "overwhelming_strength": at}
+        typer.echo(json.dumps(document, indent=1))
         return
+    automatic_wound = f"{AUTOMATIC_WOUND} at S{at}"
     for title, chart, rows, cols, caption in (
         ("Melee To Hit (attacker WS down, target WS across)", melee, "WS", "WS", AUTOMATIC_HIT),
-        ("To Wound (Strength down, Toughness across)", wound, "S", "T", AUTOMATIC_WOUND),
+        ("To Wound (Strength down, Toughness across)", wound, "S", "T", automatic_wound),
     ):
         table = Table(f"{rows} \\ {cols}", *scale, title=title, caption=caption)
         for key in scale:
@@ -55,9 +62,25 @@ def run_tables(ruleset: str, as_json: bool) -> None:
         console.print(table)
 
 
-def _wound_cell(charts: ModuleType, strength: int, toughness: int) -> str:
+def _overwhelming_at(flags: tuple[str, ...]) -> int:
+    """The ``overwhelming_strength`` the ``--rule`` flags set, checked against the
+    ruleset's own parameter (its bounds) as ``battle --rule`` checks it; any other
+    name is refused, since no other rule changes these charts. Loads the engine's
+    rule settings, so only when a flag is given."""
+    from hammerlab.editions.waffle.parameters import OVERWHELMING_STRENGTH
+    from hammerlab.engine.rules import RuleSettingError, resolve_settings, rule_flags
+
+    try:
+        settings = resolve_settings((), (OVERWHELMING_STRENGTH,), rule_flags(flags))
+    except RuleSettingError as error:
+        raise usage_error("--rule", error) from None
+    return settings.integer(OVERWHELMING_STRENGTH.name)
+
+
+def _wound_cell(charts: ModuleType, strength: int, toughness: int, at: int) -> str:
     """The To Wound cell the engine rolls on: ``"A"`` where Overwhelming Strength wounds
-    automatically (``tables.overwhelming`` at the rules' S10), else the chart's."""
-    if charts.overwhelming(strength, toughness):
+    automatically (``tables.overwhelming`` at the rules' Strength ``at``), else the
+    chart's."""
+    if charts.overwhelming(strength, toughness, at):
         return "A"
     return str(charts.to_wound_cell(strength, toughness))

@@ -278,6 +278,8 @@ def _initiative_step(
             at_one = strikes_at_initiative_one(battle, unit, model)
             if initiative(model, weapon, at_one) != step or barred(battle, model):
                 continue
+            if not fights_in_melee(model):  # a vehicle other than a Walker strikes no blow
+                continue
             near = foes_within_reach(battle, unit, model, foes)
             reach = tuple(f.id for f in near if may_attack(weapon, f))
             if reach:
