@@ -396,7 +396,7 @@ def _strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> N
         return
     if is_vehicle(target):
         strengths = [hit.strength for hit in hits]
-        scored, _ = resolve_blows_on_vehicle(battle, unit, target, strengths, weapon)
+        scored, _ = resolve_blows_on_vehicle(battle, unit, target, strengths, weapon, plan.models)
         st(battle, unit).combat_score += scored
         return
     hunter = monster_hunter(unit, target)
