@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -30,3 +31,29 @@ def test_library_form_refuses_plain_numbers_it_would_ignore(option: list[str]) -
     result = CliRunner().invoke(app, [*LIBRARY, *option])
     assert result.exit_code == 1
     assert "library form takes no plain numbers" in result.stderr
+
+
+ORKS = str(Path(__file__).parent / "data" / "bsdata-7e" / "Orks - Codex.cat")
+AT_A_KAN = ["odds", "--attacker", "Heavy Weapons Squad", "--weapon", "Lascannon",
+            "--target", "Killa Kans"]  # fmt: skip
+
+
+def test_odds_at_a_unit_of_a_battlescribe_file_named_with_from() -> None:
+    # A Killa Kan (Codex: Orks, 7th edition: Front AV11, 2 Hull Points) is no library
+    # unit: only --from finds it. 3 lascannon shots at BS3 hit on 4+ (1.5 hits); a
+    # hit glances or penetrates unless the D6 + S9 against AV11 rolls a 1 (10 < 11),
+    # so a shot takes no Hull Point with 1/2 + 1/2 * 1/6 = 7/12, all three (7/12)^3.
+    refused = CliRunner().invoke(app, AT_A_KAN)
+    assert refused.exit_code == 1 and "unknown unit 'Killa Kans'" in refused.stderr
+    result = CliRunner().invoke(app, [*AT_A_KAN, "--from", ORKS, "--json"])
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    assert "Killa Kan Front AV11 HP2" in answer["question"]
+    assert answer["means"]["hits"] == pytest.approx(1.5)
+    assert answer["unsaved_wounds"][0] == pytest.approx((7 / 12) ** 3)
+
+
+def test_odds_from_a_missing_file_is_one_line() -> None:
+    result = CliRunner().invoke(app, [*AT_A_KAN, "--from", "no_such_file.cat"])
+    assert result.exit_code == 1 and not result.stdout
+    assert result.stderr == "error: no_such_file.cat: file not found\n"

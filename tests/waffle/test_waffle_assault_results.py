@@ -373,5 +373,5 @@ def test_seed001_consolidate_d6_not_into_base_contact(roll: int, end_y: float) -
     move = of_kind(battle, "move")[0]
     assert (move.model, move.reason) == ("a.1", "consolidates")
     assert close(move.end, (10, end_y))
-    assert "only A's units are left: the combat is over" in messages(battle)
+    assert "only units of A are left: the combat is over" in messages(battle)
     assert all_dice_used(battle)

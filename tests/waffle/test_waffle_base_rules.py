@@ -4,7 +4,7 @@ fleeing unit that loses a combat."""
 from __future__ import annotations
 
 import pytest
-from conftest import BOLTGUN, A, B, make_battle, profile, row, squad, weapon
+from conftest import BOLTGUN, A, B, make_battle, of_kind, profile, row, squad, weapon
 
 from hammerlab.editions.waffle.attacks import fire_weapon
 from hammerlab.editions.waffle.morale import morale_check
@@ -67,6 +67,21 @@ def test_base_regroup_below_25_percent_needs_a_double_one() -> None:
     movement_phase(battle, A)
     assert st(battle, unit).falling_back
     assert unit.models[0].position[1] == 14.0
+
+
+def test_a_failed_morale_check_names_itself_in_the_fall_back_line() -> None:
+    # The same unit as above, failing a Morale check from shooting (Ld8: 5 + 6 = 11
+    # fails) and falling back 2D6 = 3 + 3: the line says what it reacts to as a
+    # thing, not a verb ("reacts to lost 8 of 10 models" read badly).
+    unit = squad("m", A, profile(ld=8), [BOLTGUN], row(30, 20, 5))
+    enemy = squad("e", B, profile(), [BOLTGUN], row(30, 44, 1))
+    battle = make_battle(unit, enemy, dice=[5, 6, 3, 3])
+    assert morale_check(battle, unit, "lost 2 of 5 models this phase") is False
+    (declared,) = of_kind(battle, "reaction")
+    assert declared.against == "a failed Morale check (lost 2 of 5 models this phase)"
+    assert declared.text == (
+        'M [m] reacts to a failed Morale check (lost 2 of 5 models this phase): falls back 6"'
+    )
 
 
 def test_base_regroup_below_25_percent_on_a_double_one() -> None:

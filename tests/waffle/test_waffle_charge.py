@@ -53,6 +53,7 @@ from hammerlab.editions.waffle.charge import (
 from hammerlab.editions.waffle.combat import in_contact
 from hammerlab.editions.waffle.morale import phase_casualty_checks
 from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.plans import charge_chance
 from hammerlab.editions.waffle.rules.fiery_charge import fiery_chargers
 from hammerlab.editions.waffle.ruleset import end_of_turn
 from hammerlab.editions.waffle.shooting import shooting_phase, start_phase
@@ -403,6 +404,50 @@ def one_on_one(dice: list[int], terrain: Sequence[TerrainArea] = (), gap: float 
         script_a=charge_script("Charger [a]", "Target [b]"),
         script_b=NO_REACTION,
     )
+
+
+def ringed(ring: bool) -> Battle:
+    """``Charger [a]`` 4" south of ``Target [b]``; with ``ring``, three models of
+    ``Ring [c]`` (B's too) touch the target at 90, 210 and 330 degrees."""
+    charger = squad("a", A, MARINE, [BOLTGUN], [(30, 25)], name="Charger")
+    target = squad("b", B, GUARD, [LASGUN], [(30, 30)], name="Target")
+    angles = (90, 210, 330)
+    spots = [(30 + math.cos(math.radians(a)), 30 + math.sin(math.radians(a))) for a in angles]
+    units = [charger, target]
+    if ring:
+        units.append(squad("c", B, GUARD, [LASGUN], spots, name="Ring"))
+    return make_battle(
+        *units,
+        dice=[3, 3],
+        script_a=charge_script("Charger [a]", "Target [b]"),
+        script_b=NO_REACTION,
+    )
+
+
+def test_a_charge_that_reaches_the_distance_but_cannot_touch_the_target_fails() -> None:
+    # 6th/7th edition: "charging models may not move within 1" of an enemy unit other
+    # than the one being charged". Every spot touching the target (1" bases, centres
+    # 1" from its centre) is at most 60 degrees round from a Ring model, whose centre
+    # is then at most 2 sin(30) = 1" away: the two bases touch, well within 1". So the
+    # 6" rolled reaches the 4" between the closest models, yet no Marine can end its
+    # move touching the target: the charge fails, and the Marine stays where it was.
+    battle = ringed(ring=True)
+    charge_sub_phase(battle, A)
+    roll = last(rolls(battle))
+    assert (roll.charge_range, roll.distance, roll.success) == (6, 4.0, False)
+    (blocked,) = of_kind(battle, "charge_blocked")
+    assert (blocked.unit, blocked.target, blocked.charge_range) == ("Charger [a]", "Target [b]", 6)
+    assert not charge_moves(battle) and not battle.unit("a").status.charged
+    assert all_dice_used(battle)
+
+
+def test_the_ai_gives_a_charge_no_model_could_complete_no_chance() -> None:
+    # The same two units: without the ring, 2D6 reaches 4" unless it rolls 2 or 3,
+    # 33 of 36; ringed, no roll lets a Marine touch the target.
+    free = ringed(ring=False)
+    assert charge_chance(free, free.unit("a"), free.unit("b")) == pytest.approx(33 / 36)
+    battle = ringed(ring=True)
+    assert charge_chance(battle, battle.unit("a"), battle.unit("b")) == 0.0
 
 
 def test_seed004_charge_range_2d6_equal_to_the_distance_succeeds() -> None:

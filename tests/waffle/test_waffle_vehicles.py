@@ -8,6 +8,7 @@ brute-force enumeration written here.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
@@ -394,7 +395,7 @@ def test_close_combat_hits_a_tank_automatically_against_its_rear_armour() -> Non
     vehicle_status(battle, tank.models[0]).moved_last_turn = True
     assert melee_cell_against(battle, tank) == "4+"
     fist = weapon_of(POWER_FIST)
-    assert resolve_blows_on_vehicle(battle, shooter, tank, [8], fist) == (1, 0)
+    assert resolve_blows_on_vehicle(battle, shooter, tank, [8], fist, shooter.models) == (1, 0)
     (armour,) = of_kind(battle, "armour")
     assert (armour.facing, armour.armour, armour.result) == (REAR, 10, PENETRATING)
     assert of_kind(battle, "vehicle_damage")[0].result == CREW_SHAKEN
@@ -414,6 +415,30 @@ def test_a_tank_in_close_combat_strikes_no_blow_and_a_walker_does() -> None:
     walker = vehicle_unit("sentinel", B, SENTINEL, (30.0, 30.0))
     assert fights_in_melee(walker.models[0])
     assert attacks_of(battle, walker, walker.models[0], CLOSE_COMBAT_WEAPON) == 1
+
+
+def test_a_walker_wrecked_at_an_initiative_step_still_strikes_the_walker_that_wrecked_it() -> None:
+    # Seed 001: blows of one Initiative step are simultaneous, so a model slain in
+    # the step still strikes. Two Sentinels with power fists (S5 x2 = S10, one
+    # Attack each, WS3 against WS3: 4+) touch front to front, both at I3; B's has
+    # one Hull Point left. A strikes first: a 4 hits, then 10 + 2 = 12 against
+    # Front AV12 glances: B's last Hull Point goes, it is Wrecked and removed. B's
+    # blow still lands: a 4 hits, 10 + 2 glances A's Front, which loses one of its
+    # two Hull Points (a glancing hit rolls no damage). With no enemy left, A
+    # consolidates D6" (6th/7th edition): a 1, and holds.
+    fist = (POWER_FIST,)
+    ours = vehicle_unit("ours", A, SENTINEL, (30.0, 30.0 - 200.0 / 2 / 25.4))
+    theirs = vehicle_unit("theirs", B, SENTINEL, (30.0, 30.0))
+    for unit in (ours, theirs):
+        unit.models[0] = replace(unit.models[0], weapons=fist)
+    theirs.models[0].wounds_left = 1
+    battle = make_battle(ours, theirs, dice=[4, 2, 4, 2, 1], script_a=[("move", "hold")])
+    assert in_contact(ours.models[0], theirs.models[0])
+    fight_sub_phase(battle, A)
+    blows = [(b.unit, b.attacks, b.hits) for b in of_kind(battle, "blows")]
+    assert blows == [(ours.label, 1, 1), (theirs.label, 1, 1)]
+    assert theirs.destroyed and ours.models[0].wounds_left == 1
+    assert all_dice_used(battle)
 
 
 # --- whole battles -----------------------------------------------------------------

@@ -8,6 +8,8 @@ Edition), as :class:`~hammerlab.analysis.odds.PlainQuestion` documents.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -17,6 +19,7 @@ from hammerlab.errors import HammerlabError
 
 if TYPE_CHECKING:
     from hammerlab.analysis.odds import OddsResult
+    from hammerlab.engine.datasheet import Datasheet
 
 
 SITUATION_HELP = (
@@ -136,6 +139,15 @@ def register(app: typer.Typer) -> None:
                 "snap_shot_minimum_bs, overwhelming_strength); repeatable",
             ),
         ] = None,
+        source: Annotated[
+            list[Path] | None,
+            typer.Option(
+                "--from",
+                metavar="FILE",
+                help="a BattleScribe file whose units --attacker and --target may name "
+                "(before the library's); repeatable",
+            ),
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
     ) -> None:
         """Exact odds of one weapon profile against one unit (library or plain numbers).
@@ -156,7 +168,7 @@ def register(app: typer.Typer) -> None:
             rule=tuple(rule or ()),
         )  # fmt: skip
         try:
-            result = answer(ask)
+            result = answer(ask, _imported(source or ()))
         except ConflictingFlagsError as error:  # flags that do not go together: a usage mistake
             raise usage_error(error.flag, error.problem) from None
         except HammerlabError as error:
@@ -166,6 +178,14 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps(result.to_dict(), sort_keys=True))
             return
         _show(result)
+
+
+def _imported(paths: Sequence[Path]) -> tuple[Datasheet, ...]:
+    """The units of the BattleScribe files ``--from`` names, in order (as the web page's
+    uploads give :func:`~hammerlab.analysis.odds_request.answer` theirs)."""
+    from hammerlab.io.battlescribe import import_file
+
+    return tuple(sheet for path in paths for sheet in import_file(path).datasheets)
 
 
 def _show(result: OddsResult) -> None:

@@ -80,7 +80,8 @@ def allocate_wounds(
             result.unsaved[victim.id] += excess_wounds(battle, victim, only, rest, profile)
             return
         if not pool:
-            battle.say("allocation", f"remaining wounds on {victim.label} are lost: none in sight")
+            why = "none in sight" if alive and only is None else "no model left to take them"
+            battle.say("allocation", f"remaining wounds on {victim.label} are lost: {why}")
             return
         model = nearest(firers, pool)  # the closest to any firer, the first on a tie
         if wound.precision:

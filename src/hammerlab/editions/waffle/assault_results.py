@@ -91,7 +91,7 @@ def resolve_assault(battle: Battle, combat: Combat, record: FightRecord, player:
     sweeping_advances(battle, winners, broken, record)
     for unit in broken:
         if not unit.destroyed:
-            fall_back(battle, unit, "lost the combat")
+            fall_back(battle, unit, "losing the combat")
     moves_after_combat(battle, combat, player)
 
 
@@ -114,7 +114,7 @@ def combat_result(battle: Battle, combat: Combat) -> Outcome:
     winner = ""
     if len(standing) == 1:
         winner = standing[0]
-        battle.say("assault", f"only {winner}'s units are left: the combat is over")
+        battle.say("assault", f"only units of {winner} are left: the combat is over")
     elif len(standing) > 1 and len(leaders) == 1:
         winner = leaders[0]
     losers: tuple[tuple[Unit, int], ...] = ()

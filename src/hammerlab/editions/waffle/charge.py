@@ -19,7 +19,7 @@ from itertools import combinations, product
 
 from hammerlab.editions.flow import Phase, Picks, run_phase
 from hammerlab.editions.waffle.combat import in_contact, refresh_locks, units_in_contact
-from hammerlab.editions.waffle.events import ChargeDeclared, ChargeRolled
+from hammerlab.editions.waffle.events import ChargeBlocked, ChargeDeclared, ChargeRolled
 from hammerlab.editions.waffle.flyers import may_be_charged
 from hammerlab.editions.waffle.infiltrate import infiltrated
 from hammerlab.editions.waffle.maledictions import all_terrain_difficult
@@ -378,7 +378,9 @@ def roll_charge_range(battle: Battle, unit: Unit, target: Unit) -> ChargeRolled:
     Cover (:func:`special_rules.move_through_cover`: "not slowed by charging
     through difficult terrain"). A Fleet unit re-rolls the
     dice :func:`fleet_rerolls` picks. The charge reaches when the closest
-    models are no farther apart than the charge range (exactly equal reaches).
+    models are no farther apart than the charge range (exactly equal reaches)
+    and a charging model can then end its move touching the target
+    (:func:`way_in`; else :class:`events.ChargeBlocked` says why it fails).
     """
     difficult = slowed_by_terrain(battle, unit, target)
     count = charge_dice(battle, difficult)
@@ -391,6 +393,8 @@ def roll_charge_range(battle: Battle, unit: Unit, target: Unit) -> ChargeRolled:
         rerolled = iter(battle.dice.roll(len(again), purpose))
         dice = tuple(next(rerolled) if k in again else d for k, d in enumerate(dice))
     charge_range = charge_range_of(dice, difficult)
+    reached = distance <= charge_range + EPSILON
+    blocked = reached and not way_in(battle, unit, target, float(charge_range))
     event = ChargeRolled(
         unit=unit.label,
         target=target.label,
@@ -398,10 +402,38 @@ def roll_charge_range(battle: Battle, unit: Unit, target: Unit) -> ChargeRolled:
         dropped=max(dice) if difficult else None,
         charge_range=charge_range,
         distance=round(distance, 3),
-        success=distance <= charge_range + EPSILON,
+        success=reached and not blocked,
     )
     battle.emit(event)
+    if blocked:
+        battle.emit(ChargeBlocked(unit=unit.label, target=target.label, charge_range=charge_range))
     return event
+
+
+@per_decision
+def way_in(battle: Battle, unit: Unit, target: Unit, reach: float) -> bool:
+    """Whether some model of ``unit`` can end a charge move of ``reach`` inches in base
+    contact with ``target``, at a spot :func:`charge_move` would take (free, on the
+    table, 1" clear of every other enemy unit).
+
+    6th/7th edition: "charging models may not move within 1" of an enemy unit
+    other than the one being charged", nor through or onto other models. A
+    charge whose dice reach the distance between the closest models, but none of
+    whose models can then touch the target (a transport ringed by its own
+    passengers, a unit behind a screen), fails, and no model moves (docs/rules/
+    waffle.md, interpretations): the roll gives how far the charge can go, and
+    the charge is the move into base contact.
+    """
+    avoid = _other_enemies(battle, unit, target)
+    return any(
+        _contact_spot_in_target(battle, unit, model, target, reach, avoid) is not None
+        for model in closest(target.alive_models, unit.alive_models)
+    )
+
+
+def _other_enemies(battle: Battle, unit: Unit, target: Unit) -> list[Model]:
+    """The models of every enemy unit of ``unit`` but ``target``: a charge keeps 1" away."""
+    return [e for foe in battle.enemies_of(unit) if foe is not target for e in foe.alive_models]
 
 
 def charge_move(
@@ -422,7 +454,7 @@ def charge_move(
     dangerous terrain test for it.
     """
     starts = {m.id: m.position for m in unit.alive_models}
-    avoid = [e for foe in battle.enemies_of(unit) if foe is not target for e in foe.alive_models]
+    avoid = _other_enemies(battle, unit, target)
     for model in closest(target.alive_models, unit.alive_models if movers is None else movers):
         spot = _contact_spot_in_target(battle, unit, model, target, reach, avoid)
         if spot is None:

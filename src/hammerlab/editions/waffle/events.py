@@ -165,6 +165,26 @@ class ChargeRolled(Event):
 
 
 @dataclass(frozen=True)
+class ChargeBlocked(Event):
+    """A charge range that reached the distance, but no charging model can end its
+    charge move in base contact with the target (:func:`charge.way_in`): every spot
+    touching the target within the range is taken, off the table or within 1" of
+    another enemy unit. The charge fails and no model moves."""
+
+    kind: ClassVar[str] = "charge_blocked"
+    unit: str
+    target: str
+    charge_range: int
+
+    @property
+    def text(self) -> str:
+        return (
+            f"  no model of {self.unit} can reach base contact with {self.target} within "
+            f'{self.charge_range}": every way in is taken or within 1" of another enemy unit'
+        )
+
+
+@dataclass(frozen=True)
 class StrayShots(Event):
     """Shots into a melee rolled 1 or 2 (seed 001, Shooting Into Close Combat).
 

@@ -187,7 +187,7 @@ def choose_weapons(
                 Decision(
                     kind="melee_weapon",
                     player=unit.player,
-                    prompt=f"Which weapon do {ids} of {unit.label} fight with?",
+                    prompt=f"Which weapon do {', '.join(ids)} of {unit.label} fight with?",
                     choices=tuple(Choice(o.name, o) for o in options),
                     context=DecisionContext(unit=unit.id, models=ids),
                 )
@@ -326,7 +326,7 @@ def _choose_target(
         Decision(
             kind="melee_target",
             player=unit.player,
-            prompt=f"Which unit do {ids} of {unit.label} attack with {weapon.name}?",
+            prompt=f"Which unit do {', '.join(ids)} of {unit.label} attack with {weapon.name}?",
             choices=tuple(Choice(o.label, o) for o in options),
             context=DecisionContext(unit=unit.id, models=ids, weapon=weapon.name),
         )
@@ -396,7 +396,7 @@ def _strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> N
         return
     if is_vehicle(target):
         strengths = [hit.strength for hit in hits]
-        scored, _ = resolve_blows_on_vehicle(battle, unit, target, strengths, weapon)
+        scored, _ = resolve_blows_on_vehicle(battle, unit, target, strengths, weapon, plan.models)
         st(battle, unit).combat_score += scored
         return
     hunter = monster_hunter(unit, target)

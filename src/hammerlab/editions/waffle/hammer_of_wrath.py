@@ -79,7 +79,9 @@ def strike_hammers(battle: Battle, owed: list[Hammer], units: list[Unit]) -> Non
         battle.emit(BlowsStruck.one_automatic_hit(unit.label, RULE, target.label, STEP))
         strength = stats_of(model.profile).s
         if is_vehicle(target):  # "resolved against the Armour Value"
-            scored, _ = resolve_blows_on_vehicle(battle, unit, target, [strength], HAMMER_BLOW)
+            scored, _ = resolve_blows_on_vehicle(
+                battle, unit, target, [strength], HAMMER_BLOW, [model]
+            )
             st(battle, unit).combat_score += scored
             continue
         hit = Hit(target, strength, model)

@@ -82,7 +82,7 @@ def morale_check(
     if leadership_test(battle, unit, "Morale check", -total_penalty, reason):
         return True
     if not assault:
-        fall_back(battle, unit, reason)
+        fall_back(battle, unit, f"a failed Morale check ({reason})")
     return False
 
 

@@ -77,7 +77,7 @@ def regroup(battle: Battle, unit: Unit) -> bool:
         st(battle, unit).falling_back = False
         unit.status.moved = True
     else:
-        fall_back(battle, unit, "failed to regroup")
+        fall_back(battle, unit, "a failed Regroup test")
     return False
 
 

@@ -40,6 +40,7 @@ from hammerlab.editions.waffle.charge import (
     charge_range_of,
     fleet_rerolls,
     slowed_by_terrain,
+    way_in,
 )
 from hammerlab.editions.waffle.expected import (
     BLAST_HITS,
@@ -125,13 +126,18 @@ def charge_chance(battle: Battle, unit: Unit, target: Unit, closer: float = 0.0)
 
     A target beyond the longest charge is out of reach whatever the dice, so
     whether the way crosses difficult terrain (a path traced past every
-    terrain area per model) is asked only of one within it."""
+    terrain area per model) is asked only of one within it. Standing where it
+    is (``closer`` 0), a target no charging model could touch even on the
+    longest roll (:func:`charge.way_in`: ringed by other enemy units, every
+    spot taken) is out of reach too; a move's ``closer`` is not traced so."""
     distance = charge_distance(unit, target) - closer
     if distance > battle.settings.number("max_charge_range") + EPSILON:
         return 0.0
     difficult = slowed_by_terrain(battle, unit, target)
     needed = max(0, math.ceil(distance - EPSILON))
     dice = charge_dice(battle, difficult)
+    if not closer and not way_in(battle, unit, target, charge_range_of((6,) * dice, difficult)):
+        return 0.0  # no model could touch the target even on the longest roll
     return reach_chance(needed, dice, difficult, unit.has_rule("Fleet"))
 
 

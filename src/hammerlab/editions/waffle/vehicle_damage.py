@@ -9,6 +9,7 @@ the chances built on them (odds, AI) are :func:`damage_chances`.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from fractions import Fraction
 
 from hammerlab.editions.waffle.allocation import allocate_wounds, save_taken
@@ -116,24 +117,34 @@ def resolve_vehicle_hits(
 
 
 def resolve_blows_on_vehicle(
-    battle: Battle, attacker: Unit, victim: Unit, strengths: list[int], profile: WeaponProfile
+    battle: Battle,
+    attacker: Unit,
+    victim: Unit,
+    strengths: list[int],
+    profile: WeaponProfile,
+    strikers: Sequence[Model],
 ) -> tuple[int, int]:
     """Close combat hits on a vehicle: 7th edition, "armour penetration … against the
     vehicle's rear armour" (Walkers: the facing the attacker stands in, as shooting —
     hammerlab uses the Front, the facing a Walker turns to its foes); no saves but an
-    invulnerable one. Returns (glancing or penetrating hits, vehicles destroyed)."""
+    invulnerable one. Returns (glancing or penetrating hits, vehicles destroyed).
+
+    ``strikers`` are the models whose blows these are, as the Initiative step began:
+    models slain in the same step still strike (seed 001's simultaneous blows), so
+    their unit may have no model left by now; the hits go to the vehicle nearest them.
+    """
     tank_hunters = attacker.has_rule("Tank Hunters")
     scored = destroyed = 0
     for strength in strengths:
         alive = victim.alive_models
         if not alive:
             break
-        model = min(alive, key=lambda m: min(base_distance(a, m) for a in attacker.alive_models))
+        model = min(alive, key=lambda m: min(base_distance(a, m) for a in strikers))
         vehicle = vehicle_of(model.profile)
         assert vehicle is not None
         facing = blow_facing(vehicle)
         attack = armour_attack(profile, strength, half_range=False, tank_hunters=tank_hunters)
-        source = attacker.alive_models[0]
+        source = strikers[0]
         hit, wrecked = strike_vehicle(
             battle, attacker, victim, model, attack, facing, profile, source, cover=False
         )
