@@ -116,6 +116,33 @@ def test_base_movement_does_not_pass_through_another_units_bases() -> None:
     assert y >= 7.0 - 6 / 20  # moves are shortened in twentieths of the way
 
 
+@pytest.mark.parametrize(
+    ("other", "why"),
+    [
+        # A friend's base touching the marine's (centres 1" apart, 25.4 mm bases:
+        # radius 0.5") on its way north: the first step of the way overlaps it.
+        (squad("f", A, profile(), [BOLTGUN], row(30, 5, 1)), "f.1 is in the way of m.1"),
+        # An Ork 2" north: bases 1" apart, so any step north comes within 1" of it.
+        (
+            squad("o", B, profile("Ork"), [BOLTGUN], row(30, 6, 1)),
+            'm.1 would come within 1" of o.1',
+        ),
+    ],
+)
+def test_a_move_that_cannot_start_says_what_stops_it(other: Unit, why: str) -> None:
+    marines = squad("m", A, profile(), [BOLTGUN], row(30, 4, 1))
+    battle = make_battle(
+        marines,
+        other,
+        _enemy_far(),
+        script_a=[("mover", "M [m]"), ("move", "advance"), ("mover", "end phase")],
+    )
+    movement_phase(battle, A)
+    assert marines.models[0].position == (30, 4)
+    assert f'M [m] moves (advance) 0": {why}' in [e.text for e in battle.log.of_kind("message")]
+    assert not marines.status.moved
+
+
 def test_segment_point_distance_by_hand() -> None:
     # The segment (0,0)-(4,0): (2,3) is 3 away (foot inside); (6,0) is 2 away (the end).
     assert segment_point_distance((0, 0), (4, 0), (2, 3)) == pytest.approx(3.0)

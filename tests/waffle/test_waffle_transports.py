@@ -7,6 +7,8 @@ the dice of an explosion).
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,7 @@ from conftest import (
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
+from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.attacks import fire_weapon
 from hammerlab.editions.waffle.movement_phase import movement_phase
 from hammerlab.editions.waffle.orders import FireOrders
@@ -42,6 +45,7 @@ from hammerlab.editions.waffle.transports import (
 )
 from hammerlab.editions.waffle.vehicles import vehicle_status
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.controllers import ScriptedController
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile
 from hammerlab.engine.geometry import base_distance
 from hammerlab.engine.units import Model, Unit
@@ -264,6 +268,145 @@ def test_a_unit_within_2_inches_after_its_move_may_embark_but_not_disembark_that
     assert "g" not in battle.units
     assert st(battle, near).embarked_turn == battle.turn
     assert not may_disembark(battle, near, chimera)  # "not in the same phase"
+
+
+HULL_RADIUS = 100 / 25.4 / 2
+"""The test Chimera's 100 mm hull: 1.97" from its centre to its edge."""
+GUARD_RADIUS = 25.4 / 25.4 / 2
+"""A test Guardsman's 25.4 mm base: 0.5" from its centre to its edge."""
+
+
+def _out_south(*script: tuple[str, str]) -> tuple[Battle, Unit, Unit, Unit]:
+    """Ten Guardsmen, a full Infantry Squad, aboard a Chimera (player B, whose table
+    edge is north) at (36, 30); a Marine (player A) 20" south of it, at (36, 10): the
+    nearest enemy."""
+    chimera = transport("c", B, (36.0, 30.0))
+    passengers = guards("g", 10, (5.0, 5.0))
+    marine = squad("m", A, MARINE, [LASGUN], [(36.0, 10.0)], name="Marines")
+    battle = make_battle(chimera, passengers, marine, script_b=list(script))
+    start_embarked(battle, "g", "c")
+    return battle, chimera, passengers, marine
+
+
+def test_a_squad_disembarks_in_front_of_the_hull_and_advances_in_the_same_turn() -> None:
+    # 7th edition: units that disembark "can then act normally (move, shoot, run,
+    # charge)". Set down in front of the hull (the side facing the Marine, south), each
+    # base wholly south of the line touching the hull's front: centre y at most
+    # 30 - 1.97 - 0.5. The squad then advances 6" (Infantry): the Marine is 14" or more
+    # away and nothing stands south of the squad, so every model moves the full 6",
+    # the whole unit by one vector toward the Marine, each coming nearer to him.
+    battle, _, passengers, marine = _out_south(
+        ("disembark", "disembark"),
+        ("mover", "G [g]"),
+        ("move", "advance"),
+        ("mover", "end phase"),
+    )
+    movement_phase(battle, B)
+    moves = {e.model: e for e in of_kind(battle, "move")}
+    assert sorted(moves) == sorted(f"g.{k}" for k in range(1, 11))
+    target = marine.models[0].position
+    for model in passengers.models:
+        start, end = moves[model.id].start, moves[model.id].end
+        assert start[1] <= 30.0 - HULL_RADIUS - GUARD_RADIUS + 1e-6
+        assert math.dist(start, end) == pytest.approx(6.0)
+        assert math.dist(end, target) < math.dist(start, target)
+    assert not [e for e in of_kind(battle, "message") if ' 0":' in e.text]
+
+
+def test_the_transport_moves_away_from_its_squad_in_the_turn_it_disembarks() -> None:
+    # The squad stands south of the hull; the Chimera retreats toward its own (north)
+    # table edge, away from them: nothing is in its way, so it moves its full 6".
+    battle, chimera, _, _ = _out_south(
+        ("disembark", "disembark"),
+        ("mover", "Chimera [c]"),
+        ("move", "retreat"),
+        ("mover", "end phase"),
+    )
+    movement_phase(battle, B)
+    assert chimera.models[0].position == pytest.approx((36.0, 36.0))
+
+
+def test_the_transport_moves_in_a_later_turn() -> None:
+    # Turn 1: the squad disembarks and advances 6" south. Turn 2: the Chimera
+    # advances after it toward the Marine, straight south: its squad, now 6" ahead,
+    # is no longer against its hull, so it moves (at least a twentieth of its 6",
+    # the step a move is shortened by).
+    battle, chimera, _, _ = _out_south(
+        ("disembark", "disembark"),
+        ("mover", "G [g]"),
+        ("move", "advance"),
+        ("mover", "end phase"),
+        ("mover", "Chimera [c]"),
+        ("move", "advance"),
+        ("mover", "end phase"),
+    )
+    movement_phase(battle, B)
+    battle.turn += 1
+    movement_phase(battle, B)
+    x, y = chimera.models[0].position
+    assert x == pytest.approx(36.0)
+    assert 30.0 - 6.0 - 1e-6 <= y <= 30.0 - 6.0 / 20 + 1e-6
+
+
+def test_a_transport_blocked_by_its_own_squad_says_so() -> None:
+    # The first Guardsman is set down on the hull's front, straight toward the Marine:
+    # ring 2.5" from the centre (the first ring, in 0.5" steps, clear of the hull's
+    # 1.97" + 0.5"), at (36, 27.5). The Chimera's advance south would run into him at
+    # once: it does not move, and the log says why.
+    battle, chimera, passengers, _ = _out_south(
+        ("disembark", "disembark"),
+        ("mover", "Chimera [c]"),
+        ("move", "advance"),
+        ("mover", "end phase"),
+    )
+    movement_phase(battle, B)
+    assert passengers.models[0].position == pytest.approx((36.0, 27.5))
+    assert chimera.models[0].position == (36.0, 30.0)
+    texts = [e.text for e in of_kind(battle, "message")]
+    assert 'Chimera [c] moves (advance) 0": g.1 is in the way of c.1' in texts
+
+
+def test_models_set_down_by_a_transport_never_overlap_each_other() -> None:
+    # A 60 mm base (radius 1.18") first, then a 25.4 mm one (0.5"): their centres must
+    # be 1.68" apart or more, not twice the smaller radius.
+    battle, chimera, passengers, _ = _out_south(("disembark", "disembark"), ("mover", "end phase"))
+    entry = state_of(battle).embarked["g"]
+    entry.unit.models[0] = replace(entry.unit.models[0], base_mm=60.0)
+    movement_phase(battle, B)
+    big, *small = passengers.models
+    for model in small:
+        assert math.dist(big.position, model.position) >= 60 / 25.4 / 2 + GUARD_RADIUS - 1e-6
+    assert all(base_distance(m, chimera.models[0]) <= 2.0 + 1e-6 for m in passengers.models)
+
+
+def test_the_transport_example_lets_the_squad_advance_the_turn_it_disembarks() -> None:
+    # The user review's game: examples/vehicles_transport.toml, seed 3, the Cadians
+    # disembarking and advancing the squad; the AI plays the rest. Set down within 2"
+    # of the Chimera at (36, 8), on its side facing the Tactical Squad (north, at y 38),
+    # the squad advances: nothing stands within 6" north of it (the ruin starts at
+    # y 20 and is not difficult terrain), so every model moves the full 6", northward.
+    path = EXAMPLES / "vehicles_transport.toml"
+    script = [("disembark", "disembark"), ("mover", "Infantry Squad [guard]"), ("move", "advance")]
+    prepared = prepare(
+        parse_scenario(path.read_text(), str(path)),
+        str(path),
+        seed=3,
+        controllers={"Cadians": ScriptedController(script, fallback=WaffleAI())},
+    )
+    battle = prepared.battle
+    play(battle, prepared.ruleset, prepared.plan)
+    events = battle.log.events
+    first_move_over = next(
+        i
+        for i, e in enumerate(events)
+        if e.kind == "phase" and e.phase == "movement" and not e.begins
+    )
+    moved = [e for e in events[:first_move_over] if e.kind == "move"]
+    assert [e.model for e in moved] == [f"guard.{k}" for k in range(1, 11)]
+    for e in moved:
+        assert e.reason == "moves (advance)"
+        assert math.dist(e.start, e.end) == pytest.approx(6.0)
+        assert e.end[1] > e.start[1]
 
 
 # --- destroyed transports -------------------------------------------------------------

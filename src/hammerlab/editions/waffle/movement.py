@@ -183,10 +183,11 @@ def move_along(
     point of ``route`` in turn (:func:`route_of`); ``None``: it stays put.
 
     Each leg is cut to the longest part that is allowed (:func:`_shortened`), and
-    a leg cut short ends the move. With ``keep_clear`` it stops 1" short of enemy
-    models (6th/7th-edition movement); a Fall Back move does not, so a unit can
-    flee a combat. A move that is not ``own_move`` (a reaction in the enemy's
-    turn) does not count as the unit having moved.
+    a leg cut short ends the move; a unit that wanted to move and cannot move at
+    all says so, and what stops it (:func:`_report_blocked`). With ``keep_clear``
+    it stops 1" short of enemy models (6th/7th-edition movement); a Fall Back
+    move does not, so a unit can flee a combat. A move that is not ``own_move``
+    (a reaction in the enemy's turn) does not count as the unit having moved.
     """
     left = distance
     for point in route or ():
@@ -195,6 +196,8 @@ def move_along(
         wanted, vector = _leg(battle, unit, point, left, keep_clear)
         _shift(battle, unit, vector, reason, own_move)
         if vector != wanted:
+            if left == distance:
+                _report_blocked(battle, unit, wanted, vector, reason, keep_clear)
             return
         left -= math.hypot(*vector)
 
@@ -228,51 +231,94 @@ def _shift(battle: Battle, unit: Unit, vector: Vec, reason: str, own_move: bool 
         unit.status.moved = True
 
 
+SHORTENING_STEPS = 20
+"""A unit's move is cut in steps of 1/SHORTENING_STEPS of its length until it is allowed."""
+
+
 def _shortened(battle: Battle, unit: Unit, vector: Vec, keep_clear: bool) -> Vec:
     """The longest part of ``vector`` that stays on the table, overlaps no base of
-    another unit (friend or foe) and, with ``keep_clear``, stays 1" from enemies.
-
-    Only the bases the move may come near are measured (:func:`geometry.near_path`
-    of the whole ``vector``, which covers every shorter part tried): any other is
-    farther than 1" (or than touching) at every step, so each step is judged as
-    with every base measured."""
+    another unit (friend or foe) and, with ``keep_clear``, stays 1" from enemies."""
     models = unit.alive_models
-    enemies = [m for e in battle.enemies_of(unit) for m in e.alive_models] if keep_clear else []
-    enemies = near_path(models, vector, enemies, ENEMY_CLEARANCE)
-    others = near_path(models, vector, battle.other_models(unit), 0.0)
-    for step in range(20, -1, -1):
-        scale = step / 20
+    enemies, others = _in_reach(battle, unit, vector, keep_clear)
+    for step in range(SHORTENING_STEPS, -1, -1):
+        scale = step / SHORTENING_STEPS
         shift = (vector[0] * scale, vector[1] * scale)
-        if _legal(battle, models, shift, enemies, others):
+        if _obstacle(battle, models, shift, enemies, others) is None:
             return shift
     return (0.0, 0.0)
 
 
-def _legal(
+def _in_reach(
+    battle: Battle, unit: Unit, vector: Vec, keep_clear: bool
+) -> tuple[list[Model], list[Model]]:
+    """The enemy models ``unit`` must keep 1" from (none without ``keep_clear``) and the
+    other units' models it may not pass through, while it moves by ``vector``.
+
+    Only the bases the move may come near are kept (:func:`geometry.near_path` of
+    the whole ``vector``, which covers every shorter part tried): any other is
+    farther than 1" (or than touching) at every step, so each step is judged as
+    with every base measured."""
+    models = unit.alive_models
+    enemies = [m for e in battle.enemies_of(unit) for m in e.alive_models] if keep_clear else []
+    return (
+        near_path(models, vector, enemies, ENEMY_CLEARANCE),
+        near_path(models, vector, battle.other_models(unit), 0.0),
+    )
+
+
+def _report_blocked(
+    battle: Battle, unit: Unit, wanted: Vec, allowed: Vec, reason: str, keep_clear: bool
+) -> None:
+    """Say why ``unit`` does not move at all when it wanted to (``wanted`` at least
+    0.01", the least :func:`moves.shift_unit` moves, and ``allowed`` less): what stops
+    its first model at the shortest step :func:`_shortened` tried."""
+    if math.hypot(*allowed) >= 0.01 or math.hypot(*wanted) < 0.01:
+        return
+    step = (wanted[0] / SHORTENING_STEPS, wanted[1] / SHORTENING_STEPS)
+    enemies, others = _in_reach(battle, unit, wanted, keep_clear)
+    obstacle = _obstacle(battle, unit.alive_models, step, enemies, others)
+    if obstacle is None:  # the shortest step is allowed: only rounding kept it under 0.01"
+        return
+    model, other, gap = obstacle
+    if other is None:
+        why = f"{model.id} would leave the table"
+    elif gap > 0:
+        why = f'{model.id} would come within {gap:g}" of {other.id}'
+    else:
+        why = f"{other.id} is in the way of {model.id}"
+    battle.say("movement", f'{unit.label} {reason} 0": {why}')
+
+
+Obstacle = tuple[Model, Model | None, float]
+"""What stops a move: the moving model, the base in its way (``None``: the table
+edge) and the gap it had to keep from that base (1" from an enemy, 0 from any other)."""
+
+
+def _obstacle(
     battle: Battle,
     models: list[Model],
     vector: Vec,
     enemies: list[Model],
     others: list[Model],
     offset: Vec = (0.0, 0.0),
-) -> bool:
-    """Whether every model can move by ``vector`` (from where ``offset`` has put
-    it): its whole path stays on the table, passes through no other unit's base
-    (touching is fine) and, for ``enemies``, keeps 1" away (6th/7th edition:
-    models may not move through other models, nor within 1" of an enemy
-    outside a charge)."""
+) -> Obstacle | None:
+    """What stops the first model that cannot move by ``vector`` (from where
+    ``offset`` has put it), ``None`` when every model can: its whole path must stay
+    on the table, pass through no other unit's base (touching is fine) and, for
+    ``enemies``, keep 1" away (6th/7th edition: models may not move through other
+    models, nor within 1" of an enemy outside a charge)."""
     for model in models:
         start = (model.position[0] + offset[0], model.position[1] + offset[1])
         end = (start[0] + vector[0], start[1] + vector[1])
         if not battle.battlefield.on_table(end):
-            return False
+            return model, None, 0.0
         for enemy in enemies:
             if _gap(start, end, model, enemy) < ENEMY_CLEARANCE:
-                return False
+                return model, enemy, ENEMY_CLEARANCE
         for other in others:
             if _gap(start, end, model, other) < -EPSILON:
-                return False
-    return True
+                return model, other, 0.0
+    return None
 
 
 def _gap(start: Vec, end: Vec, model: Model, other: Model) -> float:
@@ -415,7 +461,7 @@ def fall_back_route(battle: Battle, unit: Unit, distance: float) -> tuple[Vec, V
     (:data:`FALL_BACK_DETOURS`) for a length in steps of
     :data:`FALL_BACK_STEP` (none: straight); the second goes straight toward
     the edge for the rest of ``distance``. Both legs stay on the table and pass
-    through no other unit's base (:func:`_legal`; leaving the combat it fell
+    through no other unit's base (:func:`_obstacle`; leaving the combat it fell
     back from, a unit may pass within 1" of the enemy), and the unit ends at
     least 1" from every enemy model. On a tie, the smaller detour and the
     shorter first leg win.
@@ -446,8 +492,8 @@ def fall_back_route(battle: Battle, unit: Unit, distance: float) -> tuple[Vec, V
             if gap >= best_gap - EPSILON:
                 continue
             if (
-                _legal(battle, models, leg1, [], others)
-                and _legal(battle, models, leg2, [], others, offset=leg1)
+                _obstacle(battle, models, leg1, [], others) is None
+                and _obstacle(battle, models, leg2, [], others, offset=leg1) is None
                 and _clear_at_end(models, (end[0] - centre[0], end[1] - centre[1]), enemies)
             ):
                 best, best_gap = (leg1, leg2), gap

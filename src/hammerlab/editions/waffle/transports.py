@@ -128,27 +128,49 @@ def start_embarked(battle: Battle, unit_id: str, transport_id: str) -> None:
 
 
 def _spots(battle: Battle, unit: Unit, hull: Model) -> list[Vec]:
-    """Free spots, one per model of ``unit`` in order, wholly within 2" of the hull and
-    at least 1" from enemy models, nearest the hull first, starting on the side
-    facing the enemy; fewer when room runs out."""
+    """Free spots, one per model of ``unit`` in order, within 2" of the hull and at
+    least 1" from enemy models, nearest the hull first, starting on the side facing
+    the nearest enemy; fewer when room runs out.
+
+    Around a hull on the table, each model goes in front of it (:func:`_ahead`)
+    while there is room there, and round its other sides only when there is not. A
+    unit moves as a block (``movement.move_along``: every model by the same vector),
+    so a unit set down all round the hull could move in no direction without one of
+    its models passing through it, and a hull ringed by the unit's bases could not
+    move either (interpretation 1 in docs/rules/waffle.md, *Transports*). A
+    destroyed transport's hull is off the table: its passengers are set down where
+    it stood, nearest its centre first (interpretation 5)."""
     enemies = [m for e in battle.enemies_of(unit) for m in e.alive_models]
     cx, cy = hull.position
     toward = 0.0
     if enemies:
         nearest = min(enemies, key=lambda m: base_distance(hull, m))
         toward = math.atan2(nearest.position[1] - cy, nearest.position[0] - cx)
-    spots: list[Vec] = []
+    placed: list[tuple[Vec, float]] = []
     for model in unit.alive_models:
-        spot = _first_spot(battle, model, hull, toward, enemies, spots)
+        spot = _first_spot(battle, model, hull, toward, enemies, placed, ahead=hull.alive)
+        if spot is None and hull.alive:
+            spot = _first_spot(battle, model, hull, toward, enemies, placed, ahead=False)
         if spot is None:
             break
-        spots.append(spot)
-    return spots
+        placed.append((spot, model.radius))
+    return [spot for spot, _ in placed]
 
 
 def _first_spot(
-    battle: Battle, model: Model, hull: Model, toward: float, enemies: list[Model], taken: list[Vec]
+    battle: Battle,
+    model: Model,
+    hull: Model,
+    toward: float,
+    enemies: list[Model],
+    placed: list[tuple[Vec, float]],
+    ahead: bool,
 ) -> Vec | None:
+    """The first spot for ``model`` on rings round the hull (:data:`RING_STEP`, from
+    the centre out), each tried from the bearing ``toward`` outward on both sides
+    (:data:`ANGLE_STEP`), that is free, clear of ``enemies`` by 1", overlaps no base
+    ``placed`` before it and, with ``ahead``, lies in front of the hull
+    (:func:`_ahead`); ``None`` when none does."""
     reach = hull.radius + model.radius + ACCESS_DISTANCE
     rings = int(reach / RING_STEP) + 1
     for ring in range(rings + 1):
@@ -160,16 +182,34 @@ def _first_spot(
                     hull.position[0] + radius * math.cos(angle),
                     hull.position[1] + radius * math.sin(angle),
                 )
-                if _fits(battle, model, spot, enemies, taken):
+                if (not ahead or _ahead(model, spot, hull, toward)) and _fits(
+                    battle, model, spot, enemies, placed
+                ):
                     return spot
     return None
 
 
-def _fits(battle: Battle, model: Model, spot: Vec, enemies: list[Model], taken: list[Vec]) -> bool:
+def _ahead(model: Model, spot: Vec, hull: Model, toward: float) -> bool:
+    """Whether ``model``'s base at ``spot`` lies wholly in front of the hull: beyond the
+    line that touches the hull's front (the side facing the bearing ``toward``) square
+    to that bearing. A unit whose bases all lie there can move as a block in any
+    direction within 90° of ``toward`` without one passing through the hull, and the
+    hull can move in any direction within 90° of the opposite one past them all."""
+    along = (spot[0] - hull.position[0]) * math.cos(toward) + (
+        spot[1] - hull.position[1]
+    ) * math.sin(toward)
+    return along >= hull.radius + model.radius - EPSILON
+
+
+def _fits(
+    battle: Battle, model: Model, spot: Vec, enemies: list[Model], placed: list[tuple[Vec, float]]
+) -> bool:
+    """Whether ``model``'s base at ``spot`` is free (:func:`placement.is_free`), 1" from
+    every enemy and overlaps none of the bases ``placed`` (its unit's, not yet set down)."""
     return (
         is_free(battle, model, spot)
         and keeps_clear(model, spot, enemies)
-        and all(centre_distance(spot, t) >= 2 * model.radius - EPSILON for t in taken)
+        and all(centre_distance(spot, at) >= model.radius + r - EPSILON for at, r in placed)
     )
 
 
