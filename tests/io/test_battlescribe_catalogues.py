@@ -57,19 +57,56 @@ def weapon(sheet: Datasheet, name: str) -> Weapon:
     return next(w for w in sheet.weapons() if w.name == name)
 
 
-def expected_unit_ids(name: str) -> set[str]:
-    """Unit entries counted with XPath: every entry of type unit, root entries
-    of type unit or model or showing a profile with a WS or Front
-    characteristic (inline or linked), and root links to such entries (here or
-    in the .gst)."""
-    root = xml_root(name)
-    ids = {e.get("id", "") for e in root.iterfind(f".//{CAT}selectionEntry[@type='unit']")}
-    targets = {e.get("id"): e for e in root.iter(f"{CAT}selectionEntry")}
-    targets |= {
+WRAPPED_UNITS = {
+    # Space Marines line 12167: "Dreadnoughts", an upgrade showing no profile, links
+    # the Dreadnought model (line 12077) with min 1, max 3; line 11992: "Venerable
+    # Dreadnoughts" links the Venerable Dreadnought (line 11888) the same way.
+    "Space Marines - Codex (2015).cat": {"0ea4-8a62-96b6-77d0", "26d6-4c1c-d787-d28f"},
+    # Orks line 33431: "Fighta-boma Flyer Wing (FW)", group "Fighta-Bomas" min 2,
+    # max 4, default the Fighta-bomba (FW) model (line 33466).
+    "Orks - Codex.cat": {"f29c-b880-0ae9-b1b8"},
+    # Tyranids line 19150: "Meiotic Spore Brood" holds "Meiotic Spore" (min 3, max 9),
+    # an upgrade showing a model profile (WS - BS - S 1 T 3 W 1 I 1 A - Ld 1).
+    "Tyranids - Codex.cat": {"1d0e63a6-3fa9-6b5d-d65a-00c23827c9bf"},
+}
+"""Root entries that are units only through the models they hold by default
+(read by hand). Every other root entry that is not typed unit or model and shows
+no profile holds units (a formation, a detachment) or no model at all."""
+
+
+@cache
+def entries_by_id(name: str) -> dict[str | None, ET.Element]:
+    """The selection entries of the catalogue and of the game system, by id."""
+    targets = {e.get("id"): e for e in xml_root(name).iter(f"{CAT}selectionEntry")}
+    return targets | {
         e.get("id"): e
         for e in xml_root(GAME_SYSTEM).iter(f"{GST}selectionEntry")
         if e.get("id") not in targets
     }
+
+
+def root_entries(name: str) -> dict[str, str]:
+    """Id → name of the root entries and of the entries the root links reach."""
+    root = xml_root(name)
+    found = {
+        e.get("id", ""): e.get("name", "")
+        for e in root.iterfind(f"./{CAT}selectionEntries/{CAT}selectionEntry")
+    }
+    for link in root.iterfind(f"./{CAT}entryLinks/{CAT}entryLink"):
+        target = entries_by_id(name)[link.get("targetId")]
+        found.setdefault(target.get("id", ""), target.get("name", ""))
+    return found
+
+
+def expected_unit_ids(name: str) -> set[str]:
+    """Unit entries counted with XPath: every entry of type unit, root entries
+    of type unit or model or showing a profile with a WS or Front
+    characteristic (inline or linked), root links to such entries (here or
+    in the .gst), and the :data:`WRAPPED_UNITS`."""
+    root = xml_root(name)
+    ids = {e.get("id", "") for e in root.iterfind(f".//{CAT}selectionEntry[@type='unit']")}
+    ids |= WRAPPED_UNITS.get(name, set())
+    targets = entries_by_id(name)
     profiles = {e.get("id"): e for e in root.iter(f"{CAT}profile")}
     profiles |= {
         e.get("id"): e
@@ -159,6 +196,51 @@ def test_unit_count_matches_an_independent_count(name: str) -> None:
     assert len(sheets) - len(split) == len(expected_unit_ids(name))
     splitting = [s for s in sheets if any("imported as the datasheet" in n for n in s.notes)]
     assert len(splitting) == len(split)
+
+
+@pytest.mark.parametrize("name", CATALOGUES)
+def test_every_root_entry_is_a_unit_or_named_in_the_notes(name: str) -> None:
+    # Before: root entries the importer did not take for units (the Dreadnoughts
+    # among them) vanished without a word.
+    others = {i: n for i, n in root_entries(name).items() if i not in expected_unit_ids(name)}
+    notes = [n for n in imported(name).notes if "root entries are not imported as units" in n]
+    assert len(notes) == (1 if others else 0)  # Tyranids: every root entry is a unit
+    if others:
+        assert notes[0].startswith(f"{len(others)} root entries are not imported as units: ")
+        assert all(repr(other) in notes[0] for other in others.values())
+
+
+def test_dreadnoughts_held_by_an_upgrade_entry_are_units() -> None:
+    # Before: "Dreadnoughts" and "Venerable Dreadnoughts" (upgrades holding the
+    # model through a link) were not imported. Space Marines line 12077: Dreadnought
+    # WS 4 BS 4 S 6 Front 12 Side 12 Rear 10 I 4 A 4 HP 3, Vehicle (Walker), by
+    # default its Left Hand's power fist with a built-in storm bolter and its Right
+    # Hand's multi-melta (as the 2015 codex arms it); line 11888: the Venerable
+    # Dreadnought has WS 5 BS 5. Min 1, max 3 of them.
+    result = imported(CATALOGUES[0])
+    for unit, skill in (("Dreadnoughts", "4"), ("Venerable Dreadnoughts", "5")):
+        (dreadnought,) = result.find(unit).entries
+        assert dict(dreadnought.profile.characteristics) == {
+            "WS": skill, "BS": skill, "S": "6", "Front": "12", "Side": "12", "Rear": "10",
+            "I": "4", "A": "4", "HP": "3",
+        }  # fmt: skip
+        assert dreadnought.profile.unit_type == "Vehicle (Walker)"
+        assert (dreadnought.count, dreadnought.variable) == (1, True)
+        assert sorted(w.name for w in dreadnought.weapons) == [
+            "Multi-Melta", "Power Fist", "Storm Bolter",
+        ]  # fmt: skip
+        assert result.reasons(unit) == ()
+
+
+def test_the_meiotic_spore_brood_is_a_unit() -> None:
+    # Tyranids line 19150: three Meiotic Spores by default (min 3), each with a
+    # Spore bomb (Range 6", Strength 5, AP 4).
+    result = imported("Tyranids - Codex.cat")
+    (spore,) = result.find("Meiotic Spore Brood").entries
+    assert (spore.profile.name, spore.count, spore.variable) == ("Meiotic Spore", 3, True)
+    assert [(w.name, w.get("Range"), w.get("S"), w.get("AP")) for w in spore.weapons] == [
+        ("Spore bomb", "6", "5", "4")
+    ]
 
 
 @pytest.mark.parametrize("name", CATALOGUES)

@@ -2,9 +2,12 @@
 
 Which entries are units: every selection entry of type ``unit`` in the file,
 wherever it sits (an Astra Militarum Infantry Squad only exists inside its
-Platoon), plus root entries of type ``model`` (characters are written that way)
-or showing a model (or vehicle) profile whatever their type (Marneus Calgar is
-an ``upgrade``), and whatever the root entry links reach of these kinds.
+Platoon), plus the root entries (and what the root entry links reach) of type
+``model`` (characters are written that way), showing a model (or vehicle)
+profile whatever their type (Marneus Calgar is an ``upgrade``), or whose default
+selections hold models and no unit (the Space Marine "Dreadnoughts", an
+``upgrade`` holding 1 to 3 ``Dreadnought`` models). The other root entries
+(formations, detachments, army-wide choices) are named in a file-level note.
 
 What a unit holds by default is what BattleScribe selects when the unit is
 added: each child entry with a ``min`` constraint (scope ``parent``) that many
@@ -24,8 +27,8 @@ from hammerlab.errors import InputError
 from hammerlab.io.battlescribe.infos import read_infos
 from hammerlab.io.battlescribe.links import Library, element_path, number
 from hammerlab.io.battlescribe.modifiers import Modifier, apply_unconditional, modifiers_of
-from hammerlab.io.battlescribe.profiles import BODY_KINDS, is_hidden
-from hammerlab.io.battlescribe.tree import Node, checked_count
+from hammerlab.io.battlescribe.profiles import is_hidden
+from hammerlab.io.battlescribe.tree import Node, checked_count, shows_body
 
 MAX_DEPTH = 64
 """Deepest chain of entries followed (real data nests about ten deep)."""
@@ -69,41 +72,88 @@ class UnitEntry:
     """How many entries contain it (0 at the root or among shared entries)."""
     container: str
     """The name of the entry containing it, ``""`` at the top."""
+    tree: Node
+    """The unit with its default selections (:class:`DefaultSelections`)."""
 
 
-def unit_entries(library: Library, notes: list[str]) -> list[UnitEntry]:
-    """Every unit entry of the imported file, each once, top-level ones first."""
+def unit_entries(
+    library: Library, selections: DefaultSelections, notes: list[str]
+) -> list[UnitEntry]:
+    """Every unit entry of the imported file, each once, top-level ones first.
+
+    The root entries that are not units are named in ``notes``, so that none
+    vanishes silently.
+    """
     root = library.main.root
     found: dict[int, UnitEntry] = {}
+    skipped: dict[int, str] = {}
 
-    def add(ref: Ref, depth: int, container: str) -> None:
-        found.setdefault(id(ref.element), UnitEntry(ref, depth, container))
+    def add(ref: Ref, depth: int, container: str, tree: Node | None = None) -> None:
+        if id(ref.element) not in found:
+            made = selections.tree(ref) if tree is None else tree
+            found[id(ref.element)] = UnitEntry(ref, depth, container, made)
 
+    for ref in _root_refs(library, notes):
+        if id(ref.element) in found or id(ref.element) in skipped:
+            continue
+        tree = selections.tree(ref) if ref.element.tag == "selectionEntry" else None
+        if tree is not None and _is_root_unit(ref, tree):
+            add(ref, 0, "", tree)
+        else:
+            skipped[id(ref.element)] = ref.element.get("name") or ref.element.get("id") or ""
+    for element, depth, container in _entries_in_order(root):
+        if element.get("type") == "unit":
+            add(Ref(element), depth, container)
+    if skipped:
+        names = ", ".join(map(repr, skipped.values()))
+        notes.append(
+            f"{len(skipped)} root entries are not imported as units: {names}: none is typed "
+            "unit or model, shows a model profile or holds models (and no unit) by default "
+            "(a formation or detachment holds units, imported on their own; an army-wide "
+            "choice holds no model)."
+        )
+    return sorted(found.values(), key=lambda entry: entry.depth)
+
+
+def _root_refs(library: Library, notes: list[str]) -> Iterator[Ref]:
+    """The file's root entries, then what its root entry links reach (groups too)."""
+    root = library.main.root
     for element in root.iterfind("selectionEntries/selectionEntry"):
-        if _is_root_unit(Ref(element), library):
-            add(Ref(element), 0, "")
+        yield Ref(element)
     for link in root.iterfind("entryLinks/entryLink"):
         target = library.find(link.get("targetId", ""))
         if target is None:
             notes.append(f"Root entry link {link.get('targetId')!r} could not be resolved.")
-        elif target.tag == "selectionEntry" and _is_root_unit(Ref(target, link), library):
-            add(Ref(target, link), 0, "")
-    for element, depth, container in _entries_in_order(root):
-        if element.get("type") == "unit":
-            add(Ref(element), depth, container)
-    return sorted(found.values(), key=lambda entry: entry.depth)
+        else:
+            yield Ref(target, link)
 
 
-def _is_root_unit(ref: Ref, library: Library) -> bool:
-    """Whether a root entry is a unit: typed ``unit`` or ``model``, or showing a body.
+def _is_root_unit(ref: Ref, tree: Node) -> bool:
+    """Whether a root entry is a unit: typed ``unit`` or ``model``, showing a body, or
+    holding models and no unit by default.
 
     Old catalogues type characters and squads ``upgrade`` (a Daemon Prince,
-    Marneus Calgar); what makes them units is their model profile.
+    Marneus Calgar); what makes them units is their model profile. Some wrap a
+    unit's models in an ``upgrade`` that shows nothing itself: the Space Marine
+    "Dreadnoughts" holds 1 to 3 ``Dreadnought`` models (and the option of a
+    Dedicated Transport), the Tyranid "Meiotic Spore Brood" 3 to 9 Meiotic
+    Spores. An entry whose defaults hold a unit is a formation or a detachment
+    instead: its units are imported on their own.
     """
-    if ref.element.get("type") in UNIT_TYPES:
-        return True
-    shown = read_infos((ref.link, ref.element), library).profiles
-    return any(raw.kind in BODY_KINDS for raw in shown)
+    return ref.element.get("type") in UNIT_TYPES or shows_body(tree) or _holds_models(tree)
+
+
+def _holds_models(tree: Node) -> bool:
+    """Whether the selections below ``tree`` hold a model and no unit."""
+    models = False
+    stack = list(tree.children)
+    while stack:
+        node = stack.pop()
+        if node.type == "unit":
+            return False
+        models = models or node.type == "model" or shows_body(node)
+        stack.extend(node.children)
+    return models
 
 
 def _entries_in_order(root: Element) -> Iterator[tuple[Element, int, str]]:

@@ -61,7 +61,7 @@ from hammerlab.io.battlescribe.profiles import (
     weapon,
 )
 from hammerlab.io.battlescribe.saves import invulnerable_in_text
-from hammerlab.io.battlescribe.tree import Node
+from hammerlab.io.battlescribe.tree import Node, shows_body
 
 NO_MODELS = "it has no models"
 """The reason a unit without any model (a formation, an upgrade) is not playable."""
@@ -102,7 +102,7 @@ class _Gear:
         """
         armed = (
             node.type not in {"unit", "model"}
-            and not _shows_body(node)
+            and not shows_body(node)
             and any(raw.kind is Kind.WEAPON for raw in node.profiles)
         )
         weapon_rules = tuple(dict.fromkeys(normalise_rule(rule.name) for rule in node.rules))
@@ -245,7 +245,7 @@ def build_datasheet(
         f"Includes unit {node.name!r} (x{node.count}), imported as a datasheet of its own."
         for node in _nested_units(unit)
     )
-    bodiless = [model for model in models if not any(map(_shows_body, _subtree(model)))]
+    bodiless = [model for model in models if not any(map(shows_body, _subtree(model)))]
     fallback = unit_gear.bodies[0] if len(unit_gear.bodies) == 1 and bodiless else None
     if fallback is None:
         notes.extend(
@@ -383,14 +383,14 @@ def _split_models(unit: Node) -> tuple[list[Node], list[Node]]:
         node = stack.pop()
         if node.type == "unit":
             continue
-        if node.type == "model" or _shows_body(node) or _wears(node, worn):
+        if node.type == "model" or shows_body(node) or _wears(node, worn):
             models.append(node)
         else:
             outer.append(node)
             stack.extend(reversed(node.children))
     if not models:  # the unit is a single model, all it holds is its wargear
         return [unit], []
-    if not worn or any(not any(map(_shows_body, _subtree(model))) for model in models):
+    if not worn or any(not any(map(shows_body, _subtree(model))) for model in models):
         return models, outer
     wargear = {id(node) for node in outer}
     own = Node(
@@ -414,12 +414,8 @@ def _wears(node: Node, worn: tuple[str, ...]) -> bool:
         bool(node.children)
         and not node.profiles
         and node.name.casefold().startswith(worn)
-        and not any(map(_shows_body, _subtree(node)))
+        and not any(map(shows_body, _subtree(node)))
     )
-
-
-def _shows_body(node: Node) -> bool:
-    return any(raw.kind in BODY_KINDS for raw in node.profiles)
 
 
 def _nested_units(unit: Node) -> Iterator[Node]:
