@@ -16,6 +16,7 @@ import pytest
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.errors import UnknownNameError
 from hammerlab.io.battlescribe import ImportResult, import_file, unit_from_file
+from hammerlab.io.battlescribe.datasheets import named_count
 
 BSDATA = Path(__file__).resolve().parents[1] / "data" / "bsdata-7e"
 CATALOGUES = (
@@ -241,6 +242,51 @@ def test_the_meiotic_spore_brood_is_a_unit() -> None:
     assert [(w.name, w.get("Range"), w.get("S"), w.get("AP")) for w in spore.weapons] == [
         ("Spore bomb", "6", "5", "4")
     ]
+
+
+def test_land_raiders_carry_both_weapons_of_a_pair() -> None:
+    # Before: one weapon of each pair. Space Marines line 9209: the Land Raider
+    # links "Twin-Linked Lascannon" (line 8508: one Lascannon profile, Type
+    # appended ", Twin-Linked") with min 1, renamed "Two Twin-Linked Lascannons"
+    # (line 9250), and a Twin-Linked Heavy Bolter with min 1: the 2015 codex's two
+    # twin-linked lascannons and one twin-linked heavy bolter. Line 9296: the
+    # Crusader's "Hurricane Bolter" (line 8877) renamed "Two Hurricane Bolters" and
+    # a Twin-Linked Assault Cannon (line 8481); line 9391: the Redeemer's "Flamestorm
+    # Cannon" (line 10878) renamed "Two Flamestorm Cannons" and the assault cannon.
+    result = imported(CATALOGUES[0])
+    for unit, pair, single in (
+        ("Land Raider", "Lascannon", "Heavy Bolter"),
+        ("Land Raider Crusader", "Hurricane Bolter", "Assault Cannon"),
+        ("Land Raider Redeemer", "Flamestorm Cannon", "Assault Cannon"),
+    ):
+        sheet = result.find(unit)
+        (raider,) = sheet.entries
+        assert sorted(w.name for w in raider.weapons) == sorted([pair, pair, single]), unit
+        read = f"is read as 2 of each weapon it shows ({pair!r})."
+        assert any(note.endswith(read) for note in sheet.notes)
+    lascannon = weapon(result.find("Land Raider"), "Lascannon")
+    assert lascannon.get("Type") == "Heavy 1, Twin-linked"
+
+
+def test_a_count_in_a_wargear_name_is_read_only_where_it_opens_the_name() -> None:
+    # Names from the shared data: Orks "Pair of Killsaws", Astra Militarum
+    # "4x Heavy Bomb Clusters", Tyranids "Two sets of Scything Talons" hold one
+    # profile each; "Twin Big Shoota" and "Double Earthshaker Cannon" are one gun.
+    names = {
+        "Pair of Killsaws": 2,
+        "4x Heavy Bomb Clusters": 4,
+        "Two sets of Scything Talons": 2,
+        "Three Hunter-Killer Missiles": 3,
+        "Twin Big Shoota": 1,
+        "Double Earthshaker Cannon": 1,
+        "2 - Warpath": 1,  # a psychic power's number
+        "Lascannon": 1,
+        "99x Lascannon": 1,  # more than a model may carry (20)
+    }
+    assert {name: named_count(name) for name in names} == names
+    # Orks line 19751: the Deff Dread's two power klaws are a "Power Klaw" with min 2.
+    (dread,) = imported("Orks - Codex.cat").find("Deff Dread").entries
+    assert [w.name for w in dread.weapons].count("Power Klaw") == 2
 
 
 @pytest.mark.parametrize("name", CATALOGUES)

@@ -62,6 +62,7 @@ from hammerlab.io.battlescribe.profiles import (
 )
 from hammerlab.io.battlescribe.saves import invulnerable_in_text
 from hammerlab.io.battlescribe.tree import Node, shows_body
+from hammerlab.io.bounds import MAX_WEAPONS_PER_MODEL
 
 NO_MODELS = "it has no models"
 """The reason a unit without any model (a formation, an upgrade) is not playable."""
@@ -134,13 +135,29 @@ class _Gear:
                 self.notes.append(f"Profile {raw.describe()} is not used by hammerlab.")
         if armed:
             usable = self._one_mode(node.name, usable)
-        self.weapons.extend((item, node.count) for item in usable)
+        copies = node.count * (self._named_count(node.name, usable) if armed else 1)
+        self.weapons.extend((item, copies) for item in usable)
         if not armed:
             for rule in node.rules:
                 self.rules.append(rule.name)
                 self.texts.append((rule.name, rule.text, False))
         if node.type == "upgrade" and not (node.profiles or node.rules or node.children):
             self.rules.append(node.name)
+
+    def _named_count(self, name: str, weapons: list[Weapon]) -> int:
+        """How many of each of ``weapons`` a wargear selection called ``name`` holds.
+
+        The data names a pair of sponson weapons "Two Twin-Linked Lascannons"
+        around a single Lascannon profile, selected once (a Land Raider's); the
+        name is the only place it says two. A name opening with a count
+        (:func:`named_count`) is read as that many of each weapon the selection
+        shows, with a note.
+        """
+        count = named_count(name)
+        if count > 1 and weapons:
+            shown = ", ".join(repr(item.name) for item in weapons)
+            self.notes.append(f"{name!r} is read as {count} of each weapon it shows ({shown}).")
+        return count
 
     def _usable(self, item: Weapon, raw: RawProfile) -> bool:
         """Whether ``item`` can be handed over; a note says why not, or what was cut."""
@@ -217,6 +234,30 @@ class _Gear:
             "a model fires one of them in a phase, its controller choosing which."
         )
         return [replace(item, mode_of=name) if is_ranged(item) else item for item in weapons]
+
+
+_NUMBER_WORDS = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "pair": 2,
+}  # fmt: skip
+_NAMED_COUNT = re.compile(
+    r"^\s*(?:(?P<word>two|three|four|five|six|seven|eight|nine|ten)(?:\s+sets?\s+of)?"
+    r"|(?P<pair>pair)\s+of|(?P<digits>\d{1,2})\s*x)\s+\S",
+    re.IGNORECASE,
+)
+
+
+def named_count(name: str) -> int:
+    """The count a selection's name opens with: ``Two Twin-Linked Lascannons`` 2,
+    ``Two sets of Scything Talons`` 2, ``Pair of Killsaws`` 2, ``4x Heavy Bomb
+    Clusters`` 4; 1 for any other name (``Twin Big Shoota`` is one twin-linked gun)
+    and for a count above :data:`MAX_WEAPONS_PER_MODEL`, which no model carries."""
+    match = _NAMED_COUNT.match(name)
+    if match is None:
+        return 1
+    written = match.group("word") or match.group("pair")
+    count = _NUMBER_WORDS[written.lower()] if written else int(match.group("digits"))
+    return count if 1 < count <= MAX_WEAPONS_PER_MODEL else 1
 
 
 def _is_grenade(item: Weapon) -> bool:
