@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.errors import UnknownNameError
 from hammerlab.io.battlescribe import ImportResult, import_file, unit_from_file
@@ -287,6 +288,46 @@ def test_a_count_in_a_wargear_name_is_read_only_where_it_opens_the_name() -> Non
     # Orks line 19751: the Deff Dread's two power klaws are a "Power Klaw" with min 2.
     (dread,) = imported("Orks - Codex.cat").find("Deff Dread").entries
     assert [w.name for w in dread.weapons].count("Power Klaw") == 2
+
+
+def rules_of(sheet: Datasheet, name: str, rules: tuple[str, ...]) -> set[str]:
+    """Which of ``rules`` the Waffle Edition applies to the weapon ``name``."""
+    return {rule for rule in rules if weapon_of(weapon(sheet, name)).has_rule(rule)}
+
+
+def test_a_weapon_carries_only_its_own_rules_of_a_shared_selection() -> None:
+    # Before: every rule linked on a selection went to each of its weapons, and the
+    # engine applied them. Space Marines line 12282: "Seismic Hammer w/ Built-In
+    # Meltagun" links the Seismic Hammer profile (line 32591: Type "Melee, Concussive,
+    # Specialist Weapon, Unwieldy"), the Meltagun (Warhammer40K.gst line 10968:
+    # "Assault 1, Melta") and the rules Concussive, Specialist Weapon, Unwieldy and
+    # Melta (gst line 10299). Line 12104: the Dreadnought's "Powerfist w/ Built-in
+    # Storm Bolter" links Unwieldy and Specialist Weapon, the power fist's. Line
+    # 20463: Tyberos' "Hunger & Slake": Hunger "Melee, Armourbane, Specialist Weapon,
+    # Unwieldy", Slake "Melee, Shred, Specialist Weapon".
+    marines = imported(CATALOGUES[0])
+    checked = ("Concussive", "Unwieldy", "Specialist Weapon", "Melta", "Armourbane", "Shred")
+    ironclad = marines.find("Ironclad Dreadnoughts")
+    assert rules_of(ironclad, "Meltagun", checked) == {"Melta"}
+    assert rules_of(ironclad, "Seismic Hammer", checked) == {
+        "Concussive", "Specialist Weapon", "Unwieldy",
+    }  # fmt: skip
+    assert rules_of(marines.find("Dreadnoughts"), "Storm Bolter", checked) == set()
+    tyberos = marines.find("(FW) Tyberos the Red Wake")
+    assert rules_of(tyberos, "Slake", checked) == {"Shred", "Specialist Weapon"}
+    assert rules_of(tyberos, "Hunger", checked) == {"Armourbane", "Specialist Weapon", "Unwieldy"}
+
+
+def test_a_rule_no_weapon_of_a_shared_selection_names_goes_to_none() -> None:
+    # Orks line 39631: the Meganobz' "PK & TL-Shoota" links the Shoota (line 44508:
+    # "Assault 2"), the Power Klaw (line 44164: "Melee, Specialist Weapon,
+    # Unwieldy") and the rule Twin-Linked (gst line 10133), which neither Type names.
+    meganobz = imported("Orks - Codex.cat").find("Meganobz")
+    assert rules_of(meganobz, "Power Klaw", ("Twin-linked",)) == set()
+    assert (
+        "Rule 'Twin-linked' of 'PK & TL-Shoota' is named by the Type of none of its weapons "
+        "('Shoota', 'Power Klaw'); given to none of them."
+    ) in meganobz.notes
 
 
 @pytest.mark.parametrize("name", CATALOGUES)

@@ -99,14 +99,15 @@ class _Gear:
         """Add what ``node`` itself shows (not its children).
 
         Rules on a wargear selection with weapon profiles are the weapons'
-        rules (Concussive, Unwieldy...): they become the weapons' keywords.
+        rules (Concussive, Unwieldy...): they become the keywords of the
+        weapons they belong to (:meth:`_weapon_rules`).
         """
         armed = (
             node.type not in {"unit", "model"}
             and not shows_body(node)
             and any(raw.kind is Kind.WEAPON for raw in node.profiles)
         )
-        weapon_rules = tuple(dict.fromkeys(normalise_rule(rule.name) for rule in node.rules))
+        weapon_rules = iter(self._weapon_rules(node) if armed else [])
         usable: list[Weapon] = []
         for raw in node.profiles:
             kind = raw.kind
@@ -114,7 +115,7 @@ class _Gear:
                 self.bodies.append(raw)
             elif kind is Kind.WEAPON:
                 self.notes.extend(raw.pending)
-                item = replace(weapon(raw), keywords=weapon_rules if armed else ())
+                item = replace(weapon(raw), keywords=next(weapon_rules, ()))
                 item = self._melee_grenade(item)
                 item = self._no_ap_zero(item)
                 if _is_grenade(item):
@@ -143,6 +144,32 @@ class _Gear:
                 self.texts.append((rule.name, rule.text, False))
         if node.type == "upgrade" and not (node.profiles or node.rules or node.children):
             self.rules.append(node.name)
+
+    def _weapon_rules(self, node: Node) -> list[tuple[str, ...]]:
+        """The rules of each weapon profile of the wargear selection ``node``, in order.
+
+        A selection showing one weapon links that weapon's rules. One showing
+        several links the rules of them all: the Ironclad's "Seismic Hammer w/
+        Built-In Meltagun" links Concussive, Unwieldy and Specialist Weapon (the
+        hammer's) and Melta (the meltagun's), each the definition of a rule that
+        a profile's Type names. So each rule goes to the weapons whose Type names
+        it; a rule no Type names (the Meganobz' "PK & TL-Shoota" links
+        Twin-Linked, its Shoota's Type saying nothing of it) goes to none, with
+        a note, rather than to a weapon it may not belong to.
+        """
+        rules = list(dict.fromkeys(normalise_rule(rule.name) for rule in node.rules))
+        types = [weapon(raw).get("Type") for raw in node.profiles if raw.kind is Kind.WEAPON]
+        if len(types) == 1:
+            return [tuple(rules)]
+        owned = [tuple(rule for rule in rules if _names_rule(text, rule)) for text in types]
+        names = ", ".join(repr(raw.name) for raw in node.profiles if raw.kind is Kind.WEAPON)
+        self.notes.extend(
+            f"Rule {rule!r} of {node.name!r} is named by the Type of none of its weapons "
+            f"({names}); given to none of them."
+            for rule in rules
+            if not any(rule in own for own in owned)
+        )
+        return owned
 
     def _named_count(self, name: str, weapons: list[Weapon]) -> int:
         """How many of each of ``weapons`` a wargear selection called ``name`` holds.
@@ -258,6 +285,20 @@ def named_count(name: str) -> int:
     written = match.group("word") or match.group("pair")
     count = _NUMBER_WORDS[written.lower()] if written else int(match.group("digits"))
     return count if 1 < count <= MAX_WEAPONS_PER_MODEL else 1
+
+
+def _names_rule(weapon_type: str, rule: str) -> bool:
+    """Whether a weapon Type names ``rule``, ignoring case and hyphens, its value
+    aside (``Poisoned (2+)`` names Poisoned, ``Master Crafted`` Master-crafted)."""
+    wanted = _rule_key(rule)
+    return any(
+        token == wanted or token.startswith(f"{wanted} (")
+        for token in map(_rule_key, weapon_type.split(","))
+    )
+
+
+def _rule_key(text: str) -> str:
+    return " ".join(text.replace("-", " ").casefold().split())
 
 
 def _is_grenade(item: Weapon) -> bool:
