@@ -156,6 +156,13 @@ def _holds_models(tree: Node) -> bool:
     return models
 
 
+def _least(first: int | None, second: int | None) -> int | None:
+    """The smaller of two maximums, ``None`` standing for none."""
+    if first is None or second is None:
+        return second if first is None else first
+    return min(first, second)
+
+
 def _entries_in_order(root: Element) -> Iterator[tuple[Element, int, str]]:
     """Every selection entry in document order, with its depth and container."""
     stack: list[tuple[Element, int, str]] = [(root, 0, "")]
@@ -178,10 +185,14 @@ class DefaultSelections:
     def tree(self, ref: Ref) -> Node:
         """The unit entry ``ref`` with its default selections."""
         self._unit_selections = 0
-        return self._node(ref, count=1, variable=False, path=())
+        return self._node(ref, count=1, most=1, path=())
 
-    def _node(self, ref: Ref, count: int, variable: bool, path: tuple[int, ...]) -> Node:
-        """``ref`` and its default selections; ``path`` holds the entries above it."""
+    def _node(self, ref: Ref, count: int, most: int | None, path: tuple[int, ...]) -> Node:
+        """``ref`` and its default selections; ``path`` holds the entries above it.
+
+        ``count`` is how many the unit holds by default, ``most`` how many the
+        data allows it (``None``: no maximum); the count can vary when they differ.
+        """
         if len(path) > MAX_DEPTH:
             raise InputError(
                 self._source,
@@ -201,13 +212,15 @@ class DefaultSelections:
                     f"more than {limit} default selections {scope} (links fanning out?)",
                 )
         name = apply_unconditional(ref.element.get("name", ""), "name", ref.modifiers())
-        node = Node(name, ref.element.get("type", ""), count, variable=variable)
+        variable = most is None or most > count
+        node = Node(name, ref.element.get("type", ""), count)
+        node.variable, node.most = variable, most if variable else None
         if path and node.type == "unit":
             return node  # a unit inside a unit is a datasheet of its own
         infos = read_infos((ref.link, ref.element), self._library)
         node.profiles, node.rules, node.notes = infos.profiles, infos.rules, infos.notes
         here = (*path, id(ref.element))
-        for child, per_parent, child_variable in self._defaults(ref, node.notes):
+        for child, per_parent, most_per_parent in self._defaults(ref, node.notes):
             if id(child.element) in here:
                 node.notes.append(
                     f"{child.element.get('name')!r} links back to an entry containing it; "
@@ -215,19 +228,21 @@ class DefaultSelections:
                 )
                 continue
             total = checked_count(count * per_parent, self._source, element_path(child.element))
-            node.children.append(self._node(child, total, child_variable, here))
+            child_most = None if most_per_parent is None else count * most_per_parent
+            node.children.append(self._node(child, total, child_most, here))
         return node
 
     def _defaults(
         self, ref: Ref, notes: list[str], groups: tuple[int, ...] = ()
-    ) -> list[tuple[Ref, int, bool]]:
-        """Children selected by default: (child, count per parent, count can vary).
+    ) -> list[tuple[Ref, int, int | None]]:
+        """Children selected by default: (child, count per parent, most per parent or
+        ``None`` for no maximum).
 
         ``groups`` holds the groups being expanded around ``ref``: a group
         that links back to one of them is a cycle, noted and not followed
         (entry cycles are caught by :meth:`_node`'s path).
         """
-        chosen: list[tuple[Ref, int, bool]] = []
+        chosen: list[tuple[Ref, int, int | None]] = []
         for child in self._children(ref, notes):
             modifiers = child.modifiers()
             if is_hidden(child.element, child.link, modifiers):
@@ -243,30 +258,39 @@ class DefaultSelections:
                 inside = (*groups, id(child.element))
                 chosen.extend(self._group_defaults(child, low, high, notes, inside))
             elif low >= 1:
-                chosen.append((child, low, high is None or high > low))
+                chosen.append((child, low, high))
         return chosen
 
     def _group_defaults(
         self, group: Ref, low: int, high: int | None, notes: list[str], groups: tuple[int, ...]
-    ) -> list[tuple[Ref, int, bool]]:
-        """A group's own defaults, topped up with its default entry to its minimum."""
+    ) -> list[tuple[Ref, int, int | None]]:
+        """A group's own defaults, topped up with its default entry to its minimum.
+
+        The group's maximum bounds its entries together: each may hold what the
+        others leave of it, within its own maximum (the Scouts group of a Scout
+        Squad, 4 to 9, holds the Scout entry, at least 4 and no maximum of its own).
+        """
         chosen = self._defaults(group, notes, groups)
         missing = low - sum(count for _, count, _ in chosen)
-        if missing <= 0:
-            return chosen
-        choice = self._default_choice(group)
-        if choice is None:
+        choice = self._default_choice(group) if missing > 0 else None
+        if missing > 0 and choice is None:
             notes.append(
                 f"Group {group.element.get('name')!r} needs {low} selection(s) but names no "
                 "default entry; none made."
             )
+        if choice is not None:
+            index = next(
+                (i for i, (ref, _, _) in enumerate(chosen) if ref.element is choice.element), None
+            )
+            if index is None:
+                chosen.append((choice, missing, self._limits(choice, choice.modifiers())[1]))
+            else:
+                ref, count, most = chosen[index]
+                chosen[index] = (ref, count + missing, most)
+        if high is None:
             return chosen
-        variable = high is None or high > low
-        for index, (ref, count, was_variable) in enumerate(chosen):
-            if ref.element is choice.element:
-                chosen[index] = (ref, count + missing, was_variable or variable)
-                return chosen
-        return [*chosen, (choice, missing, variable)]
+        total = sum(count for _, count, _ in chosen)
+        return [(ref, count, _least(most, high - total + count)) for ref, count, most in chosen]
 
     def _default_choice(self, group: Ref) -> Ref | None:
         """The group's default entry, or its only visible entry (a forced choice)."""

@@ -336,9 +336,18 @@ def build_datasheet(
         )
     entries: list[ModelEntry] = []
     applied: set[str] = set()
+    resized: Node | None = None  # the model selection behind the entry ``size`` changes
     for model in models:
-        for entry in _model_entries(model, unit_gear, fallback, notes, reasons, applied):
+        made = _model_entries(model, unit_gear, fallback, notes, reasons, applied)
+        if resized is None and model.variable and made:
+            resized = model
+        for entry in made:
             _add_entry(entries, entry)
+    if resized is not None and resized.most is None:
+        notes.append(
+            f"The data sets no maximum for {resized.name!r}: a scenario's size for the unit "
+            "is checked against its minimum only."
+        )
     notes.extend(_unit_weapon_notes(unit_gear, entries))
     entries = [_with_unit_weapons(entry, unit_gear) for entry in entries]
     unit_rules = [rule for rule in unit_gear.rules if rule not in applied]
@@ -373,7 +382,26 @@ def build_datasheet(
         source=source,
         notes=_unique([*unit_gear.notes, *notes]),
     )
-    return split_vehicles(Built(datasheet, _unique(reasons)))
+    return tuple(
+        replace(part, datasheet=_with_size_range(part.datasheet, resized))
+        for part in split_vehicles(Built(datasheet, _unique(reasons)))
+    )
+
+
+def _with_size_range(sheet: Datasheet, resized: Node | None) -> Datasheet:
+    """``sheet`` with the sizes a scenario may give it (:attr:`Datasheet.size_range`).
+
+    ``size`` sets the first variable entry's count, the others staying as they
+    are: that entry's default count is the catalogue's minimum (the default
+    selections are the minimums), and it may grow by what the data allows of
+    the model selection ``resized`` beyond its default.
+    """
+    first = next((entry for entry in sheet.entries if entry.variable), None)
+    if first is None or resized is None:
+        return sheet
+    low = sum(entry.count for entry in sheet.entries if not entry.variable) + first.count
+    high = None if resized.most is None else low + resized.most - resized.count
+    return replace(sheet, size_range=(low, high))
 
 
 def _transport_notes(entries: list[ModelEntry], unit_rules: list[str]) -> list[str]:

@@ -30,6 +30,9 @@ class Node:
     children: list[Node] = field(default_factory=list)
     variable: bool = False
     """Whether the data lets this selection's count change."""
+    most: int | None = None
+    """Where ``variable``: the most copies the data allows the whole unit (``None``:
+    no maximum)."""
     notes: list[str] = field(default_factory=list)
 
 
