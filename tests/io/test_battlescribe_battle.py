@@ -15,6 +15,7 @@ from hammerlab.io.scenario import parse_scenario
 DATA = Path(__file__).resolve().parents[1] / "data"
 ROSTER = DATA / "rosters" / "HH_Test.ros"
 MARINES = DATA / "bsdata-7e" / "Space Marines - Codex (2015).cat"
+GUARD = DATA / "bsdata-7e" / "Astra Militarum - Codex.cat"
 
 SCENARIO = f"""
 name = "Mechanicum against Orks"
@@ -124,3 +125,52 @@ def test_sizes_come_from_the_catalogue_constraints() -> None:
         "The data sets no maximum for 'Attack Bike': a scenario's size for the unit is "
         "checked against its minimum only."
     ) in bikes.notes
+
+
+def test_a_battle_warns_of_the_weapons_an_imported_unit_lost() -> None:
+    # Before: the battle's warnings named only unimplemented special rules. Astra
+    # Militarum: the Hellhound's Inferno Cannon has Range "12 + Template", which the
+    # Waffle Edition cannot read; Space Marines: both profiles of the Whirlwind
+    # Missile Launcher have Range '12" - 48"' (a minimum range), so the Whirlwind
+    # keeps no weapon.
+    text = f"""
+name = "Lost weapons"
+ruleset = "waffle"
+[[players]]
+name = "Imperium"
+edge = "south"
+[[players]]
+name = "Orks"
+edge = "north"
+[[units]]
+id = "hound"
+player = "Imperium"
+unit = "Hellhound Squadron"
+source = "{GUARD.resolve()}"
+position = [20, 16]
+[[units]]
+id = "whirl"
+player = "Imperium"
+unit = "Whirlwinds"
+source = "{MARINES.resolve()}"
+position = [50, 16]
+[[units]]
+id = "boyz"
+player = "Orks"
+unit = "Ork Boyz"
+position = [36, 36]
+"""
+    ready = prepare(parse_scenario(text, "lost.toml"), "lost.toml")
+    expected = [
+        "hound (Hellhound Squadron): Weapon 'Inferno Cannon' cannot be used by the Waffle "
+        "Edition: Range '12 + Template' is not inches, Template, Melee or '-'; dropped.",
+        "whirl (Whirlwinds): Model 'Whirlwind' carries no weapon: none is selected.",
+    ]
+    assert all(warning in ready.warnings for warning in expected)
+    assert sum("Whirlwind Missile Launcher" in w and "dropped" in w for w in ready.warnings) == 2
+    said = [
+        event.to_dict()["message"]
+        for event in ready.battle.log.of_kind("message")
+        if event.to_dict()["topic"] == "datasheet"
+    ]
+    assert all(f"note: {warning}" in said for warning in expected)

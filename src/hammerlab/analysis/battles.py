@@ -367,6 +367,7 @@ def prepare(
         where = f"units[{index}]"
         sheet = _datasheet(ruleset, spec, base_dir, where, source)
         warnings += [f"{spec.id} ({sheet.name}): {p}" for p in ruleset.validate_datasheet(sheet)]
+        warnings += [f"{spec.id} ({sheet.name}): {note}" for note in sheet.battle_notes]
         _check_status_keys(ruleset, spec.status, source, where)
         for key, how in (("reserve", spec.reserve), ("infiltrate", _infiltrates(spec))):
             problem = None if how is None else ruleset.deployment_problem(sheet, how)

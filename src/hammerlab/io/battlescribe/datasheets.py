@@ -35,6 +35,7 @@ from dataclasses import dataclass, field, replace
 
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile, Weapon
 from hammerlab.io.battlescribe.playable import (
+    NEVER_FIRES,
     WAFFLE,
     carried_problems,
     crewless_guns,
@@ -71,6 +72,14 @@ GRENADE = "Grenade"
 """The weapon rule the importer gives each grenade: the Waffle Edition throws one
 per unit per phase (``editions/waffle/firing_modes.py``; ``io`` may not import it)."""
 _GRENADE = re.compile(r"\b(?:grenades?|bombs?|stikkbombs?)\b", re.IGNORECASE)
+
+DROPPED = "dropped."
+NO_WEAPON = "carries no weapon: none is selected."
+GIVEN_TO_NONE = "given to none of them."
+BATTLE_NOTES = (DROPPED, NO_WEAPON, GIVEN_TO_NONE, NEVER_FIRES)
+"""How the notes on what a unit cannot do as its data describes it end: a weapon
+dropped, a model carrying no weapon, a rule of a weapon given to none, a ranged
+weapon that never fires. They become :attr:`Datasheet.battle_notes`."""
 
 
 @dataclass(frozen=True)
@@ -165,7 +174,7 @@ class _Gear:
         names = ", ".join(repr(raw.name) for raw in node.profiles if raw.kind is Kind.WEAPON)
         self.notes.extend(
             f"Rule {rule!r} of {node.name!r} is named by the Type of none of its weapons "
-            f"({names}); given to none of them."
+            f"({names}); {GIVEN_TO_NONE}"
             for rule in rules
             if not any(rule in own for own in owned)
         )
@@ -197,7 +206,7 @@ class _Gear:
         problems = weapon_problems(item)
         if problems:
             self.notes.append(
-                f"Weapon {item.name!r} cannot be used by {WAFFLE}: {'; '.join(problems)}; dropped."
+                f"Weapon {item.name!r} cannot be used by {WAFFLE}: {'; '.join(problems)}; {DROPPED}"
             )
             return False
         if GRENADE in item.keywords:
@@ -373,6 +382,7 @@ def build_datasheet(
         reasons.append(crewless)
     if not entries and not reasons:
         reasons.append(NO_MODELS)
+    all_notes = _unique([*unit_gear.notes, *notes])
     datasheet = Datasheet(
         name=name,
         army=army,
@@ -380,7 +390,8 @@ def build_datasheet(
         entries=tuple(entries),
         rules=_unique(unit_rules),
         source=source,
-        notes=_unique([*unit_gear.notes, *notes]),
+        notes=all_notes,
+        battle_notes=tuple(note for note in all_notes if note.endswith(BATTLE_NOTES)),
     )
     return tuple(
         replace(part, datasheet=_with_size_range(part.datasheet, resized))
@@ -587,7 +598,7 @@ def _model_entries(
     )
     powers = tuple({p.name: p for p in [*unit_gear.powers, *gear.powers]}.values())
     if not gear.weapons and not unit_gear.weapons:
-        notes.append(f"Model {body.name!r} carries no weapon: none is selected.")
+        notes.append(f"Model {body.name!r} {NO_WEAPON}")
     loadouts = _loadouts(model.count, gear.weapons)
     return [
         ModelEntry(
