@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.errors import UnknownNameError
 from hammerlab.io.battlescribe import ImportResult, import_file, unit_from_file
+from hammerlab.io.battlescribe.datasheets import named_count
 
 BSDATA = Path(__file__).resolve().parents[1] / "data" / "bsdata-7e"
 CATALOGUES = (
@@ -57,19 +59,56 @@ def weapon(sheet: Datasheet, name: str) -> Weapon:
     return next(w for w in sheet.weapons() if w.name == name)
 
 
-def expected_unit_ids(name: str) -> set[str]:
-    """Unit entries counted with XPath: every entry of type unit, root entries
-    of type unit or model or showing a profile with a WS or Front
-    characteristic (inline or linked), and root links to such entries (here or
-    in the .gst)."""
-    root = xml_root(name)
-    ids = {e.get("id", "") for e in root.iterfind(f".//{CAT}selectionEntry[@type='unit']")}
-    targets = {e.get("id"): e for e in root.iter(f"{CAT}selectionEntry")}
-    targets |= {
+WRAPPED_UNITS = {
+    # Space Marines line 12167: "Dreadnoughts", an upgrade showing no profile, links
+    # the Dreadnought model (line 12077) with min 1, max 3; line 11992: "Venerable
+    # Dreadnoughts" links the Venerable Dreadnought (line 11888) the same way.
+    "Space Marines - Codex (2015).cat": {"0ea4-8a62-96b6-77d0", "26d6-4c1c-d787-d28f"},
+    # Orks line 33431: "Fighta-boma Flyer Wing (FW)", group "Fighta-Bomas" min 2,
+    # max 4, default the Fighta-bomba (FW) model (line 33466).
+    "Orks - Codex.cat": {"f29c-b880-0ae9-b1b8"},
+    # Tyranids line 19150: "Meiotic Spore Brood" holds "Meiotic Spore" (min 3, max 9),
+    # an upgrade showing a model profile (WS - BS - S 1 T 3 W 1 I 1 A - Ld 1).
+    "Tyranids - Codex.cat": {"1d0e63a6-3fa9-6b5d-d65a-00c23827c9bf"},
+}
+"""Root entries that are units only through the models they hold by default
+(read by hand). Every other root entry that is not typed unit or model and shows
+no profile holds units (a formation, a detachment) or no model at all."""
+
+
+@cache
+def entries_by_id(name: str) -> dict[str | None, ET.Element]:
+    """The selection entries of the catalogue and of the game system, by id."""
+    targets = {e.get("id"): e for e in xml_root(name).iter(f"{CAT}selectionEntry")}
+    return targets | {
         e.get("id"): e
         for e in xml_root(GAME_SYSTEM).iter(f"{GST}selectionEntry")
         if e.get("id") not in targets
     }
+
+
+def root_entries(name: str) -> dict[str, str]:
+    """Id → name of the root entries and of the entries the root links reach."""
+    root = xml_root(name)
+    found = {
+        e.get("id", ""): e.get("name", "")
+        for e in root.iterfind(f"./{CAT}selectionEntries/{CAT}selectionEntry")
+    }
+    for link in root.iterfind(f"./{CAT}entryLinks/{CAT}entryLink"):
+        target = entries_by_id(name)[link.get("targetId")]
+        found.setdefault(target.get("id", ""), target.get("name", ""))
+    return found
+
+
+def expected_unit_ids(name: str) -> set[str]:
+    """Unit entries counted with XPath: every entry of type unit, root entries
+    of type unit or model or showing a profile with a WS or Front
+    characteristic (inline or linked), root links to such entries (here or
+    in the .gst), and the :data:`WRAPPED_UNITS`."""
+    root = xml_root(name)
+    ids = {e.get("id", "") for e in root.iterfind(f".//{CAT}selectionEntry[@type='unit']")}
+    ids |= WRAPPED_UNITS.get(name, set())
+    targets = entries_by_id(name)
     profiles = {e.get("id"): e for e in root.iter(f"{CAT}profile")}
     profiles |= {
         e.get("id"): e
@@ -159,6 +198,136 @@ def test_unit_count_matches_an_independent_count(name: str) -> None:
     assert len(sheets) - len(split) == len(expected_unit_ids(name))
     splitting = [s for s in sheets if any("imported as the datasheet" in n for n in s.notes)]
     assert len(splitting) == len(split)
+
+
+@pytest.mark.parametrize("name", CATALOGUES)
+def test_every_root_entry_is_a_unit_or_named_in_the_notes(name: str) -> None:
+    # Before: root entries the importer did not take for units (the Dreadnoughts
+    # among them) vanished without a word.
+    others = {i: n for i, n in root_entries(name).items() if i not in expected_unit_ids(name)}
+    notes = [n for n in imported(name).notes if "root entries are not imported as units" in n]
+    assert len(notes) == (1 if others else 0)  # Tyranids: every root entry is a unit
+    if others:
+        assert notes[0].startswith(f"{len(others)} root entries are not imported as units: ")
+        assert all(repr(other) in notes[0] for other in others.values())
+
+
+def test_dreadnoughts_held_by_an_upgrade_entry_are_units() -> None:
+    # Before: "Dreadnoughts" and "Venerable Dreadnoughts" (upgrades holding the
+    # model through a link) were not imported. Space Marines line 12077: Dreadnought
+    # WS 4 BS 4 S 6 Front 12 Side 12 Rear 10 I 4 A 4 HP 3, Vehicle (Walker), by
+    # default its Left Hand's power fist with a built-in storm bolter and its Right
+    # Hand's multi-melta (as the 2015 codex arms it); line 11888: the Venerable
+    # Dreadnought has WS 5 BS 5. Min 1, max 3 of them.
+    result = imported(CATALOGUES[0])
+    for unit, skill in (("Dreadnoughts", "4"), ("Venerable Dreadnoughts", "5")):
+        (dreadnought,) = result.find(unit).entries
+        assert dict(dreadnought.profile.characteristics) == {
+            "WS": skill, "BS": skill, "S": "6", "Front": "12", "Side": "12", "Rear": "10",
+            "I": "4", "A": "4", "HP": "3",
+        }  # fmt: skip
+        assert dreadnought.profile.unit_type == "Vehicle (Walker)"
+        assert (dreadnought.count, dreadnought.variable) == (1, True)
+        assert sorted(w.name for w in dreadnought.weapons) == [
+            "Multi-Melta", "Power Fist", "Storm Bolter",
+        ]  # fmt: skip
+        assert result.reasons(unit) == ()
+
+
+def test_the_meiotic_spore_brood_is_a_unit() -> None:
+    # Tyranids line 19150: three Meiotic Spores by default (min 3), each with a
+    # Spore bomb (Range 6", Strength 5, AP 4).
+    result = imported("Tyranids - Codex.cat")
+    (spore,) = result.find("Meiotic Spore Brood").entries
+    assert (spore.profile.name, spore.count, spore.variable) == ("Meiotic Spore", 3, True)
+    assert [(w.name, w.get("Range"), w.get("S"), w.get("AP")) for w in spore.weapons] == [
+        ("Spore bomb", "6", "5", "4")
+    ]
+
+
+def test_land_raiders_carry_both_weapons_of_a_pair() -> None:
+    # Before: one weapon of each pair. Space Marines line 9209: the Land Raider
+    # links "Twin-Linked Lascannon" (line 8508: one Lascannon profile, Type
+    # appended ", Twin-Linked") with min 1, renamed "Two Twin-Linked Lascannons"
+    # (line 9250), and a Twin-Linked Heavy Bolter with min 1: the 2015 codex's two
+    # twin-linked lascannons and one twin-linked heavy bolter. Line 9296: the
+    # Crusader's "Hurricane Bolter" (line 8877) renamed "Two Hurricane Bolters" and
+    # a Twin-Linked Assault Cannon (line 8481); line 9391: the Redeemer's "Flamestorm
+    # Cannon" (line 10878) renamed "Two Flamestorm Cannons" and the assault cannon.
+    result = imported(CATALOGUES[0])
+    for unit, pair, single in (
+        ("Land Raider", "Lascannon", "Heavy Bolter"),
+        ("Land Raider Crusader", "Hurricane Bolter", "Assault Cannon"),
+        ("Land Raider Redeemer", "Flamestorm Cannon", "Assault Cannon"),
+    ):
+        sheet = result.find(unit)
+        (raider,) = sheet.entries
+        assert sorted(w.name for w in raider.weapons) == sorted([pair, pair, single]), unit
+        read = f"is read as 2 of each weapon it shows ({pair!r})."
+        assert any(note.endswith(read) for note in sheet.notes)
+    lascannon = weapon(result.find("Land Raider"), "Lascannon")
+    assert lascannon.get("Type") == "Heavy 1, Twin-linked"
+
+
+def test_a_count_in_a_wargear_name_is_read_only_where_it_opens_the_name() -> None:
+    # Names from the shared data: Orks "Pair of Killsaws", Astra Militarum
+    # "4x Heavy Bomb Clusters", Tyranids "Two sets of Scything Talons" hold one
+    # profile each; "Twin Big Shoota" and "Double Earthshaker Cannon" are one gun.
+    names = {
+        "Pair of Killsaws": 2,
+        "4x Heavy Bomb Clusters": 4,
+        "Two sets of Scything Talons": 2,
+        "Three Hunter-Killer Missiles": 3,
+        "Twin Big Shoota": 1,
+        "Double Earthshaker Cannon": 1,
+        "2 - Warpath": 1,  # a psychic power's number
+        "Lascannon": 1,
+        "99x Lascannon": 1,  # more than a model may carry (20)
+    }
+    assert {name: named_count(name) for name in names} == names
+    # Orks line 19751: the Deff Dread's two power klaws are a "Power Klaw" with min 2.
+    (dread,) = imported("Orks - Codex.cat").find("Deff Dread").entries
+    assert [w.name for w in dread.weapons].count("Power Klaw") == 2
+
+
+def rules_of(sheet: Datasheet, name: str, rules: tuple[str, ...]) -> set[str]:
+    """Which of ``rules`` the Waffle Edition applies to the weapon ``name``."""
+    return {rule for rule in rules if weapon_of(weapon(sheet, name)).has_rule(rule)}
+
+
+def test_a_weapon_carries_only_its_own_rules_of_a_shared_selection() -> None:
+    # Before: every rule linked on a selection went to each of its weapons, and the
+    # engine applied them. Space Marines line 12282: "Seismic Hammer w/ Built-In
+    # Meltagun" links the Seismic Hammer profile (line 32591: Type "Melee, Concussive,
+    # Specialist Weapon, Unwieldy"), the Meltagun (Warhammer40K.gst line 10968:
+    # "Assault 1, Melta") and the rules Concussive, Specialist Weapon, Unwieldy and
+    # Melta (gst line 10299). Line 12104: the Dreadnought's "Powerfist w/ Built-in
+    # Storm Bolter" links Unwieldy and Specialist Weapon, the power fist's. Line
+    # 20463: Tyberos' "Hunger & Slake": Hunger "Melee, Armourbane, Specialist Weapon,
+    # Unwieldy", Slake "Melee, Shred, Specialist Weapon".
+    marines = imported(CATALOGUES[0])
+    checked = ("Concussive", "Unwieldy", "Specialist Weapon", "Melta", "Armourbane", "Shred")
+    ironclad = marines.find("Ironclad Dreadnoughts")
+    assert rules_of(ironclad, "Meltagun", checked) == {"Melta"}
+    assert rules_of(ironclad, "Seismic Hammer", checked) == {
+        "Concussive", "Specialist Weapon", "Unwieldy",
+    }  # fmt: skip
+    assert rules_of(marines.find("Dreadnoughts"), "Storm Bolter", checked) == set()
+    tyberos = marines.find("(FW) Tyberos the Red Wake")
+    assert rules_of(tyberos, "Slake", checked) == {"Shred", "Specialist Weapon"}
+    assert rules_of(tyberos, "Hunger", checked) == {"Armourbane", "Specialist Weapon", "Unwieldy"}
+
+
+def test_a_rule_no_weapon_of_a_shared_selection_names_goes_to_none() -> None:
+    # Orks line 39631: the Meganobz' "PK & TL-Shoota" links the Shoota (line 44508:
+    # "Assault 2"), the Power Klaw (line 44164: "Melee, Specialist Weapon,
+    # Unwieldy") and the rule Twin-Linked (gst line 10133), which neither Type names.
+    meganobz = imported("Orks - Codex.cat").find("Meganobz")
+    assert rules_of(meganobz, "Power Klaw", ("Twin-linked",)) == set()
+    assert (
+        "Rule 'Twin-linked' of 'PK & TL-Shoota' is named by the Type of none of its weapons "
+        "('Shoota', 'Power Klaw'); given to none of them."
+    ) in meganobz.notes
 
 
 @pytest.mark.parametrize("name", CATALOGUES)

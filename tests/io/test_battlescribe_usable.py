@@ -124,10 +124,10 @@ def test_a_unit_is_called_playable_exactly_when_its_profiles_and_weapons_read(
 
 
 FLOOR = {
-    "Space Marines - Codex (2015).cat": (162, 170),
-    "Orks - Codex.cat": (119, 120),
+    "Space Marines - Codex (2015).cat": (164, 172),
+    "Orks - Codex.cat": (120, 121),
     "Astra Militarum - Codex.cat": (124, 135),
-    "Tyranids - Codex.cat": (142, 142),
+    "Tyranids - Codex.cat": (143, 143),
 }
 """Playable units and units with models per shared catalogue, as measured: a floor,
 never to fall below. Before issue 12 the importer claimed 264 of 547 (48%), some
@@ -137,7 +137,9 @@ of them wrong units (Veterans as one sergeant); after §1: 300 of 555 (54%); aft
 BS and A written '-' read: 546 of 567 (96.3%); with Artillery (guns' S, I and Ld
 written '-' read, crew firing the guns): 548 of 567 (96.6%); with the 6th/7th-edition
 bounds of ``io.bounds`` (Armour Values 10 to 14), 547 of 567 (96.5%): the Deimos
-Pattern Vindicator's data writes Side and Rear armour 1. Of the rest, most are
+Pattern Vindicator's data writes Side and Rear armour 1; with the units an upgrade
+entry wraps (Dreadnoughts, Venerable Dreadnoughts, Fighta-boma Flyer Wing, Meiotic
+Spore Brood), 551 of 571 (96.5%). Of the rest, most are
 artillery guns whose crew profile the importer does not use, and models without
 a profile."""
 SHARE_FLOOR = 0.95

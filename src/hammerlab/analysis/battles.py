@@ -113,10 +113,23 @@ def _inline_datasheet(ruleset: Ruleset, spec: UnitPlacement, where: str, source:
     return sheet
 
 
-def _sized(datasheet: Datasheet, size: int | None, source: str, where: str) -> list[ModelEntry]:
+def _sized(datasheet: Datasheet, spec: UnitPlacement, source: str, where: str) -> list[ModelEntry]:
+    """The datasheet's entries with the scenario's ``size`` given to its first
+    variable entry, within the sizes its source allows (:attr:`Datasheet.size_range`)."""
     entries = list(datasheet.entries)
+    size = spec.size
     if size is None:
         return entries
+    if datasheet.size_range is not None:
+        low, high = datasheet.size_range
+        if size < low or (high is not None and size > high):
+            allowed = f"at least {low}" if high is None else f"{low} to {high}"
+            raise InputError(
+                source,
+                f"{where}.size",
+                f"{spec.id} ({datasheet.name}): size {size} is outside the {allowed} models "
+                f"its source allows ({Path(datasheet.source).name})",
+            )
     fixed = sum(e.count for e in entries if not e.variable)
     variable = [i for i, e in enumerate(entries) if e.variable]
     if not variable:
@@ -203,7 +216,7 @@ def _unit(
     where: str,
     battlefield: Battlefield,
 ) -> Unit:
-    entries = _sized(datasheet, spec.size, source, where)
+    entries = _sized(datasheet, spec, source, where)
     count = sum(e.count for e in entries)
     if count == 0:
         raise InputError(source, *_no_models(datasheet, spec, where))
@@ -354,6 +367,7 @@ def prepare(
         where = f"units[{index}]"
         sheet = _datasheet(ruleset, spec, base_dir, where, source)
         warnings += [f"{spec.id} ({sheet.name}): {p}" for p in ruleset.validate_datasheet(sheet)]
+        warnings += [f"{spec.id} ({sheet.name}): {note}" for note in sheet.battle_notes]
         _check_status_keys(ruleset, spec.status, source, where)
         for key, how in (("reserve", spec.reserve), ("infiltrate", _infiltrates(spec))):
             problem = None if how is None else ruleset.deployment_problem(sheet, how)

@@ -132,6 +132,15 @@ class Datasheet:
     """Where the datasheet came from (library file, BattleScribe file...)."""
     notes: tuple[str, ...] = field(default=())
     """What could not be mapped when it was imported."""
+    battle_notes: tuple[str, ...] = ()
+    """The notes on what the unit cannot do as its source describes it (a weapon
+    dropped, a model carrying no weapon), which a battle using it repeats among
+    its warnings."""
+    size_range: tuple[int, int | None] | None = None
+    """The fewest and most models a scenario's ``size`` may give the unit (``None``
+    for the most: no maximum), where its source sets them: a BattleScribe
+    catalogue's constraints. ``None``: the source sets none (a library datasheet,
+    whose variable entry may shrink to nothing)."""
 
     @property
     def model_count(self) -> int:

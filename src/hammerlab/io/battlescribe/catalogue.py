@@ -2,9 +2,12 @@
 
 Which entries are units: every selection entry of type ``unit`` in the file,
 wherever it sits (an Astra Militarum Infantry Squad only exists inside its
-Platoon), plus root entries of type ``model`` (characters are written that way)
-or showing a model (or vehicle) profile whatever their type (Marneus Calgar is
-an ``upgrade``), and whatever the root entry links reach of these kinds.
+Platoon), plus the root entries (and what the root entry links reach) of type
+``model`` (characters are written that way), showing a model (or vehicle)
+profile whatever their type (Marneus Calgar is an ``upgrade``), or whose default
+selections hold models and no unit (the Space Marine "Dreadnoughts", an
+``upgrade`` holding 1 to 3 ``Dreadnought`` models). The other root entries
+(formations, detachments, army-wide choices) are named in a file-level note.
 
 What a unit holds by default is what BattleScribe selects when the unit is
 added: each child entry with a ``min`` constraint (scope ``parent``) that many
@@ -24,8 +27,8 @@ from hammerlab.errors import InputError
 from hammerlab.io.battlescribe.infos import read_infos
 from hammerlab.io.battlescribe.links import Library, element_path, number
 from hammerlab.io.battlescribe.modifiers import Modifier, apply_unconditional, modifiers_of
-from hammerlab.io.battlescribe.profiles import BODY_KINDS, is_hidden
-from hammerlab.io.battlescribe.tree import Node, checked_count
+from hammerlab.io.battlescribe.profiles import is_hidden
+from hammerlab.io.battlescribe.tree import Node, checked_count, shows_body
 
 MAX_DEPTH = 64
 """Deepest chain of entries followed (real data nests about ten deep)."""
@@ -69,41 +72,95 @@ class UnitEntry:
     """How many entries contain it (0 at the root or among shared entries)."""
     container: str
     """The name of the entry containing it, ``""`` at the top."""
+    tree: Node
+    """The unit with its default selections (:class:`DefaultSelections`)."""
 
 
-def unit_entries(library: Library, notes: list[str]) -> list[UnitEntry]:
-    """Every unit entry of the imported file, each once, top-level ones first."""
+def unit_entries(
+    library: Library, selections: DefaultSelections, notes: list[str]
+) -> list[UnitEntry]:
+    """Every unit entry of the imported file, each once, top-level ones first.
+
+    The root entries that are not units are named in ``notes``, so that none
+    vanishes silently.
+    """
     root = library.main.root
     found: dict[int, UnitEntry] = {}
+    skipped: dict[int, str] = {}
 
-    def add(ref: Ref, depth: int, container: str) -> None:
-        found.setdefault(id(ref.element), UnitEntry(ref, depth, container))
+    def add(ref: Ref, depth: int, container: str, tree: Node | None = None) -> None:
+        if id(ref.element) not in found:
+            made = selections.tree(ref) if tree is None else tree
+            found[id(ref.element)] = UnitEntry(ref, depth, container, made)
 
+    for ref in _root_refs(library, notes):
+        if id(ref.element) in found or id(ref.element) in skipped:
+            continue
+        tree = selections.tree(ref) if ref.element.tag == "selectionEntry" else None
+        if tree is not None and _is_root_unit(ref, tree):
+            add(ref, 0, "", tree)
+        else:
+            skipped[id(ref.element)] = ref.element.get("name") or ref.element.get("id") or ""
+    for element, depth, container in _entries_in_order(root):
+        if element.get("type") == "unit":
+            add(Ref(element), depth, container)
+    if skipped:
+        names = ", ".join(map(repr, skipped.values()))
+        notes.append(
+            f"{len(skipped)} root entries are not imported as units: {names}: none is typed "
+            "unit or model, shows a model profile or holds models (and no unit) by default "
+            "(a formation or detachment holds units, imported on their own; an army-wide "
+            "choice holds no model)."
+        )
+    return sorted(found.values(), key=lambda entry: entry.depth)
+
+
+def _root_refs(library: Library, notes: list[str]) -> Iterator[Ref]:
+    """The file's root entries, then what its root entry links reach (groups too)."""
+    root = library.main.root
     for element in root.iterfind("selectionEntries/selectionEntry"):
-        if _is_root_unit(Ref(element), library):
-            add(Ref(element), 0, "")
+        yield Ref(element)
     for link in root.iterfind("entryLinks/entryLink"):
         target = library.find(link.get("targetId", ""))
         if target is None:
             notes.append(f"Root entry link {link.get('targetId')!r} could not be resolved.")
-        elif target.tag == "selectionEntry" and _is_root_unit(Ref(target, link), library):
-            add(Ref(target, link), 0, "")
-    for element, depth, container in _entries_in_order(root):
-        if element.get("type") == "unit":
-            add(Ref(element), depth, container)
-    return sorted(found.values(), key=lambda entry: entry.depth)
+        else:
+            yield Ref(target, link)
 
 
-def _is_root_unit(ref: Ref, library: Library) -> bool:
-    """Whether a root entry is a unit: typed ``unit`` or ``model``, or showing a body.
+def _is_root_unit(ref: Ref, tree: Node) -> bool:
+    """Whether a root entry is a unit: typed ``unit`` or ``model``, showing a body, or
+    holding models and no unit by default.
 
     Old catalogues type characters and squads ``upgrade`` (a Daemon Prince,
-    Marneus Calgar); what makes them units is their model profile.
+    Marneus Calgar); what makes them units is their model profile. Some wrap a
+    unit's models in an ``upgrade`` that shows nothing itself: the Space Marine
+    "Dreadnoughts" holds 1 to 3 ``Dreadnought`` models (and the option of a
+    Dedicated Transport), the Tyranid "Meiotic Spore Brood" 3 to 9 Meiotic
+    Spores. An entry whose defaults hold a unit is a formation or a detachment
+    instead: its units are imported on their own.
     """
-    if ref.element.get("type") in UNIT_TYPES:
-        return True
-    shown = read_infos((ref.link, ref.element), library).profiles
-    return any(raw.kind in BODY_KINDS for raw in shown)
+    return ref.element.get("type") in UNIT_TYPES or shows_body(tree) or _holds_models(tree)
+
+
+def _holds_models(tree: Node) -> bool:
+    """Whether the selections below ``tree`` hold a model and no unit."""
+    models = False
+    stack = list(tree.children)
+    while stack:
+        node = stack.pop()
+        if node.type == "unit":
+            return False
+        models = models or node.type == "model" or shows_body(node)
+        stack.extend(node.children)
+    return models
+
+
+def _least(first: int | None, second: int | None) -> int | None:
+    """The smaller of two maximums, ``None`` standing for none."""
+    if first is None or second is None:
+        return second if first is None else first
+    return min(first, second)
 
 
 def _entries_in_order(root: Element) -> Iterator[tuple[Element, int, str]]:
@@ -128,10 +185,14 @@ class DefaultSelections:
     def tree(self, ref: Ref) -> Node:
         """The unit entry ``ref`` with its default selections."""
         self._unit_selections = 0
-        return self._node(ref, count=1, variable=False, path=())
+        return self._node(ref, count=1, most=1, path=())
 
-    def _node(self, ref: Ref, count: int, variable: bool, path: tuple[int, ...]) -> Node:
-        """``ref`` and its default selections; ``path`` holds the entries above it."""
+    def _node(self, ref: Ref, count: int, most: int | None, path: tuple[int, ...]) -> Node:
+        """``ref`` and its default selections; ``path`` holds the entries above it.
+
+        ``count`` is how many the unit holds by default, ``most`` how many the
+        data allows it (``None``: no maximum); the count can vary when they differ.
+        """
         if len(path) > MAX_DEPTH:
             raise InputError(
                 self._source,
@@ -151,13 +212,15 @@ class DefaultSelections:
                     f"more than {limit} default selections {scope} (links fanning out?)",
                 )
         name = apply_unconditional(ref.element.get("name", ""), "name", ref.modifiers())
-        node = Node(name, ref.element.get("type", ""), count, variable=variable)
+        variable = most is None or most > count
+        node = Node(name, ref.element.get("type", ""), count)
+        node.variable, node.most = variable, most if variable else None
         if path and node.type == "unit":
             return node  # a unit inside a unit is a datasheet of its own
         infos = read_infos((ref.link, ref.element), self._library)
         node.profiles, node.rules, node.notes = infos.profiles, infos.rules, infos.notes
         here = (*path, id(ref.element))
-        for child, per_parent, child_variable in self._defaults(ref, node.notes):
+        for child, per_parent, most_per_parent in self._defaults(ref, node.notes):
             if id(child.element) in here:
                 node.notes.append(
                     f"{child.element.get('name')!r} links back to an entry containing it; "
@@ -165,19 +228,21 @@ class DefaultSelections:
                 )
                 continue
             total = checked_count(count * per_parent, self._source, element_path(child.element))
-            node.children.append(self._node(child, total, child_variable, here))
+            child_most = None if most_per_parent is None else count * most_per_parent
+            node.children.append(self._node(child, total, child_most, here))
         return node
 
     def _defaults(
         self, ref: Ref, notes: list[str], groups: tuple[int, ...] = ()
-    ) -> list[tuple[Ref, int, bool]]:
-        """Children selected by default: (child, count per parent, count can vary).
+    ) -> list[tuple[Ref, int, int | None]]:
+        """Children selected by default: (child, count per parent, most per parent or
+        ``None`` for no maximum).
 
         ``groups`` holds the groups being expanded around ``ref``: a group
         that links back to one of them is a cycle, noted and not followed
         (entry cycles are caught by :meth:`_node`'s path).
         """
-        chosen: list[tuple[Ref, int, bool]] = []
+        chosen: list[tuple[Ref, int, int | None]] = []
         for child in self._children(ref, notes):
             modifiers = child.modifiers()
             if is_hidden(child.element, child.link, modifiers):
@@ -193,30 +258,39 @@ class DefaultSelections:
                 inside = (*groups, id(child.element))
                 chosen.extend(self._group_defaults(child, low, high, notes, inside))
             elif low >= 1:
-                chosen.append((child, low, high is None or high > low))
+                chosen.append((child, low, high))
         return chosen
 
     def _group_defaults(
         self, group: Ref, low: int, high: int | None, notes: list[str], groups: tuple[int, ...]
-    ) -> list[tuple[Ref, int, bool]]:
-        """A group's own defaults, topped up with its default entry to its minimum."""
+    ) -> list[tuple[Ref, int, int | None]]:
+        """A group's own defaults, topped up with its default entry to its minimum.
+
+        The group's maximum bounds its entries together: each may hold what the
+        others leave of it, within its own maximum (the Scouts group of a Scout
+        Squad, 4 to 9, holds the Scout entry, at least 4 and no maximum of its own).
+        """
         chosen = self._defaults(group, notes, groups)
         missing = low - sum(count for _, count, _ in chosen)
-        if missing <= 0:
-            return chosen
-        choice = self._default_choice(group)
-        if choice is None:
+        choice = self._default_choice(group) if missing > 0 else None
+        if missing > 0 and choice is None:
             notes.append(
                 f"Group {group.element.get('name')!r} needs {low} selection(s) but names no "
                 "default entry; none made."
             )
+        if choice is not None:
+            index = next(
+                (i for i, (ref, _, _) in enumerate(chosen) if ref.element is choice.element), None
+            )
+            if index is None:
+                chosen.append((choice, missing, self._limits(choice, choice.modifiers())[1]))
+            else:
+                ref, count, most = chosen[index]
+                chosen[index] = (ref, count + missing, most)
+        if high is None:
             return chosen
-        variable = high is None or high > low
-        for index, (ref, count, was_variable) in enumerate(chosen):
-            if ref.element is choice.element:
-                chosen[index] = (ref, count + missing, was_variable or variable)
-                return chosen
-        return [*chosen, (choice, missing, variable)]
+        total = sum(count for _, count, _ in chosen)
+        return [(ref, count, _least(most, high - total + count)) for ref, count, most in chosen]
 
     def _default_choice(self, group: Ref) -> Ref | None:
         """The group's default entry, or its only visible entry (a forced choice)."""

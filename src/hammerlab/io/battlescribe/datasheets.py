@@ -35,6 +35,7 @@ from dataclasses import dataclass, field, replace
 
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile, Weapon
 from hammerlab.io.battlescribe.playable import (
+    NEVER_FIRES,
     WAFFLE,
     carried_problems,
     crewless_guns,
@@ -61,7 +62,8 @@ from hammerlab.io.battlescribe.profiles import (
     weapon,
 )
 from hammerlab.io.battlescribe.saves import invulnerable_in_text
-from hammerlab.io.battlescribe.tree import Node
+from hammerlab.io.battlescribe.tree import Node, shows_body
+from hammerlab.io.bounds import MAX_WEAPONS_PER_MODEL
 
 NO_MODELS = "it has no models"
 """The reason a unit without any model (a formation, an upgrade) is not playable."""
@@ -70,6 +72,14 @@ GRENADE = "Grenade"
 """The weapon rule the importer gives each grenade: the Waffle Edition throws one
 per unit per phase (``editions/waffle/firing_modes.py``; ``io`` may not import it)."""
 _GRENADE = re.compile(r"\b(?:grenades?|bombs?|stikkbombs?)\b", re.IGNORECASE)
+
+DROPPED = "dropped."
+NO_WEAPON = "carries no weapon: none is selected."
+GIVEN_TO_NONE = "given to none of them."
+BATTLE_NOTES = (DROPPED, NO_WEAPON, GIVEN_TO_NONE, NEVER_FIRES)
+"""How the notes on what a unit cannot do as its data describes it end: a weapon
+dropped, a model carrying no weapon, a rule of a weapon given to none, a ranged
+weapon that never fires. They become :attr:`Datasheet.battle_notes`."""
 
 
 @dataclass(frozen=True)
@@ -98,14 +108,15 @@ class _Gear:
         """Add what ``node`` itself shows (not its children).
 
         Rules on a wargear selection with weapon profiles are the weapons'
-        rules (Concussive, Unwieldy...): they become the weapons' keywords.
+        rules (Concussive, Unwieldy...): they become the keywords of the
+        weapons they belong to (:meth:`_weapon_rules`).
         """
         armed = (
             node.type not in {"unit", "model"}
-            and not _shows_body(node)
+            and not shows_body(node)
             and any(raw.kind is Kind.WEAPON for raw in node.profiles)
         )
-        weapon_rules = tuple(dict.fromkeys(normalise_rule(rule.name) for rule in node.rules))
+        weapon_rules = iter(self._weapon_rules(node) if armed else [])
         usable: list[Weapon] = []
         for raw in node.profiles:
             kind = raw.kind
@@ -113,7 +124,7 @@ class _Gear:
                 self.bodies.append(raw)
             elif kind is Kind.WEAPON:
                 self.notes.extend(raw.pending)
-                item = replace(weapon(raw), keywords=weapon_rules if armed else ())
+                item = replace(weapon(raw), keywords=next(weapon_rules, ()))
                 item = self._melee_grenade(item)
                 item = self._no_ap_zero(item)
                 if _is_grenade(item):
@@ -134,13 +145,55 @@ class _Gear:
                 self.notes.append(f"Profile {raw.describe()} is not used by hammerlab.")
         if armed:
             usable = self._one_mode(node.name, usable)
-        self.weapons.extend((item, node.count) for item in usable)
+        copies = node.count * (self._named_count(node.name, usable) if armed else 1)
+        self.weapons.extend((item, copies) for item in usable)
         if not armed:
             for rule in node.rules:
                 self.rules.append(rule.name)
                 self.texts.append((rule.name, rule.text, False))
         if node.type == "upgrade" and not (node.profiles or node.rules or node.children):
             self.rules.append(node.name)
+
+    def _weapon_rules(self, node: Node) -> list[tuple[str, ...]]:
+        """The rules of each weapon profile of the wargear selection ``node``, in order.
+
+        A selection showing one weapon links that weapon's rules. One showing
+        several links the rules of them all: the Ironclad's "Seismic Hammer w/
+        Built-In Meltagun" links Concussive, Unwieldy and Specialist Weapon (the
+        hammer's) and Melta (the meltagun's), each the definition of a rule that
+        a profile's Type names. So each rule goes to the weapons whose Type names
+        it; a rule no Type names (the Meganobz' "PK & TL-Shoota" links
+        Twin-Linked, its Shoota's Type saying nothing of it) goes to none, with
+        a note, rather than to a weapon it may not belong to.
+        """
+        rules = list(dict.fromkeys(normalise_rule(rule.name) for rule in node.rules))
+        types = [weapon(raw).get("Type") for raw in node.profiles if raw.kind is Kind.WEAPON]
+        if len(types) == 1:
+            return [tuple(rules)]
+        owned = [tuple(rule for rule in rules if _names_rule(text, rule)) for text in types]
+        names = ", ".join(repr(raw.name) for raw in node.profiles if raw.kind is Kind.WEAPON)
+        self.notes.extend(
+            f"Rule {rule!r} of {node.name!r} is named by the Type of none of its weapons "
+            f"({names}); {GIVEN_TO_NONE}"
+            for rule in rules
+            if not any(rule in own for own in owned)
+        )
+        return owned
+
+    def _named_count(self, name: str, weapons: list[Weapon]) -> int:
+        """How many of each of ``weapons`` a wargear selection called ``name`` holds.
+
+        The data names a pair of sponson weapons "Two Twin-Linked Lascannons"
+        around a single Lascannon profile, selected once (a Land Raider's); the
+        name is the only place it says two. A name opening with a count
+        (:func:`named_count`) is read as that many of each weapon the selection
+        shows, with a note.
+        """
+        count = named_count(name)
+        if count > 1 and weapons:
+            shown = ", ".join(repr(item.name) for item in weapons)
+            self.notes.append(f"{name!r} is read as {count} of each weapon it shows ({shown}).")
+        return count
 
     def _usable(self, item: Weapon, raw: RawProfile) -> bool:
         """Whether ``item`` can be handed over; a note says why not, or what was cut."""
@@ -153,7 +206,7 @@ class _Gear:
         problems = weapon_problems(item)
         if problems:
             self.notes.append(
-                f"Weapon {item.name!r} cannot be used by {WAFFLE}: {'; '.join(problems)}; dropped."
+                f"Weapon {item.name!r} cannot be used by {WAFFLE}: {'; '.join(problems)}; {DROPPED}"
             )
             return False
         if GRENADE in item.keywords:
@@ -219,6 +272,44 @@ class _Gear:
         return [replace(item, mode_of=name) if is_ranged(item) else item for item in weapons]
 
 
+_NUMBER_WORDS = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "pair": 2,
+}  # fmt: skip
+_NAMED_COUNT = re.compile(
+    r"^\s*(?:(?P<word>two|three|four|five|six|seven|eight|nine|ten)(?:\s+sets?\s+of)?"
+    r"|(?P<pair>pair)\s+of|(?P<digits>\d{1,2})\s*x)\s+\S",
+    re.IGNORECASE,
+)
+
+
+def named_count(name: str) -> int:
+    """The count a selection's name opens with: ``Two Twin-Linked Lascannons`` 2,
+    ``Two sets of Scything Talons`` 2, ``Pair of Killsaws`` 2, ``4x Heavy Bomb
+    Clusters`` 4; 1 for any other name (``Twin Big Shoota`` is one twin-linked gun)
+    and for a count above :data:`MAX_WEAPONS_PER_MODEL`, which no model carries."""
+    match = _NAMED_COUNT.match(name)
+    if match is None:
+        return 1
+    written = match.group("word") or match.group("pair")
+    count = _NUMBER_WORDS[written.lower()] if written else int(match.group("digits"))
+    return count if 1 < count <= MAX_WEAPONS_PER_MODEL else 1
+
+
+def _names_rule(weapon_type: str, rule: str) -> bool:
+    """Whether a weapon Type names ``rule``, ignoring case and hyphens, its value
+    aside (``Poisoned (2+)`` names Poisoned, ``Master Crafted`` Master-crafted)."""
+    wanted = _rule_key(rule)
+    return any(
+        token == wanted or token.startswith(f"{wanted} (")
+        for token in map(_rule_key, weapon_type.split(","))
+    )
+
+
+def _rule_key(text: str) -> str:
+    return " ".join(text.replace("-", " ").casefold().split())
+
+
 def _is_grenade(item: Weapon) -> bool:
     """Whether ``item`` is a thrown grenade (not a grenade launcher, not a melee profile)."""
     return (
@@ -245,7 +336,7 @@ def build_datasheet(
         f"Includes unit {node.name!r} (x{node.count}), imported as a datasheet of its own."
         for node in _nested_units(unit)
     )
-    bodiless = [model for model in models if not any(map(_shows_body, _subtree(model)))]
+    bodiless = [model for model in models if not any(map(shows_body, _subtree(model)))]
     fallback = unit_gear.bodies[0] if len(unit_gear.bodies) == 1 and bodiless else None
     if fallback is None:
         notes.extend(
@@ -254,9 +345,18 @@ def build_datasheet(
         )
     entries: list[ModelEntry] = []
     applied: set[str] = set()
+    resized: Node | None = None  # the model selection behind the entry ``size`` changes
     for model in models:
-        for entry in _model_entries(model, unit_gear, fallback, notes, reasons, applied):
+        made = _model_entries(model, unit_gear, fallback, notes, reasons, applied)
+        if resized is None and model.variable and made:
+            resized = model
+        for entry in made:
             _add_entry(entries, entry)
+    if resized is not None and resized.most is None:
+        notes.append(
+            f"The data sets no maximum for {resized.name!r}: a scenario's size for the unit "
+            "is checked against its minimum only."
+        )
     notes.extend(_unit_weapon_notes(unit_gear, entries))
     entries = [_with_unit_weapons(entry, unit_gear) for entry in entries]
     unit_rules = [rule for rule in unit_gear.rules if rule not in applied]
@@ -282,6 +382,7 @@ def build_datasheet(
         reasons.append(crewless)
     if not entries and not reasons:
         reasons.append(NO_MODELS)
+    all_notes = _unique([*unit_gear.notes, *notes])
     datasheet = Datasheet(
         name=name,
         army=army,
@@ -289,9 +390,29 @@ def build_datasheet(
         entries=tuple(entries),
         rules=_unique(unit_rules),
         source=source,
-        notes=_unique([*unit_gear.notes, *notes]),
+        notes=all_notes,
+        battle_notes=tuple(note for note in all_notes if note.endswith(BATTLE_NOTES)),
     )
-    return split_vehicles(Built(datasheet, _unique(reasons)))
+    return tuple(
+        replace(part, datasheet=_with_size_range(part.datasheet, resized))
+        for part in split_vehicles(Built(datasheet, _unique(reasons)))
+    )
+
+
+def _with_size_range(sheet: Datasheet, resized: Node | None) -> Datasheet:
+    """``sheet`` with the sizes a scenario may give it (:attr:`Datasheet.size_range`).
+
+    ``size`` sets the first variable entry's count, the others staying as they
+    are: that entry's default count is the catalogue's minimum (the default
+    selections are the minimums), and it may grow by what the data allows of
+    the model selection ``resized`` beyond its default.
+    """
+    first = next((entry for entry in sheet.entries if entry.variable), None)
+    if first is None or resized is None:
+        return sheet
+    low = sum(entry.count for entry in sheet.entries if not entry.variable) + first.count
+    high = None if resized.most is None else low + resized.most - resized.count
+    return replace(sheet, size_range=(low, high))
 
 
 def _transport_notes(entries: list[ModelEntry], unit_rules: list[str]) -> list[str]:
@@ -383,14 +504,14 @@ def _split_models(unit: Node) -> tuple[list[Node], list[Node]]:
         node = stack.pop()
         if node.type == "unit":
             continue
-        if node.type == "model" or _shows_body(node) or _wears(node, worn):
+        if node.type == "model" or shows_body(node) or _wears(node, worn):
             models.append(node)
         else:
             outer.append(node)
             stack.extend(reversed(node.children))
     if not models:  # the unit is a single model, all it holds is its wargear
         return [unit], []
-    if not worn or any(not any(map(_shows_body, _subtree(model))) for model in models):
+    if not worn or any(not any(map(shows_body, _subtree(model))) for model in models):
         return models, outer
     wargear = {id(node) for node in outer}
     own = Node(
@@ -414,12 +535,8 @@ def _wears(node: Node, worn: tuple[str, ...]) -> bool:
         bool(node.children)
         and not node.profiles
         and node.name.casefold().startswith(worn)
-        and not any(map(_shows_body, _subtree(node)))
+        and not any(map(shows_body, _subtree(node)))
     )
-
-
-def _shows_body(node: Node) -> bool:
-    return any(raw.kind in BODY_KINDS for raw in node.profiles)
 
 
 def _nested_units(unit: Node) -> Iterator[Node]:
@@ -481,7 +598,7 @@ def _model_entries(
     )
     powers = tuple({p.name: p for p in [*unit_gear.powers, *gear.powers]}.values())
     if not gear.weapons and not unit_gear.weapons:
-        notes.append(f"Model {body.name!r} carries no weapon: none is selected.")
+        notes.append(f"Model {body.name!r} {NO_WEAPON}")
     loadouts = _loadouts(model.count, gear.weapons)
     return [
         ModelEntry(

@@ -142,11 +142,10 @@ def _units(library: Library, notes: list[str]) -> list[tuple[Node, str, str]]:
     if army_rules:
         names = ", ".join(repr(rule.name) for rule in army_rules)
         notes.append(f"Army-wide rules at the file's root are not given to units: {names}.")
-    selections = DefaultSelections(library)
     army = library.main.name
     return [
-        (selections.tree(entry.ref), army, entry.container)
-        for entry in unit_entries(library, notes)
+        (entry.tree, army, entry.container)
+        for entry in unit_entries(library, DefaultSelections(library), notes)
     ]
 
 

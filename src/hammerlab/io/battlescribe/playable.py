@@ -224,6 +224,10 @@ def is_ranged(weapon: Weapon) -> bool:
     return head is None or head["kind"].lower() != "melee"  # a marker alone: Assault 1
 
 
+NEVER_FIRES = "never fires it."
+"""How the note on a ranged weapon with no range ends."""
+
+
 def never_fires_note(weapon: Weapon) -> str | None:
     """A note for a readable ranged weapon with no range, which never fires."""
     reach = _reach(weapon)
@@ -232,5 +236,5 @@ def never_fires_note(weapon: Weapon) -> str | None:
         return None
     return (
         f"Weapon {weapon.name!r} is a ranged weapon ({_tokens(weapon)[0]}) with no range "
-        f"({weapon.get('Range', '-')!r}): {WAFFLE} never fires it."
+        f"({weapon.get('Range', '-')!r}): {WAFFLE} {NEVER_FIRES}"
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from hammerlab.errors import InputError
-from hammerlab.io.battlescribe.profiles import RawProfile, RawRule
+from hammerlab.io.battlescribe.profiles import BODY_KINDS, RawProfile, RawRule
 
 MAX_COUNT = 10_000
 """Most copies of one selection in a unit; more means a broken or hostile file."""
@@ -30,7 +30,15 @@ class Node:
     children: list[Node] = field(default_factory=list)
     variable: bool = False
     """Whether the data lets this selection's count change."""
+    most: int | None = None
+    """Where ``variable``: the most copies the data allows the whole unit (``None``:
+    no maximum)."""
     notes: list[str] = field(default_factory=list)
+
+
+def shows_body(node: Node) -> bool:
+    """Whether ``node`` shows a model (or vehicle) profile of its own."""
+    return any(raw.kind in BODY_KINDS for raw in node.profiles)
 
 
 def checked_count(count: float, source: str, where: str) -> int:
