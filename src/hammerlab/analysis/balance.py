@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hammerlab.analysis.lab import FlagError, Outcome, Progress
-from hammerlab.analysis.runners import Batch, Runner, batch_size
+from hammerlab.analysis.runners import Runner, batch_size
 from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
 from hammerlab.analysis.sweep import SIZE_KEY, Point, case_at
 from hammerlab.editions import get_ruleset
@@ -264,12 +264,9 @@ def balance_scenario(
 
     def sample(value: float, seeds: Sequence[int]) -> list[float]:
         text = str(int(value)) if question.integer else repr(value)
-        case = case_at(scenario, source, ((question.key, text),), first_seed)
+        case = case_at(scenario, source, ((question.key, text),), first_seed, plugins=plugins)
         size = batch_size(len(seeds), runner.slots)
-        batches = [
-            Batch(case.scenario, source, case.settings, tuple(seeds[i : i + size]), tuple(plugins))
-            for i in range(0, len(seeds), size)
-        ]
+        batches = [case.batch(seeds[i : i + size]) for i in range(0, len(seeds), size)]
         parts: list[list[Outcome]] = [[] for _ in batches]
 
         def done(index: int, outcomes: list[Outcome]) -> None:

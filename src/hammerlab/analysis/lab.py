@@ -31,10 +31,12 @@ from hammerlab.analysis.choices import (
     total,
     watch,
 )
+from hammerlab.analysis.engine_version import ENGINE_VERSION
 from hammerlab.analysis.search import start_game
 from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.base import play
+from hammerlab.editions.plugins import PluginFile
 from hammerlab.editions.turns import game_winner
 from hammerlab.engine.rules import (
     ParamValue,
@@ -358,6 +360,11 @@ class LabReport:
     settings: tuple[ArmSetting, ...] = ()
     """What each arm played of the keys compared, and the rules on in both arms
     because a parameter of theirs was given (:attr:`Arms.settings`)."""
+    plugins: tuple[PluginFile, ...] = ()
+    """The plug-in files both arms loaded (path and hash), for the reader and the store."""
+    engine_version: str = ENGINE_VERSION
+    """What played both arms, the plug-ins included
+    (:func:`~hammerlab.analysis.engine_version.engine_version`)."""
 
     @property
     def arms_text(self) -> str:
@@ -421,6 +428,8 @@ class LabReport:
                 for c in self.choices
             ],
             "warnings": list(self.warnings),
+            "plugins": [p.to_dict() for p in self.plugins],
+            "engine_version": self.engine_version,
         }
 
 
@@ -467,7 +476,8 @@ def compare(
     The battles are played as a sweep's are (:func:`sweep.play_seeds`): on
     ``runner`` (a Dask cluster's), else in ``workers`` local processes, and with
     a ``store`` each is written as it comes back, the two arms being two points
-    of the store; battles of these seeds it already holds (from this engine) are an
+    of the store; battles of these seeds it already holds (from this engine, with
+    these ``plugins``: the files' paths, whose bytes are hashed into it) are an
     error unless ``resume``, when they are read back instead of played.
 
     With ``precision``, seeds are played in rounds of :data:`PRECISION_ROUND`
@@ -478,7 +488,7 @@ def compare(
     from hammerlab.analysis.sweep import case_at, play_seeds, stored_outcomes
 
     pair = [
-        case_at(scenario, source, arm_point(settings), first_seed, ai, dice)
+        case_at(scenario, source, arm_point(settings), first_seed, ai, dice, plugins)
         for settings in (experiment.baseline, experiment.variant)
     ]
     played = stored_outcomes(pair, store, resume, range(first_seed, first_seed + runs))
@@ -488,11 +498,14 @@ def compare(
         while True:
             played_runs = min(runs, played_runs + step)
             seeds = range(first_seed, first_seed + played_runs)
-            play_seeds(pair, {0: seeds, 1: seeds}, played, active, store, plugins, progress)
+            play_seeds(pair, {0: seeds, 1: seeds}, played, active, store, progress)
             baseline, variant = ([p[s] for s in seeds] for p in played)
             report = _report(scenario, source, experiment, first_seed, baseline, variant, ai)
             reached = None if precision is None else report.widest < precision
-            report = replace(report, dice=dice, precision=precision, precision_reached=reached)
+            report = replace(
+                report, dice=dice, precision=precision, precision_reached=reached,
+                plugins=pair[0].plugins, engine_version=pair[0].engine_version,
+            )  # fmt: skip
             if reached is not False or played_runs >= runs:
                 return report
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from hammerlab.analysis.engine_version import ENGINE_VERSION
 from hammerlab.analysis.lab import Outcome, Settings, play_once
-from hammerlab.editions.plugins import load_plugin_file
+from hammerlab.editions.plugins import PluginFile, load_plugin_file
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import Scenario
 
@@ -39,13 +39,16 @@ class Batch:
     source: str
     settings: Settings
     seeds: tuple[int, ...]
-    plugins: tuple[str, ...] = ()
+    plugins: tuple[PluginFile, ...] = ()
+    """The plug-in files to load, as the machine that made the batch loaded them
+    (their hashes: a worker must load the same bytes)."""
     ai: str = "heuristic"
     """What plays both sides (:func:`~hammerlab.analysis.lab.play_once`)."""
     dice: str = "single"
     """The dice mode (:func:`~hammerlab.engine.dice.dice_for`)."""
     engine: str = ENGINE_VERSION
-    """The engine that made the batch, which must be the one that plays it."""
+    """The engine that made the batch (the package's: the plug-ins are checked by
+    their hashes), which must be the one that plays it."""
 
 
 class EngineMismatchError(HammerlabError):
@@ -55,13 +58,21 @@ class EngineMismatchError(HammerlabError):
 def play_batch(batch: Batch) -> list[Outcome]:
     """Play a batch's seeds in order (loading its plug-ins first, as a fresh worker must).
 
-    A worker whose engine is not the batch's refuses it: its battles would be
-    stored under the wrong engine version (a Dask worker that joined a cluster
-    with another install of hammerlab)."""
+    A worker whose engine is not the batch's refuses it, and so does one whose copy
+    of a plug-in file is not the bytes the batch was made with (another file at that
+    path, or the file edited during the run): its battles would be stored under the
+    wrong engine version (a Dask worker that joined a cluster with another install
+    of hammerlab)."""
     if batch.engine != ENGINE_VERSION:
         raise EngineMismatchError(_mismatch(f"a worker runs engine {ENGINE_VERSION}", batch.engine))
     for plugin in batch.plugins:
-        load_plugin_file(Path(plugin))
+        mine = load_plugin_file(Path(plugin.path))
+        if mine.sha256 != plugin.sha256:
+            raise EngineMismatchError(
+                f"a worker loaded the plug-in {mine.label} from {plugin.path}, this run "
+                f"needs {plugin.label}: every worker must load the same plug-in file, at "
+                "the same path, unchanged during the run (docs/scale.md)"
+            )
     return [
         play_once(batch.scenario, batch.source, batch.settings, s, batch.ai, batch.dice)
         for s in batch.seeds

@@ -15,6 +15,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from hammerlab.analysis.engine_version import plugins_line
 from hammerlab.analysis.runners import DaskRunner, Runner
 from hammerlab.analysis.stats import Estimate
 from hammerlab.analysis.sweep import (
@@ -81,7 +82,7 @@ def run_sweep(
         axes = parse_axes(vary)
         loaded = [(load_scenario(p), str(p)) for p in scenarios]
         plugins = load_plugins(plugin)
-        grid_cases = cases(loaded, axes, seed, dice)
+        grid_cases = cases(loaded, axes, seed, dice, plugins)
     except RuleSettingError as error:
         raise usage_error("--vary", error) from None
     except HammerlabError as error:
@@ -91,7 +92,7 @@ def run_sweep(
             try:
                 with progress("battles", runs * len(grid_cases), quiet=as_json) as advance:
                     results = sweep(
-                        grid_cases, runs, seed, runner, precision, store, resume, plugins, advance
+                        grid_cases, runs, seed, runner, precision, store, resume, advance
                     )
             except KeyboardInterrupt:
                 raise interrupted(out, store) from None
@@ -108,6 +109,7 @@ def run_sweep(
     implied = switched_on(axes)
     rules_on = _switched_on_line(implied)
     warnings = never_chosen(results)
+    plugged = plugins_line(grid_cases[0].plugins)
     if as_json:
         document: dict[str, Any] = {
             "method": method,
@@ -125,8 +127,9 @@ def run_sweep(
         typer.echo(json.dumps(document, indent=1))
     else:
         console.print(method, markup=False)
-        if rules_on:
-            console.print(rules_on, markup=False)
+        for line in (plugged, rules_on):
+            if line:
+                console.print(line, markup=False)
         print_files(files)
         print_points(results)
         if reached:
