@@ -22,7 +22,7 @@ from pathlib import Path
 from types import ModuleType, TracebackType
 from typing import Any
 
-from hammerlab.engine.rules import RuleOption
+from hammerlab.engine.rules import DeclarationError, RuleOption
 from hammerlab.errors import InputError
 
 ENTRY_POINT_GROUP = "hammerlab.rules"
@@ -123,8 +123,9 @@ def load_plugin_file(path: Path) -> PluginFile:
     they changed (the writer edited it), the new code is loaded and its rules take
     the place of the old version's, so what plays is always the file as it is now,
     and its record's hash says which bytes. A file that is missing, does not
-    compile or import, or lacks ``RULESET`` or ``RULES``, is one
-    :class:`InputError` naming the file (and the line, where the problem is at one).
+    compile or import, declares a rule or parameter wrongly, or lacks ``RULESET`` or
+    ``RULES``, is one :class:`InputError` naming the file (and the line, where the
+    problem is at one).
     """
     source = str(path)
     if not path.is_file():
@@ -149,7 +150,8 @@ def load_plugin_file(path: Path) -> PluginFile:
 def _run(data: bytes, path: Path, source: str) -> ModuleType:
     """The module of ``data`` (the bytes of ``path``, which were hashed), executed.
 
-    A mistake is one line: a syntax error as ``FILE:LINE: message``, any other
+    A mistake is one line: a syntax error as ``FILE:LINE: message``, a declaration
+    mistake (:class:`DeclarationError`) as ``FILE:LINE: what: problem``, any other
     exception as the plug-in's failure with the line of the plug-in it came from.
     """
     name = f"hammerlab_plugin_{next(_MODULE_NUMBERS)}_{path.stem}"
@@ -163,6 +165,9 @@ def _run(data: bytes, path: Path, source: str) -> ModuleType:
     except SyntaxError as error:
         del sys.modules[name]
         raise InputError(f"{source}:{error.lineno}", "", str(error.msg)) from None
+    except DeclarationError as error:
+        del sys.modules[name]
+        raise InputError(_at(source, error.__traceback__), error.what, error.problem) from None
     except Exception as error:  # a plug-in's own bug is reported, not raised as ours
         del sys.modules[name]
         raise InputError(
