@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cli_kit import one_line, run
-from hammerlab.editions import get_ruleset
+from hammerlab.editions import get_ruleset, plugins, ruleset_names
 from hammerlab.engine.rules import (
     DeclarationError,
     Hooks,
@@ -20,6 +20,7 @@ from hammerlab.engine.rules import (
     install_rules,
     resolve_settings,
 )
+from hammerlab.io.scenario import load_scenario
 
 SCENARIO = Path(__file__).resolve().parents[1] / "examples" / "guard_suppress_terminators.toml"
 
@@ -157,3 +158,68 @@ def test_a_plug_in_s_syntax_error_is_one_readable_line(tmp_path: Path) -> None:
     path.write_text("RULESET = 'waffle'\n\ndef install(hooks, settings)\n    pass\n", "utf-8")
     code, _, err = run("rulesets", "--plugin", str(path))
     assert one_line(code, err, 1) == f"error: {path}:3: expected ':'"
+
+
+def test_a_misspelt_ruleset_is_refused_naming_the_known_ones(tmp_path: Path) -> None:
+    path = _plugin(tmp_path, "misspelt")
+    path.write_text(path.read_text().replace('"waffle"', '"waffel"'), encoding="utf-8")
+    code, _, err = run("rulesets", "--plugin", str(path))
+    known = ", ".join(ruleset_names())
+    assert one_line(code, err, 1) == (
+        f"error: {path}: RULESET: unknown ruleset 'waffel'; known: {known}"
+    )
+    assert "misspelt" not in {o.name for o in get_ruleset("waffle").options}
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["battle", str(SCENARIO), "--rule", "elsewhere_battle=on"],
+        ["lab", str(SCENARIO), "--rule", "elsewhere_lab", "--runs", "2"],
+        ["sweep", str(SCENARIO), "--vary", "elsewhere_sweep=on,off", "--runs", "2"],
+        ["balance", str(SCENARIO), "--vary", "elsewhere_balance.min_wounds=1..3",
+         "--target", "win_rate=0.5"],
+    ],
+)  # fmt: skip
+def test_a_plug_in_for_another_ruleset_than_the_scenario_s_is_said(
+    command: list[str], tmp_path: Path
+) -> None:
+    path = _plugin(tmp_path, f"elsewhere_{command[0]}")
+    path.write_text(path.read_text().replace('"waffle"', '"core11"'), encoding="utf-8")
+    code, _, err = run(*command, "--plugin", str(path))
+    assert load_scenario(SCENARIO).ruleset == "waffle"
+    assert one_line(code, err, 1) == (
+        f"error: {path}: the plug-in is for core11; this scenario plays waffle"
+    )
+
+
+def test_an_unknown_rule_asks_whether_a_plug_in_was_meant_when_none_is_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(plugins, "_LOADED_FILES", {})  # as in a fresh process
+    rules = tmp_path / "with_rules.toml"
+    text = SCENARIO.read_text(encoding="utf-8")
+    rules.write_text(text.replace("[rules]\n", '[rules]\n"nowhere.min_wounds" = 2\n'), "utf-8")
+    hint = " (a plug-in's rule? add --plugin FILE)"
+    for command, status in (
+        (["battle", str(SCENARIO), "--rule", "nowhere=on"], 2),
+        (["lab", str(SCENARIO), "--rule", "nowhere"], 2),
+        (["sweep", str(SCENARIO), "--vary", "nowhere=on,off"], 2),
+        (["battle", str(rules)], 1),
+    ):
+        code, _, err = run(*command)
+        line = one_line(code, err, status)
+        assert "unknown rule" in line and "'nowhere'" in line and line.endswith(hint), line
+    path = _plugin(tmp_path, "somewhere")  # a plug-in given: the rule is not its
+    code, _, err = run("battle", str(SCENARIO), "--plugin", str(path), "--rule", "nowhere=on")
+    assert not one_line(code, err, 2).endswith(hint)
+
+
+def test_one_rule_without_the_tuple_s_comma_is_said(tmp_path: Path) -> None:
+    path = _plugin(tmp_path, "lone")
+    path.write_text(path.read_text().replace("),\n)", ")\n)"), "utf-8")  # (RuleOption(...))
+    code, _, err = run("rulesets", "--plugin", str(path))
+    assert one_line(code, err, 1) == (
+        f"error: {path}: RULES: a tuple of rules; one rule needs the comma: "
+        "RULES = (RuleOption(...),)"
+    )

@@ -71,7 +71,7 @@ def run_lab(
             raise usage_error("--plot", problem)
     try:
         spec = load_scenario(scenario)
-        plugins = load_plugins(plugin)
+        plugins = load_plugins(plugin, [spec.ruleset])
         experiment = arms(spec, rule, setting or [], str(scenario))
         with runner_for(workers, scheduler) as runner, store_at(out) as store:
             try:

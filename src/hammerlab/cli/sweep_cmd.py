@@ -81,7 +81,7 @@ def run_sweep(
     try:
         axes = parse_axes(vary)
         loaded = [(load_scenario(p), str(p)) for p in scenarios]
-        plugins = load_plugins(plugin)
+        plugins = load_plugins(plugin, {s.ruleset for s, _ in loaded})
         grid_cases = cases(loaded, axes, seed, dice, plugins)
     except RuleSettingError as error:
         raise usage_error("--vary", error) from None
@@ -392,7 +392,7 @@ def run_balance(
 
     try:
         spec = load_scenario(scenario)
-        plugins = load_plugins(plugin)
+        plugins = load_plugins(plugin, [spec.ruleset])
         question = parse_question(spec, str(scenario), vary, target, player)
     except FlagError as error:
         raise usage_error(error.flag, error) from None

@@ -16,6 +16,7 @@ import hashlib
 import importlib.util
 import itertools
 import sys
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -104,12 +105,10 @@ def register_rules(
 
 
 def _builtin_names(ruleset: str) -> set[str]:
-    """The names ``ruleset`` defines itself: its built-in options and its parameters
-    (none for a ruleset not registered, whose plug-ins are never asked for)."""
-    from hammerlab.editions import get_ruleset, ruleset_names  # editions import this module
+    """The names ``ruleset`` (a registered one) defines itself: its built-in options
+    and its parameters."""
+    from hammerlab.editions import get_ruleset  # editions import this module
 
-    if ruleset not in ruleset_names():
-        return set()
     rules = get_ruleset(ruleset)
     return {o.name for o in rules.options if o.source == "built-in"} | {
         p.name for p in rules.parameters
@@ -123,9 +122,9 @@ def load_plugin_file(path: Path) -> PluginFile:
     they changed (the writer edited it), the new code is loaded and its rules take
     the place of the old version's, so what plays is always the file as it is now,
     and its record's hash says which bytes. A file that is missing, does not
-    compile or import, declares a rule or parameter wrongly, or lacks ``RULESET`` or
-    ``RULES``, is one :class:`InputError` naming the file (and the line, where the
-    problem is at one).
+    compile or import, declares a rule or parameter wrongly, or lacks ``RULES`` or a
+    ``RULESET`` that is a known ruleset's name, is one :class:`InputError` naming
+    the file (and the line, where the problem is at one).
     """
     source = str(path)
     if not path.is_file():
@@ -190,13 +189,44 @@ def _at(source: str, trace: TracebackType | None) -> str:
 
 
 def _rules_of(module: ModuleType, source: str) -> tuple[str, tuple[RuleOption, ...]]:
+    from hammerlab.editions import ruleset_names  # editions import this module
+
     ruleset = getattr(module, "RULESET", None)
     rules = getattr(module, "RULES", None)
     if not isinstance(ruleset, str):
         raise InputError(source, "RULESET", "a plug-in names its ruleset: RULESET = 'waffle'")
+    if ruleset not in ruleset_names():
+        raise InputError(
+            source, "RULESET", f"unknown ruleset {ruleset!r}; known: {', '.join(ruleset_names())}"
+        )
+    if isinstance(rules, RuleOption):
+        raise InputError(
+            source,
+            "RULES",
+            "a tuple of rules; one rule needs the comma: RULES = (RuleOption(...),)",
+        )
     if not isinstance(rules, (tuple, list)) or not all(isinstance(r, RuleOption) for r in rules):
         raise InputError(source, "RULES", "a plug-in lists its rules: RULES = (RuleOption(...),)")
     return ruleset, tuple(r if r.source != "built-in" else replace(r, source=source) for r in rules)
+
+
+def loaded_plugins() -> tuple[PluginFile, ...]:
+    """Every plug-in file this process has loaded (the latest version of each)."""
+    return tuple(record for record, _ in _LOADED_FILES.values())
+
+
+def check_plugins_fit(plugins: Sequence[PluginFile], rulesets: Collection[str]) -> None:
+    """Refuse a plug-in for a ruleset none of ``rulesets`` (those the scenarios play)
+    is: its rules would be silently absent. An :class:`InputError` naming the file,
+    its ruleset and what the scenarios play."""
+    for plugin in plugins:
+        if plugin.ruleset not in rulesets:
+            these = "this scenario plays" if len(rulesets) == 1 else "these scenarios play"
+            raise InputError(
+                _LOADED_FILES[plugin.path][1],
+                "",
+                f"the plug-in is for {plugin.ruleset}; {these} {', '.join(sorted(rulesets))}",
+            )
 
 
 def _load_entry_points() -> None:

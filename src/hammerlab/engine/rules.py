@@ -32,6 +32,11 @@ class RuleSettingError(HammerlabError, ValueError):
     """A rule option or parameter setting that is unknown or out of bounds."""
 
 
+class UnknownRuleError(RuleSettingError):
+    """A rule or ruleset parameter name that the ruleset does not know: perhaps a
+    plug-in's rule whose file was not loaded (the CLI says so)."""
+
+
 class DeclarationError(HammerlabError, ValueError):
     """A :class:`Parameter` or :class:`RuleOption` declared wrongly (two parameters of
     one name, a default outside its own bounds, a dot in a name): refused where it is
@@ -414,7 +419,8 @@ def resolve_settings(
     A layer that sets a parameter of an option without naming the option switches
     the option on (:func:`implied_switches`); a later layer that names the option
     decides. An unknown option or parameter, or a value out of bounds, is a
-    :class:`RuleSettingError` naming the known ones; nothing is silently off.
+    :class:`RuleSettingError` naming the known ones (an unknown name an
+    :class:`UnknownRuleError`); nothing is silently off.
     """
     declared = {o.name: o for o in options}
     ruleset_params = {p.name: p for p in parameters}
@@ -429,7 +435,7 @@ def resolve_settings(
             owner, dot, param = key.partition(".")
             if dot:
                 if owner not in declared:
-                    raise RuleSettingError(_unknown("rule", owner, declared))
+                    raise UnknownRuleError(_unknown("rule", owner, declared))
                 values[key] = declared[owner].parameter(param).coerce(raw, key)
             elif key in declared:
                 switched[key] = _switch(key, raw)
@@ -437,7 +443,7 @@ def resolve_settings(
             elif key in ruleset_params:
                 values[key] = ruleset_params[key].coerce(raw, key)
             else:
-                raise RuleSettingError(
+                raise UnknownRuleError(
                     _unknown("rule or parameter", key, {**declared, **ruleset_params})
                 )
         for owner, key in implied_switches(chosen).items():
