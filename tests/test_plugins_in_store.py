@@ -135,3 +135,51 @@ def test_dask_workers_loading_the_same_plug_in_file_agree(tmp_path: Path) -> Non
     ):  # fmt: skip
         there = sweep(grid_cases, 2, 1, dask)
     assert there == here
+
+
+RAISES = """from hammerlab.editions.waffle.points import END_OF_TURN
+from hammerlab.engine.rules import RuleOption
+
+RULESET = "waffle"
+
+
+def install(hooks, settings):
+    def ends(battle, player):
+        raise ValueError("boom at the end of a turn")
+
+    hooks.add(END_OF_TURN, ends)
+
+
+RULES = (RuleOption({name!r}, "raises", "House rule", install=install),)
+"""
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_battle_that_fails_in_a_lab_names_itself_and_how_to_replay_it(
+    workers: str, tmp_path: Path
+) -> None:
+    rule = f"house_raises_{workers}"
+    plugin = tmp_path / "raises.py"
+    plugin.write_text(RAISES.format(name=rule), encoding="utf-8")
+    lab = ["lab", str(GUARD), "--plugin", str(plugin), "--rule", rule, "--runs", "2"]
+    result = CliRunner().invoke(app, [*lab, "--seed", "5", "--workers", workers])
+    assert result.exit_code == 1
+    first, *trace = result.stderr.splitlines()
+    # The variant (the rule on) fails; with two workers either of its seeds may be first.
+    seed = re.fullmatch(
+        rf"error: {re.escape(str(GUARD))}: the battle of seed (5|6) at {rule}=on failed: "
+        rf"ValueError: boom at the end of a turn; replay it: hammerlab battle "
+        rf"{re.escape(str(GUARD))} --seed (\d+) --plugin {re.escape(str(plugin))} "
+        rf"--rule {rule}=on",
+        first,
+    )
+    assert seed is not None, first
+    assert seed[1] == seed[2]
+    assert f'File "{plugin}", line 9, in ends' in trace[-3:][0]  # the plug-in's own line
+    assert trace[-1] == "ValueError: boom at the end of a turn"
+    # The command replays the very battle: it fails the same way.
+    replay = first.split("replay it: hammerlab ")[1].split()
+    again = CliRunner().invoke(app, replay)
+    assert isinstance(again.exception, ValueError) and str(again.exception) == (
+        "boom at the end of a turn"
+    )

@@ -10,6 +10,8 @@ battle, whatever the number of workers or the order batches finish in.
 from __future__ import annotations
 
 import math
+import shlex
+import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -20,7 +22,7 @@ from typing import Any
 from hammerlab.analysis.engine_version import ENGINE_VERSION
 from hammerlab.analysis.lab import Outcome, Settings, play_once
 from hammerlab.editions.plugins import PluginFile, load_plugin_file
-from hammerlab.errors import HammerlabError
+from hammerlab.errors import BattleFailedError, HammerlabError
 from hammerlab.io.scenario import Scenario
 
 CHUNKS_PER_SLOT = 8
@@ -49,6 +51,9 @@ class Batch:
     engine: str = ENGINE_VERSION
     """The engine that made the batch (the package's: the plug-ins are checked by
     their hashes), which must be the one that plays it."""
+    point: tuple[tuple[str, str], ...] = ()
+    """The grid point (or lab arm) the seeds are played at, as ``--vary``/``--rule``
+    write it: what a failed battle's error names (:func:`failed_battle`)."""
 
 
 class EngineMismatchError(HammerlabError):
@@ -73,10 +78,41 @@ def play_batch(batch: Batch) -> list[Outcome]:
                 f"needs {plugin.label}: every worker must load the same plug-in file, at "
                 "the same path, unchanged during the run (docs/scale.md)"
             )
-    return [
-        play_once(batch.scenario, batch.source, batch.settings, s, batch.ai, batch.dice)
-        for s in batch.seeds
-    ]
+    outcomes = []
+    for seed in batch.seeds:
+        try:
+            outcomes.append(
+                play_once(batch.scenario, batch.source, batch.settings, seed, batch.ai, batch.dice)
+            )
+        except Exception as error:  # a plug-in's bug, most often: say which battle
+            raise failed_battle(batch, seed, error) from error
+    return outcomes
+
+
+def failed_battle(batch: Batch, seed: int, error: Exception) -> BattleFailedError:
+    """The error of a battle of ``batch`` that raised ``error``: one line naming the
+    scenario file, the seed and the point (or arm), and, where ``hammerlab battle``
+    plays the same battle (the heuristic AI, single dice, the file's own unit sizes),
+    the command that replays it; with the traceback, whose last lines are where
+    it failed (a plug-in's own code, often). It travels back from worker processes
+    whole (it pickles)."""
+    where = ", ".join(f"{k}={v}" for k, v in batch.point) or "the file's own rules"
+    line = (
+        f"{batch.source}: the battle of seed {seed} at {where} failed: "
+        f"{type(error).__name__}: {error}"
+    )
+    if (
+        batch.ai == "heuristic"
+        and batch.dice == "single"
+        and not any(key.startswith("units.") for key, _ in batch.point)
+    ):
+        flags = [f"--plugin {shlex.quote(p.path)}" for p in batch.plugins]
+        flags += [f"--rule {shlex.quote(f'{k}={v}')}" for k, v in batch.point]
+        line += (
+            f"; replay it: hammerlab battle {shlex.quote(batch.source)} --seed {seed} "
+            + " ".join(flags)
+        ).rstrip()
+    return BattleFailedError(line, traceback.format_exc())
 
 
 Done = Callable[[int, list[Outcome]], None]

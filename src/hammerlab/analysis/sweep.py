@@ -169,7 +169,7 @@ class Case:
         """``seeds`` of this case as one batch for a runner, carrying the plug-ins (and
         their hashes, which each worker checks) and the engine that made it."""
         return Batch(self.scenario, self.source, self.settings, tuple(seeds), self.plugins,
-                     self.ai, self.dice)  # fmt: skip
+                     self.ai, self.dice, point=self.point)  # fmt: skip
 
     @property
     def params(self) -> str:

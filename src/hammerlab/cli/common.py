@@ -39,8 +39,14 @@ PLUGIN_HINT = " (a plug-in's rule? add --plugin FILE)"
 
 
 def fail(error: Exception | str) -> typer.Exit:
-    """Print one error line on standard error and give the exit (status 1) to raise."""
+    """Print one error line on standard error and give the exit (status 1) to raise.
+
+    A battle that failed (a plug-in's bug) has its traceback printed after the
+    line, for the writer to find the bug in their code."""
     typer.echo(f"error: {error}{plugin_hint(error)}", err=True)
+    trace = getattr(error, "trace", None)
+    if isinstance(trace, str):
+        typer.echo(f"The battle's traceback (where it failed is last):\n{trace.rstrip()}", err=True)
     return typer.Exit(1)
 
 
