@@ -183,3 +183,49 @@ def test_a_battle_that_fails_in_a_lab_names_itself_and_how_to_replay_it(
     assert isinstance(again.exception, ValueError) and str(again.exception) == (
         "boom at the end of a turn"
     )
+
+
+SILENT_ACTION = """from dataclasses import dataclass
+
+from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.points import SHOOTING_ACTIONS
+from hammerlab.engine.rules import RuleOption
+
+RULESET = "waffle"
+
+
+@dataclass(frozen=True)
+class Volley:  # no worth: the AI is offered it and never takes it
+    label: str = {label!r}
+
+    def targets(self, battle, unit, targets):
+        return targets
+
+    def orders(self):
+        return FireOrders(action={label!r}, weapon_types=frozenset({{"Heavy"}}))
+
+
+def install(hooks, settings):
+    hooks.add(SHOOTING_ACTIONS, Volley())
+
+
+RULES = (RuleOption({name!r}, "an action", "House rule", install=install),)
+"""
+
+
+def test_lab_warns_of_a_rule_s_choice_offered_and_chosen_in_neither_arm(tmp_path: Path) -> None:
+    plugin = tmp_path / "silent.py"
+    label = "silent volley"
+    plugin.write_text(SILENT_ACTION.format(label=label, name="silent_volley"), encoding="utf-8")
+    lab = ["lab", str(GUARD), "--plugin", str(plugin), "--rule", "silent_volley", "--runs", "2"]
+    document = json.loads(CliRunner().invoke(app, [*lab, "--json"]).stdout)
+    (row,) = [c for c in document["rule_choices"] if c["choice"] == f"action: {label}"]
+    assert row["baseline_offered"] == 0 and row["variant_offered"] > 0
+    assert row["baseline_chosen"] == row["variant_chosen"] == 0
+    warning = (
+        f"warning: action: {label} was offered {row['variant_offered']} times and chosen in "
+        "neither arm; where it is what the rule offers, the rule never came into play"
+    )
+    assert warning in document["warnings"]
+    text = CliRunner().invoke(app, lab)
+    assert warning in " ".join(text.stdout.split())  # lines wrapped as the console's

@@ -27,6 +27,7 @@ from hammerlab.analysis.choices import (
     RuleChoice,
     Tally,
     concerned_rules,
+    never_chosen,
     rule_choices,
     total,
     watch,
@@ -343,6 +344,10 @@ class LabReport:
     choices: tuple[RuleChoice, ...] = ()
     """The choices of the rules the experiment concerns (:func:`choices.rule_choices`),
     with how often they were offered and chosen in each arm."""
+    unused: tuple[str, ...] = ()
+    """A warning per such choice offered but chosen in neither arm
+    (:func:`choices.never_chosen`, as ``sweep`` warns): where it is what the rule
+    offers, the rule never came into play, whatever the units' numbers say."""
     ended_alike: int = 0
     """Paired battles that ended the same in both arms (every unit's models left,
     and the winner): all of them when the change never came into play, so a rules
@@ -427,7 +432,7 @@ class LabReport:
                 }
                 for c in self.choices
             ],
-            "warnings": list(self.warnings),
+            "warnings": [*self.warnings, *self.unused],
             "plugins": [p.to_dict() for p in self.plugins],
             "engine_version": self.engine_version,
         }
@@ -549,6 +554,13 @@ def _report(
     outcomes = [*(p.name for p in scenario.players), DRAW]
     written = (*scenario.rules, *experiment.baseline, *experiment.variant)
     concerned = concerned_rules(written, (o.name for o in ready.ruleset.options))
+    used = rule_choices(
+        total([o.choices for o in baseline]), total([o.choices for o in variant]), concerned
+    )
+    both_arms = {
+        c.choice: (c.baseline_offered + c.variant_offered, c.baseline_chosen + c.variant_chosen)
+        for c in used
+    }
     return LabReport(
         scenario=scenario.name,
         rule=experiment.label,
@@ -557,11 +569,8 @@ def _report(
         units=tuple(units),
         wins=tuple(win_comparison(o, baseline, variant) for o in outcomes),
         ai=ai,
-        choices=rule_choices(
-            total([o.choices for o in baseline]),
-            total([o.choices for o in variant]),
-            concerned,
-        ),
+        choices=used,
+        unused=tuple(never_chosen(both_arms, "in neither arm")),
         ended_alike=sum(
             b.models_left == v.models_left and b.winner == v.winner
             for b, v in zip(baseline, variant, strict=True)

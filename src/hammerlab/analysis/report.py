@@ -201,6 +201,7 @@ def lab_report_html(report: LabReport) -> str:
             f"{rows}</table>",
             "<table><tr><th>Winner</th><th>Baseline [95% CI]</th><th>Variant [95% CI]</th>"
             f"<th>Difference [95% CI]</th></tr>{wins}</table>",
+            *(f"<p><b>{html.escape(w)}</b></p>" for w in report.unused),
             _notes(report.warnings),
             "</body></html>",
         ]

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from hammerlab.analysis.battles import prepare
-from hammerlab.analysis.choices import concerned_rules, named_choices, total
+from hammerlab.analysis.choices import concerned_rules, named_choices, never_chosen, total
 from hammerlab.analysis.engine_version import ENGINE_VERSION, engine_version
 from hammerlab.analysis.lab import DRAW, Outcome, Progress, Settings
 from hammerlab.analysis.runners import Batch, Runner, batch_size
@@ -510,17 +510,11 @@ def axis_rules(case: Case) -> set[str]:
     return concerned_rules((key for key, _ in case.point), options)
 
 
-def never_chosen(results: Sequence[PointResult]) -> list[str]:
+def never_chosen_at_any_point(results: Sequence[PointResult]) -> list[str]:
     """One warning per choice of a varied rule offered at some point but chosen at
-    none: where it is what the rule offers, the rule never came into play, and the
-    points cannot differ by it (as the lab's choice table shows for one change)."""
-    counted = total([r.choices for r in results if r.choices is not None])
-    return [
-        f"warning: {key} was offered {offered} times and chosen at no point; where it "
-        "is what the varied rule offers, the rule never came into play"
-        for key, (offered, chosen) in counted.items()
-        if offered and not chosen
-    ]
+    none (:func:`~hammerlab.analysis.choices.never_chosen`), as the lab warns of one
+    offered in its arms but chosen in neither."""
+    return never_chosen(total([r.choices for r in results if r.choices is not None]), "at no point")
 
 
 def choices_text(choices: Mapping[str, tuple[int, int]]) -> str:

@@ -177,3 +177,5 @@ def _print_report(report: LabReport) -> None:
                 f"chosen {c.variant_chosen} of {c.variant_offered}",
             )
         console.print(used)
+    for warning in report.unused:
+        console.print(warning, markup=False)

@@ -24,7 +24,7 @@ from hammerlab.analysis.sweep import (
     SweepError,
     cases,
     choices_text,
-    never_chosen,
+    never_chosen_at_any_point,
     parse_axes,
     point_label,
     scenario_files,
@@ -70,7 +70,7 @@ def run_sweep(
 
     The text, JSON, CSV and report say per point how often the choices of the rules
     varied were offered and chosen, which rules a varied parameter switches on, and
-    warn of a choice offered but chosen at no point (:func:`never_chosen`).
+    warn of a choice offered but chosen at no point (:func:`never_chosen_at_any_point`).
     With ``--out``, what the store gave and took is said: in the JSON document's
     ``store``, else on standard error. A Ctrl-C ends the run with one line saying
     what the store kept (:func:`interrupted`)."""
@@ -108,7 +108,7 @@ def run_sweep(
     tally = store_tally(store, sum(r.runs for r in results))
     implied = switched_on(axes)
     rules_on = _switched_on_line(implied)
-    warnings = never_chosen(results)
+    warnings = never_chosen_at_any_point(results)
     plugged = plugins_line(grid_cases[0].plugins)
     if as_json:
         document: dict[str, Any] = {
