@@ -736,3 +736,25 @@ def test_a_point_read_back_from_a_store_has_no_choice_counts() -> None:
     # A store's point does not know which of its keys were axes: nothing is claimed.
     result = summarize("s", "h", (), [], ["A", "B"], [Outcome({}, "A")], [1])
     assert result.choices is None and "rule_choices" not in result.to_dict()
+
+
+@pytest.mark.parametrize(
+    ("balance_vary", "sweep_vary", "problem"),
+    [
+        ("charge_dice=0..3", "charge_dice=0,3", "charge_dice=0: must be at least 1"),
+        ("charge_dice=1..9", "charge_dice=1,9", "charge_dice=9: must be at most"),
+        ("charge_dic=1..3", "charge_dic=1,3", "unknown rule or parameter 'charge_dic'"),
+        ("nope.x=1..3", "nope.x=1,3", "unknown rule 'nope'"),
+    ],
+)
+def test_balance_words_a_vary_mistake_as_sweep_does_before_any_battle(
+    balance_vary: str, sweep_vary: str, problem: str
+) -> None:
+    target = ["--target", "win_rate=0.5"]
+    refused = CliRunner().invoke(app, ["balance", str(GUARD), "--vary", balance_vary, *target])
+    swept = CliRunner().invoke(app, ["sweep", str(GUARD), "--vary", sweep_vary])
+    assert (refused.exit_code, swept.exit_code) == (2, 2)
+    assert refused.stderr == swept.stderr
+    assert (
+        refused.stderr.startswith(f"error: --vary: {problem}") and refused.stderr.count("\n") == 1
+    )

@@ -22,6 +22,19 @@ class InputError(HammerlabError, ValueError):
         super().__init__(f"{location}: {problem}")
 
 
+class BattleFailedError(HammerlabError):
+    """A battle of a lab, sweep or balance run that raised (a plug-in's bug, most
+    often): the line names the battle (scenario, seed, point) and how to replay it;
+    ``trace`` is the traceback of the failure, which the CLI prints after the line."""
+
+    def __init__(self, line: str, trace: str) -> None:
+        super().__init__(line, trace)  # both, so that it pickles back from a worker
+        self.trace = trace
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
 class UnknownNameError(HammerlabError, KeyError):
     """A unit, weapon, ruleset or option name that does not exist."""
 

@@ -30,10 +30,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hammerlab.analysis.lab import FlagError, Outcome, Progress
-from hammerlab.analysis.runners import Batch, Runner, batch_size
+from hammerlab.analysis.runners import Runner, batch_size
 from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
 from hammerlab.analysis.sweep import SIZE_KEY, Point, case_at
 from hammerlab.editions import get_ruleset
+from hammerlab.engine.rules import resolve_settings
 from hammerlab.io.scenario import Scenario
 
 ROUND_RUNS = 50
@@ -160,14 +161,20 @@ class Question:
     goal: float
     player: str
 
+    def text(self, value: float) -> str:
+        """``value`` as the key's setting is written (a whole number without ``.0``)."""
+        return str(int(value)) if self.integer else repr(value)
+
 
 def parse_question(
     scenario: Scenario, source: str, vary: str, target: str, player: str | None
 ) -> Question:
     """``KEY=LO..HI`` and ``win_rate=G`` (or ``models_left.UNIT=G``), checked against the
     scenario read from ``source`` before any battle: a mistake is a :class:`FlagError`
-    naming its flag, a goal no value can reach (:func:`_goal_problem`) included; a
-    size the unit's datasheet refuses, a :class:`~hammerlab.engine.rules.RuleSettingError`."""
+    naming its flag, a goal no value can reach (:func:`_goal_problem`) included; an
+    unknown name, an end out of the parameter's bounds or a size the unit's datasheet
+    refuses, a :class:`~hammerlab.engine.rules.RuleSettingError` worded as
+    ``sweep --vary`` words it (the same checks: :func:`~hammerlab.analysis.sweep.case_at`)."""
     key, sep, span = vary.partition("=")
     low_text, dots, high_text = span.partition("..")
     if not sep or not dots:
@@ -199,6 +206,8 @@ def parse_question(
     if chosen not in players:
         raise FlagError("--player", f"{chosen!r}: players are {', '.join(players)}")
     question = Question(key.strip(), low, high, integer, metric, goal, chosen)
+    for value in (low, high):  # refused as sweep's --vary refuses it, before any battle
+        case_at(scenario, source, ((question.key, question.text(value)),))
     problem = _goal_problem(scenario, source, question)
     if problem is not None:
         raise FlagError("--target", f"{target!r}: {problem}")
@@ -229,8 +238,10 @@ def _goal_problem(scenario: Scenario, source: str, question: Question) -> str | 
 
 
 def _is_integer(scenario: Scenario, key: str) -> bool:
-    """Whether ``key`` takes whole numbers (a unit size, an ``int`` parameter); a key
-    that is not a numeric parameter is a :class:`FlagError`."""
+    """Whether ``key`` takes whole numbers (a unit size, an ``int`` parameter); an
+    unknown name is the :class:`~hammerlab.engine.rules.UnknownRuleError` of
+    :func:`~hammerlab.engine.rules.resolve_settings` (as ``sweep`` says it), a known
+    key that is not a numeric parameter a :class:`FlagError`."""
     if SIZE_KEY.match(key):
         return True
     ruleset = get_ruleset(scenario.ruleset)
@@ -242,6 +253,7 @@ def _is_integer(scenario: Scenario, key: str) -> bool:
     elif key in known:
         parameter = known[key]
     else:
+        resolve_settings(ruleset.options, ruleset.parameters, {key: "on"})  # unknown: refused
         raise FlagError("--vary", f"{key!r}: not a numeric rule parameter or units.ID.size")
     if parameter.type_name not in ("int", "float"):
         raise FlagError("--vary", f"{key!r}: a {parameter.type_name} parameter cannot be balanced")
@@ -263,13 +275,10 @@ def balance_scenario(
     """:func:`solve` on a scenario: each probe plays the scenario with the key at a value."""
 
     def sample(value: float, seeds: Sequence[int]) -> list[float]:
-        text = str(int(value)) if question.integer else repr(value)
-        case = case_at(scenario, source, ((question.key, text),), first_seed)
+        point = ((question.key, question.text(value)),)
+        case = case_at(scenario, source, point, first_seed, plugins=plugins)
         size = batch_size(len(seeds), runner.slots)
-        batches = [
-            Batch(case.scenario, source, case.settings, tuple(seeds[i : i + size]), tuple(plugins))
-            for i in range(0, len(seeds), size)
-        ]
+        batches = [case.batch(seeds[i : i + size]) for i in range(0, len(seeds), size)]
         parts: list[list[Outcome]] = [[] for _ in batches]
 
         def done(index: int, outcomes: list[Outcome]) -> None:

@@ -110,6 +110,20 @@ def total(tallies: Sequence[Tally]) -> dict[str, tuple[int, int]]:
     return {key: (offered[key], chosen[key]) for key in sorted(offered)}
 
 
+def never_chosen(counted: Mapping[str, tuple[int, int]], nowhere: str) -> list[str]:
+    """One warning per choice of ``counted`` (``"kind: label"`` → (offered, chosen))
+    offered but never chosen, ``nowhere`` saying where it was not (``at no point``,
+    ``in neither arm``): where it is what the rule offers, the rule never came into
+    play, and the battles cannot differ by it (the AI takes a plug-in's choice only
+    when it says its worth: docs/plugins.md)."""
+    return [
+        f"warning: {key} was offered {offered} times and chosen {nowhere}; where it "
+        "is what the rule offers, the rule never came into play"
+        for key, (offered, chosen) in counted.items()
+        if offered and not chosen
+    ]
+
+
 def _words(text: str) -> tuple[str, ...]:
     return tuple(re.findall(r"[a-z0-9]+", text.lower()))
 

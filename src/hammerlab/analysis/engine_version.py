@@ -1,16 +1,21 @@
-"""What played a battle: the package's version and a fingerprint of its code.
+"""What played a battle: the package's version, a fingerprint of its code and the
+plug-in files loaded (:func:`engine_version`).
 
 Every stored battle carries it (:mod:`hammerlab.analysis.store`), and every Dask
-worker must share it (:class:`~hammerlab.analysis.runners.DaskRunner`): a battle
-played by other code is another battle.
+worker must share it (:class:`~hammerlab.analysis.runners.DaskRunner`, and each
+batch's plug-ins: :func:`~hammerlab.analysis.runners.play_batch`): a battle played
+by other code is another battle.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Sequence
 from importlib.metadata import version
 from pathlib import Path
+
+from hammerlab.editions.plugins import PluginFile
 
 SOURCE_SUFFIXES = (".py", ".toml")
 """The files of the package that decide how a battle is played: its code and the
@@ -47,3 +52,25 @@ code that plays it (:func:`source_fingerprint` of the ``hammerlab`` package this
 module belongs to), computed once per process. The version alone is not enough:
 it stays the same while the rules and the AI change, and a battle played by
 other code is another battle, never reused by ``--resume``."""
+
+
+def engine_version(plugins: Sequence[PluginFile] = ()) -> str:
+    """What plays battles with ``plugins`` loaded (in loading order): :data:`ENGINE_VERSION`,
+    followed by ``+plugins:`` and each plug-in's ``NAME@HASH``
+    (:attr:`~hammerlab.editions.plugins.PluginFile.label`) where there are any, e.g.
+    ``0.1.0+5ae389d1f28a+plugins:heavy_suppression.py@1f0c9a2b7d3e``.
+
+    A plug-in file is code that plays the battle as much as the package is, so an
+    edited plug-in gives another engine version, and the store neither reuses nor
+    counts as stored the battles its earlier version played. Its path is left out
+    (the same file elsewhere plays the same battles)."""
+    if not plugins:
+        return ENGINE_VERSION
+    return f"{ENGINE_VERSION}+plugins:" + ",".join(p.label for p in plugins)
+
+
+def plugins_line(plugins: Sequence[PluginFile]) -> str | None:
+    """``Plug-ins: PATH (hash HASH); ...`` for a report, or ``None`` without any."""
+    if not plugins:
+        return None
+    return "Plug-ins: " + "; ".join(p.text for p in plugins)

@@ -27,14 +27,17 @@ from hammerlab.analysis.choices import (
     RuleChoice,
     Tally,
     concerned_rules,
+    never_chosen,
     rule_choices,
     total,
     watch,
 )
+from hammerlab.analysis.engine_version import ENGINE_VERSION
 from hammerlab.analysis.search import start_game
 from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.base import play
+from hammerlab.editions.plugins import PluginFile
 from hammerlab.editions.turns import game_winner
 from hammerlab.engine.rules import (
     ParamValue,
@@ -341,6 +344,10 @@ class LabReport:
     choices: tuple[RuleChoice, ...] = ()
     """The choices of the rules the experiment concerns (:func:`choices.rule_choices`),
     with how often they were offered and chosen in each arm."""
+    unused: tuple[str, ...] = ()
+    """A warning per such choice offered but chosen in neither arm
+    (:func:`choices.never_chosen`, as ``sweep`` warns): where it is what the rule
+    offers, the rule never came into play, whatever the units' numbers say."""
     ended_alike: int = 0
     """Paired battles that ended the same in both arms (every unit's models left,
     and the winner): all of them when the change never came into play, so a rules
@@ -358,6 +365,11 @@ class LabReport:
     settings: tuple[ArmSetting, ...] = ()
     """What each arm played of the keys compared, and the rules on in both arms
     because a parameter of theirs was given (:attr:`Arms.settings`)."""
+    plugins: tuple[PluginFile, ...] = ()
+    """The plug-in files both arms loaded (path and hash), for the reader and the store."""
+    engine_version: str = ENGINE_VERSION
+    """What played both arms, the plug-ins included
+    (:func:`~hammerlab.analysis.engine_version.engine_version`)."""
 
     @property
     def arms_text(self) -> str:
@@ -420,7 +432,9 @@ class LabReport:
                 }
                 for c in self.choices
             ],
-            "warnings": list(self.warnings),
+            "warnings": [*self.warnings, *self.unused],
+            "plugins": [p.to_dict() for p in self.plugins],
+            "engine_version": self.engine_version,
         }
 
 
@@ -467,7 +481,8 @@ def compare(
     The battles are played as a sweep's are (:func:`sweep.play_seeds`): on
     ``runner`` (a Dask cluster's), else in ``workers`` local processes, and with
     a ``store`` each is written as it comes back, the two arms being two points
-    of the store; battles of these seeds it already holds (from this engine) are an
+    of the store; battles of these seeds it already holds (from this engine, with
+    these ``plugins``: the files' paths, whose bytes are hashed into it) are an
     error unless ``resume``, when they are read back instead of played.
 
     With ``precision``, seeds are played in rounds of :data:`PRECISION_ROUND`
@@ -478,7 +493,7 @@ def compare(
     from hammerlab.analysis.sweep import case_at, play_seeds, stored_outcomes
 
     pair = [
-        case_at(scenario, source, arm_point(settings), first_seed, ai, dice)
+        case_at(scenario, source, arm_point(settings), first_seed, ai, dice, plugins)
         for settings in (experiment.baseline, experiment.variant)
     ]
     played = stored_outcomes(pair, store, resume, range(first_seed, first_seed + runs))
@@ -488,11 +503,14 @@ def compare(
         while True:
             played_runs = min(runs, played_runs + step)
             seeds = range(first_seed, first_seed + played_runs)
-            play_seeds(pair, {0: seeds, 1: seeds}, played, active, store, plugins, progress)
+            play_seeds(pair, {0: seeds, 1: seeds}, played, active, store, progress)
             baseline, variant = ([p[s] for s in seeds] for p in played)
             report = _report(scenario, source, experiment, first_seed, baseline, variant, ai)
             reached = None if precision is None else report.widest < precision
-            report = replace(report, dice=dice, precision=precision, precision_reached=reached)
+            report = replace(
+                report, dice=dice, precision=precision, precision_reached=reached,
+                plugins=pair[0].plugins, engine_version=pair[0].engine_version,
+            )  # fmt: skip
             if reached is not False or played_runs >= runs:
                 return report
 
@@ -536,6 +554,13 @@ def _report(
     outcomes = [*(p.name for p in scenario.players), DRAW]
     written = (*scenario.rules, *experiment.baseline, *experiment.variant)
     concerned = concerned_rules(written, (o.name for o in ready.ruleset.options))
+    used = rule_choices(
+        total([o.choices for o in baseline]), total([o.choices for o in variant]), concerned
+    )
+    both_arms = {
+        c.choice: (c.baseline_offered + c.variant_offered, c.baseline_chosen + c.variant_chosen)
+        for c in used
+    }
     return LabReport(
         scenario=scenario.name,
         rule=experiment.label,
@@ -544,11 +569,8 @@ def _report(
         units=tuple(units),
         wins=tuple(win_comparison(o, baseline, variant) for o in outcomes),
         ai=ai,
-        choices=rule_choices(
-            total([o.choices for o in baseline]),
-            total([o.choices for o in variant]),
-            concerned,
-        ),
+        choices=used,
+        unused=tuple(never_chosen(both_arms, "in neither arm")),
         ended_alike=sum(
             b.models_left == v.models_left and b.winner == v.winner
             for b, v in zip(baseline, variant, strict=True)

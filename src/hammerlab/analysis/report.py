@@ -18,7 +18,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from hammerlab.analysis.engine_version import ENGINE_VERSION
+from hammerlab.analysis.engine_version import plugins_line
 from hammerlab.analysis.lab import LabReport
 from hammerlab.analysis.stats import Estimate
 from hammerlab.analysis.sweep import (
@@ -28,6 +28,7 @@ from hammerlab.analysis.sweep import (
     point_label,
     seeds_text,
 )
+from hammerlab.editions.plugins import PluginFile
 
 STYLE = (
     "body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}"
@@ -104,6 +105,12 @@ def _rate(e: Estimate, sign: str = "") -> str:
     return f"{e.mean:{sign}.0%} [{e.low:{sign}.0%}, {e.high:{sign}.0%}]"
 
 
+def _plugins(plugins: Sequence[PluginFile]) -> str:
+    """A paragraph naming the plug-in files that played (path and hash), or nothing."""
+    line = plugins_line(plugins)
+    return "" if line is None else f"<p>{html.escape(line)}</p>"
+
+
 def _notes(warnings: Sequence[str]) -> str:
     """The datasheets' notes (special rules not implemented), as a list."""
     if not warnings:
@@ -129,8 +136,9 @@ def sweep_report(
         "<h1>hammerlab sweep</h1>",
         f"<p><b>Scenarios:</b> {html.escape(', '.join(f.source for f in scenarios))}</p>",
         f"<p><b>Varied:</b> {html.escape('; '.join(vary))}</p>",
-        f"<p><b>Battles:</b> {battles} in all, {len(results)} grid points; "
-        f"engine hammerlab {html.escape(ENGINE_VERSION)}</p>",
+        f"<p><b>Battles:</b> {battles} in all, {len(results)} grid points; engine "
+        f"hammerlab {html.escape(', '.join(sorted({r.engine_version for r in results})))}</p>",
+        _plugins(results[0].plugins if results else ()),
         f"<p><b>Method:</b> {html.escape(method)} Every point plays the same seeds, so points "
         "differ by their settings rather than by their dice.</p>",
         *(f"<p><b>{html.escape(w)}</b></p>" for w in warnings),
@@ -181,7 +189,9 @@ def lab_report_html(report: LabReport) -> str:
             + (f", both arms with {html.escape(both)}" if both else "")
             + f"; {html.escape(report.arms_text)}.</p>",
             f"<p><b>Battles:</b> {report.runs} paired battles per arm, seeds {seeds}, "
-            f"both sides played by the {html.escape(report.ai)} AI.</p>",
+            f"both sides played by the {html.escape(report.ai)} AI; engine hammerlab "
+            f"{html.escape(report.engine_version)}.</p>",
+            _plugins(report.plugins),
             "<p><b>Method:</b> both arms play the same seeds (common random numbers); "
             "differences have 95% normal intervals of the paired differences, each arm's "
             "win rate a 95% Wilson interval.</p>",
@@ -191,6 +201,7 @@ def lab_report_html(report: LabReport) -> str:
             f"{rows}</table>",
             "<table><tr><th>Winner</th><th>Baseline [95% CI]</th><th>Variant [95% CI]</th>"
             f"<th>Difference [95% CI]</th></tr>{wins}</table>",
+            *(f"<p><b>{html.escape(w)}</b></p>" for w in report.unused),
             _notes(report.warnings),
             "</body></html>",
         ]

@@ -10,6 +10,8 @@ battle, whatever the number of workers or the order batches finish in.
 from __future__ import annotations
 
 import math
+import shlex
+import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -19,8 +21,8 @@ from typing import Any
 
 from hammerlab.analysis.engine_version import ENGINE_VERSION
 from hammerlab.analysis.lab import Outcome, Settings, play_once
-from hammerlab.editions.plugins import load_plugin_file
-from hammerlab.errors import HammerlabError
+from hammerlab.editions.plugins import PluginFile, load_plugin_file
+from hammerlab.errors import BattleFailedError, HammerlabError
 from hammerlab.io.scenario import Scenario
 
 CHUNKS_PER_SLOT = 8
@@ -39,13 +41,19 @@ class Batch:
     source: str
     settings: Settings
     seeds: tuple[int, ...]
-    plugins: tuple[str, ...] = ()
+    plugins: tuple[PluginFile, ...] = ()
+    """The plug-in files to load, as the machine that made the batch loaded them
+    (their hashes: a worker must load the same bytes)."""
     ai: str = "heuristic"
     """What plays both sides (:func:`~hammerlab.analysis.lab.play_once`)."""
     dice: str = "single"
     """The dice mode (:func:`~hammerlab.engine.dice.dice_for`)."""
     engine: str = ENGINE_VERSION
-    """The engine that made the batch, which must be the one that plays it."""
+    """The engine that made the batch (the package's: the plug-ins are checked by
+    their hashes), which must be the one that plays it."""
+    point: tuple[tuple[str, str], ...] = ()
+    """The grid point (or lab arm) the seeds are played at, as ``--vary``/``--rule``
+    write it: what a failed battle's error names (:func:`failed_battle`)."""
 
 
 class EngineMismatchError(HammerlabError):
@@ -55,17 +63,56 @@ class EngineMismatchError(HammerlabError):
 def play_batch(batch: Batch) -> list[Outcome]:
     """Play a batch's seeds in order (loading its plug-ins first, as a fresh worker must).
 
-    A worker whose engine is not the batch's refuses it: its battles would be
-    stored under the wrong engine version (a Dask worker that joined a cluster
-    with another install of hammerlab)."""
+    A worker whose engine is not the batch's refuses it, and so does one whose copy
+    of a plug-in file is not the bytes the batch was made with (another file at that
+    path, or the file edited during the run): its battles would be stored under the
+    wrong engine version (a Dask worker that joined a cluster with another install
+    of hammerlab)."""
     if batch.engine != ENGINE_VERSION:
         raise EngineMismatchError(_mismatch(f"a worker runs engine {ENGINE_VERSION}", batch.engine))
     for plugin in batch.plugins:
-        load_plugin_file(Path(plugin))
-    return [
-        play_once(batch.scenario, batch.source, batch.settings, s, batch.ai, batch.dice)
-        for s in batch.seeds
-    ]
+        mine = load_plugin_file(Path(plugin.path))
+        if mine.sha256 != plugin.sha256:
+            raise EngineMismatchError(
+                f"a worker loaded the plug-in {mine.label} from {plugin.path}, this run "
+                f"needs {plugin.label}: every worker must load the same plug-in file, at "
+                "the same path, unchanged during the run (docs/scale.md)"
+            )
+    outcomes = []
+    for seed in batch.seeds:
+        try:
+            outcomes.append(
+                play_once(batch.scenario, batch.source, batch.settings, seed, batch.ai, batch.dice)
+            )
+        except Exception as error:  # a plug-in's bug, most often: say which battle
+            raise failed_battle(batch, seed, error) from error
+    return outcomes
+
+
+def failed_battle(batch: Batch, seed: int, error: Exception) -> BattleFailedError:
+    """The error of a battle of ``batch`` that raised ``error``: one line naming the
+    scenario file, the seed and the point (or arm), and, where ``hammerlab battle``
+    plays the same battle (the heuristic AI, single dice, the file's own unit sizes),
+    the command that replays it; with the traceback, whose last lines are where
+    it failed (a plug-in's own code, often). It travels back from worker processes
+    whole (it pickles)."""
+    where = ", ".join(f"{k}={v}" for k, v in batch.point) or "the file's own rules"
+    line = (
+        f"{batch.source}: the battle of seed {seed} at {where} failed: "
+        f"{type(error).__name__}: {error}"
+    )
+    if (
+        batch.ai == "heuristic"
+        and batch.dice == "single"
+        and not any(key.startswith("units.") for key, _ in batch.point)
+    ):
+        flags = [f"--plugin {shlex.quote(p.path)}" for p in batch.plugins]
+        flags += [f"--rule {shlex.quote(f'{k}={v}')}" for k, v in batch.point]
+        line += (
+            f"; replay it: hammerlab battle {shlex.quote(batch.source)} --seed {seed} "
+            + " ".join(flags)
+        ).rstrip()
+    return BattleFailedError(line, traceback.format_exc())
 
 
 Done = Callable[[int, list[Outcome]], None]

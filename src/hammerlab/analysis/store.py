@@ -12,9 +12,10 @@ and, for battles, the seed and the engine version:
   many times it was offered and chosen (:mod:`choices`: what the lab reports
   of a rule's use).
 
-The engine version is :data:`~hammerlab.analysis.engine_version.ENGINE_VERSION`, which
-changes with any change to the code that plays a battle, so a battle is reused
-only by the code that played it.
+The engine version is the case's (:attr:`~hammerlab.analysis.sweep.Case.engine_version`:
+:data:`~hammerlab.analysis.engine_version.ENGINE_VERSION` and the hash of each
+plug-in file loaded), which changes with any change to the code that plays a
+battle, so a battle is reused only by the code that played it.
 
 A sweep writes each batch as it comes back (one transaction), so a stopped
 sweep loses at most the batches in flight, and ``--resume`` reads the rest
@@ -35,7 +36,6 @@ from typing import Any
 
 import duckdb
 
-from hammerlab.analysis.engine_version import ENGINE_VERSION
 from hammerlab.analysis.lab import Outcome
 from hammerlab.analysis.sweep import Case, PointResult, UnitInfo, summarize
 from hammerlab.errors import HammerlabError
@@ -116,9 +116,9 @@ class ResultStore:
         )
 
     def outcomes(self, case: Case, seeds: range) -> dict[int, Outcome]:
-        """The battles of ``seeds`` stored for this case by this engine version, by seed."""
+        """The battles of ``seeds`` stored for this case by its engine version, by seed."""
         self.register(case)
-        return _outcomes(self.db, case.scenario_hash, case.params, ENGINE_VERSION, seeds)
+        return _outcomes(self.db, case.scenario_hash, case.params, case.engine_version, seeds)
 
     def add(self, case: Case, seeds: Sequence[int], outcomes: Sequence[Outcome]) -> None:
         """Store played battles in one transaction, so a batch is all there or not at
@@ -126,28 +126,31 @@ class ResultStore:
         (:func:`_interrupt_after`). A failed write is a :class:`StoreError`."""
         key = [case.scenario_hash, case.params]
         with _interrupt_after():
-            self._write(key, seeds, outcomes)
+            self._write(key, case.engine_version, seeds, outcomes)
             self.added += len(seeds)
 
-    def _write(self, key: list[str], seeds: Sequence[int], outcomes: Sequence[Outcome]) -> None:
-        """The batch's rows in one transaction, rolled back if a statement fails (a
-        full disk, a battle stored twice), so the store stays as it was and usable."""
+    def _write(
+        self, key: list[str], engine: str, seeds: Sequence[int], outcomes: Sequence[Outcome]
+    ) -> None:
+        """The batch's rows, played by ``engine``, in one transaction, rolled back if a
+        statement fails (a full disk, a battle stored twice), so the store stays as it
+        was and usable."""
         self.db.execute("BEGIN TRANSACTION")
         try:
             self.db.executemany(
                 "INSERT INTO battles VALUES (?, ?, ?, ?, ?)",
-                [[*key, s, ENGINE_VERSION, o.winner] for s, o in zip(seeds, outcomes, strict=True)],
+                [[*key, s, engine, o.winner] for s, o in zip(seeds, outcomes, strict=True)],
             )
             self.db.executemany(
                 "INSERT INTO models_left VALUES (?, ?, ?, ?, ?, ?)",
                 [
-                    [*key, s, ENGINE_VERSION, unit, left]
+                    [*key, s, engine, unit, left]
                     for s, o in zip(seeds, outcomes, strict=True)
                     for unit, left in o.models_left.items()
                 ],
             )
             rows = [
-                [*key, s, ENGINE_VERSION, choice, offered, chosen]
+                [*key, s, engine, choice, offered, chosen]
                 for s, o in zip(seeds, outcomes, strict=True)
                 for choice, (offered, chosen) in o.choices.items()
             ]

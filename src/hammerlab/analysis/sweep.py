@@ -29,17 +29,19 @@ import json
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from hammerlab.analysis.battles import prepare
-from hammerlab.analysis.choices import concerned_rules, named_choices, total
-from hammerlab.analysis.engine_version import ENGINE_VERSION
+from hammerlab.analysis.choices import concerned_rules, named_choices, never_chosen, total
+from hammerlab.analysis.engine_version import ENGINE_VERSION, engine_version
 from hammerlab.analysis.lab import DRAW, Outcome, Progress, Settings
 from hammerlab.analysis.runners import Batch, Runner, batch_size
 from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
 from hammerlab.editions import get_ruleset
+from hammerlab.editions.plugins import PluginFile, load_plugin_file
 from hammerlab.engine.rules import ParamValue, RuleSettingError, implied_switches
 from hammerlab.io.scenario import Scenario
 
@@ -154,6 +156,20 @@ class Case:
     """The dice mode (``keyed``: the lab's common random numbers)."""
     warnings: tuple[str, ...] = ()
     """The datasheets' notes ``hammerlab battle`` prints (special rules not implemented)."""
+    plugins: tuple[PluginFile, ...] = ()
+    """The plug-in files every battle of the case loads (in loading order)."""
+
+    @property
+    def engine_version(self) -> str:
+        """What plays the case's battles, plug-ins included: the store keeps them under
+        it (:func:`~hammerlab.analysis.engine_version.engine_version`)."""
+        return engine_version(self.plugins)
+
+    def batch(self, seeds: Sequence[int]) -> Batch:
+        """``seeds`` of this case as one batch for a runner, carrying the plug-ins (and
+        their hashes, which each worker checks) and the engine that made it."""
+        return Batch(self.scenario, self.source, self.settings, tuple(seeds), self.plugins,
+                     self.ai, self.dice, point=self.point)  # fmt: skip
 
     @property
     def params(self) -> str:
@@ -192,9 +208,11 @@ def case_at(
     first_seed: int = 1,
     ai: str = "heuristic",
     dice: str = "single",
+    plugins: Sequence[str] = (),
 ) -> Case:
     """The scenario at ``point``, prepared once to check it can be played, to be played
-    by ``ai`` with ``dice``.
+    by ``ai`` with ``dice`` and the plug-in files ``plugins`` (paths, loaded here if
+    they are not yet: the case records which bytes play).
 
     An unknown rule or value out of bounds is a :class:`RuleSettingError`, an
     unknown unit or a size its datasheet refuses a :class:`SweepError` or an
@@ -211,6 +229,7 @@ def case_at(
         else:
             rules[key] = raw
     resized = _resized(scenario, sizes) if sizes else scenario
+    loaded = tuple(load_plugin_file(Path(p)) for p in plugins)
     ready = prepare(resized, source, first_seed, rules)
     units = tuple(
         UnitInfo(u.id, u.label, u.player, u.starting_models) for u in ready.battle.units.values()
@@ -226,6 +245,7 @@ def case_at(
         ai=ai,
         dice=dice,
         warnings=tuple(ready.warnings),
+        plugins=loaded,
     )
 
 
@@ -234,14 +254,20 @@ def cases(
     axes: Sequence[Axis],
     first_seed: int = 1,
     dice: str = "single",
+    plugins: Sequence[str] = (),
 ) -> list[Case]:
-    """Every scenario at every grid point, each checked (:func:`case_at`)."""
+    """Every scenario at every grid point, each checked (:func:`case_at`), played with
+    the plug-in files ``plugins``."""
     points = grid(axes)
     if len(points) * len(scenarios) > MAX_POINTS:
         raise SweepError(
             f"{len(points) * len(scenarios)} grid points; a sweep plays at most {MAX_POINTS}"
         )
-    return [case_at(s, src, p, first_seed, dice=dice) for s, src in scenarios for p in points]
+    return [
+        case_at(s, src, p, first_seed, dice=dice, plugins=plugins)
+        for s, src in scenarios
+        for p in points
+    ]
 
 
 @dataclass(frozen=True)
@@ -360,6 +386,9 @@ class PointResult:
     lab counts them: :func:`~hammerlab.analysis.choices.named_choices`); ``None``
     where not counted (a point read back from a store, whose axes are not known).
     Left out of comparisons, like ``source``."""
+    plugins: tuple[PluginFile, ...] = field(default=(), compare=False)
+    """The plug-in files that played the point (their paths, for reports; a point read
+    back from a store has none here: its engine version names them, without the path)."""
 
     @property
     def runs(self) -> int:
@@ -388,6 +417,7 @@ class PointResult:
             "first_seed": self.first_seed,
             "seeds": [list(r) for r in self.seeds],
             "engine_version": self.engine_version,
+            "plugins": [p.to_dict() for p in self.plugins],
             "units": [
                 {
                     "unit": s.unit.id,
@@ -419,6 +449,7 @@ class PointResult:
             "scenario_hash": self.scenario_hash,
             "source": self.source,
             "engine_version": self.engine_version,
+            **({"plugins": "; ".join(p.text for p in self.plugins)} if self.plugins else {}),
             **dict(self.point),
         }
         rows = []
@@ -447,10 +478,12 @@ def summarize(
     engine_version: str = ENGINE_VERSION,
     source: str = "",
     rules: Collection[str] | None = None,
+    plugins: tuple[PluginFile, ...] = (),
 ) -> PointResult:
     """The metrics of one point from its outcomes and their ``seeds`` (in seed order),
-    played by ``engine_version`` on the scenario read from ``source``; with ``rules``
-    (those the axes touch), how often their choices were offered and chosen."""
+    played by ``engine_version`` (with ``plugins``) on the scenario read from
+    ``source``; with ``rules`` (those the axes touch), how often their choices were
+    offered and chosen."""
     n = len(outcomes)
     stats = tuple(
         UnitStat(
@@ -465,8 +498,9 @@ def summarize(
     wins = {p: wilson_interval(sum(o.winner == p for o in outcomes), n) for p in (*players, DRAW)}
     choices = None if rules is None else named_choices(total([o.choices for o in outcomes]), rules)
     return PointResult(
-        scenario, hash_, point, seed_ranges(seeds), stats, wins, engine_version, source, choices
-    )
+        scenario, hash_, point, seed_ranges(seeds), stats, wins, engine_version, source, choices,
+        plugins,
+    )  # fmt: skip
 
 
 def axis_rules(case: Case) -> set[str]:
@@ -476,17 +510,11 @@ def axis_rules(case: Case) -> set[str]:
     return concerned_rules((key for key, _ in case.point), options)
 
 
-def never_chosen(results: Sequence[PointResult]) -> list[str]:
+def never_chosen_at_any_point(results: Sequence[PointResult]) -> list[str]:
     """One warning per choice of a varied rule offered at some point but chosen at
-    none: where it is what the rule offers, the rule never came into play, and the
-    points cannot differ by it (as the lab's choice table shows for one change)."""
-    counted = total([r.choices for r in results if r.choices is not None])
-    return [
-        f"warning: {key} was offered {offered} times and chosen at no point; where it "
-        "is what the varied rule offers, the rule never came into play"
-        for key, (offered, chosen) in counted.items()
-        if offered and not chosen
-    ]
+    none (:func:`~hammerlab.analysis.choices.never_chosen`), as the lab warns of one
+    offered in its arms but chosen in neither."""
+    return never_chosen(total([r.choices for r in results if r.choices is not None]), "at no point")
 
 
 def choices_text(choices: Mapping[str, tuple[int, int]]) -> str:
@@ -511,15 +539,14 @@ def sweep(
     precision: float | None = None,
     store: ResultStore | None = None,
     resume: bool = False,
-    plugins: Sequence[str] = (),
     progress: Progress | None = None,
 ) -> list[PointResult]:
     """Play every case with seeds ``first_seed``.. (up to ``runs`` each) and summarize.
 
     With a ``store``, every battle is written as it comes back; battles of these
-    seeds already stored (by this engine) are an error unless ``resume``, when they
-    are read back instead of played. ``progress`` is told of every battle, played or
-    read back.
+    seeds already stored (by this engine, the cases' plug-ins included) are an error
+    unless ``resume``, when they are read back instead of played. ``progress`` is
+    told of every battle, played or read back.
     """
     played = stored_outcomes(grid_cases, store, resume, range(first_seed, first_seed + runs))
     step = runs if precision is None else min(runs, PRECISION_ROUND)
@@ -531,13 +558,14 @@ def sweep(
         for i in unfinished:
             wanted[i] = range(first_seed + target[i], first_seed + min(runs, target[i] + step))
             target[i] = min(runs, target[i] + step)
-        play_seeds(grid_cases, wanted, played, runner, store, plugins, progress)
+        play_seeds(grid_cases, wanted, played, runner, store, progress)
         for i in unfinished:
             case = grid_cases[i]
             seeds = range(first_seed, first_seed + target[i])
             results[i] = summarize(
                 case.scenario.name, case.scenario_hash, case.point, case.units, case.players,
-                [played[i][s] for s in seeds], seeds, source=case.source, rules=axis_rules(case),
+                [played[i][s] for s in seeds], seeds, case.engine_version, case.source,
+                axis_rules(case), case.plugins,
             )  # fmt: skip
         unfinished = [
             i
@@ -551,9 +579,9 @@ def stored_outcomes(
     grid_cases: Sequence[Case], store: ResultStore | None, resume: bool, seeds: range
 ) -> list[dict[int, Outcome]]:
     """Each case's battles of ``seeds`` (those the run may play) that ``store`` holds
-    from this engine, by seed. Any at all are an error unless ``resume``, an error
-    that says how many, which seeds and at how many points; battles of other seeds
-    or other engines do not count, and are not read."""
+    from this engine (:attr:`Case.engine_version`), by seed. Any at all are an error
+    unless ``resume``, an error that says how many, which seeds and at how many points;
+    battles of other seeds or other engines do not count, and are not read."""
     if store is None:
         return [{} for _ in grid_cases]
     played = [store.outcomes(c, seeds) for c in grid_cases]
@@ -574,7 +602,6 @@ def play_seeds(
     played: list[dict[int, Outcome]],
     runner: Runner,
     store: ResultStore | None = None,
-    plugins: Sequence[str] = (),
     progress: Progress | None = None,
 ) -> None:
     """Play, for each case index in ``wanted``, the seeds ``played[index]`` lacks, on
@@ -592,10 +619,7 @@ def play_seeds(
         case = grid_cases[i]
         for start in range(0, len(seeds), size):
             owners.append(i)
-            batches.append(
-                Batch(case.scenario, case.source, case.settings,
-                      tuple(seeds[start : start + size]), tuple(plugins), case.ai, case.dice)
-            )  # fmt: skip
+            batches.append(case.batch(seeds[start : start + size]))
 
     def done(index: int, outcomes: list[Outcome]) -> None:
         case_index = owners[index]

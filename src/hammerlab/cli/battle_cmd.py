@@ -4,6 +4,7 @@ game, check a log. Imported only when one of those commands runs."""
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from hammerlab.cli.common import (
 from hammerlab.cli.prompt import PromptController
 from hammerlab.cli.render import show_event
 from hammerlab.editions.base import Ruleset
-from hammerlab.editions.plugins import load_plugin_file
+from hammerlab.editions.plugins import check_plugins_fit, load_plugin_file
 from hammerlab.editions.turns import WIPED_OUT, game_winner, victory_scores
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.events import Event, to_json_line_of
@@ -32,11 +33,14 @@ from hammerlab.errors import HammerlabError, InputError
 from hammerlab.io.scenario import load_scenario
 
 
-def load_plugins(files: list[Path] | None) -> list[str]:
-    """Load each plug-in file; their absolute paths (for worker processes)."""
-    for path in files or []:
-        load_plugin_file(path)
-    return [str(p.resolve()) for p in files or []]
+def load_plugins(files: list[Path] | None, rulesets: Collection[str] | None = None) -> list[str]:
+    """Load each plug-in file; their absolute paths (for worker processes). With
+    ``rulesets`` (those the scenarios play), a plug-in for none of them is refused
+    (:func:`~hammerlab.editions.plugins.check_plugins_fit`)."""
+    loaded = [load_plugin_file(path) for path in files or []]
+    if rulesets is not None:
+        check_plugins_fit(loaded, rulesets)
+    return [p.path for p in loaded]
 
 
 def run_battle(
@@ -84,7 +88,7 @@ def run_battle(
             spec = load_scenario(scenario)
             _check_stop_after(stop_after, spec.plan.turns, str(scenario))
             people = _people(controller, side, [p.name for p in spec.players], str(scenario))
-            plugins = load_plugins(plugin)
+            plugins = load_plugins(plugin, [spec.ruleset])
             rules = rule_flags(rule or [])
             where = str(scenario.resolve())  # recorded: the game resumes from any folder
             game = Game.start(

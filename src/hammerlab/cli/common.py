@@ -34,16 +34,46 @@ Advance = Callable[[int], None]
 """Moves a progress bar on by some steps."""
 
 
+PLUGIN_HINT = " (a plug-in's rule? add --plugin FILE)"
+"""Said after an unknown rule name when no plug-in file is loaded (:func:`plugin_hint`)."""
+
+
 def fail(error: Exception | str) -> typer.Exit:
-    """Print one error line on standard error and give the exit (status 1) to raise."""
-    typer.echo(f"error: {error}", err=True)
+    """Print one error line on standard error and give the exit (status 1) to raise.
+
+    A battle that failed (a plug-in's bug) has its traceback printed after the
+    line, for the writer to find the bug in their code."""
+    typer.echo(f"error: {error}{plugin_hint(error)}", err=True)
+    trace = getattr(error, "trace", None)
+    if isinstance(trace, str):
+        typer.echo(f"The battle's traceback (where it failed is last):\n{trace.rstrip()}", err=True)
     return typer.Exit(1)
 
 
 def usage_error(flag: str, problem: object) -> typer.Exit:
     """One line naming the flag; exit 2, a usage error like typer's own."""
-    typer.echo(f"error: {flag}: {problem}", err=True)
+    typer.echo(f"error: {flag}: {problem}{plugin_hint(problem)}", err=True)
     return typer.Exit(2)
+
+
+def plugin_hint(problem: object) -> str:
+    """:data:`PLUGIN_HINT` where ``problem`` is, or was raised while handling, an
+    unknown rule name (:class:`~hammerlab.engine.rules.UnknownRuleError`, which
+    commands re-raise as their own errors) and no plug-in file is loaded: the
+    rule may be a plug-in's; otherwise nothing."""
+    if not isinstance(problem, BaseException):
+        return ""
+    from hammerlab.editions.plugins import loaded_plugins
+    from hammerlab.engine.rules import UnknownRuleError
+
+    seen: BaseException | None = problem
+    for _ in range(8):  # a wrapper of a wrapper at most, in practice
+        if seen is None:
+            return ""
+        if isinstance(seen, UnknownRuleError):
+            return "" if loaded_plugins() else PLUGIN_HINT
+        seen = seen.__cause__ or seen.__context__
+    return ""
 
 
 @contextmanager

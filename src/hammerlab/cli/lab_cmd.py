@@ -10,6 +10,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from hammerlab.analysis.engine_version import plugins_line
 from hammerlab.analysis.lab import FlagError, LabReport, arms, compare
 from hammerlab.analysis.sweep import SweepError
 from hammerlab.cli.battle_cmd import load_plugins
@@ -70,7 +71,7 @@ def run_lab(
             raise usage_error("--plot", problem)
     try:
         spec = load_scenario(scenario)
-        plugins = load_plugins(plugin)
+        plugins = load_plugins(plugin, [spec.ruleset])
         experiment = arms(spec, rule, setting or [], str(scenario))
         with runner_for(workers, scheduler) as runner, store_at(out) as store:
             try:
@@ -120,6 +121,9 @@ def _print_report(report: LabReport) -> None:
         markup=False,
     )
     console.print(report.arms_text, markup=False)
+    loaded = plugins_line(report.plugins)
+    if loaded:
+        console.print(loaded, markup=False)
     for warning in report.warnings:
         console.print(f"[yellow]note:[/yellow] {escape(warning)}")
     table = Table(
@@ -173,3 +177,5 @@ def _print_report(report: LabReport) -> None:
                 f"chosen {c.variant_chosen} of {c.variant_offered}",
             )
         console.print(used)
+    for warning in report.unused:
+        console.print(warning, markup=False)

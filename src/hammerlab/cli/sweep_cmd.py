@@ -15,6 +15,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from hammerlab.analysis.engine_version import plugins_line
 from hammerlab.analysis.runners import DaskRunner, Runner
 from hammerlab.analysis.stats import Estimate
 from hammerlab.analysis.sweep import (
@@ -23,7 +24,7 @@ from hammerlab.analysis.sweep import (
     SweepError,
     cases,
     choices_text,
-    never_chosen,
+    never_chosen_at_any_point,
     parse_axes,
     point_label,
     scenario_files,
@@ -69,7 +70,7 @@ def run_sweep(
 
     The text, JSON, CSV and report say per point how often the choices of the rules
     varied were offered and chosen, which rules a varied parameter switches on, and
-    warn of a choice offered but chosen at no point (:func:`never_chosen`).
+    warn of a choice offered but chosen at no point (:func:`never_chosen_at_any_point`).
     With ``--out``, what the store gave and took is said: in the JSON document's
     ``store``, else on standard error. A Ctrl-C ends the run with one line saying
     what the store kept (:func:`interrupted`)."""
@@ -80,8 +81,8 @@ def run_sweep(
     try:
         axes = parse_axes(vary)
         loaded = [(load_scenario(p), str(p)) for p in scenarios]
-        plugins = load_plugins(plugin)
-        grid_cases = cases(loaded, axes, seed, dice)
+        plugins = load_plugins(plugin, {s.ruleset for s, _ in loaded})
+        grid_cases = cases(loaded, axes, seed, dice, plugins)
     except RuleSettingError as error:
         raise usage_error("--vary", error) from None
     except HammerlabError as error:
@@ -91,7 +92,7 @@ def run_sweep(
             try:
                 with progress("battles", runs * len(grid_cases), quiet=as_json) as advance:
                     results = sweep(
-                        grid_cases, runs, seed, runner, precision, store, resume, plugins, advance
+                        grid_cases, runs, seed, runner, precision, store, resume, advance
                     )
             except KeyboardInterrupt:
                 raise interrupted(out, store) from None
@@ -107,7 +108,8 @@ def run_sweep(
     tally = store_tally(store, sum(r.runs for r in results))
     implied = switched_on(axes)
     rules_on = _switched_on_line(implied)
-    warnings = never_chosen(results)
+    warnings = never_chosen_at_any_point(results)
+    plugged = plugins_line(grid_cases[0].plugins)
     if as_json:
         document: dict[str, Any] = {
             "method": method,
@@ -125,8 +127,9 @@ def run_sweep(
         typer.echo(json.dumps(document, indent=1))
     else:
         console.print(method, markup=False)
-        if rules_on:
-            console.print(rules_on, markup=False)
+        for line in (plugged, rules_on):
+            if line:
+                console.print(line, markup=False)
         print_files(files)
         print_points(results)
         if reached:
@@ -389,7 +392,7 @@ def run_balance(
 
     try:
         spec = load_scenario(scenario)
-        plugins = load_plugins(plugin)
+        plugins = load_plugins(plugin, [spec.ruleset])
         question = parse_question(spec, str(scenario), vary, target, player)
     except FlagError as error:
         raise usage_error(error.flag, error) from None

@@ -12,20 +12,61 @@ module). Its rules are then options of that ruleset like the built-in ones.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import itertools
 import sys
-from dataclasses import replace
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
 from importlib.metadata import entry_points
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, TracebackType
+from typing import Any
 
-from hammerlab.engine.rules import RuleOption
+from hammerlab.engine.rules import DeclarationError, RuleOption
 from hammerlab.errors import InputError
 
 ENTRY_POINT_GROUP = "hammerlab.rules"
 
+HASH_DIGITS = 12
+"""Hex digits of a plug-in's SHA-256 that name it in engine versions and reports."""
+
+
+@dataclass(frozen=True)
+class PluginFile:
+    """A plug-in file as this process loaded it: where it is and a SHA-256 of the
+    very bytes that ran, so that battles it played are told apart from those of an
+    edited copy (:func:`~hammerlab.analysis.engine_version.engine_version`)."""
+
+    path: str
+    """The file's absolute path (worker processes load it from there)."""
+    sha256: str
+    """The SHA-256 of the file's bytes, in hex."""
+    ruleset: str
+    rules: tuple[str, ...]
+    """The names of the rules it adds, in its order."""
+
+    @property
+    def label(self) -> str:
+        """``NAME@HASH``: the file's name and the first :data:`HASH_DIGITS` hex digits
+        of its hash, as engine versions name it."""
+        return f"{Path(self.path).name}@{self.sha256[:HASH_DIGITS]}"
+
+    @property
+    def text(self) -> str:
+        """``PATH (hash HASH)`` for people."""
+        return f"{self.path} (hash {self.sha256[:HASH_DIGITS]})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON: the path and the short hash."""
+        return {"path": self.path, "hash": self.sha256[:HASH_DIGITS]}
+
+
 _REGISTERED: dict[str, dict[str, RuleOption]] = {}
-_LOADED_FILES: dict[str, str] = {}
+_LOADED_FILES: dict[str, tuple[PluginFile, str]] = {}
+"""Each plug-in file loaded, by absolute path: its record and the source it was
+loaded as (the path as given, which its rules name)."""
+_MODULE_NUMBERS = itertools.count()
 _ENTRY_POINTS_SEEN: list[bool] = []
 """Holds ``True`` once the installed entry points have been read."""
 
@@ -36,12 +77,16 @@ def plugin_options(ruleset: str) -> tuple[RuleOption, ...]:
     return tuple(_REGISTERED.get(ruleset, {}).values())
 
 
-def register_rules(ruleset: str, rules: tuple[RuleOption, ...], source: str) -> None:
+def register_rules(
+    ruleset: str, rules: tuple[RuleOption, ...], source: str, replacing: str | None = None
+) -> None:
     """Add ``rules`` to ``ruleset``'s options (again with the same rule: no change).
 
     A name another plug-in, or the ruleset itself (a built-in option or ruleset
     parameter), already uses is an :class:`InputError` naming both; the rules are
-    checked before any is added, so a refused plug-in adds none of them.
+    checked before any is added, so a refused plug-in adds none of them. With
+    ``replacing`` (the source of an earlier version of the same file), that
+    version's rules give way to these, and are dropped once these are accepted.
     """
     table = _REGISTERED.setdefault(ruleset, {})
     builtin = _builtin_names(ruleset)
@@ -51,61 +96,137 @@ def register_rules(ruleset: str, rules: tuple[RuleOption, ...], source: str) -> 
             raise InputError(
                 source, f"RULES[{rule.name}]", f"already defined by the {ruleset} ruleset"
             )
-        if known is not None and known.source != source:
+        if known is not None and known.source not in (source, replacing):
             raise InputError(source, f"RULES[{rule.name}]", f"already defined by {known.source}")
+    if replacing is not None:
+        for name in [n for n, r in table.items() if r.source == replacing]:
+            del table[name]
     table.update((rule.name, rule) for rule in rules)
 
 
 def _builtin_names(ruleset: str) -> set[str]:
-    """The names ``ruleset`` defines itself: its built-in options and its parameters
-    (none for a ruleset not registered, whose plug-ins are never asked for)."""
-    from hammerlab.editions import get_ruleset, ruleset_names  # editions import this module
+    """The names ``ruleset`` (a registered one) defines itself: its built-in options
+    and its parameters."""
+    from hammerlab.editions import get_ruleset  # editions import this module
 
-    if ruleset not in ruleset_names():
-        return set()
     rules = get_ruleset(ruleset)
     return {o.name for o in rules.options if o.source == "built-in"} | {
         p.name for p in rules.parameters
     }
 
 
-def load_plugin_file(path: Path) -> list[str]:
-    """Load the plug-in in ``path``; the names of the rules it adds.
+def load_plugin_file(path: Path) -> PluginFile:
+    """Load the plug-in in ``path``; what was loaded.
 
-    Loading the same file twice is harmless. A file that is missing, does not
-    import, or lacks ``RULESET``/``RULES`` is one :class:`InputError`.
+    Loading the same file again is harmless while its bytes are the same; once
+    they changed (the writer edited it), the new code is loaded and its rules take
+    the place of the old version's, so what plays is always the file as it is now,
+    and its record's hash says which bytes. A file that is missing, does not
+    compile or import, declares a rule or parameter wrongly, or lacks ``RULES`` or a
+    ``RULESET`` that is a known ruleset's name, is one :class:`InputError` naming
+    the file (and the line, where the problem is at one).
     """
     source = str(path)
-    resolved = str(path.resolve())
     if not path.is_file():
         raise InputError(source, "", "no such plug-in file")
-    if resolved in _LOADED_FILES:
-        return [r.name for r in _rules_of(sys.modules[_LOADED_FILES[resolved]], source)[1]]
-    name = f"hammerlab_plugin_{len(_LOADED_FILES)}_{path.stem}"
+    resolved = str(path.resolve())
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise InputError(source, "", f"cannot read the plug-in: {error.strerror}") from None
+    digest = hashlib.sha256(data).hexdigest()
+    earlier = _LOADED_FILES.get(resolved)
+    if earlier is not None and earlier[0].sha256 == digest:
+        return earlier[0]
+    module = _run(data, path, source)
+    ruleset, rules = _rules_of(module, source)
+    register_rules(ruleset, rules, source, None if earlier is None else earlier[1])
+    loaded = PluginFile(resolved, digest, ruleset, tuple(r.name for r in rules))
+    _LOADED_FILES[resolved] = (loaded, source)
+    return loaded
+
+
+def _run(data: bytes, path: Path, source: str) -> ModuleType:
+    """The module of ``data`` (the bytes of ``path``, which were hashed), executed.
+
+    A mistake is one line: a syntax error as ``FILE:LINE: message``, a declaration
+    mistake (:class:`DeclarationError`) as ``FILE:LINE: what: problem``, any other
+    exception as the plug-in's failure with the line of the plug-in it came from.
+    """
+    name = f"hammerlab_plugin_{next(_MODULE_NUMBERS)}_{path.stem}"
     spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
+    if spec is None:
         raise InputError(source, "", "not a Python file")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
-        spec.loader.exec_module(module)
+        exec(compile(data, source, "exec"), module.__dict__)
+    except SyntaxError as error:
+        del sys.modules[name]
+        raise InputError(f"{source}:{error.lineno}", "", str(error.msg)) from None
+    except DeclarationError as error:
+        del sys.modules[name]
+        raise InputError(_at(source, error.__traceback__), error.what, error.problem) from None
     except Exception as error:  # a plug-in's own bug is reported, not raised as ours
         del sys.modules[name]
-        raise InputError(source, "", f"the plug-in failed to load: {error!r}") from None
-    ruleset, rules = _rules_of(module, source)
-    register_rules(ruleset, rules, source)
-    _LOADED_FILES[resolved] = name
-    return [r.name for r in rules]
+        raise InputError(
+            _at(source, error.__traceback__),
+            "",
+            f"the plug-in failed to load: {type(error).__name__}: {error}",
+        ) from None
+    return module
+
+
+def _at(source: str, trace: TracebackType | None) -> str:
+    """``FILE:LINE``: the last line of the plug-in ``source`` that ``trace`` passed
+    through (``FILE`` alone where it passed none)."""
+    line = None
+    while trace is not None:
+        if trace.tb_frame.f_code.co_filename == source:
+            line = trace.tb_lineno
+        trace = trace.tb_next
+    return source if line is None else f"{source}:{line}"
 
 
 def _rules_of(module: ModuleType, source: str) -> tuple[str, tuple[RuleOption, ...]]:
+    from hammerlab.editions import ruleset_names  # editions import this module
+
     ruleset = getattr(module, "RULESET", None)
     rules = getattr(module, "RULES", None)
     if not isinstance(ruleset, str):
         raise InputError(source, "RULESET", "a plug-in names its ruleset: RULESET = 'waffle'")
+    if ruleset not in ruleset_names():
+        raise InputError(
+            source, "RULESET", f"unknown ruleset {ruleset!r}; known: {', '.join(ruleset_names())}"
+        )
+    if isinstance(rules, RuleOption):
+        raise InputError(
+            source,
+            "RULES",
+            "a tuple of rules; one rule needs the comma: RULES = (RuleOption(...),)",
+        )
     if not isinstance(rules, (tuple, list)) or not all(isinstance(r, RuleOption) for r in rules):
         raise InputError(source, "RULES", "a plug-in lists its rules: RULES = (RuleOption(...),)")
     return ruleset, tuple(r if r.source != "built-in" else replace(r, source=source) for r in rules)
+
+
+def loaded_plugins() -> tuple[PluginFile, ...]:
+    """Every plug-in file this process has loaded (the latest version of each)."""
+    return tuple(record for record, _ in _LOADED_FILES.values())
+
+
+def check_plugins_fit(plugins: Sequence[PluginFile], rulesets: Collection[str]) -> None:
+    """Refuse a plug-in for a ruleset none of ``rulesets`` (those the scenarios play)
+    is: its rules would be silently absent. An :class:`InputError` naming the file,
+    its ruleset and what the scenarios play."""
+    for plugin in plugins:
+        if plugin.ruleset not in rulesets:
+            these = "this scenario plays" if len(rulesets) == 1 else "these scenarios play"
+            raise InputError(
+                _LOADED_FILES[plugin.path][1],
+                "",
+                f"the plug-in is for {plugin.ruleset}; {these} {', '.join(sorted(rulesets))}",
+            )
 
 
 def _load_entry_points() -> None:

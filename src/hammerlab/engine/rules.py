@@ -15,11 +15,12 @@ names are chosen by each edition.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, cast
 
-from hammerlab.errors import HammerlabError, UnknownNameError
+from hammerlab.errors import HammerlabError, InputError, UnknownNameError
 
 ParamValue = bool | int | float | str
 """What a parameter holds."""
@@ -31,8 +32,40 @@ class RuleSettingError(HammerlabError, ValueError):
     """A rule option or parameter setting that is unknown or out of bounds."""
 
 
+class UnknownRuleError(RuleSettingError):
+    """A rule or ruleset parameter name that the ruleset does not know: perhaps a
+    plug-in's rule whose file was not loaded (the CLI says so)."""
+
+
+class DeclarationError(HammerlabError, ValueError):
+    """A :class:`Parameter` or :class:`RuleOption` declared wrongly (two parameters of
+    one name, a default outside its own bounds, a dot in a name): refused where it is
+    made, so that a plug-in with the mistake does not load (the loader names the
+    file and line) and a built-in one does not import."""
+
+    def __init__(self, what: str, problem: str) -> None:
+        self.what = what
+        """What is declared wrongly: ``Parameter('min_wounds').default``."""
+        self.problem = problem
+        super().__init__(f"{what}: {problem}")
+
+
 EXPECTED = {"bool": "on or off", "int": "a whole number", "float": "a number", "str": "text"}
 """What a value of each parameter type is, for people (not ``a int``)."""
+
+READERS = {"bool": "flag", "int": "integer", "float": "number", "str": "text"}
+"""The :class:`RuleSettings` method that reads a parameter of each type."""
+
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""What a rule or parameter name may be: ``--rule NAME.PARAM=V`` splits on the dot
+and the ``=``, so neither may be part of a name."""
+
+
+def _check_name(name: object, what: str) -> None:
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        raise DeclarationError(
+            f"{what}.name", f"{name!r}: a name is letters, digits and _ (no dot, no space)"
+        )
 
 
 @dataclass(frozen=True)
@@ -48,6 +81,50 @@ class Parameter:
     maximum: float | None = None
     choices: tuple[str, ...] = ()
     """For a ``str`` parameter: its legal values."""
+
+    def __post_init__(self) -> None:
+        """Refuse a declaration the parameter could not keep (:class:`DeclarationError`):
+        a name ``--rule`` cannot write, a default of no parameter type, bounds on
+        what is not a number or the wrong way round, choices for what is not text,
+        or a default its own bounds or choices refuse."""
+        _check_name(self.name, "Parameter")
+        what = f"Parameter({self.name!r})"
+        if type(self.default) not in (bool, int, float, str):
+            raise DeclarationError(
+                f"{what}.default", f"{self.default!r}: a default is a bool, int, float or str"
+            )
+        numeric = self.type_name in ("int", "float")
+        for bound, value in (("minimum", self.minimum), ("maximum", self.maximum)):
+            if value is not None and not numeric:
+                raise DeclarationError(
+                    f"{what}.{bound}",
+                    f"bounds are for int and float parameters, not {self.type_name}",
+                )
+        if self.minimum is not None and self.maximum is not None and self.minimum > self.maximum:
+            raise DeclarationError(
+                f"{what}.minimum", f"{self.minimum:g} is above the maximum {self.maximum:g}"
+            )
+        if self.choices and self.type_name != "str":
+            raise DeclarationError(
+                f"{what}.choices", f"choices are for str parameters, not {self.type_name}"
+            )
+        default = self.default
+        if isinstance(default, float) and not math.isfinite(default):
+            raise DeclarationError(f"{what}.default", f"{default}: not a finite number")
+        number = default if numeric and isinstance(default, (int, float)) else None
+        if number is not None and self.minimum is not None and number < self.minimum:
+            raise DeclarationError(
+                f"{what}.default", f"{default} is below its minimum {self.minimum:g}"
+            )
+        if number is not None and self.maximum is not None and number > self.maximum:
+            raise DeclarationError(
+                f"{what}.default", f"{default} is above its maximum {self.maximum:g}"
+            )
+        if self.choices and default not in self.choices:
+            raise DeclarationError(
+                f"{what}.default",
+                f"{default!r} is not one of its choices: {', '.join(self.choices)}",
+            )
 
     @property
     def type_name(self) -> str:
@@ -181,6 +258,20 @@ class RuleOption:
     source: str = "built-in"
     """Where the rule comes from: ``built-in``, a plug-in file or an entry point."""
 
+    def __post_init__(self) -> None:
+        """Refuse a declaration ``--rule`` could not address (:class:`DeclarationError`):
+        a name it cannot write, a parameter that is not a :class:`Parameter`, or two
+        parameters of one name (the second could never be set)."""
+        _check_name(self.name, "RuleOption")
+        what = f"RuleOption({self.name!r}).parameters"
+        seen: set[str] = set()
+        for parameter in self.parameters:
+            if not isinstance(parameter, Parameter):
+                raise DeclarationError(what, f"{parameter!r} is not a Parameter")
+            if parameter.name in seen:
+                raise DeclarationError(what, f"two parameters named {parameter.name!r}")
+            seen.add(parameter.name)
+
     def parameter(self, name: str) -> Parameter:
         """The parameter called ``name``."""
         for parameter in self.parameters:
@@ -229,28 +320,42 @@ class RuleSettings:
             raise UnknownNameError("rule parameter", name, list(self.values)) from None
 
     def number(self, name: str) -> float:
-        """A numeric parameter as a float."""
+        """A numeric (``int`` or ``float``) parameter as a float."""
         value = self.value(name)
-        assert isinstance(value, (int, float)), name
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise _wrong_reader(name, value, "number")
         return float(value)
 
     def integer(self, name: str) -> int:
         """An ``int`` parameter."""
         value = self.value(name)
-        assert isinstance(value, int) and not isinstance(value, bool), name
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise _wrong_reader(name, value, "integer")
         return value
 
     def flag(self, name: str) -> bool:
         """A ``bool`` parameter."""
         value = self.value(name)
-        assert isinstance(value, bool), name
+        if not isinstance(value, bool):
+            raise _wrong_reader(name, value, "flag")
         return value
 
     def text(self, name: str) -> str:
         """A ``str`` parameter."""
         value = self.value(name)
-        assert isinstance(value, str), name
+        if not isinstance(value, str):
+            raise _wrong_reader(name, value, "text")
         return value
+
+
+def _wrong_reader(name: str, value: ParamValue, reader: str) -> RuleSettingError:
+    """The error of a typed reader used on a parameter of another type (a rules
+    writer's slip): it names the parameter, its type and the reader to use."""
+    kind = type(value).__name__
+    return RuleSettingError(
+        f"{name} is a parameter of type {kind} ({EXPECTED[kind]}): read it with "
+        f"settings.{READERS[kind]}({name!r}), not settings.{reader}"
+    )
 
 
 def parse_rule_flag(flag: str) -> tuple[str, str]:
@@ -314,7 +419,8 @@ def resolve_settings(
     A layer that sets a parameter of an option without naming the option switches
     the option on (:func:`implied_switches`); a later layer that names the option
     decides. An unknown option or parameter, or a value out of bounds, is a
-    :class:`RuleSettingError` naming the known ones; nothing is silently off.
+    :class:`RuleSettingError` naming the known ones (an unknown name an
+    :class:`UnknownRuleError`); nothing is silently off.
     """
     declared = {o.name: o for o in options}
     ruleset_params = {p.name: p for p in parameters}
@@ -329,7 +435,7 @@ def resolve_settings(
             owner, dot, param = key.partition(".")
             if dot:
                 if owner not in declared:
-                    raise RuleSettingError(_unknown("rule", owner, declared))
+                    raise UnknownRuleError(_unknown("rule", owner, declared))
                 values[key] = declared[owner].parameter(param).coerce(raw, key)
             elif key in declared:
                 switched[key] = _switch(key, raw)
@@ -337,7 +443,7 @@ def resolve_settings(
             elif key in ruleset_params:
                 values[key] = ruleset_params[key].coerce(raw, key)
             else:
-                raise RuleSettingError(
+                raise UnknownRuleError(
                     _unknown("rule or parameter", key, {**declared, **ruleset_params})
                 )
         for owner, key in implied_switches(chosen).items():
@@ -363,7 +469,16 @@ def _unknown(kind: str, name: str, known: Mapping[str, object]) -> str:
 
 
 def install_rules(hooks: Hooks, options: Iterable[RuleOption], settings: RuleSettings) -> None:
-    """Install every option that is on, in the order the ruleset declares them."""
+    """Install every option that is on, in the order the ruleset declares them.
+
+    A plug-in rule whose installer misreads its settings (a :class:`RuleSettingError`:
+    an unknown parameter, the wrong typed reader) is an
+    :class:`~hammerlab.errors.InputError` naming the plug-in and the rule."""
     for option in options:
         if settings.on(option.name) and option.install is not None:
-            option.install(hooks, settings)
+            try:
+                option.install(hooks, settings)
+            except (RuleSettingError, UnknownNameError) as error:
+                if option.source == "built-in":
+                    raise
+                raise InputError(option.source, f"RULES[{option.name}]", str(error)) from None

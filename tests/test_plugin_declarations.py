@@ -1,0 +1,225 @@
+"""A rules writer's declaration mistakes are refused where they are made: a plug-in
+with one does not load, and says in one line which file, line and field is wrong
+(docs/plugins.md, "Errors"); built-in rules get the same checks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cli_kit import one_line, run
+from hammerlab.editions import get_ruleset, plugins, ruleset_names
+from hammerlab.engine.rules import (
+    DeclarationError,
+    Hooks,
+    Parameter,
+    RuleOption,
+    RuleSettingError,
+    RuleSettings,
+    install_rules,
+    resolve_settings,
+)
+from hammerlab.io.scenario import load_scenario
+
+SCENARIO = Path(__file__).resolve().parents[1] / "examples" / "guard_suppress_terminators.toml"
+
+
+@pytest.mark.parametrize(
+    ("declare", "message"),
+    [
+        (lambda: Parameter("n", 0, "s", "q", minimum=1, maximum=10),
+         "Parameter('n').default: 0 is below its minimum 1"),
+        (lambda: Parameter("n", 11, "s", "q", minimum=1, maximum=10),
+         "Parameter('n').default: 11 is above its maximum 10"),
+        (lambda: Parameter("t", "Pistol", "s", "q", choices=("Heavy", "Salvo")),
+         "Parameter('t').default: 'Pistol' is not one of its choices: Heavy, Salvo"),
+        (lambda: Parameter("n", 1, "s", "q", minimum=5, maximum=2),
+         "Parameter('n').minimum: 5 is above the maximum 2"),
+        (lambda: Parameter("t", "a", "s", "q", minimum=1),
+         "Parameter('t').minimum: bounds are for int and float parameters, not str"),
+        (lambda: Parameter("n", 1, "s", "q", choices=("1", "2")),
+         "Parameter('n').choices: choices are for str parameters, not int"),
+        (lambda: Parameter("n", None, "s", "q"),  # type: ignore[arg-type]
+         "Parameter('n').default: None: a default is a bool, int, float or str"),
+        (lambda: Parameter("min.wounds", 1, "s", "q"),
+         "Parameter.name: 'min.wounds': a name is letters, digits and _ (no dot, no space)"),
+        (lambda: RuleOption("my rule", "s", "q"),
+         "RuleOption.name: 'my rule': a name is letters, digits and _ (no dot, no space)"),
+        (lambda: RuleOption("r", "s", "q", parameters=(Parameter("n", 1, "s", "q"),) * 2),
+         "RuleOption('r').parameters: two parameters named 'n'"),
+        (lambda: RuleOption("r", "s", "q", parameters=("n",)),  # type: ignore[arg-type]
+         "RuleOption('r').parameters: 'n' is not a Parameter"),
+    ],
+)  # fmt: skip
+def test_a_declaration_mistake_is_refused_where_it_is_made(declare: object, message: str) -> None:
+    with pytest.raises(DeclarationError) as refused:
+        declare()  # type: ignore[operator]
+    assert str(refused.value) == message
+
+
+def test_every_built_in_rule_passes_the_checks() -> None:
+    # They were made when their editions were imported; made again, they pass.
+    for name in ("waffle", "core11"):
+        ruleset = get_ruleset(name)
+        for option in ruleset.options:
+            RuleOption(option.name, option.summary, option.quote, parameters=option.parameters)
+        for parameter in ruleset.parameters:
+            Parameter(parameter.name, parameter.default, "s", "q", parameter.minimum,
+                      parameter.maximum, parameter.choices)  # fmt: skip
+
+
+PLUGIN = """from hammerlab.engine.rules import Parameter, RuleOption
+RULESET = "waffle"
+MIN = Parameter("min_wounds", {default}, "s", "q", minimum=1, maximum=10)
+KIND = Parameter("weapon_type", "Heavy", "s", "q", choices=("Heavy", "Salvo"))
+
+
+def install(hooks, settings):
+    settings.{reader}("{name}.{read}")
+
+
+RULES = (
+    RuleOption(
+        "{name}", "s", "q",
+        parameters=({parameters}),
+        install=install,
+    ),
+)
+"""
+
+
+def _plugin(tmp_path: Path, name: str, **changes: str) -> Path:
+    fields = {"default": "1", "reader": "integer", "read": "min_wounds", "parameters": "MIN, KIND"}
+    path = tmp_path / f"{name}.py"
+    path.write_text(PLUGIN.format(name=name, **{**fields, **changes}), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("name", "changes", "line", "problem"),
+    [
+        ("two_params", {"parameters": "MIN, KIND, MIN"}, 12,
+         "RuleOption('two_params').parameters: two parameters named 'min_wounds'"),
+        ("default_out", {"default": "0"}, 3,
+         "Parameter('min_wounds').default: 0 is below its minimum 1"),
+    ],
+)  # fmt: skip
+def test_a_plug_in_declaring_wrongly_does_not_load_and_names_file_line_and_field(
+    name: str, changes: dict[str, str], line: int, problem: str, tmp_path: Path
+) -> None:
+    path = _plugin(tmp_path, name, **changes)
+    code, _, err = run("rulesets", "--plugin", str(path))
+    assert one_line(code, err, 1) == f"error: {path}:{line}: {problem}"
+    assert name not in {o.name for o in get_ruleset("waffle").options}
+
+
+def test_a_typed_reader_on_another_type_names_the_parameter_and_the_reader() -> None:
+    settings = RuleSettings(values={"r.kind": "Heavy", "r.n": 2, "r.on": True})
+    expected = {
+        ("integer", "r.kind"): "r.kind is a parameter of type str (text): read it with "
+        "settings.text('r.kind'), not settings.integer",
+        ("flag", "r.n"): "r.n is a parameter of type int (a whole number): read it with "
+        "settings.integer('r.n'), not settings.flag",
+        ("number", "r.on"): "r.on is a parameter of type bool (on or off): read it with "
+        "settings.flag('r.on'), not settings.number",
+        ("text", "r.n"): "r.n is a parameter of type int (a whole number): read it with "
+        "settings.integer('r.n'), not settings.text",
+    }
+    for (reader, name), message in expected.items():
+        with pytest.raises(RuleSettingError) as refused:
+            getattr(settings, reader)(name)
+        assert str(refused.value) == message
+    assert settings.number("r.n") == 2.0  # a whole number is a number
+
+
+def test_a_plug_in_misreading_its_setting_is_one_line_naming_it(tmp_path: Path) -> None:
+    path = _plugin(tmp_path, "misread", read="weapon_type")
+    code, _, err = run("battle", str(SCENARIO), "--plugin", str(path), "--rule", "misread=on")
+    assert one_line(code, err, 1) == (
+        f"error: {path}: RULES[misread]: misread.weapon_type is a parameter of type str "
+        "(text): read it with settings.text('misread.weapon_type'), not settings.integer"
+    )
+
+
+def test_a_built_in_rule_misreading_its_setting_is_not_blamed_on_a_file() -> None:
+    def install(hooks: Hooks, settings: RuleSettings) -> None:
+        settings.flag("inner.n")
+
+    option = RuleOption("inner", "s", "q", parameters=(Parameter("n", 1, "s", "q"),),
+                        install=install)  # fmt: skip
+    settings = resolve_settings([option], [], {"inner": True})
+    with pytest.raises(RuleSettingError, match=r"not settings\.flag$"):
+        install_rules(Hooks(), [option], settings)
+
+
+def test_a_plug_in_s_syntax_error_is_one_readable_line(tmp_path: Path) -> None:
+    path = tmp_path / "broken.py"
+    path.write_text("RULESET = 'waffle'\n\ndef install(hooks, settings)\n    pass\n", "utf-8")
+    code, _, err = run("rulesets", "--plugin", str(path))
+    assert one_line(code, err, 1) == f"error: {path}:3: expected ':'"
+
+
+def test_a_misspelt_ruleset_is_refused_naming_the_known_ones(tmp_path: Path) -> None:
+    path = _plugin(tmp_path, "misspelt")
+    path.write_text(path.read_text().replace('"waffle"', '"waffel"'), encoding="utf-8")
+    code, _, err = run("rulesets", "--plugin", str(path))
+    known = ", ".join(ruleset_names())
+    assert one_line(code, err, 1) == (
+        f"error: {path}: RULESET: unknown ruleset 'waffel'; known: {known}"
+    )
+    assert "misspelt" not in {o.name for o in get_ruleset("waffle").options}
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["battle", str(SCENARIO), "--rule", "elsewhere_battle=on"],
+        ["lab", str(SCENARIO), "--rule", "elsewhere_lab", "--runs", "2"],
+        ["sweep", str(SCENARIO), "--vary", "elsewhere_sweep=on,off", "--runs", "2"],
+        ["balance", str(SCENARIO), "--vary", "elsewhere_balance.min_wounds=1..3",
+         "--target", "win_rate=0.5"],
+    ],
+)  # fmt: skip
+def test_a_plug_in_for_another_ruleset_than_the_scenario_s_is_said(
+    command: list[str], tmp_path: Path
+) -> None:
+    path = _plugin(tmp_path, f"elsewhere_{command[0]}")
+    path.write_text(path.read_text().replace('"waffle"', '"core11"'), encoding="utf-8")
+    code, _, err = run(*command, "--plugin", str(path))
+    assert load_scenario(SCENARIO).ruleset == "waffle"
+    assert one_line(code, err, 1) == (
+        f"error: {path}: the plug-in is for core11; this scenario plays waffle"
+    )
+
+
+def test_an_unknown_rule_asks_whether_a_plug_in_was_meant_when_none_is_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(plugins, "_LOADED_FILES", {})  # as in a fresh process
+    rules = tmp_path / "with_rules.toml"
+    text = SCENARIO.read_text(encoding="utf-8")
+    rules.write_text(text.replace("[rules]\n", '[rules]\n"nowhere.min_wounds" = 2\n'), "utf-8")
+    hint = " (a plug-in's rule? add --plugin FILE)"
+    for command, status in (
+        (["battle", str(SCENARIO), "--rule", "nowhere=on"], 2),
+        (["lab", str(SCENARIO), "--rule", "nowhere"], 2),
+        (["sweep", str(SCENARIO), "--vary", "nowhere=on,off"], 2),
+        (["battle", str(rules)], 1),
+    ):
+        code, _, err = run(*command)
+        line = one_line(code, err, status)
+        assert "unknown rule" in line and "'nowhere'" in line and line.endswith(hint), line
+    path = _plugin(tmp_path, "somewhere")  # a plug-in given: the rule is not its
+    code, _, err = run("battle", str(SCENARIO), "--plugin", str(path), "--rule", "nowhere=on")
+    assert not one_line(code, err, 2).endswith(hint)
+
+
+def test_one_rule_without_the_tuple_s_comma_is_said(tmp_path: Path) -> None:
+    path = _plugin(tmp_path, "lone")
+    path.write_text(path.read_text().replace("),\n)", ")\n)"), "utf-8")  # (RuleOption(...))
+    code, _, err = run("rulesets", "--plugin", str(path))
+    assert one_line(code, err, 1) == (
+        f"error: {path}: RULES: a tuple of rules; one rule needs the comma: "
+        "RULES = (RuleOption(...),)"
+    )
