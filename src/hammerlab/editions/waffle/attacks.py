@@ -95,6 +95,7 @@ def firing_models(
     """
     armed: list[tuple[Model, Model, WeaponProfile]] = []  # (model, who fires it, profile)
     copies: dict[str, int] = {}  # models carrying the weapon more than once: how many fire
+    held: dict[int, int] = {}  # a model's wargear (by identity): how many it carries
     snaps: dict[int, bool] = {}  # models sharing a weapon share the answer
     # Shooters of one profile with one weapon: its profile, or None where it fires nothing
     # (the shooter has no Ballistic Skill, the orders leave out the weapon's type, or it
@@ -124,7 +125,9 @@ def firing_models(
             kinds[kind] = profile
         if profile is not None:
             armed.append((model, shooter, profile))
-            carried = _carried(model.weapons, weapon_name)
+            carried = held.get(id(model.weapons))
+            if carried is None:  # models of one entry share one tuple: asked once for them
+                carried = held[id(model.weapons)] = _carried(model.weapons, weapon_name)
             if carried > 1:
                 left = weapons_per_phase(unit, model) - (spent[model.id] if spent else 0)
                 copies[model.id] = min(carried, left)
