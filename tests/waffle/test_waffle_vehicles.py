@@ -8,6 +8,7 @@ brute-force enumeration written here.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
 from itertools import product
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import (
     BASE_MM,
+    BOLT_PISTOL,
     GUARD,
     LASCANNON,
     LASGUN,
@@ -25,6 +27,7 @@ from conftest import (
     all_dice_used,
     make_battle,
     of_kind,
+    row,
     squad,
     weapon,
 )
@@ -43,6 +46,7 @@ from hammerlab.editions.waffle.armour import (
 from hammerlab.editions.waffle.attacks import fire_weapon, fires_snap, weapons_per_phase
 from hammerlab.editions.waffle.charge import charge_ban
 from hammerlab.editions.waffle.combat import in_contact
+from hammerlab.editions.waffle.expected import expected_casualties
 from hammerlab.editions.waffle.fight import CLOSE_COMBAT_WEAPON, attacks_of, fight_sub_phase
 from hammerlab.editions.waffle.morale import go_to_ground, morale_check, pinning_test
 from hammerlab.editions.waffle.orders import FireOrders
@@ -373,6 +377,50 @@ def test_vehicles_fire_every_weapon_at_full_bs_after_moving_and_never_run() -> N
     sentinel = vehicle_unit("sentinel", B, SENTINEL, (50.0, 30.0))
     battle.units[sentinel.id] = sentinel
     assert can_run(battle, sentinel) and charge_ban(battle, sentinel) is None
+
+
+def pair_of_bolters(dice: list[int]) -> tuple[Battle, Unit, Unit]:
+    """A Leman Russ of player A carrying two heavy bolters (as a Land Raider carries its
+    pair of sponson lascannons), 20" from five Marines of B."""
+    tank = vehicle_unit("russ", A, LEMAN_RUSS, (30.0, 10.0))
+    tank.models[0] = replace(tank.models[0], weapons=(HULL_BOLTER, HULL_BOLTER))
+    marines = squad("m", B, MARINE, [LASGUN], row(26.0, 30.0, 5))
+    return make_battle(tank, marines, dice=dice), tank, marines
+
+
+def test_a_vehicle_fires_each_of_two_weapons_of_one_name() -> None:
+    # 7th edition: a vehicle "can fire all of its weapons", so both heavy bolters
+    # (Heavy 3) fire: 6 shots at BS3, hitting on 4+ (six 4s), wounding Marines (S5
+    # against T4) on 3+: six 1s wound none. One model fired, two weapons spent.
+    battle, tank, marines = pair_of_bolters([4] * 6 + [1] * 6)
+    start_phase(battle, "shooting", A)
+    spent: Counter[str] = Counter()
+    fire_weapon(battle, tank, marines, "Heavy bolter", FireOrders(), spent)
+    (volley,) = of_kind(battle, "shots")
+    assert (volley.shots, volley.models, volley.hits) == (6, 1, 6)
+    assert spent["russ.1"] == 2 and all_dice_used(battle)
+
+
+def test_an_infantry_model_with_two_weapons_of_one_name_fires_one() -> None:
+    # 6th/7th edition: a model that is neither a vehicle nor a Monstrous Creature
+    # fires one weapon: of two bolt pistols (Pistol 1), one shot, a 4 hitting on 3+.
+    marine = squad("a", A, MARINE, [BOLT_PISTOL, BOLT_PISTOL], [(30.0, 20.0)])
+    guard = squad("g", B, GUARD, [LASGUN], [(30.0, 28.0)])
+    battle = make_battle(marine, guard, dice=[4, 1])
+    start_phase(battle, "shooting", A)
+    fire_weapon(battle, marine, guard, "Bolt pistol", FireOrders(), Counter())
+    (volley,) = of_kind(battle, "shots")
+    assert (volley.shots, volley.models) == (1, 1) and all_dice_used(battle)
+
+
+def test_the_ai_expects_the_casualties_of_both_weapons_of_a_pair() -> None:
+    # The AI's estimate fires what the rules fire: 6 shots, each killing a Marine
+    # with 1/2 (hit 4+) x 2/3 (wound 3+) x 1/3 (Sv3+ against AP4 fails) = 1/9. Five
+    # Marines would cap the kills only if all six shots killed, (1/9)^6: 6/9 to
+    # within that (one weapon alone is 3/9).
+    battle, tank, marines = pair_of_bolters([])
+    expected = expected_casualties(battle, tank, marines, "Heavy bolter", FireOrders())
+    assert expected == pytest.approx(6 / 9, abs=(1 / 9) ** 6)
 
 
 def test_vehicles_take_no_morale_checks_and_no_pinning_tests() -> None:

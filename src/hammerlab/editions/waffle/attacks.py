@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from hammerlab.editions.waffle.allocation import allocate_wounds
 from hammerlab.editions.waffle.artillery import crewman_of, firers, shooting_toughness
@@ -82,11 +83,19 @@ def firing_models(
     past its quota, or that fired another mode of the same item, does not fire,
     and of a grenade one model throws (:mod:`firing_modes`).
 
+    A model carrying the weapon more than once (a vehicle's pair of sponson
+    weapons) fires as many of them as its quota left allows (7th edition: a
+    vehicle "can fire all of its weapons"; a Monstrous Creature two), and is
+    listed once per weapon it fires: each is a volley of its own shots or its
+    own marker, and each counts against the quota when it is spent.
+
     Range is asked before sight: when no target model at all, seen or not, is
     within an armed model's range, none fires, and the lines of sight (traced
     past the terrain) are not asked for.
     """
     armed: list[tuple[Model, Model, WeaponProfile]] = []  # (model, who fires it, profile)
+    copies: dict[str, int] = {}  # models carrying the weapon more than once: how many fire
+    held: dict[int, int] = {}  # a model's wargear (by identity): how many it carries
     snaps: dict[int, bool] = {}  # models sharing a weapon share the answer
     # Shooters of one profile with one weapon: its profile, or None where it fires nothing
     # (the shooter has no Ballistic Skill, the orders leave out the weapon's type, or it
@@ -116,6 +125,12 @@ def firing_models(
             kinds[kind] = profile
         if profile is not None:
             armed.append((model, shooter, profile))
+            carried = held.get(id(model.weapons))
+            if carried is None:  # models of one entry share one tuple: asked once for them
+                carried = held[id(model.weapons)] = _carried(model.weapons, weapon_name)
+            if carried > 1:
+                left = weapons_per_phase(unit, model) - (spent[model.id] if spent else 0)
+                copies[model.id] = min(carried, left)
     if not armed:
         return []
     # Sight and range of every armed model at once (one table each, not one per model).
@@ -144,7 +159,7 @@ def firing_models(
         reach = reaches[at]
         if orders.counts_within is not None:
             if reach >= orders.counts_within:
-                chosen.append(model)
+                chosen += [model] * copies.get(model.id, 1)
             continue
         # visibility.within of the models it sees (all of them for a Barrage that sees
         # none): within reach of one of them, that is the nearest of them within it.
@@ -154,8 +169,16 @@ def firing_models(
             row = gaps[at]
             nearest_seen = min([row[j] for j in seen])
         if nearest_seen <= reach:
-            chosen.append(model)
+            chosen += [model] * copies.get(model.id, 1)
     return throwers(weapon_name, chosen)
+
+
+@lru_cache(maxsize=1024)
+def _carried(weapons: tuple[Weapon, ...], name: str) -> int:
+    """How many of ``weapons`` are called ``name`` (a Land Raider's two twin-linked
+    lascannons, a Deff Dread's two big shootas); cached: a function of the immutable
+    wargear, asked for every armed model of every volley and estimate."""
+    return sum(1 for weapon in weapons if weapon.name == name)
 
 
 def _fired_profile(shooter: Model, weapon: Weapon, orders: FireOrders) -> WeaponProfile | None:
@@ -549,7 +572,7 @@ def _rolled_hits(
             unit=unit.label,
             weapon=profile.name,
             target=target.label,
-            models=len(models),
+            models=len({id(m) for m in models}),  # a model firing two of the weapon: one
             shots=total_shots,
             snap=snap,
             needed="/".join(sorted(needed_seen)),
