@@ -4,7 +4,9 @@ The question's units are put on an open table, the firers facing the target at
 a distance that matches the question (within or beyond half range), and the
 *engine's own* attack procedure (Waffle ``attacks.fire_weapon``, core11
 ``attacks.resolve_battery``) fires the weapon ``trials`` times with seeded
-dice, the target restored after each volley. The models destroyed are then
+dice, each volley at a fresh target: the units, the edition's state (a
+vehicle's damage lives there) and the rules' memory are put back as they were
+set up before each one (:class:`Table`). The models destroyed are then
 compared with the exact distribution by Pearson's χ² test (bins with an
 expected count under 5 pooled). No arithmetic of the odds is repeated here.
 
@@ -15,8 +17,9 @@ moved. Any other question is refused with a message saying why.
 
 from __future__ import annotations
 
+import copy
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -165,6 +168,29 @@ def _firers(sheet: Datasheet, weapon: Weapon, wanted: int | None) -> Datasheet:
     return replace(sheet, entries=carriers)
 
 
+@dataclass
+class Table:
+    """The question set up on an open table: firers facing the target, ready to fire."""
+
+    battle: Battle
+    shooters: Unit
+    target: Unit
+    fire: Callable[[], None]
+    """Fires the weapon once with the edition's engine procedure."""
+    moved: bool
+    """Whether the firers count as having moved."""
+    reset: Callable[[], None]
+    """Puts both units and the battle's memory back as they were set up."""
+
+    def volley(self) -> int:
+        """One volley at a fresh target: the models it destroyed."""
+        self.reset()
+        self.shooters.status = UnitStatus(moved=self.moved)
+        self.fire()
+        self.battle.log.events.clear()
+        return len(self.target.models) - len(self.target.alive_models)
+
+
 def check_odds(
     ask: OddsAsk,
     result: OddsResult,
@@ -173,6 +199,17 @@ def check_odds(
     units: Sequence[Datasheet] = (),
 ) -> OddsCheck:
     """Fire the question's weapon ``trials`` times with the engine; compare with ``result``."""
+    table = set_table(ask, seed, units)
+    observed = [0] * len(result.models_killed)
+    for _ in range(trials):
+        observed[table.volley()] += 1
+    chi2, dof, p = pearson(observed, result.models_killed)
+    expected = tuple(p * trials for p in result.models_killed)
+    return OddsCheck(trials, seed, tuple(observed), expected, chi2, dof, p)
+
+
+def set_table(ask: OddsAsk, seed: int, units: Sequence[Datasheet] = ()) -> Table:
+    """The question's firers and target on a table, the dice seeded with ``seed``."""
     if not ask.is_library or ask.attacker is None or ask.weapon is None or ask.target is None:
         raise QuestionError("the engine check takes library units (pick them, or upload a file)")
     if ask.hits is not None or ask.cover is not None:
@@ -211,19 +248,30 @@ def check_odds(
     apply_rules(battle, ruleset, {})
     moved = "moved" in facts if ask.ruleset == "waffle" else "stationary" not in facts
     fire = _volley_of(ask.ruleset, battle, shooters, target, weapon)
-    full = [m.wounds_left for m in target.models]
-    observed = [0] * len(result.models_killed)
-    for _ in range(trials):
-        for model, wounds in zip(target.models, full, strict=True):
-            model.wounds_left = wounds
-        target.status = UnitStatus()
-        shooters.status = UnitStatus(moved=moved)
-        fire()
-        observed[size - len(target.alive_models)] += 1
-        battle.log.events.clear()
-    chi2, dof, p = pearson(observed, result.models_killed)
-    expected = tuple(p * trials for p in result.models_killed)
-    return OddsCheck(trials, seed, tuple(observed), expected, chi2, dof, p)
+    return Table(battle, shooters, target, fire, moved, _restorer(battle))
+
+
+def _restorer(battle: Battle) -> Callable[[], None]:
+    """A function that puts the battle's units back as they are now, models and
+    statuses, with the edition's state and the rules' memory. The edition's state
+    is where a volley leaves what is not a wound: a vehicle's damage (Waffle's
+    ``WaffleState.vehicles``), a unit gone to ground; a model's weapons are where
+    a Weapon Destroyed result leaves its mark. Copied, never shared, so each
+    volley fires at the target as it was set up."""
+    models = [
+        (m, m.wounds_left, m.weapons, m.position) for u in battle.units.values() for m in u.models
+    ]
+    keep = {id(battle): battle}
+    state, memory = copy.deepcopy((battle.state, battle.memory), keep)
+
+    def reset() -> None:
+        for model, wounds, weapons, position in models:
+            model.wounds_left, model.weapons, model.position = wounds, weapons, position
+        for unit in battle.units.values():
+            unit.status = UnitStatus()
+        battle.state, battle.memory = copy.deepcopy((state, memory), dict(keep))
+
+    return reset
 
 
 def _weapon(sheet: Datasheet, name: str, profile: str | None) -> Weapon:
@@ -265,14 +313,14 @@ def _volley_of(edition: str, battle: Battle, shooters: Unit, target: Unit, weapo
         from hammerlab.editions.core11.state import Core11Game
         from hammerlab.editions.core11.weapons import read_weapon
 
-        game = Core11Game.start(battle)
+        Core11Game.start(battle)
         profile = read_weapon(weapon)
         control = FireControl("normal")
 
         def fire_core11() -> None:
             carriers = [m for m in shooters.models for w in m.weapons if w.name == weapon.name]
             battery = Battery(weapon, profile, carriers, target.id)
-            resolve_battery(game, shooters, battery, carriers, control)
+            resolve_battery(battle.state, shooters, battery, carriers, control)
 
         return fire_core11
     from hammerlab.editions.waffle.attacks import fire_weapon
