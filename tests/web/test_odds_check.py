@@ -3,6 +3,7 @@ fires at the target the exact odds describe, as it was set up."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from functools import cache
 
@@ -103,3 +104,21 @@ def test_each_volley_fires_at_an_undamaged_vehicle() -> None:
     assert damaged > 50  # many volleys leave the Chimera damaged...
     # ...and yet every volley found it whole: 3 Hull Points, both weapons, no damage.
     assert all(before == (3, 2, VehicleStatus()) for before in seen)
+
+
+def test_the_check_fires_at_the_models_the_odds_assume_in_a_mixed_unit() -> None:
+    # core11 Boyz: a Nob (W3) and nine Boys (W1), T5 Sv5+. The odds treat all ten as
+    # Boys and say so. Five bolt pistols (BS3+, S4, AP0, D1): a hit on 3+ (2/3), a wound
+    # on 5+ (1/3), the 5+ save failed on 1-4 (2/3), so each shot slays a Boy with
+    # chance 4/27 and the Boys slain are Binomial(5, 4/27).
+    ask = OddsAsk(
+        ruleset="core11", attacker="Intercessor Squad", weapon="Bolt Pistol", target="Boyz"
+    )
+    exact = answer(ask)
+    slain = Fraction(4, 27)
+    binomial = [math.comb(5, k) * slain**k * (1 - slain) ** (5 - k) for k in range(6)]
+    assert exact.models_killed[:6] == pytest.approx([float(p) for p in binomial])
+    assert any("every model is treated as Boy" in note for note in exact.notes)
+    check = check_odds(ask, exact, 2_000, 1)
+    assert check.p_value > 0.01, check
+    assert {m.name for m in set_table(ask, seed=1).target.models} == {"Boy"}

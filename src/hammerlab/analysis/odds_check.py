@@ -30,7 +30,7 @@ from hammerlab.editions.base import Ruleset, apply_rules
 from hammerlab.engine.battle import Battle, Player
 from hammerlab.engine.battlefield import Battlefield
 from hammerlab.engine.controllers import FirstChoiceController
-from hammerlab.engine.datasheet import Datasheet, Weapon
+from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.engine.dice import Dice
 from hammerlab.engine.geometry import MM_PER_INCH, base_distance
 from hammerlab.engine.units import Model, Unit, UnitStatus
@@ -224,7 +224,9 @@ def set_table(ask: OddsAsk, seed: int, units: Sequence[Datasheet] = ()) -> Table
     target_sheet = question.find(ruleset, ask.target)
     weapon = _weapon(attacker, ask.weapon, ask.profile)
     firing = _firers(attacker, weapon, None if ask.models is None else int(ask.models))
-    size = int(ask.target_models) if ask.target_models else target_sheet.model_count
+    wanted = int(ask.target_models) if ask.target_models else None
+    aimed_at = _odds_target(ask.ruleset, target_sheet, wanted)
+    size = aimed_at.count
     count = sum(e.count for e in firing.entries)
     if count > MAX_CHECK_MODELS or size > MAX_CHECK_MODELS:
         raise QuestionError(f"the engine check places at most {MAX_CHECK_MODELS} models a side")
@@ -232,7 +234,9 @@ def set_table(ask: OddsAsk, seed: int, units: Sequence[Datasheet] = ()) -> Table
     gap = reach * (0.3 if "half-range" in facts else 0.8)
     width = 240.0
     shooters = _row(ruleset, "firers", "A", firing, count, 6.0, width)
-    target = _row(ruleset, "target", "B", target_sheet, size, 0.0, width)
+    target = _row(
+        ruleset, "target", "B", replace(target_sheet, entries=(aimed_at,)), size, 0.0, width
+    )
     depth = max(m.radius for m in shooters.models) + max(m.radius for m in target.models)
     for model in target.models:
         model.position = (model.position[0], 6.0 + gap + depth)
@@ -272,6 +276,15 @@ def _restorer(battle: Battle) -> Callable[[], None]:
         battle.state, battle.memory = copy.deepcopy((state, memory), dict(keep))
 
     return reset
+
+
+def _odds_target(edition: str, sheet: Datasheet, models: int | None) -> ModelEntry:
+    """The models the edition's exact odds fire at (a mixed unit as its typical model)."""
+    if edition == "core11":
+        from hammerlab.editions.core11.odds_questions import odds_target
+    else:
+        from hammerlab.analysis.odds_waffle import odds_target
+    return odds_target(sheet, models)
 
 
 def _weapon(sheet: Datasheet, name: str, profile: str | None) -> Weapon:
