@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 from typer.testing import CliRunner
-from web_kit import EXAMPLES, cli_json, live_server
+from web_kit import EXAMPLES, ROOT, cli_json, live_server
 
+from hammerlab.analysis.odds import calculator
 from hammerlab.cli.app import app as cli
 
 CHROMIUM = "/usr/bin/chromium"
@@ -145,6 +146,37 @@ def test_odds_library_compare_swap_and_engine_badge(page: Page, server: str) -> 
     page.wait_for_function("document.querySelectorAll('#weapon option').length > 0")
     assert page.input_value("#attacker") == "Tactical Squad"
     assert page.input_value("#target") == "Heavy Weapons Squad"
+
+
+def test_odds_form_follows_the_ruleset_an_upload_switches_to(
+    page: Page, server: str, tmp_path: Path
+) -> None:
+    _open(page, f"{server}/odds")
+    page.select_option("#ruleset", "core11")
+    page.select_option("#form-kind", "upload")
+    broken = tmp_path / "notxml.cat"
+    broken.write_text("this is not a catalogue")
+    page.set_input_files("#upload-file", str(broken))
+    page.wait_for_selector("#error:not([hidden])")
+    assert "notxml.cat" in page.inner_text("#error")
+    page.set_input_files("#upload-file", str(ROOT / "tests/data/bsdata-7e/Orks - Codex.cat"))
+    page.wait_for_function("document.querySelector('#upload-info').textContent.includes('units')")
+    assert page.input_value("#ruleset") == "waffle"  # a 7th-edition catalogue
+    assert page.is_hidden("#error")  # the failed upload's message is gone
+    boxes = page.eval_on_selector_all("#situations input", "els => els.map(e => e.value)")
+    assert boxes == list(calculator("waffle").situations)
+    assert "cover" not in boxes and "stationary" not in boxes  # core11's
+    assert page.is_visible("input[name=cover]") and page.is_visible("input[name=hits]")
+    page.fill("#attacker", "Tankbustas")
+    page.press("#attacker", "Tab")
+    page.wait_for_function("document.querySelectorAll('#weapon option').length > 0")
+    page.fill("#target", "Boyz")
+    page.fill("input[name=cover]", "5")
+    page.check("#situations input[value=half-range]")
+    page.click("#ask")
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.is_hidden("#error")
+    assert "in cover 5+" in page.inner_text("#question")
 
 
 def test_lab_page_progress_bar_reaches_the_end_with_the_cli_report(page: Page, server: str) -> None:

@@ -17,6 +17,16 @@ function visibleFields() {
   }
 }
 
+/* Switch the page to ``ruleset`` (a person's choice, an upload's edition, a share link):
+   the fields, the situation boxes and the unit names all follow it, so the form never
+   offers another edition's options. */
+function setRuleset(ruleset, chosen) {
+  $("ruleset").value = ruleset;
+  visibleFields();
+  drawSituations(chosen);
+  suggestUnits("");
+}
+
 function drawSituations(chosen) {
   const box = $("situations");
   box.innerHTML = "";
@@ -170,21 +180,22 @@ async function upload() {
   const file = $("upload-file").files[0];
   if (!file) return;
   const data = new FormData(); data.append("file", file);
+  showError("");
+  $("upload").value = ""; $("upload-info").textContent = "";
   try {
     const answer = await api("/api/upload", data);
     $("upload").value = answer.id;
     $("upload-info").textContent = `${answer.name}: ${answer.units.length} units` + (answer.edition ? ` (${answer.edition})` : "");
-    if (answer.edition && [...$("ruleset").options].some(o => o.value === answer.edition)) $("ruleset").value = answer.edition;
-    suggestUnits("");
+    const known = [...$("ruleset").options].some(o => o.value === answer.edition);
+    if (answer.edition && known && answer.edition !== $("ruleset").value) setRuleset(answer.edition);
+    else suggestUnits("");
   } catch (error) { showError(error.message); }
 }
 
 /* Fill the form from a query (a share link) and ask. */
 async function fromQuery(query) {
-  $("ruleset").value = query.get("ruleset") || "core11";
   $("form-kind").value = query.get("form") || "library";
-  visibleFields();
-  drawSituations(query.getAll("situation"));
+  setRuleset(query.get("ruleset") || "core11", query.getAll("situation"));
   for (const input of form().querySelectorAll("input[name]")) {
     if (["ruleset", "form", "situation"].includes(input.name) || input.type === "file") continue;
     if (input.closest("[hidden]")) continue;
@@ -201,7 +212,7 @@ async function fromQuery(query) {
 
 document.addEventListener("DOMContentLoaded", async () => {
   situations = await api("/api/situations");
-  $("ruleset").addEventListener("change", () => { visibleFields(); drawSituations(); suggestUnits(""); });
+  $("ruleset").addEventListener("change", () => setRuleset($("ruleset").value));
   $("form-kind").addEventListener("change", visibleFields);
   $("attacker").addEventListener("input", e => suggestUnits(e.target.value));
   $("target").addEventListener("input", e => suggestUnits(e.target.value));
@@ -214,6 +225,6 @@ document.addEventListener("DOMContentLoaded", async () => {
   form().addEventListener("submit", submit);
   const query = new URLSearchParams(location.search);
   if (query.has("ruleset")) await fromQuery(query);
-  else { visibleFields(); drawSituations(); suggestUnits(""); }
+  else setRuleset($("ruleset").value);
   document.body.dataset.ready = "1";
 });
