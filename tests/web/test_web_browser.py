@@ -179,6 +179,34 @@ def test_odds_form_follows_the_ruleset_an_upload_switches_to(
     assert "in cover 5+" in page.inner_text("#question")
 
 
+@pytest.mark.parametrize(
+    ("query", "situation"),
+    [
+        ("ruleset=waffle&form=library&attacker=Tactical+Squad&weapon=Boltgun&target=Ork+Boyz",
+         "half-range"),
+        ("ruleset=core11&form=library&attacker=Intercessor+Squad&weapon=Bolt+Pistol&target=Boyz",
+         "cover"),
+    ],
+)  # fmt: skip
+def test_compared_set_ups_differing_by_a_situation_are_told_apart(
+    page: Page, server: str, query: str, situation: str
+) -> None:
+    _open(page, f"{server}/odds?{query}")
+    page.wait_for_selector("#result:not([hidden])")
+    page.click("#compare-add")
+    page.check(f"#situations input[value={situation}]")
+    page.click("#ask")
+    page.wait_for_selector(".chart-legend li")
+    first, second = page.locator(".chart-legend li").all_inner_texts()
+    assert first != second
+    assert situation not in first and second.endswith(f"· {situation}")
+    chart = page.locator("#chart svg").bounding_box()
+    legend = page.locator(".chart-legend").bounding_box()
+    assert chart is not None and legend is not None
+    assert legend["y"] >= chart["y"] + chart["height"]  # below the plot, not over it
+    _shot(page, f"odds-compare-{situation}")
+
+
 def test_lab_page_progress_bar_reaches_the_end_with_the_cli_report(page: Page, server: str) -> None:
     _open(page, f"{server}/lab?scenario=guard_suppress_terminators.toml")
     page.check("input[name=rule][value=suppressive_fire]")

@@ -81,11 +81,17 @@ function barChart(container, series, xLabel) {
   const caption = svg("text", { x: left + plotW / 2, y: height - 4, "text-anchor": "middle", "font-size": 12, fill: "#1d232a" }, root);
   caption.textContent = xLabel;
   if (series.length > 1) {
+    /* Below the chart, never over its bars and lines; whole labels, wrapped. */
+    const legend = document.createElement("ul");
+    legend.className = "chart-legend";
     series.forEach((s, k) => {
-      const g = svg("g", {}, root);
-      svg("rect", { x: left + 8, y: top + 4 + k * 16, width: 10, height: 10, fill: colours[k % colours.length] }, g);
-      svg("text", { x: left + 22, y: top + 13 + k * 16, "font-size": 11 }, g).textContent = s.label.slice(0, 70);
+      const item = document.createElement("li");
+      const swatch = document.createElement("span");
+      swatch.className = "swatch"; swatch.style.background = colours[k % colours.length];
+      item.append(swatch, s.label);
+      legend.appendChild(item);
     });
+    container.appendChild(legend);
   }
   return root;
 }

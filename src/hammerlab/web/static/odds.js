@@ -108,6 +108,19 @@ function percentile(values, q) {
   return values.length - 1;
 }
 
+/* Each compared set-up's label: its question, and those of its situations and flags
+   that not every set-up shares and that the question does not already say (half-range,
+   cover, a --rule), so that set-ups differing only there are told apart. */
+function labels(setups) {
+  const said = setups.map(s => [...s.query].filter(([key]) => key !== "form")
+    .map(([key, value]) => ({ text: key === "situation" ? value : `${key} ${value}`, value })));
+  return setups.map((s, k) => {
+    const own = said[k].filter(({ text, value }) =>
+      !said.every(other => other.some(o => o.text === text)) && !s.result.question.includes(value));
+    return own.length ? `${s.result.question} · ${own.map(o => o.text).join(", ")}` : s.result.question;
+  });
+}
+
 function show() {
   const result = current.result;
   const values = result.models_killed;
@@ -129,7 +142,9 @@ function show() {
     body.appendChild(row);
     atLeast -= p;
   });
-  const series = [...compared, current].map(s => ({ label: s.result.question, values: s.result.models_killed }));
+  const setups = [...compared, current];
+  const names = labels(setups);
+  const series = setups.map((s, k) => ({ label: names[k], values: s.result.models_killed }));
   barChart($("chart"), series, "models destroyed");
   $("badge").hidden = true;
   $("compare-add").disabled = false;
