@@ -265,3 +265,36 @@ def test_play_page_plays_one_activation(page: Page, server: str) -> None:
     page.wait_for_selector("#actions button.action:not([disabled])")
     assert page.locator("#log li").count() > before
     _shot(page, "play")
+
+
+def test_play_page_names_the_decision_resumes_on_reload_and_opens_in_the_viewer(
+    page: Page, server: str
+) -> None:
+    _open(page, f"{server}/play?scenario=core11_whole_game.toml")
+    page.select_option("#side", "Orks")
+    page.click("#start-game")
+    page.wait_for_selector("#actions button.action")
+    assert "movement phase" in page.inner_text("#status")
+    assert page.inner_text("#prompt") == "Select a unit to move (or done) (mover)"
+    assert "game=" in page.url
+    focused = "document.activeElement.classList.contains('action')"
+    assert page.evaluate(focused)  # keyboard focus on the decision, not the body
+    before = page.locator("#log li").count()
+    page.locator("#actions button.action").last.click()  # done
+    page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}")
+    page.wait_for_function(focused)
+    status, lines = page.inner_text("#status"), page.locator("#log li").count()
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_selector("#actions button.action")
+    assert (page.inner_text("#status"), page.locator("#log li").count()) == (status, lines)
+    while page.locator("#actions button.action").count():
+        page.locator("#actions button.action").last.click()
+        page.wait_for_selector("#actions button.action, #finished:not([hidden])")
+        page.wait_for_function("!document.querySelector('#actions button[disabled]')")
+    assert page.is_visible("#game-log") and page.is_visible("#open-viewer")
+    lines = page.locator("#log li").count()
+    page.click("#open-viewer")
+    page.wait_for_selector("#battle:not([hidden])")
+    assert page.locator("#log li").count() == lines
+    assert "identical to the log" in page.inner_text("#battle-title")
