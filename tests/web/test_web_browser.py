@@ -229,6 +229,24 @@ def test_lab_page_progress_bar_reaches_the_end_with_the_cli_report(page: Page, s
     assert f"ended alike (every unit's models left, and the winner): {alike} of 6." in (
         page.inner_text("#alike")
     )
+    # Why nothing changed: each arm's settings, the rule's choices and the warnings, as
+    # the CLI prints them.
+    printed = CliRunner().invoke(
+        cli, ["lab", str(EXAMPLES / "guard_suppress_terminators.toml"),
+              "--rule", "suppressive_fire", "--runs", "6"], env={"COLUMNS": "400"},
+    ).stdout  # fmt: skip
+    assert page.inner_text("#arms") and page.inner_text("#arms") in printed
+    choices = [
+        [c["choice"], f"chosen {c['baseline_chosen']} of {c['baseline_offered']}",
+         f"chosen {c['variant_chosen']} of {c['variant_offered']}"]
+        for c in report["rule_choices"]
+    ]  # fmt: skip
+    assert choices and choices[0][0] == "action: suppressive fire"
+    rows = page.locator("#choices tbody tr").all()
+    assert [row.locator("td").all_inner_texts() for row in rows] == choices
+    assert page.locator("#warnings li").all_inner_texts() == report["warnings"]
+    html = page.request.get(server + (page.get_attribute("#dl-html", "href") or "")).text()
+    assert all(f"<td>{cell}</td>" in html for cell in choices[0][1:])
     _shot(page, "lab-report")
 
 

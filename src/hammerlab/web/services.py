@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hammerlab.analysis.engine_version import plugins_line
 from hammerlab.analysis.game import Action, Game, first_difference, log_game, replay_logged
 from hammerlab.analysis.lab import LabReport, arms, compare
 from hammerlab.engine.datasheet import Datasheet
@@ -141,13 +142,17 @@ class LabJob:
     started: float = field(default_factory=time.monotonic)
 
     def to_dict(self, key: str) -> dict[str, Any]:
-        """What ``GET /api/lab/{id}`` answers."""
+        """What ``GET /api/lab/{id}`` answers: the report of ``lab --json``, and the
+        lines the CLI prints beside its tables (what each arm played, the plug-ins)."""
+        report = self.report
         return {
             "id": key,
             "state": self.state,
             "done": self.done,
             "total": self.total,
-            "report": None if self.report is None else self.report.to_dict(),
+            "report": None if report is None else report.to_dict(),
+            "arms_text": None if report is None else report.arms_text,
+            "plugins_line": None if report is None else plugins_line(report.plugins),
             "error": self.error,
         }
 

@@ -54,6 +54,26 @@ function showReport(job) {
   $("alike").textContent =
     `Paired battles that ended alike (every unit's models left, and the winner): ${alike} of ${report.runs}.` +
     (alike === report.runs ? " The change made no difference to any of them: it may never come into play here." : "");
+  $("arms").textContent = job.arms_text || "";
+  $("plugins").textContent = job.plugins_line || "";
+  $("plugins").hidden = !job.plugins_line;
+  const notes = $("warnings");
+  notes.innerHTML = "";
+  for (const warning of report.warnings) {
+    const item = document.createElement("li"); item.textContent = warning; notes.appendChild(item);
+  }
+  $("warnings-box").hidden = report.warnings.length === 0;
+  const choices = $("choices").querySelector("tbody");
+  choices.innerHTML = "";
+  for (const c of report.rule_choices) {
+    const row = document.createElement("tr");
+    for (const text of [c.choice, `chosen ${c.baseline_chosen} of ${c.baseline_offered}`,
+                        `chosen ${c.variant_chosen} of ${c.variant_offered}`]) {
+      const cell = document.createElement("td"); cell.textContent = text; row.appendChild(cell);
+    }
+    choices.appendChild(row);
+  }
+  $("choices-box").hidden = report.rule_choices.length === 0;
   drawLab(report);
   $("dl-json").href = `/api/lab/${job.id}/report.json`;
   $("dl-csv").href = `/api/lab/${job.id}/report.csv`;
