@@ -316,3 +316,26 @@ def test_play_page_names_the_decision_resumes_on_reload_and_opens_in_the_viewer(
     page.wait_for_selector("#battle:not([hidden])")
     assert page.locator("#log li").count() == lines
     assert "identical to the log" in page.inner_text("#battle-title")
+
+
+RENDERED_FONT = """() => [...document.querySelectorAll('#chart svg text')].map(
+    t => parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a)"""
+"""Each chart text's size on screen, in CSS pixels (its font size times the SVG's scale)."""
+
+
+def test_pages_fit_a_phone(page: Page, server: str) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    query = "ruleset=waffle&form=library&attacker=Infantry+Squad&weapon=Lasgun&target=Ork+Boyz"
+    _open(page, f"{server}/odds?{query}")
+    page.wait_for_selector("#result:not([hidden])")
+    texts = page.eval_on_selector_all("#weapon option", "options => options.map(o => o.text)")
+    assert max(map(len, texts)) > 60  # the grenade launcher's long text pushed the page wide
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert min(page.evaluate(RENDERED_FONT)) >= 10
+    _shot(page, "phone-odds-chart")
+    _open(page, f"{server}/viewer?scenario=marines_vs_orks_ruins.toml&seed=7")
+    page.click("#run")
+    page.wait_for_selector("#battle:not([hidden])")
+    assert page.evaluate("document.getElementById('summary').scrollWidth") <= 390
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    _shot(page, "phone-viewer")
