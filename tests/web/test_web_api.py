@@ -283,6 +283,12 @@ def test_api_play_says_what_is_decided_and_keeps_the_game_to_save_and_replay(
     assert len(whole) == len(log.read_text().splitlines()) - 1  # every event but the header
 
 
+def test_the_favicon_is_served(client: TestClient) -> None:
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml"
+    assert 'href="/static/favicon.svg"' in client.get("/odds").text
+
+
 def test_openapi_lists_the_api_paths(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/api/odds", "/api/units", "/api/lab", "/api/battle"} <= set(paths)

@@ -19,7 +19,13 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, File, Query, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -216,6 +222,11 @@ def create_app(scenario_folder: Path | None = None, plugins: tuple[Path, ...] = 
         ("/docs", "docs", "API"),
     ):
         app.get(route, response_class=HTMLResponse, include_in_schema=False)(page(name, title))
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> RedirectResponse:
+        """The icon where browsers look for it unasked (the pages link it)."""
+        return RedirectResponse("/static/favicon.svg", 301)
 
     # --- odds -------------------------------------------------------------------------
     def uploaded_units(upload: str | None) -> tuple[Datasheet, ...]:
