@@ -254,6 +254,41 @@ def test_api_play_applies_a_legal_action_and_refuses_a_stale_one(client: TestCli
     assert stale.status_code == 409
 
 
+def test_api_play_says_what_is_decided_and_keeps_the_game_to_save_and_replay(
+    client: TestClient, tmp_path: Path
+) -> None:
+    state = client.post("/api/play", json={"scenario": "core11_whole_game.toml", "side": "Orks"})
+    key = state.json()["id"]
+    # The Orks' first top-level decision: whom to move, in their movement phase (09.02).
+    assert state.json()["phase"] == "movement"
+    assert state.json()["decision"] == {
+        "kind": "mover", "prompt": "Select a unit to move (or done)"
+    }  # fmt: skip
+    early = client.get(f"/api/play/{key}/log.jsonl")
+    assert early.status_code == 409 and "not over" in early.json()["error"]
+    saved = tmp_path / "game.json"
+    saved.write_text(client.get(f"/api/play/{key}/game.json").text)
+    resumed = CliRunner().invoke(cli, ["battle", "--resume", str(saved), "--json"])
+    assert resumed.exit_code == 0, resumed.output
+    while not state.json()["over"]:
+        last = len(state.json()["actions"]) - 1  # "done": on to the end
+        state = client.post(f"/api/play/{key}", json={"action": last})
+        assert state.status_code == 200, state.text
+    assert state.json()["decision"] is None
+    log = tmp_path / "game.jsonl"
+    log.write_text(client.get(f"/api/play/{key}/log.jsonl").text)
+    replayed = CliRunner().invoke(cli, ["replay", str(log)])
+    assert replayed.exit_code == 0 and "replays identically" in replayed.output
+    whole = client.get(f"/api/play/{key}", params={"whole_log": "true"}).json()["log"]
+    assert len(whole) == len(log.read_text().splitlines()) - 1  # every event but the header
+
+
+def test_the_favicon_is_served(client: TestClient) -> None:
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml"
+    assert 'href="/static/favicon.svg"' in client.get("/odds").text
+
+
 def test_openapi_lists_the_api_paths(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/api/odds", "/api/units", "/api/lab", "/api/battle"} <= set(paths)

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 from typer.testing import CliRunner
-from web_kit import EXAMPLES, cli_json, live_server
+from web_kit import EXAMPLES, ROOT, cli_json, live_server
 
+from hammerlab.analysis.odds import calculator
 from hammerlab.cli.app import app as cli
 
 CHROMIUM = "/usr/bin/chromium"
@@ -147,6 +148,65 @@ def test_odds_library_compare_swap_and_engine_badge(page: Page, server: str) -> 
     assert page.input_value("#target") == "Heavy Weapons Squad"
 
 
+def test_odds_form_follows_the_ruleset_an_upload_switches_to(
+    page: Page, server: str, tmp_path: Path
+) -> None:
+    _open(page, f"{server}/odds")
+    page.select_option("#ruleset", "core11")
+    page.select_option("#form-kind", "upload")
+    broken = tmp_path / "notxml.cat"
+    broken.write_text("this is not a catalogue")
+    page.set_input_files("#upload-file", str(broken))
+    page.wait_for_selector("#error:not([hidden])")
+    assert "notxml.cat" in page.inner_text("#error")
+    page.set_input_files("#upload-file", str(ROOT / "tests/data/bsdata-7e/Orks - Codex.cat"))
+    page.wait_for_function("document.querySelector('#upload-info').textContent.includes('units')")
+    assert page.input_value("#ruleset") == "waffle"  # a 7th-edition catalogue
+    assert page.is_hidden("#error")  # the failed upload's message is gone
+    boxes = page.eval_on_selector_all("#situations input", "els => els.map(e => e.value)")
+    assert boxes == list(calculator("waffle").situations)
+    assert "cover" not in boxes and "stationary" not in boxes  # core11's
+    assert page.is_visible("input[name=cover]") and page.is_visible("input[name=hits]")
+    page.fill("#attacker", "Tankbustas")
+    page.press("#attacker", "Tab")
+    page.wait_for_function("document.querySelectorAll('#weapon option').length > 0")
+    page.fill("#target", "Boyz")
+    page.fill("input[name=cover]", "5")
+    page.check("#situations input[value=half-range]")
+    page.click("#ask")
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.is_hidden("#error")
+    assert "in cover 5+" in page.inner_text("#question")
+
+
+@pytest.mark.parametrize(
+    ("query", "situation"),
+    [
+        ("ruleset=waffle&form=library&attacker=Tactical+Squad&weapon=Boltgun&target=Ork+Boyz",
+         "half-range"),
+        ("ruleset=core11&form=library&attacker=Intercessor+Squad&weapon=Bolt+Pistol&target=Boyz",
+         "cover"),
+    ],
+)  # fmt: skip
+def test_compared_set_ups_differing_by_a_situation_are_told_apart(
+    page: Page, server: str, query: str, situation: str
+) -> None:
+    _open(page, f"{server}/odds?{query}")
+    page.wait_for_selector("#result:not([hidden])")
+    page.click("#compare-add")
+    page.check(f"#situations input[value={situation}]")
+    page.click("#ask")
+    page.wait_for_selector(".chart-legend li")
+    first, second = page.locator(".chart-legend li").all_inner_texts()
+    assert first != second
+    assert situation not in first and second.endswith(f"· {situation}")
+    chart = page.locator("#chart svg").bounding_box()
+    legend = page.locator(".chart-legend").bounding_box()
+    assert chart is not None and legend is not None
+    assert legend["y"] >= chart["y"] + chart["height"]  # below the plot, not over it
+    _shot(page, f"odds-compare-{situation}")
+
+
 def test_lab_page_progress_bar_reaches_the_end_with_the_cli_report(page: Page, server: str) -> None:
     _open(page, f"{server}/lab?scenario=guard_suppress_terminators.toml")
     page.check("input[name=rule][value=suppressive_fire]")
@@ -169,6 +229,24 @@ def test_lab_page_progress_bar_reaches_the_end_with_the_cli_report(page: Page, s
     assert f"ended alike (every unit's models left, and the winner): {alike} of 6." in (
         page.inner_text("#alike")
     )
+    # Why nothing changed: each arm's settings, the rule's choices and the warnings, as
+    # the CLI prints them.
+    printed = CliRunner().invoke(
+        cli, ["lab", str(EXAMPLES / "guard_suppress_terminators.toml"),
+              "--rule", "suppressive_fire", "--runs", "6"], env={"COLUMNS": "400"},
+    ).stdout  # fmt: skip
+    assert page.inner_text("#arms") and page.inner_text("#arms") in printed
+    choices = [
+        [c["choice"], f"chosen {c['baseline_chosen']} of {c['baseline_offered']}",
+         f"chosen {c['variant_chosen']} of {c['variant_offered']}"]
+        for c in report["rule_choices"]
+    ]  # fmt: skip
+    assert choices and choices[0][0] == "action: suppressive fire"
+    rows = page.locator("#choices tbody tr").all()
+    assert [row.locator("td").all_inner_texts() for row in rows] == choices
+    assert page.locator("#warnings li").all_inner_texts() == report["warnings"]
+    html = page.request.get(server + (page.get_attribute("#dl-html", "href") or "")).text()
+    assert all(f"<td>{cell}</td>" in html for cell in choices[0][1:])
     _shot(page, "lab-report")
 
 
@@ -205,3 +283,59 @@ def test_play_page_plays_one_activation(page: Page, server: str) -> None:
     page.wait_for_selector("#actions button.action:not([disabled])")
     assert page.locator("#log li").count() > before
     _shot(page, "play")
+
+
+def test_play_page_names_the_decision_resumes_on_reload_and_opens_in_the_viewer(
+    page: Page, server: str
+) -> None:
+    _open(page, f"{server}/play?scenario=core11_whole_game.toml")
+    page.select_option("#side", "Orks")
+    page.click("#start-game")
+    page.wait_for_selector("#actions button.action")
+    assert "movement phase" in page.inner_text("#status")
+    assert page.inner_text("#prompt") == "Select a unit to move (or done) (mover)"
+    assert "game=" in page.url
+    focused = "document.activeElement.classList.contains('action')"
+    assert page.evaluate(focused)  # keyboard focus on the decision, not the body
+    before = page.locator("#log li").count()
+    page.locator("#actions button.action").last.click()  # done
+    page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}")
+    page.wait_for_function(focused)
+    status, lines = page.inner_text("#status"), page.locator("#log li").count()
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_selector("#actions button.action")
+    assert (page.inner_text("#status"), page.locator("#log li").count()) == (status, lines)
+    while page.locator("#actions button.action").count():
+        page.locator("#actions button.action").last.click()
+        page.wait_for_selector("#actions button.action, #finished:not([hidden])")
+        page.wait_for_function("!document.querySelector('#actions button[disabled]')")
+    assert page.is_visible("#game-log") and page.is_visible("#open-viewer")
+    lines = page.locator("#log li").count()
+    page.click("#open-viewer")
+    page.wait_for_selector("#battle:not([hidden])")
+    assert page.locator("#log li").count() == lines
+    assert "identical to the log" in page.inner_text("#battle-title")
+
+
+RENDERED_FONT = """() => [...document.querySelectorAll('#chart svg text')].map(
+    t => parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a)"""
+"""Each chart text's size on screen, in CSS pixels (its font size times the SVG's scale)."""
+
+
+def test_pages_fit_a_phone(page: Page, server: str) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    query = "ruleset=waffle&form=library&attacker=Infantry+Squad&weapon=Lasgun&target=Ork+Boyz"
+    _open(page, f"{server}/odds?{query}")
+    page.wait_for_selector("#result:not([hidden])")
+    texts = page.eval_on_selector_all("#weapon option", "options => options.map(o => o.text)")
+    assert max(map(len, texts)) > 60  # the grenade launcher's long text pushed the page wide
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert min(page.evaluate(RENDERED_FONT)) >= 10
+    _shot(page, "phone-odds-chart")
+    _open(page, f"{server}/viewer?scenario=marines_vs_orks_ruins.toml&seed=7")
+    page.click("#run")
+    page.wait_for_selector("#battle:not([hidden])")
+    assert page.evaluate("document.getElementById('summary').scrollWidth") <= 390
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    _shot(page, "phone-viewer")

@@ -153,6 +153,12 @@ class Game:
         """The game turn in play."""
         return self.play_state.cursor.turn
 
+    @property
+    def pending(self) -> Decision[Unit | None] | None:
+        """The top-level decision to answer next (its kind and prompt say what is being
+        decided), or ``None`` when the game is over."""
+        return self._decision()
+
     # --- stepping ----------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         """Every legal top-level action now: each eligible unit with each thing it may
@@ -245,6 +251,13 @@ class Game:
             **recipe,
             "stop_before_turn": self.stop_before_turn,
         }
+
+    def log_json_lines(self) -> str:
+        """The game's log as ``--log-json`` writes it and ``hammerlab replay`` reads it:
+        the :meth:`header`, then every event, one JSON object a line. A game stopped
+        inside a turn replays only as far as its log goes, so the log of a finished
+        game (or one stopped before a turn) is the one to replay."""
+        return to_json_line_of(self.header()) + "\n" + self.battle.log.json_lines()
 
     def to_json(self) -> str:
         """The saved game: recipe, decisions, cursor and state digest (JSON), where the

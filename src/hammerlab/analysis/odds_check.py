@@ -4,7 +4,9 @@ The question's units are put on an open table, the firers facing the target at
 a distance that matches the question (within or beyond half range), and the
 *engine's own* attack procedure (Waffle ``attacks.fire_weapon``, core11
 ``attacks.resolve_battery``) fires the weapon ``trials`` times with seeded
-dice, the target restored after each volley. The models destroyed are then
+dice, each volley at a fresh target: the units, the edition's state (a
+vehicle's damage lives there) and the rules' memory are put back as they were
+set up before each one (:class:`Table`). The models destroyed are then
 compared with the exact distribution by Pearson's χ² test (bins with an
 expected count under 5 pooled). No arithmetic of the odds is repeated here.
 
@@ -15,8 +17,9 @@ moved. Any other question is refused with a message saying why.
 
 from __future__ import annotations
 
+import copy
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -27,7 +30,7 @@ from hammerlab.editions.base import Ruleset, apply_rules
 from hammerlab.engine.battle import Battle, Player
 from hammerlab.engine.battlefield import Battlefield
 from hammerlab.engine.controllers import FirstChoiceController
-from hammerlab.engine.datasheet import Datasheet, Weapon
+from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.engine.dice import Dice
 from hammerlab.engine.geometry import MM_PER_INCH, base_distance
 from hammerlab.engine.units import Model, Unit, UnitStatus
@@ -165,6 +168,29 @@ def _firers(sheet: Datasheet, weapon: Weapon, wanted: int | None) -> Datasheet:
     return replace(sheet, entries=carriers)
 
 
+@dataclass
+class Table:
+    """The question set up on an open table: firers facing the target, ready to fire."""
+
+    battle: Battle
+    shooters: Unit
+    target: Unit
+    fire: Callable[[], None]
+    """Fires the weapon once with the edition's engine procedure."""
+    moved: bool
+    """Whether the firers count as having moved."""
+    reset: Callable[[], None]
+    """Puts both units and the battle's memory back as they were set up."""
+
+    def volley(self) -> int:
+        """One volley at a fresh target: the models it destroyed."""
+        self.reset()
+        self.shooters.status = UnitStatus(moved=self.moved)
+        self.fire()
+        self.battle.log.events.clear()
+        return len(self.target.models) - len(self.target.alive_models)
+
+
 def check_odds(
     ask: OddsAsk,
     result: OddsResult,
@@ -173,6 +199,17 @@ def check_odds(
     units: Sequence[Datasheet] = (),
 ) -> OddsCheck:
     """Fire the question's weapon ``trials`` times with the engine; compare with ``result``."""
+    table = set_table(ask, seed, units)
+    observed = [0] * len(result.models_killed)
+    for _ in range(trials):
+        observed[table.volley()] += 1
+    chi2, dof, p = pearson(observed, result.models_killed)
+    expected = tuple(p * trials for p in result.models_killed)
+    return OddsCheck(trials, seed, tuple(observed), expected, chi2, dof, p)
+
+
+def set_table(ask: OddsAsk, seed: int, units: Sequence[Datasheet] = ()) -> Table:
+    """The question's firers and target on a table, the dice seeded with ``seed``."""
     if not ask.is_library or ask.attacker is None or ask.weapon is None or ask.target is None:
         raise QuestionError("the engine check takes library units (pick them, or upload a file)")
     if ask.hits is not None or ask.cover is not None:
@@ -187,7 +224,9 @@ def check_odds(
     target_sheet = question.find(ruleset, ask.target)
     weapon = _weapon(attacker, ask.weapon, ask.profile)
     firing = _firers(attacker, weapon, None if ask.models is None else int(ask.models))
-    size = int(ask.target_models) if ask.target_models else target_sheet.model_count
+    wanted = int(ask.target_models) if ask.target_models else None
+    aimed_at = _odds_target(ask.ruleset, target_sheet, wanted)
+    size = aimed_at.count
     count = sum(e.count for e in firing.entries)
     if count > MAX_CHECK_MODELS or size > MAX_CHECK_MODELS:
         raise QuestionError(f"the engine check places at most {MAX_CHECK_MODELS} models a side")
@@ -195,7 +234,9 @@ def check_odds(
     gap = reach * (0.3 if "half-range" in facts else 0.8)
     width = 240.0
     shooters = _row(ruleset, "firers", "A", firing, count, 6.0, width)
-    target = _row(ruleset, "target", "B", target_sheet, size, 0.0, width)
+    target = _row(
+        ruleset, "target", "B", replace(target_sheet, entries=(aimed_at,)), size, 0.0, width
+    )
     depth = max(m.radius for m in shooters.models) + max(m.radius for m in target.models)
     for model in target.models:
         model.position = (model.position[0], 6.0 + gap + depth)
@@ -211,19 +252,39 @@ def check_odds(
     apply_rules(battle, ruleset, {})
     moved = "moved" in facts if ask.ruleset == "waffle" else "stationary" not in facts
     fire = _volley_of(ask.ruleset, battle, shooters, target, weapon)
-    full = [m.wounds_left for m in target.models]
-    observed = [0] * len(result.models_killed)
-    for _ in range(trials):
-        for model, wounds in zip(target.models, full, strict=True):
-            model.wounds_left = wounds
-        target.status = UnitStatus()
-        shooters.status = UnitStatus(moved=moved)
-        fire()
-        observed[size - len(target.alive_models)] += 1
-        battle.log.events.clear()
-    chi2, dof, p = pearson(observed, result.models_killed)
-    expected = tuple(p * trials for p in result.models_killed)
-    return OddsCheck(trials, seed, tuple(observed), expected, chi2, dof, p)
+    return Table(battle, shooters, target, fire, moved, _restorer(battle))
+
+
+def _restorer(battle: Battle) -> Callable[[], None]:
+    """A function that puts the battle's units back as they are now, models and
+    statuses, with the edition's state and the rules' memory. The edition's state
+    is where a volley leaves what is not a wound: a vehicle's damage (Waffle's
+    ``WaffleState.vehicles``), a unit gone to ground; a model's weapons are where
+    a Weapon Destroyed result leaves its mark. Copied, never shared, so each
+    volley fires at the target as it was set up."""
+    models = [
+        (m, m.wounds_left, m.weapons, m.position) for u in battle.units.values() for m in u.models
+    ]
+    keep = {id(battle): battle}
+    state, memory = copy.deepcopy((battle.state, battle.memory), keep)
+
+    def reset() -> None:
+        for model, wounds, weapons, position in models:
+            model.wounds_left, model.weapons, model.position = wounds, weapons, position
+        for unit in battle.units.values():
+            unit.status = UnitStatus()
+        battle.state, battle.memory = copy.deepcopy((state, memory), dict(keep))
+
+    return reset
+
+
+def _odds_target(edition: str, sheet: Datasheet, models: int | None) -> ModelEntry:
+    """The models the edition's exact odds fire at (a mixed unit as its typical model)."""
+    if edition == "core11":
+        from hammerlab.editions.core11.odds_questions import odds_target
+    else:
+        from hammerlab.analysis.odds_waffle import odds_target
+    return odds_target(sheet, models)
 
 
 def _weapon(sheet: Datasheet, name: str, profile: str | None) -> Weapon:
@@ -265,14 +326,14 @@ def _volley_of(edition: str, battle: Battle, shooters: Unit, target: Unit, weapo
         from hammerlab.editions.core11.state import Core11Game
         from hammerlab.editions.core11.weapons import read_weapon
 
-        game = Core11Game.start(battle)
+        Core11Game.start(battle)
         profile = read_weapon(weapon)
         control = FireControl("normal")
 
         def fire_core11() -> None:
             carriers = [m for m in shooters.models for w in m.weapons if w.name == weapon.name]
             battery = Battery(weapon, profile, carriers, target.id)
-            resolve_battery(game, shooters, battery, carriers, control)
+            resolve_battery(battle.state, shooters, battery, carriers, control)
 
         return fire_core11
     from hammerlab.editions.waffle.attacks import fire_weapon

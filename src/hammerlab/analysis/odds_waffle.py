@@ -157,7 +157,7 @@ class WaffleCalculator:
         if _has_rule(attacker, carriers, "Relentless", "Slow and Purposeful"):
             facts = facts | {"relentless"}
         fired = _volley(weapon, strength, skills, facts, question.hits, question.rules)
-        if vehicle_of(target.entries[0].profile) is not None:
+        if _is_vehicle(target):
             tank_hunters = _has_rule(attacker, carriers, "Tank Hunters")
             return _vehicle_result(
                 fired, target, attacker.name, question.cover, facts, tank_hunters, notes
@@ -349,13 +349,31 @@ def _has_rule(sheet: Datasheet, entries: list[ModelEntry], *names: str) -> bool:
     return any(names_rule(rules, n) for n in names)
 
 
+def _is_vehicle(target: Datasheet) -> bool:
+    """Whether the odds are a vehicle's (the unit's first model is one)."""
+    return vehicle_of(target.entries[0].profile) is not None
+
+
+def odds_target(target: Datasheet, models: int | None) -> ModelEntry:
+    """What the library odds fire at, as one entry of identical models: a vehicle
+    unit's first model alone, or else ``models`` (by default as many as the unit
+    has) of the unit's most common profile. The engine check
+    (``analysis.odds_check``) sets up these models, so that it tests the odds'
+    arithmetic, not this simplification of a mixed unit."""
+    if _is_vehicle(target):
+        return replace(target.entries[0], count=1)
+    typical = most_common_profile(e.profile for e in target.entries for _ in range(e.count))
+    entry = next(e for e in target.entries if e.profile == typical)
+    return replace(entry, count=models or target.model_count)
+
+
 def _library_defence(
     target: Datasheet, models: int, cover: int | None, facts: frozenset[str], notes: list[str]
 ) -> Defence:
     """The target as identical models of its most common profile, at its majority Toughness."""
     profiles = [e.profile for e in target.entries for _ in range(e.count)]
-    typical = most_common_profile(profiles)
-    entry = next(e for e in target.entries if e.profile == typical)
+    entry = odds_target(target, models)
+    typical = entry.profile
     stats = stats_of(typical)
     toughness = majority_value(stats_of(p).t for p in profiles)
     if any(

@@ -201,10 +201,28 @@ def lab_report_html(report: LabReport) -> str:
             f"{rows}</table>",
             "<table><tr><th>Winner</th><th>Baseline [95% CI]</th><th>Variant [95% CI]</th>"
             f"<th>Difference [95% CI]</th></tr>{wins}</table>",
+            _choices(report),
             *(f"<p><b>{html.escape(w)}</b></p>" for w in report.unused),
             _notes(report.warnings),
             "</body></html>",
         ]
+    )
+
+
+def _choices(report: LabReport) -> str:
+    """The choices of the rules compared or set, how often each arm made each one (the
+    CLI's table): the reason a change made no difference is often a choice never made."""
+    if not report.choices:
+        return ""
+    rows = "".join(
+        f"<tr><td>{html.escape(c.choice)}</td>"
+        f"<td>chosen {c.baseline_chosen} of {c.baseline_offered}</td>"
+        f"<td>chosen {c.variant_chosen} of {c.variant_offered}</td></tr>"
+        for c in report.choices
+    )
+    return (
+        "<table><tr><th>Choice of a rule compared or set</th><th>Baseline</th>"
+        f"<th>Variant</th></tr>{rows}</table>"
     )
 
 

@@ -27,7 +27,7 @@ from hammerlab.editions.base import Ruleset
 from hammerlab.editions.plugins import check_plugins_fit, load_plugin_file
 from hammerlab.editions.turns import WIPED_OUT, game_winner, victory_scores
 from hammerlab.engine.decisions import Controller
-from hammerlab.engine.events import Event, to_json_line_of
+from hammerlab.engine.events import Event
 from hammerlab.engine.rules import ParamValue, RuleSettingError, RuleSettings, rule_flags
 from hammerlab.errors import HammerlabError, InputError
 from hammerlab.io.scenario import load_scenario
@@ -110,8 +110,7 @@ def run_battle(
     except HammerlabError as error:
         raise fail(error) from None
     if log_json is not None:
-        header = to_json_line_of(game.header())
-        write_file(log_json, header + "\n" + game.battle.log.json_lines())
+        write_file(log_json, game.log_json_lines())
     if save is not None:
         write_file(save, game.to_json() + "\n")
     if as_json:

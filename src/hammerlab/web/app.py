@@ -19,7 +19,13 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, File, Query, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -217,6 +223,11 @@ def create_app(scenario_folder: Path | None = None, plugins: tuple[Path, ...] = 
     ):
         app.get(route, response_class=HTMLResponse, include_in_schema=False)(page(name, title))
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> RedirectResponse:
+        """The icon where browsers look for it unasked (the pages link it)."""
+        return RedirectResponse("/static/favicon.svg", 301)
+
     # --- odds -------------------------------------------------------------------------
     def uploaded_units(upload: str | None) -> tuple[Datasheet, ...]:
         if upload is None:
@@ -395,11 +406,30 @@ def create_app(scenario_folder: Path | None = None, plugins: tuple[Path, ...] = 
             return services.seat_state(key, seat)
 
     @app.get("/api/play/{key}")
-    def play_state(key: str) -> dict[str, Any]:
-        """The game's state (log lines not yet sent, your legal actions)."""
+    def play_state(key: str, whole_log: bool = False) -> dict[str, Any]:
+        """The game's state (log lines not yet sent, or all with ``whole_log``; your
+        legal actions)."""
         seat = seat_of(key)
         with seat.lock:
-            return services.seat_state(key, seat)
+            return services.seat_state(key, seat, whole_log)
+
+    @app.get("/api/play/{key}/log.jsonl")
+    def play_log(key: str) -> PlainTextResponse:
+        """A finished game's log, as ``--log-json`` writes it (``hammerlab replay``)."""
+        seat = seat_of(key)
+        with seat.lock:
+            text = services.seat_log(seat)
+        disposition = {"Content-Disposition": f'attachment; filename="game-{key}.jsonl"'}
+        return PlainTextResponse(text, media_type="application/x-ndjson", headers=disposition)
+
+    @app.get("/api/play/{key}/game.json")
+    def play_saved(key: str) -> PlainTextResponse:
+        """The saved game, as ``--save`` writes it (``hammerlab battle --resume``)."""
+        seat = seat_of(key)
+        with seat.lock:
+            text = seat.game.to_json() + "\n"
+        disposition = {"Content-Disposition": f'attachment; filename="game-{key}.json"'}
+        return PlainTextResponse(text, media_type="application/json", headers=disposition)
 
     @app.post("/api/play/{key}")
     def play_action(key: str, request: ActionRequest) -> dict[str, Any]:

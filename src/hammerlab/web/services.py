@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hammerlab.analysis.engine_version import plugins_line
 from hammerlab.analysis.game import Action, Game, first_difference, log_game, replay_logged
 from hammerlab.analysis.lab import LabReport, arms, compare
 from hammerlab.engine.datasheet import Datasheet
@@ -141,13 +142,17 @@ class LabJob:
     started: float = field(default_factory=time.monotonic)
 
     def to_dict(self, key: str) -> dict[str, Any]:
-        """What ``GET /api/lab/{id}`` answers."""
+        """What ``GET /api/lab/{id}`` answers: the report of ``lab --json``, and the
+        lines the CLI prints beside its tables (what each arm played, the plug-ins)."""
+        report = self.report
         return {
             "id": key,
             "state": self.state,
             "done": self.done,
             "total": self.total,
-            "report": None if self.report is None else self.report.to_dict(),
+            "report": None if report is None else report.to_dict(),
+            "arms_text": None if report is None else report.arms_text,
+            "plugins_line": None if report is None else plugins_line(report.plugins),
             "error": self.error,
         }
 
@@ -304,19 +309,25 @@ def new_seat(
     return Seat(game, you)
 
 
-def seat_state(key: str, seat: Seat) -> dict[str, Any]:
-    """What the play page shows: the actions open to the person and the new log lines."""
+def seat_state(key: str, seat: Seat, whole_log: bool = False) -> dict[str, Any]:
+    """What the play page shows: the actions open to the person and the log lines not
+    yet sent (every one with ``whole_log``: a page reopened on the game)."""
     game = seat.game
     events = game.battle.log.events
-    new = event_rows(events[seat.seen :])
+    new = event_rows(events[0 if whole_log else seat.seen :])
     seat.seen = len(events)
-    over = game.is_over
+    decision = game.pending
+    over = decision is None
     actions: list[Action] = [] if over else game.legal_actions()
     return {
         "id": key,
         "you": seat.you,
         "over": over,
         "turn": game.turn,
+        "phase": game.battle.phase,
+        "decision": None
+        if decision is None
+        else {"kind": decision.kind, "prompt": decision.prompt},
         "step": len(game.decisions()),
         "player": game.current_player,
         "actions": [{"index": i, "text": str(a)} for i, a in enumerate(actions)],
@@ -324,6 +335,19 @@ def seat_state(key: str, seat: Seat) -> dict[str, Any]:
         "table": table_state(game.battle),
         "summary": list(game.ready.ruleset.summary(game.battle, game.ready.plan)) if over else [],
     }
+
+
+def seat_log(seat: Seat) -> str:
+    """The game's JSON Lines log (``hammerlab replay`` reads it), once the game is over:
+    the log of a game stopped inside a turn does not replay, so until then the saved
+    game (``Game.to_json``) is the one to keep."""
+    if not seat.game.is_over:
+        raise WebError(
+            "the game is not over: its log replays once it ends; save the game "
+            "(game.json, for hammerlab battle --resume) to keep it now",
+            409,
+        )
+    return seat.game.log_json_lines()
 
 
 def act(seat: Seat, index: int, step: int | None) -> None:

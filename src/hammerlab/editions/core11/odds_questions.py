@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hammerlab.editions.core11.dice_expr import DiceExpr, DiceExpressionError
 from hammerlab.editions.core11.odds import KillOdds, kill_odds
@@ -15,7 +15,7 @@ from hammerlab.editions.core11.weapons import (
     parse_keyword,
     read_weapon,
 )
-from hammerlab.engine.datasheet import Datasheet, Weapon
+from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.errors import HammerlabError, ProfileError
 
 SITUATIONS: dict[str, str] = {
@@ -196,9 +196,23 @@ def _melee(weapon: Weapon) -> bool:
     return weapon.get("Range").strip().lower() == "melee"
 
 
+def odds_target(target: Datasheet, models: int | None) -> ModelEntry:
+    """What the library odds fire at, as one entry of identical models: ``models``
+    (by default as many as the unit has) of its most numerous kind of model (the
+    first of those tied). The engine check (``analysis.odds_check``) sets up these
+    models, so that it tests the odds' arithmetic, not this simplification."""
+    return replace(_typical(target), count=models or target.model_count)
+
+
+def _typical(sheet: Datasheet) -> ModelEntry:
+    """The unit's most numerous kind of model (the first of those tied)."""
+    return max(sheet.entries, key=lambda e: e.count)
+
+
 def _target_defence(sheet: Datasheet) -> tuple[DefenceStats, list[str]]:
     """The defence of the target's most numerous kind of model, and a note if others differ."""
-    entries = sorted(sheet.entries, key=lambda e: -e.count)
+    typical = _typical(sheet)
+    entries = [typical, *(e for e in sheet.entries if e is not typical)]
     try:
         stats = [defence_of(e.profile) for e in entries]
     except ProfileError as error:

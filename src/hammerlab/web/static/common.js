@@ -46,9 +46,16 @@ async function fillScenarios(select) {
   return data;
 }
 
+/* The width to draw a chart in: its box's own, so that the SVG is not scaled and its
+   text keeps the page's sizes (a 640-wide drawing on a phone shrank it to 6 px). */
+function chartWidth(container) {
+  return Math.max(280, Math.round(container.clientWidth || 640));
+}
+
 /* A bar chart of several series over 0..n, each with a cumulative "at least" line. */
 function barChart(container, series, xLabel) {
-  const width = 640, height = 280, left = 44, bottom = 34, top = 10, right = 10;
+  const width = chartWidth(container), height = Math.min(280, Math.round(width * 0.6));
+  const left = 44, bottom = 34, top = 10, right = 10;
   container.innerHTML = "";
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img" }, container);
   const n = Math.max(...series.map(s => s.values.length));
@@ -73,7 +80,7 @@ function barChart(container, series, xLabel) {
     s.values.forEach((p, i) => { points.push(`${x(i)},${y(Math.max(left_, 0))}`); left_ -= p; });
     svg("polyline", { points: points.join(" "), fill: "none", stroke: colour, "stroke-width": 2 }, root);
   });
-  const step = Math.ceil(n / 20);
+  const step = Math.ceil(n / Math.max(2, Math.floor(plotW / 28)));
   for (let i = 0; i < n; i += step) {
     const label = svg("text", { x: x(i), y: height - bottom + 14, "text-anchor": "middle", "font-size": 11, fill: "#5c6670" }, root);
     label.textContent = i;
@@ -81,11 +88,17 @@ function barChart(container, series, xLabel) {
   const caption = svg("text", { x: left + plotW / 2, y: height - 4, "text-anchor": "middle", "font-size": 12, fill: "#1d232a" }, root);
   caption.textContent = xLabel;
   if (series.length > 1) {
+    /* Below the chart, never over its bars and lines; whole labels, wrapped. */
+    const legend = document.createElement("ul");
+    legend.className = "chart-legend";
     series.forEach((s, k) => {
-      const g = svg("g", {}, root);
-      svg("rect", { x: left + 8, y: top + 4 + k * 16, width: 10, height: 10, fill: colours[k % colours.length] }, g);
-      svg("text", { x: left + 22, y: top + 13 + k * 16, "font-size": 11 }, g).textContent = s.label.slice(0, 70);
+      const item = document.createElement("li");
+      const swatch = document.createElement("span");
+      swatch.className = "swatch"; swatch.style.background = colours[k % colours.length];
+      item.append(swatch, s.label);
+      legend.appendChild(item);
     });
+    container.appendChild(legend);
   }
   return root;
 }

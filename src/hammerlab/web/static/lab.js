@@ -54,6 +54,26 @@ function showReport(job) {
   $("alike").textContent =
     `Paired battles that ended alike (every unit's models left, and the winner): ${alike} of ${report.runs}.` +
     (alike === report.runs ? " The change made no difference to any of them: it may never come into play here." : "");
+  $("arms").textContent = job.arms_text || "";
+  $("plugins").textContent = job.plugins_line || "";
+  $("plugins").hidden = !job.plugins_line;
+  const notes = $("warnings");
+  notes.innerHTML = "";
+  for (const warning of report.warnings) {
+    const item = document.createElement("li"); item.textContent = warning; notes.appendChild(item);
+  }
+  $("warnings-box").hidden = report.warnings.length === 0;
+  const choices = $("choices").querySelector("tbody");
+  choices.innerHTML = "";
+  for (const c of report.rule_choices) {
+    const row = document.createElement("tr");
+    for (const text of [c.choice, `chosen ${c.baseline_chosen} of ${c.baseline_offered}`,
+                        `chosen ${c.variant_chosen} of ${c.variant_offered}`]) {
+      const cell = document.createElement("td"); cell.textContent = text; row.appendChild(cell);
+    }
+    choices.appendChild(row);
+  }
+  $("choices-box").hidden = report.rule_choices.length === 0;
   drawLab(report);
   $("dl-json").href = `/api/lab/${job.id}/report.json`;
   $("dl-csv").href = `/api/lab/${job.id}/report.csv`;
@@ -64,13 +84,14 @@ function showReport(job) {
 function drawLab(report) {
   const box = $("lab-chart");
   box.innerHTML = "";
-  const rowH = 34, left = 200, width = 640, height = 24 + rowH * report.units.length;
+  const width = chartWidth(box), left = Math.min(200, Math.round(width * 0.4));
+  const rowH = 34, height = 24 + rowH * report.units.length;
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img" }, box);
   const most = Math.max(1, ...report.units.map(u => u.starting_models));
   const x = v => left + (width - left - 20) * v / most;
   report.units.forEach((u, i) => {
     const y = 10 + i * rowH;
-    svg("text", { x: left - 6, y: y + 16, "text-anchor": "end", "font-size": 11 }, root).textContent = u.unit.slice(0, 30);
+    svg("text", { x: left - 6, y: y + 16, "text-anchor": "end", "font-size": 11 }, root).textContent = u.unit.slice(0, Math.floor(left / 7));
     svg("rect", { x: left, y, width: x(u.baseline_mean_models_left) - left, height: 12, fill: "#2c5aa0" }, root);
     svg("rect", { x: left, y: y + 13, width: x(u.variant_mean_models_left) - left, height: 12, fill: "#b8432f" }, root);
     const low = u.baseline_mean_models_left + u.ci95[0], high = u.baseline_mean_models_left + u.ci95[1];

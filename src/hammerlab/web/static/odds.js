@@ -17,6 +17,16 @@ function visibleFields() {
   }
 }
 
+/* Switch the page to ``ruleset`` (a person's choice, an upload's edition, a share link):
+   the fields, the situation boxes and the unit names all follow it, so the form never
+   offers another edition's options. */
+function setRuleset(ruleset, chosen) {
+  $("ruleset").value = ruleset;
+  visibleFields();
+  drawSituations(chosen);
+  suggestUnits("");
+}
+
 function drawSituations(chosen) {
   const box = $("situations");
   box.innerHTML = "";
@@ -98,6 +108,19 @@ function percentile(values, q) {
   return values.length - 1;
 }
 
+/* Each compared set-up's label: its question, and those of its situations and flags
+   that not every set-up shares and that the question does not already say (half-range,
+   cover, a --rule), so that set-ups differing only there are told apart. */
+function labels(setups) {
+  const said = setups.map(s => [...s.query].filter(([key]) => key !== "form")
+    .map(([key, value]) => ({ text: key === "situation" ? value : `${key} ${value}`, value })));
+  return setups.map((s, k) => {
+    const own = said[k].filter(({ text, value }) =>
+      !said.every(other => other.some(o => o.text === text)) && !s.result.question.includes(value));
+    return own.length ? `${s.result.question} · ${own.map(o => o.text).join(", ")}` : s.result.question;
+  });
+}
+
 function show() {
   const result = current.result;
   const values = result.models_killed;
@@ -119,7 +142,9 @@ function show() {
     body.appendChild(row);
     atLeast -= p;
   });
-  const series = [...compared, current].map(s => ({ label: s.result.question, values: s.result.models_killed }));
+  const setups = [...compared, current];
+  const names = labels(setups);
+  const series = setups.map((s, k) => ({ label: names[k], values: s.result.models_killed }));
   barChart($("chart"), series, "models destroyed");
   $("badge").hidden = true;
   $("compare-add").disabled = false;
@@ -170,21 +195,22 @@ async function upload() {
   const file = $("upload-file").files[0];
   if (!file) return;
   const data = new FormData(); data.append("file", file);
+  showError("");
+  $("upload").value = ""; $("upload-info").textContent = "";
   try {
     const answer = await api("/api/upload", data);
     $("upload").value = answer.id;
     $("upload-info").textContent = `${answer.name}: ${answer.units.length} units` + (answer.edition ? ` (${answer.edition})` : "");
-    if (answer.edition && [...$("ruleset").options].some(o => o.value === answer.edition)) $("ruleset").value = answer.edition;
-    suggestUnits("");
+    const known = [...$("ruleset").options].some(o => o.value === answer.edition);
+    if (answer.edition && known && answer.edition !== $("ruleset").value) setRuleset(answer.edition);
+    else suggestUnits("");
   } catch (error) { showError(error.message); }
 }
 
 /* Fill the form from a query (a share link) and ask. */
 async function fromQuery(query) {
-  $("ruleset").value = query.get("ruleset") || "core11";
   $("form-kind").value = query.get("form") || "library";
-  visibleFields();
-  drawSituations(query.getAll("situation"));
+  setRuleset(query.get("ruleset") || "core11", query.getAll("situation"));
   for (const input of form().querySelectorAll("input[name]")) {
     if (["ruleset", "form", "situation"].includes(input.name) || input.type === "file") continue;
     if (input.closest("[hidden]")) continue;
@@ -201,7 +227,7 @@ async function fromQuery(query) {
 
 document.addEventListener("DOMContentLoaded", async () => {
   situations = await api("/api/situations");
-  $("ruleset").addEventListener("change", () => { visibleFields(); drawSituations(); suggestUnits(""); });
+  $("ruleset").addEventListener("change", () => setRuleset($("ruleset").value));
   $("form-kind").addEventListener("change", visibleFields);
   $("attacker").addEventListener("input", e => suggestUnits(e.target.value));
   $("target").addEventListener("input", e => suggestUnits(e.target.value));
@@ -214,6 +240,6 @@ document.addEventListener("DOMContentLoaded", async () => {
   form().addEventListener("submit", submit);
   const query = new URLSearchParams(location.search);
   if (query.has("ruleset")) await fromQuery(query);
-  else { visibleFields(); drawSituations(); suggestUnits(""); }
+  else setRuleset($("ruleset").value);
   document.body.dataset.ready = "1";
 });

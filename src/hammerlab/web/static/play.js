@@ -15,17 +15,27 @@ async function describe() {
 function show(state) {
   game = state;
   $("game").hidden = false;
+  const phase = state.phase ? `, ${state.phase} phase` : "";
   $("status").textContent = state.over
     ? "Game over"
-    : `Turn ${state.turn}: ${state.player === state.you ? "your move" : state.player + " to act"} (you play ${state.you})`;
+    : `Turn ${state.turn}${phase}: ${state.player === state.you ? "your move" : state.player + " to act"} (you play ${state.you})`;
+  $("prompt").textContent = state.decision ? `${state.decision.prompt} (${state.decision.kind})` : "";
   const actions = $("actions");
   actions.innerHTML = "";
   for (const action of state.actions) {
     const button = document.createElement("button");
     button.type = "button"; button.className = "action"; button.textContent = action.text;
+    button.setAttribute("aria-describedby", "prompt");
     button.addEventListener("click", () => act(action.index));
     actions.appendChild(button);
   }
+  const here = new URLSearchParams(location.search);
+  here.set("game", state.id);
+  history.replaceState(null, "", `${location.pathname}?${here}`);
+  $("save-game").href = `/api/play/${state.id}/game.json`;
+  $("game-log").href = `/api/play/${state.id}/log.jsonl`;
+  $("open-viewer").href = `/viewer?game=${encodeURIComponent(state.id)}`;
+  $("finished").hidden = !state.over;
   const log = $("log");
   for (const old of log.querySelectorAll("li.new")) old.classList.remove("new", "current");
   for (const event of state.log) {
@@ -40,11 +50,27 @@ function show(state) {
   $("summary").textContent = state.summary.join("\n");
 }
 
+/* Keyboard focus on the decision now open (its first action), or on the status line. */
+function focusDecision() {
+  const first = $("actions").querySelector("button");
+  (first || $("status")).focus();
+}
+
 async function act(index) {
   showError("");
   for (const button of $("actions").querySelectorAll("button")) button.disabled = true;
   try { show(await api(`/api/play/${game.id}`, { action: index, step: game.step })); }
   catch (error) { showError(error.message); show(await api(`/api/play/${game.id}`)); }
+  focusDecision();
+}
+
+/* Reopen the game the URL names (a reload): its whole log, the actions open now. */
+async function resume(id) {
+  $("log").innerHTML = "";
+  try {
+    show(await api(`/api/play/${encodeURIComponent(id)}?whole_log=true`));
+    focusDecision();
+  } catch (error) { showError(`game ${id}: ${error.message}`); }
 }
 
 async function start(event) {
@@ -53,6 +79,7 @@ async function start(event) {
   $("log").innerHTML = "";
   try {
     show(await api("/api/play", { scenario: $("scenario").value, side: $("side").value, seed: Number($("seed").value) }));
+    focusDecision();
   } catch (error) { showError(error.message); }
 }
 
@@ -63,5 +90,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("scenario").addEventListener("change", () => describe().catch(e => showError(e.message)));
   $("play-form").addEventListener("submit", start);
   await describe().catch(e => showError(e.message));
+  const id = new URLSearchParams(location.search).get("game");
+  if (id) await resume(id);
   document.body.dataset.ready = "1";
 });

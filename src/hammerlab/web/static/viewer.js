@@ -72,12 +72,23 @@ async function run(event) {
   catch (error) { showError(error.message); }
 }
 
-async function openLog() {
-  const file = $("log-file").files[0];
+async function openLog(file) {
   if (!file) return;
   showError(""); pause();
   const form = new FormData(); form.append("file", file);
   try { load(await api("/api/battle/log", form)); } catch (error) { showError(error.message); }
+}
+
+/* A game played on the Play page (?game=ID), once over: its log, opened as a file is. */
+async function openGame(id) {
+  const response = await fetch(`/api/play/${encodeURIComponent(id)}/log.jsonl`);
+  if (!response.ok) {
+    let message = `request failed (${response.status})`;
+    try { message = (await response.json()).error || message; } catch (e) { /* not JSON */ }
+    showError(`game ${id}: ${message}`);
+    return;
+  }
+  await openLog(new File([await response.blob()], `game-${id}.jsonl`));
 }
 
 document.addEventListener("DOMContentLoaded", async () => {
@@ -86,7 +97,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   if (query.get("scenario")) $("scenario").value = query.get("scenario");
   if (query.get("seed")) $("seed").value = query.get("seed");
   $("viewer-form").addEventListener("submit", run);
-  $("log-file").addEventListener("change", openLog);
+  $("log-file").addEventListener("change", () => openLog($("log-file").files[0]));
   $("start").addEventListener("click", () => { pause(); go(0); });
   $("back").addEventListener("click", () => { pause(); go(position - 1); });
   $("fwd").addEventListener("click", () => { pause(); go(position + 1); });
@@ -94,5 +105,6 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("play").addEventListener("click", play);
   $("pause").addEventListener("click", pause);
   $("turn").addEventListener("change", () => { pause(); go(Number($("turn").selectedOptions[0].dataset.step)); });
+  if (query.get("game")) await openGame(query.get("game"));
   document.body.dataset.ready = "1";
 });
