@@ -38,13 +38,13 @@ def test_kill_points_count_units_destroyed_not_models() -> None:
     # A destroyed one 1-model unit of B (1 kill point); B killed 4 of A's 5 models
     # but destroyed no unit (0 kill points): A wins on kill points.
     battle = _battle(_unit("a1", "A", 1, 4), _unit("b1", "B", 0, 1), _unit("b2", "B", 3, 0))
-    assert victory_lines(battle, "kill_points") == ["Kill points: A 1, B 0: A wins"]
-    assert victory_lines(battle, "models_destroyed") == ["Models destroyed: B 4, A 1: B wins"]
+    assert victory_lines(battle, "kill_points") == ["Kill points scored: A 1, B 0: A wins"]
+    assert victory_lines(battle, "models_destroyed") == ["Enemy models destroyed: B 4, A 1: B wins"]
 
 
 def test_equal_scores_are_a_draw() -> None:
     battle = _battle(_unit("a1", "A", 2, 0), _unit("b1", "B", 2, 0))
-    assert victory_lines(battle, "kill_points") == ["Kill points: A 0, B 0: a draw"]
+    assert victory_lines(battle, "kill_points") == ["Kill points scored: A 0, B 0: a draw"]
 
 
 def test_unknown_victory_condition_is_an_error() -> None:

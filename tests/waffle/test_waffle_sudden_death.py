@@ -56,7 +56,7 @@ def test_a_wiped_out_player_loses_whatever_the_score() -> None:
     told = [e for e in battle.log.events if isinstance(e, WipedOut)]
     assert [(e.players, e.turn) for e in told] == [((A,), 1)]
     assert victory_lines(battle, "models_destroyed") == [
-        f"Models destroyed: {A} 5, {B} 2: {B} wins ({A} wiped out)"
+        f"Enemy models destroyed: {A} 5, {B} 2: {B} wins ({A} wiped out)"
     ]
 
 

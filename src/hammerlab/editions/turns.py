@@ -26,14 +26,17 @@ def unit_lines(battle: Battle, flags: Callable[[Unit], Sequence[str]] = _no_flag
         state = "destroyed" if unit.destroyed else f"{left}/{unit.starting_models} models"
         shown = flags(unit)
         extra = f" ({', '.join(shown)})" if shown and not unit.destroyed else ""
+        extra = extra.replace("_", " ")  # a status named in code, shown in words
         lines.append(f"{unit.player}: {unit.label}: {state}{extra}")
     return lines
 
 
 VICTORY_CONDITIONS = {
-    "kill_points": "Kill points",
-    "models_destroyed": "Models destroyed",
+    "kill_points": "Kill points scored",
+    "models_destroyed": "Enemy models destroyed",
 }
+"""Each victory condition, as the summary line heads each player's score: what that
+player scored against the other (the models it destroyed, not the ones it lost)."""
 
 
 def victory_scores(battle: Battle, condition: str) -> dict[str, int]:
