@@ -303,5 +303,6 @@ def test_a_core11_inline_weapon_it_cannot_read_is_refused_at_load() -> None:
     error = refused(text)
     assert error.where == "units[0].inline.weapons.Gun"
     assert error.problem == (
-        "x (Test): weapon 'Gun': A: '1000D6' is out of the range hammerlab handles"
+        "x (Test): weapon 'Gun': A: '1000D6' is out of the range hammerlab handles: "
+        "at most 20 dice, a number up to 200, never below 0"
     )

@@ -142,6 +142,55 @@ def test_api_malformed_json_says_where(client: TestClient, body: bytes, error: s
     assert answer.json() == {"error": error}
 
 
+@pytest.mark.parametrize(
+    ("shots", "sent"),
+    [(10.5, "a number with a fraction"), (True, "true or false"), ([1, 2], "a list")],
+)
+def test_api_a_flag_s_value_of_another_json_kind_is_one_message(
+    client: TestClient, shots: object, sent: str
+) -> None:
+    # A flag's value is text or a whole number, as typed after the flag: one
+    # message naming what was sent (not each branch of a union in pydantic's
+    # words), and true is not taken for 1 shot.
+    answer = client.post("/api/odds", json={**WAFFLE_PLAIN, "shots": shots})
+    assert answer.status_code == 422
+    assert answer.json() == {
+        "error": f"shots: give text or a whole number, as typed after the flag, not {sent}"
+    }
+
+
+@pytest.mark.parametrize(
+    ("body", "error"),
+    [
+        (b"\xff\xfe{", "request body: not UTF-8 text"),
+        (b"[" * 100_000 + b"]" * 100_000, "request body: JSON nested too deep"),
+    ],
+)
+def test_api_a_body_json_cannot_read_says_why(client: TestClient, body: bytes, error: str) -> None:
+    answer = client.post("/api/odds", content=body, headers={"content-type": "application/json"})
+    assert answer.status_code == 400
+    assert answer.json()["error"].startswith(error)
+
+
+def test_api_an_attack_count_out_of_range_names_the_range(client: TestClient) -> None:
+    answer = client.post("/api/odds", json={**PLAIN, "attacks": -5})
+    assert answer.status_code == 422
+    assert answer.json()["error"] == (
+        "attacks: '-5' is out of the range hammerlab handles: at most 20 dice, "
+        "a number up to 200, never below 0"
+    )
+
+
+def test_api_a_file_over_the_upload_limit_is_refused_in_the_limit_s_own_words(
+    client: TestClient,
+) -> None:
+    # docs/web.md: uploads of at most 8 MB. A 9 MB file's body is over the upload
+    # body limit (the file and its framing), refused before it is read, in those words.
+    big = client.post("/api/upload", files={"file": ("huge.cat", b" " * (9 * 1024 * 1024))})
+    assert big.status_code == 413
+    assert big.json() == {"error": "the file is larger than 8 MB"}
+
+
 def test_api_refuses_unknown_fields_big_bodies_and_client_paths(client: TestClient) -> None:
     unknown = client.post("/api/odds", json={**PLAIN, "colour": "red"})
     assert unknown.status_code == 422

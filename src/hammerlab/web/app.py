@@ -116,9 +116,13 @@ class BodyLimit:
 
 
 async def _too_large(send: Send, limit: int) -> None:
-    response = JSONResponse(
-        {"error": f"request body larger than {limit // 1024} KB"}, status_code=413
-    )
+    """413: for a file sent (a body of up to :data:`MAX_BODY_BYTES`), the file's own
+    limit, which the user chose the file by; for any other request, the body's."""
+    if limit == MAX_BODY_BYTES:
+        problem = f"the file is larger than {services.MAX_UPLOAD_BYTES // (1024 * 1024)} MB"
+    else:
+        problem = f"request body larger than {limit // 1024} KB"
+    response = JSONResponse({"error": problem}, status_code=413)
     await send({"type": "http.response.start", "status": 413, "headers": response.raw_headers})
     await send({"type": "http.response.body", "body": response.body})
 
@@ -137,6 +141,16 @@ def _validation_message(error: RequestValidationError) -> str:
         where = ".".join(str(p) for p in item.get("loc", ()) if p != "body") or "request body"
         parts.append(f"{where}: {item.get('msg', 'invalid')}")
     return "; ".join(parts) or "invalid request"
+
+
+def _body_problem(cause: BaseException | None) -> str | None:
+    """What is wrong with a request body FastAPI could not read as JSON at all (it says
+    only "There was an error parsing the body", keeping the reason as the cause)."""
+    if isinstance(cause, UnicodeDecodeError):
+        return f"request body: not UTF-8 text (byte {cause.start + 1} cannot be read)"
+    if isinstance(cause, RecursionError):
+        return "request body: JSON nested too deep"
+    return None
 
 
 def _json_message(body: Any, item: dict[str, Any]) -> str:
@@ -196,7 +210,7 @@ def create_app(scenario_folder: Path | None = None, plugins: tuple[Path, ...] = 
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
-        return _error(error.status_code, str(error.detail))
+        return _error(error.status_code, _body_problem(error.__cause__) or str(error.detail))
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, error: Exception) -> JSONResponse:

@@ -11,13 +11,41 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from hammerlab.analysis.odds_request import OddsAsk
 
 Short = Annotated[str, StringConstraints(max_length=200)]
-Flag = Short | int | None
+
+_JSON_KINDS = {bool: "true or false", float: "a number with a fraction", list: "a list",
+               dict: "an object"}  # fmt: skip
+
+
+def _as_typed(value: object) -> object:
+    """A flag's value as typed on the command line: text, or a JSON whole number read
+    as its digits. Anything else is one message naming what was sent (a union of
+    text and number would report each branch's failure, in pydantic's words)."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    kind = _JSON_KINDS.get(type(value), type(value).__name__)
+    raise PydanticCustomError(
+        "flag_value", "give text or a whole number, as typed after the flag, not {kind}",
+        {"kind": kind},
+    )  # fmt: skip
+
+
+Flag = Annotated[Short | None, BeforeValidator(_as_typed)]
 """A value as typed after a flag; a JSON number is read as its digits."""
 Flags = Annotated[list[Short], Field(max_length=20)]
 Seed = Annotated[int, Field(ge=0)]
@@ -36,10 +64,6 @@ class _Strict(BaseModel):
         validate_by_name=True,
         validate_by_alias=True,
     )
-
-
-def _text(value: str | int | None) -> str | None:
-    return None if value is None else str(value)
 
 
 class OddsRequest(_Strict):
@@ -88,25 +112,25 @@ class OddsRequest(_Strict):
         """The question as the CLI would build it from the same flags."""
         return OddsAsk(
             ruleset=self.ruleset,
-            attacker=_text(self.attacker),
-            weapon=_text(self.weapon),
-            profile=_text(self.profile),
-            models=_text(self.models),
-            target=_text(self.target),
-            attacks=_text(self.attacks),
-            weapon_type=_text(self.weapon_type),
-            bs=_text(self.bs),
-            strength=_text(self.strength),
-            ap=_text(self.ap),
-            damage=_text(self.damage),
-            toughness=_text(self.toughness),
-            save=_text(self.save),
-            wounds=_text(self.wounds),
-            target_models=_text(self.target_models),
-            invulnerable=_text(self.invulnerable),
-            cover=_text(self.cover),
-            hits=_text(self.hits),
-            feel_no_pain=_text(self.feel_no_pain),
+            attacker=self.attacker,
+            weapon=self.weapon,
+            profile=self.profile,
+            models=self.models,
+            target=self.target,
+            attacks=self.attacks,
+            weapon_type=self.weapon_type,
+            bs=self.bs,
+            strength=self.strength,
+            ap=self.ap,
+            damage=self.damage,
+            toughness=self.toughness,
+            save=self.save,
+            wounds=self.wounds,
+            target_models=self.target_models,
+            invulnerable=self.invulnerable,
+            cover=self.cover,
+            hits=self.hits,
+            feel_no_pain=self.feel_no_pain,
             keyword=tuple(self.keyword),
             target_keyword=tuple(self.target_keyword),
             situation=tuple(self.situation),

@@ -10,6 +10,12 @@ from hammerlab.engine.dice import Dice
 _PATTERN = re.compile(r"^\s*(?:(\d*)\s*[dD]\s*(3|6))?\s*([+-]?\s*\d+)?\s*$")
 
 
+MAX_DICE = 20
+"""Dice an expression may roll (``20D6``)."""
+MAX_BONUS = 200
+"""The largest number an expression may add (or be)."""
+
+
 class DiceExpressionError(ValueError):
     """Text that is not a dice expression."""
 
@@ -31,8 +37,11 @@ class DiceExpr:
         count = (int(match.group(1)) if match.group(1) else 1) if match.group(2) else 0
         sides = int(match.group(2) or 6)
         bonus = int(match.group(3).replace(" ", "")) if match.group(3) else 0
-        if count > 20 or bonus > 200 or count + bonus < 0:
-            raise DiceExpressionError(f"{text!r} is out of the range hammerlab handles")
+        if count > MAX_DICE or bonus > MAX_BONUS or count + bonus < 0:
+            raise DiceExpressionError(
+                f"{text!r} is out of the range hammerlab handles: at most {MAX_DICE} dice, "
+                f"a number up to {MAX_BONUS}, never below 0"
+            )
         return cls(count, sides, bonus)
 
     @property
