@@ -196,7 +196,8 @@ def test_compared_set_ups_differing_by_a_situation_are_told_apart(
     page.click("#compare-add")
     page.check(f"#situations input[value={situation}]")
     page.click("#ask")
-    page.wait_for_selector(".chart-legend li")
+    # The legend shows the comparison as soon as it is added: wait for the new answer's.
+    page.wait_for_selector(f".chart-legend li:has-text('· {situation}')")
     first, second = page.locator(".chart-legend li").all_inner_texts()
     assert first != second
     assert situation not in first and second.endswith(f"· {situation}")
