@@ -88,6 +88,9 @@ def test_every_page_loads_without_errors(page: Page, server: str) -> None:
             page.wait_for_selector("body[data-ready='1']" if name != "docs" else "#paths h2")
         assert page.locator("h1").count() == 1
         _shot(page, f"page-{name}")
+    # The docs page shows the docstrings' ``literal`` markup as code, not as backticks.
+    assert "``" not in page.inner_text("#paths")
+    assert "hammerlab odds ... --json" in page.locator("#paths code").all_inner_texts()
     page.set_viewport_size({"width": 390, "height": 844})
     _open(page, f"{server}/odds")
     width = page.evaluate("document.documentElement.scrollWidth")

@@ -11,7 +11,7 @@ document.addEventListener("DOMContentLoaded", async () => {
       const head = document.createElement("h2");
       head.textContent = `${method.toUpperCase()} ${path}`;
       const text = document.createElement("p");
-      text.textContent = op.description || op.summary || "";
+      withCode(text, op.description || op.summary || "");
       item.append(head, text);
       const body = op.requestBody && op.requestBody.content;
       if (body) {
@@ -30,3 +30,16 @@ document.addEventListener("DOMContentLoaded", async () => {
     }
   }
 });
+
+/* ``text`` in a docstring (the code's literal markup) shown as code, the rest as text. */
+function withCode(element, text) {
+  text.split("``").forEach((part, index) => {
+    if (index % 2 === 1) {
+      const code = document.createElement("code");
+      code.textContent = part;
+      element.append(code);
+    } else {
+      element.append(part);
+    }
+  });
+}
