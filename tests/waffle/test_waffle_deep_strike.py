@@ -36,7 +36,9 @@ from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.charge import charge_ban
 from hammerlab.editions.waffle.deep_strike import (
     arrive_from_reserves,
+    landing_problem,
     landing_values,
+    landings_blocked,
     ring_positions,
 )
 from hammerlab.editions.waffle.reserves import (
@@ -121,6 +123,24 @@ def test_rings_of_one_inch_bases() -> None:
     for first in range(8):
         for second in range(first + 1, 8):
             assert math.dist(spots[first], spots[second]) >= 1.0 - 1e-9
+
+
+def test_landings_asked_at_once_agree_with_the_rule_asked_one_by_one() -> None:
+    # The AI's mishap chances ask landings_blocked for many points at once; the rule
+    # (landing_problem) asks one. Over a quarter-inch grid of the whole 72" x 48"
+    # table (edges, a friend, enemies and the 1" around them included) they agree,
+    # and both kinds of answer occur.
+    term = _deep_strikers(8)
+    friend = squad("friend", A, GUARD, [LASGUN], row(20, 30, 5))
+    foes = squad("foes", B, GUARD, [LASGUN], row(40, 20, 10))
+    battle = make_battle(term, friend, foes)
+    _in_reserve(battle, turn=2)
+    centres = [(x / 4, y / 4) for x in range(0, 289, 3) for y in range(0, 193, 3)]
+    blocked = landings_blocked(battle, term, centres)
+    one_by_one = [landing_problem(battle, term, ring_positions(term, c)) is not None
+                  for c in centres]  # fmt: skip
+    assert blocked == one_by_one
+    assert 0 < sum(blocked) < len(centres)
 
 
 def test_a_hit_lands_on_the_point_and_the_unit_counts_as_moved() -> None:
