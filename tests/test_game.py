@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from hammerlab.analysis.game import Action, Game, check_log
+from hammerlab.analysis.game import HOLD, Action, Game, check_log
 from hammerlab.cli.app import app
 from hammerlab.editions.schedule import SCHEDULE, Schedule
+from hammerlab.engine.decisions import Decision
 from hammerlab.errors import IllegalActionError, InputError
 from hammerlab.io.scenario import load_scenario
 
@@ -84,6 +85,55 @@ def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
     assert events(game) == before
 
 
+@pytest.mark.parametrize(
+    ("name", "seed"),
+    [
+        ("assault_charge_into_overwatch.toml", 2),  # a charge's fight follows the pick
+        ("vehicles_transport.toml", 1),  # a disembarkation is asked before a pick
+        ("core11_whole_game.toml", 1),  # whole phases pass between the picks
+    ],
+)
+def test_start_and_apply_play_on_so_that_asking_changes_nothing(name: str, seed: int) -> None:
+    # docs/api.md: "take one; the game plays to the next", and a question writes
+    # nothing. So between two actions every question leaves the state, the log and
+    # the digest as they were, and the saved game records that same state.
+    game = start(ROOT / "examples" / name, seed)
+    while True:
+        before, logged = game.digest(), events(game)
+        over, player, actions = game.is_over, game.current_player, game.legal_actions()
+        assert (over, player) == (game.is_over, game.current_player)
+        assert json.loads(game.to_json())["digest"] == before
+        assert game.digest() == before and events(game) == logged
+        assert over == (player is None) == (not actions)
+        if over:
+            break
+        game.apply(actions[0])
+
+
+def test_a_held_game_plays_nothing_until_its_stop_is_lifted() -> None:
+    # examples/vehicles_transport.toml: "At the start of the Cadians' Movement phase
+    # it may disembark", a decision asked before their first pick. Held, the game
+    # asks nobody; once its stop is lifted, the controller put in place since is.
+    class Asked:
+        def __init__(self) -> None:
+            self.kinds: list[str] = []
+
+        def choose(self, battle: object, decision: Decision[object]) -> int:
+            self.kinds.append(decision.kind)
+            return 0
+
+    path = ROOT / "examples" / "vehicles_transport.toml"
+    nobody = Asked()
+    game = start(path, 1, controllers={"Cadians": nobody}, stop_before_turn=HOLD)
+    assert game.is_over and game.current_player is None and not game.decisions()
+    assert not any(e.kind == "phase" for e in game.battle.log.events)
+    asked = Asked()
+    game.battle.controllers["Cadians"] = asked
+    game.stop_before_turn = None
+    assert nobody.kinds == [] and asked.kinds == ["disembark"]
+    assert game.current_player == "Cadians" and game.turn == 1
+
+
 def test_a_clone_plays_on_like_the_original_and_is_independent() -> None:
     game = start()
     for _ in range(5):
@@ -103,9 +153,10 @@ def test_a_saved_game_replays_to_its_state_and_plays_on_to_the_same_end() -> Non
     first.play()
     assert first.is_over and first.turn == 2
     saved = first.to_json()
-    loaded = Game.from_json(saved)
+    loaded = Game.from_json(saved, stop_before_turn=2)
     assert loaded.digest() == first.digest()
     assert events(loaded) == events(first)
+    loaded.stop_before_turn = None
     loaded.play()
     assert events(loaded) == events(whole)
 
