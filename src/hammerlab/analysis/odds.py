@@ -17,11 +17,10 @@ from typing import Any, Protocol
 
 from hammerlab.editions.base import Ruleset
 from hammerlab.engine.datasheet import Datasheet
-from hammerlab.errors import HammerlabError, UnknownNameError
 
-
-class QuestionError(HammerlabError, ValueError):
-    """A question a calculator cannot answer as asked (the message says why)."""
+# Every edition's calculators raise it; re-exported for the callers that ask here.
+from hammerlab.errors import QuestionError as QuestionError  # noqa: PLC0414
+from hammerlab.errors import UnknownNameError
 
 
 class ConflictingFlagsError(QuestionError):
