@@ -257,3 +257,35 @@ def test_a_saved_game_or_log_with_a_broken_scenario_is_one_line(tmp_path: Path) 
         assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
         lines = result.stderr.splitlines()
         assert len(lines) == 1 and "scenario: players: Field required" in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("name", "seed"),
+    [
+        ("whole_game_three_turns.toml", 1),  # kill points, three turns played
+        ("matchups/genestealers_vs_guard_gunline.toml", 2),  # models destroyed
+        ("matchups/genestealers_vs_guard_gunline.toml", 1),  # wiped out, though ahead
+    ],
+)
+def test_the_result_is_read_off_the_game(name: str, seed: int) -> None:
+    # The scenario's victory condition (docs/scenarios.md): a kill point for each
+    # enemy unit destroyed, or a point for each enemy model; a side wiped out loses
+    # whatever the scores. Worked out here from the units and the log.
+    game = start(ROOT / "examples" / name, seed)
+    game.play()
+    victory = game.ready.plan.victory
+    expected = dict.fromkeys((p.name for p in game.battle.players), 0)
+    for unit in game.battle.units.values():
+        enemy = next(p for p in expected if p != unit.player)
+        lost = unit.starting_models - len(unit.alive_models)
+        expected[enemy] += lost if victory == "models_destroyed" else int(not unit.alive_models)
+    assert game.scores == expected
+    wiped = [e.players for e in game.battle.log.events if e.kind == "wiped_out"]
+    assert game.wiped_out == (wiped[0] if wiped else ())
+    if wiped:
+        (loser,) = wiped[0]
+        assert game.winner == next(p for p in expected if p != loser)
+    else:
+        best = max(expected.values())
+        leaders = [p for p, score in expected.items() if score == best]
+        assert game.winner == (leaders[0] if len(leaders) == 1 else None)

@@ -27,7 +27,6 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
 from hammerlab.analysis.game import Action, Game
-from hammerlab.editions.turns import game_winner, victory_scores
 from hammerlab.engine.rules import ParamValue
 from hammerlab.errors import InputError
 from hammerlab.io.scenario import Scenario, load_scenario
@@ -112,7 +111,7 @@ def observe_game(game: Game, player: str, actions: list[Action]) -> Observation:
 
 def outcome(game: Game, player: str) -> float:
     """+1 if ``player`` won under the scenario's victory condition, -1 if it lost, 0."""
-    best = game_winner(game.battle, game.ready.plan.victory)
+    best = game.winner
     return 0.0 if best is None else (1.0 if best == player else -1.0)
 
 
@@ -121,7 +120,7 @@ def describe(game: Game, actions: list[Action]) -> dict[str, Any]:
     return {
         "turn": game.turn,
         "to_act": game.current_player,
-        "scores": victory_scores(game.battle, game.ready.plan.victory),
+        "scores": game.scores,
         "legal_actions": [str(a) for a in actions],
     }
 

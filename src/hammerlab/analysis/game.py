@@ -33,6 +33,7 @@ from hammerlab.editions.base import begin_play
 from hammerlab.editions.flow import Play
 from hammerlab.editions.plugins import load_plugin_file
 from hammerlab.editions.schedule import SCHEDULE
+from hammerlab.editions.turns import WIPED_OUT, game_winner, victory_scores
 from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.decisions import Controller, Decision
 from hammerlab.engine.events import to_json_line_of
@@ -207,6 +208,26 @@ class Game:
     def turn(self) -> int:
         """The game turn in play."""
         return self.play_state.cursor.turn
+
+    # --- the result ------------------------------------------------------------------
+    @property
+    def scores(self) -> dict[str, int]:
+        """Each player's victory score as the game stands, under the scenario's victory
+        condition (``plan.victory``: kill points, or models destroyed)."""
+        return victory_scores(self.battle, self.ready.plan.victory)
+
+    @property
+    def wiped_out(self) -> tuple[str, ...]:
+        """The players with no models left when that ended the game early (an
+        edition's sudden-death rule); empty otherwise."""
+        return tuple(self.battle.memory.get(WIPED_OUT, ()))
+
+    @property
+    def winner(self) -> str | None:
+        """Who wins as the game stands (the result once :attr:`is_over`): the one
+        player left when the other was wiped out, whatever the scores, else the
+        higher score; ``None`` on a draw."""
+        return game_winner(self.battle, self.ready.plan.victory)
 
     # --- stepping ----------------------------------------------------------------
     def legal_actions(self) -> list[Action]:

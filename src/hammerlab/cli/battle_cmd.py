@@ -25,7 +25,6 @@ from hammerlab.cli.prompt import PromptController
 from hammerlab.cli.render import show_event
 from hammerlab.editions.base import Ruleset
 from hammerlab.editions.plugins import check_plugins_fit, load_plugin_file
-from hammerlab.editions.turns import WIPED_OUT, game_winner, victory_scores
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.events import Event, to_json_line_of
 from hammerlab.engine.rules import ParamValue, RuleSettingError, RuleSettings, rule_flags
@@ -195,7 +194,6 @@ def battle_document(game: Game) -> dict[str, Any]:
     ``stopped_before_turn`` (``null`` when the game ran to its end), ``warnings``.
     """
     ready, battle = game.ready, game.battle
-    scores = victory_scores(battle, ready.plan.victory)
     return {
         "scenario": game.recipe.scenario.get("name", ""),
         "ruleset": ready.ruleset.name,
@@ -214,9 +212,9 @@ def battle_document(game: Game) -> dict[str, Any]:
             for unit in battle.units.values()
         ],
         "victory": ready.plan.victory,
-        "scores": scores,
-        "winner": game_winner(battle, ready.plan.victory),
-        "wiped_out": list(battle.memory.get(WIPED_OUT, ())),
+        "scores": game.scores,
+        "winner": game.winner,
+        "wiped_out": list(game.wiped_out),
         "stopped_before_turn": None if game.play_state.over else game.turn,
         "warnings": list(ready.warnings),
     }
