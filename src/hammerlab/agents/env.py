@@ -36,8 +36,9 @@ MAX_UNITS = 16
 UNIT_FEATURES = 5
 """Per unit: present, its side's (1 the observer's, -1 the enemy's), share of its
 models left, and the centre of its models left (x, y as shares of the table)."""
-KINDS = ("mover", "shooter", "charger")
-"""Top-level decision kinds, one-hot in the observation."""
+KINDS = ("mover", "shooter", "charger", "psyker")
+"""Top-level decision kinds, one-hot in the observation: every edition's picks
+(``Picks.kind`` of its flow; ``psyker``: the Waffle Edition's psychic phase)."""
 OBSERVATION_SIZE = MAX_UNITS * UNIT_FEATURES + 2 + len(KINDS)
 MAX_ACTIONS = 64
 """Legal actions offered at once; beyond it, the first ones and ending the loop."""
