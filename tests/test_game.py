@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from typer.testing import CliRunner
 
 from hammerlab.analysis.game import HOLD, Action, Game, check_log
 from hammerlab.cli.app import app
+from hammerlab.editions import get_ruleset
 from hammerlab.editions.schedule import SCHEDULE, Schedule
 from hammerlab.engine.decisions import Decision
 from hammerlab.errors import IllegalActionError, InputError
@@ -289,3 +291,18 @@ def test_the_result_is_read_off_the_game(name: str, seed: int) -> None:
         best = max(expected.values())
         leaders = [p for p, score in expected.items() if score == best]
         assert game.winner == (leaders[0] if len(leaders) == 1 else None)
+
+
+def test_a_negative_seed_is_refused_as_the_cli_refuses_it() -> None:
+    # A negative seed would play the game of the positive one (docs/scenarios.md).
+    with pytest.raises(InputError, match=r"seed: -5: a seed is a whole number, 0 or more"):
+        start(seed=-5)
+
+
+def test_a_controller_for_a_player_the_scenario_lacks_is_refused() -> None:
+    # The three-turn example's players are the Ultramarines and the Orks; a misspelt
+    # name would have left the Ultramarines to the AI without a word.
+    ai = get_ruleset("waffle").ai()
+    expected = "unknown player 'Ultramarine'; players: ['Ultramarines', 'Orks']"
+    with pytest.raises(InputError, match=re.escape(expected)):
+        start(controllers={"Ultramarine": ai})

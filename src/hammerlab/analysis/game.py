@@ -144,6 +144,7 @@ class Game:
         scenario_path: str | None,
     ) -> Game:
         """:meth:`start` short of playing on: a replay answers from the first decision."""
+        _check_start(scenario, source, seed, controllers)
         for plugin in plugins:
             load_plugin_file(Path(plugin))
         folder = None if scenario_path is None else Path(scenario_path).parent
@@ -383,6 +384,22 @@ class Game:
         self._play_on()
         while battle.answers and self._pending is not None:
             self._take(self._pending)
+
+
+def _check_start(
+    scenario: Scenario, source: str, seed: int | None, controllers: Mapping[str, Controller] | None
+) -> None:
+    """Refuse what :meth:`Game.start` would otherwise take silently: a seed that is
+    not a whole number of 0 or more (the CLI and scenario files refuse a negative
+    one, which would play the game of the positive one), or a controller for a
+    player the scenario does not have (a misspelt name would leave the player to
+    the AI)."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise InputError(source, "seed", f"{seed!r}: a seed is a whole number, 0 or more")
+    names = [p.name for p in scenario.players]
+    for player in controllers or {}:
+        if player not in names:
+            raise InputError(source, "controllers", f"unknown player {player!r}; players: {names}")
 
 
 def _read(text: str, where: str) -> dict[str, Any]:
