@@ -106,6 +106,17 @@ def test_the_gymnasium_wrapper_passes_gymnasiums_check_env(scenario: str) -> Non
     check_env(HammerlabGym(ROOT / "examples" / scenario))
 
 
+def test_the_gymnasium_info_names_the_winner_once_the_game_is_over() -> None:
+    env = HammerlabGym(ROOT / "examples" / "whole_game_three_turns.toml", player="Orks")
+    _, info = env.reset(seed=2)
+    assert info["winner"] is None
+    over = False
+    while not over:
+        _, reward, over, _, info = env.step(int(np.flatnonzero(info["action_mask"])[-1]))
+    assert info["winner"] == env.game.winner
+    assert reward == {None: 0.0, "Orks": 1.0}.get(info["winner"], -1.0)
+
+
 def test_an_action_the_mask_does_not_offer_is_a_penalised_no_op() -> None:
     env = HammerlabGym(ROOT / "examples" / "whole_game_three_turns.toml", player="Orks")
     before, info = env.reset(seed=2)

@@ -136,6 +136,17 @@ def test_a_held_game_plays_nothing_until_its_stop_is_lifted() -> None:
     assert game.current_player == "Cadians" and game.turn == 1
 
 
+def test_an_illegal_action_s_error_lists_the_legal_ones() -> None:
+    game = start()
+    legal = game.legal_actions()
+    with pytest.raises(IllegalActionError) as refused:
+        game.apply(Action("shooter", "no_such", "No such unit"))
+    message = str(refused.value)
+    assert f"legal: {legal[0]}" in message
+    if len(legal) > 5:
+        assert f"({len(legal)} in all)" in message and str(legal[5]) not in message
+
+
 def test_a_clone_plays_on_like_the_original_and_is_independent() -> None:
     game = start()
     for _ in range(5):

@@ -117,11 +117,13 @@ def outcome(game: Game, player: str) -> float:
 
 
 def describe(game: Game, actions: list[Action]) -> dict[str, Any]:
-    """What people read: the turn, the scores and the legal actions' labels."""
+    """What people read: the turn, the scores, the winner once the game is over
+    (``None`` before, and on a draw) and the legal actions' labels."""
     return {
         "turn": game.turn,
         "to_act": game.current_player,
         "scores": game.scores,
+        "winner": game.winner if game.is_over else None,
         "legal_actions": [str(a) for a in actions],
     }
 
@@ -226,7 +228,9 @@ class HammerlabGym(gymnasium.Env[NDArray[np.float32], int]):
         if self.player not in self.table.players:
             raise InputError(self.table.source, "player", f"{self.player!r} is not a player")
         self.observation_space = _observation_space()["observation"]
-        self.action_space: spaces.Space[Any] = spaces.Discrete(MAX_ACTIONS)
+        # Discrete, so that its ``.n`` type-checks; it is a Space of numpy integers, and
+        # step() takes a plain int as well (the base class's action type).
+        self.action_space: spaces.Discrete = spaces.Discrete(MAX_ACTIONS)  # type: ignore[assignment]
         self.game = self.table.start(None)
         self._offered: list[Action] = []
 

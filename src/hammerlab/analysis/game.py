@@ -207,7 +207,9 @@ class Game:
 
     @property
     def turn(self) -> int:
-        """The game turn in play."""
+        """The game turn in play; in a game stopped before a turn, that turn; in a game
+        played to its end, the turn after its last (a three-turn game reads 4), as
+        the turn about to begin when the game ended."""
         return self.play_state.cursor.turn
 
     # --- the result ------------------------------------------------------------------
@@ -252,8 +254,9 @@ class Game:
         the activation runs (its other decisions asked of the controllers), and the
         game plays on to the next top-level decision before this returns."""
         decision = self._pending
-        if decision is None or action not in self.legal_actions():
-            raise IllegalActionError(f"{action} is not a legal action now")
+        legal = self.legal_actions()
+        if decision is None or action not in legal:
+            raise IllegalActionError(f"{action} is not a legal action now: {_listed(legal)}")
         battle = self.battle
         battle.answers = [(action.kind, action.label), *action.then]
         self.play_state.pick(battle.decide(decision))
@@ -384,6 +387,15 @@ class Game:
         self._play_on()
         while battle.answers and self._pending is not None:
             self._take(self._pending)
+
+
+def _listed(actions: Sequence[Action], most: int = 5) -> str:
+    """What the legal ``actions`` are, in short (an error message's end)."""
+    if not actions:
+        return "the game is over"
+    shown = "; ".join(str(a) for a in actions[:most])
+    more = f"; … ({len(actions)} in all)" if len(actions) > most else ""
+    return f"legal: {shown}{more}"
 
 
 def _check_start(
