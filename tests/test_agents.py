@@ -12,13 +12,25 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
-from hammerlab.agents.env import MAX_ACTIONS, OBSERVATION_SIZE, HammerlabAEC, HammerlabGym
+from hammerlab.agents.env import (
+    KINDS,
+    MAX_ACTIONS,
+    MAX_UNITS,
+    OBSERVATION_SIZE,
+    UNIT_FEATURES,
+    HammerlabAEC,
+    HammerlabGym,
+)
+from hammerlab.editions import get_ruleset, ruleset_names
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
-@pytest.mark.parametrize("scenario", ["whole_game_three_turns.toml", "core11_normal_shooting.toml"])
+@pytest.mark.parametrize(
+    "scenario",
+    ["whole_game_three_turns.toml", "core11_normal_shooting.toml", "psychic_duel.toml"],
+)
 def test_the_aec_environment_passes_pettingzoos_api_test(scenario: str) -> None:
     api_test(HammerlabAEC(ROOT / "examples" / scenario), num_cycles=1000)
 
@@ -39,6 +51,36 @@ def test_the_mask_offers_exactly_the_legal_actions_and_the_game_ends_with_reward
     assert env.game.is_over
     outcome = [env._cumulative_rewards.get(a, 0.0) for a in env.possible_agents]
     assert sorted(outcome) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+@pytest.mark.parametrize("edition", ruleset_names())
+def test_every_top_level_pick_of_every_edition_has_a_kind_in_the_observation(
+    edition: str,
+) -> None:
+    picks = [p.picks.kind for p in get_ruleset(edition).flow().phases if p.picks is not None]
+    assert picks and set(picks) <= set(KINDS)
+
+
+def test_a_psychic_pick_is_told_apart_in_the_observation() -> None:
+    # examples/psychic_duel.toml plays the Waffle Edition's psychic phase, whose pick
+    # (a Psyker to manifest powers) is its own kind: the one-hot after the turn and
+    # whose pick it is (the module's doc) marks it, and nothing else.
+    env = HammerlabAEC(ROOT / "examples" / "psychic_duel.toml")
+    env.reset(seed=1)
+    kinds_at = MAX_UNITS * UNIT_FEATURES + 2
+    seen = set()
+    for agent in env.agent_iter():
+        observation, _, terminated, _, _ = env.last()
+        if terminated:
+            env.step(None)
+            continue
+        kind = env.game.legal_actions()[0].kind
+        one_hot = observation["observation"][kinds_at:]
+        assert kind in KINDS and one_hot.sum() == 1.0, (agent, kind)
+        assert one_hot[KINDS.index(kind)] == 1.0
+        seen.add(kind)
+        env.step(int(np.flatnonzero(observation["action_mask"])[-1]))  # end the loop
+    assert "psyker" in seen
 
 
 def test_the_gymnasium_wrapper_plays_one_side_against_the_heuristic_ai() -> None:
@@ -62,6 +104,17 @@ def test_the_gymnasium_wrapper_plays_one_side_against_the_heuristic_ai() -> None
 @pytest.mark.parametrize("scenario", ["whole_game_three_turns.toml", "core11_normal_shooting.toml"])
 def test_the_gymnasium_wrapper_passes_gymnasiums_check_env(scenario: str) -> None:
     check_env(HammerlabGym(ROOT / "examples" / scenario))
+
+
+def test_the_gymnasium_info_names_the_winner_once_the_game_is_over() -> None:
+    env = HammerlabGym(ROOT / "examples" / "whole_game_three_turns.toml", player="Orks")
+    _, info = env.reset(seed=2)
+    assert info["winner"] is None
+    over = False
+    while not over:
+        _, reward, over, _, info = env.step(int(np.flatnonzero(info["action_mask"])[-1]))
+    assert info["winner"] == env.game.winner
+    assert reward == {None: 0.0, "Orks": 1.0}.get(info["winner"], -1.0)
 
 
 def test_an_action_the_mask_does_not_offer_is_a_penalised_no_op() -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from hammerlab.analysis.odds import LibraryQuestion, QuestionError, calculator
 from hammerlab.cli.app import app
 
 LIBRARY = ["odds", "-r", "waffle", "--attacker", "Heavy Weapons Squad", "--weapon", "Lascannon",
@@ -57,3 +58,20 @@ def test_odds_from_a_missing_file_is_one_line() -> None:
     result = CliRunner().invoke(app, [*AT_A_KAN, "--from", "no_such_file.cat"])
     assert result.exit_code == 1 and not result.stdout
     assert result.stderr == "error: no_such_file.cat: file not found\n"
+
+
+@pytest.mark.parametrize(
+    ("edition", "attacker", "target"),
+    [
+        ("waffle", "Heavy Weapons Squad", "Tactical Squad"),
+        ("core11", "Intercessor Squad", "Intercessor Squad"),
+    ],
+)
+def test_a_bad_odds_question_is_one_error_type_in_every_edition(
+    edition: str, attacker: str, target: str
+) -> None:
+    # docs/api.md: a question a calculator cannot answer is a QuestionError, whichever
+    # edition answers, so a tool catches one type (the web page does).
+    question = LibraryQuestion(attacker=attacker, weapon="Nope", target=target)
+    with pytest.raises(QuestionError, match="has no weapon"):
+        calculator(edition).library(question)

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from hammerlab.analysis.game import Action, Game, check_log
+from hammerlab.analysis.game import HOLD, Action, Game, check_log
 from hammerlab.cli.app import app
+from hammerlab.editions import get_ruleset
 from hammerlab.editions.schedule import SCHEDULE, Schedule
+from hammerlab.engine.decisions import Decision
 from hammerlab.errors import IllegalActionError, InputError
 from hammerlab.io.scenario import load_scenario
 
@@ -84,6 +87,66 @@ def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
     assert events(game) == before
 
 
+@pytest.mark.parametrize(
+    ("name", "seed"),
+    [
+        ("assault_charge_into_overwatch.toml", 2),  # a charge's fight follows the pick
+        ("vehicles_transport.toml", 1),  # a disembarkation is asked before a pick
+        ("core11_whole_game.toml", 1),  # whole phases pass between the picks
+    ],
+)
+def test_start_and_apply_play_on_so_that_asking_changes_nothing(name: str, seed: int) -> None:
+    # docs/api.md: "take one; the game plays to the next", and a question writes
+    # nothing. So between two actions every question leaves the state, the log and
+    # the digest as they were, and the saved game records that same state.
+    game = start(ROOT / "examples" / name, seed)
+    while True:
+        before, logged = game.digest(), events(game)
+        over, player, actions = game.is_over, game.current_player, game.legal_actions()
+        assert (over, player) == (game.is_over, game.current_player)
+        assert json.loads(game.to_json())["digest"] == before
+        assert game.digest() == before and events(game) == logged
+        assert over == (player is None) == (not actions)
+        if over:
+            break
+        game.apply(actions[0])
+
+
+def test_a_held_game_plays_nothing_until_its_stop_is_lifted() -> None:
+    # examples/vehicles_transport.toml: "At the start of the Cadians' Movement phase
+    # it may disembark", a decision asked before their first pick. Held, the game
+    # asks nobody; once its stop is lifted, the controller put in place since is.
+    class Asked:
+        def __init__(self) -> None:
+            self.kinds: list[str] = []
+
+        def choose(self, battle: object, decision: Decision[object]) -> int:
+            self.kinds.append(decision.kind)
+            return 0
+
+    path = ROOT / "examples" / "vehicles_transport.toml"
+    nobody = Asked()
+    game = start(path, 1, controllers={"Cadians": nobody}, stop_before_turn=HOLD)
+    assert game.is_over and game.current_player is None and not game.decisions()
+    assert not any(e.kind == "phase" for e in game.battle.log.events)
+    asked = Asked()
+    game.battle.controllers["Cadians"] = asked
+    game.stop_before_turn = None
+    assert nobody.kinds == [] and asked.kinds == ["disembark"]
+    assert game.current_player == "Cadians" and game.turn == 1
+
+
+def test_an_illegal_action_s_error_lists_the_legal_ones() -> None:
+    game = start()
+    legal = game.legal_actions()
+    with pytest.raises(IllegalActionError) as refused:
+        game.apply(Action("shooter", "no_such", "No such unit"))
+    message = str(refused.value)
+    assert f"legal: {legal[0]}" in message
+    if len(legal) > 5:
+        assert f"({len(legal)} in all)" in message and str(legal[5]) not in message
+
+
 def test_a_clone_plays_on_like_the_original_and_is_independent() -> None:
     game = start()
     for _ in range(5):
@@ -103,9 +166,10 @@ def test_a_saved_game_replays_to_its_state_and_plays_on_to_the_same_end() -> Non
     first.play()
     assert first.is_over and first.turn == 2
     saved = first.to_json()
-    loaded = Game.from_json(saved)
+    loaded = Game.from_json(saved, stop_before_turn=2)
     assert loaded.digest() == first.digest()
     assert events(loaded) == events(first)
+    loaded.stop_before_turn = None
     loaded.play()
     assert events(loaded) == events(whole)
 
@@ -206,3 +270,50 @@ def test_a_saved_game_or_log_with_a_broken_scenario_is_one_line(tmp_path: Path) 
         assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
         lines = result.stderr.splitlines()
         assert len(lines) == 1 and "scenario: players: Field required" in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("name", "seed"),
+    [
+        ("whole_game_three_turns.toml", 1),  # kill points, three turns played
+        ("matchups/genestealers_vs_guard_gunline.toml", 2),  # models destroyed
+        ("matchups/genestealers_vs_guard_gunline.toml", 1),  # wiped out, though ahead
+    ],
+)
+def test_the_result_is_read_off_the_game(name: str, seed: int) -> None:
+    # The scenario's victory condition (docs/scenarios.md): a kill point for each
+    # enemy unit destroyed, or a point for each enemy model; a side wiped out loses
+    # whatever the scores. Worked out here from the units and the log.
+    game = start(ROOT / "examples" / name, seed)
+    game.play()
+    victory = game.ready.plan.victory
+    expected = dict.fromkeys((p.name for p in game.battle.players), 0)
+    for unit in game.battle.units.values():
+        enemy = next(p for p in expected if p != unit.player)
+        lost = unit.starting_models - len(unit.alive_models)
+        expected[enemy] += lost if victory == "models_destroyed" else int(not unit.alive_models)
+    assert game.scores == expected
+    wiped = [e.players for e in game.battle.log.events if e.kind == "wiped_out"]
+    assert game.wiped_out == (wiped[0] if wiped else ())
+    if wiped:
+        (loser,) = wiped[0]
+        assert game.winner == next(p for p in expected if p != loser)
+    else:
+        best = max(expected.values())
+        leaders = [p for p, score in expected.items() if score == best]
+        assert game.winner == (leaders[0] if len(leaders) == 1 else None)
+
+
+def test_a_negative_seed_is_refused_as_the_cli_refuses_it() -> None:
+    # A negative seed would play the game of the positive one (docs/scenarios.md).
+    with pytest.raises(InputError, match=r"seed: -5: a seed is a whole number, 0 or more"):
+        start(seed=-5)
+
+
+def test_a_controller_for_a_player_the_scenario_lacks_is_refused() -> None:
+    # The three-turn example's players are the Ultramarines and the Orks; a misspelt
+    # name would have left the Ultramarines to the AI without a word.
+    ai = get_ruleset("waffle").ai()
+    expected = "unknown player 'Ultramarine'; players: ['Ultramarines', 'Orks']"
+    with pytest.raises(InputError, match=re.escape(expected)):
+        start(controllers={"Ultramarine": ai})

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 from typer.testing import CliRunner
 
 from hammerlab.analysis import battles
@@ -24,7 +25,15 @@ from hammerlab.analysis.battles import MAX_MODELS, prepare
 from hammerlab.cli.app import app
 from hammerlab.editions import get_ruleset
 from hammerlab.errors import HammerlabError, InputError
-from hammerlab.io.scenario import MAX_UNITS, load_scenario, parse_scenario
+from hammerlab.io.scenario import (
+    MAX_UNITS,
+    PlayerSpec,
+    Scenario,
+    UnitPlacement,
+    load_scenario,
+    parse_scenario,
+    scenario_from_data,
+)
 
 ORKS_CATALOGUE = Path(__file__).resolve().parent / "data" / "bsdata-7e" / "Orks - Codex.cat"
 HEAD = """name = "t"
@@ -288,3 +297,61 @@ def test_generated_scenarios_raise_only_hammerlab_errors(text: str) -> None:
             prepare(load_scenario(path), str(path))
         except HammerlabError as error:
             assert "\n" not in str(error)
+
+
+# --- a Scenario built in code is checked as a file is (docs/scenarios.md) -----------------
+
+
+def _placed(ident: str, player: str, **extra: Any) -> UnitPlacement:
+    return UnitPlacement(id=ident, player=player, unit="Ork Boyz", position=(20, 10), **extra)
+
+
+SOUTH_NORTH = [PlayerSpec(name="A"), PlayerSpec(name="B", edge="north")]
+BROKEN_REFERENCES = {
+    # name: (players, units, first player, key path, its loc, problem)
+    "one unit id on both sides": (
+        SOUTH_NORTH, [_placed("a", "A"), _placed("a", "B")], None,
+        "units[1].id", ("units", 1, "id"), "unit id 'a' is used twice",
+    ),
+    "an unknown player": (
+        SOUTH_NORTH, [_placed("a", "Eldar")], None,
+        "units[0].player", ("units", 0, "player"), "unknown player 'Eldar'; players: ['A', 'B']",
+    ),
+    "two players of one name": (
+        [PlayerSpec(name="A"), PlayerSpec(name="A", edge="north")], [_placed("a", "A")], None,
+        "players[0].name", ("players", 0, "name"), "'A' is used twice",
+    ),
+    "both players on one edge": (
+        [PlayerSpec(name="A"), PlayerSpec(name="B")], [_placed("a", "A")], None,
+        "players[1].edge", ("players", 1, "edge"), "'south' is the table edge of 'A' too",
+    ),
+    "aboard an unknown transport": (
+        SOUTH_NORTH, [_placed("a", "A", embarked_in="rhino")], None,
+        "units[0].embarked_in", ("units", 0, "embarked_in"), "unknown unit id 'rhino'",
+    ),
+    "an unknown first player": (
+        SOUTH_NORTH, [_placed("a", "A")], "C",
+        "first_player", ("first_player",), "'C' is not a player",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", BROKEN_REFERENCES)
+def test_a_scenario_built_in_code_checks_its_references_as_a_file_does(case: str) -> None:
+    # Game.start takes the model: one built in code must not reach it with two units
+    # of one id (one would vanish) or a player nobody controls.
+    players, units, first, path, loc, words = BROKEN_REFERENCES[case]
+    with pytest.raises(ValidationError) as caught:
+        Scenario(name="t", players=players, units=units, first_player=first)
+    (error,) = caught.value.errors()
+    assert error["loc"] == loc and words in error["msg"]
+    # The same data given as data (a saved game's copy): one InputError, same words.
+    data = {
+        "name": "t",
+        "players": [p.model_dump() for p in players],
+        "units": [u.model_dump(exclude_defaults=True) for u in units],
+        "first_player": first,
+    }
+    with pytest.raises(InputError) as refused:
+        scenario_from_data(data, "s.json")
+    assert refused.value.where == path and words in refused.value.problem

@@ -64,6 +64,12 @@ class ProfileError(HammerlabError, ValueError):
         super().__init__(message)
 
 
+class QuestionError(HammerlabError, ValueError):
+    """An odds question that cannot be answered as asked (the message says why), in
+    any edition: ``hammerlab.analysis.odds`` and the editions' own calculators
+    raise this one type."""
+
+
 class IllegalActionError(HammerlabError, ValueError):
     """A decision answer or an action that the rules do not allow."""
 

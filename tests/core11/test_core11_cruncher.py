@@ -18,7 +18,8 @@ import wh40kdc
 from core11_kit import ruleset
 
 from hammerlab.editions.core11.abilities import feel_no_pain_of
-from hammerlab.editions.core11.odds_questions import OddsQuestionError, library_answer
+from hammerlab.editions.core11.odds_questions import library_answer
+from hammerlab.errors import QuestionError
 
 SAME_RULES = {
     "rapid-fire", "heavy", "torrent", "lethal-hits", "sustained-hits", "devastating-wounds",
@@ -91,7 +92,7 @@ def test_odds_equal_the_wh40kdc_cruncher_on_dataset_pairs() -> None:
                         feel_no_pain_of(target_name and library.datasheet(target_name).army,
                                         library.datasheet(target_name).rules, library.ability),
                     )  # fmt: skip
-                except OddsQuestionError:
+                except QuestionError:
                     continue
                 odds = answer.odds
                 mine = (odds.mean_attacks, odds.mean_hits, odds.mean_wounds, odds.mean_damage)

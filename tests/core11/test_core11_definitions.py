@@ -17,11 +17,12 @@ from hammerlab.cli.odds_cmd import register
 from hammerlab.editions.core11.abilities import feel_no_pain_of
 from hammerlab.editions.core11.attacks import Battery, allocate, situations_for
 from hammerlab.editions.core11.fire_control import FireControl
-from hammerlab.editions.core11.odds_questions import OddsQuestionError, plain_answer
+from hammerlab.editions.core11.odds_questions import plain_answer
 from hammerlab.editions.core11.positions import is_engaged
 from hammerlab.editions.core11.volley import eligible_targets, fire
 from hammerlab.editions.core11.weapons import read_weapon
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile
+from hammerlab.errors import QuestionError
 
 BASE = 32 / 25.4
 """A 32 mm base in inches: centres are this much further apart than the bases."""
@@ -179,7 +180,7 @@ def test_feel_no_pain_is_read_from_the_abilitys_facts_whatever_its_name() -> Non
 
 def test_odds_refuse_a_target_the_weapon_cannot_target() -> None:
     """A weapon that "can only target MONSTER or VEHICLE units" is refused, with why."""
-    with pytest.raises(OddsQuestionError, match="TARGETS MONSTER/VEHICLE ONLY"):
+    with pytest.raises(QuestionError, match="TARGETS MONSTER/VEHICLE ONLY"):
         _plain(keywords=("TARGETS MONSTER/VEHICLE ONLY",))
     assert _plain(keywords=("TARGETS MONSTER/VEHICLE ONLY",), target_keywords=("VEHICLE",))
 
@@ -197,7 +198,7 @@ def test_odds_close_quarters_and_indirect_situations() -> None:
     assert _close(_plain(situation=("close-quarters",)).odds.mean_hits, 3 / 6)
     pistol = _plain(keywords=("PISTOL",), situation=("close-quarters",))
     assert _close(pistol.odds.mean_hits, 4 / 6)
-    with pytest.raises(OddsQuestionError, match="BLAST"):
+    with pytest.raises(QuestionError, match="BLAST"):
         _plain(keywords=("BLAST",), situation=("close-quarters",))
-    with pytest.raises(OddsQuestionError, match="INDIRECT FIRE"):
+    with pytest.raises(QuestionError, match="INDIRECT FIRE"):
         _plain(situation=("indirect",))

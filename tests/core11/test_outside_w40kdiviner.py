@@ -26,11 +26,12 @@ import pytest
 from core11_kit import gun
 
 from hammerlab.editions.core11.odds import KillOdds, kill_odds
-from hammerlab.editions.core11.odds_questions import OddsQuestionError, situation_of
+from hammerlab.editions.core11.odds_questions import situation_of
 from hammerlab.editions.core11.profiles import DefenceStats
 from hammerlab.editions.core11.rolls import Situation
 from hammerlab.editions.core11.weapons import WeaponProfile, read_weapon
 from hammerlab.editions.distributions import casualties, vector
+from hammerlab.errors import QuestionError
 
 NO_SAVE = 7
 """A Save characteristic no roll reaches (their ``"Sv": None``)."""
@@ -234,7 +235,7 @@ def test_diviner_indirect_fire_floor_and_cover() -> None:
 def test_diviner_indirect_mode_is_for_indirect_fire_weapons_only() -> None:
     # test_indirect_fire.py "keyword-gated": a weapon without the keyword does not
     # shoot indirectly (W40kDiviner skips it; hammerlab refuses the question).
-    with pytest.raises(OddsQuestionError, match="INDIRECT FIRE"):
+    with pytest.raises(QuestionError, match="INDIRECT FIRE"):
         situation_of(("indirect",), 10, _weapon("6", 3, 8, -6))
 
 
@@ -261,7 +262,7 @@ def test_diviner_close_quarters_minus_one_spares_close_quarters_weapons() -> Non
 
 def test_diviner_blast_never_fires_at_an_engaged_unit() -> None:
     # test_close_quarters.py "a VEHICLE fires everything but BLAST at an engaged unit".
-    with pytest.raises(OddsQuestionError, match="BLAST"):
+    with pytest.raises(QuestionError, match="BLAST"):
         situation_of(("close-quarters",), 10, _weapon("6", 3, 8, -6, "1", "BLAST"))
 
 

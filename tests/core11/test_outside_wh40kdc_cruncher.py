@@ -37,11 +37,11 @@ import wh40kdc
 from core11_kit import ruleset
 
 from hammerlab.editions.core11.odds_questions import (
-    OddsQuestionError,
     find_weapon,
     library_answer,
 )
 from hammerlab.engine.datasheet import Datasheet
+from hammerlab.errors import QuestionError
 
 SEED = 20261201
 PAIRS = 300
@@ -179,7 +179,7 @@ def _hammerlab(pair: Pair) -> dict[str, float] | None:
             _sheet(pair.attacker), pair.weapon_name, None, _sheet(pair.target),
             pair.firing, pair.models, situation, None,
         )  # fmt: skip
-    except OddsQuestionError:
+    except QuestionError:
         return None
     odds = answer.odds
     means = (odds.mean_attacks, odds.mean_hits, odds.mean_wounds, odds.mean_damage)

@@ -27,7 +27,6 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
 from hammerlab.analysis.game import Action, Game
-from hammerlab.editions.turns import game_winner, victory_scores
 from hammerlab.engine.rules import ParamValue
 from hammerlab.errors import InputError
 from hammerlab.io.scenario import Scenario, load_scenario
@@ -37,8 +36,9 @@ MAX_UNITS = 16
 UNIT_FEATURES = 5
 """Per unit: present, its side's (1 the observer's, -1 the enemy's), share of its
 models left, and the centre of its models left (x, y as shares of the table)."""
-KINDS = ("mover", "shooter", "charger")
-"""Top-level decision kinds, one-hot in the observation."""
+KINDS = ("mover", "shooter", "charger", "psyker")
+"""Top-level decision kinds, one-hot in the observation: every edition's picks
+(``Picks.kind`` of its flow; ``psyker``: the Waffle Edition's psychic phase)."""
 OBSERVATION_SIZE = MAX_UNITS * UNIT_FEATURES + 2 + len(KINDS)
 MAX_ACTIONS = 64
 """Legal actions offered at once; beyond it, the first ones and ending the loop."""
@@ -112,16 +112,18 @@ def observe_game(game: Game, player: str, actions: list[Action]) -> Observation:
 
 def outcome(game: Game, player: str) -> float:
     """+1 if ``player`` won under the scenario's victory condition, -1 if it lost, 0."""
-    best = game_winner(game.battle, game.ready.plan.victory)
+    best = game.winner
     return 0.0 if best is None else (1.0 if best == player else -1.0)
 
 
 def describe(game: Game, actions: list[Action]) -> dict[str, Any]:
-    """What people read: the turn, the scores and the legal actions' labels."""
+    """What people read: the turn, the scores, the winner once the game is over
+    (``None`` before, and on a draw) and the legal actions' labels."""
     return {
         "turn": game.turn,
         "to_act": game.current_player,
-        "scores": victory_scores(game.battle, game.ready.plan.victory),
+        "scores": game.scores,
+        "winner": game.winner if game.is_over else None,
         "legal_actions": [str(a) for a in actions],
     }
 
@@ -226,7 +228,9 @@ class HammerlabGym(gymnasium.Env[NDArray[np.float32], int]):
         if self.player not in self.table.players:
             raise InputError(self.table.source, "player", f"{self.player!r} is not a player")
         self.observation_space = _observation_space()["observation"]
-        self.action_space: spaces.Space[Any] = spaces.Discrete(MAX_ACTIONS)
+        # Discrete, so that its ``.n`` type-checks; it is a Space of numpy integers, and
+        # step() takes a plain int as well (the base class's action type).
+        self.action_space: spaces.Discrete = spaces.Discrete(MAX_ACTIONS)  # type: ignore[assignment]
         self.game = self.table.start(None)
         self._offered: list[Action] = []
 

@@ -4,8 +4,13 @@
 (:class:`~hammerlab.editions.flow.Play`). At every top-level decision (pick a
 unit and what it does, or end the phase) it lists :meth:`Game.legal_actions`
 and takes one with :meth:`Game.apply`; decisions inside an activation are
-answered by the players' controllers. :meth:`Game.clone` is a deep copy of
-the whole state (nothing of the game lives on the call stack);
+answered by the players' controllers. :meth:`Game.start`, :meth:`Game.apply`
+and :meth:`Game.step` play on to the next top-level decision before they
+return, so the state read between them (units, log, :meth:`Game.digest`) is
+the game's, and the questions (:meth:`Game.legal_actions`,
+:attr:`Game.is_over`, :attr:`Game.current_player`) only read it.
+:meth:`Game.clone` is a deep copy of the whole state (nothing of the game
+lives on the call stack);
 :meth:`Game.to_json` writes the game's *recipe* — scenario, seed, rules,
 plug-ins and every decision so far, like a chess PGN — and
 :meth:`Game.from_json` replays it and checks the state digest it recorded.
@@ -28,6 +33,7 @@ from hammerlab.editions.base import begin_play
 from hammerlab.editions.flow import Play
 from hammerlab.editions.plugins import load_plugin_file
 from hammerlab.editions.schedule import SCHEDULE
+from hammerlab.editions.turns import WIPED_OUT, game_winner, victory_scores
 from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.decisions import Controller, Decision
 from hammerlab.engine.events import to_json_line_of
@@ -42,6 +48,12 @@ from hammerlab.errors import (
 from hammerlab.io.scenario import Scenario, scenario_from_data
 
 FORMAT = "hammerlab-game/1"
+
+HOLD = 1
+"""A ``stop_before_turn`` that holds a game where it is: a new one before anything
+is played, a loaded one where it was saved. Start (or load) with it to put
+controllers or a log listener in place first, then set
+:attr:`Game.stop_before_turn` to play on."""
 
 
 @dataclass(frozen=True)
@@ -82,12 +94,14 @@ class Game:
     """One game in progress, stepped one top-level decision at a time."""
 
     def __init__(self, ready: PreparedBattle, recipe: Recipe, stop_before_turn: int | None) -> None:
+        """A game of ``ready`` not yet played: nothing has happened and no decision
+        is pending until it plays on (:meth:`start` does, a replay does with the
+        recorded answers)."""
         self.ready = ready
         self.recipe = recipe
-        self.stop_before_turn = stop_before_turn
+        self._stop_before_turn = stop_before_turn
         self.play_state: Play = begin_play(ready.battle, ready.ruleset, ready.plan)
         self._pending: Decision[Unit | None] | None = None
-        self._settled = False
 
     @classmethod
     def start(
@@ -105,7 +119,32 @@ class Game:
         controller get the edition's AI. With ``stop_before_turn`` it stops when
         that turn would begin. ``scenario_path``, the scenario file's absolute path,
         is recorded so that the saved game or log resumes from any folder (relative
-        BattleScribe sources are read beside it rather than beside ``source``)."""
+        BattleScribe sources are read beside it rather than beside ``source``).
+
+        It returns with the game played on to its first top-level decision (or its
+        end): whatever comes before it (a Command phase, a disembarkation) is asked
+        of ``controllers``, so a controller put in place afterwards answers only
+        what comes after."""
+        game = cls._unplayed(
+            scenario, source, seed, rules, plugins, controllers, stop_before_turn, scenario_path
+        )
+        game._play_on()
+        return game
+
+    @classmethod
+    def _unplayed(
+        cls,
+        scenario: Scenario,
+        source: str,
+        seed: int | None,
+        rules: Mapping[str, ParamValue] | None,
+        plugins: Sequence[str],
+        controllers: Mapping[str, Controller] | None,
+        stop_before_turn: int | None,
+        scenario_path: str | None,
+    ) -> Game:
+        """:meth:`start` short of playing on: a replay answers from the first decision."""
+        _check_start(scenario, source, seed, controllers)
         for plugin in plugins:
             load_plugin_file(Path(plugin))
         folder = None if scenario_path is None else Path(scenario_path).parent
@@ -126,44 +165,84 @@ class Game:
         """The battle: units, dice, log, settings."""
         return self.ready.battle
 
-    def _decision(self) -> Decision[Unit | None] | None:
-        if not self._settled:
-            self._pending = self.play_state.pending(self.stop_before_turn)
-            self._settled = True
-        return self._pending
+    @property
+    def stop_before_turn(self) -> int | None:
+        """The turn the game stops before (``None``: it plays to its last turn)."""
+        return self._stop_before_turn
+
+    @stop_before_turn.setter
+    def stop_before_turn(self, turn: int | None) -> None:
+        """Stop before ``turn`` instead, playing on at once to the next top-level
+        decision that allows (a game stopped before turn 2 goes on to turn 2's
+        first decision when the stop is lifted)."""
+        self._stop_before_turn = turn
+        self._play_on()
+
+    def _play_on(self) -> None:
+        """Play on to the next top-level decision (or the end, or the stop turn) and
+        keep it pending: what every question reads. At a pending pick nothing more
+        happens (the pick is listed again), so playing on twice is harmless."""
+        self._pending = self.play_state.pending(self._stop_before_turn)
+
+    def _take(self, decision: Decision[Unit | None]) -> None:
+        """Have the pending pick ``decision`` answered (by ``battle.answers`` or the
+        controller), run the activation, and play on."""
+        self.play_state.pick(self.battle.decide(decision))
+        self._play_on()
 
     @property
     def is_over(self) -> bool:
         """No decision is left: the last turn ended (or the stop turn is reached)."""
-        return self._decision() is None
+        return self._pending is None
 
     @property
     def current_player(self) -> str | None:
         """The player to act, or ``None`` when the game is over."""
-        decision = self._decision()
-        return None if decision is None else decision.player
+        return None if self._pending is None else self._pending.player
 
     def is_top_level(self, decision: Decision[Any]) -> bool:
         """Whether ``decision`` is the pending top-level pick (what a controller that
         searches with :meth:`legal_actions` answers, rather than an inner decision)."""
-        return self._settled and decision is self._pending
+        return decision is self._pending
 
     @property
     def turn(self) -> int:
-        """The game turn in play."""
+        """The game turn in play; in a game stopped before a turn, that turn; in a game
+        played to its end, the turn after its last (a three-turn game reads 4), as
+        the turn about to begin when the game ended."""
         return self.play_state.cursor.turn
 
     @property
     def pending(self) -> Decision[Unit | None] | None:
         """The top-level decision to answer next (its kind and prompt say what is being
         decided), or ``None`` when the game is over."""
-        return self._decision()
+        return self._pending
+
+    # --- the result ------------------------------------------------------------------
+    @property
+    def scores(self) -> dict[str, int]:
+        """Each player's victory score as the game stands, under the scenario's victory
+        condition (``plan.victory``: kill points, or models destroyed)."""
+        return victory_scores(self.battle, self.ready.plan.victory)
+
+    @property
+    def wiped_out(self) -> tuple[str, ...]:
+        """The players with no models left when that ended the game early (an
+        edition's sudden-death rule); empty otherwise."""
+        return tuple(self.battle.memory.get(WIPED_OUT, ()))
+
+    @property
+    def winner(self) -> str | None:
+        """Who wins as the game stands (the result once :attr:`is_over`): the one
+        player left when the other was wiped out, whatever the scores, else the
+        higher score; ``None`` on a draw."""
+        return game_winner(self.battle, self.ready.plan.victory)
 
     # --- stepping ----------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         """Every legal top-level action now: each eligible unit with each thing it may
         do first (where the phase lists it), and ending the loop."""
-        decision = self._decision()
+        decision = self._pending
         if decision is None:
             return []
         actions = []
@@ -179,34 +258,34 @@ class Game:
     def apply(self, action: Action) -> None:
         """Take ``action``: the pick and its first answers are recorded as decisions,
         the activation runs (its other decisions asked of the controllers), and the
-        game plays on to the next top-level decision."""
-        decision = self._decision()
-        if decision is None or action not in self.legal_actions():
-            raise IllegalActionError(f"{action} is not a legal action now")
+        game plays on to the next top-level decision before this returns."""
+        decision = self._pending
+        legal = self.legal_actions()
+        if decision is None or action not in legal:
+            raise IllegalActionError(f"{action} is not a legal action now: {_listed(legal)}")
         battle = self.battle
         battle.answers = [(action.kind, action.label), *action.then]
         self.play_state.pick(battle.decide(decision))
         left, battle.answers = battle.answers, []
+        self._play_on()
         if left:
             raise IllegalActionError(f"{action}: the activation did not ask {left}")
-        self._settled = False
 
     def play(self) -> None:
         """Play on to the end (or the stop turn), the controllers answering everything."""
-        while self._decision() is not None:
+        while self._pending is not None:
             self.step()
 
     def step(self) -> None:
-        """Let the controllers answer the next top-level decision (nothing when over)."""
-        decision = self._decision()
-        if decision is not None:
-            self.play_state.pick(self.battle.decide(decision))
-            self._settled = False
+        """Let the controllers answer the next top-level decision and play on to the
+        one after it (nothing when over)."""
+        if self._pending is not None:
+            self._take(self._pending)
 
     def play_until(self, player: str) -> None:
         """Let the controllers answer the top-level decisions until ``player`` is to
         act or the game is over (the other side's moves, for a person playing one)."""
-        while (decision := self._decision()) is not None and decision.player != player:
+        while self._pending is not None and self._pending.player != player:
             self.step()
 
     def chance_outcomes(self) -> None:
@@ -261,9 +340,7 @@ class Game:
 
     def to_json(self) -> str:
         """The saved game: recipe, decisions, cursor and state digest (JSON), where the
-        game stands at its next decision (one just started or stepped plays on to
-        it first, as loading the saved game will)."""
-        self._decision()
+        game stands: at its next top-level decision (or its end)."""
         saved = self.header()
         del saved["kind"]
         return json.dumps(
@@ -294,8 +371,7 @@ class Game:
         game.replay([(str(k), str(a)) for _, k, a in saved["decisions"]], where)
         if game.digest() != saved.get("digest"):
             raise InputError(where, "digest", "the replayed game differs from the saved one")
-        game.stop_before_turn = stop_before_turn
-        game._settled = False
+        game.stop_before_turn = stop_before_turn  # plays on where the new stop allows
         return game
 
     def replay(self, answers: Sequence[tuple[str, str]], where: str) -> None:
@@ -306,21 +382,49 @@ class Game:
         the pick is answered only while answers are left: with none left it is where
         the game was saved, and the controllers are never asked."""
         battle = self.battle
-        battle.answers = list(answers)
         try:
-            while battle.answers:
-                decision = self._decision()
-                if decision is None or not battle.answers:
-                    break
-                self.play_state.pick(battle.decide(decision))
-                self._settled = False
-            self._decision()
+            self._follow(answers)
         except IllegalActionError as error:
             raise InputError(where, "decisions", str(error)) from None
         if battle.answers:
             left = len(battle.answers)
             battle.answers = []
             raise InputError(where, "decisions", f"{left} decisions were never asked")
+
+    def _follow(self, answers: Sequence[tuple[str, str]]) -> None:
+        """Play on answering with ``answers`` ((kind, label), in order, kept in
+        ``battle.answers``): to the next top-level decision, then each pick while
+        answers are left (a game not yet played starts from its first decision)."""
+        battle = self.battle
+        battle.answers = list(answers)
+        self._play_on()
+        while battle.answers and self._pending is not None:
+            self._take(self._pending)
+
+
+def _listed(actions: Sequence[Action], most: int = 5) -> str:
+    """What the legal ``actions`` are, in short (an error message's end)."""
+    if not actions:
+        return "the game is over"
+    shown = "; ".join(str(a) for a in actions[:most])
+    more = f"; … ({len(actions)} in all)" if len(actions) > most else ""
+    return f"legal: {shown}{more}"
+
+
+def _check_start(
+    scenario: Scenario, source: str, seed: int | None, controllers: Mapping[str, Controller] | None
+) -> None:
+    """Refuse what :meth:`Game.start` would otherwise take silently: a seed that is
+    not a whole number of 0 or more (the CLI and scenario files refuse a negative
+    one, which would play the game of the positive one), or a controller for a
+    player the scenario does not have (a misspelt name would leave the player to
+    the AI)."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise InputError(source, "seed", f"{seed!r}: a seed is a whole number, 0 or more")
+    names = [p.name for p in scenario.players]
+    for player in controllers or {}:
+        if player not in names:
+            raise InputError(source, "controllers", f"unknown player {player!r}; players: {names}")
 
 
 def _read(text: str, where: str) -> dict[str, Any]:
@@ -375,13 +479,14 @@ def state_digest(battle: Battle, play: Play) -> str:
 def _start_from(
     saved: Mapping[str, Any], controllers: Mapping[str, Controller] | None, where: str
 ) -> Game:
-    """The game a saved game or a log header records, not yet played. What it names
+    """The game a saved game or a log header records, not yet played (its first
+    decisions are the recorded ones: a replay answers them). What it names
     that can no longer be found or used (a BattleScribe file beside the scenario, a
     plug-in file, a rule) is an :class:`InputError` naming ``where``, the file it
     was recorded in, as well as the scenario or plug-in file at fault."""
     scenario = scenario_from_data(saved["scenario"], f"{where}: scenario")
     try:
-        return Game.start(
+        return Game._unplayed(
             scenario,
             str(saved["source"]),
             saved.get("seed"),
@@ -389,7 +494,7 @@ def _start_from(
             tuple(saved.get("plugins") or ()),
             controllers,
             saved.get("stop_before_turn"),
-            scenario_path=saved.get("scenario_path"),
+            saved.get("scenario_path"),
         )
     except HammerlabError as error:
         raise InputError(where, "", str(error)) from None
@@ -423,7 +528,8 @@ class Mismatch:
 
 def log_game(text: str, where: str) -> tuple[Game, list[Any]]:
     """The game a JSON Lines log records, not yet played (its first line, the
-    header, says how to start it), and the logged events that follow."""
+    header, says how to start it; :func:`replay_logged` plays it), and the logged
+    events that follow."""
     _refuse_saved_game(text, where)
     lines = text.splitlines()
     try:
@@ -466,11 +572,8 @@ def replay_logged(game: Game, logged_events: Sequence[Any]) -> str | None:
         if isinstance(e, dict) and e.get("kind") == "decision"
     ]
     battle = game.battle
-    battle.answers = answers
     try:
-        while battle.answers and (decision := game._decision()) is not None:
-            game.play_state.pick(battle.decide(decision))
-            game._settled = False
+        game._follow(answers)
         game.play()
     except UnansweredDecisionError as error:
         battle.answers = []

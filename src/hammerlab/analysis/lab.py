@@ -33,6 +33,7 @@ from hammerlab.analysis.choices import (
     watch,
 )
 from hammerlab.analysis.engine_version import ENGINE_VERSION
+from hammerlab.analysis.game import HOLD
 from hammerlab.analysis.search import start_game
 from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
 from hammerlab.editions import get_ruleset
@@ -268,8 +269,11 @@ def play_once(
     (``single`` or ``keyed``: :func:`~hammerlab.engine.dice.dice_for`; the search
     AI plays with ``single`` dice)."""
     if ai == "search":
-        game = start_game(scenario, source, seed, {p.name: ai for p in scenario.players}, options)
+        players = {p.name: ai for p in scenario.players}
+        # Held until the tallies are in place: they count every choice.
+        game = start_game(scenario, source, seed, players, options, stop_before_turn=HOLD)
         tallies = watch(game.battle)
+        game.stop_before_turn = None
         game.play()
         ready = game.ready
     else:

@@ -17,11 +17,10 @@ from typing import Any, Protocol
 
 from hammerlab.editions.base import Ruleset
 from hammerlab.engine.datasheet import Datasheet
-from hammerlab.errors import HammerlabError, UnknownNameError
 
-
-class QuestionError(HammerlabError, ValueError):
-    """A question a calculator cannot answer as asked (the message says why)."""
+# Every edition's calculators raise it; re-exported for the callers that ask here.
+from hammerlab.errors import QuestionError as QuestionError  # noqa: PLC0414
+from hammerlab.errors import UnknownNameError
 
 
 class ConflictingFlagsError(QuestionError):
@@ -54,9 +53,10 @@ class PlainQuestion:
     """W of each target model."""
     target_models: int
     attacks: str | None = None
-    """core11: attacks in all, a number or dice (``D6+1``). Waffle: the shots of
-    each firing model, as the weapon's Type prints them (``3``; Salvo ``2/4``),
-    unless ``weapon_type`` gives them (1 when neither does; none for Rapid Fire)."""
+    """core11: the A of one firing model's weapon, a number or dice (``D6+1``).
+    Waffle: the shots of each firing model, as the weapon's Type prints them
+    (``3``; Salvo ``2/4``), unless ``weapon_type`` gives them (1 when neither
+    does; none for Rapid Fire)."""
     skill: int | None = None
     """BS. core11: the number before the plus (3 for 3+). Waffle: the
     characteristic (4 for BS4)."""
@@ -66,7 +66,7 @@ class PlainQuestion:
     """Waffle: the weapon's Type as the books print it (``Heavy``, ``Rapid Fire``,
     ``Salvo``, ``Heavy 3, Rending``...); ``Assault`` when not given."""
     firing_models: int = 1
-    """Waffle: models firing the weapon."""
+    """Models firing the weapon (each with :attr:`attacks`, or its Type's shots)."""
     hits: int | None = None
     """Waffle: hits with no roll To Hit (templates, blasts: the models under
     the marker), instead of shots."""
@@ -80,9 +80,9 @@ class PlainQuestion:
     target_keywords: tuple[str, ...] = ()
     """core11: target unit keywords (``INFANTRY``), for rules such as ANTI-X."""
     situation: frozenset[str] = frozenset()
+    """Names of the calculator's :attr:`OddsCalculator.situations` that hold."""
     rules: tuple[tuple[str, str], ...] = ()
     """Rule parameters the odds read, as ``--rule NAME=VALUE`` gives them."""
-    """Names of the calculator's :attr:`OddsCalculator.situations` that hold."""
 
 
 @dataclass(frozen=True)

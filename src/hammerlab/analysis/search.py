@@ -43,7 +43,7 @@ from hammerlab.analysis.branching import (
     play_to,
     reroll,
 )
-from hammerlab.analysis.game import Action, Game
+from hammerlab.analysis.game import HOLD, Action, Game
 from hammerlab.editions.base import LuckWatch, Ruleset
 from hammerlab.editions.turns import (
     VICTORY_CONDITIONS,
@@ -554,8 +554,10 @@ def start_game(
     randoms: dict[str, Controller] = {
         p: RandomController(f"{seed}:{p}") for p, k in kinds.items() if k == "random"
     }
-    game = Game.start(scenario, source, seed, rules, plugins, randoms, stop_before_turn)
+    # Held until the searchers are in place: they answer from the first decision.
+    game = Game.start(scenario, source, seed, rules, plugins, randoms, HOLD)
     for player, kind in kinds.items():
         if kind == "search":
             install_search(game, player, budget)
+    game.stop_before_turn = stop_before_turn  # plays on to the first top-level decision
     return game

@@ -21,7 +21,6 @@ from typing import Any
 
 from hammerlab.analysis.search import PLAYERS, Budget, start_game
 from hammerlab.analysis.stats import wilson_interval
-from hammerlab.editions.turns import game_winner, victory_scores
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import Scenario
 
@@ -168,8 +167,7 @@ def play_game(
     """Play one game, scenario player → tournament player in ``sides``."""
     game = start_game(scenario, source, seed, sides, budget=budget)
     game.play()
-    scores = victory_scores(game.battle, game.ready.plan.victory)
-    best = game_winner(game.battle, game.ready.plan.victory)
+    scores, best = game.scores, game.winner
     return Result(
         scenario=scenario.name,
         seed=seed,

@@ -11,7 +11,7 @@ from typing import Any
 import typer
 from rich.markup import escape
 
-from hammerlab.analysis.game import Game, check_log, saved_players
+from hammerlab.analysis.game import HOLD, Game, check_log, saved_players
 from hammerlab.analysis.search import Budget, install_search
 from hammerlab.cli.common import (
     console,
@@ -25,7 +25,6 @@ from hammerlab.cli.prompt import PromptController
 from hammerlab.cli.render import show_event
 from hammerlab.editions.base import Ruleset
 from hammerlab.editions.plugins import check_plugins_fit, load_plugin_file
-from hammerlab.editions.turns import WIPED_OUT, game_winner, victory_scores
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.events import Event
 from hammerlab.engine.rules import ParamValue, RuleSettingError, RuleSettings, rule_flags
@@ -80,7 +79,7 @@ def run_battle(
     stop = None if stop_after is None else stop_after + 1
     try:
         if resume is not None:
-            game = _resumed(resume, controller, side, stop, as_json)
+            game = _resumed(resume, controller, side, as_json)
             first = game.ready.plan.turns + 1 if game.play_state.over else game.turn
             _check_stop_after(stop_after, game.ready.plan.turns, str(resume), first)
         else:
@@ -92,7 +91,7 @@ def run_battle(
             rules = rule_flags(rule or [])
             where = str(scenario.resolve())  # recorded: the game resumes from any folder
             game = Game.start(
-                spec, str(scenario), seed, rules, plugins, people, stop, scenario_path=where
+                spec, str(scenario), seed, rules, plugins, people, HOLD, scenario_path=where
             )
         if controller == "search":
             players = [p.name for p in game.battle.players]
@@ -166,7 +165,8 @@ def _check_stop_after(stop_after: int | None, turns: int, where: str, first: int
 
 
 def _play(game: Game, stop: int | None, quiet: bool) -> None:
-    """Play on, a progress bar moving one step per game turn (on a terminal)."""
+    """Play on (from :data:`HOLD`) to the end or to turn ``stop``, a progress bar
+    moving one step per game turn (on a terminal)."""
     first = game.turn
     last = game.ready.plan.turns if stop is None else min(game.ready.plan.turns, stop - 1)
     with progress("game turns", max(0, last - first + 1), quiet) as advance:
@@ -178,6 +178,7 @@ def _play(game: Game, stop: int | None, quiet: bool) -> None:
                 reached[0] = game.turn
 
         game.battle.log.subscribe(turn_ended)
+        game.stop_before_turn = stop
         game.play()
 
 
@@ -192,7 +193,6 @@ def battle_document(game: Game) -> dict[str, Any]:
     ``stopped_before_turn`` (``null`` when the game ran to its end), ``warnings``.
     """
     ready, battle = game.ready, game.battle
-    scores = victory_scores(battle, ready.plan.victory)
     return {
         "scenario": game.recipe.scenario.get("name", ""),
         "ruleset": ready.ruleset.name,
@@ -211,9 +211,9 @@ def battle_document(game: Game) -> dict[str, Any]:
             for unit in battle.units.values()
         ],
         "victory": ready.plan.victory,
-        "scores": scores,
-        "winner": game_winner(battle, ready.plan.victory),
-        "wiped_out": list(battle.memory.get(WIPED_OUT, ())),
+        "scores": game.scores,
+        "winner": game.winner,
+        "wiped_out": list(game.wiped_out),
         "stopped_before_turn": None if game.play_state.over else game.turn,
         "warnings": list(ready.warnings),
     }
@@ -236,15 +236,15 @@ def _side(side: str | None, players: list[str], where: str) -> str:
     return you
 
 
-def _resumed(path: Path, controller: str, side: str | None, stop: int | None, quiet: bool) -> Game:
-    """The saved game in ``path``, replayed to where it stopped."""
+def _resumed(path: Path, controller: str, side: str | None, quiet: bool) -> Game:
+    """The saved game in ``path``, replayed to where it stopped (and held there)."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(str(path), "", f"cannot read: {error}") from None
     players = saved_players(text, str(path))
     people = _people(controller, side, players, str(path))
-    game = Game.from_json(text, str(path), people, stop)
+    game = Game.from_json(text, str(path), people, HOLD)
     if not quiet:
         console.print(
             f"Resuming {game.recipe.scenario.get('name', '')} — {game.ready.ruleset.title}, "

@@ -1,7 +1,9 @@
 """Scenario files (TOML): the battlefield, the forces and what to play.
 
 Validated with pydantic; any mistake becomes one :class:`InputError` naming
-the file, the key path and the problem. See ``examples/`` for complete files.
+the file, the key path and the problem. A :class:`Scenario` built in code is
+checked alike, cross-references included (pydantic's ``ValidationError``, with
+the same key path and message). See ``examples/`` for complete files.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 from shapely.geometry import Polygon
 from shapely.validation import explain_validity
 
@@ -160,57 +163,70 @@ class Scenario(_Strict):
     units: list[UnitPlacement] = Field(min_length=1, max_length=MAX_UNITS)
     plan: PlanSpec = PlanSpec()
 
+    @model_validator(mode="after")
+    def _references(self) -> Scenario:
+        """Cross-references a field validator cannot see (ids and player names),
+        checked however the scenario is built: from a file, from data, or in code
+        (:meth:`Game.start <hammerlab.analysis.game.Game.start>` takes the model)."""
+        problem = _broken_reference(self)
+        if problem is not None:
+            where, value, message = problem
+            # A ValidationError raised here keeps its key path (a ValueError would be
+            # reported at the scenario's root); "{problem}" keeps braces in names as typed.
+            error = PydanticCustomError("reference", "{problem}", {"problem": message})
+            detail = InitErrorDetails(type=error, loc=where, input=value)
+            raise ValidationError.from_exception_data(type(self).__name__, [detail])
+        return self
 
-def _check_references(scenario: Scenario, source: str) -> None:
-    """Cross-references a field validator cannot see: ids and player names."""
+
+def _broken_reference(scenario: Scenario) -> tuple[tuple[str | int, ...], str, str] | None:
+    """The first broken cross-reference of ``scenario``: its key path, the value
+    there and the problem."""
     names = [p.name for p in scenario.players]
     for index, player in enumerate(scenario.players):
         if names.count(player.name) > 1:
-            raise InputError(source, f"players[{index}].name", f"{player.name!r} is used twice")
+            return ("players", index, "name"), player.name, f"{player.name!r} is used twice"
     first, second = scenario.players
     if first.edge == second.edge:
-        raise InputError(
-            source,
-            "players[1].edge",
+        return (
+            ("players", 1, "edge"),
+            second.edge,
             f"{second.edge!r} is the table edge of {first.name!r} too; each player deploys "
             "from its own (south, north, west or east; south when not given)",
         )
     seen: set[str] = set()
     for index, unit in enumerate(scenario.units):
         if unit.id in seen:
-            raise InputError(source, f"units[{index}].id", f"unit id {unit.id!r} is used twice")
+            return ("units", index, "id"), unit.id, f"unit id {unit.id!r} is used twice"
         seen.add(unit.id)
         if unit.player not in names:
-            raise InputError(
-                source,
-                f"units[{index}].player",
-                f"unknown player {unit.player!r}; players: {names}",
-            )
+            problem = f"unknown player {unit.player!r}; players: {names}"
+            return ("units", index, "player"), unit.player, problem
     for index, unit in enumerate(scenario.units):
         if unit.embarked_in is not None and unit.embarked_in not in seen:
-            raise InputError(
-                source, f"units[{index}].embarked_in", f"unknown unit id {unit.embarked_in!r}"
-            )
+            problem = f"unknown unit id {unit.embarked_in!r}"
+            return ("units", index, "embarked_in"), unit.embarked_in, problem
     if scenario.first_player is not None and scenario.first_player not in names:
-        raise InputError(source, "first_player", f"{scenario.first_player!r} is not a player")
+        return (
+            ("first_player",),
+            scenario.first_player,
+            f"{scenario.first_player!r} is not a player",
+        )
+    return None
 
 
 def parse_scenario(text: str, source: str) -> Scenario:
     """Validate a scenario's TOML text."""
-    scenario = parse_toml(text, source, Scenario)
-    _check_references(scenario, source)
-    return scenario
+    return parse_toml(text, source, Scenario)
 
 
 def scenario_from_data(data: object, source: str) -> Scenario:
     """A scenario given as data (the copy a saved game or a log header keeps),
     validated like a file: any mistake is one :class:`InputError`."""
     try:
-        scenario = Scenario.model_validate(data)
+        return Scenario.model_validate(data)
     except ValidationError as error:
         raise as_input_error(source, error) from None
-    _check_references(scenario, source)
-    return scenario
 
 
 def load_scenario(path: Path) -> Scenario:

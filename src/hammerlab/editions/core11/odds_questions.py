@@ -16,7 +16,7 @@ from hammerlab.editions.core11.weapons import (
     read_weapon,
 )
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
-from hammerlab.errors import HammerlabError, ProfileError
+from hammerlab.errors import ProfileError, QuestionError
 
 SITUATIONS: dict[str, str] = {
     "half-range": "the target is within half range ([RAPID FIRE], [MELTA])",
@@ -34,10 +34,6 @@ SITUATIONS: dict[str, str] = {
 
 MAX_MODELS = 100
 MAX_WOUNDS = 60
-
-
-class OddsQuestionError(HammerlabError, ValueError):
-    """An odds question that cannot be answered as asked."""
 
 
 @dataclass(frozen=True)
@@ -61,14 +57,14 @@ def situation_of(names: Iterable[str], target_models: int, weapon: WeaponProfile
     chosen = set(names)
     unknown = sorted(chosen - set(SITUATIONS))
     if unknown:
-        raise OddsQuestionError(f"unknown situation {unknown[0]!r}; known: {', '.join(SITUATIONS)}")
+        raise QuestionError(f"unknown situation {unknown[0]!r}; known: {', '.join(SITUATIONS)}")
     if "indirect" in chosen and not weapon.has("INDIRECT FIRE"):
-        raise OddsQuestionError(
+        raise QuestionError(
             "situation 'indirect': 10.07 Indirect shooting needs an [INDIRECT FIRE] weapon"
         )
     engaged = {"close-quarters", "engaged-target"} & chosen
     if engaged and weapon.has("BLAST"):
-        raise OddsQuestionError(
+        raise QuestionError(
             f"situation {sorted(engaged)[0]!r}: a [BLAST] weapon cannot target an engaged unit"
         )
     close = weapon.has("CLOSE-QUARTERS") and "close-quarters" in chosen
@@ -91,12 +87,12 @@ def _refuse_target(weapon: WeaponProfile, name: str, keywords: Iterable[str]) ->
     cannot be asked about another target."""
     if not weapon.may_target(keywords):
         limits = ", ".join(k.text for k in weapon.keywords if k.name == "TARGETS")
-        raise OddsQuestionError(f"{weapon.name} cannot target {name}: {limits}")
+        raise QuestionError(f"{weapon.name} cannot target {name}: {limits}")
 
 
 def _between(name: str, value: int, low: int, high: int) -> int:
     if not low <= value <= high:
-        raise OddsQuestionError(f"{name} must be between {low} and {high}, not {value}")
+        raise QuestionError(f"{name} must be between {low} and {high}, not {value}")
     return value
 
 
@@ -104,7 +100,7 @@ def _dice(name: str, text: str) -> str:
     try:
         DiceExpr.parse(text)
     except DiceExpressionError as error:
-        raise OddsQuestionError(f"{name}: {error}") from None
+        raise QuestionError(f"{name}: {error}") from None
     return text.strip().upper()
 
 
@@ -131,11 +127,11 @@ def plain_answer(
     ``attacks`` is the A of one model's weapon; ``firing_models`` models fire it,
     so that [RAPID FIRE] and [BLAST] add their attacks per model."""
     if ap > 0:
-        raise OddsQuestionError(f"write AP as a datasheet does (-{ap}), not {ap}")
+        raise QuestionError(f"write AP as a datasheet does (-{ap}), not {ap}")
     written = tuple(keywords)
     unknown = [k for k in written if parse_keyword(k) is None]
     if unknown:
-        raise OddsQuestionError(f"keyword not implemented: {unknown[0]!r}")
+        raise QuestionError(f"keyword not implemented: {unknown[0]!r}")
     weapon = Weapon(
         name="weapon",
         characteristics={
@@ -179,16 +175,16 @@ def find_weapon(sheet: Datasheet, name: str, profile: str | None) -> Weapon:
     if not found:
         known = ", ".join(w.name for w in sheet.weapons())
         asked = f"{name!r}" + (f" with profile {profile!r}" if profile else "")
-        raise OddsQuestionError(f"{sheet.name} has no weapon {asked}; it has: {known}")
+        raise QuestionError(f"{sheet.name} has no weapon {asked}; it has: {known}")
     if len(found) > 1:
         # A weapon may name a ranged and a melee profile alike but for case (the
         # Norn Assimilator's Toxinjector Harpoon): the odds ask about the ranged one.
         found = [w for w in found if not _melee(w)] or found
     if len(found) > 1:
         options = ", ".join(w.name[len(name) :].strip(" ()") for w in found)
-        raise OddsQuestionError(f"{name} has profiles {options}: choose one with --profile")
+        raise QuestionError(f"{name} has profiles {options}: choose one with --profile")
     if _melee(found[0]):
-        raise OddsQuestionError(f"{found[0].name} is a melee weapon; core11 odds cover ranged ones")
+        raise QuestionError(f"{found[0].name} is a melee weapon; core11 odds cover ranged ones")
     return found[0]
 
 
@@ -216,7 +212,7 @@ def _target_defence(sheet: Datasheet) -> tuple[DefenceStats, list[str]]:
     try:
         stats = [defence_of(e.profile) for e in entries]
     except ProfileError as error:
-        raise OddsQuestionError(str(error)) from None
+        raise QuestionError(str(error)) from None
     keywords = frozenset(k.upper() for k in sheet.keywords) | stats[0].keywords
     first = stats[0]
     chosen = DefenceStats(
@@ -255,7 +251,7 @@ def library_answer(
     try:
         view = read_weapon(weapon)
     except WeaponError as error:
-        raise OddsQuestionError(str(error)) from None
+        raise QuestionError(str(error)) from None
     # A model that carries the weapon twice (two bolt pistols) fires it twice, as in a battle.
     carriers = sum(
         entry.count * sum(w.name == weapon.name for w in entry.weapons)
