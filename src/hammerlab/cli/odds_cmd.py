@@ -59,7 +59,7 @@ def register(app: typer.Typer) -> None:
         models: Annotated[
             str | None,
             typer.Option(
-                metavar="N", help="models firing (library: default all carrying it; waffle: 1)"
+                metavar="N", help="models firing (library: default all carrying it; plain: 1)"
             ),
         ] = None,
         target: Annotated[
@@ -71,7 +71,8 @@ def register(app: typer.Typer) -> None:
                 "--attacks",
                 "--shots",
                 metavar="N|DICE",
-                help="plain: core11 attacks in all (3, D6+1); waffle shots per model (3, 2/4)",
+                help="plain: attacks of one model, times --models (core11 3 or D6+1; "
+                "waffle shots, 3 or 2/4)",
             ),
         ] = None,
         weapon_type: Annotated[
