@@ -342,10 +342,12 @@ def test_seed000_large_blast_is_5_inches_across() -> None:
 
 
 def test_seed000_template_needs_no_to_hit_roll_and_hits_every_model_under_it() -> None:
-    # Flamer template from the firer at (10,10) pointing +x at b.1: 8" long (to x = 18),
-    # 2" wide at its far end (a 1" circle round (17,10)), 0.4" wide at the nozzle.
+    # Flamer template from the firer's base edge (10.5,10) pointing +x at b.1: 8" long
+    # (to x = 18.5), 2" wide at its far end (a 1" circle round (17.5,10)), 0.4" wide at
+    # the nozzle.
     flamer_marine = squad("a", A, MARINE, [FLAMER], [(10, 10)], name="Flamers")
-    friends = squad("f", A, MARINE, [BOLTGUN], [(16, 11)], name="Friends")  # 1.41" from (17,10)
+    # Half-width at x = 16: 0.2 + 0.8 * 5.5 / 7 = 0.83, f.1's base bottom 10.5 < 10.83.
+    friends = squad("f", A, MARINE, [BOLTGUN], [(16, 11)], name="Friends")
     target = squad(
         "b",
         B,
@@ -355,8 +357,8 @@ def test_seed000_template_needs_no_to_hit_roll_and_hits_every_model_under_it() -
             (13, 10),  # under it
             (15, 10),  # under it
             (17.4, 10),  # under the round end (base reaches x = 16.9)
-            (19.2, 10),  # base starts at 18.7 > 18: missed
-            (13, 12),  # base bottom 11.5 > 10.54 (half-width at x = 13): missed
+            (19.2, 10),  # base starts at 18.7 > 18.5: missed
+            (13, 12),  # base bottom 11.5 > 10.49 (half-width 0.2 + 0.8 * 2.5 / 7): missed
         ],
         name="Mob",
     )
@@ -382,6 +384,45 @@ def test_seed000_template_needs_no_to_hit_roll_and_hits_every_model_under_it() -
     assert alive_ids(target) == ["b.3", "b.4"]
     assert alive_ids(friends) == []
     assert alive_ids(flamer_marine) == ["a.1"]  # the firer is never under its own template
+    assert all_dice_used(battle)
+
+
+def _flamer_at_base_gaps(gaps: list[float]) -> tuple[Battle, Unit]:
+    """A Flamer Marine on a 32 mm base at (10,10) firing at a Mob on 40 mm bases
+    strung along +x, each ``gaps[k]`` inches from the firer's base, base to base."""
+    firer_r, target_r = 32.0 / 25.4 / 2.0, 40.0 / 25.4 / 2.0  # 0.6299", 0.7874"
+    flamer_marine = squad("a", A, MARINE, [FLAMER], [(10, 10)], name="Flamers")
+    flamer_marine.models[0].base_mm = 32.0
+    points = [(10 + firer_r + gap + target_r, 10.0) for gap in gaps]
+    target = squad("b", B, BARE, [LASGUN], points, name="Mob")
+    for m in target.models:
+        m.base_mm = 40.0
+    # Each test expects one hit: its 1 fails to wound (S4 v T4); only the hits are read.
+    battle = make_battle(flamer_marine, target, dice=[1], script_a=[("aim", "b.1")])
+    return battle, target
+
+
+def test_template_narrow_end_touches_the_firers_base_so_it_reaches_8_inches_from_it() -> None:
+    # 7th edition: the template is placed "so that its narrow end is touching the base
+    # of the firing model". Firer (10,10), 32 mm base: radius 0.6299". Target 40 mm base
+    # (radius 0.7874") 7.8" away base to base: centre at 10 + 0.6299 + 7.8 + 0.7874 =
+    # 19.2173, its base starts at x = 18.4299 (9.2173" centre to centre, so the 8"
+    # range check, base to base, lets it fire). Narrow end at the base edge (10.6299,10):
+    # the template's round end reaches x = 18.6299 > 18.4299, a hit. From the centre it
+    # would end at x = 18.0, 0.43" short (the defect: "hits nothing").
+    battle, target = _flamer_at_base_gaps([7.8])
+    fire_weapon(battle, battle.unit("a"), target, "Flamer", FireOrders())
+    assert last(of_kind(battle, "marker")).hits == {"Mob [b]": 1}
+    assert all_dice_used(battle)
+
+
+def test_template_misses_a_base_more_than_8_inches_from_the_firers_base() -> None:
+    # As above; b.1 (aimed at) 4" away base to base, b.2 behind it on the line 8.2" away:
+    # centre at 10 + 0.6299 + 8.2 + 0.7874 = 19.6173, base starts at x = 18.8299, past
+    # the template's end at x = 18.6299 (0.2" clear): only b.1 is hit.
+    battle, target = _flamer_at_base_gaps([4.0, 8.2])
+    fire_weapon(battle, battle.unit("a"), target, "Flamer", FireOrders())
+    assert last(of_kind(battle, "marker")).hits == {"Mob [b]": 1}
     assert all_dice_used(battle)
 
 

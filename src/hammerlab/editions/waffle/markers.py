@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 from shapely.geometry.base import BaseGeometry
@@ -48,10 +49,24 @@ def aim_points(battle: Battle, firer: Model, target: Unit, profile: WeaponProfil
     return [m for m in seen if not touched(_placed_shape(firer, m, profile), locked)]
 
 
+def template_nozzle(firer: Model, toward: Vec) -> Vec:
+    """Where the narrow end of ``firer``'s template goes, aimed at ``toward``.
+
+    7th edition: the template is placed "so that its narrow end is touching the
+    base of the firing model": the firer's centre moved out by its base radius
+    toward the aim, so the template reaches as far from the base edge as the
+    range check (``attacks.effective_range``, base to base) lets it fire.
+    """
+    x, y = firer.position
+    angle = math.atan2(toward[1] - y, toward[0] - x)
+    return (x + math.cos(angle) * firer.radius, y + math.sin(angle) * firer.radius)
+
+
 def _placed_shape(firer: Model, aim: Model, profile: WeaponProfile) -> BaseGeometry:
-    """The template from ``firer`` toward ``aim``, or the marker centred on ``aim``."""
+    """The template from ``firer``'s base edge toward ``aim`` (:func:`template_nozzle`),
+    or the marker centred on ``aim``."""
     if profile.template:
-        return flame_template(firer.position, aim.position)
+        return flame_template(template_nozzle(firer, aim.position), aim.position)
     return blast_marker(aim.position, profile.blast or BLAST_DIAMETER)
 
 
