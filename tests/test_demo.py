@@ -15,7 +15,7 @@ DEMO = ROOT / "examples" / "marines_vs_orks_ruins.toml"
 
 def test_the_demo_battle_shows_what_its_description_says(tmp_path: Path) -> None:
     log = tmp_path / "demo.jsonl"
-    result = CliRunner().invoke(app, ["battle", str(DEMO), "--seed", "1", "--log-json", str(log)])
+    result = CliRunner().invoke(app, ["battle", str(DEMO), "--seed", "2", "--log-json", str(log)])
     assert result.exit_code == 0, result.output
     header, *lines = log.read_text(encoding="utf-8").splitlines()
     description = json.loads(header)["scenario"]["description"]

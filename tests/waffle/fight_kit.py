@@ -22,7 +22,7 @@ CHAINSWORD = weapon("Chainsword", "-", "User", "-", "Melee")
 POWER_SWORD = weapon("Power sword", "-", "User", "3", "Melee")
 POWER_FIST = weapon("Power fist", "-", "x2", "2", "Melee, Unwieldy, Specialist Weapon")
 LIGHTNING_CLAW = weapon("Lightning claw", "-", "User", "3", "Melee, Specialist Weapon, Shred")
-BIG_CHOPPA = weapon("Big choppa", "-", "+2", "4", "Melee, Two-handed")
+BIG_CHOPPA = weapon("Big choppa", "-", "+2", "5", "Melee, Two-handed")
 SLUGGA = weapon("Slugga", "12", "4", "6", "Pistol")
 
 MARINE = profile("Space Marine")

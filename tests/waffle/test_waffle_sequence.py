@@ -376,6 +376,28 @@ def test_seed000_step6_wounds_go_to_closest_model_first() -> None:
     assert all_dice_used(battle)
 
 
+def test_seed000_step6_wounds_go_to_the_model_closest_to_the_firing_unit() -> None:
+    # "Any Wounds caused by the firing unit ... to the closest model in the target
+    # unit" (6th edition: "closest to the firing unit"). A heavy bolter team at the
+    # back (10, 10) and a Guardsman at the front (30, 10); the target's b.1 at
+    # (30, 20) is 9" from the Guardsman (base to base, 1" bases) and b.2 at
+    # (10, 24) 13" from the gunner (22.4" from the Guardsman). The heavy bolter
+    # alone fires (BS3): two 6s hit, a 1 misses; both wound (6s), no save. The
+    # first goes to b.1, the model closest to the unit, not b.2, the one closest to
+    # the gun; the second to b.2.
+    shooter = make_unit(
+        "a",
+        A,
+        [Placed(GUARD, [HEAVY_BOLTER], (10, 10)), Placed(GUARD, [LASGUN], (30, 10))],
+    )
+    nobody = profile("Unarmoured", sv="-")
+    target = squad("b", B, nobody, [LASGUN], [(30, 20), (10, 24)])
+    battle = make_battle(shooter, target, dice=[6, 6, 1, 6, 6])
+    fire_weapon(battle, shooter, target, "Heavy bolter", FireOrders())
+    assert [e.model for e in of_kind(battle, "casualty")] == ["b.1", "b.2"]
+    assert all_dice_used(battle)
+
+
 def test_seed000_step6_multi_wound_model_takes_wounds_until_removed_then_next_closest() -> None:
     shooter = squad("a", A, profile("Space Marine"), [HEAVY_BOLTER], [(30, 10)])
     ogryn = profile("Ogryn", t=4, w=2, sv="-")

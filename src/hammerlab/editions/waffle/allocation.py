@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from hammerlab.editions.waffle.challenges import ExcessWoundsCounted
 from hammerlab.editions.waffle.concussive import concuss
 from hammerlab.editions.waffle.events import (
@@ -40,12 +42,18 @@ def allocate_wounds(
     only: Model | None = None,
     spare: frozenset[str] = frozenset(),
     overkill: bool = False,
+    closest_to: Sequence[Model] | None = None,
 ) -> None:
     """Seed 000, step 6: each wound goes to the closest model, which saves or suffers.
 
-    "Any Wounds caused … must now be allocated, one at a time, to the closest
-    model in the target unit. … If a model is reduced to 0 Wounds, it is removed
-    as a casualty. Wounds are then allocated to the next closest model."
+    "Any Wounds caused by the firing unit must now be allocated, one at a time,
+    to the closest model in the target unit. … If a model is reduced to 0
+    Wounds, it is removed as a casualty. Wounds are then allocated to the next
+    closest model." Closest to ``closest_to``: a shooting attack passes its whole
+    firing unit (6th edition: "the enemy model closest to the firing unit"), so a
+    weapon carried by one model at the back sends its wounds where the unit's
+    others do; by default, closest to ``firers``, the models the wounds come from
+    (a blow's strikers, an explosion's hull)."
     Only models the firers can see may be chosen (6th/7th-edition "out of
     sight"), except for Blast and Template hits, which struck the models under
     them. Rules may count a model's wounds otherwise while wounds are allocated
@@ -83,7 +91,7 @@ def allocate_wounds(
             why = "none in sight" if alive and only is None else "no model left to take them"
             battle.say("allocation", f"remaining wounds on {victim.label} are lost: {why}")
             return
-        model = nearest(firers, pool)  # the closest to any firer, the first on a tie
+        model = nearest(firers if closest_to is None else closest_to, pool)  # first on a tie
         if wound.precision:
             model = precision_target(battle, shooter, wound, profile, model, alive)
         if save_taken(battle, victim, model, wound, profile, cover=not melee):

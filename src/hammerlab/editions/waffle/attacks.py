@@ -422,7 +422,10 @@ def fire_weapon(
             wounds += _more_attacks(battle, caused, len(wounds))
         result.wounds[unit_id] += len(wounds)
         saved_before = result.unsaved[target.id]
-        allocate_wounds(battle, unit, victim, wounds, profile, orders, result, models)
+        allocate_wounds(
+            battle, unit, victim, wounds, profile, orders, result, models,
+            closest_to=unit.alive_models,
+        )  # fmt: skip
         unsaved = result.unsaved[target.id] - saved_before
         if victim is target and unsaved:
             for rule in battle.hooks.get(SHOOTING_WOUNDS_UNSAVED):
@@ -669,7 +672,10 @@ def _caused(
     def allocate(wounds: list[WoundRoll]) -> int:
         before = result.unsaved[target.id]
         result.wounds[target.id] += len(wounds)
-        allocate_wounds(battle, unit, target, wounds, profile, orders, result, firers)
+        allocate_wounds(
+            battle, unit, target, wounds, profile, orders, result, firers,
+            closest_to=unit.alive_models,
+        )  # fmt: skip
         return result.unsaved[target.id] - before
 
     return WoundsCaused(unit, target, profile, orders, 0, strike, allocate)
