@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from dask_kit import local_dask
 from hammerlab.analysis.lab import (
     DRAW,
     FlagError,
@@ -177,19 +178,10 @@ def test_cli_lab_out_resume_and_dice_flags(tmp_path: Path) -> None:
 
 
 def test_lab_on_a_dask_local_cluster_gives_the_same_report() -> None:
-    from distributed import LocalCluster
-
-    from hammerlab.analysis.runners import DaskRunner
-
     spec = load_scenario(RUINS)
     experiment = arms(spec, ["suppressive_fire"])
     here = compare(spec, str(RUINS), experiment, runs=4)
-    with (
-        LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
-        ) as cluster,
-        DaskRunner(cluster.scheduler_address) as dask,
-    ):  # fmt: skip
+    with local_dask() as dask:
         there = compare(spec, str(RUINS), experiment, runs=4, runner=dask)
     assert there == here
 

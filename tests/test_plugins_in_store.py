@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
+from dask_kit import local_dask
 from hammerlab.analysis.engine_version import ENGINE_VERSION
 from hammerlab.analysis.runners import Batch, EngineMismatchError, Runner, play_batch
 from hammerlab.analysis.sweep import cases, parse_axes, sweep
@@ -113,10 +114,6 @@ def test_a_worker_whose_plug_in_file_differs_refuses_the_batch(tmp_path: Path) -
 
 
 def test_dask_workers_loading_the_same_plug_in_file_agree(tmp_path: Path) -> None:
-    from distributed import LocalCluster
-
-    from hammerlab.analysis.runners import DaskRunner
-
     plugin = tmp_path / "house_dask.py"
     _plugin(plugin, "house_dask_rule")
     grid_cases = cases(
@@ -127,12 +124,7 @@ def test_dask_workers_loading_the_same_plug_in_file_agree(tmp_path: Path) -> Non
     assert all(re.search(r"\+plugins:house_dask\.py@", c.engine_version) for c in grid_cases)
     with Runner(1) as runner:
         here = sweep(grid_cases, 2, 1, runner)
-    with (
-        LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
-        ) as cluster,
-        DaskRunner(cluster.scheduler_address) as dask,
-    ):  # fmt: skip
+    with local_dask() as dask:
         there = sweep(grid_cases, 2, 1, dask)
     assert there == here
 

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
+from dask_kit import local_dask
 from hammerlab.analysis.balance import solve
 from hammerlab.analysis.engine_version import ENGINE_VERSION, source_fingerprint
 from hammerlab.analysis.lab import Outcome, arms, compare, play_once
@@ -204,19 +205,10 @@ def test_html_report_is_self_contained(tmp_path: Path) -> None:
 
 
 def test_dask_local_cluster_gives_the_same_battles() -> None:
-    from distributed import LocalCluster
-
-    from hammerlab.analysis.runners import DaskRunner
-
     grid_cases = _cases([f"{PENALTY}=0,3"])
     with Runner(1) as runner:
         here = sweep(grid_cases, 4, 1, runner)
-    with (
-        LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
-        ) as cluster,
-        DaskRunner(cluster.scheduler_address) as dask,
-    ):  # fmt: skip
+    with local_dask() as dask:
         assert dask.slots == 2
         there = sweep(grid_cases, 4, 1, dask)
     assert there == here
