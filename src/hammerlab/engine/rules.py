@@ -111,20 +111,34 @@ class Parameter:
         default = self.default
         if isinstance(default, float) and not math.isfinite(default):
             raise DeclarationError(f"{what}.default", f"{default}: not a finite number")
-        number = default if numeric and isinstance(default, (int, float)) else None
-        if number is not None and self.minimum is not None and number < self.minimum:
+        broken = self._limit_broken(default)
+        if broken == "minimum":
             raise DeclarationError(
                 f"{what}.default", f"{default} is below its minimum {self.minimum:g}"
             )
-        if number is not None and self.maximum is not None and number > self.maximum:
+        if broken == "maximum":
             raise DeclarationError(
                 f"{what}.default", f"{default} is above its maximum {self.maximum:g}"
             )
-        if self.choices and default not in self.choices:
+        if broken == "choices":
             raise DeclarationError(
                 f"{what}.default",
                 f"{default!r} is not one of its choices: {', '.join(self.choices)}",
             )
+
+    def _limit_broken(self, value: ParamValue) -> str | None:
+        """Which of the parameter's limits a value of its type breaks: ``minimum``,
+        ``maximum`` or ``choices`` (``None``: none). Asked of the default when the
+        parameter is declared and of every setting (:meth:`coerce`), each wording
+        its own message."""
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if self.minimum is not None and value < self.minimum:
+                return "minimum"
+            if self.maximum is not None and value > self.maximum:
+                return "maximum"
+        if isinstance(value, str) and self.choices and value not in self.choices:
+            return "choices"
+        return None
 
     @property
     def type_name(self) -> str:
@@ -137,12 +151,12 @@ class Parameter:
         ``where`` names the setting in the error (``option.parameter``).
         """
         value = self._typed(raw, where)
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            if self.minimum is not None and value < self.minimum:
-                raise RuleSettingError(f"{where}={raw}: must be at least {self.minimum:g}")
-            if self.maximum is not None and value > self.maximum:
-                raise RuleSettingError(f"{where}={raw}: must be at most {self.maximum:g}")
-        if isinstance(value, str) and self.choices and value not in self.choices:
+        broken = self._limit_broken(value)
+        if broken == "minimum":
+            raise RuleSettingError(f"{where}={raw}: must be at least {self.minimum:g}")
+        if broken == "maximum":
+            raise RuleSettingError(f"{where}={raw}: must be at most {self.maximum:g}")
+        if broken == "choices":
             raise RuleSettingError(f"{where}={raw}: must be one of {', '.join(self.choices)}")
         return value
 
