@@ -100,6 +100,21 @@ def test_show_json_has_profiles_weapons_and_what_is_not_implemented() -> None:
     assert any("Combat Squads" in line for line in sheet["not_implemented"])
 
 
+def test_show_lists_the_rules_a_monstrous_creature_has_by_its_unit_type() -> None:
+    # 7th edition: "Monstrous Creatures have the Fear, Hammer of Wrath, Move Through
+    # Cover, Relentless and Smash special rules"; the library's Carnifex names none.
+    mc = ["Fear", "Hammer of Wrath", "Move Through Cover", "Relentless", "Smash"]
+    code, out, _ = run("show", "Carnifex", "--json")
+    assert code == 0
+    (carnifex,) = json.loads(out)["models"]
+    assert (carnifex["unit_type"], carnifex["type_rules"]) == ("Monstrous Creature", mc)
+    code, out, _ = run("show", "Carnifex")
+    assert code == 0
+    assert "by its unit type (Monstrous Creature): " + ", ".join(mc) in " ".join(out.split())
+    code, out, _ = run("show", "Tactical Squad", "--json")
+    assert all(m["type_rules"] == [] for m in json.loads(out)["models"])
+
+
 @pytest.mark.parametrize(
     "args",
     [

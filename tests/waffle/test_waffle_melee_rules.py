@@ -9,6 +9,7 @@ system file ``tests/data/bsdata-7e/Warhammer40K.gst`` gives them.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import product
 
 import pytest
@@ -43,6 +44,8 @@ from hammerlab.editions.waffle.special_rules import (
     SMASH_ATTACK,
     close_combat_weapon,
     difficult_terrain_dice,
+    model_has,
+    relentless,
 )
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
@@ -89,15 +92,16 @@ def test_smash_close_combat_attacks_are_ap2_unless_ap1() -> None:
 
 
 def test_smash_chainsword_blows_deny_a_marine_its_3_plus_save() -> None:
-    # The Marine (I4) misses (1). The Beast (I1) fights with its Chainsword, A3: hits
-    # on 4+ (WS4 v WS4) with 4, 4, 1; S6 v T4 wounds on 3+: 3 and 2, one wound. AP2: no
-    # armour save, so the Marine dies; the Beast consolidates 1".
+    # The Beast is a Monstrous Creature, so it causes Fear: the Marine passes his Fear
+    # test (3 + 3 against Ld8). The Marine (I4) misses (1). The Beast (I1) fights with
+    # its Chainsword, A3: hits on 4+ (WS4 v WS4) with 4, 4, 1; S6 v T4 wounds on 2+: 3
+    # and 2, two wounds. AP2: no armour save, so the Marine dies; the Beast consolidates 1".
     battle, _, marine = duel(
         BEAST,
         [CHAINSWORD],
         MARINE,
         ("Smash",),
-        [1, 4, 4, 1, 3, 2, 1],
+        [3, 3, 1, 4, 4, 1, 3, 2, 1],
         script=[("melee_weapon", "Chainsword")],
     )
     fight_sub_phase(battle, A)
@@ -110,14 +114,15 @@ def test_smash_attack_is_one_attack_at_double_strength() -> None:
     # "it can choose instead to make a single Smash Attack … resolve the Attack at double
     # the model's Strength (to a maximum of 10)": S6 x2 = 12 -> 10, which wounds without
     # a roll (the seed's Overwhelming Strength, at S10), and S10 is double T4 or more:
-    # Instant Death. One Attack although the Beast has A3. The W3 Captain misses (1);
-    # the Smash Attack hits (4) and slays it; the Beast consolidates 1".
+    # Instant Death. One Attack although the Beast has A3. The W3 Captain passes his
+    # Fear test (3 + 3 against Ld8: a Monstrous Creature causes Fear), misses (1); the
+    # Smash Attack hits (4) and slays it; the Beast consolidates 1".
     battle, beast, marine = duel(
         BEAST,
         [CHAINSWORD],
         profile("Captain", w=3),
         ("Smash",),
-        [1, 4, 1],
+        [3, 3, 1, 4, 1],
         script=[("melee_weapon", "Smash Attack")],
     )
     options = [w.name for w in melee_options(beast.models[0], beast)]
@@ -423,3 +428,77 @@ def test_the_ai_s_charge_chance_rolls_the_dice_move_through_cover_rolls() -> Non
     assert two_d6 == 30 / 36  # all but 1-1, 1-2, 2-1, 1-3, 3-1 and 2-2
     assert chances[("Move Through Cover",)] == pytest.approx(two_d6)
     assert chances[()] == pytest.approx(lowest_two_of_3d6)
+
+
+# --- Monstrous Creatures: the rules of their unit type --------------------------------
+
+
+@pytest.mark.parametrize("unit_type", ["Monstrous Creature", "Flying Monstrous Creature"])
+def test_a_monstrous_creature_has_its_unit_type_s_five_special_rules(unit_type: str) -> None:
+    # 7th edition: "Monstrous Creatures have the Fear, Hammer of Wrath, Move Through
+    # Cover, Relentless and Smash special rules" (a Flying Monstrous Creature is one).
+    # The model and its unit name no rule; an Infantry model gets none of them.
+    monster = replace(BEAST, unit_type=unit_type)
+    beast = make_squad("a", A, monster, [CHAINSWORD], [(10, 10)])
+    marine = make_squad("b", B, MARINE, [CHAINSWORD], [(30, 30)])
+    for rule in ("Fear", "Hammer of Wrath", "Move Through Cover", "Relentless", "Smash"):
+        assert model_has(beast, beast.models[0], rule)
+        assert not model_has(marine, marine.models[0], rule)
+    assert (relentless(beast), relentless(marine)) == (True, False)
+    assert (difficult_terrain_dice(beast), difficult_terrain_dice(marine)) == (3, 2)
+    assert close_combat_weapon(beast, beast.models[0], weapon_of(CHAINSWORD)).ap == 2
+    assert [w.name for w in melee_options(beast.models[0], beast)] == [
+        "Chainsword",
+        "Smash Attack",
+    ]
+
+
+def test_a_monstrous_creature_with_no_rules_listed_causes_fear() -> None:
+    # The Beast names no rule; touching it, the Marine takes a Fear test and rolls 6 + 5
+    # = 11 against Ld8: failed, WS1. He (I4) hits the WS4 Beast on 5+ (the seed's chart,
+    # WS1 v WS4): his 4 misses. The Beast (I1, A3) hits WS1 on 2+: 1, 1, 1 miss. A draw.
+    battle, _, _ = duel(
+        BEAST, [CHAINSWORD], MARINE, (), [6, 5, 4, 1, 1, 1], script=[("melee_weapon", "Chainsword")]
+    )
+    fight_sub_phase(battle, A)
+    assert dice_purposes(battle) == [
+        "Fear test (Defenders [b])",
+        "to hit (Chainsword, 5+)",
+        "to hit (Chainsword, 2+)",
+    ]
+    assert all_dice_used(battle)
+
+
+def test_a_charging_monstrous_creature_strikes_its_hammer_of_wrath_hit() -> None:
+    # The Beast (no rule named, S6) charges the Guardsman as in hammer_charge (6 + 6:
+    # 12" against the 10.18" between centres, less the bases). The Guardsman (Ld7)
+    # passes his Fear test (3 + 3). At I10 the Hammer of Wrath hit: S6 (unmodified) v
+    # T4 wounds on 2+ (5); AP-, "these hits do not benefit from any of the model's
+    # special rules", so not Smash's AP2: the 5+ save is taken and fails (2); he dies
+    # and the Beast consolidates 1".
+    charger = make_squad("a", A, BEAST, [CHAINSWORD], [(30, 10)], name="Charger")
+    target = make_squad("b", B, GUARD, [LASGUN], [(35, 20)], name="Target")
+    battle = make_battle(
+        charger,
+        target,
+        dice=[6, 6, 3, 3, 5, 2, 1],
+        script_a=[
+            ("charger", "Charger [a]"),
+            ("charge_target", "Target [b]"),
+            ("melee_weapon", "Chainsword"),
+            ("move", "hold"),
+        ],
+        script_b=[("charge_reaction", "no reaction")],
+    )
+    start_phase(battle, "assault", A)
+    charge_sub_phase(battle, A)
+    fight_sub_phase(battle, A)
+    blows = [(e.weapon, e.initiative, e.attacks, e.hits) for e in of_kind(battle, "blows")]
+    assert blows == [("Hammer of Wrath", 10, 1, 1)]
+    assert dice_purposes(battle)[1:4] == [
+        "Fear test (Target [b])",
+        "to wound (Hammer of Wrath, 2+)",
+        "armour save 5+ (b.1)",
+    ]
+    assert target.destroyed
+    assert all_dice_used(battle)

@@ -18,6 +18,7 @@ from hammerlab.cli.common import OnceCommand, console, progress
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from hammerlab.editions.base import Ruleset
     from hammerlab.engine.datasheet import Datasheet
     from hammerlab.io.battlescribe import ImportResult
 
@@ -59,6 +60,7 @@ def import_command(
 
 def units_json(result: ImportResult) -> list[dict[str, Any]]:
     """The units of ``result`` as plain JSON data."""
+    from hammerlab.editions import get_ruleset
     from hammerlab.io.battlescribe.datasheets import GRENADE
     from hammerlab.io.battlescribe.profiles import MODEL_KEYS, VEHICLE_KEYS, WEAPON_KEYS
 
@@ -81,6 +83,7 @@ def units_json(result: ImportResult) -> list[dict[str, Any]]:
                         if key in entry.profile.characteristics
                     },
                     "rules": list(entry.rules),
+                    "type_rules": list(get_ruleset(sheet.edition).type_rules(entry.profile)),
                     **({"powers": [p.name for p in entry.powers]} if entry.powers else {}),
                 }
                 for entry in sheet.entries
@@ -109,6 +112,7 @@ def print_result(result: ImportResult, console: Console) -> None:
     plain columns (:func:`render.plain_table`) written in one piece.
     """
     from hammerlab.cli.render import plain_table
+    from hammerlab.editions import get_ruleset
     from hammerlab.io.battlescribe.profiles import MODEL_KEYS, VEHICLE_KEYS, WEAPON_KEYS
 
     lines: list[str] = []
@@ -137,7 +141,7 @@ def print_result(result: ImportResult, console: Console) -> None:
             lines.append(plain_table(("Weapon", *WEAPON_KEYS), rows))
         if sheet.rules:
             lines.append(f"Rules: {', '.join(sheet.rules)}")
-        lines += model_rule_lines(sheet)
+        lines += model_rule_lines(sheet, get_ruleset(sheet.edition))
         reasons = result.reasons(sheet.name)
         if reasons:
             lines.append(f"Not playable: {'; '.join(reasons)}")
@@ -153,10 +157,18 @@ def print_result(result: ImportResult, console: Console) -> None:
     console.out("\n".join(lines), highlight=False)
 
 
-def model_rule_lines(sheet: Datasheet) -> list[str]:
-    """``Rules of 'Veteran Sergeant': Feel No Pain`` for each model with rules of its own."""
-    return [
+def model_rule_lines(sheet: Datasheet, ruleset: Ruleset) -> list[str]:
+    """``Rules of 'Veteran Sergeant': Feel No Pain`` for each model with rules of its
+    own, then ``Rules of 'Carnifex' by its unit type (Monstrous Creature): Fear, ...``
+    for each model ``ruleset`` gives rules by its unit type."""
+    own = [
         f"Rules of {entry.profile.name!r}: {', '.join(entry.rules)}"
         for entry in sheet.entries
         if entry.rules
+    ]
+    return own + [
+        f"Rules of {entry.profile.name!r} by its unit type ({entry.profile.unit_type}): "
+        + ", ".join(given)
+        for entry in sheet.entries
+        if (given := ruleset.type_rules(entry.profile))
     ]

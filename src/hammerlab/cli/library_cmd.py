@@ -15,7 +15,7 @@ from hammerlab.cli.battle_cmd import load_plugins
 from hammerlab.cli.common import console, fail
 from hammerlab.cli.import_cmd import model_rule_lines
 from hammerlab.editions import get_ruleset, ruleset_names
-from hammerlab.editions.base import describe_ruleset
+from hammerlab.editions.base import Ruleset, describe_ruleset
 from hammerlab.engine.datasheet import Datasheet
 from hammerlab.engine.rules import Parameter
 from hammerlab.errors import HammerlabError
@@ -55,16 +55,18 @@ def run_show(unit: str, ruleset: str, source: Path | None, as_json: bool) -> Non
     except HammerlabError as error:
         raise fail(error) from None
     if as_json:
-        typer.echo(json.dumps(datasheet_document(sheet, problems), indent=1, ensure_ascii=False))
+        document = datasheet_document(sheet, problems, rules)
+        typer.echo(json.dumps(document, indent=1, ensure_ascii=False))
         return
-    _datasheet_table(sheet, problems)
+    _datasheet_table(sheet, problems, rules)
 
 
-def datasheet_document(sheet: Datasheet, problems: list[str]) -> dict[str, Any]:
+def datasheet_document(sheet: Datasheet, problems: list[str], ruleset: Ruleset) -> dict[str, Any]:
     """A datasheet as plain data: what ``show --json`` prints.
 
     Keys: ``name``, ``army``, ``edition``, ``source``, ``rules``, ``models``
-    (``name``, ``count``, ``characteristics``, ``invulnerable``, ``unit_type``),
+    (``name``, ``count``, ``characteristics``, ``invulnerable``, ``unit_type``,
+    ``type_rules``: the rules ``ruleset`` gives it by its unit type),
     ``weapons`` (``name``, ``characteristics``, ``keywords``), ``notes`` (from the
     file) and ``not_implemented`` (what the ruleset does not resolve).
     """
@@ -81,6 +83,7 @@ def datasheet_document(sheet: Datasheet, problems: list[str]) -> dict[str, Any]:
                 "characteristics": dict(e.profile.characteristics),
                 "invulnerable": e.profile.invulnerable,
                 "unit_type": e.profile.unit_type,
+                "type_rules": list(ruleset.type_rules(e.profile)),
                 **(
                     {"powers": [dict(p.characteristics, name=p.name) for p in e.powers]}
                     if e.powers
@@ -102,13 +105,13 @@ def datasheet_document(sheet: Datasheet, problems: list[str]) -> dict[str, Any]:
     }
 
 
-def _datasheet_table(sheet: Datasheet, problems: list[str]) -> None:
+def _datasheet_table(sheet: Datasheet, problems: list[str], ruleset: Ruleset) -> None:
     """Print a datasheet; every text from a file is escaped, so ``[/]`` in a name prints as is."""
     about = f"({sheet.army}, {sheet.edition}; {sheet.source})"
     console.print(f"[bold]{escape(sheet.name)}[/bold] {escape(about)}")
     if sheet.rules:
         console.print("Rules: " + ", ".join(sheet.rules), markup=False)
-    for line in model_rule_lines(sheet):
+    for line in model_rule_lines(sheet, ruleset):
         console.print(line, markup=False)
     keys: list[str] = []
     for entry in sheet.entries:

@@ -100,6 +100,11 @@ class Ruleset(Protocol):
         """Wounds a model with ``profile`` starts with."""
         ...
 
+    def type_rules(self, profile: Profile) -> tuple[str, ...]:
+        """The special rules a model with ``profile`` has by its unit type, without
+        its datasheet naming them (what ``hammerlab show`` lists beside its own)."""
+        ...
+
     def ai(self) -> Controller:
         """The edition's heuristic AI controller."""
         ...

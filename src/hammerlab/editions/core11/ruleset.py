@@ -112,6 +112,10 @@ class Core11Ruleset:
         """The W characteristic."""
         return defence_of(profile).wounds
 
+    def type_rules(self, profile: Profile) -> tuple[str, ...]:
+        """None: a core11 datasheet names its abilities itself."""
+        return ()
+
     def ai(self) -> Controller:
         """The heuristic AI (``ai.py``)."""
         return Core11AI()

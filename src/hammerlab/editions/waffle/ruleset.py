@@ -30,7 +30,7 @@ from hammerlab.editions.waffle.psychic_powers import (
 from hammerlab.editions.waffle.reserves import lost_in_reserve, set_reserves
 from hammerlab.editions.waffle.rules import OPTIONS
 from hammerlab.editions.waffle.shooting import SHOOTING
-from hammerlab.editions.waffle.special_rules import unsupported_unit_rules
+from hammerlab.editions.waffle.special_rules import type_rules, unsupported_unit_rules
 from hammerlab.editions.waffle.state import SCENARIO_KEYS, set_statuses, st, state_of
 from hammerlab.editions.waffle.sudden_death import game_over
 from hammerlab.editions.waffle.transports import embarked_lines, start_embarked
@@ -145,6 +145,11 @@ class WaffleRuleset:
     def starting_wounds(self, profile: Profile) -> int:
         """The W characteristic."""
         return stats_of(profile).w
+
+    def type_rules(self, profile: Profile) -> tuple[str, ...]:
+        """A Monstrous Creature's Fear, Hammer of Wrath, Move Through Cover,
+        Relentless and Smash (:data:`special_rules.TYPE_RULES`)."""
+        return type_rules(profile)
 
     def ai(self) -> Controller:
         """The heuristic AI."""

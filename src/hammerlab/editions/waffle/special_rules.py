@@ -17,6 +17,7 @@ from typing import Final
 from hammerlab.editions.waffle.melee_grenades import GRENADE_ATTACK
 from hammerlab.editions.waffle.profiles import StrengthSpec, WeaponProfile, single_hit, stats_of
 from hammerlab.editions.waffle.weapon_rules import smashing, with_rules
+from hammerlab.engine.datasheet import Profile
 from hammerlab.engine.units import Model, Unit
 
 UNIT_RULES: Final[dict[str, str]] = {
@@ -137,9 +138,40 @@ def _qualified_only(rule: str) -> bool:
     return _base(rule) in QUALIFIED_NOT_IMPLEMENTED and rule.strip().lower() != _base(rule)
 
 
+TYPE_RULES: Final[dict[str, tuple[str, ...]]] = {
+    "Monstrous Creature": ("Fear", "Hammer of Wrath", "Move Through Cover", "Relentless", "Smash"),
+}
+"""Special rules a model has by its unit type. 7th edition (as remembered; the
+6th edition's list is the same), Monstrous Creatures: "Monstrous Creatures have
+the Fear, Hammer of Wrath, Move Through Cover, Relentless and Smash special
+rules." A Flying Monstrous Creature is a Monstrous Creature too. Other unit
+types' rules are not given (docs/rules/waffle.md, "Unit types")."""
+
+
+def type_rules(profile: Profile) -> tuple[str, ...]:
+    """The special rules ``profile``'s unit type gives (:data:`TYPE_RULES`)."""
+    return _type_rules(profile.unit_type)
+
+
+@lru_cache(maxsize=256)
+def _type_rules(unit_type: str) -> tuple[str, ...]:
+    lowered = unit_type.lower()
+    return tuple(r for kind, rules in TYPE_RULES.items() if kind.lower() in lowered for r in rules)
+
+
 def model_has(unit: Unit, model: Model, rule: str) -> bool:
-    """Whether ``model`` benefits from ``rule`` (its own or its unit's)."""
-    return names_rule((*unit.rules, *model.rules), rule)
+    """Whether ``model`` benefits from ``rule``: its own, its unit's, or its unit
+    type's (:data:`TYPE_RULES`)."""
+    return names_rule((*unit.rules, *model.rules, *type_rules(model.profile)), rule)
+
+
+def unit_has(unit: Unit, rule: str) -> bool:
+    """Whether ``unit`` has ``rule`` where a rule of a unit "that contains at least
+    one model with this special rule" counts: the unit's, or a model's alive, its
+    own or its unit type's (:data:`TYPE_RULES`)."""
+    return unit.has_rule(rule) or any(
+        names_rule(type_rules(m.profile), rule) for m in unit.alive_models
+    )
 
 
 def names_rule(rules: Iterable[str], rule: str) -> bool:
@@ -228,7 +260,7 @@ def relentless(unit: Unit) -> bool:
     """Relentless, or Slow and Purposeful (which counts as Relentless): Heavy,
     Salvo and Ordnance weapons fire as if stationary, and the unit may charge
     after firing them."""
-    return unit.has_rule("Relentless") or unit.has_rule("Slow and Purposeful")
+    return unit_has(unit, "Relentless") or unit.has_rule("Slow and Purposeful")
 
 
 def cover_bonus(unit: Unit) -> int:
@@ -317,7 +349,10 @@ is Smash's own (:func:`close_combat_weapon`); it carries no weapon's rules."""
 
 def smash_options(unit: Unit | None, model: Model) -> list[WeaponProfile]:
     """The Smash Attack, for a model with Smash (as one more weapon to choose)."""
-    has = model_has(unit, model, "Smash") if unit else names_rule(model.rules, "Smash")
+    if unit is not None:
+        has = model_has(unit, model, "Smash")
+    else:
+        has = names_rule((*model.rules, *type_rules(model.profile)), "Smash")
     return [SMASH_ATTACK] if has else []
 
 
@@ -335,7 +370,7 @@ def move_through_cover(unit: Unit) -> bool:
     """7th edition, Move Through Cover: "A unit that contains at least one model with
     this special rule rolls an extra D6 when rolling to move through difficult terrain
     and is not slowed by charging through difficult terrain." """
-    return unit.has_rule("Move Through Cover")
+    return unit_has(unit, "Move Through Cover")
 
 
 def difficult_terrain_dice(unit: Unit) -> int:
