@@ -31,6 +31,7 @@ from conftest import (
 from conftest import squad as make_squad
 from fight_kit import CHAINSWORD, MARINE, POWER_FIST, north, south
 
+from hammerlab.editions.waffle.attacks import moved_for_weapons
 from hammerlab.editions.waffle.charge import charge_distance, charge_sub_phase
 from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.expected import attacks_with
@@ -451,6 +452,22 @@ def test_a_monstrous_creature_has_its_unit_type_s_five_special_rules(unit_type: 
         "Chainsword",
         "Smash Attack",
     ]
+
+
+@pytest.mark.parametrize("unit_type", ["Bike", "Bike (Character)", "Jetbike"])
+def test_a_bike_has_hammer_of_wrath_and_relentless_by_its_unit_type(unit_type: str) -> None:
+    # 7th edition: Bikes and Jetbikes have "the Hammer of Wrath, Jink, Relentless and
+    # Very Bulky special rules". A Bike that moved fires its Heavy weapons as if it had
+    # not (Relentless), and has neither Fear nor Smash (a Monstrous Creature's).
+    biker = make_squad("a", A, replace(MARINE, unit_type=unit_type), [BOLTGUN], [(10, 10)])
+    biker.status.moved = True
+    assert model_has(biker, biker.models[0], "Hammer of Wrath")
+    assert relentless(biker) and not moved_for_weapons(biker)
+    assert not model_has(biker, biker.models[0], "Fear")
+    assert not model_has(biker, biker.models[0], "Smash")
+    walker = make_squad("b", B, MARINE, [BOLTGUN], [(30, 30)])
+    walker.status.moved = True
+    assert not relentless(walker) and moved_for_weapons(walker)
 
 
 def test_a_monstrous_creature_with_no_rules_listed_causes_fear() -> None:
