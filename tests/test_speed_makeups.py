@@ -31,6 +31,7 @@ from hammerlab.editions.waffle.charge import charge_bonus
 from hammerlab.editions.waffle.concussive import concuss
 from hammerlab.editions.waffle.difficult_charge import (
     has_assault_grenades,
+    is_assault_grenade,
     strikes_at_initiative_one,
 )
 from hammerlab.editions.waffle.expected import (
@@ -283,8 +284,14 @@ def test_a_remembered_striking_step_follows_concussion_and_difficult_terrain() -
 
     plain = step()
     assert plain > 1
-    st(battle, guard).charged_through_difficult = True  # no assault grenades: Initiative 1
-    assert step() == 1
+    st(battle, guard).charged_through_difficult = True
+    assert step() == plain  # the Guardsmen's frag grenades are assault grenades
+    carried = {m.id: m.weapons for m in guard.alive_models}
+    for model in guard.alive_models:
+        model.weapons = tuple(w for w in model.weapons if not is_assault_grenade(w))
+    assert step() == 1  # no assault grenades: Initiative 1
+    for model in guard.alive_models:
+        model.weapons = carried[model.id]
     st(battle, guard).charged_through_difficult = False
     assert step() == plain
     for model in guard.alive_models:

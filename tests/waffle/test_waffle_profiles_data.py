@@ -68,18 +68,30 @@ def test_unreadable_model_characteristic_is_a_profile_error() -> None:
         stats_of(Profile("odd", chars))
 
 
+FRAG_KRAK = ("Frag grenades", "Krak grenades")
+"""The Space Marines' "Frag and Krak Grenades" (min 1 on every Tactical Marine)."""
+
+
 @pytest.mark.parametrize(
     ("unit", "model", "weapons"),
     [
-        ("Tactical Squad", "Space Marine Sergeant", ["Boltgun", "Bolt pistol"]),
-        ("Tactical Squad", "Space Marine", ["Boltgun", "Bolt pistol"]),
-        ("Tactical Squad", "Space Marine (heavy bolter)", ["Heavy bolter", "Bolt pistol"]),
-        ("Tactical Squad", "Space Marine (flamer)", ["Flamer", "Bolt pistol"]),
-        ("Infantry Squad", "Sergeant", ["Laspistol", "Close combat weapon"]),
-        ("Infantry Squad", "Guardsman", ["Lasgun"]),
-        ("Infantry Squad", "Guardsman (grenade launcher)", ["Grenade launcher (frag)"]),
-        ("Ogryns", "Ogryn", ["Ripper gun"]),
-        ("Ogryns", "Ogryn Bone 'ead", ["Ripper gun"]),
+        ("Tactical Squad", "Space Marine Sergeant", ["Boltgun", "Bolt pistol", *FRAG_KRAK]),
+        ("Tactical Squad", "Space Marine", ["Boltgun", "Bolt pistol", *FRAG_KRAK]),
+        (
+            "Tactical Squad",
+            "Space Marine (heavy bolter)",
+            ["Heavy bolter", "Bolt pistol", *FRAG_KRAK],
+        ),
+        ("Tactical Squad", "Space Marine (flamer)", ["Flamer", "Bolt pistol", *FRAG_KRAK]),
+        ("Infantry Squad", "Sergeant", ["Laspistol", "Close combat weapon", "Frag grenades"]),
+        ("Infantry Squad", "Guardsman", ["Lasgun", "Frag grenades"]),
+        (
+            "Infantry Squad",
+            "Guardsman (grenade launcher)",
+            ["Grenade launcher (frag)", "Frag grenades"],
+        ),
+        ("Ogryns", "Ogryn", ["Ripper gun", "Frag grenades"]),
+        ("Ogryns", "Ogryn Bone 'ead", ["Ripper gun", "Frag grenades"]),
     ],
 )
 def test_library_wargear_follows_the_7th_edition_codex(
@@ -87,9 +99,10 @@ def test_library_wargear_follows_the_7th_edition_codex(
 ) -> None:
     """Issue 10 §4: 7th-edition codex wargear (Codex: Space Marines 2015, Codex: Astra
     Militarum 2014, as the BattleScribe catalogues list it): Tactical Marines carry a
-    boltgun (or their special or heavy weapon) and a bolt pistol, no close combat
-    weapon; Guardsmen a lasgun; Ogryns a ripper gun. So a Tactical Marine has no second
-    close combat weapon and fights with 1 Attack, not 2."""
+    boltgun (or their special or heavy weapon), a bolt pistol and frag and krak
+    grenades, no close combat weapon; Guardsmen a lasgun and frag grenades; Ogryns a
+    ripper gun and frag grenades. So a Tactical Marine has no second close combat
+    weapon and fights with 1 Attack, not 2 (grenades are no close combat weapon)."""
     sheet = WaffleRuleset().library.find(unit)
     entry = next(e for e in sheet.entries if e.profile.name == model)
     assert [w.name for w in entry.weapons] == weapons

@@ -54,11 +54,14 @@ WEAPON_RULES = (
     "Haywire",
     "Skyfire",
     "Grenade",
+    "Assault Grenades",
 )
 """Weapon special rules the Waffle Edition engine resolves (Force: the Psyker knows
 the Force power, ``psychic_powers.FORCE``; Melta, Lance, Armourbane and Haywire
 against vehicles only, ``armour.armour_attack``; Skyfire, ``flyers.snap_against``;
-Grenade, one thrown per unit per phase, ``firing_modes``)."""
+Grenade, one thrown per unit per phase, ``firing_modes``; Assault Grenades, the
+Orks' stikkbombs' rule in the data, no Initiative 1 after a charge through
+difficult terrain, ``difficult_charge.is_assault_grenade``)."""
 RULE_SPELLINGS = {"gets hot!": "Gets Hot"}
 """Other spellings of a weapon rule in the data (lower case) → the rule's name."""
 
