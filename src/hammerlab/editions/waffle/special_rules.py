@@ -141,6 +141,7 @@ def _qualified_only(rule: str) -> bool:
 TYPE_RULES: Final[dict[str, tuple[str, ...]]] = {
     "Monstrous Creature": ("Fear", "Hammer of Wrath", "Move Through Cover", "Relentless", "Smash"),
     "Bike": ("Hammer of Wrath", "Relentless"),
+    "Jump": ("Bulky", "Deep Strike"),
 }
 """Special rules a model has by its unit type, 7th edition (as remembered; the
 6th edition's lists are the same). Monstrous Creatures: "Monstrous Creatures
@@ -148,8 +149,10 @@ have the Fear, Hammer of Wrath, Move Through Cover, Relentless and Smash special
 rules" (a Flying Monstrous Creature is one). Bikes and Jetbikes have "the Hammer
 of Wrath, Jink, Relentless and Very Bulky special rules": Jink is given by type
 where it is played (:func:`rules.jink.has_jink`), and Very Bulky matters only
-aboard a transport, which a Bike may not board. Other unit types' rules are not
-given: a datasheet must name them (docs/rules/waffle.md, interpretation 18)."""
+aboard a transport, which a Bike may not board. Jump units: "Bulky, Deep
+Strike" (their Hammer of Wrath and re-rolled charge when they use their jump
+packs to charge are not played). Other unit types' rules are not given: a
+datasheet must name them (docs/rules/waffle.md, interpretation 18)."""
 
 
 def type_rules(profile: Profile) -> tuple[str, ...]:
