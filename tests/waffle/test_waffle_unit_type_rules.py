@@ -15,6 +15,7 @@ from conftest import squad as make_squad
 from fight_kit import CHAINSWORD
 
 from hammerlab.editions.waffle.ruleset import WaffleRuleset
+from hammerlab.editions.waffle.special_rules import unsupported_unit_rules
 from hammerlab.editions.waffle.transports import places_needed
 from hammerlab.engine.datasheet import Datasheet, ModelEntry
 from hammerlab.io.battlescribe import import_file
@@ -55,3 +56,10 @@ def test_the_catalogue_s_gargoyles_may_deep_strike() -> None:
     assert {e.profile.unit_type for e in gargoyles.entries} == {"Jump Infantry"}
     assert not any("Deep Strike" in (*gargoyles.rules, *e.rules) for e in gargoyles.entries)
     assert WaffleRuleset().deployment_problem(gargoyles, "deep_strike") is None
+
+
+def test_the_rule_assault_grenades_is_not_reported_as_not_implemented() -> None:
+    # difficult_charge.has_assault_grenades reads the rule on a model or its unit, so a
+    # datasheet naming it plays it: no "special rule not implemented" note.
+    assert unsupported_unit_rules(("Assault Grenades",)) == []
+    assert WaffleRuleset().validate_datasheet(sheet("Infantry", ("Assault Grenades",))) == []

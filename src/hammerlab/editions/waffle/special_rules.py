@@ -58,6 +58,8 @@ UNIT_RULES: Final[dict[str, str]] = {
     "after charging into base contact",
     "Supporting Fire": 'may fire Overwatch at a unit charging a friend within 6" '
     "(with the Fire Overwatch reaction)",
+    "Assault Grenades": "counts as equipped with assault grenades: not slowed to Initiative 1 "
+    "charging through difficult terrain (difficult_charge.py)",
     "Hit and Run": "may leave a combat at the end of an Assault phase: Initiative test, "
     '3D6" away; the enemy consolidates',
     "Hit & Run": "as Hit and Run",
