@@ -190,7 +190,7 @@ class WaffleRuleset:
         def has(rules: Sequence[str]) -> bool:
             return any(r.lower() == rule.lower() for r in rules)
 
-        entries = [has(e.rules) for e in datasheet.entries]
+        entries = [has((*e.rules, *type_rules(e.profile))) for e in datasheet.entries]
         if has(datasheet.rules) or (all(entries) if how == "deep_strike" else any(entries)):
             return None
         return f"{datasheet.name} has no {rule} special rule, so it cannot use it to deploy"

@@ -58,6 +58,8 @@ UNIT_RULES: Final[dict[str, str]] = {
     "after charging into base contact",
     "Supporting Fire": 'may fire Overwatch at a unit charging a friend within 6" '
     "(with the Fire Overwatch reaction)",
+    "Assault Grenades": "counts as equipped with assault grenades: not slowed to Initiative 1 "
+    "charging through difficult terrain (difficult_charge.py)",
     "Hit and Run": "may leave a combat at the end of an Assault phase: Initiative test, "
     '3D6" away; the enemy consolidates',
     "Hit & Run": "as Hit and Run",
@@ -141,6 +143,7 @@ def _qualified_only(rule: str) -> bool:
 TYPE_RULES: Final[dict[str, tuple[str, ...]]] = {
     "Monstrous Creature": ("Fear", "Hammer of Wrath", "Move Through Cover", "Relentless", "Smash"),
     "Bike": ("Hammer of Wrath", "Relentless"),
+    "Jump": ("Bulky", "Deep Strike"),
 }
 """Special rules a model has by its unit type, 7th edition (as remembered; the
 6th edition's lists are the same). Monstrous Creatures: "Monstrous Creatures
@@ -148,8 +151,10 @@ have the Fear, Hammer of Wrath, Move Through Cover, Relentless and Smash special
 rules" (a Flying Monstrous Creature is one). Bikes and Jetbikes have "the Hammer
 of Wrath, Jink, Relentless and Very Bulky special rules": Jink is given by type
 where it is played (:func:`rules.jink.has_jink`), and Very Bulky matters only
-aboard a transport, which a Bike may not board. Other unit types' rules are not
-given: a datasheet must name them (docs/rules/waffle.md, interpretation 18)."""
+aboard a transport, which a Bike may not board. Jump units: "Bulky, Deep
+Strike" (their Hammer of Wrath and re-rolled charge when they use their jump
+packs to charge are not played). Other unit types' rules are not given: a
+datasheet must name them (docs/rules/waffle.md, interpretation 18)."""
 
 
 def type_rules(profile: Profile) -> tuple[str, ...]:
