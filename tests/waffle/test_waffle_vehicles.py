@@ -34,6 +34,7 @@ from conftest import (
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
+from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.armour import (
     GLANCING,
     NONE,
@@ -45,14 +46,16 @@ from hammerlab.editions.waffle.armour import (
 )
 from hammerlab.editions.waffle.attacks import fire_weapon, fires_snap, weapons_per_phase
 from hammerlab.editions.waffle.charge import charge_ban
-from hammerlab.editions.waffle.combat import in_contact
+from hammerlab.editions.waffle.combat import in_contact, refresh_locks
 from hammerlab.editions.waffle.expected import expected_casualties
 from hammerlab.editions.waffle.fight import CLOSE_COMBAT_WEAPON, attacks_of, fight_sub_phase
 from hammerlab.editions.waffle.morale import go_to_ground, morale_check, pinning_test
+from hammerlab.editions.waffle.move_plans import drives_off
+from hammerlab.editions.waffle.movement_phase import _may_move, movement_phase
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.rules.reactions import DiveForCover, FallBack
-from hammerlab.editions.waffle.shooting import can_run, start_phase
+from hammerlab.editions.waffle.shooting import _may_act, can_run, may_target, start_phase
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicle_damage import (
     CREW_SHAKEN,
@@ -80,6 +83,7 @@ from hammerlab.editions.waffle.vehicles import (
 )
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile
+from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.units import Model, Unit
 from hammerlab.io.scenario import parse_scenario
 
@@ -463,6 +467,85 @@ def test_a_tank_in_close_combat_strikes_no_blow_and_a_walker_does() -> None:
     walker = vehicle_unit("sentinel", B, SENTINEL, (30.0, 30.0))
     assert fights_in_melee(walker.models[0])
     assert attacks_of(battle, walker, walker.models[0], CLOSE_COMBAT_WEAPON) == 1
+
+
+def test_a_tank_and_the_squad_touching_it_are_not_locked_in_combat() -> None:
+    # 7th edition: "vehicles without a Weapon Skill are never locked in combat", nor is
+    # a unit whose only foe in base contact is such a vehicle. So the tank may move and
+    # shoot (here at the Marine touching it), the Marine may shoot and be shot at, and a
+    # Walker in the same place locks and is locked as before.
+    touching = 30.0 - (100.0 + BASE_MM) / 2 / 25.4
+    battle, marine, tank = tank_battle([], (30.0, touching), LASCANNON)
+    assert in_contact(marine.models[0], tank.models[0])
+    refresh_locks(battle)
+    assert not st(battle, tank).locked_in_combat and not st(battle, marine).locked_in_combat
+    assert may_target(battle, tank, marine) and may_target(battle, marine, tank)
+    assert _may_act(battle, marine) and _may_act(battle, tank)
+    walker = vehicle_unit("sentinel", B, SENTINEL, (30.0, 30.0))
+    battle = make_battle(marine, walker)
+    refresh_locks(battle)
+    assert st(battle, walker).locked_in_combat and st(battle, marine).locked_in_combat
+
+
+def test_a_squad_still_touching_a_tank_strikes_it_again_and_the_tank_may_drive_off() -> None:
+    # Whoever is still in base contact fights in a Fight sub-phase (every base contact
+    # is a combat): the Marine strikes the tank in its owner's turn too, automatically
+    # (it did not move: "A"), and a 1 to penetrate does nothing. In its Movement phase
+    # the tank, not locked, is asked how to move (it would not be if it were locked).
+    touching = 30.0 - (100.0 + BASE_MM) / 2 / 25.4
+    battle, marine, tank = tank_battle([1], (30.0, touching), LASCANNON)
+    fight_sub_phase(battle, B)
+    assert [(b.unit, b.attacks) for b in of_kind(battle, "blows")] == [(marine.label, 1)]
+    assert all_dice_used(battle)
+    refresh_locks(battle)
+    assert _may_move(battle, tank)
+
+
+def test_a_tank_touching_a_squad_moves_away_though_it_starts_within_1_inch() -> None:
+    # 6th/7th edition: no model may move within 1" of an enemy outside a charge. The
+    # tank starts touching the Marine (not locked: a vehicle without a Weapon Skill),
+    # so it may move as long as it comes no nearer him: its 6" retreat north, straight
+    # away from him, is made in full, and nothing else moves.
+    touching = 30.0 - (100.0 + BASE_MM) / 2 / 25.4
+    marine = squad("a", A, MARINE, [POWER_FIST], [(30.0, touching)], name="Marines")
+    tank = vehicle_unit("russ", B, LEMAN_RUSS, (30.0, 30.0))
+    battle = make_battle(
+        marine,
+        tank,
+        script_b=[
+            ("mover", tank.label),
+            ("tank_shock", "move normally"),
+            ("move", "retreat"),
+            ("mover", "end phase"),
+        ],
+    )
+    battle.active_player = B
+    movement_phase(battle, B)
+    assert tank.models[0].position == pytest.approx((30.0, 36.0))
+    assert marine.models[0].position == (30.0, touching)
+
+
+def test_a_tank_touched_by_a_power_fist_drives_off() -> None:
+    # The Marine's power fist (S4 x2 = 8) at the Russ's rear armour 10 penetrates on a
+    # 3+ of the D6: expected harm, so the AI's tank retreats. A Guardsman's close combat
+    # weapon (S3 + 6 = 9 < 10) cannot even glance it: the tank moves as any unit (here
+    # it holds for its guns), never retreating for him.
+    touching = 30.0 - (100.0 + BASE_MM) / 2 / 25.4
+    for striker, weapon_, drives in ((MARINE, POWER_FIST, True), (GUARD, LASGUN, False)):
+        foe = squad("a", A, striker, [weapon_], [(30.0, touching)], name="Foes")
+        tank = vehicle_unit("russ", B, LEMAN_RUSS, (30.0, 30.0))
+        battle = make_battle(foe, tank)
+        refresh_locks(battle)
+        assert drives_off(battle, tank) is drives
+        decision = Decision(
+            kind="move",
+            player=B,
+            prompt="?",
+            choices=tuple(Choice(x, x) for x in ("advance", "take cover", "retreat", "hold")),
+            context=DecisionContext(unit="russ", why="moves", phase="movement"),
+        )
+        answer = decision.labels()[WaffleAI().choose(battle, decision)]
+        assert (answer == "retreat") is drives
 
 
 def test_a_walker_wrecked_at_an_initiative_step_still_strikes_the_walker_that_wrecked_it() -> None:

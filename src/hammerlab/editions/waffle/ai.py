@@ -111,6 +111,7 @@ from hammerlab.editions.waffle.flyers import is_zooming
 from hammerlab.editions.waffle.jink_plans import wants_to_jink
 from hammerlab.editions.waffle.melee_grenades import may_attack
 from hammerlab.editions.waffle.move_plans import (
+    drives_off,
     escaping_only,
     holds_for_its_guns,
     run_intent,
@@ -767,6 +768,8 @@ class WaffleAI(PsychicChoices):
         preferred = "hold" if gun_line else "advance"
         retreats = movement and RETREAT in labels
         if retreats and preferred == "advance" and wants_to_retreat(battle, unit):
+            preferred = RETREAT
+        if retreats and drives_off(battle, unit):
             preferred = RETREAT
         if holds and preferred == "advance" and shot_down_on_the_way(battle, unit):
             preferred = "hold"

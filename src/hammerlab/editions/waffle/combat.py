@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.vehicles import fights_in_melee
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.geometry import base_distance, gap_table, out_of_reach
 from hammerlab.engine.units import Model, Unit
@@ -98,8 +99,24 @@ def combats(battle: Battle) -> list[Combat]:
 
 
 def refresh_locks(battle: Battle) -> None:
-    """Set every unit's ``locked_in_combat`` from the table."""
+    """Set every unit's ``locked_in_combat`` from the table.
+
+    7th edition (as remembered): "vehicles without a Weapon Skill are never
+    locked in combat", nor is a unit whose only foes in base contact are such
+    vehicles: the tank may drive off and shoot, its attackers may move, shoot
+    or charge, and whoever is still in base contact fights again in a Fight
+    sub-phase (:func:`combats` counts every base contact). Walkers, which have
+    a Weapon Skill, lock and are locked as any unit (docs/rules/waffle.md,
+    *Vehicles*, interpretation 9)."""
     for unit in battle.units.values():
-        st(battle, unit).locked_in_combat = not unit.destroyed and bool(
-            foes_in_contact(battle, unit)
+        st(battle, unit).locked_in_combat = (
+            not unit.destroyed
+            and locks(unit)
+            and any(locks(foe) for foe in foes_in_contact(battle, unit))
         )
+
+
+def locks(unit: Unit) -> bool:
+    """Whether base contact with ``unit`` locks in combat: not a vehicle without a
+    Weapon Skill (one whose models alive all strike no blow, :func:`fights_in_melee`)."""
+    return any(fights_in_melee(m) for m in unit.alive_models)

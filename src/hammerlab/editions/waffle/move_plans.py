@@ -61,6 +61,7 @@ from dataclasses import dataclass
 from hammerlab.editions.schedule import still_to_play, turns_ahead
 from hammerlab.editions.waffle.attacks import ranged_weapons
 from hammerlab.editions.waffle.charge import charge_distance, through_difficult_terrain
+from hammerlab.editions.waffle.combat import engaged_models, foes_in_contact, locks
 from hammerlab.editions.waffle.expected import (
     expected_attack,
     expected_casualties,
@@ -187,6 +188,26 @@ def run_nearer(battle: Battle, unit: Unit, intent: str, inches: float) -> float:
         step = min(left, centre_distance(at, point))
         at, left = step_toward(at, point, step), left - step
     return centre_distance(start, route[-1]) - centre_distance(at, route[-1])
+
+
+def drives_off(battle: Battle, unit: Unit) -> bool:
+    """Whether ``unit``, a vehicle without a Weapon Skill, should drive away from
+    the enemies in base contact with it: it is not locked in combat
+    (:func:`combat.refresh_locks`), so whoever still touches it strikes it again
+    in the next Fight sub-phase, and it strikes no blow back. It drives off when
+    their blows are expected to do it any harm (:func:`expected.expected_melee`,
+    the vehicle rules' odds): moving costs a vehicle none of its shooting
+    (every weapon at full Ballistic Skill after a move).
+
+    *Situation*: a Leman Russ charged by a Tactical Squad with krak grenades
+    held where it stood for its guns and was wrecked in its own Assault phase
+    (a player's review)."""
+    if locks(unit):
+        return False
+    return any(
+        expected_melee(battle, foe, engaged_models(battle, foe), unit, False) > 0
+        for foe in foes_in_contact(battle, unit)
+    )
 
 
 def wants_to_retreat(battle: Battle, unit: Unit) -> bool:

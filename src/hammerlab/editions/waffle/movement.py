@@ -306,19 +306,30 @@ def _obstacle(
     ``offset`` has put it), ``None`` when every model can: its whole path must stay
     on the table, pass through no other unit's base (touching is fine) and, for
     ``enemies``, keep 1" away (6th/7th edition: models may not move through other
-    models, nor within 1" of an enemy outside a charge)."""
+    models, nor within 1" of an enemy outside a charge). A model that starts
+    nearer an enemy than that (a tank driving off the squad touching it, which
+    does not lock it in combat: :func:`combat.refresh_locks`) may move so long as
+    it comes no nearer that enemy."""
     for model in models:
         start = (model.position[0] + offset[0], model.position[1] + offset[1])
         end = (start[0] + vector[0], start[1] + vector[1])
         if not battle.battlefield.on_table(end):
             return model, None, 0.0
         for enemy in enemies:
-            if _gap(start, end, model, enemy) < ENEMY_CLEARANCE:
+            gap = _gap(start, end, model, enemy)
+            if gap < ENEMY_CLEARANCE and gap < _clearance(start, model, enemy):
                 return model, enemy, ENEMY_CLEARANCE
         for other in others:
             if _gap(start, end, model, other) < -EPSILON:
                 return model, other, 0.0
     return None
+
+
+def _clearance(start: Vec, model: Model, enemy: Model) -> float:
+    """How near ``enemy`` a move of ``model`` from ``start`` may come: 1", or, where it
+    starts nearer, no nearer than it starts."""
+    already = _gap(start, start, model, enemy)
+    return ENEMY_CLEARANCE if already >= ENEMY_CLEARANCE else already - EPSILON
 
 
 def _gap(start: Vec, end: Vec, model: Model, other: Model) -> float:
