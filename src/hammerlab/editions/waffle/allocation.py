@@ -52,8 +52,9 @@ def allocate_wounds(
     closest model." Closest to ``closest_to``: a shooting attack passes its whole
     firing unit (6th edition: "the enemy model closest to the firing unit"), so a
     weapon carried by one model at the back sends its wounds where the unit's
-    others do; by default, closest to ``firers``, the models the wounds come from
-    (a blow's strikers, an explosion's hull)."
+    others do; by default, and where the firing unit has no model left (its own
+    scattered Blast slew it), closest to ``firers``, the models the wounds come
+    from (a blow's strikers, an explosion's hull), measured where they stood."
     Only models the firers can see may be chosen (6th/7th-edition "out of
     sight"), except for Blast and Template hits, which struck the models under
     them. Rules may count a model's wounds otherwise while wounds are allocated
@@ -91,7 +92,7 @@ def allocate_wounds(
             why = "none in sight" if alive and only is None else "no model left to take them"
             battle.say("allocation", f"remaining wounds on {victim.label} are lost: {why}")
             return
-        model = nearest(firers if closest_to is None else closest_to, pool)  # first on a tie
+        model = nearest(closest_to or firers, pool)  # first on a tie
         if wound.precision:
             model = precision_target(battle, shooter, wound, profile, model, alive)
         if save_taken(battle, victim, model, wound, profile, cover=not melee):
