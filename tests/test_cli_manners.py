@@ -23,6 +23,7 @@ from hammerlab.analysis.odds_request import OddsAsk
 from hammerlab.cli import common, odds_cmd
 from hammerlab.cli.app import app
 from hammerlab.editions.waffle.tables import MELEE_TO_HIT, to_wound_cell
+from hammerlab.errors import similar_names
 from hammerlab.io.scenario import Scenario, load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -379,3 +380,15 @@ def test_help_and_tables_load_neither_the_engine_nor_numpy() -> None:
         "from hammerlab.cli.app import app\ntry:\n    app(['tables'])\nexcept SystemExit:\n    pass"
     )
     assert _modules_after(run_tables) == []
+
+
+def test_an_unknown_unit_name_suggests_names_spelt_nearly_alike() -> None:
+    # "Boys" is in no library name, but a word of "Ork Boyz" is spelt nearly alike ("Ogryns"
+    # is not, 0.6); "Tactical"
+    # is part of two names. A name like none gets no suggestion.
+    assert similar_names("Boys", ["Ork Boyz", "Nobz", "Ogryns"]) == ["Ork Boyz"]
+    assert similar_names("tactical", ["Tactical Squad", "Captain"]) == ["Tactical Squad"]
+    assert similar_names("Nope", ["Boyz", "Nobz", "Warboss"]) == []
+    code, _, err = run("show", "Boys")
+    assert code != 0
+    assert "unknown unit 'Boys' (did you mean: " in err and "Boyz" in err

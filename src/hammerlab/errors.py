@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+
 
 class HammerlabError(Exception):
     """Base class of every error hammerlab reports to a user."""
@@ -39,16 +41,39 @@ class UnknownNameError(HammerlabError, KeyError):
     """A unit, weapon, ruleset or option name that does not exist."""
 
     def __init__(self, kind: str, name: str, known: list[str] | None = None) -> None:
-        hint = ""
-        if known:
-            close = [k for k in known if name.lower() in k.lower()][:5]
-            hint = f" (did you mean: {', '.join(close)})" if close else ""
+        close = similar_names(name, known or [])
+        hint = f" (did you mean: {', '.join(close)})" if close else ""
         self.kind = kind
         self.name = name
         super().__init__(f"unknown {kind} {name!r}{hint}")
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+SPELT_ALIKE = 0.7
+"""How alike (:class:`difflib.SequenceMatcher` ratio) a name, or one of its words,
+must be spelt to what was asked to be suggested: "Boys" and "Boyz" are 0.75."""
+
+
+def similar_names(name: str, known: list[str], most: int = 5) -> list[str]:
+    """Up to ``most`` of ``known`` that ``name`` may have meant, ignoring case: those
+    containing it first (``Tactical`` for ``Tactical Squad``), then those spelt
+    nearly alike, whole or by one of their words (``Boys`` for ``Ork Boyz``), the
+    most alike first."""
+    wanted = name.lower()
+    containing = [k for k in known if wanted in k.lower()]
+
+    def likeness(known_name: str) -> float:
+        lowered = known_name.lower()
+        return max(
+            difflib.SequenceMatcher(None, wanted, part).ratio()
+            for part in (lowered, *lowered.split())
+        )
+
+    scored = sorted(((likeness(k), k) for k in known), key=lambda pair: -pair[0])
+    alike = [k for score, k in scored if score >= SPELT_ALIKE]
+    return list(dict.fromkeys([*containing, *alike]))[:most]
 
 
 class ProfileError(HammerlabError, ValueError):

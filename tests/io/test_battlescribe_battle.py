@@ -164,7 +164,9 @@ position = [36, 36]
     expected = [
         "hound (Hellhound Squadron): Weapon 'Inferno Cannon' cannot be used by the Waffle "
         "Edition: Range '12 + Template' is not inches, Template, Melee or '-'; dropped.",
-        "whirl (Whirlwinds): Model 'Whirlwind' carries no weapon: none is selected.",
+        "whirl (Whirlwinds): Model 'Whirlwind' carries no weapon: none is selected (a "
+        "catalogue gives a unit its default wargear only; a BattleScribe roster, .ros or "
+        ".rosz, gives what a player chose).",
     ]
     assert all(warning in ready.warnings for warning in expected)
     assert sum("Whirlwind Missile Launcher" in w and "dropped" in w for w in ready.warnings) == 2

@@ -74,7 +74,10 @@ per unit per phase (``editions/waffle/firing_modes.py``; ``io`` may not import i
 _GRENADE = re.compile(r"\b(?:grenades?|bombs?|stikkbombs?)\b", re.IGNORECASE)
 
 DROPPED = "dropped."
-NO_WEAPON = "carries no weapon: none is selected."
+NO_WEAPON = (
+    "carries no weapon: none is selected (a catalogue gives a unit its default wargear "
+    "only; a BattleScribe roster, .ros or .rosz, gives what a player chose)."
+)
 GIVEN_TO_NONE = "given to none of them."
 BATTLE_NOTES = (DROPPED, NO_WEAPON, GIVEN_TO_NONE, NEVER_FIRES)
 """How the notes on what a unit cannot do as its data describes it end: a weapon
