@@ -31,6 +31,7 @@ from conftest import (
 from fight_kit import CHAINSWORD, GUARD, MARINE, north, south
 
 from hammerlab.editions.waffle.fight import fight_sub_phase
+from hammerlab.editions.waffle.special_rules import may_sweep
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
@@ -220,6 +221,31 @@ def test_seed001_sweeping_advance_higher_fleeing_total_breaks_off() -> None:
     assert alive_ids(guards) == ["b.4", "b.5", "b.6"]
     assert [model(battle, f"b.{n}").position[1] for n in (4, 5, 6)] == [22, 22, 23]
     assert all_dice_used(battle)
+
+
+def test_a_unit_in_terminator_armour_may_not_make_a_sweeping_advance() -> None:
+    # "models in Terminator Armour ... may not make Sweeping Advances" (the wargear's
+    # text in the Space Marines catalogue). The same fight as above, the Marines in
+    # Terminator Armour: the Guard fall back and nobody is asked about, or rolls for, a
+    # Sweeping Advance; the Guard's Fall Back follows at once.
+    marines, guards = three_nil()
+    terminators = squad(
+        "a", A, MARINE, [CHAINSWORD], south([10, 11, 12]), name="Marines",
+        rules=("Terminator Armour",),
+    )  # fmt: skip
+    battle = make_battle(
+        terminators,
+        guards,
+        dice=[*THREE_NIL, *[1, 1], 1],  # Fall Back 2" north; consolidate
+        script_a=[HOLD],
+    )
+    fight_sub_phase(battle, A)
+    assert of_kind(battle, "sweeping_advance") == []
+    assert not any(p.startswith("Sweeping Advance") for p in dice_purposes(battle))
+    assert asked(battle, A, "sweeping_advance") == []
+    assert alive_ids(guards) == ["b.4", "b.5", "b.6"]
+    assert all_dice_used(battle)
+    assert may_sweep(marines) and not may_sweep(terminators)
 
 
 # --- Multiple combats ----------------------------------------------------------------------

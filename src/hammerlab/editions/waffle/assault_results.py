@@ -28,6 +28,7 @@ from hammerlab.editions.waffle.special_rules import (
     close_combat_strength,
     close_combat_weapon,
     crusader,
+    may_sweep,
     monster_hunter,
     preferred_enemy,
 )
@@ -156,6 +157,10 @@ def sweeping_advances(
         foes = [battle.unit(i) for i in sorted(record.locked.get(unit.id, set()))]
         chased = [f for f in foes if f.id in fled and not f.destroyed]
         if not chased or any(f.id not in fled and not f.destroyed for f in foes):
+            continue
+        if not may_sweep(unit):
+            why = f"{unit.label} may not make a Sweeping Advance (Terminator Armour)"
+            battle.say("assault", why)
             continue
         if _will_sweep(battle, unit, chased):
             sweepers.append((unit, chased))

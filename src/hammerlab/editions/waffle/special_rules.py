@@ -58,6 +58,8 @@ UNIT_RULES: Final[dict[str, str]] = {
     "after charging into base contact",
     "Supporting Fire": 'may fire Overwatch at a unit charging a friend within 6" '
     "(with the Fire Overwatch reaction)",
+    "Terminator Armour": "may not make Sweeping Advances (its 2+ save and 5+ invulnerable "
+    "save are the profile's; its Bulky, Deep Strike and Relentless are rules of their own)",
     "Assault Grenades": "counts as equipped with assault grenades: not slowed to Initiative 1 "
     "charging through difficult terrain (difficult_charge.py)",
     "Hit and Run": "may leave a combat at the end of an Assault phase: Initiative test, "
@@ -392,6 +394,14 @@ def passes_dangerous_terrain(unit: Unit, model: Model) -> bool:
     """7th edition, Move Through Cover: "a model with the Move Through Cover special
     rule automatically passes Dangerous Terrain tests"."""
     return model_has(unit, model, "Move Through Cover")
+
+
+def may_sweep(unit: Unit) -> bool:
+    """Whether ``unit`` may make a Sweeping Advance: not in Terminator Armour ("models
+    in Terminator Armour have the Bulky, Deep Strike, and Relentless special rules,
+    and may not make Sweeping Advances", the wargear's text in the shared data's
+    Space Marines catalogue)."""
+    return not unit_has(unit, "Terminator Armour")
 
 
 def crusader(unit: Unit) -> bool:
