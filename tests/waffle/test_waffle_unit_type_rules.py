@@ -63,3 +63,13 @@ def test_the_rule_assault_grenades_is_not_reported_as_not_implemented() -> None:
     # datasheet naming it plays it: no "special rule not implemented" note.
     assert unsupported_unit_rules(("Assault Grenades",)) == []
     assert WaffleRuleset().validate_datasheet(sheet("Infantry", ("Assault Grenades",))) == []
+
+
+def test_armour_named_as_a_rule_is_not_reported_as_not_implemented() -> None:
+    # The Astra Militarum catalogue links "Flak Armour" to each Guardsman as a rule; its
+    # 5+ armour save is already the profile's Sv, so the rule changes nothing to play.
+    assert unsupported_unit_rules(("Flak Armour", "Carapace Armour", "Power Armour")) == []
+    imported = import_file(DATA / "Astra Militarum - Codex.cat")
+    squad_sheet = imported.find("Infantry Squad")
+    assert {e.profile.get("Sv") for e in squad_sheet.entries} == {"5+"}
+    assert not any("Flak Armour" in p for p in WaffleRuleset().validate_datasheet(squad_sheet))

@@ -109,6 +109,9 @@ NO_EFFECT_RULES: Final[dict[str, str]] = {
     "Night Vision": "ignores the effects of Night Fighting, which hammerlab does not play",
     "Blacksun Filter": "gives Night Vision (7th-edition Codex: Tau Empire): Night Fighting, "
     "which hammerlab does not play",
+    "Flak Armour": "a 5+ armour save: the model's Save characteristic, as the catalogues print it",
+    "Carapace Armour": "a 4+ armour save: the model's Save characteristic",
+    "Power Armour": "a 3+ armour save: the model's Save characteristic",
     "Purity of Spirit": "Perils of the Warp only on two or more 6s (Grey Knights), which is "
     "hammerlab's only Perils rule (psychic.manifest); the powers a psyker knows are the data's",
 }
