@@ -21,7 +21,7 @@ from hammerlab.editions.waffle.events import (
     ShotsFired,
     StrayShots,
 )
-from hammerlab.editions.waffle.firing_modes import may_fire, spend, throwers
+from hammerlab.editions.waffle.firing_modes import is_grenade, may_fire, spend, throwers
 from hammerlab.editions.waffle.flyers import snap_against
 from hammerlab.editions.waffle.gets_hot import gets_hot, shots_fired, suffer
 from hammerlab.editions.waffle.markers import aim_points, blast_hits, template_hits
@@ -147,7 +147,11 @@ def firing_models(
     sight = seen_by_each(battle, shooters, target)
     count = len(targets)
     chosen: list[Model] = []
+    first_weapon = armed[0][0].weapon(weapon_name)
+    one_throws = first_weapon is not None and is_grenade(first_weapon)
     for at, (model, shooter, profile) in enumerate(armed):
+        if one_throws and chosen:
+            break  # of a grenade the first model able to throws (throwers): no other is asked
         seen = sight[at]
         if not seen and not profile.barrage:
             continue
