@@ -45,7 +45,7 @@ from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_o
 from hammerlab.editions.waffle.special_rules import (
     feel_no_pain_in,
     names_rule,
-    type_rules,
+    own_rules,
     unsupported_unit_rules,
 )
 from hammerlab.editions.waffle.vehicles import FRONT, REAR, SIDE, vehicle_of
@@ -346,7 +346,7 @@ def _firers(
 
 
 def _has_rule(sheet: Datasheet, entries: list[ModelEntry], *names: str) -> bool:
-    rules = (*sheet.rules, *(r for e in entries for r in (*e.rules, *type_rules(e.profile))))
+    rules = (*sheet.rules, *(r for e in entries for r in own_rules(e)))
     return any(names_rule(rules, n) for n in names)
 
 

@@ -111,8 +111,8 @@ def refresh_locks(battle: Battle) -> None:
     for unit in battle.units.values():
         st(battle, unit).locked_in_combat = (
             not unit.destroyed
-            and locks(unit)
             and any(locks(foe) for foe in foes_in_contact(battle, unit))
+            and locks(unit)  # asked only of a unit in contact: most are in none
         )
 
 

@@ -30,7 +30,11 @@ from hammerlab.editions.waffle.psychic_powers import (
 from hammerlab.editions.waffle.reserves import lost_in_reserve, set_reserves
 from hammerlab.editions.waffle.rules import OPTIONS
 from hammerlab.editions.waffle.shooting import SHOOTING
-from hammerlab.editions.waffle.special_rules import type_rules, unsupported_unit_rules
+from hammerlab.editions.waffle.special_rules import (
+    own_rules,
+    type_rules,
+    unsupported_unit_rules,
+)
 from hammerlab.editions.waffle.state import SCENARIO_KEYS, set_statuses, st, state_of
 from hammerlab.editions.waffle.sudden_death import game_over
 from hammerlab.editions.waffle.transports import embarked_lines, start_embarked
@@ -147,8 +151,8 @@ class WaffleRuleset:
         return stats_of(profile).w
 
     def type_rules(self, profile: Profile) -> tuple[str, ...]:
-        """A Monstrous Creature's Fear, Hammer of Wrath, Move Through Cover,
-        Relentless and Smash (:data:`special_rules.TYPE_RULES`)."""
+        """A Monstrous Creature's, a Bike's and a Jump unit's rules
+        (:data:`special_rules.TYPE_RULES`)."""
         return type_rules(profile)
 
     def ai(self) -> Controller:
@@ -190,7 +194,7 @@ class WaffleRuleset:
         def has(rules: Sequence[str]) -> bool:
             return any(r.lower() == rule.lower() for r in rules)
 
-        entries = [has((*e.rules, *type_rules(e.profile))) for e in datasheet.entries]
+        entries = [has(own_rules(e)) for e in datasheet.entries]
         if has(datasheet.rules) or (all(entries) if how == "deep_strike" else any(entries)):
             return None
         return f"{datasheet.name} has no {rule} special rule, so it cannot use it to deploy"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Final
+from typing import Final, Protocol
 
 from hammerlab.editions.waffle.melee_grenades import GRENADE_ATTACK
 from hammerlab.editions.waffle.profiles import StrengthSpec, WeaponProfile, single_hit, stats_of
@@ -173,10 +173,26 @@ def _type_rules(unit_type: str) -> tuple[str, ...]:
     return tuple(r for kind, rules in TYPE_RULES.items() if kind.lower() in lowered for r in rules)
 
 
+class _Rulebearer(Protocol):
+    """A model, or a datasheet entry of models: its own rules and its profile."""
+
+    @property
+    def rules(self) -> tuple[str, ...]: ...
+
+    @property
+    def profile(self) -> Profile: ...
+
+
+def own_rules(bearer: _Rulebearer) -> tuple[str, ...]:
+    """The rules a model (or each model of a datasheet entry) has itself: those
+    named for it and those of its unit type (:data:`TYPE_RULES`)."""
+    return (*bearer.rules, *type_rules(bearer.profile))
+
+
 def model_has(unit: Unit, model: Model, rule: str) -> bool:
     """Whether ``model`` benefits from ``rule``: its own, its unit's, or its unit
-    type's (:data:`TYPE_RULES`)."""
-    return names_rule((*unit.rules, *model.rules, *type_rules(model.profile)), rule)
+    type's (:func:`own_rules`)."""
+    return names_rule((*unit.rules, *own_rules(model)), rule)
 
 
 def unit_has(unit: Unit, rule: str) -> bool:
@@ -363,10 +379,7 @@ is Smash's own (:func:`close_combat_weapon`); it carries no weapon's rules."""
 
 def smash_options(unit: Unit | None, model: Model) -> list[WeaponProfile]:
     """The Smash Attack, for a model with Smash (as one more weapon to choose)."""
-    if unit is not None:
-        has = model_has(unit, model, "Smash")
-    else:
-        has = names_rule((*model.rules, *type_rules(model.profile)), "Smash")
+    has = model_has(unit, model, "Smash") if unit else names_rule(own_rules(model), "Smash")
     return [SMASH_ATTACK] if has else []
 
 
