@@ -230,27 +230,6 @@ def test_a_move_s_playout_looks_two_game_rounds_ahead() -> None:
     assert not copy.is_over
 
 
-def test_a_decision_offering_a_run_looks_as_far_ahead_as_a_move() -> None:
-    # A Run moves the unit toward the charge it sets up, as a move does: a
-    # Shooting-phase decision among whose actions a Run is offered looks
-    # Budget.move_rounds ahead, every action of it alike; a charge one round.
-    spec = load_scenario(THREE_TURNS)
-    game = Game.start(spec, str(THREE_TURNS), seed=2)
-    searcher = SearchController(spec.players[0].name)
-    searcher.attach(game)
-    seen: dict[str, int] = {}
-    while not game.is_over and len(seen) < 3:
-        actions = game.legal_actions()
-        runs = [a for a in actions if a.then[:1] == (("action", "run"),)]
-        kind = actions[0].kind
-        if kind == "shooter" and runs:
-            seen.setdefault("shooter with a run", searcher.horizon(actions))
-        elif kind in ("mover", "charger"):
-            seen.setdefault(kind, searcher.horizon(actions))
-        game.step()
-    assert seen == {"mover": 2, "shooter with a run": 2, "charger": 1}
-
-
 def test_a_playout_whose_horizon_falls_in_the_last_turn_plays_it_whole() -> None:
     # Budget.last_turn = "whole": the same pick's horizon is in
     # turn 3, the three-turn game's last, so the opponent's turn 3 is played too

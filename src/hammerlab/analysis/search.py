@@ -79,12 +79,6 @@ SIGNIFICANCE = 1.5
 settle a challenge to the heuristic's pick (:func:`paired_verdict`)."""
 
 
-MOVING_ANSWERS = (("action", "run"),)
-"""First answers of a pick outside the Movement phase that move the unit (the
-Waffle Edition's Run, :func:`shooting.action_follow_ups`): a decision offering
-one looks as far ahead as a move does (:meth:`SearchController.horizon`)."""
-
-
 UNTIL = ("after", "before")
 """Where a top-level pick's playout ends, relative to the searcher's turn (:data:`Budget.until`)."""
 LUCK = ("subtracted", "kept")
@@ -120,11 +114,9 @@ class Budget:
     (:meth:`SearchController.confirm`): sampling stops as soon as the paired
     gains are significant either way."""
     move_rounds: int = 2
-    """Game rounds a playout looks ahead from a decision that can move a unit (a
-    ``mover`` pick, or one offering a Run: :meth:`SearchController.horizon`): a
-    move pays off in the next turn's charge or shooting, so one round would
-    favour staying out of the enemy's reach (a charging unit retreating to avoid
-    being shot; Hormagaunts holding instead of Running toward the Guard)."""
+    """Game rounds a playout of a ``mover`` pick looks ahead: a move pays off in the
+    next turn's charge or shooting, so one round would favour staying out of the
+    enemy's reach (a charging unit retreating to avoid being shot)."""
     dice: str = "keyed"
     """The playouts' dice (:func:`branching.reroll`): ``keyed`` streams, so that two
     actions tried on one seed roll alike for whatever they do alike long after
@@ -273,26 +265,14 @@ class SearchController:
         if len(actions) == 1:
             return actions[0]
         default = self.heuristic_action(game, actions)
-        rounds = self.horizon(actions)
-        judged = self.budget.confirm_rounds or rounds
 
         def play(action: Action, seeds: Sequence[int]) -> list[float]:
-            return [self._playout(game, action, s, rounds) for s in seeds]
+            return [self._playout(game, action, s) for s in seeds]
 
         def judge(action: Action, seeds: Sequence[int]) -> list[float]:
-            return [self._playout(game, action, s, judged) for s in seeds]
+            return [self._playout(game, action, s, self.budget.confirm_rounds) for s in seeds]
 
         return self.challenge(default, [a for a in actions if a != default], play, judge)
-
-    def horizon(self, actions: Sequence[Action]) -> int:
-        """Game rounds the playouts of a decision among ``actions`` look ahead, the
-        same for every action so that their values compare: :data:`Budget.move_rounds`
-        where one of them moves a unit (a ``mover`` pick, or a first answer in
-        :data:`MOVING_ANSWERS`), else :data:`Budget.rounds`."""
-        moving = any(
-            a.kind == "mover" or any(m in MOVING_ANSWERS for m in a.then[:1]) for a in actions
-        )
-        return self.budget.move_rounds if moving else self.budget.rounds
 
     def inner_choice(self, battle: Battle, decision: Decision[Any], pick: int) -> int:
         """The heuristic's answer ``pick`` to an inner decision (a reaction to shooting
