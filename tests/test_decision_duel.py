@@ -41,7 +41,7 @@ def _module() -> ModuleType:
 def _duel(module: ModuleType, gains: tuple[float, ...]) -> object:
     game = Game.start(load_scenario(BOYZ), str(BOYZ), 1)
     action = game.legal_actions()[0]
-    return module.Duel("s", 1, 1, "Orks", action.kind, action, action, gains, gains)
+    return module.Duel("s", 1, 1, "Orks", action.kind, action, action, gains, gains, gains)
 
 
 def test_mean_error_and_verdict_by_hand() -> None:
@@ -74,6 +74,10 @@ def test_one_action_on_the_same_dice_plays_the_same_game_twice() -> None:
     again = duel.played_on(game, action, 7, follow)
     assert first.is_over and again.is_over
     assert duel.margins(first, "Orks") == duel.margins(again, "Orks")
+    # The result as the game is won (Sudden Death included): the Orks' and the
+    # Ultramarines' results are opposite, or both 0 on a draw.
+    result = duel.margins(first, "Orks")[2]
+    assert result in (-1.0, 0.0, 1.0) and duel.margins(first, "Ultramarines")[2] == -result
     assert first.digest() == again.digest()
     assert not game.is_over  # the copies leave the game where it was
 
@@ -88,7 +92,8 @@ def test_a_duel_is_a_decision_the_lever_changes() -> None:
     assert found
     for each in found:
         assert each.first != each.second
-        assert len(each.gains) == len(each.score_gains) == 2
+        assert len(each.gains) == len(each.score_gains) == len(each.result_gains) == 2
+        assert all(gain in (-2.0, -1.0, 0.0, 1.0, 2.0) for gain in each.result_gains)
     # The Ultramarines play the game's last player turn (the Orks go first, five
     # game turns): holding fire or Running in its Shooting phase leaves the
     # Tactical Squad where no one can shoot or charge it before the game ends.

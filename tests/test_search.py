@@ -16,6 +16,7 @@ from hammerlab.analysis.search import (
     RandomController,
     SearchController,
     Values,
+    army_worth,
     install_search,
     paired_verdict,
     start_game,
@@ -282,15 +283,16 @@ def test_a_playout_s_value_has_the_luck_of_its_attacks_taken_out() -> None:
     copy = searcher.playout(game, action, seed=7)
     luck = searcher._luck[id(copy.battle)]
     assert isinstance(luck, Luck) and luck.by_player  # attacks of both turns counted
-    ruleset = copy.ready.ruleset
-    rolled = value_for(copy.battle, copy.ready.plan.victory, player, ruleset)
-    assert searcher._value(copy) == rolled - luck.margin(player)
+    ruleset, victory = copy.ready.ruleset, copy.ready.plan.victory
+    scale = army_worth(copy.battle, victory)  # Budget.measure = "share", the default
+    rolled = value_for(copy.battle, victory, player, ruleset, scale)
+    assert searcher._value(copy) == rolled - luck.margin(player, scale)
     assert id(copy.battle) not in searcher._luck  # forgotten once valued
     kept = SearchController(player, replace(Budget(), luck="kept"))
     kept.attach(game)
     copy = kept.playout(game, action, seed=7)
     assert not kept._luck and kept._value(copy) == value_for(
-        copy.battle, copy.ready.plan.victory, player, ruleset
+        copy.battle, victory, player, ruleset, scale
     )
 
 
@@ -312,10 +314,16 @@ def test_a_playout_that_ends_the_game_is_worth_its_score_margin() -> None:
     game.battle.units["carnifex"].models[0].wounds_left = 1
     values = {}
     for ended in ("score", "pro_rata"):
-        searcher = SearchController("Tyranids", Budget(luck="kept", ended=ended))
+        budget = Budget(luck="kept", ended=ended, measure="points")
+        searcher = SearchController("Tyranids", budget)
         searcher.attach(game)
         values[ended] = searcher._value(game)
     assert values == {"score": 1.0, "pro_rata": 0.25}
+    # Measured as a share of each army (the default): the Cadians lost one of
+    # their three units, the Tyranids three quarters of their only one.
+    searcher = SearchController("Tyranids", Budget(luck="kept", ended="pro_rata"))
+    searcher.attach(game)
+    assert searcher._value(game) == pytest.approx(1 / 3 - 3 / 4)
 
 
 def test_a_playout_stopped_with_a_combat_on_adds_the_fight_s_outlook() -> None:

@@ -25,8 +25,10 @@ a stream per turn, unit and roll, so the two copies roll alike wherever they
 play alike), and the paired gain of the first player's action over the
 second's is recorded, in the deciding player's margin at the end of the game:
 the victory-score margin with damage short of a kill counted pro rata
-(:func:`search.value_for`, as the search values a playout), and the margin of
-the score alone.
+(:func:`search.value_for`, as the search values a playout), the margin of
+the score alone, and the result (1 won, 0 drawn, -1 lost:
+:func:`turns.game_winner`, so a game decided by Sudden Death counts as it is
+won, whatever the score).
 
 With ``--decline``, a decision made inside an activation (``"reaction: Return
 Fire!"``, ``"charge_reaction: Fall Back"``, ``"sweeping_advance: Sweeping
@@ -63,7 +65,7 @@ from hammerlab.analysis.branching import Snapshot, Snapshotting, branch_playout,
 from hammerlab.analysis.choices import Declining
 from hammerlab.analysis.game import Action, Game
 from hammerlab.analysis.search import SearchController, action_of, score_margin, value_for
-from hammerlab.editions.turns import victory_scores
+from hammerlab.editions.turns import game_winner, victory_scores
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Controller, Decision
@@ -139,6 +141,9 @@ class Duel:
     playout."""
     score_gains: tuple[float, ...]
     """The same in the score margin alone."""
+    result_gains: tuple[float, ...]
+    """The same in the result (:func:`result_of`): 2 where the first player's action
+    won a game the second's lost, 1 won against drawn, 0 where both ended alike."""
 
     @property
     def mean(self) -> float:
@@ -161,13 +166,21 @@ class Duel:
         return 1 if self.mean > 0 else -1
 
 
-def margins(game: Game, player: str) -> tuple[float, float]:
-    """``player``'s pro rata margin and score margin in a finished ``game``."""
+def margins(game: Game, player: str) -> tuple[float, float, float]:
+    """``player``'s pro rata margin, score margin and result (:func:`result_of`) in a
+    finished ``game``."""
     victory = game.ready.plan.victory
     return (
         value_for(game.battle, victory, player, game.ready.ruleset),
         score_margin(victory_scores(game.battle, victory), player),
+        result_of(game, player),
     )
+
+
+def result_of(game: Game, player: str) -> float:
+    """1 where ``player`` won the finished ``game``, 0 on a draw, -1 where it lost."""
+    best = game_winner(game.battle, game.ready.plan.victory)
+    return 0.0 if best is None else 1.0 if best == player else -1.0
 
 
 def played_on(game: Game, action: Action, seed: int, follow: Player) -> Game:
@@ -186,20 +199,17 @@ T = TypeVar("T", Action, str)
 
 def paired_gains(
     play: Callable[[T, int], Game], first: T, second: T, player: str, seed: int, playouts: int
-) -> tuple[tuple[float, ...], tuple[float, ...]]:
+) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
     """``first``'s gains over ``second`` in ``player``'s margins at the end of the game,
-    pro rata and score (:func:`margins`), each pair played by ``play`` on the same
-    keyed dice: playout ``k`` of game seed ``seed`` on dice ``seed * PLAYOUT_SEEDS + k``."""
-    gains: list[float] = []
-    score_gains: list[float] = []
+    pro rata, score and result (:func:`margins`), each pair played by ``play`` on the
+    same keyed dice: playout ``k`` of game seed ``seed`` on dice ``seed * PLAYOUT_SEEDS + k``."""
+    gains: tuple[list[float], list[float], list[float]] = ([], [], [])
     for k in range(playouts):
         dice = seed * PLAYOUT_SEEDS + k
-        (mine, my_score), (theirs, their_score) = (
-            margins(play(choice, dice), player) for choice in (first, second)
-        )
-        gains.append(mine - theirs)
-        score_gains.append(my_score - their_score)
-    return tuple(gains), tuple(score_gains)
+        mine, theirs = (margins(play(choice, dice), player) for choice in (first, second))
+        for kept, mine_one, theirs_one in zip(gains, mine, theirs, strict=True):
+            kept.append(mine_one - theirs_one)
+    return tuple(gains[0]), tuple(gains[1]), tuple(gains[2])
 
 
 class InnerDuels:
@@ -318,9 +328,10 @@ def summary(name: str, found: list[Duel]) -> str:
     worse = sum(d.verdict < 0 for d in found)
     pro_rata = mean_and_error([d.mean for d in found])
     score = mean_and_error([statistics.fmean(d.score_gains) for d in found])
+    result = mean_and_error([statistics.fmean(d.result_gains) for d in found])
     return (
         f"{name}: {len(found)} decisions changed, the first player's action better in {better}, "
-        f"worse in {worse}; mean gain {pro_rata} (score margin {score})"
+        f"worse in {worse}; mean gain {pro_rata} (score margin {score}; result {result})"
     )
 
 
@@ -375,7 +386,8 @@ def main() -> None:
                 print(
                     f"{duel.scenario} seed {duel.seed} turn {duel.turn} {duel.player} "
                     f"{duel.kind}: {duel.first} | {duel.second}: "
-                    f"{duel.mean:+.3f} ± {duel.error:.3f}",
+                    f"{duel.mean:+.3f} ± {duel.error:.3f} "
+                    f"(result {statistics.fmean(duel.result_gains):+.2f})",
                     flush=True,
                 )
                 found.append(duel)

@@ -51,6 +51,18 @@ def test_a_volley_s_luck_is_the_models_it_slew_less_those_it_was_expected_to() -
     assert luck.margin(B) == pytest.approx(-(2 - LASGUN_VOLLEY))
 
 
+def test_with_a_scale_the_luck_against_a_side_counts_as_a_share_of_its_army() -> None:
+    # The same dice, the search's "share" value: the Marines' side is worth 5
+    # models and the Guard's 5, so the luck against the Marines counts a fifth.
+    # With the Marines' side worth 10 instead, a tenth.
+    battle, guards, marines = _volley(dice=[6, 6, 6, 1, 1, 6, 6, 1, 1, 1])
+    luck = watch_luck(battle, "models_destroyed", STARTING_WOUNDS)
+    fire_weapon(battle, guards, marines, "Lasgun", FireOrders())
+    assert luck.margin(A, {A: 5.0, B: 5.0}) == pytest.approx((2 - LASGUN_VOLLEY) / 5)
+    assert luck.margin(A, {A: 5.0, B: 10.0}) == pytest.approx((2 - LASGUN_VOLLEY) / 10)
+    assert luck.margin(B, {A: 5.0, B: 10.0}) == pytest.approx(-(2 - LASGUN_VOLLEY) / 10)
+
+
 def test_under_kill_points_a_volley_s_luck_is_in_shares_of_the_target_s_point() -> None:
     # The same dice: two of five Marines are 2/5 of their unit's kill point,
     # where 5/18 of a Marine, a fifth of the point each, were expected.

@@ -56,6 +56,7 @@ from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.decisions import Controller, Decision
 from hammerlab.engine.dice import DICE_MODES, DiceModeError
 from hammerlab.engine.rules import ParamValue
+from hammerlab.engine.units import Unit
 from hammerlab.errors import InputError, UnknownNameError
 from hammerlab.io.scenario import Scenario
 
@@ -92,6 +93,8 @@ SUDDEN_DEATH = ("points", "decided")
 """What a playout that ends by Sudden Death is worth (:data:`Budget.sudden_death`)."""
 REACTIONS = ("searched", "heuristic")
 """Who answers the reactions of :data:`SEARCHED_INNER` (:data:`Budget.reactions`)."""
+MEASURES = ("share", "points")
+"""What a playout's damage is measured in (:data:`Budget.measure`, :func:`value_for`)."""
 
 
 @dataclass(frozen=True)
@@ -166,6 +169,15 @@ class Budget:
     docs/ai.md), or ``searched`` as the top-level picks are
     (:meth:`SearchController.inner_choice`)."""
 
+    measure: str = "share"
+    """What the damage in a playout is measured in (:func:`value_for`): each
+    side's losses as a ``share`` of its own army's worth (its models, or its
+    kill points), so that the side nearer to being wiped out is behind
+    whatever the raw count, or raw victory ``points`` (models destroyed, kill
+    points), as the game's score counts them. ``share`` predicts who wins the
+    game better in the matchups (docs/ai.md, "Losses measured as a share of
+    each army")."""
+
     def __post_init__(self) -> None:
         # Refused when set, not at the first playout.
         if self.dice not in DICE_MODES:
@@ -178,6 +190,7 @@ class Budget:
             ("outlook", OUTLOOK),
             ("sudden_death", SUDDEN_DEATH),
             ("reactions", REACTIONS),
+            ("measure", MEASURES),
         ):
             value = getattr(self, name)
             if value not in allowed:
@@ -378,16 +391,17 @@ class SearchController:
         attacks' dice where it was counted (:meth:`watch`): the luck has a mean
         of zero whichever value it is taken from."""
         victory = copy.ready.plan.victory
+        scale = army_worth(copy.battle, victory) if self.budget.measure == "share" else None
         if copy.is_over and self.budget.ended == "score":
             value = score_margin(victory_scores(copy.battle, victory), self.player)
         else:
-            value = value_for(copy.battle, victory, self.player, copy.ready.ruleset)
+            value = value_for(copy.battle, victory, self.player, copy.ready.ruleset, scale)
             if self.budget.outlook == "fights":
                 value += outlook_margin(copy, self.player)
         if self.budget.sudden_death == "decided":
             value += wiped_out_bonus(copy.battle, victory, self.player)
         luck = self._luck.pop(id(copy.battle), None)
-        return value if luck is None else value - luck.margin(self.player)
+        return value if luck is None else value - luck.margin(self.player, scale)
 
 
 def action_of(game: Game, actions: list[Action], controller: Controller) -> Action:
@@ -459,10 +473,18 @@ def paired_verdict(gains: Sequence[float]) -> int:
     return 1 if mean > 0 else -1
 
 
-def value_for(battle: Battle, victory: str, player: str, ruleset: Ruleset) -> float:
+def value_for(
+    battle: Battle,
+    victory: str,
+    player: str,
+    ruleset: Ruleset,
+    scale: Mapping[str, float] | None = None,
+) -> float:
     """``player``'s victory-score margin, damage short of a kill counted pro rata
     (:func:`turns.damage_share` of every unit, to its enemy): a playout that
     leaves a Carnifex on one wound is told apart from one that leaves it unhurt.
+    With ``scale`` (:func:`army_worth`), each side's losses count divided by its
+    army's worth: the margin of the shares of the two armies destroyed.
     A game a side was wiped out of (Sudden Death) counts its points too; the
     search adds :func:`wiped_out_bonus` only with :data:`Budget.sudden_death`
     ``decided``."""
@@ -470,8 +492,24 @@ def value_for(battle: Battle, victory: str, player: str, ruleset: Ruleset) -> fl
         raise UnknownNameError("victory condition", victory, list(VICTORY_CONDITIONS))
     totals = dict.fromkeys((p.name for p in battle.players), 0.0)
     for unit in battle.units.values():
-        totals[battle.opponent(unit.player)] += damage_share(unit, victory, ruleset.starting_wounds)
+        lost = damage_share(unit, victory, ruleset.starting_wounds)
+        totals[battle.opponent(unit.player)] += lost / (scale[unit.player] if scale else 1.0)
     return score_margin(totals, player)
+
+
+def unit_worth(unit: Unit, victory: str) -> float:
+    """What destroying the whole of ``unit`` scores under ``victory``: its models, or
+    its one kill point."""
+    return 1.0 if victory == "kill_points" else float(unit.starting_models)
+
+
+def army_worth(battle: Battle, victory: str) -> dict[str, float]:
+    """Each player's whole army's worth under ``victory`` (:func:`unit_worth` of
+    each of its units): what wiping it out scores."""
+    worth = dict.fromkeys((p.name for p in battle.players), 0.0)
+    for unit in battle.units.values():
+        worth[unit.player] += unit_worth(unit, victory)
+    return worth
 
 
 def wiped_out_bonus(battle: Battle, victory: str, player: str) -> float:
@@ -486,10 +524,7 @@ def wiped_out_bonus(battle: Battle, victory: str, player: str) -> float:
     best = game_winner(battle, victory)
     if best is None:
         return 0.0
-    worth = sum(
-        1.0 if victory == "kill_points" else float(unit.starting_models)
-        for unit in battle.units.values()
-    )
+    worth = sum(unit_worth(unit, victory) for unit in battle.units.values())
     return worth if best == player else -worth
 
 

@@ -43,8 +43,10 @@ class LuckWatch(Protocol):
     """What the dice of a game's attacks added to each player's value, counted
     from when it was installed (:meth:`Ruleset.watch_luck`)."""
 
-    def margin(self, player: str) -> float:
-        """The luck of ``player``'s attacks less that of its opponent's."""
+    def margin(self, player: str, scale: Mapping[str, float] | None = None) -> float:
+        """The luck of ``player``'s attacks less that of its opponent's; with
+        ``scale``, the luck against each player's units divided by its scale (the
+        search's ``share`` value divides each side's losses by its army's worth)."""
         ...
 
 

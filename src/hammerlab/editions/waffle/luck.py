@@ -20,7 +20,8 @@ firer's own side), blows in a challenge.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import defaultdict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from hammerlab.editions.turns import damage_share
@@ -48,7 +49,16 @@ class Luck:
 
     victory: str
     starting_wounds: Callable[[Profile], int]
-    by_player: dict[str, float] = field(default_factory=dict)
+    by_pair: dict[tuple[str, str], float] = field(default_factory=dict)
+    """The luck of each attacking player's attacks against each target's player."""
+
+    @property
+    def by_player(self) -> dict[str, float]:
+        """Each attacking player's luck, whoever its attacks hit."""
+        totals: defaultdict[str, float] = defaultdict(float)
+        for (attacker, _), luck in self.by_pair.items():
+            totals[attacker] += luck
+        return dict(totals)
 
     def volley(
         self,
@@ -106,18 +116,24 @@ class Luck:
 
         def resolved() -> None:
             done = self._share(target) - before
-            self.by_player[player] = self.by_player.get(player, 0.0) + done - casualties * worth
+            pair = (player, target.player)
+            self.by_pair[pair] = self.by_pair.get(pair, 0.0) + done - casualties * worth
 
         return resolved
 
     def _share(self, unit: Unit) -> float:
         return damage_share(unit, self.victory, self.starting_wounds)
 
-    def margin(self, player: str) -> float:
+    def margin(self, player: str, scale: Mapping[str, float] | None = None) -> float:
         """``player``'s luck less the most any other player had: what the dice
-        added to ``player``'s value (:func:`analysis.search.value_for`)."""
-        others = [v for p, v in self.by_player.items() if p != player]
-        return self.by_player.get(player, 0.0) - max(others, default=0.0)
+        added to ``player``'s value (:func:`analysis.search.value_for`). With
+        ``scale``, the luck against each target player's units counts divided by
+        that player's scale, as the ``share`` value counts its losses."""
+        totals: defaultdict[str, float] = defaultdict(float)
+        for (attacker, target), luck in self.by_pair.items():
+            totals[attacker] += luck / (scale[target] if scale else 1.0)
+        others = [v for p, v in totals.items() if p != player]
+        return totals.get(player, 0.0) - max(others, default=0.0)
 
 
 def watch_luck(battle: Battle, victory: str, starting_wounds: Callable[[Profile], int]) -> Luck:
