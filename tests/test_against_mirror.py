@@ -3,27 +3,19 @@ mirror's on the same seeds (docs/ai.md)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
+
+from matchup_kit import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "examples" / "matchups" / "against_mirror.py"
 
 
-def _module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("against_mirror", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_outcome_and_the_sign_test_by_hand() -> None:
-    mirror = _module()
+    mirror = load_script("against_mirror")
     assert mirror.outcome({"A": 2, "B": 1}, "A") == 1
     assert mirror.outcome({"A": 1, "B": 1}, "B") == 0
     assert mirror.outcome({"A": 0, "B": 3}, "A") == -1

@@ -3,7 +3,6 @@ decision, both actions played to the end on paired dice (docs/ai.md)."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import subprocess
 import sys
@@ -17,25 +16,11 @@ from hammerlab.analysis.search import SearchController, action_of
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.engine.battle import DecisionMade
 from hammerlab.io.scenario import load_scenario
+from matchup_kit import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 MATCHUPS = ROOT / "examples" / "matchups"
 BOYZ = MATCHUPS / "boyz_vs_tactical.toml"
-
-
-def _module() -> ModuleType:
-    sys.path.insert(0, str(MATCHUPS))  # as when the script runs beside its neighbours
-    try:
-        spec = importlib.util.spec_from_file_location(
-            "decision_duel", MATCHUPS / "decision_duel.py"
-        )
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["decision_duel"] = module  # its dataclass looks its module up
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(MATCHUPS))
-    return module
 
 
 def _duel(module: ModuleType, gains: tuple[float, ...]) -> object:
@@ -45,7 +30,7 @@ def _duel(module: ModuleType, gains: tuple[float, ...]) -> object:
 
 
 def test_mean_error_and_verdict_by_hand() -> None:
-    duel = _module()
+    duel = load_script("decision_duel")
     steady = _duel(duel, (1.0, 1.0, 1.0, 1.0))  # no spread: the mean's sign
     assert (steady.mean, steady.error, steady.verdict) == (1.0, 0.0, 1)
     assert _duel(duel, (0.0, 0.0)).verdict == 0
@@ -66,7 +51,7 @@ def test_mean_error_and_verdict_by_hand() -> None:
 def test_one_action_on_the_same_dice_plays_the_same_game_twice() -> None:
     # Keyed dice seeded alike and a deterministic heuristic: the pairing is exact,
     # so a gain measures the two actions, not two draws of the dice.
-    duel = _module()
+    duel = load_script("decision_duel")
     game = Game.start(load_scenario(BOYZ), str(BOYZ), 1)
     action = action_of(game, game.legal_actions(), WaffleAI())
     follow = duel.lever_pair("heeds_the_end").follow
@@ -83,7 +68,7 @@ def test_one_action_on_the_same_dice_plays_the_same_game_twice() -> None:
 
 
 def test_a_duel_is_a_decision_the_lever_changes() -> None:
-    duel = _module()
+    duel = load_script("decision_duel")
     # Seed 2: the Tactical Squad lives to the last turn (at seed 1 the Boyz wipe it
     # out before, which ends the game: found by running seeds 1 to 15, not derived;
     # seed 10 until the library gave the Boyz their stikkbombs and the Marines
@@ -113,7 +98,7 @@ def test_declining_suppressive_fire_finds_the_decision_that_took_it(tmp_path: Pa
     # suppresses, that is the one decision that differs, and the other takes the
     # same unit's regular shooting at the same target (action_of reads the whole
     # pick and its answers).
-    duel = _module()
+    duel = load_script("decision_duel")
     example = (ROOT / "examples" / "guard_suppress_terminators.toml").read_text("utf-8")
     path = tmp_path / "guard_penalty_3.toml"
     path.write_text(
@@ -194,7 +179,7 @@ def test_declining_an_inner_choice_weighs_every_time_the_heuristic_took_it(
     # so the declining player differs from the heuristic every time the
     # heuristic takes it in its own game: as many duels as the plain game's log
     # (the rules set alike) has such answers.
-    duel = _module()
+    duel = load_script("decision_duel")
     found = duel.duels(path, seed, duel.decline_pair(f"{kind}: {taken}"), 2, rules)
     expected = _answers(path, seed, rules, kind, taken)
     assert expected > 0
@@ -210,7 +195,7 @@ def test_an_action_s_own_answers_are_weighed_once_as_the_action() -> None:
     # again as an inner decision. (Seed 2, found by running seeds 1 to 15; seed 10
     # before the library's grenades: at seed 1 the Tactical Squad is wiped out
     # before it holds its fire.)
-    duel = _module()
+    duel = load_script("decision_duel")
     found = duel.duels(BOYZ, 2, duel.decline_pair("action: hold"), 1)
     assert found
     assert all(isinstance(each.first, Action) for each in found)
@@ -222,7 +207,7 @@ def test_the_search_s_picks_are_weighed_where_they_leave_the_heuristic_s(
     # The search's own pick stood in by the last legal action (what is tested is
     # that its pick, for the player to act, is the one weighed): a duel at each
     # top-level decision of the heuristic's game where that is not the heuristic's.
-    duel = _module()
+    duel = load_script("decision_duel")
 
     def last(self: SearchController, game: Game) -> Action:
         assert self.player == game.current_player

@@ -3,11 +3,9 @@ asked for, and only there."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -17,20 +15,10 @@ from hammerlab.editions.base import play
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Controller, Decision
 from hammerlab.io.scenario import load_scenario
+from matchup_kit import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 HORMAGAUNTS = ROOT / "examples" / "matchups" / "hormagaunts_vs_guard_cover.toml"
-
-
-def _module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "forced_moves", ROOT / "examples" / "matchups" / "forced_moves.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["forced_moves"] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 class _Recorder:
@@ -49,7 +37,7 @@ class _Recorder:
 
 
 def test_the_cadian_squads_move_as_forced_in_turn_one_and_as_the_heuristic_after() -> None:
-    forced = _module().Forced
+    forced = load_script("forced_moves").Forced
     scenario = load_scenario(HORMAGAUNTS)
     for label in ("advance", "hold"):
         ready = prepare(scenario, str(HORMAGAUNTS), 1, dice="keyed")
@@ -69,7 +57,7 @@ def test_another_kind_of_decision_is_forced_in_its_turns_only() -> None:
     # The Chimera's squad, which the heuristic disembarks in game turn 1
     # (examples/vehicles_transport.toml), stays aboard when forced to, then
     # disembarks at the heuristic's word in turn 2.
-    forced = _module().Forced
+    forced = load_script("forced_moves").Forced
     path = ROOT / "examples" / "vehicles_transport.toml"
     scenario = load_scenario(path)
     answers: dict[str, list[tuple[int, str]]] = {}
@@ -94,7 +82,7 @@ def test_another_kind_of_decision_is_forced_in_its_turns_only() -> None:
 
 
 def test_a_run_gives_each_seed_s_margin_and_the_models_lost_by_owner_and_cause() -> None:
-    module = _module()
+    module = load_script("forced_moves")
     scenario = load_scenario(HORMAGAUNTS)
     advance, causes = module.run(
         scenario, str(HORMAGAUNTS), "Cadians", "squad", {1}, "advance", range(1, 3)

@@ -4,26 +4,18 @@ each army")."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
+
+from matchup_kit import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "examples" / "matchups" / "value_predicts.py"
 
 
-def _module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("value_predicts", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_ranked_above_by_hand() -> None:
-    predicts = _module()
+    predicts = load_script("value_predicts")
     # Won 3 and 1 against lost 2 and 0: of the four pairs, 3>2, 3>0, 1>0 win and
     # 1<2 loses: 3/4. A tie counts half; values that tell nothing give 1/2.
     assert predicts.ranked_above([3.0, 1.0], [2.0, 0.0]) == 3 / 4
