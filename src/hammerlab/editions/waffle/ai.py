@@ -78,7 +78,7 @@ the enemy has no such phase left.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -177,6 +177,13 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
 from hammerlab.engine.geometry import centre_distance
 from hammerlab.engine.memo import decision_scope, per_decision, state_of_play
+from hammerlab.engine.transpositions import (
+    Transpositions,
+    digest,
+    frozen,
+    portable,
+    position_of,
+)
 from hammerlab.engine.units import Model, Unit
 
 MELEE_RISK_RATIO = 4.0
@@ -453,6 +460,27 @@ def _best(values: list[float]) -> int:
     return values.index(max(values))
 
 
+PortablePlan = tuple[str | None, bool, float]
+"""A :class:`ShotPlan` as it reads in any battle: its target by id."""
+
+ANSWERS: Transpositions[tuple[int, PortablePlan | None]] = Transpositions()
+"""Every :class:`WaffleAI`'s answers by position (:mod:`engine.transpositions`), with
+the plan the answer made where it made one: shared by the battles a process
+plays, the lab's and sweep's thousands of one scenario and the search's
+playouts, whose early positions recur."""
+
+
+def _portable_plan(plan: ShotPlan | None) -> PortablePlan | None:
+    if plan is None:
+        return None
+    return (None if plan.target is None else plan.target.id, plan.keep_charge, plan.value)
+
+
+def _plan_in(battle: Battle, plan: PortablePlan) -> ShotPlan:
+    target, keep_charge, value = plan
+    return ShotPlan(None if target is None else battle.unit(target), keep_charge, value)
+
+
 class WaffleAI(PsychicChoices):
     """Heuristic controller for every Waffle Edition decision.
 
@@ -503,10 +531,44 @@ class WaffleAI(PsychicChoices):
         return (id(battle), battle.turn, battle.active_player, unit.id)
 
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
-        """The index of the heuristic's preferred choice."""
+        """The index of the heuristic's preferred choice.
+
+        An answer given before in the same position (:data:`ANSWERS`: any battle
+        of this process, to this decision, by an AI of the same kind and levers,
+        with the same plan for the unit) is given again, and the plan it made
+        made again; the answer is a function of them alone, so it is the one
+        the heuristic would work out afresh."""
         handler = getattr(self, f"_{decision.kind}", None)
         if handler is None:
             return 0
+        unit = decision.context.unit
+        plan_key = self._key(battle, battle.unit(unit)) if unit in battle.units else None
+        before = self._plans.get(plan_key) if plan_key is not None else None
+        key = digest(
+            (
+                position_of(battle),
+                f"{type(self).__module__}.{type(self).__qualname__}",
+                (self.finish_units, self.heeds_the_end, self.escapes_only, self.weighs_the_move),
+                decision.kind,
+                decision.player,
+                frozen(decision.context),
+                tuple((c.label, portable(c.value)) for c in decision.choices),
+                _portable_plan(before),
+            )
+        )
+        known = ANSWERS.get(key)
+        if known is not None:
+            index, made = known
+            if plan_key is not None and made is not None:
+                self._plans[plan_key] = _plan_in(battle, made)
+            return index
+        index = self._answer(battle, decision, handler)
+        after = self._plans.get(plan_key) if plan_key is not None else None
+        ANSWERS.put(key, (index, None if after is before else _portable_plan(after)))
+        return index
+
+    def _answer(self, battle: Battle, decision: Decision[Any], handler: Callable[..., int]) -> int:
+        """The heuristic's answer, worked out."""
         viewer = decision.player if self.finish_units else None
         heeded, escapes = self.heeds_the_end, self.escapes_only
         # The worth of a model depends on who weighs it, the turns to come on
