@@ -228,3 +228,16 @@ def test_an_answer_that_reads_the_unit_s_plan_is_remembered_with_that_plan(
     monkeypatch.setattr(ai, "ANSWERS", Transpositions(capacity=0))
     assert remembered == [pick(False), pick(True)] * 2
     assert remembered[1] in charge_keeping_weapons(squad) and remembered[0] != remembered[1]
+
+
+class _Forgetful(ai.WaffleAI):
+    answers_by_position = False
+
+
+def test_an_ai_that_does_not_answer_by_position_never_asks_the_table() -> None:
+    squads = {p.name: _Forgetful() for p in load_scenario(GUARD).players}
+    game = Game.start(load_scenario(GUARD), str(GUARD), 1, controllers=squads)
+    game.play()
+    assert game.battle.log.events and ai.ANSWERS.asked == 0
+    Game.start(load_scenario(GUARD), str(GUARD), 1).play()
+    assert ai.ANSWERS.asked > 0

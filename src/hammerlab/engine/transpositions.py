@@ -39,6 +39,7 @@ import dataclasses
 import hashlib
 import itertools
 import marshal
+import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping
@@ -65,12 +66,14 @@ are dropped: a search makes a copy of its game for every playout."""
 
 class Transpositions(Generic[V]):
     """Answers by position (its :func:`digest`), the least recently met forgotten
-    past ``capacity``."""
+    past ``capacity``. Safe to share between threads (the web server plays its
+    lab experiments and games in threads of its own)."""
 
     def __init__(self, capacity: int = POSITIONS_KEPT) -> None:
         _tables.add(self)
         self.capacity = capacity
         self._answers: OrderedDict[bytes, V] = OrderedDict()
+        self._lock = threading.Lock()
         self.found = 0
         """How many questions were answered from the table (for benchmarks)."""
         self.asked = 0
@@ -78,23 +81,26 @@ class Transpositions(Generic[V]):
 
     def get(self, key: bytes) -> V | None:
         """The answer remembered for ``key``, if one is."""
-        self.asked += 1
-        answer = self._answers.get(key)
-        if answer is not None:
-            self.found += 1
-            self._answers.move_to_end(key)
-        return answer
+        with self._lock:
+            self.asked += 1
+            answer = self._answers.get(key)
+            if answer is not None:
+                self.found += 1
+                self._answers.move_to_end(key)
+            return answer
 
     def put(self, key: bytes, answer: V) -> None:
         """Remember ``answer`` for ``key``."""
-        self._answers[key] = answer
-        if len(self._answers) > self.capacity:
-            self._answers.popitem(last=False)
+        with self._lock:
+            self._answers[key] = answer
+            if len(self._answers) > self.capacity:
+                self._answers.popitem(last=False)
 
     def clear(self) -> None:
         """Forget every answer (a benchmark's repetitions start equal)."""
-        self._answers.clear()
-        self.found = self.asked = 0
+        with self._lock:
+            self._answers.clear()
+            self.found = self.asked = 0
 
     def __len__(self) -> int:
         return len(self._answers)
@@ -183,6 +189,8 @@ _numbers: dict[Hashable, int] = {}
 """The setups met, by value: their :attr:`Setup.number` (forgotten past
 :data:`POSITIONS_KEPT` setups; a number is never given twice)."""
 _counted = itertools.count()
+_registry = threading.Lock()
+"""Held while :data:`_setups` and :data:`_numbers` change (threads share them)."""
 
 
 def setup_of(battle: Battle) -> Setup:
@@ -214,16 +222,17 @@ def setup_of(battle: Battle) -> Setup:
         tuple((unit.id, unit.datasheet) for unit in battle.units.values()),
         tuple((uid, tuple(models.items())) for uid, models in carried.items()),
     )
-    number = _numbers.get(value)
-    if number is None:
-        if len(_numbers) >= BATTLES_KEPT:
-            _numbers.clear()
-        number = _numbers[value] = next(_counted)
-    setup = Setup(number, carried)
-    if len(_setups) > BATTLES_KEPT:  # drop the battles gone
-        for gone in [k for k, (ref, _) in _setups.items() if ref() is None]:
-            del _setups[gone]
-    _setups[id(battle)] = (weakref.ref(battle), setup)
+    with _registry:
+        number = _numbers.get(value)
+        if number is None:
+            if len(_numbers) >= BATTLES_KEPT:
+                _numbers.clear()
+            number = _numbers[value] = next(_counted)
+        setup = Setup(number, carried)
+        if len(_setups) > BATTLES_KEPT:  # drop the battles gone
+            for gone in [k for k, (ref, _) in _setups.items() if ref() is None]:
+                del _setups[gone]
+        _setups[id(battle)] = (weakref.ref(battle), setup)
     return setup
 
 

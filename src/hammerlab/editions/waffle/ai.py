@@ -526,6 +526,10 @@ class WaffleAI(PsychicChoices):
         weighs_the_move`` and ``lever_head_to_head.py weighs_the_move`` play one
         against the other)."""
 
+    answers_by_position = True
+    """Whether :meth:`choose` gives an answer found in :data:`ANSWERS` (a subclass
+    that remembers more of a game than the shot plans sets it ``False``)."""
+
     @staticmethod
     def _key(battle: Battle, unit: Unit) -> tuple[int, int, str, str]:
         return (id(battle), battle.turn, battle.active_player, unit.id)
@@ -541,6 +545,8 @@ class WaffleAI(PsychicChoices):
         handler = getattr(self, f"_{decision.kind}", None)
         if handler is None:
             return 0
+        if not self.answers_by_position:
+            return self._answer(battle, decision, handler)
         unit = decision.context.unit
         plan_key = self._key(battle, battle.unit(unit)) if unit in battle.units else None
         before = self._plans.get(plan_key) if plan_key is not None else None
