@@ -27,8 +27,8 @@ The dice are not in it: a controller reads the table, never the dice, so its
 answer is the same whatever they will roll, and a battle that takes a
 remembered answer rolls exactly the dice it would have rolled.
 
-A position is a tuple of strings, numbers and tuples of them only, and a table
-keeps its :func:`digest`, 16 bytes: a table of positions themselves (a few
+A position is plain data (strings, numbers, ``None``, sets and tuples of them),
+and a table keeps its :func:`digest`, 16 bytes: a table of positions themselves (a few
 kilobytes each, many tuples) made Python's garbage collections ten times as
 long and a sweep a tenth slower through them alone.
 """
@@ -118,14 +118,15 @@ def forget_all() -> None:
 
 def digest(value: Any) -> bytes:
     """A key for ``value``: 16 bytes of BLAKE2b over its ``marshal`` form
-    (strings, numbers, ``None`` and tuples of them only).
+    (strings, numbers, ``None``, sets and tuples of them only).
 
     Kept in place of the value because a position is a few kilobytes and a
     table keeps thousands. Two different positions share a key with a chance
     of about one in 2**128 per pair (10**-29 for a table of 10**5), far below
     any other fault of a computer. Equal values usually give equal forms (a
-    string interned in one battle and not in another would give two keys for
-    one position: a question answered again, never a wrong answer)."""
+    string interned in one battle and not in another, or a set's items met in
+    another order, would give two keys for one position: a question answered
+    again, never a wrong answer)."""
     return hashlib.blake2b(marshal.dumps(value, 2), digest_size=16).digest()
 
 
@@ -178,8 +179,8 @@ class Setup:
 
     number: int
     """The same for every battle whose setup is equal, and for no other (in this process)."""
-    carried: dict[str, dict[str, tuple[object, ...]]]
-    """Each model's :data:`_STATIC` fields by unit and model id, as the setup has them."""
+    carried: dict[str, tuple[tuple[object, ...], ...]]
+    """Each unit's models' :data:`_STATIC` fields, in order, as the setup has them."""
 
 
 _setups: dict[int, tuple[weakref.ref[Battle], Setup]] = {}
@@ -205,10 +206,7 @@ def setup_of(battle: Battle) -> Setup:
     if known is not None and known[0]() is battle:
         return known[1]
     settings = battle.settings
-    carried = {
-        unit.id: {model.id: _STATIC(model) for model in unit.models}
-        for unit in battle.units.values()
-    }
+    carried = {unit.id: tuple(map(_STATIC, unit.models)) for unit in battle.units.values()}
     value = (
         battle.ruleset,
         battle.battlefield,
@@ -220,7 +218,7 @@ def setup_of(battle: Battle) -> Setup:
             for point, handlers in sorted(battle.hooks.handlers().items())
         ),
         tuple((unit.id, unit.datasheet) for unit in battle.units.values()),
-        tuple((uid, tuple(models.items())) for uid, models in carried.items()),
+        tuple(carried.items()),
     )
     with _registry:
         number = _numbers.get(value)
@@ -244,30 +242,35 @@ def _handler_name(handler: object) -> str:
 
 
 _status_of = attrgetter(*UnitStatus.__slots__)
+_in_play = attrgetter("id", "position", "wounds_left")
+"""What play changes of a model (:data:`_STATIC`: what it seldom changes)."""
 
 
-def position_of(battle: Battle) -> tuple[Hashable, ...]:
-    """Everything about ``battle`` an answer can read, as plain data compared by
-    value (see the module): its setup's number and its state of play. A model is
-    taken by its id, position and wounds left, with what it carries and is
+def position_of(battle: Battle) -> tuple[object, ...]:
+    """Everything about ``battle`` an answer can read, as plain data (strings,
+    numbers, ``None``, sets and tuples of them) compared by value (see the
+    module): its setup's number and its state of play. A model is taken by its
+    id, position and wounds left, and a unit's models by what they carry and are
     (:func:`frozen`) where that is no longer what its setup records."""
     setup = setup_of(battle)
-    units: list[Hashable] = []
+    units = []
     for unit in battle.units.values():
-        carried = setup.carried.get(unit.id, {})
-        models: list[Hashable] = []
-        for model in unit.models:
-            static = _STATIC(model)
-            if static == carried.get(model.id):
-                models.append((model.id, model.position, model.wounds_left))
-            else:
-                models.append((model.id, model.position, model.wounds_left, frozen(static)))
+        models = unit.models
+        carried = tuple(map(_STATIC, models))
+        changed = None if carried == setup.carried.get(unit.id) else frozen(carried)
         units.append(
-            (unit.id, unit.player, unit.starting_models, _status_of(unit.status), tuple(models))
+            (
+                unit.id,
+                unit.player,
+                unit.starting_models,
+                _status_of(unit.status),
+                tuple(map(_in_play, models)),
+                changed,
+            )
         )
     state = battle.state
     if hasattr(state, "position"):  # an edition's own quick form of its snapshot
-        edition: Hashable = state.position()
+        edition: object = state.position()
     else:
         view = getattr(state, "snapshot", None)
         edition = frozen(view()) if view is not None else None

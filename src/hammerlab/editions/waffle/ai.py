@@ -79,7 +79,8 @@ the enemy has no such phase left.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any
 
 from hammerlab.editions.schedule import heeding_the_end, still_to_play, turns_ahead
@@ -174,13 +175,12 @@ from hammerlab.editions.waffle.victory_worth import model_worth, weighing_for
 from hammerlab.editions.waffle.wounds import typical_profile
 from hammerlab.editions.waffle.zoom_plans import zoom_intent
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.decisions import Decision
+from hammerlab.engine.decisions import Decision, DecisionContext
 from hammerlab.engine.geometry import centre_distance
 from hammerlab.engine.memo import decision_scope, per_decision, state_of_play
 from hammerlab.engine.transpositions import (
     Transpositions,
     digest,
-    frozen,
     portable,
     position_of,
 )
@@ -460,6 +460,9 @@ def _best(values: list[float]) -> int:
     return values.index(max(values))
 
 
+_context_of = attrgetter(*(f.name for f in fields(DecisionContext)))
+"""A decision's context as plain data (ids and words only)."""
+
 PortablePlan = tuple[str | None, bool, float]
 """A :class:`ShotPlan` as it reads in any battle: its target by id."""
 
@@ -557,7 +560,7 @@ class WaffleAI(PsychicChoices):
                 (self.finish_units, self.heeds_the_end, self.escapes_only, self.weighs_the_move),
                 decision.kind,
                 decision.player,
-                frozen(decision.context),
+                _context_of(decision.context),
                 tuple((c.label, portable(c.value)) for c in decision.choices),
                 _portable_plan(before),
             )

@@ -147,14 +147,11 @@ class WaffleState:
         return units
 
     def position(self) -> tuple[object, ...]:
-        """The whole state (:meth:`snapshot`'s) as one hashable value compared by
-        contents, for a battle's position (:func:`engine.transpositions.position_of`):
-        each unit's status as the tuple of its fields (a set's items sorted); the
-        rest, present in few games, :func:`~engine.transpositions.frozen`."""
-        units = tuple(
-            (uid, tuple(tuple(sorted(v)) if type(v) is set else v for v in _EVERY_FIELD(s)))
-            for uid, s in sorted(self.units.items())
-        )
+        """The whole state (:meth:`snapshot`'s) as plain data compared by contents,
+        for a battle's position (:func:`engine.transpositions.position_of`): each
+        unit's status as the tuple of its fields; the rest, present in few games,
+        :func:`~engine.transpositions.frozen`."""
+        units = tuple((uid, _EVERY_FIELD(s)) for uid, s in sorted(self.units.items()))
         rest = self._beside_units()
         return (units, frozen(rest)) if rest else (units,)
 
