@@ -25,6 +25,7 @@ import numpy as np
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
 from hammerlab.engine.events import Event
+from hammerlab.engine.transpositions import forget_all
 from hammerlab.io.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,7 +44,10 @@ def cpu(task: Callable[[], int]) -> tuple[float, int]:
 
 
 def battles(names: tuple[str, ...]) -> int:
-    """Play every scenario for ``SEEDS`` seeds; the shooting attacks they made."""
+    """Play every scenario for ``SEEDS`` seeds; the shooting attacks they made. The
+    tables of answers by position (:mod:`engine.transpositions`) start empty, so
+    each repetition finds again only what its own battles met."""
+    forget_all()
     total = 0
     for name in names:
         path = ROOT / "examples" / name

@@ -53,6 +53,7 @@ from hammerlab.engine import memo
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile
 from hammerlab.engine.decisions import Controller, Decision
+from hammerlab.engine.transpositions import Transpositions
 from hammerlab.engine.units import Model, Unit
 from hammerlab.io.scenario import load_scenario
 
@@ -172,6 +173,8 @@ def test_the_waffle_ai_plays_the_same_battles_with_and_without_the_remembered_bl
             game.play()
         return [game.battle.log.json_lines() for game in games]
 
+    # Every answer worked out: none taken from the table of answers by position.
+    monkeypatch.setattr("hammerlab.editions.waffle.ai.ANSWERS", Transpositions(capacity=0))
     expected._blows.clear()
     remembered = logs()
     assert expected._blows

@@ -250,6 +250,11 @@ class Hooks:
         """The handlers on ``point``, in the order they were installed."""
         return cast(list[H], self._handlers.get(point.name, []))
 
+    def handlers(self) -> Mapping[str, tuple[Any, ...]]:
+        """Every point's handlers, by point name (what rules are installed, for a
+        battle's :func:`~hammerlab.engine.transpositions.setup_of`)."""
+        return {name: tuple(handlers) for name, handlers in self._handlers.items()}
+
 
 Installer = Callable[[Hooks, "RuleSettings"], None]
 """What an option runs when it is on: installs its handlers."""

@@ -78,8 +78,9 @@ the enemy has no such phase left.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any
 
 from hammerlab.editions.schedule import heeding_the_end, still_to_play, turns_ahead
@@ -174,9 +175,15 @@ from hammerlab.editions.waffle.victory_worth import model_worth, weighing_for
 from hammerlab.editions.waffle.wounds import typical_profile
 from hammerlab.editions.waffle.zoom_plans import zoom_intent
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.decisions import Decision
+from hammerlab.engine.decisions import Decision, DecisionContext
 from hammerlab.engine.geometry import centre_distance
 from hammerlab.engine.memo import decision_scope, per_decision, state_of_play
+from hammerlab.engine.transpositions import (
+    Transpositions,
+    digest,
+    portable,
+    position_of,
+)
 from hammerlab.engine.units import Model, Unit
 
 MELEE_RISK_RATIO = 4.0
@@ -453,6 +460,30 @@ def _best(values: list[float]) -> int:
     return values.index(max(values))
 
 
+_context_of = attrgetter(*(f.name for f in fields(DecisionContext)))
+"""A decision's context as plain data (ids and words only)."""
+
+PortablePlan = tuple[str | None, bool, float]
+"""A :class:`ShotPlan` as it reads in any battle: its target by id."""
+
+ANSWERS: Transpositions[tuple[int, PortablePlan | None]] = Transpositions()
+"""Every :class:`WaffleAI`'s answers by position (:mod:`engine.transpositions`), with
+the plan the answer made where it made one: shared by the battles a process
+plays, the lab's and sweep's thousands of one scenario and the search's
+playouts, whose early positions recur."""
+
+
+def _portable_plan(plan: ShotPlan | None) -> PortablePlan | None:
+    if plan is None:
+        return None
+    return (None if plan.target is None else plan.target.id, plan.keep_charge, plan.value)
+
+
+def _plan_in(battle: Battle, plan: PortablePlan) -> ShotPlan:
+    target, keep_charge, value = plan
+    return ShotPlan(None if target is None else battle.unit(target), keep_charge, value)
+
+
 class WaffleAI(PsychicChoices):
     """Heuristic controller for every Waffle Edition decision.
 
@@ -498,15 +529,55 @@ class WaffleAI(PsychicChoices):
         weighs_the_move`` and ``lever_head_to_head.py weighs_the_move`` play one
         against the other)."""
 
+    answers_by_position = True
+    """Whether :meth:`choose` gives an answer found in :data:`ANSWERS` (a subclass
+    that remembers more of a game than the shot plans sets it ``False``)."""
+
     @staticmethod
     def _key(battle: Battle, unit: Unit) -> tuple[int, int, str, str]:
         return (id(battle), battle.turn, battle.active_player, unit.id)
 
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
-        """The index of the heuristic's preferred choice."""
+        """The index of the heuristic's preferred choice.
+
+        An answer given before in the same position (:data:`ANSWERS`: any battle
+        of this process, to this decision, by an AI of the same kind and levers,
+        with the same plan for the unit) is given again, and the plan it made
+        made again; the answer is a function of them alone, so it is the one
+        the heuristic would work out afresh."""
         handler = getattr(self, f"_{decision.kind}", None)
         if handler is None:
             return 0
+        if not self.answers_by_position:
+            return self._answer(battle, decision, handler)
+        unit = decision.context.unit
+        plan_key = self._key(battle, battle.unit(unit)) if unit in battle.units else None
+        before = self._plans.get(plan_key) if plan_key is not None else None
+        key = digest(
+            (
+                position_of(battle),
+                f"{type(self).__module__}.{type(self).__qualname__}",
+                (self.finish_units, self.heeds_the_end, self.escapes_only, self.weighs_the_move),
+                decision.kind,
+                decision.player,
+                _context_of(decision.context),
+                tuple((c.label, portable(c.value)) for c in decision.choices),
+                _portable_plan(before),
+            )
+        )
+        known = ANSWERS.get(key)
+        if known is not None:
+            index, made = known
+            if plan_key is not None and made is not None:
+                self._plans[plan_key] = _plan_in(battle, made)
+            return index
+        index = self._answer(battle, decision, handler)
+        after = self._plans.get(plan_key) if plan_key is not None else None
+        ANSWERS.put(key, (index, None if after is before else _portable_plan(after)))
+        return index
+
+    def _answer(self, battle: Battle, decision: Decision[Any], handler: Callable[..., int]) -> int:
+        """The heuristic's answer, worked out."""
         viewer = decision.player if self.finish_units else None
         heeded, escapes = self.heeds_the_end, self.escapes_only
         # The worth of a model depends on who weighs it, the turns to come on

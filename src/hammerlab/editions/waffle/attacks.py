@@ -56,6 +56,7 @@ from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import TEMPLATE_LENGTH, gap_table
 from hammerlab.engine.memo import per_decision
+from hammerlab.engine.transpositions import Transpositions, digest, frozen, position_of
 from hammerlab.engine.units import Model, Unit
 
 STRAY_ROLL = 2
@@ -175,6 +176,49 @@ def firing_models(
         if nearest_seen <= reach:
             chosen += [model] * copies.get(model.id, 1)
     return throwers(weapon_name, chosen)
+
+
+ABLE: Transpositions[tuple[tuple[str, tuple[str, ...]], ...]] = Transpositions()
+""":func:`able_weapons`' answers by position (:mod:`engine.transpositions`), by model id."""
+
+
+def able_weapons(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    orders: FireOrders,
+    spent: Counter[str],
+    fired: set[str],
+) -> dict[str, list[Model]]:
+    """Seed 000, step 3 for each of the unit's weapons not yet ``fired``: the models
+    that may fire it at ``target`` (:func:`firing_models`), those able to fire one.
+
+    A function of the position and its arguments only, asked before every weapon
+    of every shooting attack, and the same in the positions every battle of a
+    scenario passes through: remembered by position (:data:`ABLE`), the models by
+    their ids."""
+    key = digest(
+        (
+            position_of(battle),
+            unit.id,
+            target.id,
+            frozen(orders),
+            tuple(sorted(spent.items())),
+            tuple(sorted(fired)),
+        )
+    )
+    known = ABLE.get(key)
+    if known is not None:
+        models = {model.id: model for model in unit.models}
+        return {name: [models[i] for i in ids] for name, ids in known}
+    able = {
+        name: chosen
+        for name in ranged_weapons(unit)
+        if name not in fired
+        and (chosen := firing_models(battle, unit, target, name, orders, spent))
+    }
+    ABLE.put(key, tuple((name, tuple(m.id for m in chosen)) for name, chosen in able.items()))
+    return able
 
 
 @lru_cache(maxsize=1024)

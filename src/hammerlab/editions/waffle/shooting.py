@@ -8,9 +8,15 @@ Another Weapon. 8. Reaction to Shooting. Steps 3-6 live in ``attacks``.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 from hammerlab.editions.flow import Phase, Picks, run_phase
-from hammerlab.editions.waffle.attacks import fire_weapon, firing_models, ranged_weapons
+from hammerlab.editions.waffle.attacks import (
+    able_weapons,
+    fire_weapon,
+    firing_models,
+    ranged_weapons,
+)
 from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.events import ReactionDeclared
 from hammerlab.editions.waffle.morale import (
@@ -129,10 +135,12 @@ def may_target(battle: Battle, unit: Unit, enemy: Unit) -> bool:
     return any(allow(battle, unit, enemy) for allow in battle.hooks.get(MAY_TARGET_LOCKED))
 
 
+@dataclass(frozen=True)
 class _Regular:
-    """The regular shooting action: fire at any legal target."""
+    """The regular shooting action: fire at any legal target (a value: every
+    battle's is equal, so a decision offering it reads alike in all of them)."""
 
-    label = SHOOT
+    label: str = SHOOT
 
     def targets(self, battle: Battle, unit: Unit, targets: list[Unit]) -> list[Unit]:
         return targets
@@ -244,11 +252,7 @@ def shooting_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders
     for begin in battle.hooks.get(SHOOTING_ATTACK_BEGINS):
         begin(battle, attack)
     while not target.destroyed:
-        able = {
-            w: models
-            for w in ranged_weapons(unit)
-            if w not in fired and (models := firing_models(battle, unit, target, w, orders, spent))
-        }
+        able = able_weapons(battle, unit, target, orders, spent, fired)
         left = list(able)
         if not left:
             break

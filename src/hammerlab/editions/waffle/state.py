@@ -18,6 +18,7 @@ from operator import attrgetter
 from hammerlab.editions.waffle.artillery import uncrewed_guns
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import WoundsLost
+from hammerlab.engine.transpositions import frozen
 from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import IllegalActionError
 
@@ -145,6 +146,15 @@ class WaffleState:
         units.update(self._beside_units())
         return units
 
+    def position(self) -> tuple[object, ...]:
+        """The whole state (:meth:`snapshot`'s) as plain data compared by contents,
+        for a battle's position (:func:`engine.transpositions.position_of`): each
+        unit's status as the tuple of its fields; the rest, present in few games,
+        :func:`~engine.transpositions.frozen`."""
+        units = tuple((uid, _EVERY_FIELD(s)) for uid, s in sorted(self.units.items()))
+        rest = self._beside_units()
+        return (units, frozen(rest)) if rest else (units,)
+
     def _beside_units(self) -> dict[str, object]:
         """The rest of :meth:`snapshot`: vehicles, units embarked, challenges (where any)."""
         rest: dict[str, object] = {}
@@ -179,6 +189,10 @@ comes to read one must take it out of this list.)"""
 _ESTIMATED = attrgetter(*(f.name for f in fields(WaffleStatus) if f.name not in SHOOTING_RECORD))
 """Every field of a :class:`WaffleStatus` but the :data:`SHOOTING_RECORD`, as
 :meth:`WaffleState.snapshot_for_estimates` compares them."""
+
+
+_EVERY_FIELD = attrgetter(*(f.name for f in fields(WaffleStatus)))
+"""Every field of a :class:`WaffleStatus`, as :meth:`WaffleState.position` takes them."""
 
 
 def state_of(battle: Battle) -> WaffleState:

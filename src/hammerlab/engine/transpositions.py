@@ -1,0 +1,285 @@
+"""Positions met before: what a controller answered there, found again.
+
+A rules lab plays thousands of battles of one scenario, and a search AI
+thousands of playouts from one position. Their early turns pass through the
+same positions again and again (the first shooter of every battle is chosen
+before any die is rolled; a volley that kills no one leaves the table as it
+found it), and a heuristic controller, which answers a decision from the
+position alone, works out the same answer each time. A chess engine's
+transposition table keeps such answers by position; :class:`Transpositions`
+does the same for a controller, across every battle a process plays.
+
+A position (:func:`position_of`) is everything an answer can read, compared
+by value, never by identity, so that two battles of one scenario that reach
+the same table compare equal:
+
+- the setup (:func:`setup_of`), fixed before the first turn: the ruleset, the
+  battlefield, the players, the rule settings, the handlers the rules
+  installed, every unit's datasheet and what each model carries and is;
+- the state of play: the turn, phase and active player; every model's
+  position and wounds left (and what it carries and is, where that is no
+  longer what the setup records); every unit's status; the edition's whole
+  state as the saved game's digest takes it (its ``snapshot``, or the same as
+  one value where the state has a ``position``); what installed rules
+  remember.
+
+The dice are not in it: a controller reads the table, never the dice, so its
+answer is the same whatever they will roll, and a battle that takes a
+remembered answer rolls exactly the dice it would have rolled.
+
+A position is plain data (strings, numbers, ``None``, sets and tuples of them),
+and a table keeps its :func:`digest`, 16 bytes: a table of positions themselves (a few
+kilobytes each, many tuples) made Python's garbage collections ten times as
+long and a sweep a tenth slower through them alone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+import marshal
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from hammerlab.engine.units import Model, Unit, UnitStatus
+
+if TYPE_CHECKING:
+    from hammerlab.engine.battle import Battle
+
+V = TypeVar("V")
+
+POSITIONS_KEPT = 100_000
+"""Positions a table keeps before it forgets the one least recently met: a bound on
+memory over a sweep (about 15 MB: a key of 16 bytes and a small answer); the
+positions every battle passes through stay, being met again."""
+
+
+BATTLES_KEPT = 1024
+"""Setups remembered by battle (and setups by value) before those of battles gone
+are dropped: a search makes a copy of its game for every playout."""
+
+
+class Transpositions(Generic[V]):
+    """Answers by position (its :func:`digest`), the least recently met forgotten
+    past ``capacity``. Safe to share between threads (the web server plays its
+    lab experiments and games in threads of its own)."""
+
+    def __init__(self, capacity: int = POSITIONS_KEPT) -> None:
+        _tables.add(self)
+        self.capacity = capacity
+        self._answers: OrderedDict[bytes, V] = OrderedDict()
+        self._lock = threading.Lock()
+        self.found = 0
+        """How many questions were answered from the table (for benchmarks)."""
+        self.asked = 0
+        """How many questions were asked of it."""
+
+    def get(self, key: bytes) -> V | None:
+        """The answer remembered for ``key``, if one is."""
+        with self._lock:
+            self.asked += 1
+            answer = self._answers.get(key)
+            if answer is not None:
+                self.found += 1
+                self._answers.move_to_end(key)
+            return answer
+
+    def put(self, key: bytes, answer: V) -> None:
+        """Remember ``answer`` for ``key``."""
+        with self._lock:
+            self._answers[key] = answer
+            if len(self._answers) > self.capacity:
+                self._answers.popitem(last=False)
+
+    def clear(self) -> None:
+        """Forget every answer (a benchmark's repetitions start equal)."""
+        with self._lock:
+            self._answers.clear()
+            self.found = self.asked = 0
+
+    def __len__(self) -> int:
+        return len(self._answers)
+
+
+_tables: weakref.WeakSet[Transpositions[Any]] = weakref.WeakSet()
+"""Every table alive (:func:`forget_all`)."""
+
+
+def forget_all() -> None:
+    """Empty every table: a test or a benchmark's repetition starts as a fresh process."""
+    for table in list(_tables):
+        table.clear()
+
+
+def digest(value: Any) -> bytes:
+    """A key for ``value``: 16 bytes of BLAKE2b over its ``marshal`` form
+    (strings, numbers, ``None``, sets and tuples of them only).
+
+    Kept in place of the value because a position is a few kilobytes and a
+    table keeps thousands. Two different positions share a key with a chance
+    of about one in 2**128 per pair (10**-29 for a table of 10**5), far below
+    any other fault of a computer. Equal values usually give equal forms (a
+    string interned in one battle and not in another, or a set's items met in
+    another order, would give two keys for one position: a question answered
+    again, never a wrong answer)."""
+    return hashlib.blake2b(marshal.dumps(value, 2), digest_size=16).digest()
+
+
+def frozen(value: object) -> Hashable:
+    """``value`` as plain data compared by contents: a mapping as the tuple of its
+    sorted items, lists, tuples and sets as tuples (a set's items sorted), a
+    dataclass as its type's name and fields; strings, numbers, booleans and
+    ``None`` as themselves; anything else by its ``repr``."""
+    if value is None or isinstance(value, str | int | float):
+        return value
+    if isinstance(value, Mapping):
+        return ("{}", tuple(sorted((frozen(k), frozen(v)) for k, v in value.items())))
+    if isinstance(value, list | tuple):
+        return tuple(frozen(v) for v in value)
+    if isinstance(value, set | frozenset):
+        return ("set", tuple(sorted((frozen(v) for v in value), key=repr)))
+    kind = type(value)
+    names = _FIELDS.get(kind)
+    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
+    if names is not None:
+        return (kind.__qualname__, tuple(frozen(getattr(value, name)) for name in names))
+    return ("repr", repr(value))
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+"""Each dataclass's field names (:func:`frozen`: ``dataclasses.fields`` on every call
+was a third of its time)."""
+
+
+def portable(value: object) -> Hashable:
+    """A decision's choice value as it reads in any battle: a unit or a model by its
+    id, containers by their items, other values :func:`frozen`."""
+    if isinstance(value, Unit):
+        return ("unit", value.id)
+    if isinstance(value, Model):
+        return ("model", value.id)
+    if isinstance(value, list | tuple):
+        return tuple(portable(v) for v in value)
+    return frozen(value)
+
+
+_STATIC = attrgetter("weapons", "rules", "powers", "base_mm", "profile")
+"""What a model carries and is: fixed before the first turn, and seldom changed in play."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Setup:
+    """What is fixed about a battle before its first turn (:func:`setup_of`)."""
+
+    number: int
+    """The same for every battle whose setup is equal, and for no other (in this process)."""
+    carried: dict[str, tuple[tuple[object, ...], ...]]
+    """Each unit's models' :data:`_STATIC` fields, in order, as the setup has them."""
+
+
+_setups: dict[int, tuple[weakref.ref[Battle], Setup]] = {}
+"""Each live battle's :func:`setup_of`, by identity (each entry checks its battle is
+the one alive: an identity is reused once its battle is gone)."""
+_numbers: dict[Hashable, int] = {}
+"""The setups met, by value: their :attr:`Setup.number` (forgotten past
+:data:`POSITIONS_KEPT` setups; a number is never given twice)."""
+_counted = itertools.count()
+_registry = threading.Lock()
+"""Held while :data:`_setups` and :data:`_numbers` change (threads share them)."""
+
+
+def setup_of(battle: Battle) -> Setup:
+    """What is fixed about ``battle`` before its first turn, numbered by value.
+
+    The ruleset, battlefield and players; the rule settings (options, parameter
+    values); the handlers the rules that are on installed, by name (a handler's
+    parameters are the settings'); each unit's datasheet; what each model carries
+    and is (weapons, rules, powers, base and profile) as when first asked.
+    Worked out once per battle (and per copy of one)."""
+    known = _setups.get(id(battle))
+    if known is not None and known[0]() is battle:
+        return known[1]
+    settings = battle.settings
+    carried = {unit.id: tuple(map(_STATIC, unit.models)) for unit in battle.units.values()}
+    value = (
+        battle.ruleset,
+        battle.battlefield,
+        battle.players,
+        frozen(settings.options),
+        frozen(settings.values),
+        tuple(
+            (point, tuple(_handler_name(h) for h in handlers))
+            for point, handlers in sorted(battle.hooks.handlers().items())
+        ),
+        tuple((unit.id, unit.datasheet) for unit in battle.units.values()),
+        tuple(carried.items()),
+    )
+    with _registry:
+        number = _numbers.get(value)
+        if number is None:
+            if len(_numbers) >= BATTLES_KEPT:
+                _numbers.clear()
+            number = _numbers[value] = next(_counted)
+        setup = Setup(number, carried)
+        if len(_setups) > BATTLES_KEPT:  # drop the battles gone
+            for gone in [k for k, (ref, _) in _setups.items() if ref() is None]:
+                del _setups[gone]
+        _setups[id(battle)] = (weakref.ref(battle), setup)
+    return setup
+
+
+def _handler_name(handler: object) -> str:
+    """A handler by its module and qualified name (the same in every battle)."""
+    module = getattr(handler, "__module__", "")
+    name = getattr(handler, "__qualname__", None) or type(handler).__qualname__
+    return f"{module}.{name}"
+
+
+_status_of = attrgetter(*UnitStatus.__slots__)
+_in_play = attrgetter("id", "position", "wounds_left")
+"""What play changes of a model (:data:`_STATIC`: what it seldom changes)."""
+
+
+def position_of(battle: Battle) -> tuple[object, ...]:
+    """Everything about ``battle`` an answer can read, as plain data (strings,
+    numbers, ``None``, sets and tuples of them) compared by value (see the
+    module): its setup's number and its state of play. A model is taken by its
+    id, position and wounds left, and a unit's models by what they carry and are
+    (:func:`frozen`) where that is no longer what its setup records."""
+    setup = setup_of(battle)
+    units = []
+    for unit in battle.units.values():
+        models = unit.models
+        carried = tuple(map(_STATIC, models))
+        changed = None if carried == setup.carried.get(unit.id) else frozen(carried)
+        units.append(
+            (
+                unit.id,
+                unit.player,
+                unit.starting_models,
+                _status_of(unit.status),
+                tuple(map(_in_play, models)),
+                changed,
+            )
+        )
+    state = battle.state
+    if hasattr(state, "position"):  # an edition's own quick form of its snapshot
+        edition: object = state.position()
+    else:
+        view = getattr(state, "snapshot", None)
+        edition = frozen(view()) if view is not None else None
+    return (
+        setup.number,
+        battle.turn,
+        battle.phase,
+        battle.active_player,
+        tuple(units),
+        edition,
+        repr(sorted(battle.memory.items())),
+    )

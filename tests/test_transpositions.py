@@ -1,0 +1,243 @@
+"""Answers remembered by position change how fast the AI answers, never what.
+
+A position (:func:`position_of`) must be equal in two battles that reach the
+same table and tell apart any two that differ in what an answer can read;
+the Waffle AI with its table (:data:`ai.ANSWERS`) and the shooting attack with
+its own (:data:`attacks.ABLE`, the models able to fire each weapon) must play
+every battle as they play without them, plans included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hammerlab.analysis.game import Game
+from hammerlab.editions.waffle import ai, attacks
+from hammerlab.editions.waffle.attacks import ranged_weapons
+from hammerlab.editions.waffle.plans import charge_keeping_weapons
+from hammerlab.editions.waffle.state import st
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.decisions import Choice, Decision, DecisionContext
+from hammerlab.engine.transpositions import (
+    Transpositions,
+    digest,
+    forget_all,
+    frozen,
+    portable,
+    position_of,
+    setup_of,
+)
+from hammerlab.io.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+GUARD = ROOT / "examples" / "guard_suppress_terminators.toml"
+
+
+def _battle(seed: int, rules: dict[str, Any] | None = None) -> Battle:
+    return Game.start(load_scenario(GUARD), str(GUARD), seed, rules=rules).battle
+
+
+def test_two_battles_of_one_scenario_start_in_one_position_whatever_their_seeds() -> None:
+    first, second = _battle(1), _battle(2)
+    assert first is not second
+    assert setup_of(first).number == setup_of(second).number
+    assert position_of(first) == position_of(second)
+    assert digest(position_of(first)) == digest(position_of(second))
+
+
+def test_a_position_tells_apart_every_change_an_answer_can_read() -> None:
+    base = _battle(1)
+    start = position_of(base)
+
+    def changed(change: Any) -> bool:
+        battle = _battle(1)
+        change(battle)
+        return position_of(battle) != start
+
+    def moved(battle: Battle) -> None:
+        model = battle.unit("squad1").models[0]
+        x, y = model.position
+        model.position = (x + 0.25, y)
+
+    def wounded(battle: Battle) -> None:
+        battle.unit("terminators").models[0].wounds_left -= 1
+
+    def disarmed(battle: Battle) -> None:
+        model = battle.unit("squad1").models[0]
+        model.weapons = model.weapons[:-1]
+
+    def pinned(battle: Battle) -> None:
+        status = st(battle, battle.unit("squad2"))
+        status.pinned = not status.pinned
+
+    def fired(battle: Battle) -> None:
+        st(battle, battle.unit("squad2")).fired_types.add("Heavy")
+
+    def walked(battle: Battle) -> None:
+        status = battle.unit("terminators").status
+        status.moved = not status.moved
+
+    def remembered(battle: Battle) -> None:
+        battle.memory["a rule"] = 1
+
+    def later(battle: Battle) -> None:
+        battle.turn += 1
+
+    def other_phase(battle: Battle) -> None:
+        battle.phase = "assault" if battle.phase != "assault" else "shooting"
+
+    for change in (moved, wounded, disarmed, pinned, fired, walked, remembered, later):
+        assert changed(change), change.__name__
+    assert changed(other_phase)
+    # A model whose wargear changes and changes back is where it started.
+    again = _battle(1)
+    model = again.unit("squad1").models[0]
+    kept = model.weapons
+    model.weapons = kept[:-1]
+    model.weapons = kept
+    assert position_of(again) == start
+
+
+def test_a_battle_under_other_rule_settings_has_another_setup() -> None:
+    plain = _battle(1, {"suppressive_fire": False})
+    suppressing = _battle(1, {"suppressive_fire": True})
+    penalised = _battle(1, {"suppressive_fire.ld_penalty_per_wound": 2})
+    numbers = {setup_of(b).number for b in (plain, suppressing, penalised)}
+    assert len(numbers) == 3
+    assert position_of(plain) != position_of(suppressing)
+
+
+def test_a_table_forgets_the_least_recently_met_past_its_capacity() -> None:
+    table: Transpositions[int] = Transpositions(capacity=2)
+    a, b, c = digest(("a",)), digest(("b",)), digest(("c",))
+    table.put(a, 1)
+    table.put(b, 2)
+    assert table.get(a) == 1  # a is now the most recently met
+    table.put(c, 3)  # b is forgotten, not a
+    assert (table.get(a), table.get(b), table.get(c)) == (1, None, 3)
+    assert (table.found, table.asked, len(table)) == (3, 4, 2)
+    table.clear()
+    assert (table.get(a), table.found, len(table)) == (None, 0, 0)
+    other: Transpositions[int] = Transpositions()
+    table.put(a, 1)
+    other.put(b, 2)
+    forget_all()  # every table alive, the engine's own among them
+    assert len(table) == len(other) == len(ai.ANSWERS) == len(attacks.ABLE) == 0
+
+
+@dataclass(frozen=True)
+class _Order:
+    name: str
+    targets: tuple[str, ...]
+
+
+def test_frozen_values_compare_by_contents_never_by_order_or_identity() -> None:
+    assert frozen({"b": [1, 2], "a": {3, 1}}) == frozen({"a": {1, 3}, "b": (1, 2)})
+    assert frozen({"a": 1}) != frozen({"a": 2})
+    assert frozen(_Order("x", ("u",))) == frozen(_Order("x", ("u",)))
+    assert frozen(_Order("x", ("u",))) != frozen(_Order("x", ("v",)))
+    battle = _battle(1)
+    squad = battle.unit("squad1")
+    assert portable([squad, squad.models[0]]) == (("unit", "squad1"), ("model", squad.models[0].id))
+    digest((frozen({"a": {1}}), portable([squad])))  # plain data: marshal takes it
+
+
+def _plans(controller: ai.WaffleAI) -> list[tuple[object, ...]]:
+    """The AI's plans as they read in any battle: (turn, player, unit) and the plan."""
+    return sorted((key[1:], ai._portable_plan(plan)) for key, plan in controller._plans.items())
+
+
+@pytest.mark.parametrize(
+    ("example", "seeds"),
+    [("guard_suppress_terminators.toml", 12), ("whole_game_three_turns.toml", 3)],
+)
+def test_the_waffle_ai_plays_alike_with_and_without_its_table(
+    monkeypatch: pytest.MonkeyPatch, example: str, seeds: int
+) -> None:
+    path = ROOT / "examples" / example
+    scenario = load_scenario(path)
+    remade: list[object] = []
+    real_plan_in = ai._plan_in
+
+    def plan_in(battle: Battle, plan: ai.PortablePlan) -> ai.ShotPlan:
+        made = real_plan_in(battle, plan)
+        assert made.target is None or battle.units[made.target.id] is made.target
+        remade.append(plan)
+        return made
+
+    monkeypatch.setattr(ai, "_plan_in", plan_in)
+    real_choose = ai.WaffleAI.choose
+
+    def play() -> tuple[list[str], list[object]]:
+        logs: list[str] = []
+        plans: list[object] = []
+
+        def choose(self: ai.WaffleAI, battle: Battle, decision: Decision[Any]) -> int:
+            index = real_choose(self, battle, decision)
+            plans.append((decision.kind, index, _plans(self)))
+            return index
+
+        monkeypatch.setattr(ai.WaffleAI, "choose", choose)
+        for seed in range(1, seeds + 1):
+            game = Game.start(scenario, str(path), seed)
+            game.play()
+            logs.append(game.battle.log.json_lines())
+        return logs, plans
+
+    with_table = play()
+    assert ai.ANSWERS.found > 0, "no answer was found again: the test would test nothing"
+    assert attacks.ABLE.found > 0, "no weapon's firers were found again"
+    assert remade, "no remembered answer made a plan again"
+    monkeypatch.setattr(ai, "ANSWERS", Transpositions(capacity=0))
+    monkeypatch.setattr(attacks, "ABLE", Transpositions(capacity=0))
+    without = play()
+    assert ai.ANSWERS.found == attacks.ABLE.found == 0
+    assert with_table == without
+
+
+def test_an_answer_that_reads_the_unit_s_plan_is_remembered_with_that_plan(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One position, one weapon decision, two plans: a plan that keeps the Guard
+    # squad's charge open leaves out the lasgun and the heavy bolter (Rapid Fire and
+    # Heavy: seed 004), so the two plans pick two weapons; the table must not hand
+    # the first plan's pick to the second.
+    battle = _battle(1)
+    squad, terminators = battle.unit("squad1"), battle.unit("terminators")
+    weapons = ranged_weapons(squad)
+    decision = Decision(
+        kind="weapon",
+        player=squad.player,
+        prompt="select a weapon",
+        choices=(*(Choice(w, w) for w in weapons), Choice("stop", "")),
+        context=DecisionContext(unit=squad.id, target=terminators.id),
+    )
+
+    def pick(keep_charge: bool) -> str:
+        controller = ai.WaffleAI()
+        plan = ai.ShotPlan(terminators, keep_charge, 1.0)
+        controller._plans[controller._key(battle, squad)] = plan
+        return weapons[controller.choose(battle, decision)]
+
+    remembered = [pick(False), pick(True), pick(False), pick(True)]
+    assert ai.ANSWERS.found == 2
+    monkeypatch.setattr(ai, "ANSWERS", Transpositions(capacity=0))
+    assert remembered == [pick(False), pick(True)] * 2
+    assert remembered[1] in charge_keeping_weapons(squad) and remembered[0] != remembered[1]
+
+
+class _Forgetful(ai.WaffleAI):
+    answers_by_position = False
+
+
+def test_an_ai_that_does_not_answer_by_position_never_asks_the_table() -> None:
+    squads = {p.name: _Forgetful() for p in load_scenario(GUARD).players}
+    game = Game.start(load_scenario(GUARD), str(GUARD), 1, controllers=squads)
+    game.play()
+    assert game.battle.log.events and ai.ANSWERS.asked == 0
+    Game.start(load_scenario(GUARD), str(GUARD), 1).play()
+    assert ai.ANSWERS.asked > 0
