@@ -25,6 +25,7 @@ from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.transpositions import (
     POSITIONS_KEPT,
     Transpositions,
+    _handler_key,
     digest,
     forget_all,
     frozen,
@@ -145,6 +146,30 @@ def test_frozen_values_compare_by_contents_never_by_order_or_identity() -> None:
     squad = battle.unit("squad1")
     assert portable([squad, squad.models[0]]) == (("unit", "squad1"), ("model", squad.models[0].id))
     digest((frozen({"a": {1}}), portable([squad])))  # plain data: marshal takes it
+
+
+class _Opaque:
+    """A value with no contents to compare: its repr names its address."""
+
+
+def test_a_value_that_cannot_be_told_by_value_is_never_shared() -> None:
+    opaque = _Opaque()
+    assert frozen(opaque) != frozen(opaque)  # not even with itself: an address is reused
+    assert frozen([1, opaque]) != frozen([1, opaque])
+
+
+def _handler(penalty: int) -> Any:
+    def handler() -> int:
+        return penalty
+
+    return handler
+
+
+def test_handlers_are_told_apart_by_name_and_by_what_their_closures_hold() -> None:
+    assert _handler_key(_handler(1)) == _handler_key(_handler(1))
+    assert _handler_key(_handler(1)) != _handler_key(_handler(2))
+    assert _handler_key(_Order("x", ())) == _handler_key(_Order("x", ()))
+    assert _handler_key(_Opaque()) != _handler_key(_Opaque())
 
 
 def _plans(controller: ai.WaffleAI) -> list[tuple[object, ...]]:
