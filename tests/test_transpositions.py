@@ -23,7 +23,9 @@ from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.transpositions import (
+    POSITIONS_KEPT,
     Transpositions,
+    _handler_key,
     digest,
     forget_all,
     frozen,
@@ -146,6 +148,30 @@ def test_frozen_values_compare_by_contents_never_by_order_or_identity() -> None:
     digest((frozen({"a": {1}}), portable([squad])))  # plain data: marshal takes it
 
 
+class _Opaque:
+    """A value with no contents to compare: its repr names its address."""
+
+
+def test_a_value_that_cannot_be_told_by_value_is_never_shared() -> None:
+    opaque = _Opaque()
+    assert frozen(opaque) != frozen(opaque)  # not even with itself: an address is reused
+    assert frozen([1, opaque]) != frozen([1, opaque])
+
+
+def _handler(penalty: int) -> Any:
+    def handler() -> int:
+        return penalty
+
+    return handler
+
+
+def test_handlers_are_told_apart_by_name_and_by_what_their_closures_hold() -> None:
+    assert _handler_key(_handler(1)) == _handler_key(_handler(1))
+    assert _handler_key(_handler(1)) != _handler_key(_handler(2))
+    assert _handler_key(_Order("x", ())) == _handler_key(_Order("x", ()))
+    assert _handler_key(_Opaque()) != _handler_key(_Opaque())
+
+
 def _plans(controller: ai.WaffleAI) -> list[tuple[object, ...]]:
     """The AI's plans as they read in any battle: (turn, player, unit) and the plan."""
     return sorted((key[1:], ai._portable_plan(plan)) for key, plan in controller._plans.items())
@@ -241,3 +267,44 @@ def test_an_ai_that_does_not_answer_by_position_never_asks_the_table() -> None:
     assert game.battle.log.events and ai.ANSWERS.asked == 0
     Game.start(load_scenario(GUARD), str(GUARD), 1).play()
     assert ai.ANSWERS.asked > 0
+
+
+def _logs_after_another(first: Path, second: Path, seed: int) -> tuple[str, str, str]:
+    """``first`` then ``second`` played with the tables on, and ``second`` alone with
+    them off: the logs of both on, and of ``second`` off."""
+
+    def log(path: Path) -> str:
+        game = Game.start(load_scenario(path), str(path), seed)
+        game.play()
+        return game.battle.log.json_lines()
+
+    first_on, second_on = log(first), log(second)
+    forget_all()
+    ai.ANSWERS.capacity = attacks.ABLE.capacity = 0
+    try:
+        second_off = log(second)
+    finally:
+        ai.ANSWERS.capacity = attacks.ABLE.capacity = POSITIONS_KEPT
+    return first_on, second_on, second_off
+
+
+DATA = ROOT / "tests" / "data" / "transpositions"
+
+
+def test_passengers_that_differ_only_in_wargear_never_share_an_answer() -> None:
+    # Off the table, a unit carried is not among the battle's units: the position
+    # must hold it whole (its gun decides whether it gets out to shoot).
+    gun = DATA / "passengers_assault_gun.toml"
+    pistol = DATA / "passengers_pistol.toml"
+    first_on, second_on, second_off = _logs_after_another(gun, pistol, 3)
+    assert '"answer":"disembark"' in first_on and '"answer":"disembark"' not in second_off
+    assert second_on == second_off
+
+
+def test_units_arriving_from_reserve_that_differ_only_in_rules_never_share_an_answer() -> None:
+    # A unit in reserve when the setup is first taken arrives later: its datasheet
+    # (Feel No Pain or not) must be in the position once it is on the table.
+    tough = DATA / "deep_strikers_feel_no_pain.toml"
+    plain = DATA / "deep_strikers.toml"
+    _, second_on, second_off = _logs_after_another(tough, plain, 2)
+    assert second_on == second_off

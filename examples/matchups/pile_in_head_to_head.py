@@ -50,6 +50,9 @@ class Estimating:
     def __init__(self, pile_in: bool) -> None:
         self.pile_in = pile_in
         self.ai = WaffleAI()
+        # The lever is a flag the AI's table of answers by position cannot see: the
+        # two AIs would be handed each other's answers in the positions they share.
+        self.ai.answers_by_position = False
 
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
         """The AI's answer, with its own estimates."""

@@ -235,6 +235,7 @@ class Checked:
 
     def __init__(self) -> None:
         self.ai = WaffleAI()
+        self.ai.answers_by_position = False  # every answer the shortcut's own
         self.seen: Counter[str] = Counter()
 
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:

@@ -40,12 +40,14 @@ import hashlib
 import itertools
 import marshal
 import threading
+import types
 import weakref
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from hammerlab.engine.datasheet import Datasheet
 from hammerlab.engine.units import Model, Unit, UnitStatus
 
 if TYPE_CHECKING:
@@ -132,29 +134,50 @@ def digest(value: Any) -> bytes:
 
 def frozen(value: object) -> Hashable:
     """``value`` as plain data compared by contents: a mapping as the tuple of its
-    sorted items, lists, tuples and sets as tuples (a set's items sorted), a
-    dataclass as its type's name and fields; strings, numbers, booleans and
-    ``None`` as themselves; anything else by its ``repr``."""
-    if value is None or isinstance(value, str | int | float):
-        return value
-    if isinstance(value, Mapping):
-        return ("{}", tuple(sorted((frozen(k), frozen(v)) for k, v in value.items())))
-    if isinstance(value, list | tuple):
-        return tuple(frozen(v) for v in value)
-    if isinstance(value, set | frozenset):
-        return ("set", tuple(sorted((frozen(v) for v in value), key=repr)))
+    sorted items, lists, tuples and sets as tuples (a set's items sorted), a unit
+    or a model as it stands (:func:`unit_in_play`), a dataclass as its type's name
+    and fields; strings, numbers, booleans and ``None`` as themselves. Anything
+    else cannot be told by value (its ``repr`` may name its address, which a later
+    object may reuse): it is a value of its own, equal to nothing else, so a
+    question that contains one is never answered from a table."""
     kind = type(value)
-    names = _FIELDS.get(kind)
-    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
-        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
-    if names is not None:
-        return (kind.__qualname__, tuple(frozen(getattr(value, name)) for name in names))
-    return ("repr", repr(value))
+    if kind in _ATOMS:
+        return value
+    if kind is tuple or kind is list:
+        return tuple(map(frozen, value))  # type: ignore[call-overload]
+    if kind is dict:
+        items = value.items()  # type: ignore[attr-defined]
+        if all(type(k) is str for k in value):  # type: ignore[attr-defined]
+            return ("{}", tuple((k, frozen(v)) for k, v in sorted(items)))
+        return ("{}", tuple(sorted((frozen(k), frozen(v)) for k, v in items)))
+    if isinstance(value, Mapping):
+        return frozen(dict(value))
+    if isinstance(value, list | tuple):
+        return tuple(map(frozen, value))
+    if isinstance(value, set | frozenset):
+        return ("set", tuple(sorted(map(frozen, value), key=repr)))
+    if isinstance(value, Unit):
+        return ("unit", unit_in_play(value))
+    if isinstance(value, Model):
+        return ("model", _in_play(value), frozen(_STATIC(value)))
+    if isinstance(value, str | int | float):  # a subclass (an enum of strings)
+        return (f"{kind.__module__}.{kind.__qualname__}", str(value))
+    known = _FIELDS.get(kind)
+    if known is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = tuple(f.name for f in dataclasses.fields(value))
+        known = _FIELDS[kind] = (f"{kind.__module__}.{kind.__qualname__}", names)
+    if known is not None:
+        name, names = known
+        return (name, tuple(frozen(getattr(value, n)) for n in names))
+    return ("unshared", next(_unshared))
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
-"""Each dataclass's field names (:func:`frozen`: ``dataclasses.fields`` on every call
-was a third of its time)."""
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+"""The types :func:`frozen` takes as they are."""
+_FIELDS: dict[type, tuple[str, tuple[str, ...]]] = {}
+"""Each dataclass's full name and field names (:func:`frozen`: ``dataclasses.fields``
+on every call was a third of its time)."""
+_unshared = itertools.count()
 
 
 def portable(value: object) -> Hashable:
@@ -198,10 +221,10 @@ def setup_of(battle: Battle) -> Setup:
     """What is fixed about ``battle`` before its first turn, numbered by value.
 
     The ruleset, battlefield and players; the rule settings (options, parameter
-    values); the handlers the rules that are on installed, by name (a handler's
-    parameters are the settings'); each unit's datasheet; what each model carries
-    and is (weapons, rules, powers, base and profile) as when first asked.
-    Worked out once per battle (and per copy of one)."""
+    values); the handlers the rules that are on installed (:func:`_handler_key`);
+    what each model on the table carries and is (weapons, rules, powers, base and
+    profile) as when first asked. Worked out once per battle (and per copy of
+    one)."""
     known = _setups.get(id(battle))
     if known is not None and known[0]() is battle:
         return known[1]
@@ -214,10 +237,9 @@ def setup_of(battle: Battle) -> Setup:
         frozen(settings.options),
         frozen(settings.values),
         tuple(
-            (point, tuple(_handler_name(h) for h in handlers))
+            (point, tuple(_handler_key(h) for h in handlers))
             for point, handlers in sorted(battle.hooks.handlers().items())
         ),
-        tuple((unit.id, unit.datasheet) for unit in battle.units.values()),
         tuple(carried.items()),
     )
     with _registry:
@@ -234,11 +256,20 @@ def setup_of(battle: Battle) -> Setup:
     return setup
 
 
-def _handler_name(handler: object) -> str:
-    """A handler by its module and qualified name (the same in every battle)."""
-    module = getattr(handler, "__module__", "")
-    name = getattr(handler, "__qualname__", None) or type(handler).__qualname__
-    return f"{module}.{name}"
+def _handler_key(handler: object) -> Hashable:
+    """A handler as the same value in every battle that installs the same one: a
+    function by its module and qualified name and the values its closure holds
+    (a rule's parameters, from the settings), a bound method by its function and
+    its object, a dataclass (an action a rule offers) by its fields; anything
+    else :func:`frozen` cannot tell by value."""
+    if isinstance(handler, types.MethodType):
+        return ("method", _handler_key(handler.__func__), frozen(handler.__self__))
+    if isinstance(handler, types.FunctionType):
+        cells = tuple(frozen(c.cell_contents) for c in handler.__closure__ or ())
+        return (f"{handler.__module__}.{handler.__qualname__}", cells)
+    if isinstance(handler, types.BuiltinFunctionType):
+        return f"{handler.__module__}.{handler.__qualname__}"
+    return frozen(handler)
 
 
 _status_of = attrgetter(*UnitStatus.__slots__)
@@ -246,28 +277,58 @@ _in_play = attrgetter("id", "position", "wounds_left")
 """What play changes of a model (:data:`_STATIC`: what it seldom changes)."""
 
 
+def unit_in_play(unit: Unit, recorded: tuple[tuple[object, ...], ...] | None = None) -> Hashable:
+    """A unit as it stands, as plain data: its id, name, player, datasheet
+    (:func:`sheet_number`), starting size and status; each model's id, position
+    and wounds left; and what its models carry and are (:data:`_STATIC`,
+    :func:`frozen`) unless that is ``recorded`` (the setup's record of them)."""
+    models = unit.models
+    carried = tuple(map(_STATIC, models))
+    return (
+        unit.id,
+        unit.name,
+        unit.player,
+        sheet_number(unit.datasheet),
+        unit.starting_models,
+        _status_of(unit.status),
+        tuple(map(_in_play, models)),
+        None if carried == recorded else frozen(carried),
+    )
+
+
+_sheets: dict[int, tuple[Datasheet, int]] = {}
+"""Each datasheet met, by identity (kept alive, so an identity is not reused): its number."""
+_sheet_numbers: dict[Datasheet, int] = {}
+"""Each datasheet met, by value: its number."""
+
+
+def sheet_number(sheet: Datasheet) -> int:
+    """The same number for equal datasheets, and a different one for any other (in
+    this process): a unit's datasheet (its unit rules, entries, keywords) as one
+    small value, worked out by value once per datasheet object."""
+    known = _sheets.get(id(sheet))
+    if known is not None and known[0] is sheet:
+        return known[1]
+    with _registry:
+        if len(_sheets) >= BATTLES_KEPT:
+            _sheets.clear()
+            _sheet_numbers.clear()
+        number = _sheet_numbers.get(sheet)
+        if number is None:
+            number = _sheet_numbers[sheet] = next(_counted)
+        _sheets[id(sheet)] = (sheet, number)
+    return number
+
+
 def position_of(battle: Battle) -> tuple[object, ...]:
     """Everything about ``battle`` an answer can read, as plain data (strings,
     numbers, ``None``, sets and tuples of them) compared by value (see the
-    module): its setup's number and its state of play. A model is taken by its
-    id, position and wounds left, and a unit's models by what they carry and are
-    (:func:`frozen`) where that is no longer what its setup records."""
+    module): its setup's number and its state of play: every unit on the table
+    (:func:`unit_in_play`), the edition's state (units off the table among it)
+    and what installed rules remember (units in reserve among it)."""
     setup = setup_of(battle)
-    units = []
-    for unit in battle.units.values():
-        models = unit.models
-        carried = tuple(map(_STATIC, models))
-        changed = None if carried == setup.carried.get(unit.id) else frozen(carried)
-        units.append(
-            (
-                unit.id,
-                unit.player,
-                unit.starting_models,
-                _status_of(unit.status),
-                tuple(map(_in_play, models)),
-                changed,
-            )
-        )
+    carried = setup.carried
+    units = tuple(unit_in_play(u, carried.get(u.id)) for u in battle.units.values())
     state = battle.state
     if hasattr(state, "position"):  # an edition's own quick form of its snapshot
         edition: object = state.position()
@@ -279,7 +340,7 @@ def position_of(battle: Battle) -> tuple[object, ...]:
         battle.turn,
         battle.phase,
         battle.active_player,
-        tuple(units),
+        units,
         edition,
-        repr(sorted(battle.memory.items())),
+        frozen(battle.memory),
     )
