@@ -57,13 +57,13 @@ V = TypeVar("V")
 
 POSITIONS_KEPT = 100_000
 """Positions a table keeps before it forgets the one least recently met: a bound on
-memory over a sweep (about 15 MB: a key of 16 bytes and a small answer); the
-positions every battle passes through stay, being met again."""
-
+memory over a sweep (a key of 16 bytes and a small answer: some tens of
+megabytes for a full table); the positions every battle passes through stay,
+being met again."""
 
 BATTLES_KEPT = 1024
-"""Setups remembered by battle (and setups by value) before those of battles gone
-are dropped: a search makes a copy of its game for every playout."""
+"""Setups remembered by battle (and setups and datasheets by value) before those
+of battles gone are dropped: a search makes a copy of its game for every playout."""
 
 
 class Transpositions(Generic[V]):
