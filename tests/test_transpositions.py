@@ -32,6 +32,7 @@ from hammerlab.engine.transpositions import (
     portable,
     position_of,
     setup_of,
+    unremembered,
 )
 from hammerlab.io.scenario import load_scenario
 
@@ -308,3 +309,16 @@ def test_units_arriving_from_reserve_that_differ_only_in_rules_never_share_an_an
     plain = DATA / "deep_strikers.toml"
     _, second_on, second_off = _logs_after_another(tough, plain, 2)
     assert second_on == second_off
+
+
+def test_play_inside_unremembered_neither_asks_nor_fills_a_table() -> None:
+    def log() -> str:
+        game = Game.start(load_scenario(GUARD), str(GUARD), 4)
+        game.play()
+        return game.battle.log.json_lines()
+
+    with unremembered():
+        quiet = log()
+    assert ai.ANSWERS.asked == attacks.ABLE.asked == 0
+    assert len(ai.ANSWERS) == len(attacks.ABLE) == 0
+    assert log() == quiet and ai.ANSWERS.asked > 0 and attacks.ABLE.asked > 0

@@ -56,6 +56,7 @@ from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.decisions import Controller, Decision
 from hammerlab.engine.dice import DICE_MODES, DiceModeError
 from hammerlab.engine.rules import ParamValue
+from hammerlab.engine.transpositions import unremembered
 from hammerlab.engine.units import Unit
 from hammerlab.errors import InputError, UnknownNameError
 from hammerlab.io.scenario import Scenario
@@ -241,7 +242,10 @@ class SearchController:
         if game is None or heuristic is None:
             raise RuntimeError("SearchController.attach(game) was not called")
         if game.is_top_level(decision):
-            action = self.best_action(game)
+            # The copies' dice part them at their first roll, so their positions
+            # seldom recur: keys would cost more than the answers found by them save.
+            with unremembered():
+                action = self.best_action(game)
             self._planned = list(action.then)
             return decision.labels().index(action.label)
         if self._planned and self._planned[0][0] == decision.kind:
@@ -251,7 +255,8 @@ class SearchController:
         pick = heuristic.choose(battle, decision)
         searched = self.budget.reactions == "searched" and decision.kind in SEARCHED_INNER
         if searched and self._snapshot is not None:
-            return self.inner_choice(battle, decision, pick)
+            with unremembered():
+                return self.inner_choice(battle, decision, pick)
         return pick
 
     def remember(self, snapshot: Snapshot) -> None:

@@ -43,7 +43,9 @@ import threading
 import types
 import weakref
 from collections import OrderedDict
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -106,6 +108,26 @@ class Transpositions(Generic[V]):
 
     def __len__(self) -> int:
         return len(self._answers)
+
+
+_remembering: ContextVar[bool] = ContextVar("remembering", default=True)
+
+
+def remembering() -> bool:
+    """Whether answers are looked up and kept by position here: everywhere but
+    inside :func:`unremembered`. Asked before a position is worked out."""
+    return _remembering.get()
+
+
+@contextmanager
+def unremembered() -> Iterator[None]:
+    """A block whose questions are neither looked up nor kept by position: for
+    play whose positions seldom recur, which would pay for keys it seldom uses."""
+    token = _remembering.set(False)
+    try:
+        yield
+    finally:
+        _remembering.reset(token)
 
 
 _tables: weakref.WeakSet[Transpositions[Any]] = weakref.WeakSet()

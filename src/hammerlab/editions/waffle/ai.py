@@ -183,6 +183,7 @@ from hammerlab.engine.transpositions import (
     digest,
     portable,
     position_of,
+    remembering,
 )
 from hammerlab.engine.units import Model, Unit
 
@@ -548,7 +549,7 @@ class WaffleAI(PsychicChoices):
         handler = getattr(self, f"_{decision.kind}", None)
         if handler is None:
             return 0
-        if not self.answers_by_position:
+        if not self.answers_by_position or not remembering():
             return self._answer(battle, decision, handler)
         unit = decision.context.unit
         plan_key = self._key(battle, battle.unit(unit)) if unit in battle.units else None

@@ -56,7 +56,13 @@ from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import TEMPLATE_LENGTH, gap_table
 from hammerlab.engine.memo import per_decision
-from hammerlab.engine.transpositions import Transpositions, digest, frozen, position_of
+from hammerlab.engine.transpositions import (
+    Transpositions,
+    digest,
+    frozen,
+    position_of,
+    remembering,
+)
 from hammerlab.engine.units import Model, Unit
 
 STRAY_ROLL = 2
@@ -197,6 +203,8 @@ def able_weapons(
     of every shooting attack, and the same in the positions every battle of a
     scenario passes through: remembered by position (:data:`ABLE`), the models by
     their ids."""
+    if not remembering():
+        return _able_weapons(battle, unit, target, orders, spent, fired)
     key = digest(
         (
             position_of(battle),
@@ -211,14 +219,26 @@ def able_weapons(
     if known is not None:
         models = {model.id: model for model in unit.models}
         return {name: [models[i] for i in ids] for name, ids in known}
-    able = {
+    able = _able_weapons(battle, unit, target, orders, spent, fired)
+    ABLE.put(key, tuple((name, tuple(m.id for m in chosen)) for name, chosen in able.items()))
+    return able
+
+
+def _able_weapons(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    orders: FireOrders,
+    spent: Counter[str],
+    fired: set[str],
+) -> dict[str, list[Model]]:
+    """:func:`able_weapons` worked out."""
+    return {
         name: chosen
         for name in ranged_weapons(unit)
         if name not in fired
         and (chosen := firing_models(battle, unit, target, name, orders, spent))
     }
-    ABLE.put(key, tuple((name, tuple(m.id for m in chosen)) for name, chosen in able.items()))
-    return able
 
 
 @lru_cache(maxsize=1024)
