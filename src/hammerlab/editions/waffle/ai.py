@@ -470,8 +470,9 @@ PortablePlan = tuple[str | None, bool, float]
 ANSWERS: Transpositions[tuple[int, PortablePlan | None]] = Transpositions()
 """Every :class:`WaffleAI`'s answers by position (:mod:`engine.transpositions`), with
 the plan the answer made where it made one: shared by the battles a process
-plays, the lab's and sweep's thousands of one scenario and the search's
-playouts, whose early positions recur."""
+plays, such as the lab's and a sweep's thousands of one scenario, whose
+positions recur (not the search's look-ahead, which runs
+:func:`~engine.transpositions.unremembered`)."""
 
 
 def _portable_plan(plan: ShotPlan | None) -> PortablePlan | None:
