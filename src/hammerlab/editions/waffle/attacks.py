@@ -203,8 +203,17 @@ def able_weapons(
     of every shooting attack, and the same in the positions every battle of a
     scenario passes through: remembered by position (:data:`ABLE`), the models by
     their ids."""
+
+    def worked_out() -> dict[str, list[Model]]:
+        return {
+            name: chosen
+            for name in ranged_weapons(unit)
+            if name not in fired
+            and (chosen := firing_models(battle, unit, target, name, orders, spent))
+        }
+
     if not remembering():
-        return _able_weapons(battle, unit, target, orders, spent, fired)
+        return worked_out()
     key = digest(
         (
             position_of(battle),
@@ -219,26 +228,9 @@ def able_weapons(
     if known is not None:
         models = {model.id: model for model in unit.models}
         return {name: [models[i] for i in ids] for name, ids in known}
-    able = _able_weapons(battle, unit, target, orders, spent, fired)
+    able = worked_out()
     ABLE.put(key, tuple((name, tuple(m.id for m in chosen)) for name, chosen in able.items()))
     return able
-
-
-def _able_weapons(
-    battle: Battle,
-    unit: Unit,
-    target: Unit,
-    orders: FireOrders,
-    spent: Counter[str],
-    fired: set[str],
-) -> dict[str, list[Model]]:
-    """:func:`able_weapons` worked out."""
-    return {
-        name: chosen
-        for name in ranged_weapons(unit)
-        if name not in fired
-        and (chosen := firing_models(battle, unit, target, name, orders, spent))
-    }
 
 
 @lru_cache(maxsize=1024)
