@@ -42,6 +42,7 @@ from hammerlab.editions.waffle.vehicles import may_run
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import PhaseChanged
+from hammerlab.engine.transpositions import standing_still
 from hammerlab.engine.units import Unit
 
 SHOOT, RUN, HOLD = "shoot", "run", "hold"
@@ -252,19 +253,20 @@ def shooting_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders
     for begin in battle.hooks.get(SHOOTING_ATTACK_BEGINS):
         begin(battle, attack)
     while not target.destroyed:
-        able = able_weapons(battle, unit, target, orders, spent, fired)
-        left = list(able)
-        if not left:
-            break
-        choice = battle.decide(
-            Decision(
-                kind="weapon",
-                player=unit.player,
-                prompt=f"3. Select a weapon for {unit.label} against {target.label}",
-                choices=(*(Choice(w, w) for w in left), Choice("stop", "")),
-                context=DecisionContext(unit=unit.id, target=target.id),
+        with standing_still(battle):  # until the weapon is chosen: one position asked twice
+            able = able_weapons(battle, unit, target, orders, spent, fired)
+            left = list(able)
+            if not left:
+                break
+            choice = battle.decide(
+                Decision(
+                    kind="weapon",
+                    player=unit.player,
+                    prompt=f"3. Select a weapon for {unit.label} against {target.label}",
+                    choices=(*(Choice(w, w) for w in left), Choice("stop", "")),
+                    context=DecisionContext(unit=unit.id, target=target.id),
+                )
             )
-        )
         if not choice:
             break
         fired.add(choice)
