@@ -175,23 +175,25 @@ def unit_shooting_action(battle: Battle, unit: Unit) -> None:
     if can_run(battle, unit):
         actions.append(Choice(RUN, RUN))
     actions.append(Choice(HOLD, HOLD))
-    picked = battle.decide(
-        Decision(
-            kind="action",
-            player=unit.player,
-            prompt=f"What does {unit.label} do?",
-            choices=tuple(actions),
-            context=DecisionContext(unit=unit.id),
+    with standing_still(battle):  # the action, then its target: one position asked twice
+        picked = battle.decide(
+            Decision(
+                kind="action",
+                player=unit.player,
+                prompt=f"What does {unit.label} do?",
+                choices=tuple(actions),
+                context=DecisionContext(unit=unit.id),
+            )
         )
-    )
+        if not isinstance(picked, str):
+            action, targets = picked
+            target = choose_target(battle, unit, targets)
     if picked == RUN:
         run(battle, unit)
         return
     if isinstance(picked, str):
         battle.say("shooting", f"{unit.label} holds its fire")
         return
-    action, targets = picked
-    target = choose_target(battle, unit, targets)
     orders = orders_against(battle, target, action.orders())
     if orders.into_melee:
         battle.say(
