@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from hammerlab.analysis.game import Game
-from hammerlab.editions.waffle import ai, attacks
+from hammerlab.editions.waffle import ai, attacks, shooting
 from hammerlab.editions.waffle.attacks import ranged_weapons
 from hammerlab.editions.waffle.plans import charge_keeping_weapons
 from hammerlab.editions.waffle.state import st
@@ -221,11 +221,13 @@ def test_the_waffle_ai_plays_alike_with_and_without_its_table(
     with_table = play()
     assert ai.ANSWERS.found > 0, "no answer was found again: the test would test nothing"
     assert attacks.ABLE.found > 0, "no weapon's firers were found again"
+    assert shooting.OFFERED.found > 0, "no unit's shooting actions were found again"
     assert remade, "no remembered answer made a plan again"
     monkeypatch.setattr(ai, "ANSWERS", Transpositions(capacity=0))
     monkeypatch.setattr(attacks, "ABLE", Transpositions(capacity=0))
+    monkeypatch.setattr(shooting, "OFFERED", Transpositions(capacity=0))
     without = play()
-    assert ai.ANSWERS.found == attacks.ABLE.found == 0
+    assert ai.ANSWERS.found == attacks.ABLE.found == shooting.OFFERED.found == 0
     assert with_table == without
 
 
@@ -392,7 +394,7 @@ def test_every_key_given_in_a_still_block_is_the_position_worked_out_afresh(
         given.append(key == digest(position_of(battle)))
         return key
 
-    for module in (ai, attacks):
+    for module in (ai, attacks, shooting):
         monkeypatch.setattr(module, "position_key", checked)
     path = ROOT / "examples" / example
     for seed in range(1, seeds + 1):

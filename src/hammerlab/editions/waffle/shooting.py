@@ -42,7 +42,13 @@ from hammerlab.editions.waffle.vehicles import may_run
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import PhaseChanged
-from hammerlab.engine.transpositions import standing_still
+from hammerlab.engine.transpositions import (
+    Transpositions,
+    digest,
+    position_key,
+    remembering,
+    standing_still,
+)
 from hammerlab.engine.units import Unit
 
 SHOOT, RUN, HOLD = "shoot", "run", "hold"
@@ -150,32 +156,49 @@ class _Regular:
         return FireOrders()
 
 
+OFFERED: Transpositions[tuple[tuple[int, tuple[str, ...]], ...]] = Transpositions()
+""":func:`shooting_actions`' answers by position (:mod:`engine.transpositions`): each
+action offered by its place (0: the regular one; then the rules' actions, in the order
+they were installed) with its targets' ids."""
+
+
 def shooting_actions(battle: Battle, unit: Unit) -> list[tuple[ShootingAction, list[Unit]]]:
     """The shooting actions ``unit`` may take now, each with the targets it may take it
     against: a regular one, then those installed rules offer
-    (:data:`points.SHOOTING_ACTIONS`: Suppressive Fire)."""
+    (:data:`points.SHOOTING_ACTIONS`: Suppressive Fire).
+
+    A function of the position alone, asked as each unit is picked to shoot, in
+    positions every battle of a scenario passes through: remembered by position
+    (:data:`OFFERED`), the actions by their places and the targets by their ids."""
+    every: tuple[ShootingAction, ...] = (_Regular(), *battle.hooks.get(SHOOTING_ACTIONS))
+    key = digest((position_key(battle), unit.id)) if remembering() else None
+    known = OFFERED.get(key) if key is not None else None
+    if known is not None:
+        return [(every[place], [battle.units[i] for i in ids]) for place, ids in known]
+    offered: list[tuple[int, list[Unit]]] = []
     targets = targets_for(battle, unit, FireOrders())
-    if not targets:
-        return []
-    offered: list[tuple[ShootingAction, list[Unit]]] = [(_Regular(), targets)]
-    for action in battle.hooks.get(SHOOTING_ACTIONS):
-        allowed = action.targets(battle, unit, targets)
-        if allowed:
-            offered.append((action, allowed))
-    return offered
+    if targets:
+        offered.append((0, targets))
+        for place, action in enumerate(every[1:], 1):
+            allowed = action.targets(battle, unit, targets)
+            if allowed:
+                offered.append((place, allowed))
+    if key is not None:
+        OFFERED.put(key, tuple((place, tuple(u.id for u in units)) for place, units in offered))
+    return [(every[place], units) for place, units in offered]
 
 
 def unit_shooting_action(battle: Battle, unit: Unit) -> None:
     """Shoot (regularly or as an action a rule offers), Run, or hold."""
     st(battle, unit).has_shot = True
-    offered = shooting_actions(battle, unit)
-    actions: list[Choice[tuple[ShootingAction, list[Unit]] | str]] = [
-        Choice(action.label, (action, targets)) for action, targets in offered
-    ]
-    if can_run(battle, unit):
-        actions.append(Choice(RUN, RUN))
-    actions.append(Choice(HOLD, HOLD))
-    with standing_still(battle):  # the action, then its target: one position asked twice
+    with standing_still(battle):  # the actions offered, chosen, and a target: one position
+        offered = shooting_actions(battle, unit)
+        actions: list[Choice[tuple[ShootingAction, list[Unit]] | str]] = [
+            Choice(action.label, (action, targets)) for action, targets in offered
+        ]
+        if can_run(battle, unit):
+            actions.append(Choice(RUN, RUN))
+        actions.append(Choice(HOLD, HOLD))
         picked = battle.decide(
             Decision(
                 kind="action",
