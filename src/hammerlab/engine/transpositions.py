@@ -214,21 +214,23 @@ def frozen(value: object) -> Hashable:
             return ("{}", tuple([(k, frozen(value[k])) for k in sorted(value)]))  # type: ignore
         items = value.items()  # type: ignore[attr-defined]
         return ("{}", tuple(sorted((frozen(k), frozen(v)) for k, v in items)))
-    if isinstance(value, Mapping):
-        return frozen(dict(value))
-    if isinstance(value, list | tuple):
-        return tuple(map(frozen, value))
-    if isinstance(value, set | frozenset):
-        return ("set", tuple(sorted(map(frozen, value), key=repr)))
-    if isinstance(value, Unit):
-        return ("unit", unit_in_play(value))
-    if isinstance(value, Model):
-        return ("model", _in_play(value), frozen(_STATIC(value)))
-    if isinstance(value, str | int | float):  # a subclass (an enum of strings)
-        return (f"{kind.__module__}.{kind.__qualname__}", str(value))
-    known = _fields_of(value)
+    known = _FIELDS.get(kind)  # a dataclass met before: no other type is asked about
     if known is None:
-        return ("unshared", next(_unshared))
+        if isinstance(value, Mapping):
+            return frozen(dict(value))
+        if isinstance(value, list | tuple):
+            return tuple(map(frozen, value))
+        if isinstance(value, set | frozenset):
+            return ("set", tuple(sorted(map(frozen, value), key=repr)))
+        if isinstance(value, Unit):
+            return ("unit", unit_in_play(value))
+        if isinstance(value, Model):
+            return ("model", _in_play(value), frozen(_STATIC(value)))
+        if isinstance(value, str | int | float):  # a subclass (an enum of strings)
+            return (f"{kind.__module__}.{kind.__qualname__}", str(value))
+        known = _fields_of(value)
+        if known is None:
+            return ("unshared", next(_unshared))
     name, names, fixed = known
     if fixed:
         seen = _FORMS.get(id(value))
@@ -245,10 +247,13 @@ def frozen(value: object) -> Hashable:
 
 def _fields_of(value: object) -> tuple[str, tuple[str, ...], bool] | None:
     """A dataclass's full name, field names and whether it is frozen (``None`` for
-    anything else); ``dataclasses.fields`` on every call was a third of
-    :func:`frozen`'s time."""
+    anything else, and for the kinds :func:`frozen` tells by value in another way:
+    units, models, containers); ``dataclasses.fields`` on every call was a third
+    of :func:`frozen`'s time."""
     kind = type(value)
     known = _FIELDS.get(kind)
+    if known is None and isinstance(value, Unit | Model | Mapping | list | tuple | set | frozenset):
+        return None  # told by value otherwise (:func:`frozen`), never field by field
     if known is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
         names = tuple(f.name for f in dataclasses.fields(value))
         fixed = bool(kind.__dataclass_params__.frozen)  # type: ignore[attr-defined]
