@@ -222,12 +222,15 @@ def test_the_waffle_ai_plays_alike_with_and_without_its_table(
     assert ai.ANSWERS.found > 0, "no answer was found again: the test would test nothing"
     assert attacks.ABLE.found > 0, "no weapon's firers were found again"
     assert shooting.OFFERED.found > 0, "no unit's shooting actions were found again"
+    assert shooting.OPEN.found > 0, "no unit's reactions to shooting were found again"
     assert remade, "no remembered answer made a plan again"
     monkeypatch.setattr(ai, "ANSWERS", Transpositions(capacity=0))
     monkeypatch.setattr(attacks, "ABLE", Transpositions(capacity=0))
     monkeypatch.setattr(shooting, "OFFERED", Transpositions(capacity=0))
+    monkeypatch.setattr(shooting, "OPEN", Transpositions(capacity=0))
     without = play()
-    assert ai.ANSWERS.found == attacks.ABLE.found == shooting.OFFERED.found == 0
+    tables = (ai.ANSWERS, attacks.ABLE, shooting.OFFERED, shooting.OPEN)
+    assert all(table.found == 0 for table in tables)
     assert with_table == without
 
 

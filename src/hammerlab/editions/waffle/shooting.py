@@ -313,6 +313,25 @@ def after_shooting(
     reactions_to_shooting(battle, unit, result)
 
 
+OPEN: Transpositions[tuple[int, ...]] = Transpositions()
+""":func:`reactions_open`'s answers by position: the places of the reactions open."""
+
+
+def reactions_open(battle: Battle, unit: Unit, shooter: Unit) -> list[Reaction]:
+    """The reactions to shooting installed (:data:`points.REACTIONS_TO_SHOOTING`) that
+    ``unit``, hit by ``shooter``, may take now; remembered by position (:data:`OPEN`),
+    each by its place among them, as :func:`shooting_actions` is."""
+    every = battle.hooks.get(REACTIONS_TO_SHOOTING)
+    key = digest((position_key(battle), unit.id, shooter.id)) if remembering() else None
+    known = OPEN.get(key) if key is not None else None
+    if known is not None:
+        return [every[place] for place in known]
+    places = tuple(p for p, r in enumerate(every) if r.available(battle, unit, shooter))
+    if key is not None:
+        OPEN.put(key, places)
+    return [every[place] for place in places]
+
+
 def reactions_to_shooting(battle: Battle, shooter: Unit, result: VolleyResult) -> None:
     """Seed 000 step 8 and "Reaction to shooting".
 
@@ -330,22 +349,21 @@ def reactions_to_shooting(battle: Battle, shooter: Unit, result: VolleyResult) -
             continue
         if status.locked_in_combat or status.reacted_this_phase:
             continue
-        available = [
-            r for r in battle.hooks.get(REACTIONS_TO_SHOOTING) if r.available(battle, unit, shooter)
-        ]
-        if not available:
-            continue
-        options: list[Choice[Reaction | None]] = [Choice(r.label, r) for r in available]
-        options.append(Choice(NO_REACTION, None))
-        reaction = battle.decide(
-            Decision(
-                kind="reaction",
-                player=unit.player,
-                prompt=f"8. {unit.label} was hit by {shooter.label}: react?",
-                choices=tuple(options),
-                context=DecisionContext(unit=unit.id, attacker=shooter.id),
+        with standing_still(battle):  # the reactions open to it, and its answer
+            available = reactions_open(battle, unit, shooter)
+            if not available:
+                continue
+            options: list[Choice[Reaction | None]] = [Choice(r.label, r) for r in available]
+            options.append(Choice(NO_REACTION, None))
+            reaction = battle.decide(
+                Decision(
+                    kind="reaction",
+                    player=unit.player,
+                    prompt=f"8. {unit.label} was hit by {shooter.label}: react?",
+                    choices=tuple(options),
+                    context=DecisionContext(unit=unit.id, attacker=shooter.id),
+                )
             )
-        )
         if reaction is None:
             continue
         status.reacted_this_phase = True
