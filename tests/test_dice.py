@@ -36,3 +36,9 @@ def test_rolls_of_a_battle_follow_one_another_in_one_stream() -> None:
         tuple(reference.randint(1, 6) for _ in range(2)),
         (reference.randint(1, 6),),
     ]
+
+
+@pytest.mark.parametrize("sides", [0, -6])
+def test_a_die_with_no_side_is_refused_as_randint_refuses_it(sides: int) -> None:
+    with pytest.raises(ValueError, match="at least one side"):
+        Dice(1).roll(1, "test", sides)

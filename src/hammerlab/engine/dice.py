@@ -39,6 +39,8 @@ class Dice:
         its three layers of Python calls (``randrange``, ``_randbelow``): a die
         is drawn as ``sides.bit_length()`` random bits, drawn again while they
         reach ``sides`` (``tests/test_dice.py`` holds it to ``randint``)."""
+        if sides < 1:  # randint's empty range (the loop below would never end)
+            raise ValueError(f"a die needs at least one side, not {sides}")
         bits = self._rng.getrandbits
         width = sides.bit_length()
         value = bits(width)
