@@ -20,7 +20,7 @@ from collections.abc import Hashable, Mapping
 from pathlib import Path
 
 import pytest
-from shapely.geometry import Point
+from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from hammerlab.analysis.game import Game
@@ -38,6 +38,7 @@ from hammerlab.engine.datasheet import Datasheet, Profile, Weapon
 from hammerlab.engine.dice import Dice
 from hammerlab.engine.geometry import (
     MM_PER_INCH,
+    TEMPLATE_LENGTH,
     base_distance,
     blast_marker,
     flame_template,
@@ -160,6 +161,31 @@ def test_touched_finds_the_bases_shapely_finds_one_at_a_time() -> None:
             assert touched(shape, iter(models)) == one_at_a_time  # any iterable of models
             found += len(one_at_a_time)
     assert found > 0
+
+
+def test_markers_and_templates_are_the_shapes_shapely_s_geometry_classes_build() -> None:
+    """Built by shapely's vectorised functions, a blast marker and a template keep
+    every coordinate of the circle (and of the union) the geometry classes built."""
+    rng = random.Random(15)
+    for _ in range(200):
+        centre = (rng.uniform(0, 72), rng.uniform(0, 48))
+        for diameter in (3.0, 5.0, 7.0):
+            expected = Point(centre).buffer(diameter / 2.0, quad_segs=16)
+            assert blast_marker(centre, diameter).equals_exact(expected, tolerance=0.0)
+        toward = (rng.uniform(0, 72), rng.uniform(0, 48))
+        angle = math.atan2(toward[1] - centre[1], toward[0] - centre[0])
+        ux, uy = math.cos(angle), math.sin(angle)
+        reach = TEMPLATE_LENGTH - 1.0
+        bulb = Point(centre[0] + ux * reach, centre[1] + uy * reach).buffer(1.0, quad_segs=16)
+        body = Polygon(
+            [
+                (centre[0] - uy * 0.2, centre[1] + ux * 0.2),
+                (centre[0] + ux * reach - uy, centre[1] + uy * reach + ux),
+                (centre[0] + ux * reach + uy, centre[1] + uy * reach - ux),
+                (centre[0] + uy * 0.2, centre[1] - ux * 0.2),
+            ]
+        )
+        assert flame_template(centre, toward).equals_exact(body.union(bulb), tolerance=0.0)
 
 
 def test_a_models_radius_is_its_base_in_inches_and_a_copy_with_another_base_has_its_own() -> None:

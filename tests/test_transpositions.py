@@ -16,10 +16,11 @@ from typing import Any
 import pytest
 
 from hammerlab.analysis.game import Game
-from hammerlab.editions.waffle import ai, attacks
+from hammerlab.editions.waffle import ai, attacks, shooting
 from hammerlab.editions.waffle.attacks import ranged_weapons
 from hammerlab.editions.waffle.plans import charge_keeping_weapons
 from hammerlab.editions.waffle.state import st
+from hammerlab.engine import transpositions
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.transpositions import (
@@ -30,8 +31,10 @@ from hammerlab.engine.transpositions import (
     forget_all,
     frozen,
     portable,
+    position_key,
     position_of,
     setup_of,
+    standing_still,
     unremembered,
 )
 from hammerlab.io.scenario import load_scenario
@@ -218,11 +221,16 @@ def test_the_waffle_ai_plays_alike_with_and_without_its_table(
     with_table = play()
     assert ai.ANSWERS.found > 0, "no answer was found again: the test would test nothing"
     assert attacks.ABLE.found > 0, "no weapon's firers were found again"
+    assert shooting.OFFERED.found > 0, "no unit's shooting actions were found again"
+    assert shooting.OPEN.found > 0, "no unit's reactions to shooting were found again"
     assert remade, "no remembered answer made a plan again"
     monkeypatch.setattr(ai, "ANSWERS", Transpositions(capacity=0))
     monkeypatch.setattr(attacks, "ABLE", Transpositions(capacity=0))
+    monkeypatch.setattr(shooting, "OFFERED", Transpositions(capacity=0))
+    monkeypatch.setattr(shooting, "OPEN", Transpositions(capacity=0))
     without = play()
-    assert ai.ANSWERS.found == attacks.ABLE.found == 0
+    tables = (ai.ANSWERS, attacks.ABLE, shooting.OFFERED, shooting.OPEN)
+    assert all(table.found == 0 for table in tables)
     assert with_table == without
 
 
@@ -322,3 +330,76 @@ def test_play_inside_unremembered_neither_asks_nor_fills_a_table() -> None:
     assert ai.ANSWERS.asked == attacks.ABLE.asked == 0
     assert len(ai.ANSWERS) == len(attacks.ABLE) == 0
     assert log() == quiet and ai.ANSWERS.asked > 0 and attacks.ABLE.asked > 0
+
+
+@dataclass(frozen=True)
+class _Fixed:
+    """A frozen dataclass of unchanging values (a rule's schedule, a shooting's orders)."""
+
+    turns: int
+    phases: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _FrozenHoldingAList:
+    """Frozen, yet what it holds can change."""
+
+    names: list[str]
+
+
+def test_a_frozen_value_s_form_is_worked_out_once_only_when_nothing_in_it_can_change() -> None:
+    fixed = _Fixed(2, ("shooting", "assault"))
+    assert frozen(fixed) is frozen(fixed)  # the form remembered, by identity
+    assert frozen(fixed) == frozen(_Fixed(2, ("shooting", "assault")))
+    holding = _FrozenHoldingAList(["a"])
+    before = frozen(holding)
+    holding.names.append("b")
+    assert frozen(holding) != before  # never remembered: its list changed
+
+
+def test_a_battle_standing_still_is_worked_out_once_and_no_other_battle_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    still, other = _battle(1), _battle(1)
+    worked: list[Battle] = []
+    real = transpositions.position_of
+
+    def counted(battle: Battle) -> tuple[object, ...]:
+        worked.append(battle)
+        return real(battle)
+
+    monkeypatch.setattr(transpositions, "position_of", counted)
+    with standing_still(still):
+        first = position_key(still)
+        assert position_key(still) == first
+        position_key(other)
+        other.unit("squad1").models[0].wounds_left = 0  # another battle may change
+        changed = position_key(other)
+        assert changed != first
+    assert worked == [still, other, other]
+    assert position_key(still) == first and worked[-1] is still  # afresh outside the block
+
+
+@pytest.mark.parametrize(
+    ("example", "seeds"),
+    [("guard_suppress_terminators.toml", 10), ("whole_game_three_turns.toml", 2)],
+)
+def test_every_key_given_in_a_still_block_is_the_position_worked_out_afresh(
+    monkeypatch: pytest.MonkeyPatch, example: str, seeds: int
+) -> None:
+    """The shooting attack claims the battle stands still from the models able to
+    fire to the weapon chosen; each key it gives is checked against the battle."""
+    real = transpositions.position_key
+    given: list[bool] = []
+
+    def checked(battle: Battle) -> bytes:
+        key = real(battle)
+        given.append(key == digest(position_of(battle)))
+        return key
+
+    for module in (ai, attacks, shooting):
+        monkeypatch.setattr(module, "position_key", checked)
+    path = ROOT / "examples" / example
+    for seed in range(1, seeds + 1):
+        Game.start(load_scenario(path), str(path), seed).play()
+    assert len(given) > 50 and all(given)

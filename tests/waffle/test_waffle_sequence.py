@@ -376,6 +376,19 @@ def test_seed000_step6_wounds_go_to_closest_model_first() -> None:
     assert all_dice_used(battle)
 
 
+def test_seed000_step6_of_models_equally_close_the_first_of_the_unit_takes_the_wound() -> None:
+    # b.2 and b.3 stand 19" from the gun (centres 20" away, mirrored about x = 30),
+    # b.1 29": the tie goes to b.2, the earlier of the unit, then b.3, then b.1.
+    shooter = squad("a", A, profile("Space Marine"), [HEAVY_BOLTER], [(30, 10)])
+    nobody = profile("Unarmoured", sv="-")
+    target = squad("b", B, nobody, [LASGUN], [(30, 40), (18, 26), (42, 26)])
+    assert math.hypot(18 - 30, 26 - 10) == math.hypot(42 - 30, 26 - 10) == 20.0
+    battle = make_battle(shooter, target, dice=[6, 6, 6, 6, 6, 6])
+    fire_weapon(battle, shooter, target, "Heavy bolter", FireOrders())
+    assert [e.model for e in of_kind(battle, "casualty")] == ["b.2", "b.3", "b.1"]
+    assert all_dice_used(battle)
+
+
 def test_seed000_step6_wounds_go_to_the_model_closest_to_the_firing_unit() -> None:
     # "Any Wounds caused by the firing unit ... to the closest model in the target
     # unit" (6th edition: "closest to the firing unit"). A heavy bolter team at the

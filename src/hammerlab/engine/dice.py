@@ -35,7 +35,18 @@ class Dice:
         self._sink = sink
 
     def _draw(self, sides: int) -> int:
-        return self._rng.randint(1, sides)
+        """One die: ``random.Random.randint(1, sides)``'s value and draws, without
+        its three layers of Python calls (``randrange``, ``_randbelow``): a die
+        is drawn as ``sides.bit_length()`` random bits, drawn again while they
+        reach ``sides`` (``tests/test_dice.py`` holds it to ``randint``)."""
+        if sides < 1:  # randint's empty range (the loop below would never end)
+            raise ValueError(f"a die needs at least one side, not {sides}")
+        bits = self._rng.getrandbits
+        width = sides.bit_length()
+        value = bits(width)
+        while value >= sides:
+            value = bits(width)
+        return value + 1
 
     def state(self) -> object:
         """The generator's state (what a replay must reproduce)."""
@@ -46,7 +57,8 @@ class Dice:
 
     def roll(self, count: int, purpose: str, sides: int = 6) -> tuple[int, ...]:
         """Roll ``count`` dice with ``sides`` faces for ``purpose``."""
-        values = tuple(self._draw(sides) for _ in range(count))
+        draw = self._draw
+        values = tuple([draw(sides) for _ in range(count)])
         if self._sink is not None and count:
             self._sink(DiceRolled(purpose=purpose, sides=sides, values=values))
         return values

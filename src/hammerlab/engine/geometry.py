@@ -14,7 +14,7 @@ from typing import Protocol, TypeVar
 import numpy as np
 import shapely
 from numpy.typing import NDArray
-from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry import LineString
 from shapely.geometry.base import BaseGeometry
 
 MM_PER_INCH = 25.4
@@ -213,8 +213,12 @@ def base_shapes(placed: Bases) -> NDArray[np.object_]:
 
 
 def blast_marker(centre: Vec, diameter: float) -> BaseGeometry:
-    """A circular blast marker."""
-    return Point(centre).buffer(diameter / 2.0, quad_segs=16)
+    """A circular blast marker: its centre buffered by its radius, 16 segments a
+    quarter (the same circle as ``Point(centre).buffer``, built by shapely's
+    vectorised functions: the geometry classes' argument checks took three
+    quarters of the time in a battle)."""
+    marker: BaseGeometry = shapely.buffer(shapely.points(centre), diameter / 2.0, quad_segs=16)
+    return marker
 
 
 def flame_template(apex: Vec, toward: Vec) -> BaseGeometry:
@@ -229,8 +233,9 @@ def flame_template(apex: Vec, toward: Vec) -> BaseGeometry:
         (apex[0] + ux * bulb_at - px * 1.0, apex[1] + uy * bulb_at - py * 1.0),
         (apex[0] - px * 0.2, apex[1] - py * 0.2),
     ]
-    bulb = Point(apex[0] + ux * bulb_at, apex[1] + uy * bulb_at).buffer(1.0, quad_segs=16)
-    return Polygon(points).union(bulb)
+    bulb = blast_marker((apex[0] + ux * bulb_at, apex[1] + uy * bulb_at), 2.0)
+    template: BaseGeometry = shapely.union(shapely.polygons(points), bulb)
+    return template
 
 
 P = TypeVar("P", bound=Placed)

@@ -130,6 +130,41 @@ def unremembered() -> Iterator[None]:
         _remembering.reset(token)
 
 
+_still: ContextVar[tuple[tuple[Battle, list[bytes]], ...]] = ContextVar("still", default=())
+"""The battles standing still in the blocks running (:func:`standing_still`), each
+with its key once worked out."""
+
+
+@contextmanager
+def standing_still(battle: Battle) -> Iterator[None]:
+    """A block in which ``battle`` does not change: its :func:`position_key` is
+    worked out once, at the first question, and given again to the next ones.
+
+    For a caller that asks, and then asks a controller, in one position (the
+    shooting attack: the models able to fire each weapon, then the weapon
+    decision; half the positions of a battle were the one just worked out).
+    The claim is the caller's: nothing in the block may change ``battle``, the
+    controller's answer included. Any other battle (a search's copy, which
+    plays on) is asked afresh each time."""
+    token = _still.set(((battle, []), *_still.get()))
+    try:
+        yield
+    finally:
+        _still.reset(token)
+
+
+def position_key(battle: Battle) -> bytes:
+    """The :func:`digest` of :func:`position_of` ``battle``: what a table's key starts
+    with; worked out once in a block where the battle stands still
+    (:func:`standing_still`)."""
+    for still, known in _still.get():
+        if still is battle:
+            if not known:
+                known.append(digest(position_of(battle)))
+            return known[0]
+    return digest(position_of(battle))
+
+
 _tables: weakref.WeakSet[Transpositions[Any]] = weakref.WeakSet()
 """Every table alive (:func:`forget_all`)."""
 
@@ -161,44 +196,92 @@ def frozen(value: object) -> Hashable:
     and fields; strings, numbers, booleans and ``None`` as themselves. Anything
     else cannot be told by value (its ``repr`` may name its address, which a later
     object may reuse): it is a value of its own, equal to nothing else, so a
-    question that contains one is never answered from a table."""
+    question that contains one is never answered from a table.
+
+    A frozen dataclass whose fields hold only such values and tuples of them
+    cannot change, so its form is worked out once per object (:data:`_FORMS`):
+    a rule's memory (the schedule of play) and a shooting's orders are asked
+    for at every decision."""
     kind = type(value)
     if kind in _ATOMS:
         return value
     if kind is tuple or kind is list:
         return tuple(map(frozen, value))  # type: ignore[call-overload]
     if kind is dict:
-        items = value.items()  # type: ignore[attr-defined]
+        if not value:
+            return _NO_ITEMS
         if all(type(k) is str for k in value):  # type: ignore[attr-defined]
-            return ("{}", tuple((k, frozen(v)) for k, v in sorted(items)))
+            return ("{}", tuple([(k, frozen(value[k])) for k in sorted(value)]))  # type: ignore
+        items = value.items()  # type: ignore[attr-defined]
         return ("{}", tuple(sorted((frozen(k), frozen(v)) for k, v in items)))
-    if isinstance(value, Mapping):
-        return frozen(dict(value))
-    if isinstance(value, list | tuple):
-        return tuple(map(frozen, value))
-    if isinstance(value, set | frozenset):
-        return ("set", tuple(sorted(map(frozen, value), key=repr)))
-    if isinstance(value, Unit):
-        return ("unit", unit_in_play(value))
-    if isinstance(value, Model):
-        return ("model", _in_play(value), frozen(_STATIC(value)))
-    if isinstance(value, str | int | float):  # a subclass (an enum of strings)
-        return (f"{kind.__module__}.{kind.__qualname__}", str(value))
+    known = _FIELDS.get(kind)  # a dataclass met before: no other type is asked about
+    if known is None:
+        if isinstance(value, Mapping):
+            return frozen(dict(value))
+        if isinstance(value, list | tuple):
+            return tuple(map(frozen, value))
+        if isinstance(value, set | frozenset):
+            return ("set", tuple(sorted(map(frozen, value), key=repr)))
+        if isinstance(value, Unit):
+            return ("unit", unit_in_play(value))
+        if isinstance(value, Model):
+            return ("model", _in_play(value), frozen(_STATIC(value)))
+        if isinstance(value, str | int | float):  # a subclass (an enum of strings)
+            return (f"{kind.__module__}.{kind.__qualname__}", str(value))
+        known = _fields_of(value)
+        if known is None:
+            return ("unshared", next(_unshared))
+    name, names, fixed = known
+    if fixed:
+        seen = _FORMS.get(id(value))
+        if seen is not None and seen[0] is value:
+            return seen[1]
+    fields = [getattr(value, n) for n in names]
+    form = (name, tuple(map(frozen, fields)))
+    if fixed and all(map(_unchanging, fields)):
+        if len(_FORMS) >= _FORMS_KEPT:
+            _FORMS.clear()
+        _FORMS[id(value)] = (value, form)
+    return form
+
+
+def _fields_of(value: object) -> tuple[str, tuple[str, ...], bool] | None:
+    """A dataclass's full name, field names and whether it is frozen (``None`` for
+    anything else, and for the kinds :func:`frozen` tells by value in another way:
+    units, models, containers); ``dataclasses.fields`` on every call was a third
+    of :func:`frozen`'s time."""
+    kind = type(value)
     known = _FIELDS.get(kind)
+    if known is None and isinstance(value, Unit | Model | Mapping | list | tuple | set | frozenset):
+        return None  # told by value otherwise (:func:`frozen`), never field by field
     if known is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
         names = tuple(f.name for f in dataclasses.fields(value))
-        known = _FIELDS[kind] = (f"{kind.__module__}.{kind.__qualname__}", names)
-    if known is not None:
-        name, names = known
-        return (name, tuple(frozen(getattr(value, n)) for n in names))
-    return ("unshared", next(_unshared))
+        fixed = bool(kind.__dataclass_params__.frozen)  # type: ignore[attr-defined]
+        known = _FIELDS[kind] = (f"{kind.__module__}.{kind.__qualname__}", names, fixed)
+    return known
+
+
+def _unchanging(value: object) -> bool:
+    """Whether ``value`` can never change: a string, number, boolean or ``None``
+    (or an enum of them), a tuple of such values, a frozen dataclass of them."""
+    if type(value) in _ATOMS or isinstance(value, str | int | float):
+        return True
+    if type(value) is tuple:
+        return all(map(_unchanging, value))
+    known = _fields_of(value)
+    return known is not None and known[2] and all(_unchanging(getattr(value, n)) for n in known[1])
 
 
 _ATOMS = frozenset({str, int, float, bool, type(None)})
 """The types :func:`frozen` takes as they are."""
-_FIELDS: dict[type, tuple[str, tuple[str, ...]]] = {}
-"""Each dataclass's full name and field names (:func:`frozen`: ``dataclasses.fields``
-on every call was a third of its time)."""
+_NO_ITEMS = ("{}", ())
+"""An empty mapping's form."""
+_FIELDS: dict[type, tuple[str, tuple[str, ...], bool]] = {}
+"""Each dataclass's :func:`_fields_of`."""
+_FORMS: dict[int, tuple[object, Hashable]] = {}
+"""The forms of unchanging frozen dataclasses, by identity (each entry keeps its
+object alive, so an identity is not reused while it is here)."""
+_FORMS_KEPT = 10_000
 _unshared = itertools.count()
 
 

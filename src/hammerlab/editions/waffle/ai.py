@@ -182,7 +182,7 @@ from hammerlab.engine.transpositions import (
     Transpositions,
     digest,
     portable,
-    position_of,
+    position_key,
     remembering,
 )
 from hammerlab.engine.units import Model, Unit
@@ -557,7 +557,7 @@ class WaffleAI(PsychicChoices):
         before = self._plans.get(plan_key) if plan_key is not None else None
         key = digest(
             (
-                position_of(battle),
+                position_key(battle),
                 f"{type(self).__module__}.{type(self).__qualname__}",
                 (self.finish_units, self.heeds_the_end, self.escapes_only, self.weighs_the_move),
                 decision.kind,

@@ -22,9 +22,7 @@ from hammerlab.editions.waffle.state import remove_casualty, st
 from hammerlab.editions.waffle.visibility import cover_save, seen_among
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import WoundsLost
-from hammerlab.engine.geometry import (
-    nearest,
-)
+from hammerlab.engine.geometry import closest
 from hammerlab.engine.units import Model, Unit
 
 
@@ -74,6 +72,11 @@ def allocate_wounds(
     slain still count toward the combat result (:func:`excess_wounds`).
     """
     scatter = profile.template or profile.blast is not None
+    # Nobody moves while wounds are allocated: the victim's models are ranked by
+    # distance, and the firers' sight of them found, once (the closest of a pool
+    # is the first of it in that ranking, the earliest on a tie, as nearest finds).
+    ranking: dict[int, int] = {}
+    sighted: set[int] | None = None
     for index, wound in enumerate(wounds):
         alive = [
             m for m in victim.models if m.id not in spare and wounds_left(battle, m, orders) > 0
@@ -83,7 +86,9 @@ def allocate_wounds(
         elif scatter or melee:
             pool = alive
         else:
-            pool = seen_among(battle, firers, alive)  # those some firer sees
+            if sighted is None:
+                sighted = {id(m) for m in seen_among(battle, firers, victim.models)}
+            pool = [m for m in alive if id(m) in sighted]  # those some firer sees
         if not pool and overkill and only is not None:
             rest = wounds[index:]
             result.unsaved[victim.id] += excess_wounds(battle, victim, only, rest, profile)
@@ -92,7 +97,10 @@ def allocate_wounds(
             why = "none in sight" if alive and only is None else "no model left to take them"
             battle.say("allocation", f"remaining wounds on {victim.label} are lost: {why}")
             return
-        model = nearest(closest_to or firers, pool)  # first on a tie
+        if not ranking:
+            ranked = closest(closest_to or firers, victim.models)
+            ranking = {id(m): place for place, m in enumerate(ranked)}
+        model = min(pool, key=lambda m: ranking[id(m)])  # nearest, first on a tie
         if wound.precision:
             model = precision_target(battle, shooter, wound, profile, model, alive)
         if save_taken(battle, victim, model, wound, profile, cover=not melee):

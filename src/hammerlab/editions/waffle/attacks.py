@@ -60,7 +60,7 @@ from hammerlab.engine.transpositions import (
     Transpositions,
     digest,
     frozen,
-    position_of,
+    position_key,
     remembering,
 )
 from hammerlab.engine.units import Model, Unit
@@ -216,7 +216,7 @@ def able_weapons(
         return worked_out()
     key = digest(
         (
-            position_of(battle),
+            position_key(battle),
             unit.id,
             target.id,
             frozen(orders),

@@ -42,6 +42,13 @@ from hammerlab.editions.waffle.vehicles import may_run
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import PhaseChanged
+from hammerlab.engine.transpositions import (
+    Transpositions,
+    digest,
+    position_key,
+    remembering,
+    standing_still,
+)
 from hammerlab.engine.units import Unit
 
 SHOOT, RUN, HOLD = "shoot", "run", "hold"
@@ -149,48 +156,67 @@ class _Regular:
         return FireOrders()
 
 
+OFFERED: Transpositions[tuple[tuple[int, tuple[str, ...]], ...]] = Transpositions()
+""":func:`shooting_actions`' answers by position (:mod:`engine.transpositions`): each
+action offered by its place (0: the regular one; then the rules' actions, in the order
+they were installed) with its targets' ids."""
+
+
 def shooting_actions(battle: Battle, unit: Unit) -> list[tuple[ShootingAction, list[Unit]]]:
     """The shooting actions ``unit`` may take now, each with the targets it may take it
     against: a regular one, then those installed rules offer
-    (:data:`points.SHOOTING_ACTIONS`: Suppressive Fire)."""
+    (:data:`points.SHOOTING_ACTIONS`: Suppressive Fire).
+
+    A function of the position alone, asked as each unit is picked to shoot, in
+    positions every battle of a scenario passes through: remembered by position
+    (:data:`OFFERED`), the actions by their places and the targets by their ids."""
+    every: tuple[ShootingAction, ...] = (_Regular(), *battle.hooks.get(SHOOTING_ACTIONS))
+    key = digest((position_key(battle), unit.id)) if remembering() else None
+    known = OFFERED.get(key) if key is not None else None
+    if known is not None:
+        return [(every[place], [battle.units[i] for i in ids]) for place, ids in known]
+    offered: list[tuple[int, list[Unit]]] = []
     targets = targets_for(battle, unit, FireOrders())
-    if not targets:
-        return []
-    offered: list[tuple[ShootingAction, list[Unit]]] = [(_Regular(), targets)]
-    for action in battle.hooks.get(SHOOTING_ACTIONS):
-        allowed = action.targets(battle, unit, targets)
-        if allowed:
-            offered.append((action, allowed))
-    return offered
+    if targets:
+        offered.append((0, targets))
+        for place, action in enumerate(every[1:], 1):
+            allowed = action.targets(battle, unit, targets)
+            if allowed:
+                offered.append((place, allowed))
+    if key is not None:
+        OFFERED.put(key, tuple((place, tuple(u.id for u in units)) for place, units in offered))
+    return [(every[place], units) for place, units in offered]
 
 
 def unit_shooting_action(battle: Battle, unit: Unit) -> None:
     """Shoot (regularly or as an action a rule offers), Run, or hold."""
     st(battle, unit).has_shot = True
-    offered = shooting_actions(battle, unit)
-    actions: list[Choice[tuple[ShootingAction, list[Unit]] | str]] = [
-        Choice(action.label, (action, targets)) for action, targets in offered
-    ]
-    if can_run(battle, unit):
-        actions.append(Choice(RUN, RUN))
-    actions.append(Choice(HOLD, HOLD))
-    picked = battle.decide(
-        Decision(
-            kind="action",
-            player=unit.player,
-            prompt=f"What does {unit.label} do?",
-            choices=tuple(actions),
-            context=DecisionContext(unit=unit.id),
+    with standing_still(battle):  # the actions offered, chosen, and a target: one position
+        offered = shooting_actions(battle, unit)
+        actions: list[Choice[tuple[ShootingAction, list[Unit]] | str]] = [
+            Choice(action.label, (action, targets)) for action, targets in offered
+        ]
+        if can_run(battle, unit):
+            actions.append(Choice(RUN, RUN))
+        actions.append(Choice(HOLD, HOLD))
+        picked = battle.decide(
+            Decision(
+                kind="action",
+                player=unit.player,
+                prompt=f"What does {unit.label} do?",
+                choices=tuple(actions),
+                context=DecisionContext(unit=unit.id),
+            )
         )
-    )
+        if not isinstance(picked, str):
+            action, targets = picked
+            target = choose_target(battle, unit, targets)
     if picked == RUN:
         run(battle, unit)
         return
     if isinstance(picked, str):
         battle.say("shooting", f"{unit.label} holds its fire")
         return
-    action, targets = picked
-    target = choose_target(battle, unit, targets)
     orders = orders_against(battle, target, action.orders())
     if orders.into_melee:
         battle.say(
@@ -252,19 +278,20 @@ def shooting_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders
     for begin in battle.hooks.get(SHOOTING_ATTACK_BEGINS):
         begin(battle, attack)
     while not target.destroyed:
-        able = able_weapons(battle, unit, target, orders, spent, fired)
-        left = list(able)
-        if not left:
-            break
-        choice = battle.decide(
-            Decision(
-                kind="weapon",
-                player=unit.player,
-                prompt=f"3. Select a weapon for {unit.label} against {target.label}",
-                choices=(*(Choice(w, w) for w in left), Choice("stop", "")),
-                context=DecisionContext(unit=unit.id, target=target.id),
+        with standing_still(battle):  # until the weapon is chosen: one position asked twice
+            able = able_weapons(battle, unit, target, orders, spent, fired)
+            left = list(able)
+            if not left:
+                break
+            choice = battle.decide(
+                Decision(
+                    kind="weapon",
+                    player=unit.player,
+                    prompt=f"3. Select a weapon for {unit.label} against {target.label}",
+                    choices=(*(Choice(w, w) for w in left), Choice("stop", "")),
+                    context=DecisionContext(unit=unit.id, target=target.id),
+                )
             )
-        )
         if not choice:
             break
         fired.add(choice)
@@ -286,6 +313,25 @@ def after_shooting(
     reactions_to_shooting(battle, unit, result)
 
 
+OPEN: Transpositions[tuple[int, ...]] = Transpositions()
+""":func:`reactions_open`'s answers by position: the places of the reactions open."""
+
+
+def reactions_open(battle: Battle, unit: Unit, shooter: Unit) -> list[Reaction]:
+    """The reactions to shooting installed (:data:`points.REACTIONS_TO_SHOOTING`) that
+    ``unit``, hit by ``shooter``, may take now; remembered by position (:data:`OPEN`),
+    each by its place among them, as :func:`shooting_actions` is."""
+    every = battle.hooks.get(REACTIONS_TO_SHOOTING)
+    key = digest((position_key(battle), unit.id, shooter.id)) if remembering() else None
+    known = OPEN.get(key) if key is not None else None
+    if known is not None:
+        return [every[place] for place in known]
+    places = tuple(p for p, r in enumerate(every) if r.available(battle, unit, shooter))
+    if key is not None:
+        OPEN.put(key, places)
+    return [every[place] for place in places]
+
+
 def reactions_to_shooting(battle: Battle, shooter: Unit, result: VolleyResult) -> None:
     """Seed 000 step 8 and "Reaction to shooting".
 
@@ -303,22 +349,21 @@ def reactions_to_shooting(battle: Battle, shooter: Unit, result: VolleyResult) -
             continue
         if status.locked_in_combat or status.reacted_this_phase:
             continue
-        available = [
-            r for r in battle.hooks.get(REACTIONS_TO_SHOOTING) if r.available(battle, unit, shooter)
-        ]
-        if not available:
-            continue
-        options: list[Choice[Reaction | None]] = [Choice(r.label, r) for r in available]
-        options.append(Choice(NO_REACTION, None))
-        reaction = battle.decide(
-            Decision(
-                kind="reaction",
-                player=unit.player,
-                prompt=f"8. {unit.label} was hit by {shooter.label}: react?",
-                choices=tuple(options),
-                context=DecisionContext(unit=unit.id, attacker=shooter.id),
+        with standing_still(battle):  # the reactions open to it, and its answer
+            available = reactions_open(battle, unit, shooter)
+            if not available:
+                continue
+            options: list[Choice[Reaction | None]] = [Choice(r.label, r) for r in available]
+            options.append(Choice(NO_REACTION, None))
+            reaction = battle.decide(
+                Decision(
+                    kind="reaction",
+                    player=unit.player,
+                    prompt=f"8. {unit.label} was hit by {shooter.label}: react?",
+                    choices=tuple(options),
+                    context=DecisionContext(unit=unit.id, attacker=shooter.id),
+                )
             )
-        )
         if reaction is None:
             continue
         status.reacted_this_phase = True
