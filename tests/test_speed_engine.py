@@ -45,6 +45,7 @@ from hammerlab.engine.geometry import (
     nearest,
     segment_point_distance,
     touched,
+    touched_by_marker,
 )
 from hammerlab.engine.units import Model, Unit, UnitStatus
 from hammerlab.io.scenario import load_scenario
@@ -161,6 +162,36 @@ def test_touched_finds_the_bases_shapely_finds_one_at_a_time() -> None:
             assert touched(shape, iter(models)) == one_at_a_time  # any iterable of models
             found += len(one_at_a_time)
     assert found > 0
+
+
+def test_a_marker_touches_by_distance_the_bases_shapely_finds_under_it() -> None:
+    """Bases placed at random, and at the edge of the marker's reach where the
+    64-gons and the circles part (a thousandth of the reach either side), found
+    as shapely finds them one at a time."""
+    rng = random.Random(16)
+    near_edge = found = 0
+    for _ in range(400):
+        centre = (rng.uniform(10, 60), rng.uniform(10, 40))
+        diameter = rng.choice((3.0, 5.0, 7.0))
+        models = _bases(rng, rng.randint(0, 10))
+        for i in range(rng.randint(1, 8)):
+            base = Model(
+                f"e{i}", Profile("Edge", {"W": "1"}), (), (0.0, 0.0),
+                base_mm=rng.choice((25.0, 32.0, 40.0, 60.0)),
+            )  # fmt: skip
+            reach = (diameter / 2 + base.radius) * rng.uniform(0.998, 1.001)
+            angle = rng.uniform(0, 2 * math.pi)
+            base.position = (
+                centre[0] + reach * math.cos(angle),
+                centre[1] + reach * math.sin(angle),
+            )
+            models.append(base)
+            near_edge += 1
+        marker = blast_marker(centre, diameter)
+        one_at_a_time = [m for m in models if marker.intersects(_circle(m))]
+        assert touched_by_marker(centre, diameter, models) == one_at_a_time
+        found += len(one_at_a_time)
+    assert near_edge > 1000 and 0 < found < near_edge + 400 * 10
 
 
 def test_markers_and_templates_are_the_shapes_shapely_s_geometry_classes_build() -> None:

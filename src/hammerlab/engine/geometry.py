@@ -251,6 +251,44 @@ def touched(shape: BaseGeometry, models: Iterable[P]) -> list[P]:
     return [m for m, hit in zip(items, under, strict=True) if hit]
 
 
+INSCRIBED = math.cos(math.pi / 64) - 1e-9
+"""Of a circle buffered at 16 segments a quarter (a 64-gon with its corners on the
+circle: a blast marker, a base), the share of its radius it surely covers: the
+polygon's inner circle, less a margin far above rounding (its corners lie within
+1e-14 of the circle, its inner circle within 2e-14 of ``cos(pi / 64)``)."""
+CIRCUMSCRIBED = 1.0 + 1e-9
+"""The share of such a circle's radius its polygon surely stays within."""
+
+
+def touched_by_marker(centre: Vec, diameter: float, models: Iterable[P]) -> list[P]:
+    """:func:`touched` by :func:`blast_marker` ``(centre, diameter)``: the same models.
+
+    Marker and bases are 64-gons, each within its circle and around the circle's
+    inner part (:data:`INSCRIBED`): a base whose centre lies nearer than the two
+    inner circles' radii is surely under the marker, one farther than the two
+    circles' surely clear of it. Only the bases in between, a band a thousandth of
+    the reach wide, are asked of shapely, which answers as before: a shapely call
+    inside a battle costs 30 to 100 µs (its code has left the processor's caches),
+    a distance a fraction of one."""
+    items = list(models)
+    radius = diameter / 2.0
+    cx, cy = centre
+    under: list[P] = []
+    unsure: list[P] = []
+    for model in items:
+        reach = radius + model.radius
+        (x, y) = model.position
+        gap = math.hypot(x - cx, y - cy)
+        if gap < reach * INSCRIBED:
+            under.append(model)
+        elif gap <= reach * CIRCUMSCRIBED:
+            unsure.append(model)
+    if not unsure:
+        return under
+    hit = {id(m) for m in under} | {id(m) for m in touched(blast_marker(centre, diameter), unsure)}
+    return [m for m in items if id(m) in hit]
+
+
 def offset(point: Vec, angle_degrees: float, distance: float) -> Vec:
     """``point`` moved ``distance`` inches in direction ``angle_degrees``."""
     rad = math.radians(angle_degrees)

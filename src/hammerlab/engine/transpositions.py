@@ -28,7 +28,9 @@ answer is the same whatever they will roll, and a battle that takes a
 remembered answer rolls exactly the dice it would have rolled.
 
 A position is plain data (strings, numbers, ``None``, sets and tuples of them),
-and a table keeps its :func:`digest`, 16 bytes: a table of positions themselves (a few
+and a table keeps its :func:`digest`, 16 bytes (:func:`position_key`), with the
+question's few small values beside it, or digested with it where the question
+is large (a decision and its choices): a table of positions themselves (a few
 kilobytes each, many tuples) made Python's garbage collections ten times as
 long and a sweep a tenth slower through them alone.
 """
@@ -69,21 +71,21 @@ of battles gone are dropped: a search makes a copy of its game for every playout
 
 
 class Transpositions(Generic[V]):
-    """Answers by position (its :func:`digest`), the least recently met forgotten
-    past ``capacity``. Safe to share between threads (the web server plays its
-    lab experiments and games in threads of its own)."""
+    """Answers by position (keys that start with its :func:`position_key`), the
+    least recently met forgotten past ``capacity``. Safe to share between threads
+    (the web server plays its lab experiments and games in threads of its own)."""
 
     def __init__(self, capacity: int = POSITIONS_KEPT) -> None:
         _tables.add(self)
         self.capacity = capacity
-        self._answers: OrderedDict[bytes, V] = OrderedDict()
+        self._answers: OrderedDict[Hashable, V] = OrderedDict()
         self._lock = threading.Lock()
         self.found = 0
         """How many questions were answered from the table (for benchmarks)."""
         self.asked = 0
         """How many questions were asked of it."""
 
-    def get(self, key: bytes) -> V | None:
+    def get(self, key: Hashable) -> V | None:
         """The answer remembered for ``key``, if one is."""
         with self._lock:
             self.asked += 1
@@ -93,7 +95,7 @@ class Transpositions(Generic[V]):
                 self._answers.move_to_end(key)
             return answer
 
-    def put(self, key: bytes, answer: V) -> None:
+    def put(self, key: Hashable, answer: V) -> None:
         """Remember ``answer`` for ``key``."""
         with self._lock:
             self._answers[key] = answer

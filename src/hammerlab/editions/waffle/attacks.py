@@ -58,7 +58,6 @@ from hammerlab.engine.geometry import TEMPLATE_LENGTH, gap_table
 from hammerlab.engine.memo import per_decision
 from hammerlab.engine.transpositions import (
     Transpositions,
-    digest,
     frozen,
     position_key,
     remembering,
@@ -214,15 +213,13 @@ def able_weapons(
 
     if not remembering():
         return worked_out()
-    key = digest(
-        (
-            position_key(battle),
-            unit.id,
-            target.id,
-            frozen(orders),
-            tuple(sorted(spent.items())),
-            tuple(sorted(fired)),
-        )
+    key = (  # small: kept as it is, not digested (the position in it is)
+        position_key(battle),
+        unit.id,
+        target.id,
+        frozen(orders),
+        tuple(sorted(spent.items())),
+        tuple(sorted(fired)),
     )
     known = ABLE.get(key)
     if known is not None:

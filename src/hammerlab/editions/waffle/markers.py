@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
 
 from shapely.geometry.base import BaseGeometry
 
@@ -20,10 +21,10 @@ from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import (
     BLAST_DIAMETER,
     Vec,
-    blast_marker,
     flame_template,
     offset,
     touched,
+    touched_by_marker,
 )
 from hammerlab.engine.units import Model, Unit
 
@@ -46,7 +47,7 @@ def aim_points(battle: Battle, firer: Model, target: Unit, profile: WeaponProfil
     ]
     if not locked:
         return seen
-    return [m for m in seen if not touched(_placed_shape(firer, m, profile), locked)]
+    return [m for m in seen if not _placed(firer, m, profile)(locked)]
 
 
 def template_nozzle(firer: Model, toward: Vec) -> Vec:
@@ -62,12 +63,24 @@ def template_nozzle(firer: Model, toward: Vec) -> Vec:
     return (x + math.cos(angle) * firer.radius, y + math.sin(angle) * firer.radius)
 
 
-def _placed_shape(firer: Model, aim: Model, profile: WeaponProfile) -> BaseGeometry:
-    """The template from ``firer``'s base edge toward ``aim`` (:func:`template_nozzle`),
-    or the marker centred on ``aim``."""
+Under = Callable[[list[Model]], list[Model]]
+"""Those of some models a placed marker or template touches, in their order."""
+
+
+def _placed(firer: Model, aim: Model, profile: WeaponProfile) -> Under:
+    """What the template from ``firer``'s base edge toward ``aim``
+    (:func:`template_nozzle`), or the marker centred on ``aim``, touches."""
     if profile.template:
-        return flame_template(template_nozzle(firer, aim.position), aim.position)
-    return blast_marker(aim.position, profile.blast or BLAST_DIAMETER)
+        return _under_shape(flame_template(template_nozzle(firer, aim.position), aim.position))
+    return _under_marker(aim.position, profile.blast or BLAST_DIAMETER)
+
+
+def _under_shape(shape: BaseGeometry) -> Under:
+    return lambda models: touched(shape, models)
+
+
+def _under_marker(centre: Vec, diameter: float) -> Under:
+    return lambda models: touched_by_marker(centre, diameter, models)
 
 
 def _aim(battle: Battle, unit: Unit, target: Unit, firer: Model, profile: WeaponProfile) -> Model:
@@ -84,11 +97,11 @@ def _aim(battle: Battle, unit: Unit, target: Unit, firer: Model, profile: Weapon
     )
 
 
-def _hits_under(battle: Battle, shape: BaseGeometry, exclude: Model | None) -> list[Hit]:
-    """One hit for each model (friend or foe) under ``shape``."""
+def _hits_under(battle: Battle, under: Under, exclude: Model | None) -> list[Hit]:
+    """One hit for each model (friend or foe) ``under`` the marker or template."""
     hits: list[Hit] = []
     for victim in battle.units.values():
-        for model in touched(shape, victim.alive_models):
+        for model in under(victim.alive_models):
             if model is not exclude:
                 hits.append(Hit(victim, 0, model))
     return hits
@@ -122,8 +135,9 @@ def template_hits(
     hits: list[Hit] = []
     for model in models:
         aim = _aim(battle, unit, target, model, profile)
-        shape = _placed_shape(model, aim, profile)
-        under = _with_strength(_hits_under(battle, shape, model), model, profile)
+        under = _with_strength(
+            _hits_under(battle, _placed(model, aim, profile), model), model, profile
+        )
         _record_marker(battle, profile, "template", model.position, 0.0, under)
         hits += under
     return hits
@@ -161,8 +175,8 @@ def blast_hits(
             bs = stats_of(model.profile).bs if model_sees(battle, model, aim) else 0
             centre, distance = scatter(battle, aim.position, bs)
             centre = battle.battlefield.clamp(centre)
-            shape = blast_marker(centre, diameter)
-            under = _with_strength(_hits_under(battle, shape, None), model, profile)
+            marker = _under_marker(centre, diameter)
+            under = _with_strength(_hits_under(battle, marker, None), model, profile)
             name = "large blast" if diameter > 3.0 else "blast"
             _record_marker(battle, profile, name, centre, distance, under)
             hits += under

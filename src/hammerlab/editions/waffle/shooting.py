@@ -44,7 +44,6 @@ from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import PhaseChanged
 from hammerlab.engine.transpositions import (
     Transpositions,
-    digest,
     position_key,
     remembering,
     standing_still,
@@ -171,7 +170,7 @@ def shooting_actions(battle: Battle, unit: Unit) -> list[tuple[ShootingAction, l
     positions every battle of a scenario passes through: remembered by position
     (:data:`OFFERED`), the actions by their places and the targets by their ids."""
     every: tuple[ShootingAction, ...] = (_Regular(), *battle.hooks.get(SHOOTING_ACTIONS))
-    key = digest((position_key(battle), unit.id)) if remembering() else None
+    key = (position_key(battle), unit.id) if remembering() else None
     known = OFFERED.get(key) if key is not None else None
     if known is not None:
         return [(every[place], [battle.units[i] for i in ids]) for place, ids in known]
@@ -322,7 +321,7 @@ def reactions_open(battle: Battle, unit: Unit, shooter: Unit) -> list[Reaction]:
     ``unit``, hit by ``shooter``, may take now; remembered by position (:data:`OPEN`),
     each by its place among them, as :func:`shooting_actions` is."""
     every = battle.hooks.get(REACTIONS_TO_SHOOTING)
-    key = digest((position_key(battle), unit.id, shooter.id)) if remembering() else None
+    key = (position_key(battle), unit.id, shooter.id) if remembering() else None
     known = OPEN.get(key) if key is not None else None
     if known is not None:
         return [every[place] for place in known]
