@@ -30,10 +30,11 @@ from hammerlab.editions.waffle.artillery import firers, has_gun_alive, is_gun
 from hammerlab.editions.waffle.attacks import (
     fires_snap,
     firing_models,
+    moved_for_weapons,
     ranged_weapons,
     shot_bs,
-    shots_of,
     shots_of_each,
+    weapon_shots,
     weapons_per_phase,
 )
 from hammerlab.editions.waffle.charge import charge_distance, charge_targets
@@ -57,7 +58,7 @@ from hammerlab.editions.waffle.odds import Defence
 from hammerlab.editions.waffle.odds_vehicles import hit_value
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.placement import EPSILON
-from hammerlab.editions.waffle.profiles import stats_of, weapon_of
+from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
 from hammerlab.editions.waffle.rules.reactions import overwatch_orders
 from hammerlab.editions.waffle.special_rules import feel_no_pain, model_has
 from hammerlab.editions.waffle.state import st
@@ -68,7 +69,7 @@ from hammerlab.editions.waffle.vehicles import (
     vehicle_of,
     vehicle_status_now,
 )
-from hammerlab.editions.waffle.visibility import cover_save, unit_can_see
+from hammerlab.editions.waffle.visibility import cover_save, unit_can_see, visible_models, within
 from hammerlab.editions.waffle.wounds import (
     majority_toughness,
     majority_value,
@@ -279,6 +280,28 @@ def _check_pair(battle: Battle, unit: Unit, target: Unit) -> None:
     assert nearest_each(ours, theirs) == [_loop_closest([m], theirs)[0] for m in ours]
 
 
+def shots_of(
+    battle: Battle,
+    unit: Unit,
+    model: Model,
+    profile: WeaponProfile,
+    target: Unit,
+    counts_within: float | None = None,
+) -> int:
+    """Shots for one model, model by model (the engine's definition before it read
+    every model's from one table): Rapid Fire doubles within half range of a target
+    model this model sees, or always where Overwatch's ``counts_within`` is inside it;
+    a Salvo weapon fires fewer after the unit moved."""
+    half = (profile.range or 0.0) / 2
+    near = profile.base_type == "Rapid Fire" and (
+        counts_within <= half
+        if counts_within is not None
+        else within(model, visible_models(battle, [model], target), half)
+    )
+    moved = profile.base_type == "Salvo" and moved_for_weapons(unit)
+    return weapon_shots(profile, near, moved)
+
+
 def _check_shots(battle: Battle, unit: Unit, target: Unit) -> None:
     """:func:`shots_of_each` against :func:`shots_of` model by model, for every ranged
     weapon of ``unit`` at ``target``, with the range measured and with Overwatch's."""
@@ -287,9 +310,9 @@ def _check_shots(battle: Battle, unit: Unit, target: Unit) -> None:
         weapon = models[0].weapon(name)
         assert weapon is not None
         profile = weapon_of(weapon)
-        for within in (None, 1.0, 100.0):
-            each = [shots_of(battle, unit, m, profile, target, within) for m in models]
-            assert shots_of_each(battle, unit, models, profile, target, within) == each
+        for counts_within in (None, 1.0, 100.0):
+            each = [shots_of(battle, unit, m, profile, target, counts_within) for m in models]
+            assert shots_of_each(battle, unit, models, profile, target, counts_within) == each
 
 
 class _Checking:

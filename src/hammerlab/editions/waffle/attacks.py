@@ -49,7 +49,7 @@ from hammerlab.editions.waffle.tables import (
 )
 from hammerlab.editions.waffle.vehicle_damage import resolve_vehicle_hits
 from hammerlab.editions.waffle.vehicles import crew_snap_shots, is_vehicle, vehicle_of
-from hammerlab.editions.waffle.visibility import seen_by_each, visible_models, within
+from hammerlab.editions.waffle.visibility import seen_by_each, visible_models
 from hammerlab.editions.waffle.wounds import roll_to_wound, weapon_strength
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Weapon
@@ -332,32 +332,6 @@ def fires_snap(
     )
 
 
-def shots_of(
-    battle: Battle,
-    unit: Unit,
-    model: Model,
-    profile: WeaponProfile,
-    target: Unit,
-    counts_within: float | None = None,
-) -> int:
-    """Shots for one model by weapon type (Rapid Fire doubles at half range).
-
-    Half range is measured, like range in seed 000 step 3 ("within range of
-    at least one visible model in the target unit"), to the target models
-    this model can see. Overwatch: "For the purposes of range, the target of
-    the Overwatch attack counts as being within 1" of the models that are
-    firing" (seed 004, ``counts_within``), so Rapid Fire weapons fire twice.
-    """
-    half = (profile.range or 0.0) / 2
-    near = profile.base_type == "Rapid Fire" and (  # only Rapid Fire asks how near
-        counts_within <= half
-        if counts_within is not None
-        else within(model, visible_models(battle, [model], target), half)
-    )
-    moved = profile.base_type == "Salvo" and moved_for_weapons(unit)  # only a Salvo asks
-    return weapon_shots(profile, near, moved)
-
-
 def shots_of_each(
     battle: Battle,
     unit: Unit,
@@ -366,11 +340,16 @@ def shots_of_each(
     target: Unit,
     counts_within: float | None = None,
 ) -> list[int]:
-    """:func:`shots_of` of each of ``models``, with the half range of Rapid Fire read
-    for them all from one sight table (:func:`visibility.seen_by_each`) and one
-    :func:`geometry.gap_table` rather than one of each per model: the same
-    distances compared with the same half range (the estimates ask it of every
-    firing model of every volley)."""
+    """The shots of each of ``models`` by weapon type (Rapid Fire doubles at half range).
+
+    Half range is measured, like range in seed 000 step 3 ("within range of
+    at least one visible model in the target unit"), to the target models
+    each model can see, all of them read from one sight table
+    (:func:`visibility.seen_by_each`) and one :func:`geometry.gap_table`.
+    Overwatch: "For the purposes of range, the target of the Overwatch attack
+    counts as being within 1" of the models that are firing" (seed 004,
+    ``counts_within``), so Rapid Fire weapons fire twice. A shooting attack asks
+    it of its firers before the dice to hit; the estimates of every volley."""
     half = (profile.range or 0.0) / 2
     moved = profile.base_type == "Salvo" and moved_for_weapons(unit)
     if profile.base_type != "Rapid Fire":
@@ -616,8 +595,9 @@ def _rolled_hits(
     total_shots = 0
     needed_seen: set[str] = set()
     twin, preferred = profile.has_rule("Twin-linked"), preferred_enemy(unit)  # same for all
-    for model in models:
-        shots = shots_of(battle, unit, model, profile, target, orders.counts_within)
+    # Nothing moves or dies while the dice to hit are rolled: every model's shots at once.
+    each = shots_of_each(battle, unit, models, profile, target, orders.counts_within)
+    for model, shots in zip(models, each, strict=True):
         total_shots += shots
         bs = shot_bs(battle, model, snap)
         needed_seen.add(f"{ballistic_target(bs)[0]}+")
