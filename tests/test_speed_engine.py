@@ -194,6 +194,17 @@ def test_a_marker_touches_by_distance_the_bases_shapely_finds_under_it() -> None
     assert near_edge > 1000 and 0 < found < near_edge + 400 * 10
 
 
+def test_a_base_or_a_marker_of_no_size_is_touched_as_shapely_finds_it() -> None:
+    # A base of 0 mm is an empty polygon to shapely: under the marker's centre, untouched.
+    point = Model("p", Profile("Point", {"W": "1"}), (), (10.0, 10.0), base_mm=0.0)
+    wide = Model("w", Profile("Wide", {"W": "1"}), (), (10.5, 10.0), base_mm=32.0)
+    assert touched(blast_marker((10.0, 10.0), 3.0), [point, wide]) == [wide]
+    assert touched_by_marker((10.0, 10.0), 3.0, [point, wide]) == [wide]
+    assert touched_by_marker((10.0, 10.0), 0.0, [wide]) == touched(
+        blast_marker((10.0, 10.0), 0.0), [wide]
+    )
+
+
 def test_markers_and_templates_are_the_shapes_shapely_s_geometry_classes_build() -> None:
     """Built by shapely's vectorised functions, a blast marker and a template keep
     every coordinate of the circle (and of the union) the geometry classes built."""

@@ -267,7 +267,8 @@ def touched_by_marker(centre: Vec, diameter: float, models: Iterable[P]) -> list
     inner part (:data:`INSCRIBED`): a base whose centre lies nearer than the two
     inner circles' radii is surely under the marker, one farther than the two
     circles' surely clear of it. Only the bases in between, a band a thousandth of
-    the reach wide, are asked of shapely, which answers as before: a shapely call
+    the reach wide, and any of no size (an empty polygon, which touches nothing),
+    are asked of shapely, which answers as before: a shapely call
     inside a battle costs 30 to 100 µs (its code has left the processor's caches),
     a distance a fraction of one."""
     items = list(models)
@@ -279,7 +280,7 @@ def touched_by_marker(centre: Vec, diameter: float, models: Iterable[P]) -> list
         reach = radius + model.radius
         (x, y) = model.position
         gap = math.hypot(x - cx, y - cy)
-        if gap < reach * INSCRIBED:
+        if gap < reach * INSCRIBED and model.radius > 0.0 < radius:  # no size: no polygon
             under.append(model)
         elif gap <= reach * CIRCUMSCRIBED:
             unsure.append(model)
