@@ -45,7 +45,7 @@ import threading
 import types
 import weakref
 from collections import OrderedDict
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from operator import attrgetter
@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from hammerlab.engine.battle import Battle
 
 V = TypeVar("V")
+A = TypeVar("A")
 
 POSITIONS_KEPT = 100_000
 """Positions a table keeps before it forgets the one least recently met: a bound on
@@ -101,6 +102,27 @@ class Transpositions(Generic[V]):
             self._answers[key] = answer
             if len(self._answers) > self.capacity:
                 self._answers.popitem(last=False)
+
+    def recall(
+        self,
+        key: Callable[[], Hashable],
+        work_out: Callable[[], A],
+        keep: Callable[[A], V],
+        give: Callable[[V], A],
+    ) -> A:
+        """The answer to a question of the position: given back (``give``, from what
+        was kept, this battle's objects found again by id) where its ``key`` is in
+        the table, else worked out and kept as plain data (``keep``). Inside
+        :func:`unremembered` it is worked out, and no key is made."""
+        if not remembering():
+            return work_out()
+        asked = key()
+        known = self.get(asked)
+        if known is not None:
+            return give(known)
+        answer = work_out()
+        self.put(asked, keep(answer))
+        return answer
 
     def clear(self) -> None:
         """Forget every answer (a benchmark's repetitions start equal)."""

@@ -60,7 +60,6 @@ from hammerlab.engine.transpositions import (
     Transpositions,
     frozen,
     position_key,
-    remembering,
 )
 from hammerlab.engine.units import Model, Unit
 
@@ -211,23 +210,18 @@ def able_weapons(
             and (chosen := firing_models(battle, unit, target, name, orders, spent))
         }
 
-    if not remembering():
-        return worked_out()
-    key = (  # small: kept as it is, not digested (the position in it is)
-        position_key(battle),
-        unit.id,
-        target.id,
-        frozen(orders),
-        tuple(sorted(spent.items())),
-        tuple(sorted(fired)),
-    )
-    known = ABLE.get(key)
-    if known is not None:
+    def key() -> tuple[object, ...]:  # small: kept as it is, not digested (the position is)
+        done = (tuple(sorted(spent.items())), tuple(sorted(fired)))
+        return (position_key(battle), unit.id, target.id, frozen(orders), *done)
+
+    def keep(able: dict[str, list[Model]]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        return tuple((name, tuple(m.id for m in chosen)) for name, chosen in able.items())
+
+    def give(kept: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, list[Model]]:
         models = {model.id: model for model in unit.models}
-        return {name: [models[i] for i in ids] for name, ids in known}
-    able = worked_out()
-    ABLE.put(key, tuple((name, tuple(m.id for m in chosen)) for name, chosen in able.items()))
-    return able
+        return {name: [models[i] for i in ids] for name, ids in kept}
+
+    return ABLE.recall(key, worked_out, keep, give)
 
 
 @lru_cache(maxsize=1024)

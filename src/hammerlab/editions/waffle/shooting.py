@@ -45,7 +45,6 @@ from hammerlab.engine.events import PhaseChanged
 from hammerlab.engine.transpositions import (
     Transpositions,
     position_key,
-    remembering,
     standing_still,
 )
 from hammerlab.engine.units import Unit
@@ -155,7 +154,10 @@ class _Regular:
         return FireOrders()
 
 
-OFFERED: Transpositions[tuple[tuple[int, tuple[str, ...]], ...]] = Transpositions()
+Kept = tuple[tuple[int, tuple[str, ...]], ...]
+"""Shooting actions offered, as :data:`OFFERED` keeps them."""
+
+OFFERED: Transpositions[Kept] = Transpositions()
 """:func:`shooting_actions`' answers by position (:mod:`engine.transpositions`): each
 action offered by its place (0: the regular one; then the rules' actions, in the order
 they were installed) with its targets' ids."""
@@ -170,21 +172,26 @@ def shooting_actions(battle: Battle, unit: Unit) -> list[tuple[ShootingAction, l
     positions every battle of a scenario passes through: remembered by position
     (:data:`OFFERED`), the actions by their places and the targets by their ids."""
     every: tuple[ShootingAction, ...] = (_Regular(), *battle.hooks.get(SHOOTING_ACTIONS))
-    key = (position_key(battle), unit.id) if remembering() else None
-    known = OFFERED.get(key) if key is not None else None
-    if known is not None:
-        return [(every[place], [battle.units[i] for i in ids]) for place, ids in known]
-    offered: list[tuple[int, list[Unit]]] = []
-    targets = targets_for(battle, unit, FireOrders())
-    if targets:
-        offered.append((0, targets))
-        for place, action in enumerate(every[1:], 1):
+
+    def worked_out() -> list[tuple[ShootingAction, list[Unit]]]:
+        targets = targets_for(battle, unit, FireOrders())
+        if not targets:
+            return []
+        offered: list[tuple[ShootingAction, list[Unit]]] = [(every[0], targets)]
+        for action in every[1:]:
             allowed = action.targets(battle, unit, targets)
             if allowed:
-                offered.append((place, allowed))
-    if key is not None:
-        OFFERED.put(key, tuple((place, tuple(u.id for u in units)) for place, units in offered))
-    return [(every[place], units) for place, units in offered]
+                offered.append((action, allowed))
+        return offered
+
+    def keep(offered: list[tuple[ShootingAction, list[Unit]]]) -> Kept:
+        place = {id(a): p for p, a in enumerate(every)}
+        return tuple((place[id(a)], tuple(u.id for u in units)) for a, units in offered)
+
+    def give(kept: Kept) -> list[tuple[ShootingAction, list[Unit]]]:
+        return [(every[place], [battle.units[i] for i in ids]) for place, ids in kept]
+
+    return OFFERED.recall(lambda: (position_key(battle), unit.id), worked_out, keep, give)
 
 
 def unit_shooting_action(battle: Battle, unit: Unit) -> None:
@@ -321,14 +328,12 @@ def reactions_open(battle: Battle, unit: Unit, shooter: Unit) -> list[Reaction]:
     ``unit``, hit by ``shooter``, may take now; remembered by position (:data:`OPEN`),
     each by its place among them, as :func:`shooting_actions` is."""
     every = battle.hooks.get(REACTIONS_TO_SHOOTING)
-    key = (position_key(battle), unit.id, shooter.id) if remembering() else None
-    known = OPEN.get(key) if key is not None else None
-    if known is not None:
-        return [every[place] for place in known]
-    places = tuple(p for p, r in enumerate(every) if r.available(battle, unit, shooter))
-    if key is not None:
-        OPEN.put(key, places)
-    return [every[place] for place in places]
+    return OPEN.recall(
+        lambda: (position_key(battle), unit.id, shooter.id),
+        lambda: [r for r in every if r.available(battle, unit, shooter)],
+        lambda open_: tuple(p for p, r in enumerate(every) if any(r is o for o in open_)),
+        lambda places: [every[place] for place in places],
+    )
 
 
 def reactions_to_shooting(battle: Battle, shooter: Unit, result: VolleyResult) -> None:
