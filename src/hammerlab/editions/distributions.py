@@ -30,9 +30,11 @@ def vector(probabilities: Iterable[float]) -> Vector:
 SQUARED_FROM = 8
 """Copies from which :func:`times` squares its way up (about 2·log2 of them
 convolutions, not one per copy: 60 attacks at once in 11, not 60). Fewer are added
-one at a time, as they always were: the few attacks of one model, which the AIs'
-estimates read, keep the very floats they had (a different order of the same sums
-can differ in the last bit), and with them every choice and every log."""
+one at a time, as they always were, so the few attacks of one model, which the
+core11 AI's estimates read, keep the very floats they had (a different order of
+the same sums can differ in the last bit). The Waffle AI's Suppressive Fire
+estimate reads whole volleys, some of 8 shots or more, whose last bits may move:
+the logs of every example, 20 seeds each, came out the same (docs/scale.md)."""
 
 
 def times(dist: Vector, copies: int) -> Vector:
