@@ -37,6 +37,23 @@ def test_a_tally_counts_every_choice_offered_and_the_one_taken() -> None:
     }
 
 
+def test_a_label_borne_by_two_choices_is_offered_once_a_decision() -> None:
+    # Two targets of one name (two squads called alike), asked twice, with another
+    # decision between: each label counts once per decision that offers it; the
+    # one taken counts per time taken, of the kind it was taken in.
+    tally = ChoiceTally(Second())
+    twice = Decision("target", "A", "?", tuple(Choice(x, i) for i, x in enumerate("aab")))
+    other = Decision("action", "A", "?", tuple(Choice(x, x) for x in ("a", "hold")))
+    for decision in (twice, other, twice):
+        tally.choose(None, decision)  # type: ignore[arg-type]
+    assert tally.counts() == {
+        "action: a": (1, 0),
+        "action: hold": (1, 1),
+        "target: a": (2, 2),
+        "target: b": (2, 0),
+    }
+
+
 class Preferring:
     """The first choice whose label comes first in ``order``."""
 

@@ -23,6 +23,7 @@ import pytest
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
+from hammerlab.analysis.battles import prepare
 from hammerlab.analysis.game import Game
 from hammerlab.editions.waffle import shooting
 from hammerlab.editions.waffle.attacks import fire_weapon, firing_models
@@ -33,7 +34,7 @@ from hammerlab.editions.waffle.state import SHOOTING_RECORD, WaffleStatus, st
 from hammerlab.editions.waffle.visibility import model_sees, seen_among
 from hammerlab.engine import memo
 from hammerlab.engine.battle import Battle, Player
-from hammerlab.engine.battlefield import Battlefield, TerrainArea
+from hammerlab.engine.battlefield import Battlefield, TerrainArea, shared
 from hammerlab.engine.datasheet import Datasheet, Profile, Weapon
 from hammerlab.engine.dice import Dice
 from hammerlab.engine.geometry import (
@@ -374,3 +375,23 @@ def test_a_weapon_chosen_fires_the_models_found_able_before_the_choice(
     for seed in (1, 2):
         Game.start(load_scenario(path), str(path), seed).play()
     assert checked
+
+
+def test_the_battles_of_a_scenario_share_one_table_and_what_it_learnt() -> None:
+    # A sweep prepares its scenario's table afresh for every battle: equal tables
+    # are one object, so the sight learnt in one battle is known in the next; a
+    # table with other terrain is another.
+    ruins = ROOT / "examples" / "marines_vs_orks_ruins.toml"
+    scenario = load_scenario(ruins)
+    first = prepare(scenario, str(ruins), 1).battle.battlefield
+    again = prepare(scenario, str(ruins), 2).battle.battlefield
+    assert again is first
+    a, b = (1.0, 1.0), (70.0, 47.0)
+    first.can_see(a, b)
+    assert (a, b) in again._sight  # type: ignore[attr-defined]
+    moved = scenario.terrain[0].model_copy(update={"outline": [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0)]})
+    other = scenario.model_copy(update={"terrain": [moved, *scenario.terrain[1:]]})
+    elsewhere = prepare(other, str(ruins), 1).battle.battlefield
+    assert elsewhere is not first
+    assert elsewhere == shared(elsewhere)
+    assert (a, b) not in elsewhere._sight  # type: ignore[attr-defined]

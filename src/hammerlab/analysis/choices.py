@@ -28,24 +28,34 @@ Tally = Mapping[str, tuple[int, int]]
 
 
 class ChoiceTally:
-    """A controller that counts the choices offered to and taken by the one it wraps."""
+    """A controller that counts the choices offered to and taken by the one it wraps.
+
+    It is asked at every decision of every battle of a lab run or sweep, so it
+    counts each decision by its kind and labels, and spells out the
+    ``"kind: label"`` keys only when :meth:`counts` is asked, once a battle."""
 
     def __init__(self, inner: Controller) -> None:
         self.inner = inner
-        self.offered: Counter[str] = Counter()
-        self.chosen: Counter[str] = Counter()
+        self._offered: Counter[tuple[str, tuple[str, ...]]] = Counter()
+        self._chosen: Counter[tuple[str, str]] = Counter()
 
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
         """The wrapped controller's answer, counted."""
         index = self.inner.choose(battle, decision)
-        labels = decision.labels()
-        self.offered.update(f"{decision.kind}: {label}" for label in set(labels))
-        self.chosen[f"{decision.kind}: {labels[index]}"] += 1
+        labels = tuple(decision.labels())
+        self._offered[(decision.kind, labels)] += 1
+        self._chosen[(decision.kind, labels[index])] += 1
         return index
 
     def counts(self) -> dict[str, tuple[int, int]]:
-        """What it counted, as a :data:`Tally`."""
-        return {key: (self.offered[key], self.chosen[key]) for key in sorted(self.offered)}
+        """What it counted, as a :data:`Tally`: each label offered once a decision,
+        however many of its choices bear it."""
+        offered: Counter[str] = Counter()
+        for (kind, labels), times in self._offered.items():
+            for label in set(labels):
+                offered[f"{kind}: {label}"] += times
+        chosen = {f"{kind}: {label}": times for (kind, label), times in self._chosen.items()}
+        return {key: (offered[key], chosen.get(key, 0)) for key in sorted(offered)}
 
 
 class Declining:

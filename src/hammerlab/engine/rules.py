@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar
 
 from hammerlab.errors import HammerlabError, InputError, UnknownNameError
 
@@ -246,9 +246,11 @@ class Hooks:
         """Install ``handler`` on ``point`` (after those already there)."""
         self._handlers.setdefault(point.name, []).append(handler)
 
-    def get(self, point: HookPoint[H]) -> list[H]:
-        """The handlers on ``point``, in the order they were installed."""
-        return cast(list[H], self._handlers.get(point.name, []))
+    def get(self, point: HookPoint[H]) -> Sequence[H]:
+        """The handlers on ``point``, in the order they were installed (read only:
+        asked at every step of every procedure, so no list is made for a point
+        nobody uses)."""
+        return self._handlers.get(point.name, ())
 
     def handlers(self) -> Mapping[str, tuple[Any, ...]]:
         """Every point's handlers, by point name (what rules are installed, for a

@@ -232,12 +232,13 @@ def frozen(value: object) -> Hashable:
     if kind is tuple or kind is list:
         return tuple(map(frozen, value))  # type: ignore[call-overload]
     if kind is dict:
-        if not value:
+        mapping: dict[Any, Any] = value  # type: ignore[assignment]
+        if not mapping:
             return _NO_ITEMS
-        if all(type(k) is str for k in value):  # type: ignore[attr-defined]
-            return ("{}", tuple([(k, frozen(value[k])) for k in sorted(value)]))  # type: ignore
-        items = value.items()  # type: ignore[attr-defined]
-        return ("{}", tuple(sorted((frozen(k), frozen(v)) for k, v in items)))
+        if all(type(k) is str for k in mapping):
+            items = [(k, mapping[k]) for k in sorted(mapping)]
+            return ("{}", tuple([(k, v if type(v) in _ATOMS else frozen(v)) for k, v in items]))
+        return ("{}", tuple(sorted((frozen(k), frozen(v)) for k, v in mapping.items())))
     known = _FIELDS.get(kind)  # a dataclass met before: no other type is asked about
     if known is None:
         if isinstance(value, Mapping):
@@ -255,13 +256,13 @@ def frozen(value: object) -> Hashable:
         known = _fields_of(value)
         if known is None:
             return ("unshared", next(_unshared))
-    name, names, fixed = known
+    name, read, fixed = known
     if fixed:
         seen = _FORMS.get(id(value))
         if seen is not None and seen[0] is value:
             return seen[1]
-    fields = [getattr(value, n) for n in names]
-    form = (name, tuple(map(frozen, fields)))
+    fields = read(value)
+    form = (name, tuple([f if type(f) in _ATOMS else frozen(f) for f in fields]))
     if fixed and all(map(_unchanging, fields)):
         if len(_FORMS) >= _FORMS_KEPT:
             _FORMS.clear()
@@ -269,11 +270,11 @@ def frozen(value: object) -> Hashable:
     return form
 
 
-def _fields_of(value: object) -> tuple[str, tuple[str, ...], bool] | None:
-    """A dataclass's full name, field names and whether it is frozen (``None`` for
-    anything else, and for the kinds :func:`frozen` tells by value in another way:
-    units, models, containers); ``dataclasses.fields`` on every call was a third
-    of :func:`frozen`'s time."""
+def _fields_of(value: object) -> Fields | None:
+    """A dataclass's full name, what reads its fields' values (in order, in one
+    call) and whether it is frozen (``None`` for anything else, and for the kinds
+    :func:`frozen` tells by value in another way: units, models, containers);
+    ``dataclasses.fields`` on every call was a third of :func:`frozen`'s time."""
     kind = type(value)
     known = _FIELDS.get(kind)
     if known is None and isinstance(value, Unit | Model | Mapping | list | tuple | set | frozenset):
@@ -281,8 +282,15 @@ def _fields_of(value: object) -> tuple[str, tuple[str, ...], bool] | None:
     if known is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
         names = tuple(f.name for f in dataclasses.fields(value))
         fixed = bool(kind.__dataclass_params__.frozen)  # type: ignore[attr-defined]
-        known = _FIELDS[kind] = (f"{kind.__module__}.{kind.__qualname__}", names, fixed)
+        known = _FIELDS[kind] = (f"{kind.__module__}.{kind.__qualname__}", _reader(names), fixed)
     return known
+
+
+def _reader(names: tuple[str, ...]) -> Callable[[object], tuple[object, ...]]:
+    """What reads the attributes ``names`` of an object, as a tuple, in one call."""
+    if len(names) >= 2:
+        return attrgetter(*names)
+    return lambda value: tuple(getattr(value, n) for n in names)
 
 
 def _unchanging(value: object) -> bool:
@@ -293,14 +301,16 @@ def _unchanging(value: object) -> bool:
     if type(value) is tuple:
         return all(map(_unchanging, value))
     known = _fields_of(value)
-    return known is not None and known[2] and all(_unchanging(getattr(value, n)) for n in known[1])
+    return known is not None and known[2] and all(map(_unchanging, known[1](value)))
 
 
 _ATOMS = frozenset({str, int, float, bool, type(None)})
 """The types :func:`frozen` takes as they are."""
 _NO_ITEMS = ("{}", ())
 """An empty mapping's form."""
-_FIELDS: dict[type, tuple[str, tuple[str, ...], bool]] = {}
+Fields = tuple[str, Callable[[object], tuple[object, ...]], bool]
+"""A dataclass's name, its fields' reader and whether it is frozen (:func:`_fields_of`)."""
+_FIELDS: dict[type, Fields] = {}
 """Each dataclass's :func:`_fields_of`."""
 _FORMS: dict[int, tuple[object, Hashable]] = {}
 """The forms of unchanging frozen dataclasses, by identity (each entry keeps its
