@@ -363,6 +363,20 @@ def test_json_nested_too_deeply_is_one_line(logged: Path, tmp_path: Path) -> Non
     assert line == f"error: {log}: line 4: JSON nested too deeply to read"
 
 
+def test_a_folder_where_the_temporary_file_goes_is_one_line(tmp_path: Path) -> None:
+    # --save writes .x.json.partial, then renames it to x.json; a folder of that name
+    # made the cleanup after the failed write fail too, with a traceback.
+    partial = tmp_path / ".x.json.partial"
+    partial.mkdir()
+    target = tmp_path / "x.json"
+    code, out, err = run(
+        "battle", str(THREE_TURNS), "--seed", "3", "--stop-after", "1", "--save", str(target),
+        "--json",
+    )  # fmt: skip
+    assert one_line(code, err, 1) == f"error: {target}: cannot write: Is a directory ({partial})"
+    assert out == "" and not target.exists() and partial.is_dir()
+
+
 # --- B11: a replay asked a decision its log does not answer ----------------------------
 
 
