@@ -78,6 +78,15 @@ def saved(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def logged(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The three-turn example's log (``--log-json``), played to its end."""
+    path = tmp_path_factory.mktemp("logged") / "full.jsonl"
+    code, _, err = run("battle", str(THREE_TURNS), "--seed", "3", "--log-json", str(path), "--json")
+    assert code == 0, err
+    return path
+
+
 # --- F1: a save or log made from a relative path is used from anywhere ---------------
 
 
@@ -280,6 +289,92 @@ def test_replay_of_a_saved_game_says_to_resume_it(saved: Path) -> None:
         f"error: {saved}: a saved game (hammerlab-game/1), not a --log-json log; "
         "resume it with hammerlab battle --resume"
     )
+
+
+def test_resume_of_a_log_says_to_replay_it(logged: Path) -> None:
+    # The log is JSON Lines: read as one JSON document it stops at line 2 ("Extra data").
+    line = one_line(*run("battle", "--resume", str(logged))[::2], 1)
+    assert line == (
+        f"error: {logged}: a --log-json log, not a saved game; check it with hammerlab replay"
+    )
+
+
+# --- S12: a saved game or log header with a wrongly typed field is one line ------------
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "where", "problem"),
+    [
+        ("rules", [1, 2], "rules", "Input should be a valid dictionary"),
+        ("rules", "fiery_charge", "rules", "Input should be a valid dictionary"),
+        ("rules", {"charge_dice": None}, "rules.charge_dice",
+         "a rule's value is true or false, a number or text"),
+        ("plugins", [{"a": 1}], "plugins[0]", "Input should be a valid string"),
+        ("stop_before_turn", "two", "stop_before_turn", "Input should be a valid integer"),
+        ("stop_before_turn", -3, "stop_before_turn",
+         "Input should be greater than or equal to 1"),
+        ("scenario", [], "scenario", "Input should be a valid dictionary"),
+        ("source", 5, "source", "Input should be a valid string"),
+    ],
+)  # fmt: skip
+def test_a_wrongly_typed_field_of_a_save_or_log_header_is_named(
+    saved: Path, logged: Path, tmp_path: Path, field: str, value: object, where: str, problem: str
+) -> None:
+    # Before, these ended in a traceback from deep in the engine (rules, plugins,
+    # stop_before_turn, scenario), "37 decisions were never asked" (a turn of -3),
+    # or were taken silently (source).
+    game = tmp_path / "game.json"
+    edited = json.dumps({**json.loads(saved.read_text(encoding="utf-8")), field: value})
+    game.write_text(edited, encoding="utf-8")
+    line = one_line(*run("battle", "--resume", str(game))[::2], 1)
+    assert line == f"error: {game}: {where}: {problem}"
+    header, *events = logged.read_text(encoding="utf-8").splitlines()
+    log = tmp_path / "log.jsonl"
+    edited = json.dumps({**json.loads(header), field: value})
+    log.write_text("\n".join([edited, *events]), encoding="utf-8")
+    line = one_line(*run("replay", str(log))[::2], 1)
+    assert line == f"error: {log}: line 1: {where}: {problem}"
+
+
+def test_a_log_header_of_another_format_is_named(logged: Path, tmp_path: Path) -> None:
+    header, *events = logged.read_text(encoding="utf-8").splitlines()
+    log = tmp_path / "log.jsonl"
+    other = {**json.loads(header), "format": "hammerlab-game/9"}
+    log.write_text("\n".join([json.dumps(other), *events]), encoding="utf-8")
+    line = one_line(*run("replay", str(log))[::2], 1)
+    assert line == f"error: {log}: line 1: format: not a game header (hammerlab-game/1)"
+
+
+NESTED = "[" * 100_000 + "]" * 100_000
+"""Valid JSON that Python's decoder cannot read: it recurses once per bracket."""
+
+
+def test_json_nested_too_deeply_is_one_line(logged: Path, tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text(NESTED, encoding="utf-8")
+    line = one_line(*run("battle", "--resume", str(deep))[::2], 1)
+    assert line == f"error: {deep}: JSON nested too deeply to read"
+    line = one_line(*run("replay", str(deep))[::2], 1)
+    assert line == f"error: {deep}: line 1: JSON nested too deeply to read"
+    lines = logged.read_text(encoding="utf-8").splitlines()
+    log = tmp_path / "log.jsonl"
+    log.write_text("\n".join([*lines[:3], NESTED, *lines[3:]]), encoding="utf-8")
+    line = one_line(*run("replay", str(log))[::2], 1)
+    assert line == f"error: {log}: line 4: JSON nested too deeply to read"
+
+
+def test_a_folder_where_the_temporary_file_goes_is_one_line(tmp_path: Path) -> None:
+    # --save writes .x.json.partial, then renames it to x.json; a folder of that name
+    # made the cleanup after the failed write fail too, with a traceback.
+    partial = tmp_path / ".x.json.partial"
+    partial.mkdir()
+    target = tmp_path / "x.json"
+    code, out, err = run(
+        "battle", str(THREE_TURNS), "--seed", "3", "--stop-after", "1", "--save", str(target),
+        "--json",
+    )  # fmt: skip
+    assert one_line(code, err, 1) == f"error: {target}: cannot write: Is a directory ({partial})"
+    assert out == "" and not target.exists() and partial.is_dir()
 
 
 # --- B11: a replay asked a decision its log does not answer ----------------------------

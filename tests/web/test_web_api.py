@@ -292,6 +292,50 @@ def test_api_battle_log_upload_replays_the_cli_log(client: TestClient, tmp_path:
     assert refused.status_code == 422 and "plug-in" in refused.json()["error"]
 
 
+@pytest.fixture(scope="module")
+def battle_log(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The text of a ``--log-json`` log: marines_vs_orks_ruins.toml, seed 7."""
+    log = tmp_path_factory.mktemp("log") / "battle.jsonl"
+    scenario = str(EXAMPLES / "marines_vs_orks_ruins.toml")
+    ran = CliRunner().invoke(cli, ["battle", scenario, "--seed", "7", "--log-json", str(log)])
+    assert ran.exit_code == 0, ran.output
+    return log.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "problem"),
+    [
+        ("rules", ["x"], "Input should be a valid dictionary"),
+        ("stop_before_turn", "x", "Input should be a valid integer"),
+    ],
+)
+def test_api_battle_log_with_a_wrongly_typed_header_field_names_it(
+    client: TestClient, battle_log: str, field: str, value: object, problem: str
+) -> None:
+    # Before, an error of the engine's own (500).
+    header, rest = battle_log.split("\n", 1)
+    upload = json.dumps({**json.loads(header), field: value}) + "\n" + rest
+    answer = client.post("/api/battle/log", files={"file": ("b.jsonl", upload.encode())})
+    assert answer.status_code == 422
+    assert answer.json() == {"error": f"b.jsonl: line 1: {field}: {problem}"}
+
+
+def test_api_battle_log_nested_too_deeply_is_refused(client: TestClient, battle_log: str) -> None:
+    # Valid JSON that Python's decoder cannot read (it recurses once per bracket):
+    # the whole file, or one line of a log. Before, an error of the engine's own (500).
+    nested = "[" * 100_000 + "]" * 100_000
+    lines = battle_log.splitlines()
+    uploads = {
+        "deep.jsonl: line 1": nested,
+        "b.jsonl: line 4": "\n".join([*lines[:3], nested, *lines[3:]]),
+    }
+    for where, text in uploads.items():
+        name = where.split(":")[0]
+        answer = client.post("/api/battle/log", files={"file": (name, text.encode())})
+        assert answer.status_code == 422
+        assert answer.json() == {"error": f"{where}: JSON nested too deeply to read"}
+
+
 def test_api_play_applies_a_legal_action_and_refuses_a_stale_one(client: TestClient) -> None:
     body = {"scenario": "whole_game_three_turns.toml", "seed": 3}
     state = client.post("/api/play", json=body).json()

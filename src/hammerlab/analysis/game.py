@@ -26,7 +26,9 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError
 
 from hammerlab.analysis.battles import PreparedBattle, prepare
 from hammerlab.editions.base import begin_play
@@ -46,6 +48,7 @@ from hammerlab.errors import (
     UnansweredDecisionError,
 )
 from hammerlab.io.scenario import Scenario, scenario_from_data
+from hammerlab.io.validation import as_input_error
 
 FORMAT = "hammerlab-game/1"
 
@@ -88,6 +91,52 @@ class Recipe:
     """The scenario file's absolute path, where relative BattleScribe sources are read
     from whatever folder the game is resumed or replayed in; ``None``: beside
     ``source`` (a game saved before this was recorded, or started without it)."""
+
+
+def _rule_value(value: object) -> ParamValue:
+    """A rule's value as a header records it: whether it suits the rule (on or off,
+    a whole number) is the rule's to check when the game is made."""
+    if not isinstance(value, bool | int | float | str):
+        raise ValueError("a rule's value is true or false, a number or text")
+    return value
+
+
+class GameHeader(BaseModel):
+    """What a log's first line records of a game (:meth:`Game.header`): its recipe
+    and where it stops. A saved game records the same (:class:`SavedGame`).
+
+    Every reader (``battle --resume``, ``replay``, the web's log upload) checks the
+    fields here, by type and range, so that a damaged or hand-edited file is one
+    :class:`InputError` naming the field, not a failure deep in the engine. The
+    readers check ``format`` (:data:`FORMAT`) first, to say what a file is when it
+    is not what they read; keys not named here are ignored."""
+
+    model_config = ConfigDict(strict=True, frozen=True)
+
+    scenario: dict[str, Any]
+    """The scenario's content (:meth:`scenario_in` checks it as a scenario)."""
+    source: str
+    seed: int | None = Field(default=None, ge=0)
+    rules: dict[str, Annotated[ParamValue, PlainValidator(_rule_value)]] = {}
+    plugins: list[str] = []
+    scenario_path: str | None = None
+    stop_before_turn: int | None = Field(default=None, ge=1)
+    """A game turn (1 is :data:`HOLD`); ``None``: the game plays to its last turn."""
+
+    def scenario_in(self, where: str) -> Scenario:
+        """The recorded scenario, checked as a scenario file is: a mistake names
+        ``where``, the file that records it, then ``scenario`` and the key path."""
+        return scenario_from_data(self.scenario, f"{where}: scenario")
+
+
+class SavedGame(GameHeader):
+    """A saved game (:meth:`Game.to_json`): the header's fields, every decision and
+    the state digest. Its ``cursor`` is written for people and not read."""
+
+    decisions: list[Annotated[list[str], Field(min_length=3, max_length=3)]]
+    """Each decision: [player, kind, answer]."""
+    digest: str | None = None
+    """The state digest where the game was saved (missing, no replay matches it)."""
 
 
 class Game:
@@ -367,12 +416,35 @@ class Game:
         scenario's last turn).
         """
         saved = _read(text, where)
-        game = _start_from(saved, controllers, where)
-        game.replay([(str(k), str(a)) for _, k, a in saved["decisions"]], where)
-        if game.digest() != saved.get("digest"):
+        game = cls.recorded(saved, where, controllers)
+        game.replay([(kind, answer) for _, kind, answer in saved.decisions], where)
+        if game.digest() != saved.digest:
             raise InputError(where, "digest", "the replayed game differs from the saved one")
         game.stop_before_turn = stop_before_turn  # plays on where the new stop allows
         return game
+
+    @classmethod
+    def recorded(
+        cls, header: GameHeader, where: str, controllers: Mapping[str, Controller] | None = None
+    ) -> Game:
+        """The game a saved game or a log header records, not yet played (its first
+        decisions are the recorded ones: a replay answers them). What it names
+        that can no longer be found or used (a BattleScribe file beside the scenario,
+        a plug-in file, a rule) is an :class:`InputError` naming ``where``, the file
+        it was recorded in, as well as the scenario or plug-in file at fault."""
+        try:
+            return cls._unplayed(
+                header.scenario_in(where),
+                header.source,
+                header.seed,
+                header.rules,
+                header.plugins,
+                controllers,
+                header.stop_before_turn,
+                header.scenario_path,
+            )
+        except HammerlabError as error:
+            raise InputError(where, "", str(error)) from None
 
     def replay(self, answers: Sequence[tuple[str, str]], where: str) -> None:
         """Answer the next decisions with ``answers`` ((kind, label), in order).
@@ -427,25 +499,61 @@ def _check_start(
             raise InputError(source, "controllers", f"unknown player {player!r}; players: {names}")
 
 
-def _read(text: str, where: str) -> dict[str, Any]:
-    try:
-        saved = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError(where, "", f"not JSON: {error.msg} (line {error.lineno})") from None
+def _read(text: str, where: str) -> SavedGame:
+    """The saved game ``text`` (from the file ``where``), every field checked; a log
+    given for it is refused, saying what it is."""
+    if _written_by(text) == "log":
+        raise InputError(
+            where, "", "a --log-json log, not a saved game; check it with hammerlab replay"
+        )
+    saved = _decoded(text, where)
     if not isinstance(saved, dict) or saved.get("format") != FORMAT:
         raise InputError(where, "format", f"not a saved game ({FORMAT})")
-    for key in ("scenario", "source", "decisions"):
-        if key not in saved:
-            raise InputError(where, key, "missing")
-    decisions = saved["decisions"]
-    if not isinstance(decisions, list) or not all(
-        isinstance(d, list) and len(d) == 3 and all(isinstance(x, str) for x in d)
-        for d in decisions
-    ):
-        raise InputError(where, "decisions", "a list of [player, kind, answer]")
-    if not isinstance(saved.get("scenario_path"), str | None):
-        raise InputError(where, "scenario_path", "the scenario file's path (text)")
-    return saved
+    return _checked(SavedGame, saved, where)
+
+
+def _decoded(text: str, where: str, line: int | None = None) -> Any:
+    """``text`` decoded as JSON: the whole file ``where``, or its ``line`` (a log's).
+    Python's decoder recurses, so arrays nested a hundred thousand deep would end
+    in a ``RecursionError``: that, like a syntax error, is one :class:`InputError`."""
+    at = "" if line is None else f"line {line}"
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        position = "" if line is not None else f" (line {error.lineno})"
+        raise InputError(where, at, f"not JSON: {error.msg}{position}") from None
+    except RecursionError:
+        raise InputError(where, at, "JSON nested too deeply to read") from None
+
+
+H = TypeVar("H", bound=GameHeader)
+
+
+def _checked(model: type[H], data: dict[str, Any], where: str) -> H:
+    """``data`` checked as ``model``: the first wrong field is an :class:`InputError`
+    naming ``where`` and the field's key path."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        raise as_input_error(where, error) from None
+
+
+def _written_by(text: str) -> Literal["save", "log"] | None:
+    """What wrote ``text``, where it is a saved game or a log, to name the command
+    that reads it when the other one was given it: ``"save"``, one JSON document
+    with the format and decisions of a saved game (``battle --save``); ``"log"``,
+    a first line that is a game header (``--log-json``); otherwise ``None``."""
+    for part in (text, text.partition("\n")[0]):
+        try:
+            document = json.loads(part)
+        except (json.JSONDecodeError, RecursionError):
+            continue
+        if not isinstance(document, dict):
+            return None
+        if document.get("format") == FORMAT and "decisions" in document:
+            return "save"
+        return "log" if document.get("kind") == "game" else None
+    return None
 
 
 def state_digest(battle: Battle, play: Play) -> str:
@@ -476,34 +584,9 @@ def state_digest(battle: Battle, play: Play) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _start_from(
-    saved: Mapping[str, Any], controllers: Mapping[str, Controller] | None, where: str
-) -> Game:
-    """The game a saved game or a log header records, not yet played (its first
-    decisions are the recorded ones: a replay answers them). What it names
-    that can no longer be found or used (a BattleScribe file beside the scenario, a
-    plug-in file, a rule) is an :class:`InputError` naming ``where``, the file it
-    was recorded in, as well as the scenario or plug-in file at fault."""
-    scenario = scenario_from_data(saved["scenario"], f"{where}: scenario")
-    try:
-        return Game._unplayed(
-            scenario,
-            str(saved["source"]),
-            saved.get("seed"),
-            saved.get("rules") or {},
-            tuple(saved.get("plugins") or ()),
-            controllers,
-            saved.get("stop_before_turn"),
-            saved.get("scenario_path"),
-        )
-    except HammerlabError as error:
-        raise InputError(where, "", str(error)) from None
-
-
 def saved_players(text: str, where: str) -> list[str]:
     """The players of a saved game (to attach a person's controller before replaying)."""
-    scenario = _read(text, where)["scenario"]
-    return [str(p.get("name")) for p in scenario.get("players", []) if isinstance(p, dict)]
+    return [p.name for p in _read(text, where).scenario_in(where).players]
 
 
 @dataclass(frozen=True)
@@ -526,41 +609,29 @@ class Mismatch:
         return f"line {self.line} differs: logged {self.logged} but the replay {gives}"
 
 
-def log_game(text: str, where: str) -> tuple[Game, list[Any]]:
-    """The game a JSON Lines log records, not yet played (its first line, the
-    header, says how to start it; :func:`replay_logged` plays it), and the logged
-    events that follow."""
-    _refuse_saved_game(text, where)
-    lines = text.splitlines()
-    try:
-        header = json.loads(lines[0]) if lines else None
-        logged_events = [json.loads(line) for line in lines[1:]]
-    except json.JSONDecodeError as error:
-        raise InputError(where, "", f"not JSON Lines: {error.msg}") from None
-    if not isinstance(header, dict) or header.get("kind") != "game":
-        raise InputError(where, "line 1", "no game header: write the log with --log-json")
-    game = _start_from(_read(json.dumps({**header, "decisions": []}), where), None, where)
-    return game, logged_events
-
-
-def _refuse_saved_game(text: str, where: str) -> None:
-    """Refuse a saved game (``battle --save``) given for a log, saying what it is:
-    both are JSON, but a saved game is one document that ``battle --resume`` takes."""
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError:
-        return  # a log of several lines, or not JSON at all: the caller says which
-    if isinstance(document, dict) and document.get("format") == FORMAT and "decisions" in document:
+def read_log(text: str, where: str) -> tuple[GameHeader, list[Any]]:
+    """The header of the JSON Lines log ``text`` (from the file ``where``), every
+    field checked, and the logged events that follow it. A saved game given for a
+    log is refused, saying what it is."""
+    if _written_by(text) == "save":
         raise InputError(
             where,
             "",
             f"a saved game ({FORMAT}), not a --log-json log; "
             "resume it with hammerlab battle --resume",
         )
+    lines = text.splitlines()
+    header = _decoded(lines[0], where, 1) if lines else None
+    if not isinstance(header, dict) or header.get("kind") != "game":
+        raise InputError(where, "line 1", "no game header: write the log with --log-json")
+    if header.get("format") != FORMAT:
+        raise InputError(where, "line 1: format", f"not a game header ({FORMAT})")
+    logged_events = [_decoded(line, where, n) for n, line in enumerate(lines[1:], start=2)]
+    return _checked(GameHeader, header, f"{where}: line 1"), logged_events
 
 
 def replay_logged(game: Game, logged_events: Sequence[Any]) -> str | None:
-    """Play ``game`` (from :func:`log_game`) answering each decision as the logged
+    """Play ``game`` (a log's, :meth:`Game.recorded`) answering each decision as the logged
     decision events did, then on to the end as the controllers choose.
 
     The replay stops where it goes another way than the log; when that is a decision
@@ -608,6 +679,7 @@ def check_log(text: str, where: str) -> Mismatch | None:
     """Play the game a JSON Lines log records (its first line, the header, says
     how; its decision events say what each player chose) and compare every event
     line; the first difference, or ``None`` when the replay is identical."""
-    game, logged_events = log_game(text, where)
+    header, logged_events = read_log(text, where)
+    game = Game.recorded(header, where)
     unanswered = replay_logged(game, logged_events)
     return first_difference(logged_events, game.battle, unanswered)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -181,5 +181,7 @@ def write_file(path: Path, text: str) -> None:
         partial.write_text(text, encoding="utf-8")
         partial.replace(path)
     except OSError as error:
-        partial.unlink(missing_ok=True)
-        raise fail(f"{path}: cannot write: {error.strerror}") from None
+        with suppress(OSError):  # the cleanup must not hide the problem (a folder there)
+            partial.unlink(missing_ok=True)
+        at = f" ({error.filename})" if error.filename not in (None, str(path)) else ""
+        raise fail(f"{path}: cannot write: {error.strerror}{at}") from None

@@ -9,7 +9,6 @@ memory or from a private temporary folder that is removed at once.
 
 from __future__ import annotations
 
-import json
 import logging
 import tempfile
 import threading
@@ -19,7 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from hammerlab.analysis.engine_version import plugins_line
-from hammerlab.analysis.game import Action, Game, first_difference, log_game, replay_logged
+from hammerlab.analysis.game import (
+    Action,
+    Game,
+    GameHeader,
+    first_difference,
+    read_log,
+    replay_logged,
+)
 from hammerlab.analysis.lab import LabReport, arms, compare
 from hammerlab.engine.datasheet import Datasheet
 from hammerlab.engine.rules import ParamValue, parse_rule_flag
@@ -248,8 +254,9 @@ def log_view(text: str, where: str) -> dict[str, Any]:
     by the engine and checked line by line against the log."""
     if text.count("\n") > MAX_LOG_EVENTS:
         raise WebError(f"{where}: more than {MAX_LOG_EVENTS} lines", 413)
-    _check_header(text.partition("\n")[0], where)
-    game, logged = log_game(text, where)
+    header, logged = read_log(text, where)
+    _check_header(header, where)
+    game = Game.recorded(header, where)
     start = table_state(game.battle)
     unanswered = replay_logged(game, logged)
     differs = first_difference(logged, game.battle, unanswered)
@@ -264,20 +271,12 @@ def log_view(text: str, where: str) -> dict[str, Any]:
     return battle_view(game, start, f"replayed from {where}: identical to the log")
 
 
-def _check_header(line: str, where: str) -> None:
+def _check_header(header: GameHeader, where: str) -> None:
     """Refuse a log whose header would make the server load code or read files:
     plug-ins, or units from BattleScribe files."""
-    try:
-        header = json.loads(line)
-    except json.JSONDecodeError:
-        raise WebError(f"{where}: line 1 is not JSON: write the log with --log-json") from None
-    if not isinstance(header, dict):
-        raise WebError(f"{where}: line 1 is not a game header")
-    if header.get("plugins"):
+    if header.plugins:
         raise WebError(f"{where}: the server plays no plug-in named by an uploaded log")
-    scenario = header.get("scenario")
-    units = scenario.get("units") if isinstance(scenario, dict) else None
-    if isinstance(units, list) and any(isinstance(u, dict) and u.get("source") for u in units):
+    if any(unit.source for unit in header.scenario_in(where).units):
         raise WebError(f"{where}: the server reads no BattleScribe file named by an uploaded log")
 
 
