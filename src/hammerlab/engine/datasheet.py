@@ -162,8 +162,8 @@ def unknown_characteristics(
     """``(key, problem)`` for each characteristic of ``values`` no edition reader reads
     (``known``: those it does, in the order it lists them). A misspelt name
     (``Strength`` for ``S``) would otherwise be dropped without a word, and the
-    reader's default used in its place (a Waffle weapon without ``S`` strikes at
-    the user's Strength): ``owner`` names the profile, weapon or power."""
+    reader's default used in its place (a weapon read without its Strength may
+    strike at the user's): ``owner`` names the profile, weapon or power."""
     return [
         (key, f"{owner}: unknown characteristic {key!r} (check the spelling: {', '.join(known)})")
         for key in values
