@@ -439,3 +439,29 @@ def test_a_scenario_built_in_code_checks_its_references_as_a_file_does(case: str
     with pytest.raises(InputError) as refused:
         scenario_from_data(data, "s.json")
     assert refused.value.where == path and words in refused.value.problem
+
+
+def test_a_status_written_as_a_word_is_refused_not_read_as_true() -> None:
+    text = unit("a", "A", "Tactical Squad", 20, 10, 'status = { moved = "yes" }\n')
+    with pytest.raises(InputError) as caught:
+        parse_scenario(HEAD.format(ruleset="waffle") + text, "s.toml")
+    assert caught.value.where == "units[0].status.moved"
+    assert "valid boolean" in caught.value.problem
+
+
+def test_a_phase_named_twice_is_refused_not_played_once() -> None:
+    text = unit("a", "A", "Tactical Squad", 20, 10) + unit("b", "B", "Ork Boyz", 20, 30)
+    plan = '[plan]\nphases = ["shooting", "assault", "shooting"]\n'
+    with pytest.raises(InputError) as caught:
+        parse_scenario(HEAD.format(ruleset="waffle") + text + plan, "s.toml")
+    assert (caught.value.where, caught.value.problem) == (
+        "plan.phases",
+        "phase 'shooting' is named twice; name each phase once",
+    )
+
+
+def test_a_file_that_starts_with_a_byte_order_mark_is_read() -> None:
+    # Some editors start a UTF-8 file with U+FEFF; tomllib alone calls it an
+    # invalid statement at line 1.
+    text = "\ufeff" + HEAD.format(ruleset="waffle") + unit("a", "A", "Tactical Squad", 20, 10)
+    assert parse_scenario(text + unit("b", "B", "Ork Boyz", 20, 30), "s.toml").name == "t"
