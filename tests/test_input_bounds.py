@@ -58,13 +58,15 @@ def inline(
     profile: dict[str, str] | None = None,
     model: str = "",
     rules: str = "",
+    base: dict[str, str] | None = None,
 ) -> str:
     """A scenario whose unit ``x`` (player B) is written inline: five models with
     ``profile`` (changes to a plain WS4 BS4 S4 T4 W1 I4 A1 Ld7 Sv4+ one) carrying
     ``Gun`` (changes to a 24" S4 AP5 Assault 2 one); ``model`` and ``rules`` are
-    more lines of the model entry and of the unit."""
+    more lines of the model entry and of the unit; ``base``, the profile changed
+    instead of the plain one (a vehicle's has none of T, W, Ld and Sv)."""
     weapon = {"Range": "24", "S": "4", "AP": "5", "Type": "Assault 2"} | (gun or {})
-    stats = PROFILE | {"Sv": "4+"} | (profile or {})
+    stats = (PROFILE | {"Sv": "4+"} if base is None else base) | (profile or {})
     gun_lines = "".join(f'{key} = "{value}"\n' for key, value in weapon.items())
     stat_text = ", ".join(f'{key} = "{value}"' for key, value in stats.items())
     return (
@@ -230,7 +232,8 @@ def test_a_vehicle_without_armour_values_is_refused() -> None:
 def test_a_vehicle_with_armour_out_of_range_is_refused() -> None:
     # A Walker (it has WS S I A) whose Side armour is 1: Armour Values are 10 to 14.
     armour = {"Front": "12", "Side": "1", "Rear": "10", "HP": "3"}
-    error = refused(inline(profile=armour, model='type = "Vehicle (Walker)"\n'))
+    walker = {k: PROFILE[k] for k in ("WS", "BS", "S", "I", "A")}
+    error = refused(inline(profile=armour, model='type = "Vehicle (Walker)"\n', base=walker))
     assert error.where == "units[1].inline.models[0].profile.Side"
     assert "Side must be 10 to 14, not 1" in error.problem
 

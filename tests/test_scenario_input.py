@@ -180,6 +180,90 @@ def test_an_inline_unit_of_no_models_names_its_count() -> None:
     )
 
 
+INLINE_GUNNER = """[[units]]
+id = "x"
+player = "A"
+position = [36, 10]
+[units.inline]
+name = "Fire Team"
+[units.inline.weapons."Heavy bolter"]
+Range = "36"
+{weapon}
+AP = "4"
+Type = "Heavy 3"
+[[units.inline.models]]
+name = "Vet"
+profile = {{ WS = 3, BS = 3, S = 3, T = 3, W = 1, I = 3, A = 1, Ld = 7, Sv = "5+"{extra} }}
+weapons = ["Heavy bolter"]
+"""
+"""An inline Waffle unit whose weapon's Strength line and profile's last entry vary."""
+
+
+@pytest.mark.parametrize(
+    ("weapon", "extra", "where", "name"),
+    [
+        # A weapon with no S strikes at the user's Strength (3 here, not 5): a
+        # misspelt S silently made it weaker. Each unknown key is refused.
+        ('Strength = "5"', "", "units[0].inline.weapons.Heavy bolter.Strength", "Strength"),
+        ('S = "5"\nFoo = "bar"', "", "units[0].inline.weapons.Heavy bolter.Foo", "Foo"),
+        ('S = "5"', ', Inv = "4++"', "units[0].inline.models[0].profile.Inv", "Inv"),
+    ],
+)
+def test_an_inline_characteristic_no_reader_reads_is_refused(
+    weapon: str, extra: str, where: str, name: str
+) -> None:
+    text = INLINE_GUNNER.format(weapon=weapon, extra=extra)
+    error = problem(text + unit("y", "B", "Tactical Squad", 36, 30))
+    assert error.where == where
+    assert f"unknown characteristic {name!r} (check the spelling: " in error.problem
+
+
+def test_the_same_inline_unit_spelt_right_is_read() -> None:
+    text = INLINE_GUNNER.format(weapon='S = "5"', extra="")
+    ready = prepare(parse_scenario(HEAD.format(ruleset="waffle") + text, "s.toml"), "s.toml")
+    (model,) = ready.battle.unit("x").models
+    assert model.weapons[0].characteristics["S"] == "5"
+
+
+def test_a_core11_inline_weapon_with_an_unknown_characteristic_is_refused() -> None:
+    text = """[[units]]
+id = "x"
+player = "A"
+position = [36, 10]
+[units.inline]
+name = "Gunners"
+[units.inline.weapons."bolt rifle"]
+Range = "24"
+A = "2"
+BS = "3+"
+S = "4"
+AP = "-1"
+D = "1"
+Dmg = "2"
+[[units.inline.models]]
+name = "Gunner"
+profile = { M = "6", T = "4", Sv = "3+", W = "2", Ld = "6+", OC = "2" }
+weapons = ["bolt rifle"]
+"""
+    error = problem(text + unit("y", "B", "Boyz", 36, 30), ruleset="core11")
+    assert error.where == "units[0].inline.weapons.bolt rifle.Dmg"
+    assert "unknown characteristic 'Dmg' (check the spelling: Range, A, BS, WS, S, AP, D" in (
+        error.problem
+    )
+
+
+@pytest.mark.parametrize("edition", ["waffle", "core11"])
+def test_no_shipped_datasheet_has_a_characteristic_no_reader_reads(edition: str) -> None:
+    ruleset = get_ruleset(edition)
+    unknown = [
+        (name, key)
+        for name in ruleset.unit_names()
+        for key, problem in ruleset.datasheet_errors(ruleset.find_unit(name))
+        if "unknown characteristic" in problem
+    ]
+    assert unknown == []
+
+
 def test_a_datasheet_of_no_models_names_the_unit(monkeypatch: pytest.MonkeyPatch) -> None:
     # No shipped datasheet has no models; the waffle library is made to hand one out.
     boyz = get_ruleset("waffle").find_unit("Ork Boyz")
@@ -355,3 +439,29 @@ def test_a_scenario_built_in_code_checks_its_references_as_a_file_does(case: str
     with pytest.raises(InputError) as refused:
         scenario_from_data(data, "s.json")
     assert refused.value.where == path and words in refused.value.problem
+
+
+def test_a_status_written_as_a_word_is_refused_not_read_as_true() -> None:
+    text = unit("a", "A", "Tactical Squad", 20, 10, 'status = { moved = "yes" }\n')
+    with pytest.raises(InputError) as caught:
+        parse_scenario(HEAD.format(ruleset="waffle") + text, "s.toml")
+    assert caught.value.where == "units[0].status.moved"
+    assert "valid boolean" in caught.value.problem
+
+
+def test_a_phase_named_twice_is_refused_not_played_once() -> None:
+    text = unit("a", "A", "Tactical Squad", 20, 10) + unit("b", "B", "Ork Boyz", 20, 30)
+    plan = '[plan]\nphases = ["shooting", "assault", "shooting"]\n'
+    with pytest.raises(InputError) as caught:
+        parse_scenario(HEAD.format(ruleset="waffle") + text + plan, "s.toml")
+    assert (caught.value.where, caught.value.problem) == (
+        "plan.phases",
+        "phase 'shooting' is named twice; name each phase once",
+    )
+
+
+def test_a_file_that_starts_with_a_byte_order_mark_is_read() -> None:
+    # Some editors start a UTF-8 file with U+FEFF; tomllib alone calls it an
+    # invalid statement at line 1.
+    text = "\ufeff" + HEAD.format(ruleset="waffle") + unit("a", "A", "Tactical Squad", 20, 10)
+    assert parse_scenario(text + unit("b", "B", "Ork Boyz", 20, 30), "s.toml").name == "t"

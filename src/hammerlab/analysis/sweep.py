@@ -43,6 +43,7 @@ from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.plugins import PluginFile, load_plugin_file
 from hammerlab.engine.rules import ParamValue, RuleSettingError, implied_switches
+from hammerlab.errors import InputError
 from hammerlab.io.scenario import Scenario
 
 if TYPE_CHECKING:
@@ -230,7 +231,13 @@ def case_at(
             rules[key] = raw
     resized = _resized(scenario, sizes) if sizes else scenario
     loaded = tuple(load_plugin_file(Path(p)) for p in plugins)
-    ready = prepare(resized, source, first_seed, rules)
+    try:
+        ready = prepare(resized, source, first_seed, rules)
+    except InputError as error:  # the file is fine as written: say which point broke it
+        if not sizes:
+            raise
+        at = ", ".join(f"{key}={value}" for key, value in point)
+        raise InputError(error.source, error.where, f"{error.problem} (at {at})") from None
     units = tuple(
         UnitInfo(u.id, u.label, u.player, u.starting_models) for u in ready.battle.units.values()
     )

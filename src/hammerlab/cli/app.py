@@ -189,6 +189,7 @@ PrecisionOpt = Annotated[
     float | None,
     typer.Option(
         min=0.001,
+        max=1000.0,  # no interval of a rate or of a unit's models left is wider
         metavar="X",
         help="play in rounds until every 95% interval is narrower than X (or --runs is reached)",
     ),

@@ -14,11 +14,11 @@ from rich.markup import escape
 from hammerlab.analysis.game import HOLD, Game, check_log, saved_players
 from hammerlab.analysis.search import Budget, install_search
 from hammerlab.cli.common import (
+    check_outputs,
     console,
     fail,
     progress,
     usage_error,
-    writable_file,
     write_file,
 )
 from hammerlab.cli.prompt import PromptController
@@ -75,7 +75,10 @@ def run_battle(
         )
     if resume is not None:
         _check_recipe_flags(seed, rule, plugin)
-    _check_outputs(save, log_json)
+    # Checked before play, so that a game played by hand is not lost to a mistyped
+    # path at its end. Saving over the game resumed is playing it on: allowed.
+    reads = [scenario] if scenario is not None else []
+    check_outputs({"--save": save, "--log-json": log_json}, reads + list(plugin or []))
     stop = None if stop_after is None else stop_after + 1
     try:
         if resume is not None:
@@ -135,17 +138,6 @@ def _check_recipe_flags(
     if flag is not None:
         problem = "a saved game holds its own seed, rules and plug-ins; leave it out with --resume"
         raise usage_error(flag, problem)
-
-
-def _check_outputs(save: Path | None, log_json: Path | None) -> None:
-    """Check before play that ``--save`` and ``--log-json`` can be written, and are not
-    the same file: a game played by hand is not lost to a mistyped path at the end."""
-    if save is not None:
-        writable_file(save, "--save")
-    if log_json is not None:
-        writable_file(log_json, "--log-json")
-    if save is not None and log_json is not None and save.resolve() == log_json.resolve():
-        raise usage_error("--log-json", f"{log_json} is the --save file too; give another")
 
 
 def _check_stop_after(stop_after: int | None, turns: int, where: str, first: int = 1) -> None:

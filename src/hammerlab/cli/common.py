@@ -13,7 +13,7 @@ value) are turned into the same one line as every other mistake
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
@@ -157,6 +157,31 @@ def progress(description: str, total: int | None, quiet: bool = False) -> Iterat
     with Progress(console=console, transient=True) as bar:
         task = bar.add_task(description, total=total)
         yield lambda steps: bar.advance(task, steps)
+
+
+def check_outputs(outputs: Mapping[str, Path | None], reads: Iterable[Path] = ()) -> None:
+    """Check before a run that every output given (by flag) can be written
+    (:func:`writable_file`), that no two name one file (the later would replace the
+    earlier without a word), and that none names a file the run reads: the
+    scenario, a plug-in, a saved game, or a file of a results store folder in
+    ``reads`` (a folder stands for the files in it). A problem is a usage error
+    naming the flag."""
+    read: dict[Path, Path] = {}
+    for given in reads:
+        files = [f for f in given.iterdir() if f.is_file()] if given.is_dir() else [given]
+        read.update((f.resolve(), f) for f in files)
+    written: dict[Path, str] = {}
+    for flag, path in outputs.items():
+        if path is None:
+            continue
+        writable_file(path, flag)
+        where = path.resolve()
+        if where in read:
+            same = "" if read[where] == path else f" ({read[where]})"
+            raise usage_error(flag, f"{path} is a file this run reads{same}; give another")
+        if where in written:
+            raise usage_error(flag, f"{path} is the {written[where]} file too; give another")
+        written[where] = flag
 
 
 def writable_file(path: Path, flag: str) -> None:

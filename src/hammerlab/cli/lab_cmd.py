@@ -14,7 +14,7 @@ from hammerlab.analysis.engine_version import plugins_line
 from hammerlab.analysis.lab import FlagError, LabReport, arms, compare
 from hammerlab.analysis.sweep import SweepError
 from hammerlab.cli.battle_cmd import load_plugins
-from hammerlab.cli.common import console, fail, progress, usage_error, writable_file
+from hammerlab.cli.common import check_outputs, console, fail, progress, usage_error
 from hammerlab.cli.sweep_cmd import (
     cell,
     check_store_flags,
@@ -65,7 +65,8 @@ def run_lab(
     if plot is not None:
         from hammerlab.analysis.lab_plot import chart_type_problem  # matplotlib: only when asked
 
-        writable_file(plot, "--plot")
+        reads = [scenario, *(plugin or []), *([out] if out is not None else [])]
+        check_outputs({"--plot": plot}, reads)
         problem = chart_type_problem(plot)
         if problem is not None:
             raise usage_error("--plot", problem)

@@ -33,7 +33,7 @@ from hammerlab.analysis.sweep import (
     switched_on,
 )
 from hammerlab.cli.battle_cmd import load_plugins
-from hammerlab.cli.common import console, fail, progress, usage_error, writable_file, write_file
+from hammerlab.cli.common import check_outputs, console, fail, progress, usage_error, write_file
 from hammerlab.engine.dice import DICE_MODES
 from hammerlab.engine.rules import RuleSettingError
 from hammerlab.errors import HammerlabError
@@ -74,9 +74,8 @@ def run_sweep(
     With ``--out``, what the store gave and took is said: in the JSON document's
     ``store``, else on standard error. A Ctrl-C ends the run with one line saying
     what the store kept (:func:`interrupted`)."""
-    for path, flag in ((report, "--report"), (csv_file, "--csv")):
-        if path is not None:
-            writable_file(path, flag)
+    reads = [*scenarios, *(plugin or []), *([out] if out is not None else [])]
+    check_outputs({"--report": report, "--csv": csv_file}, reads)
     check_store_flags(out, resume, dice)
     try:
         axes = parse_axes(vary)
@@ -338,8 +337,7 @@ def run_results(
     """Merge, query or summarize stored battles."""
     from hammerlab.analysis.store import merge, query, summaries
 
-    if csv_file is not None:
-        writable_file(csv_file, "--csv")
+    check_outputs({"--csv": csv_file}, folders)
     try:
         if merge_into is not None:
             added = merge(folders, merge_into)

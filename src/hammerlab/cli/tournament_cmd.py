@@ -10,7 +10,7 @@ from rich.table import Table
 
 from hammerlab.analysis.search import Budget
 from hammerlab.analysis.tournament import TournamentReport, games_in, tournament
-from hammerlab.cli.common import console, fail, progress
+from hammerlab.cli.common import console, fail, progress, usage_error
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import load_scenario
 
@@ -19,7 +19,9 @@ def run_tournament(
     *, scenarios: list[Path], players: str, games: int, seed: int, playouts: int, as_json: bool
 ) -> None:
     """Play the tournament; a table, or one JSON document."""
-    names = [p.strip() for p in players.split(",") if p.strip()]
+    names = [p.strip() for p in players.split(",")]
+    if not all(names):
+        raise usage_error("--players", f"{players!r} has an empty name between its commas")
     try:
         specs = [(load_scenario(path), str(path)) for path in scenarios]
         total = games_in(len(specs), len(names), games)

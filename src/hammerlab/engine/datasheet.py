@@ -9,7 +9,7 @@ validates them when a unit is loaded.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -154,3 +154,18 @@ class Datasheet:
             for weapon in entry.weapons:
                 seen.setdefault(weapon.name, weapon)
         return tuple(seen.values())
+
+
+def unknown_characteristics(
+    owner: str, values: Mapping[str, str], known: Sequence[str]
+) -> list[tuple[str, str]]:
+    """``(key, problem)`` for each characteristic of ``values`` no edition reader reads
+    (``known``: those it does, in the order it lists them). A misspelt name
+    (``Strength`` for ``S``) would otherwise be dropped without a word, and the
+    reader's default used in its place (a weapon read without its Strength may
+    strike at the user's): ``owner`` names the profile, weapon or power."""
+    return [
+        (key, f"{owner}: unknown characteristic {key!r} (check the spelling: {', '.join(known)})")
+        for key in values
+        if key not in known
+    ]

@@ -11,7 +11,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import InitErrorDetails, PydanticCustomError
 from shapely.geometry import Polygon
 from shapely.validation import explain_validity
@@ -112,10 +120,11 @@ class UnitPlacement(_Strict):
     formation: Literal["block", "line", "column"] = "block"
     spacing: float = Field(default=1.0, ge=0.0, le=6.0)
     """Gap between bases in inches."""
-    status: dict[str, bool] = {}
+    status: dict[str, StrictBool] = {}
     """Unit status at the start of the scenario: ``moved``, ``advanced``,
     ``charged`` in every ruleset, and the keys the scenario's ruleset declares
-    (checked when the battle is built)."""
+    (checked when the battle is built); each ``true`` or ``false`` (a word such
+    as ``"yes"`` is refused, not read as true)."""
     casualties: int = Field(default=0, ge=0)
     """Models the unit lost before the scenario starts (the first ones listed)."""
     embarked_in: str | None = None
@@ -141,6 +150,16 @@ class PlanSpec(_Strict):
     turns: int = Field(default=1, ge=1, le=10)
     phases: list[str] = Field(default_factory=lambda: ["shooting"], min_length=1)
     victory: Literal["kill_points", "models_destroyed"] = "kill_points"
+
+    @field_validator("phases")
+    @classmethod
+    def _each_once(cls, phases: list[str]) -> list[str]:
+        """A phase named twice would be played once (a player's turn plays each of
+        its phases in the ruleset's order): refused rather than dropped."""
+        twice = next((p for i, p in enumerate(phases) if p in phases[:i]), None)
+        if twice is not None:
+            raise ValueError(f"phase {twice!r} is named twice; name each phase once")
+        return phases
 
 
 class Scenario(_Strict):

@@ -39,10 +39,12 @@ def parse_toml(text: str, source: str, model: type[M]) -> M:
 
     ``tomllib`` parses nested arrays and inline tables by recursion, so a
     hostile file of a few hundred kilobytes (``[[[[...]]]]``) would end in a
-    ``RecursionError``; it is caught and reported like any other mistake.
+    ``RecursionError``; it is caught and reported like any other mistake. A
+    byte-order mark, which some editors put at the start of a UTF-8 file and
+    ``tomllib`` refuses as an "invalid statement" at line 1, is read past.
     """
     try:
-        raw = tomllib.loads(text)
+        raw = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as error:
         raise InputError(source, "", f"not valid TOML: {error}") from None
     except RecursionError:

@@ -35,6 +35,11 @@ class DefenceStats:
         return min(saves) if saves else None
 
 
+PROFILE_KEYS = ("M", "T", "Sv", "W", "Ld", "OC", "Inv (ranged)")
+"""A core11 profile's characteristics (:func:`defence_of` and :func:`movement_of`
+read M, T, Sv, W and ``Inv (ranged)``; Ld and OC are written on every datasheet)."""
+
+
 def _read(profile: Profile, key: str) -> int:
     raw = profile.get(key).strip().rstrip("+").rstrip('"')
     if not raw.isdigit():

@@ -13,15 +13,15 @@ from hammerlab.editions.core11.command import COMMAND
 from hammerlab.editions.core11.fight import FIGHT
 from hammerlab.editions.core11.movement import MOVEMENT
 from hammerlab.editions.core11.overwatch import install_overwatch
-from hammerlab.editions.core11.profiles import defence_of, movement_of
+from hammerlab.editions.core11.profiles import PROFILE_KEYS, defence_of, movement_of
 from hammerlab.editions.core11.shooting import SHOOTING
 from hammerlab.editions.core11.state import Core11Game
-from hammerlab.editions.core11.weapons import WeaponError, read_weapon, weapon_problems
+from hammerlab.editions.core11.weapons import WEAPON_KEYS, WeaponError, read_weapon, weapon_problems
 from hammerlab.editions.flow import Flow
 from hammerlab.editions.plugins import plugin_options
 from hammerlab.editions.turns import unit_lines, victory_lines
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.datasheet import Datasheet, Profile, Weapon
+from hammerlab.engine.datasheet import Datasheet, Profile, Weapon, unknown_characteristics
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.rules import Parameter, RuleOption
 from hammerlab.errors import IllegalActionError, ProfileError
@@ -96,12 +96,25 @@ class Core11Ruleset:
         (:meth:`Ruleset.datasheet_errors`)."""
         errors: list[tuple[str, str]] = []
         for index, entry in enumerate(datasheet.entries):
+            profile = entry.profile
+            errors += [
+                (f"models[{index}].profile.{key}", problem)
+                for key, problem in unknown_characteristics(
+                    profile.name, profile.characteristics, PROFILE_KEYS
+                )
+            ]
             try:
-                defence_of(entry.profile)
-                movement_of(entry.profile)
+                defence_of(profile)
+                movement_of(profile)
             except ProfileError as error:
                 errors.append((f"models[{index}].profile", str(error)))
             for weapon in entry.weapons:
+                errors += [
+                    (f"weapons.{weapon.name}.{key}", problem)
+                    for key, problem in unknown_characteristics(
+                        f"weapon {weapon.name}", weapon.characteristics, WEAPON_KEYS
+                    )
+                ]
                 try:
                     read_weapon(weapon)
                 except WeaponError as error:

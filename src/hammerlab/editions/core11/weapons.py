@@ -202,6 +202,11 @@ class WeaponProfile:
         return True
 
 
+WEAPON_KEYS = ("Range", "A", "BS", "WS", "S", "AP", "D", "Weapon")
+"""The characteristics :func:`read_weapon` reads (``Weapon``: the item a profile is a
+mode of)."""
+
+
 def _number(weapon: Weapon, key: str) -> int:
     raw = weapon.get(key).strip().rstrip("+").rstrip('"')
     try:

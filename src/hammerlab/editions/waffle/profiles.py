@@ -141,6 +141,20 @@ VEHICLE_LEADERSHIP = 10
 ``vehicles.is_vehicle``); these stand in only so that a vehicle has a :class:`Stats`."""
 
 
+WEAPON_KEYS = ("Range", "S", "AP", "Type")
+"""The characteristics :func:`weapon_of` reads (a weapon's rules go in ``Type``, or
+its ``keywords``)."""
+
+
+def profile_keys(profile: Profile) -> tuple[str, ...]:
+    """The characteristics :func:`stats_of` reads of ``profile``: a vehicle's
+    (:data:`VEHICLE_STAT_NAMES`, a Walker's :data:`WALKER_STAT_NAMES` too: any
+    of them may be written), or a model's (:data:`STAT_NAMES`)."""
+    if is_vehicle_profile(profile):
+        return VEHICLE_STAT_NAMES + WALKER_STAT_NAMES
+    return STAT_NAMES
+
+
 def is_vehicle_profile(profile: Profile) -> bool:
     """Whether ``profile`` is a vehicle's (it has Armour Values)."""
     return "Front" in profile.characteristics

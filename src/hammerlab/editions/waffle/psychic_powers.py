@@ -147,6 +147,11 @@ the Instant Death special rule until the start of your next Psychic phase"
 (the rule's text in the BattleScribe data, ``tests/data/bsdata-7e/Warhammer40K.gst``)."""
 
 
+POWER_KEYS = ("Warp Charge", "Range", "Power Category", "Type", "Strength", "S", "AP", "Details")
+"""The characteristics :func:`power_of` reads (a Witchfire power's weapon profile:
+``Strength`` or ``S``, ``AP`` and ``Type``; ``Details``, its text)."""
+
+
 def _characteristic(power: Weapon, *names: str) -> str:
     return next((power.get(n) for n in names if power.get(n)), "")
 

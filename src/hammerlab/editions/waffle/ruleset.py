@@ -18,10 +18,11 @@ from hammerlab.editions.waffle.movement_phase import MOVEMENT
 from hammerlab.editions.waffle.parameters import PARAMETERS
 from hammerlab.editions.waffle.points import END_OF_TURN
 from hammerlab.editions.waffle.power_from_pain import power_from_pain
-from hammerlab.editions.waffle.profiles import stats_of, weapon_of
+from hammerlab.editions.waffle.profiles import WEAPON_KEYS, profile_keys, stats_of, weapon_of
 from hammerlab.editions.waffle.psychic import PSYCHIC
 from hammerlab.editions.waffle.psychic_parameters import PSYCHIC_PARAMETERS
 from hammerlab.editions.waffle.psychic_powers import (
+    POWER_KEYS,
     is_psyker_rule,
     mastery_problems,
     power_of,
@@ -40,7 +41,7 @@ from hammerlab.editions.waffle.sudden_death import game_over
 from hammerlab.editions.waffle.transports import embarked_lines, start_embarked
 from hammerlab.editions.waffle.vehicles import face_the_enemy, vehicle_end_of_turn
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.datasheet import Datasheet, Profile
+from hammerlab.engine.datasheet import Datasheet, Profile, unknown_characteristics
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.rules import Parameter, RuleOption
 from hammerlab.engine.units import Unit
@@ -121,8 +122,15 @@ class WaffleRuleset:
         errors = [("rules", problem) for problem in mastery_problems(datasheet.rules)]
         for index, entry in enumerate(datasheet.entries):
             model = f"models[{index}]"
+            profile = entry.profile
+            errors += [
+                (f"{model}.profile.{key}", problem)
+                for key, problem in unknown_characteristics(
+                    profile.name, profile.characteristics, profile_keys(profile)
+                )
+            ]
             try:
-                stats_of(entry.profile)
+                stats_of(profile)
             except ProfileError as error:
                 key = "type" if error.key == "type" else _path("profile", error.key)
                 errors.append((f"{model}.{key}", str(error)))
@@ -134,16 +142,22 @@ class WaffleRuleset:
                         f"most {MAX_WEAPONS_PER_MODEL}"
                     )
                     errors.append((f"{model}.{field}", problem))
-            for weapon in entry.weapons:
-                try:
-                    weapon_of(weapon)
-                except ProfileError as error:
-                    errors.append((_path("weapons", weapon.name, error.key), str(error)))
-            for power in entry.powers:
-                try:
-                    power_of(power)
-                except ProfileError as error:
-                    errors.append((_path("powers", power.name, error.key), str(error)))
+            for field, carried, known, read in (
+                ("weapons", entry.weapons, WEAPON_KEYS, weapon_of),
+                ("powers", entry.powers, POWER_KEYS, power_of),
+            ):
+                for item in carried:
+                    owner = f"{'weapon' if field == 'weapons' else 'psychic power'} {item.name}"
+                    errors += [
+                        (_path(field, item.name, key), problem)
+                        for key, problem in unknown_characteristics(
+                            owner, item.characteristics, known
+                        )
+                    ]
+                    try:
+                        read(item)
+                    except ProfileError as error:
+                        errors.append((_path(field, item.name, error.key), str(error)))
         return list(dict.fromkeys(errors))
 
     def starting_wounds(self, profile: Profile) -> int:

@@ -1,0 +1,33 @@
+"""Flags a review found taken without a word: an empty player name, a precision
+of infinity, and a grid point whose unit size breaks the scenario, reported as if
+the file were wrong."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cli_kit import one_line, run
+
+ROOT = Path(__file__).resolve().parents[1]
+GUARD = ROOT / "examples" / "guard_suppress_terminators.toml"
+
+
+def test_a_tournament_refuses_an_empty_player_name() -> None:
+    code, _, err = run("tournament", str(GUARD), "--players", "heuristic,,random", "--games", "1")
+    assert one_line(code, err, 2) == (
+        "error: --players: 'heuristic,,random' has an empty name between its commas"
+    )
+
+
+def test_a_precision_of_infinity_is_refused() -> None:
+    code, _, err = run("lab", str(GUARD), "--rule", "suppressive_fire", "--precision", "inf")
+    assert code == 2 and "--precision" in err and "less than or equal to 1000" in err
+
+
+def test_a_unit_size_that_puts_models_off_the_table_names_its_grid_point() -> None:
+    # Squad 1 stands 10" from its edge in blocks of five: sixty Guardsmen (twelve
+    # ranks) reach past the edge; the file itself plays.
+    code, _, err = run("sweep", str(GUARD), "--vary", "units.squad1.size=10,60", "--runs", "2")
+    line = one_line(code, err, 1)
+    assert line.startswith(f"error: {GUARD}: units[0].position: model 1 would stand off the table")
+    assert line.endswith("(at units.squad1.size=60)")

@@ -1,0 +1,126 @@
+"""What a command writes never replaces what it reads, nor another of its outputs,
+and ``serve`` refuses an address or folder it cannot use before it says it serves.
+
+Each case came from a review that fed the commands bad paths: a scenario
+overwritten by its own ``--save``, ``--log-json`` or ``--report``, a results store
+overwritten by ``--csv``, a CSV lost under the report of the same name, and a
+server that said it was serving and then failed."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+from pathlib import Path
+
+import pytest
+
+from cli_kit import one_line, run
+
+ROOT = Path(__file__).resolve().parents[1]
+GUARD = ROOT / "examples" / "guard_suppress_terminators.toml"
+
+
+@pytest.fixture
+def scenario(tmp_path: Path) -> Path:
+    copy = tmp_path / "guard.toml"
+    shutil.copy(GUARD, copy)
+    return copy
+
+
+@pytest.mark.parametrize("flag", ["--save", "--log-json"])
+def test_a_battle_refuses_to_write_over_its_scenario(scenario: Path, flag: str) -> None:
+    before = scenario.read_bytes()
+    code, _, err = run("battle", str(scenario), flag, str(scenario), "--json")
+    assert (
+        one_line(code, err, 2)
+        == f"error: {flag}: {scenario} is a file this run reads; give another"
+    )
+    assert scenario.read_bytes() == before
+
+
+def test_a_link_to_the_scenario_is_the_scenario(scenario: Path) -> None:
+    alias = scenario.parent / "alias.toml"
+    alias.symlink_to(scenario)
+    code, _, err = run("battle", str(scenario), "--save", str(alias), "--json")
+    assert one_line(code, err, 2) == (
+        f"error: --save: {alias} is a file this run reads ({scenario}); give another"
+    )
+
+
+def test_a_resumed_game_may_be_saved_over_itself(scenario: Path) -> None:
+    saved = scenario.parent / "game.json"
+    code, _, err = run(
+        "battle", str(scenario), "--seed", "2", "--stop-after", "1", "--save", str(saved), "--json"
+    )
+    assert code == 0, err
+    code, _, err = run("battle", "--resume", str(saved), "--save", str(saved), "--json")
+    assert code == 0, err
+
+
+def test_a_sweep_refuses_a_report_over_its_scenario_and_a_csv_under_its_report(
+    scenario: Path, tmp_path: Path
+) -> None:
+    before = scenario.read_bytes()
+    sweep = ["sweep", str(scenario), "--vary", "suppressive_fire=off,on", "--runs", "2"]
+    code, _, err = run(*sweep, "--report", str(scenario))
+    assert one_line(code, err, 2) == (
+        f"error: --report: {scenario} is a file this run reads; give another"
+    )
+    assert scenario.read_bytes() == before
+    same = tmp_path / "same"
+    code, _, err = run(*sweep, "--report", str(same), "--csv", str(same))
+    assert one_line(code, err, 2) == f"error: --csv: {same} is the --report file too; give another"
+    assert not same.exists()
+
+
+def test_results_refuse_a_csv_over_a_file_of_the_store(scenario: Path, tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    code, _, err = run(
+        "sweep", str(scenario), "--vary", "suppressive_fire=off,on", "--runs", "2",
+        "--out", str(store), "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    (database,) = [f for f in store.iterdir() if f.is_file()]
+    before = database.read_bytes()
+    code, _, err = run("results", str(store), "--csv", str(database))
+    assert one_line(code, err, 2) == (
+        f"error: --csv: {database} is a file this run reads; give another"
+    )
+    assert database.read_bytes() == before
+    beside = store / "summary.csv"  # a new file in the store's folder is fine
+    code, _, err = run("results", str(store), "--csv", str(beside))
+    assert code == 0, err
+    rows = beside.read_text().splitlines()  # one row a metric of each point
+    assert rows[0].startswith("scenario,") and {"off", "on"} <= {r.split(",")[4] for r in rows[1:]}
+
+
+def test_a_lab_refuses_a_plot_over_its_scenario(tmp_path: Path) -> None:
+    scenario = tmp_path / "guard.png"  # a chart type: only the clash is wrong
+    shutil.copy(GUARD, scenario)
+    code, _, err = run("lab", str(scenario), "--rule", "suppressive_fire", "--plot", str(scenario))
+    assert one_line(code, err, 2) == (
+        f"error: --plot: {scenario} is a file this run reads; give another"
+    )
+
+
+def test_serve_refuses_a_scenario_folder_that_is_not_there(tmp_path: Path) -> None:
+    code, out, err = run("serve", "--scenarios", str(tmp_path / "nowhere"))
+    assert one_line(code, err, 2) == f"error: --scenarios: {tmp_path / 'nowhere'}: no such folder"
+    assert "serving" not in out
+
+
+def test_serve_refuses_a_port_taken_before_it_says_it_serves() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, out, err = run("serve", "--scenarios", str(ROOT / "examples"), "--port", str(port))
+    line = one_line(code, err, 2)
+    assert line.startswith(f"error: --port: cannot listen on 127.0.0.1:{port}: ")
+    assert "serving" not in out
+
+
+def test_serve_refuses_a_host_that_is_no_address() -> None:
+    code, out, err = run("serve", "--scenarios", str(ROOT / "examples"), "--host", "999.1.1.1")
+    assert one_line(code, err, 2).startswith("error: --host: 999.1.1.1: ")
+    assert "serving" not in out
