@@ -8,8 +8,12 @@ server that said it was serving and then failed."""
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import socket
+import stat
+import threading
 from pathlib import Path
 
 import pytest
@@ -124,3 +128,20 @@ def test_serve_refuses_a_host_that_is_no_address() -> None:
     code, out, err = run("serve", "--scenarios", str(ROOT / "examples"), "--host", "999.1.1.1")
     assert one_line(code, err, 2).startswith("error: --host: 999.1.1.1: ")
     assert "serving" not in out
+
+
+def test_an_output_that_is_a_pipe_is_written_into_not_replaced(
+    scenario: Path, tmp_path: Path
+) -> None:
+    # Renamed over, a named pipe (or /dev/stdout, or a device) would become a plain
+    # file; it is written into, and stays a pipe.
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    received: list[str] = []
+    reader = threading.Thread(target=lambda: received.append(pipe.read_text()), daemon=True)
+    reader.start()
+    code, _, err = run("battle", str(scenario), "--save", str(pipe), "--json")
+    reader.join(timeout=30)
+    assert code == 0, err
+    assert stat.S_ISFIFO(pipe.stat().st_mode)
+    assert json.loads(received[0])["format"] == "hammerlab-game/1"

@@ -198,9 +198,19 @@ def writable_file(path: Path, flag: str) -> None:
 
 
 def write_file(path: Path, text: str) -> None:
-    """Write ``text`` whole or not at all (a temporary file renamed into place)."""
+    """Write ``text`` whole or not at all (a temporary file renamed into place).
+
+    A path that is there and is not a plain file (``/dev/stdout``, a named pipe, a
+    device) is written to as it is: renamed over, it would be replaced by a file."""
     if path.is_dir():
         raise fail(f"{path}: is a directory")
+    if path.exists() and not path.is_file():
+        try:
+            with path.open("w", encoding="utf-8") as stream:
+                stream.write(text)
+        except OSError as error:
+            raise fail(f"{path}: cannot write: {error.strerror}") from None
+        return
     partial = path.with_name(f".{path.name}.partial")
     try:
         partial.write_text(text, encoding="utf-8")
