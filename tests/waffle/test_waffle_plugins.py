@@ -164,8 +164,10 @@ BROKEN_INSTALL = """from hammerlab.engine.rules import RuleOption
 def install(hooks, settings):
     raise ValueError("install broke")
 RULESET = "waffle"
-RULES = (RuleOption("broken_rule", "x", "q", default=True, install=install),)
+RULES = (RuleOption("broken_rule", "x", "q", install=install),)
 """
+"""Off by default: a plug-in stays loaded in the process, and a rule on by default
+would break every later battle of the test run."""
 
 
 def test_a_plug_in_that_fails_in_play_is_one_line_then_its_traceback(tmp_path: Path) -> None:
@@ -174,7 +176,8 @@ def test_a_plug_in_that_fails_in_play_is_one_line_then_its_traceback(tmp_path: P
     path = tmp_path / "broken.py"
     path.write_text(BROKEN_INSTALL, encoding="utf-8")
     scenario = Path(__file__).resolve().parents[2] / "examples" / "guard_suppress_terminators.toml"
-    result = CliRunner().invoke(app, ["battle", str(scenario), "--plugin", str(path), "--json"])
+    flags = ["--plugin", str(path), "--rule", "broken_rule", "--json"]
+    result = CliRunner().invoke(app, ["battle", str(scenario), *flags])
     assert result.exit_code == 1
     first, *rest = result.stderr.splitlines()
     assert first == "error: the battle failed: ValueError: install broke"
