@@ -172,9 +172,10 @@ def test_a_battle_that_fails_in_a_lab_names_itself_and_how_to_replay_it(
     # The command replays the very battle: it fails the same way.
     replay = first.split("replay it: hammerlab ")[1].split()
     again = CliRunner().invoke(app, replay)
-    assert isinstance(again.exception, ValueError) and str(again.exception) == (
-        "boom at the end of a turn"
-    )
+    assert again.exit_code == 1
+    told, *again_trace = again.stderr.splitlines()
+    assert told == "error: the battle failed: ValueError: boom at the end of a turn"
+    assert again_trace[-1] == "ValueError: boom at the end of a turn"
 
 
 SILENT_ACTION = """from dataclasses import dataclass

@@ -147,6 +147,7 @@ def test_rulesets_json_lists_plug_in_rules_with_their_parameters() -> None:
         ("RULES = ()\n", "RULESET"),
         ("RULESET = 'waffle'\nRULES = [1]\n", "RULES"),
         ("raise ValueError('boom')\n", "the plug-in failed to load"),
+        ("import sys\nsys.exit(0)\n", "the plug-in failed to load: SystemExit: 0"),
     ],
 )
 def test_a_bad_plug_in_is_one_line_error(text: str | None, problem: str, tmp_path: Path) -> None:
@@ -157,6 +158,31 @@ def test_a_bad_plug_in_is_one_line_error(text: str | None, problem: str, tmp_pat
     assert result.exit_code == 1
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and problem in lines[0] and str(path) in lines[0]
+
+
+BROKEN_INSTALL = """from hammerlab.engine.rules import RuleOption
+def install(hooks, settings):
+    raise ValueError("install broke")
+RULESET = "waffle"
+RULES = (RuleOption("broken_rule", "x", "q", install=install),)
+"""
+"""Off by default: a plug-in stays loaded in the process, and a rule on by default
+would break every later battle of the test run."""
+
+
+def test_a_plug_in_that_fails_in_play_is_one_line_then_its_traceback(tmp_path: Path) -> None:
+    # Loaded cleanly, it fails when the battle installs it: the plug-in's bug, said
+    # in one line, then the traceback that ends in its own code.
+    path = tmp_path / "broken.py"
+    path.write_text(BROKEN_INSTALL, encoding="utf-8")
+    scenario = Path(__file__).resolve().parents[2] / "examples" / "guard_suppress_terminators.toml"
+    flags = ["--plugin", str(path), "--rule", "broken_rule", "--json"]
+    result = CliRunner().invoke(app, ["battle", str(scenario), *flags])
+    assert result.exit_code == 1
+    first, *rest = result.stderr.splitlines()
+    assert first == "error: the battle failed: ValueError: install broke"
+    assert rest[0] == "The battle's traceback (where it failed is last):"
+    assert str(path) in "\n".join(rest) and rest[-1] == "ValueError: install broke"
 
 
 def test_entry_points_register_installed_plug_ins(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,6 +4,7 @@ game, check a log. Imported only when one of those commands runs."""
 from __future__ import annotations
 
 import json
+import traceback
 from collections.abc import Collection
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ from hammerlab.editions.plugins import check_plugins_fit, load_plugin_file
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.events import Event
 from hammerlab.engine.rules import ParamValue, RuleSettingError, RuleSettings, rule_flags
-from hammerlab.errors import HammerlabError, InputError
+from hammerlab.errors import BattleFailedError, HammerlabError, InputError
 from hammerlab.io.scenario import load_scenario
 
 
@@ -111,6 +112,12 @@ def run_battle(
         raise usage_error("--rule", error) from None
     except HammerlabError as error:
         raise fail(error) from None
+    except Exception as error:
+        if not plugin:
+            raise  # hammerlab's own bug: the whole traceback, for its report
+        # With plug-ins, most often a bug of theirs: one line, then where it failed.
+        line = f"the battle failed: {type(error).__name__}: {error}"
+        raise fail(BattleFailedError(line, traceback.format_exc())) from None
     if log_json is not None:
         write_file(log_json, game.log_json_lines())
     if save is not None:

@@ -167,7 +167,7 @@ def _run(data: bytes, path: Path, source: str) -> ModuleType:
     except DeclarationError as error:
         del sys.modules[name]
         raise InputError(_at(source, error.__traceback__), error.what, error.problem) from None
-    except Exception as error:  # a plug-in's own bug is reported, not raised as ours
+    except (Exception, SystemExit) as error:  # a plug-in's own bug, or exit: reported
         del sys.modules[name]
         raise InputError(
             _at(source, error.__traceback__),
