@@ -19,8 +19,17 @@ battle, so a battle is reused only by the code that played it.
 
 A sweep writes each batch as it comes back (one transaction), so a stopped
 sweep loses at most the batches in flight, and ``--resume`` reads the rest
-back. Stores from several machines are merged by :func:`merge` (a battle stored
-in both must have the same outcome in both, or the merge stops: the engine is
+back. A run that fails instead (a battle that raised, a write that failed)
+takes back what it wrote (:meth:`ResultStore.__exit__`), so it leaves no point
+half played. Seeds are stored as BIGINT, which is why a run's seeds are at most
+:data:`~hammerlab.analysis.sweep.MAX_SEED`.
+
+A store says it is one in its table ``hammerlab_store`` (its :data:`FORMAT`),
+and a database whose format, tables or columns are not a store's is refused,
+never read nor written into (:func:`_problem`).
+
+Stores from several machines are merged by :func:`merge` (a battle stored in
+both must have the same outcome in both, or the merge stops: the engine is
 deterministic).
 """
 
@@ -31,6 +40,7 @@ import signal
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +52,16 @@ from hammerlab.errors import HammerlabError
 
 FILE = "battles.duckdb"
 
-SCHEMA = """
+FORMAT = 1
+"""The store's format, the one row of its table :data:`FORMAT_TABLE`. Stores made
+before that table existed have the same tables: they are read as they are, and
+given the table when next written."""
+
+FORMAT_TABLE = "hammerlab_store"
+
+SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS {FORMAT_TABLE} (format INTEGER);
+INSERT INTO {FORMAT_TABLE} SELECT {FORMAT} WHERE NOT EXISTS (FROM {FORMAT_TABLE});
 CREATE TABLE IF NOT EXISTS scenarios (
     scenario_hash VARCHAR PRIMARY KEY, name VARCHAR, source VARCHAR,
     players VARCHAR, scenario VARCHAR);
@@ -62,7 +81,10 @@ CREATE TABLE IF NOT EXISTS choices (
     PRIMARY KEY (scenario_hash, params, seed, engine_version, choice));
 """
 
-TABLES = ("scenarios", "units", "battles", "models_left", "choices")
+BATTLE_TABLES = ("battles", "models_left", "choices")
+"""The tables with a row per battle (or more), keyed by :data:`BATTLE_KEY`."""
+
+TABLES = ("scenarios", "units", *BATTLE_TABLES)
 
 BATTLE_KEY = ("scenario_hash", "params", "seed", "engine_version")
 
@@ -72,31 +94,91 @@ class StoreError(HammerlabError):
 
 
 class ResultStore:
-    """One store folder, open for reading and writing (a context manager)."""
+    """One store folder, open for reading and writing (a context manager), made
+    there if there is none yet. A database there that is not a store is a
+    :class:`StoreError`, and is left as it was."""
 
-    def __init__(self, folder: Path, create: bool = True) -> None:
+    def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.added = 0
-        """Battles written since the store was opened: what a run played, and what an
-        interrupted run has kept."""
-        path = folder / FILE
-        if not create and not path.is_file():
-            raise StoreError(f"{folder}: no results store here (no {FILE})")
+        self._written: dict[tuple[str, str, str], list[int]] = {}
+        """The seeds written since the store was opened, by scenario hash, point and
+        engine version."""
+        self._registered: set[tuple[str, str]] = set()
+        """The points (scenario hash, point) whose scenario and units were written
+        since the store was opened."""
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            self.db = duckdb.connect(str(path))
-            self.db.execute(SCHEMA)
+            self.db = duckdb.connect(str(folder / FILE))
         except (OSError, duckdb.Error) as error:
             raise StoreError(f"{folder}: cannot open the results store: {error}") from None
+        try:
+            name = self.db.execute("SELECT current_database()").fetchall()[0][0]
+            problem = None if _empty(self.db, name) else _problem(self.db, name)
+            if problem is None:
+                # All of it in a new store, the format's table in an older one.
+                self.db.execute(f"BEGIN TRANSACTION; {SCHEMA} COMMIT;")
+        except duckdb.Error as error:
+            problem = f"cannot open the results store: {error}"
+        if problem is not None:
+            self.db.close()
+            raise StoreError(f"{folder}: {problem}")
+
+    @property
+    def added(self) -> int:
+        """Battles written since the store was opened: what a run played, and what an
+        interrupted run has kept."""
+        return sum(len(seeds) for seeds in self._written.values())
 
     def __enter__(self) -> ResultStore:
         return self
 
-    def __exit__(self, *_: object) -> None:
-        self.db.close()
+    def __exit__(self, kind: object, error: BaseException | None, trace: object) -> None:
+        """Close the store. Closed by an error hammerlab reports (a battle that raised,
+        a write that failed), it first takes back the battles written since it was
+        opened (:meth:`_take_back`): the run failed, and its battles would read as a
+        result. A Ctrl-C keeps them (the run says so; ``--resume`` plays the rest)."""
+        try:
+            if isinstance(error, HammerlabError) and self._written:
+                self._take_back(error)
+        finally:
+            self.db.close()
 
-    def register(self, case: Case) -> None:
-        """Record the scenario and the units of a grid point (once)."""
+    def _take_back(self, cause: HammerlabError) -> None:
+        """Delete the battles written since the store was opened, then the points and
+        scenarios left with no battle, in one transaction, so the store is as the run
+        found it. Should that fail too, the error says both."""
+        where = "scenario_hash = ? AND params = ? AND engine_version = ?"
+        with _interrupt_after():
+            self.db.execute("BEGIN TRANSACTION")
+            try:
+                for key, seeds in self._written.items():
+                    for table in BATTLE_TABLES:
+                        self.db.execute(
+                            f"DELETE FROM {table} WHERE {where} AND list_contains(?, seed)",
+                            [*key, seeds],
+                        )
+                self.db.execute(
+                    "DELETE FROM units WHERE (scenario_hash, params) "
+                    "NOT IN (SELECT scenario_hash, params FROM battles)"
+                )
+                self.db.execute(
+                    "DELETE FROM scenarios "
+                    "WHERE scenario_hash NOT IN (SELECT scenario_hash FROM battles)"
+                )
+                self.db.execute("COMMIT")
+            except duckdb.Error as error:
+                self.db.execute("ROLLBACK")
+                raise StoreError(
+                    f"{cause}; and {self.folder} keeps the {self.added} battles this run "
+                    f"stored, which could not be taken back: {error}"
+                ) from None
+        self._written.clear()
+        self._registered.clear()
+
+    def _register(self, case: Case) -> None:
+        """Record the scenario and the units of a grid point, unless done already."""
+        if (case.scenario_hash, case.params) in self._registered:
+            return
         self.db.execute(
             "INSERT OR IGNORE INTO scenarios VALUES (?, ?, ?, ?, ?)",
             [
@@ -117,26 +199,27 @@ class ResultStore:
 
     def outcomes(self, case: Case, seeds: range) -> dict[int, Outcome]:
         """The battles of ``seeds`` stored for this case by its engine version, by seed."""
-        self.register(case)
         return _outcomes(self.db, case.scenario_hash, case.params, case.engine_version, seeds)
 
     def add(self, case: Case, seeds: Sequence[int], outcomes: Sequence[Outcome]) -> None:
         """Store played battles in one transaction, so a batch is all there or not at
         all; a Ctrl-C while it is written takes effect once it is
         (:func:`_interrupt_after`). A failed write is a :class:`StoreError`."""
-        key = [case.scenario_hash, case.params]
         with _interrupt_after():
-            self._write(key, case.engine_version, seeds, outcomes)
-            self.added += len(seeds)
+            self._write(case, seeds, outcomes)
+            self._registered.add((case.scenario_hash, case.params))
+            key = (case.scenario_hash, case.params, case.engine_version)
+            self._written.setdefault(key, []).extend(seeds)
 
-    def _write(
-        self, key: list[str], engine: str, seeds: Sequence[int], outcomes: Sequence[Outcome]
-    ) -> None:
-        """The batch's rows, played by ``engine``, in one transaction, rolled back if a
-        statement fails (a full disk, a battle stored twice), so the store stays as it
-        was and usable."""
+    def _write(self, case: Case, seeds: Sequence[int], outcomes: Sequence[Outcome]) -> None:
+        """The batch's rows, with the case's scenario and units if they are new, in one
+        transaction, rolled back if a statement fails (a full disk, a battle stored
+        twice), so the store stays as it was and usable."""
+        key = [case.scenario_hash, case.params]
+        engine = case.engine_version
         self.db.execute("BEGIN TRANSACTION")
         try:
+            self._register(case)
             self.db.executemany(
                 "INSERT INTO battles VALUES (?, ?, ?, ?, ?)",
                 [[*key, s, engine, o.winner] for s, o in zip(seeds, outcomes, strict=True)],
@@ -184,6 +267,71 @@ def _interrupt_after() -> Iterator[None]:
         previous(signal.SIGINT, None)
 
 
+def _empty(db: duckdb.DuckDBPyConnection, database: str) -> bool:
+    """Whether the attached ``database`` holds no table nor view: a new one, to make a
+    store of."""
+    row = db.execute(
+        "SELECT (SELECT count(*) FROM duckdb_tables() WHERE database_name = $1) "
+        "+ (SELECT count(*) FROM duckdb_views() WHERE database_name = $1 AND NOT internal)",
+        [database],
+    ).fetchone()
+    return row is not None and row[0] == 0
+
+
+def _columns(db: duckdb.DuckDBPyConnection, database: str) -> dict[str, list[tuple[str, str]]]:
+    """Each table of the attached ``database`` (its main schema, views left out): its
+    columns' names and types, in order."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for table, column, kind in db.execute(
+        "SELECT table_name, column_name, data_type FROM duckdb_columns() "
+        "JOIN duckdb_tables() USING (database_name, schema_name, table_name) "
+        "WHERE database_name = ? AND schema_name = 'main' ORDER BY table_name, column_index",
+        [database],
+    ).fetchall():
+        found.setdefault(table, []).append((column, kind))
+    return found
+
+
+@cache
+def _store_columns() -> dict[str, list[tuple[str, str]]]:
+    """The tables and columns :data:`SCHEMA` makes, as DuckDB names their types."""
+    with duckdb.connect() as db:
+        db.execute(SCHEMA)
+        return _columns(db, "memory")
+
+
+def _problem(db: duckdb.DuckDBPyConnection, database: str) -> str | None:
+    """Why the attached ``database`` is not a store this code can read (``None``: it
+    is one): a table or a column missing or other than :data:`SCHEMA` makes (the
+    format's table may be missing: an older store), or another format."""
+    found = _columns(db, database)
+    for table, columns in _store_columns().items():
+        have = found.get(table)
+        if have is None and table == FORMAT_TABLE:
+            continue
+        if have is None:
+            return f"not a hammerlab results store: it has no table {table}"
+        names = [name for name, _ in have]
+        missing = [name for name, _ in columns if name not in names]
+        if missing:
+            return f"not a hammerlab results store: table {table} has no column {missing[0]}"
+        if have != columns:
+            return (
+                f"not a hammerlab results store: table {table} has the columns "
+                f"{_listed(have)}, not {_listed(columns)}"
+            )
+    if FORMAT_TABLE in found:
+        rows = db.execute(f'SELECT format FROM "{database}".{FORMAT_TABLE}').fetchall()
+        if rows != [(FORMAT,)]:
+            given = ", ".join(str(row[0]) for row in rows) or "none"
+            return f"a results store of format {given}; this hammerlab reads format {FORMAT}"
+    return None
+
+
+def _listed(columns: Sequence[tuple[str, str]]) -> str:
+    return "(" + ", ".join(f"{name} {kind}" for name, kind in columns) + ")"
+
+
 def _outcomes(
     db: duckdb.DuckDBPyConnection,
     hash_: str,
@@ -218,21 +366,39 @@ def _outcomes(
 
 def open_union(folders: Sequence[Path]) -> duckdb.DuckDBPyConnection:
     """An in-memory database whose views ``scenarios``, ``units``, ``battles``,
-    ``models_left`` and ``choices`` are the union of the stores in ``folders``
-    (read only)."""
+    ``models_left`` and ``choices`` are the union of the stores in ``folders``.
+
+    Read only, and nothing else: the stores are attached read-only, then DuckDB's
+    ``enable_external_access`` is turned off and the settings locked, so SQL run on
+    it (``--query``) can read the stores but no other file, and write none."""
     db = duckdb.connect()
-    for index, folder in enumerate(folders):
-        path = folder / FILE
-        if not path.is_file():
-            raise StoreError(f"{folder}: no results store here (no {FILE})")
-        try:
-            db.execute(f"ATTACH '{_quoted(path)}' AS s{index} (READ_ONLY)")
-        except duckdb.Error as error:
-            raise StoreError(f"{folder}: cannot read the results store: {error}") from None
+    try:
+        for index, folder in enumerate(folders):
+            _attach(db, f"s{index}", folder)
+    except StoreError:
+        db.close()
+        raise
     for table in TABLES:
         union = " UNION ".join(f"SELECT * FROM s{i}.{table}" for i in range(len(folders)))
         db.execute(f"CREATE VIEW {table} AS {union}")
+    db.execute("SET enable_external_access = false")
+    db.execute("SET lock_configuration = true")
     return db
+
+
+def _attach(db: duckdb.DuckDBPyConnection, name: str, folder: Path) -> None:
+    """Attach the store in ``folder`` to ``db`` as ``name``, read-only; a folder with no
+    store, or a database that is not one (:func:`_problem`), is a :class:`StoreError`."""
+    path = folder / FILE
+    if not path.is_file():
+        raise StoreError(f"{folder}: no results store here (no {FILE})")
+    try:
+        db.execute(f"ATTACH '{_quoted(path)}' AS {name} (READ_ONLY)")
+        problem = _problem(db, name)
+    except duckdb.Error as error:
+        raise StoreError(f"{folder}: cannot read the results store: {error}") from None
+    if problem is not None:
+        raise StoreError(f"{folder}: {problem}")
 
 
 def _quoted(path: Path) -> str:
@@ -242,65 +408,71 @@ def _quoted(path: Path) -> str:
 def summaries(folders: Sequence[Path]) -> list[PointResult]:
     """Every grid point stored in ``folders``, summarized as the sweep reports it
     (each engine version on its own, with every seed stored for it)."""
-    db = open_union(folders)
-    groups = db.execute(
-        "SELECT DISTINCT b.scenario_hash, b.params, b.engine_version, s.name, s.players "
-        "FROM battles b JOIN scenarios s USING (scenario_hash) "
-        "ORDER BY s.name, b.params, b.engine_version"
-    ).fetchall()
-    results = []
-    for hash_, params, engine, name, players in groups:
-        units = [
-            UnitInfo(*row)
-            for row in db.execute(
-                "SELECT unit, label, player, starting_models FROM units "
-                "WHERE scenario_hash = ? AND params = ? ORDER BY position",
-                [hash_, params],
-            ).fetchall()
-        ]
-        stored = _outcomes(db, hash_, params, engine)
-        point = tuple((str(k), str(v)) for k, v in json.loads(params).items())
-        results.append(
-            summarize(name, hash_, point, units, json.loads(players),
-                      list(stored.values()), list(stored), engine)
-        )  # fmt: skip
-    return results
+    with open_union(folders) as db:
+        groups = db.execute(
+            "SELECT DISTINCT b.scenario_hash, b.params, b.engine_version, s.name, s.players "
+            "FROM battles b JOIN scenarios s USING (scenario_hash) "
+            "ORDER BY s.name, b.params, b.engine_version"
+        ).fetchall()
+        results = []
+        for hash_, params, engine, name, players in groups:
+            units = [
+                UnitInfo(*row)
+                for row in db.execute(
+                    "SELECT unit, label, player, starting_models FROM units "
+                    "WHERE scenario_hash = ? AND params = ? ORDER BY position",
+                    [hash_, params],
+                ).fetchall()
+            ]
+            stored = _outcomes(db, hash_, params, engine)
+            point = tuple((str(k), str(v)) for k, v in json.loads(params).items())
+            results.append(
+                summarize(name, hash_, point, units, json.loads(players),
+                          list(stored.values()), list(stored), engine)
+            )  # fmt: skip
+        return results
 
 
 def query(folders: Sequence[Path], sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """Run ``sql`` on the union of the stores: its column names and rows."""
-    db = open_union(folders)
-    try:
-        cursor = db.execute(sql)
-    except duckdb.Error as error:
-        raise StoreError(f"--query: {str(error).splitlines()[0]}") from None
-    if cursor.description is None:
-        return [], []
-    return [d[0] for d in cursor.description], cursor.fetchall()
+    """Run ``sql`` on the union of the stores, which it may read and nothing else
+    (:func:`open_union`): its column names and rows."""
+    with open_union(folders) as db:
+        try:
+            cursor = db.execute(sql)
+        except duckdb.Error as error:
+            problem = str(error).splitlines()[0]
+            if isinstance(error, duckdb.PermissionException):  # another file (open_union)
+                problem += " (--query reads the stores and no other file, and writes none)"
+            raise StoreError(f"--query: {problem}") from None
+        if cursor.description is None:
+            return [], []
+        return [d[0] for d in cursor.description], cursor.fetchall()
 
 
 def merge(sources: Sequence[Path], target: Path) -> int:
     """Copy every row of the ``sources`` stores into ``target`` (created if need be);
     return the number of battles added. A battle stored with two different
     outcomes is a :class:`StoreError`, and nothing is written."""
-    union = open_union(sources)
-    key = ", ".join(BATTLE_KEY)
-    clash = union.execute(
-        f"SELECT {key} FROM battles GROUP BY {key} HAVING count(*) > 1 "
-        f"UNION SELECT {key} FROM models_left GROUP BY {key}, unit HAVING count(*) > 1 LIMIT 1"
-    ).fetchone()
-    if clash is not None:
-        raise StoreError(
-            f"the stores disagree on the battle {dict(zip(BATTLE_KEY, clash, strict=True))}"
-        )
-    with ResultStore(target) as store:
-        before = _count(store.db)
-        for index, folder in enumerate(sources):
-            store.db.execute(f"ATTACH '{_quoted(folder / FILE)}' AS m{index} (READ_ONLY)")
-            for table in TABLES:
-                store.db.execute(f"INSERT OR IGNORE INTO {table} SELECT * FROM m{index}.{table}")
-            store.db.execute(f"DETACH m{index}")
-        return _count(store.db) - before
+    with open_union(sources) as union:
+        key = ", ".join(BATTLE_KEY)
+        clash = union.execute(
+            f"SELECT {key} FROM battles GROUP BY {key} HAVING count(*) > 1 "
+            f"UNION SELECT {key} FROM models_left GROUP BY {key}, unit HAVING count(*) > 1 LIMIT 1"
+        ).fetchone()
+        if clash is not None:
+            raise StoreError(
+                f"the stores disagree on the battle {dict(zip(BATTLE_KEY, clash, strict=True))}"
+            )
+        with ResultStore(target) as store:
+            before = _count(store.db)
+            for index, folder in enumerate(sources):
+                store.db.execute(f"ATTACH '{_quoted(folder / FILE)}' AS m{index} (READ_ONLY)")
+                for table in TABLES:
+                    store.db.execute(
+                        f"INSERT OR IGNORE INTO {table} SELECT * FROM m{index}.{table}"
+                    )
+                store.db.execute(f"DETACH m{index}")
+            return _count(store.db) - before
 
 
 def _count(db: duckdb.DuckDBPyConnection) -> int:

@@ -55,6 +55,10 @@ PRECISION_ROUND = 50
 MAX_POINTS = 1_000
 """Most grid points one sweep may have (scenarios × combinations)."""
 
+MAX_SEED = 2**63 - 1
+"""The highest seed a sweep or a lab may play: the results store keeps seeds as
+signed 64-bit integers (DuckDB's BIGINT). The dice take any integer."""
+
 SIZE_KEY = re.compile(r"^units\.(?P<unit>[A-Za-z0-9_\-]+)\.size$")
 
 

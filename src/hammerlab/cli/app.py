@@ -389,7 +389,10 @@ def results(
         typer.Option("--merge-into", metavar="DIR", help="copy every battle into this store"),
     ] = None,
     csv_file: Annotated[
-        Path | None, typer.Option("--csv", metavar="FILE.csv", help="write every metric as CSV")
+        Path | None,
+        typer.Option(
+            "--csv", metavar="FILE.csv", help="write every metric (with --query: its rows) as CSV"
+        ),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -398,8 +401,9 @@ def results(
     Without --query, every stored grid point is summarized as sweep does, with
     the seeds stored (as ranges) and the engine version that played them.
 
-    --query SQL reads these tables (a battle's key: scenario_hash, params,
-    the grid point as JSON, seed and engine_version):
+    --query SQL reads these tables, no other file, and writes nothing (a
+    battle's key: scenario_hash, params, the grid point as JSON, seed and
+    engine_version):
 
     scenarios: scenario_hash, name, source, players, scenario (JSON)
 

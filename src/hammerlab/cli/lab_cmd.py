@@ -59,7 +59,7 @@ def run_lab(
     """
     if ai not in ("heuristic", "search"):
         raise usage_error("--ai", f"must be heuristic or search, not {ai!r}")
-    check_store_flags(out, resume, dice)
+    check_store_flags(out, resume, dice, seed, runs)
     if dice == "keyed" and ai == "search":
         raise usage_error("--dice", "keyed dice are for the heuristic AI (--ai heuristic)")
     if plot is not None:

@@ -19,6 +19,7 @@ from hammerlab.analysis.engine_version import plugins_line
 from hammerlab.analysis.runners import DaskRunner, Runner
 from hammerlab.analysis.stats import Estimate
 from hammerlab.analysis.sweep import (
+    MAX_SEED,
     PointResult,
     ScenarioFile,
     SweepError,
@@ -76,7 +77,7 @@ def run_sweep(
     what the store kept (:func:`interrupted`)."""
     reads = [*scenarios, *(plugin or []), *([out] if out is not None else [])]
     check_outputs({"--report": report, "--csv": csv_file}, reads)
-    check_store_flags(out, resume, dice)
+    check_store_flags(out, resume, dice, seed, runs)
     try:
         axes = parse_axes(vary)
         loaded = [(load_scenario(p), str(p)) for p in scenarios]
@@ -155,12 +156,22 @@ def _switched_on_line(implied: Mapping[str, str]) -> str | None:
     return f"On at every point, since a parameter of theirs is varied: {named}."
 
 
-def check_store_flags(out: Path | None, resume: bool, dice: str) -> None:
-    """``--resume`` needs ``--out``; ``--dice`` is one of the modes."""
+def check_store_flags(out: Path | None, resume: bool, dice: str, seed: int, runs: int) -> None:
+    """``--resume`` needs ``--out``; ``--dice`` is one of the modes; every seed the run
+    may play, ``--seed`` to ``--seed`` + ``--runs`` - 1, is at most :data:`MAX_SEED`.
+
+    The seeds are checked with or without ``--out``, before anything is played: a
+    run without a store is the same run as with one, so it takes the same seeds."""
     if resume and out is None:
         raise usage_error("--resume", "needs --out DIR (the store to resume)")
     if dice not in DICE_MODES:
         raise usage_error("--dice", f"must be {' or '.join(DICE_MODES)}, not {dice!r}")
+    if seed + runs - 1 > MAX_SEED:
+        raise usage_error(
+            "--seed",
+            f"with --runs {runs}, the seeds go up to {seed + runs - 1}, past {MAX_SEED} "
+            f"(the most a results store keeps); give --seed {MAX_SEED - runs + 1} or less",
+        )
 
 
 def store_at(out: Path | None) -> AbstractContextManager[ResultStore | None]:
@@ -314,6 +325,15 @@ def print_points(results: Sequence[PointResult], engine: bool = False) -> None:
             console.print(f"Choices: {choices_text(result.choices)}", markup=False)
 
 
+def rows_csv(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """A query's rows as CSV, under a header of its column names."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
 def csv_text(results: Sequence[PointResult]) -> str:
     """Every metric of every point, one row each."""
     rows = [row for r in results for row in r.csv_rows()]
@@ -334,9 +354,15 @@ def run_results(
     csv_file: Path | None,
     as_json: bool,
 ) -> None:
-    """Merge, query or summarize stored battles."""
+    """Merge, query or summarize stored battles. ``--csv`` writes what is shown: the
+    query's rows with ``--query``, else every metric; a merge shows neither, so
+    ``--merge-into`` with ``--query`` or ``--csv`` is a usage error."""
     from hammerlab.analysis.store import merge, query, summaries
 
+    if merge_into is not None:
+        for given, flag in ((sql, "--query"), (csv_file, "--csv")):
+            if given is not None:
+                raise usage_error(flag, "cannot go with --merge-into, which only copies battles")
     check_outputs({"--csv": csv_file}, folders)
     try:
         if merge_into is not None:
@@ -357,6 +383,8 @@ def run_results(
                 for row in rows:
                     table.add_row(*(escape(str(v)) for v in row))
                 console.print(table)
+            if csv_file is not None:
+                write_file(csv_file, rows_csv(columns, rows))
             return
         results = summaries(folders)
     except HammerlabError as error:
