@@ -56,7 +56,9 @@ def register(app: typer.Typer) -> None:
         ] = False,
         scenarios: Annotated[
             Path | None,
-            typer.Option(help="folder of scenario files the pages offer [default: examples]"),
+            typer.Option(
+                help="folder of scenario files the pages offer (default: examples, if here)"
+            ),
         ] = None,
         plugin: Annotated[
             list[Path] | None,
