@@ -10,7 +10,7 @@ from pathlib import Path
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.base import GamePlan, Ruleset, apply_rules
 from hammerlab.engine.battle import Battle, Player
-from hammerlab.engine.battlefield import Battlefield, TerrainArea, shared
+from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.datasheet import Datasheet, ModelEntry
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.dice import dice_for
@@ -345,22 +345,22 @@ def prepare(
             "plan.phases",
             f"{ruleset.name} has no phase {bad_phase!r}; it plays {', '.join(ruleset.phases)}",
         )
-    field = shared(
-        Battlefield(
-            width=scenario.battlefield.width,
-            height=scenario.battlefield.height,
-            terrain=tuple(
-                TerrainArea(
-                    name=t.name,
-                    outline=tuple(t.outline),
-                    cover_save=t.cover,
-                    difficult=t.difficult,
-                    dangerous=t.dangerous,
-                    blocks_sight=t.blocks_sight,
-                )
-                for t in scenario.terrain
-            ),
-        )
+    # A table of its own for each battle: its areas' prepared polygons are GEOS
+    # objects that two threads may not use at once (shapely lets go of the GIL).
+    field = Battlefield(
+        width=scenario.battlefield.width,
+        height=scenario.battlefield.height,
+        terrain=tuple(
+            TerrainArea(
+                name=t.name,
+                outline=tuple(t.outline),
+                cover_save=t.cover,
+                difficult=t.difficult,
+                dangerous=t.dangerous,
+                blocks_sight=t.blocks_sight,
+            )
+            for t in scenario.terrain
+        ),
     )
     base_dir = Path(source).parent if folder is None else folder
     units: dict[str, Unit] = {}

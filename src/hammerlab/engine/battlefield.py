@@ -148,19 +148,6 @@ class Battlefield:
         return area in _areas_at(self, point)
 
 
-@lru_cache(maxsize=64)
-def shared(field: Battlefield) -> Battlefield:
-    """The one battlefield of this process equal to ``field`` (the first one met).
-
-    A sweep builds its scenario's table afresh for each of its thousands of
-    battles; given this one, they share what a table remembers (which points see
-    which, each area's polygon built once) instead of learning it again in
-    every battle, and the caches keyed by a table compare it by identity rather
-    than field by field. Safe because a battlefield never changes, and what it
-    remembers is a function of its terrain alone."""
-    return field
-
-
 SIGHT_CACHE = 1 << 17
 """Pairs of points whose sight a battlefield remembers (cleared when full)."""
 
