@@ -145,3 +145,56 @@ def test_an_output_that_is_a_pipe_is_written_into_not_replaced(
     assert code == 0, err
     assert stat.S_ISFIFO(pipe.stat().st_mode)
     assert json.loads(received[0])["format"] == "hammerlab-game/1"
+
+
+def test_a_store_s_database_is_read_before_it_is_there(scenario: Path, tmp_path: Path) -> None:
+    # The --out folder is there but the store is not yet: its database is still
+    # what the run writes and reads, so a CSV may not take its name.
+    store = tmp_path / "store"
+    store.mkdir()
+    code, _, err = run(
+        "sweep", str(scenario), "--vary", "suppressive_fire=off,on", "--runs", "2",
+        "--out", str(store), "--csv", str(store / "battles.duckdb"),
+    )  # fmt: skip
+    assert one_line(code, err, 2) == (
+        f"error: --csv: {store / 'battles.duckdb'} is a file this run reads; give another"
+    )
+
+
+def test_a_csv_beside_the_store_may_be_written_again(scenario: Path, tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    store.mkdir()
+    sweep = ["sweep", str(scenario), "--vary", "suppressive_fire=off,on", "--runs", "2"]
+    flags = ["--out", str(store), "--csv", str(store / "points.csv"), "--json"]
+    assert run(*sweep, *flags)[0] == 0
+    code, _, err = run(*sweep, *flags, "--resume")
+    assert code == 0, err
+
+
+def test_a_log_may_not_replace_the_game_resumed(scenario: Path) -> None:
+    saved = scenario.parent / "game.json"
+    code, _, err = run(
+        "battle", str(scenario), "--seed", "2", "--stop-after", "1", "--save", str(saved), "--json"
+    )
+    assert code == 0, err
+    before = saved.read_bytes()
+    code, _, err = run("battle", "--resume", str(saved), "--log-json", str(saved), "--json")
+    assert one_line(code, err, 2) == (
+        f"error: --log-json: {saved} is a file this run reads; give another"
+    )
+    assert saved.read_bytes() == before
+
+
+def test_two_outputs_into_one_device_are_fine(scenario: Path) -> None:
+    code, _, err = run(
+        "battle", str(scenario), "--save", "/dev/null", "--log-json", "/dev/null", "--json"
+    )
+    assert code == 0, err
+
+
+def test_a_loop_of_links_is_one_line_outputs_or_not(tmp_path: Path) -> None:
+    loop = tmp_path / "loop.toml"
+    loop.symlink_to(loop)
+    for extra in ([], ["--save", str(tmp_path / "game.json")]):
+        code, _, err = run("battle", str(loop), *extra)
+        assert one_line(code, err, 1).startswith(f"error: {loop}: cannot read: ")

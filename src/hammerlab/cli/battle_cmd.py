@@ -77,9 +77,11 @@ def run_battle(
     if resume is not None:
         _check_recipe_flags(seed, rule, plugin)
     # Checked before play, so that a game played by hand is not lost to a mistyped
-    # path at its end. Saving over the game resumed is playing it on: allowed.
+    # path at its end. Saving over the game resumed is playing it on: allowed; a log
+    # over it is not.
     reads = [scenario] if scenario is not None else []
     check_outputs({"--save": save, "--log-json": log_json}, reads + list(plugin or []))
+    check_outputs({"--log-json": log_json}, [resume] if resume is not None else [])
     stop = None if stop_after is None else stop_after + 1
     try:
         if resume is not None:
@@ -112,8 +114,10 @@ def run_battle(
         raise usage_error("--rule", error) from None
     except HammerlabError as error:
         raise fail(error) from None
-    except Exception as error:
-        if not plugin:
+    except (typer.Exit, typer.Abort):
+        raise  # the player quit (--controller prompt)
+    except (Exception, SystemExit) as error:
+        if not (plugin or _recorded_plugins(resume)):
             raise  # hammerlab's own bug: the whole traceback, for its report
         # With plug-ins, most often a bug of theirs: one line, then where it failed.
         line = f"the battle failed: {type(error).__name__}: {error}"
@@ -132,6 +136,18 @@ def run_battle(
         console.print(line, markup=False)
     if save is not None:
         console.print(f"saved game written to {save}", markup=False)
+
+
+def _recorded_plugins(resume: Path | None) -> bool:
+    """Whether the saved game ``resume`` (if any) plays with plug-ins: they are its
+    own, not ``--plugin``'s. Read for the failure's message only: a file that
+    cannot be read says no."""
+    if resume is None:
+        return False
+    try:
+        return bool(json.loads(resume.read_text(encoding="utf-8")).get("plugins"))
+    except (OSError, ValueError, RecursionError, AttributeError):
+        return False
 
 
 def _check_recipe_flags(

@@ -161,35 +161,68 @@ def progress(description: str, total: int | None, quiet: bool = False) -> Iterat
 
 def check_outputs(outputs: Mapping[str, Path | None], reads: Iterable[Path] = ()) -> None:
     """Check before a run that every output given (by flag) can be written
-    (:func:`writable_file`), that no two name one file (the later would replace the
-    earlier without a word), and that none names a file the run reads: the
-    scenario, a plug-in, a saved game, or a file of a results store folder in
-    ``reads`` (a folder stands for the files in it). A problem is a usage error
-    naming the flag."""
-    read: dict[Path, Path] = {}
-    for given in reads:
-        files = [f for f in given.iterdir() if f.is_file()] if given.is_dir() else [given]
-        read.update((f.resolve(), f) for f in files)
+    (:func:`writable_file`), that no two name one plain file (the later would replace
+    the earlier without a word), and that none names a file the run reads: the
+    scenario, a plug-in, a saved game, a results store's database
+    (:func:`store_files`). A problem is a usage error naming the flag; a path that
+    cannot be resolved (a loop of links) is left to the command that opens it."""
+    given = {flag: path for flag, path in outputs.items() if path is not None}
+    if not given:
+        return
+    read = {where: path for path in reads if (where := _resolved(path)) is not None}
     written: dict[Path, str] = {}
-    for flag, path in outputs.items():
-        if path is None:
-            continue
+    for flag, path in given.items():
         writable_file(path, flag)
-        where = path.resolve()
+        where = _resolved(path)
+        if where is None:
+            continue
         if where in read:
             same = "" if read[where] == path else f" ({read[where]})"
             raise usage_error(flag, f"{path} is a file this run reads{same}; give another")
-        if where in written:
+        if where in written and not _special(path):  # /dev/null twice is fine
             raise usage_error(flag, f"{path} is the {written[where]} file too; give another")
         written[where] = flag
+
+
+def store_files(folder: Path | None) -> list[Path]:
+    """The files of the results store in ``folder`` (``--out``, or a folder ``results``
+    reads), there yet or not: its database and the database's log."""
+    if folder is None:
+        return []
+    from hammerlab.analysis.store import FILE  # DuckDB: only when a store is named
+
+    return [folder / FILE, folder / f"{FILE}.wal"]
+
+
+def _resolved(path: Path) -> Path | None:
+    """``path`` with its links followed (``None``: a loop of links, or a folder that
+    cannot be read on the way)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return None
+
+
+def _special(path: Path) -> bool:
+    """Whether ``path`` is there and is not a plain file or a folder (a device, a
+    pipe): written into, not replaced (:func:`write_file`)."""
+    try:
+        return path.exists() and not path.is_file() and not path.is_dir()
+    except OSError:
+        return False
 
 
 def writable_file(path: Path, flag: str) -> None:
     """Check before a long run that ``path`` can be written: not a directory, and
     its folder exists and may be written in (:func:`write_file` writes a file there
-    and renames it into place); a problem is a usage error naming ``flag``."""
+    and renames it into place), or, for a device or a pipe, that it may be written
+    itself (it is written into); a problem is a usage error naming ``flag``."""
     if path.is_dir():
         raise usage_error(flag, f"{path} is a directory; give a file name")
+    if _special(path):
+        if not os.access(path, os.W_OK):
+            raise usage_error(flag, f"{path}: cannot write it")
+        return
     folder = path.parent
     if not folder.is_dir():
         raise usage_error(flag, f"{path}: no such folder {str(folder)!r}")

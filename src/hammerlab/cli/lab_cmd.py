@@ -14,7 +14,14 @@ from hammerlab.analysis.engine_version import plugins_line
 from hammerlab.analysis.lab import FlagError, LabReport, arms, compare
 from hammerlab.analysis.sweep import SweepError
 from hammerlab.cli.battle_cmd import load_plugins
-from hammerlab.cli.common import check_outputs, console, fail, progress, usage_error
+from hammerlab.cli.common import (
+    check_outputs,
+    console,
+    fail,
+    progress,
+    store_files,
+    usage_error,
+)
 from hammerlab.cli.sweep_cmd import (
     cell,
     check_store_flags,
@@ -65,7 +72,7 @@ def run_lab(
     if plot is not None:
         from hammerlab.analysis.lab_plot import chart_type_problem  # matplotlib: only when asked
 
-        reads = [scenario, *(plugin or []), *([out] if out is not None else [])]
+        reads = [scenario, *(plugin or []), *store_files(out)]
         check_outputs({"--plot": plot}, reads)
         problem = chart_type_problem(plot)
         if problem is not None:

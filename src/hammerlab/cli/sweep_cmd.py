@@ -34,7 +34,15 @@ from hammerlab.analysis.sweep import (
     switched_on,
 )
 from hammerlab.cli.battle_cmd import load_plugins
-from hammerlab.cli.common import check_outputs, console, fail, progress, usage_error, write_file
+from hammerlab.cli.common import (
+    check_outputs,
+    console,
+    fail,
+    progress,
+    store_files,
+    usage_error,
+    write_file,
+)
 from hammerlab.engine.dice import DICE_MODES
 from hammerlab.engine.rules import RuleSettingError
 from hammerlab.errors import HammerlabError
@@ -75,7 +83,7 @@ def run_sweep(
     With ``--out``, what the store gave and took is said: in the JSON document's
     ``store``, else on standard error. A Ctrl-C ends the run with one line saying
     what the store kept (:func:`interrupted`)."""
-    reads = [*scenarios, *(plugin or []), *([out] if out is not None else [])]
+    reads = [*scenarios, *(plugin or []), *store_files(out)]
     check_outputs({"--report": report, "--csv": csv_file}, reads)
     check_store_flags(out, resume, dice, seed, runs)
     try:
@@ -363,7 +371,7 @@ def run_results(
         for given, flag in ((sql, "--query"), (csv_file, "--csv")):
             if given is not None:
                 raise usage_error(flag, "cannot go with --merge-into, which only copies battles")
-    check_outputs({"--csv": csv_file}, folders)
+    check_outputs({"--csv": csv_file}, [f for folder in folders for f in store_files(folder)])
     try:
         if merge_into is not None:
             added = merge(folders, merge_into)
