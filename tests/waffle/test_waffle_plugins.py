@@ -185,6 +185,36 @@ def test_a_plug_in_that_fails_in_play_is_one_line_then_its_traceback(tmp_path: P
     assert str(path) in "\n".join(rest) and rest[-1] == "ValueError: install broke"
 
 
+LATE_BUG = """from hammerlab.editions.waffle.points import END_OF_TURN
+from hammerlab.engine.rules import RuleOption
+def _ends(battle, *args, **kwargs):
+    if battle.turn >= 2:
+        raise ValueError("late plug-in bug")
+def install(hooks, settings):
+    hooks.add(END_OF_TURN, _ends)
+RULESET = "waffle"
+RULES = (RuleOption("late_bug", "x", "q", install=install),)
+"""
+
+
+def test_a_resumed_game_s_plug_in_that_fails_is_one_line_then_its_traceback(
+    tmp_path: Path,
+) -> None:
+    # The saved game names its plug-in itself (no --plugin given when resuming).
+    path = tmp_path / "late.py"
+    path.write_text(LATE_BUG, encoding="utf-8")
+    scenario = Path(__file__).resolve().parents[2] / "examples" / "whole_game_three_turns.toml"
+    saved = tmp_path / "game.json"
+    first = ["battle", str(scenario), "--plugin", str(path), "--rule", "late_bug"]
+    made = CliRunner().invoke(app, [*first, "--stop-after", "1", "--save", str(saved), "--json"])
+    assert made.exit_code == 0, made.stderr
+    result = CliRunner().invoke(app, ["battle", "--resume", str(saved), "--json"])
+    assert result.exit_code == 1
+    told, *trace = result.stderr.splitlines()
+    assert told == "error: the battle failed: ValueError: late plug-in bug"
+    assert trace[-1] == "ValueError: late plug-in bug"
+
+
 def test_entry_points_register_installed_plug_ins(monkeypatch: pytest.MonkeyPatch) -> None:
     module = ModuleType("house_rules")
     module.RULESET = "waffle"  # type: ignore[attr-defined]
