@@ -198,3 +198,24 @@ def test_a_loop_of_links_is_one_line_outputs_or_not(tmp_path: Path) -> None:
     for extra in ([], ["--save", str(tmp_path / "game.json")]):
         code, _, err = run("battle", str(loop), *extra)
         assert one_line(code, err, 1).startswith(f"error: {loop}: cannot read: ")
+
+
+def test_no_output_replaces_a_battlescribe_file_the_scenario_reads(tmp_path: Path) -> None:
+    catalogue = tmp_path / "Orks.cat"
+    shutil.copy(ROOT / "tests" / "data" / "bsdata-7e" / "Orks - Codex.cat", catalogue)
+    scenario = tmp_path / "boyz.toml"
+    scenario.write_text(
+        GUARD.read_text(encoding="utf-8")
+        + '\n[[units]]\nid = "boyz"\nplayer = "Ultramarines"\nunit = "Boyz"\n'
+        + 'source = "Orks.cat"\nposition = [20, 40]\n',
+        encoding="utf-8",
+    )
+    before = catalogue.read_bytes()
+    code, _, err = run("battle", str(scenario), "--save", str(catalogue), "--json")
+    assert one_line(code, err, 2) == (
+        f"error: --save: {catalogue} is a file this run reads; give another"
+    )
+    sweep = ["sweep", str(scenario), "--vary", "suppressive_fire=off,on", "--runs", "2"]
+    code, _, err = run(*sweep, "--report", str(catalogue))
+    assert one_line(code, err, 2).startswith(f"error: --report: {catalogue} is a file")
+    assert catalogue.read_bytes() == before

@@ -19,6 +19,7 @@ from hammerlab.cli.common import (
     console,
     fail,
     progress,
+    source_files,
     usage_error,
     write_file,
 )
@@ -91,6 +92,7 @@ def run_battle(
         else:
             assert scenario is not None
             spec = load_scenario(scenario)
+            check_outputs({"--save": save, "--log-json": log_json}, source_files(scenario, spec))
             _check_stop_after(stop_after, spec.plan.turns, str(scenario))
             people = _people(controller, side, [p.name for p in spec.players], str(scenario))
             plugins = load_plugins(plugin, [spec.ruleset])

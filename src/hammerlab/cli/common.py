@@ -16,12 +16,15 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
 from typer._click.exceptions import NoArgsIsHelpError, UsageError  # typer's own click
 from typer.core import TyperCommand, TyperGroup, TyperOption
+
+if TYPE_CHECKING:
+    from hammerlab.io.scenario import Scenario
 
 DEFAULT_RULESET = "waffle"
 """The ruleset of every command that takes ``--ruleset`` (and of a scenario
@@ -182,6 +185,12 @@ def check_outputs(outputs: Mapping[str, Path | None], reads: Iterable[Path] = ()
         if where in written and not _special(path):  # /dev/null twice is fine
             raise usage_error(flag, f"{path} is the {written[where]} file too; give another")
         written[where] = flag
+
+
+def source_files(path: Path, scenario: Scenario) -> list[Path]:
+    """The BattleScribe files the scenario at ``path`` reads its units from
+    (``units[].source``, beside it): outputs may not replace them either."""
+    return [path.parent / unit.source for unit in scenario.units if unit.source is not None]
 
 
 def store_files(folder: Path | None) -> list[Path]:

@@ -19,6 +19,7 @@ from hammerlab.cli.common import (
     console,
     fail,
     progress,
+    source_files,
     store_files,
     usage_error,
 )
@@ -79,6 +80,7 @@ def run_lab(
             raise usage_error("--plot", problem)
     try:
         spec = load_scenario(scenario)
+        check_outputs({"--plot": plot}, source_files(scenario, spec))
         plugins = load_plugins(plugin, [spec.ruleset])
         experiment = arms(spec, rule, setting or [], str(scenario))
         with runner_for(workers, scheduler) as runner, store_at(out) as store:

@@ -39,6 +39,7 @@ from hammerlab.cli.common import (
     console,
     fail,
     progress,
+    source_files,
     store_files,
     usage_error,
     write_file,
@@ -89,6 +90,10 @@ def run_sweep(
     try:
         axes = parse_axes(vary)
         loaded = [(load_scenario(p), str(p)) for p in scenarios]
+        sources = [
+            f for p, (s, _) in zip(scenarios, loaded, strict=True) for f in source_files(p, s)
+        ]
+        check_outputs({"--report": report, "--csv": csv_file}, sources)
         plugins = load_plugins(plugin, {s.ruleset for s, _ in loaded})
         grid_cases = cases(loaded, axes, seed, dice, plugins)
     except RuleSettingError as error:
