@@ -246,7 +246,7 @@ def write_file(path: Path, text: str) -> None:
     device) is written to as it is: renamed over, it would be replaced by a file."""
     if path.is_dir():
         raise fail(f"{path}: is a directory")
-    if path.exists() and not path.is_file():
+    if _special(path):
         try:
             with path.open("w", encoding="utf-8") as stream:
                 stream.write(text)

@@ -353,11 +353,7 @@ def csv_text(results: Sequence[PointResult]) -> str:
     columns: list[str] = []
     for row in rows:
         columns += [c for c in row if c not in columns]
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    return buffer.getvalue()
+    return rows_csv(columns, [[row.get(c, "") for c in columns] for row in rows])
 
 
 def run_results(
