@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from hammerlab.analysis import battles
+from hammerlab.analysis.battles import prepare
 from hammerlab.analysis.game import Game
 from hammerlab.editions.waffle.attacks import (
     effective_range,
@@ -27,6 +29,7 @@ from hammerlab.editions.waffle.firing_modes import throwers
 from hammerlab.editions.waffle.markers import aim_points
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
+from hammerlab.editions.waffle.ruleset import WaffleRuleset
 from hammerlab.editions.waffle.special_rules import _base, names_rule
 from hammerlab.editions.waffle.state import SHOOTING_RECORD, st, state_of
 from hammerlab.editions.waffle.visibility import seen_by_each, visible_models, within
@@ -34,7 +37,7 @@ from hammerlab.editions.waffle.wounds import most_common_profile
 from hammerlab.engine import memo
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
-from hammerlab.engine.datasheet import Profile
+from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.geometry import (
     base_distance,
     closest,
@@ -58,6 +61,9 @@ calls: Counter[str] = Counter()
 def _counted(name: str, items: list[int]) -> list[int]:
     calls[name] += 1
     return [*items, len(items)]
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 def test_per_decision_runs_every_call_outside_a_scope() -> None:
@@ -366,3 +372,24 @@ def test_nearest_is_the_first_of_closest_and_the_typical_profile_the_first_most_
     one, two = Profile("Guardsman", {"W": "1"}), Profile("Sergeant", {"W": "1"})
     assert most_common_profile([two, one, one, two]) is two  # a tie: the first seen
     assert most_common_profile([two, one, one]) is one
+
+
+def test_a_unit_s_problems_are_worked_out_once_per_datasheet_and_noted_in_every_battle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    scenario_file = EXAMPLES / "matchups" / "boyz_vs_tactical.toml"
+    scenario = load_scenario(scenario_file)
+    asked: list[str] = []
+    checks = WaffleRuleset.validate_datasheet
+
+    def counted(ruleset: WaffleRuleset, sheet: Datasheet) -> list[str]:
+        asked.append(sheet.name)
+        return checks(ruleset, sheet)
+
+    monkeypatch.setattr(WaffleRuleset, "validate_datasheet", counted)
+    battles._problems.cache_clear()
+    ready = [prepare(scenario, str(scenario_file), seed) for seed in (1, 2, 3)]
+    sheets = {unit.datasheet.name for unit in ready[0].battle.units.values()}
+    assert sorted(asked) == sorted(sheets)  # each once, though three battles were prepared
+    assert "boyz (Ork Boyz): special rule not implemented: Mob Rule" in ready[0].warnings
+    assert ready[0].warnings == ready[1].warnings == ready[2].warnings

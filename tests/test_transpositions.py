@@ -9,6 +9,7 @@ every battle as they play without them, plans included.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -150,6 +151,10 @@ def test_frozen_values_compare_by_contents_never_by_order_or_identity() -> None:
     squad = battle.unit("squad1")
     assert portable([squad, squad.models[0]]) == (("unit", "squad1"), ("model", squad.models[0].id))
     digest((frozen({"a": {1}}), portable([squad])))  # plain data: marshal takes it
+    # a Counter is a mapping like any other (a rule's memory of wounds per unit)
+    assert frozen(Counter({"b": 2, "a": 1})) == frozen({"a": 1, "b": 2})
+    assert frozen([Counter({"a": 1}), "x"]) == frozen(({"a": 1}, "x"))
+    assert frozen([1, "x", None, 2.5]) == (1, "x", None, 2.5)
 
 
 class _Opaque:

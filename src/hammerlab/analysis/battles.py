@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 
 from hammerlab.editions import get_ruleset
@@ -208,6 +209,15 @@ def _check_bases(units: list[Unit], source: str, aboard: frozenset[str] = frozen
                 )
 
 
+@lru_cache(maxsize=256)
+def _problems(validate: Callable[[Datasheet], list[str]], sheet: Datasheet) -> tuple[str, ...]:
+    """A ruleset's ``validate_datasheet`` of ``sheet``, a function of the datasheet's
+    value, remembered (by the ruleset and the datasheet's value): a sweep prepares
+    the same units thousands of times, and checking every characteristic, weapon
+    and rule of a unit took a third as long as preparing the battle."""
+    return tuple(validate(sheet))
+
+
 def _unit(
     ruleset: Ruleset,
     spec: UnitPlacement,
@@ -368,7 +378,8 @@ def prepare(
     for index, spec in enumerate(scenario.units):
         where = f"units[{index}]"
         sheet = _datasheet(ruleset, spec, base_dir, where, source)
-        warnings += [f"{spec.id} ({sheet.name}): {p}" for p in ruleset.validate_datasheet(sheet)]
+        problems = _problems(ruleset.validate_datasheet, sheet)
+        warnings += [f"{spec.id} ({sheet.name}): {p}" for p in problems]
         warnings += [f"{spec.id} ({sheet.name}): {note}" for note in sheet.battle_notes]
         _check_status_keys(ruleset, spec.status, source, where)
         for key, how in (("reserve", spec.reserve), ("infiltrate", _infiltrates(spec))):

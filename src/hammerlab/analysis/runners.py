@@ -19,6 +19,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from hammerlab.analysis.collector import fewer_collections
 from hammerlab.analysis.engine_version import ENGINE_VERSION
 from hammerlab.analysis.lab import Outcome, Settings, play_once
 from hammerlab.editions.plugins import PluginFile, load_plugin_file
@@ -79,13 +80,16 @@ def play_batch(batch: Batch) -> list[Outcome]:
                 "the same path, unchanged during the run (docs/scale.md)"
             )
     outcomes = []
-    for seed in batch.seeds:
-        try:
-            outcomes.append(
-                play_once(batch.scenario, batch.source, batch.settings, seed, batch.ai, batch.dice)
-            )
-        except Exception as error:  # a plug-in's bug, most often: say which battle
-            raise failed_battle(batch, seed, error) from error
+    with fewer_collections():
+        for seed in batch.seeds:
+            try:
+                outcomes.append(
+                    play_once(
+                        batch.scenario, batch.source, batch.settings, seed, batch.ai, batch.dice
+                    )
+                )
+            except Exception as error:  # a plug-in's bug, most often: say which battle
+                raise failed_battle(batch, seed, error) from error
     return outcomes
 
 

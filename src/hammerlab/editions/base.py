@@ -82,7 +82,8 @@ class Ruleset(Protocol):
     def validate_datasheet(self, datasheet: Datasheet) -> list[str]:
         """Problems that stop the edition from using ``datasheet`` as written.
 
-        Empty when every characteristic, weapon and rule is understood.
+        Empty when every characteristic, weapon and rule is understood. A function of
+        the datasheet's value alone: a battle's preparation remembers it.
         """
         ...
 

@@ -44,7 +44,7 @@ import marshal
 import threading
 import types
 import weakref
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -230,8 +230,9 @@ def frozen(value: object) -> Hashable:
     if kind in _ATOMS:
         return value
     if kind is tuple or kind is list:
-        return tuple(map(frozen, value))  # type: ignore[call-overload]
-    if kind is dict:
+        items: list[Any] = value  # type: ignore[assignment]
+        return tuple([v if type(v) in _ATOMS else frozen(v) for v in items])
+    if kind is dict or kind is Counter:
         mapping: dict[Any, Any] = value  # type: ignore[assignment]
         if not mapping:
             return _NO_ITEMS

@@ -78,9 +78,7 @@ def allocate_wounds(
     ranking: dict[int, int] = {}
     sighted: set[int] | None = None
     for index, wound in enumerate(wounds):
-        alive = [
-            m for m in victim.models if m.id not in spare and wounds_left(battle, m, orders) > 0
-        ]
+        alive = standing(battle, victim.models, orders, spare)
         if only is not None:
             pool = [m for m in alive if m is only]
         elif scatter or melee:
@@ -153,6 +151,17 @@ def excess_wounds(
     )
     battle.emit(ExcessWoundsCounted(victim.label, slain.id, len(wounds), unsaved))
     return unsaved
+
+
+def standing(
+    battle: Battle, models: list[Model], orders: FireOrders, spare: frozenset[str]
+) -> list[Model]:
+    """The ``models`` with wounds left (:func:`wounds_left`) that ``spare`` does not name:
+    those a wound may go to. Asked before every wound, of every model: where no rule
+    counts wounds otherwise, their own are read without asking the rules each time."""
+    if not battle.hooks.get(WOUNDS_LEFT):
+        return [m for m in models if m.wounds_left > 0 and m.id not in spare]
+    return [m for m in models if m.id not in spare and wounds_left(battle, m, orders) > 0]
 
 
 def wounds_left(battle: Battle, model: Model, orders: FireOrders) -> int:

@@ -1,0 +1,63 @@
+"""Python's cycle collector, run less often while a batch of battles is played.
+
+A battle makes and drops a great many small objects (events, dice, the tuples
+of positions), nearly none of them in reference cycles, so they are freed as
+they are dropped; but the cycle collector runs whenever 700 more container
+objects have been made than freed since it last ran, and every tenth and
+hundredth time it looks at older objects too, the tables of answers by
+position among them (:mod:`hammerlab.engine.transpositions`): in a sweep's
+worker, the full collections alone took 83 µs a Guard battle (three of 55 ms
+in 2,000 battles). With the first threshold at 20,000 they are rare, and the
+collector takes 30 µs a battle in all; the battles took 4 to 5% less CPU
+(``docs/scale.md``, thirteenth session). Cycles are still collected, in
+larger rounds.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+BATCH_THRESHOLD = 20_000
+"""The collector's first threshold while battles are played (Python's default: 700)."""
+
+
+class _Batches:
+    """How many blocks of :func:`fewer_collections` are running, and the thresholds the
+    first found (threads share them: the collector's thresholds are the process's)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.inside = 0
+        self.saved: tuple[int, int, int] | None = None
+
+
+_batches = _Batches()
+
+
+@contextmanager
+def fewer_collections() -> Iterator[None]:
+    """A block that runs the cycle collector less often (:data:`BATCH_THRESHOLD`), the
+    process's thresholds put back when the last such block ends (a Dask worker plays
+    batches in several threads). A collector switched off (a threshold of 0) or
+    already set higher is left as it is, and so is a threshold someone else set
+    during the block."""
+    with _batches.lock:
+        if _batches.inside == 0:
+            _batches.saved = gc.get_threshold()
+            first, *older = _batches.saved
+            if 0 < first < BATCH_THRESHOLD:
+                gc.set_threshold(BATCH_THRESHOLD, *older)
+        _batches.inside += 1
+    try:
+        yield
+    finally:
+        with _batches.lock:
+            _batches.inside -= 1
+            saved = _batches.saved
+            if _batches.inside == 0 and saved is not None:
+                if gc.get_threshold()[0] == BATCH_THRESHOLD:
+                    gc.set_threshold(*saved)
+                _batches.saved = None
