@@ -87,6 +87,22 @@ def test_a_store_whose_tables_were_changed_is_refused(
         assert (result.exit_code, result.stderr) == (1, line)
 
 
+def test_a_store_made_before_choices_were_stored_is_named_as_such(tmp_path: Path) -> None:
+    older = _make(tmp_path / "s")
+    _sql(older, "DROP TABLE choices; DROP TABLE hammerlab_store")  # as the first sessions made
+    for command in (["results", str(older)], [*SWEEP, "--out", str(older), "--resume"]):
+        result = invoke(*command)
+        assert result.exit_code == 1
+        assert result.stderr.startswith(f"error: {older}: a results store of the first")
+        assert "play the sweep again into another --out folder" in result.stderr
+    assert sorted(_sql(older, "SELECT table_name FROM duckdb_tables()")) == [
+        ("battles",),
+        ("models_left",),
+        ("scenarios",),
+        ("units",),
+    ]
+
+
 def test_a_store_of_another_format_is_refused(tmp_path: Path) -> None:
     folder = _make(tmp_path / "s")
     _sql(folder, "UPDATE hammerlab_store SET format = 2")

@@ -309,6 +309,12 @@ def _problem(db: duckdb.DuckDBPyConnection, database: str) -> str | None:
         have = found.get(table)
         if have is None and table == FORMAT_TABLE:
             continue
+        if have is None and table == "choices" and FORMAT_TABLE not in found and found:
+            return (
+                "a results store of the first hammerlab sessions, made before the choices "
+                "offered and taken in each battle were stored: this hammerlab cannot add "
+                "to it or report from it; play the sweep again into another --out folder"
+            )
         if have is None:
             return f"not a hammerlab results store: it has no table {table}"
         names = [name for name, _ in have]
