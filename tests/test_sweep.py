@@ -10,7 +10,7 @@ import re
 import shutil
 import signal
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from importlib.metadata import version as metadata_version
 from pathlib import Path
@@ -280,6 +280,100 @@ def test_balance_says_when_the_goal_is_out_of_range() -> None:
     answer = solve(sample, 0, 10, 0.9, integer=True, binary=True, max_runs=100)
     assert not answer.found
     assert answer.value == 10
+
+
+def _falling(noisy_from: float) -> Callable[[float, Sequence[int]], list[float]]:
+    """Mean models left 4.5 + 0.15 (5.4 - x): 4.5 at exactly x = 5.4, falling. Each
+    battle adds -s or +s (odd or even seed), so 50 battles from seed 1 have exactly the
+    true mean; s is 0.1 (every probe significant) below ``noisy_from`` and 3 from it
+    (a 95% interval about 0.84 wide each side: it holds the goal)."""
+
+    def sample(x: float, seeds: Sequence[int]) -> list[float]:
+        spread = 3.0 if x >= noisy_from else 0.1
+        return [4.5 + 0.15 * (5.4 - x) + (spread if s % 2 else -spread) for s in seeds]
+
+    return sample
+
+
+def test_balance_bisects_when_only_an_end_holds_the_goal() -> None:
+    # Ends: 2 gives 5.01 (significantly above 4.5), 7 gives 4.26 with an interval
+    # that holds 4.5. The estimates straddle the goal, so the root is inside: 4 (4.71)
+    # and 5 (4.56) are significantly above, 6 (4.41) significantly below.
+    answer = solve(_falling(7), 2, 7, 4.5, integer=True, binary=False, max_runs=50)
+    assert [p.value for p in answer.probes] == [2, 7, 4, 5, 6]
+    assert answer.found and answer.why is None
+    assert answer.bracket == (5, 6)
+    assert answer.value == 5  # 4.56 is nearer 4.5 than 4.41
+    below, above = (next(p for p in answer.probes if p.value == v) for v in answer.bracket)
+    assert below.estimate.low > 4.5 > above.estimate.high  # the bracket's documented meaning
+
+
+def test_balance_says_it_cannot_conclude_when_no_probe_is_significant_on_one_side() -> None:
+    # As above, but 6 and 7 both hold the goal: no value is found significantly below
+    # it, so the root is not bracketed, though the estimates cross it between 5 and 6.
+    answer = solve(_falling(6), 2, 7, 4.5, integer=True, binary=False, max_runs=50)
+    assert [p.value for p in answer.probes] == [2, 7, 4, 5, 6]
+    assert not answer.found
+    assert answer.value == 5
+    assert answer.bracket == (2, 7)  # the range searched
+    assert answer.why is not None
+    assert "between 5 and 6" in answer.why and "significantly below the goal (at 7" in answer.why
+    assert answer.to_dict()["why"] == answer.why
+
+
+def test_balance_narrows_past_a_midpoint_that_holds_the_goal() -> None:
+    # x / 10 exactly (each battle adds -s or +s); s is 1 at 4 to 6, enough to hold 0.5,
+    # and 0.01 elsewhere. 0 and 10 are significant, 5 (0.5: not below) holds the goal,
+    # 2 and 3 are significantly below, 4 (0.4) holds it: the estimates cross between
+    # 4 and 5, and the nearest significant probes are 3 and 10.
+    def sample(x: float, seeds: Sequence[int]) -> list[float]:
+        spread = 1.0 if 4 <= x <= 6 else 0.01
+        return [x / 10 + (spread if s % 2 else -spread) for s in seeds]
+
+    answer = solve(sample, 0, 10, 0.5, integer=True, binary=False, max_runs=50)
+    assert [p.value for p in answer.probes] == [0, 10, 5, 2, 3, 4]
+    assert answer.found and answer.value == 5 and answer.bracket == (3, 10)
+
+
+def test_balance_does_not_answer_an_end_whose_estimate_lies_on_the_wrong_side() -> None:
+    # A win rate of 0.025 x, flat at 0.45 from 18: 0.4 at exactly x = 16. Seed s wins
+    # when (37 s) mod 100 < 100 p, so 100 battles from seed 1 win exactly 100 p times
+    # (and a seed that wins at one value wins at every higher one). The end 40 (0.45)
+    # holds 0.4 within its interval, and so do 14 to 23 over 100 battles: nothing is found
+    # significantly above 0.4, but the estimates cross it between 15 and 16.
+    def sample(x: float, seeds: Sequence[int]) -> list[float]:
+        p = min(0.45, 0.025 * x)
+        return [float((37 * s) % 100 < round(100 * p)) for s in seeds]
+
+    answer = solve(sample, 6, 40, 0.4, integer=True, binary=True, max_runs=100)
+    assert answer.value == 16 and answer.estimate.mean == pytest.approx(0.4)
+    assert not answer.found and answer.bracket == (6, 40)
+    assert answer.why is not None and "significantly above the goal (at 40" in answer.why
+
+
+def test_balance_reports_an_end_that_holds_the_goal_without_calling_it_found() -> None:
+    # Mean 4.5 + 0.15 (5.4 - x) over 6..7 (4.41 and 4.26): both below 4.5, and 6's
+    # interval holds it. No root inside by the estimates: nothing found, 6 reported.
+    answer = solve(_falling(6), 6, 7, 4.5, integer=True, binary=False, max_runs=50)
+    assert not answer.found and answer.value == 6
+    assert answer.why is not None and "the root may lie at 6 or beyond it" in answer.why
+
+
+def test_cli_balance_says_why_it_found_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hammerlab.analysis import balance
+
+    def fake(*_: Any, **__: Any) -> balance.Balance:
+        return solve(_falling(6), 2, 7, 4.5, integer=True, binary=False, max_runs=50)
+
+    monkeypatch.setattr(balance, "balance_scenario", fake)
+    args = ["balance", str(GUARD), "--vary", "units.terminators.size=2..7",
+            "--target", "models_left.squad1=4.5", "--runs", "50"]  # fmt: skip
+    document = json.loads(CliRunner().invoke(app, [*args, "--json"]).output)
+    assert document["found"] is False and document["bracket"] == [2, 7]
+    assert "between 5 and 6" in document["why"]
+    text = CliRunner().invoke(app, args).output
+    assert "no answer: the estimates cross the goal between 5 and 6" in text
+    assert "best estimate: units.terminators.size = 5" in text
 
 
 def test_cli_balance_on_a_scenario_within_a_budget() -> None:

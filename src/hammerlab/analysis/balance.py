@@ -4,23 +4,29 @@ Method: *bisection on a monotone estimate, with a sequential test at every
 probe*. The metric (a win rate, or a unit's mean models left) is assumed to
 move one way as the value grows. Every probe plays the same seeds
 (``seed``, ``seed+1``, ...: common random numbers across values), in rounds of
-``round_runs``, until its 95% interval excludes the goal or it reaches
-``max_runs``. Then:
+``round_runs``, until its 95% interval excludes the goal (the probe is
+*significant*) or it reaches ``max_runs``. Then:
 
-1. both ends are probed; if the goal is not between their estimates, there is
-   no root in the range (an end whose interval holds the goal is the answer);
-2. while the bracket is wider than the resolution (1 for whole numbers,
-   ``tolerance`` otherwise) the midpoint is probed: if its interval excludes
-   the goal, the bracket keeps the half where the goal lies; if it holds the
-   goal after ``max_runs``, the midpoint is the answer (the data cannot tell
-   it from the root);
-3. the answer comes with the final bracket: the two values at which the
-   metric was found significantly below and above the goal (each test at
-   95%; with several probes the joint confidence is lower, see
-   ``docs/scale.md``), and the estimate, with its interval, at the answer.
-   When the bracket closes without a probe holding the goal, the answer is
-   the linear interpolation between its ends (for whole numbers, the end
-   whose estimate is nearer the goal).
+1. both ends are probed; if their estimates do not lie on opposite sides of the
+   goal, there is no root in the range by the estimates: nothing is found, and
+   the end whose estimate is nearer the goal is reported (with why: the goal
+   outside the metric's range, or inside the interval at that end, so that the
+   root may lie at the end or beyond it);
+2. otherwise the bracket is the two ends, and while it is wider than the
+   resolution (1 for whole numbers, ``tolerance`` otherwise) its midpoint is
+   probed and replaces the end on the same side of the goal as its estimate
+   (its mean), significant or not: a probe whose interval merely holds the
+   goal (an end's included) does not stop the search, and is never the answer
+   by that alone;
+3. when the bracket closes, the answer is the linear interpolation between its
+   ends (for whole numbers, the end whose estimate is nearer the goal). It is
+   *found* when the root was bracketed by significant probes: ``bracket`` is
+   then the two nearest values at which the metric was found significantly
+   below and above the goal (each test at 95%; with several probes the joint
+   confidence is lower, see ``docs/scale.md``). When a side has none (every
+   probe on it, its end of the range included, held the goal), the search
+   cannot conclude: ``found`` is false, ``why`` says which side, ``bracket`` is
+   the range searched, and the value is the best estimate all the same.
 """
 
 from __future__ import annotations
@@ -62,12 +68,17 @@ class Balance:
 
     goal: float
     found: bool
-    """False when the goal is outside the metric's range over the bracket given."""
+    """True when the root was bracketed by probes significantly below and above the goal."""
     value: float
+    """The answer when found; otherwise the best estimate (see ``why``)."""
     bracket: tuple[float, float]
+    """When found, the values at which the metric was found significantly below and above
+    the goal (the root lies between them); otherwise the range searched."""
     estimate: Estimate
     """The metric at ``value`` (the nearest probe's, when ``value`` is interpolated)."""
     probes: list[Probe] = field(default_factory=list)
+    why: str | None = None
+    """Why nothing was found (``None`` when found)."""
 
     @property
     def battles(self) -> int:
@@ -84,6 +95,7 @@ class Balance:
             "estimate": self.estimate.to_dict(),
             "battles": self.battles,
             "probes": [{"value": p.value, **p.estimate.to_dict()} for p in self.probes],
+            "why": self.why,
         }
 
 
@@ -122,30 +134,59 @@ def solve(
                 return result
 
     step = 1.0 if integer else tolerance
-    lo, hi = probe(low), probe(high)
-    for end in (lo, hi):
-        if end.holds(goal):
-            return Balance(goal, True, end.value, (low, high), end.estimate, probes)
-    rising = hi.estimate.mean > lo.estimate.mean
-    if (lo.estimate.mean < goal) != rising or (hi.estimate.mean > goal) != rising:
+    lo, hi = ends = probe(low), probe(high)
+    if not min(lo.estimate.mean, hi.estimate.mean) < goal < max(lo.estimate.mean, hi.estimate.mean):
         nearer = min((lo, hi), key=lambda p: abs(p.estimate.mean - goal))
-        return Balance(goal, False, nearer.value, (low, high), nearer.estimate, probes)
+        if nearer.holds(goal):
+            why = (
+                f"the estimates at both ends lie on one side of the goal, but the interval at "
+                f"{nearer.value:g} holds it: the root may lie at {nearer.value:g} or beyond it"
+            )
+        else:
+            why = (
+                f"the goal is outside the metric's range over {low:g}..{high:g} "
+                f"({lo.estimate.mean:.3g} to {hi.estimate.mean:.3g})"
+            )
+        return Balance(goal, False, nearer.value, (low, high), nearer.estimate, probes, why)
+    rising = hi.estimate.mean > lo.estimate.mean
+
+    def significant(p: Probe) -> bool:
+        return not p.holds(goal)
+
+    # The nearest significant probe on each side of the root (None: none yet).
+    sure_lo = lo if significant(lo) else None
+    sure_hi = hi if significant(hi) else None
     while hi.value - lo.value > step:
         middle = (lo.value + hi.value) / 2
         mid = probe(float(int(middle)) if integer else middle)
-        if mid.holds(goal):
-            return Balance(goal, True, mid.value, (lo.value, hi.value), mid.estimate, probes)
         if (mid.estimate.mean < goal) == rising:
             lo = mid
+            sure_lo = mid if significant(mid) else sure_lo
         else:
             hi = mid
+            sure_hi = mid if significant(mid) else sure_hi
     nearer = min((lo, hi), key=lambda p: abs(p.estimate.mean - goal))
     if integer:
         value = nearer.value
     else:
         share = (goal - lo.estimate.mean) / (hi.estimate.mean - lo.estimate.mean)
         value = lo.value + share * (hi.value - lo.value)
-    return Balance(goal, True, value, (lo.value, hi.value), nearer.estimate, probes)
+    if sure_lo is not None and sure_hi is not None:
+        bracket = (sure_lo.value, sure_hi.value)
+        return Balance(goal, True, value, bracket, nearer.estimate, probes)
+    missing = [
+        f"{'below' if (end is ends[0]) == rising else 'above'} the goal (at {end.value:g}, the "
+        f"range's end, its interval {end.estimate.low:.3g}..{end.estimate.high:.3g} still "
+        f"held it after {end.estimate.n} battles)"
+        for end, sure in zip(ends, (sure_lo, sure_hi), strict=True)
+        if sure is None
+    ]
+    why = (
+        f"the estimates cross the goal between {lo.value:g} and {hi.value:g}, but no value "
+        f"was found significantly {' nor '.join(missing)}: the data cannot rule out a root "
+        f"at or beyond that end; raise --runs"
+    )
+    return Balance(goal, False, value, (low, high), nearer.estimate, probes, why)
 
 
 @dataclass(frozen=True)

@@ -463,8 +463,8 @@ def run_balance(
     console.print(table)
     if not answer.found:
         console.print(
-            f"no value in {question.low:g}..{question.high:g} reaches {question.goal}; "
-            f"nearest: {answer.value:g} ({cell(answer.estimate)})",
+            f"no answer: {answer.why}; best estimate: {question.key} = {answer.value:g} "
+            f"({question.metric} there: {cell(answer.estimate)})",
             markup=False,
         )
         return
