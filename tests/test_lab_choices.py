@@ -7,7 +7,15 @@ from typing import Any
 
 import pytest
 
-from hammerlab.analysis.choices import ChoiceTally, Declining, RuleChoice, names_rule, rule_choices
+from hammerlab.analysis.choices import (
+    ChoiceTally,
+    Declining,
+    RuleChoice,
+    declines,
+    names_rule,
+    never_chosen,
+    rule_choices,
+)
 from hammerlab.analysis.lab import arms, compare
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision
@@ -150,3 +158,74 @@ def test_a_rule_that_is_never_offered_reports_no_choice() -> None:
     spec = load_scenario(RUINS)
     report = compare(spec, str(RUINS), arms(spec, ["fiery_charge"]), runs=2)
     assert report.choices == ()
+
+
+# --- a decline never taken is not a rule never used (user review, thirteenth session) ---
+
+FIERY = EXAMPLES / "lab_fiery_charge_boyz.toml"
+NEVER = "; where it is what the rule offers, the rule never came into play"
+
+
+@pytest.mark.parametrize(
+    ("choice", "declining"),
+    [
+        ("final_shot: No", True),
+        ("fiery_charge: no Fiery Charge", True),
+        ("jink: no jink", True),
+        ("charge_reaction: no reaction", True),
+        ("lethal: decline", True),
+        ("final_shot: Final Shot", False),
+        ("fiery_charge: Fiery Charge", False),
+        ("action: suppressive fire", False),
+        ("deploy: North edge", False),  # "north" is not "no"
+        ("weapon: stop", False),
+    ],
+)
+def test_a_decline_is_a_label_that_begins_with_no(choice: str, declining: bool) -> None:
+    assert declines(choice) is declining
+
+
+def test_a_decline_never_taken_where_the_rule_s_choice_was_taken_gets_no_warning() -> None:
+    # The review's lone lascannon: Final Shot offered 55 times and taken 55 times,
+    # so its "No" was never taken; the rule came into play every time.
+    assert never_chosen({"final_shot: Final Shot": (55, 55), "final_shot: No": (55, 0)}, "x") == []
+    taken = {"fiery_charge: Fiery Charge": (58, 58), "fiery_charge: no Fiery Charge": (58, 0)}
+    assert never_chosen(taken, "in neither arm") == []
+
+
+def test_a_rule_s_choice_never_taken_is_still_warned_of() -> None:
+    # The AI always declined: the rule never came into play, whatever the decline's counts.
+    declined = {"fiery_charge: Fiery Charge": (58, 0), "fiery_charge: no Fiery Charge": (58, 58)}
+    assert never_chosen(declined, "in neither arm") == [
+        f"warning: fiery_charge: Fiery Charge was offered 58 times and chosen in neither arm{NEVER}"
+    ]
+    # Two rules' choices of one decision kind: one taken does not excuse the other,
+    # which is no decline.
+    reactions = {"reaction: Return Fire!": (10, 4), "reaction: Dive for Cover": (10, 0)}
+    assert never_chosen(reactions, "at no point") == [
+        f"warning: reaction: Dive for Cover was offered 10 times and chosen at no point{NEVER}"
+    ]
+    # A decline never taken whose decision's other choice was not taken either (or
+    # is not counted) says nothing of the rule's use: it is warned of as before.
+    assert never_chosen({"final_shot: No": (3, 0)}, "x") == [
+        f"warning: final_shot: No was offered 3 times and chosen x{NEVER}"
+    ]
+    # Another kind's choice taken does not excuse a decline either.
+    other = {"final_blow: Final Blow": (2, 2), "final_shot: No": (3, 0)}
+    assert never_chosen(other, "x") == [
+        f"warning: final_shot: No was offered 3 times and chosen x{NEVER}"
+    ]
+
+
+def test_the_lab_does_not_warn_when_fiery_charge_was_taken_every_time_it_was_offered() -> None:
+    # The review: `lab examples/lab_fiery_charge_boyz.toml --rule fiery_charge` showed
+    # "Fiery Charge chosen 58 of 58", then warned that "no Fiery Charge" was chosen
+    # in neither arm and that the rule never came into play.
+    spec = load_scenario(FIERY)
+    report = compare(spec, str(FIERY), arms(spec, ["fiery_charge"]), runs=3)
+    rows = {c.choice: c for c in report.choices}
+    fiery, declined = rows["fiery_charge: Fiery Charge"], rows["fiery_charge: no Fiery Charge"]
+    assert fiery.variant_offered > 0 and fiery.variant_chosen == fiery.variant_offered
+    assert (declined.variant_offered, declined.variant_chosen) == (fiery.variant_offered, 0)
+    assert report.unused == ()
+    assert not [w for w in report.to_dict()["warnings"] if NEVER in w]

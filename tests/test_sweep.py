@@ -33,6 +33,8 @@ from hammerlab.analysis.sweep import (
     grid,
     parse_axes,
     parse_vary,
+    point_params,
+    point_rules,
     scenario_files,
     seed_ranges,
     seeds_text,
@@ -819,10 +821,99 @@ def test_a_sweep_says_per_point_how_often_the_varied_rule_s_choices_were_taken(
     assert warning in page and page.count(counted.replace("Choices", "choices")) == 2
 
 
-def test_a_point_read_back_from_a_store_has_no_choice_counts() -> None:
-    # A store's point does not know which of its keys were axes: nothing is claimed.
+def test_a_point_summarized_without_its_rules_has_no_choice_counts() -> None:
+    # Not told which rules to count the choices of, nothing is claimed (a store's
+    # point is told them: test_results_counts_the_choices_of_the_rules_a_stored_point_sets).
     result = summarize("s", "h", (), [], ["A", "B"], [Outcome({}, "A")], [1])
     assert result.choices is None and "rule_choices" not in result.to_dict()
+
+
+# --- results reports the choices a sweep reported (user review, thirteenth session) ---
+
+
+def test_the_rules_a_point_sets_are_its_keys_but_sizes_parameters_and_how_it_was_played() -> None:
+    # A store's point is the sweep's grid point (with the AI or dice mode where they
+    # were not the usual): its keys name the rules its choices are counted for. A
+    # key that is neither a size, a ruleset parameter nor the AI or dice is an
+    # option's, a plug-in's too (not loaded here).
+    point = (
+        ("final_shot.earned_by", "wound_roll"),
+        ("fiery_charge", "on"),
+        ("charge_dice", "3"),
+        ("units.boyz.size", "20"),
+        ("ai", "search"),
+        ("dice", "keyed"),
+        ("house_rule_not_loaded", "on"),
+    )
+    assert point_rules("waffle", point) == {"final_shot", "fiery_charge", "house_rule_not_loaded"}
+    assert point_rules("waffle", ()) == set()
+
+
+def test_results_counts_the_choices_of_the_rules_a_stored_point_sets(tmp_path: Path) -> None:
+    # Two battles stored by hand: the point varies Suppressive Fire's penalty, so its
+    # choices are counted (3 + 2 offered, 1 + 0 chosen); "action: shoot" names no
+    # rule of the point and is left out, as a sweep leaves it out.
+    (case,) = _cases([f"{PENALTY}=1"])
+    left = {"squad1": 3, "squad2": 10, "terminators": 0}
+    played = [
+        Outcome(left, "Cadians", {"action: suppressive fire": (3, 1), "action: shoot": (3, 2)}),
+        Outcome(left, "Cadians", {"action: suppressive fire": (2, 0), "action: shoot": (2, 2)}),
+    ]
+    with ResultStore(tmp_path) as store:
+        store.add(case, [1, 2], played)
+    (point,) = summaries([tmp_path])
+    assert point.choices == {"action: suppressive fire": (5, 1)}
+    assert point.to_dict()["rule_choices"] == [
+        {"choice": "action: suppressive fire", "offered": 5, "chosen": 1}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("scenario", "vary", "warned"),
+    [
+        # The heuristic never takes Suppressive Fire here: both warn of it.
+        (GUARD, f"{PENALTY}=1,3", True),
+        # Fiery Charge is taken every time it is offered: neither warns (its decline
+        # never taken is no rule never used).
+        (EXAMPLES / "lab_fiery_charge_boyz.toml", "fiery_charge=off,on", False),
+    ],
+)
+def test_results_reports_the_choices_and_warnings_the_sweep_reported(
+    tmp_path: Path, scenario: Path, vary: str, warned: bool
+) -> None:
+    # The review: `results STORE` had no Choices lines, no warnings and no
+    # rule_choices, though the store held the choices the sweep reported.
+    store = tmp_path / "store"
+    invoke = CliRunner().invoke
+    command = ["sweep", str(scenario), "--vary", vary, "--runs", "2", "--workers", "1"]
+    swept = json.loads(invoke(app, [*command, "--out", str(store), "--json"]).stdout)
+    read = json.loads(invoke(app, ["results", str(store), "--json"]).stdout)
+
+    def by_point(document: dict[str, Any]) -> dict[str, Any]:
+        return {
+            point_params(tuple(p["point"].items())): p["rule_choices"] for p in document["points"]
+        }
+
+    assert by_point(read) == by_point(swept)
+    assert any(by_point(swept).values())  # some point counted some choice
+    assert read["warnings"] == swept["warnings"]
+    assert bool(swept["warnings"]) is warned
+    # What the store holds, summed by hand, is what both report.
+    _, rows = query([store], "SELECT params, choice, sum(offered), sum(chosen) FROM choices "
+                             "GROUP BY ALL")  # fmt: skip
+    for params, choices in by_point(read).items():
+        for c in choices:
+            assert (params, c["choice"], c["offered"], c["chosen"]) in rows
+    # The text says it the same way: the same Choices and warning lines.
+    text = invoke(app, command, terminal_width=300).stdout  # the same battles, not stored
+    again = invoke(app, ["results", str(store)], terminal_width=300).stdout
+
+    def said(output: str) -> list[str]:
+        return sorted(
+            line for line in output.splitlines() if line.startswith(("Choices:", "warning:"))
+        )
+
+    assert said(again) == said(text) and said(text)
 
 
 @pytest.mark.parametrize(

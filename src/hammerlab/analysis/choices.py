@@ -125,13 +125,38 @@ def never_chosen(counted: Mapping[str, tuple[int, int]], nowhere: str) -> list[s
     offered but never chosen, ``nowhere`` saying where it was not (``at no point``,
     ``in neither arm``): where it is what the rule offers, the rule never came into
     play, and the battles cannot differ by it (the AI takes a plug-in's choice only
-    when it says its worth: docs/plugins.md)."""
+    when it says its worth: docs/plugins.md).
+
+    A decline (:func:`declines`: ``final_shot: No``, ``fiery_charge: no Fiery
+    Charge``) never chosen where a choice of its decision's kind that is not a
+    decline was chosen gets none: the rule's own choice was taken each time the
+    two were offered, so the rule came into play (a user review: ``final_shot:
+    Final Shot`` chosen 55 of 55, then a warning that ``final_shot: No`` never
+    was, and that the rule never came into play)."""
+    taken = {_kind(key) for key, (_, chosen) in counted.items() if chosen and not declines(key)}
     return [
         f"warning: {key} was offered {offered} times and chosen {nowhere}; where it "
         "is what the rule offers, the rule never came into play"
         for key, (offered, chosen) in counted.items()
-        if offered and not chosen
+        if offered and not chosen and not (declines(key) and _kind(key) in taken)
     ]
+
+
+DECLINING_WORDS = ("no", "none", "decline")
+"""A label whose first word is one of these declines what its decision offers."""
+
+
+def declines(choice: str) -> bool:
+    """Whether ``choice`` (``"kind: label"``) is the answer that leaves its decision's
+    offer unused: its label's first word is ``no`` (``No``, ``no Fiery Charge``,
+    ``no jink``, ``no reaction``), ``none`` or ``decline`` (:data:`DECLINING_WORDS`),
+    as every decline of the engine's optional rules is labelled."""
+    words = _words(choice.partition(": ")[2])
+    return bool(words) and words[0] in DECLINING_WORDS
+
+
+def _kind(choice: str) -> str:
+    return choice.partition(": ")[0]
 
 
 def _words(text: str) -> tuple[str, ...]:

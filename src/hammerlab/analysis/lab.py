@@ -350,8 +350,9 @@ class LabReport:
     with how often they were offered and chosen in each arm."""
     unused: tuple[str, ...] = ()
     """A warning per such choice offered but chosen in neither arm
-    (:func:`choices.never_chosen`, as ``sweep`` warns): where it is what the rule
-    offers, the rule never came into play, whatever the units' numbers say."""
+    (:func:`choices.never_chosen`, as ``sweep`` warns; not for a decline whose
+    decision's rule choice was chosen): where it is what the rule offers, the
+    rule never came into play, whatever the units' numbers say."""
     ended_alike: int = 0
     """Paired battles that ended the same in both arms (every unit's models left,
     and the winner): all of them when the change never came into play, so a rules

@@ -47,7 +47,7 @@ from typing import Any
 import duckdb
 
 from hammerlab.analysis.lab import Outcome
-from hammerlab.analysis.sweep import Case, PointResult, UnitInfo, summarize
+from hammerlab.analysis.sweep import Case, PointResult, UnitInfo, point_rules, summarize
 from hammerlab.errors import HammerlabError
 
 FILE = "battles.duckdb"
@@ -413,15 +413,17 @@ def _quoted(path: Path) -> str:
 
 def summaries(folders: Sequence[Path]) -> list[PointResult]:
     """Every grid point stored in ``folders``, summarized as the sweep reports it
-    (each engine version on its own, with every seed stored for it)."""
+    (each engine version on its own, with every seed stored for it), with how often
+    the choices of the rules its keys set were offered and chosen
+    (:func:`~hammerlab.analysis.sweep.point_rules`), as the sweep counted them."""
     with open_union(folders) as db:
         groups = db.execute(
-            "SELECT DISTINCT b.scenario_hash, b.params, b.engine_version, s.name, s.players "
-            "FROM battles b JOIN scenarios s USING (scenario_hash) "
+            "SELECT DISTINCT b.scenario_hash, b.params, b.engine_version, s.name, s.players, "
+            "s.scenario FROM battles b JOIN scenarios s USING (scenario_hash) "
             "ORDER BY s.name, b.params, b.engine_version"
         ).fetchall()
         results = []
-        for hash_, params, engine, name, players in groups:
+        for hash_, params, engine, name, players, scenario in groups:
             units = [
                 UnitInfo(*row)
                 for row in db.execute(
@@ -432,9 +434,10 @@ def summaries(folders: Sequence[Path]) -> list[PointResult]:
             ]
             stored = _outcomes(db, hash_, params, engine)
             point = tuple((str(k), str(v)) for k, v in json.loads(params).items())
+            rules = point_rules(str(json.loads(scenario).get("ruleset", "waffle")), point)
             results.append(
                 summarize(name, hash_, point, units, json.loads(players),
-                          list(stored.values()), list(stored), engine)
+                          list(stored.values()), list(stored), engine, rules=rules)
             )  # fmt: skip
         return results
 

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from hammerlab.analysis.battles import prepare
-from hammerlab.analysis.choices import concerned_rules, named_choices, never_chosen, total
+from hammerlab.analysis.choices import named_choices, never_chosen, total
 from hammerlab.analysis.engine_version import ENGINE_VERSION, engine_version
 from hammerlab.analysis.lab import DRAW, Outcome, Progress, Settings
 from hammerlab.analysis.runners import Batch, Runner, batch_size
@@ -43,7 +43,7 @@ from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.plugins import PluginFile, load_plugin_file
 from hammerlab.engine.rules import ParamValue, RuleSettingError, implied_switches
-from hammerlab.errors import InputError
+from hammerlab.errors import HammerlabError, InputError
 from hammerlab.io.scenario import Scenario
 
 if TYPE_CHECKING:
@@ -60,6 +60,10 @@ MAX_SEED = 2**63 - 1
 signed 64-bit integers (DuckDB's BIGINT). The dice take any integer."""
 
 SIZE_KEY = re.compile(r"^units\.(?P<unit>[A-Za-z0-9_\-]+)\.size$")
+
+PLAY_KEYS = ("ai", "dice")
+"""The keys a store's point adds to the grid point's where the battles were not
+played the usual way (:attr:`Case.params`): how they were played, not a rule."""
 
 
 Point = tuple[tuple[str, str], ...]
@@ -180,7 +184,7 @@ class Case:
     def params(self) -> str:
         """The point as the store names it, with the AI and the dice mode where they are
         not the defaults (battles played otherwise are other battles)."""
-        usual = (("ai", self.ai, "heuristic"), ("dice", self.dice, "single"))
+        usual = zip(PLAY_KEYS, (self.ai, self.dice), ("heuristic", "single"), strict=True)
         extra = [(key, value) for key, value, default in usual if value != default]
         return point_params(self.point + tuple(extra))
 
@@ -394,9 +398,10 @@ class PointResult:
     choices: Mapping[str, tuple[int, int]] | None = field(default=None, compare=False)
     """How often each choice of the rules the sweep's axes touch was offered and
     chosen in this point's battles (``"kind: label"`` → (offered, chosen), as the
-    lab counts them: :func:`~hammerlab.analysis.choices.named_choices`); ``None``
-    where not counted (a point read back from a store, whose axes are not known).
-    Left out of comparisons, like ``source``."""
+    lab counts them: :func:`~hammerlab.analysis.choices.named_choices`); a point
+    read back from a store counts those of the rules its keys set, as the sweep
+    did (:func:`point_rules`). ``None`` where not counted. Left out of
+    comparisons, like ``source``."""
     plugins: tuple[PluginFile, ...] = field(default=(), compare=False)
     """The plug-in files that played the point (their paths, for reports; a point read
     back from a store has none here: its engine version names them, without the path)."""
@@ -516,9 +521,27 @@ def summarize(
 
 def axis_rules(case: Case) -> set[str]:
     """The rule options the case's point sets (``NAME`` or ``NAME.PARAM`` axes): those
-    whose choices a sweep reports."""
-    options = (o.name for o in get_ruleset(case.scenario.ruleset).options)
-    return concerned_rules((key for key, _ in case.point), options)
+    whose choices a sweep reports (:func:`point_rules`)."""
+    return point_rules(case.scenario.ruleset, case.point)
+
+
+def point_rules(ruleset: str, point: Point) -> set[str]:
+    """The rule options that ``point``'s keys set (``NAME`` or ``NAME.PARAM``): every
+    key but a unit's size, a parameter of ``ruleset`` and the AI or dice mode a
+    store's point names (:data:`PLAY_KEYS`). The keys are a sweep's, each checked
+    when its case was made (:func:`case_at`), so any other is an option's: a
+    plug-in's too, which a store read back names though its plug-in is not loaded.
+    A sweep reports these rules' choices, and ``results`` the same for the points
+    it reads back (:func:`~hammerlab.analysis.store.summaries`)."""
+    try:
+        parameters = {p.name for p in get_ruleset(ruleset).parameters}
+    except HammerlabError:  # a ruleset this hammerlab does not know: no parameters to drop
+        parameters = set()
+    return {
+        key.partition(".")[0]
+        for key, _ in point
+        if not key.startswith("units.") and key not in PLAY_KEYS and key not in parameters
+    }
 
 
 def never_chosen_at_any_point(results: Sequence[PointResult]) -> list[str]:

@@ -399,7 +399,9 @@ def results(
     """Re-analyse stored battles without playing them (several DIRs: their union).
 
     Without --query, every stored grid point is summarized as sweep does, with
-    the seeds stored (as ranges) and the engine version that played them.
+    the seeds stored (as ranges) and the engine version that played them, how
+    often the choices of the rules it sets were offered and chosen, and the
+    warning of a choice chosen at no point.
 
     --query SQL reads these tables, no other file, and writes nothing (a
     battle's key: scenario_hash, params, the grid point as JSON, seed and

@@ -365,7 +365,12 @@ def run_results(
 ) -> None:
     """Merge, query or summarize stored battles. ``--csv`` writes what is shown: the
     query's rows with ``--query``, else every metric; a merge shows neither, so
-    ``--merge-into`` with ``--query`` or ``--csv`` is a usage error."""
+    ``--merge-into`` with ``--query`` or ``--csv`` is a usage error.
+
+    A summary says per point how often the choices of the rules its keys set were
+    offered and chosen, and warns of one offered but chosen at no point
+    (:func:`never_chosen_at_any_point`), as ``sweep`` does (in the JSON document's
+    ``warnings``)."""
     from hammerlab.analysis.store import merge, query, summaries
 
     if merge_into is not None:
@@ -398,10 +403,14 @@ def run_results(
         results = summaries(folders)
     except HammerlabError as error:
         raise fail(error) from None
+    warnings = never_chosen_at_any_point(results)
     if as_json:
-        typer.echo(json.dumps({"points": [r.to_dict() for r in results]}, indent=1))
+        document = {"points": [r.to_dict() for r in results], "warnings": warnings}
+        typer.echo(json.dumps(document, indent=1))
     else:
         print_points(results, engine=True)
+        for warning in warnings:
+            console.print(warning, markup=False)
     if csv_file is not None:
         write_file(csv_file, csv_text(results))
 
