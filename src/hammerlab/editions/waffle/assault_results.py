@@ -131,7 +131,7 @@ def combat_result(battle: Battle, combat: Combat) -> Outcome:
             units=tuple(u.label for u in combat.units),
             scores=scores,
             winner=winner,
-            difference=best - max(others) if winner and others else 0,
+            difference=max(0, scores[winner] - max(others)) if winner and others else 0,
         )
     )
     return Outcome(winner, losers)

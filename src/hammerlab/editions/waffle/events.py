@@ -244,7 +244,9 @@ class CombatResolved(Event):
     """A combat's result (seed 001, Determine Assault Results).
 
     ``scores``: unsaved wounds (and Fiery Charge casualties) per player;
-    ``winner`` is empty on a draw.
+    ``winner`` is empty on a draw; ``difference`` is the winner's score less the
+    best of the others' (0 where the winner scored no more, having won because no
+    unit of the other side is left).
     """
 
     kind: ClassVar[str] = "combat_result"
@@ -256,7 +258,12 @@ class CombatResolved(Event):
     @property
     def text(self) -> str:
         score = ", ".join(f"{p} {n}" for p, n in self.scores.items())
-        outcome = f"{self.winner} wins by {self.difference}" if self.winner else "a draw"
+        if not self.winner:
+            outcome = "a draw"
+        elif self.difference > 0:
+            outcome = f"{self.winner} wins by {self.difference}"
+        else:  # by a score no higher: the other side has no unit left in the combat
+            outcome = f"{self.winner} wins: the other side has no unit left"
         return f"Combat of {', '.join(self.units)}: {score}: {outcome}"
 
 
