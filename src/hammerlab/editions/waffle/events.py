@@ -213,7 +213,8 @@ class StrayShots(Event):
 class BlowsStruck(Event):
     """Models of a unit struck with one weapon at one Initiative step (seed 001, Rolling to Hit).
 
-    ``needed`` is the chart's cell (``"A"``: automatic hits, no dice).
+    ``needed`` is the chart's cell (``"A"``: automatic hits, no dice; ``"auto"``: the
+    one automatic hit of a rule, :meth:`one_automatic_hit`).
     """
 
     kind: ClassVar[str] = "blows"
@@ -233,10 +234,17 @@ class BlowsStruck(Event):
 
     @property
     def text(self) -> str:
+        how = "automatically" if self.needed in AUTOMATIC else f"on {self.needed}"
         return (
             f"I{self.initiative}: {self.unit} strikes {self.attacks} blow(s) with {self.weapon} "
-            f"({self.models} model(s)) at {self.target}: {self.hits} hit(s) on {self.needed}"
+            f"({self.models} model(s)) at {self.target}: {self.hits} hit(s) {how}"
         )
+
+
+AUTOMATIC = ("A", "auto")
+"""How :class:`BlowsStruck` records automatic hits: the chart's ``A`` (blows on a
+vehicle that did not move), or ``auto`` (the one hit a rule strikes); both read
+"automatically" in the log."""
 
 
 @dataclass(frozen=True)
