@@ -38,6 +38,7 @@ from hammerlab.analysis.sweep import (
     seeds_text,
     summarize,
     sweep,
+    switched_on,
 )
 from hammerlab.cli.app import app
 from hammerlab.io.scenario import load_scenario
@@ -72,6 +73,14 @@ def test_grid_is_every_combination_last_axis_fastest() -> None:
         ((PENALTY, "3"), ("units.squad1.size", "10")),
     ]
     assert parse_vary(" charge_dice = 2, 3 ").values == ("2", "3")
+
+
+def test_a_unit_s_size_varied_switches_no_rule_on() -> None:
+    # A rule's parameter varied alone switches its rule on at every point; a unit's
+    # size is no rule's parameter (a user's review read "On at every point ...: units").
+    assert switched_on(parse_axes(["units.squad1.size=5,10"])) == {}
+    both = parse_axes([f"{PENALTY}=0,3", "units.squad1.size=5,10"])
+    assert switched_on(both) == {"suppressive_fire": PENALTY}
 
 
 @pytest.mark.parametrize(

@@ -538,8 +538,11 @@ def choices_text(choices: Mapping[str, tuple[int, int]]) -> str:
 def switched_on(axes: Sequence[Axis]) -> dict[str, str]:
     """The rules the axes switch on at every point by setting a parameter of theirs
     without varying the rule itself: rule → the parameter's key
-    (:func:`~hammerlab.engine.rules.implied_switches`)."""
-    return implied_switches({axis.key: axis.values[0] for axis in axes})
+    (:func:`~hammerlab.engine.rules.implied_switches`). A unit's size
+    (``units.ID.size``) is no rule's parameter."""
+    return implied_switches(
+        {axis.key: axis.values[0] for axis in axes if not axis.key.startswith("units.")}
+    )
 
 
 def sweep(
