@@ -260,6 +260,27 @@ def case_at(
     )
 
 
+def check_distinct(scenarios: Sequence[tuple[Scenario, str]]) -> None:
+    """Refuse a scenario file given twice, or two files that say the same scenario
+    (the same :func:`scenario_hash`): their battles would be the same battles, played
+    twice and reported as two, and a results store, which tells scenarios apart by
+    what they say, could not keep both (a :class:`SweepError` naming the files)."""
+    seen: dict[str, str] = {}
+    paths: dict[Path, str] = {}
+    for scenario, source in scenarios:
+        where = Path(source).resolve()
+        if where in paths:
+            raise SweepError(f"{source} is given twice; give each scenario file once")
+        paths[where] = source
+        said = scenario_hash(scenario)
+        if said in seen:
+            raise SweepError(
+                f"{seen[said]} and {source} say the same scenario (the same content): "
+                "their battles would be the same; give one of them"
+            )
+        seen[said] = source
+
+
 def cases(
     scenarios: Sequence[tuple[Scenario, str]],
     axes: Sequence[Axis],

@@ -24,6 +24,7 @@ from hammerlab.analysis.sweep import (
     ScenarioFile,
     SweepError,
     cases,
+    check_distinct,
     choices_text,
     never_chosen_at_any_point,
     parse_axes,
@@ -90,6 +91,10 @@ def run_sweep(
     try:
         axes = parse_axes(vary)
         loaded = [(load_scenario(p), str(p)) for p in scenarios]
+        try:
+            check_distinct(loaded)
+        except SweepError as error:
+            raise usage_error("SCENARIO", error) from None
         sources = [
             f for p, (s, _) in zip(scenarios, loaded, strict=True) for f in source_files(p, s)
         ]
