@@ -377,6 +377,25 @@ def test_seed001_pile_in_at_the_initiative_step_then_after_the_result() -> None:
     assert all_dice_used(battle)
 
 
+def test_a_pile_in_keeps_1_inch_from_an_enemy_unit_outside_the_combat() -> None:
+    # As in the test above, b.2 Piles In toward a.1; an Ultramarine unit c, in no
+    # combat, stands beside the spot (10, 22.1) it reached there (0.5" from its
+    # base). A pile-in brings no other unit into the fight: as a charging model, a
+    # piling-in model may not end within 1" of an enemy unit that is not in the combat
+    # (a player's review found a Genestealer piled in 0.5" from a Tactical Squad).
+    marine = squad("a", A, MARINE, [CHAINSWORD], south([10]), name="Marine")
+    guards = squad("b", B, GUARD, [CHAINSWORD], [(10, 21), (10, 24.5)], name="Guard")
+    bystander = squad("c", A, MARINE, [CHAINSWORD], [(11.5, 22.1)], name="Bystander")
+    battle = make_battle(marine, guards, bystander, dice=[1] * 6)
+    fight_sub_phase(battle, A)
+    moves = [m for m in of_kind(battle, "move") if m.model == "b.2"]
+    assert moves and moves[0].reason == "piles in"
+    c1 = model(battle, "c.1")
+    for move in moves:
+        gap = math.dist(move.end, c1.position) - 2 * c1.radius
+        assert gap >= 1.0 - 1e-9
+
+
 @pytest.mark.parametrize(
     ("roll", "end_y"),
     [
