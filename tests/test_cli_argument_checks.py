@@ -35,6 +35,19 @@ def test_side_without_a_controller_that_plays_one_is_a_usage_error() -> None:
     assert out == ""
 
 
+def test_an_unknown_controller_or_side_is_a_usage_error() -> None:
+    # A player's review: these two exited 1 where the parser's other usage errors exit 2.
+    code, out, err = run("battle", str(THREE_TURNS), "--controller", "human")
+    assert (
+        one_line(code, err, 2) == "error: --controller: must be ai, prompt or search, not 'human'"
+    )
+    code, out, err = run("battle", str(THREE_TURNS), "--controller", "search", "--side", "Eldar")
+    assert one_line(code, err, 2) == (
+        f"error: --side: {THREE_TURNS} has no player 'Eldar'; its players: Ultramarines, Orks"
+    )
+    assert out == ""
+
+
 def test_side_with_the_search_controller_is_taken() -> None:
     code, _, err = run(
         "battle", str(THREE_TURNS), "--controller", "search", "--side", "Orks",

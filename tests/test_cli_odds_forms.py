@@ -54,6 +54,25 @@ def test_odds_at_a_unit_of_a_battlescribe_file_named_with_from() -> None:
     assert answer["unsaved_wounds"][0] == pytest.approx((7 / 12) ** 3)
 
 
+def test_a_battlescribe_file_with_another_edition_s_odds_says_which_edition_its_units_are() -> None:
+    # A player's review: core11 odds from a BattleScribe file said "AP '-' is not a
+    # number", as if the file were broken; its units are 7th-edition (waffle) datasheets.
+    ask = ["odds", "-r", "core11", "--from", ORKS, "--attacker", "Boyz", "--weapon", "Slugga",
+           "--target", "Boyz"]  # fmt: skip
+    result = CliRunner().invoke(app, ask)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"error: the units of {ORKS} are waffle datasheets; core11 odds cannot use them: "
+        "ask with --ruleset waffle\n"
+    )
+    shown = CliRunner().invoke(app, ["show", "--from", ORKS, "Boyz", "--ruleset", "core11"])
+    assert (shown.exit_code, shown.stdout) == (1, "")
+    assert shown.stderr.startswith("error: 'Boyz' is a waffle datasheet (")
+    assert shown.stderr.endswith(
+        "the core11 ruleset cannot use it: show it with --ruleset waffle\n"
+    )
+
+
 def test_odds_from_a_missing_file_is_one_line() -> None:
     result = CliRunner().invoke(app, [*AT_A_KAN, "--from", "no_such_file.cat"])
     assert result.exit_code == 1 and not result.stdout

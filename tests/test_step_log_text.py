@@ -10,7 +10,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from hammerlab.cli.app import app
-from hammerlab.editions.waffle.events import WoundsRolled
+from hammerlab.editions.waffle.events import BlowsStruck, WoundsRolled
 from hammerlab.engine.events import DiceRolled
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,3 +68,16 @@ def test_a_scatter_direction_is_not_run_into_its_dice_count(tmp_path: Path) -> N
     assert all(line.endswith("°") for line in shown)
     logged = [e for e in _logged(log, "dice") if e["purpose"] == "scatter direction"]
     assert len(logged) == len(shown) and all(e["sides"] == 360 for e in logged)
+
+
+def test_automatic_hits_read_alike_whichever_way_they_were_recorded() -> None:
+    # Blows on a tank that did not move are the chart's "A", a Hammer of Wrath hit is
+    # "auto": in the step log both read "automatically", and the events keep their
+    # fields (a player's review found "4 hit(s) on A" beside "1 hit(s) on auto").
+    blows = BlowsStruck("Carnifex [fex]", "Scything talons", "Leman Russ [russ]", 2, 1, 4, "A", 4)
+    hammer = BlowsStruck.one_automatic_hit("Carnifex [fex]", "Hammer of Wrath", "russ", 10)
+    assert blows.text.endswith(": 4 hit(s) automatically")
+    assert hammer.text.endswith(": 1 hit(s) automatically")
+    assert (blows.needed, hammer.needed) == ("A", "auto")
+    fists = BlowsStruck("Marines [a]", "Power fist", "Orks [b]", 1, 2, 2, "4+", 1)
+    assert fists.text.endswith(": 1 hit(s) on 4+")

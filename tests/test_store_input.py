@@ -248,3 +248,18 @@ def test_a_query_reads_the_stores_and_no_other_file(tmp_path: Path) -> None:
     for sql in ("SET enable_external_access = true", "DELETE FROM s0.battles"):
         assert invoke("results", str(first), "--query", sql).exit_code == 1
     assert _sql(first, "SELECT seed FROM battles") == [(1,)]
+
+
+def test_out_naming_a_file_is_a_usage_error_and_the_file_is_left_alone(tmp_path: Path) -> None:
+    # A rules writer's review: --out naming the scenario itself, or the store's own
+    # database file, failed with "[Errno 17] File exists" after checking the rest.
+    scenario = tmp_path / "guard.toml"
+    scenario.write_bytes(GUARD.read_bytes())
+    for command in (
+        ["sweep", str(scenario), "--vary", "charge_dice=2,3", "--runs", "2"],
+        ["lab", str(scenario), "--rule", "charge_dice=3", "--runs", "2"],
+    ):
+        result = invoke(*command, "--out", str(scenario))
+        line = f"error: --out: {scenario} is a file; give the folder to keep the results in\n"
+        assert (result.exit_code, result.stdout, result.stderr) == (2, "", line)
+        assert scenario.read_bytes() == GUARD.read_bytes()

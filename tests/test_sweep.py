@@ -40,6 +40,7 @@ from hammerlab.analysis.sweep import (
     seeds_text,
     summarize,
     sweep,
+    switched_on,
 )
 from hammerlab.cli.app import app
 from hammerlab.io.scenario import load_scenario
@@ -74,6 +75,14 @@ def test_grid_is_every_combination_last_axis_fastest() -> None:
         ((PENALTY, "3"), ("units.squad1.size", "10")),
     ]
     assert parse_vary(" charge_dice = 2, 3 ").values == ("2", "3")
+
+
+def test_a_unit_s_size_varied_switches_no_rule_on() -> None:
+    # A rule's parameter varied alone switches its rule on at every point; a unit's
+    # size is no rule's parameter (a user's review read "On at every point ...: units").
+    assert switched_on(parse_axes(["units.squad1.size=5,10"])) == {}
+    both = parse_axes([f"{PENALTY}=0,3", "units.squad1.size=5,10"])
+    assert switched_on(both) == {"suppressive_fire": PENALTY}
 
 
 @pytest.mark.parametrize(
@@ -936,3 +945,21 @@ def test_balance_words_a_vary_mistake_as_sweep_does_before_any_battle(
     assert (
         refused.stderr.startswith(f"error: --vary: {problem}") and refused.stderr.count("\n") == 1
     )
+
+
+def test_a_scenario_given_twice_is_refused_before_any_battle(tmp_path: Path) -> None:
+    # The same file twice, or two files saying the same scenario, would play the same
+    # battles twice and report them as two; a store keyed by the scenario's content
+    # failed on its primary key after playing them (a rules writer's review).
+    copy = tmp_path / "copy.toml"
+    copy.write_bytes(GUARD.read_bytes())
+    for files, problem in (
+        ([GUARD, GUARD], f"{GUARD} is given twice; give each scenario file once"),
+        ([GUARD, copy], f"{GUARD} and {copy} say the same scenario (the same content)"),
+    ):
+        args = ["sweep", *map(str, files), "--vary", f"{PENALTY}=1", "--runs", "2"]
+        result = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "store")])
+        assert result.exit_code == 2
+        assert result.stderr.startswith(f"error: SCENARIO: {problem}")
+        assert result.stdout == ""
+        assert not (tmp_path / "store").exists()

@@ -30,6 +30,8 @@ from conftest import (
 )
 from fight_kit import CHAINSWORD, GUARD, MARINE, north, south
 
+from hammerlab.editions.waffle.assault_results import combat_result
+from hammerlab.editions.waffle.combat import combats
 from hammerlab.editions.waffle.fight import fight_sub_phase
 from hammerlab.editions.waffle.special_rules import may_sweep
 from hammerlab.editions.waffle.state import st
@@ -375,6 +377,25 @@ def test_seed001_pile_in_at_the_initiative_step_then_after_the_result() -> None:
     assert all_dice_used(battle)
 
 
+def test_a_pile_in_keeps_1_inch_from_an_enemy_unit_outside_the_combat() -> None:
+    # As in the test above, b.2 Piles In toward a.1; an Ultramarine unit c, in no
+    # combat, stands beside the spot (10, 22.1) it reached there (0.5" from its
+    # base). A pile-in brings no other unit into the fight: as a charging model, a
+    # piling-in model may not end within 1" of an enemy unit that is not in the combat
+    # (a player's review found a Genestealer piled in 0.5" from a Tactical Squad).
+    marine = squad("a", A, MARINE, [CHAINSWORD], south([10]), name="Marine")
+    guards = squad("b", B, GUARD, [CHAINSWORD], [(10, 21), (10, 24.5)], name="Guard")
+    bystander = squad("c", A, MARINE, [CHAINSWORD], [(11.5, 22.1)], name="Bystander")
+    battle = make_battle(marine, guards, bystander, dice=[1] * 6)
+    fight_sub_phase(battle, A)
+    moves = [m for m in of_kind(battle, "move") if m.model == "b.2"]
+    assert moves and moves[0].reason == "piles in"
+    c1 = model(battle, "c.1")
+    for move in moves:
+        gap = math.dist(move.end, c1.position) - 2 * c1.radius
+        assert gap >= 1.0 - 1e-9
+
+
 @pytest.mark.parametrize(
     ("roll", "end_y"),
     [
@@ -401,3 +422,21 @@ def test_seed001_consolidate_d6_not_into_base_contact(roll: int, end_y: float) -
     assert close(move.end, (10, end_y))
     assert "only units of A are left: the combat is over" in messages(battle)
     assert all_dice_used(battle)
+
+
+def test_a_side_left_alone_wins_on_a_lower_score_and_the_log_says_why() -> None:
+    # "A side with no unit left has lost": B scored 2 unsaved wounds to A's 1, but its
+    # last model is gone, so A wins with no Morale check for anyone; the line says so
+    # rather than "A wins by 0" beside the scores 1 and 2 (found by a player's review).
+    marine = squad("a", A, MARINE, [CHAINSWORD], south([10]))
+    victim = squad("b", B, MARINE, [CHAINSWORD], north([10]))
+    battle = make_battle(marine, victim)
+    (combat,) = combats(battle)
+    st(battle, marine).combat_score = 1
+    st(battle, victim).combat_score = 2
+    battle.remove_model(victim, victim.models[0], "test")
+    outcome = combat_result(battle, combat)
+    assert (outcome.winner, outcome.losers) == (A, ())
+    (result,) = of_kind(battle, "combat_result")
+    assert (result.scores, result.winner, result.difference) == ({A: 1, B: 2}, A, 0)
+    assert result.text.endswith(f"{A} 1, {B} 2: {A} wins: the other side has no unit left")

@@ -620,6 +620,34 @@ def test_charging_models_do_not_end_within_1_inch_of_an_enemy_unit_not_charged()
     assert all_dice_used(battle)
 
 
+def test_a_model_whose_way_in_is_barred_ends_its_charge_in_coherency() -> None:
+    # 6th/7th edition: a charging unit ends its move in unit coherency (each model
+    # within 2" of another of its unit), and no charging model comes within 1" of an
+    # enemy unit it does not charge. a.1 charges into contact with b.1 (6": 3 + 3).
+    # a.2 cannot reach b.1 without passing the bystander c.1; the straight way toward
+    # b.1 stopped it 1" short of c.1 and 3.1" from a.1, out of coherency (a player's
+    # review found a Genestealer left so, 3.6" from its brood). It now ends within 2"
+    # of a.1, 1" clear of c.1, within the 6" rolled, short of the target.
+    charger = squad("a", A, MARINE, [BOLTGUN], [(30, 10), (33, 9)], name="Charger")
+    target = squad("b", B, GUARD, [LASGUN], [(30, 15)], name="Target")
+    bystander = squad("c", B, GUARD, [LASGUN], [(32, 13)], name="Bystander")
+    battle = make_battle(
+        charger,
+        target,
+        bystander,
+        dice=[3, 3],
+        script_a=charge_script("Charger [a]", "Target [b]"),
+        script_b=NO_REACTION,
+    )
+    charge_sub_phase(battle, A)
+    a1, a2 = model(battle, "a.1"), model(battle, "a.2")
+    assert in_contact(a1, model(battle, "b.1"))
+    assert base_distance(a1, a2) <= 2.0 + 1e-9
+    assert base_distance(a2, model(battle, "c.1")) >= 1.0 - 1e-9
+    assert centre_distance((33, 9), a2.position) <= 6.0 + 1e-9
+    assert all_dice_used(battle)
+
+
 def test_seed004_a_model_that_cannot_reach_contact_moves_as_close_as_it_can() -> None:
     charger = squad("a", A, MARINE, [BOLTGUN], [(30, 10), (20, 10)], name="Charger")
     target = squad("b", B, GUARD, [LASGUN], [(30, 14)], name="Target")

@@ -469,6 +469,21 @@ def test_a_tank_in_close_combat_strikes_no_blow_and_a_walker_does() -> None:
     assert attacks_of(battle, walker, walker.models[0], CLOSE_COMBAT_WEAPON) == 1
 
 
+def test_a_vehicle_touching_a_model_that_causes_fear_takes_no_fear_test() -> None:
+    # 7th edition: vehicles have no Leadership, so they take no Leadership test (as no
+    # Morale check nor Pinning test): touching a Marine that causes Fear, the tank
+    # tests nothing; the Marine's blow hits it automatically and its 1 to penetrate
+    # does nothing. The only die rolled is that one.
+    touching = 30.0 - (100.0 + BASE_MM) / 2 / 25.4
+    marine = squad("a", A, MARINE, [LASCANNON], [(30.0, touching)], name="M", rules=("Fear",))
+    tank = vehicle_unit("russ", B, LEMAN_RUSS, (30.0, 30.0))
+    battle = make_battle(marine, tank, dice=[1])
+    assert in_contact(marine.models[0], tank.models[0])
+    fight_sub_phase(battle, A)
+    assert not [e for e in of_kind(battle, "dice") if "Fear" in e.purpose]
+    assert all_dice_used(battle)
+
+
 def test_a_tank_and_the_squad_touching_it_are_not_locked_in_combat() -> None:
     # 7th edition: "vehicles without a Weapon Skill are never locked in combat", nor is
     # a unit whose only foe in base contact is such a vehicle. So the tank may move and

@@ -12,7 +12,7 @@ from hammerlab.editions import get_ruleset
 from hammerlab.editions.base import GamePlan, Ruleset, apply_rules
 from hammerlab.engine.battle import Battle, Player
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
-from hammerlab.engine.datasheet import Datasheet, ModelEntry
+from hammerlab.engine.datasheet import Datasheet, ModelEntry, edition_problem
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.dice import dice_for
 from hammerlab.engine.geometry import MM_PER_INCH, Vec, centre_distance
@@ -48,14 +48,10 @@ def _datasheet(
 ) -> Datasheet:
     """The unit's datasheet, which must be written for the scenario's edition."""
     sheet = _find_datasheet(ruleset, spec, base_dir, where, source)
-    if sheet.edition != ruleset.name:
+    problem = edition_problem(sheet, ruleset.name, f"a {ruleset.name} scenario")
+    if problem is not None:
         key = f"{where}.source" if spec.source is not None else f"{where}.unit"
-        raise InputError(
-            source,
-            key,
-            f"{sheet.name!r} is a {sheet.edition} datasheet ({sheet.source}); "
-            f"a {ruleset.name} scenario cannot use it",
-        )
+        raise InputError(source, key, problem)
     return sheet
 
 

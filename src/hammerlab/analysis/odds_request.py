@@ -117,6 +117,12 @@ def answer(ask: OddsAsk, units: Sequence[Datasheet] = ()) -> OddsResult:
     """The exact odds ``ask`` asks for; a :class:`QuestionError` (or another
     :class:`~hammerlab.errors.HammerlabError`) names what is wrong with it."""
     calc = calculator(ask.ruleset)
+    other = next((unit for unit in units if unit.edition != ask.ruleset), None)
+    if other is not None:  # a BattleScribe file's units are 7th-edition, waffle datasheets
+        raise QuestionError(
+            f"the units of {other.source} are {other.edition} datasheets; {ask.ruleset} "
+            f"odds cannot use them: ask with --ruleset {other.edition}"
+        )
     facts = frozenset(s.strip().lower() for s in ask.situation)
     if ask.is_library:
         stray = [flag(f) for f in PLAIN_ONLY if getattr(ask, f) not in (None, ())]

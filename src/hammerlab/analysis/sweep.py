@@ -264,6 +264,27 @@ def case_at(
     )
 
 
+def check_distinct(scenarios: Sequence[tuple[Scenario, str]]) -> None:
+    """Refuse a scenario file given twice, or two files that say the same scenario
+    (the same :func:`scenario_hash`): their battles would be the same battles, played
+    twice and reported as two, and a results store, which tells scenarios apart by
+    what they say, could not keep both (a :class:`SweepError` naming the files)."""
+    seen: dict[str, str] = {}
+    paths: dict[Path, str] = {}
+    for scenario, source in scenarios:
+        where = Path(source).resolve()
+        if where in paths:
+            raise SweepError(f"{source} is given twice; give each scenario file once")
+        paths[where] = source
+        said = scenario_hash(scenario)
+        if said in seen:
+            raise SweepError(
+                f"{seen[said]} and {source} say the same scenario (the same content): "
+                "their battles would be the same; give one of them"
+            )
+        seen[said] = source
+
+
 def cases(
     scenarios: Sequence[tuple[Scenario, str]],
     axes: Sequence[Axis],
@@ -561,8 +582,11 @@ def choices_text(choices: Mapping[str, tuple[int, int]]) -> str:
 def switched_on(axes: Sequence[Axis]) -> dict[str, str]:
     """The rules the axes switch on at every point by setting a parameter of theirs
     without varying the rule itself: rule → the parameter's key
-    (:func:`~hammerlab.engine.rules.implied_switches`)."""
-    return implied_switches({axis.key: axis.values[0] for axis in axes})
+    (:func:`~hammerlab.engine.rules.implied_switches`). A unit's size
+    (``units.ID.size``) is no rule's parameter."""
+    return implied_switches(
+        {axis.key: axis.values[0] for axis in axes if not axis.key.startswith("units.")}
+    )
 
 
 def sweep(

@@ -66,7 +66,7 @@ def run_battle(
     search AI with ``playouts`` per decision; the other side is the heuristic AI.
     """
     if controller not in ("ai", "prompt", "search"):
-        raise fail(f"--controller must be ai, prompt or search, not {controller!r}")
+        raise usage_error("--controller", f"must be ai, prompt or search, not {controller!r}")
     if as_json and controller == "prompt":
         raise usage_error("--json", "cannot be used with --controller prompt")
     if (scenario is None) == (resume is None):
@@ -249,7 +249,9 @@ def _side(side: str | None, players: list[str], where: str) -> str:
     """The player ``--side`` names (the first player without it)."""
     you = side or players[0]
     if you not in players:
-        raise InputError(where, "--side", f"{you!r} is not a player ({', '.join(players)})")
+        raise usage_error(
+            "--side", f"{where} has no player {you!r}; its players: {', '.join(players)}"
+        )
     return you
 
 

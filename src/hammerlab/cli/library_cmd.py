@@ -16,7 +16,7 @@ from hammerlab.cli.common import console, fail
 from hammerlab.cli.import_cmd import model_rule_lines
 from hammerlab.editions import get_ruleset, ruleset_names
 from hammerlab.editions.base import Ruleset, describe_ruleset
-from hammerlab.engine.datasheet import Datasheet
+from hammerlab.engine.datasheet import Datasheet, edition_problem
 from hammerlab.engine.rules import Parameter
 from hammerlab.errors import HammerlabError
 
@@ -48,6 +48,9 @@ def run_show(unit: str, ruleset: str, source: Path | None, as_json: bool) -> Non
 
             imported = import_file(source)  # any unit, playable or not: say why not
             sheet = imported.find(unit)
+            wrong = edition_problem(sheet, rules.name, f"the {rules.name} ruleset")
+            if wrong is not None:
+                raise fail(f"{wrong}: show it with --ruleset {sheet.edition}")
             problems += [f"not playable: {reason}" for reason in imported.reasons(sheet.name)]
         else:
             sheet = rules.find_unit(unit)

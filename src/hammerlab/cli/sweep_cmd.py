@@ -24,6 +24,7 @@ from hammerlab.analysis.sweep import (
     ScenarioFile,
     SweepError,
     cases,
+    check_distinct,
     choices_text,
     never_chosen_at_any_point,
     parse_axes,
@@ -90,6 +91,10 @@ def run_sweep(
     try:
         axes = parse_axes(vary)
         loaded = [(load_scenario(p), str(p)) for p in scenarios]
+        try:
+            check_distinct(loaded)
+        except SweepError as error:
+            raise usage_error("SCENARIO", error) from None
         sources = [
             f for p, (s, _) in zip(scenarios, loaded, strict=True) for f in source_files(p, s)
         ]
@@ -170,13 +175,16 @@ def _switched_on_line(implied: Mapping[str, str]) -> str | None:
 
 
 def check_store_flags(out: Path | None, resume: bool, dice: str, seed: int, runs: int) -> None:
-    """``--resume`` needs ``--out``; ``--dice`` is one of the modes; every seed the run
+    """``--resume`` needs ``--out``, which names a folder (there or not yet), not a
+    file; ``--dice`` is one of the modes; every seed the run
     may play, ``--seed`` to ``--seed`` + ``--runs`` - 1, is at most :data:`MAX_SEED`.
 
     The seeds are checked with or without ``--out``, before anything is played: a
     run without a store is the same run as with one, so it takes the same seeds."""
     if resume and out is None:
         raise usage_error("--resume", "needs --out DIR (the store to resume)")
+    if out is not None and out.exists() and not out.is_dir():
+        raise usage_error("--out", f"{out} is a file; give the folder to keep the results in")
     if dice not in DICE_MODES:
         raise usage_error("--dice", f"must be {' or '.join(DICE_MODES)}, not {dice!r}")
     if seed + runs - 1 > MAX_SEED:

@@ -156,6 +156,15 @@ class Datasheet:
         return tuple(seen.values())
 
 
+def edition_problem(sheet: Datasheet, edition: str, user: str) -> str | None:
+    """Why ``user`` (a scenario, an odds question, a command) of ``edition`` cannot use
+    ``sheet``: it is written for another edition (a BattleScribe file's units are
+    7th-edition, ``waffle``, datasheets); ``None`` where it is ``edition``'s."""
+    if sheet.edition == edition:
+        return None
+    return f"{sheet.name!r} is a {sheet.edition} datasheet ({sheet.source}); {user} cannot use it"
+
+
 def unknown_characteristics(
     owner: str, values: Mapping[str, str], known: Sequence[str]
 ) -> list[tuple[str, str]]:

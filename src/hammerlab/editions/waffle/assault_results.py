@@ -131,7 +131,7 @@ def combat_result(battle: Battle, combat: Combat) -> Outcome:
             units=tuple(u.label for u in combat.units),
             scores=scores,
             winner=winner,
-            difference=best - max(others) if winner and others else 0,
+            difference=max(0, scores[winner] - max(others)) if winner and others else 0,
         )
     )
     return Outcome(winner, losers)
@@ -302,19 +302,25 @@ def pile_in(battle: Battle, unit: Unit, models: list[Model], foes: list[Unit]) -
     The models closest to the enemy move first. Each goes into base contact
     with the nearest enemy model of ``foes`` it can reach a free spot around
     (the charge move's contact search), else as far as it can straight toward
-    the nearest enemy model. No base ends overlapping another or off the table.
+    the nearest enemy model. No base ends overlapping another or off the table,
+    nor within 1" of an enemy unit that is not in the combat (as a charging model
+    may not: a pile-in brings no other unit into the fight; an interpretation, in
+    docs/rules/waffle.md).
     """
     enemies = [e for f in foes for e in f.alive_models]
     if not enemies:
         return
+    # Not within 1" of an enemy unit outside the combat: a pile-in engages none.
+    fighting = {f.id for f in foes}
+    outside = [e for f in battle.enemies_of(unit) if f.id not in fighting for e in f.alive_models]
     for model in closest(enemies, models):
         reachable = [e for e in closest([model], enemies) if base_distance(model, e) <= PILE_IN]
-        spots = (contact_spot(battle, model, e, PILE_IN) for e in reachable)
+        spots = (contact_spot(battle, model, e, PILE_IN, outside) for e in reachable)
         spot = next((s for s in spots if s is not None), None)
         if spot is None:
             nearest = closest([model], enemies)[0]
             holder = next(f for f in foes if nearest in f.alive_models)
-            spot = closest_approach(battle, model, holder, PILE_IN)
+            spot = closest_approach(battle, model, holder, PILE_IN, outside)
         _move(battle, unit, model, spot, "piles in")
 
 

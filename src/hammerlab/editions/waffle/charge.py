@@ -26,7 +26,7 @@ from hammerlab.editions.waffle.maledictions import all_terrain_difficult
 from hammerlab.editions.waffle.movement import dangerous_terrain_tests, fall_back
 from hammerlab.editions.waffle.placement import (
     EPSILON,
-    closest_approach,
+    coherent_approach,
     contact_spot,
 )
 from hammerlab.editions.waffle.points import (
@@ -446,19 +446,25 @@ def charge_move(
     contact with the closest enemy model. Then each other model, closest
     first, moves into base contact with an enemy model of the target not yet
     in contact with the charging unit if it can, else with one already in
-    contact, else straight toward the closest target model as far as it can.
-    No model ends overlapping another base or off the table, nor within 1" of
-    an enemy unit it is not charging (6th/7th edition: "charging models may
-    not move within 1" of an enemy unit other than the one being charged";
+    contact, else straight toward the closest target model as far as it can,
+    but within 2" of a model of its unit that has already moved (or does not
+    move) where that way would leave it out of coherency
+    (:func:`placement.coherent_approach`). No model ends overlapping another
+    base or off the table, nor within 1" of an enemy unit it is not charging
+    (6th/7th edition: "charging models may not move within 1" of an enemy unit
+    other than the one being charged";
     where a model ends, as interpretation 6 reads it). Models moving through
     dangerous terrain test for it.
     """
     starts = {m.id: m.position for m in unit.alive_models}
     avoid = _other_enemies(battle, unit, target)
-    for model in closest(target.alive_models, unit.alive_models if movers is None else movers):
+    moving = closest(target.alive_models, unit.alive_models if movers is None else movers)
+    staying = [m for m in unit.alive_models if all(m is not x for x in moving)]
+    for index, model in enumerate(moving):
         spot = _contact_spot_in_target(battle, unit, model, target, reach, avoid)
         if spot is None:
-            spot = closest_approach(battle, model, target, reach, avoid)
+            placed = [*staying, *moving[:index]]
+            spot = coherent_approach(battle, model, target, reach, avoid, placed)
         if centre_distance(spot, model.position) > EPSILON:
             start, model.position = model.position, spot
             battle.emit(

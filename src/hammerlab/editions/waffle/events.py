@@ -213,7 +213,8 @@ class StrayShots(Event):
 class BlowsStruck(Event):
     """Models of a unit struck with one weapon at one Initiative step (seed 001, Rolling to Hit).
 
-    ``needed`` is the chart's cell (``"A"``: automatic hits, no dice).
+    ``needed`` is the chart's cell (``"A"``: automatic hits, no dice; ``"auto"``: the
+    one automatic hit of a rule, :meth:`one_automatic_hit`).
     """
 
     kind: ClassVar[str] = "blows"
@@ -233,10 +234,17 @@ class BlowsStruck(Event):
 
     @property
     def text(self) -> str:
+        how = "automatically" if self.needed in AUTOMATIC else f"on {self.needed}"
         return (
             f"I{self.initiative}: {self.unit} strikes {self.attacks} blow(s) with {self.weapon} "
-            f"({self.models} model(s)) at {self.target}: {self.hits} hit(s) on {self.needed}"
+            f"({self.models} model(s)) at {self.target}: {self.hits} hit(s) {how}"
         )
+
+
+AUTOMATIC = ("A", "auto")
+"""How :class:`BlowsStruck` records automatic hits: the chart's ``A`` (blows on a
+vehicle that did not move), or ``auto`` (the one hit a rule strikes); both read
+"automatically" in the log."""
 
 
 @dataclass(frozen=True)
@@ -244,7 +252,9 @@ class CombatResolved(Event):
     """A combat's result (seed 001, Determine Assault Results).
 
     ``scores``: unsaved wounds (and Fiery Charge casualties) per player;
-    ``winner`` is empty on a draw.
+    ``winner`` is empty on a draw; ``difference`` is the winner's score less the
+    best of the others' (0 where the winner scored no more, having won because no
+    unit of the other side is left).
     """
 
     kind: ClassVar[str] = "combat_result"
@@ -256,7 +266,12 @@ class CombatResolved(Event):
     @property
     def text(self) -> str:
         score = ", ".join(f"{p} {n}" for p, n in self.scores.items())
-        outcome = f"{self.winner} wins by {self.difference}" if self.winner else "a draw"
+        if not self.winner:
+            outcome = "a draw"
+        elif self.difference > 0:
+            outcome = f"{self.winner} wins by {self.difference}"
+        else:  # by a score no higher: the other side has no unit left in the combat
+            outcome = f"{self.winner} wins: the other side has no unit left"
         return f"Combat of {', '.join(self.units)}: {score}: {outcome}"
 
 

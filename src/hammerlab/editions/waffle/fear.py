@@ -17,6 +17,7 @@ from hammerlab.editions.waffle.combat import Combat, in_contact
 from hammerlab.editions.waffle.morale import leadership_test
 from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.special_rules import model_has
+from hammerlab.editions.waffle.vehicles import is_vehicle
 from hammerlab.editions.waffle.wounds import majority_value
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile
@@ -36,10 +37,12 @@ def forget(battle: Battle) -> None:
 def fear_tests(battle: Battle, combat: Combat) -> None:
     """Each unit of ``combat`` in base contact with an enemy model that causes Fear
     takes a Fear test (Leadership, 2D6), unless immune; failing, its models fight
-    at Weapon Skill 1 (:func:`weapon_skill`)."""
+    at Weapon Skill 1 (:func:`weapon_skill`). A vehicle, which has no Leadership (its
+    profile is armour values), takes none, as it takes no Morale check or Pinning
+    test."""
     for unit in combat.units:
-        if unit.destroyed or not _faces_fear(combat, unit):
-            continue
+        if unit.destroyed or is_vehicle(unit) or not _faces_fear(combat, unit):
+            continue  # 7th edition: vehicles have no Leadership, so take no Fear test
         immune = next((r for r in IMMUNE if unit.has_rule(r)), None)
         if immune is not None:
             battle.say("fear", f"{unit.label} passes its Fear test automatically ({immune})")

@@ -61,6 +61,62 @@ def closest_approach(
     return model.position
 
 
+COHERENCY = 2.0
+"""6th/7th-edition unit coherency: each model within 2" of another model of its unit."""
+RING_STEP = 15
+"""Degrees between the points tried around a model of the unit for a coherent spot."""
+
+
+def coherent_approach(
+    battle: Battle,
+    model: Model,
+    target: Unit,
+    reach: float,
+    avoid: Sequence[Model],
+    placed: Sequence[Model],
+) -> Vec:
+    """Where a charging model that cannot reach base contact ends: as
+    :func:`closest_approach`, unless that leaves it out of coherency with every
+    model of its unit in ``placed`` (those that have already ended their move);
+    then the point nearest the target, of those on the straight lines toward the
+    target and toward each placed model (in tenths of the way, up to ``reach``),
+    and of those around each placed model 1" from its base (every
+    :data:`RING_STEP` degrees), that is free, keeps clear of ``avoid`` and is
+    within 2" of a placed model;
+    where none is (a model that started far from its unit), the straight way in.
+
+    6th/7th edition: a charging unit ends its move in unit coherency. The model
+    moved this way (a model whose straight way in is barred by the 1" around
+    another enemy unit) may end short of where the charge would take it, but with
+    its unit (a player's review: a Genestealer stopped 3.6" from the brood)."""
+    straight = closest_approach(battle, model, target, reach, avoid)
+    if not placed or _gap_to(model, straight, placed) <= COHERENCY + EPSILON:
+        return straight
+    enemy = closest([model], target.alive_models)[0]
+    spots = [straight, model.position]
+    for goal in [enemy.position, *(m.position for m in placed)]:
+        room = min(reach, centre_distance(model.position, goal))
+        spots += [step_toward(model.position, goal, room * k / 10) for k in range(1, 11)]
+    for friend in placed:  # and around each placed model, 1" from its base
+        ring = model.radius + friend.radius + 1.0
+        x, y = friend.position
+        for step in range(0, 360, RING_STEP):
+            angle = math.radians(step)
+            spot = (x + ring * math.cos(angle), y + ring * math.sin(angle))
+            if centre_distance(model.position, spot) <= reach + EPSILON:
+                spots.append(spot)
+    usable = [s for s in spots if is_free(battle, model, s) and keeps_clear(model, s, avoid)]
+    together = [s for s in usable if _gap_to(model, s, placed) <= COHERENCY + EPSILON]
+    if not together:
+        return straight  # no move keeps it with its unit: it goes as far in as it can
+    return min(together, key=lambda s: centre_distance(s, enemy.position))
+
+
+def _gap_to(model: Model, spot: Vec, others: Sequence[Model]) -> float:
+    """The gap between ``model``'s base at ``spot`` and the nearest base of ``others``."""
+    return min(centre_distance(spot, o.position) - model.radius - o.radius for o in others)
+
+
 def keeps_clear(model: Model, spot: Vec, avoid: Sequence[Model]) -> bool:
     """Whether ``model``'s base at ``spot`` is at least 1" from every base of ``avoid``
     (6th/7th edition: a charging model may not move within 1" of an enemy unit
