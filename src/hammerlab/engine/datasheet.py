@@ -159,7 +159,7 @@ class Datasheet:
 def edition_problem(sheet: Datasheet, edition: str, user: str) -> str | None:
     """Why ``user`` (a scenario, an odds question, a command) of ``edition`` cannot use
     ``sheet``: it is written for another edition (a BattleScribe file's units are
-    7th-edition, ``waffle``, datasheets); ``None`` where it is ``edition``'s."""
+    7th-edition datasheets); ``None`` where it is ``edition``'s."""
     if sheet.edition == edition:
         return None
     return f"{sheet.name!r} is a {sheet.edition} datasheet ({sheet.source}); {user} cannot use it"
