@@ -489,12 +489,14 @@ class PointResult:
         }
 
     def csv_rows(self) -> list[dict[str, Any]]:
-        """One flat row per metric (scenario, its file, point, metric, mean, interval, n)."""
+        """One flat row per metric (scenario, its file, engine, seeds, point, metric, mean,
+        interval, n): rows of runs on other seeds, or by another engine, tell apart."""
         base = {
             "scenario": self.scenario,
             "scenario_hash": self.scenario_hash,
             "source": self.source,
             "engine_version": self.engine_version,
+            "seeds": " ".join(str(a) if a == b else f"{a}..{b}" for a, b in self.seeds),
             **({"plugins": "; ".join(p.text for p in self.plugins)} if self.plugins else {}),
             **dict(self.point),
         }
