@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from cli_kit import one_line, run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,7 +29,47 @@ def test_a_precision_of_infinity_is_refused() -> None:
 def test_a_unit_size_that_puts_models_off_the_table_names_its_grid_point() -> None:
     # Squad 1 stands 10" from its edge in blocks of five: sixty Guardsmen (twelve
     # ranks) reach past the edge; the file itself plays.
+    # A rules writer's review: the --vary value is what is wrong, so it is a usage error
+    # naming the flag, as every other bad --vary value is.
     code, _, err = run("sweep", str(GUARD), "--vary", "units.squad1.size=10,60", "--runs", "2")
-    line = one_line(code, err, 1)
-    assert line.startswith(f"error: {GUARD}: units[0].position: model 1 would stand off the table")
-    assert line.endswith("(at units.squad1.size=60)")
+    line = one_line(code, err, 2)
+    assert line.startswith(
+        f"error: --vary: units.squad1.size=60: {GUARD}: units[0].position: model 1 would "
+        "stand off the table"
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("0", "a unit's size is at least 1 model"),
+        ("x", "a unit's size is a whole number of models"),
+    ],
+)
+def test_a_unit_size_that_is_no_size_says_so_in_words(value: str, problem: str) -> None:
+    code, _, err = run("sweep", str(GUARD), "--vary", f"units.squad1.size={value}", "--runs", "2")
+    assert one_line(code, err, 2) == f"error: --vary: units.squad1.size={value}: {problem}"
+
+
+def test_a_difference_that_rounds_to_zero_never_reads_minus_zero() -> None:
+    # A rules writer's review: the lab printed "-2% (-5%..-0%)".
+    from hammerlab.analysis.report import _rate
+    from hammerlab.analysis.stats import Estimate
+    from hammerlab.cli.sweep_cmd import cell
+
+    tiny = Estimate(-0.02, -0.05, -0.001, 100)
+    assert cell(tiny, percent=True, sign="+") == "-2% (-5%..+0%)"
+    assert cell(Estimate(-0.001, -0.004, 0.0, 100), sign="+") == "+0.00 (+0.00..+0.00)"
+    assert _rate(tiny, "+") == "-2% [-5%, +0%]"
+
+
+def test_a_report_not_named_html_is_refused_before_any_battle(tmp_path: Path) -> None:
+    # A rules writer's review: --report r.txt wrote an HTML page into a .txt file.
+    page = tmp_path / "r.txt"
+    args = ["sweep", str(GUARD), "--vary", "charge_dice=2", "--runs", "2", "--report", str(page)]
+    code, out, err = run(*args)
+    assert (
+        one_line(code, err, 2)
+        == f"error: --report: {page}: the report is a web page; name it .html"
+    )
+    assert out == "" and not page.exists()

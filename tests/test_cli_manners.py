@@ -389,6 +389,15 @@ def test_an_unknown_unit_name_suggests_names_spelt_nearly_alike() -> None:
     assert similar_names("Boys", ["Ork Boyz", "Nobz", "Ogryns"]) == ["Ork Boyz"]
     assert similar_names("tactical", ["Tactical Squad", "Captain"]) == ["Tactical Squad"]
     assert similar_names("Nope", ["Boyz", "Nobz", "Warboss"]) == []
+    # A player's review on the BattleScribe catalogues: a name of several words finds
+    # the names sharing its words, those with fewest words of their own first; a name
+    # alike as a whole comes before one alike by a word of a longer name.
+    orks = ["Stormboyz", "Burna Boyz", "Boyz", "Mek Boss Buzzgob (FW)", "Nobz"]
+    assert similar_names("Ork Boyz", orks)[:2] == ["Boyz", "Burna Boyz"]
+    assert similar_names("Boys", orks)[0] == "Boyz"
+    tanks = ["Tank Commander", "Leman Russ Squadron", "Chimera", "Hellhound Squadron"]
+    wanted = ["Leman Russ Squadron", "Tank Commander"]
+    assert similar_names("Leman Russ Battle Tank", tanks) == wanted
     code, _, err = run("show", "Boys")
     assert code != 0
     assert "unknown unit 'Boys' (did you mean: " in err and "Boyz" in err

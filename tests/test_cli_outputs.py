@@ -216,6 +216,6 @@ def test_no_output_replaces_a_battlescribe_file_the_scenario_reads(tmp_path: Pat
         f"error: --save: {catalogue} is a file this run reads; give another"
     )
     sweep = ["sweep", str(scenario), "--vary", "suppressive_fire=off,on", "--runs", "2"]
-    code, _, err = run(*sweep, "--report", str(catalogue))
-    assert one_line(code, err, 2).startswith(f"error: --report: {catalogue} is a file")
+    code, _, err = run(*sweep, "--csv", str(catalogue))  # (--report must be named .html)
+    assert one_line(code, err, 2).startswith(f"error: --csv: {catalogue} is a file")
     assert catalogue.read_bytes() == before

@@ -465,3 +465,34 @@ def test_a_file_that_starts_with_a_byte_order_mark_is_read() -> None:
     # invalid statement at line 1.
     text = "\ufeff" + HEAD.format(ruleset="waffle") + unit("a", "A", "Tactical Squad", 20, 10)
     assert parse_scenario(text + unit("b", "B", "Ork Boyz", 20, 30), "s.toml").name == "t"
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        '[rules]\nfiery_charge.lost_bonus_attacks = 2\n"charge_dice" = 3\n',
+        "[rules]\ncharge_dice = 3\n[rules.fiery_charge]\nlost_bonus_attacks = 2\n",
+        '[rules]\n"fiery_charge.lost_bonus_attacks" = 2\ncharge_dice = 3\n',
+    ],
+)
+def test_a_rule_s_parameters_may_be_written_as_its_table(written: str) -> None:
+    # A rules writer's review: TOML reads the unquoted dotted key, and a [rules.NAME]
+    # table, as a table, which was refused with the validator's words; each is read as
+    # the quoted key "NAME.PARAM", and the battle plays it (the parameter switches its
+    # rule on).
+    text = HEAD.format(ruleset="waffle") + unit("a", "A", "Ork Boyz", 20, 10) + written
+    scenario = parse_scenario(text, "s.toml")
+    assert scenario.rules == {"fiery_charge.lost_bonus_attacks": 2, "charge_dice": 3}
+    ready = prepare(scenario, "s.toml")
+    assert ready.battle.settings.on("fiery_charge")
+    assert ready.battle.settings.values["fiery_charge.lost_bonus_attacks"] == 2
+
+
+def test_a_table_inside_a_rule_s_table_is_refused_in_words() -> None:
+    text = HEAD.format(ruleset="waffle") + unit("a", "A", "Ork Boyz", 20, 10)
+    with pytest.raises(InputError) as caught:
+        parse_scenario(text + "[rules.fiery_charge.lost_bonus_attacks]\nx = 1\n", "s.toml")
+    assert caught.value.where == "rules"
+    assert "fiery_charge.lost_bonus_attacks: a rule parameter's value is a number" in str(
+        caught.value
+    )

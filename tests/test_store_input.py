@@ -187,11 +187,18 @@ def test_a_run_that_fails_takes_back_the_battles_it_stored(
     assert after == before
     assert _sql(folder, "SELECT count(*) FROM models_left WHERE seed > 2") == [(0,)]
 
-    fresh = tmp_path / "fresh"  # a new store keeps no scenario or point of a failed run
+    # A new store made by a failed run is removed with the folders it made (a rules
+    # writer's review: an empty store was left, which `results` read as no battle).
+    fresh = tmp_path / "new" / "fresh"
     calls = 0
     assert invoke(*SWEEP[:-1], "8", "--out", str(fresh)).exit_code == 1
-    for table in ("scenarios", "units", "battles", "models_left", "choices"):
-        assert _sql(fresh, f"SELECT count(*) FROM {table}") == [(0,)], table
+    assert not (tmp_path / "new").exists()
+    kept = tmp_path / "kept"  # a folder that was there, with a file of its own, stays
+    kept.mkdir()
+    (kept / "notes.txt").write_text("mine", encoding="utf-8")
+    calls = 0
+    assert invoke(*SWEEP[:-1], "8", "--out", str(kept)).exit_code == 1
+    assert sorted(p.name for p in kept.iterdir()) == ["notes.txt"]
 
 
 def test_query_rows_are_written_as_csv(tmp_path: Path) -> None:

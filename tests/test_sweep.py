@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import json
 import os
 import random
@@ -963,3 +965,13 @@ def test_a_scenario_given_twice_is_refused_before_any_battle(tmp_path: Path) -> 
         assert result.stderr.startswith(f"error: SCENARIO: {problem}")
         assert result.stdout == ""
         assert not (tmp_path / "store").exists()
+
+
+def test_csv_rows_say_which_seeds_they_summarize(tmp_path: Path) -> None:
+    # A rules writer's review: CSVs of runs on other seeds could not be told apart.
+    csv_path = tmp_path / "s.csv"
+    args = ["sweep", str(GUARD), "--vary", f"{PENALTY}=1", "--runs", "3", "--seed", "5"]
+    result = CliRunner().invoke(app, [*args, "--csv", str(csv_path)])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(csv_path.read_text(encoding="utf-8"))))
+    assert rows and {r["seeds"] for r in rows} == {"5..7"}

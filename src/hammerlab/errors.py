@@ -59,21 +59,38 @@ must be spelt to what was asked to be suggested: "Boys" and "Boyz" are 0.75."""
 def similar_names(name: str, known: list[str], most: int = 5) -> list[str]:
     """Up to ``most`` of ``known`` that ``name`` may have meant, ignoring case: those
     containing it first (``Tactical`` for ``Tactical Squad``), then those spelt
-    nearly alike, whole or by one of their words (``Boys`` for ``Ork Boyz``), the
-    most alike first."""
+    nearly alike, whole or by one of their words (``Boys`` for ``Ork Boyz``), or
+    sharing words with it (``Leman Russ Squadron`` for ``Leman Russ Battle Tank``,
+    ``Boyz`` for ``Ork Boyz``): those sharing the most words first, then those with
+    the fewest words of their own, then the most alike by a word, then as a whole
+    (so ``Boys`` gives ``Boyz`` before ``Mek Boss``)."""
     wanted = name.lower()
+    words = [w for w in wanted.split() if len(w) >= MIN_WORD]
     containing = [k for k in known if wanted in k.lower()]
 
-    def likeness(known_name: str) -> float:
-        lowered = known_name.lower()
-        return max(
-            difflib.SequenceMatcher(None, wanted, part).ratio()
-            for part in (lowered, *lowered.split())
-        )
+    def alike(a: str, b: str) -> float:
+        return difflib.SequenceMatcher(None, a, b).ratio()
 
-    scored = sorted(((likeness(k), k) for k in known), key=lambda pair: -pair[0])
-    alike = [k for score, k in scored if score >= SPELT_ALIKE]
-    return list(dict.fromkeys([*containing, *alike]))[:most]
+    def score(known_name: str) -> tuple[int, int, float, float]:
+        lowered = known_name.lower()
+        parts = lowered.split()
+        shared = sum(any(alike(w, p) >= WORD_ALIKE for p in parts) for w in words)
+        extra = sum(not any(alike(w, p) >= WORD_ALIKE for w in words) for p in parts)
+        by_part = max(alike(wanted, part) for part in (lowered, *parts))
+        if len(words) < 2:  # one word asked: it is alike by a word, or not at all
+            shared = extra = 0
+        return (shared, -extra, by_part, alike(wanted, lowered))
+
+    scored = sorted(((score(k), k) for k in known), key=lambda pair: pair[0], reverse=True)
+    close = [k for (shared, _, by_part, _), k in scored if shared or by_part >= SPELT_ALIKE]
+    return list(dict.fromkeys([*containing, *close]))[:most]
+
+
+MIN_WORD = 3
+"""Words of a name asked for shorter than this (``of``, ``a``) are not looked for."""
+WORD_ALIKE = 0.8
+"""How alike a word of the name asked for and a word of a known name must be spelt to
+count as shared: ``Boyz`` and ``Boyz`` (1.0), ``Russ`` and ``Rus`` (0.86)."""
 
 
 class ProfileError(HammerlabError, ValueError):

@@ -102,7 +102,7 @@ def _table(result: PointResult) -> str:
 
 def _rate(e: Estimate, sign: str = "") -> str:
     """A rate and its interval in percent (``sign="+"``: signed, for a difference)."""
-    return f"{e.mean:{sign}.0%} [{e.low:{sign}.0%}, {e.high:{sign}.0%}]"
+    return f"{e.mean:{sign}z.0%} [{e.low:{sign}z.0%}, {e.high:{sign}z.0%}]"
 
 
 def _plugins(plugins: Sequence[PluginFile]) -> str:
@@ -169,7 +169,7 @@ def lab_report_html(report: LabReport) -> str:
         "<tr>"
         f"<td>{html.escape(u.unit)}</td><td>{html.escape(u.player)}</td>"
         f"<td>{u.starting_models}</td><td>{u.baseline_mean:.2f}</td><td>{u.variant_mean:.2f}</td>"
-        f"<td>{u.difference:+.2f} [{u.ci95[0]:+.2f}, {u.ci95[1]:+.2f}]</td>"
+        f"<td>{u.difference:+z.2f} [{u.ci95[0]:+z.2f}, {u.ci95[1]:+z.2f}]</td>"
         f"<td>{u.baseline_destroyed:.0%} → {u.variant_destroyed:.0%}</td>"
         "</tr>"
         for u in report.units

@@ -21,8 +21,8 @@ A sweep writes each batch as it comes back (one transaction), so a stopped
 sweep loses at most the batches in flight, and ``--resume`` reads the rest
 back. A run that fails instead (a battle that raised, a write that failed)
 takes back what it wrote (:meth:`ResultStore.__exit__`), so it leaves no point
-half played. Seeds are stored as BIGINT, which is why a run's seeds are at most
-:data:`~hammerlab.analysis.sweep.MAX_SEED`.
+half played, and no empty store where it made one. Seeds are stored as BIGINT,
+which is why a run's seeds are at most :data:`~hammerlab.analysis.sweep.MAX_SEED`.
 
 A store says it is one in its table ``hammerlab_store`` (its :data:`FORMAT`),
 and a database whose format, tables or columns are not a store's is refused,
@@ -106,6 +106,11 @@ class ResultStore:
         self._registered: set[tuple[str, str]] = set()
         """The points (scenario hash, point) whose scenario and units were written
         since the store was opened."""
+        self._made = [p for p in (*reversed(folder.parents), folder) if not p.exists()]
+        """The folders this store made, outermost first; with its database file, when
+        that is new too (what a failed run removes again: :meth:`__exit__`)."""
+        if not (folder / FILE).exists():
+            self._made.append(folder / FILE)
         try:
             folder.mkdir(parents=True, exist_ok=True)
             self.db = duckdb.connect(str(folder / FILE))
@@ -142,6 +147,24 @@ class ResultStore:
                 self._take_back(error)
         finally:
             self.db.close()
+        if isinstance(error, HammerlabError):
+            self._remove_made()
+
+    def _remove_made(self) -> None:
+        """After a failed run, remove the database and the folders this store made,
+        innermost first, where nothing else has appeared in them: a run that failed
+        leaves no empty store behind (a folder ``results`` would read as a store of no
+        battle)."""
+        if not self._made or self._made[-1] != self.folder / FILE:
+            return  # the database was there before: the run took back its battles
+        for path in (self.folder / f"{FILE}.wal", *reversed(self._made)):
+            try:
+                if path.is_dir():
+                    path.rmdir()  # only if empty
+                else:
+                    path.unlink(missing_ok=True)
+            except OSError:
+                return
 
     def _take_back(self, cause: HammerlabError) -> None:
         """Delete the battles written since the store was opened, then the points and

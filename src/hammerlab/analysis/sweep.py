@@ -207,7 +207,16 @@ def _resized(scenario: Scenario, sizes: Mapping[str, str]) -> Scenario:
         first = error.errors()[0]
         where = first["loc"]
         unit = ids[int(where[1])] if len(where) > 1 and str(where[1]).isdigit() else "?"
-        raise SweepError(f"units.{unit}.size={sizes.get(unit)}: {first['msg']}") from None
+        problem = SIZE_PROBLEMS.get(first["type"], first["msg"])
+        raise SweepError(f"units.{unit}.size={sizes.get(unit)}: {problem}") from None
+
+
+SIZE_PROBLEMS = {
+    "int_parsing": "a unit's size is a whole number of models",
+    "int_from_float": "a unit's size is a whole number of models",
+    "greater_than_equal": "a unit's size is at least 1 model",
+}
+"""What a size the scenario's checks refuse means, in words (others: their own message)."""
 
 
 def case_at(
@@ -241,11 +250,11 @@ def case_at(
     loaded = tuple(load_plugin_file(Path(p)) for p in plugins)
     try:
         ready = prepare(resized, source, first_seed, rules)
-    except InputError as error:  # the file is fine as written: say which point broke it
+    except InputError as error:  # the file is fine as written: the point broke it
         if not sizes:
             raise
         at = ", ".join(f"{key}={value}" for key, value in point)
-        raise InputError(error.source, error.where, f"{error.problem} (at {at})") from None
+        raise SweepError(f"{at}: {error}") from None
     units = tuple(
         UnitInfo(u.id, u.label, u.player, u.starting_models) for u in ready.battle.units.values()
     )
@@ -480,12 +489,14 @@ class PointResult:
         }
 
     def csv_rows(self) -> list[dict[str, Any]]:
-        """One flat row per metric (scenario, its file, point, metric, mean, interval, n)."""
+        """One flat row per metric (scenario, its file, engine, seeds, point, metric, mean,
+        interval, n): rows of runs on other seeds, or by another engine, tell apart."""
         base = {
             "scenario": self.scenario,
             "scenario_hash": self.scenario_hash,
             "source": self.source,
             "engine_version": self.engine_version,
+            "seeds": " ".join(str(a) if a == b else f"{a}..{b}" for a, b in self.seeds),
             **({"plugins": "; ".join(p.text for p in self.plugins)} if self.plugins else {}),
             **dict(self.point),
         }

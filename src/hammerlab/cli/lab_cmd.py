@@ -150,7 +150,7 @@ def _print_report(report: LabReport) -> None:
             str(u.starting_models),
             f"{u.baseline_mean:.2f}",
             f"{u.variant_mean:.2f}",
-            f"{u.difference:+.2f} ({u.ci95[0]:+.2f} .. {u.ci95[1]:+.2f})",
+            f"{u.difference:+z.2f} ({u.ci95[0]:+z.2f} .. {u.ci95[1]:+z.2f})",
             f"{u.baseline_destroyed:.0%} → {u.variant_destroyed:.0%}",
         )
     console.print(table)

@@ -87,6 +87,8 @@ def run_sweep(
     what the store kept (:func:`interrupted`)."""
     reads = [*scenarios, *(plugin or []), *store_files(out)]
     check_outputs({"--report": report, "--csv": csv_file}, reads)
+    if report is not None and report.suffix.lower() not in REPORT_SUFFIXES:
+        raise usage_error("--report", f"{report}: the report is a web page; name it .html")
     check_store_flags(out, resume, dice, seed, runs)
     try:
         axes = parse_axes(vary)
@@ -172,6 +174,10 @@ def _switched_on_line(implied: Mapping[str, str]) -> str | None:
         return None
     named = ", ".join(f"{rule} (by {key})" for rule, key in implied.items())
     return f"On at every point, since a parameter of theirs is varied: {named}."
+
+
+REPORT_SUFFIXES = (".html", ".htm")
+"""What ``--report`` may be called: it writes one HTML page."""
 
 
 def check_store_flags(out: Path | None, resume: bool, dice: str, seed: int, runs: int) -> None:
@@ -292,10 +298,11 @@ def _precision_line(
 
 def cell(e: Estimate, percent: bool = False, sign: str = "") -> str:
     """An estimate and its interval for people: ``2.15 (1.85..2.46)``, or in percent
-    ``33% (27%..40%)``; ``sign="+"`` signs them (a difference)."""
+    ``33% (27%..40%)``; ``sign="+"`` signs them (a difference). A value that rounds
+    to zero reads ``0%`` or ``+0%``, never ``-0%``."""
     if percent:
-        return f"{e.mean:{sign}.0%} ({e.low:{sign}.0%}..{e.high:{sign}.0%})"
-    return f"{e.mean:{sign}.2f} ({e.low:{sign}.2f}..{e.high:{sign}.2f})"
+        return f"{e.mean:{sign}z.0%} ({e.low:{sign}z.0%}..{e.high:{sign}z.0%})"
+    return f"{e.mean:{sign}z.2f} ({e.low:{sign}z.2f}..{e.high:{sign}z.2f})"
 
 
 def print_files(files: Sequence[ScenarioFile]) -> None:

@@ -174,13 +174,37 @@ class Scenario(_Strict):
     rules: dict[str, bool | int | float | str] = {}
     """Rule options switched on or off (``suppressive_fire = true``) and rule
     parameters (``"suppressive_fire.ld_penalty_per_wound" = 2``,
-    ``charge_dice = 3``), checked against the ruleset when the battle is built."""
+    ``charge_dice = 3``), checked against the ruleset when the battle is built.
+    A rule's parameters may also be written as its table (``[rules.fiery_charge]``
+    then ``lost_bonus_attacks = 2``, or the unquoted ``fiery_charge.lost_bonus_attacks
+    = 2``, which TOML reads as that table): they are read as the quoted keys."""
     first_player: str | None = None
     battlefield: BattlefieldSpec = BattlefieldSpec()
     terrain: list[TerrainSpec] = Field(default=[], max_length=MAX_TERRAIN)
     players: list[PlayerSpec] = Field(min_length=2, max_length=2)
     units: list[UnitPlacement] = Field(min_length=1, max_length=MAX_UNITS)
     plan: PlanSpec = PlanSpec()
+
+    @field_validator("rules", mode="before")
+    @classmethod
+    def _rule_tables(cls, rules: object) -> object:
+        """A rule's table of parameters as its ``name.param`` keys (one level deep: a
+        parameter's value is never a table)."""
+        if not isinstance(rules, dict):
+            return rules
+        flat: dict[str, object] = {}
+        for key, value in rules.items():
+            if not isinstance(value, dict):
+                flat[key] = value
+                continue
+            for param, setting in value.items():
+                if isinstance(setting, dict):
+                    raise ValueError(
+                        f"{key}.{param}: a rule parameter's value is a number, a word or "
+                        "true/false, not a table"
+                    )
+                flat[f"{key}.{param}"] = setting
+        return flat
 
     @model_validator(mode="after")
     def _references(self) -> Scenario:

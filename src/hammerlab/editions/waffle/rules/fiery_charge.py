@@ -40,7 +40,8 @@ FIERY_ORDERS = FireOrders(
 LOST_BONUS = Parameter(
     "lost_bonus_attacks",
     1,
-    "Charge bonus Attacks a unit gives up for making a Fiery Charge",
+    "Charge bonus Attacks a unit gives up for making a Fiery Charge (at most the bonus it "
+    "has: 1, or 2 with Rage)",
     'Seed 004: "units choosing to make a Fiery charge lose their bonus attack from a charge, '
     'if any. Units with the Rage USR only lose one of their two attacks."',
     minimum=0,
