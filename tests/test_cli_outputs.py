@@ -95,7 +95,7 @@ def test_results_refuse_a_csv_over_a_file_of_the_store(scenario: Path, tmp_path:
     code, _, err = run("results", str(store), "--csv", str(beside))
     assert code == 0, err
     rows = beside.read_text().splitlines()  # one row a metric of each point
-    assert rows[0].startswith("scenario,") and {"off", "on"} <= {r.split(",")[4] for r in rows[1:]}
+    assert rows[0].startswith("scenario,") and {"off", "on"} <= {r.split(",")[5] for r in rows[1:]}
 
 
 def test_a_lab_refuses_a_plot_over_its_scenario(tmp_path: Path) -> None:
