@@ -31,6 +31,7 @@ from hammerlab.analysis.store import ResultStore, StoreError, merge, query, summ
 from hammerlab.analysis.sweep import (
     SweepError,
     UnitInfo,
+    alike_points,
     cases,
     grid,
     parse_axes,
@@ -45,6 +46,7 @@ from hammerlab.analysis.sweep import (
     switched_on,
 )
 from hammerlab.cli.app import app
+from hammerlab.editions import get_ruleset
 from hammerlab.io.scenario import load_scenario
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -975,3 +977,22 @@ def test_csv_rows_say_which_seeds_they_summarize(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(io.StringIO(csv_path.read_text(encoding="utf-8"))))
     assert rows and {r["seeds"] for r in rows} == {"5..7"}
+
+
+def test_points_that_play_the_same_battles_are_named_in_a_warning() -> None:
+    # A rules writer's review: with Suppressive Fire off its penalty changes nothing,
+    # so the two "off" points of this grid play the same battles; the file has the
+    # rule on, so "on" at the penalty's default is the file as written, as is the
+    # default itself set again. Points that differ in what they play raise nothing.
+    grid = _cases(["suppressive_fire=off,on", f"{PENALTY}=1,2"])
+    assert alike_points(grid) == [
+        f"warning: {GUARD} at suppressive_fire=off, {PENALTY}=2 plays the same battles as "
+        f"at suppressive_fire=off, {PENALTY}=1: the same rules once the file's [rules] and "
+        "the defaults apply"
+    ]
+    assert alike_points(_cases([f"{PENALTY}=1,2,3"])) == []
+    default = get_ruleset("waffle").options
+    (option,) = [o for o in default if o.name == "suppressive_fire"]
+    (parameter,) = [p for p in option.parameters if p.name == PENALTY.partition(".")[2]]
+    same = _cases([f"{PENALTY}={parameter.default}", "charge_dice=2"])
+    assert alike_points([*same, *_cases(["suppressive_fire=on", "charge_dice=2"])])

@@ -27,7 +27,7 @@ import hashlib
 import itertools
 import json
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,7 +42,12 @@ from hammerlab.analysis.runners import Batch, Runner, batch_size
 from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.plugins import PluginFile, load_plugin_file
-from hammerlab.engine.rules import ParamValue, RuleSettingError, implied_switches
+from hammerlab.engine.rules import (
+    ParamValue,
+    RuleSettingError,
+    implied_switches,
+    resolve_settings,
+)
 from hammerlab.errors import HammerlabError, InputError
 from hammerlab.io.scenario import Scenario
 
@@ -581,6 +586,47 @@ def never_chosen_at_any_point(results: Sequence[PointResult]) -> list[str]:
     none (:func:`~hammerlab.analysis.choices.never_chosen`), as the lab warns of one
     offered in its arms but chosen in neither."""
     return never_chosen(total([r.choices for r in results if r.choices is not None]), "at no point")
+
+
+def alike_points(grid_cases: Sequence[Case]) -> list[str]:
+    """One warning per grid point that plays the same battles as an earlier one of the
+    same scenario file: the same unit sizes, AI and dice, and the same rules once the
+    file's ``[rules]`` and the defaults apply, a parameter of a rule that is off not
+    counting (``final_shot=on`` where the file has it on already; a parameter set to
+    its default; ``final_shot=off`` with either value of ``final_shot.earned_by``).
+    Their results are the same battles counted twice (a rules writer's review)."""
+    first: dict[Hashable, Case] = {}
+    warnings = []
+    for case in grid_cases:
+        key = (case.source, case.scenario_hash, case.ai, case.dice, _effective(case))
+        if key in first:
+            warnings.append(
+                f"warning: {case.source} at {point_label(case.point)} plays the same battles "
+                f"as at {point_label(first[key].point)}: the same rules once the file's "
+                "[rules] and the defaults apply"
+            )
+        else:
+            first[key] = case
+    return warnings
+
+
+def _effective(case: Case) -> Hashable:
+    """What decides a case's battles beside its file, AI and dice: its unit sizes, the
+    options on, and the values of the ruleset's parameters and of the options on."""
+    ruleset = get_ruleset(case.scenario.ruleset)
+    settings = resolve_settings(
+        ruleset.options, ruleset.parameters, case.scenario.rules, case.settings
+    )
+    on = tuple(sorted(name for name, is_on in settings.options.items() if is_on))
+    values = tuple(
+        sorted(
+            (key, str(value))
+            for key, value in settings.values.items()
+            if "." not in key or key.partition(".")[0] in on
+        )
+    )
+    sizes = tuple(sorted((k, v) for k, v in case.point if SIZE_KEY.match(k)))
+    return (sizes, on, values)
 
 
 def choices_text(choices: Mapping[str, tuple[int, int]]) -> str:

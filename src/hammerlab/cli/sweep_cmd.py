@@ -23,6 +23,7 @@ from hammerlab.analysis.sweep import (
     PointResult,
     ScenarioFile,
     SweepError,
+    alike_points,
     cases,
     check_distinct,
     choices_text,
@@ -128,7 +129,7 @@ def run_sweep(
     tally = store_tally(store, sum(r.runs for r in results))
     implied = switched_on(axes)
     rules_on = _switched_on_line(implied)
-    warnings = never_chosen_at_any_point(results)
+    warnings = [*alike_points(grid_cases), *never_chosen_at_any_point(results)]
     plugged = plugins_line(grid_cases[0].plugins)
     if as_json:
         document: dict[str, Any] = {
