@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from core11_kit import battle, game, gun, library_unit, place, ruleset, sheet
 
+from hammerlab.analysis.game import Game
 from hammerlab.editions.core11.odds_questions import library_answer, plain_answer
 from hammerlab.editions.core11.positions import is_engaged
 from hammerlab.editions.core11.shooting import eligible_types, shoot_with, shooting_phase
@@ -12,8 +15,11 @@ from hammerlab.engine.controllers import FirstChoiceController, ScriptedControll
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile
 from hammerlab.engine.dice import Dice, ScriptedDice
 from hammerlab.errors import QuestionError
+from hammerlab.io.scenario import load_scenario
 
 NO_SAVE = 7
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _walker_with_unit_keywords_only() -> Datasheet:
@@ -138,3 +144,23 @@ def test_odds_situations_follow_the_attacker_and_the_target_as_battles_do() -> N
             feel_no_pain=None, target_keywords=("VEHICLE",),
             situation=("close-quarters", "indirect"),
         )  # fmt: skip
+
+
+def test_no_attack_is_rolled_at_a_unit_already_destroyed() -> None:
+    """A referee's review: once the Boyz were destroyed by the Bolt Rifles of one
+    situation, those of another still rolled hits and wounds at them, where the next
+    weapon said the unit was gone. Now no attack is resolved at a destroyed unit."""
+    path = ROOT / "examples" / "core11_ruling_selected_as_target.toml"
+    played = Game.start(load_scenario(path), str(path), seed=1)
+    played.play()
+    dying: set[str] = set()  # destroyed by the attacks whose summary comes next
+    gone: set[str] = set()
+    for event in played.battle.log.events:
+        if event.kind == "message" and "is destroyed: remaining wounds lost" in event.message:
+            dying.add(event.message.strip().split(" is destroyed")[0])
+        if event.kind == "shots":
+            assert event.target not in gone, event
+            if event.target in dying:
+                dying.discard(event.target)
+                gone.add(event.target)
+    assert gone  # the situation was met

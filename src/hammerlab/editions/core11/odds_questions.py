@@ -195,12 +195,19 @@ def plain_answer(
     _refuse_target(view, "the target", target.keywords)
     asked = situation_of(situation, models, view, target=target.keywords)
     odds = kill_odds(view, firing, target, models, asked, fnp)
+    shown = "".join(f" [{k.upper()}]" for k in written)
     return Answer(
         odds,
-        f"{firing}x A {attacks} BS {skill}+ S{strength} AP{ap} D {damage} at "
-        f"{models}x T{toughness} Sv{save}+ W{wounds}",
+        f"{firing}x A {attacks} BS {skill}+ S{strength} AP{ap} D {damage}{shown} at "
+        f"{models}x T{toughness} Sv{save}+ W{wounds}{_situations(situation)}",
         odds.choices,
     )
+
+
+def _situations(names: Iterable[str]) -> str:
+    """``; stationary, indirect`` after a question's line, where situations are given."""
+    given = list(dict.fromkeys(names))
+    return f"; {', '.join(given)}" if given else ""
 
 
 def find_weapon(sheet: Datasheet, name: str, profile: str | None) -> Weapon:
@@ -312,6 +319,7 @@ def library_answer(
     odds = kill_odds(view, firing, defence, models, asked, target_feel_no_pain)
     return Answer(
         odds,
-        f"{firing}x {weapon.name} ({attacker.name}) at {models}x {target.name}",
+        f"{firing}x {weapon.name} ({attacker.name}) at {models}x {target.name}"
+        f"{_situations(situation)}",
         (*notes, *odds.choices),
     )
