@@ -323,6 +323,25 @@ def test_play_page_names_the_decision_resumes_on_reload_and_opens_in_the_viewer(
     assert "identical to the log" in page.inner_text("#battle-title")
 
 
+def test_a_game_reopened_from_its_address_shows_its_scenario_side_and_seed(
+    page: Page, server: str
+) -> None:
+    # A web review: /play?game=ID brought the game back but the form showed the first
+    # scenario and seed 1, so "New game" would have started another game than the one
+    # on the screen.
+    _open(page, f"{server}/play?scenario=core11_whole_game.toml")
+    page.select_option("#side", "Orks")
+    page.fill("#seed", "3")
+    page.click("#start-game")
+    page.wait_for_selector("#actions button.action")
+    assert "scenario=core11_whole_game.toml" in page.url
+    game = page.url.split("game=")[1]
+    _open(page, f"{server}/play?game={game}")
+    page.wait_for_selector("#actions button.action")
+    shown = (page.input_value("#scenario"), page.input_value("#side"), page.input_value("#seed"))
+    assert shown == ("core11_whole_game.toml", "Orks", "3")
+
+
 RENDERED_FONT = """() => [...document.querySelectorAll('#chart svg text')].map(
     t => parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a)"""
 """Each chart text's size on screen, in CSS pixels (its font size times the SVG's scale)."""

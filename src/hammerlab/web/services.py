@@ -323,6 +323,8 @@ def seat_state(key: str, seat: Seat, whole_log: bool = False) -> dict[str, Any]:
     return {
         "id": key,
         "you": seat.you,
+        "scenario": Path(game.recipe.source).name,
+        "seed": game.battle.dice.seed,
         "over": over,
         "turn": game.turn,
         "phase": game.battle.phase,
