@@ -323,6 +323,27 @@ def test_play_page_names_the_decision_resumes_on_reload_and_opens_in_the_viewer(
     assert "identical to the log" in page.inner_text("#battle-title")
 
 
+def test_an_answer_left_on_the_page_by_a_failed_request_is_greyed_out(
+    page: Page, server: str
+) -> None:
+    # A web review: a new error appeared above the last question's chart, which stayed
+    # as if it answered the new one. It is greyed out until the next answer.
+    query = "ruleset=core11&form=plain&attacks=10&bs=3&strength=4&ap=-1&damage=1"
+    _open(page, f"{server}/odds?{query}&toughness=4&save=3&wounds=1&target-models=10")
+    page.wait_for_selector("#result:not([hidden])")
+    opacity = "getComputedStyle(document.querySelector('#result')).opacity"
+    assert page.evaluate(opacity) == "1"
+    page.fill("input[name=attacks]", "abc")
+    page.click("#ask")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "attacks" in page.inner_text("#error")
+    assert float(page.evaluate(opacity)) < 0.5
+    page.fill("input[name=attacks]", "10")
+    page.click("#ask")
+    page.wait_for_selector("#error", state="hidden")
+    assert page.evaluate(opacity) == "1"
+
+
 def test_a_game_reopened_from_its_address_shows_its_scenario_side_and_seed(
     page: Page, server: str
 ) -> None:
