@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from core11_kit import battle, game, gun, library_unit, place, ruleset, sheet
 
-from hammerlab.editions.core11.odds_questions import library_answer
+from hammerlab.analysis.game import Game
+from hammerlab.editions.core11.odds_questions import library_answer, plain_answer
 from hammerlab.editions.core11.positions import is_engaged
 from hammerlab.editions.core11.shooting import eligible_types, shoot_with, shooting_phase
 from hammerlab.engine.controllers import FirstChoiceController, ScriptedController
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile
 from hammerlab.engine.dice import Dice, ScriptedDice
+from hammerlab.errors import QuestionError
+from hammerlab.io.scenario import load_scenario
 
 NO_SAVE = 7
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _walker_with_unit_keywords_only() -> Datasheet:
@@ -105,3 +113,54 @@ def test_ruling_an_engaged_bearer_is_not_offered_its_reactive_shooting() -> None
         for e in fight.log.events
         if e.kind == "decision" and e.decision == "reaction"  # type: ignore[attr-defined]
     ]
+
+
+def test_odds_situations_follow_the_attacker_and_the_target_as_battles_do() -> None:
+    """A referee's review of the odds against the seed. [HEAVY]'s +1 is the attacking
+    unit's ("That unit is unengaged"), so an engaged *target* leaves it: Bolt Rifle
+    (Focused Fire), BS 3+, stationary ([HEAVY] +1) at an engaged VEHICLE (17.03: -1)
+    hits on 3+, 5 attacks x 2/3, as a battle of it rolls. 10.06: "Non-MONSTER/
+    Non-VEHICLE Models: You can only select [CLOSE-QUARTERS] weapons"; 17.03 is
+    about "enemy MONSTER/VEHICLE units"; 10.06 is "Engaged", 10.07 "Unengaged"."""
+    intercessors, boyz = ruleset().find_unit("Intercessor Squad"), ruleset().find_unit("Boyz")
+    atv = ruleset().find_unit("Invader ATV")
+
+    def odds(target: Datasheet, *situation: str) -> float:
+        answer = library_answer(
+            intercessors, "Bolt Rifle", "Focused Fire", target, None, None, list(situation), None
+        )
+        return float(answer.odds.mean_hits)
+
+    assert abs(odds(atv, "engaged-target", "stationary") - 5 * 4 / 6) < 1e-12
+    assert abs(odds(atv, "engaged-target") - 5 * 3 / 6) < 1e-12
+    with pytest.raises(QuestionError, match=r"only select \[CLOSE-QUARTERS\] weapons"):
+        odds(boyz, "close-quarters")
+    with pytest.raises(QuestionError, match="engaged MONSTER or VEHICLE target"):
+        odds(boyz, "engaged-target")
+    with pytest.raises(QuestionError, match="one shooting type"):
+        plain_answer(
+            attacks="1", skill=3, strength=4, ap=0, damage="1", keywords=("INDIRECT FIRE",),
+            toughness=4, save=7, wounds=1, models=10, firing_models=1, invulnerable=None,
+            feel_no_pain=None, target_keywords=("VEHICLE",),
+            situation=("close-quarters", "indirect"),
+        )  # fmt: skip
+
+
+def test_no_attack_is_rolled_at_a_unit_already_destroyed() -> None:
+    """A referee's review: once the Boyz were destroyed by the Bolt Rifles of one
+    situation, those of another still rolled hits and wounds at them, where the next
+    weapon said the unit was gone. Now no attack is resolved at a destroyed unit."""
+    path = ROOT / "examples" / "core11_ruling_selected_as_target.toml"
+    played = Game.start(load_scenario(path), str(path), seed=1)
+    played.play()
+    dying: set[str] = set()  # destroyed by the attacks whose summary comes next
+    gone: set[str] = set()
+    for event in played.battle.log.events:
+        if event.kind == "message" and "is destroyed: remaining wounds lost" in event.message:
+            dying.add(event.message.strip().split(" is destroyed")[0])
+        if event.kind == "shots":
+            assert event.target not in gone, event
+            if event.target in dying:
+                dying.discard(event.target)
+                gone.add(event.target)
+    assert gone  # the situation was met

@@ -225,7 +225,8 @@ def test_10_07_indirect_fire_targets_unseen_units_with_cover_and_fails_on_1_to_5
     shot = fight.log.of_kind("shots")[0]
     assert (shot.hits, shot.critical_hits, shot.wounds) == (1, 1, 1)  # type: ignore[attr-defined]
     purposes = [e.purpose for e in fight.log.of_kind("dice")]  # type: ignore[attr-defined]
-    assert "(mortar, 4+, modifier +0)" in purposes[0]  # cover: BS 3+ worsened to 4+
+    # cover: BS 3+ worsened to 4+; 10.07: an unmodified 1-5 fails all the same
+    assert "(mortar, 4+, modifier +0, unmodified 1-5 fail)" in purposes[0]
 
 
 def test_10_07_stationary_and_spotted_only_1_to_3_fail() -> None:

@@ -217,6 +217,10 @@ def test_api_upload_battlescribe_roster_then_odds_from_its_units(client: TestCli
     assert bad.status_code == 422
     units = client.get("/api/units", params={"upload": upload["id"]}).json()["units"]
     assert units == upload["units"]
+    # A web review: the lab given this upload said "no such uploaded scenario".
+    lab = client.post("/api/lab", json={"upload": upload["id"], "rule": ["fiery_charge"]})
+    assert lab.status_code == 422
+    assert lab.json()["error"] == "x.ros is not a scenario (a .toml file)"
 
 
 @pytest.mark.parametrize(
@@ -263,6 +267,9 @@ def test_api_lab_job_reports_like_the_cli(client: TestClient) -> None:
     ("extra", "expected"),
     [
         ({"set": ["bogus=on"]}, "--set: unknown rule or parameter 'bogus'"),
+        # a user review: these read as the validator's words, or ran where the CLI refuses
+        ({"rule": []}, "rule: tick a rule to compare, or write a --rule flag"),
+        ({"seed": 2**63 - 2}, "seed: with 50 runs the seeds go up to 9223372036854775855"),
         ({"rule": ["charge_dice=2"]}, "--rule: charge_dice=2: the baseline plays"),
     ],
 )

@@ -119,9 +119,10 @@ def answer(ask: OddsAsk, units: Sequence[Datasheet] = ()) -> OddsResult:
     calc = calculator(ask.ruleset)
     other = next((unit for unit in units if unit.edition != ask.ruleset), None)
     if other is not None:  # a BattleScribe file's units are 7th-edition, waffle datasheets
-        raise QuestionError(
-            f"the units of {other.source} are {other.edition} datasheets; {ask.ruleset} "
-            f"odds cannot use them: ask with --ruleset {other.edition}"
+        raise QuestionError(  # not its path: an upload's is the server's private file
+            f"the units given ({other.name!r} among them) are {other.edition} datasheets, "
+            f"as a BattleScribe file's are; {ask.ruleset} odds cannot use them: ask with "
+            f"--ruleset {other.edition}"
         )
     facts = frozenset(s.strip().lower() for s in ask.situation)
     if ask.is_library:

@@ -18,11 +18,14 @@ from pydantic import (
     ConfigDict,
     Field,
     StringConstraints,
+    ValidationInfo,
+    field_validator,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
 
 from hammerlab.analysis.odds_request import OddsAsk
+from hammerlab.analysis.sweep import MAX_SEED
 
 Short = Annotated[str, StringConstraints(max_length=200)]
 
@@ -170,6 +173,31 @@ class LabRequest(ScenarioRef):
     set: Flags = []
     runs: int = Field(default=50, ge=2, le=MAX_RUNS)
     seed: Seed = 1
+
+    @field_validator("rule", mode="before")
+    @classmethod
+    def _a_rule(cls, rule: object) -> object:
+        """No rule to compare is said in words (a user review: "List should have at
+        least 1 item after validation, not 0")."""
+        if isinstance(rule, list) and not rule:
+            raise PydanticCustomError("no_rule", "tick a rule to compare, or write a --rule flag")
+        return rule
+
+    @field_validator("seed")
+    @classmethod
+    def _seeds_stored(cls, seed: int, info: ValidationInfo) -> int:
+        """The seeds a run plays are ones a results store keeps, as ``hammerlab lab``
+        checks them with or without ``--out`` (:data:`~hammerlab.analysis.sweep.MAX_SEED`)."""
+        runs = info.data.get("runs", 2)
+        last = seed + runs - 1
+        if last > MAX_SEED:
+            raise PydanticCustomError(
+                "seed_range",
+                "with {runs} runs the seeds go up to {last}, past {most}; give a seed of "
+                "{first} or less",
+                {"runs": runs, "last": last, "most": MAX_SEED, "first": MAX_SEED - runs + 1},
+            )
+        return seed
 
 
 class BattleRequest(ScenarioRef):

@@ -113,8 +113,10 @@ class Scenarios:
         """The scenario and its source (a path, for BattleScribe files beside it)."""
         if upload is not None:
             found = self.uploads.get(upload)
-            if found is None or found.scenario is None:
+            if found is None:
                 raise WebError("no such uploaded scenario (uploads are kept for an hour)", 404)
+            if found.scenario is None:  # a BattleScribe file, uploaded for the odds
+                raise WebError(f"{found.name} is not a scenario (a .toml file)", 422)
             return found.scenario, found.name
         if name is None:
             raise WebError("name a scenario or an uploaded one")
@@ -321,6 +323,8 @@ def seat_state(key: str, seat: Seat, whole_log: bool = False) -> dict[str, Any]:
     return {
         "id": key,
         "you": seat.you,
+        "scenario": Path(game.recipe.source).name,
+        "seed": game.battle.dice.seed,
         "over": over,
         "turn": game.turn,
         "phase": game.battle.phase,

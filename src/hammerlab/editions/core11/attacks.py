@@ -170,6 +170,9 @@ def resolve_battery(
             joins[id(situation)] = groups.setdefault(attack, [])
         joins[id(situation)].append(model)
     for attack, models in groups.items():
+        if target.destroyed:  # as a later weapon finds it (volley.fire): no dice rolled
+            game.battle.say("shooting", f"  {battery.weapon.name}: {target.label} is gone")
+            break
         _attack(game, unit, battery, target, attack, models)
     battery.fired = firing
     if battery.profile.has("ONE SHOT"):
@@ -198,6 +201,8 @@ def _attack(
         tally.hits = tally.attacks
     else:
         need = f"{attack.hit_need}+, modifier {attack.hit_modifier:+d}"
+        if attack.hit_fails_up_to > 1:  # 10.07: an unmodified 1-5 (or 1-3) fails
+            need += f", unmodified 1-{attack.hit_fails_up_to} fail"
         reads = [attack.hit(r) for r in dice.roll(tally.attacks, f"hit rolls ({name}, {need})")]
         tally.critical_hits = reads.count(Roll.CRITICAL)
         tally.hits = tally.critical_hits + reads.count(Roll.SUCCESS)

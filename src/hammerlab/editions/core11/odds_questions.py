@@ -45,14 +45,29 @@ class Answer:
     notes: tuple[str, ...] = ()
 
 
-def situation_of(names: Iterable[str], target_models: int, weapon: WeaponProfile) -> Situation:
-    """A :class:`Situation` from situation names (see :data:`SITUATIONS`), for ``weapon``.
+def situation_of(
+    names: Iterable[str],
+    target_models: int,
+    weapon: WeaponProfile,
+    attacker: frozenset[str] | None = None,
+    target: frozenset[str] | None = None,
+) -> Situation:
+    """A :class:`Situation` from situation names (see :data:`SITUATIONS`), for ``weapon``
+    fired by a unit with the keywords ``attacker`` at one with the keywords ``target``
+    (``None``: not known, as in a question given as numbers).
 
     A situation the weapon cannot be in is refused with the reason: Indirect
     shooting without [INDIRECT FIRE] (10.07: "Has one or more [INDIRECT FIRE]
     weapons"), a [BLAST] weapon at an engaged unit (10.06: "it still cannot
     target a unit your unit is engaged with"; 17.03: "excluding attacks made with
-    [BLAST] weapons").
+    [BLAST] weapons"); Close-quarters and Indirect shooting at once (10.06 is
+    "Engaged", 10.07 "Unengaged": a unit makes one shooting type); a weapon
+    without [CLOSE-QUARTERS] in Close-quarters shooting by a unit known to be no
+    MONSTER or VEHICLE (10.06: "You can only select [CLOSE-QUARTERS] weapons");
+    an engaged target known to be no MONSTER or VEHICLE (17.03 is about "enemy
+    MONSTER/VEHICLE units"; an engaged unit of another kind cannot be targeted,
+    04.02). [HEAVY]'s bonus is lost only where the attacking unit is engaged
+    (Close-quarters shooting), not where its target is.
     """
     chosen = set(names)
     unknown = sorted(chosen - set(SITUATIONS))
@@ -67,12 +82,34 @@ def situation_of(names: Iterable[str], target_models: int, weapon: WeaponProfile
         raise QuestionError(
             f"situation {sorted(engaged)[0]!r}: a [BLAST] weapon cannot target an engaged unit"
         )
+    if {"close-quarters", "indirect"} <= chosen:
+        raise QuestionError(
+            "situations 'close-quarters' and 'indirect': 10.06 is shooting by an engaged "
+            "unit, 10.07 by an unengaged one; a unit makes one shooting type"
+        )
+    big = {"MONSTER", "VEHICLE"}
+    if (
+        "close-quarters" in chosen
+        and attacker is not None
+        and not attacker & big
+        and not weapon.has("CLOSE-QUARTERS")
+    ):
+        raise QuestionError(
+            "situation 'close-quarters': 10.06 \"Non-MONSTER/Non-VEHICLE Models: You can "
+            f'only select [CLOSE-QUARTERS] weapons", and {weapon.name} is not one'
+        )
+    if "engaged-target" in chosen and target is not None and not target & big:
+        raise QuestionError(
+            "situation 'engaged-target': 17.03's -1 is for an engaged MONSTER or VEHICLE "
+            "target (give --target-keyword MONSTER or VEHICLE); an engaged unit of another "
+            "kind cannot be targeted (04.02)"
+        )
     close = weapon.has("CLOSE-QUARTERS") and "close-quarters" in chosen
     return Situation(
         half_range="half-range" in chosen,
         cover="cover" in chosen,
         stationary="stationary" in chosen,
-        heavy_steady=bool({"stationary", "short-move"} & chosen) and not engaged,
+        heavy_steady=bool({"stationary", "short-move"} & chosen) and "close-quarters" not in chosen,
         charged="charged" in chosen,
         indirect="indirect" in chosen,
         spotted="spotted" in chosen,
@@ -156,13 +193,21 @@ def plain_answer(
     firing = _between("firing models", firing_models, 1, MAX_MODELS)
     view = read_weapon(weapon)
     _refuse_target(view, "the target", target.keywords)
-    odds = kill_odds(view, firing, target, models, situation_of(situation, models, view), fnp)
+    asked = situation_of(situation, models, view, target=target.keywords)
+    odds = kill_odds(view, firing, target, models, asked, fnp)
+    shown = "".join(f" [{k.upper()}]" for k in written)
     return Answer(
         odds,
-        f"{firing}x A {attacks} BS {skill}+ S{strength} AP{ap} D {damage} at "
-        f"{models}x T{toughness} Sv{save}+ W{wounds}",
+        f"{firing}x A {attacks} BS {skill}+ S{strength} AP{ap} D {damage}{shown} at "
+        f"{models}x T{toughness} Sv{save}+ W{wounds}{_situations(situation)}",
         odds.choices,
     )
+
+
+def _situations(names: Iterable[str]) -> str:
+    """``; stationary, indirect`` after a question's line, where situations are given."""
+    given = list(dict.fromkeys(names))
+    return f"; {', '.join(given)}" if given else ""
 
 
 def find_weapon(sheet: Datasheet, name: str, profile: str | None) -> Weapon:
@@ -265,10 +310,16 @@ def library_answer(
     models = _between("target models", target_models or target.model_count, 1, MAX_MODELS)
     _between("target wounds", defence.wounds, 1, MAX_WOUNDS)
     notes += [f"{weapon.name}: keyword not implemented, ignored: {k}" for k in view.unknown]
-    asked = situation_of(situation, models, view)
+    keywords = frozenset(  # its models' and its datasheet's (profiles.model_keywords)
+        k.upper()
+        for kinds in (attacker.keywords, *(e.profile.keywords for e in attacker.entries))
+        for k in kinds
+    )
+    asked = situation_of(situation, models, view, keywords, defence.keywords)
     odds = kill_odds(view, firing, defence, models, asked, target_feel_no_pain)
     return Answer(
         odds,
-        f"{firing}x {weapon.name} ({attacker.name}) at {models}x {target.name}",
+        f"{firing}x {weapon.name} ({attacker.name}) at {models}x {target.name}"
+        f"{_situations(situation)}",
         (*notes, *odds.choices),
     )

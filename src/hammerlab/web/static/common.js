@@ -16,6 +16,8 @@ function showError(message) {
   if (!box) return;
   box.textContent = message || "";
   box.hidden = !message;
+  // The last answer shown is not the answer to what failed: greyed until the next one.
+  document.body.classList.toggle("failed", Boolean(message));
 }
 
 async function api(path, body, method) {
@@ -102,3 +104,7 @@ function barChart(container, series, xLabel) {
   }
   return root;
 }
+
+/* A form the browser itself refuses (a number out of bounds) sends nothing: an error
+   still shown is from an earlier request, not about this one, so it goes. */
+document.addEventListener("invalid", () => showError(""), true);

@@ -30,6 +30,7 @@ function show(state) {
     actions.appendChild(button);
   }
   const here = new URLSearchParams(location.search);
+  here.set("scenario", state.scenario);
   here.set("game", state.id);
   history.replaceState(null, "", `${location.pathname}?${here}`);
   $("save-game").href = `/api/play/${state.id}/game.json`;
@@ -68,7 +69,15 @@ async function act(index) {
 async function resume(id) {
   $("log").innerHTML = "";
   try {
-    show(await api(`/api/play/${encodeURIComponent(id)}?whole_log=true`));
+    const state = await api(`/api/play/${encodeURIComponent(id)}?whole_log=true`);
+    // The form says what the reopened game is: its scenario, your side and its seed.
+    if ([...$("scenario").options].some(o => o.value === state.scenario)) {
+      $("scenario").value = state.scenario;
+      await describe();
+    }
+    $("side").value = state.you;
+    $("seed").value = state.seed;
+    show(state);
     focusDecision();
   } catch (error) { showError(`game ${id}: ${error.message}`); }
 }
