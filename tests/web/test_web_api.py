@@ -486,3 +486,15 @@ def test_a_log_whose_replay_asks_an_unlogged_decision_says_which(
         "does not replay as logged: the replay asks a decision the log does not answer: " in error
     )
     assert "fiery_charge (Fiery Charge, no Fiery Charge)" in error
+
+
+def test_an_address_with_no_page_gets_a_page_in_a_browser_and_json_elsewhere(
+    client: TestClient,
+) -> None:
+    # A web review: a browser opening /nope was shown the API's raw JSON.
+    seen = client.get("/nope<b>", headers={"accept": "text/html,application/xhtml+xml"})
+    assert seen.status_code == 404 and seen.headers["content-type"].startswith("text/html")
+    assert "No page at /nope&lt;b&gt;" in seen.text and 'href="/odds"' in seen.text
+    api = client.get("/api/nope", headers={"accept": "text/html"})
+    assert api.status_code == 404 and api.json() == {"error": "Not Found"}
+    assert client.get("/nope").json() == {"error": "Not Found"}  # a tool, not a browser

@@ -276,6 +276,11 @@ def test_viewer_steps_and_shows_the_casualties_of_the_log(
     assert page.get_attribute("#step-info", "data-casualties") == str(casualties)
     page.click("#start")
     assert page.locator("#field g.model.dead").count() == 0
+    # A web review: after a jump to a later turn, «start left the Turn list on it.
+    turns = page.eval_on_selector_all("#turn option", "els => els.map(e => e.value)")
+    page.select_option("#turn", turns[-1])
+    page.click("#start")
+    assert page.input_value("#turn") == turns[0]
 
 
 def test_play_page_plays_one_activation(page: Page, server: str) -> None:
@@ -321,6 +326,30 @@ def test_play_page_names_the_decision_resumes_on_reload_and_opens_in_the_viewer(
     page.wait_for_selector("#battle:not([hidden])")
     assert page.locator("#log li").count() == lines
     assert "identical to the log" in page.inner_text("#battle-title")
+
+
+def test_the_example_unit_names_are_the_edition_s_own(page: Page, server: str) -> None:
+    # A web review: core11's target placeholder read "Ork Boyz", which core11 refuses.
+    _open(page, f"{server}/odds?ruleset=core11&form=library")
+    assert page.get_attribute("#target", "placeholder") == "Boyz"
+    page.select_option("#ruleset", "waffle")
+    assert page.get_attribute("#target", "placeholder") == "Ork Boyz"
+
+
+def test_the_odds_page_shows_the_cli_s_means_line(page: Page, server: str) -> None:
+    # A web review: the page left out the CLI's "mean attacks …, hits …" line.
+    query = "ruleset=core11&form=plain&attacks=10&bs=3&strength=4&ap=-1&damage=1"
+    _open(page, f"{server}/odds?{query}&toughness=4&save=3&wounds=1&target-models=10")
+    page.wait_for_selector("#result:not([hidden])")
+    cli_line = CliRunner().invoke(
+        cli,
+        ["odds", "-r", "core11", "--attacks", "10", "--bs", "3", "--strength", "4", "--ap",
+         "-1", "--damage", "1", "--toughness", "4", "--save", "3", "--wounds", "1",
+         "--target-models", "10"],
+    ).stdout  # fmt: skip
+    shown = page.inner_text("#means")
+    assert shown.startswith("mean attacks 10.000, hits 6.667")
+    assert shown in " ".join(cli_line.split())
 
 
 def test_an_answer_left_on_the_page_by_a_failed_request_is_greyed_out(

@@ -11,6 +11,7 @@ one JSON message, never a stack trace.
 
 from __future__ import annotations
 
+import html
 import json
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -143,6 +144,28 @@ def _validation_message(error: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
+def _a_page_asked(request: Request) -> bool:
+    """Whether a browser asked for a page (not the API, not a file the pages load)."""
+    path = request.url.path
+    wants_html = "text/html" in request.headers.get("accept", "")
+    return wants_html and not path.startswith(("/api/", "/static/"))
+
+
+def _no_page(path: str) -> str:
+    """A page for an address that has none, with links to those there are (a web review:
+    a browser showed the API's ``{"error": "Not Found"}``)."""
+    links = " · ".join(f'<a href="/{name}">{name.title()}</a>' for name in PAGES)
+    return (
+        "<!DOCTYPE html><html lang=en><meta charset=utf-8><title>No such page</title>"
+        '<link rel=stylesheet href="/static/style.css"><main>'
+        f"<h1>No page at {html.escape(path)}</h1><p>The pages: {links}.</p></main></html>"
+    )
+
+
+PAGES = ("odds", "lab", "viewer", "play")
+"""The pages a browser may open (``/docs`` describes the API)."""
+
+
 def _body_problem(cause: BaseException | None) -> str | None:
     """What is wrong with a request body FastAPI could not read as JSON at all (it says
     only "There was an error parsing the body", keeping the reason as the cause)."""
@@ -209,7 +232,11 @@ def create_app(scenario_folder: Path | None = None, plugins: tuple[Path, ...] = 
         return _error(422, _validation_message(error))
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+    async def http_error(
+        request: Request, error: StarletteHTTPException
+    ) -> JSONResponse | HTMLResponse:
+        if error.status_code == 404 and _a_page_asked(request):
+            return HTMLResponse(_no_page(request.url.path), status_code=404)
         return _error(error.status_code, _body_problem(error.__cause__) or str(error.detail))
 
     @app.exception_handler(Exception)

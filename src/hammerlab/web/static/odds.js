@@ -20,8 +20,15 @@ function visibleFields() {
 /* Switch the page to ``ruleset`` (a person's choice, an upload's edition, a share link):
    the fields, the situation boxes and the unit names all follow it, so the form never
    offers another edition's options. */
+const EXAMPLE_UNITS = {  // each edition's own names (core11 has no "Ork Boyz")
+  waffle: ["Tactical Squad", "Ork Boyz"], core11: ["Intercessor Squad", "Boyz"],
+};
+
 function setRuleset(ruleset, chosen) {
   $("ruleset").value = ruleset;
+  const [attacker, target] = EXAMPLE_UNITS[ruleset] || EXAMPLE_UNITS.waffle;
+  $("attacker").placeholder = attacker;
+  $("target").placeholder = target;
   visibleFields();
   drawSituations(chosen);
   suggestUnits("");
@@ -130,6 +137,9 @@ function show() {
   $("p-destroyed").textContent = `${(result.p_unit_destroyed * 100).toFixed(2)}%`;
   $("percentiles").textContent =
     `${percentile(values, 0.5)} (${percentile(values, 0.1)} – ${percentile(values, 0.9)})`;
+  // The CLI's "mean attacks …, hits …" line: where the dice go, step by step.
+  $("means").textContent = "mean " + Object.entries(result.means)
+    .map(([step, value]) => `${step.replace("_", " ")} ${value.toFixed(3)}`).join(", ");
   $("notes").textContent = result.notes.join(" · ");
   const body = $("dist").querySelector("tbody");
   body.innerHTML = "";

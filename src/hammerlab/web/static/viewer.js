@@ -25,7 +25,8 @@ function go(step) {
   $("step-info").dataset.casualties = dead;
   let turn = "";
   for (let i = last; i >= 0; i--) if (battle.events[i].kind === "phase") { turn = String(battle.events[i].turn); break; }
-  if (turn) $("turn").value = turn;
+  const turns = $("turn");  // before the first turn begins: the first turn
+  turns.value = turn || (turns.options.length ? turns.options[0].value : "");
 }
 
 function load(data) {
