@@ -164,6 +164,8 @@ def test_odds_form_follows_the_ruleset_an_upload_switches_to(
     assert "notxml.cat" in page.inner_text("#error")
     page.set_input_files("#upload-file", str(ROOT / "tests/data/bsdata-7e/Orks - Codex.cat"))
     page.wait_for_function("document.querySelector('#upload-info').textContent.includes('units')")
+    # A web review: the import's notes (no game system beside the file) went unshown.
+    assert "(.gst) was not found next to the file" in page.inner_text("#upload-notes")
     assert page.input_value("#ruleset") == "waffle"  # a 7th-edition catalogue
     assert page.is_hidden("#error")  # the failed upload's message is gone
     boxes = page.eval_on_selector_all("#situations input", "els => els.map(e => e.value)")

@@ -206,11 +206,12 @@ async function upload() {
   if (!file) return;
   const data = new FormData(); data.append("file", file);
   showError("");
-  $("upload").value = ""; $("upload-info").textContent = "";
+  $("upload").value = ""; $("upload-info").textContent = ""; $("upload-notes").textContent = "";
   try {
     const answer = await api("/api/upload", data);
     $("upload").value = answer.id;
     $("upload-info").textContent = `${answer.name}: ${answer.units.length} units` + (answer.edition ? ` (${answer.edition})` : "");
+    $("upload-notes").textContent = answer.notes.join(" · ");  // what the import could not read
     const known = [...$("ruleset").options].some(o => o.value === answer.edition);
     if (answer.edition && known && answer.edition !== $("ruleset").value) setRuleset(answer.edition);
     else suggestUnits("");
