@@ -488,6 +488,15 @@ def test_a_rule_s_parameters_may_be_written_as_its_table(written: str) -> None:
     assert ready.battle.settings.values["fiery_charge.lost_bonus_attacks"] == 2
 
 
+def test_a_parameter_written_both_ways_is_refused() -> None:
+    # A review: the quoted key and the table's were both read, the last one silently.
+    text = HEAD.format(ruleset="waffle") + unit("a", "A", "Ork Boyz", 20, 10)
+    both = '[rules]\n"fiery_charge.lost_bonus_attacks" = 1\nfiery_charge.lost_bonus_attacks = 2\n'
+    with pytest.raises(InputError) as caught:
+        parse_scenario(text + both, "s.toml")
+    assert "fiery_charge.lost_bonus_attacks is given twice" in str(caught.value)
+
+
 def test_a_table_inside_a_rule_s_table_is_refused_in_words() -> None:
     text = HEAD.format(ruleset="waffle") + unit("a", "A", "Ork Boyz", 20, 10)
     with pytest.raises(InputError) as caught:

@@ -17,6 +17,7 @@ from hammerlab.analysis.lab import Outcome, play_once
 from hammerlab.analysis.store import FILE, ResultStore, query
 from hammerlab.analysis.sweep import MAX_SEED, cases, parse_axes
 from hammerlab.cli.app import app
+from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import load_scenario
 
 GUARD = Path(__file__).resolve().parents[1] / "examples" / "guard_suppress_terminators.toml"
@@ -270,3 +271,19 @@ def test_out_naming_a_file_is_a_usage_error_and_the_file_is_left_alone(tmp_path:
         line = f"error: --out: {scenario} is a file; give the folder to keep the results in\n"
         assert (result.exit_code, result.stdout, result.stderr) == (2, "", line)
         assert scenario.read_bytes() == GUARD.read_bytes()
+
+
+def test_a_failed_run_keeps_a_new_store_that_holds_battles_it_did_not_write(
+    tmp_path: Path,
+) -> None:
+    # A review: a store another run made and filled between this run's look and its
+    # open must not be removed with this run's failure. Here a battle this run did not
+    # write (another connection's, put in directly) keeps the new store.
+    folder = tmp_path / "new"
+    with pytest.raises(HammerlabError), ResultStore(folder) as store:
+        store.db.execute("INSERT INTO battles VALUES ('h', '{}', 1, 'v', 'draw')")
+        raise HammerlabError("a battle failed")
+    assert _sql(folder, "SELECT count(*) FROM battles") == [(1,)]
+    with pytest.raises(HammerlabError), ResultStore(tmp_path / "empty"):
+        raise HammerlabError("a battle failed")
+    assert not (tmp_path / "empty").exists()  # nothing in it: removed, as before

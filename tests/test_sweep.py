@@ -39,6 +39,7 @@ from hammerlab.analysis.sweep import (
     point_params,
     point_rules,
     scenario_files,
+    scenario_hash,
     seed_ranges,
     seeds_text,
     summarize,
@@ -996,3 +997,28 @@ def test_points_that_play_the_same_battles_are_named_in_a_warning() -> None:
     (parameter,) = [p for p in option.parameters if p.name == PENALTY.partition(".")[2]]
     same = _cases([f"{PENALTY}={parameter.default}", "charge_dice=2"])
     assert alike_points([*same, *_cases(["suppressive_fire=on", "charge_dice=2"])])
+
+
+def test_one_scenario_text_beside_two_army_lists_is_two_scenarios(tmp_path: Path) -> None:
+    # A review: the same scenario file beside two different BattleScribe catalogues was
+    # refused as "the same scenario"; the hash a store keys scenarios by now covers the
+    # catalogues the file names, so the two are played, and stored, apart.
+    orks = (EXAMPLES.parent / "tests" / "data" / "bsdata-7e" / "Orks - Codex.cat").read_bytes()
+    text = GUARD.read_text(encoding="utf-8") + (
+        '\n[[units]]\nid = "boyz"\nplayer = "Ultramarines"\nunit = "Boyz"\n'
+        'source = "army.cat"\nposition = [20, 40]\n'
+    )
+    files = []
+    for folder, catalogue in (("one", orks), ("two", orks + b"<!-- edited -->\n")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "army.cat").write_bytes(catalogue)
+        (tmp_path / folder / "s.toml").write_text(text, encoding="utf-8")
+        files.append(str(tmp_path / folder / "s.toml"))
+    store = tmp_path / "store"
+    args = ["sweep", *files, "--vary", "charge_dice=2", "--runs", "2", "--out", str(store)]
+    result = CliRunner().invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    hashes = {p["scenario_hash"] for p in json.loads(result.stdout)["points"]}
+    assert len(hashes) == 2
+    plain = scenario_hash(load_scenario(GUARD), str(GUARD))  # no catalogue: as before
+    assert plain == scenario_hash(load_scenario(GUARD))

@@ -53,6 +53,7 @@ from hammerlab.editions.waffle.charge import (
 from hammerlab.editions.waffle.combat import in_contact
 from hammerlab.editions.waffle.morale import phase_casualty_checks
 from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.placement import coherent_approach
 from hammerlab.editions.waffle.plans import charge_chance
 from hammerlab.editions.waffle.rules.fiery_charge import fiery_chargers
 from hammerlab.editions.waffle.ruleset import end_of_turn
@@ -646,6 +647,20 @@ def test_a_model_whose_way_in_is_barred_ends_its_charge_in_coherency() -> None:
     assert base_distance(a2, model(battle, "c.1")) >= 1.0 - 1e-9
     assert centre_distance((33, 9), a2.position) <= 6.0 + 1e-9
     assert all_dice_used(battle)
+
+
+def test_a_coherent_spot_near_the_table_edge_keeps_the_whole_base_on_the_table() -> None:
+    # A review: a spot around a model of the unit standing by the edge could leave the
+    # charging model's base hanging 0.27" off the table (its centre on it).
+    charger = squad("a", A, MARINE, [BOLTGUN], [(0.75, 7.75), (4.5, 10.15)], name="Charger")
+    target = squad("b", B, GUARD, [LASGUN], [(1.3, 10.25)], name="Target")
+    bystander = squad("c", B, GUARD, [LASGUN], [(3.2, 10.2)], name="Bystander")
+    battle = make_battle(charger, target, bystander)
+    model_ = charger.alive_models[1]
+    spot = coherent_approach(
+        battle, model_, target, 4.5, bystander.alive_models, charger.alive_models[:1]
+    )
+    assert spot[0] - model_.radius >= -1e-9 and spot[1] - model_.radius >= -1e-9
 
 
 def test_seed004_a_model_that_cannot_reach_contact_moves_as_close_as_it_can() -> None:

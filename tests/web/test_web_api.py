@@ -498,3 +498,14 @@ def test_an_address_with_no_page_gets_a_page_in_a_browser_and_json_elsewhere(
     api = client.get("/api/nope", headers={"accept": "text/html"})
     assert api.status_code == 404 and api.json() == {"error": "Not Found"}
     assert client.get("/nope").json() == {"error": "Not Found"}  # a tool, not a browser
+
+
+def test_a_game_names_its_scenario_as_the_list_of_scenarios_does(client: TestClient) -> None:
+    # A review: a reopened game named its scenario by the file's name alone, which the
+    # list (and the form) names by its path in the folder ("matchups/...").
+    name = "matchups/boyz_vs_tactical.toml"
+    assert name in client.get("/api/scenarios").json()["scenarios"]
+    state = client.post("/api/play", json={"scenario": name}).json()
+    assert state["scenario"] == name
+    again = client.get(f"/api/play/{state['id']}", params={"whole_log": True}).json()
+    assert (again["scenario"], again["seed"]) == (name, state["seed"])

@@ -118,7 +118,10 @@ class ResultStore:
             raise StoreError(f"{folder}: cannot open the results store: {error}") from None
         try:
             name = self.db.execute("SELECT current_database()").fetchall()[0][0]
-            problem = None if _empty(self.db, name) else _problem(self.db, name)
+            empty = _empty(self.db, name)
+            if not empty and folder / FILE in self._made:  # another run made it meanwhile
+                self._made.remove(folder / FILE)
+            problem = None if empty else _problem(self.db, name)
             if problem is None:
                 # All of it in a new store, the format's table in an older one.
                 self.db.execute(f"BEGIN TRANSACTION; {SCHEMA} COMMIT;")
@@ -145,10 +148,19 @@ class ResultStore:
         try:
             if isinstance(error, HammerlabError) and self._written:
                 self._take_back(error)
+            if self.folder / FILE in self._made and self._holds_battles():
+                self._made.remove(self.folder / FILE)  # another run's, written meanwhile
         finally:
             self.db.close()
         if isinstance(error, HammerlabError):
             self._remove_made()
+
+    def _holds_battles(self) -> bool:
+        """Whether the store holds any battle (``True`` where that cannot be read)."""
+        try:
+            return bool(self.db.execute("SELECT count(*) FROM battles").fetchall()[0][0])
+        except duckdb.Error:
+            return True
 
     def _remove_made(self) -> None:
         """After a failed run, remove the database and the folders this store made,

@@ -132,13 +132,20 @@ def point_params(point: Point) -> str:
     return json.dumps(dict(point), sort_keys=True)
 
 
-def scenario_hash(scenario: Scenario) -> str:
-    """SHA-256 of the validated scenario (its canonical JSON), first 16 hex digits.
+def scenario_hash(scenario: Scenario, source: str = "") -> str:
+    """SHA-256 of the validated scenario (its canonical JSON), and of the BattleScribe
+    files it names beside ``source`` (:func:`_sources_read`), first 16 hex digits.
 
-    It covers everything the file says; datasheets it names from the library
-    or a BattleScribe file are covered by the engine version instead.
-    """
-    return hashlib.sha256(scenario.model_dump_json().encode()).hexdigest()[:16]
+    It covers everything the file says and the army lists it reads, so a store keeps
+    apart two copies of one file beside other catalogues, and does not take a battle
+    played with a catalogue since edited for one of the new; datasheets it names from
+    the library are covered by the engine version instead. A scenario that names no
+    BattleScribe file hashes as it did before the files were counted."""
+    text = scenario.model_dump_json()
+    read = _sources_read(scenario, source) if source else ()
+    if read:
+        text += "\n" + "\n".join(read)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -268,7 +275,7 @@ def case_at(
         source=source,
         point=point,
         settings=rules,
-        scenario_hash=scenario_hash(scenario),
+        scenario_hash=scenario_hash(scenario, source),
         units=units,
         players=tuple(p.name for p in scenario.players),
         ai=ai,
@@ -280,9 +287,10 @@ def case_at(
 
 def check_distinct(scenarios: Sequence[tuple[Scenario, str]]) -> None:
     """Refuse a scenario file given twice, or two files that say the same scenario
-    (the same :func:`scenario_hash`): their battles would be the same battles, played
-    twice and reported as two, and a results store, which tells scenarios apart by
-    what they say, could not keep both (a :class:`SweepError` naming the files)."""
+    (the same :func:`scenario_hash`, and the same BattleScribe files beside them):
+    their battles would be the same battles, played twice and reported as two, and a
+    results store, which tells scenarios apart by what they say, could not keep both
+    (a :class:`SweepError` naming the files)."""
     seen: dict[str, str] = {}
     paths: dict[Path, str] = {}
     for scenario, source in scenarios:
@@ -290,13 +298,27 @@ def check_distinct(scenarios: Sequence[tuple[Scenario, str]]) -> None:
         if where in paths:
             raise SweepError(f"{source} is given twice; give each scenario file once")
         paths[where] = source
-        said = scenario_hash(scenario)
+        said = scenario_hash(scenario, source)
         if said in seen:
             raise SweepError(
                 f"{seen[said]} and {source} say the same scenario (the same content): "
                 "their battles would be the same; give one of them"
             )
         seen[said] = source
+
+
+def _sources_read(scenario: Scenario, source: str) -> tuple[str, ...]:
+    """What the BattleScribe files a scenario names (``units[].source``, beside it) hold:
+    each one's SHA-256, or its path where it cannot be read (two files that say the same
+    beside other army lists are other scenarios: a review found them refused)."""
+    folder = Path(source).parent
+    read = []
+    for name in sorted({u.source for u in scenario.units if u.source is not None}):
+        try:
+            read.append(hashlib.sha256((folder / name).read_bytes()).hexdigest())
+        except OSError:
+            read.append(str((folder / name).resolve()))
+    return tuple(read)
 
 
 def cases(

@@ -203,6 +203,11 @@ class Scenario(_Strict):
                         f"{key}.{param}: a rule parameter's value is a number, a word or "
                         "true/false, not a table"
                     )
+                if f"{key}.{param}" in rules:  # TOML keeps "name.param" and name.param apart
+                    raise ValueError(
+                        f"{key}.{param} is given twice, as a quoted key and in the rule's "
+                        "table; give it once"
+                    )
                 flat[f"{key}.{param}"] = setting
         return flat
 

@@ -441,7 +441,8 @@ def create_app(scenario_folder: Path | None = None, plugins: tuple[Path, ...] = 
     def play(request: PlayRequest) -> dict[str, Any]:
         """A new game against the AI; the state shows your legal actions."""
         spec, source = scenarios.get(request.scenario, request.upload)
-        seat = services.new_seat(spec, source, request.seed, request.side, request.rule)
+        name = None if request.upload is not None else request.scenario
+        seat = services.new_seat(spec, source, request.seed, request.side, request.rule, name)
         key = seats.add(seat)
         with seat.lock:
             return services.seat_state(key, seat)

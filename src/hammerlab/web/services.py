@@ -291,13 +291,21 @@ class Seat:
 
     game: Game
     you: str
+    scenario: str | None = None
+    """The example scenario played, as ``GET /api/scenarios`` names it (``None``: an
+    uploaded one): what the page's form shows for a game it reopens."""
     seen: int = 0
     """Log events already sent to the page."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 def new_seat(
-    scenario: Scenario, source: str, seed: int | None, side: str | None, rules: list[str]
+    scenario: Scenario,
+    source: str,
+    seed: int | None,
+    side: str | None,
+    rules: list[str],
+    name: str | None = None,
 ) -> Seat:
     """A new game; the AI plays the other side, and answers the person's decisions
     inside an activation (the page offers the top-level actions only)."""
@@ -307,7 +315,7 @@ def new_seat(
         raise WebError(f"{you!r} is not a player ({', '.join(names)})")
     game = Game.start(scenario, source, seed, rule_settings(rules))
     game.play_until(you)
-    return Seat(game, you)
+    return Seat(game, you, name)
 
 
 def seat_state(key: str, seat: Seat, whole_log: bool = False) -> dict[str, Any]:
@@ -323,7 +331,7 @@ def seat_state(key: str, seat: Seat, whole_log: bool = False) -> dict[str, Any]:
     return {
         "id": key,
         "you": seat.you,
-        "scenario": Path(game.recipe.source).name,
+        "scenario": seat.scenario,
         "seed": game.battle.dice.seed,
         "over": over,
         "turn": game.turn,

@@ -54,7 +54,8 @@ def situation_of(
 ) -> Situation:
     """A :class:`Situation` from situation names (see :data:`SITUATIONS`), for ``weapon``
     fired by a unit with the keywords ``attacker`` at one with the keywords ``target``
-    (``None``: not known, as in a question given as numbers).
+    (``None``: not known; a question given as numbers knows no attacker's, and its
+    target's are those given with ``--target-keyword``, none if none is).
 
     A situation the weapon cannot be in is refused with the reason: Indirect
     shooting without [INDIRECT FIRE] (10.07: "Has one or more [INDIRECT FIRE]

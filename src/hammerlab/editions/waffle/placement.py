@@ -105,7 +105,13 @@ def coherent_approach(
             spot = (x + ring * math.cos(angle), y + ring * math.sin(angle))
             if centre_distance(model.position, spot) <= reach + EPSILON:
                 spots.append(spot)
-    usable = [s for s in spots if is_free(battle, model, s) and keeps_clear(model, s, avoid)]
+    usable = [
+        s
+        for s in spots
+        if is_free(battle, model, s)
+        and base_on_table(battle, model, s)  # a spot around a friend may hang off the edge
+        and keeps_clear(model, s, avoid)
+    ]
     together = [s for s in usable if _gap_to(model, s, placed) <= COHERENCY + EPSILON]
     if not together:
         return straight  # no move keeps it with its unit: it goes as far in as it can

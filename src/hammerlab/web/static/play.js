@@ -30,7 +30,7 @@ function show(state) {
     actions.appendChild(button);
   }
   const here = new URLSearchParams(location.search);
-  here.set("scenario", state.scenario);
+  if (state.scenario) here.set("scenario", state.scenario); else here.delete("scenario");
   here.set("game", state.id);
   history.replaceState(null, "", `${location.pathname}?${here}`);
   $("save-game").href = `/api/play/${state.id}/game.json`;
