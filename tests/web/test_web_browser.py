@@ -236,6 +236,16 @@ def test_lab_page_progress_bar_reaches_the_end_with_the_cli_report(page: Page, s
     assert f"ended alike (every unit's models left, and the winner): {alike} of 6." in (
         page.inner_text("#alike")
     )
+    # A web review: the page's Winner table had no intervals and no difference.
+    printed_wins = CliRunner().invoke(
+        cli, ["lab", str(EXAMPLES / "guard_suppress_terminators.toml"),
+              "--rule", "suppressive_fire", "--runs", "6"], env={"COLUMNS": "400"},
+    ).stdout  # fmt: skip
+    for row in page.locator("#wins tbody tr").all():
+        outcome, *rates = [cell.inner_text() for cell in row.locator("td").all()]
+        line = next(x for x in printed_wins.splitlines() if outcome in x and "%" in x)
+        assert len(rates) == 3 and all(rate in line for rate in rates)
+    assert "played by the heuristic AI" in page.inner_text("#report-title")
     # Why nothing changed: each arm's settings, the rule's choices and the warnings, as
     # the CLI prints them.
     printed = CliRunner().invoke(

@@ -26,7 +26,7 @@ function showReport(job) {
   const report = job.report;
   $("report").hidden = false;
   $("report-title").textContent =
-    `${report.scenario}: baseline vs variant (${report.rule}), ${report.runs} paired battles from seed ${report.first_seed}`;
+    `${report.scenario}: baseline vs variant (${report.rule}), ${report.runs} paired battles from seed ${report.first_seed}, played by the ${report.ai} AI`;
   const body = $("units").querySelector("tbody");
   body.innerHTML = "";
   const pct = p => `${Math.round(p * 100)}%`;
@@ -41,11 +41,18 @@ function showReport(job) {
     }
     body.appendChild(row);
   }
+  // Each outcome's rate in both arms and their paired difference, with 95% intervals,
+  // as `hammerlab lab` prints them ("33% (27%..40%)", "+5% (-2%..+12%)").
+  const share = (p, sign) => {
+    const whole = Math.round(p * 100);
+    return `${sign && whole >= 0 ? "+" : ""}${whole === 0 ? 0 : whole}%`;
+  };
+  const rate = (e, sign) => `${share(e.mean, sign)} (${share(e.ci95[0], sign)}..${share(e.ci95[1], sign)})`;
   const wins = $("wins").querySelector("tbody");
   wins.innerHTML = "";
-  for (const [name, share] of Object.entries(report.baseline_wins)) {
+  for (const w of report.win_rates) {
     const row = document.createElement("tr");
-    for (const text of [name, pct(share), pct(report.variant_wins[name])]) {
+    for (const text of [w.outcome, rate(w.baseline), rate(w.variant), rate(w.difference, true)]) {
       const cell = document.createElement("td"); cell.textContent = text; row.appendChild(cell);
     }
     wins.appendChild(row);
