@@ -106,6 +106,8 @@ def test_cli_lab_json_and_plot(tmp_path: Path) -> None:
     report = json.loads(result.stdout)
     assert report["runs"] == 3 and report["rule"] == "suppressive_fire"
     assert {u["unit"] for u in report["units"]} >= {"Tactical Squad [tactical]"}
+    # each unit by its id too, as sweep --json names units (a rules writer's review)
+    assert [u["id"] for u in report["units"]] == [u.id for u in load_scenario(RUINS).units]
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 

@@ -303,6 +303,9 @@ class UnitComparison:
     ci95: tuple[float, float]
     baseline_destroyed: float
     variant_destroyed: float
+    id: str = ""
+    """The unit's id in the scenario (``unit`` is its label, ``Ork Boyz [boyz]``): what
+    ``sweep --json`` names units by."""
 
 
 @dataclass(frozen=True)
@@ -410,6 +413,7 @@ class LabReport:
             "units": [
                 {
                     "unit": u.unit,
+                    "id": u.id,
                     "player": u.player,
                     "starting_models": u.starting_models,
                     "baseline_mean_models_left": u.baseline_mean,
@@ -554,6 +558,7 @@ def _report(
                 ci95=(difference.low, difference.high),
                 baseline_destroyed=sum(n == 0 for n in before) / runs,
                 variant_destroyed=sum(n == 0 for n in after) / runs,
+                id=unit.id,
             )
         )
     outcomes = [*(p.name for p in scenario.players), DRAW]
