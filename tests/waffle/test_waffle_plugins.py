@@ -180,7 +180,10 @@ def test_a_plug_in_that_fails_in_play_is_one_line_then_its_traceback(tmp_path: P
     result = CliRunner().invoke(app, ["battle", str(scenario), *flags])
     assert result.exit_code == 1
     first, *rest = result.stderr.splitlines()
-    assert first == "error: the battle failed: ValueError: install broke"
+    # the file and the rule named (the install failed, before the battle began)
+    assert (
+        first == f"error: {path}: RULES[broken_rule]: its install failed: ValueError: install broke"
+    )
     assert rest[0] == "The battle's traceback (where it failed is last):"
     assert str(path) in "\n".join(rest) and rest[-1] == "ValueError: install broke"
 
