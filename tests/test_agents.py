@@ -137,3 +137,42 @@ def test_the_random_vs_heuristic_example_runs() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "random agent" in done.stdout and done.stdout.count("game ") == 2
+
+
+def _episode(env: HammerlabGym, seed: int | None) -> str:
+    """Play an episode with the first offered action; the game's digest at its end."""
+    env.reset(seed=seed)
+    done = False
+    while not done:
+        _, _, done, _, _ = env.step(0)
+    return env.game.digest()
+
+
+def test_resets_without_a_seed_play_new_dice_the_same_in_every_run() -> None:
+    # A tool builder's review: reset() without a seed replayed the scenario's dice every
+    # episode, where Gymnasium's contract is to go on drawing from the seeded generator.
+    scenario = ROOT / "examples" / "matchups" / "carnifex_vs_guard.toml"
+    runs = []
+    for _ in range(2):
+        env = HammerlabGym(scenario)
+        runs.append([_episode(env, 123), *(_episode(env, None) for _ in range(3))])
+    assert runs[0] == runs[1]  # the same in every run
+    assert len(set(runs[0])) == 4  # new dice every episode
+    aec = HammerlabAEC(scenario)
+    aec.reset(seed=5)
+    first = aec.game.digest()
+    aec.reset()
+    assert aec.game.digest() != first
+
+
+def test_a_game_over_before_the_agent_s_first_choice_ends_at_the_first_step() -> None:
+    # A tool builder's review: reset() could return a finished game (the Orks' charge
+    # wiped the Ultramarines out first) whose mask offered nothing and whose step raised.
+    env = HammerlabGym(ROOT / "examples" / "assault_charge_into_overwatch.toml", "Ultramarines")
+    _, info = env.reset(seed=1)
+    assert env.game.is_over and info["action_mask"][0] == 1 and info["action_mask"].sum() == 1
+    _, reward, terminated, truncated, info = env.step(0)
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert info["winner"] == "Orks"
+    with pytest.raises(ValueError, match="reset"):
+        env.step(0)

@@ -317,3 +317,40 @@ def test_a_controller_for_a_player_the_scenario_lacks_is_refused() -> None:
     expected = "unknown player 'Ultramarine'; players: ['Ultramarines', 'Orks']"
     with pytest.raises(InputError, match=re.escape(expected)):
         start(controllers={"Ultramarine": ai})
+
+
+def test_a_name_or_a_stop_the_game_cannot_use_is_refused_before_anything_is_played() -> None:
+    # A tool builder's review: play_until("ultramarines") (a typo) played the whole game
+    # out; stop_before_turn=0 ended it at once and saved a file the library refused.
+    spec = load_scenario(WHOLE)
+    game = Game.start(spec, str(WHOLE), seed=3)
+    before = game.digest()
+    with pytest.raises(IllegalActionError, match="'ultramarines' is not a player"):
+        game.play_until("ultramarines")
+    assert game.digest() == before and not game.is_over
+    for stop in (0, -2, "2"):
+        with pytest.raises(InputError, match="stop_before_turn"):
+            Game.start(spec, str(WHOLE), seed=3, stop_before_turn=stop)  # type: ignore[arg-type]
+        with pytest.raises(IllegalActionError, match="stop_before_turn"):
+            game.stop_before_turn = stop  # type: ignore[assignment]
+    assert game.digest() == before
+    game.stop_before_turn = 2
+    assert Game.from_json(game.to_json(), "saved.json").digest() == game.digest()
+
+
+def test_an_odds_question_for_no_target_model_is_refused() -> None:
+    # A tool builder's review: target_models=0 was read as "the datasheet's size".
+    from hammerlab.analysis.odds import LibraryQuestion, calculator
+    from hammerlab.errors import QuestionError
+
+    ask = LibraryQuestion(
+        attacker="Tactical Squad", weapon="Boltgun", target="Ork Boyz", target_models=0
+    )
+    with pytest.raises(QuestionError, match="target models must be between 1"):
+        calculator("waffle").library(ask)
+    ask = LibraryQuestion(
+        attacker="Intercessor Squad", weapon="Bolt Rifle", profile="Focused Fire",
+        target="Boyz", target_models=0,
+    )  # fmt: skip
+    with pytest.raises(QuestionError, match="target models must be between 1"):
+        calculator("core11").library(ask)

@@ -4,6 +4,7 @@ with one does not load, and says in one line which file, line and field is wrong
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -50,6 +51,9 @@ SCENARIO = Path(__file__).resolve().parents[1] / "examples" / "guard_suppress_te
          "RuleOption('r').parameters: two parameters named 'n'"),
         (lambda: RuleOption("r", "s", "q", parameters=("n",)),  # type: ignore[arg-type]
          "RuleOption('r').parameters: 'n' is not a Parameter"),
+        # a plug-in author's review: refused only when played, before
+        (lambda: RuleOption("r", "s", "q", install="install"),  # type: ignore[arg-type]
+         "RuleOption('r').install: 'install' is not a function (install(hooks, settings))"),
     ],
 )  # fmt: skip
 def test_a_declaration_mistake_is_refused_where_it_is_made(declare: object, message: str) -> None:
@@ -223,3 +227,41 @@ def test_one_rule_without_the_tuple_s_comma_is_said(tmp_path: Path) -> None:
         f"error: {path}: RULES: a tuple of rules; one rule needs the comma: "
         "RULES = (RuleOption(...),)"
     )
+
+
+def test_a_plug_in_whose_install_raises_stops_lab_and_sweep_with_one_line(
+    tmp_path: Path,
+) -> None:
+    # A plug-in author's review: the lab and the sweep let the exception out as a
+    # hundred-line traceback with no error line; battle said it in one.
+    path = _plugin(tmp_path, "boom", read="min_wounds")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace(
+            'settings.integer("boom.min_wounds")', 'raise RuntimeError("install boom")'
+        ),
+        encoding="utf-8",
+    )
+    line = f"error: {path}: RULES[boom]: its install failed: RuntimeError: install boom"
+    for command in (
+        ["lab", str(SCENARIO), "--rule", "boom", "--runs", "2"],
+        ["sweep", str(SCENARIO), "--vary", "boom.min_wounds=1,2", "--runs", "2"],
+    ):
+        code, out, err = run(*command, "--plugin", str(path))
+        assert code == 1 and out == ""
+        assert err.splitlines()[0] == line
+        assert "install boom" in err.splitlines()[-1]  # then where it failed
+
+
+def test_a_plug_in_given_twice_is_recorded_once(tmp_path: Path) -> None:
+    # A plug-in author's review: given as x.py and ./x.py it was loaded once but named
+    # twice in the engine version, so its battles were stored apart.
+    path = _plugin(tmp_path, "twice")
+    again = tmp_path / "." / path.name
+    code, out, err = run(
+        "lab", str(SCENARIO), "--rule", "twice", "--runs", "2", "--json",
+        "--plugin", str(path), "--plugin", str(again),
+    )  # fmt: skip
+    assert code == 0, err
+    document = json.loads(out)
+    assert [p["path"] for p in document["plugins"]] == [str(path.resolve())]
+    assert document["engine_version"].count("twice.py@") == 1

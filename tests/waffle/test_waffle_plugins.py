@@ -180,7 +180,10 @@ def test_a_plug_in_that_fails_in_play_is_one_line_then_its_traceback(tmp_path: P
     result = CliRunner().invoke(app, ["battle", str(scenario), *flags])
     assert result.exit_code == 1
     first, *rest = result.stderr.splitlines()
-    assert first == "error: the battle failed: ValueError: install broke"
+    # the file and the rule named (the install failed, before the battle began)
+    assert (
+        first == f"error: {path}: RULES[broken_rule]: its install failed: ValueError: install broke"
+    )
     assert rest[0] == "The battle's traceback (where it failed is last):"
     assert str(path) in "\n".join(rest) and rest[-1] == "ValueError: install broke"
 
@@ -255,3 +258,18 @@ def test_a_plug_in_rule_named_like_the_ruleset_s_own_is_refused_whole(
     assert result.stderr == f"error: {path}: RULES[{name}]: already defined by the waffle ruleset\n"
     names = [o.name for o in get_ruleset("waffle").options]
     assert names.count("suppressive_fire") == 1 and "house_first" not in names
+
+
+@pytest.mark.parametrize("kind", ["plans", "key", "answer", "my_war_cry"])
+def test_a_plug_in_decision_the_ai_has_no_heuristic_for_gets_its_first_choice(kind: str) -> None:
+    # A plug-in author's review: a decision called "plans" was handed the AI's table of
+    # plans (a dict) as its heuristic, and the battle crashed.
+    from hammerlab.editions.waffle.ai import WaffleAI, answered_kinds
+    from hammerlab.engine.decisions import Choice, Decision
+
+    battle = make_battle(squad("a", A, profile("M"), [BOLTGUN], [(10, 10)]))
+    decision = Decision(
+        kind=kind, player=A, prompt="?", choices=(Choice("no", 0), Choice("yes", 1))
+    )
+    assert WaffleAI().choose(battle, decision) == 0
+    assert kind not in answered_kinds(WaffleAI) and "aim" in answered_kinds(WaffleAI)

@@ -73,6 +73,17 @@ class Table:
         """A new game (the scenario's seed when ``seed`` is ``None``)."""
         return Game.start(self.scenario, self.source, seed, self.rules)
 
+    def seeds(self) -> np.random.Generator:
+        """Where an environment draws the dice seed of a game reset without one: seeded
+        by the scenario's own seed, and again by each reset given a seed, so that a run
+        seeded once plays new dice every episode, the same in every run (Gymnasium's
+        contract: "if … ``seed=None`` is passed, the PRNG will *not* be reset")."""
+        return np.random.default_rng(self.scenario.seed or 0)
+
+
+SEED_RANGE = 2**31
+"""Dice seeds drawn for games reset without one are below this."""
+
 
 def offered(game: Game) -> list[Action]:
     """The legal actions an agent indexes: at most :data:`MAX_ACTIONS`, the last one
@@ -147,6 +158,7 @@ class HammerlabAEC(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hint
         self._actions_space = {a: spaces.Discrete(MAX_ACTIONS) for a in self.possible_agents}
         self.game = self.table.start(None)
         self._offered: list[Action] = []
+        self._seeds = self.table.seeds()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation and its action mask."""
@@ -157,8 +169,12 @@ class HammerlabAEC(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hint
         return self._actions_space[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game, with dice ``seed`` (the scenario's without one)."""
-        self.game = self.table.start(seed)
+        """A new game, with dice ``seed``; without one, with a seed drawn from the
+        environment's generator (:meth:`Table.seeds`), which ``seed`` seeds again."""
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+        drawn = int(self._seeds.integers(SEED_RANGE))
+        self.game = self.table.start(seed if seed is not None else drawn)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -233,41 +249,63 @@ class HammerlabGym(gymnasium.Env[NDArray[np.float32], int]):
         self.action_space: spaces.Discrete = spaces.Discrete(MAX_ACTIONS)  # type: ignore[assignment]
         self.game = self.table.start(None)
         self._offered: list[Action] = []
+        self._seeds = self.table.seeds()
+        self._rewarded = False
+        """Whether the finished game's outcome was handed out (by a step)."""
 
     def _view(self) -> tuple[NDArray[np.float32], dict[str, Any]]:
         self.game.play_until(self.player)  # the heuristic AI's picks for the other side
         self._offered = offered(self.game)
         seen = observe_game(self.game, self.player, self._offered)
-        info = {**describe(self.game, self._offered), "action_mask": seen["action_mask"]}
+        info = {**describe(self.game, self._offered), "action_mask": self.action_masks()}
         return seen["observation"], info
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
-        """A new game, with dice ``seed`` (the scenario's without one)."""
+        """A new game, with dice ``seed``; without one, with a seed drawn from the
+        environment's generator (:meth:`Table.seeds`), which ``seed`` seeds again.
+
+        The other side may win before this one has a choice to make (a charge that
+        wipes it out in the first turn): the game is then over already, and the
+        first :meth:`step`, whatever its action, hands out the outcome."""
         super().reset(seed=seed)
-        self.game = self.table.start(seed)
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+        drawn = int(self._seeds.integers(SEED_RANGE))
+        self.game = self.table.start(seed if seed is not None else drawn)
+        self._rewarded = False
         return self._view()
 
     def action_masks(self) -> NDArray[np.int8]:
-        """The legal actions now (1: legal)."""
+        """The legal actions now (1: legal); in a game over whose outcome no step has
+        handed out yet, action 0, which hands it out."""
         mask = np.zeros(MAX_ACTIONS, np.int8)
         mask[: len(self._offered)] = 1
+        if self.game.is_over and not self._rewarded:
+            mask[0] = 1
         return mask
 
     def step(self, action: int) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
         """Take the ``action``-th legal action; the reward is the outcome at the end.
 
         An action the mask does not offer changes nothing: the same observation and
-        info, reward :data:`ILLEGAL_ACTION_REWARD`, the game not over. Stepping a
-        finished game is a ``ValueError`` (``reset`` starts a new one).
+        info, reward :data:`ILLEGAL_ACTION_REWARD`, the game not over. A game over
+        before this side had a choice (:meth:`reset`) ends at the first step, any
+        action, with the outcome. Stepping a game whose outcome was handed out is a
+        ``ValueError`` (``reset`` starts a new one).
         """
         if self.game.is_over:
-            raise ValueError("the game is over: reset() starts a new one")
+            if self._rewarded:
+                raise ValueError("the game is over: reset() starts a new one")
+            self._rewarded = True
+            observation, info = self._view()
+            return observation, outcome(self.game, self.player), True, False, info
         if not 0 <= action < len(self._offered):
             observation, info = self._view()
             return observation, ILLEGAL_ACTION_REWARD, False, False, info
         self.game.apply(self._offered[action])
-        observation, info = self._view()
         over = self.game.is_over
+        self._rewarded = over
+        observation, info = self._view()
         return observation, outcome(self.game, self.player) if over else 0.0, over, False, info

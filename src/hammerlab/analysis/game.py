@@ -193,7 +193,7 @@ class Game:
         scenario_path: str | None,
     ) -> Game:
         """:meth:`start` short of playing on: a replay answers from the first decision."""
-        _check_start(scenario, source, seed, controllers)
+        _check_start(scenario, source, seed, controllers, stop_before_turn)
         for plugin in plugins:
             load_plugin_file(Path(plugin))
         folder = None if scenario_path is None else Path(scenario_path).parent
@@ -223,7 +223,10 @@ class Game:
     def stop_before_turn(self, turn: int | None) -> None:
         """Stop before ``turn`` instead, playing on at once to the next top-level
         decision that allows (a game stopped before turn 2 goes on to turn 2's
-        first decision when the stop is lifted)."""
+        first decision when the stop is lifted). A turn that is not a whole number of
+        1 or more is an :class:`IllegalActionError` (a saved game could not be read
+        back)."""
+        _check_stop(turn, "stop_before_turn")
         self._stop_before_turn = turn
         self._play_on()
 
@@ -333,7 +336,12 @@ class Game:
 
     def play_until(self, player: str) -> None:
         """Let the controllers answer the top-level decisions until ``player`` is to
-        act or the game is over (the other side's moves, for a person playing one)."""
+        act or the game is over (the other side's moves, for a person playing one).
+        A name that is not a player's is an :class:`IllegalActionError`, before anything
+        is played (it would play the game out)."""
+        names = [p.name for p in self.battle.players]
+        if player not in names:
+            raise IllegalActionError(f"{player!r} is not a player; players: {', '.join(names)}")
         while self._pending is not None and self._pending.player != player:
             self.step()
 
@@ -483,8 +491,25 @@ def _listed(actions: Sequence[Action], most: int = 5) -> str:
     return f"legal: {shown}{more}"
 
 
+def _stop_problem(turn: object) -> str:
+    """What is wrong with a turn to stop before (``""``: nothing): it is ``None`` or a
+    whole number of 1 or more, as a saved game records it."""
+    if turn is None or (type(turn) is int and turn >= 1):
+        return ""
+    return f"{turn!r}: a turn to stop before is a whole number, 1 or more"
+
+
+def _check_stop(turn: object, where: str) -> None:
+    if _stop_problem(turn):
+        raise IllegalActionError(f"{where}: {_stop_problem(turn)}")
+
+
 def _check_start(
-    scenario: Scenario, source: str, seed: int | None, controllers: Mapping[str, Controller] | None
+    scenario: Scenario,
+    source: str,
+    seed: int | None,
+    controllers: Mapping[str, Controller] | None,
+    stop_before_turn: int | None = None,
 ) -> None:
     """Refuse what :meth:`Game.start` would otherwise take silently: a seed that is
     not a whole number of 0 or more (the CLI and scenario files refuse a negative
@@ -493,6 +518,8 @@ def _check_start(
     the AI)."""
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise InputError(source, "seed", f"{seed!r}: a seed is a whole number, 0 or more")
+    if _stop_problem(stop_before_turn):
+        raise InputError(source, "stop_before_turn", _stop_problem(stop_before_turn))
     names = [p.name for p in scenario.players]
     for player in controllers or {}:
         if player not in names:

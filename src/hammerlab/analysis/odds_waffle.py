@@ -163,7 +163,10 @@ class WaffleCalculator:
             return _vehicle_result(
                 fired, target, attacker.name, question.cover, facts, tank_hunters, notes
             )
-        models = question.target_models or target.model_count
+        given = question.target_models  # 0 is no default: it is refused below
+        models = (
+            target.model_count if given is None else _between("target models", given, 1, MAX_MODELS)
+        )
         defence = _library_defence(target, models, question.cover, facts, notes)
         firers = "" if question.hits is not None else f"{len(skills)}x "
         cover = "" if defence.cover is None else f" in cover {defence.cover}+"

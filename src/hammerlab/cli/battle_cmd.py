@@ -37,11 +37,13 @@ from hammerlab.io.scenario import load_scenario
 def load_plugins(files: list[Path] | None, rulesets: Collection[str] | None = None) -> list[str]:
     """Load each plug-in file; their absolute paths (for worker processes). With
     ``rulesets`` (those the scenarios play), a plug-in for none of them is refused
-    (:func:`~hammerlab.editions.plugins.check_plugins_fit`)."""
+    (:func:`~hammerlab.editions.plugins.check_plugins_fit`). A file given twice (by
+    two spellings of its path) is loaded, and recorded, once: twice recorded, the
+    same battles were stored under another engine version."""
     loaded = [load_plugin_file(path) for path in files or []]
     if rulesets is not None:
         check_plugins_fit(loaded, rulesets)
-    return [p.path for p in loaded]
+    return list(dict.fromkeys(p.path for p in loaded))
 
 
 def run_battle(

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import math
 import re
+import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from hammerlab.errors import HammerlabError, InputError, UnknownNameError
+from hammerlab.errors import BattleFailedError, HammerlabError, InputError, UnknownNameError
 
 ParamValue = bool | int | float | str
 """What a parameter holds."""
@@ -281,8 +282,9 @@ class RuleOption:
 
     def __post_init__(self) -> None:
         """Refuse a declaration ``--rule`` could not address (:class:`DeclarationError`):
-        a name it cannot write, a parameter that is not a :class:`Parameter`, or two
-        parameters of one name (the second could never be set)."""
+        a name it cannot write, a parameter that is not a :class:`Parameter`, two
+        parameters of one name (the second could never be set), or an ``install``
+        that cannot be called (it would fail only when played)."""
         _check_name(self.name, "RuleOption")
         what = f"RuleOption({self.name!r}).parameters"
         seen: set[str] = set()
@@ -292,6 +294,11 @@ class RuleOption:
             if parameter.name in seen:
                 raise DeclarationError(what, f"two parameters named {parameter.name!r}")
             seen.add(parameter.name)
+        if self.install is not None and not callable(self.install):
+            raise DeclarationError(
+                f"RuleOption({self.name!r}).install",
+                f"{self.install!r} is not a function (install(hooks, settings))",
+            )
 
     def parameter(self, name: str) -> Parameter:
         """The parameter called ``name``."""
@@ -494,7 +501,9 @@ def install_rules(hooks: Hooks, options: Iterable[RuleOption], settings: RuleSet
 
     A plug-in rule whose installer misreads its settings (a :class:`RuleSettingError`:
     an unknown parameter, the wrong typed reader) is an
-    :class:`~hammerlab.errors.InputError` naming the plug-in and the rule."""
+    :class:`~hammerlab.errors.InputError` naming the plug-in and the rule; one whose
+    installer raises anything else, a :class:`~hammerlab.errors.BattleFailedError`
+    naming them, with the traceback (``lab`` and ``sweep`` print one line, then it)."""
     for option in options:
         if settings.on(option.name) and option.install is not None:
             try:
@@ -503,3 +512,13 @@ def install_rules(hooks: Hooks, options: Iterable[RuleOption], settings: RuleSet
                 if option.source == "built-in":
                     raise
                 raise InputError(option.source, f"RULES[{option.name}]", str(error)) from None
+            except HammerlabError:
+                raise
+            except Exception as error:  # a plug-in's bug: one line, then where it failed
+                if option.source == "built-in":
+                    raise
+                line = (
+                    f"{option.source}: RULES[{option.name}]: its install failed: "
+                    f"{type(error).__name__}: {error}"
+                )
+                raise BattleFailedError(line, traceback.format_exc()) from error

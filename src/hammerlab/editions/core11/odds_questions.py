@@ -308,7 +308,8 @@ def library_answer(
     )
     defence, notes = _target_defence(target)
     _refuse_target(view, target.name, defence.keywords)
-    models = _between("target models", target_models or target.model_count, 1, MAX_MODELS)
+    wanted = target.model_count if target_models is None else target_models
+    models = _between("target models", wanted, 1, MAX_MODELS)
     _between("target wounds", defence.wounds, 1, MAX_WOUNDS)
     notes += [f"{weapon.name}: keyword not implemented, ignored: {k}" for k in view.unknown]
     keywords = frozenset(  # its models' and its datasheet's (profiles.model_keywords)

@@ -78,6 +78,7 @@ the enemy has no such phase left.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields
 from operator import attrgetter
@@ -547,9 +548,9 @@ class WaffleAI(PsychicChoices):
         with the same plan for the unit) is given again, and the plan it made
         made again; the answer is a function of them alone, so it is the one
         the heuristic would work out afresh."""
-        handler = getattr(self, f"_{decision.kind}", None)
-        if handler is None:
-            return 0
+        if decision.kind not in answered_kinds(type(self)):
+            return 0  # a plug-in's own decision: its first choice (docs/plugins.md)
+        handler = getattr(self, f"_{decision.kind}")
         if not self.answers_by_position or not remembering():
             return self._answer(battle, decision, handler)
         unit = decision.context.unit
@@ -989,3 +990,25 @@ def _duel_choice(margins: list[float | None]) -> int:
     if best <= 0 and None in margins:
         return margins.index(None)
     return -index
+
+
+def answered_kinds(kind_of_ai: type) -> frozenset[str]:
+    """The decision kinds an AI class answers with a heuristic of its own: those of its
+    methods ``_KIND(battle, decision)``. Any other decision (a plug-in's own) gets its
+    first choice: looking a handler up by the kind's name alone gave a plug-in decision
+    called ``plans`` the AI's table of plans, and a crash (a plug-in author's review)."""
+    known = _ANSWERED.get(kind_of_ai)
+    if known is None:
+        known = _ANSWERED[kind_of_ai] = frozenset(
+            name[1:]
+            for name, member in inspect.getmembers(kind_of_ai)
+            if name.startswith("_")
+            and not name.startswith("__")
+            and callable(member)
+            and list(inspect.signature(member).parameters)[1:] == ["battle", "decision"]
+        )
+    return known
+
+
+_ANSWERED: dict[type, frozenset[str]] = {}
+"""Each AI class's :func:`answered_kinds`, worked out once."""
