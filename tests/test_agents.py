@@ -22,6 +22,7 @@ from hammerlab.agents.env import (
     HammerlabGym,
 )
 from hammerlab.editions import get_ruleset, ruleset_names
+from hammerlab.io.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -176,3 +177,24 @@ def test_a_game_over_before_the_agent_s_first_choice_ends_at_the_first_step() ->
     assert info["winner"] == "Orks"
     with pytest.raises(ValueError, match="reset"):
         env.step(0)
+
+
+def test_an_action_that_is_no_index_and_a_step_after_the_end_are_value_errors() -> None:
+    # A tool builder's review: step(0.5) or step("1") raised TypeError, and the AEC
+    # environment's step once every agent was done raised KeyError.
+    scenario = ROOT / "examples" / "core11_whole_turn.toml"
+    gym = HammerlabGym(scenario)
+    gym.reset(seed=1)
+    for action in (0.5, "1", True):
+        with pytest.raises(ValueError, match="not a whole number"):
+            gym.step(action)  # type: ignore[arg-type]
+    gym.step(np.int64(0))  # a numpy index is one
+    aec = HammerlabAEC(scenario)
+    aec.reset(seed=1)
+    with pytest.raises(ValueError, match="not one of the legal actions"):
+        aec.step("1")  # type: ignore[arg-type]
+    while aec.agents:
+        aec.step(None if aec.terminations[aec.agent_selection] else 0)
+    with pytest.raises(ValueError, match="reset"):
+        aec.step(0)
+    assert load_scenario(str(scenario)).name  # a path given as text reads too

@@ -110,3 +110,15 @@ def test_the_openspiel_mcts_example_runs() -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("game ") == 2 and "MCTS bot: " in done.stdout
     assert "MCTS in seat 0" in done.stdout and "MCTS in seat 1" in done.stdout
+
+
+def test_an_action_out_of_range_and_a_seed_below_minus_one_are_refused() -> None:
+    # A tool builder's review: apply_action(63) raised IndexError; seed -5 played as -1.
+    from hammerlab.errors import IllegalActionError
+
+    scenario = str(Path(__file__).resolve().parents[1] / "examples" / "core11_whole_turn.toml")
+    state = pyspiel.load_game("python_hammerlab", {"scenario": scenario}).new_initial_state()
+    with pytest.raises(IllegalActionError, match="action 63 is not one of the"):
+        state.apply_action(63)
+    with pytest.raises(InputError, match="seed: -5: a seed is 0 or more, or -1"):
+        pyspiel.load_game("python_hammerlab", {"scenario": scenario, "seed": -5})

@@ -201,13 +201,19 @@ class HammerlabAEC(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hint
         return observe_game(self.game, agent, self._offered)
 
     def step(self, action: int | None) -> None:
-        """Take the ``action``-th offered legal action for the agent to act."""
+        """Take the ``action``-th offered legal action for the agent to act (a
+        ``ValueError`` for any other, and once every agent is done: ``reset`` starts a
+        new game)."""
+        if not self.agents:
+            raise ValueError("the game is over and every agent done: reset() starts a new one")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None or not 0 <= action < len(self._offered):
-            raise ValueError(f"{agent}: action {action} is not one of the legal actions")
+        index = _index(action)
+        if index is None or not 0 <= index < len(self._offered):
+            raise ValueError(f"{agent}: action {action!r} is not one of the legal actions")
+        action = index
         self._cumulative_rewards[agent] = 0.0
         self.game.apply(self._offered[action])
         self._clear_rewards()
@@ -301,11 +307,22 @@ class HammerlabGym(gymnasium.Env[NDArray[np.float32], int]):
             self._rewarded = True
             observation, info = self._view()
             return observation, outcome(self.game, self.player), True, False, info
-        if not 0 <= action < len(self._offered):
+        index = _index(action)
+        if index is None:
+            raise ValueError(f"action {action!r} is not a whole number of the action space")
+        if not 0 <= index < len(self._offered):
             observation, info = self._view()
             return observation, ILLEGAL_ACTION_REWARD, False, False, info
-        self.game.apply(self._offered[action])
+        self.game.apply(self._offered[index])
         over = self.game.is_over
         self._rewarded = over
         observation, info = self._view()
         return observation, outcome(self.game, self.player) if over else 0.0, over, False, info
+
+
+def _index(action: object) -> int | None:
+    """``action`` as an index (a Python or numpy whole number; ``None`` for anything
+    else: a float, a string, a boolean)."""
+    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        return None
+    return int(action)

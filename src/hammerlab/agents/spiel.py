@@ -34,7 +34,7 @@ from hammerlab.agents.env import (
     outcome,
 )
 from hammerlab.analysis.game import Game
-from hammerlab.errors import InputError
+from hammerlab.errors import IllegalActionError, InputError
 
 SHORT_NAME = "python_hammerlab"
 
@@ -75,6 +75,8 @@ class HammerlabSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no 
         if not params["scenario"]:
             raise InputError(SHORT_NAME, "scenario", "the game needs a scenario file (a path)")
         self.table = Table(str(params["scenario"]))
+        if params["seed"] < -1:
+            raise InputError(SHORT_NAME, "seed", f"{params['seed']}: a seed is 0 or more, or -1")
         self.seed: int | None = None if params["seed"] < 0 else int(params["seed"])
         start = self.table.start(self.seed)
         info = pyspiel.GameInfo(
@@ -135,8 +137,12 @@ class HammerlabSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has n
         return list(range(len(offered(self.game))))
 
     def _apply_action(self, action: int) -> None:
-        """Take the ``action``-th offered legal action (OpenSpiel has checked it is legal)."""
-        self.game.apply(offered(self.game)[action])
+        """Take the ``action``-th offered legal action; another is an
+        :class:`~hammerlab.errors.IllegalActionError` (``apply_action`` does not check)."""
+        actions = offered(self.game)
+        if not 0 <= action < len(actions):
+            raise IllegalActionError(f"action {action} is not one of the {len(actions)} offered")
+        self.game.apply(actions[action])
 
     def _action_to_string(self, player: int, action: int) -> str:
         """The action's label (:class:`~hammerlab.analysis.game.Action`)."""

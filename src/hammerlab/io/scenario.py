@@ -277,8 +277,9 @@ def scenario_from_data(data: object, source: str) -> Scenario:
         raise as_input_error(source, error) from None
 
 
-def load_scenario(path: Path) -> Scenario:
-    """Read and validate a scenario file."""
+def load_scenario(path: Path | str) -> Scenario:
+    """Read and validate a scenario file (a path, or its name as text)."""
+    path = Path(path)
     try:
         if path.stat().st_size > MAX_SCENARIO_BYTES:
             raise InputError(str(path), "", f"file larger than {MAX_SCENARIO_BYTES} bytes")
