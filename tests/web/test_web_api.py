@@ -269,7 +269,7 @@ def test_api_lab_job_reports_like_the_cli(client: TestClient) -> None:
         ({"set": ["bogus=on"]}, "--set: unknown rule or parameter 'bogus'"),
         # a user review: these read as the validator's words, or ran where the CLI refuses
         ({"rule": []}, "rule: tick a rule to compare, or write a --rule flag"),
-        ({"seed": 2**63 - 2}, "seed: with 50 runs the seeds go up to 9223372036854775855"),
+        ({"seed": 2**63 - 2}, "seed: with runs 50, the seeds go up to 9223372036854775855"),
         ({"rule": ["charge_dice=2"]}, "--rule: charge_dice=2: the baseline plays"),
     ],
 )

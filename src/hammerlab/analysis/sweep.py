@@ -29,6 +29,7 @@ import json
 import re
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -63,6 +64,21 @@ MAX_POINTS = 1_000
 MAX_SEED = 2**63 - 1
 """The highest seed a sweep or a lab may play: the results store keeps seeds as
 signed 64-bit integers (DuckDB's BIGINT). The dice take any integer."""
+
+
+def seeds_past_store(seed: int, runs: int, runs_name: str, seed_name: str) -> str | None:
+    """Why the seeds ``seed`` .. ``seed + runs - 1`` cannot all be stored (a results
+    store keeps seeds up to :data:`MAX_SEED`), in the words of the caller's flags or
+    fields (``--runs``, ``--seed``); ``None`` where they can. A run without a store is
+    the same run as with one, so it takes the same seeds."""
+    last = seed + runs - 1
+    if last <= MAX_SEED:
+        return None
+    return (
+        f"with {runs_name} {runs}, the seeds go up to {last}, past {MAX_SEED} (the most a "
+        f"results store keeps); give {seed_name} {MAX_SEED - runs + 1} or less"
+    )
+
 
 SIZE_KEY = re.compile(r"^units\.(?P<unit>[A-Za-z0-9_\-]+)\.size$")
 
@@ -314,11 +330,21 @@ def _sources_read(scenario: Scenario, source: str) -> tuple[str, ...]:
     folder = Path(source).parent
     read = []
     for name in sorted({u.source for u in scenario.units if u.source is not None}):
+        path = folder / name
         try:
-            read.append(hashlib.sha256((folder / name).read_bytes()).hexdigest())
+            seen = path.stat()
+            read.append(_file_sha256(str(path.resolve()), seen.st_mtime_ns, seen.st_size))
         except OSError:
-            read.append(str((folder / name).resolve()))
+            read.append(str(path.resolve()))
     return tuple(read)
+
+
+@lru_cache(maxsize=64)
+def _file_sha256(path: str, modified_ns: int, size: int) -> str:
+    """The SHA-256 of the file at ``path`` as it was when modified at ``modified_ns``
+    with ``size`` bytes: a catalogue of megabytes is read once, not once for every
+    grid point a sweep checks (``case_at``)."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def cases(

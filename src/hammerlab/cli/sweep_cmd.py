@@ -19,7 +19,6 @@ from hammerlab.analysis.engine_version import plugins_line
 from hammerlab.analysis.runners import DaskRunner, Runner
 from hammerlab.analysis.stats import Estimate
 from hammerlab.analysis.sweep import (
-    MAX_SEED,
     PointResult,
     ScenarioFile,
     SweepError,
@@ -31,6 +30,7 @@ from hammerlab.analysis.sweep import (
     parse_axes,
     point_label,
     scenario_files,
+    seeds_past_store,
     seeds_text,
     sweep,
     switched_on,
@@ -194,12 +194,9 @@ def check_store_flags(out: Path | None, resume: bool, dice: str, seed: int, runs
         raise usage_error("--out", f"{out} is a file; give the folder to keep the results in")
     if dice not in DICE_MODES:
         raise usage_error("--dice", f"must be {' or '.join(DICE_MODES)}, not {dice!r}")
-    if seed + runs - 1 > MAX_SEED:
-        raise usage_error(
-            "--seed",
-            f"with --runs {runs}, the seeds go up to {seed + runs - 1}, past {MAX_SEED} "
-            f"(the most a results store keeps); give --seed {MAX_SEED - runs + 1} or less",
-        )
+    problem = seeds_past_store(seed, runs, "--runs", "--seed")
+    if problem is not None:
+        raise usage_error("--seed", problem)
 
 
 def store_at(out: Path | None) -> AbstractContextManager[ResultStore | None]:

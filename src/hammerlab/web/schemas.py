@@ -25,7 +25,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from hammerlab.analysis.odds_request import OddsAsk
-from hammerlab.analysis.sweep import MAX_SEED
+from hammerlab.analysis.sweep import seeds_past_store
 
 Short = Annotated[str, StringConstraints(max_length=200)]
 
@@ -187,16 +187,11 @@ class LabRequest(ScenarioRef):
     @classmethod
     def _seeds_stored(cls, seed: int, info: ValidationInfo) -> int:
         """The seeds a run plays are ones a results store keeps, as ``hammerlab lab``
-        checks them with or without ``--out`` (:data:`~hammerlab.analysis.sweep.MAX_SEED`)."""
-        runs = info.data.get("runs", 2)
-        last = seed + runs - 1
-        if last > MAX_SEED:
-            raise PydanticCustomError(
-                "seed_range",
-                "with {runs} runs the seeds go up to {last}, past {most}; give a seed of "
-                "{first} or less",
-                {"runs": runs, "last": last, "most": MAX_SEED, "first": MAX_SEED - runs + 1},
-            )
+        checks them with or without ``--out``
+        (:func:`~hammerlab.analysis.sweep.seeds_past_store`)."""
+        problem = seeds_past_store(seed, info.data.get("runs", 2), "runs", "a seed of")
+        if problem is not None:
+            raise PydanticCustomError("seed_range", "{problem}", {"problem": problem})
         return seed
 
 
