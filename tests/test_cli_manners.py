@@ -13,6 +13,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import typer
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -148,9 +149,15 @@ def test_version_is_the_package_version() -> None:
     assert out.strip() == f"hammerlab {project['version']}"
 
 
-@pytest.mark.parametrize(
-    "command", ["units", "show", "battle", "replay", "lab", "tables", "rulesets", "import", "odds"]
-)
+COMMANDS = sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+"""Every command the CLI has (a new one is checked without being listed here)."""
+
+
+def test_every_command_is_checked() -> None:
+    assert {"battle", "lab", "odds", "serve", "sweep", "tournament"} <= set(COMMANDS)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
 def test_help_shows_value_names_and_an_example(command: str) -> None:
     result = CliRunner().invoke(app, [command, "--help"], terminal_width=200)
     assert result.exit_code == 0
@@ -221,6 +228,18 @@ def test_a_repeated_single_value_option_is_one_error_line() -> None:
 def test_short_and_long_spelling_of_one_option_count_as_twice() -> None:
     code, out, err = run(*LIBRARY_ODDS, "-r", "waffle", "--ruleset", "core11")
     assert "--ruleset" in _one_error_line(code, out, err, 2)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_repeatable_option_says_so_in_its_help(command: str) -> None:
+    group = typer.main.get_command(app)
+    params = group.commands[command].params  # type: ignore[attr-defined]
+    silent = [
+        p.opts[0]
+        for p in params
+        if getattr(p, "multiple", False) and "repeatable" not in (p.help or "")
+    ]
+    assert silent == []
 
 
 def test_repeatable_options_may_repeat() -> None:

@@ -23,6 +23,8 @@ def _cells(doc: str) -> list[str]:
     return re.findall(r"`([^`]+)`", doc)
 
 
+FILE_SUFFIXES = {"gst", "cat", "ros", "rosz", "java", "json", "toml", "md", "py"}
+"""Extensions of the files the rules docs name (``Warhammer40K.gst``): not class members."""
 TEST_FILES = {path.name for path in (ROOT / "tests").rglob("test_*.py")}
 
 
@@ -46,6 +48,23 @@ def test_every_test_named_in_the_rules_doc_exists(edition: str) -> None:
     assert not missing
 
 
+def _defined_in(file_name: str, test: str) -> bool:
+    """Whether a test file of that name defines ``test`` (a family written with ``*``)."""
+    pattern = test.replace("…", "*")
+    for path in (ROOT / "tests").rglob(file_name.rsplit("/", maxsplit=1)[-1]):
+        names = re.findall(r"^def (test_\w+)", path.read_text(encoding="utf-8"), re.MULTILINE)
+        if any(fnmatch.fnmatchcase(n, pattern) for n in names):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("edition", ["waffle", "core11"])
+def test_every_test_named_with_its_file_is_in_that_file(edition: str) -> None:
+    doc = (ROOT / "docs" / "rules" / f"{edition}.md").read_text(encoding="utf-8")
+    pairs = re.findall(r"(test_\w+\.py)::(test_[\w*…]+)", doc)
+    assert [pair for pair in pairs if not _defined_in(*pair)] == []
+
+
 @pytest.mark.parametrize("edition", ["waffle", "core11"])
 def test_every_function_named_in_the_rules_doc_exists(edition: str) -> None:
     doc = (ROOT / "docs" / "rules" / f"{edition}.md").read_text(encoding="utf-8")
@@ -66,3 +85,49 @@ def test_every_function_named_in_the_rules_doc_exists(edition: str) -> None:
         if not any(hasattr(m, attr) for m in modules):
             missing.append(cell)
     assert not missing
+
+
+def _has_member(kind: type, name: str) -> bool:
+    """A class's attribute, method or (dataclass or annotated) field, its bases' included."""
+    return hasattr(kind, name) or any(
+        name in vars(base).get("__annotations__", {}) for base in kind.__mro__
+    )
+
+
+def _classes(package: str) -> dict[str, list[type]]:
+    """Every class defined in ``package``'s modules and those outside any edition, by name."""
+    found: dict[str, list[type]] = {}
+    outside = ("engine", "analysis", "game", "io", "editions/base", "editions/flow")
+    for root in (package, "hammerlab"):
+        folder = Path(importlib.import_module(root).__file__ or "").parent
+        for path in sorted(folder.rglob("*.py")):
+            parts = path.relative_to(folder).with_suffix("").parts
+            if root == "hammerlab" and not "/".join(parts).startswith(outside):
+                continue
+            name = ".".join((root, *parts)).removesuffix(".__init__")
+            for value in vars(importlib.import_module(name)).values():
+                if isinstance(value, type) and value.__module__ == name:
+                    found.setdefault(value.__name__, []).append(value)
+    return found
+
+
+@pytest.mark.parametrize("edition", ["waffle", "core11"])
+def test_every_class_member_named_in_the_rules_doc_exists(edition: str) -> None:
+    """``Class.member`` and ``module.Class.member`` (not a file name such as
+    ``Warhammer40K.gst``): the class is the edition's or one outside the editions,
+    and has that member."""
+    doc = (ROOT / "docs" / "rules" / f"{edition}.md").read_text(encoding="utf-8")
+    classes = _classes(PACKAGES[edition])
+    named = [
+        (m.group(1), m.group(2))
+        for cell in _cells(doc)
+        if (m := re.fullmatch(r"(?:[a-z_]+\.)?([A-Z]\w*)\.([A-Za-z_]\w*)(\(.*\))?", cell))
+        and m.group(2) not in FILE_SUFFIXES
+    ]
+    assert named
+    missing = [
+        f"{kind}.{member}"
+        for kind, member in named
+        if not any(_has_member(c, member) for c in classes.get(kind, []))
+    ]
+    assert missing == []

@@ -123,11 +123,12 @@ def register(app: typer.Typer) -> None:
             list[str] | None,
             typer.Option(
                 metavar="KEYWORD",
-                help="weapon keyword (sustained hits 1; twin-linked, poisoned 4+)",
+                help="weapon keyword (sustained hits 1; twin-linked, poisoned 4+); repeatable",
             ),
         ] = None,
         target_keyword: Annotated[
-            list[str] | None, typer.Option(metavar="KEYWORD", help="core11: target keyword")
+            list[str] | None,
+            typer.Option(metavar="KEYWORD", help="core11: target keyword; repeatable"),
         ] = None,
         situation: Annotated[
             list[str] | None, typer.Option(metavar="NAME", help=SITUATION_HELP)

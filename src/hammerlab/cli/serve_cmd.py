@@ -62,11 +62,16 @@ def register(app: typer.Typer) -> None:
         ] = None,
         plugin: Annotated[
             list[Path] | None,
-            typer.Option("--plugin", metavar="FILE.py", help="load rules from a plug-in file"),
+            typer.Option(
+                "--plugin", metavar="FILE.py", help="load rules from a plug-in file; repeatable"
+            ),
         ] = None,
     ) -> None:
         """Serve the odds page, the rules lab, the battle viewer, play against the AI and
-        the JSON API at http://HOST:PORT/ (docs/web.md)."""
+        the JSON API at http://HOST:PORT/ (docs/web.md).
+
+        Example: hammerlab serve --port 8000 --open
+        """
         import uvicorn
 
         from hammerlab.errors import HammerlabError

@@ -276,6 +276,9 @@ def attack_profile(
     skill = weapon.skill if weapon.skill is not None else UNREACHABLE
     hit_need = min(skill + skill_worsened, max(skill, WORST_SKILL))
     fails_up_to = 1
+    # Seed 003, 10.07 Indirect Shooting: "An unmodified hit roll of 1-5 fails, unless
+    # your unit remained stationary this turn and the target is visible to one or more
+    # friendly units, in which case an unmodified hit roll of 1-3 fails instead."
     if situation.indirect:
         fails_up_to = 3 if situation.stationary and situation.spotted else 5
     if situation.overwatch:
