@@ -136,7 +136,7 @@ def run_battle(
         typer.echo(json.dumps(document, indent=1))
         return
     console.rule("Summary" if game.play_state.over else f"Stopped before turn {game.turn}")
-    for line in game.ready.ruleset.summary(game.battle, game.ready.plan):
+    for line in game.ready.ruleset.summary(game.battle, game.ready.plan, game.play_state.over):
         console.print(line, markup=False)
     if save is not None:
         console.print(f"saved game written to {save}", markup=False)
@@ -206,10 +206,12 @@ def battle_document(game: Game) -> dict[str, Any]:
 
     Keys: ``scenario``, ``ruleset``, ``seed``, ``rules_on``, ``parameters_changed``,
     ``units`` (``id``, ``unit``, ``player``, ``starting_models``, ``models_left``,
-    ``models_destroyed``), ``victory``, ``scores``, ``winner`` (``null`` on a draw; the
-    player left when the other was wiped out, whatever the scores), ``wiped_out`` (the
-    players with no models left when the game ended early, else empty),
-    ``stopped_before_turn`` (``null`` when the game ran to its end), ``warnings``.
+    ``models_destroyed``), ``victory``, ``scores``, ``winner`` (``null`` on a draw and
+    in a game stopped before its end; the player left when the other was wiped out,
+    whatever the scores), ``leading`` (who leads as the game stands, ``null`` when
+    level: the winner once the game is over), ``wiped_out`` (the players with no
+    models left when the game ended early, else empty), ``stopped_before_turn``
+    (``null`` when the game ran to its end), ``warnings``.
     """
     ready, battle = game.ready, game.battle
     return {
@@ -231,7 +233,8 @@ def battle_document(game: Game) -> dict[str, Any]:
         ],
         "victory": ready.plan.victory,
         "scores": game.scores,
-        "winner": game.winner,
+        "winner": game.winner if game.play_state.over else None,
+        "leading": game.winner,
         "wiped_out": list(game.wiped_out),
         "stopped_before_turn": None if game.play_state.over else game.turn,
         "warnings": list(ready.warnings),
