@@ -88,9 +88,15 @@ def run_battle(
     stop = None if stop_after is None else stop_after + 1
     try:
         if resume is not None:
-            game = _resumed(resume, controller, side, as_json)
+            game = _resumed(resume, controller, side)
             first = game.ready.plan.turns + 1 if game.play_state.over else game.turn
             _check_stop_after(stop_after, game.ready.plan.turns, str(resume), first)
+            if not as_json:  # said once the flags are known good: an error comes alone
+                console.print(
+                    f"Resuming {game.recipe.scenario.get('name', '')} — "
+                    f"{game.ready.ruleset.title}, seed {game.battle.dice.seed}, turn {game.turn}",
+                    markup=False,
+                )
         else:
             assert scenario is not None
             spec = load_scenario(scenario)
@@ -260,7 +266,7 @@ def _side(side: str | None, players: list[str], where: str) -> str:
     return you
 
 
-def _resumed(path: Path, controller: str, side: str | None, quiet: bool) -> Game:
+def _resumed(path: Path, controller: str, side: str | None) -> Game:
     """The saved game in ``path``, replayed to where it stopped (and held there)."""
     try:
         text = path.read_text(encoding="utf-8")
@@ -268,14 +274,7 @@ def _resumed(path: Path, controller: str, side: str | None, quiet: bool) -> Game
         raise InputError(str(path), "", f"cannot read: {error}") from None
     players = saved_players(text, str(path))
     people = _people(controller, side, players, str(path))
-    game = Game.from_json(text, str(path), people, HOLD)
-    if not quiet:
-        console.print(
-            f"Resuming {game.recipe.scenario.get('name', '')} — {game.ready.ruleset.title}, "
-            f"seed {game.battle.dice.seed}, turn {game.turn}",
-            markup=False,
-        )
-    return game
+    return Game.from_json(text, str(path), people, HOLD)
 
 
 def _introduce(game: Game) -> None:
