@@ -85,6 +85,10 @@ def test_stop_after_a_turn_already_played_by_a_saved_game_is_a_usage_error(
     assert line == (
         f"error: --stop-after: the game in {saved} resumes at game turn 3 of 3; give 3 to 3, not 1"
     )
+    # Without --json the same: the error alone, no "Resuming ..." printed before it.
+    code, out, err = run("battle", "--resume", str(saved), "--stop-after", "1")
+    assert one_line(code, err, 2) == line
+    assert out == ""
 
 
 def test_both_players_on_the_same_edge_is_one_error_line(tmp_path: Path) -> None:

@@ -50,7 +50,8 @@ def test_battle_json_is_one_document_with_the_documented_keys() -> None:
     document = json.loads(out)  # the whole of stdout: no step log around it
     assert set(document) == {
         "scenario", "ruleset", "seed", "rules_on", "parameters_changed", "units", "victory",
-        "scores", "winner", "wiped_out", "stopped_before_turn", "warnings", "saved_game",
+        "scores", "winner", "leading", "wiped_out", "stopped_before_turn", "warnings",
+        "saved_game",
     }  # fmt: skip
     spec = tomllib.loads(RUINS.read_text(encoding="utf-8"))
     assert document["seed"] == spec["seed"] and document["ruleset"] == spec["ruleset"]
@@ -73,12 +74,33 @@ def test_battle_json_is_one_document_with_the_documented_keys() -> None:
     best = max(expected.values())
     leaders = [p for p, n in expected.items() if n == best]
     assert document["winner"] == (leaders[0] if len(leaders) == 1 else None)
+    assert document["leading"] == document["winner"]  # the game is over
 
 
 def test_battle_json_says_where_the_game_stopped() -> None:
     code, out, _ = run("battle", str(THREE_TURNS), "--seed", "3", "--stop-after", "1", "--json")
     assert code == 0
     assert json.loads(out)["stopped_before_turn"] == 2
+
+
+def test_a_game_stopped_before_its_end_has_a_leader_not_a_winner() -> None:
+    """A user review: "Stopped before turn 2" above "Cadians wins". The leader is
+    read off the scores, as the victory condition (models destroyed here) counts."""
+    russ = str(ROOT / "examples" / "vehicles_leman_russ.toml")
+    args = ("battle", russ, "--seed", "1", "--stop-after", "1")
+    code, out, err = run(*args, "--json")
+    assert code == 0, err
+    document = json.loads(out)
+    assert document["stopped_before_turn"] == 2 and document["winner"] is None
+    scores = document["scores"]
+    best = max(scores.values())
+    leaders = [p for p, n in scores.items() if n == best]
+    assert document["leading"] == (leaders[0] if len(leaders) == 1 else None)
+    code, text, err = run(*args, "--no-dice")
+    assert code == 0, err
+    verdict = text.rstrip().splitlines()[-1]
+    assert " wins" not in verdict
+    assert verdict.endswith(f"{leaders[0]} leads" if len(leaders) == 1 else "level")
 
 
 def test_units_json_lists_what_the_text_form_lists() -> None:

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import hammerlab
-from hammerlab.engine.events import Event
+from hammerlab.engine.events import Event, ModelMoved
 
 API = Path(__file__).resolve().parents[1] / "docs" / "api.md"
 ROW = re.compile(r"\| `[^`]+` \| \w+ \| `(?P<name>\w+)` \(")
@@ -43,3 +43,16 @@ def test_every_event_class_is_a_row_of_the_table_with_its_kind_and_fields() -> N
         fields = [f"`{f.name}`" for f in dataclasses.fields(event)]
         assert cells[3] == (", ".join(fields) or "—"), event.__name__
     assert len(rows) == len(classes), "a row of docs/api.md's Events names no event class"
+
+
+def test_a_move_too_short_to_show_in_tenths_says_its_length() -> None:
+    """A user review read "piles in: (30.9,12.0) → (30.9,12.0)" as a move to nowhere:
+    0.03" east then reads 0.03"; a move that shows in tenths is left as it was."""
+    tiny = ModelMoved(
+        unit="Boyz", model="b.1", start=(30.9, 12.0), end=(30.93, 12.0), reason="piles in"
+    )
+    assert tiny.text == '  b.1 (Boyz) piles in: (30.9,12.0) → (30.9,12.0) (0.03")'
+    seen = ModelMoved(
+        unit="Boyz", model="b.1", start=(30.9, 12.0), end=(33.9, 16.0), reason="moves"
+    )
+    assert seen.text == "  b.1 (Boyz) moves: (30.9,12.0) → (33.9,16.0)"

@@ -178,7 +178,10 @@ def test_a_game_saved_before_the_schedule_was_recorded_still_loads() -> None:
     # Saved by main at 6806865 (`hammerlab battle examples/whole_game_three_turns.toml
     # --seed 3 --stop-after 1 --save ...`), before `begin_play` recorded the plan as
     # `battle.memory["schedule"]`: the digest leaves the schedule out, since the
-    # saved scenario's plan makes it again.
+    # saved scenario's plan makes it again. Its digest was made again in session 14
+    # (the same command, the same 37 decisions; the file's keys as they were, without
+    # `scenario_path`), when difficult terrain out of a move's reach stopped slowing
+    # it and this game's first turn changed.
     saved = ROOT / "tests" / "data" / "saves" / "three_turns_saved_before_the_schedule.json"
     loaded = Game.from_json(saved.read_text(encoding="utf-8"))
     assert loaded.turn == 2

@@ -102,7 +102,11 @@ def test_11_02_01_a_charge_roll_short_of_every_enemy_makes_no_move() -> None:
     state = game(fight_)
     charge_with(state, a)
     assert a.models[0].position == (10, 10) and not a.status.charged
-    assert [(e.roll, e.succeeded) for e in events(fight_, ChargeResolved)] == [(3, False)]
+    [resolved] = events(fight_, ChargeResolved)
+    assert (resolved.roll, resolved.succeeded) == (3, False)
+    # The referee says what the roll had to reach: the Foes, 8 - 1.26 = 6.74" away.
+    assert (resolved.nearest, resolved.needed) == ("Foes [b]", 6.74)
+    assert resolved.text == 'Squad [a]: charge roll 3, no charge move: Foes [b] is 6.7" away'
 
 
 def test_11_02_eligible_to_declare_a_charge_within_12_unengaged_and_not_advanced() -> None:

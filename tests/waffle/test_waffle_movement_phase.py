@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import BOLTGUN, A, B, box, make_battle, profile, row, squad
+from conftest import BOLTGUN, A, B, box, make_battle, of_kind, profile, row, squad
 
 from hammerlab.editions.waffle.movement import move_allowance
 from hammerlab.editions.waffle.movement_phase import movement_phase
@@ -54,6 +54,31 @@ def test_base_difficult_terrain_moves_the_higher_of_2d6() -> None:
     x, y = marines.models[0].position
     # Straight north (same x as the target): exactly 3".
     assert (x, y) == pytest.approx((30.0, 7.0), abs=0.01)
+
+
+@pytest.mark.parametrize(("near_edge", "rolls"), [(9.9, True), (10.1, False), (20.0, False)])
+def test_base_difficult_terrain_slows_only_a_move_that_reaches_it(
+    near_edge: float, rolls: bool
+) -> None:
+    """7th edition: a unit rolls for difficult terrain it moves into or through. The
+    marine's full move goes straight north from y=4 to y=10 (toward the Ork at
+    (30, 44)); rubble across its way from y=``near_edge`` is entered below 10 only.
+    A user review found a Captain slowed by rubble 22" away, on the whole way to
+    its goal but far beyond this turn's move."""
+    marines = squad("m", A, profile(), [BOLTGUN], row(30, 4, 1))
+    rubble = box("Rubble", 20, near_edge, 40, near_edge + 4, difficult=True)
+    battle = make_battle(
+        marines,
+        _enemy_far(),
+        dice=[2, 3] if rolls else [],  # scripted dice: any roll not scripted fails the test
+        terrain=[rubble],
+        script_a=[("mover", "M [m]"), ("move", "advance"), ("mover", "end phase")],
+    )
+    movement_phase(battle, A)
+    assert [e.purpose for e in of_kind(battle, "dice")] == (
+        ["difficult terrain (M [m]), highest of 2D6"] if rolls else []
+    )
+    assert marines.models[0].position == pytest.approx((30.0, 7.0 if rolls else 10.0), abs=0.01)
 
 
 def test_base_regroup_passed_stops_falling_back_but_no_move() -> None:

@@ -103,6 +103,7 @@ def test_seed000_eight_step_sequence_in_order() -> None:
         "decision:weapon",  # 7. another weapon
         "shots",
         "wounds",
+        "no_save",  # AP4 against the 4+ armour: said, not rolled
         "wound",
         "casualty",
         "decision:reaction",  # 8. reaction to shooting

@@ -54,7 +54,7 @@ from hammerlab.editions.waffle.move_plans import drives_off
 from hammerlab.editions.waffle.movement_phase import _may_move, movement_phase
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
-from hammerlab.editions.waffle.rules.reactions import DiveForCover, FallBack
+from hammerlab.editions.waffle.rules.reactions import DiveForCover, FallBack, Overwatch
 from hammerlab.editions.waffle.shooting import _may_act, can_run, may_target, start_phase
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicle_damage import (
@@ -436,6 +436,19 @@ def test_vehicles_take_no_morale_checks_and_no_pinning_tests() -> None:
     assert not st(battle, tank).gone_to_ground  # vehicles never Go to Ground
     assert not DiveForCover().available(battle, tank, shooter)
     assert not FallBack().available(battle, tank, shooter)
+
+
+def test_only_a_walker_among_vehicles_fires_overwatch() -> None:
+    """7th edition, Walkers: "To represent the vastly superior agility of Walkers in
+    comparison with other vehicles, Walkers can fire Overwatch"; so a tank cannot.
+    A Marine 6" from each, in range and sight of its heavy bolter (36")."""
+    battle, shooter, tank = tank_battle([], (30.0, 24.0), LASCANNON)
+    assert not Overwatch().available(battle, tank, shooter)
+    walker = vehicle_unit("sentinel", B, SENTINEL, (50.0, 30.0))
+    walker.models[0].weapons = (HULL_BOLTER,)
+    charger = squad("c", A, MARINE, [LASCANNON], [(50.0, 24.0)], name="Chargers")
+    battle = make_battle(charger, walker)
+    assert Overwatch().available(battle, walker, charger)
 
 
 def test_close_combat_hits_a_tank_automatically_against_its_rear_armour() -> None:

@@ -526,6 +526,27 @@ def test_seed000_rending_wound_roll_of_6_is_ap2() -> None:
     assert [(s.model, s.save) for s in saves] == [("b.2", "armour")]
     assert [e.model for e in of_kind(battle, "casualty")] == ["b.1", "b.2"]
     assert all_dice_used(battle)
+    # The log says why b.1 took no save: the 6 rends, and AP2 beats its 3+ armour.
+    [none] = of_kind(battle, "no_save")
+    assert (none.model, none.ap, none.armour, none.rend) == ("b.1", 2, 3, True)
+    assert none.text == "  b.1 has no save: AP2 (the 6 to wound rends) against armour 3+"
+
+
+def test_seed000_a_wound_whose_profile_ap_beats_the_armour_is_logged_without_a_save() -> None:
+    # Lascannon S9 AP2 at a 3+ model: 1 shot hits on 3 (BS4: 3+), wounds on 2 (S9 v T4:
+    # 2+); AP2 beats 3+ armour and there is no other save: no roll, a NoSave line.
+    lascannon = weapon("Lascannon", "48", "9", "2", "Heavy 1")
+    plated = profile("Power armour", sv="3+")
+    battle, _, _ = fire([(30, 10)], lascannon, [(30, 30)], [3, 2], target_profile=plated)
+    [none] = of_kind(battle, "no_save")
+    assert (none.model, none.ap, none.armour, none.rend) == ("b.1", 2, 3, False)
+    assert of_kind(battle, "save") == []
+    assert all_dice_used(battle)
+    # AP5 against the same armour: a save is rolled (a 1 fails), and no NoSave line.
+    bolter = weapon("Bolter", "24", "4", "5", "Rapid Fire")
+    battle, _, _ = fire([(30, 10)], bolter, [(30, 30)], [3, 4, 1], target_profile=plated)
+    assert of_kind(battle, "no_save") == []
+    assert [s.save for s in of_kind(battle, "save")] == ["armour"]
 
 
 def test_seed000_rending_6_wounds_regardless_of_toughness() -> None:

@@ -88,9 +88,15 @@ def run_battle(
     stop = None if stop_after is None else stop_after + 1
     try:
         if resume is not None:
-            game = _resumed(resume, controller, side, as_json)
+            game = _resumed(resume, controller, side)
             first = game.ready.plan.turns + 1 if game.play_state.over else game.turn
             _check_stop_after(stop_after, game.ready.plan.turns, str(resume), first)
+            if not as_json:  # said once the flags are known good: an error comes alone
+                console.print(
+                    f"Resuming {game.recipe.scenario.get('name', '')} — "
+                    f"{game.ready.ruleset.title}, seed {game.battle.dice.seed}, turn {game.turn}",
+                    markup=False,
+                )
         else:
             assert scenario is not None
             spec = load_scenario(scenario)
@@ -136,7 +142,7 @@ def run_battle(
         typer.echo(json.dumps(document, indent=1))
         return
     console.rule("Summary" if game.play_state.over else f"Stopped before turn {game.turn}")
-    for line in game.ready.ruleset.summary(game.battle, game.ready.plan):
+    for line in game.ready.ruleset.summary(game.battle, game.ready.plan, game.play_state.over):
         console.print(line, markup=False)
     if save is not None:
         console.print(f"saved game written to {save}", markup=False)
@@ -206,10 +212,12 @@ def battle_document(game: Game) -> dict[str, Any]:
 
     Keys: ``scenario``, ``ruleset``, ``seed``, ``rules_on``, ``parameters_changed``,
     ``units`` (``id``, ``unit``, ``player``, ``starting_models``, ``models_left``,
-    ``models_destroyed``), ``victory``, ``scores``, ``winner`` (``null`` on a draw; the
-    player left when the other was wiped out, whatever the scores), ``wiped_out`` (the
-    players with no models left when the game ended early, else empty),
-    ``stopped_before_turn`` (``null`` when the game ran to its end), ``warnings``.
+    ``models_destroyed``), ``victory``, ``scores``, ``winner`` (``null`` on a draw and
+    in a game stopped before its end; the player left when the other was wiped out,
+    whatever the scores), ``leading`` (who leads as the game stands, ``null`` when
+    level: the winner once the game is over), ``wiped_out`` (the players with no
+    models left when the game ended early, else empty), ``stopped_before_turn``
+    (``null`` when the game ran to its end), ``warnings``.
     """
     ready, battle = game.ready, game.battle
     return {
@@ -231,7 +239,8 @@ def battle_document(game: Game) -> dict[str, Any]:
         ],
         "victory": ready.plan.victory,
         "scores": game.scores,
-        "winner": game.winner,
+        "winner": game.winner if game.play_state.over else None,
+        "leading": game.winner,
         "wiped_out": list(game.wiped_out),
         "stopped_before_turn": None if game.play_state.over else game.turn,
         "warnings": list(ready.warnings),
@@ -257,7 +266,7 @@ def _side(side: str | None, players: list[str], where: str) -> str:
     return you
 
 
-def _resumed(path: Path, controller: str, side: str | None, quiet: bool) -> Game:
+def _resumed(path: Path, controller: str, side: str | None) -> Game:
     """The saved game in ``path``, replayed to where it stopped (and held there)."""
     try:
         text = path.read_text(encoding="utf-8")
@@ -265,14 +274,7 @@ def _resumed(path: Path, controller: str, side: str | None, quiet: bool) -> Game
         raise InputError(str(path), "", f"cannot read: {error}") from None
     players = saved_players(text, str(path))
     people = _people(controller, side, players, str(path))
-    game = Game.from_json(text, str(path), people, HOLD)
-    if not quiet:
-        console.print(
-            f"Resuming {game.recipe.scenario.get('name', '')} — {game.ready.ruleset.title}, "
-            f"seed {game.battle.dice.seed}, turn {game.turn}",
-            markup=False,
-        )
-    return game
+    return Game.from_json(text, str(path), people, HOLD)
 
 
 def _introduce(game: Game) -> None:

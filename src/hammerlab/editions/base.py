@@ -143,8 +143,9 @@ class Ruleset(Protocol):
         """How units deploy (unit id → how), before the first of ``turns`` game turns."""
         ...
 
-    def summary(self, battle: Battle, plan: GamePlan) -> Sequence[str]:
-        """Lines describing the outcome (units destroyed, models left, winner)."""
+    def summary(self, battle: Battle, plan: GamePlan, over: bool = True) -> Sequence[str]:
+        """Lines describing the outcome (units destroyed, models left, winner); of a
+        game stopped before its end (not ``over``), who leads rather than who won."""
         ...
 
     def watch_luck(self, battle: Battle, victory: str) -> LuckWatch | None:

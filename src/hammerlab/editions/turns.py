@@ -112,11 +112,19 @@ def game_winner(battle: Battle, condition: str) -> str | None:
     return winner(victory_scores(battle, condition))
 
 
-def victory_lines(battle: Battle, condition: str) -> list[str]:
-    """Each player's score under ``condition`` and who won (or a draw)."""
+def victory_lines(battle: Battle, condition: str, over: bool = True) -> list[str]:
+    """Each player's score under ``condition`` and who won (or a draw); in a game
+    stopped before its end (not ``over``), who leads (or that the scores are level):
+    nobody has won a game still to be played (a user review read "Cadians wins"
+    under "Stopped before turn 2")."""
     scores = victory_scores(battle, condition)
     shown = ", ".join(f"{p} {n}" for p, n in sorted(scores.items(), key=lambda kv: -kv[1]))
     best = game_winner(battle, condition)
+    if not over:
+        return [
+            f"{VICTORY_CONDITIONS[condition]}: {shown}: "
+            + ("level" if best is None else f"{best} leads")
+        ]
     verdict = "a draw" if best is None else f"{best} wins"
     out = battle.memory.get(WIPED_OUT)
     if out:

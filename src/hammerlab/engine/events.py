@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -103,11 +104,16 @@ class ModelMoved(Event):
 
     @property
     def text(self) -> str:
+        """Where from and where to, to a tenth of an inch; with the distance in
+        hundredths where the two points read alike at that precision (a pile-in of
+        a few hundredths read as a move from a point to itself)."""
         sx, sy = self.start
         ex, ey = self.end
-        return (
-            f"  {self.model} ({self.unit}) {self.reason}: ({sx:.1f},{sy:.1f}) → ({ex:.1f},{ey:.1f})"
-        )
+        start, end = f"({sx:.1f},{sy:.1f})", f"({ex:.1f},{ey:.1f})"
+        line = f"  {self.model} ({self.unit}) {self.reason}: {start} → {end}"
+        if start == end:
+            line += f' ({math.hypot(ex - sx, ey - sy):.2f}")'
+        return line
 
 
 @dataclass(frozen=True)

@@ -125,7 +125,9 @@ def charge_with(game: Core11Game, unit: Unit) -> None:
     roll = battle.dice.total(CHARGE_DICE, f"charge roll ({unit.label})")
     options = charge_targets(game, unit, float(roll))
     if not options:
-        battle.emit(ChargeResolved(unit.label, roll, (), False, 0.0))
+        near = charge_targets(game, unit, CHARGE_REACH)  # eligible: one is within 12"
+        nearest = (near[0].label, round(unit_distance(unit, near[0]), 2)) if near else (None, None)
+        battle.emit(ChargeResolved(unit.label, roll, (), False, 0.0, *nearest))
         return
     target: Unit = game.choose(
         Decision(

@@ -112,7 +112,10 @@ class BattleShockRolled(Event):
 @dataclass(frozen=True)
 class ChargeResolved(Event):
     """11.02: a declared charge, its roll, its targets and whether the unit made a
-    charge move."""
+    charge move. A roll that reaches no enemy unit names the nearest one within 12"
+    (``nearest``) and how far it is (``needed``: what the roll had to reach), as a
+    referee would; a roll that reaches a target but from which the unit cannot end
+    engaged with it alone (11.04) names the target."""
 
     kind: ClassVar[str] = "charge"
     unit: str
@@ -120,11 +123,18 @@ class ChargeResolved(Event):
     targets: tuple[str, ...]
     succeeded: bool
     distance: float
+    nearest: str | None = None
+    needed: float | None = None
 
     @property
     def text(self) -> str:
         if not self.succeeded:
-            return f"{self.unit}: charge roll {self.roll}, no charge move"
+            head = f"{self.unit}: charge roll {self.roll}, no charge move"
+            if self.nearest is not None and self.needed is not None:
+                return f'{head}: {self.nearest} is {self.needed:.1f}" away'
+            if self.targets:
+                return f"{head}: it cannot end engaged with {', '.join(self.targets)} alone"
+            return head
         return (
             f'{self.unit}: charge roll {self.roll}, charge move {self.distance:.1f}" '
             f"into {', '.join(self.targets)}"

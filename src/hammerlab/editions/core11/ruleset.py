@@ -172,9 +172,9 @@ class Core11Ruleset:
         for line in install(game, self.library.ability):
             battle.say("rules", f"note: ability not modelled by hammerlab: {line}")
 
-    def summary(self, battle: Battle, plan: GamePlan) -> Sequence[str]:
-        """Models left per unit, and the winner."""
-        return unit_lines(battle) + victory_lines(battle, plan.victory)
+    def summary(self, battle: Battle, plan: GamePlan, over: bool = True) -> Sequence[str]:
+        """Models left per unit, and the winner (who leads, where the game is not ``over``)."""
+        return unit_lines(battle) + victory_lines(battle, plan.victory, over)
 
     def watch_luck(self, battle: Battle, victory: str) -> LuckWatch | None:
         """None: core11's luck is not counted (its search values playouts as rolled)."""

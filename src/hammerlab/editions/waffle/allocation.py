@@ -6,9 +6,7 @@ from collections.abc import Sequence
 
 from hammerlab.editions.waffle.challenges import ExcessWoundsCounted
 from hammerlab.editions.waffle.concussive import concuss
-from hammerlab.editions.waffle.events import (
-    SaveTaken,
-)
+from hammerlab.editions.waffle.events import NoSave, SaveTaken
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import WOUNDS_LEFT, WOUNDS_WOULD_BE_LOST, WoundLoss
 from hammerlab.editions.waffle.precision_shots import precision_target
@@ -196,7 +194,11 @@ def save_taken(
         in_cover = cover_save(
             battle, wound.source, victim, model, st(battle, victim).gone_to_ground
         )
-    for name, needed in saves_against(wound.ap, stats.sv, stats.invulnerable, in_cover):
+    saves = saves_against(wound.ap, stats.sv, stats.invulnerable, in_cover)
+    if not saves:
+        rend = wound.ap != profile.ap
+        battle.emit(NoSave(victim.label, model.id, wound.ap, stats.sv, rend))
+    for name, needed in saves:
         if _save_roll(battle, victim, model, name, needed, f"{name} save {needed}+"):
             return True
         if name == "armour" and names_rule(model.rules, COSMIC_FATE):

@@ -89,6 +89,29 @@ class SaveTaken(Event):
 
 
 @dataclass(frozen=True)
+class NoSave(Event):
+    """A wound no save can stop (seed 000, step 6): its AP is as good as the model's
+    armour or better and the model has no invulnerable or cover save, or it has no
+    save at all. ``rend``: the wound's AP came from a 6 to wound (Rending, Sniper,
+    Bladestorm: AP2), not from the weapon's profile; without this line a player read
+    a rending wound as a missed save."""
+
+    kind: ClassVar[str] = "no_save"
+    unit: str
+    model: str
+    ap: int | None
+    armour: int | None
+    rend: bool
+
+    @property
+    def text(self) -> str:
+        ap = "-" if self.ap is None else str(self.ap)
+        why = f"AP{ap}" + (" (the 6 to wound rends)" if self.rend else "")
+        against = "no save" if self.armour is None else f"armour {self.armour}+"
+        return f"  {self.model} has no save: {why} against {against}"
+
+
+@dataclass(frozen=True)
 class LeadershipTest(Event):
     """A Morale check or Pinning test."""
 

@@ -218,7 +218,14 @@ def advance_shift(battle: Battle, unit: Unit, distance: float) -> Vec:
     :func:`move_along` moves it along :func:`route_of` ``advance`` (one leg, toward
     the closest enemy model), worked out without moving it: for the AI, which
     weighs a move before it is made. No enemy: no shift."""
-    route = route_of(battle, unit, "advance")
+    return first_leg(battle, unit, "advance", distance)
+
+
+def first_leg(battle: Battle, unit: Unit, intent: str, distance: float) -> Vec:
+    """The shift the first leg of a move of ``distance`` inches with ``intent`` would
+    move the unit by (:func:`move_along` along :func:`route_of`), worked out without
+    moving it; no goal: no shift."""
+    route = route_of(battle, unit, intent)
     if not route:
         return (0.0, 0.0)
     return _leg(battle, unit, route[0], distance, True)[1]

@@ -21,6 +21,7 @@ from hammerlab.editions.waffle.movement import (
     choose_intent,
     dangerous_terrain_tests,
     fall_back,
+    first_leg,
     goal_of,
     intents_for,
     move_allowance,
@@ -42,17 +43,29 @@ from hammerlab.engine.units import Unit
 
 
 def crosses_difficult(battle: Battle, unit: Unit, intent: str) -> bool:
-    """Whether the unit starts in, or its way toward its goal crosses, difficult terrain
-    (always, under Enfeeble: :func:`maledictions.all_terrain_difficult`). A flank's
-    way round crosses none (:func:`flank.flank_route`)."""
+    """Whether a model of the unit starts in difficult terrain, or would move into or
+    through it in its full move with ``intent`` (always, under Enfeeble:
+    :func:`maledictions.all_terrain_difficult`). A flank's way round crosses none
+    (:func:`flank.flank_route`).
+
+    7th edition: "If a unit wishes to move into, out of or through difficult
+    terrain" it rolls for its move; terrain beyond its reach this phase does not
+    slow it. The move weighed is the one :func:`movement.move_along` would make
+    with the whole allowance (every model shifted alike, cut short where bases or
+    the 1" from enemies stop it): the unit's first leg toward its goal
+    (:func:`movement.first_leg`), not the whole way there, which a user review
+    found slowing a Captain 22" from the only difficult terrain."""
     if all_terrain_difficult(battle, unit):
         return True
-    goal = None if intent == FLANK else goal_of(battle, unit, intent)
+    shift = (0.0, 0.0)
+    if intent != FLANK:
+        shift = first_leg(battle, unit, intent, move_allowance(unit))
     field = battle.battlefield
     for model in unit.alive_models:
         areas = field.areas_at(model.position)
-        if goal is not None:
-            areas += field.crossed(model.position, goal)
+        if shift != (0.0, 0.0):
+            x, y = model.position
+            areas += field.crossed(model.position, (x + shift[0], y + shift[1]))
         if any(a.difficult for a in areas):
             return True
     return False

@@ -220,15 +220,18 @@ class WaffleRuleset:
         set_reserves(battle, reserves, turns)
         set_infiltrators(battle, [u for u, h in deployments.items() if h == "infiltrate"])
 
-    def summary(self, battle: Battle, plan: GamePlan) -> Sequence[str]:
-        """Models left per unit (and who is fleeing or gone to ground), and the winner."""
+    def summary(self, battle: Battle, plan: GamePlan, over: bool = True) -> Sequence[str]:
+        """Models left per unit (and who is fleeing or gone to ground), and the winner
+        (who leads, where the game is not ``over``)."""
         shown = ("falling_back", "gone_to_ground", "pinned")
 
         def flags(unit: Unit) -> list[str]:
             return [f for f in shown if getattr(st(battle, unit), f)]
 
         return (
-            unit_lines(battle, flags) + embarked_lines(battle) + victory_lines(battle, plan.victory)
+            unit_lines(battle, flags)
+            + embarked_lines(battle)
+            + victory_lines(battle, plan.victory, over)
         )
 
     def watch_luck(self, battle: Battle, victory: str) -> LuckWatch:

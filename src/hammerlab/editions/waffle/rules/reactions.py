@@ -26,7 +26,7 @@ from hammerlab.editions.waffle.points import (
 from hammerlab.editions.waffle.rules.supporting_fire import supporting_fire
 from hammerlab.editions.waffle.shooting import can_run, shooting_attack, snap_fire_weapons
 from hammerlab.editions.waffle.state import st
-from hammerlab.editions.waffle.vehicles import is_vehicle
+from hammerlab.editions.waffle.vehicles import is_vehicle, is_walker
 from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.rules import HookPoint, Hooks, Installer, Parameter, RuleOption, RuleSettings
@@ -126,7 +126,12 @@ class Overwatch:
     label: str = OVERWATCH
 
     def available(self, battle: Battle, unit: Unit, attacker: Unit) -> bool:
-        """A weapon that can snap-fire at the charger."""
+        """A weapon that can snap-fire at the charger, of a unit that is not a vehicle
+        other than a Walker (7th edition, Walkers: "To represent the vastly superior
+        agility of Walkers in comparison with other vehicles, Walkers can fire
+        Overwatch"; seed 004 is silent, and a user review saw a Leman Russ fire it)."""
+        if is_vehicle(unit) and not is_walker(unit):
+            return False
         orders = overwatch_orders(battle)
         return any(
             firing_models(battle, unit, attacker, w, orders) for w in snap_fire_weapons(unit)
