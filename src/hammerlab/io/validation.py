@@ -7,7 +7,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from hammerlab.errors import InputError
+from hammerlab.errors import InputError, long_number, long_number_problem
 
 
 def key_path(loc: tuple[int | str, ...]) -> str:
@@ -43,6 +43,10 @@ def parse_toml(text: str, source: str, model: type[M]) -> M:
     byte-order mark, which some editors put at the start of a UTF-8 file and
     ``tomllib`` refuses as an "invalid statement" at line 1, is read past.
     """
+    too_long = long_number(text)
+    if too_long is not None:
+        line, length = too_long
+        raise InputError(source, f"line {line}", long_number_problem(length))
     try:
         raw = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as error:
