@@ -1,4 +1,5 @@
-"""Numbers too long to read, everywhere text comes in (a hostile-input review).
+"""Numbers a hostile-input review found taken without a word: too long to read,
+everywhere text comes in, and core11 characteristics out of bounds.
 
 Python refuses to convert a whole number of more than 4,300 digits with a
 ``ValueError`` no parser turned into a user's error: scenarios, logs, saved games,
@@ -85,3 +86,33 @@ def test_a_battlescribe_file_with_a_number_too_long_names_its_line() -> None:
     with pytest.raises(InputError) as raised:
         parse_xml(data, "army.cat")
     assert str(raised.value) == f"army.cat: line 3: {PROBLEM}"
+
+
+@pytest.mark.parametrize(
+    ("written", "problem"),
+    [
+        ('W = "0"', "Decoy: W must be 1 to 100, not 0"),
+        ('T = "0"', "Decoy: T must be 1 to 20, not 0"),
+        ('Ld = "0+"', "Decoy: Ld must be 2 to 12, not 0+"),
+        ('OC = "99"', "Decoy: OC must be 0 to 20, not 99"),
+    ],
+)
+def test_a_core11_inline_characteristic_out_of_bounds_is_refused(
+    tmp_path: Path, written: str, problem: str
+) -> None:
+    """A hostile-input review: a core11 unit written in the scenario with W 0 started
+    destroyed and gave its kill point away; T 0 played too. The Waffle Edition
+    refused the same mistakes; core11 now does, naming the file and the model."""
+    source = ROOT / "examples" / "core11_ruling_ranged_attack.toml"
+    good = 'profile = { M = \'6"\', T = "3", Sv = "6+", W = "1", Ld = "7+", OC = "1" }'
+    text = source.read_text(encoding="utf-8")
+    assert text.count(good) == 1
+    key = written.partition(" = ")[0]
+    inside = good.removeprefix("profile = { ").removesuffix(" }")
+    was = next(part for part in inside.split(", ") if part.startswith(key))
+    path = tmp_path / "bad.toml"
+    path.write_text(text.replace(good, good.replace(was, written)), encoding="utf-8")
+    code, out, err = run("battle", str(path), "--json")
+    line = one_line(code, err, 1)
+    assert line.startswith(f"error: {path}: units[1].inline.models[0].profile: ")
+    assert problem in line and out == ""
