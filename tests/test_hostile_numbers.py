@@ -116,3 +116,21 @@ def test_a_core11_inline_characteristic_out_of_bounds_is_refused(
     line = one_line(code, err, 1)
     assert line.startswith(f"error: {path}: units[1].inline.models[0].profile: ")
     assert problem in line and out == ""
+
+
+def test_core11_odds_refuse_more_than_a_thousand_attacks_in_all() -> None:
+    """A hostile-input review: 100 firing models of 20D6+200 attacks each (32,000) took
+    85 s of CPU for one answer. The bound is on the total: 100 x 320 is refused, and
+    3 x (20D6+200) = 960 at the most is still answered."""
+    numbers = ("--bs", "3", "--strength", "4", "--toughness", "4", "--save", "6", "--ap=0")
+    numbers += ("--wounds", "1", "--target-models", "10", "--damage", "1")
+    code, out, err = run(
+        "odds", "-r", "core11", "--attacks", "20D6+200", "--models", "100", *numbers
+    )
+    assert one_line(code, err, 1) == (
+        "error: 100 firing models of up to 320 attacks each make up to 32,000 attacks; "
+        "the odds answer at most 1,000 at once"
+    )
+    assert out == ""
+    code, out, err = run("odds", "-r", "core11", "--attacks", "20D6+200", "--models", "3", *numbers)
+    assert code == 0, err
