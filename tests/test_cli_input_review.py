@@ -73,3 +73,37 @@ def test_a_report_not_named_html_is_refused_before_any_battle(tmp_path: Path) ->
         == f"error: --report: {page}: the report is a web page; name it .html"
     )
     assert out == "" and not page.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (("battle",), "error: SCENARIO: give a scenario file or --resume FILE (one of the two)"),
+        (
+            ("battle", str(GUARD), "--resume", str(GUARD)),
+            "error: SCENARIO: give a scenario file or --resume FILE (one of the two)",
+        ),
+        (
+            ("tournament", str(GUARD), "--players", "heuristic"),
+            "error: --players: name two or more different players",
+        ),
+        (
+            ("tournament", str(GUARD), "--players", "heuristic,chess"),
+            "error: --players: 'chess' is not one of heuristic, search, random",
+        ),
+    ],
+)
+def test_a_usage_mistake_exits_2_as_every_usage_error_does(
+    args: tuple[str, ...], line: str
+) -> None:
+    """A hostile-input review: these exited 1 where `--players ,,` and every other flag
+    mistake exit 2."""
+    code, _, err = run(*args)
+    assert one_line(code, err, 2) == line
+
+
+def test_a_plug_in_that_is_a_folder_says_so(tmp_path: Path) -> None:
+    code, _, err = run("battle", str(GUARD), "--plugin", str(tmp_path))
+    assert one_line(code, err, 1) == (
+        f"error: {tmp_path}: a folder, not a plug-in file (give the .py file)"
+    )

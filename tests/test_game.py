@@ -247,16 +247,16 @@ def test_cli_stop_save_and_resume_play_the_uninterrupted_game(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(
-    ("args", "problem"),
+    ("args", "problem", "code"),
     [
-        (["battle"], "give a scenario file or --resume FILE"),
-        (["battle", "--resume", "missing.json"], "cannot read"),
-        (["replay", "missing.jsonl"], "cannot read"),
+        (["battle"], "give a scenario file or --resume FILE", 2),  # a usage error
+        (["battle", "--resume", "missing.json"], "cannot read", 1),
+        (["replay", "missing.jsonl"], "cannot read", 1),
     ],
 )
-def test_cli_game_files_errors_are_one_line(args: list[str], problem: str) -> None:
+def test_cli_game_files_errors_are_one_line(args: list[str], problem: str, code: int) -> None:
     result = CliRunner().invoke(app, args)
-    assert result.exit_code == 1
+    assert result.exit_code == code
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and problem in lines[0]
 

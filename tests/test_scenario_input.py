@@ -36,6 +36,8 @@ from hammerlab.io.scenario import (
 )
 
 ORKS_CATALOGUE = Path(__file__).resolve().parent / "data" / "bsdata-7e" / "Orks - Codex.cat"
+ROOT = Path(__file__).resolve().parents[1]
+RULESET = 'ruleset = "waffle"\n'
 HEAD = """name = "t"
 ruleset = "{ruleset}"
 [[players]]
@@ -505,3 +507,28 @@ def test_a_table_inside_a_rule_s_table_is_refused_in_words() -> None:
     assert "fiery_charge.lost_bonus_attacks: a rule parameter's value is a number" in str(
         caught.value
     )
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "key"),
+    [
+        (RULESET, RULESET + "seed = true\n", "seed"),
+        (RULESET, RULESET + 'seed = "3"\n', "seed"),
+        ("turns = 1\n", "turns = 1.0\n", "plan.turns"),
+        ("position = [30, 10]", 'position = ["30", "10"]', "units[0].position[0]"),
+        ("position = [30, 10]", "position = [30, nan]", "units[0].position[1]"),
+        ("[[players]]", "[battlefield]\nwidth = true\n[[players]]", "battlefield.width"),
+    ],
+)
+def test_a_value_of_the_wrong_type_is_refused_not_converted(
+    before: str, after: str, key: str
+) -> None:
+    """A hostile-input review: ``seed = true`` played seed 1, ``seed = "3"``, ``turns =
+    1.0`` and positions written as text were taken as numbers; docs/scenarios.md says
+    a wrong type is one error line. NaN is no position either."""
+    text = (ROOT / "examples" / "guard_suppress_terminators.toml").read_text(encoding="utf-8")
+    text = text.replace("seed = 3\n", "")
+    assert text.count(before) >= 1
+    with pytest.raises(InputError) as raised:
+        parse_scenario(text.replace(before, after, 1), "s.toml")
+    assert str(raised.value).startswith(f"s.toml: {key}: ")

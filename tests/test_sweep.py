@@ -419,6 +419,11 @@ FIERY = EXAMPLES / "lab_fiery_charge_boyz.toml"
         # the Boyz' size is varied: 30 Boyz at the most
         ("units.boyz.size=10..30", "models_left.boyz=31", "--target", "0 to 30 models"),
         ("charge_dice=x..4", "win_rate=0.5", "--vary", "LO and HI must be numbers"),
+        # a hostile-input review: these ended in OverflowError and ValueError tracebacks
+        ("charge_dice=1..inf", "win_rate=0.5", "--vary", "LO and HI must be finite numbers"),
+        ("units.boyz.size=nan..5", "win_rate=0.5", "--vary", "must be finite numbers"),
+        ("charge_dice=1e400..1e401", "win_rate=0.5", "--vary", "must be finite numbers"),
+        ("charge_dice=1..4", "win_rate=nan", "--target", "the goal must be a finite number"),
     ],
 )
 def test_balance_refuses_a_goal_it_cannot_reach_before_any_battle(

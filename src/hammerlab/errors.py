@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 
 
 class HammerlabError(Exception):
@@ -132,3 +133,27 @@ class UnansweredDecisionError(IllegalActionError):
         super().__init__(
             f"{player} was asked {decision!r} ({', '.join(labels)}), not {kind!r} with {label!r}"
         )
+
+
+MAX_DIGITS = 100
+"""The most digits a number in a file or on the command line may have. Python refuses
+to convert a whole number of more than 4,300 digits (a guard against quadratic
+conversions) with a ``ValueError`` that no parser turns into a user's error; no
+count, seed or characteristic needs more than a few digits, so longer runs are
+refused where the text is read, naming the file, line or flag."""
+
+_LONG_NUMBER = re.compile(r"\d{" + str(MAX_DIGITS + 1) + ",}")
+
+
+def long_number(text: str) -> tuple[int, int] | None:
+    """Where ``text`` holds a run of more than :data:`MAX_DIGITS` digits: its line
+    (from 1) and length; ``None`` where it holds none."""
+    found = _LONG_NUMBER.search(text)
+    if found is None:
+        return None
+    return text.count("\n", 0, found.start()) + 1, len(found.group())
+
+
+def long_number_problem(length: int) -> str:
+    """What is wrong with a run of ``length`` digits, for an error line."""
+    return f"a number of {length:,} digits (at most {MAX_DIGITS} are read)"

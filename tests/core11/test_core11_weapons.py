@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
@@ -91,3 +92,24 @@ def test_attack_profile_modifiers_are_capped_and_read_the_dice() -> None:
     assert penalised.hit_modifier == -1  # -2, capped
     anti = read_weapon(gun(keywords=["ANTI-VEHICLE 2+"]))
     assert attack_profile(anti, target, Situation()).wound(2) is Roll.CRITICAL
+
+
+@pytest.mark.parametrize(
+    ("key", "written", "problem"),
+    [
+        ("S", "0", "S must be 1 to 30, not 0"),
+        ("BS", "0+", "BS must be 2 to 6, not 0+"),
+        ("Range", "-24", "Range must be 1 to 240, not -24"),
+        ("AP", "-7", "AP must be -6 to 6, not -7"),
+        ("A", "0", "A must be at least 1, not 0"),
+        ("D", "0", "D must be at least 1, not 0"),
+    ],
+)
+def test_a_weapon_number_out_of_bounds_is_refused(key: str, written: str, problem: str) -> None:
+    """A hostile-input review: S 0, BS 0+, Range -24", A 0 and D 0 all played. The
+    bounds hold every weapon of the embedded dataset (Range 3-240, BS 2+-5+, S 1-26,
+    AP 0 to -6, A and D at least 1)."""
+    weapon = gun()
+    broken = replace(weapon, characteristics={**weapon.characteristics, key: written})
+    with pytest.raises(WeaponError, match=re.escape(problem)):
+        read_weapon(broken)

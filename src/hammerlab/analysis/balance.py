@@ -31,6 +31,7 @@ move one way as the value grows. Every probe plays the same seeds
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -225,6 +226,8 @@ def parse_question(
         low, high = float(low_text), float(high_text)
     except ValueError:
         raise FlagError("--vary", f"{vary!r}: LO and HI must be numbers") from None
+    if not (math.isfinite(low) and math.isfinite(high)):  # inf, nan, 1e400
+        raise FlagError("--vary", f"{vary!r}: LO and HI must be finite numbers")
     if integer and (low != int(low) or high != int(high)):
         raise FlagError("--vary", f"{vary!r}: {key} takes whole numbers")
     if not low < high:
@@ -242,6 +245,8 @@ def parse_question(
         goal = float(goal_text)
     except ValueError:
         raise FlagError("--target", f"{target!r}: the goal must be a number") from None
+    if not math.isfinite(goal):
+        raise FlagError("--target", f"{target!r}: the goal must be a finite number")
     players = [p.name for p in scenario.players]
     chosen = player if player is not None else players[0]
     if chosen not in players:

@@ -46,6 +46,8 @@ from hammerlab.errors import (
     IllegalActionError,
     InputError,
     UnansweredDecisionError,
+    long_number,
+    long_number_problem,
 )
 from hammerlab.io.scenario import Scenario, scenario_from_data
 from hammerlab.io.validation import as_input_error
@@ -544,6 +546,9 @@ def _decoded(text: str, where: str, line: int | None = None) -> Any:
     Python's decoder recurses, so arrays nested a hundred thousand deep would end
     in a ``RecursionError``: that, like a syntax error, is one :class:`InputError`."""
     at = "" if line is None else f"line {line}"
+    too_long = long_number(text)
+    if too_long is not None:
+        raise InputError(where, at or f"line {too_long[0]}", long_number_problem(too_long[1]))
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
@@ -573,7 +578,7 @@ def _written_by(text: str) -> Literal["save", "log"] | None:
     for part in (text, text.partition("\n")[0]):
         try:
             document = json.loads(part)
-        except (json.JSONDecodeError, RecursionError):
+        except (ValueError, RecursionError):  # a syntax error, or a number too long to read
             continue
         if not isinstance(document, dict):
             return None

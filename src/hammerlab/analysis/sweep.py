@@ -228,7 +228,7 @@ def _resized(scenario: Scenario, sizes: Mapping[str, str]) -> Scenario:
     data = scenario.model_dump()
     for unit in data["units"]:
         if unit["id"] in sizes:
-            unit["size"] = sizes[unit["id"]]
+            unit["size"] = _whole_or_text(sizes[unit["id"]])
     try:
         return Scenario.model_validate(data)
     except ValidationError as error:
@@ -239,7 +239,17 @@ def _resized(scenario: Scenario, sizes: Mapping[str, str]) -> Scenario:
         raise SweepError(f"units.{unit}.size={sizes.get(unit)}: {problem}") from None
 
 
+def _whole_or_text(text: str) -> int | str:
+    """A size as ``--vary`` writes it: the whole number it spells, else the text, which
+    the scenario's own check refuses as a file's ``size = "x"`` is refused."""
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
 SIZE_PROBLEMS = {
+    "int_type": "a unit's size is a whole number of models",
     "int_parsing": "a unit's size is a whole number of models",
     "int_from_float": "a unit's size is a whole number of models",
     "greater_than_equal": "a unit's size is at least 1 model",

@@ -177,6 +177,18 @@ def play_game(
     )
 
 
+def players_problem(players: Sequence[str]) -> str | None:
+    """What is wrong with a tournament's ``players`` (fewer than two different ones, or
+    one that is none of :data:`PLAYERS`), or ``None``: asked before any scenario is read,
+    so the command can call it a usage error of ``--players``."""
+    if len(players) < 2 or len(set(players)) != len(players):
+        return "name two or more different players"
+    unknown = [p for p in players if p not in PLAYERS]
+    if unknown:
+        return f"{unknown[0]!r} is not one of {', '.join(PLAYERS)}"
+    return None
+
+
 def tournament(
     scenarios: Sequence[tuple[Scenario, str]],
     players: Sequence[str],
@@ -188,11 +200,9 @@ def tournament(
     """Play every pairing of ``players`` on both sides of every scenario
     ((scenario, source) pairs), ``games`` seeds each; ``progress`` is told of
     every game played (:func:`games_in` of them in all)."""
-    if len(players) < 2 or len(set(players)) != len(players):
-        raise TournamentError("--players: name two or more different players")
-    unknown = [p for p in players if p not in PLAYERS]
-    if unknown:
-        raise TournamentError(f"--players: {unknown[0]!r} is not one of {', '.join(PLAYERS)}")
+    problem = players_problem(players)
+    if problem is not None:
+        raise TournamentError(f"--players: {problem}")
     budget = budget or Budget()
     played = []
     for scenario, source in scenarios:

@@ -72,7 +72,7 @@ def run_battle(
     if as_json and controller == "prompt":
         raise usage_error("--json", "cannot be used with --controller prompt")
     if (scenario is None) == (resume is None):
-        raise fail("give a scenario file or --resume FILE (one of the two)")
+        raise usage_error("SCENARIO", "give a scenario file or --resume FILE (one of the two)")
     if side is not None and controller not in ("prompt", "search"):
         raise usage_error(
             "--side", "names the player --controller prompt or search plays; give one of those"

@@ -142,7 +142,25 @@ class OnceCommand(TyperCommand):
                             "/".join(param.opts), "given more than once; give it once"
                         )
                     seen.add(name)
+                _refuse_long_numbers(self, ctx, args)
             return super().parse_args(ctx, args)
+
+
+def _refuse_long_numbers(command: TyperCommand, ctx: Any, args: list[str]) -> None:
+    """A value of ``args`` holding more digits than any count or seed needs
+    (:data:`~hammerlab.errors.MAX_DIGITS`) is a usage error naming its option (or
+    argument): Python cannot even convert a whole number of over 4,300 digits."""
+    from hammerlab.errors import long_number, long_number_problem
+
+    opts, positional, _ = command.make_parser(ctx).parse_args(args=list(args))
+    named = {p.name: "/".join(getattr(p, "opts", ())) or p.name for p in command.params}
+    values = [(named.get(k, k), v) for k, v in opts.items()]
+    values += [("argument", v) for v in positional]
+    for flag, value in values:
+        for item in value if isinstance(value, list | tuple) else [value]:
+            too_long = long_number(str(item)) if item is not None else None
+            if too_long is not None:
+                raise usage_error(str(flag), long_number_problem(too_long[1]))
 
 
 @contextmanager

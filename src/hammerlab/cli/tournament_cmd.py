@@ -9,7 +9,12 @@ import typer
 from rich.table import Table
 
 from hammerlab.analysis.search import Budget
-from hammerlab.analysis.tournament import TournamentReport, games_in, tournament
+from hammerlab.analysis.tournament import (
+    TournamentReport,
+    games_in,
+    players_problem,
+    tournament,
+)
 from hammerlab.cli.common import console, fail, progress, usage_error
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import load_scenario
@@ -22,6 +27,9 @@ def run_tournament(
     names = [p.strip() for p in players.split(",")]
     if not all(names):
         raise usage_error("--players", f"{players!r} has an empty name between its commas")
+    problem = players_problem(names)
+    if problem is not None:
+        raise usage_error("--players", problem)
     try:
         specs = [(load_scenario(path), str(path)) for path in scenarios]
         total = games_in(len(specs), len(names), games)

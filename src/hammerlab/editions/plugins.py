@@ -127,6 +127,8 @@ def load_plugin_file(path: Path) -> PluginFile:
     the file (and the line, where the problem is at one).
     """
     source = str(path)
+    if path.is_dir():
+        raise InputError(source, "", "a folder, not a plug-in file (give the .py file)")
     if not path.is_file():
         raise InputError(source, "", "no such plug-in file")
     resolved = str(path.resolve())

@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile, Weapon
 from hammerlab.errors import InputError, UnknownNameError
-from hammerlab.io.validation import parse_toml
+from hammerlab.io.validation import Flag, Number, Whole, parse_toml
 
 
 class _Strict(BaseModel):
@@ -47,12 +47,12 @@ class ModelSpec(_Strict):
     """One model entry of a datasheet."""
 
     name: str = Field(min_length=1)
-    count: int = Field(default=1, ge=0, le=100)
-    variable: bool = False
+    count: Whole = Field(default=1, ge=0, le=100)
+    variable: Flag = False
     profile: dict[str, str]
     type: str = "Infantry"
-    invulnerable: int | None = Field(default=None, ge=2, le=6)
-    base: float = Field(default=25.0, gt=0, le=200)
+    invulnerable: Whole | None = Field(default=None, ge=2, le=6)
+    base: Number = Field(default=25.0, gt=0, le=200)
     weapons: list[str] = []
     powers: list[str] = []
     """Psychic powers the model knows, by name (``[powers.NAME]`` tables)."""

@@ -26,7 +26,7 @@ from shapely.validation import explain_validity
 
 from hammerlab.errors import InputError
 from hammerlab.io.library import ModelSpec
-from hammerlab.io.validation import as_input_error, parse_toml
+from hammerlab.io.validation import Flag, Number, Whole, as_input_error, parse_toml
 
 MAX_SCENARIO_BYTES = 1_000_000
 
@@ -51,19 +51,19 @@ class _Strict(BaseModel):
 class BattlefieldSpec(_Strict):
     """Table size in inches."""
 
-    width: float = Field(default=72.0, gt=0, le=240)
-    height: float = Field(default=48.0, gt=0, le=240)
+    width: Number = Field(default=72.0, gt=0, le=240)
+    height: Number = Field(default=48.0, gt=0, le=240)
 
 
 class TerrainSpec(_Strict):
     """A terrain area: a polygon and its effects."""
 
     name: str = Field(min_length=1)
-    outline: list[tuple[float, float]] = Field(min_length=3, max_length=MAX_OUTLINE_POINTS)
-    cover: int | None = Field(default=None, ge=2, le=6)
-    difficult: bool = False
-    dangerous: bool = False
-    blocks_sight: bool = False
+    outline: list[tuple[Number, Number]] = Field(min_length=3, max_length=MAX_OUTLINE_POINTS)
+    cover: Whole | None = Field(default=None, ge=2, le=6)
+    difficult: Flag = False
+    dangerous: Flag = False
+    blocks_sight: Flag = False
 
     @model_validator(mode="after")
     def _simple_polygon(self) -> TerrainSpec:
@@ -108,24 +108,24 @@ class UnitPlacement(_Strict):
     source: str | None = None
     """A BattleScribe file (relative to the scenario) to take ``unit`` from."""
     inline: InlineUnitSpec | None = None
-    position: tuple[float, float] | None = None
+    position: tuple[Number, Number] | None = None
     """Centre of the formation, in inches (needed unless the unit is in reserve)."""
     reserve: Literal["deep_strike", "outflank"] | None = None
     """``deep_strike`` or ``outflank``: the unit starts in Reserve and arrives by
     Deep Strike or from a side table edge (the ruleset checks that it has the rule)."""
-    infiltrate: bool = False
+    infiltrate: Flag = False
     """The unit may redeploy by Infiltrate before the first turn (the ruleset
     checks that it has the rule); ``position`` is where it deploys otherwise."""
-    size: int | None = Field(default=None, ge=1, le=200)
+    size: Whole | None = Field(default=None, ge=1, le=200)
     formation: Literal["block", "line", "column"] = "block"
-    spacing: float = Field(default=1.0, ge=0.0, le=6.0)
+    spacing: Number = Field(default=1.0, ge=0.0, le=6.0)
     """Gap between bases in inches."""
     status: dict[str, StrictBool] = {}
     """Unit status at the start of the scenario: ``moved``, ``advanced``,
     ``charged`` in every ruleset, and the keys the scenario's ruleset declares
     (checked when the battle is built); each ``true`` or ``false`` (a word such
     as ``"yes"`` is refused, not read as true)."""
-    casualties: int = Field(default=0, ge=0)
+    casualties: Whole = Field(default=0, ge=0)
     """Models the unit lost before the scenario starts (the first ones listed)."""
     embarked_in: str | None = None
     """The id of a friendly transport the unit starts aboard (off the table: its
@@ -147,7 +147,7 @@ class UnitPlacement(_Strict):
 class PlanSpec(_Strict):
     """How many game turns and which phases."""
 
-    turns: int = Field(default=1, ge=1, le=10)
+    turns: Whole = Field(default=1, ge=1, le=10)
     phases: list[str] = Field(default_factory=lambda: ["shooting"], min_length=1)
     victory: Literal["kill_points", "models_destroyed"] = "kill_points"
 
@@ -168,7 +168,7 @@ class Scenario(_Strict):
     name: str = Field(min_length=1)
     description: str = ""
     ruleset: str = "waffle"
-    seed: int | None = Field(default=None, ge=0)
+    seed: Whole | None = Field(default=None, ge=0)
     """The dice seed (``--seed`` overrides it); 0 or more, as a negative seed would
     play the game of the positive one."""
     rules: dict[str, bool | int | float | str] = {}

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import tomllib
-from typing import TypeVar
+from typing import Annotated, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import AllowInfNan, BaseModel, Strict, ValidationError
 
-from hammerlab.errors import InputError
+from hammerlab.errors import InputError, long_number, long_number_problem
 
 
 def key_path(loc: tuple[int | str, ...]) -> str:
@@ -31,6 +31,14 @@ def as_input_error(source: str, error: ValidationError) -> InputError:
     return InputError(source, key_path(tuple(first["loc"])), message + more)
 
 
+Whole = Annotated[int, Strict()]
+"""A whole number as a file writes it: ``3``, never ``"3"``, ``true`` or ``3.0``, which
+lax validation took as 3 (``seed = true`` played seed 1: a hostile-input review)."""
+Number = Annotated[float, Strict(), AllowInfNan(False)]
+"""A finite number (a whole one too), never text, a boolean, ``nan`` or ``inf``."""
+Flag = Annotated[bool, Strict()]
+"""``true`` or ``false``, never ``1`` or ``"yes"``."""
+
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -43,6 +51,10 @@ def parse_toml(text: str, source: str, model: type[M]) -> M:
     byte-order mark, which some editors put at the start of a UTF-8 file and
     ``tomllib`` refuses as an "invalid statement" at line 1, is read past.
     """
+    too_long = long_number(text)
+    if too_long is not None:
+        line, length = too_long
+        raise InputError(source, f"line {line}", long_number_problem(length))
     try:
         raw = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as error:

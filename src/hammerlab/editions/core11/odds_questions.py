@@ -34,6 +34,21 @@ SITUATIONS: dict[str, str] = {
 
 MAX_MODELS = 100
 MAX_WOUNDS = 60
+MAX_TOTAL_ATTACKS = 1_000
+"""The most attacks a question's firing models may make together (each at its weapon's
+highest A): a bound per weapon (20 dice plus 200) let 100 firing models ask 32,000
+attacks, 85 s of CPU for one answer (a hostile-input review)."""
+
+
+def _check_volume(view: WeaponProfile, firing: int) -> None:
+    """Refuse a question whose firing models could make more than
+    :data:`MAX_TOTAL_ATTACKS` attacks together: it would not answer quickly."""
+    most = firing * view.attacks.high
+    if most > MAX_TOTAL_ATTACKS:
+        raise QuestionError(
+            f"{firing} firing models of up to {view.attacks.high} attacks each make up to "
+            f"{most:,} attacks; the odds answer at most {MAX_TOTAL_ATTACKS:,} at once"
+        )
 
 
 @dataclass(frozen=True)
@@ -193,6 +208,7 @@ def plain_answer(
     models = _between("target models", models, 1, MAX_MODELS)
     firing = _between("firing models", firing_models, 1, MAX_MODELS)
     view = read_weapon(weapon)
+    _check_volume(view, firing)
     _refuse_target(view, "the target", target.keywords)
     asked = situation_of(situation, models, view, target=target.keywords)
     odds = kill_odds(view, firing, target, models, asked, fnp)
@@ -306,6 +322,7 @@ def library_answer(
     firing = _between(
         "firing models", firing_models if firing_models is not None else carriers, 1, MAX_MODELS
     )
+    _check_volume(view, firing)
     defence, notes = _target_defence(target)
     _refuse_target(view, target.name, defence.keywords)
     wanted = target.model_count if target_models is None else target_models

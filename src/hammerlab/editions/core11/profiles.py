@@ -40,11 +40,40 @@ PROFILE_KEYS = ("M", "T", "Sv", "W", "Ld", "OC", "Inv (ranged)")
 read M, T, Sv, W and ``Inv (ranged)``; Ld and OC are written on every datasheet)."""
 
 
+BOUNDS = {
+    "M": (0, 30),
+    "T": (1, 20),
+    "Sv": (2, 7),
+    "W": (1, 100),
+    "Ld": (2, 12),
+    "OC": (0, 20),
+    "Inv (ranged)": (2, 6),
+}
+"""What each characteristic may be (``Sv 3+``: 3). The embedded 11th-edition dataset
+spans M 0-20", T 1-14, Sv 2+-7+, W 1-60, Ld 5+-8+, OC 0-20 and ranged invulnerable
+4+-5+; a number outside these is a typing mistake (a W of 0 played a unit that
+started destroyed, and gave its kill point away, before a hostile-input review)."""
+
+
 def _read(profile: Profile, key: str) -> int:
     raw = profile.get(key).strip().rstrip("+").rstrip('"')
     if not raw.isdigit():
         raise ProfileError(f"{profile.name}: {key} {profile.get(key)!r} is not a number")
-    return int(raw)
+    value = int(raw)
+    low, high = BOUNDS[key]
+    if not low <= value <= high:
+        written = profile.get(key).strip()
+        raise ProfileError(f"{profile.name}: {key} must be {low} to {high}, not {written}")
+    return value
+
+
+def check_characteristics(profile: Profile) -> None:
+    """Every characteristic of :data:`PROFILE_KEYS` that ``profile`` writes is a number
+    within :data:`BOUNDS` (Ld and OC included, which no estimate reads before play);
+    :class:`ProfileError` names the first that is not."""
+    for key in PROFILE_KEYS:
+        if profile.get(key).strip():
+            _read(profile, key)
 
 
 @lru_cache(maxsize=4096)

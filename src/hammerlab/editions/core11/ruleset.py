@@ -13,7 +13,12 @@ from hammerlab.editions.core11.command import COMMAND
 from hammerlab.editions.core11.fight import FIGHT
 from hammerlab.editions.core11.movement import MOVEMENT
 from hammerlab.editions.core11.overwatch import install_overwatch
-from hammerlab.editions.core11.profiles import PROFILE_KEYS, defence_of, movement_of
+from hammerlab.editions.core11.profiles import (
+    PROFILE_KEYS,
+    check_characteristics,
+    defence_of,
+    movement_of,
+)
 from hammerlab.editions.core11.shooting import SHOOTING
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.weapons import WEAPON_KEYS, WeaponError, read_weapon, weapon_problems
@@ -106,6 +111,7 @@ class Core11Ruleset:
             try:
                 defence_of(profile)
                 movement_of(profile)
+                check_characteristics(profile)
             except ProfileError as error:
                 errors.append((f"models[{index}].profile", str(error)))
             for weapon in entry.weapons:

@@ -207,20 +207,34 @@ WEAPON_KEYS = ("Range", "A", "BS", "WS", "S", "AP", "D", "Weapon")
 mode of)."""
 
 
+WEAPON_BOUNDS = {"Range": (1, 240), "BS": (2, 6), "WS": (2, 6), "S": (1, 30), "AP": (-6, 6)}
+"""What each number of a weapon may be (AP written ``-2`` or ``2``: both are -2). The
+embedded dataset spans Range 3-240", BS and WS 2+-5+, S 1-26 and AP 0 to -6."""
+
+
 def _number(weapon: Weapon, key: str) -> int:
     raw = weapon.get(key).strip().rstrip("+").rstrip('"')
     try:
-        return int(raw)
+        value = int(raw)
     except ValueError:
         problem = f"weapon {weapon.name!r}: {key} {weapon.get(key)!r} is not a number"
         raise WeaponError(problem) from None
+    low, high = WEAPON_BOUNDS[key]
+    if not low <= value <= high:
+        written = weapon.get(key).strip()
+        raise WeaponError(f"weapon {weapon.name!r}: {key} must be {low} to {high}, not {written}")
+    return value
 
 
 def _dice(weapon: Weapon, key: str) -> DiceExpr:
+    """A dice expression of at least 1 (an A or D of 0 makes no attack, or no damage)."""
     try:
-        return DiceExpr.parse(weapon.get(key))
+        expression = DiceExpr.parse(weapon.get(key))
     except DiceExpressionError as error:
         raise WeaponError(f"weapon {weapon.name!r}: {key}: {error}") from None
+    if expression.low < 1:
+        raise WeaponError(f"weapon {weapon.name!r}: {key} must be at least 1, not {expression}")
+    return expression
 
 
 @lru_cache(maxsize=4096)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 import lzma
+import re
 import struct
 import zipfile
 import zlib
@@ -30,7 +31,7 @@ from xml.etree.ElementTree import Element, ParseError
 import defusedxml
 import defusedxml.ElementTree as SafeET
 
-from hammerlab.errors import InputError
+from hammerlab.errors import MAX_DIGITS, InputError, long_number_problem
 
 MAX_XML_BYTES = 50 * 1024 * 1024
 """Largest XML document accepted, compressed or not (the biggest real
@@ -127,6 +128,10 @@ def read_root_attributes(path: Path) -> dict[str, str] | None:
     return None
 
 
+_LONG_NUMBER = re.compile(rb"\d{" + str(MAX_DIGITS + 1).encode() + rb",}")
+"""A run of digits longer than any number a file needs (:data:`~hammerlab.errors.MAX_DIGITS`)."""
+
+
 def parse_xml(data: bytes, source: str) -> Element:
     """Parse ``data`` with DTDs, entities and external references refused.
 
@@ -136,6 +141,10 @@ def parse_xml(data: bytes, source: str) -> Element:
     elements = data.count(b"<") - data.count(b"</")
     if elements > MAX_XML_ELEMENTS:
         raise InputError(source, "", f"more than {MAX_XML_ELEMENTS:,} XML elements (tags); refused")
+    too_long = _LONG_NUMBER.search(data)  # a characteristic Python could not convert
+    if too_long is not None:
+        line = data.count(b"\n", 0, too_long.start()) + 1
+        raise InputError(source, f"line {line}", long_number_problem(len(too_long.group())))
     try:
         root: Element = SafeET.fromstring(data, forbid_dtd=True)
     except defusedxml.DTDForbidden:
