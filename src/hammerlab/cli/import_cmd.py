@@ -1,7 +1,7 @@
 """``hammerlab import PATH [--json]``: what a BattleScribe file holds.
 
-Lists each unit with its model profiles (and each model's own rules), weapons,
-whether the Waffle Edition can play it (and why not), and the notes on what
+Lists each unit with its model profiles (and each model's own rules and psychic
+powers), weapons, whether the Waffle Edition can play it (and why not), and the notes on what
 could not be mapped, as rich tables or (``--json``) as a JSON list for tools.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import typer
 
@@ -142,6 +142,10 @@ def print_result(result: ImportResult, console: Console) -> None:
         if sheet.rules:
             lines.append(f"Rules: {', '.join(sheet.rules)}")
         lines += model_rule_lines(sheet, get_ruleset(sheet.edition))
+        for powers in power_tables(sheet):
+            lines.append(f"Psychic powers of {powers.model!r}:")
+            lines.append(plain_table(powers.headers, powers.rows))
+            lines += powers.details
         reasons = result.reasons(sheet.name)
         if reasons:
             lines.append(f"Not playable: {'; '.join(reasons)}")
@@ -172,3 +176,43 @@ def model_rule_lines(sheet: Datasheet, ruleset: Ruleset) -> list[str]:
         for entry in sheet.entries
         if (given := ruleset.type_rules(entry.profile))
     ]
+
+
+class PowerTable(NamedTuple):
+    """The psychic powers one model knows, as ``import`` and ``show`` print them."""
+
+    model: str
+    headers: tuple[str, ...]
+    """``Power``, then every characteristic its powers have but ``Details``, in the
+    order first written (``Warp Charge``, ``Power Category``, ``Range``...)."""
+    rows: list[tuple[str, ...]]
+    """One per power; ``-`` where it lacks a characteristic (a Blessing's Strength)."""
+    details: list[str]
+    """``5 - Endurance: Whilst the power is in effect, ...`` for each power with
+    ``Details``: a sentence too long for a column."""
+
+
+POWER_DETAILS = "Details"
+"""The characteristic of a psychic power that says, in words, what it does."""
+
+
+def power_tables(sheet: Datasheet) -> list[PowerTable]:
+    """A :class:`PowerTable` for each model of ``sheet`` that knows psychic powers
+    (``ModelEntry.powers``). ``import`` and ``show`` print them as they print
+    weapons: a roster's selected discipline is what its psyker can manifest, and
+    ``--json`` alone showed it."""
+    tables = []
+    for entry in sheet.entries:
+        if not entry.powers:
+            continue
+        keys: list[str] = []
+        for power in entry.powers:
+            keys += [k for k in power.characteristics if k not in keys and k != POWER_DETAILS]
+        rows = [(power.name, *(power.get(k) or "-" for k in keys)) for power in entry.powers]
+        details = [
+            f"{power.name}: {power.get(POWER_DETAILS)}"
+            for power in entry.powers
+            if power.get(POWER_DETAILS)
+        ]
+        tables.append(PowerTable(entry.profile.name, ("Power", *keys), rows, details))
+    return tables

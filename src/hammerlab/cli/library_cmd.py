@@ -13,7 +13,7 @@ from rich.table import Table
 
 from hammerlab.cli.battle_cmd import load_plugins
 from hammerlab.cli.common import console, fail
-from hammerlab.cli.import_cmd import model_rule_lines
+from hammerlab.cli.import_cmd import model_rule_lines, power_tables
 from hammerlab.editions import get_ruleset, ruleset_names
 from hammerlab.editions.base import Ruleset, describe_ruleset
 from hammerlab.engine.datasheet import Datasheet, edition_problem
@@ -109,7 +109,8 @@ def datasheet_document(sheet: Datasheet, problems: list[str], ruleset: Ruleset) 
 
 
 def _datasheet_table(sheet: Datasheet, problems: list[str], ruleset: Ruleset) -> None:
-    """Print a datasheet; every text from a file is escaped, so ``[/]`` in a name prints as is."""
+    """Print a datasheet (its rules, models, weapons and each model's psychic powers);
+    every text from a file is escaped, so ``[/]`` in a name prints as is."""
     about = f"({sheet.army}, {sheet.edition}; {sheet.source})"
     console.print(f"[bold]{escape(sheet.name)}[/bold] {escape(about)}")
     if sheet.rules:
@@ -135,6 +136,14 @@ def _datasheet_table(sheet: Datasheet, problems: list[str], ruleset: Ruleset) ->
         cells = (weapon.name, *(weapon.get(k, "-") for k in weapon_keys), keywords)
         weapons.add_row(*map(escape, cells))
     console.print(weapons)
+    for powers in power_tables(sheet):
+        console.print(f"Psychic powers of {powers.model!r}:", markup=False)
+        table = Table(*map(escape, powers.headers))
+        for power_row in powers.rows:
+            table.add_row(*map(escape, power_row))
+        console.print(table)
+        for line in powers.details:
+            console.print(line, markup=False)
     for line in (*sheet.notes, *problems):
         console.print(f"[yellow]note:[/yellow] {escape(line)}")
 

@@ -17,8 +17,27 @@ class InputEndedError(HammerlabError):
     """The person's input ended (end of file) while a decision waited for an answer."""
 
 
+def choice_line(count: int) -> str:
+    """The question under a decision's list: ``choice [1-115]``, the range of numbers
+    that answer it (``choice [1]`` for one choice). Listing every number, as rich
+    does by default, wrapped over five lines for a Deep Strike's 115 points."""
+    return f"choice [1-{count}]" if count > 1 else "choice [1]"
+
+
+def choice_lines(decision: Decision[Any]) -> list[str]:
+    """Each choice numbered from 1, with what the decision says of it
+    (:meth:`Decision.details`) after its label: ``3. (24.0, 14.0): 9.5" from ...``."""
+    return [
+        f"{number}. {choice.label}: {detail}" if detail else f"{number}. {choice.label}"
+        for number, (choice, detail) in enumerate(
+            zip(decision.choices, decision.details(), strict=True), start=1
+        )
+    ]
+
+
 class PromptController:
-    """Lists the legal choices and reads a number from the terminal."""
+    """Lists the legal choices, each with what it means for the game where the
+    decision says (:meth:`Decision.details`), and reads a number from the terminal."""
 
     def __init__(self, console: Console) -> None:
         self.console = console
@@ -26,11 +45,17 @@ class PromptController:
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
         """Ask until a valid choice number is typed."""
         self.console.print(f"[bold]{escape(decision.player)}[/bold]: {escape(decision.prompt)}")
-        for number, choice in enumerate(decision.choices, start=1):
-            self.console.print(f"  {number}. {escape(choice.label)}")
+        for line in choice_lines(decision):
+            self.console.print(f"  {escape(line)}")
         choices = [str(n) for n in range(1, len(decision.choices) + 1)]
         try:
-            answer = IntPrompt.ask("choice", choices=choices, console=self.console, default=1)
+            answer = IntPrompt.ask(
+                escape(choice_line(len(choices))),
+                choices=choices,
+                show_choices=False,
+                console=self.console,
+                default=1,
+            )
         except EOFError:
             raise InputEndedError(
                 f"the input ended while {decision.player} was asked: {decision.prompt} "

@@ -7,6 +7,7 @@ choose for a player.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -18,7 +19,14 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Choice(Generic[T]):
-    """One legal answer: a label people read and the value the rules use."""
+    """One legal answer: a label people read and the value the rules use.
+
+    The label is the answer's name in the record: the log's ``DecisionMade``, a
+    replay's and a script's answers and the lab's choice tallies (``"kind: label"``)
+    all use it, so it stays short and the same from game to game; what a person
+    needs to weigh the answer (distances, risks) is the decision's
+    :attr:`Decision.describe`, never recorded.
+    """
 
     label: str
     value: T
@@ -55,10 +63,28 @@ class Decision(Generic[T]):
     choices: tuple[Choice[T], ...]
     context: DecisionContext = field(default_factory=DecisionContext)
     """Ids the answer depends on (``unit``: the shooting unit, ...)."""
+    describe: Callable[[T], str] | None = field(default=None, compare=False, repr=False)
+    """What a choice means for the game, from its value, for a person choosing (a
+    Deep Strike point's nearest enemy and chance of a mishap, where a blast marker
+    would lie and whom it would cover); ``""`` where there is nothing to add.
+
+    Asked only where choices are shown to a person (:meth:`details`: the prompt
+    controller), so the AI, the lab and replays pay nothing for it; and kept out
+    of the labels, which the record and the lab's tallies name answers by: a
+    label carrying distances would make every position's answer a choice of its
+    own in a tally, and would change whenever a model stood elsewhere."""
 
     def labels(self) -> list[str]:
         """The choice labels, in order."""
         return [c.label for c in self.choices]
+
+    def details(self) -> list[str]:
+        """What :attr:`describe` says of each choice, in order (``""`` for each where
+        the decision has none)."""
+        describe = self.describe
+        if describe is None:
+            return ["" for _ in self.choices]
+        return [describe(c.value) for c in self.choices]
 
 
 class Controller(Protocol):

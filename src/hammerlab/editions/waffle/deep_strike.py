@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from hammerlab.editions.waffle.choice_details import describe_spots, percent
 from hammerlab.editions.waffle.deployment_events import DeepStrikeMishap, DeepStrikeScattered
 from hammerlab.editions.waffle.expected import expected_attack
 from hammerlab.editions.waffle.markers import scatter
@@ -59,6 +60,11 @@ AIM_DIRECTIONS = 8
 """Directions around each enemy unit of the points offered (every 45 degrees)."""
 AIM_GRID = 6.0
 """Spacing in inches of the grid of points over the whole table also offered."""
+DESCRIBED_DIRECTIONS = 36
+"""Directions of the scatter arrow (every 10 degrees) over which a person choosing a
+point is told its chance of a mishap (:func:`describe_landing`). The arrow points
+anywhere; the AI's eight (:data:`AIM_DIRECTIONS`) rank a hundred points fast enough,
+but near an edge or an enemy they can miss or double a whole eighth of the circle."""
 
 MISHAPS = {1: "terrible accident", 2: "misplaced", 3: "misplaced"}
 """The ``Warhammer40K.gst`` Deep Strike Mishap table: "1: Terrible Accident! -
@@ -169,8 +175,23 @@ def aim_points(battle: Battle, unit: Unit) -> list[Vec]:
     return [point for point, no in zip(rounded, blocked, strict=True) if not no]
 
 
-def choose_point(battle: Battle, unit: Unit, player: str, why: str) -> Vec | None:
-    """Ask ``player`` where to place the unit's first model (``None``: nowhere fits)."""
+SCATTER_NOTE = (
+    ' It scatters 2D6" unless the scatter die shows a HIT (2 in 6); it mishaps if it '
+    'lands off the table, on a model or within 1" of an enemy model.'
+)
+"""What the question of an arriving unit's point adds: what its ``mishap`` chances
+(:func:`describe_landing`) are the chances of."""
+
+
+def choose_point(
+    battle: Battle, unit: Unit, player: str, why: str, scatters: bool = True
+) -> Vec | None:
+    """Ask ``player`` where to place the unit's first model (``None``: nowhere fits).
+
+    Each point is labelled by its coordinates (the answer's name in the record); a
+    person is also told what it means (:func:`describe_landing`): with ``scatters``
+    (the unit arriving, not Misplaced), its chance of a mishap.
+    """
     points = aim_points(battle, unit)
     if not points:
         return None
@@ -178,11 +199,30 @@ def choose_point(battle: Battle, unit: Unit, player: str, why: str) -> Vec | Non
         Decision(
             kind="deep_strike",
             player=player,
-            prompt=f"Where does {unit.label} Deep Strike ({why})?",
+            prompt=f"Where does {unit.label} Deep Strike ({why})?"
+            + (SCATTER_NOTE if scatters else ""),
             choices=tuple(Choice(f"({x:.1f}, {y:.1f})", (x, y)) for x, y in points),
             context=DecisionContext(unit=unit.id, why=why),
+            describe=describe_landing(battle, unit, scatters),
         )
     )
+
+
+def describe_landing(battle: Battle, unit: Unit, scatters: bool) -> Callable[[Vec], str]:
+    """What a person choosing where the unit Deep Strikes is told of each point:
+    how far its circles (:func:`ring_positions`) would stand from the nearest enemy
+    unit and in what terrain (:func:`choice_details.describe_spots`), and, if it
+    ``scatters``, its chance of a mishap (:func:`mishap_chance` over
+    :data:`DESCRIBED_DIRECTIONS`): ``9.5" from Ork Boyz [boyz], mishap 23%``."""
+
+    def describe(point: Vec) -> str:
+        text = describe_spots(battle, unit, ring_positions(unit, point))
+        if not scatters:
+            return text
+        chance = mishap_chance(battle, unit, point, DESCRIBED_DIRECTIONS)
+        return f"{text}, mishap {percent(chance)}"
+
+    return describe
 
 
 def land(battle: Battle, unit: Unit, spots: list[Vec]) -> None:
@@ -217,7 +257,9 @@ def mishap(battle: Battle, unit: Unit, reason: str) -> None:
         put_on_table(battle, unit)
         return
     if result == "misplaced":
-        point = choose_point(battle, unit, battle.opponent(unit.player), "misplaced")
+        point = choose_point(
+            battle, unit, battle.opponent(unit.player), "misplaced", scatters=False
+        )
         if point is not None:
             land(battle, unit, ring_positions(unit, point))
             return
@@ -300,10 +342,25 @@ def _landing_value(battle: Battle, probe: Unit, point: Vec) -> float:
         ),
         default=0.0,
     )
-    outcomes = [(step, total) for step in range(AIM_DIRECTIONS) for total in range(2, 13)]
-    spots = [offset(point, 360.0 * step / AIM_DIRECTIONS, float(total)) for step, total in outcomes]
-    p_mishap = 0.0
-    for (_, total), blocked in zip(outcomes, landings_blocked(battle, probe, spots), strict=True):
-        if blocked:
-            p_mishap += (6 - abs(total - 7)) / 36 * (2 / 3) / AIM_DIRECTIONS
+    p_mishap = mishap_chance(battle, probe, point)
     return (1 - p_mishap) * shooting - p_mishap * len(probe.alive_models) / 6
+
+
+def mishap_chance(
+    battle: Battle, unit: Unit, point: Vec, directions: int = AIM_DIRECTIONS
+) -> float:
+    """The chance that the unit, its first model placed at ``point``, mishaps.
+
+    A HIT on the scatter die (2 in 6) lands it at ``point``, taken to fit (as every
+    point :func:`aim_points` offers does); otherwise it moves the 2D6 total in the
+    arrow's direction, counted as ``directions`` directions alike, and mishaps
+    where it lands off the table, on a model or within 1" of an enemy model
+    (:func:`landings_blocked`).
+    """
+    outcomes = [(step, total) for step in range(directions) for total in range(2, 13)]
+    spots = [offset(point, 360.0 * step / directions, float(total)) for step, total in outcomes]
+    p_mishap = 0.0
+    for (_, total), blocked in zip(outcomes, landings_blocked(battle, unit, spots), strict=True):
+        if blocked:
+            p_mishap += (6 - abs(total - 7)) / 36 * (2 / 3) / directions
+    return p_mishap

@@ -18,6 +18,7 @@ may be set up again at a point offered (:func:`infiltration_points`).
 
 from __future__ import annotations
 
+from hammerlab.editions.waffle.choice_details import describe_shift
 from hammerlab.editions.waffle.deployment_events import Infiltrated
 from hammerlab.editions.waffle.placement import EPSILON, base_on_table, gaps_to_others
 from hammerlab.editions.waffle.vehicles import face_the_enemy
@@ -93,6 +94,7 @@ def infiltrate(battle: Battle, unit: Unit) -> None:
             prompt=f"Infiltrate: where does {unit.label} set up?",
             choices=tuple(choices),
             context=DecisionContext(unit=unit.id),
+            describe=describe_shift(battle, unit),
         )
     )
     if shift is None:

@@ -16,6 +16,7 @@ other reserves' (:func:`reserves.reserve_roll`), and
 
 from __future__ import annotations
 
+from hammerlab.editions.waffle.choice_details import describe_shift
 from hammerlab.editions.waffle.deployment_events import OutflankEntered, OutflankRolled
 from hammerlab.editions.waffle.movement import dangerous_terrain_tests, move_allowance
 from hammerlab.editions.waffle.placement import EPSILON, base_on_table, gaps_to_others
@@ -161,6 +162,7 @@ def outflank(battle: Battle, unit: Unit) -> None:
                 for dx, dy in shifts
             ),
             context=DecisionContext(unit=unit.id, why=edge),
+            describe=describe_shift(battle, unit),
         )
     )
     translate(unit, shift)

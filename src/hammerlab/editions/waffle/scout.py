@@ -15,6 +15,7 @@ winner decides who redeploys first. Then alternate redeploying Scout units."
 
 from __future__ import annotations
 
+from hammerlab.editions.waffle.choice_details import describe_shift
 from hammerlab.editions.waffle.deployment_events import ScoutRedeployed
 from hammerlab.editions.waffle.movement import is_fast
 from hammerlab.editions.waffle.placement import EPSILON, base_on_table, gaps_to_others
@@ -105,6 +106,7 @@ def redeploy(battle: Battle, unit: Unit) -> None:
             prompt=f"Scout: does {unit.label} redeploy, and where?",
             choices=tuple(choices),
             context=DecisionContext(unit=unit.id),
+            describe=describe_shift(battle, unit, where=True),
         )
     )
     if shift is None:
