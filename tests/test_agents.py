@@ -166,10 +166,22 @@ def test_resets_without_a_seed_play_new_dice_the_same_in_every_run() -> None:
     assert aec.game.digest() != first
 
 
-def test_a_game_over_before_the_agent_s_first_choice_ends_at_the_first_step() -> None:
+def test_a_game_over_before_the_agent_s_first_choice_ends_at_the_first_step(
+    tmp_path: Path,
+) -> None:
     # A tool builder's review: reset() could return a finished game (the Orks' charge
     # wiped the Ultramarines out first) whose mask offered nothing and whose step raised.
-    env = HammerlabGym(ROOT / "examples" / "assault_charge_into_overwatch.toml", "Ultramarines")
+    # Since session 14 the Boys are S3 (the catalogue's) and at seed 1 the full
+    # Tactical Squad lives through the charge (4 of 10 left, falling back: a draw);
+    # a squad of six is cut down, the Orks winning by kill points, 1 to 0 (sizes 5 to
+    # 7 tried at seed 1, `hammerlab battle` read for the one whose squad is destroyed).
+    example = ROOT / "examples" / "assault_charge_into_overwatch.toml"
+    text = example.read_text(encoding="utf-8")
+    six = text.replace('unit = "Tactical Squad"\n', 'unit = "Tactical Squad"\nsize = 6\n')
+    assert six != text
+    scenario = tmp_path / "charge_six.toml"
+    scenario.write_text(six, encoding="utf-8")
+    env = HammerlabGym(scenario, "Ultramarines")
     _, info = env.reset(seed=1)
     assert env.game.is_over and info["action_mask"][0] == 1 and info["action_mask"].sum() == 1
     _, reward, terminated, truncated, info = env.step(0)

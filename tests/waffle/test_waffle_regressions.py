@@ -184,9 +184,26 @@ edge = "south"
 [[units]]
 id = "stealers"
 player = "Tyranids"
-unit = "Genestealers"
-size = 8
 position = [36, 17.5]
+
+# The library's Genestealers as issue 10 played them: rending claws AP - (the
+# catalogue's AP5, in the library since session 14, cuts down the whole squad too
+# often for the Guard to lose and fall back).
+[units.inline]
+name = "Genestealers"
+rules = ["Fleet", "Infiltrate", "Move Through Cover", "Stealth"]
+
+[units.inline.weapons."Rending claws"]
+Range = "-"
+S = "User"
+AP = "-"
+Type = "Melee, Rending"
+
+[[units.inline.models]]
+name = "Genestealer"
+count = 8
+profile = { WS = 6, BS = 0, S = 4, T = 4, W = 1, I = 6, A = 2, Ld = 10, Sv = "5+" }
+weapons = ["Rending claws"]
 
 [[units]]
 id = "guard"
