@@ -171,16 +171,16 @@ def test_a_game_over_before_the_agent_s_first_choice_ends_at_the_first_step(
 ) -> None:
     # A tool builder's review: reset() could return a finished game (the Orks' charge
     # wiped the Ultramarines out first) whose mask offered nothing and whose step raised.
-    # Since session 14 the Boys are S3 (the catalogue's) and at seed 1 the full
-    # Tactical Squad lives through the charge (4 of 10 left, falling back: a draw);
-    # a squad of six is cut down, the Orks winning by kill points, 1 to 0 (sizes 5 to
-    # 7 tried at seed 1, `hammerlab battle` read for the one whose squad is destroyed).
+    # Since session 14 the Boys are S3 (the catalogue's) and the Sergeants Characters;
+    # at seed 1 a full Tactical Squad lives through the charge, as squads of 4 to 6 do;
+    # a squad of three is cut down, the Orks winning by kill points, 1 to 0 (sizes 3 to
+    # 6 tried at seed 1, `hammerlab battle --json` read for the one wiped out).
     example = ROOT / "examples" / "assault_charge_into_overwatch.toml"
     text = example.read_text(encoding="utf-8")
-    six = text.replace('unit = "Tactical Squad"\n', 'unit = "Tactical Squad"\nsize = 6\n')
-    assert six != text
-    scenario = tmp_path / "charge_six.toml"
-    scenario.write_text(six, encoding="utf-8")
+    three = text.replace('unit = "Tactical Squad"\n', 'unit = "Tactical Squad"\nsize = 3\n')
+    assert three != text
+    scenario = tmp_path / "charge_three.toml"
+    scenario.write_text(three, encoding="utf-8")
     env = HammerlabGym(scenario, "Ultramarines")
     _, info = env.reset(seed=1)
     assert env.game.is_over and info["action_mask"][0] == 1 and info["action_mask"].sum() == 1

@@ -120,33 +120,6 @@ ALLOWED: dict[tuple[str, str, str], tuple[object, object, str]] = {
         "'eavy armour taken: the catalogue sets Save 4+ under the condition that it is "
         "selected (a conditional modifier the importer notes and does not apply)",
     ),
-    # Unit types: the catalogue writes these models "Infantry (Character)"; the
-    # library plays them as plain Infantry. Found by this test in session 14 and not
-    # changed there (a Character issues and accepts challenges: a change of play
-    # beyond the characteristics this session corrected); kept as a known difference.
-    ("Ork Boyz", "Boss Nob", "type"): ("Infantry", "Infantry (Character)", "not a Character"),
-    ("Tactical Squad", "Space Marine Sergeant", "type"): (
-        "Infantry",
-        "Infantry (Character)",
-        "not a Character",
-    ),
-    ("Tactical Squad (meltagun, lascannon)", "Space Marine Sergeant", "type"): (
-        "Infantry",
-        "Infantry (Character)",
-        "not a Character",
-    ),
-    ("Devastator Squad", "Space Marine Sergeant", "type"): (
-        "Infantry",
-        "Infantry (Character)",
-        "not a Character",
-    ),
-    ("Terminator Squad", "Terminator Sergeant", "type"): (
-        "Infantry",
-        "Infantry (Character)",
-        "not a Character",
-    ),
-    ("Infantry Squad", "Sergeant", "type"): ("Infantry", "Infantry (Character)", "not a Character"),
-    ("Ogryns", "Ogryn Bone 'ead", "type"): ("Infantry", "Infantry (Character)", "not a Character"),
 }
 """(library unit, library model or weapon, field) → (library value, catalogue value,
 why the library keeps its value). Nothing else may differ."""
