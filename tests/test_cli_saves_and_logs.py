@@ -162,10 +162,10 @@ def test_a_relative_plug_in_is_found_from_another_folder_and_named_with_the_log_
         "--stop-after", "1", "--log-json", "l.jsonl", "--json",
     )  # fmt: skip
     assert code == 0, err
-    monkeypatch.chdir(plugin.parent)
-    assert run("replay", str(tmp_path / "l.jsonl"))[0] == 0
+    monkeypatch.chdir(plugin.parent)  # named from here as house.py: the same file
+    assert run("replay", str(tmp_path / "l.jsonl"), "--plugin", "house.py")[0] == 0
     plugin.unlink()
-    line = one_line(*run("replay", str(tmp_path / "l.jsonl"))[::2], 1)
+    line = one_line(*run("replay", str(tmp_path / "l.jsonl"), "--plugin", "house.py")[::2], 1)
     assert line == f"error: {tmp_path / 'l.jsonl'}: {plugin}: no such plug-in file"
 
 
@@ -178,16 +178,106 @@ def test_a_relative_plug_in_is_found_from_another_folder_and_named_with_the_log_
         (["--seed", "99"], "--seed"),
         (["--rule", "charge_dice=3"], "--rule"),
         (["--rule", "no_such_rule"], "--rule"),
-        (["--plugin", str(ROOT / "examples" / "rules" / "terrifying_charge.py")], "--plugin"),
     ],
 )
-def test_resume_refuses_seed_rule_and_plugin(saved: Path, extra: list[str], flag: str) -> None:
+def test_resume_refuses_seed_and_rule(saved: Path, extra: list[str], flag: str) -> None:
     code, out, err = run("battle", "--resume", str(saved), *extra)
     assert one_line(code, err, 2) == (
-        f"error: {flag}: a saved game holds its own seed, rules and plug-ins; "
-        "leave it out with --resume"
+        f"error: {flag}: a saved game holds its own seed and rules; leave it out with --resume"
     )
     assert out == ""
+
+
+def test_resume_and_replay_refuse_a_plug_in_the_file_does_not_play_with(
+    saved: Path, logged: Path
+) -> None:
+    # --plugin names the plug-ins a saved game or log plays with; another would not be
+    # the game saved (nor loaded: it is refused before anything runs).
+    other = ROOT / "examples" / "rules" / "terrifying_charge.py"
+    for command in (["battle", "--resume", str(saved)], ["replay", str(logged)]):
+        code, out, err = run(*command, "--plugin", str(other))
+        where = command[-1]
+        assert one_line(code, err, 2) == (
+            f"error: --plugin: {where} plays with no plug-in; leave out {other}"
+        )
+        assert out == ""
+
+
+# --- S14: a saved game or log runs no plug-in its user did not name -------------------
+
+MARKING_PLUGIN = """\
+from pathlib import Path
+
+Path(__file__).with_name("MARKER").write_text("ran", encoding="utf-8")
+
+from hammerlab.engine.rules import RuleOption
+
+RULESET = "waffle"
+RULES = (RuleOption("marking_noop", "does nothing", "none"),)
+"""
+"""A plug-in that leaves ``MARKER`` beside itself when it is run (loaded)."""
+
+
+@pytest.fixture
+def marking(tmp_path: Path) -> Path:
+    """The marking plug-in, in a folder of its own under ``tmp_path``."""
+    plugin = tmp_path / "plug" / "house rules.py"  # a space: the flag shown is quoted
+    plugin.parent.mkdir()
+    plugin.write_text(MARKING_PLUGIN, encoding="utf-8")
+    return plugin
+
+
+def _naming(path: Path, plugin: Path, log: bool) -> None:
+    """Make the saved game or log ``path`` record ``plugin``, as a hostile file could."""
+    text = path.read_text(encoding="utf-8")
+    if log:
+        header, rest = text.split("\n", 1)
+        path.write_text(json.dumps({**json.loads(header), "plugins": [str(plugin)]}) + "\n" + rest)
+    else:
+        path.write_text(json.dumps({**json.loads(text), "plugins": [str(plugin)]}))
+
+
+@pytest.mark.parametrize("command", ["resume", "replay"])
+def test_a_plug_in_a_saved_game_or_log_names_is_not_run_unless_the_user_names_it(
+    saved: Path, logged: Path, marking: Path, tmp_path: Path, command: str
+) -> None:
+    # A hostile-input review: `battle --resume` and `replay` ran the Python file a
+    # saved game or log named as a plug-in, and only then refused the file.
+    source = saved if command == "resume" else logged
+    path = tmp_path / source.name
+    shutil.copy(source, path)
+    _naming(path, marking, log=command == "replay")
+    args = ["battle", "--resume", str(path)] if command == "resume" else ["replay", str(path)]
+    code, out, err = run(*args)
+    assert one_line(code, err, 2) == (
+        f"error: --plugin: {path} plays with the plug-in {marking}, Python code run only "
+        f"when you name it: add --plugin '{marking}' to run it"
+    )
+    assert out == "" and not (marking.parent / "MARKER").exists()
+
+
+def test_a_plug_in_named_with_resume_or_replay_is_run(
+    marking: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The workflow kept: a game saved (and logged) with --plugin and its rule on
+    # resumes and replays given the same --plugin, here by another spelling of its
+    # path (from its own folder); the rule is the plug-in's, so it was loaded.
+    game, log = tmp_path / "game.json", tmp_path / "game.jsonl"
+    code, _, err = run(
+        "battle", str(THREE_TURNS), "--seed", "3", "--plugin", str(marking),
+        "--rule", "marking_noop", "--stop-after", "1", "--save", str(game),
+        "--log-json", str(log), "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    assert json.loads(game.read_text(encoding="utf-8"))["plugins"] == [str(marking)]
+    monkeypatch.chdir(marking.parent)
+    code, out, err = run("battle", "--resume", str(game), "--plugin", marking.name, "--json")
+    assert code == 0, err
+    assert "marking_noop" in json.loads(out)["rules_on"]
+    code, out, err = run("replay", str(log), "--plugin", marking.name)
+    assert code == 0, err
+    said = f"{log}: replays identically"
+    assert "".join(out.split()) == "".join(said.split())  # as the console wraps it
 
 
 # --- F3: output paths are checked before play -----------------------------------------

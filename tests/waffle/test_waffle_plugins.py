@@ -203,7 +203,7 @@ RULES = (RuleOption("late_bug", "x", "q", install=install),)
 def test_a_resumed_game_s_plug_in_that_fails_is_one_line_then_its_traceback(
     tmp_path: Path,
 ) -> None:
-    # The saved game names its plug-in itself (no --plugin given when resuming).
+    # The saved game records its plug-in, which runs when named again with --resume.
     path = tmp_path / "late.py"
     path.write_text(LATE_BUG, encoding="utf-8")
     scenario = Path(__file__).resolve().parents[2] / "examples" / "whole_game_three_turns.toml"
@@ -211,7 +211,9 @@ def test_a_resumed_game_s_plug_in_that_fails_is_one_line_then_its_traceback(
     first = ["battle", str(scenario), "--plugin", str(path), "--rule", "late_bug"]
     made = CliRunner().invoke(app, [*first, "--stop-after", "1", "--save", str(saved), "--json"])
     assert made.exit_code == 0, made.stderr
-    result = CliRunner().invoke(app, ["battle", "--resume", str(saved), "--json"])
+    result = CliRunner().invoke(
+        app, ["battle", "--resume", str(saved), "--plugin", str(path), "--json"]
+    )
     assert result.exit_code == 1
     told, *trace = result.stderr.splitlines()
     assert told == "error: the battle failed: ValueError: late plug-in bug"

@@ -1,4 +1,5 @@
-"""The JSON API: the same answers as the CLI's ``--json``, the limits, and a load test."""
+"""The JSON API: the same answers as the CLI's ``--json``, the limits (costly work's
+slots and time limit among them), and a load test."""
 
 from __future__ import annotations
 
@@ -14,9 +15,12 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 from web_kit import EXAMPLES, ROOT, cli_json, live_server
 
+from hammerlab.analysis.game import Game
 from hammerlab.analysis.odds_check import chi2_sf, pearson
 from hammerlab.cli.app import app as cli
+from hammerlab.io.scenario import load_scenario
 from hammerlab.web.app import create_app
+from hammerlab.web.services import TimeLimitError, WebError, Work
 from hammerlab.web.store import BoundedStore, StoreFullError
 
 PLAIN = {
@@ -509,3 +513,131 @@ def test_a_game_names_its_scenario_as_the_list_of_scenarios_does(client: TestCli
     assert state["scenario"] == name
     again = client.get(f"/api/play/{state['id']}", params={"whole_log": True}).json()
     assert (again["scenario"], again["seed"]) == (name, state["seed"])
+
+
+# --- costly work: a few at once, each stopped at its time limit ------------------------
+
+BUSY = (
+    "the server is busy: it runs at most 1 battles, games, replays, engine checks or lab "
+    "jobs at once; try again when one ends"
+)
+CHECK = {"ruleset": "core11", "attacker": "Intercessor Squad", "weapon": "Bolt Rifle",
+         "profile": "Saturation", "target": "Termagants", "trials": 100}  # fmt: skip
+
+
+def _costly_requests(client: TestClient, log: str) -> dict[str, httpx.Response]:
+    """One request to each endpoint that plays the engine at length (a hostile-input
+    review: a 60-unit battle cost 46 s of CPU, and three at once were all taken)."""
+    scenario = "guard_suppress_terminators.toml"
+    lab = {"scenario": scenario, "rule": ["suppressive_fire"], "runs": 2}
+    return {
+        "battle": client.post("/api/battle", json={"scenario": scenario, "seed": 1}),
+        "log": client.post("/api/battle/log", files={"file": ("b.jsonl", log.encode())}),
+        "play": client.post("/api/play", json={"scenario": scenario, "side": "Ultramarines"}),
+        "check": client.post("/api/odds/check", json=CHECK),
+        "lab": client.post("/api/lab", json=lab),
+    }
+
+
+def test_costly_requests_share_the_lab_s_slots_and_a_busy_server_says_so(
+    battle_log: str,
+) -> None:
+    # One slot, held by work already running (as a lab job holds it): every costly
+    # request is 429, the lab's too; what costs little is still answered.
+    app = create_app(EXAMPLES, work_slots=1)
+    client = TestClient(app)
+    with app.state.work.begin("work already running", ""):
+        refused = _costly_requests(client, battle_log)
+        assert {name: r.status_code for name, r in refused.items()} == dict.fromkeys(refused, 429)
+        assert all(r.json() == {"error": BUSY} for r in refused.values())
+        assert client.post("/api/odds", json=PLAIN).status_code == 200
+    assert app.state.work.running == 0
+    played = client.post("/api/battle", json={"scenario": "guard_suppress_terminators.toml"})
+    assert played.status_code == 200 and played.json()["events"]
+    assert app.state.work.running == 0  # the slot is given back after the answer
+
+
+def test_costly_requests_stop_at_the_time_limit_and_say_which(battle_log: str) -> None:
+    # A limit of 0 s: each piece of work stops at its first check (a battle's first
+    # event, an engine check's first volley, a lab job's first battles), the client
+    # told which limit stopped it, and its slot is given back.
+    app = create_app(EXAMPLES, work_seconds=0)
+    client = TestClient(app)
+    answers = _costly_requests(client, battle_log)
+    stopped = "was stopped after 0 s, the server's time limit: "
+    expected = {
+        "battle": f"the battle {stopped}play a smaller scenario or fewer turns, "
+        "or run hammerlab battle",
+        "log": f"the log's replay {stopped}play a smaller scenario or fewer turns, "
+        "or run hammerlab battle",
+        "play": f"the AI's play {stopped}the game is given up; play a smaller scenario",
+        "check": f"the engine check {stopped}ask for fewer trials",
+    }
+    for name, error in expected.items():
+        assert (answers[name].status_code, answers[name].json()) == (503, {"error": error})
+    assert answers["lab"].status_code == 202
+    key = answers["lab"].json()["id"]
+    deadline = time.monotonic() + 60
+    while (job := client.get(f"/api/lab/{key}").json())["state"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert (job["state"], job["error"]) == ("failed", f"the lab job {stopped}ask for fewer runs")
+    assert app.state.work.running == 0
+
+
+def test_a_game_whose_ai_turn_is_stopped_is_forgotten() -> None:
+    # Stopped inside the AI's turn, the game would offer the AI's actions as the
+    # person's: it is given up, and says so.
+    app = create_app(EXAMPLES)
+    client = TestClient(app)
+    state = client.post("/api/play", json={"scenario": "whole_game_three_turns.toml", "seed": 3})
+    key = state.json()["id"]
+    app.state.work.seconds = 0  # the limit from now on
+    last = len(state.json()["actions"]) - 1  # end the phase: the AI plays on
+    stopped = client.post(f"/api/play/{key}", json={"action": last})
+    assert stopped.status_code == 503
+    assert stopped.json()["error"].startswith("the AI's play was stopped after 0 s")
+    assert client.get(f"/api/play/{key}").status_code == 404
+    assert app.state.work.running == 0
+
+
+def test_work_slots_and_time_limit_on_a_fake_clock() -> None:
+    now = [100.0]
+    work = Work(slots=2, seconds=10, clock=lambda: now[0])
+    first = work.begin("the battle", "play less")
+    second = work.begin("the lab job", "ask for fewer runs")
+    with pytest.raises(WebError) as busy:
+        work.begin("a third", "")
+    assert busy.value.status == 429 and work.running == 2
+    now[0] = 109.9
+    first.check()  # within its time
+    now[0] = 110.0
+    with pytest.raises(TimeLimitError) as stopped:
+        first.check()
+    assert str(stopped.value) == (
+        "the battle was stopped after 10 s, the server's time limit: play less"
+    )
+    first.end()
+    first.end()  # once only: the slot is not given back twice
+    first.check()  # an ended ticket stops nothing (a game outlives its request)
+    assert work.running == 1
+    with second:
+        pass
+    assert work.running == 0
+
+
+def test_a_watched_game_is_stopped_at_an_event_and_let_go_at_the_end() -> None:
+    now = [0.0]
+    work = Work(slots=1, seconds=5, clock=lambda: now[0])
+    game = Game.start(load_scenario(EXAMPLES / "whole_game_three_turns.toml"), "s.toml", 3)
+    ticket = work.begin("the battle", "play less")
+    ticket.watch(game)
+    game.step()  # within its time
+    now[0] = 5.0
+    before = len(game.battle.log.events)
+    with pytest.raises(TimeLimitError):
+        game.step()
+    assert len(game.battle.log.events) == before + 1  # stopped at the first event
+    ticket.end()
+    game.play()  # no longer watched: plays to its end
+    assert game.is_over

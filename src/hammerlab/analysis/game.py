@@ -23,7 +23,8 @@ import copy
 import dataclasses
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+import os
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
@@ -129,6 +130,57 @@ class GameHeader(BaseModel):
         """The recorded scenario, checked as a scenario file is: a mistake names
         ``where``, the file that records it, then ``scenario`` and the key path."""
         return scenario_from_data(self.scenario, f"{where}: scenario")
+
+
+class PluginNotNamedError(InputError):
+    """A saved game or log records plug-in files its reader did not name, or the reader
+    named files it does not record: nothing is loaded. A plug-in is Python code run
+    with the reader's rights, and a data file (which anyone may have written) must not
+    run code its reader did not ask for; the files it records are in ``recorded``,
+    those not named in ``missing``, those named for nothing in ``extra``."""
+
+    def __init__(
+        self, where: str, recorded: Sequence[str], missing: Sequence[str], extra: Sequence[str]
+    ) -> None:
+        self.recorded = tuple(recorded)
+        self.missing = tuple(missing)
+        self.extra = tuple(extra)
+        problems = []
+        if self.missing:
+            problems.append(
+                f"plays with {_plugin_files(self.missing)}, not named: a plug-in runs code, "
+                "so it is loaded only when named"
+            )
+        if self.extra:
+            problems.append(f"does not play with {_plugin_files(self.extra)}")
+        super().__init__(where, "plugins", "; ".join(problems))
+
+
+def _plugin_files(paths: Sequence[str]) -> str:
+    return ("the plug-in " if len(paths) == 1 else "the plug-ins ") + ", ".join(paths)
+
+
+def _same_file(path: str | Path) -> str:
+    """What compares two spellings of a plug-in's path: the path resolved (symbolic
+    links followed, a relative path from the current folder, where it is loaded
+    from); one that cannot be resolved, made absolute."""
+    try:
+        return str(Path(path).resolve())
+    except (OSError, RuntimeError, ValueError):
+        return os.path.abspath(path)
+
+
+def check_plugins_named(recorded: Sequence[str], named: Collection[str | Path], where: str) -> None:
+    """Refuse, with :class:`PluginNotNamedError`, a saved game or log (the file ``where``)
+    whose ``recorded`` plug-in files are not exactly those its reader ``named``, compared
+    by resolved path: the recorded paths are what would be loaded, and a saved game
+    records no digest of a plug-in's bytes to compare instead."""
+    wanted = {_same_file(p) for p in named}
+    have = {_same_file(p) for p in recorded}
+    missing = [p for p in dict.fromkeys(recorded) if _same_file(p) not in wanted]
+    extra = [str(p) for p in dict.fromkeys(named) if _same_file(p) not in have]
+    if missing or extra:
+        raise PluginNotNamedError(where, list(dict.fromkeys(recorded)), missing, extra)
 
 
 class SavedGame(GameHeader):
@@ -419,14 +471,16 @@ class Game:
         where: str = "saved game",
         controllers: Mapping[str, Controller] | None = None,
         stop_before_turn: int | None = None,
+        plugins: Collection[str | Path] = (),
     ) -> Game:
         """Replay a saved game to where it was saved, then check its state digest.
 
         ``stop_before_turn`` is where the loaded game stops next (by default: at its
-        scenario's last turn).
+        scenario's last turn). ``plugins`` names the plug-in files the caller allows
+        it to load: those it records, or :class:`PluginNotNamedError` before any is.
         """
         saved = _read(text, where)
-        game = cls.recorded(saved, where, controllers)
+        game = cls.recorded(saved, where, controllers, plugins)
         game.replay([(kind, answer) for _, kind, answer in saved.decisions], where)
         if game.digest() != saved.digest:
             raise InputError(where, "digest", "the replayed game differs from the saved one")
@@ -435,13 +489,21 @@ class Game:
 
     @classmethod
     def recorded(
-        cls, header: GameHeader, where: str, controllers: Mapping[str, Controller] | None = None
+        cls,
+        header: GameHeader,
+        where: str,
+        controllers: Mapping[str, Controller] | None = None,
+        plugins: Collection[str | Path] = (),
     ) -> Game:
         """The game a saved game or a log header records, not yet played (its first
         decisions are the recorded ones: a replay answers them). What it names
         that can no longer be found or used (a BattleScribe file beside the scenario,
         a plug-in file, a rule) is an :class:`InputError` naming ``where``, the file
-        it was recorded in, as well as the scenario or plug-in file at fault."""
+        it was recorded in, as well as the scenario or plug-in file at fault.
+
+        Its plug-in files are loaded (run) only when the caller names each of them in
+        ``plugins`` (:func:`check_plugins_named`), checked before anything else."""
+        check_plugins_named(header.plugins, plugins, where)
         try:
             return cls._unplayed(
                 header.scenario_in(where),
@@ -707,11 +769,13 @@ def first_difference(
     return None
 
 
-def check_log(text: str, where: str) -> Mismatch | None:
+def check_log(text: str, where: str, plugins: Collection[str | Path] = ()) -> Mismatch | None:
     """Play the game a JSON Lines log records (its first line, the header, says
     how; its decision events say what each player chose) and compare every event
-    line; the first difference, or ``None`` when the replay is identical."""
+    line; the first difference, or ``None`` when the replay is identical. ``plugins``
+    names the plug-in files the caller allows it to load: those the header records,
+    or :class:`PluginNotNamedError` before any is."""
     header, logged_events = read_log(text, where)
-    game = Game.recorded(header, where)
+    game = Game.recorded(header, where, plugins=plugins)
     unanswered = replay_logged(game, logged_events)
     return first_difference(logged_events, game.battle, unanswered)

@@ -197,11 +197,17 @@ def check_odds(
     trials: int,
     seed: int,
     units: Sequence[Datasheet] = (),
+    checkpoint: Callable[[], None] | None = None,
 ) -> OddsCheck:
-    """Fire the question's weapon ``trials`` times with the engine; compare with ``result``."""
+    """Fire the question's weapon ``trials`` times with the engine; compare with ``result``.
+
+    ``checkpoint`` is called before each volley: it may raise to stop the check (the
+    web server's time limit)."""
     table = set_table(ask, seed, units)
     observed = [0] * len(result.models_killed)
     for _ in range(trials):
+        if checkpoint is not None:
+            checkpoint()
         observed[table.volley()] += 1
     chi2, dof, p = pearson(observed, result.models_killed)
     expected = tuple(p * trials for p in result.models_killed)

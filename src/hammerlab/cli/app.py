@@ -117,7 +117,15 @@ def battle(
         int | None, typer.Option(min=0, metavar="N", help="dice seed (overrides the file)")
     ] = None,
     rule: RuleOpt = None,
-    plugin: PluginOpt = None,
+    plugin: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--plugin",
+            metavar="FILE.py",
+            help="load rules from a plug-in file; with --resume, name each plug-in the saved "
+            "game plays with (none runs unless named); repeatable",
+        ),
+    ] = None,
     controller: Annotated[
         str,
         typer.Option(
@@ -147,7 +155,8 @@ def battle(
         Path | None,
         typer.Option(
             metavar="FILE",
-            help="continue a saved game (--save), with its own seed, rules and plug-ins",
+            help="continue a saved game (--save), with its own seed, rules and plug-ins "
+            "(name its plug-ins with --plugin to run them)",
         ),
     ] = None,
     as_json: Annotated[
@@ -174,6 +183,14 @@ def battle(
 @app.command(cls=OnceCommand)
 def replay(
     log: Annotated[Path, typer.Argument(metavar="LOG.jsonl", help="a log written by --log-json")],
+    plugin: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--plugin",
+            metavar="FILE.py",
+            help="a plug-in the log plays with (none runs unless named); repeatable",
+        ),
+    ] = None,
 ) -> None:
     """Re-play a JSON Lines battle log (its seed, rules and decisions) and check that
     every event comes out the same; exit 1 at the first one that differs.
@@ -182,7 +199,7 @@ def replay(
     """
     from hammerlab.cli.battle_cmd import run_replay
 
-    run_replay(log)
+    run_replay(log, plugin)
 
 
 PrecisionOpt = Annotated[

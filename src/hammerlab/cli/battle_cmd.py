@@ -4,6 +4,7 @@ game, check a log. Imported only when one of those commands runs."""
 from __future__ import annotations
 
 import json
+import shlex
 import traceback
 from collections.abc import Collection
 from pathlib import Path
@@ -12,7 +13,13 @@ from typing import Any
 import typer
 from rich.markup import escape
 
-from hammerlab.analysis.game import HOLD, Game, check_log, saved_players
+from hammerlab.analysis.game import (
+    HOLD,
+    Game,
+    PluginNotNamedError,
+    check_log,
+    saved_players,
+)
 from hammerlab.analysis.search import Budget, install_search
 from hammerlab.cli.common import (
     check_outputs,
@@ -78,7 +85,7 @@ def run_battle(
             "--side", "names the player --controller prompt or search plays; give one of those"
         )
     if resume is not None:
-        _check_recipe_flags(seed, rule, plugin)
+        _check_recipe_flags(seed, rule)
     # Checked before play, so that a game played by hand is not lost to a mistyped
     # path at its end. Saving over the game resumed is playing it on: allowed; a log
     # over it is not.
@@ -88,7 +95,7 @@ def run_battle(
     stop = None if stop_after is None else stop_after + 1
     try:
         if resume is not None:
-            game = _resumed(resume, controller, side)
+            game = _resumed(resume, controller, side, plugin or [])
             first = game.ready.plan.turns + 1 if game.play_state.over else game.turn
             _check_stop_after(stop_after, game.ready.plan.turns, str(resume), first)
             if not as_json:  # said once the flags are known good: an error comes alone
@@ -122,6 +129,8 @@ def run_battle(
         _play(game, stop, quiet=as_json or controller == "prompt")
     except RuleSettingError as error:
         raise usage_error("--rule", error) from None
+    except PluginNotNamedError as error:
+        raise usage_error("--plugin", plugins_to_name(error)) from None
     except HammerlabError as error:
         raise fail(error) from None
     except (typer.Exit, typer.Abort):
@@ -160,16 +169,37 @@ def _recorded_plugins(resume: Path | None) -> bool:
         return False
 
 
-def _check_recipe_flags(
-    seed: int | None, rule: list[str] | None, plugin: list[Path] | None
-) -> None:
+def plugins_to_name(error: PluginNotNamedError) -> str:
+    """What ``--plugin`` must say for a saved game or log (``battle --resume``,
+    ``replay``): the file, the plug-ins it plays with that were not named, and the
+    flags that run them (its plug-ins are code, run only when the user names them);
+    or the plug-ins named that it does not play with."""
+    where = error.source
+    if error.missing:
+        them = "it" if len(error.missing) == 1 else "them"
+        flags = " ".join(f"--plugin {shlex.quote(path)}" for path in error.missing)
+        files = ", ".join(error.missing)
+        kind = "plug-in" if len(error.missing) == 1 else "plug-ins"
+        wrong = f"; it does not play with {', '.join(error.extra)}" if error.extra else ""
+        return (
+            f"{where} plays with the {kind} {files}, Python code run only when you name "
+            f"{them}: add {flags} to run {them}{wrong}"
+        )
+    extra = ", ".join(error.extra)
+    if not error.recorded:
+        return f"{where} plays with no plug-in; leave out {extra}"
+    return f"{where} does not play with {extra}; its plug-ins: {', '.join(error.recorded)}"
+
+
+def _check_recipe_flags(seed: int | None, rule: list[str] | None) -> None:
     """With ``--resume``, refuse what would change the game's recipe: the saved game
-    holds its own seed, rules and plug-ins (it loads its plug-in files itself), and
-    playing on with others would not be the game saved; a usage error naming the flag."""
-    given = {"--seed": seed is not None, "--rule": bool(rule), "--plugin": bool(plugin)}
+    holds its own seed and rules, and playing on with others would not be the game
+    saved; a usage error naming the flag. (``--plugin`` names the plug-ins it records,
+    which are loaded only when named: :func:`plugins_to_name`.)"""
+    given = {"--seed": seed is not None, "--rule": bool(rule)}
     flag = next((f for f, present in given.items() if present), None)
     if flag is not None:
-        problem = "a saved game holds its own seed, rules and plug-ins; leave it out with --resume"
+        problem = "a saved game holds its own seed and rules; leave it out with --resume"
         raise usage_error(flag, problem)
 
 
@@ -266,15 +296,17 @@ def _side(side: str | None, players: list[str], where: str) -> str:
     return you
 
 
-def _resumed(path: Path, controller: str, side: str | None) -> Game:
-    """The saved game in ``path``, replayed to where it stopped (and held there)."""
+def _resumed(path: Path, controller: str, side: str | None, plugins: list[Path]) -> Game:
+    """The saved game in ``path``, replayed to where it stopped (and held there); the
+    plug-ins it records are loaded only when ``plugins`` (``--plugin``) names them all
+    (:class:`PluginNotNamedError` otherwise, before any is)."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(str(path), "", f"cannot read: {error}") from None
     players = saved_players(text, str(path))
     people = _people(controller, side, players, str(path))
-    return Game.from_json(text, str(path), people, HOLD)
+    return Game.from_json(text, str(path), people, HOLD, plugins)
 
 
 def _introduce(game: Game) -> None:
@@ -306,13 +338,17 @@ def changed_parameters(ruleset: Ruleset, settings: RuleSettings) -> dict[str, Pa
     return {k: v for k, v in settings.values.items() if defaults.get(k) != v}
 
 
-def run_replay(log: Path) -> None:
-    """Check a JSON Lines log by playing it again; exit 1 at the first difference."""
+def run_replay(log: Path, plugin: list[Path] | None = None) -> None:
+    """Check a JSON Lines log by playing it again; exit 1 at the first difference.
+    The plug-ins its header records are loaded only when ``plugin`` (``--plugin``)
+    names them all: otherwise a usage error says which, before any is."""
     try:
         text = log.read_text(encoding="utf-8")
-        differs = check_log(text, str(log))
+        differs = check_log(text, str(log), plugin or [])
     except (OSError, UnicodeDecodeError) as error:
         raise fail(f"{log}: cannot read: {error}") from None
+    except PluginNotNamedError as error:
+        raise usage_error("--plugin", plugins_to_name(error)) from None
     except HammerlabError as error:
         raise fail(error) from None
     if differs is None:

@@ -173,6 +173,11 @@ class EventLog:
         """Call ``listener`` for each later event."""
         self._listeners = (*self._listeners, listener)
 
+    def unsubscribe(self, listener: Callable[[Event], None]) -> None:
+        """Stop calling ``listener`` (one subscribed for a while: the web server's time
+        limit watches a game in play only while a request plays it)."""
+        self._listeners = tuple(kept for kept in self._listeners if kept is not listener)
+
     def of_kind(self, kind: str) -> list[Event]:
         """All events of one kind, in order."""
         return [e for e in self.events if e.kind == kind]

@@ -5,8 +5,10 @@ only what ``static/`` serves — no CDN, no build step; charts and the battlefie
 are inline SVG drawn by ``static/*.js``. The API under ``/api/`` answers with
 the same JSON as the CLI's ``--json`` (it calls the same functions). Limits:
 request bodies are capped before they are read whole (413), requests are
-checked by pydantic models that refuse unknown keys (422), and every error is
-one JSON message, never a stack trace.
+checked by pydantic models that refuse unknown keys (422), costly work (battles,
+replays, games, engine checks, lab jobs) runs a few at once (429 beyond) and is
+stopped at its time limit (503), and every error is one JSON message, never a
+stack trace.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from fastapi.responses import (
 )
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hammerlab.analysis.game import Game
@@ -51,7 +54,17 @@ from hammerlab.web.schemas import (
     OddsRequest,
     PlayRequest,
 )
-from hammerlab.web.services import LabJob, Scenarios, Seat, Upload, WebError
+from hammerlab.web.services import (
+    WORK_RUNNING,
+    WORK_SECONDS,
+    LabJob,
+    Scenarios,
+    Seat,
+    TimeLimitError,
+    Upload,
+    WebError,
+    Work,
+)
 from hammerlab.web.store import BoundedStore, StoreFullError
 
 log = logging.getLogger(__name__)
@@ -186,9 +199,20 @@ def _json_message(body: Any, item: dict[str, Any]) -> str:
     return f"request body: invalid JSON: {problem}"
 
 
-def create_app(scenario_folder: Path | None = None, plugins: tuple[Path, ...] = ()) -> FastAPI:
+BATTLE_ADVICE = "play a smaller scenario or fewer turns, or run hammerlab battle"
+GAME_ADVICE = "the game is given up; play a smaller scenario"
+
+
+def create_app(
+    scenario_folder: Path | None = None,
+    plugins: tuple[Path, ...] = (),
+    work_slots: int = WORK_RUNNING,
+    work_seconds: float = WORK_SECONDS,
+) -> FastAPI:
     """The web app; ``scenario_folder`` holds the scenarios it offers, ``plugins``
-    are rule plug-in files loaded now (their rules join the rulesets' options)."""
+    are rule plug-in files loaded now (their rules join the rulesets' options).
+    Costly work runs ``work_slots`` at a time, each stopped after ``work_seconds``
+    (:class:`~hammerlab.web.services.Work`, kept as ``app.state.work``)."""
     plugin_paths = [str(p.resolve()) for p in plugins]
     for path in plugins:
         load_plugin_file(path)
@@ -208,6 +232,8 @@ def create_app(scenario_folder: Path | None = None, plugins: tuple[Path, ...] = 
         capacity=32, ttl=3600, evictable=lambda job: job.state != "running"
     )
     seats: BoundedStore[Seat] = BoundedStore(capacity=16, ttl=1800)
+    work = Work(work_slots, work_seconds)
+    app.state.work = work
 
     @app.exception_handler(HammerlabError)
     async def hammerlab_error(request: Request, error: HammerlabError) -> JSONResponse:
@@ -226,6 +252,10 @@ def create_app(scenario_folder: Path | None = None, plugins: tuple[Path, ...] = 
     @app.exception_handler(StoreFullError)
     async def store_full(request: Request, error: StoreFullError) -> JSONResponse:
         return _error(429, str(error))
+
+    @app.exception_handler(TimeLimitError)
+    async def time_limit(request: Request, error: TimeLimitError) -> JSONResponse:
+        return _error(503, str(error))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -288,7 +318,10 @@ def create_app(scenario_folder: Path | None = None, plugins: tuple[Path, ...] = 
         """The exact distribution against ``trials`` volleys of the real engine (χ² test)."""
         ask = question.ask()
         units = uploaded_units(question.upload)
-        return check_odds(ask, answer(ask, units), question.trials, question.seed, units).to_dict()
+        exact = answer(ask, units)
+        with work.begin("the engine check", "ask for fewer trials") as ticket:
+            check = check_odds(ask, exact, question.trials, question.seed, units, ticket.check)
+        return check.to_dict()
 
     @app.get("/api/situations")
     def situations() -> dict[str, dict[str, str]]:
@@ -374,8 +407,9 @@ def create_app(scenario_folder: Path | None = None, plugins: tuple[Path, ...] = 
         """Start ``hammerlab lab`` as a job; poll ``GET /api/lab/{id}``."""
         spec, source = scenarios.get(request.scenario, request.upload)
         key = services.start_lab(
-            jobs, spec, source, request.rule, request.set, request.runs, request.seed, plugin_paths
-        )
+            jobs, work, spec, source, request.rule, request.set, request.runs, request.seed,
+            plugin_paths,
+        )  # fmt: skip
         job = jobs.get(key)
         assert job is not None
         return job.to_dict(key)
@@ -416,8 +450,11 @@ def create_app(scenario_folder: Path | None = None, plugins: tuple[Path, ...] = 
         """Play a scenario with the AI on both sides: the table at the start, every event
         (the JSON Lines of ``--log-json``, with each line's text) and the summary."""
         spec, source = scenarios.get(request.scenario, request.upload)
-        game = Game.start(spec, source, request.seed, services.rule_settings(request.rule))
-        return services.played_view(game)
+        settings = services.rule_settings(request.rule)
+        with work.begin("the battle", BATTLE_ADVICE) as ticket:
+            game = Game.start(spec, source, request.seed, settings)
+            ticket.watch(game)
+            return services.played_view(game)
 
     @app.post("/api/battle/log")
     async def battle_log(file: Annotated[UploadFile, File()]) -> dict[str, Any]:
@@ -429,7 +466,11 @@ def create_app(scenario_folder: Path | None = None, plugins: tuple[Path, ...] = 
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             raise WebError("the log is not UTF-8 text") from None
-        return services.log_view(text, services.upload_name(file.filename or "log.jsonl"))
+        name = services.upload_name(file.filename or "log.jsonl")
+        with work.begin("the log's replay", BATTLE_ADVICE) as ticket:
+            # In a worker thread, as the other costly endpoints run: replayed here, on
+            # the event loop, it would hold up every other request until it ended.
+            return await run_in_threadpool(services.log_view, text, name, ticket)
 
     def seat_of(key: str) -> Seat:
         seat = seats.get(key)
@@ -442,7 +483,10 @@ def create_app(scenario_folder: Path | None = None, plugins: tuple[Path, ...] = 
         """A new game against the AI; the state shows your legal actions."""
         spec, source = scenarios.get(request.scenario, request.upload)
         name = None if request.upload is not None else request.scenario
-        seat = services.new_seat(spec, source, request.seed, request.side, request.rule, name)
+        with work.begin("the AI's play", GAME_ADVICE) as ticket:
+            seat = services.new_seat(
+                spec, source, request.seed, request.side, request.rule, name, ticket
+            )
         key = seats.add(seat)
         with seat.lock:
             return services.seat_state(key, seat)
@@ -475,10 +519,17 @@ def create_app(scenario_folder: Path | None = None, plugins: tuple[Path, ...] = 
 
     @app.post("/api/play/{key}")
     def play_action(key: str, request: ActionRequest) -> dict[str, Any]:
-        """Take one of your legal actions; the AI answers until it is your turn again."""
+        """Take one of your legal actions; the AI answers until it is your turn again.
+        Stopped at the time limit, the game is left inside the AI's turn, where the
+        page would offer the AI's actions as yours: it is forgotten."""
         seat = seat_of(key)
         with seat.lock:
-            services.act(seat, request.action, request.step)
+            try:
+                with work.begin("the AI's play", GAME_ADVICE) as ticket:
+                    services.act(seat, request.action, request.step, ticket)
+            except TimeLimitError:
+                seats.discard(key)
+                raise
             return services.seat_state(key, seat)
 
     return app

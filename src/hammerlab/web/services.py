@@ -1,6 +1,10 @@
 """What the web pages and the API do, apart from HTTP: scenarios, uploads, lab
 jobs, battles and games, each bounded.
 
+Costly work — a battle, a log's replay, the AI's play in a game, an engine
+check, a lab job — runs under one :class:`Work`: a few at once, each stopped
+at its time limit, so that no client (nor a few) can keep the server busy.
+
 Every request names a scenario from the server's scenario folder (by its
 relative name, checked against the list) or an uploaded one (by the id the
 server gave it); a client never names a path. Uploaded files are parsed from
@@ -13,8 +17,10 @@ import logging
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 from hammerlab.analysis.engine_version import plugins_line
@@ -28,6 +34,7 @@ from hammerlab.analysis.game import (
 )
 from hammerlab.analysis.lab import LabReport, arms, compare
 from hammerlab.engine.datasheet import Datasheet
+from hammerlab.engine.events import Event, EventLog
 from hammerlab.engine.rules import ParamValue, parse_rule_flag
 from hammerlab.errors import HammerlabError
 from hammerlab.io.battlescribe import import_file
@@ -40,10 +47,11 @@ log = logging.getLogger(__name__)
 BATTLESCRIBE_SUFFIXES = (".cat", ".gst", ".ros", ".rosz")
 MAX_UPLOAD_BYTES = 8 * 1024 * 1024
 """A BattleScribe file, a scenario or a log sent to the server."""
-LAB_SECONDS = 120.0
-"""A lab job that runs longer is stopped."""
-LAB_RUNNING = 2
-"""Lab jobs that may run at once."""
+WORK_SECONDS = 120.0
+"""Costly work (a battle, a replay, the AI's play, an engine check, a lab job) that
+runs longer is stopped."""
+WORK_RUNNING = 2
+"""Pieces of costly work that may run at once; one more is refused (429)."""
 MAX_LOG_EVENTS = 200_000
 
 
@@ -131,11 +139,117 @@ def rule_settings(flags: list[str]) -> dict[str, ParamValue]:
     return dict(parse_rule_flag(f) for f in flags)
 
 
+# --- costly work: how many at once, and for how long ----------------------------------
+
+
+class TimeLimitError(RuntimeError):
+    """Costly work stopped at the server's time limit (503 for a request, a failed lab
+    job). Not a :class:`HammerlabError`: the engine takes those for the game's own (a
+    log's replay that goes another way is compared, not reported), and this one must
+    end the work whatever is running it."""
+
+
+class Work:
+    """The server's costly work: at most ``slots`` pieces at once (:meth:`begin` refuses
+    one more with a 429), each stopped at its first check (:meth:`Ticket.check`) once
+    ``seconds`` have passed since it began. One for the whole app: lab jobs, battles,
+    replays, games and engine checks share its slots, since they share the CPUs."""
+
+    def __init__(
+        self,
+        slots: int = WORK_RUNNING,
+        seconds: float = WORK_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.slots = slots
+        self.seconds = seconds
+        self.clock = clock
+        self._running = 0
+        self._lock = threading.Lock()
+
+    @property
+    def running(self) -> int:
+        """Pieces of work holding a slot now."""
+        with self._lock:
+            return self._running
+
+    def begin(self, what: str, advice: str) -> Ticket:
+        """A slot for ``what`` (``the battle``), held until the ticket ends; ``advice``
+        ends the message of its time limit (what to ask for instead). All slots taken:
+        a :class:`WebError` 429, before anything is done."""
+        with self._lock:
+            if self._running >= self.slots:
+                raise WebError(
+                    f"the server is busy: it runs at most {self.slots} battles, games, replays, "
+                    "engine checks or lab jobs at once; try again when one ends",
+                    429,
+                )
+            self._running += 1
+        return Ticket(self, what, advice, self.clock())
+
+    def _release(self) -> None:
+        with self._lock:
+            self._running -= 1
+
+
+@dataclass
+class Ticket:
+    """One piece of costly work holding a slot of :class:`Work` until :meth:`end` (or
+    the end of its ``with`` block). The work calls :meth:`check` between its steps
+    (a lab job between battles, an engine check between volleys) or has a game's
+    events call it (:meth:`watch`): past the time limit, it stops the work."""
+
+    work: Work
+    what: str
+    advice: str
+    started: float
+    ended: bool = False
+    _watched: list[tuple[EventLog, Callable[[Event], None]]] = field(default_factory=list)
+
+    def check(self) -> None:
+        """Raise :class:`TimeLimitError` once the work's time is up (nothing after
+        :meth:`end`: a game may outlive the request that played it)."""
+        if not self.ended and self.work.clock() - self.started >= self.work.seconds:
+            raise TimeLimitError(
+                f"{self.what} was stopped after {self.work.seconds:g} s, the server's time "
+                f"limit: {self.advice}"
+            )
+
+    def watch(self, game: Game) -> None:
+        """Check the time at each of ``game``'s events from now on (every decision is
+        one): a battle stops between two events, not only between activations, some
+        of which take seconds. The listener goes at :meth:`end`."""
+        log = game.battle.log
+
+        def listener(_: Event) -> None:
+            self.check()
+
+        log.subscribe(listener)
+        self._watched.append((log, listener))
+
+    def end(self) -> None:
+        """Give the slot back and stop watching (once; later calls do nothing)."""
+        if self.ended:
+            return
+        self.ended = True
+        for log, listener in self._watched:
+            log.unsubscribe(listener)
+        self._watched.clear()
+        self.work._release()
+
+    def __enter__(self) -> Ticket:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.end()
+
+
 # --- lab jobs ---------------------------------------------------------------------
-
-
-class LabTimeError(HammerlabError, RuntimeError):
-    """A lab job ran past its time."""
 
 
 @dataclass
@@ -147,7 +261,6 @@ class LabJob:
     state: str = "running"
     report: LabReport | None = None
     error: str | None = None
-    started: float = field(default_factory=time.monotonic)
 
     def to_dict(self, key: str) -> dict[str, Any]:
         """What ``GET /api/lab/{id}`` answers: the report of ``lab --json``, and the
@@ -167,6 +280,7 @@ class LabJob:
 
 def start_lab(
     jobs: BoundedStore[LabJob],
+    work: Work,
     scenario: Scenario,
     source: str,
     changes: list[str],
@@ -175,27 +289,36 @@ def start_lab(
     seed: int,
     plugins: list[str],
 ) -> str:
-    """Check the experiment, then run it in a thread; the job's id."""
-    if sum(j.state == "running" for j in jobs.values()) >= LAB_RUNNING:
-        raise WebError(f"{LAB_RUNNING} lab jobs are running; try again when one ends", 429)
-    experiment = arms(scenario, changes, shared, source)
-    job = LabJob(total=2 * runs)
-    key = jobs.add(job)
+    """Check the experiment, then run it in a thread holding a slot of ``work``
+    (checked between battles: past the time limit the job fails); the job's id."""
+    ticket = work.begin("the lab job", "ask for fewer runs")
+    try:
+        experiment = arms(scenario, changes, shared, source)
+        job = LabJob(total=2 * runs)
+        key = jobs.add(job)
+    except BaseException:
+        ticket.end()
+        raise
 
     def progress(more: int) -> None:
         job.done += more
-        if time.monotonic() - job.started > LAB_SECONDS:
-            raise LabTimeError(f"stopped after {LAB_SECONDS:.0f} s: ask for fewer runs")
+        ticket.check()
 
     def run() -> None:
+        report, error = None, "the experiment failed (see the server's log)"
         try:
-            job.report = compare(scenario, source, experiment, runs, seed, 1, plugins, progress)
-            job.done, job.state = job.total, "done"
-        except HammerlabError as error:
-            job.error, job.state = str(error), "failed"
+            report = compare(scenario, source, experiment, runs, seed, 1, plugins, progress)
+        except (HammerlabError, TimeLimitError) as problem:
+            error = str(problem)
         except Exception:
             log.exception("lab job %s failed", key)
-            job.error, job.state = "the experiment failed (see the server's log)", "failed"
+        finally:
+            ticket.end()  # before the job reads as ended: a client told so may start another
+        if report is not None:
+            job.report = report
+            job.done, job.state = job.total, "done"
+        else:
+            job.error, job.state = error, "failed"
 
     threading.Thread(target=run, name=f"lab-{key}", daemon=True).start()
     return key
@@ -251,14 +374,17 @@ def played_view(game: Game) -> dict[str, Any]:
     return battle_view(game, start)
 
 
-def log_view(text: str, where: str) -> dict[str, Any]:
+def log_view(text: str, where: str, ticket: Ticket | None = None) -> dict[str, Any]:
     """The battle a JSON Lines log (``hammerlab battle --log-json``) records, replayed
-    by the engine and checked line by line against the log."""
+    by the engine (watched by ``ticket``, which stops it at the time limit) and
+    checked line by line against the log."""
     if text.count("\n") > MAX_LOG_EVENTS:
         raise WebError(f"{where}: more than {MAX_LOG_EVENTS} lines", 413)
     header, logged = read_log(text, where)
     _check_header(header, where)
     game = Game.recorded(header, where)
+    if ticket is not None:
+        ticket.watch(game)
     start = table_state(game.battle)
     unanswered = replay_logged(game, logged)
     differs = first_difference(logged, game.battle, unanswered)
@@ -306,14 +432,18 @@ def new_seat(
     side: str | None,
     rules: list[str],
     name: str | None = None,
+    ticket: Ticket | None = None,
 ) -> Seat:
     """A new game; the AI plays the other side, and answers the person's decisions
-    inside an activation (the page offers the top-level actions only)."""
+    inside an activation (the page offers the top-level actions only). ``ticket``
+    watches the AI's first moves (the other side may begin)."""
     names = [p.name for p in scenario.players]
     you = side or names[0]
     if you not in names:
         raise WebError(f"{you!r} is not a player ({', '.join(names)})")
     game = Game.start(scenario, source, seed, rule_settings(rules))
+    if ticket is not None:
+        ticket.watch(game)
     game.play_until(you)
     return Seat(game, you, name)
 
@@ -361,13 +491,17 @@ def seat_log(seat: Seat) -> str:
     return seat.game.log_json_lines()
 
 
-def act(seat: Seat, index: int, step: int | None) -> None:
-    """Take the person's action ``index``, then let the AI play until they act again."""
+def act(seat: Seat, index: int, step: int | None, ticket: Ticket | None = None) -> None:
+    """Take the person's action ``index``, then let the AI play until they act again,
+    watched by ``ticket`` (past the time limit, the game is left inside the AI's turn:
+    the caller forgets it)."""
     game = seat.game
     if step is not None and step != len(game.decisions()):
         raise WebError("the game has moved on since this page was drawn; reload it", 409)
     actions = game.legal_actions()
     if not 0 <= index < len(actions):
         raise WebError(f"no action {index}: {len(actions)} are open")
+    if ticket is not None:
+        ticket.watch(game)
     game.apply(actions[index])
     game.play_until(seat.you)

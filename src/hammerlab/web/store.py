@@ -74,6 +74,11 @@ class BoundedStore(Generic[T]):
             self._items.move_to_end(key)
             return found[1]
 
+    def discard(self, key: str) -> None:
+        """Forget the item ``key``, if held (a game left broken by a stopped request)."""
+        with self._lock:
+            self._items.pop(key, None)
+
     def values(self) -> list[T]:
         """Every item held now."""
         with self._lock:
