@@ -1,7 +1,9 @@
 """Bad input to the results store (session 12's fuzzing): a database that is not a
 store is refused and left alone, a run's seeds must fit the store before anything is
 played, a run that fails takes back the battles it stored, ``--query`` writes its
-rows with ``--csv`` and reads the stores and no other file."""
+rows with ``--csv`` and reads the stores and no other file; and (session 14's review)
+a store damaged after it was written is one error line wherever it is read, a merge
+writes all of its rows or none, and ``--query`` is a statement with bounded rows."""
 
 from __future__ import annotations
 
@@ -14,7 +16,16 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from hammerlab.analysis.lab import Outcome, play_once
-from hammerlab.analysis.store import FILE, ResultStore, query
+from hammerlab.analysis.store import (
+    FILE,
+    MAX_QUERY_ROWS,
+    MEMORY_LIMIT,
+    TABLES,
+    ResultStore,
+    StoreError,
+    merge,
+    query,
+)
 from hammerlab.analysis.sweep import MAX_SEED, cases, parse_axes
 from hammerlab.cli.app import app
 from hammerlab.errors import HammerlabError
@@ -287,3 +298,170 @@ def test_a_failed_run_keeps_a_new_store_that_holds_battles_it_did_not_write(
     with pytest.raises(HammerlabError), ResultStore(tmp_path / "empty"):
         raise HammerlabError("a battle failed")
     assert not (tmp_path / "empty").exists()  # nothing in it: removed, as before
+
+
+# A hostile-input review (session 14): a store damaged after it was written (a block
+# of its file overwritten, a JSON cell edited by hand) opens, and then failed with a
+# traceback wherever it was read, and a merge of one left a half-written target.
+
+HEADER = 3 * 4096
+"""The bytes before a DuckDB file's first block (its three header blocks)."""
+
+
+def _zero_block_of(folder: Path, table: str) -> None:
+    """Overwrite with zeros the block of the store's file that holds ``table``'s rows
+    (DuckDB's ``pragma_storage_info`` says which): the store still opens, and the
+    block's checksum fails when the table is read."""
+    path = folder / FILE
+    with duckdb.connect(str(path)) as db:
+        size = db.execute("SELECT block_size FROM pragma_database_size()").fetchall()[0][0]
+        (block,) = db.execute(
+            f"SELECT DISTINCT block_id FROM pragma_storage_info('{table}') WHERE block_id >= 0"
+        ).fetchall()[0]
+    with path.open("r+b") as file:
+        file.seek(HEADER + block * size)
+        file.write(b"\0" * size)
+
+
+def _rows(folder: Path) -> dict[str, list[tuple[Any, ...]]]:
+    return {table: _sql(folder, f"FROM {table} ORDER BY ALL") for table in TABLES}
+
+
+@pytest.mark.parametrize("table", ["battles", "units"])
+def test_a_damaged_store_is_one_error_line_wherever_it_is_read(tmp_path: Path, table: str) -> None:
+    good = _make(tmp_path / "good")
+    damaged = _make(tmp_path / "damaged")
+    _zero_block_of(damaged, table)
+    before = (damaged / FILE).read_bytes()
+    start = f"error: {damaged}: cannot read the results store: "
+    for command in (
+        ["results", str(damaged)],
+        ["results", str(good), str(damaged)],  # the damaged one of two is named
+        ["results", str(damaged), "--query", f"SELECT count(hash(t)) FROM {table} t"],
+        [*SWEEP, "--out", str(damaged), "--resume"],
+    ):
+        if command[0] == "sweep" and table != "battles":
+            continue  # --resume reads the battles only
+        result = invoke(*command)
+        assert (result.exit_code, result.stdout) == (1, ""), command
+        assert result.stderr.startswith(start), (command, result.stderr)
+        assert len(result.stderr.splitlines()) == 1, result.stderr
+    assert (damaged / FILE).read_bytes() == before  # --resume wrote nothing
+    assert sorted(p.name for p in damaged.iterdir()) == [FILE]
+
+
+@pytest.mark.parametrize(
+    ("edit", "problem"),
+    [
+        (
+            "UPDATE scenarios SET scenario = '{bad'",
+            "table scenarios: column scenario holds '{bad', not a JSON object",
+        ),
+        (
+            "UPDATE scenarios SET players = NULL",
+            "table scenarios: column players holds None, not a JSON array",
+        ),
+        (
+            "UPDATE battles SET params = '[2]'",
+            "table battles: column params holds '[2]', not a JSON object",
+        ),
+    ],
+)
+def test_a_store_with_a_malformed_json_cell_is_one_error_line(
+    tmp_path: Path, edit: str, problem: str
+) -> None:
+    folder = _make(tmp_path / "s")
+    _sql(folder, edit)
+    line = f"error: {folder}: cannot read the results store: {problem}\n"
+    for command in (
+        ["results", str(folder)],
+        ["results", str(folder), "--merge-into", str(tmp_path / "m")],
+    ):
+        result = invoke(*command)
+        assert (result.exit_code, result.stdout, result.stderr) == (1, "", line)
+    assert not (tmp_path / "m").exists()
+
+
+def test_merging_a_damaged_store_writes_nothing(tmp_path: Path) -> None:
+    # The review's case: the damage lay past what the merge read first, and the
+    # target was left with part of the rows after a traceback.
+    good = tmp_path / "good"
+    _store(good, {5: "draw"})
+    damaged = _make(tmp_path / "damaged")
+    _zero_block_of(damaged, "units")
+    line = f"error: {damaged}: cannot read the results store: "
+    new = tmp_path / "new" / "merged"
+    result = invoke("results", str(good), str(damaged), "--merge-into", str(new))
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr.startswith(line) and len(result.stderr.splitlines()) == 1
+    assert not (tmp_path / "new").exists()
+    existing = _make(tmp_path / "existing")
+    before = _rows(existing)
+    result = invoke("results", str(good), str(damaged), "--merge-into", str(existing))
+    assert result.exit_code == 1 and result.stderr.startswith(line)
+    assert _rows(existing) == before
+
+
+def test_a_merge_that_fails_midway_takes_back_what_it_copied(tmp_path: Path) -> None:
+    # A target whose models_left refuses every row (a constraint the store's own
+    # schema does not have): the battles are copied before the models left fail.
+    source = tmp_path / "source"
+    _store(source, {2: "draw", 3: "Cadians"})
+    target = _make(tmp_path / "target")
+    _sql(
+        target,
+        "CREATE TABLE kept AS FROM models_left; DROP TABLE models_left; "
+        "CREATE TABLE models_left (scenario_hash VARCHAR, params VARCHAR, seed BIGINT, "
+        "engine_version VARCHAR, unit VARCHAR, models_left INTEGER CHECK (seed < 2), "
+        "PRIMARY KEY (scenario_hash, params, seed, engine_version, unit)); "
+        "INSERT INTO models_left FROM kept; DROP TABLE kept",
+    )
+    before = _rows(target)
+    result = invoke("results", str(source), "--merge-into", str(target))
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr.startswith(
+        f"error: {target}: the merge failed, and nothing was written: Constraint Error"
+    )
+    assert len(result.stderr.splitlines()) == 1
+    assert _rows(target) == before
+    with pytest.raises(StoreError):
+        merge([source], target)
+    assert _rows(target) == before
+
+
+@pytest.mark.parametrize("sql", ["", " ", ";", "-- x", "/* x */ ;\n"])
+def test_a_query_with_no_statement_is_a_usage_error(tmp_path: Path, sql: str) -> None:
+    folder = _make(tmp_path / "s")
+    result = invoke("results", str(folder), "--query", sql)
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        "",
+        "error: --query: no SQL statement to run (it is empty, or only comments and ';')\n",
+    )
+    assert query([folder], sql) == ([], [])
+
+
+def test_a_query_gives_a_bounded_number_of_rows_with_duckdb_s_memory_capped(
+    tmp_path: Path,
+) -> None:
+    folder = _make(tmp_path / "s")
+    sheet = tmp_path / "q.csv"
+    many = f"SELECT range AS n FROM range({MAX_QUERY_ROWS + 5})"
+    result = invoke("results", str(folder), "--query", many, "--json", "--csv", str(sheet))
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == [{"n": n} for n in range(MAX_QUERY_ROWS)]
+    assert len(sheet.read_text().splitlines()) == MAX_QUERY_ROWS + 1  # and the header
+    assert result.stderr == (
+        f"--query: only the first {MAX_QUERY_ROWS} rows are shown (and written with --csv): "
+        "the query gives more; count or group them in SQL, or read the store with DuckDB's "
+        "own client\n"
+    )
+    exact = invoke("results", str(folder), "--query", f"FROM range({MAX_QUERY_ROWS})", "--json")
+    assert (len(json.loads(exact.stdout)), exact.stderr) == (MAX_QUERY_ROWS, "")
+    assert len(query([folder], "FROM range(1000000000000)", limit=3)[1]) == 3  # streamed
+    with duckdb.connect() as db:
+        db.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
+        capped = db.execute("SELECT current_setting('memory_limit')").fetchall()
+    assert query([folder], "SELECT current_setting('memory_limit')")[1] == capped
+    # DuckDB's progress bar, past two seconds, came on standard output (in --json).
+    assert query([folder], "SELECT current_setting('enable_progress_bar')")[1] == [(False,)]

@@ -30,7 +30,16 @@ never read nor written into (:func:`_problem`).
 
 Stores from several machines are merged by :func:`merge` (a battle stored in
 both must have the same outcome in both, or the merge stops: the engine is
-deterministic).
+deterministic). A merge writes all its rows in one transaction, so a failure
+leaves the target as it was (and no target where there was none).
+
+A store damaged after it was written (a block of the file overwritten, a cell
+edited by hand) can still open; what DuckDB or the JSON parser raises while it is
+read is turned into one :class:`StoreError` naming the store and the damage, in
+one place (:func:`_reading`, which finds which store of several is the damaged
+one: :func:`_damage`). ``--query`` runs with DuckDB's memory capped
+(:data:`MEMORY_LIMIT`) and gives at most :data:`MAX_QUERY_ROWS` rows, so that
+no query can take the machine.
 """
 
 from __future__ import annotations
@@ -38,8 +47,8 @@ from __future__ import annotations
 import json
 import signal
 import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -88,9 +97,34 @@ TABLES = ("scenarios", "units", *BATTLE_TABLES)
 
 BATTLE_KEY = ("scenario_hash", "params", "seed", "engine_version")
 
+JSON_COLUMNS = (
+    ("scenarios", "players", "ARRAY"),
+    ("scenarios", "scenario", "OBJECT"),
+    ("battles", "params", "OBJECT"),
+)
+"""The cells a store holds as JSON that the lab parses when it reads the store back
+(:func:`summaries`), each with the JSON type it writes there: a cell of another
+kind is a damaged store (:func:`_damage`)."""
+
+MEMORY_LIMIT = "2GB"
+"""DuckDB's memory limit for the connection that reads stores (:func:`open_union`:
+``results``, ``--query``, ``--merge-into``'s check), rather than its default of 80%
+of the machine's memory: a query that needs more fails with DuckDB's "Out of
+Memory Error" instead of taking the machine."""
+
+MAX_QUERY_ROWS = 10_000
+"""The most rows :func:`query` fetches (``results --query`` says when there were
+more): the rows are Python objects, outside DuckDB's memory limit, and a query
+of every row of a large store would otherwise grow without bound."""
+
 
 class StoreError(HammerlabError):
     """A store that cannot be opened, read or merged."""
+
+
+class _DamagedCellError(Exception):
+    """A cell of a store that does not hold what the store writes there (raised while
+    it is read back; :func:`_reading` makes it a :class:`StoreError`)."""
 
 
 class ResultStore:
@@ -130,6 +164,8 @@ class ResultStore:
         if problem is not None:
             self.db.close()
             raise StoreError(f"{folder}: {problem}")
+        self._name: str = name
+        """The store's database, as DuckDB names it on its connection."""
 
     @property
     def added(self) -> int:
@@ -233,8 +269,10 @@ class ResultStore:
         )
 
     def outcomes(self, case: Case, seeds: range) -> dict[int, Outcome]:
-        """The battles of ``seeds`` stored for this case by its engine version, by seed."""
-        return _outcomes(self.db, case.scenario_hash, case.params, case.engine_version, seeds)
+        """The battles of ``seeds`` stored for this case by its engine version, by seed;
+        a store that cannot be read is a :class:`StoreError` (:func:`_reading`)."""
+        with _reading(self.db, {self._name: self.folder}):
+            return _outcomes(self.db, case.scenario_hash, case.params, case.engine_version, seeds)
 
     def add(self, case: Case, seeds: Sequence[int], outcomes: Sequence[Outcome]) -> None:
         """Store played battles in one transaction, so a batch is all there or not at
@@ -300,6 +338,100 @@ def _interrupt_after() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
     if held and callable(previous):
         previous(signal.SIGINT, None)
+
+
+@contextmanager
+def _reading(db: duckdb.DuckDBPyConnection, stores: Mapping[str, Path]) -> Iterator[None]:
+    """Read the ``stores`` attached to ``db`` (by their names there) in the block, and
+    turn what a damaged store raises into one :class:`StoreError` naming it.
+
+    A store DuckDB opens may still be damaged: a block of the file overwritten
+    (DuckDB's checksum error comes when the block is read), a cell edited by hand
+    (a JSON cell the lab parses that is not JSON: :class:`_DamagedCellError`).
+    Either ends the block; each store is then read whole (:func:`_damage`) to name
+    the damaged one and what is wrong, and, should none be found, the error names
+    them all. Every read of stores by the lab's own SQL goes through here, so that a
+    damaged store is an error line, never a traceback; a user's ``--query`` tells its
+    own mistakes from damage first (:func:`query`), and a merge reads its sources
+    whole before it writes (:func:`merge`)."""
+    try:
+        yield
+    except (duckdb.Error, _DamagedCellError) as error:
+        raise _unreadable(db, stores, error) from None
+
+
+def _unreadable(
+    db: duckdb.DuckDBPyConnection, stores: Mapping[str, Path], error: Exception
+) -> StoreError:
+    """The :class:`StoreError` for ``error``, met reading ``stores``: the first store
+    found damaged and its damage (:func:`_damaged_store`), else every store and
+    ``error``."""
+    damaged = _damaged_store(db, stores)
+    if damaged is not None:
+        return damaged
+    folders = ", ".join(str(folder) for folder in stores.values())
+    return StoreError(f"{folders}: cannot read the results store: {_first_line(error)}")
+
+
+def _damaged_store(db: duckdb.DuckDBPyConnection, stores: Mapping[str, Path]) -> StoreError | None:
+    """The :class:`StoreError` naming the first of ``stores`` (attached to ``db``, by
+    name) found damaged (:func:`_damage`) and its damage; ``None``: none is."""
+    for name, folder in stores.items():
+        damage = _damage(db, name)
+        if damage is not None:
+            return StoreError(f"{folder}: cannot read the results store: {damage}")
+    return None
+
+
+def _damage(db: duckdb.DuckDBPyConnection, name: str) -> str | None:
+    """What is damaged in the store attached to ``db`` as ``name``, or ``None``.
+
+    Every table is read whole (the hash of each row reads every column, where a
+    count would read none: a block of the file overwritten is met where it lies),
+    then the JSON cells the lab parses (:data:`JSON_COLUMNS`) are checked to hold
+    the JSON type the store writes. Reads everything, so it is for a store already
+    met with an error, and for a merge's sources before anything is written."""
+    try:
+        for table in TABLES:
+            db.execute(f'SELECT count(hash(t)) FROM "{name}".{table} AS t').fetchall()
+        for table, column, kind in JSON_COLUMNS:
+            row = db.execute(
+                f'SELECT {column} FROM "{name}".{table} WHERE CASE WHEN json_valid({column}) '
+                f"THEN json_type({column}) END IS DISTINCT FROM '{kind}' LIMIT 1"
+            ).fetchone()
+            if row is not None:
+                return f"table {table}: column {column} holds {_cell(row[0])}, " + (
+                    f"not a JSON {kind.lower()}"
+                )
+    except duckdb.Error as error:
+        return _first_line(error)
+    return None
+
+
+def _json(text: object, kind: type[dict[str, Any]] | type[list[Any]], where: str) -> Any:
+    """``text``, a JSON cell (``where``: its table and column), parsed; a cell that is
+    not JSON (NULL included), or not the ``kind`` the store writes there, is
+    :class:`_DamagedCellError`."""
+    try:
+        value = json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        value = None
+    if not isinstance(value, kind):
+        shape = "object" if kind is dict else "array"
+        raise _DamagedCellError(f"{where} holds {_cell(text)}, not a JSON {shape}")
+    return value
+
+
+def _cell(value: object) -> str:
+    """A stored value as an error shows it: its ``repr``, cut short."""
+    shown = repr(value)
+    return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
+def _first_line(error: BaseException) -> str:
+    """An error's message, its first line (DuckDB may add context lines)."""
+    lines = str(error).splitlines()
+    return lines[0] if lines else type(error).__name__
 
 
 def _empty(db: duckdb.DuckDBPyConnection, database: str) -> bool:
@@ -409,22 +541,33 @@ def open_union(folders: Sequence[Path]) -> duckdb.DuckDBPyConnection:
     """An in-memory database whose views ``scenarios``, ``units``, ``battles``,
     ``models_left`` and ``choices`` are the union of the stores in ``folders``.
 
-    Read only, and nothing else: the stores are attached read-only, then DuckDB's
-    ``enable_external_access`` is turned off and the settings locked, so SQL run on
-    it (``--query``) can read the stores but no other file, and write none."""
+    Read only, and nothing else: the stores are attached read-only (as ``s0``,
+    ``s1``...: :func:`_attached`), then DuckDB's memory is capped
+    (:data:`MEMORY_LIMIT`), its progress bar turned off (which DuckDB prints on
+    standard output, in the middle of ``--json``, for a query past two seconds),
+    ``enable_external_access`` turned off and the settings locked, so SQL run on it
+    (``--query``) can read the stores but no other file, write none, and not take
+    the machine's memory."""
     db = duckdb.connect()
     try:
-        for index, folder in enumerate(folders):
-            _attach(db, f"s{index}", folder)
+        for name, folder in _attached(folders).items():
+            _attach(db, name, folder)
     except StoreError:
         db.close()
         raise
     for table in TABLES:
         union = " UNION ".join(f"SELECT * FROM s{i}.{table}" for i in range(len(folders)))
         db.execute(f"CREATE VIEW {table} AS {union}")
+    db.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
+    db.execute("SET enable_progress_bar = false")  # it writes on standard output (--json)
     db.execute("SET enable_external_access = false")
     db.execute("SET lock_configuration = true")
     return db
+
+
+def _attached(folders: Sequence[Path]) -> dict[str, Path]:
+    """The stores in ``folders`` by the names :func:`open_union` attaches them as."""
+    return {f"s{index}": folder for index, folder in enumerate(folders)}
 
 
 def _attach(db: duckdb.DuckDBPyConnection, name: str, folder: Path) -> None:
@@ -451,7 +594,7 @@ def summaries(folders: Sequence[Path]) -> list[PointResult]:
     (each engine version on its own, with every seed stored for it), with how often
     the choices of the rules its keys set were offered and chosen
     (:func:`~hammerlab.analysis.sweep.point_rules`), as the sweep counted them."""
-    with open_union(folders) as db:
+    with open_union(folders) as db, _reading(db, _attached(folders)):
         groups = db.execute(
             "SELECT DISTINCT b.scenario_hash, b.params, b.engine_version, s.name, s.players, "
             "s.scenario FROM battles b JOIN scenarios s USING (scenario_hash) "
@@ -468,55 +611,122 @@ def summaries(folders: Sequence[Path]) -> list[PointResult]:
                 ).fetchall()
             ]
             stored = _outcomes(db, hash_, params, engine)
-            point = tuple((str(k), str(v)) for k, v in json.loads(params).items())
-            rules = point_rules(str(json.loads(scenario).get("ruleset", "waffle")), point)
+            point = tuple(
+                (str(k), str(v))
+                for k, v in _json(params, dict, "table battles: column params").items()
+            )
+            ruleset = _json(scenario, dict, "table scenarios: column scenario").get("ruleset")
+            rules = point_rules(str(ruleset or "waffle"), point)
+            sides = _json(players, list, "table scenarios: column players")
             results.append(
-                summarize(name, hash_, point, units, json.loads(players),
+                summarize(name, hash_, point, units, sides,
                           list(stored.values()), list(stored), engine, rules=rules)
             )  # fmt: skip
         return results
 
 
-def query(folders: Sequence[Path], sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+def no_statement(sql: str) -> bool:
+    """Whether ``sql`` holds no statement at all (empty, blank, ``;`` or only comments),
+    which DuckDB runs as nothing: ``--query`` refuses it as a usage error. SQL that
+    does not parse is not this: running it says what is wrong."""
+    try:
+        return not duckdb.extract_statements(sql)
+    except duckdb.Error:
+        return False
+
+
+_QUERY_MISTAKES = (duckdb.ProgrammingError, duckdb.PermissionException, duckdb.DataError)
+"""DuckDB's errors for a query's own mistake (parser, binder, catalog, input,
+conversion, a file it may not touch); any other met running ``--query`` has the
+stores checked for damage first (:func:`_damaged_store`)."""
+
+
+def query(
+    folders: Sequence[Path], sql: str, limit: int = MAX_QUERY_ROWS
+) -> tuple[list[str], list[tuple[Any, ...]]]:
     """Run ``sql`` on the union of the stores, which it may read and nothing else
-    (:func:`open_union`): its column names and rows."""
+    (:func:`open_union`): its column names and its first ``limit`` rows (DuckDB
+    streams the result, so the rows past them are not made).
+
+    A mistake in the query is a :class:`StoreError` that names ``--query``; an
+    error met reading a damaged store names the store (:func:`_unreadable`)."""
+    stores = _attached(folders)
     with open_union(folders) as db:
         try:
             cursor = db.execute(sql)
+            if cursor is None or cursor.description is None:  # no statement, no result
+                return [], []
+            columns = [d[0] for d in cursor.description]
+            return columns, cursor.fetchmany(limit)
         except duckdb.Error as error:
-            problem = str(error).splitlines()[0]
+            if not isinstance(error, _QUERY_MISTAKES):
+                damaged = _damaged_store(db, stores)
+                if damaged is not None:
+                    raise damaged from None
+            problem = _first_line(error)
             if isinstance(error, duckdb.PermissionException):  # another file (open_union)
                 problem += " (--query reads the stores and no other file, and writes none)"
+            if isinstance(error, duckdb.OutOfMemoryException):
+                problem += f" (--query may use {MEMORY_LIMIT} of memory)"
             raise StoreError(f"--query: {problem}") from None
-        if cursor.description is None:
-            return [], []
-        return [d[0] for d in cursor.description], cursor.fetchall()
 
 
 def merge(sources: Sequence[Path], target: Path) -> int:
     """Copy every row of the ``sources`` stores into ``target`` (created if need be);
-    return the number of battles added. A battle stored with two different
-    outcomes is a :class:`StoreError`, and nothing is written."""
+    return the number of battles added.
+
+    Nothing is written unless all of it is: the sources are first read whole
+    (:func:`_damage`: a damaged one is a :class:`StoreError` naming it, as is a
+    battle stored with two different outcomes), then every row is copied in one
+    transaction, rolled back should a statement fail; a target the merge made is
+    then removed again (:meth:`ResultStore.__exit__`), one that was there is left
+    as it was."""
+    stores = _attached(sources)
     with open_union(sources) as union:
-        key = ", ".join(BATTLE_KEY)
-        clash = union.execute(
-            f"SELECT {key} FROM battles GROUP BY {key} HAVING count(*) > 1 "
-            f"UNION SELECT {key} FROM models_left GROUP BY {key}, unit HAVING count(*) > 1 LIMIT 1"
-        ).fetchone()
+        with _reading(union, stores):
+            key = ", ".join(BATTLE_KEY)
+            clash = union.execute(
+                f"SELECT {key} FROM battles GROUP BY {key} HAVING count(*) > 1 UNION "
+                f"SELECT {key} FROM models_left GROUP BY {key}, unit HAVING count(*) > 1 LIMIT 1"
+            ).fetchone()
+        damaged = _damaged_store(union, stores)
+        if damaged is not None:
+            raise damaged
         if clash is not None:
             raise StoreError(
                 f"the stores disagree on the battle {dict(zip(BATTLE_KEY, clash, strict=True))}"
             )
         with ResultStore(target) as store:
             before = _count(store.db)
-            for index, folder in enumerate(sources):
-                store.db.execute(f"ATTACH '{_quoted(folder / FILE)}' AS m{index} (READ_ONLY)")
-                for table in TABLES:
-                    store.db.execute(
-                        f"INSERT OR IGNORE INTO {table} SELECT * FROM m{index}.{table}"
-                    )
-                store.db.execute(f"DETACH m{index}")
+            _copy(store.db, sources, target)
             return _count(store.db) - before
+
+
+def _copy(db: duckdb.DuckDBPyConnection, sources: Sequence[Path], target: Path) -> None:
+    """Every row of the stores in ``sources`` into the store open on ``db`` (in
+    ``target``), the rows it holds already kept, in one transaction: all of them or,
+    should a statement fail, none (a :class:`StoreError`)."""
+    names = [f"m{index}" for index in range(len(sources))]
+    try:
+        for name, folder in zip(names, sources, strict=True):
+            db.execute(f"ATTACH '{_quoted(folder / FILE)}' AS {name} (READ_ONLY)")
+        db.execute("BEGIN TRANSACTION")
+        try:
+            for name in names:
+                for table in TABLES:
+                    db.execute(f"INSERT OR IGNORE INTO {table} SELECT * FROM {name}.{table}")
+            db.execute("COMMIT")
+        except duckdb.Error:
+            db.execute("ROLLBACK")
+            raise
+    except duckdb.Error as error:
+        raise StoreError(
+            f"{target}: the merge failed, and nothing was written: {_first_line(error)}"
+        ) from None
+    finally:
+        for name in names:
+            with suppress(duckdb.Error):  # the error being raised says what went wrong
+                db.execute(f"DETACH DATABASE IF EXISTS {name}")
 
 
 def _count(db: duckdb.DuckDBPyConnection) -> int:

@@ -403,7 +403,11 @@ def results(
     ] = None,
     merge_into: Annotated[
         Path | None,
-        typer.Option("--merge-into", metavar="DIR", help="copy every battle into this store"),
+        typer.Option(
+            "--merge-into",
+            metavar="DIR",
+            help="copy every battle into this store (all or, should anything fail, nothing)",
+        ),
     ] = None,
     csv_file: Annotated[
         Path | None,
@@ -422,7 +426,8 @@ def results(
 
     --query SQL reads these tables, no other file, and writes nothing (a
     battle's key: scenario_hash, params, the grid point as JSON, seed and
-    engine_version):
+    engine_version). It shows at most 10,000 rows (saying so when there are
+    more) and DuckDB may use 2GB of memory for it:
 
     scenarios: scenario_hash, name, source, players, scenario (JSON)
 

@@ -378,18 +378,25 @@ def run_results(
 ) -> None:
     """Merge, query or summarize stored battles. ``--csv`` writes what is shown: the
     query's rows with ``--query``, else every metric; a merge shows neither, so
-    ``--merge-into`` with ``--query`` or ``--csv`` is a usage error.
+    ``--merge-into`` with ``--query`` or ``--csv`` is a usage error, as is a
+    ``--query`` with no statement (:func:`~hammerlab.analysis.store.no_statement`).
+    A query shows at most :data:`~hammerlab.analysis.store.MAX_QUERY_ROWS` rows, and
+    says on standard error when there were more.
 
     A summary says per point how often the choices of the rules its keys set were
     offered and chosen, and warns of one offered but chosen at no point
     (:func:`never_chosen_at_any_point`), as ``sweep`` does (in the JSON document's
     ``warnings``)."""
-    from hammerlab.analysis.store import merge, query, summaries
+    from hammerlab.analysis.store import MAX_QUERY_ROWS, merge, no_statement, query, summaries
 
     if merge_into is not None:
         for given, flag in ((sql, "--query"), (csv_file, "--csv")):
             if given is not None:
                 raise usage_error(flag, "cannot go with --merge-into, which only copies battles")
+    if sql is not None and no_statement(sql):
+        raise usage_error(
+            "--query", "no SQL statement to run (it is empty, or only comments and ';')"
+        )
     check_outputs({"--csv": csv_file}, [f for folder in folders for f in store_files(folder)])
     try:
         if merge_into is not None:
@@ -401,7 +408,15 @@ def run_results(
                 console.print(message, markup=False)
             return
         if sql is not None:
-            columns, rows = query(folders, sql)
+            columns, rows = query(folders, sql, MAX_QUERY_ROWS + 1)
+            if len(rows) > MAX_QUERY_ROWS:
+                rows = rows[:MAX_QUERY_ROWS]
+                typer.echo(
+                    f"--query: only the first {MAX_QUERY_ROWS} rows are shown (and written "
+                    "with --csv): the query gives more; count or group them in SQL, or read "
+                    "the store with DuckDB's own client",
+                    err=True,
+                )
             if as_json:
                 typer.echo(json.dumps([dict(zip(columns, r, strict=True)) for r in rows],
                                       indent=1, default=str))  # fmt: skip
