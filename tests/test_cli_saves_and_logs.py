@@ -473,9 +473,9 @@ def test_a_folder_where_the_temporary_file_goes_is_one_line(tmp_path: Path) -> N
 def test_replay_names_the_decision_the_log_does_not_answer(tmp_path: Path) -> None:
     # Logged with fiery_charge off, the header then switched on: the first charge
     # asks its player the rule's decision (Fiery Charge or not), which the log never
-    # answered. Since session 14 (the catalogue's S3 Boys) the Orks' AI holds its
-    # charge at seed 3 (the log's first decision: "charger", "end charges") and the
-    # first charge is the Tactical Squad's, in the Ultramarines' turn.
+    # answered. At seed 3 the Orks, who play first, charge (the log's first decision:
+    # "charger", "Ork Boyz [boyz]"; the example fields thirty Boys since session 14),
+    # so the decision is theirs.
     log = tmp_path / "l.jsonl"
     code, _, err = run("battle", str(FIERY), "--seed", "3", "--log-json", str(log), "--json")
     assert code == 0, err
@@ -485,7 +485,7 @@ def test_replay_names_the_decision_the_log_does_not_answer(tmp_path: Path) -> No
     line = one_line(*run("replay", str(log))[::2], 1)
     assert line.endswith(
         "but the replay asks a decision the log does not answer: "
-        "Ultramarines, fiery_charge (Fiery Charge, no Fiery Charge)"
+        "Orks, fiery_charge (Fiery Charge, no Fiery Charge)"
     ), line
     assert "(end of game)" not in line
 

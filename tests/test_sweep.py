@@ -412,10 +412,10 @@ FIERY = EXAMPLES / "lab_fiery_charge_boyz.toml"
     [
         ("charge_dice=1..4", "win_rate=1.5", "--target", "from 0 to 1"),
         ("charge_dice=1..4", "win_rate=-0.1", "--target", "from 0 to 1"),
-        # the Tactical Squad is 10 Marines, the Boyz 1 Nob + 19 Boyz = 20
+        # the Tactical Squad is 10 Marines, the Boyz size = 30 (the file's, since session 14)
         ("charge_dice=1..4", "models_left.tactical=11", "--target", "0 to 10 models"),
         ("charge_dice=1..4", "models_left.tactical=-1", "--target", "0 to 10 models"),
-        ("charge_dice=1..4", "models_left.boyz=21", "--target", "0 to 20 models"),
+        ("charge_dice=1..4", "models_left.boyz=31", "--target", "0 to 30 models"),
         # the Boyz' size is varied: 30 Boyz at the most
         ("units.boyz.size=10..30", "models_left.boyz=31", "--target", "0 to 30 models"),
         ("charge_dice=x..4", "win_rate=0.5", "--vary", "LO and HI must be numbers"),

@@ -270,14 +270,14 @@ def test_api_lab_job_reports_like_the_cli(client: TestClient) -> None:
 @pytest.mark.parametrize(
     ("extra", "expected"),
     [
-        ({"set": ["bogus=on"]}, "--set: unknown rule or parameter 'bogus'"),
+        ({"set": ["bogus=on"]}, "set: unknown rule or parameter 'bogus'"),
         # a user review: these read as the validator's words, or ran where the CLI refuses
         ({"rule": []}, "rule: tick a rule to compare, or write a --rule flag"),
         ({"seed": 2**63 - 2}, "seed: with runs 50, the seeds go up to 9223372036854775855"),
-        ({"rule": ["charge_dice=2"]}, "--rule: charge_dice=2: the baseline plays"),
+        ({"rule": ["charge_dice=2"]}, "rule: charge_dice=2: the baseline plays"),
     ],
 )
-def test_api_lab_refusals_name_the_flag_as_the_cli_does(
+def test_api_lab_refusals_name_the_field_of_the_cli_s_flag(
     client: TestClient, extra: dict[str, list[str]], expected: str
 ) -> None:
     body = {"scenario": "guard_suppress_terminators.toml", "rule": ["fiery_charge"], **extra}

@@ -246,8 +246,10 @@ def create_app(
 
     @app.exception_handler(RuleSettingError)
     async def rule_error(request: Request, error: RuleSettingError) -> JSONResponse:
+        """Named by the request's field (``rule``, ``set``), as every web error is, not
+        by the CLI's flag (a hostile-input review read ``--rule:`` from the API)."""
         flag = error.flag if isinstance(error, FlagError) else "--rule"  # or the lab's --set
-        return _error(422, f"{flag}: {error}")
+        return _error(422, f"{flag.removeprefix('--')}: {error}")
 
     @app.exception_handler(StoreFullError)
     async def store_full(request: Request, error: StoreFullError) -> JSONResponse:
