@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import BOLTGUN, A, B, box, make_battle, of_kind, profile, row, squad
+from conftest import BOLTGUN, A, B, asked, box, make_battle, of_kind, profile, row, squad
 
 from hammerlab.editions.waffle.movement import move_allowance
 from hammerlab.editions.waffle.movement_phase import movement_phase
@@ -173,3 +173,25 @@ def test_segment_point_distance_by_hand() -> None:
     assert segment_point_distance((0, 0), (4, 0), (2, 3)) == pytest.approx(3.0)
     assert segment_point_distance((0, 0), (4, 0), (6, 0)) == pytest.approx(2.0)
     assert segment_point_distance((1, 1), (1, 1), (4, 5)) == pytest.approx(5.0)
+
+
+def test_a_move_s_choices_say_where_each_goes() -> None:
+    """A player's review: "advance", "take cover" and "flank" were explained nowhere.
+    The marine stands at (30, 4), its centre; the Orks at (30, 44), 40" away; the
+    only cover, a ruin centred on (50, 4), 20" away; its own edge (south) at y = 0."""
+    marines = squad("m", A, profile(), [BOLTGUN], row(30, 4, 1))
+    ruin = box("Ruin", 48, 2, 52, 6, cover_save=4)
+    battle = make_battle(
+        marines,
+        _enemy_far(),
+        terrain=[ruin],
+        script_a=[("mover", "M [m]"), ("move", "hold"), ("mover", "end phase")],
+    )
+    movement_phase(battle, A)
+    [move] = asked(battle, A, "move")
+    assert dict(zip(move.labels(), move.details(), strict=True)) == {
+        "advance": 'toward Orks [orks], 40.0" from its centre',
+        "take cover": 'toward Ruin (cover 4+), 20.0" from its centre',
+        "retreat": 'toward its own table edge (south), 4.0" from its centre',
+        "hold": "stays where it is",
+    }

@@ -93,8 +93,37 @@ def choose_intent(
             prompt=f"{unit.label} {why}: where to?",
             choices=tuple(Choice(i, i) for i in intents),
             context=DecisionContext(unit=unit.id, why=why, phase=phase, what=what),
+            describe=lambda intent: intent_text(battle, unit, intent),
         )
     )
+
+
+def intent_text(battle: Battle, unit: Unit, intent: str) -> str:
+    """Where ``intent`` takes ``unit``, for a person choosing it (``Decision.describe``,
+    never recorded): the enemy unit an advance heads for and how far its nearest
+    model is, the terrain taking cover heads for, the table edge a retreat heads
+    for. A player's review found the bare words "advance", "flank" and "take cover"
+    explained nowhere."""
+    goal = goal_of(battle, unit, intent)
+    if goal is None:
+        return "stays where it is"
+    centre = centre_of(unit)
+    far = f'{centre_distance(centre, goal):.1f}" from its centre'
+    if intent == RETREAT:
+        return f"toward its own table edge ({battle.player(unit.player).edge}), {far}"
+    if intent == "take cover":
+        cover = [t for t in battle.battlefield.terrain if t.cover_save is not None]
+        spot = min(
+            cover, key=lambda t: centre_distance(goal, (t.shape.centroid.x, t.shape.centroid.y))
+        )
+        return f"toward {spot.name} (cover {spot.cover_save}+), {far}"
+    enemy = next(
+        (e for e in battle.enemies_of(unit) if any(m.position == goal for m in e.alive_models)),
+        None,
+    )
+    toward = "toward the nearest enemy model" if enemy is None else f"toward {enemy.label}"
+    way = " the way round the difficult terrain" if intent == FLANK else ""
+    return f"{toward}{way}, {far}"
 
 
 ADVANCE_ON = "advance on "
