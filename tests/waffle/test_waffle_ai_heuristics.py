@@ -117,6 +117,17 @@ def test_ai_dives_for_cover_when_enemy_fire_to_come_outweighs_its_next_turn() ->
     assert ask(battle, "reaction", B, labels, unit="b", attacker="a") == DIVE
 
 
+def test_a_unit_diving_for_cover_on_a_table_without_any_holds() -> None:
+    # Dive for Cover's Run asks where to; with no terrain giving cover, "take cover"
+    # is not offered (nowhere to go: movement.intents_for). The AI stays where it is
+    # rather than take the first label offered, an advance toward the enemy.
+    guard = squad("b", B, GUARD, [LASGUN], row(30, 40, 5))
+    marines = squad("a", A, MARINE, [LASGUN], [(30, 10)])
+    battle = make_battle(guard, marines, seed=1)
+    labels = ["advance", "retreat", "hold"]
+    assert ask(battle, "move", B, labels, unit="b", why='dives for cover up to 4"') == "hold"
+
+
 CARNIFEX = profile("Carnifex", bs=3, t=6, w=4, sv="3+")
 """T6, four wounds, a 3+ save: lasguns wound it on a 6 (S3 v T6)."""
 

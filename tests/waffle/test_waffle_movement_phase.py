@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from conftest import BOLTGUN, A, B, asked, box, make_battle, of_kind, profile, row, squad
 
-from hammerlab.editions.waffle.movement import move_allowance
+from hammerlab.editions.waffle.movement import intents_for, move_allowance
 from hammerlab.editions.waffle.movement_phase import movement_phase
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.geometry import segment_point_distance
@@ -195,3 +195,15 @@ def test_a_move_s_choices_say_where_each_goes() -> None:
         "retreat": 'toward its own table edge (south), 4.0" from its centre',
         "hold": "stays where it is",
     }
+
+
+def test_an_intent_with_nowhere_to_go_is_not_offered() -> None:
+    """A player's review was offered a Run to "advance" once the enemy was gone: it
+    stayed put, as "hold" does, under another name. With every Ork slain and no
+    terrain giving cover, only a retreat to its own edge and holding are left."""
+    marines = squad("m", A, profile(), [BOLTGUN], row(30, 10, 1))
+    orks = _enemy_far()
+    battle = make_battle(marines, orks)
+    assert intents_for(battle, marines) == ("advance", "retreat", "hold")
+    orks.models[0].wounds_left = 0
+    assert intents_for(battle, marines) == ("retreat", "hold")

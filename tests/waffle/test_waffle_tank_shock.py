@@ -417,8 +417,10 @@ def test_the_random_player_is_offered_the_tank_shock() -> None:
     path = EXAMPLES / "vehicles_tank_shock.toml"
     ready = prepare(parse_scenario(path.read_text(), str(path)), str(path))
     battle = ready.battle
+    # Seed 2: seed 1's random players end their movement phases without moving the
+    # Russ since session 14 offered fewer no-op intents (seeds 2 to 6 ask it).
     for player in list(battle.controllers):
-        battle.controllers[player] = RandomController(1)
+        battle.controllers[player] = RandomController(2)
     play(battle, ready.ruleset, ready.plan)
     asked = [e for e in of_kind(battle, "decision") if e.decision == "tank_shock"]
     assert asked

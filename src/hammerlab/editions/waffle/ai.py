@@ -826,16 +826,19 @@ class WaffleAI(PsychicChoices):
 
     def _move(self, battle: Battle, decision: Decision[Any]) -> int:
         labels = decision.labels()
+        # "hold" last in each: an intent with nowhere to go is not offered
+        # (movement.intents_for), and the first label would be an advance.
         if "dives" in decision.context.why:
-            return _offered(labels, "take cover")
+            return _offered(labels, "take cover", "hold")
         unit = battle.unit(decision.context.unit)
         if decision.context.why.startswith(RUNS):
             if st(battle, unit).retreated:
-                return _offered(labels, RETREAT)  # it Runs only away: :meth:`_runs`
+                return _offered(labels, RETREAT, "hold")  # it Runs only away: :meth:`_runs`
             toward = run_intent(battle, unit)
             nearer = run_nearer(battle, unit, toward, float(decision.context.what))
             # On only if the distance rolled pays (:meth:`_runs`); else it stays put.
-            return _offered(labels, toward if run_pays(battle, unit, nearer) else "hold", toward)
+            pays = run_pays(battle, unit, nearer)
+            return _offered(labels, toward if pays else "hold", toward, "hold")
         movement = decision.context.phase == "movement"
         holds = movement and "hold" in labels
         gun_line = holds and holds_for_its_guns(battle, unit, self.weighs_the_move)

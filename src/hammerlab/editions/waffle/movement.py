@@ -135,9 +135,14 @@ def intents_for(battle: Battle, unit: Unit) -> tuple[str, ...]:
     """The intents of a unit's own move or Run: :data:`INTENTS`, then
     :data:`flank.FLANK` where its advance would cross difficult terrain and a
     way round exists (:func:`flank.flank_route`), then an advance on each enemy
-    unit the plain advance does not head for (:func:`advances_on`)."""
+    unit the plain advance does not head for (:func:`advances_on`). An intent
+    with nowhere to head for (:func:`goal_of`: an advance with no enemy on the
+    table, taking cover on a table without any) is not offered: it would stay
+    put as ``hold`` does, under another name (a player's review was offered a
+    Run to "advance" once the enemy was gone)."""
     flank = (FLANK,) if offers_flank(battle, unit) else ()
-    return (*INTENTS, *flank, *advances_on(battle, unit))
+    plain = tuple(i for i in INTENTS if i == "hold" or goal_of(battle, unit, i) is not None)
+    return (*plain, *flank, *advances_on(battle, unit))
 
 
 def offers_flank(battle: Battle, unit: Unit) -> bool:

@@ -22,7 +22,6 @@ from hammerlab.editions.waffle.movement import (
     dangerous_terrain_tests,
     fall_back,
     first_leg,
-    goal_of,
     intents_for,
     move_allowance,
     move_along,
@@ -177,9 +176,7 @@ def intent_follow_ups(battle: Battle, unit: Unit) -> list[tuple[tuple[str, str],
     if is_zooming(unit):
         return [(("move", intent),) for intent in INTENTS]
     moves: list[tuple[tuple[str, str], ...]] = [
-        (("move", intent),)
-        for intent in intents_for(battle, unit)
-        if intent == "hold" or goal_of(battle, unit, intent) is not None
+        (("move", intent),) for intent in intents_for(battle, unit)
     ]
     shocks = shock_choices(battle, unit)
     if not shocks:
