@@ -368,7 +368,9 @@ def create_app(
         """A BattleScribe file (``.cat .gst .ros .rosz``) or a scenario (``.toml``), parsed
         in memory; its id names it in later requests for an hour."""
         data = await file.read(services.MAX_UPLOAD_BYTES + 1)
-        parsed = services.read_upload(file.filename or "upload", data)
+        # Parsed in a worker thread: up to 8 MB of XML or TOML would hold the event
+        # loop, and every other request with it, for as long as it takes.
+        parsed = await run_in_threadpool(services.read_upload, file.filename or "upload", data)
         key = uploads.add(parsed)
         return {
             "id": key,

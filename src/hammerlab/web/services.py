@@ -180,8 +180,8 @@ class Work:
         with self._lock:
             if self._running >= self.slots:
                 raise WebError(
-                    f"the server is busy: it runs at most {self.slots} battles, games, replays, "
-                    "engine checks or lab jobs at once; try again when one ends",
+                    f"the server is busy: it runs {self.slots} at most at once of its battles, "
+                    "games, replays, engine checks and lab jobs; try again when one ends",
                     429,
                 )
             self._running += 1
