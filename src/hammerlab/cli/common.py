@@ -129,7 +129,7 @@ class OnceCommand(TyperCommand):
         """Refuse a repeated single-value option, then parse as usual."""
         with one_line_usage(ctx):
             if not ctx.resilient_parsing:
-                _, _, order = self.make_parser(ctx).parse_args(args=list(args))
+                opts, positional, order = self.make_parser(ctx).parse_args(args=list(args))
                 seen: set[str] = set()
                 for param in order:
                     if not isinstance(param, TyperOption) or param.multiple or param.count:
@@ -142,17 +142,20 @@ class OnceCommand(TyperCommand):
                             "/".join(param.opts), "given more than once; give it once"
                         )
                     seen.add(name)
-                _refuse_long_numbers(self, ctx, args)
+                _refuse_long_numbers(self, opts, positional)
             return super().parse_args(ctx, args)
 
 
-def _refuse_long_numbers(command: TyperCommand, ctx: Any, args: list[str]) -> None:
-    """A value of ``args`` holding more digits than any count or seed needs
+def _refuse_long_numbers(
+    command: TyperCommand, opts: dict[str, Any], positional: list[str]
+) -> None:
+    """A value of the command line (``opts`` by parameter name, and the
+    ``positional`` arguments left over, as click's parser read them once for the
+    repeat check) holding more digits than any count or seed needs
     (:data:`~hammerlab.errors.MAX_DIGITS`) is a usage error naming its option (or
     argument): Python cannot even convert a whole number of over 4,300 digits."""
     from hammerlab.errors import long_number, long_number_problem
 
-    opts, positional, _ = command.make_parser(ctx).parse_args(args=list(args))
     named = {p.name: "/".join(getattr(p, "opts", ())) or p.name for p in command.params}
     values = [(named.get(k, k), v) for k, v in opts.items()]
     values += [("argument", v) for v in positional]

@@ -17,6 +17,7 @@ from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.special_rules import crusader, passes_dangerous_terrain
 from hammerlab.editions.waffle.state import lose_one_wound, remove_casualty, st
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.battlefield import TerrainArea
 from hammerlab.engine.datasheet import Profile
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import (
@@ -111,11 +112,8 @@ def intent_text(battle: Battle, unit: Unit, intent: str) -> str:
     far = f'{centre_distance(centre, goal):.1f}" from its centre'
     if intent == RETREAT:
         return f"toward its own table edge ({battle.player(unit.player).edge}), {far}"
-    if intent == "take cover":
-        cover = [t for t in battle.battlefield.terrain if t.cover_save is not None]
-        spot = min(
-            cover, key=lambda t: centre_distance(goal, (t.shape.centroid.x, t.shape.centroid.y))
-        )
+    spot = cover_to_take(battle, unit) if intent == "take cover" else None
+    if spot is not None:
         return f"toward {spot.name} (cover {spot.cover_save}+), {far}"
     enemy = next(
         (e for e in battle.enemies_of(unit) if any(m.position == goal for m in e.alive_models)),
@@ -178,6 +176,18 @@ def route_of(battle: Battle, unit: Unit, intent: str) -> tuple[Vec, ...] | None:
     return None if goal is None else (goal,)
 
 
+def cover_to_take(battle: Battle, unit: Unit) -> TerrainArea | None:
+    """The terrain area with a cover save whose centre is nearest the unit's centre:
+    where ``take cover`` heads (:func:`goal_of`); ``None`` on a table with none."""
+    covers = [t for t in battle.battlefield.terrain if t.cover_save is not None]
+    if not covers:
+        return None
+    centre = centre_of(unit)
+    return min(
+        covers, key=lambda t: centre_distance(centre, (t.shape.centroid.x, t.shape.centroid.y))
+    )
+
+
 def goal_of(battle: Battle, unit: Unit, intent: str) -> Vec | None:
     """The point a unit heads for with ``intent`` (a flank heads where an advance
     does, by its way round); ``None`` to stay put."""
@@ -188,12 +198,8 @@ def goal_of(battle: Battle, unit: Unit, intent: str) -> Vec | None:
             return None
         return closest(unit.alive_models, enemies)[0].position
     if intent == "take cover":
-        covers = [t for t in battle.battlefield.terrain if t.cover_save is not None]
-        if not covers:
-            return None
-        spots = [t.shape.centroid for t in covers]
-        best = min(spots, key=lambda p: centre_distance(centre, (p.x, p.y)))
-        return (best.x, best.y)
+        spot = cover_to_take(battle, unit)
+        return None if spot is None else (spot.shape.centroid.x, spot.shape.centroid.y)
     if intent == "retreat":
         return battle.player(unit.player).edge_point(battle.battlefield, centre)
     if intent.startswith(ADVANCE_ON):
