@@ -13,12 +13,26 @@ every decision of seeded battles of the examples.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import TROOPER, A, B, make_battle, profile, row, squad
+from conftest import (
+    BOLT_PISTOL,
+    BOLTGUN,
+    FRAG_MISSILE,
+    GUARD,
+    TROOPER,
+    A,
+    B,
+    make_battle,
+    profile,
+    row,
+    squad,
+)
 
 from hammerlab.analysis.game import Game
 from hammerlab.editions.schedule import still_to_play, turns_ahead
@@ -120,6 +134,37 @@ def test_suppression_that_cannot_break_the_target_does_not_weigh_its_next_turn(
     monkeypatch.setattr(plans, "leadership_pass_chance", lambda *_, **__: 1.0)
     monkeypatch.setattr(plans, "next_turn_value", unasked)
     assert plans.suppression_value(battle, shooter, target) == 0.0
+
+
+def binomial(n: int, p: Fraction, models: int) -> list[float]:
+    """P(k successes) of ``n`` trials at ``p``, k = 0..models, by the formula."""
+    return [float(math.comb(n, k) * p**k * (1 - p) ** (n - k)) for k in range(models + 1)]
+
+
+def test_suppression_counts_the_weapon_each_model_fires_not_every_weapon_it_carries() -> None:
+    # Five Guardsmen (BS3) with a boltgun and a bolt pistol each, 10" from twenty
+    # T3 models with no save. A model fires one weapon a phase: the boltgun's two
+    # Rapid Fire shots within 12" beat the pistol's one, so ten shots at 4+ to hit
+    # (1/2), S4 against T3 wounding on 3+ (2/3): each shot removes a model with
+    # 1/3, ten of them binomially. Counting the pistols too would be fifteen shots.
+    shooter = squad("a", A, GUARD, [BOLTGUN, BOLT_PISTOL], row(30, 10, 5))
+    target = squad("x", B, TROOPER, [], row(30, 20, 20))
+    battle = make_battle(shooter, target, seed=1)
+    killed, unsaved = plans.would_be_casualties(battle, shooter, target)
+    assert list(killed) == pytest.approx(binomial(10, Fraction(1, 3), 20))
+    assert unsaved == pytest.approx(10 / 3)
+
+
+def test_suppression_rolls_a_blast_marker_as_the_estimates_count_it() -> None:
+    # One Guardsman (BS3) with a frag missile (S4 AP6 Blast) at twenty T3 models
+    # with no save: the marker is counted as covering three of them, each hit
+    # with the firer's 4+ To Hit (1/2) and wounded on 3+ (2/3), so the models
+    # removed are three trials at 1/3; not three sure hits (three at 2/3).
+    shooter = squad("a", A, GUARD, [FRAG_MISSILE], row(30, 10, 1))
+    target = squad("x", B, TROOPER, [], row(30, 20, 20))
+    battle = make_battle(shooter, target, seed=1)
+    killed, _ = plans.would_be_casualties(battle, shooter, target)
+    assert list(killed) == pytest.approx(binomial(3, Fraction(1, 3), 20))
 
 
 def slow_next_turn_value(battle: Battle, unit: Unit) -> float:
