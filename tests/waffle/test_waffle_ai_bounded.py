@@ -167,6 +167,44 @@ def test_suppression_rolls_a_blast_marker_as_the_estimates_count_it() -> None:
     assert list(killed) == pytest.approx(binomial(3, Fraction(1, 3), 20))
 
 
+def suppressing_two_boltguns(penalty: int) -> tuple[Battle, Unit, Unit]:
+    """Two Guardsmen (BS3, boltguns) 20" from four T3 Troopers (Ld8, no save) with
+    Suppressive Fire on at ``penalty`` Ld a wound."""
+    shooter = squad("a", A, GUARD, [BOLTGUN], row(30, 10, 2))
+    target = squad("x", B, TROOPER, [], row(30, 30, 4))
+    rules = {"suppressive_fire": True, "suppressive_fire.ld_penalty_per_wound": penalty}
+    return make_battle(shooter, target, seed=1, options=rules), shooter, target
+
+
+def test_suppression_is_worth_only_the_break_chance_its_penalty_adds_to_shooting_s(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One shot each beyond 12", hitting on 4+ (1/2) and wounding T3 on 3+ (2/3):
+    # the models removed are two trials at 1/3, and one of four is the 25% that
+    # makes the Troopers test: 1 - (2/3)^2 = 5/9. Shooting forces that test at
+    # the phase's end at Ld 8 (passed 26/36); Suppressive Fire forces it now at
+    # -1 Ld for the wound it would have caused (2/3 expected, rounded to 1):
+    # Ld 7, passed 21/36. Breaking them is made to cost 10 models, so the
+    # suppression is worth 5/9 * (26 - 21)/36 * 10 more than the shooting.
+    monkeypatch.setattr(plans, "next_turn_value", lambda *_: 10.0)
+    monkeypatch.setattr(plans, "off_table_chance", lambda *_: 0.0)
+    battle, shooter, target = suppressing_two_boltguns(1)
+    assert plans.suppression_value(battle, shooter, target) == pytest.approx(5 / 9 * 5 / 36 * 10)
+
+
+def test_suppression_without_a_penalty_is_worth_nothing_over_shooting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # At 0 Ld a wound the test Suppressive Fire forces is the one shooting would
+    # have forced at the phase's end, and shooting removes the models too.
+    def unasked(*_: object) -> float:
+        raise AssertionError("the next turn was weighed for a suppression worth nothing")
+
+    monkeypatch.setattr(plans, "next_turn_value", unasked)
+    battle, shooter, target = suppressing_two_boltguns(0)
+    assert plans.suppression_value(battle, shooter, target) == 0.0
+
+
 def slow_next_turn_value(battle: Battle, unit: Unit) -> float:
     """``plans.next_turn_value`` as it was: every part worked out, then the most (each
     part only where the game still plays its phases, ``editions/schedule.py``)."""
