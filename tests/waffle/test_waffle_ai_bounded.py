@@ -13,12 +13,26 @@ every decision of seeded battles of the examples.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import TROOPER, A, B, make_battle, profile, row, squad
+from conftest import (
+    BOLT_PISTOL,
+    BOLTGUN,
+    FRAG_MISSILE,
+    GUARD,
+    TROOPER,
+    A,
+    B,
+    make_battle,
+    profile,
+    row,
+    squad,
+)
 
 from hammerlab.analysis.game import Game
 from hammerlab.editions.schedule import still_to_play, turns_ahead
@@ -119,6 +133,75 @@ def test_suppression_that_cannot_break_the_target_does_not_weigh_its_next_turn(
 
     monkeypatch.setattr(plans, "leadership_pass_chance", lambda *_, **__: 1.0)
     monkeypatch.setattr(plans, "next_turn_value", unasked)
+    assert plans.suppression_value(battle, shooter, target) == 0.0
+
+
+def binomial(n: int, p: Fraction, models: int) -> list[float]:
+    """P(k successes) of ``n`` trials at ``p``, k = 0..models, by the formula."""
+    return [float(math.comb(n, k) * p**k * (1 - p) ** (n - k)) for k in range(models + 1)]
+
+
+def test_suppression_counts_the_weapon_each_model_fires_not_every_weapon_it_carries() -> None:
+    # Five Guardsmen (BS3) with a boltgun and a bolt pistol each, 10" from twenty
+    # T3 models with no save. A model fires one weapon a phase: the boltgun's two
+    # Rapid Fire shots within 12" beat the pistol's one, so ten shots at 4+ to hit
+    # (1/2), S4 against T3 wounding on 3+ (2/3): each shot removes a model with
+    # 1/3, ten of them binomially. Counting the pistols too would be fifteen shots.
+    shooter = squad("a", A, GUARD, [BOLTGUN, BOLT_PISTOL], row(30, 10, 5))
+    target = squad("x", B, TROOPER, [], row(30, 20, 20))
+    battle = make_battle(shooter, target, seed=1)
+    killed, unsaved = plans.would_be_casualties(battle, shooter, target)
+    assert list(killed) == pytest.approx(binomial(10, Fraction(1, 3), 20))
+    assert unsaved == pytest.approx(10 / 3)
+
+
+def test_suppression_rolls_a_blast_marker_as_the_estimates_count_it() -> None:
+    # One Guardsman (BS3) with a frag missile (S4 AP6 Blast) at twenty T3 models
+    # with no save: the marker is counted as covering three of them, each hit
+    # with the firer's 4+ To Hit (1/2) and wounded on 3+ (2/3), so the models
+    # removed are three trials at 1/3; not three sure hits (three at 2/3).
+    shooter = squad("a", A, GUARD, [FRAG_MISSILE], row(30, 10, 1))
+    target = squad("x", B, TROOPER, [], row(30, 20, 20))
+    battle = make_battle(shooter, target, seed=1)
+    killed, _ = plans.would_be_casualties(battle, shooter, target)
+    assert list(killed) == pytest.approx(binomial(3, Fraction(1, 3), 20))
+
+
+def suppressing_two_boltguns(penalty: int) -> tuple[Battle, Unit, Unit]:
+    """Two Guardsmen (BS3, boltguns) 20" from four T3 Troopers (Ld8, no save) with
+    Suppressive Fire on at ``penalty`` Ld a wound."""
+    shooter = squad("a", A, GUARD, [BOLTGUN], row(30, 10, 2))
+    target = squad("x", B, TROOPER, [], row(30, 30, 4))
+    rules = {"suppressive_fire": True, "suppressive_fire.ld_penalty_per_wound": penalty}
+    return make_battle(shooter, target, seed=1, options=rules), shooter, target
+
+
+def test_suppression_is_worth_only_the_break_chance_its_penalty_adds_to_shooting_s(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One shot each beyond 12", hitting on 4+ (1/2) and wounding T3 on 3+ (2/3):
+    # the models removed are two trials at 1/3, and one of four is the 25% that
+    # makes the Troopers test: 1 - (2/3)^2 = 5/9. Shooting forces that test at
+    # the phase's end at Ld 8 (passed 26/36); Suppressive Fire forces it now at
+    # -1 Ld for the wound it would have caused (2/3 expected, rounded to 1):
+    # Ld 7, passed 21/36. Breaking them is made to cost 10 models, so the
+    # suppression is worth 5/9 * (26 - 21)/36 * 10 more than the shooting.
+    monkeypatch.setattr(plans, "next_turn_value", lambda *_: 10.0)
+    monkeypatch.setattr(plans, "off_table_chance", lambda *_: 0.0)
+    battle, shooter, target = suppressing_two_boltguns(1)
+    assert plans.suppression_value(battle, shooter, target) == pytest.approx(5 / 9 * 5 / 36 * 10)
+
+
+def test_suppression_without_a_penalty_is_worth_nothing_over_shooting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # At 0 Ld a wound the test Suppressive Fire forces is the one shooting would
+    # have forced at the phase's end, and shooting removes the models too.
+    def unasked(*_: object) -> float:
+        raise AssertionError("the next turn was weighed for a suppression worth nothing")
+
+    monkeypatch.setattr(plans, "next_turn_value", unasked)
+    battle, shooter, target = suppressing_two_boltguns(0)
     assert plans.suppression_value(battle, shooter, target) == 0.0
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from hammerlab.editions.waffle.artillery import is_gun
@@ -213,6 +213,65 @@ def expected_per_model(
     return expected_casualties(battle, unit, target, weapon_name, orders) / len(models)
 
 
+@dataclass(frozen=True)
+class Fired:
+    """One weapon of a shooting attack, as :func:`attack_volleys` expects it fired."""
+
+    name: str
+    models: list[Model]
+    """The models that fire it: those able to, less those that spent their shot."""
+    each: float
+    """Expected casualties per firing model (:func:`expected_casualties`)."""
+
+
+@per_decision
+def attack_volleys(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    orders: FireOrders,
+    weapons: list[str] | None = None,
+    gone_to_ground: bool | None = None,
+    jinking: bool | None = None,
+) -> list[Fired]:
+    """The volleys of a shooting attack of the unit's weapons (all, or those named) on
+    ``target``, as the AI fires them.
+
+    Each model fires as many weapons as :func:`attacks.weapons_per_phase`
+    allows (one; two for a Monstrous Creature), the best first: weapons are
+    taken in order of expected casualties per firing model, as the AI selects
+    them, and a model that has fired its quota (or another mode of the same
+    item, or the unit's grenade: :mod:`firing_modes`) fires none of the later
+    ones. A weapon no model fires is left out.
+    """
+    names = ranged_weapons(unit) if weapons is None else weapons
+    volleys = []
+    for name in names:
+        models = firing_models(battle, unit, target, name, orders)
+        if models:
+            total = expected_casualties(battle, unit, target, name, orders, gone_to_ground, jinking)
+            volleys.append(Fired(name, models, total / len(models)))
+    volleys.sort(key=lambda v: v.each, reverse=True)
+    spent: Counter[str] = Counter()
+    fired = []
+    for volley in volleys:
+        # Before anything is spent every firing model may fire (it has the weapon, and a
+        # quota of one or more: attacks.weapons_per_phase), so the first volley is asked no more.
+        free = (
+            [
+                m
+                for m in volley.models
+                if may_fire(spent, unit, m, volley.name, weapons_per_phase(unit, m))
+            ]
+            if spent
+            else volley.models
+        )
+        if free:
+            fired.append(replace(volley, models=free))
+        spend(spent, unit, free, name)
+    return fired
+
+
 @per_decision
 def expected_attack(
     battle: Battle,
@@ -224,34 +283,10 @@ def expected_attack(
     jinking: bool | None = None,
 ) -> float:
     """Expected casualties of a shooting attack of the unit's weapons (all, or those
-    named) on ``target``.
-
-    Each model fires as many weapons as :func:`attacks.weapons_per_phase`
-    allows (one; two for a Monstrous Creature), the best first: weapons are
-    taken in order of expected casualties per firing model, as the AI selects
-    them, and a model that has fired its quota (or another mode of the same
-    item, or the unit's grenade: :mod:`firing_modes`) adds nothing to later ones.
-    """
-    names = ranged_weapons(unit) if weapons is None else weapons
-    volleys = []
-    for name in names:
-        models = firing_models(battle, unit, target, name, orders)
-        if models:
-            total = expected_casualties(battle, unit, target, name, orders, gone_to_ground, jinking)
-            volleys.append((total / len(models), name, models))
-    volleys.sort(key=lambda v: v[0], reverse=True)
-    spent: Counter[str] = Counter()
-    expected = 0.0
-    for each, name, models in volleys:
-        # Before anything is spent every firing model may fire (it has the weapon, and a
-        # quota of one or more: attacks.weapons_per_phase), so the first volley is asked no more.
-        free = (
-            [m for m in models if may_fire(spent, unit, m, name, weapons_per_phase(unit, m))]
-            if spent
-            else models
-        )
-        expected += each * len(free)
-        spend(spent, unit, free, name)
+    named) on ``target``: its volleys (:func:`attack_volleys`) added, never more than
+    the target's models."""
+    fired = attack_volleys(battle, unit, target, orders, weapons, gone_to_ground, jinking)
+    expected = sum(volley.each * len(volley.models) for volley in fired)
     return min(expected, float(len(target.alive_models)))
 
 
