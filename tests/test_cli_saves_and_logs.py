@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from cli_kit import one_line, run
 from hammerlab.cli.app import app
+from hammerlab.cli.prompt import PromptController
 
 ROOT = Path(__file__).resolve().parents[1]
 THREE_TURNS = ROOT / "examples" / "whole_game_three_turns.toml"
@@ -498,5 +499,63 @@ def test_input_that_ends_during_a_prompted_game_names_the_unanswered_decision() 
     result = CliRunner().invoke(app, ["battle", str(guard), "--controller", "prompt"], input="")
     assert result.exit_code == 1
     assert result.stderr.startswith("error: the input ended while Cadians was asked: ")
-    assert result.stderr.rstrip().endswith("(shooter); the game stops unanswered at game turn 1")
+    assert result.stderr.rstrip().endswith(
+        "(shooter); the game stops unanswered at game turn 1; "
+        "the game was not saved (--save FILE keeps a game you stop)"
+    )
     assert result.stderr.count("\n") == 1
+
+
+GUARD = ROOT / "examples" / "guard_suppress_terminators.toml"
+
+
+def test_a_prompted_game_whose_input_ends_inside_an_activation_is_saved_at_its_pick(
+    tmp_path: Path,
+) -> None:
+    # The Guard example's first question is the Cadians' shooter pick; "1" picks the
+    # first squad, and the input ends at the squad's next question (its action). The
+    # game is saved where it last stood still, before the pick: no decision made,
+    # game turn 1, and resumed it asks the shooter pick again.
+    save = tmp_path / "g.json"
+    args = ["battle", str(GUARD), "--controller", "prompt", "--save", str(save)]
+    result = CliRunner().invoke(app, args, input="1\n")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: the input ended while Cadians was asked: ")
+    assert f"; the game was saved to {save} as it stood at its last top-level decision" in (
+        result.stderr
+    )
+    assert result.stderr.rstrip().endswith(f"go on with hammerlab battle --resume {save}")
+    saved = json.loads(save.read_text(encoding="utf-8"))
+    assert saved["decisions"] == []
+    assert saved["cursor"]["turn"] == 1
+    resumed = CliRunner().invoke(
+        app, ["battle", "--resume", str(save), "--controller", "prompt"], input=""
+    )
+    assert resumed.exit_code == 1
+    assert "(shooter); the game stops unanswered at game turn 1" in resumed.stderr
+
+
+def test_ctrl_c_in_a_prompted_game_saves_it_and_exits_130(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ctrl-C at the squad's second question, after the Cadians' pick was answered by
+    # hand: exit status 130 (128 + SIGINT) and the game saved before the pick, as
+    # when the input ends; a log asked for is written with it, of the same game.
+    answers = iter([0])
+
+    def person(_: object, battle: object, decision: object) -> int:
+        answer = next(answers, None)
+        if answer is None:
+            raise KeyboardInterrupt
+        return answer
+
+    monkeypatch.setattr(PromptController, "choose", person)
+    save, log = tmp_path / "g.json", tmp_path / "g.jsonl"
+    args = ["battle", str(GUARD), "--controller", "prompt", "--save", str(save)]
+    result = CliRunner().invoke(app, [*args, "--log-json", str(log)])
+    assert result.exit_code == 130
+    assert result.stderr.startswith(f"interrupted; the game was saved to {save} ")
+    assert json.loads(save.read_text(encoding="utf-8"))["decisions"] == []
+    header, *events = (json.loads(line) for line in log.read_text(encoding="utf-8").splitlines())
+    assert header["kind"] == "game"
+    assert [e for e in events if e["kind"] == "decision"] == []

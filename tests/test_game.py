@@ -12,6 +12,7 @@ import json
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -20,6 +21,8 @@ from hammerlab.analysis.game import HOLD, Action, Game, check_log
 from hammerlab.cli.app import app
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.schedule import SCHEDULE, Schedule
+from hammerlab.editions.waffle.ai import WaffleAI
+from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
 from hammerlab.errors import IllegalActionError, InputError
 from hammerlab.io.scenario import load_scenario
@@ -357,3 +360,47 @@ def test_an_odds_question_for_no_target_model_is_refused() -> None:
     )  # fmt: skip
     with pytest.raises(QuestionError, match="target models must be between 1"):
         calculator("core11").library(ask)
+
+
+class _StopError(Exception):
+    """What the controller below raises to stop a game inside an activation."""
+
+
+class _StoppingInTurnTwo:
+    """The Waffle AI's answers, each remembered with whether it was a top-level pick,
+    until the first target asked in game turn 2: there it raises :class:`_StopError`."""
+
+    def __init__(self) -> None:
+        self.ai = WaffleAI()
+        self.answers: list[tuple[str, str, bool]] = []
+
+    def choose(self, battle: Battle, decision: Decision[Any]) -> int:
+        if decision.kind == "target" and battle.turn == 2:
+            raise _StopError
+        index = self.ai.choose(battle, decision)
+        top = decision.kind in ("mover", "shooter", "charger")
+        self.answers.append((decision.kind, decision.labels()[index], top))
+        return index
+
+
+def test_a_game_stopped_inside_an_activation_is_kept_as_it_stood_at_its_pick() -> None:
+    # The game is stopped at a target decision in game turn 2, inside a shooter's
+    # activation. What it is kept as has the decisions made before that activation's
+    # pick (the pick and what followed it dropped), stands at the pick again, and
+    # saves and loads as any saved game does (its digest checked).
+    person = _StoppingInTurnTwo()
+    scenario = load_scenario(WHOLE)
+    game = Game.start(scenario, str(WHOLE), 5, controllers={"Ultramarines": person, "Orks": person})
+    with pytest.raises(_StopError):
+        game.play()
+    last_pick = max(i for i, (_, _, top) in enumerate(person.answers) if top)
+    assert person.answers[last_pick][0] == "shooter"
+    kept = game.at_last_pick()
+    assert [(k, a) for _, k, a in kept.decisions()] == [
+        (kind, answer) for kind, answer, _ in person.answers[:last_pick]
+    ]
+    assert kept.pending is not None and kept.pending.kind == "shooter"
+    assert kept.turn == 2
+    loaded = Game.from_json(kept.to_json())
+    assert loaded.digest() == kept.digest()
+    assert kept.at_last_pick() is kept

@@ -774,14 +774,20 @@ def test_a_ctrl_c_while_a_batch_is_written_comes_after_it(tmp_path: Path) -> Non
             signal.raise_signal(signal.SIGINT)
             return self.db.executemany(*args)
 
-    with ResultStore(tmp_path) as store:
-        real = store.db
-        store.db = SignalledMidWrite(real)  # type: ignore[assignment]
-        with pytest.raises(KeyboardInterrupt):
-            store.add(case, [7], [played])
-        store.db = real
-        assert store.added == 1
-        assert store.outcomes(case, range(7, 8)) == {7: played}
+    # Python's own Ctrl-C handler, whatever a test before this one in the same
+    # process left (a Dask cluster started and stopped may leave another).
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with ResultStore(tmp_path) as store:
+            real = store.db
+            store.db = SignalledMidWrite(real)  # type: ignore[assignment]
+            with pytest.raises(KeyboardInterrupt):
+                store.add(case, [7], [played])
+            store.db = real
+            assert store.added == 1
+            assert store.outcomes(case, range(7, 8)) == {7: played}
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def test_results_help_lists_every_table_and_its_columns(tmp_path: Path) -> None:

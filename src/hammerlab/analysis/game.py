@@ -205,6 +205,9 @@ class Game:
         self._stop_before_turn = stop_before_turn
         self.play_state: Play = begin_play(ready.battle, ready.ruleset, ready.plan)
         self._pending: Decision[Unit | None] | None = None
+        self._settled = (0, stop_before_turn)
+        """Where the game last stood still (:meth:`at_last_pick`): the length of its
+        log then, and the turn it was to stop before."""
 
     @classmethod
     def start(
@@ -289,6 +292,7 @@ class Game:
         keep it pending: what every question reads. At a pending pick nothing more
         happens (the pick is listed again), so playing on twice is harmless."""
         self._pending = self.play_state.pending(self._stop_before_turn)
+        self._settled = (len(self.battle.log.events), self._stop_before_turn)
 
     def _take(self, decision: Decision[Unit | None]) -> None:
         """Have the pending pick ``decision`` answered (by ``battle.answers`` or the
@@ -425,6 +429,24 @@ class Game:
             for e in self.battle.log.events
             if isinstance(e, DecisionMade)
         ]
+
+    def at_last_pick(self) -> Game:
+        """The game as it stood at its last top-level decision (or its start, or the
+        stop it was held at): itself when nothing has happened since, else a copy
+        played again from its recipe with the decisions made up to there. What a game
+        stopped inside an activation (a person who quit halfway through a unit's
+        shooting) can be saved as (:meth:`to_json`): a saved game resumes at a
+        top-level decision, and the activation is asked again from its start."""
+        length, stop = self._settled
+        events = self.battle.log.events
+        if length == len(events):
+            return self
+        where = "the game as it stood"
+        answers = [(e.decision, e.answer) for e in events[:length] if isinstance(e, DecisionMade)]
+        header = GameHeader.model_validate({**self.header(), "stop_before_turn": stop})
+        game = Game.recorded(header, where, plugins=self.recipe.plugins)
+        game.replay(answers, where)
+        return game
 
     def digest(self) -> str:
         """A hash of the game's state: units, cursor, dice and the length of the log."""

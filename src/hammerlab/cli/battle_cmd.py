@@ -30,7 +30,7 @@ from hammerlab.cli.common import (
     usage_error,
     write_file,
 )
-from hammerlab.cli.prompt import PromptController
+from hammerlab.cli.prompt import InputEndedError, PromptController
 from hammerlab.cli.render import show_event
 from hammerlab.editions.base import Ruleset
 from hammerlab.editions.plugins import check_plugins_fit, load_plugin_file
@@ -126,7 +126,12 @@ def run_battle(
             for warning in game.ready.warnings:
                 console.print(f"[yellow]note:[/yellow] {escape(warning)}")
             game.battle.log.subscribe(lambda event: show_event(console, event, dice))
-        _play(game, stop, quiet=as_json or controller == "prompt")
+        try:
+            _play(game, stop, quiet=as_json or controller == "prompt")
+        except KeyboardInterrupt:
+            raise _stopped(game, save, log_json, "interrupted", 130) from None
+        except InputEndedError as error:
+            raise _stopped(game, save, log_json, f"error: {error}", 1) from None
     except RuleSettingError as error:
         raise usage_error("--rule", error) from None
     except PluginNotNamedError as error:
@@ -155,6 +160,32 @@ def run_battle(
         console.print(line, markup=False)
     if save is not None:
         console.print(f"saved game written to {save}", markup=False)
+
+
+def _stopped(
+    game: Game, save: Path | None, log_json: Path | None, why: str, status: int
+) -> typer.Exit:
+    """Say in one line on standard error why the game stopped before its end and what
+    was kept, and give the exit to raise (130 for Ctrl-C, as a shell reports it).
+
+    With ``--save`` the game is saved as it stood at its last top-level decision
+    (:meth:`Game.at_last_pick`), so that ``--resume`` asks the interrupted unit's
+    activation again from its start; ``--log-json`` gets that game's log. Without
+    ``--save`` nothing is kept, and the line says how to keep a game next time."""
+    if save is None:
+        typer.echo(f"{why}; the game was not saved (--save FILE keeps a game you stop)", err=True)
+        return typer.Exit(status)
+    kept = game.at_last_pick()
+    if log_json is not None:
+        write_file(log_json, kept.log_json_lines())
+    write_file(save, kept.to_json() + "\n")
+    typer.echo(
+        f"{why}; the game was saved to {save} as it stood at its last top-level decision "
+        f"(game turn {kept.turn}; an activation under way is asked again from its start); "
+        f"go on with hammerlab battle --resume {save}",
+        err=True,
+    )
+    return typer.Exit(status)
 
 
 def _recorded_plugins(resume: Path | None) -> bool:
