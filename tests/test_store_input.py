@@ -8,6 +8,8 @@ writes all of its rows or none, and ``--query`` is a statement with bounded rows
 from __future__ import annotations
 
 import json
+import signal
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,7 @@ import duckdb
 import pytest
 from typer.testing import CliRunner, Result
 
+from hammerlab.analysis import store as store_module
 from hammerlab.analysis.lab import Outcome, play_once
 from hammerlab.analysis.store import (
     FILE,
@@ -427,6 +430,51 @@ def test_a_merge_that_fails_midway_takes_back_what_it_copied(tmp_path: Path) -> 
     with pytest.raises(StoreError):
         merge([source], target)
     assert _rows(target) == before
+
+
+class _CtrlCAfterTheFirst(list[str]):
+    """The store's tables, a Ctrl-C (SIGINT) arriving once the first was copied."""
+
+    def __iter__(self) -> Iterator[str]:
+        for number, table in enumerate(list.__iter__(self)):
+            if number == 1:
+                signal.raise_signal(signal.SIGINT)
+            yield table
+
+
+def test_a_ctrl_c_during_a_merge_writes_nothing_and_exits_130(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before, the merge's new target was left as an empty store (read later as a
+    # store of no battle), and the Ctrl-C came out of DuckDB as a traceback. The
+    # Ctrl-C is held until the statement under way ends, then everything is rolled
+    # back: a target the merge made is removed, one that was there keeps its rows.
+    source = tmp_path / "source"
+    _store(source, {2: "draw", 3: "Cadians"})
+    copy = store_module._copy
+
+    def copy_with_a_ctrl_c(*args: Any) -> None:
+        monkeypatch.setattr(store_module, "TABLES", _CtrlCAfterTheFirst(TABLES))
+        try:
+            copy(*args)
+        finally:
+            monkeypatch.setattr(store_module, "TABLES", TABLES)
+
+    monkeypatch.setattr(store_module, "_copy", copy_with_a_ctrl_c)
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        new = tmp_path / "new" / "merged"
+        result = invoke("results", str(source), "--merge-into", str(new))
+        assert (result.exit_code, result.stdout) == (130, "")
+        assert result.stderr == f"{new}: interrupted: the merge wrote nothing\n"
+        assert not (tmp_path / "new").exists()
+        existing = _make(tmp_path / "existing")
+        rows = _rows(existing)
+        result = invoke("results", str(source), "--merge-into", str(existing))
+        assert result.exit_code == 130
+        assert _rows(existing) == rows
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 @pytest.mark.parametrize("sql", ["", " ", ";", "-- x", "/* x */ ;\n"])

@@ -122,6 +122,10 @@ class StoreError(HammerlabError):
     """A store that cannot be opened, read or merged."""
 
 
+class MergeInterruptedError(StoreError):
+    """A merge stopped by Ctrl-C: nothing of it was written."""
+
+
 class _DamagedCellError(Exception):
     """A cell of a store that does not hold what the store writes there (raised while
     it is read back; :func:`_reading` makes it a :class:`StoreError`)."""
@@ -327,17 +331,27 @@ def _interrupt_after() -> Iterator[None]:
     transaction open and the interrupt unreported. Signal handlers belong to the
     main thread; elsewhere the block runs as it is.
     """
-    if threading.current_thread() is not threading.main_thread():
+    previous = signal.getsignal(signal.SIGINT)
+    with _held_interrupts() as held:
         yield
-        return
-    held: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda number, _: held.append(number))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
     if held and callable(previous):
         previous(signal.SIGINT, None)
+
+
+@contextmanager
+def _held_interrupts() -> Iterator[list[int]]:
+    """Note each Ctrl-C (SIGINT) in the list the block is given, rather than raise it
+    (:func:`_interrupt_after`; a merge checks the list between statements). In a
+    thread other than the main one, which signals never reach, the list stays empty."""
+    held: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield held
+        return
+    previous = signal.signal(signal.SIGINT, lambda number, _: held.append(number))
+    try:
+        yield held
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @contextmanager
@@ -705,20 +719,27 @@ def merge(sources: Sequence[Path], target: Path) -> int:
 def _copy(db: duckdb.DuckDBPyConnection, sources: Sequence[Path], target: Path) -> None:
     """Every row of the stores in ``sources`` into the store open on ``db`` (in
     ``target``), the rows it holds already kept, in one transaction: all of them or,
-    should a statement fail, none (a :class:`StoreError`)."""
+    should a statement fail, none (a :class:`StoreError`); a Ctrl-C is held until the
+    statement under way ends, then rolls it all back (:class:`MergeInterruptedError`)."""
     names = [f"m{index}" for index in range(len(sources))]
+    stopped = MergeInterruptedError(f"{target}: interrupted: the merge wrote nothing")
     try:
-        for name, folder in zip(names, sources, strict=True):
-            db.execute(f"ATTACH '{_quoted(folder / FILE)}' AS {name} (READ_ONLY)")
-        db.execute("BEGIN TRANSACTION")
-        try:
-            for name in names:
-                for table in TABLES:
-                    db.execute(f"INSERT OR IGNORE INTO {table} SELECT * FROM {name}.{table}")
-            db.execute("COMMIT")
-        except duckdb.Error:
-            db.execute("ROLLBACK")
-            raise
+        with _held_interrupts() as held:
+            for name, folder in zip(names, sources, strict=True):
+                db.execute(f"ATTACH '{_quoted(folder / FILE)}' AS {name} (READ_ONLY)")
+            db.execute("BEGIN TRANSACTION")
+            try:
+                for name in names:
+                    for table in TABLES:
+                        if held:
+                            raise stopped
+                        db.execute(f"INSERT OR IGNORE INTO {table} SELECT * FROM {name}.{table}")
+                if held:
+                    raise stopped
+                db.execute("COMMIT")
+            except (duckdb.Error, MergeInterruptedError):
+                db.execute("ROLLBACK")
+                raise
     except duckdb.Error as error:
         raise StoreError(
             f"{target}: the merge failed, and nothing was written: {_first_line(error)}"

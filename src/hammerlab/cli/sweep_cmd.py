@@ -387,7 +387,14 @@ def run_results(
     offered and chosen, and warns of one offered but chosen at no point
     (:func:`never_chosen_at_any_point`), as ``sweep`` does (in the JSON document's
     ``warnings``)."""
-    from hammerlab.analysis.store import MAX_QUERY_ROWS, merge, no_statement, query, summaries
+    from hammerlab.analysis.store import (
+        MAX_QUERY_ROWS,
+        MergeInterruptedError,
+        merge,
+        no_statement,
+        query,
+        summaries,
+    )
 
     if merge_into is not None:
         for given, flag in ((sql, "--query"), (csv_file, "--csv")):
@@ -400,7 +407,11 @@ def run_results(
     check_outputs({"--csv": csv_file}, [f for folder in folders for f in store_files(folder)])
     try:
         if merge_into is not None:
-            added = merge(folders, merge_into)
+            try:
+                added = merge(folders, merge_into)
+            except MergeInterruptedError as error:
+                typer.echo(str(error), err=True)
+                raise typer.Exit(130) from None
             message = f"{added} battles added to {merge_into}"
             if as_json:
                 typer.echo(json.dumps({"merged_into": str(merge_into), "battles_added": added}))
