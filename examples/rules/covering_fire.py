@@ -65,7 +65,8 @@ class CoveringFire:
         shot = target_value(battle, unit, target)
         if not takes_pinning_test(battle, target):
             return shot
-        return shot + (1 - leadership_pass_chance(target, 0, morale=False)) * self.pinned_worth
+        pinned = 1 - leadership_pass_chance(battle, target, 0, morale=False)
+        return shot + pinned * self.pinned_worth
 
 
 def install(hooks: Hooks, settings: RuleSettings) -> None:

@@ -286,7 +286,7 @@ def slow_flee_and_stay(
     lost, killed = melee_exchange(battle, charger, unit)
     off = off_table_chance(battle, unit)
     margin = lost - killed
-    broken = 1 - leadership_pass_chance(unit, round(margin)) if margin > 0 else 0.0
+    broken = 1 - leadership_pass_chance(battle, unit, round(margin)) if margin > 0 else 0.0
     net = lost * own - killed * theirs
     shot = exposure(battle, unit) * own
     stay = reach * (net + broken * off * max(0.0, models - lost) * own) + (1 - reach) * shot

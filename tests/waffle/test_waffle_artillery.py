@@ -23,6 +23,7 @@ from conftest import (
     dice_purposes,
     make_battle,
     make_unit,
+    of_kind,
     squad,
     weapon,
 )
@@ -176,3 +177,18 @@ def test_imported_artillery_with_crew_plays_and_without_crew_is_refused() -> Non
 def is_gun_profile(profile: Profile) -> bool:
     """An Artillery profile without Strength (``artillery.is_gun`` on a model)."""
     return profile.unit_type.startswith("Artillery") and profile.get("S").strip() == "-"
+
+
+def test_a_gun_s_blast_scatters_2d6_less_its_crewman_s_bs() -> None:
+    # A gun fires "at the crewman's BS" (the crewman is BS 3): its blast marker,
+    # missing on the scatter die (a 4) and rolling 7 on 2D6 (4 and 3), moves
+    # 7 - 3 = 4"; the gun's own BS ("-") would have taken nothing off.
+    mortar = weapon("Mortar", "48", "4", "6", "Heavy 1, Blast")
+    unit = make_unit(
+        "art", A, [Placed(GUN, [mortar], (30.0, 10.0)), Placed(GUARD, [LASGUN], (31.5, 10.0))]
+    )
+    target = squad("b", B, MARINE, [], [(30.0, 30.0)])
+    battle = make_battle(unit, target, dice=[4, 4, 3], directions=[0.0], script_a=[("aim", "b.1")])
+    fire_weapon(battle, unit, target, "Mortar", FireOrders())
+    (marker,) = of_kind(battle, "marker")
+    assert marker.scattered == 4.0

@@ -27,6 +27,8 @@ from hammerlab.io.scenario import load_scenario
 ROOT = Path(__file__).resolve().parents[2]
 TERRIFYING = ROOT / "examples" / "rules" / "terrifying_charge.py"
 GLORIOUS = ROOT / "examples" / "rules" / "glorious_charge.py"
+HOLD = ROOT / "examples" / "rules" / "hold_the_line.py"
+COVER = ROOT / "examples" / "matchups" / "hormagaunts_vs_guard_cover.toml"
 FEAR = ROOT / "examples" / "rules" / "fear_charge.toml"
 OVERWATCH = ROOT / "examples" / "assault_charge_into_overwatch.toml"
 
@@ -44,7 +46,11 @@ def battle_log(tmp_path: Path, scenario: Path, *flags: str) -> str:
 
 @pytest.mark.parametrize(
     ("plugin", "rule", "scenario"),
-    [(TERRIFYING, "terrifying_charge", FEAR), (GLORIOUS, "glorious_charge", OVERWATCH)],
+    [
+        (TERRIFYING, "terrifying_charge", FEAR),
+        (GLORIOUS, "glorious_charge", OVERWATCH),
+        (HOLD, "hold_the_line", COVER),
+    ],
 )
 def test_an_example_plug_in_is_off_by_default_and_changes_the_battle_when_on(
     plugin: Path, rule: str, scenario: Path, tmp_path: Path

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hammerlab.editions.waffle.challenges import ExcessWoundsCounted
+from hammerlab.editions.waffle.characteristics import armour_save
 from hammerlab.editions.waffle.concussive import concuss
 from hammerlab.editions.waffle.events import NoSave, SaveTaken
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult, WoundRoll
@@ -194,10 +195,11 @@ def save_taken(
         in_cover = cover_save(
             battle, wound.source, victim, model, st(battle, victim).gone_to_ground
         )
-    saves = saves_against(wound.ap, stats.sv, stats.invulnerable, in_cover)
+    armour = armour_save(battle, victim, model)
+    saves = saves_against(wound.ap, armour, stats.invulnerable, in_cover)
     if not saves:
         rend = wound.ap != profile.ap
-        battle.emit(NoSave(victim.label, model.id, wound.ap, stats.sv, rend))
+        battle.emit(NoSave(victim.label, model.id, wound.ap, armour, rend))
     for name, needed in saves:
         if _save_roll(battle, victim, model, name, needed, f"{name} save {needed}+"):
             return True

@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from hammerlab.editions.waffle.allocation import allocate_wounds
-from hammerlab.editions.waffle.artillery import crewman_of, firers, shooting_toughness
+from hammerlab.editions.waffle.artillery import firers, shooting_toughness
+from hammerlab.editions.waffle.characteristics import ballistic_skill
 from hammerlab.editions.waffle.combat import combats
 from hammerlab.editions.waffle.events import (
     ShotsFired,
@@ -487,9 +488,10 @@ def _friendly_fire_penalty(battle: Battle, shooter: Unit, result: VolleyResult) 
 
 
 def shot_bs(battle: Battle, model: Model, snap: bool) -> int:
-    """The BS ``model`` fires at: its own (an Artillery gun's crewman's:
-    :func:`artillery.crewman_of`), or a Snap Shot's with the battle's parameters."""
-    bs = stats_of(crewman_of(battle, model).profile).bs
+    """The BS ``model`` fires at: its own (an Artillery gun's crewman's, as the rules
+    installed change it: :func:`characteristics.ballistic_skill`), or a Snap Shot's
+    with the battle's parameters."""
+    bs = ballistic_skill(battle, model)
     if not snap:
         return bs
     settings = battle.settings

@@ -44,6 +44,7 @@ from hammerlab.editions.waffle.attacks import (
     shots_of_each,
     weapons_per_phase,
 )
+from hammerlab.editions.waffle.characteristics import armour_save
 from hammerlab.editions.waffle.charge import charge_bonus, through_difficult_terrain
 from hammerlab.editions.waffle.combat import ENGAGED_SUPPORT
 from hammerlab.editions.waffle.difficult_charge import (
@@ -123,7 +124,7 @@ def defence_of(
         toughness=majority_toughness(target),
         wounds=stats.w,
         models=len(alive),
-        save=stats.sv,
+        save=armour_save(battle, target, model),
         invulnerable=stats.invulnerable,
         cover=None,
         feel_no_pain=feel_no_pain(target, model),

@@ -8,12 +8,13 @@ from collections.abc import Callable
 
 from shapely.geometry.base import BaseGeometry
 
+from hammerlab.editions.waffle.characteristics import ballistic_skill
 from hammerlab.editions.waffle.choice_details import terrain_text
 from hammerlab.editions.waffle.events import (
     MarkerPlaced,
 )
 from hammerlab.editions.waffle.orders import Hit
-from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
+from hammerlab.editions.waffle.profiles import WeaponProfile
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.visibility import model_sees, visible_models
 from hammerlab.editions.waffle.wounds import weapon_strength
@@ -211,7 +212,7 @@ def blast_hits(
     for model in models:
         for _ in range(profile.shots):
             aim = _aim(battle, unit, target, model, profile)
-            bs = stats_of(model.profile).bs if model_sees(battle, model, aim) else 0
+            bs = ballistic_skill(battle, model) if model_sees(battle, model, aim) else 0
             centre, distance = scatter(battle, aim.position, bs)
             centre = battle.battlefield.clamp(centre)
             marker = _under_marker(centre, diameter)

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
+from hammerlab.editions.waffle.characteristics import leadership
 from hammerlab.editions.waffle.events import LeadershipTest
 from hammerlab.editions.waffle.movement import fall_back
-from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import is_vehicle
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
-
-
-def leadership(unit: Unit) -> int:
-    """The highest Leadership in the unit (6th/7th edition)."""
-    return max(stats_of(m.profile).ld for m in unit.alive_models)
 
 
 def leadership_test(
@@ -32,7 +27,7 @@ def leadership_test(
     """
     if unit.has_rule("Stubborn") and test == "Morale check":
         modifier = max(0, modifier)
-    ld = leadership(unit)
+    ld = leadership(battle, unit)
     dice = battle.dice.roll(2, f"{test} ({unit.label})")
     roll = sum(dice)
     passed = dice == (1, 1) or (not double_one_only and roll <= ld + modifier)

@@ -32,6 +32,7 @@ from hammerlab.editions.waffle.attacks import (
     shot_bs,
     shots_of_each,
 )
+from hammerlab.editions.waffle.characteristics import leadership
 from hammerlab.editions.waffle.charge import (
     NO_CHARGE_AFTER,
     charge_dice,
@@ -51,11 +52,7 @@ from hammerlab.editions.waffle.expected import (
     melee_exchange,
     would_fire,
 )
-from hammerlab.editions.waffle.morale import (
-    leadership,
-    takes_pinning_test,
-    takes_shooting_check,
-)
+from hammerlab.editions.waffle.morale import takes_pinning_test, takes_shooting_check
 from hammerlab.editions.waffle.movement import has_fast_model, move_allowance
 from hammerlab.editions.waffle.odds import Defence, Volley, shooting_odds
 from hammerlab.editions.waffle.orders import FireOrders
@@ -204,14 +201,14 @@ def chased_chance(battle: Battle, charger: Unit, unit: Unit) -> float:
     )
 
 
-def leadership_pass_chance(unit: Unit, penalty: int, morale: bool = True) -> float:
+def leadership_pass_chance(battle: Battle, unit: Unit, penalty: int, morale: bool = True) -> float:
     """Chance the unit passes a Leadership test at ``penalty`` (Fearless always passes a
     Morale check; Stubborn ignores penalties to one), as :func:`morale.leadership_test`."""
     if morale and unit.has_rule("Fearless"):
         return 1.0
     if morale and unit.has_rule("Stubborn"):
         penalty = 0
-    target = leadership(unit) - penalty
+    target = leadership(battle, unit) - penalty
     passed = sum(1 for a, b in product(FACES, FACES) if (a, b) == (1, 1) or a + b <= target)
     return passed / 36
 
@@ -637,14 +634,14 @@ def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:
     # Shooting it instead would remove those models, and the same 25% of them makes it
     # take a Morale check at the phase's end, at its full Leadership.
     shot = takes_shooting_check(battle, target)
-    shot_breaks = tested * (1 - leadership_pass_chance(target, 0)) if shot else 0.0
+    shot_breaks = tested * (1 - leadership_pass_chance(battle, target, 0)) if shot else 0.0
     # What the unit loses (never negative) is worked out only when it may be lost.
     if pinning:
-        pinned = tested * (1 - leadership_pass_chance(target, 0, morale=False))
+        pinned = tested * (1 - leadership_pass_chance(battle, target, 0, morale=False))
         value = pinned * next_turn_value(battle, target) if pinned > 0 else 0.0
         return value - shot_breaks * _breaking_cost(battle, target) if shot_breaks > 0 else value
     penalty = round(unsaved) * settings.integer(f"{SUPPRESSIVE_FIRE.name}.ld_penalty_per_wound")
-    breaks = tested * (1 - leadership_pass_chance(target, penalty)) - shot_breaks
+    breaks = tested * (1 - leadership_pass_chance(battle, target, penalty)) - shot_breaks
     return breaks * _breaking_cost(battle, target) if breaks > 0 else 0.0
 
 

@@ -261,3 +261,38 @@ WEAPON_WOULD_FIRE: HookPoint[FireVeto] = HookPoint(
 CHARGE_BONUS_ATTACKS: HookPoint[ChargeBonus] = HookPoint(
     "charge bonus attacks", "The bonus Attacks of a unit that charged this turn."
 )
+
+
+# --- characteristics and saves, as the rules and the AI's estimates both read them ---
+
+SkillChange = Callable[[Battle, Model, int], int]
+"""``(battle, model, bs)``: the Ballistic Skill the model shoots with after the rule."""
+LeadershipChange = Callable[[Battle, Unit, int], int]
+"""``(battle, unit, ld)``: the Leadership the unit tests on after the rule."""
+CoverChange = Callable[[Battle, Model, Unit, Model, "int | None"], "int | None"]
+"""``(battle, shooter, target unit, target model, save)``: the cover save the target
+model has against the shooter after the rule (``None``: none)."""
+ArmourChange = Callable[[Battle, Unit, Model, "int | None"], "int | None"]
+"""``(battle, unit, model, save)``: the model's armour save after the rule (``None``:
+none)."""
+
+BALLISTIC_SKILL: HookPoint[SkillChange] = HookPoint(
+    "ballistic skill",
+    "The BS a model shoots with (To Hit, and a blast marker's scatter), before Snap "
+    "Shots replace it; each handler is given the BS so far and returns it.",
+)
+LEADERSHIP: HookPoint[LeadershipChange] = HookPoint(
+    "leadership",
+    "The Leadership a unit tests on (Morale checks, Pinning tests, every Leadership "
+    "test), before the test's own penalty; each handler is given it so far.",
+)
+COVER_SAVE: HookPoint[CoverChange] = HookPoint(
+    "cover save",
+    "The cover save a model has against a shooting model (after terrain and Going to "
+    "Ground); each handler is given it so far (None: none) and returns it.",
+)
+ARMOUR_SAVE: HookPoint[ArmourChange] = HookPoint(
+    "armour save",
+    "A model's armour save against wounds (shooting and close combat); each handler is "
+    "given it so far (None: none) and returns it.",
+)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from hammerlab.editions.waffle.points import COVER_SAVE
 from hammerlab.editions.waffle.special_rules import cover_bonus
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
@@ -95,7 +96,8 @@ def cover_save(
     there is none (6th/7th-edition Go to Ground); Stealth and Shrouded
     improve it further (:func:`special_rules.cover_bonus`). A unit that Jinked
     has a 4+ cover save (:data:`JINK_COVER`, ``rules/jink.py``) if it has none
-    better; ``jinking`` asks "what if" (``None``: as it is).
+    better; ``jinking`` asks "what if" (``None``: as it is). Last, the rules
+    installed on :data:`points.COVER_SAVE` change it in turn.
     """
     areas = battle.battlefield.cover_between(shooter.position, target.position)
     areas += [a for a in battle.battlefield.areas_at(target.position) if a.cover_save]
@@ -104,7 +106,10 @@ def cover_save(
         values.append(JINK_COVER)
     best = min(values) if values else None
     better = int(gone_to_ground) + cover_bonus(target_unit)
-    return improved_cover(best, better) if better else best
+    save = improved_cover(best, better) if better else best
+    for rule in battle.hooks.get(COVER_SAVE):
+        save = rule(battle, shooter, target_unit, target, save)
+    return save
 
 
 def improved_cover(cover: int | None, better: int) -> int:

@@ -1,0 +1,45 @@
+"""The characteristics and saves a rule may change: Ballistic Skill, Leadership and the
+armour save, read here by the rules that resolve a battle and by the AI's estimates
+alike, so that a plug-in changing one (docs/plugins.md) changes both.
+
+Each reads the model's (or unit's) profile, then gives the value to the handlers
+installed on its hook point (:data:`points.BALLISTIC_SKILL`, :data:`points.LEADERSHIP`,
+:data:`points.ARMOUR_SAVE`) in turn. The cover save's point
+(:data:`points.COVER_SAVE`) is asked by :func:`visibility.cover_save`.
+"""
+
+from __future__ import annotations
+
+from hammerlab.editions.waffle.artillery import crewman_of
+from hammerlab.editions.waffle.points import ARMOUR_SAVE, BALLISTIC_SKILL, LEADERSHIP
+from hammerlab.editions.waffle.profiles import stats_of
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.units import Model, Unit
+
+
+def ballistic_skill(battle: Battle, model: Model) -> int:
+    """The BS ``model`` shoots with: its own, or an Artillery gun's crewman's
+    (:func:`artillery.crewman_of`), as the rules installed change it (before Snap
+    Shots replace it: :func:`attacks.shot_bs`)."""
+    bs = stats_of(crewman_of(battle, model).profile).bs
+    for rule in battle.hooks.get(BALLISTIC_SKILL):
+        bs = rule(battle, model, bs)
+    return bs
+
+
+def leadership(battle: Battle, unit: Unit) -> int:
+    """The Leadership ``unit`` tests on: the highest in the unit (6th/7th edition), as the
+    rules installed change it."""
+    ld = max(stats_of(m.profile).ld for m in unit.alive_models)
+    for rule in battle.hooks.get(LEADERSHIP):
+        ld = rule(battle, unit, ld)
+    return ld
+
+
+def armour_save(battle: Battle, unit: Unit, model: Model) -> int | None:
+    """The armour save ``model`` (of ``unit``) takes, as the rules installed change it
+    (``None``: none)."""
+    save = stats_of(model.profile).sv
+    for rule in battle.hooks.get(ARMOUR_SAVE):
+        save = rule(battle, unit, model, save)
+    return save

@@ -1,0 +1,113 @@
+"""The hook points a rule changes a characteristic or save through (docs/plugins.md):
+Ballistic Skill, Leadership, the cover save and the armour save. Each handler
+changes both what the rules roll against and what the AI's estimates expect, since
+both read the same function; expected values are worked out by hand from the
+6th/7th-edition charts in the comments."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import BOLTGUN, GUARD, LASGUN, A, B, box, make_battle, profile, row, squad
+
+from hammerlab.editions.waffle.attacks import fire_weapon
+from hammerlab.editions.waffle.expected import expected_casualties
+from hammerlab.editions.waffle.morale import morale_check
+from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.plans import leadership_pass_chance
+from hammerlab.editions.waffle.points import (
+    ARMOUR_SAVE,
+    BALLISTIC_SKILL,
+    COVER_SAVE,
+    LEADERSHIP,
+)
+from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.visibility import cover_save
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.units import Model, Unit
+
+TROOPER = profile("Trooper", s=3, t=3, i=3, ld=8, sv="-")
+ARMOURED = profile("Armoured", s=3, t=3, i=3, ld=8, sv="5+")
+
+
+def steadier(battle: Battle, model: Model, bs: int) -> int:
+    """A rule: +1 BS."""
+    return bs + 1
+
+
+def test_a_ballistic_skill_rule_changes_the_roll_to_hit_and_the_estimate() -> None:
+    # One Guardsman (BS3) fires a lasgun 20" away (one shot) at a T3 Trooper
+    # with no save. At BS3 a 3 misses (4+ to hit); at BS4 it hits (3+), and a 4
+    # wounds S3 against T3 (4+). The estimate: BS4 hits 2/3 of the time, wounds
+    # 1/2: 1/3 of a model, against 1/2 * 1/2 = 1/4 at BS3.
+    for rule, hits, expected in ((False, 0, 1 / 4), (True, 1, 1 / 3)):
+        guard = squad("a", A, GUARD, [LASGUN], row(30, 10, 1))
+        target = squad("b", B, TROOPER, [], row(30, 30, 1))
+        battle = make_battle(guard, target, dice=[3, 4][: 1 + hits])
+        if rule:
+            battle.hooks.add(BALLISTIC_SKILL, steadier)
+        assert expected_casualties(battle, guard, target, LASGUN.name, FireOrders()) == (
+            pytest.approx(expected)
+        )
+        result = fire_weapon(battle, guard, target, LASGUN.name, FireOrders())
+        assert (result.hits["b"], result.casualties["b"]) == (hits, hits)
+
+
+def test_a_leadership_rule_changes_the_test_and_its_chance() -> None:
+    # Troopers at Ld 8 roll 9 on 2D6 (5 and 4) for a Morale check: failed, they
+    # fall back. With a rule giving +1 Ld (Ld 9) the same roll passes. The
+    # chance the AI reads: 2D6 <= 8 is 26/36, <= 9 is 30/36.
+    def braver(battle: Battle, unit: Unit, ld: int) -> int:
+        return ld + 1
+
+    for rule, falls_back, chance in ((False, True, 26 / 36), (True, False, 30 / 36)):
+        troopers = squad("b", B, TROOPER, [], row(30, 30, 5))
+        other = squad("a", A, GUARD, [], row(30, 10, 1))
+        battle = make_battle(other, troopers, dice=[5, 4] + [6] * 12)
+        if rule:
+            battle.hooks.add(LEADERSHIP, braver)
+        assert leadership_pass_chance(battle, troopers, 0) == pytest.approx(chance)
+        morale_check(battle, troopers, "a test")
+        assert st(battle, troopers).falling_back is falls_back
+
+
+def test_a_cover_rule_changes_the_cover_save_the_model_takes() -> None:
+    # A Trooper in ruins (5+ cover) shot by a boltgun (AP5, so no armour save
+    # here anyway): the rule makes every cover save 1 better (4+), and a 4
+    # saves it. Without the rule the 4 fails the 5+ and it dies. Dice: to hit
+    # 3 (BS4: 3+), to wound 3 (S4 against T3: 3+), cover save 4.
+    def deeper(
+        battle: Battle, shooter: Model, unit: Unit, model: Model, save: int | None
+    ) -> int | None:
+        return None if save is None else save - 1
+
+    ruins = box("ruins", 25.0, 28.0, 35.0, 32.0, cover_save=5)
+    for rule, dies in ((False, True), (True, False)):
+        marine = squad("a", A, profile(), [BOLTGUN], row(30, 10, 1))
+        target = squad("b", B, TROOPER, [], row(30, 30, 1))
+        battle = make_battle(marine, target, dice=[3, 3, 4], terrain=[ruins])
+        if rule:
+            battle.hooks.add(COVER_SAVE, deeper)
+        saved = cover_save(battle, marine.models[0], target, target.models[0], False)
+        assert saved == (4 if rule else 5)
+        result = fire_weapon(battle, marine, target, BOLTGUN.name, FireOrders())
+        assert result.casualties["b"] == int(dies)
+
+
+def test_an_armour_rule_changes_the_save_and_the_estimate() -> None:
+    # A lasgun (AP -) at a 5+ Trooper: hit 4 (BS3: 4+), wound 4 (S3 against T3:
+    # 4+), armour save 4: failed at 5+, saved with the rule's 4+. The estimate:
+    # 1/2 * 1/2 * (1 - 2/6) = 1/6 at 5+, 1/2 * 1/2 * (1 - 3/6) = 1/8 at 4+.
+    def heavier(battle: Battle, unit: Unit, model: Model, save: int | None) -> int | None:
+        return None if save is None else save - 1
+
+    for rule, dies, expected in ((False, True, 1 / 6), (True, False, 1 / 8)):
+        guard = squad("a", A, GUARD, [LASGUN], row(30, 10, 1))
+        target = squad("b", B, ARMOURED, [], row(30, 30, 1))
+        battle = make_battle(guard, target, dice=[4, 4, 4])
+        if rule:
+            battle.hooks.add(ARMOUR_SAVE, heavier)
+        assert expected_casualties(battle, guard, target, LASGUN.name, FireOrders()) == (
+            pytest.approx(expected)
+        )
+        result = fire_weapon(battle, guard, target, LASGUN.name, FireOrders())
+        assert result.casualties["b"] == int(dies)
