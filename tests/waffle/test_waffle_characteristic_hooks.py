@@ -1,5 +1,5 @@
 """The hook points a rule changes a characteristic or save through (docs/plugins.md):
-Ballistic Skill, Leadership, the cover save and the armour save. Each handler
+Ballistic Skill, Weapon Skill, Leadership, the cover, armour and invulnerable saves. Each handler
 changes both what the rules roll against and what the AI's estimates expect, since
 both read the same function; expected values are worked out by hand from the
 6th/7th-edition charts in the comments."""
@@ -10,7 +10,8 @@ import pytest
 from conftest import BOLTGUN, GUARD, LASGUN, A, B, box, make_battle, profile, row, squad
 
 from hammerlab.editions.waffle.attacks import fire_weapon
-from hammerlab.editions.waffle.expected import expected_casualties
+from hammerlab.editions.waffle.expected import expected_casualties, expected_melee
+from hammerlab.editions.waffle.fear import majority_weapon_skill, weapon_skill
 from hammerlab.editions.waffle.morale import morale_check
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.plans import leadership_pass_chance
@@ -18,7 +19,9 @@ from hammerlab.editions.waffle.points import (
     ARMOUR_SAVE,
     BALLISTIC_SKILL,
     COVER_SAVE,
+    INVULNERABLE_SAVE,
     LEADERSHIP,
+    WEAPON_SKILL,
 )
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.visibility import cover_save
@@ -111,3 +114,46 @@ def test_an_armour_rule_changes_the_save_and_the_estimate() -> None:
         )
         result = fire_weapon(battle, guard, target, LASGUN.name, FireOrders())
         assert result.casualties["b"] == int(dies)
+
+
+def test_an_invulnerable_rule_changes_the_save_and_the_estimate() -> None:
+    # A lasgun at a Trooper with no armour and a 5+ invulnerable save: hit 4
+    # (BS3: 4+), wound 4 (S3 against T3: 4+), invulnerable save 4: failed at
+    # 5+, saved with the rule's 4+. The estimate: 1/2 * 1/2 * 4/6 = 1/6 at 5+,
+    # 1/2 * 1/2 * 3/6 = 1/8 at 4+.
+    def warded(battle: Battle, unit: Unit, model: Model, save: int | None) -> int | None:
+        return None if save is None else save - 1
+
+    shielded = profile("Shielded", s=3, t=3, i=3, ld=8, sv="-", inv=5)
+    for rule, dies, expected in ((False, True, 1 / 6), (True, False, 1 / 8)):
+        guard = squad("a", A, GUARD, [LASGUN], row(30, 10, 1))
+        target = squad("b", B, shielded, [], row(30, 30, 1))
+        battle = make_battle(guard, target, dice=[4, 4, 4])
+        if rule:
+            battle.hooks.add(INVULNERABLE_SAVE, warded)
+        assert expected_casualties(battle, guard, target, LASGUN.name, FireOrders()) == (
+            pytest.approx(expected)
+        )
+        result = fire_weapon(battle, guard, target, LASGUN.name, FireOrders())
+        assert result.casualties["b"] == int(dies)
+
+
+def test_a_weapon_skill_rule_changes_the_skill_and_the_melee_estimate() -> None:
+    # WS4 against WS4 hits on 4+ on seed 001's chart; WS5 against WS4 on 3+. One
+    # Attack at S4 against T4 (4+ to wound) with no save: 1/2 * 1/2 = 1/4 of a
+    # model, and with the rule's +1 WS 2/3 * 1/2 = 1/3. The rule is A's alone.
+    def keener(battle: Battle, unit: Unit, ws: int) -> int:
+        return ws + 1 if unit.player == A else ws
+
+    bare = profile("Bare", sv="-")
+    for rule, ws, expected in ((False, 4, 1 / 4), (True, 5, 1 / 3)):
+        fighter = squad("a", A, bare, [], row(30, 20, 1))
+        enemy = squad("b", B, bare, [], row(31, 20, 1))
+        battle = make_battle(fighter, enemy, seed=1)
+        if rule:
+            battle.hooks.add(WEAPON_SKILL, keener)
+        assert weapon_skill(battle, fighter, fighter.models[0]) == ws
+        assert majority_weapon_skill(battle, fighter) == ws
+        assert majority_weapon_skill(battle, enemy) == 4
+        melee = expected_melee(battle, fighter, fighter.alive_models, enemy, False)
+        assert melee == pytest.approx(expected)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hammerlab.editions.waffle.challenges import ExcessWoundsCounted
-from hammerlab.editions.waffle.characteristics import armour_save
+from hammerlab.editions.waffle.characteristics import armour_save, invulnerable_save
 from hammerlab.editions.waffle.concussive import concuss
 from hammerlab.editions.waffle.events import NoSave, SaveTaken
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult, WoundRoll
@@ -189,14 +189,14 @@ def save_taken(
     edition) no cover save is taken. A model with Cosmic Fate re-rolls a failed
     armour save once (:data:`COSMIC_FATE`).
     """
-    stats = stats_of(model.profile)
     in_cover = None
     if cover and not profile.has_rule("Ignores Cover"):
         in_cover = cover_save(
             battle, wound.source, victim, model, st(battle, victim).gone_to_ground
         )
     armour = armour_save(battle, victim, model)
-    saves = saves_against(wound.ap, armour, stats.invulnerable, in_cover)
+    invulnerable = invulnerable_save(battle, victim, model)
+    saves = saves_against(wound.ap, armour, invulnerable, in_cover)
     if not saves:
         rend = wound.ap != profile.ap
         battle.emit(NoSave(victim.label, model.id, wound.ap, armour, rend))

@@ -1,17 +1,25 @@
-"""The characteristics and saves a rule may change: Ballistic Skill, Leadership and the
-armour save, read here by the rules that resolve a battle and by the AI's estimates
-alike, so that a plug-in changing one (docs/plugins.md) changes both.
+"""The characteristics and saves a rule may change: Ballistic Skill, Leadership, the
+armour and the invulnerable save, read here by the rules that resolve a battle and by
+the AI's estimates alike, so that a plug-in changing one (docs/plugins.md) changes
+both.
 
 Each reads the model's (or unit's) profile, then gives the value to the handlers
 installed on its hook point (:data:`points.BALLISTIC_SKILL`, :data:`points.LEADERSHIP`,
-:data:`points.ARMOUR_SAVE`) in turn. The cover save's point
-(:data:`points.COVER_SAVE`) is asked by :func:`visibility.cover_save`.
+:data:`points.ARMOUR_SAVE`, :data:`points.INVULNERABLE_SAVE`) in turn. The cover
+save's point (:data:`points.COVER_SAVE`) is asked by :func:`visibility.cover_save`,
+Weapon Skill's (:data:`points.WEAPON_SKILL`) by :func:`fear.weapon_skill` and
+:func:`fear.majority_weapon_skill`.
 """
 
 from __future__ import annotations
 
 from hammerlab.editions.waffle.artillery import crewman_of
-from hammerlab.editions.waffle.points import ARMOUR_SAVE, BALLISTIC_SKILL, LEADERSHIP
+from hammerlab.editions.waffle.points import (
+    ARMOUR_SAVE,
+    BALLISTIC_SKILL,
+    INVULNERABLE_SAVE,
+    LEADERSHIP,
+)
 from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Model, Unit
@@ -41,5 +49,14 @@ def armour_save(battle: Battle, unit: Unit, model: Model) -> int | None:
     (``None``: none)."""
     save = stats_of(model.profile).sv
     for rule in battle.hooks.get(ARMOUR_SAVE):
+        save = rule(battle, unit, model, save)
+    return save
+
+
+def invulnerable_save(battle: Battle, unit: Unit, model: Model) -> int | None:
+    """The invulnerable save ``model`` (of ``unit``) takes, as the rules installed change
+    it (``None``: none)."""
+    save = stats_of(model.profile).invulnerable
+    for rule in battle.hooks.get(INVULNERABLE_SAVE):
         save = rule(battle, unit, model, save)
     return save

@@ -44,7 +44,7 @@ from hammerlab.editions.waffle.attacks import (
     shots_of_each,
     weapons_per_phase,
 )
-from hammerlab.editions.waffle.characteristics import armour_save
+from hammerlab.editions.waffle.characteristics import armour_save, invulnerable_save
 from hammerlab.editions.waffle.charge import charge_bonus, through_difficult_terrain
 from hammerlab.editions.waffle.combat import ENGAGED_SUPPORT
 from hammerlab.editions.waffle.difficult_charge import (
@@ -63,7 +63,12 @@ from hammerlab.editions.waffle.hatred import blow_reroll, first_round
 from hammerlab.editions.waffle.odds import Defence, Volley, wound_chances, wound_fate
 from hammerlab.editions.waffle.odds_vehicles import hit_value
 from hammerlab.editions.waffle.orders import FireOrders
-from hammerlab.editions.waffle.points import WEAPON_WOULD_FIRE
+from hammerlab.editions.waffle.points import (
+    ARMOUR_SAVE,
+    INVULNERABLE_SAVE,
+    WEAPON_SKILL,
+    WEAPON_WOULD_FIRE,
+)
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
 from hammerlab.editions.waffle.special_rules import (
     close_combat_strength,
@@ -125,7 +130,7 @@ def defence_of(
         wounds=stats.w,
         models=len(alive),
         save=armour_save(battle, target, model),
-        invulnerable=stats.invulnerable,
+        invulnerable=invulnerable_save(battle, target, model),
         cover=None,
         feel_no_pain=feel_no_pain(target, model),
         eternal_warrior=model_has(target, model, "Eternal Warrior"),
@@ -441,6 +446,14 @@ def _blows_against(
     return found[0]
 
 
+def changed_in_melee(battle: Battle) -> bool:
+    """Whether a rule is installed on a hook point a blow's worth reads: Weapon Skill
+    (:func:`fear.weapon_skill`) or a save (:func:`characteristics.armour_save`,
+    :func:`characteristics.invulnerable_save`)."""
+    hooks = battle.hooks
+    return bool(hooks.get(WEAPON_SKILL) or hooks.get(ARMOUR_SAVE) or hooks.get(INVULNERABLE_SAVE))
+
+
 def _fighting_key(
     battle: Battle, unit: Unit, foe: Unit, charged: bool
 ) -> tuple[Hashable, ...] | None:
@@ -459,9 +472,11 @@ def _fighting_key(
     profile name, Ancient Doom), its rules, army and name (Hatred (X)) and whether
     it failed a Fear test. These are all :func:`best_melee_weapon` and
     :func:`blow_value` read of the battle and the two units (:func:`defence_of`
-    without a source reads no cover), and none is a hook a plug-in fills.
+    without a source reads no cover), unless a rule changes Weapon Skill or a save
+    (:func:`changed_in_melee`): its handlers may read anything of the battle, so then
+    nothing is remembered (``None``).
     """
-    if is_vehicle(foe):
+    if is_vehicle(foe) or changed_in_melee(battle):
         return None
     return (
         charged,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from hammerlab.editions.waffle.combat import Combat, in_contact
 from hammerlab.editions.waffle.morale import leadership_test
+from hammerlab.editions.waffle.points import WEAPON_SKILL
 from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.special_rules import model_has
 from hammerlab.editions.waffle.vehicles import is_vehicle
@@ -98,8 +99,8 @@ def failed_fear(battle: Battle, unit: Unit) -> bool:
 
 def weapon_skill(battle: Battle, unit: Unit, model: Model) -> int:
     """``model``'s Weapon Skill in close combat: 1 if its unit failed a Fear test in
-    this Fight sub-phase."""
-    return 1 if failed_fear(battle, unit) else stats_of(model.profile).ws
+    this Fight sub-phase; then as the rules installed change it (:func:`_changed`)."""
+    return _changed(battle, unit, 1 if failed_fear(battle, unit) else stats_of(model.profile).ws)
 
 
 def majority_weapon_skill(battle: Battle, unit: Unit) -> int:
@@ -107,7 +108,14 @@ def majority_weapon_skill(battle: Battle, unit: Unit) -> int:
     counted: what blows against the unit roll on the chart. A failed Fear test sets
     every model of the unit to WS 1 (:func:`weapon_skill`); any other unit is
     answered from its make-up (:func:`_majority_profile_ws`)."""
-    return 1 if failed_fear(battle, unit) else _majority_profile_ws(unit)
+    return _changed(battle, unit, 1 if failed_fear(battle, unit) else _majority_profile_ws(unit))
+
+
+def _changed(battle: Battle, unit: Unit, ws: int) -> int:
+    """``ws`` as the rules installed on :data:`points.WEAPON_SKILL` change it, in turn."""
+    for rule in battle.hooks.get(WEAPON_SKILL):
+        ws = rule(battle, unit, ws)
+    return ws
 
 
 @per_makeup

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
+from hammerlab.editions.waffle.characteristics import invulnerable_save
 from hammerlab.editions.waffle.events import ReactionDeclared
 from hammerlab.editions.waffle.flank import FLANK, flank_route
 from hammerlab.editions.waffle.placement import EPSILON
@@ -412,7 +413,7 @@ def dangerous_terrain_tests(
             continue
         if battle.dice.d6(f"dangerous terrain ({model.id})") != 1:
             continue
-        inv = stats_of(model.profile).invulnerable
+        inv = invulnerable_save(battle, unit, model)
         if inv is not None and battle.dice.d6(f"invulnerable save {inv}+ ({model.id})") >= inv:
             continue
         lose_one_wound(battle, unit, model, "dangerous terrain")

@@ -24,6 +24,7 @@ from hammerlab.editions.waffle.armour import (
     armour_attack,
     penetration_chances,
 )
+from hammerlab.editions.waffle.characteristics import invulnerable_save
 from hammerlab.editions.waffle.estimate import p_at_least
 from hammerlab.editions.waffle.odds import Volley, hit_distribution
 from hammerlab.editions.waffle.profiles import WeaponProfile
@@ -189,7 +190,7 @@ def hit_value(
         hull_points=model.wounds_left,
         open_topped=vehicle.has_type("Open-topped"),
         weapons=len({w.name for w in model.weapons}),
-        invulnerable=model.profile.invulnerable,
+        invulnerable=invulnerable_save(battle, target, model),
         cover=None if melee else cover_save(battle, firer, target, model, gone_to_ground=False),
         immobilised=vehicle_status_now(battle, model).immobilised,
         super_heavy=vehicle.super_heavy,

@@ -274,7 +274,9 @@ CoverChange = Callable[[Battle, Model, Unit, Model, "int | None"], "int | None"]
 model has against the shooter after the rule (``None``: none)."""
 ArmourChange = Callable[[Battle, Unit, Model, "int | None"], "int | None"]
 """``(battle, unit, model, save)``: the model's armour save after the rule (``None``:
-none)."""
+none); also the type of an invulnerable save's handlers."""
+SkillInMelee = Callable[[Battle, Unit, int], int]
+"""``(battle, unit, ws)``: the Weapon Skill the unit's models fight with after the rule."""
 
 BALLISTIC_SKILL: HookPoint[SkillChange] = HookPoint(
     "ballistic skill",
@@ -290,6 +292,16 @@ COVER_SAVE: HookPoint[CoverChange] = HookPoint(
     "cover save",
     "The cover save a model has against a shooting model (after terrain and Going to "
     "Ground); each handler is given it so far (None: none) and returns it.",
+)
+INVULNERABLE_SAVE: HookPoint[ArmourChange] = HookPoint(
+    "invulnerable save",
+    "A model's invulnerable save (shooting, close combat, a vehicle's hits, dangerous "
+    "terrain); each handler is given it so far (None: none) and returns it.",
+)
+WEAPON_SKILL: HookPoint[SkillInMelee] = HookPoint(
+    "weapon skill",
+    "The WS a unit's models fight with and are hit against in close combat, after "
+    "Fear; each handler is given it so far and returns it.",
 )
 ARMOUR_SAVE: HookPoint[ArmourChange] = HookPoint(
     "armour save",
