@@ -30,6 +30,7 @@ from conftest import (
 from hammerlab.editions.waffle.artillery import (
     crewed_to_move,
     gunners,
+    guns,
     is_gun,
     shooting_toughness,
 )
@@ -176,3 +177,25 @@ def test_imported_artillery_with_crew_plays_and_without_crew_is_refused() -> Non
 def is_gun_profile(profile: Profile) -> bool:
     """An Artillery profile without Strength (``artillery.is_gun`` on a model)."""
     return profile.unit_type.startswith("Artillery") and profile.get("S").strip() == "-"
+
+
+def test_the_guns_are_found_model_by_model_where_the_make_up_has_any() -> None:
+    """``guns`` answers "none" from the unit's make-up before asking any model; where
+    it has guns they are the models alive that are guns, in order, as a model-by-model
+    reading finds them (this fails if the make-up's answer outlives the last gun)."""
+    unit = battery([(10.0, 10.0), (14.0, 10.0)], [(10.0, 12.0), (14.0, 12.0)])
+    gun_one, gun_two = unit.models[0], unit.models[1]
+
+    def read() -> list[str]:
+        return [m.id for m in unit.alive_models if is_gun(m)]
+
+    assert [m.id for m in guns(unit)] == read() == [gun_one.id, gun_two.id]
+    gun_one.wounds_left = 0
+    assert [m.id for m in guns(unit)] == read() == [gun_two.id]
+    gun_two.wounds_left = 0
+    assert guns(unit) == [] and read() == []
+    assert shooting_toughness(unit) is None  # no gun left: the crew's own Toughness
+    gun_two.wounds_left = 1  # back (a test's edit): found again
+    assert guns(unit) == [gun_two] and shooting_toughness(unit) == 7
+    marines = squad("tac", A, MARINE, [BOLTGUN], [(30.0, 30.0), (31.0, 30.0)])
+    assert guns(marines) == []
