@@ -486,3 +486,29 @@ def test_every_position_with_the_units_remembered_is_the_one_worked_out_afresh(
     for seed in range(1, seeds + 1):
         Game.start(load_scenario(path), str(path), seed).play()
     assert len(checked) > 50 and all(checked)
+
+
+@dataclass
+class _Ledger:
+    """A rule's memory as most battles hold it: mostly empty mappings and lists."""
+
+    waiting: dict[str, int]
+    ongoing: list[str]
+    lost: Counter[str]
+    order: tuple[str, ...]
+    turn: int = 0
+
+
+def test_a_dataclass_s_empty_fields_take_the_forms_frozen_gives_them() -> None:
+    """Empty fields are taken at once (:data:`transpositions._EMPTY_FORMS`): the form
+    is the one each field gets from :func:`frozen` alone, empty or not."""
+    name = f"{_Ledger.__module__}.{_Ledger.__qualname__}"
+    empty = _Ledger({}, [], Counter(), ())
+    assert frozen(empty) == (name, (("{}", ()), (), ("{}", ()), (), 0))
+    assert frozen(empty) == (name, tuple(frozen(v) for v in vars(empty).values()))
+    full = _Ledger({"b": 2, "a": 1}, ["x"], Counter({"u": 3}), ("s",), 2)
+    assert frozen(full) == (
+        name,
+        ((("{}", (("a", 1), ("b", 2)))), ("x",), ("{}", (("u", 3),)), ("s",), 2),
+    )
+    assert frozen(full) != frozen(empty)

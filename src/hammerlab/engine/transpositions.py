@@ -273,7 +273,19 @@ def frozen(value: object) -> Hashable:
         if seen is not None and seen[0] is value:
             return seen[1]
     fields = read(value)
-    form = (name, tuple([f if type(f) in _ATOMS else frozen(f) for f in fields]))
+    form = (
+        name,
+        tuple(
+            [
+                f
+                if type(f) in _ATOMS
+                else _EMPTY_FORMS[type(f)]
+                if type(f) in _EMPTY_FORMS and not f
+                else frozen(f)
+                for f in fields
+            ]
+        ),
+    )
     if fixed and all(map(_unchanging, fields)):
         if len(_FORMS) >= _FORMS_KEPT:
             _FORMS.clear()
@@ -319,6 +331,10 @@ _ATOMS = frozenset({str, int, float, bool, type(None)})
 """The types :func:`frozen` takes as they are."""
 _NO_ITEMS = ("{}", ())
 """An empty mapping's form."""
+_EMPTY_FORMS: dict[type, Hashable] = {dict: _NO_ITEMS, Counter: _NO_ITEMS, list: (), tuple: ()}
+"""The forms :func:`frozen` gives an empty value of these types: a dataclass's empty
+fields take them at once (a rule's memory is mostly empty: the reserves' is four empty
+mappings and lists, read at every position of every battle)."""
 Fields = tuple[str, Callable[[object], tuple[object, ...]], bool]
 """A dataclass's name, its fields' reader and whether it is frozen (:func:`_fields_of`)."""
 _FIELDS: dict[type, Fields] = {}
