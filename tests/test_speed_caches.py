@@ -30,7 +30,7 @@ from hammerlab.editions.waffle.markers import aim_points
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.ruleset import WaffleRuleset
-from hammerlab.editions.waffle.special_rules import _base, names_rule
+from hammerlab.editions.waffle.special_rules import _base, model_has, names_rule, type_rules
 from hammerlab.editions.waffle.state import SHOOTING_RECORD, st, state_of
 from hammerlab.editions.waffle.visibility import seen_by_each, visible_models, within
 from hammerlab.editions.waffle.wounds import most_common_profile
@@ -39,6 +39,7 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.geometry import (
+    MM_PER_INCH,
     base_distance,
     closest,
     gap_table,
@@ -372,6 +373,56 @@ def test_nearest_is_the_first_of_closest_and_the_typical_profile_the_first_most_
     one, two = Profile("Guardsman", {"W": "1"}), Profile("Sergeant", {"W": "1"})
     assert most_common_profile([two, one, one, two]) is two  # a tie: the first seen
     assert most_common_profile([two, one, one]) is one
+
+
+def test_closest_orders_by_the_least_distance_to_any_origin_base_as_it_was_measured() -> None:
+    """The order :func:`closest` remembers by the bases is each candidate's least
+    :func:`base_distance` to the origin's bases, sorted, ties in the given order: asked
+    twice, of whole-inch grids (ties), and after a move (a new arrangement)."""
+    rng = random.Random(11)
+    for _ in range(300):
+        origin = [_model(i, rng.randint(0, 5), rng.randint(0, 5), 25.0) for i in range(3)]
+        others = [
+            _model(9 + i, rng.randint(0, 8), rng.randint(0, 8), rng.choice([25.0, 40.0]))
+            for i in range(6)
+        ]
+        for _ in range(2):
+            least = [min(base_distance(o, c) for o in origin) for c in others]
+            by_hand = [others[i] for i in sorted(range(len(others)), key=least.__getitem__)]
+            assert closest(origin, others) == by_hand
+            assert all(a is b for a, b in zip(closest(origin, others), by_hand, strict=True))
+            x, y = others[0].position
+            others[0].position = (x + 3.0, y)  # moved: the next round asks anew
+    with pytest.raises(ValueError):  # no origin: a min() of nothing, as before
+        closest([], [_model(1, 0.0, 0.0, 25.0)])
+
+
+def test_a_models_rules_are_asked_as_a_scan_of_its_units_its_own_and_its_types() -> None:
+    """``model_has``, remembered by the unit's rules, the model's and its unit type,
+    answers as the rules joined and read afresh (:func:`names_rule`)."""
+    for name in ("whole_game_three_turns.toml", "guard_suppress_terminators.toml"):
+        path = EXAMPLES / name
+        battle = Game.start(load_scenario(path), str(path), 1).battle
+        for unit in battle.units.values():
+            for model in unit.models:
+                joined = (*unit.datasheet.rules, *model.rules, *type_rules(model.profile))
+                asked = {r.split(" (")[0] for r in joined}
+                for rule in (*asked, "Precision Shots", "Sniper", "furious charge", "Fleet"):
+                    for _ in range(2):
+                        assert model_has(unit, model, rule) == names_rule(joined, rule)
+        model = next(iter(battle.units.values())).models[0]
+        unit = next(iter(battle.units.values()))
+        model.rules = (*model.rules, "Sniper")  # a rule given in play is seen at once
+        assert model_has(unit, model, "Sniper")
+
+
+def test_a_models_radius_is_its_bases_worked_out_once_and_kept_on_it() -> None:
+    model = _model(0, 0.0, 0.0, 32.0)
+    assert "radius" not in vars(model)
+    assert model.radius == 32.0 / MM_PER_INCH / 2.0
+    assert vars(model)["radius"] == model.radius  # kept: later readings find it there
+    assert _model(1, 0.0, 0.0, 60.0).radius == 60.0 / MM_PER_INCH / 2.0
+    assert isinstance(Model.__dict__["radius"], type(Model.radius))  # off the class: itself
 
 
 def test_a_unit_s_problems_are_worked_out_once_per_datasheet_and_noted_in_every_battle(

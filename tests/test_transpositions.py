@@ -408,3 +408,107 @@ def test_every_key_given_in_a_still_block_is_the_position_worked_out_afresh(
     for seed in range(1, seeds + 1):
         Game.start(load_scenario(path), str(path), seed).play()
     assert len(given) > 50 and all(given)
+
+
+def _afresh(battle: Battle) -> tuple[object, ...]:
+    """The position of ``battle`` with no unit's models remembered."""
+    transpositions._MODELS_SEEN.clear()
+    return position_of(battle)
+
+
+def test_a_units_models_remembered_between_positions_follow_every_change() -> None:
+    """A unit's models are digested once while their fields compare equal: in one
+    battle, every change is seen at the next position, which is the one worked out
+    with nothing remembered, and a change undone gives the first position again."""
+    battle = _battle(1)
+    start = position_of(battle)
+    model = battle.unit("squad1").models[0]
+    x, y = model.position
+    kept = model.weapons
+    terminator = battle.unit("terminators").models[0]
+    changes = [
+        lambda: setattr(model, "position", (x + 0.25, y)),
+        lambda: setattr(model, "position", (x, y)),
+        lambda: setattr(terminator, "wounds_left", terminator.wounds_left - 1),
+        lambda: setattr(terminator, "wounds_left", terminator.wounds_left + 1),
+        lambda: setattr(model, "weapons", kept[:-1]),
+        lambda: setattr(model, "weapons", kept),
+        lambda: setattr(model, "rules", ("Stubborn",)),
+        lambda: setattr(model, "rules", ()),
+    ]
+    seen = []
+    for change in changes:
+        change()
+        remembered = position_of(battle)
+        assert remembered == _afresh(battle)
+        seen.append(remembered)
+    assert seen[0] != start and seen[2] != start and seen[4] != start and seen[6] != start
+    assert seen[1] == seen[3] == seen[5] == seen[7] == start
+
+
+def test_a_units_models_are_never_taken_from_another_units_record() -> None:
+    """What is remembered under a unit's identity is given only for equal fields and
+    the same record of the setup: an identity another unit had, or a record made for
+    another battle, is worked out again."""
+    battle, other = _battle(1), _battle(2)
+    squad, theirs = battle.unit("squad1"), other.unit("squad2")
+    start = position_of(battle)
+    position_of(other)
+    known = transpositions._MODELS_SEEN
+    record, rows, _ = known[id(squad)]
+    their_rows = known[id(theirs)][1]
+    bogus = b"not squad1's models"
+    known[id(squad)] = (record, their_rows, bogus)  # the identity squad2 had, its fields
+    assert position_of(battle) == start
+    known[id(squad)] = (setup_of(other).carried["squad1"], rows, bogus)  # another record
+    assert position_of(battle) == start
+    known[id(squad)] = (record, rows, bogus)  # the control: this one is given
+    assert position_of(battle) != start
+
+
+@pytest.mark.parametrize(
+    ("example", "seeds"),
+    [("guard_suppress_terminators.toml", 6), ("whole_game_three_turns.toml", 1)],
+)
+def test_every_position_with_the_units_remembered_is_the_one_worked_out_afresh(
+    monkeypatch: pytest.MonkeyPatch, example: str, seeds: int
+) -> None:
+    real = transpositions.position_of
+    checked: list[bool] = []
+
+    def both(battle: Battle) -> tuple[object, ...]:
+        remembered = real(battle)
+        checked.append(remembered == _afresh(battle))
+        return remembered
+
+    monkeypatch.setattr(transpositions, "position_of", both)
+    path = ROOT / "examples" / example
+    for seed in range(1, seeds + 1):
+        Game.start(load_scenario(path), str(path), seed).play()
+    assert len(checked) > 50 and all(checked)
+
+
+@dataclass
+class _Ledger:
+    """A rule's memory as most battles hold it: mostly empty mappings and lists."""
+
+    waiting: dict[str, int]
+    ongoing: list[str]
+    lost: Counter[str]
+    order: tuple[str, ...]
+    turn: int = 0
+
+
+def test_a_dataclass_s_empty_fields_take_the_forms_frozen_gives_them() -> None:
+    """Empty fields are taken at once (:data:`transpositions._EMPTY_FORMS`): the form
+    is the one each field gets from :func:`frozen` alone, empty or not."""
+    name = f"{_Ledger.__module__}.{_Ledger.__qualname__}"
+    empty = _Ledger({}, [], Counter(), ())
+    assert frozen(empty) == (name, (("{}", ()), (), ("{}", ()), (), 0))
+    assert frozen(empty) == (name, tuple(frozen(v) for v in vars(empty).values()))
+    full = _Ledger({"b": 2, "a": 1}, ["x"], Counter({"u": 3}), ("s",), 2)
+    assert frozen(full) == (
+        name,
+        ((("{}", (("a", 1), ("b", 2)))), ("x",), ("{}", (("u", 3),)), ("s",), 2),
+    )
+    assert frozen(full) != frozen(empty)

@@ -31,6 +31,7 @@ from conftest import (
 from hammerlab.editions.waffle.artillery import (
     crewed_to_move,
     gunners,
+    guns,
     is_gun,
     shooting_toughness,
 )
@@ -192,3 +193,25 @@ def test_a_gun_s_blast_scatters_2d6_less_its_crewman_s_bs() -> None:
     fire_weapon(battle, unit, target, "Mortar", FireOrders())
     (marker,) = of_kind(battle, "marker")
     assert marker.scattered == 4.0
+
+
+def test_the_guns_are_found_model_by_model_where_the_make_up_has_any() -> None:
+    """``guns`` answers "none" from the unit's make-up before asking any model; where
+    it has guns they are the models alive that are guns, in order, as a model-by-model
+    reading finds them (this fails if the make-up's answer outlives the last gun)."""
+    unit = battery([(10.0, 10.0), (14.0, 10.0)], [(10.0, 12.0), (14.0, 12.0)])
+    gun_one, gun_two = unit.models[0], unit.models[1]
+
+    def read() -> list[str]:
+        return [m.id for m in unit.alive_models if is_gun(m)]
+
+    assert [m.id for m in guns(unit)] == read() == [gun_one.id, gun_two.id]
+    gun_one.wounds_left = 0
+    assert [m.id for m in guns(unit)] == read() == [gun_two.id]
+    gun_two.wounds_left = 0
+    assert guns(unit) == [] and read() == []
+    assert shooting_toughness(unit) is None  # no gun left: the crew's own Toughness
+    gun_two.wounds_left = 1  # back (a test's edit): found again
+    assert guns(unit) == [gun_two] and shooting_toughness(unit) == 7
+    marines = squad("tac", A, MARINE, [BOLTGUN], [(30.0, 30.0), (31.0, 30.0)])
+    assert guns(marines) == []

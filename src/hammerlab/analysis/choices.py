@@ -18,6 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from hammerlab.engine.battle import Battle
@@ -50,12 +51,20 @@ class ChoiceTally:
     def counts(self) -> dict[str, tuple[int, int]]:
         """What it counted, as a :data:`Tally`: each label offered once a decision,
         however many of its choices bear it."""
-        offered: Counter[str] = Counter()
+        offered: dict[str, int] = {}
         for (kind, labels), times in self._offered.items():
-            for label in set(labels):
-                offered[f"{kind}: {label}"] += times
+            for key in _spelled(kind, labels):
+                offered[key] = offered.get(key, 0) + times
         chosen = {f"{kind}: {label}": times for (kind, label), times in self._chosen.items()}
         return {key: (offered[key], chosen.get(key, 0)) for key in sorted(offered)}
+
+
+@lru_cache(maxsize=4096)
+def _spelled(kind: str, labels: tuple[str, ...]) -> tuple[str, ...]:
+    """The ``"kind: label"`` key of each label a decision offered, once each: the same
+    few decisions are offered in every battle of a sweep, whose tallies are spelled
+    out after each battle."""
+    return tuple({f"{kind}: {label}": None for label in labels})
 
 
 class Declining:
@@ -110,13 +119,15 @@ class RuleChoice:
 
 
 def total(tallies: Sequence[Tally]) -> dict[str, tuple[int, int]]:
-    """Tallies of many battles added up."""
-    offered: Counter[str] = Counter()
-    chosen: Counter[str] = Counter()
+    """Tallies of many battles added up (plain dictionaries: a sweep adds up each
+    battle's own, and a ``Counter`` answered every key met for the first time with a
+    call of its own)."""
+    offered: dict[str, int] = {}
+    chosen: dict[str, int] = {}
     for tally in tallies:
         for key, (times, taken) in tally.items():
-            offered[key] += times
-            chosen[key] += taken
+            offered[key] = offered.get(key, 0) + times
+            chosen[key] = chosen.get(key, 0) + taken
     return {key: (offered[key], chosen[key]) for key in sorted(offered)}
 
 

@@ -47,7 +47,7 @@ import weakref
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextlib import contextmanager
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -159,8 +159,7 @@ _still: ContextVar[tuple[tuple[Battle, list[bytes]], ...]] = ContextVar("still",
 with its key once worked out."""
 
 
-@contextmanager
-def standing_still(battle: Battle) -> Iterator[None]:
+class standing_still:  # noqa: N801 (named as the function it was: callers read it as one)
     """A block in which ``battle`` does not change: its :func:`position_key` is
     worked out once, at the first question, and given again to the next ones.
 
@@ -169,12 +168,23 @@ def standing_still(battle: Battle) -> Iterator[None]:
     decision; half the positions of a battle were the one just worked out).
     The claim is the caller's: nothing in the block may change ``battle``, the
     controller's answer included. Any other battle (a search's copy, which
-    plays on) is asked afresh each time."""
-    token = _still.set(((battle, []), *_still.get()))
-    try:
-        yield
-    finally:
-        _still.reset(token)
+    plays on) is asked afresh each time.
+
+    A class rather than a ``contextmanager`` generator: a battle enters about
+    twenty of these blocks, and a generator's entry and exit cost three times
+    as much."""
+
+    __slots__ = ("_battle", "_token")
+    _token: Token[tuple[tuple[Battle, list[bytes]], ...]]
+
+    def __init__(self, battle: Battle) -> None:
+        self._battle = battle
+
+    def __enter__(self) -> None:
+        self._token = _still.set(((self._battle, []), *_still.get()))
+
+    def __exit__(self, *exc: object) -> None:
+        _still.reset(self._token)
 
 
 def position_key(battle: Battle) -> bytes:
@@ -263,7 +273,19 @@ def frozen(value: object) -> Hashable:
         if seen is not None and seen[0] is value:
             return seen[1]
     fields = read(value)
-    form = (name, tuple([f if type(f) in _ATOMS else frozen(f) for f in fields]))
+    form = (
+        name,
+        tuple(
+            [
+                f
+                if type(f) in _ATOMS
+                else _EMPTY_FORMS[type(f)]
+                if type(f) in _EMPTY_FORMS and not f
+                else frozen(f)
+                for f in fields
+            ]
+        ),
+    )
     if fixed and all(map(_unchanging, fields)):
         if len(_FORMS) >= _FORMS_KEPT:
             _FORMS.clear()
@@ -309,6 +331,10 @@ _ATOMS = frozenset({str, int, float, bool, type(None)})
 """The types :func:`frozen` takes as they are."""
 _NO_ITEMS = ("{}", ())
 """An empty mapping's form."""
+_EMPTY_FORMS: dict[type, Hashable] = {dict: _NO_ITEMS, Counter: _NO_ITEMS, list: (), tuple: ()}
+"""The forms :func:`frozen` gives an empty value of these types: a dataclass's empty
+fields take them at once (a rule's memory is mostly empty: the reserves' is four empty
+mappings and lists, read at every position of every battle)."""
 Fields = tuple[str, Callable[[object], tuple[object, ...]], bool]
 """A dataclass's name, its fields' reader and whether it is frozen (:func:`_fields_of`)."""
 _FIELDS: dict[type, Fields] = {}
@@ -322,17 +348,21 @@ _unshared = itertools.count()
 
 def portable(value: object) -> Hashable:
     """A decision's choice value as it reads in any battle: a unit or a model by its
-    id, containers by their items, other values :func:`frozen`."""
+    id, containers by their items, other values :func:`frozen` (a string or a number
+    at once: the weapon decision, the commonest, offers weapon names)."""
+    if type(value) in _ATOMS:
+        return value
     if isinstance(value, Unit):
         return ("unit", value.id)
     if isinstance(value, Model):
         return ("model", value.id)
     if isinstance(value, list | tuple):
-        return tuple(portable(v) for v in value)
+        return tuple([portable(v) for v in value])
     return frozen(value)
 
 
-_STATIC = attrgetter("weapons", "rules", "powers", "base_mm", "profile")
+_STATIC_FIELDS = ("weapons", "rules", "powers", "base_mm", "profile")
+_STATIC = attrgetter(*_STATIC_FIELDS)
 """What a model carries and is: fixed before the first turn, and seldom changed in play."""
 
 
@@ -413,17 +443,19 @@ def _handler_key(handler: object) -> Hashable:
 
 
 _status_of = attrgetter(*UnitStatus.__slots__)
-_in_play = attrgetter("id", "position", "wounds_left")
+_IN_PLAY_FIELDS = ("id", "position", "wounds_left")
+_in_play = attrgetter(*_IN_PLAY_FIELDS)
 """What play changes of a model (:data:`_STATIC`: what it seldom changes)."""
+_ROW = attrgetter(*_IN_PLAY_FIELDS, *_STATIC_FIELDS)
+"""A model's :data:`_in_play` fields, then its :data:`_STATIC` ones, read in one call."""
+_PLAYED = len(_IN_PLAY_FIELDS)
+"""Where a :data:`_ROW`'s :data:`_STATIC` fields begin."""
 
 
 def unit_in_play(unit: Unit, recorded: tuple[tuple[object, ...], ...] | None = None) -> Hashable:
     """A unit as it stands, as plain data: its id, name, player, datasheet
-    (:func:`sheet_number`), starting size and status; each model's id, position
-    and wounds left; and what its models carry and are (:data:`_STATIC`,
-    :func:`frozen`) unless that is ``recorded`` (the setup's record of them)."""
-    models = unit.models
-    carried = tuple(map(_STATIC, models))
+    (:func:`sheet_number`), starting size and status, and the :func:`digest` of its
+    models as they stand (:func:`_models_in_play`)."""
     return (
         unit.id,
         unit.name,
@@ -431,9 +463,48 @@ def unit_in_play(unit: Unit, recorded: tuple[tuple[object, ...], ...] | None = N
         sheet_number(unit.datasheet),
         unit.starting_models,
         _status_of(unit.status),
-        tuple(map(_in_play, models)),
-        None if carried == recorded else frozen(carried),
+        _models_in_play(unit, recorded),
     )
+
+
+def _models_in_play(unit: Unit, recorded: tuple[tuple[object, ...], ...] | None) -> bytes:
+    """The :func:`digest` of ``unit``'s models as they stand: each model's id, position
+    and wounds left, and what its models carry and are (:data:`_STATIC`,
+    :func:`frozen`) unless that is ``recorded`` (the setup's record of them).
+
+    Between two positions of a battle most units have neither moved, lost a wound
+    nor changed their wargear, so the digest is remembered by the unit's identity
+    (:data:`_MODELS_SEEN`) with the fields it was made of (:data:`_ROW`, read in one
+    pass) and the record it was compared with, and given again while they compare
+    equal, field for field: the digest is a function of their values alone, so
+    another unit that comes to have the identity is answered rightly too, and the
+    unit is not kept alive. Equal values are what every table of answers compares
+    (the setups, the distance tables); a field changed in place cannot hide, as
+    each is immutable (a tuple, a number, a frozen profile or weapon)."""
+    rows = tuple(map(_ROW, unit.models))
+    known = _MODELS_SEEN.get(id(unit))
+    if known is not None and known[0] is recorded and known[1] == rows:
+        return known[2]
+    carried = tuple([row[_PLAYED:] for row in rows])
+    models = digest(
+        (
+            tuple([row[:_PLAYED] for row in rows]),
+            None if carried == recorded else frozen(carried),
+        )
+    )
+    if len(_MODELS_SEEN) >= _MODELS_KEPT:
+        _MODELS_SEEN.clear()
+    _MODELS_SEEN[id(unit)] = (recorded, rows, models)
+    return models
+
+
+_MODELS_SEEN: dict[int, tuple[object, tuple[tuple[object, ...], ...], bytes]] = {}
+"""Each unit's last :func:`_models_in_play`, by the unit's identity: the setup's record
+it was compared with, the :data:`_ROW` of each model, and the digest."""
+_MODELS_KEPT = 1024
+"""Units :data:`_MODELS_SEEN` keeps before it forgets them all: the units of the last
+few hundred battles (a sweep's battles come and go, and what is kept is walked by
+the garbage collector's full passes)."""
 
 
 _sheets: dict[int, tuple[Datasheet, int]] = {}
@@ -468,7 +539,7 @@ def position_of(battle: Battle) -> tuple[object, ...]:
     and what installed rules remember (units in reserve among it)."""
     setup = setup_of(battle)
     carried = setup.carried
-    units = tuple(unit_in_play(u, carried.get(u.id)) for u in battle.units.values())
+    units = tuple([unit_in_play(u, carried.get(u.id)) for u in battle.units.values()])
     state = battle.state
     if hasattr(state, "position"):  # an edition's own quick form of its snapshot
         edition: object = state.position()

@@ -3,10 +3,32 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import lru_cache
+from typing import overload
 
 from hammerlab.engine.datasheet import Datasheet, Profile, Weapon
 from hammerlab.engine.geometry import MM_PER_INCH, Vec
+
+
+class _BaseRadius:
+    """:attr:`Model.radius`: the base's radius in inches, worked out at the first
+    reading and kept on the model, where later readings find it (a base never changes
+    size, and every distance reads it).
+
+    What ``functools.cached_property`` does, without the lock Python 3.11 takes at
+    every first reading: a sweep makes every model anew for every battle and reads
+    every model's radius, and that lock cost a microsecond a model."""
+
+    @overload
+    def __get__(self, model: None, owner: type) -> _BaseRadius: ...
+    @overload
+    def __get__(self, model: Model, owner: type | None = None) -> float: ...
+    def __get__(self, model: Model | None, owner: type | None = None) -> float | _BaseRadius:
+        if model is None:  # read off the class (documentation tools): the descriptor
+            return self
+        radius: float = model.base_mm / MM_PER_INCH / 2.0
+        model.__dict__["radius"] = radius
+        return radius
 
 
 @dataclass
@@ -29,11 +51,7 @@ class Model:
         """The profile name (``Space Marine``)."""
         return self.profile.name
 
-    @cached_property
-    def radius(self) -> float:
-        """Base radius in inches (worked out once: a base never changes size, and every
-        distance reads it)."""
-        return self.base_mm / MM_PER_INCH / 2.0
+    radius = _BaseRadius()
 
     @property
     def alive(self) -> bool:

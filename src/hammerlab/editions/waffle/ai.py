@@ -564,7 +564,7 @@ class WaffleAI(PsychicChoices):
                 decision.kind,
                 decision.player,
                 _context_of(decision.context),
-                tuple((c.label, portable(c.value)) for c in decision.choices),
+                tuple([(c.label, portable(c.value)) for c in decision.choices]),
                 _portable_plan(before),
             )
         )

@@ -9,7 +9,12 @@ from hammerlab.editions.waffle.characteristics import armour_save, invulnerable_
 from hammerlab.editions.waffle.concussive import concuss
 from hammerlab.editions.waffle.events import NoSave, SaveTaken
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult, WoundRoll
-from hammerlab.editions.waffle.points import WOUNDS_LEFT, WOUNDS_WOULD_BE_LOST, WoundLoss
+from hammerlab.editions.waffle.points import (
+    WOUNDS_LEFT,
+    WOUNDS_WOULD_BE_LOST,
+    WoundLoss,
+    WoundsCount,
+)
 from hammerlab.editions.waffle.precision_shots import precision_target
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
 from hammerlab.editions.waffle.special_rules import (
@@ -157,16 +162,23 @@ def standing(
 ) -> list[Model]:
     """The ``models`` with wounds left (:func:`wounds_left`) that ``spare`` does not name:
     those a wound may go to. Asked before every wound, of every model: where no rule
-    counts wounds otherwise, their own are read without asking the rules each time."""
-    if not battle.hooks.get(WOUNDS_LEFT):
+    counts wounds otherwise, their own are read without asking the rules each time;
+    where some rule does, its handlers are looked up once for all the models."""
+    counts = battle.hooks.get(WOUNDS_LEFT)
+    if not counts:
         return [m for m in models if m.wounds_left > 0 and m.id not in spare]
-    return [m for m in models if m.id not in spare and wounds_left(battle, m, orders) > 0]
+    return [m for m in models if m.id not in spare and _left(battle, m, orders, counts) > 0]
 
 
 def wounds_left(battle: Battle, model: Model, orders: FireOrders) -> int:
     """The wounds ``model`` counts as having while wounds of ``orders`` are allocated:
     its own, unless a rule says otherwise (:data:`points.WOUNDS_LEFT`)."""
-    for count in battle.hooks.get(WOUNDS_LEFT):
+    return _left(battle, model, orders, battle.hooks.get(WOUNDS_LEFT))
+
+
+def _left(battle: Battle, model: Model, orders: FireOrders, counts: Sequence[WoundsCount]) -> int:
+    """:func:`wounds_left` with the rules' handlers (``counts``) already looked up."""
+    for count in counts:
         counted = count(battle, model, orders)
         if counted is not None:
             return counted

@@ -53,7 +53,11 @@ def _gun_profile(profile: Profile) -> bool:
 
 
 def guns(unit: Unit) -> list[Model]:
-    """The unit's guns alive."""
+    """The unit's guns alive: none where its make-up has none (:func:`has_gun_alive`),
+    known before any model is asked (every volley asks the Toughness it wounds at,
+    :func:`shooting_toughness`, and every casualty whether guns are left uncrewed)."""
+    if not has_gun_alive(unit):
+        return []
     return [m for m in unit.alive_models if is_gun(m)]
 
 

@@ -448,8 +448,17 @@ def fire_weapon(
             preferred=preferred_enemy(unit),
             hunter=monster_hunter(unit, victim),
         )
-        caused = _caused(battle, unit, target, profile, snap, orders, result, models)
-        if victim is target and wounds:
+        # What rules that answer the wounds on the target get: made where one listens
+        # (the rules' hooks are fixed before the first turn).
+        listening = bool(battle.hooks.get(SHOOTING_WOUNDS_CAUSED)) or bool(
+            battle.hooks.get(SHOOTING_WOUNDS_UNSAVED)
+        )
+        caused = (
+            _caused(battle, unit, target, profile, snap, orders, result, models)
+            if victim is target and listening
+            else None
+        )
+        if caused is not None and wounds:
             wounds += _more_attacks(battle, caused, len(wounds))
         result.wounds[unit_id] += len(wounds)
         saved_before = result.unsaved[target.id]
@@ -458,7 +467,7 @@ def fire_weapon(
             closest_to=unit.alive_models,
         )  # fmt: skip
         unsaved = result.unsaved[target.id] - saved_before
-        if victim is target and unsaved:
+        if caused is not None and unsaved:
             for rule in battle.hooks.get(SHOOTING_WOUNDS_UNSAVED):
                 rule(battle, replace(caused, wounds=unsaved))
     if orders.into_melee:

@@ -62,7 +62,8 @@ def power_from_pain(battle: Battle) -> None:
     for unit in battle.units.values():
         for model in unit.models:
             lost = state.granted.pop(model.id, ())
-            model.rules = tuple(r for r in model.rules if r not in lost)
+            if lost:  # a model given nothing keeps its rules as they are (most models)
+                model.rules = tuple(r for r in model.rules if r not in lost)
             if not model_has(unit, model, "Power from Pain"):
                 continue
             new = tuple(r for r in rules if r not in model.rules)

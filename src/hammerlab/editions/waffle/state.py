@@ -152,7 +152,7 @@ class WaffleState:
         unit's status as the tuple of its fields; the rest, present in few games,
         :func:`~engine.transpositions.frozen`, each unit embarked whole (off the
         table, it is not among the battle's units)."""
-        units = tuple((uid, _EVERY_FIELD(s)) for uid, s in sorted(self.units.items()))
+        units = tuple([(uid, _EVERY_FIELD(s)) for uid, s in sorted(self.units.items())])
         rest = self._beside_units()
         if self.embarked:  # the passengers whole: what they carry, their datasheets
             rest["passengers"] = [(e.transport, e.unit) for _, e in sorted(self.embarked.items())]

@@ -1,0 +1,53 @@
+"""Steady Guard battles under callgrind: the instructions they take, not their time.
+
+On the shared 2-core box a steady battle's CPU time (``guard_steady.py``) moves by
+several percent from run to run with what the other core runs, more than most
+single changes gain. The instructions executed do not: the same code, seeds and
+hash seed count the same to a few instructions. This plays ``WARM`` battles of
+``examples/guard_suppress_terminators.toml`` without counting (the tables of
+answers by position fill), then switches callgrind's counting on for ``N`` more
+(the next seeds) and off again; callgrind prints the count ("I refs") at exit.
+
+Run (about 45 s for 500 and 100)::
+
+    PYTHONHASHSEED=0 PYTHONPATH=src valgrind --tool=callgrind --instr-atstart=no \\
+        --callgrind-out-file=/tmp/guard.cg .venv/bin/python \\
+        benchmarks/guard_instructions.py 500 100
+
+An instruction is not a nanosecond (a digest's tight loop runs many a cycle, a
+dictionary miss few): compare trees with it, then confirm with the clock.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from hammerlab.analysis.lab import play_once
+from hammerlab.io.scenario import load_scenario
+
+SCENARIO = Path(__file__).resolve().parents[1] / "examples" / "guard_suppress_terminators.toml"
+
+
+def counting(on: bool) -> None:
+    """Switch callgrind's counting of this process on or off."""
+    switch = ["callgrind_control", "-i", "on" if on else "off", str(os.getpid())]
+    subprocess.run(switch, check=True, capture_output=True)
+
+
+def main() -> None:
+    """Warm up uncounted, then play the counted battles."""
+    warm, n = (int(a) for a in sys.argv[1:3]) if len(sys.argv) > 2 else (500, 100)
+    scenario = load_scenario(SCENARIO)
+    for seed in range(1, warm + 1):
+        play_once(scenario, str(SCENARIO), {}, seed)
+    counting(True)
+    for seed in range(warm + 1, warm + n + 1):
+        play_once(scenario, str(SCENARIO), {}, seed)
+    counting(False)
+
+
+if __name__ == "__main__":
+    main()
