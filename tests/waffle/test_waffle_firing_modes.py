@@ -121,6 +121,17 @@ def test_the_estimate_counts_one_mode_per_model() -> None:
     assert expected_attack(battle, shooter, target, FireOrders()) == pytest.approx(20 / 9)
 
 
+def test_the_estimate_counts_each_weapon_spent_as_the_one_fired() -> None:
+    """A Monstrous Creature fires two weapons: the nova (20/9, as above), then not the
+    standard mode of the same cannon but its boltgun, 10" away: 2 Rapid Fire shots x
+    2/3 x 2/3 (S4 v T3) x no save = 8/9; 28/9 in all (the standard mode instead of
+    the boltgun would be 20/9 + 2 x 2/3 x 5/6 = 30/9)."""
+    shooter = squad("a", A, MONSTER, [NOVA, STANDARD, BOLTGUN], [(36.0, 10.0)])
+    target = squad("b", B, GUARDSMEN, [BOLTGUN], row(27.0, 20.0, 10))
+    battle = make_battle(shooter, target)
+    assert expected_attack(battle, shooter, target, FireOrders()) == pytest.approx(28 / 9)
+
+
 @pytest.mark.parametrize(
     ("target_profile", "best"),
     [

@@ -263,12 +263,9 @@ def attack_volleys(
     for volley in volleys:
         # Before anything is spent every firing model may fire (it has the weapon, and a
         # quota of one or more: attacks.weapons_per_phase), so the first volley is asked no more.
+        name = volley.name
         free = (
-            [
-                m
-                for m in volley.models
-                if may_fire(spent, unit, m, volley.name, weapons_per_phase(unit, m))
-            ]
+            [m for m in volley.models if may_fire(spent, unit, m, name, weapons_per_phase(unit, m))]
             if spent
             else volley.models
         )
