@@ -22,10 +22,13 @@ from hammerlab.editions.waffle.points import (
     INVULNERABLE_SAVE,
     LEADERSHIP,
     WEAPON_SKILL,
+    ArmourChange,
 )
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.visibility import cover_save
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.datasheet import Profile
+from hammerlab.engine.rules import HookPoint
 from hammerlab.engine.units import Model, Unit
 
 TROOPER = profile("Trooper", s=3, t=3, i=3, ld=8, sv="-")
@@ -96,41 +99,31 @@ def test_a_cover_rule_changes_the_cover_save_the_model_takes() -> None:
         assert result.casualties["b"] == int(dies)
 
 
-def test_an_armour_rule_changes_the_save_and_the_estimate() -> None:
-    # A lasgun (AP -) at a 5+ Trooper: hit 4 (BS3: 4+), wound 4 (S3 against T3:
-    # 4+), armour save 4: failed at 5+, saved with the rule's 4+. The estimate:
-    # 1/2 * 1/2 * (1 - 2/6) = 1/6 at 5+, 1/2 * 1/2 * (1 - 3/6) = 1/8 at 4+.
-    def heavier(battle: Battle, unit: Unit, model: Model, save: int | None) -> int | None:
-        return None if save is None else save - 1
+def better_save(battle: Battle, unit: Unit, model: Model, save: int | None) -> int | None:
+    """A rule: every save of its kind one better."""
+    return None if save is None else save - 1
 
+
+@pytest.mark.parametrize(
+    ("point", "defender"),
+    [
+        (ARMOUR_SAVE, ARMOURED),
+        (INVULNERABLE_SAVE, profile("Shielded", s=3, t=3, i=3, ld=8, sv="-", inv=5)),
+    ],
+)
+def test_a_save_rule_changes_the_save_and_the_estimate(
+    point: HookPoint[ArmourChange], defender: Profile
+) -> None:
+    # A lasgun (AP -) at a Trooper with a 5+ save (armour, or an invulnerable one
+    # and no armour): hit 4 (BS3: 4+), wound 4 (S3 against T3: 4+), save 4:
+    # failed at 5+, saved with the rule's 4+. The estimate: 1/2 * 1/2 * 4/6 =
+    # 1/6 at 5+, 1/2 * 1/2 * 3/6 = 1/8 at 4+.
     for rule, dies, expected in ((False, True, 1 / 6), (True, False, 1 / 8)):
         guard = squad("a", A, GUARD, [LASGUN], row(30, 10, 1))
-        target = squad("b", B, ARMOURED, [], row(30, 30, 1))
+        target = squad("b", B, defender, [], row(30, 30, 1))
         battle = make_battle(guard, target, dice=[4, 4, 4])
         if rule:
-            battle.hooks.add(ARMOUR_SAVE, heavier)
-        assert expected_casualties(battle, guard, target, LASGUN.name, FireOrders()) == (
-            pytest.approx(expected)
-        )
-        result = fire_weapon(battle, guard, target, LASGUN.name, FireOrders())
-        assert result.casualties["b"] == int(dies)
-
-
-def test_an_invulnerable_rule_changes_the_save_and_the_estimate() -> None:
-    # A lasgun at a Trooper with no armour and a 5+ invulnerable save: hit 4
-    # (BS3: 4+), wound 4 (S3 against T3: 4+), invulnerable save 4: failed at
-    # 5+, saved with the rule's 4+. The estimate: 1/2 * 1/2 * 4/6 = 1/6 at 5+,
-    # 1/2 * 1/2 * 3/6 = 1/8 at 4+.
-    def warded(battle: Battle, unit: Unit, model: Model, save: int | None) -> int | None:
-        return None if save is None else save - 1
-
-    shielded = profile("Shielded", s=3, t=3, i=3, ld=8, sv="-", inv=5)
-    for rule, dies, expected in ((False, True, 1 / 6), (True, False, 1 / 8)):
-        guard = squad("a", A, GUARD, [LASGUN], row(30, 10, 1))
-        target = squad("b", B, shielded, [], row(30, 30, 1))
-        battle = make_battle(guard, target, dice=[4, 4, 4])
-        if rule:
-            battle.hooks.add(INVULNERABLE_SAVE, warded)
+            battle.hooks.add(point, better_save)
         assert expected_casualties(battle, guard, target, LASGUN.name, FireOrders()) == (
             pytest.approx(expected)
         )
