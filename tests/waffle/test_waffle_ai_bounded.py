@@ -25,6 +25,7 @@ from conftest import (
     BOLTGUN,
     FRAG_MISSILE,
     GUARD,
+    MARINE,
     TROOPER,
     A,
     B,
@@ -46,9 +47,14 @@ from hammerlab.editions.waffle.ai import (
     shooting_plan,
     target_value,
 )
-from hammerlab.editions.waffle.attacks import firing_models, ranged_weapons
+from hammerlab.editions.waffle.attacks import fire_weapon, firing_models, ranged_weapons
 from hammerlab.editions.waffle.charge import END_CHARGES, NO_REACTION, charge_ban, charge_targets
-from hammerlab.editions.waffle.expected import expected_attack, expected_per_model, melee_exchange
+from hammerlab.editions.waffle.expected import (
+    expected_attack,
+    expected_casualties,
+    expected_per_model,
+    melee_exchange,
+)
 from hammerlab.editions.waffle.move_plans import charge_threat
 from hammerlab.editions.waffle.movement import move_allowance
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
@@ -457,3 +463,24 @@ def test_every_shortcut_decides_as_the_slow_path_in_seeded_battles(example: str,
     assert seen["weapon"] and seen["reaction"] and seen["dive bounds"], seen
     assert seen["charge threats"] or "whole_game" not in example, seen
     assert seen["suppressing models"] or "suppress" not in example, seen
+
+
+def test_the_estimates_count_preferred_enemy_s_rerolls_of_1_as_the_rules_roll_them() -> None:
+    # One Marine (BS4) with Preferred Enemy, a boltgun 20" from a T4 model with no
+    # save (one shot): a 3+ to hit, a 1 re-rolled, hits 2/3 + 1/6 * 2/3 = 7/9; a
+    # 4+ to wound, a 1 re-rolled, 1/2 + 1/6 * 1/2 = 7/12; 49/108 in all, against
+    # 2/3 * 1/2 = 1/3 without the rule. The rules roll it so: a 1 to hit
+    # re-rolled to a 3, a 1 to wound re-rolled to a 4, the model slain.
+    bare = profile("Bare", sv="-")
+    for rules, expected in (((), 1 / 3), (("Preferred Enemy",), 49 / 108)):
+        shooter = squad("a", A, MARINE, [BOLTGUN], row(30, 10, 1), rules=rules)
+        target = squad("b", B, bare, [], row(30, 30, 1))
+        battle = make_battle(shooter, target, dice=[1, 3, 1, 4])
+        orders = FireOrders()
+        assert expected_casualties(battle, shooter, target, BOLTGUN.name, orders) == (
+            pytest.approx(expected)
+        )
+        killed, _ = plans.would_be_casualties(battle, shooter, target)
+        assert killed[1] == pytest.approx(expected)
+        if rules:
+            assert fire_weapon(battle, shooter, target, BOLTGUN.name, orders).casualties["b"] == 1

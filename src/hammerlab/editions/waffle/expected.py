@@ -139,11 +139,13 @@ def defence_of(
 
 
 @lru_cache(maxsize=4096)
-def slain_per_hit(profile: WeaponProfile, strength: int, defence: Defence) -> float:
+def slain_per_hit(
+    profile: WeaponProfile, strength: int, defence: Defence, preferred: bool = False
+) -> float:
     """Expected models slain by one hit: each wound's chance by AP times its fate
     (slain outright, or one wound of the model's Wounds). Cached: a function of
     immutable values only, asked for the same few weapons and targets all game."""
-    fired = Volley(profile, strength)
+    fired = Volley(profile, strength, preferred=preferred)
     total = 0.0
     for ap, chance in wound_chances(fired, defence.toughness).items():
         one, slain = wound_fate(fired, defence, ap)
@@ -185,7 +187,7 @@ def expected_casualties(
         return 0.0
     snap = fires_snap(battle, unit, profile, orders, target)
     defence = defence_of(battle, target, models[0], gone_to_ground, jinking)
-    twin = profile.has_rule("Twin-linked")
+    twin, preferred = profile.has_rule("Twin-linked"), preferred_enemy(unit)
     per_marker = min(BLAST_HITS, defence.models) if profile.blast or profile.template else 1
     total = 0.0
     vehicle = is_vehicle(target)
@@ -195,7 +197,7 @@ def expected_casualties(
     for model, shots in zip(models, each, strict=True):
         known = alike.get(id(model.profile))
         if known is None:
-            hit = 1.0 if profile.template else p_hit(shot_bs(battle, model, snap), twin)
+            hit = 1.0 if profile.template else p_hit(shot_bs(battle, model, snap), twin, preferred)
             known = (hit, weapon_strength(model, profile))
             if not is_gun(model):  # a gun fires with its crewman's BS (shot_bs)
                 alike[id(model.profile)] = known
@@ -204,7 +206,7 @@ def expected_casualties(
             total += shots * hit * per_marker * hit_value(battle, target, model, profile, strength)
             continue
         if strength not in slain:
-            slain[strength] = slain_per_hit(profile, strength, defence)
+            slain[strength] = slain_per_hit(profile, strength, defence, preferred)
         total += shots * hit * per_marker * slain[strength]
     return min(total, float(defence.models))
 

@@ -6,8 +6,9 @@ odds follow the battle's rules exactly (``attacks.fire_weapon``):
 1. **Hits** (seed 000, step 4: "Roll a D6 for each shot fired. A model's
    Ballistic Skill determines what it must roll in order to hit the target").
    A shot hits with :func:`estimate.p_hit`: the BS chart, a miss re-rolled
-   from BS 6 or with a twin-linked weapon. Snap Shots fire at BS "divided by
-   2 (always round down) to a minimum of BS 1". Models with different BS
+   from BS 6 or with a twin-linked weapon, else a 1 at a Preferred Enemy.
+   Snap Shots fire at BS "divided by 2 (always round down) to a minimum of
+   BS 1". Models with different BS
    roll separate binomials, added. Templates and blasts hit as many models
    as the question says: where a marker lands is geometry, not odds. A Gets
    Hot marker or template is not fired on a 1 (:func:`gets_hot.fire_chance`);
@@ -15,8 +16,8 @@ odds follow the battle's rules exactly (``attacks.fire_weapon``):
 2. **Wounds** (step 5, "comparing the Strength of the firing weapon with the
    majority Toughness of the target unit"). Each hit wounds on
    :func:`wounds.wound_target` (Poisoned included), a failed roll re-rolled
-   where :func:`wounds.rerolls_wounds` says; a Rending 6 wounds at AP2 even
-   where the chart says "-"; Overwhelming Strength "causes this wound
+   where :func:`wounds.rerolls_wounds` says, else a 1 at a Preferred Enemy; a
+   Rending 6 wounds at AP2 even where the chart says "-"; Overwhelming Strength "causes this wound
    automatically … counting the to-wound roll as if it were a 6".
 3. **One wound's fate** (step 6 and "Models with more than One Save": "can
    use each type of save (armor, invulnerable and cover) once"). The saves of
@@ -104,6 +105,9 @@ class Volley:
     """Whether the weapon fires Snap Shots."""
     overwhelming_at: int = 10
     """The Strength that wounds automatically (parameter ``overwhelming_strength``)."""
+    preferred: bool = False
+    """Whether the firers attack a Preferred Enemy: rolls of 1 To Hit and To Wound
+    re-rolled where no other re-roll takes them (:func:`special_rules.preferred_enemy`)."""
 
     @property
     def fires(self) -> bool:
@@ -199,7 +203,7 @@ def hit_distribution(fired: Volley) -> Vector:
     twin = fired.weapon.has_rule("Twin-linked")
     out = vector([1.0])
     for shots, bs in fired.shots:
-        out = np.convolve(out, binomial(shots, p_hit(bs, twin)))
+        out = np.convolve(out, binomial(shots, p_hit(bs, twin, fired.preferred)))
     return out
 
 
@@ -219,6 +223,8 @@ def wound_chances(fired: Volley, toughness: int) -> Mapping[int | None, float]:
     if rerolls_wounds(weapon, strength, toughness):
         failed = 1.0 - sum(chances.values())
         return {ap: p * (1.0 + failed) for ap, p in chances.items()}
+    if fired.preferred:  # a 1 never wounds; re-rolled, it wounds as a first roll does
+        return {ap: p * (1.0 + 1 / 6) for ap, p in chances.items()}
     return chances
 
 

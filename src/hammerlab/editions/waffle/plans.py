@@ -61,7 +61,7 @@ from hammerlab.editions.waffle.points import REACTIONS_TO_CHARGE
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.rules.reactions import OVERWATCH, overwatch_orders
 from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS, SUPPRESSIVE_FIRE
-from hammerlab.editions.waffle.special_rules import relentless
+from hammerlab.editions.waffle.special_rules import preferred_enemy, relentless
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import may_charge
 from hammerlab.editions.waffle.victory_worth import model_worth
@@ -678,7 +678,8 @@ def _volley(
 ) -> tuple[Volley, Defence] | None:
     """One volley of ``unit``'s attack at ``target`` (:func:`expected.attack_volleys`)
     as :mod:`odds` takes it, if it fires under ``orders``: shots grouped by the BS
-    they are fired at (:func:`attacks.shot_bs`). A marker is rolled for as
+    they are fired at (:func:`attacks.shot_bs`), at a Preferred Enemy where the
+    unit has one (:func:`special_rules.preferred_enemy`). A marker is rolled for as
     :func:`expected.expected_casualties` counts it: one roll To Hit for each model
     it is expected to cover (:data:`expected.BLAST_HITS`), so a marker that
     misses hits fewer; a template hits them all.
@@ -698,12 +699,13 @@ def _volley(
     defence = defence_of(battle, target, models[0])
     strength = weapon_strength(models[0], profile)
     per_marker = min(BLAST_HITS, defence.models) if profile.blast or profile.template else 1
+    preferred = preferred_enemy(unit)
     if profile.template:
-        return Volley(profile, strength, hits=len(models) * per_marker, snap=snap), defence
+        hits = len(models) * per_marker
+        return Volley(profile, strength, hits=hits, snap=snap, preferred=preferred), defence
     shots: Counter[int] = Counter()
     each = shots_of_each(battle, unit, models, profile, target, orders.counts_within)
     for model, count in zip(models, each, strict=True):
         shots[shot_bs(battle, model, snap)] += count * per_marker
-    return Volley(
-        profile, strength, tuple((n, bs) for bs, n in sorted(shots.items())), snap=snap
-    ), defence
+    grouped = tuple((n, bs) for bs, n in sorted(shots.items()))
+    return Volley(profile, strength, grouped, snap=snap, preferred=preferred), defence
