@@ -52,6 +52,7 @@ from hammerlab.editions.waffle.charge import END_CHARGES, NO_REACTION, charge_ba
 from hammerlab.editions.waffle.expected import (
     expected_attack,
     expected_casualties,
+    expected_melee,
     expected_per_model,
     melee_exchange,
 )
@@ -472,7 +473,9 @@ def test_the_estimates_count_preferred_enemy_s_rerolls_of_1_as_the_rules_roll_th
     # 2/3 * 1/2 = 1/3 without the rule. The rules roll it so: a 1 to hit
     # re-rolled to a 3, a 1 to wound re-rolled to a 4, the model slain.
     bare = profile("Bare", sv="-")
-    for rules, expected in (((), 1 / 3), (("Preferred Enemy",), 49 / 108)):
+    # In close combat, one Attack WS4 against WS4: a 4+ to hit and a 4+ to wound,
+    # each 1 re-rolled: 7/12 * 7/12 = 49/144, against 1/4.
+    for rules, expected, blow in (((), 1 / 3, 1 / 4), (("Preferred Enemy",), 49 / 108, 49 / 144)):
         shooter = squad("a", A, MARINE, [BOLTGUN], row(30, 10, 1), rules=rules)
         target = squad("b", B, bare, [], row(30, 30, 1))
         battle = make_battle(shooter, target, dice=[1, 3, 1, 4])
@@ -482,5 +485,27 @@ def test_the_estimates_count_preferred_enemy_s_rerolls_of_1_as_the_rules_roll_th
         )
         killed, _ = plans.would_be_casualties(battle, shooter, target)
         assert killed[1] == pytest.approx(expected)
+        close = expected_melee(battle, shooter, shooter.alive_models, target, False)
+        assert close == pytest.approx(blow)
         if rules:
             assert fire_weapon(battle, shooter, target, BOLTGUN.name, orders).casualties["b"] == 1
+
+
+def test_the_estimates_count_monster_hunter_s_rerolls_as_the_rules_roll_them() -> None:
+    # A Monster Hunter (BS4, WS4) at a T6 WS4 Monstrous Creature (one wound, no
+    # save): S4 wounds T6 on 6+ (1/6), every failure re-rolled: 1/6 + 5/6 * 1/6 =
+    # 11/36. One boltgun shot 20" off hits 2/3 of the time: 22/108, against 2/3 *
+    # 1/6 = 1/9 without the rule; one close combat Attack hits on 4+ (WS4 against
+    # WS4): 11/72, against 1/12.
+    beast = profile("Beast", t=6, sv="-", unit_type="Monstrous Creature")
+    for rules, shot, blow in (((), 1 / 9, 1 / 12), (("Monster Hunter",), 22 / 108, 11 / 72)):
+        hunter = squad("a", A, MARINE, [BOLTGUN], row(30, 10, 1), rules=rules)
+        target = squad("b", B, beast, [], row(30, 30, 1))
+        battle = make_battle(hunter, target, seed=1)
+        orders = FireOrders()
+        assert expected_casualties(battle, hunter, target, BOLTGUN.name, orders) == (
+            pytest.approx(shot)
+        )
+        assert plans.would_be_casualties(battle, hunter, target)[0][1] == pytest.approx(shot)
+        close = expected_melee(battle, hunter, hunter.alive_models, target, False)
+        assert close == pytest.approx(blow)

@@ -219,10 +219,11 @@ def test_the_ai_counts_the_to_hit_rerolls_of_a_blow() -> None:
     # On 3+ a blow hits 4/6 of the time. Re-rolling every miss (Hatred in a new
     # combat): 4/6 + 2/6 * 4/6 = 8/9, 4/3 times as often. Re-rolling the 1s
     # (Preferred Enemy): 4/6 + 1/6 * 4/6 = 7/9, 7/6 times. Wounds and saves are
-    # the same, so the values keep these ratios.
+    # the same, so the values keep these ratios; but Preferred Enemy re-rolls
+    # the 1s To Wound too (S4 against T3: 3+, 4/6 + 1/6 * 4/6), 7/6 times again.
     plain = value(())
     assert value(("Hatred",)) == pytest.approx(plain * 4 / 3)
-    assert value(("Preferred Enemy",)) == pytest.approx(plain * 7 / 6)
+    assert value(("Preferred Enemy",)) == pytest.approx(plain * 7 / 6 * 7 / 6)
     assert value(("Ancient Doom",), ("Daemon of Slaanesh",)) == pytest.approx(plain * 4 / 3)
     assert value(("Ancient Doom",)) == pytest.approx(plain)
     # Locked in a combat from an earlier turn: no longer its first round.

@@ -75,6 +75,7 @@ from hammerlab.editions.waffle.special_rules import (
     close_combat_weapon,
     feel_no_pain,
     model_has,
+    monster_hunter,
     preferred_enemy,
     single_attack,
 )
@@ -140,12 +141,16 @@ def defence_of(
 
 @lru_cache(maxsize=4096)
 def slain_per_hit(
-    profile: WeaponProfile, strength: int, defence: Defence, preferred: bool = False
+    profile: WeaponProfile,
+    strength: int,
+    defence: Defence,
+    preferred: bool = False,
+    hunter: bool = False,
 ) -> float:
     """Expected models slain by one hit: each wound's chance by AP times its fate
     (slain outright, or one wound of the model's Wounds). Cached: a function of
     immutable values only, asked for the same few weapons and targets all game."""
-    fired = Volley(profile, strength, preferred=preferred)
+    fired = Volley(profile, strength, preferred=preferred, hunter=hunter)
     total = 0.0
     for ap, chance in wound_chances(fired, defence.toughness).items():
         one, slain = wound_fate(fired, defence, ap)
@@ -188,6 +193,7 @@ def expected_casualties(
     snap = fires_snap(battle, unit, profile, orders, target)
     defence = defence_of(battle, target, models[0], gone_to_ground, jinking)
     twin, preferred = profile.has_rule("Twin-linked"), preferred_enemy(unit)
+    hunter = monster_hunter(unit, target)
     per_marker = min(BLAST_HITS, defence.models) if profile.blast or profile.template else 1
     total = 0.0
     vehicle = is_vehicle(target)
@@ -206,7 +212,7 @@ def expected_casualties(
             total += shots * hit * per_marker * hit_value(battle, target, model, profile, strength)
             continue
         if strength not in slain:
-            slain[strength] = slain_per_hit(profile, strength, defence, preferred)
+            slain[strength] = slain_per_hit(profile, strength, defence, preferred, hunter)
         total += shots * hit * per_marker * slain[strength]
     return min(total, float(defence.models))
 
@@ -323,7 +329,8 @@ def blow_value(
         hit = p_blow(own, ws, reroll) if cell is None else p_cell(cell, reroll)
         return hit * hit_value(battle, target, model, armed, strength, melee=True)
     hit = p_blow(weapon_skill(battle, unit, model), ws, reroll)
-    return hit * slain_per_hit(armed, strength, defence_of(battle, target, None))
+    rerolls = (preferred_enemy(unit), monster_hunter(unit, target))
+    return hit * slain_per_hit(armed, strength, defence_of(battle, target, None), *rerolls)
 
 
 def attacks_with(model: Model, weapon: WeaponProfile, bonus: int) -> int:

@@ -16,7 +16,8 @@ odds follow the battle's rules exactly (``attacks.fire_weapon``):
 2. **Wounds** (step 5, "comparing the Strength of the firing weapon with the
    majority Toughness of the target unit"). Each hit wounds on
    :func:`wounds.wound_target` (Poisoned included), a failed roll re-rolled
-   where :func:`wounds.rerolls_wounds` says, else a 1 at a Preferred Enemy; a
+   where :func:`wounds.rerolls_wounds` says (a Monster Hunter's at a Monstrous
+   Creature among them), else a 1 at a Preferred Enemy; a
    Rending 6 wounds at AP2 even where the chart says "-"; Overwhelming Strength "causes this wound
    automatically … counting the to-wound roll as if it were a 6".
 3. **One wound's fate** (step 6 and "Models with more than One Save": "can
@@ -108,6 +109,9 @@ class Volley:
     preferred: bool = False
     """Whether the firers attack a Preferred Enemy: rolls of 1 To Hit and To Wound
     re-rolled where no other re-roll takes them (:func:`special_rules.preferred_enemy`)."""
+    hunter: bool = False
+    """Whether the firers are Monster Hunters at a Monstrous Creature: every failed To
+    Wound roll re-rolled (:func:`special_rules.monster_hunter`)."""
 
     @property
     def fires(self) -> bool:
@@ -220,7 +224,7 @@ def wound_chances(fired: Volley, toughness: int) -> Mapping[int | None, float]:
         if wounds_on(face, chart, rending):
             ap = wound_ap(weapon, face)
             chances[ap] = chances.get(ap, 0.0) + 1 / 6
-    if rerolls_wounds(weapon, strength, toughness):
+    if rerolls_wounds(weapon, strength, toughness, fired.hunter):
         failed = 1.0 - sum(chances.values())
         return {ap: p * (1.0 + failed) for ap, p in chances.items()}
     if fired.preferred:  # a 1 never wounds; re-rolled, it wounds as a first roll does

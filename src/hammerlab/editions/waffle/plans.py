@@ -61,7 +61,7 @@ from hammerlab.editions.waffle.points import REACTIONS_TO_CHARGE
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.rules.reactions import OVERWATCH, overwatch_orders
 from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS, SUPPRESSIVE_FIRE
-from hammerlab.editions.waffle.special_rules import preferred_enemy, relentless
+from hammerlab.editions.waffle.special_rules import monster_hunter, preferred_enemy, relentless
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import may_charge
 from hammerlab.editions.waffle.victory_worth import model_worth
@@ -678,8 +678,9 @@ def _volley(
 ) -> tuple[Volley, Defence] | None:
     """One volley of ``unit``'s attack at ``target`` (:func:`expected.attack_volleys`)
     as :mod:`odds` takes it, if it fires under ``orders``: shots grouped by the BS
-    they are fired at (:func:`attacks.shot_bs`), at a Preferred Enemy where the
-    unit has one (:func:`special_rules.preferred_enemy`). A marker is rolled for as
+    they are fired at (:func:`attacks.shot_bs`), at a Preferred Enemy or as Monster
+    Hunters where the unit is (:func:`special_rules.preferred_enemy`,
+    :func:`special_rules.monster_hunter`). A marker is rolled for as
     :func:`expected.expected_casualties` counts it: one roll To Hit for each model
     it is expected to cover (:data:`expected.BLAST_HITS`), so a marker that
     misses hits fewer; a template hits them all.
@@ -699,13 +700,16 @@ def _volley(
     defence = defence_of(battle, target, models[0])
     strength = weapon_strength(models[0], profile)
     per_marker = min(BLAST_HITS, defence.models) if profile.blast or profile.template else 1
-    preferred = preferred_enemy(unit)
+    preferred, hunter = preferred_enemy(unit), monster_hunter(unit, target)
     if profile.template:
         hits = len(models) * per_marker
-        return Volley(profile, strength, hits=hits, snap=snap, preferred=preferred), defence
+        marker = Volley(profile, strength, hits=hits, snap=snap, preferred=preferred, hunter=hunter)
+        return marker, defence
     shots: Counter[int] = Counter()
     each = shots_of_each(battle, unit, models, profile, target, orders.counts_within)
     for model, count in zip(models, each, strict=True):
         shots[shot_bs(battle, model, snap)] += count * per_marker
     grouped = tuple((n, bs) for bs, n in sorted(shots.items()))
-    return Volley(profile, strength, grouped, snap=snap, preferred=preferred), defence
+    return Volley(
+        profile, strength, grouped, snap=snap, preferred=preferred, hunter=hunter
+    ), defence
