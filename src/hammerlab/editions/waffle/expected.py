@@ -97,6 +97,12 @@ BLAST_HITS = 3
 fewer): where a marker lands is geometry, which an average cannot know."""
 
 
+def per_marker(profile: WeaponProfile, defence: Defence) -> int:
+    """Models one shot of ``profile`` is counted as striking: a blast marker or template
+    :data:`BLAST_HITS` (fewer if the unit has fewer), any other shot one."""
+    return min(BLAST_HITS, defence.models) if profile.blast or profile.template else 1
+
+
 @per_decision
 def defence_of(
     battle: Battle,
@@ -194,7 +200,7 @@ def expected_casualties(
     defence = defence_of(battle, target, models[0], gone_to_ground, jinking)
     twin, preferred = profile.has_rule("Twin-linked"), preferred_enemy(unit)
     hunter = monster_hunter(unit, target)
-    per_marker = min(BLAST_HITS, defence.models) if profile.blast or profile.template else 1
+    covered = per_marker(profile, defence)
     total = 0.0
     vehicle = is_vehicle(target)
     slain: dict[int, float] = {}  # by Strength: the models' answers are the same
@@ -209,11 +215,11 @@ def expected_casualties(
                 alike[id(model.profile)] = known
         hit, strength = known
         if vehicle:  # armour penetration, Hull Points: the vehicle rules' odds
-            total += shots * hit * per_marker * hit_value(battle, target, model, profile, strength)
+            total += shots * hit * covered * hit_value(battle, target, model, profile, strength)
             continue
         if strength not in slain:
             slain[strength] = slain_per_hit(profile, strength, defence, preferred, hunter)
-        total += shots * hit * per_marker * slain[strength]
+        total += shots * hit * covered * slain[strength]
     return min(total, float(defence.models))
 
 

@@ -43,13 +43,13 @@ from hammerlab.editions.waffle.charge import (
     way_in,
 )
 from hammerlab.editions.waffle.expected import (
-    BLAST_HITS,
     Fired,
     attack_volleys,
     defence_of,
     expected_attack,
     expected_melee,
     melee_exchange,
+    per_marker,
     would_fire,
 )
 from hammerlab.editions.waffle.morale import takes_pinning_test, takes_shooting_check
@@ -633,7 +633,7 @@ def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:
     tested = float(sum(p for k, p in enumerate(killed) if k >= need - EPSILON))
     # Shooting it instead would remove those models, and the same 25% of them makes it
     # take a Morale check at the phase's end, at its full Leadership.
-    shot = takes_shooting_check(battle, target)
+    shot = not pinning or takes_shooting_check(battle, target)  # taken: checked above
     shot_breaks = tested * (1 - leadership_pass_chance(battle, target, 0)) if shot else 0.0
     # What the unit loses (never negative) is worked out only when it may be lost.
     if pinning:
@@ -682,7 +682,7 @@ def _volley(
     Hunters where the unit is (:func:`special_rules.preferred_enemy`,
     :func:`special_rules.monster_hunter`). A marker is rolled for as
     :func:`expected.expected_casualties` counts it: one roll To Hit for each model
-    it is expected to cover (:data:`expected.BLAST_HITS`), so a marker that
+    it is expected to cover (:func:`expected.per_marker`), so a marker that
     misses hits fewer; a template hits them all.
 
     The volleys are asked with regular orders: who fires, and with which
@@ -699,16 +699,16 @@ def _volley(
     snap = fires_snap(battle, unit, profile, orders, target)
     defence = defence_of(battle, target, models[0])
     strength = weapon_strength(models[0], profile)
-    per_marker = min(BLAST_HITS, defence.models) if profile.blast or profile.template else 1
+    covered = per_marker(profile, defence)
     preferred, hunter = preferred_enemy(unit), monster_hunter(unit, target)
     if profile.template:
-        hits = len(models) * per_marker
+        hits = len(models) * covered
         marker = Volley(profile, strength, hits=hits, snap=snap, preferred=preferred, hunter=hunter)
         return marker, defence
     shots: Counter[int] = Counter()
     each = shots_of_each(battle, unit, models, profile, target, orders.counts_within)
     for model, count in zip(models, each, strict=True):
-        shots[shot_bs(battle, model, snap)] += count * per_marker
+        shots[shot_bs(battle, model, snap)] += count * covered
     grouped = tuple((n, bs) for bs, n in sorted(shots.items()))
     return Volley(
         profile, strength, grouped, snap=snap, preferred=preferred, hunter=hunter
