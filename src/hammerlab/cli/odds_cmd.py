@@ -26,7 +26,7 @@ SITUATION_HELP = (
     "a fact of the moment; core11: half-range, cover, stationary, short-move, charged, "
     "indirect, spotted, close-quarters, engaged-target; "
     "waffle: snap, half-range, moved, relentless, gone-to-ground, eternal-warrior, "
-    "side-armour, rear-armour; repeatable"
+    "preferred-enemy, monster-hunter, side-armour, rear-armour; repeatable"
 )
 """Each edition's situation names, written out rather than asked of the
 calculators, which would import both editions whenever any command runs
