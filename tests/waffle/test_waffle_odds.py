@@ -643,3 +643,11 @@ def test_the_engine_check_agrees_with_the_odds_of_a_preferred_enemy() -> None:
     assert check.p_value > 0.001, check
     without = answer(replace(ask, attacker="Tactical Squad"))
     assert pearson(check.observed, without.models_killed)[2] < 1e-6
+
+
+def test_the_odds_table_folds_the_rows_that_all_read_zero() -> None:
+    # Two shots kill at most two of twenty models: the rows for 3 to 20 would all
+    # read 0.00%, and are one row.
+    code, out, _ = _run(*PLAIN[:-1], "20", "--shots", "2")
+    rows = [line.split("│")[1].strip() for line in out.splitlines() if line.startswith("│")]
+    assert code == 0 and rows == ["0", "1", "2", "3 to 20"]
