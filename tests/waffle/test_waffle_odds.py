@@ -33,8 +33,11 @@ from hypothesis import strategies as st
 from icepool import Die, d6
 from typer.testing import CliRunner
 
-from hammerlab.analysis.odds import calculator, calculator_names
+from hammerlab.analysis.odds import LibraryQuestion, calculator, calculator_names
+from hammerlab.analysis.odds_check import check_odds, pearson
+from hammerlab.analysis.odds_request import OddsAsk, answer
 from hammerlab.cli.odds_cmd import register
+from hammerlab.editions import get_ruleset
 from hammerlab.editions.waffle.attacks import fire_weapon
 from hammerlab.editions.waffle.odds import (
     Defence,
@@ -48,7 +51,7 @@ from hammerlab.editions.waffle.odds import (
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import WeaponProfile, weapon_of
 from hammerlab.engine.battlefield import TerrainArea
-from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.datasheet import Datasheet, Weapon
 from hammerlab.engine.units import Unit, UnitStatus
 
 
@@ -548,3 +551,103 @@ def test_cli_odds_waffle_errors_are_one_line_and_exit_1() -> None:
         assert code == 1, args
         assert err.startswith("error: ") and err.count("\n") == 1, err
         assert "Traceback" not in out + err
+
+
+# Preferred Enemy and Monster Hunter: the attackers' own re-rolls in the odds.
+REROLL_ONES = d6.reroll([1], depth=1)
+"""A D6 whose 1 is rolled again once (Preferred Enemy's re-roll)."""
+
+
+def test_odds_preferred_enemy_rerolls_ones_to_hit_and_to_wound_icepool() -> None:
+    # 10 shots, BS4 (3+) and S4 v T4 (4+), no save: each roll's 1 rolled again.
+    code, out, _ = _run("--bs", "4", "--strength", "4", "--ap", "-", "--toughness", "4",
+                        "--save", "-", "--wounds", "1", "--target-models", "20", "--shots", "10",
+                        "--situation", "preferred-enemy", "--json")  # fmt: skip
+    hit = (REROLL_ONES >= 3).probability(True)
+    wound = (REROLL_ONES >= 4).probability(True)
+    assert (hit, wound) == (Fraction(7, 9), Fraction(7, 12))
+    data = json.loads(out)
+    assert code == 0 and "Preferred Enemy" in data["question"]
+    assert _close(data["means"]["hits"], 10 * hit)
+    assert _close(data["means"]["unsaved_wounds"], 10 * hit * wound)
+    slain = hit * wound
+    assert all(
+        _close(p, q) for p, q in zip(data["models_killed"], _binomial(10, slain), strict=False)
+    )
+
+
+def test_odds_monster_hunter_rerolls_every_failed_wound_icepool() -> None:
+    # 6 hits of S4 at T6 (6+) with no save: a failed To Wound roll is rolled again.
+    code, out, _ = _run("--strength", "4", "--ap", "-", "--toughness", "6", "--save", "-",
+                        "--wounds", "1", "--target-models", "10", "--hits", "6", "--json",
+                        "--keyword", "blast", "--situation", "monster-hunter")  # fmt: skip
+    wound = (d6.reroll([1, 2, 3, 4, 5], depth=1) >= 6).probability(True)
+    assert wound == Fraction(11, 36)
+    data = json.loads(out)
+    assert code == 0 and "Monster Hunter" in data["question"]
+    assert _close(data["means"]["unsaved_wounds"], 6 * wound)
+
+
+def _with_rule(name: str, rule: str) -> Datasheet:
+    """The library's unit ``name`` with the unit rule ``rule`` added, renamed."""
+    sheet = get_ruleset("waffle").find_unit(name)
+    return replace(sheet, name=f"{name} ({rule})", rules=(*sheet.rules, rule))
+
+
+def test_library_odds_count_the_attackers_monster_hunter_at_a_monstrous_creature() -> None:
+    # Three lascannons (BS3: 1/2 hit) at the Carnifex (T6 W4 Sv3+, a Monstrous
+    # Creature): S9 wounds on 2+ (5/6), re-rolled once failed: 5/6 + 1/6 * 5/6 = 35/36;
+    # AP2 leaves no save. Mean unsaved wounds 3 * 1/2 * 35/36 = 35/24 (5/4 without).
+    hunters = _with_rule("Heavy Weapons Squad", "Monster Hunter")
+    ask = LibraryQuestion(hunters.name, "Lascannon", "Carnifex", units=(hunters,))
+    odds = calculator("waffle").library(ask)
+    assert _close(odds.means["unsaved_wounds"], Fraction(35, 24))
+    assert "Monster Hunter" in odds.question
+    assert any("Monster Hunter" in note for note in odds.notes)
+    plain = calculator("waffle").library(replace(ask, attacker="Heavy Weapons Squad"))
+    assert _close(plain.means["unsaved_wounds"], Fraction(5, 4))
+    # Against Ork Boyz, no Monstrous Creatures, the rule re-rolls nothing.
+    at_boyz = calculator("waffle").library(replace(ask, target="Ork Boyz"))
+    plain_boyz = calculator("waffle").library(
+        replace(ask, attacker="Heavy Weapons Squad", target="Ork Boyz")
+    )
+    assert at_boyz.models_killed == plain_boyz.models_killed
+    assert not any("Monster Hunter" in note for note in at_boyz.notes)
+
+
+def test_library_odds_count_the_attackers_preferred_enemy() -> None:
+    # Every To Hit and To Wound success chance, with no other re-roll, is 7/6 as
+    # likely when a 1 is rolled again (p + p/6): the hits 7/6, the wounds (7/6)^2.
+    haters = _with_rule("Tactical Squad", "Preferred Enemy")
+    ask = LibraryQuestion(haters.name, "Boltgun", "Ork Boyz", units=(haters,))
+    odds = calculator("waffle").library(ask)
+    plain = calculator("waffle").library(replace(ask, attacker="Tactical Squad"))
+    assert _close(odds.means["hits"], Fraction(7, 6) * Fraction(plain.means["hits"]))
+    assert _close(odds.means["wounds"], Fraction(49, 36) * Fraction(plain.means["wounds"]))
+    assert any("Preferred Enemy" in note for note in odds.notes)
+
+
+def test_monster_hunter_stated_at_a_target_that_is_no_monstrous_creature_is_refused() -> None:
+    code, _, err = _run("--attacker", "Heavy Weapons Squad", "--weapon", "Lascannon",
+                        "--target", "Ork Boyz", "--situation", "monster-hunter")  # fmt: skip
+    assert code == 1 and "Ork Boyz is not a Monstrous Creature" in err
+
+
+def test_the_engine_check_agrees_with_the_odds_of_a_preferred_enemy() -> None:
+    # The engine's own volleys (Preferred Enemy re-rolls in ``attacks.fire_weapon``)
+    # fit the odds that count the rule, and not the odds without it.
+    haters = _with_rule("Tactical Squad", "Preferred Enemy")
+    ask = OddsAsk(attacker=haters.name, weapon="Boltgun", target="Ork Boyz")
+    exact = answer(ask, (haters,))
+    check = check_odds(ask, exact, 3_000, 1, (haters,))
+    assert check.p_value > 0.001, check
+    without = answer(replace(ask, attacker="Tactical Squad"))
+    assert pearson(check.observed, without.models_killed)[2] < 1e-6
+
+
+def test_the_odds_table_folds_the_rows_that_all_read_zero() -> None:
+    # Two shots kill at most two of twenty models: the rows for 3 to 20 would all
+    # read 0.00%, and are one row.
+    code, out, _ = _run(*PLAIN[:-1], "20", "--shots", "2")
+    rows = [line.split("│")[1].strip() for line in out.splitlines() if line.startswith("│")]
+    assert code == 0 and rows == ["0", "1", "2", "3 to 20"]

@@ -64,6 +64,10 @@ SITUATIONS: dict[str, str] = {
     "relentless": "the firing unit is Relentless (or Slow and Purposeful): moving changes nothing",
     "gone-to-ground": "the target has gone to ground: its cover save is 1 better, 6+ with none",
     "eternal-warrior": "the target models are Eternal Warriors: no Instant Death",
+    "preferred-enemy": "the target is the firers' Preferred Enemy: rolls of 1 To Hit and To "
+    "Wound are re-rolled",
+    "monster-hunter": "the firers are Monster Hunters and the target a Monstrous Creature: "
+    "failed To Wound rolls are re-rolled",
     "side-armour": "a vehicle target: the firers stand in its Side arc (else its Front)",
     "rear-armour": "a vehicle target: the firers stand in its Rear arc (else its Front)",
 }
@@ -157,6 +161,7 @@ class WaffleCalculator:
         skills, strength = _firers(carriers, weapon, question.firing_models, notes)
         if _has_rule(attacker, carriers, "Relentless", "Slow and Purposeful"):
             facts = facts | {"relentless"}
+        facts |= _re_rolls(attacker, target, question.target_models, facts, notes)
         fired = _volley(weapon, strength, skills, facts, question.hits, question.rules)
         if _is_vehicle(target):
             tank_hunters = _has_rule(attacker, carriers, "Tank Hunters")
@@ -276,7 +281,11 @@ def _volley(
         overwhelming_at=settings.integer(OVERWHELMING_STRENGTH.name),
     )
     given = None if hits is None else _between("hits", hits, 0, MAX_HITS)
-    fired = volley(weapon, strength, skills, firing, given)
+    fired = replace(
+        volley(weapon, strength, skills, firing, given),
+        preferred="preferred-enemy" in facts,
+        hunter="monster-hunter" in facts,
+    )
     shots = sum(n for n, _ in fired.shots)
     if shots > MAX_SHOTS:
         raise QuestionError(
@@ -353,6 +362,42 @@ def _has_rule(sheet: Datasheet, entries: list[ModelEntry], *names: str) -> bool:
     return any(names_rule(rules, n) for n in names)
 
 
+def _re_rolls(
+    attacker: Datasheet,
+    target: Datasheet,
+    models: int | None,
+    facts: frozenset[str],
+    notes: list[str],
+) -> frozenset[str]:
+    """The re-rolls the attacker's own rules give at ``target``, as facts: Preferred
+    Enemy (a unit with it re-rolls 1s To Hit and To Wound at every foe,
+    :func:`special_rules.preferred_enemy`) and Monster Hunter (failed To Wound rolls
+    at a Monstrous Creature, :func:`special_rules.monster_hunter`), each named in a
+    note. The target is the models the odds fire at (:func:`odds_target`); a
+    ``monster-hunter`` fact at anything else is refused, as the rule cannot apply."""
+    monstrous = not _is_vehicle(target) and stats_of(odds_target(target, models).profile).has_type(
+        "Monstrous Creature"
+    )
+    if "monster-hunter" in facts and not monstrous:
+        raise QuestionError(
+            f"--situation monster-hunter: {target.name} is not a Monstrous Creature, "
+            "so Monster Hunter re-rolls nothing"
+        )
+    found: set[str] = set()
+    if attacker.has_rule("Preferred Enemy"):
+        found.add("preferred-enemy")
+        notes.append(
+            f"{attacker.name} has Preferred Enemy: rolls of 1 To Hit and To Wound are re-rolled"
+        )
+    if monstrous and attacker.has_rule("Monster Hunter"):
+        found.add("monster-hunter")
+        notes.append(
+            f"{attacker.name} has Monster Hunter: failed To Wound rolls at {target.name} "
+            "are re-rolled"
+        )
+    return frozenset(found)
+
+
 def _is_vehicle(target: Datasheet) -> bool:
     """Whether the odds are a vehicle's (the unit's first model is one)."""
     return vehicle_of(target.entries[0].profile) is not None
@@ -425,7 +470,7 @@ def _result(fired: Volley, target: Defence, text: str, notes: list[str]) -> Odds
     rules = "".join(f", {r}" for r in weapon.rules)
     given = "" if fired.hits is None else f", {fired.hits} hits"
     snap = ", Snap Shots" if fired.snap else ""
-    question = f"{text} (S{fired.strength} AP{ap}{rules}{snap}{given})"
+    question = f"{text} (S{fired.strength} AP{ap}{rules}{snap}{_re_rolled(fired)}{given})"
     if not fired.fires:
         notes = [*notes, f"{weapon.name} cannot be fired as Snap Shots: it does not fire"]
     odds = shooting_odds(fired, target)
@@ -442,6 +487,11 @@ def _result(fired: Volley, target: Defence, text: str, notes: list[str]) -> Odds
         },
         notes=tuple(notes),
     )
+
+
+def _re_rolled(fired: Volley) -> str:
+    """The attackers' re-rolls, as the question's text names them."""
+    return ", Preferred Enemy" * fired.preferred + ", Monster Hunter" * fired.hunter
 
 
 def _vehicle_result(
@@ -481,7 +531,8 @@ def _vehicle_result(
     ap = "-" if weapon.ap is None else str(weapon.ap)
     question = (
         f"{firers}{weapon.name} ({attacker}) at {entry.profile.name} {facing} AV{aim.armour} "
-        f"HP{aim.hull_points} (S{fired.strength} AP{ap}{''.join(f', {r}' for r in weapon.rules)})"
+        f"HP{aim.hull_points} (S{fired.strength} AP{ap}{''.join(f', {r}' for r in weapon.rules)}"
+        f"{_re_rolled(fired)})"
     )
     hits = hit_distribution(fired)
     return OddsResult(

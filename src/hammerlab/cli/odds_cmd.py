@@ -26,7 +26,7 @@ SITUATION_HELP = (
     "a fact of the moment; core11: half-range, cover, stationary, short-move, charged, "
     "indirect, spotted, close-quarters, engaged-target; "
     "waffle: snap, half-range, moved, relentless, gone-to-ground, eternal-warrior, "
-    "side-armour, rear-armour; repeatable"
+    "preferred-enemy, monster-hunter, side-armour, rear-armour; repeatable"
 )
 """Each edition's situation names, written out rather than asked of the
 calculators, which would import both editions whenever any command runs
@@ -190,6 +190,11 @@ def _imported(paths: Sequence[Path]) -> tuple[Datasheet, ...]:
     return tuple(sheet for path in paths for sheet in import_file(path).datasheets)
 
 
+NEGLIGIBLE = 0.00005
+"""A chance the table prints as 0.00%: the rows past the last that reads more are one row
+(ten Boyz killed of a unit of twenty would be ten rows of zeros)."""
+
+
 def _show(result: OddsResult) -> None:
     """The distributions as tables."""
     from rich.markup import escape
@@ -198,7 +203,11 @@ def _show(result: OddsResult) -> None:
     console.print(f"[bold]{escape(result.question)}[/bold] ({result.edition})", soft_wrap=True)
     table = Table("models destroyed", "exactly", "at least")
     at_least = 1.0
+    last = len(result.models_killed) - 1
     for killed, p in enumerate(result.models_killed):
+        if killed < last and at_least < NEGLIGIBLE:  # the rest all read 0.00%: one row
+            table.add_row(f"{killed} to {last}", "0.00% each", f"{max(0.0, at_least):.2%}")
+            break
         table.add_row(str(killed), f"{p:.2%}", f"{max(0.0, at_least):.2%}")
         at_least -= p
     console.print(table)

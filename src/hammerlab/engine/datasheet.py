@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 Characteristics = Mapping[str, str]
@@ -147,6 +148,13 @@ class Datasheet:
         """How many models the default unit has."""
         return sum(e.count for e in self.entries)
 
+    def has_rule(self, name: str) -> bool:
+        """Whether the unit at full strength has the rule ``name``: the unit's own, or
+        any model entry's, compared as :meth:`~hammerlab.engine.units.Unit.has_rule`
+        compares a unit's in play (by name, case aside)."""
+        wanted = name.lower()
+        return any(wanted in lowered(r) for r in (self.rules, *(e.rules for e in self.entries)))
+
     def weapons(self) -> tuple[Weapon, ...]:
         """Each distinct weapon of the unit, first occurrence order."""
         seen: dict[str, Weapon] = {}
@@ -154,6 +162,13 @@ class Datasheet:
             for weapon in entry.weapons:
                 seen.setdefault(weapon.name, weapon)
         return tuple(seen.values())
+
+
+@lru_cache(maxsize=4096)
+def lowered(rules: tuple[str, ...]) -> frozenset[str]:
+    """``rules`` in lower case, as a rule is looked up by name; cached: the same few
+    tuples of rules are asked about on every estimate."""
+    return frozenset(r.lower() for r in rules)
 
 
 def edition_problem(sheet: Datasheet, edition: str, user: str) -> str | None:

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import overload
 
-from hammerlab.engine.datasheet import Datasheet, Profile, Weapon
+from hammerlab.engine.datasheet import Datasheet, Profile, Weapon, lowered
 from hammerlab.engine.geometry import MM_PER_INCH, Vec
 
 
@@ -114,10 +113,10 @@ class Unit:
     def has_rule(self, name: str) -> bool:
         """Whether the unit, or any of its models alive, has the rule ``name``."""
         wanted = name.lower()
-        if wanted in _lowered(self.datasheet.rules):
+        if wanted in lowered(self.datasheet.rules):
             return True
         for m in self.models:  # a plain loop: asked of every unit on every estimate
-            if m.rules and m.wounds_left > 0 and wanted in _lowered(m.rules):
+            if m.rules and m.wounds_left > 0 and wanted in lowered(m.rules):
                 return True
         return False
 
@@ -133,10 +132,3 @@ class Unit:
     def label(self) -> str:
         """How the log names the unit."""
         return f"{self.name} [{self.id}]"
-
-
-@lru_cache(maxsize=4096)
-def _lowered(rules: tuple[str, ...]) -> frozenset[str]:
-    """``rules`` in lower case, as :meth:`Unit.has_rule` compares them; cached: the
-    same few tuples of rules are asked about on every estimate."""
-    return frozenset(r.lower() for r in rules)
