@@ -11,14 +11,16 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from conftest import BOLTGUN, A, B, make_battle, profile, squad
+from conftest import BOLTGUN, A, B, all_dice_used, dice_purposes, make_battle, profile, squad
 from typer.testing import CliRunner
 
 from hammerlab.analysis.lab import arms, compare
 from hammerlab.cli.app import app
 from hammerlab.editions import get_ruleset, plugins
 from hammerlab.editions.base import apply_rules
+from hammerlab.editions.waffle.attacks import fire_weapon
 from hammerlab.editions.waffle.charge import charge_bonus_attacks, reaction_to_charge
+from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.rules.fiery_charge import fiery_chargers
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.rules import RuleOption
@@ -28,6 +30,8 @@ ROOT = Path(__file__).resolve().parents[2]
 TERRIFYING = ROOT / "examples" / "rules" / "terrifying_charge.py"
 GLORIOUS = ROOT / "examples" / "rules" / "glorious_charge.py"
 HOLD = ROOT / "examples" / "rules" / "hold_the_line.py"
+STEADY = ROOT / "examples" / "rules" / "steady_aim.py"
+GUARD_EXAMPLE = ROOT / "examples" / "guard_suppress_terminators.toml"
 COVER = ROOT / "examples" / "matchups" / "hormagaunts_vs_guard_cover.toml"
 FEAR = ROOT / "examples" / "rules" / "fear_charge.toml"
 OVERWATCH = ROOT / "examples" / "assault_charge_into_overwatch.toml"
@@ -50,6 +54,7 @@ def battle_log(tmp_path: Path, scenario: Path, *flags: str) -> str:
         (TERRIFYING, "terrifying_charge", FEAR),
         (GLORIOUS, "glorious_charge", OVERWATCH),
         (HOLD, "hold_the_line", COVER),
+        (STEADY, "steady_aim", GUARD_EXAMPLE),
     ],
 )
 def test_an_example_plug_in_is_off_by_default_and_changes_the_battle_when_on(
@@ -281,3 +286,19 @@ def test_a_plug_in_decision_the_ai_has_no_heuristic_for_gets_its_first_choice(ki
     )
     assert WaffleAI().choose(battle, decision) == 0
     assert kind not in answered_kinds(WaffleAI) and "aim" in answered_kinds(WaffleAI)
+
+
+def test_steady_aim_rerolls_the_1s_of_a_unit_that_has_not_moved_and_names_itself() -> None:
+    # A Marine (BS4: 3+) fires a boltgun: its 1 is re-rolled (3: a hit) while it has
+    # not moved; once it has, the 1 stands. The re-roll names the rule in the log.
+    plugins.load_plugin_file(STEADY)
+    for moved in (False, True):
+        marine = squad("a", A, profile(), [BOLTGUN], [(30, 10)])
+        target = squad("b", B, profile(), [], [(30, 30)])
+        battle = make_battle(marine, target, dice=[1] if moved else [1, 3, 1],
+                             options={"steady_aim": True})  # fmt: skip
+        battle.phase = "shooting"
+        marine.status.moved = moved
+        fire_weapon(battle, marine, target, BOLTGUN.name, FireOrders())
+        rerolled = "re-roll 1s (Steady Aim) (Boltgun, 3+)" in dice_purposes(battle)
+        assert rerolled is not moved and all_dice_used(battle)

@@ -283,8 +283,9 @@ def _volley(
     given = None if hits is None else _between("hits", hits, 0, MAX_HITS)
     fired = replace(
         volley(weapon, strength, skills, firing, given),
-        preferred="preferred-enemy" in facts,
-        hunter="monster-hunter" in facts,
+        hit_ones="preferred-enemy" in facts,
+        wound_ones="preferred-enemy" in facts,
+        failed_wounds="monster-hunter" in facts,
     )
     shots = sum(n for n, _ in fired.shots)
     if shots > MAX_SHOTS:
@@ -491,7 +492,7 @@ def _result(fired: Volley, target: Defence, text: str, notes: list[str]) -> Odds
 
 def _re_rolled(fired: Volley) -> str:
     """The attackers' re-rolls, as the question's text names them."""
-    return ", Preferred Enemy" * fired.preferred + ", Monster Hunter" * fired.hunter
+    return ", Preferred Enemy" * fired.hit_ones + ", Monster Hunter" * fired.failed_wounds
 
 
 def _vehicle_result(

@@ -24,13 +24,12 @@ from hammerlab.editions.waffle.placement import (
     is_free,
 )
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
+from hammerlab.editions.waffle.rerolls import wound_rerolls
 from hammerlab.editions.waffle.special_rules import (
     close_combat_strength,
     close_combat_weapon,
     crusader,
     may_sweep,
-    monster_hunter,
-    preferred_enemy,
 )
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.wounds import roll_to_wound
@@ -230,9 +229,8 @@ def cut_down(battle: Battle, winner: Unit, fleeing: Unit, record: FightRecord) -
         strength = close_combat_strength(winner, striker, weapon, charging=True)
         toughness = stats_of(victim.profile).t
         hit = Hit(fleeing, strength, striker)
-        preferred = preferred_enemy(winner)
-        hunter = monster_hunter(winner, fleeing)
-        wounds = roll_to_wound(battle, fleeing, [hit], weapon, toughness, preferred, hunter)
+        rerolls = wound_rerolls(battle, winner, fleeing)
+        wounds = roll_to_wound(battle, fleeing, [hit], weapon, toughness, **rerolls)
         allocate_wounds(
             battle,
             winner,

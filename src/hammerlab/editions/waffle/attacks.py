@@ -36,10 +36,9 @@ from hammerlab.editions.waffle.points import (
 )
 from hammerlab.editions.waffle.precision_shots import fires_precision_shots
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
+from hammerlab.editions.waffle.rerolls import hit_ones_rerolled, wound_rerolls
 from hammerlab.editions.waffle.special_rules import (
-    monster_hunter,
     multi_tracker_weapons,
-    preferred_enemy,
     relentless,
 )
 from hammerlab.editions.waffle.state import st
@@ -445,8 +444,7 @@ def fire_weapon(
             unit_hits,
             profile,
             toughness=shooting_toughness(victim),
-            preferred=preferred_enemy(unit),
-            hunter=monster_hunter(unit, victim),
+            **wound_rerolls(battle, unit, victim),
         )
         # What rules that answer the wounds on the target get: made where one listens
         # (the rules' hooks are fixed before the first turn).
@@ -510,11 +508,11 @@ def shot_bs(battle: Battle, model: Model, snap: bool) -> int:
 
 
 def roll_hits(
-    battle: Battle, bs: int, shots: int, twin_linked: bool, purpose: str, preferred: bool
+    battle: Battle, bs: int, shots: int, twin_linked: bool, purpose: str, ones_by: str
 ) -> int:
     """Roll ``shots`` to hit with ``bs``; re-roll misses for BS 6+ or twin-linked,
-    or 1s for Preferred Enemy (``preferred``)."""
-    return roll_to_hit(battle, bs, shots, twin_linked, purpose, preferred=preferred).hits
+    or 1s where a rule re-rolls them (``ones_by``: its name)."""
+    return roll_to_hit(battle, bs, shots, twin_linked, purpose, ones_by=ones_by).hits
 
 
 @dataclass(frozen=True)
@@ -537,13 +535,13 @@ def roll_to_hit(
     twin_linked: bool,
     purpose: str,
     into_melee: bool = False,
-    preferred: bool = False,
+    ones_by: str = "",
 ) -> HitRolls:
     """Roll ``shots`` to hit with ``bs``; re-roll misses for BS 6+ or twin-linked
-    (on the score :func:`tables.miss_reroll` gives), else, for a ``preferred``
-    enemy, the rolls of 1 (:func:`special_rules.preferred_enemy`: "re-rolls
-    failed To Hit … rolls of 1"). No die is re-rolled twice: where all misses
-    are re-rolled, Preferred Enemy adds nothing.
+    (on the score :func:`tables.miss_reroll` gives), else, where the rule
+    ``ones_by`` re-rolls them (:func:`rerolls.hit_ones_rerolled`: Preferred Enemy
+    "re-rolls failed To Hit … rolls of 1"), the rolls of 1. No die is re-rolled
+    twice: where all misses are re-rolled, Preferred Enemy adds nothing.
 
     Into a melee (seed 001, Proposed Rule) "any rolls of 1 or 2, even if they
     would normally be hits, hit one of your engaged units instead!": every
@@ -562,8 +560,8 @@ def roll_to_hit(
     misses = shots - hits - strays
     ones, sixes = rolls.count(1), rolls.count(6)
     what = "misses"
-    if again is None and preferred:
-        again, misses, what = needed, 0 if stray else rolls.count(1), "1s (Preferred Enemy)"
+    if again is None and ones_by:
+        again, misses, what = needed, 0 if stray else rolls.count(1), f"1s ({ones_by})"
     if misses and again is not None:
         rerolls = battle.dice.roll(misses, f"re-roll {what} ({purpose}, {again}+{note})")
         more_hits, more_strays = _hit_counts(rerolls, again, stray)
@@ -599,14 +597,14 @@ def _rolled_hits(
     hot: list[tuple[Model, int]] = []
     total_shots = 0
     needed_seen: set[str] = set()
-    twin, preferred = profile.has_rule("Twin-linked"), preferred_enemy(unit)  # same for all
+    twin, ones_by = profile.has_rule("Twin-linked"), hit_ones_rerolled(battle, unit, target)
     # Nothing moves or dies while the dice to hit are rolled: every model's shots at once.
     each = shots_of_each(battle, unit, models, profile, target, orders.counts_within)
     for model, shots in zip(models, each, strict=True):
         total_shots += shots
         bs = shot_bs(battle, model, snap)
         needed_seen.add(f"{ballistic_target(bs)[0]}+")
-        rolled = roll_to_hit(battle, bs, shots, twin, profile.name, orders.into_melee, preferred)
+        rolled = roll_to_hit(battle, bs, shots, twin, profile.name, orders.into_melee, ones_by)
         strength = weapon_strength(model, profile)
         precise = rolled.sixes if fires_precision_shots(unit, model, profile, snap) else 0
         hits += [Hit(target, strength, model, k < precise) for k in range(rolled.hits)]
@@ -702,13 +700,16 @@ def _caused(
     def strike(model: Model, count: int, rule: str) -> list[WoundRoll]:
         twin = profile.has_rule("Twin-linked")
         purpose = f"{profile.name} {rule}"
-        preferred = preferred_enemy(unit)
-        hits = roll_hits(battle, shot_bs(battle, model, snap), count, twin, purpose, preferred)
+        ones_by = hit_ones_rerolled(battle, unit, target)
+        hits = roll_hits(battle, shot_bs(battle, model, snap), count, twin, purpose, ones_by)
         shots = [Hit(target, weapon_strength(model, profile), model)] * hits
-        hunter = monster_hunter(unit, target)
-        toughness = shooting_toughness(target)
         return roll_to_wound(
-            battle, target, shots, profile, toughness, preferred=preferred, hunter=hunter
+            battle,
+            target,
+            shots,
+            profile,
+            shooting_toughness(target),
+            **wound_rerolls(battle, unit, target),
         )
 
     def allocate(wounds: list[WoundRoll]) -> int:

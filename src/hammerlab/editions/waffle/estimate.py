@@ -23,17 +23,17 @@ def p_at_least(needed: int) -> float:
 
 
 @lru_cache(maxsize=256)
-def p_hit(bs: int, twin_linked: bool = False, preferred: bool = False) -> float:
+def p_hit(bs: int, twin_linked: bool = False, ones: bool = False) -> float:
     """Chance one shot hits with ``bs``: a miss is re-rolled from BS 6, or when
-    the weapon is twin-linked (:func:`tables.miss_reroll`), else, for a
-    ``preferred`` enemy, a roll of 1 (:func:`special_rules.preferred_enemy`), as
+    the weapon is twin-linked (:func:`tables.miss_reroll`), else, where ``ones``
+    are (:func:`rerolls.hit_ones_rerolled`: Preferred Enemy), a roll of 1, as
     :func:`attacks.roll_to_hit` does. Cached (as :func:`p_blow`): a function of
     its numbers, asked for every firing model."""
     needed = ballistic_target(bs)[0]
     reroll = miss_reroll(bs, twin_linked)
     first = p_at_least(needed)
     if reroll is None:
-        return first + first / 6 if preferred else first  # a 1 always misses
+        return first + first / 6 if ones else first  # a 1 always misses
     return first + (1 - first) * p_at_least(reroll)
 
 

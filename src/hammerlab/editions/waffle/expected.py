@@ -65,18 +65,25 @@ from hammerlab.editions.waffle.odds_vehicles import hit_value
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.points import (
     ARMOUR_SAVE,
+    FAILED_WOUNDS_REROLLED,
+    HIT_ONES_REROLLED,
     INVULNERABLE_SAVE,
     WEAPON_SKILL,
     WEAPON_WOULD_FIRE,
+    WOUND_ONES_REROLLED,
 )
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
+from hammerlab.editions.waffle.rerolls import (
+    failed_wounds_rerolled,
+    hit_ones_rerolled,
+    volley_rerolls,
+    wound_ones_rerolled,
+)
 from hammerlab.editions.waffle.special_rules import (
     close_combat_strength,
     close_combat_weapon,
     feel_no_pain,
     model_has,
-    monster_hunter,
-    preferred_enemy,
     single_attack,
 )
 from hammerlab.editions.waffle.state import st
@@ -150,13 +157,13 @@ def slain_per_hit(
     profile: WeaponProfile,
     strength: int,
     defence: Defence,
-    preferred: bool = False,
-    hunter: bool = False,
+    wound_ones: bool = False,
+    failed_wounds: bool = False,
 ) -> float:
     """Expected models slain by one hit: each wound's chance by AP times its fate
     (slain outright, or one wound of the model's Wounds). Cached: a function of
     immutable values only, asked for the same few weapons and targets all game."""
-    fired = Volley(profile, strength, preferred=preferred, hunter=hunter)
+    fired = Volley(profile, strength, wound_ones=wound_ones, failed_wounds=failed_wounds)
     total = 0.0
     for ap, chance in wound_chances(fired, defence.toughness).items():
         one, slain = wound_fate(fired, defence, ap)
@@ -198,8 +205,8 @@ def expected_casualties(
         return 0.0
     snap = fires_snap(battle, unit, profile, orders, target)
     defence = defence_of(battle, target, models[0], gone_to_ground, jinking)
-    twin, preferred = profile.has_rule("Twin-linked"), preferred_enemy(unit)
-    hunter = monster_hunter(unit, target)
+    twin, ones = profile.has_rule("Twin-linked"), bool(hit_ones_rerolled(battle, unit, target))
+    rerolls = _wound_rerolls(battle, unit, target)
     covered = per_marker(profile, defence)
     total = 0.0
     vehicle = is_vehicle(target)
@@ -209,7 +216,7 @@ def expected_casualties(
     for model, shots in zip(models, each, strict=True):
         known = alike.get(id(model.profile))
         if known is None:
-            hit = 1.0 if profile.template else p_hit(shot_bs(battle, model, snap), twin, preferred)
+            hit = 1.0 if profile.template else p_hit(shot_bs(battle, model, snap), twin, ones)
             known = (hit, weapon_strength(model, profile))
             if not is_gun(model):  # a gun fires with its crewman's BS (shot_bs)
                 alike[id(model.profile)] = known
@@ -218,7 +225,7 @@ def expected_casualties(
             total += shots * hit * covered * hit_value(battle, target, model, profile, strength)
             continue
         if strength not in slain:
-            slain[strength] = slain_per_hit(profile, strength, defence, preferred, hunter)
+            slain[strength] = slain_per_hit(profile, strength, defence, *rerolls)
         total += shots * hit * covered * slain[strength]
     return min(total, float(defence.models))
 
@@ -328,15 +335,22 @@ def blow_value(
     armed = close_combat_weapon(unit, model, weapon)
     ws = majority_weapon_skill(battle, target)
     first = not st(battle, unit).locked_in_combat or first_round(battle, unit)
-    reroll = blow_reroll(unit, model, target, first)
+    reroll = blow_reroll(battle, unit, model, target, first)
     if is_vehicle(target):  # the vehicle rules: their to-hit score and armour odds
         cell = melee_cell_against(battle, target)
         own = weapon_skill(battle, unit, model)
         hit = p_blow(own, ws, reroll) if cell is None else p_cell(cell, reroll)
         return hit * hit_value(battle, target, model, armed, strength, melee=True)
     hit = p_blow(weapon_skill(battle, unit, model), ws, reroll)
-    rerolls = (preferred_enemy(unit), monster_hunter(unit, target))
+    rerolls = _wound_rerolls(battle, unit, target)
     return hit * slain_per_hit(armed, strength, defence_of(battle, target, None), *rerolls)
+
+
+def _wound_rerolls(battle: Battle, unit: Unit, target: Unit) -> tuple[bool, bool]:
+    """Whether ``unit`` re-rolls its To Wound rolls of 1 against ``target``, and every
+    failed one (:mod:`rerolls`), as :func:`slain_per_hit` takes them."""
+    rerolls = volley_rerolls(battle, unit, target)
+    return rerolls["wound_ones"], rerolls["failed_wounds"]
 
 
 def attacks_with(model: Model, weapon: WeaponProfile, bonus: int) -> int:
@@ -460,10 +474,17 @@ def _blows_against(
 
 def changed_in_melee(battle: Battle) -> bool:
     """Whether a rule is installed on a hook point a blow's worth reads: Weapon Skill
-    (:func:`fear.weapon_skill`) or a save (:func:`characteristics.armour_save`,
-    :func:`characteristics.invulnerable_save`)."""
+    (:func:`fear.weapon_skill`), a save (:func:`characteristics.armour_save`,
+    :func:`characteristics.invulnerable_save`) or a re-roll (:mod:`rerolls`)."""
     hooks = battle.hooks
-    return bool(hooks.get(WEAPON_SKILL) or hooks.get(ARMOUR_SAVE) or hooks.get(INVULNERABLE_SAVE))
+    return bool(
+        hooks.get(WEAPON_SKILL)
+        or hooks.get(ARMOUR_SAVE)
+        or hooks.get(INVULNERABLE_SAVE)
+        or hooks.get(HIT_ONES_REROLLED)
+        or hooks.get(WOUND_ONES_REROLLED)
+        or hooks.get(FAILED_WOUNDS_REROLLED)
+    )
 
 
 def _fighting_key(
@@ -475,8 +496,9 @@ def _fighting_key(
     blows read its vehicle status (:func:`vehicles.melee_cell_against`) and armour
     (:func:`odds_vehicles.hit_value`), so they are worked out each time.
 
-    ``charged`` (Furious Charge); ``unit``'s rules, Preferred Enemy (which any of
-    its models alive may give it), whether it would fight a first round
+    ``charged`` (Furious Charge); ``unit``'s rules, its re-rolls against ``foe``
+    (:mod:`rerolls`: Preferred Enemy and Monster Hunter, which any of its models alive
+    may give it), whether it would fight a first round
     (:func:`hatred.first_round`: Hatred) and whether it failed a Fear test;
     ``foe``'s models alive, each its profile (by identity: immutable, kept alive
     with the answer) and its rules, in order (its majority WS and Toughness, its
@@ -484,8 +506,8 @@ def _fighting_key(
     profile name, Ancient Doom), its rules, army and name (Hatred (X)) and whether
     it failed a Fear test. These are all :func:`best_melee_weapon` and
     :func:`blow_value` read of the battle and the two units (:func:`defence_of`
-    without a source reads no cover), unless a rule changes Weapon Skill or a save
-    (:func:`changed_in_melee`): its handlers may read anything of the battle, so then
+    without a source reads no cover), unless a rule changes Weapon Skill, a save or a
+    re-roll (:func:`changed_in_melee`): its handlers may read anything of the battle, so then
     nothing is remembered (``None``).
     """
     if is_vehicle(foe) or changed_in_melee(battle):
@@ -493,7 +515,9 @@ def _fighting_key(
     return (
         charged,
         unit.rules,
-        preferred_enemy(unit),
+        hit_ones_rerolled(battle, unit, foe),
+        wound_ones_rerolled(battle, unit, foe),
+        failed_wounds_rerolled(battle, unit, foe),
         not st(battle, unit).locked_in_combat or first_round(battle, unit),
         failed_fear(battle, unit),
         tuple([(id(m.profile), m.rules) for m in foe.alive_models]),

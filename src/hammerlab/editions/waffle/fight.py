@@ -50,12 +50,11 @@ from hammerlab.editions.waffle.points import (
     WoundsCaused,
 )
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
+from hammerlab.editions.waffle.rerolls import wound_rerolls
 from hammerlab.editions.waffle.special_rules import (
     close_combat_strength,
     close_combat_weapon,
     counter_attack_bonus,
-    monster_hunter,
-    preferred_enemy,
     single_attack,
     smash_options,
 )
@@ -371,7 +370,7 @@ def _strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> N
     for model in plan.models:
         cell = against or melee_cell(weapon_skill(battle, unit, model), plan.target_ws)
         strength = close_combat_strength(unit, model, weapon, unit.status.charged)
-        reroll = blow_reroll(unit, model, target, first)
+        reroll = blow_reroll(battle, unit, model, target, first)
         batches.setdefault((cell, strength, reroll), []).append(model)
     hits: list[Hit] = []
     blows = 0
@@ -399,10 +398,7 @@ def _strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> N
         scored, _ = resolve_blows_on_vehicle(battle, unit, target, strengths, weapon, plan.models)
         st(battle, unit).combat_score += scored
         return
-    hunter = monster_hunter(unit, target)
-    wounds = roll_to_wound(
-        battle, target, hits, weapon, preferred=preferred_enemy(unit), hunter=hunter
-    )
+    wounds = roll_to_wound(battle, target, hits, weapon, **wound_rerolls(battle, unit, target))
     result = VolleyResult()
     caused = _caused(battle, plan, result, attackers)
     if wounds:
@@ -441,13 +437,11 @@ def _caused(
 
     def blow(last: Model, count: int, rule: str) -> list[WoundRoll]:
         cell = melee_cell(weapon_skill(battle, unit, last), plan.target_ws)
-        preferred = preferred_enemy(unit)
-        reroll = blow_reroll(unit, last, target, first_round(battle, unit))
+        reroll = blow_reroll(battle, unit, last, target, first_round(battle, unit))
         landed = roll_blows(battle, cell, count, f"{weapon.name} {rule}", reroll)
         strength = close_combat_strength(unit, last, weapon, unit.status.charged)
         hits = [Hit(target, strength, last)] * landed
-        hunter = monster_hunter(unit, target)
-        return roll_to_wound(battle, target, hits, weapon, preferred=preferred, hunter=hunter)
+        return roll_to_wound(battle, target, hits, weapon, **wound_rerolls(battle, unit, target))
 
     def allocate(wounds: list[WoundRoll]) -> int:
         before = result.unsaved[target.id]

@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hammerlab.editions.waffle.fear import ANCIENT_DOOM_FOE
-from hammerlab.editions.waffle.special_rules import model_has, preferred_enemy
+from hammerlab.editions.waffle.rerolls import hit_ones_rerolled
+from hammerlab.editions.waffle.special_rules import model_has
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Model, Unit
@@ -40,7 +41,6 @@ class BlowReroll:
 
 
 NO_REROLL = BlowReroll(1)
-PREFERRED_ENEMY = BlowReroll(2, "1s", "Preferred Enemy")
 HATRED = BlowReroll(7, "misses", "Hatred")
 
 
@@ -103,10 +103,12 @@ def is_named_foe(target: Unit, foe: str) -> bool:
     return any(_singular(name) == wanted for name in names)
 
 
-def blow_reroll(unit: Unit, model: Model, target: Unit, first: bool) -> BlowReroll:
+def blow_reroll(battle: Battle, unit: Unit, model: Model, target: Unit, first: bool) -> BlowReroll:
     """The re-roll of the blows of ``model`` of ``unit`` at ``target``: every miss
-    with Hatred in the ``first`` round (:func:`first_round`), else 1s for
-    Preferred Enemy (the unit's rule), else none."""
+    with Hatred in the ``first`` round (:func:`first_round`), else 1s where a rule
+    re-rolls them (:func:`rerolls.hit_ones_rerolled`: Preferred Enemy, the unit's
+    rule), else none."""
     if first and hates(unit, model, target):
         return HATRED
-    return PREFERRED_ENEMY if preferred_enemy(unit) else NO_REROLL
+    ones = hit_ones_rerolled(battle, unit, target)
+    return BlowReroll(2, "1s", ones) if ones else NO_REROLL

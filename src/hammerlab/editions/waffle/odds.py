@@ -106,12 +106,15 @@ class Volley:
     """Whether the weapon fires Snap Shots."""
     overwhelming_at: int = 10
     """The Strength that wounds automatically (parameter ``overwhelming_strength``)."""
-    preferred: bool = False
-    """Whether the firers attack a Preferred Enemy: rolls of 1 To Hit and To Wound
-    re-rolled where no other re-roll takes them (:func:`special_rules.preferred_enemy`)."""
-    hunter: bool = False
-    """Whether the firers are Monster Hunters at a Monstrous Creature: every failed To
-    Wound roll re-rolled (:func:`special_rules.monster_hunter`)."""
+    hit_ones: bool = False
+    """Whether the firers re-roll their To Hit rolls of 1 where no other re-roll takes
+    them (:func:`rerolls.hit_ones_rerolled`: Preferred Enemy)."""
+    wound_ones: bool = False
+    """Whether they re-roll their To Wound rolls of 1 where no other re-roll takes them
+    (:func:`rerolls.wound_ones_rerolled`: Preferred Enemy)."""
+    failed_wounds: bool = False
+    """Whether they re-roll every failed To Wound roll (:func:`rerolls.failed_wounds_rerolled`:
+    Monster Hunter at a Monstrous Creature)."""
 
     @property
     def fires(self) -> bool:
@@ -207,7 +210,7 @@ def hit_distribution(fired: Volley) -> Vector:
     twin = fired.weapon.has_rule("Twin-linked")
     out = vector([1.0])
     for shots, bs in fired.shots:
-        out = np.convolve(out, binomial(shots, p_hit(bs, twin, fired.preferred)))
+        out = np.convolve(out, binomial(shots, p_hit(bs, twin, fired.hit_ones)))
     return out
 
 
@@ -224,10 +227,10 @@ def wound_chances(fired: Volley, toughness: int) -> Mapping[int | None, float]:
         if wounds_on(face, chart, rending):
             ap = wound_ap(weapon, face)
             chances[ap] = chances.get(ap, 0.0) + 1 / 6
-    if rerolls_wounds(weapon, strength, toughness, fired.hunter):
+    if rerolls_wounds(weapon, strength, toughness, fired.failed_wounds):
         failed = 1.0 - sum(chances.values())
         return {ap: p * (1.0 + failed) for ap, p in chances.items()}
-    if fired.preferred:  # a 1 never wounds; re-rolled, it wounds as a first roll does
+    if fired.wound_ones:  # a 1 never wounds; re-rolled, it wounds as a first roll does
         return {ap: p * (1.0 + 1 / 6) for ap, p in chances.items()}
     return chances
 

@@ -59,9 +59,10 @@ from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.points import REACTIONS_TO_CHARGE
 from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.rerolls import volley_rerolls
 from hammerlab.editions.waffle.rules.reactions import OVERWATCH, overwatch_orders
 from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS, SUPPRESSIVE_FIRE
-from hammerlab.editions.waffle.special_rules import monster_hunter, preferred_enemy, relentless
+from hammerlab.editions.waffle.special_rules import relentless
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import may_charge
 from hammerlab.editions.waffle.victory_worth import model_worth
@@ -678,9 +679,8 @@ def _volley(
 ) -> tuple[Volley, Defence] | None:
     """One volley of ``unit``'s attack at ``target`` (:func:`expected.attack_volleys`)
     as :mod:`odds` takes it, if it fires under ``orders``: shots grouped by the BS
-    they are fired at (:func:`attacks.shot_bs`), at a Preferred Enemy or as Monster
-    Hunters where the unit is (:func:`special_rules.preferred_enemy`,
-    :func:`special_rules.monster_hunter`). A marker is rolled for as
+    they are fired at (:func:`attacks.shot_bs`), with the re-rolls the unit has
+    against ``target`` (:mod:`rerolls`: Preferred Enemy, Monster Hunter). A marker is rolled for as
     :func:`expected.expected_casualties` counts it: one roll To Hit for each model
     it is expected to cover (:func:`expected.per_marker`), so a marker that
     misses hits fewer; a template hits them all.
@@ -700,16 +700,13 @@ def _volley(
     defence = defence_of(battle, target, models[0])
     strength = weapon_strength(models[0], profile)
     covered = per_marker(profile, defence)
-    preferred, hunter = preferred_enemy(unit), monster_hunter(unit, target)
+    rerolls = volley_rerolls(battle, unit, target)
     if profile.template:
         hits = len(models) * covered
-        marker = Volley(profile, strength, hits=hits, snap=snap, preferred=preferred, hunter=hunter)
-        return marker, defence
+        return Volley(profile, strength, hits=hits, snap=snap, **rerolls), defence
     shots: Counter[int] = Counter()
     each = shots_of_each(battle, unit, models, profile, target, orders.counts_within)
     for model, count in zip(models, each, strict=True):
         shots[shot_bs(battle, model, snap)] += count * covered
     grouped = tuple((n, bs) for bs, n in sorted(shots.items()))
-    return Volley(
-        profile, strength, grouped, snap=snap, preferred=preferred, hunter=hunter
-    ), defence
+    return Volley(profile, strength, grouped, snap=snap, **rerolls), defence

@@ -277,6 +277,10 @@ ArmourChange = Callable[[Battle, Unit, Model, "int | None"], "int | None"]
 none); also the type of an invulnerable save's handlers."""
 SkillInMelee = Callable[[Battle, Unit, int], int]
 """``(battle, unit, ws)``: the Weapon Skill the unit's models fight with after the rule."""
+RerollChange = Callable[[Battle, Unit, Unit, str], str]
+"""``(battle, attacking unit, its foe, rule)``: the name of the rule that gives the
+re-roll after this one (``rule``: the one so far; ``""``: no re-roll), which the log
+names where the dice are re-rolled."""
 
 BALLISTIC_SKILL: HookPoint[SkillChange] = HookPoint(
     "ballistic skill",
@@ -307,4 +311,24 @@ ARMOUR_SAVE: HookPoint[ArmourChange] = HookPoint(
     "armour save",
     "A model's armour save against wounds (shooting and close combat); each handler is "
     "given it so far (None: none) and returns it.",
+)
+
+# --- re-rolls, as the rules and the AI's estimates and the exact odds all read them ---
+
+HIT_ONES_REROLLED: HookPoint[RerollChange] = HookPoint(
+    "hit ones rerolled",
+    "Whether a unit re-rolls its To Hit rolls of 1 against a foe, shooting and in close "
+    "combat (Preferred Enemy's): each handler is given the rule that re-rolls them so "
+    'far ("": none) and returns it.',
+)
+WOUND_ONES_REROLLED: HookPoint[RerollChange] = HookPoint(
+    "wound ones rerolled",
+    "Whether a unit re-rolls its To Wound rolls of 1 against a foe, shooting and in close "
+    "combat (Preferred Enemy's); each handler is given the rule so far and returns it.",
+)
+FAILED_WOUNDS_REROLLED: HookPoint[RerollChange] = HookPoint(
+    "failed wounds rerolled",
+    "Whether a unit re-rolls every failed To Wound roll against a foe, shooting and in "
+    "close combat (Monster Hunter's at a Monstrous Creature); each handler is given the "
+    "rule so far and returns it.",
 )

@@ -65,8 +65,8 @@ def roll_to_wound(
     hits: list[Hit],
     profile: WeaponProfile,
     toughness: int | None = None,
-    preferred: bool = False,
-    hunter: bool = False,
+    ones_by: str = "",
+    all_failed: bool = False,
 ) -> list[WoundRoll]:
     """Seed 000, step 5, with Overwhelming Strength, Rending, Poisoned and Shred.
 
@@ -76,11 +76,11 @@ def roll_to_wound(
     Precision Shots roll apart from other hits, and their wounds stay precise.
     Hits roll against the victim's majority Toughness unless ``toughness`` is
     given (a hit on one model: a Sweeping Advance's randomly distributed hit).
-    ``hunter``: the attackers re-roll every failed roll
-    (:func:`special_rules.monster_hunter`).
-    Where failed rolls are not all re-rolled (:func:`rerolls_wounds`), a
-    ``preferred`` enemy's rolls of 1 are (:func:`special_rules.preferred_enemy`:
-    "re-rolls failed … To Wound rolls of 1").
+    ``all_failed``: the attackers re-roll every failed roll
+    (:func:`rerolls.failed_wounds_rerolled`: Monster Hunter).
+    Where failed rolls are not all re-rolled (:func:`rerolls_wounds`), the rolls of 1
+    are where the rule ``ones_by`` re-rolls them (:func:`rerolls.wound_ones_rerolled`:
+    Preferred Enemy "re-rolls failed … To Wound rolls of 1").
     """
     if toughness is None:
         toughness = majority_toughness(victim)
@@ -105,15 +105,13 @@ def roll_to_wound(
         label = "6 (Rending)" if needed is None else f"{needed}+"
         rolls = list(battle.dice.roll(count, f"to wound ({profile.name}, {label})"))
         failed = sum(1 for r in rolls if not wounds_on(r, chart, rending))
-        if failed and rerolls_wounds(profile, strength, toughness, hunter):
+        if failed and rerolls_wounds(profile, strength, toughness, all_failed):
             rolls = [r for r in rolls if wounds_on(r, chart, rending)]
             rolls += battle.dice.roll(failed, f"re-roll failed wounds ({profile.name})")
-        elif preferred and 1 in rolls:
+        elif ones_by and 1 in rolls:
             ones = rolls.count(1)
             rolls = [r for r in rolls if r != 1]
-            rolls += battle.dice.roll(
-                ones, f"re-roll 1s to wound (Preferred Enemy, {profile.name})"
-            )
+            rolls += battle.dice.roll(ones, f"re-roll 1s to wound ({ones_by}, {profile.name})")
         wounds += [
             _wound(strength, profile, r, source, precision)
             for r in rolls
@@ -164,14 +162,15 @@ BEST_WOUND_ROLL = 2
 
 
 def rerolls_wounds(
-    profile: WeaponProfile, strength: int, toughness: int, hunter: bool = False
+    profile: WeaponProfile, strength: int, toughness: int, all_failed: bool = False
 ) -> bool:
     """Whether failed To Wound rolls are re-rolled: Shred; Poisoned when the
     Strength is higher than the Toughness (7th edition); a twin-linked template;
-    a Monster Hunter against a Monstrous Creature (``hunter``)."""
+    the attackers' own re-roll (``all_failed``: a Monster Hunter against a Monstrous
+    Creature, :func:`rerolls.failed_wounds_rerolled`)."""
     poisoned = profile.has_rule("Poisoned") and strength > toughness
     return (
-        hunter
+        all_failed
         or profile.has_rule("Shred")
         or poisoned
         or (profile.template and profile.has_rule("Twin-linked"))
