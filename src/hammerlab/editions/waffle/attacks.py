@@ -443,7 +443,7 @@ def fire_weapon(
             victim,
             unit_hits,
             profile,
-            toughness=shooting_toughness(victim),
+            toughness=shooting_toughness(battle, victim),
             **wound_rerolls(battle, unit, victim),
         )
         # What rules that answer the wounds on the target get: made where one listens
@@ -708,7 +708,7 @@ def _caused(
             target,
             shots,
             profile,
-            shooting_toughness(target),
+            shooting_toughness(battle, target),
             **wound_rerolls(battle, unit, target),
         )
 
