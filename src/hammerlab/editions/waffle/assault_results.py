@@ -227,7 +227,7 @@ def cut_down(battle: Battle, winner: Unit, fleeing: Unit, record: FightRecord) -
             return
         victim = random_model(battle, fleeing)
         weapon = close_combat_weapon(winner, striker, record.weapons[striker.id])
-        strength = close_combat_strength(winner, striker, weapon, charging=True)
+        strength = close_combat_strength(battle, winner, striker, weapon, charging=True)
         hit = Hit(fleeing, strength, striker)
         rerolls = wound_rerolls(battle, winner, fleeing)
         at = toughness(battle, fleeing, victim)

@@ -15,6 +15,12 @@ from typing import Protocol
 
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.profiles import WeaponProfile
+from hammerlab.editions.waffle.strength import (  # named here too, with the other points
+    STRENGTH as STRENGTH,  # noqa: PLC0414 (an explicit re-export)
+)
+from hammerlab.editions.waffle.strength import (
+    StrengthChange as StrengthChange,  # noqa: PLC0414
+)
 from hammerlab.editions.waffle.toughness import (  # named here too, with the other points
     TOUGHNESS as TOUGHNESS,  # noqa: PLC0414 (an explicit re-export)
 )

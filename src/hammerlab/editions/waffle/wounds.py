@@ -10,6 +10,7 @@ from hammerlab.editions.waffle.events import (
 )
 from hammerlab.editions.waffle.orders import Hit, WoundRoll
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
+from hammerlab.editions.waffle.strength import hit_strength
 from hammerlab.editions.waffle.tables import (
     overwhelming,
     to_wound_target,
@@ -65,9 +66,11 @@ def unit_toughness(battle: Battle, unit: Unit) -> int:
     return majority_value(toughness(battle, unit, m) for m in unit.alive_models)
 
 
-def weapon_strength(source: Model, profile: WeaponProfile) -> int:
-    """The weapon's Strength in ``source``'s hands (``User``, ``x2``, ``+N``)."""
-    return profile.strength.resolve(stats_of(source.profile).s)
+def weapon_strength(battle: Battle, unit: Unit, source: Model, profile: WeaponProfile) -> int:
+    """The weapon's Strength in ``source``'s hands (``User``, ``x2``, ``+N``; ``source``
+    of ``unit``), as the rules installed change it (:func:`strength.hit_strength`)."""
+    own = profile.strength.resolve(stats_of(source.profile).s)
+    return hit_strength(battle, unit, source, profile, own)
 
 
 def roll_to_wound(
