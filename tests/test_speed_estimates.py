@@ -159,7 +159,7 @@ def _loop_casualties(
     for model in models:
         shots = shots_of(battle, unit, model, profile, target, orders.counts_within)
         hit = 1.0 if profile.template else p_hit(shot_bs(battle, model, snap), twin)
-        strength = weapon_strength(model, profile)
+        strength = weapon_strength(battle, unit, model, profile)
         if is_vehicle(target):
             total += shots * hit * per_marker * hit_value(battle, target, model, profile, strength)
         else:

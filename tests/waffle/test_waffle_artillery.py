@@ -138,7 +138,7 @@ def test_shooting_at_artillery_uses_the_guns_toughness(gun_alive: bool, needed: 
     start_phase(battle, "shooting", B)
     fire_weapon(battle, marine, unit, BOLTGUN.name, FireOrders())
     assert f"to wound (Boltgun, {needed})" in dice_purposes(battle)
-    assert shooting_toughness(unit) == (7 if gun_alive else None)
+    assert shooting_toughness(battle, unit) == (7 if gun_alive else None)
     assert all_dice_used(battle)
 
 
@@ -210,8 +210,9 @@ def test_the_guns_are_found_model_by_model_where_the_make_up_has_any() -> None:
     assert [m.id for m in guns(unit)] == read() == [gun_two.id]
     gun_two.wounds_left = 0
     assert guns(unit) == [] and read() == []
-    assert shooting_toughness(unit) is None  # no gun left: the crew's own Toughness
+    battle = make_battle(unit)
+    assert shooting_toughness(battle, unit) is None  # no gun left: the crew's own Toughness
     gun_two.wounds_left = 1  # back (a test's edit): found again
-    assert guns(unit) == [gun_two] and shooting_toughness(unit) == 7
+    assert guns(unit) == [gun_two] and shooting_toughness(battle, unit) == 7
     marines = squad("tac", A, MARINE, [BOLTGUN], [(30.0, 30.0), (31.0, 30.0)])
     assert guns(marines) == []

@@ -1,17 +1,18 @@
 """The hook points a rule changes a characteristic or save through (docs/plugins.md):
-Ballistic Skill, Weapon Skill, Leadership, the cover, armour and invulnerable saves. Each handler
-changes both what the rules roll against and what the AI's estimates expect, since
-both read the same function; expected values are worked out by hand from the
-6th/7th-edition charts in the comments."""
+Ballistic Skill, Weapon Skill, Leadership, Strength, Toughness, the cover, armour
+and invulnerable saves. Each handler changes both what the rules roll against and what
+the AI's estimates expect, since both read the same function; expected values are
+worked out by hand from the 6th/7th-edition charts in the comments."""
 
 from __future__ import annotations
 
 import pytest
-from conftest import BOLTGUN, GUARD, LASGUN, A, B, box, make_battle, profile, row, squad
+from conftest import BOLTGUN, GUARD, LASGUN, A, B, box, make_battle, profile, row, squad, weapon
 
 from hammerlab.editions.waffle.attacks import fire_weapon
 from hammerlab.editions.waffle.expected import expected_casualties, expected_melee
 from hammerlab.editions.waffle.fear import majority_weapon_skill, weapon_skill
+from hammerlab.editions.waffle.fight import CLOSE_COMBAT_WEAPON
 from hammerlab.editions.waffle.morale import morale_check
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.plans import leadership_pass_chance
@@ -21,9 +22,13 @@ from hammerlab.editions.waffle.points import (
     COVER_SAVE,
     INVULNERABLE_SAVE,
     LEADERSHIP,
+    STRENGTH,
+    TOUGHNESS,
     WEAPON_SKILL,
     ArmourChange,
 )
+from hammerlab.editions.waffle.profiles import WeaponProfile
+from hammerlab.editions.waffle.special_rules import close_combat_strength
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.visibility import cover_save
 from hammerlab.engine.battle import Battle
@@ -150,3 +155,84 @@ def test_a_weapon_skill_rule_changes_the_skill_and_the_melee_estimate() -> None:
         assert majority_weapon_skill(battle, enemy) == 4
         melee = expected_melee(battle, fighter, fighter.alive_models, enemy, False)
         assert melee == pytest.approx(expected)
+
+
+def tougher(battle: Battle, unit: Unit, model: Model, t: int) -> int:
+    """A rule: +1 Toughness for player B's models."""
+    return t + 1 if unit.player == B else t
+
+
+def test_a_toughness_rule_changes_the_wound_roll_and_the_estimate() -> None:
+    # A lasgun (S3) at a Trooper (T3, no save): wounds on 4+, on 5+ at T4 (the
+    # chart: S one below T). Dice: hit 4 (BS3: 4+), wound 4: a wound at T3, none
+    # at T4. The estimate: 1/2 * 1/2 = 1/4 of a model at T3, 1/2 * 1/3 = 1/6 at T4.
+    for rule, dies, expected in ((False, True, 1 / 4), (True, False, 1 / 6)):
+        guard = squad("a", A, GUARD, [LASGUN], row(30, 10, 1))
+        target = squad("b", B, TROOPER, [], row(30, 30, 1))
+        battle = make_battle(guard, target, dice=[4, 4])
+        if rule:
+            battle.hooks.add(TOUGHNESS, tougher)
+        assert expected_casualties(battle, guard, target, LASGUN.name, FireOrders()) == (
+            pytest.approx(expected)
+        )
+        result = fire_weapon(battle, guard, target, LASGUN.name, FireOrders())
+        assert result.casualties["b"] == int(dies)
+
+
+def test_a_toughness_rule_changes_instant_death() -> None:
+    # A S6 gun at a two-wound Trooper, T3: S6 is double T3, so an unsaved wound is
+    # Instant Death and the model is removed; at T4 (the rule) it takes one wound.
+    # Dice: hit 3 (BS4: 3+), wound 3 (S6 v T3: 2+, v T4: 3+), no save.
+    gun = weapon("Heavy gun", "36", "6", "-", "Heavy 1")
+    hardy = profile("Trooper", s=3, t=3, w=2, sv="-")
+    for rule, left in ((False, 0), (True, 1)):
+        marine = squad("a", A, profile(), [gun], row(30, 10, 1))
+        target = squad("b", B, hardy, [], row(30, 30, 1))
+        battle = make_battle(marine, target, dice=[3, 3])
+        if rule:
+            battle.hooks.add(TOUGHNESS, tougher)
+        fire_weapon(battle, marine, target, gun.name, FireOrders())
+        assert target.models[0].wounds_left == left
+
+
+def stronger(battle: Battle, unit: Unit, model: Model, weapon: WeaponProfile, s: int) -> int:
+    """A rule: +1 Strength to player A's attacks."""
+    return s + 1 if unit.player == A else s
+
+
+def test_a_strength_rule_changes_the_wound_roll_and_the_estimate() -> None:
+    # A lasgun (S3) at a Trooper (T3, no save): wounds on 4+; at S4 (the rule) on 3+.
+    # Dice: hit 4 (BS3: 4+), wound 3: a wound only at S4. The estimate: 1/2 * 1/2 =
+    # 1/4 of a model at S3, 1/2 * 2/3 = 1/3 at S4.
+    for rule, dies, expected in ((False, False, 1 / 4), (True, True, 1 / 3)):
+        guard = squad("a", A, GUARD, [LASGUN], row(30, 10, 1))
+        target = squad("b", B, TROOPER, [], row(30, 30, 1))
+        battle = make_battle(guard, target, dice=[4, 3])
+        if rule:
+            battle.hooks.add(STRENGTH, stronger)
+        assert expected_casualties(battle, guard, target, LASGUN.name, FireOrders()) == (
+            pytest.approx(expected)
+        )
+        result = fire_weapon(battle, guard, target, LASGUN.name, FireOrders())
+        assert result.casualties["b"] == int(dies)
+
+
+def test_a_strength_rule_changes_a_blow_and_is_kept_within_10() -> None:
+    # WS4 against WS4 hits on 4+; S4 against T4 wounds on 4+: 1/2 * 1/2 = 1/4 of a
+    # model a blow. At S5 (the rule) it wounds on 3+: 1/2 * 2/3 = 1/3. A rule adding
+    # 10 gives S10, the most there is.
+    bare = profile("Bare", sv="-")
+    for rule, strength, expected in ((None, 4, 1 / 4), (stronger, 5, 1 / 3)):
+        fighter = squad("a", A, bare, [], row(30, 20, 1))
+        enemy = squad("b", B, bare, [], row(31, 20, 1))
+        battle = make_battle(fighter, enemy, seed=1)
+        if rule is not None:
+            battle.hooks.add(STRENGTH, rule)
+        model = fighter.models[0]
+        assert close_combat_strength(battle, fighter, model, CLOSE_COMBAT_WEAPON, False) == (
+            strength
+        )
+        melee = expected_melee(battle, fighter, fighter.alive_models, enemy, False)
+        assert melee == pytest.approx(expected)
+    battle.hooks.add(STRENGTH, lambda battle, unit, model, weapon, s: s + 10)
+    assert close_combat_strength(battle, fighter, model, CLOSE_COMBAT_WEAPON, False) == 10

@@ -16,13 +16,14 @@ from hammerlab.editions.waffle.points import (
     WoundsCount,
 )
 from hammerlab.editions.waffle.precision_shots import precision_target
-from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
+from hammerlab.editions.waffle.profiles import WeaponProfile
 from hammerlab.editions.waffle.special_rules import (
     ignore_wound_roll,
     model_has,
     names_rule,
 )
 from hammerlab.editions.waffle.state import remove_casualty, st
+from hammerlab.editions.waffle.toughness import toughness
 from hammerlab.editions.waffle.visibility import cover_save, seen_among
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import WoundsLost
@@ -281,9 +282,8 @@ def _wounds_lost(
     Pain may ignore the wound unless it inflicts Instant Death; Reanimation
     Protocols may, at 6+ (:func:`special_rules.ignore_wound_roll`).
     """
-    toughness = stats_of(model.profile).t
     eternal = model_has(victim, model, "Eternal Warrior")
-    instant = instant_death(wound.strength, toughness, profile, eternal)
+    instant = instant_death(wound.strength, toughness(battle, victim, model), profile, eternal)
     if feel_no_pain_ignores(battle, victim, model, instant):
         return 0
     return wounds_left if instant and wounds_left > 1 else 1

@@ -20,6 +20,7 @@ catalogues write it); every other model of the unit is crew.
 from __future__ import annotations
 
 from hammerlab.editions.waffle.profiles import stats_of
+from hammerlab.editions.waffle.toughness import toughness as model_toughness
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile
 from hammerlab.engine.geometry import base_distance
@@ -114,11 +115,12 @@ def crewed_to_move(unit: Unit) -> bool:
     return len(crew(unit)) >= len(guns(unit))
 
 
-def shooting_toughness(unit: Unit) -> int | None:
+def shooting_toughness(battle: Battle, unit: Unit) -> int | None:
     """The Toughness a shooting attack wounds the unit at: "the Toughness of the guns
     is always used whilst at least one gun remains" (the guns' majority Toughness,
-    the highest on a tie); ``None``: no gun is left, the unit's own applies."""
-    toughness = [stats_of(m.profile).t for m in guns(unit)]
+    the highest on a tie, each as :func:`toughness.toughness` gives it); ``None``: no
+    gun is left, the unit's own applies."""
+    toughness = [model_toughness(battle, unit, m) for m in guns(unit)]
     return max(toughness, key=lambda t: (toughness.count(t), t)) if toughness else None
 
 

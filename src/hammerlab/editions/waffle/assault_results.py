@@ -32,6 +32,7 @@ from hammerlab.editions.waffle.special_rules import (
     may_sweep,
 )
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.toughness import toughness
 from hammerlab.editions.waffle.wounds import roll_to_wound
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
@@ -226,11 +227,11 @@ def cut_down(battle: Battle, winner: Unit, fleeing: Unit, record: FightRecord) -
             return
         victim = random_model(battle, fleeing)
         weapon = close_combat_weapon(winner, striker, record.weapons[striker.id])
-        strength = close_combat_strength(winner, striker, weapon, charging=True)
-        toughness = stats_of(victim.profile).t
+        strength = close_combat_strength(battle, winner, striker, weapon, charging=True)
         hit = Hit(fleeing, strength, striker)
         rerolls = wound_rerolls(battle, winner, fleeing)
-        wounds = roll_to_wound(battle, fleeing, [hit], weapon, toughness, **rerolls)
+        at = toughness(battle, fleeing, victim)
+        wounds = roll_to_wound(battle, fleeing, [hit], weapon, at, **rerolls)
         allocate_wounds(
             battle,
             winner,

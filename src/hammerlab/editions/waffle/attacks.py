@@ -443,7 +443,7 @@ def fire_weapon(
             victim,
             unit_hits,
             profile,
-            toughness=shooting_toughness(victim),
+            toughness=shooting_toughness(battle, victim),
             **wound_rerolls(battle, unit, victim),
         )
         # What rules that answer the wounds on the target get: made where one listens
@@ -605,7 +605,7 @@ def _rolled_hits(
         bs = shot_bs(battle, model, snap)
         needed_seen.add(f"{ballistic_target(bs)[0]}+")
         rolled = roll_to_hit(battle, bs, shots, twin, profile.name, orders.into_melee, ones_by)
-        strength = weapon_strength(model, profile)
+        strength = weapon_strength(battle, unit, model, profile)
         precise = rolled.sixes if fires_precision_shots(unit, model, profile, snap) else 0
         hits += [Hit(target, strength, model, k < precise) for k in range(rolled.hits)]
         strays += [model] * rolled.strays
@@ -681,7 +681,7 @@ def _stray_hits(
     )
     if victim is None:
         return []
-    return [Hit(victim, weapon_strength(m, profile), m) for m in sources]
+    return [Hit(victim, weapon_strength(battle, unit, m, profile), m) for m in sources]
 
 
 def _caused(
@@ -702,13 +702,13 @@ def _caused(
         purpose = f"{profile.name} {rule}"
         ones_by = hit_ones_rerolled(battle, unit, target)
         hits = roll_hits(battle, shot_bs(battle, model, snap), count, twin, purpose, ones_by)
-        shots = [Hit(target, weapon_strength(model, profile), model)] * hits
+        shots = [Hit(target, weapon_strength(battle, unit, model, profile), model)] * hits
         return roll_to_wound(
             battle,
             target,
             shots,
             profile,
-            shooting_toughness(target),
+            shooting_toughness(battle, target),
             **wound_rerolls(battle, unit, target),
         )
 

@@ -72,7 +72,7 @@ def power_hits(
         else:
             count = profile.shots
         battle.emit(PowerHits(power=power.name, unit=victim.label, hits=count))
-        hits = [Hit(victim, weapon_strength(psyker, profile), psyker)] * count
+        hits = [Hit(victim, weapon_strength(battle, unit, psyker, profile), psyker)] * count
         if is_vehicle(victim):
             resolve_vehicle_hits(battle, unit, victim, hits, profile, orders, result)
             continue

@@ -68,6 +68,8 @@ from hammerlab.editions.waffle.points import (
     FAILED_WOUNDS_REROLLED,
     HIT_ONES_REROLLED,
     INVULNERABLE_SAVE,
+    STRENGTH,
+    TOUGHNESS,
     WEAPON_SKILL,
     WEAPON_WOULD_FIRE,
     WOUND_ONES_REROLLED,
@@ -90,8 +92,8 @@ from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import fights_in_melee, is_vehicle, melee_cell_against
 from hammerlab.editions.waffle.visibility import cover_save
 from hammerlab.editions.waffle.wounds import (
-    majority_toughness,
     typical_profile,
+    unit_toughness,
     weapon_strength,
 )
 from hammerlab.engine.battle import Battle
@@ -140,7 +142,7 @@ def defence_of(
     model = next(m for m in alive if m.profile is profile)
     stats = stats_of(profile)
     return Defence(
-        toughness=majority_toughness(target),
+        toughness=unit_toughness(battle, target),
         wounds=stats.w,
         models=len(alive),
         save=armour_save(battle, target, model),
@@ -217,7 +219,7 @@ def expected_casualties(
         known = alike.get(id(model.profile))
         if known is None:
             hit = 1.0 if profile.template else p_hit(shot_bs(battle, model, snap), twin, ones)
-            known = (hit, weapon_strength(model, profile))
+            known = (hit, weapon_strength(battle, unit, model, profile))
             if not is_gun(model):  # a gun fires with its crewman's BS (shot_bs)
                 alike[id(model.profile)] = known
         hit, strength = known
@@ -331,7 +333,7 @@ def blow_value(
     """
     if target.destroyed:
         return 0.0
-    strength = close_combat_strength(unit, model, weapon, charged)
+    strength = close_combat_strength(battle, unit, model, weapon, charged)
     armed = close_combat_weapon(unit, model, weapon)
     ws = majority_weapon_skill(battle, target)
     first = not st(battle, unit).locked_in_combat or first_round(battle, unit)
@@ -474,11 +476,15 @@ def _blows_against(
 
 def changed_in_melee(battle: Battle) -> bool:
     """Whether a rule is installed on a hook point a blow's worth reads: Weapon Skill
-    (:func:`fear.weapon_skill`), a save (:func:`characteristics.armour_save`,
-    :func:`characteristics.invulnerable_save`) or a re-roll (:mod:`rerolls`)."""
+    (:func:`fear.weapon_skill`), Strength (:func:`strength.hit_strength`), Toughness
+    (:func:`toughness.toughness`), a save
+    (:func:`characteristics.armour_save`, :func:`characteristics.invulnerable_save`)
+    or a re-roll (:mod:`rerolls`)."""
     hooks = battle.hooks
     return bool(
         hooks.get(WEAPON_SKILL)
+        or hooks.get(STRENGTH)
+        or hooks.get(TOUGHNESS)
         or hooks.get(ARMOUR_SAVE)
         or hooks.get(INVULNERABLE_SAVE)
         or hooks.get(HIT_ONES_REROLLED)
@@ -506,9 +512,9 @@ def _fighting_key(
     profile name, Ancient Doom), its rules, army and name (Hatred (X)) and whether
     it failed a Fear test. These are all :func:`best_melee_weapon` and
     :func:`blow_value` read of the battle and the two units (:func:`defence_of`
-    without a source reads no cover), unless a rule changes Weapon Skill, a save or a
-    re-roll (:func:`changed_in_melee`): its handlers may read anything of the battle, so then
-    nothing is remembered (``None``).
+    without a source reads no cover), unless a rule changes Weapon Skill, Strength,
+    Toughness, a save or a re-roll (:func:`changed_in_melee`): its handlers may read anything of the
+    battle, so then nothing is remembered (``None``).
     """
     if is_vehicle(foe) or changed_in_melee(battle):
         return None

@@ -369,7 +369,7 @@ def _strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> N
     first = first_round(battle, unit)
     for model in plan.models:
         cell = against or melee_cell(weapon_skill(battle, unit, model), plan.target_ws)
-        strength = close_combat_strength(unit, model, weapon, unit.status.charged)
+        strength = close_combat_strength(battle, unit, model, weapon, unit.status.charged)
         reroll = blow_reroll(battle, unit, model, target, first)
         batches.setdefault((cell, strength, reroll), []).append(model)
     hits: list[Hit] = []
@@ -439,7 +439,7 @@ def _caused(
         cell = melee_cell(weapon_skill(battle, unit, last), plan.target_ws)
         reroll = blow_reroll(battle, unit, last, target, first_round(battle, unit))
         landed = roll_blows(battle, cell, count, f"{weapon.name} {rule}", reroll)
-        strength = close_combat_strength(unit, last, weapon, unit.status.charged)
+        strength = close_combat_strength(battle, unit, last, weapon, unit.status.charged)
         hits = [Hit(target, strength, last)] * landed
         return roll_to_wound(battle, target, hits, weapon, **wound_rerolls(battle, unit, target))
 

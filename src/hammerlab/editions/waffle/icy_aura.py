@@ -18,9 +18,10 @@ from hammerlab.editions.waffle.allocation import allocate_wounds
 from hammerlab.editions.waffle.combat import in_contact
 from hammerlab.editions.waffle.events import BlowsStruck
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult
-from hammerlab.editions.waffle.profiles import StrengthSpec, single_hit, stats_of
+from hammerlab.editions.waffle.profiles import StrengthSpec, single_hit
 from hammerlab.editions.waffle.special_rules import names_rule
 from hammerlab.editions.waffle.state import st, state_of
+from hammerlab.editions.waffle.toughness import toughness
 from hammerlab.editions.waffle.vehicles import is_vehicle
 from hammerlab.editions.waffle.wounds import roll_to_wound
 from hammerlab.engine.battle import Battle
@@ -64,8 +65,8 @@ def _hit(battle: Battle, unit: Unit, model: Model, target: Unit, foe: Model) -> 
     if not foe.alive:  # slain by another aura of this step
         return
     battle.emit(BlowsStruck.one_automatic_hit(unit.label, RULE, target.label, STEP))
-    toughness = stats_of(foe.profile).t
-    wounds = roll_to_wound(battle, target, [Hit(target, 4, model)], ICY_HIT, toughness=toughness)
+    at = toughness(battle, target, foe)
+    wounds = roll_to_wound(battle, target, [Hit(target, 4, model)], ICY_HIT, toughness=at)
     result = VolleyResult()
     allocate_wounds(
         battle, unit, target, wounds, ICY_HIT, ORDERS, result, [model], melee=True, only=foe

@@ -163,8 +163,10 @@ def _record_marker(
     )
 
 
-def _with_strength(hits: list[Hit], source: Model, profile: WeaponProfile) -> list[Hit]:
-    strength = weapon_strength(source, profile)
+def _with_strength(
+    battle: Battle, unit: Unit, hits: list[Hit], source: Model, profile: WeaponProfile
+) -> list[Hit]:
+    strength = weapon_strength(battle, unit, source, profile)
     return [Hit(h.unit, strength, source) for h in hits]
 
 
@@ -175,9 +177,8 @@ def template_hits(
     hits: list[Hit] = []
     for model in models:
         aim = _aim(battle, unit, target, model, profile)
-        under = _with_strength(
-            _hits_under(battle, _placed(model, aim, profile), model), model, profile
-        )
+        placed = _hits_under(battle, _placed(model, aim, profile), model)
+        under = _with_strength(battle, unit, placed, model, profile)
         _record_marker(battle, profile, "template", model.position, 0.0, under)
         hits += under
     return hits
@@ -216,7 +217,7 @@ def blast_hits(
             centre, distance = scatter(battle, aim.position, bs)
             centre = battle.battlefield.clamp(centre)
             marker = _under_marker(centre, diameter)
-            under = _with_strength(_hits_under(battle, marker, None), model, profile)
+            under = _with_strength(battle, unit, _hits_under(battle, marker, None), model, profile)
             name = "large blast" if diameter > 3.0 else "blast"
             _record_marker(battle, profile, name, centre, distance, under)
             hits += under

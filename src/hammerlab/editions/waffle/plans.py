@@ -698,7 +698,7 @@ def _volley(
         return None
     snap = fires_snap(battle, unit, profile, orders, target)
     defence = defence_of(battle, target, models[0])
-    strength = weapon_strength(models[0], profile)
+    strength = weapon_strength(battle, unit, models[0], profile)
     covered = per_marker(profile, defence)
     rerolls = volley_rerolls(battle, unit, target)
     if profile.template:

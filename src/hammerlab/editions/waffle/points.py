@@ -15,6 +15,18 @@ from typing import Protocol
 
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.profiles import WeaponProfile
+from hammerlab.editions.waffle.strength import (  # named here too, with the other points
+    STRENGTH as STRENGTH,  # noqa: PLC0414 (an explicit re-export)
+)
+from hammerlab.editions.waffle.strength import (
+    StrengthChange as StrengthChange,  # noqa: PLC0414
+)
+from hammerlab.editions.waffle.toughness import (  # named here too, with the other points
+    TOUGHNESS as TOUGHNESS,  # noqa: PLC0414 (an explicit re-export)
+)
+from hammerlab.editions.waffle.toughness import (
+    ToughnessChange as ToughnessChange,  # noqa: PLC0414
+)
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.rules import HookPoint
 from hammerlab.engine.units import Model, Unit

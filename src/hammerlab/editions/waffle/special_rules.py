@@ -16,7 +16,9 @@ from typing import Final, Protocol
 
 from hammerlab.editions.waffle.melee_grenades import GRENADE_ATTACK
 from hammerlab.editions.waffle.profiles import StrengthSpec, WeaponProfile, single_hit, stats_of
+from hammerlab.editions.waffle.strength import hit_strength
 from hammerlab.editions.waffle.weapon_rules import smashing, with_rules
+from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile
 from hammerlab.engine.units import Model, Unit
 
@@ -280,8 +282,11 @@ def is_independent_character(unit: Unit, model: Model) -> bool:
     )
 
 
-def close_combat_strength(unit: Unit, model: Model, weapon: WeaponProfile, charging: bool) -> int:
-    """The Strength of ``model``'s blows with ``weapon``, Furious Charge included.
+def close_combat_strength(
+    battle: Battle, unit: Unit, model: Model, weapon: WeaponProfile, charging: bool
+) -> int:
+    """The Strength of ``model``'s blows with ``weapon``, Furious Charge included, as
+    the rules installed change it (:func:`strength.hit_strength`).
 
     6th/7th-edition Furious Charge: +1 Strength on a turn the unit charged.
     Multipliers apply before additions (a Strength 4 model with a ``x2``
@@ -291,7 +296,7 @@ def close_combat_strength(unit: Unit, model: Model, weapon: WeaponProfile, charg
     strength = weapon.strength.resolve(stats_of(model.profile).s)
     if charging and weapon.strength.mode != "fixed" and model_has(unit, model, "Furious Charge"):
         strength += 1
-    return min(10, strength)
+    return hit_strength(battle, unit, model, weapon, min(10, strength))
 
 
 def relentless(unit: Unit) -> bool:

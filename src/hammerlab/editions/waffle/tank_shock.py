@@ -362,16 +362,16 @@ def death_or_glory_options(model: Model, unit: Unit, tank_unit: Unit) -> list[We
 
 
 def death_or_glory_attack(
-    model: Model, unit: Unit, weapon: WeaponProfile
+    battle: Battle, model: Model, unit: Unit, weapon: WeaponProfile
 ) -> tuple[WeaponProfile, int]:
     """The profile and Strength of ``model``'s Death or Glory attack with ``weapon``: a
     close combat attack as the fight resolves it (``special_rules.close_combat_weapon``
     with the model's own rules, ``close_combat_strength``, not charging), a shooting
     weapon at its Strength in the model's hands (``wounds.weapon_strength``)."""
     if weapon.base_type != "Melee":
-        return weapon, weapon_strength(model, weapon)
+        return weapon, weapon_strength(battle, unit, model, weapon)
     armed = close_combat_weapon(unit, model, weapon)
-    return armed, close_combat_strength(unit, model, armed, False)
+    return armed, close_combat_strength(battle, unit, model, armed, False)
 
 
 def death_or_glory(
@@ -405,7 +405,7 @@ def death_or_glory(
         return False
     model_id, weapon = picked
     hero = next(m for m in victim.alive_models if m.id == model_id)
-    profile, strength = death_or_glory_attack(hero, victim, weapon)
+    profile, strength = death_or_glory_attack(battle, hero, victim, weapon)
     attack = armour_attack(
         profile, strength, half_range=True, tank_hunters=victim.has_rule("Tank Hunters")
     )

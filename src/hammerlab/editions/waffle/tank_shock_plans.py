@@ -46,7 +46,7 @@ def best_stand(battle: Battle, tank_unit: Unit, victim: Unit) -> float:
     tank = tank_unit.alive_models[0]
     return max(
         (
-            stop_chance(battle, tank, *death_or_glory_attack(model, victim, weapon))
+            stop_chance(battle, tank, *death_or_glory_attack(battle, model, victim, weapon))
             for model in victim.alive_models
             for weapon in death_or_glory_options(model, victim, tank_unit)
         ),
@@ -112,7 +112,7 @@ def death_or_glory_choice(battle: Battle, decision: Decision[Any]) -> int:
             continue
         model_id, weapon = choice.value
         model = next(m for m in victim.alive_models if m.id == model_id)
-        chance = stop_chance(battle, tank, *death_or_glory_attack(model, victim, weapon))
+        chance = stop_chance(battle, tank, *death_or_glory_attack(battle, model, victim, weapon))
         if chance >= best:
             best, index = chance, i
     return index

@@ -16,8 +16,9 @@ from dataclasses import replace
 
 from hammerlab.editions.waffle.allocation import allocate_wounds
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult
-from hammerlab.editions.waffle.profiles import StrengthSpec, single_hit, stats_of
+from hammerlab.editions.waffle.profiles import StrengthSpec, single_hit
 from hammerlab.editions.waffle.special_rules import names_rule
+from hammerlab.editions.waffle.toughness import toughness
 from hammerlab.editions.waffle.wounds import roll_to_wound
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Model, Unit
@@ -35,9 +36,9 @@ def witch_eater(battle: Battle, caster: Unit, psyker: Model, denier: Unit) -> No
     if eater is None or not psyker.alive:
         return
     battle.say("psychic", f"{RULE}: {psyker.id} takes a S6 AP2 hit")
-    toughness = stats_of(psyker.profile).t
     hits = [Hit(caster, 6, eater)]
-    wounds = roll_to_wound(battle, caster, hits, WITCH_EATER_HIT, toughness=toughness)
+    at = toughness(battle, caster, psyker)
+    wounds = roll_to_wound(battle, caster, hits, WITCH_EATER_HIT, toughness=at)
     allocate_wounds(
         battle,
         denier,

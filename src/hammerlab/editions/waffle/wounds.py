@@ -10,10 +10,12 @@ from hammerlab.editions.waffle.events import (
 )
 from hammerlab.editions.waffle.orders import Hit, WoundRoll
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
+from hammerlab.editions.waffle.strength import hit_strength
 from hammerlab.editions.waffle.tables import (
     overwhelming,
     to_wound_target,
 )
+from hammerlab.editions.waffle.toughness import TOUGHNESS, toughness
 from hammerlab.editions.waffle.weapon_rules import fixed_wound_roll, six_resolves_at_ap2
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile
@@ -49,14 +51,26 @@ def most_common_profile(profiles: Iterable[Profile]) -> Profile:
 
 @per_makeup
 def majority_toughness(profiles: tuple[Profile, ...]) -> int:
-    """The Toughness most of a unit's models alive have (the highest on a tie). Called
-    with the unit, answered from its make-up (:func:`memo.per_makeup`)."""
+    """The Toughness most of a unit's models alive have (the highest on a tie), as
+    their profiles give it. Called with the unit, answered from its make-up
+    (:func:`memo.per_makeup`)."""
     return majority_value(stats_of(p).t for p in profiles)
 
 
-def weapon_strength(source: Model, profile: WeaponProfile) -> int:
-    """The weapon's Strength in ``source``'s hands (``User``, ``x2``, ``+N``)."""
-    return profile.strength.resolve(stats_of(source.profile).s)
+def unit_toughness(battle: Battle, unit: Unit) -> int:
+    """The Toughness a unit's wounds are rolled at: the one most of its models alive
+    have (the highest on a tie), each as :func:`toughness` gives it. The rules and
+    the AI's estimates both read it."""
+    if not battle.hooks.get(TOUGHNESS):
+        return majority_toughness(unit)
+    return majority_value(toughness(battle, unit, m) for m in unit.alive_models)
+
+
+def weapon_strength(battle: Battle, unit: Unit, source: Model, profile: WeaponProfile) -> int:
+    """The weapon's Strength in ``source``'s hands (``User``, ``x2``, ``+N``; ``source``
+    of ``unit``), as the rules installed change it (:func:`strength.hit_strength`)."""
+    own = profile.strength.resolve(stats_of(source.profile).s)
+    return hit_strength(battle, unit, source, profile, own)
 
 
 def roll_to_wound(
@@ -83,7 +97,7 @@ def roll_to_wound(
     Preferred Enemy "re-rolls failed … To Wound rolls of 1").
     """
     if toughness is None:
-        toughness = majority_toughness(victim)
+        toughness = unit_toughness(battle, victim)
     wounds: list[WoundRoll] = []
     by_strength = Counter((h.strength, h.precision) for h in hits)
     sources = {(h.strength, h.precision): h.source for h in hits}
