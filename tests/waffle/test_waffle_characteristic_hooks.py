@@ -6,6 +6,9 @@ worked out by hand from the 6th/7th-edition charts in the comments."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 from conftest import BOLTGUN, GUARD, LASGUN, A, B, box, make_battle, profile, row, squad, weapon
 
@@ -162,23 +165,6 @@ def tougher(battle: Battle, unit: Unit, model: Model, t: int) -> int:
     return t + 1 if unit.player == B else t
 
 
-def test_a_toughness_rule_changes_the_wound_roll_and_the_estimate() -> None:
-    # A lasgun (S3) at a Trooper (T3, no save): wounds on 4+, on 5+ at T4 (the
-    # chart: S one below T). Dice: hit 4 (BS3: 4+), wound 4: a wound at T3, none
-    # at T4. The estimate: 1/2 * 1/2 = 1/4 of a model at T3, 1/2 * 1/3 = 1/6 at T4.
-    for rule, dies, expected in ((False, True, 1 / 4), (True, False, 1 / 6)):
-        guard = squad("a", A, GUARD, [LASGUN], row(30, 10, 1))
-        target = squad("b", B, TROOPER, [], row(30, 30, 1))
-        battle = make_battle(guard, target, dice=[4, 4])
-        if rule:
-            battle.hooks.add(TOUGHNESS, tougher)
-        assert expected_casualties(battle, guard, target, LASGUN.name, FireOrders()) == (
-            pytest.approx(expected)
-        )
-        result = fire_weapon(battle, guard, target, LASGUN.name, FireOrders())
-        assert result.casualties["b"] == int(dies)
-
-
 def test_a_toughness_rule_changes_instant_death() -> None:
     # A S6 gun at a two-wound Trooper, T3: S6 is double T3, so an unsaved wound is
     # Instant Death and the model is removed; at T4 (the rule) it takes one wound.
@@ -200,21 +186,36 @@ def stronger(battle: Battle, unit: Unit, model: Model, weapon: WeaponProfile, s:
     return s + 1 if unit.player == A else s
 
 
-def test_a_strength_rule_changes_the_wound_roll_and_the_estimate() -> None:
-    # A lasgun (S3) at a Trooper (T3, no save): wounds on 4+; at S4 (the rule) on 3+.
-    # Dice: hit 4 (BS3: 4+), wound 3: a wound only at S4. The estimate: 1/2 * 1/2 =
-    # 1/4 of a model at S3, 1/2 * 2/3 = 1/3 at S4.
-    for rule, dies, expected in ((False, False, 1 / 4), (True, True, 1 / 3)):
+@pytest.mark.parametrize(
+    ("point", "rule", "wound", "dies", "expected"),
+    [
+        # A lasgun (S3) at a Trooper (T3, no save): wounds on 4+, on 5+ at T4 (the
+        # chart: S one below T). Dice: hit 4 (BS3: 4+), wound 4: a wound at T3, none
+        # at T4. The estimate: 1/2 * 1/2 = 1/4 of a model at T3, 1/2 * 1/3 = 1/6 at T4.
+        (TOUGHNESS, tougher, 4, (True, False), (1 / 4, 1 / 6)),
+        # At S4 (the rule) it wounds on 3+: a wound roll of 3 wounds only at S4. The
+        # estimate: 1/2 * 2/3 = 1/3 at S4.
+        (STRENGTH, stronger, 3, (False, True), (1 / 4, 1 / 3)),
+    ],
+)
+def test_a_strength_or_toughness_rule_changes_the_wound_roll_and_the_estimate(
+    point: HookPoint[Any],
+    rule: Callable[..., int],
+    wound: int,
+    dies: tuple[bool, bool],
+    expected: tuple[float, float],
+) -> None:
+    for installed in (False, True):
         guard = squad("a", A, GUARD, [LASGUN], row(30, 10, 1))
         target = squad("b", B, TROOPER, [], row(30, 30, 1))
-        battle = make_battle(guard, target, dice=[4, 3])
-        if rule:
-            battle.hooks.add(STRENGTH, stronger)
+        battle = make_battle(guard, target, dice=[4, wound])
+        if installed:
+            battle.hooks.add(point, rule)
         assert expected_casualties(battle, guard, target, LASGUN.name, FireOrders()) == (
-            pytest.approx(expected)
+            pytest.approx(expected[installed])
         )
         result = fire_weapon(battle, guard, target, LASGUN.name, FireOrders())
-        assert result.casualties["b"] == int(dies)
+        assert result.casualties["b"] == int(dies[installed])
 
 
 def test_a_strength_rule_changes_a_blow_and_is_kept_within_10() -> None:
