@@ -31,6 +31,8 @@ TERRIFYING = ROOT / "examples" / "rules" / "terrifying_charge.py"
 GLORIOUS = ROOT / "examples" / "rules" / "glorious_charge.py"
 HOLD = ROOT / "examples" / "rules" / "hold_the_line.py"
 STEADY = ROOT / "examples" / "rules" / "steady_aim.py"
+HARDY = ROOT / "examples" / "rules" / "hardy_horde.py"
+BOYZ = ROOT / "examples" / "matchups" / "boyz_vs_tactical.toml"
 GUARD_EXAMPLE = ROOT / "examples" / "guard_suppress_terminators.toml"
 COVER = ROOT / "examples" / "matchups" / "hormagaunts_vs_guard_cover.toml"
 FEAR = ROOT / "examples" / "rules" / "fear_charge.toml"
@@ -55,6 +57,7 @@ def battle_log(tmp_path: Path, scenario: Path, *flags: str) -> str:
         (GLORIOUS, "glorious_charge", OVERWATCH),
         (HOLD, "hold_the_line", COVER),
         (STEADY, "steady_aim", GUARD_EXAMPLE),
+        (HARDY, "hardy_horde", BOYZ),
     ],
 )
 def test_an_example_plug_in_is_off_by_default_and_changes_the_battle_when_on(
