@@ -52,7 +52,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from hammerlab.engine.datasheet import Datasheet
-from hammerlab.engine.units import Model, Unit, UnitStatus
+from hammerlab.engine.units import Model, Unit, UnitStatus, models_edited
 
 if TYPE_CHECKING:
     from hammerlab.engine.battle import Battle
@@ -474,19 +474,34 @@ def _models_in_play(unit: Unit, recorded: tuple[tuple[object, ...], ...] | None)
 
     Between two positions of a battle most units have neither moved, lost a wound
     nor changed their wargear, so the digest is remembered by the unit's identity
-    (:data:`_MODELS_SEEN`) with the fields it was made of (:data:`_ROW`, read in one
-    pass) and the record it was compared with, and given again while they compare
-    equal, field for field: the digest is a function of their values alone, so
-    another unit that comes to have the identity is answered rightly too, and the
-    unit is not kept alive. Equal values are what every table of answers compares
-    (the setups, the distance tables); a field changed in place cannot hide, as
-    each is immutable (a tuple, a number, a frozen profile or weapon)."""
-    rows = tuple(map(_ROW, unit.models))
+    (:data:`_MODELS_SEEN`) and given again:
+
+    - at once, while no model anywhere has been edited since
+      (:func:`~hammerlab.engine.units.models_edited` reads the same) and the unit
+      holds the same models, compared with those kept in the entry (kept alive
+      there, so no other model takes their identities; one equal field for field
+      would give the same digest) against the same record;
+    - else where the fields it was made of (:data:`_ROW`, read in one pass) and the
+      record compare equal, field for field.
+
+    The digest is a function of the fields' values alone, so another unit that comes
+    to have the identity is answered rightly too, and the unit is not kept alive. A
+    field changed in place cannot hide, as each is immutable (a tuple, a number, a
+    frozen profile or weapon), and setting one is an edit."""
+    edited = models_edited()
+    models = tuple(unit.models)
     known = _MODELS_SEEN.get(id(unit))
-    if known is not None and known[0] is recorded and known[1] == rows:
-        return known[2]
+    if known is not None and known[0] is recorded:
+        if known[3] == edited and known[4] == models:
+            return known[2]
+        rows = tuple(map(_ROW, models))
+        if known[1] == rows:
+            _MODELS_SEEN[id(unit)] = (recorded, rows, known[2], edited, models)
+            return known[2]
+    else:
+        rows = tuple(map(_ROW, models))
     carried = tuple([row[_PLAYED:] for row in rows])
-    models = digest(
+    digested = digest(
         (
             tuple([row[:_PLAYED] for row in rows]),
             None if carried == recorded else frozen(carried),
@@ -494,13 +509,16 @@ def _models_in_play(unit: Unit, recorded: tuple[tuple[object, ...], ...] | None)
     )
     if len(_MODELS_SEEN) >= _MODELS_KEPT:
         _MODELS_SEEN.clear()
-    _MODELS_SEEN[id(unit)] = (recorded, rows, models)
-    return models
+    _MODELS_SEEN[id(unit)] = (recorded, rows, digested, edited, models)
+    return digested
 
 
-_MODELS_SEEN: dict[int, tuple[object, tuple[tuple[object, ...], ...], bytes]] = {}
+_MODELS_SEEN: dict[
+    int, tuple[object, tuple[tuple[object, ...], ...], bytes, int, tuple[Model, ...]]
+] = {}
 """Each unit's last :func:`_models_in_play`, by the unit's identity: the setup's record
-it was compared with, the :data:`_ROW` of each model, and the digest."""
+it was compared with, the :data:`_ROW` of each model, the digest, the number
+:func:`~hammerlab.engine.units.models_edited` read then and the models."""
 _MODELS_KEPT = 1024
 """Units :data:`_MODELS_SEEN` keeps before it forgets them all: the units of the last
 few hundred battles (a sweep's battles come and go, and what is kept is walked by
