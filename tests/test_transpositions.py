@@ -412,6 +412,53 @@ def test_every_key_given_in_a_still_block_is_the_position_worked_out_afresh(
     assert len(given) > 50 and all(given)
 
 
+@pytest.mark.parametrize(
+    ("example", "seeds"),
+    [
+        ("guard_suppress_terminators.toml", 4),
+        ("whole_game_three_turns.toml", 1),
+        ("vehicles_transport.toml", 2),
+        ("psychic_duel.toml", 2),
+    ],
+)
+def test_a_position_holds_nothing_that_can_change_in_place(
+    monkeypatch: pytest.MonkeyPatch, example: str, seeds: int
+) -> None:
+    """Every position met over whole battles hashes: no set, list or mapping is in it
+    (a battle's last position is kept and compared with its next one)."""
+    real = transpositions.position_of
+    hashed: list[int] = []
+
+    def hashing(battle: Battle) -> tuple[object, ...]:
+        position = real(battle)
+        hashed.append(hash(position))
+        return position
+
+    monkeypatch.setattr(transpositions, "position_of", hashing)
+    path = ROOT / "examples" / example
+    for seed in range(1, seeds + 1):
+        Game.start(load_scenario(path), str(path), seed).play()
+    assert len(hashed) > 10
+
+
+def test_a_position_equal_to_the_battle_s_last_gives_its_key_again_and_no_other() -> None:
+    """The key of a battle's last position is given again while the position is equal
+    to it, and not once anything changes, in place too (a set of weapon types fired),
+    nor to another battle in the same position."""
+    battle, other = _battle(1), _battle(2)
+    key = position_key(battle)
+    bogus = b"the last position"
+    ref, last, _ = transpositions._LAST_KEYS[id(battle)]
+    transpositions._LAST_KEYS[id(battle)] = (ref, last, bogus)
+    assert position_key(battle) == bogus  # the control: the last key given again
+    assert position_key(other) == key  # another battle: its own
+    st(battle, battle.unit("squad1")).fired_types.add("Heavy")
+    changed = position_key(battle)
+    assert changed not in (bogus, key) and changed == digest(position_of(battle))
+    st(battle, battle.unit("squad1")).fired_types.discard("Heavy")
+    assert position_key(battle) == key
+
+
 def _afresh(battle: Battle) -> tuple[object, ...]:
     """The position of ``battle`` with no unit's models remembered."""
     transpositions._MODELS_SEEN.clear()

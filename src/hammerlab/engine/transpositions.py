@@ -194,9 +194,39 @@ def position_key(battle: Battle) -> bytes:
     for still, known in _still.get():
         if still is battle:
             if not known:
-                known.append(digest(position_of(battle)))
+                known.append(_digested(battle))
             return known[0]
-    return digest(position_of(battle))
+    return _digested(battle)
+
+
+def _digested(battle: Battle) -> bytes:
+    """The :func:`digest` of :func:`position_of` ``battle``, given again where the
+    position equals the one this battle was last in (:data:`_LAST_KEYS`): half the
+    positions of a Guard battle are the one before (a volley that kills no one, a
+    blast aimed where the weapon was just chosen). A position holds nothing that can
+    change in place (strings, numbers, ``None``, bytes, frozensets and tuples of
+    them), so the one kept is the battle as it was then, and equal positions are
+    equal values, as a unit's models are compared (:func:`_models_in_play`)."""
+    position = position_of(battle)
+    last = _LAST_KEYS.get(id(battle))
+    if last is not None and last[0]() is battle:
+        if last[1] == position:
+            return last[2]
+        held = last[0]
+    else:
+        held = weakref.ref(battle)
+        if len(_LAST_KEYS) > BATTLES_KEPT:  # drop the battles gone (a copy: threads add)
+            for gone, (ref, _, _) in list(_LAST_KEYS.items()):
+                if ref() is None:
+                    _LAST_KEYS.pop(gone, None)
+    key = digest(position)
+    _LAST_KEYS[id(battle)] = (held, position, key)
+    return key
+
+
+_LAST_KEYS: dict[int, tuple[weakref.ref[Battle], tuple[object, ...], bytes]] = {}
+"""Each live battle's last position and its :func:`digest`, by identity (each entry
+checks its battle is the one alive: an identity is reused once its battle is gone)."""
 
 
 _tables: weakref.WeakSet[Transpositions[Any]] = weakref.WeakSet()
