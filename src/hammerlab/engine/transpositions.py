@@ -276,9 +276,16 @@ def frozen(value: object) -> Hashable:
         mapping: dict[Any, Any] = value  # type: ignore[assignment]
         if not mapping:
             return _NO_ITEMS
-        if all(type(k) is str for k in mapping):
-            items = [(k, mapping[k]) for k in sorted(mapping)]
-            return ("{}", tuple([(k, v if type(v) in _ATOMS else frozen(v)) for k, v in items]))
+        if set(map(type, mapping)) == _STRINGS:  # keys all plain strings (a C pass)
+            return (
+                "{}",
+                tuple(
+                    [
+                        (k, v if type(v := mapping[k]) in _ATOMS else frozen(v))
+                        for k in sorted(mapping)
+                    ]
+                ),
+            )
         return ("{}", tuple(sorted((frozen(k), frozen(v)) for k, v in mapping.items())))
     known = _FIELDS.get(kind)  # a dataclass met before: no other type is asked about
     if known is None:
@@ -361,6 +368,8 @@ _ATOMS = frozenset({str, int, float, bool, type(None)})
 """The types :func:`frozen` takes as they are."""
 _NO_ITEMS = ("{}", ())
 """An empty mapping's form."""
+_STRINGS = {str}
+"""The types of a mapping's keys that are all plain strings (sorted as they are)."""
 _EMPTY_FORMS: dict[type, Hashable] = {dict: _NO_ITEMS, Counter: _NO_ITEMS, list: (), tuple: ()}
 """The forms :func:`frozen` gives an empty value of these types: a dataclass's empty
 fields take them at once (a rule's memory is mostly empty: the reserves' is four empty
