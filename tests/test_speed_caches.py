@@ -50,6 +50,7 @@ from hammerlab.engine.geometry import (
 from hammerlab.engine.memo import decision_scope, per_decision
 from hammerlab.engine.transpositions import Transpositions
 from hammerlab.engine.units import Model, Unit
+from hammerlab.errors import InputError
 from hammerlab.io.scenario import load_scenario
 from hammerlab.io.wh40kdc_library import Wh40kdcLibrary
 
@@ -444,3 +445,45 @@ def test_a_unit_s_problems_are_worked_out_once_per_datasheet_and_noted_in_every_
     assert sorted(asked) == sorted(sheets)  # each once, though three battles were prepared
     assert "boyz (Ork Boyz): special rule not implemented: Mob Rule" in ready[0].warnings
     assert ready[0].warnings == ready[1].warnings == ready[2].warnings
+
+
+def test_bases_found_apart_are_remembered_by_value_and_any_overlap_still_refused() -> None:
+    """An arrangement of bases checked once is known apart (a sweep places the same ones
+    every battle); moving one base onto another is a new arrangement, refused, and the
+    arrangement put back is found apart again."""
+    scenario_file = EXAMPLES / "guard_suppress_terminators.toml"
+    battle = prepare(load_scenario(scenario_file), str(scenario_file), 1).battle
+    units = list(battle.units.values())
+    battles._APART.clear()
+    battles._check_bases(units, "here")
+    assert len(battles._APART) == 1
+    battles._check_bases(units, "here")
+    assert len(battles._APART) == 1  # found, not checked again
+    mover, still = units[0].models[0], units[0].models[1]
+    kept = mover.position
+    mover.position = still.position
+    with pytest.raises(InputError, match="overlaps that of"):
+        battles._check_bases(units, "here")
+    mover.position = kept
+    battles._check_bases(units, "here")
+    assert len(battles._APART) == 1
+
+
+def test_a_units_positions_are_its_formation_worked_out_afresh() -> None:
+    """The models' spots, remembered by their arguments, are those the formation gives
+    (worked out again with nothing remembered) for each formation, size and spacing."""
+    cases = [
+        (count, (30.0, 10.0), base, formation, spacing)
+        for count in (1, 5, 7, 10)
+        for base in (25.0, 40.0)
+        for formation in ("block", "line", "column")
+        for spacing in (0.0, 1.0, 2.5)
+    ]
+    remembered = [battles._positions(*case) for case in cases]
+    battles._positions.cache_clear()
+    assert remembered == [battles._positions.__wrapped__(*case) for case in cases]
+    assert battles._positions(3, (0.0, 0.0), 25.0, "line", 0.0) == (
+        (-25.0 / MM_PER_INCH, 0.0),
+        (0.0, 0.0),
+        (25.0 / MM_PER_INCH, 0.0),
+    )
