@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from hammerlab.engine.records import quick_init
+
 
 @dataclass(frozen=True)
 class Event:
@@ -45,6 +47,7 @@ DIRECTION_SIDES = 360
 """The ``sides`` a direction (the scatter arrow, in whole degrees) is logged with."""
 
 
+@quick_init
 @dataclass(frozen=True)
 class DiceRolled(Event):
     """Dice were rolled for ``purpose``."""
