@@ -28,9 +28,11 @@ from hammerlab.editions.waffle.attacks import (
     firing_models,
     ranged_weapons,
 )
+from hammerlab.editions.waffle.events import NoSave, SaveTaken, ShotsFired, WoundsRolled
 from hammerlab.editions.waffle.firing_modes import throwers
 from hammerlab.editions.waffle.markers import aim_points
 from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.points import Attack, WoundLoss
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.ruleset import WaffleRuleset
 from hammerlab.editions.waffle.special_rules import _base, model_has, names_rule, type_rules
@@ -42,7 +44,7 @@ from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
-from hammerlab.engine.events import DiceRolled
+from hammerlab.engine.events import DiceRolled, Message, ModelRemoved, PhaseChanged, WoundsLost
 from hammerlab.engine.geometry import (
     MM_PER_INCH,
     base_distance,
@@ -546,7 +548,26 @@ def test_quick_init_makes_the_objects_the_dataclasses_own_init_makes() -> None:
 
 
 @pytest.mark.parametrize(
-    "cls", [Choice, Decision, DecisionContext, DecisionMade, DiceRolled, HitRolls]
+    "cls",
+    [
+        Attack,
+        Choice,
+        Decision,
+        DecisionContext,
+        DecisionMade,
+        DiceRolled,
+        FireOrders,
+        HitRolls,
+        Message,
+        ModelRemoved,
+        NoSave,
+        PhaseChanged,
+        SaveTaken,
+        ShotsFired,
+        WoundLoss,
+        WoundsLost,
+        WoundsRolled,
+    ],
 )
 def test_the_classes_made_quickly_take_and_keep_what_their_fields_say(cls: type) -> None:
     """Each class given :func:`quick_init` is a dataclass of its fields as ``dataclasses``

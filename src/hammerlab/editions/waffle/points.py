@@ -16,6 +16,7 @@ from typing import Protocol
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.profiles import WeaponProfile
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.records import quick_init
 from hammerlab.engine.rules import HookPoint
 from hammerlab.engine.units import Model, Unit
 
@@ -108,6 +109,7 @@ MAY_TARGET_LOCKED: HookPoint[MayTarget] = HookPoint(
 # --- windows ------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True)
 class Attack:
     """A shooting attack: who fires at whom, and how."""
@@ -226,6 +228,7 @@ MELEE_WOUNDS_UNSAVED: HookPoint[AfterSaves] = HookPoint(
 )
 
 
+@quick_init
 @dataclass(frozen=True)
 class WoundLoss:
     """An unsaved wound is about to take ``lost`` wounds from ``model`` (a "would" event)."""
