@@ -9,6 +9,8 @@ indexed wh40kdc ability lookup against a scan of the dataset.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import inspect
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -20,14 +22,17 @@ from hammerlab.analysis import battles
 from hammerlab.analysis.battles import prepare
 from hammerlab.analysis.game import Game
 from hammerlab.editions.waffle.attacks import (
+    HitRolls,
     effective_range,
     fires_snap,
     firing_models,
     ranged_weapons,
 )
+from hammerlab.editions.waffle.events import NoSave, SaveTaken, ShotsFired, WoundsRolled
 from hammerlab.editions.waffle.firing_modes import throwers
 from hammerlab.editions.waffle.markers import aim_points
 from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.points import Attack, WoundLoss
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.ruleset import WaffleRuleset
 from hammerlab.editions.waffle.special_rules import _base, model_has, names_rule, type_rules
@@ -35,9 +40,11 @@ from hammerlab.editions.waffle.state import SHOOTING_RECORD, st, state_of
 from hammerlab.editions.waffle.visibility import seen_by_each, visible_models, within
 from hammerlab.editions.waffle.wounds import most_common_profile
 from hammerlab.engine import memo
-from hammerlab.engine.battle import Battle
+from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.datasheet import Datasheet, Profile
+from hammerlab.engine.decisions import Choice, Decision, DecisionContext
+from hammerlab.engine.events import DiceRolled, Message, ModelRemoved, PhaseChanged, WoundsLost
 from hammerlab.engine.geometry import (
     MM_PER_INCH,
     base_distance,
@@ -48,8 +55,10 @@ from hammerlab.engine.geometry import (
     sight_line,
 )
 from hammerlab.engine.memo import decision_scope, per_decision
+from hammerlab.engine.records import quick_init
 from hammerlab.engine.transpositions import Transpositions
 from hammerlab.engine.units import Model, Unit
+from hammerlab.errors import InputError
 from hammerlab.io.scenario import load_scenario
 from hammerlab.io.wh40kdc_library import Wh40kdcLibrary
 
@@ -444,3 +453,165 @@ def test_a_unit_s_problems_are_worked_out_once_per_datasheet_and_noted_in_every_
     assert sorted(asked) == sorted(sheets)  # each once, though three battles were prepared
     assert "boyz (Ork Boyz): special rule not implemented: Mob Rule" in ready[0].warnings
     assert ready[0].warnings == ready[1].warnings == ready[2].warnings
+
+
+def test_bases_found_apart_are_remembered_by_value_and_any_overlap_still_refused() -> None:
+    """An arrangement of bases checked once is known apart (a sweep places the same ones
+    every battle); moving one base onto another is a new arrangement, refused, and the
+    arrangement put back is found apart again."""
+    scenario_file = EXAMPLES / "guard_suppress_terminators.toml"
+    battle = prepare(load_scenario(scenario_file), str(scenario_file), 1).battle
+    units = list(battle.units.values())
+    battles._APART.clear()
+    battles._check_bases(units, "here")
+    assert len(battles._APART) == 1
+    battles._check_bases(units, "here")
+    assert len(battles._APART) == 1  # found, not checked again
+    mover, still = units[0].models[0], units[0].models[1]
+    kept = mover.position
+    mover.position = still.position
+    with pytest.raises(InputError, match="overlaps that of"):
+        battles._check_bases(units, "here")
+    mover.position = kept
+    battles._check_bases(units, "here")
+    assert len(battles._APART) == 1
+
+
+def test_a_units_positions_are_its_formation_worked_out_afresh() -> None:
+    """The models' spots, remembered by their arguments, are those the formation gives
+    (worked out again with nothing remembered) for each formation, size and spacing."""
+    cases = [
+        (count, (30.0, 10.0), base, formation, spacing)
+        for count in (1, 5, 7, 10)
+        for base in (25.0, 40.0)
+        for formation in ("block", "line", "column")
+        for spacing in (0.0, 1.0, 2.5)
+    ]
+    remembered = [battles._positions(*case) for case in cases]
+    battles._positions.cache_clear()
+    assert remembered == [battles._positions.__wrapped__(*case) for case in cases]
+    assert battles._positions(3, (0.0, 0.0), 25.0, "line", 0.0) == (
+        (-25.0 / MM_PER_INCH, 0.0),
+        (0.0, 0.0),
+        (25.0 / MM_PER_INCH, 0.0),
+    )
+
+
+def _reference(cls: type) -> type:
+    """A frozen dataclass with ``cls``'s fields, made by ``dataclasses`` alone."""
+    return dataclasses.make_dataclass(
+        f"{cls.__name__}Reference",
+        [
+            (
+                f.name,
+                f.type,
+                dataclasses.field(
+                    default=f.default,
+                    default_factory=f.default_factory,
+                    init=f.init,
+                    repr=f.repr,
+                    compare=f.compare,
+                    kw_only=f.kw_only,
+                ),
+            )
+            for f in dataclasses.fields(cls)
+        ],
+        frozen=True,
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class _Every:
+    name: str
+    count: int = 2
+    items: list[int] = dataclasses.field(default_factory=list)
+    given: tuple[int, ...] = dataclasses.field(default=(), kw_only=True)
+    later: str = dataclasses.field(default="set", init=False)
+    made: list[str] = dataclasses.field(default_factory=list, init=False)
+
+
+def test_quick_init_makes_the_objects_the_dataclasses_own_init_makes() -> None:
+    """The same signature (parameters, defaults, keyword-only ones), the same fields set
+    (defaults, a new list from each factory, fields outside ``__init__``), as frozen."""
+    quick = quick_init(_reference(_Every))
+    plain = _reference(_Every)
+    assert str(inspect.signature(quick)) == str(inspect.signature(plain))
+    for args, kwargs in [(("a",), {}), (("b", 5, [1]), {"given": (3,)}), ((), {"name": "c"})]:
+        made, expected = quick(*args, **kwargs), plain(*args, **kwargs)
+        assert vars(made) == vars(expected)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.name = "changed"
+    assert quick("a").items is not quick("a").items  # each object's own list
+    assert quick("a").made is not quick("a").made
+    with pytest.raises(TypeError):
+        quick("a", 1, [], (2,))  # keyword-only, as the dataclass's
+
+
+@pytest.mark.parametrize(
+    "cls",
+    [
+        Attack,
+        Choice,
+        Decision,
+        DecisionContext,
+        DecisionMade,
+        DiceRolled,
+        FireOrders,
+        HitRolls,
+        Message,
+        ModelRemoved,
+        NoSave,
+        PhaseChanged,
+        SaveTaken,
+        ShotsFired,
+        WoundLoss,
+        WoundsLost,
+        WoundsRolled,
+    ],
+)
+def test_the_classes_made_quickly_take_and_keep_what_their_fields_say(cls: type) -> None:
+    """Each class given :func:`quick_init` is a dataclass of its fields as ``dataclasses``
+    alone makes it: its signature, and every field of objects made with each field given
+    and with the defaults."""
+    reference = _reference(cls)
+    assert str(inspect.signature(cls)) == str(inspect.signature(reference))
+    given = {
+        f.name: (f"{f.name}-value" if f.type in ("str", str) else len(f.name))
+        for f in dataclasses.fields(cls)
+        if f.init
+    }
+    required = {
+        name: value
+        for name, value in given.items()
+        if next(f for f in dataclasses.fields(cls) if f.name == name).default is dataclasses.MISSING
+        and next(f for f in dataclasses.fields(cls) if f.name == name).default_factory
+        is dataclasses.MISSING
+    }
+    for kwargs in (given, required):
+        assert vars(cls(**kwargs)) == vars(reference(**kwargs))
+
+
+def test_quick_init_refuses_a_class_whose_init_does_more() -> None:
+    @dataclasses.dataclass
+    class Mutable:
+        name: str
+
+    @dataclasses.dataclass(frozen=True)
+    class Checked:
+        name: str
+
+        def __post_init__(self) -> None:
+            pass
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Slotted:
+        name: str
+
+    @dataclasses.dataclass(frozen=True)
+    class Initialised:
+        name: str
+        extra: dataclasses.InitVar[int] = 0
+
+    for cls in (Mutable, Checked, Slotted, Initialised):
+        with pytest.raises(TypeError):
+            quick_init(cls)

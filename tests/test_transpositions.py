@@ -10,7 +10,7 @@ every battle as they play without them, plans included.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from hammerlab.editions.waffle.plans import charge_keeping_weapons
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine import transpositions
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.datasheet import Profile
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.transpositions import (
     POSITIONS_KEPT,
@@ -38,6 +39,7 @@ from hammerlab.engine.transpositions import (
     standing_still,
     unremembered,
 )
+from hammerlab.engine.units import Model, models_edited
 from hammerlab.io.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -410,6 +412,53 @@ def test_every_key_given_in_a_still_block_is_the_position_worked_out_afresh(
     assert len(given) > 50 and all(given)
 
 
+@pytest.mark.parametrize(
+    ("example", "seeds"),
+    [
+        ("guard_suppress_terminators.toml", 4),
+        ("whole_game_three_turns.toml", 1),
+        ("vehicles_transport.toml", 2),
+        ("psychic_duel.toml", 2),
+    ],
+)
+def test_a_position_holds_nothing_that_can_change_in_place(
+    monkeypatch: pytest.MonkeyPatch, example: str, seeds: int
+) -> None:
+    """Every position met over whole battles hashes: no set, list or mapping is in it
+    (a battle's last position is kept and compared with its next one)."""
+    real = transpositions.position_of
+    hashed: list[int] = []
+
+    def hashing(battle: Battle) -> tuple[object, ...]:
+        position = real(battle)
+        hashed.append(hash(position))
+        return position
+
+    monkeypatch.setattr(transpositions, "position_of", hashing)
+    path = ROOT / "examples" / example
+    for seed in range(1, seeds + 1):
+        Game.start(load_scenario(path), str(path), seed).play()
+    assert len(hashed) > 10
+
+
+def test_a_position_equal_to_the_battle_s_last_gives_its_key_again_and_no_other() -> None:
+    """The key of a battle's last position is given again while the position is equal
+    to it, and not once anything changes, in place too (a set of weapon types fired),
+    nor to another battle in the same position."""
+    battle, other = _battle(1), _battle(2)
+    key = position_key(battle)
+    bogus = b"the last position"
+    ref, last, _ = transpositions._LAST_KEYS[id(battle)]
+    transpositions._LAST_KEYS[id(battle)] = (ref, last, bogus)
+    assert position_key(battle) == bogus  # the control: the last key given again
+    assert position_key(other) == key  # another battle: its own
+    st(battle, battle.unit("squad1")).fired_types.add("Heavy")
+    changed = position_key(battle)
+    assert changed not in (bogus, key) and changed == digest(position_of(battle))
+    st(battle, battle.unit("squad1")).fired_types.discard("Heavy")
+    assert position_key(battle) == key
+
+
 def _afresh(battle: Battle) -> tuple[object, ...]:
     """The position of ``battle`` with no unit's models remembered."""
     transpositions._MODELS_SEEN.clear()
@@ -455,15 +504,61 @@ def test_a_units_models_are_never_taken_from_another_units_record() -> None:
     start = position_of(battle)
     position_of(other)
     known = transpositions._MODELS_SEEN
-    record, rows, _ = known[id(squad)]
-    their_rows = known[id(theirs)][1]
+    record, rows, _, edited, models = known[id(squad)]
+    _, their_rows, _, _, their_models = known[id(theirs)]
     bogus = b"not squad1's models"
-    known[id(squad)] = (record, their_rows, bogus)  # the identity squad2 had, its fields
+    stale = edited - 1  # a number read before some model's edit: the fields are compared
+    known[id(squad)] = (record, their_rows, bogus, stale, their_models)  # squad2's identity
     assert position_of(battle) == start
-    known[id(squad)] = (setup_of(other).carried["squad1"], rows, bogus)  # another record
-    assert position_of(battle) == start
-    known[id(squad)] = (record, rows, bogus)  # the control: this one is given
+    known[id(squad)] = (setup_of(other).carried["squad1"], rows, bogus, edited, models)
+    assert position_of(battle) == start  # another record, even with nothing edited since
+    known[id(squad)] = (record, rows, bogus, stale, models)  # the control: this one is given
     assert position_of(battle) != start
+
+
+def test_a_units_models_are_given_at_once_only_while_no_model_is_edited() -> None:
+    """The digest of a unit's models is given without reading their fields only while
+    no model anywhere has been edited since it was made, for the same models: setting
+    or deleting a field of any model (of another battle too) is an edit, and so a new
+    model in the unit's list is read again."""
+    battle, other = _battle(1), _battle(2)
+    squad = battle.unit("squad1")
+    start = position_of(battle)
+    position_of(other)
+    known = transpositions._MODELS_SEEN
+    record, _, _, edited, _ = known[id(squad)]
+    their_rows = known[id(other.unit("squad2"))][1]
+    bogus = b"not squad1's models"
+    # The control: squad2's fields under squad1's entry, and nothing edited since: given.
+    known[id(squad)] = (record, their_rows, bogus, models_edited(), tuple(squad.models))
+    assert position_of(battle) != start
+    elsewhere = other.unit("terminators").models[0]
+    edits = [
+        lambda: setattr(elsewhere, "wounds_left", elsewhere.wounds_left),  # the same value
+        lambda: setattr(elsewhere, "note", "set"),
+        lambda: delattr(elsewhere, "note"),
+    ]
+    for edit in edits:
+        known[id(squad)] = (record, their_rows, bogus, models_edited(), tuple(squad.models))
+        edit()
+        assert position_of(battle) == start
+    known[id(squad)] = (record, their_rows, bogus, models_edited(), tuple(squad.models[1:]))
+    assert position_of(battle) == start  # other models than the entry's
+    assert edited <= models_edited()
+
+
+def test_a_new_model_is_no_edit_and_every_field_set_is() -> None:
+    """Making a model draws no edit number (a sweep makes every model anew each battle);
+    setting any field does, whatever the value."""
+    before = models_edited()
+    model = Model("m.1", Profile("Guardsman", {"W": "1"}), (), (1.0, 2.0))
+    assert models_edited() == before
+    assert (model.base_mm, model.wounds_left, model.rules, model.powers) == (25.0, 1, (), ())
+    for name, value in [("position", (1.0, 2.0)), ("wounds_left", 0), ("rules", ("Stubborn",))]:
+        edited = models_edited()
+        setattr(model, name, value)
+        assert models_edited() != edited
+    assert replace(model, id="m.2").id == "m.2" and model.id == "m.1"
 
 
 @pytest.mark.parametrize(

@@ -145,9 +145,15 @@ def _sized(datasheet: Datasheet, spec: UnitPlacement, source: str, where: str) -
     return entries
 
 
-def _positions(count: int, centre: Vec, base_mm: float, spec: UnitPlacement) -> list[Vec]:
-    pitch = base_mm / MM_PER_INCH + spec.spacing
-    per_row = {"block": ROW, "line": count, "column": 1}[spec.formation]
+@lru_cache(maxsize=1024)
+def _positions(
+    count: int, centre: Vec, base_mm: float, formation: str, spacing: float
+) -> tuple[Vec, ...]:
+    """Where a unit's ``count`` models stand, in ``formation`` about ``centre``:
+    remembered (a function of its arguments alone), as a sweep places the same units
+    for every battle."""
+    pitch = base_mm / MM_PER_INCH + spacing
+    per_row = {"block": ROW, "line": count, "column": 1}[formation]
     rows = math.ceil(count / per_row)
     points = []
     for index in range(count):
@@ -156,7 +162,7 @@ def _positions(count: int, centre: Vec, base_mm: float, spec: UnitPlacement) -> 
         x = centre[0] + (col - (in_row - 1) / 2) * pitch
         y = centre[1] + (row - (rows - 1) / 2) * pitch
         points.append((x, y))
-    return points
+    return tuple(points)
 
 
 def _base_on_table(battlefield: Battlefield, centre: Vec, base_mm: float) -> bool:
@@ -168,7 +174,8 @@ def _base_on_table(battlefield: Battlefield, centre: Vec, base_mm: float) -> boo
 
 def _check_bases(units: list[Unit], source: str, aboard: frozenset[str] = frozenset()) -> None:
     """Refuse more than :data:`MAX_MODELS` models, and bases that overlap (units
-    ``aboard`` a transport are off the table and overlap nothing).
+    ``aboard`` a transport are off the table and overlap nothing); an arrangement found
+    apart once is known to be (:data:`_APART`).
 
     Bases may touch (a scenario can start mid-combat) but not overlap: no
     rule says what an overlapping model may do. Models are swept in order of
@@ -185,6 +192,9 @@ def _check_bases(units: list[Unit], source: str, aboard: frozenset[str] = frozen
         raise InputError(
             source, "units", f"{len(placed)} models; a scenario may place at most {MAX_MODELS}"
         )
+    bases = tuple([(model.position, model.radius) for model, _ in placed])
+    if bases in _APART:
+        return
     placed.sort(key=lambda item: item[0].position[0])
     widest = max((model.radius for model, _ in placed), default=0.0)
     for first, (model, index) in enumerate(placed):
@@ -203,6 +213,16 @@ def _check_bases(units: list[Unit], source: str, aboard: frozenset[str] = frozen
                     f"the base of {later.id} at ({x:.1f}, {y:.1f}) overlaps that of {earlier.id}; "
                     "move the unit or change its formation or spacing",
                 )
+    if len(_APART) >= _APART_KEPT:
+        _APART.clear()
+    _APART[bases] = None
+
+
+_APART: dict[tuple[tuple[Vec, float], ...], None] = {}
+"""The arrangements of bases (each base's centre and radius, in the units' order) that
+:func:`_check_bases` found apart: whether bases overlap is a function of them alone, and
+a sweep places the same ones for every battle."""
+_APART_KEPT = 1024
 
 
 @lru_cache(maxsize=256)
@@ -230,7 +250,7 @@ def _unit(
     # A unit in reserve is made in the table's centre, then taken off the
     # table (``Ruleset.set_reserves``) before the first turn.
     centre = spec.position or (battlefield.width / 2, battlefield.height / 2)
-    spots = _positions(count, centre, base, spec)
+    spots = _positions(count, tuple(centre), base, spec.formation, spec.spacing)
     models: list[Model] = []
     for entry in entries:
         try:

@@ -11,6 +11,7 @@ from hammerlab.engine.decisions import Controller, Decision
 from hammerlab.engine.dice import Dice, KeyedDice
 from hammerlab.engine.events import Event, EventLog, Message, ModelRemoved
 from hammerlab.engine.geometry import Vec, centre_distance
+from hammerlab.engine.records import quick_init
 from hammerlab.engine.rules import Hooks, RuleSettings
 from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import IllegalActionError, UnansweredDecisionError, UnknownNameError
@@ -41,6 +42,7 @@ class Player:
         return centre_distance(point, self.edge_point(battlefield, point))
 
 
+@quick_init
 @dataclass(frozen=True)
 class DecisionMade(Event):
     """A player answered a decision."""

@@ -11,12 +11,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
+from hammerlab.engine.records import quick_init
+
 if TYPE_CHECKING:
     from hammerlab.engine.battle import Battle
 
 T = TypeVar("T")
 
 
+@quick_init
 @dataclass(frozen=True)
 class Choice(Generic[T]):
     """One legal answer: a label people read and the value the rules use.
@@ -32,6 +35,7 @@ class Choice(Generic[T]):
     value: T
 
 
+@quick_init
 @dataclass(frozen=True)
 class DecisionContext:
     """What a decision is about, by id (never a live object: the game may be copied)."""
@@ -52,6 +56,7 @@ class DecisionContext:
     what: str = ""
 
 
+@quick_init
 @dataclass(frozen=True)
 class Decision(Generic[T]):
     """A question to one player."""

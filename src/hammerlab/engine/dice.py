@@ -60,7 +60,7 @@ class Dice:
         draw = self._draw
         values = tuple([draw(sides) for _ in range(count)])
         if self._sink is not None and count:
-            self._sink(DiceRolled(purpose=purpose, sides=sides, values=values))
+            self._sink(DiceRolled(purpose, sides, values))  # the commonest event: no keywords
         return values
 
     def d6(self, purpose: str) -> int:

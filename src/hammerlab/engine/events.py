@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from hammerlab.engine.records import quick_init
+
 
 @dataclass(frozen=True)
 class Event:
@@ -45,6 +47,7 @@ DIRECTION_SIDES = 360
 """The ``sides`` a direction (the scatter arrow, in whole degrees) is logged with."""
 
 
+@quick_init
 @dataclass(frozen=True)
 class DiceRolled(Event):
     """Dice were rolled for ``purpose``."""
@@ -62,6 +65,7 @@ class DiceRolled(Event):
         return f"  rolled {len(self.values)}D{self.sides} for {self.purpose}: {shown}"
 
 
+@quick_init
 @dataclass(frozen=True)
 class PhaseChanged(Event):
     """A phase (or sub-phase) began or ended."""
@@ -78,6 +82,7 @@ class PhaseChanged(Event):
         return f"== Turn {self.turn}, {self.player}: {self.phase} phase {verb} =="
 
 
+@quick_init
 @dataclass(frozen=True)
 class Message(Event):
     """A step of a procedure worth telling (nominations, choices, outcomes)."""
@@ -116,6 +121,7 @@ class ModelMoved(Event):
         return line
 
 
+@quick_init
 @dataclass(frozen=True)
 class ModelRemoved(Event):
     """A model was removed as a casualty."""
@@ -130,6 +136,7 @@ class ModelRemoved(Event):
         return f"  ✝ {self.model} of {self.unit} is removed ({self.cause})"
 
 
+@quick_init
 @dataclass(frozen=True)
 class WoundsLost(Event):
     """A model lost wounds (after saves and similar rules)."""

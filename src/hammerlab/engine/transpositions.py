@@ -52,7 +52,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from hammerlab.engine.datasheet import Datasheet
-from hammerlab.engine.units import Model, Unit, UnitStatus
+from hammerlab.engine.units import Model, Unit, UnitStatus, models_edited
 
 if TYPE_CHECKING:
     from hammerlab.engine.battle import Battle
@@ -194,9 +194,39 @@ def position_key(battle: Battle) -> bytes:
     for still, known in _still.get():
         if still is battle:
             if not known:
-                known.append(digest(position_of(battle)))
+                known.append(_digested(battle))
             return known[0]
-    return digest(position_of(battle))
+    return _digested(battle)
+
+
+def _digested(battle: Battle) -> bytes:
+    """The :func:`digest` of :func:`position_of` ``battle``, given again where the
+    position equals the one this battle was last in (:data:`_LAST_KEYS`): half the
+    positions of a Guard battle are the one before (a volley that kills no one, a
+    blast aimed where the weapon was just chosen). A position holds nothing that can
+    change in place (strings, numbers, ``None``, bytes, frozensets and tuples of
+    them), so the one kept is the battle as it was then, and equal positions are
+    equal values, as a unit's models are compared (:func:`_models_in_play`)."""
+    position = position_of(battle)
+    last = _LAST_KEYS.get(id(battle))
+    if last is not None and last[0]() is battle:
+        if last[1] == position:
+            return last[2]
+        held = last[0]
+    else:
+        held = weakref.ref(battle)
+        if len(_LAST_KEYS) > BATTLES_KEPT:  # drop the battles gone (a copy: threads add)
+            for gone, (ref, _, _) in list(_LAST_KEYS.items()):
+                if ref() is None:
+                    _LAST_KEYS.pop(gone, None)
+    key = digest(position)
+    _LAST_KEYS[id(battle)] = (held, position, key)
+    return key
+
+
+_LAST_KEYS: dict[int, tuple[weakref.ref[Battle], tuple[object, ...], bytes]] = {}
+"""Each live battle's last position and its :func:`digest`, by identity (each entry
+checks its battle is the one alive: an identity is reused once its battle is gone)."""
 
 
 _tables: weakref.WeakSet[Transpositions[Any]] = weakref.WeakSet()
@@ -246,9 +276,16 @@ def frozen(value: object) -> Hashable:
         mapping: dict[Any, Any] = value  # type: ignore[assignment]
         if not mapping:
             return _NO_ITEMS
-        if all(type(k) is str for k in mapping):
-            items = [(k, mapping[k]) for k in sorted(mapping)]
-            return ("{}", tuple([(k, v if type(v) in _ATOMS else frozen(v)) for k, v in items]))
+        if set(map(type, mapping)) == _STRINGS:  # keys all plain strings (a C pass)
+            return (
+                "{}",
+                tuple(
+                    [
+                        (k, v if type(v := mapping[k]) in _ATOMS else frozen(v))
+                        for k in sorted(mapping)
+                    ]
+                ),
+            )
         return ("{}", tuple(sorted((frozen(k), frozen(v)) for k, v in mapping.items())))
     known = _FIELDS.get(kind)  # a dataclass met before: no other type is asked about
     if known is None:
@@ -331,6 +368,8 @@ _ATOMS = frozenset({str, int, float, bool, type(None)})
 """The types :func:`frozen` takes as they are."""
 _NO_ITEMS = ("{}", ())
 """An empty mapping's form."""
+_STRINGS = {str}
+"""The types of a mapping's keys that are all plain strings (sorted as they are)."""
 _EMPTY_FORMS: dict[type, Hashable] = {dict: _NO_ITEMS, Counter: _NO_ITEMS, list: (), tuple: ()}
 """The forms :func:`frozen` gives an empty value of these types: a dataclass's empty
 fields take them at once (a rule's memory is mostly empty: the reserves' is four empty
@@ -474,19 +513,34 @@ def _models_in_play(unit: Unit, recorded: tuple[tuple[object, ...], ...] | None)
 
     Between two positions of a battle most units have neither moved, lost a wound
     nor changed their wargear, so the digest is remembered by the unit's identity
-    (:data:`_MODELS_SEEN`) with the fields it was made of (:data:`_ROW`, read in one
-    pass) and the record it was compared with, and given again while they compare
-    equal, field for field: the digest is a function of their values alone, so
-    another unit that comes to have the identity is answered rightly too, and the
-    unit is not kept alive. Equal values are what every table of answers compares
-    (the setups, the distance tables); a field changed in place cannot hide, as
-    each is immutable (a tuple, a number, a frozen profile or weapon)."""
-    rows = tuple(map(_ROW, unit.models))
+    (:data:`_MODELS_SEEN`) and given again:
+
+    - at once, while no model anywhere has been edited since
+      (:func:`~hammerlab.engine.units.models_edited` reads the same) and the unit
+      holds the same models, compared with those kept in the entry (kept alive
+      there, so no other model takes their identities; one equal field for field
+      would give the same digest) against the same record;
+    - else where the fields it was made of (:data:`_ROW`, read in one pass) and the
+      record compare equal, field for field.
+
+    The digest is a function of the fields' values alone, so another unit that comes
+    to have the identity is answered rightly too, and the unit is not kept alive. A
+    field changed in place cannot hide, as each is immutable (a tuple, a number, a
+    frozen profile or weapon), and setting one is an edit."""
+    edited = models_edited()
+    models = tuple(unit.models)
     known = _MODELS_SEEN.get(id(unit))
-    if known is not None and known[0] is recorded and known[1] == rows:
-        return known[2]
+    if known is not None and known[0] is recorded:
+        if known[3] == edited and known[4] == models:
+            return known[2]
+        rows = tuple(map(_ROW, models))
+        if known[1] == rows:
+            _MODELS_SEEN[id(unit)] = (recorded, rows, known[2], edited, models)
+            return known[2]
+    else:
+        rows = tuple(map(_ROW, models))
     carried = tuple([row[_PLAYED:] for row in rows])
-    models = digest(
+    digested = digest(
         (
             tuple([row[:_PLAYED] for row in rows]),
             None if carried == recorded else frozen(carried),
@@ -494,13 +548,16 @@ def _models_in_play(unit: Unit, recorded: tuple[tuple[object, ...], ...] | None)
     )
     if len(_MODELS_SEEN) >= _MODELS_KEPT:
         _MODELS_SEEN.clear()
-    _MODELS_SEEN[id(unit)] = (recorded, rows, models)
-    return models
+    _MODELS_SEEN[id(unit)] = (recorded, rows, digested, edited, models)
+    return digested
 
 
-_MODELS_SEEN: dict[int, tuple[object, tuple[tuple[object, ...], ...], bytes]] = {}
+_MODELS_SEEN: dict[
+    int, tuple[object, tuple[tuple[object, ...], ...], bytes, int, tuple[Model, ...]]
+] = {}
 """Each unit's last :func:`_models_in_play`, by the unit's identity: the setup's record
-it was compared with, the :data:`_ROW` of each model, and the digest."""
+it was compared with, the :data:`_ROW` of each model, the digest, the number
+:func:`~hammerlab.engine.units.models_edited` read then and the models."""
 _MODELS_KEPT = 1024
 """Units :data:`_MODELS_SEEN` keeps before it forgets them all: the units of the last
 few hundred battles (a sweep's battles come and go, and what is kept is walked by

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import overload
 
@@ -30,20 +31,69 @@ class _BaseRadius:
         return radius
 
 
-@dataclass
+_edits = itertools.count(1)
+_last_edit = [0]
+"""The number :func:`models_edited` gives: the last one drawn from :data:`_edits`."""
+
+
+def models_edited() -> int:
+    """A number that changes whenever any model's field is set (``Model.__setattr__``),
+    in any battle: while it reads the same, no model has changed since. What the
+    positions of :mod:`engine.transpositions` read of the models is remembered with it.
+
+    Each edit draws a new number (``next`` on a counter, one step under the GIL) and
+    stores it: a thread that stores late stores a number never stored before, so the
+    number read after an edit is never one read before it."""
+    return _last_edit[0]
+
+
+@dataclass(init=False)
 class Model:
-    """One model: profile, wargear, base, position and wounds left."""
+    """One model: profile, wargear, base, position and wounds left.
+
+    Its fields hold values that never change in place (strings, numbers, tuples,
+    frozen profiles and weapons): a model changes only by a field being set, which
+    :func:`models_edited` counts."""
 
     id: str
     profile: Profile
     weapons: tuple[Weapon, ...]
     position: Vec
-    base_mm: float = 25.0
-    wounds_left: int = 1
-    rules: tuple[str, ...] = ()
+    base_mm: float
+    wounds_left: int
+    rules: tuple[str, ...]
     """Special rules of this model alone (a character's, say)."""
-    powers: tuple[Weapon, ...] = ()
+    powers: tuple[Weapon, ...]
     """Psychic powers the model knows (``ModelEntry.powers``)."""
+
+    def __init__(
+        self,
+        id: str,
+        profile: Profile,
+        weapons: tuple[Weapon, ...],
+        position: Vec,
+        base_mm: float = 25.0,
+        wounds_left: int = 1,
+        rules: tuple[str, ...] = (),
+        powers: tuple[Weapon, ...] = (),
+    ) -> None:
+        """The fields written straight into the model's dictionary: a new model is no
+        edit (:meth:`__setattr__` costs a call a field, and a sweep makes 25 models a
+        battle)."""
+        fields = self.__dict__
+        fields["id"], fields["profile"], fields["weapons"] = id, profile, weapons
+        fields["position"], fields["base_mm"] = position, base_mm
+        fields["wounds_left"], fields["rules"], fields["powers"] = wounds_left, rules, powers
+
+    def __setattr__(self, name: str, value: object) -> None:
+        """Set a field, and count the edit (:func:`models_edited`)."""
+        object.__setattr__(self, name, value)
+        _last_edit[0] = next(_edits)
+
+    def __delattr__(self, name: str) -> None:
+        """Delete an attribute, and count the edit (:func:`models_edited`)."""
+        object.__delattr__(self, name)
+        _last_edit[0] = next(_edits)
 
     @property
     def name(self) -> str:

@@ -465,6 +465,9 @@ def _best(values: list[float]) -> int:
 _context_of = attrgetter(*(f.name for f in fields(DecisionContext)))
 """A decision's context as plain data (ids and words only)."""
 
+_NAMES: dict[type, str] = {}
+"""Each AI class's full name, as :meth:`WaffleAI.choose` keys its answers (spelled once)."""
+
 PortablePlan = tuple[str | None, bool, float]
 """A :class:`ShotPlan` as it reads in any battle: its target by id."""
 
@@ -548,18 +551,19 @@ class WaffleAI(PsychicChoices):
         with the same plan for the unit) is given again, and the plan it made
         made again; the answer is a function of them alone, so it is the one
         the heuristic would work out afresh."""
-        if decision.kind not in answered_kinds(type(self)):
+        kind = type(self)
+        if decision.kind not in answered_kinds(kind):
             return 0  # a plug-in's own decision: its first choice (docs/plugins.md)
-        handler = getattr(self, f"_{decision.kind}")
         if not self.answers_by_position or not remembering():
-            return self._answer(battle, decision, handler)
+            return self._answer(battle, decision, getattr(self, f"_{decision.kind}"))
         unit = decision.context.unit
         plan_key = self._key(battle, battle.unit(unit)) if unit in battle.units else None
         before = self._plans.get(plan_key) if plan_key is not None else None
         key = digest(
             (
                 position_key(battle),
-                f"{type(self).__module__}.{type(self).__qualname__}",
+                _NAMES.get(kind)
+                or _NAMES.setdefault(kind, f"{kind.__module__}.{kind.__qualname__}"),
                 (self.finish_units, self.heeds_the_end, self.escapes_only, self.weighs_the_move),
                 decision.kind,
                 decision.player,
@@ -574,7 +578,7 @@ class WaffleAI(PsychicChoices):
             if plan_key is not None and made is not None:
                 self._plans[plan_key] = _plan_in(battle, made)
             return index
-        index = self._answer(battle, decision, handler)
+        index = self._answer(battle, decision, getattr(self, f"_{decision.kind}"))
         after = self._plans.get(plan_key) if plan_key is not None else None
         ANSWERS.put(key, (index, None if after is before else _portable_plan(after)))
         return index

@@ -56,6 +56,7 @@ from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import TEMPLATE_LENGTH, gap_table
 from hammerlab.engine.memo import per_decision
+from hammerlab.engine.records import quick_init
 from hammerlab.engine.transpositions import (
     Transpositions,
     frozen,
@@ -515,6 +516,7 @@ def roll_hits(
     return roll_to_hit(battle, bs, shots, twin_linked, purpose, ones_by=ones_by).hits
 
 
+@quick_init
 @dataclass(frozen=True)
 class HitRolls:
     """What the To Hit dice of some shots did."""

@@ -6,8 +6,10 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from hammerlab.engine.events import Event
+from hammerlab.engine.records import quick_init
 
 
+@quick_init
 @dataclass(frozen=True)
 class ShotsFired(Event):
     """Models of a unit fired one weapon (seed 000, steps 3 and 4)."""
@@ -50,6 +52,7 @@ class MarkerPlaced(Event):
         return f"  {self.shape} of {self.weapon} at ({x:.1f},{y:.1f}){moved} hits {hit}"
 
 
+@quick_init
 @dataclass(frozen=True)
 class WoundsRolled(Event):
     """Hits on one unit rolled to wound (seed 000, step 5)."""
@@ -70,6 +73,7 @@ class WoundsRolled(Event):
         )
 
 
+@quick_init
 @dataclass(frozen=True)
 class SaveTaken(Event):
     """One saving throw against one wound (seed 000, step 6)."""
@@ -88,6 +92,7 @@ class SaveTaken(Event):
         return f"  {self.model} takes its {self.save} save {self.needed}+: {self.roll}, {result}"
 
 
+@quick_init
 @dataclass(frozen=True)
 class NoSave(Event):
     """A wound no save can stop (seed 000, step 6): its AP is as good as the model's

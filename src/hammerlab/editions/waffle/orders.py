@@ -7,9 +7,11 @@ from dataclasses import dataclass, field, replace
 
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.records import quick_init
 from hammerlab.engine.units import Model, Unit
 
 
+@quick_init
 @dataclass(frozen=True)
 class FireOrders:
     """How a unit is firing: the circumstances the rules distinguish."""

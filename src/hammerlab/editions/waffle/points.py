@@ -28,6 +28,7 @@ from hammerlab.editions.waffle.toughness import (
     ToughnessChange as ToughnessChange,  # noqa: PLC0414
 )
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.records import quick_init
 from hammerlab.engine.rules import HookPoint
 from hammerlab.engine.units import Model, Unit
 
@@ -120,6 +121,7 @@ MAY_TARGET_LOCKED: HookPoint[MayTarget] = HookPoint(
 # --- windows ------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True)
 class Attack:
     """A shooting attack: who fires at whom, and how."""
@@ -238,6 +240,7 @@ MELEE_WOUNDS_UNSAVED: HookPoint[AfterSaves] = HookPoint(
 )
 
 
+@quick_init
 @dataclass(frozen=True)
 class WoundLoss:
     """An unsaved wound is about to take ``lost`` wounds from ``model`` (a "would" event)."""

@@ -149,10 +149,13 @@ class WaffleState:
     def position(self) -> tuple[object, ...]:
         """The whole state (:meth:`snapshot`'s) as plain data compared by contents,
         for a battle's position (:func:`engine.transpositions.position_of`): each
-        unit's status as the tuple of its fields; the rest, present in few games,
+        unit's status as the tuple of its fields, the weapon types fired as a
+        ``frozenset`` (a position holds nothing that can change in place, so that it
+        can be compared with the last one); the rest, present in few games,
         :func:`~engine.transpositions.frozen`, each unit embarked whole (off the
         table, it is not among the battle's units)."""
-        units = tuple([(uid, _EVERY_FIELD(s)) for uid, s in sorted(self.units.items())])
+        statuses = sorted(self.units.items())
+        units = tuple([(uid, _UNCHANGING(s), frozenset(s.fired_types)) for uid, s in statuses])
         rest = self._beside_units()
         if self.embarked:  # the passengers whole: what they carry, their datasheets
             rest["passengers"] = [(e.transport, e.unit) for _, e in sorted(self.embarked.items())]
@@ -194,8 +197,9 @@ _ESTIMATED = attrgetter(*(f.name for f in fields(WaffleStatus) if f.name not in 
 :meth:`WaffleState.snapshot_for_estimates` compares them."""
 
 
-_EVERY_FIELD = attrgetter(*(f.name for f in fields(WaffleStatus)))
-"""Every field of a :class:`WaffleStatus`, as :meth:`WaffleState.position` takes them."""
+_UNCHANGING = attrgetter(*(f.name for f in fields(WaffleStatus) if f.name != "fired_types"))
+"""Every field of a :class:`WaffleStatus` but the set ``fired_types`` (each a boolean, a
+number or a string: none changes in place), as :meth:`WaffleState.position` takes them."""
 
 
 def state_of(battle: Battle) -> WaffleState:
