@@ -78,8 +78,8 @@ from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_o
 from hammerlab.editions.waffle.rerolls import (
     failed_wounds_rerolled,
     hit_ones_rerolled,
-    volley_rerolls,
     wound_ones_rerolled,
+    wound_rerolls,
 )
 from hammerlab.editions.waffle.special_rules import (
     close_combat_strength,
@@ -351,8 +351,8 @@ def blow_value(
 def _wound_rerolls(battle: Battle, unit: Unit, target: Unit) -> tuple[bool, bool]:
     """Whether ``unit`` re-rolls its To Wound rolls of 1 against ``target``, and every
     failed one (:mod:`rerolls`), as :func:`slain_per_hit` takes them."""
-    rerolls = volley_rerolls(battle, unit, target)
-    return rerolls["wound_ones"], rerolls["failed_wounds"]
+    rerolls = wound_rerolls(battle, unit, target)
+    return bool(rerolls["ones_by"]), rerolls["all_failed"]
 
 
 def attacks_with(model: Model, weapon: WeaponProfile, bonus: int) -> int:

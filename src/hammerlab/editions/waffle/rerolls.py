@@ -89,8 +89,9 @@ class VolleyRerolls(TypedDict):
 
 def volley_rerolls(battle: Battle, unit: Unit, foe: Unit) -> VolleyRerolls:
     """The re-rolls ``unit`` has against ``foe``, as an :class:`odds.Volley` counts them."""
+    wound = wound_rerolls(battle, unit, foe)
     return {
         "hit_ones": bool(hit_ones_rerolled(battle, unit, foe)),
-        "wound_ones": bool(wound_ones_rerolled(battle, unit, foe)),
-        "failed_wounds": bool(failed_wounds_rerolled(battle, unit, foe)),
+        "wound_ones": bool(wound["ones_by"]),
+        "failed_wounds": wound["all_failed"],
     }
