@@ -124,7 +124,7 @@ def eligible_to_shoot(game: Core11Game, unit: Unit) -> bool:
         not unit.destroyed
         and unit.id not in game.selected
         and unit.id not in game.no_shoot
-        and bool(eligible_types(game, unit))
+        and any(t.eligible(game, unit) for t in SHOOTING_TYPES)  # the first eligible settles it
     )
 
 
