@@ -99,17 +99,17 @@ def firing_models(
     within an armed model's range, none fires, and the lines of sight (traced
     past the terrain) are not asked for.
     """
-    # (index among the models alive, model, who fires it, profile)
-    armed: list[tuple[int, Model, Model, WeaponProfile]] = []
+    # (index among the models alive, model, who fires it, profile, its range)
+    armed: list[tuple[int, Model, Model, WeaponProfile, float]] = []
     copies: dict[str, int] = {}  # models carrying the weapon more than once: how many fire
     # A model's wargear (by identity: models of one entry share one tuple): its first
     # weapon called weapon_name (None: none) and how many it carries. Read once per entry.
     held: dict[int, tuple[Weapon | None, int]] = {}
     snaps: dict[int, bool] = {}  # models sharing a weapon share the answer
-    # Shooters of one profile with one weapon: its profile, or None where it fires nothing
-    # (the shooter has no Ballistic Skill, the orders leave out the weapon's type, or it
-    # would fire Snap Shots and cannot): read once, not per model.
-    kinds: dict[tuple[int, int], WeaponProfile | None] = {}
+    # Shooters of one profile with one weapon: its profile and range, or None where it
+    # fires nothing (the shooter has no Ballistic Skill, the orders leave out the weapon's
+    # type, or it would fire Snap Shots and cannot): read once, not per model.
+    kinds: dict[tuple[int, int], tuple[WeaponProfile, float] | None] = {}
     crewed = firers(unit)  # Artillery: a gun fires with its crewman (artillery.py)
     for at, model in enumerate(unit.alive_models):
         gear = held.get(id(model.weapons))
@@ -125,7 +125,7 @@ def firing_models(
             continue
         kind = (id(shooter.profile), id(weapon))
         if kind in kinds:
-            profile = kinds[kind]
+            fired = kinds[kind]
         else:
             profile = _fired_profile(shooter, weapon, orders)
             if profile is not None:
@@ -134,29 +134,28 @@ def firing_models(
                     snap = snaps[id(weapon)] = fires_snap(battle, unit, profile, orders, target)
                 if snap and not profile.can_snap_fire:
                     profile = None
-            kinds[kind] = profile
-        if profile is not None:
-            armed.append((at, model, shooter, profile))
+            fired = kinds[kind] = (
+                None if profile is None else (profile, effective_range(unit, profile))
+            )
+        if fired is not None:
+            armed.append((at, model, shooter, *fired))
             if carried > 1:
                 left = weapons_per_phase(unit, model) - (spent[model.id] if spent else 0)
                 copies[model.id] = min(carried, left)
     if not armed:
         return []
     # Sight and range of every model alive at once (one table each for the unit and
-    # target, whichever weapon is asked about), read for the armed models.
-    reaches = [effective_range(unit, profile) for _, _, _, profile in armed]
-    # Each model's gaps to the target models and to the nearest of them, seen or not.
+    # target, whichever weapon is asked about), read for the armed models: each model's
+    # gaps to the target models and to the nearest of them, seen or not.
     gaps, least = _gaps_to(unit, target) if orders.counts_within is None else ((), ())
-    if orders.counts_within is None and not any(
-        least[at] <= reach for (at, _, _, _), reach in zip(armed, reaches, strict=True)
-    ):
+    if orders.counts_within is None and not any(least[at] <= reach for at, _, _, _, reach in armed):
         return []  # no target model, seen or not, is in range: sight need not be traced
     sight = _seen_by_each(battle, unit, target)
-    count = len(target.alive_models)
+    count = len(gaps[0]) if gaps else 0  # the target's models alive (a row of the table)
     chosen: list[Model] = []
     first_weapon = armed[0][1].weapon(weapon_name)
     one_throws = first_weapon is not None and is_grenade(first_weapon)
-    for (at, model, shooter, profile), reach in zip(armed, reaches, strict=True):
+    for at, model, shooter, profile, reach in armed:
         if one_throws and chosen:
             break  # of a grenade the first model able to throws (throwers): no other is asked
         seen = sight[at]
