@@ -281,14 +281,15 @@ def _why_not(battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders:
 
 @per_decision
 def ranged_weapons(unit: Unit) -> list[str]:
-    """Names of the unit's shooting weapons."""
-    names = []
-    for name in unit.weapon_names():
-        model = next(m for m in unit.alive_models if m.weapon(name))
-        weapon = model.weapon(name)
-        if weapon is not None and weapon_of(weapon).is_ranged:
-            names.append(name)
-    return names
+    """Names of the unit's shooting weapons, in the order :meth:`Unit.weapon_names`
+    gives them, each judged by the first weapon of that name a model alive carries
+    (one pass over the models, not one per name)."""
+    ranged: dict[str, bool] = {}
+    for model in unit.alive_models:
+        for weapon in model.weapons:
+            if weapon.name not in ranged:
+                ranged[weapon.name] = weapon_of(weapon).is_ranged
+    return [name for name, is_ranged in ranged.items() if is_ranged]
 
 
 def weapons_per_phase(unit: Unit, model: Model) -> int:
