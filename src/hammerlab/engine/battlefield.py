@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -115,9 +114,9 @@ class Battlefield:
             if area.cover_save is not None and not self._inside(area, shooter)
         ]
 
-    def learn_sight(self, lookers: Sequence[Vec], targets: Sequence[Vec]) -> None:
-        """Work out at once what :meth:`can_see` answers for every pair of ``lookers``
-        and ``targets`` not yet asked about, and remember it.
+    def learn_sight(self, pairs: list[tuple[Vec, Vec]]) -> list[bool]:
+        """What :meth:`can_see` answers for each of ``pairs`` (looker, target), worked
+        out at once and remembered.
 
         The same test as :meth:`can_see` (a sight-blocking area the line crosses,
         neither point inside it), the lines built and tested against each area in
@@ -125,22 +124,25 @@ class Battlefield:
         predicate on the same coordinates, so the same answers.
         """
         sight: dict[tuple[Vec, Vec], bool] = self._sight  # type: ignore[attr-defined]
-        pairs = list(dict.fromkeys((a, b) for a in lookers for b in targets if (a, b) not in sight))
-        if not pairs:
-            return
         if len(sight) + len(pairs) > SIGHT_CACHE:
             sight.clear()
-        blocked = [False] * len(pairs)
+        seen = [True] * len(pairs)
         walls = [area for area in self.terrain if area.blocks_sight]
-        if walls:
-            lines = shapely.linestrings(np.array(pairs, dtype=float))
+        if walls and pairs:
+            # The corners of every line in one flat list, then one array: numpy reads a
+            # list of floats far faster than a list of pairs of points.
+            corners: list[float] = []
+            for a, b in pairs:
+                corners += a
+                corners += b
+            lines = shapely.linestrings(np.array(corners, dtype=float).reshape(-1, 2, 2))
             for area in walls:
                 for i in np.flatnonzero(shapely.intersects(area.shape, lines)):
                     a, b = pairs[i]
                     if not (self._inside(area, a) or self._inside(area, b)):
-                        blocked[i] = True
-        for pair, wall in zip(pairs, blocked, strict=True):
-            sight[pair] = not wall
+                        seen[i] = False
+        sight.update(zip(pairs, seen, strict=True))
+        return seen
 
     def _inside(self, area: TerrainArea, point: Vec) -> bool:
         """``area.contains(point)``, read off the areas remembered at ``point``
@@ -156,17 +158,21 @@ SIGHT_CACHE = 1 << 17
 def _sight_table(
     field: Battlefield, lookers: tuple[Vec, ...], targets: tuple[Vec, ...]
 ) -> tuple[tuple[bool, ...], ...]:
-    """:meth:`Battlefield.sight_table`: every pair learnt at once, then read back from
-    what :meth:`Battlefield.can_see` remembers (its own answer, without a call per
-    pair); a pair forgotten meanwhile (the memory cleared when full) is asked of
-    :meth:`Battlefield.can_see`."""
-    field.learn_sight(lookers, targets)
+    """:meth:`Battlefield.sight_table`: every pair read from what
+    :meth:`Battlefield.can_see` remembers, and those it does not yet know learnt at
+    once (:meth:`Battlefield.learn_sight`)."""
     known = field._sight.get  # type: ignore[attr-defined]
-    can_see = field.can_see
-    return tuple(
-        tuple([seen if (seen := known((a, b))) is not None else can_see(a, b) for b in targets])
-        for a in lookers
-    )
+    table = [[known((a, b)) for b in targets] for a in lookers]
+    unknown = [
+        (a, b)
+        for a, row in zip(lookers, table, strict=True)
+        for b, seen in zip(targets, row, strict=True)
+        if seen is None
+    ]
+    if unknown:
+        learnt = iter(field.learn_sight(unknown))
+        table = [[next(learnt) if seen is None else seen for seen in row] for row in table]
+    return tuple(map(tuple, table))
 
 
 @lru_cache(maxsize=1 << 16)

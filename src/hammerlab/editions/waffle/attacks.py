@@ -99,17 +99,23 @@ def firing_models(
     within an armed model's range, none fires, and the lines of sight (traced
     past the terrain) are not asked for.
     """
-    armed: list[tuple[Model, Model, WeaponProfile]] = []  # (model, who fires it, profile)
+    # (index among the models alive, model, who fires it, profile, its range)
+    armed: list[tuple[int, Model, Model, WeaponProfile, float]] = []
     copies: dict[str, int] = {}  # models carrying the weapon more than once: how many fire
-    held: dict[int, int] = {}  # a model's wargear (by identity): how many it carries
+    # A model's wargear (by identity: models of one entry share one tuple): its first
+    # weapon called weapon_name (None: none) and how many it carries. Read once per entry.
+    held: dict[int, tuple[Weapon | None, int]] = {}
     snaps: dict[int, bool] = {}  # models sharing a weapon share the answer
-    # Shooters of one profile with one weapon: its profile, or None where it fires nothing
-    # (the shooter has no Ballistic Skill, the orders leave out the weapon's type, or it
-    # would fire Snap Shots and cannot): read once, not per model.
-    kinds: dict[tuple[int, int], WeaponProfile | None] = {}
+    # Shooters of one profile with one weapon: its profile and range, or None where it
+    # fires nothing (the shooter has no Ballistic Skill, the orders leave out the weapon's
+    # type, or it would fire Snap Shots and cannot): read once, not per model.
+    kinds: dict[tuple[int, int], tuple[WeaponProfile, float] | None] = {}
     crewed = firers(unit)  # Artillery: a gun fires with its crewman (artillery.py)
-    for model in unit.alive_models:
-        weapon = model.weapon(weapon_name)
+    for at, model in enumerate(unit.alive_models):
+        gear = held.get(id(model.weapons))
+        if gear is None:
+            gear = held[id(model.weapons)] = _carried(model.weapons, weapon_name)
+        weapon, carried = gear
         if weapon is None:
             continue
         if spent and not may_fire(spent, unit, model, weapon_name, weapons_per_phase(unit, model)):
@@ -119,7 +125,7 @@ def firing_models(
             continue
         kind = (id(shooter.profile), id(weapon))
         if kind in kinds:
-            profile = kinds[kind]
+            fired = kinds[kind]
         else:
             profile = _fired_profile(shooter, weapon, orders)
             if profile is not None:
@@ -128,34 +134,28 @@ def firing_models(
                     snap = snaps[id(weapon)] = fires_snap(battle, unit, profile, orders, target)
                 if snap and not profile.can_snap_fire:
                     profile = None
-            kinds[kind] = profile
-        if profile is not None:
-            armed.append((model, shooter, profile))
-            carried = held.get(id(model.weapons))
-            if carried is None:  # models of one entry share one tuple: asked once for them
-                carried = held[id(model.weapons)] = _carried(model.weapons, weapon_name)
+            fired = kinds[kind] = (
+                None if profile is None else (profile, effective_range(unit, profile))
+            )
+        if fired is not None:
+            armed.append((at, model, shooter, *fired))
             if carried > 1:
                 left = weapons_per_phase(unit, model) - (spent[model.id] if spent else 0)
                 copies[model.id] = min(carried, left)
     if not armed:
         return []
-    # Sight and range of every armed model at once (one table each, not one per model).
-    shooters = [model for model, _, _ in armed]
-    reaches = [effective_range(unit, profile) for _, _, profile in armed]
-    targets = target.alive_models
-    gaps = gap_table(shooters, targets) if orders.counts_within is None else ()
-    # Each armed model's gap to the nearest target model, seen or not (no targets: none).
-    least = [min(row) if row else math.inf for row in gaps]
-    if orders.counts_within is None and not any(
-        gap <= reach for gap, reach in zip(least, reaches, strict=True)
-    ):
+    # Sight and range of every model alive at once (one table each for the unit and
+    # target, whichever weapon is asked about), read for the armed models: each model's
+    # gaps to the target models and to the nearest of them, seen or not.
+    gaps, least = _gaps_to(unit, target) if orders.counts_within is None else ((), ())
+    if orders.counts_within is None and not any(least[at] <= reach for at, _, _, _, reach in armed):
         return []  # no target model, seen or not, is in range: sight need not be traced
-    sight = seen_by_each(battle, shooters, target)
-    count = len(targets)
+    sight = _seen_by_each(battle, unit, target)
+    count = len(gaps[0]) if gaps else 0  # the target's models alive (a row of the table)
     chosen: list[Model] = []
-    first_weapon = armed[0][0].weapon(weapon_name)
+    first_weapon = armed[0][1].weapon(weapon_name)
     one_throws = first_weapon is not None and is_grenade(first_weapon)
-    for at, (model, shooter, profile) in enumerate(armed):
+    for at, model, shooter, profile, reach in armed:
         if one_throws and chosen:
             break  # of a grenade the first model able to throws (throwers): no other is asked
         seen = sight[at]
@@ -166,7 +166,6 @@ def firing_models(
             continue
         if (profile.blast or profile.template) and not aim_points(battle, model, target, profile):
             continue
-        reach = reaches[at]
         if orders.counts_within is not None:
             if reach >= orders.counts_within:
                 chosen += [model] * copies.get(model.id, 1)
@@ -226,11 +225,35 @@ def able_weapons(
 
 
 @lru_cache(maxsize=1024)
-def _carried(weapons: tuple[Weapon, ...], name: str) -> int:
-    """How many of ``weapons`` are called ``name`` (a Land Raider's two twin-linked
-    lascannons, a Deff Dread's two big shootas); cached: a function of the immutable
-    wargear, asked for every armed model of every volley and estimate."""
-    return sum(1 for weapon in weapons if weapon.name == name)
+def _carried(weapons: tuple[Weapon, ...], name: str) -> tuple[Weapon | None, int]:
+    """The first of ``weapons`` called ``name`` (``None`` where none is) and how many
+    are (a Land Raider's two twin-linked lascannons, a Deff Dread's two big shootas).
+
+    Cached: a function of the immutable wargear, asked for every model of every
+    volley and estimate. Wargear is remembered by value, so the weapon given may be
+    an equal copy of the model's own (:meth:`Model.weapon`): it is read by value."""
+    found = [weapon for weapon in weapons if weapon.name == name]
+    return (found[0] if found else None), len(found)
+
+
+@per_decision
+def _gaps_to(unit: Unit, target: Unit) -> tuple[tuple[tuple[float, ...], ...], tuple[float, ...]]:
+    """The :func:`geometry.gap_table` from every model alive of ``unit`` to every one
+    of ``target``, and each row's least gap (``inf`` for no target model).
+
+    :func:`firing_models` reads the rows of the models armed with each weapon: one
+    table for the unit, which each of its weapons asks about in one decision, not
+    one per set of models carrying a weapon. Remembered per decision
+    (:func:`memo.per_decision`), in which no model moves or dies."""
+    gaps = gap_table(unit.alive_models, target.alive_models)
+    return gaps, tuple([min(row) if row else math.inf for row in gaps])
+
+
+@per_decision
+def _seen_by_each(battle: Battle, unit: Unit, target: Unit) -> tuple[tuple[int, ...], ...]:
+    """:func:`visibility.seen_by_each` of every model alive of ``unit``, for
+    :func:`firing_models` to read as it reads :func:`_gaps_to`."""
+    return seen_by_each(battle, unit.alive_models, target)
 
 
 def _fired_profile(shooter: Model, weapon: Weapon, orders: FireOrders) -> WeaponProfile | None:
@@ -258,14 +281,15 @@ def _why_not(battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders:
 
 @per_decision
 def ranged_weapons(unit: Unit) -> list[str]:
-    """Names of the unit's shooting weapons."""
-    names = []
-    for name in unit.weapon_names():
-        model = next(m for m in unit.alive_models if m.weapon(name))
-        weapon = model.weapon(name)
-        if weapon is not None and weapon_of(weapon).is_ranged:
-            names.append(name)
-    return names
+    """Names of the unit's shooting weapons, in the order :meth:`Unit.weapon_names`
+    gives them, each judged by the first weapon of that name a model alive carries
+    (one pass over the models, not one per name)."""
+    ranged: dict[str, bool] = {}
+    for model in unit.alive_models:
+        for weapon in model.weapons:
+            if weapon.name not in ranged:
+                ranged[weapon.name] = weapon_of(weapon).is_ranged
+    return [name for name, is_ranged in ranged.items() if is_ranged]
 
 
 def weapons_per_phase(unit: Unit, model: Model) -> int:
