@@ -84,10 +84,13 @@ def _scatter(seed: int, terrain: tuple[TerrainArea, ...] = ()) -> Battle:
 
 
 def _changes(fight: Battle, seed: int) -> list[Callable[[], None]]:
-    """A move of one model and the loss of another: what the caches must notice."""
+    """A move of one model, the loss of another, and a third taken out of its unit's
+    list (no field of any model set: a change of the unit's make-up alone): what the
+    caches must notice."""
     draw = random.Random(seed + 1000)
     models = [m for u in fight.units.values() for m in u.models]
-    mover, casualty = draw.sample(models, 2)
+    mover, casualty, leaver = draw.sample(models, 3)
+    owner = next(u for u in fight.units.values() if leaver in u.models)
 
     def move() -> None:
         mover.position = (mover.position[0] + draw.uniform(-3.0, 3.0), mover.position[1] + 1.0)
@@ -95,7 +98,10 @@ def _changes(fight: Battle, seed: int) -> list[Callable[[], None]]:
     def kill() -> None:
         casualty.wounds_left = 0
 
-    return [move, kill]
+    def leave() -> None:
+        owner.models.remove(leaver)
+
+    return [move, kill, leave]
 
 
 def _pairwise_engaged(fight: Battle, unit: Unit) -> list[Unit]:
@@ -316,6 +322,7 @@ def _empty_caches() -> None:
     ):
         cached.cache_clear()
     positions._LAST.asked = None
+    positions._PLACED.clear()
 
 
 @pytest.mark.parametrize(

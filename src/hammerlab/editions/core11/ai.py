@@ -63,7 +63,12 @@ from hammerlab.editions.core11.movement import ADVANCE, NORMAL, REMAIN
 from hammerlab.editions.core11.odds import expected_damage
 from hammerlab.editions.core11.overwatch import OVERWATCH
 from hammerlab.editions.core11.positions import sees, unit_distance
-from hammerlab.editions.core11.profiles import DefenceStats, unit_defence, unit_movement
+from hammerlab.editions.core11.profiles import (
+    DefenceStats,
+    carried_weapons,
+    unit_defence,
+    unit_movement,
+)
 from hammerlab.editions.core11.rolls import Situation, attack_profile
 from hammerlab.editions.core11.shooting import SHOOTING_TYPES
 from hammerlab.editions.core11.shooting_worth import group_worths, volley_worth
@@ -239,7 +244,7 @@ def _closest(battle: Battle, decision: Decision[Any]) -> int:
 
 def _profiles(unit: Unit) -> list[WeaponProfile]:
     """The readable weapon profiles of the unit's models alive (each weapon once)."""
-    return _readable(dict.fromkeys(w for model in unit.alive_models for w in model.weapons))
+    return _readable(carried_weapons(unit))
 
 
 def _model_profiles(model: Model) -> list[WeaponProfile]:

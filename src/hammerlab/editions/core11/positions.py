@@ -13,7 +13,7 @@ from hammerlab.editions.core11.profiles import model_keywords
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import Battlefield
 from hammerlab.engine.geometry import MM_PER_INCH, Vec, base_distance, gap_table, out_of_reach
-from hammerlab.engine.units import Model, Unit
+from hammerlab.engine.units import Model, Unit, models_edited
 
 ENGAGEMENT_RANGE = 2.0
 """03.04: "A model's engagement range is the area of the battlefield within 2"
@@ -83,8 +83,33 @@ def arrangement(battle: Battle) -> Arrangement:
 
 def placed(unit: Unit) -> Placement:
     """The centres and base sizes (mm) of the models alive of ``unit`` (what a
-    distance to it depends on), built with a list, not a generator: asked very often."""
-    return tuple([(m.position, m.base_mm) for m in unit.models if m.wounds_left > 0])
+    distance to it depends on).
+
+    Asked of every unit at every eligibility, engagement and distance, far more often
+    than any model moves or is slain, so the answer is given again (:data:`_PLACED`)
+    while no model anywhere has been edited (:func:`models_edited` reads the same: a
+    model changes only by a field being set) and the unit holds the same models
+    (compared by identity, kept alive in the entry so that no other model takes
+    their identities): a function of those models' fields alone."""
+    models = tuple(unit.models)
+    edited = models_edited()
+    known = _PLACED.get(id(unit))
+    if known is not None and known[0] == edited and known[1] == models:
+        return known[2]
+    placement = tuple([(m.position, m.base_mm) for m in models if m.wounds_left > 0])
+    if len(_PLACED) >= _PLACED_KEPT:
+        _PLACED.clear()
+    _PLACED[id(unit)] = (edited, models, placement)
+    return placement
+
+
+_PLACED: dict[int, tuple[int, tuple[Model, ...], Placement]] = {}
+"""Each unit's last :func:`placed`, by the unit's identity: the :func:`models_edited`
+number read then, its models and the answer. The answer is a function of the models'
+fields alone, so a unit that comes to take another's identity is answered rightly too."""
+_PLACED_KEPT = 1024
+"""Units :data:`_PLACED` keeps before it forgets them all (the units of the last few
+hundred battles)."""
 
 
 def _bases(placement: Placement) -> list[_Base]:

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from hammerlab.engine.datasheet import Profile
+from hammerlab.engine.datasheet import Profile, Weapon
 from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import ProfileError
 
@@ -115,6 +115,15 @@ def best_feel_no_pain(*values: int | None) -> int | None:
     return min(given) if given else None
 
 
+def carried_weapons(unit: Unit) -> list[Weapon]:
+    """Each weapon the models alive of ``unit`` carry, once, in the order they carry
+    them. Models of one kind share one wargear tuple (as their datasheet entry makes
+    it), so each tuple is gone through once: a weapon's hash is a call of its own,
+    and this is asked at every eligibility and estimate."""
+    wargear = {id(m.weapons): m.weapons for m in unit.alive_models}
+    return list(dict.fromkeys(w for weapons in wargear.values() for w in weapons))
+
+
 def unit_keywords(unit: Unit) -> frozenset[str]:
     """The keywords of ``unit``: its datasheet's and those of its models alive."""
     return _keywords(unit, unit.alive_models)
@@ -166,7 +175,8 @@ def unit_defence(unit: Unit) -> DefenceStats:
     silent). Saves are made by the model an attack is allocated to.
     """
     alive = unit.alive_models
-    profiles = tuple(dict.fromkeys(m.profile for m in alive or unit.models))
+    kinds = {id(m.profile): m.profile for m in alive or unit.models}  # a hash is a call
+    profiles = tuple(dict.fromkeys(kinds.values()))
     return _unit_defence(profiles, _keywords(unit, alive))
 
 

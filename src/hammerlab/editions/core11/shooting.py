@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from hammerlab.editions.core11.events import ShootingTypeSelected
 from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.positions import is_engaged
+from hammerlab.editions.core11.profiles import carried_weapons
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.volley import fire, readable
 from hammerlab.editions.core11.windows import END_OF_SHOOTING_PHASE, START_OF_SHOOTING_PHASE
@@ -41,7 +42,7 @@ class ShootingType:
 def _has_weapon(game: Core11Game, unit: Unit, keyword: str) -> bool:
     """Whether a model of ``unit`` has a ranged weapon with ``keyword`` (each weapon
     read once, in the order the models carry them)."""
-    for weapon in dict.fromkeys(w for model in unit.alive_models for w in model.weapons):
+    for weapon in carried_weapons(unit):
         profile = readable(game, weapon)
         if profile is not None and not profile.melee and profile.has(keyword):
             return True
@@ -124,7 +125,7 @@ def eligible_to_shoot(game: Core11Game, unit: Unit) -> bool:
         not unit.destroyed
         and unit.id not in game.selected
         and unit.id not in game.no_shoot
-        and bool(eligible_types(game, unit))
+        and any(t.eligible(game, unit) for t in SHOOTING_TYPES)  # the first eligible settles it
     )
 
 
