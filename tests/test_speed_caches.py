@@ -39,7 +39,7 @@ from hammerlab.editions.waffle.special_rules import _base, model_has, names_rule
 from hammerlab.editions.waffle.state import SHOOTING_RECORD, st, state_of
 from hammerlab.editions.waffle.visibility import seen_by_each, visible_models, within
 from hammerlab.editions.waffle.wounds import most_common_profile
-from hammerlab.engine import memo
+from hammerlab.engine import battlefield, memo
 from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.datasheet import Datasheet, Profile
@@ -220,6 +220,27 @@ def test_sight_table_is_can_see_pair_by_pair() -> None:
     )
 
 
+@pytest.mark.parametrize("kept", [1 << 17, 3])
+def test_sight_table_with_some_pairs_known_is_can_see_pair_by_pair(
+    kept: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pairs asked before (one by one) and new ones in one table, the memory of pairs
+    as large as in play or so small that it is emptied while the table is learnt."""
+    monkeypatch.setattr(battlefield, "SIGHT_CACHE", kept)
+    wall = TerrainArea("wall", ((4.0, -10.0), (5.0, -10.0), (5.0, 10.0), (4.0, 10.0)),
+                       blocks_sight=True)  # fmt: skip
+    field = Battlefield(terrain=(wall,))
+    draw = random.Random(7)
+    lookers = tuple((draw.uniform(-3, 12), draw.uniform(-6, 6)) for _ in range(6))
+    targets = tuple((draw.uniform(-3, 12), draw.uniform(-6, 6)) for _ in range(5))
+    plain = Battlefield(terrain=(wall,))  # a fresh field: nothing known, each pair alone
+    first = field.can_see(lookers[0], targets[0])  # one pair known before the table
+    table = field.sight_table(lookers, targets)
+    assert table[0][0] == first
+    assert table == tuple(tuple(plain.can_see(a, b) for b in targets) for a in lookers)
+    assert {True, False} <= {seen for row in table for seen in row}  # the wall blocks some
+
+
 def test_wh40kdc_ability_lookup_matches_a_scan_of_the_dataset() -> None:
     library = Wh40kdcLibrary()
     views = list(library.dataset.abilities.all)
@@ -281,20 +302,27 @@ def _fires(
     return within(model, seen or target.alive_models, reach)
 
 
+@pytest.mark.parametrize("scoped", [False, True])
 @pytest.mark.parametrize("example", ["blast_and_template_blob.toml", "marines_vs_orks_ruins.toml"])
 def test_firing_models_are_those_that_see_and_reach_the_target_model_by_model(
-    example: str,
+    example: str, scoped: bool
 ) -> None:
+    """``scoped``: every question asked inside one open decision scope, where the unit's
+    gap and sight tables (``attacks._gaps_to``, ``attacks._seen_by_each``) are
+    remembered and read again for each weapon, orders and target."""
     fired = 0
-    for battle, unit, target in _pairs(example):
-        for name in ranged_weapons(unit):
-            for orders in (FireOrders(), FireOrders(snap=True), FireOrders(counts_within=1.0)):
-                want = [
-                    m for m in unit.alive_models if _fires(battle, unit, m, target, name, orders)
-                ]
-                got = firing_models(battle, unit, target, name, orders)
-                assert got == throwers(name, want)
-                fired += len(got)
+    with decision_scope() if scoped else contextlib.nullcontext():
+        for battle, unit, target in _pairs(example):
+            for name in ranged_weapons(unit):
+                for orders in (FireOrders(), FireOrders(snap=True), FireOrders(counts_within=1.0)):
+                    want = [
+                        m
+                        for m in unit.alive_models
+                        if _fires(battle, unit, m, target, name, orders)
+                    ]
+                    got = firing_models(battle, unit, target, name, orders)
+                    assert got == throwers(name, want)
+                    fired += len(got)
     assert fired > 0  # some weapon of the example fires at all
 
 

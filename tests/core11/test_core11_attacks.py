@@ -197,6 +197,17 @@ def test_04_an_unknown_keyword_is_reported_not_ignored_silently() -> None:
     assert notes == ["note: weapon gun: keyword CONVERSION: not implemented, no effect"]
 
 
+def test_04_an_unknown_keyword_is_reported_at_the_start_though_the_weapon_never_fires() -> None:
+    """Reported once before the first turn (``Core11Ruleset.start``), for a unit that
+    is never picked to shoot as for one that is."""
+    shooter = place("a", sheet("Shooter", 1, [gun()]), "A", (10, 10))
+    idle = place("b", sheet("Idle", 1, [gun(keywords=("CONVERSION",))]), "B", (10, 40))
+    fight = battle([shooter, idle])
+    ruleset().start(fight)
+    notes = [t for t in texts(fight, "message") if "CONVERSION" in t]
+    assert notes == ["note: weapon gun: keyword CONVERSION: not implemented, no effect"]
+
+
 def test_04_ai_allocates_to_rank_and_file_first() -> None:
     boss = ModelEntry(sheet("Boss", wounds=3, save=NO_SAVE).entries[0].profile, 1, ())
     mixed = Datasheet("Mob", "test", "core11", (boss, *sheet("Grunt", 4, save=NO_SAVE).entries))

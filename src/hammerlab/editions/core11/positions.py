@@ -88,9 +88,11 @@ def placed(unit: Unit) -> Placement:
     Asked of every unit at every eligibility, engagement and distance, far more often
     than any model moves or is slain, so the answer is given again (:data:`_PLACED`)
     while no model anywhere has been edited (:func:`models_edited` reads the same: a
-    model changes only by a field being set) and the unit holds the same models
-    (compared by identity, kept alive in the entry so that no other model takes
-    their identities): a function of those models' fields alone."""
+    model changes only by a field being set) and the unit holds the same models, in
+    order (compared by identity, else by value: ``Model.__eq__`` compares every
+    field, and the answer is a function of those fields alone). The number counts
+    the edits of every battle in the process, so games played side by side (the web
+    server's threads) answer afresh more often, never wrongly."""
     models = tuple(unit.models)
     edited = models_edited()
     known = _PLACED.get(id(unit))
@@ -106,7 +108,8 @@ def placed(unit: Unit) -> Placement:
 _PLACED: dict[int, tuple[int, tuple[Model, ...], Placement]] = {}
 """Each unit's last :func:`placed`, by the unit's identity: the :func:`models_edited`
 number read then, its models and the answer. The answer is a function of the models'
-fields alone, so a unit that comes to take another's identity is answered rightly too."""
+fields alone, so a unit that comes to take another's identity (its models compared by
+value) is answered rightly too."""
 _PLACED_KEPT = 1024
 """Units :data:`_PLACED` keeps before it forgets them all (the units of the last few
 hundred battles)."""

@@ -15,12 +15,14 @@ from hammerlab.editions.core11.movement import MOVEMENT
 from hammerlab.editions.core11.overwatch import install_overwatch
 from hammerlab.editions.core11.profiles import (
     PROFILE_KEYS,
+    carried_weapons,
     check_characteristics,
     defence_of,
     movement_of,
 )
 from hammerlab.editions.core11.shooting import SHOOTING
 from hammerlab.editions.core11.state import Core11Game
+from hammerlab.editions.core11.volley import readable
 from hammerlab.editions.core11.weapons import WEAPON_KEYS, WeaponError, read_weapon, weapon_problems
 from hammerlab.editions.flow import Flow
 from hammerlab.editions.plugins import plugin_options
@@ -172,11 +174,16 @@ class Core11Ruleset:
 
     def start(self, battle: Battle) -> None:
         """core11's state on the battle, its units' abilities and Fire Overwatch on the
-        timing windows."""
+        timing windows; what core11 cannot use of the weapons on the table reported in
+        the log, once each, before the first turn (``volley.readable``: never ignored
+        silently, whether or not the weapon is ever fired or its unit ever picked)."""
         game = Core11Game.start(battle)
         install_overwatch(game)
         for line in install(game, self.library.ability):
             battle.say("rules", f"note: ability not modelled by hammerlab: {line}")
+        for unit in battle.units.values():
+            for weapon in carried_weapons(unit):
+                readable(game, weapon)
 
     def summary(self, battle: Battle, plan: GamePlan, over: bool = True) -> Sequence[str]:
         """Models left per unit, and the winner (who leads, where the game is not ``over``)."""

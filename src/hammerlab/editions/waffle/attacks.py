@@ -110,6 +110,7 @@ def firing_models(
     # fires nothing (the shooter has no Ballistic Skill, the orders leave out the weapon's
     # type, or it would fire Snap Shots and cannot): read once, not per model.
     kinds: dict[tuple[int, int], tuple[WeaponProfile, float] | None] = {}
+    one_throws = False  # the first armed model's weapon is a grenade (:func:`throwers`)
     crewed = firers(unit)  # Artillery: a gun fires with its crewman (artillery.py)
     for at, model in enumerate(unit.alive_models):
         gear = held.get(id(model.weapons))
@@ -138,6 +139,8 @@ def firing_models(
                 None if profile is None else (profile, effective_range(unit, profile))
             )
         if fired is not None:
+            if not armed:
+                one_throws = is_grenade(weapon)
             armed.append((at, model, shooter, *fired))
             if carried > 1:
                 left = weapons_per_phase(unit, model) - (spent[model.id] if spent else 0)
@@ -153,8 +156,6 @@ def firing_models(
     sight = _seen_by_each(battle, unit, target)
     count = len(gaps[0]) if gaps else 0  # the target's models alive (a row of the table)
     chosen: list[Model] = []
-    first_weapon = armed[0][1].weapon(weapon_name)
-    one_throws = first_weapon is not None and is_grenade(first_weapon)
     for at, model, shooter, profile, reach in armed:
         if one_throws and chosen:
             break  # of a grenade the first model able to throws (throwers): no other is asked
@@ -244,7 +245,9 @@ def _gaps_to(unit: Unit, target: Unit) -> tuple[tuple[tuple[float, ...], ...], t
     :func:`firing_models` reads the rows of the models armed with each weapon: one
     table for the unit, which each of its weapons asks about in one decision, not
     one per set of models carrying a weapon. Remembered per decision
-    (:func:`memo.per_decision`), in which no model moves or dies."""
+    (:func:`memo.per_decision`), in which no model moves or dies, or across
+    decisions whose :func:`memo.state_of_play` (every model's position and wounds
+    among it) is equal."""
     gaps = gap_table(unit.alive_models, target.alive_models)
     return gaps, tuple([min(row) if row else math.inf for row in gaps])
 
