@@ -18,6 +18,7 @@ back.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -430,3 +431,26 @@ def test_fear_sets_the_majority_weapon_skill_as_each_model_fears() -> None:
     battle.memory[FEAR] = {unit.id: True}
     assert majority_weapon_skill(battle, unit) == 1
     assert firers(unit) is None  # no gun in this unit
+
+
+def test_a_units_copy_is_its_deep_copy_and_changes_apart_from_it() -> None:
+    """``Unit.copy`` (the estimates' "what if" copies) equals what ``copy.deepcopy``
+    made, field by field, and moving, slaying or setting the status of the copy
+    leaves the unit as it was."""
+    path = ROOT / "examples" / "whole_game_three_turns.toml"
+    ready = prepare(load_scenario(path), str(path), 1)
+    for unit in ready.battle.units.values():
+        unit.models[0].wounds_left = 0  # a model already slain is copied as it is
+        before = copy.deepcopy(unit)
+        copied = unit.copy()
+        assert copied == before
+        assert copied.starting_models == unit.starting_models
+        assert all(a is not b for a, b in zip(copied.models, unit.models, strict=True))
+        assert copied.status is not unit.status
+        for model in copied.alive_models:
+            model.position = (model.position[0] + 3.0, model.position[1])
+        for model in copied.alive_models[:1]:
+            model.wounds_left = 0
+        copied.status.moved = True
+        assert unit == before
+        assert copied != before

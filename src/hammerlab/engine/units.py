@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
 from dataclasses import dataclass, field
 from typing import overload
@@ -140,6 +141,24 @@ class Unit:
     def __post_init__(self) -> None:
         if not self.starting_models:
             self.starting_models = len(self.models)
+
+    def copy(self) -> Unit:
+        """A copy whose models can be moved or slain, and whose status set, without
+        touching this unit: an estimate's "what if" (a move weighed before it is
+        made, a target thinned by a volley, a landing probed). Its models and
+        status are new objects; what they hold (profiles, weapons, datasheet,
+        positions) never changes in place, so it is shared, as ``copy.deepcopy``
+        shares it (their ``__deepcopy__`` give themselves back) at many times the
+        cost."""
+        return Unit(
+            self.id,
+            self.name,
+            self.player,
+            self.datasheet,
+            [copy.copy(m) for m in self.models],
+            copy.copy(self.status),
+            self.starting_models,
+        )
 
     @property
     def alive_models(self) -> list[Model]:

@@ -19,7 +19,6 @@ Run) as normal [...] but cannot charge in that turn's Assault phase."
 
 from __future__ import annotations
 
-import copy
 import math
 from collections.abc import Callable, Sequence
 
@@ -325,7 +324,7 @@ def landing_values(battle: Battle, unit: Unit, points: list[Vec]) -> list[float]
     live until all are weighed, as the AI's answers are remembered by the
     identity of the units asked about (``engine.memo``).
     """
-    probes = [copy.deepcopy(unit) for _ in points]
+    probes = [unit.copy() for _ in points]
     return [
         _landing_value(battle, probe, point) for probe, point in zip(probes, points, strict=True)
     ]

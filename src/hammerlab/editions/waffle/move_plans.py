@@ -52,7 +52,6 @@ Boyz, does not wait: no one will tie their guns up for him.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager
 from contextvars import ContextVar
@@ -519,7 +518,7 @@ def shifted_copy(unit: Unit, shift: Vec) -> Unit:
     before it is made. Keep it alive while it is weighed: the estimates' answers are
     remembered by the identity of the units asked about (``engine.memo``), as for
     Deep Strike's copies (:func:`deep_strike.landing_values`)."""
-    copied = copy.deepcopy(unit)
+    copied = unit.copy()
     for model in copied.alive_models:
         model.position = (model.position[0] + shift[0], model.position[1] + shift[1])
     return copied
@@ -555,7 +554,7 @@ class BestVolley:
         of it to charge next turn, from a little farther off."""
         if self.target is None:
             return None
-        copied = copy.deepcopy(self.target)
+        copied = self.target.copy()
         alive = sorted(
             copied.alive_models,
             key=lambda m: min(base_distance(m, s) for s in shooter.alive_models),
