@@ -243,6 +243,22 @@ def test_alive_models_kept_on_the_unit_follow_every_change_of_its_models() -> No
     assert "_alive" not in pickle.loads(pickle.dumps(unit)).__dict__
 
 
+def test_orders_keep_the_hash_of_their_fields_and_leave_it_behind_in_a_pickle() -> None:
+    made = [
+        FireOrders(),
+        FireOrders(snap=True, counts_within=1.0, counts_for_morale=False),
+        FireOrders(weapon_types=frozenset({"Assault", "Pistol"}), purpose="fiery charge"),
+    ]
+    for orders in made:
+        values = tuple(getattr(orders, f.name) for f in dataclasses.fields(orders))
+        twin = dataclasses.replace(orders)  # equal, made anew
+        assert hash(orders) == hash(values) == hash(twin) == hash(orders)  # kept: the same
+        back = pickle.loads(pickle.dumps(orders))
+        assert "_hash" not in back.__dict__ and back == orders and hash(back) == hash(values)
+    assert len({hash(orders) for orders in made}) == len(made)
+    assert hash(dataclasses.replace(made[0], into_melee=True)) != hash(made[0])
+
+
 def test_sight_table_is_can_see_pair_by_pair() -> None:
     wall = TerrainArea("wall", ((4.0, -10.0), (5.0, -10.0), (5.0, 10.0), (4.0, 10.0)),
                        blocks_sight=True)  # fmt: skip
