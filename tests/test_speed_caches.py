@@ -23,6 +23,7 @@ import pytest
 from hammerlab.analysis import battles
 from hammerlab.analysis.battles import prepare
 from hammerlab.analysis.game import Game
+from hammerlab.editions.waffle import attacks
 from hammerlab.editions.waffle.attacks import (
     HitRolls,
     effective_range,
@@ -44,7 +45,7 @@ from hammerlab.editions.waffle.wounds import most_common_profile
 from hammerlab.engine import memo
 from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
-from hammerlab.engine.datasheet import Datasheet, Profile
+from hammerlab.engine.datasheet import Datasheet, Profile, Weapon
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import DiceRolled, Message, ModelRemoved, PhaseChanged, WoundsLost
 from hammerlab.engine.geometry import (
@@ -257,6 +258,23 @@ def test_orders_keep_the_hash_of_their_fields_and_leave_it_behind_in_a_pickle() 
         assert "_hash" not in back.__dict__ and back == orders and hash(back) == hash(values)
     assert len({hash(orders) for orders in made}) == len(made)
     assert hash(dataclasses.replace(made[0], into_melee=True)) != hash(made[0])
+
+
+def test_weapons_carried_are_remembered_by_the_wargear_and_read_as_a_scan_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(attacks, "CARRIED_KEPT", 3)  # forgotten along the way, too
+    bolter, other = Weapon("Boltgun", {"Range": "24"}), Weapon("Boltgun", {"Range": "12"})
+    cannon = Weapon("Lascannon", {"Range": "48"})
+    wargears = [(bolter, cannon), (cannon, other, bolter), (cannon,), (bolter, cannon), ()]
+    for _ in range(2):
+        for wargear in wargears:
+            for name in ("Boltgun", "Lascannon", "Flamer"):
+                scanned = [weapon for weapon in wargear if weapon.name == name]
+                weapon, carried = attacks._carried(wargear, name)
+                assert carried == len(scanned)
+                assert weapon is (scanned[0] if scanned else None)  # the wargear's own
+                assert len(attacks._CARRIED) <= 3
 
 
 def test_sight_table_is_can_see_pair_by_pair() -> None:
