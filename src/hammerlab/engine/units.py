@@ -146,7 +146,7 @@ class Unit:
     def alive_models(self) -> list[Model]:
         """Models still on the table (a new list: the caller may change it).
 
-        Asked some 8,000 times a whole Waffle battle, nearly always with nothing
+        Asked some 8,000 times a whole battle of the AI, nearly always with nothing
         changed since the last time: the answer is kept on the unit with the
         :func:`models_edited` number and the models it was read from, and given
         again while that number reads the same (no model anywhere has had a field
