@@ -9,8 +9,10 @@ indexed wh40kdc ability lookup against a scan of the dataset.
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
 import inspect
+import pickle
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -21,6 +23,7 @@ import pytest
 from hammerlab.analysis import battles
 from hammerlab.analysis.battles import prepare
 from hammerlab.analysis.game import Game
+from hammerlab.editions.waffle import attacks
 from hammerlab.editions.waffle.attacks import (
     HitRolls,
     effective_range,
@@ -42,7 +45,7 @@ from hammerlab.editions.waffle.wounds import most_common_profile
 from hammerlab.engine import battlefield, memo
 from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
-from hammerlab.engine.datasheet import Datasheet, Profile
+from hammerlab.engine.datasheet import Datasheet, Profile, Weapon
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import DiceRolled, Message, ModelRemoved, PhaseChanged, WoundsLost
 from hammerlab.engine.geometry import (
@@ -205,6 +208,73 @@ def test_gap_table_is_base_distance_pair_by_pair_and_follows_a_move() -> None:
     assert table[0][1] == 0.0  # overlapping bases touch
     rows[0].position = (5.0, 5.0)
     assert gap_table(rows, columns)[0] == tuple(base_distance(rows[0], b) for b in columns)
+
+
+def test_alive_models_kept_on_the_unit_follow_every_change_of_its_models() -> None:
+    first = [_model(i, float(i), 0.0, 25.0) for i in range(4)]
+    sheet = Datasheet("Squad", "army", "waffle", ())
+    unit = Unit("u", "Squad", "p", sheet, list(first))
+    other = Unit("v", "Squad", "p", sheet, [_model(9, 0.0, 0.0, 25.0)])
+
+    def afresh() -> list[Model]:
+        return [m for m in unit.models if m.wounds_left > 0]
+
+    def same(alive: list[Model]) -> bool:
+        return [id(m) for m in alive] == [id(m) for m in afresh()]
+
+    assert same(unit.alive_models) and same(unit.alive_models)  # worked out, then kept
+    unit.alive_models.pop()  # a caller's list is its own
+    assert same(unit.alive_models)
+    first[1].wounds_left = 0  # a wound: no longer alive
+    assert same(unit.alive_models)
+    other.models[0].wounds_left = 0  # another unit's model edited: read again, the same
+    assert same(unit.alive_models)
+    unit.models.append(_model(5, 5.0, 0.0, 25.0))  # the list changed in place
+    assert same(unit.alive_models)
+    unit.models.reverse()
+    assert same(unit.alive_models)
+    unit.models[0] = _model(5, 5.0, 0.0, 25.0)  # an equal model, another object
+    assert same(unit.alive_models)
+    unit.models = [first[1], first[0]]  # another list (the first lost its wounds)
+    assert same(unit.alive_models)
+    copied = copy.deepcopy(unit)
+    copied.models[1].wounds_left = 0
+    assert copied.alive_models == []
+    assert same(unit.alive_models)
+    assert "_alive" not in pickle.loads(pickle.dumps(unit)).__dict__
+
+
+def test_orders_keep_the_hash_of_their_fields_and_leave_it_behind_in_a_pickle() -> None:
+    made = [
+        FireOrders(),
+        FireOrders(snap=True, counts_within=1.0, counts_for_morale=False),
+        FireOrders(weapon_types=frozenset({"Assault", "Pistol"}), purpose="fiery charge"),
+    ]
+    for orders in made:
+        values = tuple(getattr(orders, f.name) for f in dataclasses.fields(orders))
+        twin = dataclasses.replace(orders)  # equal, made anew
+        assert hash(orders) == hash(values) == hash(twin) == hash(orders)  # kept: the same
+        back = pickle.loads(pickle.dumps(orders))
+        assert "_hash" not in back.__dict__ and back == orders and hash(back) == hash(values)
+    assert len({hash(orders) for orders in made}) == len(made)
+    assert hash(dataclasses.replace(made[0], into_melee=True)) != hash(made[0])
+
+
+def test_weapons_carried_are_remembered_by_the_wargear_and_read_as_a_scan_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(attacks, "CARRIED_KEPT", 3)  # forgotten along the way, too
+    bolter, other = Weapon("Boltgun", {"Range": "24"}), Weapon("Boltgun", {"Range": "12"})
+    cannon = Weapon("Lascannon", {"Range": "48"})
+    wargears = [(bolter, cannon), (cannon, other, bolter), (cannon,), (bolter, cannon), ()]
+    for _ in range(2):
+        for wargear in wargears:
+            for name in ("Boltgun", "Lascannon", "Flamer"):
+                scanned = [weapon for weapon in wargear if weapon.name == name]
+                weapon, carried = attacks._carried(wargear, name)
+                assert carried == len(scanned)
+                assert weapon is (scanned[0] if scanned else None)  # the wargear's own
+                assert len(attacks._CARRIED) <= 3
 
 
 def test_sight_table_is_can_see_pair_by_pair() -> None:

@@ -19,10 +19,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from hammerlab.analysis.collector import fewer_collections
 from hammerlab.analysis.engine_version import ENGINE_VERSION
 from hammerlab.analysis.lab import Outcome, Settings, play_once
 from hammerlab.editions.plugins import PluginFile, load_plugin_file
+from hammerlab.engine.collector import fewer_collections
 from hammerlab.errors import BattleFailedError, HammerlabError
 from hammerlab.io.scenario import Scenario
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 from hammerlab.editions.waffle.allocation import allocate_wounds
 from hammerlab.editions.waffle.artillery import firers, shooting_toughness
@@ -225,16 +224,32 @@ def able_weapons(
     return ABLE.recall(key, worked_out, keep, give)
 
 
-@lru_cache(maxsize=1024)
 def _carried(weapons: tuple[Weapon, ...], name: str) -> tuple[Weapon | None, int]:
     """The first of ``weapons`` called ``name`` (``None`` where none is) and how many
     are (a Land Raider's two twin-linked lascannons, a Deff Dread's two big shootas).
 
-    Cached: a function of the immutable wargear, asked for every model of every
-    volley and estimate. Wargear is remembered by value, so the weapon given may be
-    an equal copy of the model's own (:meth:`Model.weapon`): it is read by value."""
-    found = [weapon for weapon in weapons if weapon.name == name]
-    return (found[0] if found else None), len(found)
+    Remembered (:data:`_CARRIED`): a function of the wargear, which never changes (a
+    tuple of frozen weapons), asked for every model of every volley and estimate.
+    Remembered by the tuple's identity, not its value: hashing a tuple of weapons
+    calls each weapon's ``__hash__``, ten calls a :func:`firing_models`. Each answer
+    keeps its tuple alive, so no identity is reused while it is remembered."""
+    key = (id(weapons), name)
+    known = _CARRIED.get(key)
+    if known is None:
+        if len(_CARRIED) >= CARRIED_KEPT:
+            _CARRIED.clear()
+        found = [weapon for weapon in weapons if weapon.name == name]
+        known = _CARRIED[key] = ((found[0] if found else None), len(found), weapons)
+    return known[0], known[1]
+
+
+CARRIED_KEPT = 4096
+"""Answers :func:`_carried` remembers before it forgets them all (a bound on memory over
+a sweep, each scenario loaded bringing wargear of its own)."""
+
+_CARRIED: dict[tuple[int, str], tuple[Weapon | None, int, tuple[Weapon, ...]]] = {}
+""":func:`_carried`'s answers by the wargear's identity and the weapon's name, each
+with its wargear."""
 
 
 @per_decision
