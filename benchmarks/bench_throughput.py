@@ -5,7 +5,9 @@ whole Waffle battles, >= 10,000 in core11. An attack is one shot the log
 reports (Waffle ``shots``, core11 ``attacks``), counted over whole battles
 played by the AI on both sides, decisions included. CPU time
 (``time.process_time``), not wall clock: the machine is shared. Each figure is
-the median of ``REPEATS`` repetitions, printed beside a reference measured in
+the median of at least ``REPEATS`` repetitions (as many as fill ``SPAN`` seconds
+of CPU: a repetition of the core11 battles takes some 25 ms, whose single readings
+move by a tenth), printed beside a reference measured in
 the same run: a numpy simulation of plain volleys (hit, wound and save rolls of
 10^6 shots, the floor a dice-only engine could reach). Each battle's setup
 (``prepare``) is timed with it; each scenario file is read once, before the
@@ -28,6 +30,7 @@ import numpy as np
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
+from hammerlab.engine.collector import fewer_collections
 from hammerlab.engine.events import Event
 from hammerlab.engine.transpositions import forget_all
 from hammerlab.io.scenario import Scenario, load_scenario
@@ -37,6 +40,7 @@ WAFFLE = ("whole_game_three_turns.toml", "guard_suppress_terminators.toml")
 CORE11 = ("core11_whole_turn.toml", "core11_normal_shooting.toml")
 SEEDS = 6
 REPEATS = 3
+SPAN = 2.0
 VOLLEY_SHOTS = 1_000_000
 
 
@@ -57,23 +61,26 @@ def loaded(name: str) -> Scenario:
 def battles(names: tuple[str, ...]) -> int:
     """Play every scenario for ``SEEDS`` seeds; the shooting attacks they made. The
     tables of answers by position (:mod:`engine.transpositions`) start empty, so
-    each repetition finds again only what its own battles met."""
+    each repetition finds again only what its own battles met; the battles are
+    played in one block of :func:`~hammerlab.engine.collector.fewer_collections`,
+    as the lab's runners play a batch (the collector's work still inside the clock)."""
     forget_all()
     total = 0
-    for name in names:
-        path = ROOT / "examples" / name
-        scenario = loaded(name)
-        for seed in range(1, SEEDS + 1):
-            ready = prepare(scenario, str(path), seed)
-            shots: list[int] = []
+    with fewer_collections():
+        for name in names:
+            path = ROOT / "examples" / name
+            scenario = loaded(name)
+            for seed in range(1, SEEDS + 1):
+                ready = prepare(scenario, str(path), seed)
+                shots: list[int] = []
 
-            def count(event: Event, shots: list[int] = shots) -> None:
-                if event.kind == "shots":
-                    shots.append(int(getattr(event, "shots", getattr(event, "attacks", 0))))
+                def count(event: Event, shots: list[int] = shots) -> None:
+                    if event.kind == "shots":
+                        shots.append(int(getattr(event, "shots", getattr(event, "attacks", 0))))
 
-            ready.battle.log.subscribe(count)
-            play(ready.battle, ready.ruleset, ready.plan)
-            total += sum(shots)
+                ready.battle.log.subscribe(count)
+                play(ready.battle, ready.ruleset, ready.plan)
+                total += sum(shots)
     return total
 
 
@@ -86,8 +93,11 @@ def numpy_volleys() -> int:
 
 
 def rate(task: Callable[[], int]) -> tuple[float, int]:
-    """Median attacks per CPU second of ``REPEATS`` runs, and the attacks of one run."""
-    runs = [cpu(task) for _ in range(REPEATS)]
+    """Median attacks per CPU second of ``REPEATS`` runs or as many as fill ``SPAN``
+    seconds of CPU (more), and the attacks of one run."""
+    runs = [cpu(task)]
+    while len(runs) < REPEATS or sum(s for s, _ in runs) < SPAN:
+        runs.append(cpu(task))
     return statistics.median(n / s for s, n in runs), runs[0][1]
 
 

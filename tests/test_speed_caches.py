@@ -9,10 +9,8 @@ indexed wh40kdc ability lookup against a scan of the dataset.
 from __future__ import annotations
 
 import contextlib
-import copy
 import dataclasses
 import inspect
-import pickle
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -208,40 +206,6 @@ def test_gap_table_is_base_distance_pair_by_pair_and_follows_a_move() -> None:
     assert table[0][1] == 0.0  # overlapping bases touch
     rows[0].position = (5.0, 5.0)
     assert gap_table(rows, columns)[0] == tuple(base_distance(rows[0], b) for b in columns)
-
-
-def test_alive_models_kept_on_the_unit_follow_every_change_of_its_models() -> None:
-    first = [_model(i, float(i), 0.0, 25.0) for i in range(4)]
-    sheet = Datasheet("Squad", "army", "waffle", ())
-    unit = Unit("u", "Squad", "p", sheet, list(first))
-    other = Unit("v", "Squad", "p", sheet, [_model(9, 0.0, 0.0, 25.0)])
-
-    def afresh() -> list[Model]:
-        return [m for m in unit.models if m.wounds_left > 0]
-
-    def same(alive: list[Model]) -> bool:
-        return [id(m) for m in alive] == [id(m) for m in afresh()]
-
-    assert same(unit.alive_models) and same(unit.alive_models)  # worked out, then kept
-    unit.alive_models.pop()  # a caller's list is its own
-    assert same(unit.alive_models)
-    first[1].wounds_left = 0  # a wound: no longer alive
-    assert same(unit.alive_models)
-    other.models[0].wounds_left = 0  # another unit's model edited: read again, the same
-    assert same(unit.alive_models)
-    unit.models.append(_model(5, 5.0, 0.0, 25.0))  # the list changed in place
-    assert same(unit.alive_models)
-    unit.models.reverse()
-    assert same(unit.alive_models)
-    unit.models[0] = _model(5, 5.0, 0.0, 25.0)  # an equal model, another object
-    assert same(unit.alive_models)
-    unit.models = [first[1], first[0]]  # another list (the first lost its wounds)
-    assert same(unit.alive_models)
-    copied = copy.deepcopy(unit)
-    copied.models[1].wounds_left = 0
-    assert copied.alive_models == []
-    assert same(unit.alive_models)
-    assert "_alive" not in pickle.loads(pickle.dumps(unit)).__dict__
 
 
 def test_orders_keep_the_hash_of_their_fields_and_leave_it_behind_in_a_pickle() -> None:

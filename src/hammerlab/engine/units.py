@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import itertools
 from dataclasses import dataclass, field
-from operator import is_
 from typing import overload
 
 from hammerlab.engine.datasheet import Datasheet, Profile, Weapon, lowered
@@ -163,35 +162,8 @@ class Unit:
 
     @property
     def alive_models(self) -> list[Model]:
-        """Models still on the table (a new list: the caller may change it).
-
-        Asked some 8,000 times a whole battle of the AI, nearly always with nothing
-        changed since the last time: the answer is kept on the unit with the
-        :func:`models_edited` number and the models it was read from, and given
-        again while that number reads the same (no model anywhere has had a field
-        set: not its wounds) and the unit's list holds the same models, compared
-        by identity, in order (a list changed in place, or another list). The
-        kept tuple holds those models alive, so no identity is reused meanwhile;
-        a copy of the unit leaves it behind (:meth:`__getstate__`)."""
-        models = self.models
-        kept = self.__dict__.get("_alive")
-        if (
-            kept is not None
-            and kept[0] == _last_edit[0]
-            and len(kept[1]) == len(models)
-            and all(map(is_, kept[1], models))
-        ):
-            return list(kept[2])
-        alive = [m for m in models if m.wounds_left > 0]  # Model.alive, inlined: hot
-        self.__dict__["_alive"] = (_last_edit[0], tuple(models), tuple(alive))
-        return alive
-
-    def __getstate__(self) -> dict[str, object]:
-        """The unit's fields for a copy or a pickle, without what :attr:`alive_models`
-        keeps: its :func:`models_edited` number means nothing in another process."""
-        state = dict(self.__dict__)
-        state.pop("_alive", None)
-        return state
+        """Models still on the table."""
+        return [m for m in self.models if m.wounds_left > 0]  # Model.alive, inlined: hot
 
     @property
     def destroyed(self) -> bool:

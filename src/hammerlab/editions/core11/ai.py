@@ -69,7 +69,7 @@ from hammerlab.editions.core11.profiles import (
     unit_defence,
     unit_movement,
 )
-from hammerlab.editions.core11.rolls import Situation, attack_profile
+from hammerlab.editions.core11.rolls import Situation, attack_profile, plain_situation
 from hammerlab.editions.core11.shooting import SHOOTING_TYPES
 from hammerlab.editions.core11.shooting_worth import group_worths, volley_worth
 from hammerlab.editions.core11.state import Core11Game
@@ -323,7 +323,7 @@ def _aim(battle: Battle, target: Unit) -> Aim | None:
     for all the weapons a decision weighs against it."""
     if target.destroyed:
         return None
-    situation = Situation(target_models=len(target.alive_models))
+    situation = plain_situation(len(target.alive_models))
     game = battle.state
     fnp = game.feel_no_pain.get(target.id) if isinstance(game, Core11Game) else None
     return unit_defence(target), situation, fnp

@@ -31,7 +31,7 @@ the dice through it, so the two can never disagree about a rule.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import Enum
 from functools import lru_cache
 
@@ -92,6 +92,25 @@ class Situation:
     """Fire Overwatch (10th edition stratagem): "each time a model in your unit makes a
     ranged attack, an unmodified Hit roll of 6 is required to score a hit, irrespective
     of the attacking weapon's Ballistic Skill or any modifiers"."""
+
+    def __hash__(self) -> int:
+        """The hash of the fields (as the dataclass's own), worked out once and kept:
+        a situation keys the attack profiles and kill odds remembered for every
+        attack and estimate. The fields are booleans and integers, whose hashes are
+        the same in every process, so a kept hash may travel in a copy or a pickle."""
+        try:
+            return self._hash  # type: ignore[attr-defined, no-any-return]
+        except AttributeError:
+            cached = hash(tuple([getattr(self, f.name) for f in fields(self)]))
+            object.__setattr__(self, "_hash", cached)
+            return cached
+
+
+@lru_cache(maxsize=256)
+def plain_situation(target_models: int) -> Situation:
+    """The :class:`Situation` of nothing but a target of ``target_models`` models (the
+    AI's estimates of a weapon at a unit): one object per size, its hash kept."""
+    return Situation(target_models=target_models)
 
 
 def cap(total: int) -> int:
