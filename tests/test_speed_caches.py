@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import inspect
+import pickle
 import random
 from collections import Counter
 from collections.abc import Iterator
