@@ -1,4 +1,4 @@
-"""Frozen dataclasses made as quickly as plain ones.
+"""Frozen dataclasses made as quickly as plain ones, and hashed once.
 
 A frozen dataclass's generated ``__init__`` sets each field through
 ``object.__setattr__`` (its own ``__setattr__`` refuses): a call through a slot
@@ -9,7 +9,8 @@ fields set so: callgrind put 4% of the battle's instructions in that wrapper.
 :func:`quick_init` gives such a class an ``__init__`` that writes the fields into the
 object's dictionary at once, taking the same arguments, with the same defaults, in
 the same order: the object made is the same, field for field, and stays as frozen
-(its ``__setattr__`` and ``__delattr__`` are the dataclass's).
+(its ``__setattr__`` and ``__delattr__`` are the dataclass's). :func:`kept_hash`
+gives a class whose objects key many remembered answers a hash worked out once.
 """
 
 from __future__ import annotations
@@ -80,3 +81,39 @@ def quick_init(cls: C) -> C:
     init.__annotations__ = dict(vars(cls)["__init__"].__annotations__)  # the same signature
     type.__setattr__(cls, "__init__", init)
     return cls
+
+
+def kept_hash(cls: C) -> C:
+    """``cls`` (a frozen dataclass without slots, every field of which is compared and
+    hashed) with a ``__hash__`` that hashes its fields' values as the dataclass's own
+    does, once, and keeps the hash on the object; a copy or a pickle leaves it behind
+    (a string's hash differs between processes).
+
+    For records that key answers remembered on every attack and estimate (a unit's
+    fire orders, an attack's situation): hashed thousands of times a battle, each
+    time a tuple of a dozen fields. Anything else is refused (``TypeError``)."""
+    params = getattr(cls, "__dataclass_params__", None)
+    if params is None or not params.frozen or "__slots__" in cls.__dict__:
+        raise TypeError(f"{cls.__qualname__}: kept_hash takes a frozen dataclass without slots")
+    if not all(f.compare and f.hash in (None, True) for f in dataclasses.fields(cls)):
+        raise TypeError(f"{cls.__qualname__}: kept_hash takes fields all compared and hashed")
+    type.__setattr__(cls, "__hash__", _kept_hash)
+    type.__setattr__(cls, "__getstate__", _state_without_hash)
+    return cls
+
+
+def _kept_hash(record: Any) -> int:
+    """The hash of ``record``'s fields, read back once worked out (:func:`kept_hash`)."""
+    try:
+        return record._hash  # type: ignore[no-any-return]
+    except AttributeError:
+        cached = hash(tuple([getattr(record, f.name) for f in dataclasses.fields(record)]))
+        object.__setattr__(record, "_hash", cached)
+        return cached
+
+
+def _state_without_hash(record: Any) -> dict[str, object]:
+    """``record``'s fields for a copy or a pickle, without its kept hash."""
+    state = dict(record.__dict__)
+    state.pop("_hash", None)
+    return state

@@ -31,13 +31,14 @@ the dice through it, so the two can never disagree about a rule.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
 from hammerlab.editions.core11.dice_expr import DiceExpr
 from hammerlab.editions.core11.profiles import DefenceStats
 from hammerlab.editions.core11.weapons import WeaponProfile
+from hammerlab.engine.records import kept_hash
 
 UNREACHABLE = 7
 """A "need" no D6 can reach (no save possible)."""
@@ -58,9 +59,12 @@ class Roll(Enum):
     CRITICAL = "critical"
 
 
+@kept_hash
 @dataclass(frozen=True)
 class Situation:
-    """Facts of the moment that change an attack (measured by the battle, or given)."""
+    """Facts of the moment that change an attack (measured by the battle, or given).
+    Its hash is kept (:func:`~hammerlab.engine.records.kept_hash`): a situation keys
+    the attack profiles and kill odds remembered for every attack and estimate."""
 
     half_range: bool = False
     """The target is within half the weapon's range of the attacking model."""
@@ -92,18 +96,6 @@ class Situation:
     """Fire Overwatch (10th edition stratagem): "each time a model in your unit makes a
     ranged attack, an unmodified Hit roll of 6 is required to score a hit, irrespective
     of the attacking weapon's Ballistic Skill or any modifiers"."""
-
-    def __hash__(self) -> int:
-        """The hash of the fields (as the dataclass's own), worked out once and kept:
-        a situation keys the attack profiles and kill odds remembered for every
-        attack and estimate. The fields are booleans and integers, whose hashes are
-        the same in every process, so a kept hash may travel in a copy or a pickle."""
-        try:
-            return self._hash  # type: ignore[attr-defined, no-any-return]
-        except AttributeError:
-            cached = hash(tuple([getattr(self, f.name) for f in fields(self)]))
-            object.__setattr__(self, "_hash", cached)
-            return cached
 
 
 @lru_cache(maxsize=256)

@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.records import quick_init
+from hammerlab.engine.records import kept_hash, quick_init
 from hammerlab.engine.units import Model, Unit
 
 
+@kept_hash
 @quick_init
 @dataclass(frozen=True)
 class FireOrders:
-    """How a unit is firing: the circumstances the rules distinguish."""
+    """How a unit is firing: the circumstances the rules distinguish. Its hash is kept
+    (:func:`~hammerlab.engine.records.kept_hash`): orders are part of every estimate
+    the AI remembers (:mod:`engine.memo`), hashed some 3,000 times a whole battle."""
 
     snap: bool = False
     """Forced Snap Shots (Return Fire!, Overwatch, shooting into combat)."""
@@ -35,25 +38,6 @@ class FireOrders:
     into_melee: bool = False
     """Seed 001 (Proposed Rule): shooting at a unit locked in combat, with Snap
     Shots whose rolls of 1-2 hit another unit of the combat."""
-
-    def __hash__(self) -> int:
-        """The hash of the fields, as the dataclass's own, worked out once and kept on
-        the orders: orders are part of every estimate the AI remembers
-        (:mod:`engine.memo`), hashed some 3,000 times a whole battle, 300 orders made.
-        Read back as :meth:`Weapon.__hash__ <hammerlab.engine.datasheet.Weapon.__hash__>`
-        reads its own; a copy or a pickle leaves it behind (:meth:`__getstate__`)."""
-        try:
-            return self._hash  # type: ignore[attr-defined, no-any-return]
-        except AttributeError:
-            cached = hash(tuple([getattr(self, f.name) for f in fields(self)]))
-            object.__setattr__(self, "_hash", cached)
-            return cached
-
-    def __getstate__(self) -> dict[str, object]:
-        """The fields, without the kept hash: a string's hash differs between processes."""
-        state = dict(self.__dict__)
-        state.pop("_hash", None)
-        return state
 
 
 def orders_against(battle: Battle, target: Unit, orders: FireOrders) -> FireOrders:
