@@ -5,14 +5,10 @@ from __future__ import annotations
 import gc
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from hammerlab.analysis.battles import prepare
-from hammerlab.editions.base import play
 from hammerlab.engine.collector import BATCH_THRESHOLD, fewer_collections
-from hammerlab.io.scenario import load_scenario
 
 
 @pytest.fixture(autouse=True)
@@ -71,15 +67,4 @@ def test_threads_playing_batches_at_once_leave_the_thresholds_as_they_found_them
     for thread in threads:
         thread.join()
     assert seen == [(BATCH_THRESHOLD, 10, 10)] * 2
-    assert gc.get_threshold() == (700, 10, 10)
-
-
-def test_a_battle_played_to_the_end_runs_the_collector_less_often() -> None:
-    gc.set_threshold(700, 10, 10)
-    path = Path(__file__).resolve().parents[1] / "examples" / "whole_game_three_turns.toml"
-    ready = prepare(load_scenario(path), str(path), 1)
-    seen: set[int] = set()
-    ready.battle.log.subscribe(lambda event: seen.add(gc.get_threshold()[0]))
-    play(ready.battle, ready.ruleset, ready.plan)
-    assert seen == {BATCH_THRESHOLD}
     assert gc.get_threshold() == (700, 10, 10)
