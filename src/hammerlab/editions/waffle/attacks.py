@@ -102,7 +102,8 @@ def firing_models(
     armed: list[tuple[int, Model, Model, WeaponProfile, float]] = []
     copies: dict[str, int] = {}  # models carrying the weapon more than once: how many fire
     # A model's wargear (by identity: models of one entry share one tuple): its first
-    # weapon called weapon_name (None: none) and how many it carries. Read once per entry.
+    # weapon called weapon_name (None: none) and how many it carries. Read once per entry
+    # here, in front of _carried's own memory: a call a model cost 0.4% of a battle.
     held: dict[int, tuple[Weapon | None, int]] = {}
     snaps: dict[int, bool] = {}  # models sharing a weapon share the answer
     # Shooters of one profile with one weapon: its profile and range, or None where it
