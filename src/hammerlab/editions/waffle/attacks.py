@@ -618,9 +618,13 @@ def roll_to_hit(
 
 
 def _hit_counts(rolls: tuple[int, ...], needed: int, stray: int) -> tuple[int, int]:
-    """(hits, strays) among ``rolls``: a stray is ``stray`` or less, a hit ``needed`` or more."""
-    strays = sum(1 for r in rolls if r <= stray)
-    return sum(1 for r in rolls if r > stray and r >= needed), strays
+    """(hits, strays) among ``rolls``: a stray is ``stray`` or less, a hit ``needed`` or more.
+    Lists counted, not generators summed, and no pass for strays where none can be (every
+    die of every volley to hit is counted here)."""
+    if not stray:
+        return len([r for r in rolls if r >= needed]), 0
+    strays = len([r for r in rolls if r <= stray])
+    return len([r for r in rolls if r > stray and r >= needed]), strays
 
 
 def _rolled_hits(
