@@ -1,0 +1,62 @@
+"""The shortcuts a volley takes (issue 14's steady battles) give what the long way gives.
+
+A volley reads once, for the models of one profile and rules, what each model fires
+with (``attacks._rolled_hits``), unless a rule installed reads the model itself; the
+wound allocation finds the next model only once a wound was not saved
+(``allocation.allocate_wounds``); the score needed to wound is remembered
+(``wounds.wound_target``). Each test sets the shortcut against the long way: each
+model's own answer, a wound allocated at a time, the score worked out afresh.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import GUARD, LASGUN, TROOPER, A, B, last, make_battle, of_kind, row, squad
+
+from hammerlab.editions.waffle.attacks import fire_weapon
+from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.points import BALLISTIC_SKILL
+from hammerlab.editions.waffle.strength import STRENGTH
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.units import Model, Unit
+
+
+def _sharper_second(battle: Battle, model: Model, bs: int) -> int:
+    """A rule read model by model: the second Guardsman shoots at BS4."""
+    return bs + 1 if model.id == "a.2" else bs
+
+
+def _stronger_second(battle: Battle, unit: Unit, model: Model, weapon: object, s: int) -> int:
+    """A rule read model by model: the second Guardsman's shots hit at S4."""
+    return s + 1 if model.id == "a.2" else s
+
+
+def _to_roll(battle: Battle, what: str) -> list[str]:
+    return [e.purpose for e in of_kind(battle, "dice") if e.purpose.startswith(what)]
+
+
+@pytest.mark.parametrize("installed", [False, True])
+def test_models_alike_fire_each_with_their_own_bs_and_strength_where_a_rule_reads_them(
+    installed: bool,
+) -> None:
+    # Two Guardsmen (one profile, no rules of their own: BS3, 4+ to hit; S3 lasguns)
+    # fire one shot each 20" away at T3 Troopers with no save, both hitting (6s) and
+    # wounding (6s). With rules giving the second BS4 (3+) and S4 (3+ to wound against
+    # T3), its dice need 3+ where the first's need 4+, and the hits roll to wound in
+    # two groups by Strength; without them both need 4+, in one group.
+    guard = squad("a", A, GUARD, [LASGUN], row(30, 10, 2))
+    target = squad("b", B, TROOPER, [], row(30, 30, 3))
+    battle = make_battle(guard, target, dice=[6, 6, 6, 6])
+    if installed:
+        battle.hooks.add(BALLISTIC_SKILL, _sharper_second)
+        battle.hooks.add(STRENGTH, _stronger_second)
+    result = fire_weapon(battle, guard, target, LASGUN.name, FireOrders())
+    assert result.casualties["b"] == 2
+    if installed:
+        assert _to_roll(battle, "to hit") == ["to hit (Lasgun, 4+)", "to hit (Lasgun, 3+)"]
+        assert _to_roll(battle, "to wound") == ["to wound (Lasgun, 4+)", "to wound (Lasgun, 3+)"]
+        assert last(of_kind(battle, "shots")).needed == "3+/4+"
+    else:
+        assert _to_roll(battle, "to hit") == ["to hit (Lasgun, 4+)", "to hit (Lasgun, 4+)"]
+        assert _to_roll(battle, "to wound") == ["to wound (Lasgun, 4+)"]
+        assert last(of_kind(battle, "shots")).needed == "4+"
