@@ -22,7 +22,9 @@ from hammerlab.editions.waffle.points import BALLISTIC_SKILL
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS
 from hammerlab.editions.waffle.strength import STRENGTH
+from hammerlab.editions.waffle.wounds import wound_target
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.units import Model, Unit
 
 
@@ -100,3 +102,20 @@ def test_wounds_allocated_at_once_go_where_they_go_a_wound_at_a_time(action: str
     saves = [_allocated(seed, action, at_once=True)[2] for seed in range(1, 21)]
     assert any(len(set(models)) > 1 for models in saves)
     assert any(a == b for models in saves for a, b in pairwise(models))
+
+
+def _weapon(name: str, rules: str) -> Weapon:
+    characteristics = {"Range": "24", "S": "4", "AP": "5", "Type": f"Assault 1{rules}"}
+    return Weapon(name=name, characteristics=characteristics)
+
+
+@pytest.mark.parametrize(
+    "rules", ["", ", Poisoned", ", Poisoned (2+)", ", Fleshbane", ", Sniper", ", Poisoned, Sniper"]
+)
+def test_the_score_to_wound_remembered_is_the_one_worked_out(rules: str) -> None:
+    weapon = weapon_of(_weapon(f"Gun{rules}", rules))
+    for strength in range(1, 11):
+        for toughness in range(1, 11):
+            expected = wound_target.__wrapped__(strength, toughness, weapon)
+            assert wound_target(strength, toughness, weapon) == expected
+            assert wound_target(strength, toughness, weapon) == expected  # remembered
