@@ -704,7 +704,7 @@ def _fire_alike(battle: Battle, unit: Unit) -> bool:
     6s are Precision Shots is a function of those and the unit's rules alone
     (:func:`precision_shots.fires_precision_shots`)."""
     hooks = battle.hooks
-    return not (hooks.get(BALLISTIC_SKILL) or hooks.get(STRENGTH) or has_gun_alive(unit))
+    return not hooks.get(BALLISTIC_SKILL) and not hooks.get(STRENGTH) and not has_gun_alive(unit)
 
 
 def melee_stray_units(battle: Battle, shooter: Unit, target: Unit) -> list[Unit]:
