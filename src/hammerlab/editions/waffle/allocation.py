@@ -83,11 +83,9 @@ def allocate_wounds(
     ranking: dict[int, int] = {}
     sighted: set[int] | None = None
     # The model the next wound goes to (and the models alive, a Precision Shot's choice),
-    # and the cover saves taken, found again only once a wound was not saved: a saved
-    # wound changes no model, nor anything a cover save is read from.
+    # found again only once a wound was not saved: a saved wound changes no model.
     nearest: Model | None = None
     alive: list[Model] = []
-    covers: dict[tuple[int, int], int | None] = {}  # by firer and model, as long as nearest
     for index, wound in enumerate(wounds):
         if nearest is None:
             alive = standing(battle, victim.models, orders, spare)
@@ -114,17 +112,9 @@ def allocate_wounds(
         model = nearest
         if wound.precision:
             model = precision_target(battle, shooter, wound, profile, model, alive)
-        in_cover = None
-        if not melee:
-            pair = (id(wound.source), id(model))
-            if pair in covers:
-                in_cover = covers[pair]
-            else:
-                in_cover = covers[pair] = cover_against(battle, victim, model, wound, profile)
-        if saves_rolled(battle, victim, model, wound, profile, in_cover):
+        if save_taken(battle, victim, model, wound, profile, cover=not melee):
             continue
         nearest = None
-        covers.clear()
         if profile.has_rule("Concussive"):
             concuss(battle, model)
         left = wounds_left(battle, model, orders)
@@ -219,29 +209,11 @@ def save_taken(
     edition) no cover save is taken. A model with Cosmic Fate re-rolls a failed
     armour save once (:data:`COSMIC_FATE`).
     """
-    in_cover = cover_against(battle, victim, model, wound, profile) if cover else None
-    return saves_rolled(battle, victim, model, wound, profile, in_cover)
-
-
-def cover_against(
-    battle: Battle, victim: Unit, model: Model, wound: WoundRoll, profile: WeaponProfile
-) -> int | None:
-    """The cover save ``model`` (of ``victim``) takes against ``wound`` from a shooting
-    weapon (:func:`visibility.cover_save`; none against Ignores Cover)."""
-    if profile.has_rule("Ignores Cover"):
-        return None
-    return cover_save(battle, wound.source, victim, model, st(battle, victim).gone_to_ground)
-
-
-def saves_rolled(
-    battle: Battle,
-    victim: Unit,
-    model: Model,
-    wound: WoundRoll,
-    profile: WeaponProfile,
-    in_cover: int | None,
-) -> bool:
-    """:func:`save_taken` with the cover save ``in_cover`` (``None``: none) found."""
+    in_cover = None
+    if cover and not profile.has_rule("Ignores Cover"):
+        in_cover = cover_save(
+            battle, wound.source, victim, model, st(battle, victim).gone_to_ground
+        )
     armour = armour_save(battle, victim, model)
     invulnerable = invulnerable_save(battle, victim, model)
     saves = saves_against(wound.ap, armour, invulnerable, in_cover)
