@@ -62,21 +62,13 @@ def may_fire(spent: Counter[str], unit: Unit, model: Model, weapon_name: str, qu
 
 
 def spend(spent: Counter[str], unit: Unit, models: Iterable[Model], weapon_name: str) -> None:
-    """Count ``models`` of ``unit`` as having fired ``weapon_name`` (its item, its grenade).
-    Whether a weapon is a grenade is asked once per weapon (models of one entry share
-    theirs), not once per model."""
-    grenades: dict[int, bool] = {}
+    """Count ``models`` of ``unit`` as having fired ``weapon_name`` (its item, its grenade)."""
     for model in models:
         spent[model.id] += 1
         weapon = model.weapon(weapon_name)
-        if weapon is None:
-            continue
-        if weapon.mode_of:
+        if weapon is not None and weapon.mode_of:
             spent[_mode_key(model, weapon)] += 1
-        grenade = grenades.get(id(weapon))
-        if grenade is None:
-            grenade = grenades[id(weapon)] = is_grenade(weapon)
-        if grenade:
+        if weapon is not None and is_grenade(weapon):
             spent[_grenade_key(unit)] += 1
 
 
