@@ -2,25 +2,19 @@
 
 A volley reads once, for the models of one profile and rules, what each model fires
 with (``attacks._rolled_hits``), unless a rule installed reads the model itself; the
-wound allocation finds the next model only once a wound was not saved
-(``allocation.allocate_wounds``); the score needed to wound is remembered
-(``wounds.wound_target``). Each test sets the shortcut against the long way: each
-model's own answer, a wound allocated at a time, the score worked out afresh.
+score needed to wound is remembered (``wounds.wound_target``). Each test sets the
+shortcut against the long way: each model's own answer, the score worked out afresh.
 """
 
 from __future__ import annotations
 
-from itertools import pairwise
-
 import pytest
-from conftest import GUARD, LASGUN, TROOPER, A, B, last, make_battle, of_kind, profile, row, squad
+from conftest import GUARD, LASGUN, TROOPER, A, B, last, make_battle, of_kind, row, squad
 
-from hammerlab.editions.waffle.allocation import allocate_wounds
 from hammerlab.editions.waffle.attacks import fire_weapon
-from hammerlab.editions.waffle.orders import FireOrders, VolleyResult, WoundRoll
+from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.points import BALLISTIC_SKILL
 from hammerlab.editions.waffle.profiles import weapon_of
-from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS
 from hammerlab.editions.waffle.strength import STRENGTH
 from hammerlab.editions.waffle.wounds import wound_target
 from hammerlab.engine.battle import Battle
@@ -67,41 +61,6 @@ def test_models_alike_fire_each_with_their_own_bs_and_strength_where_a_rule_read
         assert _to_roll(battle, "to hit") == ["to hit (Lasgun, 4+)", "to hit (Lasgun, 4+)"]
         assert _to_roll(battle, "to wound") == ["to wound (Lasgun, 4+)"]
         assert last(of_kind(battle, "shots")).needed == "4+"
-
-
-ARMOURED = profile("Armoured", s=3, t=3, i=3, ld=8, sv="4+")
-
-
-def _allocated(seed: int, action: str, at_once: bool) -> tuple[str, tuple[int, ...], list[str]]:
-    """Nine S3 AP- wounds on ten 4+ save models, allocated in one call or a call each:
-    the battle's log, every model's wounds after, and the model of each save rolled."""
-    guard = squad("a", A, GUARD, [LASGUN], row(30, 10, 3))
-    target = squad("b", B, ARMOURED, [], row(26, 20, 10))
-    battle = make_battle(guard, target, seed=seed, options={"suppressive_fire": True})
-    orders = FireOrders(action=action)
-    wounds = [WoundRoll(3, None, guard.models[k % 3]) for k in range(9)]
-    result = VolleyResult()
-    batches = [wounds] if at_once else [[w] for w in wounds]
-    for batch in batches:
-        allocate_wounds(
-            battle, guard, target, batch, weapon_of(LASGUN), orders, result, guard.models,
-            closest_to=guard.alive_models,
-        )  # fmt: skip
-    saves = [e.model for e in of_kind(battle, "save")]
-    return battle.log.json_lines(), tuple(m.wounds_left for m in target.models), saves
-
-
-@pytest.mark.parametrize("action", ["shoot", SUPPRESS])
-def test_wounds_allocated_at_once_go_where_they_go_a_wound_at_a_time(action: str) -> None:
-    # One wound a call finds the closest model afresh for every wound; the shortcut
-    # finds it again only after a wound not saved (a casualty, or with Suppressive
-    # Fire a wound counted and not taken). Twenty seeds mix saves and failures: some
-    # model saves a wound and takes the next, and wounds go to several models.
-    for seed in range(1, 21):
-        assert _allocated(seed, action, at_once=True) == _allocated(seed, action, False)
-    saves = [_allocated(seed, action, at_once=True)[2] for seed in range(1, 21)]
-    assert any(len(set(models)) > 1 for models in saves)
-    assert any(a == b for models in saves for a, b in pairwise(models))
 
 
 def _weapon(name: str, rules: str) -> Weapon:

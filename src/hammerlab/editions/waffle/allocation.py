@@ -82,39 +82,32 @@ def allocate_wounds(
     # is the first of it in that ranking, the earliest on a tie, as nearest finds).
     ranking: dict[int, int] = {}
     sighted: set[int] | None = None
-    # The model the next wound goes to (and the models alive, a Precision Shot's choice),
-    # found again only once a wound was not saved: a saved wound changes no model.
-    nearest: Model | None = None
-    alive: list[Model] = []
     for index, wound in enumerate(wounds):
-        if nearest is None:
-            alive = standing(battle, victim.models, orders, spare)
-            if only is not None:
-                pool = [m for m in alive if m is only]
-            elif scatter or melee:
-                pool = alive
-            else:
-                if sighted is None:
-                    sighted = {id(m) for m in seen_among(battle, firers, victim.models)}
-                pool = [m for m in alive if id(m) in sighted]  # those some firer sees
-            if not pool and overkill and only is not None:
-                rest = wounds[index:]
-                result.unsaved[victim.id] += excess_wounds(battle, victim, only, rest, profile)
-                return
-            if not pool:
-                why = "none in sight" if alive and only is None else "no model left to take them"
-                battle.say("allocation", f"remaining wounds on {victim.label} are lost: {why}")
-                return
-            if not ranking:
-                ranked = closest(closest_to or firers, victim.models)
-                ranking = {id(m): place for place, m in enumerate(ranked)}
-            nearest = min(pool, key=lambda m: ranking[id(m)])  # first on a tie
-        model = nearest
+        alive = standing(battle, victim.models, orders, spare)
+        if only is not None:
+            pool = [m for m in alive if m is only]
+        elif scatter or melee:
+            pool = alive
+        else:
+            if sighted is None:
+                sighted = {id(m) for m in seen_among(battle, firers, victim.models)}
+            pool = [m for m in alive if id(m) in sighted]  # those some firer sees
+        if not pool and overkill and only is not None:
+            rest = wounds[index:]
+            result.unsaved[victim.id] += excess_wounds(battle, victim, only, rest, profile)
+            return
+        if not pool:
+            why = "none in sight" if alive and only is None else "no model left to take them"
+            battle.say("allocation", f"remaining wounds on {victim.label} are lost: {why}")
+            return
+        if not ranking:
+            ranked = closest(closest_to or firers, victim.models)
+            ranking = {id(m): place for place, m in enumerate(ranked)}
+        model = min(pool, key=lambda m: ranking[id(m)])  # nearest, first on a tie
         if wound.precision:
             model = precision_target(battle, shooter, wound, profile, model, alive)
         if save_taken(battle, victim, model, wound, profile, cover=not melee):
             continue
-        nearest = None
         if profile.has_rule("Concussive"):
             concuss(battle, model)
         left = wounds_left(battle, model, orders)
