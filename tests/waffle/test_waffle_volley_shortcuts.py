@@ -2,17 +2,21 @@
 
 A volley reads once, for the models of one profile and rules, what each model fires
 with (``attacks._rolled_hits``), unless a rule installed reads the model itself; the
-score needed to wound is remembered (``wounds.wound_target``). Each test sets the
-shortcut against the long way: each model's own answer, the score worked out afresh.
+score needed to wound is remembered (``wounds.wound_target``); volleys' results are
+merged in a plain loop (``VolleyResult.merge``). Each test sets the shortcut against
+the long way: each model's own answer, the score worked out afresh, ``Counter.update``.
 """
 
 from __future__ import annotations
+
+import random
+from collections import Counter
 
 import pytest
 from conftest import GUARD, LASGUN, TROOPER, A, B, last, make_battle, of_kind, row, squad
 
 from hammerlab.editions.waffle.attacks import fire_weapon
-from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
 from hammerlab.editions.waffle.points import BALLISTIC_SKILL
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.strength import STRENGTH
@@ -78,3 +82,24 @@ def test_the_score_to_wound_remembered_is_the_one_worked_out(rules: str) -> None
             expected = wound_target.__wrapped__(strength, toughness, weapon)
             assert wound_target(strength, toughness, weapon) == expected
             assert wound_target(strength, toughness, weapon) == expected  # remembered
+
+
+def test_results_merged_are_what_counter_update_adds_up_key_by_key_in_order() -> None:
+    # Counts of 0 are kept as keys (Counter.update keeps them), new keys come last.
+    draw = random.Random(7)
+    for _ in range(300):
+        into, other = VolleyResult(), VolleyResult()
+        for result in (into, other):
+            for counts in (result.hits, result.wounds, result.unsaved, result.casualties):
+                for _ in range(draw.randint(0, 4)):
+                    counts[draw.choice("abcd")] += draw.randint(0, 2)
+        expected = [
+            Counter(mine) for mine in (into.hits, into.wounds, into.unsaved, into.casualties)
+        ]
+        for counts, theirs in zip(
+            expected, (other.hits, other.wounds, other.unsaved, other.casualties), strict=True
+        ):
+            counts.update(theirs)
+        into.merge(other)
+        merged = (into.hits, into.wounds, into.unsaved, into.casualties)
+        assert [list(c.items()) for c in merged] == [list(c.items()) for c in expected]
