@@ -420,26 +420,6 @@ def test_a_makeup_kept_for_a_unit_is_read_again_once_its_list_or_a_model_changes
     assert names(unit) == ()
 
 
-def test_a_units_rules_kept_are_read_again_once_its_list_or_a_model_changes() -> None:
-    # Unit.has_rule: the unit's own rules, or a model's alive, kept per unit while no
-    # model is edited and the unit's list holds the same models (units.kept_per_unit).
-    plain = Profile("Runt", {"T": "3"})
-    sheet = Datasheet("Mob", "Orks", "waffle", (), rules=("Furious Charge",))
-    unit = Unit("u", "Mob", "A", sheet, [])
-    unit.models = [Model(f"m{i}", plain, (), (float(i), 0.0)) for i in range(2)]
-    assert unit.has_rule("furious charge") and not unit.has_rule("Stealth")
-    unit.models[1].rules = ("Stealth",)  # a model edited
-    assert unit.has_rule("Stealth") and unit.has_rule("stealth")
-    unit.models[1].wounds_left = 0  # slain: its rules no longer count
-    assert not unit.has_rule("Stealth")
-    unit.models[0] = Model("m2", plain, (), (2.0, 0.0), rules=("Stealth",))  # no edit
-    assert unit.has_rule("Stealth")
-    unit.models.pop(0)  # taken out of the list: no edit
-    assert not unit.has_rule("Stealth")
-    unit.models = [Model("m3", plain, (), (3.0, 0.0), rules=("Shrouded",))]  # another list
-    assert unit.has_rule("Shrouded") and not unit.has_rule("Stealth")
-
-
 def test_a_makeup_asked_in_a_scope_is_the_units_until_the_scope_closes() -> None:
     tough = Profile("Brute", {"T": "5"})
     weak = Profile("Runt", {"T": "3"})

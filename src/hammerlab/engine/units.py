@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from operator import is_
-from typing import TypeVar, overload
+from typing import overload
 
 from hammerlab.engine.datasheet import Datasheet, Profile, Weapon, lowered
 from hammerlab.engine.geometry import MM_PER_INCH, Vec
@@ -184,7 +182,12 @@ class Unit:
     def has_rule(self, name: str) -> bool:
         """Whether the unit, or any of its models alive, has the rule ``name``."""
         wanted = name.lower()
-        return wanted in lowered(self.datasheet.rules) or wanted in _models_rules(self)
+        if wanted in lowered(self.datasheet.rules):
+            return True
+        for m in self.models:  # a plain loop: asked of every unit on every estimate
+            if m.rules and m.wounds_left > 0 and wanted in lowered(m.rules):
+                return True
+        return False
 
     def weapon_names(self) -> list[str]:
         """Distinct weapon names carried by models alive, first-seen order."""
@@ -198,49 +201,3 @@ class Unit:
     def label(self) -> str:
         """How the log names the unit."""
         return f"{self.name} [{self.id}]"
-
-
-T = TypeVar("T")
-
-
-def kept_per_unit(work: Callable[[list[Model]], T], kept: int = 256) -> Callable[[Unit], T]:
-    """``work`` of a unit's list of models, kept per unit and given again while no model
-    anywhere has been edited (:func:`models_edited` reads the same: a model changes only
-    by a field being set) and the unit's list holds the same models, compared by
-    identity, in order (a list changed in place, or another list): for the questions
-    asked of a unit's models several times between two edits (a volley asks its firers
-    and its target whether a model is a vehicle, a gun, a Zooming Flyer, whether one has
-    a rule). ``work`` must read nothing but the models' fields. The kept tuple holds the
-    models alive, so no identity is reused meanwhile; the answer being a function of the
-    models alone, a unit that comes to take another's identity is answered rightly.
-    ``kept``: the units kept before all are forgotten (a sweep plays thousands)."""
-    answers: dict[int, tuple[int, tuple[Model, ...], T]] = {}
-
-    def of_unit(unit: Unit) -> T:
-        models = unit.models
-        edits = _last_edit[0]
-        known = answers.get(id(unit))
-        if (
-            known is not None
-            and known[0] == edits
-            and len(known[1]) == len(models)
-            and all(map(is_, known[1], models))
-        ):
-            return known[2]
-        answer = work(models)
-        if len(answers) >= kept:
-            answers.clear()
-        answers[id(unit)] = (edits, tuple(models), answer)
-        return answer
-
-    return of_unit
-
-
-def _rules_of(models: list[Model]) -> frozenset[str]:
-    """The rules of the ``models`` alive, in lower case (:meth:`Unit.has_rule`)."""
-    return frozenset().union(*[lowered(m.rules) for m in models if m.rules and m.wounds_left > 0])
-
-
-_models_rules = kept_per_unit(_rules_of)
-"""The rules of a unit's models alive, kept while no model is edited (:func:`kept_per_unit`):
-:meth:`Unit.has_rule` is asked of the firers and the target of every volley and wound."""
