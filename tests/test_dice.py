@@ -1,7 +1,7 @@
 """The battle's dice draw what Python's seeded ``random.Random.randint`` draws.
 
 Every saved log, replay and seed in the project was rolled by ``randint``;
-:meth:`Dice._draw` draws the same bits without its layers of calls, so it must
+:meth:`Dice._draws` draws the same bits without its layers of calls, so it must
 give the same values, in the same order, leaving the generator where ``randint``
 leaves it.
 """

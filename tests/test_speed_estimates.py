@@ -390,6 +390,36 @@ def test_a_makeup_is_the_profiles_of_the_models_alive_in_order() -> None:
             typical_profile(unit)
 
 
+def test_a_makeup_kept_for_a_unit_is_read_again_once_its_list_or_a_model_changes() -> None:
+    # Outside a decision scope the make-up is kept per unit while no model is edited
+    # and the unit's list holds the same models (memo._makeup). Each change below edits
+    # no model, or edits one, and the answer follows it as a pass over the models does.
+    tough = Profile("Brute", {"T": "5"})
+    weak = Profile("Runt", {"T": "3"})
+    unit = Unit("u", "Mob", "A", Datasheet("Mob", "Orks", "waffle", ()), [])
+    unit.models = [Model(f"m{i}", p, (), (float(i), 0.0)) for i, p in enumerate([weak, tough])]
+    other = Unit("v", "Mob", "A", Datasheet("Mob", "Orks", "waffle", ()), list(unit.models))
+
+    @memo.per_makeup
+    def names(profiles: tuple[Profile, ...]) -> tuple[str, ...]:
+        return tuple(p.name for p in profiles)
+
+    assert names(unit) == names(unit) == ("Runt", "Brute")
+    unit.models.remove(unit.models[0])  # taken out of the list: no model edited
+    assert names(unit) == ("Brute",)
+    assert names(other) == ("Runt", "Brute")  # another unit: its own list
+    unit.models.insert(0, Model("m2", tough, (), (2.0, 0.0)))  # a new model: no edit either
+    assert names(unit) == ("Brute", "Brute")
+    unit.models[1] = Model("m4", weak, (), (4.0, 0.0))  # one in another's place
+    assert names(unit) == ("Brute", "Runt")
+    unit.models = [Model("m3", weak, (), (3.0, 0.0))]  # another list
+    assert names(unit) == ("Runt",)
+    unit.models[0].profile = tough  # a model edited
+    assert names(unit) == ("Brute",)
+    unit.models[0].wounds_left = 0
+    assert names(unit) == ()
+
+
 def test_a_makeup_asked_in_a_scope_is_the_units_until_the_scope_closes() -> None:
     tough = Profile("Brute", {"T": "5"})
     weak = Profile("Runt", {"T": "3"})

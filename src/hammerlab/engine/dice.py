@@ -34,19 +34,22 @@ class Dice:
         """Send roll events to ``sink`` (the battle's log)."""
         self._sink = sink
 
-    def _draw(self, sides: int) -> int:
-        """One die: ``random.Random.randint(1, sides)``'s value and draws, without
-        its three layers of Python calls (``randrange``, ``_randbelow``): a die
-        is drawn as ``sides.bit_length()`` random bits, drawn again while they
-        reach ``sides`` (``tests/test_dice.py`` holds it to ``randint``)."""
-        if sides < 1:  # randint's empty range (the loop below would never end)
+    def _draws(self, count: int, sides: int) -> list[int]:
+        """``count`` dice: ``random.Random.randint(1, sides)``'s values and draws, without
+        its three layers of Python calls (``randrange``, ``_randbelow``) nor a call of
+        our own a die: a die is drawn as ``sides.bit_length()`` random bits, drawn again
+        while they reach ``sides`` (``tests/test_dice.py`` holds it to ``randint``)."""
+        if count and sides < 1:  # randint's empty range (the loop below would never end)
             raise ValueError(f"a die needs at least one side, not {sides}")
         bits = self._rng.getrandbits
         width = sides.bit_length()
-        value = bits(width)
-        while value >= sides:
+        values: list[int] = []
+        for _ in range(count):
             value = bits(width)
-        return value + 1
+            while value >= sides:
+                value = bits(width)
+            values.append(value + 1)
+        return values
 
     def state(self) -> object:
         """The generator's state (what a replay must reproduce)."""
@@ -57,8 +60,7 @@ class Dice:
 
     def roll(self, count: int, purpose: str, sides: int = 6) -> tuple[int, ...]:
         """Roll ``count`` dice with ``sides`` faces for ``purpose``."""
-        draw = self._draw
-        values = tuple([draw(sides) for _ in range(count)])
+        values = tuple(self._draws(count, sides))
         if self._sink is not None and count:
             self._sink(DiceRolled(purpose, sides, values))  # the commonest event: no keywords
         return values
@@ -166,7 +168,11 @@ class ScriptedDice(Dice):
         self._values = list(self.values)
         self._directions = list(self.directions)
 
+    def _draws(self, count: int, sides: int) -> list[int]:
+        return [self._draw(sides) for _ in range(count)]
+
     def _draw(self, sides: int) -> int:
+        """The next scripted value, as a die of ``sides``."""
         if not self._values:
             raise DiceExhaustedError("scripted dice exhausted")
         value = self._values.pop(0)

@@ -29,11 +29,12 @@ from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import wraps
-from operator import attrgetter
+from operator import attrgetter, is_
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from weakref import ref
 
 from hammerlab.engine.datasheet import Profile
-from hammerlab.engine.units import UnitStatus
+from hammerlab.engine.units import Model, UnitStatus, models_edited
 
 if TYPE_CHECKING:
     from hammerlab.engine.battle import Battle
@@ -133,8 +134,7 @@ def per_makeup(fact: Callable[[tuple[Profile, ...]], R]) -> Callable[[Unit], R]:
             known = scope.get((of_unit, id(unit)))
             if known is not None:
                 return known[0]  # type: ignore[no-any-return]
-        # The models alive as Unit.alive_models reads them, without building that list.
-        key = tuple([id(m.profile) for m in unit.models if m.wounds_left > 0])
+        key = _makeup(unit)
         found = answers.get(key)
         if found is None:
             if len(answers) >= MAKEUPS_KEPT:
@@ -146,6 +146,48 @@ def per_makeup(fact: Callable[[tuple[Profile, ...]], R]) -> Callable[[Unit], R]:
         return found[0]
 
     return of_unit
+
+
+def _makeup(unit: Unit) -> tuple[int, ...]:
+    """The identities of the profiles of ``unit``'s models alive, in order: the make-up
+    :func:`per_makeup` remembers its facts by.
+
+    A volley asks several facts of its firers and of its target outside any decision
+    scope (a vehicle? a gun? a Zooming Flyer? the majority Toughness), each a pass over
+    the models. The make-up is kept per unit (:data:`_MAKEUPS`) with the
+    :func:`units.models_edited` number and the models it was read from, and given again
+    while that number reads the same (no model anywhere has had a field set: not its
+    wounds, not its profile) and the unit's list holds the same models, compared by
+    identity, in order (a list changed in place, or another list). The kept tuple holds
+    those models alive, so no identity is reused meanwhile; the unit is kept by a weak
+    reference, so an entry is never taken for another unit that comes to have its
+    identity."""
+    models = unit.models
+    edits = models_edited()
+    kept = _MAKEUPS.get(id(unit))
+    if (
+        kept is not None
+        and kept[1] == edits
+        and kept[0]() is unit
+        and len(kept[2]) == len(models)
+        and all(map(is_, kept[2], models))
+    ):
+        return kept[3]
+    # The models alive as Unit.alive_models reads them, without building that list.
+    makeup = tuple([id(m.profile) for m in models if m.wounds_left > 0])
+    if len(_MAKEUPS) >= UNITS_KEPT:
+        _MAKEUPS.clear()
+    _MAKEUPS[id(unit)] = (ref(unit), edits, tuple(models), makeup)
+    return makeup
+
+
+UNITS_KEPT = 256
+"""Units whose make-up :func:`_makeup` keeps before it forgets them all (a battle has a
+few dozen; a sweep plays thousands, one after the other)."""
+
+_MAKEUPS: dict[int, tuple[Callable[[], object], int, tuple[Model, ...], tuple[int, ...]]] = {}
+""":func:`_makeup`'s answers by the unit's identity: a weak reference to the unit, the
+:func:`units.models_edited` number and the unit's models it was read at, the make-up."""
 
 
 def _key(value: object) -> Hashable:

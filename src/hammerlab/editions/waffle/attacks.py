@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from hammerlab.editions.waffle.allocation import allocate_wounds
-from hammerlab.editions.waffle.artillery import firers, shooting_toughness
+from hammerlab.editions.waffle.artillery import firers, has_gun_alive, shooting_toughness
 from hammerlab.editions.waffle.characteristics import ballistic_skill
 from hammerlab.editions.waffle.combat import combats
 from hammerlab.editions.waffle.events import (
@@ -28,6 +28,7 @@ from hammerlab.editions.waffle.markers import aim_points, blast_hits, template_h
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import (
     ATTACK_WATCHERS,
+    BALLISTIC_SKILL,
     SHOOTING_WOUNDS_CAUSED,
     SHOOTING_WOUNDS_UNSAVED,
     WEAPON_WOULD_FIRE,
@@ -41,6 +42,7 @@ from hammerlab.editions.waffle.special_rules import (
     relentless,
 )
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.strength import STRENGTH
 from hammerlab.editions.waffle.tables import (
     ballistic_target,
     miss_reroll,
@@ -618,9 +620,13 @@ def roll_to_hit(
 
 
 def _hit_counts(rolls: tuple[int, ...], needed: int, stray: int) -> tuple[int, int]:
-    """(hits, strays) among ``rolls``: a stray is ``stray`` or less, a hit ``needed`` or more."""
-    strays = sum(1 for r in rolls if r <= stray)
-    return sum(1 for r in rolls if r > stray and r >= needed), strays
+    """(hits, strays) among ``rolls``: a stray is ``stray`` or less, a hit ``needed`` or more.
+    Lists counted, not generators summed, and no pass for strays where none can be (every
+    die of every volley to hit is counted here)."""
+    if not stray:
+        return len([r for r in rolls if r >= needed]), 0
+    strays = len([r for r in rolls if r <= stray])
+    return len([r for r in rolls if r > stray and r >= needed]), strays
 
 
 def _rolled_hits(
@@ -641,20 +647,35 @@ def _rolled_hits(
     strays: list[Model] = []
     hot: list[tuple[Model, int]] = []
     total_shots = 0
-    needed_seen: set[str] = set()
     twin, ones_by = profile.has_rule("Twin-linked"), hit_ones_rerolled(battle, unit, target)
     # Nothing moves or dies while the dice to hit are rolled: every model's shots at once.
     each = shots_of_each(battle, unit, models, profile, target, orders.counts_within)
+    # What a model fires with: its BS, its Strength, whether its 6s are Precision Shots.
+    # Read once for the models of one profile and rules (a squad's lasguns) where no
+    # model's own is asked (:func:`_fire_alike`), else for each model.
+    alike = _fire_alike(battle, unit)
+    kinds: dict[tuple[int, int], tuple[int, int, bool]] = {}
+    skills: set[int] = set()  # the BS of each model, for the scores needed
     for model, shots in zip(models, each, strict=True):
         total_shots += shots
-        bs = shot_bs(battle, model, snap)
-        needed_seen.add(f"{ballistic_target(bs)[0]}+")
+        kind = (id(model.profile), id(model.rules))
+        known = kinds.get(kind) if alike else None
+        if known is None:
+            known = (
+                shot_bs(battle, model, snap),
+                weapon_strength(battle, unit, model, profile),
+                fires_precision_shots(unit, model, profile, snap),
+            )
+            if alike:
+                kinds[kind] = known
+        bs, strength, precision = known
         rolled = roll_to_hit(battle, bs, shots, twin, profile.name, orders.into_melee, ones_by)
-        strength = weapon_strength(battle, unit, model, profile)
-        precise = rolled.sixes if fires_precision_shots(unit, model, profile, snap) else 0
+        precise = rolled.sixes if precision else 0
         hits += [Hit(target, strength, model, k < precise) for k in range(rolled.hits)]
         strays += [model] * rolled.strays
         hot.append((model, rolled.ones))
+        skills.add(bs)
+    needed_seen = {f"{ballistic_target(bs)[0]}+" for bs in skills}
     battle.emit(
         ShotsFired(
             unit=unit.label,
@@ -673,6 +694,17 @@ def _rolled_hits(
     if strays:
         hits += _stray_hits(battle, unit, target, profile, strays)
     return hits
+
+
+def _fire_alike(battle: Battle, unit: Unit) -> bool:
+    """Whether the models of ``unit`` with one profile and rules fire with one BS and
+    Strength (:func:`shot_bs`, :func:`wounds.weapon_strength`): none is an Artillery gun,
+    which fires with its own crewman's BS (:func:`artillery.crewman_of`), and no rule
+    installed changes a BS or a Strength (each handler is given the model). Whether its
+    6s are Precision Shots is a function of those and the unit's rules alone
+    (:func:`precision_shots.fires_precision_shots`)."""
+    hooks = battle.hooks
+    return not hooks.get(BALLISTIC_SKILL) and not hooks.get(STRENGTH) and not has_gun_alive(unit)
 
 
 def melee_stray_units(battle: Battle, shooter: Unit, target: Unit) -> list[Unit]:

@@ -87,10 +87,16 @@ class VolleyResult:
     fired: bool = False
 
     def merge(self, other: VolleyResult) -> None:
-        """Add ``other``'s counts into this one."""
-        self.hits.update(other.hits)
-        self.wounds.update(other.wounds)
-        self.unsaved.update(other.unsaved)
-        self.casualties.update(other.casualties)
+        """Add ``other``'s counts into this one: what ``Counter.update`` does (every key
+        of ``other`` set, in its order, a count of 0 too), in a plain loop, without its
+        check of what it is given (every volley of a shooting attack is merged)."""
+        for mine, theirs in (
+            (self.hits, other.hits),
+            (self.wounds, other.wounds),
+            (self.unsaved, other.unsaved),
+            (self.casualties, other.casualties),
+        ):
+            for key, count in theirs.items():
+                mine[key] += count
         self.pinning |= other.pinning
         self.fired = self.fired or other.fired

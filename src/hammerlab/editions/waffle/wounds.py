@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 
 from hammerlab.editions.waffle.events import (
     WoundsRolled,
@@ -99,8 +99,14 @@ def roll_to_wound(
     if toughness is None:
         toughness = unit_toughness(battle, victim)
     wounds: list[WoundRoll] = []
-    by_strength = Counter((h.strength, h.precision) for h in hits)
-    sources = {(h.strength, h.precision): h.source for h in hits}
+    # How many hits of each Strength (Precision Shots apart), and the last one's source:
+    # counted in plain dictionaries, a Counter's set-up costing more than these few hits.
+    by_strength: dict[tuple[int, bool], int] = {}
+    sources: dict[tuple[int, bool], Model] = {}
+    for hit in hits:
+        group = (hit.strength, hit.precision)
+        by_strength[group] = by_strength.get(group, 0) + 1
+        sources[group] = hit.source
     needed_seen: list[str] = []
     for (strength, precision), count in sorted(by_strength.items()):
         source = sources[strength, precision]
@@ -148,9 +154,12 @@ def wounds_on(roll: int, needed: int, rending: bool) -> bool:
     return roll >= needed or (rending and roll == 6)
 
 
+@lru_cache(maxsize=4096)
 def wound_target(strength: int, toughness: int, profile: WeaponProfile) -> int | None:
     """The D6 needed to wound, Poisoned (X+), Fleshbane and Sniper included, or
-    ``None`` where the chart says "-".
+    ``None`` where the chart says "-". Remembered (a function of its arguments, the
+    profile frozen): every volley and every estimate of one asks it, and working it out
+    reads the chart as text and asks the weapon about four of its rules.
 
     Poisoned (6th/7th edition): wounds on X+ (4+ when no value is given), or
     on the chart's number when that is better. Fleshbane and Sniper "always"

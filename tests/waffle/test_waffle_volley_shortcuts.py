@@ -1,0 +1,105 @@
+"""The shortcuts a volley takes (issue 14's steady battles) give what the long way gives.
+
+A volley reads once, for the models of one profile and rules, what each model fires
+with (``attacks._rolled_hits``), unless a rule installed reads the model itself; the
+score needed to wound is remembered (``wounds.wound_target``); volleys' results are
+merged in a plain loop (``VolleyResult.merge``). Each test sets the shortcut against
+the long way: each model's own answer, the score worked out afresh, ``Counter.update``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from conftest import GUARD, LASGUN, TROOPER, A, B, last, make_battle, of_kind, row, squad
+
+from hammerlab.editions.waffle.attacks import fire_weapon
+from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
+from hammerlab.editions.waffle.points import BALLISTIC_SKILL
+from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.strength import STRENGTH
+from hammerlab.editions.waffle.wounds import wound_target
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.units import Model, Unit
+
+
+def _sharper_second(battle: Battle, model: Model, bs: int) -> int:
+    """A rule read model by model: the second Guardsman shoots at BS4."""
+    return bs + 1 if model.id == "a.2" else bs
+
+
+def _stronger_second(battle: Battle, unit: Unit, model: Model, weapon: object, s: int) -> int:
+    """A rule read model by model: the second Guardsman's shots hit at S4."""
+    return s + 1 if model.id == "a.2" else s
+
+
+def _to_roll(battle: Battle, what: str) -> list[str]:
+    return [e.purpose for e in of_kind(battle, "dice") if e.purpose.startswith(what)]
+
+
+@pytest.mark.parametrize("installed", [False, True])
+def test_models_alike_fire_each_with_their_own_bs_and_strength_where_a_rule_reads_them(
+    installed: bool,
+) -> None:
+    # Two Guardsmen (one profile, no rules of their own: BS3, 4+ to hit; S3 lasguns)
+    # fire one shot each 20" away at T3 Troopers with no save, both hitting (6s) and
+    # wounding (6s). With rules giving the second BS4 (3+) and S4 (3+ to wound against
+    # T3), its dice need 3+ where the first's need 4+, and the hits roll to wound in
+    # two groups by Strength; without them both need 4+, in one group.
+    guard = squad("a", A, GUARD, [LASGUN], row(30, 10, 2))
+    target = squad("b", B, TROOPER, [], row(30, 30, 3))
+    battle = make_battle(guard, target, dice=[6, 6, 6, 6])
+    if installed:
+        battle.hooks.add(BALLISTIC_SKILL, _sharper_second)
+        battle.hooks.add(STRENGTH, _stronger_second)
+    result = fire_weapon(battle, guard, target, LASGUN.name, FireOrders())
+    assert result.casualties["b"] == 2
+    if installed:
+        assert _to_roll(battle, "to hit") == ["to hit (Lasgun, 4+)", "to hit (Lasgun, 3+)"]
+        assert _to_roll(battle, "to wound") == ["to wound (Lasgun, 4+)", "to wound (Lasgun, 3+)"]
+        assert last(of_kind(battle, "shots")).needed == "3+/4+"
+    else:
+        assert _to_roll(battle, "to hit") == ["to hit (Lasgun, 4+)", "to hit (Lasgun, 4+)"]
+        assert _to_roll(battle, "to wound") == ["to wound (Lasgun, 4+)"]
+        assert last(of_kind(battle, "shots")).needed == "4+"
+
+
+def _weapon(name: str, rules: str) -> Weapon:
+    characteristics = {"Range": "24", "S": "4", "AP": "5", "Type": f"Assault 1{rules}"}
+    return Weapon(name=name, characteristics=characteristics)
+
+
+@pytest.mark.parametrize(
+    "rules", ["", ", Poisoned", ", Poisoned (2+)", ", Fleshbane", ", Sniper", ", Poisoned, Sniper"]
+)
+def test_the_score_to_wound_remembered_is_the_one_worked_out(rules: str) -> None:
+    weapon = weapon_of(_weapon(f"Gun{rules}", rules))
+    for strength in range(1, 11):
+        for toughness in range(1, 11):
+            expected = wound_target.__wrapped__(strength, toughness, weapon)
+            assert wound_target(strength, toughness, weapon) == expected
+            assert wound_target(strength, toughness, weapon) == expected  # remembered
+
+
+def test_results_merged_are_what_counter_update_adds_up_key_by_key_in_order() -> None:
+    # Counts of 0 are kept as keys (Counter.update keeps them), new keys come last.
+    draw = random.Random(7)
+    for _ in range(300):
+        into, other = VolleyResult(), VolleyResult()
+        for result in (into, other):
+            for counts in (result.hits, result.wounds, result.unsaved, result.casualties):
+                for _ in range(draw.randint(0, 4)):
+                    counts[draw.choice("abcd")] += draw.randint(0, 2)
+        expected = [
+            Counter(mine) for mine in (into.hits, into.wounds, into.unsaved, into.casualties)
+        ]
+        for counts, theirs in zip(
+            expected, (other.hits, other.wounds, other.unsaved, other.casualties), strict=True
+        ):
+            counts.update(theirs)
+        into.merge(other)
+        merged = (into.hits, into.wounds, into.unsaved, into.casualties)
+        assert [list(c.items()) for c in merged] == [list(c.items()) for c in expected]
