@@ -460,8 +460,10 @@ def test_a_position_equal_to_the_battle_s_last_gives_its_key_again_and_no_other(
 
 
 def _afresh(battle: Battle) -> tuple[object, ...]:
-    """The position of ``battle`` with no unit's models remembered."""
+    """The position of ``battle`` with nothing remembered: no unit's models, no
+    rules' memory."""
     transpositions._MODELS_SEEN.clear()
+    transpositions._MEMORY_SEEN.clear()
     return position_of(battle)
 
 
@@ -607,3 +609,61 @@ def test_a_dataclass_s_empty_fields_take_the_forms_frozen_gives_them() -> None:
         ((("{}", (("a", 1), ("b", 2)))), ("x",), ("{}", (("u", 3),)), ("s",), 2),
     )
     assert frozen(full) != frozen(empty)
+
+
+def test_the_rules_memory_kept_between_positions_follows_every_change_in_place() -> None:
+    """The digest of the rules' memory is given again while the memory compares equal
+    to the copy kept with it: in one battle, every change made in place is seen at the
+    next position, which is the one worked out with nothing remembered, and a change
+    undone gives the position before it again (a counter's item at zero is an item:
+    :func:`frozen` tells it apart, where a ``Counter``'s own ``==`` would not)."""
+    battle = _battle(1)
+    memory = battle.memory
+    ledger = _Ledger({}, [], Counter(), ("s",))
+    nested: dict[str, list[int]] = {"k": [1]}
+    changes: list[tuple[Any, bool]] = [
+        (lambda: memory.__setitem__("a ledger", ledger), True),
+        (lambda: ledger.waiting.__setitem__("u", 1), True),
+        (lambda: ledger.lost.__setitem__("u", 0), True),
+        (lambda: ledger.lost.__delitem__("u"), True),
+        (lambda: ledger.ongoing.append("x"), True),
+        (lambda: setattr(ledger, "turn", 1), True),
+        (lambda: setattr(ledger, "turn", 1.5), True),
+        (lambda: setattr(ledger, "order", ("s",)), False),  # an equal tuple: the same
+        (lambda: memory.__setitem__("a rule", nested), True),
+        (lambda: nested["k"].append(2), True),
+        (lambda: memory.__setitem__("fired", set()), True),
+        (lambda: memory["fired"].add(("u", 1)), True),
+        (lambda: setattr(memory["reserves"], "last_turn", 5), True),
+        (memory["reserves"].order.reverse, True),
+        (lambda: memory.__setitem__("schedule", replace(memory["schedule"])), False),
+        (lambda: memory.__setitem__("schedule", replace(memory["schedule"], last_turn=9)), True),
+        (lambda: memory.__delitem__("a rule"), True),
+    ]
+    before = position_of(battle)
+    for change, changing in changes:
+        change()
+        now = position_of(battle)
+        assert now == _afresh(battle)
+        assert (now != before) == changing
+        before = now
+
+
+def test_the_rules_memory_is_given_again_only_while_equal_and_only_to_its_battle() -> None:
+    """A digest planted under a battle's kept memory is given while the memory compares
+    equal to the copy (the control), not once it changes in place, nor to another
+    battle; a memory holding what no copy can tell (a unit) is never kept."""
+    battle, other = _battle(1), _battle(2)
+    key = transpositions.remembered(battle)
+    seen = transpositions._MEMORY_SEEN
+    ref, kept, _ = seen[id(battle)]
+    bogus = b"not this memory"
+    seen[id(battle)] = (ref, kept, bogus)
+    assert transpositions.remembered(battle) == bogus  # the control
+    assert transpositions.remembered(other) == key
+    battle.memory["reserves"].how["u"] = "deep_strike"
+    assert transpositions.remembered(battle) not in (bogus, key)
+    battle.memory["reserves"].waiting["u"] = battle.unit("squad1")
+    transpositions.remembered(battle)
+    assert id(battle) not in seen
+    assert transpositions.remembered(battle) == digest(frozen(battle.memory))
