@@ -120,6 +120,46 @@ def test_a_battle_under_other_rule_settings_has_another_setup() -> None:
     assert position_of(plain) != position_of(suppressing)
 
 
+def test_a_setup_takes_the_last_setup_s_number_only_when_equal_to_it() -> None:
+    """The last setup numbered is compared first: a number planted with it is given to
+    the next battle set up alike (the control), and not to one whose weapons, settings
+    or handlers differ, nor after the settings' mappings change in place."""
+    first = _battle(1)
+    number = setup_of(first).number
+    value, _ = transpositions._last_setup[0] or ((), 0)
+    bogus = -1
+    transpositions._last_setup[0] = (value, bogus)
+    assert setup_of(_battle(2)).number == bogus  # the control: equal to the last
+    disarmed = _battle(3)
+    model = disarmed.unit("squad1").models[0]
+    model.weapons = model.weapons[:-1]
+    assert setup_of(disarmed).number not in (bogus, number)
+    transpositions._last_setup[0] = (value, bogus)
+    harsher = _battle(4, {"suppressive_fire.ld_penalty_per_wound": 2})
+    assert setup_of(harsher).number not in (bogus, number)
+    transpositions._last_setup[0] = (value, bogus)
+    changed = _battle(5)
+    values = changed.settings.values
+    assert isinstance(values, dict)
+    values["suppressive_fire.ld_penalty_per_wound"] = 2  # in place: its rule holds 1
+    assert setup_of(changed).number not in (bogus, number, setup_of(harsher).number)
+    transpositions._last_setup[0] = None
+    assert setup_of(_battle(6)).number == number  # by value, with no last setup
+
+
+def test_the_settings_are_frozen_again_only_while_equal_to_the_last_ones() -> None:
+    """A form planted with the copy of the last settings is given while the settings
+    compare equal to it (the control), and not once they change in place."""
+    settings = {"a": 1, "b": True}
+    form = transpositions._frozen_setting("test", settings)
+    assert form == frozen(settings)
+    copy, _ = transpositions._LAST_SETTINGS["test"]
+    transpositions._LAST_SETTINGS["test"] = (copy, "bogus")
+    assert transpositions._frozen_setting("test", dict(settings)) == "bogus"  # the control
+    settings["a"] = 2
+    assert transpositions._frozen_setting("test", settings) == frozen(settings) != form
+
+
 def test_a_table_forgets_the_least_recently_met_past_its_capacity() -> None:
     table: Transpositions[int] = Transpositions(capacity=2)
     a, b, c = digest(("a",)), digest(("b",)), digest(("c",))

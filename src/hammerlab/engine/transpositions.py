@@ -421,6 +421,10 @@ the one alive: an identity is reused once its battle is gone)."""
 _numbers: dict[Hashable, int] = {}
 """The setups met, by value: their :attr:`Setup.number` (forgotten past
 :data:`POSITIONS_KEPT` setups; a number is never given twice)."""
+_last_setup: list[tuple[Hashable, int] | None] = [None]
+"""The last setup numbered and its number: compared first, as the next battle of a
+sweep has an equal one (a comparison meets the same weapons and profiles and stops
+at each at once, where hashing the setup hashes every weapon of every model)."""
 _counted = itertools.count()
 _registry = threading.Lock()
 """Held while :data:`_setups` and :data:`_numbers` change (threads share them)."""
@@ -443,8 +447,8 @@ def setup_of(battle: Battle) -> Setup:
         battle.ruleset,
         battle.battlefield,
         battle.players,
-        frozen(settings.options),
-        frozen(settings.values),
+        _frozen_setting("options", settings.options),
+        _frozen_setting("values", settings.values),
         tuple(
             (point, tuple(_handler_key(h) for h in handlers))
             for point, handlers in sorted(battle.hooks.handlers().items())
@@ -452,17 +456,41 @@ def setup_of(battle: Battle) -> Setup:
         tuple(carried.items()),
     )
     with _registry:
-        number = _numbers.get(value)
-        if number is None:
-            if len(_numbers) >= BATTLES_KEPT:
-                _numbers.clear()
-            number = _numbers[value] = next(_counted)
+        last = _last_setup[0]
+        if last is not None and last[0] == value:
+            number = last[1]
+        else:
+            found = _numbers.get(value)
+            if found is None:
+                if len(_numbers) >= BATTLES_KEPT:
+                    _numbers.clear()
+                found = _numbers[value] = next(_counted)
+            number = found
+            _last_setup[0] = (value, number)
         setup = Setup(number, carried)
         if len(_setups) > BATTLES_KEPT:  # drop the battles gone
             for gone in [k for k, (ref, _) in _setups.items() if ref() is None]:
                 del _setups[gone]
         _setups[id(battle)] = (weakref.ref(battle), setup)
     return setup
+
+
+def _frozen_setting(name: str, value: Mapping[str, object]) -> Hashable:
+    """The rule settings' ``name`` (options or parameter values) :func:`frozen`, given
+    again while they compare equal to the copy (:func:`_copied`) kept of the last
+    ones frozen: a sweep's battles are set up alike, each with mappings of its own."""
+    last = _LAST_SETTINGS.get(name)
+    if last is not None and last[0] == value:
+        return last[1]
+    form = frozen(value)
+    copy = _copied(value)
+    if copy is not _NOT_PLAIN:
+        _LAST_SETTINGS[name] = (copy, form)
+    return form
+
+
+_LAST_SETTINGS: dict[str, tuple[object, Hashable]] = {}
+"""The copy of the last rule settings of each name (:func:`_frozen_setting`) and their form."""
 
 
 def _handler_key(handler: object) -> Hashable:
