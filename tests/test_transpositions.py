@@ -503,7 +503,7 @@ def _afresh(battle: Battle) -> tuple[object, ...]:
     """The position of ``battle`` with nothing remembered: no unit's models, no
     rules' memory."""
     transpositions._MODELS_SEEN.clear()
-    transpositions._MEMORY_SEEN.clear()
+    transpositions._memories_met[0] = ()
     return position_of(battle)
 
 
@@ -661,6 +661,7 @@ def test_the_rules_memory_kept_between_positions_follows_every_change_in_place()
     memory = battle.memory
     ledger = _Ledger({}, [], Counter(), ("s",))
     nested: dict[str, list[int]] = {"k": [1]}
+    inner = _Ledger({}, [], Counter(), ())
     changes: list[tuple[Any, bool]] = [
         (lambda: memory.__setitem__("a ledger", ledger), True),
         (lambda: ledger.waiting.__setitem__("u", 1), True),
@@ -679,6 +680,8 @@ def test_the_rules_memory_kept_between_positions_follows_every_change_in_place()
         (lambda: memory.__setitem__("schedule", replace(memory["schedule"])), False),
         (lambda: memory.__setitem__("schedule", replace(memory["schedule"], last_turn=9)), True),
         (lambda: memory.__delitem__("a rule"), True),
+        (lambda: memory.__setitem__("ledgers", [inner]), True),
+        (lambda: inner.waiting.__setitem__("v", 2), True),  # a dataclass in a list
     ]
     before = position_of(battle)
     for change, changing in changes:
@@ -689,21 +692,23 @@ def test_the_rules_memory_kept_between_positions_follows_every_change_in_place()
         before = now
 
 
-def test_the_rules_memory_is_given_again_only_while_equal_and_only_to_its_battle() -> None:
-    """A digest planted under a battle's kept memory is given while the memory compares
-    equal to the copy (the control), not once it changes in place, nor to another
-    battle; a memory holding what no copy can tell (a unit) is never kept."""
+def test_a_memory_met_before_is_given_again_only_while_equal_to_its_copy() -> None:
+    """A digest planted with the copy of a memory met before is given to any battle
+    whose memory compares equal to the copy (the control: another battle in the same
+    position), and not once it changes in place; a memory holding what no copy can
+    tell (a unit) is never kept."""
     battle, other = _battle(1), _battle(2)
     key = transpositions.remembered(battle)
-    seen = transpositions._MEMORY_SEEN
-    ref, kept, _ = seen[id(battle)]
+    met = transpositions._memories_met
+    (kept, _), *rest = met[0]
     bogus = b"not this memory"
-    seen[id(battle)] = (ref, kept, bogus)
-    assert transpositions.remembered(battle) == bogus  # the control
-    assert transpositions.remembered(other) == key
+    met[0] = ((kept, bogus), *rest)
+    assert transpositions.remembered(other) == bogus  # the control: by value
     battle.memory["reserves"].how["u"] = "deep_strike"
-    assert transpositions.remembered(battle) not in (bogus, key)
+    changed = transpositions.remembered(battle)
+    assert changed not in (bogus, key) and changed == digest(frozen(battle.memory))
+    assert transpositions.remembered(other) == bogus  # met again, still equal
     battle.memory["reserves"].waiting["u"] = battle.unit("squad1")
-    transpositions.remembered(battle)
-    assert id(battle) not in seen
+    before = met[0]
     assert transpositions.remembered(battle) == digest(frozen(battle.memory))
+    assert met[0] is before  # nothing kept

@@ -645,86 +645,64 @@ def position_of(battle: Battle) -> tuple[object, ...]:
 
 def remembered(battle: Battle) -> bytes:
     """The :func:`digest` of what installed rules remember (``battle.memory``,
-    :func:`frozen`), given again while the memory compares equal to the copy kept
-    with it (:func:`_kept`, :data:`_MEMORY_SEEN`).
+    :func:`frozen`), given again where the memory compares equal to the copy kept of
+    one met before (:func:`_copied`, :data:`_memories_met`), in this battle or another.
 
     The rules' memory is read at every position (about 40,000 instructions of a
     position's 95,000 on its own, for a Guard battle's reserves, schedule and
-    Power from Pain) and changes a few times a battle; it is dataclasses, mappings
-    and lists changed in place, so no identity or count of edits can tell it is
-    unchanged, but a copy compared with it can (in C, but for a call per
-    dataclass). Where anything in it is not plain data (a unit in reserve), nothing
-    is kept: it is worked out at every position."""
+    Power from Pain) and changes a few times a battle, each battle of a sweep passing
+    through the same few; it is dataclasses, mappings and lists changed in place, so
+    no identity or count of edits can tell it is unchanged, but a copy compared with
+    it can (in C, but for a call per dataclass). Where anything in it is not plain
+    data (a unit in reserve), nothing is kept: it is worked out at every position."""
     memory = battle.memory
-    known = _MEMORY_SEEN.get(id(battle))
-    if known is not None and known[0]() is battle:
-        if known[1] == memory:
-            return known[2]
-        held = known[0]
-    else:
-        held = weakref.ref(battle)
-        if len(_MEMORY_SEEN) > BATTLES_KEPT:  # drop the battles gone (a copy: threads add)
-            for gone, (ref, _, _) in list(_MEMORY_SEEN.items()):
-                if ref() is None:
-                    _MEMORY_SEEN.pop(gone, None)
+    met = _memories_met[0]
+    for kept, key in met:
+        if kept == memory:
+            if kept is not met[0][0]:  # met again: first, where the next position looks
+                _memories_met[0] = ((kept, key), *(m for m in met if m[0] is not kept))
+            return key
     key = digest(frozen(memory))
-    kept = {name: _kept(value) for name, value in memory.items()}
-    if any(value is _NOT_PLAIN for value in kept.values()):
-        _MEMORY_SEEN.pop(id(battle), None)
-    else:
-        _MEMORY_SEEN[id(battle)] = (held, kept, key)
+    copy = _copied(memory)
+    if copy is not _NOT_PLAIN:
+        _memories_met[0] = ((copy, key), *met[: MEMORIES_KEPT - 1])
     return key
 
 
-_MEMORY_SEEN: dict[int, tuple[weakref.ref[Battle], dict[str, object], bytes]] = {}
-"""Each live battle's last :func:`remembered` digest, by identity, with the copy of its
-memory (:func:`_kept`) it is given again for (each entry checks its battle is the one
-alive: an identity is reused once its battle is gone)."""
-
-
-def _kept(value: object) -> object:
-    """A copy of ``value``, a rule's memory, that compares equal to it (``==``) while
-    its :func:`frozen` form is the one it has now (:func:`_copied`; a dataclass as
-    :class:`_Fields`), and :data:`_NOT_PLAIN` where no copy can tell."""
-    known = _fields_of(value)
-    if known is None:
-        return _copied(value)
-    _, read, fixed = known
-    fields = read(value)
-    if fixed and all(map(_unchanging, fields)):
-        return _Fields(value, read, _UNCHANGING)
-    copy = _copied(fields)
-    return _NOT_PLAIN if copy is _NOT_PLAIN else _Fields(value, read, copy)
+MEMORIES_KEPT = 4
+"""Memories :func:`remembered` keeps (a Guard battle passes through two: before and
+after the first game turn's end)."""
+_memories_met: list[tuple[tuple[object, bytes], ...]] = [()]
+"""The copies (:func:`_copied`) of the last memories :func:`remembered` digested and
+their digests, the one met last first (replaced whole: threads share it)."""
 
 
 class _Fields:
-    """A dataclass's copy for :func:`_kept`: equal to the dataclass itself where it
-    cannot change (``fields`` is :data:`_UNCHANGING`), else to any dataclass of its
-    type whose fields compare equal to ``fields``, the copy of its own
-    (:func:`_copied`). Its ``==`` reads every field, as :func:`frozen` does (a
-    dataclass's own ``==`` may read fewer, or be another)."""
+    """A dataclass's copy (:func:`_copied`): equal to any dataclass of its type whose
+    fields compare equal to ``fields``, the copy of its own. Its ``==`` reads every
+    field, as :func:`frozen` does (a dataclass's own ``==`` may read fewer, or be
+    another), and is asked first: the copy is on the left of every comparison."""
 
-    __slots__ = ("_fields", "_kind", "_read", "_value")
+    __slots__ = ("_fields", "_kind", "_read")
 
     def __init__(
-        self, value: object, read: Callable[[object], tuple[object, ...]], fields: object
+        self, kind: type, read: Callable[[object], tuple[object, ...]], fields: object
     ) -> None:
-        self._value, self._kind, self._read, self._fields = value, type(value), read, fields
+        self._kind, self._read, self._fields = kind, read, fields
 
     def __eq__(self, other: object) -> bool:
-        if self._fields is _UNCHANGING:
-            return other is self._value
-        return type(other) is self._kind and self._read(other) == self._fields
+        return type(other) is self._kind and self._fields == self._read(other)
 
     __hash__ = None  # type: ignore[assignment]
 
 
 def _copied(value: object) -> object:
     """A copy of plain data ``value`` (strings, numbers, booleans, ``None``, and lists,
-    tuples, dicts, counters, sets and frozensets of them) that compares equal to it
-    (``==``) while it holds what it holds now, and no longer once anything in it
-    changes: each list, mapping and set copied (a ``Counter`` as a plain ``dict``,
-    compared item for item, where a ``Counter`` takes a missing item for a zero);
+    tuples, dicts, counters, sets, frozensets and dataclasses of them) that compares
+    equal to it (``copy == value``) while it holds what it holds now, and no longer
+    once anything in it changes: each list, mapping and set copied (a ``Counter`` as
+    a plain ``dict``, compared item for item, where a ``Counter`` takes a missing item
+    for a zero), a dataclass as its type and its fields' copy (:class:`_Fields`);
     :data:`_NOT_PLAIN` for anything else (a unit, a model: their ``==`` need not read
     all they hold). Equal is Python's ``==``, as a position is compared with its
     battle's last (:func:`_digested`): a ``1`` changed into a ``True`` or a ``1.0``
@@ -747,7 +725,11 @@ def _copied(value: object) -> object:
     if kind is set or kind is frozenset:
         members: set[Any] = value  # type: ignore[assignment]
         return frozenset(members) if all(map(_plain_key, members)) else _NOT_PLAIN
-    return _NOT_PLAIN
+    known = _fields_of(value)
+    if known is None:
+        return _NOT_PLAIN
+    fields = _copied(known[1](value))
+    return _NOT_PLAIN if fields is _NOT_PLAIN else _Fields(kind, known[1], fields)
 
 
 def _plain_key(value: object) -> bool:
@@ -760,6 +742,4 @@ def _plain_key(value: object) -> bool:
 
 
 _NOT_PLAIN = object()
-"""What :func:`_copied` and :func:`_kept` give for a value no copy can tell."""
-_UNCHANGING = object()
-"""A :class:`_Fields`'s copy of a frozen dataclass of unchanging values: itself."""
+"""What :func:`_copied` gives for a value no copy can tell."""
