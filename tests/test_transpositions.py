@@ -481,22 +481,21 @@ def test_a_position_holds_nothing_that_can_change_in_place(
     assert len(hashed) > 10
 
 
-def test_a_position_equal_to_the_battle_s_last_gives_its_key_again_and_no_other() -> None:
-    """The key of a battle's last position is given again while the position is equal
-    to it, and not once anything changes, in place too (a set of weapon types fired),
-    nor to another battle in the same position."""
+def test_a_position_met_before_gives_its_key_again_and_no_other() -> None:
+    """The key of a position met before is given again wherever the position is equal
+    to it, in another battle too, and not once anything changes, in place too (a set
+    of weapon types fired)."""
     battle, other = _battle(1), _battle(2)
     key = position_key(battle)
-    bogus = b"the last position"
-    ref, last, _ = transpositions._LAST_KEYS[id(battle)]
-    transpositions._LAST_KEYS[id(battle)] = (ref, last, bogus)
-    assert position_key(battle) == bogus  # the control: the last key given again
-    assert position_key(other) == key  # another battle: its own
+    bogus = b"a position met before"
+    transpositions._KEYS[position_of(battle)] = bogus
+    assert position_key(battle) == bogus  # the control: the key given again
+    assert position_key(other) == bogus  # another battle in the same position
     st(battle, battle.unit("squad1")).fired_types.add("Heavy")
     changed = position_key(battle)
     assert changed not in (bogus, key) and changed == digest(position_of(battle))
     st(battle, battle.unit("squad1")).fired_types.discard("Heavy")
-    assert position_key(battle) == key
+    assert position_key(battle) == bogus
 
 
 def _afresh(battle: Battle) -> tuple[object, ...]:
