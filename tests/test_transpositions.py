@@ -10,6 +10,7 @@ every battle as they play without them, plans included.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,18 @@ from hammerlab.io.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 GUARD = ROOT / "examples" / "guard_suppress_terminators.toml"
+
+
+@pytest.fixture(autouse=True)
+def _nothing_planted_kept() -> Iterator[None]:
+    """What a test plants among the values kept by value (digests of positions, units'
+    models and memories, the last setup) is forgotten after it: every later battle
+    in the same position would meet it."""
+    yield
+    transpositions._KEYS.clear()
+    transpositions._memories_met[0] = ()
+    transpositions._last_setup[0] = None
+    transpositions._LAST_SETTINGS.clear()
 
 
 def _battle(seed: int, rules: dict[str, Any] | None = None) -> Battle:
@@ -503,6 +516,7 @@ def _afresh(battle: Battle) -> tuple[object, ...]:
     rules' memory."""
     transpositions._MODELS_SEEN.clear()
     transpositions._memories_met[0] = ()
+    transpositions._KEYS.clear()
     return position_of(battle)
 
 
@@ -586,6 +600,30 @@ def test_a_units_models_are_given_at_once_only_while_no_model_is_edited() -> Non
     known[id(squad)] = (record, their_rows, bogus, models_edited(), tuple(squad.models[1:]))
     assert position_of(battle) == start  # other models than the entry's
     assert edited <= models_edited()
+
+
+def test_a_units_models_met_lately_take_their_digest_again_only_while_equal() -> None:
+    """A digest planted for a unit's models as they stand is given where they are met
+    again (the control: the unit's own entry forgotten), and not once a model moves."""
+    battle = _battle(1)
+    squad = battle.unit("squad1")
+    record = setup_of(battle).carried["squad1"]
+    start = transpositions._models_in_play(squad, record)
+
+    def standing() -> tuple[object, ...]:
+        rows = [transpositions._ROW(m) for m in squad.models]
+        return (tuple(row[: transpositions._PLAYED] for row in rows), None)
+
+    assert transpositions._KEYS[standing()] == start == digest(standing())
+    bogus = b"models met lately"
+    transpositions._KEYS[standing()] = bogus
+    transpositions._MODELS_SEEN.clear()
+    assert transpositions._models_in_play(squad, record) == bogus  # the control
+    model = squad.models[0]
+    x, y = model.position
+    model.position = (x + 0.25, y)
+    moved = transpositions._models_in_play(squad, record)
+    assert moved not in (bogus, start) and moved == digest(standing())
 
 
 def test_a_new_model_is_no_edit_and_every_field_set_is() -> None:

@@ -210,23 +210,29 @@ def _digested(battle: Battle) -> bytes:
     frozensets and tuples of them), so one kept is the battle as it was then, and
     equal positions are equal values, as a unit's models are compared
     (:func:`_models_in_play`)."""
-    position = position_of(battle)
-    key = _KEYS.get(position)
+    return _digest_met(position_of(battle))
+
+
+def _digest_met(value: tuple[object, ...]) -> bytes:
+    """The :func:`digest` of ``value``, given again where it equals one met lately
+    (:data:`_KEYS`): a position, or a unit's models (:func:`_models_in_play`)."""
+    key = _KEYS.get(value)
     if key is None:
-        key = digest(position)
+        key = digest(value)
         if len(_KEYS) >= POSITIONS_DIGESTED:
             _KEYS.clear()
-        _KEYS[position] = key
+        _KEYS[value] = key
     return key
 
 
 POSITIONS_DIGESTED = 2048
-"""Positions :data:`_KEYS` keeps before it forgets them all: a sweep's battles pass
-through a few hundred again and again (about 1,200 in 500 Guard battles, a little
-over one new a battle), and a full set is some megabytes of tuples, which the garbage
-collector walks (the tables of answers keep digests alone)."""
+"""Values :data:`_KEYS` keeps before it forgets them all: a sweep's battles pass
+through a few hundred positions again and again (about 1,200 in 500 Guard battles, a
+little over one new a battle), and a full set is some megabytes of tuples, which the
+garbage collector walks (the tables of answers keep digests alone)."""
 _KEYS: dict[tuple[object, ...], bytes] = {}
-"""The positions last met (:func:`position_of`) and their digests."""
+"""The positions (:func:`position_of`) and units' models (:func:`_models_in_play`)
+last met and their digests."""
 
 
 _tables: weakref.WeakSet[Transpositions[Any]] = weakref.WeakSet()
@@ -551,6 +557,9 @@ def _models_in_play(unit: Unit, recorded: tuple[tuple[object, ...], ...] | None)
     - else where the fields it was made of (:data:`_ROW`, read in one pass) and the
       record compare equal, field for field.
 
+    Else the digest is of models met lately where they were (:func:`_digest_met`: a
+    sweep's battles deploy alike and lose the same few models).
+
     The digest is a function of the fields' values alone, so another unit that comes
     to have the identity is answered rightly too, and the unit is not kept alive. A
     field changed in place cannot hide, as each is immutable (a tuple, a number, a
@@ -568,7 +577,7 @@ def _models_in_play(unit: Unit, recorded: tuple[tuple[object, ...], ...] | None)
     else:
         rows = tuple(map(_ROW, models))
     carried = tuple([row[_PLAYED:] for row in rows])
-    digested = digest(
+    digested = _digest_met(
         (
             tuple([row[:_PLAYED] for row in rows]),
             None if carried == recorded else frozen(carried),
