@@ -201,7 +201,7 @@ def position_key(battle: Battle) -> bytes:
 
 def _digested(battle: Battle) -> bytes:
     """The :func:`digest` of :func:`position_of` ``battle``, given again where the
-    position equals one met before, in this battle or another (:data:`_KEYS`): half
+    position equals one met before, in this battle or another (:func:`digest`): half
     the positions of a Guard battle are the one before (a volley that kills no one, a
     blast aimed where the weapon was just chosen), and nearly all the others were met
     in earlier battles of the sweep (17.8 of the 19 digested a battle), found by the
@@ -210,29 +210,18 @@ def _digested(battle: Battle) -> bytes:
     frozensets and tuples of them), so one kept is the battle as it was then, and
     equal positions are equal values, as a unit's models are compared
     (:func:`_models_in_play`)."""
-    return _digest_met(position_of(battle))
+    return digest(position_of(battle))
 
 
-def _digest_met(value: tuple[object, ...]) -> bytes:
-    """The :func:`digest` of ``value``, given again where it equals one met lately
-    (:data:`_KEYS`): a position, or a unit's models (:func:`_models_in_play`)."""
-    key = _KEYS.get(value)
-    if key is None:
-        key = digest(value)
-        if len(_KEYS) >= POSITIONS_DIGESTED:
-            _KEYS.clear()
-        _KEYS[value] = key
-    return key
-
-
-POSITIONS_DIGESTED = 2048
+VALUES_DIGESTED = 4096
 """Values :data:`_KEYS` keeps before it forgets them all: a sweep's battles pass
 through a few hundred positions again and again (about 1,200 in 500 Guard battles, a
-little over one new a battle), and a full set is some megabytes of tuples, which the
-garbage collector walks (the tables of answers keep digests alone)."""
-_KEYS: dict[tuple[object, ...], bytes] = {}
-"""The positions (:func:`position_of`) and units' models (:func:`_models_in_play`)
-last met and their digests."""
+little over one new a battle), and as many of the AI's questions; a full set is some
+megabytes of tuples, which the garbage collector walks (the tables of answers keep
+digests alone)."""
+_KEYS: dict[Hashable, bytes] = {}
+"""The values last digested (positions, units' models, the AI's questions) and their
+digests (:func:`digest`)."""
 
 
 _tables: weakref.WeakSet[Transpositions[Any]] = weakref.WeakSet()
@@ -255,8 +244,24 @@ def digest(value: Any) -> bytes:
     any other fault of a computer. Equal values usually give equal forms (a
     string interned in one battle and not in another, or a set's items met in
     another order, would give two keys for one position: a question answered
-    again, never a wrong answer)."""
-    return hashlib.blake2b(marshal.dumps(value, 2), digest_size=16).digest()
+    again, never a wrong answer).
+
+    Given again where ``value`` equals one digested lately (:data:`_KEYS`, by its hash
+    and ``==``, as a position is compared): nearly every position of a sweep's battle,
+    and the AI's question there, was met in an earlier battle, and finding it costs
+    a fraction of marshalling and hashing it (equal values of other kinds, ``1`` and
+    ``True``, take the key of the first met: one question, one answer)."""
+    try:
+        key, kept = _KEYS.get(value), True
+    except TypeError:  # a set or a list in it: digested every time
+        key, kept = None, False
+    if key is None:
+        key = hashlib.blake2b(marshal.dumps(value, 2), digest_size=16).digest()
+        if kept:
+            if len(_KEYS) >= VALUES_DIGESTED:
+                _KEYS.clear()
+            _KEYS[value] = key
+    return key
 
 
 def frozen(value: object) -> Hashable:
@@ -557,7 +562,7 @@ def _models_in_play(unit: Unit, recorded: tuple[tuple[object, ...], ...] | None)
     - else where the fields it was made of (:data:`_ROW`, read in one pass) and the
       record compare equal, field for field.
 
-    Else the digest is of models met lately where they were (:func:`_digest_met`: a
+    Else the digest is of models met lately where they were (:func:`digest`: a
     sweep's battles deploy alike and lose the same few models).
 
     The digest is a function of the fields' values alone, so another unit that comes
@@ -577,7 +582,7 @@ def _models_in_play(unit: Unit, recorded: tuple[tuple[object, ...], ...] | None)
     else:
         rows = tuple(map(_ROW, models))
     carried = tuple([row[_PLAYED:] for row in rows])
-    digested = _digest_met(
+    digested = digest(
         (
             tuple([row[:_PLAYED] for row in rows]),
             None if carried == recorded else frozen(carried),
