@@ -9,6 +9,7 @@ every battle as they play without them, plans included.
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -504,6 +505,18 @@ def test_a_position_holds_nothing_that_can_change_in_place(
     for seed in range(1, seeds + 1):
         Game.start(load_scenario(path), str(path), seed).play()
     assert len(hashed) > 10
+
+
+def test_a_position_is_let_go_by_the_garbage_collector() -> None:
+    """A Guard position holds tuples, strings, numbers and bytes alone (no ``frozenset``,
+    which stays tracked), so that those :func:`digest` keeps are not walked at every
+    full collection once it has let them go (a level of tuples a collection)."""
+    battle = _battle(1)
+    st(battle, battle.unit("squad1")).fired_types.update({"Rapid Fire", "Heavy"})
+    position = position_of(battle)
+    for _ in range(8):
+        gc.collect()
+    assert not gc.is_tracked(position)
 
 
 def test_a_position_met_before_gives_its_key_again_and_no_other() -> None:
