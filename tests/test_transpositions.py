@@ -9,7 +9,9 @@ every battle as they play without them, plans included.
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -44,6 +46,18 @@ from hammerlab.io.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 GUARD = ROOT / "examples" / "guard_suppress_terminators.toml"
+
+
+@pytest.fixture(autouse=True)
+def _nothing_planted_kept() -> Iterator[None]:
+    """What a test plants among the values kept by value (digests of positions, units'
+    models and memories, the last setup) is forgotten after it: every later battle
+    in the same position would meet it."""
+    yield
+    transpositions._KEYS.clear()
+    transpositions._memories_met[0] = ()
+    transpositions._last_setup[0] = None
+    transpositions._LAST_SETTINGS.clear()
 
 
 def _battle(seed: int, rules: dict[str, Any] | None = None) -> Battle:
@@ -120,6 +134,46 @@ def test_a_battle_under_other_rule_settings_has_another_setup() -> None:
     assert position_of(plain) != position_of(suppressing)
 
 
+def test_a_setup_takes_the_last_setup_s_number_only_when_equal_to_it() -> None:
+    """The last setup numbered is compared first: a number planted with it is given to
+    the next battle set up alike (the control), and not to one whose weapons, settings
+    or handlers differ, nor after the settings' mappings change in place."""
+    first = _battle(1)
+    number = setup_of(first).number
+    value, _ = transpositions._last_setup[0] or ((), 0)
+    bogus = -1
+    transpositions._last_setup[0] = (value, bogus)
+    assert setup_of(_battle(2)).number == bogus  # the control: equal to the last
+    disarmed = _battle(3)
+    model = disarmed.unit("squad1").models[0]
+    model.weapons = model.weapons[:-1]
+    assert setup_of(disarmed).number not in (bogus, number)
+    transpositions._last_setup[0] = (value, bogus)
+    harsher = _battle(4, {"suppressive_fire.ld_penalty_per_wound": 2})
+    assert setup_of(harsher).number not in (bogus, number)
+    transpositions._last_setup[0] = (value, bogus)
+    changed = _battle(5)
+    values = changed.settings.values
+    assert isinstance(values, dict)
+    values["suppressive_fire.ld_penalty_per_wound"] = 2  # in place: its rule holds 1
+    assert setup_of(changed).number not in (bogus, number, setup_of(harsher).number)
+    transpositions._last_setup[0] = None
+    assert setup_of(_battle(6)).number == number  # by value, with no last setup
+
+
+def test_the_settings_are_frozen_again_only_while_equal_to_the_last_ones() -> None:
+    """A form planted with the copy of the last settings is given while the settings
+    compare equal to it (the control), and not once they change in place."""
+    settings = {"a": 1, "b": True}
+    form = transpositions._frozen_setting("test", settings)
+    assert form == frozen(settings)
+    copy, _ = transpositions._LAST_SETTINGS["test"]
+    transpositions._LAST_SETTINGS["test"] = (copy, "bogus")
+    assert transpositions._frozen_setting("test", dict(settings)) == "bogus"  # the control
+    settings["a"] = 2
+    assert transpositions._frozen_setting("test", settings) == frozen(settings) != form
+
+
 def test_a_table_forgets_the_least_recently_met_past_its_capacity() -> None:
     table: Transpositions[int] = Transpositions(capacity=2)
     a, b, c = digest(("a",)), digest(("b",)), digest(("c",))
@@ -142,6 +196,18 @@ def test_a_table_forgets_the_least_recently_met_past_its_capacity() -> None:
 class _Order:
     name: str
     targets: tuple[str, ...]
+
+
+def test_a_value_digested_lately_takes_its_digest_again_only_while_equal() -> None:
+    """A digest planted for a value is given for an equal one (the control), never for
+    another; a value holding a set (no hash) is digested each time, as it was."""
+    question = ("position", "weapon", (("lasgun", "lasgun"), ("stop", "")))
+    afresh = digest(question)
+    transpositions._KEYS[question] = b"planted"
+    assert digest(tuple(question)) == b"planted"  # the control: equal
+    assert digest(("position", "weapon", (("lasgun", "lasgun"),))) not in (b"planted", afresh)
+    holding = ("position", {"Heavy"})
+    assert digest(holding) == digest(("position", {"Heavy"})) != digest(("position", {"Pistol"}))
 
 
 def test_frozen_values_compare_by_contents_never_by_order_or_identity() -> None:
@@ -441,27 +507,41 @@ def test_a_position_holds_nothing_that_can_change_in_place(
     assert len(hashed) > 10
 
 
-def test_a_position_equal_to_the_battle_s_last_gives_its_key_again_and_no_other() -> None:
-    """The key of a battle's last position is given again while the position is equal
-    to it, and not once anything changes, in place too (a set of weapon types fired),
-    nor to another battle in the same position."""
+def test_a_position_is_let_go_by_the_garbage_collector() -> None:
+    """A Guard position holds tuples, strings, numbers and bytes alone (no ``frozenset``,
+    which stays tracked), so that those :func:`digest` keeps are not walked at every
+    full collection once it has let them go (a level of tuples a collection)."""
+    battle = _battle(1)
+    st(battle, battle.unit("squad1")).fired_types.update({"Rapid Fire", "Heavy"})
+    position = position_of(battle)
+    for _ in range(8):
+        gc.collect()
+    assert not gc.is_tracked(position)
+
+
+def test_a_position_met_before_gives_its_key_again_and_no_other() -> None:
+    """The key of a position met before is given again wherever the position is equal
+    to it, in another battle too, and not once anything changes, in place too (a set
+    of weapon types fired)."""
     battle, other = _battle(1), _battle(2)
     key = position_key(battle)
-    bogus = b"the last position"
-    ref, last, _ = transpositions._LAST_KEYS[id(battle)]
-    transpositions._LAST_KEYS[id(battle)] = (ref, last, bogus)
-    assert position_key(battle) == bogus  # the control: the last key given again
-    assert position_key(other) == key  # another battle: its own
+    bogus = b"a position met before"
+    transpositions._KEYS[position_of(battle)] = bogus
+    assert position_key(battle) == bogus  # the control: the key given again
+    assert position_key(other) == bogus  # another battle in the same position
     st(battle, battle.unit("squad1")).fired_types.add("Heavy")
     changed = position_key(battle)
     assert changed not in (bogus, key) and changed == digest(position_of(battle))
     st(battle, battle.unit("squad1")).fired_types.discard("Heavy")
-    assert position_key(battle) == key
+    assert position_key(battle) == bogus
 
 
 def _afresh(battle: Battle) -> tuple[object, ...]:
-    """The position of ``battle`` with no unit's models remembered."""
+    """The position of ``battle`` with nothing remembered: no unit's models, no
+    rules' memory."""
     transpositions._MODELS_SEEN.clear()
+    transpositions._memories_met[0] = ()
+    transpositions._KEYS.clear()
     return position_of(battle)
 
 
@@ -547,6 +627,30 @@ def test_a_units_models_are_given_at_once_only_while_no_model_is_edited() -> Non
     assert edited <= models_edited()
 
 
+def test_a_units_models_met_lately_take_their_digest_again_only_while_equal() -> None:
+    """A digest planted for a unit's models as they stand is given where they are met
+    again (the control: the unit's own entry forgotten), and not once a model moves."""
+    battle = _battle(1)
+    squad = battle.unit("squad1")
+    record = setup_of(battle).carried["squad1"]
+    start = transpositions._models_in_play(squad, record)
+
+    def standing() -> tuple[object, ...]:
+        rows = [transpositions._ROW(m) for m in squad.models]
+        return (tuple(row[: transpositions._PLAYED] for row in rows), None)
+
+    assert transpositions._KEYS[standing()] == start == digest(standing())
+    bogus = b"models met lately"
+    transpositions._KEYS[standing()] = bogus
+    transpositions._MODELS_SEEN.clear()
+    assert transpositions._models_in_play(squad, record) == bogus  # the control
+    model = squad.models[0]
+    x, y = model.position
+    model.position = (x + 0.25, y)
+    moved = transpositions._models_in_play(squad, record)
+    assert moved not in (bogus, start) and moved == digest(standing())
+
+
 def test_a_new_model_is_no_edit_and_every_field_set_is() -> None:
     """Making a model draws no edit number (a sweep makes every model anew each battle);
     setting any field does, whatever the value."""
@@ -607,3 +711,66 @@ def test_a_dataclass_s_empty_fields_take_the_forms_frozen_gives_them() -> None:
         ((("{}", (("a", 1), ("b", 2)))), ("x",), ("{}", (("u", 3),)), ("s",), 2),
     )
     assert frozen(full) != frozen(empty)
+
+
+def test_the_rules_memory_kept_between_positions_follows_every_change_in_place() -> None:
+    """The digest of the rules' memory is given again while the memory compares equal
+    to the copy kept with it: in one battle, every change made in place is seen at the
+    next position, which is the one worked out with nothing remembered, and a change
+    undone gives the position before it again (a counter's item at zero is an item:
+    :func:`frozen` tells it apart, where a ``Counter``'s own ``==`` would not)."""
+    battle = _battle(1)
+    memory = battle.memory
+    ledger = _Ledger({}, [], Counter(), ("s",))
+    nested: dict[str, list[int]] = {"k": [1]}
+    inner = _Ledger({}, [], Counter(), ())
+    changes: list[tuple[Any, bool]] = [
+        (lambda: memory.__setitem__("a ledger", ledger), True),
+        (lambda: ledger.waiting.__setitem__("u", 1), True),
+        (lambda: ledger.lost.__setitem__("u", 0), True),
+        (lambda: ledger.lost.__delitem__("u"), True),
+        (lambda: ledger.ongoing.append("x"), True),
+        (lambda: setattr(ledger, "turn", 1), True),
+        (lambda: setattr(ledger, "turn", 1.5), True),
+        (lambda: setattr(ledger, "order", ("s",)), False),  # an equal tuple: the same
+        (lambda: memory.__setitem__("a rule", nested), True),
+        (lambda: nested["k"].append(2), True),
+        (lambda: memory.__setitem__("fired", set()), True),
+        (lambda: memory["fired"].add(("u", 1)), True),
+        (lambda: setattr(memory["reserves"], "last_turn", 5), True),
+        (memory["reserves"].order.reverse, True),
+        (lambda: memory.__setitem__("schedule", replace(memory["schedule"])), False),
+        (lambda: memory.__setitem__("schedule", replace(memory["schedule"], last_turn=9)), True),
+        (lambda: memory.__delitem__("a rule"), True),
+        (lambda: memory.__setitem__("ledgers", [inner]), True),
+        (lambda: inner.waiting.__setitem__("v", 2), True),  # a dataclass in a list
+    ]
+    before = position_of(battle)
+    for change, changing in changes:
+        change()
+        now = position_of(battle)
+        assert now == _afresh(battle)
+        assert (now != before) == changing
+        before = now
+
+
+def test_a_memory_met_before_is_given_again_only_while_equal_to_its_copy() -> None:
+    """A digest planted with the copy of a memory met before is given to any battle
+    whose memory compares equal to the copy (the control: another battle in the same
+    position), and not once it changes in place; a memory holding what no copy can
+    tell (a unit) is never kept."""
+    battle, other = _battle(1), _battle(2)
+    key = transpositions.remembered(battle)
+    met = transpositions._memories_met
+    (kept, _), *rest = met[0]
+    bogus = b"not this memory"
+    met[0] = ((kept, bogus), *rest)
+    assert transpositions.remembered(other) == bogus  # the control: by value
+    battle.memory["reserves"].how["u"] = "deep_strike"
+    changed = transpositions.remembered(battle)
+    assert changed not in (bogus, key) and changed == digest(frozen(battle.memory))
+    assert transpositions.remembered(other) == bogus  # met again, still equal
+    battle.memory["reserves"].waiting["u"] = battle.unit("squad1")
+    before = met[0]
+    assert transpositions.remembered(battle) == digest(frozen(battle.memory))
+    assert met[0] is before  # nothing kept

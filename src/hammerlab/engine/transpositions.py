@@ -201,32 +201,27 @@ def position_key(battle: Battle) -> bytes:
 
 def _digested(battle: Battle) -> bytes:
     """The :func:`digest` of :func:`position_of` ``battle``, given again where the
-    position equals the one this battle was last in (:data:`_LAST_KEYS`): half the
-    positions of a Guard battle are the one before (a volley that kills no one, a
-    blast aimed where the weapon was just chosen). A position holds nothing that can
-    change in place (strings, numbers, ``None``, bytes, frozensets and tuples of
-    them), so the one kept is the battle as it was then, and equal positions are
-    equal values, as a unit's models are compared (:func:`_models_in_play`)."""
-    position = position_of(battle)
-    last = _LAST_KEYS.get(id(battle))
-    if last is not None and last[0]() is battle:
-        if last[1] == position:
-            return last[2]
-        held = last[0]
-    else:
-        held = weakref.ref(battle)
-        if len(_LAST_KEYS) > BATTLES_KEPT:  # drop the battles gone (a copy: threads add)
-            for gone, (ref, _, _) in list(_LAST_KEYS.items()):
-                if ref() is None:
-                    _LAST_KEYS.pop(gone, None)
-    key = digest(position)
-    _LAST_KEYS[id(battle)] = (held, position, key)
-    return key
+    position equals one met before, in this battle or another (:func:`digest`): half
+    the positions of a Guard battle are the one before (a volley that kills no one, a
+    blast aimed where the weapon was just chosen), and nearly all the others were met
+    in earlier battles of the sweep (17.8 of the 19 digested a battle), found by the
+    position's hash and ``==`` in a fraction of a digest's instructions. A position
+    holds nothing that can change in place (strings, numbers, ``None``, bytes,
+    frozensets and tuples of them), so one kept is the battle as it was then, and
+    equal positions are equal values, as a unit's models are compared
+    (:func:`_models_in_play`)."""
+    return digest(position_of(battle))
 
 
-_LAST_KEYS: dict[int, tuple[weakref.ref[Battle], tuple[object, ...], bytes]] = {}
-"""Each live battle's last position and its :func:`digest`, by identity (each entry
-checks its battle is the one alive: an identity is reused once its battle is gone)."""
+VALUES_DIGESTED = 4096
+"""Values :data:`_KEYS` keeps before it forgets them all: a sweep's battles pass
+through a few hundred positions again and again (about 1,200 in 500 Guard battles, a
+little over one new a battle), and as many of the AI's questions; a full set is some
+megabytes of tuples, which the garbage collector walks (the tables of answers keep
+digests alone)."""
+_KEYS: dict[Hashable, bytes] = {}
+"""The values last digested (positions, units' models, the AI's questions) and their
+digests (:func:`digest`)."""
 
 
 _tables: weakref.WeakSet[Transpositions[Any]] = weakref.WeakSet()
@@ -249,8 +244,24 @@ def digest(value: Any) -> bytes:
     any other fault of a computer. Equal values usually give equal forms (a
     string interned in one battle and not in another, or a set's items met in
     another order, would give two keys for one position: a question answered
-    again, never a wrong answer)."""
-    return hashlib.blake2b(marshal.dumps(value, 2), digest_size=16).digest()
+    again, never a wrong answer).
+
+    Given again where ``value`` equals one digested lately (:data:`_KEYS`, by its hash
+    and ``==``, as a position is compared): nearly every position of a sweep's battle,
+    and the AI's question there, was met in an earlier battle, and finding it costs
+    a fraction of marshalling and hashing it (equal values of other kinds, ``1`` and
+    ``True``, take the key of the first met: one question, one answer)."""
+    try:
+        key, kept = _KEYS.get(value), True
+    except TypeError:  # a set or a list in it: digested every time
+        key, kept = None, False
+    if key is None:
+        key = hashlib.blake2b(marshal.dumps(value, 2), digest_size=16).digest()
+        if kept:
+            if len(_KEYS) >= VALUES_DIGESTED:
+                _KEYS.clear()
+            _KEYS[value] = key
+    return key
 
 
 def frozen(value: object) -> Hashable:
@@ -421,6 +432,10 @@ the one alive: an identity is reused once its battle is gone)."""
 _numbers: dict[Hashable, int] = {}
 """The setups met, by value: their :attr:`Setup.number` (forgotten past
 :data:`POSITIONS_KEPT` setups; a number is never given twice)."""
+_last_setup: list[tuple[Hashable, int] | None] = [None]
+"""The last setup numbered and its number: compared first, as the next battle of a
+sweep has an equal one (a comparison meets the same weapons and profiles and stops
+at each at once, where hashing the setup hashes every weapon of every model)."""
 _counted = itertools.count()
 _registry = threading.Lock()
 """Held while :data:`_setups` and :data:`_numbers` change (threads share them)."""
@@ -443,8 +458,8 @@ def setup_of(battle: Battle) -> Setup:
         battle.ruleset,
         battle.battlefield,
         battle.players,
-        frozen(settings.options),
-        frozen(settings.values),
+        _frozen_setting("options", settings.options),
+        _frozen_setting("values", settings.values),
         tuple(
             (point, tuple(_handler_key(h) for h in handlers))
             for point, handlers in sorted(battle.hooks.handlers().items())
@@ -452,17 +467,41 @@ def setup_of(battle: Battle) -> Setup:
         tuple(carried.items()),
     )
     with _registry:
-        number = _numbers.get(value)
-        if number is None:
-            if len(_numbers) >= BATTLES_KEPT:
-                _numbers.clear()
-            number = _numbers[value] = next(_counted)
+        last = _last_setup[0]
+        if last is not None and last[0] == value:
+            number = last[1]
+        else:
+            found = _numbers.get(value)
+            if found is None:
+                if len(_numbers) >= BATTLES_KEPT:
+                    _numbers.clear()
+                found = _numbers[value] = next(_counted)
+            number = found
+            _last_setup[0] = (value, number)
         setup = Setup(number, carried)
         if len(_setups) > BATTLES_KEPT:  # drop the battles gone
             for gone in [k for k, (ref, _) in _setups.items() if ref() is None]:
                 del _setups[gone]
         _setups[id(battle)] = (weakref.ref(battle), setup)
     return setup
+
+
+def _frozen_setting(name: str, value: Mapping[str, object]) -> Hashable:
+    """The rule settings' ``name`` (options or parameter values) :func:`frozen`, given
+    again while they compare equal to the copy (:func:`_copied`) kept of the last
+    ones frozen: a sweep's battles are set up alike, each with mappings of its own."""
+    last = _LAST_SETTINGS.get(name)
+    if last is not None and last[0] == value:
+        return last[1]
+    form = frozen(value)
+    copy = _copied(value)
+    if copy is not _NOT_PLAIN:
+        _LAST_SETTINGS[name] = (copy, form)
+    return form
+
+
+_LAST_SETTINGS: dict[str, tuple[object, Hashable]] = {}
+"""The copy of the last rule settings of each name (:func:`_frozen_setting`) and their form."""
 
 
 def _handler_key(handler: object) -> Hashable:
@@ -522,6 +561,9 @@ def _models_in_play(unit: Unit, recorded: tuple[tuple[object, ...], ...] | None)
       would give the same digest) against the same record;
     - else where the fields it was made of (:data:`_ROW`, read in one pass) and the
       record compare equal, field for field.
+
+    Else the digest is of models met lately where they were (:func:`digest`: a
+    sweep's battles deploy alike and lose the same few models).
 
     The digest is a function of the fields' values alone, so another unit that comes
     to have the identity is answered rightly too, and the unit is not kept alive. A
@@ -593,7 +635,8 @@ def position_of(battle: Battle) -> tuple[object, ...]:
     numbers, ``None``, sets and tuples of them) compared by value (see the
     module): its setup's number and its state of play: every unit on the table
     (:func:`unit_in_play`), the edition's state (units off the table among it)
-    and what installed rules remember (units in reserve among it)."""
+    and the digest of what installed rules remember (:func:`remembered`; units in
+    reserve among it)."""
     setup = setup_of(battle)
     carried = setup.carried
     units = tuple([unit_in_play(u, carried.get(u.id)) for u in battle.units.values()])
@@ -610,5 +653,107 @@ def position_of(battle: Battle) -> tuple[object, ...]:
         battle.active_player,
         units,
         edition,
-        frozen(battle.memory),
+        remembered(battle),
     )
+
+
+def remembered(battle: Battle) -> bytes:
+    """The :func:`digest` of what installed rules remember (``battle.memory``,
+    :func:`frozen`), given again where the memory compares equal to the copy kept of
+    one met before (:func:`_copied`, :data:`_memories_met`), in this battle or another.
+
+    The rules' memory is read at every position (about 40,000 instructions of a
+    position's 95,000 on its own, for a Guard battle's reserves, schedule and
+    Power from Pain) and changes a few times a battle, each battle of a sweep passing
+    through the same few; it is dataclasses, mappings and lists changed in place, so
+    no identity or count of edits can tell it is unchanged, but a copy compared with
+    it can (in C, but for a call per dataclass). Where anything in it is not plain
+    data (a unit in reserve), nothing is kept: it is worked out at every position."""
+    memory = battle.memory
+    met = _memories_met[0]
+    for kept, key in met:
+        if kept == memory:
+            if kept is not met[0][0]:  # met again: first, where the next position looks
+                _memories_met[0] = ((kept, key), *(m for m in met if m[0] is not kept))
+            return key
+    key = digest(frozen(memory))
+    copy = _copied(memory)
+    if copy is not _NOT_PLAIN:
+        _memories_met[0] = ((copy, key), *met[: MEMORIES_KEPT - 1])
+    return key
+
+
+MEMORIES_KEPT = 4
+"""Memories :func:`remembered` keeps (a Guard battle passes through two: before and
+after the first game turn's end)."""
+_memories_met: list[tuple[tuple[object, bytes], ...]] = [()]
+"""The copies (:func:`_copied`) of the last memories :func:`remembered` digested and
+their digests, the one met last first (replaced whole: threads share it)."""
+
+
+class _Fields:
+    """A dataclass's copy (:func:`_copied`): equal to any dataclass of its type whose
+    fields compare equal to ``fields``, the copy of its own. Its ``==`` reads every
+    field, as :func:`frozen` does (a dataclass's own ``==`` may read fewer, or be
+    another), and is asked first: the copy is on the left of every comparison."""
+
+    __slots__ = ("_fields", "_kind", "_read")
+
+    def __init__(
+        self, kind: type, read: Callable[[object], tuple[object, ...]], fields: object
+    ) -> None:
+        self._kind, self._read, self._fields = kind, read, fields
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is self._kind and self._fields == self._read(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _copied(value: object) -> object:
+    """A copy of plain data ``value`` (strings, numbers, booleans, ``None``, and lists,
+    tuples, dicts, counters, sets, frozensets and dataclasses of them) that compares
+    equal to it (``copy == value``) while it holds what it holds now, and no longer
+    once anything in it changes: each list, mapping and set copied (a ``Counter`` as
+    a plain ``dict``, compared item for item, where a ``Counter`` takes a missing item
+    for a zero), a dataclass as its type and its fields' copy (:class:`_Fields`);
+    :data:`_NOT_PLAIN` for anything else (a unit, a model: their ``==`` need not read
+    all they hold). Equal is Python's ``==``, as a position is compared with those
+    met before (:func:`_digested`): a ``1`` changed into a ``True`` or a ``1.0`` in
+    place is not seen (nor is it there)."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    if kind is tuple or kind is list:
+        items: list[Any] = value  # type: ignore[assignment]
+        copies = [_copied(v) for v in items]
+        if any(v is _NOT_PLAIN for v in copies):
+            return _NOT_PLAIN
+        return tuple(copies) if kind is tuple else copies
+    if kind is dict or kind is Counter:
+        mapping: dict[Any, Any] = value  # type: ignore[assignment]
+        copy = {k: _copied(v) for k, v in mapping.items()}
+        if any(v is _NOT_PLAIN for v in copy.values()) or not all(map(_plain_key, copy)):
+            return _NOT_PLAIN
+        return copy
+    if kind is set or kind is frozenset:
+        members: set[Any] = value  # type: ignore[assignment]
+        return frozenset(members) if all(map(_plain_key, members)) else _NOT_PLAIN
+    known = _fields_of(value)
+    if known is None:
+        return _NOT_PLAIN
+    fields = _copied(known[1](value))
+    return _NOT_PLAIN if fields is _NOT_PLAIN else _Fields(kind, known[1], fields)
+
+
+def _plain_key(value: object) -> bool:
+    """Whether ``value`` (a mapping's key, a set's member) is a string, number, boolean
+    or ``None``, or a tuple or frozenset of them: plain data that cannot change."""
+    kind = type(value)
+    if kind is tuple or kind is frozenset:
+        return all(map(_plain_key, value))  # type: ignore[call-overload]
+    return kind in _ATOMS
+
+
+_NOT_PLAIN = object()
+"""What :func:`_copied` gives for a value no copy can tell."""

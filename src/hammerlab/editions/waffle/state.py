@@ -149,13 +149,21 @@ class WaffleState:
     def position(self) -> tuple[object, ...]:
         """The whole state (:meth:`snapshot`'s) as plain data compared by contents,
         for a battle's position (:func:`engine.transpositions.position_of`): each
-        unit's status as the tuple of its fields, the weapon types fired as a
-        ``frozenset`` (a position holds nothing that can change in place, so that it
-        can be compared with the last one); the rest, present in few games,
-        :func:`~engine.transpositions.frozen`, each unit embarked whole (off the
-        table, it is not among the battle's units)."""
+        unit's status as the tuple of its fields, the weapon types fired as a sorted
+        tuple (a position holds nothing that can change in place, so that it can be
+        compared with those met before, and is kept by value:
+        :func:`~engine.transpositions.digest`; a ``frozenset`` would keep every
+        position kept tracked by the garbage collector, which walks them at each of
+        its full passes, where a tuple of strings is let go); the rest, present in
+        few games, :func:`~engine.transpositions.frozen`, each unit embarked whole
+        (off the table, it is not among the battle's units)."""
         statuses = sorted(self.units.items())
-        units = tuple([(uid, _UNCHANGING(s), frozenset(s.fired_types)) for uid, s in statuses])
+        units = tuple(
+            [
+                (uid, _UNCHANGING(s), tuple(sorted(f)) if (f := s.fired_types) else ())
+                for uid, s in statuses
+            ]
+        )
         rest = self._beside_units()
         if self.embarked:  # the passengers whole: what they carry, their datasheets
             rest["passengers"] = [(e.transport, e.unit) for _, e in sorted(self.embarked.items())]
