@@ -174,14 +174,14 @@ def test_the_settings_are_frozen_again_only_while_equal_to_the_last_ones() -> No
     assert transpositions._frozen_setting("test", settings) == frozen(settings) != form
 
 
-def test_a_table_forgets_the_least_recently_met_past_its_capacity() -> None:
+def test_a_table_forgets_the_first_kept_past_its_capacity() -> None:
     table: Transpositions[int] = Transpositions(capacity=2)
     a, b, c = digest(("a",)), digest(("b",)), digest(("c",))
     table.put(a, 1)
     table.put(b, 2)
-    assert table.get(a) == 1  # a is now the most recently met
-    table.put(c, 3)  # b is forgotten, not a
-    assert (table.get(a), table.get(b), table.get(c)) == (1, None, 3)
+    assert table.get(a) == 1  # met again, but still the first kept
+    table.put(c, 3)  # a is forgotten, the first kept
+    assert (table.get(a), table.get(b), table.get(c)) == (None, 2, 3)
     assert (table.found, table.asked, len(table)) == (3, 4, 2)
     table.clear()
     assert (table.get(a), table.found, len(table)) == (None, 0, 0)

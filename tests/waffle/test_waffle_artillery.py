@@ -24,6 +24,7 @@ from conftest import (
     make_battle,
     make_unit,
     of_kind,
+    profile,
     squad,
     weapon,
 )
@@ -103,6 +104,30 @@ def test_a_crewman_within_2_inches_fires_the_gun_with_his_bs_and_not_his_lasgun(
     assert firing_models(battle, unit, target, "Cannon", FireOrders()) == [gun]
     assert firing_models(battle, unit, target, "Lasgun", FireOrders()) == [far]
     assert shot_bs(battle, gun, False) == 3
+
+
+def test_two_guns_of_one_profile_fire_each_with_its_own_crewman_s_bs() -> None:
+    # Two guns of one profile, crewed by a Guardsman (BS3: 4+ to hit) and a Veteran
+    # (BS4: 3+), each 1.5" from his gun: each gun rolls at its own crewman's score,
+    # though the guns are alike (a volley reads a BS once per profile only where no
+    # gun fires: attacks._fire_alike).
+    veteran = profile("Veteran", bs=4, s=3, t=3, sv="5+")
+    unit = make_unit(
+        "art",
+        A,
+        [
+            Placed(GUN, [CANNON], (30.0, 10.0)),
+            Placed(GUN, [CANNON], (40.0, 10.0)),
+            Placed(GUARD, [LASGUN], (31.5, 10.0)),
+            Placed(veteran, [LASGUN], (41.5, 10.0)),
+        ],
+        name="Battery",
+    )
+    target = squad("b", B, MARINE, [], [(30.0, 30.0), (32.0, 30.0)])
+    battle = make_battle(unit, target, dice=[3, 3] + [1] * 20)
+    fire_weapon(battle, unit, target, "Cannon", FireOrders())
+    to_hit = [p for p in dice_purposes(battle) if p.startswith("to hit")]
+    assert to_hit == ["to hit (Cannon, 4+)", "to hit (Cannon, 3+)"]
 
 
 def test_a_gun_with_no_crewman_within_2_inches_does_not_fire() -> None:

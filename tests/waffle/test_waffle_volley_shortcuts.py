@@ -67,6 +67,30 @@ def test_models_alike_fire_each_with_their_own_bs_and_strength_where_a_rule_read
         assert last(of_kind(battle, "shots")).needed == "4+"
 
 
+def _surging(battle: Battle, unit: Unit, model: Model, weapon: object, s: int) -> int:
+    """A house rule read model by model that rolls dice of its own: a model's shots
+    gain +1 Strength on a D6 of 6."""
+    return s + (battle.dice.roll(1, f"surge {model.id}")[0] == 6)
+
+
+def test_a_rule_on_strength_rolls_its_dice_after_the_model_s_dice_to_hit() -> None:
+    # A model's Strength is read after its dice to hit (seed 000 step 4: "Roll a D6 for
+    # each shot fired", then each hit wounds at the shot's Strength), so a rule that
+    # rolls for it rolls after them: the first Guardsman's dice to hit, his surge, then
+    # the second's. Rolled in another order, every later die of a seeded battle moves.
+    guard = squad("a", A, GUARD, [LASGUN], row(30, 10, 2))
+    target = squad("b", B, TROOPER, [], row(30, 30, 3))
+    battle = make_battle(guard, target, dice=[1] * 40)
+    battle.hooks.add(STRENGTH, _surging)
+    fire_weapon(battle, guard, target, LASGUN.name, FireOrders())
+    assert [e.purpose for e in of_kind(battle, "dice")][:4] == [
+        "to hit (Lasgun, 4+)",
+        "surge a.1",
+        "to hit (Lasgun, 4+)",
+        "surge a.2",
+    ]
+
+
 def _weapon(name: str, rules: str) -> Weapon:
     characteristics = {"Range": "24", "S": "4", "AP": "5", "Type": f"Assault 1{rules}"}
     return Weapon(name=name, characteristics=characteristics)

@@ -38,7 +38,9 @@ class Dice:
         """``count`` dice: ``random.Random.randint(1, sides)``'s values and draws, without
         its three layers of Python calls (``randrange``, ``_randbelow``) nor a call of
         our own a die: a die is drawn as ``sides.bit_length()`` random bits, drawn again
-        while they reach ``sides`` (``tests/test_dice.py`` holds it to ``randint``)."""
+        while they reach ``sides`` (``tests/test_dice.py`` holds it to ``randint``). Every
+        die a roll takes comes from here: dice of another kind give theirs by overriding
+        it (:class:`ScriptedDice`)."""
         if count and sides < 1:  # randint's empty range (the loop below would never end)
             raise ValueError(f"a die needs at least one side, not {sides}")
         bits = self._rng.getrandbits

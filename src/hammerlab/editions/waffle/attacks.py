@@ -652,7 +652,9 @@ def _rolled_hits(
     each = shots_of_each(battle, unit, models, profile, target, orders.counts_within)
     # What a model fires with: its BS, its Strength, whether its 6s are Precision Shots.
     # Read once for the models of one profile and rules (a squad's lasguns) where no
-    # model's own is asked (:func:`_fire_alike`), else for each model.
+    # model's own is asked (:func:`_fire_alike`), else for each model: its BS before its
+    # dice to hit and the rest after them, as each was always read (a rule installed on
+    # a Strength may roll dice of its own: they come after the model's dice to hit).
     alike = _fire_alike(battle, unit)
     kinds: dict[tuple[int, int], tuple[int, int, bool]] = {}
     skills: set[int] = set()  # the BS of each model, for the scores needed
@@ -660,16 +662,17 @@ def _rolled_hits(
         total_shots += shots
         kind = (id(model.profile), id(model.rules))
         known = kinds.get(kind) if alike else None
+        bs = known[0] if known is not None else shot_bs(battle, model, snap)
+        rolled = roll_to_hit(battle, bs, shots, twin, profile.name, orders.into_melee, ones_by)
         if known is None:
             known = (
-                shot_bs(battle, model, snap),
+                bs,
                 weapon_strength(battle, unit, model, profile),
                 fires_precision_shots(unit, model, profile, snap),
             )
             if alike:
                 kinds[kind] = known
-        bs, strength, precision = known
-        rolled = roll_to_hit(battle, bs, shots, twin, profile.name, orders.into_melee, ones_by)
+        _, strength, precision = known
         precise = rolled.sixes if precision else 0
         hits += [Hit(target, strength, model, k < precise) for k in range(rolled.hits)]
         strays += [model] * rolled.strays
