@@ -794,6 +794,11 @@ class _How(StrEnum):
     DEEP = "deep_strike"
 
 
+def _ledger(**fields: Any) -> _Ledger:
+    """A :class:`_Ledger`, empty but for ``fields``."""
+    return replace(_Ledger({}, [], Counter(), ()), **fields)
+
+
 @pytest.mark.parametrize(
     ("first", "then"),
     [
@@ -813,8 +818,17 @@ class _How(StrEnum):
         (Counter({"u": 1, "v": 0}), {"u": 1}),
         (Counter({"u": 1, "v": 0}), Counter({"u": 1})),
         ({"a": 1, "b": 2}, {"b": 2, "a": 1}),
-        (_Ledger({}, [], Counter(), ("s",), 1), _Ledger({}, [], Counter(), ("s",), True)),
+        (_ledger(order=("s",), turn=1), _ledger(order=("s",), turn=True)),
         ([[], {}], [(), Counter()]),
+        ({"a": 1, "b": True}, {"b": 1, "a": True}),
+        (_ledger(waiting={"u": 1}), _ledger(waiting={"u": True})),
+        (_ledger(waiting={"a": 1, "b": True}), _ledger(waiting={"b": 1, "a": True})),
+        (_ledger(ongoing=["x", 1]), _ledger(ongoing=["x", 1.0])),
+        (_ledger(lost=Counter({"u": 1, "v": 0})), _ledger(lost=Counter({"u": 1}))),
+        (_ledger(lost=Counter({"u": 1})), _ledger(lost=Counter({"u": 1, "v": 0}))),
+        (_ledger(order=("deep_strike",)), _ledger(order=(_How.DEEP,))),
+        (_ledger(ongoing=["x"], order=("y", "z")), _ledger(ongoing=["x", "y"], order=("z",))),
+        ([_ledger(turn=1)], [_ledger(turn=True)]),
     ],
 )
 def test_a_memory_takes_the_key_of_one_met_before_only_if_alike_in_every_type(
@@ -822,8 +836,9 @@ def test_a_memory_takes_the_key_of_one_met_before_only_if_alike_in_every_type(
 ) -> None:
     """A memory equal under ``==`` to one met before but holding another type
     somewhere (a string enum for its string, ``True`` or ``1.0`` for ``1``, a
-    ``Counter`` whose zero item a ``dict`` lacks) gets the position worked out with
-    nothing remembered, as does one alike in every type (keys in another order)."""
+    ``Counter`` whose zero item a ``dict`` lacks), at the top or in a dataclass, gets
+    the position worked out with nothing remembered, as does one alike in every type
+    (keys in another order)."""
     battle, other = _battle(1), _battle(2)
     battle.memory["plug-in"] = first
     position_of(battle)

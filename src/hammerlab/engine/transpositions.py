@@ -710,43 +710,62 @@ their digests, the one met last first (replaced whole: threads share it)."""
 
 def _same(copy: object, value: object) -> bool:
     """Whether ``value`` holds what ``copy`` (:func:`_copied`) was copied from, the
-    copy asked first; an exception raised while comparing counts as not."""
+    copy asked first; an exception raised while comparing (``marshal`` refusing what
+    it meets) counts as not."""
     try:
         return bool(copy == value)
     except Exception:
         return False
 
 
+class _Form:
+    """The copy (:func:`_copied`) of a container of plain data alone (:func:`_plain`):
+    its ``marshal`` form, equal to a value of the same form. The form tells every type
+    exactly (``1``, ``1.0`` and ``True``, ``0.0`` and ``-0.0`` apart), and ``marshal``
+    refuses a subclass (a string enum, a ``Counter``) and any other object, but for a
+    bytes-like one (a numpy array), whose form no copy holds."""
+
+    __slots__ = ("_form",)
+
+    def __init__(self, value: Any) -> None:
+        self._form = marshal.dumps(value, 2)
+
+    def __eq__(self, other: object) -> bool:
+        return marshal.dumps(other, 2) == self._form  # type: ignore[arg-type]
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 class _Fields:
     """A dataclass's copy (:func:`_copied`): equal to a dataclass of its type whose
-    fields are of the types they were, field for field, and compare equal to the
-    copies. Its ``==`` reads every field, as :func:`frozen` does (a dataclass's own
-    ``==`` may read fewer, or be another)."""
+    fields have the ``marshal`` form the copied ones had (:class:`_Form`), or where
+    some are not plain data themselves, are of the types they were, field for field,
+    and compare equal to their copies. Its ``==`` reads every field, as :func:`frozen`
+    does (a dataclass's own ``==`` may read fewer, or be another)."""
 
-    __slots__ = ("_fields", "_kind", "_read", "_types")
+    __slots__ = ("_fields", "_form", "_kind", "_read", "_types")
 
-    def __init__(
-        self,
-        kind: type,
-        read: Callable[[object], tuple[object, ...]],
-        fields: tuple[object, ...],
-        types: tuple[type, ...],
-    ) -> None:
-        self._kind, self._read, self._fields, self._types = kind, read, fields, types
+    def __init__(self, kind: type, read: Callable[[object], tuple[object, ...]]) -> None:
+        self._kind, self._read = kind, read
+        self._form: bytes | None = None
+        self._fields: tuple[object, ...] = ()
+        self._types: tuple[type, ...] = ()
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not self._kind:
             return False
         fields = self._read(other)
+        if self._form is not None:
+            return marshal.dumps(fields, 2) == self._form  # type: ignore[arg-type]
         return tuple(map(type, fields)) == self._types and self._fields == fields
 
     __hash__ = None  # type: ignore[assignment]
 
 
 class _Items:
-    """A list's or a tuple's copy (:func:`_copied`): equal to a list or tuple of its
-    kind whose items are of the types they were, one for one, and compare equal to
-    the copies (held in a value of the kind)."""
+    """The copy (:func:`_copied`) of a list or a tuple holding what is not plain data
+    itself (a dataclass): equal to a list or tuple of its kind whose items are of the
+    types they were, one for one, and compare equal to their copies."""
 
     __slots__ = ("_items", "_kind", "_types")
 
@@ -764,10 +783,11 @@ class _Items:
 
 
 class _Entries:
-    """A dict's or a ``Counter``'s copy (:func:`_copied`): equal to a mapping of its
-    kind with the same keys, of the same types, in the same order, whose values are
-    of the types they were and compare equal to the copies, one for one (never by a
-    ``Counter``'s own ``==``, which takes a missing item for a zero)."""
+    """The copy (:func:`_copied`) of a ``Counter``, or of a dict holding what is not
+    plain data itself (a dataclass): equal to a mapping of its kind with the same keys,
+    of the same types, in the same order, whose values are of the types they were and
+    compare equal to their copies, one for one (never by a ``Counter``'s own ``==``,
+    which takes a missing item for a zero)."""
 
     __slots__ = ("_key_types", "_keys", "_kind", "_types", "_values")
 
@@ -788,42 +808,26 @@ class _Entries:
     __hash__ = None  # type: ignore[assignment]
 
 
-class _Members:
-    """A set's or a frozenset's copy (:func:`_copied`), its members all of one type
-    (a string, number, boolean or ``None``): equal to a set of its kind whose members
-    are all of that type and the same."""
-
-    __slots__ = ("_kind", "_members", "_types")
-
-    def __init__(self, kind: type, members: frozenset[object]) -> None:
-        self._kind, self._members, self._types = kind, members, set(map(type, members))
-
-    def __eq__(self, other: object) -> bool:
-        return (
-            type(other) is self._kind
-            and set(map(type, other)) == self._types  # type: ignore[call-overload]
-            and self._members == other
-        )
-
-    __hash__ = None  # type: ignore[assignment]
-
-
 def _copied(value: object) -> object:
     """A copy of plain data ``value`` (strings, numbers, booleans, ``None``, and lists,
     tuples, dicts, counters, sets, frozensets and dataclasses of them) that compares
-    equal to it (``copy == value``, the copy asked first) while it holds what it holds
-    now, each thing of the type it is now, and no longer once anything in it changes:
-    each container as its kind and its items' copies and types (:class:`_Items`,
-    :class:`_Entries`, :class:`_Members`, :class:`_Fields`). Types are compared exactly
-    at every level, so a ``True`` is not a ``1``, a string enum not its string, and no
-    subclass's own ``==`` is ever asked (Python asks a subclass on the right first).
-    :data:`_NOT_PLAIN` for anything else (a unit, a model, an object of a plug-in: their
-    ``==`` need not read all they hold), for a mapping whose keys are not strings,
-    numbers, booleans or ``None``, and a set whose members are not all one of them.
-    Numbers are compared by value: a ``0.0`` changed into a ``-0.0`` is not seen."""
+    equal to it (``copy == value``, the copy asked first, :func:`_same`) while it holds
+    what it holds now, each thing of the exact type it is now, and no longer once
+    anything in it changes: a container of plain data alone as its ``marshal`` form
+    (:class:`_Form`), a dataclass as its type and its fields' form or copies
+    (:class:`_Fields`), a ``Counter`` and a list, tuple or dict holding a dataclass as
+    its kind and its items' copies and types (:class:`_Items`, :class:`_Entries`).
+    Types are compared exactly at every level, so a ``True`` is not a ``1``, a string
+    enum not its string, and no subclass's own ``==`` is ever asked (Python asks a
+    subclass on the right first). :data:`_NOT_PLAIN` for anything else (a unit, a
+    model, an object of a plug-in: their ``==`` need not read all they hold), and
+    for a set of anything but plain data or a ``Counter`` or dict holding a dataclass
+    whose keys are not strings, numbers, booleans or ``None``."""
     kind = type(value)
     if kind in _ATOMS:
         return value
+    if _plain(value):
+        return _Form(value)
     if kind is tuple or kind is list:
         items: list[Any] = value  # type: ignore[assignment]
         copies = _copies(items)
@@ -836,38 +840,46 @@ def _copied(value: object) -> object:
         if values is None or not all(type(k) in _ATOMS for k in mapping):
             return _NOT_PLAIN
         return _Entries(kind, mapping, tuple(values))
-    if kind is set or kind is frozenset:
-        members: set[Any] = value  # type: ignore[assignment]
-        if len(set(map(type, members))) > 1 or not all(type(m) in _ATOMS for m in members):
-            return _NOT_PLAIN
-        return _Members(kind, frozenset(members))
     known = _fields_of(value)
     if known is None:
         return _NOT_PLAIN
+    copy = _Fields(kind, known[1])
     fields = known[1](value)
+    if _plain(fields):
+        copy._form = marshal.dumps(fields, 2)  # type: ignore[arg-type]
+        return copy
     copies = _copies(fields)
     if copies is None:
         return _NOT_PLAIN
-    return _Fields(kind, known[1], tuple(copies), tuple(map(type, fields)))
+    copy._fields, copy._types = tuple(copies), tuple(map(type, fields))
+    return copy
+
+
+def _plain(value: object) -> bool:
+    """Whether ``value`` is a string, number, boolean or ``None``, or an exact list,
+    tuple, set, frozenset or dict of such values (:class:`_Form`)."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return True
+    if kind is tuple or kind is list or kind is set or kind is frozenset:
+        return all(map(_plain, value))  # type: ignore[call-overload]
+    if kind is dict:
+        mapping: dict[Any, Any] = value  # type: ignore[assignment]
+        return all(map(_plain, mapping)) and all(map(_plain, mapping.values()))
+    return False
 
 
 def _copies(items: Iterable[object]) -> list[object] | None:
     """The copies (:func:`_copied`) of a container's items, or ``None`` where one is
     not plain. The container's copy checks each item's exact type, so an empty list,
-    tuple, dict or set is copied as an empty one of its kind (compared in C)."""
+    tuple or dict is copied as an empty one of its kind (compared in C)."""
     copies = [
         _EMPTY_COPIES[type(v)] if type(v) in _EMPTY_COPIES and not v else _copied(v) for v in items
     ]
     return None if any(c is _NOT_PLAIN for c in copies) else copies
 
 
-_EMPTY_COPIES: dict[type, object] = {
-    list: [],
-    tuple: (),
-    dict: {},
-    set: set(),
-    frozenset: frozenset(),
-}
+_EMPTY_COPIES: dict[type, object] = {list: [], tuple: (), dict: {}}
 """The copies of empty containers inside a container's copy (:func:`_copies`): never
 changed, and compared only with a value of the same type."""
 
