@@ -678,9 +678,9 @@ def remembered(battle: Battle) -> bytes:
     Power from Pain) and changes a few times a battle, each battle of a sweep passing
     through the same few; it is dataclasses, mappings and lists changed in place, so
     no identity or count of edits can tell it is unchanged, but a copy compared with
-    it can (in C, but for a call per container not empty). Where anything in it is
-    not plain data (a unit in reserve, a plug-in's object), nothing is kept: it is
-    worked out at every position.
+    it can (in C, but for a call per dataclass and per container holding one). Where
+    anything in it is not plain data (a unit in reserve, a plug-in's object), nothing
+    is kept: it is worked out at every position.
 
     A memory met afresh is digested from its form alone (:func:`_digest_of`), never
     found among the values digested lately by ``==`` (:data:`_KEYS`): a rule may keep
@@ -723,7 +723,9 @@ class _Form:
     its ``marshal`` form, equal to a value of the same form. The form tells every type
     exactly (``1``, ``1.0`` and ``True``, ``0.0`` and ``-0.0`` apart), and ``marshal``
     refuses a subclass (a string enum, a ``Counter``) and any other object, but for a
-    bytes-like one (a numpy array), whose form no copy holds."""
+    bytes-like one (a numpy array), whose form no copy holds. A dict's items or a set's
+    members in another order make another form: a memory worked out again, never a
+    wrong one."""
 
     __slots__ = ("_form",)
 
@@ -822,7 +824,9 @@ def _copied(value: object) -> object:
     subclass on the right first). :data:`_NOT_PLAIN` for anything else (a unit, a
     model, an object of a plug-in: their ``==`` need not read all they hold), and
     for a set of anything but plain data or a ``Counter`` or dict holding a dataclass
-    whose keys are not strings, numbers, booleans or ``None``."""
+    whose keys are not strings, numbers, booleans or ``None``. Beside a dataclass, a
+    container's numbers are compared by ``==`` with their types: a ``0.0`` changed into
+    a ``-0.0`` there is not seen."""
     kind = type(value)
     if kind in _ATOMS:
         return value
