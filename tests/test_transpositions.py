@@ -13,9 +13,11 @@ import gc
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from hammerlab.analysis.game import Game
@@ -774,3 +776,101 @@ def test_a_memory_met_before_is_given_again_only_while_equal_to_its_copy() -> No
     before = met[0]
     assert transpositions.remembered(battle) == digest(frozen(battle.memory))
     assert met[0] is before  # nothing kept
+
+
+class _Marker:
+    """A plug-in's object in the rules' memory: equal to its name, holding more."""
+
+    def __init__(self, name: str, charges: int) -> None:
+        self.name, self.charges = name, charges
+
+    def __eq__(self, other: object) -> bool:
+        return other == self.name if isinstance(other, str) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _How(StrEnum):
+    DEEP = "deep_strike"
+
+
+def _ledger(**fields: Any) -> _Ledger:
+    """A :class:`_Ledger`, empty but for ``fields``."""
+    return replace(_Ledger({}, [], Counter(), ()), **fields)
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        ("deep_strike", _How.DEEP),
+        (_How.DEEP, "deep_strike"),
+        (1, True),
+        (True, 1),
+        (1, 1.0),
+        (1.0, 1),
+        ([1, "x"], [True, "x"]),
+        ((1,), (1.0,)),
+        ({1: "x"}, {True: "x"}),
+        ({"u": 1}, {"u": True}),
+        ({"u"}, {"u", 1}),
+        ({1}, {1.0}),
+        ({"u": 1}, Counter({"u": 1, "v": 0})),
+        (Counter({"u": 1, "v": 0}), {"u": 1}),
+        (Counter({"u": 1, "v": 0}), Counter({"u": 1})),
+        ({"a": 1, "b": 2}, {"b": 2, "a": 1}),
+        (_ledger(order=("s",), turn=1), _ledger(order=("s",), turn=True)),
+        ([[], {}], [(), Counter()]),
+        ({"a": 1, "b": True}, {"b": 1, "a": True}),
+        (_ledger(waiting={"u": 1}), _ledger(waiting={"u": True})),
+        (_ledger(waiting={"a": 1, "b": True}), _ledger(waiting={"b": 1, "a": True})),
+        (_ledger(ongoing=["x", 1]), _ledger(ongoing=["x", 1.0])),
+        (_ledger(lost=Counter({"u": 1, "v": 0})), _ledger(lost=Counter({"u": 1}))),
+        (_ledger(lost=Counter({"u": 1})), _ledger(lost=Counter({"u": 1, "v": 0}))),
+        (_ledger(order=("deep_strike",)), _ledger(order=(_How.DEEP,))),
+        (_ledger(ongoing=["x"], order=("y", "z")), _ledger(ongoing=["x", "y"], order=("z",))),
+        ([_ledger(turn=1)], [_ledger(turn=True)]),
+    ],
+)
+def test_a_memory_takes_the_key_of_one_met_before_only_if_alike_in_every_type(
+    first: object, then: object
+) -> None:
+    """A memory equal under ``==`` to one met before but holding another type
+    somewhere (a string enum for its string, ``True`` or ``1.0`` for ``1``, a
+    ``Counter`` whose zero item a ``dict`` lacks), at the top or in a dataclass, gets
+    the position worked out with nothing remembered, as does one alike in every type
+    (keys in another order)."""
+    battle, other = _battle(1), _battle(2)
+    battle.memory["plug-in"] = first
+    position_of(battle)
+    other.memory["plug-in"] = then
+    assert position_of(other) == _afresh(other)
+
+
+def test_a_plug_in_object_in_memory_is_never_taken_for_plain_data() -> None:
+    """An object equal to its name takes neither the key of a memory holding the name
+    nor one of its own: its change in place is seen; nor is its digest kept among the
+    values digested lately, where it would never be found again."""
+    battle, other = _battle(1), _battle(2)
+    battle.memory["plug-in"] = "squad1"
+    key = transpositions.remembered(battle)
+    marker = _Marker("squad1", charges=3)
+    other.memory["plug-in"] = marker
+    transpositions._KEYS.clear()
+    armed = transpositions.remembered(other)
+    assert not transpositions._KEYS
+    assert armed != key and position_key(other) != position_key(battle)
+    marker.charges = 0
+    assert transpositions.remembered(other) not in (armed, key)
+
+
+def test_a_numpy_array_in_memory_is_told_apart_without_an_error() -> None:
+    """An array (whose ``==`` gives an array, whose truth raises) or a numpy number
+    in the rules' memory gets a key of its own, not the one of a list met before."""
+    battle, other, third = _battle(1), _battle(2), _battle(3)
+    battle.memory["heat"] = [0, 0]
+    key = transpositions.remembered(battle)
+    other.memory["heat"] = np.array([0, 0])
+    third.memory["heat"] = [np.int64(0), 0]
+    assert transpositions.remembered(other) != key
+    assert transpositions.remembered(third) != key
+    assert transpositions.remembered(battle) == key

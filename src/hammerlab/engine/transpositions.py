@@ -45,7 +45,7 @@ import threading
 import types
 import weakref
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from operator import attrgetter
@@ -213,8 +213,8 @@ def _digested(battle: Battle) -> bytes:
     blast aimed where the weapon was just chosen), and nearly all the others were met
     in earlier battles of the sweep (17.8 of the 19 digested a battle), found by the
     position's hash and ``==`` in a fraction of a digest's instructions. A position
-    holds nothing that can change in place (strings, numbers, ``None``, bytes,
-    frozensets and tuples of them), so one kept is the battle as it was then, and
+    holds nothing that can change in place (strings, numbers, ``None``, bytes and
+    tuples of them), so one kept is the battle as it was then, and
     equal positions are equal values, as a unit's models are compared
     (:func:`_models_in_play`)."""
     return digest(position_of(battle))
@@ -256,19 +256,30 @@ def digest(value: Any) -> bytes:
     Given again where ``value`` equals one digested lately (:data:`_KEYS`, by its hash
     and ``==``, as a position is compared): nearly every position of a sweep's battle,
     and the AI's question there, was met in an earlier battle, and finding it costs
-    a fraction of marshalling and hashing it (equal values of other kinds, ``1`` and
-    ``True``, take the key of the first met: one question, one answer)."""
+    a fraction of marshalling and hashing it. So values equal under ``==`` whose
+    forms differ (``1``, ``1.0`` and ``True``; ``0.0`` and ``-0.0``) take the key of
+    the first met, where worked out afresh each would have its own: sound for
+    positions and questions, as a position keeps each of its fields in one type (a
+    turn, a wound count, a coordinate) and a controller's answer is a function of the
+    numbers' values; the rules' memory, whose types a plug-in chooses, is digested
+    without :data:`_KEYS` (:func:`remembered`)."""
     try:
         key, kept = _KEYS.get(value), True
     except TypeError:  # a set or a list in it: digested every time
         key, kept = None, False
     if key is None:
-        key = hashlib.blake2b(marshal.dumps(value, 2), digest_size=16).digest()
+        key = _digest_of(value)
         if kept:
             if len(_KEYS) >= VALUES_DIGESTED:
                 _KEYS.clear()
             _KEYS[value] = key
     return key
+
+
+def _digest_of(value: Any) -> bytes:
+    """:func:`digest`'s key for ``value``, worked out from its form alone: for a value
+    not to be kept among those digested lately (:func:`remembered`)."""
+    return hashlib.blake2b(marshal.dumps(value, 2), digest_size=16).digest()
 
 
 def frozen(value: object) -> Hashable:
@@ -498,7 +509,7 @@ def _frozen_setting(name: str, value: Mapping[str, object]) -> Hashable:
     again while they compare equal to the copy (:func:`_copied`) kept of the last
     ones frozen: a sweep's battles are set up alike, each with mappings of its own."""
     last = _LAST_SETTINGS.get(name)
-    if last is not None and last[0] == value:
+    if last is not None and _same(last[0], value):
         return last[1]
     form = frozen(value)
     copy = _copied(value)
@@ -674,16 +685,22 @@ def remembered(battle: Battle) -> bytes:
     Power from Pain) and changes a few times a battle, each battle of a sweep passing
     through the same few; it is dataclasses, mappings and lists changed in place, so
     no identity or count of edits can tell it is unchanged, but a copy compared with
-    it can (in C, but for a call per dataclass). Where anything in it is not plain
-    data (a unit in reserve), nothing is kept: it is worked out at every position."""
+    it can (in C, but for a call per dataclass and per container holding one). Where
+    anything in it is not plain data (a unit in reserve, a plug-in's object), nothing
+    is kept: it is worked out at every position.
+
+    A memory met afresh is digested from its form alone (:func:`_digest_of`), never
+    found among the values digested lately by ``==`` (:data:`_KEYS`): a rule may keep
+    a ``True`` where another kept a ``1``, and a form that cannot be told by value
+    (``("unshared", n)``) would never be found there again."""
     memory = battle.memory
     met = _memories_met[0]
     for kept, key in met:
-        if kept == memory:
+        if _same(kept, memory):
             if kept is not met[0][0]:  # met again: first, where the next position looks
                 _memories_met[0] = ((kept, key), *(m for m in met if m[0] is not kept))
             return key
-    key = digest(frozen(memory))
+    key = _digest_of(frozen(memory))
     copy = _copied(memory)
     if copy is not _NOT_PLAIN:
         _memories_met[0] = ((copy, key), *met[: MEMORIES_KEPT - 1])
@@ -698,21 +715,104 @@ _memories_met: list[tuple[tuple[object, bytes], ...]] = [()]
 their digests, the one met last first (replaced whole: threads share it)."""
 
 
-class _Fields:
-    """A dataclass's copy (:func:`_copied`): equal to any dataclass of its type whose
-    fields compare equal to ``fields``, the copy of its own. Its ``==`` reads every
-    field, as :func:`frozen` does (a dataclass's own ``==`` may read fewer, or be
-    another), and is asked first: the copy is on the left of every comparison."""
+def _same(copy: object, value: object) -> bool:
+    """Whether ``value`` holds what ``copy`` (:func:`_copied`) was copied from, the
+    copy asked first; an exception raised while comparing (``marshal`` refusing what
+    it meets) counts as not."""
+    try:
+        return bool(copy == value)
+    except Exception:
+        return False
 
-    __slots__ = ("_fields", "_kind", "_read")
 
-    def __init__(
-        self, kind: type, read: Callable[[object], tuple[object, ...]], fields: object
-    ) -> None:
-        self._kind, self._read, self._fields = kind, read, fields
+class _Form:
+    """The copy (:func:`_copied`) of a container of plain data alone (:func:`_plain`):
+    its ``marshal`` form, equal to a value of the same form. The form tells every type
+    exactly (``1``, ``1.0`` and ``True``, ``0.0`` and ``-0.0`` apart), and ``marshal``
+    refuses a subclass (a string enum, a ``Counter``) and any other object, but for a
+    bytes-like one (a numpy array), whose form no copy holds. A dict's items or a set's
+    members in another order make another form: a memory worked out again, never a
+    wrong one."""
+
+    __slots__ = ("_form",)
+
+    def __init__(self, value: Any) -> None:
+        self._form = marshal.dumps(value, 2)
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is self._kind and self._fields == self._read(other)
+        return marshal.dumps(other, 2) == self._form  # type: ignore[arg-type]
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _Fields:
+    """A dataclass's copy (:func:`_copied`): equal to a dataclass of its type whose
+    fields have the ``marshal`` form the copied ones had (:class:`_Form`), or where
+    some are not plain data themselves, are of the types they were, field for field,
+    and compare equal to their copies. Its ``==`` reads every field, as :func:`frozen`
+    does (a dataclass's own ``==`` may read fewer, or be another)."""
+
+    __slots__ = ("_fields", "_form", "_kind", "_read", "_types")
+
+    def __init__(self, kind: type, read: Callable[[object], tuple[object, ...]]) -> None:
+        self._kind, self._read = kind, read
+        self._form: bytes | None = None
+        self._fields: tuple[object, ...] = ()
+        self._types: tuple[type, ...] = ()
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not self._kind:
+            return False
+        fields = self._read(other)
+        if self._form is not None:
+            return marshal.dumps(fields, 2) == self._form  # type: ignore[arg-type]
+        return tuple(map(type, fields)) == self._types and self._fields == fields
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _Items:
+    """The copy (:func:`_copied`) of a list or a tuple holding what is not plain data
+    itself (a dataclass): equal to a list or tuple of its kind whose items are of the
+    types they were, one for one, and compare equal to their copies."""
+
+    __slots__ = ("_items", "_kind", "_types")
+
+    def __init__(self, kind: type, items: object, types: tuple[type, ...]) -> None:
+        self._kind, self._items, self._types = kind, items, types
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            type(other) is self._kind
+            and tuple(map(type, other)) == self._types  # type: ignore[call-overload]
+            and self._items == other
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _Entries:
+    """The copy (:func:`_copied`) of a ``Counter``, or of a dict holding what is not
+    plain data itself (a dataclass): equal to a mapping of its kind with the same keys,
+    of the same types, in the same order, whose values are of the types they were and
+    compare equal to their copies, one for one (never by a ``Counter``'s own ``==``,
+    which takes a missing item for a zero)."""
+
+    __slots__ = ("_key_types", "_keys", "_kind", "_types", "_values")
+
+    def __init__(self, kind: type, mapping: dict[Any, Any], values: tuple[object, ...]) -> None:
+        self._kind, self._keys, self._values = kind, tuple(mapping), values
+        self._key_types = tuple(map(type, mapping))
+        self._types = tuple(map(type, mapping.values()))
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not self._kind:
+            return False
+        mapping: dict[Any, Any] = other  # type: ignore[assignment]
+        if tuple(map(type, mapping)) != self._key_types or self._keys != tuple(mapping):
+            return False
+        values = tuple(mapping.values())
+        return tuple(map(type, values)) == self._types and self._values == values
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -720,46 +820,79 @@ class _Fields:
 def _copied(value: object) -> object:
     """A copy of plain data ``value`` (strings, numbers, booleans, ``None``, and lists,
     tuples, dicts, counters, sets, frozensets and dataclasses of them) that compares
-    equal to it (``copy == value``) while it holds what it holds now, and no longer
-    once anything in it changes: each list, mapping and set copied (a ``Counter`` as
-    a plain ``dict``, compared item for item, where a ``Counter`` takes a missing item
-    for a zero), a dataclass as its type and its fields' copy (:class:`_Fields`);
-    :data:`_NOT_PLAIN` for anything else (a unit, a model: their ``==`` need not read
-    all they hold). Equal is Python's ``==``, as a position is compared with those
-    met before (:func:`_digested`): a ``1`` changed into a ``True`` or a ``1.0`` in
-    place is not seen (nor is it there)."""
+    equal to it (``copy == value``, the copy asked first, :func:`_same`) while it holds
+    what it holds now, each thing of the exact type it is now, and no longer once
+    anything in it changes: a container of plain data alone as its ``marshal`` form
+    (:class:`_Form`), a dataclass as its type and its fields' form or copies
+    (:class:`_Fields`), a ``Counter`` and a list, tuple or dict holding a dataclass as
+    its kind and its items' copies and types (:class:`_Items`, :class:`_Entries`).
+    Types are compared exactly at every level, so a ``True`` is not a ``1``, a string
+    enum not its string, and no subclass's own ``==`` is ever asked (Python asks a
+    subclass on the right first). :data:`_NOT_PLAIN` for anything else (a unit, a
+    model, an object of a plug-in: their ``==`` need not read all they hold), and
+    for a set of anything but plain data or a ``Counter`` or dict holding a dataclass
+    whose keys are not strings, numbers, booleans or ``None``. Beside a dataclass, a
+    container's numbers are compared by ``==`` with their types: a ``0.0`` changed into
+    a ``-0.0`` there is not seen."""
     kind = type(value)
     if kind in _ATOMS:
         return value
+    if _plain(value):
+        return _Form(value)
     if kind is tuple or kind is list:
         items: list[Any] = value  # type: ignore[assignment]
-        copies = [_copied(v) for v in items]
-        if any(v is _NOT_PLAIN for v in copies):
+        copies = _copies(items)
+        if copies is None:
             return _NOT_PLAIN
-        return tuple(copies) if kind is tuple else copies
+        return _Items(kind, copies if kind is list else tuple(copies), tuple(map(type, items)))
     if kind is dict or kind is Counter:
         mapping: dict[Any, Any] = value  # type: ignore[assignment]
-        copy = {k: _copied(v) for k, v in mapping.items()}
-        if any(v is _NOT_PLAIN for v in copy.values()) or not all(map(_plain_key, copy)):
+        values = _copies(mapping.values())
+        if values is None or not all(type(k) in _ATOMS for k in mapping):
             return _NOT_PLAIN
-        return copy
-    if kind is set or kind is frozenset:
-        members: set[Any] = value  # type: ignore[assignment]
-        return frozenset(members) if all(map(_plain_key, members)) else _NOT_PLAIN
+        return _Entries(kind, mapping, tuple(values))
     known = _fields_of(value)
     if known is None:
         return _NOT_PLAIN
-    fields = _copied(known[1](value))
-    return _NOT_PLAIN if fields is _NOT_PLAIN else _Fields(kind, known[1], fields)
+    copy = _Fields(kind, known[1])
+    fields = known[1](value)
+    if _plain(fields):
+        copy._form = marshal.dumps(fields, 2)  # type: ignore[arg-type]
+        return copy
+    copies = _copies(fields)
+    if copies is None:
+        return _NOT_PLAIN
+    copy._fields, copy._types = tuple(copies), tuple(map(type, fields))
+    return copy
 
 
-def _plain_key(value: object) -> bool:
-    """Whether ``value`` (a mapping's key, a set's member) is a string, number, boolean
-    or ``None``, or a tuple or frozenset of them: plain data that cannot change."""
+def _plain(value: object) -> bool:
+    """Whether ``value`` is a string, number, boolean or ``None``, or an exact list,
+    tuple, set, frozenset or dict of such values (:class:`_Form`)."""
     kind = type(value)
-    if kind is tuple or kind is frozenset:
-        return all(map(_plain_key, value))  # type: ignore[call-overload]
-    return kind in _ATOMS
+    if kind in _ATOMS:
+        return True
+    if kind is tuple or kind is list or kind is set or kind is frozenset:
+        return all(map(_plain, value))  # type: ignore[call-overload]
+    if kind is dict:
+        mapping: dict[Any, Any] = value  # type: ignore[assignment]
+        return all(map(_plain, mapping)) and all(map(_plain, mapping.values()))
+    return False
+
+
+def _copies(items: Iterable[object]) -> list[object] | None:
+    """The copies (:func:`_copied`) of a container's items, or ``None`` where one is
+    not plain. The container's copy checks each item's exact type, so an empty list,
+    tuple or dict is copied as an empty one of its kind (compared in C)."""
+    copies = [
+        _EMPTY_COPIES[type(v)] if type(v) in _EMPTY_COPIES and not v else _copied(v) for v in items
+    ]
+    return None if any(c is _NOT_PLAIN for c in copies) else copies
+
+
+_EMPTY_COPIES: dict[type, object] = {list: [], tuple: (), dict: {}}
+"""The copies of empty containers inside a container's copy (:func:`_copies`): never
+changed, and compared only with a value of the same type."""
 
 
 _NOT_PLAIN = object()
