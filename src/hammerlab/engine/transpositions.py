@@ -754,11 +754,16 @@ class _Fields:
 
     __slots__ = ("_fields", "_form", "_kind", "_read", "_types")
 
-    def __init__(self, kind: type, read: Callable[[object], tuple[object, ...]]) -> None:
-        self._kind, self._read = kind, read
-        self._form: bytes | None = None
-        self._fields: tuple[object, ...] = ()
-        self._types: tuple[type, ...] = ()
+    def __init__(
+        self,
+        kind: type,
+        read: Callable[[object], tuple[object, ...]],
+        form: bytes | None,
+        fields: tuple[object, ...] = (),
+        types: tuple[type, ...] = (),
+    ) -> None:
+        self._kind, self._read, self._form = kind, read, form
+        self._fields, self._types = fields, types
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not self._kind:
@@ -854,16 +859,14 @@ def _copied(value: object) -> object:
     known = _fields_of(value)
     if known is None:
         return _NOT_PLAIN
-    copy = _Fields(kind, known[1])
-    fields = known[1](value)
+    read = known[1]
+    fields = read(value)
     if _plain(fields):
-        copy._form = marshal.dumps(fields, 2)  # type: ignore[arg-type]
-        return copy
+        return _Fields(kind, read, marshal.dumps(fields, 2))  # type: ignore[arg-type]
     copies = _copies(fields)
     if copies is None:
         return _NOT_PLAIN
-    copy._fields, copy._types = tuple(copies), tuple(map(type, fields))
-    return copy
+    return _Fields(kind, read, None, tuple(copies), tuple(map(type, fields)))
 
 
 def _plain(value: object) -> bool:
