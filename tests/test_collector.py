@@ -1,4 +1,5 @@
-"""The cycle collector runs less often while batches are played, and is put back after."""
+"""The cycle collector runs less often while batches are played, and is put back after;
+in the lab's worker processes, which play nothing but battles, it runs less often for good."""
 
 from __future__ import annotations
 
@@ -8,7 +9,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from hammerlab.engine.collector import BATCH_THRESHOLD, fewer_collections
+from hammerlab.analysis.runners import Runner
+from hammerlab.engine.collector import (
+    BATCH_THRESHOLD,
+    fewer_collections,
+    fewer_collections_for_good,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -67,4 +73,29 @@ def test_threads_playing_batches_at_once_leave_the_thresholds_as_they_found_them
     for thread in threads:
         thread.join()
     assert seen == [(BATCH_THRESHOLD, 10, 10)] * 2
+    assert gc.get_threshold() == (700, 10, 10)
+
+
+def test_for_good_raises_the_first_threshold_and_a_batch_inside_leaves_it_raised() -> None:
+    gc.set_threshold(700, 11, 12)
+    fewer_collections_for_good()
+    assert gc.get_threshold() == (BATCH_THRESHOLD, 11, 12)
+    with fewer_collections():
+        assert gc.get_threshold() == (BATCH_THRESHOLD, 11, 12)
+    assert gc.get_threshold() == (BATCH_THRESHOLD, 11, 12)
+
+
+def test_for_good_leaves_a_collector_switched_off_or_set_higher_alone() -> None:
+    for first in (0, 50_000):
+        gc.set_threshold(first, 10, 10)
+        fewer_collections_for_good()
+        assert gc.get_threshold() == (first, 10, 10)
+
+
+def test_the_pool_s_workers_run_the_collector_less_often_and_this_process_does_not() -> None:
+    gc.set_threshold(700, 10, 10)  # what a worker forked from here would inherit
+    with Runner(2) as runner:
+        pool = runner._pool  # the workers themselves are asked
+        assert pool is not None
+        assert pool.submit(gc.get_threshold).result() == (BATCH_THRESHOLD, 10, 10)
     assert gc.get_threshold() == (700, 10, 10)

@@ -22,7 +22,7 @@ from typing import Any
 from hammerlab.analysis.engine_version import ENGINE_VERSION
 from hammerlab.analysis.lab import Outcome, Settings, play_once
 from hammerlab.editions.plugins import PluginFile, load_plugin_file
-from hammerlab.engine.collector import fewer_collections
+from hammerlab.engine.collector import fewer_collections, fewer_collections_for_good
 from hammerlab.errors import BattleFailedError, HammerlabError
 from hammerlab.io.scenario import Scenario
 
@@ -132,7 +132,9 @@ class Runner:
     """Plays batches here (``workers=1``) or in a pool of local processes.
 
     Use it as a context manager: the pool is started once and serves every
-    round of a sequential run.
+    round of a sequential run. Its workers play battles and nothing else, so they
+    run the cycle collector less often for good
+    (:func:`~hammerlab.engine.collector.fewer_collections_for_good`).
     """
 
     def __init__(self, workers: int = 1) -> None:
@@ -141,7 +143,9 @@ class Runner:
 
     def __enter__(self) -> Runner:
         if self.slots > 1:
-            self._pool = ProcessPoolExecutor(max_workers=self.slots)
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.slots, initializer=fewer_collections_for_good
+            )
         return self
 
     def __exit__(
