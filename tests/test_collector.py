@@ -6,15 +6,18 @@ from __future__ import annotations
 import gc
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from hammerlab.analysis.runners import Runner
+from hammerlab.analysis.lab import Outcome
+from hammerlab.analysis.runners import Batch, Runner
 from hammerlab.engine.collector import (
     BATCH_THRESHOLD,
     fewer_collections,
     fewer_collections_for_good,
 )
+from hammerlab.io.scenario import load_scenario
 
 
 @pytest.fixture(autouse=True)
@@ -98,4 +101,20 @@ def test_the_pool_s_workers_run_the_collector_less_often_and_this_process_does_n
         pool = runner._pool  # the workers themselves are asked
         assert pool is not None
         assert pool.submit(gc.get_threshold).result() == (BATCH_THRESHOLD, 10, 10)
+    assert gc.get_threshold() == (700, 10, 10)
+
+
+def test_batches_played_in_this_process_keep_the_threshold_raised_between_them() -> None:
+    scenario_file = Path(__file__).parents[1] / "examples" / "guard_suppress_terminators.toml"
+    scenario = load_scenario(scenario_file)
+    batches = [Batch(scenario, str(scenario_file), {}, (seed,)) for seed in (1, 2)]
+    gc.set_threshold(700, 10, 10)
+    between: list[tuple[int, int, int]] = []
+
+    def done(index: int, outcomes: list[Outcome]) -> None:
+        between.append(gc.get_threshold())
+
+    with Runner(1) as runner:
+        runner.run(batches, done)
+    assert between == [(BATCH_THRESHOLD, 10, 10)] * 2
     assert gc.get_threshold() == (700, 10, 10)

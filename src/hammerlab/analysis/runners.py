@@ -161,8 +161,12 @@ class Runner:
     def run(self, batches: Sequence[Batch], done: Done) -> None:
         """Play every batch; ``done`` is called in this process as each finishes."""
         if self._pool is None:
-            for index, batch in enumerate(batches):
-                done(index, play_batch(batch))
+            # One block for the run: a block per batch alone would put the collector's
+            # thresholds back between batches, and the next allocation would collect
+            # all the batch made (as in a worker: fewer_collections_for_good).
+            with fewer_collections():
+                for index, batch in enumerate(batches):
+                    done(index, play_batch(batch))
             return
         futures = {self._pool.submit(play_batch, b): i for i, b in enumerate(batches)}
         for future in as_completed(futures):

@@ -12,8 +12,10 @@ collector takes 30 µs a battle in all; the battles took 4 to 5% less CPU
 (``docs/scale.md``, thirteenth session). Cycles are still collected, in
 larger rounds.
 
-A batch of the lab's runners plays its battles in such a block (blocks nest), and
-so does each repetition of ``benchmarks/bench_throughput.py``: a battle of a whole
+A batch of the lab's runners plays its battles in such a block (blocks nest), a run
+played in this process plays all its batches in one, a worker process of the lab's
+pool runs so for good (:func:`fewer_collections_for_good`), and each repetition of
+``benchmarks/bench_throughput.py`` plays in one: a battle of a whole
 game spent 7 to 8% of its CPU in the collector played with the default
 thresholds, and 3% in such a block (``docs/scale.md``, the seventeenth session's
 second round). A block per battle does not pay for short battles: the thresholds
