@@ -10,13 +10,16 @@ fields set so: callgrind put 4% of the battle's instructions in that wrapper.
 object's dictionary at once, taking the same arguments, with the same defaults, in
 the same order: the object made is the same, field for field, and stays as frozen
 (its ``__setattr__`` and ``__delattr__`` are the dataclass's). :func:`kept_hash`
-gives a class whose objects key many remembered answers a hash worked out once.
+gives a class whose objects key many remembered answers a hash worked out once, and
+:func:`reader` reads many fields of a record at once, quicker than ``attrgetter``.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import inspect
+import keyword
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 C = TypeVar("C", bound=type)
@@ -117,3 +120,24 @@ def _state_without_hash(record: Any) -> dict[str, object]:
     state = dict(record.__dict__)
     state.pop("_hash", None)
     return state
+
+
+def reader(*names: str) -> Callable[[Any], tuple[Any, ...]]:
+    """What reads the attributes ``names`` of an object, in order, as a tuple, in one
+    call (a tuple for one name, or none, too): a function made for them, ``return (value.a,
+    value.b, ...)``.
+
+    ``operator.attrgetter`` gives the same tuple, but looks every name up in the type
+    and then in the object, at every call; the function's reads are the interpreter's
+    own, which Python 3.11 specialises to the type they meet: a Waffle status's 21
+    fields are read in 2,000 instructions where ``attrgetter`` took 5,400, and the
+    fields of units, models and statuses are read at every position of every battle
+    (:mod:`engine.transpositions`). The names must be identifiers (``ValueError``)."""
+    if not all(n.isidentifier() and not keyword.iskeyword(n) for n in names):
+        raise ValueError(f"reader takes attribute names, not {names!r}")
+    space: dict[str, Any] = {}
+    exec(f"def read(value):\n    return ({''.join(f'value.{n}, ' for n in names)})", space)
+    read: Callable[[Any], tuple[Any, ...]] = space["read"]
+    read.__qualname__ = read.__name__ = f"read_{'_'.join(names)}"[:80]
+    read.__doc__ = f"The attributes {', '.join(names)} of ``value``, as a tuple (:func:`reader`)."
+    return read

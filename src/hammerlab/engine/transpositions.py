@@ -48,10 +48,10 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from hammerlab.engine.datasheet import Datasheet
+from hammerlab.engine.records import reader
 from hammerlab.engine.units import Model, Unit, UnitStatus, models_edited
 
 if TYPE_CHECKING:
@@ -371,15 +371,8 @@ def _fields_of(value: object) -> Fields | None:
     if known is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
         names = tuple(f.name for f in dataclasses.fields(value))
         fixed = bool(kind.__dataclass_params__.frozen)  # type: ignore[attr-defined]
-        known = _FIELDS[kind] = (f"{kind.__module__}.{kind.__qualname__}", _reader(names), fixed)
+        known = _FIELDS[kind] = (f"{kind.__module__}.{kind.__qualname__}", reader(*names), fixed)
     return known
-
-
-def _reader(names: tuple[str, ...]) -> Callable[[object], tuple[object, ...]]:
-    """What reads the attributes ``names`` of an object, as a tuple, in one call."""
-    if len(names) >= 2:
-        return attrgetter(*names)
-    return lambda value: tuple(getattr(value, n) for n in names)
 
 
 def _unchanging(value: object) -> bool:
@@ -430,7 +423,7 @@ def portable(value: object) -> Hashable:
 
 
 _STATIC_FIELDS = ("weapons", "rules", "powers", "base_mm", "profile")
-_STATIC = attrgetter(*_STATIC_FIELDS)
+_STATIC = reader(*_STATIC_FIELDS)
 """What a model carries and is: fixed before the first turn, and seldom changed in play."""
 
 
@@ -538,11 +531,11 @@ def _handler_key(handler: object) -> Hashable:
     return frozen(handler)
 
 
-_status_of = attrgetter(*UnitStatus.__slots__)
+_status_of = reader(*UnitStatus.__slots__)
 _IN_PLAY_FIELDS = ("id", "position", "wounds_left")
-_in_play = attrgetter(*_IN_PLAY_FIELDS)
+_in_play = reader(*_IN_PLAY_FIELDS)
 """What play changes of a model (:data:`_STATIC`: what it seldom changes)."""
-_ROW = attrgetter(*_IN_PLAY_FIELDS, *_STATIC_FIELDS)
+_ROW = reader(*_IN_PLAY_FIELDS, *_STATIC_FIELDS)
 """A model's :data:`_in_play` fields, then its :data:`_STATIC` ones, read in one call."""
 _PLAYED = len(_IN_PLAY_FIELDS)
 """Where a :data:`_ROW`'s :data:`_STATIC` fields begin."""
