@@ -43,7 +43,7 @@ from hammerlab.engine.transpositions import (
     standing_still,
     unremembered,
 )
-from hammerlab.engine.units import Model, models_edited
+from hammerlab.engine.units import Model, UnitStatus, models_edited
 from hammerlab.io.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,6 +60,7 @@ def _nothing_planted_kept() -> Iterator[None]:
     transpositions._memories_met[0] = ()
     transpositions._last_setup[0] = None
     transpositions._LAST_SETTINGS.clear()
+    transpositions._LAST_UNITS[0] = None
 
 
 def _battle(seed: int, rules: dict[str, Any] | None = None) -> Battle:
@@ -542,8 +543,17 @@ def _afresh(battle: Battle) -> tuple[object, ...]:
     """The position of ``battle`` with nothing remembered: no unit's models, no
     rules' memory."""
     transpositions._MODELS_SEEN.clear()
+    transpositions._LAST_UNITS[0] = None
     transpositions._memories_met[0] = ()
     transpositions._KEYS.clear()
+    return position_of(battle)
+
+
+def _units_read(battle: Battle) -> tuple[object, ...]:
+    """The position of ``battle`` with its units read again one by one (the battle's
+    last units forgotten: :func:`transpositions._units_in_play`), so that what a test
+    plants for a unit's models is met."""
+    transpositions._LAST_UNITS[0] = None
     return position_of(battle)
 
 
@@ -591,11 +601,11 @@ def test_a_units_models_are_never_taken_from_another_units_record() -> None:
     bogus = b"not squad1's models"
     stale = edited - 1  # a number read before some model's edit: the fields are compared
     known[id(squad)] = (record, their_rows, bogus, stale, their_models)  # squad2's identity
-    assert position_of(battle) == start
+    assert _units_read(battle) == start
     known[id(squad)] = (setup_of(other).carried["squad1"], rows, bogus, edited, models)
-    assert position_of(battle) == start  # another record, even with nothing edited since
+    assert _units_read(battle) == start  # another record, even with nothing edited since
     known[id(squad)] = (record, rows, bogus, stale, models)  # the control: this one is given
-    assert position_of(battle) != start
+    assert _units_read(battle) != start
 
 
 def test_a_units_models_are_given_at_once_only_while_no_model_is_edited() -> None:
@@ -613,7 +623,7 @@ def test_a_units_models_are_given_at_once_only_while_no_model_is_edited() -> Non
     bogus = b"not squad1's models"
     # The control: squad2's fields under squad1's entry, and nothing edited since: given.
     known[id(squad)] = (record, their_rows, bogus, models_edited(), tuple(squad.models))
-    assert position_of(battle) != start
+    assert _units_read(battle) != start
     elsewhere = other.unit("terminators").models[0]
     edits = [
         lambda: setattr(elsewhere, "wounds_left", elsewhere.wounds_left),  # the same value
@@ -623,10 +633,66 @@ def test_a_units_models_are_given_at_once_only_while_no_model_is_edited() -> Non
     for edit in edits:
         known[id(squad)] = (record, their_rows, bogus, models_edited(), tuple(squad.models))
         edit()
-        assert position_of(battle) == start
+        assert _units_read(battle) == start
     known[id(squad)] = (record, their_rows, bogus, models_edited(), tuple(squad.models[1:]))
-    assert position_of(battle) == start  # other models than the entry's
+    assert _units_read(battle) == start  # other models than the entry's
     assert edited <= models_edited()
+
+
+def test_a_battles_last_units_are_given_again_only_while_unchanged() -> None:
+    """The battle's last units in play, planted, are given again while nothing of them
+    changed (the control), and never once a unit's or its status's field is set (not
+    model edits), a model leaves or joins a unit's list in place, a unit leaves the
+    battle, any model anywhere is edited, or another battle is asked: each time the
+    units are the ones worked out with nothing kept."""
+    bogus = ("units planted",)
+
+    def planted(battle: Battle) -> Battle:
+        position_of(battle)
+        last = transpositions._LAST_UNITS[0]
+        assert last is not None
+        transpositions._LAST_UNITS[0] = (*last[:3], bogus)
+        return battle
+
+    assert position_of(planted(_battle(1)))[4] == bogus  # the control
+    other = _battle(2)
+
+    def status(battle: Battle) -> None:
+        battle.unit("terminators").status.moved = False
+
+    def named(battle: Battle) -> None:
+        battle.unit("squad1").name = "Veterans"
+
+    def handed(battle: Battle) -> None:
+        battle.unit("squad1").player = "Ultramarines"
+
+    def started(battle: Battle) -> None:
+        battle.unit("squad2").starting_models = 11
+
+    def new_status(battle: Battle) -> None:
+        battle.unit("terminators").status = UnitStatus()
+
+    def left(battle: Battle) -> None:
+        battle.unit("squad1").models.pop()
+
+    def joined(battle: Battle) -> None:
+        squad = battle.unit("squad1")
+        squad.models.append(replace(squad.models[0], id="squad1.extra"))
+
+    def gone(battle: Battle) -> None:
+        del battle.units["squad2"]
+
+    def edited(battle: Battle) -> None:
+        model = other.unit("squad1").models[0]
+        model.wounds_left = model.wounds_left
+
+    for change in (status, named, handed, started, new_status, left, joined, gone, edited):
+        battle = planted(_battle(1))
+        change(battle)
+        units = position_of(battle)[4]
+        assert units != bogus and units == _afresh(battle)[4], change.__name__
+    planted(_battle(1))
+    assert position_of(other)[4] == _afresh(other)[4] != bogus
 
 
 def test_a_units_models_met_lately_take_their_digest_again_only_while_equal() -> None:

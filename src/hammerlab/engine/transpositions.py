@@ -650,7 +650,7 @@ def position_of(battle: Battle) -> tuple[object, ...]:
     reserve among it)."""
     setup = setup_of(battle)
     carried = setup.carried
-    units = tuple([unit_in_play(u, carried.get(u.id)) for u in battle.units.values()])
+    units = _units_in_play(battle, carried)
     state = battle.state
     if hasattr(state, "position"):  # an edition's own quick form of its snapshot
         edition: object = state.position()
@@ -666,6 +666,51 @@ def position_of(battle: Battle) -> tuple[object, ...]:
         edition,
         remembered(battle),
     )
+
+
+def _units_in_play(battle: Battle, carried: dict[str, tuple[tuple[object, ...], ...]]) -> Hashable:
+    """Every unit of ``battle`` on the table (:func:`unit_in_play`), given again whole
+    where the battle's last are unchanged (:data:`_LAST_UNITS`): the same setup's
+    record (``carried``, the battle's own), no model anywhere edited since
+    (:func:`~hammerlab.engine.units.models_edited`), and units that compare equal to
+    the last, one for one in order: their own fields (:data:`_HEAD`, the status
+    object among them), their status's fields (setting a unit's or a status's field
+    is no edit) and the same models (by identity, else field for field), so a model
+    taken out of a unit's list or put in, or a unit taken out of the battle, is seen.
+
+    About four positions of five of a Guard battle find them so: a unit's models and
+    status are read here in one pass, with none of :func:`unit_in_play`'s calls and
+    look-ups (a third of the instructions). What is given is a function of what is
+    compared alone (another unit equal field for field stands as this one did), and
+    the entry keeps what it compares alive (models, statuses, datasheets, the
+    record), so no other object takes an identity it holds."""
+    edited = models_edited()
+    members = battle.units.values()
+    now: list[tuple[object, ...]] = [
+        (_HEAD(u), _status_of(u.status), tuple(u.models)) for u in members
+    ]
+    last = _LAST_UNITS[0]
+    if last is not None and last[0] is carried and last[1] == edited and last[2] == now:
+        return last[3]
+    units = tuple([unit_in_play(u, carried.get(u.id)) for u in members])
+    _LAST_UNITS[0] = (carried, edited, now, units)
+    return units
+
+
+_HEAD = reader("id", "name", "player", "datasheet", "starting_models", "status")
+"""What :func:`unit_in_play` reads of a unit itself, in one call."""
+_LAST_UNITS: list[
+    tuple[
+        dict[str, tuple[tuple[object, ...], ...]],
+        int,
+        list[tuple[object, ...]],
+        Hashable,
+    ]
+    | None
+] = [None]
+"""The last units :func:`_units_in_play` gave: the record, the number
+:func:`~hammerlab.engine.units.models_edited` read then, what was read of the units
+and the units in play (replaced whole: threads share it)."""
 
 
 def remembered(battle: Battle) -> bytes:
