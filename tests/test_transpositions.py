@@ -844,6 +844,45 @@ def test_a_memory_met_before_is_given_again_only_while_equal_to_its_copy() -> No
     assert met[0] is before  # nothing kept
 
 
+def test_an_unchanging_frozen_value_in_memory_is_taken_as_itself_only_while_it_is() -> None:
+    """A frozen dataclass of unchanging values in the memory is found equal to its copy
+    by identity (a digest planted with the copy is given while the memory holds the
+    same object, the control), and the object found equal last is the one taken so;
+    any other object is read: another value or another type of number makes another
+    key, and a frozen value holding a list is read every time (its list changed in
+    place is seen)."""
+    battle = _battle(1)
+    battle.memory["a rule"] = fixed = _Fixed(2, ("shooting",))
+    key = transpositions.remembered(battle)
+    met = transpositions._memories_met
+    (kept, _), *rest = met[0]
+    bogus = b"not this memory"
+    met[0] = ((kept, bogus), *rest)
+    assert transpositions.remembered(battle) == bogus  # the control: the same objects
+    battle.memory["a rule"] = again = _Fixed(2, ("shooting",))
+    assert transpositions.remembered(battle) == bogus  # equal, of the same kinds
+    assert kept._values[-1]._itself is again  # taken as itself from now on
+    for other in (
+        _Fixed(3, ("shooting",)),
+        _Fixed(True, ("shooting",)),
+        _Fixed(2.0, ("shooting",)),
+    ):  # type: ignore[arg-type]
+        battle.memory["a rule"] = other
+        assert transpositions.remembered(battle) not in (bogus, key), other
+        assert transpositions.remembered(battle) == _digest_afresh(battle.memory), other
+    del fixed
+    battle.memory["a rule"] = holding = _FrozenHoldingAList(["a"])
+    first = transpositions.remembered(battle)
+    holding.names.append("b")
+    assert transpositions.remembered(battle) != first
+    assert transpositions.remembered(battle) == _digest_afresh(battle.memory)
+
+
+def _digest_afresh(memory: object) -> bytes:
+    """The digest of ``memory`` worked out from its form, with nothing kept."""
+    return transpositions._digest_of(frozen(memory))
+
+
 class _Marker:
     """A plug-in's object in the rules' memory: equal to its name, holding more."""
 

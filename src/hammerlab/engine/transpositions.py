@@ -788,9 +788,16 @@ class _Fields:
     fields have the ``marshal`` form the copied ones had (:class:`_Form`), or where
     some are not plain data themselves, are of the types they were, field for field,
     and compare equal to their copies. Its ``==`` reads every field, as :func:`frozen`
-    does (a dataclass's own ``==`` may read fewer, or be another)."""
+    does (a dataclass's own ``==`` may read fewer, or be another).
 
-    __slots__ = ("_fields", "_form", "_kind", "_read", "_types")
+    A frozen dataclass whose fields can never change (:func:`_unchanging`: strings,
+    numbers, tuples of them) is equal to itself at once: the copy keeps the last such
+    object found equal (``itself``, the one copied first), so that the next positions
+    of a battle, which hold the same object (the schedule of play), are not read and
+    marshalled again. An object found equal by its form has fields of the same exact
+    kinds (``marshal`` tells a tuple from a list), so it can never change either."""
+
+    __slots__ = ("_fields", "_form", "_itself", "_kind", "_read", "_types")
 
     def __init__(
         self,
@@ -799,16 +806,24 @@ class _Fields:
         form: bytes | None,
         fields: tuple[object, ...] = (),
         types: tuple[type, ...] = (),
+        itself: object = None,
     ) -> None:
         self._kind, self._read, self._form = kind, read, form
         self._fields, self._types = fields, types
+        self._itself = _NOT_PLAIN if itself is None else itself
 
     def __eq__(self, other: object) -> bool:
+        if other is self._itself:
+            return True
         if type(other) is not self._kind:
             return False
         fields = self._read(other)
         if self._form is not None:
-            return marshal.dumps(fields, 2) == self._form  # type: ignore[arg-type]
+            if marshal.dumps(fields, 2) != self._form:  # type: ignore[arg-type]
+                return False
+            if self._itself is not _NOT_PLAIN:  # the one met now, met again next
+                self._itself = other
+            return True
         return tuple(map(type, fields)) == self._types and self._fields == fields
 
     __hash__ = None  # type: ignore[assignment]
@@ -900,7 +915,8 @@ def _copied(value: object) -> object:
     read = known[1]
     fields = read(value)
     if _plain(fields):
-        return _Fields(kind, read, marshal.dumps(fields, 2))  # type: ignore[arg-type]
+        itself = value if known[2] and all(map(_unchanging, fields)) else None
+        return _Fields(kind, read, marshal.dumps(fields, 2), itself=itself)  # type: ignore[arg-type]
     copies = _copies(fields)
     if copies is None:
         return _NOT_PLAIN
