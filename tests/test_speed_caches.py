@@ -686,9 +686,10 @@ def test_quick_init_refuses_a_class_whose_init_does_more() -> None:
 
 def test_a_reader_reads_what_attrgetter_reads() -> None:
     """``reader`` gives ``attrgetter``'s tuple: fields in a dictionary, in slots, a
-    property, a class attribute, ``__getattr__``'s answer; the error of a missing one; a
-    tuple for one name and for none. The readers the positions use read what the
-    names say (a status's 21 fields, a model's eight)."""
+    property, a class attribute, ``__getattr__``'s answer, an attribute's attribute
+    (dotted); the error of a missing one; a tuple for one name and for none. The
+    readers the positions use read what the names say (a status's 21 fields, a
+    model's eight)."""
 
     class Odd:
         __slots__ = ("slot",)
@@ -710,9 +711,11 @@ def test_a_reader_reads_what_attrgetter_reads() -> None:
     names = ("slot", "kind", "made", "asked")
     assert reader(*names)(odd) == operator.attrgetter(*names)(odd) == (1, "class", 2, "fallback")
     assert reader("slot")(odd) == (1,) and reader()(odd) == ()
+    dotted = ("made.real", "kind.__class__", "slot")
+    assert reader(*dotted)(odd) == operator.attrgetter(*dotted)(odd) == (2, str, 1)
     with pytest.raises(AttributeError):
         reader("slot", "missing")(odd)
-    for bad in (("a.b",), ("class",), ("",)):
+    for bad in (("a..b",), ("class",), ("a.class",), ("",)):
         with pytest.raises(ValueError):
             reader(*bad)
     status = WaffleStatus(has_shot=True, shot_target="b", casualties_this_phase=2)

@@ -673,10 +673,10 @@ def _units_in_play(battle: Battle, carried: dict[str, tuple[tuple[object, ...], 
     where the battle's last are unchanged (:data:`_LAST_UNITS`): the same setup's
     record (``carried``, the battle's own), no model anywhere edited since
     (:func:`~hammerlab.engine.units.models_edited`), and units that compare equal to
-    the last, one for one in order: their own fields (:data:`_HEAD`, the status
-    object among them), their status's fields (setting a unit's or a status's field
-    is no edit) and the same models (by identity, else field for field), so a model
-    taken out of a unit's list or put in, or a unit taken out of the battle, is seen.
+    the last, one for one in order: their own fields and their status's (:data:`_HEAD`,
+    the status object among them: setting a unit's or a status's field is no edit)
+    and the same models (by identity, else field for field), so a model taken out of
+    a unit's list or put in, or a unit taken out of the battle, is seen.
 
     About four positions of five of a Guard battle find them so: a unit's models and
     status are read here in one pass, with none of :func:`unit_in_play`'s calls and
@@ -686,9 +686,7 @@ def _units_in_play(battle: Battle, carried: dict[str, tuple[tuple[object, ...], 
     record), so no other object takes an identity it holds."""
     edited = models_edited()
     members = battle.units.values()
-    now: list[tuple[object, ...]] = [
-        (_HEAD(u), _status_of(u.status), tuple(u.models)) for u in members
-    ]
+    now: list[tuple[object, ...]] = [(_HEAD(u), tuple(u.models)) for u in members]
     last = _LAST_UNITS[0]
     if last is not None and last[0] is carried and last[1] == edited and last[2] == now:
         return last[3]
@@ -697,8 +695,16 @@ def _units_in_play(battle: Battle, carried: dict[str, tuple[tuple[object, ...], 
     return units
 
 
-_HEAD = reader("id", "name", "player", "datasheet", "starting_models", "status")
-"""What :func:`unit_in_play` reads of a unit itself, in one call."""
+_HEAD = reader(
+    "id",
+    "name",
+    "player",
+    "datasheet",
+    "starting_models",
+    "status",
+    *(f"status.{name}" for name in UnitStatus.__slots__),
+)
+"""What :func:`unit_in_play` reads of a unit itself and of its status, in one call."""
 _LAST_UNITS: list[
     tuple[
         dict[str, tuple[tuple[object, ...], ...]],
