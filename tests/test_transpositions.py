@@ -9,10 +9,11 @@ every battle as they play without them, plans included.
 
 from __future__ import annotations
 
+import copy
 import gc
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -608,11 +609,14 @@ def test_a_units_models_are_never_taken_from_another_units_record() -> None:
     assert _units_read(battle) != start
 
 
-def test_a_units_models_are_given_at_once_only_while_no_model_is_edited() -> None:
-    """The digest of a unit's models is given without reading their fields only while
-    no model anywhere has been edited since it was made, for the same models: setting
-    or deleting a field of any model (of another battle too) is an edit, and so a new
-    model in the unit's list is read again."""
+def test_a_units_models_are_given_at_once_only_while_none_of_them_is_edited() -> None:
+    """The digest of a unit's models is given without reading their fields while none
+    of the models kept with it has been edited since it was made (another model's
+    edit, of another battle too, changes nothing of them: given), for the same
+    models: setting a field of one of its models (to the same value too), or setting
+    or deleting another attribute, is an edit, and so a new model in the unit's list
+    is read again, and a model equal to the one it replaces only while that one was
+    not edited since."""
     battle, other = _battle(1), _battle(2)
     squad = battle.unit("squad1")
     start = position_of(battle)
@@ -621,21 +625,35 @@ def test_a_units_models_are_given_at_once_only_while_no_model_is_edited() -> Non
     record, _, _, edited, _ = known[id(squad)]
     their_rows = known[id(other.unit("squad2"))][1]
     bogus = b"not squad1's models"
-    # The control: squad2's fields under squad1's entry, and nothing edited since: given.
-    known[id(squad)] = (record, their_rows, bogus, models_edited(), tuple(squad.models))
+
+    def planted() -> None:
+        known[id(squad)] = (record, their_rows, bogus, models_edited(), tuple(squad.models))
+
+    planted()  # the control: squad2's fields under squad1's entry, nothing edited since
     assert _units_read(battle) != start
     elsewhere = other.unit("terminators").models[0]
+    planted()
+    elsewhere.wounds_left = elsewhere.wounds_left  # another model's edit
+    assert _units_read(battle)[4][0][6] == bogus  # none of these: given
+    own = squad.models[3]
     edits = [
-        lambda: setattr(elsewhere, "wounds_left", elsewhere.wounds_left),  # the same value
-        lambda: setattr(elsewhere, "note", "set"),
-        lambda: delattr(elsewhere, "note"),
+        lambda: setattr(own, "wounds_left", own.wounds_left),  # the same value
+        lambda: setattr(own, "note", "set"),
+        lambda: delattr(own, "note"),
     ]
     for edit in edits:
-        known[id(squad)] = (record, their_rows, bogus, models_edited(), tuple(squad.models))
+        planted()
         edit()
         assert _units_read(battle) == start
     known[id(squad)] = (record, their_rows, bogus, models_edited(), tuple(squad.models[1:]))
     assert _units_read(battle) == start  # other models than the entry's
+    first = squad.models[0]
+    planted()  # with the first model kept
+    squad.models[0] = replace(first)  # equal, and the one kept not edited since: given
+    assert _units_read(battle)[4][0][6] == bogus
+    known[id(squad)] = (record, their_rows, bogus, models_edited(), (first, *squad.models[1:]))
+    first.wounds_left = first.wounds_left  # the one kept edited, the unit holds its equal
+    assert _units_read(battle) == start
     assert edited <= models_edited()
 
 
@@ -721,16 +739,24 @@ def test_a_units_models_met_lately_take_their_digest_again_only_while_equal() ->
 
 def test_a_new_model_is_no_edit_and_every_field_set_is() -> None:
     """Making a model draws no edit number (a sweep makes every model anew each battle);
-    setting any field does, whatever the value."""
+    setting any field does, whatever the value, and so does deleting one, and the model
+    keeps the number of its last edit (not a field: neither compared nor copied by
+    ``replace``; a copy keeps it)."""
     before = models_edited()
     model = Model("m.1", Profile("Guardsman", {"W": "1"}), (), (1.0, 2.0))
     assert models_edited() == before
     assert (model.base_mm, model.wounds_left, model.rules, model.powers) == (25.0, 1, (), ())
+    assert model.edit == 0  # never edited
     for name, value in [("position", (1.0, 2.0)), ("wounds_left", 0), ("rules", ("Stubborn",))]:
         edited = models_edited()
         setattr(model, name, value)
-        assert models_edited() != edited
+        assert models_edited() != edited and model.edit == models_edited()
+    del model.rules
+    assert model.edit == models_edited() and "rules" not in vars(model)
+    model.rules = ()
     assert replace(model, id="m.2").id == "m.2" and model.id == "m.1"
+    assert replace(model, id="m.2").edit == 0 and copy.copy(model).edit == model.edit
+    assert "edit" not in {f.name for f in fields(model)} and model == replace(model)
 
 
 @pytest.mark.parametrize(

@@ -48,6 +48,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from hammerlab.engine.datasheet import Datasheet
@@ -539,6 +540,8 @@ _ROW = reader(*_IN_PLAY_FIELDS, *_STATIC_FIELDS)
 """A model's :data:`_in_play` fields, then its :data:`_STATIC` ones, read in one call."""
 _PLAYED = len(_IN_PLAY_FIELDS)
 """Where a :data:`_ROW`'s :data:`_STATIC` fields begin."""
+_EDIT = attrgetter("edit")
+"""A model's last edit's number (:attr:`~hammerlab.engine.units.Model.edit`)."""
 
 
 def unit_in_play(unit: Unit, recorded: tuple[tuple[object, ...], ...] | None = None) -> Hashable:
@@ -570,6 +573,11 @@ def _models_in_play(unit: Unit, recorded: tuple[tuple[object, ...], ...] | None)
       holds the same models, compared with those kept in the entry (kept alive
       there, so no other model takes their identities; one equal field for field
       would give the same digest) against the same record;
+    - at once too where models were edited since, but none of those kept in the
+      entry (each model's :attr:`~hammerlab.engine.units.Model.edit` is at most the
+      entry's number), and the unit holds models equal to them: an AI's estimate
+      that slays or moves a copy, or a volley into another unit, edits models
+      between two positions, and the unit's models were read again each time;
     - else where the fields it was made of (:data:`_ROW`, read in one pass) and the
       record compare equal, field for field.
 
@@ -586,6 +594,9 @@ def _models_in_play(unit: Unit, recorded: tuple[tuple[object, ...], ...] | None)
     if known is not None and known[0] is recorded:
         if known[3] == edited and known[4] == models:
             return known[2]
+        if known[4] == models and max(map(_EDIT, known[4]), default=0) <= known[3]:
+            _MODELS_SEEN[id(unit)] = (recorded, known[1], known[2], edited, models)
+            return known[2]  # other models were edited since, none of these
         rows = tuple(map(_ROW, models))
         if known[1] == rows:
             _MODELS_SEEN[id(unit)] = (recorded, rows, known[2], edited, models)
