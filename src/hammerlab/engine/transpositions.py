@@ -424,8 +424,9 @@ def portable(value: object) -> Hashable:
 
 
 _STATIC_FIELDS = ("weapons", "rules", "powers", "base_mm", "profile")
-_STATIC = reader(*_STATIC_FIELDS)
-"""What a model carries and is: fixed before the first turn, and seldom changed in play."""
+_STATIC = attrgetter(*_STATIC_FIELDS)
+"""What a model carries and is: fixed before the first turn, and seldom changed in play
+(``attrgetter``, not a :func:`~hammerlab.engine.records.reader`: read through ``map``)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -536,8 +537,9 @@ _status_of = reader(*UnitStatus.__slots__)
 _IN_PLAY_FIELDS = ("id", "position", "wounds_left")
 _in_play = reader(*_IN_PLAY_FIELDS)
 """What play changes of a model (:data:`_STATIC`: what it seldom changes)."""
-_ROW = reader(*_IN_PLAY_FIELDS, *_STATIC_FIELDS)
-"""A model's :data:`_in_play` fields, then its :data:`_STATIC` ones, read in one call."""
+_ROW = attrgetter(*_IN_PLAY_FIELDS, *_STATIC_FIELDS)
+"""A model's :data:`_in_play` fields, then its :data:`_STATIC` ones, read in one call
+(``attrgetter``, as :data:`_STATIC`)."""
 _PLAYED = len(_IN_PLAY_FIELDS)
 """Where a :data:`_ROW`'s :data:`_STATIC` fields begin."""
 _EDIT = attrgetter("edit")
