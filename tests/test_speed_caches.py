@@ -12,6 +12,7 @@ import contextlib
 import copy
 import dataclasses
 import inspect
+import operator
 import pickle
 import random
 from collections import Counter
@@ -39,7 +40,7 @@ from hammerlab.editions.waffle.points import Attack, WoundLoss
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.ruleset import WaffleRuleset
 from hammerlab.editions.waffle.special_rules import _base, model_has, names_rule, type_rules
-from hammerlab.editions.waffle.state import SHOOTING_RECORD, st, state_of
+from hammerlab.editions.waffle.state import _UNCHANGING, SHOOTING_RECORD, WaffleStatus, st, state_of
 from hammerlab.editions.waffle.visibility import seen_by_each, visible_models, within
 from hammerlab.editions.waffle.wounds import most_common_profile
 from hammerlab.engine import battlefield, memo
@@ -58,8 +59,8 @@ from hammerlab.engine.geometry import (
     sight_line,
 )
 from hammerlab.engine.memo import decision_scope, per_decision
-from hammerlab.engine.records import kept_hash, quick_init
-from hammerlab.engine.transpositions import Transpositions
+from hammerlab.engine.records import kept_hash, quick_init, reader
+from hammerlab.engine.transpositions import _ROW, Transpositions
 from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import InputError
 from hammerlab.io.scenario import load_scenario
@@ -681,6 +682,47 @@ def test_quick_init_refuses_a_class_whose_init_does_more() -> None:
     for cls in (_Mutable, Checked, _Slotted, Initialised):
         with pytest.raises(TypeError):
             quick_init(cls)
+
+
+def test_a_reader_reads_what_attrgetter_reads() -> None:
+    """``reader`` gives ``attrgetter``'s tuple: fields in a dictionary, in slots, a
+    property, a class attribute, ``__getattr__``'s answer, an attribute's attribute
+    (dotted); the error of a missing one; a tuple for one name and for none. The
+    readers the positions use read what the names say (a status's 21 fields, a
+    model's eight)."""
+
+    class Odd:
+        __slots__ = ("slot",)
+        kind = "class"
+
+        def __init__(self) -> None:
+            self.slot = 1
+
+        @property
+        def made(self) -> int:
+            return self.slot + 1
+
+        def __getattr__(self, name: str) -> str:
+            if name == "asked":
+                return "fallback"
+            raise AttributeError(name)
+
+    odd = Odd()
+    names = ("slot", "kind", "made", "asked")
+    assert reader(*names)(odd) == operator.attrgetter(*names)(odd) == (1, "class", 2, "fallback")
+    assert reader("slot")(odd) == (1,) and reader()(odd) == ()
+    dotted = ("made.real", "kind.__class__", "slot")
+    assert reader(*dotted)(odd) == operator.attrgetter(*dotted)(odd) == (2, str, 1)
+    with pytest.raises(AttributeError):
+        reader("slot", "missing")(odd)
+    for bad in (("a..b",), ("class",), ("a.class",), ("",)):
+        with pytest.raises(ValueError):
+            reader(*bad)
+    status = WaffleStatus(has_shot=True, shot_target="b", casualties_this_phase=2)
+    names = tuple(f.name for f in dataclasses.fields(WaffleStatus) if f.name != "fired_types")
+    assert _UNCHANGING(status) == operator.attrgetter(*names)(status)
+    model = Model("m", Profile("Guardsman", {}), (), (1.0, 2.0), 25.0, 1, ("Stubborn",))
+    assert _ROW(model) == ("m", (1.0, 2.0), 1, (), ("Stubborn",), (), 25.0, model.profile)
 
 
 def test_kept_hash_is_the_fields_hash_and_refuses_what_it_cannot_keep() -> None:

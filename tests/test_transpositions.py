@@ -9,10 +9,11 @@ every battle as they play without them, plans included.
 
 from __future__ import annotations
 
+import copy
 import gc
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,7 @@ from hammerlab.engine.transpositions import (
     standing_still,
     unremembered,
 )
-from hammerlab.engine.units import Model, models_edited
+from hammerlab.engine.units import Model, UnitStatus, models_edited
 from hammerlab.io.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,6 +61,7 @@ def _nothing_planted_kept() -> Iterator[None]:
     transpositions._memories_met[0] = ()
     transpositions._last_setup[0] = None
     transpositions._LAST_SETTINGS.clear()
+    transpositions._LAST_UNITS[0] = None
 
 
 def _battle(seed: int, rules: dict[str, Any] | None = None) -> Battle:
@@ -542,8 +544,17 @@ def _afresh(battle: Battle) -> tuple[object, ...]:
     """The position of ``battle`` with nothing remembered: no unit's models, no
     rules' memory."""
     transpositions._MODELS_SEEN.clear()
+    transpositions._LAST_UNITS[0] = None
     transpositions._memories_met[0] = ()
     transpositions._KEYS.clear()
+    return position_of(battle)
+
+
+def _units_read(battle: Battle) -> tuple[object, ...]:
+    """The position of ``battle`` with its units read again one by one (the battle's
+    last units forgotten: :func:`transpositions._units_in_play`), so that what a test
+    plants for a unit's models is met."""
+    transpositions._LAST_UNITS[0] = None
     return position_of(battle)
 
 
@@ -591,18 +602,21 @@ def test_a_units_models_are_never_taken_from_another_units_record() -> None:
     bogus = b"not squad1's models"
     stale = edited - 1  # a number read before some model's edit: the fields are compared
     known[id(squad)] = (record, their_rows, bogus, stale, their_models)  # squad2's identity
-    assert position_of(battle) == start
+    assert _units_read(battle) == start
     known[id(squad)] = (setup_of(other).carried["squad1"], rows, bogus, edited, models)
-    assert position_of(battle) == start  # another record, even with nothing edited since
+    assert _units_read(battle) == start  # another record, even with nothing edited since
     known[id(squad)] = (record, rows, bogus, stale, models)  # the control: this one is given
-    assert position_of(battle) != start
+    assert _units_read(battle) != start
 
 
-def test_a_units_models_are_given_at_once_only_while_no_model_is_edited() -> None:
-    """The digest of a unit's models is given without reading their fields only while
-    no model anywhere has been edited since it was made, for the same models: setting
-    or deleting a field of any model (of another battle too) is an edit, and so a new
-    model in the unit's list is read again."""
+def test_a_units_models_are_given_at_once_only_while_none_of_them_is_edited() -> None:
+    """The digest of a unit's models is given without reading their fields while none
+    of the models kept with it has been edited since it was made (another model's
+    edit, of another battle too, changes nothing of them: given), for the same
+    models: setting a field of one of its models (to the same value too), or setting
+    or deleting another attribute, is an edit, and so a new model in the unit's list
+    is read again, and a model equal to the one it replaces only while that one was
+    not edited since."""
     battle, other = _battle(1), _battle(2)
     squad = battle.unit("squad1")
     start = position_of(battle)
@@ -611,22 +625,92 @@ def test_a_units_models_are_given_at_once_only_while_no_model_is_edited() -> Non
     record, _, _, edited, _ = known[id(squad)]
     their_rows = known[id(other.unit("squad2"))][1]
     bogus = b"not squad1's models"
-    # The control: squad2's fields under squad1's entry, and nothing edited since: given.
-    known[id(squad)] = (record, their_rows, bogus, models_edited(), tuple(squad.models))
-    assert position_of(battle) != start
+
+    def planted() -> None:
+        known[id(squad)] = (record, their_rows, bogus, models_edited(), tuple(squad.models))
+
+    planted()  # the control: squad2's fields under squad1's entry, nothing edited since
+    assert _units_read(battle) != start
     elsewhere = other.unit("terminators").models[0]
+    planted()
+    elsewhere.wounds_left = elsewhere.wounds_left  # another model's edit
+    assert _units_read(battle)[4][0][6] == bogus  # none of these: given
+    own = squad.models[3]
     edits = [
-        lambda: setattr(elsewhere, "wounds_left", elsewhere.wounds_left),  # the same value
-        lambda: setattr(elsewhere, "note", "set"),
-        lambda: delattr(elsewhere, "note"),
+        lambda: setattr(own, "wounds_left", own.wounds_left),  # the same value
+        lambda: setattr(own, "note", "set"),
+        lambda: delattr(own, "note"),
     ]
     for edit in edits:
-        known[id(squad)] = (record, their_rows, bogus, models_edited(), tuple(squad.models))
+        planted()
         edit()
-        assert position_of(battle) == start
+        assert _units_read(battle) == start
     known[id(squad)] = (record, their_rows, bogus, models_edited(), tuple(squad.models[1:]))
-    assert position_of(battle) == start  # other models than the entry's
+    assert _units_read(battle) == start  # other models than the entry's
+    first = squad.models[0]
+    planted()  # with the first model kept
+    squad.models[0] = replace(first)  # equal, and the one kept not edited since: given
+    assert _units_read(battle)[4][0][6] == bogus
+    known[id(squad)] = (record, their_rows, bogus, models_edited(), (first, *squad.models[1:]))
+    first.wounds_left = first.wounds_left  # the one kept edited, the unit holds its equal
+    assert _units_read(battle) == start
     assert edited <= models_edited()
+
+
+def test_a_battles_last_units_are_given_again_only_while_unchanged() -> None:
+    """The battle's last units in play, planted, are given again while nothing of them
+    changed (the control), and never once a unit's or its status's field is set (not
+    model edits), a model leaves or joins a unit's list in place, a unit leaves the
+    battle, any model anywhere is edited, or another battle is asked: each time the
+    units are the ones worked out with nothing kept."""
+    bogus = ("units planted",)
+
+    def planted(battle: Battle) -> Battle:
+        position_of(battle)
+        last = transpositions._LAST_UNITS[0]
+        assert last is not None
+        transpositions._LAST_UNITS[0] = (*last[:3], bogus)
+        return battle
+
+    assert position_of(planted(_battle(1)))[4] == bogus  # the control
+    other = _battle(2)
+
+    def status(battle: Battle) -> None:
+        battle.unit("terminators").status.moved = False
+
+    def named(battle: Battle) -> None:
+        battle.unit("squad1").name = "Veterans"
+
+    def handed(battle: Battle) -> None:
+        battle.unit("squad1").player = "Ultramarines"
+
+    def started(battle: Battle) -> None:
+        battle.unit("squad2").starting_models = 11
+
+    def new_status(battle: Battle) -> None:
+        battle.unit("terminators").status = UnitStatus()
+
+    def left(battle: Battle) -> None:
+        battle.unit("squad1").models.pop()
+
+    def joined(battle: Battle) -> None:
+        squad = battle.unit("squad1")
+        squad.models.append(replace(squad.models[0], id="squad1.extra"))
+
+    def gone(battle: Battle) -> None:
+        del battle.units["squad2"]
+
+    def edited(battle: Battle) -> None:
+        model = other.unit("squad1").models[0]
+        model.wounds_left = model.wounds_left
+
+    for change in (status, named, handed, started, new_status, left, joined, gone, edited):
+        battle = planted(_battle(1))
+        change(battle)
+        units = position_of(battle)[4]
+        assert units != bogus and units == _afresh(battle)[4], change.__name__
+    planted(_battle(1))
+    assert position_of(other)[4] == _afresh(other)[4] != bogus
 
 
 def test_a_units_models_met_lately_take_their_digest_again_only_while_equal() -> None:
@@ -655,16 +739,24 @@ def test_a_units_models_met_lately_take_their_digest_again_only_while_equal() ->
 
 def test_a_new_model_is_no_edit_and_every_field_set_is() -> None:
     """Making a model draws no edit number (a sweep makes every model anew each battle);
-    setting any field does, whatever the value."""
+    setting any field does, whatever the value, and so does deleting one, and the model
+    keeps the number of its last edit (not a field: neither compared nor copied by
+    ``replace``; a copy keeps it)."""
     before = models_edited()
     model = Model("m.1", Profile("Guardsman", {"W": "1"}), (), (1.0, 2.0))
     assert models_edited() == before
     assert (model.base_mm, model.wounds_left, model.rules, model.powers) == (25.0, 1, (), ())
+    assert model.edit == 0  # never edited
     for name, value in [("position", (1.0, 2.0)), ("wounds_left", 0), ("rules", ("Stubborn",))]:
         edited = models_edited()
         setattr(model, name, value)
-        assert models_edited() != edited
+        assert models_edited() != edited and model.edit == models_edited()
+    del model.rules
+    assert model.edit == models_edited() and "rules" not in vars(model)
+    model.rules = ()
     assert replace(model, id="m.2").id == "m.2" and model.id == "m.1"
+    assert replace(model, id="m.2").edit == 0 and copy.copy(model).edit == model.edit
+    assert "edit" not in {f.name for f in fields(model)} and model == replace(model)
 
 
 @pytest.mark.parametrize(
@@ -776,6 +868,45 @@ def test_a_memory_met_before_is_given_again_only_while_equal_to_its_copy() -> No
     before = met[0]
     assert transpositions.remembered(battle) == digest(frozen(battle.memory))
     assert met[0] is before  # nothing kept
+
+
+def test_an_unchanging_frozen_value_in_memory_is_taken_as_itself_only_while_it_is() -> None:
+    """A frozen dataclass of unchanging values in the memory is found equal to its copy
+    by identity (a digest planted with the copy is given while the memory holds the
+    same object, the control), and the object found equal last is the one taken so;
+    any other object is read: another value or another type of number makes another
+    key, and a frozen value holding a list is read every time (its list changed in
+    place is seen)."""
+    battle = _battle(1)
+    battle.memory["a rule"] = fixed = _Fixed(2, ("shooting",))
+    key = transpositions.remembered(battle)
+    met = transpositions._memories_met
+    (kept, _), *rest = met[0]
+    bogus = b"not this memory"
+    met[0] = ((kept, bogus), *rest)
+    assert transpositions.remembered(battle) == bogus  # the control: the same objects
+    battle.memory["a rule"] = again = _Fixed(2, ("shooting",))
+    assert transpositions.remembered(battle) == bogus  # equal, of the same kinds
+    assert kept._values[-1]._itself is again  # taken as itself from now on
+    for other in (
+        _Fixed(3, ("shooting",)),
+        _Fixed(True, ("shooting",)),
+        _Fixed(2.0, ("shooting",)),
+    ):  # type: ignore[arg-type]
+        battle.memory["a rule"] = other
+        assert transpositions.remembered(battle) not in (bogus, key), other
+        assert transpositions.remembered(battle) == _digest_afresh(battle.memory), other
+    del fixed
+    battle.memory["a rule"] = holding = _FrozenHoldingAList(["a"])
+    first = transpositions.remembered(battle)
+    holding.names.append("b")
+    assert transpositions.remembered(battle) != first
+    assert transpositions.remembered(battle) == _digest_afresh(battle.memory)
+
+
+def _digest_afresh(memory: object) -> bytes:
+    """The digest of ``memory`` worked out from its form, with nothing kept."""
+    return transpositions._digest_of(frozen(memory))
 
 
 class _Marker:

@@ -10,13 +10,16 @@ fields set so: callgrind put 4% of the battle's instructions in that wrapper.
 object's dictionary at once, taking the same arguments, with the same defaults, in
 the same order: the object made is the same, field for field, and stays as frozen
 (its ``__setattr__`` and ``__delattr__`` are the dataclass's). :func:`kept_hash`
-gives a class whose objects key many remembered answers a hash worked out once.
+gives a class whose objects key many remembered answers a hash worked out once, and
+:func:`reader` reads many fields of a record at once, quicker than ``attrgetter``.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import inspect
+import keyword
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 C = TypeVar("C", bound=type)
@@ -117,3 +120,30 @@ def _state_without_hash(record: Any) -> dict[str, object]:
     state = dict(record.__dict__)
     state.pop("_hash", None)
     return state
+
+
+def reader(*names: str) -> Callable[[Any], tuple[Any, ...]]:
+    """What reads the attributes ``names`` of an object, in order, as a tuple, in one
+    call (a tuple for one name, or none, too): a function made for them, ``return (value.a,
+    value.b, ...)``; a dotted name reads an attribute of an attribute, as
+    ``attrgetter`` does (``"status.moved"``).
+
+    ``operator.attrgetter`` gives the same tuple, but looks every name up in the type
+    and then in the object, at every call; the function's reads are the interpreter's
+    own, which Python 3.11 specialises to the type they meet: the 21 fields of an
+    edition's unit status are read in 2,000 instructions where ``attrgetter`` took
+    5,400, and the fields of units, models and statuses are read at every position of
+    every battle (:mod:`engine.transpositions`). For Python code's calls: where C calls
+    it for each item (``map``), it makes a frame from C each time, and ``attrgetter``
+    stays the quicker (a model's eight fields read through ``map``: 0.3% of a Guard
+    battle's instructions the other way). Each part of a name must be an identifier
+    (``ValueError``)."""
+    parts = [part for name in names for part in name.split(".")]
+    if not all(p.isidentifier() and not keyword.iskeyword(p) for p in parts):
+        raise ValueError(f"reader takes attribute names, not {names!r}")
+    space: dict[str, Any] = {}
+    exec(f"def read(value):\n    return ({''.join(f'value.{n}, ' for n in names)})", space)
+    read: Callable[[Any], tuple[Any, ...]] = space["read"]
+    read.__qualname__ = read.__name__ = f"read_{'_'.join(names)}"[:80].replace(".", "_")
+    read.__doc__ = f"The attributes {', '.join(names)} of ``value``, as a tuple (:func:`reader`)."
+    return read

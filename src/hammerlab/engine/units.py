@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import itertools
 from dataclasses import dataclass, field
-from typing import overload
+from typing import ClassVar, overload
 
 from hammerlab.engine.datasheet import Datasheet, Profile, Weapon, lowered
 from hammerlab.engine.geometry import MM_PER_INCH, Vec
@@ -86,15 +86,23 @@ class Model:
         fields["position"], fields["base_mm"] = position, base_mm
         fields["wounds_left"], fields["rules"], fields["powers"] = wounds_left, rules, powers
 
+    edit: ClassVar[int] = 0
+    """The number drawn for this model's last edit (:func:`models_edited`), kept on the
+    model (in its dictionary, beside its fields, as its :attr:`radius` is); 0 for a
+    model never edited (read off the class). While it is at most a number
+    :func:`models_edited` read, the model's fields are as they were then (each edit
+    sets a field first, then draws its number), whatever other models were edited
+    since. A copy keeps its original's, which its fields were equal to then."""
+
     def __setattr__(self, name: str, value: object) -> None:
-        """Set a field, and count the edit (:func:`models_edited`)."""
+        """Set a field, and count the edit (:func:`models_edited`, :attr:`edit`)."""
         object.__setattr__(self, name, value)
-        _last_edit[0] = next(_edits)
+        self.__dict__["edit"] = _last_edit[0] = next(_edits)
 
     def __delattr__(self, name: str) -> None:
-        """Delete an attribute, and count the edit (:func:`models_edited`)."""
+        """Delete an attribute, and count the edit (:func:`models_edited`, :attr:`edit`)."""
         object.__delattr__(self, name)
-        _last_edit[0] = next(_edits)
+        self.__dict__["edit"] = _last_edit[0] = next(_edits)
 
     @property
     def name(self) -> str:

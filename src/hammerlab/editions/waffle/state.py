@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from operator import attrgetter
 
 from hammerlab.editions.waffle.artillery import uncrewed_guns
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import WoundsLost
+from hammerlab.engine.records import reader
 from hammerlab.engine.transpositions import frozen
 from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import IllegalActionError
@@ -200,12 +200,12 @@ none of which an estimate the AI remembers (``engine.memo.per_decision`` in
 comes to read one must take it out of this list.)"""
 
 
-_ESTIMATED = attrgetter(*(f.name for f in fields(WaffleStatus) if f.name not in SHOOTING_RECORD))
+_ESTIMATED = reader(*(f.name for f in fields(WaffleStatus) if f.name not in SHOOTING_RECORD))
 """Every field of a :class:`WaffleStatus` but the :data:`SHOOTING_RECORD`, as
 :meth:`WaffleState.snapshot_for_estimates` compares them."""
 
 
-_UNCHANGING = attrgetter(*(f.name for f in fields(WaffleStatus) if f.name != "fired_types"))
+_UNCHANGING = reader(*(f.name for f in fields(WaffleStatus) if f.name != "fired_types"))
 """Every field of a :class:`WaffleStatus` but the set ``fired_types`` (each a boolean, a
 number or a string: none changes in place), as :meth:`WaffleState.position` takes them."""
 
