@@ -9,6 +9,8 @@ the long way: each model's own answer, the score worked out afresh, ``Counter.up
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from collections import Counter
 
@@ -16,7 +18,7 @@ import pytest
 from conftest import GUARD, LASGUN, TROOPER, A, B, last, make_battle, of_kind, row, squad
 
 from hammerlab.editions.waffle.attacks import fire_weapon
-from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
+from hammerlab.editions.waffle.orders import FireOrders, Tally, VolleyResult
 from hammerlab.editions.waffle.points import BALLISTIC_SKILL
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.strength import STRENGTH
@@ -127,3 +129,23 @@ def test_results_merged_are_what_counter_update_adds_up_key_by_key_in_order() ->
         into.merge(other)
         merged = (into.hits, into.wounds, into.unsaved, into.casualties)
         assert [list(c.items()) for c in merged] == [list(c.items()) for c in expected]
+
+
+def test_a_tally_counts_as_a_counter_does_however_it_is_made() -> None:
+    # Tally skips Counter.__init__'s calls only when it starts empty: made from
+    # something to count, copied or pickled, it holds what a Counter holds.
+    for given, kwds in ((None, {}), ("abca", {}), ({"a": 2, "b": 0}, {}), (None, {"a": 3})):
+        tally, counter = Tally(given, **kwds), Counter(given, **kwds)
+        assert type(tally) is Tally and list(tally.items()) == list(counter.items())
+        tally["c"] += 1
+        counter["c"] += 1
+        assert tally["z"] == 0 and "z" not in tally
+        for made in (copy.copy(tally), copy.deepcopy(tally), tally.copy()):
+            assert type(made) is Tally and list(made.items()) == list(counter.items())
+        back = pickle.loads(pickle.dumps(tally))
+        assert type(back) is Tally and list(back.items()) == list(counter.items())
+    first, second = VolleyResult(), VolleyResult()
+    first.hits["a"] += 1
+    assert not second.hits and all(
+        type(c) is Tally for c in (first.hits, first.wounds, first.unsaved, first.casualties)
+    )
