@@ -17,14 +17,18 @@ from collections import Counter
 import pytest
 from conftest import GUARD, LASGUN, TROOPER, A, B, last, make_battle, of_kind, row, squad
 
+from hammerlab.editions.waffle.artillery import _gun_profile
 from hammerlab.editions.waffle.attacks import fire_weapon
+from hammerlab.editions.waffle.firing_modes import is_grenade
+from hammerlab.editions.waffle.gets_hot import gets_hot
 from hammerlab.editions.waffle.orders import FireOrders, Tally, VolleyResult
 from hammerlab.editions.waffle.points import BALLISTIC_SKILL
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.strength import STRENGTH
+from hammerlab.editions.waffle.weapon_rules import six_resolves_at_ap2
 from hammerlab.editions.waffle.wounds import wound_target
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.datasheet import Profile, Weapon
 from hammerlab.engine.units import Model, Unit
 
 
@@ -149,3 +153,27 @@ def test_a_tally_counts_as_a_counter_does_however_it_is_made() -> None:
     assert not second.hits and all(
         type(c) is Tally for c in (first.hits, first.wounds, first.unsaved, first.casualties)
     )
+
+
+@pytest.mark.parametrize(
+    "rules",
+    ["", ", Gets Hot", ", Grenade", ", Rending", ", Sniper", ", Bladestorm", ", Twin-linked"],
+)
+def test_the_weapon_and_profile_facts_remembered_are_the_ones_worked_out(rules: str) -> None:
+    # is_grenade, gets_hot, six_resolves_at_ap2 and _gun_profile are remembered
+    # (lru_cache): asked twice, each gives what working it out gives.
+    weapon = _weapon(f"Gun{rules}", rules)
+    gun = Profile("Gun", {**GUARD.characteristics, "S": "-"}, unit_type="Artillery")
+    for _ in range(2):
+        assert is_grenade(weapon) == is_grenade.__wrapped__(weapon)
+        profile = weapon_of(weapon)
+        assert gets_hot(profile) == gets_hot.__wrapped__(profile)
+        assert six_resolves_at_ap2(profile) == six_resolves_at_ap2.__wrapped__(profile)
+        for model_profile in (GUARD, TROOPER, gun):
+            assert _gun_profile(model_profile) == _gun_profile.__wrapped__(model_profile)
+    assert is_grenade(weapon) == (rules == ", Grenade")
+    assert gets_hot(weapon_of(weapon)) == (rules == ", Gets Hot")
+    assert six_resolves_at_ap2(weapon_of(weapon)) == (
+        rules in (", Rending", ", Sniper", ", Bladestorm")
+    )
+    assert _gun_profile(gun) and not _gun_profile(GUARD)
