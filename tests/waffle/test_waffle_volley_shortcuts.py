@@ -15,7 +15,7 @@ import random
 from collections import Counter
 
 import pytest
-from conftest import GUARD, LASGUN, TROOPER, A, B, last, make_battle, of_kind, row, squad
+from conftest import GUARD, LASGUN, TROOPER, A, B, box, last, make_battle, of_kind, row, squad
 
 from hammerlab.editions.waffle.artillery import _gun_profile
 from hammerlab.editions.waffle.attacks import fire_weapon
@@ -25,6 +25,7 @@ from hammerlab.editions.waffle.orders import FireOrders, Tally, VolleyResult
 from hammerlab.editions.waffle.points import BALLISTIC_SKILL
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.strength import STRENGTH
+from hammerlab.editions.waffle.visibility import terrain_covers
 from hammerlab.editions.waffle.weapon_rules import six_resolves_at_ap2
 from hammerlab.editions.waffle.wounds import wound_target
 from hammerlab.engine.battle import Battle
@@ -177,3 +178,21 @@ def test_the_weapon_and_profile_facts_remembered_are_the_ones_worked_out(rules: 
         rules in (", Rending", ", Sniper", ", Bladestorm")
     )
     assert _gun_profile(gun) and not _gun_profile(GUARD)
+
+
+def test_the_terrain_cover_remembered_is_the_one_worked_out() -> None:
+    # terrain_covers is remembered by the battlefield and the two points (lru_cache):
+    # for points in the open, in a ruin, behind it and behind a wood too, asked twice,
+    # it gives the cover saves working it out gives, the area stood in counted as the
+    # area seen through is.
+    ruin = box("ruin", 20, 20, 30, 30, cover_save=4)
+    wood = box("wood", 20, 35, 30, 40, cover_save=5)
+    field = make_battle(terrain=[ruin, wood]).battlefield
+    shooter = (25.0, 5.0)
+    for _ in range(2):
+        for target in ((5.0, 5.0), (25.0, 25.0), (25.0, 33.0), (25.0, 45.0), (25.0, 37.0)):
+            expected = terrain_covers.__wrapped__(field, shooter, target)
+            assert terrain_covers(field, shooter, target) == expected
+    assert terrain_covers(field, shooter, (5.0, 5.0)) == ()
+    assert terrain_covers(field, shooter, (25.0, 33.0)) == (4,)
+    assert sorted(terrain_covers(field, shooter, (25.0, 45.0))) == [4, 5]
