@@ -24,12 +24,14 @@ from hammerlab.editions.waffle.gets_hot import gets_hot
 from hammerlab.editions.waffle.orders import FireOrders, Tally, VolleyResult
 from hammerlab.editions.waffle.points import BALLISTIC_SKILL
 from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.shooting import weapon_choices
 from hammerlab.editions.waffle.strength import STRENGTH
 from hammerlab.editions.waffle.visibility import terrain_covers
 from hammerlab.editions.waffle.weapon_rules import six_resolves_at_ap2
 from hammerlab.editions.waffle.wounds import wound_target
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile, Weapon
+from hammerlab.engine.decisions import Choice
 from hammerlab.engine.units import Model, Unit
 
 
@@ -196,3 +198,17 @@ def test_the_terrain_cover_remembered_is_the_one_worked_out() -> None:
     assert terrain_covers(field, shooter, (5.0, 5.0)) == ()
     assert terrain_covers(field, shooter, (25.0, 33.0)) == (4,)
     assert sorted(terrain_covers(field, shooter, (25.0, 45.0))) == [4, 5]
+
+
+def test_a_weapon_decision_s_choices_remembered_are_the_weapons_then_stop() -> None:
+    # weapon_choices is remembered by the names (lru_cache): the choices are each weapon
+    # by its name, then "stop", as the shooting attack offered them.
+    names = ("Lasgun", "Frag grenade")
+    expected = (
+        Choice("Lasgun", "Lasgun"),
+        Choice("Frag grenade", "Frag grenade"),
+        Choice("stop", ""),
+    )
+    assert weapon_choices(names) == weapon_choices.__wrapped__(names) == expected
+    assert weapon_choices(names) == expected  # remembered
+    assert weapon_choices(("Lasgun",)) == (Choice("Lasgun", "Lasgun"), Choice("stop", ""))
