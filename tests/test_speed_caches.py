@@ -43,7 +43,7 @@ from hammerlab.editions.waffle.special_rules import _base, model_has, names_rule
 from hammerlab.editions.waffle.state import _UNCHANGING, SHOOTING_RECORD, WaffleStatus, st, state_of
 from hammerlab.editions.waffle.visibility import seen_by_each, visible_models, within
 from hammerlab.editions.waffle.wounds import most_common_profile
-from hammerlab.engine import battlefield, memo
+from hammerlab.engine import battlefield, memo, units
 from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.datasheet import Datasheet, Profile, Weapon
@@ -392,6 +392,44 @@ def test_the_cached_rule_lookups_answer_as_a_scan_of_the_rules() -> None:
                 )
                 assert profile.has_rule(name.split(" (")[0]) == scanned
                 assert profile.has_rule(name.split(" (")[0]) == scanned
+
+
+def test_a_units_rules_follow_its_models_rules_list_and_wounds_as_a_scan_does() -> None:
+    # Unit.has_rule keeps the places of the models with rules of their own while no
+    # model's rules are set and the list compares equal to its copy (units._RULED).
+    # After each change below it must say what a scan of the models alive says; a
+    # planted entry shows the kept places are read (the control) and dropped on change.
+    profile = Profile("Trooper", {"T": "3"})
+    sheet = Datasheet("Squad", "Guard", "waffle", ("Stubborn",))
+    unit = Unit(
+        "u", "Squad", "A", sheet, [Model(f"m{i}", profile, (), (float(i), 0.0)) for i in range(3)]
+    )
+    twin = Unit("v", "Squad", "A", sheet, list(unit.models))
+
+    def scanned(name: str) -> bool:
+        return name.lower() in {
+            r.lower() for m in unit.alive_models for r in (*m.rules, *sheet.rules)
+        }
+
+    def agrees() -> bool:
+        return all(unit.has_rule(n) == scanned(n) for n in ("Stealth", "Fleet", "stubborn"))
+
+    assert agrees() and not unit.has_rule("Stealth")
+    unit.models[1].rules = ("Stealth",)  # a model's rules set: an edit of rules
+    assert agrees() and unit.has_rule("Stealth") and twin.has_rule("Stealth")
+    unit.models[1].wounds_left = 0  # slain: read afresh, no rules edit
+    assert agrees() and not unit.has_rule("Stealth")
+    unit.models[1].wounds_left = 1
+    unit.models.insert(0, Model("m3", profile, (), (3.0, 0.0), rules=("Fleet",)))  # no edit
+    assert agrees() and unit.has_rule("Fleet") and not twin.has_rule("Fleet")
+    unit.models[0] = Model("m4", profile, (), (4.0, 0.0))  # one in another's place
+    assert agrees() and not unit.has_rule("Fleet")
+    unit.models = [Model("m5", profile, (), (5.0, 0.0), rules=("Fleet",))]  # another list
+    assert agrees() and unit.has_rule("Fleet")
+    units._RULED[id(unit)] = (units._RULED[id(unit)][0], *units._RULED[id(unit)][1:3], ())
+    assert not unit.has_rule("Fleet")  # the planted places (none) are read while kept
+    unit.models.append(Model("m6", profile, (), (6.0, 0.0)))  # the list changed: read again
+    assert agrees() and unit.has_rule("Fleet")
 
 
 def test_sight_and_cover_read_inside_an_area_as_shapely_does() -> None:

@@ -12,10 +12,12 @@ from conftest import (
     MARINE,
     A,
     B,
+    Placed,
     all_dice_used,
     asked,
     box,
     make_battle,
+    make_unit,
     of_kind,
     profile,
     squad,
@@ -134,3 +136,34 @@ def test_the_ai_does_not_jink_in_cover_as_good_as_4_plus() -> None:
     battle = make_battle(guard, unarmed, terrain=[ruin])
     assert jink_gain(battle, unarmed, guard) == 0.0
     assert not wants_to_jink(battle, unarmed, guard)
+
+
+def test_may_jink_follows_the_models_alive_and_their_profiles_as_each_model_is_asked() -> None:
+    # may_jink reads the unit types of the models alive once per make-up
+    # (memo.per_makeup): after every change it must say what asking each model
+    # alive with has_jink says, and only a model alive counts.
+    biker, trooper = profile("Biker", unit_type="Bike"), profile("Trooper")
+    riders = make_unit(
+        "r", B, [Placed(trooper, [LASGUN], (30.0, 30.0)), Placed(biker, [LASGUN], (32.0, 30.0))]
+    )
+    guard = squad("g", A, GUARD, [LASGUN], [(30.0, 10.0)])
+    battle = make_battle(guard, riders)
+    foot, bike = riders.models
+
+    def each_model_asked() -> bool:
+        return any(has_jink(m) for m in riders.alive_models)
+
+    seen = []
+    for change in (
+        lambda: None,
+        lambda: setattr(bike, "wounds_left", 0),  # the Bike slain: none left with Jink
+        lambda: setattr(bike, "wounds_left", 1),
+        lambda: setattr(bike, "profile", trooper),  # a profile changed in place
+        lambda: setattr(foot, "profile", biker),
+        lambda: riders.models.remove(foot),  # a model taken out of the list
+        lambda: riders.models.append(Model("r.3", biker, (LASGUN,), (34.0, 30.0))),
+    ):
+        change()
+        assert may_jink(battle, riders) == each_model_asked()
+        seen.append(may_jink(battle, riders))
+    assert seen == [True, False, True, False, True, False, True]

@@ -21,6 +21,7 @@ from hammerlab.cli.tables_cmd import DEFAULT_OVERWHELMING
 from hammerlab.editions.waffle.parameters import OVERWHELMING_STRENGTH
 from hammerlab.editions.waffle.tables import (
     ballistic_target,
+    miss_reroll,
     overwhelming,
     snap_shot_bs,
     to_wound_cell,
@@ -184,3 +185,21 @@ def test_tables_refuse_a_rule_they_do_not_read_or_a_value_out_of_bounds(
     assert result.exit_code == 2 and not result.stdout
     assert result.stderr.startswith(f"error: --rule: {said}"), result.stderr
     assert result.stderr.count("\n") == 1  # one line, no traceback
+
+
+def test_the_bs_chart_remembered_is_the_one_worked_out() -> None:
+    # ballistic_target and miss_reroll are remembered (lru_cache): asked twice, in
+    # either order, every BS (off the chart too) gives what working it out gives.
+    for _ in range(2):
+        for bs in range(-2, 14):
+            assert ballistic_target(bs) == ballistic_target.__wrapped__(bs)
+            for twin in (False, True):
+                assert miss_reroll(bs, twin) == miss_reroll.__wrapped__(bs, twin)
+    assert [ballistic_target(bs) for bs in (1, 5, 6, 10, 11)] == [
+        (6, None),
+        (2, None),
+        (2, 6),
+        (2, 2),
+        (2, 2),
+    ]
+    assert [miss_reroll(bs, True) for bs in (3, 7)] == [4, 2]

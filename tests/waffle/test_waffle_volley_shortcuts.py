@@ -9,20 +9,29 @@ the long way: each model's own answer, the score worked out afresh, ``Counter.up
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from collections import Counter
 
 import pytest
-from conftest import GUARD, LASGUN, TROOPER, A, B, last, make_battle, of_kind, row, squad
+from conftest import GUARD, LASGUN, TROOPER, A, B, box, last, make_battle, of_kind, row, squad
 
+from hammerlab.editions.waffle.artillery import _gun_profile
 from hammerlab.editions.waffle.attacks import fire_weapon
-from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
+from hammerlab.editions.waffle.firing_modes import is_grenade
+from hammerlab.editions.waffle.gets_hot import gets_hot
+from hammerlab.editions.waffle.orders import FireOrders, Tally, VolleyResult
 from hammerlab.editions.waffle.points import BALLISTIC_SKILL
 from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.shooting import weapon_choices
 from hammerlab.editions.waffle.strength import STRENGTH
+from hammerlab.editions.waffle.visibility import terrain_covers
+from hammerlab.editions.waffle.weapon_rules import six_resolves_at_ap2
 from hammerlab.editions.waffle.wounds import wound_target
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.datasheet import Profile, Weapon
+from hammerlab.engine.decisions import Choice
 from hammerlab.engine.units import Model, Unit
 
 
@@ -127,3 +136,79 @@ def test_results_merged_are_what_counter_update_adds_up_key_by_key_in_order() ->
         into.merge(other)
         merged = (into.hits, into.wounds, into.unsaved, into.casualties)
         assert [list(c.items()) for c in merged] == [list(c.items()) for c in expected]
+
+
+def test_a_tally_counts_as_a_counter_does_however_it_is_made() -> None:
+    # Tally skips Counter.__init__'s calls only when it starts empty: made from
+    # something to count, copied or pickled, it holds what a Counter holds.
+    for given, kwds in ((None, {}), ("abca", {}), ({"a": 2, "b": 0}, {}), (None, {"a": 3})):
+        tally, counter = Tally(given, **kwds), Counter(given, **kwds)
+        assert type(tally) is Tally and list(tally.items()) == list(counter.items())
+        tally["c"] += 1
+        counter["c"] += 1
+        assert tally["z"] == 0 and "z" not in tally
+        for made in (copy.copy(tally), copy.deepcopy(tally), tally.copy()):
+            assert type(made) is Tally and list(made.items()) == list(counter.items())
+        back = pickle.loads(pickle.dumps(tally))
+        assert type(back) is Tally and list(back.items()) == list(counter.items())
+    first, second = VolleyResult(), VolleyResult()
+    first.hits["a"] += 1
+    assert not second.hits and all(
+        type(c) is Tally for c in (first.hits, first.wounds, first.unsaved, first.casualties)
+    )
+
+
+@pytest.mark.parametrize(
+    "rules",
+    ["", ", Gets Hot", ", Grenade", ", Rending", ", Sniper", ", Bladestorm", ", Twin-linked"],
+)
+def test_the_weapon_and_profile_facts_remembered_are_the_ones_worked_out(rules: str) -> None:
+    # is_grenade, gets_hot, six_resolves_at_ap2 and _gun_profile are remembered
+    # (lru_cache): asked twice, each gives what working it out gives.
+    weapon = _weapon(f"Gun{rules}", rules)
+    gun = Profile("Gun", {**GUARD.characteristics, "S": "-"}, unit_type="Artillery")
+    for _ in range(2):
+        assert is_grenade(weapon) == is_grenade.__wrapped__(weapon)
+        profile = weapon_of(weapon)
+        assert gets_hot(profile) == gets_hot.__wrapped__(profile)
+        assert six_resolves_at_ap2(profile) == six_resolves_at_ap2.__wrapped__(profile)
+        for model_profile in (GUARD, TROOPER, gun):
+            assert _gun_profile(model_profile) == _gun_profile.__wrapped__(model_profile)
+    assert is_grenade(weapon) == (rules == ", Grenade")
+    assert gets_hot(weapon_of(weapon)) == (rules == ", Gets Hot")
+    assert six_resolves_at_ap2(weapon_of(weapon)) == (
+        rules in (", Rending", ", Sniper", ", Bladestorm")
+    )
+    assert _gun_profile(gun) and not _gun_profile(GUARD)
+
+
+def test_the_terrain_cover_remembered_is_the_one_worked_out() -> None:
+    # terrain_covers is remembered by the battlefield and the two points (lru_cache):
+    # for points in the open, in a ruin, behind it and behind a wood too, asked twice,
+    # it gives the cover saves working it out gives, the area stood in counted as the
+    # area seen through is.
+    ruin = box("ruin", 20, 20, 30, 30, cover_save=4)
+    wood = box("wood", 20, 35, 30, 40, cover_save=5)
+    field = make_battle(terrain=[ruin, wood]).battlefield
+    shooter = (25.0, 5.0)
+    for _ in range(2):
+        for target in ((5.0, 5.0), (25.0, 25.0), (25.0, 33.0), (25.0, 45.0), (25.0, 37.0)):
+            expected = terrain_covers.__wrapped__(field, shooter, target)
+            assert terrain_covers(field, shooter, target) == expected
+    assert terrain_covers(field, shooter, (5.0, 5.0)) == ()
+    assert terrain_covers(field, shooter, (25.0, 33.0)) == (4,)
+    assert sorted(terrain_covers(field, shooter, (25.0, 45.0))) == [4, 5]
+
+
+def test_a_weapon_decision_s_choices_remembered_are_the_weapons_then_stop() -> None:
+    # weapon_choices is remembered by the names (lru_cache): the choices are each weapon
+    # by its name, then "stop", as the shooting attack offered them.
+    names = ("Lasgun", "Frag grenade")
+    expected = (
+        Choice("Lasgun", "Lasgun"),
+        Choice("Frag grenade", "Frag grenade"),
+        Choice("stop", ""),
+    )
+    assert weapon_choices(names) == weapon_choices.__wrapped__(names) == expected
+    assert weapon_choices(names) == expected  # remembered
+    assert weapon_choices(("Lasgun",)) == (Choice("Lasgun", "Lasgun"), Choice("stop", ""))

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import copy
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar, overload
+from weakref import ref
 
 from hammerlab.engine.datasheet import Datasheet, Profile, Weapon, lowered
 from hammerlab.engine.geometry import MM_PER_INCH, Vec
@@ -35,6 +37,9 @@ class _BaseRadius:
 _edits = itertools.count(1)
 _last_edit = [0]
 """The number :func:`models_edited` gives: the last one drawn from :data:`_edits`."""
+_last_rules_edit = [0]
+"""The number drawn from :data:`_edits` by the last edit of a model's ``rules`` (what
+:meth:`Unit.has_rule` keeps its models with rules of their own by)."""
 
 
 def models_edited() -> int:
@@ -95,14 +100,20 @@ class Model:
     since. A copy keeps its original's, which its fields were equal to then."""
 
     def __setattr__(self, name: str, value: object) -> None:
-        """Set a field, and count the edit (:func:`models_edited`, :attr:`edit`)."""
+        """Set a field, and count the edit (:func:`models_edited`, :attr:`edit`; an edit
+        of its ``rules`` apart too: :data:`_last_rules_edit`)."""
         object.__setattr__(self, name, value)
-        self.__dict__["edit"] = _last_edit[0] = next(_edits)
+        self.__dict__["edit"] = _last_edit[0] = edit = next(_edits)
+        if name == "rules":
+            _last_rules_edit[0] = edit
 
     def __delattr__(self, name: str) -> None:
-        """Delete an attribute, and count the edit (:func:`models_edited`, :attr:`edit`)."""
+        """Delete an attribute, and count the edit (:func:`models_edited`, :attr:`edit`;
+        an edit of its ``rules`` apart too: :data:`_last_rules_edit`)."""
         object.__delattr__(self, name)
-        self.__dict__["edit"] = _last_edit[0] = next(_edits)
+        self.__dict__["edit"] = _last_edit[0] = edit = next(_edits)
+        if name == "rules":
+            _last_rules_edit[0] = edit
 
     @property
     def name(self) -> str:
@@ -122,6 +133,30 @@ class Model:
             if weapon.name == name:
                 return weapon
         return None
+
+
+def _keep_ruled(unit: Unit) -> _Ruled:
+    """The places of ``unit``'s models with rules of their own, kept (:data:`_RULED`) with
+    the :data:`_last_rules_edit` number and a copy of its list: :meth:`Unit.has_rule`."""
+    models = unit.models
+    if len(_RULED) >= RULED_KEPT:
+        _RULED.clear()
+    ruled = tuple([at for at, m in enumerate(models) if m.rules])
+    kept = _RULED[id(unit)] = (ref(unit), _last_rules_edit[0], list(models), ruled)
+    return kept
+
+
+RULED_KEPT = 256
+"""Units :func:`_keep_ruled` keeps before it forgets them all (a battle has a few dozen;
+a sweep plays thousands, one after the other)."""
+
+_Ruled = tuple[Callable[[], object], int, list[Model], tuple[int, ...]]
+"""A unit's kept places of models with rules: a weak reference to the unit (no entry is
+taken for another unit that comes to have its identity), the :data:`_last_rules_edit`
+number and the copy of its list they were read at, the places."""
+
+_RULED: dict[int, _Ruled] = {}
+""":func:`_keep_ruled`'s entries, by the unit's identity."""
 
 
 @dataclass(slots=True)
@@ -188,12 +223,30 @@ class Unit:
         return self.datasheet.rules
 
     def has_rule(self, name: str) -> bool:
-        """Whether the unit, or any of its models alive, has the rule ``name``."""
+        """Whether the unit, or any of its models alive, has the rule ``name``.
+
+        Asked of every unit on every estimate and at every wound's save (Stealth,
+        Shrouded), of units whose models seldom have rules of their own: the places of
+        those that do are kept for the unit (:data:`_RULED`) and taken again while no
+        model's ``rules`` has been set since (:data:`_last_rules_edit`) and the unit's
+        list compares equal to the copy kept with them (each model the same object, or
+        an equal one: the same rules at each place). Whether a model is alive is read
+        afresh each time."""
         wanted = name.lower()
         if wanted in lowered(self.datasheet.rules):
             return True
-        for m in self.models:  # a plain loop: asked of every unit on every estimate
-            if m.rules and m.wounds_left > 0 and wanted in lowered(m.rules):
+        models = self.models
+        kept = _RULED.get(id(self))
+        if (
+            kept is None
+            or kept[1] != _last_rules_edit[0]
+            or kept[2] != models
+            or kept[0]() is not self
+        ):
+            kept = _keep_ruled(self)
+        for at in kept[3]:
+            m = models[at]
+            if m.wounds_left > 0 and wanted in lowered(m.rules):
                 return True
         return False
 

@@ -19,6 +19,8 @@ catalogues write it); every other model of the unit is crew.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.toughness import toughness as model_toughness
 from hammerlab.engine.battle import Battle
@@ -47,8 +49,10 @@ def has_gun_alive(profiles: tuple[Profile, ...]) -> bool:
     return any(_gun_profile(p) for p in profiles)
 
 
+@lru_cache(maxsize=4096)
 def _gun_profile(profile: Profile) -> bool:
-    """:func:`is_gun` of a model with ``profile``."""
+    """:func:`is_gun` of a model with ``profile``. Remembered (the profile frozen): every
+    model's BS is asked whether it is a gun's (:func:`crewman_of`)."""
     stats = stats_of(profile)
     return stats.s == 0 and stats.has_type(ARTILLERY)
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.engine.datasheet import Weapon
@@ -36,8 +37,10 @@ GRENADE = "Grenade"
 """The weapon rule marking a grenade."""
 
 
+@lru_cache(maxsize=4096)
 def is_grenade(weapon: Weapon) -> bool:
-    """Whether ``weapon`` is a grenade (one thrown per unit per phase)."""
+    """Whether ``weapon`` is a grenade (one thrown per unit per phase). Remembered (the
+    weapon frozen): asked of every model that fires, as its weapons are spent."""
     return weapon_of(weapon).has_rule(GRENADE)
 
 

@@ -21,6 +21,7 @@ or template weapon loses do (:func:`fire_chance`).
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from hammerlab.editions.waffle.allocation import allocate_wounds
 from hammerlab.editions.waffle.armour import GLANCING
@@ -35,8 +36,9 @@ from hammerlab.engine.units import Model, Unit
 RULE = "Gets Hot"
 
 
+@lru_cache(maxsize=4096)
 def gets_hot(profile: WeaponProfile) -> bool:
-    """Whether ``profile`` Gets Hot."""
+    """Whether ``profile`` Gets Hot. Remembered (the profile frozen): asked twice a volley."""
     return profile.has_rule(RULE)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from hammerlab.editions.waffle.state import st
@@ -74,14 +75,26 @@ class WoundRoll:
     """The wound of a Precision Shot."""
 
 
+class Tally(Counter[str]):
+    """A :class:`Counter` that starts empty without ``Counter.__init__``'s two calls of its
+    own (``super().__init__()``, then ``update`` with nothing to count): four are made
+    for every :class:`VolleyResult`, one for each volley of every shooting attack. Given
+    something to count (a copy, a pickle, ``Counter.copy``), it counts it as a
+    ``Counter`` does."""
+
+    def __init__(self, iterable: Iterable[str] | None = None, /, **kwds: int) -> None:
+        if iterable is not None or kwds:
+            self.update(iterable, **kwds)  # the rest of Counter.__init__ (dict's is empty)
+
+
 @dataclass
 class VolleyResult:
     """What one weapon's shots did, per unit id."""
 
-    hits: Counter[str] = field(default_factory=Counter)
-    wounds: Counter[str] = field(default_factory=Counter)
-    unsaved: Counter[str] = field(default_factory=Counter)
-    casualties: Counter[str] = field(default_factory=Counter)
+    hits: Counter[str] = field(default_factory=Tally)
+    wounds: Counter[str] = field(default_factory=Tally)
+    unsaved: Counter[str] = field(default_factory=Tally)
+    casualties: Counter[str] = field(default_factory=Tally)
     pinning: set[str] = field(default_factory=set)
     """Units that suffered unsaved wounds from a Pinning weapon."""
     fired: bool = False

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 from hammerlab.editions.flow import Phase, Picks, run_phase
 from hammerlab.editions.waffle.attacks import (
@@ -294,7 +295,7 @@ def shooting_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders
                     kind="weapon",
                     player=unit.player,
                     prompt=f"3. Select a weapon for {unit.label} against {target.label}",
-                    choices=(*(Choice(w, w) for w in left), Choice("stop", "")),
+                    choices=weapon_choices(tuple(left)),
                     context=DecisionContext(unit=unit.id, target=target.id),
                 )
             )
@@ -304,6 +305,14 @@ def shooting_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders
         # Answering the decision changes nothing: the models found able fire.
         result.merge(fire_weapon(battle, unit, target, choice, orders, spent, able[choice]))
     return result
+
+
+@lru_cache(maxsize=1024)
+def weapon_choices(names: tuple[str, ...]) -> tuple[Choice[str], ...]:
+    """The choices of a ``weapon`` decision: each of the weapons ``names`` by its name,
+    then ``stop``. Remembered by the names (choices are frozen, so one tuple serves every
+    decision that offers those weapons: one a weapon of every shooting attack)."""
+    return (*(Choice(w, w) for w in names), Choice("stop", ""))
 
 
 def after_shooting(

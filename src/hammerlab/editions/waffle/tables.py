@@ -9,6 +9,7 @@ row); where the prose under it disagrees, the chart wins (see
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Final
 
 MELEE_TO_HIT: Final[tuple[tuple[str, ...], ...]] = (
@@ -62,11 +63,13 @@ def overwhelming(strength: int, toughness: int, at: int = 10) -> bool:
     return strength == at and 4 - (strength - toughness) <= 1
 
 
+@lru_cache(maxsize=256)
 def ballistic_target(bs: int) -> tuple[int, int | None]:
     """6th/7th-edition BS chart: (D6 needed, re-roll needed for a miss or ``None``).
 
     BS 1..5 hit on 6+..2+; from BS 6 a miss may be re-rolled, hitting on
-    6+ (BS 6), 5+ (BS 7), 4+ (BS 8), 3+ (BS 9), 2+ (BS 10).
+    6+ (BS 6), 5+ (BS 7), 4+ (BS 8), 3+ (BS 9), 2+ (BS 10). Remembered (a function of
+    the number): every model's dice to hit ask it twice (:func:`miss_reroll`).
     """
     bs = _clamp(bs)
     if bs <= 5:
@@ -74,6 +77,7 @@ def ballistic_target(bs: int) -> tuple[int, int | None]:
     return 2, 12 - bs
 
 
+@lru_cache(maxsize=256)
 def miss_reroll(bs: int, twin_linked: bool) -> int | None:
     """The score a re-rolled miss needs, or ``None`` when a miss is not re-rolled.
 
@@ -81,7 +85,8 @@ def miss_reroll(bs: int, twin_linked: bool) -> int | None:
     number (:func:`ballistic_target`); Twin-linked: "re-roll failed To Hit
     rolls", needing the normal score. A die is re-rolled only once, so a
     twin-linked weapon at BS 6+ takes the better re-roll: its normal 2+.
-    Higher BS therefore never hits less often (docs/rules/waffle.md).
+    Higher BS therefore never hits less often (docs/rules/waffle.md). Remembered, as
+    :func:`ballistic_target` is.
     """
     needed, reroll = ballistic_target(bs)
     return needed if twin_linked else reroll

@@ -99,9 +99,7 @@ def cover_save(
     better; ``jinking`` asks "what if" (``None``: as it is). Last, the rules
     installed on :data:`points.COVER_SAVE` change it in turn.
     """
-    areas = battle.battlefield.cover_between(shooter.position, target.position)
-    areas += [a for a in battle.battlefield.areas_at(target.position) if a.cover_save]
-    values = [a.cover_save for a in areas if a.cover_save is not None]
+    values = list(terrain_covers(battle.battlefield, shooter.position, target.position))
     if st(battle, target_unit).jinking if jinking is None else jinking:
         values.append(JINK_COVER)
     best = min(values) if values else None
@@ -110,6 +108,16 @@ def cover_save(
     for rule in battle.hooks.get(COVER_SAVE):
         save = rule(battle, shooter, target_unit, target, save)
     return save
+
+
+@lru_cache(maxsize=1 << 14)
+def terrain_covers(field: Battlefield, shooter: Vec, target: Vec) -> tuple[int, ...]:
+    """The cover saves of the terrain areas a model at ``target`` is in or behind, seen
+    from ``shooter`` (:func:`cover_save`'s terrain). Remembered by the points, as sight
+    is (the terrain never changes in a battle): every wound's save asks it."""
+    areas = field.cover_between(shooter, target)
+    areas += [a for a in field.areas_at(target) if a.cover_save]
+    return tuple([a.cover_save for a in areas if a.cover_save is not None])
 
 
 def improved_cover(cover: int | None, better: int) -> int:

@@ -9,6 +9,7 @@ are the 7th-edition rulebook's, as the BattleScribe game system file
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import Final
 
 from hammerlab.editions.waffle.profiles import WeaponProfile
@@ -41,8 +42,10 @@ def fixed_wound_roll(profile: WeaponProfile) -> int | None:
     return min(rolls) if rolls else None
 
 
+@lru_cache(maxsize=4096)
 def six_resolves_at_ap2(profile: WeaponProfile) -> bool:
-    """Whether a To Wound roll of 6 resolves at AP2 (:data:`AP2_ON_A_SIX`)."""
+    """Whether a To Wound roll of 6 resolves at AP2 (:data:`AP2_ON_A_SIX`). Remembered
+    (the profile frozen): asked of every wound rolled a 6, three rules each time."""
     return any(profile.has_rule(name) for name in AP2_ON_A_SIX)
 
 

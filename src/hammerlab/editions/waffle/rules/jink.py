@@ -25,7 +25,9 @@ from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import vehicle_of
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.datasheet import Profile, lowered
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
+from hammerlab.engine.memo import per_makeup
 from hammerlab.engine.rules import Hooks, RuleOption, RuleSettings
 from hammerlab.engine.units import Model, Unit
 
@@ -35,21 +37,36 @@ JINK, NO_JINK = "Jink", "no jink"
 def has_jink(model: Model) -> bool:
     """Whether the model has Jink: the rule itself, or 7th edition's Skimmers and
     Bikes ("Skimmers … have the Jink special rule"; so do Bikes and Jetbikes)."""
-    if any(r.lower() == "jink" for r in model.rules):
-        return True
-    vehicle = vehicle_of(model.profile)
+    return "jink" in lowered(model.rules) or _jinks_by_type(model.profile)
+
+
+def _jinks_by_type(profile: Profile) -> bool:
+    """Whether a model of ``profile`` has Jink by its unit type: a Skimmer, a Bike."""
+    vehicle = vehicle_of(profile)
     if vehicle is not None:
         return vehicle.has_type("Skimmer")
-    return stats_of(model.profile).has_type("Bike")
+    return stats_of(profile).has_type("Bike")
+
+
+@per_makeup
+def _any_jinks_by_type(profiles: tuple[Profile, ...]) -> bool:
+    """Whether a model alive of a unit has Jink by its unit type (called with the unit:
+    :func:`memo.per_makeup`, asked of every target of every shooting attack)."""
+    return any(_jinks_by_type(p) for p in profiles)
 
 
 def may_jink(battle: Battle, unit: Unit) -> bool:
     """A unit with the rule (or a model with it) that has not Jinked already, has not
-    used its Reaction to Shooting this phase and is not locked in combat."""
+    used its Reaction to Shooting this phase and is not locked in combat.
+
+    A model alive has Jink (:func:`has_jink`) by its own rules, which
+    :meth:`Unit.has_rule` reads with the unit's, or by its unit type, a fact of the
+    unit's make-up (:func:`_any_jinks_by_type`): each model's profile is not read
+    again at every shooting attack."""
     status = st(battle, unit)
     if status.jinking or status.reacted_this_phase or status.locked_in_combat:
         return False
-    return unit.has_rule("Jink") or any(has_jink(m) for m in unit.alive_models)
+    return unit.has_rule("Jink") or _any_jinks_by_type(unit)
 
 
 def offer_jink(battle: Battle, attack: Attack) -> None:
