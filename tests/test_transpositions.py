@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import copy
 import gc
+import pickle
+import random
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, fields, replace
@@ -711,6 +713,72 @@ def test_a_battles_last_units_are_given_again_only_while_unchanged() -> None:
         assert units != bogus and units == _afresh(battle)[4], change.__name__
     planted(_battle(1))
     assert position_of(other)[4] == _afresh(other)[4] != bogus
+
+
+def test_positions_and_unit_rules_kept_follow_a_plug_ins_edits_as_worked_out_afresh() -> None:
+    """A plug-in may set any field of a model or a status, change a unit's list in place
+    or give it another, put copies, pickles or ``replace``-made models in it, and edit
+    copies made with ``Unit.copy`` or models taken out: after each of 600 such edits,
+    drawn at random, the position (the battle's last units, each unit's models kept
+    by its own last edit: ``Model.edit``) is the one worked out with nothing kept, and
+    ``Unit.has_rule`` (its places of models with rules kept) says what a scan of the
+    models alive says. With any one of the checks of what is kept left out (the units'
+    fields and lists, a kept model's own edit, the rules' edit, the list's copy), or
+    no edit number kept on the model, this fails within 30 edits."""
+    rng = random.Random(19)
+    battles = [_battle(1), _battle(2)]
+    aside: list[Model] = []
+
+    def scanned(unit: Any, name: str) -> bool:
+        rules = [*unit.datasheet.rules, *(r for m in unit.alive_models for r in m.rules)]
+        return name.lower() in {r.lower() for r in rules}
+
+    for step in range(600):
+        battle = rng.choice(battles)
+        unit = rng.choice(list(battle.units.values()))
+        models = unit.models
+        position_of(battle)  # the battle's units, and the unit's models, kept as they are
+        edit = rng.randrange(12)
+        at = rng.randrange(len(models)) if models else None
+        if edit == 0 and at is not None:
+            models[at].wounds_left = rng.choice([0, 1, 2])
+        elif edit == 1 and at is not None:
+            x, y = models[at].position
+            models[at].position = (x + rng.choice([0.0, 0.5]), y)
+        elif edit == 2 and at is not None:
+            models[at].rules = rng.choice([(), ("Jink",), ("Stealth",)])
+        elif edit == 3 and at is not None:
+            models[at] = rng.choice([copy.copy, pickle_copy, replace])(models[at])
+        elif edit == 4 and at is not None:
+            aside.append(models.pop(at))  # out of the list in place: no edit
+        elif edit == 5 and aside:
+            models.insert(rng.randrange(len(models) + 1), aside.pop())
+        elif edit == 6 and at is not None and aside:
+            models[at], aside[-1] = aside[-1], models[at]
+        elif edit == 7 and aside:
+            rng.choice(aside).wounds_left = rng.choice([0, 1])  # a model out of play edited
+        elif edit == 8:
+            unit.models = [copy.copy(m) for m in models]
+        elif edit == 9:
+            unit.status.moved = not unit.status.moved  # no model edit
+        elif edit == 10:
+            estimate = unit.copy()  # an estimate's copy, its models slain
+            for model in estimate.models:
+                model.wounds_left = 0
+            estimate.has_rule("Stealth")
+        elif len(models) > 1:
+            rng.shuffle(models)
+        got = position_of(battle)
+        assert got == _afresh(battle), (step, edit)
+        for each in battle.units.values():
+            for name in ("Jink", "Stealth", "stubborn"):
+                assert each.has_rule(name) == scanned(each, name), (step, edit, name)
+
+
+def pickle_copy(model: Model) -> Model:
+    """``model`` pickled and loaded again (its last edit's number kept)."""
+    loaded: Model = pickle.loads(pickle.dumps(model))
+    return loaded
 
 
 def test_a_units_models_met_lately_take_their_digest_again_only_while_equal() -> None:
