@@ -27,7 +27,7 @@ from hammerlab.editions.waffle.attacks import fires_snap
 from hammerlab.editions.waffle.jink_plans import jink_gain, wants_to_jink
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import weapon_of
-from hammerlab.editions.waffle.rules.jink import has_jink, jink_end_of_turn, may_jink
+from hammerlab.editions.waffle.rules.jink import jink_end_of_turn, may_jink
 from hammerlab.editions.waffle.shooting import reactions_to_shooting, shooting_attack, start_phase
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
@@ -102,13 +102,13 @@ def test_skimmers_and_bikes_have_jink() -> None:
         unit_type="Vehicle (Tank)",
     )
 
-    def one(prof: Profile) -> Model:
-        return Model(
-            id="x.1", profile=prof, weapons=(), position=(0.0, 0.0), base_mm=25.4, wounds_left=1
-        )
+    def jinks(prof: Profile) -> bool:  # a unit of one such model, targeted
+        alone = make_unit("x", B, [Placed(prof, [], (30.0, 30.0))])
+        guard = squad("g", A, GUARD, [LASGUN], [(30.0, 10.0)])
+        return may_jink(make_battle(guard, alone), alone)
 
-    assert has_jink(one(skimmer)) and has_jink(one(profile("Biker", unit_type="Bike")))
-    assert not has_jink(one(tank)) and not has_jink(one(MARINE))
+    assert jinks(skimmer) and jinks(profile("Biker", unit_type="Bike"))
+    assert not jinks(tank) and not jinks(MARINE)
 
 
 def test_the_ai_jinks_when_the_cover_spares_more_than_snap_shots_cost() -> None:
@@ -140,8 +140,8 @@ def test_the_ai_does_not_jink_in_cover_as_good_as_4_plus() -> None:
 
 def test_may_jink_follows_the_models_alive_and_their_profiles_as_each_model_is_asked() -> None:
     # may_jink reads the unit types of the models alive once per make-up
-    # (memo.per_makeup): after every change it must say what asking each model
-    # alive with has_jink says, and only a model alive counts.
+    # (memo.per_makeup): after every change it must say whether a model alive is a
+    # Bike (none has Jink of its own), and only a model alive counts.
     biker, trooper = profile("Biker", unit_type="Bike"), profile("Trooper")
     riders = make_unit(
         "r", B, [Placed(trooper, [LASGUN], (30.0, 30.0)), Placed(biker, [LASGUN], (32.0, 30.0))]
@@ -151,7 +151,7 @@ def test_may_jink_follows_the_models_alive_and_their_profiles_as_each_model_is_a
     foot, bike = riders.models
 
     def each_model_asked() -> bool:
-        return any(has_jink(m) for m in riders.alive_models)
+        return any(m.profile is biker for m in riders.alive_models)
 
     seen = []
     for change in (

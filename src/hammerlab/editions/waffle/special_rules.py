@@ -157,7 +157,7 @@ TYPE_RULES: Final[dict[str, tuple[str, ...]]] = {
 have the Fear, Hammer of Wrath, Move Through Cover, Relentless and Smash special
 rules" (a Flying Monstrous Creature is one). Bikes and Jetbikes have "the Hammer
 of Wrath, Jink, Relentless and Very Bulky special rules": Jink is given by type
-where it is played (:func:`rules.jink.has_jink`), and Very Bulky matters only
+where it is played (:func:`rules.jink.may_jink`), and Very Bulky matters only
 aboard a transport, which a Bike may not board. Jump units: "Bulky, Deep
 Strike" (their Hammer of Wrath and re-rolled charge when they use their jump
 packs to charge are not played). Other unit types' rules are not given: a

@@ -25,23 +25,18 @@ from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import vehicle_of
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.datasheet import Profile, lowered
+from hammerlab.engine.datasheet import Profile
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.memo import per_makeup
 from hammerlab.engine.rules import Hooks, RuleOption, RuleSettings
-from hammerlab.engine.units import Model, Unit
+from hammerlab.engine.units import Unit
 
 JINK, NO_JINK = "Jink", "no jink"
 
 
-def has_jink(model: Model) -> bool:
-    """Whether the model has Jink: the rule itself, or 7th edition's Skimmers and
-    Bikes ("Skimmers … have the Jink special rule"; so do Bikes and Jetbikes)."""
-    return "jink" in lowered(model.rules) or _jinks_by_type(model.profile)
-
-
 def _jinks_by_type(profile: Profile) -> bool:
-    """Whether a model of ``profile`` has Jink by its unit type: a Skimmer, a Bike."""
+    """Whether a model of ``profile`` has Jink by its unit type: 7th edition's Skimmers
+    and Bikes ("Skimmers … have the Jink special rule"; so do Bikes and Jetbikes)."""
     vehicle = vehicle_of(profile)
     if vehicle is not None:
         return vehicle.has_type("Skimmer")
@@ -59,10 +54,10 @@ def may_jink(battle: Battle, unit: Unit) -> bool:
     """A unit with the rule (or a model with it) that has not Jinked already, has not
     used its Reaction to Shooting this phase and is not locked in combat.
 
-    A model alive has Jink (:func:`has_jink`) by its own rules, which
-    :meth:`Unit.has_rule` reads with the unit's, or by its unit type, a fact of the
-    unit's make-up (:func:`_any_jinks_by_type`): each model's profile is not read
-    again at every shooting attack."""
+    A model alive has Jink by its own rules, which :meth:`Unit.has_rule` reads with
+    the unit's, or by its unit type (:func:`_jinks_by_type`), a fact of the unit's
+    make-up (:func:`_any_jinks_by_type`): each model's profile is not read again at
+    every shooting attack."""
     status = st(battle, unit)
     if status.jinking or status.reacted_this_phase or status.locked_in_combat:
         return False
