@@ -203,3 +203,7 @@ def test_the_bs_chart_remembered_is_the_one_worked_out() -> None:
         (2, 2),
     ]
     assert [miss_reroll(bs, True) for bs in (3, 7)] == [4, 2]
+    # Remembered by type: a plug-in's BS 4.0 after an int's 4 hits on 3.0+ (what working
+    # it out gives), never the int's 3, which the log would print otherwise.
+    assert miss_reroll(4, True) == 3 and type(miss_reroll(4.0, True)) is float
+    assert type(ballistic_target(4.0)[0]) is float

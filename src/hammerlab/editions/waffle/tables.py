@@ -63,13 +63,14 @@ def overwhelming(strength: int, toughness: int, at: int = 10) -> bool:
     return strength == at and 4 - (strength - toughness) <= 1
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=256, typed=True)
 def ballistic_target(bs: int) -> tuple[int, int | None]:
     """6th/7th-edition BS chart: (D6 needed, re-roll needed for a miss or ``None``).
 
     BS 1..5 hit on 6+..2+; from BS 6 a miss may be re-rolled, hitting on
     6+ (BS 6), 5+ (BS 7), 4+ (BS 8), 3+ (BS 9), 2+ (BS 10). Remembered (a function of
-    the number): every model's dice to hit ask it twice (:func:`miss_reroll`).
+    the number): every model's dice to hit ask it twice (:func:`miss_reroll`); by type
+    too, so a plug-in's ``4.0`` is given the ``3.0`` it works out, not an ``int``'s ``3``.
     """
     bs = _clamp(bs)
     if bs <= 5:
@@ -77,7 +78,7 @@ def ballistic_target(bs: int) -> tuple[int, int | None]:
     return 2, 12 - bs
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=256, typed=True)
 def miss_reroll(bs: int, twin_linked: bool) -> int | None:
     """The score a re-rolled miss needs, or ``None`` when a miss is not re-rolled.
 
