@@ -253,11 +253,10 @@ class Hooks:
         nobody uses)."""
         return self._handlers.get(point.name, ())
 
-    def handlers(self) -> Mapping[str, Sequence[Any]]:
+    def handlers(self) -> Mapping[str, tuple[Any, ...]]:
         """Every point's handlers, by point name (what rules are installed, for a
-        battle's :func:`~hammerlab.engine.transpositions.setup_of`; read only, as
-        :meth:`get`'s: no copy is made)."""
-        return self._handlers
+        battle's :func:`~hammerlab.engine.transpositions.setup_of`)."""
+        return {name: tuple(handlers) for name, handlers in self._handlers.items()}
 
 
 Installer = Callable[[Hooks, "RuleSettings"], None]
