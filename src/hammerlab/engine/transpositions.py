@@ -474,8 +474,10 @@ def setup_of(battle: Battle) -> Setup:
         _frozen_setting("options", settings.options),
         _frozen_setting("values", settings.values),
         tuple(
-            (point, tuple(_handler_key(h) for h in handlers))
-            for point, handlers in sorted(battle.hooks.handlers().items())
+            [
+                (point, tuple(map(_handler_key, handlers)))
+                for point, handlers in sorted(battle.hooks.handlers().items())
+            ]
         ),
         tuple(carried.items()),
     )
@@ -522,12 +524,14 @@ def _handler_key(handler: object) -> Hashable:
     function by its module and qualified name and the values its closure holds
     (a rule's parameters, from the settings), a bound method by its function and
     its object, a dataclass (an action a rule offers) by its fields; anything
-    else :func:`frozen` cannot tell by value."""
+    else :func:`frozen` cannot tell by value. A function, the commonest, is asked
+    about first."""
+    if isinstance(handler, types.FunctionType):
+        closure = handler.__closure__
+        cells = tuple([frozen(c.cell_contents) for c in closure]) if closure else ()
+        return (f"{handler.__module__}.{handler.__qualname__}", cells)
     if isinstance(handler, types.MethodType):
         return ("method", _handler_key(handler.__func__), frozen(handler.__self__))
-    if isinstance(handler, types.FunctionType):
-        cells = tuple(frozen(c.cell_contents) for c in handler.__closure__ or ())
-        return (f"{handler.__module__}.{handler.__qualname__}", cells)
     if isinstance(handler, types.BuiltinFunctionType):
         return f"{handler.__module__}.{handler.__qualname__}"
     return frozen(handler)
