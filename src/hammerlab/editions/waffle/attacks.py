@@ -114,11 +114,21 @@ def firing_models(
     kinds: dict[tuple[int, int], tuple[WeaponProfile, float] | None] = {}
     one_throws = False  # the first armed model's weapon is a grenade (:func:`throwers`)
     crewed = firers(unit)  # Artillery: a gun fires with its crewman (artillery.py)
+    # The last model's wargear, and its shooter's profile and weapon, with what they
+    # were found to be: a model's neighbours mostly share them, and are known by identity.
+    last: tuple[Weapon, ...] | None = None
+    weapon: Weapon | None = None
+    carried = 0
+    kind: tuple[object, object] = (None, None)
+    fired: tuple[WeaponProfile, float] | None = None
     for at, model in enumerate(unit.alive_models):
-        gear = held.get(id(model.weapons))
-        if gear is None:
-            gear = held[id(model.weapons)] = _carried(model.weapons, weapon_name)
-        weapon, carried = gear
+        wargear = model.weapons
+        if wargear is not last:
+            last = wargear
+            gear = held.get(id(wargear))
+            if gear is None:
+                gear = held[id(wargear)] = _carried(wargear, weapon_name)
+            weapon, carried = gear
         if weapon is None:
             continue
         if spent and not may_fire(spent, unit, model, weapon_name, weapons_per_phase(unit, model)):
@@ -126,20 +136,22 @@ def firing_models(
         shooter = model if crewed is None else crewed[model.id]
         if shooter is None:
             continue
-        kind = (id(shooter.profile), id(weapon))
-        if kind in kinds:
-            fired = kinds[kind]
-        else:
-            profile = _fired_profile(shooter, weapon, orders)
-            if profile is not None:
-                snap = snaps.get(id(weapon))
-                if snap is None:
-                    snap = snaps[id(weapon)] = fires_snap(battle, unit, profile, orders, target)
-                if snap and not profile.can_snap_fire:
-                    profile = None
-            fired = kinds[kind] = (
-                None if profile is None else (profile, effective_range(unit, profile))
-            )
+        if shooter.profile is not kind[0] or weapon is not kind[1]:  # else as the last one
+            kind = (shooter.profile, weapon)
+            key = (id(shooter.profile), id(weapon))
+            if key in kinds:
+                fired = kinds[key]
+            else:
+                profile = _fired_profile(shooter, weapon, orders)
+                if profile is not None:
+                    snap = snaps.get(id(weapon))
+                    if snap is None:
+                        snap = snaps[id(weapon)] = fires_snap(battle, unit, profile, orders, target)
+                    if snap and not profile.can_snap_fire:
+                        profile = None
+                fired = kinds[key] = (
+                    None if profile is None else (profile, effective_range(unit, profile))
+                )
         if fired is not None:
             if not armed:
                 one_throws = is_grenade(weapon)
