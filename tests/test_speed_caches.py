@@ -453,6 +453,37 @@ def test_sight_and_cover_read_inside_an_area_as_shapely_does() -> None:
     assert blocked > 0
 
 
+def test_tables_are_equal_by_size_and_terrain_and_answer_with_their_own_areas(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def areas() -> tuple[TerrainArea, ...]:  # equal areas, built anew (as each battle does)
+        wall = TerrainArea("wall", ((4.0, -10.0), (5.0, -10.0), (5.0, 10.0), (4.0, 10.0)),
+                           blocks_sight=True)  # fmt: skip
+        wood = TerrainArea("wood", ((6.0, -1.0), (8.0, -1.0), (8.0, 2.0), (6.0, 2.0)), cover_save=5)
+        return (wall, wood)
+
+    first, second = Battlefield(terrain=areas()), Battlefield(terrain=areas())
+    assert first == second and hash(first) == hash(second)
+    assert first != Battlefield(terrain=areas()[:1])
+    assert first != Battlefield(width=60.0, terrain=areas())
+    assert first != "a table"
+    # Equal however the tables were made: after the contents kept were forgotten, and
+    # through a pickle (neither shares the first table's kept contents).
+    monkeypatch.setattr(battlefield, "TABLES_KEPT", 0)
+    assert Battlefield(terrain=areas()) == first
+    assert pickle.loads(pickle.dumps(first)) == second
+    assert Battlefield(terrain=areas()[::-1]) != first  # the same areas, another order
+    # Each table answers with its own areas (each with its own shapely polygon), the
+    # answers remembered by the other, equal table notwithstanding.
+    a, b = (0.0, 0.0), (7.0, 0.5)
+    assert first.crossed(a, b) == second.crossed(a, b) == list(first.terrain)
+    assert all(map(operator.is_, first.crossed(a, b), first.terrain))
+    assert all(map(operator.is_, second.crossed(a, b), second.terrain))
+    assert all(map(operator.is_, second.cover_between(a, b), second.terrain[1:]))
+    assert second.areas_at(b)[0] is second.terrain[1]
+    assert not first.can_see(a, b) and second.can_see((4.5, 0.0), b)  # seen out of the wall
+
+
 def test_out_of_reach_says_so_only_when_every_pair_is_farther_than_the_reach() -> None:
     rng = random.Random(7)
     answered = Counter[bool]()

@@ -57,13 +57,13 @@ ROOT = Path(__file__).resolve().parents[1]
 def _question(value: object) -> Hashable:
     """The memo's definition of a question, one call per value (its module docstring):
     hashable values as themselves, lists and tuples by their items, mappings by their
-    sorted contents, other objects by identity."""
+    sorted contents, other objects by identity (their ids)."""
     if isinstance(value, list | tuple):
         return tuple(_question(v) for v in value)
     if isinstance(value, Mapping):
         return ("mapping", tuple(sorted((k, _question(v)) for k, v in value.items())))
     if type(value).__hash__ is None:
-        return ("object", id(value))
+        return id(value)
     return value  # type: ignore[return-value]
 
 

@@ -51,11 +51,27 @@ class Battlefield:
     def __post_init__(self) -> None:
         # Terrain never changes during a battle: hash once, and remember what was
         # seen from where (the same pairs of points are asked about again and again).
-        object.__setattr__(self, "_hash", hash((self.width, self.height, self.terrain)))
+        content = (self.width, self.height, self.terrain)
+        if len(_TABLES) >= TABLES_KEPT:
+            _TABLES.clear()
+        object.__setattr__(self, "_same", _TABLES.setdefault(content, content))
+        object.__setattr__(self, "_hash", hash(content))
         object.__setattr__(self, "_sight", {})
 
     def __hash__(self) -> int:
         return self._hash  # type: ignore[attr-defined, no-any-return]
+
+    def __eq__(self, other: object) -> bool:
+        """The same size and terrain. Every battle of a scenario builds a table of its
+        own, and the answers remembered by table (sight, cover, areas crossed) are
+        keyed by it: each battle's tables are found equal to the first one's thousands
+        of times. The first table built with equal contents is kept
+        (:data:`_TABLES`), so an equal table is mostly known by that identity, not by
+        comparing every terrain area's corners."""
+        if not isinstance(other, Battlefield):
+            return NotImplemented
+        mine, theirs = self._same, other._same  # type: ignore[attr-defined]
+        return mine is theirs or bool(mine == theirs)
 
     def on_table(self, point: Vec) -> bool:
         """Whether ``point`` lies on the table."""
@@ -67,15 +83,19 @@ class Battlefield:
 
     def areas_at(self, point: Vec) -> list[TerrainArea]:
         """Terrain areas that contain ``point`` (cached, as :meth:`crossed` is)."""
-        return list(_areas_at(self, point)) if self.terrain else []
+        terrain = self.terrain
+        return [terrain[at] for at in _areas_at(self, point)] if terrain else []
 
     def crossed(self, a: Vec, b: Vec) -> list[TerrainArea]:
         """Terrain areas the straight line from ``a`` to ``b`` passes through.
 
         Cached: terrain never changes during a battle, and the same pairs of
-        points are asked about again and again.
+        points are asked about again and again: remembered as the areas' places in
+        :attr:`terrain`, which are the same on every equal table (this table's own areas
+        are given back, not the equal ones of the table first asked).
         """
-        return list(_crossed(self, a, b)) if self.terrain else []
+        terrain = self.terrain
+        return [terrain[at] for at in _crossed(self, a, b)] if terrain else []
 
     def can_see(self, a: Vec, b: Vec) -> bool:
         """True line of sight between two points.
@@ -89,9 +109,10 @@ class Battlefield:
         if seen is None:
             if len(sight) > SIGHT_CACHE:
                 sight.clear()
-            seen = not any(
-                area.blocks_sight and not (self._inside(area, a) or self._inside(area, b))
-                for area in self.crossed(a, b)
+            terrain = self.terrain
+            seen = not terrain or not any(
+                terrain[at].blocks_sight and not (self._inside(at, a) or self._inside(at, b))
+                for at in _crossed(self, a, b)
             )
             sight[(a, b)] = seen
         return seen
@@ -108,10 +129,13 @@ class Battlefield:
 
     def cover_between(self, shooter: Vec, target: Vec) -> list[TerrainArea]:
         """Cover-granting areas the target is in or behind, seen from ``shooter``."""
+        terrain = self.terrain
+        if not terrain:
+            return []
         return [
-            area
-            for area in self.crossed(shooter, target)
-            if area.cover_save is not None and not self._inside(area, shooter)
+            terrain[at]
+            for at in _crossed(self, shooter, target)
+            if terrain[at].cover_save is not None and not self._inside(at, shooter)
         ]
 
     def learn_sight(self, pairs: list[tuple[Vec, Vec]]) -> list[bool]:
@@ -127,7 +151,7 @@ class Battlefield:
         if len(sight) + len(pairs) > SIGHT_CACHE:
             sight.clear()
         seen = [True] * len(pairs)
-        walls = [area for area in self.terrain if area.blocks_sight]
+        walls = [(at, area) for at, area in enumerate(self.terrain) if area.blocks_sight]
         if walls and pairs:
             # The corners of every line in one flat list, then one array: numpy reads a
             # list of floats far faster than a list of pairs of points.
@@ -136,22 +160,31 @@ class Battlefield:
                 corners += a
                 corners += b
             lines = shapely.linestrings(np.array(corners, dtype=float).reshape(-1, 2, 2))
-            for area in walls:
+            for at, area in walls:
                 for i in np.flatnonzero(shapely.intersects(area.shape, lines)):
                     a, b = pairs[i]
-                    if not (self._inside(area, a) or self._inside(area, b)):
+                    if not (self._inside(at, a) or self._inside(at, b)):
                         seen[i] = False
         sight.update(zip(pairs, seen, strict=True))
         return seen
 
-    def _inside(self, area: TerrainArea, point: Vec) -> bool:
-        """``area.contains(point)``, read off the areas remembered at ``point``
-        (:meth:`areas_at`): no shapely point built for a point already asked about."""
-        return area in _areas_at(self, point)
+    def _inside(self, at: int, point: Vec) -> bool:
+        """Whether the area at place ``at`` of :attr:`terrain` contains ``point``, read
+        off the places remembered at ``point`` (:meth:`areas_at`): no shapely point
+        built for a point already asked about."""
+        return at in _areas_at(self, point)
 
 
 SIGHT_CACHE = 1 << 17
 """Pairs of points whose sight a battlefield remembers (cleared when full)."""
+
+TABLES_KEPT = 256
+"""Contents of tables :data:`_TABLES` keeps before it forgets them all (a sweep plays
+thousands of battles on a few tables)."""
+
+_TABLES: dict[tuple[float, float, tuple[TerrainArea, ...]], tuple[object, ...]] = {}
+"""Each size and terrain, as the first table built with them holds them
+(:meth:`Battlefield.__eq__`)."""
 
 
 @lru_cache(maxsize=1 << 14)
@@ -176,11 +209,13 @@ def _sight_table(
 
 
 @lru_cache(maxsize=1 << 16)
-def _areas_at(field: Battlefield, point: Vec) -> tuple[TerrainArea, ...]:
-    return tuple(t for t in field.terrain if t.contains(point))
+def _areas_at(field: Battlefield, point: Vec) -> tuple[int, ...]:
+    """The places in ``field.terrain`` of the areas that contain ``point``."""
+    return tuple(at for at, area in enumerate(field.terrain) if area.contains(point))
 
 
 @lru_cache(maxsize=1 << 16)
-def _crossed(field: Battlefield, a: Vec, b: Vec) -> tuple[TerrainArea, ...]:
+def _crossed(field: Battlefield, a: Vec, b: Vec) -> tuple[int, ...]:
+    """The places in ``field.terrain`` of the areas the line from ``a`` to ``b`` crosses."""
     line = sight_line(a, b)
-    return tuple(t for t in field.terrain if t.shape.intersects(line))
+    return tuple(at for at, area in enumerate(field.terrain) if area.shape.intersects(line))

@@ -11,8 +11,9 @@ which choice.
 
 A question is its arguments: values that hash by value (numbers, strings,
 frozen dataclasses) as themselves, lists and counters by their contents, and
-mutable objects (a battle, a unit, a model) by identity; every answer keeps
-its arguments alive, so no identity is reused while the answer is remembered.
+mutable objects (a battle, a unit, a model) by identity (their ``id``); every
+answer keeps its arguments alive, so no identity is reused while the answer is
+remembered.
 
 A controller that names the battle's state when it opens a scope
 (``decision_scope(state_of_play(battle))``) gets the previous decision's
@@ -199,7 +200,7 @@ def _key(value: object) -> Hashable:
     if how is _ITSELF:
         return value
     if how is _BY_ID:
-        return ("object", id(value))
+        return id(value)  # untagged: see _args_key
     if how is _ITEMS:
         return _args_key(value)  # type: ignore[arg-type]
     assert isinstance(value, Mapping)
@@ -209,14 +210,20 @@ def _key(value: object) -> Hashable:
 def _args_key(values: tuple[object, ...] | list[object]) -> tuple[Hashable, ...]:
     """:func:`_key` of a list or tuple: its items' keys, the two commonest kinds of item
     (a value that hashes, an object by identity) taken here without a call per item,
-    since a question's arguments are keyed on every call of a remembered function."""
+    since a question's arguments are keyed on every call of a remembered function.
+
+    An object by identity is keyed by its ``id`` alone, untagged (a tag was a tuple
+    made on every call: 0.85% of a three-turn battle's instructions): an argument of a
+    remembered function takes either objects or numbers, never both (their signatures
+    say which, under ``mypy --strict``), so an id is never taken for a number given in
+    its place."""
     parts: list[Hashable] = []
     for value in values:
         how = _HOW.get(type(value))
         if how is _ITSELF:
             parts.append(value)
         elif how is _BY_ID:
-            parts.append(("object", id(value)))
+            parts.append(id(value))
         else:
             parts.append(_key(value))
     return tuple(parts)

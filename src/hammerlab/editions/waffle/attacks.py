@@ -96,9 +96,10 @@ def firing_models(
     listed once per weapon it fires: each is a volley of its own shots or its
     own marker, and each counts against the quota when it is spent.
 
-    Range is asked before sight: when no target model at all, seen or not, is
-    within an armed model's range, none fires, and the lines of sight (traced
-    past the terrain) are not asked for.
+    Range is asked before sight: an armed model with no target model at all, seen
+    or not, within its range does not fire (the nearest model it sees is no
+    nearer), and when no armed model is left the lines of sight (traced past the
+    terrain) are not asked for.
     """
     # (index among the models alive, model, who fires it, profile, its range)
     armed: list[tuple[int, Model, Model, WeaponProfile, float]] = []
@@ -112,13 +113,31 @@ def firing_models(
     # fires nothing (the shooter has no Ballistic Skill, the orders leave out the weapon's
     # type, or it would fire Snap Shots and cannot): read once, not per model.
     kinds: dict[tuple[int, int], tuple[WeaponProfile, float] | None] = {}
-    one_throws = False  # the first armed model's weapon is a grenade (:func:`throwers`)
+    armed_any = False  # a model has the weapon and may fire it, in range or not
+    one_throws = False  # the first such model's weapon is a grenade (:func:`throwers`)
+    # Sight and range of every model alive at once (one table each for the unit and
+    # target, whichever weapon is asked about), read for the armed models: each model's
+    # gaps to the target models and to the nearest of them, seen or not (read when a
+    # model is armed, unless the orders count a range of their own).
+    within = orders.counts_within
+    gaps: tuple[tuple[float, ...], ...] = ()
+    least: tuple[float, ...] = ()
     crewed = firers(unit)  # Artillery: a gun fires with its crewman (artillery.py)
+    # The last model's wargear, and its shooter's profile and weapon, with what they
+    # were found to be: a model's neighbours mostly share them, and are known by identity.
+    last: tuple[Weapon, ...] | None = None
+    weapon: Weapon | None = None
+    carried = 0
+    kind: tuple[object, object] = (None, None)
+    fired: tuple[WeaponProfile, float] | None = None
     for at, model in enumerate(unit.alive_models):
-        gear = held.get(id(model.weapons))
-        if gear is None:
-            gear = held[id(model.weapons)] = _carried(model.weapons, weapon_name)
-        weapon, carried = gear
+        wargear = model.weapons
+        if wargear is not last:
+            last = wargear
+            gear = held.get(id(wargear))
+            if gear is None:
+                gear = held[id(wargear)] = _carried(wargear, weapon_name)
+            weapon, carried = gear
         if weapon is None:
             continue
         if spent and not may_fire(spent, unit, model, weapon_name, weapons_per_phase(unit, model)):
@@ -126,35 +145,37 @@ def firing_models(
         shooter = model if crewed is None else crewed[model.id]
         if shooter is None:
             continue
-        kind = (id(shooter.profile), id(weapon))
-        if kind in kinds:
-            fired = kinds[kind]
-        else:
-            profile = _fired_profile(shooter, weapon, orders)
-            if profile is not None:
-                snap = snaps.get(id(weapon))
-                if snap is None:
-                    snap = snaps[id(weapon)] = fires_snap(battle, unit, profile, orders, target)
-                if snap and not profile.can_snap_fire:
-                    profile = None
-            fired = kinds[kind] = (
-                None if profile is None else (profile, effective_range(unit, profile))
-            )
-        if fired is not None:
-            if not armed:
-                one_throws = is_grenade(weapon)
-            armed.append((at, model, shooter, *fired))
-            if carried > 1:
-                left = weapons_per_phase(unit, model) - (spent[model.id] if spent else 0)
-                copies[model.id] = min(carried, left)
+        if shooter.profile is not kind[0] or weapon is not kind[1]:  # else as the last one
+            kind = (shooter.profile, weapon)
+            key = (id(shooter.profile), id(weapon))
+            if key in kinds:
+                fired = kinds[key]
+            else:
+                profile = _fired_profile(shooter, weapon, orders)
+                if profile is not None:
+                    snap = snaps.get(id(weapon))
+                    if snap is None:
+                        snap = snaps[id(weapon)] = fires_snap(battle, unit, profile, orders, target)
+                    if snap and not profile.can_snap_fire:
+                        profile = None
+                fired = kinds[key] = (
+                    None if profile is None else (profile, effective_range(unit, profile))
+                )
+        if fired is None:
+            continue
+        if not armed_any:
+            armed_any, one_throws = True, is_grenade(weapon)
+        if within is None:
+            if not gaps:  # every model's gaps to the target models, and to the nearest
+                gaps, least = _gaps_to(unit, target)
+            if least[at] > fired[1]:
+                continue  # no target model, seen or not, is in its range: it cannot fire
+        armed.append((at, model, shooter, *fired))
+        if carried > 1:
+            left = weapons_per_phase(unit, model) - (spent[model.id] if spent else 0)
+            copies[model.id] = min(carried, left)
     if not armed:
-        return []
-    # Sight and range of every model alive at once (one table each for the unit and
-    # target, whichever weapon is asked about), read for the armed models: each model's
-    # gaps to the target models and to the nearest of them, seen or not.
-    gaps, least = _gaps_to(unit, target) if orders.counts_within is None else ((), ())
-    if orders.counts_within is None and not any(least[at] <= reach for at, _, _, _, reach in armed):
-        return []  # no target model, seen or not, is in range: sight need not be traced
+        return []  # none in range (or none armed): sight need not be traced
     sight = _seen_by_each(battle, unit, target)
     count = len(gaps[0]) if gaps else 0  # the target's models alive (a row of the table)
     chosen: list[Model] = []
@@ -169,8 +190,8 @@ def firing_models(
             continue
         if (profile.blast or profile.template) and not aim_points(battle, model, target, profile):
             continue
-        if orders.counts_within is not None:
-            if reach >= orders.counts_within:
+        if within is not None:
+            if reach >= within:
                 chosen += [model] * copies.get(model.id, 1)
             continue
         # visibility.within of the models it sees (all of them for a Barrage that sees
