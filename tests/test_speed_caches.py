@@ -33,7 +33,7 @@ from hammerlab.editions.waffle.attacks import (
     ranged_weapons,
 )
 from hammerlab.editions.waffle.events import NoSave, SaveTaken, ShotsFired, WoundsRolled
-from hammerlab.editions.waffle.firing_modes import throwers
+from hammerlab.editions.waffle.firing_modes import spend, throwers
 from hammerlab.editions.waffle.markers import aim_points
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.points import Attack, WoundLoss
@@ -361,6 +361,46 @@ def test_firing_models_are_those_that_see_and_reach_the_target_model_by_model(
                     assert got == throwers(name, want)
                     fired += len(got)
     assert fired > 0  # some weapon of the example fires at all
+
+
+@pytest.mark.parametrize(
+    "example", ["vehicles_leman_russ.toml", "blast_and_template_blob.toml", "psychic_duel.toml"]
+)
+def test_every_weapon_worked_out_at_once_is_each_weapon_worked_out_alone(example: str) -> None:
+    """Inside a decision every ranged weapon of a unit is worked out in one pass over its
+    models (``attacks._firing_each``), and outside one weapon by weapon: the same models
+    for each weapon, whatever the unit has spent (a model past its quota, a grenade
+    thrown: ``firing_modes``) and with a vehicle's pairs of weapons (each fired once per
+    copy)."""
+    compared = fired = 0
+    for battle, unit, target, close in (
+        (b, u, t, close) for b, u, t in _pairs(example) for close in (False, True)
+    ):
+        if close and unit.alive_models and target.alive_models:  # the target brought near
+            (x, y), (tx, ty) = unit.alive_models[0].position, target.alive_models[0].position
+            for model in target.alive_models:
+                model.position = (model.position[0] + x + 6.0 - tx, model.position[1] + y - ty)
+        names = ranged_weapons(unit)
+        first = unit.alive_models[0] if unit.alive_models else None
+        spents: list[Counter[str] | None] = [None, Counter()]
+        if first is not None:
+            spents.append(Counter({first.id: 1}))
+            for name in names:  # a grenade (or any weapon) spent by the first model
+                each: Counter[str] = Counter()
+                spend(each, unit, [first], name)
+                spents.append(each)
+        for spent in spents:
+            for orders in (FireOrders(), FireOrders(snap=True)):
+                with decision_scope():
+                    together = {
+                        n: firing_models(battle, unit, target, n, orders, spent) for n in names
+                    }
+                for name in names:
+                    alone = firing_models(battle, unit, target, name, orders, spent)
+                    assert together[name] == alone, (unit.id, target.id, name, spent)
+                    compared += 1
+                    fired += len(alone)
+    assert compared > 0 and fired > 0
 
 
 def test_the_cached_rule_lookups_answer_as_a_scan_of_the_rules() -> None:

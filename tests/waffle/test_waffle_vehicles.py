@@ -44,7 +44,12 @@ from hammerlab.editions.waffle.armour import (
     penetration_chances,
     penetration_result,
 )
-from hammerlab.editions.waffle.attacks import fire_weapon, fires_snap, weapons_per_phase
+from hammerlab.editions.waffle.attacks import (
+    fire_weapon,
+    fires_snap,
+    firing_models,
+    weapons_per_phase,
+)
 from hammerlab.editions.waffle.charge import charge_ban
 from hammerlab.editions.waffle.combat import in_contact, refresh_locks
 from hammerlab.editions.waffle.expected import expected_casualties
@@ -84,6 +89,7 @@ from hammerlab.editions.waffle.vehicles import (
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
+from hammerlab.engine.memo import decision_scope
 from hammerlab.engine.units import Model, Unit
 from hammerlab.io.scenario import parse_scenario
 
@@ -403,6 +409,20 @@ def test_a_vehicle_fires_each_of_two_weapons_of_one_name() -> None:
     (volley,) = of_kind(battle, "shots")
     assert (volley.shots, volley.models, volley.hits) == (6, 1, 6)
     assert spent["russ.1"] == 2 and all_dice_used(battle)
+
+
+def test_a_pair_of_weapons_fires_twice_beside_a_single_weapon_asked_together_or_alone() -> None:
+    # The tank with its two heavy bolters (36") and a lascannon (48"), 20" from the
+    # Marines: the pair is listed twice (one volley each), the lascannon once; the same
+    # whether each weapon is asked about alone or, in a decision, all of them at once.
+    battle, tank, marines = pair_of_bolters([])
+    tank.models[0] = replace(tank.models[0], weapons=(HULL_BOLTER, HULL_BOLTER, LASCANNON))
+    russ = tank.models[0]
+    want = {"Heavy bolter": [russ, russ], "Lascannon": [russ]}
+    alone = {name: firing_models(battle, tank, marines, name, FireOrders()) for name in want}
+    with decision_scope():
+        together = {name: firing_models(battle, tank, marines, name, FireOrders()) for name in want}
+    assert alone == together == want
 
 
 def test_an_infantry_model_with_two_weapons_of_one_name_fires_one() -> None:

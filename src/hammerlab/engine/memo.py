@@ -75,6 +75,11 @@ def decision_scope(state: object = None) -> Iterator[None]:
             _answers.reset(token)
 
 
+def deciding() -> bool:
+    """Whether a :func:`decision_scope` is open: answers asked for now are remembered."""
+    return _answers.get() is not None
+
+
 def per_decision(function: Callable[P, R]) -> Callable[P, R]:
     """Answer each distinct call once per open :func:`decision_scope`.
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from hammerlab.editions.waffle.allocation import allocate_wounds
@@ -56,7 +57,7 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import TEMPLATE_LENGTH, gap_table
-from hammerlab.engine.memo import per_decision
+from hammerlab.engine.memo import deciding, per_decision
 from hammerlab.engine.records import quick_init
 from hammerlab.engine.transpositions import (
     Transpositions,
@@ -70,7 +71,6 @@ STRAY_ROLL = 2
 engaged units instead!"."""
 
 
-@per_decision
 def firing_models(
     battle: Battle,
     unit: Unit,
@@ -100,21 +100,57 @@ def firing_models(
     or not, within its range does not fire (the nearest model it sees is no
     nearer), and when no armed model is left the lines of sight (traced past the
     terrain) are not asked for.
+
+    Inside a decision (:func:`memo.deciding`) an AI weighing a shooting attack asks
+    about each of the unit's ranged weapons in turn: every one of them is worked out
+    at once, in one pass over the models (:func:`_firing_each`), and remembered for
+    the decision (:func:`_every_ranged_weapon`).
     """
-    # (index among the models alive, model, who fires it, profile, its range)
-    armed: list[tuple[int, Model, Model, WeaponProfile, float]] = []
-    copies: dict[str, int] = {}  # models carrying the weapon more than once: how many fire
-    # A model's wargear (by identity: models of one entry share one tuple): its first
-    # weapon called weapon_name (None: none) and how many it carries. Read once per entry
-    # here, in front of _carried's own memory: a call a model cost 0.4% of a battle.
-    held: dict[int, tuple[Weapon | None, int]] = {}
+    if deciding():
+        every = _every_ranged_weapon(battle, unit, target, orders, spent)
+        if weapon_name in every:
+            return list(every[weapon_name])
+    return _firing_each(battle, unit, target, orders, spent, (weapon_name,))[weapon_name]
+
+
+@per_decision
+def _every_ranged_weapon(
+    battle: Battle, unit: Unit, target: Unit, orders: FireOrders, spent: Counter[str] | None
+) -> dict[str, list[Model]]:
+    """:func:`firing_models` of each of the unit's ranged weapons (:func:`ranged_weapons`),
+    by name: remembered per decision, and read by each weapon's question (never changed)."""
+    return _firing_each(battle, unit, target, orders, spent, ranged_weapons(unit))
+
+
+# What a model's wargear gives to fire, for one shooter's profile: for each weapon asked
+# about that it carries, its name, the first weapon of that name, how many it carries, and
+# the profile it fires and that profile's range (None where it fires nothing).
+_Armament = tuple[tuple[str, Weapon, int, tuple[WeaponProfile, float] | None], ...]
+
+
+def _firing_each(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    orders: FireOrders,
+    spent: Counter[str] | None,
+    names: Sequence[str],
+) -> dict[str, list[Model]]:
+    """:func:`firing_models` of each weapon of ``names``, by name, in one pass over the
+    unit's models (each name's answer is the one it would get alone)."""
+    # By name: (index among the models alive, model, who fires it, profile, its range)
+    armed: dict[str, list[tuple[int, Model, Model, WeaponProfile, float]]] = {}
+    copies: dict[tuple[str, str], int] = {}  # (name, model id): how many of it the model fires
+    throws: dict[str, bool] = {}  # the first armed model's weapon is a grenade (throwers)
     snaps: dict[int, bool] = {}  # models sharing a weapon share the answer
-    # Shooters of one profile with one weapon: its profile and range, or None where it
-    # fires nothing (the shooter has no Ballistic Skill, the orders leave out the weapon's
-    # type, or it would fire Snap Shots and cannot): read once, not per model.
-    kinds: dict[tuple[int, int], tuple[WeaponProfile, float] | None] = {}
-    armed_any = False  # a model has the weapon and may fire it, in range or not
-    one_throws = False  # the first such model's weapon is a grenade (:func:`throwers`)
+    # What each wargear (by identity: models of one entry share one tuple) gives each
+    # shooter's profile to fire (_Armament): the weapon's profile and range, or None where
+    # it fires nothing (the shooter has no Ballistic Skill, the orders leave out the
+    # weapon's type, or it would fire Snap Shots and cannot). Worked out once, not per
+    # model; the last model's, known by identity, serves its neighbours.
+    kinds: dict[tuple[int, int], _Armament] = {}
+    last: tuple[object, object] = (None, None)
+    armament: _Armament = ()
     # Sight and range of every model alive at once (one table each for the unit and
     # target, whichever weapon is asked about), read for the armed models: each model's
     # gaps to the target models and to the nearest of them, seen or not (read when a
@@ -123,87 +159,102 @@ def firing_models(
     gaps: tuple[tuple[float, ...], ...] = ()
     least: tuple[float, ...] = ()
     crewed = firers(unit)  # Artillery: a gun fires with its crewman (artillery.py)
-    # The last model's wargear, and its shooter's profile and weapon, with what they
-    # were found to be: a model's neighbours mostly share them, and are known by identity.
-    last: tuple[Weapon, ...] | None = None
-    weapon: Weapon | None = None
-    carried = 0
-    kind: tuple[object, object] = (None, None)
-    fired: tuple[WeaponProfile, float] | None = None
     for at, model in enumerate(unit.alive_models):
-        wargear = model.weapons
-        if wargear is not last:
-            last = wargear
-            gear = held.get(id(wargear))
-            if gear is None:
-                gear = held[id(wargear)] = _carried(wargear, weapon_name)
-            weapon, carried = gear
-        if weapon is None:
-            continue
-        if spent and not may_fire(spent, unit, model, weapon_name, weapons_per_phase(unit, model)):
-            continue
         shooter = model if crewed is None else crewed[model.id]
         if shooter is None:
             continue
-        if shooter.profile is not kind[0] or weapon is not kind[1]:  # else as the last one
-            kind = (shooter.profile, weapon)
-            key = (id(shooter.profile), id(weapon))
-            if key in kinds:
-                fired = kinds[key]
-            else:
-                profile = _fired_profile(shooter, weapon, orders)
-                if profile is not None:
-                    snap = snaps.get(id(weapon))
-                    if snap is None:
-                        snap = snaps[id(weapon)] = fires_snap(battle, unit, profile, orders, target)
-                    if snap and not profile.can_snap_fire:
-                        profile = None
-                fired = kinds[key] = (
-                    None if profile is None else (profile, effective_range(unit, profile))
+        wargear = model.weapons
+        if wargear is not last[0] or shooter.profile is not last[1]:
+            last = (wargear, shooter.profile)
+            key = (id(wargear), id(shooter.profile))
+            known = kinds.get(key)
+            if known is None:
+                known = kinds[key] = tuple(
+                    (
+                        name,
+                        weapon,
+                        carried,
+                        _fired(battle, unit, target, shooter, weapon, orders, snaps),
+                    )
+                    for name in names
+                    for weapon, carried in (_carried(wargear, name),)
+                    if weapon is not None
                 )
-        if fired is None:
-            continue
-        if not armed_any:
-            armed_any, one_throws = True, is_grenade(weapon)
-        if within is None:
-            if not gaps:  # every model's gaps to the target models, and to the nearest
-                gaps, least = _gaps_to(unit, target)
-            if least[at] > fired[1]:
-                continue  # no target model, seen or not, is in its range: it cannot fire
-        armed.append((at, model, shooter, *fired))
-        if carried > 1:
-            left = weapons_per_phase(unit, model) - (spent[model.id] if spent else 0)
-            copies[model.id] = min(carried, left)
+            armament = known
+        for name, weapon, carried, fired in armament:
+            if fired is None:
+                continue
+            if spent and not may_fire(spent, unit, model, name, weapons_per_phase(unit, model)):
+                continue
+            if name not in throws:
+                throws[name] = is_grenade(weapon)
+            if within is None:
+                if not gaps:  # every model's gaps to the target models, and to the nearest
+                    gaps, least = _gaps_to(unit, target)
+                if least[at] > fired[1]:
+                    continue  # no target model, seen or not, is in its range: it cannot fire
+            armed.setdefault(name, []).append((at, model, shooter, *fired))
+            if carried > 1:
+                left = weapons_per_phase(unit, model) - (spent[model.id] if spent else 0)
+                copies[(name, model.id)] = min(carried, left)
+    chosen = {name: list[Model]() for name in names}
     if not armed:
-        return []  # none in range (or none armed): sight need not be traced
+        return chosen  # none in range (or none armed): sight need not be traced
     sight = _seen_by_each(battle, unit, target)
     count = len(gaps[0]) if gaps else 0  # the target's models alive (a row of the table)
-    chosen: list[Model] = []
-    for at, model, shooter, profile, reach in armed:
-        if one_throws and chosen:
-            break  # of a grenade the first model able to throws (throwers): no other is asked
-        seen = sight[at]
-        if not seen and not profile.barrage:
-            continue
-        crewman_blind = shooter is not model and not visible_models(battle, [shooter], target)
-        if crewman_blind and not profile.barrage:  # the gun's crewman must see it too
-            continue
-        if (profile.blast or profile.template) and not aim_points(battle, model, target, profile):
-            continue
-        if within is not None:
-            if reach >= within:
-                chosen += [model] * copies.get(model.id, 1)
-            continue
-        # visibility.within of the models it sees (all of them for a Barrage that sees
-        # none): within reach of one of them, that is the nearest of them within it.
-        if len(seen) == count or not seen:
-            nearest_seen = least[at]
-        else:
-            row = gaps[at]
-            nearest_seen = min([row[j] for j in seen])
-        if nearest_seen <= reach:
-            chosen += [model] * copies.get(model.id, 1)
-    return throwers(weapon_name, chosen)
+    for name, models in armed.items():
+        firing = chosen[name]
+        for at, model, shooter, profile, reach in models:
+            if throws[name] and firing:
+                break  # of a grenade the first model able to throws (throwers): no other is asked
+            seen = sight[at]
+            if not seen and not profile.barrage:
+                continue
+            crewman_blind = shooter is not model and not visible_models(battle, [shooter], target)
+            if crewman_blind and not profile.barrage:  # the gun's crewman must see it too
+                continue
+            if (profile.blast or profile.template) and not aim_points(
+                battle, model, target, profile
+            ):
+                continue
+            if within is not None:
+                if reach >= within:
+                    firing += [model] * copies.get((name, model.id), 1)
+                continue
+            # visibility.within of the models it sees (all of them for a Barrage that sees
+            # none): within reach of one of them, that is the nearest of them within it.
+            if len(seen) == count or not seen:
+                nearest_seen = least[at]
+            else:
+                row = gaps[at]
+                nearest_seen = min([row[j] for j in seen])
+            if nearest_seen <= reach:
+                firing += [model] * copies.get((name, model.id), 1)
+        chosen[name] = throwers(name, firing)
+    return chosen
+
+
+def _fired(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    shooter: Model,
+    weapon: Weapon,
+    orders: FireOrders,
+    snaps: dict[int, bool],
+) -> tuple[WeaponProfile, float] | None:
+    """The profile ``shooter`` fires ``weapon`` with at ``target`` under ``orders`` and
+    its range, or ``None`` where it fires nothing (:func:`_fired_profile`, or it would
+    fire Snap Shots and cannot); ``snaps`` keeps whether each weapon fires Snap Shots."""
+    profile = _fired_profile(shooter, weapon, orders)
+    if profile is None:
+        return None
+    snap = snaps.get(id(weapon))
+    if snap is None:
+        snap = snaps[id(weapon)] = fires_snap(battle, unit, profile, orders, target)
+    if snap and not profile.can_snap_fire:
+        return None
+    return profile, effective_range(unit, profile)
 
 
 ABLE: Transpositions[tuple[tuple[str, tuple[str, ...]], ...]] = Transpositions()
@@ -226,13 +277,10 @@ def able_weapons(
     scenario passes through: remembered by position (:data:`ABLE`), the models by
     their ids."""
 
-    def worked_out() -> dict[str, list[Model]]:
-        return {
-            name: chosen
-            for name in ranged_weapons(unit)
-            if name not in fired
-            and (chosen := firing_models(battle, unit, target, name, orders, spent))
-        }
+    def worked_out() -> dict[str, list[Model]]:  # every weapon in one pass over the models
+        names = [name for name in ranged_weapons(unit) if name not in fired]
+        each = _firing_each(battle, unit, target, orders, spent, names)
+        return {name: chosen for name, chosen in each.items() if chosen}
 
     def key() -> tuple[object, ...]:  # small: kept as it is, not digested (the position is)
         done = (tuple(sorted(spent.items())), tuple(sorted(fired)))
