@@ -12,6 +12,7 @@ worked out by hand from the scenario files: the lascannon team is 5 Marines with
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +36,8 @@ CORE11 = EXAMPLES / "core11_whole_game.toml"
 
 
 def _variant(tmp_path: Path, example: Path, edits: dict[str, str]) -> Path:
-    """A copy of ``example`` with each ``old`` line part replaced by ``new`` (each
-    found exactly once), written beside nothing else in ``tmp_path``."""
+    """A copy of ``example`` in ``tmp_path``, each ``old`` text in it (found exactly
+    once) replaced by its ``new``."""
     text = example.read_text(encoding="utf-8")
     for old, new in edits.items():
         assert text.count(old) == 1, old
@@ -177,3 +178,17 @@ def test_balance_refuses_a_goal_above_the_models_fielded_before_any_battle(
         "error: --target: 'models_left.lascannon=3': lascannon keeps 0 to 1 models "
         "(its casualties = 4 leave it 1 of 5), whatever the value\n"
     )
+
+
+def test_battle_json_tells_the_models_fielded_from_the_starting_strength(tmp_path: Path) -> None:
+    # The review's seed 3 (nobody loses a model): 5 Marines, 4 lost before, 1 fielded
+    # and left, none destroyed in play; 0-0 is a draw.
+    path = _lascannon_models_destroyed(tmp_path)
+    result = CliRunner().invoke(app, ["battle", str(path), "--seed", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.output)
+    team = next(u for u in document["units"] if u["id"] == "lascannon")
+    counts = ("starting_models", "models_fielded", "models_left", "models_destroyed")
+    assert tuple(team[k] for k in counts) == (5, 1, 1, 0)
+    assert document["scores"] == {"Ultramarines": 0, "Tyranids": 0}
+    assert document["winner"] is None
