@@ -418,7 +418,7 @@ def test_the_chart_says_what_its_error_bars_are() -> None:
     # By hand: 4 models left in the baseline, 5 in the variant, the paired difference
     # +1 with its interval +0.5..+1.5, so the bar at the variant spans 4.5..5.5 (the
     # baseline plus the interval's ends). Win rates 20% [10%, 40%] and 60% [30%, 80%].
-    unit = UnitComparison("Squad [a]", "A", 10, 4.0, 5.0, 1.0, (0.5, 1.5), 0.0, 0.0)
+    unit = UnitComparison("Squad [a]", "A", 10, 10, 4.0, 5.0, 1.0, (0.5, 1.5), 0.0, 0.0)
     wins = (
         WinComparison(
             "A", Estimate(0.2, 0.1, 0.4, 10), Estimate(0.6, 0.3, 0.8, 10), Estimate(0.4, 0, 1, 10)

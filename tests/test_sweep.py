@@ -565,8 +565,8 @@ def test_a_count_s_interval_is_cut_to_what_the_count_can_be() -> None:
     # 1.959964 * 3 / 2 = 2.939946: -1.439946..4.439946, cut at 0.
     # Models left 6, 6, 6, 0 of 6: mean 4.5, the same half-width: 1.560054..7.439946,
     # cut at the 6 models the unit has.
-    low = UnitInfo("low", "Low", "A", 6)
-    high = UnitInfo("high", "High", "A", 6)
+    low = UnitInfo("low", "Low", "A", 6, 6)
+    high = UnitInfo("high", "High", "A", 6, 6)
     outcomes = [Outcome({"low": n, "high": 6 - n}, "A") for n in (0, 0, 0, 6)]
     result = summarize("s", "h", (), [low, high], ["A"], outcomes, range(1, 5))
     cut_low, cut_high = (s.models_left for s in result.units)

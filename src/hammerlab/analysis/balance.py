@@ -262,9 +262,10 @@ def parse_question(
 
 def _goal_problem(scenario: Scenario, source: str, question: Question) -> str | None:
     """Why no value can reach the goal, or ``None``: a win rate is a share of battles
-    (0 to 1); a unit keeps 0 to its starting models, and when the varied key is that
-    unit's size, to its starting models at the largest size the range allows (the
-    sizes at both ends are checked as the scenario's own would be)."""
+    (0 to 1); a unit keeps 0 to the models it fields (its starting models less its
+    ``casualties``), and when the varied key is that unit's size, to those it fields
+    at the largest size the range allows (the sizes at both ends are checked as the
+    scenario's own would be)."""
     if question.metric == "win_rate":
         if not 0 <= question.goal <= 1:
             return "a win rate is a share of battles, from 0 to 1"
@@ -273,13 +274,19 @@ def _goal_problem(scenario: Scenario, source: str, question: Question) -> str | 
     points: list[Point] = [()]
     if question.key == f"units.{unit}.size":
         points = [((question.key, f"{size:g}"),) for size in (question.low, question.high)]
-    most = max(
-        next(u.starting_models for u in case_at(scenario, source, point).units if u.id == unit)
-        for point in points
+    largest = max(
+        (
+            next(u for u in case_at(scenario, source, point).units if u.id == unit)
+            for point in points
+        ),
+        key=lambda u: u.models_fielded,
     )
+    most = largest.models_fielded
     if not 0 <= question.goal <= most:
         where = "at the largest size the range allows" if len(points) > 1 else "whatever the value"
-        return f"{unit} keeps 0 to {most} models, {where}"
+        lost = largest.starting_models - most
+        fielded = f" (its casualties = {lost} leave it {most} of {largest.starting_models})"
+        return f"{unit} keeps 0 to {most} models{fielded if lost else ''}, {where}"
     return None
 
 

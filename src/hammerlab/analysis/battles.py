@@ -288,6 +288,7 @@ def _unit(
         raise InputError(source, f"{where}.casualties", f"must leave at least one of {len(models)}")
     for model in models[: spec.casualties]:
         model.wounds_left = 0
+    unit.scenario_casualties = spec.casualties
     for key in ENGINE_STATUS_KEYS:
         setattr(unit.status, key, spec.status.get(key, False))
     return unit

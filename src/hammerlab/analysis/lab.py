@@ -296,6 +296,10 @@ class UnitComparison:
     unit: str
     player: str
     starting_models: int
+    """Its starting strength (:attr:`~hammerlab.engine.units.Unit.starting_models`)."""
+    models_fielded: int
+    """The models it fields when the scenario begins, those the scenario's
+    ``casualties`` took before it left out: what its models left are out of."""
     baseline_mean: float
     variant_mean: float
     difference: float
@@ -416,6 +420,7 @@ class LabReport:
                     "id": u.id,
                     "player": u.player,
                     "starting_models": u.starting_models,
+                    "models_fielded": u.models_fielded,
                     "baseline_mean_models_left": u.baseline_mean,
                     "variant_mean_models_left": u.variant_mean,
                     "difference": u.difference,
@@ -552,6 +557,7 @@ def _report(
                 unit=unit.label,
                 player=unit.player,
                 starting_models=unit.starting_models,
+                models_fielded=unit.fielded_models,
                 baseline_mean=fmean(before),
                 variant_mean=fmean(after),
                 difference=difference.mean,

@@ -87,7 +87,7 @@ def lab_figure(report: LabReport) -> Figure:
         label=DIFFERENCE_BAR,
     )
     units_ax.set_xticks(list(spots), names, rotation=20, ha="right", fontsize=8)
-    most = max([1, *(u.starting_models for u in report.units)])
+    most = max([1, *(u.models_fielded for u in report.units)])
     units_ax.set_ylim(0, most * LEGEND_ROOM)
     units_ax.set_ylabel("mean models left")
     units_ax.set_title(f"{report.scenario}: {report.runs} paired runs")

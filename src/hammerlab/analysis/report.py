@@ -84,7 +84,7 @@ def _svg(points: Sequence[PointResult]) -> str:
 def _table(result: PointResult) -> str:
     rows = "".join(
         f"<tr><td>{html.escape(s.unit.label)} ({html.escape(s.unit.id)})</td>"
-        f"<td>{html.escape(s.unit.player)}</td><td>{s.unit.starting_models}</td>"
+        f"<td>{html.escape(s.unit.player)}</td><td>{s.unit.models_fielded}</td>"
         f"<td>{s.models_left.mean:.2f} [{s.models_left.low:.2f}, {s.models_left.high:.2f}]</td>"
         f"<td>{_rate(s.destroyed)}</td></tr>"
         for s in result.units
@@ -168,7 +168,7 @@ def lab_report_html(report: LabReport) -> str:
     rows = "".join(
         "<tr>"
         f"<td>{html.escape(u.unit)}</td><td>{html.escape(u.player)}</td>"
-        f"<td>{u.starting_models}</td><td>{u.baseline_mean:.2f}</td><td>{u.variant_mean:.2f}</td>"
+        f"<td>{u.models_fielded}</td><td>{u.baseline_mean:.2f}</td><td>{u.variant_mean:.2f}</td>"
         f"<td>{u.difference:+z.2f} [{u.ci95[0]:+z.2f}, {u.ci95[1]:+z.2f}]</td>"
         f"<td>{u.baseline_destroyed:.0%} → {u.variant_destroyed:.0%}</td>"
         "</tr>"
@@ -229,7 +229,7 @@ def _choices(report: LabReport) -> str:
 def _lab_svg(report: LabReport) -> str:
     """Mean models left per unit, baseline (grey) and variant (blue), as SVG bars."""
     width, label, bar = 640, 220, 12
-    most = max([1, *(u.starting_models for u in report.units)])
+    most = max([1, *(u.models_fielded for u in report.units)])
     scale = (width - label - 20) / most
     parts = []
     for row, u in enumerate(report.units):

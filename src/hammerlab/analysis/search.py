@@ -503,9 +503,9 @@ def value_for(
 
 
 def unit_worth(unit: Unit, victory: str) -> float:
-    """What destroying the whole of ``unit`` scores under ``victory``: its models, or
-    its one kill point."""
-    return 1.0 if victory == "kill_points" else float(unit.starting_models)
+    """What destroying the whole of ``unit`` scores under ``victory``: the models it
+    fields (:attr:`~hammerlab.engine.units.Unit.fielded_models`), or its one kill point."""
+    return 1.0 if victory == "kill_points" else float(unit.fielded_models)
 
 
 def army_worth(battle: Battle, victory: str) -> dict[str, float]:

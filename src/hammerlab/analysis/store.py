@@ -616,9 +616,11 @@ def summaries(folders: Sequence[Path]) -> list[PointResult]:
         ).fetchall()
         results = []
         for hash_, params, engine, name, players, scenario in groups:
+            stored_scenario = _json(scenario, dict, "table scenarios: column scenario")
+            lost = _casualties(stored_scenario)
             units = [
-                UnitInfo(*row)
-                for row in db.execute(
+                UnitInfo(unit, label, player, starting, starting - lost.get(unit, 0))
+                for unit, label, player, starting in db.execute(
                     "SELECT unit, label, player, starting_models FROM units "
                     "WHERE scenario_hash = ? AND params = ? ORDER BY position",
                     [hash_, params],
@@ -629,7 +631,7 @@ def summaries(folders: Sequence[Path]) -> list[PointResult]:
                 (str(k), str(v))
                 for k, v in _json(params, dict, "table battles: column params").items()
             )
-            ruleset = _json(scenario, dict, "table scenarios: column scenario").get("ruleset")
+            ruleset = stored_scenario.get("ruleset")
             rules = point_rules(str(ruleset or "waffle"), point)
             sides = _json(players, list, "table scenarios: column players")
             results.append(
@@ -637,6 +639,20 @@ def summaries(folders: Sequence[Path]) -> list[PointResult]:
                           list(stored.values()), list(stored), engine, rules=rules)
             )  # fmt: skip
         return results
+
+
+def _casualties(scenario: Mapping[str, Any]) -> dict[str, int]:
+    """Each unit's ``casualties`` in a stored scenario (``scenarios.scenario``), by id:
+    the models it lost before the scenario began, which the store's
+    ``units.starting_models`` counts and its models left never can. Read from the
+    scenario rather than from a column of their own, so that a store written before
+    the models fielded were told apart from the starting strength reads the same."""
+    try:
+        return {str(u["id"]): int(u.get("casualties", 0)) for u in scenario.get("units", [])}
+    except (AttributeError, KeyError, TypeError, ValueError):
+        raise _DamagedCellError(
+            "table scenarios: column scenario holds units without ids or casualties"
+        ) from None
 
 
 def no_statement(sql: str) -> bool:

@@ -172,6 +172,10 @@ class UnitInfo:
     label: str
     player: str
     starting_models: int
+    """Its starting strength (:attr:`~hammerlab.engine.units.Unit.starting_models`)."""
+    models_fielded: int
+    """The models it fields when the scenario begins, those the scenario's
+    ``casualties`` took before it left out: what its models left can be at most."""
 
 
 @dataclass(frozen=True)
@@ -294,7 +298,8 @@ def case_at(
         at = ", ".join(f"{key}={value}" for key, value in point)
         raise SweepError(f"{at}: {error}") from None
     units = tuple(
-        UnitInfo(u.id, u.label, u.player, u.starting_models) for u in ready.battle.units.values()
+        UnitInfo(u.id, u.label, u.player, u.starting_models, u.fielded_models)
+        for u in ready.battle.units.values()
     )
     return Case(
         scenario=resized,
@@ -435,7 +440,7 @@ class UnitStat:
     unit: UnitInfo
     models_left: Estimate
     """The mean and its 95% normal interval, cut to what a count of models can be
-    (0 to the unit's starting models: :meth:`Estimate.within`)."""
+    (0 to the models the unit fields: :meth:`Estimate.within`)."""
     destroyed: Estimate
     """The share of battles in which the unit was wiped out (Wilson interval)."""
 
@@ -533,6 +538,7 @@ class PointResult:
                     "label": s.unit.label,
                     "player": s.unit.player,
                     "starting_models": s.unit.starting_models,
+                    "models_fielded": s.unit.models_fielded,
                     "models_left": s.models_left.to_dict(),
                     "p_destroyed": s.destroyed.to_dict(),
                 }
@@ -600,7 +606,7 @@ def summarize(
         UnitStat(
             unit=u,
             models_left=mean_interval([float(o.models_left[u.id]) for o in outcomes]).within(
-                0, u.starting_models
+                0, u.models_fielded
             ),
             destroyed=wilson_interval(sum(o.models_left[u.id] == 0 for o in outcomes), n),
         )

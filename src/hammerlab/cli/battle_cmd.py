@@ -272,13 +272,16 @@ def battle_document(game: Game) -> dict[str, Any]:
     """The battle's summary as plain data: what ``battle --json`` prints.
 
     Keys: ``scenario``, ``ruleset``, ``seed``, ``rules_on``, ``parameters_changed``,
-    ``units`` (``id``, ``unit``, ``player``, ``starting_models``, ``models_left``,
-    ``models_destroyed``), ``victory``, ``scores``, ``winner`` (``null`` on a draw and
-    in a game stopped before its end; the player left when the other was wiped out,
-    whatever the scores), ``leading`` (who leads as the game stands, ``null`` when
-    level: the winner once the game is over), ``wiped_out`` (the players with no
-    models left when the game ended early, else empty), ``stopped_before_turn``
-    (``null`` when the game ran to its end), ``warnings``.
+    ``units`` (``id``, ``unit``, ``player``, ``starting_models`` (the rules' starting
+    strength), ``models_fielded`` (those less the models lost before the scenario, its
+    ``casualties``), ``models_left``, ``models_destroyed`` (in play: fielded less left,
+    as the ``models_destroyed`` victory counts them)), ``victory``, ``scores``,
+    ``winner`` (``null`` on a draw and in a game stopped before its end; the player
+    left when the other was wiped out, whatever the scores), ``leading`` (who leads as
+    the game stands, ``null`` when level: the winner once the game is over),
+    ``wiped_out`` (the players with no models left when the game ended early, else
+    empty), ``stopped_before_turn`` (``null`` when the game ran to its end),
+    ``warnings``.
     """
     ready, battle = game.ready, game.battle
     return {
@@ -293,8 +296,9 @@ def battle_document(game: Game) -> dict[str, Any]:
                 "unit": unit.label,
                 "player": unit.player,
                 "starting_models": unit.starting_models,
+                "models_fielded": unit.fielded_models,
                 "models_left": len(unit.alive_models),
-                "models_destroyed": unit.starting_models - len(unit.alive_models),
+                "models_destroyed": unit.fielded_models - len(unit.alive_models),
             }
             for unit in battle.units.values()
         ],

@@ -147,7 +147,7 @@ def _print_report(report: LabReport) -> None:
     for u in report.units:
         table.add_row(
             escape(u.unit),
-            str(u.starting_models),
+            str(u.models_fielded),
             f"{u.baseline_mean:.2f}",
             f"{u.variant_mean:.2f}",
             f"{u.difference:+z.2f} ({u.ci95[0]:+z.2f} .. {u.ci95[1]:+z.2f})",

@@ -338,7 +338,7 @@ def print_points(results: Sequence[PointResult], engine: bool = False) -> None:
         table = Table("Unit", "Player", "Models", "Models left (95% CI)", "P(destroyed)")
         for s in result.units:
             table.add_row(
-                escape(s.unit.label), escape(s.unit.player), str(s.unit.starting_models),
+                escape(s.unit.label), escape(s.unit.player), str(s.unit.models_fielded),
                 cell(s.models_left), cell(s.destroyed, percent=True),
             )  # fmt: skip
         console.print(table)

@@ -47,8 +47,8 @@ def victory_scores(battle: Battle, condition: str) -> dict[str, int]:
     for unit in battle.units.values():
         if condition == "kill_points":
             gained = 1 if unit.destroyed else 0
-        else:
-            gained = unit.starting_models - len(unit.alive_models)
+        else:  # destroyed in play: not those a scenario's casualties took before it
+            gained = unit.fielded_models - len(unit.alive_models)
         score[battle.opponent(unit.player)] += gained
     return score
 
@@ -57,14 +57,18 @@ def damage_share(unit: Unit, condition: str, starting_wounds: Callable[[Profile]
     """What the damage done to ``unit`` is worth to its enemy under ``condition``,
     damage short of a kill counted pro rata.
 
-    Under ``models_destroyed`` each model removed counts 1 and a model with
-    ``w`` of its ``W`` starting wounds left (``starting_wounds``) counts
-    ``1 - w/W``; under ``kill_points`` the unit counts that total as a share of
-    its one kill point (the whole point once it is destroyed). So a Carnifex
-    left on one wound is told apart from one unhurt."""
-    lost: float = unit.starting_models - len(unit.alive_models)
+    Under ``models_destroyed`` each model removed in play counts 1 and a model
+    with ``w`` of its ``W`` starting wounds left (``starting_wounds``) counts
+    ``1 - w/W`` (as :func:`victory_scores`, the models a scenario's casualties
+    took before it began count nothing); under ``kill_points`` the unit counts
+    its whole loss, those models included, as a share of its starting strength
+    (its one kill point, whole once it is destroyed). So a Carnifex left on one
+    wound is told apart from one unhurt."""
+    points = condition == "kill_points"
+    gone = unit.starting_models if points else unit.fielded_models
+    lost: float = gone - len(unit.alive_models)
     lost += sum(1 - m.wounds_left / starting_wounds(m.profile) for m in unit.alive_models)
-    return lost / unit.starting_models if condition == "kill_points" else lost
+    return lost / unit.starting_models if points else lost
 
 
 def winner(scores: Mapping[str, int]) -> str | None:

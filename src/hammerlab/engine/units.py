@@ -180,6 +180,22 @@ class Unit:
     models: list[Model]
     status: UnitStatus = field(default_factory=UnitStatus)
     starting_models: int = 0
+    """The rules' starting strength: the unit's models at the start of the game, those
+    a scenario's ``casualties`` took before it began included (a scenario is a moment
+    of a game; 25% of the starting strength, Final Shot's "multiple-model unit" and
+    the like read this)."""
+    scenario_casualties: int = 0
+    """Models lost before the scenario began (its ``casualties``): among the
+    :attr:`starting_models`, never among the :attr:`fielded_models`. Only the score
+    and the lab's metrics read it (through :attr:`fielded_models`); a heuristic
+    controller's answer never does, so a position (``transpositions``) leaves it out."""
+
+    @property
+    def fielded_models(self) -> int:
+        """The models the unit fields when the scenario begins: its starting strength
+        less the models lost before the scenario. What a victory condition counts as
+        destroyed in play, and what a lab's count of models left is out of."""
+        return self.starting_models - self.scenario_casualties
 
     def __post_init__(self) -> None:
         if not self.starting_models:
@@ -201,6 +217,7 @@ class Unit:
             [copy.copy(m) for m in self.models],
             copy.copy(self.status),
             self.starting_models,
+            self.scenario_casualties,
         )
 
     @property

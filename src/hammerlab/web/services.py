@@ -327,12 +327,12 @@ def start_lab(
 def report_csv(report: LabReport) -> str:
     """The lab report as CSV: one row per unit, then one per player's win rate."""
     lines = [
-        "unit,player,starting_models,baseline_mean_models_left,variant_mean_models_left,"
+        "unit,player,starting_models,models_fielded,baseline_mean_models_left,variant_mean_models_left,"
         "difference,ci95_low,ci95_high,baseline_p_destroyed,variant_p_destroyed"
     ]
     for u in report.units:
         cells = (
-            u.unit, u.player, u.starting_models, u.baseline_mean, u.variant_mean,
+            u.unit, u.player, u.starting_models, u.models_fielded, u.baseline_mean, u.variant_mean,
             u.difference, u.ci95[0], u.ci95[1], u.baseline_destroyed, u.variant_destroyed,
         )  # fmt: skip
         lines.append(",".join(_csv_cell(c) for c in cells))

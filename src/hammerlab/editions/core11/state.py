@@ -51,7 +51,9 @@ class Core11Game:
     battle_shocked: set[str] = field(default_factory=set)
     """Units that are battle-shocked (08.03)."""
     starting_strength: dict[str, int] = field(default_factory=dict)
-    """Unit id → its models at the start of the battle (01.02.01)."""
+    """Unit id → its Starting Strength (01.02.01): its models at the start of the game,
+    those a scenario's ``casualties`` took before it began included (a scenario is a
+    moment of a game: :attr:`~hammerlab.engine.units.Unit.starting_models`)."""
     declared: set[str] = field(default_factory=set)
     """11.02: units that declared a charge this phase."""
     fights_first: set[str] = field(default_factory=set)
@@ -61,7 +63,7 @@ class Core11Game:
     def start(cls, battle: Battle) -> Core11Game:
         """A fresh game for ``battle``, kept as the battle's edition state."""
         game = cls(battle=battle, board=TriggerBoard(battle))
-        game.starting_strength = {u.id: len(u.alive_models) for u in battle.units.values()}
+        game.starting_strength = {u.id: u.starting_models for u in battle.units.values()}
         battle.state = game
         return game
 

@@ -33,7 +33,7 @@ function showReport(job) {
   const signed = v => (v >= 0 ? "+" : "") + v.toFixed(2);
   for (const u of report.units) {
     const row = document.createElement("tr");
-    for (const text of [u.unit, u.starting_models, u.baseline_mean_models_left.toFixed(2),
+    for (const text of [u.unit, u.models_fielded, u.baseline_mean_models_left.toFixed(2),
                         u.variant_mean_models_left.toFixed(2),
                         `${signed(u.difference)} (${signed(u.ci95[0])} .. ${signed(u.ci95[1])})`,
                         `${pct(u.baseline_p_destroyed)} → ${pct(u.variant_p_destroyed)}`]) {
@@ -94,7 +94,7 @@ function drawLab(report) {
   const width = chartWidth(box), left = Math.min(200, Math.round(width * 0.4));
   const rowH = 34, height = 24 + rowH * report.units.length;
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img" }, box);
-  const most = Math.max(1, ...report.units.map(u => u.starting_models));
+  const most = Math.max(1, ...report.units.map(u => u.models_fielded));
   const x = v => left + (width - left - 20) * v / most;
   report.units.forEach((u, i) => {
     const y = 10 + i * rowH;
