@@ -14,6 +14,10 @@ Run (about 45 s for 500 and 100)::
         --callgrind-out-file=/tmp/guard.cg .venv/bin/python \\
         benchmarks/guard_instructions.py 500 100
 
+A third argument names another example to play the same way: whole three-turn battles,
+where the Waffle AI's estimates weigh most (``... guard_instructions.py 2 6
+whole_game_three_turns.toml``, about 40 s).
+
 An instruction is not a nanosecond (a digest's tight loop runs many a cycle, a
 dictionary miss few): compare trees with it, then confirm with the clock.
 """
@@ -28,7 +32,7 @@ from pathlib import Path
 from hammerlab.analysis.lab import play_once
 from hammerlab.io.scenario import load_scenario
 
-SCENARIO = Path(__file__).resolve().parents[1] / "examples" / "guard_suppress_terminators.toml"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 def counting(on: bool) -> None:
@@ -40,12 +44,13 @@ def counting(on: bool) -> None:
 def main() -> None:
     """Warm up uncounted, then play the counted battles."""
     warm, n = (int(a) for a in sys.argv[1:3]) if len(sys.argv) > 2 else (500, 100)
-    scenario = load_scenario(SCENARIO)
+    path = EXAMPLES / (sys.argv[3] if len(sys.argv) > 3 else "guard_suppress_terminators.toml")
+    scenario = load_scenario(path)
     for seed in range(1, warm + 1):
-        play_once(scenario, str(SCENARIO), {}, seed)
+        play_once(scenario, str(path), {}, seed)
     counting(True)
     for seed in range(warm + 1, warm + n + 1):
-        play_once(scenario, str(SCENARIO), {}, seed)
+        play_once(scenario, str(path), {}, seed)
     counting(False)
 
 
