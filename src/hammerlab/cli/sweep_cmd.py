@@ -379,7 +379,8 @@ def run_results(
     """Merge, query or summarize stored battles. ``--csv`` writes what is shown: the
     query's rows with ``--query``, else every metric; a merge shows neither, so
     ``--merge-into`` with ``--query`` or ``--csv`` is a usage error, as is a
-    ``--query`` with no statement (:func:`~hammerlab.analysis.store.no_statement`).
+    ``--query`` with no statement (:func:`~hammerlab.analysis.store.no_statement`)
+    or one that is not a read (:func:`~hammerlab.analysis.store.not_a_read`).
     A query shows at most :data:`~hammerlab.analysis.store.MAX_QUERY_ROWS` rows, and
     says on standard error when there were more.
 
@@ -392,6 +393,7 @@ def run_results(
         MergeInterruptedError,
         merge,
         no_statement,
+        not_a_read,
         query,
         summaries,
     )
@@ -404,6 +406,9 @@ def run_results(
         raise usage_error(
             "--query", "no SQL statement to run (it is empty, or only comments and ';')"
         )
+    refused = None if sql is None else not_a_read(sql)
+    if refused is not None:
+        raise usage_error("--query", refused)
     check_outputs({"--csv": csv_file}, [f for folder in folders for f in store_files(folder)])
     try:
         if merge_into is not None:
