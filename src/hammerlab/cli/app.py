@@ -273,6 +273,14 @@ def lab(
             "checked before playing",
         ),
     ] = None,
+    page: Annotated[
+        Path | None,
+        typer.Option(
+            "--report",
+            metavar="FILE.html",
+            help="write the report as a self-contained web page (the web lab's), at the end",
+        ),
+    ] = None,
     ai: Annotated[
         str,
         typer.Option(
@@ -295,7 +303,7 @@ def lab(
     run_lab(
         scenario=scenario, rule=rule, setting=setting, plugin=plugin, runs=runs, seed=seed,
         precision=precision, workers=workers, plot=plot, as_json=as_json, ai=ai, dice=dice,
-        scheduler=scheduler, out=out, resume=resume,
+        scheduler=scheduler, out=out, resume=resume, page=page,
     )  # fmt: skip
 
 

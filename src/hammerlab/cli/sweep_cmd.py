@@ -88,8 +88,7 @@ def run_sweep(
     what the store kept (:func:`interrupted`)."""
     reads = [*scenarios, *(plugin or []), *store_files(out)]
     check_outputs({"--report": report, "--csv": csv_file}, reads)
-    if report is not None and report.suffix.lower() not in REPORT_SUFFIXES:
-        raise usage_error("--report", f"{report}: the report is a web page; name it .html")
+    check_report_name(report)
     check_store_flags(out, resume, dice, seed, runs)
     try:
         axes = parse_axes(vary)
@@ -179,6 +178,13 @@ def _switched_on_line(implied: Mapping[str, str]) -> str | None:
 
 REPORT_SUFFIXES = (".html", ".htm")
 """What ``--report`` may be called: it writes one HTML page."""
+
+
+def check_report_name(report: Path | None) -> None:
+    """``--report`` (``sweep``, ``lab``) names an HTML page (:data:`REPORT_SUFFIXES`):
+    another name is a usage error, before anything is played."""
+    if report is not None and report.suffix.lower() not in REPORT_SUFFIXES:
+        raise usage_error("--report", f"{report}: the report is a web page; name it .html")
 
 
 def check_store_flags(out: Path | None, resume: bool, dice: str, seed: int, runs: int) -> None:
