@@ -607,15 +607,20 @@ def summaries(folders: Sequence[Path]) -> list[PointResult]:
     """Every grid point stored in ``folders``, summarized as the sweep reports it
     (each engine version on its own, with every seed stored for it), with how often
     the choices of the rules its keys set were offered and chosen
-    (:func:`~hammerlab.analysis.sweep.point_rules`), as the sweep counted them."""
+    (:func:`~hammerlab.analysis.sweep.point_rules`), as the sweep counted them, and
+    the path of the scenario file the store recorded (``source``), as the sweep
+    names its points.
+
+    The store keeps no order of its points: they come by file path, then by the
+    point's settings as stored (JSON text), then by engine version."""
     with open_union(folders) as db, _reading(db, _attached(folders)):
         groups = db.execute(
             "SELECT DISTINCT b.scenario_hash, b.params, b.engine_version, s.name, s.players, "
-            "s.scenario FROM battles b JOIN scenarios s USING (scenario_hash) "
-            "ORDER BY s.name, b.params, b.engine_version"
+            "s.scenario, s.source FROM battles b JOIN scenarios s USING (scenario_hash) "
+            "ORDER BY s.source, s.name, b.params, b.engine_version"
         ).fetchall()
         results = []
-        for hash_, params, engine, name, players, scenario in groups:
+        for hash_, params, engine, name, players, scenario, source in groups:
             units = [
                 UnitInfo(*row)
                 for row in db.execute(
@@ -634,7 +639,7 @@ def summaries(folders: Sequence[Path]) -> list[PointResult]:
             sides = _json(players, list, "table scenarios: column players")
             results.append(
                 summarize(name, hash_, point, units, sides,
-                          list(stored.values()), list(stored), engine, rules=rules)
+                          list(stored.values()), list(stored), engine, source or "", rules)
             )  # fmt: skip
         return results
 

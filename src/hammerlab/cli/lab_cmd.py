@@ -29,6 +29,7 @@ from hammerlab.cli.sweep_cmd import (
     check_report_name,
     check_store_flags,
     interrupted,
+    local_processes,
     runner_for,
     store_at,
     store_tally,
@@ -47,7 +48,7 @@ def run_lab(
     runs: int,
     seed: int,
     precision: float | None,
-    workers: int,
+    workers: int | None,
     plot: Path | None,
     as_json: bool,
     ai: str = "heuristic",
@@ -73,6 +74,7 @@ def run_lab(
     """
     if ai not in ("heuristic", "search"):
         raise usage_error("--ai", f"must be heuristic or search, not {ai!r}")
+    processes = local_processes(workers, scheduler)
     check_store_flags(out, resume, dice, seed, runs)
     if dice == "keyed" and ai == "search":
         raise usage_error("--dice", "keyed dice are for the heuristic AI (--ai heuristic)")
@@ -90,11 +92,11 @@ def run_lab(
         check_outputs(outputs, source_files(scenario, spec))
         plugins = load_plugins(plugin, [spec.ruleset])
         experiment = arms(spec, rule, setting or [], str(scenario))
-        with runner_for(workers, scheduler) as runner, store_at(out) as store:
+        with runner_for(processes, scheduler) as runner, store_at(out) as store:
             try:
                 with progress("paired battles", 2 * runs, quiet=as_json) as advance:
                     report = compare(
-                        spec, str(scenario), experiment, runs, seed, workers, plugins, advance,
+                        spec, str(scenario), experiment, runs, seed, processes, plugins, advance,
                         ai, precision, dice, runner, store, resume,
                     )  # fmt: skip
             except KeyboardInterrupt:
