@@ -21,9 +21,14 @@ def test_a_tournament_refuses_an_empty_player_name() -> None:
     )
 
 
-def test_a_precision_of_infinity_is_refused() -> None:
-    code, _, err = run("lab", str(GUARD), "--rule", "suppressive_fire", "--precision", "inf")
-    assert code == 2 and "--precision" in err and "less than or equal to 1000" in err
+@pytest.mark.parametrize("value", ["inf", "nan", "-inf", "0", "1001", "x"])
+def test_a_precision_out_of_its_range_is_refused_saying_the_range(value: str) -> None:
+    # A user review (session 20): nan was refused as "less than or equal to 1000".
+    code, _, err = run("lab", str(GUARD), "--rule", "suppressive_fire", "--precision", value)
+    assert one_line(code, err, 2) == (
+        f"error: invalid value for '--precision': {value}: give a number from 0.001 to 1000 "
+        "(see root lab --help)"
+    )
 
 
 def test_a_unit_size_that_puts_models_off_the_table_names_its_grid_point() -> None:

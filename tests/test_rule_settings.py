@@ -136,8 +136,8 @@ def test_a_sweep_point_s_parameter_switches_its_rule_on_unless_the_rule_is_an_ax
         for c in (*only_parameter, *both)
     ]
     assert played == [True, True, False, True]
-    assert switched_on(parse_axes([f"{LOST}=0,2"])) == {"fiery_charge": LOST}
-    assert switched_on(parse_axes(["fiery_charge=off,on", f"{LOST}=0"])) == {}
+    assert switched_on(parse_axes([f"{LOST}=0,2"]), [spec]) == {"fiery_charge": LOST}
+    assert switched_on(parse_axes(["fiery_charge=off,on", f"{LOST}=0"]), [spec]) == {}
 
 
 # --- what each arm of the lab plays -----------------------------------------------------

@@ -254,22 +254,69 @@ def test_a_query_reads_the_stores_and_no_other_file(tmp_path: Path) -> None:
     secret = tmp_path / "secret.csv"
     secret.write_text("x\n1\n")
     leak, evil = tmp_path / "leak.csv", tmp_path / "evil.db"
-    for sql, path in (
-        (f"COPY battles TO '{leak}'", leak),
-        (f"ATTACH '{evil}' AS e; CREATE TABLE e.t AS SELECT 1", evil),
-        (f"SELECT * FROM read_csv_auto('{secret}')", secret),
+    sql = f"SELECT * FROM read_csv_auto('{secret}')"
+    result = invoke("results", str(first), str(second), "--query", sql)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f'error: --query: Permission Error: Cannot access file "{secret}" - file system '
+        "operations are disabled by configuration (--query reads the stores and no other "
+        "file, and writes none)\n"
+    )
+    for sql, kind in (
+        (f"COPY battles TO '{leak}'", "COPY"),
+        (f"ATTACH '{evil}' AS e; CREATE TABLE e.t AS SELECT 1", "ATTACH"),
+        ("SET enable_external_access = true", "SET"),
+        ("DELETE FROM s0.battles", "DELETE"),
     ):
         result = invoke("results", str(first), str(second), "--query", sql)
-        assert result.exit_code == 1
-        assert result.stderr == (
-            f'error: --query: Permission Error: Cannot access file "{path}" - file system '
-            "operations are disabled by configuration (--query reads the stores and no other "
-            "file, and writes none)\n"
-        )
+        assert (result.exit_code, result.stderr) == (2, _not_a_read(kind)), sql
     assert not leak.exists() and not evil.exists()
-    for sql in ("SET enable_external_access = true", "DELETE FROM s0.battles"):
-        assert invoke("results", str(first), "--query", sql).exit_code == 1
     assert _sql(first, "SELECT seed FROM battles") == [(1,)]
+
+
+def _not_a_read(kind: str) -> str:
+    """The line ``--query`` refuses a statement of this kind with."""
+    return (
+        f"error: --query: the query is read-only: a {kind} statement is refused; give a "
+        "SELECT (or WITH ... SELECT, VALUES, FROM ...)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("sql", "kind"),
+    [
+        # A user review: DROP VIEW and CREATE TABLE answered "Success" with exit 0 (the
+        # in-memory catalog of views), DROP TABLE, DELETE and UPDATE with DuckDB's words
+        # about views and base tables.
+        ("DROP VIEW battles", "DROP"),
+        ("DROP TABLE battles", "DROP"),
+        ("CREATE TABLE t AS SELECT 1", "CREATE"),
+        ("DELETE FROM battles", "DELETE"),
+        ("UPDATE battles SET winner = 'x'", "UPDATE"),
+        ("INSERT INTO battles SELECT * FROM battles", "INSERT"),
+        ("ALTER VIEW battles RENAME TO b", "ALTER"),
+        ("SELECT 1; DROP VIEW battles", "DROP"),
+        ("WITH w AS (SELECT 1) INSERT INTO battles SELECT * FROM w", "INSERT"),
+    ],
+)
+def test_a_query_that_is_not_a_read_is_refused(tmp_path: Path, sql: str, kind: str) -> None:
+    folder = _make(tmp_path / "s")
+    result = invoke("results", str(folder), "--query", sql)
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", _not_a_read(kind))
+    with pytest.raises(StoreError, match="read-only"):
+        query([folder], sql)
+    assert _sql(folder, "SELECT seed, winner FROM battles") == [(1, "Cadians")]
+
+
+@pytest.mark.parametrize(
+    "sql",
+    ["WITH w AS (SELECT seed FROM battles) SELECT * FROM w", "VALUES (1)", "FROM battles"],
+)
+def test_a_read_of_any_form_is_answered(tmp_path: Path, sql: str) -> None:
+    folder = _make(tmp_path / "s")
+    result = invoke("results", str(folder), "--query", sql, "--json")
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(result.stdout)) == 1
 
 
 def test_out_naming_a_file_is_a_usage_error_and_the_file_is_left_alone(tmp_path: Path) -> None:

@@ -85,9 +85,21 @@ def test_grid_is_every_combination_last_axis_fastest() -> None:
 def test_a_unit_s_size_varied_switches_no_rule_on() -> None:
     # A rule's parameter varied alone switches its rule on at every point; a unit's
     # size is no rule's parameter (a user's review read "On at every point ...: units").
-    assert switched_on(parse_axes(["units.squad1.size=5,10"])) == {}
+    off = load_scenario(GUARD).model_copy(update={"rules": {}})  # suppressive_fire: off
+    assert switched_on(parse_axes(["units.squad1.size=5,10"]), [off]) == {}
     both = parse_axes([f"{PENALTY}=0,3", "units.squad1.size=5,10"])
-    assert switched_on(both) == {"suppressive_fire": PENALTY}
+    assert switched_on(both, [off]) == {"suppressive_fire": PENALTY}
+
+
+def test_a_parameter_varied_switches_on_no_rule_the_file_has_on() -> None:
+    # A user review (session 20): the sweep said a varied parameter switched on a rule
+    # the file's [rules] have on already (the lab's switched_on_by said nothing). Over
+    # two files, one with the rule off, it is switched on at that one's points.
+    guard = load_scenario(GUARD)  # [rules]: suppressive_fire = true
+    axes = parse_axes([f"{PENALTY}=0,3"])
+    assert switched_on(axes, [guard]) == {}
+    off = guard.model_copy(update={"rules": {}})
+    assert switched_on(axes, [guard, off]) == {"suppressive_fire": PENALTY}
 
 
 @pytest.mark.parametrize(
@@ -375,6 +387,18 @@ def test_balance_reports_an_end_that_holds_the_goal_without_calling_it_found() -
     assert answer.why is not None and "the root may lie at 6 or beyond it" in answer.why
 
 
+def test_balance_says_an_end_s_estimate_is_the_goal_not_on_one_side_of_it() -> None:
+    # A user review (session 20): both ends estimated at exactly the goal were said to
+    # "lie on one side of the goal". Seeds 1, 2 and 3 of every ten win, at any value:
+    # a win rate of exactly 3/10 = 0.3 at both ends.
+    def sample(x: float, seeds: Sequence[int]) -> list[float]:
+        return [float(s % 10 in (1, 2, 3)) for s in seeds]
+
+    answer = solve(sample, 0, 1, 0.3, integer=False, binary=True, max_runs=10, tolerance=0.2)
+    assert not answer.found and answer.estimate.mean == 0.3
+    assert answer.why == "the estimate at 0 is the goal itself: the root may lie at 0 or beyond it"
+
+
 def test_cli_balance_says_why_it_found_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     from hammerlab.analysis import balance
 
@@ -386,6 +410,7 @@ def test_cli_balance_says_why_it_found_nothing(monkeypatch: pytest.MonkeyPatch) 
             "--target", "models_left.squad1=4.5", "--runs", "50"]  # fmt: skip
     document = json.loads(CliRunner().invoke(app, [*args, "--json"]).output)
     assert document["found"] is False and document["bracket"] == [2, 7]
+    assert "player" not in document  # a unit's models left: no player's (user review)
     assert "between 5 and 6" in document["why"]
     text = CliRunner().invoke(app, args).output
     assert "no answer: the estimates cross the goal between 5 and 6" in text
@@ -830,7 +855,7 @@ def test_a_sweep_says_per_point_how_often_the_varied_rule_s_choices_were_taken(
         "and chosen at no point"
     )
     assert [w for w in document["warnings"] if w.startswith(warning)]
-    assert document["switched_on"] == {"suppressive_fire": PENALTY}
+    assert document["switched_on"] == {}  # the file's [rules] have it on already
     result = CliRunner().invoke(
         app, [*args, "--csv", str(csv_path), "--report", str(report_path)], terminal_width=300
     )
@@ -844,6 +869,7 @@ def test_a_sweep_says_per_point_how_often_the_varied_rule_s_choices_were_taken(
     assert len(rows) == 2 and all(r.endswith(f",{suppress['offered']},0") for r in rows)
     page = report_path.read_text(encoding="utf-8")
     assert warning in page and page.count(counted.replace("Choices", "choices")) == 2
+    assert "On at every point" not in result.stdout + page
 
 
 def test_a_point_summarized_without_its_rules_has_no_choice_counts() -> None:

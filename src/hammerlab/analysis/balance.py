@@ -139,10 +139,13 @@ def solve(
     if not min(lo.estimate.mean, hi.estimate.mean) < goal < max(lo.estimate.mean, hi.estimate.mean):
         nearer = min((lo, hi), key=lambda p: abs(p.estimate.mean - goal))
         if nearer.holds(goal):
-            why = (
-                f"the estimates at both ends lie on one side of the goal, but the interval at "
-                f"{nearer.value:g} holds it: the root may lie at {nearer.value:g} or beyond it"
+            where = (
+                f"the estimate at {nearer.value:g} is the goal itself"
+                if nearer.estimate.mean == goal
+                else "the estimates at both ends lie on one side of the goal, but the "
+                f"interval at {nearer.value:g} holds it"
             )
+            why = f"{where}: the root may lie at {nearer.value:g} or beyond it"
         else:
             why = (
                 f"the goal is outside the metric's range over {low:g}..{high:g} "

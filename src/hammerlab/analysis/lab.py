@@ -149,11 +149,20 @@ class FlagError(RuleSettingError):
 def _flags(flag: str, given: Iterable[str]) -> dict[str, ParamValue]:
     """``given`` (``--rule`` or ``--set`` flags) as settings
     (:func:`~hammerlab.engine.rules.rule_flags`: a key given twice is refused rather
-    than the last one kept), a mistake naming ``flag``."""
+    than the last one kept), a mistake naming ``flag``; a unit's size
+    (``units.ID.size``), which the lab cannot vary, is refused saying what can."""
     try:
-        return rule_flags(given)
+        settings = rule_flags(given)
     except RuleSettingError as error:
         raise FlagError(flag, error) from None
+    unit = next((key for key in settings if key.startswith("units.")), None)
+    if unit is not None:
+        raise FlagError(
+            flag,
+            f"{unit}: the lab compares rules; a unit's size is varied with "
+            f"sweep --vary {unit}=V1,V2 or balance --vary {unit}=LO..HI",
+        )
+    return settings
 
 
 def arms(

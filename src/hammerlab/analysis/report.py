@@ -163,7 +163,8 @@ def lab_report_html(report: LabReport) -> str:
     compared (and set in both arms, and what each arm played of it), how many paired
     battles from which seeds, the method, per unit the models left in each arm with
     the 95% interval of the paired difference, drawn as inline SVG bars, the win
-    rates with their intervals, and the special rules not implemented."""
+    rates with their intervals, how many paired battles ended alike (as the CLI
+    says), and the special rules not implemented."""
     seeds = f"{report.first_seed}..{report.first_seed + report.runs - 1}"
     rows = "".join(
         "<tr>"
@@ -201,6 +202,8 @@ def lab_report_html(report: LabReport) -> str:
             f"{rows}</table>",
             "<table><tr><th>Winner</th><th>Baseline [95% CI]</th><th>Variant [95% CI]</th>"
             f"<th>Difference [95% CI]</th></tr>{wins}</table>",
+            f"<p><b>Paired battles that ended alike</b> (every unit's models left, and the "
+            f"winner): {report.ended_alike} of {report.runs}.</p>",
             _choices(report),
             *(f"<p><b>{html.escape(w)}</b></p>" for w in report.unused),
             _notes(report.warnings),

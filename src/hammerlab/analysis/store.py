@@ -607,15 +607,20 @@ def summaries(folders: Sequence[Path]) -> list[PointResult]:
     """Every grid point stored in ``folders``, summarized as the sweep reports it
     (each engine version on its own, with every seed stored for it), with how often
     the choices of the rules its keys set were offered and chosen
-    (:func:`~hammerlab.analysis.sweep.point_rules`), as the sweep counted them."""
+    (:func:`~hammerlab.analysis.sweep.point_rules`), as the sweep counted them, and
+    the path of the scenario file the store recorded (``source``), as the sweep
+    names its points.
+
+    The store keeps no order of its points: they come by file path, then by the
+    point's settings as stored (JSON text), then by engine version."""
     with open_union(folders) as db, _reading(db, _attached(folders)):
         groups = db.execute(
             "SELECT DISTINCT b.scenario_hash, b.params, b.engine_version, s.name, s.players, "
-            "s.scenario FROM battles b JOIN scenarios s USING (scenario_hash) "
-            "ORDER BY s.name, b.params, b.engine_version"
+            "s.scenario, s.source FROM battles b JOIN scenarios s USING (scenario_hash) "
+            "ORDER BY s.source, s.name, b.params, b.engine_version"
         ).fetchall()
         results = []
-        for hash_, params, engine, name, players, scenario in groups:
+        for hash_, params, engine, name, players, scenario, source in groups:
             stored_scenario = _json(scenario, dict, "table scenarios: column scenario")
             lost = _casualties(stored_scenario)
             units = [
@@ -636,7 +641,7 @@ def summaries(folders: Sequence[Path]) -> list[PointResult]:
             sides = _json(players, list, "table scenarios: column players")
             results.append(
                 summarize(name, hash_, point, units, sides,
-                          list(stored.values()), list(stored), engine, rules=rules)
+                          list(stored.values()), list(stored), engine, source or "", rules)
             )  # fmt: skip
         return results
 
@@ -665,6 +670,36 @@ def no_statement(sql: str) -> bool:
         return False
 
 
+READ_STATEMENTS = frozenset({duckdb.StatementType.SELECT})
+"""The statements ``--query`` runs, as DuckDB tells them apart: a ``SELECT``, which
+is also how DuckDB parses ``WITH ... SELECT``, ``VALUES``, ``FROM t``, ``SHOW``,
+``DESCRIBE`` and ``SUMMARIZE``."""
+
+
+def not_a_read(sql: str) -> str | None:
+    """Why ``--query`` refuses ``sql``: the kind of the first of its statements that
+    is not a read (:data:`READ_STATEMENTS`), as DuckDB parses it (``DROP``,
+    ``CREATE``...); ``None`` when every one reads, or the SQL does not parse (running
+    it says what is wrong).
+
+    The stores are attached read-only, but the views over them (:func:`open_union`)
+    are in a throw-away in-memory catalog, where ``DROP VIEW battles`` or ``CREATE
+    TABLE`` succeed and change nothing: refusing them says so, rather than answering
+    "Success" or with DuckDB's words about views and base tables."""
+    try:
+        statements = duckdb.extract_statements(sql)
+    except duckdb.Error:
+        return None
+    for statement in statements:
+        if statement.type not in READ_STATEMENTS:
+            kind = statement.type.name.replace("_", " ")
+            return (
+                f"the query is read-only: a {kind} statement is refused; give a SELECT "
+                "(or WITH ... SELECT, VALUES, FROM ...)"
+            )
+    return None
+
+
 _QUERY_MISTAKES = (duckdb.ProgrammingError, duckdb.PermissionException, duckdb.DataError)
 """DuckDB's errors for a query's own mistake (parser, binder, catalog, input,
 conversion, a file it may not touch); any other met running ``--query`` has the
@@ -678,8 +713,12 @@ def query(
     (:func:`open_union`): its column names and its first ``limit`` rows (DuckDB
     streams the result, so the rows past them are not made).
 
-    A mistake in the query is a :class:`StoreError` that names ``--query``; an
-    error met reading a damaged store names the store (:func:`_unreadable`)."""
+    A mistake in the query, or a statement that is not a read (:func:`not_a_read`),
+    is a :class:`StoreError` that names ``--query``; an error met reading a damaged
+    store names the store (:func:`_unreadable`)."""
+    refused = not_a_read(sql)
+    if refused is not None:
+        raise StoreError(f"--query: {refused}")
     stores = _attached(folders)
     with open_union(folders) as db:
         try:

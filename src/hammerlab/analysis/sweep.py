@@ -46,6 +46,7 @@ from hammerlab.editions.plugins import PluginFile, load_plugin_file
 from hammerlab.engine.rules import (
     ParamValue,
     RuleSettingError,
+    RuleSettings,
     implied_switches,
     resolve_settings,
 )
@@ -370,17 +371,28 @@ def cases(
     plugins: Sequence[str] = (),
 ) -> list[Case]:
     """Every scenario at every grid point, each checked (:func:`case_at`), played with
-    the plug-in files ``plugins``."""
+    the plug-in files ``plugins``.
+
+    Where several files are swept, a point one of them cannot play is refused naming
+    the file's path and ruleset (the same error, its words prefixed): two files may
+    share a ``name``, and a key one file's ruleset lacks may be another's."""
     points = grid(axes)
     if len(points) * len(scenarios) > MAX_POINTS:
         raise SweepError(
             f"{len(points) * len(scenarios)} grid points; a sweep plays at most {MAX_POINTS}"
         )
-    return [
-        case_at(s, src, p, first_seed, dice=dice, plugins=plugins)
-        for s, src in scenarios
-        for p in points
-    ]
+    checked = []
+    for scenario, source in scenarios:
+        try:
+            checked += [
+                case_at(scenario, source, p, first_seed, dice=dice, plugins=plugins) for p in points
+            ]
+        except RuleSettingError as error:
+            if len(scenarios) == 1:
+                raise
+            where = f"{source} (ruleset {scenario.ruleset})"
+            raise type(error)(f"{where}: {error}") from None
+    return checked
 
 
 @dataclass(frozen=True)
@@ -700,14 +712,24 @@ def choices_text(choices: Mapping[str, tuple[int, int]]) -> str:
     )
 
 
-def switched_on(axes: Sequence[Axis]) -> dict[str, str]:
+def switched_on(axes: Sequence[Axis], scenarios: Sequence[Scenario]) -> dict[str, str]:
     """The rules the axes switch on at every point by setting a parameter of theirs
     without varying the rule itself: rule → the parameter's key
-    (:func:`~hammerlab.engine.rules.implied_switches`). A unit's size
+    (:func:`~hammerlab.engine.rules.implied_switches`), leaving out a rule that every
+    one of ``scenarios`` has on already (its ``[rules]``, or the default), which
+    nothing switched on (as the lab's ``switched_on_by`` says). A unit's size
     (``units.ID.size``) is no rule's parameter."""
-    return implied_switches(
+    implied = implied_switches(
         {axis.key: axis.values[0] for axis in axes if not axis.key.startswith("units.")}
     )
+    played = [_file_settings(s) for s in scenarios]
+    return {rule: key for rule, key in implied.items() if not all(p.on(rule) for p in played)}
+
+
+def _file_settings(scenario: Scenario) -> RuleSettings:
+    """The rules ``scenario`` plays as written: its ruleset's defaults under its ``[rules]``."""
+    ruleset = get_ruleset(scenario.ruleset)
+    return resolve_settings(ruleset.options, ruleset.parameters, scenario.rules)
 
 
 def sweep(

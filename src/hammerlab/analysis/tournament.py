@@ -113,8 +113,15 @@ class TournamentReport:
     games: tuple[Result, ...]
     standings: tuple[Standing, ...]
 
+    @property
+    def search_plays(self) -> bool:
+        """Whether the search AI is one of the players: its budget (``playouts``) is
+        said only then, since it changes no other player's games."""
+        return "search" in self.players
+
     def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON: per player ``wins``, ``losses``, ``draws``, ``games``,
+        """Plain data for JSON (``search_playouts`` only where :attr:`search_plays`):
+        per player ``wins``, ``losses``, ``draws``, ``games``,
         ``win_rate``, ``win_rate_ci95`` and ``elo``; per pairing its record; and
         every game (scenario, seed, who played which side, scores, winner), so
         that a lost game can be replayed (``hammerlab battle --seed``)."""
@@ -134,7 +141,7 @@ class TournamentReport:
             "scenarios": list(self.scenarios),
             "games_per_side": self.games_per_side,
             "first_seed": self.first_seed,
-            "search_playouts": self.playouts,
+            **({"search_playouts": self.playouts} if self.search_plays else {}),
             "players": {
                 s.player: {
                     "wins": s.wins,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Annotated
 
@@ -202,11 +203,23 @@ def replay(
     run_replay(log, plugin)
 
 
+def _precision(text: str) -> float:
+    """``--precision``: a number from 0.001 to 1000 (no interval of a rate or of a unit's
+    models left is wider). ``nan`` and ``inf`` are refused for what they are, not as
+    "less than or equal to 1000" (a NaN is no more than it, nor less)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.001 <= value <= 1000:  # False for a NaN too
+        raise typer.BadParameter(f"{text}: give a number from 0.001 to 1000")
+    return value
+
+
 PrecisionOpt = Annotated[
     float | None,
     typer.Option(
-        min=0.001,
-        max=1000.0,  # no interval of a rate or of a unit's models left is wider
+        parser=_precision,
         metavar="X",
         help="play in rounds until every 95% interval is narrower than X (or --runs is reached)",
     ),
@@ -218,6 +231,10 @@ SchedulerOpt = Annotated[
     typer.Option(
         metavar="ADDRESS", help="play on this Dask cluster (tcp://HOST:8786) instead of --workers"
     ),
+]
+WorkersOpt = Annotated[
+    int | None,
+    typer.Option(min=1, max=64, metavar="N", help="local processes to use (default 1)"),
 ]
 OutOpt = Annotated[
     Path | None,
@@ -264,13 +281,21 @@ def lab(
         int, typer.Option(min=0, metavar="N", help="first dice seed; runs use seed, seed+1, ...")
     ] = 1,
     precision: PrecisionOpt = None,
-    workers: Annotated[int, typer.Option(min=1, max=64, metavar="N", help="processes to use")] = 1,
+    workers: WorkersOpt = None,
     plot: Annotated[
         Path | None,
         typer.Option(
             metavar="FILE.png",
             help="write a chart here; its type from the name (.png, .svg, .pdf...), "
             "checked before playing",
+        ),
+    ] = None,
+    page: Annotated[
+        Path | None,
+        typer.Option(
+            "--report",
+            metavar="FILE.html",
+            help="write the report as a self-contained web page (the web lab's), at the end",
         ),
     ] = None,
     ai: Annotated[
@@ -295,7 +320,7 @@ def lab(
     run_lab(
         scenario=scenario, rule=rule, setting=setting, plugin=plugin, runs=runs, seed=seed,
         precision=precision, workers=workers, plot=plot, as_json=as_json, ai=ai, dice=dice,
-        scheduler=scheduler, out=out, resume=resume,
+        scheduler=scheduler, out=out, resume=resume, page=page,
     )  # fmt: skip
 
 
@@ -323,7 +348,7 @@ def sweep(
     seed: Annotated[
         int, typer.Option(min=0, metavar="N", help="first dice seed of every point")
     ] = 1,
-    workers: Annotated[int, typer.Option(min=1, max=64, metavar="N", help="processes to use")] = 1,
+    workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
     plugin: PluginOpt = None,
     out: OutOpt = None,
@@ -419,14 +444,16 @@ def results(
 ) -> None:
     """Re-analyse stored battles without playing them (several DIRs: their union).
 
-    Without --query, every stored grid point is summarized as sweep does, with
+    Without --query, every stored grid point is summarized as sweep does (by
+    its scenario file, those of one file together), with
     the seeds stored (as ranges) and the engine version that played them, how
     often the choices of the rules it sets were offered and chosen, and the
     warning of a choice chosen at no point.
 
-    --query SQL reads these tables, no other file, and writes nothing (a
-    battle's key: scenario_hash, params, the grid point as JSON, seed and
-    engine_version). It shows at most 10,000 rows (saying so when there are
+    --query SQL reads these tables, no other file, and writes nothing: a
+    statement that is not a read (SELECT, WITH ... SELECT, VALUES...) is
+    refused (a battle's key: scenario_hash, params, the grid point as JSON,
+    seed and engine_version). It shows at most 10,000 rows (saying so when there are
     more) and DuckDB may use 2GB of memory for it:
 
     scenarios: scenario_hash, name, source, players, scenario (JSON)
@@ -478,7 +505,7 @@ def balance(
     seed: Annotated[
         int, typer.Option(min=0, metavar="N", help="first dice seed of every probe")
     ] = 1,
-    workers: Annotated[int, typer.Option(min=1, max=64, metavar="N", help="processes to use")] = 1,
+    workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
     plugin: PluginOpt = None,
     as_json: JsonOpt = False,

@@ -22,11 +22,14 @@ from hammerlab.cli.common import (
     source_files,
     store_files,
     usage_error,
+    write_file,
 )
 from hammerlab.cli.sweep_cmd import (
     cell,
+    check_report_name,
     check_store_flags,
     interrupted,
+    local_processes,
     runner_for,
     store_at,
     store_tally,
@@ -45,7 +48,7 @@ def run_lab(
     runs: int,
     seed: int,
     precision: float | None,
-    workers: int,
+    workers: int | None,
     plot: Path | None,
     as_json: bool,
     ai: str = "heuristic",
@@ -53,13 +56,17 @@ def run_lab(
     scheduler: str | None = None,
     out: Path | None = None,
     resume: bool = False,
+    page: Path | None = None,
 ) -> None:
-    """Play both arms, print the report, then (``--plot``) write the chart.
+    """Play both arms, print the report, then (``--plot``) write the chart and
+    (``--report``) the report as a self-contained web page, the one the web lab
+    offers (:func:`~hammerlab.analysis.report.lab_report_html`).
 
-    The chart's path and file type are checked before the battles are played, as
-    are the ``--rule`` and ``--set`` settings, so a typo costs nothing; the report
-    is printed before the chart is drawn, so a failure to write it loses no
-    results. Where the chart went is said last (on standard
+    The chart's and the page's paths and file types are checked before the battles
+    are played (as ``sweep`` checks its ``--report``), as are the ``--rule`` and
+    ``--set`` settings, so a typo costs nothing; the report is printed before the
+    chart and the page are written, so a failure to write them loses no results,
+    and a Ctrl-C leaves neither. Where they went is said last (on standard
     error under ``--json``, whose standard output is the one JSON document).
     ``--out``, ``--resume`` and ``--scheduler`` work as for ``hammerlab sweep``
     (the same runners and store: the two arms are two points of the store; what
@@ -67,27 +74,29 @@ def run_lab(
     """
     if ai not in ("heuristic", "search"):
         raise usage_error("--ai", f"must be heuristic or search, not {ai!r}")
+    processes = local_processes(workers, scheduler)
     check_store_flags(out, resume, dice, seed, runs)
     if dice == "keyed" and ai == "search":
         raise usage_error("--dice", "keyed dice are for the heuristic AI (--ai heuristic)")
+    outputs = {"--plot": plot, "--report": page}
+    check_outputs(outputs, [scenario, *(plugin or []), *store_files(out)])
+    check_report_name(page)
     if plot is not None:
         from hammerlab.analysis.lab_plot import chart_type_problem  # matplotlib: only when asked
 
-        reads = [scenario, *(plugin or []), *store_files(out)]
-        check_outputs({"--plot": plot}, reads)
         problem = chart_type_problem(plot)
         if problem is not None:
             raise usage_error("--plot", problem)
     try:
         spec = load_scenario(scenario)
-        check_outputs({"--plot": plot}, source_files(scenario, spec))
+        check_outputs(outputs, source_files(scenario, spec))
         plugins = load_plugins(plugin, [spec.ruleset])
         experiment = arms(spec, rule, setting or [], str(scenario))
-        with runner_for(workers, scheduler) as runner, store_at(out) as store:
+        with runner_for(processes, scheduler) as runner, store_at(out) as store:
             try:
                 with progress("paired battles", 2 * runs, quiet=as_json) as advance:
                     report = compare(
-                        spec, str(scenario), experiment, runs, seed, workers, plugins, advance,
+                        spec, str(scenario), experiment, runs, seed, processes, plugins, advance,
                         ai, precision, dice, runner, store, resume,
                     )  # fmt: skip
             except KeyboardInterrupt:
@@ -115,6 +124,11 @@ def run_lab(
         except OSError as error:
             raise fail(f"{plot}: cannot write the chart: {error.strerror or error}") from None
         typer.echo(f"chart written to {plot}", err=as_json)
+    if page is not None:
+        from hammerlab.analysis.report import lab_report_html  # matplotlib: only when asked
+
+        write_file(page, lab_report_html(report))
+        typer.echo(f"report written to {page}", err=as_json)
 
 
 def _print_report(report: LabReport) -> None:

@@ -47,7 +47,7 @@ from hammerlab.cli.common import (
     write_file,
 )
 from hammerlab.engine.dice import DICE_MODES
-from hammerlab.engine.rules import RuleSettingError
+from hammerlab.engine.rules import RuleSettingError, UnknownRuleError
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import load_scenario
 
@@ -60,6 +60,17 @@ def runner_for(workers: int, scheduler: str | None) -> AbstractContextManager[Ru
     return DaskRunner(scheduler) if scheduler else Runner(workers)
 
 
+def local_processes(workers: int | None, scheduler: str | None) -> int:
+    """The local processes ``--workers`` asks for (1 when not given). Given with
+    ``--scheduler``, which plays on a Dask cluster instead, it would be dropped
+    without a word: a usage error, before anything is read or played."""
+    if workers is not None and scheduler is not None:
+        raise usage_error(
+            "--workers", "cannot go with --scheduler, which plays on the Dask cluster instead"
+        )
+    return workers or 1
+
+
 def run_sweep(
     *,
     scenarios: list[Path],
@@ -67,7 +78,7 @@ def run_sweep(
     runs: int,
     precision: float | None,
     seed: int,
-    workers: int,
+    workers: int | None,
     scheduler: str | None,
     plugin: list[Path] | None,
     out: Path | None,
@@ -86,10 +97,10 @@ def run_sweep(
     With ``--out``, what the store gave and took is said: in the JSON document's
     ``store``, else on standard error. A Ctrl-C ends the run with one line saying
     what the store kept (:func:`interrupted`)."""
+    processes = local_processes(workers, scheduler)
     reads = [*scenarios, *(plugin or []), *store_files(out)]
     check_outputs({"--report": report, "--csv": csv_file}, reads)
-    if report is not None and report.suffix.lower() not in REPORT_SUFFIXES:
-        raise usage_error("--report", f"{report}: the report is a web page; name it .html")
+    check_report_name(report)
     check_store_flags(out, resume, dice, seed, runs)
     try:
         axes = parse_axes(vary)
@@ -105,11 +116,11 @@ def run_sweep(
         plugins = load_plugins(plugin, {s.ruleset for s, _ in loaded})
         grid_cases = cases(loaded, axes, seed, dice, plugins)
     except RuleSettingError as error:
-        raise usage_error("--vary", error) from None
+        raise vary_error(error) from None
     except HammerlabError as error:
         raise fail(error) from None
     try:
-        with runner_for(workers, scheduler) as runner, store_at(out) as store:
+        with runner_for(processes, scheduler) as runner, store_at(out) as store:
             try:
                 with progress("battles", runs * len(grid_cases), quiet=as_json) as advance:
                     results = sweep(
@@ -121,13 +132,13 @@ def run_sweep(
         raise usage_error("--out", error) from None
     except HammerlabError as error:
         raise fail(error) from None
-    method = _method(runs, precision, seed, workers, scheduler)
+    method = _method(runs, precision, seed, processes, scheduler)
     if dice == "keyed":
         method += " Dice keyed by turn, unit and roll (common random numbers)."
     files = scenario_files(grid_cases)
     reached = _precision_line(results, precision, runs)
     tally = store_tally(store, sum(r.runs for r in results))
-    implied = switched_on(axes)
+    implied = switched_on(axes, [s for s, _ in loaded])
     rules_on = _switched_on_line(implied)
     warnings = [*alike_points(grid_cases), *never_chosen_at_any_point(results)]
     plugged = plugins_line(grid_cases[0].plugins)
@@ -168,6 +179,15 @@ def run_sweep(
         typer.echo(f"report written to {report}", err=as_json)
 
 
+def vary_error(error: RuleSettingError) -> typer.Exit:
+    """A ``--vary`` mistake of ``sweep`` or ``balance`` as one usage error line; an
+    unknown key's also names the form of the other kind of key they vary, a unit's
+    size (a misspelt ``units.`` was answered with the rules alone)."""
+    if isinstance(error, UnknownRuleError):
+        error = UnknownRuleError(f"{error}; or a unit's size: units.ID.size")
+    return usage_error("--vary", error)
+
+
 def _switched_on_line(implied: Mapping[str, str]) -> str | None:
     """One sentence naming the rules on at every point because a parameter of theirs
     is varied (``None``: none are)."""
@@ -181,6 +201,13 @@ REPORT_SUFFIXES = (".html", ".htm")
 """What ``--report`` may be called: it writes one HTML page."""
 
 
+def check_report_name(report: Path | None) -> None:
+    """``--report`` (``sweep``, ``lab``) names an HTML page (:data:`REPORT_SUFFIXES`):
+    another name is a usage error, before anything is played."""
+    if report is not None and report.suffix.lower() not in REPORT_SUFFIXES:
+        raise usage_error("--report", f"{report}: the report is a web page; name it .html")
+
+
 def check_store_flags(out: Path | None, resume: bool, dice: str, seed: int, runs: int) -> None:
     """``--resume`` needs ``--out``, which names a folder (there or not yet), not a
     file; ``--dice`` is one of the modes; every seed the run
@@ -190,13 +217,19 @@ def check_store_flags(out: Path | None, resume: bool, dice: str, seed: int, runs
     run without a store is the same run as with one, so it takes the same seeds."""
     if resume and out is None:
         raise usage_error("--resume", "needs --out DIR (the store to resume)")
-    if out is not None and out.exists() and not out.is_dir():
-        raise usage_error("--out", f"{out} is a file; give the folder to keep the results in")
+    check_store_folder("--out", out)
     if dice not in DICE_MODES:
         raise usage_error("--dice", f"must be {' or '.join(DICE_MODES)}, not {dice!r}")
     problem = seeds_past_store(seed, runs, "--runs", "--seed")
     if problem is not None:
         raise usage_error("--seed", problem)
+
+
+def check_store_folder(flag: str, folder: Path | None) -> None:
+    """A store to write (``--out``, ``--merge-into``) is a folder, there or not yet:
+    a file there is a usage error naming ``flag``."""
+    if folder is not None and folder.exists() and not folder.is_dir():
+        raise usage_error(flag, f"{folder} is a file; give the folder to keep the results in")
 
 
 def store_at(out: Path | None) -> AbstractContextManager[ResultStore | None]:
@@ -378,8 +411,11 @@ def run_results(
 ) -> None:
     """Merge, query or summarize stored battles. ``--csv`` writes what is shown: the
     query's rows with ``--query``, else every metric; a merge shows neither, so
-    ``--merge-into`` with ``--query`` or ``--csv`` is a usage error, as is a
-    ``--query`` with no statement (:func:`~hammerlab.analysis.store.no_statement`).
+    ``--merge-into`` with ``--query`` or ``--csv`` is a usage error, as are a store
+    given twice (as ``sweep`` refuses a scenario given twice), a ``--merge-into``
+    that is a file or one of the stores read (checked before any is opened), and a
+    ``--query`` with no statement (:func:`~hammerlab.analysis.store.no_statement`)
+    or one that is not a read (:func:`~hammerlab.analysis.store.not_a_read`).
     A query shows at most :data:`~hammerlab.analysis.store.MAX_QUERY_ROWS` rows, and
     says on standard error when there were more.
 
@@ -392,18 +428,33 @@ def run_results(
         MergeInterruptedError,
         merge,
         no_statement,
+        not_a_read,
         query,
         summaries,
     )
 
+    read: dict[Path, Path] = {}
+    for folder in folders:
+        where = folder.resolve()
+        if where in read:
+            raise usage_error("DIR", f"{folder} is given twice; give each store once")
+        read[where] = folder
     if merge_into is not None:
         for given, flag in ((sql, "--query"), (csv_file, "--csv")):
             if given is not None:
                 raise usage_error(flag, "cannot go with --merge-into, which only copies battles")
+        check_store_folder("--merge-into", merge_into)
+        if merge_into.resolve() in read:
+            raise usage_error(
+                "--merge-into", f"{merge_into} is one of the stores read; give another folder"
+            )
     if sql is not None and no_statement(sql):
         raise usage_error(
             "--query", "no SQL statement to run (it is empty, or only comments and ';')"
         )
+    refused = None if sql is None else not_a_read(sql)
+    if refused is not None:
+        raise usage_error("--query", refused)
     check_outputs({"--csv": csv_file}, [f for folder in folders for f in store_files(folder)])
     try:
         if merge_into is not None:
@@ -463,16 +514,18 @@ def run_balance(
     runs: int,
     tolerance: float,
     seed: int,
-    workers: int,
+    workers: int | None,
     scheduler: str | None,
     plugin: list[Path] | None,
     as_json: bool,
 ) -> None:
     """Check the question (a mistake, or a goal no value can reach, is a usage error
-    before any battle), run the solver with a spinner, print the answer."""
+    before any battle), run the solver with a spinner, print the answer (naming the
+    player only for a win rate: a unit's models left is nobody's choice of player)."""
     from hammerlab.analysis.balance import ROUND_RUNS, balance_scenario, parse_question
     from hammerlab.analysis.lab import FlagError
 
+    processes = local_processes(workers, scheduler)
     try:
         spec = load_scenario(scenario)
         plugins = load_plugins(plugin, [spec.ruleset])
@@ -480,12 +533,12 @@ def run_balance(
     except FlagError as error:
         raise usage_error(error.flag, error) from None
     except RuleSettingError as error:
-        raise usage_error("--vary", error) from None
+        raise vary_error(error) from None
     except HammerlabError as error:
         raise fail(error) from None
     try:
         with (
-            runner_for(workers, scheduler) as runner,
+            runner_for(processes, scheduler) as runner,
             progress("battles", None, quiet=as_json) as advance,
         ):
             answer = balance_scenario(
@@ -495,8 +548,9 @@ def run_balance(
     except HammerlabError as error:
         raise fail(error) from None
     if as_json:
+        whose = {"player": question.player} if question.metric == "win_rate" else {}
         document = {"scenario": spec.name, "key": question.key, "metric": question.metric,
-                    "player": question.player, "first_seed": seed, **answer.to_dict()}  # fmt: skip
+                    **whose, "first_seed": seed, **answer.to_dict()}  # fmt: skip
         typer.echo(json.dumps(document, indent=1))
         return
     who = f" ({question.player})" if question.metric == "win_rate" else ""

@@ -46,7 +46,8 @@ def run_tournament(
 def _print_report(report: TournamentReport) -> None:
     console.print(
         f"{len(report.scenarios)} scenarios, {report.games_per_side} games per side of each "
-        f"pairing from seed {report.first_seed} (search: {report.playouts} playouts)",
+        f"pairing from seed {report.first_seed}"
+        + (f" (search: {report.playouts} playouts)" if report.search_plays else ""),
         markup=False,
     )
     table = Table("Player", "Games", "Wins", "Draws", "Losses", "Win rate (95% CI)", "Elo")

@@ -462,8 +462,8 @@ def resolve_settings(
         for key, raw in chosen.items():
             owner, dot, param = key.partition(".")
             if dot:
-                if owner not in declared:
-                    raise UnknownRuleError(_unknown("rule", owner, declared))
+                if owner not in declared:  # listing all: NAME.PARAM may be a mistyped PARAM
+                    raise UnknownRuleError(_unknown("rule", owner, {**declared, **ruleset_params}))
                 values[key] = declared[owner].parameter(param).coerce(raw, key)
             elif key in declared:
                 switched[key] = _switch(key, raw)
