@@ -395,8 +395,10 @@ def test_every_weapon_worked_out_at_once_is_each_weapon_worked_out_alone(example
                     together = {
                         n: firing_models(battle, unit, target, n, orders, spent) for n in names
                     }
+                twice = attacks._firing_each(battle, unit, target, orders, spent, names * 2)
                 for name in names:
                     alone = firing_models(battle, unit, target, name, orders, spent)
+                    assert twice[name] == alone  # a name given twice is asked about once
                     assert together[name] == alone, (unit.id, target.id, name, spent)
                     compared += 1
                     fired += len(alone)
@@ -512,6 +514,13 @@ def test_tables_are_equal_by_size_and_terrain_and_answer_with_their_own_areas(
     monkeypatch.setattr(battlefield, "TABLES_KEPT", 0)
     assert Battlefield(terrain=areas()) == first
     assert pickle.loads(pickle.dumps(first)) == second
+    # A pickle or a copy holds the size and terrain alone (no sight remembered, no
+    # hash of this process's strings, not the first table's contents besides its own).
+    first.can_see((0.0, 0.0), (7.0, 0.5))
+    assert first._sight  # type: ignore[attr-defined]
+    for copied in (pickle.loads(pickle.dumps(first)), copy.deepcopy(first)):
+        assert copied == second and hash(copied) == hash(second)
+        assert copied._sight == {}  # type: ignore[attr-defined]
     assert Battlefield(terrain=areas()[::-1]) != first  # the same areas, another order
     # Each table answers with its own areas (each with its own shapely polygon), the
     # answers remembered by the other, equal table notwithstanding.

@@ -13,7 +13,10 @@ weapon decision, to those found after it.
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import inspect
 import math
+import pkgutil
 import random
 from collections import Counter
 from collections.abc import Hashable, Mapping
@@ -84,6 +87,30 @@ def test_the_memo_keys_arguments_as_the_recursive_definition_does() -> None:
         assert memo._args_key(args) == _question(args)
         assert memo._key(list(args)) == _question(args)
     assert memo._args_key((model,)) != memo._args_key((Model("m1", profile, (), (1.0, 2.0)),))
+
+
+def test_no_remembered_function_takes_both_objects_and_numbers_in_one_parameter() -> None:
+    """The memo keys an object by its bare id (``memo._args_key``): sound while no
+    parameter of a remembered function may be given a number in one call and an object
+    in another. Every module of the package imported, every remembered function's
+    parameters are read as annotated: one that may take a number takes nothing but
+    numbers, strings and None (and none is annotated ``object`` or ``Any``)."""
+    import hammerlab
+
+    for found in pkgutil.walk_packages(hammerlab.__path__, "hammerlab."):
+        importlib.import_module(found.name)
+    numbers, plain = {"int", "float", "bool"}, {"int", "float", "bool", "str", "None"}
+    read = 0
+    for function in memo.REMEMBERED:
+        for name, parameter in inspect.signature(function).parameters.items():
+            annotation = parameter.annotation
+            text = annotation if isinstance(annotation, str) else annotation.__name__
+            kinds = {kind.strip() for kind in text.split("|")}
+            where = f"{function.__module__}.{function.__qualname__}({name}: {text})"
+            assert not kinds & {"object", "Any"}, where
+            assert not kinds & numbers or kinds <= plain, where
+            read += 1
+    assert len(memo.REMEMBERED) >= 15 and read > 40  # the Waffle AI's estimates among them
 
 
 def test_state_of_play_sees_every_field_of_a_model_and_of_a_units_status() -> None:

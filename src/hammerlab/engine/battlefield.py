@@ -61,6 +61,17 @@ class Battlefield:
     def __hash__(self) -> int:
         return self._hash  # type: ignore[attr-defined, no-any-return]
 
+    def __getstate__(self) -> dict[str, object]:
+        """A copy or a pickle holds the size and terrain alone: its hash (a string's
+        hash differs between processes), the sight it remembered and the contents
+        :meth:`__eq__` compares are made again where it is loaded."""
+        return {"width": self.width, "height": self.height, "terrain": self.terrain}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        self.__post_init__()
+
     def __eq__(self, other: object) -> bool:
         """The same size and terrain. Every battle of a scenario builds a table of its
         own, and the answers remembered by table (sight, cover, areas crossed) are

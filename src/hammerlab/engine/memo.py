@@ -80,12 +80,20 @@ def deciding() -> bool:
     return _answers.get() is not None
 
 
+REMEMBERED: list[Callable[..., object]] = []
+"""Every function :func:`per_decision` has made remembered, as written."""
+
+
 def per_decision(function: Callable[P, R]) -> Callable[P, R]:
     """Answer each distinct call once per open :func:`decision_scope`.
 
     For functions that only read the battle and return a value nobody
-    changes (a number, a frozen record); a list is handed out as a copy.
+    changes (a number, a frozen record, a mapping its callers only read); a list
+    is handed out as a copy. Each parameter takes objects or numbers, never both
+    (see :func:`_args_key`; every such function is listed in :data:`REMEMBERED`,
+    for the test that reads their parameters).
     """
+    REMEMBERED.append(function)
 
     @wraps(function)
     def remembered(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -220,8 +228,8 @@ def _args_key(values: tuple[object, ...] | list[object]) -> tuple[Hashable, ...]
     An object by identity is keyed by its ``id`` alone, untagged (a tag was a tuple
     made on every call: 0.85% of a three-turn battle's instructions): an argument of a
     remembered function takes either objects or numbers, never both (their signatures
-    say which, under ``mypy --strict``), so an id is never taken for a number given in
-    its place."""
+    say which, a test reads them all: :data:`REMEMBERED`, and ``mypy --strict`` holds
+    the calls to them), so an id is never taken for a number given in its place."""
     parts: list[Hashable] = []
     for value in values:
         how = _HOW.get(type(value))

@@ -104,7 +104,9 @@ def firing_models(
     Inside a decision (:func:`memo.deciding`) an AI weighing a shooting attack asks
     about each of the unit's ranged weapons in turn: every one of them is worked out
     at once, in one pass over the models (:func:`_firing_each`), and remembered for
-    the decision (:func:`_every_ranged_weapon`).
+    the decision (:func:`_every_ranged_weapon`). A weapon that is none of those (a
+    psychic power fired as a weapon by a unit made for it, a melee weapon asked
+    about) is worked out alone, as outside a decision, and not remembered.
     """
     if deciding():
         every = _every_ranged_weapon(battle, unit, target, orders, spent)
@@ -137,7 +139,9 @@ def _firing_each(
     names: Sequence[str],
 ) -> dict[str, list[Model]]:
     """:func:`firing_models` of each weapon of ``names``, by name, in one pass over the
-    unit's models (each name's answer is the one it would get alone)."""
+    unit's models (each name's answer is the one it would get alone; a name given twice
+    is asked about once)."""
+    names = tuple(dict.fromkeys(names))
     # By name: (index among the models alive, model, who fires it, profile, its range)
     armed: dict[str, list[tuple[int, Model, Model, WeaponProfile, float]]] = {}
     copies: dict[tuple[str, str], int] = {}  # (name, model id): how many of it the model fires
@@ -329,7 +333,7 @@ def _gaps_to(unit: Unit, target: Unit) -> tuple[tuple[tuple[float, ...], ...], t
     """The :func:`geometry.gap_table` from every model alive of ``unit`` to every one
     of ``target``, and each row's least gap (``inf`` for no target model).
 
-    :func:`firing_models` reads the rows of the models armed with each weapon: one
+    :func:`_firing_each` reads the rows of the models armed with each weapon: one
     table for the unit, which each of its weapons asks about in one decision, not
     one per set of models carrying a weapon. Remembered per decision
     (:func:`memo.per_decision`), in which no model moves or dies, or across
@@ -342,7 +346,7 @@ def _gaps_to(unit: Unit, target: Unit) -> tuple[tuple[tuple[float, ...], ...], t
 @per_decision
 def _seen_by_each(battle: Battle, unit: Unit, target: Unit) -> tuple[tuple[int, ...], ...]:
     """:func:`visibility.seen_by_each` of every model alive of ``unit``, for
-    :func:`firing_models` to read as it reads :func:`_gaps_to`."""
+    :func:`_firing_each` to read as it reads :func:`_gaps_to`."""
     return seen_by_each(battle, unit.alive_models, target)
 
 
