@@ -139,9 +139,10 @@ def _firing_each(
     names: Sequence[str],
 ) -> dict[str, list[Model]]:
     """:func:`firing_models` of each weapon of ``names``, by name, in one pass over the
-    unit's models (each name's answer is the one it would get alone; a name given twice
-    is asked about once)."""
-    names = tuple(dict.fromkeys(names))
+    unit's models, each name's answer the one it would get alone. ``names`` holds no
+    name twice (a name given twice would list its models twice): the callers give one
+    name, or the unit's ranged weapons (:func:`ranged_weapons`, each named once), or
+    some of them."""
     # By name: (index among the models alive, model, who fires it, profile, its range)
     armed: dict[str, list[tuple[int, Model, Model, WeaponProfile, float]]] = {}
     copies: dict[tuple[str, str], int] = {}  # (name, model id): how many of it the model fires
