@@ -248,16 +248,16 @@ def loaded_plugins() -> tuple[PluginFile, ...]:
 
 
 def check_plugins_fit(plugins: Sequence[PluginFile], rulesets: Collection[str]) -> None:
-    """Refuse a plug-in for a ruleset none of ``rulesets`` (those the scenarios play)
-    is: its rules would be silently absent. An :class:`InputError` naming the file,
-    its ruleset and what the scenarios play."""
+    """Refuse a plug-in for a ruleset none of ``rulesets`` (those the scenarios play,
+    one for each scenario) is: its rules would be silently absent. An
+    :class:`InputError` naming the file, its ruleset and what the scenarios play."""
     for plugin in plugins:
         if plugin.ruleset not in rulesets:
             these = "this scenario plays" if len(rulesets) == 1 else "these scenarios play"
             raise InputError(
                 _LOADED_FILES[plugin.path][1],
                 "",
-                f"the plug-in is for {plugin.ruleset}; {these} {', '.join(sorted(rulesets))}",
+                f"the plug-in is for {plugin.ruleset}; {these} {', '.join(sorted(set(rulesets)))}",
             )
 
 
