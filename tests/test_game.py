@@ -8,6 +8,7 @@ replays to the same state and plays on to the same end.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -148,6 +149,34 @@ def test_an_illegal_action_s_error_lists_the_legal_ones() -> None:
     assert f"legal: {legal[0]}" in message
     if len(legal) > 5:
         assert f"({len(legal)} in all)" in message and str(legal[5]) not in message
+
+
+def test_an_action_refused_for_its_kind_shows_the_kind_beside_the_legal_ones() -> None:
+    # A tool builder's review: the refused action read exactly like the first legal
+    # one, its kind (the one thing wrong) left out of the message.
+    game = start()
+    legal = game.legal_actions()[0]
+    assert legal.kind == "mover"  # the game stands at the Movement phase's first pick
+    wrong = dataclasses.replace(legal, kind="shooter")
+    with pytest.raises(IllegalActionError) as refused:
+        game.apply(wrong)
+    message = str(refused.value)
+    assert message.startswith(f"{legal} (shooter) is not a legal action now: legal: ")
+    assert f"legal: {legal} (mover)" in message
+
+
+def test_one_plug_in_file_given_for_the_list_is_refused_naming_plugins(tmp_path: Path) -> None:
+    # A tool builder's review: plugins="rule.py" was looked for letter by letter
+    # ("r: no such plug-in file").
+    for one in ("rule.py", tmp_path / "rule.py"):
+        with pytest.raises(InputError) as refused:
+            start(plugins=one)
+        assert str(refused.value) == (
+            f"{WHOLE}: plugins: '{one}' is one file: give a list of them, ['{one}']"
+        )
+    saved = start().to_json()
+    with pytest.raises(InputError, match=r"^game\.json: plugins: 'rule\.py' is one file"):
+        Game.from_json(saved, "game.json", plugins="rule.py")
 
 
 def test_a_clone_plays_on_like_the_original_and_is_independent() -> None:

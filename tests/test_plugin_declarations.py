@@ -265,3 +265,58 @@ def test_a_plug_in_given_twice_is_recorded_once(tmp_path: Path) -> None:
     document = json.loads(out)
     assert [p["path"] for p in document["plugins"]] == [str(path.resolve())]
     assert document["engine_version"].count("twice.py@") == 1
+
+
+ON_WAFFLE_POINT = """from hammerlab.editions.waffle.points import ARMOUR_SAVE
+from hammerlab.engine.rules import Parameter, RuleOption
+RULESET = "{ruleset}"
+BONUS = Parameter("bonus", {default}, "s", "q", minimum=0, maximum=3)
+def install(hooks, settings):
+    if settings.integer("{name}.bonus"):
+        hooks.add(ARMOUR_SAVE, lambda battle, unit, model, save: save)
+RULES = (RuleOption("{name}", "s", "q", parameters=(BONUS,), install=install),)
+"""
+"""A rule that puts a handler on the Waffle Edition's ARMOUR_SAVE point unless its
+``bonus`` is 0: with ``{default}`` 0, only a battle that sets it places one."""
+
+
+def _on_waffle_point(tmp_path: Path, name: str, ruleset: str, default: int) -> Path:
+    path = tmp_path / f"{name}.py"
+    text = ON_WAFFLE_POINT.format(ruleset=ruleset, name=name, default=default)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _waffle_point_refused(path: Path, name: str) -> str:
+    """docs/plugins.md, "Core Rules (11th edition)": the file, the rule, the point and
+    the ruleset, in one line."""
+    return (
+        f"error: {path}: RULES[{name}]: installs a handler on waffle's hook point "
+        "'armour save', which core11 does not have (docs/plugins.md lists each ruleset's points)"
+    )
+
+
+def test_a_core11_plug_in_on_a_waffle_hook_point_is_refused_when_it_loads(
+    tmp_path: Path,
+) -> None:
+    # A tool builder's review: core11 calls no hook point, so the handler was never
+    # called and the plug-in loaded without a word.
+    path = _on_waffle_point(tmp_path, "c11_armour", "core11", 1)
+    code, out, err = run("rulesets", "--plugin", str(path))
+    assert one_line(code, err, 1) == _waffle_point_refused(path, "c11_armour") and out == ""
+    assert "c11_armour" not in {o.name for o in get_ruleset("core11").options}
+    # The same rule for waffle, whose point it is, loads.
+    waffle = _on_waffle_point(tmp_path, "w_armour", "waffle", 1)
+    assert run("rulesets", "--plugin", str(waffle))[0] == 0
+
+
+def test_a_waffle_point_placed_only_under_a_setting_is_refused_when_a_battle_installs_it(
+    tmp_path: Path,
+) -> None:
+    path = _on_waffle_point(tmp_path, "c11_later", "core11", 0)  # loads: no handler at 0
+    scenario = SCENARIO.parent / "core11_normal_shooting.toml"
+    assert load_scenario(scenario).ruleset == "core11"
+    code, out, err = run(
+        "battle", str(scenario), "--plugin", str(path), "--rule", "c11_later.bonus=2"
+    )
+    assert one_line(code, err, 1) == _waffle_point_refused(path, "c11_later") and out == ""

@@ -7,11 +7,17 @@ import json
 import math
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
+from cli_kit import one_line, run
+from hammerlab.analysis.game import Game
+from hammerlab.analysis.search import start_game
 from hammerlab.analysis.stats import wilson_interval
-from hammerlab.analysis.tournament import Result, ratings
+from hammerlab.analysis.tournament import Result, TournamentError, ratings, tournament
 from hammerlab.cli.app import app
+from hammerlab.engine.decisions import Decision
+from hammerlab.io.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = [
@@ -85,3 +91,102 @@ def test_tournament_names_a_bad_player_in_one_line() -> None:
     assert result.exit_code == 2  # a usage error of --players (session 14)
     assert result.stderr.startswith("error: --players: ") and result.stderr.count("\n") == 1
     assert "alphazero" in result.stderr
+
+
+class FirstChoice:
+    """A player of one's own: always the first choice offered; counts its answers."""
+
+    def __init__(self) -> None:
+        self.answers = 0
+
+    def choose(self, battle: object, decision: Decision[object]) -> int:
+        self.answers += 1
+        return 0
+
+
+def test_the_library_tournament_rates_a_player_of_one_s_own() -> None:
+    # A tool builder's review: only heuristic, search and random could be rated.
+    made: list[tuple[str, FirstChoice]] = []
+
+    def first(game: Game, side: str) -> FirstChoice:
+        made.append((side, FirstChoice()))
+        return made[-1][1]
+
+    specs = [(load_scenario(path), str(path)) for path in SCENARIOS]
+    report = tournament(specs, ["heuristic", "first"], 2, 5, controllers={"first": first})
+    assert len(report.games) == len(made) == 2 * 2 * 2  # two scenarios, both sides, two seeds
+    assert all(controller.answers > 0 for _, controller in made)  # it played its side
+    for game, (side, _) in zip(report.games, made, strict=True):
+        assert dict(game.sides)[side] == "first"
+        # The same game through the public API: that side answered by a first-choice
+        # player, the other left to the edition's AI (the heuristic).
+        spec, source = next(s for s in specs if s[0].name == game.scenario)
+        alone = Game.start(spec, source, game.seed, controllers={side: FirstChoice()})
+        alone.play()
+        assert dict(game.scores) == alone.scores
+        expected = None if alone.winner is None else dict(game.sides)[alone.winner]
+        assert game.winner == expected
+    assert {s.player for s in report.standings} == {"heuristic", "first"}
+
+
+def test_a_player_of_one_s_own_named_like_a_built_in_one_is_refused() -> None:
+    specs = [(load_scenario(SCENARIOS[0]), str(SCENARIOS[0]))]
+    with pytest.raises(TournamentError, match="'random' is a built-in player"):
+        tournament(
+            specs, ["heuristic", "random"], 1, controllers={"random": lambda g, s: FirstChoice()}
+        )
+    with pytest.raises(
+        TournamentError, match="'mine' is not one of heuristic, search, random, first"
+    ):
+        tournament(
+            specs, ["heuristic", "mine"], 1, controllers={"first": lambda g, s: FirstChoice()}
+        )
+
+
+ALL_SAVE_2 = """from hammerlab.editions.waffle.points import ARMOUR_SAVE
+from hammerlab.engine.rules import RuleOption
+RULESET = "waffle"
+def install(hooks, settings):
+    hooks.add(ARMOUR_SAVE, lambda battle, unit, model, save: 2)
+RULES = (RuleOption("{name}", "every model saves on 2+", "House rule", install=install),)
+"""
+
+
+def test_tournament_plays_every_game_with_the_rule_and_plug_in_given(tmp_path: Path) -> None:
+    # A tool builder's review: tournament had no --rule and no --plugin.
+    plugin = tmp_path / "all_save_2.py"
+    plugin.write_text(ALL_SAVE_2.format(name="all_save_2"), encoding="utf-8")
+    args = ["tournament", str(SCENARIOS[0]), "--players", "heuristic,random", "--games", "2"]
+    code, out, err = run(*args, "--plugin", str(plugin), "--rule", "all_save_2", "--json")
+    assert code == 0, err
+    document = json.loads(out)
+    assert document["rules"] == {"all_save_2": "on"}
+    assert [p["path"] for p in document["plugins"]] == [str(plugin.resolve())]
+    # Each game is the one `battle` plays with the same rule (the heuristic side
+    # against the random one), as its scores show.
+    spec, source = load_scenario(SCENARIOS[0]), str(SCENARIOS[0])
+    without = []
+    for game in document["games"]:
+        sides = game["sides"]
+        mine = start_game(spec, source, game["seed"], sides, {"all_save_2": True}, [str(plugin)])
+        mine.play()
+        assert mine.scores == game["scores"]
+        plain = start_game(spec, source, game["seed"], sides)
+        plain.play()
+        without.append(plain.scores)
+    assert without != [g["scores"] for g in document["games"]]  # the rule changed a game
+
+
+def test_tournament_s_rule_and_plug_in_mistakes_are_one_line(tmp_path: Path) -> None:
+    args = ["tournament", *map(str, SCENARIOS), "--players", "heuristic,random", "--games", "1"]
+    code, _, err = run(*args, "--rule", "no_such_rule")
+    assert one_line(code, err, 2).startswith(
+        "error: --rule: unknown rule or parameter 'no_such_rule'"
+    )
+    plugin = tmp_path / "elsewhere.py"
+    text = 'from hammerlab.engine.rules import RuleOption\nRULESET = "core11"\n'
+    plugin.write_text(text + 'RULES = (RuleOption("elsewhere", "s", "q"),)\n', "utf-8")
+    code, _, err = run(*args, "--plugin", str(plugin))
+    assert one_line(code, err, 1) == (
+        f"error: {plugin}: the plug-in is for core11; these scenarios play waffle"
+    )

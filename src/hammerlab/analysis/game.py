@@ -175,12 +175,23 @@ def check_plugins_named(recorded: Sequence[str], named: Collection[str | Path], 
     whose ``recorded`` plug-in files are not exactly those its reader ``named``, compared
     by resolved path: the recorded paths are what would be loaded, and a saved game
     records no digest of a plug-in's bytes to compare instead."""
+    _check_plugin_list(named, where)
     wanted = {_same_file(p) for p in named}
     have = {_same_file(p) for p in recorded}
     missing = [p for p in dict.fromkeys(recorded) if _same_file(p) not in wanted]
     extra = [str(p) for p in dict.fromkeys(named) if _same_file(p) not in have]
     if missing or extra:
         raise PluginNotNamedError(where, list(dict.fromkeys(recorded)), missing, extra)
+
+
+def _check_plugin_list(plugins: object, where: str) -> None:
+    """Refuse one path given for the list of plug-in files (``plugins="rule.py"``):
+    a string is a sequence too (the type checker takes it), and each of its letters
+    would be looked for as a file."""
+    if isinstance(plugins, str | os.PathLike):
+        raise InputError(
+            where, "plugins", f"'{plugins}' is one file: give a list of them, ['{plugins}']"
+        )
 
 
 class SavedGame(GameHeader):
@@ -250,7 +261,7 @@ class Game:
         scenario_path: str | None,
     ) -> Game:
         """:meth:`start` short of playing on: a replay answers from the first decision."""
-        _check_start(scenario, source, seed, controllers, stop_before_turn)
+        _check_start(scenario, source, seed, controllers, stop_before_turn, plugins)
         for plugin in plugins:
             load_plugin_file(Path(plugin))
         folder = None if scenario_path is None else Path(scenario_path).parent
@@ -372,7 +383,9 @@ class Game:
         decision = self._pending
         legal = self.legal_actions()
         if decision is None or action not in legal:
-            raise IllegalActionError(f"{action} is not a legal action now: {_listed(legal)}")
+            raise IllegalActionError(
+                f"{_kind_shown(action)} is not a legal action now: {_listed(legal)}"
+            )
         battle = self.battle
         battle.answers = [(action.kind, action.label), *action.then]
         self.play_state.pick(battle.decide(decision))
@@ -572,9 +585,15 @@ def _listed(actions: Sequence[Action], most: int = 5) -> str:
     """What the legal ``actions`` are, in short (an error message's end)."""
     if not actions:
         return "the game is over"
-    shown = "; ".join(str(a) for a in actions[:most])
+    shown = "; ".join(_kind_shown(a) for a in actions[:most])
     more = f"; … ({len(actions)} in all)" if len(actions) > most else ""
     return f"legal: {shown}{more}"
+
+
+def _kind_shown(action: Action) -> str:
+    """``action`` with its decision kind (``LABEL → ... (mover)``): an action refused
+    for its kind alone reads like a legal one without it."""
+    return f"{action} ({action.kind})"
 
 
 def _stop_problem(turn: object) -> str:
@@ -596,16 +615,18 @@ def _check_start(
     seed: int | None,
     controllers: Mapping[str, Controller] | None,
     stop_before_turn: int | None = None,
+    plugins: Sequence[str] = (),
 ) -> None:
     """Refuse what :meth:`Game.start` would otherwise take silently: a seed that is
     not a whole number of 0 or more (the CLI and scenario files refuse a negative
     one, which would play the game of the positive one), or a controller for a
     player the scenario does not have (a misspelt name would leave the player to
-    the AI)."""
+    the AI), or one plug-in file given for the list of them."""
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise InputError(source, "seed", f"{seed!r}: a seed is a whole number, 0 or more")
     if _stop_problem(stop_before_turn):
         raise InputError(source, "stop_before_turn", _stop_problem(stop_before_turn))
+    _check_plugin_list(plugins, source)
     names = [p.name for p in scenario.players]
     for player in controllers or {}:
         if player not in names:

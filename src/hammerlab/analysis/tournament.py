@@ -9,18 +9,28 @@ Wilson score interval; its rating is a Bradley–Terry fit of all the games
 (a draw counting half a win), on the Elo scale (400 points: 10 to 1 odds),
 averaging 1500, with one draw between every pair added as a prior so that a
 player that never lost still gets a finite rating.
+
+A player is a built-in one (:data:`~hammerlab.analysis.search.PLAYERS`) or the
+caller's own, named in ``controllers`` with the :data:`PlayerFactory` that makes its
+controller for each game (an agent's policy, a scripted opponent); ``rules`` and
+``plugins`` are applied to every game, as ``--rule`` and ``--plugin`` give them.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from hammerlab.analysis.game import HOLD, Game
 from hammerlab.analysis.search import PLAYERS, Budget, start_game
 from hammerlab.analysis.stats import wilson_interval
+from hammerlab.editions.plugins import PluginFile, load_plugin_file
+from hammerlab.engine.decisions import Controller
+from hammerlab.engine.rules import ParamValue
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import Scenario
 
@@ -28,6 +38,12 @@ ELO_MEAN = 1500.0
 ELO_SCALE = 400.0 / math.log(10.0)
 """Elo points per unit of natural-log strength (400 points: odds of 10 to 1)."""
 FIT_ROUNDS = 500
+
+PlayerFactory = Callable[[Game, str], Controller]
+"""Makes one of the caller's own players' controller for one game: given the game
+(held before anything is asked, so the controller answers every decision of its
+side) and the scenario player it plays. Called once per game: a controller that
+keeps state starts each game afresh."""
 
 
 class TournamentError(HammerlabError, ValueError):
@@ -112,6 +128,10 @@ class TournamentReport:
     playouts: int
     games: tuple[Result, ...]
     standings: tuple[Standing, ...]
+    rules: tuple[tuple[str, ParamValue], ...] = ()
+    """The rule settings every game played with (``--rule``), as given."""
+    plugins: tuple[PluginFile, ...] = ()
+    """The plug-in files every game loaded (``--plugin``), with their hashes."""
 
     @property
     def search_plays(self) -> bool:
@@ -120,7 +140,8 @@ class TournamentReport:
         return "search" in self.players
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON (``search_playouts`` only where :attr:`search_plays`):
+        """Plain data for JSON (``search_playouts`` only where :attr:`search_plays`,
+        ``rules`` and ``plugins`` only where there are any):
         per player ``wins``, ``losses``, ``draws``, ``games``,
         ``win_rate``, ``win_rate_ci95`` and ``elo``; per pairing its record; and
         every game (scenario, seed, who played which side, scores, winner), so
@@ -142,6 +163,8 @@ class TournamentReport:
             "games_per_side": self.games_per_side,
             "first_seed": self.first_seed,
             **({"search_playouts": self.playouts} if self.search_plays else {}),
+            **({"rules": dict(self.rules)} if self.rules else {}),
+            **({"plugins": [p.to_dict() for p in self.plugins]} if self.plugins else {}),
             "players": {
                 s.player: {
                     "wins": s.wins,
@@ -169,10 +192,25 @@ class TournamentReport:
 
 
 def play_game(
-    scenario: Scenario, source: str, seed: int, sides: Mapping[str, str], budget: Budget
+    scenario: Scenario,
+    source: str,
+    seed: int,
+    sides: Mapping[str, str],
+    budget: Budget,
+    controllers: Mapping[str, PlayerFactory] | None = None,
+    rules: Mapping[str, ParamValue] | None = None,
+    plugins: Sequence[str] = (),
 ) -> Result:
-    """Play one game, scenario player → tournament player in ``sides``."""
-    game = start_game(scenario, source, seed, sides, budget=budget)
+    """Play one game, scenario player → tournament player in ``sides`` (a built-in
+    one, or one of ``controllers``, whose controller is put in place while the game
+    is held), with ``rules`` and ``plugins``."""
+    own = controllers or {}
+    kinds = {side: player for side, player in sides.items() if player not in own}
+    game = start_game(scenario, source, seed, kinds, rules, plugins, budget, HOLD)
+    for side, player in sides.items():
+        if player in own:
+            game.battle.controllers[side] = own[player](game, side)
+    game.stop_before_turn = None
     game.play()
     scores, best = game.scores, game.winner
     return Result(
@@ -184,15 +222,20 @@ def play_game(
     )
 
 
-def players_problem(players: Sequence[str]) -> str | None:
-    """What is wrong with a tournament's ``players`` (fewer than two different ones, or
-    one that is none of :data:`PLAYERS`), or ``None``: asked before any scenario is read,
+def players_problem(players: Sequence[str], own: Collection[str] = ()) -> str | None:
+    """What is wrong with a tournament's ``players`` (fewer than two different ones,
+    one that is none of :data:`PLAYERS` nor of the caller's ``own``, or one of
+    ``own`` named like a built-in one), or ``None``: asked before any scenario is read,
     so the command can call it a usage error of ``--players``."""
+    clash = [p for p in own if p in PLAYERS]
+    if clash:
+        return f"{clash[0]!r} is a built-in player; give your own another name"
     if len(players) < 2 or len(set(players)) != len(players):
         return "name two or more different players"
-    unknown = [p for p in players if p not in PLAYERS]
+    unknown = [p for p in players if p not in PLAYERS and p not in own]
     if unknown:
-        return f"{unknown[0]!r} is not one of {', '.join(PLAYERS)}"
+        known = ", ".join((*PLAYERS, *own))
+        return f"{unknown[0]!r} is not one of {known}"
     return None
 
 
@@ -203,11 +246,16 @@ def tournament(
     first_seed: int = 1,
     budget: Budget | None = None,
     progress: Callable[[int], None] | None = None,
+    controllers: Mapping[str, PlayerFactory] | None = None,
+    rules: Mapping[str, ParamValue] | None = None,
+    plugins: Sequence[str] = (),
 ) -> TournamentReport:
     """Play every pairing of ``players`` on both sides of every scenario
     ((scenario, source) pairs), ``games`` seeds each; ``progress`` is told of
-    every game played (:func:`games_in` of them in all)."""
-    problem = players_problem(players)
+    every game played (:func:`games_in` of them in all). A player is a built-in
+    one or a name in ``controllers`` (the caller's own, :data:`PlayerFactory`);
+    every game plays with ``rules`` (``--rule`` settings) and ``plugins`` (files)."""
+    problem = players_problem(players, list(controllers or {}))
     if problem is not None:
         raise TournamentError(f"--players: {problem}")
     budget = budget or Budget()
@@ -218,7 +266,11 @@ def tournament(
             for order in (pair, pair[::-1]):
                 for seed in range(first_seed, first_seed + games):
                     sides = dict(zip(names, order, strict=True))
-                    played.append(play_game(scenario, source, seed, sides, budget))
+                    played.append(
+                        play_game(
+                            scenario, source, seed, sides, budget, controllers, rules, plugins
+                        )
+                    )
                     if progress is not None:
                         progress(1)
     standings = []
@@ -236,6 +288,8 @@ def tournament(
         playouts=budget.playouts,
         games=tuple(played),
         standings=tuple(standings),
+        rules=tuple((rules or {}).items()),
+        plugins=tuple(dict.fromkeys(load_plugin_file(Path(p)) for p in plugins)),
     )
 
 

@@ -384,7 +384,9 @@ def tournament(
     players: Annotated[
         str,
         typer.Option(
-            metavar="P,Q,...", help="the players, comma-separated: heuristic, search, random"
+            metavar="P,Q,...",
+            help="the players, comma-separated: heuristic, search, random (built-in only: "
+            "rate your own agent with the library's tournament(..., controllers=), docs/api.md)",
         ),
     ] = "heuristic,random",
     games: Annotated[
@@ -397,10 +399,13 @@ def tournament(
         int, typer.Option(min=0, metavar="N", help="first dice seed; games use seed, seed+1, ...")
     ] = 1,
     playouts: PlayoutsOpt = 8,
+    rule: RuleOpt = None,
+    plugin: PluginOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play AI players against each other: every pairing on both sides of every
     scenario with common seeds; win/draw/loss rates with 95% intervals and Elo.
+    Every game plays with the --rule settings and --plugin rules.
 
     Example: hammerlab tournament examples/matchups/*.toml --players heuristic,random --games 20
     """
@@ -408,7 +413,7 @@ def tournament(
 
     run_tournament(
         scenarios=scenarios, players=players, games=games, seed=seed, playouts=playouts,
-        as_json=as_json,
+        as_json=as_json, rule=rule, plugin=plugin,
     )  # fmt: skip
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
+from hammerlab.analysis.engine_version import plugins_line
 from hammerlab.analysis.search import Budget
 from hammerlab.analysis.tournament import (
     TournamentReport,
@@ -15,15 +16,26 @@ from hammerlab.analysis.tournament import (
     players_problem,
     tournament,
 )
+from hammerlab.cli.battle_cmd import load_plugins
 from hammerlab.cli.common import console, fail, progress, usage_error
+from hammerlab.engine.rules import RuleSettingError, rule_flags
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import load_scenario
 
 
 def run_tournament(
-    *, scenarios: list[Path], players: str, games: int, seed: int, playouts: int, as_json: bool
+    *,
+    scenarios: list[Path],
+    players: str,
+    games: int,
+    seed: int,
+    playouts: int,
+    as_json: bool,
+    rule: list[str] | None = None,
+    plugin: list[Path] | None = None,
 ) -> None:
-    """Play the tournament; a table, or one JSON document."""
+    """Play the tournament, every game with the ``--rule`` settings and ``--plugin``
+    files (read as ``battle`` reads them); a table, or one JSON document."""
     names = [p.strip() for p in players.split(",")]
     if not all(names):
         raise usage_error("--players", f"{players!r} has an empty name between its commas")
@@ -31,10 +43,16 @@ def run_tournament(
     if problem is not None:
         raise usage_error("--players", problem)
     try:
+        rules = rule_flags(rule or [])
         specs = [(load_scenario(path), str(path)) for path in scenarios]
+        plugins = load_plugins(plugin, [spec.ruleset for spec, _ in specs])
         total = games_in(len(specs), len(names), games)
         with progress("games", total, quiet=as_json) as advance:
-            report = tournament(specs, names, games, seed, Budget(playouts), advance)
+            report = tournament(
+                specs, names, games, seed, Budget(playouts), advance, rules=rules, plugins=plugins
+            )
+    except RuleSettingError as error:
+        raise usage_error("--rule", error) from None
     except HammerlabError as error:
         raise fail(error) from None
     if as_json:
@@ -50,6 +68,13 @@ def _print_report(report: TournamentReport) -> None:
         + (f" (search: {report.playouts} playouts)" if report.search_plays else ""),
         markup=False,
     )
+    if report.rules:
+        console.print(
+            "Every game with " + ", ".join(f"{k}={v}" for k, v in report.rules), markup=False
+        )
+    loaded = plugins_line(report.plugins)
+    if loaded:
+        console.print(loaded, markup=False)
     table = Table("Player", "Games", "Wins", "Draws", "Losses", "Win rate (95% CI)", "Elo")
     for s in sorted(report.standings, key=lambda s: -s.rating):
         low, high = s.win_rate_ci95

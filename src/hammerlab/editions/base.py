@@ -167,7 +167,7 @@ def apply_rules(battle: Battle, ruleset: Ruleset, *layers: Mapping[str, ParamVal
     that are on; an unknown or out-of-bounds setting is a
     :class:`~hammerlab.engine.rules.RuleSettingError`."""
     battle.settings = resolve_settings(ruleset.options, ruleset.parameters, *layers)
-    battle.hooks = Hooks()
+    battle.hooks = Hooks(ruleset.name)
     install_rules(battle.hooks, ruleset.options, battle.settings)
 
 

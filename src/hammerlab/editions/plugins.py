@@ -23,7 +23,13 @@ from pathlib import Path
 from types import ModuleType, TracebackType
 from typing import Any
 
-from hammerlab.engine.rules import DeclarationError, RuleOption
+from hammerlab.engine.rules import (
+    DeclarationError,
+    HookPointError,
+    Hooks,
+    RuleOption,
+    resolve_settings,
+)
 from hammerlab.errors import InputError
 
 ENTRY_POINT_GROUP = "hammerlab.rules"
@@ -142,6 +148,7 @@ def load_plugin_file(path: Path) -> PluginFile:
         return earlier[0]
     module = _run(data, path, source)
     ruleset, rules = _rules_of(module, source)
+    _check_hook_points(ruleset, rules, source)
     register_rules(ruleset, rules, source, None if earlier is None else earlier[1])
     loaded = PluginFile(resolved, digest, ruleset, tuple(r.name for r in rules))
     _LOADED_FILES[resolved] = (loaded, source)
@@ -212,22 +219,45 @@ def _rules_of(module: ModuleType, source: str) -> tuple[str, tuple[RuleOption, .
     return ruleset, tuple(r if r.source != "built-in" else replace(r, source=source) for r in rules)
 
 
+def _check_hook_points(ruleset: str, rules: tuple[RuleOption, ...], source: str) -> None:
+    """Refuse a rule that installs a handler on another ruleset's hook point (a core11
+    plug-in on a Waffle point): no procedure of its ruleset would call it, and the rule
+    would silently change nothing. Each installer is run as a battle would run it with
+    the rule switched on and every parameter at its default, on hooks that take only
+    the points of the plug-in's ruleset. A handler it places only under other settings
+    is refused when a battle installs it (:func:`~hammerlab.engine.rules.install_rules`),
+    which also reports, with the battle's settings, whatever else an installer does wrong."""
+    from hammerlab.editions import get_ruleset  # editions import this module
+
+    own = get_ruleset(ruleset)
+    for rule in rules:
+        if rule.install is None:
+            continue
+        settings = resolve_settings((*own.options, *rules), own.parameters, {rule.name: True})
+        try:
+            rule.install(Hooks(ruleset), settings)
+        except HookPointError as error:
+            raise InputError(source, f"RULES[{rule.name}]", str(error)) from None
+        except Exception:  # a battle installing it says what went wrong, as it always has
+            continue
+
+
 def loaded_plugins() -> tuple[PluginFile, ...]:
     """Every plug-in file this process has loaded (the latest version of each)."""
     return tuple(record for record, _ in _LOADED_FILES.values())
 
 
 def check_plugins_fit(plugins: Sequence[PluginFile], rulesets: Collection[str]) -> None:
-    """Refuse a plug-in for a ruleset none of ``rulesets`` (those the scenarios play)
-    is: its rules would be silently absent. An :class:`InputError` naming the file,
-    its ruleset and what the scenarios play."""
+    """Refuse a plug-in for a ruleset none of ``rulesets`` (those the scenarios play,
+    one for each scenario) is: its rules would be silently absent. An
+    :class:`InputError` naming the file, its ruleset and what the scenarios play."""
     for plugin in plugins:
         if plugin.ruleset not in rulesets:
             these = "this scenario plays" if len(rulesets) == 1 else "these scenarios play"
             raise InputError(
                 _LOADED_FILES[plugin.path][1],
                 "",
-                f"the plug-in is for {plugin.ruleset}; {these} {', '.join(sorted(rulesets))}",
+                f"the plug-in is for {plugin.ruleset}; {these} {', '.join(sorted(set(rulesets)))}",
             )
 
 
@@ -243,4 +273,6 @@ def _load_entry_points() -> None:
             raise InputError(source, "", f"the plug-in failed to load: {error!r}") from None
         if not isinstance(module, ModuleType):
             raise InputError(source, "", "an entry point names a plug-in module")
-        register_rules(*_rules_of(module, source), source)
+        ruleset, rules = _rules_of(module, source)
+        _check_hook_points(ruleset, rules, source)
+        register_rules(ruleset, rules, source)

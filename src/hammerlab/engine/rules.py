@@ -235,16 +235,32 @@ class HookPoint(Generic[H]):
 
     name: str
     doc: str
+    ruleset: str | None = None
+    """The ruleset whose procedures read the point; ``None``: a plug-in's own point,
+    which any ruleset's :class:`Hooks` take."""
+
+
+class HookPointError(HammerlabError):
+    """A handler installed on a hook point of another ruleset than the battle's: no
+    procedure of the battle's ruleset reads it, so the rule would silently do nothing."""
 
 
 class Hooks:
     """The handlers installed on a battle's hook points, in installation order."""
 
-    def __init__(self) -> None:
+    def __init__(self, ruleset: str | None = None) -> None:
+        """``ruleset``: the battle's, whose points alone are taken (``None``: any point)."""
         self._handlers: dict[str, list[Any]] = {}
+        self._ruleset = ruleset
 
     def add(self, point: HookPoint[H], handler: H) -> None:
-        """Install ``handler`` on ``point`` (after those already there)."""
+        """Install ``handler`` on ``point`` (after those already there); a point of
+        another ruleset than these hooks' is a :class:`HookPointError`."""
+        if None not in (self._ruleset, point.ruleset) and point.ruleset != self._ruleset:
+            raise HookPointError(
+                f"installs a handler on {point.ruleset}'s hook point {point.name!r}, which "
+                f"{self._ruleset} does not have (docs/plugins.md lists each ruleset's points)"
+            )
         self._handlers.setdefault(point.name, []).append(handler)
 
     def get(self, point: HookPoint[H]) -> Sequence[H]:
@@ -500,7 +516,8 @@ def install_rules(hooks: Hooks, options: Iterable[RuleOption], settings: RuleSet
     """Install every option that is on, in the order the ruleset declares them.
 
     A plug-in rule whose installer misreads its settings (a :class:`RuleSettingError`:
-    an unknown parameter, the wrong typed reader) is an
+    an unknown parameter, the wrong typed reader) or installs a handler on another
+    ruleset's hook point (a :class:`HookPointError`) is an
     :class:`~hammerlab.errors.InputError` naming the plug-in and the rule; one whose
     installer raises anything else, a :class:`~hammerlab.errors.BattleFailedError`
     naming them, with the traceback (``lab`` and ``sweep`` print one line, then it)."""
@@ -508,7 +525,7 @@ def install_rules(hooks: Hooks, options: Iterable[RuleOption], settings: RuleSet
         if settings.on(option.name) and option.install is not None:
             try:
                 option.install(hooks, settings)
-            except (RuleSettingError, UnknownNameError) as error:
+            except (RuleSettingError, UnknownNameError, HookPointError) as error:
                 if option.source == "built-in":
                     raise
                 raise InputError(option.source, f"RULES[{option.name}]", str(error)) from None

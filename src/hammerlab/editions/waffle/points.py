@@ -90,13 +90,19 @@ def worth_of(choice: object, battle: Battle, unit: Unit, other: Unit) -> float |
 
 
 SHOOTING_ACTIONS: HookPoint[ShootingAction] = HookPoint(
-    "shooting actions", "Actions a shooting unit may take besides shooting, running, holding."
+    "shooting actions",
+    "Actions a shooting unit may take besides shooting, running, holding.",
+    ruleset="waffle",
 )
 REACTIONS_TO_SHOOTING: HookPoint[Reaction] = HookPoint(
-    "reactions to shooting", 'Seed 000 step 8: "Any unit hit by the attacks may react".'
+    "reactions to shooting",
+    'Seed 000 step 8: "Any unit hit by the attacks may react".',
+    ruleset="waffle",
 )
 REACTIONS_TO_CHARGE: HookPoint[Reaction] = HookPoint(
-    "reactions to charge", 'Seed 004: "A unit that is charged can choose to react".'
+    "reactions to charge",
+    'Seed 004: "A unit that is charged can choose to react".',
+    ruleset="waffle",
 )
 
 # --- permissions --------------------------------------------------------------
@@ -108,6 +114,7 @@ CHARGE_REACTION_FORCED: HookPoint[ForcedFallBack] = HookPoint(
     "charge reaction forced",
     'Seed 004: "certain terrifying creature may force a unit to Fall Back instead of other '
     'options".',
+    ruleset="waffle",
 )
 
 MayTarget = Callable[[Battle, Unit, Unit], bool]
@@ -116,6 +123,7 @@ MayTarget = Callable[[Battle, Unit, Unit], bool]
 MAY_TARGET_LOCKED: HookPoint[MayTarget] = HookPoint(
     "locked unit may be targeted",
     "Units locked in combat are not targets (6th/7th edition) unless a rule here allows it.",
+    ruleset="waffle",
 )
 
 # --- windows ------------------------------------------------------------------
@@ -137,22 +145,30 @@ ChargeWindow = Callable[[Battle, Unit, Unit], None]
 PlayerWindow = Callable[[Battle, str], None]
 
 SHOOTING_ATTACK_BEGINS: HookPoint[AttackWindow] = HookPoint(
-    "shooting attack begins", "Before the first weapon of a shooting attack is selected."
+    "shooting attack begins",
+    "Before the first weapon of a shooting attack is selected.",
+    ruleset="waffle",
 )
 AFTER_SHOOTING_ATTACK: HookPoint[AfterAttack] = HookPoint(
     "after a shooting attack",
     "After the unit's weapons have fired and its Pinning tests are taken, before reactions.",
+    ruleset="waffle",
 )
 CHARGE_SUCCEEDED: HookPoint[ChargeWindow] = HookPoint(
-    "charge succeeded", "A charging unit ended its charge move in base contact with its target."
+    "charge succeeded",
+    "A charging unit ended its charge move in base contact with its target.",
+    ruleset="waffle",
 )
 CHARGE_REACTED: HookPoint[ChargeWindow] = HookPoint(
     "charge reacted",
     "A charge was declared and the charged unit reacted (or did not), before the charge "
     "range is rolled: ``(battle, charger, target)``.",
+    ruleset="waffle",
 )
 END_OF_TURN: HookPoint[PlayerWindow] = HookPoint(
-    "end of turn", "A player's turn ends (what lasts 'until the end of the turn' ends)."
+    "end of turn",
+    "A player's turn ends (what lasts 'until the end of the turn' ends).",
+    ruleset="waffle",
 )
 
 # --- watchers -------------------------------------------------------------------
@@ -193,6 +209,7 @@ ATTACK_WATCHERS: HookPoint[AttackWatcher] = HookPoint(
     "attack watchers",
     "Watchers told of each volley and each group's blows before and after they are resolved "
     "(no rule: the search AI installs one on its copies of a game).",
+    ruleset="waffle",
 )
 
 # --- did / would ----------------------------------------------------------------
@@ -223,20 +240,28 @@ ExtraAttacks = Callable[[Battle, WoundsCaused], list[WoundRoll]]
 """A rule that answers wounds caused with more wound rolls (Final Shot, Final Blow)."""
 
 SHOOTING_WOUNDS_CAUSED: HookPoint[ExtraAttacks] = HookPoint(
-    "shooting wounds caused", "A weapon's shots caused wounds on a unit (before allocation)."
+    "shooting wounds caused",
+    "A weapon's shots caused wounds on a unit (before allocation).",
+    ruleset="waffle",
 )
 MELEE_WOUNDS_CAUSED: HookPoint[ExtraAttacks] = HookPoint(
-    "melee wounds caused", "A model group's blows caused wounds (before allocation)."
+    "melee wounds caused",
+    "A model group's blows caused wounds (before allocation).",
+    ruleset="waffle",
 )
 
 AfterSaves = Callable[[Battle, WoundsCaused], None]
 """A rule that answers unsaved wounds (``caused.wounds``) by striking and allocating more."""
 
 SHOOTING_WOUNDS_UNSAVED: HookPoint[AfterSaves] = HookPoint(
-    "shooting wounds unsaved", "A weapon's wounds on its target were allocated; some went unsaved."
+    "shooting wounds unsaved",
+    "A weapon's wounds on its target were allocated; some went unsaved.",
+    ruleset="waffle",
 )
 MELEE_WOUNDS_UNSAVED: HookPoint[AfterSaves] = HookPoint(
-    "melee wounds unsaved", "A model group's wounds were allocated; some went unsaved."
+    "melee wounds unsaved",
+    "A model group's wounds were allocated; some went unsaved.",
+    ruleset="waffle",
 )
 
 
@@ -265,16 +290,20 @@ ChargeBonus = Callable[[Battle, Unit, int], int]
 """``(battle, unit, bonus)``: the charge bonus Attacks after the rule."""
 
 WOUNDS_WOULD_BE_LOST: HookPoint[WoundsReplacement] = HookPoint(
-    "wounds would be lost", "An unsaved wound would take wounds from a model."
+    "wounds would be lost", "An unsaved wound would take wounds from a model.", ruleset="waffle"
 )
 WOUNDS_LEFT: HookPoint[WoundsCount] = HookPoint(
-    "wounds left", "How many wounds a model counts as having while wounds are allocated."
+    "wounds left",
+    "How many wounds a model counts as having while wounds are allocated.",
+    ruleset="waffle",
 )
 WEAPON_WOULD_FIRE: HookPoint[FireVeto] = HookPoint(
-    "weapon would fire", "A selected weapon is about to fire; a rule may forbid it."
+    "weapon would fire",
+    "A selected weapon is about to fire; a rule may forbid it.",
+    ruleset="waffle",
 )
 CHARGE_BONUS_ATTACKS: HookPoint[ChargeBonus] = HookPoint(
-    "charge bonus attacks", "The bonus Attacks of a unit that charged this turn."
+    "charge bonus attacks", "The bonus Attacks of a unit that charged this turn.", ruleset="waffle"
 )
 
 
@@ -301,31 +330,37 @@ BALLISTIC_SKILL: HookPoint[SkillChange] = HookPoint(
     "ballistic skill",
     "The BS a model shoots with (To Hit, and a blast marker's scatter), before Snap "
     "Shots replace it; each handler is given the BS so far and returns it.",
+    ruleset="waffle",
 )
 LEADERSHIP: HookPoint[LeadershipChange] = HookPoint(
     "leadership",
     "The Leadership a unit tests on (Morale checks, Pinning tests, every Leadership "
     "test), before the test's own penalty; each handler is given it so far.",
+    ruleset="waffle",
 )
 COVER_SAVE: HookPoint[CoverChange] = HookPoint(
     "cover save",
     "The cover save a model has against a shooting model (after terrain and Going to "
     "Ground); each handler is given it so far (None: none) and returns it.",
+    ruleset="waffle",
 )
 INVULNERABLE_SAVE: HookPoint[ArmourChange] = HookPoint(
     "invulnerable save",
     "A model's invulnerable save (shooting, close combat, a vehicle's hits, dangerous "
     "terrain); each handler is given it so far (None: none) and returns it.",
+    ruleset="waffle",
 )
 WEAPON_SKILL: HookPoint[SkillInMelee] = HookPoint(
     "weapon skill",
     "The WS a unit's models fight with and are hit against in close combat, after "
     "Fear; each handler is given it so far and returns it.",
+    ruleset="waffle",
 )
 ARMOUR_SAVE: HookPoint[ArmourChange] = HookPoint(
     "armour save",
     "A model's armour save against wounds (shooting and close combat); each handler is "
     "given it so far (None: none) and returns it.",
+    ruleset="waffle",
 )
 
 # --- re-rolls, as the rules and the AI's estimates and the exact odds all read them ---
@@ -335,15 +370,18 @@ HIT_ONES_REROLLED: HookPoint[RerollChange] = HookPoint(
     "Whether a unit re-rolls its To Hit rolls of 1 against a foe, shooting and in close "
     "combat (Preferred Enemy's): each handler is given the rule that re-rolls them so "
     'far ("": none) and returns it.',
+    ruleset="waffle",
 )
 WOUND_ONES_REROLLED: HookPoint[RerollChange] = HookPoint(
     "wound ones rerolled",
     "Whether a unit re-rolls its To Wound rolls of 1 against a foe, shooting and in close "
     "combat (Preferred Enemy's); each handler is given the rule so far and returns it.",
+    ruleset="waffle",
 )
 FAILED_WOUNDS_REROLLED: HookPoint[RerollChange] = HookPoint(
     "failed wounds rerolled",
     "Whether a unit re-rolls every failed To Wound roll against a foe, shooting and in "
     "close combat (Monster Hunter's at a Monstrous Creature); each handler is given the "
     "rule so far and returns it.",
+    ruleset="waffle",
 )

@@ -22,6 +22,7 @@ TOUGHNESS: HookPoint[ToughnessChange] = HookPoint(
     "toughness",
     "The Toughness a model is wounded at (its unit's majority, shooting and close combat; "
     "its own for Instant Death and a hit on it alone); each handler is given it so far.",
+    ruleset="waffle",
 )
 
 

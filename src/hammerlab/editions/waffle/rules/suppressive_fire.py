@@ -93,10 +93,12 @@ Suppression = Callable[[Battle, Unit, int], bool]
 SUPPRESSION_WOULD_APPLY: HookPoint[Suppression] = HookPoint(
     "suppression would apply",
     "Suppressive Fire is about to affect its target (before the Morale threshold).",
+    ruleset="waffle",
 )
 SUPPRESSION_TEST_WOULD_BE_TAKEN: HookPoint[Suppression] = HookPoint(
     "suppression test would be taken",
     "The target of Suppressive Fire is about to take its Morale check.",
+    ruleset="waffle",
 )
 
 
