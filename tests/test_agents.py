@@ -3,6 +3,7 @@ ruleset, the Gymnasium wrapper against the heuristic AI, and the example."""
 
 from __future__ import annotations
 
+import copy
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
+from agents_kit import plugin_file
 from hammerlab.agents.env import (
     KINDS,
     MAX_ACTIONS,
@@ -20,8 +22,13 @@ from hammerlab.agents.env import (
     UNIT_FEATURES,
     HammerlabAEC,
     HammerlabGym,
+    observe_game,
 )
+from hammerlab.analysis.game import HOLD, Game
 from hammerlab.editions import get_ruleset, ruleset_names
+from hammerlab.editions.waffle.chaos_boons import gain_boon
+from hammerlab.engine.rules import RuleSettingError
+from hammerlab.errors import InputError
 from hammerlab.io.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -166,6 +173,35 @@ def test_resets_without_a_seed_play_new_dice_the_same_in_every_run() -> None:
     assert aec.game.digest() != first
 
 
+def _charge_three(tmp_path: Path) -> Path:
+    """assault_charge_into_overwatch.toml with a Tactical Squad of three, which the Orks'
+    first-turn charge wipes out at seed 1 before the Ultramarines have a choice."""
+    example = ROOT / "examples" / "assault_charge_into_overwatch.toml"
+    text = example.read_text(encoding="utf-8")
+    three = text.replace('unit = "Tactical Squad"\n', 'unit = "Tactical Squad"\nsize = 3\n')
+    assert three != text
+    scenario = tmp_path / "charge_three.toml"
+    scenario.write_text(three, encoding="utf-8")
+    return scenario
+
+
+def test_the_example_counts_a_game_lost_before_the_agent_s_first_choice(tmp_path: Path) -> None:
+    # A tool builder's review: the example read `env.game.is_over` after reset and, for
+    # a game the other side had already won, never stepped and counted it drawn. By
+    # the documented contract the first step hands out the outcome: lost, -1.
+    script = ROOT / "examples" / "agents" / "random_vs_heuristic.py"
+    flags = ["--games", "1", "--seed", "1", "--player", "Ultramarines"]
+    done = subprocess.run(
+        [sys.executable, str(script), *flags, "--scenario", str(_charge_three(tmp_path))],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "reward -1" in done.stdout
+    assert done.stdout.endswith("random agent (Ultramarines): 0 won, 0 drawn, 1 lost\n")
+
+
 def test_a_game_over_before_the_agent_s_first_choice_ends_at_the_first_step(
     tmp_path: Path,
 ) -> None:
@@ -175,13 +211,7 @@ def test_a_game_over_before_the_agent_s_first_choice_ends_at_the_first_step(
     # at seed 1 a full Tactical Squad lives through the charge, as squads of 4 to 6 do;
     # a squad of three is cut down, the Orks winning by kill points, 1 to 0 (sizes 3 to
     # 6 tried at seed 1, `hammerlab battle --json` read for the one wiped out).
-    example = ROOT / "examples" / "assault_charge_into_overwatch.toml"
-    text = example.read_text(encoding="utf-8")
-    three = text.replace('unit = "Tactical Squad"\n', 'unit = "Tactical Squad"\nsize = 3\n')
-    assert three != text
-    scenario = tmp_path / "charge_three.toml"
-    scenario.write_text(three, encoding="utf-8")
-    env = HammerlabGym(scenario, "Ultramarines")
+    env = HammerlabGym(_charge_three(tmp_path), "Ultramarines")
     _, info = env.reset(seed=1)
     assert env.game.is_over and info["action_mask"][0] == 1 and info["action_mask"].sum() == 1
     _, reward, terminated, truncated, info = env.step(0)
@@ -210,3 +240,191 @@ def test_an_action_that_is_no_index_and_a_step_after_the_end_are_value_errors() 
     with pytest.raises(ValueError, match="reset"):
         aec.step(0)
     assert load_scenario(str(scenario)).name  # a path given as text reads too
+
+
+def _slot(observation: np.ndarray, slot: int) -> list[float]:
+    """The five numbers of unit slot ``slot`` (present, side, share left, x, y)."""
+    at = slot * UNIT_FEATURES
+    return [float(v) for v in observation[at : at + UNIT_FEATURES]]
+
+
+def test_a_unit_keeps_its_slot_before_and_after_the_terminators_arrive_by_deep_strike() -> None:
+    # A tool builder's review: the slots were refilled from the units on the table at
+    # each call, so when the Terminators arrived every later slot moved by one, and a
+    # unit in reserve was absent rather than "present" 0. By the module's doc, the
+    # Ultramarines' view of deep_strike_terminators.toml is its own units in the
+    # scenario's order (tactical, terminators), then the Cadians' (squad1, squad2,
+    # heavy); at the start the Terminators are in reserve, the rest stand at their
+    # scenario positions on the 72" x 48" table.
+    env = HammerlabAEC(ROOT / "examples" / "deep_strike_terminators.toml")
+    env.reset(seed=1)
+    start = env.observe("Ultramarines")["observation"]
+    assert _slot(start, 0) == pytest.approx([1, 1, 1, 36 / 72, 42 / 48])
+    assert _slot(start, 1) == [0, 1, 0, 0, 0]  # the Terminators, in reserve
+    assert _slot(start, 2) == pytest.approx([1, -1, 1, 24 / 72, 8 / 48])
+    assert _slot(start, 3) == pytest.approx([1, -1, 1, 48 / 72, 8 / 48])
+    assert _slot(start, 4) == pytest.approx([1, -1, 1, 36 / 72, 4 / 48])
+    assert not start[5 * UNIT_FEATURES : MAX_UNITS * UNIT_FEATURES].any()  # free slots
+    cadians = env.observe("Cadians")["observation"]  # their own units first
+    assert [_slot(cadians, k)[:2] for k in range(5)] == [[1, 1], [1, 1], [1, 1], [1, -1], [0, -1]]
+    for _ in env.agent_iter():
+        observation, _, terminated, _, _ = env.last()
+        if "terminators" in env.game.battle.units or terminated:
+            break
+        env.step(int(np.flatnonzero(observation["action_mask"])[-1]))  # end the loop
+    terminators = env.game.battle.units["terminators"]
+    alive = terminators.alive_models
+    seen = env.observe("Ultramarines")["observation"]
+    centre = [sum(m.position[i] for m in alive) / len(alive) for i in (0, 1)]
+    share = len(alive) / 5  # a Terminator Squad of five
+    assert _slot(seen, 1) == pytest.approx([1, 1, share, centre[0] / 72, centre[1] / 48])
+    for slot, uid in ((2, "squad1"), (3, "squad2"), (4, "heavy")):
+        assert _slot(seen, slot)[:2] == [1, -1], uid  # still the Cadians' squads
+    assert _slot(env.observe("Cadians")["observation"], 4)[:2] == [1, -1]
+
+
+def test_a_squad_aboard_its_transport_keeps_its_slot_with_present_0() -> None:
+    # examples/transports/chimera_squad_vs_boyz.toml: the Cadians' chimera, then the
+    # guard squad that starts aboard it, then the Orks' boyz. Held before the first
+    # turn the squad is aboard; played on, the AI disembarks it before the first pick.
+    scenario = ROOT / "examples" / "transports" / "chimera_squad_vs_boyz.toml"
+    game = Game.start(load_scenario(scenario), str(scenario), seed=1, stop_before_turn=HOLD)
+    aboard = observe_game(game, "Cadians", [])["observation"]
+    assert _slot(aboard, 0)[:3] == [1, 1, 1]
+    assert _slot(aboard, 1) == [0, 1, 0, 0, 0]
+    assert _slot(aboard, 2)[:3] == [1, -1, 1]
+    game.stop_before_turn = None
+    assert "guard" in game.battle.units
+    out = observe_game(game, "Cadians", [])["observation"]
+    assert _slot(out, 1)[:3] == [1, 1, 1] and _slot(out, 2)[:3] == [1, -1, 1]
+    orks = observe_game(game, "Orks", [])["observation"]
+    assert [_slot(orks, k)[:2] for k in range(3)] == [[1, 1], [1, -1], [1, -1]]
+
+
+@pytest.mark.parametrize("scenario", ["whole_game_three_turns.toml", "core11_whole_game.toml"])
+def test_every_scenario_unit_keeps_its_slot_and_a_destroyed_one_is_not_present(
+    scenario: str,
+) -> None:
+    # Both rulesets: at every pick of a game and at its end, each player's slot k holds
+    # the k-th of its own units in the scenario's order, then the enemy's; "present"
+    # is 1 exactly while the unit has a model on the table. At seed 2, playing the
+    # first action each time, a unit is destroyed in each game.
+    path = ROOT / "examples" / scenario
+    spec = load_scenario(path)
+    env = HammerlabAEC(path)
+    env.reset(seed=2)
+    gone = set()
+    for _ in env.agent_iter():
+        _, _, terminated, _, _ = env.last()
+        for player in env.possible_agents:
+            order = [u for u in spec.units if u.player == player]
+            order += [u for u in spec.units if u.player != player]
+            seen = env.observe(player)["observation"]
+            for slot, unit in enumerate(order):
+                on_table = env.game.battle.units.get(unit.id)
+                present = on_table is not None and any(m.wounds_left > 0 for m in on_table.models)
+                gone |= set() if present else {unit.id}
+                side = 1 if unit.player == player else -1
+                assert _slot(seen, slot)[:2] == [float(present), side], (player, unit.id)
+        env.step(None if terminated else 0)
+    assert gone  # a unit was destroyed in the game, and stayed in its slot
+
+
+PROFILE = "{ WS = 4, BS = 4, S = 4, T = 4, W = 1, I = 4, A = 1, Ld = 8, Sv = '4+' }"
+
+
+def _inline(
+    uid: str, player: str, at: tuple[int, int], models: list[tuple[str, int, str]]
+) -> list[str]:
+    """A scenario's inline unit ``uid`` of ``player`` at ``at``: ``models`` as (name,
+    count, a special rule or "")."""
+    lines = ["[[units]]", f'id = "{uid}"', f'player = "{player}"', f"position = [{at[0]}, {at[1]}]"]
+    lines += ["[units.inline]", f'name = "{uid}"']
+    for name, count, rule in models:
+        lines += ["[[units.inline.models]]", f'name = "{name}"', f"count = {count}"]
+        lines += [f"profile = {PROFILE}", f"rules = [{rule and repr(rule)}]"]
+    return lines
+
+
+def _crowd(tmp_path: Path, squads: int, champions: int) -> Path:
+    """A Waffle scenario of ``squads`` one-model Cadian units and an Ork unit of one
+    Boy and ``champions`` Champions of Chaos."""
+    lines = ['name = "crowd"', "[[players]]", 'name = "Cadians"', "[[players]]", 'name = "Orks"']
+    lines += ['edge = "north"']
+    for k in range(squads):
+        lines += _inline(f"s{k}", "Cadians", (4 + 4 * k, 8), [("Guardsman", 1, "")])
+    lord = [("Lord", champions, "Champion of Chaos")] if champions else []
+    lines += _inline("lords", "Orks", (36, 30), [("Boy", 1, ""), *lord])
+    path = tmp_path / f"crowd_{squads}_{champions}.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_room_is_kept_for_each_unit_a_chaos_champion_may_become(tmp_path: Path) -> None:
+    # A tool builder's review: a unit that joined the battle (a champion's Spawnhood)
+    # beyond the 16 slots was written over the turn and pick features. Now a scenario
+    # is refused unless its units and one new unit per Champion of Chaos fit: 13 + 1
+    # units and 2 champions fit the 16 slots, 14 + 1 and 2 do not.
+    with pytest.raises(InputError, match="15 units and 2 that its Chaos champions may become"):
+        HammerlabAEC(_crowd(tmp_path, 14, 2))
+    with pytest.raises(InputError, match="17 units: more than the 16"):
+        HammerlabAEC(_crowd(tmp_path, 16, 0))
+    env = HammerlabAEC(_crowd(tmp_path, 13, 2))
+    env.reset(seed=1)
+    before = env.observe("Cadians")["observation"]
+    battle = env.game.battle
+    lords = battle.units["lords"]
+    for lord in [m for m in lords.models if m.profile.name == "Lord"]:
+        gain_boon(battle, lords, lord, 21)  # Spawnhood: the rules' own transformation
+    assert len(battle.units) == MAX_UNITS
+    after = env.observe("Cadians")["observation"]
+    # The Boy is left; the champions left the unit, which counts them from the start
+    # no more (chaos_forms.transform: no victory condition counts them slain): 1 of 1.
+    assert _slot(after, 13)[:3] == [1, -1, 1]
+    for slot in (14, 15):  # the two Chaos Spawn, each a new one-model Ork unit
+        assert _slot(after, slot)[:3] == [1, -1, 1]
+    tail = MAX_UNITS * UNIT_FEATURES
+    assert (after[: 13 * UNIT_FEATURES] == before[: 13 * UNIT_FEATURES]).all()
+    assert (after[tail:] == before[tail:]).all()  # the turn, the pick and its kind
+
+
+def test_a_unit_beyond_every_slot_is_an_error_not_an_overwritten_feature(tmp_path: Path) -> None:
+    # Only a plug-in could add a unit Table made no room for: the observation refuses it.
+    env = HammerlabAEC(_crowd(tmp_path, 15, 0))
+    env.reset(seed=1)
+    battle = env.game.battle
+    extra = copy.deepcopy(battle.units["s0"])
+    extra.id = "extra"
+    battle.units["extra"] = extra
+    with pytest.raises(InputError, match="extra joined: more than 16 units"):
+        env.observe("Cadians")
+
+
+def test_render_before_the_end_says_who_leads_not_a_draw() -> None:
+    # A tool builder's review: render() at turn 1, before anything happened, ended with
+    # "Kill points scored: Ultramarines 0, Tyranids 0: a draw".
+    env = HammerlabAEC(ROOT / "examples" / "psychic_duel.toml", render_mode="ansi")
+    env.reset(seed=1)
+    shown = env.render()
+    assert shown is not None and "draw" not in shown
+    assert shown.splitlines()[-1] == "Kill points scored: Ultramarines 0, Tyranids 0: level"
+
+
+def test_the_environments_take_rule_settings_and_plug_ins_as_game_start_does(
+    tmp_path: Path,
+) -> None:
+    # A tool builder's review: no environment took a plug-in, so an agent could not
+    # be trained under a rule written as one. The rule's name is new to this process.
+    plugin = plugin_file(tmp_path, "agents_armour")
+    scenario = ROOT / "examples" / "psychic_duel.toml"
+    aec = HammerlabAEC(scenario, rules={"agents_armour": True}, plugins=[str(plugin)])
+    aec.reset(seed=1)
+    assert aec.game.battle.settings.options["agents_armour"]
+    gym = HammerlabGym(scenario, rules={"agents_armour": True}, plugins=[str(plugin)])
+    assert gym.game.battle.settings.options["agents_armour"]
+    with pytest.raises(InputError, match=r"missing\.py: no such plug-in file"):
+        HammerlabGym(scenario, plugins=[str(tmp_path / "missing.py")])
+    with pytest.raises(RuleSettingError, match="charge_dice=99: must be at most"):
+        HammerlabAEC(scenario, rules={"charge_dice": 99})
+    with pytest.raises(RuleSettingError, match="unknown rule or parameter 'no_such_rule'"):
+        HammerlabAEC(scenario, rules={"no_such_rule": True})

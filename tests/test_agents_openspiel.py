@@ -4,6 +4,7 @@ and bad parameters as input errors."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ import pyspiel
 import pytest
 
 import hammerlab.agents.spiel  # noqa: F401 (registers the game)
+from agents_kit import plugin_file
 from hammerlab.agents.env import MAX_ACTIONS, OBSERVATION_SIZE
 from hammerlab.errors import InputError
 from hammerlab.io.scenario import load_scenario
@@ -122,3 +124,25 @@ def test_an_action_out_of_range_and_a_seed_below_minus_one_are_refused() -> None
         state.apply_action(63)
     with pytest.raises(InputError, match="seed: -5: a seed is 0 or more, or -1"):
         pyspiel.load_game("python_hammerlab", {"scenario": scenario, "seed": -5})
+
+
+def test_the_game_takes_rule_settings_and_plug_ins_as_game_start_does(tmp_path: Path) -> None:
+    # A tool builder's review: the OpenSpiel game took only a scenario and a seed, so an
+    # agent could not be searched or trained under a plug-in's rule. ``plugins`` names
+    # the files as PATH does (os.pathsep between them); the rule's name is new here.
+    from hammerlab.engine.rules import RuleSettingError
+
+    files = [plugin_file(tmp_path, name) for name in ("spiel_armour", "spiel_cover")]
+    scenario = str(EXAMPLES / "psychic_duel.toml")
+    rules = {"spiel_armour": True, "spiel_cover": True, "charge_dice": 3}
+    params = {"scenario": scenario, "rules": rules, "plugins": os.pathsep.join(map(str, files))}
+    settings = (
+        pyspiel.load_game("python_hammerlab", params).new_initial_state().game.battle.settings
+    )
+    assert settings.options["spiel_armour"] and settings.options["spiel_cover"]
+    assert settings.values["charge_dice"] == 3
+    missing = {"scenario": scenario, "plugins": str(tmp_path / "missing.py")}
+    with pytest.raises(InputError, match=r"missing\.py: no such plug-in file"):
+        pyspiel.load_game("python_hammerlab", missing)
+    with pytest.raises(RuleSettingError, match="charge_dice=99: must be at most"):
+        pyspiel.load_game("python_hammerlab", {"scenario": scenario, "rules": {"charge_dice": 99}})

@@ -6,17 +6,38 @@ activation are the edition's heuristic AI's, as for every player of a
 :class:`Game`. The action space is ``Discrete(MAX_ACTIONS)``: index ``i`` is
 the ``i``-th legal action, and the action mask marks the legal ones (the
 PettingZoo environment refuses another; the Gymnasium wrapper takes it as a
-no-op with a small penalty, :data:`ILLEGAL_ACTION_REWARD`). The
-observation is a fixed-size vector from the acting player's point of view
-(its units first, then the enemy's, :data:`UNIT_FEATURES` numbers each, up to
-:data:`MAX_UNITS`, then the turn and the decision kind); a description for
-people (the legal actions' labels, the scores) is in ``infos[agent]``. The
+no-op with a small penalty, :data:`ILLEGAL_ACTION_REWARD`). A description
+for people (the legal actions' labels, the scores) is in ``infos[agent]``. The
 reward comes at the end from the scenario's victory condition: +1 to the
 winner, -1 to the loser, 0 each on a draw.
+
+The observation is a vector of :data:`OBSERVATION_SIZE` float32 numbers in
+[-1, 1], from one player's point of view; the same size for every scenario.
+
+* :data:`MAX_UNITS` unit slots of :data:`UNIT_FEATURES` numbers each, slot ``k``
+  at ``5k`` to ``5k + 4``. Every unit of the scenario keeps one slot for the
+  whole game: the observer's units first, then the enemy's, each side in the
+  scenario's order. A unit that joins the battle (a Chaos champion's
+  transformation into a new unit) takes the next free slot after those, in the
+  order the units joined, and keeps it. Free slots are all 0.
+* In a unit's slot: *present* (1 while it has a model on the table; 0 while it
+  is in reserve, aboard a transport or destroyed, or has left the battle),
+  *side* (1 the observer's, -1 the enemy's, present or not), the *share of its
+  models left* (of those it started with) and the *centre* of those models,
+  x and y as shares of the table's width and height; these three are 0 while
+  the unit is not present.
+* Then (at ``5 * MAX_UNITS``) the turn as a share of the game's turns, 1 when
+  the observer is to pick, and the pick's kind one-hot over :data:`KINDS` (0
+  when the observer is not to pick).
+
+A scenario is refused (:class:`Table`) if its units and the new units its
+Chaos champions may become (each at most once) need more than
+:data:`MAX_UNITS` slots, so that a unit never takes another feature's place.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +48,17 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
 from hammerlab.analysis.game import Action, Game
+from hammerlab.editions.waffle.challenges import CHAMPION
+from hammerlab.editions.waffle.reserves import reserve_state
+from hammerlab.editions.waffle.special_rules import model_has
+from hammerlab.editions.waffle.state import WaffleState
 from hammerlab.engine.rules import ParamValue
 from hammerlab.errors import InputError
 from hammerlab.io.scenario import Scenario, load_scenario
 
 MAX_UNITS = 16
-"""Unit slots in an observation; a scenario with more units is refused."""
+"""Unit slots in an observation: a scenario whose units, and the new units its Chaos
+champions may become, need more is refused."""
 UNIT_FEATURES = 5
 """Per unit: present, its side's (1 the observer's, -1 the enemy's), share of its
 models left, and the centre of its models left (x, y as shares of the table)."""
@@ -59,19 +85,36 @@ def _observation_space() -> spaces.Dict:
 
 
 class Table:
-    """A scenario ready to start games: what the two environments share."""
+    """A scenario ready to start games: what the environments share.
 
-    def __init__(self, path: Path | str, rules: dict[str, ParamValue] | None = None) -> None:
+    ``rules`` and ``plugins`` are :meth:`Game.start`'s (rule settings, plug-in
+    files), with its errors: one game is started here, so that a bad setting or
+    plug-in is refused when the environment is made, as is a scenario whose
+    units need more than :data:`MAX_UNITS` observation slots."""
+
+    def __init__(
+        self,
+        path: Path | str,
+        rules: dict[str, ParamValue] | None = None,
+        plugins: Sequence[str] = (),
+    ) -> None:
         self.source = str(path)
         self.scenario: Scenario = load_scenario(Path(path))
         self.rules = rules or {}
-        if len(self.scenario.units) > MAX_UNITS:
-            raise InputError(self.source, "units", f"more than {MAX_UNITS} units for an agent")
+        self.plugins = plugins
         self.players = [p.name for p in self.scenario.players]
+        units, joining = len(self.scenario.units), may_join(self.start(None))
+        if units + joining > MAX_UNITS:
+            more = f" and {joining} that its Chaos champions may become" if joining else ""
+            raise InputError(
+                self.source,
+                "units",
+                f"{units} units{more}: more than the {MAX_UNITS} an agent sees",
+            )
 
     def start(self, seed: int | None) -> Game:
         """A new game (the scenario's seed when ``seed`` is ``None``)."""
-        return Game.start(self.scenario, self.source, seed, self.rules)
+        return Game.start(self.scenario, self.source, seed, self.rules, self.plugins)
 
     def seeds(self) -> np.random.Generator:
         """Where an environment draws the dice seed of a game reset without one: seeded
@@ -79,6 +122,24 @@ class Table:
         seeded once plays new dice every episode, the same in every run (Gymnasium's
         contract: "if … ``seed=None`` is passed, the PRNG will *not* be reset")."""
         return np.random.default_rng(self.scenario.seed or 0)
+
+
+def may_join(game: Game) -> int:
+    """How many new units may join ``game``'s battle: one for each Champion of Chaos
+    (the Waffle Edition's Spawnhood and Dark Apotheosis turn it into a new unit,
+    ``chaos_forms.py``; the new unit has none of its rules, so it happens once),
+    whether it starts on the table, in reserve or aboard a transport."""
+    battle = game.battle
+    state = battle.state
+    if not isinstance(state, WaffleState):
+        return 0
+    reserves = reserve_state(battle)
+    units = [
+        *battle.units.values(),
+        *(aboard.unit for aboard in state.embarked.values()),
+        *(reserves.waiting.values() if reserves is not None else ()),
+    ]
+    return sum(model_has(unit, model, CHAMPION) for unit in units for model in unit.models)
 
 
 SEED_RANGE = 2**31
@@ -94,22 +155,43 @@ def offered(game: Game) -> list[Action]:
     return actions
 
 
+def slots(game: Game, player: str) -> list[str]:
+    """The unit in each slot of ``player``'s observation, by id (the module's doc):
+    the scenario's units, ``player``'s first, then those that joined the battle.
+    One more unit than :data:`MAX_UNITS` (only a plug-in could add it, :class:`Table`
+    having made room for the rest) is an :class:`InputError`, never a feature
+    overwritten."""
+    scenario = game.recipe.scenario["units"]
+    fixed = [u["id"] for u in scenario if u["player"] == player]
+    fixed += [u["id"] for u in scenario if u["player"] != player]
+    named = set(fixed)
+    ids = fixed + [uid for uid in game.battle.units if uid not in named]
+    if len(ids) > MAX_UNITS:
+        raise InputError(
+            game.recipe.source, "units", f"{ids[MAX_UNITS]} joined: more than {MAX_UNITS} units"
+        )
+    return ids
+
+
 def observe_game(game: Game, player: str, actions: list[Action]) -> Observation:
     """``player``'s observation: the vector (see the module's doc) and the mask of
     ``actions`` (empty unless ``player`` is to act)."""
     battle = game.battle
     vector = np.zeros(OBSERVATION_SIZE, np.float32)
     width, height = battle.battlefield.width, battle.battlefield.height
-    units = sorted(battle.units.values(), key=lambda u: u.player != player)
-    for slot, unit in enumerate(units):
-        alive = unit.alive_models
+    sides = {u["id"]: u["player"] for u in game.recipe.scenario["units"]}
+    for slot, uid in enumerate(slots(game, player)):
         at = slot * UNIT_FEATURES
+        unit = battle.units.get(uid)
+        owner = unit.player if unit is not None else sides[uid]
+        vector[at + 1] = 1.0 if owner == player else -1.0
+        if unit is None or unit.destroyed:
+            continue
+        alive = unit.alive_models
         vector[at] = 1.0
-        vector[at + 1] = 1.0 if unit.player == player else -1.0
         vector[at + 2] = len(alive) / max(1, unit.starting_models)
-        if alive:
-            vector[at + 3] = sum(m.position[0] for m in alive) / len(alive) / width
-            vector[at + 4] = sum(m.position[1] for m in alive) / len(alive) / height
+        vector[at + 3] = sum(m.position[0] for m in alive) / len(alive) / width
+        vector[at + 4] = sum(m.position[1] for m in alive) / len(alive) / height
     at = MAX_UNITS * UNIT_FEATURES
     vector[at] = min(1.0, game.turn / max(1, game.ready.plan.turns))
     mask = np.zeros(MAX_ACTIONS, np.int8)
@@ -125,6 +207,12 @@ def outcome(game: Game, player: str) -> float:
     """+1 if ``player`` won under the scenario's victory condition, -1 if it lost, 0."""
     best = game.winner
     return 0.0 if best is None else (1.0 if best == player else -1.0)
+
+
+def summary(game: Game) -> Sequence[str]:
+    """The edition's summary of ``game``: the winner once it is over, who leads before."""
+    ready = game.ready
+    return ready.ruleset.summary(ready.battle, ready.plan, over=game.is_over)
 
 
 def describe(game: Game, actions: list[Action]) -> dict[str, Any]:
@@ -149,9 +237,10 @@ class HammerlabAEC(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hint
         scenario: Path | str,
         rules: dict[str, ParamValue] | None = None,
         render_mode: str | None = None,
+        plugins: Sequence[str] = (),
     ) -> None:
         super().__init__()
-        self.table = Table(scenario, rules)
+        self.table = Table(scenario, rules, plugins)
         self.possible_agents = list(self.table.players)
         self.render_mode = render_mode
         self._spaces = {a: _observation_space() for a in self.possible_agents}
@@ -221,10 +310,10 @@ class HammerlabAEC(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hint
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        """The game's summary so far (``ansi``)."""
+        """The game's summary so far (``ansi``): who leads, until it is over."""
         if self.render_mode != "ansi":
             return None
-        return "\n".join(self.game.ready.ruleset.summary(self.game.battle, self.game.ready.plan))
+        return "\n".join(summary(self.game))
 
     def close(self) -> None:
         """Nothing to release."""
@@ -244,8 +333,9 @@ class HammerlabGym(gymnasium.Env[NDArray[np.float32], int]):
         scenario: Path | str,
         player: str | None = None,
         rules: dict[str, ParamValue] | None = None,
+        plugins: Sequence[str] = (),
     ) -> None:
-        self.table = Table(scenario, rules)
+        self.table = Table(scenario, rules, plugins)
         self.player = player or self.table.players[0]
         if self.player not in self.table.players:
             raise InputError(self.table.source, "player", f"{self.player!r} is not a player")

@@ -1,5 +1,6 @@
 """An OpenSpiel game over :class:`Game`: ``pyspiel.load_game("python_hammerlab",
-{"scenario": PATH})`` for any scenario of either ruleset.
+{"scenario": PATH})`` for any scenario of either ruleset (parameters: ``seed``,
+``rules``, ``plugins``: :class:`HammerlabSpielGame`).
 
 The same interface as the PettingZoo environment (:mod:`hammerlab.agents.env`):
 a player answers the top-level decisions, action ``i`` is the ``i``-th offered
@@ -19,6 +20,7 @@ Importing the module registers the game with OpenSpiel.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -32,6 +34,7 @@ from hammerlab.agents.env import (
     observe_game,
     offered,
     outcome,
+    summary,
 )
 from hammerlab.analysis.game import Game
 from hammerlab.errors import IllegalActionError, InputError
@@ -52,7 +55,7 @@ GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"scenario": "", "seed": -1},
+    parameter_specification={"scenario": "", "seed": -1, "rules": {}, "plugins": ""},
 )
 
 
@@ -68,13 +71,16 @@ def max_game_length(table: Table, game: Game) -> int:
 
 
 class HammerlabSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type hints
-    """A scenario as an OpenSpiel game (parameters ``scenario``, a path, and ``seed``)."""
+    """A scenario as an OpenSpiel game (parameters ``scenario``, a path; ``seed``;
+    ``rules``, rule settings as :meth:`Game.start` takes them; ``plugins``, plug-in
+    files separated by ``os.pathsep``, as ``PATH`` is)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**GAME_TYPE.parameter_specification, **(params or {})}
         if not params["scenario"]:
             raise InputError(SHORT_NAME, "scenario", "the game needs a scenario file (a path)")
-        self.table = Table(str(params["scenario"]))
+        plugins = [p for p in str(params["plugins"]).split(os.pathsep) if p]
+        self.table = Table(str(params["scenario"]), dict(params["rules"]), plugins)
         if params["seed"] < -1:
             raise InputError(SHORT_NAME, "seed", f"{params['seed']}: a seed is 0 or more, or -1")
         self.seed: int | None = None if params["seed"] < 0 else int(params["seed"])
@@ -160,10 +166,8 @@ class HammerlabSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has n
         return [outcome(self.game, player) for player in self.players]
 
     def __str__(self) -> str:
-        """The game's summary so far."""
-        ready = self.game.ready
-        summary = ready.ruleset.summary(ready.battle, ready.plan)
-        return "\n".join([f"turn {self.game.turn}", *summary])
+        """The game's summary so far (who leads, until it is over)."""
+        return "\n".join([f"turn {self.game.turn}", *summary(self.game)])
 
 
 class VectorObserver:
