@@ -43,6 +43,7 @@ from hammerlab.editions.waffle.deep_strike import (
 )
 from hammerlab.editions.waffle.reserves import (
     arrived_by_deep_strike,
+    put_on_table,
     reserve_state,
     set_reserves,
     waiting_units,
@@ -72,6 +73,19 @@ def test_a_unit_in_reserve_is_off_the_table() -> None:
     assert list(battle.units) == ["guard"]
     assert [u.id for u in waiting_units(battle, A)] == ["term"]
     assert battle.enemies_of(battle.unit("guard")) == []
+
+
+def test_a_unit_that_joined_the_battle_stays_when_a_reserve_arrives() -> None:
+    # A unit made mid-battle (as a Chaos champion's Spawnhood makes one: chaos_forms)
+    # has no scenario place; a reserve arriving after it leaves it on the table, after
+    # the units in their scenario order (it was dropped from the battle before).
+    battle = make_battle(_deep_strikers(), squad("guard", B, GUARD, [LASGUN], row(30, 40, 5)))
+    _in_reserve(battle, 2)
+    spawn = squad("spawn", B, GUARD, [LASGUN], row(30, 30, 1))
+    battle.units["spawn"] = spawn
+    put_on_table(battle, waiting_units(battle, A)[0])
+    assert list(battle.units) == ["term", "guard", "spawn"]
+    assert battle.units["spawn"] is spawn
 
 
 def test_no_reserve_roll_in_turn_one() -> None:

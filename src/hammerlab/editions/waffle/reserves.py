@@ -67,15 +67,20 @@ def set_reserves(battle: Battle, reserves: dict[str, str], turns: int) -> None:
 
 def put_on_table(battle: Battle, unit: Unit) -> None:
     """The unit leaves reserve and joins ``battle.units`` in its scenario place; its
-    vehicles that face nowhere yet face the enemy (:func:`vehicles.face_the_enemy`)."""
+    vehicles that face nowhere yet face the enemy (:func:`vehicles.face_the_enemy`).
+    A unit that joined the battle after the scenario began (a Chaos champion's new
+    unit: ``chaos_forms``), and so has no scenario place, keeps its place after them."""
     state = reserve_state(battle)
     assert state is not None
     state.waiting.pop(unit.id, None)
     if unit.id in state.ongoing:
         state.ongoing.remove(unit.id)
     placed = {**battle.units, unit.id: unit}
+    scenario = set(state.order)
+    order = [uid for uid in state.order if uid in placed]
+    order += [uid for uid in placed if uid not in scenario]
     battle.units.clear()
-    battle.units.update((uid, placed[uid]) for uid in state.order if uid in placed)
+    battle.units.update((uid, placed[uid]) for uid in order)
     face_the_enemy(battle, unit)
 
 
