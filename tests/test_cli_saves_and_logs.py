@@ -600,8 +600,7 @@ def test_the_log_of_a_game_stopped_at_a_prompt_replays_to_where_it_stopped(
     code, out, err = run("replay", str(log))
     assert code == 0, err
     assert " ".join(out.split()) == (
-        f"{log}: replays identically up to where the game stopped at game turn 1 "
-        "(the input ended)"
+        f"{log}: replays identically up to where the game stopped at game turn 1 (the input ended)"
     )
     # Cut short (the stop gone), it plays on: a difference at the end of the log.
     log.write_text("\n".join(lines[:-1]) + "\n", encoding="utf-8")
