@@ -75,6 +75,23 @@ def test_a_battlescribe_file_with_another_edition_s_odds_says_which_edition_its_
     )
 
 
+def test_odds_on_a_weapon_the_import_dropped_says_why() -> None:
+    # A player's review: the Lootas' Deffgun is in the catalogue, but its Shots are
+    # "D3" (dice the Waffle Edition does not roll for shots), so the import drops it
+    # with a note (show --from prints it); odds said only "has no weapon 'deffgun'".
+    # The error repeats why; a weapon never in the file is refused as before.
+    ask = ["odds", "--from", ORKS, "--attacker", "Lootas", "--target", "Tactical Squad"]
+    result = CliRunner().invoke(app, [*ask, "--weapon", "Deffgun"])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        "error: Lootas has no weapon 'deffgun': the import dropped it (Weapon 'Deffgun' "
+        "cannot be used by the Waffle Edition: its shots 'D3' are dice, which it does not "
+        "roll); it has: Stikkbombs\n"
+    )
+    other = CliRunner().invoke(app, [*ask, "--weapon", "Shoota"])
+    assert other.stderr == "error: Lootas has no weapon 'shoota'; it has: Stikkbombs\n"
+
+
 def test_odds_from_a_missing_file_is_one_line() -> None:
     result = CliRunner().invoke(app, [*AT_A_KAN, "--from", "no_such_file.cat"])
     assert result.exit_code == 1 and not result.stdout

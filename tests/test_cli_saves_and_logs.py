@@ -524,7 +524,9 @@ def test_a_prompted_game_whose_input_ends_inside_an_activation_is_saved_at_its_p
     assert f"; the game was saved to {save} as it stood at its last top-level decision" in (
         result.stderr
     )
-    assert result.stderr.rstrip().endswith(f"go on with hammerlab battle --resume {save}")
+    assert result.stderr.rstrip().endswith(
+        f"go on with hammerlab battle --resume {save} --controller prompt --side Cadians"
+    )
     saved = json.loads(save.read_text(encoding="utf-8"))
     assert saved["decisions"] == []
     assert saved["cursor"]["turn"] == 1
@@ -559,3 +561,81 @@ def test_ctrl_c_in_a_prompted_game_saves_it_and_exits_130(
     header, *events = (json.loads(line) for line in log.read_text(encoding="utf-8").splitlines())
     assert header["kind"] == "game"
     assert [e for e in events if e["kind"] == "decision"] == []
+
+
+# --- review 2: a game stopped at a prompt, its log, and how it goes on -----------------
+
+
+def _prompted(args: list[str], answers: str) -> tuple[int, str]:
+    """``hammerlab battle ARGS`` with ``answers`` typed: its exit code and standard error."""
+    result = CliRunner().invoke(app, ["battle", *args], input=answers)
+    return result.exit_code, result.stderr
+
+
+STOPPED = [str(THREE_TURNS), "--seed", "2", "--controller", "prompt", "--side", "Ultramarines"]
+"""The three-turn example played by hand as the Ultramarines, who move first."""
+
+
+def test_the_log_of_a_game_stopped_at_a_prompt_replays_to_where_it_stopped(
+    tmp_path: Path,
+) -> None:
+    # A user review: a game whose input ran out was logged, and replay said its
+    # untouched log differs at its end ("logged (end of log)"). Four answers: the
+    # Ultramarines' first unit picked, moved, ... the input ends in game turn 1 with
+    # their movement not done. The log ends with the stop (why, where, who was to
+    # answer) and replays to it: exit 0; without --save the log is still written.
+    log = tmp_path / "pg.jsonl"
+    code, err = _prompted([*STOPPED, "--log-json", str(log)], "1\n1\n1\n1\n")
+    assert code == 1, err
+    assert err.rstrip().endswith(f"; its log was written to {log}"), err
+    assert err.count("\n") == 1
+    lines = log.read_text(encoding="utf-8").splitlines()
+    last = json.loads(lines[-1])
+    assert {k: last[k] for k in ("kind", "reason", "turn", "player")} == {
+        "kind": "stopped",
+        "reason": "the input ended",
+        "turn": 1,
+        "player": "Ultramarines",
+    }
+    code, out, err = run("replay", str(log))
+    assert code == 0, err
+    said = (
+        f"{log}: replays identically up to where the game stopped at game turn 1 (the input ended)"
+    )
+    assert "".join(out.split()) == "".join(said.split())  # wrapped to the terminal's width
+    # Cut short (the stop gone), it plays on: a difference at the end of the log.
+    log.write_text("\n".join(lines[:-1]) + "\n", encoding="utf-8")
+    line = one_line(*run("replay", str(log))[::2], 1)
+    assert f"line {len(lines)} differs: logged (end of log) but the replay gives" in line
+    # Its last activation cut off, the stop kept: the replay stops at the pick before,
+    # where the game does not stand as the stop records it.
+    events = [json.loads(text) for text in lines]
+    last_pick = max(
+        n for n, e in enumerate(events) if e["kind"] == "decision" and e["decision"] == "mover"
+    )
+    log.write_text("\n".join(lines[:last_pick] + lines[-1:]) + "\n", encoding="utf-8")
+    line = one_line(*run("replay", str(log))[::2], 1)
+    assert f"line {last_pick + 1} differs: logged" in line
+
+
+def test_a_resumed_game_stopped_again_logs_and_replays_and_its_hint_keeps_the_side(
+    tmp_path: Path,
+) -> None:
+    # The stop line's resume command goes on as the user played: their side by hand
+    # (the review ran the bare --resume and the AI played the Ultramarines to the
+    # end). Run as given, with no answers, it asks the Ultramarines again, and its log
+    # (no --save) replays to where it stopped.
+    save, log = tmp_path / "pg.json", tmp_path / "pg5.jsonl"
+    code, err = _prompted([*STOPPED, "--save", str(save)], "1\n")
+    assert code == 1, err
+    resume = f"hammerlab battle --resume {save} --controller prompt --side Ultramarines"
+    assert err.rstrip().endswith(f"go on with {resume}"), err
+    args = resume.split()[2:]
+    code, err = _prompted([*args, "--log-json", str(log)], "")
+    assert code == 1, err
+    assert err.startswith("error: the input ended while Ultramarines was asked: "), err
+    assert err.rstrip().endswith(f"; its log was written to {log}"), err
+    code, out, err = run("replay", str(log))
+    assert code == 0, err
+    said = "replays identically up to where the game stopped at game turn 1 (the input ended)"
+    assert "".join(said.split()) in "".join(out.split())  # wrapped to the terminal's width

@@ -192,3 +192,37 @@ def test_links_that_fan_out_exponentially_are_refused(tmp_path: Path) -> None:
         ' name="Leaf" type="upgrade"/></sharedSelectionEntries></catalogue>'
     )
     assert "default selections" in rejected(path).problem
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("orks.cat", "a zip archive, not XML (a .catz renamed?): unzip it and give the .cat file"),
+        ("system.gst", "a zip archive, not XML (a .gstz renamed?): unzip it and give the .gst"),
+        ("list.ros", "a zip archive, not XML: name a zipped roster .rosz"),
+    ],
+)
+def test_a_zip_named_as_xml_says_it_is_a_zip_archive(
+    tmp_path: Path, name: str, problem: str
+) -> None:
+    # A player's review: a zipped catalogue renamed .cat read "line 1, column 2: not
+    # well-formed XML (invalid token)", as if the XML were broken. BattleScribe zips
+    # rosters as .rosz (read as such) and catalogues as .catz (to unzip).
+    path = write_zip(tmp_path / name, {"inside" + name[-4:]: TINY_ROSTER.encode()})
+    error = rejected(path)
+    assert error.where == ""
+    assert error.problem.startswith(problem)
+
+
+def test_a_damaged_roster_inside_a_rosz_is_named(tmp_path: Path) -> None:
+    # A .rosz whose .ros member is cut short: the line and column are the member's,
+    # so the member is named before them (the review's message named the archive only).
+    cut = TINY_ROSTER[:40]
+    path = write_zip(tmp_path / "army.rosz", {"my army.ros": cut.encode()})
+    error = rejected(path)
+    assert error.where.startswith("my army.ros: line 1, column ")
+    assert "not well-formed XML" in error.problem
+    wrong = write_zip(
+        tmp_path / "cat.rosz", {"army.ros": f'<catalogue xmlns="{CAT_NS}"/>'.encode()}
+    )
+    assert rejected(wrong).where == "army.ros: catalogue"

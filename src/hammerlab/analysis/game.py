@@ -27,7 +27,7 @@ import os
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError
 
@@ -39,7 +39,7 @@ from hammerlab.editions.schedule import SCHEDULE
 from hammerlab.editions.turns import WIPED_OUT, game_winner, victory_scores
 from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.decisions import Controller, Decision
-from hammerlab.engine.events import to_json_line_of
+from hammerlab.engine.events import Event, to_json_line_of
 from hammerlab.engine.rules import ParamValue
 from hammerlab.engine.units import Unit
 from hammerlab.errors import (
@@ -94,6 +94,32 @@ class Recipe:
     """The scenario file's absolute path, where relative BattleScribe sources are read
     from whatever folder the game is resumed or replayed in; ``None``: beside
     ``source`` (a game saved before this was recorded, or started without it)."""
+
+
+@dataclass(frozen=True)
+class GameStopped(Event):
+    """The game was stopped before its end, for good, at a top-level decision (a
+    person's input ended, or Ctrl-C): the last event of a stopped game's log, so
+    that ``hammerlab replay`` stops where the game did instead of playing on.
+
+    ``reason`` says why (what the CLI was told, not replayed); ``turn``, ``player``
+    and ``decision`` (its kind) are the decision left unanswered, and ``digest`` the
+    game's state there (:meth:`Game.digest`), so that a log with its last
+    activations cut off, the stop kept, does not replay as identical."""
+
+    kind: ClassVar[str] = "stopped"
+    reason: str
+    turn: int
+    player: str
+    decision: str
+    digest: str
+
+    @property
+    def text(self) -> str:
+        return (
+            f"The game stops at game turn {self.turn} ({self.reason}), "
+            f"{self.player} to answer {self.decision}"
+        )
 
 
 def _rule_value(value: object) -> ParamValue:
@@ -415,6 +441,18 @@ class Game:
             raise IllegalActionError(f"{player!r} is not a player; players: {', '.join(names)}")
         while self._pending is not None and self._pending.player != player:
             self.step()
+
+    def stop(self, reason: str) -> None:
+        """Record that the game stops here for good, before its end (``reason``: why):
+        a :class:`GameStopped` event, the last its log gets, so that the log replays
+        to here (:func:`replay_logged`). The game must stand at a top-level decision
+        (:meth:`at_last_pick`); save it (:meth:`to_json`) before, as the event is not
+        one of the game's decisions and would change its digest."""
+        decision = self._pending
+        if decision is None:
+            raise IllegalActionError("the game is over: there is nothing to stop")
+        digest = self.digest()
+        self.battle.emit(GameStopped(reason, self.turn, decision.player, decision.kind, digest))
 
     def chance_outcomes(self) -> None:
         """Not offered: every roll happens inside an activation, where the rules
@@ -773,7 +811,11 @@ def replay_logged(game: Game, logged_events: Sequence[Any]) -> str | None:
 
     The replay stops where it goes another way than the log; when that is a decision
     the log does not answer (a rule switched on, or a plug-in edited, since), it
-    returns who was asked what, with its choices, for :func:`first_difference`."""
+    returns who was asked what, with its choices, for :func:`first_difference`.
+    A log that ends with a :class:`GameStopped` event (a game stopped at a prompt)
+    is played only as far as its decisions go, and stopped there for the same
+    reason: the stop compares equal only where the game stands as it stood."""
+    stopped = logged_stop(logged_events)
     answers = [
         (str(e.get("decision")), str(e.get("answer")))
         for e in logged_events
@@ -782,7 +824,10 @@ def replay_logged(game: Game, logged_events: Sequence[Any]) -> str | None:
     battle = game.battle
     try:
         game._follow(answers)
-        game.play()
+        if stopped is None:
+            game.play()
+        elif not game.is_over:
+            game.stop(stopped.reason)
     except UnansweredDecisionError as error:
         battle.answers = []
         return f"{error.player}, {error.decision} ({', '.join(error.labels)})"
@@ -790,6 +835,21 @@ def replay_logged(game: Game, logged_events: Sequence[Any]) -> str | None:
         pass  # the replay went another way: comparing the logs shows where
     battle.answers = []
     return None
+
+
+def logged_stop(logged_events: Sequence[Any]) -> GameStopped | None:
+    """The :class:`GameStopped` event a log's events end with (that of a game stopped
+    before its end), or ``None``; one whose fields are not a stop's is ``None`` too
+    (the replay then plays on, and the comparison names that line)."""
+    last = logged_events[-1] if logged_events else None
+    if not isinstance(last, dict) or last.get("kind") != GameStopped.kind:
+        return None
+    fields = {k: v for k, v in last.items() if k != "kind"}
+    try:
+        stop = GameStopped(**fields)
+    except TypeError:
+        return None
+    return stop if isinstance(stop.reason, str) else None
 
 
 def first_difference(

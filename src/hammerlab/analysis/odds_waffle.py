@@ -54,6 +54,7 @@ from hammerlab.editions.waffle.wounds import majority_value, most_common_profile
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.engine.rules import RuleSettingError, resolve_settings
 from hammerlab.errors import ProfileError
+from hammerlab.io.battlescribe.datasheets import why_dropped
 from hammerlab.io.bounds import MAX_WEAPON_SHOTS, MAX_WOUNDS
 
 SITUATIONS: dict[str, str] = {
@@ -337,7 +338,9 @@ def _find_weapon(sheet: Datasheet, name: str, profile: str | None) -> Weapon:
     found = [w for w in sheet.weapons() if w.name.lower() == wanted]
     if not found:
         known = ", ".join(w.name for w in sheet.weapons())
-        raise QuestionError(f"{sheet.name} has no weapon {wanted!r}; it has: {known}")
+        dropped = why_dropped(sheet, wanted)
+        why = f": the import dropped it ({dropped})" if dropped else ""
+        raise QuestionError(f"{sheet.name} has no weapon {wanted!r}{why}; it has: {known}")
     return found[0]
 
 

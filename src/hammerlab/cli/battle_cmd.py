@@ -18,6 +18,7 @@ from hammerlab.analysis.game import (
     Game,
     PluginNotNamedError,
     check_log,
+    logged_stop,
     saved_players,
 )
 from hammerlab.analysis.search import Budget, install_search
@@ -116,10 +117,11 @@ def run_battle(
             game = Game.start(
                 spec, str(scenario), seed, rules, plugins, people, HOLD, scenario_path=where
             )
+        players = [p.name for p in game.battle.players]
+        you = _side(side, players, str(resume or scenario))
         if controller == "search":
-            players = [p.name for p in game.battle.players]
-            you = _side(side, players, str(resume or scenario))
             install_search(game, you, Budget(playouts))
+        flags = _resume_flags(game, controller, you, playouts)
         if resume is None and not as_json:
             _introduce(game)
         if not as_json:
@@ -129,9 +131,9 @@ def run_battle(
         try:
             _play(game, stop, quiet=as_json or controller == "prompt")
         except KeyboardInterrupt:
-            raise _stopped(game, save, log_json, "interrupted", 130) from None
+            raise _stopped(game, save, log_json, flags, "interrupted", 130) from None
         except InputEndedError as error:
-            raise _stopped(game, save, log_json, f"error: {error}", 1) from None
+            raise _stopped(game, save, log_json, flags, str(error), 1) from None
     except RuleSettingError as error:
         raise usage_error("--rule", error) from None
     except PluginNotNamedError as error:
@@ -163,29 +165,57 @@ def run_battle(
 
 
 def _stopped(
-    game: Game, save: Path | None, log_json: Path | None, why: str, status: int
+    game: Game,
+    save: Path | None,
+    log_json: Path | None,
+    flags: list[str],
+    why: str,
+    status: int,
 ) -> typer.Exit:
     """Say in one line on standard error why the game stopped before its end and what
-    was kept, and give the exit to raise (130 for Ctrl-C, as a shell reports it).
+    was kept, and give the exit to raise (130 for Ctrl-C, as a shell reports it; 1,
+    an ``error:`` line, for the input ending).
 
-    With ``--save`` the game is saved as it stood at its last top-level decision
-    (:meth:`Game.at_last_pick`), so that ``--resume`` asks the interrupted unit's
-    activation again from its start; ``--log-json`` gets that game's log. Without
-    ``--save`` nothing is kept, and the line says how to keep a game next time."""
-    if save is None:
-        typer.echo(f"{why}; the game was not saved (--save FILE keeps a game you stop)", err=True)
-        return typer.Exit(status)
+    What is kept is the game as it stood at its last top-level decision
+    (:meth:`Game.at_last_pick`): with ``--save`` it is saved, so that ``--resume``
+    (with ``flags``, :func:`_resume_flags`) asks the interrupted unit's activation again
+    from its start; ``--log-json`` gets its log, with or without ``--save``, ending
+    with the stop (:meth:`Game.stop`) so that ``replay`` stops there too. Without
+    ``--save`` the line says how to keep a game next time."""
+    interrupted = status == 130
+    line = why if interrupted else f"error: {why}"
     kept = game.at_last_pick()
+    if save is None:
+        line += "; the game was not saved (--save FILE keeps a game you stop)"
+    else:
+        write_file(save, kept.to_json() + "\n")  # saved before its log records the stop
+        resume = shlex.join(["hammerlab", "battle", "--resume", str(save), *flags])
+        line += (
+            f"; the game was saved to {save} as it stood at its last top-level decision "
+            f"(game turn {kept.turn}; an activation under way is asked again from its start); "
+            f"go on with {resume}"
+        )
     if log_json is not None:
+        kept.stop("interrupted" if interrupted else "the input ended")
         write_file(log_json, kept.log_json_lines())
-    write_file(save, kept.to_json() + "\n")
-    typer.echo(
-        f"{why}; the game was saved to {save} as it stood at its last top-level decision "
-        f"(game turn {kept.turn}; an activation under way is asked again from its start); "
-        f"go on with hammerlab battle --resume {save}",
-        err=True,
-    )
+        line += f"; its log was written to {log_json}"
+    typer.echo(line, err=True)
     return typer.Exit(status)
+
+
+def _resume_flags(game: Game, controller: str, you: str, playouts: int) -> list[str]:
+    """The flags that go on with a game saved where it stopped, played as it was,
+    after ``--resume FILE``: the same controller, the side the person (or the search AI)
+    plays, the search's playouts where not the default, and the plug-ins the game
+    plays with (run only when named). ``--save`` stays the user's to give."""
+    words: list[str] = []
+    if controller != "ai":
+        words += ["--controller", controller, "--side", you]
+    if controller == "search" and playouts != Budget.playouts:
+        words += ["--playouts", str(playouts)]
+    for plugin in game.recipe.plugins:
+        words += ["--plugin", plugin]
+    return words
 
 
 def _recorded_plugins(resume: Path | None) -> bool:
@@ -387,6 +417,9 @@ def run_replay(log: Path, plugin: list[Path] | None = None) -> None:
     except HammerlabError as error:
         raise fail(error) from None
     if differs is None:
-        console.print(f"{log}: replays identically", markup=False)
+        stop = logged_stop([json.loads(text.splitlines()[-1])])
+        where = "" if stop is None else f" up to where the game stopped at game turn {stop.turn}"
+        reason = "" if stop is None else f" ({stop.reason})"
+        console.print(f"{log}: replays identically{where}{reason}", markup=False)
         return
     raise fail(f"{log}: {differs}")

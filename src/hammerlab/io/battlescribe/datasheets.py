@@ -93,6 +93,22 @@ class Built:
     reasons: tuple[str, ...]
 
 
+def _dropped(weapon: str) -> str:
+    """How the note on a weapon the importer dropped (one the edition cannot use)
+    opens: :func:`why_dropped` finds it by this."""
+    return f"Weapon {weapon!r} cannot be used by {WAFFLE}: "
+
+
+def why_dropped(sheet: Datasheet, weapon: str) -> str | None:
+    """Why the importer dropped ``sheet``'s weapon ``weapon`` (named in any case): its
+    note (``show --from`` prints it) less the closing "dropped.", for a question
+    about a weapon the unit has not got (``odds --weapon``); ``None``: none was
+    dropped by that name."""
+    opening = _dropped(weapon.lower()).lower()
+    note = next((n for n in sheet.battle_notes if n.lower().startswith(opening)), None)
+    return None if note is None else note.removesuffix(f"; {DROPPED}")
+
+
 @dataclass
 class _Gear:
     """What a model, or the unit as a whole, carries."""
@@ -208,9 +224,7 @@ class _Gear:
             )
         problems = weapon_problems(item)
         if problems:
-            self.notes.append(
-                f"Weapon {item.name!r} cannot be used by {WAFFLE}: {'; '.join(problems)}; {DROPPED}"
-            )
+            self.notes.append(f"{_dropped(item.name)}{'; '.join(problems)}; {DROPPED}")
             return False
         if GRENADE in item.keywords:
             self.notes.append(

@@ -93,13 +93,34 @@ def load_root(path: Path, source: str) -> Element:
             "",
             f"unsupported file type {suffix or '(none)'!r}: expected .cat, .gst, .ros or .rosz",
         )
-    data = _read_zipped_roster(path, source) if suffix == ".rosz" else _read_plain(path, source)
-    root = parse_xml(data, source)
+    if suffix == ".rosz":
+        data, member = _read_zipped_roster(path, source)
+    else:
+        data, member = _read_plain(path, source), ""
+        if data.startswith(ZIP_MAGIC):
+            raise InputError(source, "", _zipped_problem(suffix))
+    root = parse_xml(data, source, member)
     expected = ROOT_TAGS[suffix]
     found = local_name(root.tag)
     if found != expected:
-        raise InputError(source, found, f"expected a <{expected}> root element for a {suffix} file")
+        where = f"{member}: {found}" if member else found
+        raise InputError(source, where, f"expected a <{expected}> root element for a {suffix} file")
     return root
+
+
+ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+"""How a zip archive starts: its first member's header, or (empty) its directory's end."""
+
+
+def _zipped_problem(suffix: str) -> str:
+    """What to do with a zip archive named as an XML file of type ``suffix``:
+    BattleScribe zips a roster as ``.rosz``, which is read as it is, and a
+    catalogue or game system as ``.catz`` or ``.gstz``, which must be unzipped."""
+    if suffix == ".ros":
+        return "a zip archive, not XML: name a zipped roster .rosz (BattleScribe's name for it)"
+    return (
+        f"a zip archive, not XML (a {suffix}z renamed?): unzip it and give the {suffix} file inside"
+    )
 
 
 def local_name(tag: str) -> str:
@@ -132,45 +153,53 @@ _LONG_NUMBER = re.compile(rb"\d{" + str(MAX_DIGITS + 1).encode() + rb",}")
 """A run of digits longer than any number a file needs (:data:`~hammerlab.errors.MAX_DIGITS`)."""
 
 
-def parse_xml(data: bytes, source: str) -> Element:
-    """Parse ``data`` with DTDs, entities and external references refused.
+def parse_xml(data: bytes, source: str, member: str = "") -> Element:
+    """Parse ``data`` with DTDs, entities and external references refused; ``member``
+    (printable) is the archive member of ``source`` it was read from, named first
+    where a mistake is (a ``.rosz``'s roster), else ``""``.
 
     Every element starts with ``<`` not followed by ``/``, so the count below
     bounds the number of elements from above, at the speed of a byte search.
     """
+
+    def at(where: str) -> str:
+        return ": ".join(part for part in (member, where) if part)
+
     elements = data.count(b"<") - data.count(b"</")
     if elements > MAX_XML_ELEMENTS:
-        raise InputError(source, "", f"more than {MAX_XML_ELEMENTS:,} XML elements (tags); refused")
+        raise InputError(
+            source, member, f"more than {MAX_XML_ELEMENTS:,} XML elements (tags); refused"
+        )
     too_long = _LONG_NUMBER.search(data)  # a characteristic Python could not convert
     if too_long is not None:
         line = data.count(b"\n", 0, too_long.start()) + 1
-        raise InputError(source, f"line {line}", long_number_problem(len(too_long.group())))
+        raise InputError(source, at(f"line {line}"), long_number_problem(len(too_long.group())))
     try:
         root: Element = SafeET.fromstring(data, forbid_dtd=True)
     except defusedxml.DTDForbidden:
         raise InputError(
             source,
-            "",
+            member,
             "the XML declares a document type (DTD), which BattleScribe files "
             "never do and which entity-expansion attacks need; refused",
         ) from None
     except defusedxml.EntitiesForbidden:
-        raise InputError(source, "", "the XML declares entities; refused") from None
+        raise InputError(source, member, "the XML declares entities; refused") from None
     except defusedxml.ExternalReferenceForbidden:
-        raise InputError(source, "", "the XML refers to external resources; refused") from None
+        raise InputError(source, member, "the XML refers to external resources; refused") from None
     except defusedxml.DefusedXmlException:
-        raise InputError(source, "", "the XML uses a feature refused for safety") from None
+        raise InputError(source, member, "the XML uses a feature refused for safety") from None
     except ParseError as error:
         line, column = error.position
         raise InputError(
-            source, f"line {line}, column {column}", f"not well-formed XML ({_reason(error)})"
+            source, at(f"line {line}, column {column}"), f"not well-formed XML ({_reason(error)})"
         ) from None
     except (LookupError, ValueError):
         # the XML declaration names an encoding Python does not know
         # (LookupError), a multi-byte one expat cannot use, or one that fails
         # to decode (ValueError, UnicodeError)
         raise InputError(
-            source, "", "the XML declares an unknown or unsupported character encoding"
+            source, member, "the XML declares an unknown or unsupported character encoding"
         ) from None
     return root
 
@@ -196,23 +225,27 @@ def _read_plain(path: Path, source: str) -> bytes:
     return data
 
 
-def _read_zipped_roster(path: Path, source: str) -> bytes:
-    """The ``.ros`` document inside a ``.rosz`` archive, read in memory."""
+def _read_zipped_roster(path: Path, source: str) -> tuple[bytes, str]:
+    """The ``.ros`` document inside a ``.rosz`` archive, read in memory, and its member
+    name (printable), which a mistake in reading or parsing it names."""
+    name = ""
     try:
         if path.stat().st_size > MAX_ARCHIVE_BYTES:
             raise InputError(source, "", f"archive is larger than {_megabytes(MAX_ARCHIVE_BYTES)}")
         with zipfile.ZipFile(path) as archive:
             member = _roster_member(archive, source)
-            return _read_member(archive, member, source)
+            name = printable(member.filename)
+            return _read_member(archive, member, source), name
     except InputError:
         raise
     except FileNotFoundError:
         raise InputError(source, "", "file not found") from None
     except _BAD_ZIP:
-        raise InputError(source, "", "not a valid zip archive (or an unsupported one)") from None
+        not_zip = "not a valid zip archive (or an unsupported one)"
+        raise InputError(source, name, "damaged compressed data" if name else not_zip) from None
     except OSError as error:
         raise InputError(
-            source, "", f"cannot read the file ({error.strerror or 'corrupt data'})"
+            source, name, f"cannot read the file ({error.strerror or 'corrupt data'})"
         ) from None
 
 
