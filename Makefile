@@ -27,7 +27,7 @@ $(STAMP): pyproject.toml constraints.txt
 	@echo "installed; run '. $(VENV)/bin/activate' to put hammerlab on your PATH, or call $(BIN)/hammerlab"
 
 demo: $(STAMP)
-	$(BIN)/hammerlab battle examples/marines_vs_orks_ruins.toml --seed 2
+	$(BIN)/hammerlab battle examples/marines_vs_orks_ruins.toml --seed 1
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

@@ -109,6 +109,7 @@ WEAPONS = {
     ("Orks", "Choppa"): "Close Combat Weapon",  # the Boy's choppa links this profile
     ("Space Marines", "Frag grenades"): "Assault Grenades",  # the game system's name
     ("Space Marines", "Missile launcher (frag)"): "Frag Missiles",
+    ("Space Marines", "Missile launcher (krak)"): "Krak Missiles",
 }
 """(army, library weapon) → the catalogue's weapon profile, where the names differ."""
 

@@ -319,7 +319,7 @@ def _fires(
     """Seed 000, step 3, model by model: it has the weapon and a Ballistic Skill, may fire
     it (Snap Shots: not a Template, Blast or Ordnance), sees a target model (a Barrage
     need not), may place its marker or template, and is within range of a target
-    model it sees (any, for a Barrage that sees none)."""
+    model it sees (any, for a Barrage, which needs no sight)."""
     weapon = model.weapon(name)
     if weapon is None or stats_of(model.profile).bs == 0:
         return False
@@ -336,7 +336,7 @@ def _fires(
     reach = effective_range(unit, profile)
     if orders.counts_within is not None:
         return reach >= orders.counts_within
-    return within(model, seen or target.alive_models, reach)
+    return within(model, target.alive_models if profile.barrage else seen, reach)
 
 
 @pytest.mark.parametrize("scoped", [False, True])

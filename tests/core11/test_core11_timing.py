@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from core11_kit import battle, place, sheet
 
+from hammerlab.analysis.battles import prepare
+from hammerlab.editions.base import play
+from hammerlab.editions.core11 import windows
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import Event
-from hammerlab.engine.timing import Occasion, TriggerBoard
+from hammerlab.engine.timing import Occasion, TriggerBoard, TriggerStep, WindowOpened
+from hammerlab.io.scenario import load_scenario
 
 CALLS: list[str] = []
 
@@ -123,3 +128,37 @@ def test_an_event_goes_to_the_listeners_there_were_when_it_was_emitted() -> None
     board.battle.say("test", "one")
     board.battle.say("test", "two")
     assert heard == ["first message", "first message", "late message"]
+
+
+def test_the_step_log_says_core11_s_moments_in_words_and_the_events_keep_the_names() -> None:
+    """A player review found ``⚑ Fire Overwatch (Boyz [boyz]) fired at unit-moved`` and
+    ``· charge-declared (boyz)`` in the step log: internal names. The text now says
+    the moment; the events' fields (the JSON log) are unchanged."""
+    fired = TriggerStep(
+        rule="Fire Overwatch (Boyz [boyz])", owner="Orks", step="fired", window="unit-moved"
+    )
+    held = TriggerStep(rule="Rule (X [x])", owner="A", step="held", window="end-of-fight-phase")
+    opened = WindowOpened(window="charge-declared", actor="boyz", subject="")
+    assert [fired.text, held.text, opened.text] == [
+        "  ⚑ Fire Overwatch (Boyz [boyz]) triggers at the end of a unit's move",
+        "  ⧗ Rule (X [x]) is held until the end of the Fight phase",
+        "  · The moment a unit declares a charge (boyz)",
+    ]
+    assert (fired.to_dict()["window"], opened.to_dict()["window"]) == (
+        "unit-moved",
+        "charge-declared",
+    )
+    # A window no edition named (a plug-in's) is said by its name.
+    assert (
+        TriggerStep(rule="R", owner="A", step="lapsed", window="now").text == "  ⚑ R lapses at now"
+    )
+
+
+def test_no_window_name_is_left_in_the_whole_game_example_s_step_log() -> None:
+    example = Path(__file__).resolve().parents[2] / "examples" / "core11_whole_game.toml"
+    ready = prepare(load_scenario(example), str(example), 2)
+    play(ready.battle, ready.ruleset, ready.plan)
+    timed = [e for e in ready.battle.log.events if isinstance(e, TriggerStep | WindowOpened)]
+    assert {e.window for e in timed} >= {windows.UNIT_MOVED, windows.CHARGE_DECLARED}
+    named = [name for name in windows.MOMENTS if any(name in e.text for e in timed)]
+    assert named == []

@@ -39,6 +39,7 @@ from conftest import (
 )
 
 from hammerlab.editions.waffle.attacks import fire_weapon
+from hammerlab.editions.waffle.markers import aim_points
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.shooting import shooting_phase
@@ -492,6 +493,51 @@ def test_seed000_barrage_unit_out_of_sight_may_choose_its_target_others_may_not(
     menus = [d.labels() for d in asked(battle, A, "action")]
     assert menus[0][0] == "shoot"
     assert "shoot" not in menus[1]  # the Boltguns see nothing
+    assert all_dice_used(battle)
+
+
+def test_barrage_marker_may_go_over_a_target_model_out_of_sight_when_another_is_seen() -> None:
+    """6th/7th edition: a Barrage weapon needs no line of sight, so its marker may go
+    over any model of the target, not only those the firer sees (interpretation 11);
+    aimed at one it cannot see, it scatters the full 2D6. A plain Blast weapon still
+    aims only at the models it sees."""
+    # The wall (x 20 to 36, y 18 to 20) hides b.1 at (30,30) from (30,10); the line to
+    # b.2 at (50,30) crosses y 18 to 20 at x 38 to 40, clear of it.
+    wall = box("Hab block", 20, 18, 36, 20, blocks_sight=True)
+    shooter = squad("a", A, MARINE, [MORTAR, FRAG_MISSILE], [(30, 10)], name="Mortars")
+    target = squad("b", B, BARE, [LASGUN], [(30, 30), (50, 30)], name="Mob")
+    # No HIT (3); direction +x; 2D6 = 3 + 4 = 7, nothing taken off out of sight:
+    # (30,30) -> (37,30), 13" from b.2: no hits.
+    battle = make_battle(
+        shooter,
+        target,
+        terrain=[wall],
+        dice=[3, 3, 4],
+        directions=[0.0],
+        script_a=[("aim", "b.1")],
+    )
+    firer = shooter.models[0]
+    barrage = aim_points(battle, firer, target, weapon_of(MORTAR))
+    blast = aim_points(battle, firer, target, weapon_of(FRAG_MISSILE))
+    assert ([m.id for m in barrage], [m.id for m in blast]) == (["b.1", "b.2"], ["b.2"])
+    fire_weapon(battle, shooter, target, "Mortar", FireOrders())
+    marker = last(of_kind(battle, "marker"))
+    assert (marker.scattered, marker.centre, marker.hits) == (7.0, pytest.approx((37, 30)), {})
+    assert all_dice_used(battle)
+
+
+def test_barrage_in_range_of_a_model_out_of_sight_fires_though_the_one_it_sees_is_not() -> None:
+    """Needing no line of sight, a Barrage weapon measures its range to any target
+    model (interpretation 11): the Mortar (48") sees only b.2, 58" away centre to
+    centre, and fires at b.1, 20" away behind the wall."""
+    wall = box("Hab block", 0, 18, 16, 20, blocks_sight=True)
+    shooter = squad("a", A, MARINE, [MORTAR], [(10, 10)], name="Mortars")
+    target = squad("b", B, BARE, [LASGUN], [(10, 30), (60, 40)], name="Mob")
+    battle = make_battle(
+        shooter, target, terrain=[wall], dice=[1, 1], script_a=[("aim", "b.1")]
+    )  # HIT on b.1; the wound roll fails
+    assert fire_weapon(battle, shooter, target, "Mortar", FireOrders()).fired
+    assert last(of_kind(battle, "marker")).hits == {"Mob [b]": 1}
     assert all_dice_used(battle)
 
 

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from hammerlab.cli import import_cmd, odds_cmd, serve_cmd
-from hammerlab.cli.common import DEFAULT_RULESET, OnceCommand, OneLineGroup
+from hammerlab.cli.common import DEFAULT_RULESET, OnceCommand, OneLineGroup, usage_error
 
 # Every command imports what it needs when it runs (the ``*_cmd`` modules), so
 # that ``--help``, ``tables`` and a mistyped option answer at once.
@@ -532,7 +532,15 @@ def balance(
 
 @app.command(cls=OnceCommand)
 def tables(
-    ruleset: Annotated[str, typer.Argument(metavar="[RULESET]", help="waffle")] = "waffle",
+    positional: Annotated[
+        str | None, typer.Argument(metavar="[RULESET]", help="waffle or core11 (as --ruleset)")
+    ] = None,
+    ruleset: Annotated[
+        str | None,
+        typer.Option(
+            "--ruleset", "-r", metavar="NAME", help=f"waffle or core11 (default {DEFAULT_RULESET})"
+        ),
+    ] = None,
     rule: Annotated[
         list[str] | None,
         typer.Option(
@@ -543,13 +551,18 @@ def tables(
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Print an edition's charts (melee to hit, to wound).
+    """Print an edition's charts (waffle: melee to hit, to wound; core11: wound roll).
+
+    The ruleset is named as other commands take it (--ruleset, -r) or as an argument.
 
     Example: hammerlab tables waffle --rule overwhelming_strength=9 --json
     """
     from hammerlab.cli.tables_cmd import run_tables
 
-    run_tables(ruleset, as_json, tuple(rule or ()))
+    if positional is not None and ruleset is not None and positional != ruleset:
+        problem = f"{ruleset!r} differs from the RULESET argument {positional!r}; name it once"
+        raise usage_error("--ruleset", problem)
+    run_tables(ruleset or positional or DEFAULT_RULESET, as_json, tuple(rule or ()))
 
 
 @app.command(cls=OnceCommand)

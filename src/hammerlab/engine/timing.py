@@ -8,7 +8,10 @@ window the chance to fire. A trigger that fires may act at once, or *hold* a
 that is how an edition says "this triggers now but resolves later".
 
 Window names are plain strings chosen by each edition; the engine knows none
-of them. Everything the board does is recorded in the battle's log.
+of them. Everything the board does is recorded in the battle's log, by the
+window's name; the step log's text says the moment in the words an edition
+gives it (:func:`name_moments`: "the moment a unit declares a charge", not
+``charge-declared``).
 
 Order is fixed, so a replay is byte for byte the same: triggers and held
 effects belonging to the active player resolve first, then those of the other
@@ -18,7 +21,7 @@ registered (triggers) or held (delayed effects).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Protocol, TypeVar
 
@@ -89,6 +92,31 @@ class DelayedEffect(Protocol):
         ...
 
 
+_MOMENTS: dict[str, str] = {}
+"""Window name → the words the step log says its moment in (:func:`name_moments`)."""
+
+_STEPS = {
+    "fired": "triggers at",
+    "held": "is held until",
+    "resolved": "is resolved at",
+    "lapsed": "lapses at",
+}
+"""A trigger step → how the step log says it, before the moment."""
+
+
+def name_moments(moments: Mapping[str, str]) -> None:
+    """Give windows the words a player reads in the step log: ``moments`` maps an
+    edition's window names to the moment each names, in lower case (``the end of
+    the Shooting phase``). Only the events' text reads them; the events keep the
+    names, so logs and replays do not change with the words."""
+    _MOMENTS.update(moments)
+
+
+def moment(window: str) -> str:
+    """The words for ``window`` (:func:`name_moments`), or its name if none were given."""
+    return _MOMENTS.get(window, window)
+
+
 @dataclass(frozen=True)
 class WindowOpened(Event):
     """A timing window opened and at least one rule acts in it."""
@@ -100,8 +128,9 @@ class WindowOpened(Event):
 
     @property
     def text(self) -> str:
+        said = moment(self.window)
         about = f" ({self.actor} → {self.subject})" if self.subject else f" ({self.actor})"
-        return f"  · {self.window}{about if self.actor else ''}"
+        return f"  · {said[:1].upper()}{said[1:]}{about if self.actor else ''}"
 
 
 @dataclass(frozen=True)
@@ -118,9 +147,8 @@ class TriggerStep(Event):
 
     @property
     def text(self) -> str:
-        if self.step == "held":
-            return f"  ⧗ {self.rule} is held until {self.window}"
-        return f"  ⚑ {self.rule} {self.step} at {self.window}"
+        mark = "⧗" if self.step == "held" else "⚑"
+        return f"  {mark} {self.rule} {_STEPS.get(self.step, self.step)} {moment(self.window)}"
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,11 @@
 
 The engine's :class:`~hammerlab.engine.timing.TriggerBoard` knows no names;
 these are core11's. Reactive shooting and redirection abilities (``abilities.py``)
-listen to them; the shooting procedures only open them.
+listen to them; the shooting procedures only open them. :data:`MOMENTS` says each
+in the words the step log uses.
 """
+
+from hammerlab.engine.timing import name_moments
 
 START_OF_SHOOTING_PHASE = "start-of-shooting-phase"
 """10.01: "Rules that are triggered at the start of the Shooting phase are resolved now." """
@@ -72,3 +75,26 @@ START_OF_FIGHT_PHASE = "start-of-fight-phase"
 
 END_OF_FIGHT_PHASE = "end-of-fight-phase"
 """12.09: "Rules that are triggered at the end of the Fight phase are resolved now." """
+
+MOMENTS = {
+    START_OF_SHOOTING_PHASE: "the start of the Shooting phase",
+    SELECTED_AS_TARGET: "the moment a unit is selected as a target",
+    TARGET_ELIGIBILITY: "the check that a target is still eligible",
+    RANGED_ATTACK: "the start of a unit's ranged attacks against a target",
+    AFTER_ATTACKS: "the moment a unit has resolved its attacks",
+    END_OF_SHOOTING_PHASE: "the end of the Shooting phase",
+    START_OF_MOVEMENT_PHASE: "the start of the Movement phase",
+    UNIT_MOVED: "the end of a unit's move",
+    END_OF_MOVEMENT_PHASE: "the end of the Movement phase",
+    START_OF_COMMAND_PHASE: "the start of the Command phase",
+    END_OF_COMMAND_PHASE: "the end of the Command phase",
+    START_OF_CHARGE_PHASE: "the start of the Charge phase",
+    CHARGE_DECLARED: "the moment a unit declares a charge",
+    END_OF_CHARGE_PHASE: "the end of the Charge phase",
+    START_OF_FIGHT_PHASE: "the start of the Fight phase",
+    END_OF_FIGHT_PHASE: "the end of the Fight phase",
+}
+"""Each window as the step log says it: ``⚑ Fire Overwatch (Boyz [boyz]) triggers at
+the moment a unit declares a charge`` (the log's events keep the names above)."""
+
+name_moments(MOMENTS)

@@ -226,9 +226,10 @@ def _firing_each(
                 if reach >= within:
                     firing += [model] * copies.get((name, model.id), 1)
                 continue
-            # visibility.within of the models it sees (all of them for a Barrage that sees
-            # none): within reach of one of them, that is the nearest of them within it.
-            if len(seen) == count or not seen:
+            # visibility.within of the models it sees (all of them for a Barrage, which
+            # needs no sight: interpretation 11): within reach of one of them, that is
+            # the nearest of them within it.
+            if len(seen) == count or not seen or profile.barrage:
                 nearest_seen = least[at]
             else:
                 row = gaps[at]

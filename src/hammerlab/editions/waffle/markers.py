@@ -35,12 +35,20 @@ from hammerlab.engine.units import Model, Unit
 def aim_points(battle: Battle, firer: Model, target: Unit, profile: WeaponProfile) -> list[Model]:
     """Target models ``firer`` may place its blast marker or template over.
 
+    A marker or template goes over a model the firer sees; a Barrage weapon needs
+    no line of sight (6th/7th edition), so its marker may go over any model of the
+    target, seen or not: aimed out of sight it scatters the full 2D6
+    (:func:`blast_hits`; docs/rules/waffle.md, interpretation 11).
+
     Seed 001: "blast markers and templates cannot be deliberately placed such
     that they cover any models locked in combat, they may end up there after
     scattering". A marker centred on the model, or a template aimed at it,
     must touch no model of a unit locked in combat.
     """
-    seen = visible_models(battle, [firer], target) or target.alive_models
+    if profile.barrage:
+        seen = target.alive_models
+    else:
+        seen = visible_models(battle, [firer], target) or target.alive_models
     locked = [
         m
         for u in battle.units.values()
