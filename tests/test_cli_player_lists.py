@@ -18,11 +18,15 @@ Rifle (Saturation) (keywords ASSAULT, RAPID FIRE 1).
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from typer.testing import CliRunner
 
 from cli_kit import run
 from hammerlab.cli.app import app
+
+RUINS = Path(__file__).resolve().parents[1] / "examples" / "marines_vs_orks_ruins.toml"
+PROMPTED = ["--controller", "prompt", "--side", "Ultramarines"]
 
 
 def _rows(text: str) -> list[list[str]]:
@@ -96,3 +100,25 @@ def test_a_table_piped_into_a_file_is_not_cut_at_80_columns() -> None:
     assert any("Bolt Rifle (Saturation)" in r and "ASSAULT, RAPID FIRE 1" in r for r in rows)
     assert any("Bolt Pistol" in r and "CLOSE-QUARTERS" in r for r in rows)
     assert "…" not in result.stdout
+
+
+def test_the_weapon_prompt_says_why_a_weapon_is_not_offered() -> None:
+    # The ruins example's Devastators have moved (status moved = true): their
+    # missile launcher's frag mode is a Blast (space_marines.toml), which cannot fire
+    # Snap Shots (docs/rules/waffle.md: "Snap Shots: Template, Ordnance, Blast and no-BS
+    # attacks cannot"), so only the
+    # krak mode and the Sergeant's boltgun are offered; the frag mode's reason is
+    # said under the choices, where the player reads them. The Tactical Squad's
+    # grenades (range 8") are left out while no Ork stands within 8".
+    result = CliRunner().invoke(
+        app,
+        ["battle", str(RUINS), "--seed", "1", "--no-dice", *PROMPTED],
+        input="\n" * 40,
+        env={"COLUMNS": "300"},
+    )
+    out = result.stdout
+    devastators = out[out.index("Select a weapon for Devastator Squad") :]
+    asked = devastators[: devastators.index("choice [")]
+    assert "Missile launcher (krak)" in asked
+    assert "  not offered: Missile launcher (frag) cannot be fired as Snap Shots" in asked
+    assert '  not offered: Frag grenades: out of range (8"; the nearest target model is ' in out
