@@ -109,7 +109,8 @@ def test_units_json_lists_what_the_text_form_lists() -> None:
     assert code == code_json == 0
     document = json.loads(out)
     assert document["ruleset"] == "waffle"
-    assert document["units"] == text.splitlines() and document["units"]
+    rows = [line.split("  ")[0] for line in text.splitlines()[2:]]  # under Unit, Army
+    assert [u["name"] for u in document["units"]] == rows and rows
 
 
 def test_show_json_has_profiles_weapons_and_what_is_not_implemented() -> None:

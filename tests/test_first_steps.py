@@ -19,9 +19,14 @@ ORKS = ["Nobz", "Ork Boyz", "Warboss"]
 
 
 def listed(*args: str) -> list[str]:
+    """The Unit column of ``hammerlab units ARGS`` (under its ``Unit  Army`` header and
+    rule), or the lines it prints where it lists no unit."""
     result = CliRunner().invoke(app, ["units", *args])
     assert result.exit_code == 0, result.output
-    return result.stdout.splitlines()
+    lines = result.stdout.splitlines()
+    if not lines or lines[0].split() != ["Unit", "Army"]:
+        return lines
+    return [line.split("  ")[0] for line in lines[2:]]
 
 
 def test_units_orks_finds_the_ork_army_by_its_name() -> None:

@@ -24,6 +24,8 @@ from typer._click.exceptions import NoArgsIsHelpError, UsageError  # typer's own
 from typer.core import TyperCommand, TyperGroup, TyperOption
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from hammerlab.io.scenario import Scenario
 
 DEFAULT_RULESET = "waffle"
@@ -32,6 +34,26 @@ file without ``ruleset =``), so that ``units``, ``show`` and ``odds`` agree."""
 
 console = Console(highlight=False)
 """Standard output, for people (``--json`` documents are printed plainly)."""
+
+WIDEST_TABLE = 10_000
+"""Columns a table printed into a pipe or a file may take (:func:`print_table`)."""
+
+
+def print_table(table: Table) -> None:
+    """Print ``table`` on standard output whole.
+
+    On a terminal, or with ``COLUMNS`` set, at that width, as rich does; into a
+    pipe or a file, where rich would assume 80 columns and cut long cells
+    (``CLOSE-QUAR…``), at the width the table's own cells take.
+    """
+    if console.is_terminal or os.environ.get("COLUMNS"):
+        console.print(table)
+        return
+    from rich.measure import Measurement
+
+    natural = Measurement.get(console, console.options.update_width(WIDEST_TABLE), table)
+    Console(file=console.file, width=natural.maximum, highlight=False).print(table)
+
 
 Advance = Callable[[int], None]
 """Moves a progress bar on by some steps."""

@@ -18,6 +18,7 @@ from hammerlab.cli.common import (
     check_outputs,
     console,
     fail,
+    print_table,
     progress,
     source_files,
     store_files,
@@ -167,7 +168,7 @@ def _print_report(report: LabReport) -> None:
             f"{u.difference:+z.2f} ({u.ci95[0]:+z.2f} .. {u.ci95[1]:+z.2f})",
             f"{u.baseline_destroyed:.0%} → {u.variant_destroyed:.0%}",
         )
-    console.print(table)
+    print_table(table)
     wins = Table("Winner", "Baseline (95% CI)", "Variant (95% CI)", "Difference (95% CI)")
     for w in report.wins:
         wins.add_row(
@@ -176,7 +177,7 @@ def _print_report(report: LabReport) -> None:
             cell(w.variant, percent=True),
             cell(w.difference, percent=True, sign="+"),
         )
-    console.print(wins)
+    print_table(wins)
     if report.precision is not None:
         console.print(
             f"Precision {report.precision:g} reached: every unit's interval is narrower."
@@ -200,6 +201,6 @@ def _print_report(report: LabReport) -> None:
                 f"chosen {c.baseline_chosen} of {c.baseline_offered}",
                 f"chosen {c.variant_chosen} of {c.variant_offered}",
             )
-        console.print(used)
+        print_table(used)
     for warning in report.unused:
         console.print(warning, markup=False)

@@ -12,8 +12,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from hammerlab.cli.battle_cmd import load_plugins
-from hammerlab.cli.common import console, fail
+from hammerlab.cli.common import console, fail, print_table
 from hammerlab.cli.import_cmd import model_rule_lines, power_tables
+from hammerlab.cli.render import plain_table
 from hammerlab.editions import get_ruleset, ruleset_names
 from hammerlab.editions.base import Ruleset, describe_ruleset
 from hammerlab.engine.datasheet import Datasheet, edition_problem
@@ -22,20 +23,45 @@ from hammerlab.errors import HammerlabError
 
 
 def run_units(query: str, ruleset: str, army: str, as_json: bool) -> None:
-    """The names of the library's units whose name or army matches."""
+    """The library's units whose name or army matches, each with its army.
+
+    ``--army`` matches part of an army's name (``marines`` finds the Space Marines),
+    so it may match armies with like names (``space marines`` is part of Chaos
+    Space Marines): a line under the list names each army it matched only in part.
+    """
     try:
-        names = get_ruleset(ruleset).unit_names(query, army)
+        units = get_ruleset(ruleset).unit_armies(query, army)
     except HammerlabError as error:
         raise fail(error) from None
+    partly = _armies_matched_in_part(army, [a for _, a in units])
     if as_json:
-        document = {"ruleset": ruleset, "query": query, "army": army, "units": list(names)}
-        typer.echo(json.dumps(document, indent=1))
+        document = {
+            "ruleset": ruleset,
+            "query": query,
+            "army": army,
+            "units": [{"name": name, "army": side} for name, side in units],
+            "armies_matched_in_part": partly,
+        }
+        typer.echo(json.dumps(document, indent=1, ensure_ascii=False))
         return
-    for name in names:
-        console.print(name, markup=False)
-    if not names:
+    if units:
+        console.print(plain_table(("Unit", "Army"), units), markup=False)
+    else:
         wanted = f"{query!r}" + (f" in army {army!r}" if army else "")
         console.print(f"no {ruleset} unit matches {wanted}", markup=False)
+    if partly:
+        console.print(f"--army {army!r} is part of the name of: {', '.join(partly)}", markup=False)
+
+
+def _armies_matched_in_part(army: str, armies: list[str]) -> list[str]:
+    """The armies of ``armies`` that ``--army`` names only in part (``space marines``:
+    Chaos Space Marines), sorted; none when no ``--army`` was given. Case, hyphens
+    and spaces aside (``adeptus-astartes`` names Adeptus Astartes whole)."""
+
+    def words(text: str) -> str:
+        return " ".join(text.lower().replace("-", " ").split())
+
+    return sorted({a for a in armies if army and words(a) != words(army)})
 
 
 def run_show(unit: str, ruleset: str, source: Path | None, as_json: bool) -> None:
@@ -69,7 +95,8 @@ def datasheet_document(sheet: Datasheet, problems: list[str], ruleset: Ruleset) 
 
     Keys: ``name``, ``army``, ``edition``, ``source``, ``rules``, ``models``
     (``name``, ``count``, ``characteristics``, ``invulnerable``, ``unit_type``,
-    ``type_rules``: the rules ``ruleset`` gives it by its unit type),
+    ``type_rules``: the rules ``ruleset`` gives it by its unit type, ``weapons``: the
+    names of the weapons each model of the entry carries),
     ``weapons`` (``name``, ``characteristics``, ``keywords``), ``notes`` (from the
     file) and ``not_implemented`` (what the ruleset does not resolve).
     """
@@ -87,6 +114,7 @@ def datasheet_document(sheet: Datasheet, problems: list[str], ruleset: Ruleset) 
                 "invulnerable": e.profile.invulnerable,
                 "unit_type": e.profile.unit_type,
                 "type_rules": list(ruleset.type_rules(e.profile)),
+                "weapons": [w.name for w in e.weapons],
                 **(
                     {"powers": [dict(p.characteristics, name=p.name) for p in e.powers]}
                     if e.powers
@@ -126,7 +154,9 @@ def _datasheet_table(sheet: Datasheet, problems: list[str], ruleset: Ruleset) ->
         inv = f"{p.invulnerable}+" if p.invulnerable else "-"
         cells = (p.name, str(entry.count), *(p.get(k, "-") for k in keys), inv, p.unit_type)
         table.add_row(*map(escape, cells))
-    console.print(table)
+    print_table(table)
+    for line in _carried_lines(sheet):
+        console.print(line, markup=False)
     weapon_keys: list[str] = []
     for weapon in sheet.weapons():
         weapon_keys += [k for k in weapon.characteristics if k not in weapon_keys]
@@ -135,17 +165,28 @@ def _datasheet_table(sheet: Datasheet, problems: list[str], ruleset: Ruleset) ->
         keywords = ", ".join(weapon.keywords)
         cells = (weapon.name, *(weapon.get(k, "-") for k in weapon_keys), keywords)
         weapons.add_row(*map(escape, cells))
-    console.print(weapons)
+    print_table(weapons)
     for powers in power_tables(sheet):
         console.print(f"Psychic powers of {powers.model!r}:", markup=False)
         table = Table(*map(escape, powers.headers))
         for power_row in powers.rows:
             table.add_row(*map(escape, power_row))
-        console.print(table)
+        print_table(table)
         for line in powers.details:
             console.print(line, markup=False)
     for line in (*sheet.notes, *problems):
         console.print(f"[yellow]note:[/yellow] {escape(line)}")
+
+
+def _carried_lines(sheet: Datasheet) -> list[str]:
+    """``Weapons of 'Space Marine (flamer)': Bolt pistol, Flamer, ...``: what each
+    model entry carries, which the unit's weapon table does not say (a Tactical
+    Squad's one heavy bolter, a Devastator Squad's missile launchers)."""
+    return [
+        f"Weapons of {entry.profile.name!r}: "
+        + (", ".join(w.name for w in entry.weapons) or "none")
+        for entry in sheet.entries
+    ]
 
 
 def run_rulesets(plugin: list[Path] | None, as_json: bool) -> None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from hammerlab.cli.common import DEFAULT_RULESET, OnceCommand, console, usage_error
+from hammerlab.cli.common import DEFAULT_RULESET, OnceCommand, console, print_table, usage_error
 from hammerlab.errors import HammerlabError
 
 if TYPE_CHECKING:
@@ -210,7 +210,7 @@ def _show(result: OddsResult) -> None:
             break
         table.add_row(str(killed), f"{p:.2%}", f"{max(0.0, at_least):.2%}")
         at_least -= p
-    console.print(table)
+    print_table(table)
     console.print(
         f"mean models destroyed {result.mean_models_killed:.3f}; "
         f"unit destroyed {result.p_unit_destroyed:.2%}",

@@ -37,7 +37,8 @@ def choice_lines(decision: Decision[Any]) -> list[str]:
 
 class PromptController:
     """Lists the legal choices, each with what it means for the game where the
-    decision says (:meth:`Decision.details`), and reads a number from the terminal."""
+    decision says (:meth:`Decision.details`), then what was left out of them and
+    why (:attr:`Decision.not_offered`), and reads a number from the terminal."""
 
     def __init__(self, console: Console) -> None:
         self.console = console
@@ -47,6 +48,8 @@ class PromptController:
         self.console.print(f"[bold]{escape(decision.player)}[/bold]: {escape(decision.prompt)}")
         for line in choice_lines(decision):
             self.console.print(f"  {escape(line)}")
+        for line in decision.not_offered() if decision.not_offered else ():
+            self.console.print(f"  not offered: {escape(line)}")
         choices = [str(n) for n in range(1, len(decision.choices) + 1)]
         try:
             answer = IntPrompt.ask(

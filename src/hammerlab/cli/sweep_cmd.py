@@ -40,6 +40,7 @@ from hammerlab.cli.common import (
     check_outputs,
     console,
     fail,
+    print_table,
     progress,
     source_files,
     store_files,
@@ -374,7 +375,7 @@ def print_points(results: Sequence[PointResult], engine: bool = False) -> None:
                 escape(s.unit.label), escape(s.unit.player), str(s.unit.models_fielded),
                 cell(s.models_left), cell(s.destroyed, percent=True),
             )  # fmt: skip
-        console.print(table)
+        print_table(table)
         console.print(
             "Win rate: "
             + ", ".join(f"{name} {cell(e, percent=True)}" for name, e in result.wins.items()),
@@ -486,7 +487,7 @@ def run_results(
                 table = Table(*columns)
                 for row in rows:
                     table.add_row(*(escape(str(v)) for v in row))
-                console.print(table)
+                print_table(table)
             if csv_file is not None:
                 write_file(csv_file, rows_csv(columns, rows))
             return
@@ -562,7 +563,7 @@ def run_balance(
     table = Table(question.key, f"{question.metric} (95% CI)", "Battles")
     for p in answer.probes:
         table.add_row(f"{p.value:g}", cell(p.estimate), str(p.estimate.n))
-    console.print(table)
+    print_table(table)
     if not answer.found:
         console.print(
             f"no answer: {answer.why}; best estimate: {question.key} = {answer.value:g} "

@@ -22,7 +22,7 @@ from types import ModuleType
 import typer
 from rich.table import Table
 
-from hammerlab.cli.common import console, fail, usage_error
+from hammerlab.cli.common import fail, print_table, usage_error
 
 AUTOMATIC_HIT = "A: hits automatically"
 AUTOMATIC_WOUND = "A: wounds automatically (Overwhelming Strength)"
@@ -95,7 +95,7 @@ def _print_chart(
     table = Table(f"{rows} \\ {cols}", *columns, title=title, caption=caption)
     for key, row in chart.items():
         table.add_row(key, *(row[c] for c in columns))
-    console.print(table)
+    print_table(table)
 
 
 def _overwhelming_at(flags: tuple[str, ...]) -> int:

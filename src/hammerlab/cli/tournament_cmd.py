@@ -17,7 +17,7 @@ from hammerlab.analysis.tournament import (
     tournament,
 )
 from hammerlab.cli.battle_cmd import load_plugins
-from hammerlab.cli.common import console, fail, progress, usage_error
+from hammerlab.cli.common import console, fail, print_table, progress, usage_error
 from hammerlab.engine.rules import RuleSettingError, rule_flags
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import load_scenario
@@ -87,4 +87,4 @@ def _print_report(report: TournamentReport) -> None:
             f"{s.win_rate:.0%} ({low:.0%} .. {high:.0%})",
             f"{s.rating:.0f}",
         )
-    console.print(table)
+    print_table(table)

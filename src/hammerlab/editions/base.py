@@ -79,6 +79,11 @@ class Ruleset(Protocol):
         """
         ...
 
+    def unit_armies(self, query: str = "", army: str = "") -> list[tuple[str, str]]:
+        """``(name, army)`` of each of :meth:`unit_names`, in their order: what a list
+        of units shows, so that units of armies with like names are told apart."""
+        ...
+
     def validate_datasheet(self, datasheet: Datasheet) -> list[str]:
         """Problems that stop the edition from using ``datasheet`` as written.
 

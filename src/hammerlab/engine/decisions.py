@@ -79,6 +79,13 @@ class Decision(Generic[T]):
     label carrying distances would make every position's answer a choice of its
     own in a tally, and would change whenever a model stood elsewhere."""
 
+    not_offered: Callable[[], tuple[str, ...]] | None = field(
+        default=None, compare=False, repr=False
+    )
+    """What was left out of the choices and why, one line each, for a person choosing
+    (a weapon that cannot fire Snap Shots, one out of range). Asked only where the
+    choices are shown to a person, as :attr:`describe` is."""
+
     def labels(self) -> list[str]:
         """The choice labels, in order."""
         return [c.label for c in self.choices]

@@ -172,7 +172,11 @@ class Library:
             raise UnknownNameError("unit", name, self.names()) from None
 
     def names(self, query: str = "", army: str = "") -> list[str]:
-        """Names of the datasheets matching ``query`` and ``army``, sorted.
+        """The names of :meth:`units`, sorted."""
+        return [name for name, _ in self.units(query, army)]
+
+    def units(self, query: str = "", army: str = "") -> list[tuple[str, str]]:
+        """``(name, army)`` of the datasheets matching ``query`` and ``army``, sorted.
 
         ``query`` may be part of the unit's name or of its army's (so ``orks``
         finds the Ork army, whose unit names say "Ork"); ``army`` keeps only
@@ -180,7 +184,7 @@ class Library:
         """
         wanted, side = query.lower(), army.lower()
         return sorted(
-            d.name
+            (d.name, d.army)
             for d in self._by_name.values()
             if side in d.army.lower() and (wanted in d.name.lower() or wanted in d.army.lower())
         )

@@ -91,7 +91,12 @@ class Wh40kdcLibrary:
         return table
 
     def names(self, query: str = "", army: str = "") -> list[str]:
-        """Unit names matching ``query`` and ``army`` (case-insensitive), sorted.
+        """The names of :meth:`units`, sorted."""
+        return [name for name, _ in self.units(query, army)]
+
+    def units(self, query: str = "", army: str = "") -> list[tuple[str, str]]:
+        """``(unit name, faction name)`` of the units matching ``query`` and ``army``
+        (case-insensitive), sorted.
 
         ``query`` may be part of the unit's name or of its faction's (id or
         name: ``orks`` finds the Ork units); ``army`` keeps only the units of
@@ -102,13 +107,14 @@ class Wh40kdcLibrary:
         for unit in self.dataset.units.all:
             counts[unit.name] = counts.get(unit.name, 0) + 1
         wanted, side = query.lower(), army.lower()
-        names = set()
+        found = set()
         for unit in self.dataset.units.all:
-            faction = f"{unit.faction_id} {getattr(unit.faction, 'name', '')}".lower()
+            faction_name = getattr(unit.faction, "name", "") or unit.faction_id
+            faction = f"{unit.faction_id} {faction_name}".lower()
             name = f"{unit.name} [{unit.faction_id}]" if counts[unit.name] > 1 else unit.name
             if side in faction and (wanted in name.lower() or wanted in faction):
-                names.add(name)
-        return sorted(names)
+                found.add((name, faction_name))
+        return sorted(found)
 
     def datasheet(self, name: str) -> Datasheet:
         """The datasheet of the unit called ``name`` (case-insensitive)."""

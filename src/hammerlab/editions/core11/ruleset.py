@@ -85,6 +85,10 @@ class Core11Ruleset:
         """Dataset unit names matching ``query`` (unit or faction) and ``army``."""
         return self.library.names(query, army)
 
+    def unit_armies(self, query: str = "", army: str = "") -> list[tuple[str, str]]:
+        """``(name, army)`` of each of :meth:`unit_names`, in their order."""
+        return self.library.units(query, army)
+
     def validate_datasheet(self, datasheet: Datasheet) -> list[str]:
         """Profiles core11 cannot read, and weapon keywords it does not implement."""
         problems: list[str] = []

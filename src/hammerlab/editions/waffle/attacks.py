@@ -366,13 +366,73 @@ def _fired_profile(shooter: Model, weapon: Weapon, orders: FireOrders) -> Weapon
 
 def _why_not(battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders: FireOrders) -> str:
     """Why no model of ``unit`` fires ``weapon_name``, for the log."""
+    snap = _no_snap_shots(battle, unit, target, weapon_name, orders)
+    return snap or f"no model can fire {weapon_name} at {target.label}"
+
+
+def _no_snap_shots(
+    battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders: FireOrders
+) -> str | None:
+    """``"<weapon> cannot be fired as Snap Shots"`` where a model of ``unit`` carrying
+    ``weapon_name`` would fire Snap Shots and the weapon cannot (a Blast, a Template);
+    else ``None``."""
     for model in unit.alive_models:
         weapon = model.weapon(weapon_name)
         if weapon is not None:
             profile = weapon_of(weapon)
             if fires_snap(battle, unit, profile, orders, target) and not profile.can_snap_fire:
                 return f"{weapon_name} cannot be fired as Snap Shots"
-    return f"no model can fire {weapon_name} at {target.label}"
+    return None
+
+
+def not_offered(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    orders: FireOrders,
+    spent: Counter[str],
+    fired: set[str],
+    able: dict[str, list[Model]],
+) -> tuple[str, ...]:
+    """Each ranged weapon of ``unit`` neither ``fired`` nor ``able`` to fire at
+    ``target`` (:func:`able_weapons`), with why, for a person choosing a weapon: its
+    models have fired what they may, it cannot fire Snap Shots (:func:`_no_snap_shots`),
+    no target model is within its range, else :func:`_why_not`'s "no model can fire"."""
+    return tuple(
+        _why_left_out(battle, unit, target, name, orders, spent)
+        for name in ranged_weapons(unit)
+        if name not in fired and name not in able
+    )
+
+
+def _why_left_out(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    weapon_name: str,
+    orders: FireOrders,
+    spent: Counter[str],
+) -> str:
+    """Why no model of ``unit`` may fire ``weapon_name`` at ``target`` now (:func:`not_offered`)."""
+    carriers = [
+        (at, model, weapon)
+        for at, model in enumerate(unit.alive_models)
+        if (weapon := model.weapon(weapon_name)) is not None
+    ]
+    if spent and not any(
+        may_fire(spent, unit, m, weapon_name, weapons_per_phase(unit, m)) for _, m, _ in carriers
+    ):
+        return f"{weapon_name}: each model carrying it has fired what it may this phase"
+    snap = _no_snap_shots(battle, unit, target, weapon_name, orders)
+    if snap is not None:
+        return snap
+    least = _gaps_to(unit, target)[1]
+    reach = max(effective_range(unit, weapon_of(w)) for _, _, w in carriers)
+    nearest = min(least[at] for at, _, _ in carriers)
+    if nearest > reach:
+        gap = f'the nearest target model is {nearest:.1f}" away'
+        return f'{weapon_name}: out of range ({reach:g}"; {gap})'
+    return _why_not(battle, unit, target, weapon_name, orders)
 
 
 @per_decision

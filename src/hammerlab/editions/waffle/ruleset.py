@@ -90,6 +90,10 @@ class WaffleRuleset:
         """Library names matching ``query`` (unit or army) and ``army``."""
         return self.library.names(query, army)
 
+    def unit_armies(self, query: str = "", army: str = "") -> list[tuple[str, str]]:
+        """``(name, army)`` of each of :meth:`unit_names`, in their order."""
+        return self.library.units(query, army)
+
     def validate_datasheet(self, datasheet: Datasheet) -> list[str]:
         """Characteristics, weapon types and rules the engine cannot resolve: the
         :meth:`datasheet_errors`, then the special rules it does not implement."""

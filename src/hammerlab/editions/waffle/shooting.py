@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from hammerlab.editions.flow import Phase, Picks, run_phase
 from hammerlab.editions.waffle.attacks import (
     able_weapons,
     fire_weapon,
     firing_models,
+    not_offered,
     ranged_weapons,
 )
 from hammerlab.editions.waffle.combat import refresh_locks
@@ -297,6 +298,9 @@ def shooting_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders
                     prompt=f"3. Select a weapon for {unit.label} against {target.label}",
                     choices=weapon_choices(tuple(left)),
                     context=DecisionContext(unit=unit.id, target=target.id),
+                    not_offered=partial(
+                        not_offered, battle, unit, target, orders, spent, fired, able
+                    ),
                 )
             )
         if not choice:
