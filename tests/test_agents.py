@@ -365,7 +365,7 @@ def test_room_is_kept_for_each_unit_a_chaos_champion_may_become(tmp_path: Path) 
     # beyond the 16 slots was written over the turn and pick features. Now a scenario
     # is refused unless its units and one new unit per Champion of Chaos fit: 13 + 1
     # units and 2 champions fit the 16 slots, 14 + 1 and 2 do not.
-    with pytest.raises(InputError, match="15 units and 2 that its Chaos champions may become"):
+    with pytest.raises(InputError, match="15 units and 2 more the rules may add mid-game"):
         HammerlabAEC(_crowd(tmp_path, 14, 2))
     with pytest.raises(InputError, match="17 units: more than the 16"):
         HammerlabAEC(_crowd(tmp_path, 16, 0))

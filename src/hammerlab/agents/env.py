@@ -30,9 +30,10 @@ The observation is a vector of :data:`OBSERVATION_SIZE` float32 numbers in
   the observer is to pick, and the pick's kind one-hot over :data:`KINDS` (0
   when the observer is not to pick).
 
-A scenario is refused (:class:`Table`) if its units and the new units its
-Chaos champions may become (each at most once) need more than
-:data:`MAX_UNITS` slots, so that a unit never takes another feature's place.
+A scenario is refused (:class:`Table`) if its units and the new units its rules
+may add mid-game (the ruleset says how many: ``Ruleset.units_to_come``, a Waffle
+Chaos champion's Spawnhood, each at most once) need more than :data:`MAX_UNITS`
+slots, so that a unit never takes another feature's place.
 """
 
 from __future__ import annotations
@@ -48,10 +49,6 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
 from hammerlab.analysis.game import Action, Game
-from hammerlab.editions.waffle.challenges import CHAMPION
-from hammerlab.editions.waffle.reserves import reserve_state
-from hammerlab.editions.waffle.special_rules import model_has
-from hammerlab.editions.waffle.state import WaffleState
 from hammerlab.engine.rules import ParamValue
 from hammerlab.errors import InputError
 from hammerlab.io.scenario import Scenario, load_scenario
@@ -103,9 +100,10 @@ class Table:
         self.rules = rules or {}
         self.plugins = plugins
         self.players = [p.name for p in self.scenario.players]
-        units, joining = len(self.scenario.units), may_join(self.start(None))
+        game = self.start(None)
+        units, joining = len(self.scenario.units), game.ready.ruleset.units_to_come(game.battle)
         if units + joining > MAX_UNITS:
-            more = f" and {joining} that its Chaos champions may become" if joining else ""
+            more = f" and {joining} more the rules may add mid-game" if joining else ""
             raise InputError(
                 self.source,
                 "units",
@@ -122,24 +120,6 @@ class Table:
         seeded once plays new dice every episode, the same in every run (Gymnasium's
         contract: "if … ``seed=None`` is passed, the PRNG will *not* be reset")."""
         return np.random.default_rng(self.scenario.seed or 0)
-
-
-def may_join(game: Game) -> int:
-    """How many new units may join ``game``'s battle: one for each Champion of Chaos
-    (the Waffle Edition's Spawnhood and Dark Apotheosis turn it into a new unit,
-    ``chaos_forms.py``; the new unit has none of its rules, so it happens once),
-    whether it starts on the table, in reserve or aboard a transport."""
-    battle = game.battle
-    state = battle.state
-    if not isinstance(state, WaffleState):
-        return 0
-    reserves = reserve_state(battle)
-    units = [
-        *battle.units.values(),
-        *(aboard.unit for aboard in state.embarked.values()),
-        *(reserves.waiting.values() if reserves is not None else ()),
-    ]
-    return sum(model_has(unit, model, CHAMPION) for unit in units for model in unit.models)
 
 
 SEED_RANGE = 2**31

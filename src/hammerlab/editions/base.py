@@ -159,6 +159,12 @@ class Ruleset(Protocol):
         value; ``None`` where the edition has no exact expectation to count it by."""
         ...
 
+    def units_to_come(self, battle: Battle) -> int:
+        """How many units the rules may yet add to ``battle`` mid-game (the Waffle
+        Edition's Chaos champion turns into a new unit): what an observation of fixed
+        size (``hammerlab.agents``) keeps room for."""
+        ...
+
     def outlook(self, battle: Battle, rounds: int) -> Mapping[str, float]:
         """Each player's expected gain, in the search AI's value, from what is under
         way on the table and goes on by itself (the combats being fought) over

@@ -197,6 +197,10 @@ class Core11Ruleset:
         """None: core11's luck is not counted (its search values playouts as rolled)."""
         return None
 
+    def units_to_come(self, battle: Battle) -> int:
+        """None: no core11 rule adds a unit mid-game."""
+        return 0
+
     def outlook(self, battle: Battle, rounds: int) -> Mapping[str, float]:
         """Empty: core11's search values playouts as they stand."""
         return {}

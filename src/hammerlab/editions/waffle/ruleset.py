@@ -10,6 +10,7 @@ from hammerlab.editions.plugins import plugin_options
 from hammerlab.editions.turns import unit_lines, victory_lines
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.assault import ASSAULT
+from hammerlab.editions.waffle.challenges import CHAMPION
 from hammerlab.editions.waffle.concussive import wear_off
 from hammerlab.editions.waffle.fight_outlook import fight_outlook
 from hammerlab.editions.waffle.infiltrate import set_infiltrators
@@ -28,10 +29,11 @@ from hammerlab.editions.waffle.psychic_powers import (
     power_of,
     psychic_problems,
 )
-from hammerlab.editions.waffle.reserves import lost_in_reserve, set_reserves
+from hammerlab.editions.waffle.reserves import lost_in_reserve, reserve_state, set_reserves
 from hammerlab.editions.waffle.rules import OPTIONS
 from hammerlab.editions.waffle.shooting import SHOOTING
 from hammerlab.editions.waffle.special_rules import (
+    model_has,
     own_rules,
     type_rules,
     unsupported_unit_rules,
@@ -241,6 +243,19 @@ class WaffleRuleset:
     def watch_luck(self, battle: Battle, victory: str) -> LuckWatch:
         """The luck of volleys and blows (:mod:`luck`)."""
         return watch_luck(battle, victory, self.starting_wounds)
+
+    def units_to_come(self, battle: Battle) -> int:
+        """One for each Champion of Chaos, on the table, in reserve or aboard a
+        transport: Spawnhood and Dark Apotheosis turn it into a new unit
+        (:mod:`chaos_forms`), which has none of its rules, so it happens once."""
+        state = state_of(battle)
+        reserves = reserve_state(battle)
+        units = [
+            *battle.units.values(),
+            *(aboard.unit for aboard in state.embarked.values()),
+            *(reserves.waiting.values() if reserves is not None else ()),
+        ]
+        return sum(model_has(unit, model, CHAMPION) for unit in units for model in unit.models)
 
     def outlook(self, battle: Battle, rounds: int) -> Mapping[str, float]:
         """What the combats being fought are expected to bring (:mod:`fight_outlook`)."""
