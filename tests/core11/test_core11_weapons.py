@@ -66,6 +66,10 @@ def test_dice_expressions() -> None:
     assert DiceExpr.parse("D6-1").distribution()[0] == pytest.approx(1 / 6)
     with pytest.raises(DiceExpressionError):
         DiceExpr.parse("lots")
+    assert DiceExpr.parse("D6 + 2") == DiceExpr(1, 6, 2) and DiceExpr.parse("2D6") == DiceExpr(2, 6)
+    for text in ("D36", "D612", "D60", "2D610", "D6 1"):  # a number after a die needs its sign
+        with pytest.raises(DiceExpressionError, match="not a number or dice expression"):
+            DiceExpr.parse(text)
 
 
 def test_wound_roll_table() -> None:

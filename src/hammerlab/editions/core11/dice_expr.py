@@ -30,9 +30,16 @@ class DiceExpr:
 
     @classmethod
     def parse(cls, text: str) -> DiceExpr:
-        """``"D6+1"`` → ``DiceExpr(1, 6, 1)``; ``"4"`` → ``DiceExpr(0, 6, 4)``."""
+        """``"D6+1"`` → ``DiceExpr(1, 6, 1)``; ``"4"`` → ``DiceExpr(0, 6, 4)``. A number
+        after the die is added or taken away only with its sign: ``"D36"`` and ``"2D610"``
+        are refused, not read as D3+6 and 2D6+10."""
         match = _PATTERN.match(str(text))
-        if match is None or not (match.group(2) or match.group(3)):
+        added = match.group(3) if match is not None else None
+        if (
+            match is None
+            or not (match.group(2) or added)
+            or (match.group(2) and added and added[0] not in "+-")  # "D36": not D3 plus 6
+        ):
             raise DiceExpressionError(f"{text!r} is not a number or dice expression like D6+1")
         count = (int(match.group(1)) if match.group(1) else 1) if match.group(2) else 0
         sides = int(match.group(2) or 6)
