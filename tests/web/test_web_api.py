@@ -197,6 +197,21 @@ def test_api_a_file_over_the_upload_limit_is_refused_in_the_limit_s_own_words(
     assert big.json() == {"error": "the file is larger than 8 MB"}
 
 
+def test_api_an_uploaded_scenario_over_the_scenario_limit_is_refused_as_a_file_is(
+    client: TestClient,
+) -> None:
+    # docs/web.md: "The scenario limits of io/scenario.py hold (60 units, 1 MB file)". An
+    # uploaded scenario of 1.1 MB (a valid one, padded with a comment) was accepted and
+    # played, where the command line refuses the same file.
+    text = (EXAMPLES / "guard_suppress_terminators.toml").read_text(encoding="utf-8")
+    padded = text + "#" + "x" * 1_100_000 + "\n"
+    refused = client.post("/api/upload", files={"file": ("big.toml", padded.encode())})
+    assert refused.status_code == 422
+    assert refused.json()["error"] == "big.toml: file larger than 1000000 bytes"
+    kept = client.post("/api/upload", files={"file": ("small.toml", text.encode())})
+    assert kept.status_code == 200
+
+
 def test_api_refuses_unknown_fields_big_bodies_and_client_paths(client: TestClient) -> None:
     unknown = client.post("/api/odds", json={**PLAIN, "colour": "red"})
     assert unknown.status_code == 422

@@ -264,7 +264,10 @@ def _broken_reference(scenario: Scenario) -> tuple[tuple[str | int, ...], str, s
 
 
 def parse_scenario(text: str, source: str) -> Scenario:
-    """Validate a scenario's TOML text."""
+    """Validate a scenario's TOML text: at most :data:`MAX_SCENARIO_BYTES` of it, as a
+    file read from disk or sent to the web server."""
+    if len(text.encode("utf-8")) > MAX_SCENARIO_BYTES:
+        raise InputError(source, "", f"file larger than {MAX_SCENARIO_BYTES} bytes")
     return parse_toml(text, source, Scenario)
 
 
