@@ -404,6 +404,19 @@ def test_a_game_reopened_from_its_address_shows_its_scenario_side_and_seed(
     assert shown == ("core11_whole_game.toml", "Orks", "3")
 
 
+@pytest.mark.parametrize("where", ["play", "lab", "viewer"])
+def test_an_address_naming_no_scenario_says_which_and_keeps_one_chosen(
+    page: Page, server: str, where: str
+) -> None:
+    # A web review: /play?scenario=nosuch.toml blanked the scenario box and said
+    # "no scenario ''", the name it was given lost.
+    _open(page, f"{server}/{where}?scenario=nosuch.toml")
+    assert page.inner_text("#error") == (
+        "no scenario 'nosuch.toml' on this server: pick one from the list"
+    )
+    assert page.input_value("#scenario") != ""
+
+
 RENDERED_FONT = """() => [...document.querySelectorAll('#chart svg text')].map(
     t => parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a)"""
 """Each chart text's size on screen, in CSS pixels (its font size times the SVG's scale)."""

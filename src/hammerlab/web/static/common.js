@@ -48,6 +48,18 @@ async function fillScenarios(select) {
   return data;
 }
 
+/* Select the scenario a page's address names, if the server offers it; else keep the
+   list's first and give back what to say (setting a value the list does not hold blanked
+   the box, and the next request asked for scenario ''). */
+function chooseScenario(select, wanted) {
+  if (!wanted) return null;
+  if ([...select.options].some(option => option.value === wanted)) {
+    select.value = wanted;
+    return null;
+  }
+  return `no scenario '${wanted}' on this server: pick one from the list`;
+}
+
 /* The width to draw a chart in: its box's own, so that the SVG is not scaled and its
    text keeps the page's sizes (a 640-wide drawing on a phone shrank it to 6 px). */
 function chartWidth(container) {

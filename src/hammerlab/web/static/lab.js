@@ -139,8 +139,7 @@ async function run(event) {
 document.addEventListener("DOMContentLoaded", async () => {
   const data = await fillScenarios($("scenario"));
   rulesets = data.rulesets;
-  const wanted = new URLSearchParams(location.search).get("scenario");
-  if (wanted) $("scenario").value = wanted;
+  const missing = chooseScenario($("scenario"), new URLSearchParams(location.search).get("scenario"));
   $("scenario").addEventListener("change", () => { uploadId = null; describeScenario().catch(e => showError(e.message)); });
   $("scenario-file").addEventListener("change", async () => {
     const file = $("scenario-file").files[0];
@@ -151,5 +150,6 @@ document.addEventListener("DOMContentLoaded", async () => {
   });
   $("lab-form").addEventListener("submit", run);
   await describeScenario().catch(e => showError(e.message));
+  if (missing) showError(missing);
   document.body.dataset.ready = "1";
 });

@@ -94,11 +94,11 @@ async function start(event) {
 
 document.addEventListener("DOMContentLoaded", async () => {
   await fillScenarios($("scenario"));
-  const wanted = new URLSearchParams(location.search).get("scenario");
-  if (wanted) $("scenario").value = wanted;
+  const missing = chooseScenario($("scenario"), new URLSearchParams(location.search).get("scenario"));
   $("scenario").addEventListener("change", () => describe().catch(e => showError(e.message)));
   $("play-form").addEventListener("submit", start);
   await describe().catch(e => showError(e.message));
+  if (missing) showError(missing);
   const id = new URLSearchParams(location.search).get("game");
   if (id) await resume(id);
   document.body.dataset.ready = "1";

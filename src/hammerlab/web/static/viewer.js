@@ -95,7 +95,8 @@ async function openGame(id) {
 document.addEventListener("DOMContentLoaded", async () => {
   await fillScenarios($("scenario"));
   const query = new URLSearchParams(location.search);
-  if (query.get("scenario")) $("scenario").value = query.get("scenario");
+  const missing = chooseScenario($("scenario"), query.get("scenario"));
+  if (missing) showError(missing);
   if (query.get("seed")) $("seed").value = query.get("seed");
   $("viewer-form").addEventListener("submit", run);
   $("log-file").addEventListener("change", () => openLog($("log-file").files[0]));
