@@ -108,6 +108,8 @@ def test_api_odds_takes_shots_and_rule_as_the_cli_does(client: TestClient) -> No
             {"shots": 99},
             "shots: Type 'Assault 99': 99 shots; a weapon fires 1 to 50 shots a model",
         ),
+        # A web review: -3 was "not a number"; it is one, out of range, as 99 is.
+        ({"shots": -3}, "shots: -3 shots; a weapon fires 1 to 50 shots a model"),
         (
             {"shots": 3, "rule": ["bogus=3"]},
             "rule: unknown rule or parameter 'bogus'; known: overwhelming_strength, "

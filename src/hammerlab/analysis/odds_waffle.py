@@ -55,7 +55,7 @@ from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.engine.rules import RuleSettingError, resolve_settings
 from hammerlab.errors import ProfileError
 from hammerlab.io.battlescribe.datasheets import why_dropped
-from hammerlab.io.bounds import MAX_WEAPON_SHOTS, MAX_WOUNDS
+from hammerlab.io.bounds import MAX_WEAPON_SHOTS, MAX_WOUNDS, shots_problem
 
 SITUATIONS: dict[str, str] = {
     "snap": "the models fire Snap Shots (Return Fire!, Overwatch, gone to ground, falling back)",
@@ -210,6 +210,9 @@ def _plain_weapon(question: PlainQuestion) -> WeaponProfile:
     """The weapon of a plain question, read as a datasheet's weapon would be."""
     kind, *rules = [t.strip() for t in (question.weapon_type or "Assault").split(",")]
     if question.attacks is not None:
+        negative = re.fullmatch(r"-\s*\d+", question.attacks.strip())
+        if negative:  # a number, out of range: said as the weapon reader says 0 shots
+            raise QuestionError(f"shots: {shots_problem(-int(negative.group()[1:]))}")
         if not re.fullmatch(r"\d+(/\d+)?", question.attacks.strip()):
             raise QuestionError(f"shots must be a number (Salvo: 2/4), not {question.attacks!r}")
         if re.search(r"\d", kind):
