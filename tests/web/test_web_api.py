@@ -214,6 +214,24 @@ def test_api_an_uploaded_scenario_over_the_scenario_limit_is_refused_as_a_file_i
     assert kept.status_code == 200
 
 
+def test_api_a_json_body_sent_as_another_type_is_told_to_send_json(client: TestClient) -> None:
+    # A web review: a JSON body sent as text/plain, or a form, was answered "request
+    # body: Input should be a valid dictionary ...".
+    body = json.dumps(PLAIN).encode()
+    for content_type in ("text/plain", "application/x-www-form-urlencoded"):
+        sent = client.post("/api/odds", content=body, headers={"content-type": content_type})
+        assert sent.status_code == 422
+        assert sent.json()["error"] == (
+            f"request body: send it as JSON (Content-Type: application/json), not {content_type}"
+        )
+    assert (
+        client.post(
+            "/api/odds", content=body, headers={"content-type": "application/json"}
+        ).status_code
+        == 200
+    )
+
+
 def test_api_refuses_unknown_fields_big_bodies_and_client_paths(client: TestClient) -> None:
     unknown = client.post("/api/odds", json={**PLAIN, "colour": "red"})
     assert unknown.status_code == 422

@@ -145,9 +145,14 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def _validation_message(error: RequestValidationError) -> str:
+def _validation_message(error: RequestValidationError, content_type: str = "") -> str:
     """A refused request in one line: each field and its problem (five at most), or
-    where the body is not JSON."""
+    where the body is not JSON, or, for a body FastAPI did not read as JSON because it
+    was sent as another type (a form, plain text), that it must be sent as JSON."""
+    whole_body = [item for item in error.errors() if tuple(item.get("loc", ())) == ("body",)]
+    if whole_body and "json" not in content_type.lower():
+        sent = content_type.split(";", maxsplit=1)[0].strip() or "no type"
+        return f"request body: send it as JSON (Content-Type: application/json), not {sent}"
     parts = []
     for item in error.errors()[:5]:
         if item.get("type") == "json_invalid":
@@ -261,7 +266,7 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
-        return _error(422, _validation_message(error))
+        return _error(422, _validation_message(error, request.headers.get("content-type", "")))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(
