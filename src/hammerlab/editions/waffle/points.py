@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from hammerlab.editions.waffle.hook_points import waffle_point
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.profiles import WeaponProfile
 from hammerlab.editions.waffle.strength import (  # named here too, with the other points
@@ -89,20 +90,14 @@ def worth_of(choice: object, battle: Battle, unit: Unit, other: Unit) -> float |
     return float(worth(battle, unit, other)) if callable(worth) else None
 
 
-SHOOTING_ACTIONS: HookPoint[ShootingAction] = HookPoint(
-    "shooting actions",
-    "Actions a shooting unit may take besides shooting, running, holding.",
-    ruleset="waffle",
+SHOOTING_ACTIONS: HookPoint[ShootingAction] = waffle_point(
+    "shooting actions", "Actions a shooting unit may take besides shooting, running, holding."
 )
-REACTIONS_TO_SHOOTING: HookPoint[Reaction] = HookPoint(
-    "reactions to shooting",
-    'Seed 000 step 8: "Any unit hit by the attacks may react".',
-    ruleset="waffle",
+REACTIONS_TO_SHOOTING: HookPoint[Reaction] = waffle_point(
+    "reactions to shooting", 'Seed 000 step 8: "Any unit hit by the attacks may react".'
 )
-REACTIONS_TO_CHARGE: HookPoint[Reaction] = HookPoint(
-    "reactions to charge",
-    'Seed 004: "A unit that is charged can choose to react".',
-    ruleset="waffle",
+REACTIONS_TO_CHARGE: HookPoint[Reaction] = waffle_point(
+    "reactions to charge", 'Seed 004: "A unit that is charged can choose to react".'
 )
 
 # --- permissions --------------------------------------------------------------
@@ -110,20 +105,18 @@ REACTIONS_TO_CHARGE: HookPoint[Reaction] = HookPoint(
 ForcedFallBack = Callable[[Battle, Unit, Unit], str | None]
 """``(battle, charged, charger)``: why the charged unit must Fall Back, if it must."""
 
-CHARGE_REACTION_FORCED: HookPoint[ForcedFallBack] = HookPoint(
+CHARGE_REACTION_FORCED: HookPoint[ForcedFallBack] = waffle_point(
     "charge reaction forced",
     'Seed 004: "certain terrifying creature may force a unit to Fall Back instead of other '
     'options".',
-    ruleset="waffle",
 )
 
 MayTarget = Callable[[Battle, Unit, Unit], bool]
 """``(battle, shooter, enemy)``: whether the rule lets the shooter target the enemy."""
 
-MAY_TARGET_LOCKED: HookPoint[MayTarget] = HookPoint(
+MAY_TARGET_LOCKED: HookPoint[MayTarget] = waffle_point(
     "locked unit may be targeted",
     "Units locked in combat are not targets (6th/7th edition) unless a rule here allows it.",
-    ruleset="waffle",
 )
 
 # --- windows ------------------------------------------------------------------
@@ -144,31 +137,23 @@ AfterAttack = Callable[[Battle, Attack, VolleyResult], None]
 ChargeWindow = Callable[[Battle, Unit, Unit], None]
 PlayerWindow = Callable[[Battle, str], None]
 
-SHOOTING_ATTACK_BEGINS: HookPoint[AttackWindow] = HookPoint(
-    "shooting attack begins",
-    "Before the first weapon of a shooting attack is selected.",
-    ruleset="waffle",
+SHOOTING_ATTACK_BEGINS: HookPoint[AttackWindow] = waffle_point(
+    "shooting attack begins", "Before the first weapon of a shooting attack is selected."
 )
-AFTER_SHOOTING_ATTACK: HookPoint[AfterAttack] = HookPoint(
+AFTER_SHOOTING_ATTACK: HookPoint[AfterAttack] = waffle_point(
     "after a shooting attack",
     "After the unit's weapons have fired and its Pinning tests are taken, before reactions.",
-    ruleset="waffle",
 )
-CHARGE_SUCCEEDED: HookPoint[ChargeWindow] = HookPoint(
-    "charge succeeded",
-    "A charging unit ended its charge move in base contact with its target.",
-    ruleset="waffle",
+CHARGE_SUCCEEDED: HookPoint[ChargeWindow] = waffle_point(
+    "charge succeeded", "A charging unit ended its charge move in base contact with its target."
 )
-CHARGE_REACTED: HookPoint[ChargeWindow] = HookPoint(
+CHARGE_REACTED: HookPoint[ChargeWindow] = waffle_point(
     "charge reacted",
     "A charge was declared and the charged unit reacted (or did not), before the charge "
     "range is rolled: ``(battle, charger, target)``.",
-    ruleset="waffle",
 )
-END_OF_TURN: HookPoint[PlayerWindow] = HookPoint(
-    "end of turn",
-    "A player's turn ends (what lasts 'until the end of the turn' ends).",
-    ruleset="waffle",
+END_OF_TURN: HookPoint[PlayerWindow] = waffle_point(
+    "end of turn", "A player's turn ends (what lasts 'until the end of the turn' ends)."
 )
 
 # --- watchers -------------------------------------------------------------------
@@ -205,11 +190,10 @@ class AttackWatcher(Protocol):
         ...
 
 
-ATTACK_WATCHERS: HookPoint[AttackWatcher] = HookPoint(
+ATTACK_WATCHERS: HookPoint[AttackWatcher] = waffle_point(
     "attack watchers",
     "Watchers told of each volley and each group's blows before and after they are resolved "
     "(no rule: the search AI installs one on its copies of a game).",
-    ruleset="waffle",
 )
 
 # --- did / would ----------------------------------------------------------------
@@ -239,29 +223,21 @@ class WoundsCaused:
 ExtraAttacks = Callable[[Battle, WoundsCaused], list[WoundRoll]]
 """A rule that answers wounds caused with more wound rolls (Final Shot, Final Blow)."""
 
-SHOOTING_WOUNDS_CAUSED: HookPoint[ExtraAttacks] = HookPoint(
-    "shooting wounds caused",
-    "A weapon's shots caused wounds on a unit (before allocation).",
-    ruleset="waffle",
+SHOOTING_WOUNDS_CAUSED: HookPoint[ExtraAttacks] = waffle_point(
+    "shooting wounds caused", "A weapon's shots caused wounds on a unit (before allocation)."
 )
-MELEE_WOUNDS_CAUSED: HookPoint[ExtraAttacks] = HookPoint(
-    "melee wounds caused",
-    "A model group's blows caused wounds (before allocation).",
-    ruleset="waffle",
+MELEE_WOUNDS_CAUSED: HookPoint[ExtraAttacks] = waffle_point(
+    "melee wounds caused", "A model group's blows caused wounds (before allocation)."
 )
 
 AfterSaves = Callable[[Battle, WoundsCaused], None]
 """A rule that answers unsaved wounds (``caused.wounds``) by striking and allocating more."""
 
-SHOOTING_WOUNDS_UNSAVED: HookPoint[AfterSaves] = HookPoint(
-    "shooting wounds unsaved",
-    "A weapon's wounds on its target were allocated; some went unsaved.",
-    ruleset="waffle",
+SHOOTING_WOUNDS_UNSAVED: HookPoint[AfterSaves] = waffle_point(
+    "shooting wounds unsaved", "A weapon's wounds on its target were allocated; some went unsaved."
 )
-MELEE_WOUNDS_UNSAVED: HookPoint[AfterSaves] = HookPoint(
-    "melee wounds unsaved",
-    "A model group's wounds were allocated; some went unsaved.",
-    ruleset="waffle",
+MELEE_WOUNDS_UNSAVED: HookPoint[AfterSaves] = waffle_point(
+    "melee wounds unsaved", "A model group's wounds were allocated; some went unsaved."
 )
 
 
@@ -289,21 +265,17 @@ FireVeto = Callable[[Battle, Unit, WeaponProfile, bool, FireOrders], str | None]
 ChargeBonus = Callable[[Battle, Unit, int], int]
 """``(battle, unit, bonus)``: the charge bonus Attacks after the rule."""
 
-WOUNDS_WOULD_BE_LOST: HookPoint[WoundsReplacement] = HookPoint(
-    "wounds would be lost", "An unsaved wound would take wounds from a model.", ruleset="waffle"
+WOUNDS_WOULD_BE_LOST: HookPoint[WoundsReplacement] = waffle_point(
+    "wounds would be lost", "An unsaved wound would take wounds from a model."
 )
-WOUNDS_LEFT: HookPoint[WoundsCount] = HookPoint(
-    "wounds left",
-    "How many wounds a model counts as having while wounds are allocated.",
-    ruleset="waffle",
+WOUNDS_LEFT: HookPoint[WoundsCount] = waffle_point(
+    "wounds left", "How many wounds a model counts as having while wounds are allocated."
 )
-WEAPON_WOULD_FIRE: HookPoint[FireVeto] = HookPoint(
-    "weapon would fire",
-    "A selected weapon is about to fire; a rule may forbid it.",
-    ruleset="waffle",
+WEAPON_WOULD_FIRE: HookPoint[FireVeto] = waffle_point(
+    "weapon would fire", "A selected weapon is about to fire; a rule may forbid it."
 )
-CHARGE_BONUS_ATTACKS: HookPoint[ChargeBonus] = HookPoint(
-    "charge bonus attacks", "The bonus Attacks of a unit that charged this turn.", ruleset="waffle"
+CHARGE_BONUS_ATTACKS: HookPoint[ChargeBonus] = waffle_point(
+    "charge bonus attacks", "The bonus Attacks of a unit that charged this turn."
 )
 
 
@@ -326,62 +298,53 @@ RerollChange = Callable[[Battle, Unit, Unit, str], str]
 re-roll after this one (``rule``: the one so far; ``""``: no re-roll), which the log
 names where the dice are re-rolled."""
 
-BALLISTIC_SKILL: HookPoint[SkillChange] = HookPoint(
+BALLISTIC_SKILL: HookPoint[SkillChange] = waffle_point(
     "ballistic skill",
     "The BS a model shoots with (To Hit, and a blast marker's scatter), before Snap "
     "Shots replace it; each handler is given the BS so far and returns it.",
-    ruleset="waffle",
 )
-LEADERSHIP: HookPoint[LeadershipChange] = HookPoint(
+LEADERSHIP: HookPoint[LeadershipChange] = waffle_point(
     "leadership",
     "The Leadership a unit tests on (Morale checks, Pinning tests, every Leadership "
     "test), before the test's own penalty; each handler is given it so far.",
-    ruleset="waffle",
 )
-COVER_SAVE: HookPoint[CoverChange] = HookPoint(
+COVER_SAVE: HookPoint[CoverChange] = waffle_point(
     "cover save",
     "The cover save a model has against a shooting model (after terrain and Going to "
     "Ground); each handler is given it so far (None: none) and returns it.",
-    ruleset="waffle",
 )
-INVULNERABLE_SAVE: HookPoint[ArmourChange] = HookPoint(
+INVULNERABLE_SAVE: HookPoint[ArmourChange] = waffle_point(
     "invulnerable save",
     "A model's invulnerable save (shooting, close combat, a vehicle's hits, dangerous "
     "terrain); each handler is given it so far (None: none) and returns it.",
-    ruleset="waffle",
 )
-WEAPON_SKILL: HookPoint[SkillInMelee] = HookPoint(
+WEAPON_SKILL: HookPoint[SkillInMelee] = waffle_point(
     "weapon skill",
     "The WS a unit's models fight with and are hit against in close combat, after "
     "Fear; each handler is given it so far and returns it.",
-    ruleset="waffle",
 )
-ARMOUR_SAVE: HookPoint[ArmourChange] = HookPoint(
+ARMOUR_SAVE: HookPoint[ArmourChange] = waffle_point(
     "armour save",
     "A model's armour save against wounds (shooting and close combat); each handler is "
     "given it so far (None: none) and returns it.",
-    ruleset="waffle",
 )
 
 # --- re-rolls, as the rules and the AI's estimates and the exact odds all read them ---
 
-HIT_ONES_REROLLED: HookPoint[RerollChange] = HookPoint(
+HIT_ONES_REROLLED: HookPoint[RerollChange] = waffle_point(
     "hit ones rerolled",
     "Whether a unit re-rolls its To Hit rolls of 1 against a foe, shooting and in close "
     "combat (Preferred Enemy's): each handler is given the rule that re-rolls them so "
     'far ("": none) and returns it.',
-    ruleset="waffle",
 )
-WOUND_ONES_REROLLED: HookPoint[RerollChange] = HookPoint(
+WOUND_ONES_REROLLED: HookPoint[RerollChange] = waffle_point(
     "wound ones rerolled",
     "Whether a unit re-rolls its To Wound rolls of 1 against a foe, shooting and in close "
     "combat (Preferred Enemy's); each handler is given the rule so far and returns it.",
-    ruleset="waffle",
 )
-FAILED_WOUNDS_REROLLED: HookPoint[RerollChange] = HookPoint(
+FAILED_WOUNDS_REROLLED: HookPoint[RerollChange] = waffle_point(
     "failed wounds rerolled",
     "Whether a unit re-rolls every failed To Wound roll against a foe, shooting and in "
     "close combat (Monster Hunter's at a Monstrous Creature); each handler is given the "
     "rule so far and returns it.",
-    ruleset="waffle",
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from hammerlab.editions.waffle.hook_points import waffle_point
 from hammerlab.editions.waffle.profiles import WeaponProfile
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.rules import HookPoint
@@ -19,12 +20,11 @@ StrengthChange = Callable[[Battle, Unit, Model, WeaponProfile, int], int]
 """``(battle, unit, model, weapon, s)``: the Strength the model's attack with the
 weapon hits at after the rule."""
 
-STRENGTH: HookPoint[StrengthChange] = HookPoint(
+STRENGTH: HookPoint[StrengthChange] = waffle_point(
     "strength",
     "The Strength a model's attack with a weapon hits at, shooting and in close combat "
     "(after User, x2, +N and Furious Charge); each handler is given it so far. What they "
     "give is kept within 1 to 10.",
-    ruleset="waffle",
 )
 
 

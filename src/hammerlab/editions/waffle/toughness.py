@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from hammerlab.editions.waffle.hook_points import waffle_point
 from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.rules import HookPoint
@@ -18,11 +19,10 @@ from hammerlab.engine.units import Model, Unit
 ToughnessChange = Callable[[Battle, Unit, Model, int], int]
 """``(battle, unit, model, t)``: the Toughness the model has after the rule."""
 
-TOUGHNESS: HookPoint[ToughnessChange] = HookPoint(
+TOUGHNESS: HookPoint[ToughnessChange] = waffle_point(
     "toughness",
     "The Toughness a model is wounded at (its unit's majority, shooting and close combat; "
     "its own for Instant Death and a hit on it alone); each handler is given it so far.",
-    ruleset="waffle",
 )
 
 

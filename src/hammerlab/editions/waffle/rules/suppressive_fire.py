@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from hammerlab.editions.waffle.hook_points import waffle_point
 from hammerlab.editions.waffle.morale import morale_check, pinning_test
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
 from hammerlab.editions.waffle.points import (
@@ -90,15 +91,13 @@ def ledger(battle: Battle) -> Ledger:
 Suppression = Callable[[Battle, Unit, int], bool]
 """``(battle, target, wounds)``: returns ``True`` when it replaced what follows."""
 
-SUPPRESSION_WOULD_APPLY: HookPoint[Suppression] = HookPoint(
+SUPPRESSION_WOULD_APPLY: HookPoint[Suppression] = waffle_point(
     "suppression would apply",
     "Suppressive Fire is about to affect its target (before the Morale threshold).",
-    ruleset="waffle",
 )
-SUPPRESSION_TEST_WOULD_BE_TAKEN: HookPoint[Suppression] = HookPoint(
+SUPPRESSION_TEST_WOULD_BE_TAKEN: HookPoint[Suppression] = waffle_point(
     "suppression test would be taken",
     "The target of Suppressive Fire is about to take its Morale check.",
-    ruleset="waffle",
 )
 
 
