@@ -41,6 +41,7 @@ from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.special_rules import battle_focus
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import may_run
+from hammerlab.editions.waffle.weapon_details import describe_weapon
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import PhaseChanged
@@ -298,6 +299,7 @@ def shooting_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders
                     prompt=f"3. Select a weapon for {unit.label} against {target.label}",
                     choices=weapon_choices(tuple(left)),
                     context=DecisionContext(unit=unit.id, target=target.id),
+                    describe=describe_weapon(battle, unit, target, orders),
                     not_offered=partial(
                         not_offered, battle, unit, target, orders, spent, fired, able
                     ),
