@@ -153,7 +153,7 @@ def test_a_waffle_scenario_refuses_a_core11_datasheet(monkeypatch: pytest.Monkey
     core11_boyz = get_ruleset("core11").find_unit("Boyz")
     waffle = get_ruleset("waffle")
     monkeypatch.setattr(type(waffle), "find_unit", lambda self, name: core11_boyz)
-    monkeypatch.setattr(battles, "get_ruleset", lambda name: waffle)
+    monkeypatch.setattr(battles, "named_ruleset", lambda name, source: waffle)
     error = problem(unit("boyz", "A", "Boyz", 20, 10) + unit("w", "B", "Boyz", 40, 40))
     assert error.where == "units[0].unit"
     assert "is a core11 datasheet" in error.problem
@@ -272,7 +272,7 @@ def test_a_datasheet_of_no_models_names_the_unit(monkeypatch: pytest.MonkeyPatch
     nobody = replace(boyz, entries=tuple(replace(e, count=0) for e in boyz.entries))
     waffle = get_ruleset("waffle")
     monkeypatch.setattr(type(waffle), "find_unit", lambda self, name: nobody)
-    monkeypatch.setattr(battles, "get_ruleset", lambda name: waffle)
+    monkeypatch.setattr(battles, "named_ruleset", lambda name, source: waffle)
     error = problem(unit("boyz", "A", "Ork Boyz", 20, 10))
     assert error.where == "units[0].unit"
     assert error.problem.startswith("Ork Boyz (")

@@ -286,11 +286,16 @@ def test_api_lab_job_reports_like_the_cli(client: TestClient) -> None:
     started = client.post("/api/lab", json=body)
     assert started.status_code == 202
     key = started.json()["id"]
+    # What was asked, each field given or at its default (no set flags, seed 1 as the
+    # CLI's --seed): what the lab page's form shows for a job it reopens.
+    asked = {**body, "upload": None, "set": [], "seed": 1}
+    assert started.json()["asked"] == asked
     deadline = time.monotonic() + 60
     while (job := client.get(f"/api/lab/{key}").json())["state"] == "running":
         assert time.monotonic() < deadline
         time.sleep(0.1)
     assert job["state"] == "done" and job["done"] == job["total"] == 8
+    assert job["asked"] == asked
     scenario = str(EXAMPLES / "guard_suppress_terminators.toml")
     expected = cli_json("lab", scenario, "--rule", "suppressive_fire", "--runs", "4")
     assert job["report"] == expected
@@ -419,9 +424,14 @@ def test_api_play_says_what_is_decided_and_keeps_the_game_to_save_and_replay(
     log = tmp_path / "game.jsonl"
     log.write_text(client.get(f"/api/play/{key}/log.jsonl").text)
     replayed = CliRunner().invoke(cli, ["replay", str(log)])
-    assert replayed.exit_code == 0 and "replays identically" in replayed.output
+    # The CLI wraps its line at the terminal's width, a long temporary path and all.
+    assert replayed.exit_code == 0 and "replays identically" in " ".join(replayed.output.split())
     whole = client.get(f"/api/play/{key}", params={"whole_log": "true"}).json()["log"]
     assert len(whole) == len(log.read_text().splitlines()) - 1  # every event but the header
+    # A user review: the game over read "turn 4". The file plays three turns ([plan]
+    # turns = 3), and the log's phases were those of turns 1 to 3.
+    assert state.json()["turn"] == 3
+    assert {event["turn"] for event in whole if event["kind"] == "phase"} == {1, 2, 3}
 
 
 def test_the_favicon_is_served(client: TestClient) -> None:
@@ -550,6 +560,53 @@ def test_a_game_names_its_scenario_as_the_list_of_scenarios_does(client: TestCli
     assert state["scenario"] == name
     again = client.get(f"/api/play/{state['id']}", params={"whole_log": True}).json()
     assert (again["scenario"], again["seed"]) == (name, state["seed"])
+
+
+def test_a_scenario_of_an_unknown_ruleset_is_refused_naming_the_field(tmp_path: Path) -> None:
+    # A user review: an uploaded scenario with ruleset = "nosuch" was accepted, and the
+    # lab page then failed reading that ruleset's options. The rulesets there are: Waffle
+    # Edition and Core Rules 11th edition (docs/architecture.md), by name, sorted.
+    text = (EXAMPLES / "guard_suppress_terminators.toml").read_text(encoding="utf-8")
+    bad = text.replace('ruleset = "waffle"', 'ruleset = "nosuch"')
+    assert bad != text
+    problem = "ruleset: unknown ruleset 'nosuch'; known: core11, waffle"
+    client = TestClient(create_app(tmp_path))
+    refused = client.post("/api/upload", files={"file": ("nosuch.toml", bad.encode())})
+    assert refused.status_code == 422
+    assert refused.json() == {"error": f"nosuch.toml: {problem}"}
+    # One of the server's own files is refused alike, by every request that names it.
+    (tmp_path / "nosuch.toml").write_text(bad, encoding="utf-8")
+    for answer in (
+        client.get("/api/scenario", params={"scenario": "nosuch.toml"}),
+        client.post("/api/battle", json={"scenario": "nosuch.toml"}),
+        client.post("/api/lab", json={"scenario": "nosuch.toml", "rule": ["suppressive_fire"]}),
+    ):
+        assert answer.status_code == 422
+        assert answer.json() == {"error": f"nosuch.toml: {problem}"}
+    # And the CLI's lab, which said "unknown ruleset 'nosuch'", names the file and field.
+    path = tmp_path / "nosuch.toml"
+    result = CliRunner().invoke(cli, ["lab", str(path), "--rule", "suppressive_fire"])
+    assert result.exit_code != 0
+    assert result.stderr.strip() == f"error: {path}: {problem}"
+
+
+def test_a_battle_names_the_offered_scenario_and_seed_the_viewer_s_form_shows(
+    client: TestClient, battle_log: str
+) -> None:
+    # A user review: the viewer's form showed another scenario than the battle on view.
+    # The log: marines_vs_orks_ruins.toml played with seed 7 (the fixture).
+    played = client.post("/api/battle", json={"scenario": "marines_vs_orks_ruins.toml", "seed": 7})
+    opened = client.post("/api/battle/log", files={"file": ("b.jsonl", battle_log.encode())})
+    for view in (played.json(), opened.json()):
+        assert (view["scenario"], view["seed"]) == ("marines_vs_orks_ruins.toml", 7)
+    # A log of a scenario the server does not offer (the same one, renamed) is named as
+    # no offered file, by its own name.
+    header, rest = battle_log.split("\n", 1)
+    recipe = json.loads(header)
+    recipe["scenario"]["name"] = "Renamed ruins"
+    other = json.dumps(recipe) + "\n" + rest
+    view = client.post("/api/battle/log", files={"file": ("o.jsonl", other.encode())}).json()
+    assert (view["scenario"], view["scenario_name"], view["seed"]) == (None, "Renamed ruins", 7)
 
 
 # --- costly work: a few at once, each stopped at its time limit ------------------------

@@ -7,10 +7,12 @@ from the page. Screenshots of each page are kept in a temporary folder
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
@@ -267,6 +269,98 @@ def test_lab_page_progress_bar_reaches_the_end_with_the_cli_report(page: Page, s
     _shot(page, "lab-report")
 
 
+def test_a_set_up_added_to_the_comparison_is_drawn_and_asked_once(page: Page, server: str) -> None:
+    # A user review ("odds set-up twice in comparison"): the set-up just added to the
+    # comparison was drawn twice (two bars, two lines, the legend naming it twice), and
+    # its share link named it twice, so that opening the link asked it twice.
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/api/odds") else None)
+    query = "ruleset=waffle&form=library&attacker=Heavy+Weapons+Squad&weapon=Lascannon"
+    _open(page, f"{server}/odds?{query}&target=Ork+Boyz")
+    page.wait_for_selector("#result:not([hidden])")
+    page.click("#compare-add")
+    assert page.locator("#chart polyline").count() == 1
+    assert page.locator(".chart-legend").count() == 0
+    assert page.is_disabled("#compare-add")  # it is in the comparison already
+    assert "also=" not in (page.get_attribute("#share", "href") or "")
+    page.fill("#target", "Tactical Squad")
+    page.click("#ask")
+    page.wait_for_function("document.querySelector('#question').textContent.includes('Tactical')")
+    assert page.locator("#chart polyline").count() == 2
+    assert page.is_enabled("#compare-add")
+    link = page.get_attribute("#share", "href") or ""
+    assert link.count("also=") == 1
+    # A link saved before, naming the shown set-up as compared too, asks it once.
+    twice = f"{server}/odds?{query}&target=Ork+Boyz&also=" + quote(f"{query}&target=Ork+Boyz")
+    asked.clear()
+    _open(page, twice)
+    page.wait_for_selector("#result:not([hidden])")
+    assert len(asked) == 1
+    assert page.locator("#chart polyline").count() == 1
+
+
+def test_the_lab_page_says_why_an_uploaded_scenario_is_refused(
+    page: Page, server: str, tmp_path: Path
+) -> None:
+    # A user review: a scenario of ruleset "nosuch" was taken, and the page then showed
+    # a JavaScript error ("Cannot read properties of undefined").
+    text = (EXAMPLES / "guard_suppress_terminators.toml").read_text(encoding="utf-8")
+    bad = tmp_path / "nosuch.toml"
+    bad.write_text(text.replace('ruleset = "waffle"', 'ruleset = "nosuch"'), encoding="utf-8")
+    _open(page, f"{server}/lab")
+    page.set_input_files("#scenario-file", str(bad))
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.inner_text("#error") == (
+        "nosuch.toml: ruleset: unknown ruleset 'nosuch'; known: core11, waffle"
+    )
+    assert page.input_value("#scenario-file") == ""  # the form shows no file it does not use
+
+
+def test_a_lab_run_reopens_from_the_page_s_address(page: Page, server: str) -> None:
+    # A user review: a lab report could not be reloaded or shared. The address holds the
+    # settings and the job: opened again, the form is filled in and the report shown.
+    _open(page, f"{server}/lab?scenario=guard_suppress_terminators.toml")
+    page.check("input[name=rule][value=suppressive_fire]")
+    page.fill("#rule-extra", "suppressive_fire.ld_penalty_per_wound=2")
+    page.fill("#set", "fiery_charge")
+    page.fill("#runs", "2")
+    page.fill("#seed", "5")
+    page.click("#run")
+    page.wait_for_selector("#report:not([hidden])", timeout=60_000)
+    address = page.url
+    title, rows = (
+        page.inner_text("#report-title"),
+        page.locator("#units tbody tr").all_inner_texts(),
+    )
+
+    def form() -> tuple[object, ...]:
+        ticked = page.eval_on_selector_all(
+            "input[name=rule]:checked", "boxes => boxes.map(b => b.value)"
+        )
+        values = [page.input_value(f"#{name}") for name in ("rule-extra", "set", "runs", "seed")]
+        return page.input_value("#scenario"), ticked, *values
+
+    filled = form()
+    assert filled == (
+        "guard_suppress_terminators.toml", ["suppressive_fire"],
+        "suppressive_fire.ld_penalty_per_wound=2", "fiery_charge", "2", "5",
+    )  # fmt: skip
+    _open(page, f"{server}/lab")
+    assert form() != filled
+    _open(page, address)
+    page.wait_for_selector("#report:not([hidden])")
+    assert form() == filled
+    assert page.inner_text("#report-title") == title
+    assert page.locator("#units tbody tr").all_inner_texts() == rows
+    assert page.get_attribute("#progress", "value") == "4"  # 2 runs, 2 arms
+    # A job the server no longer keeps: the form filled in from the address, ready to run.
+    gone = address.split("job=")[0] + "job=forgotten"
+    _open(page, gone)
+    assert form() == filled
+    assert page.is_hidden("#report")
+    assert page.inner_text("#error").startswith("lab run forgotten: no such lab job")
+
+
 def test_viewer_steps_and_shows_the_casualties_of_the_log(
     page: Page, server: str, tmp_path: Path
 ) -> None:
@@ -295,6 +389,38 @@ def test_viewer_steps_and_shows_the_casualties_of_the_log(
     assert page.input_value("#turn") == turns[0]
 
 
+def test_the_viewer_s_form_names_the_battle_it_shows(
+    page: Page, server: str, tmp_path: Path
+) -> None:
+    # A user review: after a log was opened the form kept the list's first scenario and
+    # seed 1, which "Run battle" would have played instead of the battle on view.
+    log = tmp_path / "ruins.jsonl"
+    scenario = str(EXAMPLES / "marines_vs_orks_ruins.toml")
+    CliRunner().invoke(cli, ["battle", scenario, "--seed", "7", "--log-json", str(log)])
+    _open(page, f"{server}/viewer")
+    assert page.input_value("#scenario") != "marines_vs_orks_ruins.toml"
+    page.set_input_files("#log-file", str(log))
+    page.wait_for_selector("#battle:not([hidden])")
+    shown = page.input_value("#scenario"), page.input_value("#seed")
+    assert shown == ("marines_vs_orks_ruins.toml", "7")
+    # A log of a scenario this server does not offer (renamed) is named as such.
+    header, rest = log.read_text(encoding="utf-8").split("\n", 1)
+    recipe = json.loads(header)
+    recipe["scenario"]["name"] = "Renamed ruins"
+    other = tmp_path / "renamed.jsonl"
+    other.write_text(json.dumps(recipe) + "\n" + rest, encoding="utf-8")
+    page.set_input_files("#log-file", str(other))
+    page.wait_for_function(
+        "document.querySelector('#battle-title').textContent.includes('Renamed')"
+    )
+    chosen = page.eval_on_selector("#scenario", "s => s.selectedOptions[0].textContent")
+    assert chosen == "Renamed ruins (the log's own, not on this server)"
+    page.click("#run")
+    assert page.inner_text("#error") == (
+        "the log's scenario is not on this server: pick one from the list"
+    )
+
+
 def test_play_page_plays_one_activation(page: Page, server: str) -> None:
     _open(page, f"{server}/play?scenario=whole_game_three_turns.toml")
     page.click("#start-game")
@@ -312,6 +438,8 @@ def test_play_page_names_the_decision_resumes_on_reload_and_opens_in_the_viewer(
 ) -> None:
     _open(page, f"{server}/play?scenario=core11_whole_game.toml")
     page.select_option("#side", "Orks")
+    seed = "4"
+    page.fill("#seed", seed)
     page.click("#start-game")
     page.wait_for_selector("#actions button.action")
     assert "movement phase" in page.inner_text("#status")
@@ -333,11 +461,16 @@ def test_play_page_names_the_decision_resumes_on_reload_and_opens_in_the_viewer(
         page.wait_for_selector("#actions button.action, #finished:not([hidden])")
         page.wait_for_function("!document.querySelector('#actions button[disabled]')")
     assert page.is_visible("#game-log") and page.is_visible("#open-viewer")
+    # A user review: a finished game read "turn 4"; the file plays three ([plan] turns = 3).
+    assert page.inner_text("#status") == "Game over after turn 3"
     lines = page.locator("#log li").count()
     page.click("#open-viewer")
     page.wait_for_selector("#battle:not([hidden])")
     assert page.locator("#log li").count() == lines
     assert "identical to the log" in page.inner_text("#battle-title")
+    # The viewer's form names the game's scenario and seed, not the list's first and 1.
+    shown = page.input_value("#scenario"), page.input_value("#seed")
+    assert shown == ("core11_whole_game.toml", seed)
 
 
 def test_the_example_unit_names_are_the_edition_s_own(page: Page, server: str) -> None:

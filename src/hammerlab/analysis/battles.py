@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
-from hammerlab.editions import get_ruleset
+from hammerlab.editions import named_ruleset
 from hammerlab.editions.base import GamePlan, Ruleset, apply_rules
 from hammerlab.engine.battle import Battle, Player
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
@@ -361,10 +361,7 @@ def prepare(
     BattleScribe ``source`` files are read in ``folder`` (by default the folder of
     ``source``, the scenario file).
     """
-    try:
-        ruleset = get_ruleset(scenario.ruleset)
-    except HammerlabError as error:
-        raise InputError(source, "ruleset", str(error)) from None
+    ruleset = named_ruleset(scenario.ruleset, source)
     bad_phase = next((p for p in scenario.plan.phases if p not in ruleset.phases), None)
     if bad_phase is not None:
         raise InputError(

@@ -36,7 +36,7 @@ from hammerlab.analysis.engine_version import ENGINE_VERSION
 from hammerlab.analysis.game import HOLD
 from hammerlab.analysis.search import start_game
 from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
-from hammerlab.editions import get_ruleset
+from hammerlab.editions import named_ruleset
 from hammerlab.editions.base import play
 from hammerlab.editions.plugins import PluginFile
 from hammerlab.editions.turns import game_winner
@@ -192,7 +192,7 @@ def arms(
     """
     if not changes:
         raise FlagError("--rule", "name at least one --rule to compare")
-    ruleset = get_ruleset(scenario.ruleset)
+    ruleset = named_ruleset(scenario.ruleset, source)
     options = {o.name for o in ruleset.options}
 
     def resolved(flag: str, settings: Settings) -> RuleSettings:

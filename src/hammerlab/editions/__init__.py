@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from hammerlab.editions.base import Ruleset
-from hammerlab.errors import UnknownNameError
+from hammerlab.errors import InputError, UnknownNameError
 
 _FACTORIES: dict[str, Callable[[], Ruleset]] = {}
 _CACHE: dict[str, Ruleset] = {}
@@ -30,6 +30,16 @@ def get_ruleset(name: str) -> Ruleset:
     if name not in _CACHE:
         _CACHE[name] = _FACTORIES[name]()
     return _CACHE[name]
+
+
+def named_ruleset(name: str, source: str, where: str = "ruleset") -> Ruleset:
+    """The ruleset a file names in its field ``where`` (a scenario's ``ruleset``, a
+    plug-in's ``RULESET``): an unknown one is an :class:`InputError` naming the file,
+    the field and the rulesets there are."""
+    if name not in ruleset_names():
+        known = ", ".join(ruleset_names())
+        raise InputError(source, where, f"unknown ruleset {name!r}; known: {known}")
+    return get_ruleset(name)
 
 
 def _load_builtin() -> None:

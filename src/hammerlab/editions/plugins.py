@@ -198,16 +198,13 @@ def _at(source: str, trace: TracebackType | None) -> str:
 
 
 def _rules_of(module: ModuleType, source: str) -> tuple[str, tuple[RuleOption, ...]]:
-    from hammerlab.editions import ruleset_names  # editions import this module
+    from hammerlab.editions import named_ruleset  # editions import this module
 
     ruleset = getattr(module, "RULESET", None)
     rules = getattr(module, "RULES", None)
     if not isinstance(ruleset, str):
         raise InputError(source, "RULESET", "a plug-in names its ruleset: RULESET = 'waffle'")
-    if ruleset not in ruleset_names():
-        raise InputError(
-            source, "RULESET", f"unknown ruleset {ruleset!r}; known: {', '.join(ruleset_names())}"
-        )
+    named_ruleset(ruleset, source, "RULESET")
     if isinstance(rules, RuleOption):
         raise InputError(
             source,

@@ -413,11 +413,12 @@ def create_app(
 
     @app.post("/api/lab", status_code=202)
     def lab(request: LabRequest) -> dict[str, Any]:
-        """Start ``hammerlab lab`` as a job; poll ``GET /api/lab/{id}``."""
+        """Start ``hammerlab lab`` as a job; poll ``GET /api/lab/{id}`` (which says what
+        was asked, for a page reopened on the job)."""
         spec, source = scenarios.get(request.scenario, request.upload)
         key = services.start_lab(
             jobs, work, spec, source, request.rule, request.set, request.runs, request.seed,
-            plugin_paths,
+            plugin_paths, request.model_dump(),
         )  # fmt: skip
         job = jobs.get(key)
         assert job is not None
@@ -431,7 +432,8 @@ def create_app(
 
     @app.get("/api/lab/{key}")
     def lab_job(key: str) -> dict[str, Any]:
-        """A lab job: its progress, then the report (the JSON of ``hammerlab lab --json``)."""
+        """A lab job: what was asked, its progress, then the report (the JSON of
+        ``hammerlab lab --json``)."""
         return job_of(key).to_dict(key)
 
     @app.get("/api/lab/{key}/report.{form}")
@@ -463,7 +465,7 @@ def create_app(
         with work.begin("the battle", BATTLE_ADVICE) as ticket:
             game = Game.start(spec, source, request.seed, settings)
             ticket.watch(game)
-            return services.played_view(game)
+            return services.played_view(game, request.offered)
 
     @app.post("/api/battle/log")
     async def battle_log(file: Annotated[UploadFile, File()]) -> dict[str, Any]:
@@ -479,7 +481,7 @@ def create_app(
         with work.begin("the log's replay", BATTLE_ADVICE) as ticket:
             # In a worker thread, as the other costly endpoints run: replayed here, on
             # the event loop, it would hold up every other request until it ended.
-            return await run_in_threadpool(services.log_view, text, name, ticket)
+            return await run_in_threadpool(services.log_view, text, name, scenarios, ticket)
 
     def seat_of(key: str) -> Seat:
         seat = seats.get(key)
@@ -491,10 +493,9 @@ def create_app(
     def play(request: PlayRequest) -> dict[str, Any]:
         """A new game against the AI; the state shows your legal actions."""
         spec, source = scenarios.get(request.scenario, request.upload)
-        name = None if request.upload is not None else request.scenario
         with work.begin("the AI's play", GAME_ADVICE) as ticket:
             seat = services.new_seat(
-                spec, source, request.seed, request.side, request.rule, name, ticket
+                spec, source, request.seed, request.side, request.rule, request.offered, ticket
             )
         key = seats.add(seat)
         with seat.lock:

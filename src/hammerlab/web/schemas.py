@@ -165,6 +165,12 @@ class ScenarioRef(_Strict):
     scenario: Short | None = None
     upload: Annotated[str, StringConstraints(max_length=40)] | None = None
 
+    @property
+    def offered(self) -> str | None:
+        """The offered scenario's name (``None`` for an upload, which is played instead):
+        what a page's form shows for what it played."""
+        return None if self.upload is not None else self.scenario
+
 
 class LabRequest(ScenarioRef):
     """``POST /api/lab``: ``hammerlab lab``'s ``--rule``, ``--set``, ``--runs`` and ``--seed``."""

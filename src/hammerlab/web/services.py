@@ -33,6 +33,7 @@ from hammerlab.analysis.game import (
     replay_logged,
 )
 from hammerlab.analysis.lab import LabReport, arms, compare
+from hammerlab.editions import named_ruleset
 from hammerlab.engine.datasheet import Datasheet
 from hammerlab.engine.events import Event, EventLog
 from hammerlab.engine.rules import ParamValue, parse_rule_flag
@@ -91,6 +92,9 @@ def read_upload(filename: str, data: bytes) -> Upload:
         except UnicodeDecodeError:
             raise WebError(f"{name}: not UTF-8 text") from None
         scenario = parse_scenario(text, name)
+        # Refused now, not when it is played: the pages read the ruleset's options
+        # (a user review: the lab page failed on an uploaded ``ruleset = "nosuch"``).
+        named_ruleset(scenario.ruleset, name)
         if any(u.source is not None for u in scenario.units):
             raise WebError(f"{name}: an uploaded scenario cannot name BattleScribe files")
         return Upload(name, scenario=scenario)
@@ -131,7 +135,24 @@ class Scenarios:
         if self.folder is None or name not in self.names():
             raise WebError(f"no scenario {name!r}; see GET /api/scenarios", 404)
         path = self.folder / name
-        return load_scenario(path), str(path)
+        scenario = load_scenario(path)
+        named_ruleset(scenario.ruleset, name)  # as an upload is checked
+        return scenario, str(path)
+
+    def offered_as(self, content: dict[str, Any]) -> str | None:
+        """The name of the offered scenario file whose content is ``content`` (a log's
+        scenario, as :meth:`Game.header` records it), or ``None``: what the viewer's form
+        shows for a log it opened."""
+        folder = self.folder
+        if folder is None:
+            return None
+        for name in self.names():
+            try:
+                if load_scenario(folder / name).model_dump(mode="json") == content:
+                    return name
+            except HammerlabError:  # a broken file is not the log's
+                continue
+        return None
 
 
 def rule_settings(flags: list[str]) -> dict[str, ParamValue]:
@@ -257,17 +278,22 @@ class LabJob:
     """A lab experiment running in a thread of the server."""
 
     total: int
+    asked: dict[str, Any] = field(default_factory=dict)
+    """What was asked (``POST /api/lab``'s fields: the scenario or upload, the rule
+    and set flags, runs, seed): what the lab page's form shows for a job it reopens."""
     done: int = 0
     state: str = "running"
     report: LabReport | None = None
     error: str | None = None
 
     def to_dict(self, key: str) -> dict[str, Any]:
-        """What ``GET /api/lab/{id}`` answers: the report of ``lab --json``, and the
-        lines the CLI prints beside its tables (what each arm played, the plug-ins)."""
+        """What ``GET /api/lab/{id}`` answers: what was asked, the progress, the report
+        of ``lab --json``, and the lines the CLI prints beside its tables (what each arm
+        played, the plug-ins)."""
         report = self.report
         return {
             "id": key,
+            "asked": self.asked,
             "state": self.state,
             "done": self.done,
             "total": self.total,
@@ -288,13 +314,15 @@ def start_lab(
     runs: int,
     seed: int,
     plugins: list[str],
+    asked: dict[str, Any],
 ) -> str:
     """Check the experiment, then run it in a thread holding a slot of ``work``
-    (checked between battles: past the time limit the job fails); the job's id."""
+    (checked between battles: past the time limit the job fails); the job's id.
+    ``asked`` is the request, kept with the job (:attr:`LabJob.asked`)."""
     ticket = work.begin("the lab job", "ask for fewer runs")
     try:
         experiment = arms(scenario, changes, shared, source)
-        job = LabJob(total=2 * runs)
+        job = LabJob(total=2 * runs, asked=asked)
         key = jobs.add(job)
     except BaseException:
         ticket.end()
@@ -353,13 +381,20 @@ def _csv_cell(value: object) -> str:
 # --- battles ----------------------------------------------------------------------
 
 
-def battle_view(game: Game, start: dict[str, Any], note: str = "") -> dict[str, Any]:
-    """What ``POST /api/battle`` answers: the table at the start, the events and the summary."""
+def battle_view(
+    game: Game, start: dict[str, Any], scenario: str | None, note: str = ""
+) -> dict[str, Any]:
+    """What ``POST /api/battle`` answers: the table at the start, the events and the
+    summary, and what the viewer's form shows for it: ``scenario``, the offered file
+    played (``None``: another), its name and the seed."""
     ready = game.ready
+    name = game.recipe.scenario.get("name", "")
     return {
         "header": game.header(),
-        "title": f"{game.recipe.scenario.get('name', '')} — {ready.ruleset.title}, "
-        f"seed {game.battle.dice.seed}",
+        "title": f"{name} — {ready.ruleset.title}, seed {game.battle.dice.seed}",
+        "scenario": scenario,
+        "scenario_name": name,
+        "seed": game.battle.dice.seed,
         "note": note,
         "start": start,
         "events": event_rows(game.battle.log.events),
@@ -367,17 +402,21 @@ def battle_view(game: Game, start: dict[str, Any], note: str = "") -> dict[str, 
     }
 
 
-def played_view(game: Game) -> dict[str, Any]:
-    """Play ``game`` (just started) to the end and describe it for the viewer."""
+def played_view(game: Game, scenario: str | None) -> dict[str, Any]:
+    """Play ``game`` (just started, from the offered file ``scenario``, ``None`` for an
+    upload) to the end and describe it for the viewer."""
     start = table_state(game.battle)
     game.play()
-    return battle_view(game, start)
+    return battle_view(game, start, scenario)
 
 
-def log_view(text: str, where: str, ticket: Ticket | None = None) -> dict[str, Any]:
+def log_view(
+    text: str, where: str, scenarios: Scenarios, ticket: Ticket | None = None
+) -> dict[str, Any]:
     """The battle a JSON Lines log (``hammerlab battle --log-json``) records, replayed
     by the engine (watched by ``ticket``, which stops it at the time limit) and
-    checked line by line against the log."""
+    checked line by line against the log; named as the offered scenario of the same
+    content, if there is one (:meth:`Scenarios.offered_as`)."""
     if text.count("\n") > MAX_LOG_EVENTS:
         raise WebError(f"{where}: more than {MAX_LOG_EVENTS} lines", 413)
     header, logged = read_log(text, where)
@@ -396,7 +435,8 @@ def log_view(text: str, where: str, ticket: Ticket | None = None) -> dict[str, A
             else f": the replay asks a decision the log does not answer: {asked}"
         )
         raise WebError(f"{where}: line {differs.line} does not replay as logged{why}")
-    return battle_view(game, start, f"replayed from {where}: identical to the log")
+    offered = scenarios.offered_as(game.recipe.scenario)
+    return battle_view(game, start, offered, f"replayed from {where}: identical to the log")
 
 
 def _check_header(header: GameHeader, where: str) -> None:
@@ -464,7 +504,9 @@ def seat_state(key: str, seat: Seat, whole_log: bool = False) -> dict[str, Any]:
         "scenario": seat.scenario,
         "seed": game.battle.dice.seed,
         "over": over,
-        "turn": game.turn,
+        # The turn in play; once over, the last turn played (a user review: a three-turn
+        # game ended "turn 4", Game.turn's turn about to begin when it ended).
+        "turn": game.battle.turn,
         "phase": game.battle.phase,
         "decision": None
         if decision is None

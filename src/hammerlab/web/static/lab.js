@@ -1,10 +1,12 @@
 "use strict";
-/* The lab page: POST /api/lab starts a job; GET /api/lab/{id} is polled for the bar and the report. */
+/* The lab page: POST /api/lab starts a job; GET /api/lab/{id} is polled for the bar and the report.
+   The page's address holds the lab's settings, named as the request's fields (scenario or
+   upload, rule, set, runs, seed), and the job (job=ID): opening it fills the form and shows
+   the job while the server keeps it. */
 let rulesets = {};
 let uploadId = null;
 
 async function describeScenario() {
-  showError("");
   const params = uploadId ? new URLSearchParams({ upload: uploadId }) : new URLSearchParams({ scenario: $("scenario").value });
   const info = await api(`/api/scenario?${params}`);
   $("scenario-about").textContent = `${info.name} (${info.ruleset}): ${info.description}`;
@@ -108,48 +110,115 @@ function drawLab(report) {
     "models left: baseline (blue), variant (red), 95% interval";
 }
 
-async function poll(id) {
-  const job = await api(`/api/lab/${id}`);
+/* The job's progress, then its report (or why it failed); polled while it runs. */
+function follow(job) {
+  $("progress-box").hidden = false;
   $("progress").max = job.total; $("progress").value = job.done;
   $("progress-text").textContent = `${job.done} / ${job.total} battles` + (job.state === "done" ? " — done" : "");
-  if (job.state === "running") { setTimeout(() => poll(id).catch(e => showError(e.message)), 300); return; }
-  $("run").disabled = false;
+  $("run").disabled = job.state === "running";
+  if (job.state === "running") { setTimeout(() => poll(job.id).catch(e => showError(e.message)), 300); return; }
   if (job.state === "failed") { showError(job.error); return; }
   showReport(job);
 }
 
-async function run(event) {
-  event.preventDefault();
-  showError("");
+async function poll(id) { follow(await api(`/api/lab/${id}`)); }
+
+/* What the form asks: POST /api/lab's body. */
+function settings() {
   const rules = [...document.querySelectorAll("input[name=rule]:checked")].map(i => i.value);
   const body = {
     rule: [...rules, ...lines($("rule-extra").value)], set: lines($("set").value),
     runs: Number($("runs").value), seed: Number($("seed").value),
   };
   if (uploadId) body.upload = uploadId; else body.scenario = $("scenario").value;
+  return body;
+}
+
+/* The settings (and the job, if any) as the page's address: reloaded or shared, it
+   fills the form again and shows the job's report while the server keeps it. */
+function remember(body, jobId) {
+  const here = new URLSearchParams();
+  if (body.upload) here.set("upload", body.upload); else here.set("scenario", body.scenario);
+  for (const rule of body.rule) here.append("rule", rule);
+  for (const flag of body.set) here.append("set", flag);
+  here.set("runs", body.runs); here.set("seed", body.seed);
+  if (jobId) here.set("job", jobId);
+  history.replaceState(null, "", `${location.pathname}?${here}`);
+}
+
+/* Fill the form from settings (an address's, or a kept job's): the scenario, its rules
+   ticked (the other flags in the box below them), the --set flags, runs and seed. What
+   to say if the scenario named is not there. */
+async function fillForm(asked) {
+  uploadId = asked.upload || null;
+  let problem = uploadId ? null : chooseScenario($("scenario"), asked.scenario);
+  try { await describeScenario(); }
+  catch (error) {
+    problem = error.message;
+    if (uploadId) { uploadId = null; await describeScenario().catch(() => {}); }
+  }
+  const extra = [];
+  for (const rule of asked.rule || []) {
+    const box = [...document.querySelectorAll("input[name=rule]")].find(i => i.value === rule);
+    if (box) box.checked = true; else extra.push(rule);
+  }
+  $("rule-extra").value = extra.join("\n");
+  $("set").value = (asked.set || []).join("\n");
+  if (asked.runs) $("runs").value = asked.runs;
+  if (asked.seed !== undefined && asked.seed !== null && asked.seed !== "") $("seed").value = asked.seed;
+  return problem;
+}
+
+async function run(event) {
+  event.preventDefault();
+  showError("");
+  const body = settings();
   try {
     $("run").disabled = true;
     $("report").hidden = true;
     const job = await api("/api/lab", body);
-    $("progress-box").hidden = false;
-    await poll(job.id);
+    remember(body, job.id);
+    follow(job);
   } catch (error) { $("run").disabled = false; showError(error.message); }
+}
+
+/* The page opened on an address: the job it names, while the server keeps it (its own
+   settings fill the form); else the address's settings, ready to run. */
+async function reopen(query) {
+  const id = query.get("job");
+  let job = null, gone = null;
+  if (id) {
+    try { job = await api(`/api/lab/${encodeURIComponent(id)}`); }
+    catch (error) { gone = `lab run ${id}: ${error.message}; the form holds its settings: Run plays it again`; }
+  }
+  const asked = job ? job.asked : {
+    scenario: query.get("scenario"), upload: query.get("upload"), rule: query.getAll("rule"),
+    set: query.getAll("set"), runs: query.get("runs"), seed: query.get("seed"),
+  };
+  const problem = await fillForm(asked);
+  if (job) follow(job);
+  if (problem || gone) showError(problem || gone);
 }
 
 document.addEventListener("DOMContentLoaded", async () => {
   const data = await fillScenarios($("scenario"));
   rulesets = data.rulesets;
-  const missing = chooseScenario($("scenario"), new URLSearchParams(location.search).get("scenario"));
-  $("scenario").addEventListener("change", () => { uploadId = null; describeScenario().catch(e => showError(e.message)); });
+  $("scenario").addEventListener("change", () => {
+    showError(""); uploadId = null;
+    describeScenario().catch(e => showError(e.message));
+  });
   $("scenario-file").addEventListener("change", async () => {
     const file = $("scenario-file").files[0];
     if (!file) return;
     const form = new FormData(); form.append("file", file);
+    showError("");
     try { uploadId = (await api("/api/upload", form)).id; await describeScenario(); }
-    catch (error) { showError(error.message); }
+    catch (error) {
+      $("scenario-file").value = "";  // refused: the form shows no file it does not use
+      showError(error.message);
+    }
   });
   $("lab-form").addEventListener("submit", run);
-  await describeScenario().catch(e => showError(e.message));
-  if (missing) showError(missing);
+  await reopen(new URLSearchParams(location.search));
   document.body.dataset.ready = "1";
 });

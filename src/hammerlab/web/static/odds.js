@@ -5,7 +5,7 @@ const LISTS = ["keyword", "target-keyword"];
 const form = () => $("odds-form");
 let situations = {};
 let current = null;          // {query, result}
-let compared = [];           // [{query, result}]
+let compared = [];           // [{query, result}]: the set-ups kept beside the current one
 
 function visibleFields() {
   const kind = $("form-kind").value, ruleset = $("ruleset").value;
@@ -152,19 +152,29 @@ function show() {
     body.appendChild(row);
     atLeast -= p;
   });
-  const setups = [...compared, current];
+  // The set-up just added to the comparison is the one shown: drawn (and linked) once.
+  const kept = isKept(current);
+  const setups = kept ? compared : [...compared, current];
   const names = labels(setups);
   const series = setups.map((s, k) => ({ label: names[k], values: s.result.models_killed }));
   barChart($("chart"), series, "models destroyed");
   $("badge").hidden = true;
-  $("compare-add").disabled = false;
+  $("compare-add").disabled = kept;
   $("compare-clear").hidden = compared.length === 0;
   const share = new URLSearchParams(current.query);
-  for (const other of compared) share.append("also", other.query.toString());
+  for (const other of compared) if (!same(other, current)) share.append("also", other.query.toString());
   const link = `${location.pathname}?${share}`;
   $("share").href = link; $("share").hidden = false;
   history.replaceState(null, "", link);
 }
+
+/* Whether two set-ups ask the same question (the same query, whatever its order). */
+function same(a, b) {
+  const text = setup => [...setup.query].map(pair => pair.map(encodeURIComponent).join("=")).sort().join("&");
+  return text(a) === text(b);
+}
+
+function isKept(setup) { return compared.some(other => same(other, setup)); }
 
 async function ask(query) {
   return { query, result: await api("/api/odds", bodyOf(query)) };
@@ -229,10 +239,12 @@ async function fromQuery(query) {
   }
   if (query.get("weapon")) await loadWeapons(query.get("weapon"));
   compared = [];
-  for (const other of query.getAll("also")) {
-    try { compared.push(await ask(new URLSearchParams(other))); } catch (error) { showError(error.message); }
-  }
   const own = new URLSearchParams(query); own.delete("also");
+  for (const other of query.getAll("also")) {
+    const setup = { query: new URLSearchParams(other) };
+    if (same(setup, { query: own }) || isKept(setup)) continue;  // asked once
+    try { compared.push(await ask(setup.query)); } catch (error) { showError(error.message); }
+  }
   try { current = await ask(own); show(); } catch (error) { showError(error.message); }
 }
 
@@ -246,7 +258,9 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("upload-file").addEventListener("change", upload);
   $("swap").addEventListener("click", swap);
   $("check").addEventListener("click", check);
-  $("compare-add").addEventListener("click", () => { if (current) { compared.push(current); show(); } });
+  $("compare-add").addEventListener("click", () => {
+    if (current && !isKept(current)) { compared.push(current); show(); }
+  });
   $("compare-clear").addEventListener("click", () => { compared = []; if (current) show(); });
   form().addEventListener("submit", submit);
   const query = new URLSearchParams(location.search);

@@ -17,7 +17,7 @@ function show(state) {
   $("game").hidden = false;
   const phase = state.phase ? `, ${state.phase} phase` : "";
   $("status").textContent = state.over
-    ? "Game over"
+    ? `Game over after turn ${state.turn}`
     : `Turn ${state.turn}${phase}: ${state.player === state.you ? "your move" : state.player + " to act"} (you play ${state.you})`;
   $("prompt").textContent = state.decision ? `${state.decision.prompt} (${state.decision.kind})` : "";
   const actions = $("actions");

@@ -52,10 +52,28 @@ function load(data) {
     }
   });
   $("battle").hidden = false;
+  showSource(data);
   $("battle-title").textContent = data.title + (data.note ? ` — ${data.note}` : "");
   $("summary").textContent = data.summary.join("\n");
   nodes = drawBoard($("field"), data.start);
   go(0);
+}
+
+/* The form names the battle on view (a log opened, a game of the Play page): its scenario,
+   where this server offers the same, and its seed; "Run battle" plays it again. A log of
+   another scenario is named as such, not as whichever scenario the list showed. */
+function showSource(data) {
+  const select = $("scenario");
+  for (const old of select.querySelectorAll("option.logged")) old.remove();
+  if (data.scenario) select.value = data.scenario;
+  else {
+    const option = document.createElement("option");
+    option.className = "logged"; option.value = ""; option.disabled = true;
+    option.textContent = `${data.scenario_name} (the log's own, not on this server)`;
+    select.prepend(option);
+    select.value = "";
+  }
+  $("seed").value = data.seed;
 }
 
 function stepOf(index) { return steps.filter(i => i <= index).length; }
@@ -69,6 +87,7 @@ function pause() { if (timer) clearInterval(timer); timer = null; }
 async function run(event) {
   event.preventDefault();
   showError(""); pause();
+  if (!$("scenario").value) { showError("the log's scenario is not on this server: pick one from the list"); return; }
   try { load(await api("/api/battle", { scenario: $("scenario").value, seed: Number($("seed").value) })); }
   catch (error) { showError(error.message); }
 }
