@@ -9,6 +9,7 @@ Player A is active and its edge is south.
 from __future__ import annotations
 
 import json
+from math import comb
 from pathlib import Path
 
 import pytest
@@ -223,8 +224,10 @@ def test_a_melee_weapon_is_not_fired_in_the_shooting_phase_and_fight_uses_only_m
 
 def test_the_whole_game_example_plays_every_phase_for_three_turns() -> None:
     """examples/core11_whole_game.toml: Command, Movement, Shooting, Charge and Fight
-    for both players in each of three turns, the AI on both sides."""
-    ready = prepare(load_scenario(WHOLE_GAME), str(WHOLE_GAME), seed=1)
+    for both players in each of three turns, the AI on both sides. Seed 4: the Boyz
+    charge home (on seed 1, since the twenty-first session's AI shoots them with
+    Saturation and Frag, too few are left to win a fight, and they do not charge)."""
+    ready = prepare(load_scenario(WHOLE_GAME), str(WHOLE_GAME), seed=4)
     play(ready.battle, ready.ruleset, ready.plan)
     begun = [(e.turn, e.phase) for e in events(ready.battle, PhaseChanged) if e.begins]
     for turn in (1, 2, 3):
@@ -321,17 +324,29 @@ def test_12_06_an_unengaged_unit_that_charged_makes_an_overrun_fight_with_a_pile
 
 
 def test_the_ai_charges_with_the_unit_that_expects_to_win_the_fight() -> None:
-    """By hand, Boyz into Intercessors (T5 Sv3+ W2, 10 wounds): nine Choppas, 3 attacks
-    x 2/3 hit x 1/2 wound (S5 v T5) x 1/2 unsaved (Sv 3+ at AP-1) = 0.5 damage each,
-    and the Kustom Choppa 3 x 2/3 x 1/2 x 2/3 (AP-2) x D2 = 4/3: 35/6 of 10 wounds.
-    Back, five Knives and Fists into Boyz (Sv5+, 9 + 3 = 12 wounds): 3 x 2/3 x 1/2 x
-    2/3 = 2/3 each, 10/3 of 12. The Boyz charge; the Intercessors do not."""
+    """By hand, Boyz into Intercessors (T5 Sv3+ W2, 10 wounds): nine Choppas, 27
+    attacks, each 2/3 hit x 1/2 wound (S5 v T5) x 1/2 unsaved (Sv 3+ at AP-1) = 1/6
+    a wound of 1 damage, of which no more than 10 count (the squad's wounds); and
+    the Kustom Choppa 3 x 2/3 x 1/2 x 2/3 (AP-2) unsaved wounds of D2, each slaying
+    one fresh W2 model: 4/3. Back, five Knives and Fists into Boyz (Sv5+, ten
+    models, nine Boys of 1 wound read for all, 9 + 3 = 12 wounds left): 15 attacks,
+    each 2/3 x 1/2 x 2/3 = 2/9, no more than ten models slain. The Boyz charge;
+    the Intercessors do not."""
     boyz = library_unit("boyz", "Boyz", "A", (10, 10))
     marines = library_unit("marines", "Intercessor Squad", "B", (10, 30))
     fight_ = battle([boyz, marines])
     game(fight_)
-    assert melee_share(fight_, boyz, marines, True) == pytest.approx(35 / 6 / 10)
-    assert melee_share(fight_, marines, boyz, False) == pytest.approx(10 / 3 / 12)
+
+    def capped(attacks: int, p: float, most: int) -> float:  # Σ min(k, most) P(k hits)
+        return sum(
+            min(k, most) * comb(attacks, k) * p**k * (1 - p) ** (attacks - k)
+            for k in range(attacks + 1)
+        )
+
+    boyz_take = capped(27, 1 / 6, 10) + 4 / 3
+    assert boyz_take < 27 / 6 + 4 / 3  # a wound past the tenth finds no model
+    assert melee_share(fight_, boyz, marines, True) == pytest.approx(boyz_take / 10)
+    assert melee_share(fight_, marines, boyz, False) == pytest.approx(capped(15, 2 / 9, 10) / 12)
     for unit, expected in ((boyz, 0), (marines, 1)):
         choices = (Choice(unit.label, unit), Choice("done", None))
         decision = Decision("charger", unit.player, "charge?", choices)
