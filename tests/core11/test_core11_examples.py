@@ -6,8 +6,10 @@ import re
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from hammerlab.analysis.battles import prepare
+from hammerlab.cli.app import app
 from hammerlab.editions.base import play
 from hammerlab.io.scenario import load_scenario
 
@@ -54,3 +56,19 @@ def test_the_normal_shooting_example_describes_cover_as_the_engine_plays_it() ->
     )
     needs = re.findall(r"hit rolls \(Bolt Rifle \([A-Za-z ]+\), (\d)\+", _log(path))
     assert needs and set(needs) == {"4"}
+
+
+def test_the_printed_step_log_names_the_abilities_not_modelled() -> None:
+    """A referee's review: "Abilities that hammerlab does not model are listed in the
+    battle log when a battle starts" (docs/rules/core11.md) held for --log-json only;
+    the step log ``hammerlab battle`` prints began with the first turn. The Boyz'
+    datasheet lists Bodyguard and the Intercessors' Target Elimination, neither of
+    which core11 plays."""
+    path = EXAMPLES[[p.stem for p in EXAMPLES].index("core11_normal_shooting")]
+    result = CliRunner().invoke(app, ["battle", str(path), "--seed", "1", "--no-dice"])
+    assert result.exit_code == 0, result.output
+    printed = " ".join(result.output.split())
+    for unit, ability in (("Boyz [boyz]", "Bodyguard"),
+                          ("Intercessor Squad [intercessors]", "Target Elimination")):  # fmt: skip
+        assert f"note: ability not modelled by hammerlab: {unit}: {ability}" in printed
+    assert printed.index("Bodyguard") < printed.index("== Turn 1")
