@@ -38,7 +38,7 @@ from hammerlab.editions.core11.positions import is_engaged
 from hammerlab.editions.core11.shooting import may_start_action
 from hammerlab.editions.flow import run_phase
 from hammerlab.editions.schedule import Schedule, record_schedule
-from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.engine.decisions import Choice, Decision
 from hammerlab.engine.events import PhaseChanged
 from hammerlab.io.scenario import load_scenario
@@ -368,3 +368,22 @@ def test_12_08_engaging_consolidation_ends_engaged_and_the_enemy_then_fights() -
     assert [(e.unit, e.fight_type) for e in events(fight_, FightSelected)] == [
         ("Foes [b]", "normal")
     ]
+
+
+def test_a_model_out_of_engagement_range_is_reported_so_not_out_of_sight() -> None:
+    """A referee's review: a melee weapon none of whose models may fight was reported
+    with the shooting words "no model in range and sight"; melee needs engagement
+    range (2") alone. The Sergeant (blade) stands 4 - 1.26 = 2.74" from the enemy,
+    the trooper (fists) 2.5 - 1.26 = 1.24": the unit is engaged, the blade strikes no
+    blow and says why."""
+    profile = sheet("Squad").entries[0].profile
+    fists = Weapon("fists", {"Range": "Melee", "A": "1", "WS": "3+", "S": "4", "AP": "0", "D": "1"})
+    entries = (ModelEntry(profile, 1, (blade(),), 32.0), ModelEntry(profile, 1, (fists,), 32.0))
+    two = Datasheet("Squad", "test", "core11", entries, keywords=frozenset({"INFANTRY"}))
+    a = place("a", two, "A", (10, 10))
+    b = place("b", sheet("Foes"), "B", (14, 10))
+    fight_ = battle([a, b], dice=[1])
+    fight(game(fight_), a)
+    said = [e.message for e in fight_.log.events if e.kind == "message"]
+    assert "  blade: no model within engagement range of Foes [b]" in said
+    assert not any("range and sight" in m for m in said)
