@@ -183,8 +183,8 @@ def test_the_worth_of_a_long_volley_is_capped_at_the_models_there_are() -> None:
     """Five rifles (A2 24") at two T4 Sv6+ models of 1 wound, 13.7" away: ten attacks,
     each slaying one with 2/3 x 1/2 x 5/6 = 5/18, no more than two slain."""
     rifles = place("a", sheet("Rifles", 5, [gun("rifle", 24, "2")]), "A", (10, 10))
-    place_b = place("b", sheet("Pair", 2, save=6), "B", (10, 25))
-    fight = battle([rifles, place_b])
+    pair = place("b", sheet("Pair", 2, save=6), "B", (10, 25))
+    fight = battle([rifles, pair])
     game(fight)
     p = 5 / 18
     capped = sum(min(k, 2) * comb(10, k) * p**k * (1 - p) ** (10 - k) for k in range(11))
