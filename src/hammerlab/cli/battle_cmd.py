@@ -125,8 +125,7 @@ def run_battle(
         if resume is None and not as_json:
             _introduce(game)
         if not as_json:
-            for warning in game.ready.warnings:
-                console.print(f"[yellow]note:[/yellow] {escape(warning)}")
+            _show_prepared(game, resume is not None, dice)
             game.battle.log.subscribe(lambda event: show_event(console, event, dice))
         try:
             _play(game, stop, quiet=as_json or controller == "prompt")
@@ -372,6 +371,20 @@ def _resumed(path: Path, controller: str, side: str | None, plugins: list[Path])
     players = saved_players(text, str(path))
     people = _people(controller, side, players, str(path))
     return Game.from_json(text, str(path), people, HOLD, plugins)
+
+
+def _show_prepared(game: Game, resumed: bool, dice: bool) -> None:
+    """What the step log holds before the first turn, for a battle begun here: what
+    was logged while it was prepared (the load notes, an edition's notes, such as
+    core11's abilities it does not model, a transport's passengers embarking), as
+    ``--log-json`` has it. A resumed battle's log holds its whole history: its load
+    notes alone are said again."""
+    if resumed:
+        for warning in game.ready.warnings:
+            console.print(f"[yellow]note:[/yellow] {escape(warning)}")
+        return
+    for event in game.battle.log.events:
+        show_event(console, event, dice)
 
 
 def _introduce(game: Game) -> None:
