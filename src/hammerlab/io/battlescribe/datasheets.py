@@ -181,23 +181,101 @@ class _Gear:
         Built-In Meltagun" links Concussive, Unwieldy and Specialist Weapon (the
         hammer's) and Melta (the meltagun's), each the definition of a rule that
         a profile's Type names. So each rule goes to the weapons whose Type names
-        it; a rule no Type names (the Meganobz' "PK & TL-Shoota" links
-        Twin-Linked, its Shoota's Type saying nothing of it) goes to none, with
-        a note, rather than to a weapon it may not belong to.
+        it; a rule no Type names goes to none, with a note, rather than to a
+        weapon it may not belong to. A weapon the selection's name calls
+        twin-linked is Twin-linked (:meth:`_twin_linked_by_name`).
         """
+        items = [weapon(raw) for raw in node.profiles if raw.kind is Kind.WEAPON]
         rules = list(dict.fromkeys(normalise_rule(rule.name) for rule in node.rules))
-        types = [weapon(raw).get("Type") for raw in node.profiles if raw.kind is Kind.WEAPON]
-        if len(types) == 1:
-            return [tuple(rules)]
-        owned = [tuple(rule for rule in rules if _names_rule(text, rule)) for text in types]
-        names = ", ".join(repr(raw.name) for raw in node.profiles if raw.kind is Kind.WEAPON)
+        named = self._twin_linked_by_name(node, items, rules)
+        if len(items) == 1:
+            owned = [rules]
+        else:
+            owned = [
+                [
+                    rule
+                    for rule in rules
+                    if _names_rule(item.get("Type"), rule) or (twin_linked and rule == TWIN_LINKED)
+                ]
+                for item, twin_linked in zip(items, named, strict=True)
+            ]
+            names = ", ".join(repr(item.name) for item in items)
+            self.notes.extend(
+                f"Rule {rule!r} of {node.name!r} is named by the Type of none of its weapons "
+                f"({names}); {GIVEN_TO_NONE}"
+                for rule in rules
+                if not any(rule in own for own in owned)
+            )
+        return [
+            tuple(dict.fromkeys([*own, *([TWIN_LINKED] if twin_linked else [])]))
+            for own, twin_linked in zip(owned, named, strict=True)
+        ]
+
+    def _twin_linked_by_name(self, node: Node, items: list[Weapon], rules: list[str]) -> list[bool]:
+        """Which of ``items``, the weapons the wargear selection ``node`` shows, its name
+        calls twin-linked.
+
+        The 7th-edition data writes many twin-linked weapons as a selection named
+        "Twin-linked X" around the plain X profile, with no Twin-linked in its Type
+        and no rule linked: the Vendetta's "Twin-linked Lascannon" and "2x
+        Twin-linked Lascannons" (a Lascannon profile, ``Heavy 1``), the Warbikers'
+        "Twin-linked Dakkaguns" (a Dakkagun, ``Assault 3``). A name of one part
+        ("Twin-linked Missile Launcher", "2x Twin-linked Lascannons",
+        "Turret-mounted Twin-linked Big Shoota") makes each ranged weapon it shows
+        twin-linked; a name joining several weapons ("2x Lascannon + 2x
+        Twin-linked Heavy Bolter", "PK & TL-Shoota", "Lascannon and Twin-Linked
+        Plastma Gun") those whose name its twin-linked part names; and a profile
+        whose own name says so is (the Dreadnought's "Dreadfire Heavy Flamer
+        (Twin-linked Meltagun)", next to its plain heavy flamer). A twin-linked
+        part naming none of them, nor a weapon its selections show (the "Reaper
+        Chainfist w/ Twin-linked Heavy Bolter" holds a selection of its own for the
+        bolter), is noted and given to none: the data does not say whose it is.
+        Twin-linked is a rule of shooting (a miss re-rolled To Hit), so a melee
+        weapon is never given it.
+        """
+        parts = _NAME_PARTS.split(node.name)
+        marked = [found["rest"] for part in parts if (found := _TWIN_LINKED_NAME.search(part))]
+        ranged = [is_ranged(item) for item in items]
+        named = [
+            shoots
+            and (
+                (len(parts) == 1 and bool(marked))
+                or any(_names_weapon(rest, item.name) for rest in marked)
+                or bool(_TWIN_LINKED_NAME.search(item.name))
+            )
+            for item, shoots in zip(items, ranged, strict=True)
+        ]
+        shown = [item.name for item, shoots in zip(items, ranged, strict=True) if shoots]
+        below = [
+            raw.name
+            for child in _subtree(node)
+            for raw in child.profiles
+            if child is not node and raw.kind is Kind.WEAPON
+        ]
+        missed = [
+            rest
+            for rest in marked
+            if not (len(parts) == 1 and shown)
+            and not any(_names_weapon(rest, name) for name in [*shown, *below])
+        ]
+        given = [
+            item.name
+            for item, twin_linked in zip(items, named, strict=True)
+            if twin_linked
+            and TWIN_LINKED not in rules
+            and not _names_rule(item.get("Type"), TWIN_LINKED)
+        ]
         self.notes.extend(
-            f"Rule {rule!r} of {node.name!r} is named by the Type of none of its weapons "
-            f"({names}); {GIVEN_TO_NONE}"
-            for rule in rules
-            if not any(rule in own for own in owned)
+            f"Weapon {name!r} of {node.name!r} is named twin-linked: given the rule "
+            f"{TWIN_LINKED}, which its Type does not name."
+            for name in given
         )
-        return owned
+        self.notes.extend(
+            f"{node.name!r} calls {rest!r} twin-linked, which is none of its ranged weapons "
+            f"({', '.join(repr(item.name) for item in items)}): {TWIN_LINKED} is {GIVEN_TO_NONE}"
+            for rest in missed
+        )
+        return named
 
     def _named_count(self, name: str, weapons: list[Weapon]) -> int:
         """How many of each of ``weapons`` a wargear selection called ``name`` holds.
@@ -321,6 +399,26 @@ def _names_rule(weapon_type: str, rule: str) -> bool:
         token == wanted or token.startswith(f"{wanted} (")
         for token in map(_rule_key, weapon_type.split(","))
     )
+
+
+TWIN_LINKED = "Twin-linked"
+_NAME_PARTS = re.compile(r"\s+(?:w/|with|and|&|\+)\s+", re.IGNORECASE)
+"""What joins the weapons of a selection named after several ("Reaper Chainfist w/
+Twin-linked Heavy Bolter", "PK & TL-Shoota", "2x Lascannon + 2x Twin-linked Heavy Bolter")."""
+_TWIN_LINKED_NAME = re.compile(r"(?:\b(?i:twin[\s-]*linked)|\bTL)[\s-]+(?P<rest>\S.*)$")
+"""A name's "Twin-linked X" (or the data's abbreviation "TL-X"), X the weapon it names."""
+
+
+def _names_weapon(written: str, weapon_name: str) -> bool:
+    """Whether ``written`` (a weapon as a selection's name writes it: "Lascannons", "Big
+    Shoota Turret") names the weapon ``weapon_name`` ("Lascannon", "Big Shoota"),
+    ignoring case, hyphens and a plural ``s``, one containing the other."""
+    one, other = _singular_key(written), _singular_key(weapon_name)
+    return bool(one and other) and (one in other or other in one)
+
+
+def _singular_key(text: str) -> str:
+    return " ".join(word.removesuffix("s") for word in _rule_key(text).split())
 
 
 def _rule_key(text: str) -> str:
@@ -616,7 +714,7 @@ def _model_entries(
     powers = tuple({p.name: p for p in [*unit_gear.powers, *gear.powers]}.values())
     if not gear.weapons and not unit_gear.weapons:
         notes.append(f"Model {body.name!r} {NO_WEAPON}")
-    loadouts = _loadouts(model.count, gear.weapons)
+    loadouts = _loadouts(model.count, _twin_linked_apart(gear.weapons, notes))
     return [
         ModelEntry(
             profile=profile,
@@ -652,6 +750,33 @@ def _subtree(node: Node) -> Iterator[Node]:
         current = stack.pop()
         yield current
         stack.extend(child for child in reversed(current.children) if child.type != "unit")
+
+
+def _twin_linked_apart(
+    weapons: list[tuple[Weapon, int]], notes: list[str]
+) -> list[tuple[Weapon, int]]:
+    """``weapons`` of one model, a twin-linked one renamed ``Twin-linked X`` where the
+    model also carries a plain X (a Stompa's three big shootas and its "Twin-linked Big
+    Shoota", all four a Big Shoota profile): the engine finds a model's weapon by its
+    name, so namesakes would all fire as one of them."""
+    plain = {item.name for item, _ in weapons if not _twin_linked(item)}
+    renamed = [
+        (replace(item, name=f"{TWIN_LINKED} {item.name}"), copies)
+        if _twin_linked(item) and item.name in plain
+        else (item, copies)
+        for item, copies in weapons
+    ]
+    notes.extend(
+        f"Weapon {old.name!r} is twin-linked and its model carries a plain one too: named "
+        f"{new.name!r}."
+        for (old, _), (new, _) in zip(weapons, renamed, strict=True)
+        if old is not new
+    )
+    return renamed
+
+
+def _twin_linked(item: Weapon) -> bool:
+    return TWIN_LINKED in item.keywords or _names_rule(item.get("Type"), TWIN_LINKED)
 
 
 def _loadouts(models: int, weapons: list[tuple[Weapon, int]]) -> list[tuple[int, list[Weapon]]]:
