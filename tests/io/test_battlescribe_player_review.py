@@ -13,10 +13,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from hammerlab.analysis.battles import prepare
 from hammerlab.cli.app import app
 from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.psychic_powers import mastery_level
 from hammerlab.engine.datasheet import Datasheet
 from hammerlab.io.battlescribe import ImportResult, import_file
+from hammerlab.io.scenario import parse_scenario
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 BSDATA = DATA / "bsdata-7e"
@@ -118,3 +121,51 @@ def test_a_twin_linked_weapon_and_a_plain_namesake_on_one_model_are_told_apart()
     assert names.count("Big Shoota") == 3 and names.count("Twin-linked Big Shoota") == 1
     flags = twin_linked(stompa)
     assert flags["Twin-linked Big Shoota"] and not flags["Big Shoota"]
+
+
+# -- 2. Tyranid psykers' Mastery Level in a selection's name ---------------------------
+
+
+def tyranid_psykers() -> str:
+    """A scenario fielding the catalogue's Swarmlord and Hive Tyrant."""
+    units = "".join(
+        f"""
+[[units]]
+id = "{key}"
+player = "Tyranids"
+unit = "{name}"
+source = "{TYRANIDS.resolve()}"
+position = [{x}, 30]
+"""
+        for key, name, x in (("swarmlord", "The Swarmlord", 30), ("tyrant", "Hive Tyrant", 42))
+    )
+    return f"""
+name = "Tyranid psykers"
+ruleset = "waffle"
+[[players]]
+name = "Ultramarines"
+edge = "south"
+[[players]]
+name = "Tyranids"
+edge = "north"
+[[units]]
+id = "tactical"
+player = "Ultramarines"
+unit = "Tactical Squad"
+position = [36, 8]
+{units}"""
+
+
+def test_a_tyranid_psyker_has_the_mastery_level_its_upgrade_is_named_after() -> None:
+    """Tyranids line 13449: inside The Swarmlord (line 13388), the compulsory upgrade
+    ``selectionEntry name="Psyker (Mastery Level 3)"`` (min 1, max 1) links the rule
+    Psyker; line 6608, inside the Hive Tyrant (line 6484), "Psyker (Mastery Level 2)".
+    So the Swarmlord is Mastery Level 3 and the Hive Tyrant 2, which the Psychic phase
+    adds to its player's Warp Charge pool. Before, both read as a bare Psyker:
+    Mastery Level 1."""
+    tyranids = imported(TYRANIDS)
+    assert "Psyker (Mastery Level 3)" in tyranids.find("The Swarmlord").rules
+    assert "Psyker (Mastery Level 2)" in tyranids.find("Hive Tyrant").rules
+    battle = prepare(parse_scenario(tyranid_psykers(), "psykers.toml"), "psykers.toml", 1).battle
+    assert mastery_level(battle.unit("swarmlord")) == 3
+    assert mastery_level(battle.unit("tyrant")) == 2

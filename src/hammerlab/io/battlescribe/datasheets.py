@@ -52,6 +52,7 @@ from hammerlab.io.battlescribe.profiles import (
     VEHICLE_BASE_MM,
     Kind,
     RawProfile,
+    mastery_named,
     mastery_rule,
     model_profile,
     modes_of,
@@ -168,7 +169,7 @@ class _Gear:
         self.weapons.extend((item, copies) for item in usable)
         if not armed:
             for rule in node.rules:
-                self.rules.append(rule.name)
+                self.rules.append(mastery_named(node.name, rule.name) or rule.name)
                 self.texts.append((rule.name, rule.text, False))
         if node.type == "upgrade" and not (node.profiles or node.rules or node.children):
             self.rules.append(node.name)
