@@ -18,6 +18,7 @@ from hammerlab.cli.app import app
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.psychic_powers import mastery_level
 from hammerlab.engine.datasheet import Datasheet
+from hammerlab.errors import InputError
 from hammerlab.io.battlescribe import ImportResult, import_file
 from hammerlab.io.scenario import parse_scenario
 
@@ -169,3 +170,105 @@ def test_a_tyranid_psyker_has_the_mastery_level_its_upgrade_is_named_after() -> 
     battle = prepare(parse_scenario(tyranid_psykers(), "psykers.toml"), "psykers.toml", 1).battle
     assert mastery_level(battle.unit("swarmlord")) == 3
     assert mastery_level(battle.unit("tyrant")) == 2
+
+
+# -- 3. A group of models the data leaves to a choice -------------------------------
+
+
+def sws_scenario(size: str) -> str:
+    return f"""
+name = "Special weapons"
+ruleset = "waffle"
+[[players]]
+name = "Guard"
+edge = "south"
+[[players]]
+name = "Orks"
+edge = "north"
+[[units]]
+id = "sws"
+player = "Guard"
+unit = "Special Weapons Squad"
+source = "{GUARD.resolve()}"
+position = [36, 10]
+{size}
+[[units]]
+id = "boyz"
+player = "Orks"
+unit = "Ork Boyz"
+position = [36, 30]
+"""
+
+
+def test_a_unit_whose_models_a_group_leaves_unchosen_is_refused_saying_so() -> None:
+    """Astra Militarum line 34000: the Special Weapons Squad holds "Guardsman w/ Lasgun"
+    (min 3, max 3) and the group "Special Weapons" (min 3, max 3, no
+    ``defaultSelectionEntryId``) of "Guard w/ Demolition Charge", "Guard w/ Plasma Gun"
+    ... each showing the Guardsman profile: six Guardsmen, three of them chosen from
+    the group. The data chooses none, so the squad would be half its models. Before, it
+    played as three lasgun Guardsmen without a word, and ``size = 6`` was refused as "a
+    fixed size of 3"; now it is not playable, for that reason, in ``show`` and when a
+    scenario loads it."""
+    guard = imported(GUARD)
+    reasons = guard.reasons("Special Weapons Squad")
+    assert len(reasons) == 1
+    assert reasons[0].startswith(
+        "models of it are left to a choice the data does not make: its group 'Special "
+        "Weapons' needs 3 more ('Guard w/ Demolition Charge', 'Guard w/ Plasma Gun',"
+    )
+    shown = CliRunner().invoke(app, ["show", "--from", str(GUARD), "Special Weapons Squad"])
+    assert "not playable: models of it are left to a choice" in " ".join(shown.stdout.split())
+    for size in ("", "size = 6"):
+        with pytest.raises(InputError) as refused:
+            prepare(parse_scenario(sws_scenario(size), "sws.toml"), "sws.toml", 1)
+        assert "cannot be played: models of it are left to a choice" in str(refused.value)
+        assert "fixed size" not in str(refused.value)
+
+
+# -- 4. Formations written as one unit ----------------------------------------------
+
+
+def test_a_formation_of_units_is_no_playable_unit() -> None:
+    """Space Marines line 8913: "Formation: Storm Wing" is ``type="unit"`` holding entry
+    links to the Stormraven Gunship (min 1) and the Stormtalon Gunship (min 2), each a
+    root entry the catalogue imports as a unit of its own; line 28873, "Formation:
+    Triumvirate of the Primarch", links Cypher, Roboute Guilliman and Grand Master
+    Voldus (min 1 each), three characters. In 7th edition a formation is made of
+    units: before, each played as one unit (three flyers moving and shooting as one).
+    Now each member is a unit the formation includes, and the formation has no
+    models. The flyers stay playable on their own."""
+    marines = imported(MARINES)
+    wing = marines.find("Formation: Storm Wing")
+    assert wing.entries == ()
+    assert marines.reasons(wing.name) == ("it has no models",)
+    assert {n for n in wing.notes if n.startswith("Includes unit")} == {
+        "Includes unit 'Stormraven Gunship' (x1), imported as a datasheet of its own.",
+        "Includes unit 'Stormtalon Gunship' (x2), imported as a datasheet of its own.",
+    }
+    assert marines.reasons("Stormraven Gunship") == ()
+    assert marines.reasons("Stormtalon Gunship") == ()
+    triumvirate = marines.find("Formation: Triumvirate of the Primarch")
+    assert triumvirate.entries == ()
+    assert marines.reasons(triumvirate.name) == ("it has no models",)
+
+
+def test_a_formation_holding_models_of_its_own_is_refused_naming_them() -> None:
+    """Tyranids line 25836: "Subterranean Swarm" (``type="unit"``) holds three Ravener
+    Brood units and the models Trygon Prime, Mawloc and Trygon (``type="model"``, min 1
+    each), three Monstrous Creatures that are each a unit in 7th edition, written
+    inside the formation. Before, they played as one unit; now it is refused,
+    naming them."""
+    tyranids = imported(TYRANIDS)
+    (reason,) = tyranids.reasons("Subterranean Swarm")
+    assert reason.startswith("it is a formation of units (it includes 'Ravener Brood' (x3))")
+    assert "'Trygon Prime' (x1), 'Mawloc' (x1), 'Trygon' (x1)" in reason
+
+
+def test_one_entry_selected_several_times_stays_a_squadron() -> None:
+    """Orks line 36869: the "Deff Dread Squadron" links the Deff Dread (min 1, max 3),
+    also a root unit: one entry several times is a squadron of it, one unit."""
+    orks = imported(ORKS)
+    squadron = orks.find("Deff Dread Squadron")
+    assert [(e.profile.name, e.count) for e in squadron.entries] == [("Deff Dread", 1)]
+    assert orks.reasons(squadron.name) == ()
+

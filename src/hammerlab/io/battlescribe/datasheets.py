@@ -68,6 +68,9 @@ from hammerlab.io.bounds import MAX_WEAPONS_PER_MODEL
 
 NO_MODELS = "it has no models"
 """The reason a unit without any model (a formation, an upgrade) is not playable."""
+FORMATION = "it is a formation"
+"""How the reason opens why a formation holding models of its own is not playable
+(:func:`_formation_reason`)."""
 
 GRENADE = "Grenade"
 """The weapon rule the importer gives each grenade: the Waffle Edition throws one
@@ -498,6 +501,13 @@ def build_datasheet(
         reasons.append(crewless)
     if not entries and not reasons:
         reasons.append(NO_MODELS)
+    formation = _formation_reason(unit, entries)
+    if formation is not None:
+        notes.append(f"{name!r}: {formation}; {WAFFLE} cannot play it.")
+        reasons.append(formation)
+    for refusal in _unique([r for node in _subtree(unit) for r in node.refusals]):
+        notes.append(f"{name!r}: {refusal}; {WAFFLE} cannot play it.")
+        reasons.append(refusal)
     all_notes = _unique([*unit_gear.notes, *notes])
     datasheet = Datasheet(
         name=name,
@@ -512,6 +522,30 @@ def build_datasheet(
     return tuple(
         replace(part, datasheet=_with_size_range(part.datasheet, resized))
         for part in split_vehicles(Built(datasheet, _unique(reasons)))
+    )
+
+
+def _formation_reason(unit: Node, entries: list[ModelEntry]) -> str | None:
+    """Why a formation holding models of its own is not playable; ``None`` for a unit.
+
+    A unit that shows no model profile itself and includes other units (nested
+    unit entries, or models the file imports as units of their own: catalogue
+    ``_members_are_units``) is a formation. In 7th edition a formation is made of
+    units, so the models the data writes inside it are units of their own too
+    (Tyranids: the "Subterranean Swarm" holds three Raveners broods and a Trygon
+    Prime, a Mawloc and a Trygon, each a unit), but the data does not say how
+    they split into units (the Space Marines' "Formation: Wrathful Crusade" holds
+    a Tempestor and four Tempestus Scions, one squad): played as one unit they
+    would be wrong, so it is refused, naming its units and models."""
+    nested = list(_nested_units(unit))
+    if not nested or not entries or shows_body(unit):
+        return None
+    units = ", ".join(f"{node.name!r} (x{node.count})" for node in nested)
+    models = ", ".join(f"{entry.profile.name!r} (x{entry.count})" for entry in entries)
+    return (
+        f"{FORMATION} of units (it includes {units}), and its models ({models}) are units "
+        "of their own in 7th edition that its data does not write apart: field each of its "
+        "units as a unit of its own"
     )
 
 
