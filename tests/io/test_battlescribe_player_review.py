@@ -272,3 +272,37 @@ def test_one_entry_selected_several_times_stays_a_squadron() -> None:
     assert [(e.profile.name, e.count) for e in squadron.entries] == [("Deff Dread", 1)]
     assert orks.reasons(squadron.name) == ()
 
+
+# -- 5. Odds of a model carrying a weapon twice -------------------------------------
+
+
+def test_the_odds_fire_each_weapon_a_vehicle_carries_as_the_battle_does() -> None:
+    """Orks line 38511: the Deff Dread's group "Deff Dread Weapons" (min 2, default
+    "Big Shoota", Assault 3, S5 AP5) gives it two big shootas; its profile (line
+    42224) is a Walker's, BS 2. A vehicle fires all its weapons (7th edition; the
+    battle logs "fires 6 × Big Shoota"), so the odds fire two volleys, 6 shots: 6 x
+    1/3 = 2 hits, S5 against T4 wounding on 3+ (4/3 wounds), AP5 against the Space
+    Marines' 3+, 1 in 3 unsaved (4/9). Before, one volley: 3 shots, 1 hit."""
+    answer = odds_json(
+        "--from", str(ORKS), "--from", str(MARINES),
+        "--attacker", "Deff Dread", "--weapon", "Big Shoota", "--target", "Tactical Squad",
+    )  # fmt: skip
+    assert str(answer["question"]).startswith("2x Big Shoota (Deff Dread)")
+    means = answer["means"]
+    assert isinstance(means, dict)
+    assert means["hits"] == pytest.approx(2.0)
+    assert means["unsaved_wounds"] == pytest.approx(4 / 9)
+
+
+def test_the_odds_of_a_land_raider_fire_both_lascannons_and_name_twin_linked_once() -> None:
+    """Space Marines line 9209: the Land Raider's "Two Twin-Linked Lascannons" (one
+    Lascannon profile, Type "Heavy 1, Twin-linked", and the rule Twin-Linked linked): two
+    lascannons, both fired by the vehicle. The question said "1 shots" and named the rule
+    twice ("Twin-linked, Twin-linked": from the Type and the keyword)."""
+    answer = odds_json(
+        "--from", str(MARINES), "--from", str(ORKS),
+        "--attacker", "Land Raider", "--weapon", "Lascannon", "--target", "Battlewagon",
+    )  # fmt: skip
+    question = str(answer["question"])
+    assert question.startswith("2 shots of Lascannon (Land Raider)")
+    assert question.count("Twin-linked") == 1

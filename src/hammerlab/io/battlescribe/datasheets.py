@@ -187,7 +187,9 @@ class _Gear:
         a profile's Type names. So each rule goes to the weapons whose Type names
         it; a rule no Type names goes to none, with a note, rather than to a
         weapon it may not belong to. A weapon the selection's name calls
-        twin-linked is Twin-linked (:meth:`_twin_linked_by_name`).
+        twin-linked is Twin-linked (:meth:`_twin_linked_by_name`). A rule the
+        weapon's Type names already is not repeated among its keywords (the odds
+        of a Land Raider's lascannon read "Twin-linked, Twin-linked").
         """
         items = [weapon(raw) for raw in node.profiles if raw.kind is Kind.WEAPON]
         rules = list(dict.fromkeys(normalise_rule(rule.name) for rule in node.rules))
@@ -211,8 +213,12 @@ class _Gear:
                 if not any(rule in own for own in owned)
             )
         return [
-            tuple(dict.fromkeys([*own, *([TWIN_LINKED] if twin_linked else [])]))
-            for own, twin_linked in zip(owned, named, strict=True)
+            tuple(
+                rule
+                for rule in dict.fromkeys([*own, *([TWIN_LINKED] if twin_linked else [])])
+                if not _names_rule(item.get("Type"), rule)
+            )
+            for item, own, twin_linked in zip(items, owned, named, strict=True)
         ]
 
     def _twin_linked_by_name(self, node: Node, items: list[Weapon], rules: list[str]) -> list[bool]:
