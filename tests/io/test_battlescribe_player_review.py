@@ -306,3 +306,29 @@ def test_the_odds_of_a_land_raider_fire_both_lascannons_and_name_twin_linked_onc
     question = str(answer["question"])
     assert question.startswith("2 shots of Lascannon (Land Raider)")
     assert question.count("Twin-linked") == 1
+
+
+# -- 6. A hindering rule linked to a weapon its profile does not name ----------------
+
+
+def test_a_force_stave_is_not_unwieldy_because_its_selection_links_the_rule() -> None:
+    """Space Marines line 6856 on: the "Force Axe", "Force Stave" and "Force Sword"
+    selections each link the rules Force (Warhammer40K.gst line 10234) and Unwieldy
+    (gst line 10419); only the Force Axe's profile names Unwieldy (gst line 11592:
+    "Melee, Force, Unwieldy"); the Force Stave's is "Melee, Force, Concussive" (line
+    11604), the Force Sword's "Melee, Force" (line 11616). A 7th-edition force stave
+    strikes at its bearer's Initiative: before, the Librarian struck at Initiative 1.
+    A weapon whose profile names Unwieldy keeps it (the Meganobz' Power Klaw: Orks
+    line 44164, "Melee, Specialist Weapon, Unwieldy")."""
+    librarian = imported(MARINES).find("Librarian")
+    stave = next(w for e in librarian.entries for w in e.weapons if w.name == "Force Stave")
+    assert not weapon_of(stave).has_rule("Unwieldy")
+    assert weapon_of(stave).has_rule("Force") and weapon_of(stave).has_rule("Concussive")
+    assert (
+        "Rule 'Unwieldy' of 'Force Stave' is not named by the Type of its weapon 'Force Stave' "
+        "('Melee, Force, Concussive'); not given to it (a rule that hinders a weapon is read "
+        "from its profile only)."
+    ) in librarian.notes
+    meganobz = imported(ORKS).find("Meganobz")
+    klaw = next(w for e in meganobz.entries for w in e.weapons if w.name == "Power Klaw")
+    assert weapon_of(klaw).has_rule("Unwieldy")

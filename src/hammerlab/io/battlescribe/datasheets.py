@@ -195,7 +195,7 @@ class _Gear:
         rules = list(dict.fromkeys(normalise_rule(rule.name) for rule in node.rules))
         named = self._twin_linked_by_name(node, items, rules)
         if len(items) == 1:
-            owned = [rules]
+            owned = [self._own_hindrances(node.name, items[0], rules)]
         else:
             owned = [
                 [
@@ -220,6 +220,31 @@ class _Gear:
             )
             for item, own, twin_linked in zip(items, owned, named, strict=True)
         ]
+
+    def _own_hindrances(self, name: str, item: Weapon, rules: list[str]) -> list[str]:
+        """The rules ``rules`` the selection ``name`` links for its one weapon ``item``,
+        less a rule that hinders a weapon (:data:`PROFILE_ONLY`: Unwieldy) its Type does
+        not name, with a note.
+
+        The Space Marine catalogue (line 6856 on) gives its "Force Axe", "Force Stave"
+        and "Force Sword" selections the same two linked rules, Force and Unwieldy,
+        while only the axe's profile names Unwieldy (Warhammer40K.gst line 11592:
+        "Melee, Force, Unwieldy"; the stave's "Melee, Force, Concussive", the sword's
+        "Melee, Force"): the links were copied from the axe, and 7th-edition force
+        staves and swords strike at their bearer's Initiative. In the five shared
+        files these two are the only one-weapon selections linking Unwieldy their
+        Type does not name. The profile is the weapon's statement; a rule that only
+        makes it worse is taken from there.
+        """
+        kept = [r for r in rules if r not in PROFILE_ONLY or _names_rule(item.get("Type"), r)]
+        self.notes.extend(
+            f"Rule {rule!r} of {name!r} is not named by the Type of its weapon {item.name!r} "
+            f"({item.get('Type')!r}); not given to it (a rule that hinders a weapon is read "
+            "from its profile only)."
+            for rule in rules
+            if rule not in kept
+        )
+        return kept
 
     def _twin_linked_by_name(self, node: Node, items: list[Weapon], rules: list[str]) -> list[bool]:
         """Which of ``items``, the weapons the wargear selection ``node`` shows, its name
@@ -411,6 +436,10 @@ def _names_rule(weapon_type: str, rule: str) -> bool:
     )
 
 
+PROFILE_ONLY = ("Unwieldy",)
+"""Weapon rules a weapon gets only from its own profile's Type, not from a rule its
+selection links (:meth:`_Gear._own_hindrances`): they only hinder it (Unwieldy strikes
+at Initiative 1), so a link copied from another weapon would be played against it."""
 TWIN_LINKED = "Twin-linked"
 _NAME_PARTS = re.compile(r"\s+(?:w/|with|and|&|\+)\s+", re.IGNORECASE)
 """What joins the weapons of a selection named after several ("Reaper Chainfist w/
