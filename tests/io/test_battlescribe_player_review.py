@@ -17,7 +17,7 @@ from hammerlab.analysis.battles import prepare
 from hammerlab.cli.app import app
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.psychic_powers import mastery_level
-from hammerlab.engine.datasheet import Datasheet
+from hammerlab.engine.datasheet import Datasheet, ModelEntry
 from hammerlab.errors import InputError
 from hammerlab.io.battlescribe import ImportResult, import_file
 from hammerlab.io.scenario import parse_scenario
@@ -332,3 +332,41 @@ def test_a_force_stave_is_not_unwieldy_because_its_selection_links_the_rule() ->
     meganobz = imported(ORKS).find("Meganobz")
     klaw = next(w for e in meganobz.entries for w in e.weapons if w.name == "Power Klaw")
     assert weapon_of(klaw).has_rule("Unwieldy")
+
+
+# -- 7. Invulnerable saves a one-sentence wargear text gives --------------------------
+
+
+def model(sheet: Datasheet, name: str) -> ModelEntry:
+    return next(e for e in sheet.entries if e.profile.name == name)
+
+
+def test_a_wargear_text_granting_a_save_without_a_subject_is_applied() -> None:
+    """HH_Test.ros line 915: the Magos Prime's "Mechanicum Protectiva" is described
+    "Provides 4++ Invulnerable save" (no subject: it can only be the item's), line
+    103, the Magos Dominus' "Refractor Field" "Confers 5++ Invulnerable Save". So the
+    Magos Prime has a 4+ invulnerable save and the Magos Dominus a 5+, and neither
+    item is left among the rules to resolve. Before, both were noted as describing
+    a save "without naming itself" and not applied."""
+    roster = imported(HH_ROSTER)
+    prime = model(roster.find("Magos Prime"), "Magos Prime")
+    assert prime.profile.invulnerable == 4
+    assert "Mechanicum Protectiva" not in (*roster.find("Magos Prime").rules, *prime.rules)
+    dominus = roster.find("Magos Dominus")
+    assert model(dominus, "Magos Dominus").profile.invulnerable == 5
+
+
+def test_a_save_the_model_has_is_not_reported_as_a_rule_not_implemented() -> None:
+    """Astra Militarum line 63819: the "Refractor Field" wargear item is described "5+
+    Invul Sv", the save alone. The Company Commander's Save is already "5+/5++"; the
+    Lord Commissar's (line 62677) is "5+", so he gains the 5+ invulnerable save. Before,
+    ``show`` and every battle said "special rule not implemented: Refractor Field" of the
+    Company Commander, and the Lord Commissar had no invulnerable save."""
+    guard = imported(GUARD)
+    commander = model(guard.find("Company Command Squad"), "Company Commander")
+    assert commander.profile.invulnerable == 5 and "Refractor Field" not in commander.rules
+    shown = CliRunner().invoke(app, ["show", "--from", str(GUARD), "Company Command Squad"])
+    text = " ".join(shown.stdout.split())
+    assert "not implemented: Refractor Field" not in text
+    assert "'Refractor Field': applied as a 5+ invulnerable save." in text
+    assert model(guard.find("Lord Commissar"), "Lord Commissar").profile.invulnerable == 5
