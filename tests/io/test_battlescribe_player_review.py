@@ -370,3 +370,23 @@ def test_a_save_the_model_has_is_not_reported_as_a_rule_not_implemented() -> Non
     assert "not implemented: Refractor Field" not in text
     assert "'Refractor Field': applied as a 5+ invulnerable save." in text
     assert model(guard.find("Lord Commissar"), "Lord Commissar").profile.invulnerable == 5
+
+
+# -- 8. show --json and each model's own rules ---------------------------------------
+
+
+def test_show_json_lists_each_model_s_own_rules() -> None:
+    """Tyranids line 2862: the "Lictor" model entry of the Lictor Brood (line 2852) links
+    the rules Hit and Run, Move Through Cover, Fleet, Instinctive Behaviour - Lurk,
+    Stealth, Pheromone Trail, Deep Strike, Fear, Infiltrate and Very Bulky: the model's,
+    not the unit's. ``show`` lists them under "Rules of 'Lictor'"; before, ``show
+    --json`` had ``"rules": []`` and no rules in its model, so a tool saw a Lictor
+    without Stealth or Deep Strike."""
+    shown = CliRunner().invoke(app, ["show", "--from", str(TYRANIDS), "Lictor Brood", "--json"])
+    assert shown.exit_code == 0, shown.output
+    (lictor,) = json.loads(shown.stdout)["models"]
+    linked = {
+        "Hit and Run", "Move Through Cover", "Fleet", "Instinctive Behaviour - Lurk",
+        "Stealth", "Pheromone Trail", "Deep Strike", "Fear", "Infiltrate", "Very Bulky",
+    }  # fmt: skip
+    assert linked <= set(lictor["rules"])
