@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from cli_kit import one_line, run
 from hammerlab.analysis.battles import prepare
 from hammerlab.cli.app import app
 from hammerlab.editions.waffle.profiles import weapon_of
@@ -390,3 +391,88 @@ def test_show_json_lists_each_model_s_own_rules() -> None:
         "Stealth", "Pheromone Trail", "Deep Strike", "Fear", "Infiltrate", "Very Bulky",
     }  # fmt: skip
     assert linked <= set(lictor["rules"])
+
+
+# -- 9. Errors that name the right thing ---------------------------------------------
+
+
+def blob_catalogue(tmp_path: Path) -> Path:
+    """A hostile one-unit catalogue: "Blob" shows a model profile of its own and holds
+    the model entry "Gob", selected 1,000 times (``min`` 1e3): 1,001 models."""
+    cells = "".join(
+        f'<characteristic name="{key}">{value}</characteristic>'
+        for key, value in zip(
+            ("WS", "BS", "S", "T", "W", "I", "A", "Ld", "Save"),
+            ("3", "3", "3", "3", "1", "3", "1", "7", "5+"),
+            strict=True,
+        )
+    )
+    path = tmp_path / "blob.cat"
+    path.write_text(
+        '<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" id="x" '
+        'name="Mini"><selectionEntries><selectionEntry id="a" name="Blob" type="unit">'
+        f'<profiles><profile id="p" name="Blob" typeName="Unit"><characteristics>{cells}'
+        '</characteristics></profile></profiles><selectionEntries><selectionEntry id="m" '
+        'name="Gob" type="model"><constraints><constraint field="selections" scope="parent" '
+        'value="1e3" type="min" id="c1"/></constraints><profiles><profile id="q" name="Gob" '
+        f'typeName="Unit"><characteristics>{cells}</characteristics></profile></profiles>'
+        "</selectionEntry></selectionEntries></selectionEntry></selectionEntries></catalogue>"
+    )
+    return path
+
+
+def test_a_unit_of_more_models_than_a_scenario_fields_is_refused_for_that(
+    tmp_path: Path,
+) -> None:
+    """A unit of 1,001 models is over the cap a scenario's ``size`` has (200 models in one
+    unit, docs/scenarios.md *Caps*). Before, ``import`` called it playable, a scenario
+    refused it for a model standing off the table, and ``odds`` for "target models
+    must be between 1 and 100, not 1001", a value the user never gave."""
+    path = blob_catalogue(tmp_path)
+    assert import_file(path).reasons("Blob") == ("it has 1001 models; a unit has at most 200",)
+    code, _, err = run("odds", "--from", str(path), "--from", str(ORKS), "--attacker", "Boyz",
+                       "--weapon", "Slugga", "--target", "Blob")  # fmt: skip
+    assert one_line(code, err, 1) == (
+        "error: Blob has 1001 models; the odds fire at 1 to 100 of them (give --target-models)"
+    )
+    scenario = f"""
+name = "blob"
+[[players]]
+name = "A"
+[[players]]
+name = "B"
+edge = "north"
+[[units]]
+id = "blob"
+player = "A"
+unit = "Blob"
+source = "{path}"
+position = [36, 20]
+"""
+    with pytest.raises(InputError) as refused:
+        prepare(parse_scenario(scenario, "blob.toml"), "blob.toml", 1)
+    assert "cannot be played: it has 1001 models; a unit has at most 200" in str(refused.value)
+
+
+def test_a_directory_is_said_to_be_one(tmp_path: Path) -> None:
+    """Before: "unsupported file type '(none)': expected .cat, .gst, .ros or .rosz"."""
+    code, _, err = run("import", str(tmp_path))
+    assert one_line(code, err, 1) == (
+        f"error: {tmp_path}: is a directory, not a file (.cat, .gst, .ros or .rosz)"
+    )
+
+
+def test_the_odds_at_an_imported_unit_with_no_models_say_so() -> None:
+    """The Storm Wing (finding 4) and the Astra Militarum Infantry Platoon (its squads
+    are units of their own) have no models: before, ``odds --target`` at one ended in a
+    traceback (``IndexError``)."""
+    code, _, err = run("odds", "--from", str(MARINES), "--attacker", "Tactical Squad",
+                       "--weapon", "Boltgun", "--target", "Formation: Storm Wing")  # fmt: skip
+    assert one_line(code, err, 1) == (
+        "error: Formation: Storm Wing has no models: it cannot fire or be fired at"
+    )
+    platoon = ["--from", str(GUARD), "--from", str(MARINES), "--target", "Infantry Platoon"]
+    code, _, err = run("odds", *platoon, "--attacker", "Tactical Squad", "--weapon", "Boltgun")
+    assert one_line(code, err, 1) == (
+        "error: Infantry Platoon has no models: it cannot fire or be fired at"
+    )

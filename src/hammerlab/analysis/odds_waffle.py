@@ -171,6 +171,11 @@ class WaffleCalculator:
                 fired, target, attacker.name, question.cover, facts, tank_hunters, notes
             )
         given = question.target_models  # 0 is no default: it is refused below
+        if given is None and target.model_count > MAX_MODELS:
+            raise QuestionError(
+                f"{target.name} has {target.model_count} models; the odds fire at 1 to "
+                f"{MAX_MODELS} of them (give --target-models)"
+            )
         models = (
             target.model_count if given is None else _between("target models", given, 1, MAX_MODELS)
         )

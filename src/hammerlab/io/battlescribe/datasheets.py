@@ -43,6 +43,7 @@ from hammerlab.io.battlescribe.playable import (
     mastery_problems,
     never_fires_note,
     profile_problems,
+    size_problem,
     untyped_rules,
     weapon_problems,
 )
@@ -526,7 +527,11 @@ def build_datasheet(
             )
             reasons.append(f"model {entry.profile.name!r}: {problems[0]}")
         notes.extend(filter(None, map(never_fires_note, entry.weapons)))
-    for problem in mastery_problems([*unit_rules, *(r for e in entries for r in e.rules)]):
+    oversized = size_problem(entries)
+    for problem in [
+        *mastery_problems([*unit_rules, *(r for e in entries for r in e.rules)]),
+        *([oversized] if oversized else []),
+    ]:
         notes.append(f"{name!r}: {problem}; {WAFFLE} cannot play it.")
         reasons.append(problem)
     notes.extend(_transport_notes(entries, unit_rules))
@@ -567,7 +572,7 @@ def _formation_reason(unit: Node, entries: list[ModelEntry]) -> str | None:
     unit entries, or models the file imports as units of their own: catalogue
     ``_members_are_units``) is a formation. In 7th edition a formation is made of
     units, so the models the data writes inside it are units of their own too
-    (Tyranids: the "Subterranean Swarm" holds three Raveners broods and a Trygon
+    (Tyranids: the "Subterranean Swarm" holds three Ravener broods and a Trygon
     Prime, a Mawloc and a Trygon, each a unit), but the data does not say how
     they split into units (the Space Marines' "Formation: Wrathful Crusade" holds
     a Tempestor and four Tempestus Scions, one squad): played as one unit they
