@@ -113,6 +113,10 @@ class LibraryQuestion:
         wanted = name.strip().casefold()
         for sheet in self.units:
             if sheet.name.casefold() == wanted:
+                if not sheet.entries:  # an imported formation: its units are datasheets
+                    raise QuestionError(
+                        f"{sheet.name} has no models: it cannot fire or be fired at"
+                    )
                 return sheet
         return ruleset.find_unit(name)
 
