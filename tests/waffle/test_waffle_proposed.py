@@ -546,24 +546,38 @@ def test_seed000_final_shot_earned_by_unsaved_wound_not_offered_at_a_destroyed_t
 
 
 @pytest.mark.parametrize("seed", [5, 11, 17, 33])
-def test_seed000_final_shot_unsaved_chain_on_the_lone_lascannon_ends_with_the_carnifex(
+def test_seed000_final_shot_unsaved_chain_on_the_lone_lascannon_stops_at_the_carnifex(
     seed: int,
 ) -> None:
     # examples/lab_final_shot_lone_lascannon.toml with earned_by=unsaved_wound: these
-    # seeds (the review's, of 1..40) crashed when the chain killed the Carnifex. The
-    # lascannon (S9 AP2) does one wound a hit (no save against AP2, no Instant Death
-    # against T6: it needs S12), and the Carnifex has W4; so, where the Carnifex is
-    # removed in the Ultramarines' shooting, it took the lascannon's own wound and
-    # exactly three Final Shots (a fourth has no target), and the battle plays on.
+    # seeds (the review's, of 1..40) crashed once the Carnifex was removed, by the
+    # chain or by a Return Fire that earned one. Now the battle plays to its end,
+    # the Carnifex is removed, and no Final Shot comes after its removal.
     path = ROOT / "examples" / "lab_final_shot_lone_lascannon.toml"
     game = Game.start(
         load_scenario(path), str(path), seed, rules={"final_shot.earned_by": "unsaved_wound"}
     )
     game.play()
-    battle = game.battle
-    assert battle.unit("carnifex").destroyed
-    assert messages(battle).count("lascannon.5 makes 1 Final Shot(s)") == 3
     assert game.is_over
+    assert game.battle.unit("carnifex").destroyed
+    events = game.battle.log.events
+    removed = next(i for i, e in enumerate(events) if e.kind == "casualty")
+    assert not [e for e in events[removed:] if getattr(e, "topic", "") == "final-shot"]
+
+
+def test_seed000_final_shot_unsaved_chain_of_the_review_seed_5() -> None:
+    # Seed 5, as the review's log shows it: the lascannon's shot wounds, then every
+    # Final Shot hits and wounds. The lascannon (S9 AP2) does one wound a hit (no save
+    # against AP2; Instant Death against T6 needs S12), and the Carnifex has W4: its
+    # own wound and three Final Shots remove it, and a fourth has no target.
+    path = ROOT / "examples" / "lab_final_shot_lone_lascannon.toml"
+    game = Game.start(
+        load_scenario(path), str(path), 5, rules={"final_shot.earned_by": "unsaved_wound"}
+    )
+    game.play()
+    assert game.battle.unit("carnifex").destroyed
+    assert messages(game.battle).count("lascannon.5 makes 1 Final Shot(s)") == 3
+    assert game.winner == "Ultramarines"
 
 
 def test_seed001_final_blow_earned_by_unsaved_wound_is_a_parameter_too() -> None:
