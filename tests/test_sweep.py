@@ -52,6 +52,7 @@ from hammerlab.io.scenario import load_scenario
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 GUARD = EXAMPLES / "guard_suppress_terminators.toml"
+LASCANNON = EXAMPLES / "lab_final_shot_lone_lascannon.toml"
 PENALTY = "suppressive_fire.ld_penalty_per_wound"
 
 
@@ -399,6 +400,42 @@ def test_balance_says_an_end_s_estimate_is_the_goal_not_on_one_side_of_it() -> N
     assert answer.why == "the estimate at 0 is the goal itself: the root may lie at 0 or beyond it"
 
 
+def test_balance_does_not_take_probes_all_alike_for_certain() -> None:
+    # Models left of 0 in every battle below 5 and 10 (of 10) from 5: every probe's
+    # battles are alike. 50 battles alike at 0 bound the mean by 10 × 3.8415 / 53.8415
+    # = 0.71 (Wilson's 0 of 50 for a battle ending otherwise, times the 10 models it
+    # could keep), which holds the goal 0.5: such a probe plays on to 100 battles
+    # (0.37), where it is significant. At 10 models, 9.29..10 is significant at once.
+    # (With the zero-width interval every probe stopped at 50.)
+    def sample(x: float, seeds: Sequence[int]) -> list[float]:
+        return [0.0 if x < 5 else 10.0 for _ in seeds]
+
+    answer = solve(
+        sample, 0, 10, 0.5, integer=True, binary=False, max_runs=100, span=lambda x: (0, 10)
+    )
+    assert [(p.value, p.estimate.n) for p in answer.probes] == [
+        (0, 100), (10, 50), (5, 50), (2, 100), (3, 100), (4, 100)
+    ]  # fmt: skip
+    assert answer.found and answer.bracket == (4, 5) and answer.value == 4
+    assert answer.estimate.alike and answer.estimate.high == pytest.approx(0.369935, abs=1e-6)
+
+
+def test_sweep_a_unit_never_touched_gets_a_bound_not_a_zero_width() -> None:
+    # The review's case: with Final Shot off the lone lascannon never destroys the
+    # one-model Carnifex in 50 battles. Its models left (1 - destroyed) and its
+    # destruction rate are one quantity: Wilson's 0 of 50 gives 0..3.8415 / 53.8415 =
+    # 0..0.0713 for the rate, so 0.9287..1 for the models left (was 1.00..1.00).
+    args = ["sweep", str(LASCANNON), "--vary", "final_shot=off", "--runs", "50"]
+    document = json.loads(CliRunner().invoke(app, [*args, "--json"]).stdout)
+    (carnifex,) = [u for u in document["points"][0]["units"] if u["unit"] == "carnifex"]
+    assert carnifex["models_left"]["alike"] is True
+    assert carnifex["models_left"]["ci95"] == pytest.approx([0.928652, 1.0], abs=1e-6)
+    assert carnifex["p_destroyed"]["ci95"] == pytest.approx([0.0, 0.071348], abs=1e-6)
+    assert "alike" not in carnifex["p_destroyed"]  # a Wilson interval needs no bound
+    text = " ".join(CliRunner().invoke(app, args, env={"COLUMNS": None}).stdout.split())
+    assert "1.00 (0.93..1.00, all alike) │ 0% (0%..7%)" in text
+
+
 def test_cli_balance_says_why_it_found_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     from hammerlab.analysis import balance
 
@@ -509,15 +546,35 @@ def test_lab_precision_plays_rounds_until_narrow_enough() -> None:
     assert (tight.runs, tight.precision_reached) == (70, False)
 
 
-def test_lab_precision_stops_at_once_when_every_paired_battle_ends_alike() -> None:
+def test_lab_precision_is_not_reached_by_battles_that_all_ended_alike() -> None:
     # In the Guard example the heuristic never takes Suppressive Fire (it beats
-    # shooting nowhere there), so both arms play the same 50 battles: every paired
-    # difference is 0, every interval is 0 wide, and the first round is enough.
+    # shooting nowhere there), so both arms play the same battles: every paired
+    # difference is 0. That 50 pairs were alike does not prove every pair would be
+    # (a rules writer's review: their zero-width intervals stopped the rounds at
+    # once), so no precision is reached by it: the runs run out.
     spec = load_scenario(GUARD)
     experiment = arms(spec, ["suppressive_fire=off"])
     report = compare(spec, str(GUARD), experiment, runs=70, precision=1e-9)
-    assert report.runs == 50
-    assert report.ended_alike == 50
+    assert (report.runs, report.precision_reached) == (70, False)
+    assert report.ended_alike == 70
+    assert all(u.alike and u.ci95[0] < 0 < u.ci95[1] for u in report.units)
+
+
+def test_lab_precision_on_battles_all_alike_is_reached_once_they_are_enough() -> None:
+    # The lone lascannon's Final Shot earned by unsaved wounds plays the same battles
+    # as by wound rolls (the Carnifex has no save against AP2: docs/lab/README.md,
+    # study 2). Both units field one model, so each paired difference lies in -1..1,
+    # and all being 0 in N pairs bounds the mean difference by ±z² / (N + z²): the
+    # interval is 2 × 3.8415 / 53.8415 = 0.143 wide at 50 pairs, 2 × 3.8415 / 103.8415
+    # = 0.074 at 100. A precision of 0.1 is reached at the second round, not the first.
+    spec = load_scenario(LASCANNON)
+    experiment = arms(spec, ["final_shot.earned_by=unsaved_wound"])
+    report = compare(spec, str(LASCANNON), experiment, runs=200, precision=0.1)
+    assert (report.runs, report.precision_reached) == (100, True)
+    assert report.ended_alike == 100
+    for unit in report.units:
+        assert unit.alike
+        assert unit.ci95 == pytest.approx((-0.036994, 0.036994), abs=1e-6)
 
 
 # --- two scenario files of one name; rules not implemented; precision; counts ---------------

@@ -39,7 +39,7 @@ from typing import Any
 from hammerlab.analysis.lab import FlagError, Outcome, Progress
 from hammerlab.analysis.runners import Runner, batch_size
 from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
-from hammerlab.analysis.sweep import SIZE_KEY, Point, case_at
+from hammerlab.analysis.sweep import SIZE_KEY, Case, Point, case_at
 from hammerlab.editions import get_ruleset
 from hammerlab.engine.rules import resolve_settings
 from hammerlab.io.scenario import Scenario
@@ -49,6 +49,15 @@ ROUND_RUNS = 50
 
 Sampler = Callable[[float, Sequence[int]], list[float]]
 """The metric's value in each battle played with ``value`` and these seeds."""
+
+Span = Callable[[float], tuple[float, float]]
+"""The least and the most the metric can be in a battle played with ``value`` (a
+unit's models left: 0 to those it fields there)."""
+
+
+def unbounded(value: float) -> tuple[float, float]:
+    """The :data:`Span` of a metric nothing bounds."""
+    return -math.inf, math.inf
 
 
 @dataclass(frozen=True)
@@ -111,11 +120,14 @@ def solve(
     round_runs: int = ROUND_RUNS,
     max_runs: int = 400,
     tolerance: float = 0.05,
+    span: Span = unbounded,
 ) -> Balance:
     """Find where the metric crosses ``goal`` between ``low`` and ``high`` (see the module).
 
     ``binary`` metrics (a win is 1, anything else 0) get Wilson intervals, others
-    the normal approximation.
+    the normal approximation within the metric's ``span`` at the value, or, where
+    every battle gave the same value, the bound of
+    :func:`~hammerlab.analysis.stats.mean_interval`.
     """
     probes: list[Probe] = []
 
@@ -127,7 +139,7 @@ def solve(
             estimate = (
                 wilson_interval(round(sum(values)), len(values))
                 if binary
-                else mean_interval(values)
+                else mean_interval(values, *span(value))
             )
             result = Probe(value, estimate)
             if not result.holds(goal) or len(values) >= max_runs:
@@ -330,11 +342,19 @@ def balance_scenario(
 ) -> Balance:
     """:func:`solve` on a scenario: each probe plays the scenario with the key at a value."""
 
-    def sample(value: float, seeds: Sequence[int]) -> list[float]:
+    unit = question.metric.removeprefix("models_left.")
+
+    def case(value: float) -> Case:
         point = ((question.key, question.text(value)),)
-        case = case_at(scenario, source, point, first_seed, plugins=plugins)
+        return case_at(scenario, source, point, first_seed, plugins=plugins)
+
+    def span(value: float) -> tuple[float, float]:
+        return 0.0, float(next(u.models_fielded for u in case(value).units if u.id == unit))
+
+    def sample(value: float, seeds: Sequence[int]) -> list[float]:
+        played = case(value)
         size = batch_size(len(seeds), runner.slots)
-        batches = [case.batch(seeds[i : i + size]) for i in range(0, len(seeds), size)]
+        batches = [played.batch(seeds[i : i + size]) for i in range(0, len(seeds), size)]
         parts: list[list[Outcome]] = [[] for _ in batches]
 
         def done(index: int, outcomes: list[Outcome]) -> None:
@@ -346,10 +366,10 @@ def balance_scenario(
         outcomes = [o for part in parts for o in part]
         if question.metric == "win_rate":
             return [float(o.winner == question.player) for o in outcomes]
-        unit = question.metric.removeprefix("models_left.")
         return [float(o.models_left[unit]) for o in outcomes]
 
+    binary = question.metric == "win_rate"
     return solve(
-        sample, question.low, question.high, question.goal, question.integer,
-        question.metric == "win_rate", first_seed, round_runs, max_runs, tolerance,
+        sample, question.low, question.high, question.goal, question.integer, binary,
+        first_seed, round_runs, max_runs, tolerance, unbounded if binary else span,
     )  # fmt: skip

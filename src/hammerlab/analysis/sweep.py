@@ -451,8 +451,8 @@ class UnitStat:
 
     unit: UnitInfo
     models_left: Estimate
-    """The mean and its 95% normal interval, cut to what a count of models can be
-    (0 to the models the unit fields: :meth:`Estimate.within`)."""
+    """The mean and its 95% interval, within what a count of models can be (0 to the
+    models the unit fields): :func:`~hammerlab.analysis.stats.mean_interval`."""
     destroyed: Estimate
     """The share of battles in which the unit was wiped out (Wilson interval)."""
 
@@ -617,8 +617,8 @@ def summarize(
     stats = tuple(
         UnitStat(
             unit=u,
-            models_left=mean_interval([float(o.models_left[u.id]) for o in outcomes]).within(
-                0, u.models_fielded
+            models_left=mean_interval(
+                [float(o.models_left[u.id]) for o in outcomes], 0, u.models_fielded
             ),
             destroyed=wilson_interval(sum(o.models_left[u.id] == 0 for o in outcomes), n),
         )
