@@ -393,7 +393,7 @@ def test_the_choice_table_lists_the_rule_s_choices_not_every_divergence() -> Non
     fiery = next(c for c in report.choices if c.choice == "fiery_charge: Fiery Charge")
     assert (fiery.baseline_offered, fiery.baseline_chosen) == (0, 0)
     text = CliRunner().invoke(app, ["lab", str(BOYZ), "--rule", "fiery_charge", "--runs", "6"])
-    assert "Choice of a rule compared or set" in text.stdout
+    assert "Choice of a rule given to --rule or --set" in text.stdout
     assert "Big choppa" not in text.stdout
 
 

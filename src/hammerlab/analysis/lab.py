@@ -367,8 +367,10 @@ class LabReport:
     dice: str = "single"
     """The dice mode: ``single`` (one stream) or ``keyed`` (:class:`KeyedDice`)."""
     choices: tuple[RuleChoice, ...] = ()
-    """The choices of the rules the experiment concerns (:func:`choices.rule_choices`),
-    with how often they were offered and chosen in each arm."""
+    """The choices of the rules the experiment compares (``--rule``) or sets in both arms
+    (``--set``), not those only the scenario file's ``[rules]`` set
+    (:func:`choices.rule_choices`), with how often they were offered and chosen in
+    each arm."""
     unused: tuple[str, ...] = ()
     """A warning per such choice offered but chosen in neither arm
     (:func:`choices.never_chosen`, as ``sweep`` warns; not for a decline whose
@@ -598,8 +600,11 @@ def _report(
             )
         )
     outcomes = [*(p.name for p in scenario.players), DRAW]
-    written = (*scenario.rules, *experiment.baseline, *experiment.variant)
-    concerned = concerned_rules(written, (o.name for o in ready.ruleset.options))
+    # The rules compared (--rule) and set in both arms (--set), not those the file's
+    # [rules] set: a warning that a rule never came into play is about the rules the
+    # experiment touches, as a sweep's is about its axes' (sweep.point_rules).
+    given = (*experiment.baseline, *experiment.variant)
+    concerned = concerned_rules(given, (o.name for o in ready.ruleset.options))
     used = rule_choices(
         total([o.choices for o in baseline]), total([o.choices for o in variant]), concerned
     )

@@ -229,7 +229,8 @@ def lab_report_html(report: LabReport) -> str:
 
 
 def _choices(report: LabReport) -> str:
-    """The choices of the rules compared or set, how often each arm made each one (the
+    """The choices of the rules ``--rule`` compares or ``--set`` sets (not those only the
+    scenario file's ``[rules]`` set), how often each arm made each one (the
     CLI's table): the reason a change made no difference is often a choice never made."""
     if not report.choices:
         return ""
@@ -240,7 +241,7 @@ def _choices(report: LabReport) -> str:
         for c in report.choices
     )
     return (
-        "<table><tr><th>Choice of a rule compared or set</th><th>Baseline</th>"
+        "<table><tr><th>Choice of a rule given to --rule or --set</th><th>Baseline</th>"
         f"<th>Variant</th></tr>{rows}</table>"
     )
 

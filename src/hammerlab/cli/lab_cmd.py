@@ -196,7 +196,7 @@ def _print_report(report: LabReport) -> None:
         alike += " The change made no difference to any of them: it may never come into play here."
     console.print(alike, markup=False)
     if report.choices:
-        used = Table("Choice of a rule compared or set", "Baseline", "Variant")
+        used = Table("Choice of a rule given to --rule or --set", "Baseline", "Variant")
         for c in report.choices:
             used.add_row(
                 escape(c.choice),
