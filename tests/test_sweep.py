@@ -454,6 +454,34 @@ def test_cli_balance_says_why_it_found_nothing(monkeypatch: pytest.MonkeyPatch) 
     assert "best estimate: units.terminators.size = 5" in text
 
 
+def test_balance_names_the_probe_an_interpolated_answer_s_estimate_comes_from(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A rules writer's review: "answer: morale_threshold = 0.24951 (...; models_left.
+    # squad1 there: 3.90 (2.76..5.04))", where 3.90 was measured at the probe 0.25625.
+    # By hand, the mean 4.5 + 0.15 (5.4 - x) (spread 0.1: every probe significant)
+    # over 2..7 to within 1: probes 2, 7, 4.5 (4.635), 5.75 (4.4475), 5.125 (4.54125);
+    # the bracket 5.125..5.75 is 0.625 wide; the answer interpolates to 5.4, where no
+    # battle was played, and the estimate is the probe nearer 4.5: 5.125's.
+    from hammerlab.analysis import balance
+
+    answer = solve(_falling(99), 2, 7, 4.5, integer=False, binary=False, max_runs=50,
+                   tolerance=1.0)  # fmt: skip
+    assert [p.value for p in answer.probes] == [2, 7, 4.5, 5.75, 5.125]
+    assert answer.found and answer.value == pytest.approx(5.4)
+    assert answer.estimate_at == 5.125 and answer.estimate.mean == pytest.approx(4.54125)
+    monkeypatch.setattr(balance, "balance_scenario", lambda *_, **__: answer)
+    args = ["balance", str(GUARD), "--vary", "morale_threshold=0.1..0.5",
+            "--target", "models_left.squad1=4.5", "--runs", "50"]  # fmt: skip
+    text = " ".join(CliRunner().invoke(app, args).output.split())
+    assert (
+        "answer: morale_threshold = 5.4 (the root lies in 5.125..5.75; models_left.squad1 "
+        "at 5.125, the probe nearer the goal (none was played at the answer): 4.54 (" in text
+    )
+    document = json.loads(CliRunner().invoke(app, [*args, "--json"]).output)
+    assert document["estimate_at"] == 5.125 and document["value"] == pytest.approx(5.4)
+
+
 def test_cli_balance_on_a_scenario_within_a_budget() -> None:
     result = CliRunner().invoke(
         app, ["balance", str(GUARD), "--vary", "units.terminators.size=2..6",

@@ -85,7 +85,11 @@ class Balance:
     """When found, the values at which the metric was found significantly below and above
     the goal (the root lies between them); otherwise the range searched."""
     estimate: Estimate
-    """The metric at ``value`` (the nearest probe's, when ``value`` is interpolated)."""
+    """The metric as the probe at :attr:`estimate_at` measured it: at ``value`` itself,
+    or, where ``value`` is interpolated between the bracket's ends (no battle was
+    played there), at the end whose estimate is nearer the goal."""
+    estimate_at: float
+    """The value the :attr:`estimate` was measured at (a probe's)."""
     probes: list[Probe] = field(default_factory=list)
     why: str | None = None
     """Why nothing was found (``None`` when found)."""
@@ -103,6 +107,7 @@ class Balance:
             "value": self.value,
             "bracket": list(self.bracket),
             "estimate": self.estimate.to_dict(),
+            "estimate_at": self.estimate_at,
             "battles": self.battles,
             "probes": [{"value": p.value, **p.estimate.to_dict()} for p in self.probes],
             "why": self.why,
@@ -163,7 +168,9 @@ def solve(
                 f"the goal is outside the metric's range over {low:g}..{high:g} "
                 f"({lo.estimate.mean:.3g} to {hi.estimate.mean:.3g})"
             )
-        return Balance(goal, False, nearer.value, (low, high), nearer.estimate, probes, why)
+        return Balance(
+            goal, False, nearer.value, (low, high), nearer.estimate, nearer.value, probes, why
+        )
     rising = hi.estimate.mean > lo.estimate.mean
 
     def significant(p: Probe) -> bool:
@@ -189,7 +196,7 @@ def solve(
         value = lo.value + share * (hi.value - lo.value)
     if sure_lo is not None and sure_hi is not None:
         bracket = (sure_lo.value, sure_hi.value)
-        return Balance(goal, True, value, bracket, nearer.estimate, probes)
+        return Balance(goal, True, value, bracket, nearer.estimate, nearer.value, probes)
     missing = [
         f"{'below' if (end is ends[0]) == rising else 'above'} the goal (at {end.value:g}, the "
         f"range's end, its interval {end.estimate.low:.3g}..{end.estimate.high:.3g} still "
@@ -202,7 +209,7 @@ def solve(
         f"was found significantly {' nor '.join(missing)}: the data cannot rule out a root "
         f"at or beyond that end; raise --runs"
     )
-    return Balance(goal, False, value, (low, high), nearer.estimate, probes, why)
+    return Balance(goal, False, value, (low, high), nearer.estimate, nearer.value, probes, why)
 
 
 @dataclass(frozen=True)

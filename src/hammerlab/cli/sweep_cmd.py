@@ -53,6 +53,7 @@ from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import load_scenario
 
 if TYPE_CHECKING:
+    from hammerlab.analysis.balance import Balance
     from hammerlab.analysis.store import ResultStore
 
 
@@ -575,16 +576,25 @@ def run_balance(
         table.add_row(f"{p.value:g}", cell(p.estimate), str(p.estimate.n))
     print_table(table)
     print_note(alike_note(p.estimate for p in answer.probes))
+    measured = f"{question.metric} {_measured_where(answer)}: {cell(answer.estimate)}"
     if not answer.found:
         console.print(
             f"no answer: {answer.why}; best estimate: {question.key} = {answer.value:g} "
-            f"({question.metric} there: {cell(answer.estimate)})",
+            f"({measured})",
             markup=False,
         )
         return
     console.print(
         f"answer: {question.key} = {answer.value:g} (the root lies in "
-        f"{answer.bracket[0]:g}..{answer.bracket[1]:g}; {question.metric} there: "
-        f"{cell(answer.estimate)})",
+        f"{answer.bracket[0]:g}..{answer.bracket[1]:g}; {measured})",
         markup=False,
     )
+
+
+def _measured_where(answer: Balance) -> str:
+    """Where the answer's estimate was measured, for people: ``there`` at the answer
+    itself, else the probe it comes from (an interpolated answer was never played:
+    a rules writer's review read a probe's estimate as the answer's)."""
+    if answer.estimate_at == answer.value:
+        return "there"
+    return f"at {answer.estimate_at:g}, the probe nearer the goal (none was played at the answer)"
