@@ -1144,3 +1144,29 @@ def test_one_scenario_text_beside_two_army_lists_is_two_scenarios(tmp_path: Path
     assert len(hashes) == 2
     plain = scenario_hash(load_scenario(GUARD), str(GUARD))  # no catalogue: as before
     assert plain == scenario_hash(load_scenario(GUARD))
+
+
+def test_every_command_s_json_names_a_unit_by_id_and_label_alike(tmp_path: Path) -> None:
+    # A rules writer's review: "unit" is the label in lab's and battle's JSON, the id in
+    # sweep's and results' (a lab stored with --out is read back by results). "id" and
+    # "label" now mean one thing in all four; "unit" stays as each wrote it. The lone
+    # lascannon's unit: id "lascannon", label "Lascannon Team [lascannon]" (its
+    # inline name and, in brackets, its id).
+    lascannon = {"id": "lascannon", "label": "Lascannon Team [lascannon]"}
+    out = tmp_path / "runs"
+
+    def units(*args: str) -> list[dict[str, Any]]:
+        result = CliRunner().invoke(app, [*args, "--json"])
+        assert result.exit_code == 0, result.output
+        document = json.loads(result.stdout)
+        return document["units"] if "units" in document else document["points"][0]["units"]
+
+    two = ["--runs", "2"]
+    battle = units("battle", str(LASCANNON))
+    lab = units("lab", str(LASCANNON), "--rule", "final_shot=off", *two, "--out", str(out))
+    swept = units("sweep", str(LASCANNON), "--vary", "final_shot=off", *two)
+    stored = units("results", str(out))
+    for found in (battle, lab, swept, stored):
+        assert {k: found[0][k] for k in ("id", "label")} == lascannon
+    assert battle[0]["unit"] == lab[0]["unit"] == lascannon["label"]  # as they were
+    assert swept[0]["unit"] == stored[0]["unit"] == lascannon["id"]

@@ -445,8 +445,11 @@ class LabReport:
             "precision_reached": self.precision_reached,
             "units": [
                 {
-                    "unit": u.unit,
+                    # "id" and "label" mean the same in every command's JSON; "unit",
+                    # the label here, is the id in sweep's and results': kept as it was
                     "id": u.id,
+                    "label": u.unit,
+                    "unit": u.unit,
                     "player": u.player,
                     "starting_models": u.starting_models,
                     "models_fielded": u.models_fielded,

@@ -546,8 +546,12 @@ class PointResult:
             "plugins": [p.to_dict() for p in self.plugins],
             "units": [
                 {
-                    "unit": s.unit.id,
+                    # "id" and "label" mean the same in every command's JSON; "unit",
+                    # the id here (as the store's units.unit), is the label in lab's
+                    # and battle's: kept as it was
+                    "id": s.unit.id,
                     "label": s.unit.label,
+                    "unit": s.unit.id,
                     "player": s.unit.player,
                     "starting_models": s.unit.starting_models,
                     "models_fielded": s.unit.models_fielded,

@@ -50,7 +50,7 @@ function showReport(job) {
     `${signed(mean, percent)} (${bound(low, percent)}..${bound(high, percent)}${alike ? ", all alike" : ""})`;
   for (const u of report.units) {
     const row = document.createElement("tr");
-    for (const text of [u.unit, u.models_fielded, u.baseline_mean_models_left.toFixed(2),
+    for (const text of [u.label, u.models_fielded, u.baseline_mean_models_left.toFixed(2),
                         u.variant_mean_models_left.toFixed(2),
                         interval(u.difference, u.ci95[0], u.ci95[1], u.alike, false),
                         `${pct(u.baseline_p_destroyed)} → ${pct(u.variant_p_destroyed)}`]) {
@@ -114,7 +114,7 @@ function drawLab(report) {
   const x = v => left + (width - left - 20) * v / most;
   report.units.forEach((u, i) => {
     const y = 10 + i * rowH;
-    svg("text", { x: left - 6, y: y + 16, "text-anchor": "end", "font-size": 11 }, root).textContent = u.unit.slice(0, Math.floor(left / 7));
+    svg("text", { x: left - 6, y: y + 16, "text-anchor": "end", "font-size": 11 }, root).textContent = u.label.slice(0, Math.floor(left / 7));
     svg("rect", { x: left, y, width: x(u.baseline_mean_models_left) - left, height: 12, fill: "#2c5aa0" }, root);
     svg("rect", { x: left, y: y + 13, width: x(u.variant_mean_models_left) - left, height: 12, fill: "#b8432f" }, root);
     const low = u.baseline_mean_models_left + u.ci95[0], high = u.baseline_mean_models_left + u.ci95[1];
