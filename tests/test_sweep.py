@@ -1170,3 +1170,26 @@ def test_every_command_s_json_names_a_unit_by_id_and_label_alike(tmp_path: Path)
         assert {k: found[0][k] for k in ("id", "label")} == lascannon
     assert battle[0]["unit"] == lab[0]["unit"] == lascannon["label"]  # as they were
     assert swept[0]["unit"] == stored[0]["unit"] == lascannon["id"]
+
+
+def test_a_choice_never_chosen_in_one_of_several_files_is_warned_of_for_that_file() -> None:
+    # A rules writer's review: swept beside the horde, where the Guard take Suppressive
+    # Fire, the Guard example (where no side ever does: docs/lab/README.md, study 1) got
+    # no warning, the counts being pooled over both files. Each file's warning now
+    # follows its own counts: one for a file whose points never chose it, none for one
+    # whose points did, the file named.
+    horde = EXAMPLES / "lab_suppressive_fire_horde.toml"
+    args = ["sweep", str(GUARD), str(horde), "--vary", "suppressive_fire.ld_penalty_per_wound=1",
+            "--runs", "4", "--json"]  # fmt: skip
+    document = json.loads(CliRunner().invoke(app, args).stdout)
+    counts = {
+        p["source"]: next(c for c in p["rule_choices"] if c["choice"] == "action: suppressive fire")
+        for p in document["points"]
+    }
+    assert counts[str(GUARD)]["offered"] > 0 and counts[str(GUARD)]["chosen"] == 0
+    assert counts[str(horde)]["chosen"] > 0  # the horde's Guard took it
+    offered = counts[str(GUARD)]["offered"]
+    assert document["warnings"] == [
+        f"warning: action: suppressive fire was offered {offered} times and chosen at no point "
+        f"of {GUARD}; where it is what the rule offers, the rule never came into play"
+    ]

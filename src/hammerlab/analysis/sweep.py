@@ -662,10 +662,22 @@ def point_rules(ruleset: str, point: Point) -> set[str]:
 
 
 def never_chosen_at_any_point(results: Sequence[PointResult]) -> list[str]:
-    """One warning per choice of a varied rule offered at some point but chosen at
-    none (:func:`~hammerlab.analysis.choices.never_chosen`), as the lab warns of one
-    offered in its arms but chosen in neither."""
-    return never_chosen(total([r.choices for r in results if r.choices is not None]), "at no point")
+    """One warning per choice of a varied rule offered at some point of a scenario file
+    but chosen at none of that file's (:func:`~hammerlab.analysis.choices.never_chosen`),
+    as the lab warns of one offered in its arms but chosen in neither.
+
+    Counted file by file (its path and hash), the file named where the results hold
+    several (``chosen at no point of FILE``): a rule that never came into play in one
+    file is not hidden by another file where it did (a rules writer's review: the Guard
+    example's Suppressive Fire, never chosen, went unwarned beside the horde's)."""
+    files: dict[tuple[str, str], list[PointResult]] = {}
+    for result in results:
+        files.setdefault((result.source, result.scenario_hash), []).append(result)
+    warnings = []
+    for (source, hash_), points in files.items():
+        where = f"at no point of {source or hash_}" if len(files) > 1 else "at no point"
+        warnings += never_chosen(total([r.choices for r in points if r.choices is not None]), where)
+    return warnings
 
 
 def alike_points(grid_cases: Sequence[Case]) -> list[str]:
