@@ -420,7 +420,7 @@ def test_balance_does_not_take_probes_all_alike_for_certain() -> None:
     assert answer.estimate.alike and answer.estimate.high == pytest.approx(0.369935, abs=1e-6)
 
 
-def test_sweep_a_unit_never_touched_gets_a_bound_not_a_zero_width() -> None:
+def test_sweep_a_unit_never_touched_gets_a_bound_not_a_zero_width(tmp_path: Path) -> None:
     # The review's case: with Final Shot off the lone lascannon never destroys the
     # one-model Carnifex in 50 battles. Its models left (1 - destroyed) and its
     # destruction rate are one quantity: Wilson's 0 of 50 gives 0..3.8415 / 53.8415 =
@@ -434,6 +434,11 @@ def test_sweep_a_unit_never_touched_gets_a_bound_not_a_zero_width() -> None:
     assert "alike" not in carnifex["p_destroyed"]  # a Wilson interval needs no bound
     text = " ".join(CliRunner().invoke(app, args, env={"COLUMNS": None}).stdout.split())
     assert "1.00 (0.93..1.00, all alike) │ 0% (0%..7%)" in text
+    table = tmp_path / "points.csv"
+    CliRunner().invoke(app, [*args, "--csv", str(table)])
+    rows = {r["metric"]: r for r in csv.DictReader(table.open(encoding="utf-8"))}
+    assert rows["models_left.carnifex"]["alike"] == "true"
+    assert rows["p_destroyed.carnifex"]["alike"] == ""
 
 
 def test_cli_balance_says_why_it_found_nothing(monkeypatch: pytest.MonkeyPatch) -> None:

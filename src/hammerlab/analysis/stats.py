@@ -66,12 +66,14 @@ def mean_interval(values: Sequence[float], lowest: float, highest: float) -> Est
     """
     n = len(values)
     mean = fmean(values)
-    if n < 2 or min(values) == max(values):
+    alike = n < 2 or min(values) == max(values)
+    if alike:
         chance = wilson_interval(0, n).high
         low, high = mean - chance * (mean - lowest), mean + chance * (highest - mean)
-        return Estimate(mean, max(lowest, low), min(highest, high), n, alike=True)
-    half = Z_95 * stdev(values) / math.sqrt(n)
-    return Estimate(mean, max(lowest, mean - half), min(highest, mean + half), n)
+    else:
+        half = Z_95 * stdev(values) / math.sqrt(n)
+        low, high = mean - half, mean + half
+    return Estimate(mean, float(max(lowest, low)), float(min(highest, high)), n, alike)
 
 
 def wilson_interval(successes: int, n: int) -> Estimate:

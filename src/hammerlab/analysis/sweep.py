@@ -596,8 +596,11 @@ class PointResult:
         return rows
 
 
-def _flat(e: Estimate) -> dict[str, float | int]:
-    return {"mean": e.mean, "ci95_low": e.low, "ci95_high": e.high, "n": e.n}
+def _flat(e: Estimate) -> dict[str, float | int | str]:
+    """An estimate's CSV cells; ``alike`` (``true``) only on a row whose every battle gave
+    the same value, as ``--json`` says it (:func:`~hammerlab.analysis.stats.mean_interval`)."""
+    alike: dict[str, str] = {"alike": "true"} if e.alike else {}
+    return {"mean": e.mean, "ci95_low": e.low, "ci95_high": e.high, "n": e.n, **alike}
 
 
 def summarize(
