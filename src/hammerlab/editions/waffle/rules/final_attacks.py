@@ -68,6 +68,10 @@ def final_chain(
         )
     )
     pending, made = wounds, 0
+    # Seed 000: "an additional attack ... against that same target. If these additional
+    # attacks cause wounds, they gain another attack against that target": once its
+    # last model is removed (earned by unsaved wounds, allocated as they come) there is
+    # no target left, and the chain ends (it rolled on at the empty unit and crashed).
     while accept and pending and target.alive_models and made < FINAL_SHOT_LIMIT:
         made += pending
         battle.say(rule.replace("_", "-"), f"{last.id} makes {pending} {name}(s)")
