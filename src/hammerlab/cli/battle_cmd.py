@@ -301,7 +301,9 @@ def battle_document(game: Game) -> dict[str, Any]:
     """The battle's summary as plain data: what ``battle --json`` prints.
 
     Keys: ``scenario``, ``ruleset``, ``seed``, ``rules_on``, ``parameters_changed``,
-    ``units`` (``id``, ``unit``, ``player``, ``starting_models`` (the rules' starting
+    ``units`` (``id``, ``label`` (``Ork Boyz [boyz]``), ``unit`` (the label too, kept
+    for tools that read it: in ``sweep`` and ``results`` it is the id, so read ``id``
+    and ``label``), ``player``, ``starting_models`` (the rules' starting
     strength), ``models_fielded`` (those less the models lost before the scenario, its
     ``casualties``), ``models_left``, ``models_destroyed`` (in play: fielded less left,
     as the ``models_destroyed`` victory counts them)), ``victory``, ``scores``,
@@ -322,6 +324,7 @@ def battle_document(game: Game) -> dict[str, Any]:
         "units": [
             {
                 "id": unit.id,
+                "label": unit.label,
                 "unit": unit.label,
                 "player": unit.player,
                 "starting_models": unit.starting_models,
