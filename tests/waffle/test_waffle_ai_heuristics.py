@@ -17,6 +17,7 @@ from conftest import (
     MARINE,
     A,
     B,
+    box,
     make_battle,
     of_kind,
     profile,
@@ -261,6 +262,29 @@ def test_estimates_of_an_instant_death_weapon_and_melee_ap() -> None:
     battle = make_battle(axeman, marines, seed=1)
     got = expected_melee(battle, axeman, axeman.alive_models, marines, charged=False)
     assert abs(got - 0.5 * 0.5) < 1e-9
+
+
+def test_the_estimate_of_a_barrage_takes_cover_from_the_marker_as_the_battle_does() -> None:
+    """A Barrage shot comes from the centre of its marker for cover saves and Wound
+    allocation (6th/7th edition; ``allocation.shot_origin``): the AI's estimate takes the
+    cover of the model nearest the marker, judged from there, as the battle does."""
+    # Three Troopers in the open at (28,30), (30,30), (32,30); between them and the
+    # firer at (30,10) a crater field (y 18 to 20, 4+ cover). One BS4 shot (2/3), a
+    # marker counted as covering 3 models (expected.BLAST_HITS), S4 v T4 wounds on 4+
+    # (1/2), AP6 against 6+ armour: no save. A Mortar's shell falls on them from above:
+    # no cover, 2/3 x 3 x 1/2 = 1.0. A frag missile's wounds come from the firer, seen
+    # through the craters: the 4+ cover save halves it, 0.5.
+    craters = box("Craters", 20, 18, 40, 20, cover_save=4)
+    mortar = weapon("Mortar", "48", "4", "6", "Heavy 1, Blast, Barrage")
+    frag = weapon("Missile launcher (frag)", "48", "4", "6", "Heavy 1, Blast")
+    shooter = squad("a", A, MARINE, [mortar, frag], [(30, 10)])
+    target = squad("b", B, profile("Trooper", sv="6+"), [], row(28, 30, 3))
+    battle = make_battle(shooter, target, terrain=[craters], seed=1)
+    got = [
+        expected_casualties(battle, shooter, target, name, FireOrders())
+        for name in ("Mortar", "Missile launcher (frag)")
+    ]
+    assert got == pytest.approx([1.0, 0.5])
 
 
 def test_the_guard_do_not_suppress_terminators_they_cannot_break() -> None:

@@ -99,6 +99,7 @@ from hammerlab.editions.waffle.combat import engaged_models, foes_in_contact
 from hammerlab.editions.waffle.deep_strike import landing_values
 from hammerlab.editions.waffle.estimate import p_hit
 from hammerlab.editions.waffle.expected import (
+    aim_value,
     best_melee_weapon,
     blow_value,
     expected_attack,
@@ -146,7 +147,7 @@ from hammerlab.editions.waffle.plans import (
     suppression_value,
 )
 from hammerlab.editions.waffle.points import worth_of
-from hammerlab.editions.waffle.profiles import WeaponProfile
+from hammerlab.editions.waffle.profiles import WeaponProfile, weapon_of
 from hammerlab.editions.waffle.psychic_ai import PsychicChoices
 from hammerlab.editions.waffle.reserves import waiting_unit
 from hammerlab.editions.waffle.rules.fiery_charge import (
@@ -177,7 +178,6 @@ from hammerlab.editions.waffle.wounds import typical_profile
 from hammerlab.editions.waffle.zoom_plans import zoom_intent
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision, DecisionContext
-from hammerlab.engine.geometry import centre_distance
 from hammerlab.engine.memo import decision_scope, per_decision, state_of_play
 from hammerlab.engine.transpositions import (
     Transpositions,
@@ -452,7 +452,7 @@ def dive_bounds(battle: Battle, unit: Unit, attacker: Unit) -> Iterator[float]:
 
 
 def _asked_model(battle: Battle, decision: Decision[Any]) -> tuple[Unit, Model]:
-    """The unit of a melee decision and the first of the models it is about."""
+    """The unit of a decision and the first of the models it is about."""
     unit = battle.unit(decision.context.unit)
     first = decision.context.models[0]
     return unit, next(m for m in unit.models if m.id == first)
@@ -714,16 +714,14 @@ class WaffleAI(PsychicChoices):
         return _best([value(c.value) for c in decision.choices])
 
     def _aim(self, battle: Battle, decision: Decision[Any]) -> int:
-        unit = battle.unit(decision.context.unit)
-        friends = [m for u in battle.units_of(unit.player) for m in u.alive_models]
-        foes = [m for e in battle.enemies_of(unit) for m in e.alive_models]
-
-        def crowd(model: Model) -> float:
-            near = [f for f in foes if centre_distance(f.position, model.position) <= 2.5]
-            risk = [f for f in friends if centre_distance(f.position, model.position) <= 3.5]
-            return len(near) - 2.0 * len(risk)
-
-        return _best([crowd(c.value) for c in decision.choices])
+        """The aim point worth most (:func:`expected.aim_value`: what a template would
+        cover, the crowd round a marker), as the estimates expect it
+        (:func:`expected.likely_aim`)."""
+        unit, firer = _asked_model(battle, decision)
+        weapon = firer.weapon(decision.context.weapon)
+        assert weapon is not None  # the firer's own weapon (markers._aim)
+        profile = weapon_of(weapon)
+        return _best([aim_value(battle, unit, firer, profile, c.value) for c in decision.choices])
 
     def _deep_strike(self, battle: Battle, decision: Decision[Any]) -> int:
         """Its own unit where it is worth most (:func:`deep_strike.landing_values`);
