@@ -40,6 +40,7 @@ from conftest import (
 
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.attacks import fire_weapon
+from hammerlab.editions.waffle.expected import expected_casualties
 from hammerlab.editions.waffle.markers import aim_points
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
 from hammerlab.editions.waffle.profiles import weapon_of
@@ -441,6 +442,24 @@ def test_a_template_is_offered_only_over_models_it_reaches() -> None:
     assert [m.id for m in offered] == ["b.1", "b.3"]
 
 
+def test_an_estimate_counting_the_target_nearer_still_counts_a_template() -> None:
+    """The AI weighs fire "as if nearer" (``FireOrders.counts_within``: a move or an
+    advance to come); the template's reach is then the range counted, not where the
+    models stand, or every such estimate would leave flamers out (it did, briefly,
+    once templates were offered only over models they reach)."""
+    # Flamer (10,10); three Troopers 14" off (y 25). Counted 2" away: the template hits
+    # without a roll (1), over 3 models (expected.BLAST_HITS), S4 v T4 wounds on 4+
+    # (1/2), AP5 against 6+ armour: no save. 3 x 1/2 = 1.5. As they stand: none.
+    flamer_marine = squad("a", A, MARINE, [FLAMER], [(10, 10)], name="Flamers")
+    target = squad("b", B, BARE, [LASGUN], [(8, 25), (10, 25), (12, 25)], name="Mob")
+    battle = make_battle(flamer_marine, target)
+    nearer = expected_casualties(
+        battle, flamer_marine, target, "Flamer", FireOrders(counts_within=2)
+    )
+    here = expected_casualties(battle, flamer_marine, target, "Flamer", FireOrders())
+    assert (nearer, here) == (pytest.approx(1.5), 0.0)
+
+
 def test_the_ai_aims_a_template_where_it_covers_the_most_models() -> None:
     """The AI places a template where it covers the most enemy models (what a person is
     told it covers), never where it would hit nothing while another aim hits."""
@@ -631,6 +650,31 @@ def test_each_barrage_marker_s_wounds_go_to_the_models_closest_to_its_own_centre
     fire_weapon(battle, shooter, target, "Mortar", FireOrders())
     assert [m.hits for m in of_kind(battle, "marker")] == [{"Mob [b]": 1}, {"Mob [b]": 1}]
     assert [(m.id, m.wounds_left) for m in target.models] == [("b.1", 1), ("b.2", 2), ("b.3", 1)]
+    assert all_dice_used(battle)
+
+
+def test_a_barrage_marker_whose_unit_an_earlier_marker_slew_rolls_nothing() -> None:
+    """Each Barrage marker's hits are resolved apart (its own centre): where the first
+    marker's wounds slay the whole unit, the second's hits on it have no model left to
+    wound and roll nothing (this ended a battle with a traceback once the markers were
+    resolved apart: the majority Toughness of no model)."""
+    # Mortars at (30,10) and (32,10), one Trooper b.1 (30,30). First marker: HIT on b.1.
+    # Second: no HIT (3), +x, 2D6 = 2 + 3 = 5 less BS4 = 1": (31,30), 1" from b.1, still
+    # over its base. The first marker's hit wounds (4+ rolled: 4), AP6 v 6+: no save,
+    # b.1 dies; the second marker's hit is not rolled.
+    shooter = squad("a", A, MARINE, [MORTAR], [(30, 10), (32, 10)], name="Mortars")
+    target = squad("b", B, BARE, [LASGUN], [(30, 30)], name="Mob")
+    battle = make_battle(
+        shooter,
+        target,
+        dice=[1, 3, 2, 3, 4],
+        directions=[0.0],
+        script_a=[("aim", "b.1"), ("aim", "b.1")],
+    )
+    result = fire_weapon(battle, shooter, target, "Mortar", FireOrders())
+    assert [m.hits for m in of_kind(battle, "marker")] == [{"Mob [b]": 1}, {"Mob [b]": 1}]
+    assert (result.hits["b"], result.wounds["b"], alive_ids(target)) == (2, 1, [])
+    assert len(of_kind(battle, "wounds")) == 1
     assert all_dice_used(battle)
 
 

@@ -218,8 +218,10 @@ def _firing_each(
             crewman_blind = shooter is not model and not visible_models(battle, [shooter], target)
             if crewman_blind and not profile.barrage:  # the gun's crewman must see it too
                 continue
+            # A range counted as another distance (within) stands for where the template
+            # would reach from too: only where the models stand is its reach asked.
             if (profile.blast or profile.template) and not aim_points(
-                battle, model, target, profile
+                battle, model, target, profile, reach=within is None
             ):
                 continue
             if within is not None:
@@ -618,6 +620,8 @@ def fire_weapon(
         by_unit.setdefault((hit.unit.id, shot_origin(profile, hit.marker)), []).append(hit)
     for (unit_id, origin), unit_hits in by_unit.items():
         victim = battle.unit(unit_id)
+        if not victim.alive_models:  # an earlier Barrage marker's wounds slew them all
+            continue
         if is_vehicle(victim):
             resolve_vehicle_hits(battle, unit, victim, unit_hits, profile, orders, result)
             continue

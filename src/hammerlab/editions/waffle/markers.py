@@ -34,7 +34,9 @@ from hammerlab.engine.geometry import (
 from hammerlab.engine.units import Model, Unit
 
 
-def aim_points(battle: Battle, firer: Model, target: Unit, profile: WeaponProfile) -> list[Model]:
+def aim_points(
+    battle: Battle, firer: Model, target: Unit, profile: WeaponProfile, *, reach: bool = True
+) -> list[Model]:
     """Target models ``firer`` may place its blast marker or template over.
 
     A marker or template goes over a model the firer sees; a Barrage weapon needs
@@ -46,6 +48,8 @@ def aim_points(battle: Battle, firer: Model, target: Unit, profile: WeaponProfil
     model" (7th edition), and is 8" long: it goes over a model only where, aimed at it
     from the firer's base (:func:`template_nozzle`), it reaches it (:func:`reaches`).
     Aimed at a model farther off it would hit nothing, or only what lies on the way.
+    Without ``reach`` that is not asked: an estimate that counts the target as nearer
+    than it stands (``orders.FireOrders.counts_within``) has measured the range so.
 
     Seed 001: "blast markers and templates cannot be deliberately placed such
     that they cover any models locked in combat, they may end up there after
@@ -56,7 +60,7 @@ def aim_points(battle: Battle, firer: Model, target: Unit, profile: WeaponProfil
         seen = target.alive_models
     else:
         seen = visible_models(battle, [firer], target) or target.alive_models
-    if profile.template:
+    if profile.template and reach:
         seen = [m for m in seen if reaches(firer, m, profile)]
     locked = [
         m
