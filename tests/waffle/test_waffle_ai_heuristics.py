@@ -126,7 +126,31 @@ def test_a_unit_diving_for_cover_on_a_table_without_any_holds() -> None:
     marines = squad("a", A, MARINE, [LASGUN], [(30, 10)])
     battle = make_battle(guard, marines, seed=1)
     labels = ["advance", "retreat", "hold"]
-    assert ask(battle, "move", B, labels, unit="b", why='dives for cover up to 4"') == "hold"
+    why = 'dives for cover up to 4"'
+    assert ask(battle, "move", B, labels, unit="b", why=why, what="4") == "hold"
+
+
+@pytest.mark.parametrize(("rolled", "intent"), [("2", "hold"), ("5", "take cover")])
+def test_a_unit_diving_for_cover_runs_only_where_the_run_leaves_it_better_off(
+    rolled: str, intent: str
+) -> None:
+    """Diving for Cover, a unit Goes to Ground wherever its Run ends (6+ in the open, +1
+    to a cover save), so a Run that reaches no cover and ends nearer the enemy gains
+    nothing: the AI holds; a roll that reaches cover takes it (a referee review saw
+    Nobz run 5" toward rubble 13" away, into the open and toward the guns)."""
+    # A Guardsman (5+ armour) at (30,31), a Marine's boltgun (AP5: no armour save) 21"
+    # south at (30,10). A crater field (x 20 to 26, y 24 to 30, 5+), off the line
+    # between them: taking cover heads for its corner (26,30), 4.1" away
+    # (movement.cover_spot). 5": in it, gone to ground 4+ rather than 6+ where he
+    # stands: he takes cover. 2": (28.1,30.5), in the open and 20.6" from the Marine
+    # (nearer): 6+ either way, nothing gained: he holds.
+    guard = squad("b", B, GUARD, [LASGUN], [(30, 31)])
+    marines = squad("a", A, MARINE, [BOLTGUN], [(30, 10)])
+    craters = box("Craters", 20, 24, 26, 30, cover_save=5)
+    battle = make_battle(guard, marines, terrain=[craters], seed=1)
+    labels = ["advance", "take cover", "retreat", "hold"]
+    why = f'dives for cover up to {rolled}"'
+    assert ask(battle, "move", B, labels, unit="b", why=why, what=rolled) == intent
 
 
 CARNIFEX = profile("Carnifex", bs=3, t=6, w=4, sv="3+")

@@ -114,6 +114,7 @@ from hammerlab.editions.waffle.flyers import is_zooming
 from hammerlab.editions.waffle.jink_plans import wants_to_jink
 from hammerlab.editions.waffle.melee_grenades import may_attack
 from hammerlab.editions.waffle.move_plans import (
+    dive_cost,
     drives_off,
     escaping_only,
     holds_for_its_guns,
@@ -828,11 +829,18 @@ class WaffleAI(PsychicChoices):
 
     def _move(self, battle: Battle, decision: Decision[Any]) -> int:
         labels = decision.labels()
+        unit = battle.unit(decision.context.unit)
+        # Diving for Cover, the Run takes cover where the unit, gone to ground, faces
+        # less there than where it stands (move_plans.dive_cost: the enemy's fire and
+        # charges); else it stays put ("hold", always offered).
+        if "dives" in decision.context.why:
+            run = float(decision.context.what)  # the distance rolled
+            covers = "take cover" in labels and dive_cost(
+                battle, unit, "take cover", run
+            ) < dive_cost(battle, unit, "hold", run)
+            return labels.index("take cover" if covers else "hold")
         # "hold" last in each: an intent with nowhere to go is not offered
         # (movement.intents_for), and the first label would be an advance.
-        if "dives" in decision.context.why:
-            return _offered(labels, "take cover", "hold")
-        unit = battle.unit(decision.context.unit)
         if decision.context.why.startswith(RUNS):
             if st(battle, unit).retreated:
                 return _offered(labels, RETREAT, "hold")  # it Runs only away: :meth:`_runs`
