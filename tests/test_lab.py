@@ -399,8 +399,11 @@ def test_the_choice_table_lists_the_rule_s_choices_not_every_divergence() -> Non
 
 def test_an_action_the_rule_concerns_is_listed_when_both_arms_offer_it() -> None:
     # Suppressive Pinning changes what Suppressive Fire does; --set switches Suppressive
-    # Fire on in both arms, so both offer it, and the Guard took it in both.
-    scenario = EXAMPLES / "matchups" / "hormagaunts_vs_guard_cover.toml"
+    # Fire on in both arms, so both offer it, and the Guard took it (the horde example,
+    # built for it: in the Hormagaunts' matchup, where the Guard's Mortar Squad took it,
+    # the mortars shoot instead since a Barrage's estimate takes its target's cover
+    # from the marker, the woods' 5+, not from the mortars behind a 4+ wall).
+    scenario = EXAMPLES / "lab_suppressive_fire_horde.toml"
     spec = load_scenario(scenario)
     experiment = arms(spec, ["suppressive_pinning"], ["suppressive_fire=on"])
     report = compare(spec, str(scenario), experiment, runs=4)

@@ -318,8 +318,9 @@ def _fires(
 ) -> bool:
     """Seed 000, step 3, model by model: it has the weapon and a Ballistic Skill, may fire
     it (Snap Shots: not a Template, Blast or Ordnance), sees a target model (a Barrage
-    need not), may place its marker or template, and is within range of a target
-    model it sees (any, for a Barrage, which needs no sight)."""
+    need not), may place its marker or template (a template over a model it reaches,
+    unless the orders count the range as another distance), and is within range of a
+    target model it sees (any, for a Barrage, which needs no sight)."""
     weapon = model.weapon(name)
     if weapon is None or stats_of(model.profile).bs == 0:
         return False
@@ -331,7 +332,10 @@ def _fires(
     seen = visible_models(battle, [model], target)
     if not seen and not profile.barrage:
         return False
-    if (profile.blast or profile.template) and not aim_points(battle, model, target, profile):
+    counted = orders.counts_within is not None
+    if (profile.blast or profile.template) and not aim_points(
+        battle, model, target, profile, reach=not counted
+    ):
         return False
     reach = effective_range(unit, profile)
     if orders.counts_within is not None:

@@ -17,6 +17,7 @@ from conftest import (
     MARINE,
     A,
     B,
+    box,
     make_battle,
     of_kind,
     profile,
@@ -125,7 +126,31 @@ def test_a_unit_diving_for_cover_on_a_table_without_any_holds() -> None:
     marines = squad("a", A, MARINE, [LASGUN], [(30, 10)])
     battle = make_battle(guard, marines, seed=1)
     labels = ["advance", "retreat", "hold"]
-    assert ask(battle, "move", B, labels, unit="b", why='dives for cover up to 4"') == "hold"
+    why = 'dives for cover up to 4"'
+    assert ask(battle, "move", B, labels, unit="b", why=why, what="4") == "hold"
+
+
+@pytest.mark.parametrize(("rolled", "intent"), [("2", "hold"), ("5", "take cover")])
+def test_a_unit_diving_for_cover_runs_only_where_the_run_leaves_it_better_off(
+    rolled: str, intent: str
+) -> None:
+    """Diving for Cover, a unit Goes to Ground wherever its Run ends (6+ in the open, +1
+    to a cover save), so a Run that reaches no cover and ends nearer the enemy gains
+    nothing: the AI holds; a roll that reaches cover takes it (a referee review saw
+    Nobz run 5" toward rubble 13" away, into the open and toward the guns)."""
+    # A Guardsman (5+ armour) at (30,31), a Marine's boltgun (AP5: no armour save) 21"
+    # south at (30,10). A crater field (x 20 to 26, y 24 to 30, 5+), off the line
+    # between them: taking cover heads for its corner (26,30), 4.1" away
+    # (movement.cover_spot). 5": in it, gone to ground 4+ rather than 6+ where he
+    # stands: he takes cover. 2": (28.1,30.5), in the open and 20.6" from the Marine
+    # (nearer): 6+ either way, nothing gained: he holds.
+    guard = squad("b", B, GUARD, [LASGUN], [(30, 31)])
+    marines = squad("a", A, MARINE, [BOLTGUN], [(30, 10)])
+    craters = box("Craters", 20, 24, 26, 30, cover_save=5)
+    battle = make_battle(guard, marines, terrain=[craters], seed=1)
+    labels = ["advance", "take cover", "retreat", "hold"]
+    why = f'dives for cover up to {rolled}"'
+    assert ask(battle, "move", B, labels, unit="b", why=why, what=rolled) == intent
 
 
 CARNIFEX = profile("Carnifex", bs=3, t=6, w=4, sv="3+")
@@ -261,6 +286,29 @@ def test_estimates_of_an_instant_death_weapon_and_melee_ap() -> None:
     battle = make_battle(axeman, marines, seed=1)
     got = expected_melee(battle, axeman, axeman.alive_models, marines, charged=False)
     assert abs(got - 0.5 * 0.5) < 1e-9
+
+
+def test_the_estimate_of_a_barrage_takes_cover_from_the_marker_as_the_battle_does() -> None:
+    """A Barrage shot comes from the centre of its marker for cover saves and Wound
+    allocation (6th/7th edition; ``allocation.shot_origin``): the AI's estimate takes the
+    cover of the model nearest the marker, judged from there, as the battle does."""
+    # Three Troopers in the open at (28,30), (30,30), (32,30); between them and the
+    # firer at (30,10) a crater field (y 18 to 20, 4+ cover). One BS4 shot (2/3), a
+    # marker counted as covering 3 models (expected.BLAST_HITS), S4 v T4 wounds on 4+
+    # (1/2), AP6 against 6+ armour: no save. A Mortar's shell falls on them from above:
+    # no cover, 2/3 x 3 x 1/2 = 1.0. A frag missile's wounds come from the firer, seen
+    # through the craters: the 4+ cover save halves it, 0.5.
+    craters = box("Craters", 20, 18, 40, 20, cover_save=4)
+    mortar = weapon("Mortar", "48", "4", "6", "Heavy 1, Blast, Barrage")
+    frag = weapon("Missile launcher (frag)", "48", "4", "6", "Heavy 1, Blast")
+    shooter = squad("a", A, MARINE, [mortar, frag], [(30, 10)])
+    target = squad("b", B, profile("Trooper", sv="6+"), [], row(28, 30, 3))
+    battle = make_battle(shooter, target, terrain=[craters], seed=1)
+    got = [
+        expected_casualties(battle, shooter, target, name, FireOrders())
+        for name in ("Mortar", "Missile launcher (frag)")
+    ]
+    assert got == pytest.approx([1.0, 0.5])
 
 
 def test_the_guard_do_not_suppress_terminators_they_cannot_break() -> None:

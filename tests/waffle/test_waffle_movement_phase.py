@@ -178,7 +178,9 @@ def test_segment_point_distance_by_hand() -> None:
 def test_a_move_s_choices_say_where_each_goes() -> None:
     """A player's review: "advance", "take cover" and "flank" were explained nowhere.
     The marine stands at (30, 4), its centre; the Orks at (30, 44), 40" away; the
-    only cover, a ruin centred on (50, 4), 20" away; its own edge (south) at y = 0."""
+    only cover, a ruin from x = 48 to 52 centred on (50, 4), whose nearest spot that
+    takes the one model in, (48, 4), is 18" away (``movement.cover_spot``: before a
+    referee review, its centre, 20"); its own edge (south) at y = 0."""
     marines = squad("m", A, profile(), [BOLTGUN], row(30, 4, 1))
     ruin = box("Ruin", 48, 2, 52, 6, cover_save=4)
     battle = make_battle(
@@ -191,7 +193,7 @@ def test_a_move_s_choices_say_where_each_goes() -> None:
     [move] = asked(battle, A, "move")
     assert dict(zip(move.labels(), move.details(), strict=True)) == {
         "advance": 'toward Orks [orks], 40.0" from its centre',
-        "take cover": 'toward Ruin (cover 4+), 20.0" from its centre',
+        "take cover": 'toward Ruin (cover 4+), 18.0" from its centre',
         "retreat": 'toward its own table edge (south), 4.0" from its centre',
         "hold": "stays where it is",
     }

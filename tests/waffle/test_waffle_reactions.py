@@ -142,6 +142,34 @@ def test_seed000_dive_for_cover_run_move_toward_cover() -> None:
     assert all_dice_used(battle)
 
 
+def test_dive_for_cover_run_takes_the_shortest_way_into_cover() -> None:
+    """Dive for Cover's Run ("a single Run action", seed 000) taking cover heads for the
+    nearest spot where the whole unit stands in the cover, not for the terrain's centre:
+    a roll long enough to get in ends in cover (a referee review saw Runs toward a
+    far centre end in the open)."""
+    attacker = squad("a", A, MARINE, [BOLTGUN], [(30, 10)], name="Squad")
+    guard = squad("b", B, GUARD, [LASGUN], [(28, 31), (30, 31), (32, 31)], name="Guard")
+    ditch = box("Ditch", 10, 22, 70, 28, cover_save=5)  # centre (40, 25)
+    battle = make_battle(
+        attacker,
+        guard,
+        terrain=[ditch],
+        dice=[6, 1, 5],  # 21": one shot, hits, no wound; run 5"
+        script_a=shoot_script("Squad [a]", "Guard [b]"),
+        script_b=[("reaction", "Dive for Cover"), ("move", "take cover")],
+    )
+    shooting_phase(battle, A)
+    # The Guard's centre (30,31); the models stand up to 2" from it, so the whole unit
+    # is in the Ditch where its centre is in the Ditch shrunk by 2" (x 12 to 68, y 24
+    # to 26): nearest (30,26), 5" straight south. Toward the Ditch's centre (40,25)
+    # the 5" would end at (34.3,28.4), every model outside (y above 28).
+    assert [m.position for m in guard.models] == [
+        pytest.approx(p) for p in [(28, 26), (30, 26), (32, 26)]
+    ]
+    assert st(battle, guard).gone_to_ground
+    assert all_dice_used(battle)
+
+
 def test_seed000_reaction_once_per_phase_even_when_another_reaction_is_possible() -> None:
     first = squad("a", A, MARINE, [BOLTGUN], [(30, 10)], name="First")
     second = squad("c", A, MARINE, [BOLTGUN], [(34, 10)], name="Second")

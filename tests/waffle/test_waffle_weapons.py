@@ -38,7 +38,9 @@ from conftest import (
     weapon,
 )
 
+from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.attacks import fire_weapon
+from hammerlab.editions.waffle.expected import expected_casualties
 from hammerlab.editions.waffle.markers import aim_points
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
 from hammerlab.editions.waffle.profiles import weapon_of
@@ -427,6 +429,75 @@ def test_template_misses_a_base_more_than_8_inches_from_the_firers_base() -> Non
     assert all_dice_used(battle)
 
 
+def test_a_template_is_offered_only_over_models_it_reaches() -> None:
+    """7th edition: the template is placed "so that its narrow end is touching the base
+    of the firing model", and is 8" long: it may be placed over a model only where it
+    reaches it. Aimed at a model farther off it would lie short of it."""
+    # Firer (10,10), 1" bases. b.1 (18,10): 8 - 0.5 - 0.5 = 7" away base to base; b.2
+    # (21,10): 10" away, beyond the template's 8"; b.3 (10,18.6): 7.6" away.
+    flamer_marine = squad("a", A, MARINE, [FLAMER], [(10, 10)], name="Flamers")
+    target = squad("b", B, BARE, [LASGUN], [(18, 10), (21, 10), (10, 18.6)], name="Mob")
+    battle = make_battle(flamer_marine, target)
+    offered = aim_points(battle, flamer_marine.models[0], target, weapon_of(FLAMER))
+    assert [m.id for m in offered] == ["b.1", "b.3"]
+
+
+def test_an_estimate_counting_the_target_nearer_still_counts_a_template() -> None:
+    """The AI weighs fire "as if nearer" (``FireOrders.counts_within``: a move or an
+    advance to come); the template's reach is then the range counted, not where the
+    models stand, or every such estimate would leave flamers out (it did, briefly,
+    once templates were offered only over models they reach)."""
+    # Flamer (10,10); three Troopers 14" off (y 25). Counted 2" away: the template hits
+    # without a roll (1), over 3 models (expected.BLAST_HITS), S4 v T4 wounds on 4+
+    # (1/2), AP5 against 6+ armour: no save. 3 x 1/2 = 1.5. As they stand: none.
+    flamer_marine = squad("a", A, MARINE, [FLAMER], [(10, 10)], name="Flamers")
+    target = squad("b", B, BARE, [LASGUN], [(8, 25), (10, 25), (12, 25)], name="Mob")
+    battle = make_battle(flamer_marine, target)
+    nearer = expected_casualties(
+        battle, flamer_marine, target, "Flamer", FireOrders(counts_within=2)
+    )
+    here = expected_casualties(battle, flamer_marine, target, "Flamer", FireOrders())
+    assert (nearer, here) == (pytest.approx(1.5), 0.0)
+
+
+def test_the_ai_aims_a_template_where_it_covers_the_most_models() -> None:
+    """The AI places a template where it covers the most enemy models (what a person is
+    told it covers), never where it would hit nothing while another aim hits."""
+    # Firer (10,10), 1" bases (base to base = centre to centre - 1"). East: b.1
+    # (17.5,10), 6.5" away, and a knot beyond it, b.2 (19.5,10.5), b.3 (19.5,9.5),
+    # b.4 (19.9,10), 8.5" to 8.9" away: out of the template's reach (not offered),
+    # their bases starting at x 19.0 or more, past its end at x 18.5, so aimed at
+    # b.1 it covers b.1 alone. North: b.5 (10,13), b.6 (10,15), b.7 (10,17), 2" to 6"
+    # away on the template's axis aimed at any of them: 3 covered each, the first
+    # offered (b.5) taken. The old "crowd" (foes within 2.5" of the aim, centre to
+    # centre) scored b.1 4 (b.1 to b.4) and b.6 only 3: it aimed east, hitting one.
+    flamer_marine = squad("a", A, MARINE, [FLAMER], [(10, 10)], name="Flamers")
+    points = [(17.5, 10), (19.5, 10.5), (19.5, 9.5), (19.9, 10), (10, 13), (10, 15), (10, 17)]
+    target = squad("b", B, BARE, [LASGUN], points, name="Mob")
+    # Three hits, S4 v T4 on 4+: the 1s fail.
+    battle = make_battle(flamer_marine, target, dice=[1, 1, 1], fallback=WaffleAI())
+    fire_weapon(battle, flamer_marine, target, "Flamer", FireOrders())
+    (aim,) = [e.answer for e in of_kind(battle, "decision") if e.decision == "aim"]
+    assert aim == "b.5"
+    assert last(of_kind(battle, "marker")).hits == {"Mob [b]": 3}
+    assert all_dice_used(battle)
+
+
+def test_the_log_says_where_a_template_lies_not_where_its_firer_stands() -> None:
+    """The template's log line gives its middle, half its 8" out from its narrow end at
+    the firer's base (markers.template_middle), not the firer's own position."""
+    # Firer (10,10), radius 0.5", aimed east at b.1 (14,10): the narrow end at (10.5,10),
+    # the middle 4" further, (14.5,10). The 1 fails to wound.
+    flamer_marine = squad("a", A, MARINE, [FLAMER], [(10, 10)], name="Flamers")
+    target = squad("b", B, BARE, [LASGUN], [(14, 10)], name="Mob")
+    battle = make_battle(flamer_marine, target, dice=[1], script_a=[("aim", "b.1")])
+    fire_weapon(battle, flamer_marine, target, "Flamer", FireOrders())
+    marker = last(of_kind(battle, "marker"))
+    assert marker.centre == pytest.approx((14.5, 10.0))
+    assert marker.text == "  template of Flamer over (14.5,10.0) hits Mob [b]: 1"
+    assert all_dice_used(battle)
+
+
 # --- Barrage -------------------------------------------------------------------------
 
 
@@ -539,6 +610,93 @@ def test_barrage_in_range_of_a_model_out_of_sight_fires_though_the_one_it_sees_i
     assert fire_weapon(battle, shooter, target, "Mortar", FireOrders()).fired
     assert last(of_kind(battle, "marker")).hits == {"Mob [b]": 1}
     assert all_dice_used(battle)
+
+
+def test_barrage_wounds_go_to_the_models_closest_to_the_marker_s_centre() -> None:
+    """6th/7th edition, Barrage: for Wound allocation "always assume the shot is coming
+    from the centre of the marker" (the shared 7th-edition game system file quotes it:
+    "For determining Wound allocation, always assume the shot is coming from the
+    centre of the marker, in the same manner as a Barrage weapon"), not from the firer.
+    A plain Blast's wounds go to the models closest to the firer (above)."""
+    # Mortar at (30,10). Marker aimed at b.3 (37.5,30), HIT: radius 1.5", a 1" base is
+    # under it within 2" of the centre: b.3 (0") and b.2 (36,30) (1.5"); b.1 (30,30) is
+    # 7.5" off. Two hits, S4 v T4 on 4+: 4, 4 wound; AP6 leaves 6+ armour no save.
+    # From the marker: b.3 (0" away, base to base 0) then b.2 (1.5" - 0.5 = 1.0"): both
+    # die and b.1 lives. From the firer they would go to b.1 (20" centre to centre)
+    # and b.2 (sqrt(6^2 + 20^2) = 20.9"), sparing b.3.
+    shooter = squad("a", A, MARINE, [MORTAR], [(30, 10)], name="Mortars")
+    target = squad("b", B, BARE, [LASGUN], [(30, 30), (36, 30), (37.5, 30)], name="Mob")
+    battle = make_battle(shooter, target, dice=[1, 4, 4], script_a=[("aim", "b.3")])
+    fire_weapon(battle, shooter, target, "Mortar", FireOrders())
+    assert last(of_kind(battle, "marker")).hits == {"Mob [b]": 2}
+    assert alive_ids(target) == ["b.1"]
+    assert all_dice_used(battle)
+
+
+def test_each_barrage_marker_s_wounds_go_to_the_models_closest_to_its_own_centre() -> None:
+    """Each Barrage marker is a shot coming from its own centre: two mortars' markers,
+    one on b.1 and one on b.3 (W2 models), each wound goes under its own marker."""
+    # Mortars at (30,10) and (32,10); Mob of W2 models b.1 (20,30), b.2 (30,30), b.3
+    # (40,30), 10" apart: each marker (HIT) covers only the model it is centred on.
+    # The two hits roll To Wound apart, one per marker: 4 (wounds), 5 (wounds); AP6,
+    # no save. b.1 and b.3 each lose 1 of 2 wounds. From one point (the firers, or the
+    # first marker) both wounds would go to one model and slay it.
+    shooter = squad("a", A, MARINE, [MORTAR], [(30, 10), (32, 10)], name="Mortars")
+    mob = profile("Brute", w=2, sv="6+")
+    target = squad("b", B, mob, [LASGUN], [(20, 30), (30, 30), (40, 30)], name="Mob")
+    battle = make_battle(
+        shooter, target, dice=[1, 1, 4, 5], script_a=[("aim", "b.1"), ("aim", "b.3")]
+    )
+    fire_weapon(battle, shooter, target, "Mortar", FireOrders())
+    assert [m.hits for m in of_kind(battle, "marker")] == [{"Mob [b]": 1}, {"Mob [b]": 1}]
+    assert [(m.id, m.wounds_left) for m in target.models] == [("b.1", 1), ("b.2", 2), ("b.3", 1)]
+    assert all_dice_used(battle)
+
+
+def test_a_barrage_marker_whose_unit_an_earlier_marker_slew_rolls_nothing() -> None:
+    """Each Barrage marker's hits are resolved apart (its own centre): where the first
+    marker's wounds slay the whole unit, the second's hits on it have no model left to
+    wound and roll nothing (this ended a battle with a traceback once the markers were
+    resolved apart: the majority Toughness of no model)."""
+    # Mortars at (30,10) and (32,10), one Trooper b.1 (30,30). First marker: HIT on b.1.
+    # Second: no HIT (3), +x, 2D6 = 2 + 3 = 5 less BS4 = 1": (31,30), 1" from b.1, still
+    # over its base. The first marker's hit wounds (4+ rolled: 4), AP6 v 6+: no save,
+    # b.1 dies; the second marker's hit is not rolled.
+    shooter = squad("a", A, MARINE, [MORTAR], [(30, 10), (32, 10)], name="Mortars")
+    target = squad("b", B, BARE, [LASGUN], [(30, 30)], name="Mob")
+    battle = make_battle(
+        shooter,
+        target,
+        dice=[1, 3, 2, 3, 4],
+        directions=[0.0],
+        script_a=[("aim", "b.1"), ("aim", "b.1")],
+    )
+    result = fire_weapon(battle, shooter, target, "Mortar", FireOrders())
+    assert [m.hits for m in of_kind(battle, "marker")] == [{"Mob [b]": 1}, {"Mob [b]": 1}]
+    assert (result.hits["b"], result.wounds["b"], alive_ids(target)) == (2, 1, [])
+    assert len(of_kind(battle, "wounds")) == 1
+    assert all_dice_used(battle)
+
+
+def test_barrage_cover_is_judged_from_the_marker_s_centre_not_the_firer() -> None:
+    """The Barrage shot comes from the centre of its marker for cover saves too (5th
+    edition's Barrage: "always assume the shot is coming from the centre of the marker,
+    instead of from the firing model", kept by 6th/7th): a model in the open behind
+    a crater field, seen from the mortar, has no cover against the shell falling on
+    it; the same wound from a plain Blast takes the field's 4+ cover save."""
+    craters = box("Craters", 20, 18, 40, 20, cover_save=4)
+    for gun, dice, alive in ((MORTAR, [1, 4], []), (FRAG_MISSILE, [1, 4, 4], ["b.1"])):
+        # HIT on b.1 (30,30); S4 v T4: the 4 wounds; AP6, no armour save. The line
+        # from (30,10) crosses the craters (y 18 to 20): from the firer b.1 has 4+
+        # cover (the Blast's save roll: 4, saved); from the marker's centre none.
+        shooter = squad("a", A, MARINE, [gun], [(30, 10)], name="Mortars")
+        target = squad("b", B, BARE, [LASGUN], [(30, 30)], name="Mob")
+        battle = make_battle(
+            shooter, target, terrain=[craters], dice=dice, script_a=[("aim", "b.1")]
+        )
+        fire_weapon(battle, shooter, target, gun.name, FireOrders())
+        assert alive_ids(target) == alive
+        assert all_dice_used(battle)
 
 
 # --- Twin-linked and Rending -------------------------------------------------------

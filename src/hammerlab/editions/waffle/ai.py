@@ -99,6 +99,7 @@ from hammerlab.editions.waffle.combat import engaged_models, foes_in_contact
 from hammerlab.editions.waffle.deep_strike import landing_values
 from hammerlab.editions.waffle.estimate import p_hit
 from hammerlab.editions.waffle.expected import (
+    aim_value,
     best_melee_weapon,
     blow_value,
     expected_attack,
@@ -113,6 +114,7 @@ from hammerlab.editions.waffle.flyers import is_zooming
 from hammerlab.editions.waffle.jink_plans import wants_to_jink
 from hammerlab.editions.waffle.melee_grenades import may_attack
 from hammerlab.editions.waffle.move_plans import (
+    dive_cost,
     drives_off,
     escaping_only,
     holds_for_its_guns,
@@ -146,7 +148,7 @@ from hammerlab.editions.waffle.plans import (
     suppression_value,
 )
 from hammerlab.editions.waffle.points import worth_of
-from hammerlab.editions.waffle.profiles import WeaponProfile
+from hammerlab.editions.waffle.profiles import WeaponProfile, weapon_of
 from hammerlab.editions.waffle.psychic_ai import PsychicChoices
 from hammerlab.editions.waffle.reserves import waiting_unit
 from hammerlab.editions.waffle.rules.fiery_charge import (
@@ -177,7 +179,6 @@ from hammerlab.editions.waffle.wounds import typical_profile
 from hammerlab.editions.waffle.zoom_plans import zoom_intent
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision, DecisionContext
-from hammerlab.engine.geometry import centre_distance
 from hammerlab.engine.memo import decision_scope, per_decision, state_of_play
 from hammerlab.engine.transpositions import (
     Transpositions,
@@ -452,7 +453,7 @@ def dive_bounds(battle: Battle, unit: Unit, attacker: Unit) -> Iterator[float]:
 
 
 def _asked_model(battle: Battle, decision: Decision[Any]) -> tuple[Unit, Model]:
-    """The unit of a melee decision and the first of the models it is about."""
+    """The unit of a decision and the first of the models it is about."""
     unit = battle.unit(decision.context.unit)
     first = decision.context.models[0]
     return unit, next(m for m in unit.models if m.id == first)
@@ -714,16 +715,14 @@ class WaffleAI(PsychicChoices):
         return _best([value(c.value) for c in decision.choices])
 
     def _aim(self, battle: Battle, decision: Decision[Any]) -> int:
-        unit = battle.unit(decision.context.unit)
-        friends = [m for u in battle.units_of(unit.player) for m in u.alive_models]
-        foes = [m for e in battle.enemies_of(unit) for m in e.alive_models]
-
-        def crowd(model: Model) -> float:
-            near = [f for f in foes if centre_distance(f.position, model.position) <= 2.5]
-            risk = [f for f in friends if centre_distance(f.position, model.position) <= 3.5]
-            return len(near) - 2.0 * len(risk)
-
-        return _best([crowd(c.value) for c in decision.choices])
+        """The aim point worth most (:func:`expected.aim_value`: what a template would
+        cover, the crowd round a marker), as the estimates expect it
+        (:func:`expected.likely_aim`)."""
+        unit, firer = _asked_model(battle, decision)
+        weapon = firer.weapon(decision.context.weapon)
+        assert weapon is not None  # the firer's own weapon (markers._aim)
+        profile = weapon_of(weapon)
+        return _best([aim_value(battle, unit, firer, profile, c.value) for c in decision.choices])
 
     def _deep_strike(self, battle: Battle, decision: Decision[Any]) -> int:
         """Its own unit where it is worth most (:func:`deep_strike.landing_values`);
@@ -830,11 +829,18 @@ class WaffleAI(PsychicChoices):
 
     def _move(self, battle: Battle, decision: Decision[Any]) -> int:
         labels = decision.labels()
+        unit = battle.unit(decision.context.unit)
+        # Diving for Cover, the Run takes cover where the unit, gone to ground, faces
+        # less there than where it stands (move_plans.dive_cost: the enemy's fire and
+        # charges); else it stays put ("hold", always offered).
+        if "dives" in decision.context.why:
+            run = float(decision.context.what)  # the distance rolled
+            covers = "take cover" in labels and dive_cost(
+                battle, unit, "take cover", run
+            ) < dive_cost(battle, unit, "hold", run)
+            return labels.index("take cover" if covers else "hold")
         # "hold" last in each: an intent with nowhere to go is not offered
         # (movement.intents_for), and the first label would be an advance.
-        if "dives" in decision.context.why:
-            return _offered(labels, "take cover", "hold")
-        unit = battle.unit(decision.context.unit)
         if decision.context.why.startswith(RUNS):
             if st(battle, unit).retreated:
                 return _offered(labels, RETREAT, "hold")  # it Runs only away: :meth:`_runs`

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from hammerlab.editions.waffle.challenges import ExcessWoundsCounted
 from hammerlab.editions.waffle.characteristics import armour_save, invulnerable_save
@@ -27,7 +28,7 @@ from hammerlab.editions.waffle.toughness import toughness
 from hammerlab.editions.waffle.visibility import cover_save, seen_among
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import WoundsLost
-from hammerlab.engine.geometry import closest
+from hammerlab.engine.geometry import Placed, Vec, closest
 from hammerlab.engine.units import Model, Unit
 
 
@@ -46,6 +47,7 @@ def allocate_wounds(
     spare: frozenset[str] = frozenset(),
     overkill: bool = False,
     closest_to: Sequence[Model] | None = None,
+    marker: Vec | None = None,
 ) -> None:
     """Seed 000, step 6: each wound goes to the closest model, which saves or suffers.
 
@@ -57,7 +59,9 @@ def allocate_wounds(
     weapon carried by one model at the back sends its wounds where the unit's
     others do; by default, and where the firing unit has no model left (its own
     scattered Blast slew it), closest to ``firers``, the models the wounds come
-    from (a blow's strikers, an explosion's hull), measured where they stood."
+    from (a blow's strikers, an explosion's hull), measured where they stood. A
+    Barrage weapon's wounds go to the models closest to the centre of its blast
+    marker (``marker``: :func:`shot_origin`), whence cover is judged too.
     Only models the firers can see may be chosen (6th/7th-edition "out of
     sight"), except for Blast and Template hits, which struck the models under
     them. Rules may count a model's wounds otherwise while wounds are allocated
@@ -77,6 +81,7 @@ def allocate_wounds(
     slain still count toward the combat result (:func:`excess_wounds`).
     """
     scatter = profile.template or profile.blast is not None
+    origin = shot_origin(profile, marker)
     # Nobody moves while wounds are allocated: the victim's models are ranked by
     # distance, and the firers' sight of them found, once (the closest of a pool
     # is the first of it in that ranking, the earliest on a tie, as nearest finds).
@@ -101,12 +106,12 @@ def allocate_wounds(
             battle.say("allocation", f"remaining wounds on {victim.label} are lost: {why}")
             return
         if not ranking:
-            ranked = closest(closest_to or firers, victim.models)
+            ranked = closest(wounds_from(origin, closest_to or firers), victim.models)
             ranking = {id(m): place for place, m in enumerate(ranked)}
         model = min(pool, key=lambda m: ranking[id(m)])  # nearest, first on a tie
         if wound.precision:
             model = precision_target(battle, shooter, wound, profile, model, alive)
-        if save_taken(battle, victim, model, wound, profile, cover=not melee):
+        if save_taken(battle, victim, model, wound, profile, not melee, origin):
             continue
         if profile.has_rule("Concussive"):
             concuss(battle, model)
@@ -134,6 +139,39 @@ def allocate_wounds(
             cause = f"{profile.name} from {shooter.label}"
             remove_casualty(battle, victim, model, cause, counted=orders.counts_for_morale)
             result.casualties[victim.id] += 1
+
+
+def shot_origin(profile: WeaponProfile, marker: Vec | None) -> Vec | None:
+    """Where a shot of ``profile`` counts as coming from for Wound allocation and cover
+    saves, when not from the firing models: the centre of a Barrage weapon's blast marker
+    (``marker``, where it came to rest); ``None`` for any other weapon (the firers).
+
+    6th/7th edition, Barrage (as remembered; the seeds leave the base rule in force):
+    "always assume the shot is coming from the centre of the blast marker" for Wound
+    allocation and cover saves, not from the firing model. The shared 7th-edition game
+    system file quotes it (``Warhammer40K.gst``, the Destroyer rule): "For determining
+    Wound allocation, always assume the shot is coming from the centre of the marker,
+    in the same manner as a Barrage weapon." The 5th-edition Barrage rule said it of
+    cover: "always assume the shot is coming from the centre of the marker, instead of
+    from the firing model." A plain Blast's wounds go to the models closest to the
+    firing unit (seed 000, step 6), wherever its marker landed.
+    """
+    return marker if profile.barrage else None
+
+
+@dataclass(frozen=True)
+class MarkerCentre:
+    """A marker's centre as a place wounds are measured from: a point, with no base."""
+
+    position: Vec
+    radius: float = 0.0
+
+
+def wounds_from(origin: Vec | None, firers: Sequence[Placed]) -> Sequence[Placed]:
+    """What a wound goes to the closest model of: the point it counts as coming from
+    (``origin``, the answer of :func:`shot_origin`: a Barrage marker's centre), or else
+    ``firers``."""
+    return firers if origin is None else (MarkerCentre(origin),)
 
 
 def excess_wounds(
@@ -193,20 +231,22 @@ def save_taken(
     wound: WoundRoll,
     profile: WeaponProfile,
     cover: bool = True,
+    origin: Vec | None = None,
 ) -> bool:
     """Seed 000, Models with more than One Save: each type of save once.
 
     A model "can use each type of save (armor, invulnerable and cover) once
     to avoid harm … if a model has multiple saves of the same type then it
     uses the best among them." Without ``cover`` (close combat, 6th/7th
-    edition) no cover save is taken. A model with Cosmic Fate re-rolls a failed
-    armour save once (:data:`COSMIC_FATE`).
+    edition) no cover save is taken; with an ``origin`` (a Barrage marker's centre:
+    :func:`shot_origin`) cover is judged from there rather than from the wound's
+    firer. A model with Cosmic Fate re-rolls a failed armour save once
+    (:data:`COSMIC_FATE`).
     """
     in_cover = None
     if cover and not profile.has_rule("Ignores Cover"):
-        in_cover = cover_save(
-            battle, wound.source, victim, model, st(battle, victim).gone_to_ground
-        )
+        down = st(battle, victim).gone_to_ground
+        in_cover = cover_save(battle, wound.source, victim, model, down, from_point=origin)
     armour = armour_save(battle, victim, model)
     invulnerable = invulnerable_save(battle, victim, model)
     saves = saves_against(wound.ap, armour, invulnerable, in_cover)

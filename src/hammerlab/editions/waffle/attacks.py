@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from hammerlab.editions.waffle.allocation import allocate_wounds
+from hammerlab.editions.waffle.allocation import allocate_wounds, shot_origin
 from hammerlab.editions.waffle.artillery import firers, has_gun_alive, shooting_toughness
 from hammerlab.editions.waffle.characteristics import ballistic_skill
 from hammerlab.editions.waffle.combat import combats
@@ -56,7 +56,7 @@ from hammerlab.editions.waffle.wounds import roll_to_wound, weapon_strength
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile, Weapon
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
-from hammerlab.engine.geometry import TEMPLATE_LENGTH, gap_table
+from hammerlab.engine.geometry import TEMPLATE_LENGTH, Vec, gap_table
 from hammerlab.engine.memo import deciding, per_decision
 from hammerlab.engine.records import quick_init
 from hammerlab.engine.transpositions import (
@@ -218,8 +218,10 @@ def _firing_each(
             crewman_blind = shooter is not model and not visible_models(battle, [shooter], target)
             if crewman_blind and not profile.barrage:  # the gun's crewman must see it too
                 continue
+            # A range counted as another distance (within) stands for where the template
+            # would reach from too: only where the models stand is its reach asked.
             if (profile.blast or profile.template) and not aim_points(
-                battle, model, target, profile
+                battle, model, target, profile, reach=within is None
             ):
                 continue
             if within is not None:
@@ -618,11 +620,15 @@ def fire_weapon(
         hits = _rolled_hits(battle, unit, target, models, profile, snap, orders)
     for hit in hits:
         result.hits[hit.unit.id] += 1
-    by_unit: dict[str, list[Hit]] = {}
+    # A Barrage weapon's wounds are allocated from the centre of the marker that caused
+    # them (allocation.shot_origin): each marker's hits on a unit are resolved apart.
+    by_unit: dict[tuple[str, Vec | None], list[Hit]] = {}
     for hit in hits:
-        by_unit.setdefault(hit.unit.id, []).append(hit)
-    for unit_id, unit_hits in by_unit.items():
+        by_unit.setdefault((hit.unit.id, shot_origin(profile, hit.marker)), []).append(hit)
+    for (unit_id, origin), unit_hits in by_unit.items():
         victim = battle.unit(unit_id)
+        if not victim.alive_models:  # an earlier Barrage marker's wounds slew them all
+            continue
         if is_vehicle(victim):
             resolve_vehicle_hits(battle, unit, victim, unit_hits, profile, orders, result)
             continue
@@ -650,7 +656,7 @@ def fire_weapon(
         saved_before = result.unsaved[target.id]
         allocate_wounds(
             battle, unit, victim, wounds, profile, orders, result, models,
-            closest_to=unit.alive_models,
+            closest_to=unit.alive_models, marker=origin,
         )  # fmt: skip
         unsaved = result.unsaved[target.id] - saved_before
         if caused is not None and unsaved:

@@ -41,6 +41,8 @@ class MarkerPlaced(Event):
     weapon: str
     shape: str
     centre: tuple[float, float]
+    """Where it lies: a blast marker's centre; a template's middle, half its length out
+    from its narrow end at the firer's base (``markers.template_middle``)."""
     scattered: float
     hits: dict[str, int]
 
@@ -49,7 +51,8 @@ class MarkerPlaced(Event):
         x, y = self.centre
         moved = f', scattered {self.scattered:.1f}"' if self.scattered else ""
         hit = ", ".join(f"{u}: {n}" for u, n in self.hits.items()) or "nothing"
-        return f"  {self.shape} of {self.weapon} at ({x:.1f},{y:.1f}){moved} hits {hit}"
+        at = "over" if self.shape == "template" else "at"
+        return f"  {self.shape} of {self.weapon} {at} ({x:.1f},{y:.1f}){moved} hits {hit}"
 
 
 @quick_init

@@ -18,7 +18,10 @@ function the battle resolves it with:
   invulnerable and cover saves, ``allocation.instant_death`` with Eternal
   Warrior and Instant Death weapons, Feel No Pain);
 - cover: :func:`visibility.cover_save` from a firing model to the closest
-  target model (gone to ground counted);
+  target model (gone to ground counted); for a Barrage weapon, from the centre of
+  its marker to the model closest to it, as the wounds are allocated
+  (:func:`allocation.shot_origin`, :func:`allocation.wounds_from`), the marker
+  expected over the model the AI would aim it at (:func:`likely_aim`);
 - who fights a charge's first round: the 6th/7th-edition engagement rule
   :func:`combat.engaged_models` reads off the table (base contact, or within
   :data:`combat.ENGAGED_SUPPORT` of a friend in contact), read ahead of the
@@ -35,6 +38,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from hammerlab.editions.waffle.allocation import shot_origin, wounds_from
 from hammerlab.editions.waffle.artillery import is_gun
 from hammerlab.editions.waffle.attacks import (
     fires_snap,
@@ -60,6 +64,7 @@ from hammerlab.editions.waffle.fight import (
 )
 from hammerlab.editions.waffle.firing_modes import may_fire, spend
 from hammerlab.editions.waffle.hatred import blow_reroll, first_round
+from hammerlab.editions.waffle.markers import aim_points, covered
 from hammerlab.editions.waffle.odds import Defence, Volley, wound_chances, wound_fate
 from hammerlab.editions.waffle.odds_vehicles import hit_value
 from hammerlab.editions.waffle.orders import FireOrders
@@ -97,7 +102,7 @@ from hammerlab.editions.waffle.wounds import (
     weapon_strength,
 )
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.geometry import gap_table, nearest
+from hammerlab.engine.geometry import Vec, centre_distance, gap_table, nearest
 from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Model, Unit
 
@@ -119,14 +124,17 @@ def defence_of(
     source: Model | None,
     gone_to_ground: bool | None = None,
     jinking: bool | None = None,
+    origin: Vec | None = None,
 ) -> Defence:
     """``target`` as identical models, as :mod:`odds` takes it.
 
     Its most common model at the unit's majority Toughness, with that model's
     Feel No Pain and Eternal Warrior. The cover save is the one
     :func:`visibility.cover_save` gives the target model closest to
-    ``source`` (``None``: close combat, no cover); ``gone_to_ground`` and
-    ``jinking`` ask "what if" (``None``: as it is).
+    ``source`` (``None``: close combat, no cover), or to ``origin`` where the shot
+    counts as coming from there (a Barrage marker's centre: :func:`volley_defence`),
+    judged from there; ``gone_to_ground`` and ``jinking`` ask "what if" (``None``: as
+    it is).
 
     With a ``source``, the rest is the defence without cover (``source``
     ``None``), remembered: it does not depend on who shoots, and one volley
@@ -136,7 +144,8 @@ def defence_of(
     if source is not None:
         bare = defence_of(battle, target, None)
         down = st(battle, target).gone_to_ground if gone_to_ground is None else gone_to_ground
-        cover = cover_save(battle, source, target, nearest([source], alive), down, jinking)
+        first = nearest(wounds_from(origin, [source]), alive)
+        cover = cover_save(battle, source, target, first, down, jinking, origin)
         return bare if cover is None else replace(bare, cover=cover)
     profile = typical_profile(target)
     model = next(m for m in alive if m.profile is profile)
@@ -152,6 +161,55 @@ def defence_of(
         eternal_warrior=model_has(target, model, "Eternal Warrior"),
         against_instant_death=feel_no_pain(target, model, instant=True),
     )
+
+
+def volley_defence(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    firer: Model,
+    profile: WeaponProfile,
+    gone_to_ground: bool | None = None,
+    jinking: bool | None = None,
+) -> Defence:
+    """:func:`defence_of` ``target`` against ``profile`` fired by ``firer`` (of ``unit``),
+    the cover taken where the rules take it (:func:`allocation.shot_origin`): from
+    ``firer``, or for a Barrage weapon from the centre of its marker, expected over the
+    model the AI would aim it at (:func:`likely_aim`), before any scatter."""
+    aim = likely_aim(battle, unit, firer, target, profile) if profile.barrage else None
+    origin = shot_origin(profile, None if aim is None else aim.position)
+    return defence_of(battle, target, firer, gone_to_ground, jinking, origin)
+
+
+def aim_value(
+    battle: Battle, unit: Unit, firer: Model, profile: WeaponProfile, aim: Model
+) -> float:
+    """What ``firer``'s blast marker centred on ``aim``, or its template aimed at it, is
+    worth to ``unit``'s player: the enemy models it would cover less twice its own.
+
+    A template covers what :func:`markers.covered` finds under it (what a person is
+    told of the aim). A marker may scatter: it is worth the enemy models within 2.5"
+    of ``aim`` (centre to centre), less twice the own models within 3.5"."""
+    if profile.template:
+        ours = {u.id for u in battle.units_of(unit.player)}
+        counts = covered(battle, firer, aim, profile)
+        return sum(n if uid not in ours else -2.0 * n for uid, n in counts.items())
+    friends = [m for u in battle.units_of(unit.player) for m in u.alive_models]
+    foes = [m for e in battle.enemies_of(unit) for m in e.alive_models]
+    near = [f for f in foes if centre_distance(f.position, aim.position) <= 2.5]
+    risk = [f for f in friends if centre_distance(f.position, aim.position) <= 3.5]
+    return len(near) - 2.0 * len(risk)
+
+
+def likely_aim(
+    battle: Battle, unit: Unit, firer: Model, target: Unit, profile: WeaponProfile
+) -> Model | None:
+    """The model of ``target`` the AI would place ``firer``'s marker or template over:
+    the aim point (:func:`markers.aim_points`) worth most (:func:`aim_value`), the first
+    on a tie; ``None`` where there is none."""
+    points = aim_points(battle, firer, target, profile)
+    values = [aim_value(battle, unit, firer, profile, m) for m in points]
+    return points[values.index(max(values))] if points else None
 
 
 @lru_cache(maxsize=4096)
@@ -206,7 +264,7 @@ def expected_casualties(
     if not would_fire(battle, unit, profile, orders):
         return 0.0
     snap = fires_snap(battle, unit, profile, orders, target)
-    defence = defence_of(battle, target, models[0], gone_to_ground, jinking)
+    defence = volley_defence(battle, unit, target, models[0], profile, gone_to_ground, jinking)
     twin, ones = profile.has_rule("Twin-linked"), bool(hit_ones_rerolled(battle, unit, target))
     rerolls = _wound_rerolls(battle, unit, target)
     covered = per_marker(profile, defence)

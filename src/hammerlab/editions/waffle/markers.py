@@ -22,6 +22,8 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import (
     BLAST_DIAMETER,
+    SURELY_APART,
+    TEMPLATE_LENGTH,
     Vec,
     base_distance,
     flame_template,
@@ -32,13 +34,22 @@ from hammerlab.engine.geometry import (
 from hammerlab.engine.units import Model, Unit
 
 
-def aim_points(battle: Battle, firer: Model, target: Unit, profile: WeaponProfile) -> list[Model]:
+def aim_points(
+    battle: Battle, firer: Model, target: Unit, profile: WeaponProfile, *, reach: bool = True
+) -> list[Model]:
     """Target models ``firer`` may place its blast marker or template over.
 
     A marker or template goes over a model the firer sees; a Barrage weapon needs
     no line of sight (6th/7th edition), so its marker may go over any model of the
     target, seen or not: aimed out of sight it scatters the full 2D6
     (:func:`blast_hits`; docs/rules/waffle.md, interpretation 11).
+
+    A template is placed "so that its narrow end is touching the base of the firing
+    model" (7th edition), and is 8" long: it goes over a model only where, aimed at it
+    from the firer's base (:func:`template_nozzle`), it reaches it (:func:`reaches`).
+    Aimed at a model farther off it would hit nothing, or only what lies on the way.
+    Without ``reach`` that is not asked: an estimate that counts the target as nearer
+    than it stands (``orders.FireOrders.counts_within``) has measured the range so.
 
     Seed 001: "blast markers and templates cannot be deliberately placed such
     that they cover any models locked in combat, they may end up there after
@@ -49,6 +60,8 @@ def aim_points(battle: Battle, firer: Model, target: Unit, profile: WeaponProfil
         seen = target.alive_models
     else:
         seen = visible_models(battle, [firer], target) or target.alive_models
+    if profile.template and reach:
+        seen = [m for m in seen if reaches(firer, m, profile)]
     locked = [
         m
         for u in battle.units.values()
@@ -72,6 +85,25 @@ def template_nozzle(firer: Model, toward: Vec) -> Vec:
     x, y = firer.position
     angle = math.atan2(toward[1] - y, toward[0] - x)
     return (x + math.cos(angle) * firer.radius, y + math.sin(angle) * firer.radius)
+
+
+def reaches(firer: Model, aim: Model, profile: WeaponProfile) -> bool:
+    """Whether ``firer``'s template aimed at ``aim`` lies over ``aim``'s base: whether
+    ``aim`` is at most the template's length (8") from ``firer``'s base, as the
+    template's own shape finds it (no model farther, base to base, than the length
+    plus :data:`SURELY_APART` is asked of the shape)."""
+    if base_distance(firer, aim) > TEMPLATE_LENGTH + SURELY_APART:
+        return False
+    return bool(_placed(firer, aim, profile)([aim]))
+
+
+def template_middle(firer: Model, aim: Model) -> Vec:
+    """The middle of ``firer``'s template aimed at ``aim``: half its length out from its
+    narrow end (:func:`template_nozzle`), where the log says it lies."""
+    x, y = firer.position
+    angle = math.atan2(aim.position[1] - y, aim.position[0] - x)
+    out = firer.radius + TEMPLATE_LENGTH / 2
+    return (x + math.cos(angle) * out, y + math.sin(angle) * out)
 
 
 Under = Callable[[list[Model]], list[Model]]
@@ -103,7 +135,9 @@ def _aim(battle: Battle, unit: Unit, target: Unit, firer: Model, profile: Weapon
             player=unit.player,
             prompt=f"Place the {what} of {unit.label} over which model of {target.label}?",
             choices=tuple(Choice(m.id, m) for m in aim_points(battle, firer, target, profile)),
-            context=DecisionContext(unit=unit.id, target=target.id, what=what),
+            context=DecisionContext(
+                unit=unit.id, target=target.id, weapon=profile.name, models=(firer.id,), what=what
+            ),
             describe=describe_aim(battle, unit, firer, profile),
         )
     )
@@ -120,29 +154,34 @@ def describe_aim(
     Squad [tactical]``."""
 
     def describe(aim: Model) -> str:
-        everyone = [  # the firer's template starts at its base: it is not under it
-            (u, m)
-            for u in battle.units.values()
-            for m in u.alive_models
-            if not (profile.template and m is firer)
-        ]
         x, y = aim.position
         where = f'({x:.1f}, {y:.1f}), {base_distance(firer, aim):.1f}" away'
         terrain = terrain_text(battle, [aim.position])
-        under = set(map(id, _placed(firer, aim, profile)([m for _, m in everyone])))
-        counts = Counter(u.id for u, m in everyone if id(m) in under)
+        counts = covered(battle, firer, aim, profile)
         units = [battle.unit(uid) for uid in counts]  # the enemy's first, then yours
-        covered = [
+        under = [
             f"{counts[u.id]} of {'your ' if u.player == unit.player else ''}{u.label}"
             for u in sorted(units, key=lambda u: u.player == unit.player)
         ]
         return "; ".join(
-            part
-            for part in (where, terrain, f"covers {', '.join(covered)}" if covered else "")
-            if part
+            part for part in (where, terrain, f"covers {', '.join(under)}" if under else "") if part
         )
 
     return describe
+
+
+def covered(battle: Battle, firer: Model, aim: Model, profile: WeaponProfile) -> Counter[str]:
+    """How many models of each unit (by id, in the battle's order) ``firer``'s marker
+    centred on ``aim``, or its template aimed at it, would cover before any scatter,
+    friend or foe; the firer's template starts at its base, so never covers it."""
+    everyone = [
+        (u, m)
+        for u in battle.units.values()
+        for m in u.alive_models
+        if not (profile.template and m is firer)
+    ]
+    under = set(map(id, _placed(firer, aim, profile)([m for _, m in everyone])))
+    return Counter(u.id for u, m in everyone if id(m) in under)
 
 
 def _hits_under(battle: Battle, under: Under, exclude: Model | None) -> list[Hit]:
@@ -172,10 +211,17 @@ def _record_marker(
 
 
 def _with_strength(
-    battle: Battle, unit: Unit, hits: list[Hit], source: Model, profile: WeaponProfile
+    battle: Battle,
+    unit: Unit,
+    hits: list[Hit],
+    source: Model,
+    profile: WeaponProfile,
+    marker: Vec | None = None,
 ) -> list[Hit]:
+    """``hits`` from ``source`` at the weapon's Strength in its hands, made by the blast
+    marker centred on ``marker`` (``None``: a template)."""
     strength = weapon_strength(battle, unit, source, profile)
-    return [Hit(h.unit, strength, source) for h in hits]
+    return [Hit(h.unit, strength, source, marker=marker) for h in hits]
 
 
 def template_hits(
@@ -187,7 +233,7 @@ def template_hits(
         aim = _aim(battle, unit, target, model, profile)
         placed = _hits_under(battle, _placed(model, aim, profile), model)
         under = _with_strength(battle, unit, placed, model, profile)
-        _record_marker(battle, profile, "template", model.position, 0.0, under)
+        _record_marker(battle, profile, "template", template_middle(model, aim), 0.0, under)
         hits += under
     return hits
 
@@ -224,8 +270,8 @@ def blast_hits(
             bs = ballistic_skill(battle, model) if model_sees(battle, model, aim) else 0
             centre, distance = scatter(battle, aim.position, bs)
             centre = battle.battlefield.clamp(centre)
-            marker = _under_marker(centre, diameter)
-            under = _with_strength(battle, unit, _hits_under(battle, marker, None), model, profile)
+            covered = _hits_under(battle, _under_marker(centre, diameter), None)
+            under = _with_strength(battle, unit, covered, model, profile, centre)
             name = "large blast" if diameter > 3.0 else "blast"
             _record_marker(battle, profile, name, centre, distance, under)
             hits += under

@@ -71,6 +71,7 @@ from hammerlab.editions.waffle.expected import (
 from hammerlab.editions.waffle.flank import FLANK
 from hammerlab.editions.waffle.movement import (
     advance_shift,
+    first_leg,
     move_allowance,
     offers_flank,
     route_of,
@@ -187,6 +188,27 @@ def run_nearer(battle: Battle, unit: Unit, intent: str, inches: float) -> float:
         step = min(left, centre_distance(at, point))
         at, left = step_toward(at, point, step), left - step
     return centre_distance(start, route[-1]) - centre_distance(at, route[-1])
+
+
+def dive_cost(battle: Battle, unit: Unit, intent: str, inches: float) -> float:
+    """What Dive for Cover's Run of ``inches`` with ``intent`` leaves ``unit`` facing,
+    gone to ground where it ends (it Goes to Ground wherever its Run ends: +1 to a
+    cover save, 6+ without one): what every enemy unit free to shoot is expected to
+    kill of it there (:func:`expected.expected_attack`, its cover as it would be from
+    there: in a terrain area or seen through one, ``visibility.cover_save``), in
+    models weighed by the victory condition, and the costliest enemy charge at it
+    there next turn (:func:`charge_threat`). The Run is weighed where
+    :func:`movement.first_leg` would take it (``hold``: where it stands), as a copy
+    (:func:`shifted_copy`)."""
+    shift = first_leg(battle, unit, intent, inches)
+    there = unit if shift == (0.0, 0.0) else shifted_copy(unit, shift)
+    fire = sum(
+        expected_attack(battle, enemy, there, FireOrders(), gone_to_ground=True)
+        for enemy in battle.enemies_of(unit)
+        if enemy.alive_models and not st(battle, enemy).locked_in_combat
+    )
+    killed = min(fire, float(len(unit.alive_models)))
+    return killed * model_worth(battle, unit) + charge_threat(battle, there)
 
 
 def drives_off(battle: Battle, unit: Unit) -> bool:

@@ -10,6 +10,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
+from shapely.geometry import Point
+from shapely.ops import nearest_points
+
 from hammerlab.editions.waffle.characteristics import invulnerable_save
 from hammerlab.editions.waffle.events import ReactionDeclared
 from hammerlab.editions.waffle.flank import FLANK, flank_route
@@ -178,15 +181,33 @@ def route_of(battle: Battle, unit: Unit, intent: str) -> tuple[Vec, ...] | None:
 
 
 def cover_to_take(battle: Battle, unit: Unit) -> TerrainArea | None:
-    """The terrain area with a cover save whose centre is nearest the unit's centre:
-    where ``take cover`` heads (:func:`goal_of`); ``None`` on a table with none."""
+    """The terrain area with a cover save nearest the unit's centre, measured to the
+    area's nearest edge (0 inside it; the first of the table's on a tie): where ``take
+    cover`` heads (:func:`goal_of`); ``None`` on a table with none.
+
+    Until a referee review (session 21) it was the area whose own centre was nearest,
+    and the unit headed for that centre: a Run too short to reach it stopped where
+    the straight line to it ran out, in the open, though a shorter way in existed."""
     covers = [t for t in battle.battlefield.terrain if t.cover_save is not None]
     if not covers:
         return None
+    centre = Point(centre_of(unit))
+    return min(covers, key=lambda t: t.shape.distance(centre))
+
+
+def cover_spot(area: TerrainArea, unit: Unit) -> Vec:
+    """Where taking cover in ``area`` moves the unit's centre: the nearest point from
+    which every model's centre stands in the area (the area shrunk by the farthest any
+    model stands from the unit's centre; a model is in an area where its centre is:
+    ``visibility.cover_save``), so the shortest way in that brings the whole unit into
+    cover; the area's centre where the unit is too spread out to fit in it."""
     centre = centre_of(unit)
-    return min(
-        covers, key=lambda t: centre_distance(centre, (t.shape.centroid.x, t.shape.centroid.y))
-    )
+    reach = max(centre_distance(centre, m.position) for m in unit.alive_models)
+    inside = area.shape.buffer(-reach)
+    if inside.is_empty:
+        return (area.shape.centroid.x, area.shape.centroid.y)
+    spot = nearest_points(inside, Point(centre))[0]
+    return (spot.x, spot.y)
 
 
 def goal_of(battle: Battle, unit: Unit, intent: str) -> Vec | None:
@@ -199,8 +220,8 @@ def goal_of(battle: Battle, unit: Unit, intent: str) -> Vec | None:
             return None
         return closest(unit.alive_models, enemies)[0].position
     if intent == "take cover":
-        spot = cover_to_take(battle, unit)
-        return None if spot is None else (spot.shape.centroid.x, spot.shape.centroid.y)
+        area = cover_to_take(battle, unit)
+        return None if area is None else cover_spot(area, unit)
     if intent == "retreat":
         return battle.player(unit.player).edge_point(battle.battlefield, centre)
     if intent.startswith(ADVANCE_ON):

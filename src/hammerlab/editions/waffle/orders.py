@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.geometry import Vec
 from hammerlab.engine.records import kept_hash, quick_init
 from hammerlab.engine.units import Model, Unit
 
@@ -62,6 +63,10 @@ class Hit:
     precision: bool = False
     """A Precision Shot (:mod:`precision_shots`): its wound goes to a model of the
     firer's choice."""
+    marker: Vec | None = None
+    """The centre of the blast marker that made the hit (``None``: no marker): a
+    Barrage weapon's wounds are allocated, and cover is taken, from it
+    (:func:`allocation.shot_origin`)."""
 
 
 @dataclass

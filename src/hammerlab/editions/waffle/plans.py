@@ -45,11 +45,11 @@ from hammerlab.editions.waffle.charge import (
 from hammerlab.editions.waffle.expected import (
     Fired,
     attack_volleys,
-    defence_of,
     expected_attack,
     expected_melee,
     melee_exchange,
     per_marker,
+    volley_defence,
     would_fire,
 )
 from hammerlab.editions.waffle.morale import takes_pinning_test, takes_shooting_check
@@ -697,7 +697,7 @@ def _volley(
     if not would_fire(battle, unit, profile, orders):
         return None
     snap = fires_snap(battle, unit, profile, orders, target)
-    defence = defence_of(battle, target, models[0])
+    defence = volley_defence(battle, unit, target, models[0], profile)
     strength = weapon_strength(battle, unit, models[0], profile)
     covered = per_marker(profile, defence)
     rerolls = volley_rerolls(battle, unit, target)

@@ -12,7 +12,12 @@ from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
 
-from hammerlab.editions.waffle.allocation import allocate_wounds, save_taken
+from hammerlab.editions.waffle.allocation import (
+    allocate_wounds,
+    save_taken,
+    shot_origin,
+    wounds_from,
+)
 from hammerlab.editions.waffle.armour import (
     NONE,
     PENETRATING,
@@ -44,7 +49,7 @@ from hammerlab.editions.waffle.vehicles import (
 from hammerlab.editions.waffle.wounds import roll_to_wound
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
-from hammerlab.engine.geometry import base_distance
+from hammerlab.engine.geometry import Vec, base_distance
 from hammerlab.engine.units import Model, Unit
 
 CREW_SHAKEN, CREW_STUNNED = "Crew Shaken", "Crew Stunned"
@@ -92,8 +97,9 @@ def resolve_vehicle_hits(
 ) -> None:
     """Shooting hits on a vehicle unit, one at a time (7th edition).
 
-    Each hit strikes the closest vehicle of the unit to its firer, on the
-    facing the firer stands in (:func:`vehicles.facing_of`; Barrage weapons
+    Each hit strikes the closest vehicle of the unit to its firer (a Barrage hit's: to
+    its marker's centre, whence its cover is judged too: :func:`allocation.shot_origin`),
+    on the facing the firer stands in (:func:`vehicles.facing_of`; Barrage weapons
     always strike the Side armour, as the 7th edition has it). The firer's
     range for Melta is measured to that vehicle. A glancing or penetrating hit
     may be saved by a cover save (7th edition: a vehicle 25% obscured, as
@@ -105,13 +111,16 @@ def resolve_vehicle_hits(
         alive = victim.alive_models
         if not alive:
             return
-        model = min(alive, key=lambda m: base_distance(hit.source, m))
+        origin = shot_origin(profile, hit.marker)
+        (measured,) = wounds_from(origin, [hit.source])
+        model = min(alive, key=lambda m: base_distance(measured, m))
         facing = SIDE if profile.barrage else facing_of(battle, victim, model, hit.source.position)
         half = profile.range is not None and base_distance(hit.source, model) <= profile.range / 2
         attack = armour_attack(profile, hit.strength, half_range=half, tank_hunters=tank_hunters)
         scored, destroyed = strike_vehicle(
-            battle, shooter, victim, model, attack, facing, profile, hit.source, cover=True
-        )
+            battle, shooter, victim, model, attack, facing, profile, hit.source, cover=True,
+            origin=origin,
+        )  # fmt: skip
         result.unsaved[victim.id] += int(scored)
         result.casualties[victim.id] += int(destroyed)
 
@@ -164,16 +173,19 @@ def strike_vehicle(
     source: Model,
     *,
     cover: bool,
+    origin: Vec | None = None,
 ) -> tuple[bool, bool]:
     """One hit on vehicle ``model`` on ``facing``: armour penetration, then a save (an
-    invulnerable one; a cover save too with ``cover``), then :func:`damage_vehicle`.
+    invulnerable one; a cover save too with ``cover``, judged from ``origin`` where the
+    shot counts as coming from there: :func:`allocation.shot_origin`), then
+    :func:`damage_vehicle`.
     Returns (a glancing or penetrating hit not saved, the vehicle destroyed). Shooting,
     close combat, Death or Glory and Ramming all strike through this."""
     outcome = _penetrate(battle, victim, model, attack, facing, profile.name)
     if outcome == NONE:
         return False, False
     wound = WoundRoll(attack.strength, profile.ap, source)
-    if save_taken(battle, victim, model, wound, profile, cover=cover):
+    if save_taken(battle, victim, model, wound, profile, cover, origin):
         return False, False
     return True, damage_vehicle(battle, attacker, victim, model, outcome, profile.ap)
 

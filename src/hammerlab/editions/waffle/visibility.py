@@ -87,8 +87,11 @@ def cover_save(
     target: Model,
     gone_to_ground: bool,
     jinking: bool | None = None,
+    from_point: Vec | None = None,
 ) -> int | None:
-    """The best cover save ``target`` (of ``target_unit``) has against shots from ``shooter``.
+    """The best cover save ``target`` (of ``target_unit``) has against shots from ``shooter``
+    (seen from ``from_point`` where the shot counts as coming from elsewhere: a Barrage
+    marker's centre, :func:`allocation.shot_origin`).
 
     A model in, or seen through, a terrain area with a cover save gets that
     save (the base rules' "25% obscured" judged by the line between the two
@@ -99,7 +102,8 @@ def cover_save(
     better; ``jinking`` asks "what if" (``None``: as it is). Last, the rules
     installed on :data:`points.COVER_SAVE` change it in turn.
     """
-    values = list(terrain_covers(battle.battlefield, shooter.position, target.position))
+    seen_from = shooter.position if from_point is None else from_point
+    values = list(terrain_covers(battle.battlefield, seen_from, target.position))
     if st(battle, target_unit).jinking if jinking is None else jinking:
         values.append(JINK_COVER)
     best = min(values) if values else None
