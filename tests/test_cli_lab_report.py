@@ -18,8 +18,9 @@ LAB = ["lab", str(LASCANNON), "--rule", "final_shot", "--runs", "6"]
 
 
 def _percent(rate: float) -> str:
-    """A rate as the page writes it: whole percent."""
-    return f"{rate:.0%}"
+    """A rate of the 6 battles as the page writes it: a sixth is no whole number of
+    0.01%, so to 0.1% (one decimal of a percent), and the page says it rounded."""
+    return f"{rate:.1%}"
 
 
 def test_the_report_is_self_contained_and_holds_the_run_s_numbers(tmp_path: Path) -> None:
@@ -42,9 +43,12 @@ def test_the_report_is_self_contained_and_holds_the_run_s_numbers(tmp_path: Path
             unit["unit"],
             unit["player"],
             str(unit["models_fielded"]),  # its casualties = 4: it fields 1 of 5
-            f"{unit['baseline_mean_models_left']:.2f}",
-            f"{unit['variant_mean_models_left']:.2f}",
-            f"{unit['difference']:+.2f} [{low:+.2f}, {high:+.2f}{alike}]".replace("-0.00", "+0.00"),
+            # the 6 battles' figures to 0.001, as _percent says
+            f"{unit['baseline_mean_models_left']:.3f}",
+            f"{unit['variant_mean_models_left']:.3f}",
+            f"{unit['difference']:+.3f} [{low:+.3f}, {high:+.3f}{alike}]".replace(
+                "-0.000", "+0.000"
+            ),
         ]
         row = "".join(f"<td>{c}</td>" for c in cells)
         assert row in page, row
@@ -53,6 +57,7 @@ def test_the_report_is_self_contained_and_holds_the_run_s_numbers(tmp_path: Path
         for arm in (baseline, variant):
             low, high = arm["ci95"]
             assert f"{_percent(arm['mean'])} [{_percent(low)}, {_percent(high)}]" in page
+    assert "<p>rounded: a mean of 6 battles is no whole number of 0.01%" in page
     alike = "ended alike</b> (every unit's models left, and the winner): "
     assert f"{alike}{document['paired_battles_ended_alike']} of 6." in page
 

@@ -257,11 +257,14 @@ def test_cli_lab_prints_win_rates_with_intervals() -> None:
     # fiery_charge never acts in the ruins (no assault phase): both arms alike, so
     # every difference is +0%. Three pairs cannot show that every pair would be: a
     # pair ending otherwise has a chance up to Wilson's 0 of 3, z² / (3 + z²) =
-    # 3.8415 / 6.8415 = 56%, and differs by at most 1 (a win against none), so the
-    # interval is ±56%, said to come from battles all alike (it was +0%..+0%).
+    # 3.8415 / 6.8415 = 56.1%, and differs by at most 1 (a win against none), so the
+    # interval is ±56.1%, said to come from battles all alike (it was +0%..+0%).
+    # A third is no whole number of percent: the figures of 3 battles are printed to
+    # 0.1%, and the report says they are rounded.
     assert "Baseline (95% CI)" in result.stdout and "Difference (95% CI)" in result.stdout
-    assert "+0% (-56%..+56%, all alike)" in text
+    assert "+0.0% (-56.1%..+56.1%, all alike)" in text
     assert "all alike: every battle gave the same value" in text
+    assert "rounded: a mean of 3 battles is no whole number of 0.01%" in text
 
 
 # --- what both arms share, and comparisons that measure nothing --------------------------

@@ -307,6 +307,23 @@ def test_api_lab_job_reports_like_the_cli(client: TestClient) -> None:
         "http://www.w3.org/2000/svg", ""
     )
     assert "seeds 1..4" in page and all(u["unit"] in page for u in expected["units"])
+    # The page's tables show the figures as the CLI prints them (stats.interval: a
+    # difference the variant less the baseline shown), sent with the job.
+    printed = (
+        CliRunner()
+        .invoke(
+            cli,
+            ["lab", scenario, "--rule", "suppressive_fire", "--runs", "4"],
+            env={"COLUMNS": None},
+        )
+        .stdout
+    )
+    rows = [[c.strip() for c in line.split("│")[1:-1]] for line in printed.splitlines()]
+    for unit, cells in zip(expected["units"], job["unit_cells"], strict=True):
+        assert [unit["label"], str(unit["models_fielded"]), *cells] in rows
+    for rate, cells in zip(expected["win_rates"], job["win_cells"], strict=True):
+        assert [rate["outcome"], *cells] in rows
+    assert job["rounding_note"] is None  # a quarter is a whole number of percent
 
 
 @pytest.mark.parametrize(

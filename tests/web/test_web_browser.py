@@ -230,10 +230,13 @@ def test_lab_page_progress_bar_reaches_the_end_with_the_cli_report(page: Page, s
     )  # fmt: skip
     cells = [row.locator("td").all()[2:4] for row in page.locator("#units tbody tr").all()]
     shown = [(a.inner_text(), b.inner_text()) for a, b in cells]
+    # A sixth is no whole number of 0.01%: the 6 battles' means are rounded to 0.001,
+    # as the CLI prints them (and the page says so, as the CLI does).
     assert shown == [
-        (f"{u['baseline_mean_models_left']:.2f}", f"{u['variant_mean_models_left']:.2f}")
+        (f"{u['baseline_mean_models_left']:.3f}", f"{u['variant_mean_models_left']:.3f}")
         for u in report["units"]
     ]
+    assert "rounded: a mean of 6 battles" in page.inner_text("#alike")
     alike = report["paired_battles_ended_alike"]
     assert f"ended alike (every unit's models left, and the winner): {alike} of 6." in (
         page.inner_text("#alike")

@@ -35,7 +35,15 @@ from hammerlab.analysis.choices import (
 from hammerlab.analysis.engine_version import ENGINE_VERSION
 from hammerlab.analysis.game import HOLD
 from hammerlab.analysis.search import start_game
-from hammerlab.analysis.stats import Estimate, alike_note, mean_interval, wilson_interval
+from hammerlab.analysis.stats import (
+    Estimate,
+    alike_note,
+    figure,
+    interval,
+    mean_interval,
+    rounding_note,
+    wilson_interval,
+)
 from hammerlab.editions import named_ruleset
 from hammerlab.editions.base import play
 from hammerlab.editions.plugins import PluginFile
@@ -174,20 +182,21 @@ def arms(
     """The baseline and variant for ``changes`` (``--rule`` flags), both with ``shared``
     (``--set`` flags), for the scenario read from ``source``.
 
-    ``NAME`` or ``NAME=on`` compares the option off with on (``NAME=off``: on
-    with off), whatever the scenario's ``[rules]`` say of it; ``NAME.PARAM=V``
-    compares the option on with its defaults against the option on with
-    ``PARAM`` at ``V`` (setting a parameter switches its rule on, in both arms);
-    ``PARAM=V`` (a ruleset parameter) compares what the scenario plays with
-    ``V``. What each arm plays is stated in :attr:`Arms.settings`. Everything is
-    checked before a battle is played, and a mistake is a :class:`FlagError`
-    naming its flag: an unknown name or a value out of bounds; a key given twice,
-    a parameter given with its rule switched off by the same flags, or given to both
-    ``--rule`` and ``--set`` (the variant's change would be played by the
-    baseline too, or the ``--set`` silently undone); and a change that leaves the
-    variant equal to its baseline (a parameter at the value the baseline plays
-    already, or one of an option ``--set`` switches off), which would measure
-    nothing. A bad ``[rules]`` entry of the scenario itself is an
+    ``NAME`` or ``NAME=on`` compares the option off with on (``NAME=off``: on with
+    off), whatever the scenario's ``[rules]`` say of it; ``NAME.PARAM=V`` compares
+    the option on with ``PARAM`` at the scenario's value (its default where the
+    ``[rules]`` set none) against the option on with ``PARAM`` at ``V`` (setting a
+    parameter switches its rule on, in both arms); ``PARAM=V`` (a ruleset parameter)
+    compares what the scenario plays (again its default where the file sets none)
+    with ``V``. What each arm plays is stated in :attr:`Arms.settings`. Everything
+    is checked before a battle is played, and a mistake is a :class:`FlagError`
+    naming its flag: an unknown name or a value out of bounds; a key given twice, a
+    parameter given with its rule switched off by the same flags, or given to both
+    ``--rule`` and ``--set`` (the variant's change would be played by the baseline
+    too, or the ``--set`` silently undone); and a change that leaves the variant
+    equal to its baseline (a parameter at the value the baseline plays already, or
+    one of an option ``--set`` switches off), which would measure nothing. A bad
+    ``[rules]`` entry of the scenario itself is an
     :class:`~hammerlab.errors.InputError` naming ``source``.
     """
     if not changes:
@@ -341,6 +350,18 @@ class WinComparison:
     every difference was the same, the bound of
     :func:`~hammerlab.analysis.stats.mean_interval`."""
 
+    def cells(self, page: bool = False) -> tuple[str, str, str]:
+        """The rates in each arm and their paired difference, with their intervals, as
+        every report prints them (the CLI, the HTML report with ``page``, the web lab),
+        each written exactly where the runs allow
+        (:func:`~hammerlab.analysis.stats.digits`: ``7.0%``, ``16.5%``, ``+9.5%``), so
+        that the difference shown is the variant less the baseline shown."""
+        return (
+            interval(self.baseline, percent=True, page=page),
+            interval(self.variant, percent=True, page=page),
+            interval(self.difference, percent=True, sign="+", page=page),
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
         return {
@@ -425,6 +446,30 @@ class LabReport:
         (:func:`~hammerlab.analysis.stats.alike_note`)."""
         return alike_note(
             [*map(self.paired_difference, self.units), *(w.difference for w in self.wins)]
+        )
+
+    @property
+    def rounding_note(self) -> str | None:
+        """That the report's figures are rounded, where its runs cannot write them
+        exactly (:func:`~hammerlab.analysis.stats.rounding_note`)."""
+        return rounding_note([self.runs])
+
+    def unit_cells(self, unit: UnitComparison, page: bool = False) -> tuple[str, str, str, str]:
+        """``unit``'s figures as every report prints them (the CLI, the HTML report with
+        ``page``, the web lab): its mean models left in each arm, the paired difference
+        with its interval, and its chance to be destroyed in each arm (``7.0% →
+        16.5%``), each written exactly where the report's runs allow
+        (:func:`~hammerlab.analysis.stats.digits`), so that the difference shown is the
+        variant less the baseline shown."""
+        runs = self.runs
+        destroyed = (
+            figure(p, runs, percent=True) for p in (unit.baseline_destroyed, unit.variant_destroyed)
+        )
+        return (
+            figure(unit.baseline_mean, runs),
+            figure(unit.variant_mean, runs),
+            interval(self.paired_difference(unit), sign="+", page=page),
+            " → ".join(destroyed),
         )
 
     @property

@@ -20,7 +20,7 @@ import matplotlib.pyplot as plt
 
 from hammerlab.analysis.engine_version import plugins_line
 from hammerlab.analysis.lab import LabReport
-from hammerlab.analysis.stats import ALIKE, Estimate, alike_note, bound, figure
+from hammerlab.analysis.stats import Estimate, alike_note, interval, rounding_note
 from hammerlab.analysis.sweep import (
     PointResult,
     ScenarioFile,
@@ -85,7 +85,7 @@ def _table(result: PointResult) -> str:
     rows = "".join(
         f"<tr><td>{html.escape(s.unit.label)} ({html.escape(s.unit.id)})</td>"
         f"<td>{html.escape(s.unit.player)}</td><td>{s.unit.models_fielded}</td>"
-        f"<td>{_interval(s.models_left)}</td>"
+        f"<td>{interval(s.models_left, page=True)}</td>"
         f"<td>{_rate(s.destroyed)}</td></tr>"
         for s in result.units
     )
@@ -100,22 +100,15 @@ def _table(result: PointResult) -> str:
     )
 
 
-def _interval(e: Estimate, percent: bool = False, sign: str = "") -> str:
-    """An estimate and its interval (``2.15 [1.85, 2.46]``), as the CLI's ``cell`` writes
-    them (:func:`~hammerlab.analysis.stats.bound`; ``all alike`` where every battle gave
-    the same value)."""
-    alike = f", {ALIKE}" if e.alike else ""
-    low, high = bound(e.low, percent, sign), bound(e.high, percent, sign)
-    return f"{figure(e.mean, percent, sign)} [{low}, {high}{alike}]"
-
-
-def _rate(e: Estimate, sign: str = "") -> str:
-    """A rate and its interval in percent (``sign="+"``: signed, for a difference)."""
-    return _interval(e, percent=True, sign=sign)
+def _rate(e: Estimate) -> str:
+    """A rate and its interval in percent, as every report writes it
+    (:func:`~hammerlab.analysis.stats.interval`)."""
+    return interval(e, percent=True, page=True)
 
 
 def _note(note: str | None) -> str:
-    """``note`` (:func:`~hammerlab.analysis.stats.alike_note`) as a paragraph, or nothing."""
+    """``note`` (:func:`~hammerlab.analysis.stats.alike_note` or
+    :func:`~hammerlab.analysis.stats.rounding_note`) as a paragraph, or nothing."""
     return "" if note is None else f"<p>{html.escape(note)}</p>"
 
 
@@ -168,6 +161,7 @@ def sweep_report(
             _svg(points),
             *(_table(r) for r in points),
             _note(alike_note(s.models_left for r in points for s in r.units)),
+            _note(rounding_note(r.runs for r in points)),
         ]
     parts.append("</body></html>")
     return "\n".join(parts)
@@ -182,17 +176,12 @@ def lab_report_html(report: LabReport) -> str:
     says), and the special rules not implemented."""
     seeds = f"{report.first_seed}..{report.first_seed + report.runs - 1}"
     rows = "".join(
-        "<tr>"
-        f"<td>{html.escape(u.unit)}</td><td>{html.escape(u.player)}</td>"
-        f"<td>{u.models_fielded}</td><td>{u.baseline_mean:.2f}</td><td>{u.variant_mean:.2f}</td>"
-        f"<td>{_interval(report.paired_difference(u), sign='+')}</td>"
-        f"<td>{u.baseline_destroyed:.0%} → {u.variant_destroyed:.0%}</td>"
-        "</tr>"
+        f"<tr><td>{html.escape(u.unit)}</td><td>{html.escape(u.player)}</td>"
+        f"<td>{u.models_fielded}</td>{_cells(report.unit_cells(u, page=True))}</tr>"
         for u in report.units
     )
     wins = "".join(
-        f"<tr><td>{html.escape(w.outcome)}</td><td>{_rate(w.baseline)}</td>"
-        f"<td>{_rate(w.variant)}</td><td>{_rate(w.difference, '+')}</td></tr>"
+        f"<tr><td>{html.escape(w.outcome)}</td>{_cells(w.cells(page=True))}</tr>"
         for w in report.wins
     )
     both = ", ".join(f"{k}={v}" for k, v in report.shared.items())
@@ -218,6 +207,7 @@ def lab_report_html(report: LabReport) -> str:
             "<table><tr><th>Winner</th><th>Baseline [95% CI]</th><th>Variant [95% CI]</th>"
             f"<th>Difference [95% CI]</th></tr>{wins}</table>",
             _note(report.alike_note),
+            _note(report.rounding_note),
             f"<p><b>Paired battles that ended alike</b> (every unit's models left, and the "
             f"winner): {report.ended_alike} of {report.runs}.</p>",
             _choices(report),
@@ -226,6 +216,11 @@ def lab_report_html(report: LabReport) -> str:
             "</body></html>",
         ]
     )
+
+
+def _cells(texts: Sequence[str]) -> str:
+    """``texts`` as a table row's cells."""
+    return "".join(f"<td>{html.escape(text)}</td>" for text in texts)
 
 
 def _choices(report: LabReport) -> str:

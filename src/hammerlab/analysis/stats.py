@@ -108,27 +108,91 @@ def alike_note(estimates: Iterable[Estimate]) -> str | None:
     return ALIKE_NOTE if any(e.alike for e in estimates) else None
 
 
-def figure(value: float, percent: bool = False, sign: str = "") -> str:
-    """A mean for people: two decimals, or a whole percent; ``sign="+"`` signs it (a
+EXACT_DIGITS = 4
+"""The most decimals (of a fraction: 2 writes a whole percent, 4 a percent to two
+decimals) :func:`digits` gives a figure to write it exactly."""
+
+ROUNDED_DIGITS = 3
+"""The decimals (one of a percent) of a figure of a number of battles that no
+:data:`EXACT_DIGITS` write exactly (:func:`rounding_note`)."""
+
+
+def exact(n: int) -> bool:
+    """Whether every mean of ``n`` battles is written exactly by :func:`figure`."""
+    scale: int = 10**EXACT_DIGITS
+    return scale % n == 0
+
+
+def digits(n: int) -> int:
+    """The decimals (of a fraction: 2 writes a whole percent) of a figure of ``n`` battles.
+
+    Every figure a report prints is a mean of whole numbers over its ``n`` battles
+    (models left; a win or a destruction, 1 or 0; a paired difference of them), so
+    a multiple of 1/n, which d decimals write exactly where n divides 10^d: a whole
+    percent (two decimals) for 50 or 100 battles, a percent to one decimal (three)
+    for 200, 40 or 1000, to two (four) for 400. Written exactly, the figures shown
+    agree with each other: a difference (computed from the battles, never from
+    rounded figures) is the variant less the baseline as printed, and the rates of
+    a column add up to 100% (a user review, session 21: 200 battles printed
+    ``7% → 16%``, ``+10%`` for 0.07 → 0.165, +0.095, and a column of 99%). Where
+    no :data:`EXACT_DIGITS` do (150 battles: 1/150 = 0.00666...), the figures are
+    rounded to :data:`ROUNDED_DIGITS` and the report says so (:func:`rounding_note`).
+    """
+    return next((d for d in range(2, EXACT_DIGITS + 1) if 10**d % n == 0), ROUNDED_DIGITS)
+
+
+def figure(value: float, n: int, percent: bool = False, sign: str = "") -> str:
+    """A mean of ``n`` battles for people, to its :func:`digits` (``0.165`` or
+    ``16.5%`` for 200 battles, ``0.17`` or ``17%`` for 100); ``sign="+"`` signs it (a
     difference), and one that rounds to zero reads ``+0.00`` or ``+0%``, never
     ``-0.00``."""
-    return f"{value:{sign}z.0%}" if percent else f"{value:{sign}z.2f}"
+    decimals = digits(n)
+    return f"{value:{sign}z.{decimals - 2}%}" if percent else f"{value:{sign}z.{decimals}f}"
 
 
 BOUND_DIGITS = 6
 """The most decimals :func:`bound` adds to show a small bound's sign."""
 
 
-def bound(value: float, percent: bool = False, sign: str = "") -> str:
-    """An interval's bound for people, as :func:`figure` writes a mean, except that a
-    signed bound (``sign="+"``: a difference's) that is not zero but would read as
-    zero is written to its first significant digit, ``-0.004`` or ``-0.4%``: its
-    sign says whether the interval holds zero, which is why the interval is read (a
-    rules writer's review: ``+0.03 (+0.00 .. +0.06)`` was -0.0036..0.0636). A bound
-    of exactly zero reads ``+0.00``."""
-    text = figure(value, percent, sign)
+def bound(value: float, n: int, percent: bool = False, sign: str = "") -> str:
+    """An interval's bound for people, as :func:`figure` writes a mean of ``n`` battles,
+    except that a signed bound (``sign="+"``: a difference's) that is not zero but
+    would read as zero is written to its first significant digit, ``-0.004`` or
+    ``-0.4%``: its sign says whether the interval holds zero, which is why the
+    interval is read (a rules writer's review: ``+0.03 (+0.00 .. +0.06)`` was
+    -0.0036..0.0636). A bound of exactly zero reads ``+0.00``."""
+    text = figure(value, n, percent, sign)
     if not sign or value == 0 or any(c in "123456789" for c in text):
         return text
     shown = value * 100 if percent else value
-    digits = min(BOUND_DIGITS, -math.floor(math.log10(abs(shown))))
-    return f"{shown:{sign}.{digits}f}" + ("%" if percent else "")
+    places = min(BOUND_DIGITS, -math.floor(math.log10(abs(shown))))
+    return f"{shown:{sign}.{places}f}" + ("%" if percent else "")
+
+
+def interval(e: Estimate, percent: bool = False, sign: str = "", page: bool = False) -> str:
+    """An estimate and its interval for people, every figure as :func:`figure` and
+    :func:`bound` write one of its ``n`` battles: ``2.15 (1.85..2.46)``, in percent
+    ``33% (27%..40%)``; ``sign="+"`` signs them (a difference: ``-2% (-5%..-0.1%)``);
+    ``page`` writes them as the HTML reports do, ``2.15 [1.85, 2.46]``. Where every
+    battle gave the same value, it says so (``1.00 (0.93..1.00, all alike)``:
+    :data:`ALIKE_NOTE`). What the CLI, the HTML reports and the web lab print."""
+    low, high = bound(e.low, e.n, percent, sign), bound(e.high, e.n, percent, sign)
+    alike = f", {ALIKE}" if e.alike else ""
+    mean = figure(e.mean, e.n, percent, sign)
+    return f"{mean} [{low}, {high}{alike}]" if page else f"{mean} ({low}..{high}{alike})"
+
+
+def rounding_note(counts: Iterable[int]) -> str | None:
+    """Where a report's figures of some of its ``counts`` of battles cannot be written
+    exactly (:func:`digits`), a line saying so, else ``None``."""
+    rounded = sorted({n for n in counts if not exact(n)})
+    if not rounded:
+        return None
+    return (
+        f"rounded: a mean of {' or '.join(map(str, rounded))} battles is no whole number of "
+        f"{10 ** (2 - EXACT_DIGITS):g}%, so figures are rounded to {10 ** (2 - ROUNDED_DIGITS):g}% "
+        f"({10**-ROUNDED_DIGITS:g}) and may not add up: a difference (computed from the "
+        "battles) may be one in its last digit off the variant less the baseline shown, and "
+        f"rates may not make 100%; --runs that divide {10**EXACT_DIGITS} (such as 200) print "
+        "every figure exactly"
+    )

@@ -262,8 +262,9 @@ def lab(
             metavar="NAME[=on|off]|NAME.PARAM=VALUE",
             help=(
                 "what the variant changes: NAME (or NAME=on) compares a rule off with on, "
-                "NAME=off on with off; NAME.PARAM=VALUE (or PARAM=VALUE) compares the default "
-                "with VALUE; repeatable"
+                "NAME=off on with off; NAME.PARAM=VALUE (NAME on in both arms) or "
+                "PARAM=VALUE compares the scenario's value of the parameter (its default "
+                "where the file sets none) with VALUE; repeatable"
             ),
         ),
     ],

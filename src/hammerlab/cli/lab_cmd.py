@@ -26,7 +26,6 @@ from hammerlab.cli.common import (
     write_file,
 )
 from hammerlab.cli.sweep_cmd import (
-    cell,
     check_report_name,
     check_store_flags,
     interrupted,
@@ -161,25 +160,14 @@ def _print_report(report: LabReport) -> None:
         "P(destroyed) baseline → variant",
     )
     for u in report.units:
-        table.add_row(
-            escape(u.unit),
-            str(u.models_fielded),
-            f"{u.baseline_mean:.2f}",
-            f"{u.variant_mean:.2f}",
-            cell(report.paired_difference(u), sign="+"),
-            f"{u.baseline_destroyed:.0%} → {u.variant_destroyed:.0%}",
-        )
+        table.add_row(escape(u.unit), str(u.models_fielded), *report.unit_cells(u))
     print_table(table)
     wins = Table("Winner", "Baseline (95% CI)", "Variant (95% CI)", "Difference (95% CI)")
     for w in report.wins:
-        wins.add_row(
-            escape(w.outcome),
-            cell(w.baseline, percent=True),
-            cell(w.variant, percent=True),
-            cell(w.difference, percent=True, sign="+"),
-        )
+        wins.add_row(escape(w.outcome), *w.cells())
     print_table(wins)
     print_note(report.alike_note)
+    print_note(report.rounding_note)
     if report.precision is not None:
         console.print(
             f"Precision {report.precision:g} reached: every unit's interval is narrower."

@@ -17,7 +17,7 @@ from rich.table import Table
 
 from hammerlab.analysis.engine_version import plugins_line
 from hammerlab.analysis.runners import DaskRunner, Runner
-from hammerlab.analysis.stats import ALIKE, Estimate, alike_note, bound, figure
+from hammerlab.analysis.stats import alike_note, interval, rounding_note
 from hammerlab.analysis.sweep import (
     PointResult,
     ScenarioFile,
@@ -329,20 +329,9 @@ def _precision_line(
     )
 
 
-def cell(e: Estimate, percent: bool = False, sign: str = "") -> str:
-    """An estimate and its interval for people: ``2.15 (1.85..2.46)``, or in percent
-    ``33% (27%..40%)``; ``sign="+"`` signs them (a difference). A mean that rounds
-    to zero reads ``0%`` or ``+0%``, never ``-0%``; a signed bound that is not zero
-    shows its sign (:func:`~hammerlab.analysis.stats.bound`: ``-2% (-5%..-0.1%)``).
-    Where every battle gave the same value, it says so (``1.00 (0.93..1.00, all
-    alike)``: :data:`~hammerlab.analysis.stats.ALIKE_NOTE`)."""
-    alike = f", {ALIKE}" if e.alike else ""
-    low, high = bound(e.low, percent, sign), bound(e.high, percent, sign)
-    return f"{figure(e.mean, percent, sign)} ({low}..{high}{alike})"
-
-
 def print_note(note: str | None) -> None:
-    """Print ``note`` (:func:`~hammerlab.analysis.stats.alike_note`), if there is one."""
+    """Print ``note`` (:func:`~hammerlab.analysis.stats.alike_note` or
+    :func:`~hammerlab.analysis.stats.rounding_note`), if there is one."""
     if note is not None:
         console.print(note, markup=False)
 
@@ -383,17 +372,18 @@ def print_points(results: Sequence[PointResult], engine: bool = False) -> None:
         for s in result.units:
             table.add_row(
                 escape(s.unit.label), escape(s.unit.player), str(s.unit.models_fielded),
-                cell(s.models_left), cell(s.destroyed, percent=True),
+                interval(s.models_left), interval(s.destroyed, percent=True),
             )  # fmt: skip
         print_table(table)
         console.print(
             "Win rate: "
-            + ", ".join(f"{name} {cell(e, percent=True)}" for name, e in result.wins.items()),
+            + ", ".join(f"{name} {interval(e, percent=True)}" for name, e in result.wins.items()),
             markup=False,
         )
         if result.choices:
             console.print(f"Choices: {choices_text(result.choices)}", markup=False)
     print_note(alike_note(s.models_left for result in results for s in result.units))
+    print_note(rounding_note(result.runs for result in results))
 
 
 def rows_csv(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
@@ -573,10 +563,10 @@ def run_balance(
     )
     table = Table(question.key, f"{question.metric} (95% CI)", "Battles")
     for p in answer.probes:
-        table.add_row(f"{p.value:g}", cell(p.estimate), str(p.estimate.n))
+        table.add_row(f"{p.value:g}", interval(p.estimate), str(p.estimate.n))
     print_table(table)
     print_note(alike_note(p.estimate for p in answer.probes))
-    measured = f"{question.metric} {_measured_where(answer)}: {cell(answer.estimate)}"
+    measured = f"{question.metric} {_measured_where(answer)}: {interval(answer.estimate)}"
     if not answer.found:
         console.print(
             f"no answer: {answer.why}; best estimate: {question.key} = {answer.value:g} "

@@ -288,8 +288,11 @@ class LabJob:
 
     def to_dict(self, key: str) -> dict[str, Any]:
         """What ``GET /api/lab/{id}`` answers: what was asked, the progress, the report
-        of ``lab --json``, and the lines the CLI prints beside its tables (what each arm
-        played, the plug-ins)."""
+        of ``lab --json``, the lines the CLI prints beside its tables (what each arm
+        played, the plug-ins, the notes) and its tables' figures as it prints them
+        (:meth:`~hammerlab.analysis.lab.LabReport.unit_cells`,
+        :meth:`~hammerlab.analysis.lab.WinComparison.cells`), so the
+        page shows the same text."""
         report = self.report
         return {
             "id": key,
@@ -301,6 +304,9 @@ class LabJob:
             "arms_text": None if report is None else report.arms_text,
             "plugins_line": None if report is None else plugins_line(report.plugins),
             "alike_note": None if report is None else report.alike_note,
+            "rounding_note": None if report is None else report.rounding_note,
+            "unit_cells": None if report is None else [report.unit_cells(u) for u in report.units],
+            "win_cells": None if report is None else [w.cells() for w in report.wins],
             "error": self.error,
         }
 

@@ -31,52 +31,30 @@ function showReport(job) {
     `${report.scenario}: baseline vs variant (${report.rule}), ${report.runs} paired battles from seed ${report.first_seed}, played by the ${report.ai} AI`;
   const body = $("units").querySelector("tbody");
   body.innerHTML = "";
-  const pct = p => `${Math.round(p * 100)}%`;
-  // A signed mean that rounds to zero reads +0; a bound keeps its sign, written to its
-  // first significant digit where it would read zero ("-0.004", "-0.4%"), and an
-  // interval of battles all alike says so: as `hammerlab lab` prints them (stats.bound).
-  const signed = (v, percent) => {
-    const shown = percent ? v * 100 : v, text = shown.toFixed(percent ? 0 : 2);
-    return (Number(text) === 0 ? "+" + (0).toFixed(percent ? 0 : 2) : (shown > 0 ? "+" : "") + text)
-      + (percent ? "%" : "");
-  };
-  const bound = (v, percent) => {
-    const shown = percent ? v * 100 : v, decimals = percent ? 0 : 2;
-    if (shown === 0 || Number(shown.toFixed(decimals)) !== 0) return signed(v, percent);
-    const digits = Math.min(6, -Math.floor(Math.log10(Math.abs(shown))));
-    return (shown > 0 ? "+" : "") + shown.toFixed(digits) + (percent ? "%" : "");
-  };
-  const interval = (mean, low, high, alike, percent) =>
-    `${signed(mean, percent)} (${bound(low, percent)}..${bound(high, percent)}${alike ? ", all alike" : ""})`;
-  for (const u of report.units) {
+  // Every figure as `hammerlab lab` prints it (job.unit_cells, job.win_cells: stats.interval),
+  // written exactly where the runs allow, so a difference is the variant less the baseline shown.
+  report.units.forEach((u, i) => {
     const row = document.createElement("tr");
-    for (const text of [u.label, u.models_fielded, u.baseline_mean_models_left.toFixed(2),
-                        u.variant_mean_models_left.toFixed(2),
-                        interval(u.difference, u.ci95[0], u.ci95[1], u.alike, false),
-                        `${pct(u.baseline_p_destroyed)} → ${pct(u.variant_p_destroyed)}`]) {
+    for (const text of [u.label, u.models_fielded, ...job.unit_cells[i]]) {
       const cell = document.createElement("td"); cell.textContent = text; row.appendChild(cell);
     }
     body.appendChild(row);
-  }
-  // Each outcome's rate in both arms and their paired difference, with 95% intervals,
-  // as `hammerlab lab` prints them ("33% (27%..40%)", "+5% (-2%..+12%)").
-  const share = p => `${Math.round(p * 100) || 0}%`;
-  const rate = (e, sign) => sign ? interval(e.mean, e.ci95[0], e.ci95[1], e.alike, true)
-    : `${share(e.mean)} (${share(e.ci95[0])}..${share(e.ci95[1])})`;
+  });
+  // Each outcome's rate in both arms and their paired difference, with 95% intervals.
   const wins = $("wins").querySelector("tbody");
   wins.innerHTML = "";
-  for (const w of report.win_rates) {
+  report.win_rates.forEach((w, i) => {
     const row = document.createElement("tr");
-    for (const text of [w.outcome, rate(w.baseline), rate(w.variant), rate(w.difference, true)]) {
+    for (const text of [w.outcome, ...job.win_cells[i]]) {
       const cell = document.createElement("td"); cell.textContent = text; row.appendChild(cell);
     }
     wins.appendChild(row);
-  }
+  });
   const alike = report.paired_battles_ended_alike;
   $("alike").textContent =
     `Paired battles that ended alike (every unit's models left, and the winner): ${alike} of ${report.runs}.` +
     (alike === report.runs ? " The change made no difference to any of them: it may never come into play here." : "") +
-    (job.alike_note ? ` ${job.alike_note}` : "");
+    (job.alike_note ? ` ${job.alike_note}` : "") + (job.rounding_note ? ` ${job.rounding_note}` : "");
   $("arms").textContent = job.arms_text || "";
   $("plugins").textContent = job.plugins_line || "";
   $("plugins").hidden = !job.plugins_line;
