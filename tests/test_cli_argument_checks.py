@@ -129,7 +129,7 @@ def test_odds_poisoned_1_plus_wounds_on_2_plus() -> None:
 @pytest.mark.parametrize("keyword", ["poisoned 0+", "poisoned 7+", "poisoned 99+"])
 def test_odds_poisoned_outside_1_to_6_is_one_clear_line(keyword: str) -> None:
     code, _, err = run(*POISONED, "--keyword", keyword)
-    line = one_line(code, err, 1)
+    line = one_line(code, err, 2)
     value = keyword.split()[1]
     assert line == f"error: --keyword: 'poisoned ({value})': Poisoned wounds on 1+ to 6+"
 

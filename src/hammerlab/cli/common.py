@@ -60,7 +60,8 @@ Advance = Callable[[int], None]
 
 
 PLUGIN_HINT = " (a plug-in's rule? add --plugin FILE)"
-"""Said after an unknown rule name when no plug-in file is loaded (:func:`plugin_hint`)."""
+"""Said after an unknown rule name when no plug-in file is loaded, by a command that
+takes ``--plugin`` (:func:`plugin_hint`)."""
 
 
 def fail(error: Exception | str) -> typer.Exit:
@@ -84,9 +85,10 @@ def usage_error(flag: str, problem: object) -> typer.Exit:
 def plugin_hint(problem: object) -> str:
     """:data:`PLUGIN_HINT` where ``problem`` is, or was raised while handling, an
     unknown rule name (:class:`~hammerlab.engine.rules.UnknownRuleError`, which
-    commands re-raise as their own errors) and no plug-in file is loaded: the
-    rule may be a plug-in's; otherwise nothing."""
-    if not isinstance(problem, BaseException):
+    commands re-raise as their own errors), the command running takes ``--plugin``
+    and no plug-in file is loaded: the rule may be a plug-in's; otherwise nothing
+    (``tables`` has no ``--plugin`` to send the user to)."""
+    if not isinstance(problem, BaseException) or not _takes_plugins():
         return ""
     from hammerlab.editions.plugins import loaded_plugins
     from hammerlab.engine.rules import UnknownRuleError
@@ -99,6 +101,14 @@ def plugin_hint(problem: object) -> str:
             return "" if loaded_plugins() else PLUGIN_HINT
         seen = seen.__cause__ or seen.__context__
     return ""
+
+
+def _takes_plugins() -> bool:
+    """Whether the command running (click's current context) has a ``--plugin`` option."""
+    from typer._click.globals import get_current_context
+
+    ctx = get_current_context(silent=True)
+    return ctx is not None and any("--plugin" in getattr(p, "opts", ()) for p in ctx.command.params)
 
 
 @contextmanager
