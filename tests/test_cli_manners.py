@@ -23,6 +23,7 @@ from hammerlab.analysis.odds import calculator, calculator_names
 from hammerlab.analysis.odds_request import OddsAsk
 from hammerlab.cli import common, odds_cmd
 from hammerlab.cli.app import app
+from hammerlab.editions import plugins
 from hammerlab.editions.waffle.tables import MELEE_TO_HIT, to_wound_cell
 from hammerlab.errors import similar_names
 from hammerlab.io.scenario import Scenario, load_scenario
@@ -414,7 +415,10 @@ def test_tables_and_odds_say_the_same_of_a_rule_they_do_not_read(flag: str, said
         assert line == "error: --rule: " + said.format(what=what, read=read) + "\n"
 
 
-def test_the_plug_in_hint_comes_only_from_a_command_that_takes_plugins() -> None:
+def test_the_plug_in_hint_comes_only_from_a_command_that_takes_plugins(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(plugins, "_LOADED_FILES", {})  # as in a fresh process: none loaded
     code, out, err = run("battle", str(RUINS), "--rule", "nonesuch")
     assert _one_error_line(code, out, err, 2).endswith(common.PLUGIN_HINT + "\n")
     code, out, err = run("tables", "--rule", "nonesuch=1")

@@ -86,12 +86,13 @@ def show(
 
 
 PlayoutsOpt = Annotated[
-    int,
+    int | None,
     typer.Option(
         min=1,
         max=10_000,
         metavar="N",
-        help="the search AI's playouts per decision (its deterministic thinking budget)",
+        help="the search AI's playouts per decision (its deterministic thinking budget; "
+        "default 8); only where the search AI plays",
     ),
 ]
 RuleOpt = Annotated[
@@ -141,7 +142,7 @@ def battle(
             help="the player --controller prompt or search plays (default: the first)",
         ),
     ] = None,
-    playouts: PlayoutsOpt = 8,
+    playouts: PlayoutsOpt = None,
     log_json: Annotated[
         Path | None, typer.Option(metavar="FILE", help="write the event log as JSON Lines")
     ] = None,
@@ -398,7 +399,7 @@ def tournament(
     seed: Annotated[
         int, typer.Option(min=0, metavar="N", help="first dice seed; games use seed, seed+1, ...")
     ] = 1,
-    playouts: PlayoutsOpt = 8,
+    playouts: PlayoutsOpt = None,
     rule: RuleOpt = None,
     plugin: PluginOpt = None,
     as_json: JsonOpt = False,

@@ -32,11 +32,33 @@ DEFAULT_RULESET = "waffle"
 """The ruleset of every command that takes ``--ruleset`` (and of a scenario
 file without ``ruleset =``), so that ``units``, ``show`` and ``odds`` agree."""
 
-console = Console(highlight=False)
+
+class _Output(Console):
+    """Standard output's console, whose lines fit the terminal's width (or ``COLUMNS``)
+    as rich's do, but go into a pipe or a file whole: there rich would assume 80
+    columns and break a long line (a step log's event, a datasheet's header) in two,
+    so that ``grep`` found half of it. Tables are printed whole there too
+    (:func:`print_table`)."""
+
+    def print(self, *objects: Any, soft_wrap: bool | None = None, **options: Any) -> None:
+        """Print as rich does; by default soft-wrapped (no line broken) where nothing
+        sets the width (:func:`sized`)."""
+        super().print(
+            *objects, soft_wrap=not sized() if soft_wrap is None else soft_wrap, **options
+        )
+
+
+console = _Output(highlight=False)
 """Standard output, for people (``--json`` documents are printed plainly)."""
 
 WIDEST_TABLE = 10_000
 """Columns a table printed into a pipe or a file may take (:func:`print_table`)."""
+
+
+def sized() -> bool:
+    """Whether standard output has a width to fit: a terminal's, or ``COLUMNS`` where
+    it is set; not a pipe or a file without it."""
+    return console.is_terminal or bool(os.environ.get("COLUMNS"))
 
 
 def print_table(table: Table) -> None:
@@ -46,7 +68,7 @@ def print_table(table: Table) -> None:
     pipe or a file, where rich would assume 80 columns and cut long cells
     (``CLOSE-QUAR…``), at the width the table's own cells take.
     """
-    if console.is_terminal or os.environ.get("COLUMNS"):
+    if sized():
         console.print(table)
         return
     from rich.measure import Measurement
