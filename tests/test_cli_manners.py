@@ -5,8 +5,10 @@ syntax, datasheet notes before a battle, one default ruleset, lazy imports."""
 
 from __future__ import annotations
 
+import inspect
 import io
 import json
+import re
 import subprocess
 import sys
 import tomllib
@@ -29,6 +31,7 @@ from hammerlab.errors import similar_names
 from hammerlab.io.scenario import Scenario, load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
+README_TEXT = (ROOT / "README.md").read_text(encoding="utf-8")
 RUINS = ROOT / "examples" / "marines_vs_orks_ruins.toml"
 THREE_TURNS = ROOT / "examples" / "whole_game_three_turns.toml"
 LIBRARY_ODDS = ["odds", "--attacker", "Heavy Weapons Squad", "--weapon", "Lascannon",
@@ -223,6 +226,32 @@ def test_click_usage_errors_are_one_line_with_exit_2(args: list[str], expected: 
     assert line.startswith(expected), line
     assert "--help)" in line  # where to read more
     assert "╭" not in line and "Usage:" not in line
+
+
+def test_an_unknown_option_is_said_as_the_readme_quotes_it() -> None:
+    # A newcomer's review: the README quotes `error: no such option: --bogus (see
+    # hammerlab lab --help)`; click added "(Possible options: --out, --runs)", the
+    # options spelt least unlike "--bogus", none of which it meant. A near miss is
+    # still helped, as an unknown unit name is: "--seeed" is "--seed" with one e more.
+    quoted = re.search(r"`(error: no such option:\s+--bogus \(see [^`]*\))`", README_TEXT)
+    assert quoted is not None
+    readme = " ".join(quoted[1].split())
+    result = CliRunner().invoke(app, ["lab", str(RUINS), "--bogus"], prog_name="hammerlab")
+    assert (result.exit_code, result.stderr) == (2, readme + "\n")
+    near = CliRunner().invoke(app, ["battle", str(RUINS), "--seeed", "1"], prog_name="hammerlab")
+    assert near.stderr == (
+        "error: no such option: --seeed (did you mean: --seed) (see hammerlab battle --help)\n"
+    )
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_each_command_is_described_in_one_whole_sentence(command: str) -> None:
+    # The same review: `hammerlab --help` lists each command with the first paragraph of
+    # its docstring, line breaks kept, so four descriptions broke mid-sentence
+    # ("and check that ⏎ every event"). Each is one line, one sentence.
+    group = typer.main.get_command(app)
+    first = inspect.cleandoc(group.commands[command].help or "").split("\n\n")[0]  # type: ignore[attr-defined]
+    assert "\n" not in first and first.endswith("."), first
 
 
 def test_the_installed_entry_point_gives_the_same_line() -> None:

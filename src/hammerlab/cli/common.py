@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
-from typer._click.exceptions import NoArgsIsHelpError, UsageError  # typer's own click
+from typer._click.exceptions import NoArgsIsHelpError, NoSuchOption, UsageError  # typer's click
 from typer.core import TyperCommand, TyperGroup, TyperOption
 
 if TYPE_CHECKING:
@@ -148,10 +148,26 @@ def one_line_usage(ctx: Any) -> Iterator[None]:
     except UsageError as error:
         if ctx.resilient_parsing:
             raise
-        problem = error.format_message().rstrip(".")
+        problem = _no_such_option(error) or error.format_message().rstrip(".")
         where = error.ctx.command_path if error.ctx is not None else ctx.command_path
         typer.echo(f"error: {problem[:1].lower()}{problem[1:]} (see {where} --help)", err=True)
         raise typer.Exit(2) from None
+
+
+def _no_such_option(error: UsageError) -> str | None:
+    """An unknown option's problem with the options it may have meant, as an unknown
+    name's is said (:func:`~hammerlab.errors.similar_names`, on the names without their
+    dashes): ``no such option: --seeed (did you mean: --seed)``, and none for ``--bogus``,
+    where click would list the options spelt least unlike it (``(Possible options:
+    --out, --runs)``). ``None`` for another usage error."""
+    if not isinstance(error, NoSuchOption):
+        return None
+    from hammerlab.errors import similar_names
+
+    bare = {p.lstrip("-"): p for p in error.possibilities or ()}
+    meant = [bare[name] for name in similar_names(error.option_name.lstrip("-"), list(bare))]
+    hint = f" (did you mean: {', '.join(meant)})" if meant else ""
+    return f"No such option: {error.option_name}{hint}"
 
 
 class OneLineGroup(TyperGroup):
