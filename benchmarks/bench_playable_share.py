@@ -71,7 +71,7 @@ def main() -> None:
     for name in CATALOGUES:
         path = DATA / name
         result = import_file(path)
-        units = [s.name for s in result.datasheets if result.reasons(s.name) != (NO_MODELS,)]
+        units = [s.name for s in result.datasheets if NO_MODELS not in result.reasons(s.name)]
         played = sum(plays(path, unit) for unit in units)
         totals[0] += played
         totals[1] += len(units)

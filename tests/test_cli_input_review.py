@@ -57,15 +57,35 @@ def test_a_unit_size_that_is_no_size_says_so_in_words(value: str, problem: str) 
 
 
 def test_a_difference_that_rounds_to_zero_never_reads_minus_zero() -> None:
-    # A rules writer's review: the lab printed "-2% (-5%..-0%)".
+    # A rules writer's review: the lab printed "-2% (-5%..-0%)". A mean that rounds
+    # to zero reads +0; a bound keeps its sign, written to its first significant digit
+    # (a second review, session 21: "+0.00" hid a bound below zero): -0.1% is -0.001,
+    # -0.004 is itself, and a bound of exactly 0 reads +0.00.
     from hammerlab.analysis.report import _rate
     from hammerlab.analysis.stats import Estimate
     from hammerlab.cli.sweep_cmd import cell
 
     tiny = Estimate(-0.02, -0.05, -0.001, 100)
-    assert cell(tiny, percent=True, sign="+") == "-2% (-5%..+0%)"
-    assert cell(Estimate(-0.001, -0.004, 0.0, 100), sign="+") == "+0.00 (+0.00..+0.00)"
-    assert _rate(tiny, "+") == "-2% [-5%, +0%]"
+    assert cell(tiny, percent=True, sign="+") == "-2% (-5%..-0.1%)"
+    assert cell(Estimate(-0.001, -0.004, 0.0, 100), sign="+") == "+0.00 (-0.004..+0.00)"
+    assert _rate(tiny, "+") == "-2% [-5%, -0.1%]"
+
+
+def test_an_interval_bound_below_zero_reads_negative() -> None:
+    # The rules writer's review (session 21): `lab --rule final_shot --runs 100 --dice
+    # keyed` printed the lascannon's difference "+0.03 (+0.00 .. +0.06)" while --json
+    # gave -0.0036..0.0636: the interval holds zero, and the text must say so. To its
+    # first significant digit, -0.0036 is -0.004 (and -0.36% is -0.4%); the other
+    # bound, 0.0636, reads +0.06 as before.
+    from hammerlab.analysis.report import _rate
+    from hammerlab.analysis.stats import Estimate
+    from hammerlab.cli.sweep_cmd import cell
+
+    lascannon = Estimate(0.03, -0.0036, 0.0636, 100)
+    assert cell(lascannon, sign="+") == "+0.03 (-0.004..+0.06)"
+    assert cell(lascannon, percent=True, sign="+") == "+3% (-0.4%..+6%)"
+    assert _rate(lascannon, "+") == "+3% [-0.4%, +6%]"
+    assert cell(Estimate(0.03, 0.0036, 0.0636, 100), sign="+") == "+0.03 (+0.004..+0.06)"
 
 
 def test_a_report_not_named_html_is_refused_before_any_battle(tmp_path: Path) -> None:

@@ -37,13 +37,14 @@ def test_the_report_is_self_contained_and_holds_the_run_s_numbers(tmp_path: Path
     assert document["scenario"] in text and "seeds 1..6" in text
     for unit in document["units"]:
         low, high = unit["ci95"]
+        alike = ", all alike" if unit.get("alike") else ""  # every pair's difference the same
         cells = [
             unit["unit"],
             unit["player"],
             str(unit["models_fielded"]),  # its casualties = 4: it fields 1 of 5
             f"{unit['baseline_mean_models_left']:.2f}",
             f"{unit['variant_mean_models_left']:.2f}",
-            f"{unit['difference']:+.2f} [{low:+.2f}, {high:+.2f}]".replace("-0.00", "+0.00"),
+            f"{unit['difference']:+.2f} [{low:+.2f}, {high:+.2f}{alike}]".replace("-0.00", "+0.00"),
         ]
         row = "".join(f"<td>{c}</td>" for c in cells)
         assert row in page, row

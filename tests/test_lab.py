@@ -33,7 +33,7 @@ GUARD = EXAMPLES / "guard_suppress_terminators.toml"
 
 def test_paired_interval_by_hand() -> None:
     # Differences 1, 2, 3: mean 2, sample sd 1, half-width 1.959964 / sqrt(3) = 1.1316.
-    paired = mean_interval([1.0, 2.0, 3.0])
+    paired = mean_interval([1.0, 2.0, 3.0], -10, 10)
     assert paired.mean == 2.0
     assert paired.low == pytest.approx(2.0 - 1.131586, abs=1e-5)
     assert paired.high == pytest.approx(2.0 + 1.131586, abs=1e-5)
@@ -43,10 +43,16 @@ def test_a_rule_that_cannot_act_changes_nothing_with_common_random_numbers() -> 
     # Fiery Charge only acts in the assault phase; the ruins scenario plays the
     # shooting phase only, so with the same seeds both arms play identical battles.
     spec = load_scenario(RUINS)
+    # Every paired difference is 0, and 6 pairs cannot show that all are: the chance
+    # of a pair ending otherwise is up to Wilson's 0 of 6, z² / (6 + z²) = 3.8415 /
+    # 9.8415 = 0.3903, and such a pair differs by at most the models fielded either
+    # way, so the interval is ±0.3903 × fielded (not the zero width it was).
     report = compare(spec, str(RUINS), arms(spec, ["fiery_charge"]), runs=6)
     for unit in report.units:
         assert unit.difference == 0.0
-        assert unit.ci95 == (0.0, 0.0)
+        bound = 0.390334 * unit.models_fielded
+        assert unit.ci95 == pytest.approx((-bound, bound), abs=1e-5)
+        assert unit.alike
         assert unit.baseline_mean == unit.variant_mean
     assert report.baseline_wins == report.variant_wins
     assert sum(report.baseline_wins.values()) == pytest.approx(1.0)
@@ -71,7 +77,7 @@ def test_the_battles_that_ended_alike_are_counted_seed_by_seed() -> None:
 
 def test_cli_lab_says_when_the_change_made_no_difference() -> None:
     args = ["lab", str(RUINS), "--rule", "fiery_charge", "--runs", "3"]
-    result = CliRunner().invoke(app, args)
+    result = CliRunner().invoke(app, args, env={"COLUMNS": None})  # tables unwrapped
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.split())
     assert "ended alike (every unit's models left, and the winner): 3 of 3." in text
@@ -244,13 +250,18 @@ def test_the_report_gives_each_arm_s_win_rate_and_the_difference() -> None:
 
 
 def test_cli_lab_prints_win_rates_with_intervals() -> None:
-    result = CliRunner().invoke(app, ["lab", str(RUINS), "--rule", "fiery_charge", "--runs", "3"])
+    args = ["lab", str(RUINS), "--rule", "fiery_charge", "--runs", "3"]
+    result = CliRunner().invoke(app, args, env={"COLUMNS": None})  # tables unwrapped
     assert result.exit_code == 0, result.output
     text = " ".join(result.stdout.split())
     # fiery_charge never acts in the ruins (no assault phase): both arms alike, so
-    # every difference is +0% with an interval of width 0.
+    # every difference is +0%. Three pairs cannot show that every pair would be: a
+    # pair ending otherwise has a chance up to Wilson's 0 of 3, z² / (3 + z²) =
+    # 3.8415 / 6.8415 = 56%, and differs by at most 1 (a win against none), so the
+    # interval is ±56%, said to come from battles all alike (it was +0%..+0%).
     assert "Baseline (95% CI)" in result.stdout and "Difference (95% CI)" in result.stdout
-    assert "+0% (+0%..+0%)" in text
+    assert "+0% (-56%..+56%, all alike)" in text
+    assert "all alike: every battle gave the same value" in text
 
 
 # --- what both arms share, and comparisons that measure nothing --------------------------
@@ -382,7 +393,7 @@ def test_the_choice_table_lists_the_rule_s_choices_not_every_divergence() -> Non
     fiery = next(c for c in report.choices if c.choice == "fiery_charge: Fiery Charge")
     assert (fiery.baseline_offered, fiery.baseline_chosen) == (0, 0)
     text = CliRunner().invoke(app, ["lab", str(BOYZ), "--rule", "fiery_charge", "--runs", "6"])
-    assert "Choice of a rule compared or set" in text.stdout
+    assert "Choice of a rule given to --rule or --set" in text.stdout
     assert "Big choppa" not in text.stdout
 
 

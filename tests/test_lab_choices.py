@@ -17,6 +17,7 @@ from hammerlab.analysis.choices import (
     rule_choices,
 )
 from hammerlab.analysis.lab import arms, compare
+from hammerlab.editions.plugins import load_plugin_file
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision
 from hammerlab.io.scenario import load_scenario
@@ -229,3 +230,28 @@ def test_the_lab_does_not_warn_when_fiery_charge_was_taken_every_time_it_was_off
     assert (declined.variant_offered, declined.variant_chosen) == (fiery.variant_offered, 0)
     assert report.unused == ()
     assert not [w for w in report.to_dict()["warnings"] if NEVER in w]
+
+
+# --- the rules the experiment gives, not the file's (a rules writer's review, session 21) ---
+
+STEADY_AIM = EXAMPLES / "rules" / "steady_aim.py"
+
+
+def test_a_rule_only_the_scenario_file_sets_is_neither_listed_nor_warned_of() -> None:
+    # The Guard example's [rules] switch Suppressive Fire on, and no side takes it
+    # there (docs/lab/README.md, study 1). Comparing a plug-in that offers no choice
+    # (steady_aim re-rolls To Hit 1s) listed "action: suppressive fire, chosen 0 of
+    # 15" and warned that "the rule never came into play", though neither --rule nor
+    # --set named it: a sweep of the same plug-in lists nothing (its axes' rules).
+    load_plugin_file(STEADY_AIM)  # its rule known to arms(), as --plugin makes it
+    spec = load_scenario(SUPPRESS)
+    plugins = [str(STEADY_AIM)]
+    report = compare(spec, str(SUPPRESS), arms(spec, ["steady_aim"]), 3, plugins=plugins)
+    assert report.choices == () and report.unused == ()
+    assert report.to_dict()["warnings"] == []
+    # Given to --set, the same rule is the experiment's: its choice is listed, and
+    # warned of, still never taken.
+    experiment = arms(spec, ["steady_aim"], ["suppressive_fire=on"])
+    report = compare(spec, str(SUPPRESS), experiment, 3, plugins=plugins)
+    assert [c.choice for c in report.choices] == ["action: suppressive fire"]
+    assert report.unused and "action: suppressive fire" in report.unused[0]

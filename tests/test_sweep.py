@@ -52,6 +52,7 @@ from hammerlab.io.scenario import load_scenario
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 GUARD = EXAMPLES / "guard_suppress_terminators.toml"
+LASCANNON = EXAMPLES / "lab_final_shot_lone_lascannon.toml"
 PENALTY = "suppressive_fire.ld_penalty_per_wound"
 
 
@@ -399,6 +400,47 @@ def test_balance_says_an_end_s_estimate_is_the_goal_not_on_one_side_of_it() -> N
     assert answer.why == "the estimate at 0 is the goal itself: the root may lie at 0 or beyond it"
 
 
+def test_balance_does_not_take_probes_all_alike_for_certain() -> None:
+    # Models left of 0 in every battle below 5 and 10 (of 10) from 5: every probe's
+    # battles are alike. 50 battles alike at 0 bound the mean by 10 × 3.8415 / 53.8415
+    # = 0.71 (Wilson's 0 of 50 for a battle ending otherwise, times the 10 models it
+    # could keep), which holds the goal 0.5: such a probe plays on to 100 battles
+    # (0.37), where it is significant. At 10 models, 9.29..10 is significant at once.
+    # (With the zero-width interval every probe stopped at 50.)
+    def sample(x: float, seeds: Sequence[int]) -> list[float]:
+        return [0.0 if x < 5 else 10.0 for _ in seeds]
+
+    answer = solve(
+        sample, 0, 10, 0.5, integer=True, binary=False, max_runs=100, span=lambda x: (0, 10)
+    )
+    assert [(p.value, p.estimate.n) for p in answer.probes] == [
+        (0, 100), (10, 50), (5, 50), (2, 100), (3, 100), (4, 100)
+    ]  # fmt: skip
+    assert answer.found and answer.bracket == (4, 5) and answer.value == 4
+    assert answer.estimate.alike and answer.estimate.high == pytest.approx(0.369935, abs=1e-6)
+
+
+def test_sweep_a_unit_never_touched_gets_a_bound_not_a_zero_width(tmp_path: Path) -> None:
+    # The review's case: with Final Shot off the lone lascannon never destroys the
+    # one-model Carnifex in 50 battles. Its models left (1 - destroyed) and its
+    # destruction rate are one quantity: Wilson's 0 of 50 gives 0..3.8415 / 53.8415 =
+    # 0..0.0713 for the rate, so 0.9287..1 for the models left (was 1.00..1.00).
+    args = ["sweep", str(LASCANNON), "--vary", "final_shot=off", "--runs", "50"]
+    document = json.loads(CliRunner().invoke(app, [*args, "--json"]).stdout)
+    (carnifex,) = [u for u in document["points"][0]["units"] if u["unit"] == "carnifex"]
+    assert carnifex["models_left"]["alike"] is True
+    assert carnifex["models_left"]["ci95"] == pytest.approx([0.928652, 1.0], abs=1e-6)
+    assert carnifex["p_destroyed"]["ci95"] == pytest.approx([0.0, 0.071348], abs=1e-6)
+    assert "alike" not in carnifex["p_destroyed"]  # a Wilson interval needs no bound
+    text = " ".join(CliRunner().invoke(app, args, env={"COLUMNS": None}).stdout.split())
+    assert "1.00 (0.93..1.00, all alike) │ 0% (0%..7%)" in text
+    table = tmp_path / "points.csv"
+    CliRunner().invoke(app, [*args, "--csv", str(table)])
+    rows = {r["metric"]: r for r in csv.DictReader(table.open(encoding="utf-8"))}
+    assert rows["models_left.carnifex"]["alike"] == "true"
+    assert rows["p_destroyed.carnifex"]["alike"] == ""
+
+
 def test_cli_balance_says_why_it_found_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     from hammerlab.analysis import balance
 
@@ -415,6 +457,34 @@ def test_cli_balance_says_why_it_found_nothing(monkeypatch: pytest.MonkeyPatch) 
     text = CliRunner().invoke(app, args).output
     assert "no answer: the estimates cross the goal between 5 and 6" in text
     assert "best estimate: units.terminators.size = 5" in text
+
+
+def test_balance_names_the_probe_an_interpolated_answer_s_estimate_comes_from(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A rules writer's review: "answer: morale_threshold = 0.24951 (...; models_left.
+    # squad1 there: 3.90 (2.76..5.04))", where 3.90 was measured at the probe 0.25625.
+    # By hand, the mean 4.5 + 0.15 (5.4 - x) (spread 0.1: every probe significant)
+    # over 2..7 to within 1: probes 2, 7, 4.5 (4.635), 5.75 (4.4475), 5.125 (4.54125);
+    # the bracket 5.125..5.75 is 0.625 wide; the answer interpolates to 5.4, where no
+    # battle was played, and the estimate is the probe nearer 4.5: 5.125's.
+    from hammerlab.analysis import balance
+
+    answer = solve(_falling(99), 2, 7, 4.5, integer=False, binary=False, max_runs=50,
+                   tolerance=1.0)  # fmt: skip
+    assert [p.value for p in answer.probes] == [2, 7, 4.5, 5.75, 5.125]
+    assert answer.found and answer.value == pytest.approx(5.4)
+    assert answer.estimate_at == 5.125 and answer.estimate.mean == pytest.approx(4.54125)
+    monkeypatch.setattr(balance, "balance_scenario", lambda *_, **__: answer)
+    args = ["balance", str(GUARD), "--vary", "morale_threshold=0.1..0.5",
+            "--target", "models_left.squad1=4.5", "--runs", "50"]  # fmt: skip
+    text = " ".join(CliRunner().invoke(app, args).output.split())
+    assert (
+        "answer: morale_threshold = 5.4 (the root lies in 5.125..5.75; models_left.squad1 "
+        "at 5.125, the probe nearer the goal (none was played at the answer): 4.54 (" in text
+    )
+    document = json.loads(CliRunner().invoke(app, [*args, "--json"]).output)
+    assert document["estimate_at"] == 5.125 and document["value"] == pytest.approx(5.4)
 
 
 def test_cli_balance_on_a_scenario_within_a_budget() -> None:
@@ -509,15 +579,35 @@ def test_lab_precision_plays_rounds_until_narrow_enough() -> None:
     assert (tight.runs, tight.precision_reached) == (70, False)
 
 
-def test_lab_precision_stops_at_once_when_every_paired_battle_ends_alike() -> None:
+def test_lab_precision_is_not_reached_by_battles_that_all_ended_alike() -> None:
     # In the Guard example the heuristic never takes Suppressive Fire (it beats
-    # shooting nowhere there), so both arms play the same 50 battles: every paired
-    # difference is 0, every interval is 0 wide, and the first round is enough.
+    # shooting nowhere there), so both arms play the same battles: every paired
+    # difference is 0. That 50 pairs were alike does not prove every pair would be
+    # (a rules writer's review: their zero-width intervals stopped the rounds at
+    # once), so no precision is reached by it: the runs run out.
     spec = load_scenario(GUARD)
     experiment = arms(spec, ["suppressive_fire=off"])
     report = compare(spec, str(GUARD), experiment, runs=70, precision=1e-9)
-    assert report.runs == 50
-    assert report.ended_alike == 50
+    assert (report.runs, report.precision_reached) == (70, False)
+    assert report.ended_alike == 70
+    assert all(u.alike and u.ci95[0] < 0 < u.ci95[1] for u in report.units)
+
+
+def test_lab_precision_on_battles_all_alike_is_reached_once_they_are_enough() -> None:
+    # The lone lascannon's Final Shot earned by unsaved wounds plays the same battles
+    # as by wound rolls (the Carnifex has no save against AP2: docs/lab/README.md,
+    # study 2). Both units field one model, so each paired difference lies in -1..1,
+    # and all being 0 in N pairs bounds the mean difference by ±z² / (N + z²): the
+    # interval is 2 × 3.8415 / 53.8415 = 0.143 wide at 50 pairs, 2 × 3.8415 / 103.8415
+    # = 0.074 at 100. A precision of 0.1 is reached at the second round, not the first.
+    spec = load_scenario(LASCANNON)
+    experiment = arms(spec, ["final_shot.earned_by=unsaved_wound"])
+    report = compare(spec, str(LASCANNON), experiment, runs=200, precision=0.1)
+    assert (report.runs, report.precision_reached) == (100, True)
+    assert report.ended_alike == 100
+    for unit in report.units:
+        assert unit.alike
+        assert unit.ci95 == pytest.approx((-0.036994, 0.036994), abs=1e-6)
 
 
 # --- two scenario files of one name; rules not implemented; precision; counts ---------------
@@ -1059,3 +1149,52 @@ def test_one_scenario_text_beside_two_army_lists_is_two_scenarios(tmp_path: Path
     assert len(hashes) == 2
     plain = scenario_hash(load_scenario(GUARD), str(GUARD))  # no catalogue: as before
     assert plain == scenario_hash(load_scenario(GUARD))
+
+
+def test_every_command_s_json_names_a_unit_by_id_and_label_alike(tmp_path: Path) -> None:
+    # A rules writer's review: "unit" is the label in lab's and battle's JSON, the id in
+    # sweep's and results' (a lab stored with --out is read back by results). "id" and
+    # "label" now mean one thing in all four; "unit" stays as each wrote it. The lone
+    # lascannon's unit: id "lascannon", label "Lascannon Team [lascannon]" (its
+    # inline name and, in brackets, its id).
+    lascannon = {"id": "lascannon", "label": "Lascannon Team [lascannon]"}
+    out = tmp_path / "runs"
+
+    def units(*args: str) -> list[dict[str, Any]]:
+        result = CliRunner().invoke(app, [*args, "--json"])
+        assert result.exit_code == 0, result.output
+        document = json.loads(result.stdout)
+        return document["units"] if "units" in document else document["points"][0]["units"]
+
+    two = ["--runs", "2"]
+    battle = units("battle", str(LASCANNON))
+    lab = units("lab", str(LASCANNON), "--rule", "final_shot=off", *two, "--out", str(out))
+    swept = units("sweep", str(LASCANNON), "--vary", "final_shot=off", *two)
+    stored = units("results", str(out))
+    for found in (battle, lab, swept, stored):
+        assert {k: found[0][k] for k in ("id", "label")} == lascannon
+    assert battle[0]["unit"] == lab[0]["unit"] == lascannon["label"]  # as they were
+    assert swept[0]["unit"] == stored[0]["unit"] == lascannon["id"]
+
+
+def test_a_choice_never_chosen_in_one_of_several_files_is_warned_of_for_that_file() -> None:
+    # A rules writer's review: swept beside the horde, where the Guard take Suppressive
+    # Fire, the Guard example (where no side ever does: docs/lab/README.md, study 1) got
+    # no warning, the counts being pooled over both files. Each file's warning now
+    # follows its own counts: one for a file whose points never chose it, none for one
+    # whose points did, the file named.
+    horde = EXAMPLES / "lab_suppressive_fire_horde.toml"
+    args = ["sweep", str(GUARD), str(horde), "--vary", "suppressive_fire.ld_penalty_per_wound=1",
+            "--runs", "4", "--json"]  # fmt: skip
+    document = json.loads(CliRunner().invoke(app, args).stdout)
+    counts = {
+        p["source"]: next(c for c in p["rule_choices"] if c["choice"] == "action: suppressive fire")
+        for p in document["points"]
+    }
+    assert counts[str(GUARD)]["offered"] > 0 and counts[str(GUARD)]["chosen"] == 0
+    assert counts[str(horde)]["chosen"] > 0  # the horde's Guard took it
+    offered = counts[str(GUARD)]["offered"]
+    assert document["warnings"] == [
+        f"warning: action: suppressive fire was offered {offered} times and chosen at no point "
+        f"of {GUARD}; where it is what the rule offers, the rule never came into play"
+    ]

@@ -1,5 +1,7 @@
 """The core11 AI takes a shooting type, a reactive shooting and a redirection on
-their merits: the damage each is expected to do, by hand below.
+their merits: the wounds each is expected to take off, by hand below (damage
+beyond a model's wounds is lost: ten shots at five one-wound models take five
+at most).
 
 Every weapon is a test gun with no keyword but those named; no terrain gives
 cover but the wall, which blocks sight. 11th-edition chart: a hit on BS or
@@ -9,6 +11,7 @@ better; S vs T wounds on 2+ (S >= 2T), 3+ (S > T), 4+ (S = T), 5+ (S < T),
 
 from __future__ import annotations
 
+from math import comb
 from typing import Any
 
 import pytest
@@ -31,6 +34,15 @@ MORTAR = gun("mortar", 48, "4", bs=4, strength=5, keywords=["INDIRECT FIRE"])
 WALL = TerrainArea(
     "Wall", ((30.0, 0.0), (31.0, 0.0), (31.0, 20.0), (30.0, 20.0)), blocks_sight=True
 )
+
+
+def _capped(attacks: int, p: float, models: int) -> float:
+    """The expected models of one wound slain by ``attacks`` attacks that each slay
+    one with chance ``p``, at most ``models``: Σ min(k, models) C(n, k) p^k (1-p)^(n-k)."""
+    return sum(
+        min(k, models) * comb(attacks, k) * p**k * (1 - p) ** (attacks - k)
+        for k in range(attacks + 1)
+    )
 
 
 def _mortar_facing(crowd_in_sight: bool) -> tuple[Any, Unit]:
@@ -110,9 +122,13 @@ def test_a_redirection_is_used_only_when_the_attack_would_do_less_elsewhere(
     screen = place("x", sheet("Screen", 5), "B", (30, 20))
     far = place("y", sheet("Other", 5, **other), "B", (16, 18))
     played = game(battle([shooters, screen, far]))
-    # Ten rifle shots, hit 3+ (2/3). At the screen (T4 Sv3+): 10 x 2/3 x 1/2 x 1/3 =
-    # 10/9. At a T4 Sv6+ unit: 10 x 2/3 x 1/2 x 5/6 = 25/9, more, so redirecting
-    # costs; at a T8 Sv2+ one: 10 x 2/3 x 1/6 x 1/6 = 5/27, less, so it pays.
+    # Ten rifle shots, hit 3+ (2/3), at units of five one-wound models (no more than
+    # five slain). At the screen (T4 Sv3+): each slays with 2/3 x 1/2 x 1/3 = 1/9,
+    # about 10/9 in all. At a T4 Sv6+ unit: 2/3 x 1/2 x 5/6 = 5/18 each, about 25/9,
+    # more, so redirecting costs; at a T8 Sv2+ one: 2/3 x 1/6 x 1/6 = 1/54 each,
+    # about 5/27, less, so it pays.
     assert redirect_pays(played, screen, shooters) == (expected == "use")
-    assert volley_worth(played, shooters, NORMAL, lambda t: t.id == "x") == pytest.approx(10 / 9)
+    at_screen = volley_worth(played, shooters, NORMAL, lambda t: t.id == "x")
+    assert at_screen == pytest.approx(_capped(10, 1 / 9, 5))
+    assert at_screen < 10 / 9  # a sixth wound or more would find no model left
     assert _reaction(played, REDIRECTION, "x", "a") == expected

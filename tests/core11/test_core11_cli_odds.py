@@ -82,3 +82,22 @@ def test_cli_odds_errors_are_one_line_and_exit_2() -> None:
         assert code == 2, args
         assert err.startswith(f"error: {flag}") and err.count("\n") == 1, err
         assert "Traceback" not in out + err
+
+
+def test_cli_odds_profile_takes_the_full_name_show_prints() -> None:
+    """A referee's review: ``--profile "Bolt Rifle (Focused Fire)"``, the name ``show``
+    prints and the error listed as available, was refused. It is the same question as
+    ``--profile "Focused Fire"``; a profile the weapon lacks is answered with the
+    profiles it has; a weapon of one profile says to leave ``--profile`` out."""
+    asked = ["odds", "-r", "core11", "--attacker", "Intercessor Squad", "--weapon", "Bolt Rifle",
+             "--target", "Boyz", "--json", "--profile"]  # fmt: skip
+    code, full, _ = _run(*asked, "Bolt Rifle (Focused Fire)")
+    assert code == 0, full
+    assert full == _run(*asked, "Focused Fire")[1]
+    assert json.loads(full)["question"].startswith("5x Bolt Rifle (Focused Fire)")
+    code, _, err = _run(*asked, "Rapid")
+    assert code == 2 and err.count("\n") == 1  # a flag's mistake: a usage error
+    assert err.startswith("error: --profile: Bolt Rifle has profiles Focused Fire, Saturation")
+    pistol = [a if a != "Bolt Rifle" else "Bolt Pistol" for a in asked]
+    code, _, err = _run(*pistol, "Rapid")
+    assert code == 2 and err == "error: --profile: Bolt Pistol has one profile: leave it out\n"

@@ -105,6 +105,7 @@ def test_ai_moves_toward_the_closest_enemy_and_advances_when_out_of_reach() -> N
     near = place("n", sheet("Near"), "B", (40, 30))
     far = place("f", sheet("Far"), "B", (12, 35))
     fight = battle([a, near, far])
+    game(fight)
     ai = Core11AI()
     heading = Decision(
         "heading", "A", "?", (Choice("Near", near), Choice("Far", far)), DecisionContext(unit="a")

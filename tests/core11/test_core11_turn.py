@@ -9,6 +9,7 @@ Player A is active and its edge is south.
 from __future__ import annotations
 
 import json
+from math import comb
 from pathlib import Path
 
 import pytest
@@ -37,7 +38,7 @@ from hammerlab.editions.core11.positions import is_engaged
 from hammerlab.editions.core11.shooting import may_start_action
 from hammerlab.editions.flow import run_phase
 from hammerlab.editions.schedule import Schedule, record_schedule
-from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.engine.decisions import Choice, Decision
 from hammerlab.engine.events import PhaseChanged
 from hammerlab.io.scenario import load_scenario
@@ -223,8 +224,10 @@ def test_a_melee_weapon_is_not_fired_in_the_shooting_phase_and_fight_uses_only_m
 
 def test_the_whole_game_example_plays_every_phase_for_three_turns() -> None:
     """examples/core11_whole_game.toml: Command, Movement, Shooting, Charge and Fight
-    for both players in each of three turns, the AI on both sides."""
-    ready = prepare(load_scenario(WHOLE_GAME), str(WHOLE_GAME), seed=1)
+    for both players in each of three turns, the AI on both sides. Seed 4: the Boyz
+    charge home (on seed 1, since the twenty-first session's AI shoots them with
+    Saturation and Frag, too few are left to win a fight, and they do not charge)."""
+    ready = prepare(load_scenario(WHOLE_GAME), str(WHOLE_GAME), seed=4)
     play(ready.battle, ready.ruleset, ready.plan)
     begun = [(e.turn, e.phase) for e in events(ready.battle, PhaseChanged) if e.begins]
     for turn in (1, 2, 3):
@@ -321,17 +324,29 @@ def test_12_06_an_unengaged_unit_that_charged_makes_an_overrun_fight_with_a_pile
 
 
 def test_the_ai_charges_with_the_unit_that_expects_to_win_the_fight() -> None:
-    """By hand, Boyz into Intercessors (T5 Sv3+ W2, 10 wounds): nine Choppas, 3 attacks
-    x 2/3 hit x 1/2 wound (S5 v T5) x 1/2 unsaved (Sv 3+ at AP-1) = 0.5 damage each,
-    and the Kustom Choppa 3 x 2/3 x 1/2 x 2/3 (AP-2) x D2 = 4/3: 35/6 of 10 wounds.
-    Back, five Knives and Fists into Boyz (Sv5+, 9 + 3 = 12 wounds): 3 x 2/3 x 1/2 x
-    2/3 = 2/3 each, 10/3 of 12. The Boyz charge; the Intercessors do not."""
+    """By hand, Boyz into Intercessors (T5 Sv3+ W2, 10 wounds): nine Choppas, 27
+    attacks, each 2/3 hit x 1/2 wound (S5 v T5) x 1/2 unsaved (Sv 3+ at AP-1) = 1/6
+    a wound of 1 damage, of which no more than 10 count (the squad's wounds); and
+    the Kustom Choppa 3 x 2/3 x 1/2 x 2/3 (AP-2) unsaved wounds of D2, each slaying
+    one fresh W2 model: 4/3. Back, five Knives and Fists into Boyz (Sv5+, ten
+    models, nine Boys of 1 wound read for all, 9 + 3 = 12 wounds left): 15 attacks,
+    each 2/3 x 1/2 x 2/3 = 2/9, no more than ten models slain. The Boyz charge;
+    the Intercessors do not."""
     boyz = library_unit("boyz", "Boyz", "A", (10, 10))
     marines = library_unit("marines", "Intercessor Squad", "B", (10, 30))
     fight_ = battle([boyz, marines])
     game(fight_)
-    assert melee_share(fight_, boyz, marines, True) == pytest.approx(35 / 6 / 10)
-    assert melee_share(fight_, marines, boyz, False) == pytest.approx(10 / 3 / 12)
+
+    def capped(attacks: int, p: float, most: int) -> float:  # Σ min(k, most) P(k hits)
+        return sum(
+            min(k, most) * comb(attacks, k) * p**k * (1 - p) ** (attacks - k)
+            for k in range(attacks + 1)
+        )
+
+    boyz_take = capped(27, 1 / 6, 10) + 4 / 3
+    assert boyz_take < 27 / 6 + 4 / 3  # a wound past the tenth finds no model
+    assert melee_share(fight_, boyz, marines, True) == pytest.approx(boyz_take / 10)
+    assert melee_share(fight_, marines, boyz, False) == pytest.approx(capped(15, 2 / 9, 10) / 12)
     for unit, expected in ((boyz, 0), (marines, 1)):
         choices = (Choice(unit.label, unit), Choice("done", None))
         decision = Decision("charger", unit.player, "charge?", choices)
@@ -353,3 +368,22 @@ def test_12_08_engaging_consolidation_ends_engaged_and_the_enemy_then_fights() -
     assert [(e.unit, e.fight_type) for e in events(fight_, FightSelected)] == [
         ("Foes [b]", "normal")
     ]
+
+
+def test_a_model_out_of_engagement_range_is_reported_so_not_out_of_sight() -> None:
+    """A referee's review: a melee weapon none of whose models may fight was reported
+    with the shooting words "no model in range and sight"; melee needs engagement
+    range (2") alone. The Sergeant (blade) stands 4 - 1.26 = 2.74" from the enemy,
+    the trooper (fists) 2.5 - 1.26 = 1.24": the unit is engaged, the blade strikes no
+    blow and says why."""
+    profile = sheet("Squad").entries[0].profile
+    fists = Weapon("fists", {"Range": "Melee", "A": "1", "WS": "3+", "S": "4", "AP": "0", "D": "1"})
+    entries = (ModelEntry(profile, 1, (blade(),), 32.0), ModelEntry(profile, 1, (fists,), 32.0))
+    two = Datasheet("Squad", "test", "core11", entries, keywords=frozenset({"INFANTRY"}))
+    a = place("a", two, "A", (10, 10))
+    b = place("b", sheet("Foes"), "B", (14, 10))
+    fight_ = battle([a, b], dice=[1])
+    fight(game(fight_), a)
+    said = [e.message for e in fight_.log.events if e.kind == "message"]
+    assert "  blade: no model within engagement range of Foes [b]" in said
+    assert not any("range and sight" in m for m in said)

@@ -319,15 +319,15 @@ def test_a_weapon_carries_only_its_own_rules_of_a_shared_selection() -> None:
 
 
 def test_a_rule_no_weapon_of_a_shared_selection_names_goes_to_none() -> None:
-    # Orks line 39631: the Meganobz' "PK & TL-Shoota" links the Shoota (line 44508:
-    # "Assault 2"), the Power Klaw (line 44164: "Melee, Specialist Weapon,
-    # Unwieldy") and the rule Twin-Linked (gst line 10133), which neither Type names.
-    meganobz = imported("Orks - Codex.cat").find("Meganobz")
-    assert rules_of(meganobz, "Power Klaw", ("Twin-linked",)) == set()
+    # Warhammer40K.gst line 6327: Belisarius Cawl's "Mechadentrite Hive" shows the
+    # Mechadendrite ("Melee") and the Dataspike ("Melee, Haywiire", misspelt) and links
+    # the rule Haywire (gst line 10262), which neither Type names as written.
+    cawl = imported(GAME_SYSTEM).find("Belisarius Cawl")
+    assert rules_of(cawl, "Dataspike", ("Haywire",)) == set()
     assert (
-        "Rule 'Twin-linked' of 'PK & TL-Shoota' is named by the Type of none of its weapons "
-        "('Shoota', 'Power Klaw'); given to none of them."
-    ) in meganobz.notes
+        "Rule 'Haywire' of 'Mechadentrite Hive' is named by the Type of none of its weapons "
+        "('Mechadendrite', 'Dataspike'); given to none of them."
+    ) in cawl.notes
 
 
 @pytest.mark.parametrize("name", CATALOGUES)

@@ -2,8 +2,12 @@
 
 Counts read by hand from ``tests/data/bsdata-7e`` (the import listing of each
 unit): the Astra Militarum "Infantry Squad" of the "Infantry Platoon" holds a
-Sergeant, nine Guardsmen and a Chimera; the Orks "Dread Mob" a Big Mek and
-three Deff Dreads.
+Sergeant, nine Guardsmen and a Chimera; the "Hades Breaching Drill with Hades
+Assault Squad (FW)" (line 46111) a Veteran Sergeant (min 1), nine Veterans (the
+group "Veterans", min 9, default Veteran) and the Hades Breaching Drill (min 1, a
+vehicle profile: Front 11, Side 10, Rear 10, HP 2). (The Orks "Dread Mob", a Big
+Mek and three Deff Dreads, was the second case: it is a formation, whose Big Mek
+and Deff Dreads are units of their own, so it is now no unit at all.)
 """
 
 from __future__ import annotations
@@ -36,7 +40,12 @@ def counts(entries: Iterable[ModelEntry]) -> dict[str, int]:
             {"Sergeant": 1, "Guardsman": 9},
             {"Chimera": 1},
         ),
-        ("Orks - Codex.cat", '"Dread Mob"', {"Big Mek": 1}, {"Deff Dread": 3}),
+        (
+            "Astra Militarum - Codex.cat",
+            "Hades Breaching Drill with Hades Assault Squad (FW)",
+            {"Veteran Sergeant": 1, "Veteran": 9},
+            {"Hades Breaching Drill": 1},
+        ),
     ],
 )
 def test_a_squad_with_its_vehicle_becomes_two_playable_units(

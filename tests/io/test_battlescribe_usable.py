@@ -17,6 +17,7 @@ catalogue whose weapons and saves are rewritten into forms they reject.
 
 from __future__ import annotations
 
+import re
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -29,7 +30,8 @@ from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.engine.datasheet import Datasheet
 from hammerlab.errors import InputError, ProfileError
 from hammerlab.io.battlescribe import ImportResult, import_file
-from hammerlab.io.battlescribe.datasheets import NO_MODELS
+from hammerlab.io.battlescribe.catalogue import UNCHOSEN
+from hammerlab.io.battlescribe.datasheets import FORMATION, NO_MODELS
 from hammerlab.io.scenario import Scenario
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -72,8 +74,14 @@ def reading_problems(sheet: Datasheet) -> list[str]:
 
 
 def with_models(result: ImportResult) -> list[Datasheet]:
-    """The units that have (or had, before a vehicle was left out) models."""
-    return [sheet for sheet in result.datasheets if result.reasons(sheet.name) != (NO_MODELS,)]
+    """The units that have (or had, before a vehicle was left out) models; a formation (a
+    datasheet of units, not a unit) is none."""
+    return [
+        sheet
+        for sheet in result.datasheets
+        if NO_MODELS not in result.reasons(sheet.name)
+        and not any(r.startswith(FORMATION) for r in result.reasons(sheet.name))
+    ]
 
 
 def scenario(path: Path, unit: str) -> Scenario:
@@ -117,17 +125,24 @@ def test_a_unit_is_called_playable_exactly_when_its_profiles_and_weapons_read(
             wrong.append(f"{sheet.name}: called playable, but {problems}")
         if reasons and not problems and sheet.entries:
             # a model refused for what it is (a Flyer, a Super-heavy), not for how it reads
-            unreadable = [r for r in reasons if "has no" not in r and "not modelled" not in r]
+            # or for what the data leaves out (a formation, models left to a choice)
+            unreadable = [
+                r
+                for r in reasons
+                if "has no" not in r
+                and "not modelled" not in r
+                and not r.startswith((FORMATION, UNCHOSEN))
+            ]
             if unreadable:
                 wrong.append(f"{sheet.name}: refused for {unreadable}, yet it reads")
     assert not wrong, "\n".join(wrong)
 
 
 FLOOR = {
-    "Space Marines - Codex (2015).cat": (164, 172),
-    "Orks - Codex.cat": (120, 121),
-    "Astra Militarum - Codex.cat": (124, 135),
-    "Tyranids - Codex.cat": (143, 143),
+    "Space Marines - Codex (2015).cat": (148, 157),
+    "Orks - Codex.cat": (102, 104),
+    "Astra Militarum - Codex.cat": (122, 134),
+    "Tyranids - Codex.cat": (120, 120),
 }
 """Playable units and units with models per shared catalogue, as measured: a floor,
 never to fall below. Before issue 12 the importer claimed 264 of 547 (48%), some
@@ -139,7 +154,11 @@ written '-' read, crew firing the guns): 548 of 567 (96.6%); with the 6th/7th-ed
 bounds of ``io.bounds`` (Armour Values 10 to 14), 547 of 567 (96.5%): the Deimos
 Pattern Vindicator's data writes Side and Rear armour 1; with the units an upgrade
 entry wraps (Dreadnoughts, Venerable Dreadnoughts, Fighta-boma Flyer Wing, Meiotic
-Spore Brood), 551 of 571 (96.5%). Of the rest, most are
+Spore Brood), 551 of 571 (96.5%). Session 21 (a player's review) found some of
+them wrong units: formations written as one unit (a Storm Wing of three flyers,
+Guilliman, Cypher and Voldus as one unit) are no units, and a unit whose models a
+group leaves to a choice the data does not make (the Special Weapons Squad's three
+special weapon Guardsmen) is refused: 492 of 515 (95.5%). Of the rest, most are
 artillery guns whose crew profile the importer does not use, and models without
 a profile."""
 SHARE_FLOOR = 0.95
@@ -258,6 +277,16 @@ def _models_by_profile(sheet: Datasheet) -> dict[str, int]:
     return totals
 
 
+def _profile_name(sheet: Datasheet, weapon: str) -> str:
+    """The profile name of ``sheet``'s weapon ``weapon``: a twin-linked weapon whose
+    model carries a plain namesake is renamed, with a note ("Weapon 'Big Shoota' is
+    twin-linked and its model carries a plain one too: named 'Twin-linked Big
+    Shoota'."), and a note on the profile names it as written."""
+    renamed = re.compile(rf"Weapon '(.+)' is twin-linked and .*: named {re.escape(repr(weapon))}\.")
+    found = next(filter(None, map(renamed.fullmatch, sheet.notes)), None)
+    return weapon if found is None else found[1]
+
+
 def test_mutated_catalogue_changes_no_unit_silently(tmp_path: Path) -> None:
     name = "Orks - Codex.cat"
     mutate(shared(f"bsdata-7e/{name}"), tmp_path / name)
@@ -272,7 +301,8 @@ def test_mutated_catalogue_changes_no_unit_silently(tmp_path: Path) -> None:
             if weapon.name in kept:
                 continue
             dropped += 1
-            if not any(f"Weapon {weapon.name!r}" in note for note in after.notes):
+            shown = _profile_name(before, weapon.name)
+            if not any(f"Weapon {shown!r}" in note for note in after.notes):
                 silent.append(f"{after.name}: {weapon.name!r} lost without a note")
         # Models of each profile, in all: two Killa Kans whose different guns were both
         # dropped (with notes) become one entry of two identical Kans, not a change.

@@ -442,6 +442,28 @@ def test_seed001_final_blow_chains_extra_attacks_for_every_wound() -> None:
     assert all_dice_used(battle)
 
 
+def test_seed001_final_blow_earned_by_unsaved_wound_ends_when_the_target_is_destroyed() -> None:
+    # "... against that same target at the same Initiative step. If these additional
+    # attacks cause wounds, they gain another attack against that target, and so on":
+    # with earned_by=unsaved_wound each blow's wound is allocated before the next is
+    # struck. The dummies have no save, so every wound removes one: the blow (4, 4)
+    # kills one, two Final Blows (4, 4 each) the other two. The third unsaved wound
+    # leaves no target: the chain ends there, with no die more rolled (one more to-hit
+    # roll used to crash on the empty unit's Toughness). A consolidates (D6: 3).
+    battle = make_battle(
+        last_marine(),
+        three_dummies(),
+        options={"final_blow": True, "final_blow.earned_by": "unsaved_wound"},
+        dice=[*[4, 4], *[4, 4], *[4, 4], 3],
+        script_a=[("final_blow", "Final Blow"), HOLD],
+    )
+    fight_sub_phase(battle, A)
+    assert battle.unit("b").destroyed
+    assert messages(battle).count("a.2 makes 1 Final Blow(s)") == 2
+    assert st(battle, battle.unit("a")).combat_score == 3
+    assert all_dice_used(battle)
+
+
 @pytest.mark.parametrize(
     ("rules", "option"),
     [(("Independent Character",), True), ((), False)],

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from conftest import (
     BOLTGUN,
@@ -29,6 +31,7 @@ from conftest import (
     weapon,
 )
 
+from hammerlab.analysis.game import Game
 from hammerlab.editions.waffle.attacks import fire_weapon
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.rules import OPTIONS
@@ -37,6 +40,9 @@ from hammerlab.editions.waffle.state import st
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.rules import RuleSettingError, resolve_settings
 from hammerlab.engine.units import Unit
+from hammerlab.io.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_seed000_proposed_rules_are_options_off_by_default() -> None:
@@ -493,6 +499,85 @@ def test_seed000_final_shot_earned_by_unsaved_wound_waits_for_the_saves(
     assert len(asked(battle, A, "final_shot")) == asked_for
     assert len(alive_ids(guard)) == left
     assert all_dice_used(battle)
+
+
+def two_plus_guards(count: int) -> Unit:
+    """``count`` carapace guardsmen (4+ save), 3" apart from x = 30: b.1 is the closest."""
+    armoured = profile("Carapace", bs=3, s=3, ld=7, sv="4+")
+    return squad("b", B, armoured, [LASGUN], [(30 + 3 * k, 30) for k in range(count)], name="Guard")
+
+
+def test_seed000_final_shot_earned_by_unsaved_wound_ends_when_the_target_is_destroyed() -> None:
+    # "it may immediately make an additional attack ... against that same target. If
+    # these additional attacks cause wounds, they gain another attack against that
+    # target, and so on": once the target's last model is removed there is no target
+    # left, and the chain ends. Two guardsmen: the Boltgun hits (3) and wounds (4),
+    # b.1's save fails (1): b.1 dies; a Final Shot hits (5), wounds (6), b.2's save
+    # fails (2): the unit is destroyed. That unsaved wound earns no attack: no die
+    # more is rolled (one more to-hit roll crashed on the empty unit's Toughness).
+    squad_a, guard = last_marine_standing(), two_plus_guards(2)
+    battle = make_battle(
+        squad_a,
+        guard,
+        options={"final_shot": True, "final_shot.earned_by": "unsaved_wound"},
+        dice=[3, 4, 1, 5, 6, 2],
+        script_a=[("final_shot", "Final Shot")],
+    )
+    fire_weapon(battle, squad_a, guard, "Boltgun", FireOrders())
+    assert guard.destroyed
+    assert messages(battle).count("a.1 makes 1 Final Shot(s)") == 1
+    assert all_dice_used(battle)
+
+
+def test_seed000_final_shot_earned_by_unsaved_wound_not_offered_at_a_destroyed_target() -> None:
+    # The weapon's own unsaved wound removes the target's only model (hit 3, wound 4,
+    # save 1): there is no "same target" to attack, so no Final Shot is offered.
+    squad_a, guard = last_marine_standing(), two_plus_guards(1)
+    battle = make_battle(
+        squad_a,
+        guard,
+        options={"final_shot": True, "final_shot.earned_by": "unsaved_wound"},
+        dice=[3, 4, 1],
+    )
+    fire_weapon(battle, squad_a, guard, "Boltgun", FireOrders())
+    assert guard.destroyed
+    assert asked(battle, A, "final_shot") == []
+    assert all_dice_used(battle)
+
+
+@pytest.mark.parametrize("seed", [5, 11, 17, 33])
+def test_seed000_final_shot_unsaved_chain_on_the_lone_lascannon_stops_at_the_carnifex(
+    seed: int,
+) -> None:
+    # examples/lab_final_shot_lone_lascannon.toml with earned_by=unsaved_wound: these
+    # seeds (the review's, of 1..40) crashed once the Carnifex was removed, by the
+    # chain or by a Return Fire that earned one. Now the battle plays to its end,
+    # the Carnifex is removed, and no Final Shot comes after its removal.
+    path = ROOT / "examples" / "lab_final_shot_lone_lascannon.toml"
+    game = Game.start(
+        load_scenario(path), str(path), seed, rules={"final_shot.earned_by": "unsaved_wound"}
+    )
+    game.play()
+    assert game.is_over
+    assert game.battle.unit("carnifex").destroyed
+    events = game.battle.log.events
+    removed = next(i for i, e in enumerate(events) if e.kind == "casualty")
+    assert not [e for e in events[removed:] if getattr(e, "topic", "") == "final-shot"]
+
+
+def test_seed000_final_shot_unsaved_chain_of_the_review_seed_5() -> None:
+    # Seed 5, as the review's log shows it: the lascannon's shot wounds, then every
+    # Final Shot hits and wounds. The lascannon (S9 AP2) does one wound a hit (no save
+    # against AP2; Instant Death against T6 needs S12), and the Carnifex has W4: its
+    # own wound and three Final Shots remove it, and a fourth has no target.
+    path = ROOT / "examples" / "lab_final_shot_lone_lascannon.toml"
+    game = Game.start(
+        load_scenario(path), str(path), 5, rules={"final_shot.earned_by": "unsaved_wound"}
+    )
+    game.play()
+    assert game.battle.unit("carnifex").destroyed
+    assert messages(game.battle).count("lascannon.5 makes 1 Final Shot(s)") == 3
+    assert game.winner == "Ultramarines"
 
 
 def test_seed001_final_blow_earned_by_unsaved_wound_is_a_parameter_too() -> None:

@@ -39,7 +39,7 @@ from typing import Any
 from hammerlab.analysis.lab import FlagError, Outcome, Progress
 from hammerlab.analysis.runners import Runner, batch_size
 from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
-from hammerlab.analysis.sweep import SIZE_KEY, Point, case_at
+from hammerlab.analysis.sweep import SIZE_KEY, Case, Point, case_at
 from hammerlab.editions import get_ruleset
 from hammerlab.engine.rules import resolve_settings
 from hammerlab.io.scenario import Scenario
@@ -49,6 +49,15 @@ ROUND_RUNS = 50
 
 Sampler = Callable[[float, Sequence[int]], list[float]]
 """The metric's value in each battle played with ``value`` and these seeds."""
+
+Span = Callable[[float], tuple[float, float]]
+"""The least and the most the metric can be in a battle played with ``value`` (a
+unit's models left: 0 to those it fields there)."""
+
+
+def unbounded(value: float) -> tuple[float, float]:
+    """The :data:`Span` of a metric nothing bounds."""
+    return -math.inf, math.inf
 
 
 @dataclass(frozen=True)
@@ -76,7 +85,11 @@ class Balance:
     """When found, the values at which the metric was found significantly below and above
     the goal (the root lies between them); otherwise the range searched."""
     estimate: Estimate
-    """The metric at ``value`` (the nearest probe's, when ``value`` is interpolated)."""
+    """The metric as the probe at :attr:`estimate_at` measured it: at ``value`` itself,
+    or, where ``value`` is interpolated between the bracket's ends (no battle was
+    played there), at the end whose estimate is nearer the goal."""
+    estimate_at: float
+    """The value the :attr:`estimate` was measured at (a probe's)."""
     probes: list[Probe] = field(default_factory=list)
     why: str | None = None
     """Why nothing was found (``None`` when found)."""
@@ -94,6 +107,7 @@ class Balance:
             "value": self.value,
             "bracket": list(self.bracket),
             "estimate": self.estimate.to_dict(),
+            "estimate_at": self.estimate_at,
             "battles": self.battles,
             "probes": [{"value": p.value, **p.estimate.to_dict()} for p in self.probes],
             "why": self.why,
@@ -111,11 +125,14 @@ def solve(
     round_runs: int = ROUND_RUNS,
     max_runs: int = 400,
     tolerance: float = 0.05,
+    span: Span = unbounded,
 ) -> Balance:
     """Find where the metric crosses ``goal`` between ``low`` and ``high`` (see the module).
 
     ``binary`` metrics (a win is 1, anything else 0) get Wilson intervals, others
-    the normal approximation.
+    the normal approximation within the metric's ``span`` at the value, or, where
+    every battle gave the same value, the bound of
+    :func:`~hammerlab.analysis.stats.mean_interval`.
     """
     probes: list[Probe] = []
 
@@ -127,7 +144,7 @@ def solve(
             estimate = (
                 wilson_interval(round(sum(values)), len(values))
                 if binary
-                else mean_interval(values)
+                else mean_interval(values, *span(value))
             )
             result = Probe(value, estimate)
             if not result.holds(goal) or len(values) >= max_runs:
@@ -151,7 +168,9 @@ def solve(
                 f"the goal is outside the metric's range over {low:g}..{high:g} "
                 f"({lo.estimate.mean:.3g} to {hi.estimate.mean:.3g})"
             )
-        return Balance(goal, False, nearer.value, (low, high), nearer.estimate, probes, why)
+        return Balance(
+            goal, False, nearer.value, (low, high), nearer.estimate, nearer.value, probes, why
+        )
     rising = hi.estimate.mean > lo.estimate.mean
 
     def significant(p: Probe) -> bool:
@@ -177,7 +196,7 @@ def solve(
         value = lo.value + share * (hi.value - lo.value)
     if sure_lo is not None and sure_hi is not None:
         bracket = (sure_lo.value, sure_hi.value)
-        return Balance(goal, True, value, bracket, nearer.estimate, probes)
+        return Balance(goal, True, value, bracket, nearer.estimate, nearer.value, probes)
     missing = [
         f"{'below' if (end is ends[0]) == rising else 'above'} the goal (at {end.value:g}, the "
         f"range's end, its interval {end.estimate.low:.3g}..{end.estimate.high:.3g} still "
@@ -190,7 +209,7 @@ def solve(
         f"was found significantly {' nor '.join(missing)}: the data cannot rule out a root "
         f"at or beyond that end; raise --runs"
     )
-    return Balance(goal, False, value, (low, high), nearer.estimate, probes, why)
+    return Balance(goal, False, value, (low, high), nearer.estimate, nearer.value, probes, why)
 
 
 @dataclass(frozen=True)
@@ -330,11 +349,19 @@ def balance_scenario(
 ) -> Balance:
     """:func:`solve` on a scenario: each probe plays the scenario with the key at a value."""
 
-    def sample(value: float, seeds: Sequence[int]) -> list[float]:
+    unit = question.metric.removeprefix("models_left.")
+
+    def case(value: float) -> Case:
         point = ((question.key, question.text(value)),)
-        case = case_at(scenario, source, point, first_seed, plugins=plugins)
+        return case_at(scenario, source, point, first_seed, plugins=plugins)
+
+    def span(value: float) -> tuple[float, float]:
+        return 0.0, float(next(u.models_fielded for u in case(value).units if u.id == unit))
+
+    def sample(value: float, seeds: Sequence[int]) -> list[float]:
+        played = case(value)
         size = batch_size(len(seeds), runner.slots)
-        batches = [case.batch(seeds[i : i + size]) for i in range(0, len(seeds), size)]
+        batches = [played.batch(seeds[i : i + size]) for i in range(0, len(seeds), size)]
         parts: list[list[Outcome]] = [[] for _ in batches]
 
         def done(index: int, outcomes: list[Outcome]) -> None:
@@ -346,10 +373,10 @@ def balance_scenario(
         outcomes = [o for part in parts for o in part]
         if question.metric == "win_rate":
             return [float(o.winner == question.player) for o in outcomes]
-        unit = question.metric.removeprefix("models_left.")
         return [float(o.models_left[unit]) for o in outcomes]
 
+    binary = question.metric == "win_rate"
     return solve(
-        sample, question.low, question.high, question.goal, question.integer,
-        question.metric == "win_rate", first_seed, round_runs, max_runs, tolerance,
+        sample, question.low, question.high, question.goal, question.integer, binary,
+        first_seed, round_runs, max_runs, tolerance, unbounded if binary else span,
     )  # fmt: skip

@@ -35,7 +35,7 @@ from hammerlab.analysis.choices import (
 from hammerlab.analysis.engine_version import ENGINE_VERSION
 from hammerlab.analysis.game import HOLD
 from hammerlab.analysis.search import start_game
-from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
+from hammerlab.analysis.stats import Estimate, alike_note, mean_interval, wilson_interval
 from hammerlab.editions import named_ruleset
 from hammerlab.editions.base import play
 from hammerlab.editions.plugins import PluginFile
@@ -319,6 +319,9 @@ class UnitComparison:
     id: str = ""
     """The unit's id in the scenario (``unit`` is its label, ``Ork Boyz [boyz]``): what
     ``sweep --json`` names units by."""
+    alike: bool = False
+    """Whether every paired difference was the same (``ci95`` is then the bound of
+    :func:`~hammerlab.analysis.stats.mean_interval` for a quantity that never varied)."""
 
 
 @dataclass(frozen=True)
@@ -334,7 +337,9 @@ class WinComparison:
     difference: Estimate
     """Variant minus baseline: the mean of the per-seed differences of the two
     arms' win indicators (each 1 or 0, so each difference -1, 0 or 1), with its
-    95% normal interval (mean ± 1.96·sd/√n), which pairing by seed narrows."""
+    95% normal interval (mean ± 1.96·sd/√n), which pairing by seed narrows; where
+    every difference was the same, the bound of
+    :func:`~hammerlab.analysis.stats.mean_interval`."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
@@ -362,8 +367,10 @@ class LabReport:
     dice: str = "single"
     """The dice mode: ``single`` (one stream) or ``keyed`` (:class:`KeyedDice`)."""
     choices: tuple[RuleChoice, ...] = ()
-    """The choices of the rules the experiment concerns (:func:`choices.rule_choices`),
-    with how often they were offered and chosen in each arm."""
+    """The choices of the rules the experiment compares (``--rule``) or sets in both arms
+    (``--set``), not those only the scenario file's ``[rules]`` set
+    (:func:`choices.rule_choices`), with how often they were offered and chosen in
+    each arm."""
     unused: tuple[str, ...] = ()
     """A warning per such choice offered but chosen in neither arm
     (:func:`choices.never_chosen`, as ``sweep`` warns; not for a decline whose
@@ -407,6 +414,19 @@ class LabReport:
         """The variant's win rate per player and ``draw``."""
         return {w.outcome: w.variant.mean for w in self.wins}
 
+    def paired_difference(self, unit: UnitComparison) -> Estimate:
+        """``unit``'s paired difference (variant − baseline) with its interval, as an
+        :class:`~hammerlab.analysis.stats.Estimate` of the report's runs."""
+        return Estimate(unit.difference, *unit.ci95, self.runs, unit.alike)
+
+    @property
+    def alike_note(self) -> str | None:
+        """What an interval marked ``all alike`` is, where one of the report's is
+        (:func:`~hammerlab.analysis.stats.alike_note`)."""
+        return alike_note(
+            [*map(self.paired_difference, self.units), *(w.difference for w in self.wins)]
+        )
+
     @property
     def widest(self) -> float:
         """The widest of the units' intervals (what ``precision`` bounds)."""
@@ -425,8 +445,11 @@ class LabReport:
             "precision_reached": self.precision_reached,
             "units": [
                 {
-                    "unit": u.unit,
+                    # "id" and "label" mean the same in every command's JSON; "unit",
+                    # the label here, is the id in sweep's and results': kept as it was
                     "id": u.id,
+                    "label": u.unit,
+                    "unit": u.unit,
                     "player": u.player,
                     "starting_models": u.starting_models,
                     "models_fielded": u.models_fielded,
@@ -434,6 +457,7 @@ class LabReport:
                     "variant_mean_models_left": u.variant_mean,
                     "difference": u.difference,
                     "ci95": list(u.ci95),
+                    **({"alike": True} if u.alike else {}),
                     "baseline_p_destroyed": u.baseline_destroyed,
                     "variant_p_destroyed": u.variant_destroyed,
                 }
@@ -471,7 +495,7 @@ def win_comparison(
         outcome=outcome,
         baseline=wilson_interval(sum(before), len(before)),
         variant=wilson_interval(sum(after), len(after)),
-        difference=mean_interval([a - b for a, b in zip(after, before, strict=True)]),
+        difference=mean_interval([a - b for a, b in zip(after, before, strict=True)], -1, 1),
     )
 
 
@@ -560,7 +584,8 @@ def _report(
     for unit in ready.battle.units.values():
         before = [o.models_left[unit.id] for o in baseline]
         after = [o.models_left[unit.id] for o in variant]
-        difference = mean_interval([a - b for a, b in zip(after, before, strict=True)])
+        most = unit.fielded_models
+        difference = mean_interval([a - b for a, b in zip(after, before, strict=True)], -most, most)
         units.append(
             UnitComparison(
                 unit=unit.label,
@@ -574,11 +599,15 @@ def _report(
                 baseline_destroyed=sum(n == 0 for n in before) / runs,
                 variant_destroyed=sum(n == 0 for n in after) / runs,
                 id=unit.id,
+                alike=difference.alike,
             )
         )
     outcomes = [*(p.name for p in scenario.players), DRAW]
-    written = (*scenario.rules, *experiment.baseline, *experiment.variant)
-    concerned = concerned_rules(written, (o.name for o in ready.ruleset.options))
+    # The rules compared (--rule) and set in both arms (--set), not those the file's
+    # [rules] set: a warning that a rule never came into play is about the rules the
+    # experiment touches, as a sweep's is about its axes' (sweep.point_rules).
+    given = (*experiment.baseline, *experiment.variant)
+    concerned = concerned_rules(given, (o.name for o in ready.ruleset.options))
     used = rule_choices(
         total([o.choices for o in baseline]), total([o.choices for o in variant]), concerned
     )

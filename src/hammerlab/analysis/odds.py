@@ -117,10 +117,16 @@ class LibraryQuestion:
     file's units, uploaded to the web odds page)."""
 
     def find(self, ruleset: Ruleset, name: str) -> Datasheet:
-        """The unit called ``name``: one of :attr:`units`, else ``ruleset``'s library."""
+        """The unit called ``name`` (:attr:`attacker` or :attr:`target`): one of
+        :attr:`units`, else ``ruleset``'s library."""
         wanted = name.strip().casefold()
         for sheet in self.units:
             if sheet.name.casefold() == wanted:
+                if not sheet.entries:  # an imported formation: its units are datasheets
+                    raise QuestionError(
+                        f"{sheet.name} has no models: it cannot fire or be fired at",
+                        "--attacker" if name == self.attacker else "--target",
+                    )
                 return sheet
         return ruleset.find_unit(name)
 

@@ -26,6 +26,7 @@ from hammerlab.analysis.odds import (
 from hammerlab.editions import get_ruleset, resolve_read
 from hammerlab.editions.distributions import mean
 from hammerlab.editions.waffle.armour import armour_attack
+from hammerlab.editions.waffle.attacks import firing_quota
 from hammerlab.editions.waffle.odds import (
     Defence,
     Firing,
@@ -162,7 +163,7 @@ class WaffleCalculator:
         notes = [
             f"{weapon.name}: rule not resolved, ignored: {r}" for r in weapon.unsupported_rules()
         ]
-        skills, strength = _firers(carriers, weapon, question.firing_models, notes)
+        skills, strength = _firers(attacker, carriers, weapon, question.firing_models, notes)
         if _has_rule(attacker, carriers, "Relentless", "Slow and Purposeful"):
             facts = facts | {"relentless"}
         facts |= _re_rolls(attacker, target, question.target_models, facts, notes)
@@ -173,6 +174,12 @@ class WaffleCalculator:
                 fired, target, attacker.name, question.cover, facts, tank_hunters, notes
             )
         given = question.target_models  # 0 is no default: it is refused below
+        if given is None and target.model_count > MAX_MODELS:
+            raise QuestionError(
+                f"{target.name} has {target.model_count} models; the odds fire at 1 to "
+                f"{MAX_MODELS} of them: give how many",
+                "--target-models",
+            )
         models = (
             target.model_count
             if given is None
@@ -372,22 +379,41 @@ def _find_weapon(sheet: Datasheet, name: str, profile: str | None) -> Weapon:
 
 
 def _firers(
-    carriers: list[ModelEntry], weapon: WeaponProfile, firing: int | None, notes: list[str]
+    sheet: Datasheet,
+    carriers: list[ModelEntry],
+    weapon: WeaponProfile,
+    firing: int | None,
+    notes: list[str],
 ) -> tuple[list[int], int]:
-    """The BS of each firing model, and the weapon's Strength in their hands."""
-    skills = [stats_of(e.profile).bs for e in carriers for _ in range(e.count)]
+    """The BS of each volley fired, and the weapon's Strength in the firers' hands.
+
+    A model carrying the weapon more than once fires as many of them as its quota
+    allows, as in a battle (:func:`attacks.firing_quota`: a vehicle all its weapons, a
+    Monstrous Creature two, any other model one, a Multi-tracker one more): a Land
+    Raider's two lascannons are two volleys, a Deff Dread's two big shootas six shots.
+    ``firing`` models (``--models``) fire as many volleys each as most carriers do."""
+    volleys = [_volleys(sheet, e, weapon.name) for e in carriers for _ in range(e.count)]
+    bs = [stats_of(e.profile).bs for e in carriers for _ in range(e.count)]
+    skills = [skill for skill, each in zip(bs, volleys, strict=True) for _ in range(each)]
     strengths = {weapon.strength.resolve(stats_of(e.profile).s) for e in carriers}
     typical = stats_of(most_common_profile(e.profile for e in carriers for _ in range(e.count)))
     strength = weapon.strength.resolve(typical.s)
     if len(strengths) > 1:
         notes.append(f"{weapon.name} has Strength {sorted(strengths)}: every hit is S{strength}")
     if firing is not None:
-        if len(set(skills)) > 1:
-            notes.append(f"{firing} firing models, each at BS{majority_value(skills)}")
-        skills = [majority_value(skills)] * _between(
-            "--models", "firing models", firing, 1, MAX_MODELS
-        )
+        if len(set(bs)) > 1:
+            notes.append(f"{firing} firing models, each at BS{majority_value(bs)}")
+        models = _between("--models", "firing models", firing, 1, MAX_MODELS)
+        skills = [majority_value(bs)] * (models * majority_value(volleys))
     return skills, strength
+
+
+def _volleys(sheet: Datasheet, entry: ModelEntry, name: str) -> int:
+    """How many of its weapons called ``name`` a model of ``entry`` fires in a shooting
+    attack: as many as it carries, within its quota (:func:`attacks.firing_quota`)."""
+    carried = sum(w.name == name for w in entry.weapons)
+    extra = int(_has_rule(sheet, [entry], "Multi-tracker"))
+    return min(carried, firing_quota(entry.profile, len(entry.weapons), extra))
 
 
 def _has_rule(sheet: Datasheet, entries: list[ModelEntry], *names: str) -> bool:

@@ -20,7 +20,7 @@ import matplotlib.pyplot as plt
 
 from hammerlab.analysis.engine_version import plugins_line
 from hammerlab.analysis.lab import LabReport
-from hammerlab.analysis.stats import Estimate
+from hammerlab.analysis.stats import ALIKE, Estimate, alike_note, bound, figure
 from hammerlab.analysis.sweep import (
     PointResult,
     ScenarioFile,
@@ -85,7 +85,7 @@ def _table(result: PointResult) -> str:
     rows = "".join(
         f"<tr><td>{html.escape(s.unit.label)} ({html.escape(s.unit.id)})</td>"
         f"<td>{html.escape(s.unit.player)}</td><td>{s.unit.models_fielded}</td>"
-        f"<td>{s.models_left.mean:.2f} [{s.models_left.low:.2f}, {s.models_left.high:.2f}]</td>"
+        f"<td>{_interval(s.models_left)}</td>"
         f"<td>{_rate(s.destroyed)}</td></tr>"
         for s in result.units
     )
@@ -100,9 +100,23 @@ def _table(result: PointResult) -> str:
     )
 
 
+def _interval(e: Estimate, percent: bool = False, sign: str = "") -> str:
+    """An estimate and its interval (``2.15 [1.85, 2.46]``), as the CLI's ``cell`` writes
+    them (:func:`~hammerlab.analysis.stats.bound`; ``all alike`` where every battle gave
+    the same value)."""
+    alike = f", {ALIKE}" if e.alike else ""
+    low, high = bound(e.low, percent, sign), bound(e.high, percent, sign)
+    return f"{figure(e.mean, percent, sign)} [{low}, {high}{alike}]"
+
+
 def _rate(e: Estimate, sign: str = "") -> str:
     """A rate and its interval in percent (``sign="+"``: signed, for a difference)."""
-    return f"{e.mean:{sign}z.0%} [{e.low:{sign}z.0%}, {e.high:{sign}z.0%}]"
+    return _interval(e, percent=True, sign=sign)
+
+
+def _note(note: str | None) -> str:
+    """``note`` (:func:`~hammerlab.analysis.stats.alike_note`) as a paragraph, or nothing."""
+    return "" if note is None else f"<p>{html.escape(note)}</p>"
 
 
 def _plugins(plugins: Sequence[PluginFile]) -> str:
@@ -153,6 +167,7 @@ def sweep_report(
             _notes(scenario.warnings),
             _svg(points),
             *(_table(r) for r in points),
+            _note(alike_note(s.models_left for r in points for s in r.units)),
         ]
     parts.append("</body></html>")
     return "\n".join(parts)
@@ -170,7 +185,7 @@ def lab_report_html(report: LabReport) -> str:
         "<tr>"
         f"<td>{html.escape(u.unit)}</td><td>{html.escape(u.player)}</td>"
         f"<td>{u.models_fielded}</td><td>{u.baseline_mean:.2f}</td><td>{u.variant_mean:.2f}</td>"
-        f"<td>{u.difference:+z.2f} [{u.ci95[0]:+z.2f}, {u.ci95[1]:+z.2f}]</td>"
+        f"<td>{_interval(report.paired_difference(u), sign='+')}</td>"
         f"<td>{u.baseline_destroyed:.0%} → {u.variant_destroyed:.0%}</td>"
         "</tr>"
         for u in report.units
@@ -202,6 +217,7 @@ def lab_report_html(report: LabReport) -> str:
             f"{rows}</table>",
             "<table><tr><th>Winner</th><th>Baseline [95% CI]</th><th>Variant [95% CI]</th>"
             f"<th>Difference [95% CI]</th></tr>{wins}</table>",
+            _note(report.alike_note),
             f"<p><b>Paired battles that ended alike</b> (every unit's models left, and the "
             f"winner): {report.ended_alike} of {report.runs}.</p>",
             _choices(report),
@@ -213,7 +229,8 @@ def lab_report_html(report: LabReport) -> str:
 
 
 def _choices(report: LabReport) -> str:
-    """The choices of the rules compared or set, how often each arm made each one (the
+    """The choices of the rules ``--rule`` compares or ``--set`` sets (not those only the
+    scenario file's ``[rules]`` set), how often each arm made each one (the
     CLI's table): the reason a change made no difference is often a choice never made."""
     if not report.choices:
         return ""
@@ -224,7 +241,7 @@ def _choices(report: LabReport) -> str:
         for c in report.choices
     )
     return (
-        "<table><tr><th>Choice of a rule compared or set</th><th>Baseline</th>"
+        "<table><tr><th>Choice of a rule given to --rule or --set</th><th>Baseline</th>"
         f"<th>Variant</th></tr>{rows}</table>"
     )
 

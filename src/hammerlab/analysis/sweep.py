@@ -451,8 +451,8 @@ class UnitStat:
 
     unit: UnitInfo
     models_left: Estimate
-    """The mean and its 95% normal interval, cut to what a count of models can be
-    (0 to the models the unit fields: :meth:`Estimate.within`)."""
+    """The mean and its 95% interval, within what a count of models can be (0 to the
+    models the unit fields): :func:`~hammerlab.analysis.stats.mean_interval`."""
     destroyed: Estimate
     """The share of battles in which the unit was wiped out (Wilson interval)."""
 
@@ -546,8 +546,12 @@ class PointResult:
             "plugins": [p.to_dict() for p in self.plugins],
             "units": [
                 {
-                    "unit": s.unit.id,
+                    # "id" and "label" mean the same in every command's JSON; "unit",
+                    # the id here (as the store's units.unit), is the label in lab's
+                    # and battle's: kept as it was
+                    "id": s.unit.id,
                     "label": s.unit.label,
+                    "unit": s.unit.id,
                     "player": s.unit.player,
                     "starting_models": s.unit.starting_models,
                     "models_fielded": s.unit.models_fielded,
@@ -592,8 +596,11 @@ class PointResult:
         return rows
 
 
-def _flat(e: Estimate) -> dict[str, float | int]:
-    return {"mean": e.mean, "ci95_low": e.low, "ci95_high": e.high, "n": e.n}
+def _flat(e: Estimate) -> dict[str, float | int | str]:
+    """An estimate's CSV cells; ``alike`` (``true``) only on a row whose every battle gave
+    the same value, as ``--json`` says it (:func:`~hammerlab.analysis.stats.mean_interval`)."""
+    alike: dict[str, str] = {"alike": "true"} if e.alike else {}
+    return {"mean": e.mean, "ci95_low": e.low, "ci95_high": e.high, "n": e.n, **alike}
 
 
 def summarize(
@@ -617,8 +624,8 @@ def summarize(
     stats = tuple(
         UnitStat(
             unit=u,
-            models_left=mean_interval([float(o.models_left[u.id]) for o in outcomes]).within(
-                0, u.models_fielded
+            models_left=mean_interval(
+                [float(o.models_left[u.id]) for o in outcomes], 0, u.models_fielded
             ),
             destroyed=wilson_interval(sum(o.models_left[u.id] == 0 for o in outcomes), n),
         )
@@ -658,10 +665,22 @@ def point_rules(ruleset: str, point: Point) -> set[str]:
 
 
 def never_chosen_at_any_point(results: Sequence[PointResult]) -> list[str]:
-    """One warning per choice of a varied rule offered at some point but chosen at
-    none (:func:`~hammerlab.analysis.choices.never_chosen`), as the lab warns of one
-    offered in its arms but chosen in neither."""
-    return never_chosen(total([r.choices for r in results if r.choices is not None]), "at no point")
+    """One warning per choice of a varied rule offered at some point of a scenario file
+    but chosen at none of that file's (:func:`~hammerlab.analysis.choices.never_chosen`),
+    as the lab warns of one offered in its arms but chosen in neither.
+
+    Counted file by file (its path and hash), the file named where the results hold
+    several (``chosen at no point of FILE``): a rule that never came into play in one
+    file is not hidden by another file where it did (a rules writer's review: the Guard
+    example's Suppressive Fire, never chosen, went unwarned beside the horde's)."""
+    files: dict[tuple[str, str], list[PointResult]] = {}
+    for result in results:
+        files.setdefault((result.source, result.scenario_hash), []).append(result)
+    warnings = []
+    for (source, hash_), points in files.items():
+        where = f"at no point of {source or hash_}" if len(files) > 1 else "at no point"
+        warnings += never_chosen(total([r.choices for r in points if r.choices is not None]), where)
+    return warnings
 
 
 def alike_points(grid_cases: Sequence[Case]) -> list[str]:

@@ -133,8 +133,7 @@ def run_battle(
             _introduce(game)
         if not as_json:
             console.print(_players_line(players, controller, you, budget), markup=False)
-            for warning in game.ready.warnings:
-                console.print(f"[yellow]note:[/yellow] {escape(warning)}")
+            _show_prepared(game, resume is not None, dice)
             game.battle.log.subscribe(lambda event: show_event(console, event, dice))
         try:
             _play(game, stop, quiet=as_json or controller == "prompt")
@@ -310,7 +309,9 @@ def battle_document(game: Game) -> dict[str, Any]:
     """The battle's summary as plain data: what ``battle --json`` prints.
 
     Keys: ``scenario``, ``ruleset``, ``seed``, ``rules_on``, ``parameters_changed``,
-    ``units`` (``id``, ``unit``, ``player``, ``starting_models`` (the rules' starting
+    ``units`` (``id``, ``label`` (``Ork Boyz [boyz]``), ``unit`` (the label too, kept
+    for tools that read it: in ``sweep`` and ``results`` it is the id, so read ``id``
+    and ``label``), ``player``, ``starting_models`` (the rules' starting
     strength), ``models_fielded`` (those less the models lost before the scenario, its
     ``casualties``), ``models_left``, ``models_destroyed`` (in play: fielded less left,
     as the ``models_destroyed`` victory counts them)), ``victory``, ``scores``,
@@ -331,6 +332,7 @@ def battle_document(game: Game) -> dict[str, Any]:
         "units": [
             {
                 "id": unit.id,
+                "label": unit.label,
                 "unit": unit.label,
                 "player": unit.player,
                 "starting_models": unit.starting_models,
@@ -380,6 +382,20 @@ def _resumed(path: Path, controller: str, side: str | None, plugins: list[Path])
     players = saved_players(text, str(path))
     people = _people(controller, side, players, str(path))
     return Game.from_json(text, str(path), people, HOLD, plugins)
+
+
+def _show_prepared(game: Game, resumed: bool, dice: bool) -> None:
+    """What the step log holds before the first turn, for a battle begun here: what
+    was logged while it was prepared (the load notes, an edition's notes, such as
+    core11's abilities it does not model, a transport's passengers embarking), as
+    ``--log-json`` has it. A resumed battle's log holds its whole history: its load
+    notes alone are said again."""
+    if resumed:
+        for warning in game.ready.warnings:
+            console.print(f"[yellow]note:[/yellow] {escape(warning)}")
+        return
+    for event in game.battle.log.events:
+        show_event(console, event, dice)
 
 
 def _introduce(game: Game) -> None:

@@ -31,6 +31,7 @@ from hammerlab.cli.sweep_cmd import (
     check_store_flags,
     interrupted,
     local_processes,
+    print_note,
     runner_for,
     store_at,
     store_tally,
@@ -165,7 +166,7 @@ def _print_report(report: LabReport) -> None:
             str(u.models_fielded),
             f"{u.baseline_mean:.2f}",
             f"{u.variant_mean:.2f}",
-            f"{u.difference:+z.2f} ({u.ci95[0]:+z.2f} .. {u.ci95[1]:+z.2f})",
+            cell(report.paired_difference(u), sign="+"),
             f"{u.baseline_destroyed:.0%} → {u.variant_destroyed:.0%}",
         )
     print_table(table)
@@ -178,6 +179,7 @@ def _print_report(report: LabReport) -> None:
             cell(w.difference, percent=True, sign="+"),
         )
     print_table(wins)
+    print_note(report.alike_note)
     if report.precision is not None:
         console.print(
             f"Precision {report.precision:g} reached: every unit's interval is narrower."
@@ -194,7 +196,7 @@ def _print_report(report: LabReport) -> None:
         alike += " The change made no difference to any of them: it may never come into play here."
     console.print(alike, markup=False)
     if report.choices:
-        used = Table("Choice of a rule compared or set", "Baseline", "Variant")
+        used = Table("Choice of a rule given to --rule or --set", "Baseline", "Variant")
         for c in report.choices:
             used.add_row(
                 escape(c.choice),

@@ -93,8 +93,9 @@ def run_show(unit: str, ruleset: str, source: Path | None, as_json: bool) -> Non
 def datasheet_document(sheet: Datasheet, problems: list[str], ruleset: Ruleset) -> dict[str, Any]:
     """A datasheet as plain data: what ``show --json`` prints.
 
-    Keys: ``name``, ``army``, ``edition``, ``source``, ``rules``, ``models``
-    (``name``, ``count``, ``characteristics``, ``invulnerable``, ``unit_type``,
+    Keys: ``name``, ``army``, ``edition``, ``source``, ``rules`` (the unit's),
+    ``models`` (``name``, ``count``, ``characteristics``, ``invulnerable``,
+    ``unit_type``, ``rules``: the model's own, a sergeant's or a Lictor's,
     ``type_rules``: the rules ``ruleset`` gives it by its unit type, ``weapons``: the
     names of the weapons each model of the entry carries),
     ``weapons`` (``name``, ``characteristics``, ``keywords``), ``notes`` (from the
@@ -113,6 +114,7 @@ def datasheet_document(sheet: Datasheet, problems: list[str], ruleset: Ruleset) 
                 "characteristics": dict(e.profile.characteristics),
                 "invulnerable": e.profile.invulnerable,
                 "unit_type": e.profile.unit_type,
+                "rules": list(e.rules),
                 "type_rules": list(ruleset.type_rules(e.profile)),
                 "weapons": [w.name for w in e.weapons],
                 **(

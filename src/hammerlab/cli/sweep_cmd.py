@@ -17,7 +17,7 @@ from rich.table import Table
 
 from hammerlab.analysis.engine_version import plugins_line
 from hammerlab.analysis.runners import DaskRunner, Runner
-from hammerlab.analysis.stats import Estimate
+from hammerlab.analysis.stats import ALIKE, Estimate, alike_note, bound, figure
 from hammerlab.analysis.sweep import (
     PointResult,
     ScenarioFile,
@@ -53,6 +53,7 @@ from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import load_scenario
 
 if TYPE_CHECKING:
+    from hammerlab.analysis.balance import Balance
     from hammerlab.analysis.store import ResultStore
 
 
@@ -296,7 +297,7 @@ def _method(runs: int, precision: float | None, seed: int, workers: int, sched: 
     return (
         f"Every grid point plays seeds {seed}, {seed + 1}, ... ({stop}) on {where}; "
         "95% intervals: normal approximation for mean models left (cut to 0..the unit's "
-        "models, what a count can be), Wilson for rates."
+        "models, what a count can be; a bound where every battle was alike), Wilson for rates."
     )
 
 
@@ -330,11 +331,20 @@ def _precision_line(
 
 def cell(e: Estimate, percent: bool = False, sign: str = "") -> str:
     """An estimate and its interval for people: ``2.15 (1.85..2.46)``, or in percent
-    ``33% (27%..40%)``; ``sign="+"`` signs them (a difference). A value that rounds
-    to zero reads ``0%`` or ``+0%``, never ``-0%``."""
-    if percent:
-        return f"{e.mean:{sign}z.0%} ({e.low:{sign}z.0%}..{e.high:{sign}z.0%})"
-    return f"{e.mean:{sign}z.2f} ({e.low:{sign}z.2f}..{e.high:{sign}z.2f})"
+    ``33% (27%..40%)``; ``sign="+"`` signs them (a difference). A mean that rounds
+    to zero reads ``0%`` or ``+0%``, never ``-0%``; a signed bound that is not zero
+    shows its sign (:func:`~hammerlab.analysis.stats.bound`: ``-2% (-5%..-0.1%)``).
+    Where every battle gave the same value, it says so (``1.00 (0.93..1.00, all
+    alike)``: :data:`~hammerlab.analysis.stats.ALIKE_NOTE`)."""
+    alike = f", {ALIKE}" if e.alike else ""
+    low, high = bound(e.low, percent, sign), bound(e.high, percent, sign)
+    return f"{figure(e.mean, percent, sign)} ({low}..{high}{alike})"
+
+
+def print_note(note: str | None) -> None:
+    """Print ``note`` (:func:`~hammerlab.analysis.stats.alike_note`), if there is one."""
+    if note is not None:
+        console.print(note, markup=False)
 
 
 def print_files(files: Sequence[ScenarioFile]) -> None:
@@ -383,6 +393,7 @@ def print_points(results: Sequence[PointResult], engine: bool = False) -> None:
         )
         if result.choices:
             console.print(f"Choices: {choices_text(result.choices)}", markup=False)
+    print_note(alike_note(s.models_left for result in results for s in result.units))
 
 
 def rows_csv(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
@@ -564,16 +575,26 @@ def run_balance(
     for p in answer.probes:
         table.add_row(f"{p.value:g}", cell(p.estimate), str(p.estimate.n))
     print_table(table)
+    print_note(alike_note(p.estimate for p in answer.probes))
+    measured = f"{question.metric} {_measured_where(answer)}: {cell(answer.estimate)}"
     if not answer.found:
         console.print(
             f"no answer: {answer.why}; best estimate: {question.key} = {answer.value:g} "
-            f"({question.metric} there: {cell(answer.estimate)})",
+            f"({measured})",
             markup=False,
         )
         return
     console.print(
         f"answer: {question.key} = {answer.value:g} (the root lies in "
-        f"{answer.bracket[0]:g}..{answer.bracket[1]:g}; {question.metric} there: "
-        f"{cell(answer.estimate)})",
+        f"{answer.bracket[0]:g}..{answer.bracket[1]:g}; {measured})",
         markup=False,
     )
+
+
+def _measured_where(answer: Balance) -> str:
+    """Where the answer's estimate was measured, for people: ``there`` at the answer
+    itself, else the probe it comes from (an interpolated answer was never played:
+    a rules writer's review read a probe's estimate as the answer's)."""
+    if answer.estimate_at == answer.value:
+        return "there"
+    return f"at {answer.estimate_at:g}, the probe nearer the goal (none was played at the answer)"

@@ -68,15 +68,23 @@ def pairwise_sum(values: Vector, start: int, stop: int) -> float:
 
 
 @njit(cache=True)
-def casualty_kernel(unsaved: Vector, damage: Vector, wounds: int, models: int) -> Vector:
-    """Models destroyed; see :func:`hammerlab.editions.distributions.casualties`."""
+def casualty_kernel(
+    unsaved: Vector, damage: Vector, wounds: int, models: int
+) -> tuple[Vector, Vector]:
+    """Models destroyed and wounds lost; see
+    :func:`hammerlab.editions.distributions.casualty_odds`."""
     state = np.zeros((models + 1, wounds + 1))
     state[0, wounds] = 1.0
     killed = np.zeros(models + 1)
+    lost = np.zeros(models * wounds + 1)
     moved = np.zeros((models + 1, wounds + 1))
     for p in unsaved:
         for d in range(models + 1):
             killed[d] += p * pairwise_sum(state[d], 0, wounds + 1)
+        for d in range(models):
+            for w in range(1, wounds + 1):
+                lost[d * wounds + wounds - w] += p * state[d, w]
+        lost[models * wounds] += p * state[models, 0]
         moved[:, :] = 0.0
         moved[models] = state[models]
         for amount in range(damage.shape[0]):
@@ -100,4 +108,4 @@ def casualty_kernel(unsaved: Vector, damage: Vector, wounds: int, models: int) -
                 else:
                     moved[models, 0] += dies
         state, moved = moved, state
-    return killed
+    return killed, lost

@@ -97,7 +97,15 @@ def mean(dist: Vector) -> float:
 
 
 def casualties(unsaved: Vector, damage: Vector, wounds: int, models: int) -> Vector:
-    """Models destroyed: DP over (destroyed, wounds left on the model being damaged).
+    """Models destroyed: the first of :func:`casualty_odds`."""
+    return casualty_odds(unsaved, damage, wounds, models)[0]
+
+
+def casualty_odds(
+    unsaved: Vector, damage: Vector, wounds: int, models: int
+) -> tuple[Vector, Vector]:
+    """Models destroyed and wounds lost: DP over (destroyed, wounds left on the model
+    being damaged).
 
     ``unsaved`` is the distribution of the number of unsaved wounds, each
     doing ``damage`` (a distribution over amounts, drawn independently) to
@@ -107,6 +115,10 @@ def casualties(unsaved: Vector, damage: Vector, wounds: int, models: int) -> Vec
 
     ``state[d, w]`` is the probability that ``d`` models are destroyed and the
     next one has ``w`` wounds left; row ``models`` (all destroyed) absorbs.
+    The unit has then lost ``d * wounds + wounds - w`` wounds (``models *
+    wounds`` once all are destroyed): the second distribution, indexed by the
+    wounds lost, is what the attacks take off the unit, damage beyond a
+    model's wounds lost.
 
     Runs compiled (:func:`~hammerlab.editions.casualty_kernel.casualty_kernel`,
     the same floats) for models of fewer than ``COMPILED_WOUNDS`` wounds, which
@@ -114,23 +126,28 @@ def casualties(unsaved: Vector, damage: Vector, wounds: int, models: int) -> Vec
     the tests hold the kernel to it bit for bit.
     """
     if wounds < COMPILED_WOUNDS:
-        result: Vector = casualty_kernel(
+        killed, lost = casualty_kernel(
             np.ascontiguousarray(unsaved, dtype=np.float64),
             np.ascontiguousarray(damage, dtype=np.float64),
             wounds,
             models,
         )
-        return result
+        return killed, lost
     return vectorised_casualties(unsaved, damage, wounds, models)
 
 
-def vectorised_casualties(unsaved: Vector, damage: Vector, wounds: int, models: int) -> Vector:
-    """:func:`casualties` as numpy operations: the definition the kernel follows."""
+def vectorised_casualties(
+    unsaved: Vector, damage: Vector, wounds: int, models: int
+) -> tuple[Vector, Vector]:
+    """:func:`casualty_odds` as numpy operations: the definition the kernel follows."""
     state = np.zeros((models + 1, wounds + 1))
     state[0, wounds] = 1.0
     killed = np.zeros(models + 1)
+    lost = np.zeros(models * wounds + 1)
     for p in unsaved:
         killed += p * state.sum(axis=1)
+        lost[:-1] += p * state[:models, wounds:0:-1].ravel()  # wounds left w: lost W - w
+        lost[-1] += p * state[models, 0]
         moved = np.zeros_like(state)
         moved[models] = state[models]
         alive = state[:models]
@@ -146,4 +163,4 @@ def vectorised_casualties(unsaved: Vector, damage: Vector, wounds: int, models: 
             moved[1:models, wounds] += dies[:-1]
             moved[models, 0] += dies[-1]
         state = moved
-    return killed
+    return killed, lost

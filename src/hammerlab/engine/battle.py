@@ -111,6 +111,18 @@ class Battle:
         except KeyError:
             raise UnknownNameError("unit", unit_id, list(self.units)) from None
 
+    def unit_of(self, model: Model) -> Unit | None:
+        """The unit ``model`` is a model of (alive or removed), found by the model's id,
+        which no other model of the battle has; ``None`` where no unit of the battle has
+        it. What a hook given a model alone (``BALLISTIC_SKILL``, ``WOUNDS_LEFT``) reads
+        its unit by (docs/plugins.md), a copy of the model the AI weighs too. It looks
+        through every model: keep it out of hot loops."""
+        for unit in self.units.values():
+            for candidate in unit.models:
+                if candidate.id == model.id:
+                    return unit
+        return None
+
     def player(self, name: str) -> Player:
         """The player called ``name``."""
         for player in self.players:

@@ -71,6 +71,17 @@ def shifted_gap(model: Model, vector: Vec, other: Model) -> float:
     return centres - model.radius - other.radius
 
 
+def shifted_copy(unit: Unit, shift: Vec) -> Unit:
+    """A copy of ``unit`` with every model alive shifted by ``shift``: a move weighed
+    before it is made (:meth:`Unit.copy`). Keep it alive while it is weighed: the
+    estimates' answers may be remembered by the identity of the units asked about
+    (``engine.memo``), as for a landing probed before it is made."""
+    copied = unit.copy()
+    for model in copied.alive_models:
+        model.position = (model.position[0] + shift[0], model.position[1] + shift[1])
+    return copied
+
+
 def translate(unit: Unit, vector: Vec) -> None:
     """Set every model alive of ``unit`` down ``vector`` away, unlogged: a placement
     (deployment, redeployment, arrival), not a move."""

@@ -70,6 +70,10 @@ MAX_RANGE = 1_000
 """The longest weapon or power range, in inches (no table is wider than 240")."""
 MAX_HIT_DICE = 20
 """The most dice of a power's hits (a Beam or Nova ``Assault 2D6``)."""
+MAX_UNIT_MODELS = 200
+"""The most models of one unit: a scenario's ``size`` (``docs/scenarios.md``, *Caps*), and
+so an imported unit's (a unit of more cannot be fielded, its movement and wound
+allocation growing with every model; the shared catalogues' largest is 30)."""
 MAX_WEAPONS_PER_MODEL = 20
 """The most weapons (and psychic powers) one model may carry (the shared catalogues'
 highest is 11): each fires in turn."""

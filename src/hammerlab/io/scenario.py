@@ -25,6 +25,7 @@ from shapely.geometry import Polygon
 from shapely.validation import explain_validity
 
 from hammerlab.errors import InputError
+from hammerlab.io.bounds import MAX_UNIT_MODELS
 from hammerlab.io.library import ModelSpec
 from hammerlab.io.validation import Flag, Number, Whole, as_input_error, parse_toml
 
@@ -116,7 +117,7 @@ class UnitPlacement(_Strict):
     infiltrate: Flag = False
     """The unit may redeploy by Infiltrate before the first turn (the ruleset
     checks that it has the rule); ``position`` is where it deploys otherwise."""
-    size: Whole | None = Field(default=None, ge=1, le=200)
+    size: Whole | None = Field(default=None, ge=1, le=MAX_UNIT_MODELS)
     formation: Literal["block", "line", "column"] = "block"
     spacing: Number = Field(default=1.0, ge=0.0, le=6.0)
     """Gap between bases in inches."""

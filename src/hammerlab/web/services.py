@@ -300,6 +300,7 @@ class LabJob:
             "report": None if report is None else report.to_dict(),
             "arms_text": None if report is None else report.arms_text,
             "plugins_line": None if report is None else plugins_line(report.plugins),
+            "alike_note": None if report is None else report.alike_note,
             "error": self.error,
         }
 

@@ -1,14 +1,27 @@
 """A heuristic controller for core11's decisions: sensible, simple, documented.
 
+What an attack is worth is the wounds its target is expected to lose, damage
+beyond a model's wounds lost, by the exact odds (:mod:`shooting_worth`, on
+:attr:`odds.KillOdds.mean_wounds_lost`): against models of one wound, the
+models it is expected to destroy.
+
 - ``mover``: the first unit offered (the scenario's order).
-- ``move-type``: an engaged unit remains stationary (it stays in the fight);
-  an unengaged one makes a normal move, or an advance move when no enemy
-  would be in range of its longest ranged weapon even after a normal move
-  (M + range) and it has ranged weapons to close in with.
+- ``move-type`` (:func:`_move_type`): an engaged unit remains stationary (it
+  stays in the fight). An unengaged one weighs a normal move toward its
+  closest enemy (``movement.move_toward``, where the move would take it)
+  against remaining stationary: it moves when its shooting this turn is worth
+  more from there (counted as having moved: [HEAVY]'s +1 and 10.07's
+  "remained stationary" lost; the range, sight and cover from there), or
+  when the move sets up a charge it would declare (eligible from there, by
+  :func:`charge.eligible_to_charge`, and expecting to win the fight:
+  :func:`_charge_margin`). When neither its shooting nor a charge is to be
+  had, even after a normal move, it advances (it loses nothing: no charge,
+  no Normal shooting worth anything). Otherwise, and where a normal move
+  would not move it at all, it remains stationary.
 - ``heading``: toward the closest enemy unit.
 - ``shooter``: the first unit offered (the scenario's order); ``done`` only when
   it is the last choice left.
-- ``shooting-type``: the type whose attacks are expected to do the most damage
+- ``shooting-type``: the type whose attacks are worth the most
   (:func:`shooting_worth.volley_worth`: each weapon the type lets a model
   select, at the eligible target where it does the most, with the type's own
   rules: Indirect shooting's unseen targets, cover and hit rolls that fail on
@@ -17,17 +30,21 @@
   order: normal, assault, close-quarters, indirect). Only Normal and Indirect
   shooting are ever offered together (the others need an advance or an
   engagement, which Normal and Indirect exclude).
-- ``profile`` and ``target``: the choice with the highest expected damage,
-  computed exactly by ``odds.py`` against the closest enemy (for a profile)
-  or against each target (for a target); ties go to the first (closest).
+- ``profile``: the profile whose models (those carrying it) are worth the
+  most at their best eligible target (:func:`shooting_worth.best_worth`), under
+  the shooting type (or reaction) being resolved (:attr:`Core11Game.attacking`);
+  ``target``: the eligible target at which the weapon's models are worth the
+  most (:func:`shooting_worth.battery_worth`: the models in range and sight,
+  or in a fight within engagement range); ties go to the first (closest).
 - ``reaction``: a reactive shooting (once per turn) is used when the bearer's
-  weapons can do the attacking unit some damage (:func:`shooting_worth.volley_worth`
+  weapons can take something off the attacking unit (:func:`shooting_worth.volley_worth`
   of the shots it would fire back), and kept for a later enemy when they cannot;
-  a redirection is used when the attacking unit is expected to do more damage
-  to the bearer than to the other targets it would select instead
+  a redirection is used when the attacking unit is expected to take more off the
+  bearer than off the other targets it would select instead
   (:func:`redirect_pays`).
-- ``sidearms`` ([CLOSE-QUARTERS] weapons or the others, 04.01.02): the set
-  with the higher expected damage against the closest enemy.
+- ``sidearms`` ([CLOSE-QUARTERS] weapons or the others, 04.01.02): the set worth
+  more, each of its weapons at its best eligible target (a weapon that reaches
+  no enemy is worth nothing), for the models of the kind that choose.
 - ``lethal-hits``: wound automatically unless a rolled wound is worth more
   (:attr:`AttackProfile.lethal_pays`, against the weapon's target).
 - ``charger``: the unit that expects to win its fight by the most, judged by
@@ -37,8 +54,8 @@
   ``done`` when no unit expects to win.
 - ``charge-target``: the closest unit. ``fighter``: the first unit offered;
   ``fight-type``: the first offered (normal before overrun).
-- ``melee-weapon``: the weapon with the highest expected damage against the
-  closest enemy (as ``profile``).
+- ``melee-weapon``: the weapon worth the most for the models that choose, at
+  the enemy unit it is engaged with where it does the most.
 - ``pile-in``, ``consolidate`` (moves toward the enemy): always ``use``.
 - ``overwatch`` (Fire Overwatch, 1CP, once per turn): ``use`` against a unit
   that declares a charge, where the shots may stop the charge; ``decline``
@@ -56,31 +73,41 @@ from collections.abc import Iterable
 from typing import Any
 
 from hammerlab.editions.core11.abilities import REACTION, REDIRECTION, return_fire_control
-from hammerlab.editions.core11.attacks import LETHAL
-from hammerlab.editions.core11.charge import CHARGE
-from hammerlab.editions.core11.melee import MELEE_WEAPON
-from hammerlab.editions.core11.movement import ADVANCE, NORMAL, REMAIN
-from hammerlab.editions.core11.odds import expected_damage
+from hammerlab.editions.core11.attacks import LETHAL, Battery
+from hammerlab.editions.core11.charge import CHARGE, eligible_to_charge
+from hammerlab.editions.core11.fire_control import FireControl
+from hammerlab.editions.core11.melee import MELEE, MELEE_WEAPON
+from hammerlab.editions.core11.movement import ADVANCE, NORMAL, REMAIN, move_toward
+from hammerlab.editions.core11.odds import kill_odds
 from hammerlab.editions.core11.overwatch import OVERWATCH
-from hammerlab.editions.core11.positions import sees, unit_distance
+from hammerlab.editions.core11.positions import engaged_with, sees, unit_distance
 from hammerlab.editions.core11.profiles import (
-    DefenceStats,
     carried_weapons,
+    estimated_defence,
     unit_defence,
     unit_movement,
 )
-from hammerlab.editions.core11.rolls import Situation, attack_profile, plain_situation
-from hammerlab.editions.core11.shooting import SHOOTING_TYPES
-from hammerlab.editions.core11.shooting_worth import group_worths, volley_worth
+from hammerlab.editions.core11.rolls import Situation, attack_profile
+from hammerlab.editions.core11.shooting import SHOOTING, SHOOTING_TYPES
+from hammerlab.editions.core11.shooting_worth import (
+    battery_worth,
+    best_worth,
+    group_worths,
+    volley_worth,
+)
 from hammerlab.editions.core11.state import Core11Game
-from hammerlab.editions.core11.volley import SIDEARMS
+from hammerlab.editions.core11.volley import SIDEARMS, armed
 from hammerlab.editions.core11.weapons import WeaponError, WeaponProfile, read_weapon
 from hammerlab.editions.core11.windows import CHARGE_DECLARED
 from hammerlab.editions.schedule import still_to_play
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.decisions import Decision
+from hammerlab.engine.moves import centre_of, shifted_copy
 from hammerlab.engine.units import Model, Unit
+
+NORMAL_SHOOTING = SHOOTING_TYPES[0].control
+INDIRECT_SHOOTING = SHOOTING_TYPES[3].control
 
 
 class Core11AI:
@@ -96,8 +123,12 @@ class Core11AI:
             return self._shooting_type(battle, decision)
         if decision.kind == REACTION:
             return _reaction(battle, decision)
-        if decision.kind in ("profile", "target", MELEE_WEAPON):
-            return self._best_damage(battle, decision)
+        if decision.kind == "profile":
+            return _best_profile(battle, decision)
+        if decision.kind == "target":
+            return _best_target(battle, decision)
+        if decision.kind == MELEE_WEAPON:
+            return _best_melee_weapon(battle, decision)
         if decision.kind == "charger":
             return _charger(battle, decision)
         if decision.kind == "charge-target":
@@ -119,13 +150,8 @@ class Core11AI:
         labels = decision.labels()
         unit = battle.unit(decision.context.unit)
         game = _game(battle)
-        worths = [volley_worth(game, unit, c.value.control) for c in decision.choices]
-        best = max(worths)
-        if (
-            worths.count(best) > 1
-            and "indirect" in labels
-            and worths[labels.index("indirect")] == best
-        ):
+        best = _best([volley_worth(game, unit, c.value.control) for c in decision.choices])
+        if len(best) > 1 and "indirect" in labels and labels.index("indirect") in best:
             blind = not any(
                 sees(battle, m, enemy)
                 for enemy in battle.enemies_of(unit)
@@ -133,21 +159,7 @@ class Core11AI:
             )
             if blind:
                 return labels.index("indirect")
-        return worths.index(best)
-
-    def _best_damage(self, battle: Battle, decision: Decision[Any]) -> int:
-        unit = battle.unit(decision.context.unit)
-        enemies = battle.enemies_of(unit)
-        if not enemies:
-            return 0
-        values = [str(c.value) for c in decision.choices]
-        if decision.kind == "target":
-            profile = _profile(unit, decision.context.weapon)
-            scores = [_score(profile, _aim(battle, battle.unit(value))) for value in values]
-        else:
-            aim = _aim(battle, _nearest(unit, enemies))
-            scores = [_score(_profile(unit, value), aim) for value in values]
-        return max(range(len(scores)), key=lambda i: (scores[i], -i))
+        return best[0]
 
 
 def _game(battle: Battle) -> Core11Game:
@@ -155,6 +167,23 @@ def _game(battle: Battle) -> Core11Game:
     game = battle.state
     assert isinstance(game, Core11Game), "core11 battle not started"
     return game
+
+
+TIE = 1e-9
+"""Worths closer than this are equal: the same expectation reached by different sums
+(six Frag attacks or two Krak attacks, each 10/9 of a Boy) differs in its last bits,
+which must not decide."""
+
+
+def _best(scores: list[float]) -> list[int]:
+    """The indices of the highest scores (within :data:`TIE`), in order."""
+    top = max(scores)
+    return [i for i, score in enumerate(scores) if score >= top - TIE]
+
+
+def _first_best(scores: list[float]) -> int:
+    """The index of the highest score, the first on a tie."""
+    return _best(scores)[0]
 
 
 def _reaction(battle: Battle, decision: Decision[Any]) -> int:
@@ -166,50 +195,96 @@ def _reaction(battle: Battle, decision: Decision[Any]) -> int:
     if decision.context.why == REDIRECTION:
         use = redirect_pays(game, bearer, enemy)
     else:
-        use = volley_worth(game, bearer, return_fire_control(enemy.id)) > 0
+        use = volley_worth(game, bearer, return_fire_control(enemy.id)) > TIE
     return 0 if use else 1
 
 
 def redirect_pays(game: Core11Game, bearer: Unit, enemy: Unit) -> bool:
-    """Whether making ``enemy`` select a new target saves damage: for each of its
+    """Whether making ``enemy`` select a new target saves wounds: for each of its
     weapon groups that could attack ``bearer`` (its Normal shooting: the reaction
-    is not told the type), the most it does to ``bearer`` less the most it would
-    do to another target, summed, is more than 0. A group with no other target
+    is not told the type), the most it takes off ``bearer`` less the most it would
+    take off another target, summed, is more than 0. A group with no other target
     does nothing after the redirection."""
-    normal = SHOOTING_TYPES[0].control
-    at = group_worths(game, enemy, normal, lambda t: t.id == bearer.id)
-    elsewhere = group_worths(game, enemy, normal, lambda t: t.id != bearer.id)
-    return sum(a - e for a, e in zip(at, elsewhere, strict=True) if a > 0) > 0
+    at = group_worths(game, enemy, NORMAL_SHOOTING, lambda t: t.id == bearer.id)
+    elsewhere = group_worths(game, enemy, NORMAL_SHOOTING, lambda t: t.id != bearer.id)
+    return sum(a - e for a, e in zip(at, elsewhere, strict=True) if a > 0) > TIE
 
 
 def _move_type(battle: Battle, decision: Decision[Any]) -> int:
-    """Remain stationary when engaged; otherwise normal, or advance when even M + the
-    longest range would leave every enemy out of reach."""
+    """Remain stationary, make a normal move or advance, as the module docstring says."""
     labels = decision.labels()
     unit = battle.unit(decision.context.unit)
-    if NORMAL not in labels:
+    enemies = battle.enemies_of(unit)
+    if NORMAL not in labels or not enemies:
         return labels.index(REMAIN)
-    ranges = [p.range for p in _profiles(unit) if not p.melee]
-    nearest = min((unit_distance(unit, e) for e in battle.enemies_of(unit)), default=0.0)
-    far = bool(ranges) and nearest > unit_movement(unit) + max(ranges)
-    return labels.index(ADVANCE if far and ADVANCE in labels else NORMAL)
+    game = _game(battle)
+    foe = _nearest(unit, enemies)
+    step = move_toward(game, unit, centre_of(foe), unit_movement(unit))
+    if step == (0.0, 0.0):  # a normal move of 0": nothing gained, the stationary lost
+        return labels.index(REMAIN)
+    there = shifted_copy(unit, step)
+    there.status.moved = True
+    here_worth, there_worth = _shooting_to_come(game, unit), _shooting_to_come(game, there)
+    if there_worth > here_worth + TIE or _charge_to_set_up(game, there, foe):
+        return labels.index(NORMAL)
+    if there_worth <= TIE and ADVANCE in labels:
+        return labels.index(ADVANCE)
+    return labels.index(REMAIN)
+
+
+def _shooting_to_come(game: Core11Game, unit: Unit) -> float:
+    """What ``unit``'s shooting this turn is worth where it stands, as it stands (moved
+    or not): its Normal shooting or, with an [INDIRECT FIRE] weapon, its Indirect
+    shooting, whichever is worth more; 0 when the turn plays no Shooting phase
+    after this one."""
+    if not still_to_play(game.battle, SHOOTING.name):
+        return 0.0
+    types = [NORMAL_SHOOTING]
+    if any(p.has("INDIRECT FIRE") for p in _profiles(unit) if not p.melee):
+        types.append(INDIRECT_SHOOTING)
+    return max(volley_worth(game, unit, control) for control in types)
+
+
+def _charge_to_set_up(game: Core11Game, unit: Unit, foe: Unit) -> bool:
+    """Whether ``unit``, standing where it is, will be eligible to declare a charge
+    this turn (:func:`charge.eligible_to_charge`, a Charge phase still to play) and
+    would declare one at ``foe`` (:func:`_charge_margin`)."""
+    return (
+        still_to_play(game.battle, CHARGE.name)
+        and eligible_to_charge(game, unit)
+        and _charge_margin(game.battle, unit, foe) > TIE
+    )
 
 
 def melee_share(battle: Battle, attacker: Unit, defender: Unit, charged: bool) -> float:
     """The share of ``defender``'s wounds that ``attacker``'s melee attacks take on
-    average: each model's best melee weapon, by :func:`odds.expected_damage`."""
+    average: each model's best melee weapon (the one that takes the most off
+    ``defender`` alone), the models of one weapon attacking together, excess
+    damage lost (:func:`odds.kill_odds`)."""
     wounds = sum(m.wounds_left for m in defender.alive_models)
     if not wounds:
         return 0.0
-    game = battle.state
-    fnp = game.feel_no_pain.get(defender.id) if isinstance(game, Core11Game) else None
-    situation = Situation(charged=charged, target_models=len(defender.alive_models))
-    defence = unit_defence(defender)
-    damage = 0.0
+    fnp = _game(battle).feel_no_pain.get(defender.id)
+    models = len(defender.alive_models)
+    situation = Situation(charged=charged, target_models=models)
+    defence = estimated_defence(defender)
+
+    def lost(profile: WeaponProfile, count: int) -> float:
+        return kill_odds(profile, count, defence, models, situation, fnp).mean_wounds_lost
+
+    wielded: dict[WeaponProfile, int] = {}
     for model in attacker.alive_models:
-        melee = [p for p in _model_profiles(model) if p.melee]
-        damage += max((expected_damage(p, defence, situation, fnp) for p in melee), default=0.0)
-    return damage / wounds
+        melee = [p for p in _readable(model.weapons) if p.melee]
+        if melee:
+            best = max(melee, key=lambda p: lost(p, 1))
+            wielded[best] = wielded.get(best, 0) + 1
+    return sum(lost(profile, count) for profile, count in wielded.items()) / wounds
+
+
+def _charge_margin(battle: Battle, unit: Unit, foe: Unit) -> float:
+    """How one-sided a fight of ``unit`` charging ``foe`` is expected to be in its favour:
+    the share of ``foe``'s wounds it takes less the share ``foe`` takes back."""
+    return melee_share(battle, unit, foe, True) - melee_share(battle, foe, unit, False)
 
 
 def _charger(battle: Battle, decision: Decision[Any]) -> int:
@@ -223,9 +298,8 @@ def _charger(battle: Battle, decision: Decision[Any]) -> int:
         enemies = battle.enemies_of(unit)
         if not enemies:
             continue
-        foe = _nearest(unit, enemies)
-        margin = melee_share(battle, unit, foe, True) - melee_share(battle, foe, unit, False)
-        if margin > best_margin:
+        margin = _charge_margin(battle, unit, _nearest(unit, enemies))
+        if margin > best_margin + TIE:
             best, best_margin = index, margin
     return best
 
@@ -247,11 +321,6 @@ def _profiles(unit: Unit) -> list[WeaponProfile]:
     return _readable(carried_weapons(unit))
 
 
-def _model_profiles(model: Model) -> list[WeaponProfile]:
-    """The readable weapon profiles of ``model``."""
-    return _readable(model.weapons)
-
-
 def _readable(weapons: Iterable[Weapon]) -> list[WeaponProfile]:
     """The profiles of ``weapons`` that core11 can read."""
     found = []
@@ -263,18 +332,94 @@ def _readable(weapons: Iterable[Weapon]) -> list[WeaponProfile]:
     return found
 
 
-def _best_sidearms(battle: Battle, decision: Decision[Any]) -> int:
-    """The weapon set (the choice's label lists its weapons) that does more damage."""
+def _control(game: Core11Game, decision: Decision[Any]) -> FireControl:
+    """The limits the decision's attacks are made under: those of the volley or fight
+    being resolved (:attr:`Core11Game.attacking`); asked outside one (a test's
+    question), Normal shooting, or melee for a melee weapon."""
+    if game.attacking is not None:
+        return game.attacking
+    return MELEE if decision.kind == MELEE_WEAPON else NORMAL_SHOOTING
+
+
+def _deciding(battle: Battle, decision: Decision[Any]) -> tuple[Core11Game, Unit, list[Model]]:
+    """The game, the unit deciding and its models alive the decision is for."""
     unit = battle.unit(decision.context.unit)
-    enemies = battle.enemies_of(unit)
-    if not enemies:
+    ids = set(decision.context.models)
+    return _game(battle), unit, [m for m in unit.alive_models if m.id in ids]
+
+
+def _battery(models: list[Model], name: str) -> Battery | None:
+    """The models of ``models`` carrying the weapon called ``name``, firing it (``None``
+    when none does or core11 cannot read it)."""
+    carriers = [m for m in models if m.weapon(name) is not None]
+    weapon = carriers[0].weapon(name) if carriers else None
+    if weapon is None:
+        return None
+    try:
+        return Battery(weapon, read_weapon(weapon), carriers)
+    except WeaponError:
+        return None
+
+
+def _best_profile(battle: Battle, decision: Decision[Any]) -> int:
+    """The profile whose models do the most at their best eligible target."""
+    game, unit, models = _deciding(battle, decision)
+    control = _control(game, decision)
+    batteries = [_battery(models, str(c.value)) for c in decision.choices]
+    return _first_best(
+        [0.0 if b is None else best_worth(game, unit, b, control) for b in batteries]
+    )
+
+
+def _best_target(battle: Battle, decision: Decision[Any]) -> int:
+    """The target the weapon's models do the most at (the first, closest, on a tie)."""
+    game, unit, models = _deciding(battle, decision)
+    battery = _battery(models, decision.context.weapon)
+    if battery is None:
         return 0
-    aim = _aim(battle, _nearest(unit, enemies))
-    scores = [
-        sum(_score(_profile(unit, name), aim) for name in choice.label.split(", "))
-        for choice in decision.choices
-    ]
-    return max(range(len(scores)), key=lambda i: (scores[i], -i))
+    control = _control(game, decision)
+    return _first_best(
+        [
+            battery_worth(game, unit, battery, battle.unit(str(c.value)), control)
+            for c in decision.choices
+        ]
+    )
+
+
+def _best_melee_weapon(battle: Battle, decision: Decision[Any]) -> int:
+    """The melee weapon that does the most at the enemy unit it is engaged with where it
+    does the most."""
+    game, unit, models = _deciding(battle, decision)
+    foes = engaged_with(battle, unit)
+    scores = []
+    for choice in decision.choices:
+        battery = _battery(models, str(choice.value))
+        scores.append(
+            0.0
+            if battery is None
+            else max((battery_worth(game, unit, battery, f, MELEE) for f in foes), default=0.0)
+        )
+    return _first_best(scores)
+
+
+def _best_sidearms(battle: Battle, decision: Decision[Any]) -> int:
+    """The weapon set (its [CLOSE-QUARTERS] weapons, or the others) worth more: each of
+    its weapon groups by its best profile at its best eligible target, summed."""
+    game, unit, models = _deciding(battle, decision)
+    control = _control(game, decision)
+    first = models[0] if models else None
+    carried = next((c for m, c in armed(game, unit, control, quiet=True) if m is first), [])
+    scores = []
+    for choice in decision.choices:
+        groups: dict[str, float] = {}
+        for weapon, profile in carried:
+            if profile.has("CLOSE-QUARTERS") != bool(choice.value):
+                continue
+            carriers = [m for m in models if m.weapon(weapon.name) is not None]
+            worth = best_worth(game, unit, Battery(weapon, profile, carriers), control)
+            groups[profile.group] = max(groups.get(profile.group, 0.0), worth)
+        scores.append(sum(groups.values()))
+    return _first_best(scores)
 
 
 def _lethal(battle: Battle, decision: Decision[Any]) -> int:
@@ -304,33 +449,5 @@ def _most_expendable(battle: Battle, decision: Decision[Any]) -> int:
 
 def _profile(unit: Unit, name: str) -> WeaponProfile | None:
     """The profile of the unit's weapon called ``name``."""
-    for model in unit.alive_models:
-        for weapon in model.weapons:
-            if weapon.name == name:
-                try:
-                    return read_weapon(weapon)
-                except WeaponError:
-                    return None
-    return None
-
-
-Aim = tuple[DefenceStats, Situation, int | None]
-"""What a score reads of its target: its defence, the situation and its Feel No Pain."""
-
-
-def _aim(battle: Battle, target: Unit) -> Aim | None:
-    """What :func:`_score` reads of ``target`` (``None``: it is destroyed), read once
-    for all the weapons a decision weighs against it."""
-    if target.destroyed:
-        return None
-    situation = plain_situation(len(target.alive_models))
-    game = battle.state
-    fnp = game.feel_no_pain.get(target.id) if isinstance(game, Core11Game) else None
-    return unit_defence(target), situation, fnp
-
-
-def _score(profile: WeaponProfile | None, aim: Aim | None) -> float:
-    """Expected damage of one model firing ``profile`` at the target of ``aim``."""
-    if profile is None or aim is None:
-        return 0.0
-    return expected_damage(profile, *aim)
+    battery = _battery(unit.alive_models, name)
+    return None if battery is None else battery.profile

@@ -155,8 +155,12 @@ def resolve_battery(
     """Resolve the attacks of ``firing`` models of ``battery`` at its target."""
     assert battery.target is not None
     target = game.battle.unit(battery.target)
-    if not firing:
-        game.battle.say("shooting", f"  {battery.weapon.name}: no model in range and sight")
+    if not firing:  # a melee attack needs engagement range alone (``melee.may_fight``)
+        if control.melee:
+            why = f"no model within engagement range of {target.label}"
+            game.battle.say("fight", f"  {battery.weapon.name}: {why}")
+        else:
+            game.battle.say("shooting", f"  {battery.weapon.name}: no model in range and sight")
         return
     defence = unit_defence(target)
     groups: dict[AttackProfile, list[Model]] = {}

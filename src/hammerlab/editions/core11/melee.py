@@ -53,27 +53,30 @@ def melee_batteries(game: Core11Game, unit: Unit) -> list[Battery]:
     """The melee weapons each model of ``unit`` attacks with, grouped by profile.
 
     Models of one kind carrying the same weapons choose alike (one decision for
-    them)."""
-    chosen: dict[tuple[str, tuple[str, ...]], str] = {}
+    them, asked in the order of their first model)."""
+    armed = [(model, _melee_weapons(game, model)) for model in unit.alive_models]
+    alike: dict[tuple[str, tuple[str, ...]], list[Model]] = {}
+    for model, carried in armed:
+        names = tuple(w.name for w, p in carried if not p.has("EXTRA ATTACKS"))
+        if names:
+            alike.setdefault((model.name, names), []).append(model)
+    chosen: dict[str, str] = {}
+    for (name, names), models in alike.items():
+        picked = game.choose(
+            Decision(
+                MELEE_WEAPON,
+                unit.player,
+                f"{unit.label}: {name} fights with which melee weapon?",
+                tuple(Choice(w, w) for w in names),
+                DecisionContext(unit=unit.id, models=tuple(m.id for m in models)),
+            )
+        )
+        chosen.update((m.id, picked) for m in models)
     groups: dict[str, Battery] = {}
-    for model in unit.alive_models:
-        carried = _melee_weapons(game, model)
-        extra = [(w, p) for w, p in carried if p.has("EXTRA ATTACKS")]
+    for model, carried in armed:
+        used = [(w, p) for w, p in carried if p.has("EXTRA ATTACKS")]
         main = [(w, p) for w, p in carried if not p.has("EXTRA ATTACKS")]
-        used = list(extra)
-        if main:
-            key = (model.name, tuple(w.name for w, _ in main))
-            if key not in chosen:
-                chosen[key] = game.choose(
-                    Decision(
-                        MELEE_WEAPON,
-                        unit.player,
-                        f"{unit.label}: {model.name} fights with which melee weapon?",
-                        tuple(Choice(w.name, w.name) for w, _ in main),
-                        DecisionContext(unit=unit.id, models=(model.id,)),
-                    )
-                )
-            used += [(w, p) for w, p in main if w.name == chosen[key]][:1]
+        used += [(w, p) for w, p in main if w.name == chosen.get(model.id)][:1]
         for weapon, profile in used:
             battery = groups.setdefault(profile.name, Battery(weapon, profile, []))
             battery.models.append(model)
@@ -88,6 +91,12 @@ def may_fight(model: Model, target: Unit) -> bool:
 
 def fight(game: Core11Game, unit: Unit) -> list[str]:
     """``unit`` makes its melee attacks; returns the ids of the units it attacked."""
+    with game.attacks_under(MELEE):
+        return _fight(game, unit)
+
+
+def _fight(game: Core11Game, unit: Unit) -> list[str]:
+    """:func:`fight`, its decisions asked while :attr:`Core11Game.attacking` is melee."""
     batteries = melee_batteries(game, unit)
     foes = sorted(engaged_with(game.battle, unit), key=lambda e: unit_distance(unit, e))
     if not batteries or not foes:
@@ -100,7 +109,11 @@ def fight(game: Core11Game, unit: Unit) -> list[str]:
                 unit.player,
                 f"{unit.label}: target for {battery.weapon.name}?",
                 tuple(Choice(t.label, t.id) for t in foes),
-                DecisionContext(unit=unit.id, weapon=battery.weapon.name),
+                DecisionContext(
+                    unit=unit.id,
+                    weapon=battery.weapon.name,
+                    models=tuple(m.id for m in battery.models),
+                ),
             )
         )
         chosen = game.battle.unit(str(battery.target))

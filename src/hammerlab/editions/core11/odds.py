@@ -16,8 +16,9 @@ odds follow the battle's rules exactly. The computation:
    step 1.
 3. **Damage**, one unsaved wound at a time, by dynamic programming over the
    state (models destroyed, wounds left on the model being damaged;
-   :func:`hammerlab.editions.distributions.casualties`, which the Waffle
-   Edition's odds share): D plus
+   :func:`hammerlab.editions.distributions.casualty_odds`, which the Waffle
+   Edition's odds share), giving the models destroyed and the wounds the unit
+   loses: D plus
    [MELTA X], each point ignored on a Feel No Pain roll, excess lost. Wounds
    go to the damaged model first, as the rules allocate them.
 
@@ -45,7 +46,7 @@ from hammerlab.editions.distributions import (
     Vector,
     add,
     binomial,
-    casualties,
+    casualty_odds,
     compound,
     mean,
     times,
@@ -66,6 +67,9 @@ class KillOdds:
     mean_wounds: float
     mean_damage: float
     """Expected damage after Feel No Pain, before excess damage is lost."""
+    wounds_lost: tuple[float, ...] = ()
+    """Probability of each number of wounds the target unit loses (index = wounds):
+    damage after Feel No Pain, what goes beyond a model's wounds lost."""
     choices: tuple[str, ...] = ()
     """The attacker's choices these odds assume, in words."""
 
@@ -73,6 +77,13 @@ class KillOdds:
     def mean_models_killed(self) -> float:
         """Expected models destroyed."""
         return float(sum(i * p for i, p in enumerate(self.models_killed)))
+
+    @property
+    def mean_wounds_lost(self) -> float:
+        """Expected wounds the target unit loses (excess damage lost): what the
+        attacks are expected to take off it, in wounds (models destroyed, for
+        models of one wound)."""
+        return float(sum(i * p for i, p in enumerate(self.wounds_lost)))
 
     @property
     def mean_unsaved(self) -> float:
@@ -194,7 +205,7 @@ def _kill_odds(
     per_attack = _per_attack(attack, steps, automatic)
     unsaved = compound(count, per_attack)
     damage = _effective_damage(attack)
-    killed = casualties(unsaved, damage, target.wounds, target_models)
+    killed, lost = casualty_odds(unsaved, damage, target.wounds, target_models)
     mean_attacks = mean(count)
     sustained = attack.sustained.mean if attack.sustained is not None else 0.0
     wound_rate = steps.wound + steps.critical_wound
@@ -208,14 +219,5 @@ def _kill_odds(
         mean_wounds=mean_attacks
         * (steps.hit * wound_rate + steps.critical_hit * (crit_wounds + sustained * wound_rate)),
         mean_damage=mean_unsaved * mean(damage),
+        wounds_lost=tuple(float(p) for p in lost),
     )
-
-
-def expected_damage(
-    weapon: WeaponProfile,
-    target: DefenceStats,
-    situation: Situation,
-    feel_no_pain: int | None = None,
-) -> float:
-    """Expected damage (before excess is lost) of one model firing ``weapon``."""
-    return kill_odds(weapon, 1, target, 1, situation, feel_no_pain).mean_damage

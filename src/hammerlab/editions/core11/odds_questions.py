@@ -239,27 +239,51 @@ def _situations(names: Iterable[str]) -> str:
 
 
 def find_weapon(sheet: Datasheet, name: str, profile: str | None) -> Weapon:
-    """The ranged weapon profile of ``sheet`` called ``name`` (and ``profile``)."""
+    """The ranged weapon profile of ``sheet`` called ``name`` (and ``profile``).
+
+    ``profile`` is the profile's own name (``Focused Fire``) or its full name as
+    ``hammerlab show`` prints it (``Bolt Rifle (Focused Fire)``); a profile the
+    weapon does not have is answered with the ones it has."""
     wanted = name.strip().lower()
-    full = f"{wanted} ({profile.strip().lower()})" if profile else wanted
-    found = [w for w in sheet.weapons() if w.name.lower() == full]
-    if not found and profile is None:
-        found = [w for w in sheet.weapons() if w.get("Weapon").lower() == wanted]
+    weapons = sheet.weapons()
+    if profile is None:
+        found = [w for w in weapons if w.name.lower() == wanted]
+        found = found or [w for w in weapons if w.get("Weapon").lower() == wanted]
+    else:
+        asked = profile.strip().lower()
+        group = [w for w in weapons if wanted in (w.name.lower(), w.get("Weapon").lower())]
+        found = [w for w in group if w.name.lower() in (f"{wanted} ({asked})", asked)]
+        if group and not found:
+            profiles = [w for w in group if w.name.lower() != wanted]
+            if not profiles:
+                raise QuestionError(f"{name} has one profile: leave it out", "--profile")
+            raise QuestionError(
+                f"{name} has profiles {_profile_names(profiles, name)}: give one of them, "
+                f"or the full name as `show` prints it ({profiles[0].name!r})",
+                "--profile",
+            )
     if not found:
-        known = ", ".join(w.name for w in sheet.weapons())
-        asked = f"{name!r}" + (f" with profile {profile!r}" if profile else "")
-        raise QuestionError(f"{sheet.name} has no weapon {asked}; it has: {known}", "--weapon")
+        known = ", ".join(w.name for w in weapons)
+        asked_for = f"{name!r}" + (f" with profile {profile!r}" if profile else "")
+        problem = f"{sheet.name} has no weapon {asked_for}; it has: {known}"
+        raise QuestionError(problem, "--weapon")
     if len(found) > 1:
         # A weapon may name a ranged and a melee profile alike but for case (the
         # Norn Assimilator's Toxinjector Harpoon): the odds ask about the ranged one.
         found = [w for w in found if not _melee(w)] or found
     if len(found) > 1:
-        options = ", ".join(w.name[len(name) :].strip(" ()") for w in found)
-        raise QuestionError(f"{name} has profiles {options}: choose one", "--profile")
+        raise QuestionError(
+            f"{name} has profiles {_profile_names(found, name)}: choose one", "--profile"
+        )
     if _melee(found[0]):
         problem = f"{found[0].name} is a melee weapon; core11 odds cover ranged ones"
         raise QuestionError(problem, "--weapon")
     return found[0]
+
+
+def _profile_names(profiles: list[Weapon], name: str) -> str:
+    """The profiles' own names (``Focused Fire, Saturation`` of ``Bolt Rifle``)."""
+    return ", ".join(w.name[len(name) :].strip(" ()") for w in profiles)
 
 
 def _melee(weapon: Weapon) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from hammerlab.engine.datasheet import Profile, Weapon
@@ -113,6 +113,39 @@ def best_feel_no_pain(*values: int | None) -> int | None:
     """The best (lowest) of several Feel No Pain values, if any."""
     given = [v for v in values if v is not None]
     return min(given) if given else None
+
+
+def estimated_defence(unit: Unit) -> DefenceStats:
+    """The defence an estimate of attacks on ``unit`` reads (the AI's worths): the
+    unit's Toughness (:func:`unit_defence`) with the save and wounds of its most
+    numerous kind of model alive (the first of those tied), which the attacks are
+    expected to be allocated to (as the core11 AI allocates: the most common kind
+    first), as ``hammerlab odds`` reads a library unit. Boyz led by a Boss Nob of
+    2 wounds are nine Boys of 1 wound to a Krak grenade, whose D3 kills one."""
+    counts: dict[int, int] = {}
+    kinds: dict[int, Profile] = {}
+    for model in unit.alive_models:
+        counts[id(model.profile)] = counts.get(id(model.profile), 0) + 1
+        kinds.setdefault(id(model.profile), model.profile)
+    if not counts:
+        return unit_defence(unit)
+    typical = kinds[max(counts, key=lambda k: counts[k])]  # the first of those tied
+    return _estimated_defence(unit_defence(unit), typical)
+
+
+@lru_cache(maxsize=4096)
+def _estimated_defence(defence: DefenceStats, typical: Profile) -> DefenceStats:
+    """:func:`estimated_defence` of a unit of ``defence`` whose most numerous kind of
+    model is ``typical`` (cached: one record for the same arguments, which key the
+    estimates' own caches)."""
+    stats = defence_of(typical)
+    return replace(
+        defence,
+        save=stats.save,
+        wounds=stats.wounds,
+        invulnerable=stats.invulnerable,
+        ranged_invulnerable=stats.ranged_invulnerable,
+    )
 
 
 def carried_weapons(unit: Unit) -> list[Weapon]:

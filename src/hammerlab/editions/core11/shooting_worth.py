@@ -1,20 +1,32 @@
-"""What a unit's shooting is expected to do: the worth the core11 AI weighs its
-shooting type, its reactive shooting and a redirection by.
+"""What a unit's attacks are expected to do: the worth the core11 AI weighs its
+shooting type, its weapon profiles, sidearms and targets, its reactive shooting,
+a redirection and its move by.
+
+The worth is the wounds the target unit is expected to lose: the exact odds'
+casualty distribution (:attr:`odds.KillOdds.mean_wounds_lost`), in which
+damage beyond a model's wounds is lost, as the battle loses it
+(:func:`attacks.inflict`). Against models of one wound it is the models
+destroyed: a Krak grenade's D3 kills one Boy at most, as a Frag grenade's
+hit does.
 
 Every part is the rules' own: the weapons a shooting type lets each model
 select (:meth:`FireControl.weapon_allowed`), the targets each weapon may
 select and the models that may attack them (:func:`volley.eligible_targets`,
-:func:`volley.attackers`: range, sight, engagement, 10.07's unseen targets),
-each attack's situation (:func:`attacks.situations_for`: half range, cover,
-[HEAVY], 10.07's hit rolls and spotting), and the exact odds' expected damage
-of one model's attacks (:func:`odds.expected_damage`). A weapon group fires
-the profile and the target where it does the most, as the AI picks them.
+:func:`volley.attackers`: range, sight, engagement, 10.07's unseen targets; in
+a fight, :func:`melee.may_fight`: engagement range), each attack's situation
+(:func:`attacks.situations_for`: half range, cover, [HEAVY], 10.07's hit
+rolls and spotting), and the exact odds of the models in one situation
+attacking together (:func:`odds.kill_odds`). A weapon group fires the profile
+and the target where it does the most, as the AI picks them.
 
 Not counted: a model carrying both [CLOSE-QUARTERS] and other ranged weapons
 counts both sets, where 04.01.02 lets it fire one (the same for every shooting
-type it could choose between, which share the models' weapons); damage beyond
-a target's wounds is not taken off; and a weapon's worth is its damage alone,
-whatever the target.
+type it could choose between, which share the models' weapons); each weapon
+group, and each situation within one, is weighed against the whole target
+unit, as if no other attack took a model first (the sum may exceed what the
+unit has); a model that has lost wounds is counted as unhurt, and every
+model as one of the unit's most numerous kind (:func:`profiles.estimated_defence`);
+and a wound's worth is the same whatever the target.
 """
 
 from __future__ import annotations
@@ -23,11 +35,14 @@ from collections.abc import Callable
 
 from hammerlab.editions.core11.attacks import Battery, situations_for
 from hammerlab.editions.core11.fire_control import FireControl
-from hammerlab.editions.core11.odds import expected_damage
-from hammerlab.editions.core11.profiles import unit_defence
+from hammerlab.editions.core11.melee import may_fight
+from hammerlab.editions.core11.odds import kill_odds
+from hammerlab.editions.core11.profiles import estimated_defence
+from hammerlab.editions.core11.rolls import Situation
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.volley import armed, attackers, eligible_targets
-from hammerlab.engine.units import Unit
+from hammerlab.editions.core11.weapons import WeaponProfile
+from hammerlab.engine.units import Model, Unit
 
 TargetFilter = Callable[[Unit], bool]
 """Which of a weapon's eligible targets count."""
@@ -36,47 +51,77 @@ TargetFilter = Callable[[Unit], bool]
 def volley_worth(
     game: Core11Game, unit: Unit, control: FireControl, among: TargetFilter = lambda _: True
 ) -> float:
-    """Expected damage of ``unit`` shooting under ``control``: each of its weapon
-    groups at the eligible target of ``among`` where it does the most, summed."""
+    """Expected wounds ``unit``'s shooting under ``control`` takes off: each of its
+    weapon groups at the eligible target of ``among`` where it does the most, summed."""
     return sum(group_worths(game, unit, control, among))
 
 
 def group_worths(
     game: Core11Game, unit: Unit, control: FireControl, among: TargetFilter = lambda _: True
 ) -> list[float]:
-    """For each weapon group ``unit`` may fire under ``control``, the most expected
-    damage one of its profiles does at one of the eligible targets ``among`` keeps
-    (0 where none is), in the order the groups are first carried."""
-    worths = []
-    for variants in _weapon_groups(game, unit, control):
-        worths.append(
-            max(
-                (
-                    battery_worth(game, unit, battery, target, control)
-                    for battery in variants
-                    for target in eligible_targets(game, unit, battery, control)
-                    if among(target)
-                ),
-                default=0.0,
-            )
-        )
-    return worths
+    """For each weapon group ``unit`` may fire under ``control``, the most one of its
+    profiles takes off one of the eligible targets ``among`` keeps (0 where none is),
+    in the order the groups are first carried."""
+    return [
+        max((best_worth(game, unit, battery, control, among) for battery in variants), default=0.0)
+        for variants in _weapon_groups(game, unit, control)
+    ]
+
+
+def best_worth(
+    game: Core11Game,
+    unit: Unit,
+    battery: Battery,
+    control: FireControl,
+    among: TargetFilter = lambda _: True,
+) -> float:
+    """The most ``battery`` takes off one of its eligible targets that ``among`` keeps
+    (0 where none is: a weapon out of range or sight of every enemy makes no attacks)."""
+    return max(
+        (
+            battery_worth(game, unit, battery, target, control)
+            for target in eligible_targets(game, unit, battery, control)
+            if among(target)
+        ),
+        default=0.0,
+    )
 
 
 def battery_worth(
     game: Core11Game, unit: Unit, battery: Battery, target: Unit, control: FireControl
 ) -> float:
-    """Expected damage of ``battery``'s models that may attack ``target`` (each in
-    its own situation) under ``control``."""
-    firing = attackers(game, unit, battery.models, battery, target, control)
+    """Expected wounds ``target`` loses to the models of ``battery`` that may attack it
+    under ``control`` (in a fight, those within engagement range of it)."""
+    if control.melee:
+        firing = [m for m in battery.models if may_fight(m, target)]
+    else:
+        firing = attackers(game, unit, battery.models, battery, target, control)
+    return attack_worth(game, unit, battery.profile, firing, target, control)
+
+
+def attack_worth(
+    game: Core11Game,
+    unit: Unit,
+    profile: WeaponProfile,
+    firing: list[Model],
+    target: Unit,
+    control: FireControl,
+) -> float:
+    """Expected wounds ``target`` loses to ``firing`` models attacking with ``profile``
+    under ``control``: the models in one situation attack together, excess damage
+    lost (:func:`odds.kill_odds`)."""
     if not firing:
         return 0.0
-    situations = situations_for(
-        game, unit, firing, battery.profile, target, control, len(target.alive_models)
-    )
-    defence = unit_defence(target)
+    models = len(target.alive_models)
+    together: dict[Situation, int] = {}
+    for situation in situations_for(game, unit, firing, profile, target, control, models):
+        together[situation] = together.get(situation, 0) + 1
+    defence = estimated_defence(target)
     fnp = game.feel_no_pain.get(target.id)
-    return sum(expected_damage(battery.profile, defence, s, fnp) for s in situations)
+    return sum(
+        kill_odds(profile, count, defence, models, situation, fnp).mean_wounds_lost
+        for situation, count in together.items()
+    )
 
 
 def _weapon_groups(game: Core11Game, unit: Unit, control: FireControl) -> list[list[Battery]]:

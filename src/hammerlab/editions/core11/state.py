@@ -8,10 +8,12 @@ game is one object.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.timing import TriggerBoard
@@ -58,6 +60,11 @@ class Core11Game:
     """11.02: units that declared a charge this phase."""
     fights_first: set[str] = field(default_factory=set)
     """Units with Fights First until the end of the turn (11.04 After moving)."""
+    attacking: FireControl | None = None
+    """The limits on the attacks of the unit shooting or fighting now (its shooting
+    type's, a reactive shooting's, melee), while its weapons, profiles and targets
+    are chosen; ``None`` between volleys: what an AI weighs those choices under
+    (:meth:`attacks_under`)."""
 
     @classmethod
     def start(cls, battle: Battle) -> Core11Game:
@@ -83,6 +90,17 @@ class Core11Game:
             "battle_shocked": sorted(self.battle_shocked),
             "fights_first": sorted(self.fights_first),
         }
+
+    @contextmanager
+    def attacks_under(self, control: FireControl) -> Iterator[None]:
+        """:attr:`attacking` is ``control`` while the block runs (a unit's volley or
+        fight; a reactive shooting inside another unit's volley has its own), as it
+        was after."""
+        outer, self.attacking = self.attacking, control
+        try:
+            yield
+        finally:
+            self.attacking = outer
 
     @property
     def turn_key(self) -> str:

@@ -44,6 +44,12 @@ from hammerlab.engine.units import Model, Unit
 
 def fire(game: Core11Game, unit: Unit, control: FireControl) -> list[str]:
     """``unit`` shoots under ``control``; returns the ids of the units it attacked."""
+    with game.attacks_under(control):
+        return _fire(game, unit, control)
+
+
+def _fire(game: Core11Game, unit: Unit, control: FireControl) -> list[str]:
+    """:func:`fire`, its decisions asked while :attr:`Core11Game.attacking` is ``control``."""
     batteries = _batteries(game, unit, control)
     if not batteries:
         game.battle.say("shooting", f"  {unit.label} has no weapon it can fire: no attacks")
@@ -109,7 +115,11 @@ def _batteries(game: Core11Game, unit: Unit, control: FireControl) -> list[Batte
                     unit.player,
                     f"{unit.label}: which profile of {group} fires?",
                     tuple(Choice(n, n) for n in names),
-                    DecisionContext(unit=unit.id, weapon=group),
+                    DecisionContext(
+                        unit=unit.id,
+                        weapon=group,
+                        models=tuple(dict.fromkeys(m.id for m, _, _ in carried_by)),
+                    ),
                 )
             )
         picked = [(m, w, p) for m, w, p in carried_by if p.name == chosen]
@@ -180,31 +190,36 @@ def _sidearms(
     """
     if control.close_quarters:
         return armed
-    asked: dict[tuple[str, tuple[str, ...]], bool] = {}
     split: dict[int, tuple[Carried, Carried, tuple[str, ...]]] = {}
-    kept: Armed = []
+    alike: dict[tuple[str, tuple[str, ...]], tuple[Carried, Carried, list[Model]]] = {}
     for model, carried in armed:
         if id(carried) not in split:  # models of one kind share a list (:func:`_armed`)
             split[id(carried)] = _close_and_other(carried)
         close, other, names = split[id(carried)]
-        if not close or not other or is_monster_or_vehicle(model, unit):
+        if close and other and not is_monster_or_vehicle(model, unit):
+            alike.setdefault((model.name, names), (close, other, []))[2].append(model)
+    chose_close: dict[str, bool] = {}
+    for close, other, models in alike.values():
+        chosen: bool = game.battle.decide(
+            Decision(
+                SIDEARMS,
+                unit.player,
+                f"{unit.label}: {models[0].name} fires its close-quarters weapons or the others?",
+                (
+                    Choice(", ".join(dict.fromkeys(w.name for w, _ in other)), False),
+                    Choice(", ".join(dict.fromkeys(w.name for w, _ in close)), True),
+                ),
+                DecisionContext(unit=unit.id, models=tuple(m.id for m in models)),
+            )
+        )
+        chose_close.update((m.id, chosen) for m in models)
+    kept: Armed = []
+    for model, carried in armed:
+        if model.id not in chose_close:
             kept.append((model, carried))
             continue
-        key = (model.name, names)
-        if key not in asked:
-            asked[key] = game.battle.decide(
-                Decision(
-                    SIDEARMS,
-                    unit.player,
-                    f"{unit.label}: {model.name} fires its close-quarters weapons or the others?",
-                    (
-                        Choice(", ".join(dict.fromkeys(w.name for w, _ in other)), False),
-                        Choice(", ".join(dict.fromkeys(w.name for w, _ in close)), True),
-                    ),
-                    DecisionContext(unit=unit.id, models=(model.id,)),
-                )
-            )
-        kept.append((model, close if asked[key] else other))
+        close, other, _ = split[id(carried)]
+        kept.append((model, close if chose_close[model.id] else other))
     return kept
 
 
@@ -293,7 +308,11 @@ def _select_targets(
                     unit.player,
                     f"{unit.label}: target for {battery.weapon.name}?",
                     tuple(Choice(t.label, t.id) for t in options),
-                    DecisionContext(unit=unit.id, weapon=battery.weapon.name),
+                    DecisionContext(
+                        unit=unit.id,
+                        weapon=battery.weapon.name,
+                        models=tuple(m.id for m in battery.models),
+                    ),
                 )
             )
             target = game.battle.unit(str(battery.target))

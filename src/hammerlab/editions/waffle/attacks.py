@@ -54,7 +54,7 @@ from hammerlab.editions.waffle.vehicles import crew_snap_shots, is_vehicle, vehi
 from hammerlab.editions.waffle.visibility import seen_by_each, visible_models
 from hammerlab.editions.waffle.wounds import roll_to_wound, weapon_strength
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.datasheet import Profile, Weapon
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import TEMPLATE_LENGTH, gap_table
 from hammerlab.engine.memo import deciding, per_decision
@@ -456,10 +456,17 @@ def weapons_per_phase(unit: Unit, model: Model) -> int:
     (7th edition: a vehicle that remained stationary or moved at Combat Speed
     "can fire all of its weapons", hammerlab moving vehicles at Combat Speed only).
     """
-    if vehicle_of(model.profile) is not None:
-        return len(model.weapons)
-    own = 2 if stats_of(model.profile).has_type("Monstrous") else 1
-    return own + multi_tracker_weapons(unit, model)
+    return firing_quota(model.profile, len(model.weapons), multi_tracker_weapons(unit, model))
+
+
+def firing_quota(profile: Profile, weapons: int, extra: int) -> int:
+    """:func:`weapons_per_phase` of a model of ``profile`` carrying ``weapons`` weapons,
+    ``extra`` the more its rules let it fire (a Multi-tracker's one); also what the odds
+    of a datasheet's weapon fire (``analysis.odds_waffle``)."""
+    if vehicle_of(profile) is not None:
+        return weapons
+    own = 2 if stats_of(profile).has_type("Monstrous") else 1
+    return own + extra
 
 
 def effective_range(unit: Unit, profile: WeaponProfile) -> float:

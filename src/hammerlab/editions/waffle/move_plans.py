@@ -99,8 +99,8 @@ from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import is_vehicle, may_charge
 from hammerlab.editions.waffle.victory_worth import model_worth
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.geometry import Vec, base_distance, centre_distance, nearest, step_toward
-from hammerlab.engine.moves import centre_of
+from hammerlab.engine.geometry import base_distance, centre_distance, nearest, step_toward
+from hammerlab.engine.moves import centre_of, shifted_copy
 from hammerlab.engine.scoped import holding
 from hammerlab.engine.units import Unit
 
@@ -511,17 +511,6 @@ def holds_for_its_guns(battle: Battle, unit: Unit, weighs_the_move: bool) -> boo
     cost = charge_threat(battle, standing) - charge_threat(battle, unit)
     cost += (fire_taken(battle, standing) - fire_taken(battle, unit)) * model_worth(battle, unit)
     return gain <= cost
-
-
-def shifted_copy(unit: Unit, shift: Vec) -> Unit:
-    """A copy of ``unit`` with every model alive shifted by ``shift``: a move weighed
-    before it is made. Keep it alive while it is weighed: the estimates' answers are
-    remembered by the identity of the units asked about (``engine.memo``), as for
-    Deep Strike's copies (:func:`deep_strike.landing_values`)."""
-    copied = unit.copy()
-    for model in copied.alive_models:
-        model.position = (model.position[0] + shift[0], model.position[1] + shift[1])
-    return copied
 
 
 def expected_advance(battle: Battle, unit: Unit) -> float:

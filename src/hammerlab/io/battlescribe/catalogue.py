@@ -27,7 +27,7 @@ from hammerlab.errors import InputError
 from hammerlab.io.battlescribe.infos import read_infos
 from hammerlab.io.battlescribe.links import Library, element_path, number
 from hammerlab.io.battlescribe.modifiers import Modifier, apply_unconditional, modifiers_of
-from hammerlab.io.battlescribe.profiles import is_hidden
+from hammerlab.io.battlescribe.profiles import BODY_KINDS, is_hidden
 from hammerlab.io.battlescribe.tree import Node, checked_count, shows_body
 
 MAX_DEPTH = 64
@@ -40,6 +40,10 @@ MAX_FILE_SELECTIONS = 100_000
 exponentially, an entry linking another twice, that one a third twice..."""
 
 UNIT_TYPES = frozenset({"unit", "model"})
+
+UNCHOSEN = "models of it are left to a choice the data does not make"
+"""How the reason opens why a unit is not playable when a group of its models needs
+selections and names no default (the Special Weapons Squad's "Special Weapons")."""
 
 
 @dataclass(frozen=True)
@@ -112,7 +116,45 @@ def unit_entries(
             "(a formation or detachment holds units, imported on their own; an army-wide "
             "choice holds no model)."
         )
+    _members_are_units(list(found.values()))
     return sorted(found.values(), key=lambda entry: entry.depth)
+
+
+def _members_are_units(units: list[UnitEntry]) -> None:
+    """In a formation written as a unit, make each member the file imports as a unit of
+    its own a unit.
+
+    The data types some formations ``unit`` and writes their members as its
+    models: the Space Marines' "Formation: Storm Wing" links a Stormraven Gunship
+    and two Stormtalon Gunships, "Formation: Triumvirate of the Primarch" three
+    characters, each of them a root entry the file imports as a unit on its own.
+    In 7th edition a formation is made of units, which move, shoot and are
+    destroyed apart: played as one unit it would be wrong (three flyers shooting
+    one target, one kill point). A unit holding members of two or more such
+    entries, or one such member next to a unit entry of its own (the "Formation:
+    Raptor Wing": Land Speeders and two Stormtalon Gunships), is a formation: each
+    member is typed ``unit`` in its tree, as a nested unit entry is, a datasheet
+    of its own that the formation's datasheet names in a note ("Includes unit
+    'Stormraven Gunship' (x1), imported as a datasheet of its own."). One entry
+    selected several times alone (the Orks' "Deff Dread Squadron", 1 to 3 Deff
+    Dreads) is a squadron of it, one unit, and stays so.
+    """
+    own = {entry.ref.element.get("id") for entry in units} - {None, ""}
+    for entry in units:
+        members: list[Node] = []
+        nested = False
+        stack = list(entry.tree.children)
+        while stack:
+            node = stack.pop()
+            if node.type == "unit":
+                nested = True
+            elif node.ident in own:
+                members.append(node)
+            else:
+                stack.extend(node.children)
+        if len({node.ident for node in members}) > 1 or (members and nested):
+            for node in members:
+                node.type = "unit"
 
 
 def _root_refs(library: Library, notes: list[str]) -> Iterator[Ref]:
@@ -213,14 +255,14 @@ class DefaultSelections:
                 )
         name = apply_unconditional(ref.element.get("name", ""), "name", ref.modifiers())
         variable = most is None or most > count
-        node = Node(name, ref.element.get("type", ""), count)
+        node = Node(name, ref.element.get("type", ""), count, ident=ref.element.get("id", ""))
         node.variable, node.most = variable, most if variable else None
         if path and node.type == "unit":
             return node  # a unit inside a unit is a datasheet of its own
         infos = read_infos((ref.link, ref.element), self._library)
         node.profiles, node.rules, node.notes = infos.profiles, infos.rules, infos.notes
         here = (*path, id(ref.element))
-        for child, per_parent, most_per_parent in self._defaults(ref, node.notes):
+        for child, per_parent, most_per_parent in self._defaults(ref, node):
             if id(child.element) in here:
                 node.notes.append(
                     f"{child.element.get('name')!r} links back to an entry containing it; "
@@ -233,7 +275,7 @@ class DefaultSelections:
         return node
 
     def _defaults(
-        self, ref: Ref, notes: list[str], groups: tuple[int, ...] = ()
+        self, ref: Ref, node: Node, groups: tuple[int, ...] = ()
     ) -> list[tuple[Ref, int, int | None]]:
         """Children selected by default: (child, count per parent, most per parent or
         ``None`` for no maximum).
@@ -243,26 +285,26 @@ class DefaultSelections:
         (entry cycles are caught by :meth:`_node`'s path).
         """
         chosen: list[tuple[Ref, int, int | None]] = []
-        for child in self._children(ref, notes):
+        for child in self._children(ref, node.notes):
             modifiers = child.modifiers()
             if is_hidden(child.element, child.link, modifiers):
                 continue
             low, high = self._limits(child, modifiers)
             if child.element.tag == "selectionEntryGroup":
                 if id(child.element) in groups:
-                    notes.append(
+                    node.notes.append(
                         f"Group {child.element.get('name')!r} links back to a group containing "
                         "it; not followed."
                     )
                     continue
                 inside = (*groups, id(child.element))
-                chosen.extend(self._group_defaults(child, low, high, notes, inside))
+                chosen.extend(self._group_defaults(child, low, high, node, inside))
             elif low >= 1:
                 chosen.append((child, low, high))
         return chosen
 
     def _group_defaults(
-        self, group: Ref, low: int, high: int | None, notes: list[str], groups: tuple[int, ...]
+        self, group: Ref, low: int, high: int | None, node: Node, groups: tuple[int, ...]
     ) -> list[tuple[Ref, int, int | None]]:
         """A group's own defaults, topped up with its default entry to its minimum.
 
@@ -270,14 +312,21 @@ class DefaultSelections:
         others leave of it, within its own maximum (the Scouts group of a Scout
         Squad, 4 to 9, holds the Scout entry, at least 4 and no maximum of its own).
         """
-        chosen = self._defaults(group, notes, groups)
+        chosen = self._defaults(group, node, groups)
         missing = low - sum(count for _, count, _ in chosen)
         choice = self._default_choice(group) if missing > 0 else None
         if missing > 0 and choice is None:
-            notes.append(
+            node.notes.append(
                 f"Group {group.element.get('name')!r} needs {low} selection(s) but names no "
                 "default entry; none made."
             )
+            models = [child for child in self._visible(group) if self._is_model(child)]
+            if models:
+                node.refusals.append(
+                    f"{UNCHOSEN}: its group {group.element.get('name')!r} needs {missing} more "
+                    f"({', '.join(repr(m.element.get('name')) for m in models)}) and names no "
+                    "default among them (a roster, .ros or .rosz, chooses them)"
+                )
         if choice is not None:
             index = next(
                 (i for i, (ref, _, _) in enumerate(chosen) if ref.element is choice.element), None
@@ -297,14 +346,27 @@ class DefaultSelections:
         default_id = group.link_attr("defaultSelectionEntryId") or group.element.get(
             "defaultSelectionEntryId"
         )
-        visible = [
+        visible = self._visible(group)
+        if default_id:
+            return next((child for child in visible if default_id in child.ids), None)
+        return visible[0] if len(visible) == 1 else None
+
+    def _visible(self, group: Ref) -> list[Ref]:
+        """The entries and groups directly inside ``group`` that are not hidden."""
+        return [
             child
             for child in self._children(group, [])
             if not is_hidden(child.element, child.link, child.modifiers())
         ]
-        if default_id:
-            return next((child for child in visible if default_id in child.ids), None)
-        return visible[0] if len(visible) == 1 else None
+
+    def _is_model(self, ref: Ref) -> bool:
+        """Whether the entry ``ref`` is a model: typed ``model``, or showing a model (or
+        vehicle) profile (the Special Weapons Squad's "Guard w/ Plasma Gun", an
+        ``upgrade`` showing the Guardsman)."""
+        if ref.element.tag != "selectionEntry":
+            return False
+        profiles = read_infos((ref.link, ref.element), self._library).profiles
+        return ref.element.get("type") == "model" or any(p.kind in BODY_KINDS for p in profiles)
 
     def _children(self, ref: Ref, notes: list[str]) -> Iterator[Ref]:
         """The entries and groups directly inside ``ref``, links resolved."""

@@ -43,6 +43,7 @@ from hammerlab.io.battlescribe.playable import (
     mastery_problems,
     never_fires_note,
     profile_problems,
+    size_problem,
     untyped_rules,
     weapon_problems,
 )
@@ -52,6 +53,7 @@ from hammerlab.io.battlescribe.profiles import (
     VEHICLE_BASE_MM,
     Kind,
     RawProfile,
+    mastery_named,
     mastery_rule,
     model_profile,
     modes_of,
@@ -67,6 +69,9 @@ from hammerlab.io.bounds import MAX_WEAPONS_PER_MODEL
 
 NO_MODELS = "it has no models"
 """The reason a unit without any model (a formation, an upgrade) is not playable."""
+FORMATION = "it is a formation"
+"""How the reason opens why a formation holding models of its own is not playable
+(:func:`_formation_reason`)."""
 
 GRENADE = "Grenade"
 """The weapon rule the importer gives each grenade: the Waffle Edition throws one
@@ -168,7 +173,7 @@ class _Gear:
         self.weapons.extend((item, copies) for item in usable)
         if not armed:
             for rule in node.rules:
-                self.rules.append(rule.name)
+                self.rules.append(mastery_named(node.name, rule.name) or rule.name)
                 self.texts.append((rule.name, rule.text, False))
         if node.type == "upgrade" and not (node.profiles or node.rules or node.children):
             self.rules.append(node.name)
@@ -181,23 +186,132 @@ class _Gear:
         Built-In Meltagun" links Concussive, Unwieldy and Specialist Weapon (the
         hammer's) and Melta (the meltagun's), each the definition of a rule that
         a profile's Type names. So each rule goes to the weapons whose Type names
-        it; a rule no Type names (the Meganobz' "PK & TL-Shoota" links
-        Twin-Linked, its Shoota's Type saying nothing of it) goes to none, with
-        a note, rather than to a weapon it may not belong to.
+        it; a rule no Type names goes to none, with a note, rather than to a
+        weapon it may not belong to. A weapon the selection's name calls
+        twin-linked is Twin-linked (:meth:`_twin_linked_by_name`). A rule the
+        weapon's Type names already is not repeated among its keywords (the odds
+        of a Land Raider's lascannon read "Twin-linked, Twin-linked").
         """
+        items = [weapon(raw) for raw in node.profiles if raw.kind is Kind.WEAPON]
         rules = list(dict.fromkeys(normalise_rule(rule.name) for rule in node.rules))
-        types = [weapon(raw).get("Type") for raw in node.profiles if raw.kind is Kind.WEAPON]
-        if len(types) == 1:
-            return [tuple(rules)]
-        owned = [tuple(rule for rule in rules if _names_rule(text, rule)) for text in types]
-        names = ", ".join(repr(raw.name) for raw in node.profiles if raw.kind is Kind.WEAPON)
+        named = self._twin_linked_by_name(node, items, rules)
+        if len(items) == 1:
+            owned = [self._own_hindrances(node.name, items[0], rules)]
+        else:
+            owned = [
+                [
+                    rule
+                    for rule in rules
+                    if _names_rule(item.get("Type"), rule) or (twin_linked and rule == TWIN_LINKED)
+                ]
+                for item, twin_linked in zip(items, named, strict=True)
+            ]
+            names = ", ".join(repr(item.name) for item in items)
+            self.notes.extend(
+                f"Rule {rule!r} of {node.name!r} is named by the Type of none of its weapons "
+                f"({names}); {GIVEN_TO_NONE}"
+                for rule in rules
+                if not any(rule in own for own in owned)
+            )
+        return [
+            tuple(
+                rule
+                for rule in dict.fromkeys([*own, *([TWIN_LINKED] if twin_linked else [])])
+                if not _names_rule(item.get("Type"), rule)
+            )
+            for item, own, twin_linked in zip(items, owned, named, strict=True)
+        ]
+
+    def _own_hindrances(self, name: str, item: Weapon, rules: list[str]) -> list[str]:
+        """The rules ``rules`` the selection ``name`` links for its one weapon ``item``,
+        less a rule that hinders a weapon (:data:`PROFILE_ONLY`: Unwieldy) its Type does
+        not name, with a note.
+
+        The Space Marine catalogue (line 6856 on) gives its "Force Axe", "Force Stave"
+        and "Force Sword" selections the same two linked rules, Force and Unwieldy,
+        while only the axe's profile names Unwieldy (Warhammer40K.gst line 11592:
+        "Melee, Force, Unwieldy"; the stave's "Melee, Force, Concussive", the sword's
+        "Melee, Force"): the links were copied from the axe, and 7th-edition force
+        staves and swords strike at their bearer's Initiative. In the five shared
+        files these two are the only one-weapon selections linking Unwieldy their
+        Type does not name. The profile is the weapon's statement; a rule that only
+        makes it worse is taken from there.
+        """
+        kept = [r for r in rules if r not in PROFILE_ONLY or _names_rule(item.get("Type"), r)]
         self.notes.extend(
-            f"Rule {rule!r} of {node.name!r} is named by the Type of none of its weapons "
-            f"({names}); {GIVEN_TO_NONE}"
+            f"Rule {rule!r} of {name!r} is not named by the Type of its weapon {item.name!r} "
+            f"({item.get('Type')!r}); not given to it (a rule that hinders a weapon is read "
+            "from its profile only)."
             for rule in rules
-            if not any(rule in own for own in owned)
+            if rule not in kept
         )
-        return owned
+        return kept
+
+    def _twin_linked_by_name(self, node: Node, items: list[Weapon], rules: list[str]) -> list[bool]:
+        """Which of ``items``, the weapons the wargear selection ``node`` shows, its name
+        calls twin-linked.
+
+        The 7th-edition data writes many twin-linked weapons as a selection named
+        "Twin-linked X" around the plain X profile, with no Twin-linked in its Type
+        and no rule linked: the Vendetta's "Twin-linked Lascannon" and "2x
+        Twin-linked Lascannons" (a Lascannon profile, ``Heavy 1``), the Warbikers'
+        "Twin-linked Dakkaguns" (a Dakkagun, ``Assault 3``). A name of one part
+        ("Twin-linked Missile Launcher", "2x Twin-linked Lascannons",
+        "Turret-mounted Twin-linked Big Shoota") makes each ranged weapon it shows
+        twin-linked; a name joining several weapons ("2x Lascannon + 2x
+        Twin-linked Heavy Bolter", "PK & TL-Shoota", "Lascannon and Twin-Linked
+        Plastma Gun") those whose name its twin-linked part names; and a profile
+        whose own name says so is (the Dreadnought's "Dreadfire Heavy Flamer
+        (Twin-linked Meltagun)", next to its plain heavy flamer). A twin-linked
+        part naming none of them, nor a weapon its selections show (the "Reaper
+        Chainfist w/ Twin-linked Heavy Bolter" holds a selection of its own for the
+        bolter), is noted and given to none: the data does not say whose it is.
+        Twin-linked is a rule of shooting (a miss re-rolled To Hit), so a melee
+        weapon is never given it.
+        """
+        parts = _NAME_PARTS.split(node.name)
+        marked = [found["rest"] for part in parts if (found := _TWIN_LINKED_NAME.search(part))]
+        ranged = [is_ranged(item) for item in items]
+        named = [
+            shoots
+            and (
+                (len(parts) == 1 and bool(marked))
+                or any(_names_weapon(rest, item.name) for rest in marked)
+                or bool(_TWIN_LINKED_NAME.search(item.name))
+            )
+            for item, shoots in zip(items, ranged, strict=True)
+        ]
+        shown = [item.name for item, shoots in zip(items, ranged, strict=True) if shoots]
+        below = [
+            raw.name
+            for child in _subtree(node)
+            for raw in child.profiles
+            if child is not node and raw.kind is Kind.WEAPON
+        ]
+        missed = [
+            rest
+            for rest in marked
+            if not (len(parts) == 1 and shown)
+            and not any(_names_weapon(rest, name) for name in [*shown, *below])
+        ]
+        given = [
+            item.name
+            for item, twin_linked in zip(items, named, strict=True)
+            if twin_linked
+            and TWIN_LINKED not in rules
+            and not _names_rule(item.get("Type"), TWIN_LINKED)
+        ]
+        self.notes.extend(
+            f"Weapon {name!r} of {node.name!r} is named twin-linked: given the rule "
+            f"{TWIN_LINKED}, which its Type does not name."
+            for name in given
+        )
+        self.notes.extend(
+            f"{node.name!r} calls {rest!r} twin-linked, which is none of its ranged weapons "
+            f"({', '.join(repr(item.name) for item in items)}): {TWIN_LINKED} is {GIVEN_TO_NONE}"
+            for rest in missed
+        )
+        return named
 
     def _named_count(self, name: str, weapons: list[Weapon]) -> int:
         """How many of each of ``weapons`` a wargear selection called ``name`` holds.
@@ -323,6 +437,30 @@ def _names_rule(weapon_type: str, rule: str) -> bool:
     )
 
 
+PROFILE_ONLY = ("Unwieldy",)
+"""Weapon rules a weapon gets only from its own profile's Type, not from a rule its
+selection links (:meth:`_Gear._own_hindrances`): they only hinder it (Unwieldy strikes
+at Initiative 1), so a link copied from another weapon would be played against it."""
+TWIN_LINKED = "Twin-linked"
+_NAME_PARTS = re.compile(r"\s+(?:w/|with|and|&|\+)\s+", re.IGNORECASE)
+"""What joins the weapons of a selection named after several ("Reaper Chainfist w/
+Twin-linked Heavy Bolter", "PK & TL-Shoota", "2x Lascannon + 2x Twin-linked Heavy Bolter")."""
+_TWIN_LINKED_NAME = re.compile(r"(?:\b(?i:twin[\s-]*linked)|\bTL)[\s-]+(?P<rest>\S.*)$")
+"""A name's "Twin-linked X" (or the data's abbreviation "TL-X"), X the weapon it names."""
+
+
+def _names_weapon(written: str, weapon_name: str) -> bool:
+    """Whether ``written`` (a weapon as a selection's name writes it: "Lascannons", "Big
+    Shoota Turret") names the weapon ``weapon_name`` ("Lascannon", "Big Shoota"),
+    ignoring case, hyphens and a plural ``s``, one containing the other."""
+    one, other = _singular_key(written), _singular_key(weapon_name)
+    return bool(one and other) and (one in other or other in one)
+
+
+def _singular_key(text: str) -> str:
+    return " ".join(word.removesuffix("s") for word in _rule_key(text).split())
+
+
 def _rule_key(text: str) -> str:
     return " ".join(text.replace("-", " ").casefold().split())
 
@@ -389,7 +527,11 @@ def build_datasheet(
             )
             reasons.append(f"model {entry.profile.name!r}: {problems[0]}")
         notes.extend(filter(None, map(never_fires_note, entry.weapons)))
-    for problem in mastery_problems([*unit_rules, *(r for e in entries for r in e.rules)]):
+    oversized = size_problem(entries)
+    for problem in [
+        *mastery_problems([*unit_rules, *(r for e in entries for r in e.rules)]),
+        *([oversized] if oversized else []),
+    ]:
         notes.append(f"{name!r}: {problem}; {WAFFLE} cannot play it.")
         reasons.append(problem)
     notes.extend(_transport_notes(entries, unit_rules))
@@ -399,6 +541,13 @@ def build_datasheet(
         reasons.append(crewless)
     if not entries and not reasons:
         reasons.append(NO_MODELS)
+    formation = _formation_reason(unit, entries)
+    if formation is not None:
+        notes.append(f"{name!r}: {formation}; {WAFFLE} cannot play it.")
+        reasons.append(formation)
+    for refusal in _unique([r for node in _subtree(unit) for r in node.refusals]):
+        notes.append(f"{name!r}: {refusal}; {WAFFLE} cannot play it.")
+        reasons.append(refusal)
     all_notes = _unique([*unit_gear.notes, *notes])
     datasheet = Datasheet(
         name=name,
@@ -413,6 +562,30 @@ def build_datasheet(
     return tuple(
         replace(part, datasheet=_with_size_range(part.datasheet, resized))
         for part in split_vehicles(Built(datasheet, _unique(reasons)))
+    )
+
+
+def _formation_reason(unit: Node, entries: list[ModelEntry]) -> str | None:
+    """Why a formation holding models of its own is not playable; ``None`` for a unit.
+
+    A unit that shows no model profile itself and includes other units (nested
+    unit entries, or models the file imports as units of their own: catalogue
+    ``_members_are_units``) is a formation. In 7th edition a formation is made of
+    units, so the models the data writes inside it are units of their own too
+    (Tyranids: the "Subterranean Swarm" holds three Ravener broods and a Trygon
+    Prime, a Mawloc and a Trygon, each a unit), but the data does not say how
+    they split into units (the Space Marines' "Formation: Wrathful Crusade" holds
+    a Tempestor and four Tempestus Scions, one squad): played as one unit they
+    would be wrong, so it is refused, naming its units and models."""
+    nested = list(_nested_units(unit))
+    if not nested or not entries or shows_body(unit):
+        return None
+    units = ", ".join(f"{node.name!r} (x{node.count})" for node in nested)
+    models = ", ".join(f"{entry.profile.name!r} (x{entry.count})" for entry in entries)
+    return (
+        f"{FORMATION} of units (it includes {units}), and its models ({models}) are units "
+        "of their own in 7th edition that its data does not write apart: field each of its "
+        "units as a unit of its own"
     )
 
 
@@ -616,7 +789,7 @@ def _model_entries(
     powers = tuple({p.name: p for p in [*unit_gear.powers, *gear.powers]}.values())
     if not gear.weapons and not unit_gear.weapons:
         notes.append(f"Model {body.name!r} {NO_WEAPON}")
-    loadouts = _loadouts(model.count, gear.weapons)
+    loadouts = _loadouts(model.count, _twin_linked_apart(gear.weapons, notes))
     return [
         ModelEntry(
             profile=profile,
@@ -652,6 +825,33 @@ def _subtree(node: Node) -> Iterator[Node]:
         current = stack.pop()
         yield current
         stack.extend(child for child in reversed(current.children) if child.type != "unit")
+
+
+def _twin_linked_apart(
+    weapons: list[tuple[Weapon, int]], notes: list[str]
+) -> list[tuple[Weapon, int]]:
+    """``weapons`` of one model, a twin-linked one renamed ``Twin-linked X`` where the
+    model also carries a plain X (a Stompa's three big shootas and its "Twin-linked Big
+    Shoota", all four a Big Shoota profile): the engine finds a model's weapon by its
+    name, so namesakes would all fire as one of them."""
+    plain = {item.name for item, _ in weapons if not _twin_linked(item)}
+    renamed = [
+        (replace(item, name=f"{TWIN_LINKED} {item.name}"), copies)
+        if _twin_linked(item) and item.name in plain
+        else (item, copies)
+        for item, copies in weapons
+    ]
+    notes.extend(
+        f"Weapon {old.name!r} is twin-linked and its model carries a plain one too: named "
+        f"{new.name!r}."
+        for (old, _), (new, _) in zip(weapons, renamed, strict=True)
+        if old is not new
+    )
+    return renamed
+
+
+def _twin_linked(item: Weapon) -> bool:
+    return TWIN_LINKED in item.keywords or _names_rule(item.get("Type"), TWIN_LINKED)
 
 
 def _loadouts(models: int, weapons: list[tuple[Weapon, int]]) -> list[tuple[int, list[Weapon]]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -73,6 +74,8 @@ def import_file(path: Path | str, shown_as: str | None = None) -> ImportResult:
         raise InputError(source, "", f"cannot read the file ({error.strerror})") from None
     except ValueError:  # a NUL byte in the path
         raise InputError(source, "", "not a valid file path") from None
+    if stat.S_ISDIR(status.st_mode):
+        raise InputError(source, "", "is a directory, not a file (.cat, .gst, .ros or .rosz)")
     key = (str(resolved), status.st_mtime_ns, status.st_size)
     result = _cache.get(key)
     if result is None:

@@ -37,6 +37,7 @@ from hammerlab.engine.datasheet import ModelEntry, Profile, Weapon
 from hammerlab.io.bounds import (
     AP,
     MAX_RANGE,
+    MAX_UNIT_MODELS,
     MAX_WEAPONS_PER_MODEL,
     POISONED,
     SAVE,
@@ -123,6 +124,15 @@ def carried_problems(entry: ModelEntry) -> list[str]:
         for what, carried in (("weapons", entry.weapons), ("psychic powers", entry.powers))
         if len(carried) > MAX_WEAPONS_PER_MODEL
     ]
+
+
+def size_problem(entries: list[ModelEntry]) -> str | None:
+    """A unit of more models than ``io.bounds.MAX_UNIT_MODELS``, which no scenario fields
+    (its ``size`` cap): a hostile file's model entry selected 1,000 times."""
+    models = sum(entry.count for entry in entries)
+    if models <= MAX_UNIT_MODELS:
+        return None
+    return f"it has {models} models; a unit has at most {MAX_UNIT_MODELS}"
 
 
 def mastery_problems(rules: list[str]) -> list[str]:

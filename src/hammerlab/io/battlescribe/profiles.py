@@ -319,6 +319,20 @@ def mastery_rule(raw: RawProfile) -> str | None:
     return f"Psyker (Mastery Level {match.group(1)})" if match else None
 
 
+_MASTERY_NAME = re.compile(r"\s*psyker\s*\(\s*mastery\s+level\s+([0-9]+)\s*\)\s*", re.IGNORECASE)
+
+
+def mastery_named(selection: str, rule: str) -> str | None:
+    """The rule ``Psyker (Mastery Level N)`` where a selection named so links the bare
+    rule ``Psyker`` (the Tyranid catalogue gives each psyker its level this way: the
+    Swarmlord's compulsory upgrade "Psyker (Mastery Level 3)" links the rule Psyker);
+    ``None`` for any other selection or rule."""
+    match = _MASTERY_NAME.fullmatch(selection)
+    if match is None or rule.strip().lower() != "psyker":
+        return None
+    return f"Psyker (Mastery Level {match.group(1)})"
+
+
 TRANSPORT_CAPACITY = "Transport Capacity"
 """The rule a transport's datasheet carries (``Transport Capacity (12)``), which the
 Waffle Edition reads (``editions/waffle/transports.py``, ``capacity_of``)."""

@@ -36,18 +36,24 @@ def split_save(value: str) -> tuple[str | None, int | None]:
 
 
 _INVULNERABLE = re.compile(
-    r"(?:\b([2-6])\s*\+{1,2}\s*invulnerable|invulnerable sav\w*\s+of\s+([2-6])\+)", re.IGNORECASE
+    r"(?:\b([2-6])\s*\+{1,2}\s*invul|invulnerable sav\w*\s+of\s+([2-6])\+)", re.IGNORECASE
 )
+_GRANTS = r"(?:has|have|confers?|grants?|gives?|provides?)"
 _ONLY_GRANT = re.compile(
-    r"(?:(?!\band\b)[^,;:])*?\b(?:has|have|confers?|grants?|gives?)\s+an?\s+[2-6]\s*\+{1,2}"
-    r"\s*invulnerable\s+save\.?",
+    rf"(?:(?:(?!\band\b)[^,;:])*?\b{_GRANTS}\s+(?:an?\s+)?)?[2-6]\s*\+{{1,2}}"
+    r"\s*invul(?:nerable)?\.?\s+(?:save|sv)\.?",
     re.IGNORECASE,
 )
 """A sentence that grants an invulnerable save and nothing else: a subject with no
 list in it ("An iron halo confers a 4+ invulnerable save."; not "...has the Deep
-Strike, Relentless and Bulky special rules and a 5+ invulnerable save.")."""
+Strike, Relentless and Bulky special rules and a 5+ invulnerable save."), none
+("Provides 4++ Invulnerable save"), or the save alone ("5+ Invul Sv")."""
+_OWN_SUBJECT = re.compile(rf"\s*(?:(?:this|it)\s+)?{_GRANTS}\b|\s*[2-6]\s*\+", re.IGNORECASE)
+"""A sentence of a wargear item's description whose subject can only be the item:
+none ("Provides 4++ Invulnerable save", "Confers 5++ Invulnerable Save"), "This" or
+"It" ("This provides a 3+ Invulnerable save."), or the save alone ("5+ Invul Sv")."""
 _CONDITION_WORDS = re.compile(
-    r"\b(if|when|whenever|while|whilst|against|until|unless|during|from|versus|vs|instead|"
+    r"\b(if|when|whenever|while|whilst|against|until|unless|except|during|from|versus|vs|instead|"
     r"challenge|turn|phase|roll|may|can)\b",
     re.IGNORECASE,
 )
@@ -85,14 +91,14 @@ def invulnerable_in_text(text: str, item: str | None = None) -> InvulnerableMent
     elsewhere: list[str] = []
     other = False
     for sentence in _SENTENCE_END.split(text):
-        if "invulnerable" not in sentence.lower():
+        if "invul" not in sentence.lower():
             other = other or bool(sentence.strip())
             continue
         other = other or not _ONLY_GRANT.fullmatch(sentence.strip())
         values = {int(a or b) for a, b in _INVULNERABLE.findall(sentence)}
         if len(values) != 1 or _CONDITION_WORDS.search(sentence):
             unclear.append(sentence.strip())
-        elif item is not None and not _names(sentence, item):
+        elif item is not None and not _names(sentence, item) and not _OWN_SUBJECT.match(sentence):
             elsewhere.append(sentence.strip())
         else:
             value = values.pop()
@@ -102,7 +108,9 @@ def invulnerable_in_text(text: str, item: str | None = None) -> InvulnerableMent
 
 
 def _names(sentence: str, item: str) -> bool:
-    """Whether ``sentence`` names ``item`` ("Iron Halo" in "An iron halo confers...")."""
-    wanted = " ".join(item.casefold().split())
+    """Whether ``sentence`` names ``item`` ("Iron Halo" in "An iron halo confers..."),
+    a title before a colon aside ("Chapter Relic: Kesare's Mantle" names itself "Kesare's
+    Mantle")."""
+    wanted = " ".join(item.rpartition(":")[2].casefold().split())
     singular = wanted[:-1] if wanted.endswith("s") else wanted
     return bool(singular) and singular in " ".join(sentence.casefold().split())

@@ -34,6 +34,11 @@ class Node:
     """Where ``variable``: the most copies the data allows the whole unit (``None``:
     no maximum)."""
     notes: list[str] = field(default_factory=list)
+    ident: str = ""
+    """The id of the catalogue entry it was made from (``""`` in a roster)."""
+    refusals: list[str] = field(default_factory=list)
+    """Why the unit holding this selection cannot be played as the data describes it
+    (its models are left to a choice the data does not make...), one reason each."""
 
 
 def shows_body(node: Node) -> bool:

@@ -32,12 +32,27 @@ function showReport(job) {
   const body = $("units").querySelector("tbody");
   body.innerHTML = "";
   const pct = p => `${Math.round(p * 100)}%`;
-  const signed = v => (v >= 0 ? "+" : "") + v.toFixed(2);
+  // A signed mean that rounds to zero reads +0; a bound keeps its sign, written to its
+  // first significant digit where it would read zero ("-0.004", "-0.4%"), and an
+  // interval of battles all alike says so: as `hammerlab lab` prints them (stats.bound).
+  const signed = (v, percent) => {
+    const shown = percent ? v * 100 : v, text = shown.toFixed(percent ? 0 : 2);
+    return (Number(text) === 0 ? "+" + (0).toFixed(percent ? 0 : 2) : (shown > 0 ? "+" : "") + text)
+      + (percent ? "%" : "");
+  };
+  const bound = (v, percent) => {
+    const shown = percent ? v * 100 : v, decimals = percent ? 0 : 2;
+    if (shown === 0 || Number(shown.toFixed(decimals)) !== 0) return signed(v, percent);
+    const digits = Math.min(6, -Math.floor(Math.log10(Math.abs(shown))));
+    return (shown > 0 ? "+" : "") + shown.toFixed(digits) + (percent ? "%" : "");
+  };
+  const interval = (mean, low, high, alike, percent) =>
+    `${signed(mean, percent)} (${bound(low, percent)}..${bound(high, percent)}${alike ? ", all alike" : ""})`;
   for (const u of report.units) {
     const row = document.createElement("tr");
-    for (const text of [u.unit, u.models_fielded, u.baseline_mean_models_left.toFixed(2),
+    for (const text of [u.label, u.models_fielded, u.baseline_mean_models_left.toFixed(2),
                         u.variant_mean_models_left.toFixed(2),
-                        `${signed(u.difference)} (${signed(u.ci95[0])} .. ${signed(u.ci95[1])})`,
+                        interval(u.difference, u.ci95[0], u.ci95[1], u.alike, false),
                         `${pct(u.baseline_p_destroyed)} → ${pct(u.variant_p_destroyed)}`]) {
       const cell = document.createElement("td"); cell.textContent = text; row.appendChild(cell);
     }
@@ -45,11 +60,9 @@ function showReport(job) {
   }
   // Each outcome's rate in both arms and their paired difference, with 95% intervals,
   // as `hammerlab lab` prints them ("33% (27%..40%)", "+5% (-2%..+12%)").
-  const share = (p, sign) => {
-    const whole = Math.round(p * 100);
-    return `${sign && whole >= 0 ? "+" : ""}${whole === 0 ? 0 : whole}%`;
-  };
-  const rate = (e, sign) => `${share(e.mean, sign)} (${share(e.ci95[0], sign)}..${share(e.ci95[1], sign)})`;
+  const share = p => `${Math.round(p * 100) || 0}%`;
+  const rate = (e, sign) => sign ? interval(e.mean, e.ci95[0], e.ci95[1], e.alike, true)
+    : `${share(e.mean)} (${share(e.ci95[0])}..${share(e.ci95[1])})`;
   const wins = $("wins").querySelector("tbody");
   wins.innerHTML = "";
   for (const w of report.win_rates) {
@@ -62,7 +75,8 @@ function showReport(job) {
   const alike = report.paired_battles_ended_alike;
   $("alike").textContent =
     `Paired battles that ended alike (every unit's models left, and the winner): ${alike} of ${report.runs}.` +
-    (alike === report.runs ? " The change made no difference to any of them: it may never come into play here." : "");
+    (alike === report.runs ? " The change made no difference to any of them: it may never come into play here." : "") +
+    (job.alike_note ? ` ${job.alike_note}` : "");
   $("arms").textContent = job.arms_text || "";
   $("plugins").textContent = job.plugins_line || "";
   $("plugins").hidden = !job.plugins_line;
@@ -100,7 +114,7 @@ function drawLab(report) {
   const x = v => left + (width - left - 20) * v / most;
   report.units.forEach((u, i) => {
     const y = 10 + i * rowH;
-    svg("text", { x: left - 6, y: y + 16, "text-anchor": "end", "font-size": 11 }, root).textContent = u.unit.slice(0, Math.floor(left / 7));
+    svg("text", { x: left - 6, y: y + 16, "text-anchor": "end", "font-size": 11 }, root).textContent = u.label.slice(0, Math.floor(left / 7));
     svg("rect", { x: left, y, width: x(u.baseline_mean_models_left) - left, height: 12, fill: "#2c5aa0" }, root);
     svg("rect", { x: left, y: y + 13, width: x(u.variant_mean_models_left) - left, height: 12, fill: "#b8432f" }, root);
     const low = u.baseline_mean_models_left + u.ci95[0], high = u.baseline_mean_models_left + u.ci95[1];

@@ -40,10 +40,17 @@ def final_chain(
     the last model and ``resolve`` says how many of their wounds earn more
     (every wound roll, or the unsaved ones once allocated: parameter
     ``earned_by``).
+
+    Every extra attack is "against that same target", so the chain ends once the
+    target has no model left: with ``earned_by=unsaved_wound`` each extra attack's
+    wounds are allocated before the next is made, and the one that removes the
+    target's last model earns nothing (nor do the weapon's own wounds, where they
+    removed it). Earned by the wound roll, the wounds are allocated after the
+    chain, so the target is never destroyed during it.
     """
     unit, target, weapon, wounds = caused.unit, caused.target, caused.profile.name, caused.wounds
     alive = unit.alive_models
-    if not (wounds and unit.starting_models > 1):
+    if not (wounds and unit.starting_models > 1 and target.alive_models):
         return
     if len(alive) != 1 or alive[0].wounds_left != 1:
         return
@@ -61,7 +68,11 @@ def final_chain(
         )
     )
     pending, made = wounds, 0
-    while accept and pending and made < FINAL_SHOT_LIMIT:
+    # Seed 000: "an additional attack ... against that same target. If these additional
+    # attacks cause wounds, they gain another attack against that target": once its
+    # last model is removed (earned by unsaved wounds, allocated as they come) there is
+    # no target left, and the chain ends (it rolled on at the empty unit and crashed).
+    while accept and pending and target.alive_models and made < FINAL_SHOT_LIMIT:
         made += pending
         battle.say(rule.replace("_", "-"), f"{last.id} makes {pending} {name}(s)")
         pending = resolve(caused.strike(last, pending, name))
