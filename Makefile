@@ -29,8 +29,12 @@ $(STAMP): pyproject.toml constraints.txt
 demo: $(STAMP)
 	$(BIN)/hammerlab battle examples/marines_vs_orks_ruins.toml --seed 1
 
+# Every tree of Python files: what the lint and the format check read.
+PY_TREES := src tests benchmarks examples
+
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check $(PY_TREES)
+	$(BIN)/ruff format --check $(PY_TREES)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy src/hammerlab

@@ -56,6 +56,54 @@ def test_side_with_the_search_controller_is_taken() -> None:
     assert code == 0, err
 
 
+@pytest.mark.parametrize("controller", ["ai", "prompt"])
+def test_playouts_without_the_search_ai_is_a_usage_error(controller: str) -> None:
+    # A newcomer's review: --playouts 50 without --controller search was taken and
+    # changed nothing (the heuristic AI played both sides), where --side is refused.
+    code, out, err = run(
+        "battle", str(THREE_TURNS), "--controller", controller, "--playouts", "50"
+    )  # fmt: skip
+    assert one_line(code, err, 2) == (
+        "error: --playouts: is the search AI's budget; give it with --controller search"
+    )
+    assert out == ""
+
+
+def test_tournament_playouts_without_a_search_player_is_a_usage_error() -> None:
+    matchup = ROOT / "examples" / "matchups" / "boyz_vs_tactical.toml"
+    code, out, err = run(
+        "tournament", str(matchup), "--players", "heuristic,random", "--playouts", "50",
+        "--games", "1",
+    )  # fmt: skip
+    assert one_line(code, err, 2) == (
+        "error: --playouts: is the search player's budget; 'heuristic,random' has no search player"
+    )
+    assert out == ""
+
+
+def test_the_introduction_says_who_plays_each_side() -> None:
+    # The same review: --controller search never said which side the search AI plays.
+    # --side defaults to the first player listed (Ultramarines, then Orks), the other
+    # side is the heuristic AI; the search's budget is 8 playouts unless --playouts.
+    def players_line(*flags: str) -> str:
+        code, out, err = run("battle", str(THREE_TURNS), "--stop-after", "1", *flags)
+        assert code == 0, err
+        return next(line for line in out.splitlines() if line.startswith("Players: "))
+
+    assert players_line("--controller", "search", "--playouts", "1") == (
+        "Players: Ultramarines: search AI (1 playout a decision); Orks: heuristic AI"
+    )
+    assert players_line() == "Players: Ultramarines: heuristic AI; Orks: heuristic AI"
+
+
+def test_the_introduction_names_the_side_a_person_plays() -> None:
+    code, out, _ = run(
+        "battle", str(THREE_TURNS), "--controller", "prompt", "--side", "Orks", "--no-dice"
+    )  # the input ends at once: the game stops at the first question (exit 1)
+    assert code == 1
+    assert "Players: Ultramarines: heuristic AI; Orks: you (--controller prompt)" in out
+
+
 @pytest.mark.parametrize("turn", ["4", "10"])
 def test_stop_after_a_turn_the_scenario_does_not_have_is_a_usage_error(turn: str) -> None:
     code, out, err = run("battle", str(THREE_TURNS), "--stop-after", turn, "--json")
@@ -129,7 +177,7 @@ def test_odds_poisoned_1_plus_wounds_on_2_plus() -> None:
 @pytest.mark.parametrize("keyword", ["poisoned 0+", "poisoned 7+", "poisoned 99+"])
 def test_odds_poisoned_outside_1_to_6_is_one_clear_line(keyword: str) -> None:
     code, _, err = run(*POISONED, "--keyword", keyword)
-    line = one_line(code, err, 1)
+    line = one_line(code, err, 2)
     value = keyword.split()[1]
     assert line == f"error: --keyword: 'poisoned ({value})': Poisoned wounds on 1+ to 6+"
 

@@ -5,8 +5,10 @@ syntax, datasheet notes before a battle, one default ruleset, lazy imports."""
 
 from __future__ import annotations
 
+import inspect
 import io
 import json
+import re
 import subprocess
 import sys
 import tomllib
@@ -23,11 +25,13 @@ from hammerlab.analysis.odds import calculator, calculator_names
 from hammerlab.analysis.odds_request import OddsAsk
 from hammerlab.cli import common, odds_cmd
 from hammerlab.cli.app import app
+from hammerlab.editions import plugins
 from hammerlab.editions.waffle.tables import MELEE_TO_HIT, to_wound_cell
 from hammerlab.errors import similar_names
 from hammerlab.io.scenario import Scenario, load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
+README_TEXT = (ROOT / "README.md").read_text(encoding="utf-8")
 RUINS = ROOT / "examples" / "marines_vs_orks_ruins.toml"
 THREE_TURNS = ROOT / "examples" / "whole_game_three_turns.toml"
 LIBRARY_ODDS = ["odds", "--attacker", "Heavy Weapons Squad", "--weapon", "Lascannon",
@@ -224,6 +228,32 @@ def test_click_usage_errors_are_one_line_with_exit_2(args: list[str], expected: 
     assert "╭" not in line and "Usage:" not in line
 
 
+def test_an_unknown_option_is_said_as_the_readme_quotes_it() -> None:
+    # A newcomer's review: the README quotes `error: no such option: --bogus (see
+    # hammerlab lab --help)`; click added "(Possible options: --out, --runs)", the
+    # options spelt least unlike "--bogus", none of which it meant. A near miss is
+    # still helped, as an unknown unit name is: "--seeed" is "--seed" with one e more.
+    quoted = re.search(r"`(error: no such option:\s+--bogus \(see [^`]*\))`", README_TEXT)
+    assert quoted is not None
+    readme = " ".join(quoted[1].split())
+    result = CliRunner().invoke(app, ["lab", str(RUINS), "--bogus"], prog_name="hammerlab")
+    assert (result.exit_code, result.stderr) == (2, readme + "\n")
+    near = CliRunner().invoke(app, ["battle", str(RUINS), "--seeed", "1"], prog_name="hammerlab")
+    assert near.stderr == (
+        "error: no such option: --seeed (did you mean: --seed) (see hammerlab battle --help)\n"
+    )
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_each_command_is_described_in_one_whole_sentence(command: str) -> None:
+    # The same review: `hammerlab --help` lists each command with the first paragraph of
+    # its docstring, line breaks kept, so four descriptions broke mid-sentence
+    # ("and check that ⏎ every event"). Each is one line, one sentence.
+    group = typer.main.get_command(app)
+    first = inspect.cleandoc(group.commands[command].help or "").split("\n\n")[0]  # type: ignore[attr-defined]
+    assert "\n" not in first and first.endswith("."), first
+
+
 def test_the_installed_entry_point_gives_the_same_line() -> None:
     done = subprocess.run(
         [sys.executable, "-c", "from hammerlab.cli.app import main; main()", "lab", "--bogus"],
@@ -348,7 +378,7 @@ WAFFLE_PLAIN = ["odds", "-r", "waffle", "--type", "Heavy", "--bs", "4", "--stren
 def test_waffle_odds_refuse_more_shots_than_a_weapon_fires_at_once() -> None:
     """51 shots a model: more than a datasheet's weapon may fire (io.bounds, 50)."""
     code, out, err = run(*WAFFLE_PLAIN, "--attacks", "51", "--json")
-    line = _one_error_line(code, out, err, 1)
+    line = _one_error_line(code, out, err, 2)
     assert line.startswith("error: --shots: ") and "51 shots" in line and "1 to 50" in line
 
 
@@ -378,6 +408,50 @@ def test_lab_rule_name_and_name_on_are_one_experiment() -> None:
 def test_rule_errors_name_the_flag(command: str) -> None:
     code, out, err = run(command, str(RUINS), "--rule", "no_such_rule")
     assert _one_error_line(code, out, err, 2).startswith("error: --rule: ")
+
+
+WAFFLE_ODDS = ["odds", "--bs", "4", "--strength", "4", "--ap", "5", "--toughness", "4",
+               "--save", "3", "--wounds", "1", "--target-models", "5"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("flag", "said"),
+    [
+        ("charge_dice=3", "charge_dice does not change {what}; they read: {read}"),
+        (
+            "suppressive_fire.ld_penalty_per_wound=2",
+            "suppressive_fire.ld_penalty_per_wound does not change {what}; they read: {read}",
+        ),
+        ("nonesuch=3", "unknown rule or parameter 'nonesuch'; known: {read}"),
+    ],
+)
+def test_tables_and_odds_say_the_same_of_a_rule_they_do_not_read(flag: str, said: str) -> None:
+    # A newcomer's review: tables said "unknown rule or parameter 'charge_dice' ...
+    # (a plug-in's rule? add --plugin FILE)", exit 2, though charge_dice is a waffle
+    # parameter (`hammerlab rulesets`) and tables takes no --plugin; odds said
+    # "unknown", exit 1. The charts read Overwhelming Strength alone (Seed 000); the
+    # Waffle odds that and the Snap Shot numbers (docs/rules/waffle.md).
+    for args, what, read in (
+        (["tables"], "these charts", "overwhelming_strength"),
+        (
+            WAFFLE_ODDS,
+            "the odds",
+            "overwhelming_strength, snap_shot_divisor, snap_shot_minimum_bs",
+        ),
+    ):
+        code, out, err = run(*args, "--rule", flag)
+        line = _one_error_line(code, out, err, 2)
+        assert line == "error: --rule: " + said.format(what=what, read=read) + "\n"
+
+
+def test_the_plug_in_hint_comes_only_from_a_command_that_takes_plugins(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(plugins, "_LOADED_FILES", {})  # as in a fresh process: none loaded
+    code, out, err = run("battle", str(RUINS), "--rule", "nonesuch")
+    assert _one_error_line(code, out, err, 2).endswith(common.PLUGIN_HINT + "\n")
+    code, out, err = run("tables", "--rule", "nonesuch=1")
+    assert common.PLUGIN_HINT not in _one_error_line(code, out, err, 2)
 
 
 def test_lab_set_errors_name_set() -> None:

@@ -30,8 +30,8 @@ def test_waffle_library_lascannons_at_a_captain_by_hand() -> None:
 @pytest.mark.parametrize("option", [["--invulnerable", "3"], ["--feel-no-pain", "5"]])
 def test_library_form_refuses_plain_numbers_it_would_ignore(option: list[str]) -> None:
     result = CliRunner().invoke(app, [*LIBRARY, *option])
-    assert result.exit_code == 1
-    assert "library form takes no plain numbers" in result.stderr
+    assert result.exit_code == 2  # a question the flags ask wrongly: a usage error
+    assert result.stderr == f"error: {option[0]}: the library form takes no plain numbers\n"
 
 
 ORKS = str(Path(__file__).parent / "data" / "bsdata-7e" / "Orks - Codex.cat")
@@ -45,7 +45,9 @@ def test_odds_at_a_unit_of_a_battlescribe_file_named_with_from() -> None:
     # hit glances or penetrates unless the D6 + S9 against AV11 rolls a 1 (10 < 11),
     # so a shot takes no Hull Point with 1/2 + 1/2 * 1/6 = 7/12, all three (7/12)^3.
     refused = CliRunner().invoke(app, AT_A_KAN)
-    assert refused.exit_code == 1 and "unknown unit 'Killa Kans'" in refused.stderr
+    assert (
+        refused.exit_code == 2 and refused.stderr == "error: --target: unknown unit 'Killa Kans'\n"
+    )
     result = CliRunner().invoke(app, [*AT_A_KAN, "--from", ORKS, "--json"])
     assert result.exit_code == 0, result.output
     answer = json.loads(result.stdout)
@@ -60,7 +62,7 @@ def test_a_battlescribe_file_with_another_edition_s_odds_says_which_edition_its_
     ask = ["odds", "-r", "core11", "--from", ORKS, "--attacker", "Boyz", "--weapon", "Slugga",
            "--target", "Boyz"]  # fmt: skip
     result = CliRunner().invoke(app, ask)
-    assert (result.exit_code, result.stdout) == (1, "")
+    assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr.startswith("error: the units given (")
     assert result.stderr.endswith(
         "are waffle datasheets, as a BattleScribe file's are; core11 odds cannot use them: "
@@ -82,14 +84,14 @@ def test_odds_on_a_weapon_the_import_dropped_says_why() -> None:
     # The error repeats why; a weapon never in the file is refused as before.
     ask = ["odds", "--from", ORKS, "--attacker", "Lootas", "--target", "Tactical Squad"]
     result = CliRunner().invoke(app, [*ask, "--weapon", "Deffgun"])
-    assert (result.exit_code, result.stdout) == (1, "")
+    assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
-        "error: Lootas has no weapon 'deffgun': the import dropped it (Weapon 'Deffgun' "
+        "error: --weapon: Lootas has no weapon 'deffgun': the import dropped it (Weapon 'Deffgun' "
         "cannot be used by the Waffle Edition: its shots 'D3' are dice, which it does not "
         "roll); it has: Stikkbombs\n"
     )
     other = CliRunner().invoke(app, [*ask, "--weapon", "Shoota"])
-    assert other.stderr == "error: Lootas has no weapon 'shoota'; it has: Stikkbombs\n"
+    assert other.stderr == "error: --weapon: Lootas has no weapon 'shoota'; it has: Stikkbombs\n"
 
 
 def test_odds_from_a_missing_file_is_one_line() -> None:
@@ -113,3 +115,93 @@ def test_a_bad_odds_question_is_one_error_type_in_every_edition(
     question = LibraryQuestion(attacker=attacker, weapon="Nope", target=target)
     with pytest.raises(QuestionError, match="has no weapon"):
         calculator(edition).library(question)
+
+
+# --- the plain form's flags: listed whole, refused by name, defaults said ----------------
+
+VALUES = {"--bs": "4", "--strength": "4", "--ap": "5", "--toughness": "4", "--save": "3",
+          "--wounds": "1", "--target-models": "5", "--attacks": "2", "--damage": "1"}  # fmt: skip
+"""A value for each plain flag, good in both editions (core11 AP 5 is refused: below)."""
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "listed"),
+    [
+        # waffle: the BS (or the hits of a template) and the target; the shots default
+        ("waffle", "--bs (or --hits), --strength, --ap, --toughness, --save, --wounds, "
+                   "--target-models"),
+        # core11: the attacks, the BS and the damage too (odds_core11.plain_required)
+        ("core11", "--attacks, --bs, --strength, --ap, --damage, --toughness, --save, "
+                   "--wounds, --target-models"),
+    ],
+)  # fmt: skip
+def test_the_missing_flags_listed_are_all_an_answer_needs(ruleset: str, listed: str) -> None:
+    # A newcomer's review: waffle's list left out --bs, so giving exactly the flags
+    # listed got a second error ("Waffle odds need the BS"); both exited 1.
+    result = CliRunner().invoke(app, ["odds", "-r", ruleset])
+    assert result.exit_code == 2
+    assert result.stderr == f"error: give --attacker/--weapon/--target, or the numbers: {listed}\n"
+    flags = [f.split()[0] for f in listed.split(", ")]
+    given = [word for f in flags for word in (f, VALUES[f])]
+    if ruleset == "core11":
+        given[given.index("--ap") + 1] = "-1"
+    answered = CliRunner().invoke(app, ["odds", "-r", ruleset, *given, "--json"])
+    assert answered.exit_code == 0, answered.stderr
+
+
+WAFFLE_FLAGS = ("--bs", "--strength", "--ap", "--toughness", "--save", "--wounds",
+                "--target-models")  # fmt: skip
+CORE11_FLAGS = ("--attacks", *WAFFLE_FLAGS, "--damage")
+
+
+def plain(ruleset: str, **given: str) -> list[str]:
+    """The plain form's flags for ``ruleset`` with :data:`VALUES` (core11: AP -1), each of
+    ``given`` (``target_models="5"``) in place of its value."""
+    flags = CORE11_FLAGS if ruleset == "core11" else WAFFLE_FLAGS
+    values = {**VALUES, **({"--ap": "-1"} if ruleset == "core11" else {})}
+    values |= {f"--{k.replace('_', '-')}": v for k, v in given.items()}
+    return ["-r", ruleset, *(f"{flag}={values[flag]}" for flag in flags)]
+
+
+PLAIN_WAFFLE = plain("waffle")
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        # the odds bound the firing models at 100 (odds_waffle.MAX_MODELS)
+        ([*PLAIN_WAFFLE, "--models", "200"],
+         "--models: firing models must be between 1 and 100, not 200"),
+        # a Waffle wound takes one wound: no Damage characteristic
+        ([*PLAIN_WAFFLE, "--damage", "2"], "--damage: waffle odds do not use it"),
+        # core11 attacks: at most 20 dice plus 200 (README)
+        (plain("core11", attacks="2000"),
+         "--attacks: '2000' is out of the range hammerlab handles: at most 20 dice, a number "
+         "up to 200, never below 0"),
+        ([*plain("core11"), "--hits", "3"], "--hits: core11 odds do not use it"),
+        (plain("waffle", bs="11"), "--bs: BS must be between 1 and 10, not 11"),
+        (["-r", "nonesuch", *PLAIN_WAFFLE[2:]],
+         "--ruleset: unknown ruleset 'nonesuch'; known: core11, waffle"),
+    ],
+)  # fmt: skip
+def test_an_odds_refusal_names_its_flag_and_is_a_usage_error(args: list[str], line: str) -> None:
+    # A newcomer's review: these named no flag (or a field's name) and exited 1, while
+    # other flag mistakes exit 2 (README: "a mistake names ... the flag").
+    result = CliRunner().invoke(app, ["odds", *args])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"error: {line}\n"
+
+
+def test_the_shots_taken_when_none_are_given_are_said() -> None:
+    # A newcomer's review: the plain form took 1 shot a model silently. An Assault
+    # weapon whose shots are not given fires 1 (the question line: "1x Assault 1 BS4");
+    # given, or in a Rapid Fire weapon's rules (1, 2 at half range), nothing is said.
+    note = "the shots were not given: each model fires 1 (Assault 1)"
+    taken = CliRunner().invoke(app, ["odds", *PLAIN_WAFFLE, "--json"])
+    assert note in json.loads(taken.stdout)["notes"]
+    assert f"note: {note}" in CliRunner().invoke(app, ["odds", *PLAIN_WAFFLE]).stdout
+    for extra in (["--shots", "1"], ["--type", "Rapid Fire"], ["--type", "Heavy 2"]):
+        said = CliRunner().invoke(app, ["odds", *PLAIN_WAFFLE, *extra, "--json"])
+        assert said.exit_code == 0 and not any(
+            n.startswith("the shots were not given") for n in json.loads(said.stdout)["notes"]
+        )

@@ -127,7 +127,7 @@ def test_core11_odds_refuse_more_than_a_thousand_attacks_in_all() -> None:
     code, out, err = run(
         "odds", "-r", "core11", "--attacks", "20D6+200", "--models", "100", *numbers
     )
-    assert one_line(code, err, 1) == (
+    assert one_line(code, err, 2) == (  # a question the flags ask: a usage error
         "error: 100 firing models of up to 320 attacks each make up to 32,000 attacks; "
         "the odds answer at most 1,000 at once"
     )

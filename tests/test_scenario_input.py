@@ -532,3 +532,63 @@ def test_a_value_of_the_wrong_type_is_refused_not_converted(
     with pytest.raises(InputError) as raised:
         parse_scenario(text.replace(before, after, 1), "s.toml")
     assert str(raised.value).startswith(f"s.toml: {key}: ")
+
+
+@pytest.mark.parametrize(
+    ("written", "key", "said"),
+    [
+        ('charge_dice = "3"', "charge_dice", '"3" is text; charge_dice takes a whole number'),
+        ("charge_dice = 3.0", "charge_dice", "3.0 is a number; charge_dice takes a whole number"),
+        ('morale_threshold = "0.5"', "morale_threshold", '"0.5" is text; morale_threshold takes'),
+        ("return_fire = 0", "return_fire", "0 is a whole number; return_fire is a rule"),
+        ('return_fire = "no"', "return_fire", '"no" is text; return_fire is a rule'),
+        ('return_fire = "off"', "return_fire", '"off" is text; return_fire is a rule'),
+        (
+            '"dive_for_cover.without_run" = "on"',
+            "dive_for_cover.without_run",
+            '"on" is text; dive_for_cover.without_run takes true or false',
+        ),
+        (
+            "[rules.dive_for_cover]\nwithout_run = 1",
+            "dive_for_cover.without_run",
+            "1 is a whole number; dive_for_cover.without_run takes true or false",
+        ),
+        (
+            '"final_shot.earned_by" = 3',
+            "final_shot.earned_by",
+            "3 is a whole number; final_shot.earned_by takes text",
+        ),
+    ],
+)
+def test_a_rules_value_is_taken_as_written_as_everywhere_in_the_file(
+    written: str, key: str, said: str
+) -> None:
+    # A newcomer's review: docs/scenarios.md says "Types are taken as written: a whole
+    # number is 3, not "3", 3.0 or true; ... a flag is true or false", which held for
+    # every key but [rules], where "3", "0.5", 0, "no" and "off" were read as --rule's
+    # text. charge_dice is a whole number (2 by default), morale_threshold a number
+    # (0.25), return_fire a rule and dive_for_cover.without_run a switch (on/off in
+    # `hammerlab rulesets`), final_shot.earned_by a word (wound_roll | unsaved_wound).
+    section = "" if written.startswith("[") else "[rules]\n"
+    error = problem(unit("a", "A", "Ork Boyz", 20, 10) + section + written + "\n")
+    assert (error.source, error.where) == ("s.toml", f"rules.{key}")
+    assert error.problem.startswith(said), error.problem
+
+
+def test_a_rules_value_written_as_its_type_is_played_as_written(tmp_path: Path) -> None:
+    # The same keys written as the docs say: a whole number is a number too
+    # (morale_threshold = 1), so it is accepted where a number is taken.
+    text = HEAD.format(ruleset="waffle") + unit("a", "A", "Ork Boyz", 20, 10)
+    text += "[rules]\ncharge_dice = 3\nmorale_threshold = 1\nreturn_fire = false\n"
+    text += '"final_shot.earned_by" = "unsaved_wound"\n'
+    settings = prepare(parse_scenario(text, "s.toml"), "s.toml").battle.settings
+    assert settings.values["charge_dice"] == 3 and settings.values["morale_threshold"] == 1
+    assert not settings.on("return_fire") and settings.on("final_shot")
+    assert settings.values["final_shot.earned_by"] == "unsaved_wound"
+    # and on the command line, one line naming the file and the key, exit 1
+    path = tmp_path / "t.toml"
+    path.write_text(text.replace("charge_dice = 3", 'charge_dice = "3"'), encoding="utf-8")
+    result = CliRunner().invoke(app, ["battle", str(path), "--json"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f'error: {path}: rules.charge_dice: "3" is text; ')
+    assert result.stderr.count("\n") == 1

@@ -81,3 +81,51 @@ def test_automatic_hits_read_alike_whichever_way_they_were_recorded() -> None:
     assert (blows.needed, hammer.needed) == ("A", "auto")
     fists = BlowsStruck("Marines [a]", "Power fist", "Orks [b]", 1, 2, 2, "4+", 1)
     assert fists.text.endswith(": 1 hit(s) on 4+")
+
+
+GUARD = ROOT / "examples" / "guard_suppress_terminators.toml"
+
+
+def test_the_step_log_piped_or_saved_has_each_event_on_one_line() -> None:
+    # A newcomer's review: into a pipe or a file, rich assumed 80 columns and broke
+    # long events in two ("... is removed (Heavy bolter" / "from Infantry Squad ..."),
+    # so `grep 'from Terminator Squad'` found none of the removals the Terminators
+    # caused. The events are the engine's own (the same seed plays the same game):
+    # each is one line of the step log, whatever its length.
+    from hammerlab.analysis.game import Game
+    from hammerlab.io.scenario import load_scenario
+
+    game = Game.start(load_scenario(GUARD), str(GUARD), 1, scenario_path=str(GUARD))
+    game.play()
+    texts = [e.text for e in game.battle.log.events if e.kind != "dice"]
+    assert max(map(len, texts)) > 80  # some would be broken at 80 columns
+    args = ["battle", str(GUARD), "--seed", "1", "--no-dice"]
+    result = CliRunner().invoke(app, args, env={"COLUMNS": None})  # a pipe: no width
+    assert result.exit_code == 0, result.stderr
+    lines = set(result.stdout.splitlines())
+    assert [t for t in texts if t not in lines] == []
+    by_terminators = [t for t in texts if "is removed" in t and "from Terminator Squad" in t]
+    assert by_terminators and all(t in lines for t in by_terminators)
+    # a terminal's width (or COLUMNS) is still kept: the long events are broken there
+    narrow = CliRunner().invoke(app, args, env={"COLUMNS": "80"}).stdout.splitlines()
+    assert max(map(len, narrow)) <= 80
+    assert not any(t in narrow for t in texts if len(t) > 80)
+
+
+def test_show_piped_or_saved_prints_its_header_and_weapon_lines_whole() -> None:
+    # The same review: show's header ("Tactical Squad (Space Marines, waffle; ⏎
+    # hammerlab/library/...") and its "Weapons of ..." lines were broken at 80
+    # columns. The weapons each model carries: src/hammerlab/library/waffle/
+    # space_marines.toml, Tactical Squad.
+    result = CliRunner().invoke(app, ["show", "Tactical Squad"], env={"COLUMNS": None})
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert (
+        lines[0]
+        == "Tactical Squad (Space Marines, waffle; hammerlab/library/waffle/space_marines.toml)"
+    )
+    heavy = (
+        "Weapons of 'Space Marine (heavy bolter)': "
+        "Heavy bolter, Bolt pistol, Frag grenades, Krak grenades"
+    )
+    assert heavy in lines

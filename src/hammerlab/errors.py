@@ -110,7 +110,18 @@ class ProfileError(HammerlabError, ValueError):
 class QuestionError(HammerlabError, ValueError):
     """An odds question that cannot be answered as asked (the message says why), in
     any edition: ``hammerlab.analysis.odds`` and the editions' own calculators
-    raise this one type."""
+    raise this one type.
+
+    ``flag`` names the ``hammerlab odds`` flag (or flags) that gave what is wrong
+    (``--models``), where one did: the message starts with it (``--models: firing
+    models must be between 1 and 100, not 200``), ``hammerlab odds`` reports it as a
+    usage error, and the web API names the request's field instead
+    (``web.schemas.OddsRequest.fields_named``)."""
+
+    def __init__(self, problem: str, flag: str | None = None) -> None:
+        self.problem = problem
+        self.flag = flag
+        super().__init__(problem if flag is None else f"{flag}: {problem}")
 
 
 class IllegalActionError(HammerlabError, ValueError):

@@ -535,21 +535,23 @@ def test_cli_odds_waffle_library_form_reads_unit_rules_and_notes_mixed_profiles(
     assert any("mixes profiles" in note for note in data["notes"])
 
 
-def test_cli_odds_waffle_errors_are_one_line_and_exit_1() -> None:
+def test_cli_odds_waffle_errors_are_one_line_naming_the_flag_and_exit_2() -> None:
     library = ["--attacker", "Devastator Squad", "--target", "Ork Boyz"]
-    for args in (
-        [*PLAIN, "--shots", "2", "--keyword", "frobnicate"],
-        [*PLAIN, "--shots", "2", "--damage", "2"],
-        [*PLAIN[:4], "--ap", "9", *PLAIN[6:], "--shots", "2"],  # PLAIN with AP 9 for AP 5
-        [*PLAIN, "--type", "Rapid Fire", "--shots", "2"],
-        [*PLAIN, "--shots", "1", "--keyword", "template"],
-        [*PLAIN, "--shots", "1", "--situation", "downhill"],
-        [*library, "--weapon", "Missile launcher (frag)"],
-        [*library, "--weapon", "Power fist"],
+    # A newcomer's review: each refusal names the flag at fault, and a question the
+    # flags ask wrongly is a usage error (exit 2), as other commands' flag mistakes are.
+    for args, flag in (
+        ([*PLAIN, "--shots", "2", "--keyword", "frobnicate"], "--keyword"),
+        ([*PLAIN, "--shots", "2", "--damage", "2"], "--damage"),  # Waffle wounds take 1 W
+        ([*PLAIN[:4], "--ap", "9", *PLAIN[6:], "--shots", "2"], "--ap"),  # AP 1-6 or -
+        ([*PLAIN, "--type", "Rapid Fire", "--shots", "2"], "--shots"),  # the rules' shots
+        ([*PLAIN, "--shots", "1", "--keyword", "template"], "--hits"),  # a template: its hits
+        ([*PLAIN, "--shots", "1", "--situation", "downhill"], "--situation"),
+        ([*library, "--weapon", "Missile launcher (frag)"], "--hits"),  # a Blast: its hits
+        ([*library, "--weapon", "Power fist"], "--weapon"),  # melee: no shooting odds
     ):
         code, out, err = _run(*args)
-        assert code == 1, args
-        assert err.startswith("error: ") and err.count("\n") == 1, err
+        assert code == 2, args
+        assert err.startswith(f"error: {flag}: ") and err.count("\n") == 1, err
         assert "Traceback" not in out + err
 
 
@@ -630,7 +632,7 @@ def test_library_odds_count_the_attackers_preferred_enemy() -> None:
 def test_monster_hunter_stated_at_a_target_that_is_no_monstrous_creature_is_refused() -> None:
     code, _, err = _run("--attacker", "Heavy Weapons Squad", "--weapon", "Lascannon",
                         "--target", "Ork Boyz", "--situation", "monster-hunter")  # fmt: skip
-    assert code == 1 and "Ork Boyz is not a Monstrous Creature" in err
+    assert code == 2 and err.startswith("error: --situation: monster-hunter: Ork Boyz is not a")
 
 
 def test_the_engine_check_agrees_with_the_odds_of_a_preferred_enemy() -> None:

@@ -16,7 +16,13 @@ from hammerlab.engine.datasheet import Datasheet, ModelEntry, edition_problem
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.dice import dice_for
 from hammerlab.engine.geometry import MM_PER_INCH, Vec, centre_distance
-from hammerlab.engine.rules import ParamValue, check_parameters_switched_on, resolve_settings
+from hammerlab.engine.rules import (
+    MistypedSettingError,
+    ParamValue,
+    check_parameters_switched_on,
+    check_written_types,
+    resolve_settings,
+)
 from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import HammerlabError, InputError
 from hammerlab.io.library import ArmySpec, datasheets_from
@@ -329,13 +335,18 @@ def _check_status_keys(
 
 
 def check_file_rules(ruleset: Ruleset, scenario: Scenario, source: str) -> None:
-    """The scenario's own ``[rules]`` are ``ruleset``'s and in bounds, and switch off no
-    rule whose parameter they set
+    """The scenario's own ``[rules]`` are ``ruleset``'s, each written as its type
+    (:func:`~hammerlab.engine.rules.check_written_types`: ``charge_dice = 3``, not
+    ``"3"``) and in bounds, and switch off no rule whose parameter they set
     (:func:`~hammerlab.engine.rules.check_parameters_switched_on`): a mistake is an
-    :class:`~hammerlab.errors.InputError` naming ``source`` and ``rules``."""
+    :class:`~hammerlab.errors.InputError` naming ``source`` and ``rules`` (a value of the
+    wrong type, its key: ``rules.charge_dice``)."""
     try:
+        check_written_types(ruleset.options, ruleset.parameters, scenario.rules)
         check_parameters_switched_on(scenario.rules)
         resolve_settings(ruleset.options, ruleset.parameters, scenario.rules)
+    except MistypedSettingError as error:
+        raise InputError(source, f"rules.{error.key}", error.problem) from None
     except HammerlabError as error:
         raise InputError(source, "rules", str(error)) from None
 

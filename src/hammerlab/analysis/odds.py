@@ -22,15 +22,23 @@ from hammerlab.engine.datasheet import Datasheet
 from hammerlab.errors import QuestionError as QuestionError  # noqa: PLC0414
 from hammerlab.errors import UnknownNameError
 
+FLAGS = {
+    "skill": "bs",
+    "firing_models": "models",
+    "weapon_type": "type",
+    "keywords": "keyword",
+    "target_keywords": "target-keyword",
+    "rules": "rule",
+}
+"""The ``hammerlab odds`` flags of the question fields not named alike."""
 
-class ConflictingFlagsError(QuestionError):
-    """A question whose flags do not go together (``--hits`` with ``--shots``): a usage
-    mistake, which ``hammerlab odds`` reports naming ``flag`` with exit status 2."""
 
-    def __init__(self, flag: str, problem: str) -> None:
-        self.flag = flag
-        self.problem = problem
-        super().__init__(f"{flag}: {problem}")
+def flag(name: str) -> str:
+    """The ``hammerlab odds`` flag that gives the question's field ``name`` (of a
+    :class:`PlainQuestion`, a :class:`LibraryQuestion` or the CLI's own
+    ``analysis.odds_request.OddsAsk``): ``--bs`` for ``skill``, ``--type`` for
+    ``weapon_type``, ``--target-models`` for ``target_models``."""
+    return "--" + FLAGS.get(name, name.replace("_", "-"))
 
 
 @dataclass(frozen=True)
@@ -109,13 +117,15 @@ class LibraryQuestion:
     file's units, uploaded to the web odds page)."""
 
     def find(self, ruleset: Ruleset, name: str) -> Datasheet:
-        """The unit called ``name``: one of :attr:`units`, else ``ruleset``'s library."""
+        """The unit called ``name`` (:attr:`attacker` or :attr:`target`): one of
+        :attr:`units`, else ``ruleset``'s library."""
         wanted = name.strip().casefold()
         for sheet in self.units:
             if sheet.name.casefold() == wanted:
                 if not sheet.entries:  # an imported formation: its units are datasheets
                     raise QuestionError(
-                        f"{sheet.name} has no models: it cannot fire or be fired at"
+                        f"{sheet.name} has no models: it cannot fire or be fired at",
+                        "--attacker" if name == self.attacker else "--target",
                     )
                 return sheet
         return ruleset.find_unit(name)
@@ -124,15 +134,17 @@ class LibraryQuestion:
 def refuse_unused(
     edition: str, question: PlainQuestion | LibraryQuestion, names: tuple[str, ...]
 ) -> None:
-    """Raise :class:`QuestionError` if ``question`` sets any of the fields ``names``.
+    """Raise :class:`QuestionError`, naming their flags, if ``question`` sets any of the
+    fields ``names``.
 
     A calculator calls it with the fields its edition does not use, so that
     they are never silently ignored.
     """
     defaults = {f.name: f.default for f in fields(question)}
-    given = [n.replace("_", " ") for n in names if getattr(question, n) != defaults[n]]
+    given = [flag(n) for n in names if getattr(question, n) != defaults[n]]
     if given:
-        raise QuestionError(f"{edition} odds do not use: {', '.join(given)}")
+        them = "it" if len(given) == 1 else "them"
+        raise QuestionError(f"{edition} odds do not use {them}", ", ".join(given))
 
 
 @dataclass(frozen=True)
@@ -189,8 +201,9 @@ class OddsCalculator(Protocol):
         ...
 
     @property
-    def plain_required(self) -> tuple[str, ...]:
-        """Optional :class:`PlainQuestion` fields that this edition always needs."""
+    def plain_required(self) -> tuple[tuple[str, ...], ...]:
+        """Optional :class:`PlainQuestion` fields that this edition always needs, each as
+        the fields any one of which will do (``("skill", "hits")``: the BS, or hits)."""
         ...
 
     def plain(self, question: PlainQuestion) -> OddsResult:

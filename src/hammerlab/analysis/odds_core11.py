@@ -9,6 +9,7 @@ from hammerlab.analysis.odds import (
     OddsResult,
     PlainQuestion,
     QuestionError,
+    flag,
     refuse_unused,
     register_calculator,
 )
@@ -35,19 +36,22 @@ class Core11Calculator:
         return SITUATIONS
 
     @property
-    def plain_required(self) -> tuple[str, ...]:
+    def plain_required(self) -> tuple[tuple[str, ...], ...]:
         """Attacks, BS and Damage."""
-        return ("attacks", "skill", "damage")
+        return (("attacks",), ("skill",), ("damage",))
 
     def plain(self, question: PlainQuestion) -> OddsResult:
         """Odds for numbers."""
         refuse_unused("core11", question, ("weapon_type", "hits", "cover", "rules"))
         if question.attacks is None or question.skill is None or question.damage is None:
-            raise QuestionError("core11 odds need the attacks, the BS and the damage")
+            left = [f for f in ("attacks", "skill", "damage") if getattr(question, f) is None]
+            raise QuestionError(
+                "core11 odds need the attacks, the BS and the damage", ", ".join(map(flag, left))
+            )
         try:
             ap = int(question.ap)
         except ValueError:
-            raise QuestionError(f"AP must be a whole number, not {question.ap!r}") from None
+            raise QuestionError(f"must be a whole number, not {question.ap!r}", "--ap") from None
         answer = plain_answer(
             attacks=question.attacks,
             skill=question.skill,

@@ -19,9 +19,12 @@ from hammerlab.analysis.odds import (
     PlainQuestion,
     QuestionError,
     calculator,
+    calculator_names,
+    flag,
 )
 from hammerlab.engine.datasheet import Datasheet
-from hammerlab.engine.rules import RuleSettingError, parse_rule_flag
+from hammerlab.engine.rules import RuleSettingError, rule_flags
+from hammerlab.errors import UnknownNameError
 
 PLAIN = ("strength", "ap", "toughness", "save", "wounds", "target-models")
 """Flags every edition's plain form needs; each calculator says what else
@@ -67,30 +70,20 @@ class OddsAsk:
         return self.attacker is not None or self.weapon is not None or self.target is not None
 
 
-def flag(field: str) -> str:
-    """The ``hammerlab odds`` flag of an :class:`OddsAsk` field (``--type``, ``--bs``...)."""
-    return "--" + {"weapon_type": "type"}.get(field, field.replace("_", "-"))
-
-
-def _number(option: str, text: str | None) -> int | None:
+def _number(field: str, text: str | None) -> int | None:
     if text is None:
         return None
     try:
         return int(text.strip().rstrip("+"))
     except ValueError:
-        raise QuestionError(f"--{option} must be a whole number, not {text!r}") from None
+        raise QuestionError(f"must be a whole number, not {text!r}", flag(field)) from None
 
 
-def _required(option: str, text: str | None) -> int:
-    value = _number(option, text)
+def _required(field: str, text: str | None) -> int:
+    value = _number(field, text)
     if value is None:
-        raise QuestionError(f"--{option} is required")
+        raise QuestionError("is required", flag(field))
     return value
-
-
-def _option(field: str) -> str:
-    """The option that gives a :class:`PlainQuestion` field."""
-    return {"skill": "bs", "weapon_type": "type"}.get(field, field.replace("_", "-"))
 
 
 def _save(text: str) -> int | None:
@@ -106,16 +99,36 @@ PLAIN_ONLY = (
 
 
 def _rules(flags: Sequence[str]) -> tuple[tuple[str, str], ...]:
-    """``--rule`` flags as (name, value) pairs."""
+    """``--rule`` flags as (name, value) pairs; a name given twice is refused, as
+    :func:`~hammerlab.engine.rules.rule_flags` refuses it for every command."""
     try:
-        return tuple(parse_rule_flag(f) for f in flags)
+        return tuple((key, str(value)) for key, value in rule_flags(flags).items())
     except RuleSettingError as error:
-        raise QuestionError(f"--rule: {error}") from None
+        raise QuestionError(str(error), "--rule") from None
+
+
+def _missing(ask: OddsAsk, required: Sequence[tuple[str, ...]]) -> str | None:
+    """The plain form's flags ``ask`` leaves out, in the order ``odds --help`` lists
+    them: each of :data:`PLAIN`, and each of the edition's ``required`` groups none of
+    whose flags is given (``--bs (or --hits)``); ``None`` when none is missing."""
+    groups = [(f,) for f in PLAIN] + [tuple(flag(f)[2:] for f in g) for g in required]
+    given = {flag(f.name)[2:]: getattr(ask, f.name) for f in fields(ask)}
+    order = list(given)
+    left = sorted(
+        (g for g in groups if all(given[name] is None for name in g)),
+        key=lambda g: order.index(g[0]),
+    )
+    if not left:
+        return None
+    return ", ".join(f"--{g[0]}" + "".join(f" (or --{other})" for other in g[1:]) for g in left)
 
 
 def answer(ask: OddsAsk, units: Sequence[Datasheet] = ()) -> OddsResult:
     """The exact odds ``ask`` asks for; a :class:`QuestionError` (or another
     :class:`~hammerlab.errors.HammerlabError`) names what is wrong with it."""
+    if ask.ruleset not in calculator_names():
+        known = ", ".join(calculator_names())
+        raise QuestionError(f"unknown ruleset {ask.ruleset!r}; known: {known}", "--ruleset")
     calc = calculator(ask.ruleset)
     other = next((unit for unit in units if unit.edition != ask.ruleset), None)
     if other is not None:  # a BattleScribe file's units are 7th-edition, waffle datasheets
@@ -128,31 +141,35 @@ def answer(ask: OddsAsk, units: Sequence[Datasheet] = ()) -> OddsResult:
     if ask.is_library:
         stray = [flag(f) for f in PLAIN_ONLY if getattr(ask, f) not in (None, ())]
         if stray:
-            raise QuestionError(f"{', '.join(stray)}: the library form takes no plain numbers")
+            raise QuestionError("the library form takes no plain numbers", ", ".join(stray))
         if ask.attacker is None or ask.weapon is None or ask.target is None:
-            raise QuestionError("the library form needs --attacker, --weapon and --target")
-        return calc.library(
-            LibraryQuestion(
-                attacker=ask.attacker,
-                weapon=ask.weapon,
-                target=ask.target,
-                profile=ask.profile,
-                firing_models=_number("models", ask.models),
-                target_models=_number("target-models", ask.target_models),
-                hits=_number("hits", ask.hits),
-                cover=_number("cover", ask.cover),
-                situation=facts,
-                rules=_rules(ask.rule),
-                units=tuple(units),
+            unnamed = [flag(f) for f in ("attacker", "weapon", "target") if getattr(ask, f) is None]
+            raise QuestionError(
+                "the library form needs --attacker, --weapon and --target", ", ".join(unnamed)
             )
+        question = LibraryQuestion(
+            attacker=ask.attacker,
+            weapon=ask.weapon,
+            target=ask.target,
+            profile=ask.profile,
+            firing_models=_number("models", ask.models),
+            target_models=_number("target_models", ask.target_models),
+            hits=_number("hits", ask.hits),
+            cover=_number("cover", ask.cover),
+            situation=facts,
+            rules=_rules(ask.rule),
+            units=tuple(units),
         )
-    given = {flag(f.name)[2:]: getattr(ask, f.name) for f in fields(ask)}
-    needed = {*PLAIN, *map(_option, calc.plain_required)}
-    missing = [f"--{k}" for k in given if k in needed and given[k] is None]
-    if missing:
-        raise QuestionError(
-            f"give --attacker/--weapon/--target, or the numbers: {', '.join(missing)}"
-        )
+        try:
+            return calc.library(question)
+        except UnknownNameError as error:  # a unit's name: the attacker is looked up first
+            if not error.kind.endswith("unit"):  # "unit", "core11 unit"
+                raise
+            where = "--attacker" if error.name == ask.attacker else "--target"
+            raise QuestionError(str(error), where) from None
+    missing = _missing(ask, calc.plain_required)
+    if missing is not None:
+        raise QuestionError(f"give --attacker/--weapon/--target, or the numbers: {missing}")
     return calc.plain(
         PlainQuestion(
             strength=_required("strength", ask.strength),
@@ -160,7 +177,7 @@ def answer(ask: OddsAsk, units: Sequence[Datasheet] = ()) -> OddsResult:
             toughness=_required("toughness", ask.toughness),
             save=_save(str(ask.save)),
             wounds=_required("wounds", ask.wounds),
-            target_models=_required("target-models", ask.target_models),
+            target_models=_required("target_models", ask.target_models),
             attacks=ask.attacks,
             skill=_number("bs", ask.bs),
             damage=ask.damage,
@@ -169,7 +186,7 @@ def answer(ask: OddsAsk, units: Sequence[Datasheet] = ()) -> OddsResult:
             hits=_number("hits", ask.hits),
             invulnerable=_number("invulnerable", ask.invulnerable),
             cover=_number("cover", ask.cover),
-            feel_no_pain=_number("feel-no-pain", ask.feel_no_pain),
+            feel_no_pain=_number("feel_no_pain", ask.feel_no_pain),
             keywords=ask.keyword,
             target_keywords=ask.target_keyword,
             situation=facts,

@@ -16,7 +16,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from hammerlab.analysis.odds import (
-    ConflictingFlagsError,
     LibraryQuestion,
     OddsResult,
     PlainQuestion,
@@ -24,7 +23,7 @@ from hammerlab.analysis.odds import (
     refuse_unused,
     register_calculator,
 )
-from hammerlab.editions import get_ruleset
+from hammerlab.editions import get_ruleset, resolve_read
 from hammerlab.editions.distributions import mean
 from hammerlab.editions.waffle.armour import armour_attack
 from hammerlab.editions.waffle.attacks import firing_quota
@@ -53,7 +52,7 @@ from hammerlab.editions.waffle.vehicles import FRONT, REAR, SIDE, vehicle_of
 from hammerlab.editions.waffle.visibility import improved_cover
 from hammerlab.editions.waffle.wounds import majority_value, most_common_profile
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
-from hammerlab.engine.rules import RuleSettingError, resolve_settings
+from hammerlab.engine.rules import RuleSettingError
 from hammerlab.errors import ProfileError
 from hammerlab.io.battlescribe.datasheets import why_dropped
 from hammerlab.io.bounds import MAX_WEAPON_SHOTS, MAX_WOUNDS, shots_problem
@@ -95,9 +94,9 @@ class WaffleCalculator:
         return SITUATIONS
 
     @property
-    def plain_required(self) -> tuple[str, ...]:
-        """None always: the BS and the shots, unless the hits are given."""
-        return ()
+    def plain_required(self) -> tuple[tuple[str, ...], ...]:
+        """The BS, unless the hits are given (the shots are 1 a model unless said)."""
+        return (("skill", "hits"),)
 
     def plain(self, question: PlainQuestion) -> OddsResult:
         """Odds for numbers: ``firing_models`` models with the same BS fire one weapon."""
@@ -113,19 +112,22 @@ class WaffleCalculator:
                 if value is not None
             ]
             if given:
-                raise ConflictingFlagsError(given[0], f"not used with --hits: {_HITS_GIVEN}")
+                raise QuestionError(f"not used with --hits: {_HITS_GIVEN}", given[0])
         facts = _facts(question.situation)
         weapon = _plain_weapon(question)
         if weapon.unsupported_rules():
-            raise QuestionError(f"keyword not implemented: {weapon.unsupported_rules()[0]!r}")
-        firing = _between("firing models", question.firing_models, 1, MAX_MODELS)
-        strength = _between("strength", question.strength, 1, 10)
+            unknown = weapon.unsupported_rules()[0]
+            raise QuestionError(f"keyword not implemented: {unknown!r}", "--keyword")
+        firing = _between("--models", "firing models", question.firing_models, 1, MAX_MODELS)
+        strength = _between("--strength", "strength", question.strength, 1, 10)
         if question.hits is not None:
             skills, shots = [], weapon.name
         elif question.skill is None:
-            raise QuestionError("Waffle odds need the BS (or the hits of a template or blast)")
+            raise QuestionError(
+                "Waffle odds need the BS (or the hits of a template or blast: --hits)", "--bs"
+            )
         else:
-            skill = _between("BS", question.skill, 1, 10)
+            skill = _between("--bs", "BS", question.skill, 1, 10)
             skills, shots = [skill] * firing, f"{firing}x {weapon.name} BS{skill}"
         fired = _volley(weapon, strength, skills, facts, question.hits, question.rules)
         target = _defence(
@@ -138,7 +140,7 @@ class WaffleCalculator:
             feel_no_pain=question.feel_no_pain,
             facts=facts,
         )
-        return _result(fired, target, f"{shots} at {_target_text(target)}", [])
+        return _result(fired, target, f"{shots} at {_target_text(target)}", _shots_taken(question))
 
     def library(self, question: LibraryQuestion) -> OddsResult:
         """Odds for a weapon of a built-in Waffle unit against another built-in unit.
@@ -147,7 +149,7 @@ class WaffleCalculator:
         target is its most common model, at the unit's majority Toughness.
         """
         if question.hits is not None and question.firing_models is not None:
-            raise ConflictingFlagsError("--models", f"not used with --hits: {_HITS_GIVEN}")
+            raise QuestionError(f"not used with --hits: {_HITS_GIVEN}", "--models")
         facts = _facts(question.situation)
         rules = get_ruleset("waffle")
         attacker = question.find(rules, question.attacker)
@@ -155,7 +157,8 @@ class WaffleCalculator:
         found = _find_weapon(attacker, question.weapon, question.profile)
         weapon = weapon_of(found)
         if not weapon.is_ranged:
-            raise QuestionError(f"{weapon.name} is a melee weapon; Waffle odds cover shooting")
+            problem = f"{weapon.name} is a melee weapon; Waffle odds cover shooting"
+            raise QuestionError(problem, "--weapon")
         carriers = [e for e in attacker.entries if any(w.name == found.name for w in e.weapons)]
         notes = [
             f"{weapon.name}: rule not resolved, ignored: {r}" for r in weapon.unsupported_rules()
@@ -174,10 +177,13 @@ class WaffleCalculator:
         if given is None and target.model_count > MAX_MODELS:
             raise QuestionError(
                 f"{target.name} has {target.model_count} models; the odds fire at 1 to "
-                f"{MAX_MODELS} of them (give --target-models)"
+                f"{MAX_MODELS} of them: give how many",
+                "--target-models",
             )
         models = (
-            target.model_count if given is None else _between("target models", given, 1, MAX_MODELS)
+            target.model_count
+            if given is None
+            else _between("--target-models", "target models", given, 1, MAX_MODELS)
         )
         defence = _library_defence(target, models, question.cover, facts, notes)
         firers = "" if question.hits is not None else f"{len(skills)}x "
@@ -186,14 +192,28 @@ class WaffleCalculator:
         return _result(fired, defence, text, notes)
 
 
+def _shots_taken(question: PlainQuestion) -> list[str]:
+    """A note where the plain form took the shots a model fires without being told
+    them: 1, the shots of a weapon whose Type gives none (``Assault``, ``Heavy``), when
+    neither the shots nor the hits are given and the Type names no number (a Rapid
+    Fire weapon's are the rules')."""
+    kind = (question.weapon_type or "Assault").split(",")[0]
+    if question.attacks is not None or question.hits is not None or re.search(r"\d", kind):
+        return []
+    if kind.strip().lower() == "rapid fire":
+        return []
+    return [f"the shots were not given: each model fires 1 ({kind.strip()} 1)"]
+
+
 _HITS_GIVEN = (
     "the hits are given, so no shot is rolled To Hit (give --hits, or the shots and the BS)"
 )
 
 
-def _between(name: str, value: int, low: int, high: int) -> int:
+def _between(flag: str | None, name: str, value: int, low: int, high: int) -> int:
+    """``value`` of ``name``, given by ``flag`` (``None``: by a datasheet), if in bounds."""
     if not low <= value <= high:
-        raise QuestionError(f"{name} must be between {low} and {high}, not {value}")
+        raise QuestionError(f"{name} must be between {low} and {high}, not {value}", flag)
     return value
 
 
@@ -201,7 +221,8 @@ def _facts(names: Iterable[str]) -> frozenset[str]:
     chosen = frozenset(names)
     unknown = sorted(chosen - set(SITUATIONS))
     if unknown:
-        raise QuestionError(f"unknown situation {unknown[0]!r}; known: {', '.join(SITUATIONS)}")
+        known = ", ".join(SITUATIONS)
+        raise QuestionError(f"unknown situation {unknown[0]!r}; known: {known}", "--situation")
     return chosen
 
 
@@ -218,11 +239,12 @@ def _plain_weapon(question: PlainQuestion) -> WeaponProfile:
     if question.attacks is not None:
         negative = re.fullmatch(r"-\s*\d+", question.attacks.strip())
         if negative:  # a number, out of range: said as the weapon reader says 0 shots
-            raise QuestionError(f"shots: {shots_problem(-int(negative.group()[1:]))}")
+            raise QuestionError(f"{shots_problem(-int(negative.group()[1:]))}", "--shots")
         if not re.fullmatch(r"\d+(/\d+)?", question.attacks.strip()):
-            raise QuestionError(f"shots must be a number (Salvo: 2/4), not {question.attacks!r}")
+            problem = f"shots must be a number (Salvo: 2/4), not {question.attacks!r}"
+            raise QuestionError(problem, "--shots")
         if re.search(r"\d", kind):
-            raise QuestionError(f"give the shots once, not also in the type {kind!r}")
+            raise QuestionError(f"give the shots once, not also in the type {kind!r}", "--shots")
         kind = f"{kind} {question.attacks.strip()}"
     ap = question.ap.strip()
     try:
@@ -242,11 +264,12 @@ def _plain_weapon(question: PlainQuestion) -> WeaponProfile:
         shots = "--shots" if question.attacks is not None else "--type"
         flag = {"S": "--strength", "AP": "--ap", "keywords": "--keyword"}.get(error.key, shots)
         problem = str(error).removeprefix(f"weapon {kind}: ")
-        raise QuestionError(f"{flag}: {problem}") from None
+        raise QuestionError(problem, flag) from None
     if not weapon.is_ranged:
-        raise QuestionError("a melee weapon: Waffle odds cover shooting")
+        raise QuestionError("a melee weapon: Waffle odds cover shooting", "--type")
     if weapon.base_type == "Rapid Fire" and question.attacks is not None:
-        raise QuestionError("Rapid Fire weapons fire 1 shot, 2 at half range: give no shots")
+        problem = "Rapid Fire weapons fire 1 shot, 2 at half range: give no shots"
+        raise QuestionError(problem, "--shots")
     return replace(weapon, name=_type_text(weapon))
 
 
@@ -279,9 +302,9 @@ def _volley(
     rules: tuple[tuple[str, str], ...] = (),
 ) -> Volley:
     try:
-        settings = resolve_settings((), ODDS_PARAMETERS, dict(rules))
+        settings = resolve_read("waffle", ODDS_PARAMETERS, dict(rules), "the odds")
     except RuleSettingError as error:
-        raise QuestionError(f"--rule: {error}") from None
+        raise QuestionError(str(error), "--rule") from None
     firing = Firing(
         snap="snap" in facts,
         half_range="half-range" in facts,
@@ -290,7 +313,7 @@ def _volley(
         snap_minimum=settings.integer(SNAP_SHOT_MINIMUM.name),
         overwhelming_at=settings.integer(OVERWHELMING_STRENGTH.name),
     )
-    given = None if hits is None else _between("hits", hits, 0, MAX_HITS)
+    given = None if hits is None else _between("--hits", "hits", hits, 0, MAX_HITS)
     fired = replace(
         volley(weapon, strength, skills, firing, given),
         hit_ones="preferred-enemy" in facts,
@@ -307,7 +330,8 @@ def _volley(
         marker = "Template" if weapon.template else "Blast"
         raise QuestionError(
             f"{weapon.name} is a {marker} weapon: give the number of hits "
-            "(the models under the marker)"
+            "(the models under the marker)",
+            "--hits",
         )
     return fired
 
@@ -323,18 +347,18 @@ def _defence(
     feel_no_pain: int | None,
     facts: frozenset[str],
 ) -> Defence:
-    def roll(name: str, value: int | None) -> int | None:
-        return None if value is None else _between(name, value, 2, 6)
+    def roll(flag: str, name: str, value: int | None) -> int | None:
+        return None if value is None else _between(flag, name, value, 2, 6)
 
-    in_cover = roll("cover save", cover)
+    in_cover = roll("--cover", "cover save", cover)
     return Defence(
-        toughness=_between("toughness", toughness, 1, 10),
-        wounds=_between("wounds", wounds, 1, MAX_WOUNDS),
-        models=_between("target models", models, 1, MAX_MODELS),
-        save=roll("save", save),
-        invulnerable=roll("invulnerable save", invulnerable),
+        toughness=_between("--toughness", "toughness", toughness, 1, 10),
+        wounds=_between("--wounds", "wounds", wounds, 1, MAX_WOUNDS),
+        models=_between("--target-models", "target models", models, 1, MAX_MODELS),
+        save=roll("--save", "save", save),
+        invulnerable=roll("--invulnerable", "invulnerable save", invulnerable),
         cover=improved_cover(in_cover, 1) if "gone-to-ground" in facts else in_cover,
-        feel_no_pain=roll("Feel No Pain", feel_no_pain),
+        feel_no_pain=roll("--feel-no-pain", "Feel No Pain", feel_no_pain),
         eternal_warrior="eternal-warrior" in facts,
     )
 
@@ -349,7 +373,8 @@ def _find_weapon(sheet: Datasheet, name: str, profile: str | None) -> Weapon:
         known = ", ".join(w.name for w in sheet.weapons())
         dropped = why_dropped(sheet, wanted)
         why = f": the import dropped it ({dropped})" if dropped else ""
-        raise QuestionError(f"{sheet.name} has no weapon {wanted!r}{why}; it has: {known}")
+        problem = f"{sheet.name} has no weapon {wanted!r}{why}; it has: {known}"
+        raise QuestionError(problem, "--weapon")
     return found[0]
 
 
@@ -378,7 +403,7 @@ def _firers(
     if firing is not None:
         if len(set(bs)) > 1:
             notes.append(f"{firing} firing models, each at BS{majority_value(bs)}")
-        models = _between("firing models", firing, 1, MAX_MODELS)
+        models = _between("--models", "firing models", firing, 1, MAX_MODELS)
         skills = [majority_value(bs)] * (models * majority_value(volleys))
     return skills, strength
 
@@ -414,8 +439,9 @@ def _re_rolls(
     )
     if "monster-hunter" in facts and not monstrous:
         raise QuestionError(
-            f"--situation monster-hunter: {target.name} is not a Monstrous Creature, "
-            "so Monster Hunter re-rolls nothing"
+            f"monster-hunter: {target.name} is not a Monstrous Creature, "
+            "so Monster Hunter re-rolls nothing",
+            "--situation",
         )
     found: set[str] = set()
     if attacker.has_rule("Preferred Enemy"):
@@ -544,7 +570,7 @@ def _vehicle_result(
     vehicle = vehicle_of(entry.profile)
     assert vehicle is not None
     facing = REAR if "rear-armour" in facts else SIDE if "side-armour" in facts else FRONT
-    in_cover = None if cover is None else _between("cover save", cover, 2, 6)
+    in_cover = None if cover is None else _between("--cover", "cover save", cover, 2, 6)
     aim = VehicleTarget(
         armour=vehicle.armour(facing),
         hull_points=vehicle.hull_points,

@@ -86,12 +86,13 @@ def show(
 
 
 PlayoutsOpt = Annotated[
-    int,
+    int | None,
     typer.Option(
         min=1,
         max=10_000,
         metavar="N",
-        help="the search AI's playouts per decision (its deterministic thinking budget)",
+        help="the search AI's playouts per decision (its deterministic thinking budget; "
+        "default 8); only where the search AI plays",
     ),
 ]
 RuleOpt = Annotated[
@@ -141,7 +142,7 @@ def battle(
             help="the player --controller prompt or search plays (default: the first)",
         ),
     ] = None,
-    playouts: PlayoutsOpt = 8,
+    playouts: PlayoutsOpt = None,
     log_json: Annotated[
         Path | None, typer.Option(metavar="FILE", help="write the event log as JSON Lines")
     ] = None,
@@ -193,8 +194,10 @@ def replay(
         ),
     ] = None,
 ) -> None:
-    """Re-play a JSON Lines battle log (its seed, rules and decisions) and check that
-    every event comes out the same; exit 1 at the first one that differs.
+    """Re-play a battle log (--log-json) and check that every event comes out the same.
+
+    The log's seed, rules and decisions are played again; exit 1 at the first event
+    that differs.
 
     Example: hammerlab battle EX.toml --seed 3 --log-json L.jsonl; hammerlab replay L.jsonl
     """
@@ -399,14 +402,15 @@ def tournament(
     seed: Annotated[
         int, typer.Option(min=0, metavar="N", help="first dice seed; games use seed, seed+1, ...")
     ] = 1,
-    playouts: PlayoutsOpt = 8,
+    playouts: PlayoutsOpt = None,
     rule: RuleOpt = None,
     plugin: PluginOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Play AI players against each other: every pairing on both sides of every
-    scenario with common seeds; win/draw/loss rates with 95% intervals and Elo.
-    Every game plays with the --rule settings and --plugin rules.
+    """Play AI players against each other: win/draw/loss rates, 95% intervals and Elo.
+
+    Every pairing plays both sides of every scenario, with common seeds;
+    every game plays with the --rule settings and --plugin rules.
 
     Example: hammerlab tournament examples/matchups/*.toml --players heuristic,random --games 20
     """
@@ -450,31 +454,29 @@ def results(
 ) -> None:
     """Re-analyse stored battles without playing them (several DIRs: their union).
 
-    Without --query, every stored grid point is summarized as sweep does (by
-    its scenario file, those of one file together), with
-    the seeds stored (as ranges) and the engine version that played them, how
-    often the choices of the rules it sets were offered and chosen, and the
-    warning of a choice chosen at no point.
+    Without --query, every stored grid point is summarized as sweep does,
+    by its scenario file (those of one file together),
+    with the seeds stored (as ranges) and the engine version that played them,
+    how often the choices of the rules it sets were offered and chosen,
+    and the warning of a choice chosen at no point.
 
-    --query SQL reads these tables, no other file, and writes nothing: a
-    statement that is not a read (SELECT, WITH ... SELECT, VALUES...) is
-    refused (a battle's key: scenario_hash, params, the grid point as JSON,
-    seed and engine_version). It shows at most 10,000 rows (saying so when there are
-    more) and DuckDB may use 2GB of memory for it:
+    --query SQL reads these tables, no other file, and writes nothing:
+    a statement that is not a read (SELECT, WITH ... SELECT, VALUES...) is refused.
+    A battle's key: scenario_hash, params (the grid point as JSON), seed and engine_version.
+    It shows at most 10,000 rows (saying so when there are more),
+    and DuckDB may use 2GB of memory for it:
 
     scenarios: scenario_hash, name, source, players, scenario (JSON)
 
-    units: scenario_hash, params, position, unit, label, player,
-    starting_models
+    units: scenario_hash, params, position, unit, label, player, starting_models
 
     battles: scenario_hash, params, seed, engine_version, winner
 
-    models_left: scenario_hash, params, seed, engine_version, unit,
-    models_left
+    models_left: scenario_hash, params, seed, engine_version, unit, models_left
 
-    choices: scenario_hash, params, seed, engine_version, choice, offered,
-    chosen (per battle, each choice offered, "kind: label", and how many
-    times it was offered and chosen)
+    choices: scenario_hash, params, seed, engine_version, choice, offered, chosen
+    (per battle, each choice offered, "kind: label", and how many times it was offered
+    and chosen)
 
     Example: hammerlab results runs/ --query "SELECT winner, count(*) FROM battles GROUP BY 1"
     """
@@ -516,8 +518,9 @@ def balance(
     plugin: PluginOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Find the value of a parameter or unit size that brings a metric to a goal
-    (stochastic bisection; the answer comes with its bracket and interval).
+    """Find the value of a parameter or unit size that brings a metric to a goal.
+
+    A stochastic bisection: the answer comes with its bracket and interval.
 
     Example: hammerlab balance examples/guard_suppress_terminators.toml
     --vary units.terminators.size=2..10 --target win_rate=0.1 --player Ultramarines

@@ -68,12 +68,14 @@ def run_battle(
     stop_after: int | None,
     resume: Path | None,
     as_json: bool,
-    playouts: int = Budget.playouts,
+    playouts: int | None = None,
 ) -> None:
     """Play (or resume) the battle; the step log and summary, or one JSON document.
 
     ``--controller search`` makes ``--side`` (the first player by default) the
-    search AI with ``playouts`` per decision; the other side is the heuristic AI.
+    search AI with ``playouts`` per decision (:class:`Budget`'s by default); the other
+    side is the heuristic AI. ``--playouts`` without it is a usage error, as ``--side``
+    is: it would change nothing.
     """
     if controller not in ("ai", "prompt", "search"):
         raise usage_error("--controller", f"must be ai, prompt or search, not {controller!r}")
@@ -85,6 +87,11 @@ def run_battle(
         raise usage_error(
             "--side", "names the player --controller prompt or search plays; give one of those"
         )
+    if playouts is not None and controller != "search":
+        raise usage_error(
+            "--playouts", "is the search AI's budget; give it with --controller search"
+        )
+    budget = Budget() if playouts is None else Budget(playouts)
     if resume is not None:
         _check_recipe_flags(seed, rule)
     # Checked before play, so that a game played by hand is not lost to a mistyped
@@ -120,11 +127,12 @@ def run_battle(
         players = [p.name for p in game.battle.players]
         you = _side(side, players, str(resume or scenario))
         if controller == "search":
-            install_search(game, you, Budget(playouts))
-        flags = _resume_flags(game, controller, you, playouts)
+            install_search(game, you, budget)
+        flags = _resume_flags(game, controller, you, budget)
         if resume is None and not as_json:
             _introduce(game)
         if not as_json:
+            console.print(_players_line(players, controller, you, budget), markup=False)
             _show_prepared(game, resume is not None, dice)
             game.battle.log.subscribe(lambda event: show_event(console, event, dice))
         try:
@@ -202,7 +210,7 @@ def _stopped(
     return typer.Exit(status)
 
 
-def _resume_flags(game: Game, controller: str, you: str, playouts: int) -> list[str]:
+def _resume_flags(game: Game, controller: str, you: str, budget: Budget) -> list[str]:
     """The flags that go on with a game saved where it stopped, played as it was,
     after ``--resume FILE``: the same controller, the side the person (or the search AI)
     plays, the search's playouts where not the default, and the plug-ins the game
@@ -210,8 +218,8 @@ def _resume_flags(game: Game, controller: str, you: str, playouts: int) -> list[
     words: list[str] = []
     if controller != "ai":
         words += ["--controller", controller, "--side", you]
-    if controller == "search" and playouts != Budget.playouts:
-        words += ["--playouts", str(playouts)]
+    if controller == "search" and budget.playouts != Budget.playouts:
+        words += ["--playouts", str(budget.playouts)]
     for plugin in game.recipe.plugins:
         words += ["--plugin", plugin]
     return words
@@ -409,6 +417,22 @@ def _introduce(game: Game) -> None:
     if changed:
         shown = ", ".join(f"{k}={v}" for k, v in changed.items())
         console.print("Rule parameters: " + shown, markup=False)
+
+
+def _players_line(players: list[str], controller: str, you: str, budget: Budget) -> str:
+    """Who plays each side, said before the first turn: ``Players: Ultramarines: search
+    AI (8 playouts a decision); Orks: heuristic AI``. ``you`` is the side ``--side``
+    names (the first player by default), which ``--controller search`` or ``prompt``
+    plays; every other side is the ruleset's heuristic AI."""
+    playouts = f"{budget.playouts} playout{'s' if budget.playouts != 1 else ''}"
+    played = {
+        "search": f"search AI ({playouts} a decision)",
+        "prompt": "you (--controller prompt)",
+    }
+    who = {
+        p: played.get(controller, "heuristic AI") if p == you else "heuristic AI" for p in players
+    }
+    return "Players: " + "; ".join(f"{p}: {who[p]}" for p in players)
 
 
 def changed_parameters(ruleset: Ruleset, settings: RuleSettings) -> dict[str, ParamValue]:

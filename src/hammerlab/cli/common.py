@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
-from typer._click.exceptions import NoArgsIsHelpError, UsageError  # typer's own click
+from typer._click.exceptions import NoArgsIsHelpError, NoSuchOption, UsageError  # typer's click
 from typer.core import TyperCommand, TyperGroup, TyperOption
 
 if TYPE_CHECKING:
@@ -32,11 +32,33 @@ DEFAULT_RULESET = "waffle"
 """The ruleset of every command that takes ``--ruleset`` (and of a scenario
 file without ``ruleset =``), so that ``units``, ``show`` and ``odds`` agree."""
 
-console = Console(highlight=False)
+
+class _Output(Console):
+    """Standard output's console, whose lines fit the terminal's width (or ``COLUMNS``)
+    as rich's do, but go into a pipe or a file whole: there rich would assume 80
+    columns and break a long line (a step log's event, a datasheet's header) in two,
+    so that ``grep`` found half of it. Tables are printed whole there too
+    (:func:`print_table`)."""
+
+    def print(self, *objects: Any, soft_wrap: bool | None = None, **options: Any) -> None:
+        """Print as rich does; by default soft-wrapped (no line broken) where nothing
+        sets the width (:func:`sized`)."""
+        super().print(
+            *objects, soft_wrap=not sized() if soft_wrap is None else soft_wrap, **options
+        )
+
+
+console = _Output(highlight=False)
 """Standard output, for people (``--json`` documents are printed plainly)."""
 
 WIDEST_TABLE = 10_000
 """Columns a table printed into a pipe or a file may take (:func:`print_table`)."""
+
+
+def sized() -> bool:
+    """Whether standard output has a width to fit: a terminal's, or ``COLUMNS`` where
+    it is set; not a pipe or a file without it."""
+    return console.is_terminal or bool(os.environ.get("COLUMNS"))
 
 
 def print_table(table: Table) -> None:
@@ -46,7 +68,7 @@ def print_table(table: Table) -> None:
     pipe or a file, where rich would assume 80 columns and cut long cells
     (``CLOSE-QUAR…``), at the width the table's own cells take.
     """
-    if console.is_terminal or os.environ.get("COLUMNS"):
+    if sized():
         console.print(table)
         return
     from rich.measure import Measurement
@@ -60,7 +82,8 @@ Advance = Callable[[int], None]
 
 
 PLUGIN_HINT = " (a plug-in's rule? add --plugin FILE)"
-"""Said after an unknown rule name when no plug-in file is loaded (:func:`plugin_hint`)."""
+"""Said after an unknown rule name when no plug-in file is loaded, by a command that
+takes ``--plugin`` (:func:`plugin_hint`)."""
 
 
 def fail(error: Exception | str) -> typer.Exit:
@@ -84,9 +107,10 @@ def usage_error(flag: str, problem: object) -> typer.Exit:
 def plugin_hint(problem: object) -> str:
     """:data:`PLUGIN_HINT` where ``problem`` is, or was raised while handling, an
     unknown rule name (:class:`~hammerlab.engine.rules.UnknownRuleError`, which
-    commands re-raise as their own errors) and no plug-in file is loaded: the
-    rule may be a plug-in's; otherwise nothing."""
-    if not isinstance(problem, BaseException):
+    commands re-raise as their own errors), the command running takes ``--plugin``
+    and no plug-in file is loaded: the rule may be a plug-in's; otherwise nothing
+    (``tables`` has no ``--plugin`` to send the user to)."""
+    if not isinstance(problem, BaseException) or not _takes_plugins():
         return ""
     from hammerlab.editions.plugins import loaded_plugins
     from hammerlab.engine.rules import UnknownRuleError
@@ -99,6 +123,14 @@ def plugin_hint(problem: object) -> str:
             return "" if loaded_plugins() else PLUGIN_HINT
         seen = seen.__cause__ or seen.__context__
     return ""
+
+
+def _takes_plugins() -> bool:
+    """Whether the command running (click's current context) has a ``--plugin`` option."""
+    from typer._click.globals import get_current_context
+
+    ctx = get_current_context(silent=True)
+    return ctx is not None and any("--plugin" in getattr(p, "opts", ()) for p in ctx.command.params)
 
 
 @contextmanager
@@ -116,10 +148,26 @@ def one_line_usage(ctx: Any) -> Iterator[None]:
     except UsageError as error:
         if ctx.resilient_parsing:
             raise
-        problem = error.format_message().rstrip(".")
+        problem = _no_such_option(error) or error.format_message().rstrip(".")
         where = error.ctx.command_path if error.ctx is not None else ctx.command_path
         typer.echo(f"error: {problem[:1].lower()}{problem[1:]} (see {where} --help)", err=True)
         raise typer.Exit(2) from None
+
+
+def _no_such_option(error: UsageError) -> str | None:
+    """An unknown option's problem with the options it may have meant, as an unknown
+    name's is said (:func:`~hammerlab.errors.similar_names`, on the names without their
+    dashes): ``no such option: --seeed (did you mean: --seed)``, and none for ``--bogus``,
+    where click would list the options spelt least unlike it (``(Possible options:
+    --out, --runs)``). ``None`` for another usage error."""
+    if not isinstance(error, NoSuchOption):
+        return None
+    from hammerlab.errors import similar_names
+
+    bare = {p.lstrip("-"): p for p in error.possibilities or ()}
+    meant = [bare[name] for name in similar_names(error.option_name.lstrip("-"), list(bare))]
+    hint = f" (did you mean: {', '.join(meant)})" if meant else ""
+    return f"No such option: {error.option_name}{hint}"
 
 
 class OneLineGroup(TyperGroup):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from hammerlab.cli.common import DEFAULT_RULESET, OnceCommand, console, print_table, usage_error
+from hammerlab.cli.common import DEFAULT_RULESET, OnceCommand, console, fail, print_table
 from hammerlab.errors import HammerlabError
 
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ def register(app: typer.Typer) -> None:
                 "--shots",
                 metavar="N|DICE",
                 help="plain: attacks of one model, times --models (core11 3 or D6+1; "
-                "waffle shots, 3 or 2/4)",
+                "waffle shots, 3 or 2/4, 1 when neither this nor --type gives them)",
             ),
         ] = None,
         weapon_type: Annotated[
@@ -154,10 +154,14 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Exact odds of one weapon profile against one unit (library or plain numbers).
 
+        Library form: --attacker, --weapon and --target.
+        Plain form: --strength, --ap, --toughness, --save, --wounds, --target-models;
+        waffle --bs (or --hits), core11 --attacks, --bs and --damage too.
+
         Example: hammerlab odds --attacker "Heavy Weapons Squad" --weapon Lascannon
         --target "Space Marine Captain"
         """
-        from hammerlab.analysis.odds import ConflictingFlagsError
+        from hammerlab.analysis.odds import QuestionError
         from hammerlab.analysis.odds_request import OddsAsk, answer
 
         ask = OddsAsk(
@@ -171,11 +175,11 @@ def register(app: typer.Typer) -> None:
         )  # fmt: skip
         try:
             result = answer(ask, _imported(source or ()))
-        except ConflictingFlagsError as error:  # flags that do not go together: a usage mistake
-            raise usage_error(error.flag, error.problem) from None
-        except HammerlabError as error:
+        except QuestionError as error:  # what the flags ask cannot be answered: a usage error
             typer.echo(f"error: {error}", err=True)
-            raise typer.Exit(1) from None
+            raise typer.Exit(2) from None
+        except HammerlabError as error:  # a --from file that cannot be read
+            raise fail(error) from None
         if as_json:
             typer.echo(json.dumps(result.to_dict(), sort_keys=True))
             return

@@ -67,8 +67,10 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
     ) -> None:
-        """Serve the odds page, the rules lab, the battle viewer, play against the AI and
-        the JSON API at http://HOST:PORT/ (docs/web.md).
+        """Serve the web pages (odds, rules lab, battle viewer, play) and the JSON API.
+
+        At http://HOST:PORT/: the odds page, the rules lab, the battle viewer, a game
+        against the AI and the JSON API (docs/web.md).
 
         Example: hammerlab serve --port 8000 --open
         """

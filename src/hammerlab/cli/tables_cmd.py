@@ -101,13 +101,17 @@ def _print_chart(
 def _overwhelming_at(flags: tuple[str, ...]) -> int:
     """The ``overwhelming_strength`` the ``--rule`` flags set, checked against the
     ruleset's own parameter (its bounds) as ``battle --rule`` checks it; any other
-    name is refused, since no other rule changes these charts. Loads the engine's
-    rule settings, so only when a flag is given."""
+    name is refused, since no other rule changes these charts (one of the ruleset's
+    as not read by them, as ``odds`` says it: ``editions.resolve_read``). Loads the
+    engine's rule settings, so only when a flag is given."""
+    from hammerlab.editions import resolve_read
     from hammerlab.editions.waffle.parameters import OVERWHELMING_STRENGTH
-    from hammerlab.engine.rules import RuleSettingError, resolve_settings, rule_flags
+    from hammerlab.engine.rules import RuleSettingError, rule_flags
 
     try:
-        settings = resolve_settings((), (OVERWHELMING_STRENGTH,), rule_flags(flags))
+        settings = resolve_read(
+            "waffle", (OVERWHELMING_STRENGTH,), rule_flags(flags), "these charts"
+        )
     except RuleSettingError as error:
         raise usage_error("--rule", error) from None
     return settings.integer(OVERWHELMING_STRENGTH.name)

@@ -29,19 +29,26 @@ def run_tournament(
     players: str,
     games: int,
     seed: int,
-    playouts: int,
+    playouts: int | None,
     as_json: bool,
     rule: list[str] | None = None,
     plugin: list[Path] | None = None,
 ) -> None:
     """Play the tournament, every game with the ``--rule`` settings and ``--plugin``
-    files (read as ``battle`` reads them); a table, or one JSON document."""
+    files (read as ``battle`` reads them); a table, or one JSON document. ``--playouts``
+    (the search player's budget) without ``search`` among the players is a usage error:
+    it would change nothing."""
     names = [p.strip() for p in players.split(",")]
     if not all(names):
         raise usage_error("--players", f"{players!r} has an empty name between its commas")
     problem = players_problem(names)
     if problem is not None:
         raise usage_error("--players", problem)
+    if playouts is not None and "search" not in names:
+        raise usage_error(
+            "--playouts", f"is the search player's budget; {players!r} has no search player"
+        )
+    budget = Budget() if playouts is None else Budget(playouts)
     try:
         rules = rule_flags(rule or [])
         specs = [(load_scenario(path), str(path)) for path in scenarios]
@@ -49,7 +56,7 @@ def run_tournament(
         total = games_in(len(specs), len(names), games)
         with progress("games", total, quiet=as_json) as advance:
             report = tournament(
-                specs, names, games, seed, Budget(playouts), advance, rules=rules, plugins=plugins
+                specs, names, games, seed, budget, advance, rules=rules, plugins=plugins
             )
     except RuleSettingError as error:
         raise usage_error("--rule", error) from None

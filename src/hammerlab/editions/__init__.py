@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 
 from hammerlab.editions.base import Ruleset
+from hammerlab.engine.rules import (
+    Parameter,
+    ParamValue,
+    RuleSettingError,
+    RuleSettings,
+    resolve_settings,
+)
 from hammerlab.errors import InputError, UnknownNameError
 
 _FACTORIES: dict[str, Callable[[], Ruleset]] = {}
@@ -40,6 +47,33 @@ def named_ruleset(name: str, source: str, where: str = "ruleset") -> Ruleset:
         known = ", ".join(ruleset_names())
         raise InputError(source, where, f"unknown ruleset {name!r}; known: {known}")
     return get_ruleset(name)
+
+
+def resolve_read(
+    ruleset: str, reads: Sequence[Parameter], settings: Mapping[str, ParamValue], reader: str
+) -> RuleSettings:
+    """The settings of a tool that reads ``reads`` alone of ``ruleset``'s parameters
+    (``reader``, what it shows: ``these charts`` read Overwhelming Strength, ``the odds``
+    that and the Snap Shot numbers), from ``--rule`` flags as
+    :func:`~hammerlab.engine.rules.rule_flags` gives them.
+
+    A rule or parameter of the ruleset that the tool does not read (``charge_dice``,
+    or ``suppressive_fire.ld_penalty_per_wound``) is a :class:`RuleSettingError` saying
+    so, ``charge_dice does not change these charts; they read: overwhelming_strength``,
+    rather than an unknown name; a name the ruleset does not know either is unknown
+    (:func:`~hammerlab.engine.rules.resolve_settings`). The ruleset is loaded only for a
+    name the tool does not read."""
+    read = sorted(p.name for p in reads)
+    unread = [key for key in settings if key not in read]
+    if unread:
+        rules = get_ruleset(ruleset)
+        known = {*(o.name for o in rules.options), *(p.name for p in rules.parameters)}
+        other = next((key for key in unread if key.partition(".")[0] in known), None)
+        if other is not None:
+            raise RuleSettingError(
+                f"{other} does not change {reader}; they read: {', '.join(read)}"
+            )
+    return resolve_settings((), reads, settings)
 
 
 def _load_builtin() -> None:

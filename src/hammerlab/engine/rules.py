@@ -14,6 +14,7 @@ names are chosen by each edition.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import traceback
@@ -476,25 +477,99 @@ def resolve_settings(
             values[f"{option.name}.{parameter.name}"] = parameter.default
     for chosen in layers:
         for key, raw in chosen.items():
-            owner, dot, param = key.partition(".")
-            if dot:
-                if owner not in declared:  # listing all: NAME.PARAM may be a mistyped PARAM
-                    raise UnknownRuleError(_unknown("rule", owner, {**declared, **ruleset_params}))
-                values[key] = declared[owner].parameter(param).coerce(raw, key)
-            elif key in declared:
+            setting = _setting(declared, ruleset_params, key)
+            if setting is None:
                 switched[key] = _switch(key, raw)
                 implied.pop(key, None)
-            elif key in ruleset_params:
-                values[key] = ruleset_params[key].coerce(raw, key)
             else:
-                raise UnknownRuleError(
-                    _unknown("rule or parameter", key, {**declared, **ruleset_params})
-                )
+                values[key] = setting.coerce(raw, key)
         for owner, key in implied_switches(chosen).items():
             if not switched[owner]:  # on already (by default, or by an earlier layer): no news
                 implied[owner] = key
                 switched[owner] = True
     return RuleSettings(options=switched, values=values, implied=implied)
+
+
+def _setting(
+    declared: Mapping[str, RuleOption], parameters: Mapping[str, Parameter], key: str
+) -> Parameter | None:
+    """The parameter a setting's ``key`` names (``name.param``: an option's; a bare name:
+    the ruleset's), or ``None`` where it names an option, switched on or off. An unknown
+    name is an :class:`UnknownRuleError` listing the known ones (an unknown parameter
+    of a known option, a :class:`RuleSettingError` listing its parameters)."""
+    owner, dot, param = key.partition(".")
+    if dot:
+        if owner not in declared:  # listing all: NAME.PARAM may be a mistyped PARAM
+            raise UnknownRuleError(_unknown("rule", owner, {**declared, **parameters}))
+        return declared[owner].parameter(param)
+    if key in declared:
+        return None
+    if key in parameters:
+        return parameters[key]
+    raise UnknownRuleError(_unknown("rule or parameter", key, {**declared, **parameters}))
+
+
+class MistypedSettingError(RuleSettingError):
+    """A setting written in a file (a scenario's ``[rules]``) whose value is not of the
+    type its rule or parameter takes (:func:`check_written_types`); ``key`` names it."""
+
+    def __init__(self, key: str, problem: str) -> None:
+        self.key = key
+        self.problem = problem
+        super().__init__(f"{key}: {problem}")
+
+
+WRITTEN_KINDS = {bool: "a flag", int: "a whole number", float: "a number", str: "text"}
+"""What a value written in TOML is, by its Python type, for people."""
+
+WRITTEN_TYPES: dict[str, tuple[type, ...]] = {
+    "bool": (bool,),
+    "int": (int,),
+    "float": (int, float),
+    "str": (str,),
+}
+"""The TOML values a parameter of each type takes as written (a whole number is a
+number too; ``bool`` is checked apart, since Python counts it an ``int``)."""
+
+TAKES = {
+    "bool": "true or false",
+    "int": "a whole number, written without quotes or a decimal point",
+    "float": "a number, written without quotes",
+    "str": "text, in quotes",
+}
+"""What a file must write for a parameter of each type."""
+
+
+def check_written_types(
+    options: Iterable[RuleOption],
+    parameters: Iterable[Parameter],
+    written: Mapping[str, ParamValue],
+) -> None:
+    """Refuse a setting of ``written`` (a scenario's ``[rules]``, whose values TOML types)
+    that is not written as its type: a rule is switched by ``true`` or ``false``; a
+    whole-number parameter takes ``3``, not ``"3"``, ``3.0`` or ``true``; a number
+    ``0.5`` (or ``1``), not ``"0.5"``; a text parameter text. ``--rule`` flags are text
+    and read as :func:`resolve_settings` reads them; a file's types are taken as
+    written, as everywhere else in it (``docs/scenarios.md``).
+
+    A :class:`MistypedSettingError` naming the key, what was written, what it takes and
+    its default as the file would write it; an unknown name as :func:`resolve_settings`
+    says it."""
+    declared = {o.name: o for o in options}
+    ruleset_params = {p.name: p for p in parameters}
+    for key, value in written.items():
+        parameter = _setting(declared, ruleset_params, key)
+        kind = "bool" if parameter is None else parameter.type_name
+        default = declared[key].default if parameter is None else parameter.default
+        if isinstance(value, WRITTEN_TYPES[kind]) and (kind == "bool") == isinstance(value, bool):
+            continue
+        subject = f"{key} is a rule, switched on or off by" if parameter is None else f"{key} takes"
+        toml_key = json.dumps(key) if "." in key else key
+        problem = (
+            f"{json.dumps(value)} is {WRITTEN_KINDS[type(value)]}; {subject} {TAKES[kind]} "
+            f"(its default: {toml_key} = {json.dumps(default)})"
+        )
+        raise MistypedSettingError(key, problem)
 
 
 def _switch(name: str, raw: ParamValue) -> bool:

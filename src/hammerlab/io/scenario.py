@@ -175,7 +175,8 @@ class Scenario(_Strict):
     rules: dict[str, bool | int | float | str] = {}
     """Rule options switched on or off (``suppressive_fire = true``) and rule
     parameters (``"suppressive_fire.ld_penalty_per_wound" = 2``,
-    ``charge_dice = 3``), checked against the ruleset when the battle is built.
+    ``charge_dice = 3``), checked against the ruleset when the battle is built, each
+    value as written (``3``, not ``"3"``: ``analysis.battles.check_file_rules``).
     A rule's parameters may also be written as its table (``[rules.fiery_charge]``
     then ``lost_bonus_attacks = 2``, or the unquoted ``fiery_charge.lost_bonus_attacks
     = 2``, which TOML reads as that table): they are read as the quoted keys."""

@@ -88,7 +88,8 @@ def situation_of(
     chosen = set(names)
     unknown = sorted(chosen - set(SITUATIONS))
     if unknown:
-        raise QuestionError(f"unknown situation {unknown[0]!r}; known: {', '.join(SITUATIONS)}")
+        known = ", ".join(SITUATIONS)
+        raise QuestionError(f"unknown situation {unknown[0]!r}; known: {known}", "--situation")
     if "indirect" in chosen and not weapon.has("INDIRECT FIRE"):
         raise QuestionError(
             "situation 'indirect': 10.07 Indirect shooting needs an [INDIRECT FIRE] weapon"
@@ -143,17 +144,19 @@ def _refuse_target(weapon: WeaponProfile, name: str, keywords: Iterable[str]) ->
         raise QuestionError(f"{weapon.name} cannot target {name}: {limits}")
 
 
-def _between(name: str, value: int, low: int, high: int) -> int:
+def _between(flag: str | None, name: str, value: int, low: int, high: int) -> int:
+    """``value`` of ``name``, given by ``hammerlab odds``'s ``flag`` (``None``: by a
+    datasheet), if in bounds."""
     if not low <= value <= high:
-        raise QuestionError(f"{name} must be between {low} and {high}, not {value}")
+        raise QuestionError(f"{name} must be between {low} and {high}, not {value}", flag)
     return value
 
 
-def _dice(name: str, text: str) -> str:
+def _dice(flag: str, text: str) -> str:
     try:
         DiceExpr.parse(text)
     except DiceExpressionError as error:
-        raise QuestionError(f"{name}: {error}") from None
+        raise QuestionError(str(error), flag) from None
     return text.strip().upper()
 
 
@@ -180,33 +183,41 @@ def plain_answer(
     ``attacks`` is the A of one model's weapon; ``firing_models`` models fire it,
     so that [RAPID FIRE] and [BLAST] add their attacks per model."""
     if ap > 0:
-        raise QuestionError(f"write AP as a datasheet does (-{ap}), not {ap}")
+        raise QuestionError(f"write AP as a datasheet does (-{ap}), not {ap}", "--ap")
     written = tuple(keywords)
     unknown = [k for k in written if parse_keyword(k) is None]
     if unknown:
-        raise QuestionError(f"keyword not implemented: {unknown[0]!r}")
+        raise QuestionError(f"keyword not implemented: {unknown[0]!r}", "--keyword")
     weapon = Weapon(
         name="weapon",
         characteristics={
             "Range": '24"',
-            "A": _dice("attacks", attacks),
-            "BS": f"{_between('BS', skill, 2, 6)}+",
-            "S": str(_between("strength", strength, 1, 30)),
-            "AP": str(_between("AP", ap, -6, 0)),
-            "D": _dice("damage", damage),
+            "A": _dice("--attacks", attacks),
+            "BS": f"{_between('--bs', 'BS', skill, 2, 6)}+",
+            "S": str(_between("--strength", "strength", strength, 1, 30)),
+            "AP": str(_between("--ap", "AP", ap, -6, 0)),
+            "D": _dice("--damage", damage),
         },
         keywords=written,
     )
     target = DefenceStats(
-        toughness=_between("toughness", toughness, 1, 30),
-        save=_between("save", save, 2, 7),
-        wounds=_between("wounds", wounds, 1, MAX_WOUNDS),
-        invulnerable=None if invulnerable is None else _between("invulnerable", invulnerable, 2, 6),
+        toughness=_between("--toughness", "toughness", toughness, 1, 30),
+        save=_between("--save", "save", save, 2, 7),
+        wounds=_between("--wounds", "wounds", wounds, 1, MAX_WOUNDS),
+        invulnerable=(
+            None
+            if invulnerable is None
+            else _between("--invulnerable", "invulnerable", invulnerable, 2, 6)
+        ),
         keywords=frozenset(k.strip().upper() for k in target_keywords),
     )
-    fnp = None if feel_no_pain is None else _between("feel no pain", feel_no_pain, 2, 6)
-    models = _between("target models", models, 1, MAX_MODELS)
-    firing = _between("firing models", firing_models, 1, MAX_MODELS)
+    fnp = (
+        None
+        if feel_no_pain is None
+        else _between("--feel-no-pain", "feel no pain", feel_no_pain, 2, 6)
+    )
+    models = _between("--target-models", "target models", models, 1, MAX_MODELS)
+    firing = _between("--models", "firing models", firing_models, 1, MAX_MODELS)
     view = read_weapon(weapon)
     _check_volume(view, firing)
     _refuse_target(view, "the target", target.keywords)
@@ -245,25 +256,28 @@ def find_weapon(sheet: Datasheet, name: str, profile: str | None) -> Weapon:
         if group and not found:
             profiles = [w for w in group if w.name.lower() != wanted]
             if not profiles:
-                raise QuestionError(f"{name} has one profile: leave out --profile")
+                raise QuestionError(f"{name} has one profile: leave it out", "--profile")
             raise QuestionError(
-                f"{name} has profiles {_profile_names(profiles, name)}: give one of them "
-                f"to --profile, or the full name as `show` prints it ({profiles[0].name!r})"
+                f"{name} has profiles {_profile_names(profiles, name)}: give one of them, "
+                f"or the full name as `show` prints it ({profiles[0].name!r})",
+                "--profile",
             )
     if not found:
         known = ", ".join(w.name for w in weapons)
         asked_for = f"{name!r}" + (f" with profile {profile!r}" if profile else "")
-        raise QuestionError(f"{sheet.name} has no weapon {asked_for}; it has: {known}")
+        problem = f"{sheet.name} has no weapon {asked_for}; it has: {known}"
+        raise QuestionError(problem, "--weapon")
     if len(found) > 1:
         # A weapon may name a ranged and a melee profile alike but for case (the
         # Norn Assimilator's Toxinjector Harpoon): the odds ask about the ranged one.
         found = [w for w in found if not _melee(w)] or found
     if len(found) > 1:
         raise QuestionError(
-            f"{name} has profiles {_profile_names(found, name)}: choose one with --profile"
+            f"{name} has profiles {_profile_names(found, name)}: choose one", "--profile"
         )
     if _melee(found[0]):
-        raise QuestionError(f"{found[0].name} is a melee weapon; core11 odds cover ranged ones")
+        problem = f"{found[0].name} is a melee weapon; core11 odds cover ranged ones"
+        raise QuestionError(problem, "--weapon")
     return found[0]
 
 
@@ -342,14 +356,18 @@ def library_answer(
         for entry in attacker.entries
     )
     firing = _between(
-        "firing models", firing_models if firing_models is not None else carriers, 1, MAX_MODELS
+        "--models",
+        "firing models",
+        firing_models if firing_models is not None else carriers,
+        1,
+        MAX_MODELS,
     )
     _check_volume(view, firing)
     defence, notes = _target_defence(target)
     _refuse_target(view, target.name, defence.keywords)
     wanted = target.model_count if target_models is None else target_models
-    models = _between("target models", wanted, 1, MAX_MODELS)
-    _between("target wounds", defence.wounds, 1, MAX_WOUNDS)
+    models = _between("--target-models", "target models", wanted, 1, MAX_MODELS)
+    _between(None, "target wounds", defence.wounds, 1, MAX_WOUNDS)
     notes += [f"{weapon.name}: keyword not implemented, ignored: {k}" for k in view.unknown]
     keywords = frozenset(  # its models' and its datasheet's (profiles.model_keywords)
         k.upper()
