@@ -432,9 +432,8 @@ def test_a_unit_of_more_models_than_a_scenario_fields_is_refused_for_that(
     assert import_file(path).reasons("Blob") == ("it has 1001 models; a unit has at most 200",)
     code, _, err = run("odds", "--from", str(path), "--from", str(ORKS), "--attacker", "Boyz",
                        "--weapon", "Slugga", "--target", "Blob")  # fmt: skip
-    assert one_line(code, err, 2) == (  # a question its flags ask wrongly: a usage error
-        "error: --target-models: Blob has 1001 models; the odds fire at 1 to 100 of them: "
-        "give how many"
+    assert one_line(code, err, 2) == (  # the importer's reason, as a scenario gives it
+        "error: --target: Blob cannot be played: it has 1001 models; a unit has at most 200"
     )
     scenario = f"""
 name = "blob"
@@ -470,10 +469,10 @@ def test_the_odds_at_an_imported_unit_with_no_models_say_so() -> None:
     code, _, err = run("odds", "--from", str(MARINES), "--attacker", "Tactical Squad",
                        "--weapon", "Boltgun", "--target", "Formation: Storm Wing")  # fmt: skip
     assert one_line(code, err, 2) == (
-        "error: --target: Formation: Storm Wing has no models: it cannot fire or be fired at"
+        "error: --target: Formation: Storm Wing cannot be played: it has no models"
     )
     platoon = ["--from", str(GUARD), "--from", str(MARINES), "--target", "Infantry Platoon"]
     code, _, err = run("odds", *platoon, "--attacker", "Tactical Squad", "--weapon", "Boltgun")
     assert one_line(code, err, 2) == (
-        "error: --target: Infantry Platoon has no models: it cannot fire or be fired at"
+        "error: --target: Infantry Platoon cannot be played: it has no models"
     )

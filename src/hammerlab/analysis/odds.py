@@ -115,6 +115,11 @@ class LibraryQuestion:
     units: tuple[Datasheet, ...] = ()
     """Datasheets looked up by name before the edition's library (a BattleScribe
     file's units, uploaded to the web odds page)."""
+    refused: tuple[tuple[str, str], ...] = ()
+    """The names among :attr:`units` that cannot be played, each with why (the
+    BattleScribe importer's reasons: a formation of units, a group of models left
+    unchosen, a characteristic out of bounds). A battle refuses them, and so do the
+    odds: what they would fire or take is not the unit the file describes."""
 
     def find(self, ruleset: Ruleset, name: str) -> Datasheet:
         """The unit called ``name`` (:attr:`attacker` or :attr:`target`): one of
@@ -122,6 +127,12 @@ class LibraryQuestion:
         wanted = name.strip().casefold()
         for sheet in self.units:
             if sheet.name.casefold() == wanted:
+                why = dict(self.refused).get(sheet.name)
+                if why is not None:
+                    raise QuestionError(
+                        f"{sheet.name} cannot be played: {why}",
+                        "--attacker" if name == self.attacker else "--target",
+                    )
                 if not sheet.entries:  # an imported formation: its units are datasheets
                     raise QuestionError(
                         f"{sheet.name} has no models: it cannot fire or be fired at",

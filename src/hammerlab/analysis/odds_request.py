@@ -10,7 +10,7 @@ file's datasheets), which are looked up before the edition's library.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 
 from hammerlab.analysis.odds import (
@@ -123,9 +123,13 @@ def _missing(ask: OddsAsk, required: Sequence[tuple[str, ...]]) -> str | None:
     return ", ".join(f"--{g[0]}" + "".join(f" (or --{other})" for other in g[1:]) for g in left)
 
 
-def answer(ask: OddsAsk, units: Sequence[Datasheet] = ()) -> OddsResult:
+def answer(
+    ask: OddsAsk, units: Sequence[Datasheet] = (), refused: Mapping[str, Sequence[str]] = {}
+) -> OddsResult:
     """The exact odds ``ask`` asks for; a :class:`QuestionError` (or another
-    :class:`~hammerlab.errors.HammerlabError`) names what is wrong with it."""
+    :class:`~hammerlab.errors.HammerlabError`) names what is wrong with it. ``refused``
+    names the ``units`` that cannot be played, with why (``ImportResult.unplayable``):
+    asked of, they are refused."""
     if ask.ruleset not in calculator_names():
         known = ", ".join(calculator_names())
         raise QuestionError(f"unknown ruleset {ask.ruleset!r}; known: {known}", "--ruleset")
@@ -159,6 +163,7 @@ def answer(ask: OddsAsk, units: Sequence[Datasheet] = ()) -> OddsResult:
             situation=facts,
             rules=_rules(ask.rule),
             units=tuple(units),
+            refused=tuple((name, "; ".join(why)) for name, why in refused.items()),
         )
         try:
             return calc.library(question)

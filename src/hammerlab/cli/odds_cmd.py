@@ -174,7 +174,8 @@ def register(app: typer.Typer) -> None:
             rule=tuple(rule or ()),
         )  # fmt: skip
         try:
-            result = answer(ask, _imported(source or ()))
+            units, refused = _imported(source or ())
+            result = answer(ask, units, refused)
         except QuestionError as error:  # what the flags ask cannot be answered: a usage error
             typer.echo(f"error: {error}", err=True)
             raise typer.Exit(2) from None
@@ -186,12 +187,17 @@ def register(app: typer.Typer) -> None:
         _show(result)
 
 
-def _imported(paths: Sequence[Path]) -> tuple[Datasheet, ...]:
-    """The units of the BattleScribe files ``--from`` names, in order (as the web page's
-    uploads give :func:`~hammerlab.analysis.odds_request.answer` theirs)."""
+def _imported(
+    paths: Sequence[Path],
+) -> tuple[tuple[Datasheet, ...], dict[str, tuple[str, ...]]]:
+    """The units of the BattleScribe files ``--from`` names, in order, and those of them
+    that cannot be played with why (as the web page's uploads give
+    :func:`~hammerlab.analysis.odds_request.answer` theirs)."""
     from hammerlab.io.battlescribe import import_file
 
-    return tuple(sheet for path in paths for sheet in import_file(path).datasheets)
+    results = [import_file(path) for path in paths]
+    units = tuple(sheet for result in results for sheet in result.datasheets)
+    return units, {name: why for result in results for name, why in result.unplayable.items()}
 
 
 NEGLIGIBLE = 0.00005

@@ -36,7 +36,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hammerlab.analysis.game import Game
 from hammerlab.analysis.lab import FlagError
-from hammerlab.analysis.odds import QuestionError, calculator, calculator_names
+from hammerlab.analysis.odds import OddsResult, QuestionError, calculator, calculator_names
 from hammerlab.analysis.odds_check import check_odds
 from hammerlab.analysis.odds_request import answer
 from hammerlab.editions import get_ruleset, ruleset_names
@@ -307,27 +307,38 @@ def create_app(
         return RedirectResponse("/static/favicon.svg", 301)
 
     # --- odds -------------------------------------------------------------------------
-    def uploaded_units(upload: str | None) -> tuple[Datasheet, ...]:
+    def uploaded(upload: str | None) -> Upload:
+        """The BattleScribe file uploaded as ``upload`` (none: an upload of no units)."""
         if upload is None:
-            return ()
+            return Upload("")
         found = uploads.get(upload)
         if found is None or not found.datasheets:
             raise WebError("no such uploaded BattleScribe file (uploads are kept for an hour)", 404)
-        return found.datasheets
+        return found
+
+    def uploaded_units(upload: str | None) -> tuple[Datasheet, ...]:
+        return uploaded(upload).datasheets
+
+    def asked(question: OddsRequest) -> OddsResult:
+        """The exact odds ``question`` asks, its uploaded units refused where they cannot
+        be played (as ``hammerlab odds --from`` refuses them)."""
+        found = uploaded(question.upload)
+        return answer(question.ask(), found.datasheets, found.refused)
 
     @app.post("/api/odds")
     def odds(question: OddsRequest) -> dict[str, Any]:
         """Exact odds: the same JSON as ``hammerlab odds ... --json`` for the same flags."""
-        return answer(question.ask(), uploaded_units(question.upload)).to_dict()
+        return asked(question).to_dict()
 
     @app.post("/api/odds/check")
     def odds_check(question: OddsCheckRequest) -> dict[str, Any]:
         """The exact distribution against ``trials`` volleys of the real engine (χ² test)."""
-        ask = question.ask()
+        exact = asked(question)
         units = uploaded_units(question.upload)
-        exact = answer(ask, units)
         with work.begin("the engine check", "ask for fewer trials") as ticket:
-            check = check_odds(ask, exact, question.trials, question.seed, units, ticket.check)
+            check = check_odds(
+                question.ask(), exact, question.trials, question.seed, units, ticket.check
+            )
         return check.to_dict()
 
     @app.get("/api/situations")

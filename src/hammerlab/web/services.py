@@ -17,7 +17,7 @@ import logging
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -72,6 +72,8 @@ class Upload:
     datasheets: tuple[Datasheet, ...] = ()
     scenario: Scenario | None = None
     notes: tuple[str, ...] = ()
+    refused: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """The units that cannot be played, with why (``ImportResult.unplayable``)."""
 
 
 def upload_name(filename: str) -> str:
@@ -105,7 +107,7 @@ def read_upload(filename: str, data: bytes) -> Upload:
         path = Path(folder) / f"upload{suffix}"
         path.write_bytes(data)
         result = import_file(path, shown_as=name)
-    return Upload(name, datasheets=result.datasheets, notes=result.notes)
+    return Upload(name, datasheets=result.datasheets, notes=result.notes, refused=result.unplayable)
 
 
 @dataclass
