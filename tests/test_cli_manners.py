@@ -9,6 +9,7 @@ import inspect
 import io
 import json
 import re
+import shlex
 import subprocess
 import sys
 import tomllib
@@ -517,3 +518,27 @@ def test_an_unknown_unit_name_suggests_names_spelt_nearly_alike() -> None:
     code, _, err = run("show", "Boys")
     assert code != 0
     assert "unknown unit 'Boys' (did you mean: " in err and "Boyz" in err
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_each_help_example_is_a_command_line_a_shell_takes_whole(command: str) -> None:
+    # The same review: four commands' help printed an "Example:" broken over two lines,
+    # so copying it gave the shell two commands, the second starting "--runs 100".
+    # A line the example goes on from now ends in a shell's continuation (" \"), and
+    # the command it makes, read as the shell reads it, is one the command parses.
+    group = typer.main.get_command(app)
+    help_text = inspect.cleandoc(group.commands[command].help or "")  # type: ignore[attr-defined]
+    lines = help_text.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith(("Example: ", "Then: "))]
+    for start in starts:
+        example = lines[start].split(": ", 1)[1]
+        at = start
+        while example.endswith("\\"):
+            at += 1
+            example = example[:-1] + lines[at]
+        assert at + 1 == len(lines) or not lines[at + 1].strip(), (command, lines[at + 1])
+        for one in example.split(";"):
+            words = shlex.split(one)
+            assert words[0] == "hammerlab", one
+            named = group.commands[words[1]]  # type: ignore[attr-defined]
+            named.make_context(f"hammerlab {words[1]}", words[2:])

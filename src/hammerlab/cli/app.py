@@ -170,8 +170,10 @@ def battle(
 ) -> None:
     """Play a scenario (or resume a saved game) and print the step log and a summary.
 
-    Example: hammerlab battle examples/whole_game_three_turns.toml --seed 3 --stop-after 1
-    --save game.json, then hammerlab battle --resume game.json.
+    Example: hammerlab battle examples/whole_game_three_turns.toml --seed 3 --stop-after 1 \\
+    --save game.json
+
+    Then: hammerlab battle --resume game.json
     """
     from hammerlab.cli.battle_cmd import run_battle
 
@@ -316,7 +318,7 @@ def lab(
 ) -> None:
     """Rules lab: play a scenario many times with a rule off and on, and compare.
 
-    Example: hammerlab lab examples/guard_suppress_terminators.toml --rule suppressive_fire
+    Example: hammerlab lab examples/guard_suppress_terminators.toml --rule suppressive_fire \\
     --runs 100 --plot lab.png
     """
     from hammerlab.cli.lab_cmd import run_lab
@@ -368,7 +370,7 @@ def sweep(
 ) -> None:
     """Play a grid of rule settings and unit sizes across scenarios; report every metric.
 
-    Example: hammerlab sweep examples/guard_suppress_terminators.toml
+    Example: hammerlab sweep examples/guard_suppress_terminators.toml \\
     --vary suppressive_fire.ld_penalty_per_wound=0,1,2,3 --runs 50 --report sweep.html
     """
     from hammerlab.cli.sweep_cmd import run_sweep
@@ -522,7 +524,7 @@ def balance(
 
     A stochastic bisection: the answer comes with its bracket and interval.
 
-    Example: hammerlab balance examples/guard_suppress_terminators.toml
+    Example: hammerlab balance examples/guard_suppress_terminators.toml \\
     --vary units.terminators.size=2..10 --target win_rate=0.1 --player Ultramarines
     """
     from hammerlab.cli.sweep_cmd import run_balance

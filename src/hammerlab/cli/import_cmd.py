@@ -41,7 +41,8 @@ def import_command(
     """Import a BattleScribe file and show its units and what was not mapped.
 
     Example: hammerlab import "tests/data/bsdata-7e/Orks - Codex.cat" --json
-    (from the repository's root: a real catalogue kept for the tests)
+
+    (From the repository's root: a real catalogue kept for the tests.)
     """
     from hammerlab.errors import HammerlabError
     from hammerlab.io.battlescribe import import_file

@@ -158,7 +158,7 @@ def register(app: typer.Typer) -> None:
         Plain form: --strength, --ap, --toughness, --save, --wounds, --target-models;
         waffle --bs (or --hits), core11 --attacks, --bs and --damage too.
 
-        Example: hammerlab odds --attacker "Heavy Weapons Squad" --weapon Lascannon
+        Example: hammerlab odds --attacker "Heavy Weapons Squad" --weapon Lascannon \\
         --target "Space Marine Captain"
         """
         from hammerlab.analysis.odds import QuestionError
