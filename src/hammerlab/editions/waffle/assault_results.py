@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from hammerlab.editions.waffle.allocation import allocate_wounds
-from hammerlab.editions.waffle.combat import Combat, in_contact, units_in_contact
+from hammerlab.editions.waffle.combat import Combat, in_contact, locks, units_in_contact
 from hammerlab.editions.waffle.events import CombatResolved, SweepingAdvance
 from hammerlab.editions.waffle.morale import morale_check
 from hammerlab.editions.waffle.movement import choose_intent, fall_back, goal_of
@@ -54,12 +54,17 @@ class FightRecord:
     weapons: dict[str, WeaponProfile] = field(default_factory=dict)
     """Model id → the melee weapon it fights with in this combat."""
     locked: dict[str, set[str]] = field(default_factory=dict)
-    """Unit id → the enemy units it was in base contact with during the fight."""
+    """Unit id → the enemy units it was locked in combat with during the fight."""
 
     def note_contacts(self, units: Sequence[Unit]) -> None:
-        """Record which units of the combat touch which enemies now."""
-        for unit in units:
-            for other in units:
+        """Record which units of the combat are locked with which enemies now: in
+        base contact, neither a vehicle without a Weapon Skill (:func:`combat.locks`:
+        "vehicles without a Weapon Skill are never locked in combat"), so such a
+        vehicle is never "free to make a Sweeping Advance", nor does touching one
+        keep a winner from sweeping the unit it fought."""
+        lockers = [u for u in units if locks(u)]
+        for unit in lockers:
+            for other in lockers:
                 if other.player != unit.player and units_in_contact(unit, other):
                     self.locked.setdefault(unit.id, set()).add(other.id)
 
@@ -143,7 +148,8 @@ def sweeping_advances(
     """Seeds 001/002, Sweeping Advances, in a single or a multiple combat.
 
     "winning units can only Sweeping Advance if all of the units they were
-    locked in combat with Fall Back or are wiped out in the fight"; the
+    locked in combat with Fall Back or are wiped out in the fight"
+    (:attr:`FightRecord.locked`: never a vehicle without a Weapon Skill); the
     winning player decides whether each such unit sweeps. "Both the unit
     falling back and the winning unit roll a D6 and add their unmodified
     Initiative"; each falling-back unit rolls once, then each sweeping unit,
@@ -268,12 +274,15 @@ def moves_after_combat(battle: Battle, combat: Combat, player: str) -> None:
     within 6" (two Pile In moves) of an enemy Piles In; any other
     Consolidates. What each unit does is settled first; then the Pile In
     moves are made (the player whose turn it is first), then the
-    Consolidations.
+    Consolidations. A vehicle without a Weapon Skill does neither: it was
+    never locked in combat nor fought (:func:`combat.locks`); units touching
+    it Pile In toward it as toward any foe (they strike it again in the next
+    Fight sub-phase).
     """
     staying = [u for u in combat.units if not u.destroyed and not st(battle, u).falling_back]
     staying.sort(key=lambda u: u.player != player)
     plans: list[tuple[Unit, list[Unit], bool]] = []
-    for unit in staying:
+    for unit in filter(locks, staying):
         foes = [e for e in staying if e.player != unit.player]
         plans.append((unit, foes, _piles_in(unit, foes)))
     for unit, foes, piles in plans:

@@ -124,6 +124,7 @@ def fight(battle: Battle, combat: Combat, player: str) -> FightRecord:
                 m
                 for m in unit.alive_models
                 if m not in engaged
+                and fights_in_melee(m)  # a vehicle without WS makes no Pile In
                 and initiative(m, record.weapons[m.id], strikes_at_initiative_one(battle, unit, m))
                 == step
             ]
