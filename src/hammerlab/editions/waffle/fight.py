@@ -273,14 +273,15 @@ def _initiative_step(
     for unit in units:
         foes = _foes(unit, units)
         groups: dict[tuple[WeaponProfile, tuple[str, ...]], list[Model]] = {}
-        for model in engaged_models(battle, unit):
+        for model in _strikers(battle, unit, units):
             weapon = record.weapons[model.id]
             at_one = strikes_at_initiative_one(battle, unit, model)
             if initiative(model, weapon, at_one) != step or barred(battle, model):
                 continue
             if not fights_in_melee(model):  # a vehicle other than a Walker strikes no blow
                 continue
-            near = foes_within_reach(battle, unit, model, foes)
+            duel = opponent(battle, model, units)
+            near = [duel[0]] if duel else foes_within_reach(battle, unit, model, foes)
             reach = tuple(f.id for f in near if may_attack(weapon, f))
             if reach:
                 armed = close_combat_weapon(unit, model, weapon)
@@ -297,6 +298,18 @@ def _initiative_step(
     attackers = {u.id: u.alive_models for u in units}
     for plan in plans:
         strike(battle, plan, step, attackers[plan.unit.id])
+
+
+def _strikers(battle: Battle, unit: Unit, units: list[Unit]) -> list[Model]:
+    """Models of ``unit`` that may strike: the engaged ones
+    (:func:`combat.engaged_models`), and a model fighting a challenge, which
+    strikes its foe "whether or not in base contact" (docs/rules/waffle.md,
+    *Challenges*), as its foe strikes it."""
+    engaged = engaged_models(battle, unit)
+    duelling = [
+        m for m in unit.alive_models if m not in engaged and opponent(battle, m, units)
+    ]
+    return [*engaged, *duelling]
 
 
 def _in_challenge(battle: Battle, plan: Blows, units: list[Unit]) -> list[Blows]:
