@@ -32,7 +32,10 @@ from hammerlab.editions.waffle.combat import (
     in_contact,
     refresh_locks,
 )
-from hammerlab.editions.waffle.difficult_charge import strikes_at_initiative_one
+from hammerlab.editions.waffle.difficult_charge import (
+    strikes_at_initiative_one,
+    tell_slowed_charge,
+)
 from hammerlab.editions.waffle.events import BlowsStruck
 from hammerlab.editions.waffle.fear import fear_tests, majority_weapon_skill, weapon_skill
 from hammerlab.editions.waffle.fear import forget as forget_fear
@@ -115,6 +118,8 @@ def fight(battle: Battle, combat: Combat, player: str) -> FightRecord:
     for unit in units:
         choose_weapons(battle, unit, record, _foes(unit, units))
     open_challenges(battle, units, player)
+    for unit in units:
+        tell_slowed_charge(battle, unit)
     record.note_contacts(units)
     owed = hammers(battle, units)
     for step in range(10, 0, -1):
