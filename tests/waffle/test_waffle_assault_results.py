@@ -460,6 +460,36 @@ def test_seed001_pile_in_at_the_initiative_step_then_after_the_result() -> None:
     assert all_dice_used(battle)
 
 
+def test_pile_in_moves_come_under_their_own_initiative_steps_heading() -> None:
+    # Interpretation 5: "at the start of each Initiative step, models of that
+    # Initiative not engaged move" — so the log heads them with their step, even a
+    # step where no blow is struck (a reader took I2 Boyz' pile-ins, printed before
+    # the "Initiative step 2" heading, for part of step 4). I4: the Marine hits (3),
+    # wounds (3: S4 v T3) and b.1's 5+ save fails (1): b.1 dies. I3: b.2, 4.5" from
+    # a.1 centre to centre, Piles In 3" (contact would need 3.5") and ends out of
+    # contact: it strikes no blow, but its step has a heading. Then A wins 1-0; the
+    # Guard pass Morale (2 <= 7 - 1).
+    marine = squad("a", A, MARINE, [CHAINSWORD], south([10]), name="Marine")
+    guards = squad("b", B, GUARD, [CHAINSWORD], [(10, 21), (10, 24.5)], name="Guard")
+    battle = make_battle(marine, guards, dice=[3, 3, 1, 1, 1])
+    fight_sub_phase(battle, A)
+    told: list[tuple[str, str]] = []
+    for event in battle.log.events:
+        if event.kind == "combat_result":
+            break
+        if event.kind == "message" and event.message.startswith("Initiative step"):
+            told.append(("heading", event.message))
+        elif event.kind in ("blows", "move"):
+            told.append((event.kind, event.text.split(":")[0].strip()))
+    assert told == [
+        ("heading", "Initiative step 4"),
+        ("blows", "I4"),
+        ("heading", "Initiative step 3"),
+        ("move", "b.2 (Guard [b]) piles in"),
+    ]
+    assert all_dice_used(battle)
+
+
 def test_a_pile_in_keeps_1_inch_from_an_enemy_unit_outside_the_combat() -> None:
     # As in the test above, b.2 Piles In toward a.1; an Ultramarine unit c, in no
     # combat, stands beside the spot (10, 22.1) it reached there (0.5" from its

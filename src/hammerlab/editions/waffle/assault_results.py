@@ -7,7 +7,7 @@ over a :class:`FightRecord` and uses :func:`pile_in` at each Initiative step.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from hammerlab.editions.waffle.allocation import allocate_wounds
@@ -304,7 +304,13 @@ def _piles_in(unit: Unit, foes: list[Unit]) -> bool:
     return gap <= 2 * PILE_IN + EPSILON
 
 
-def pile_in(battle: Battle, unit: Unit, models: list[Model], foes: list[Unit]) -> None:
+def pile_in(
+    battle: Battle,
+    unit: Unit,
+    models: list[Model],
+    foes: list[Unit],
+    before: Callable[[], None] | None = None,
+) -> None:
     """6th/7th-edition Pile In: each model moves up to 3" toward the nearest enemy.
 
     The models closest to the enemy move first. Each goes into base contact
@@ -313,7 +319,8 @@ def pile_in(battle: Battle, unit: Unit, models: list[Model], foes: list[Unit]) -
     the nearest enemy model. No base ends overlapping another or off the table,
     nor within 1" of an enemy unit that is not in the combat (as a charging model
     may not: a pile-in brings no other unit into the fight; an interpretation, in
-    docs/rules/waffle.md).
+    docs/rules/waffle.md). ``before`` is called before the first move (the fight's
+    Initiative step heading).
     """
     enemies = [e for f in foes for e in f.alive_models]
     if not enemies:
@@ -329,7 +336,7 @@ def pile_in(battle: Battle, unit: Unit, models: list[Model], foes: list[Unit]) -
             nearest = closest([model], enemies)[0]
             holder = next(f for f in foes if nearest in f.alive_models)
             spot = closest_approach(battle, model, holder, PILE_IN, outside)
-        _move(battle, unit, model, spot, "piles in")
+        _move(battle, unit, model, spot, "piles in", before)
 
 
 def consolidate(battle: Battle, unit: Unit) -> None:
@@ -368,8 +375,17 @@ def _clear_of(model: Model, spot: Vec, enemies: list[Model]) -> bool:
     )
 
 
-def _move(battle: Battle, unit: Unit, model: Model, spot: Vec, reason: str) -> None:
+def _move(
+    battle: Battle,
+    unit: Unit,
+    model: Model,
+    spot: Vec,
+    reason: str,
+    before: Callable[[], None] | None = None,
+) -> None:
     if centre_distance(spot, model.position) <= EPSILON:
         return
+    if before is not None:
+        before()
     start, model.position = model.position, spot
     battle.emit(ModelMoved(unit=unit.label, model=model.id, start=start, end=spot, reason=reason))

@@ -123,6 +123,7 @@ def fight(battle: Battle, combat: Combat, player: str) -> FightRecord:
     record.note_contacts(units)
     owed = hammers(battle, units)
     for step in range(10, 0, -1):
+        heading = StepHeading(battle, step)  # said before the step's first Pile In move
         for unit in units:
             engaged = engaged_models(battle, unit)
             waiting = [
@@ -134,9 +135,10 @@ def fight(battle: Battle, combat: Combat, player: str) -> FightRecord:
                 == step
             ]
             if waiting:
-                pile_in(battle, unit, waiting, _foes(unit, units))
+                pile_in(battle, unit, waiting, _foes(unit, units), heading)
         record.note_contacts(units)
-        _initiative_step(battle, units, step, record, owed if step == HAMMER_STEP else [])
+        hammer = owed if step == HAMMER_STEP else []
+        _initiative_step(battle, units, step, record, hammer, heading)
     end_challenges(battle, units)
     return record
 
@@ -267,13 +269,34 @@ class Blows:
     """Models the blows may not wound (those fighting a challenge)."""
 
 
+@dataclass
+class StepHeading:
+    """The heading "Initiative step N", said once, before the step's first Pile In
+    move or blow (a step with neither has none)."""
+
+    battle: Battle
+    step: int
+    said: bool = False
+
+    def __call__(self) -> None:
+        if not self.said:
+            self.battle.say("fight", f"Initiative step {self.step}")
+            self.said = True
+
+
 def _initiative_step(
-    battle: Battle, units: list[Unit], step: int, record: FightRecord, owed: list[Hammer]
+    battle: Battle,
+    units: list[Unit],
+    step: int,
+    record: FightRecord,
+    owed: list[Hammer],
+    heading: StepHeading,
 ) -> None:
     """Everyone engaged with this Initiative picks a target, then all strike; the
     Hammer of Wrath hits ``owed`` (at Initiative 10) and the Icy Aura hits (at
     Initiative 1, :func:`icy_aura.strike_icy_auras`) first, but the models they
-    slay still strike in this step (:func:`hammer_of_wrath.strike_hammers`)."""
+    slay still strike in this step (:func:`hammer_of_wrath.strike_hammers`). The
+    step's ``heading`` comes first, unless its Pile In moves already said it."""
     plans: list[Blows] = []
     for unit in units:
         foes = _foes(unit, units)
@@ -296,7 +319,7 @@ def _initiative_step(
             ws = majority_weapon_skill(battle, target)
             plans += _in_challenge(battle, Blows(unit, tuple(models), weapon, target, ws), units)
     if plans or owed:
-        battle.say("fight", f"Initiative step {step}")
+        heading()
     strike_hammers(battle, owed, units)
     if step == ICY_STEP:
         strike_icy_auras(battle, units)
