@@ -285,8 +285,9 @@ def test_a_winner_touching_an_enemy_tank_sweeps_the_unit_that_fled() -> None:
     )
     st(battle, marines).combat_score = 1
     fight_sub_phase(battle, A)
-    assert [(s.unit, s.fleeing, s.total, s.fleeing_total, s.caught) for s in
-            of_kind(battle, "sweeping_advance")] == [("Marines [a]", "Guard [b]", 5, 4, True)]  # fmt: skip
+    sweeps = [(s.unit, s.fleeing, s.total, s.fleeing_total, s.caught)
+              for s in of_kind(battle, "sweeping_advance")]  # fmt: skip
+    assert sweeps == [("Marines [a]", "Guard [b]", 5, 4, True)]
     assert [d.context.unit for d in asked(battle, A, "sweeping_advance")] == ["a"]
     assert close(model(battle, "b.1").position, (30, 25))
     assert all_dice_used(battle)

@@ -334,9 +334,7 @@ def _strikers(battle: Battle, unit: Unit, units: list[Unit]) -> list[Model]:
     strikes its foe "whether or not in base contact" (docs/rules/waffle.md,
     *Challenges*), as its foe strikes it."""
     engaged = engaged_models(battle, unit)
-    duelling = [
-        m for m in unit.alive_models if m not in engaged and opponent(battle, m, units)
-    ]
+    duelling = [m for m in unit.alive_models if m not in engaged and opponent(battle, m, units)]
     return [*engaged, *duelling]
 
 

@@ -33,7 +33,6 @@ from hammerlab.editions.waffle.attacks import (
     shots_of_each,
 )
 from hammerlab.editions.waffle.characteristics import leadership
-from hammerlab.editions.waffle.combat import locks
 from hammerlab.editions.waffle.charge import (
     NO_CHARGE_AFTER,
     charge_dice,
@@ -43,6 +42,7 @@ from hammerlab.editions.waffle.charge import (
     slowed_by_terrain,
     way_in,
 )
+from hammerlab.editions.waffle.combat import locks
 from hammerlab.editions.waffle.expected import (
     Fired,
     attack_volleys,
