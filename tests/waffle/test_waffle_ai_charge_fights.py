@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import GUARD, LASGUN, MARINE, A, B, make_battle, profile, row, squad, weapon
+from test_waffle_vehicles import LEMAN_RUSS, vehicle_unit
 
 from hammerlab.editions.waffle.ai import WaffleAI, charge_reaction_costs
 from hammerlab.editions.waffle.charge import END_CHARGES
@@ -109,3 +110,23 @@ def test_guardsmen_on_their_edge_never_fall_back_off_it_from_terminators() -> No
     assert costs.could_hold
     labels: list[tuple[str, object]] = [(OVERWATCH, OVERWATCH), (FALL_BACK, FALL_BACK)]
     assert ask(battle, "charge_reaction", B, labels, unit="b", attacker="a") != FALL_BACK
+
+
+def test_a_charge_at_a_tank_it_cannot_hurt_spares_nothing_and_is_not_declared() -> None:
+    # 7th edition: "vehicles without a Weapon Skill are never locked in combat"
+    # (docs/rules/waffle.md, Vehicles 9): the Leman Russ may drive off and shoot after
+    # being charged, so a charge at it spares the chargers none of its shooting. Two
+    # Guardsmen (S3 close combat weapons) 3" from it: their blows strike its rear
+    # armour 10, and S3 + D6 is at most 9, so the charge deals nothing, and the tank
+    # strikes no blow, so it takes nothing: the charge is worth nothing (less its
+    # Overwatch: none, a tank fires none) and the AI ends its charges instead.
+    guard = squad("a", A, GUARD, [], row(30, 10, 2))
+    russ = vehicle_unit("russ", B, LEMAN_RUSS, (30.5, 15.0))
+    battle = make_battle(guard, russ, seed=1)
+    assert expected_attack(battle, russ, guard, FireOrders()) > 0  # it has guns to spare
+    value = charge_value(battle, guard, russ)
+    assert value.chance > 0
+    assert (value.dealt, value.taken, value.spared) == (0, 0, 0)
+    assert value.value <= 0
+    choices: list[tuple[str, object]] = [(guard.label, guard), (END_CHARGES, None)]
+    assert ask(battle, "charger", A, choices) == END_CHARGES

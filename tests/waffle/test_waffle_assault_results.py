@@ -29,6 +29,7 @@ from conftest import (
     squad,
 )
 from fight_kit import CHAINSWORD, GUARD, MARINE, north, south
+from test_waffle_vehicles import LEMAN_RUSS, vehicle_unit
 
 from hammerlab.editions.waffle.assault_results import combat_result
 from hammerlab.editions.waffle.combat import combats
@@ -250,6 +251,89 @@ def test_a_unit_in_terminator_armour_may_not_make_a_sweeping_advance() -> None:
     assert may_sweep(marines) and not may_sweep(terminators)
 
 
+# --- A vehicle without a Weapon Skill in the combat ---------------------------------------
+
+HULL_TOUCHING = 0.5 + 100.0 / 2 / 25.4
+"""Centre to centre, a 1" base touching a Leman Russ's 100 mm hull: 0.5 + 1.9685"."""
+
+
+def test_a_winner_touching_an_enemy_tank_sweeps_the_unit_that_fled() -> None:
+    # Seed 002: "winning units can only Sweeping Advance if all of the units they were
+    # locked in combat with Fall Back or are wiped out"; 7th edition: "vehicles without
+    # a Weapon Skill are never locked in combat" (docs/rules/waffle.md, Vehicles 9). The
+    # Marine a.1 (30, 20) touches the Guardsman b.1 (30, 21) and the Russ, whose hull
+    # centre is 2.4685" east of it. A wins 1-0 (a Fiery Charge casualty, left by the
+    # charge; every blow misses); the Guard fail Morale and fall back. The Russ stays,
+    # but the Marines were never locked with it: they are free and are asked to sweep.
+    marines = squad("a", A, MARINE, [CHAINSWORD], [(30, 20)], name="Marines")
+    guards = squad("b", B, GUARD, [CHAINSWORD], [(30, 21)], name="Guard")
+    russ = vehicle_unit("russ", B, LEMAN_RUSS, (30 + HULL_TOUCHING, 20))
+    battle = make_battle(
+        marines,
+        guards,
+        russ,
+        dice=[
+            1,  # I4: a.1 misses b.1 (3+: WS4 v WS3)
+            1,  # I3: b.1 misses a.1 (4+); the Russ strikes no blow
+            *[6, 6],  # Morale: Ld 7 - 1 = 6; 12 fails
+            1,  # the Guard roll 1 + I3 = 4
+            1,  # the Marines roll 1 + I4 = 5: caught
+            1,  # a.1's one hit on b.1 (the only model: no pick) fails to wound (3+)
+            *[2, 2],  # the Guard fall back 4" north
+        ],  # a.1 still touches the Russ: nothing of it out of contact to Pile In
+        script_a=[("melee_target", "Guard [b]"), SWEEP],
+    )
+    st(battle, marines).combat_score = 1
+    fight_sub_phase(battle, A)
+    sweeps = [(s.unit, s.fleeing, s.total, s.fleeing_total, s.caught)
+              for s in of_kind(battle, "sweeping_advance")]  # fmt: skip
+    assert sweeps == [("Marines [a]", "Guard [b]", 5, 4, True)]
+    assert [d.context.unit for d in asked(battle, A, "sweeping_advance")] == ["a"]
+    assert close(model(battle, "b.1").position, (30, 25))
+    assert all_dice_used(battle)
+
+
+def test_a_tank_on_the_winning_side_neither_sweeps_nor_consolidates() -> None:
+    # The Russ (A) touches the Guardsman b.1 (30, 21) from the east, the Marine a.1
+    # (30, 20) touches him from the south. A wins 1-0 as above; the Guard fall back. A
+    # vehicle without a Weapon Skill was never locked in combat (so it is never "free
+    # to make a Sweeping Advance") and has no Initiative to add; nor did it fight: it
+    # makes no Consolidation. Only the Marines are asked, roll and consolidate.
+    marines = squad("a", A, MARINE, [CHAINSWORD], [(30, 20)], name="Marines")
+    russ = vehicle_unit("russ", A, LEMAN_RUSS, (30 + HULL_TOUCHING, 21))
+    guards = squad("b", B, GUARD, [CHAINSWORD], [(30, 21)], name="Guard")
+    battle = make_battle(
+        marines,
+        russ,
+        guards,
+        dice=[
+            1,  # I4: a.1 misses b.1
+            1,  # I3: b.1 misses a.1
+            *[6, 6],  # Morale: 12 fails
+            1,  # the Guard roll 1 + 3 = 4
+            1,  # the Marines roll 1 + 4 = 5: caught
+            1,  # the hit fails to wound
+            *[2, 2],  # the Guard fall back 4" north
+            3,  # the Marines, with no enemy left, consolidate D6 (and hold)
+        ],
+        script_a=[SWEEP, HOLD],
+        script_b=[("melee_target", "Marines [a]")],
+    )
+    st(battle, marines).combat_score = 1
+    fight_sub_phase(battle, A)
+    assert [d.context.unit for d in asked(battle, A, "sweeping_advance")] == ["a"]
+    assert [s.unit for s in of_kind(battle, "sweeping_advance")] == ["Marines [a]"]
+    rolled = [p for p in dice_purposes(battle) if "Sweeping" in p or "consolidate" in p]
+    assert rolled == [
+        "Sweeping Advance (Guard [b], +I3)",
+        "Sweeping Advance (Marines [a], +I4)",
+        "consolidate distance (Marines [a])",
+    ]
+    assert [m.unit for m in of_kind(battle, "move") if m.reason != "falls back"] == []
+    assert russ.models[0].position == (30 + HULL_TOUCHING, 21)
+    assert all_dice_used(battle)
+
+
 # --- Multiple combats ----------------------------------------------------------------------
 
 
@@ -374,6 +458,36 @@ def test_seed001_pile_in_at_the_initiative_step_then_after_the_result() -> None:
     # round a.1, clear of b.1 (straight above it) only 60° off: 150°.
     assert moves[1][:2] == ("b.2", "piles in")
     assert close(moves[1][3], (10 - math.sqrt(3) / 2, 20.5))
+    assert all_dice_used(battle)
+
+
+def test_pile_in_moves_come_under_their_own_initiative_steps_heading() -> None:
+    # Interpretation 5: "at the start of each Initiative step, models of that
+    # Initiative not engaged move" — so the log heads them with their step, even a
+    # step where no blow is struck (a reader took I2 Boyz' pile-ins, printed before
+    # the "Initiative step 2" heading, for part of step 4). I4: the Marine hits (3),
+    # wounds (3: S4 v T3) and b.1's 5+ save fails (1): b.1 dies. I3: b.2, 4.5" from
+    # a.1 centre to centre, Piles In 3" (contact would need 3.5") and ends out of
+    # contact: it strikes no blow, but its step has a heading. Then A wins 1-0; the
+    # Guard pass Morale (2 <= 7 - 1).
+    marine = squad("a", A, MARINE, [CHAINSWORD], south([10]), name="Marine")
+    guards = squad("b", B, GUARD, [CHAINSWORD], [(10, 21), (10, 24.5)], name="Guard")
+    battle = make_battle(marine, guards, dice=[3, 3, 1, 1, 1])
+    fight_sub_phase(battle, A)
+    told: list[tuple[str, str]] = []
+    for event in battle.log.events:
+        if event.kind == "combat_result":
+            break
+        if event.kind == "message" and event.message.startswith("Initiative step"):
+            told.append(("heading", event.message))
+        elif event.kind in ("blows", "move"):
+            told.append((event.kind, event.text.split(":")[0].strip()))
+    assert told == [
+        ("heading", "Initiative step 4"),
+        ("blows", "I4"),
+        ("heading", "Initiative step 3"),
+        ("move", "b.2 (Guard [b]) piles in"),
+    ]
     assert all_dice_used(battle)
 
 

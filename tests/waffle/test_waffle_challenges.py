@@ -15,6 +15,7 @@ from conftest import profile as make_profile
 from fight_kit import CHAINSWORD
 
 from hammerlab.editions.waffle.ai import WaffleAI
+from hammerlab.editions.waffle.challenges import open_challenges
 from hammerlab.editions.waffle.combat import combats
 from hammerlab.editions.waffle.fight import fight
 from hammerlab.editions.waffle.state import st, state_of
@@ -96,6 +97,67 @@ def test_a_challenge_goes_on_next_round_without_being_asked_again() -> None:
     fight_once(battle)
     assert len(asked(battle, A, "issue_challenge")) == 1
     assert a.models[0].wounds_left == 2
+    assert all_dice_used(battle)
+
+
+def test_only_a_character_able_to_fight_may_issue_or_accept_a_challenge() -> None:
+    # 6th/7th edition: a Character must be able to fight to issue or accept a
+    # challenge: engaged, or able to Pile In into base contact (3", seed 001/002
+    # Pile In). a.1 (10, 20) touches the Sergeant b.1 (10, 21); a.2 at (15.5, 20)
+    # touches no one and no friend of its within 2" does, but the Trooper b.2 (13, 21)
+    # is sqrt(2.5² + 1²) - 1 = 1.69" from its base: it could Pile In. a.3 at (25, 20)
+    # is 12.04 - 1 = 11.04" from b.2: it cannot fight, so it is not offered. Nor is
+    # the far Priest b.3 (40, 21) offered to accept.
+    a = make_unit(
+        "a",
+        A,
+        [
+            placed(hero("Hero"), 10, 20),
+            placed(hero("Near Hero"), 15.5, 20),
+            placed(hero("Far Hero"), 25, 20),
+        ],
+    )
+    b = make_unit(
+        "b",
+        B,
+        [
+            placed(hero("Sergeant"), 10, 21),
+            trooper("Trooper", 13, 21),
+            placed(hero("Priest"), 40, 21),
+        ],
+    )
+    battle = make_battle(
+        a,
+        b,
+        script_a=[("issue_challenge", "a.2")],
+        script_b=[("accept_challenge", "refuse")],
+    )
+    open_challenges(battle, combats(battle)[0].units, A)
+    (issue,) = asked(battle, A, "issue_challenge")
+    assert issue.labels() == ["no challenge", "a.1", "a.2"]
+    assert issue.context.models == ("b.1",)
+    (accept,) = asked(battle, B, "accept_challenge")
+    assert accept.labels() == ["refuse", "b.1"]
+
+
+def test_both_duellists_strike_each_other_whether_or_not_in_base_contact() -> None:
+    # docs/rules/waffle.md, Challenges: "the two models strike only each other, at the
+    # foe's own WS, whether or not in base contact" — both, or the one engaged would
+    # strike a foe that never strikes back. A challenge stands between the Hero a.2
+    # (I5), 8.94" from the nearest enemy (b.2), and the Sergeant b.1 (I1), engaged
+    # (within 2" of b.2, which touches a.1). I5: the Hero piles in 3" (still out of
+    # contact) and strikes the Sergeant, a miss (1); I3: the Grunt strikes the Trooper
+    # (the Sergeant may not be wounded by him), a miss (1), the Trooper the Grunt, a
+    # miss (1); I1: the Sergeant strikes the Hero, a miss (1).
+    a = make_unit("a", A, [trooper("Grunt", 11, 20), placed(hero("Hero", i=5), 20, 20)])
+    b = make_unit("b", B, [placed(hero("Sergeant", i=1), 10, 21), trooper("Trooper", 11, 21)])
+    battle = make_battle(a, b, dice=[1, 1, 1, 1])
+    state_of(battle).duels.update({"a.2": "b.1", "b.1": "a.2"})
+    fight_once(battle)
+    blows = [(e.unit, e.initiative, e.models, e.target) for e in of_kind(battle, "blows")]
+    assert blows == [(a.label, 5, 1, b.label), (a.label, 3, 1, b.label),
+                     (b.label, 3, 1, a.label), (b.label, 1, 1, a.label)]  # fmt: skip
+    assert [m.model for m in of_kind(battle, "move")] == ["a.2"]
     assert all_dice_used(battle)
 
 

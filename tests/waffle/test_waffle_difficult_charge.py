@@ -100,3 +100,21 @@ def test_a_charge_over_open_ground_strikes_at_initiative() -> None:
     assert not st(battle, battle.unit("a")).charged_through_difficult
     assert steps(battle) == [("Charger [a]", 4), ("Target [b]", 3)]
     assert all_dice_used(battle)
+
+
+def test_the_log_says_why_a_charger_strikes_at_initiative_1() -> None:
+    # The Marine (I4) charged through the woods without assault grenades: before the
+    # blows, the log says that its one model strikes at Initiative 1 (a reader saw I6
+    # Genestealers never strike at step 6 and no line saying why). With frag grenades,
+    # or over open ground, nothing is said.
+    battle = charge_and_fight([1, 1, 1])
+    (slowed,) = of_kind(battle, "slowed_charge")
+    assert (slowed.unit, slowed.models) == ("Charger [a]", 1)
+    assert slowed.text == (
+        "Charger [a] charged through difficult terrain without assault grenades: "
+        "1 model(s) strike at Initiative 1"
+    )
+    kinds = [e.kind for e in battle.log.events]
+    assert kinds.index("slowed_charge") < kinds.index("blows")
+    assert of_kind(charge_and_fight([1, 1, 1], (FRAG,)), "slowed_charge") == []
+    assert of_kind(charge_and_fight([1, 1, 1], woods=False), "slowed_charge") == []

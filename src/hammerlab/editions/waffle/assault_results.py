@@ -7,11 +7,11 @@ over a :class:`FightRecord` and uses :func:`pile_in` at each Initiative step.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from hammerlab.editions.waffle.allocation import allocate_wounds
-from hammerlab.editions.waffle.combat import Combat, in_contact, units_in_contact
+from hammerlab.editions.waffle.combat import Combat, in_contact, locks, units_in_contact
 from hammerlab.editions.waffle.events import CombatResolved, SweepingAdvance
 from hammerlab.editions.waffle.morale import morale_check
 from hammerlab.editions.waffle.movement import choose_intent, fall_back, goal_of
@@ -54,12 +54,17 @@ class FightRecord:
     weapons: dict[str, WeaponProfile] = field(default_factory=dict)
     """Model id → the melee weapon it fights with in this combat."""
     locked: dict[str, set[str]] = field(default_factory=dict)
-    """Unit id → the enemy units it was in base contact with during the fight."""
+    """Unit id → the enemy units it was locked in combat with during the fight."""
 
     def note_contacts(self, units: Sequence[Unit]) -> None:
-        """Record which units of the combat touch which enemies now."""
-        for unit in units:
-            for other in units:
+        """Record which units of the combat are locked with which enemies now: in
+        base contact, neither a vehicle without a Weapon Skill (:func:`combat.locks`:
+        "vehicles without a Weapon Skill are never locked in combat"), so such a
+        vehicle is never "free to make a Sweeping Advance", nor does touching one
+        keep a winner from sweeping the unit it fought."""
+        lockers = [u for u in units if locks(u)]
+        for unit in lockers:
+            for other in lockers:
                 if other.player != unit.player and units_in_contact(unit, other):
                     self.locked.setdefault(unit.id, set()).add(other.id)
 
@@ -143,7 +148,8 @@ def sweeping_advances(
     """Seeds 001/002, Sweeping Advances, in a single or a multiple combat.
 
     "winning units can only Sweeping Advance if all of the units they were
-    locked in combat with Fall Back or are wiped out in the fight"; the
+    locked in combat with Fall Back or are wiped out in the fight"
+    (:attr:`FightRecord.locked`: never a vehicle without a Weapon Skill); the
     winning player decides whether each such unit sweeps. "Both the unit
     falling back and the winning unit roll a D6 and add their unmodified
     Initiative"; each falling-back unit rolls once, then each sweeping unit,
@@ -268,12 +274,15 @@ def moves_after_combat(battle: Battle, combat: Combat, player: str) -> None:
     within 6" (two Pile In moves) of an enemy Piles In; any other
     Consolidates. What each unit does is settled first; then the Pile In
     moves are made (the player whose turn it is first), then the
-    Consolidations.
+    Consolidations. A vehicle without a Weapon Skill does neither: it was
+    never locked in combat nor fought (:func:`combat.locks`); units touching
+    it Pile In toward it as toward any foe (they strike it again in the next
+    Fight sub-phase).
     """
     staying = [u for u in combat.units if not u.destroyed and not st(battle, u).falling_back]
     staying.sort(key=lambda u: u.player != player)
     plans: list[tuple[Unit, list[Unit], bool]] = []
-    for unit in staying:
+    for unit in filter(locks, staying):
         foes = [e for e in staying if e.player != unit.player]
         plans.append((unit, foes, _piles_in(unit, foes)))
     for unit, foes, piles in plans:
@@ -295,7 +304,13 @@ def _piles_in(unit: Unit, foes: list[Unit]) -> bool:
     return gap <= 2 * PILE_IN + EPSILON
 
 
-def pile_in(battle: Battle, unit: Unit, models: list[Model], foes: list[Unit]) -> None:
+def pile_in(
+    battle: Battle,
+    unit: Unit,
+    models: list[Model],
+    foes: list[Unit],
+    before: Callable[[], None] | None = None,
+) -> None:
     """6th/7th-edition Pile In: each model moves up to 3" toward the nearest enemy.
 
     The models closest to the enemy move first. Each goes into base contact
@@ -304,7 +319,8 @@ def pile_in(battle: Battle, unit: Unit, models: list[Model], foes: list[Unit]) -
     the nearest enemy model. No base ends overlapping another or off the table,
     nor within 1" of an enemy unit that is not in the combat (as a charging model
     may not: a pile-in brings no other unit into the fight; an interpretation, in
-    docs/rules/waffle.md).
+    docs/rules/waffle.md). ``before`` is called before the first move (the fight's
+    Initiative step heading).
     """
     enemies = [e for f in foes for e in f.alive_models]
     if not enemies:
@@ -320,7 +336,7 @@ def pile_in(battle: Battle, unit: Unit, models: list[Model], foes: list[Unit]) -
             nearest = closest([model], enemies)[0]
             holder = next(f for f in foes if nearest in f.alive_models)
             spot = closest_approach(battle, model, holder, PILE_IN, outside)
-        _move(battle, unit, model, spot, "piles in")
+        _move(battle, unit, model, spot, "piles in", before)
 
 
 def consolidate(battle: Battle, unit: Unit) -> None:
@@ -359,8 +375,17 @@ def _clear_of(model: Model, spot: Vec, enemies: list[Model]) -> bool:
     )
 
 
-def _move(battle: Battle, unit: Unit, model: Model, spot: Vec, reason: str) -> None:
+def _move(
+    battle: Battle,
+    unit: Unit,
+    model: Model,
+    spot: Vec,
+    reason: str,
+    before: Callable[[], None] | None = None,
+) -> None:
     if centre_distance(spot, model.position) <= EPSILON:
         return
+    if before is not None:
+        before()
     start, model.position = model.position, spot
     battle.emit(ModelMoved(unit=unit.label, model=model.id, start=start, end=spot, reason=reason))

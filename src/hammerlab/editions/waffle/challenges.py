@@ -4,9 +4,11 @@ Champion of Chaos special rule on top of them.
 The seeds' fight sub-phase is the 6th/7th-edition one; challenges are the
 7th-edition rule it builds on: at the start of a combat's fight, the player
 whose turn it is, then the other, may issue a challenge with one Character in
-the combat; the foe accepts with one of its Characters or refuses, and then the
+the combat able to fight (engaged, or within a Pile In of an enemy model); the
+foe accepts with one of its Characters able to fight or refuses, and then the
 issuer picks one enemy Character that may not attack that round. The two
-models of an accepted challenge strike only each other, no other blow may be
+models of an accepted challenge strike only each other (both of them, whether
+or not in base contact), no other blow may be
 allocated to them (the one slain, further wounds on it are lost), and the
 challenge goes on in later rounds until one of them is slain (or the combat no
 longer holds them both).
@@ -19,12 +21,16 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from hammerlab.editions.waffle.chaos_boons import d66, gain_boon
+from hammerlab.editions.waffle.combat import engaged_models
+from hammerlab.editions.waffle.placement import EPSILON, PILE_IN
 from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.special_rules import is_independent_character, model_has
 from hammerlab.editions.waffle.state import state_of
+from hammerlab.editions.waffle.vehicles import fights_in_melee
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import Event
+from hammerlab.engine.geometry import base_distance
 from hammerlab.engine.units import Model, Unit
 
 CHAMPION = "Champion of Chaos"
@@ -90,15 +96,31 @@ def is_character(unit: Unit, model: Model) -> bool:
     return stats_of(model.profile).has_type("Character") or is_independent_character(unit, model)
 
 
-def characters(units: Sequence[Unit], player: str) -> list[Fighter]:
-    """``player``'s Characters on the table in the combat's ``units``."""
+def characters(battle: Battle, units: Sequence[Unit], player: str) -> list[Fighter]:
+    """``player``'s Characters in the combat's ``units`` that may issue or accept a
+    challenge: those able to fight (:func:`can_fight`)."""
     return [
         (u, m)
         for u in units
         if u.player == player and not u.destroyed
         for m in u.alive_models
-        if is_character(u, m)
+        if is_character(u, m) and can_fight(battle, u, m, units)
     ]
+
+
+def can_fight(battle: Battle, unit: Unit, model: Model, units: Sequence[Unit]) -> bool:
+    """Whether ``model`` of ``unit`` is able to fight in the combat of ``units``, as
+    the 6th/7th-edition rule asks of a Character that issues or accepts a challenge:
+    it strikes blows (not a vehicle without a Weapon Skill,
+    :func:`vehicles.fights_in_melee`) and is engaged (:func:`combat.engaged_models`)
+    or able to Pile In into base contact: within 3" of an enemy model of the combat
+    (``placement.PILE_IN``)."""
+    if not fights_in_melee(model):
+        return False
+    if model in engaged_models(battle, unit):
+        return True
+    enemies = [e for u in units if u.player != unit.player for e in u.alive_models]
+    return any(base_distance(model, e) <= PILE_IN + EPSILON for e in enemies)
 
 
 def champions(fighters: Sequence[Fighter]) -> list[Fighter]:
@@ -133,7 +155,7 @@ def open_challenges(battle: Battle, units: Sequence[Unit], player: str) -> None:
 
 def _issue(battle: Battle, units: Sequence[Unit], issuer: str, foe: str) -> bool:
     """Whether ``issuer`` issues a challenge (then it is accepted or refused)."""
-    mine, theirs = characters(units, issuer), characters(units, foe)
+    mine, theirs = characters(battle, units, issuer), characters(battle, units, foe)
     if not mine or not theirs:
         return False
     forced = champions(mine)

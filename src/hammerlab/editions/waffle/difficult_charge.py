@@ -23,6 +23,8 @@ reset at the start of every phase, so it lasts that Assault phase's fight.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import ClassVar
 
 from hammerlab.editions.waffle.concussive import concussed
 from hammerlab.editions.waffle.profiles import weapon_of
@@ -30,6 +32,7 @@ from hammerlab.editions.waffle.special_rules import names_rule
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.events import Event
 from hammerlab.engine.units import Model, Unit
 
 ASSAULT_GRENADES = "Assault Grenades"
@@ -65,3 +68,31 @@ def strikes_at_initiative_one(battle: Battle, unit: Unit, model: Model) -> bool:
     if concussed(battle, model):
         return True
     return st(battle, unit).charged_through_difficult and not has_assault_grenades(unit, model)
+
+
+@dataclass(frozen=True)
+class SlowedCharge(Event):
+    """``models`` models of ``unit`` charged through difficult terrain without assault
+    grenades this phase: they strike at Initiative 1 in this fight (told when the
+    fight begins, so the log says why they strike last)."""
+
+    kind: ClassVar[str] = "slowed_charge"
+    unit: str
+    models: int
+
+    @property
+    def text(self) -> str:
+        return (
+            f"{self.unit} charged through difficult terrain without assault grenades: "
+            f"{self.models} model(s) strike at Initiative 1"
+        )
+
+
+def tell_slowed_charge(battle: Battle, unit: Unit) -> None:
+    """Emit :class:`SlowedCharge` for ``unit`` if it charged through difficult terrain
+    this phase and any of its models has no assault grenades."""
+    if not st(battle, unit).charged_through_difficult:
+        return
+    slowed = [m for m in unit.alive_models if not has_assault_grenades(unit, m)]
+    if slowed:
+        battle.emit(SlowedCharge(unit.label, len(slowed)))

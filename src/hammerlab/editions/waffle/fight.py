@@ -32,7 +32,10 @@ from hammerlab.editions.waffle.combat import (
     in_contact,
     refresh_locks,
 )
-from hammerlab.editions.waffle.difficult_charge import strikes_at_initiative_one
+from hammerlab.editions.waffle.difficult_charge import (
+    strikes_at_initiative_one,
+    tell_slowed_charge,
+)
 from hammerlab.editions.waffle.events import BlowsStruck
 from hammerlab.editions.waffle.fear import fear_tests, majority_weapon_skill, weapon_skill
 from hammerlab.editions.waffle.fear import forget as forget_fear
@@ -115,22 +118,27 @@ def fight(battle: Battle, combat: Combat, player: str) -> FightRecord:
     for unit in units:
         choose_weapons(battle, unit, record, _foes(unit, units))
     open_challenges(battle, units, player)
+    for unit in units:
+        tell_slowed_charge(battle, unit)
     record.note_contacts(units)
     owed = hammers(battle, units)
     for step in range(10, 0, -1):
+        heading = StepHeading(battle, step)  # said before the step's first Pile In move
         for unit in units:
             engaged = engaged_models(battle, unit)
             waiting = [
                 m
                 for m in unit.alive_models
                 if m not in engaged
+                and fights_in_melee(m)  # a vehicle without WS makes no Pile In
                 and initiative(m, record.weapons[m.id], strikes_at_initiative_one(battle, unit, m))
                 == step
             ]
             if waiting:
-                pile_in(battle, unit, waiting, _foes(unit, units))
+                pile_in(battle, unit, waiting, _foes(unit, units), heading)
         record.note_contacts(units)
-        _initiative_step(battle, units, step, record, owed if step == HAMMER_STEP else [])
+        hammer = owed if step == HAMMER_STEP else []
+        _initiative_step(battle, units, step, record, hammer, heading)
     end_challenges(battle, units)
     return record
 
@@ -261,25 +269,47 @@ class Blows:
     """Models the blows may not wound (those fighting a challenge)."""
 
 
+@dataclass
+class StepHeading:
+    """The heading "Initiative step N", said once, before the step's first Pile In
+    move or blow (a step with neither has none)."""
+
+    battle: Battle
+    step: int
+    said: bool = False
+
+    def __call__(self) -> None:
+        if not self.said:
+            self.battle.say("fight", f"Initiative step {self.step}")
+            self.said = True
+
+
 def _initiative_step(
-    battle: Battle, units: list[Unit], step: int, record: FightRecord, owed: list[Hammer]
+    battle: Battle,
+    units: list[Unit],
+    step: int,
+    record: FightRecord,
+    owed: list[Hammer],
+    heading: StepHeading,
 ) -> None:
     """Everyone engaged with this Initiative picks a target, then all strike; the
     Hammer of Wrath hits ``owed`` (at Initiative 10) and the Icy Aura hits (at
     Initiative 1, :func:`icy_aura.strike_icy_auras`) first, but the models they
-    slay still strike in this step (:func:`hammer_of_wrath.strike_hammers`)."""
+    slay still strike in this step (:func:`hammer_of_wrath.strike_hammers`). The
+    step's ``heading`` comes first, unless its Pile In moves already said it."""
     plans: list[Blows] = []
     for unit in units:
         foes = _foes(unit, units)
         groups: dict[tuple[WeaponProfile, tuple[str, ...]], list[Model]] = {}
-        for model in engaged_models(battle, unit):
+        for model in _strikers(battle, unit, units):
             weapon = record.weapons[model.id]
             at_one = strikes_at_initiative_one(battle, unit, model)
             if initiative(model, weapon, at_one) != step or barred(battle, model):
                 continue
             if not fights_in_melee(model):  # a vehicle other than a Walker strikes no blow
                 continue
-            near = foes_within_reach(battle, unit, model, foes)
+            duel = opponent(battle, model, units)
+            near = [duel[0]] if duel else foes_within_reach(battle, unit, model, foes)
             reach = tuple(f.id for f in near if may_attack(weapon, f))
             if reach:
                 armed = close_combat_weapon(unit, model, weapon)
@@ -289,13 +319,23 @@ def _initiative_step(
             ws = majority_weapon_skill(battle, target)
             plans += _in_challenge(battle, Blows(unit, tuple(models), weapon, target, ws), units)
     if plans or owed:
-        battle.say("fight", f"Initiative step {step}")
+        heading()
     strike_hammers(battle, owed, units)
     if step == ICY_STEP:
         strike_icy_auras(battle, units)
     attackers = {u.id: u.alive_models for u in units}
     for plan in plans:
         strike(battle, plan, step, attackers[plan.unit.id])
+
+
+def _strikers(battle: Battle, unit: Unit, units: list[Unit]) -> list[Model]:
+    """Models of ``unit`` that may strike: the engaged ones
+    (:func:`combat.engaged_models`), and a model fighting a challenge, which
+    strikes its foe "whether or not in base contact" (docs/rules/waffle.md,
+    *Challenges*), as its foe strikes it."""
+    engaged = engaged_models(battle, unit)
+    duelling = [m for m in unit.alive_models if m not in engaged and opponent(battle, m, units)]
+    return [*engaged, *duelling]
 
 
 def _in_challenge(battle: Battle, plan: Blows, units: list[Unit]) -> list[Blows]:

@@ -42,6 +42,7 @@ from hammerlab.editions.waffle.charge import (
     slowed_by_terrain,
     way_in,
 )
+from hammerlab.editions.waffle.combat import locks
 from hammerlab.editions.waffle.expected import (
     Fired,
     attack_volleys,
@@ -88,6 +89,15 @@ def move_ahead(battle: Battle, unit: Unit) -> float:
 def shoots_again(battle: Battle, unit: Unit) -> bool:
     """Whether ``unit``'s side has a Shooting phase still to come after this turn."""
     return turns_ahead(battle, unit.player, SHOOTING_PHASE) > 0
+
+
+def lock_spares_shooting(battle: Battle, shooter: Unit, foe: Unit) -> bool:
+    """Whether a fight of ``shooter`` with ``foe`` spares ``foe`` ``shooter``'s shooting
+    next turn: it has a Shooting phase to come (:func:`shoots_again`) and the two lock
+    each other in combat (seed 001: a unit locked in combat cannot shoot), which a
+    vehicle without a Weapon Skill never does (:func:`combat.locks`: "never locked in
+    combat", the tank may drive off and shoot)."""
+    return locks(shooter) and locks(foe) and shoots_again(battle, shooter)
 
 
 @cache
@@ -261,7 +271,9 @@ class ChargeValue:
     """What the target's shooting would kill next turn of the charger's models that
     survive the fight: a unit locked in combat cannot shoot (seed 001), so a
     charge that reaches spares them (a charger wiped out in the fight spares
-    nothing; nor does a charge at a target with no Shooting phase to come)."""
+    nothing; nor does a charge at a target with no Shooting phase to come, nor
+    one at a vehicle without a Weapon Skill, never locked:
+    :func:`lock_spares_shooting`)."""
     overwatch: float
     """What the target's Overwatch is expected to kill first."""
     worths: tuple[float, float] = (1.0, 1.0)
@@ -301,7 +313,7 @@ def _before_overwatch(battle: Battle, unit: Unit, target: Unit, closer: float) -
     dealt, taken = melee_exchange(battle, unit, target)
     survivors = 1 - taken / max(1, len(unit.alive_models))
     spared = 0.0
-    if shoots_again(battle, target):
+    if lock_spares_shooting(battle, target, unit):
         spared = expected_attack(battle, target, unit, FireOrders()) * survivors
     worths = (model_worth(battle, unit), model_worth(battle, target))
     return ChargeValue(chance, dealt, taken, spared, 0.0, worths)
@@ -339,8 +351,9 @@ def fight_goes_on(battle: Battle, enemy: Unit, unit: Unit) -> float:
     both sides fighting (as a pile-in brings them; :func:`fight_net`'s later
     rounds), plus ``unit``'s shooting at it that the lock spares it (seed 001:
     a unit locked in combat cannot shoot; none with no Shooting phase to
-    come). Its own charge would have brought it that shooting spared too, and
-    the charge bonus on top: only the difference is forestalled.
+    come, nor where the two do not lock: :func:`lock_spares_shooting`). Its
+    own charge would have brought it that shooting spared too, and the charge
+    bonus on top: only the difference is forestalled.
 
     *Situation*: a Mortar Squad 7" from fourteen Hormagaunts, whose charge
     wins its first round (only the few Hormagaunts near them fight back);
@@ -353,7 +366,7 @@ def fight_goes_on(battle: Battle, enemy: Unit, unit: Unit) -> float:
     # :func:`charge_value`'s does the charger's.
     survivors = 1 - ours / max(1, len(enemy.alive_models))
     spared = 0.0
-    if shoots_again(battle, unit):
+    if lock_spares_shooting(battle, unit, enemy):
         spared = expected_attack(battle, unit, enemy, FireOrders()) * survivors
     return theirs * model_worth(battle, unit) - (ours - spared) * model_worth(battle, enemy)
 
