@@ -501,6 +501,27 @@ def test_the_odds_page_shows_the_cli_s_means_line(page: Page, server: str) -> No
     assert shown in " ".join(cli_line.split())
 
 
+def test_the_core11_plain_form_asks_models_firing_as_the_cli_does(page: Page, server: str) -> None:
+    # A user review: the plain form hid "Models firing" for core11, whose CLI takes
+    # --models; folded into the attacks ("5D6"), [BLAST] was added once, not per model.
+    _open(page, f"{server}/odds")
+    page.select_option("#ruleset", "core11")
+    page.select_option("#form-kind", "plain")
+    flags = {"attacks": "D6", "models": "5", "bs": "3", "strength": "4", "ap": "0",
+             "damage": "1", "keyword": "blast", "toughness": "4", "save": "4", "wounds": "1",
+             "target-models": "10"}  # fmt: skip
+    for name, value in flags.items():
+        page.locator(f"#odds-form [name='{name}']:visible").fill(value)
+    page.click("#ask")
+    page.wait_for_selector("#result:not([hidden])")
+    # By hand: each model rolls D6 (3.5) plus one [BLAST] attack per five target models
+    # (2 at 10 models): 5 x 5.5 = 27.5 attacks; 2/3 hit (3+): 18.333; 1/2 wound (4 v 4).
+    assert page.inner_text("#means").startswith("mean attacks 27.500, hits 18.333, wounds 9.167")
+    cli_flags = (f"--{k}={v}" for k, v in flags.items())
+    assert _numbers(page) == _expected(cli_json("odds", "--ruleset=core11", *cli_flags))
+    assert "models=5" in page.url  # the share link keeps it
+
+
 def test_an_answer_left_on_the_page_by_a_failed_request_is_greyed_out(
     page: Page, server: str
 ) -> None:
