@@ -320,6 +320,38 @@ def test_the_lab_page_says_why_an_uploaded_scenario_is_refused(
     assert page.input_value("#scenario-file") == ""  # the form shows no file it does not use
 
 
+def test_the_lab_s_scenario_list_names_an_uploaded_scenario_in_use(
+    page: Page, server: str, tmp_path: Path
+) -> None:
+    # A user review: after an upload the list still showed its first file, which could
+    # then not be picked (no change event), and a reopened address showed it too.
+    text = (EXAMPLES / "guard_suppress_terminators.toml").read_text(encoding="utf-8")
+    mine = tmp_path / "mine.toml"
+    mine.write_text(text.replace("Guardsmen lay down", "My copy:", 1), encoding="utf-8")
+    chosen = "s => s.selectedOptions[0].textContent"
+    in_use = "My copy: Suppressive Fire on Terminators (uploaded, not on this server)"
+    _open(page, f"{server}/lab")
+    first = page.input_value("#scenario")
+    page.set_input_files("#scenario-file", str(mine))
+    page.wait_for_function("document.querySelector('#scenario-about').textContent.includes('My')")
+    assert page.eval_on_selector("#scenario", chosen) == in_use
+    # A refused second upload leaves the first in use, and the list says so.
+    garbage = tmp_path / "garbage.cat"
+    garbage.write_text("not a scenario", encoding="utf-8")
+    page.set_input_files("#scenario-file", str(garbage))
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.eval_on_selector("#scenario", chosen) == in_use
+    upload = page.evaluate("uploadId")
+    # The file the list showed before the upload can be picked again.
+    page.select_option("#scenario", first)
+    page.wait_for_function("!document.querySelector('#scenario-about').textContent.includes('My')")
+    assert page.evaluate("uploadId") is None
+    assert page.locator("#scenario option.uploaded").count() == 0
+    # An address naming the upload shows it in the list.
+    _open(page, f"{server}/lab?upload={upload}&runs=2")
+    assert page.eval_on_selector("#scenario", chosen) == in_use
+
+
 def test_a_lab_run_reopens_from_the_page_s_address(page: Page, server: str) -> None:
     # A user review: a lab report could not be reloaded or shared. The address holds the
     # settings and the job: opened again, the form is filled in and the report shown.
