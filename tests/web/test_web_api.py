@@ -626,6 +626,50 @@ def test_a_battle_names_the_offered_scenario_and_seed_the_viewer_s_form_shows(
     assert (view["scenario"], view["scenario_name"], view["seed"]) == (None, "Renamed ruins", 7)
 
 
+def _cli_log(tmp_path: Path, *args: str) -> tuple[str, str]:
+    """What ``hammerlab battle ARGS --log-json FILE`` prints, and the log it writes."""
+    log = tmp_path / "cli.jsonl"
+    ran = CliRunner().invoke(cli, ["battle", *args, "--log-json", str(log)])
+    assert ran.exit_code == 0, ran.output
+    return ran.stdout, log.read_text(encoding="utf-8")
+
+
+def test_a_log_played_with_rule_options_names_them_and_plays_again_with_them(
+    client: TestClient, tmp_path: Path
+) -> None:
+    # A user review: a log played with --rule was shown as if played without it, and the
+    # form's "Run battle" (no rule) played another battle (4/5 Intercessors left, not 5/5).
+    scenario = "core11_normal_shooting.toml"
+    flag = "cover_effect=improve_save"
+    _, log = _cli_log(tmp_path, str(EXAMPLES / scenario), "--seed", "4", "--rule", flag)
+    view = client.post("/api/battle/log", files={"file": ("r.jsonl", log.encode())}).json()
+    assert view["rule"] == [flag]
+    assert f"seed 4, rules {flag}" in view["title"]
+    body = {"scenario": view["scenario"], "seed": view["seed"], "rule": view["rule"]}
+    again = client.post("/api/battle", json=body).json()
+    assert again["events"] == view["events"] and again["rule"] == [flag]
+    plain = client.post("/api/battle", json={"scenario": scenario, "seed": 4}).json()
+    assert plain["events"] != view["events"]  # the rule changes this battle
+    assert plain["rule"] == [] and "rules" not in plain["title"]
+
+
+def test_a_log_stopped_early_reads_as_stopped_not_as_a_draw(
+    client: TestClient, tmp_path: Path
+) -> None:
+    # A user review: a log of --stop-after 1 ended "...: a draw", the game 2/3 unplayed.
+    scenario = str(EXAMPLES / "whole_game_three_turns.toml")
+    printed, log = _cli_log(tmp_path, scenario, "--seed", "3", "--stop-after", "1")
+    view = client.post("/api/battle/log", files={"file": ("s.jsonl", log.encode())}).json()
+    # Stopped after turn 1: before turn 2, as the CLI says.
+    assert "Stopped before turn 2" in printed
+    assert view["stopped_before_turn"] == 2
+    assert view["title"].endswith("seed 3, stopped before turn 2")
+    assert view["summary"] == printed.rstrip("\n").splitlines()[-len(view["summary"]) :]
+    assert view["summary"][-1].endswith(": level")
+    whole = client.post("/api/battle", json={"scenario": "whole_game_three_turns.toml", "seed": 3})
+    assert whole.json()["stopped_before_turn"] is None
+
+
 # --- costly work: a few at once, each stopped at its time limit ------------------------
 
 BUSY = (

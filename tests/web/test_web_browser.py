@@ -457,6 +457,42 @@ def test_the_viewer_s_form_names_the_battle_it_shows(
     )
 
 
+def test_the_viewer_names_a_log_s_rules_plays_them_again_and_shows_a_stop(
+    page: Page, server: str, tmp_path: Path
+) -> None:
+    # A user review: a log played with --rule showed no rule and "Run battle" played the
+    # battle without it; a log stopped by --stop-after ended "a draw".
+    ruled, stopped = tmp_path / "rule.jsonl", tmp_path / "stop.jsonl"
+    flag = "cover_effect=improve_save"
+    for scenario, log, more in (
+        ("core11_normal_shooting.toml", ruled, ["--seed", "4", "--rule", flag]),
+        ("whole_game_three_turns.toml", stopped, ["--seed", "3", "--stop-after", "1"]),
+    ):
+        ran = CliRunner().invoke(
+            cli, ["battle", str(EXAMPLES / scenario), *more, "--log-json", str(log)]
+        )
+        assert ran.exit_code == 0, ran.output
+    _open(page, f"{server}/viewer")
+    page.set_input_files("#log-file", str(ruled))
+    page.wait_for_selector("#battle:not([hidden])")
+    assert page.input_value("#rule") == flag
+    assert flag in page.inner_text("#battle-title")
+    logged = page.inner_text("#summary")
+    page.evaluate("document.querySelector('#summary').textContent = ''")
+    page.click("#run")
+    page.wait_for_function("document.querySelector('#summary').textContent !== ''")
+    assert page.inner_text("#summary") == logged  # the same battle, the rule included
+    assert page.is_hidden("#error")
+    page.set_input_files("#log-file", str(stopped))
+    page.wait_for_function("document.querySelector('#battle-title').textContent.includes('Three')")
+    assert page.input_value("#rule") == ""
+    summary = page.inner_text("#summary").splitlines()
+    assert summary[0] == "Stopped before turn 2"
+    assert summary[-1] == "Kill points scored: Ultramarines 0, Orks 0: level"
+    assert "stopped before turn 2" in page.inner_text("#battle-title")
+    _shot(page, "viewer-stopped")
+
+
 def test_play_page_plays_one_activation(page: Page, server: str) -> None:
     _open(page, f"{server}/play?scenario=whole_game_three_turns.toml")
     page.click("#start-game")

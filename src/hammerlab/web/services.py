@@ -162,6 +162,18 @@ def rule_settings(flags: list[str]) -> dict[str, ParamValue]:
     return dict(parse_rule_flag(f) for f in flags)
 
 
+def rule_flags_of(settings: Mapping[str, ParamValue]) -> list[str]:
+    """Settings as the ``--rule`` flags that give them (:func:`rule_settings` reads them
+    back): what a battle was played with, for the viewer's form to play it again."""
+
+    def written(value: ParamValue) -> str:
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        return str(value)
+
+    return [f"{key}={written(value)}" for key, value in settings.items()]
+
+
 # --- costly work: how many at once, and for how long ----------------------------------
 
 
@@ -395,19 +407,30 @@ def battle_view(
 ) -> dict[str, Any]:
     """What ``POST /api/battle`` answers: the table at the start, the events and the
     summary, and what the viewer's form shows for it: ``scenario``, the offered file
-    played (``None``: another), its name and the seed."""
+    played (``None``: another), its name, the seed and the ``rule`` flags it was
+    played with (a user review: a log played with ``--rule`` was shown, and played
+    again, without them). A game stopped before its end (a log of ``battle
+    --stop-after``) is ``stopped_before_turn`` that turn, its summary who leads, as the
+    CLI prints it ("Stopped before turn 2"), not who won."""
     ready = game.ready
     name = game.recipe.scenario.get("name", "")
+    over = game.play_state.over
+    rules = rule_flags_of(game.recipe.rules)
+    played_with = f", rules {' '.join(rules)}" if rules else ""
+    if not over:
+        played_with += f", stopped before turn {game.turn}"
     return {
         "header": game.header(),
-        "title": f"{name} — {ready.ruleset.title}, seed {game.battle.dice.seed}",
+        "title": f"{name} — {ready.ruleset.title}, seed {game.battle.dice.seed}{played_with}",
         "scenario": scenario,
         "scenario_name": name,
         "seed": game.battle.dice.seed,
+        "rule": rules,
+        "stopped_before_turn": None if over else game.turn,
         "note": note,
         "start": start,
         "events": event_rows(game.battle.log.events),
-        "summary": list(ready.ruleset.summary(game.battle, ready.plan)),
+        "summary": list(ready.ruleset.summary(game.battle, ready.plan, over)),
     }
 
 
