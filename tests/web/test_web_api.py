@@ -265,6 +265,33 @@ def test_api_upload_battlescribe_roster_then_odds_from_its_units(client: TestCli
 
 
 @pytest.mark.parametrize(
+    ("ruleset", "unit", "fits"),
+    [
+        # Melee: the weapons of Range "Melee" (core11) or Type "Melee" (Waffle), which the
+        # odds refuse; "hits": Stikkbombs, a 3" Blast, answered once the hits are given.
+        ("core11", "Boyz", {"Kustom Choppa": "melee", "Kombi-skorcha": "ok",
+                            "Choppa": "melee", "Shoota": "ok", "Slugga": "ok"}),
+        ("waffle", "Ork Boyz", {"Slugga": "ok", "Big choppa": "melee", "Stikkbombs": "hits",
+                                "Shoota": "ok", "Choppa": "melee", "Big shoota": "ok",
+                                "Rokkit launcha": "ok"}),
+    ],
+)  # fmt: skip
+def test_api_weapons_say_which_the_odds_answer(
+    client: TestClient, ruleset: str, unit: str, fits: dict[str, str]
+) -> None:
+    # A user review: the odds page offered melee weapons, which the odds always refuse,
+    # and its swap asked with one of them (Kustom Choppa).
+    listed = client.get("/api/weapons", params={"ruleset": ruleset, "unit": unit}).json()
+    assert {w["name"]: w["odds"] for w in listed["weapons"]} == fits
+    target = "Intercessor Squad" if ruleset == "core11" else "Tactical Squad"
+    for weapon, fit in fits.items():
+        asked = {"ruleset": ruleset, "attacker": unit, "weapon": weapon, "target": target}
+        answer = client.post("/api/odds", json=asked)
+        refused = {"ok": None, "melee": "weapon", "hits": "hits"}[fit]
+        assert (answer.json().get("error") or "").split(":")[0] == (refused or "")
+
+
+@pytest.mark.parametrize(
     ("name", "data", "error"),
     [
         ("ra-army.cat", b"garbage", "ra-army.cat: line 1, column 0: not well-formed XML"),

@@ -153,6 +153,37 @@ def test_odds_library_compare_swap_and_engine_badge(page: Page, server: str) -> 
     assert page.input_value("#target") == "Heavy Weapons Squad"
 
 
+def test_the_odds_weapon_list_and_swap_choose_weapons_the_odds_answer(
+    page: Page, server: str
+) -> None:
+    # A user review: swap asked at once with the Boyz' Kustom Choppa ("is a melee
+    # weapon"), and an uploaded catalogue's Boyz began on Stikkbombs (a Blast: no answer
+    # until Hits is filled in).
+    query = "ruleset=core11&form=library&attacker=Intercessor+Squad&weapon=Bolt+Pistol&target=Boyz"
+    _open(page, f"{server}/odds?{query}")
+    page.wait_for_selector("#result:not([hidden])")
+    page.click("#swap")
+    page.wait_for_function("document.querySelector('#question').textContent.includes('(Boyz)')")
+    assert page.input_value("#weapon") == "Kombi-skorcha"  # the Boyz' first ranged weapon
+    assert page.is_hidden("#error")
+    melee = page.eval_on_selector_all(
+        "#weapon option:disabled", "options => options.map(o => o.value)"
+    )
+    assert melee == ["Kustom Choppa", "Choppa"]
+    page.select_option("#form-kind", "upload")
+    page.set_input_files("#upload-file", str(ROOT / "tests/data/bsdata-7e/Orks - Codex.cat"))
+    page.wait_for_function("document.querySelector('#upload-info').textContent.includes('units')")
+    page.fill("#attacker", "")
+    page.press("#attacker", "Tab")
+    page.fill("#attacker", "Boyz")
+    page.press("#attacker", "Tab")
+    page.wait_for_selector("#weapon option[value='Close Combat Weapon']", state="attached")
+    # Stikkbombs (a Blast, needs Hits), Close Combat Weapon (melee), Slugga (Pistol).
+    assert page.input_value("#weapon") == "Slugga"
+    texts = page.eval_on_selector_all("#weapon option", "options => options.map(o => o.text)")
+    assert texts[0].endswith("— give the Hits")
+
+
 def test_odds_form_follows_the_ruleset_an_upload_switches_to(
     page: Page, server: str, tmp_path: Path
 ) -> None:

@@ -367,14 +367,17 @@ def create_app(
         ruleset: Annotated[str, Query(max_length=20)] = "waffle",
         upload: Annotated[str | None, Query(max_length=40)] = None,
     ) -> dict[str, Any]:
-        """The weapons of one unit, with their characteristics."""
+        """The weapons of one unit, with their characteristics and how the odds take
+        each (``odds``: ``ok``, ``melee``, never asked, or the field it needs besides,
+        ``hits``)."""
         sheets = {s.name.casefold(): s for s in uploaded_units(upload)}
         sheet = sheets.get(unit.casefold()) or get_ruleset(ruleset).find_unit(unit)
+        fit = calculator(sheet.edition).weapon_fit
         return {
             "unit": sheet.name,
             "edition": sheet.edition,
             "weapons": [
-                {"name": w.name, "characteristics": dict(w.characteristics)}
+                {"name": w.name, "characteristics": dict(w.characteristics), "odds": fit(w)}
                 for w in sheet.weapons()
             ],
         }

@@ -270,12 +270,12 @@ def find_weapon(sheet: Datasheet, name: str, profile: str | None) -> Weapon:
     if len(found) > 1:
         # A weapon may name a ranged and a melee profile alike but for case (the
         # Norn Assimilator's Toxinjector Harpoon): the odds ask about the ranged one.
-        found = [w for w in found if not _melee(w)] or found
+        found = [w for w in found if not is_melee(w)] or found
     if len(found) > 1:
         raise QuestionError(
             f"{name} has profiles {_profile_names(found, name)}: choose one", "--profile"
         )
-    if _melee(found[0]):
+    if is_melee(found[0]):
         problem = f"{found[0].name} is a melee weapon; core11 odds cover ranged ones"
         raise QuestionError(problem, "--weapon")
     return found[0]
@@ -286,7 +286,8 @@ def _profile_names(profiles: list[Weapon], name: str) -> str:
     return ", ".join(w.name[len(name) :].strip(" ()") for w in profiles)
 
 
-def _melee(weapon: Weapon) -> bool:
+def is_melee(weapon: Weapon) -> bool:
+    """Whether ``weapon`` is a melee weapon (Range "Melee"), which the odds refuse."""
     return weapon.get("Range").strip().lower() == "melee"
 
 
