@@ -133,6 +133,17 @@ def test_api_odds_refusals_name_the_request_field(
     assert "--" not in answer.json()["error"].replace("--shots is --attacks", "")
 
 
+@pytest.mark.parametrize(("field", "other"), [("attacks", "damage"), ("damage", "attacks")])
+def test_api_core11_plain_zero_attacks_or_damage_names_the_field(
+    client: TestClient, field: str, other: str
+) -> None:
+    # A user review: "weapon 'weapon': A must be at least 1, not 0", under a form whose
+    # fields are "Attacks" and "D" (the plain question's weapon is called "weapon").
+    answer = client.post("/api/odds", json={**PLAIN, field: "0", other: "1"})
+    assert answer.status_code == 422
+    assert answer.json() == {"error": f"{field}: {field} must be at least 1, not 0"}
+
+
 @pytest.mark.parametrize(
     ("body", "error"),
     [

@@ -152,11 +152,16 @@ def _between(flag: str | None, name: str, value: int, low: int, high: int) -> in
     return value
 
 
-def _dice(flag: str, text: str) -> str:
+def _dice(flag: str, name: str, text: str) -> str:
+    """``text``, the dice of ``name`` given by ``flag``, if it reads as dice of at least 1
+    (refused here, naming the flag, not as the weapon's A or D: a user review read
+    "weapon 'weapon': A must be at least 1" under a form with no weapon so named)."""
     try:
-        DiceExpr.parse(text)
+        expression = DiceExpr.parse(text)
     except DiceExpressionError as error:
         raise QuestionError(str(error), flag) from None
+    if expression.low < 1:
+        raise QuestionError(f"{name} must be at least 1, not {text.strip()}", flag)
     return text.strip().upper()
 
 
@@ -192,11 +197,11 @@ def plain_answer(
         name="weapon",
         characteristics={
             "Range": '24"',
-            "A": _dice("--attacks", attacks),
+            "A": _dice("--attacks", "attacks", attacks),
             "BS": f"{_between('--bs', 'BS', skill, 2, 6)}+",
             "S": str(_between("--strength", "strength", strength, 1, 30)),
             "AP": str(_between("--ap", "AP", ap, -6, 0)),
-            "D": _dice("--damage", damage),
+            "D": _dice("--damage", "damage", damage),
         },
         keywords=written,
     )
