@@ -428,6 +428,30 @@ def test_api_battle_log_with_a_wrongly_typed_header_field_names_it(
     assert answer.json() == {"error": f"b.jsonl: line 1: {field}: {problem}"}
 
 
+def test_a_log_upload_not_utf8_names_the_file_and_a_byte_order_mark_is_skipped(
+    client: TestClient, battle_log: str, tmp_path: Path
+) -> None:
+    # A user review: "the log is not UTF-8 text" named no file, and a log saved with a
+    # BOM (Windows Notepad) was refused with Python's hint "decode using utf-8-sig".
+    header = battle_log.split("\n", 1)[0]
+    for name, data in (
+        ("garbage.cat", b"\xff\xfe\x00"),
+        ("bad.jsonl", (header + "\n").encode() + b"\xff"),
+    ):
+        answer = client.post("/api/battle/log", files={"file": (name, data)})
+        assert answer.status_code == 422
+        assert answer.json() == {"error": f"{name}: not UTF-8 text"}
+    plain = client.post("/api/battle/log", files={"file": ("b.jsonl", battle_log.encode())})
+    marked = "\ufeff".encode() + battle_log.encode()
+    bom = client.post("/api/battle/log", files={"file": ("bom.jsonl", marked)})
+    assert bom.status_code == 200, bom.text
+    assert bom.json()["events"] == plain.json()["events"]
+    log = tmp_path / "bom.jsonl"
+    log.write_bytes(marked)
+    replayed = CliRunner().invoke(cli, ["replay", str(log)])
+    assert replayed.exit_code == 0 and "replays identically" in replayed.stdout
+
+
 def test_api_battle_log_nested_too_deeply_is_refused(client: TestClient, battle_log: str) -> None:
     # Valid JSON that Python's decoder cannot read (it recurses once per bracket):
     # the whole file, or one line of a log. Before, an error of the engine's own (500).

@@ -487,11 +487,11 @@ def create_app(
         data = await file.read(services.MAX_UPLOAD_BYTES + 1)
         if len(data) > services.MAX_UPLOAD_BYTES:
             raise WebError("the log is larger than 8 MB", 413)
+        name = services.upload_name(file.filename or "log.jsonl")
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
-            raise WebError("the log is not UTF-8 text") from None
-        name = services.upload_name(file.filename or "log.jsonl")
+            raise WebError(f"{name}: not UTF-8 text") from None
         with work.begin("the log's replay", BATTLE_ADVICE) as ticket:
             # In a worker thread, as the other costly endpoints run: replayed here, on
             # the event loop, it would hold up every other request until it ended.
