@@ -184,6 +184,22 @@ def test_the_odds_weapon_list_and_swap_choose_weapons_the_odds_answer(
     assert texts[0].endswith("— give the Hits")
 
 
+def test_a_scenario_uploaded_for_units_on_the_odds_page_is_said_to_be_one(
+    page: Page, server: str
+) -> None:
+    # A user review: a scenario .toml chosen as "units from a BattleScribe file" read
+    # "mysupp.toml: 0 units", with nothing saying why no unit could be picked.
+    _open(page, f"{server}/odds")
+    page.select_option("#form-kind", "upload")
+    page.set_input_files("#upload-file", str(EXAMPLES / "guard_suppress_terminators.toml"))
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.inner_text("#error") == (
+        "guard_suppress_terminators.toml is a scenario, not a BattleScribe file "
+        "(.cat .gst .ros .rosz)"
+    )
+    assert page.inner_text("#upload-info") == "" and page.input_value("#upload") == ""
+
+
 def test_odds_form_follows_the_ruleset_an_upload_switches_to(
     page: Page, server: str, tmp_path: Path
 ) -> None:

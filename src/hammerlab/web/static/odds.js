@@ -230,6 +230,11 @@ async function upload() {
   $("upload").value = ""; $("upload-info").textContent = ""; $("upload-notes").textContent = "";
   try {
     const answer = await api("/api/upload", data);
+    if (answer.kind === "scenario") {  // taken for the lab; it holds no units to pick
+      $("upload-file").value = "";
+      showError(`${answer.name} is a scenario, not a BattleScribe file (.cat .gst .ros .rosz)`);
+      return;
+    }
     $("upload").value = answer.id;
     $("upload-info").textContent = `${answer.name}: ${answer.units.length} units` + (answer.edition ? ` (${answer.edition})` : "");
     $("upload-notes").textContent = answer.notes.join(" · ");  // what the import could not read
