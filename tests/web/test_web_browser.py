@@ -540,6 +540,26 @@ def test_the_viewer_names_a_log_s_rules_plays_them_again_and_shows_a_stop(
     _shot(page, "viewer-stopped")
 
 
+def test_the_viewer_s_log_lines_are_reached_and_chosen_by_keyboard(
+    page: Page, server: str
+) -> None:
+    # A user review: the log lines jumped to their event by mouse only (tabIndex -1).
+    _open(page, f"{server}/viewer?scenario=marines_vs_orks_ruins.toml&seed=7")
+    page.click("#run")
+    page.wait_for_selector("#battle:not([hidden])")
+    page.focus("#turn")
+    for _ in range(5):  # Tab on from the Turn list until a log line has the focus
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.parentElement.id") == "log":
+            break
+    assert page.evaluate("document.activeElement === document.querySelector('#log li')")
+    line = page.locator("#log li:not(.dice)").nth(5)
+    line.focus()
+    page.keyboard.press("Enter")
+    assert "current" in (line.get_attribute("class") or "")
+    assert page.inner_text("#step-info").startswith("step 6 /")
+
+
 def test_play_page_plays_one_activation(page: Page, server: str) -> None:
     _open(page, f"{server}/play?scenario=whole_game_three_turns.toml")
     page.click("#start-game")

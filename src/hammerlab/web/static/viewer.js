@@ -38,7 +38,13 @@ function load(data) {
     const item = document.createElement("li");
     item.textContent = event.text;
     item.className = event.kind === "dice" ? "dice" : "";
-    item.addEventListener("click", () => go(steps.indexOf(i) + 1 || stepOf(i)));
+    // A line jumps to its event by mouse, or by keyboard (Tab to it, Enter or Space).
+    const jump = () => go(steps.indexOf(i) + 1 || stepOf(i));
+    item.tabIndex = 0;
+    item.addEventListener("click", jump);
+    item.addEventListener("keydown", e => {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); jump(); }
+    });
     log.appendChild(item);
     if (event.kind !== "dice") steps.push(i);
   });
