@@ -339,7 +339,8 @@ def test_api_lab_job_reports_like_the_cli(client: TestClient) -> None:
     assert job["report"] == expected
     assert client.get(f"/api/lab/{key}/report.json").json() == expected
     csv = client.get(f"/api/lab/{key}/report.csv").text.splitlines()
-    assert len(csv) == 1 + len(expected["units"]) + 2 + len(expected["baseline_wins"])
+    tables = (len(expected["units"]), len(expected["win_rates"]), len(expected["rule_choices"]), 1)
+    assert len(csv) == sum(1 + rows for rows in tables) + len(tables) - 1  # headers, blanks
     page = client.get(f"/api/lab/{key}/report.html").text
     assert page.startswith("<!DOCTYPE html>") and "http://" not in page.replace(
         "http://www.w3.org/2000/svg", ""
@@ -362,6 +363,41 @@ def test_api_lab_job_reports_like_the_cli(client: TestClient) -> None:
     for rate, cells in zip(expected["win_rates"], job["win_cells"], strict=True):
         assert [rate["outcome"], *cells] in rows
     assert job["rounding_note"] is None  # a quarter is a whole number of percent
+
+
+def test_the_lab_csv_holds_what_the_page_shows(client: TestClient) -> None:
+    # A user review: the CSV had no "all alike" mark, no win-rate intervals or paired
+    # differences, and no choices table, all on the page and in the HTML report.
+    body = {"scenario": "sanity/terminators_vs_guardsmen.toml", "rule": ["overwatch=off"],
+            "runs": 4, "seed": 1}  # fmt: skip
+    key = client.post("/api/lab", json=body).json()["id"]
+    deadline = time.monotonic() + 60
+    while (job := client.get(f"/api/lab/{key}").json())["state"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    report = job["report"]
+    text = client.get(f"/api/lab/{key}/report.csv").text
+    units, wins, choices, ended = (
+        [row.split(",") for row in block.splitlines()] for block in text.strip().split("\n\n")
+    )
+    assert units[0][9] == "alike" and wins[0][0] == "outcome" and choices[0][0] == "choice"
+    marked = [u.get("alike", False) for u in report["units"]]
+    assert [row[9] == "true" for row in units[1:]] == marked
+    assert any(row[9] == "true" for row in units[1:])  # the Terminators: 5 of 5 left in all
+    for row, rate in zip(wins[1:], report["win_rates"], strict=True):
+        figures = [x for arm in ("baseline", "variant", "difference")
+                   for x in (rate[arm]["mean"], *rate[arm]["ci95"])]  # fmt: skip
+        shown = [float(c.strip('"')) for i, c in enumerate(row[1:]) if i % 4 != 3]
+        assert (row[0], shown) == (rate["outcome"], figures)
+    # The Ultramarines won all 4 in both arms: Wilson's 95% interval of 4 of 4 is
+    # (1 + z²/8 - z·sqrt(z²/64)) / (1 + z²/4), z = 1.96: 0.5101 to 1.
+    ultramarines = next(row for row in wins if row[0] == "Ultramarines")
+    assert [round(float(c), 4) for c in ultramarines[1:4]] == [1.0, 0.5101, 1.0]
+    assert [row[0] for row in choices[1:]] == [c["choice"] for c in report["rule_choices"]]
+    assert ended == [
+        ["paired_battles", "ended_alike"],
+        ["4", str(report["paired_battles_ended_alike"])],
+    ]
 
 
 @pytest.mark.parametrize(
