@@ -540,9 +540,7 @@ def test_the_viewer_names_a_log_s_rules_plays_them_again_and_shows_a_stop(
     _shot(page, "viewer-stopped")
 
 
-def test_the_viewer_s_log_lines_are_reached_and_chosen_by_keyboard(
-    page: Page, server: str
-) -> None:
+def test_the_viewer_s_log_lines_are_reached_and_chosen_by_keyboard(page: Page, server: str) -> None:
     # A user review: the log lines jumped to their event by mouse only (tabIndex -1).
     _open(page, f"{server}/viewer?scenario=marines_vs_orks_ruins.toml&seed=7")
     page.click("#run")
