@@ -133,6 +133,17 @@ def test_api_odds_refusals_name_the_request_field(
     assert "--" not in answer.json()["error"].replace("--shots is --attacks", "")
 
 
+@pytest.mark.parametrize(("field", "other"), [("attacks", "damage"), ("damage", "attacks")])
+def test_api_core11_plain_zero_attacks_or_damage_names_the_field(
+    client: TestClient, field: str, other: str
+) -> None:
+    # A user review: "weapon 'weapon': A must be at least 1, not 0", under a form whose
+    # fields are "Attacks" and "D" (the plain question's weapon is called "weapon").
+    answer = client.post("/api/odds", json={**PLAIN, field: "0", other: "1"})
+    assert answer.status_code == 422
+    assert answer.json() == {"error": f"{field}: {field} must be at least 1, not 0"}
+
+
 @pytest.mark.parametrize(
     ("body", "error"),
     [
@@ -265,6 +276,33 @@ def test_api_upload_battlescribe_roster_then_odds_from_its_units(client: TestCli
 
 
 @pytest.mark.parametrize(
+    ("ruleset", "unit", "fits"),
+    [
+        # Melee: the weapons of Range "Melee" (core11) or Type "Melee" (Waffle), which the
+        # odds refuse; "hits": Stikkbombs, a 3" Blast, answered once the hits are given.
+        ("core11", "Boyz", {"Kustom Choppa": "melee", "Kombi-skorcha": "ok",
+                            "Choppa": "melee", "Shoota": "ok", "Slugga": "ok"}),
+        ("waffle", "Ork Boyz", {"Slugga": "ok", "Big choppa": "melee", "Stikkbombs": "hits",
+                                "Shoota": "ok", "Choppa": "melee", "Big shoota": "ok",
+                                "Rokkit launcha": "ok"}),
+    ],
+)  # fmt: skip
+def test_api_weapons_say_which_the_odds_answer(
+    client: TestClient, ruleset: str, unit: str, fits: dict[str, str]
+) -> None:
+    # A user review: the odds page offered melee weapons, which the odds always refuse,
+    # and its swap asked with one of them (Kustom Choppa).
+    listed = client.get("/api/weapons", params={"ruleset": ruleset, "unit": unit}).json()
+    assert {w["name"]: w["odds"] for w in listed["weapons"]} == fits
+    target = "Intercessor Squad" if ruleset == "core11" else "Tactical Squad"
+    for weapon, fit in fits.items():
+        asked = {"ruleset": ruleset, "attacker": unit, "weapon": weapon, "target": target}
+        answer = client.post("/api/odds", json=asked)
+        refused = {"ok": None, "melee": "weapon", "hits": "hits"}[fit]
+        assert (answer.json().get("error") or "").split(":")[0] == (refused or "")
+
+
+@pytest.mark.parametrize(
     ("name", "data", "error"),
     [
         ("ra-army.cat", b"garbage", "ra-army.cat: line 1, column 0: not well-formed XML"),
@@ -301,7 +339,8 @@ def test_api_lab_job_reports_like_the_cli(client: TestClient) -> None:
     assert job["report"] == expected
     assert client.get(f"/api/lab/{key}/report.json").json() == expected
     csv = client.get(f"/api/lab/{key}/report.csv").text.splitlines()
-    assert len(csv) == 1 + len(expected["units"]) + 2 + len(expected["baseline_wins"])
+    tables = (len(expected["units"]), len(expected["win_rates"]), len(expected["rule_choices"]), 1)
+    assert len(csv) == sum(1 + rows for rows in tables) + len(tables) - 1  # headers, blanks
     page = client.get(f"/api/lab/{key}/report.html").text
     assert page.startswith("<!DOCTYPE html>") and "http://" not in page.replace(
         "http://www.w3.org/2000/svg", ""
@@ -324,6 +363,41 @@ def test_api_lab_job_reports_like_the_cli(client: TestClient) -> None:
     for rate, cells in zip(expected["win_rates"], job["win_cells"], strict=True):
         assert [rate["outcome"], *cells] in rows
     assert job["rounding_note"] is None  # a quarter is a whole number of percent
+
+
+def test_the_lab_csv_holds_what_the_page_shows(client: TestClient) -> None:
+    # A user review: the CSV had no "all alike" mark, no win-rate intervals or paired
+    # differences, and no choices table, all on the page and in the HTML report.
+    body = {"scenario": "sanity/terminators_vs_guardsmen.toml", "rule": ["overwatch=off"],
+            "runs": 4, "seed": 1}  # fmt: skip
+    key = client.post("/api/lab", json=body).json()["id"]
+    deadline = time.monotonic() + 60
+    while (job := client.get(f"/api/lab/{key}").json())["state"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    report = job["report"]
+    text = client.get(f"/api/lab/{key}/report.csv").text
+    units, wins, choices, ended = (
+        [row.split(",") for row in block.splitlines()] for block in text.strip().split("\n\n")
+    )
+    assert units[0][9] == "alike" and wins[0][0] == "outcome" and choices[0][0] == "choice"
+    marked = [u.get("alike", False) for u in report["units"]]
+    assert [row[9] == "true" for row in units[1:]] == marked
+    assert any(row[9] == "true" for row in units[1:])  # the Terminators: 5 of 5 left in all
+    for row, rate in zip(wins[1:], report["win_rates"], strict=True):
+        figures = [x for arm in ("baseline", "variant", "difference")
+                   for x in (rate[arm]["mean"], *rate[arm]["ci95"])]  # fmt: skip
+        shown = [float(c.strip('"')) for i, c in enumerate(row[1:]) if i % 4 != 3]
+        assert (row[0], shown) == (rate["outcome"], figures)
+    # The Ultramarines won all 4 in both arms: Wilson's 95% interval of 4 of 4 is
+    # (1 + z²/8 - z·sqrt(z²/64)) / (1 + z²/4), z = 1.96: 0.5101 to 1.
+    ultramarines = next(row for row in wins if row[0] == "Ultramarines")
+    assert [round(float(c), 4) for c in ultramarines[1:4]] == [1.0, 0.5101, 1.0]
+    assert [row[0] for row in choices[1:]] == [c["choice"] for c in report["rule_choices"]]
+    assert ended == [
+        ["paired_battles", "ended_alike"],
+        ["4", str(report["paired_battles_ended_alike"])],
+    ]
 
 
 @pytest.mark.parametrize(
@@ -388,6 +462,30 @@ def test_api_battle_log_with_a_wrongly_typed_header_field_names_it(
     answer = client.post("/api/battle/log", files={"file": ("b.jsonl", upload.encode())})
     assert answer.status_code == 422
     assert answer.json() == {"error": f"b.jsonl: line 1: {field}: {problem}"}
+
+
+def test_a_log_upload_not_utf8_names_the_file_and_a_byte_order_mark_is_skipped(
+    client: TestClient, battle_log: str, tmp_path: Path
+) -> None:
+    # A user review: "the log is not UTF-8 text" named no file, and a log saved with a
+    # BOM (Windows Notepad) was refused with Python's hint "decode using utf-8-sig".
+    header = battle_log.split("\n", 1)[0]
+    for name, data in (
+        ("garbage.cat", b"\xff\xfe\x00"),
+        ("bad.jsonl", (header + "\n").encode() + b"\xff"),
+    ):
+        answer = client.post("/api/battle/log", files={"file": (name, data)})
+        assert answer.status_code == 422
+        assert answer.json() == {"error": f"{name}: not UTF-8 text"}
+    plain = client.post("/api/battle/log", files={"file": ("b.jsonl", battle_log.encode())})
+    marked = "\ufeff".encode() + battle_log.encode()
+    bom = client.post("/api/battle/log", files={"file": ("bom.jsonl", marked)})
+    assert bom.status_code == 200, bom.text
+    assert bom.json()["events"] == plain.json()["events"]
+    log = tmp_path / "bom.jsonl"
+    log.write_bytes(marked)
+    replayed = CliRunner().invoke(cli, ["replay", str(log)])
+    assert replayed.exit_code == 0 and "replays identically" in replayed.stdout
 
 
 def test_api_battle_log_nested_too_deeply_is_refused(client: TestClient, battle_log: str) -> None:
@@ -624,6 +722,50 @@ def test_a_battle_names_the_offered_scenario_and_seed_the_viewer_s_form_shows(
     other = json.dumps(recipe) + "\n" + rest
     view = client.post("/api/battle/log", files={"file": ("o.jsonl", other.encode())}).json()
     assert (view["scenario"], view["scenario_name"], view["seed"]) == (None, "Renamed ruins", 7)
+
+
+def _cli_log(tmp_path: Path, *args: str) -> tuple[str, str]:
+    """What ``hammerlab battle ARGS --log-json FILE`` prints, and the log it writes."""
+    log = tmp_path / "cli.jsonl"
+    ran = CliRunner().invoke(cli, ["battle", *args, "--log-json", str(log)])
+    assert ran.exit_code == 0, ran.output
+    return ran.stdout, log.read_text(encoding="utf-8")
+
+
+def test_a_log_played_with_rule_options_names_them_and_plays_again_with_them(
+    client: TestClient, tmp_path: Path
+) -> None:
+    # A user review: a log played with --rule was shown as if played without it, and the
+    # form's "Run battle" (no rule) played another battle (4/5 Intercessors left, not 5/5).
+    scenario = "core11_normal_shooting.toml"
+    flag = "cover_effect=improve_save"
+    _, log = _cli_log(tmp_path, str(EXAMPLES / scenario), "--seed", "4", "--rule", flag)
+    view = client.post("/api/battle/log", files={"file": ("r.jsonl", log.encode())}).json()
+    assert view["rule"] == [flag]
+    assert f"seed 4, rules {flag}" in view["title"]
+    body = {"scenario": view["scenario"], "seed": view["seed"], "rule": view["rule"]}
+    again = client.post("/api/battle", json=body).json()
+    assert again["events"] == view["events"] and again["rule"] == [flag]
+    plain = client.post("/api/battle", json={"scenario": scenario, "seed": 4}).json()
+    assert plain["events"] != view["events"]  # the rule changes this battle
+    assert plain["rule"] == [] and "rules" not in plain["title"]
+
+
+def test_a_log_stopped_early_reads_as_stopped_not_as_a_draw(
+    client: TestClient, tmp_path: Path
+) -> None:
+    # A user review: a log of --stop-after 1 ended "...: a draw", the game 2/3 unplayed.
+    scenario = str(EXAMPLES / "whole_game_three_turns.toml")
+    printed, log = _cli_log(tmp_path, scenario, "--seed", "3", "--stop-after", "1")
+    view = client.post("/api/battle/log", files={"file": ("s.jsonl", log.encode())}).json()
+    # Stopped after turn 1: before turn 2, as the CLI says.
+    assert "Stopped before turn 2" in printed
+    assert view["stopped_before_turn"] == 2
+    assert view["title"].endswith("seed 3, stopped before turn 2")
+    assert view["summary"] == printed.rstrip("\n").splitlines()[-len(view["summary"]) :]
+    assert view["summary"][-1].endswith(": level")
+    whole = client.post("/api/battle", json={"scenario": "whole_game_three_turns.toml", "seed": 3})
+    assert whole.json()["stopped_before_turn"] is None
 
 
 # --- costly work: a few at once, each stopped at its time limit ------------------------

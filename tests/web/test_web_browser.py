@@ -153,6 +153,53 @@ def test_odds_library_compare_swap_and_engine_badge(page: Page, server: str) -> 
     assert page.input_value("#target") == "Heavy Weapons Squad"
 
 
+def test_the_odds_weapon_list_and_swap_choose_weapons_the_odds_answer(
+    page: Page, server: str
+) -> None:
+    # A user review: swap asked at once with the Boyz' Kustom Choppa ("is a melee
+    # weapon"), and an uploaded catalogue's Boyz began on Stikkbombs (a Blast: no answer
+    # until Hits is filled in).
+    query = "ruleset=core11&form=library&attacker=Intercessor+Squad&weapon=Bolt+Pistol&target=Boyz"
+    _open(page, f"{server}/odds?{query}")
+    page.wait_for_selector("#result:not([hidden])")
+    page.click("#swap")
+    page.wait_for_function("document.querySelector('#question').textContent.includes('(Boyz)')")
+    assert page.input_value("#weapon") == "Kombi-skorcha"  # the Boyz' first ranged weapon
+    assert page.is_hidden("#error")
+    melee = page.eval_on_selector_all(
+        "#weapon option:disabled", "options => options.map(o => o.value)"
+    )
+    assert melee == ["Kustom Choppa", "Choppa"]
+    page.select_option("#form-kind", "upload")
+    page.set_input_files("#upload-file", str(ROOT / "tests/data/bsdata-7e/Orks - Codex.cat"))
+    page.wait_for_function("document.querySelector('#upload-info').textContent.includes('units')")
+    page.fill("#attacker", "")
+    page.press("#attacker", "Tab")
+    page.fill("#attacker", "Boyz")
+    page.press("#attacker", "Tab")
+    page.wait_for_selector("#weapon option[value='Close Combat Weapon']", state="attached")
+    # Stikkbombs (a Blast, needs Hits), Close Combat Weapon (melee), Slugga (Pistol).
+    assert page.input_value("#weapon") == "Slugga"
+    texts = page.eval_on_selector_all("#weapon option", "options => options.map(o => o.text)")
+    assert texts[0].endswith("— give the Hits")
+
+
+def test_a_scenario_uploaded_for_units_on_the_odds_page_is_said_to_be_one(
+    page: Page, server: str
+) -> None:
+    # A user review: a scenario .toml chosen as "units from a BattleScribe file" read
+    # "mysupp.toml: 0 units", with nothing saying why no unit could be picked.
+    _open(page, f"{server}/odds")
+    page.select_option("#form-kind", "upload")
+    page.set_input_files("#upload-file", str(EXAMPLES / "guard_suppress_terminators.toml"))
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.inner_text("#error") == (
+        "guard_suppress_terminators.toml is a scenario, not a BattleScribe file "
+        "(.cat .gst .ros .rosz)"
+    )
+    assert page.inner_text("#upload-info") == "" and page.input_value("#upload") == ""
+
+
 def test_odds_form_follows_the_ruleset_an_upload_switches_to(
     page: Page, server: str, tmp_path: Path
 ) -> None:
@@ -320,6 +367,38 @@ def test_the_lab_page_says_why_an_uploaded_scenario_is_refused(
     assert page.input_value("#scenario-file") == ""  # the form shows no file it does not use
 
 
+def test_the_lab_s_scenario_list_names_an_uploaded_scenario_in_use(
+    page: Page, server: str, tmp_path: Path
+) -> None:
+    # A user review: after an upload the list still showed its first file, which could
+    # then not be picked (no change event), and a reopened address showed it too.
+    text = (EXAMPLES / "guard_suppress_terminators.toml").read_text(encoding="utf-8")
+    mine = tmp_path / "mine.toml"
+    mine.write_text(text.replace("Guardsmen lay down", "My copy:", 1), encoding="utf-8")
+    chosen = "s => s.selectedOptions[0].textContent"
+    in_use = "My copy: Suppressive Fire on Terminators (uploaded, not on this server)"
+    _open(page, f"{server}/lab")
+    first = page.input_value("#scenario")
+    page.set_input_files("#scenario-file", str(mine))
+    page.wait_for_function("document.querySelector('#scenario-about').textContent.includes('My')")
+    assert page.eval_on_selector("#scenario", chosen) == in_use
+    # A refused second upload leaves the first in use, and the list says so.
+    garbage = tmp_path / "garbage.cat"
+    garbage.write_text("not a scenario", encoding="utf-8")
+    page.set_input_files("#scenario-file", str(garbage))
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.eval_on_selector("#scenario", chosen) == in_use
+    upload = page.evaluate("uploadId")
+    # The file the list showed before the upload can be picked again.
+    page.select_option("#scenario", first)
+    page.wait_for_function("!document.querySelector('#scenario-about').textContent.includes('My')")
+    assert page.evaluate("uploadId") is None
+    assert page.locator("#scenario option.uploaded").count() == 0
+    # An address naming the upload shows it in the list.
+    _open(page, f"{server}/lab?upload={upload}&runs=2")
+    assert page.eval_on_selector("#scenario", chosen) == in_use
+
+
 def test_a_lab_run_reopens_from_the_page_s_address(page: Page, server: str) -> None:
     # A user review: a lab report could not be reloaded or shared. The address holds the
     # settings and the job: opened again, the form is filled in and the report shown.
@@ -425,6 +504,60 @@ def test_the_viewer_s_form_names_the_battle_it_shows(
     )
 
 
+def test_the_viewer_names_a_log_s_rules_plays_them_again_and_shows_a_stop(
+    page: Page, server: str, tmp_path: Path
+) -> None:
+    # A user review: a log played with --rule showed no rule and "Run battle" played the
+    # battle without it; a log stopped by --stop-after ended "a draw".
+    ruled, stopped = tmp_path / "rule.jsonl", tmp_path / "stop.jsonl"
+    flag = "cover_effect=improve_save"
+    for scenario, log, more in (
+        ("core11_normal_shooting.toml", ruled, ["--seed", "4", "--rule", flag]),
+        ("whole_game_three_turns.toml", stopped, ["--seed", "3", "--stop-after", "1"]),
+    ):
+        ran = CliRunner().invoke(
+            cli, ["battle", str(EXAMPLES / scenario), *more, "--log-json", str(log)]
+        )
+        assert ran.exit_code == 0, ran.output
+    _open(page, f"{server}/viewer")
+    page.set_input_files("#log-file", str(ruled))
+    page.wait_for_selector("#battle:not([hidden])")
+    assert page.input_value("#rule") == flag
+    assert flag in page.inner_text("#battle-title")
+    logged = page.inner_text("#summary")
+    page.evaluate("document.querySelector('#summary').textContent = ''")
+    page.click("#run")
+    page.wait_for_function("document.querySelector('#summary').textContent !== ''")
+    assert page.inner_text("#summary") == logged  # the same battle, the rule included
+    assert page.is_hidden("#error")
+    page.set_input_files("#log-file", str(stopped))
+    page.wait_for_function("document.querySelector('#battle-title').textContent.includes('Three')")
+    assert page.input_value("#rule") == ""
+    summary = page.inner_text("#summary").splitlines()
+    assert summary[0] == "Stopped before turn 2"
+    assert summary[-1] == "Kill points scored: Ultramarines 0, Orks 0: level"
+    assert "stopped before turn 2" in page.inner_text("#battle-title")
+    _shot(page, "viewer-stopped")
+
+
+def test_the_viewer_s_log_lines_are_reached_and_chosen_by_keyboard(page: Page, server: str) -> None:
+    # A user review: the log lines jumped to their event by mouse only (tabIndex -1).
+    _open(page, f"{server}/viewer?scenario=marines_vs_orks_ruins.toml&seed=7")
+    page.click("#run")
+    page.wait_for_selector("#battle:not([hidden])")
+    page.focus("#turn")
+    for _ in range(5):  # Tab on from the Turn list until a log line has the focus
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.parentElement.id") == "log":
+            break
+    assert page.evaluate("document.activeElement === document.querySelector('#log li')")
+    line = page.locator("#log li:not(.dice)").nth(5)
+    line.focus()
+    page.keyboard.press("Enter")
+    assert "current" in (line.get_attribute("class") or "")
+    assert page.inner_text("#step-info").startswith("step 6 /")
+
+
 def test_play_page_plays_one_activation(page: Page, server: str) -> None:
     _open(page, f"{server}/play?scenario=whole_game_three_turns.toml")
     page.click("#start-game")
@@ -499,6 +632,27 @@ def test_the_odds_page_shows_the_cli_s_means_line(page: Page, server: str) -> No
     shown = page.inner_text("#means")
     assert shown.startswith("mean attacks 10.000, hits 6.667")
     assert shown in " ".join(cli_line.split())
+
+
+def test_the_core11_plain_form_asks_models_firing_as_the_cli_does(page: Page, server: str) -> None:
+    # A user review: the plain form hid "Models firing" for core11, whose CLI takes
+    # --models; folded into the attacks ("5D6"), [BLAST] was added once, not per model.
+    _open(page, f"{server}/odds")
+    page.select_option("#ruleset", "core11")
+    page.select_option("#form-kind", "plain")
+    flags = {"attacks": "D6", "models": "5", "bs": "3", "strength": "4", "ap": "0",
+             "damage": "1", "keyword": "blast", "toughness": "4", "save": "4", "wounds": "1",
+             "target-models": "10"}  # fmt: skip
+    for name, value in flags.items():
+        page.locator(f"#odds-form [name='{name}']:visible").fill(value)
+    page.click("#ask")
+    page.wait_for_selector("#result:not([hidden])")
+    # By hand: each model rolls D6 (3.5) plus one [BLAST] attack per five target models
+    # (2 at 10 models): 5 x 5.5 = 27.5 attacks; 2/3 hit (3+): 18.333; 1/2 wound (4 v 4).
+    assert page.inner_text("#means").startswith("mean attacks 27.500, hits 18.333, wounds 9.167")
+    cli_flags = (f"--{k}={v}" for k, v in flags.items())
+    assert _numbers(page) == _expected(cli_json("odds", "--ruleset=core11", *cli_flags))
+    assert "models=5" in page.url  # the share link keeps it
 
 
 def test_an_answer_left_on_the_page_by_a_failed_request_is_greyed_out(

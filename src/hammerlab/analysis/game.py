@@ -787,7 +787,9 @@ class Mismatch:
 def read_log(text: str, where: str) -> tuple[GameHeader, list[Any]]:
     """The header of the JSON Lines log ``text`` (from the file ``where``), every
     field checked, and the logged events that follow it. A saved game given for a
-    log is refused, saying what it is."""
+    log is refused, saying what it is. A byte-order mark before it (a UTF-8 file saved
+    by Windows Notepad) is no part of the log, and is skipped."""
+    text = text.removeprefix("\ufeff")
     if _written_by(text) == "save":
         raise InputError(
             where,

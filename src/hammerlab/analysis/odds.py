@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
 
 from hammerlab.editions.base import Ruleset
-from hammerlab.engine.datasheet import Datasheet
+from hammerlab.engine.datasheet import Datasheet, Weapon
 
 # Every edition's calculators raise it; re-exported for the callers that ask here.
 from hammerlab.errors import QuestionError as QuestionError  # noqa: PLC0414
@@ -223,6 +223,13 @@ class OddsCalculator(Protocol):
 
     def library(self, question: LibraryQuestion) -> OddsResult:
         """Odds for library units."""
+        ...
+
+    def weapon_fit(self, weapon: Weapon) -> str:
+        """How :meth:`library` takes ``weapon``: ``"ok"`` (asked as it is), ``"melee"``
+        (never: the odds cover ranged attacks) or the one question field it needs
+        besides (``"hits"``: the models under a Waffle Blast or Template). What the
+        odds page offers in its weapon list (``GET /api/weapons``)."""
         ...
 
 

@@ -18,10 +18,12 @@ from hammerlab.editions.core11.abilities import feel_no_pain_of
 from hammerlab.editions.core11.odds_questions import (
     SITUATIONS,
     Answer,
+    is_melee,
     library_answer,
     plain_answer,
 )
 from hammerlab.editions.core11.ruleset import Core11Ruleset
+from hammerlab.engine.datasheet import Weapon
 
 NO_SAVE = 7
 """core11 writes "no save" as Sv 7+."""
@@ -88,6 +90,11 @@ class Core11Calculator:
             feel_no_pain_of(target.army, target.rules, rules.library.ability),
         )
         return _result(answer)
+
+    def weapon_fit(self, weapon: Weapon) -> str:
+        """A melee weapon is refused ("... is a melee weapon"); any other is asked as it
+        is (a [BLAST] weapon counts the target's models itself)."""
+        return "melee" if is_melee(weapon) else "ok"
 
 
 def _result(answer: Answer) -> OddsResult:

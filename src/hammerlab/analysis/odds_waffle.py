@@ -191,6 +191,18 @@ class WaffleCalculator:
         text = f"{firers}{weapon.name} ({attacker.name}) at {models}x {target.name}{cover}"
         return _result(fired, defence, text, notes)
 
+    def weapon_fit(self, weapon: Weapon) -> str:
+        """A melee weapon is refused ("... is a melee weapon"); a Blast or Template one
+        needs the hits (the models under the marker: ``--hits``); a profile that cannot
+        be read is left for the odds to say why."""
+        try:
+            profile = weapon_of(weapon)
+        except ProfileError:
+            return "ok"
+        if not profile.is_ranged:
+            return "melee"
+        return "hits" if profile.blast or profile.template else "ok"
+
 
 def _shots_taken(question: PlainQuestion) -> list[str]:
     """A note where the plain form took the shots a model fires without being told

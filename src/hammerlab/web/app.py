@@ -367,14 +367,17 @@ def create_app(
         ruleset: Annotated[str, Query(max_length=20)] = "waffle",
         upload: Annotated[str | None, Query(max_length=40)] = None,
     ) -> dict[str, Any]:
-        """The weapons of one unit, with their characteristics."""
+        """The weapons of one unit, with their characteristics and how the odds take
+        each (``odds``: ``ok``, ``melee``, never asked, or the field it needs besides,
+        ``hits``)."""
         sheets = {s.name.casefold(): s for s in uploaded_units(upload)}
         sheet = sheets.get(unit.casefold()) or get_ruleset(ruleset).find_unit(unit)
+        fit = calculator(sheet.edition).weapon_fit
         return {
             "unit": sheet.name,
             "edition": sheet.edition,
             "weapons": [
-                {"name": w.name, "characteristics": dict(w.characteristics)}
+                {"name": w.name, "characteristics": dict(w.characteristics), "odds": fit(w)}
                 for w in sheet.weapons()
             ],
         }
@@ -484,11 +487,11 @@ def create_app(
         data = await file.read(services.MAX_UPLOAD_BYTES + 1)
         if len(data) > services.MAX_UPLOAD_BYTES:
             raise WebError("the log is larger than 8 MB", 413)
+        name = services.upload_name(file.filename or "log.jsonl")
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
-            raise WebError("the log is not UTF-8 text") from None
-        name = services.upload_name(file.filename or "log.jsonl")
+            raise WebError(f"{name}: not UTF-8 text") from None
         with work.begin("the log's replay", BATTLE_ADVICE) as ticket:
             # In a worker thread, as the other costly endpoints run: replayed here, on
             # the event loop, it would hold up every other request until it ended.

@@ -162,6 +162,18 @@ def rule_settings(flags: list[str]) -> dict[str, ParamValue]:
     return dict(parse_rule_flag(f) for f in flags)
 
 
+def rule_flags_of(settings: Mapping[str, ParamValue]) -> list[str]:
+    """Settings as the ``--rule`` flags that give them (:func:`rule_settings` reads them
+    back): what a battle was played with, for the viewer's form to play it again."""
+
+    def written(value: ParamValue) -> str:
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        return str(value)
+
+    return [f"{key}={written(value)}" for key, value in settings.items()]
+
+
 # --- costly work: how many at once, and for how long ----------------------------------
 
 
@@ -362,27 +374,48 @@ def start_lab(
 
 
 def report_csv(report: LabReport) -> str:
-    """The lab report as CSV: one row per unit, then one per player's win rate."""
-    lines = [
-        "unit,player,starting_models,models_fielded,baseline_mean_models_left,variant_mean_models_left,"
-        "difference,ci95_low,ci95_high,baseline_p_destroyed,variant_p_destroyed"
-    ]
-    for u in report.units:
-        cells = (
-            u.unit, u.player, u.starting_models, u.models_fielded, u.baseline_mean, u.variant_mean,
-            u.difference, u.ci95[0], u.ci95[1], u.baseline_destroyed, u.variant_destroyed,
-        )  # fmt: skip
-        lines.append(",".join(_csv_cell(c) for c in cells))
-    lines.append("")
-    lines.append("winner,baseline_share,variant_share")
-    for name, share in report.baseline_wins.items():
-        lines.append(",".join(map(_csv_cell, (name, share, report.variant_wins[name]))))
-    return "\n".join(lines) + "\n"
+    """The lab report as CSV, the facts the page and the HTML report show, in three
+    tables a blank line apart: one row per unit (its difference's interval marked
+    ``alike``, ``true``, where every paired battle gave the same, as ``--json`` and the
+    sweep's CSV say it), one per outcome (each arm's win rate and their paired
+    difference, each with its 95% interval), and one per choice of the rules compared
+    (offered and chosen in each arm); then how many paired battles ended alike. A user
+    review: the CSV had only the win rates' means and no ``alike`` mark or choices."""
+    tables: list[list[tuple[object, ...]]] = [
+        [
+            ("unit", "player", "starting_models", "models_fielded", "baseline_mean_models_left",
+             "variant_mean_models_left", "difference", "ci95_low", "ci95_high", "alike",
+             "baseline_p_destroyed", "variant_p_destroyed"),
+            *((u.unit, u.player, u.starting_models, u.models_fielded, u.baseline_mean,
+               u.variant_mean, u.difference, u.ci95[0], u.ci95[1], _alike(u.alike),
+               u.baseline_destroyed, u.variant_destroyed) for u in report.units),
+        ],
+        [
+            ("outcome", *(f"{arm}_{cell}" for arm in ("baseline", "variant", "difference")
+                          for cell in ("rate", "ci95_low", "ci95_high", "alike"))),
+            *((w.outcome, *(cell for e in (w.baseline, w.variant, w.difference)
+                            for cell in (e.mean, e.low, e.high, _alike(e.alike))))
+              for w in report.wins),
+        ],
+        [
+            ("choice", "baseline_offered", "baseline_chosen", "variant_offered",
+             "variant_chosen"),
+            *((c.choice, c.baseline_offered, c.baseline_chosen, c.variant_offered,
+               c.variant_chosen) for c in report.choices),
+        ],
+        [("paired_battles", "ended_alike"), (report.runs, report.ended_alike)],
+    ]  # fmt: skip
+    blocks = ("\n".join(",".join(_csv_cell(c) for c in row) for row in t) for t in tables)
+    return "\n\n".join(blocks) + "\n"
+
+
+def _alike(alike: bool) -> str:
+    return "true" if alike else ""
 
 
 def _csv_cell(value: object) -> str:
     text = str(value)
-    if any(c in text for c in ',"\n') or text[:1] in "=+-@":
+    if any(c in text for c in ',"\n') or (text and text[0] in "=+-@"):
         text = '"' + text.replace('"', '""') + '"'
     return text
 
@@ -395,19 +428,30 @@ def battle_view(
 ) -> dict[str, Any]:
     """What ``POST /api/battle`` answers: the table at the start, the events and the
     summary, and what the viewer's form shows for it: ``scenario``, the offered file
-    played (``None``: another), its name and the seed."""
+    played (``None``: another), its name, the seed and the ``rule`` flags it was
+    played with (a user review: a log played with ``--rule`` was shown, and played
+    again, without them). A game stopped before its end (a log of ``battle
+    --stop-after``) is ``stopped_before_turn`` that turn, its summary who leads, as the
+    CLI prints it ("Stopped before turn 2"), not who won."""
     ready = game.ready
     name = game.recipe.scenario.get("name", "")
+    over = game.play_state.over
+    rules = rule_flags_of(game.recipe.rules)
+    played_with = f", rules {' '.join(rules)}" if rules else ""
+    if not over:
+        played_with += f", stopped before turn {game.turn}"
     return {
         "header": game.header(),
-        "title": f"{name} — {ready.ruleset.title}, seed {game.battle.dice.seed}",
+        "title": f"{name} — {ready.ruleset.title}, seed {game.battle.dice.seed}{played_with}",
         "scenario": scenario,
         "scenario_name": name,
         "seed": game.battle.dice.seed,
+        "rule": rules,
+        "stopped_before_turn": None if over else game.turn,
         "note": note,
         "start": start,
         "events": event_rows(game.battle.log.events),
-        "summary": list(ready.ruleset.summary(game.battle, ready.plan)),
+        "summary": list(ready.ruleset.summary(game.battle, ready.plan, over)),
     }
 
 

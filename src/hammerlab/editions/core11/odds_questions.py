@@ -152,11 +152,16 @@ def _between(flag: str | None, name: str, value: int, low: int, high: int) -> in
     return value
 
 
-def _dice(flag: str, text: str) -> str:
+def _dice(flag: str, name: str, text: str) -> str:
+    """``text``, the dice of ``name`` given by ``flag``, if it reads as dice of at least 1
+    (refused here, naming the flag, not as the weapon's A or D: a user review read
+    "weapon 'weapon': A must be at least 1" under a form with no weapon so named)."""
     try:
-        DiceExpr.parse(text)
+        expression = DiceExpr.parse(text)
     except DiceExpressionError as error:
         raise QuestionError(str(error), flag) from None
+    if expression.low < 1:
+        raise QuestionError(f"{name} must be at least 1, not {text.strip()}", flag)
     return text.strip().upper()
 
 
@@ -192,11 +197,11 @@ def plain_answer(
         name="weapon",
         characteristics={
             "Range": '24"',
-            "A": _dice("--attacks", attacks),
+            "A": _dice("--attacks", "attacks", attacks),
             "BS": f"{_between('--bs', 'BS', skill, 2, 6)}+",
             "S": str(_between("--strength", "strength", strength, 1, 30)),
             "AP": str(_between("--ap", "AP", ap, -6, 0)),
-            "D": _dice("--damage", damage),
+            "D": _dice("--damage", "damage", damage),
         },
         keywords=written,
     )
@@ -270,12 +275,12 @@ def find_weapon(sheet: Datasheet, name: str, profile: str | None) -> Weapon:
     if len(found) > 1:
         # A weapon may name a ranged and a melee profile alike but for case (the
         # Norn Assimilator's Toxinjector Harpoon): the odds ask about the ranged one.
-        found = [w for w in found if not _melee(w)] or found
+        found = [w for w in found if not is_melee(w)] or found
     if len(found) > 1:
         raise QuestionError(
             f"{name} has profiles {_profile_names(found, name)}: choose one", "--profile"
         )
-    if _melee(found[0]):
+    if is_melee(found[0]):
         problem = f"{found[0].name} is a melee weapon; core11 odds cover ranged ones"
         raise QuestionError(problem, "--weapon")
     return found[0]
@@ -286,7 +291,8 @@ def _profile_names(profiles: list[Weapon], name: str) -> str:
     return ", ".join(w.name[len(name) :].strip(" ()") for w in profiles)
 
 
-def _melee(weapon: Weapon) -> bool:
+def is_melee(weapon: Weapon) -> bool:
+    """Whether ``weapon`` is a melee weapon (Range "Melee"), which the odds refuse."""
     return weapon.get("Range").strip().lower() == "melee"
 
 

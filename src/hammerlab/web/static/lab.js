@@ -9,6 +9,7 @@ let uploadId = null;
 async function describeScenario() {
   const params = uploadId ? new URLSearchParams({ upload: uploadId }) : new URLSearchParams({ scenario: $("scenario").value });
   const info = await api(`/api/scenario?${params}`);
+  showUpload(uploadId ? info.name : null);
   $("scenario-about").textContent = `${info.name} (${info.ruleset}): ${info.description}`;
   const box = $("rule-options");
   box.innerHTML = "";
@@ -20,6 +21,20 @@ async function describeScenario() {
     label.append(input, option.name);
     box.appendChild(label);
   }
+}
+
+/* The Scenario list names the scenario in use: an uploaded one (``name``) as its own entry,
+   chosen, so that the list does not show a server file the lab will not play, and picking
+   any file from the list (the one shown before included) changes to it. */
+function showUpload(name) {
+  const select = $("scenario");
+  for (const old of select.querySelectorAll("option.uploaded")) old.remove();
+  if (name === null) return;
+  const option = document.createElement("option");
+  option.className = "uploaded"; option.value = ""; option.disabled = true;
+  option.textContent = `${name} (uploaded, not on this server)`;
+  select.prepend(option);
+  select.value = "";
 }
 
 function lines(text) { return text.split("\n").map(s => s.trim()).filter(Boolean); }

@@ -2,6 +2,9 @@
 /* The odds page: build the question from the form (fields named like the CLI's flags),
    POST /api/odds, draw the answer; the URL query holds the question (share link). */
 const LISTS = ["keyword", "target-keyword"];
+/* What the weapon list says of a weapon the odds do not take as it is (GET /api/weapons'
+   "odds"): a melee weapon is listed, greyed out, never chosen. */
+const FIT_NOTES = { melee: " — melee: the odds cover shooting", hits: " — give the Hits" };
 const form = () => $("odds-form");
 let situations = {};
 let current = null;          // {query, result}
@@ -87,10 +90,17 @@ async function loadWeapons(wanted) {
     for (const weapon of data.weapons) {
       const option = document.createElement("option");
       option.value = weapon.name;
-      option.textContent = `${weapon.name} (${Object.entries(weapon.characteristics).map(([k, v]) => `${k} ${v}`).join(", ")})`;
+      option.dataset.odds = weapon.odds;
+      option.disabled = weapon.odds === "melee";  // the odds always refuse it
+      option.textContent = `${weapon.name} (${Object.entries(weapon.characteristics).map(([k, v]) => `${k} ${v}`).join(", ")})` +
+        (FIT_NOTES[weapon.odds] || "");
       select.appendChild(option);
     }
-    if (wanted) select.value = wanted;
+    // The weapon asked for (a share link), else the first the odds answer as it is, else
+    // the first that needs a field more (a Blast's hits); none: nothing to ask with.
+    const options = [...select.options];
+    const first = options.find(o => o.dataset.odds === "ok") || options.find(o => !o.disabled);
+    select.value = wanted || (first ? first.value : "");
   } catch (error) { /* an unknown unit: asking names the problem */ }
 }
 
@@ -208,7 +218,8 @@ async function swap() {
   $("attacker").value = target; $("target").value = attacker;
   $("models").value = ""; $("target-models").value = "";
   await loadWeapons();
-  if ($("weapon").options.length) await submit();
+  if ($("weapon").value) await submit();
+  else if ($("weapon").options.length) showError(`${target}: no weapon the odds can answer (melee only)`);
 }
 
 async function upload() {
@@ -219,6 +230,11 @@ async function upload() {
   $("upload").value = ""; $("upload-info").textContent = ""; $("upload-notes").textContent = "";
   try {
     const answer = await api("/api/upload", data);
+    if (answer.kind === "scenario") {  // taken for the lab; it holds no units to pick
+      $("upload-file").value = "";
+      showError(`${answer.name} is a scenario, not a BattleScribe file (.cat .gst .ros .rosz)`);
+      return;
+    }
     $("upload").value = answer.id;
     $("upload-info").textContent = `${answer.name}: ${answer.units.length} units` + (answer.edition ? ` (${answer.edition})` : "");
     $("upload-notes").textContent = answer.notes.join(" · ");  // what the import could not read

@@ -38,7 +38,13 @@ function load(data) {
     const item = document.createElement("li");
     item.textContent = event.text;
     item.className = event.kind === "dice" ? "dice" : "";
-    item.addEventListener("click", () => go(steps.indexOf(i) + 1 || stepOf(i)));
+    // A line jumps to its event by mouse, or by keyboard (Tab to it, Enter or Space).
+    const jump = () => go(steps.indexOf(i) + 1 || stepOf(i));
+    item.tabIndex = 0;
+    item.addEventListener("click", jump);
+    item.addEventListener("keydown", e => {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); jump(); }
+    });
     log.appendChild(item);
     if (event.kind !== "dice") steps.push(i);
   });
@@ -54,14 +60,17 @@ function load(data) {
   $("battle").hidden = false;
   showSource(data);
   $("battle-title").textContent = data.title + (data.note ? ` — ${data.note}` : "");
-  $("summary").textContent = data.summary.join("\n");
+  // A game stopped before its end (battle --stop-after) reads as the CLI prints it.
+  const stopped = data.stopped_before_turn ? [`Stopped before turn ${data.stopped_before_turn}`] : [];
+  $("summary").textContent = [...stopped, ...data.summary].join("\n");
   nodes = drawBoard($("field"), data.start);
   go(0);
 }
 
 /* The form names the battle on view (a log opened, a game of the Play page): its scenario,
-   where this server offers the same, and its seed; "Run battle" plays it again. A log of
-   another scenario is named as such, not as whichever scenario the list showed. */
+   where this server offers the same, its seed and the --rule flags it was played with;
+   "Run battle" plays it again. A log of another scenario is named as such, not as
+   whichever scenario the list showed. */
 function showSource(data) {
   const select = $("scenario");
   for (const old of select.querySelectorAll("option.logged")) old.remove();
@@ -74,6 +83,7 @@ function showSource(data) {
     select.value = "";
   }
   $("seed").value = data.seed;
+  $("rule").value = data.rule.join("\n");
 }
 
 function stepOf(index) { return steps.filter(i => i <= index).length; }
@@ -88,7 +98,8 @@ async function run(event) {
   event.preventDefault();
   showError(""); pause();
   if (!$("scenario").value) { showError("the log's scenario is not on this server: pick one from the list"); return; }
-  try { load(await api("/api/battle", { scenario: $("scenario").value, seed: Number($("seed").value) })); }
+  const rule = $("rule").value.split("\n").map(s => s.trim()).filter(Boolean);
+  try { load(await api("/api/battle", { scenario: $("scenario").value, seed: Number($("seed").value), rule })); }
   catch (error) { showError(error.message); }
 }
 
@@ -117,6 +128,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   const missing = chooseScenario($("scenario"), query.get("scenario"));
   if (missing) showError(missing);
   if (query.get("seed")) $("seed").value = query.get("seed");
+  $("rule").value = query.getAll("rule").join("\n");
   $("viewer-form").addEventListener("submit", run);
   $("log-file").addEventListener("change", () => openLog($("log-file").files[0]));
   $("start").addEventListener("click", () => { pause(); go(0); });
