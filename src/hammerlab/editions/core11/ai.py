@@ -103,6 +103,7 @@ from hammerlab.editions.schedule import still_to_play
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.decisions import Decision
+from hammerlab.engine.memo import decision_scope
 from hammerlab.engine.moves import centre_of, shifted_copy
 from hammerlab.engine.units import Model, Unit
 
@@ -114,7 +115,13 @@ class Core11AI:
     """Answers core11 decisions by the rules of thumb in the module docstring."""
 
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
-        """The index of the chosen answer."""
+        """The index of the chosen answer, what it weighs worked out once
+        (:func:`memo.decision_scope`: the sight lines every weapon reads,
+        :func:`positions.sightlines`)."""
+        with decision_scope():
+            return self._choose(battle, decision)
+
+    def _choose(self, battle: Battle, decision: Decision[Any]) -> int:
         if decision.kind == "move-type":
             return _move_type(battle, decision)
         if decision.kind == "heading":

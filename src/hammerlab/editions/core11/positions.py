@@ -6,13 +6,20 @@ All distances are base to base, in inches, as the engine measures them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from math import inf
 from typing import NamedTuple
 
-from hammerlab.editions.core11.profiles import model_keywords
+from hammerlab.editions.core11.profiles import (
+    BIG_KINDS,
+    is_monster_or_vehicle,
+    model_keywords,
+    unit_keywords,
+)
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import Battlefield
 from hammerlab.engine.geometry import MM_PER_INCH, Vec, base_distance, gap_table, out_of_reach
+from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Model, Unit, models_edited
 
 ENGAGEMENT_RANGE = 2.0
@@ -148,6 +155,60 @@ def _engagements(arranged: Arrangement) -> dict[str, tuple[str, ...]]:
         if engaged:
             found[unit] = engaged
     return found
+
+
+class Sightlines:
+    """What the models alive of one unit have of one enemy unit at one moment, for
+    every weapon at once: how far each stands from the target's closest model, whether
+    it sees one, whether the target has the benefit of cover against it, whether it is
+    a MONSTER/VEHICLE; and how the two units stand engaged (:func:`sightlines`).
+
+    A model is found by its identity among the unit's models alive when the lines
+    were drawn (which this keeps alive); the target's cover and sight are worked out
+    for all of them at the first question, as the weapons ask the same of the same
+    models."""
+
+    def __init__(self, battle: Battle, unit: Unit, target: Unit) -> None:
+        self._battle, self._target = battle, target
+        self._models = unit.alive_models
+        self._at = {id(m): i for i, m in enumerate(self._models)}
+        rows = gap_table(self._models, target.alive_models)  # distance_to, all at once
+        self.closest = [min(row, default=inf) for row in rows]
+        """Each model's distance to the target's closest model alive, in the unit's order."""
+        self.nearest = min(self.closest, default=inf)
+        """The distance between the two units (:func:`unit_distance`)."""
+        self.big = [is_monster_or_vehicle(m, unit) for m in self._models]
+        """Whether each model is a MONSTER or a VEHICLE."""
+        pairs = engagements(battle)
+        self.unit_engaged = unit.id in pairs
+        self.engaged = target.id in pairs.get(unit.id, ())
+        """Whether the two units are engaged with each other."""
+        self.target_engaged = target.id in pairs
+        # whether the target is a MONSTER/VEHICLE unit matters only while it is engaged (17.03)
+        self.target_big = self.target_engaged and not BIG_KINDS.isdisjoint(unit_keywords(target))
+
+    def at(self, model: Model) -> int:
+        """Where ``model`` (one of the unit's models alive) stands in the lists."""
+        return self._at[id(model)]
+
+    @cached_property
+    def sight(self) -> list[bool]:
+        """Whether each model sees a model alive of the target (:func:`seeing`)."""
+        return seeing(self._battle, self._models, self._target)
+
+    @cached_property
+    def cover(self) -> list[bool]:
+        """Whether the target has the benefit of cover against each model's ranged
+        attacks (:func:`has_cover`)."""
+        return has_cover(self._battle, self._models, self._target)
+
+
+@per_decision
+def sightlines(battle: Battle, unit: Unit, target: Unit) -> Sightlines:
+    """:class:`Sightlines` of ``unit`` to ``target`` now: drawn once per decision an AI
+    weighs (:func:`memo.per_decision`: every weapon of the unit, every profile and
+    shooting type weighed, asks the same of the same models), afresh elsewhere."""
+    return Sightlines(battle, unit, target)
 
 
 def distance_to(model: Model, unit: Unit) -> float:

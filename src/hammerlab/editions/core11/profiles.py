@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from hammerlab.engine.datasheet import Profile, Weapon
+from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import ProfileError
 
@@ -115,13 +116,16 @@ def best_feel_no_pain(*values: int | None) -> int | None:
     return min(given) if given else None
 
 
+@per_decision
 def estimated_defence(unit: Unit) -> DefenceStats:
     """The defence an estimate of attacks on ``unit`` reads (the AI's worths): the
     unit's Toughness (:func:`unit_defence`) with the save and wounds of its most
     numerous kind of model alive (the first of those tied), which the attacks are
     expected to be allocated to (as the core11 AI allocates: the most common kind
     first), as ``hammerlab odds`` reads a library unit. Boyz led by a Boss Nob of
-    2 wounds are nine Boys of 1 wound to a Krak grenade, whose D3 kills one."""
+    2 wounds are nine Boys of 1 wound to a Krak grenade, whose D3 kills one.
+    Worked out once per decision an AI weighs (:func:`memo.per_decision`: every
+    weapon weighed at the unit reads it)."""
     counts: dict[int, int] = {}
     kinds: dict[int, Profile] = {}
     for model in unit.alive_models:

@@ -40,7 +40,11 @@ from hammerlab.editions.core11.odds import kill_odds
 from hammerlab.editions.core11.profiles import estimated_defence
 from hammerlab.editions.core11.rolls import Situation
 from hammerlab.editions.core11.state import Core11Game
-from hammerlab.editions.core11.volley import armed, attackers, eligible_targets
+from hammerlab.editions.core11.volley import (
+    armed,
+    attackers,
+    targets_and_attackers,
+)
 from hammerlab.editions.core11.weapons import WeaponProfile
 from hammerlab.engine.units import Model, Unit
 
@@ -79,8 +83,8 @@ def best_worth(
     (0 where none is: a weapon out of range or sight of every enemy makes no attacks)."""
     return max(
         (
-            battery_worth(game, unit, battery, target, control)
-            for target in eligible_targets(game, unit, battery, control)
+            attack_worth(game, unit, battery.profile, firing, target, control)
+            for target, firing in targets_and_attackers(game, unit, battery, control)
             if among(target)
         ),
         default=0.0,

@@ -20,13 +20,13 @@ to the windows.
 
 from __future__ import annotations
 
-from math import inf
+from operator import itemgetter
 
 from hammerlab.editions.core11.attacks import Battery, resolve_battery, take_hazardous_tests
 from hammerlab.editions.core11.events import TargetSelected
 from hammerlab.editions.core11.fire_control import FireControl
-from hammerlab.editions.core11.positions import engagements, seeing, unit_distance
-from hammerlab.editions.core11.profiles import BIG_KINDS, is_monster_or_vehicle, unit_keywords
+from hammerlab.editions.core11.positions import Sightlines, sightlines, unit_distance
+from hammerlab.editions.core11.profiles import is_monster_or_vehicle, unit_keywords
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.weapons import WeaponError, WeaponProfile, read_weapon
 from hammerlab.editions.core11.windows import (
@@ -37,7 +37,6 @@ from hammerlab.editions.core11.windows import (
 )
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
-from hammerlab.engine.geometry import gap_table
 from hammerlab.engine.timing import Occasion
 from hammerlab.engine.units import Model, Unit
 
@@ -242,34 +241,42 @@ def attackers(
     """The models of ``models`` that may attack ``target`` with the battery's weapon:
     alive, in range, able to see it (unless 10.07 lets it fire unseen), and allowed
     by the shooting type (the units' engagement, the same for every model, asked
-    once for them all)."""
-    alive = [m for m in models if m.wounds_left > 0]  # Model.alive, inlined: hot
-    gaps = gap_table(alive, target.alive_models)  # distance_to, for every model at once
-    reach = battery.profile.range
-    ready = [m for m, row in zip(alive, gaps, strict=True) if min(row, default=inf) <= reach]
-    if control.needs_sight(battery.profile):
-        seen = seeing(game.battle, ready, target)
-        ready = [m for m, sees_it in zip(ready, seen, strict=True) if sees_it]
+    once for them all). Read off the unit's :func:`positions.sightlines` to the
+    target, drawn once for all its weapons."""
+    return _attackers(sightlines(game.battle, unit, target), models, battery.profile, control)
+
+
+def _attackers(
+    lines: Sightlines, models: list[Model], profile: WeaponProfile, control: FireControl
+) -> list[Model]:
+    """:func:`attackers`, read off the unit's ``lines`` to the target."""
+    at, closest, reach = lines.at, lines.closest, profile.range
+    ready = [m for m in models if m.wounds_left > 0 and closest[at(m)] <= reach]
+    if ready and control.needs_sight(profile):
+        sight = lines.sight
+        ready = [m for m in ready if sight[at(m)]]
     if not ready:
         return []
-    pairs = engagements(game.battle)
-    engaged_with_shooter = target.id in pairs.get(unit.id, ())
-    target_engaged = target.id in pairs
-    # whether the target is a MONSTER/VEHICLE unit matters only while it is engaged (17.03)
-    target_big = target_engaged and not BIG_KINDS.isdisjoint(unit_keywords(target))
-    allowed = {  # all that differs from model to model is whether it is a MONSTER/VEHICLE
-        big: control.target_allowed(
-            big, battery.profile, engaged_with_shooter, target_engaged, target_big
-        )
+    allowed = [  # all that differs from model to model is whether it is a MONSTER/VEHICLE
+        control.target_allowed(big, profile, lines.engaged, lines.target_engaged, lines.target_big)
         for big in (False, True)
-    }
-    return [m for m in ready if allowed[is_monster_or_vehicle(m, unit)]]
+    ]
+    big = lines.big
+    return [m for m in ready if allowed[big[at(m)]]]
 
 
 def eligible_targets(
     game: Core11Game, unit: Unit, battery: Battery, control: FireControl
 ) -> list[Unit]:
     """Units the battery may target now, closest first."""
+    return [target for target, _ in targets_and_attackers(game, unit, battery, control)]
+
+
+def targets_and_attackers(
+    game: Core11Game, unit: Unit, battery: Battery, control: FireControl
+) -> list[tuple[Unit, list[Model]]]:
+    """The units the battery may target now, closest first, each with the battery's
+    models that may attack it (:func:`attackers`, asked once for both)."""
     candidates = game.battle.enemies_of(unit)
     if control.only_target is not None:
         candidates = [u for u in candidates if u.id == control.only_target]
@@ -283,9 +290,12 @@ def eligible_targets(
         limit = game.target_limits.get(target.id)
         if limit is not None and unit_distance(unit, target) > limit:
             continue
-        if attackers(game, unit, battery.models, battery, target, control):
-            eligible.append(target)
-    return sorted(eligible, key=lambda t: unit_distance(unit, t))
+        lines = sightlines(game.battle, unit, target)
+        firing = _attackers(lines, battery.models, profile, control)
+        if firing:
+            eligible.append((lines.nearest, target, firing))
+    eligible.sort(key=itemgetter(0))  # by unit_distance, the first on a tie kept first
+    return [(target, firing) for _, target, firing in eligible]
 
 
 def _select_targets(
