@@ -111,13 +111,21 @@ NORMAL_SHOOTING = SHOOTING_TYPES[0].control
 INDIRECT_SHOOTING = SHOOTING_TYPES[3].control
 
 
+WEIGHING = frozenset(
+    ("move-type", "shooting-type", REACTION, "profile", "target", MELEE_WEAPON, "charger", SIDEARMS)
+)
+"""The decisions the AI answers by weighing attacks (:mod:`shooting_worth`, :func:`melee_share`)."""
+
+
 class Core11AI:
     """Answers core11 decisions by the rules of thumb in the module docstring."""
 
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
-        """The index of the chosen answer, what it weighs worked out once
-        (:func:`memo.decision_scope`: the sight lines every weapon reads,
-        :func:`positions.sightlines`)."""
+        """The index of the chosen answer; what a decision that weighs attacks reads is
+        worked out once for it (:func:`memo.decision_scope`: the sight lines every
+        weapon reads, :func:`positions.sightlines`)."""
+        if decision.kind not in WEIGHING:
+            return self._choose(battle, decision)
         with decision_scope():
             return self._choose(battle, decision)
 

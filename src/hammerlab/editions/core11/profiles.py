@@ -9,15 +9,19 @@ from functools import lru_cache
 
 from hammerlab.engine.datasheet import Profile, Weapon
 from hammerlab.engine.memo import per_decision
+from hammerlab.engine.records import kept_hash
 from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import ProfileError
 
 _FEEL_NO_PAIN = re.compile(r"^feel no pain ([2-6])\+$", re.IGNORECASE)
 
 
+@kept_hash
 @dataclass(frozen=True)
 class DefenceStats:
-    """What matters when a model is attacked."""
+    """What matters when a model is attacked. Its hash is kept
+    (:func:`~hammerlab.engine.records.kept_hash`): a defence keys the attack profiles
+    and kill odds remembered for every attack and estimate."""
 
     toughness: int
     save: int
