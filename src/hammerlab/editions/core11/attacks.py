@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from hammerlab.editions.core11.events import AttacksResolved
 from hammerlab.editions.core11.fire_control import FireControl
-from hammerlab.editions.core11.positions import sightlines, spotted
+from hammerlab.editions.core11.positions import Sightlines, sightlines, spotted
 from hammerlab.editions.core11.profiles import (
     best_feel_no_pain,
     defence_of,
@@ -100,42 +100,53 @@ def situations_for(
     spotted) is the same for every model and asked once; range and cover are
     each model's own. Whether the target is spotted changes an [INDIRECT FIRE]
     attack alone (10.07), and is asked for those only (``False`` for the others)."""
+    return situations_along(
+        game, unit, sightlines(game.battle, unit, target), models, profile, control, target_models
+    )
+
+
+def situations_along(
+    game: Core11Game,
+    unit: Unit,
+    lines: Sightlines,
+    models: list[Model],
+    profile: WeaponProfile,
+    control: FireControl,
+    target_models: int,
+) -> list[Situation]:
+    """:func:`situations_for`, read off the unit's ``lines`` to the target."""
     battle = game.battle
     status = unit.status
-    lines = sightlines(battle, unit, target)
     engaged = lines.engaged
     ranged = not control.melee
     stationary = not (status.moved or status.advanced)
     heavy_steady = control.own_phase and stationary and not lines.unit_engaged
     cover_improves_save = battle.settings.text("cover_effect") == "improve_save"
     indirect = control.indirect_attack(profile)
-    seen_by_friends = indirect and spotted(battle, unit.player, target)
+    seen_by_friends = indirect and spotted(battle, unit.player, lines.target)
     engaged_target_penalty = ranged and control.engaged_target_penalty(
         profile, engaged, lines.target_engaged, lines.target_big
     )
-    at, closest, big = lines.at, lines.closest, lines.big
+    closest, big, half = lines.closest, lines.big, profile.range / 2
     cover = lines.cover if ranged else None
     penalties = [control.hit_penalty(b, profile, engaged) for b in (False, True)]
-    situations = []
-    for model in models:
-        i = at(model)
-        situations.append(
-            _situation(
-                ranged and closest[i] <= profile.range / 2,
-                cover is not None and cover[i],
-                cover_improves_save,
-                stationary,
-                heavy_steady,
-                status.charged,
-                indirect,
-                seen_by_friends,
-                penalties[big[i]],
-                engaged_target_penalty,
-                target_models,
-                control.overwatch,
-            )
+    return [
+        _situation(
+            ranged and closest[id(model)] <= half,
+            cover is not None and cover[id(model)],
+            cover_improves_save,
+            stationary,
+            heavy_steady,
+            status.charged,
+            indirect,
+            seen_by_friends,
+            penalties[big[id(model)]],
+            engaged_target_penalty,
+            target_models,
+            control.overwatch,
         )
-    return situations
+        for model in models
+    ]
 
 
 @lru_cache(maxsize=4096)

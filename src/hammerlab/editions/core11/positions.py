@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import cached_property, lru_cache
 from math import inf
+from operator import is_
 from typing import NamedTuple
 
 from hammerlab.editions.core11.profiles import (
@@ -161,24 +162,21 @@ class Sightlines:
     """What the models alive of one unit have of one enemy unit at one moment, for
     every weapon at once: how far each stands from the target's closest model, whether
     it sees one, whether the target has the benefit of cover against it, whether it is
-    a MONSTER/VEHICLE; and how the two units stand engaged (:func:`sightlines`).
-
-    A model is found by its identity among the unit's models alive when the lines
-    were drawn (which this keeps alive); the target's cover and sight are worked out
-    for all of them at the first question, as the weapons ask the same of the same
-    models."""
+    a MONSTER/VEHICLE (:class:`Drawn`); and how the two units stand engaged
+    (:func:`sightlines`)."""
 
     def __init__(self, battle: Battle, unit: Unit, target: Unit) -> None:
-        self._battle, self._target = battle, target
-        self._models = unit.alive_models
-        self._at = {id(m): i for i, m in enumerate(self._models)}
-        rows = gap_table(self._models, target.alive_models)  # distance_to, all at once
-        self.closest = [min(row, default=inf) for row in rows]
-        """Each model's distance to the target's closest model alive, in the unit's order."""
-        self.nearest = min(self.closest, default=inf)
+        drawn = _drawn(battle, unit, target)
+        self.target = target
+        self.target_models = drawn.target_models
+        """The target's models alive."""
+        self.nearest = drawn.nearest
         """The distance between the two units (:func:`unit_distance`)."""
-        self.big = [is_monster_or_vehicle(m, unit) for m in self._models]
-        """Whether each model is a MONSTER or a VEHICLE."""
+        self.closest = drawn.closest
+        """Each model's distance to the target's closest model alive, by its ``id``."""
+        self.big = drawn.big
+        """Whether each model is a MONSTER or a VEHICLE, by its ``id``."""
+        self._drawn = drawn
         pairs = engagements(battle)
         self.unit_engaged = unit.id in pairs
         self.engaged = target.id in pairs.get(unit.id, ())
@@ -187,27 +185,86 @@ class Sightlines:
         # whether the target is a MONSTER/VEHICLE unit matters only while it is engaged (17.03)
         self.target_big = self.target_engaged and not BIG_KINDS.isdisjoint(unit_keywords(target))
 
-    def at(self, model: Model) -> int:
-        """Where ``model`` (one of the unit's models alive) stands in the lists."""
-        return self._at[id(model)]
+    @property
+    def sight(self) -> dict[int, bool]:
+        """Whether each model sees a model alive of the target (:func:`seeing`), by its
+        ``id``."""
+        return self._drawn.sight
 
-    @cached_property
-    def sight(self) -> list[bool]:
-        """Whether each model sees a model alive of the target (:func:`seeing`)."""
-        return seeing(self._battle, self._models, self._target)
-
-    @cached_property
-    def cover(self) -> list[bool]:
+    @property
+    def cover(self) -> dict[int, bool]:
         """Whether the target has the benefit of cover against each model's ranged
-        attacks (:func:`has_cover`)."""
-        return has_cover(self._battle, self._models, self._target)
+        attacks (:func:`has_cover`), by its ``id``."""
+        return self._drawn.cover
+
+
+class Drawn:
+    """What each model alive of one unit has of the models alive of another, standing
+    where they stand: the distance to the closest (:func:`geometry.gap_table`), whether
+    it is a MONSTER/VEHICLE, and, worked out for all at the first question, whether it
+    sees one (:func:`seeing`) and whether they have the benefit of cover against its
+    ranged attacks (:func:`has_cover`); each by the model's ``id`` (the models are kept
+    alive). Read off the two units' models alone: the same while no model is edited
+    (:func:`_drawn`)."""
+
+    def __init__(self, battle: Battle, unit: Unit, target: Unit) -> None:
+        self._battle, self._unit, self._target = battle, unit, target
+        self._models = models = unit.alive_models
+        aimed_at = target.alive_models
+        self.target_models = len(aimed_at)
+        self._ids = ids = [id(m) for m in models]
+        rows = gap_table(models, aimed_at)  # distance_to, all at once
+        self.closest = dict(zip(ids, [min(row, default=inf) for row in rows], strict=True))
+        self.nearest = min(self.closest.values(), default=inf)
+        self.big = dict(zip(ids, [is_monster_or_vehicle(m, unit) for m in models], strict=True))
+
+    @cached_property
+    def sight(self) -> dict[int, bool]:
+        """See :class:`Drawn`."""
+        seen = seeing(self._battle, self._models, self._target)
+        return dict(zip(self._ids, seen, strict=True))
+
+    @cached_property
+    def cover(self) -> dict[int, bool]:
+        """See :class:`Drawn`."""
+        covered = has_cover(self._battle, self._models, self._target)
+        return dict(zip(self._ids, covered, strict=True))
+
+
+def _drawn(battle: Battle, unit: Unit, target: Unit) -> Drawn:
+    """The :class:`Drawn` lines of ``unit`` to ``target``, given again while both units
+    stand as they stood (:data:`_DRAWN`): each one's :func:`placed` is the very tuple it
+    was then (no model anywhere has been edited since, :func:`placed`'s own test) and
+    ``unit`` holds the same model objects (the lines are kept by their ``id``). Between
+    two moves or casualties the same lines are asked for by every weapon, decision and
+    attack of a volley, and a move weighed before it is made is drawn again when made."""
+    ours, theirs = placed(unit), placed(target)
+    key = (id(unit), id(target))
+    kept = _DRAWN.get(key)
+    if kept is not None and kept[0] is ours and kept[1] is theirs:
+        models, drawn = kept[2], kept[3]
+        now = unit.models
+        if len(models) == len(now) and all(map(is_, models, now)):
+            return drawn
+    drawn = Drawn(battle, unit, target)
+    if len(_DRAWN) >= _PLACED_KEPT:
+        _DRAWN.clear()
+    _DRAWN[key] = (ours, theirs, tuple(unit.models), drawn)
+    return drawn
+
+
+_DRAWN: dict[tuple[int, int], tuple[Placement, Placement, tuple[Model, ...], Drawn]] = {}
+""":func:`_drawn`'s answers by the identities of the two units (each answer keeps both
+alive, so no identity is reused meanwhile): their placements and the unit's models then,
+and the lines."""
 
 
 @per_decision
 def sightlines(battle: Battle, unit: Unit, target: Unit) -> Sightlines:
     """:class:`Sightlines` of ``unit`` to ``target`` now: drawn once per decision an AI
     weighs (:func:`memo.per_decision`: every weapon of the unit, every profile and
-    shooting type weighed, asks the same of the same models), afresh elsewhere."""
+    shooting type weighed, asks the same of the same models), afresh elsewhere (the
+    lines themselves, :func:`_drawn`, given again while the two units stand still)."""
     return Sightlines(battle, unit, target)
 
 

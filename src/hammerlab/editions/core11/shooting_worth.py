@@ -33,18 +33,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from hammerlab.editions.core11.attacks import Battery, situations_for
+from hammerlab.editions.core11.attacks import Battery, situations_along
 from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.melee import may_fight
 from hammerlab.editions.core11.odds import kill_odds
+from hammerlab.editions.core11.positions import Sightlines, sightlines
 from hammerlab.editions.core11.profiles import estimated_defence
 from hammerlab.editions.core11.rolls import Situation
 from hammerlab.editions.core11.state import Core11Game
-from hammerlab.editions.core11.volley import (
-    armed,
-    attackers,
-    targets_and_attackers,
-)
+from hammerlab.editions.core11.volley import aims, armed, attackers
 from hammerlab.editions.core11.weapons import WeaponProfile
 from hammerlab.engine.units import Model, Unit
 
@@ -83,9 +80,9 @@ def best_worth(
     (0 where none is: a weapon out of range or sight of every enemy makes no attacks)."""
     return max(
         (
-            attack_worth(game, unit, battery.profile, firing, target, control)
-            for target, firing in targets_and_attackers(game, unit, battery, control)
-            if among(target)
+            _worth(game, unit, lines, battery.profile, firing, control)
+            for lines, firing in aims(game, unit, battery, control)
+            if among(lines.target)
         ),
         default=0.0,
     )
@@ -114,12 +111,25 @@ def attack_worth(
     """Expected wounds ``target`` loses to ``firing`` models attacking with ``profile``
     under ``control``: the models in one situation attack together, excess damage
     lost (:func:`odds.kill_odds`)."""
+    return _worth(game, unit, sightlines(game.battle, unit, target), profile, firing, control)
+
+
+def _worth(
+    game: Core11Game,
+    unit: Unit,
+    lines: Sightlines,
+    profile: WeaponProfile,
+    firing: list[Model],
+    control: FireControl,
+) -> float:
+    """:func:`attack_worth`, read off the unit's ``lines`` to the target."""
     if not firing:
         return 0.0
-    models = len(target.alive_models)
+    models = lines.target_models
     together: dict[Situation, int] = {}
-    for situation in situations_for(game, unit, firing, profile, target, control, models):
+    for situation in situations_along(game, unit, lines, firing, profile, control, models):
         together[situation] = together.get(situation, 0) + 1
+    target = lines.target
     defence = estimated_defence(target)
     fnp = game.feel_no_pain.get(target.id)
     return sum(
@@ -137,6 +147,8 @@ def _weapon_groups(game: Core11Game, unit: Unit, control: FireControl) -> list[l
     for model, carried in armed(game, unit, control, quiet=True):
         for weapon, profile in carried:
             variants = groups.setdefault(profile.group, {})
-            battery = variants.setdefault(profile.name, Battery(weapon, profile, []))
+            battery = variants.get(profile.name)
+            if battery is None:
+                battery = variants[profile.name] = Battery(weapon, profile, [])
             battery.models.append(model)  # a model with two of a weapon fires both
     return [list(variants.values()) for variants in groups.values()]

@@ -20,8 +20,6 @@ to the windows.
 
 from __future__ import annotations
 
-from operator import itemgetter
-
 from hammerlab.editions.core11.attacks import Battery, resolve_battery, take_hazardous_tests
 from hammerlab.editions.core11.events import TargetSelected
 from hammerlab.editions.core11.fire_control import FireControl
@@ -250,11 +248,11 @@ def _attackers(
     lines: Sightlines, models: list[Model], profile: WeaponProfile, control: FireControl
 ) -> list[Model]:
     """:func:`attackers`, read off the unit's ``lines`` to the target."""
-    at, closest, reach = lines.at, lines.closest, profile.range
-    ready = [m for m in models if m.wounds_left > 0 and closest[at(m)] <= reach]
+    closest, reach = lines.closest, profile.range
+    ready = [m for m in models if m.wounds_left > 0 and closest[id(m)] <= reach]
     if ready and control.needs_sight(profile):
         sight = lines.sight
-        ready = [m for m in ready if sight[at(m)]]
+        ready = [m for m in ready if sight[id(m)]]
     if not ready:
         return []
     allowed = [  # all that differs from model to model is whether it is a MONSTER/VEHICLE
@@ -262,21 +260,22 @@ def _attackers(
         for big in (False, True)
     ]
     big = lines.big
-    return [m for m in ready if allowed[big[at(m)]]]
+    return [m for m in ready if allowed[big[id(m)]]]
 
 
 def eligible_targets(
     game: Core11Game, unit: Unit, battery: Battery, control: FireControl
 ) -> list[Unit]:
     """Units the battery may target now, closest first."""
-    return [target for target, _ in targets_and_attackers(game, unit, battery, control)]
+    return [lines.target for lines, _ in aims(game, unit, battery, control)]
 
 
-def targets_and_attackers(
+def aims(
     game: Core11Game, unit: Unit, battery: Battery, control: FireControl
-) -> list[tuple[Unit, list[Model]]]:
-    """The units the battery may target now, closest first, each with the battery's
-    models that may attack it (:func:`attackers`, asked once for both)."""
+) -> list[tuple[Sightlines, list[Model]]]:
+    """The units the battery may target now, closest first, each as the unit's
+    :func:`positions.sightlines` to it, with the battery's models that may attack it
+    (:func:`attackers`, asked once for both)."""
     candidates = game.battle.enemies_of(unit)
     if control.only_target is not None:
         candidates = [u for u in candidates if u.id == control.only_target]
@@ -293,9 +292,9 @@ def targets_and_attackers(
         lines = sightlines(game.battle, unit, target)
         firing = _attackers(lines, battery.models, profile, control)
         if firing:
-            eligible.append((lines.nearest, target, firing))
-    eligible.sort(key=itemgetter(0))  # by unit_distance, the first on a tie kept first
-    return [(target, firing) for _, target, firing in eligible]
+            eligible.append((lines, firing))
+    eligible.sort(key=lambda aim: aim[0].nearest)  # unit_distance; the first of a tie first
+    return eligible
 
 
 def _select_targets(
