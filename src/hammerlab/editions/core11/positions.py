@@ -208,7 +208,7 @@ class Drawn:
     (:func:`_drawn`)."""
 
     def __init__(self, battle: Battle, unit: Unit, target: Unit) -> None:
-        self._battle, self._unit, self._target = battle, unit, target
+        self._field, self._target = battle.battlefield, target
         self._models = models = unit.alive_models
         aimed_at = target.alive_models
         self.target_models = len(aimed_at)
@@ -221,13 +221,13 @@ class Drawn:
     @cached_property
     def sight(self) -> dict[int, bool]:
         """See :class:`Drawn`."""
-        seen = seeing(self._battle, self._models, self._target)
+        seen = _seeing(self._field, self._models, self._target)
         return dict(zip(self._ids, seen, strict=True))
 
     @cached_property
     def cover(self) -> dict[int, bool]:
         """See :class:`Drawn`."""
-        covered = has_cover(self._battle, self._models, self._target)
+        covered = _covered(self._field, self._models, self._target)
         return dict(zip(self._ids, covered, strict=True))
 
 
@@ -247,7 +247,7 @@ def _drawn(battle: Battle, unit: Unit, target: Unit) -> Drawn:
         if len(models) == len(now) and all(map(is_, models, now)):
             return drawn
     drawn = Drawn(battle, unit, target)
-    if len(_DRAWN) >= _PLACED_KEPT:
+    if len(_DRAWN) >= _DRAWN_KEPT:
         _DRAWN.clear()
     _DRAWN[key] = (ours, theirs, tuple(unit.models), drawn)
     return drawn
@@ -255,8 +255,11 @@ def _drawn(battle: Battle, unit: Unit, target: Unit) -> Drawn:
 
 _DRAWN: dict[tuple[int, int], tuple[Placement, Placement, tuple[Model, ...], Drawn]] = {}
 """:func:`_drawn`'s answers by the identities of the two units (each answer keeps both
-alive, so no identity is reused meanwhile): their placements and the unit's models then,
-and the lines."""
+alive, so no identity is reused meanwhile, and their battlefield, not their battle):
+their placements and the unit's models then, and the lines."""
+_DRAWN_KEPT = 512
+"""Pairs of units :data:`_DRAWN` keeps before it forgets them all (a battle's pairs, and
+the copies of units an AI moves in thought, of the last few battles)."""
 
 
 @per_decision
@@ -302,9 +305,14 @@ def seeing(battle: Battle, models: Sequence[Model], unit: Unit) -> list[bool]:
     """For each of ``models``, whether it can see at least one model alive of ``unit``
     (every pair read at once off the battlefield's sight table, remembered by the
     points: :meth:`Battlefield.sight_table`)."""
+    return _seeing(battle.battlefield, models, unit)
+
+
+def _seeing(field: Battlefield, models: Sequence[Model], unit: Unit) -> list[bool]:
+    """:func:`seeing` on ``field``."""
     lookers = tuple([m.position for m in models])
     targets = tuple([m.position for m in unit.alive_models])
-    return [any(row) for row in battle.battlefield.sight_table(lookers, targets)]
+    return [any(row) for row in field.sight_table(lookers, targets)]
 
 
 def spotted(battle: Battle, player: str, unit: Unit) -> bool:
@@ -328,10 +336,14 @@ def has_cover(battle: Battle, models: Sequence[Model], unit: Unit) -> list[bool]
     terrain" when the line from the attacking model to it crosses such an area
     that neither of them stands in.
     """
+    return _covered(battle.battlefield, models, unit)
+
+
+def _covered(field: Battlefield, models: Sequence[Model], unit: Unit) -> list[bool]:
+    """:func:`has_cover` on ``field``."""
     targets = tuple(
         (m.position, bool(COVER_KINDS & model_keywords(unit, m))) for m in unit.alive_models
     )
-    field = battle.battlefield
     known = _cover_against(field, targets)
     answers = []
     for model in models:
