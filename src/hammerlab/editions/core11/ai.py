@@ -91,7 +91,7 @@ from hammerlab.editions.core11.rolls import Situation, attack_profile
 from hammerlab.editions.core11.shooting import SHOOTING, SHOOTING_TYPES
 from hammerlab.editions.core11.shooting_worth import (
     battery_worth,
-    best_worth,
+    best_worths,
     group_worths,
     volley_worth,
 )
@@ -381,9 +381,8 @@ def _best_profile(battle: Battle, decision: Decision[Any]) -> int:
     game, unit, models = _deciding(battle, decision)
     control = _control(game, decision)
     batteries = [_battery(models, str(c.value)) for c in decision.choices]
-    return _first_best(
-        [0.0 if b is None else best_worth(game, unit, b, control) for b in batteries]
-    )
+    worths = iter(best_worths(game, unit, [b for b in batteries if b is not None], control))
+    return _first_best([0.0 if b is None else next(worths) for b in batteries])
 
 
 def _best_target(battle: Battle, decision: Decision[Any]) -> int:
@@ -426,13 +425,17 @@ def _best_sidearms(battle: Battle, decision: Decision[Any]) -> int:
     carried = next((c for m, c in armed(game, unit, control, quiet=True) if m is first), [])
     scores = []
     for choice in decision.choices:
+        batteries = [
+            Battery(weapon, profile, [m for m in models if m.weapon(weapon.name) is not None])
+            for weapon, profile in carried
+            if profile.has("CLOSE-QUARTERS") == bool(choice.value)
+        ]
         groups: dict[str, float] = {}
-        for weapon, profile in carried:
-            if profile.has("CLOSE-QUARTERS") != bool(choice.value):
-                continue
-            carriers = [m for m in models if m.weapon(weapon.name) is not None]
-            worth = best_worth(game, unit, Battery(weapon, profile, carriers), control)
-            groups[profile.group] = max(groups.get(profile.group, 0.0), worth)
+        for battery, worth in zip(
+            batteries, best_worths(game, unit, batteries, control), strict=True
+        ):
+            group = battery.profile.group
+            groups[group] = max(groups.get(group, 0.0), worth)
         scores.append(sum(groups.values()))
     return _first_best(scores)
 

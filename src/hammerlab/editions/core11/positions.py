@@ -13,6 +13,8 @@ from typing import NamedTuple
 
 from hammerlab.editions.core11.profiles import (
     BIG_KINDS,
+    DefenceStats,
+    estimated_defence,
     is_monster_or_vehicle,
     model_keywords,
     unit_keywords,
@@ -184,6 +186,12 @@ class Sightlines:
         self.target_engaged = target.id in pairs
         # whether the target is a MONSTER/VEHICLE unit matters only while it is engaged (17.03)
         self.target_big = self.target_engaged and not BIG_KINDS.isdisjoint(unit_keywords(target))
+
+    @cached_property
+    def defence(self) -> DefenceStats:
+        """The target's defence as an estimate reads it (:func:`profiles.estimated_defence`),
+        read once for all the weapons weighed along these lines."""
+        return estimated_defence(self.target)
 
     @property
     def sight(self) -> dict[int, bool]:

@@ -38,10 +38,9 @@ from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.melee import may_fight
 from hammerlab.editions.core11.odds import kill_odds
 from hammerlab.editions.core11.positions import Sightlines, sightlines
-from hammerlab.editions.core11.profiles import estimated_defence
 from hammerlab.editions.core11.rolls import Situation
 from hammerlab.editions.core11.state import Core11Game
-from hammerlab.editions.core11.volley import aims, armed, attackers
+from hammerlab.editions.core11.volley import aims_along, armed, attackers, target_lines
 from hammerlab.editions.core11.weapons import WeaponProfile
 from hammerlab.engine.units import Model, Unit
 
@@ -63,8 +62,9 @@ def group_worths(
     """For each weapon group ``unit`` may fire under ``control``, the most one of its
     profiles takes off one of the eligible targets ``among`` keeps (0 where none is),
     in the order the groups are first carried."""
+    drawn = [lines for lines in target_lines(game, unit, control) if among(lines.target)]
     return [
-        max((best_worth(game, unit, battery, control, among) for battery in variants), default=0.0)
+        max((_best(game, unit, battery, control, drawn) for battery in variants), default=0.0)
         for variants in _weapon_groups(game, unit, control)
     ]
 
@@ -78,11 +78,30 @@ def best_worth(
 ) -> float:
     """The most ``battery`` takes off one of its eligible targets that ``among`` keeps
     (0 where none is: a weapon out of range or sight of every enemy makes no attacks)."""
+    return best_worths(game, unit, [battery], control, among)[0]
+
+
+def best_worths(
+    game: Core11Game,
+    unit: Unit,
+    batteries: list[Battery],
+    control: FireControl,
+    among: TargetFilter = lambda _: True,
+) -> list[float]:
+    """:func:`best_worth` of each of ``batteries``, the unit's lines to its targets
+    drawn once for them all (:func:`volley.target_lines`)."""
+    drawn = [lines for lines in target_lines(game, unit, control) if among(lines.target)]
+    return [_best(game, unit, battery, control, drawn) for battery in batteries]
+
+
+def _best(
+    game: Core11Game, unit: Unit, battery: Battery, control: FireControl, drawn: list[Sightlines]
+) -> float:
+    """:func:`best_worth` among the targets ``drawn``."""
     return max(
         (
             _worth(game, unit, lines, battery.profile, firing, control)
-            for lines, firing in aims(game, unit, battery, control)
-            if among(lines.target)
+            for lines, firing in aims_along(game, unit, battery, control, drawn)
         ),
         default=0.0,
     )
@@ -129,9 +148,8 @@ def _worth(
     together: dict[Situation, int] = {}
     for situation in situations_along(game, unit, lines, firing, profile, control, models):
         together[situation] = together.get(situation, 0) + 1
-    target = lines.target
-    defence = estimated_defence(target)
-    fnp = game.feel_no_pain.get(target.id)
+    defence = lines.defence
+    fnp = game.feel_no_pain.get(lines.target.id)
     return sum(
         kill_odds(profile, count, defence, models, situation, fnp).mean_wounds_lost
         for situation, count in together.items()

@@ -276,20 +276,41 @@ def aims(
     """The units the battery may target now, closest first, each as the unit's
     :func:`positions.sightlines` to it, with the battery's models that may attack it
     (:func:`attackers`, asked once for both)."""
+    return aims_along(game, unit, battery, control, target_lines(game, unit, control))
+
+
+def target_lines(game: Core11Game, unit: Unit, control: FireControl) -> list[Sightlines]:
+    """The unit's :func:`positions.sightlines` to each enemy unit it may select as a
+    target under ``control`` as far as the two units go (the one a reactive shooting
+    must target; none a rule barred it from): drawn once for all its weapons."""
     candidates = game.battle.enemies_of(unit)
     if control.only_target is not None:
         candidates = [u for u in candidates if u.id == control.only_target]
+    barred = game.barred
+    return [
+        sightlines(game.battle, unit, target)
+        for target in candidates
+        if (unit.id, target.id) not in barred
+    ]
+
+
+def aims_along(
+    game: Core11Game,
+    unit: Unit,
+    battery: Battery,
+    control: FireControl,
+    drawn: list[Sightlines],
+) -> list[tuple[Sightlines, list[Model]]]:
+    """:func:`aims` among the units ``drawn`` (:func:`target_lines`)."""
+    profile = battery.profile
     eligible = []
-    for target in candidates:
-        if (unit.id, target.id) in game.barred:
-            continue
-        profile = battery.profile  # keywords read only where a TARGETS rule limits it
+    for lines in drawn:
+        target = lines.target  # its keywords read only where a TARGETS rule limits it
         if profile.has("TARGETS") and not profile.may_target(unit_keywords(target)):
             continue
         limit = game.target_limits.get(target.id)
         if limit is not None and unit_distance(unit, target) > limit:
             continue
-        lines = sightlines(game.battle, unit, target)
         firing = _attackers(lines, battery.models, profile, control)
         if firing:
             eligible.append((lines, firing))
