@@ -111,26 +111,14 @@ def battery_worth(
     game: Core11Game, unit: Unit, battery: Battery, target: Unit, control: FireControl
 ) -> float:
     """Expected wounds ``target`` loses to the models of ``battery`` that may attack it
-    under ``control`` (in a fight, those within engagement range of it)."""
+    under ``control`` (in a fight, those within engagement range of it): the models in
+    one situation attack together, excess damage lost (:func:`odds.kill_odds`)."""
     if control.melee:
         firing = [m for m in battery.models if may_fight(m, target)]
     else:
         firing = attackers(game, unit, battery.models, battery, target, control)
-    return attack_worth(game, unit, battery.profile, firing, target, control)
-
-
-def attack_worth(
-    game: Core11Game,
-    unit: Unit,
-    profile: WeaponProfile,
-    firing: list[Model],
-    target: Unit,
-    control: FireControl,
-) -> float:
-    """Expected wounds ``target`` loses to ``firing`` models attacking with ``profile``
-    under ``control``: the models in one situation attack together, excess damage
-    lost (:func:`odds.kill_odds`)."""
-    return _worth(game, unit, sightlines(game.battle, unit, target), profile, firing, control)
+    lines = sightlines(game.battle, unit, target)
+    return _worth(game, unit, lines, battery.profile, firing, control)
 
 
 def _worth(
@@ -141,7 +129,8 @@ def _worth(
     firing: list[Model],
     control: FireControl,
 ) -> float:
-    """:func:`attack_worth`, read off the unit's ``lines`` to the target."""
+    """Expected wounds the target of ``lines`` loses to ``firing`` models attacking with
+    ``profile`` under ``control`` (:func:`battery_worth`)."""
     if not firing:
         return 0.0
     models = lines.target_models
