@@ -236,8 +236,9 @@ def test_the_lines_kept_while_units_stand_still_answer_as_the_table_read_anew(se
     """A unit's lines to a target (``positions.sightlines``, kept while the two units
     stand still: ``positions._drawn``) give the attackers (04.02), each attack's half
     range and cover (13.08) and the units' distance as the rule read model by model,
-    asked again and after a model moves, one dies, one leaves its unit's list and a
-    unit is given copies of its models."""
+    and the target's estimated defence as read anew, asked again and after a model
+    moves, one dies, one leaves its unit's list and a unit is given copies of its
+    models."""
     fight = _scatter(seed, terrain=(RUIN, WALL))
     played = game(fight)
     control = FireControl("normal")
@@ -277,9 +278,10 @@ def test_the_lines_kept_while_units_stand_still_answer_as_the_table_read_anew(se
                     (reach[m.id] <= profile.range / 2, _plain_cover(fight, m, target))
                     for m in firing
                 ]
-                assert positions.sightlines(fight, unit, target).nearest == min(
-                    reach.values(), default=inf
-                )
+                lines = positions.sightlines(fight, unit, target)
+                assert lines.nearest == min(reach.values(), default=inf)
+                if target.alive_models:
+                    assert lines.defence == profiles.estimated_defence(target)
 
 
 def _plain_move(

@@ -187,11 +187,11 @@ class Sightlines:
         # whether the target is a MONSTER/VEHICLE unit matters only while it is engaged (17.03)
         self.target_big = self.target_engaged and not BIG_KINDS.isdisjoint(unit_keywords(target))
 
-    @cached_property
+    @property
     def defence(self) -> DefenceStats:
         """The target's defence as an estimate reads it (:func:`profiles.estimated_defence`),
-        read once for all the weapons weighed along these lines."""
-        return estimated_defence(self.target)
+        read once for all the weapons weighed along these lines (:class:`Drawn`)."""
+        return self._drawn.defence
 
     @property
     def sight(self) -> dict[int, bool]:
@@ -212,8 +212,9 @@ class Drawn:
     it is a MONSTER/VEHICLE, and, worked out for all at the first question, whether it
     sees one (:func:`seeing`) and whether they have the benefit of cover against its
     ranged attacks (:func:`has_cover`); each by the model's ``id`` (the models are kept
-    alive). Read off the two units' models alone: the same while no model is edited
-    (:func:`_drawn`)."""
+    alive); and the other's defence as an estimate reads it
+    (:func:`profiles.estimated_defence`). Read off the two units' models alone: the
+    same while no model is edited (:func:`_drawn`)."""
 
     def __init__(self, battle: Battle, unit: Unit, target: Unit) -> None:
         self._field, self._target = battle.battlefield, target
@@ -225,6 +226,11 @@ class Drawn:
         self.closest = dict(zip(ids, [min(row, default=inf) for row in rows], strict=True))
         self.nearest = min(self.closest.values(), default=inf)
         self.big = dict(zip(ids, [is_monster_or_vehicle(m, unit) for m in models], strict=True))
+
+    @cached_property
+    def defence(self) -> DefenceStats:
+        """See :class:`Drawn`."""
+        return estimated_defence(self._target)
 
     @cached_property
     def sight(self) -> dict[int, bool]:
