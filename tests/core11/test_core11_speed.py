@@ -24,7 +24,16 @@ from core11_kit import battle, game, gun, library_unit, place, ruleset, sheet
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
-from hammerlab.editions.core11 import abilities, odds, positions, profiles, rolls, weapons
+from hammerlab.editions.core11 import (
+    abilities,
+    attacks,
+    movement,
+    odds,
+    positions,
+    profiles,
+    rolls,
+    weapons,
+)
 from hammerlab.editions.core11.attacks import Battery, situations_for
 from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.movement import ends_unengaged, move_toward
@@ -411,6 +420,8 @@ def _empty_caches() -> None:
         profiles._upper_union,
         profiles._unit_defence,
         profiles._big,
+        profiles._estimated_defence,
+        attacks._situation,
         rolls.attack_profile,
         rolls.plain_situation,
         weapons.read_weapon,
@@ -418,6 +429,8 @@ def _empty_caches() -> None:
     ):
         cached.cache_clear()
     positions._LAST.asked = None
+    positions._DRAWN.clear()
+    movement._LAST_MOVE.asked = None
     positions._PLACED.clear()
 
 

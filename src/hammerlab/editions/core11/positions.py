@@ -20,7 +20,7 @@ from hammerlab.editions.core11.profiles import (
     unit_keywords,
 )
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.battlefield import Battlefield
+from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.geometry import MM_PER_INCH, Vec, base_distance, gap_table, out_of_reach
 from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Model, Unit, models_edited
@@ -358,12 +358,13 @@ def _covered(field: Battlefield, models: Sequence[Model], unit: Unit) -> list[bo
     targets = tuple(
         (m.position, bool(COVER_KINDS & model_keywords(unit, m))) for m in unit.alive_models
     )
-    known = _cover_against(field, targets)
+    against = _cover_against(field, targets)
+    known = against.known
     answers = []
     for model in models:
         shooter = model.position
         if shooter not in known:
-            known[shooter] = _has_cover(field, shooter, targets)
+            known[shooter] = _has_cover(field, shooter, against)
         answers.append(known[shooter])
     return answers
 
@@ -372,27 +373,37 @@ Targets = tuple[tuple[Vec, bool], ...]
 """The points of some target models, each with whether it is INFANTRY/BEASTS/SWARM."""
 
 
+class _Against:
+    """:func:`has_cover` against target models standing as a :data:`Targets` says: the
+    points of those not in cover whoever shoots (13.08's first condition: an
+    INFANTRY/BEASTS/SWARM model within a terrain area is), each with the areas it
+    stands in; and each shooter's point's answer, filled in as it is asked about."""
+
+    def __init__(self, field: Battlefield, targets: Targets) -> None:
+        self.any = bool(targets)
+        self.exposed: list[tuple[Vec, list[TerrainArea]]] = []
+        for point, kind in targets:
+            here = field.areas_at(point)
+            if not (kind and any(a.cover_save is not None for a in here)):
+                self.exposed.append((point, here))
+        self.known: dict[Vec, bool] = {}
+
+
 @lru_cache(maxsize=1 << 10)
-def _cover_against(field: Battlefield, targets: Targets) -> dict[Vec, bool]:
-    """Shooter's point → :func:`_has_cover` on ``field`` against target models standing
-    as ``targets`` say, filled in as shooters are asked about (terrain never changes
-    during a battle, and the same models shoot at the same targets from where they
-    stand, volley after volley): the target models are hashed once per volley, not
-    once per shooting model."""
-    return {}
+def _cover_against(field: Battlefield, targets: Targets) -> _Against:
+    """:class:`_Against` on ``field`` the target models standing as ``targets`` say
+    (terrain never changes during a battle, and the same models shoot at the same
+    targets from where they stand, volley after volley): the target models are hashed
+    once per volley, not once per shooting model, and which of them stand in cover
+    whoever shoots is worked out once."""
+    return _Against(field, targets)
 
 
-def _has_cover(field: Battlefield, shooter: Vec, targets: Targets) -> bool:
-    """:func:`has_cover` against a model at ``shooter`` of target models standing at
-    the points of ``targets``, each with whether it is INFANTRY/BEASTS/SWARM."""
-
-    def covered(point: Vec, kind: bool) -> bool:
-        here = field.areas_at(point)
-        if kind and any(a.cover_save is not None for a in here):
-            return True
-        return any(
-            area not in here  # area.contains(point), read off the areas there
-            for area in field.cover_between(shooter, point)
-        )
-
-    return bool(targets) and all(covered(point, kind) for point, kind in targets)
+def _has_cover(field: Battlefield, shooter: Vec, against: _Against) -> bool:
+    """:func:`has_cover` against a model at ``shooter`` of the target models of
+    ``against``: each of them not in cover whoever shoots is not fully visible to it
+    (13.08's second condition)."""
+    return against.any and all(
+        any(area not in here for area in field.cover_between(shooter, point))
+        for point, here in against.exposed  # area.contains(point), read off the areas there
+    )
