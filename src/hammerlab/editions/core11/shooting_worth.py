@@ -40,7 +40,7 @@ from hammerlab.editions.core11.odds import kill_odds
 from hammerlab.editions.core11.positions import Sightlines, sightlines
 from hammerlab.editions.core11.rolls import Situation
 from hammerlab.editions.core11.state import Core11Game
-from hammerlab.editions.core11.volley import aims_along, armed, attackers, target_lines
+from hammerlab.editions.core11.volley import aims, armed, attackers, target_lines
 from hammerlab.editions.core11.weapons import WeaponProfile
 from hammerlab.engine.units import Model, Unit
 
@@ -101,7 +101,7 @@ def _best(
     return max(
         (
             _worth(game, unit, lines, battery.profile, firing, control)
-            for lines, firing in aims_along(game, unit, battery, control, drawn)
+            for lines, firing in aims(game, unit, battery, control, drawn)
         ),
         default=0.0,
     )

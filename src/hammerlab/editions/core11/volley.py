@@ -264,19 +264,17 @@ def _attackers(
 
 
 def eligible_targets(
-    game: Core11Game, unit: Unit, battery: Battery, control: FireControl
+    game: Core11Game,
+    unit: Unit,
+    battery: Battery,
+    control: FireControl,
+    drawn: list[Sightlines] | None = None,
 ) -> list[Unit]:
-    """Units the battery may target now, closest first."""
-    return [lines.target for lines, _ in aims(game, unit, battery, control)]
-
-
-def aims(
-    game: Core11Game, unit: Unit, battery: Battery, control: FireControl
-) -> list[tuple[Sightlines, list[Model]]]:
-    """The units the battery may target now, closest first, each as the unit's
-    :func:`positions.sightlines` to it, with the battery's models that may attack it
-    (:func:`attackers`, asked once for both)."""
-    return aims_along(game, unit, battery, control, target_lines(game, unit, control))
+    """Units the battery may target now, closest first; among ``drawn``
+    (:func:`target_lines`, drawn once for several batteries) where it is given."""
+    if drawn is None:
+        drawn = target_lines(game, unit, control)
+    return [lines.target for lines, _ in aims(game, unit, battery, control, drawn)]
 
 
 def target_lines(game: Core11Game, unit: Unit, control: FireControl) -> list[Sightlines]:
@@ -294,14 +292,16 @@ def target_lines(game: Core11Game, unit: Unit, control: FireControl) -> list[Sig
     ]
 
 
-def aims_along(
+def aims(
     game: Core11Game,
     unit: Unit,
     battery: Battery,
     control: FireControl,
     drawn: list[Sightlines],
 ) -> list[tuple[Sightlines, list[Model]]]:
-    """:func:`aims` among the units ``drawn`` (:func:`target_lines`)."""
+    """The units of ``drawn`` (:func:`target_lines`) the battery may target now, closest
+    first, each as the unit's :func:`positions.sightlines` to it, with the battery's
+    models that may attack it (:func:`attackers`, asked once for both)."""
     profile = battery.profile
     eligible = []
     for lines in drawn:
@@ -326,8 +326,9 @@ def _select_targets(
     pending = list(batteries)
     while pending:
         fresh: list[str] = []
+        drawn = target_lines(game, unit, control)  # the table stands still while they select
         for battery in pending:
-            options = eligible_targets(game, unit, battery, control)
+            options = eligible_targets(game, unit, battery, control, drawn)
             if not options:
                 battery.target = None
                 game.battle.say("shooting", f"  {battery.weapon.name}: no eligible target")
