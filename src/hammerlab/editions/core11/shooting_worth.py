@@ -17,7 +17,10 @@ a fight, :func:`melee.may_fight`: engagement range), each attack's situation
 (:func:`attacks.situations_for`: half range, cover, [HEAVY], 10.07's hit
 rolls and spotting), and the exact odds of the models in one situation
 attacking together (:func:`odds.kill_odds`). A weapon group fires the profile
-and the target where it does the most, as the AI picks them.
+and the target where it does the most, as the AI picks them. All of them read
+the unit's lines to each target (:func:`positions.sightlines`: each model's
+distance, sight and cover, drawn once for all the weapons weighed, and kept
+while the two units stand still).
 
 Not counted: a model carrying both [CLOSE-QUARTERS] and other ranged weapons
 counts both sets, where 04.01.02 lets it fire one (the same for every shooting
