@@ -128,8 +128,9 @@ def estimated_defence(unit: Unit) -> DefenceStats:
     expected to be allocated to (as the core11 AI allocates: the most common kind
     first), as ``hammerlab odds`` reads a library unit. Boyz led by a Boss Nob of
     2 wounds are nine Boys of 1 wound to a Krak grenade, whose D3 kills one.
-    Worked out once per decision an AI weighs (:func:`memo.per_decision`: every
-    weapon weighed at the unit reads it)."""
+    Worked out once per decision an AI weighs (:func:`memo.per_decision`: the lines
+    of each unit weighed to this one read it, :class:`positions.Drawn`, and each fight
+    weighed with it)."""
     counts: dict[int, int] = {}
     kinds: dict[int, Profile] = {}
     for model in unit.alive_models:
