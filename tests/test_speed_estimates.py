@@ -83,7 +83,7 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.decisions import Controller, Decision
 from hammerlab.engine.geometry import base_distance, closest, nearest, nearest_each
-from hammerlab.engine.units import Model, Unit
+from hammerlab.engine.units import Model, Unit, models_edited
 from hammerlab.io.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -465,14 +465,18 @@ def test_fear_sets_the_majority_weapon_skill_as_each_model_fears() -> None:
 
 def test_a_units_copy_is_its_deep_copy_and_changes_apart_from_it() -> None:
     """``Unit.copy`` (the estimates' "what if" copies) equals what ``copy.deepcopy``
-    made, field by field, and moving, slaying or setting the status of the copy
-    leaves the unit as it was."""
+    made, field by field (each model's dictionary as the original's: its last edit's
+    number and worked-out radius too, no edit counted), and moving, slaying or setting
+    the status of the copy leaves the unit as it was."""
     path = ROOT / "examples" / "whole_game_three_turns.toml"
     ready = prepare(load_scenario(path), str(path), 1)
     for unit in ready.battle.units.values():
         unit.models[0].wounds_left = 0  # a model already slain is copied as it is
         before = copy.deepcopy(unit)
+        edits = models_edited()
         copied = unit.copy()
+        assert models_edited() == edits  # a copy is no edit (``Model.__copy__``)
+        assert [vars(m) for m in copied.models] == [vars(m) for m in unit.models]
         assert copied == before
         assert copied.starting_models == unit.starting_models
         assert all(a is not b for a, b in zip(copied.models, unit.models, strict=True))

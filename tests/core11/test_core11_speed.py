@@ -12,9 +12,11 @@ same.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import random
 from collections.abc import Callable
+from math import inf
 from pathlib import Path
 
 import pytest
@@ -22,8 +24,17 @@ from core11_kit import battle, game, gun, library_unit, place, ruleset, sheet
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
-from hammerlab.editions.core11 import abilities, odds, positions, profiles, rolls, weapons
-from hammerlab.editions.core11.attacks import Battery
+from hammerlab.editions.core11 import (
+    abilities,
+    attacks,
+    movement,
+    odds,
+    positions,
+    profiles,
+    rolls,
+    weapons,
+)
+from hammerlab.editions.core11.attacks import Battery, situations_for
 from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.movement import ends_unengaged, move_toward
 from hammerlab.editions.core11.positions import (
@@ -229,6 +240,59 @@ def test_attackers_are_the_models_that_reach_see_and_may_target_one_by_one(
             assert attackers(played, unit, battery.models, battery, target, control) == plain
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_lines_kept_while_units_stand_still_answer_as_the_table_read_anew(seed: int) -> None:
+    """A unit's lines to a target (``positions.sightlines``, kept while the two units
+    stand still: ``positions._drawn``) give the attackers (04.02), each attack's half
+    range and cover (13.08) and the units' distance as the rule read model by model,
+    and the target's estimated defence as read anew, asked again and after a model
+    moves, one dies, one leaves its unit's list and a unit is given copies of its
+    models."""
+    fight = _scatter(seed, terrain=(RUIN, WALL))
+    played = game(fight)
+    control = FireControl("normal")
+    copied = next(iter(fight.units.values()))
+
+    def copy_models() -> None:  # equal models, not the same objects: no model edited
+        copied.models = [copy.copy(m) for m in copied.models]
+
+    for change in [lambda: None, lambda: None, *_changes(fight, seed), copy_models]:
+        change()
+        for unit in fight.units.values():
+            weapon = unit.models[0].weapons[0]
+            profile = read_weapon(weapon)
+            battery = Battery(weapon, profile, list(unit.models))
+            for target in fight.enemies_of(unit):
+                firing = attackers(played, unit, battery.models, battery, target, control)
+                reach = {
+                    m.id: min((base_distance(m, t) for t in target.alive_models), default=inf)
+                    for m in unit.alive_models
+                }
+                seen = [
+                    m
+                    for m in unit.alive_models
+                    if reach[m.id] <= profile.range
+                    and any(
+                        fight.battlefield.can_see(m.position, t.position)
+                        for t in target.alive_models
+                    )
+                ]
+                assert {m.id for m in firing} <= {m.id for m in seen}
+                if not _pairwise_engaged(fight, target):  # nothing but range and sight
+                    assert firing == seen
+                situations = situations_for(
+                    played, unit, firing, profile, target, control, len(target.alive_models)
+                )
+                assert [(s.half_range, s.cover) for s in situations] == [
+                    (reach[m.id] <= profile.range / 2, _plain_cover(fight, m, target))
+                    for m in firing
+                ]
+                lines = positions.sightlines(fight, unit, target)
+                assert lines.nearest == min(reach.values(), default=inf)
+                if target.alive_models:
+                    assert lines.defence == profiles.estimated_defence(target)
+
+
 def _plain_move(
     fight: Battle, unit: Unit, goal: tuple[float, float], distance: float
 ) -> tuple[float, float]:
@@ -247,14 +311,35 @@ def _plain_move(
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_move_goes_as_far_as_with_every_model_measured(seed: int) -> None:
-    """09.05: "Your unit must be unengaged" after the move, and no base crossed."""
+    """09.05: "Your unit must be unengaged" after the move, and no base crossed; the
+    same move asked again (its last answer given again on the same table:
+    ``movement.move_toward``) after a model moves, one dies and one leaves its unit's
+    list is the move on the table as it stands."""
     fight = _scatter(seed)
     played = game(fight)
     draw = random.Random(seed + 2000)
-    for unit in fight.units.values():
-        goal = (draw.uniform(0.0, 60.0), draw.uniform(0.0, 40.0))
-        distance = draw.uniform(1.0, 12.0)
-        assert move_toward(played, unit, goal, distance) == _plain_move(fight, unit, goal, distance)
+    asked = [
+        (unit, (draw.uniform(0.0, 60.0), draw.uniform(0.0, 40.0)), draw.uniform(1.0, 12.0))
+        for unit in fight.units.values()
+    ]
+    for change in [lambda: None, *_changes(fight, seed)]:
+        change()
+        for unit, goal, distance in asked:
+            if unit.destroyed:  # no move to ask of it
+                continue
+            for _ in range(2):
+                moved = move_toward(played, unit, goal, distance)
+                assert moved == _plain_move(fight, unit, goal, distance)
+    unit, goal, distance, moved = next(
+        (u, g, d, moved)
+        for u, g, d in asked
+        if not u.destroyed and (moved := move_toward(played, u, g, d)) != (0.0, 0.0)
+    )
+    stand_in = next(m for e in fight.enemies_of(unit) for m in e.alive_models)
+    lead = unit.alive_models[0]
+    stand_in.position = (lead.position[0] + moved[0], lead.position[1] + moved[1])
+    assert move_toward(played, unit, goal, distance) == _plain_move(fight, unit, goal, distance)
+    assert _plain_move(fight, unit, goal, distance) != moved  # an enemy where it would end
 
 
 def test_a_situation_keeps_the_hash_of_its_fields() -> None:
@@ -335,6 +420,8 @@ def _empty_caches() -> None:
         profiles._upper_union,
         profiles._unit_defence,
         profiles._big,
+        profiles._estimated_defence,
+        attacks._situation,
         rolls.attack_profile,
         rolls.plain_situation,
         weapons.read_weapon,
@@ -342,6 +429,8 @@ def _empty_caches() -> None:
     ):
         cached.cache_clear()
     positions._LAST.asked = None
+    positions._DRAWN.clear()
+    movement._LAST_MOVE.asked = None
     positions._PLACED.clear()
 
 

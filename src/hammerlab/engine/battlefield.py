@@ -57,6 +57,7 @@ class Battlefield:
         object.__setattr__(self, "_same", _TABLES.setdefault(content, content))
         object.__setattr__(self, "_hash", hash(content))
         object.__setattr__(self, "_sight", {})
+        object.__setattr__(self, "_open", not any(a.blocks_sight for a in self.terrain))
 
     def __hash__(self) -> int:
         return self._hash  # type: ignore[attr-defined, no-any-return]
@@ -115,6 +116,8 @@ class Battlefield:
         through, unless the looker or the target stands inside that area
         (models in ruins see out and can be seen).
         """
+        if self._open:  # type: ignore[attr-defined]
+            return True  # nothing on the table blocks sight
         sight: dict[tuple[Vec, Vec], bool] = self._sight  # type: ignore[attr-defined]
         seen = sight.get((a, b))
         if seen is None:
@@ -134,8 +137,12 @@ class Battlefield:
         """:meth:`can_see` from every point of ``lookers`` to every one of ``targets``.
 
         Remembered by the points (terrain never changes during a battle), so
-        the models of two units that stand still are checked once.
+        the models of two units that stand still are checked once; on a table where
+        nothing blocks sight, every point sees every other, and nothing is measured.
         """
+        if self._open:  # type: ignore[attr-defined]
+            row = (True,) * len(targets)
+            return (row,) * len(lookers)
         return _sight_table(self, lookers, targets)
 
     def cover_between(self, shooter: Vec, target: Vec) -> list[TerrainArea]:

@@ -6,6 +6,7 @@ import copy
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import ClassVar, overload
 from weakref import ref
 
@@ -115,6 +116,15 @@ class Model:
         if name == "rules":
             _last_rules_edit[0] = edit
 
+    def __copy__(self) -> Model:
+        """A model equal to this one, field for field (its :attr:`edit` and worked-out
+        :attr:`radius` too), its dictionary copied at once: what ``copy.copy`` makes by
+        way of ``__reduce_ex__``, at a fraction of the cost (an estimate copies every
+        model of a unit it moves in thought, :meth:`Unit.copy`). No edit."""
+        copied = object.__new__(type(self))
+        copied.__dict__.update(self.__dict__)
+        return copied
+
     @property
     def name(self) -> str:
         """The profile name (``Space Marine``)."""
@@ -167,6 +177,15 @@ class UnitStatus:
     moved: bool = False
     advanced: bool = False
     charged: bool = False
+
+    def __copy__(self) -> UnitStatus:
+        """A status equal to this one: what ``copy.copy`` makes by way of
+        ``__reduce_ex__``, at a fraction of the cost (:meth:`Unit.copy`)."""
+        return type(self)(*_status_fields(self))
+
+
+_status_fields = attrgetter(*UnitStatus.__slots__)
+"""Every field of a :class:`UnitStatus`, in order."""
 
 
 @dataclass

@@ -91,7 +91,7 @@ from hammerlab.editions.core11.rolls import Situation, attack_profile
 from hammerlab.editions.core11.shooting import SHOOTING, SHOOTING_TYPES
 from hammerlab.editions.core11.shooting_worth import (
     battery_worth,
-    best_worth,
+    best_worths,
     group_worths,
     volley_worth,
 )
@@ -103,6 +103,7 @@ from hammerlab.editions.schedule import still_to_play
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.decisions import Decision
+from hammerlab.engine.memo import decision_scope
 from hammerlab.engine.moves import centre_of, shifted_copy
 from hammerlab.engine.units import Model, Unit
 
@@ -110,11 +111,25 @@ NORMAL_SHOOTING = SHOOTING_TYPES[0].control
 INDIRECT_SHOOTING = SHOOTING_TYPES[3].control
 
 
+WEIGHING = frozenset(
+    ("move-type", "shooting-type", REACTION, "profile", "target", MELEE_WEAPON, "charger", SIDEARMS)
+)
+"""The decisions the AI answers by weighing attacks (:mod:`shooting_worth`, :func:`melee_share`)."""
+
+
 class Core11AI:
     """Answers core11 decisions by the rules of thumb in the module docstring."""
 
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
-        """The index of the chosen answer."""
+        """The index of the chosen answer; what a decision that weighs attacks reads is
+        worked out once for it (:func:`memo.decision_scope`: the sight lines every
+        weapon reads, :func:`positions.sightlines`)."""
+        if decision.kind not in WEIGHING:
+            return self._choose(battle, decision)
+        with decision_scope():
+            return self._choose(battle, decision)
+
+    def _choose(self, battle: Battle, decision: Decision[Any]) -> int:
         if decision.kind == "move-type":
             return _move_type(battle, decision)
         if decision.kind == "heading":
@@ -366,9 +381,8 @@ def _best_profile(battle: Battle, decision: Decision[Any]) -> int:
     game, unit, models = _deciding(battle, decision)
     control = _control(game, decision)
     batteries = [_battery(models, str(c.value)) for c in decision.choices]
-    return _first_best(
-        [0.0 if b is None else best_worth(game, unit, b, control) for b in batteries]
-    )
+    worths = iter(best_worths(game, unit, [b for b in batteries if b is not None], control))
+    return _first_best([0.0 if b is None else next(worths) for b in batteries])
 
 
 def _best_target(battle: Battle, decision: Decision[Any]) -> int:
@@ -411,13 +425,17 @@ def _best_sidearms(battle: Battle, decision: Decision[Any]) -> int:
     carried = next((c for m, c in armed(game, unit, control, quiet=True) if m is first), [])
     scores = []
     for choice in decision.choices:
+        batteries = [
+            Battery(weapon, profile, [m for m in models if m.weapon(weapon.name) is not None])
+            for weapon, profile in carried
+            if profile.has("CLOSE-QUARTERS") == bool(choice.value)
+        ]
         groups: dict[str, float] = {}
-        for weapon, profile in carried:
-            if profile.has("CLOSE-QUARTERS") != bool(choice.value):
-                continue
-            carriers = [m for m in models if m.weapon(weapon.name) is not None]
-            worth = best_worth(game, unit, Battery(weapon, profile, carriers), control)
-            groups[profile.group] = max(groups.get(profile.group, 0.0), worth)
+        for battery, worth in zip(
+            batteries, best_worths(game, unit, batteries, control), strict=True
+        ):
+            group = battery.profile.group
+            groups[group] = max(groups.get(group, 0.0), worth)
         scores.append(sum(groups.values()))
     return _first_best(scores)
 

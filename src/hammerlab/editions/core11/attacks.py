@@ -12,13 +12,12 @@ together ("fast dice"); each wound is then saved and allocated one at a time.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from math import inf
+from functools import lru_cache
 
 from hammerlab.editions.core11.events import AttacksResolved
 from hammerlab.editions.core11.fire_control import FireControl
-from hammerlab.editions.core11.positions import engagements, has_cover, spotted
+from hammerlab.editions.core11.positions import Sightlines, sightlines, spotted
 from hammerlab.editions.core11.profiles import (
-    BIG_KINDS,
     best_feel_no_pain,
     defence_of,
     feel_no_pain,
@@ -43,7 +42,6 @@ from hammerlab.editions.core11.weapons import WeaponProfile
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import WoundsLost
-from hammerlab.engine.geometry import gap_table
 from hammerlab.engine.units import Model, Unit
 
 HAZARD_FAILS_UP_TO = 2
@@ -102,47 +100,86 @@ def situations_for(
     spotted) is the same for every model and asked once; range and cover are
     each model's own. Whether the target is spotted changes an [INDIRECT FIRE]
     attack alone (10.07), and is asked for those only (``False`` for the others)."""
+    return situations_along(
+        game, unit, sightlines(game.battle, unit, target), models, profile, control, target_models
+    )
+
+
+def situations_along(
+    game: Core11Game,
+    unit: Unit,
+    lines: Sightlines,
+    models: list[Model],
+    profile: WeaponProfile,
+    control: FireControl,
+    target_models: int,
+) -> list[Situation]:
+    """:func:`situations_for`, read off the unit's ``lines`` to the target."""
     battle = game.battle
     status = unit.status
-    pairs = engagements(battle)
-    engaged = target.id in pairs.get(unit.id, ())
-    target_engaged = target.id in pairs
-    # whether the target is a MONSTER/VEHICLE unit matters only while it is engaged (17.03)
-    target_big = target_engaged and not BIG_KINDS.isdisjoint(unit_keywords(target))
+    engaged = lines.engaged
     ranged = not control.melee
     stationary = not (status.moved or status.advanced)
-    heavy_steady = control.own_phase and stationary and unit.id not in pairs
+    heavy_steady = control.own_phase and stationary and not lines.unit_engaged
     cover_improves_save = battle.settings.text("cover_effect") == "improve_save"
     indirect = control.indirect_attack(profile)
-    seen_by_friends = indirect and spotted(battle, unit.player, target)
+    seen_by_friends = indirect and spotted(battle, unit.player, lines.target)
     engaged_target_penalty = ranged and control.engaged_target_penalty(
-        profile, engaged, target_engaged, target_big
+        profile, engaged, lines.target_engaged, lines.target_big
     )
-    gaps = gap_table(models, target.alive_models)  # distance_to, for every model at once
-    covers = has_cover(battle, models, target) if ranged else [False] * len(models)
-    made: dict[tuple[bool, bool, bool], Situation] = {}  # models in the same situation share it
-    situations = []
-    for model, row, cover in zip(models, gaps, covers, strict=True):
-        half_range = ranged and min(row, default=inf) <= profile.range / 2
-        penalty = control.hit_penalty(is_monster_or_vehicle(model, unit), profile, engaged)
-        key = (half_range, cover, penalty)
-        if key not in made:
-            made[key] = Situation(
-                half_range=half_range,
-                cover=cover,
-                cover_improves_save=cover_improves_save,
-                stationary=stationary,
-                heavy_steady=heavy_steady,
-                charged=status.charged,
-                indirect=indirect,
-                spotted=seen_by_friends,
-                close_quarters_penalty=penalty,
-                engaged_target_penalty=engaged_target_penalty,
-                target_models=target_models,
-                overwatch=control.overwatch,
-            )
-        situations.append(made[key])
-    return situations
+    closest, big, half = lines.closest, lines.big, profile.range / 2
+    cover = lines.cover if ranged else None
+    penalties = [control.hit_penalty(b, profile, engaged) for b in (False, True)]
+    return [
+        _situation(
+            ranged and closest[id(model)] <= half,
+            cover is not None and cover[id(model)],
+            cover_improves_save,
+            stationary,
+            heavy_steady,
+            status.charged,
+            indirect,
+            seen_by_friends,
+            penalties[big[id(model)]],
+            engaged_target_penalty,
+            target_models,
+            control.overwatch,
+        )
+        for model in models
+    ]
+
+
+@lru_cache(maxsize=4096)
+def _situation(
+    half_range: bool,
+    cover: bool,
+    cover_improves_save: bool,
+    stationary: bool,
+    heavy_steady: bool,
+    charged: bool,
+    indirect: bool,
+    spotted: bool,
+    close_quarters_penalty: bool,
+    engaged_target_penalty: bool,
+    target_models: int,
+    overwatch: bool,
+) -> Situation:
+    """The :class:`Situation` of these facts: one object for the same facts (models in
+    the same situation share it, volley after volley), made and hashed once."""
+    return Situation(
+        half_range=half_range,
+        cover=cover,
+        cover_improves_save=cover_improves_save,
+        stationary=stationary,
+        heavy_steady=heavy_steady,
+        charged=charged,
+        indirect=indirect,
+        spotted=spotted,
+        close_quarters_penalty=close_quarters_penalty,
+        engaged_target_penalty=engaged_target_penalty,
+        target_models=target_models,
+        overwatch=overwatch,
+    )
 
 
 def resolve_battery(

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hammerlab.editions.core11.events import MoveTypeSelected
-from hammerlab.editions.core11.positions import ENGAGEMENT_RANGE, is_engaged
+from hammerlab.editions.core11.positions import ENGAGEMENT_RANGE, arrangement, is_engaged, placed
 from hammerlab.editions.core11.profiles import unit_movement
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.windows import (
@@ -83,7 +83,42 @@ def move_toward(
 ) -> Vec:
     """The longest straight move up to ``distance`` toward ``goal`` after which the
     unit is unengaged, whose path stays on the table and crosses no other model's
-    base (enemy bases may be crossed ``through_enemies``: 09.07 Desperate Escape)."""
+    base (enemy bases may be crossed ``through_enemies``: 09.07 Desperate Escape).
+
+    The last answer is given again for the same question on the same table (the
+    battlefield, every unit's side and models, :func:`positions.arrangement`, and the
+    unit's own: all the move reads): an AI weighing a normal move asks it
+    (``ai._move_type``), and the move made asks it again."""
+    asked = (
+        game.battle.battlefield,
+        arrangement(game.battle),
+        unit.id,
+        placed(unit),  # the unit itself, whether or not the battle holds it
+        goal,
+        distance,
+        through_enemies,
+    )
+    last = _LAST_MOVE.asked
+    if last is not None and last[0] == asked:
+        return last[1]
+    found = _move_toward(game, unit, goal, distance, through_enemies)
+    _LAST_MOVE.asked = (asked, found)  # one reference swapped: never a key with another's answer
+    return found
+
+
+class _LastMove:
+    """The question :func:`move_toward` was last asked, and its answer."""
+
+    asked: tuple[tuple[object, ...], Vec] | None = None
+
+
+_LAST_MOVE = _LastMove()
+
+
+def _move_toward(
+    game: Core11Game, unit: Unit, goal: Vec, distance: float, through_enemies: bool
+) -> Vec:
+    """:func:`move_toward`, worked out."""
     battle = game.battle
     enemy_ids = {e.id for e in battle.enemies_of(unit)}
     blocking = [

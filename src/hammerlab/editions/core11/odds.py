@@ -28,7 +28,7 @@ Results are floating point: exact up to rounding, not estimates.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -78,11 +78,12 @@ class KillOdds:
         """Expected models destroyed."""
         return float(sum(i * p for i, p in enumerate(self.models_killed)))
 
-    @property
+    @cached_property
     def mean_wounds_lost(self) -> float:
         """Expected wounds the target unit loses (excess damage lost): what the
         attacks are expected to take off it, in wounds (models destroyed, for
-        models of one wound)."""
+        models of one wound). Worked out once: the AI reads it of every
+        remembered :func:`kill_odds` it weighs."""
         return float(sum(i * p for i, p in enumerate(self.wounds_lost)))
 
     @property

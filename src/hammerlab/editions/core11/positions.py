@@ -6,13 +6,23 @@ All distances are base to base, in inches, as the engine measures them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from math import inf
+from operator import is_
 from typing import NamedTuple
 
-from hammerlab.editions.core11.profiles import model_keywords
+from hammerlab.editions.core11.profiles import (
+    BIG_KINDS,
+    DefenceStats,
+    estimated_defence,
+    is_monster_or_vehicle,
+    model_keywords,
+    unit_keywords,
+)
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.battlefield import Battlefield
+from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.geometry import MM_PER_INCH, Vec, base_distance, gap_table, out_of_reach
+from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Model, Unit, models_edited
 
 ENGAGEMENT_RANGE = 2.0
@@ -150,6 +160,131 @@ def _engagements(arranged: Arrangement) -> dict[str, tuple[str, ...]]:
     return found
 
 
+class Sightlines:
+    """What the models alive of one unit have of one enemy unit at one moment, for
+    every weapon at once: how far each stands from the target's closest model, whether
+    it sees one, whether the target has the benefit of cover against it, whether it is
+    a MONSTER/VEHICLE (:class:`Drawn`); and how the two units stand engaged
+    (:func:`sightlines`)."""
+
+    def __init__(self, battle: Battle, unit: Unit, target: Unit) -> None:
+        drawn = _drawn(battle, unit, target)
+        self.target = target
+        self.target_models = drawn.target_models
+        """The target's models alive."""
+        self.nearest = drawn.nearest
+        """The distance between the two units (:func:`unit_distance`)."""
+        self.closest = drawn.closest
+        """Each model's distance to the target's closest model alive, by its ``id``."""
+        self.big = drawn.big
+        """Whether each model is a MONSTER or a VEHICLE, by its ``id``."""
+        self._drawn = drawn
+        pairs = engagements(battle)
+        self.unit_engaged = unit.id in pairs
+        self.engaged = target.id in pairs.get(unit.id, ())
+        """Whether the two units are engaged with each other."""
+        self.target_engaged = target.id in pairs
+        # whether the target is a MONSTER/VEHICLE unit matters only while it is engaged (17.03)
+        self.target_big = self.target_engaged and not BIG_KINDS.isdisjoint(unit_keywords(target))
+
+    @property
+    def defence(self) -> DefenceStats:
+        """The target's defence as an estimate reads it (:func:`profiles.estimated_defence`),
+        read once for all the weapons weighed along these lines (:class:`Drawn`)."""
+        return self._drawn.defence
+
+    @property
+    def sight(self) -> dict[int, bool]:
+        """Whether each model sees a model alive of the target (:func:`seeing`), by its
+        ``id``."""
+        return self._drawn.sight
+
+    @property
+    def cover(self) -> dict[int, bool]:
+        """Whether the target has the benefit of cover against each model's ranged
+        attacks (:func:`has_cover`), by its ``id``."""
+        return self._drawn.cover
+
+
+class Drawn:
+    """What each model alive of one unit has of the models alive of another, standing
+    where they stand: the distance to the closest (:func:`geometry.gap_table`), whether
+    it is a MONSTER/VEHICLE, and, worked out for all at the first question, whether it
+    sees one (:func:`seeing`) and whether they have the benefit of cover against its
+    ranged attacks (:func:`has_cover`); each by the model's ``id`` (the models are kept
+    alive); and the other's defence as an estimate reads it
+    (:func:`profiles.estimated_defence`). Read off the two units' models alone: the
+    same while no model is edited (:func:`_drawn`)."""
+
+    def __init__(self, battle: Battle, unit: Unit, target: Unit) -> None:
+        self._field, self._target = battle.battlefield, target
+        self._models = models = unit.alive_models
+        aimed_at = target.alive_models
+        self.target_models = len(aimed_at)
+        self._ids = ids = [id(m) for m in models]
+        rows = gap_table(models, aimed_at)  # distance_to, all at once
+        self.closest = dict(zip(ids, [min(row, default=inf) for row in rows], strict=True))
+        self.nearest = min(self.closest.values(), default=inf)
+        self.big = dict(zip(ids, [is_monster_or_vehicle(m, unit) for m in models], strict=True))
+
+    @cached_property
+    def defence(self) -> DefenceStats:
+        """See :class:`Drawn`."""
+        return estimated_defence(self._target)
+
+    @cached_property
+    def sight(self) -> dict[int, bool]:
+        """See :class:`Drawn`."""
+        seen = _seeing(self._field, self._models, self._target)
+        return dict(zip(self._ids, seen, strict=True))
+
+    @cached_property
+    def cover(self) -> dict[int, bool]:
+        """See :class:`Drawn`."""
+        covered = _covered(self._field, self._models, self._target)
+        return dict(zip(self._ids, covered, strict=True))
+
+
+def _drawn(battle: Battle, unit: Unit, target: Unit) -> Drawn:
+    """The :class:`Drawn` lines of ``unit`` to ``target``, given again while both units
+    stand as they stood (:data:`_DRAWN`): each one's :func:`placed` is the very tuple it
+    was then (no model anywhere has been edited since, :func:`placed`'s own test) and
+    ``unit`` holds the same model objects (the lines are kept by their ``id``). Between
+    two moves or casualties the same lines are asked for by every weapon, decision and
+    attack of a volley, and a move weighed before it is made is drawn again when made."""
+    ours, theirs = placed(unit), placed(target)
+    key = (id(unit), id(target))
+    kept = _DRAWN.get(key)
+    if kept is not None and kept[0] is ours and kept[1] is theirs:
+        models, drawn = kept[2], kept[3]
+        now = unit.models
+        if len(models) == len(now) and all(map(is_, models, now)):
+            return drawn
+    drawn = Drawn(battle, unit, target)
+    if len(_DRAWN) >= _DRAWN_KEPT:
+        _DRAWN.clear()
+    _DRAWN[key] = (ours, theirs, tuple(unit.models), drawn)
+    return drawn
+
+
+_DRAWN: dict[tuple[int, int], tuple[Placement, Placement, tuple[Model, ...], Drawn]] = {}
+""":func:`_drawn`'s answers by the identities of the two units (each answer keeps both
+alive, so no identity is reused meanwhile, and their battlefield, not their battle):
+their placements and the unit's models then, and the lines."""
+_DRAWN_KEPT = 512
+"""Pairs of units :data:`_DRAWN` keeps before it forgets them all (a battle's pairs, and
+the copies of units an AI moves in thought, of the last few battles)."""
+
+
+@per_decision
+def sightlines(battle: Battle, unit: Unit, target: Unit) -> Sightlines:
+    """:class:`Sightlines` of ``unit`` to ``target`` now: drawn once per decision an AI
+    weighs (:func:`memo.per_decision`: every weapon of the unit, every profile and
+    shooting type weighed, asks the same of the same models), afresh elsewhere (the
+    lines themselves, :func:`_drawn`, given again while the two units stand still)."""
+    return Sightlines(battle, unit, target)
+
+
 def distance_to(model: Model, unit: Unit) -> float:
     """Distance from ``model`` to the closest model alive of ``unit`` (base to base,
     read off :func:`geometry.gap_table`, remembered while they stand still)."""
@@ -184,9 +319,14 @@ def seeing(battle: Battle, models: Sequence[Model], unit: Unit) -> list[bool]:
     """For each of ``models``, whether it can see at least one model alive of ``unit``
     (every pair read at once off the battlefield's sight table, remembered by the
     points: :meth:`Battlefield.sight_table`)."""
+    return _seeing(battle.battlefield, models, unit)
+
+
+def _seeing(field: Battlefield, models: Sequence[Model], unit: Unit) -> list[bool]:
+    """:func:`seeing` on ``field``."""
     lookers = tuple([m.position for m in models])
     targets = tuple([m.position for m in unit.alive_models])
-    return [any(row) for row in battle.battlefield.sight_table(lookers, targets)]
+    return [any(row) for row in field.sight_table(lookers, targets)]
 
 
 def spotted(battle: Battle, player: str, unit: Unit) -> bool:
@@ -210,16 +350,21 @@ def has_cover(battle: Battle, models: Sequence[Model], unit: Unit) -> list[bool]
     terrain" when the line from the attacking model to it crosses such an area
     that neither of them stands in.
     """
+    return _covered(battle.battlefield, models, unit)
+
+
+def _covered(field: Battlefield, models: Sequence[Model], unit: Unit) -> list[bool]:
+    """:func:`has_cover` on ``field``."""
     targets = tuple(
         (m.position, bool(COVER_KINDS & model_keywords(unit, m))) for m in unit.alive_models
     )
-    field = battle.battlefield
-    known = _cover_against(field, targets)
+    against = _cover_against(field, targets)
+    known = against.known
     answers = []
     for model in models:
         shooter = model.position
         if shooter not in known:
-            known[shooter] = _has_cover(field, shooter, targets)
+            known[shooter] = _has_cover(field, shooter, against)
         answers.append(known[shooter])
     return answers
 
@@ -228,27 +373,37 @@ Targets = tuple[tuple[Vec, bool], ...]
 """The points of some target models, each with whether it is INFANTRY/BEASTS/SWARM."""
 
 
+class _Against:
+    """:func:`has_cover` against target models standing as a :data:`Targets` says: the
+    points of those not in cover whoever shoots (13.08's first condition: an
+    INFANTRY/BEASTS/SWARM model within a terrain area is), each with the areas it
+    stands in; and each shooter's point's answer, filled in as it is asked about."""
+
+    def __init__(self, field: Battlefield, targets: Targets) -> None:
+        self.any = bool(targets)
+        self.exposed: list[tuple[Vec, list[TerrainArea]]] = []
+        for point, kind in targets:
+            here = field.areas_at(point)
+            if not (kind and any(a.cover_save is not None for a in here)):
+                self.exposed.append((point, here))
+        self.known: dict[Vec, bool] = {}
+
+
 @lru_cache(maxsize=1 << 10)
-def _cover_against(field: Battlefield, targets: Targets) -> dict[Vec, bool]:
-    """Shooter's point → :func:`_has_cover` on ``field`` against target models standing
-    as ``targets`` say, filled in as shooters are asked about (terrain never changes
-    during a battle, and the same models shoot at the same targets from where they
-    stand, volley after volley): the target models are hashed once per volley, not
-    once per shooting model."""
-    return {}
+def _cover_against(field: Battlefield, targets: Targets) -> _Against:
+    """:class:`_Against` on ``field`` the target models standing as ``targets`` say
+    (terrain never changes during a battle, and the same models shoot at the same
+    targets from where they stand, volley after volley): the target models are hashed
+    once per volley, not once per shooting model, and which of them stand in cover
+    whoever shoots is worked out once."""
+    return _Against(field, targets)
 
 
-def _has_cover(field: Battlefield, shooter: Vec, targets: Targets) -> bool:
-    """:func:`has_cover` against a model at ``shooter`` of target models standing at
-    the points of ``targets``, each with whether it is INFANTRY/BEASTS/SWARM."""
-
-    def covered(point: Vec, kind: bool) -> bool:
-        here = field.areas_at(point)
-        if kind and any(a.cover_save is not None for a in here):
-            return True
-        return any(
-            area not in here  # area.contains(point), read off the areas there
-            for area in field.cover_between(shooter, point)
-        )
-
-    return bool(targets) and all(covered(point, kind) for point, kind in targets)
+def _has_cover(field: Battlefield, shooter: Vec, against: _Against) -> bool:
+    """:func:`has_cover` against a model at ``shooter`` of the target models of
+    ``against``: each of them not in cover whoever shoots is not fully visible to it
+    (13.08's second condition)."""
+    return against.any and all(
+        any(area not in here for area in field.cover_between(shooter, point))
+        for point, here in against.exposed  # area.contains(point), read off the areas there
+    )

@@ -8,15 +8,20 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from hammerlab.engine.datasheet import Profile, Weapon
+from hammerlab.engine.memo import per_decision
+from hammerlab.engine.records import kept_hash
 from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import ProfileError
 
 _FEEL_NO_PAIN = re.compile(r"^feel no pain ([2-6])\+$", re.IGNORECASE)
 
 
+@kept_hash
 @dataclass(frozen=True)
 class DefenceStats:
-    """What matters when a model is attacked."""
+    """What matters when a model is attacked. Its hash is kept
+    (:func:`~hammerlab.engine.records.kept_hash`): a defence keys the attack profiles
+    and kill odds remembered for every attack and estimate."""
 
     toughness: int
     save: int
@@ -115,13 +120,17 @@ def best_feel_no_pain(*values: int | None) -> int | None:
     return min(given) if given else None
 
 
+@per_decision
 def estimated_defence(unit: Unit) -> DefenceStats:
     """The defence an estimate of attacks on ``unit`` reads (the AI's worths): the
     unit's Toughness (:func:`unit_defence`) with the save and wounds of its most
     numerous kind of model alive (the first of those tied), which the attacks are
     expected to be allocated to (as the core11 AI allocates: the most common kind
     first), as ``hammerlab odds`` reads a library unit. Boyz led by a Boss Nob of
-    2 wounds are nine Boys of 1 wound to a Krak grenade, whose D3 kills one."""
+    2 wounds are nine Boys of 1 wound to a Krak grenade, whose D3 kills one.
+    Worked out once per decision an AI weighs (:func:`memo.per_decision`: the lines
+    of each unit weighed to this one read it, :class:`positions.Drawn`, and each fight
+    weighed with it)."""
     counts: dict[int, int] = {}
     kinds: dict[int, Profile] = {}
     for model in unit.alive_models:

@@ -17,7 +17,10 @@ a fight, :func:`melee.may_fight`: engagement range), each attack's situation
 (:func:`attacks.situations_for`: half range, cover, [HEAVY], 10.07's hit
 rolls and spotting), and the exact odds of the models in one situation
 attacking together (:func:`odds.kill_odds`). A weapon group fires the profile
-and the target where it does the most, as the AI picks them.
+and the target where it does the most, as the AI picks them. All of them read
+the unit's lines to each target (:func:`positions.sightlines`: each model's
+distance, sight and cover, drawn once for all the weapons weighed, and kept
+while the two units stand still).
 
 Not counted: a model carrying both [CLOSE-QUARTERS] and other ranged weapons
 counts both sets, where 04.01.02 lets it fire one (the same for every shooting
@@ -33,14 +36,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from hammerlab.editions.core11.attacks import Battery, situations_for
+from hammerlab.editions.core11.attacks import Battery, situations_along
 from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.melee import may_fight
 from hammerlab.editions.core11.odds import kill_odds
-from hammerlab.editions.core11.profiles import estimated_defence
+from hammerlab.editions.core11.positions import Sightlines, sightlines
 from hammerlab.editions.core11.rolls import Situation
 from hammerlab.editions.core11.state import Core11Game
-from hammerlab.editions.core11.volley import armed, attackers, eligible_targets
+from hammerlab.editions.core11.volley import aims, armed, attackers, target_lines
 from hammerlab.editions.core11.weapons import WeaponProfile
 from hammerlab.engine.units import Model, Unit
 
@@ -62,8 +65,9 @@ def group_worths(
     """For each weapon group ``unit`` may fire under ``control``, the most one of its
     profiles takes off one of the eligible targets ``among`` keeps (0 where none is),
     in the order the groups are first carried."""
+    drawn = [lines for lines in target_lines(game, unit, control) if among(lines.target)]
     return [
-        max((best_worth(game, unit, battery, control, among) for battery in variants), default=0.0)
+        max((_best(game, unit, battery, control, drawn) for battery in variants), default=0.0)
         for variants in _weapon_groups(game, unit, control)
     ]
 
@@ -77,11 +81,30 @@ def best_worth(
 ) -> float:
     """The most ``battery`` takes off one of its eligible targets that ``among`` keeps
     (0 where none is: a weapon out of range or sight of every enemy makes no attacks)."""
+    return best_worths(game, unit, [battery], control, among)[0]
+
+
+def best_worths(
+    game: Core11Game,
+    unit: Unit,
+    batteries: list[Battery],
+    control: FireControl,
+    among: TargetFilter = lambda _: True,
+) -> list[float]:
+    """:func:`best_worth` of each of ``batteries``, the unit's lines to its targets
+    drawn once for them all (:func:`volley.target_lines`)."""
+    drawn = [lines for lines in target_lines(game, unit, control) if among(lines.target)]
+    return [_best(game, unit, battery, control, drawn) for battery in batteries]
+
+
+def _best(
+    game: Core11Game, unit: Unit, battery: Battery, control: FireControl, drawn: list[Sightlines]
+) -> float:
+    """:func:`best_worth` among the targets ``drawn``."""
     return max(
         (
-            battery_worth(game, unit, battery, target, control)
-            for target in eligible_targets(game, unit, battery, control)
-            if among(target)
+            _worth(game, unit, lines, battery.profile, firing, control)
+            for lines, firing in aims(game, unit, battery, control, drawn)
         ),
         default=0.0,
     )
@@ -91,33 +114,34 @@ def battery_worth(
     game: Core11Game, unit: Unit, battery: Battery, target: Unit, control: FireControl
 ) -> float:
     """Expected wounds ``target`` loses to the models of ``battery`` that may attack it
-    under ``control`` (in a fight, those within engagement range of it)."""
+    under ``control`` (in a fight, those within engagement range of it): the models in
+    one situation attack together, excess damage lost (:func:`odds.kill_odds`)."""
     if control.melee:
         firing = [m for m in battery.models if may_fight(m, target)]
     else:
         firing = attackers(game, unit, battery.models, battery, target, control)
-    return attack_worth(game, unit, battery.profile, firing, target, control)
+    lines = sightlines(game.battle, unit, target)
+    return _worth(game, unit, lines, battery.profile, firing, control)
 
 
-def attack_worth(
+def _worth(
     game: Core11Game,
     unit: Unit,
+    lines: Sightlines,
     profile: WeaponProfile,
     firing: list[Model],
-    target: Unit,
     control: FireControl,
 ) -> float:
-    """Expected wounds ``target`` loses to ``firing`` models attacking with ``profile``
-    under ``control``: the models in one situation attack together, excess damage
-    lost (:func:`odds.kill_odds`)."""
+    """Expected wounds the target of ``lines`` loses to ``firing`` models attacking with
+    ``profile`` under ``control`` (:func:`battery_worth`)."""
     if not firing:
         return 0.0
-    models = len(target.alive_models)
+    models = lines.target_models
     together: dict[Situation, int] = {}
-    for situation in situations_for(game, unit, firing, profile, target, control, models):
+    for situation in situations_along(game, unit, lines, firing, profile, control, models):
         together[situation] = together.get(situation, 0) + 1
-    defence = estimated_defence(target)
-    fnp = game.feel_no_pain.get(target.id)
+    defence = lines.defence
+    fnp = game.feel_no_pain.get(lines.target.id)
     return sum(
         kill_odds(profile, count, defence, models, situation, fnp).mean_wounds_lost
         for situation, count in together.items()
@@ -133,6 +157,8 @@ def _weapon_groups(game: Core11Game, unit: Unit, control: FireControl) -> list[l
     for model, carried in armed(game, unit, control, quiet=True):
         for weapon, profile in carried:
             variants = groups.setdefault(profile.group, {})
-            battery = variants.setdefault(profile.name, Battery(weapon, profile, []))
+            battery = variants.get(profile.name)
+            if battery is None:
+                battery = variants[profile.name] = Battery(weapon, profile, [])
             battery.models.append(model)  # a model with two of a weapon fires both
     return [list(variants.values()) for variants in groups.values()]

@@ -20,13 +20,11 @@ to the windows.
 
 from __future__ import annotations
 
-from math import inf
-
 from hammerlab.editions.core11.attacks import Battery, resolve_battery, take_hazardous_tests
 from hammerlab.editions.core11.events import TargetSelected
 from hammerlab.editions.core11.fire_control import FireControl
-from hammerlab.editions.core11.positions import engagements, seeing, unit_distance
-from hammerlab.editions.core11.profiles import BIG_KINDS, is_monster_or_vehicle, unit_keywords
+from hammerlab.editions.core11.positions import Sightlines, sightlines, unit_distance
+from hammerlab.editions.core11.profiles import is_monster_or_vehicle, unit_keywords
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.weapons import WeaponError, WeaponProfile, read_weapon
 from hammerlab.editions.core11.windows import (
@@ -37,7 +35,6 @@ from hammerlab.editions.core11.windows import (
 )
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
-from hammerlab.engine.geometry import gap_table
 from hammerlab.engine.timing import Occasion
 from hammerlab.engine.units import Model, Unit
 
@@ -242,50 +239,83 @@ def attackers(
     """The models of ``models`` that may attack ``target`` with the battery's weapon:
     alive, in range, able to see it (unless 10.07 lets it fire unseen), and allowed
     by the shooting type (the units' engagement, the same for every model, asked
-    once for them all)."""
-    alive = [m for m in models if m.wounds_left > 0]  # Model.alive, inlined: hot
-    gaps = gap_table(alive, target.alive_models)  # distance_to, for every model at once
-    reach = battery.profile.range
-    ready = [m for m, row in zip(alive, gaps, strict=True) if min(row, default=inf) <= reach]
-    if control.needs_sight(battery.profile):
-        seen = seeing(game.battle, ready, target)
-        ready = [m for m, sees_it in zip(ready, seen, strict=True) if sees_it]
+    once for them all). Read off the unit's :func:`positions.sightlines` to the
+    target, drawn once for all its weapons."""
+    return _attackers(sightlines(game.battle, unit, target), models, battery.profile, control)
+
+
+def _attackers(
+    lines: Sightlines, models: list[Model], profile: WeaponProfile, control: FireControl
+) -> list[Model]:
+    """:func:`attackers`, read off the unit's ``lines`` to the target."""
+    closest, reach = lines.closest, profile.range
+    ready = [m for m in models if m.wounds_left > 0 and closest[id(m)] <= reach]
+    if ready and control.needs_sight(profile):
+        sight = lines.sight
+        ready = [m for m in ready if sight[id(m)]]
     if not ready:
         return []
-    pairs = engagements(game.battle)
-    engaged_with_shooter = target.id in pairs.get(unit.id, ())
-    target_engaged = target.id in pairs
-    # whether the target is a MONSTER/VEHICLE unit matters only while it is engaged (17.03)
-    target_big = target_engaged and not BIG_KINDS.isdisjoint(unit_keywords(target))
-    allowed = {  # all that differs from model to model is whether it is a MONSTER/VEHICLE
-        big: control.target_allowed(
-            big, battery.profile, engaged_with_shooter, target_engaged, target_big
-        )
+    allowed = [  # all that differs from model to model is whether it is a MONSTER/VEHICLE
+        control.target_allowed(big, profile, lines.engaged, lines.target_engaged, lines.target_big)
         for big in (False, True)
-    }
-    return [m for m in ready if allowed[is_monster_or_vehicle(m, unit)]]
+    ]
+    big = lines.big
+    return [m for m in ready if allowed[big[id(m)]]]
 
 
 def eligible_targets(
-    game: Core11Game, unit: Unit, battery: Battery, control: FireControl
+    game: Core11Game,
+    unit: Unit,
+    battery: Battery,
+    control: FireControl,
+    drawn: list[Sightlines] | None = None,
 ) -> list[Unit]:
-    """Units the battery may target now, closest first."""
+    """Units the battery may target now, closest first; among ``drawn``
+    (:func:`target_lines`, drawn once for several batteries) where it is given."""
+    if drawn is None:
+        drawn = target_lines(game, unit, control)
+    return [lines.target for lines, _ in aims(game, unit, battery, control, drawn)]
+
+
+def target_lines(game: Core11Game, unit: Unit, control: FireControl) -> list[Sightlines]:
+    """The unit's :func:`positions.sightlines` to each enemy unit it may select as a
+    target under ``control`` as far as the two units go (the one a reactive shooting
+    must target; none a rule barred it from): drawn once for all its weapons."""
     candidates = game.battle.enemies_of(unit)
     if control.only_target is not None:
         candidates = [u for u in candidates if u.id == control.only_target]
+    barred = game.barred
+    return [
+        sightlines(game.battle, unit, target)
+        for target in candidates
+        if (unit.id, target.id) not in barred
+    ]
+
+
+def aims(
+    game: Core11Game,
+    unit: Unit,
+    battery: Battery,
+    control: FireControl,
+    drawn: list[Sightlines],
+) -> list[tuple[Sightlines, list[Model]]]:
+    """The units of ``drawn`` (:func:`target_lines`) the battery may target now, closest
+    first, each as the unit's :func:`positions.sightlines` to it, with the battery's
+    models that may attack it (:func:`attackers`, asked once for both)."""
+    profile = battery.profile
     eligible = []
-    for target in candidates:
-        if (unit.id, target.id) in game.barred:
-            continue
-        profile = battery.profile  # keywords read only where a TARGETS rule limits it
+    for lines in drawn:
+        target = lines.target  # its keywords read only where a TARGETS rule limits it
         if profile.has("TARGETS") and not profile.may_target(unit_keywords(target)):
             continue
         limit = game.target_limits.get(target.id)
         if limit is not None and unit_distance(unit, target) > limit:
             continue
-        if attackers(game, unit, battery.models, battery, target, control):
-            eligible.append(target)
-    return sorted(eligible, key=lambda t: unit_distance(unit, t))
+        firing = _attackers(lines, battery.models, profile, control)
+        if firing:
+            eligible.append((lines, firing))
+    eligible.sort(key=lambda aim: aim[0].nearest)  # unit_distance; the first of a tie first
+    return eligible
 
 
 def _select_targets(
@@ -296,8 +326,9 @@ def _select_targets(
     pending = list(batteries)
     while pending:
         fresh: list[str] = []
+        drawn = target_lines(game, unit, control)  # the table stands still while they select
         for battery in pending:
-            options = eligible_targets(game, unit, battery, control)
+            options = eligible_targets(game, unit, battery, control, drawn)
             if not options:
                 battery.target = None
                 game.battle.say("shooting", f"  {battery.weapon.name}: no eligible target")
