@@ -17,9 +17,10 @@ from pathlib import Path
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
+from hammerlab.editions.turns import WIPED_OUT
 from hammerlab.errors import InputError
 from hammerlab.io.battlescribe import import_file
-from hammerlab.io.battlescribe.datasheets import NO_MODELS
+from hammerlab.io.battlescribe.datasheets import FORMATION, NO_MODELS
 from hammerlab.io.scenario import Scenario
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "bsdata-7e"
@@ -56,13 +57,16 @@ def battle(path: Path, unit: str) -> Scenario:
 
 
 def plays(path: Path, unit: str) -> bool:
-    """Whether ``unit`` loads and plays three turns; a refusal at load time is ``False``."""
+    """Whether ``unit`` loads and plays the battle to its end: three turns, or fewer where
+    a side is wiped out (Sudden Death ends the game then; until the twenty-first session
+    such a battle was counted as not played, so most units the Boyz destroy in turn 1 or 2
+    were: 112 of 545); a refusal at load time is ``False``."""
     try:
         ready = prepare(battle(path, unit), str(path.parent / "share.toml"))
     except InputError:
         return False
     play(ready.battle, ready.ruleset, ready.plan)
-    return ready.battle.turn == 3
+    return ready.battle.turn == 3 or bool(ready.battle.memory.get(WIPED_OUT))
 
 
 def main() -> None:
@@ -71,7 +75,11 @@ def main() -> None:
     for name in CATALOGUES:
         path = DATA / name
         result = import_file(path)
-        units = [s.name for s in result.datasheets if NO_MODELS not in result.reasons(s.name)]
+        units = [  # formations are no units (docs/importers.md: 492 of 515 are playable)
+            s.name
+            for s in result.datasheets
+            if not any(r == NO_MODELS or r.startswith(FORMATION) for r in result.reasons(s.name))
+        ]
         played = sum(plays(path, unit) for unit in units)
         totals[0] += played
         totals[1] += len(units)
