@@ -233,6 +233,27 @@ def test_odds_form_follows_the_ruleset_an_upload_switches_to(
     assert "in cover 5+" in page.inner_text("#question")
 
 
+def test_an_upload_that_switches_the_ruleset_lists_the_chosen_attacker_s_weapons_at_once(
+    page: Page, server: str
+) -> None:
+    # A lead of session 21: after an upload switched the ruleset the weapon list kept the
+    # library unit's weapons (core11's Boyz: Kustom Choppa, ..., Shoota, Slugga) until
+    # the attacker was typed again.
+    query = "ruleset=core11&form=library&attacker=Boyz&weapon=Kombi-skorcha&target=Intercessor+Squad"
+    _open(page, f"{server}/odds?{query}")
+    page.wait_for_selector("#result:not([hidden])")
+    page.select_option("#form-kind", "upload")
+    page.set_input_files("#upload-file", str(ROOT / "tests/data/bsdata-7e/Orks - Codex.cat"))
+    page.wait_for_function("document.querySelector('#upload-info').textContent.includes('units')")
+    assert page.input_value("#ruleset") == "waffle" and page.input_value("#attacker") == "Boyz"
+    # The catalogue's Boyz (its 'Ork Boy' entry): Stikkbombs (a Blast: needs the Hits),
+    # a Close Combat Weapon (melee) and a Slugga (a Pistol, the first answered as it is).
+    page.wait_for_selector("#weapon option[value='Stikkbombs']", state="attached", timeout=5_000)
+    names = page.eval_on_selector_all("#weapon option", "options => options.map(o => o.value)")
+    assert names == ["Stikkbombs", "Close Combat Weapon", "Slugga"]
+    assert page.input_value("#weapon") == "Slugga"
+
+
 @pytest.mark.parametrize(
     ("query", "situation"),
     [
