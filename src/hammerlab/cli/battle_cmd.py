@@ -20,6 +20,7 @@ from hammerlab.analysis.game import (
     check_log,
     logged_stop,
     saved_players,
+    stop_after_problem,
 )
 from hammerlab.analysis.search import Budget, install_search
 from hammerlab.cli.common import (
@@ -272,19 +273,12 @@ def _check_recipe_flags(seed: int | None, rule: list[str] | None) -> None:
 
 
 def _check_stop_after(stop_after: int | None, turns: int, where: str, first: int = 1) -> None:
-    """``--stop-after TURN`` must be a game turn still to play: from ``first`` (the turn
-    a saved game resumes at; past the last for a game already over, its last turn
-    played or a side wiped out) to the plan's last; a usage error naming the flag."""
-    if stop_after is None or first <= stop_after <= turns:
-        return
-    if first > turns:
-        over = f"the game in {where} is over: nothing to stop"
-        raise usage_error("--stop-after", over)
-    if first > 1:
-        problem = f"the game in {where} resumes at game turn {first} of {turns}"
-    else:
-        problem = f"{where} plays {turns} game turn(s)"
-    raise usage_error("--stop-after", f"{problem}; give {first} to {turns}, not {stop_after}")
+    """``--stop-after TURN`` must be a game turn still to play (:func:`stop_after_problem`;
+    a game over, its last turn played or a side wiped out, has none); a usage error
+    naming the flag."""
+    problem = "" if stop_after is None else stop_after_problem(stop_after, turns, where, first)
+    if problem:
+        raise usage_error("--stop-after", problem)
 
 
 def _play(game: Game, stop: int | None, quiet: bool) -> None:
