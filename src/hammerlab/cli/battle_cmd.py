@@ -185,11 +185,11 @@ or the random player on ``--side``."""
 
 def install_random(game: Game, player: str) -> None:
     """Make ``player`` the random player, seeded as a tournament's random player is
-    (:func:`~hammerlab.analysis.search.start_game`: by the game's dice seed and the
-    player), so that ``battle --seed N --controller random --side P`` plays the
-    tournament's game of seed ``N`` where the random player played ``P``. A resumed
+    (:meth:`~hammerlab.analysis.search.RandomController.for_seat`), so that
+    ``battle --seed N --controller random --side P`` plays the tournament's game of
+    seed ``N`` where the random player played ``P``. A resumed
     game's random player starts afresh where the game was saved."""
-    game.battle.controllers[player] = RandomController(f"{game.battle.dice.seed}:{player}")
+    game.battle.controllers[player] = RandomController.for_seat(game.battle.dice.seed, player)
 
 
 def _stopped(
