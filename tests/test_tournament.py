@@ -14,6 +14,7 @@ from cli_kit import one_line, run
 from hammerlab.analysis.game import Game
 from hammerlab.analysis.search import start_game
 from hammerlab.analysis.stats import wilson_interval
+from hammerlab.analysis.sweep import SameScenarioError
 from hammerlab.analysis.tournament import (
     Result,
     ScenarioRuleError,
@@ -300,3 +301,32 @@ def test_each_game_says_which_side_was_wiped_out_and_the_turn_it_ended() -> None
         assert result.wiped_out == tuple(game["wiped_out"])
         seen.add(bool(ends))
     assert seen == {True, False}  # both kinds of end among these games
+
+
+def test_a_scenario_given_twice_is_refused_before_any_game(tmp_path: Path) -> None:
+    # A hostile-input review (session 22): `tournament base.toml base.toml ./base.toml`
+    # played the same games three times and counted them as 6 games where 2 were
+    # played, narrowing every interval; `sweep` refused it. Refused alike, in the same
+    # words, whether the file is named twice, by another spelling of its path, or
+    # copied under another name (the same content).
+    scenario = ROOT / "examples" / "matchups" / "carnifex_vs_guard.toml"
+    copy = tmp_path / "copy.toml"
+    copy.write_bytes(scenario.read_bytes())
+    played: list[int] = []
+    specs = [(load_scenario(scenario), str(scenario))] * 2
+    with pytest.raises(SameScenarioError, match="is given twice; give each scenario file once"):
+        tournament(specs, ["heuristic", "random"], 1, progress=played.append)
+    assert played == []
+    code, _, err = run("tournament", str(scenario), str(scenario), "--games", "1")
+    assert one_line(code, err, 2) == (
+        f"error: SCENARIO: {scenario} is given twice; give each scenario file once"
+    )
+    other_spelling = str(scenario.parent / ".." / "matchups" / scenario.name)
+    code, _, err = run("tournament", str(scenario), other_spelling, "--games", "1")
+    assert one_line(code, err, 2) == (
+        f"error: SCENARIO: {other_spelling} is given twice; give each scenario file once"
+    )
+    code, _, err = run("tournament", str(scenario), str(copy), "--games", "1")
+    assert one_line(code, err, 2).startswith(
+        f"error: SCENARIO: {scenario} and {copy} say the same scenario (the same content)"
+    )

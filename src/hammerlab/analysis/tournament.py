@@ -37,6 +37,7 @@ from typing import Any
 from hammerlab.analysis.game import HOLD, Game
 from hammerlab.analysis.search import PLAYERS, Budget, start_game
 from hammerlab.analysis.stats import wilson_interval
+from hammerlab.analysis.sweep import check_distinct
 from hammerlab.editions.plugins import PluginFile, load_plugin_file
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.rules import ParamValue, RuleSettingError
@@ -315,10 +316,13 @@ def tournament(
     every game played (:func:`games_in` of them in all). A player is a built-in
     one or a name in ``controllers`` (the caller's own, :data:`PlayerFactory`);
     every game plays with ``rules`` (``--rule`` settings) and ``plugins`` (files),
-    which every scenario must take (:func:`check_rules`, before any game)."""
+    which every scenario must take (:func:`check_rules`, before any game). A scenario
+    given twice is refused (:func:`~hammerlab.analysis.sweep.check_distinct`): its
+    games would be the same games, counted as others, and narrow every interval."""
     problem = players_problem(players, list(controllers or {}))
     if problem is not None:
         raise TournamentError(f"--players: {problem}")
+    check_distinct(scenarios)
     if rules:
         check_rules(scenarios, rules, plugins)
     budget = budget or Budget()
