@@ -28,7 +28,7 @@ from typing import Any
 from hammerlab.analysis.game import HOLD, Game
 from hammerlab.analysis.search import PLAYERS, Budget, start_game
 from hammerlab.analysis.stats import wilson_interval
-from hammerlab.editions.plugins import PluginFile, load_plugin_file
+from hammerlab.editions.plugins import PluginFile, PluginPaths, load_plugin_file
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.rules import ParamValue
 from hammerlab.errors import HammerlabError
@@ -199,7 +199,7 @@ def play_game(
     budget: Budget,
     controllers: Mapping[str, PlayerFactory] | None = None,
     rules: Mapping[str, ParamValue] | None = None,
-    plugins: Sequence[str] = (),
+    plugins: PluginPaths = (),
 ) -> Result:
     """Play one game, scenario player → tournament player in ``sides`` (a built-in
     one, or one of ``controllers``, whose controller is put in place while the game
@@ -248,16 +248,22 @@ def tournament(
     progress: Callable[[int], None] | None = None,
     controllers: Mapping[str, PlayerFactory] | None = None,
     rules: Mapping[str, ParamValue] | None = None,
-    plugins: Sequence[str] = (),
+    plugins: PluginPaths = (),
 ) -> TournamentReport:
     """Play every pairing of ``players`` on both sides of every scenario
     ((scenario, source) pairs), ``games`` seeds each; ``progress`` is told of
     every game played (:func:`games_in` of them in all). A player is a built-in
     one or a name in ``controllers`` (the caller's own, :data:`PlayerFactory`);
-    every game plays with ``rules`` (``--rule`` settings) and ``plugins`` (files)."""
+    every game plays with ``rules`` (``--rule`` settings) and ``plugins`` (files).
+    No scenario, or ``games`` below 1, is a :class:`TournamentError`: it would play
+    nothing and rate every player alike."""
     problem = players_problem(players, list(controllers or {}))
     if problem is not None:
         raise TournamentError(f"--players: {problem}")
+    if not scenarios:
+        raise TournamentError("scenarios: give at least one (scenario, source) pair")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise TournamentError(f"--games: {games!r}: a tournament plays 1 game or more per side")
     budget = budget or Budget()
     played = []
     for scenario, source in scenarios:

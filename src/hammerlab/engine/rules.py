@@ -240,10 +240,24 @@ class HookPoint(Generic[H]):
     """The ruleset whose procedures read the point; ``None``: a plug-in's own point,
     which any ruleset's :class:`Hooks` take."""
 
+    def __post_init__(self) -> None:
+        """Keep a ruleset's point by its name (:data:`RULESET_POINTS`), the first of
+        each name."""
+        if self.ruleset is not None:
+            RULESET_POINTS.setdefault(self.name, self)
+
+
+RULESET_POINTS: dict[str, HookPoint[Any]] = {}
+"""Every ruleset's own hook point made so far (the built-in ones, made as their modules
+are imported), by name: :class:`Hooks` keeps handlers by a point's name, so a point of
+a plug-in's own named like one of these would have its handlers called by the built-in
+procedure, with the built-in point's arguments (:meth:`Hooks.add` refuses it)."""
+
 
 class HookPointError(HammerlabError):
-    """A handler installed on a hook point of another ruleset than the battle's: no
-    procedure of the battle's ruleset reads it, so the rule would silently do nothing."""
+    """A handler installed on a hook point of another ruleset than the battle's (no
+    procedure of the battle's ruleset reads it, so the rule would silently do nothing),
+    or on a point of a plug-in's own that reuses a built-in point's name."""
 
 
 class Hooks:
@@ -256,11 +270,19 @@ class Hooks:
 
     def add(self, point: HookPoint[H], handler: H) -> None:
         """Install ``handler`` on ``point`` (after those already there); a point of
-        another ruleset than these hooks' is a :class:`HookPointError`."""
+        another ruleset than these hooks', or a point of a plug-in's own named like a
+        ruleset's point (:data:`RULESET_POINTS`), is a :class:`HookPointError`."""
         if None not in (self._ruleset, point.ruleset) and point.ruleset != self._ruleset:
             raise HookPointError(
                 f"installs a handler on {point.ruleset}'s hook point {point.name!r}, which "
                 f"{self._ruleset} does not have (docs/plugins.md lists each ruleset's points)"
+            )
+        builtin = RULESET_POINTS.get(point.name)
+        if builtin is not None and point != builtin:
+            raise HookPointError(
+                f"hook point {point.name!r} is a built-in point's name ({builtin.ruleset}'s): "
+                "a point of your own needs a name of its own, or the built-in procedure would "
+                "call its handlers"
             )
         self._handlers.setdefault(point.name, []).append(handler)
 
