@@ -330,3 +330,18 @@ def test_a_scenario_given_twice_is_refused_before_any_game(tmp_path: Path) -> No
     assert one_line(code, err, 2).startswith(
         f"error: SCENARIO: {scenario} and {copy} say the same scenario (the same content)"
     )
+
+
+def test_a_plug_in_plays_in_the_games_of_its_ruleset_alone(tmp_path: Path) -> None:
+    # Since a game refuses a plug-in of another ruleset (a library review, session 22),
+    # a tournament over a Waffle and a core11 scenario with a Waffle plug-in was
+    # refused at the core11 scenario; the plug-in belongs in the Waffle games only.
+    # Two scenarios, two players, both sides, one seed: 2 x 2 x 1 = 4 games.
+    plugin = tmp_path / "waffle_only.py"
+    plugin.write_text(ALL_SAVE_2.format(name="waffle_only"), encoding="utf-8")
+    waffle = ROOT / "examples" / "matchups" / "boyz_vs_tactical.toml"
+    core11 = ROOT / "examples" / "core11_whole_game.toml"
+    specs = [(load_scenario(path), str(path)) for path in (waffle, core11)]
+    report = tournament(specs, ["heuristic", "random"], 1, plugins=[str(plugin)])
+    assert len(report.games) == 4
+    assert [p.path for p in report.plugins] == [str(plugin.resolve())]

@@ -45,6 +45,7 @@ from hammerlab.analysis.branching import (
 )
 from hammerlab.analysis.game import HOLD, Action, Game
 from hammerlab.editions.base import LuckWatch, Ruleset
+from hammerlab.editions.plugins import PluginPaths
 from hammerlab.editions.turns import (
     VICTORY_CONDITIONS,
     WIPED_OUT,
@@ -589,7 +590,7 @@ def start_game(
     seed: int,
     kinds: Mapping[str, str],
     rules: Mapping[str, ParamValue] | None = None,
-    plugins: Sequence[str] = (),
+    plugins: PluginPaths = (),
     budget: Budget | None = None,
     stop_before_turn: int | None = None,
 ) -> Game:

@@ -38,7 +38,12 @@ from hammerlab.analysis.game import HOLD, Game
 from hammerlab.analysis.search import PLAYERS, Budget, start_game
 from hammerlab.analysis.stats import wilson_interval
 from hammerlab.analysis.sweep import check_distinct
-from hammerlab.editions.plugins import PluginFile, load_plugin_file
+from hammerlab.editions.plugins import (
+    PluginFile,
+    PluginPaths,
+    load_plugin_file,
+    plugins_for_ruleset,
+)
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.rules import ParamValue, RuleSettingError
 from hammerlab.errors import HammerlabError
@@ -228,7 +233,7 @@ def play_game(
     budget: Budget,
     controllers: Mapping[str, PlayerFactory] | None = None,
     rules: Mapping[str, ParamValue] | None = None,
-    plugins: Sequence[str] = (),
+    plugins: PluginPaths = (),
 ) -> Result:
     """Play one game, scenario player → tournament player in ``sides`` (a built-in
     one, or one of ``controllers``, whose controller is put in place while the game
@@ -274,7 +279,7 @@ def players_problem(players: Sequence[str], own: Collection[str] = ()) -> str | 
 def check_rules(
     scenarios: Sequence[tuple[Scenario, str]],
     rules: Mapping[str, ParamValue],
-    plugins: Sequence[str] = (),
+    plugins: PluginPaths = (),
 ) -> None:
     """Refuse ``rules`` (with ``plugins`` loaded) unless every scenario's ruleset
     takes them, before any game is played: each scenario is started once, as its
@@ -284,7 +289,8 @@ def check_rules(
     refused = []
     for scenario, source in scenarios:
         try:
-            Game.start(scenario, source, None, rules, plugins, stop_before_turn=HOLD)
+            its_plugins = plugins_for_ruleset(plugins, scenario.ruleset)
+            Game.start(scenario, source, None, rules, its_plugins, stop_before_turn=HOLD)
         except RuleSettingError as error:
             refused.append((scenario, source, error))
     if not refused:
@@ -309,19 +315,26 @@ def tournament(
     progress: Callable[[int], None] | None = None,
     controllers: Mapping[str, PlayerFactory] | None = None,
     rules: Mapping[str, ParamValue] | None = None,
-    plugins: Sequence[str] = (),
+    plugins: PluginPaths = (),
 ) -> TournamentReport:
     """Play every pairing of ``players`` on both sides of every scenario
     ((scenario, source) pairs), ``games`` seeds each; ``progress`` is told of
     every game played (:func:`games_in` of them in all). A player is a built-in
     one or a name in ``controllers`` (the caller's own, :data:`PlayerFactory`);
-    every game plays with ``rules`` (``--rule`` settings) and ``plugins`` (files),
-    which every scenario must take (:func:`check_rules`, before any game). A scenario
-    given twice is refused (:func:`~hammerlab.analysis.sweep.check_distinct`): its
-    games would be the same games, counted as others, and narrow every interval."""
+    every game plays with ``rules`` (``--rule`` settings) and those of ``plugins``
+    (files) for its scenario's ruleset; every scenario must take the rules
+    (:func:`check_rules`, before any game). No
+    scenario, or ``games`` below 1, is a :class:`TournamentError`: it would play
+    nothing and rate every player alike. A scenario given twice is refused
+    (:func:`~hammerlab.analysis.sweep.check_distinct`): its games would be the same
+    games, counted as others, and narrow every interval."""
     problem = players_problem(players, list(controllers or {}))
     if problem is not None:
         raise TournamentError(f"--players: {problem}")
+    if not scenarios:
+        raise TournamentError("scenarios: give at least one (scenario, source) pair")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise TournamentError(f"--games: {games!r}: a tournament plays 1 game or more per side")
     check_distinct(scenarios)
     if rules:
         check_rules(scenarios, rules, plugins)
@@ -329,13 +342,14 @@ def tournament(
     played = []
     for scenario, source in scenarios:
         names = [p.name for p in scenario.players]
+        its_plugins = plugins_for_ruleset(plugins, scenario.ruleset)
         for pair in itertools.combinations(players, 2):
             for order in (pair, pair[::-1]):
                 for seed in range(first_seed, first_seed + games):
                     sides = dict(zip(names, order, strict=True))
                     played.append(
                         play_game(
-                            scenario, source, seed, sides, budget, controllers, rules, plugins
+                            scenario, source, seed, sides, budget, controllers, rules, its_plugins
                         )
                     )
                     if progress is not None:

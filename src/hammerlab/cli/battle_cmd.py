@@ -109,7 +109,7 @@ def run_battle(
     try:
         if resume is not None:
             game = _resumed(resume, controller, side, plugin or [])
-            first = game.ready.plan.turns + 1 if game.play_state.over else game.turn
+            first = game.ready.plan.turns + 1 if game.finished else game.turn
             _check_stop_after(stop_after, game.ready.plan.turns, str(resume), first)
             if not as_json:  # said once the flags are known good: an error comes alone
                 console.print(
@@ -123,7 +123,7 @@ def run_battle(
             check_outputs({"--save": save, "--log-json": log_json}, source_files(scenario, spec))
             _check_stop_after(stop_after, spec.plan.turns, str(scenario))
             people = _people(controller, side, [p.name for p in spec.players], str(scenario))
-            plugins = load_plugins(plugin, [spec.ruleset])
+            plugins = load_plugins(plugin)  # Game.start refuses one for another ruleset
             rules = rule_flags(rule or [])
             where = str(scenario.resolve())  # recorded: the game resumes from any folder
             game = Game.start(
@@ -171,8 +171,8 @@ def run_battle(
         document["saved_game"] = None if save is None else str(save)
         typer.echo(json.dumps(document, indent=1))
         return
-    console.rule("Summary" if game.play_state.over else f"Stopped before turn {game.turn}")
-    for line in game.ready.ruleset.summary(game.battle, game.ready.plan, game.play_state.over):
+    console.rule("Summary" if game.finished else f"Stopped before turn {game.turn}")
+    for line in game.ready.ruleset.summary(game.battle, game.ready.plan, game.finished):
         console.print(line, markup=False)
     if save is not None:
         console.print(f"saved game written to {save}", markup=False)
@@ -358,10 +358,10 @@ def battle_document(game: Game) -> dict[str, Any]:
         ],
         "victory": ready.plan.victory,
         "scores": game.scores,
-        "winner": game.winner if game.play_state.over else None,
-        "leading": game.winner,
+        "winner": game.winner,
+        "leading": game.leading,
         "wiped_out": list(game.wiped_out),
-        "stopped_before_turn": None if game.play_state.over else game.turn,
+        "stopped_before_turn": None if game.finished else game.turn,
         "warnings": list(ready.warnings),
     }
 

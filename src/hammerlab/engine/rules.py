@@ -246,12 +246,26 @@ class HookPoint(Generic[H]):
     installed (:meth:`Hooks.add`). ``None``: not checked (a point whose handlers are
     objects, such as a reaction, or a plug-in's own point that does not say)."""
 
+    def __post_init__(self) -> None:
+        """Keep a ruleset's point by its name (:data:`RULESET_POINTS`), the first of
+        each name."""
+        if self.ruleset is not None:
+            RULESET_POINTS.setdefault(self.name, self)
+
+
+RULESET_POINTS: dict[str, HookPoint[Any]] = {}
+"""Every ruleset's own hook point made so far (the built-in ones, made as their modules
+are imported), by name: :class:`Hooks` keeps handlers by a point's name, so a point of
+a plug-in's own named like one of these would have its handlers called by the built-in
+procedure, with the built-in point's arguments (:meth:`Hooks.add` refuses it)."""
+
 
 class HookPointError(HammerlabError):
     """A handler a hook point cannot take: one on a point of another ruleset than the
     battle's (no procedure of the battle's ruleset reads it, so the rule would silently
-    do nothing), or one the point could not call (not a function, or not taking what
-    the point gives it: :attr:`HookPoint.takes`), which would fail only in play."""
+    do nothing), one on a point of a plug-in's own that reuses a built-in point's name,
+    or one the point could not call (not a function, or not taking what the point gives
+    it: :attr:`HookPoint.takes`), which would fail only in play."""
 
 
 class Hooks:
@@ -264,12 +278,20 @@ class Hooks:
 
     def add(self, point: HookPoint[H], handler: H) -> None:
         """Install ``handler`` on ``point`` (after those already there); a point of
-        another ruleset than these hooks', or a handler the point could not call
+        another ruleset than these hooks', a point of a plug-in's own named like a
+        ruleset's point (:data:`RULESET_POINTS`), or a handler the point could not call
         (:func:`_check_shape`), is a :class:`HookPointError`."""
         if None not in (self._ruleset, point.ruleset) and point.ruleset != self._ruleset:
             raise HookPointError(
                 f"installs a handler on {point.ruleset}'s hook point {point.name!r}, which "
                 f"{self._ruleset} does not have (docs/plugins.md lists each ruleset's points)"
+            )
+        builtin = RULESET_POINTS.get(point.name)
+        if builtin is not None and point != builtin:
+            raise HookPointError(
+                f"hook point {point.name!r} is a built-in point's name ({builtin.ruleset}'s): "
+                "a point of your own needs a name of its own, or the built-in procedure would "
+                "call its handlers"
             )
         _check_shape(point, handler)
         self._handlers.setdefault(point.name, []).append(handler)

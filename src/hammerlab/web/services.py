@@ -17,7 +17,7 @@ import logging
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -544,15 +544,17 @@ def new_seat(
     rules: list[str],
     name: str | None = None,
     ticket: Ticket | None = None,
+    plugins: Sequence[str] = (),
 ) -> Seat:
-    """A new game; the AI plays the other side, and answers the person's decisions
-    inside an activation (the page offers the top-level actions only). ``ticket``
-    watches the AI's first moves (the other side may begin)."""
+    """A new game, with the rules of the plug-in files ``plugins``; the AI plays the
+    other side, and answers the person's decisions inside an activation (the page
+    offers the top-level actions only). ``ticket`` watches the AI's first moves (the
+    other side may begin)."""
     names = [p.name for p in scenario.players]
     you = side or names[0]
     if you not in names:
         raise WebError(f"{you!r} is not a player ({', '.join(names)})")
-    game = Game.start(scenario, source, seed, rule_settings(rules))
+    game = Game.start(scenario, source, seed, rule_settings(rules), plugins)
     if ticket is not None:
         ticket.watch(game)
     game.play_until(you)
