@@ -248,13 +248,16 @@ def expected_casualties(
     orders: FireOrders,
     gone_to_ground: bool | None = None,
     jinking: bool | None = None,
+    spent: Counter[str] | None = None,
 ) -> float:
     """Expected models removed from ``target`` by one weapon of ``unit``.
 
     ``gone_to_ground`` and ``jinking`` ask what the target would suffer if it
-    had (or had not) gone to ground or Jinked.
+    had (or had not) gone to ground or Jinked. With ``spent`` (the shooting
+    attack's so far), only the models :func:`firing_models` finds still able to
+    fire it are counted, as the volley fires them.
     """
-    models = firing_models(battle, unit, target, weapon_name, orders)
+    models = firing_models(battle, unit, target, weapon_name, orders, spent)
     if not models or target.destroyed:
         return 0.0
     weapon = models[0].weapon(weapon_name)

@@ -299,7 +299,7 @@ def shooting_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders
                     prompt=f"3. Select a weapon for {unit.label} against {target.label}",
                     choices=weapon_choices(tuple(left)),
                     context=DecisionContext(unit=unit.id, target=target.id),
-                    describe=describe_weapon(battle, unit, target, orders),
+                    describe=describe_weapon(battle, unit, target, orders, spent),
                     not_offered=partial(
                         not_offered, battle, unit, target, orders, spent, fired, able
                     ),
