@@ -37,6 +37,7 @@ from conftest import (
 )
 
 from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS
 from hammerlab.editions.waffle.shooting import shooting_attack
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision
@@ -106,3 +107,27 @@ class _Reader:
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
         self.read.append(dict(zip(decision.labels(), decision.details(), strict=True)))
         return decision.labels().index(self.answers.pop(0))
+
+
+def test_a_weapon_of_suppressive_fire_says_what_would_fall_and_that_none_is_removed() -> None:
+    # From a player's review (session 22, finding 5): Suppressive Fire's weapon prompt
+    # promised "models slain" of an action that slays none. Seed 000: it does "not
+    # remove any models or reduce any wounds"; the target tests Morale if it "would have
+    # suffered enough wounds", at -1 Ld "for each Wound". Ten Guardsmen 20" from five
+    # two-wound, 2+ save models: ten lasgun shots (out of half range), each unsaved on
+    # 1/2 (hit on 4+) x 1/3 (S3 against T4: 5+) x 1/6 (a 2+ save fails on 1): 10/36 =
+    # 0.28 wounds. A model falls to two: E[floor(U/2)] for U ~ Binomial(10, 1/36),
+    # enumerated: 0.030.
+    guard = squad("guard", A, GUARD, [LASGUN], row(20.0, 10.0, 10))
+    brutes = squad("brutes", B, profile("Brute", w=2, sv="2+"), [], row(20.0, 31.0, 5))
+    battle = make_battle(guard, brutes, options={"suppressive_fire": True})
+    reader = _Reader(["stop"])
+    battle.controllers[A] = reader
+    shooting_attack(battle, guard, brutes, FireOrders(action=SUPPRESS))
+    assert reader.read == [
+        {
+            "Lasgun": "10 models fire; about 0.03 models would fall and 0.28 wounds go "
+            "unsaved (Suppressive Fire removes none)",
+            "stop": "",
+        }
+    ]

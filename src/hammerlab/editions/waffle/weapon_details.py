@@ -18,6 +18,7 @@ from collections.abc import Callable
 from hammerlab.editions.waffle.attacks import firing_models
 from hammerlab.editions.waffle.expected import expected_casualties
 from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.points import WEAPON_OUTCOME
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.tables import to_wound_target
 from hammerlab.editions.waffle.vehicles import is_vehicle
@@ -31,7 +32,8 @@ def describe_weapon(
 ) -> Callable[[str], str]:
     """How each choice of a ``weapon`` decision of ``unit`` against ``target`` is
     described (``""`` for ``stop``): its firing models and what it is expected to do,
-    or that it cannot hurt the target and why.
+    or that it cannot hurt the target and why; or, where a rule changes what the volley
+    does (:data:`points.WEAPON_OUTCOME`: Suppressive Fire), what the rule says.
 
     ``spent``: what the attack's models have fired so far. Seed 000 step 7 selects
     "another weapon" of those "that have yet to fire": a model that fired its quota
@@ -44,6 +46,10 @@ def describe_weapon(
         if not models:
             return ""
         fire = f"{len(models)} models fire" if len(models) > 1 else "1 model fires"
+        for outcome in battle.hooks.get(WEAPON_OUTCOME):  # Suppressive Fire: none removed
+            told = outcome(battle, unit, target, name, models, orders)
+            if told is not None:
+                return f"{fire}; {told}"
         expected = expected_casualties(battle, unit, target, name, orders, spent=spent)
         if expected > 0:
             what = "of a vehicle" if is_vehicle(target) else "models slain"
