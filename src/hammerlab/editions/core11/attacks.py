@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from hammerlab.editions.core11.events import AttacksResolved, HitRollNeeds
 from hammerlab.editions.core11.fire_control import FireControl
+from hammerlab.editions.core11.odds import kill_odds
 from hammerlab.editions.core11.positions import Sightlines, sightlines, spotted
 from hammerlab.editions.core11.profiles import (
     best_feel_no_pain,
@@ -149,6 +150,33 @@ def situations_along(
         )
         for model in models
     ]
+
+
+def expected_wounds_lost(
+    game: Core11Game,
+    unit: Unit,
+    lines: Sightlines,
+    profile: WeaponProfile,
+    firing: list[Model],
+    control: FireControl,
+) -> float:
+    """Expected wounds the target of ``lines`` loses to ``firing`` models attacking with
+    ``profile`` under ``control``: the models in one situation (:func:`situations_along`)
+    attack together, by the exact odds (:func:`odds.kill_odds`), excess damage lost.
+    What the AI weighs an attack by (``shooting_worth``), and what a person choosing a
+    target is told (``volley``)."""
+    if not firing:
+        return 0.0
+    models = lines.target_models
+    together: dict[Situation, int] = {}
+    for situation in situations_along(game, unit, lines, firing, profile, control, models):
+        together[situation] = together.get(situation, 0) + 1
+    defence = lines.defence
+    fnp = game.feel_no_pain.get(lines.target.id)
+    return sum(
+        kill_odds(profile, count, defence, models, situation, fnp).mean_wounds_lost
+        for situation, count in together.items()
+    )
 
 
 @lru_cache(maxsize=4096)
