@@ -315,6 +315,7 @@ WEAPON_OUTCOME: HookPoint[WeaponOutcome] = waffle_point(
     "weapon outcome",
     "A person choosing a weapon is told what it would do; a rule that changes what a "
     "volley does says it.",
+    takes=("battle", "unit", "target", "weapon_name", "models", "orders"),
 )
 
 
