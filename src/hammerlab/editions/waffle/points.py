@@ -304,6 +304,20 @@ CHARGE_BONUS_ATTACKS: HookPoint[ChargeBonus] = waffle_point(
     takes=("battle", "unit", "bonus"),
 )
 
+# --- what a person is told -----------------------------------------------------
+
+WeaponOutcome = Callable[[Battle, Unit, Unit, str, list[Model], FireOrders], str | None]
+"""``(battle, unit, target, weapon name, models, orders)``: what the weapon would do,
+fired at ``target`` by ``models`` under ``orders``, where a rule changes what a volley
+does (Suppressive Fire removes no model); ``None``: no say (the models expected slain)."""
+
+WEAPON_OUTCOME: HookPoint[WeaponOutcome] = waffle_point(
+    "weapon outcome",
+    "A person choosing a weapon is told what it would do; a rule that changes what a "
+    "volley does says it.",
+    takes=("battle", "unit", "target", "weapon_name", "models", "orders"),
+)
+
 
 # --- characteristics and saves, as the rules and the AI's estimates both read them ---
 
