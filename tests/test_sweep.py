@@ -550,6 +550,33 @@ def test_balance_takes_the_goals_at_the_ends_of_what_a_unit_can_keep() -> None:
         assert question.goal == float(target.partition("=")[2])
 
 
+def test_balance_knows_the_rules_of_the_plug_ins_it_is_given_and_no_other() -> None:
+    # Once plug-ins were scoped to the games that name them (session 22), balance's
+    # check of its --vary key ran with no plug-in in play: a plug-in's parameter, given
+    # with --plugin, was refused as an unknown rule. And a file loaded earlier in the
+    # process for something else must not make its rule known here.
+    from hammerlab.analysis.balance import parse_question
+    from hammerlab.editions.plugins import load_plugin_file
+    from hammerlab.engine.rules import UnknownRuleError
+
+    plugin = EXAMPLES / "rules" / "hold_the_line.py"
+    load_plugin_file(plugin)  # loaded in this process, given to one question below
+    spec = load_scenario(GUARD)
+    vary, target = "hold_the_line.bonus=0..3", "win_rate=0.5"
+    question = parse_question(spec, str(GUARD), vary, target, None, [str(plugin)])
+    assert (question.key, question.low, question.high, question.integer) == (
+        "hold_the_line.bonus",
+        0,
+        3,
+        True,
+    )
+    with pytest.raises(UnknownRuleError, match="unknown rule 'hold_the_line'"):
+        parse_question(spec, str(GUARD), vary, target, None)
+    refused = CliRunner().invoke(app, ["balance", str(GUARD), "--vary", vary, "--target", target])
+    assert refused.exit_code == 2
+    assert refused.stderr.startswith("error: --vary: unknown rule 'hold_the_line'")
+
+
 def test_outcomes_read_back_are_the_outcomes_played(tmp_path: Path) -> None:
     (case,) = _cases([f"{PENALTY}=1"])
     played = [Outcome({"squad1": 3, "squad2": 10, "terminators": 0}, "Cadians")]

@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from hammerlab.analysis.lab import FlagError, Outcome, Progress
@@ -41,7 +42,7 @@ from hammerlab.analysis.runners import Runner, batch_size
 from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
 from hammerlab.analysis.sweep import SIZE_KEY, Case, Point, case_at
 from hammerlab.editions import get_ruleset
-from hammerlab.editions.plugins import PluginPaths
+from hammerlab.editions.plugins import PluginPaths, load_plugin_file, plugins_in_play
 from hammerlab.engine.rules import resolve_settings
 from hammerlab.io.scenario import Scenario
 
@@ -232,19 +233,28 @@ class Question:
 
 
 def parse_question(
-    scenario: Scenario, source: str, vary: str, target: str, player: str | None
+    scenario: Scenario,
+    source: str,
+    vary: str,
+    target: str,
+    player: str | None,
+    plugins: PluginPaths = (),
 ) -> Question:
     """``KEY=LO..HI`` and ``win_rate=G`` (or ``models_left.UNIT=G``), checked against the
     scenario read from ``source`` before any battle: a mistake is a :class:`FlagError`
     naming its flag, a goal no value can reach (:func:`_goal_problem`) included; an
     unknown name, an end out of the parameter's bounds or a size the unit's datasheet
     refuses, a :class:`~hammerlab.engine.rules.RuleSettingError` worded as
-    ``sweep --vary`` words it (the same checks: :func:`~hammerlab.analysis.sweep.case_at`)."""
+    ``sweep --vary`` words it (the same checks: :func:`~hammerlab.analysis.sweep.case_at`).
+    The rules known are the built-in ones and those of ``plugins`` (the files the
+    battles will play with), no other file's."""
     key, sep, span = vary.partition("=")
     low_text, dots, high_text = span.partition("..")
     if not sep or not dots:
         raise FlagError("--vary", f"{vary!r}: write KEY=LO..HI (e.g. charge_dice=1..4)")
-    integer = _is_integer(scenario, key.strip())
+    loaded = tuple(dict.fromkeys(load_plugin_file(Path(p)) for p in plugins))
+    with plugins_in_play(loaded):
+        integer = _is_integer(scenario, key.strip())
     try:
         low, high = float(low_text), float(high_text)
     except ValueError:
@@ -276,14 +286,16 @@ def parse_question(
         raise FlagError("--player", f"{chosen!r}: players are {', '.join(players)}")
     question = Question(key.strip(), low, high, integer, metric, goal, chosen)
     for value in (low, high):  # refused as sweep's --vary refuses it, before any battle
-        case_at(scenario, source, ((question.key, question.text(value)),))
-    problem = _goal_problem(scenario, source, question)
+        case_at(scenario, source, ((question.key, question.text(value)),), plugins=plugins)
+    problem = _goal_problem(scenario, source, question, plugins)
     if problem is not None:
         raise FlagError("--target", f"{target!r}: {problem}")
     return question
 
 
-def _goal_problem(scenario: Scenario, source: str, question: Question) -> str | None:
+def _goal_problem(
+    scenario: Scenario, source: str, question: Question, plugins: PluginPaths
+) -> str | None:
     """Why no value can reach the goal, or ``None``: a win rate is a share of battles
     (0 to 1); a unit keeps 0 to the models it fields (its starting models less its
     ``casualties``), and when the varied key is that unit's size, to those it fields
@@ -299,7 +311,7 @@ def _goal_problem(scenario: Scenario, source: str, question: Question) -> str | 
         points = [((question.key, f"{size:g}"),) for size in (question.low, question.high)]
     largest = max(
         (
-            next(u for u in case_at(scenario, source, point).units if u.id == unit)
+            next(u for u in case_at(scenario, source, point, plugins=plugins).units if u.id == unit)
             for point in points
         ),
         key=lambda u: u.models_fielded,

@@ -532,7 +532,7 @@ def run_balance(
     try:
         spec = load_scenario(scenario)
         plugins = load_plugins(plugin, [spec.ruleset])
-        question = parse_question(spec, str(scenario), vary, target, player)
+        question = parse_question(spec, str(scenario), vary, target, player, plugins)
     except FlagError as error:
         raise usage_error(error.flag, error) from None
     except RuleSettingError as error:
