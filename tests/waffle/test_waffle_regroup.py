@@ -19,8 +19,23 @@ charge and shooting at its full Ballistic Skill. Bases are 1" across (conftest).
 from __future__ import annotations
 
 import pytest
-from conftest import BOLTGUN, GUARD, LASGUN, A, B, asked, make_battle, of_kind, profile, row, squad
+from conftest import (
+    BOLTGUN,
+    BRUTE,
+    GUARD,
+    LASGUN,
+    TROOPER,
+    A,
+    B,
+    asked,
+    make_battle,
+    of_kind,
+    profile,
+    row,
+    squad,
+)
 
+from hammerlab.editions.schedule import Schedule, record_schedule
 from hammerlab.editions.waffle.attacks import fire_weapon
 from hammerlab.editions.waffle.charge import charge_ban
 from hammerlab.editions.waffle.morale import (
@@ -30,6 +45,7 @@ from hammerlab.editions.waffle.morale import (
     REGROUP_TEST,
     passes_automatically,
 )
+from hammerlab.editions.waffle.move_plans import own_charge_ahead
 from hammerlab.editions.waffle.movement_phase import movement_phase
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.ruleset import end_of_turn
@@ -137,3 +153,18 @@ def test_and_they_shall_know_no_fear_regroups_and_then_acts_normally() -> None:
     assert not st(battle, unit).regrouped
     assert can_run(battle, unit)
     assert charge_ban(battle, unit) is None
+
+
+def test_the_ai_counts_no_charge_this_turn_for_a_unit_that_regrouped() -> None:
+    # Five Brutes (B) 8" from five Troopers (A), neither with guns, in B's Movement
+    # phase of the game's last turn: the charge the Brutes' move leads to this turn is
+    # worth something while they may charge, and nothing once they have regrouped (no
+    # charge this turn, no turn after this one), so the AI's move weighs none.
+    troopers = squad("t", A, TROOPER, [], row(30, 10, 5))
+    brutes = squad("b", B, BRUTE, [], row(30, 19, 5))
+    battle = make_battle(troopers, brutes, seed=1)
+    record_schedule(battle, Schedule(1, ("movement", "shooting", "assault"), (A, B)))
+    battle.active_player, battle.phase = B, "movement"
+    assert own_charge_ahead(battle, brutes) > 0.0
+    st(battle, brutes).regrouped = True
+    assert own_charge_ahead(battle, brutes) == 0.0
