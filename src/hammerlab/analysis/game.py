@@ -642,6 +642,23 @@ def _stop_problem(turn: object) -> str:
     return f"{turn!r}: a turn to stop before is a whole number, 1 or more"
 
 
+def stop_after_problem(stop_after: int, turns: int, where: str, first: int = 1) -> str:
+    """What is wrong with stopping at the end of game turn ``stop_after`` (``""``:
+    nothing), as ``hammerlab battle --stop-after`` and ``POST /api/battle`` take it: it
+    must be a game turn still to play, from ``first`` (the turn a saved game resumes at;
+    past the last for a game already over) to the last of the ``turns`` the scenario
+    ``where`` plays."""
+    if first <= stop_after <= turns:
+        return ""
+    if first > turns:
+        return f"the game in {where} is over: nothing to stop"
+    if first > 1:
+        played = f"the game in {where} resumes at game turn {first} of {turns}"
+    else:
+        played = f"{where} plays {turns} game turn(s)"
+    return f"{played}; give {first} to {turns}, not {stop_after}"
+
+
 def _check_stop(turn: object, where: str) -> None:
     if _stop_problem(turn):
         raise IllegalActionError(f"{where}: {_stop_problem(turn)}")

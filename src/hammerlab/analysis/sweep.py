@@ -96,6 +96,11 @@ class SweepError(RuleSettingError):
     """A ``--vary`` that cannot be played (the CLI names the flag)."""
 
 
+class SameScenarioError(HammerlabError, ValueError):
+    """A scenario given twice to a run that plays several (a sweep, a tournament): its
+    battles would be counted as other battles (the CLI names ``SCENARIO``)."""
+
+
 @dataclass(frozen=True)
 class Axis:
     """One ``--vary``: a key and the values it takes."""
@@ -322,17 +327,17 @@ def check_distinct(scenarios: Sequence[tuple[Scenario, str]]) -> None:
     (the same :func:`scenario_hash`, and the same BattleScribe files beside them):
     their battles would be the same battles, played twice and reported as two, and a
     results store, which tells scenarios apart by what they say, could not keep both
-    (a :class:`SweepError` naming the files)."""
+    (a :class:`SameScenarioError` naming the files)."""
     seen: dict[str, str] = {}
     paths: dict[Path, str] = {}
     for scenario, source in scenarios:
         where = Path(source).resolve()
         if where in paths:
-            raise SweepError(f"{source} is given twice; give each scenario file once")
+            raise SameScenarioError(f"{source} is given twice; give each scenario file once")
         paths[where] = source
         said = scenario_hash(scenario, source)
         if said in seen:
-            raise SweepError(
+            raise SameScenarioError(
                 f"{seen[said]} and {source} say the same scenario (the same content): "
                 "their battles would be the same; give one of them"
             )

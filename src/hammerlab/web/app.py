@@ -472,12 +472,14 @@ def create_app(
     # --- battles and games ----------------------------------------------------------------
     @app.post("/api/battle")
     def battle(request: BattleRequest) -> dict[str, Any]:
-        """Play a scenario with the AI on both sides: the table at the start, every event
-        (the JSON Lines of ``--log-json``, with each line's text) and the summary."""
+        """Play a scenario with the AI on both sides (to the end, or to the end of game
+        turn ``stop-after``): the table at the start, every event (the JSON Lines of
+        ``--log-json``, with each line's text) and the summary."""
         spec, source = scenarios.get(request.scenario, request.upload)
         settings = services.rule_settings(request.rule)
+        stop = services.stop_before(request.stop_after, spec, request.offered or source)
         with work.begin("the battle", BATTLE_ADVICE) as ticket:
-            game = Game.start(spec, source, request.seed, settings)
+            game = Game.start(spec, source, request.seed, settings, stop_before_turn=stop)
             ticket.watch(game)
             return services.played_view(game, request.offered)
 

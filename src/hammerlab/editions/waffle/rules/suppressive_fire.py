@@ -94,10 +94,12 @@ Suppression = Callable[[Battle, Unit, int], bool]
 SUPPRESSION_WOULD_APPLY: HookPoint[Suppression] = waffle_point(
     "suppression would apply",
     "Suppressive Fire is about to affect its target (before the Morale threshold).",
+    takes=("battle", "target", "wounds"),
 )
 SUPPRESSION_TEST_WOULD_BE_TAKEN: HookPoint[Suppression] = waffle_point(
     "suppression test would be taken",
     "The target of Suppressive Fire is about to take its Morale check.",
+    takes=("battle", "target", "wounds"),
 )
 
 
