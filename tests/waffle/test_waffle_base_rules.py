@@ -89,9 +89,9 @@ def test_base_regroup_below_25_percent_on_a_double_one() -> None:
     for model in unit.models[1:]:
         model.wounds_left = 0
     enemy = squad("e", B, profile(), [BOLTGUN], row(30, 44, 1))
-    battle = make_battle(unit, enemy, dice=[1, 1])
+    battle = make_battle(unit, enemy, dice=[1, 1], script_a=[("move", "hold")])
     st(battle, unit).falling_back = True
-    movement_phase(battle, A)
+    movement_phase(battle, A)  # regroups; its 3" Regroup move declined
     assert not st(battle, unit).falling_back
 
 

@@ -69,6 +69,37 @@ def test_infiltrators_may_come_within_12_inches_out_of_sight() -> None:
     assert not may_set_up(battle, unit, (26, 18))
 
 
+@pytest.mark.parametrize(
+    ("far_sees", "far_gap", "allowed"),
+    [
+        (True, 33.0, False),  # out of the near one's sight, in plain sight of the far one
+        (False, 33.0, True),  # out of both sights, more than 12" from both
+        (True, 19.0, False),  # seen, and 19" is not "more than 18" from any enemy"
+    ],
+)
+def test_infiltrate_judges_its_two_conditions_against_every_enemy_at_once(
+    far_sees: bool, far_gap: float, allowed: bool
+) -> None:
+    """The gst: "more than 12" from any enemy unit, as long as no deployed enemy unit
+    can draw line of sight to them", or "more than 18" from any enemy unit, even in
+    plain sight". The infiltrator set up at (36, 12): the near enemy at (36, 30), a
+    gap of 17", behind a wall; the far one to the east, on the same line (in sight)
+    or behind a second wall. A referee review (session 22) found the spot seen by a
+    far enemy 33" off and 17" from the near one taken: each enemy was judged alone,
+    more than 18" away or more than 12" away and out of sight."""
+    walls = [box("Wall", 26, 20, 46, 23, blocks_sight=True)]
+    if not far_sees:
+        walls.append(box("East wall", 50, 8, 51, 16, blocks_sight=True))
+    far_x = 36 + far_gap + 1  # centre to centre: the gap plus the two base radii
+    battle = make_battle(
+        squad("a", A, MARINE, [], [(10, 10)], rules=["Infiltrate"]),
+        squad("near", B, GUARD, [LASGUN], [(36, 30)]),
+        squad("far", B, GUARD, [LASGUN], [(far_x, 12)]),
+        terrain=walls,
+    )
+    assert may_set_up(battle, battle.unit("a"), (26, 2)) is allowed
+
+
 def test_an_infiltrator_sets_up_where_its_player_says_and_may_not_charge_in_turn_1() -> None:
     battle = _battle(script_a=[("infiltrate", "(36.0, 18.0)")])
     unit = battle.unit("a")

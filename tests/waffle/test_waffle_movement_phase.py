@@ -83,9 +83,11 @@ def test_base_difficult_terrain_slows_only_a_move_that_reaches_it(
 
 def test_base_regroup_passed_stops_falling_back_but_no_move() -> None:
     marines = squad("m", A, profile(ld=8), [BOLTGUN], row(30, 20, 1))
-    battle = make_battle(marines, _enemy_far(), dice=[4, 4])
+    battle = make_battle(marines, _enemy_far(), dice=[4, 4], script_a=[("move", "hold")])
     st(battle, marines).falling_back = True
-    movement_phase(battle, A)  # 8 <= Ld 8: regroups; may not move, so no decision
+    # 8 <= Ld 8: regroups; its 3" Regroup move declined, it is asked nothing more (no
+    # "mover" decision: the script would be exhausted)
+    movement_phase(battle, A)
     assert not st(battle, marines).falling_back
     assert marines.models[0].position == (30, 20)
 

@@ -190,7 +190,9 @@ def test_the_summary_lists_a_unit_still_aboard() -> None:
     text = SCENARIO.format(transport="chimera", ogryns="")
     prepared = prepare(parse_scenario(text, "t.toml"), "t.toml")
     lines = prepared.ruleset.summary(prepared.battle, prepared.plan)
-    assert "Cadians: Infantry Squad [guard]: 10/10 models, aboard chimera" in lines
+    # The transport named by its label, as every line of the log names a unit (it
+    # was named by its id, ``aboard chimera``, until session 22).
+    assert "Cadians: Infantry Squad [guard]: 10/10 models, aboard Chimera [chimera]" in lines
 
 
 def test_an_unknown_transport_is_one_error_line() -> None:

@@ -48,6 +48,17 @@ class PreparedBattle:
     plan: GamePlan
     warnings: list[str]
 
+    def every_unit(self) -> list[tuple[Unit, str | None]]:
+        """Every unit of the battle as it stands, each with where it is off the table
+        (``in reserve``, ``aboard Chimera [chimera]``: the ruleset's
+        :meth:`~hammerlab.editions.base.Ruleset.units_off_table`) or ``None`` on it:
+        those on the table first, in the scenario's order. What ``battle --json``, the
+        lab and a sweep list and count, so that a unit still in reserve or aboard a
+        transport is told apart from one that never was (a referee review found it
+        left out of all three)."""
+        away = self.ruleset.units_off_table(self.battle)
+        return [*((unit, None) for unit in self.battle.units.values()), *away]
+
 
 def _datasheet(
     ruleset: Ruleset, spec: UnitPlacement, base_dir: Path, where: str, source: str

@@ -305,7 +305,7 @@ def play_once(
     battle = ready.battle
     best = game_winner(battle, ready.plan.victory)
     return Outcome(
-        models_left={u.id: len(u.alive_models) for u in battle.units.values()},
+        models_left={u.id: len(u.alive_models) for u, _ in ready.every_unit()},
         winner=DRAW if best is None else best,
         choices=total([t.counts() for t in tallies]),
     )
@@ -631,7 +631,7 @@ def _report(
     runs = len(baseline)
     ready = prepare(scenario, source, first_seed, experiment.baseline)
     units = []
-    for unit in ready.battle.units.values():
+    for unit, _ in ready.every_unit():
         before = [o.models_left[unit.id] for o in baseline]
         after = [o.models_left[unit.id] for o in variant]
         most = unit.fielded_models

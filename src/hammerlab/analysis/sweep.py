@@ -308,7 +308,7 @@ def case_at(
         raise SweepError(f"{at}: {error}") from None
     units = tuple(
         UnitInfo(u.id, u.label, u.player, u.starting_models, u.fielded_models)
-        for u in ready.battle.units.values()
+        for u, _ in ready.every_unit()
     )
     return Case(
         scenario=resized,

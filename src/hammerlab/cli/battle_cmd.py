@@ -328,7 +328,9 @@ def battle_document(game: Game) -> dict[str, Any]:
     and ``label``), ``player``, ``starting_models`` (the rules' starting
     strength), ``models_fielded`` (those less the models lost before the scenario, its
     ``casualties``), ``models_left``, ``models_destroyed`` (in play: fielded less left,
-    as the ``models_destroyed`` victory counts them)), ``victory``, ``scores``,
+    as the ``models_destroyed`` victory counts them), ``off_table`` (``null`` for a unit
+    on the table, else where it is: ``in reserve``, ``aboard Chimera [chimera]``; the
+    units on the table come first)), ``victory``, ``scores``,
     ``winner`` (``null`` on a draw and in a game stopped before its end; the player
     left when the other was wiped out, whatever the scores), ``leading`` (who leads as
     the game stands, ``null`` when level: the winner once the game is over),
@@ -353,8 +355,9 @@ def battle_document(game: Game) -> dict[str, Any]:
                 "models_fielded": unit.fielded_models,
                 "models_left": len(unit.alive_models),
                 "models_destroyed": unit.fielded_models - len(unit.alive_models),
+                "off_table": away,
             }
-            for unit in battle.units.values()
+            for unit, away in ready.every_unit()
         ],
         "victory": ready.plan.victory,
         "scores": game.scores,

@@ -19,6 +19,7 @@ from hammerlab.engine.rules import (
     install_rules,
     resolve_settings,
 )
+from hammerlab.engine.units import Unit
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,13 @@ class Ruleset(Protocol):
         """Count the luck of every attack resolved in ``battle`` (a copy the search
         AI plays out) from now on, in the units of the ``victory`` condition's
         value; ``None`` where the edition has no exact expectation to count it by."""
+        ...
+
+    def units_off_table(self, battle: Battle) -> Sequence[tuple[Unit, str]]:
+        """The units in play but off the table, out of ``battle.units`` (in reserve,
+        aboard a transport), each with where it is in words (``in reserve``): what a
+        game's summary, ``battle --json`` and the lab list beside the units on the
+        table. Empty where the edition keeps no unit off it."""
         ...
 
     def units_to_come(self, battle: Battle) -> int:

@@ -31,6 +31,16 @@ def unit_lines(battle: Battle, flags: Callable[[Unit], Sequence[str]] = _no_flag
     return lines
 
 
+def off_table_lines(away: Sequence[tuple[Unit, str]]) -> list[str]:
+    """One line per unit off the table (:meth:`~hammerlab.editions.base.Ruleset.units_off_table`):
+    models left of its starting strength, and where it is (``5/5 models, in reserve``)."""
+    return [
+        f"{unit.player}: {unit.label}: {len(unit.alive_models)}/{unit.starting_models} models, "
+        f"{where}"
+        for unit, where in away
+    ]
+
+
 VICTORY_CONDITIONS = {
     "kill_points": "Kill points scored",
     "models_destroyed": "Enemy models destroyed",

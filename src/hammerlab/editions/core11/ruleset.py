@@ -31,6 +31,7 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile, Weapon, unknown_characteristics
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.rules import Parameter, RuleOption
+from hammerlab.engine.units import Unit
 from hammerlab.errors import IllegalActionError, ProfileError
 from hammerlab.io.wh40kdc_library import Wh40kdcLibrary
 
@@ -196,6 +197,10 @@ class Core11Ruleset:
     def watch_luck(self, battle: Battle, victory: str) -> LuckWatch | None:
         """None: core11's luck is not counted (its search values playouts as rolled)."""
         return None
+
+    def units_off_table(self, battle: Battle) -> Sequence[tuple[Unit, str]]:
+        """None: core11 keeps every unit on the table."""
+        return ()
 
     def units_to_come(self, battle: Battle) -> int:
         """None: no core11 rule adds a unit mid-game."""

@@ -113,6 +113,7 @@ from hammerlab.editions.waffle.flank import FLANK
 from hammerlab.editions.waffle.flyers import is_zooming
 from hammerlab.editions.waffle.jink_plans import wants_to_jink
 from hammerlab.editions.waffle.melee_grenades import may_attack
+from hammerlab.editions.waffle.morale import acts_normally_on_regrouping
 from hammerlab.editions.waffle.move_plans import (
     dive_cost,
     drives_off,
@@ -398,7 +399,7 @@ def charge_reaction_bounds(
     caught = caught_chance(battle, charger, unit)
     flee = off * cap + (caught + chased_chance(battle, charger, unit)) * net
     flee += (1 - off - caught) * shot
-    if unit.has_rule("And They Shall Know No Fear"):
+    if acts_normally_on_regrouping(unit):
         yield ChargeReactionCosts(min(stay, cap), min(flee, cap), off, lost < models)
         return
     bound = float("-inf")

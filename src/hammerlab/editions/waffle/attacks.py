@@ -497,7 +497,8 @@ def fires_snap(
     """Whether this weapon fires Snap Shots (at ``target``, when one is given).
 
     Seed 000: "a model with a Heavy weapon … moves and shoots in the same
-    turn"; 6th/7th-edition: units gone to ground or falling back snap fire;
+    turn"; 6th/7th-edition: units gone to ground or falling back snap fire, and a
+    unit that regrouped this turn "can only fire Snap Shots" (``movement_phase.regroup``);
     seed 001: shooting into a melee is "a snap shot"; 7th edition: a vehicle
     whose crew is Shaken or Stunned "can only fire Snap Shots"; a unit that
     Jinked "can only fire Snap Shots until the end of their next turn"; Zooming
@@ -511,6 +512,7 @@ def fires_snap(
         or status.jink_snap_turns > 0
         or status.gone_to_ground
         or status.falling_back
+        or status.regrouped
         or (profile.is_heavy_like and moved_for_weapons(unit))
         or (target is not None and snap_against(target, profile))
     )

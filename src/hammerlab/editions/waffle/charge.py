@@ -116,7 +116,9 @@ def charge_ban(battle: Battle, unit: Unit) -> str | None:
     Fire weapons, Salvo weapons, Ordnance weapons or Heavy weapons in the
     Shooting phase. This even applies if Snap Shots were made with these
     weapons", "is falling back", "a Flying Monstrous Creature that changed
-    flight modes during this turn" (only such units set that flag). 7th-edition
+    flight modes during this turn" (only such units set that flag). 6th/7th-edition
+    Regroup: a unit that regrouped this turn cannot "charge in Assault phase"
+    (``movement_phase.regroup``). 7th-edition
     Deep Strike: units "cannot charge in that turn's Assault phase"; Scout: "A
     unit that makes a Scout redeployment cannot charge in the first game turn";
     Infiltrate: "A unit that deploys using these rules cannot charge in their
@@ -138,6 +140,8 @@ def charge_ban(battle: Battle, unit: Unit) -> str | None:
         return "it has gone to ground"
     if status.falling_back:
         return "it is falling back"
+    if status.regrouped:
+        return "it regrouped this turn"
     if status.changed_flight_mode:
         return "it changed flight mode this turn"
     if arrived_by_deep_strike(battle, unit):

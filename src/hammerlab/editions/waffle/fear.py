@@ -7,14 +7,15 @@ no effect. If the test is failed, the unit succumbs to fear - all models in
 the unit have their Weapon Skill reduced to 1 for the remainder of that Fight
 sub-phase. Note that a model that causes Fear is not itself immune to Fear".
 Fearless and And They Shall Know No Fear units "automatically pass … Fear …
-tests". The units that failed are this rule's memory, emptied at the start
-and end of every Fight sub-phase (:func:`forget`).
+tests" (:func:`morale.passes_automatically`). The units that failed are this
+rule's memory, emptied at the start and end of every Fight sub-phase
+(:func:`forget`).
 """
 
 from __future__ import annotations
 
 from hammerlab.editions.waffle.combat import Combat, in_contact
-from hammerlab.editions.waffle.morale import leadership_test
+from hammerlab.editions.waffle.morale import FEAR_TEST, leadership_test, passes_automatically
 from hammerlab.editions.waffle.points import WEAPON_SKILL
 from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.special_rules import model_has
@@ -26,8 +27,6 @@ from hammerlab.engine.memo import per_makeup
 from hammerlab.engine.units import Model, Unit
 
 RULE = "Fear"
-IMMUNE = ("Fearless", "And They Shall Know No Fear")
-"""Rules that "automatically pass … Fear … tests"."""
 
 
 def forget(battle: Battle) -> None:
@@ -44,12 +43,12 @@ def fear_tests(battle: Battle, combat: Combat) -> None:
     for unit in combat.units:
         if unit.destroyed or is_vehicle(unit) or not _faces_fear(combat, unit):
             continue  # 7th edition: vehicles have no Leadership, so take no Fear test
-        immune = next((r for r in IMMUNE if unit.has_rule(r)), None)
+        immune = passes_automatically(unit, FEAR_TEST)
         if immune is not None:
             battle.say("fear", f"{unit.label} passes its Fear test automatically ({immune})")
             continue
         penalty = ancient_doom_penalty(combat, unit)
-        if not leadership_test(battle, unit, "Fear test", penalty, "in base contact with Fear"):
+        if not leadership_test(battle, unit, FEAR_TEST, penalty, "in base contact with Fear"):
             failed: dict[str, bool] = battle.remember(RULE, dict)
             failed[unit.id] = True
             battle.say(

@@ -26,7 +26,7 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import Vec
 from hammerlab.engine.moves import centre_of, translate
-from hammerlab.engine.units import Unit
+from hammerlab.engine.units import Model, Unit
 
 INFILTRATE = "infiltrate"
 """The rule's key in ``battle.memory``: units that may infiltrate, then those that did."""
@@ -48,20 +48,28 @@ def set_infiltrators(battle: Battle, unit_ids: list[str]) -> None:
 
 def may_set_up(battle: Battle, unit: Unit, shift: Vec) -> bool:
     """Whether the unit moved by ``shift`` may be set up by Infiltrate: on the table,
-    overlapping no base, and every enemy model more than 18" away, or more than
-    12" away and unable to see any of the unit's models."""
+    overlapping no base, and either of the rule's two places, each judged against
+    every enemy at once: more than 12" from every enemy model where no enemy model
+    can see any of the unit's models (centre to centre), or more than 18" from every
+    enemy model, seen or not. (Until session 22 each enemy model was judged alone,
+    more than 18" off or more than 12" off and unable to see, so a spot 17" from one
+    enemy out of its sight and in plain sight of another 33" away was taken; a
+    referee review.)"""
     spots = [(m.position[0] + shift[0], m.position[1] + shift[1]) for m in unit.alive_models]
     if not all(base_on_table(battle, m, s) for m, s in zip(unit.alive_models, spots, strict=True)):
         return False
-    field = battle.battlefield
+    near = False
+    enemies: list[tuple[Vec, Model]] = []
     for spot, other, enemy, gap in gaps_to_others(battle, unit, spots):
-        if gap < -EPSILON:
+        if gap < -EPSILON or (enemy and gap <= HIDDEN_DISTANCE):
             return False
-        if not enemy or gap > OPEN_DISTANCE:
-            continue
-        if gap <= HIDDEN_DISTANCE or field.can_see(other.position, spot):
-            return False
-    return True
+        if enemy:
+            near = near or gap <= OPEN_DISTANCE
+            enemies.append((spot, other))
+    if not near:  # "more than 18" from any enemy unit, even in plain sight"
+        return True
+    field = battle.battlefield  # "as long as no deployed enemy unit can draw line of sight"
+    return not any(field.can_see(other.position, spot) for spot, other in enemies)
 
 
 def infiltration_points(battle: Battle, unit: Unit) -> list[Vec]:

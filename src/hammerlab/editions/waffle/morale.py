@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Final
+
 from hammerlab.editions.waffle.characteristics import leadership
 from hammerlab.editions.waffle.events import LeadershipTest
 from hammerlab.editions.waffle.movement import fall_back
@@ -9,6 +12,44 @@ from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import is_vehicle
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
+
+MORALE_CHECK = "Morale check"
+PINNING_TEST = "Pinning test"
+REGROUP_TEST = "Regroup test"
+FEAR_TEST = "Fear test"
+"""The Leadership tests a special rule may pass without a roll (:data:`AUTOMATIC_PASSES`),
+as :func:`leadership_test` names them in the log."""
+
+AND_THEY_SHALL_KNOW_NO_FEAR = "And They Shall Know No Fear"
+
+AUTOMATIC_PASSES: Final[Mapping[str, tuple[str, ...]]] = {
+    "Fearless": (PINNING_TEST, FEAR_TEST, REGROUP_TEST, MORALE_CHECK),
+    AND_THEY_SHALL_KNOW_NO_FEAR: (FEAR_TEST, REGROUP_TEST),
+}
+"""The tests each special rule passes without a roll. ``Warhammer40K.gst``, Fearless:
+"Units containing one or more models with the Fearless special rule automatically
+pass Pinning, Fear, Regroup tests and Morale checks"; And They Shall Know No Fear:
+"A unit that contains at least one model with this special rule automatically
+passes Fear and Regroup tests"."""
+
+
+def acts_normally_on_regrouping(unit: Unit) -> bool:
+    """Whether a Regroup leaves ``unit`` free to act as it would have (And They Shall
+    Know No Fear: "When it Regroups, the unit does not make the 3" Regroup move, but
+    can instead move, shoot (or Run) and declare charges normally in that turn"):
+    what the Regroup (``movement_phase.regroup``) and the AI's worth of breaking a
+    unit ask."""
+    return unit.has_rule(AND_THEY_SHALL_KNOW_NO_FEAR)
+
+
+def passes_automatically(unit: Unit, test: str) -> str | None:
+    """The special rule by which ``unit`` passes ``test`` (one of :data:`AUTOMATIC_PASSES`'
+    tests) without a roll, or ``None``: the one notion the Morale check, the Pinning,
+    Regroup and Fear tests and the AI's estimates of them ask."""
+    return next(
+        (rule for rule, tests in AUTOMATIC_PASSES.items() if test in tests and unit.has_rule(rule)),
+        None,
+    )
 
 
 def leadership_test(
@@ -25,7 +66,7 @@ def leadership_test(
     ``modifier`` is added to Leadership (a penalty is negative); with
     ``double_one_only`` nothing but a double 1 passes.
     """
-    if unit.has_rule("Stubborn") and test == "Morale check":
+    if unit.has_rule("Stubborn") and test == MORALE_CHECK:
         modifier = max(0, modifier)
     ld = leadership(battle, unit)
     dice = battle.dice.roll(2, f"{test} ({unit.label})")
@@ -70,11 +111,12 @@ def morale_check(
         return not assault
     if st(battle, unit).locked_in_combat and not assault:
         return True
-    if unit.has_rule("Fearless"):
-        battle.say("morale", f"{unit.label} is Fearless: Morale check passed ({reason})")
+    rule = passes_automatically(unit, MORALE_CHECK)
+    if rule is not None:
+        battle.say("morale", f"{unit.label} is {rule}: Morale check passed ({reason})")
         return True
     total_penalty = penalty + st(battle, unit).morale_penalty
-    if leadership_test(battle, unit, "Morale check", -total_penalty, reason):
+    if leadership_test(battle, unit, MORALE_CHECK, -total_penalty, reason):
         return True
     if not assault:
         fall_back(battle, unit, f"a failed Morale check ({reason})")
@@ -93,7 +135,7 @@ def takes_shooting_check(battle: Battle, unit: Unit) -> bool:
         or is_vehicle(unit)
         or status.falling_back
         or status.locked_in_combat
-        or unit.has_rule("Fearless")
+        or passes_automatically(unit, MORALE_CHECK) is not None
     )
 
 
@@ -116,7 +158,7 @@ def pinning_test(battle: Battle, unit: Unit, reason: str) -> None:
     """
     if not takes_pinning_test(battle, unit):
         return
-    if not leadership_test(battle, unit, "Pinning test", 0, reason):
+    if not leadership_test(battle, unit, PINNING_TEST, 0, reason):
         st(battle, unit).pinned = True
         go_to_ground(battle, unit, "pinned")
 
@@ -131,7 +173,7 @@ def takes_pinning_test(battle: Battle, unit: Unit) -> bool:
         or status.locked_in_combat
         or status.gone_to_ground
         or is_vehicle(unit)
-        or unit.has_rule("Fearless")
+        or passes_automatically(unit, PINNING_TEST) is not None
     )
 
 

@@ -59,7 +59,11 @@ from dataclasses import dataclass
 
 from hammerlab.editions.schedule import still_to_play, turns_ahead
 from hammerlab.editions.waffle.attacks import ranged_weapons
-from hammerlab.editions.waffle.charge import charge_distance, through_difficult_terrain
+from hammerlab.editions.waffle.charge import (
+    charge_ban,
+    charge_distance,
+    through_difficult_terrain,
+)
 from hammerlab.editions.waffle.combat import engaged_models, foes_in_contact, locks
 from hammerlab.editions.waffle.expected import (
     expected_attack,
@@ -276,11 +280,17 @@ def escaping_only(escapes: bool) -> AbstractContextManager[None]:
 def own_charge_ahead(battle: Battle, unit: Unit) -> float:
     """What ``unit``'s own next charge gains, after a move: in its Movement phase,
     this turn's after the move it is about to make (:func:`plans.best_charge`), if
-    the turn has an Assault phase still to come; else its next turn's
+    the turn has an Assault phase still to come and the unit may charge in it
+    (:func:`charge.charge_ban`: not after a Regroup, nor in the first turn after a
+    Scout redeployment or Infiltrate); else its next turn's
     (:func:`plans.next_charge`: nothing when the game has no Assault phase left
     for it). Asked by the Run too (``ai.WaffleAI._runs``), in the Shooting
     phase, where a unit that Runs cannot charge this turn."""
-    if battle.phase == MOVEMENT_PHASE and still_to_play(battle, ASSAULT_PHASE):
+    if (
+        battle.phase == MOVEMENT_PHASE
+        and still_to_play(battle, ASSAULT_PHASE)
+        and charge_ban(battle, unit) is None
+    ):
         return best_charge(battle, unit, closer=move_allowance(unit))[1]
     return next_charge(battle, unit)
 

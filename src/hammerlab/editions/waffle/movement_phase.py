@@ -14,7 +14,13 @@ from hammerlab.editions.waffle.flank import FLANK
 from hammerlab.editions.waffle.flyers import is_zooming
 from hammerlab.editions.waffle.infiltrate import infiltration
 from hammerlab.editions.waffle.maledictions import all_terrain_difficult
-from hammerlab.editions.waffle.morale import leadership_test
+from hammerlab.editions.waffle.morale import (
+    REGROUP_TEST,
+    acts_normally_on_regrouping,
+    leadership_test,
+    passes_automatically,
+    phase_casualty_checks,
+)
 from hammerlab.editions.waffle.movement import (
     INTENTS,
     RETREAT,
@@ -41,9 +47,12 @@ from hammerlab.engine.events import PhaseChanged
 from hammerlab.engine.units import Unit
 
 
-def crosses_difficult(battle: Battle, unit: Unit, intent: str) -> bool:
+def crosses_difficult(
+    battle: Battle, unit: Unit, intent: str, allowance: float | None = None
+) -> bool:
     """Whether a model of the unit starts in difficult terrain, or would move into or
-    through it in its full move with ``intent`` (always, under Enfeeble:
+    through it in its full move with ``intent`` (``allowance``, the unit's
+    :func:`movement.move_allowance` when not given; always, under Enfeeble:
     :func:`maledictions.all_terrain_difficult`). A flank's way round crosses none
     (:func:`flank.flank_route`).
 
@@ -58,7 +67,8 @@ def crosses_difficult(battle: Battle, unit: Unit, intent: str) -> bool:
         return True
     shift = (0.0, 0.0)
     if intent != FLANK:
-        shift = first_leg(battle, unit, intent, move_allowance(unit))
+        reach = move_allowance(unit) if allowance is None else allowance
+        shift = first_leg(battle, unit, intent, reach)
     field = battle.battlefield
     for model in unit.alive_models:
         areas = field.areas_at(model.position)
@@ -70,35 +80,65 @@ def crosses_difficult(battle: Battle, unit: Unit, intent: str) -> bool:
     return False
 
 
+REGROUP_MOVE = 3.0
+"""Inches of the Regroup move (7th edition; the ``Warhammer40K.gst`` text of And They
+Shall Know No Fear names it: "the unit does not make the 3" Regroup move")."""
+
+
 def regroup(battle: Battle, unit: Unit) -> bool:
     """6th/7th-edition Regroup: a falling-back unit tests Leadership at the start
-    of its movement phase; passing, it stops falling back (and may not move
-    further this phase); failing, it falls back again. A unit below 25% of its
-    starting strength regroups only on a double 1 (Insane Courage). And They
-    Shall Know No Fear regroups automatically and may then act normally.
-    Returns whether the unit may still move this phase.
+    of its movement phase; failing, it falls back again. A unit below 25% of its
+    starting strength regroups only on a double 1 (Insane Courage). Fearless and
+    And They Shall Know No Fear pass the test without a roll
+    (:func:`morale.passes_automatically`).
+
+    Passing, it stops falling back and makes the 3" Regroup move
+    (:func:`make_move`, up to :data:`REGROUP_MOVE`), and for the rest of its turn
+    it has regrouped (``state.WaffleStatus.regrouped``): it counts as having
+    moved, fires Snap Shots only, and may neither Run nor charge. The 6th-edition
+    rule (as transcribed in public rules summaries): "Once a unit has regrouped,
+    it cannot otherwise move (so cannot Run in Shooting phase or charge in Assault
+    phase). However, it can shoot (including Overwatch), but counts as having
+    moved and can only fire Snap Shots"; 7th edition, by the exception And They
+    Shall Know No Fear makes (:func:`morale.acts_normally_on_regrouping`): "When
+    it Regroups, the unit does not make the 3" Regroup move, but can instead move,
+    shoot (or Run) and declare charges normally in that turn".
+
+    Returns whether the unit may still move this phase (only with And They Shall
+    Know No Fear).
     """
-    if unit.has_rule("And They Shall Know No Fear"):
-        st(battle, unit).falling_back = False
-        battle.say("regroup", f"{unit.label} regroups automatically (And They Shall Know No Fear)")
+    status = st(battle, unit)
+    rule = passes_automatically(unit, REGROUP_TEST)
+    if rule is not None:
+        battle.say("regroup", f"{unit.label} regroups automatically ({rule})")
+    elif not _regroup_test(battle, unit):
+        fall_back(battle, unit, "a failed Regroup test")
+        return False
+    status.falling_back = False
+    if acts_normally_on_regrouping(unit):
         return True
+    status.regrouped = True
+    unit.status.moved = True  # "counts as having moved"
+    make_move(battle, unit, REGROUP_MOVE, f'makes its {REGROUP_MOVE:g}" Regroup move')
+    return False
+
+
+def _regroup_test(battle: Battle, unit: Unit) -> bool:
+    """The Regroup test: Leadership, and only a double 1 below 25% of the unit's
+    starting strength (the parameter ``regroup_threshold``)."""
     threshold = battle.settings.number("regroup_threshold")
     shattered = len(unit.alive_models) < threshold * unit.starting_models
     reason = "falling back, below 25%: double 1 only" if shattered else "falling back"
-    if leadership_test(battle, unit, "Regroup test", 0, reason, double_one_only=shattered):
-        st(battle, unit).falling_back = False
-        unit.status.moved = True
-    else:
-        fall_back(battle, unit, "a failed Regroup test")
-    return False
+    return leadership_test(battle, unit, REGROUP_TEST, 0, reason, double_one_only=shattered)
 
 
 def _begin(battle: Battle, player: str) -> frozenset[str]:
     """Before the first turn, Infiltrators (:func:`infiltrate.infiltration`), then
     Scout redeployments (:func:`scout.scout_redeployments`). Units arriving from
-    reserve (:func:`deep_strike.arrive_from_reserves`) and, after Regroup,
-    fleeing units that fail fall back again: they move no further. Then units
-    aboard transports may disembark (:func:`transports.offer_disembarking`)."""
+    reserve (:func:`deep_strike.arrive_from_reserves`) and fleeing units, after
+    their Regroup test (:func:`regroup`: a Regroup move, or a fall back), move no
+    further, bar those with And They Shall Know No Fear. Then units aboard
+    transports may disembark (:func:`transports.offer_disembarking`)."""
     start_phase(battle, "movement", player)
     infiltration(battle, player)
     scout_redeployments(battle, player)
@@ -127,30 +167,44 @@ def _may_move(battle: Battle, unit: Unit) -> bool:
 
 
 def _end(battle: Battle, player: str) -> None:
+    """Who is locked in combat is read off the table again; then the Morale checks of
+    the units that lost 25% of their models in the phase (a dangerous terrain test
+    failed, a Deep Strike landing in it, a Tank Shock's Death or Glory:
+    :func:`morale.phase_casualty_checks`)."""
     refresh_locks(battle)
+    phase_casualty_checks(battle, player)
     battle.emit(PhaseChanged(phase="movement", player=player, turn=battle.turn, begins=False))
 
 
 def move_one(battle: Battle, unit: Unit) -> None:
-    """Move one unit: intent, distance, difficult and dangerous terrain; then it may
-    embark in a friendly transport within 2" (:func:`transports.offer_embarking`). A
-    Tank may Tank Shock or Ram instead (:func:`tank_shock.offer_tank_shock`); a Zooming
-    Flyer makes its Zooming move (:func:`zooming.zoom`)."""
+    """Move one unit (:func:`make_move`, its whole allowance); then it may embark in a
+    friendly transport within 2" (:func:`transports.offer_embarking`). A Tank may Tank
+    Shock or Ram instead (:func:`tank_shock.offer_tank_shock`); a Zooming Flyer makes
+    its Zooming move (:func:`zooming.zoom`)."""
     if is_zooming(unit):
         zoom(battle, unit)
         return
     if offer_tank_shock(battle, unit):
         return
     allowance = move_allowance(unit)
-    why = f'moves up to {allowance:g}"'
+    make_move(battle, unit, allowance, f'moves up to {allowance:g}"')
+    if not unit.destroyed:
+        offer_embarking(battle, unit)
+
+
+def make_move(battle: Battle, unit: Unit, allowance: float, why: str) -> None:
+    """The unit moves up to ``allowance`` toward the intent its player picks (``why``
+    goes with the question): difficult terrain (:func:`crosses_difficult`: the
+    highest of its dice, no farther than ``allowance``), then dangerous terrain tests.
+    A unit's move in its Movement phase (:func:`move_one`) and its Regroup move
+    (:func:`regroup`)."""
     intent = choose_intent(battle, unit, why, phase="movement", intents=intents_for(battle, unit))
     st(battle, unit).retreated = intent == RETREAT
     if intent == "hold":
         battle.say("movement", f"{unit.label} stays where it is")
-        offer_embarking(battle, unit)
         return
     distance = allowance
-    if crosses_difficult(battle, unit, intent):
+    if crosses_difficult(battle, unit, intent, allowance):
         count = difficult_terrain_dice(unit)
         dice = battle.dice.roll(count, f"difficult terrain ({unit.label}), highest of {count}D6")
         distance = min(allowance, float(max(dice)))
@@ -161,8 +215,6 @@ def move_one(battle: Battle, unit: Unit) -> None:
     move_along(battle, unit, route_of(battle, unit, intent), distance, f"moves ({intent})")
     turn_to_moves(battle, unit, starts)
     dangerous_terrain_tests(battle, unit, passed_from(intent, starts))
-    if not unit.destroyed:
-        offer_embarking(battle, unit)
 
 
 def intent_follow_ups(battle: Battle, unit: Unit) -> list[tuple[tuple[str, str], ...]]:

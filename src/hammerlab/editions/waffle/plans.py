@@ -44,7 +44,14 @@ from hammerlab.editions.waffle.expected import (
     melee_exchange,
     volley_of,
 )
-from hammerlab.editions.waffle.morale import takes_pinning_test, takes_shooting_check
+from hammerlab.editions.waffle.morale import (
+    MORALE_CHECK,
+    PINNING_TEST,
+    acts_normally_on_regrouping,
+    passes_automatically,
+    takes_pinning_test,
+    takes_shooting_check,
+)
 from hammerlab.editions.waffle.movement import has_fast_model, move_allowance
 from hammerlab.editions.waffle.odds import shooting_odds
 from hammerlab.editions.waffle.orders import FireOrders
@@ -202,9 +209,11 @@ def chased_chance(battle: Battle, charger: Unit, unit: Unit) -> float:
 
 
 def leadership_pass_chance(battle: Battle, unit: Unit, penalty: int, morale: bool = True) -> float:
-    """Chance the unit passes a Leadership test at ``penalty`` (Fearless always passes a
-    Morale check; Stubborn ignores penalties to one), as :func:`morale.leadership_test`."""
-    if morale and unit.has_rule("Fearless"):
+    """Chance the unit passes a Leadership test at ``penalty``, a Morale check (else a
+    Pinning test), as :func:`morale.leadership_test`: one its rules pass without a
+    roll always (:func:`morale.passes_automatically`: Fearless); Stubborn ignores
+    penalties to a Morale check."""
+    if passes_automatically(unit, MORALE_CHECK if morale else PINNING_TEST) is not None:
         return 1.0
     if morale and unit.has_rule("Stubborn"):
         penalty = 0
@@ -653,7 +662,7 @@ def _breaking_cost(battle: Battle, target: Unit) -> float:
     table edge plus, unless it regroups at once (And They Shall Know No Fear), its
     next turn (:func:`next_turn_value`)."""
     lost = off_table_chance(battle, target) * len(target.alive_models) * model_worth(battle, target)
-    if not target.has_rule("And They Shall Know No Fear"):
+    if not acts_normally_on_regrouping(target):
         lost += next_turn_value(battle, target)
     return lost
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from hammerlab.editions.waffle.deployment_events import LostInReserve, ReserveRolled
+from hammerlab.editions.waffle.state import state_of
 from hammerlab.editions.waffle.vehicles import face_the_enemy
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
@@ -144,6 +145,26 @@ def waiting_unit(battle: Battle, unit_id: str) -> Unit:
     return state.waiting[unit_id]
 
 
+IN_RESERVE = "in reserve"
+
+
+def units_off_table(battle: Battle) -> list[tuple[Unit, str]]:
+    """The units in play but off the table, out of ``battle.units``, each with where it
+    is in words: those in reserve (:data:`IN_RESERVE`, Ongoing Reserves included), in
+    the scenario's order, then those aboard a transport (``aboard Chimera
+    [chimera]``), by id. What the summary, ``battle --json`` and the lab list beside
+    the units on the table (``ruleset.WaffleRuleset.units_off_table``), and what the
+    Morale check's count of a phase's casualties starts with
+    (``shooting.start_phase``)."""
+    state = reserve_state(battle)
+    away = [] if state is None else [(unit, IN_RESERVE) for unit in state.waiting.values()]
+    for _, aboard in sorted(state_of(battle).embarked.items()):
+        transport = battle.units.get(aboard.transport)
+        name = aboard.transport if transport is None else transport.label
+        away.append((aboard.unit, f"aboard {name}"))
+    return away
+
+
 def arrived_by_deep_strike(battle: Battle, unit: Unit) -> bool:
     """Whether the unit arrived by Deep Strike this game turn (it may not charge)."""
     state = reserve_state(battle)
@@ -151,13 +172,22 @@ def arrived_by_deep_strike(battle: Battle, unit: Unit) -> bool:
 
 
 def lost_in_reserve(battle: Battle, player: str) -> None:
-    """7th edition: "any unit that has not arrived by the end of the game counts as
-    destroyed". At the end of the last player's last turn each unit still in
-    reserve joins the table with every model removed, so the summary and the
-    victory conditions count it destroyed.
-    """
+    """At the end of the last player's last turn the game ends: the units still in
+    reserve are lost (:func:`lose_reserves`)."""
     state = reserve_state(battle)
     if state is None or battle.turn < state.last_turn or player != state.last_player:
+        return
+    lose_reserves(battle)
+
+
+def lose_reserves(battle: Battle) -> None:
+    """The game ends (its last turn played, or a side wiped out: ``sudden_death``).
+    7th edition: "any unit that has not arrived by the end of the game counts as
+    destroyed": each unit still in reserve joins the table with every model removed,
+    so the summary and the victory conditions count it destroyed (its kill point,
+    or its models, to its enemy)."""
+    state = reserve_state(battle)
+    if state is None:
         return
     for unit in list(state.waiting.values()):
         for model in unit.models:

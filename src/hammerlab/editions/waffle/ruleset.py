@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from hammerlab.editions.base import GamePlan, LuckWatch
 from hammerlab.editions.flow import Flow
 from hammerlab.editions.plugins import plugin_options
-from hammerlab.editions.turns import unit_lines, victory_lines
+from hammerlab.editions.turns import off_table_lines, unit_lines, victory_lines
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.assault import ASSAULT
 from hammerlab.editions.waffle.challenges import CHAMPION
@@ -29,7 +29,7 @@ from hammerlab.editions.waffle.psychic_powers import (
     power_of,
     psychic_problems,
 )
-from hammerlab.editions.waffle.reserves import lost_in_reserve, reserve_state, set_reserves
+from hammerlab.editions.waffle.reserves import lost_in_reserve, set_reserves, units_off_table
 from hammerlab.editions.waffle.rules import OPTIONS
 from hammerlab.editions.waffle.shooting import SHOOTING
 from hammerlab.editions.waffle.special_rules import (
@@ -40,7 +40,7 @@ from hammerlab.editions.waffle.special_rules import (
 )
 from hammerlab.editions.waffle.state import SCENARIO_KEYS, set_statuses, st, state_of
 from hammerlab.editions.waffle.sudden_death import game_over
-from hammerlab.editions.waffle.transports import embarked_lines, start_embarked
+from hammerlab.editions.waffle.transports import start_embarked
 from hammerlab.editions.waffle.vehicles import face_the_enemy, vehicle_end_of_turn
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, Profile, unknown_characteristics
@@ -236,7 +236,7 @@ class WaffleRuleset:
 
         return (
             unit_lines(battle, flags)
-            + embarked_lines(battle)
+            + off_table_lines(self.units_off_table(battle))
             + victory_lines(battle, plan.victory, over)
         )
 
@@ -244,17 +244,15 @@ class WaffleRuleset:
         """The luck of volleys and blows (:mod:`luck`)."""
         return watch_luck(battle, victory, self.starting_wounds)
 
+    def units_off_table(self, battle: Battle) -> Sequence[tuple[Unit, str]]:
+        """Units in reserve and aboard transports (:func:`reserves.units_off_table`)."""
+        return units_off_table(battle)
+
     def units_to_come(self, battle: Battle) -> int:
         """One for each Champion of Chaos, on the table, in reserve or aboard a
         transport: Spawnhood and Dark Apotheosis turn it into a new unit
         (:mod:`chaos_forms`), which has none of its rules, so it happens once."""
-        state = state_of(battle)
-        reserves = reserve_state(battle)
-        units = [
-            *battle.units.values(),
-            *(aboard.unit for aboard in state.embarked.values()),
-            *(reserves.waiting.values() if reserves is not None else ()),
-        ]
+        units = [*battle.units.values(), *(unit for unit, _ in units_off_table(battle))]
         return sum(model_has(unit, model, CHAMPION) for unit in units for model in unit.models)
 
     def outlook(self, battle: Battle, rounds: int) -> Mapping[str, float]:
@@ -291,7 +289,7 @@ def end_of_turn(battle: Battle, player: str) -> None:
             continue
         unit.status.moved = unit.status.advanced = unit.status.charged = False
         status.has_shot = status.ran = status.retreated = False
-        status.gone_to_ground = status.pinned = False
+        status.gone_to_ground = status.pinned = status.regrouped = False
         status.changed_flight_mode = False
         status.shot_target = None
     wear_off(battle)

@@ -40,6 +40,7 @@ from hammerlab.editions.waffle.points import (
     ShootingAction,
 )
 from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.reserves import units_off_table
 from hammerlab.editions.waffle.special_rules import battle_focus
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import may_run
@@ -60,10 +61,17 @@ NO_REACTION = "no reaction"
 
 def start_phase(battle: Battle, phase: str, player: str) -> None:
     """Reset what units count per phase, read who is locked in combat off the
-    table, and announce the phase."""
+    table, and announce the phase.
+
+    The units off the table (:func:`reserves.units_off_table`: in reserve, aboard a
+    transport) are counted too: one that comes onto the table in the phase (a Deep
+    Strike, passengers of a transport destroyed) brings its strength at the phase's
+    start to the 25% of its casualties there (:func:`morale.phase_casualty_checks`),
+    where a count left at 0 or from an earlier phase spared it its Morale check."""
     battle.phase = phase
     refresh_locks(battle)
-    for unit in battle.units.values():
+    away = (unit for unit, _ in units_off_table(battle))
+    for unit in (*battle.units.values(), *away):
         status = st(battle, unit)
         status.reacted_this_phase = False
         status.casualties_this_phase = 0
@@ -105,11 +113,15 @@ def _may_act(battle: Battle, unit: Unit) -> bool:
 
 
 def can_run(battle: Battle, unit: Unit) -> bool:
-    """Units gone to ground, falling back or Slow and Purposeful cannot Run; nor can
-    vehicles other than Walkers (:func:`vehicles.may_run`)."""
+    """Units gone to ground, falling back, that regrouped this turn
+    (``movement_phase.regroup``) or Slow and Purposeful cannot Run; nor can vehicles
+    other than Walkers (:func:`vehicles.may_run`)."""
     status = st(battle, unit)
     return may_run(unit) and not (
-        status.gone_to_ground or status.falling_back or unit.has_rule("Slow and Purposeful")
+        status.gone_to_ground
+        or status.falling_back
+        or status.regrouped
+        or unit.has_rule("Slow and Purposeful")
     )
 
 

@@ -29,10 +29,11 @@ UNIT_RULES: Final[dict[str, str]] = {
     "Eternal Warrior": "immune to Instant Death",
     "Relentless": "Heavy, Salvo and Ordnance weapons fire as if stationary; may charge after",
     "Slow and Purposeful": "as Relentless, but cannot Run",
-    "Fearless": "automatically passes Morale checks and Pinning tests; cannot Go to Ground",
+    "Fearless": "automatically passes Morale checks and Pinning, Fear and Regroup tests; "
+    "cannot Go to Ground",
     "Stubborn": "ignores negative Leadership modifiers on Morale checks",
-    "And They Shall Know No Fear": "automatically passes tests to Regroup; "
-    "never goes to ground from a failed Pinning test's panic (passes Pinning as Regroup)",
+    "And They Shall Know No Fear": "automatically passes Fear and Regroup tests; "
+    "after a Regroup it moves, shoots (or Runs) and charges normally",
     "Fleet": "may re-roll the Run distance",
     "Tank Hunters": "re-rolls failed armour penetration rolls (armour.armour_attack); "
     "glancing hits are not re-rolled",

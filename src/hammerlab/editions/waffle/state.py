@@ -36,6 +36,10 @@ class WaffleStatus:
     pinned: bool = False
     """Gone to ground by a failed Pinning test (so ``gone_to_ground`` too)."""
     falling_back: bool = False
+    regrouped: bool = False
+    """It Regrouped at the start of this turn's Movement phase (``movement_phase.regroup``):
+    until the end of its turn it counts as having moved, fires Snap Shots only, and
+    may neither Run nor charge."""
     locked_in_combat: bool = False
     """Read off the table at the start of every phase and after charges and fights."""
     has_shot: bool = False

@@ -14,14 +14,15 @@ if both players are, the game is a draw.
 from __future__ import annotations
 
 from hammerlab.editions.turns import record_wiped_out
-from hammerlab.editions.waffle.reserves import reserve_state
+from hammerlab.editions.waffle.reserves import lose_reserves, reserve_state
 from hammerlab.editions.waffle.state import state_of
 from hammerlab.engine.battle import Battle
 
 
 def game_over(battle: Battle) -> bool:
     """Whether, at the end of this game turn, a player is wiped out: it ends the game
-    (:func:`turns.record_wiped_out`)."""
+    (:func:`turns.record_wiped_out`), and the units still in reserve, which can no
+    longer arrive, count as destroyed (:func:`reserves.lose_reserves`)."""
     waiting = reserve_state(battle)
     held = [] if waiting is None else list(waiting.waiting.values())
     held += [aboard.unit for aboard in state_of(battle).embarked.values()]
@@ -33,4 +34,5 @@ def game_over(battle: Battle) -> bool:
     )
     if out:
         record_wiped_out(battle, out)
+        lose_reserves(battle)
     return bool(out)

@@ -330,13 +330,3 @@ def bail_out(battle: Battle, transport: Unit, hull: Model, how: str) -> list[tup
         )
         out.append((unit, len(aboard)))
     return out
-
-
-def embarked_lines(battle: Battle) -> list[str]:
-    """Summary lines for units still aboard at the end."""
-    embarked = state_of(battle).embarked
-    return [
-        f"{e.unit.player}: {e.unit.label}: {len(e.unit.alive_models)}/"
-        f"{e.unit.starting_models} models, aboard {e.transport}"
-        for _, e in sorted(embarked.items())
-    ]
