@@ -143,6 +143,33 @@ def test_a_mastery_level_out_of_bounds_is_refused() -> None:
     assert "a Mastery Level is 1 to 5" in error.problem
 
 
+@pytest.mark.parametrize(
+    "rule",
+    ["Feel No Pain (0+)", "Feel No Pain (1+)", "Feel No Pain (7+)", "Feel No Pain (10+)"],
+)
+def test_a_feel_no_pain_roll_out_of_bounds_is_refused(rule: str) -> None:
+    # 7th edition: "the number in brackets is the D6 result needed"; no roll of 1
+    # fails it, so 1+ (or 0+) would discount every Wound and 7+ none. (0+) made a
+    # model unkillable and (7+) was dropped without a word.
+    error = refused(inline(model=f'rules = ["{rule}"]\n'))
+    assert error.where == "units[1].inline.models[0].rules"
+    assert error.problem == f"x (Test): {rule!r}: Feel No Pain discounts a Wound on 2+ to 6+"
+
+
+def test_a_unit_rule_discounting_wounds_out_of_bounds_is_refused() -> None:
+    error = refused(inline(rules='rules = ["Reanimation Protocols (0+)"]\n'))
+    assert error.where == "units[1].inline.rules"
+    assert "'Reanimation Protocols (0+)': Reanimation Protocols discounts a Wound on 2+ to 6+" in (
+        error.problem
+    )
+
+
+@pytest.mark.parametrize("rule", ["Feel No Pain (2+)", "Feel No Pain (6+)"])
+def test_the_feel_no_pain_rolls_in_bounds_load(rule: str) -> None:
+    text = inline(model=f'rules = ["{rule}"]\n')
+    assert prepare(parse_scenario(text, "s.toml"), "s.toml").battle.units["x"] is not None
+
+
 def test_a_model_with_more_than_twenty_weapons_is_refused() -> None:
     error = refused(inline().replace('weapons = ["Gun"]', f"weapons = {['Gun'] * 21}"))
     assert error.where == "units[1].inline.models[0].weapons"

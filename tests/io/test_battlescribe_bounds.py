@@ -168,6 +168,24 @@ def test_a_mastery_level_out_of_bounds_cannot_be_played(tmp_path: Path) -> None:
     assert result.reasons("Seer") == ("'Psyker (Mastery Level 9)': a Mastery Level is 1 to 5",)
 
 
+@pytest.mark.parametrize("rule", ["Feel No Pain (0+)", "Feel No Pain (7+)"])
+def test_a_feel_no_pain_roll_out_of_bounds_cannot_be_played(tmp_path: Path, rule: str) -> None:
+    # A (0+) discounted every Wound (a model nothing could kill), a (7+) none.
+    ghoul = entry("Ghoul", "unit", body("Ghoul")).replace(
+        "</profiles>", f'</profiles><rules><rule id="r-fnp" name="{rule}"/></rules>'
+    )
+    result = imported(tmp_path, ghoul)
+    assert result.reasons("Ghoul") == (f"{rule!r}: Feel No Pain discounts a Wound on 2+ to 6+",)
+
+
+def test_a_feel_no_pain_roll_in_bounds_plays(tmp_path: Path) -> None:
+    ghoul = entry("Ghoul", "unit", body("Ghoul")).replace(
+        "</profiles>", '</profiles><rules><rule id="r-fnp" name="Feel No Pain (2+)"/></rules>'
+    )
+    result = imported(tmp_path, ghoul)
+    assert (result.reasons("Ghoul"), result.find("Ghoul").rules) == ((), ("Feel No Pain (2+)",))
+
+
 # --- transports carry units --------------------------------------------------------------
 
 

@@ -18,12 +18,13 @@ from hammerlab.errors import ProfileError
 from hammerlab.io.bounds import (
     AP,
     MAX_RANGE,
-    POISONED,
+    ROLL_RULE,
     SAVE,
     STRENGTH,
     STRENGTH_CHANGE,
     VEHICLE_TYPE,
     characteristic_problem,
+    roll_problems,
     shots_problem,
     unit_type_problem,
 )
@@ -330,7 +331,7 @@ class WeaponProfile:
     def rule_value(self, name: str) -> int | None:
         """The number in ``Poisoned (4+)`` style rules."""
         for rule in self.rules:
-            match = _RULE_VALUE.fullmatch(rule)
+            match = ROLL_RULE.fullmatch(rule)
             if match and match.group("name").lower() == name.lower():
                 return int(match.group("value"))
         return None
@@ -370,10 +371,6 @@ _TYPE_RE = re.compile(
 
 _SIZED_BLAST = {'3"Blast': "Blast", '5"Blast': "Large Blast"}
 """Some books and data files write the marker size: ``3" Blast``, ``5" Blast``."""
-
-
-_RULE_VALUE = re.compile(r"(?P<name>[^(]*?)\s*\(\s*(?P<value>[0-9]+)\s*\+?\s*\)")
-"""A rule with a value: ``Poisoned (4+)``."""
 
 
 def _parse_strength(name: str, raw: str) -> StrengthSpec:
@@ -419,16 +416,10 @@ def _parse_range(name: str, raw: str) -> float | None:
 
 def _check_rules(name: str, rules: list[str], key: str) -> None:
     """Refuse a Poisoned value outside ``io.bounds.POISONED`` (``Poisoned (0+)``,
-    ``Poisoned (9+)``), which would otherwise be read as no value (4+) or not at all."""
-    for rule in rules:
-        match = _RULE_VALUE.fullmatch(rule)
-        if match is None or match.group("name").lower() != "poisoned":
-            continue
-        low, high = POISONED
-        if not low <= int(match.group("value")) <= high:
-            raise ProfileError(
-                f"weapon {name}: {rule!r}: Poisoned wounds on {low}+ to {high}+", key
-            )
+    ``Poisoned (9+)``), which would otherwise be read as no value (4+) or not at all
+    (:func:`io.bounds.roll_problems`)."""
+    for problem in roll_problems(rules):
+        raise ProfileError(f"weapon {name}: {problem}", key)
 
 
 def _check_shots(name: str, written: str, *shots: int) -> None:
