@@ -180,6 +180,12 @@ PLAIN_WAFFLE = plain("waffle")
          "up to 200, never below 0"),
         ([*plain("core11"), "--hits", "3"], "--hits: core11 odds do not use it"),
         (plain("waffle", bs="11"), "--bs: BS must be between 1 and 10, not 11"),
+        # an input review: "--bs 4+" (hit on 4+: BS 3) was read as BS 4, which hits on 3+
+        (plain("waffle", bs="4+"),
+         "--bs: '4+' is a roll; waffle odds take the BS characteristic ('--bs 4' hits on 3+, "
+         "'--bs 3' on 4+)"),
+        (plain("waffle", strength="4+"), "--strength: must be a whole number, not a roll: '4+'"),
+        (plain("core11", wounds="2+"), "--wounds: must be a whole number, not a roll: '2+'"),
         (["-r", "nonesuch", *PLAIN_WAFFLE[2:]],
          "--ruleset: unknown ruleset 'nonesuch'; known: core11, waffle"),
     ],
@@ -190,6 +196,24 @@ def test_an_odds_refusal_names_its_flag_and_is_a_usage_error(args: list[str], li
     result = CliRunner().invoke(app, ["odds", *args])
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == f"error: {line}\n"
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "rolls"),
+    [("waffle", {"save": "3+", "invulnerable": "5+", "cover": "4+", "feel_no_pain": "5+"}),
+     ("core11", {"bs": "4+", "save": "3+", "invulnerable": "5+", "feel_no_pain": "5+"})],
+)  # fmt: skip
+def test_a_roll_may_be_written_with_its_plus(ruleset: str, rolls: dict[str, str]) -> None:
+    # Saves, cover and Feel No Pain are the roll needed, and so is core11's BS (its
+    # datasheets print BS 3+): "4+" and "4" ask the same question.
+    flags = [f"--{k.replace('_', '-')}" for k in rolls if f"--{k}" not in VALUES]
+    extra = [f for flag in flags for f in (flag, rolls[flag[2:].replace("-", "_")])]
+    written = CliRunner().invoke(app, ["odds", *plain(ruleset, **rolls), *extra, "--json"])
+    bare = {k: v.rstrip("+") for k, v in rolls.items()}
+    plus_less = [f.rstrip("+") for f in extra]
+    numbers = CliRunner().invoke(app, ["odds", *plain(ruleset, **bare), *plus_less, "--json"])
+    assert written.exit_code == 0, written.stderr
+    assert json.loads(written.stdout) == json.loads(numbers.stdout)
 
 
 def test_the_shots_taken_when_none_are_given_are_said() -> None:

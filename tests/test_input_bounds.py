@@ -239,6 +239,29 @@ def test_a_weapon_characteristic_out_of_its_range_is_refused(
     assert words in error.problem
 
 
+@pytest.mark.parametrize(
+    ("key", "written"), [("BS", "4+"), ("WS", "3+"), ("Ld", "8+"), ("T", "4 +")]
+)
+def test_a_characteristic_written_as_a_roll_is_refused(key: str, written: str) -> None:
+    # An input review: BS "4+" (meant: hits on 4+, BS 3) was read as BS 4, which hits
+    # on 3+ (seed 000's To Hit chart: BS 4 needs 3+). docs/scenarios.md: a
+    # characteristic is a number; only the saves are written as rolls.
+    error = refused(inline(profile={key: written}))
+    assert error.where == f"units[1].inline.models[0].profile.{key}"
+    assert error.problem == (
+        f"x (Test): M: {key} must be a number, got {written!r}: a characteristic is the "
+        "6th/7th-edition number, not the roll it needs (BS 4 hits on 3+, BS 3 on 4+)"
+    )
+
+
+def test_a_vehicle_s_armour_written_as_a_roll_is_refused() -> None:
+    walker = {"WS": "4", "BS": "4", "S": "5", "I": "4", "A": "2", "HP": "3"}
+    armour = {"Front": "12+", "Side": "12", "Rear": "10"}
+    error = refused(inline(profile=armour, model='type = "Vehicle (Walker)"\n', base=walker))
+    assert error.where == "units[1].inline.models[0].profile.Front"
+    assert "Front must be a number, got '12+'" in error.problem
+
+
 def test_bs_0_and_a_0_are_models_without_them() -> None:
     # A Genestealer has BS 0 (tyranids.toml); a model may have A 0.
     prepare(parse_scenario(inline(profile={"BS": "0", "A": "0"}), "s.toml"), "s.toml")

@@ -98,6 +98,11 @@ class WaffleCalculator:
         """The BS, unless the hits are given (the shots are 1 a model unless said)."""
         return (("skill", "hits"),)
 
+    @property
+    def skill_is_roll(self) -> bool:
+        """No: BS is the 6th/7th-edition characteristic (BS 4 hits on 3+)."""
+        return False
+
     def plain(self, question: PlainQuestion) -> OddsResult:
         """Odds for numbers: ``firing_models`` models with the same BS fire one weapon."""
         refuse_unused("waffle", question, ("damage", "target_keywords"))

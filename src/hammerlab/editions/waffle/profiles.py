@@ -94,14 +94,26 @@ _DIGITS = re.compile(r"[0-9]+")
 _INCHES = re.compile(r"[0-9]+(\.[0-9]+)?")
 
 
+NOT_A_ROLL = (
+    "a characteristic is the 6th/7th-edition number, not the roll it needs "
+    "(BS 4 hits on 3+, BS 3 on 4+)"
+)
+"""Why a characteristic written as a roll (``BS = "4+"``) is refused."""
+
+
 def _is_number(text: str) -> bool:
     return _DIGITS.fullmatch(text) is not None
 
 
 def _number(profile_name: str, key: str, raw: str) -> int:
-    """Characteristic ``key`` written ``raw`` (``"4"``, ``"3+"``), within its 6th/7th-edition
-    bounds (``io.bounds.CHARACTERISTICS``)."""
-    text = raw.strip().rstrip("+").strip()
+    """Characteristic ``key`` written ``raw`` (``"4"``), within its 6th/7th-edition bounds
+    (``io.bounds.CHARACTERISTICS``). A roll (``"4+"``) is refused: a player used to
+    later editions means BS ``4+`` to hit on 4+, which is BS 3 (:data:`NOT_A_ROLL`)."""
+    text = raw.strip()
+    if text.endswith("+") and _is_number(text.rstrip("+").strip()):
+        raise ProfileError(
+            f"{profile_name}: {key} must be a number, got {raw!r}: {NOT_A_ROLL}", key
+        )
     if not _is_number(text):
         raise ProfileError(f"{profile_name}: {key} must be a number, got {raw!r}", key)
     value = int(text)

@@ -7,7 +7,7 @@ characteristics the edition reads with ``stats_of`` and ``weapon_of``
 here, and every model or weapon outside them is caught at import time instead
 of failing later, in a battle:
 
-* a model: ``WS BS S T W I A Ld`` numbers (``"3"``, ``"3+"``), ``WS BS A``
+* a model: ``WS BS S T W I A Ld`` numbers (``"3"``; not a roll: ``"3+"``), ``WS BS A``
   also ``-`` (it has none), ``Sv`` a number or ``-``; a vehicle (it has
   ``Front``): ``BS Front Side Rear HP`` numbers, a Walker's ``WS S I A`` too;
   each number within its 6th/7th-edition bounds (``io.bounds``: W 1 to 20,
@@ -56,7 +56,7 @@ from hammerlab.io.bounds import (
 
 WAFFLE = "the Waffle Edition"
 
-_NUMBER = re.compile(r"[0-9]+\s*\+*")
+_SAVE = re.compile(r"[0-9]+\s*\+*")
 _NO_VALUE = frozenset({"-", ""})
 _NO_RANGE = frozenset({"template", "-", "melee", ""})
 _RANGE = re.compile(r"[0-9]+(?:\.[0-9]+)?")
@@ -88,11 +88,11 @@ def profile_problems(profile: Profile) -> list[str]:
     bad = [
         f"{key} {profile.get(key)!r}"
         for key in stats
-        if not _NUMBER.fullmatch(profile.get(key).strip())
+        if not _DIGITS.fullmatch(profile.get(key).strip())
         and (vehicle or key not in lacking or profile.get(key).strip() != "-")
     ]
     save = profile.get("Sv").strip()
-    if not vehicle and save not in _NO_VALUE and not _NUMBER.fullmatch(save):
+    if not vehicle and save not in _NO_VALUE and not _SAVE.fullmatch(save):
         bad.append(f"Sv {profile.get('Sv')!r}")
     if bad:
         return [f"{', '.join(bad)} {'is not a number' if len(bad) == 1 else 'are not numbers'}"]
