@@ -191,6 +191,52 @@ def test_api_a_body_json_cannot_read_says_why(client: TestClient, body: bytes, e
     assert answer.json()["error"].startswith(error)
 
 
+@pytest.mark.parametrize("sent", ["NaN", "Infinity", "-Infinity"])
+def test_api_a_flag_s_value_nan_or_infinity_is_said_as_sent(client: TestClient, sent: str) -> None:
+    # An input review: NaN was called "a number with a fraction"; it is none.
+    body = json.dumps(WAFFLE_PLAIN)[:-1] + f', "shots": {sent}}}'
+    answer = client.post("/api/odds", content=body, headers={"content-type": "application/json"})
+    assert answer.status_code == 422
+    assert answer.json() == {
+        "error": f"shots: give text or a whole number, as typed after the flag, not {sent}"
+    }
+
+
+BATTLE = '{"scenario": "guard_suppress_terminators.toml", "seed": '
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "error"),
+    [
+        # an input review: 5,000 digits got "There was an error parsing the body"
+        ("/api/battle", BATTLE + "9" * 5000 + "}", "seed: a number of 5,000 digits"),
+        ("/api/odds", '{"ruleset": "core11", "attacks": ' + "9" * 5000 + "}",
+         "attacks: a number of 5,000 digits"),
+        ("/api/odds", '{"ruleset": "core11", "attacks": -' + "9" * 5000 + ".5}",
+         "attacks: a number of 5,000 digits"),
+        # 200 digits played a battle: the CLI's --seed refuses more than 100
+        ("/api/battle", BATTLE + "9" * 200 + "}", "seed: a number of 200 digits"),
+        ("/api/odds", '{"situation": ["cover", ' + "1" * 101 + "]}",
+         "situation.1: a number of 101 digits"),
+    ],
+)  # fmt: skip
+def test_api_a_number_too_long_names_its_field_as_the_cli_names_its_flag(
+    client: TestClient, path: str, body: str, error: str
+) -> None:
+    answer = client.post(path, content=body, headers={"content-type": "application/json"})
+    assert answer.status_code == 422
+    assert answer.json() == {"error": f"{error} (at most 100 are read)"}
+    seed = ["battle", str(EXAMPLES / "guard_suppress_terminators.toml"), "--seed", "9" * 5000]
+    refused = CliRunner().invoke(cli, seed)
+    assert refused.stderr == "error: --seed: a number of 5,000 digits (at most 100 are read)\n"
+
+
+def test_api_a_long_run_of_digits_in_text_is_no_number(client: TestClient) -> None:
+    answer = client.post("/api/odds", json={**PLAIN, "attacker": "9" * 150})
+    assert answer.status_code == 422
+    assert "digits" not in answer.json()["error"]  # the library form's refusal instead
+
+
 def test_api_an_attack_count_out_of_range_names_the_range(client: TestClient) -> None:
     answer = client.post("/api/odds", json={**PLAIN, "attacks": -5})
     assert answer.status_code == 422

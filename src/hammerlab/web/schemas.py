@@ -8,6 +8,8 @@ request is checked before any work is done.
 
 from __future__ import annotations
 
+import json
+import math
 import re
 from typing import Annotated, Any
 
@@ -41,7 +43,8 @@ def _as_typed(value: object) -> object:
         return value
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
-    kind = _JSON_KINDS.get(type(value), type(value).__name__)
+    finite = not isinstance(value, float) or math.isfinite(value)
+    kind = _JSON_KINDS.get(type(value), type(value).__name__) if finite else json.dumps(value)
     raise PydanticCustomError(
         "flag_value", "give text or a whole number, as typed after the flag, not {kind}",
         {"kind": kind},
