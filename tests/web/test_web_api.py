@@ -271,6 +271,43 @@ def test_api_an_uploaded_scenario_over_the_scenario_limit_is_refused_as_a_file_i
     assert kept.status_code == 200
 
 
+@pytest.mark.parametrize(
+    ("path", "more"),
+    [("/api/battle", {}), ("/api/lab", {"rule": ["suppressive_fire"], "runs": 2}),
+     ("/api/play", {})],
+)  # fmt: skip
+def test_api_a_scenario_named_and_uploaded_at_once_is_refused(
+    client: TestClient, path: str, more: dict[str, object]
+) -> None:
+    # An input review: both played the upload, and a lab job's "asked" named the other.
+    text = (EXAMPLES / "guard_suppress_terminators.toml").read_text(encoding="utf-8")
+    upload = client.post("/api/upload", files={"file": ("mine.toml", text.encode())}).json()["id"]
+    for sent in (upload, "no-such-upload"):  # refused the same whether the upload exists
+        both = {"scenario": "assault_charge_into_overwatch.toml", "upload": sent, **more}
+        answer = client.post(path, json=both)
+        assert answer.status_code == 422
+        assert answer.json() == {"error": "name a scenario or an uploaded one (upload), not both"}
+    info = client.get("/api/scenario", params={"scenario": "x.toml", "upload": upload})
+    assert info.json() == {"error": "name a scenario or an uploaded one (upload), not both"}
+
+
+@pytest.mark.parametrize(
+    ("path", "fields", "said"),
+    [("/api/odds", {"target-models": 5, "target_models": 6}, "target-models and target_models"),
+     ("/api/odds", {"target-models": 5, "target_models": 5}, "target-models and target_models"),
+     ("/api/odds/check", {"feel-no-pain": 5, "feel_no_pain": 6}, "feel-no-pain and feel_no_pain"),
+     ("/api/odds", {"type": "Heavy", "weapon_type": "Heavy"}, "type and weapon_type")],
+)  # fmt: skip
+def test_api_a_field_given_by_both_its_names_is_one_message(
+    client: TestClient, path: str, fields: dict[str, object], said: str
+) -> None:
+    # An input review: docs/web.md gives both spellings of the field; both at once
+    # were "target_models: Extra inputs are not permitted", as if one were no field.
+    answer = client.post(path, json={**PLAIN, **fields})
+    assert answer.status_code == 422
+    assert answer.json() == {"error": f"request body: {said} are one field: give one"}
+
+
 def test_api_a_json_body_sent_as_another_type_is_told_to_send_json(client: TestClient) -> None:
     # A web review: a JSON body sent as text/plain, or a form, was answered "request
     # body: Input should be a valid dictionary ...".

@@ -84,6 +84,23 @@ class _Strict(BaseModel):
         validate_by_alias=True,
     )
 
+    @model_validator(mode="before")
+    @classmethod
+    def _one_spelling(cls, data: Any) -> Any:
+        """A field taken by two names (``target-models`` or ``target_models``, ``type``
+        or ``weapon_type``) may be given once: both were "Extra inputs are not
+        permitted", as if the second were no field."""
+        if not isinstance(data, dict):
+            return data
+        for name, field in cls.model_fields.items():
+            if field.alias not in (None, name) and field.alias in data and name in data:
+                raise PydanticCustomError(
+                    "two_spellings",
+                    "{alias} and {name} are one field: give one",
+                    {"alias": field.alias, "name": name},
+                )
+        return data
+
 
 class OddsRequest(_Strict):
     """``POST /api/odds``: the flags of ``hammerlab odds``, and ``upload`` (the id
@@ -183,7 +200,7 @@ class ScenarioRef(_Strict):
 
     @property
     def offered(self) -> str | None:
-        """The offered scenario's name (``None`` for an upload, which is played instead):
+        """The offered scenario's name (``None`` for an upload, given instead of one):
         what a page's form shows for what it played."""
         return None if self.upload is not None else self.scenario
 
