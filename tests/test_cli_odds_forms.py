@@ -56,27 +56,6 @@ def test_odds_at_a_unit_of_a_battlescribe_file_named_with_from() -> None:
     assert answer["unsaved_wounds"][0] == pytest.approx((7 / 12) ** 3)
 
 
-def test_a_battlescribe_file_with_another_edition_s_odds_says_which_edition_its_units_are() -> None:
-    # A player's review: core11 odds from a BattleScribe file said "AP '-' is not a
-    # number", as if the file were broken; its units are 7th-edition (waffle) datasheets.
-    ask = ["odds", "-r", "core11", "--from", ORKS, "--attacker", "Boyz", "--weapon", "Slugga",
-           "--target", "Boyz"]  # fmt: skip
-    result = CliRunner().invoke(app, ask)
-    assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr.startswith("error: the units given (")
-    assert result.stderr.endswith(
-        "are waffle datasheets, as a BattleScribe file's are; core11 odds cannot use them: "
-        "ask with --ruleset waffle\n"
-    )
-    assert "/" not in result.stderr  # no path: an upload's would be the server's own
-    shown = CliRunner().invoke(app, ["show", "--from", ORKS, "Boyz", "--ruleset", "core11"])
-    assert (shown.exit_code, shown.stdout) == (1, "")
-    assert shown.stderr.startswith("error: 'Boyz' is a waffle datasheet (")
-    assert shown.stderr.endswith(
-        "the core11 ruleset cannot use it: show it with --ruleset waffle\n"
-    )
-
-
 def test_odds_on_a_weapon_the_import_dropped_says_why() -> None:
     # A player's review: the Lootas' Deffgun is in the catalogue, but its Shots are
     # "D3" (dice the Waffle Edition does not roll for shots), so the import drops it
@@ -164,6 +143,39 @@ def plain(ruleset: str, **given: str) -> list[str]:
 
 
 PLAIN_WAFFLE = plain("waffle")
+
+
+FROM_CORE11 = (
+    "error: --from: a BattleScribe file's units are waffle datasheets (7th edition); core11 "
+    "odds cannot use them: ask with --ruleset waffle, or leave out --from\n"
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [["--attacker", "Boyz", "--weapon", "Slugga", "--target", "Boyz"],
+     # an input review: units never given were named ("'Grukk's Rippin' Krew' among
+     # them", the file's first), and no flag, though the plain form uses no unit
+     ["--attacker", "Intercessor Squad", "--weapon", "Bolt rifle", "--target", "Boyz"],
+     plain("core11")[2:]],
+)  # fmt: skip
+def test_a_battlescribe_file_with_another_edition_s_odds_says_which_edition_its_units_are(
+    question: list[str],
+) -> None:
+    # A player's review: core11 odds from a BattleScribe file said "AP '-' is not a
+    # number", as if the file were broken; its units are 7th-edition (waffle) datasheets.
+    result = CliRunner().invoke(app, ["odds", "-r", "core11", "--from", ORKS, *question])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == FROM_CORE11  # no path: an upload's would be the server's own
+
+
+def test_show_of_a_battlescribe_unit_in_another_edition_says_which_edition_it_is() -> None:
+    shown = CliRunner().invoke(app, ["show", "--from", ORKS, "Boyz", "--ruleset", "core11"])
+    assert (shown.exit_code, shown.stdout) == (1, "")
+    assert shown.stderr.startswith("error: 'Boyz' is a waffle datasheet (")
+    assert shown.stderr.endswith(
+        "the core11 ruleset cannot use it: show it with --ruleset waffle\n"
+    )
 
 
 @pytest.mark.parametrize(

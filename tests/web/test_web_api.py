@@ -356,6 +356,14 @@ def test_api_upload_battlescribe_roster_then_odds_from_its_units(client: TestCli
     lab = client.post("/api/lab", json={"upload": upload["id"], "rule": ["fiery_charge"]})
     assert lab.status_code == 422
     assert lab.json()["error"] == "x.ros is not a scenario (a .toml file)"
+    # An input review: core11 odds named a unit of the file never asked of, and no
+    # field; the CLI's --from is the API's upload.
+    core11 = client.post("/api/odds", json={**PLAIN, "upload": upload["id"]})
+    assert core11.status_code == 422
+    assert core11.json()["error"] == (
+        "upload: a BattleScribe file's units are waffle datasheets (7th edition); core11 odds "
+        "cannot use them: ask with ruleset waffle, or leave out upload"
+    )
 
 
 @pytest.mark.parametrize(

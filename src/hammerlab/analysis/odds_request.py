@@ -156,12 +156,13 @@ def answer(
         known = ", ".join(calculator_names())
         raise QuestionError(f"unknown ruleset {ask.ruleset!r}; known: {known}", "--ruleset")
     calc = calculator(ask.ruleset)
-    other = next((unit for unit in units if unit.edition != ask.ruleset), None)
+    other = next((unit.edition for unit in units if unit.edition != ask.ruleset), None)
     if other is not None:  # a BattleScribe file's units are 7th-edition, waffle datasheets
         raise QuestionError(  # not its path: an upload's is the server's private file
-            f"the units given ({other.name!r} among them) are {other.edition} datasheets, "
-            f"as a BattleScribe file's are; {ask.ruleset} odds cannot use them: ask with "
-            f"--ruleset {other.edition}"
+            f"a BattleScribe file's units are {other} datasheets (7th edition); "
+            f"{ask.ruleset} odds cannot use them: ask with --ruleset {other}, or leave out "
+            "--from",
+            "--from",
         )
     facts = frozenset(s.strip().lower() for s in ask.situation)
     if ask.is_library:

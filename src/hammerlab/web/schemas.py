@@ -176,13 +176,18 @@ class OddsRequest(_Strict):
     @staticmethod
     def fields_named(message: str) -> str:
         """An odds error as the API's client reads it: each ``hammerlab odds`` flag
-        it names (``--shots``, ``--rule``) written as the request's field."""
-        return _FLAG.sub(lambda found: found[1] if found[1] in _FIELDS else found[0], message)
+        it names (``--shots``, ``--rule``) written as the request's field (``--from``,
+        the CLI's BattleScribe file, as ``upload``, the API's)."""
+        return _FLAG.sub(lambda found: _FIELDS.get(found[1], found[0]), message)
 
 
 _FLAG = re.compile(r"--([a-z][a-z-]*)")
-_FIELDS = frozenset({"shots", *(f.alias or name for name, f in OddsRequest.model_fields.items())})
-"""The names ``POST /api/odds`` takes, as written in a request."""
+_FIELDS = {
+    "from": "upload",
+    "shots": "shots",
+    **{f.alias or name: f.alias or name for name, f in OddsRequest.model_fields.items()},
+}
+"""The names ``POST /api/odds`` takes, as written in a request, by the CLI's flag."""
 
 
 class OddsCheckRequest(OddsRequest):
