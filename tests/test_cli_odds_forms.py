@@ -198,6 +198,16 @@ def test_show_of_a_battlescribe_unit_in_another_edition_says_which_edition_it_is
          "'--bs 3' on 4+)"),
         (plain("waffle", strength="4+"), "--strength: must be a whole number, not a roll: '4+'"),
         (plain("core11", wounds="2+"), "--wounds: must be a whole number, not a roll: '2+'"),
+        # an input review: "unknown weapon type 'Blast 2'", then Blast listed as known
+        ([*PLAIN_WAFFLE, "--type", "Blast", "--shots", "2"],
+         "--shots: a Blast weapon hits the models under its marker: give --hits (how many), "
+         "not --shots"),
+        ([*PLAIN_WAFFLE, "--type", "Large Blast", "--shots", "2"],
+         "--shots: a Large Blast weapon hits the models under its marker: give --hits (how "
+         "many), not --shots"),
+        ([*PLAIN_WAFFLE, "--type", "Template", "--shots", "2"],
+         "--shots: a Template weapon hits the models under its template: give --hits (how "
+         "many), not --shots"),
         (["-r", "nonesuch", *PLAIN_WAFFLE[2:]],
          "--ruleset: unknown ruleset 'nonesuch'; known: core11, waffle"),
     ],
