@@ -400,9 +400,14 @@ def cases(
         except RuleSettingError as error:
             if len(scenarios) == 1:
                 raise
-            where = f"{source} (ruleset {scenario.ruleset})"
-            raise type(error)(f"{where}: {error}") from None
+            raise type(error)(f"{in_ruleset(source, scenario)}: {error}") from None
     return checked
+
+
+def in_ruleset(source: str, scenario: Scenario) -> str:
+    """A scenario file as an error names it where its ruleset matters (a rule or key one
+    ruleset lacks may be another's): ``examples/core11_whole_turn.toml (ruleset core11)``."""
+    return f"{source} (ruleset {scenario.ruleset})"
 
 
 @dataclass(frozen=True)
