@@ -457,7 +457,9 @@ def test_the_plug_in_hint_comes_only_from_a_command_that_takes_plugins(
 
 def test_lab_set_errors_name_set() -> None:
     code, out, err = run(*LAB, "--set", "bogus=on")
-    assert _one_error_line(code, out, err, 2).startswith("error: --set: unknown rule")
+    assert _one_error_line(code, out, err, 2).startswith(
+        f"error: --set: {RUINS} (ruleset waffle): unknown rule"
+    )
 
 
 # --- datasheet notes, defaults, lazy imports -----------------------------------------------

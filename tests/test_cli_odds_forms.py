@@ -56,27 +56,6 @@ def test_odds_at_a_unit_of_a_battlescribe_file_named_with_from() -> None:
     assert answer["unsaved_wounds"][0] == pytest.approx((7 / 12) ** 3)
 
 
-def test_a_battlescribe_file_with_another_edition_s_odds_says_which_edition_its_units_are() -> None:
-    # A player's review: core11 odds from a BattleScribe file said "AP '-' is not a
-    # number", as if the file were broken; its units are 7th-edition (waffle) datasheets.
-    ask = ["odds", "-r", "core11", "--from", ORKS, "--attacker", "Boyz", "--weapon", "Slugga",
-           "--target", "Boyz"]  # fmt: skip
-    result = CliRunner().invoke(app, ask)
-    assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr.startswith("error: the units given (")
-    assert result.stderr.endswith(
-        "are waffle datasheets, as a BattleScribe file's are; core11 odds cannot use them: "
-        "ask with --ruleset waffle\n"
-    )
-    assert "/" not in result.stderr  # no path: an upload's would be the server's own
-    shown = CliRunner().invoke(app, ["show", "--from", ORKS, "Boyz", "--ruleset", "core11"])
-    assert (shown.exit_code, shown.stdout) == (1, "")
-    assert shown.stderr.startswith("error: 'Boyz' is a waffle datasheet (")
-    assert shown.stderr.endswith(
-        "the core11 ruleset cannot use it: show it with --ruleset waffle\n"
-    )
-
-
 def test_odds_on_a_weapon_the_import_dropped_says_why() -> None:
     # A player's review: the Lootas' Deffgun is in the catalogue, but its Shots are
     # "D3" (dice the Waffle Edition does not roll for shots), so the import drops it
@@ -166,6 +145,39 @@ def plain(ruleset: str, **given: str) -> list[str]:
 PLAIN_WAFFLE = plain("waffle")
 
 
+FROM_CORE11 = (
+    "error: --from: a BattleScribe file's units are waffle datasheets (7th edition); core11 "
+    "odds cannot use them: ask with --ruleset waffle, or leave out --from\n"
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [["--attacker", "Boyz", "--weapon", "Slugga", "--target", "Boyz"],
+     # an input review: units never given were named ("'Grukk's Rippin' Krew' among
+     # them", the file's first), and no flag, though the plain form uses no unit
+     ["--attacker", "Intercessor Squad", "--weapon", "Bolt rifle", "--target", "Boyz"],
+     plain("core11")[2:]],
+)  # fmt: skip
+def test_a_battlescribe_file_with_another_edition_s_odds_says_which_edition_its_units_are(
+    question: list[str],
+) -> None:
+    # A player's review: core11 odds from a BattleScribe file said "AP '-' is not a
+    # number", as if the file were broken; its units are 7th-edition (waffle) datasheets.
+    result = CliRunner().invoke(app, ["odds", "-r", "core11", "--from", ORKS, *question])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == FROM_CORE11  # no path: an upload's would be the server's own
+
+
+def test_show_of_a_battlescribe_unit_in_another_edition_says_which_edition_it_is() -> None:
+    shown = CliRunner().invoke(app, ["show", "--from", ORKS, "Boyz", "--ruleset", "core11"])
+    assert (shown.exit_code, shown.stdout) == (1, "")
+    assert shown.stderr.startswith("error: 'Boyz' is a waffle datasheet (")
+    assert shown.stderr.endswith(
+        "the core11 ruleset cannot use it: show it with --ruleset waffle\n"
+    )
+
+
 @pytest.mark.parametrize(
     ("args", "line"),
     [
@@ -180,6 +192,22 @@ PLAIN_WAFFLE = plain("waffle")
          "up to 200, never below 0"),
         ([*plain("core11"), "--hits", "3"], "--hits: core11 odds do not use it"),
         (plain("waffle", bs="11"), "--bs: BS must be between 1 and 10, not 11"),
+        # an input review: "--bs 4+" (hit on 4+: BS 3) was read as BS 4, which hits on 3+
+        (plain("waffle", bs="4+"),
+         "--bs: '4+' is a roll; waffle odds take the BS characteristic ('--bs 4' hits on 3+, "
+         "'--bs 3' on 4+)"),
+        (plain("waffle", strength="4+"), "--strength: must be a whole number, not a roll: '4+'"),
+        (plain("core11", wounds="2+"), "--wounds: must be a whole number, not a roll: '2+'"),
+        # an input review: "unknown weapon type 'Blast 2'", then Blast listed as known
+        ([*PLAIN_WAFFLE, "--type", "Blast", "--shots", "2"],
+         "--shots: a Blast weapon hits the models under its marker: give --hits (how many), "
+         "not --shots"),
+        ([*PLAIN_WAFFLE, "--type", "Large Blast", "--shots", "2"],
+         "--shots: a Large Blast weapon hits the models under its marker: give --hits (how "
+         "many), not --shots"),
+        ([*PLAIN_WAFFLE, "--type", "Template", "--shots", "2"],
+         "--shots: a Template weapon hits the models under its template: give --hits (how "
+         "many), not --shots"),
         (["-r", "nonesuch", *PLAIN_WAFFLE[2:]],
          "--ruleset: unknown ruleset 'nonesuch'; known: core11, waffle"),
     ],
@@ -190,6 +218,24 @@ def test_an_odds_refusal_names_its_flag_and_is_a_usage_error(args: list[str], li
     result = CliRunner().invoke(app, ["odds", *args])
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == f"error: {line}\n"
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "rolls"),
+    [("waffle", {"save": "3+", "invulnerable": "5+", "cover": "4+", "feel_no_pain": "5+"}),
+     ("core11", {"bs": "4+", "save": "3+", "invulnerable": "5+", "feel_no_pain": "5+"})],
+)  # fmt: skip
+def test_a_roll_may_be_written_with_its_plus(ruleset: str, rolls: dict[str, str]) -> None:
+    # Saves, cover and Feel No Pain are the roll needed, and so is core11's BS (its
+    # datasheets print BS 3+): "4+" and "4" ask the same question.
+    flags = [f"--{k.replace('_', '-')}" for k in rolls if f"--{k}" not in VALUES]
+    extra = [f for flag in flags for f in (flag, rolls[flag[2:].replace("-", "_")])]
+    written = CliRunner().invoke(app, ["odds", *plain(ruleset, **rolls), *extra, "--json"])
+    bare = {k: v.rstrip("+") for k, v in rolls.items()}
+    plus_less = [f.rstrip("+") for f in extra]
+    numbers = CliRunner().invoke(app, ["odds", *plain(ruleset, **bare), *plus_less, "--json"])
+    assert written.exit_code == 0, written.stderr
+    assert json.loads(written.stdout) == json.loads(numbers.stdout)
 
 
 def test_the_shots_taken_when_none_are_given_are_said() -> None:

@@ -143,6 +143,33 @@ def test_a_mastery_level_out_of_bounds_is_refused() -> None:
     assert "a Mastery Level is 1 to 5" in error.problem
 
 
+@pytest.mark.parametrize(
+    "rule",
+    ["Feel No Pain (0+)", "Feel No Pain (1+)", "Feel No Pain (7+)", "Feel No Pain (10+)"],
+)
+def test_a_feel_no_pain_roll_out_of_bounds_is_refused(rule: str) -> None:
+    # 7th edition: "the number in brackets is the D6 result needed"; no roll of 1
+    # fails it, so 1+ (or 0+) would discount every Wound and 7+ none. (0+) made a
+    # model unkillable and (7+) was dropped without a word.
+    error = refused(inline(model=f'rules = ["{rule}"]\n'))
+    assert error.where == "units[1].inline.models[0].rules"
+    assert error.problem == f"x (Test): {rule!r}: Feel No Pain discounts a Wound on 2+ to 6+"
+
+
+def test_a_unit_rule_discounting_wounds_out_of_bounds_is_refused() -> None:
+    error = refused(inline(rules='rules = ["Reanimation Protocols (0+)"]\n'))
+    assert error.where == "units[1].inline.rules"
+    assert "'Reanimation Protocols (0+)': Reanimation Protocols discounts a Wound on 2+ to 6+" in (
+        error.problem
+    )
+
+
+@pytest.mark.parametrize("rule", ["Feel No Pain (2+)", "Feel No Pain (6+)"])
+def test_the_feel_no_pain_rolls_in_bounds_load(rule: str) -> None:
+    text = inline(model=f'rules = ["{rule}"]\n')
+    assert prepare(parse_scenario(text, "s.toml"), "s.toml").battle.units["x"] is not None
+
+
 def test_a_model_with_more_than_twenty_weapons_is_refused() -> None:
     error = refused(inline().replace('weapons = ["Gun"]', f"weapons = {['Gun'] * 21}"))
     assert error.where == "units[1].inline.models[0].weapons"
@@ -210,6 +237,29 @@ def test_a_weapon_characteristic_out_of_its_range_is_refused(
 ) -> None:
     error = refused(inline(gun))
     assert words in error.problem
+
+
+@pytest.mark.parametrize(
+    ("key", "written"), [("BS", "4+"), ("WS", "3+"), ("Ld", "8+"), ("T", "4 +")]
+)
+def test_a_characteristic_written_as_a_roll_is_refused(key: str, written: str) -> None:
+    # An input review: BS "4+" (meant: hits on 4+, BS 3) was read as BS 4, which hits
+    # on 3+ (seed 000's To Hit chart: BS 4 needs 3+). docs/scenarios.md: a
+    # characteristic is a number; only the saves are written as rolls.
+    error = refused(inline(profile={key: written}))
+    assert error.where == f"units[1].inline.models[0].profile.{key}"
+    assert error.problem == (
+        f"x (Test): M: {key} must be a number, got {written!r}: a characteristic is the "
+        "6th/7th-edition number, not the roll it needs (BS 4 hits on 3+, BS 3 on 4+)"
+    )
+
+
+def test_a_vehicle_s_armour_written_as_a_roll_is_refused() -> None:
+    walker = {"WS": "4", "BS": "4", "S": "5", "I": "4", "A": "2", "HP": "3"}
+    armour = {"Front": "12+", "Side": "12", "Rear": "10"}
+    error = refused(inline(profile=armour, model='type = "Vehicle (Walker)"\n', base=walker))
+    assert error.where == "units[1].inline.models[0].profile.Front"
+    assert "Front must be a number, got '12+'" in error.problem
 
 
 def test_bs_0_and_a_0_are_models_without_them() -> None:

@@ -120,8 +120,30 @@ def test_cli_lab_json_and_plot(tmp_path: Path) -> None:
 def test_cli_lab_unknown_rule_is_one_line_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["lab", str(RUINS), "--rule", "no_such_rule", "--runs", "2"])
     assert result.exit_code == 2  # a usage error, as the issue asks: never silently "off"
-    assert result.stderr.strip().startswith("error: --rule: unknown rule or parameter")
+    assert result.stderr.strip().startswith(
+        f"error: --rule: {RUINS} (ruleset waffle): unknown rule or parameter 'no_such_rule'"
+    )
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("flags", "flag", "name"),
+    [(["--rule", "suppressive_fire"], "--rule", "suppressive_fire"),
+     (["--rule", "cover_effect=on", "--set", "fiery_charge=on"], "--set", "fiery_charge")],
+)  # fmt: skip
+def test_cli_lab_a_rule_of_another_ruleset_names_the_scenario_and_its_ruleset(
+    flags: list[str], flag: str, name: str
+) -> None:
+    # An input review: a Waffle rule given for a core11 scenario read as if no such
+    # rule existed; sweep names the file and its ruleset (sweep.in_ruleset). core11's
+    # one rule setting is cover_effect (hammerlab rulesets).
+    core11 = EXAMPLES / "core11_whole_turn.toml"
+    result = CliRunner().invoke(app, ["lab", str(core11), *flags, "--runs", "2"])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"error: {flag}: {core11} (ruleset core11): unknown rule or parameter {name!r}; "
+        "known: cover_effect (a plug-in's rule? add --plugin FILE)\n"
+    )
 
 
 class _NothingToPlay(Runner):
@@ -326,7 +348,8 @@ def _no_battles(*args: object, **kwargs: object) -> None:
         (["--rule", "suppressive_fire", "--set", "suppressive_fire=on"],
          "error: --rule: suppressive_fire is given to --rule and to --set"),
         (["--rule", "charge_dice=2"], "error: --rule: charge_dice=2: the baseline plays"),
-        (["--rule", "fiery_charge", "--set", "bogus=on"], "error: --set: unknown rule"),
+        (["--rule", "fiery_charge", "--set", "bogus=on"],
+         f"error: --set: {GUARD} (ruleset waffle): unknown rule"),
         (["--rule", "fiery_charge", "--plot", "chart.docx"],
          "error: --plot: chart.docx: cannot draw a chart as .docx; end the name in one of"),
         (["--rule", "fiery_charge", "--plot", "chart"], "error: --plot: chart: the name has no"),

@@ -168,6 +168,36 @@ def test_a_mastery_level_out_of_bounds_cannot_be_played(tmp_path: Path) -> None:
     assert result.reasons("Seer") == ("'Psyker (Mastery Level 9)': a Mastery Level is 1 to 5",)
 
 
+def test_a_characteristic_written_as_a_roll_cannot_be_played(tmp_path: Path) -> None:
+    # BS "4+" would be read as BS 4, which hits on 3+ (a scenario's inline profile
+    # refuses it: stats_of); no shared catalogue writes a plus on WS to Ld.
+    cells = "".join(
+        f'<characteristic name="{key}" typeId="t-{key}">{value}</characteristic>'
+        for key, value in (dict.fromkeys(("WS", "S", "T", "W", "I", "A", "Ld"), "4")
+                           | {"BS": "4+", "Save": "4+"}).items()
+    )  # fmt: skip
+    result = imported(tmp_path, entry("Gunner", "unit", wrapped("Gunner", "Unit", cells)))
+    assert result.reasons("Gunner") == ("model 'Gunner': BS '4+' is not a number",)
+
+
+@pytest.mark.parametrize("rule", ["Feel No Pain (0+)", "Feel No Pain (7+)"])
+def test_a_feel_no_pain_roll_out_of_bounds_cannot_be_played(tmp_path: Path, rule: str) -> None:
+    # A (0+) discounted every Wound (a model nothing could kill), a (7+) none.
+    ghoul = entry("Ghoul", "unit", body("Ghoul")).replace(
+        "</profiles>", f'</profiles><rules><rule id="r-fnp" name="{rule}"/></rules>'
+    )
+    result = imported(tmp_path, ghoul)
+    assert result.reasons("Ghoul") == (f"{rule!r}: Feel No Pain discounts a Wound on 2+ to 6+",)
+
+
+def test_a_feel_no_pain_roll_in_bounds_plays(tmp_path: Path) -> None:
+    ghoul = entry("Ghoul", "unit", body("Ghoul")).replace(
+        "</profiles>", '</profiles><rules><rule id="r-fnp" name="Feel No Pain (2+)"/></rules>'
+    )
+    result = imported(tmp_path, ghoul)
+    assert (result.reasons("Ghoul"), result.find("Ghoul").rules) == ((), ("Feel No Pain (2+)",))
+
+
 # --- transports carry units --------------------------------------------------------------
 
 

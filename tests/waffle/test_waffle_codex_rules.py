@@ -92,6 +92,13 @@ def test_ignore_wound_roll_takes_the_best_rule_that_may_be_used() -> None:
     assert ignore_wound_roll(("Feel No Pain",), instant=True) is None
 
 
+def test_ignore_wound_roll_reads_the_value_the_loader_checked() -> None:
+    # The loader's bounds check (io.bounds.roll_problem) reads "( 4+ )" as 4; the
+    # roll read it as no value (5+), a different rule from the one checked.
+    assert ignore_wound_roll(("Feel No Pain ( 4+ )",)) == ("Feel No Pain", 4)
+    assert ignore_wound_roll(("Feel No Pain (4)",)) == ("Feel No Pain", 4)
+
+
 def test_odds_reanimation_protocols_against_instant_death_match_brute_force() -> None:
     # One BS4 lascannon shot at W2 T4 4+ Necrons: hit 3+, wound 2+ (S9 v T4), AP2 no
     # save, Instant Death, then 6+ discounts it. Enumerate the three dice.

@@ -191,6 +191,52 @@ def test_api_a_body_json_cannot_read_says_why(client: TestClient, body: bytes, e
     assert answer.json()["error"].startswith(error)
 
 
+@pytest.mark.parametrize("sent", ["NaN", "Infinity", "-Infinity"])
+def test_api_a_flag_s_value_nan_or_infinity_is_said_as_sent(client: TestClient, sent: str) -> None:
+    # An input review: NaN was called "a number with a fraction"; it is none.
+    body = json.dumps(WAFFLE_PLAIN)[:-1] + f', "shots": {sent}}}'
+    answer = client.post("/api/odds", content=body, headers={"content-type": "application/json"})
+    assert answer.status_code == 422
+    assert answer.json() == {
+        "error": f"shots: give text or a whole number, as typed after the flag, not {sent}"
+    }
+
+
+BATTLE = '{"scenario": "guard_suppress_terminators.toml", "seed": '
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "error"),
+    [
+        # an input review: 5,000 digits got "There was an error parsing the body"
+        ("/api/battle", BATTLE + "9" * 5000 + "}", "seed: a number of 5,000 digits"),
+        ("/api/odds", '{"ruleset": "core11", "attacks": ' + "9" * 5000 + "}",
+         "attacks: a number of 5,000 digits"),
+        ("/api/odds", '{"ruleset": "core11", "attacks": -' + "9" * 5000 + ".5}",
+         "attacks: a number of 5,000 digits"),
+        # 200 digits played a battle: the CLI's --seed refuses more than 100
+        ("/api/battle", BATTLE + "9" * 200 + "}", "seed: a number of 200 digits"),
+        ("/api/odds", '{"situation": ["cover", ' + "1" * 101 + "]}",
+         "situation.1: a number of 101 digits"),
+    ],
+)  # fmt: skip
+def test_api_a_number_too_long_names_its_field_as_the_cli_names_its_flag(
+    client: TestClient, path: str, body: str, error: str
+) -> None:
+    answer = client.post(path, content=body, headers={"content-type": "application/json"})
+    assert answer.status_code == 422
+    assert answer.json() == {"error": f"{error} (at most 100 are read)"}
+    seed = ["battle", str(EXAMPLES / "guard_suppress_terminators.toml"), "--seed", "9" * 5000]
+    refused = CliRunner().invoke(cli, seed)
+    assert refused.stderr == "error: --seed: a number of 5,000 digits (at most 100 are read)\n"
+
+
+def test_api_a_long_run_of_digits_in_text_is_no_number(client: TestClient) -> None:
+    answer = client.post("/api/odds", json={**PLAIN, "attacker": "9" * 150})
+    assert answer.status_code == 422
+    assert "digits" not in answer.json()["error"]  # the library form's refusal instead
+
+
 def test_api_an_attack_count_out_of_range_names_the_range(client: TestClient) -> None:
     answer = client.post("/api/odds", json={**PLAIN, "attacks": -5})
     assert answer.status_code == 422
@@ -223,6 +269,43 @@ def test_api_an_uploaded_scenario_over_the_scenario_limit_is_refused_as_a_file_i
     assert refused.json()["error"] == "big.toml: file larger than 1000000 bytes"
     kept = client.post("/api/upload", files={"file": ("small.toml", text.encode())})
     assert kept.status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("path", "more"),
+    [("/api/battle", {}), ("/api/lab", {"rule": ["suppressive_fire"], "runs": 2}),
+     ("/api/play", {})],
+)  # fmt: skip
+def test_api_a_scenario_named_and_uploaded_at_once_is_refused(
+    client: TestClient, path: str, more: dict[str, object]
+) -> None:
+    # An input review: both played the upload, and a lab job's "asked" named the other.
+    text = (EXAMPLES / "guard_suppress_terminators.toml").read_text(encoding="utf-8")
+    upload = client.post("/api/upload", files={"file": ("mine.toml", text.encode())}).json()["id"]
+    for sent in (upload, "no-such-upload"):  # refused the same whether the upload exists
+        both = {"scenario": "assault_charge_into_overwatch.toml", "upload": sent, **more}
+        answer = client.post(path, json=both)
+        assert answer.status_code == 422
+        assert answer.json() == {"error": "name a scenario or an uploaded one (upload), not both"}
+    info = client.get("/api/scenario", params={"scenario": "x.toml", "upload": upload})
+    assert info.json() == {"error": "name a scenario or an uploaded one (upload), not both"}
+
+
+@pytest.mark.parametrize(
+    ("path", "fields", "said"),
+    [("/api/odds", {"target-models": 5, "target_models": 6}, "target-models and target_models"),
+     ("/api/odds", {"target-models": 5, "target_models": 5}, "target-models and target_models"),
+     ("/api/odds/check", {"feel-no-pain": 5, "feel_no_pain": 6}, "feel-no-pain and feel_no_pain"),
+     ("/api/odds", {"type": "Heavy", "weapon_type": "Heavy"}, "type and weapon_type")],
+)  # fmt: skip
+def test_api_a_field_given_by_both_its_names_is_one_message(
+    client: TestClient, path: str, fields: dict[str, object], said: str
+) -> None:
+    # An input review: docs/web.md gives both spellings of the field; both at once
+    # were "target_models: Extra inputs are not permitted", as if one were no field.
+    answer = client.post(path, json={**PLAIN, **fields})
+    assert answer.status_code == 422
+    assert answer.json() == {"error": f"request body: {said} are one field: give one"}
 
 
 def test_api_a_json_body_sent_as_another_type_is_told_to_send_json(client: TestClient) -> None:
@@ -273,6 +356,14 @@ def test_api_upload_battlescribe_roster_then_odds_from_its_units(client: TestCli
     lab = client.post("/api/lab", json={"upload": upload["id"], "rule": ["fiery_charge"]})
     assert lab.status_code == 422
     assert lab.json()["error"] == "x.ros is not a scenario (a .toml file)"
+    # An input review: core11 odds named a unit of the file never asked of, and no
+    # field; the CLI's --from is the API's upload.
+    core11 = client.post("/api/odds", json={**PLAIN, "upload": upload["id"]})
+    assert core11.status_code == 422
+    assert core11.json()["error"] == (
+        "upload: a BattleScribe file's units are waffle datasheets (7th edition); core11 odds "
+        "cannot use them: ask with ruleset waffle, or leave out upload"
+    )
 
 
 @pytest.mark.parametrize(

@@ -52,6 +52,7 @@ from hammerlab.engine.rules import (
     ParamValue,
     RuleSettingError,
     RuleSettings,
+    UnknownRuleError,
     implied_switches,
     resolve_settings,
     rule_flags,
@@ -152,6 +153,9 @@ class FlagError(RuleSettingError):
     def __init__(self, flag: str, problem: object) -> None:
         super().__init__(str(problem))
         self.flag = flag
+        self.unknown_name = isinstance(problem, UnknownRuleError)
+        """Whether the flag names a rule or parameter the ruleset does not have (one
+        another ruleset may: ``hammerlab lab`` names the scenario's ruleset)."""
 
 
 def _flags(flag: str, given: Iterable[str]) -> dict[str, ParamValue]:

@@ -271,6 +271,13 @@ class OddsCalculator(Protocol):
         the fields any one of which will do (``("skill", "hits")``: the BS, or hits)."""
         ...
 
+    @property
+    def skill_is_roll(self) -> bool:
+        """Whether :attr:`PlainQuestion.skill` is the D6 roll needed (core11's BS 3+), which
+        may be given with its plus (``--bs 3+``); when it is a characteristic (the Waffle
+        Edition's BS 4, which hits on 3+), a plus is refused rather than dropped."""
+        ...
+
     def plain(self, question: PlainQuestion) -> OddsResult:
         """Odds for numbers."""
         ...

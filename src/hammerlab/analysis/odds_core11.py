@@ -42,6 +42,11 @@ class Core11Calculator:
         """Attacks, BS and Damage."""
         return (("attacks",), ("skill",), ("damage",))
 
+    @property
+    def skill_is_roll(self) -> bool:
+        """Yes: BS is written as the roll (3+)."""
+        return True
+
     def plain(self, question: PlainQuestion) -> OddsResult:
         """Odds for numbers."""
         refuse_unused("core11", question, ("weapon_type", "hits", "cover", "rules"))

@@ -70,13 +70,35 @@ class OddsAsk:
         return self.attacker is not None or self.weapon is not None or self.target is not None
 
 
-def _number(field: str, text: str | None) -> int | None:
+ROLLS = ("save", "invulnerable", "cover", "feel_no_pain")
+"""Fields given as the D6 roll needed, which may be written with their plus (``3+``);
+any other number is refused with one (the BS too where it is a characteristic:
+:attr:`~hammerlab.analysis.odds.OddsCalculator.skill_is_roll`)."""
+
+
+def _number(field: str, text: str | None, roll: bool = False) -> int | None:
     if text is None:
         return None
+    written = text.strip()
+    if written.endswith("+") and not (roll or field in ROLLS):
+        raise QuestionError(f"must be a whole number, not a roll: {text!r}", flag(field))
     try:
-        return int(text.strip().rstrip("+"))
+        return int(written.rstrip("+"))
     except ValueError:
         raise QuestionError(f"must be a whole number, not {text!r}", flag(field)) from None
+
+
+def _skill(text: str | None, ruleset: str, is_roll: bool) -> int | None:
+    """``--bs``: the roll needed (``3+`` or ``3``) where the edition writes it so, else
+    the characteristic, whose plus is refused: ``--bs 4+`` meant to hit on 4+ would
+    be read as BS 4, which hits on 3+."""
+    if text is not None and text.strip().endswith("+") and not is_roll:
+        raise QuestionError(
+            f"{text!r} is a roll; {ruleset} odds take the BS characteristic ('--bs 4' hits "
+            "on 3+, '--bs 3' on 4+)",
+            "--bs",
+        )
+    return _number("bs", text, roll=True)
 
 
 def _required(field: str, text: str | None) -> int:
@@ -134,12 +156,13 @@ def answer(
         known = ", ".join(calculator_names())
         raise QuestionError(f"unknown ruleset {ask.ruleset!r}; known: {known}", "--ruleset")
     calc = calculator(ask.ruleset)
-    other = next((unit for unit in units if unit.edition != ask.ruleset), None)
+    other = next((unit.edition for unit in units if unit.edition != ask.ruleset), None)
     if other is not None:  # a BattleScribe file's units are 7th-edition, waffle datasheets
         raise QuestionError(  # not its path: an upload's is the server's private file
-            f"the units given ({other.name!r} among them) are {other.edition} datasheets, "
-            f"as a BattleScribe file's are; {ask.ruleset} odds cannot use them: ask with "
-            f"--ruleset {other.edition}"
+            f"a BattleScribe file's units are {other} datasheets (7th edition); "
+            f"{ask.ruleset} odds cannot use them: ask with --ruleset {other}, or leave out "
+            "--from",
+            "--from",
         )
     facts = frozenset(s.strip().lower() for s in ask.situation)
     if ask.is_library:
@@ -184,7 +207,7 @@ def answer(
             wounds=_required("wounds", ask.wounds),
             target_models=_required("target_models", ask.target_models),
             attacks=ask.attacks,
-            skill=_number("bs", ask.bs),
+            skill=_skill(ask.bs, ask.ruleset, calc.skill_is_roll),
             damage=ask.damage,
             weapon_type=ask.weapon_type,
             firing_models=1 if ask.models is None else _required("models", ask.models),

@@ -41,7 +41,7 @@ from hammerlab.editions.waffle.parameters import (
     SNAP_SHOT_DIVISOR,
     SNAP_SHOT_MINIMUM,
 )
-from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
+from hammerlab.editions.waffle.profiles import MARKERS, WeaponProfile, stats_of, weapon_of
 from hammerlab.editions.waffle.special_rules import (
     feel_no_pain_in,
     names_rule,
@@ -97,6 +97,11 @@ class WaffleCalculator:
     def plain_required(self) -> tuple[tuple[str, ...], ...]:
         """The BS, unless the hits are given (the shots are 1 a model unless said)."""
         return (("skill", "hits"),)
+
+    @property
+    def skill_is_roll(self) -> bool:
+        """No: BS is the 6th/7th-edition characteristic (BS 4 hits on 3+)."""
+        return False
 
     def plain(self, question: PlainQuestion) -> OddsResult:
         """Odds for numbers: ``firing_models`` models with the same BS fire one weapon."""
@@ -245,6 +250,10 @@ def _rule_text(keyword: str) -> str:
     return f"{match.group(1)} ({match.group(2)}+)" if match else keyword.strip()
 
 
+_MARKER_TYPES = frozenset(marker.lower() for marker in MARKERS)
+"""A ``--type`` that is a marker alone (``Blast``): it takes ``--hits``, not shots."""
+
+
 def _plain_weapon(question: PlainQuestion) -> WeaponProfile:
     """The weapon of a plain question, read as a datasheet's weapon would be."""
     kind, *rules = [t.strip() for t in (question.weapon_type or "Assault").split(",")]
@@ -257,6 +266,10 @@ def _plain_weapon(question: PlainQuestion) -> WeaponProfile:
             raise QuestionError(problem, "--shots")
         if re.search(r"\d", kind):
             raise QuestionError(f"give the shots once, not also in the type {kind!r}", "--shots")
+        if kind.lower() in _MARKER_TYPES:  # "Blast 2" would be no weapon type at all
+            under = "template" if kind.lower() == "template" else "marker"
+            problem = f"a {kind} weapon hits the models under its {under}: give --hits"
+            raise QuestionError(f"{problem} (how many), not --shots", "--shots")
         kind = f"{kind} {question.attacks.strip()}"
     ap = question.ap.strip()
     try:

@@ -45,6 +45,7 @@ no query can take the machine.
 from __future__ import annotations
 
 import json
+import re
 import signal
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -691,13 +692,38 @@ def not_a_read(sql: str) -> str | None:
     except duckdb.Error:
         return None
     for statement in statements:
-        if statement.type not in READ_STATEMENTS:
-            kind = statement.type.name.replace("_", " ")
+        try:
+            read = statement.type in READ_STATEMENTS
+        except ValueError:  # a type DuckDB's Python module does not name (UPDATE EXTENSIONS)
+            read = False
+        if not read:
+            kind = _statement_kind(statement)
+            article = "an" if kind[:1] in "AEIO" or kind.startswith(("UN", "UP")) else "a"
             return (
-                f"the query is read-only: a {kind} statement is refused; give a SELECT "
+                f"the query is read-only: {article} {kind} statement is refused; give a SELECT "
                 "(or WITH ... SELECT, VALUES, FROM ...)"
             )
     return None
+
+
+_FIRST_WORD = re.compile(
+    r"(?:\s+|--[^\n]*|/\*.*?\*/)*((?:force\s+)?[a-z]+)", re.DOTALL | re.IGNORECASE
+)
+"""A statement's first keyword, after blanks and comments (``FORCE INSTALL`` as one)."""
+
+
+def _statement_kind(statement: duckdb.Statement) -> str:
+    """What a refused statement is, as its writer wrote it (``INSTALL``, which DuckDB
+    calls a ``LOAD``; ``USE``, a ``SET``), or DuckDB's word for one led by ``WITH``
+    (the ``INSERT`` it leads to)."""
+    found = _FIRST_WORD.match(statement.query)
+    written = "" if found is None else " ".join(found[1].split()).upper()
+    if written not in ("", "WITH"):
+        return written
+    try:
+        return statement.type.name.replace("_", " ")
+    except ValueError:
+        return "non-read"
 
 
 _QUERY_MISTAKES = (duckdb.ProgrammingError, duckdb.PermissionException, duckdb.DataError)

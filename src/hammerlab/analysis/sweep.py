@@ -51,6 +51,8 @@ from hammerlab.engine.rules import (
     resolve_settings,
 )
 from hammerlab.errors import HammerlabError, InputError
+from hammerlab.io.battlescribe.source import MAX_XML_BYTES
+from hammerlab.io.files import read_at_most
 from hammerlab.io.scenario import Scenario
 
 if TYPE_CHECKING:
@@ -358,7 +360,7 @@ def _sources_read(scenario: Scenario, source: str) -> tuple[str, ...]:
         try:
             seen = path.stat()
             read.append(_file_sha256(str(path.resolve()), seen.st_mtime_ns, seen.st_size))
-        except OSError:
+        except (OSError, InputError):  # larger than any the importer reads: it says so
             read.append(str(path.resolve()))
     return tuple(read)
 
@@ -368,7 +370,7 @@ def _file_sha256(path: str, modified_ns: int, size: int) -> str:
     """The SHA-256 of the file at ``path`` as it was when modified at ``modified_ns``
     with ``size`` bytes: a catalogue of megabytes is read once, not once for every
     grid point a sweep checks (``case_at``)."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return hashlib.sha256(read_at_most(Path(path), MAX_XML_BYTES, path)).hexdigest()
 
 
 def cases(
@@ -398,9 +400,14 @@ def cases(
         except RuleSettingError as error:
             if len(scenarios) == 1:
                 raise
-            where = f"{source} (ruleset {scenario.ruleset})"
-            raise type(error)(f"{where}: {error}") from None
+            raise type(error)(f"{in_ruleset(source, scenario)}: {error}") from None
     return checked
+
+
+def in_ruleset(source: str, scenario: Scenario) -> str:
+    """A scenario file as an error names it where its ruleset matters (a rule or key one
+    ruleset lacks may be another's): ``examples/core11_whole_turn.toml (ruleset core11)``."""
+    return f"{source} (ruleset {scenario.ruleset})"
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ from hammerlab.engine.decisions import Controller
 from hammerlab.engine.events import Event
 from hammerlab.engine.rules import ParamValue, RuleSettingError, RuleSettings, rule_flags
 from hammerlab.errors import BattleFailedError, HammerlabError, InputError
+from hammerlab.io.files import MAX_LOG_BYTES, MAX_SAVED_GAME_BYTES, read_text_at_most
 from hammerlab.io.scenario import load_scenario
 
 
@@ -253,8 +254,9 @@ def _recorded_plugins(resume: Path | None) -> bool:
     if resume is None:
         return False
     try:
-        return bool(json.loads(resume.read_text(encoding="utf-8")).get("plugins"))
-    except (OSError, ValueError, RecursionError, AttributeError):
+        text = read_text_at_most(resume, MAX_SAVED_GAME_BYTES, str(resume))
+        return bool(json.loads(text).get("plugins"))
+    except (OSError, InputError, ValueError, RecursionError, AttributeError):
         return False
 
 
@@ -393,8 +395,8 @@ def _resumed(path: Path, controller: str, side: str | None, plugins: list[Path])
     plug-ins it records are loaded only when ``plugins`` (``--plugin``) names them all
     (:class:`PluginNotNamedError` otherwise, before any is)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+        text = read_text_at_most(path, MAX_SAVED_GAME_BYTES, str(path))
+    except OSError as error:
         raise InputError(str(path), "", f"cannot read: {error}") from None
     players = saved_players(text, str(path))
     people = _people(controller, side, players, str(path))
@@ -466,9 +468,9 @@ def run_replay(log: Path, plugin: list[Path] | None = None) -> None:
     The plug-ins its header records are loaded only when ``plugin`` (``--plugin``)
     names them all: otherwise a usage error says which, before any is."""
     try:
-        text = log.read_text(encoding="utf-8")
+        text = read_text_at_most(log, MAX_LOG_BYTES, str(log))
         differs = check_log(text, str(log), plugin or [])
-    except (OSError, UnicodeDecodeError) as error:
+    except OSError as error:
         raise fail(f"{log}: cannot read: {error}") from None
     except PluginNotNamedError as error:
         raise usage_error("--plugin", plugins_to_name(error)) from None

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from hammerlab.analysis.engine_version import plugins_line
 from hammerlab.analysis.lab import FlagError, LabReport, arms, compare
-from hammerlab.analysis.sweep import SweepError
+from hammerlab.analysis.sweep import SweepError, in_ruleset
 from hammerlab.cli.battle_cmd import load_plugins
 from hammerlab.cli.common import (
     check_outputs,
@@ -92,7 +92,12 @@ def run_lab(
         spec = load_scenario(scenario)
         check_outputs(outputs, source_files(scenario, spec))
         plugins = load_plugins(plugin, [spec.ruleset])
-        experiment = arms(spec, rule, setting or [], str(scenario))
+        try:
+            experiment = arms(spec, rule, setting or [], str(scenario))
+        except FlagError as error:  # a rule of another ruleset? say the scenario's
+            if not error.unknown_name:
+                raise
+            raise FlagError(error.flag, f"{in_ruleset(str(scenario), spec)}: {error}") from error
         with runner_for(processes, scheduler) as runner, store_at(out) as store:
             try:
                 with progress("paired battles", 2 * runs, quiet=as_json) as advance:

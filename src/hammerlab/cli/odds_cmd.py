@@ -85,7 +85,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
         bs: Annotated[
             str | None,
-            typer.Option(metavar="N", help="plain: BS; core11 3 for 3+, waffle the BS (4)"),
+            typer.Option(metavar="N", help="plain: BS; core11 3 (or 3+), waffle BS 4 (not 4+)"),
         ] = None,
         strength: Annotated[str | None, typer.Option(metavar="N", help="plain: Strength")] = None,
         ap: Annotated[

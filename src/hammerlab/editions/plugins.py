@@ -33,6 +33,7 @@ from hammerlab.engine.rules import (
     resolve_settings,
 )
 from hammerlab.errors import InputError
+from hammerlab.io.files import MAX_PLUGIN_BYTES, read_at_most
 
 ENTRY_POINT_GROUP = "hammerlab.rules"
 
@@ -174,7 +175,7 @@ def load_plugin_file(path: Path) -> PluginFile:
         raise InputError(source, "", "no such plug-in file")
     resolved = str(path.resolve())
     try:
-        data = path.read_bytes()
+        data = read_at_most(path, MAX_PLUGIN_BYTES, source)
     except OSError as error:
         raise InputError(source, "", f"cannot read the plug-in: {error.strerror}") from None
     digest = hashlib.sha256(data).hexdigest()

@@ -23,6 +23,7 @@ power, the weapons a model carries) far above anything printed.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 MAX_WOUNDS = 20
 """The most Wounds a model may have (the odds' cap on W too; a Hierophant Bio-titan
@@ -58,6 +59,11 @@ STRENGTH_CHANGE = (1, 10)
 """The N of a weapon's Strength written ``xN`` or ``+N`` (the result is at most 10)."""
 POISONED = (1, 6)
 """The X of ``Poisoned (X+)``. A To Wound roll of 1 always fails, so 1+ wounds as 2+."""
+FEEL_NO_PAIN = (2, 6)
+"""The X of ``Feel No Pain (X+)`` and ``Reanimation Protocols (X+)``: the D6 that
+discounts an unsaved Wound (7th edition: "the number in brackets is the D6 result
+needed"). No roll of 1 fails it, so a 1+ (or 0+) would discount every Wound, and
+a 7+ none."""
 MASTERY_LEVEL = (1, 5)
 """A Psyker's Mastery Level (``Psyker (Mastery Level N)``; the shared catalogues' highest
 is 3): each level adds a die to its player's Warp Charge pool, and the pool's size is
@@ -91,6 +97,38 @@ def characteristic_problem(key: str, value: int) -> str | None:
     """What is wrong with characteristic ``key`` read as ``value`` (:data:`CHARACTERISTICS`)."""
     bounds = CHARACTERISTICS.get(key)
     return None if bounds is None else within(key, value, bounds)
+
+
+ROLL_RULE = re.compile(r"(?P<name>[^(]*?)\s*\(\s*(?P<value>[0-9]+)\s*\+?\s*\)")
+"""A rule with the D6 it needs written in brackets: ``Poisoned (4+)``, ``Feel No Pain (6+)``."""
+ROLL_RULES: dict[str, tuple[str, tuple[int, int]]] = {
+    "poisoned": ("Poisoned wounds on", POISONED),
+    "feel no pain": ("Feel No Pain discounts a Wound on", FEEL_NO_PAIN),
+    "reanimation protocols": ("Reanimation Protocols discounts a Wound on", FEEL_NO_PAIN),
+}
+"""The rules whose ``(X+)`` is a D6 roll: rule (lower case) → (what the roll does, the
+bounds of X)."""
+
+
+def roll_problem(rule: str) -> str | None:
+    """What is wrong with the ``(X+)`` of ``rule`` when it is one of :data:`ROLL_RULES`
+    and X is outside its bounds (``Poisoned (0+)``, ``Feel No Pain (7+)``, which would
+    otherwise be read as a roll that always or never succeeds, or as no value); ``None``
+    for any other rule or a good value."""
+    match = ROLL_RULE.fullmatch(rule.strip())
+    entry = None if match is None else ROLL_RULES.get(match["name"].strip().lower())
+    if match is None or entry is None:
+        return None
+    does, (low, high) = entry
+    written = match["value"]
+    if len(written) <= 2 and low <= int(written) <= high:  # no int() of 5,000 digits
+        return None
+    return f"{rule!r}: {does} {low}+ to {high}+"
+
+
+def roll_problems(rules: Iterable[str]) -> list[str]:
+    """What :func:`roll_problem` finds wrong with each of ``rules``."""
+    return [problem for rule in rules if (problem := roll_problem(rule)) is not None]
 
 
 def shots_problem(shots: int) -> str | None:

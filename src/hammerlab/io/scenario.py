@@ -26,6 +26,7 @@ from shapely.validation import explain_validity
 
 from hammerlab.errors import InputError
 from hammerlab.io.bounds import MAX_UNIT_MODELS
+from hammerlab.io.files import read_text_at_most
 from hammerlab.io.library import ModelSpec
 from hammerlab.io.validation import Flag, Number, Whole, as_input_error, parse_toml
 
@@ -285,12 +286,8 @@ def scenario_from_data(data: object, source: str) -> Scenario:
 def load_scenario(path: Path | str) -> Scenario:
     """Read and validate a scenario file (a path, or its name as text)."""
     path = Path(path)
-    try:
-        if path.stat().st_size > MAX_SCENARIO_BYTES:
-            raise InputError(str(path), "", f"file larger than {MAX_SCENARIO_BYTES} bytes")
-        text = path.read_text(encoding="utf-8")
+    try:  # /dev/zero, a FIFO or /dev/stdin: stat() says 0 bytes, the read never ends
+        text = read_text_at_most(path, MAX_SCENARIO_BYTES, str(path))
     except OSError as error:
         raise InputError(str(path), "", f"cannot read: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise InputError(str(path), "", "not UTF-8 text") from None
     return parse_scenario(text, str(path))

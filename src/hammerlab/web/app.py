@@ -16,7 +16,8 @@ from __future__ import annotations
 import html
 import json
 import logging
-from collections.abc import Awaitable, Callable, MutableMapping
+import re
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -44,7 +45,7 @@ from hammerlab.editions.base import describe_ruleset
 from hammerlab.editions.plugins import load_plugin_file
 from hammerlab.engine.datasheet import Datasheet
 from hammerlab.engine.rules import RuleSettingError
-from hammerlab.errors import HammerlabError
+from hammerlab.errors import MAX_DIGITS, HammerlabError, long_number, long_number_problem
 from hammerlab.io.scenario import Scenario
 from hammerlab.web import services
 from hammerlab.web.schemas import (
@@ -85,7 +86,9 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 class BodyLimit:
     """ASGI middleware: a request body over its limit is answered 413 before the
-    app reads it (by its Content-Length, or by counting as it arrives)."""
+    app reads it (by its Content-Length, or by counting as it arrives); a JSON body
+    holding a whole number of more digits than any file or flag may have, 422
+    naming its field (:func:`_long_number`)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -118,6 +121,10 @@ class BodyLimit:
             chunks.append(chunk)
             more = bool(message.get("more_body"))
         body = b"".join(chunks)
+        problem = _long_number(body) if limit == MAX_JSON_BYTES else None
+        if problem is not None:
+            await _refuse(send, 422, problem)
+            return
         sent = False
 
         async def replay() -> Message:
@@ -137,9 +144,68 @@ async def _too_large(send: Send, limit: int) -> None:
         problem = f"the file is larger than {services.MAX_UPLOAD_BYTES // (1024 * 1024)} MB"
     else:
         problem = f"request body larger than {limit // 1024} KB"
-    response = JSONResponse({"error": problem}, status_code=413)
-    await send({"type": "http.response.start", "status": 413, "headers": response.raw_headers})
+    await _refuse(send, 413, problem)
+
+
+async def _refuse(send: Send, status: int, problem: str) -> None:
+    """Answer ``status`` with ``problem`` as every error is answered, from the middleware."""
+    response = JSONResponse({"error": problem}, status_code=status)
+    await send({"type": "http.response.start", "status": status, "headers": response.raw_headers})
     await send({"type": "http.response.body", "body": response.body})
+
+
+class _Long:
+    """A number with a run of more than :data:`~hammerlab.errors.MAX_DIGITS` digits, as
+    :func:`_long_number` reads it: the run's length, not its value."""
+
+    def __init__(self, length: int) -> None:
+        self.length = length
+
+
+def _read_number(written: str, convert: Callable[[str], object]) -> object:
+    """A JSON number as ``convert`` reads it, or a :class:`_Long` for one too long."""
+    longest = max(len(run) for run in re.findall(r"\d+", written))
+    return _Long(longest) if longest > MAX_DIGITS else convert(written)
+
+
+def _long_number(body: bytes) -> str | None:
+    """What is wrong with a JSON body holding a number with a run of more than
+    :data:`~hammerlab.errors.MAX_DIGITS` digits, naming its field as the CLI names
+    its flag (``seed: a number of 5,000 digits (at most 100 are read)``); ``None``
+    for any other body, which the app reads and checks as before. Python's decoder
+    refuses more than 4,300 digits with a ``ValueError`` FastAPI turned into "There
+    was an error parsing the body", and read fewer as a seed the CLI refuses."""
+    if long_number(body.decode("utf-8", errors="replace")) is None:
+        return None  # a long run in a string is no number: the parse below tells
+    try:
+        data = json.loads(
+            body,
+            parse_int=lambda written: _read_number(written, int),
+            parse_float=lambda written: _read_number(written, float),
+        )
+        found = _first_long(data, ())
+    except (ValueError, RecursionError):
+        return None  # the app says why (not UTF-8, nested too deep, not JSON)
+    if found is None:
+        return None
+    where, number = found
+    return f"{'.'.join(where) or 'request body'}: {long_number_problem(number.length)}"
+
+
+def _first_long(data: object, where: tuple[str, ...]) -> tuple[tuple[str, ...], _Long] | None:
+    """The first :class:`_Long` in ``data`` and the keys (and list places) to it."""
+    if isinstance(data, _Long):
+        return where, data
+    items: Iterable[tuple[object, object]] = ()
+    if isinstance(data, dict):
+        items = data.items()
+    elif isinstance(data, list):
+        items = enumerate(data)
+    for key, value in items:
+        found = _first_long(value, (*where, str(key)))
+        if found is not None:
+            return found
+    return None
 
 
 def _error(status: int, message: str) -> JSONResponse:

@@ -8,6 +8,8 @@ request is checked before any work is done.
 
 from __future__ import annotations
 
+import json
+import math
 import re
 from typing import Annotated, Any
 
@@ -41,7 +43,8 @@ def _as_typed(value: object) -> object:
         return value
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
-    kind = _JSON_KINDS.get(type(value), type(value).__name__)
+    finite = not isinstance(value, float) or math.isfinite(value)
+    kind = _JSON_KINDS.get(type(value), type(value).__name__) if finite else json.dumps(value)
     raise PydanticCustomError(
         "flag_value", "give text or a whole number, as typed after the flag, not {kind}",
         {"kind": kind},
@@ -80,6 +83,23 @@ class _Strict(BaseModel):
         validate_by_name=True,
         validate_by_alias=True,
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_spelling(cls, data: Any) -> Any:
+        """A field taken by two names (``target-models`` or ``target_models``, ``type``
+        or ``weapon_type``) may be given once: both were "Extra inputs are not
+        permitted", as if the second were no field."""
+        if not isinstance(data, dict):
+            return data
+        for name, field in cls.model_fields.items():
+            if field.alias not in (None, name) and field.alias in data and name in data:
+                raise PydanticCustomError(
+                    "two_spellings",
+                    "{alias} and {name} are one field: give one",
+                    {"alias": field.alias, "name": name},
+                )
+        return data
 
 
 class OddsRequest(_Strict):
@@ -156,13 +176,18 @@ class OddsRequest(_Strict):
     @staticmethod
     def fields_named(message: str) -> str:
         """An odds error as the API's client reads it: each ``hammerlab odds`` flag
-        it names (``--shots``, ``--rule``) written as the request's field."""
-        return _FLAG.sub(lambda found: found[1] if found[1] in _FIELDS else found[0], message)
+        it names (``--shots``, ``--rule``) written as the request's field (``--from``,
+        the CLI's BattleScribe file, as ``upload``, the API's)."""
+        return _FLAG.sub(lambda found: _FIELDS.get(found[1], found[0]), message)
 
 
 _FLAG = re.compile(r"--([a-z][a-z-]*)")
-_FIELDS = frozenset({"shots", *(f.alias or name for name, f in OddsRequest.model_fields.items())})
-"""The names ``POST /api/odds`` takes, as written in a request."""
+_FIELDS = {
+    "from": "upload",
+    "shots": "shots",
+    **{f.alias or name: f.alias or name for name, f in OddsRequest.model_fields.items()},
+}
+"""The names ``POST /api/odds`` takes, as written in a request, by the CLI's flag."""
 
 
 class OddsCheckRequest(OddsRequest):
@@ -180,7 +205,7 @@ class ScenarioRef(_Strict):
 
     @property
     def offered(self) -> str | None:
-        """The offered scenario's name (``None`` for an upload, which is played instead):
+        """The offered scenario's name (``None`` for an upload, given instead of one):
         what a page's form shows for what it played."""
         return None if self.upload is not None else self.scenario
 

@@ -126,7 +126,11 @@ class Scenarios:
         return sorted(p.relative_to(self.folder).as_posix() for p in self.folder.rglob("*.toml"))
 
     def get(self, name: str | None, upload: str | None) -> tuple[Scenario, str]:
-        """The scenario and its source (a path, for BattleScribe files beside it)."""
+        """The scenario and its source (a path, for BattleScribe files beside it): the
+        one named, or the one uploaded, not both (the upload was played, and a lab job's
+        ``asked`` named the other)."""
+        if name is not None and upload is not None:
+            raise WebError("name a scenario or an uploaded one (upload), not both")
         if upload is not None:
             found = self.uploads.get(upload)
             if found is None:

@@ -18,12 +18,13 @@ from hammerlab.errors import ProfileError
 from hammerlab.io.bounds import (
     AP,
     MAX_RANGE,
-    POISONED,
+    ROLL_RULE,
     SAVE,
     STRENGTH,
     STRENGTH_CHANGE,
     VEHICLE_TYPE,
     characteristic_problem,
+    roll_problems,
     shots_problem,
     unit_type_problem,
 )
@@ -93,14 +94,26 @@ _DIGITS = re.compile(r"[0-9]+")
 _INCHES = re.compile(r"[0-9]+(\.[0-9]+)?")
 
 
+NOT_A_ROLL = (
+    "a characteristic is the 6th/7th-edition number, not the roll it needs "
+    "(BS 4 hits on 3+, BS 3 on 4+)"
+)
+"""Why a characteristic written as a roll (``BS = "4+"``) is refused."""
+
+
 def _is_number(text: str) -> bool:
     return _DIGITS.fullmatch(text) is not None
 
 
 def _number(profile_name: str, key: str, raw: str) -> int:
-    """Characteristic ``key`` written ``raw`` (``"4"``, ``"3+"``), within its 6th/7th-edition
-    bounds (``io.bounds.CHARACTERISTICS``)."""
-    text = raw.strip().rstrip("+").strip()
+    """Characteristic ``key`` written ``raw`` (``"4"``), within its 6th/7th-edition bounds
+    (``io.bounds.CHARACTERISTICS``). A roll (``"4+"``) is refused: a player used to
+    later editions means BS ``4+`` to hit on 4+, which is BS 3 (:data:`NOT_A_ROLL`)."""
+    text = raw.strip()
+    if text.endswith("+") and _is_number(text.rstrip("+").strip()):
+        raise ProfileError(
+            f"{profile_name}: {key} must be a number, got {raw!r}: {NOT_A_ROLL}", key
+        )
     if not _is_number(text):
         raise ProfileError(f"{profile_name}: {key} must be a number, got {raw!r}", key)
     value = int(text)
@@ -330,7 +343,7 @@ class WeaponProfile:
     def rule_value(self, name: str) -> int | None:
         """The number in ``Poisoned (4+)`` style rules."""
         for rule in self.rules:
-            match = _RULE_VALUE.fullmatch(rule)
+            match = ROLL_RULE.fullmatch(rule)
             if match and match.group("name").lower() == name.lower():
                 return int(match.group("value"))
         return None
@@ -370,10 +383,6 @@ _TYPE_RE = re.compile(
 
 _SIZED_BLAST = {'3"Blast': "Blast", '5"Blast': "Large Blast"}
 """Some books and data files write the marker size: ``3" Blast``, ``5" Blast``."""
-
-
-_RULE_VALUE = re.compile(r"(?P<name>[^(]*?)\s*\(\s*(?P<value>[0-9]+)\s*\+?\s*\)")
-"""A rule with a value: ``Poisoned (4+)``."""
 
 
 def _parse_strength(name: str, raw: str) -> StrengthSpec:
@@ -419,16 +428,10 @@ def _parse_range(name: str, raw: str) -> float | None:
 
 def _check_rules(name: str, rules: list[str], key: str) -> None:
     """Refuse a Poisoned value outside ``io.bounds.POISONED`` (``Poisoned (0+)``,
-    ``Poisoned (9+)``), which would otherwise be read as no value (4+) or not at all."""
-    for rule in rules:
-        match = _RULE_VALUE.fullmatch(rule)
-        if match is None or match.group("name").lower() != "poisoned":
-            continue
-        low, high = POISONED
-        if not low <= int(match.group("value")) <= high:
-            raise ProfileError(
-                f"weapon {name}: {rule!r}: Poisoned wounds on {low}+ to {high}+", key
-            )
+    ``Poisoned (9+)``), which would otherwise be read as no value (4+) or not at all
+    (:func:`io.bounds.roll_problems`)."""
+    for problem in roll_problems(rules):
+        raise ProfileError(f"weapon {name}: {problem}", key)
 
 
 def _check_shots(name: str, written: str, *shots: int) -> None:

@@ -48,7 +48,7 @@ from hammerlab.engine.decisions import Controller
 from hammerlab.engine.rules import Parameter, RuleOption
 from hammerlab.engine.units import Unit
 from hammerlab.errors import ProfileError
-from hammerlab.io.bounds import MAX_WEAPONS_PER_MODEL
+from hammerlab.io.bounds import MAX_WEAPONS_PER_MODEL, roll_problems
 from hammerlab.io.library import Library, builtin_library
 
 
@@ -122,10 +122,14 @@ class WaffleRuleset:
 
     def datasheet_errors(self, datasheet: Datasheet) -> list[tuple[str, str]]:
         """Profiles, weapons and powers ``stats_of``, ``weapon_of`` and ``power_of`` refuse
-        (the forms they read and the bounds of ``io.bounds``), Mastery Levels out of
-        bounds, and models carrying more than ``io.bounds.MAX_WEAPONS_PER_MODEL``
-        weapons or powers (:meth:`Ruleset.datasheet_errors`)."""
-        errors = [("rules", problem) for problem in mastery_problems(datasheet.rules)]
+        (the forms they read and the bounds of ``io.bounds``), Mastery Levels and rolls
+        (``Feel No Pain (0+)``: ``io.bounds.roll_problems``) out of bounds, and models
+        carrying more than ``io.bounds.MAX_WEAPONS_PER_MODEL`` weapons or powers
+        (:meth:`Ruleset.datasheet_errors`)."""
+        errors = [
+            ("rules", problem)
+            for problem in [*mastery_problems(datasheet.rules), *roll_problems(datasheet.rules)]
+        ]
         for index, entry in enumerate(datasheet.entries):
             model = f"models[{index}]"
             profile = entry.profile
@@ -140,7 +144,10 @@ class WaffleRuleset:
             except ProfileError as error:
                 key = "type" if error.key == "type" else _path("profile", error.key)
                 errors.append((f"{model}.{key}", str(error)))
-            errors += [(f"{model}.rules", p) for p in mastery_problems(entry.rules)]
+            errors += [
+                (f"{model}.rules", p)
+                for p in [*mastery_problems(entry.rules), *roll_problems(entry.rules)]
+            ]
             for field, carried in (("weapons", entry.weapons), ("powers", entry.powers)):
                 if len(carried) > MAX_WEAPONS_PER_MODEL:
                     problem = (

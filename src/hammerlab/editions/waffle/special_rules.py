@@ -9,7 +9,6 @@ BattleScribe 7th-edition data in ``tests/data/bsdata-7e`` also gives them).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Final, Protocol
@@ -21,6 +20,7 @@ from hammerlab.editions.waffle.weapon_rules import smashing, with_rules
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile
 from hammerlab.engine.units import Model, Unit
+from hammerlab.io.bounds import ROLL_RULE
 
 UNIT_RULES: Final[dict[str, str]] = {
     "Feel No Pain": "roll a D6 (5+, or the value given) to ignore each unsaved wound; "
@@ -256,8 +256,8 @@ def ignore_wound_roll(rules: Iterable[str], instant: bool = False) -> tuple[str,
         default, penalty = entry
         if instant and penalty is None:
             continue
-        match = re.search(r"\((\d)\+?\)", rule)
-        needed = (int(match.group(1)) if match else default) + (penalty or 0) * instant
+        match = ROLL_RULE.fullmatch(rule.strip())  # its bounds held at load: roll_problem
+        needed = (int(match["value"]) if match else default) + (penalty or 0) * instant
         if needed <= 6 and (best is None or needed < best[1]):
             best = (rule.split(" (", maxsplit=1)[0].strip(), needed)
     return best

@@ -40,9 +40,9 @@ from hammerlab.io.battlescribe.playable import (
     carried_problems,
     crewless_guns,
     is_ranged,
-    mastery_problems,
     never_fires_note,
     profile_problems,
+    rule_problems,
     size_problem,
     untyped_rules,
     weapon_problems,
@@ -529,7 +529,7 @@ def build_datasheet(
         notes.extend(filter(None, map(never_fires_note, entry.weapons)))
     oversized = size_problem(entries)
     for problem in [
-        *mastery_problems([*unit_rules, *(r for e in entries for r in e.rules)]),
+        *rule_problems([*unit_rules, *(r for e in entries for r in e.rules)]),
         *([oversized] if oversized else []),
     ]:
         notes.append(f"{name!r}: {problem}; {WAFFLE} cannot play it.")

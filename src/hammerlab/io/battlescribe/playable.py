@@ -7,7 +7,7 @@ characteristics the edition reads with ``stats_of`` and ``weapon_of``
 here, and every model or weapon outside them is caught at import time instead
 of failing later, in a battle:
 
-* a model: ``WS BS S T W I A Ld`` numbers (``"3"``, ``"3+"``), ``WS BS A``
+* a model: ``WS BS S T W I A Ld`` numbers (``"3"``; not a roll: ``"3+"``), ``WS BS A``
   also ``-`` (it has none), ``Sv`` a number or ``-``; a vehicle (it has
   ``Front``): ``BS Front Side Rear HP`` numbers, a Walker's ``WS S I A`` too;
   each number within its 6th/7th-edition bounds (``io.bounds``: W 1 to 20,
@@ -19,7 +19,10 @@ of failing later, in a battle:
   ``Assault|Heavy|Rapid Fire|Salvo|Pistol|Ordnance|Melee`` and its shots (``Heavy
   2``, ``Salvo 2/4``, 1 to ``io.bounds.MAX_WEAPON_SHOTS``; not dice: ``Heavy D3``)
   or with a blast, template or barrage marker; ``Poisoned (X+)`` with X 1 to 6; a
-  weapon outside these is dropped from its model, with a note.
+  weapon outside these is dropped from its model, with a note;
+* a rule of a unit or model: a Mastery Level 1 to 5, ``Feel No Pain (X+)`` (and
+  ``Reanimation Protocols (X+)``) with X 2 to 6; a unit with another makes it
+  unplayable.
 
 The bounds themselves are not restated: they are ``io.bounds``, which the
 readers use too.
@@ -39,20 +42,21 @@ from hammerlab.io.bounds import (
     MAX_RANGE,
     MAX_UNIT_MODELS,
     MAX_WEAPONS_PER_MODEL,
-    POISONED,
     SAVE,
     STRENGTH,
     STRENGTH_CHANGE,
     VEHICLE_TYPE,
     characteristic_problem,
     mastery_problem,
+    roll_problem,
+    roll_problems,
     shots_problem,
     unit_type_problem,
 )
 
 WAFFLE = "the Waffle Edition"
 
-_NUMBER = re.compile(r"[0-9]+\s*\+*")
+_SAVE = re.compile(r"[0-9]+\s*\+*")
 _NO_VALUE = frozenset({"-", ""})
 _NO_RANGE = frozenset({"template", "-", "melee", ""})
 _RANGE = re.compile(r"[0-9]+(?:\.[0-9]+)?")
@@ -62,7 +66,6 @@ _TYPE_HEAD = re.compile(
     rf"{_KINDS}\s*(?P<shots>[0-9]+)?(?:\s*/\s*(?P<salvo>[0-9]+))?", re.IGNORECASE
 )
 _DIGITS = re.compile(r"[0-9]+")
-_POISONED = re.compile(r"poisoned\s*\(\s*([0-9]+)\s*\+?\s*\)", re.IGNORECASE)
 _DICE_SHOTS = re.compile(rf"{_KINDS}\s*(?P<dice>[0-9]*\s*D\s*[0-9]+.*)", re.IGNORECASE)
 _MARKERS = frozenset({"blast", "large blast", "template", "barrage"})
 _STATS = ("WS", "BS", "S", "T", "W", "I", "A", "Ld")
@@ -85,11 +88,11 @@ def profile_problems(profile: Profile) -> list[str]:
     bad = [
         f"{key} {profile.get(key)!r}"
         for key in stats
-        if not _NUMBER.fullmatch(profile.get(key).strip())
+        if not _DIGITS.fullmatch(profile.get(key).strip())
         and (vehicle or key not in lacking or profile.get(key).strip() != "-")
     ]
     save = profile.get("Sv").strip()
-    if not vehicle and save not in _NO_VALUE and not _NUMBER.fullmatch(save):
+    if not vehicle and save not in _NO_VALUE and not _SAVE.fullmatch(save):
         bad.append(f"Sv {profile.get('Sv')!r}")
     if bad:
         return [f"{', '.join(bad)} {'is not a number' if len(bad) == 1 else 'are not numbers'}"]
@@ -135,10 +138,16 @@ def size_problem(entries: list[ModelEntry]) -> str | None:
     return f"it has {models} models; a unit has at most {MAX_UNIT_MODELS}"
 
 
-def mastery_problems(rules: list[str]) -> list[str]:
-    """Rules giving a Mastery Level outside ``io.bounds.MASTERY_LEVEL``, each once (the
-    Waffle Edition's ``psychic_powers.mastery_problems`` refuses them)."""
-    return [p for rule in dict.fromkeys(rules) if (p := mastery_problem(rule)) is not None]
+def rule_problems(rules: list[str]) -> list[str]:
+    """Rules giving a Mastery Level outside ``io.bounds.MASTERY_LEVEL`` or a roll outside
+    its bounds (``Feel No Pain (0+)``: ``io.bounds.roll_problem``), each once (the Waffle
+    Edition's ``psychic_powers.mastery_problems`` and ``ruleset.datasheet_errors``
+    refuse them)."""
+    return [
+        problem
+        for rule in dict.fromkeys(rules)
+        if (problem := mastery_problem(rule) or roll_problem(rule)) is not None
+    ]
 
 
 def _is_artillery(profile: Profile) -> bool:
@@ -203,12 +212,7 @@ def weapon_problems(weapon: Weapon) -> list[str]:
             problem = None if written is None else shots_problem(int(written))
             if problem is not None:
                 problems.append(f"Type {tokens[0]!r}: {problem}")
-    low, high = POISONED
-    problems += [
-        f"{token!r}: Poisoned wounds on {low}+ to {high}+"
-        for token in tokens
-        if (poisoned := _POISONED.fullmatch(token)) and not low <= int(poisoned[1]) <= high
-    ]
+    problems += roll_problems(tokens)
     return problems
 
 

@@ -32,6 +32,7 @@ import defusedxml
 import defusedxml.ElementTree as SafeET
 
 from hammerlab.errors import MAX_DIGITS, InputError, long_number_problem
+from hammerlab.io.files import read_at_most, size_words
 
 MAX_XML_BYTES = 50 * 1024 * 1024
 """Largest XML document accepted, compressed or not (the biggest real
@@ -214,15 +215,11 @@ def _read_plain(path: Path, source: str) -> bytes:
     if path.exists() and not path.is_file():
         raise InputError(source, "", "not a regular file")
     try:
-        with path.open("rb") as stream:
-            data = stream.read(MAX_XML_BYTES + 1)
+        return read_at_most(path, MAX_XML_BYTES, source)
     except FileNotFoundError:
         raise InputError(source, "", "file not found") from None
     except OSError as error:
         raise InputError(source, "", f"cannot read the file ({error.strerror})") from None
-    if len(data) > MAX_XML_BYTES:
-        raise InputError(source, "", f"file is larger than {_megabytes(MAX_XML_BYTES)}")
-    return data
 
 
 def _read_zipped_roster(path: Path, source: str) -> tuple[bytes, str]:
@@ -231,7 +228,7 @@ def _read_zipped_roster(path: Path, source: str) -> tuple[bytes, str]:
     name = ""
     try:
         if path.stat().st_size > MAX_ARCHIVE_BYTES:
-            raise InputError(source, "", f"archive is larger than {_megabytes(MAX_ARCHIVE_BYTES)}")
+            raise InputError(source, "", f"archive is larger than {size_words(MAX_ARCHIVE_BYTES)}")
         with zipfile.ZipFile(path) as archive:
             member = _roster_member(archive, source)
             name = printable(member.filename)
@@ -273,7 +270,7 @@ def _roster_member(archive: zipfile.ZipFile, source: str) -> zipfile.ZipInfo:
         raise InputError(
             source,
             printable(info.filename),
-            f"roster is larger than {_megabytes(MAX_XML_BYTES)} unpacked",
+            f"roster is larger than {size_words(MAX_XML_BYTES)} unpacked",
         )
     if info.file_size > MAX_COMPRESSION_RATIO * max(info.compress_size, 1):
         raise InputError(
@@ -321,7 +318,3 @@ def printable(text: str) -> str:
         char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
         for char in text
     )
-
-
-def _megabytes(size: int) -> str:
-    return f"{size // (1024 * 1024)} MB"
