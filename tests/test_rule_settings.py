@@ -18,6 +18,7 @@ from hammerlab.editions import get_ruleset
 from hammerlab.engine.rules import (
     Parameter,
     ParamValue,
+    RuleOption,
     RuleSettingError,
     RuleSettings,
     resolve_settings,
@@ -125,6 +126,31 @@ def test_a_file_that_sets_a_parameter_of_a_rule_it_switches_off_is_refused(
     result = CliRunner().invoke(app, ["battle", str(path)])
     assert result.exit_code == 1
     assert result.stderr.startswith(f"error: {path}: rules: {LOST}=0: fiery_charge=False")
+
+
+def test_an_option_on_without_the_option_it_changes_is_refused() -> None:
+    # An option that installs only on another's hook points (RuleOption.requires) would
+    # be reported on and change nothing without it: refused, whatever layer leaves it so.
+    loud = RuleOption("loud", "Loud", "House rule")
+    louder = RuleOption("louder", "Louder", "House rule", requires="loud")
+    assert resolve_settings((loud, louder), (), {"loud": True, "louder": True}).on("louder")
+    assert not resolve_settings((louder,), (), {}).on("louder")  # off: nothing to ask
+    with pytest.raises(RuleSettingError, match="louder is on but loud is off"):
+        resolve_settings((loud, louder), (), {"louder": True})
+    with pytest.raises(RuleSettingError, match="louder is on but loud is off"):
+        resolve_settings((loud, louder), (), {"loud": True, "louder": True}, {"loud": "off"})
+    with pytest.raises(RuleSettingError, match="louder changes the rule 'loud', which this"):
+        resolve_settings((louder,), (), {"louder": True})
+    # Suppressive Fire's sub-options: one line of error, and rulesets says what they need
+    result = CliRunner().invoke(app, ["battle", str(FIERY), "--rule", "shock_troops"])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: --rule: shock_troops is on but suppressive_fire is off: shock_troops "
+        "changes only what suppressive_fire does, so it would change nothing; switch "
+        "suppressive_fire on too, or shock_troops off\n"
+    )
+    listed = CliRunner().invoke(app, ["rulesets"], terminal_width=400).output
+    assert "  suppressive_pinning (default off; needs suppressive_fire): " in listed
 
 
 def test_a_sweep_point_s_parameter_switches_its_rule_on_unless_the_rule_is_an_axis() -> None:

@@ -199,6 +199,34 @@ def test_suppression_is_worth_only_the_break_chance_its_penalty_adds_to_shooting
     assert plans.suppression_value(battle, shooter, target) == pytest.approx(5 / 9 * 5 / 36 * 10)
 
 
+def test_suppression_of_a_unit_that_took_its_25_percent_check_is_worth_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The unit took the phase's one 25% Morale check already (a Suppressive Fire's):
+    # neither Suppressive Fire nor shooting makes it test again this phase.
+    monkeypatch.setattr(plans, "next_turn_value", lambda *_: 10.0)
+    monkeypatch.setattr(plans, "off_table_chance", lambda *_: 0.0)
+    battle, shooter, target = suppressing_two_boltguns(1)
+    st(battle, target).casualty_check_taken = True
+    assert plans.suppression_value(battle, shooter, target) == 0.0
+
+
+def test_suppressive_pinning_is_worth_the_break_chance_of_its_penalty(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # With suppressive_pinning the test is a Pinning test at the same -1 Ld a wound:
+    # the 25% is reached with 5/9 (as above), the Pinning test at Ld 7 fails 15/36 and
+    # costs the next turn (10); shooting would force the Morale check at Ld 8, failed
+    # 10/36, which costs 10 too: 5/9 * (15 - 10)/36 * 10.
+    monkeypatch.setattr(plans, "next_turn_value", lambda *_: 10.0)
+    monkeypatch.setattr(plans, "off_table_chance", lambda *_: 0.0)
+    shooter = squad("a", A, GUARD, [BOLTGUN], row(30, 10, 2))
+    target = squad("x", B, TROOPER, [], row(30, 30, 4))
+    rules = {"suppressive_fire": True, "suppressive_pinning": True}
+    battle = make_battle(shooter, target, seed=1, options=rules)
+    assert plans.suppression_value(battle, shooter, target) == pytest.approx(5 / 9 * 5 / 36 * 10)
+
+
 def test_suppression_without_a_penalty_is_worth_nothing_over_shooting(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -33,6 +33,7 @@ from conftest import (
 
 from hammerlab.analysis.game import Game
 from hammerlab.editions.waffle.attacks import fire_weapon
+from hammerlab.editions.waffle.concussive import concussed
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.rules import OPTIONS
 from hammerlab.editions.waffle.shooting import shooting_phase
@@ -146,7 +147,11 @@ def test_seed000_suppressive_fire_no_check_unless_25_percent_would_have_died() -
     )
     shooting_phase(battle, A)
     assert of_kind(battle, "morale") == []
-    assert any("would not have had to test" in m for m in messages(battle))
+    (untested,) = of_kind(battle, "suppression_untested")
+    assert (untested.wounds, untested.reason) == (
+        1,
+        "it would have lost 1 of 8 model(s) this phase, under 25%",
+    )
     assert all_dice_used(battle)
 
 
@@ -180,9 +185,189 @@ def test_seed000_suppressive_fire_would_be_wounds_add_up_across_weapons() -> Non
     assert all_dice_used(battle)
 
 
-@pytest.mark.parametrize("state", ["gone_to_ground", "falling_back"])
-def test_seed000_suppressive_fire_not_available_when_forced_to_snap_shots(state: str) -> None:
+def shoot_then_suppress(*suppressors: Unit) -> list[tuple[str, str]]:
+    """Squad [a] shoots Guard [b] with its Boltgun, then each of ``suppressors`` (a
+    Heavy bolter each) takes Suppressive Fire at it."""
+    script = [
+        ("shooter", "Squad [a]"),
+        ("action", "shoot"),
+        ("target", "Guard [b]"),
+        ("weapon", "Boltgun"),
+    ]
+    for unit in suppressors:
+        script += [("shooter", unit.label), *suppress_script()[1:]]
+    return script
+
+
+def heavy(uid: str, x: float) -> Unit:
+    return squad(uid, A, MARINE, [HEAVY_BOLTER], [(x, 10)], name="Heavy")
+
+
+def test_seed000_suppressive_fire_that_would_cause_no_wound_forces_no_check() -> None:
+    # "if the target unit would have suffered enough wounds to take a Morale check":
+    # an attack that would have caused no Wound caused none enough. The Boltgun slays
+    # one Guardsman of four (25%), the Heavy bolter's three shots all miss: no test
+    # for Suppressive Fire, and the phase's end gives the one 25% check, at full Ld.
     shooter = squad("a", A, MARINE, [BOLTGUN], [(30, 10)], name="Squad")
+    suppressor = heavy("c", 40)
+    guard = four_guards()
+    battle = make_battle(
+        shooter,
+        suppressor,
+        guard,
+        options={"suppressive_fire": True},
+        dice=[
+            *[6, 6],  # Boltgun (20": one shot) hits, wounds; AP5 beats the 5+ save
+            *[1, 1, 1],  # Heavy bolter: three misses
+            *[3, 3],  # end of phase, 1 of 4 lost: Morale check 6 against Ld 7, passed
+        ],
+        script_a=shoot_then_suppress(suppressor),
+        script_b=[("reaction", "no reaction")],
+    )
+    shooting_phase(battle, A)
+    (untested,) = of_kind(battle, "suppression_untested")
+    assert (untested.unit, untested.wounds, untested.reason) == (
+        "Guard [b]",
+        0,
+        "it would have suffered no Wound",
+    )
+    (check,) = of_kind(battle, "morale")
+    assert (check.modifier, check.roll, check.passed) == (0, 6, True)
+    assert check.reason == "lost 1 of 4 models this phase"
+    assert all_dice_used(battle)
+
+
+def test_seed000_suppressive_check_is_the_phases_25_percent_check_taken_once() -> None:
+    # "they must take that morale check": the check the wounds cause, the phase's one
+    # 25% check (6th/7th: "must take a Morale check at the end of that phase"). One
+    # Guardsman of four slain, one more would have been: the Suppressive check at
+    # Ld 7 - 1 is that check, and the phase's end does not give it again.
+    shooter = squad("a", A, MARINE, [BOLTGUN], [(30, 10)], name="Squad")
+    suppressor = heavy("c", 40)
+    guard = four_guards()
+    battle = make_battle(
+        shooter,
+        suppressor,
+        guard,
+        options={"suppressive_fire": True},
+        dice=[
+            *[6, 6],  # Boltgun: b.1 slain
+            *[6, 1, 1],  # Heavy bolter: one hit
+            6,  # wounds (S5 v T4, 3+); AP4 beats the 5+ save: one would-be casualty
+            *[3, 3],  # Suppressive check: 6 against Ld 7 - 1, passed
+        ],
+        script_a=shoot_then_suppress(suppressor),
+        script_b=[("reaction", "no reaction"), ("reaction", "no reaction")],
+    )
+    shooting_phase(battle, A)
+    (check,) = of_kind(battle, "morale")
+    assert (check.reason, check.modifier, check.roll, check.passed) == (
+        "Suppressive Fire, 1 wound(s)",
+        -1,
+        6,
+        True,
+    )
+    assert alive_ids(guard) == ["b.2", "b.3", "b.4"]
+    assert all_dice_used(battle)
+
+
+def test_seed000_a_second_suppressive_fire_in_the_phase_forces_no_second_check() -> None:
+    # Two Heavy bolter squads suppress the four Guardsmen: the first would have slain
+    # two (50%), so they test at Ld 7 - 2 (4: passed); the second would have slain
+    # one (25%), but the unit took its Morale check for the phase's casualties.
+    first, second = heavy("c", 40), heavy("d", 44)
+    guard = four_guards()
+    battle = make_battle(
+        first,
+        second,
+        guard,
+        options={"suppressive_fire": True},
+        dice=[
+            *[6, 6, 1, 6, 6],  # first: two hits, two wounds, no save
+            *[2, 2],  # Morale check 4 against Ld 7 - 2: passed
+            *[6, 1, 1, 6],  # second: one hit, one wound, no save
+        ],
+        script_a=[
+            ("shooter", "Heavy [c]"),
+            *suppress_script()[1:],
+            ("shooter", "Heavy [d]"),
+            *suppress_script()[1:],
+        ],
+        script_b=[("reaction", "no reaction"), ("reaction", "no reaction")],
+    )
+    shooting_phase(battle, A)
+    (check,) = of_kind(battle, "morale")
+    assert (check.modifier, check.roll, check.passed) == (-2, 4, True)
+    (untested,) = of_kind(battle, "suppression_untested")
+    assert (untested.wounds, untested.reason) == (
+        1,
+        "it took its Morale check for this phase's casualties already",
+    )
+    assert all_dice_used(battle)
+
+
+def test_seed000_suppressive_fire_at_a_unit_falling_back_says_why_no_test_follows() -> None:
+    # 6th/7th edition: a unit already falling back takes no Morale check from
+    # shooting; the two would-be casualties of four call for one, and the log says why
+    # none is taken.
+    shooter = squad("a", A, MARINE, [HEAVY_BOLTER], [(30, 10)], name="Squad")
+    guard = four_guards()
+    battle = make_battle(
+        shooter,
+        guard,
+        options={"suppressive_fire": True},
+        dice=[6, 6, 1, 6, 6],  # two hits, two wounds, no save
+        script_a=suppress_script(),
+        script_b=[("reaction", "no reaction")],
+    )
+    st(battle, guard).falling_back = True
+    shooting_phase(battle, A)
+    assert of_kind(battle, "morale") == []
+    (untested,) = of_kind(battle, "suppression_untested")
+    assert (untested.wounds, untested.reason) == (
+        2,
+        "it is falling back: no Morale check from shooting",
+    )
+    assert all_dice_used(battle)
+
+
+@pytest.mark.parametrize("rule", ["Concussive", "Pinning"])
+def test_seed000_suppressive_fire_wounds_are_not_suffered_so_weapon_rules_do_not_apply(
+    rule: str,
+) -> None:
+    # "do not remove any models or reduce any wounds as a result of this shooting":
+    # no model suffers an unsaved Wound, which Concussive ("A model that suffers one or
+    # more unsaved Wounds ... is reduced to Initiative 1") and Pinning ("If a non-vehicle
+    # unit suffers one or more unsaved Wounds ... Pinning test") need. One hit (6), one
+    # wound (S4 v T4: 6), the 5+ save fails (1); the W2 Ogryn would lose one wound, no
+    # model would die: no Morale check either.
+    gun = weapon("Gun", "36", "4", "-", f"Heavy 1, {rule}")
+    shooter = squad("a", A, MARINE, [gun], [(30, 10)], name="Squad")
+    ogryn = profile("Ogryn", w=2, i=4, ld=7, sv="5+")
+    guard = squad("b", B, ogryn, [LASGUN], [(30 + 2 * k, 30) for k in range(4)], name="Guard")
+    battle = make_battle(
+        shooter,
+        guard,
+        options={"suppressive_fire": True},
+        dice=[6, 6, 1],
+        script_a=suppress_script("Gun"),
+        script_b=[("reaction", "no reaction")],
+    )
+    shooting_phase(battle, A)
+    assert [m.wounds_left for m in guard.models] == [2, 2, 2, 2]
+    assert not any(concussed(battle, m) for m in guard.models)
+    assert of_kind(battle, "morale") == []
+    assert all_dice_used(battle)
+
+
+@pytest.mark.parametrize("state", ["moved", "gone_to_ground", "falling_back"])
+def test_seed000_suppressive_fire_not_offered_when_every_weapon_would_snap_fire(
+    state: str,
+) -> None:
+    # "Snap shots cannot be used as Suppressive Fire": a unit whose only weapon is a
+    # Heavy bolter it moved with, or that has gone to ground or is falling back, would
+    # fire nothing but Snap Shots, so the action is not offered (docs/rules/waffle.md).
+    shooter = squad("a", A, MARINE, [HEAVY_BOLTER], [(30, 10)], name="Squad")
     guard = squad("b", B, GUARD, [LASGUN], [(30, 30)], name="Guard")
     battle = make_battle(
         shooter,
@@ -190,7 +375,10 @@ def test_seed000_suppressive_fire_not_available_when_forced_to_snap_shots(state:
         options={"suppressive_fire": True},
         script_a=[("shooter", "Squad [a]"), ("action", "hold")],
     )
-    setattr(st(battle, shooter), state, True)
+    if state == "moved":
+        shooter.status.moved = True
+    else:
+        setattr(st(battle, shooter), state, True)
     shooting_phase(battle, A)
     (menu,) = asked(battle, A, "action")
     assert "suppressive fire" not in menu.labels()
@@ -233,10 +421,63 @@ def test_seed000_suppressive_pinning_option_tests_pinning_instead_of_morale() ->
     )
     shooting_phase(battle, A)
     (check,) = of_kind(battle, "morale")
-    assert (check.test, check.modifier, check.passed) == ("Pinning test", 0, False)
+    # "a pinning check rather than morale": the test changes, the -1 per wound stays
+    assert (check.test, check.modifier, check.passed) == ("Pinning test", -2, False)
     assert st(battle, guard).pinned and st(battle, guard).gone_to_ground
     assert not st(battle, guard).falling_back
     assert all_dice_used(battle)
+
+
+@pytest.mark.parametrize(
+    ("rules", "modifier", "passed"), [((), -6, False), (("Stubborn",), 0, True)]
+)
+def test_seed000_suppressive_pinning_takes_the_penalty_parameter_per_wound(
+    rules: tuple[str, ...], modifier: int, passed: bool
+) -> None:
+    # The Pinning test "rather than morale" keeps "a -1 penalty to their Ld for each
+    # Wound they would have suffered", here ld_penalty_per_wound=3: two wounds, Ld 7 - 6;
+    # 3 fails. Stubborn (7th edition: "takes Morale checks or Pinning tests, they
+    # ignore any negative Leadership modifiers") tests at Ld 7: 3 passes.
+    shooter = squad("a", A, MARINE, [HEAVY_BOLTER], [(30, 10)], name="Squad")
+    guard = four_guards(rules)
+    battle = make_battle(
+        shooter,
+        guard,
+        options={
+            "suppressive_fire": True,
+            "suppressive_pinning": True,
+            "suppressive_fire.ld_penalty_per_wound": 3,
+        },
+        dice=[6, 6, 1, 6, 6, 1, 2],  # 2 would-be casualties; Pinning test 3
+        script_a=suppress_script(),
+        script_b=[("reaction", "no reaction")],
+    )
+    shooting_phase(battle, A)
+    (check,) = of_kind(battle, "morale")
+    assert (check.test, check.reason, check.modifier, check.roll, check.passed) == (
+        "Pinning test",
+        "Suppressive Fire, 2 wound(s)",
+        modifier,
+        3,
+        passed,
+    )
+    assert st(battle, guard).gone_to_ground is not passed
+    assert all_dice_used(battle)
+
+
+@pytest.mark.parametrize("option", ["suppressive_pinning", "shock_troops"])
+def test_seed000_suppressive_sub_options_are_refused_with_suppressive_fire_off(
+    option: str,
+) -> None:
+    # Both install only on Suppressive Fire's own hook points: without it they would
+    # be reported on and change nothing, as a parameter with its rule off would.
+    with pytest.raises(RuleSettingError, match=f"{option} is on but suppressive_fire is off"):
+        resolve_settings(OPTIONS, (), {option: True})
+    with pytest.raises(RuleSettingError, match=f"{option} is on but suppressive_fire is off"):
+        resolve_settings(
+            OPTIONS, (), {"suppressive_fire": True, option: True}, {"suppressive_fire": "off"}
+        )
+    assert resolve_settings(OPTIONS, (), {"suppressive_fire": True, option: True}).on(option)
 
 
 @pytest.mark.parametrize("option", [True, False])

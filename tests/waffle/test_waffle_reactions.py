@@ -30,6 +30,7 @@ from conftest import (
     controller,
     last,
     make_battle,
+    messages,
     model,
     of_kind,
     squad,
@@ -328,6 +329,10 @@ def test_seed000_fearless_unit_diving_for_cover_does_not_go_to_ground() -> None:
     shooting_phase(battle, A)
     assert [e.purpose for e in of_kind(battle, "dice")][-1].startswith("run distance")
     assert not st(battle, zealots).gone_to_ground
+    # the log says so, as it says a unit that does go to ground
+    assert messages(battle)[-1] == (
+        "Zealots [b] does not go to ground (Dive for Cover): Fearless units cannot Go to Ground"
+    )
     assert all_dice_used(battle)
 
 
@@ -375,6 +380,32 @@ def test_seed000_dive_for_cover_reading_fearless_may_not_dive() -> None:
     shooting_phase(battle, A)
     (menu,) = asked(battle, B, "reaction")
     assert menu.labels() == ["Return Fire!", "no reaction"]
+    assert all_dice_used(battle)
+
+
+@pytest.mark.parametrize(("rules", "offered"), [((), True), (("Fearless",), False)])
+def test_seed000_dive_for_cover_without_a_run_is_not_offered_to_a_fearless_unit_that_cannot_run(
+    rules: tuple[str, ...], offered: bool
+) -> None:
+    # With dive_for_cover.without_run a unit that cannot Run dives where it stands and
+    # goes to ground; a Fearless one cannot Go to Ground (6th/7th), so for it the
+    # reaction would do nothing at all (no Run, no going to ground): not offered.
+    attacker = squad("a", A, MARINE, [BOLTGUN], [(30, 10)], name="Squad")
+    slow = squad(
+        "b", B, GUARD, [LASGUN], [(30, 30)], name="Slow", rules=("Slow and Purposeful", *rules)
+    )
+    battle = make_battle(
+        attacker,
+        slow,
+        dice=[6, 1],  # one Boltgun shot at 20": hits, does not wound
+        script_a=shoot_script("Squad [a]", "Slow [b]"),
+        script_b=[("reaction", "no reaction")],
+        options={"dive_for_cover.without_run": True},
+    )
+    shooting_phase(battle, A)
+    (menu,) = asked(battle, B, "reaction")
+    dive = ["Dive for Cover"] if offered else []
+    assert menu.labels() == ["Return Fire!", *dive, "no reaction"]
     assert all_dice_used(battle)
 
 

@@ -291,6 +291,21 @@ def test_concussive_wound_in_an_assault_phase_lasts_until_the_next_assault_phase
     assert not concussed(battle, ogryn)
 
 
+def test_concussive_wound_discounted_by_feel_no_pain_has_no_effect() -> None:
+    # 7th edition, Feel No Pain: "On a 5+, the unsaved Wound is discounted - treat it
+    # as having been saved", so the model suffers no unsaved Wound for Concussive.
+    # Hit (3), wound (5), the 5+ armour save fails (2), Feel No Pain 5+ passes (5).
+    tough = profile("Ogryn", w=2, i=4, sv="5+")
+    shooter = squad("a", A, MARINE, [CONCUSSIVE], [(30, 10)])
+    target = squad("b", B, tough, [LASGUN], [(30, 30)], rules=("Feel No Pain",))
+    battle = make_battle(shooter, target, dice=[3, 5, 2, 5])
+    start_phase(battle, "shooting", A)
+    fire_weapon(battle, shooter, target, CONCUSSIVE.name, FireOrders())
+    ogryn = model(battle, "b.1")
+    assert ogryn.wounds_left == 2 and not concussed(battle, ogryn)
+    assert all_dice_used(battle)
+
+
 def test_concussive_saved_wound_has_no_effect() -> None:
     battle, _, _ = fired_at(CONCUSSIVE, [3, 5, 6], profile("Ogryn", w=2, sv="5+"))
     assert not concussed(battle, model(battle, "b.1"))

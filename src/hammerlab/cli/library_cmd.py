@@ -206,7 +206,9 @@ def run_rulesets(plugin: list[Path] | None, as_json: bool) -> None:
         console.print(f"[bold]{name}[/bold]: {rules.title}; phases: {', '.join(rules.phases)}")
         for option in rules.options:
             state = "on" if option.default else "off"
-            console.print(f"  {option.name} (default {state}): {option.summary}", markup=False)
+            needs = f"; needs {option.requires}" if option.requires else ""
+            line = f"  {option.name} (default {state}{needs}): {option.summary}"
+            console.print(line, markup=False)
             for p in option.parameters:
                 console.print(f"    .{_parameter_line(p)}", markup=False)
         if rules.parameters:

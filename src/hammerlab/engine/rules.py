@@ -358,6 +358,11 @@ class RuleOption:
     install: Installer | None = None
     source: str = "built-in"
     """Where the rule comes from: ``built-in``, a plug-in file or an entry point."""
+    requires: str | None = None
+    """The option this one changes (``suppressive_pinning``: ``suppressive_fire``), whose
+    hook points it installs on: switched on without it, it would change nothing, and
+    :func:`resolve_settings` refuses that as it refuses a parameter given with its rule
+    switched off (:func:`check_requirements`)."""
 
     def __post_init__(self) -> None:
         """Refuse a declaration ``--rule`` could not address (:class:`DeclarationError`):
@@ -397,6 +402,7 @@ class RuleOption:
             "summary": self.summary,
             "quote": self.quote,
             "source": self.source,
+            "requires": self.requires,
             "parameters": {p.name: p.describe() for p in self.parameters},
         }
 
@@ -527,7 +533,9 @@ def resolve_settings(
     the option on (:func:`implied_switches`); a later layer that names the option
     decides. An unknown option or parameter, or a value out of bounds, is a
     :class:`RuleSettingError` naming the known ones (an unknown name an
-    :class:`UnknownRuleError`); nothing is silently off.
+    :class:`UnknownRuleError`); nothing is silently off. So is an option left on
+    without the option it changes (:func:`check_requirements`): nothing is silently
+    without effect.
     """
     declared = {o.name: o for o in options}
     ruleset_params = {p.name: p for p in parameters}
@@ -549,7 +557,30 @@ def resolve_settings(
             if not switched[owner]:  # on already (by default, or by an earlier layer): no news
                 implied[owner] = key
                 switched[owner] = True
+    check_requirements(declared, switched)
     return RuleSettings(options=switched, values=values, implied=implied)
+
+
+def check_requirements(declared: Mapping[str, RuleOption], switched: Mapping[str, bool]) -> None:
+    """Refuse an option ``switched`` on while the option it changes
+    (:attr:`RuleOption.requires`) is off, or is no option of the ruleset: it installs
+    only on that option's hook points, so it would change nothing (reported on, and
+    played as off), as a parameter given with its rule switched off would
+    (:func:`check_parameters_switched_on`). A :class:`RuleSettingError` naming both."""
+    for name, option in declared.items():
+        needed = option.requires
+        if needed is None or not switched[name]:
+            continue
+        if needed not in declared:
+            raise RuleSettingError(
+                f"{name} changes the rule {needed!r}, which this ruleset does not have; "
+                f"known: {', '.join(sorted(declared))}"
+            )
+        if not switched[needed]:
+            raise RuleSettingError(
+                f"{name} is on but {needed} is off: {name} changes only what {needed} "
+                f"does, so it would change nothing; switch {needed} on too, or {name} off"
+            )
 
 
 def _setting(

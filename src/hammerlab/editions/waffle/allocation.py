@@ -67,7 +67,8 @@ def allocate_wounds(
     them. Rules may count a model's wounds otherwise while wounds are allocated
     (:data:`points.WOUNDS_LEFT`) and replace a loss of wounds
     (:data:`points.WOUNDS_WOULD_BE_LOST`): that is how Suppressive Fire removes
-    nothing.
+    nothing; a loss so replaced is not suffered, so the weapon's rules (Concussive,
+    Pinning: :func:`suffered`) take no effect either.
 
     The wound of a Precision Shot goes to a model of the firer's choice
     (:func:`precision_shots.precision_target`).
@@ -113,18 +114,15 @@ def allocate_wounds(
             model = precision_target(battle, shooter, wound, profile, model, alive)
         if save_taken(battle, victim, model, wound, profile, not melee, origin):
             continue
-        if profile.has_rule("Concussive"):
-            concuss(battle, model)
         left = wounds_left(battle, model, orders)
         lost = _wounds_lost(battle, victim, model, wound, profile, left)
         if not lost:
             continue
         result.unsaved[victim.id] += 1
-        if profile.has_rule("Pinning"):
-            result.pinning.add(victim.id)
         loss = WoundLoss(shooter, victim, model, lost, left, orders, result)
         if any(replace(battle, loss) for replace in battle.hooks.get(WOUNDS_WOULD_BE_LOST)):
             continue
+        suffered(battle, victim, model, profile, result)
         model.wounds_left = left - lost
         battle.emit(
             WoundsLost(
@@ -139,6 +137,26 @@ def allocate_wounds(
             cause = f"{profile.name} from {shooter.label}"
             remove_casualty(battle, victim, model, cause, counted=orders.counts_for_morale)
             result.casualties[victim.id] += 1
+
+
+def suffered(
+    battle: Battle, victim: Unit, model: Model, profile: WeaponProfile, result: VolleyResult
+) -> None:
+    """What the weapon's rules do to a model that suffers an unsaved Wound of it: one
+    neither saved, nor discounted by Feel No Pain (7th edition: "the unsaved Wound is
+    discounted - treat it as having been saved"), nor taken by a rule that replaces the
+    loss (:data:`points.WOUNDS_WOULD_BE_LOST`: Suppressive Fire, seed 000: "do not
+    remove any models or reduce any wounds as a result of this shooting").
+
+    Concussive (7th edition): "A model that suffers one or more unsaved Wounds from a
+    weapon with this special rule is reduced to Initiative 1"; Pinning: "If a
+    non-vehicle unit suffers one or more unsaved Wounds from a weapon with the Pinning
+    special rule, it must take a Leadership test" (after the shooting: ``result``).
+    """
+    if profile.has_rule("Concussive"):
+        concuss(battle, model)
+    if profile.has_rule("Pinning"):
+        result.pinning.add(victim.id)
 
 
 def shot_origin(profile: WeaponProfile, marker: Vec | None) -> Vec | None:

@@ -64,9 +64,12 @@ def leadership_test(
     """2D6 against Leadership; a double 1 always passes ("Insane Courage").
 
     ``modifier`` is added to Leadership (a penalty is negative); with
-    ``double_one_only`` nothing but a double 1 passes.
+    ``double_one_only`` nothing but a double 1 passes. Stubborn (7th edition,
+    ``Warhammer40K.gst``): "When a unit that contains at least one model with this
+    special rule takes Morale checks or Pinning tests, they ignore any negative
+    Leadership modifiers."
     """
-    if unit.has_rule("Stubborn") and test == MORALE_CHECK:
+    if unit.has_rule("Stubborn") and test in (MORALE_CHECK, PINNING_TEST):
         modifier = max(0, modifier)
     ld = leadership(battle, unit)
     dice = battle.dice.roll(2, f"{test} ({unit.label})")
@@ -150,15 +153,16 @@ def go_to_ground(battle: Battle, unit: Unit, why: str) -> None:
     battle.say("go-to-ground", f"{unit.label} goes to ground ({why})")
 
 
-def pinning_test(battle: Battle, unit: Unit, reason: str) -> None:
-    """6th/7th-edition Pinning: a Leadership test; on a failure the unit goes to ground.
+def pinning_test(battle: Battle, unit: Unit, reason: str, penalty: int = 0) -> None:
+    """6th/7th-edition Pinning: a Leadership test (at ``penalty``: Suppressive Fire's,
+    under ``suppressive_pinning``); on a failure the unit goes to ground.
 
     Not for Fearless units, units locked in combat or units already gone to ground,
     nor for vehicles (7th edition: "Vehicles … are never Pinned").
     """
     if not takes_pinning_test(battle, unit):
         return
-    if not leadership_test(battle, unit, PINNING_TEST, 0, reason):
+    if not leadership_test(battle, unit, PINNING_TEST, -penalty, reason):
         st(battle, unit).pinned = True
         go_to_ground(battle, unit, "pinned")
 
@@ -183,7 +187,8 @@ def phase_casualty_checks(battle: Battle, player: str) -> None:
     "A unit that suffers 25% or more casualties during a single phase must
     take a Morale check at the end of that phase." Units of the player whose
     phase it is test first, then the opponent's. The share is the parameter
-    ``morale_threshold``.
+    ``morale_threshold``. A unit that took that check in the phase already (Suppressive
+    Fire's: ``WaffleStatus.casualty_check_taken``) does not take it again.
     """
     threshold = battle.settings.number("morale_threshold")
     ordered = sorted(battle.units.values(), key=lambda u: (u.player != player, u.id))
@@ -191,5 +196,7 @@ def phase_casualty_checks(battle: Battle, player: str) -> None:
         lost = st(battle, unit).casualties_this_phase
         start = st(battle, unit).models_at_phase_start
         if unit.destroyed or not lost or not start or lost < threshold * start:
+            continue
+        if st(battle, unit).casualty_check_taken:
             continue
         morale_check(battle, unit, f"lost {lost} of {start} models this phase")

@@ -212,10 +212,10 @@ def leadership_pass_chance(battle: Battle, unit: Unit, penalty: int, morale: boo
     """Chance the unit passes a Leadership test at ``penalty``, a Morale check (else a
     Pinning test), as :func:`morale.leadership_test`: one its rules pass without a
     roll always (:func:`morale.passes_automatically`: Fearless); Stubborn ignores
-    penalties to a Morale check."""
+    penalties to a Morale check and to a Pinning test."""
     if passes_automatically(unit, MORALE_CHECK if morale else PINNING_TEST) is not None:
         return 1.0
-    if morale and unit.has_rule("Stubborn"):
+    if unit.has_rule("Stubborn"):
         penalty = 0
     target = leadership(battle, unit) - penalty
     passed = sum(1 for a, b in product(FACES, FACES) if (a, b) == (1, 1) or a + b <= target)
@@ -604,12 +604,14 @@ def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:
     the unit is worth the models a Fall Back takes off its own table edge
     plus, unless it regroups at once (And They Shall Know No Fear), its next
     turn (:func:`next_turn_value`). With ``suppressive_pinning`` the test is a
-    Pinning test, whose failure costs the unit its next turn, less what the
-    Morale check shooting would have forced is worth; Shock Troops
-    (``shock_troops``) ignore it. Worth nothing where the test is not taken
-    at all (:func:`morale.takes_shooting_check`,
+    Pinning test at the same penalty, whose failure costs the unit its next
+    turn, less what the Morale check shooting would have forced is worth; Shock
+    Troops (``shock_troops``) ignore it. Worth nothing where the test is not
+    taken at all (:func:`morale.takes_shooting_check`,
     :func:`morale.takes_pinning_test`): Fearless units, a unit locked in
-    combat, and for a Morale check a unit already falling back.
+    combat, and for a Morale check a unit already falling back or that took
+    its one 25% check of the phase (``WaffleStatus.casualty_check_taken``:
+    neither Suppressive Fire nor shooting makes it test again).
 
     *Situations*: Guardsmen shooting twenty Ork Boyz 14" off, two game
     turns (``examples/lab_suppressive_fire_horde.toml``). Valued at every
@@ -635,7 +637,8 @@ def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:
     settings = battle.settings
     pinning = settings.on("suppressive_pinning")
     taken = takes_pinning_test if pinning else takes_shooting_check
-    if not taken(battle, target):
+    checked = st(battle, target).casualty_check_taken  # its one 25% check this phase
+    if not taken(battle, target) or (checked and not pinning):
         return 0.0
     if settings.on("shock_troops") and target.has_rule("Shock Troops"):
         return 0.0
@@ -644,15 +647,16 @@ def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:
     need = settings.number("morale_threshold") * start - st(battle, target).casualties_this_phase
     tested = float(sum(p for k, p in enumerate(killed) if k >= need - EPSILON))
     # Shooting it instead would remove those models, and the same 25% of them makes it
-    # take a Morale check at the phase's end, at its full Leadership.
-    shot = not pinning or takes_shooting_check(battle, target)  # taken: checked above
+    # take a Morale check at the phase's end, at its full Leadership (unless it took
+    # the phase's check already).
+    shot = not checked and (not pinning or takes_shooting_check(battle, target))
     shot_breaks = tested * (1 - leadership_pass_chance(battle, target, 0)) if shot else 0.0
+    penalty = round(unsaved) * settings.integer(f"{SUPPRESSIVE_FIRE.name}.ld_penalty_per_wound")
     # What the unit loses (never negative) is worked out only when it may be lost.
     if pinning:
-        pinned = tested * (1 - leadership_pass_chance(battle, target, 0, morale=False))
+        pinned = tested * (1 - leadership_pass_chance(battle, target, penalty, morale=False))
         value = pinned * next_turn_value(battle, target) if pinned > 0 else 0.0
         return value - shot_breaks * _breaking_cost(battle, target) if shot_breaks > 0 else value
-    penalty = round(unsaved) * settings.integer(f"{SUPPRESSIVE_FIRE.name}.ld_penalty_per_wound")
     breaks = tested * (1 - leadership_pass_chance(battle, target, penalty)) - shot_breaks
     return breaks * _breaking_cost(battle, target) if breaks > 0 else 0.0
 

@@ -79,6 +79,7 @@ def start_phase(battle: Battle, phase: str, player: str) -> None:
         status.combat_score = 0
         status.charged_unlocked = False
         status.charged_through_difficult = False
+        status.casualty_check_taken = False
     battle.emit(PhaseChanged(phase=phase, player=player, turn=battle.turn, begins=True))
 
 

@@ -51,6 +51,10 @@ class WaffleStatus:
     """Weapon types fired this turn (Heavy, Rapid Fire... bar some charges)."""
     casualties_this_phase: int = 0
     models_at_phase_start: int = 0
+    casualty_check_taken: bool = False
+    """It took this phase's Morale check for 25% casualties already: Suppressive Fire's
+    check is that check (seed 000: "they must take that morale check"), so the end of
+    the phase does not give it again (``morale.phase_casualty_checks``)."""
     morale_penalty: int = 0
     """Ld penalty for Morale checks until the end of the turn (e.g. friendly fire)."""
     combat_score: int = 0

@@ -97,22 +97,29 @@ class DiveForCover:
 
     def available(self, battle: Battle, unit: Unit, attacker: Unit) -> bool:
         """Units gone to ground, falling back or Slow and Purposeful cannot Run;
-        vehicles never Go to Ground (7th edition)."""
+        vehicles never Go to Ground (7th edition). Offered where it does something:
+        a Run, or (``without_run``) going to ground, which a unit gone to ground
+        already or a Fearless one does not do."""
         if is_vehicle(unit):
             return False
-        if self.fearless == "may_not" and unit.has_rule("Fearless"):
+        fearless = unit.has_rule("Fearless")
+        if self.fearless == "may_not" and fearless:
             return False
         if can_run(battle, unit):
             return True
-        return self.without_run and not st(battle, unit).gone_to_ground
+        return self.without_run and not st(battle, unit).gone_to_ground and not fearless
 
     def resolve(self, battle: Battle, unit: Unit, attacker: Unit) -> None:
-        """Run (if it can), then Go to Ground."""
+        """Run (if it can), then Go to Ground; a Fearless unit says it does not."""
         if can_run(battle, unit):
             run(battle, unit, "dives for cover", own_move=False)
         else:
             battle.say("reaction", f"{unit.label} cannot Run: it dives for cover where it stands")
-        if not unit.has_rule("Fearless"):
+        if unit.has_rule("Fearless"):
+            why = "Fearless units cannot Go to Ground"
+            said = f"{unit.label} does not go to ground (Dive for Cover): {why}"
+            battle.say("go-to-ground", said)
+        else:
             go_to_ground(battle, unit, "Dive for Cover")
 
 

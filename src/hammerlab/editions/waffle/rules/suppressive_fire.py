@@ -13,7 +13,16 @@ Installed as: an extra shooting action; a veto on weapons that would fire
 Snap Shots; a replacement of "wounds would be lost" that only counts them (in
 this rule's memory, per shooting attack); and, after the attack, the Morale
 check. It offers two points of its own, on which ``shock_troops`` and
-``suppressive_pinning`` install.
+``suppressive_pinning`` install (both ``requires`` it: neither may be on
+without it).
+
+"that morale check" is the one the wounds would have caused: the 6th/7th-edition
+Morale check for 25% casualties in a phase, of which a unit takes one ("A unit
+that suffers 25% or more casualties during a single phase must take a Morale
+check at the end of that phase"). So a unit tests for Suppressive Fire at most
+once a phase, and the test it takes is that phase's check, which the end of the
+phase does not give it again (``WaffleStatus.casualty_check_taken``). A target
+that takes no test is told why (:class:`SuppressionUntested`).
 """
 
 from __future__ import annotations
@@ -21,10 +30,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
+from hammerlab.editions.waffle.attacks import able_weapons, fires_snap
 from hammerlab.editions.waffle.expected import Fired, volley_of
 from hammerlab.editions.waffle.hook_points import waffle_point
-from hammerlab.editions.waffle.morale import morale_check, pinning_test
+from hammerlab.editions.waffle.morale import morale_check, pinning_test, takes_pinning_test
 from hammerlab.editions.waffle.odds import shooting_odds
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
 from hammerlab.editions.waffle.points import (
@@ -38,10 +49,11 @@ from hammerlab.editions.waffle.points import (
     Attack,
     WoundLoss,
 )
-from hammerlab.editions.waffle.profiles import WeaponProfile
+from hammerlab.editions.waffle.profiles import WeaponProfile, weapon_of
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import is_vehicle
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.events import Event
 from hammerlab.engine.rules import HookPoint, Hooks, Parameter, RuleOption, RuleSettings
 from hammerlab.engine.units import Model, Unit
 
@@ -107,22 +119,59 @@ SUPPRESSION_TEST_WOULD_BE_TAKEN: HookPoint[Suppression] = waffle_point(
 
 
 @dataclass(frozen=True)
+class SuppressionUntested(Event):
+    """The target of a Suppressive Fire attack takes no test for it: ``reason`` says why
+    (no wound, too few would-be casualties, its Morale check for the phase's casualties
+    taken already, falling back, gone to ground...); ``wounds``: the Wounds counted."""
+
+    kind: ClassVar[str] = "suppression_untested"
+    unit: str
+    wounds: int
+    reason: str
+
+    @property
+    def text(self) -> str:
+        wounds = f"{self.wounds} wound(s)"
+        return f"{self.unit} takes no test (Suppressive Fire, {wounds}): {self.reason}"
+
+
+@dataclass(frozen=True)
 class SuppressiveAction:
-    """The shooting action: non-vehicle targets not locked in combat, by a unit free to aim."""
+    """The shooting action: non-vehicle targets not locked in combat, by a unit with a
+    weapon that would fire at them other than as Snap Shots."""
 
     label: str = SUPPRESS
 
     def targets(self, battle: Battle, unit: Unit, targets: list[Unit]) -> list[Unit]:
-        """A melee is shot into with Snap Shots, which "cannot be used as Suppressive
-        Fire", as must a unit gone to ground or falling back; it is "against
-        non-vehicle targets"."""
-        if st(battle, unit).gone_to_ground or st(battle, unit).falling_back:
-            return []
-        return [t for t in targets if not st(battle, t).locked_in_combat and not is_vehicle(t)]
+        """ "Snap shots cannot be used as Suppressive Fire": a target at which every
+        weapon the unit could fire would fire Snap Shots (:func:`attacks.fires_snap`: a
+        unit gone to ground, falling back or Jinking, Heavy weapons moved, a Shaken
+        crew...) is not offered, nor is a melee (shot into with Snap Shots); it is
+        "against non-vehicle targets"."""
+        orders = self.orders()
+        return [
+            t
+            for t in targets
+            if not st(battle, t).locked_in_combat
+            and not is_vehicle(t)
+            and _fires_unsnapped(battle, unit, t, orders)
+        ]
 
     def orders(self) -> FireOrders:
         """Fire as usual, under the action's name."""
         return FireOrders(action=SUPPRESS)
+
+
+def _fires_unsnapped(battle: Battle, unit: Unit, target: Unit, orders: FireOrders) -> bool:
+    """Whether a weapon of ``unit`` that some model could fire at ``target``
+    (:func:`attacks.able_weapons`, what the weapon decision offers) would fire other
+    than as Snap Shots."""
+    able = able_weapons(battle, unit, target, orders, Counter(), set())
+    for name, models in able.items():
+        weapon = models[0].weapon(name)
+        if weapon is not None and not fires_snap(battle, unit, weapon_of(weapon), orders, target):
+            return True
+    return False
 
 
 def _begin(battle: Battle, attack: Attack) -> None:
@@ -180,6 +229,15 @@ def _would_do(
     return f"about {fall:.2f} models would fall and {unsaved:.2f} wounds go unsaved ({removes})"
 
 
+def _untested(battle: Battle, target: Unit, wounds: int, reason: str) -> None:
+    battle.emit(SuppressionUntested(unit=target.label, wounds=wounds, reason=reason))
+
+
+def _reason(wounds: int) -> str:
+    """What a test Suppressive Fire forces says it is for."""
+    return f"Suppressive Fire, {wounds} wound(s)"
+
+
 def _morale(settings: RuleSettings) -> Callable[[Battle, Attack, VolleyResult], None]:
     per_wound = settings.integer(f"{NAME}.{LD_PENALTY.name}")
     counted = settings.text(f"{NAME}.{WOUNDS_COUNTED.name}")
@@ -188,7 +246,14 @@ def _morale(settings: RuleSettings) -> Callable[[Battle, Attack, VolleyResult], 
         """ "if the target unit would have suffered enough wounds to take a Morale
         check, they must take that morale check with a -1 penalty to their Ld for
         each Wound they would have suffered." The threshold is the 6th/7th-edition
-        25% of the unit's models in the phase (parameter ``morale_threshold``)."""
+        25% of the unit's models in the phase (parameter ``morale_threshold``),
+        counting the models it lost this phase and those this attack would have
+        removed; an attack that would have caused no Wound caused none "enough".
+
+        "that morale check" is the phase's 25% check (module docstring): a unit that
+        took it already this phase takes no other; one that takes it here is not
+        given it again at the phase's end. A unit falling back takes no Morale check
+        from shooting (6th/7th edition; :func:`morale.morale_check`)."""
         if attack.orders.action != SUPPRESS:
             return
         target = attack.target
@@ -196,19 +261,30 @@ def _morale(settings: RuleSettings) -> Callable[[Battle, Attack, VolleyResult], 
         wounds = ledger(battle).lost[target.id] if by_loss else result.unsaved[target.id]
         if any(h(battle, target, wounds) for h in battle.hooks.get(SUPPRESSION_WOULD_APPLY)):
             return
-        would_die = st(battle, target).casualties_this_phase + result.casualties[target.id]
-        start = st(battle, target).models_at_phase_start
+        if not wounds:
+            _untested(battle, target, wounds, "it would have suffered no Wound")
+            return
+        status = st(battle, target)
+        would_die = status.casualties_this_phase + result.casualties[target.id]
+        start = status.models_at_phase_start
         threshold = battle.settings.number("morale_threshold")
         if not start or would_die < threshold * start:
-            battle.say(
-                "suppressive", f"{target.label} would not have had to test ({would_die} lost)"
-            )
+            why = f"it would have lost {would_die} of {start} model(s) this phase"
+            why += f", under {threshold:.0%}"
+            _untested(battle, target, wounds, why)
             return
         tests = battle.hooks.get(SUPPRESSION_TEST_WOULD_BE_TAKEN)
         if any(h(battle, target, wounds) for h in tests):
             return
-        reason = f"Suppressive Fire, {wounds} wound(s)"
-        morale_check(battle, target, reason, penalty=wounds * per_wound)
+        if status.casualty_check_taken:
+            why = "it took its Morale check for this phase's casualties already"
+            _untested(battle, target, wounds, why)
+            return
+        if status.falling_back:
+            _untested(battle, target, wounds, "it is falling back: no Morale check from shooting")
+            return
+        status.casualty_check_taken = True
+        morale_check(battle, target, _reason(wounds), penalty=wounds * per_wound)
 
     return after
 
@@ -240,9 +316,29 @@ def _shock_troops(battle: Battle, target: Unit, wounds: int) -> bool:
     return True
 
 
-def _pinning_instead(battle: Battle, target: Unit, wounds: int) -> bool:
-    pinning_test(battle, target, "Suppressive Fire")
-    return True
+def _pinning_instead(settings: RuleSettings) -> Suppression:
+    per_wound = settings.integer(f"{NAME}.{LD_PENALTY.name}")
+
+    def pinning(battle: Battle, target: Unit, wounds: int) -> bool:
+        """ "Also a pinning check rather than morale?": the kind of test changes, not
+        its penalty ("with a -1 penalty to their Ld for each Wound they would have
+        suffered", parameter ``ld_penalty_per_wound``). A Pinning test is no Morale
+        check: the unit still takes the phase's 25% check at its end if its real
+        casualties call for it. Not taken by a unit gone to ground or Fearless
+        (:func:`morale.takes_pinning_test`)."""
+        if not takes_pinning_test(battle, target):
+            if st(battle, target).gone_to_ground:
+                why = "it has gone to ground already: no further Pinning tests"
+            elif target.has_rule("Fearless"):
+                why = "it is Fearless: it passes Pinning tests automatically"
+            else:
+                why = "it takes no Pinning test"
+            _untested(battle, target, wounds, why)
+            return True
+        pinning_test(battle, target, _reason(wounds), penalty=wounds * per_wound)
+        return True
+
+    return pinning
 
 
 SHOCK_TROOPS = RuleOption(
@@ -253,10 +349,17 @@ SHOCK_TROOPS = RuleOption(
         "ignores this?"
     ),
     install=lambda hooks, settings: hooks.add(SUPPRESSION_WOULD_APPLY, _shock_troops),
+    requires=NAME,
 )
 SUPPRESSIVE_PINNING = RuleOption(
     name="suppressive_pinning",
-    summary="Suppressive Fire forces a Pinning test instead of a Morale check",
+    summary=(
+        "Suppressive Fire forces a Pinning test instead of a Morale check, at the same "
+        "penalty per wound"
+    ),
     quote="Also a pinning check rather than morale?",
-    install=lambda hooks, settings: hooks.add(SUPPRESSION_TEST_WOULD_BE_TAKEN, _pinning_instead),
+    install=lambda hooks, settings: hooks.add(
+        SUPPRESSION_TEST_WOULD_BE_TAKEN, _pinning_instead(settings)
+    ),
+    requires=NAME,
 )
