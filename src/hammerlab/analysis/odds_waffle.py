@@ -587,7 +587,7 @@ def _vehicle_result(
         armour=vehicle.armour(facing),
         hull_points=vehicle.hull_points,
         open_topped=vehicle.has_type("Open-topped"),
-        weapons=len({w.name for w in entry.weapons}),
+        weapons=len(entry.weapons),
         invulnerable=entry.profile.invulnerable,
         cover=in_cover,
         super_heavy=vehicle.super_heavy,

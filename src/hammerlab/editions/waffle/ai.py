@@ -29,7 +29,12 @@ is for and the numbers measured over ``examples/matchups/``.
 - Melee stray: its own unit that would lose the fewest models, or the other
   player's unit that would lose the most.
 - Weapon: the most expected casualties per firing model first; a unit keeping
-  its charge open never fires a weapon that would forbid it.
+  its charge open never fires a weapon that would forbid it; none that cannot
+  hurt the target, nor a blast or template whose aim puts more of its own
+  models at risk than enemy ones (:func:`weapon_worth`): it stops instead.
+- Weapon Destroyed (the attacker picks the vehicle's weapon): the one whose
+  loss costs the vehicle's shooting most, what one weapon of that name is
+  expected to slay of the attacker's side now (:func:`weapon_loss`).
 - Aim (blast/template): the target model with the most enemy models and the
   fewest friends around it.
 - Final Shot, Final Blow, Sweeping Advance: always (each only adds attacks,
@@ -86,7 +91,12 @@ from typing import Any
 
 from hammerlab.editions.schedule import heeding_the_end, still_to_play, turns_ahead
 from hammerlab.editions.waffle.assault_results import SWEEP
-from hammerlab.editions.waffle.attacks import melee_stray_units, ranged_weapons, shot_bs
+from hammerlab.editions.waffle.attacks import (
+    firing_models,
+    melee_stray_units,
+    ranged_weapons,
+    shot_bs,
+)
 from hammerlab.editions.waffle.challenges import Fighter, fighter
 from hammerlab.editions.waffle.charge import (
     END_CHARGES,
@@ -106,6 +116,7 @@ from hammerlab.editions.waffle.expected import (
     expected_casualties,
     expected_melee,
     expected_per_model,
+    likely_aim,
     melee_exchange,
 )
 from hammerlab.editions.waffle.fight import attacks_of, melee_options
@@ -236,6 +247,47 @@ def stray_risk(battle: Battle, unit: Unit, enemy: Unit, orders: FireOrders) -> f
     scale = STRAY_CHANCE / p_hit(shot_bs(battle, model, True))
     return scale * min(
         expected_attack(battle, unit, f, orders) * model_worth(battle, f) for f in friends
+    )
+
+
+def weapon_worth(
+    battle: Battle, unit: Unit, target: Unit, name: str, orders: FireOrders
+) -> float | None:
+    """What firing ``name`` at ``target`` is worth per firing model
+    (:func:`expected.expected_per_model`), or ``None`` where it is not worth firing at
+    all: it cannot hurt ``target`` (expected to do nothing: its Strength cannot wound
+    the Toughness or beat the armour it faces, what a person choosing is told,
+    ``weapon_details``), or it is a blast or template whose aim the AI would take
+    (:func:`expected.likely_aim`) is worth less than nothing (:func:`expected.aim_value`:
+    its own models within a scatter's reach of the marker, or under the template,
+    outweigh the enemy ones)."""
+    worth = expected_per_model(battle, unit, target, name, orders)
+    if worth <= 0:
+        return None
+    firer = firing_models(battle, unit, target, name, orders)[0]
+    weapon = firer.weapon(name)
+    assert weapon is not None  # the firer's own weapon (attacks.firing_models)
+    profile = weapon_of(weapon)
+    if profile.blast or profile.template:
+        aim = likely_aim(battle, unit, firer, target, profile)
+        if aim is not None and aim_value(battle, unit, firer, profile, aim) < 0:
+            return None
+    return worth
+
+
+def weapon_loss(battle: Battle, unit: Unit, name: str) -> float:
+    """What losing one weapon called ``name`` costs ``unit``'s shooting (a Weapon
+    Destroyed result: the attacker picks the weapon): the most one weapon of that
+    name is expected to slay of an enemy unit from where it stands now
+    (:func:`expected.expected_per_model`, each model weighed by
+    :func:`victory_worth.model_worth`); 0 where it reaches none."""
+    return max(
+        [
+            expected_per_model(battle, unit, foe, name, orders_against(battle, foe, FireOrders()))
+            * model_worth(battle, foe)
+            for foe in battle.enemies_of(unit)
+        ],
+        default=0.0,
     )
 
 
@@ -705,14 +757,16 @@ class WaffleAI(PsychicChoices):
         def value(name: str) -> float:
             if not name:
                 return -1.0
-            if not allowed(name):
-                return -2.0
-            return expected_per_model(battle, unit, target, name, orders)
+            worth = weapon_worth(battle, unit, target, name, orders) if allowed(name) else None
+            return -2.0 if worth is None else worth  # never fired: below stopping (-1)
 
-        fireable = [i for i, c in enumerate(decision.choices) if allowed(c.value)]
-        if len(fireable) == 1:  # worth 0 or more, it beats stopping (-1) and the rest (-2)
-            return fireable[0]
         return _best([value(c.value) for c in decision.choices])
+
+    def _weapon_destroyed(self, battle: Battle, decision: Decision[Any]) -> int:
+        """The weapon whose loss costs the damaged vehicle's shooting most
+        (:func:`weapon_loss`); the first named on a tie."""
+        victim = battle.unit(decision.context.target)
+        return _best([weapon_loss(battle, victim, c.value) for c in decision.choices])
 
     def _aim(self, battle: Battle, decision: Decision[Any]) -> int:
         """The aim point worth most (:func:`expected.aim_value`: what a template would
