@@ -482,9 +482,18 @@ def effective_range(unit: Unit, profile: WeaponProfile) -> float:
 
 
 def moved_for_weapons(unit: Unit) -> bool:
-    """Whether the unit counts as moved for Heavy/Salvo/Ordnance (Relentless does not;
-    nor does a vehicle, which fires at full BS after moving at Combat Speed, 7th edition)."""
-    return unit.status.moved and not relentless(unit) and not is_vehicle(unit)
+    """Whether the unit counts as moved for Heavy/Salvo/Ordnance: it moved, and moving
+    changes how it fires them (:func:`moving_changes_weapons`)."""
+    return unit.status.moved and moving_changes_weapons(relentless(unit), is_vehicle(unit))
+
+
+def moving_changes_weapons(is_relentless: bool, vehicle: bool) -> bool:
+    """Whether a unit that moved fires its Heavy, Salvo and Ordnance weapons as one that
+    moved (Snap Shots, a Salvo's lower number): not when it is Relentless, nor when it
+    is a vehicle, which fires at full BS after moving at Combat Speed (7th edition;
+    hammerlab moves vehicles at Combat Speed only). What the exact odds ask of a
+    datasheet's firers too (``analysis.odds_waffle``), given the same two facts."""
+    return not is_relentless and not vehicle
 
 
 def fires_snap(
