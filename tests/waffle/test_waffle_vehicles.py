@@ -445,12 +445,12 @@ def test_crew_shaken_fires_snap_shots_until_the_end_of_its_next_turn() -> None:
     battle, shooter, tank = tank_battle([4, 2, 1], (30.0, 10.0), LASCANNON)
     battle.active_player = A
     fire_weapon(battle, shooter, tank, "Lascannon", FireOrders())
-    assert crew_snap_shots(battle, tank)
+    assert crew_snap_shots(battle, tank.models[0])
     assert fires_snap(battle, tank, weapon_of(HULL_BOLTER), FireOrders())
     vehicle_end_of_turn(battle, A)  # the shooter's turn ends: still shaken
-    assert crew_snap_shots(battle, tank)
+    assert crew_snap_shots(battle, tank.models[0])
     vehicle_end_of_turn(battle, B)  # the end of its own next turn
-    assert not crew_snap_shots(battle, tank)
+    assert not crew_snap_shots(battle, tank.models[0])
 
 
 def test_crew_stunned_cannot_move() -> None:

@@ -46,6 +46,7 @@ from hammerlab.editions.waffle.attacks import (
     ranged_weapons,
     shot_bs,
     shots_of_each,
+    snaps_of,
     weapons_per_phase,
 )
 from hammerlab.editions.waffle.characteristics import armour_save, invulnerable_save
@@ -271,15 +272,19 @@ def expected_casualties(
     total = 0.0
     vehicle = is_vehicle(target)
     slain: dict[int, float] = {}  # by Strength: the models' answers are the same
-    alike: dict[int, tuple[float, int]] = {}  # by profile: To Hit and Strength (not a gun's)
+    # By profile and whether it fires Snap Shots: To Hit and Strength (not a gun's)
+    alike: dict[tuple[int, bool], tuple[float, int]] = {}
     each = shots_of_each(battle, unit, models, profile, target, orders.counts_within)
-    for model, shots in zip(models, each, strict=True):
-        known = alike.get(id(model.profile))
+    snaps = snaps_of(battle, unit, models, snap)  # a squadron's Shaken vehicle: its own
+    for model, shots, snapping in zip(models, each, snaps, strict=True):
+        kind = (id(model.profile), snapping)
+        known = alike.get(kind)
         if known is None:
-            hit = 1.0 if profile.template else p_hit(shot_bs(battle, model, snap), twin, ones)
+            bs = shot_bs(battle, model, snapping)
+            hit = 1.0 if profile.template else p_hit(bs, twin, ones)
             known = (hit, weapon_strength(battle, unit, model, profile))
             if not is_gun(model):  # a gun fires with its crewman's BS (shot_bs)
-                alike[id(model.profile)] = known
+                alike[kind] = known
         hit, strength = known
         if vehicle:  # armour penetration, Hull Points: the vehicle rules' odds
             total += shots * hit * covered * hit_value(battle, target, model, profile, strength)

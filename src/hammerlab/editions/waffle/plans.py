@@ -31,6 +31,7 @@ from hammerlab.editions.waffle.attacks import (
     ranged_weapons,
     shot_bs,
     shots_of_each,
+    snaps_of,
 )
 from hammerlab.editions.waffle.characteristics import leadership
 from hammerlab.editions.waffle.charge import (
@@ -719,7 +720,8 @@ def _volley(
         return Volley(profile, strength, hits=hits, snap=snap, **rerolls), defence
     shots: Counter[int] = Counter()
     each = shots_of_each(battle, unit, models, profile, target, orders.counts_within)
-    for model, count in zip(models, each, strict=True):
-        shots[shot_bs(battle, model, snap)] += count * covered
+    snaps = snaps_of(battle, unit, models, snap)  # a squadron's Shaken vehicle: its own
+    for model, count, snapping in zip(models, each, snaps, strict=True):
+        shots[shot_bs(battle, model, snapping)] += count * covered
     grouped = tuple((n, bs) for bs, n in sorted(shots.items()))
     return Volley(profile, strength, grouped, snap=snap, **rerolls), defence
