@@ -112,6 +112,7 @@ from hammerlab.editions.waffle.expected import (
     aim_value,
     best_melee_weapon,
     blow_value,
+    can_hurt,
     expected_attack,
     expected_casualties,
     expected_melee,
@@ -255,22 +256,27 @@ def weapon_worth(
 ) -> float | None:
     """What firing ``name`` at ``target`` is worth per firing model
     (:func:`expected.expected_per_model`), or ``None`` where it is not worth firing at
-    all: it cannot hurt ``target`` (expected to do nothing: its Strength cannot wound
-    the Toughness or beat the armour it faces, what a person choosing is told,
-    ``weapon_details``), or it is a blast or template whose aim the AI would take
-    (:func:`expected.likely_aim`) is worth less than nothing (:func:`expected.aim_value`:
-    its own models within a scatter's reach of the marker, or under the template,
-    outweigh the enemy ones)."""
-    worth = expected_per_model(battle, unit, target, name, orders)
-    if worth <= 0:
+    all: it cannot hurt ``target`` (:func:`expected.can_hurt`: its Strength cannot
+    wound the Toughness or beat the armour it faces, wherever it is fired from), or it
+    is a blast or template whose aim the AI would take (:func:`expected.likely_aim`) is
+    worth less than nothing (:func:`expected.aim_value`: its own models within a
+    scatter's reach of the marker, or under the template, outweigh the enemy ones).
+
+    The worth is asked with regular orders (``orders``): an Overwatch's weapon, fired
+    as if the charger were within 1", may be worth 0 by them (out of its range) and is
+    still fired, as any weapon worth 0 is, rather than stopping."""
+    if not can_hurt(battle, unit, target, name):
         return None
-    firer = firing_models(battle, unit, target, name, orders)[0]
-    weapon = firer.weapon(name)
+    worth = expected_per_model(battle, unit, target, name, orders)
+    firers = firing_models(battle, unit, target, name, orders)
+    if not firers:
+        return worth
+    weapon = firers[0].weapon(name)
     assert weapon is not None  # the firer's own weapon (attacks.firing_models)
     profile = weapon_of(weapon)
     if profile.blast or profile.template:
-        aim = likely_aim(battle, unit, firer, target, profile)
-        if aim is not None and aim_value(battle, unit, firer, profile, aim) < 0:
+        aim = likely_aim(battle, unit, firers[0], target, profile)
+        if aim is not None and aim_value(battle, unit, firers[0], profile, aim) < 0:
             return None
     return worth
 

@@ -295,6 +295,35 @@ def expected_casualties(
     return min(total, float(defence.models))
 
 
+def can_hurt(battle: Battle, unit: Unit, target: Unit, weapon_name: str) -> bool:
+    """Whether a hit of ``weapon_name`` from a model of ``unit`` carrying it could do
+    anything to ``target``: slay or wound its typical model (:func:`slain_per_hit`:
+    the weapon's Strength against the unit's Toughness on the wound chart, Poisoned,
+    Rending and the like), or at a vehicle glance or penetrate the armour that model
+    faces (:func:`odds_vehicles.hit_value`). Range, sight, Ballistic Skill and the
+    orders are not asked: a weapon out of reach may still hurt, one that cannot is
+    harmless wherever it is fired from (a Stikkbomb, S3, at any facing of a Leman
+    Russ; a lasgun, S3, at Toughness 7)."""
+    if target.destroyed:
+        return False
+    vehicle = is_vehicle(target)
+    defence = None if vehicle else defence_of(battle, target, None)
+    rerolls = _wound_rerolls(battle, unit, target)
+    for model in unit.alive_models:
+        weapon = model.weapon(weapon_name)
+        if weapon is None:
+            continue
+        profile = weapon_of(weapon)
+        strength = weapon_strength(battle, unit, model, profile)
+        if defence is None:
+            harm = hit_value(battle, target, model, profile, strength)
+        else:
+            harm = slain_per_hit(profile, strength, defence, *rerolls)
+        if harm > 0:
+            return True
+    return False
+
+
 def expected_per_model(
     battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders: FireOrders
 ) -> float:
