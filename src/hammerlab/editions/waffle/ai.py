@@ -46,7 +46,8 @@ is for and the numbers measured over ``examples/matchups/``.
   :func:`plans.next_turn_value`).
 - Jink: when the casualties its 4+ cover save spares this phase exceed what
   Snap Shots take from its shooting next turn (:func:`jink_plans.wants_to_jink`).
-- Disembark: when the unit could then shoot or charge an enemy
+- Disembark: when the unit could then charge an enemy, or shoot one from where
+  it is set down with a weapon that fires in full there
   (:func:`transport_plans.wants_to_disembark`), else stay aboard, where no one
   can shoot it. Embark: never (staying out is the first choice).
 - Move: advance, except when diving for cover (nearest cover), and in the
