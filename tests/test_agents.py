@@ -43,7 +43,9 @@ def test_the_aec_environment_passes_pettingzoos_api_test(scenario: str) -> None:
     api_test(HammerlabAEC(ROOT / "examples" / scenario), num_cycles=1000)
 
 
-def test_the_mask_offers_exactly_the_legal_actions_and_the_game_ends_with_rewards() -> None:
+def test_the_mask_offers_the_legal_actions_less_those_cut_and_the_game_ends_with_rewards() -> None:
+    # Every legal action is offered here (four units: far fewer than MAX_ACTIONS): none
+    # is cut. More than MAX_ACTIONS legal: the test of eight units a side below.
     env = HammerlabAEC(ROOT / "examples" / "matchups" / "carnifex_vs_guard.toml")
     env.reset(seed=3)
     for agent in env.agent_iter():
@@ -53,7 +55,9 @@ def test_the_mask_offers_exactly_the_legal_actions_and_the_game_ends_with_reward
             continue
         mask = observation["action_mask"]
         assert observation["observation"].shape == (OBSERVATION_SIZE,)
-        assert int(mask.sum()) == len(info["legal_actions"]) == len(env.game.legal_actions())
+        legal = len(env.game.legal_actions())
+        assert int(mask.sum()) == len(info["legal_actions"]) == legal - info["actions_cut"]
+        assert info["actions_cut"] == 0
         assert agent == env.game.current_player
         env.step(0)
     assert env.game.is_over
@@ -243,7 +247,8 @@ def test_an_action_that_is_no_index_and_a_step_after_the_end_are_value_errors() 
 
 
 def _slot(observation: np.ndarray, slot: int) -> list[float]:
-    """The five numbers of unit slot ``slot`` (present, side, share left, x, y)."""
+    """The numbers of unit slot ``slot`` (present, side, share of models left, x, y,
+    share of wounds left, done, offered: the module's doc)."""
     at = slot * UNIT_FEATURES
     return [float(v) for v in observation[at : at + UNIT_FEATURES]]
 
@@ -259,11 +264,11 @@ def test_a_unit_keeps_its_slot_before_and_after_the_terminators_arrive_by_deep_s
     env = HammerlabAEC(ROOT / "examples" / "deep_strike_terminators.toml")
     env.reset(seed=1)
     start = env.observe("Ultramarines")["observation"]
-    assert _slot(start, 0) == pytest.approx([1, 1, 1, 36 / 72, 42 / 48])
-    assert _slot(start, 1) == [0, 1, 0, 0, 0]  # the Terminators, in reserve
-    assert _slot(start, 2) == pytest.approx([1, -1, 1, 24 / 72, 8 / 48])
-    assert _slot(start, 3) == pytest.approx([1, -1, 1, 48 / 72, 8 / 48])
-    assert _slot(start, 4) == pytest.approx([1, -1, 1, 36 / 72, 4 / 48])
+    assert _slot(start, 0)[:5] == pytest.approx([1, 1, 1, 36 / 72, 42 / 48])
+    assert _slot(start, 1)[:5] == [0, 1, 0, 0, 0]  # the Terminators, in reserve
+    assert _slot(start, 2)[:5] == pytest.approx([1, -1, 1, 24 / 72, 8 / 48])
+    assert _slot(start, 3)[:5] == pytest.approx([1, -1, 1, 48 / 72, 8 / 48])
+    assert _slot(start, 4)[:5] == pytest.approx([1, -1, 1, 36 / 72, 4 / 48])
     assert not start[5 * UNIT_FEATURES : MAX_UNITS * UNIT_FEATURES].any()  # free slots
     cadians = env.observe("Cadians")["observation"]  # their own units first
     assert [_slot(cadians, k)[:2] for k in range(5)] == [[1, 1], [1, 1], [1, 1], [1, -1], [0, -1]]
@@ -277,7 +282,7 @@ def test_a_unit_keeps_its_slot_before_and_after_the_terminators_arrive_by_deep_s
     seen = env.observe("Ultramarines")["observation"]
     centre = [sum(m.position[i] for m in alive) / len(alive) for i in (0, 1)]
     share = len(alive) / 5  # a Terminator Squad of five
-    assert _slot(seen, 1) == pytest.approx([1, 1, share, centre[0] / 72, centre[1] / 48])
+    assert _slot(seen, 1)[:5] == pytest.approx([1, 1, share, centre[0] / 72, centre[1] / 48])
     for slot, uid in ((2, "squad1"), (3, "squad2"), (4, "heavy")):
         assert _slot(seen, slot)[:2] == [1, -1], uid  # still the Cadians' squads
     assert _slot(env.observe("Cadians")["observation"], 4)[:2] == [1, -1]
@@ -291,7 +296,7 @@ def test_a_squad_aboard_its_transport_keeps_its_slot_with_present_0() -> None:
     game = Game.start(load_scenario(scenario), str(scenario), seed=1, stop_before_turn=HOLD)
     aboard = observe_game(game, "Cadians", [])["observation"]
     assert _slot(aboard, 0)[:3] == [1, 1, 1]
-    assert _slot(aboard, 1) == [0, 1, 0, 0, 0]
+    assert _slot(aboard, 1)[:5] == [0, 1, 0, 0, 0]
     assert _slot(aboard, 2)[:3] == [1, -1, 1]
     game.stop_before_turn = None
     assert "guard" in game.battle.units
@@ -428,3 +433,167 @@ def test_the_environments_take_rule_settings_and_plug_ins_as_game_start_does(
         HammerlabAEC(scenario, rules={"charge_dice": 99})
     with pytest.raises(RuleSettingError, match="unknown rule or parameter 'no_such_rule'"):
         HammerlabAEC(scenario, rules={"no_such_rule": True})
+
+
+def test_the_step_whose_opponent_s_turn_ends_the_game_is_terminated_with_the_outcome() -> None:
+    # An agent author's review (session 22): the step after which the heuristic AI's
+    # turn ended the game returned terminated=False and reward 0; the outcome came one
+    # dummy step later, in a finished game, with a made-up action in the mask. In
+    # carnifex_vs_guard the Tyranids move first (its first_player), so each game turn
+    # ends with the Cadians' turn, played inside the Tyranid agent's step: a game can
+    # only end there (its last turn, or Sudden Death at the end of a game turn).
+    env = HammerlabGym(ROOT / "examples" / "matchups" / "carnifex_vs_guard.toml", "Tyranids")
+    for seed in (1, 2):
+        env.reset(seed=seed)
+        terminated = False
+        while not terminated:
+            _, reward, terminated, truncated, info = env.step(0)
+            assert terminated == env.game.is_over and not truncated
+            assert reward == 0.0 or terminated
+        assert reward == {None: 0.0, "Tyranids": 1.0, "Cadians": -1.0}[info["winner"]]
+        assert info["winner"] == env.game.winner
+        assert not info["action_mask"].any() and info["legal_actions"] == []
+        with pytest.raises(ValueError, match="the game is over"):
+            env.step(0)
+
+
+def _features(observation: np.ndarray, slot: int) -> dict[str, float]:
+    """Slot ``slot``'s last three numbers by name (the module's doc)."""
+    wounds, done, offered = _slot(observation, slot)[5:]
+    return {"wounds": wounds, "done": done, "offered": round(offered * MAX_ACTIONS, 6)}
+
+
+def test_the_observation_tells_which_units_are_done_and_which_unit_each_index_picks() -> None:
+    # An agent author's review (session 22): after `Infantry Squad [squad1] → hold` the
+    # Cadians' observation was the same 86 numbers as before it, while index 0 had gone
+    # from moving squad1 to moving squad2. carnifex_vs_guard has no terrain and one
+    # enemy unit, so each Cadian unit's move is advance, retreat or hold (no cover to
+    # take, no other enemy to advance on): three actions each, squad1, squad2 and the
+    # lascannons in the scenario's order (slots 0 to 2; the Carnifex is slot 3).
+    env = HammerlabGym(ROOT / "examples" / "matchups" / "carnifex_vs_guard.toml", "Cadians")
+    before, info = env.reset(seed=1)
+    assert [_features(before, k)["done"] for k in range(4)] == [0, 0, 0, 0]
+    assert [_features(before, k)["offered"] for k in range(4)] == [3, 3, 3, 0]
+    assert info["legal_actions"][2] == "Infantry Squad [squad1] → hold"
+    after, _, _, _, info = env.step(2)
+    assert [_features(after, k)["done"] for k in range(4)] == [1, 0, 0, 0]
+    assert [_features(after, k)["offered"] for k in range(4)] == [0, 3, 3, 0]
+    assert not np.array_equal(before, after)
+    # Index 0 is the first offered action of the first slot with any: squad2's.
+    assert info["legal_actions"][0] == "Infantry Squad [squad2] → advance"
+
+
+@pytest.mark.parametrize(
+    "scenario", ["whole_game_three_turns.toml", "core11_close_quarters_shooting.toml"]
+)
+def test_every_offered_index_picks_the_unit_the_observation_s_counts_say(scenario: str) -> None:
+    # Reading the observation alone, as a learner must: the offered actions come slot
+    # by slot (the observer's units in the scenario's order), each slot's count of them
+    # in its last number, and ending the loop last. Every pick of a seeded game, playing
+    # the first offered action each time; each unit picked is marked done after.
+    path = ROOT / "examples" / scenario
+    spec = load_scenario(path)
+    env = HammerlabAEC(path)
+    env.reset(seed=1)
+    picks = 0
+    for agent in env.agent_iter():
+        observation, _, terminated, _, info = env.last()
+        if terminated:
+            env.step(None)
+            continue
+        seen = observation["observation"]
+        order = [u.id for u in spec.units if u.player == agent]
+        order += [u.id for u in spec.units if u.player != agent]
+        decoded = [
+            uid
+            for slot, uid in enumerate(order)
+            for _ in range(int(_features(seen, slot)["offered"]))
+        ]
+        assert [*decoded, None] == [a.unit for a in env._offered], info["legal_actions"]
+        assert int(observation["action_mask"].sum()) == len(decoded) + 1
+        picked, cursor = env._offered[0].unit, env.game.play_state.cursor
+        phase = (cursor.turn, cursor.seat, cursor.phase)
+        env.step(0)
+        cursor = env.game.play_state.cursor
+        if picked is not None and phase == (cursor.turn, cursor.seat, cursor.phase):
+            # the same phase's loop goes on: the unit picked is done in it
+            assert _features(env.observe(agent)["observation"], order.index(picked))["done"] == 1
+            picks += 1
+    assert picks > 0
+
+
+def _eight_a_side(tmp_path: Path) -> Path:
+    """Eight Ultramarine units (Terminator Squads and Captains) against eight Ork units
+    (Nobz and Warbosses), on a table without terrain: the review's scenario, its two
+    terrain pieces left out."""
+    lines = ['name = "eight a side"', 'ruleset = "waffle"', "[plan]", "turns = 1"]
+    lines += ['phases = ["movement", "shooting", "assault"]']
+    lines += ["[[players]]", 'name = "Ultramarines"', 'edge = "south"']
+    lines += ["[[players]]", 'name = "Orks"', 'edge = "north"']
+    for k in range(8):
+        marines = "Terminator Squad" if k % 2 == 0 else "Space Marine Captain"
+        orks = "Nobz" if k % 2 == 0 else "Warboss"
+        for uid, player, unit, y in (("m", "Ultramarines", marines, 6), ("o", "Orks", orks, 40)):
+            lines += ["[[units]]", f'id = "{uid}{k}"', f'player = "{player}"']
+            lines += [f'unit = "{unit}"', f"position = [{8 + 8 * k}, {y}]"]
+    path = tmp_path / "eight.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_more_legal_actions_than_the_mask_holds_leave_no_unit_out_and_are_counted(
+    tmp_path: Path,
+) -> None:
+    # An agent author's review (session 22): with 92 legal actions the mask kept the
+    # first 63 and ending the phase, so two Ultramarine units could not be moved first,
+    # and nothing said so. On a table without terrain each of the eight units may
+    # advance (on the closest enemy), retreat, hold, or advance on each of the 7 other
+    # Ork units: 10 actions each, 81 legal with ending the phase. The 63 places beside
+    # ending it are dealt round by round in slot order: 7 rounds give each unit 7 (56),
+    # the 8th round's 7 places go to m0 to m6. So m0 to m6 keep their first 8 actions,
+    # m7 its first 7, and 81 - 64 = 17 are left out.
+    env = HammerlabAEC(_eight_a_side(tmp_path))
+    env.reset(seed=1)
+    assert env.agent_selection == "Ultramarines"
+    legal = env.game.legal_actions()
+    assert len(legal) == 81
+    observation = env.observe("Ultramarines")
+    assert int(observation["action_mask"].sum()) == MAX_ACTIONS
+    assert env.infos["Ultramarines"]["actions_cut"] == 17
+    kept = [a.unit for a in env._offered]
+    assert kept == [*(f"m{k}" for k in range(8) for _ in range(8 if k < 7 else 7)), None]
+    for k in range(8):
+        mine = [a for a in legal if a.unit == f"m{k}"]
+        assert [a for a in env._offered if a.unit == f"m{k}"] == mine[: 8 if k < 7 else 7]
+        assert _features(observation["observation"], k)["offered"] == (8 if k < 7 else 7)
+    assert str(env._offered[-1]) == "end phase"
+    env.step(0)  # m0 advances: 7 units of 10 actions and ending the phase, 71 legal
+    assert len(env.game.legal_actions()) == 71
+    # 63 places dealt over 7 units: 9 rounds, 9 each; 71 - 64 = 7 left out
+    assert [a.unit for a in env._offered] == [
+        *(f"m{k}" for k in range(1, 8) for _ in range(9)),
+        None,
+    ]
+    assert env.infos["Ultramarines"]["actions_cut"] == 7
+
+
+def test_wounds_and_hull_points_left_are_told_apart_from_a_fresh_unit() -> None:
+    # An agent author's review (session 22): a Carnifex on 1 wound of 4 read as a fresh
+    # one (1 model of 1 left). The share of wounds left (Hull Points for a vehicle) is
+    # each slot's sixth number. The Carnifex has W 4 (library tyranids.toml), the Leman
+    # Russ HP 3 (astra_militarum.toml), an Intercessor Squad five models of W 2 (core11).
+    cases = [
+        ("matchups/carnifex_vs_guard.toml", "Tyranids", "carnifex", 0, [1], 1 / 1, 1 / 4),
+        ("vehicles_leman_russ.toml", "Cadians", "russ", 0, [2], 1 / 1, 2 / 3),
+        ("core11_whole_game.toml", "Space Marines", "intercessors", 0, [0, 1], 4 / 5, 7 / 10),
+    ]
+    for name, player, uid, slot, wounds, models_share, wounds_share in cases:
+        scenario = ROOT / "examples" / name
+        game = Game.start(load_scenario(scenario), str(scenario), seed=1, stop_before_turn=HOLD)
+        fresh = observe_game(game, player, [])["observation"]
+        assert _slot(fresh, slot)[2] == 1 and _features(fresh, slot)["wounds"] == 1, name
+        for model, left in zip(game.battle.units[uid].models, wounds, strict=False):
+            model.wounds_left = left
+        hurt = observe_game(game, player, [])["observation"]
+        assert _slot(hurt, slot)[2] == pytest.approx(models_share), name
+        assert _features(hurt, slot)["wounds"] == pytest.approx(wounds_share), name

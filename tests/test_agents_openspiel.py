@@ -15,7 +15,7 @@ import pytest
 
 import hammerlab.agents.spiel  # noqa: F401 (registers the game)
 from agents_kit import plugin_file
-from hammerlab.agents.env import MAX_ACTIONS, OBSERVATION_SIZE
+from hammerlab.agents.env import MAX_ACTIONS, OBSERVATION_SIZE, UNIT_FEATURES
 from hammerlab.errors import InputError
 from hammerlab.io.scenario import load_scenario
 
@@ -85,9 +85,9 @@ def test_an_observation_is_the_players_own_view() -> None:
     state = game.new_initial_state()
     mine, theirs = (np.asarray(state.observation_tensor(p)) for p in (0, 1))
     # carnifex_vs_guard: the Tyranids (player 0) have 1 unit, the Cadians 3; each
-    # view puts its own units first, marked +1 (the second of five numbers a unit).
-    assert mine[1] == 1.0 and mine[6] == -1.0
-    assert theirs[1] == 1.0 and theirs[16] == -1.0
+    # view puts its own units first, marked +1 (the second number of a unit's slot).
+    assert mine[1] == 1.0 and mine[UNIT_FEATURES + 1] == -1.0
+    assert theirs[1] == 1.0 and theirs[3 * UNIT_FEATURES + 1] == -1.0
     assert "Carnifex [carnifex] → advance" in state.observation_string(0)
     assert "legal_actions': []" in state.observation_string(1)
 

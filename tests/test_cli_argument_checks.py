@@ -31,15 +31,15 @@ POISONED = ["odds", "--shots", "10", "--type", "Assault", "--bs", "4", "--streng
 def test_side_without_a_controller_that_plays_one_is_a_usage_error() -> None:
     code, out, err = run("battle", str(THREE_TURNS), "--side", "Orks", "--json")
     line = one_line(code, err, 2)
-    assert line.startswith("error: --side: ") and "--controller prompt or search" in line
+    assert line.startswith("error: --side: ") and "--controller prompt, search or random" in line
     assert out == ""
 
 
 def test_an_unknown_controller_or_side_is_a_usage_error() -> None:
     # A player's review: these two exited 1 where the parser's other usage errors exit 2.
     code, out, err = run("battle", str(THREE_TURNS), "--controller", "human")
-    assert (
-        one_line(code, err, 2) == "error: --controller: must be ai, prompt or search, not 'human'"
+    assert one_line(code, err, 2) == (
+        "error: --controller: must be ai, prompt, search or random, not 'human'"
     )
     code, out, err = run("battle", str(THREE_TURNS), "--controller", "search", "--side", "Eldar")
     assert one_line(code, err, 2) == (
@@ -56,7 +56,7 @@ def test_side_with_the_search_controller_is_taken() -> None:
     assert code == 0, err
 
 
-@pytest.mark.parametrize("controller", ["ai", "prompt"])
+@pytest.mark.parametrize("controller", ["ai", "prompt", "random"])
 def test_playouts_without_the_search_ai_is_a_usage_error(controller: str) -> None:
     # A newcomer's review: --playouts 50 without --controller search was taken and
     # changed nothing (the heuristic AI played both sides), where --side is refused.

@@ -4,7 +4,9 @@ with one does not load, and says in one line which file, line and field is wrong
 
 from __future__ import annotations
 
+import collections.abc
 import json
+import typing
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ from cli_kit import one_line, run
 from hammerlab.editions import get_ruleset, plugins, ruleset_names
 from hammerlab.engine.rules import (
     DeclarationError,
+    HookPoint,
     Hooks,
     Parameter,
     RuleOption,
@@ -21,6 +24,7 @@ from hammerlab.engine.rules import (
     install_rules,
     resolve_settings,
 )
+from hammerlab.errors import InputError
 from hammerlab.io.scenario import load_scenario
 
 SCENARIO = Path(__file__).resolve().parents[1] / "examples" / "guard_suppress_terminators.toml"
@@ -320,3 +324,94 @@ def test_a_waffle_point_placed_only_under_a_setting_is_refused_when_a_battle_ins
         "battle", str(scenario), "--plugin", str(path), "--rule", "c11_later.bonus=2"
     )
     assert one_line(code, err, 1) == _waffle_point_refused(path, "c11_later") and out == ""
+
+
+ON_LEADERSHIP = """from hammerlab.editions.waffle.points import LEADERSHIP
+from hammerlab.engine.rules import RuleOption
+
+
+def grit(battle, unit):
+    return 10
+
+
+def steady(battle, unit, ld, bonus=1):
+    return ld + bonus
+
+
+def install(hooks, settings):
+    hooks.add(LEADERSHIP, {handler})
+
+
+RULESET = "waffle"
+RULES = (RuleOption("{name}", "s", "q", install=install),)
+"""
+"""A plug-in whose rule puts ``handler`` on ``LEADERSHIP``, whose handlers docs/plugins.md
+gives as ``(battle, unit, ld) -> int``: three arguments."""
+
+
+def _on_leadership(tmp_path: Path, name: str, handler: str) -> Path:
+    path = tmp_path / f"{name}.py"
+    path.write_text(ON_LEADERSHIP.format(name=name, handler=handler), encoding="utf-8")
+    return path
+
+
+WRONG_SHAPES = [
+    ("grit", "installs grit(battle, unit) on waffle's hook point 'leadership', which "
+     "calls handler(battle, unit, ld): a handler there takes 3 arguments"),
+    ("10", "installs 10 on waffle's hook point 'leadership', which is not a function: "
+     "the point calls handler(battle, unit, ld)"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("handler", "problem"), WRONG_SHAPES)
+def test_a_handler_of_the_wrong_shape_is_refused_when_the_plug_in_loads(
+    handler: str, problem: str, tmp_path: Path
+) -> None:
+    # A lead of session 21: a handler taking two arguments on a three-argument point
+    # loaded, and the battle stopped mid-game with a TypeError and its traceback.
+    name = f"shape_{handler.replace('1', 'n')}"
+    path = _on_leadership(tmp_path, name, handler)
+    code, out, err = run("battle", str(SCENARIO), "--plugin", str(path), "--rule", name)
+    assert one_line(code, err, 1) == f"error: {path}: RULES[{name}]: {problem}" and out == ""
+    assert name not in {o.name for o in get_ruleset("waffle").options}
+
+
+@pytest.mark.parametrize(("handler", "problem"), WRONG_SHAPES)
+def test_the_library_s_load_of_a_handler_of_the_wrong_shape_says_the_same(
+    handler: str, problem: str, tmp_path: Path
+) -> None:
+    name = f"lib_{handler.replace('1', 'n')}"
+    path = _on_leadership(tmp_path, name, handler)
+    with pytest.raises(InputError) as refused:
+        plugins.load_plugin_file(path)
+    assert str(refused.value) == f"{path}: RULES[{name}]: {problem}"
+
+
+def test_a_handler_that_takes_what_the_point_gives_loads(tmp_path: Path) -> None:
+    # steady(battle, unit, ld, bonus=1): three arguments, a fourth with a default.
+    path = _on_leadership(tmp_path, "steady_lead", "steady")
+    assert plugins.load_plugin_file(path).rules == ("steady_lead",)
+
+
+def test_each_waffle_point_s_arguments_are_those_of_its_handler_type() -> None:
+    # What a point checks a handler against (HookPoint.takes) is as long as the
+    # argument list of the Callable type its name is annotated with; a point whose
+    # handlers are objects (a Protocol: a reaction, a shooting action, a watcher)
+    # checks nothing this way.
+    from hammerlab.editions.waffle import points, strength, toughness
+    from hammerlab.editions.waffle.rules import suppressive_fire
+
+    counted = 0
+    for module in (points, strength, toughness, suppressive_fire):
+        for name, hint in typing.get_type_hints(module).items():
+            if typing.get_origin(hint) is not HookPoint:
+                continue
+            (handler,) = typing.get_args(hint)
+            point = getattr(module, name)
+            if typing.get_origin(handler) is collections.abc.Callable:
+                arguments, _ = typing.get_args(handler)
+                assert point.takes is not None and len(point.takes) == len(arguments), name
+                counted += 1
+            else:
+                assert point.takes is None, name
+    assert counted == 29  # the 33 points less the 4 whose handlers are objects

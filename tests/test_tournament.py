@@ -14,7 +14,14 @@ from cli_kit import one_line, run
 from hammerlab.analysis.game import Game
 from hammerlab.analysis.search import start_game
 from hammerlab.analysis.stats import wilson_interval
-from hammerlab.analysis.tournament import Result, TournamentError, ratings, tournament
+from hammerlab.analysis.sweep import SameScenarioError
+from hammerlab.analysis.tournament import (
+    Result,
+    ScenarioRuleError,
+    TournamentError,
+    ratings,
+    tournament,
+)
 from hammerlab.cli.app import app
 from hammerlab.engine.decisions import Decision
 from hammerlab.io.scenario import load_scenario
@@ -77,9 +84,13 @@ def test_tournament_json_has_a_record_and_an_interval_per_player() -> None:
     assert pairing["heuristic_wins"] == h["wins"] and pairing["games"] == 12
     assert len(document["games"]) == 12
     for game in document["games"]:
-        # the scenario's victory condition names the winner: the higher score
+        # Sudden Death names the winner where a side was wiped out, whatever the
+        # scores; else the scenario's victory condition does: the higher score
         (a, score_a), (b, score_b) = game["scores"].items()
         best = None if score_a == score_b else (a if score_a > score_b else b)
+        if game["wiped_out"]:
+            (out,) = game["wiped_out"]
+            best = b if out == a else a
         assert game["winner"] == (None if best is None else game["sides"][best])
     again = CliRunner().invoke(app, [*args, "--games", "3", "--json"])
     assert json.loads(again.stdout) == document  # common, fixed seeds
@@ -181,7 +192,7 @@ def test_tournament_s_rule_and_plug_in_mistakes_are_one_line(tmp_path: Path) -> 
     args = ["tournament", *map(str, SCENARIOS), "--players", "heuristic,random", "--games", "1"]
     code, _, err = run(*args, "--rule", "no_such_rule")
     assert one_line(code, err, 2).startswith(
-        "error: --rule: unknown rule or parameter 'no_such_rule'"
+        f"error: --rule: {SCENARIOS[0]} plays waffle: unknown rule or parameter 'no_such_rule'"
     )
     plugin = tmp_path / "elsewhere.py"
     text = 'from hammerlab.engine.rules import RuleOption\nRULESET = "core11"\n'
@@ -190,3 +201,147 @@ def test_tournament_s_rule_and_plug_in_mistakes_are_one_line(tmp_path: Path) -> 
     assert one_line(code, err, 1) == (
         f"error: {plugin}: the plug-in is for core11; these scenarios play waffle"
     )
+
+
+def test_a_rule_one_scenario_s_ruleset_lacks_is_refused_before_any_game_naming_it(
+    tmp_path: Path,
+) -> None:
+    # An agent author's review (session 22): `--rule fiery_charge` over two Waffle
+    # scenarios and a core11 one failed only once the core11 scenario's first game was
+    # started, every Waffle game played before it wasted, with a message that named no
+    # scenario and hinted at a plug-in for a built-in Waffle rule.
+    waffle = ROOT / "examples" / "matchups" / "boyz_vs_tactical.toml"
+    core11 = ROOT / "examples" / "core11_whole_game.toml"
+    specs = [(load_scenario(path), str(path)) for path in (waffle, core11)]
+    played: list[int] = []
+    with pytest.raises(ScenarioRuleError) as refused:
+        tournament(
+            specs, ["heuristic", "random"], 10, rules={"fiery_charge": True}, progress=played.append
+        )
+    assert played == []  # before any game
+    # (the rules core11 knows: cover_effect, and those of core11 plug-ins another test
+    # of this process loaded)
+    message = str(refused.value)
+    assert message.startswith(
+        f"{core11} plays core11: unknown rule or parameter 'fiery_charge'; known: cover_effect"
+    )
+    assert message.endswith(
+        "(every game plays every rule given; the waffle scenarios take it, the core11 ones do not)"
+    )
+    args = ["tournament", str(waffle), str(core11), "--games", "60"]
+    code, _, err = run(*args, "--rule", "fiery_charge")
+    assert one_line(code, err, 2) == f"error: --rule: {message}"
+    # A plug-in's Waffle rule over the same set: refused alike, before any game.
+    plugin = tmp_path / "mixed_save_2.py"
+    plugin.write_text(ALL_SAVE_2.format(name="mixed_save_2"), encoding="utf-8")
+    code, _, err = run(*args, "--plugin", str(plugin), "--rule", "mixed_save_2")
+    assert one_line(code, err, 2).startswith(
+        f"error: --rule: {core11} plays core11: unknown rule or parameter 'mixed_save_2'"
+    )
+    # A rule no scenario's ruleset has: no other ruleset's scenarios to point at (the
+    # plug-in hint follows where this process has loaded no plug-in).
+    code, _, err = run("tournament", str(core11), "--rule", "fiery_charge")
+    line = one_line(code, err, 2)
+    assert line.startswith(
+        f"error: --rule: {core11} plays core11: unknown rule or parameter 'fiery_charge'; "
+        "known: cover_effect"
+    )
+    assert "scenarios take it" not in line
+
+
+def test_a_tournament_s_random_game_is_played_again_by_battle_with_the_same_result() -> None:
+    # An agent author's review (session 22): the docs said any lost game could be
+    # replayed with `hammerlab battle FILE --seed N`, but `battle` took no random player
+    # and the JSON named no FILE. Each game of heuristic against random, played again
+    # by the command docs/ai.md gives: the random player's side named by --side.
+    scenario = ROOT / "examples" / "matchups" / "carnifex_vs_guard.toml"
+    code, out, err = run(
+        "tournament", str(scenario), "--players", "heuristic,random", "--games", "1", "--json"
+    )
+    assert code == 0, err
+    games = json.loads(out)["games"]
+    assert len(games) == 2
+    for game in games:
+        assert game["file"] == str(scenario)
+        (side,) = [s for s, player in game["sides"].items() if player == "random"]
+        code, out, err = run(
+            "battle", game["file"], "--seed", str(game["seed"]), "--controller", "random",
+            "--side", side, "--json",
+        )  # fmt: skip
+        assert code == 0, err
+        again = json.loads(out)
+        assert again["scores"] == game["scores"]
+        assert again["wiped_out"] == game["wiped_out"]
+        winner = again["winner"]
+        assert game["winner"] == (None if winner is None else game["sides"][winner])
+
+
+def test_each_game_says_which_side_was_wiped_out_and_the_turn_it_ended() -> None:
+    # An agent author's review (session 22): games won on a tied or a lower score (the
+    # loser wiped out, Sudden Death) said nothing of why. The same games through the
+    # game API: a wipe-out is the `wiped_out` event at the end of the game turn it
+    # names; any other game plays the scenarios' five turns (their [plan]).
+    report = tournament([(load_scenario(p), str(p)) for p in SCENARIOS], ["heuristic", "random"], 2)
+    document = report.to_dict()
+    seen = set()
+    for result, game in zip(report.games, document["games"], strict=True):
+        assert game["file"] in map(str, SCENARIOS)
+        replay = start_game(
+            load_scenario(Path(game["file"])), game["file"], game["seed"], game["sides"]
+        )
+        replay.play()
+        ends = [e for e in replay.battle.log.events if e.kind == "wiped_out"]
+        if ends:
+            (end,) = ends
+            assert game["wiped_out"] == list(end.players) and game["last_turn"] == end.turn
+            (loser,) = end.players
+            assert game["winner"] == next(p for s, p in game["sides"].items() if s != loser)
+        else:
+            assert game["wiped_out"] == [] and game["last_turn"] == 5
+        assert result.wiped_out == tuple(game["wiped_out"])
+        seen.add(bool(ends))
+    assert seen == {True, False}  # both kinds of end among these games
+
+
+def test_a_scenario_given_twice_is_refused_before_any_game(tmp_path: Path) -> None:
+    # A hostile-input review (session 22): `tournament base.toml base.toml ./base.toml`
+    # played the same games three times and counted them as 6 games where 2 were
+    # played, narrowing every interval; `sweep` refused it. Refused alike, in the same
+    # words, whether the file is named twice, by another spelling of its path, or
+    # copied under another name (the same content).
+    scenario = ROOT / "examples" / "matchups" / "carnifex_vs_guard.toml"
+    copy = tmp_path / "copy.toml"
+    copy.write_bytes(scenario.read_bytes())
+    played: list[int] = []
+    specs = [(load_scenario(scenario), str(scenario))] * 2
+    with pytest.raises(SameScenarioError, match="is given twice; give each scenario file once"):
+        tournament(specs, ["heuristic", "random"], 1, progress=played.append)
+    assert played == []
+    code, _, err = run("tournament", str(scenario), str(scenario), "--games", "1")
+    assert one_line(code, err, 2) == (
+        f"error: SCENARIO: {scenario} is given twice; give each scenario file once"
+    )
+    other_spelling = str(scenario.parent / ".." / "matchups" / scenario.name)
+    code, _, err = run("tournament", str(scenario), other_spelling, "--games", "1")
+    assert one_line(code, err, 2) == (
+        f"error: SCENARIO: {other_spelling} is given twice; give each scenario file once"
+    )
+    code, _, err = run("tournament", str(scenario), str(copy), "--games", "1")
+    assert one_line(code, err, 2).startswith(
+        f"error: SCENARIO: {scenario} and {copy} say the same scenario (the same content)"
+    )
+
+
+def test_a_plug_in_plays_in_the_games_of_its_ruleset_alone(tmp_path: Path) -> None:
+    # Since a game refuses a plug-in of another ruleset (a library review, session 22),
+    # a tournament over a Waffle and a core11 scenario with a Waffle plug-in was
+    # refused at the core11 scenario; the plug-in belongs in the Waffle games only.
+    # Two scenarios, two players, both sides, one seed: 2 x 2 x 1 = 4 games.
+    plugin = tmp_path / "waffle_only.py"
+    plugin.write_text(ALL_SAVE_2.format(name="waffle_only"), encoding="utf-8")
+    waffle = ROOT / "examples" / "matchups" / "boyz_vs_tactical.toml"
+    core11 = ROOT / "examples" / "core11_whole_game.toml"
+    specs = [(load_scenario(path), str(path)) for path in (waffle, core11)]
+    report = tournament(specs, ["heuristic", "random"], 1, plugins=[str(plugin)])
+    assert len(report.games) == 4
+    assert [p.path for p in report.plugins] == [str(plugin.resolve())]

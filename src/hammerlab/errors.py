@@ -41,12 +41,18 @@ class BattleFailedError(HammerlabError):
 class UnknownNameError(HammerlabError, KeyError):
     """A unit, weapon, ruleset or option name that does not exist."""
 
-    def __init__(self, kind: str, name: str, known: list[str] | None = None) -> None:
+    def __init__(
+        self, kind: str, name: str, known: list[str] | None = None, listed: str | None = None
+    ) -> None:
+        """The names ``known`` give the hint (``did you mean``); with ``listed`` (what
+        they are, ``units``) the message lists them all too, where they are few (a
+        battle's units, not a library's)."""
         close = similar_names(name, known or [])
         hint = f" (did you mean: {', '.join(close)})" if close else ""
+        every = f"; {listed}: {', '.join(known or [])}" if listed is not None else ""
         self.kind = kind
         self.name = name
-        super().__init__(f"unknown {kind} {name!r}{hint}")
+        super().__init__(f"unknown {kind} {name!r}{hint}{every}")
 
     def __str__(self) -> str:
         return str(self.args[0])

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from core11_kit import battle, game, gun, place, ruleset, script, sheet, texts
+from core11_kit import battle, events, game, gun, place, ruleset, script, sheet, texts
 
+from hammerlab.editions.core11.events import HitRollNeeds
+from hammerlab.editions.core11.profiles import DefenceStats
+from hammerlab.editions.core11.rolls import Situation, hit_terms
 from hammerlab.editions.core11.shooting import shoot_with, shooting_phase
+from hammerlab.editions.core11.weapons import read_weapon
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import TerrainArea
 from hammerlab.engine.controllers import FirstChoiceController, ScriptedController
@@ -12,6 +16,7 @@ from hammerlab.engine.datasheet import Datasheet, ModelEntry
 from hammerlab.engine.events import Event
 
 NO_SAVE = 7
+TARGET = DefenceStats(toughness=4, save=3, wounds=1, keywords=frozenset({"INFANTRY"}))
 
 
 def _shoot(
@@ -75,6 +80,45 @@ def test_13_08_cover_worsens_the_bs_of_the_attack_by_one() -> None:
     assert "(gun, 4+, modifier +0)" in fight.log.of_kind("dice")[0].purpose  # type: ignore[attr-defined]
     fight = _shoot(("IGNORES COVER",), (3, 1), terrain=(ruin,))
     assert _shots(fight).hits == 1  # type: ignore[attr-defined]
+
+
+def test_the_log_says_why_a_hit_roll_is_worse_than_the_bs() -> None:
+    # From a player's review (session 22, finding 4): "rolled 10D6 for hit rolls (Bolt
+    # Rifle (Saturation), 4+, modifier +0)" of a BS 3+ weapon, and "cover" nowhere in the
+    # log. 13.08: cover "worsen[s] the BS characteristic of that attack by 1": 3+ to 4+.
+    ruin = TerrainArea("Ruin", ((5.0, 18.0), (40.0, 18.0), (40.0, 22.0), (5.0, 22.0)), cover_save=5)
+    fight = _shoot(dice=(3,), terrain=(ruin,))
+    (needs,) = events(fight, HitRollNeeds)
+    assert (needs.characteristic, needs.skill, needs.need, needs.modifier) == ("BS", 3, 4, 0)
+    assert needs.reasons == ("cover worsens BS by 1 (13.08)",)
+    assert needs.text == (
+        "  gun (Shooter [a]) at Target [b]: hit rolls of 4+, modifier +0, for BS 3+: "
+        "cover worsens BS by 1 (13.08)"
+    )
+    # [HEAVY], the shooter stationary: "add 1 to the hit roll", by name.
+    (needs,) = events(_shoot(("HEAVY",), (3, 1)), HitRollNeeds)
+    assert (needs.need, needs.modifier, needs.reasons) == (3, 1, ("+1 [HEAVY]",))
+    # A plain roll against the BS says nothing more than its dice.
+    assert events(_shoot(dice=(1,)), HitRollNeeds) == []
+
+
+def test_a_hit_roll_names_each_modifier_and_the_cap() -> None:
+    # 10.06's -1 for a MONSTER/VEHICLE model in Close-quarters shooting and 17.03's -1
+    # at an engaged MONSTER/VEHICLE unit: -2, capped at -1 (02.02.01); 10.07 in the open,
+    # the unit moved: its target has cover (BS 3+ to 4+) and an unmodified 1-5 fails.
+    rifle = read_weapon(gun(bs=3))
+    penalised = Situation(close_quarters_penalty=True, engaged_target_penalty=True)
+    assert hit_terms(rifle, TARGET, penalised).reasons == (
+        "-1 close-quarters shooting (10.06)",
+        "-1 an engaged MONSTER/VEHICLE target (17.03)",
+        "capped at -1 (02.02.01)",
+    )
+    indirect = hit_terms(rifle, TARGET, Situation(indirect=True, spotted=True))
+    assert (indirect.need, indirect.fails_up_to) == (4, 5)
+    assert indirect.reasons == (
+        "cover worsens BS by 1 (10.07: its target has the benefit of cover)",
+        "an unmodified 1-5 fails (10.07: the unit moved)",
+    )
 
 
 def test_04_sustained_hits_add_hits_on_a_critical_hit() -> None:

@@ -369,7 +369,7 @@ class Checked:
 
     def _suppressors(self, battle: Battle, unit: Unit) -> None:
         # Suppressive Fire's estimate asks who fires with regular orders: the same
-        # models as with its own (``plans._volley``).
+        # models as with its own (``expected.volley_of``).
         for target in targets_for(battle, unit, FireOrders()):
             for name in ranged_weapons(unit):
                 suppressing = firing_models(battle, unit, target, name, SUPPRESSING)

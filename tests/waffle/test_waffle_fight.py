@@ -368,8 +368,21 @@ def test_seed001_a_model_touching_two_units_chooses_which_to_attack() -> None:
     fight_sub_phase(battle, A)
     menu = asked(battle, A, "melee_target")[0]
     assert menu.labels() == ["Front [b]", "Side [c]"]
+    assert menu.prompt == "Which unit does a.1 of Hero [a] attack with Chainsword?"
     assert c.destroyed and not b.destroyed
     assert all_dice_used(battle)
+
+
+def test_the_melee_weapon_question_agrees_with_one_model_or_several() -> None:
+    # From a player's review (session 22, finding 7): "Which weapon do captain.1 of
+    # Space Marine Captain [captain] fight with?". One model: "does"; several: "do".
+    for count, asks in ((1, "does a.1"), (2, "do a.1, a.2")):
+        a = squad("a", A, MARINE, [BOLT_PISTOL, POWER_FIST], south([10, 12][:count]))
+        b = squad("b", B, MARINE, [CHAINSWORD], north([10]))
+        battle = make_battle(a, b, script_a=[("melee_weapon", "Power fist")])
+        choose_weapons(battle, a, FightRecord())
+        question = asked(battle, A, "melee_weapon")[0].prompt
+        assert question == f"Which weapon {asks} of A [a] fight with?"
 
 
 def test_waffle_ai_fights_with_the_weapon_that_hurts_most() -> None:

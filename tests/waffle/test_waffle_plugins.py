@@ -123,14 +123,17 @@ def test_glorious_charge_raises_the_bonus_and_keeps_the_fiery_charge_cost() -> N
 
 
 def test_lab_results_change_with_each_example_plug_in() -> None:
-    plugins.load_plugin_file(TERRIFYING)
+    plugins.load_plugin_file(TERRIFYING)  # their rules known to arms(), as --plugin makes them
     plugins.load_plugin_file(GLORIOUS)
     fear = load_scenario(FEAR)
-    report = compare(fear, str(FEAR), arms(fear, ["terrifying_charge"]), runs=12)
+    experiment = arms(fear, ["terrifying_charge"])
+    # compare() plays the plug-ins it is given, no other file the process loaded
+    report = compare(fear, str(FEAR), experiment, runs=12, plugins=[TERRIFYING])
     guard = next(u for u in report.units if "guard" in u.unit)
     assert guard.difference > 0  # falling back spares the Guard the fight
     charge = load_scenario(OVERWATCH)
-    report = compare(charge, str(OVERWATCH), arms(charge, ["glorious_charge"]), runs=12)
+    experiment = arms(charge, ["glorious_charge"])
+    report = compare(charge, str(OVERWATCH), experiment, runs=12, plugins=[GLORIOUS])
     marines = next(u for u in report.units if "tactical" in u.unit)
     assert marines.difference < 0  # more Ork Attacks, fewer Marines left
 

@@ -207,6 +207,47 @@ def test_seed000_step2_target_must_be_visible_blocks_sight_terrain() -> None:
     assert asked(battle, B) == []
 
 
+def test_seed000_step2_with_no_target_shoot_is_not_offered_and_the_prompt_says_why() -> None:
+    # From a player's review (session 22, finding 6): "What does Tactical Squad do? 1.
+    # run 2. hold", with no word of why it may not shoot. The Boltgun reaches 24"; Far
+    # stands 30" off centre to centre, 29.0" base to base.
+    shooter = squad("a", A, profile("Space Marine"), [BOLTGUN], [(40, 10)], name="Squad")
+    far = squad("b", B, GUARD, [LASGUN], [(40, 40)], name="Far")
+    battle = make_battle(shooter, far, script_a=[("shooter", "Squad [a]"), ("action", "hold")])
+    shooting_phase(battle, A)
+    (menu,) = asked(battle, A, "action")
+    assert menu.labels() == ["run", "hold"]
+    assert menu.not_offered() == (
+        'shoot: no enemy unit in range (24" at most; the nearest, Far [b], is 29.0" away)',
+    )
+
+
+def test_seed000_step2_an_enemy_locked_in_combat_or_out_of_sight_is_said_to_be_no_target() -> None:
+    # Locked stands in base contact with A's Brawlers: locked in combat, not a target
+    # (6th/7th edition). Hidden is 19" off (in the Boltgun's 24") behind a wall that
+    # blocks sight: "Models that cannot see the target ... cannot shoot" (seed 000).
+    shooter = squad("a", A, profile("Space Marine"), [BOLTGUN], [(40, 10)], name="Squad")
+    brawlers = squad("c", A, profile("Space Marine"), [], [(20, 30)], name="Brawlers")
+    locked = squad("d", B, GUARD, [LASGUN], [(20, 31)], name="Locked")
+    hidden = squad("e", B, GUARD, [LASGUN], [(40, 30)], name="Hidden")
+    wall = box("Hab block", 36, 18, 44, 20, blocks_sight=True)
+    battle = make_battle(
+        shooter,
+        brawlers,
+        locked,
+        hidden,
+        terrain=[wall],
+        script_a=[("shooter", "Squad [a]"), ("action", "hold")],
+    )
+    shooting_phase(battle, A)
+    (menu,) = asked(battle, A, "action")
+    assert menu.labels() == ["run", "hold"]
+    assert menu.not_offered() == (
+        "shoot: Locked [d] is locked in combat: not a target",
+        "shoot: no other enemy unit in range is seen by a model able to fire at it",
+    )
+
+
 def test_seed000_step3_models_out_of_range_or_sight_do_not_fire() -> None:
     marine = profile("Space Marine")
     shooters = squad(

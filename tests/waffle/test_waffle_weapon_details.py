@@ -16,10 +16,31 @@ models. Strength 3 against Toughness 7 is four below: "cannot wound" (chart
 
 from __future__ import annotations
 
-from conftest import GUARD, LASGUN, MARINE, WALKER, A, B, asked, make_battle, profile, row, squad
+from typing import Any
+
+from conftest import (
+    BOLT_PISTOL,
+    BOLTGUN,
+    GUARD,
+    LASGUN,
+    MARINE,
+    WALKER,
+    A,
+    B,
+    Placed,
+    asked,
+    make_battle,
+    make_unit,
+    profile,
+    row,
+    squad,
+)
 
 from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS
 from hammerlab.editions.waffle.shooting import shooting_attack
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.decisions import Decision
 from hammerlab.engine.units import Unit
 
 
@@ -51,3 +72,62 @@ def test_a_weapon_that_cannot_beat_a_vehicle_s_armour_says_so() -> None:
     assert details["Lasgun"] == (
         "10 models fire; cannot hurt Sentinel [walker]: S3 cannot beat its armour from here"
     )
+
+
+def test_a_weapon_offered_after_another_counts_only_the_models_yet_to_fire() -> None:
+    # From a player's review (session 22, finding 1): after eight Marines fired their
+    # Boltguns, the prompt still said "Bolt pistol: 5 models fire" and two fired.
+    # Seed 000 step 7: select "another weapon" of those "that have yet to fire"; a
+    # model fires one weapon (6th/7th edition). Four Guardsmen carry a Boltgun and a
+    # Bolt pistol, two a Bolt pistol alone, 10" from the Marines (both in range).
+    # Once the four have fired their Boltguns, two pistols are left: BS3 hits on 4+
+    # (1/2), S4 against T4 wounds on 4+ (1/2), AP5 against a 3+ save fails on 1-2
+    # (1/3): one Pistol shot each, 2 x 1/2 x 1/2 x 1/3 = 0.167 models (six: 0.50).
+    both = [Placed(GUARD, [BOLTGUN, BOLT_PISTOL], at) for at in row(20.0, 10.0, 4)]
+    pistols = [Placed(GUARD, [BOLT_PISTOL], at) for at in row(28.0, 10.0, 2)]
+    guard = make_unit("guard", A, [*both, *pistols])
+    marines = squad("marines", B, MARINE, [], row(20.0, 20.0, 5))
+    battle = make_battle(guard, marines, seed=1)
+    reader = _Reader(["Boltgun", "stop"])
+    battle.controllers[A] = reader
+    shooting_attack(battle, guard, marines, FireOrders())
+    first, second = reader.read
+    assert first["Bolt pistol"] == "6 models fire; about 0.50 models slain expected"
+    assert second == {"Bolt pistol": "2 models fire; about 0.17 models slain expected", "stop": ""}
+
+
+class _Reader:
+    """Answers each decision from ``answers`` (labels, in order), reading first what
+    each choice says (:meth:`Decision.details`), when it is asked, as a person does."""
+
+    def __init__(self, answers: list[str]) -> None:
+        self.answers = answers
+        self.read: list[dict[str, str]] = []
+
+    def choose(self, battle: Battle, decision: Decision[Any]) -> int:
+        self.read.append(dict(zip(decision.labels(), decision.details(), strict=True)))
+        return decision.labels().index(self.answers.pop(0))
+
+
+def test_a_weapon_of_suppressive_fire_says_what_would_fall_and_that_none_is_removed() -> None:
+    # From a player's review (session 22, finding 5): Suppressive Fire's weapon prompt
+    # promised "models slain" of an action that slays none. Seed 000: it does "not
+    # remove any models or reduce any wounds"; the target tests Morale if it "would have
+    # suffered enough wounds", at -1 Ld "for each Wound". Ten Guardsmen 20" from five
+    # two-wound, 2+ save models: ten lasgun shots (out of half range), each unsaved on
+    # 1/2 (hit on 4+) x 1/3 (S3 against T4: 5+) x 1/6 (a 2+ save fails on 1): 10/36 =
+    # 0.28 wounds. A model falls to two: E[floor(U/2)] for U ~ Binomial(10, 1/36),
+    # enumerated: 0.030.
+    guard = squad("guard", A, GUARD, [LASGUN], row(20.0, 10.0, 10))
+    brutes = squad("brutes", B, profile("Brute", w=2, sv="2+"), [], row(20.0, 31.0, 5))
+    battle = make_battle(guard, brutes, options={"suppressive_fire": True})
+    reader = _Reader(["stop"])
+    battle.controllers[A] = reader
+    shooting_attack(battle, guard, brutes, FireOrders(action=SUPPRESS))
+    assert reader.read == [
+        {
+            "Lasgun": "10 models fire; about 0.03 models would fall and 0.28 wounds go "
+            "unsaved (Suppressive Fire removes none)",
+            "stop": "",
+        }
+    ]

@@ -637,19 +637,96 @@ def test_each_barrage_marker_s_wounds_go_to_the_models_closest_to_its_own_centre
     """Each Barrage marker is a shot coming from its own centre: two mortars' markers,
     one on b.1 and one on b.3 (W2 models), each wound goes under its own marker."""
     # Mortars at (30,10) and (32,10); Mob of W2 models b.1 (20,30), b.2 (30,30), b.3
-    # (40,30), 10" apart: each marker (HIT) covers only the model it is centred on.
-    # The two hits roll To Wound apart, one per marker: 4 (wounds), 5 (wounds); AP6,
-    # no save. b.1 and b.3 each lose 1 of 2 wounds. From one point (the firers, or the
-    # first marker) both wounds would go to one model and slay it.
+    # (23,30). The first marker (HIT) rests on b.1; the second, aimed at b.3, is placed
+    # touching it (interpretation 20): b.3 is 3" off, one marker's diameter, so it goes
+    # on b.3 (HIT). Each covers only its own model (the other 3" off: past the 1.5"
+    # radius and the 0.5" base). The two hits roll To Wound apart, one per marker: 4
+    # (wounds), 5 (wounds); AP6, no save. b.1 and b.3 each lose 1 of 2 wounds. From
+    # one point (the firers, or the first marker) both wounds would go to one model
+    # and slay it.
     shooter = squad("a", A, MARINE, [MORTAR], [(30, 10), (32, 10)], name="Mortars")
     mob = profile("Brute", w=2, sv="6+")
-    target = squad("b", B, mob, [LASGUN], [(20, 30), (30, 30), (40, 30)], name="Mob")
+    target = squad("b", B, mob, [LASGUN], [(20, 30), (30, 30), (23, 30)], name="Mob")
     battle = make_battle(
         shooter, target, dice=[1, 1, 4, 5], script_a=[("aim", "b.1"), ("aim", "b.3")]
     )
     fire_weapon(battle, shooter, target, "Mortar", FireOrders())
     assert [m.hits for m in of_kind(battle, "marker")] == [{"Mob [b]": 1}, {"Mob [b]": 1}]
     assert [(m.id, m.wounds_left) for m in target.models] == [("b.1", 1), ("b.2", 2), ("b.3", 1)]
+    assert all_dice_used(battle)
+
+
+def test_a_unit_s_barrage_markers_land_touching_the_first_where_it_came_to_rest() -> None:
+    """6th/7th edition, Multiple Barrages (interpretation 20): the first marker of the
+    three mortars is placed and scattered; each further marker is placed touching the
+    first where it came to rest, as near the model aimed at as that allows, and
+    scatters in turn. Before, each marker went on the model aimed at, alone."""
+    # Mortars (BS4) at (28,10), (30,10), (32,10), in sight of the Mob: b.1 (30,30),
+    # b.2 (40,30). First marker on b.1: no HIT (3), +x, 2D6 = 2 + 3 = 5 less BS 4:
+    # 1", to rest at (31,30). Second, aimed at b.2, 9" from (31,30), more than the 3"
+    # diameter: placed edge to edge with the first toward b.2, (34,30); HIT (1), it
+    # stays. Third, aimed at b.2 again: touching the first, not the second, so (34,30)
+    # again; no HIT (4), +y, 2D6 = 3 + 3 = 6 less 4: 2", to (34,32). Only the first
+    # covers a model (b.1, 1" from its centre: within 1.5" + the 0.5" base); b.2 is 6"
+    # from (34,30). The one hit's wound roll, 1, fails. (Placed on b.2 as before, the
+    # second marker would have hit it.)
+    shooter = squad("a", A, MARINE, [MORTAR], [(28, 10), (30, 10), (32, 10)], name="Mortars")
+    target = squad("b", B, BARE, [LASGUN], [(30, 30), (40, 30)], name="Mob")
+    battle = make_battle(
+        shooter,
+        target,
+        dice=[3, 2, 3, 1, 4, 3, 3, 1],
+        directions=[0.0, 90.0],
+        script_a=[("aim", "b.1"), ("aim", "b.2"), ("aim", "b.2")],
+    )
+    result = fire_weapon(battle, shooter, target, "Mortar", FireOrders())
+    markers = of_kind(battle, "marker")
+    assert [m.centre for m in markers] == [
+        pytest.approx((31, 30)),
+        pytest.approx((34, 30)),
+        pytest.approx((34, 32)),
+    ]
+    assert [m.scattered for m in markers] == [1.0, 0.0, 2.0]
+    assert [m.hits for m in markers] == [{"Mob [b]": 1}, {}, {}]
+    assert (result.hits["b"], result.wounds["b"]) == (1, 0)
+    prompts = [d.prompt for d in asked(battle, A, "aim")]
+    assert (
+        prompts[1:]
+        == [
+            "Place the next blast marker of Mortars [a]'s barrage touching the first, "
+            "toward which model of Mob [b]?"
+        ]
+        * 2
+    )
+    assert all_dice_used(battle)
+
+
+def test_a_barrage_marker_that_would_touch_the_first_only_over_a_melee_is_not_placed() -> None:
+    """Seed 001: markers "cannot be deliberately placed such that they cover any models
+    locked in combat"; a further marker of a barrage is placed touching the first, so
+    where each model of the target would have it cover a unit locked in combat, it is
+    not placed (said in the log), and the barrage goes on without it."""
+    # Mortars at (30,10) and (32,10); the Mob: b.1 (30,30). A locked unit, c.1 at
+    # (31,36). First marker on b.1 (c.1 6.1" off: allowed): no HIT (3), +y, 2D6 =
+    # 6 + 6 = 12 less BS 4: 8", to rest at (30,38), 2.2" from c.1: over nothing.
+    # Second, toward b.1 (8" off): placed 3" from (30,38), at (30,35), 1.4" from c.1,
+    # whose base it would cover: no model may have it.
+    shooter = squad("a", A, MARINE, [MORTAR], [(30, 10), (32, 10)], name="Mortars")
+    target = squad("b", B, BARE, [LASGUN], [(30, 30)], name="Mob")
+    melee = squad("c", B, BARE, [LASGUN], [(31, 36)], name="Brawlers")
+    battle = make_battle(
+        shooter, target, melee, dice=[3, 6, 6], directions=[90.0], script_a=[("aim", "b.1")]
+    )
+    st(battle, melee).locked_in_combat = True
+    result = fire_weapon(battle, shooter, target, "Mortar", FireOrders())
+    markers = of_kind(battle, "marker")
+    assert [(m.centre, m.hits) for m in markers] == [(pytest.approx((30, 38)), {})]
+    said = (
+        "Mortars [a]: the next blast marker of Mortar's barrage cannot be placed touching "
+        "the first without covering a unit locked in combat"
+    )
+    assert said in messages(battle)
+    assert result.hits["b"] == 0
     assert all_dice_used(battle)
 
 

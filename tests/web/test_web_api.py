@@ -782,6 +782,45 @@ def test_a_log_stopped_early_reads_as_stopped_not_as_a_draw(
     assert whole.json()["stopped_before_turn"] is None
 
 
+def test_a_log_stopped_early_plays_again_to_the_same_stop(
+    client: TestClient, tmp_path: Path
+) -> None:
+    # A lead of session 21: the viewer's "Run battle" played a log of --stop-after 1 to
+    # its end, the request having no stop. The log's own events are the expected ones.
+    scenario = "whole_game_three_turns.toml"
+    _, log = _cli_log(tmp_path, str(EXAMPLES / scenario), "--seed", "3", "--stop-after", "1")
+    logged = [json.loads(line) for line in log.splitlines()[1:]]
+    view = client.post("/api/battle/log", files={"file": ("s.jsonl", log.encode())}).json()
+    assert view["stop_after"] == 1
+    body = {"scenario": scenario, "seed": 3, "rule": [], "stop-after": view["stop_after"]}
+    again = client.post("/api/battle", json=body).json()
+    assert [{k: v for k, v in e.items() if k != "text"} for e in again["events"]] == logged
+    assert (again["stopped_before_turn"], again["stop_after"]) == (2, 1)
+    assert again["title"].endswith("seed 3, stopped before turn 2")
+    whole = client.post("/api/battle", json={"scenario": scenario, "seed": 3}).json()
+    assert (whole["stopped_before_turn"], whole["stop_after"]) == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("sent", "problem"),
+    [
+        (0, "a game turn to stop after is a whole number, 1 or more, not 0"),
+        (-2, "a game turn to stop after is a whole number, 1 or more, not -2"),
+        ("two", "a game turn to stop after is a whole number, 1 or more, not text"),
+        (1.5, "a game turn to stop after is a whole number, 1 or more, not 1.5"),
+        # The scenario's turns = 3, as `battle --stop-after 4` says it.
+        (4, "whole_game_three_turns.toml plays 3 game turn(s); give 1 to 3, not 4"),
+    ],
+)
+def test_api_refuses_a_stop_after_that_is_no_turn_to_play_in_one_message(
+    client: TestClient, sent: object, problem: str
+) -> None:
+    body = {"scenario": "whole_game_three_turns.toml", "seed": 3, "stop-after": sent}
+    answer = client.post("/api/battle", json=body)
+    assert answer.status_code == 422
+    assert answer.json() == {"error": f"stop-after: {problem}"}
+
+
 # --- costly work: a few at once, each stopped at its time limit ------------------------
 
 BUSY = (

@@ -233,6 +233,27 @@ def test_odds_form_follows_the_ruleset_an_upload_switches_to(
     assert "in cover 5+" in page.inner_text("#question")
 
 
+def test_an_upload_that_switches_the_ruleset_lists_the_chosen_attacker_s_weapons_at_once(
+    page: Page, server: str
+) -> None:
+    # A lead of session 21: after an upload switched the ruleset the weapon list kept the
+    # library unit's weapons (core11's Boyz: Kustom Choppa, ..., Shoota, Slugga) until
+    # the attacker was typed again.
+    query = "ruleset=core11&form=library&attacker=Boyz&weapon=Kombi-skorcha&target=Boyz"
+    _open(page, f"{server}/odds?{query}")
+    page.wait_for_selector("#result:not([hidden])")
+    page.select_option("#form-kind", "upload")
+    page.set_input_files("#upload-file", str(ROOT / "tests/data/bsdata-7e/Orks - Codex.cat"))
+    page.wait_for_function("document.querySelector('#upload-info').textContent.includes('units')")
+    assert page.input_value("#ruleset") == "waffle" and page.input_value("#attacker") == "Boyz"
+    # The catalogue's Boyz (its 'Ork Boy' entry): Stikkbombs (a Blast: needs the Hits),
+    # a Close Combat Weapon (melee) and a Slugga (a Pistol, the first answered as it is).
+    page.wait_for_selector("#weapon option[value='Stikkbombs']", state="attached", timeout=5_000)
+    names = page.eval_on_selector_all("#weapon option", "options => options.map(o => o.value)")
+    assert names == ["Stikkbombs", "Close Combat Weapon", "Slugga"]
+    assert page.input_value("#weapon") == "Slugga"
+
+
 @pytest.mark.parametrize(
     ("query", "situation"),
     [
@@ -538,6 +559,17 @@ def test_the_viewer_names_a_log_s_rules_plays_them_again_and_shows_a_stop(
     assert summary[-1] == "Kill points scored: Ultramarines 0, Orks 0: level"
     assert "stopped before turn 2" in page.inner_text("#battle-title")
     _shot(page, "viewer-stopped")
+    # A lead of session 21: "Run battle" then played the log's battle to its end.
+    assert page.input_value("#stop-after") == "1"
+    page.evaluate("document.querySelector('#summary').textContent = ''")
+    page.click("#run")
+    page.wait_for_function("document.querySelector('#summary').textContent !== ''")
+    assert page.inner_text("#summary").splitlines() == summary
+    assert "stopped before turn 2" in page.inner_text("#battle-title")
+    page.fill("#stop-after", "")  # no stop: the battle's three turns
+    page.click("#run")
+    page.wait_for_function("!document.querySelector('#battle-title').textContent.includes('stop')")
+    assert not page.inner_text("#summary").startswith("Stopped")
 
 
 def test_the_viewer_s_log_lines_are_reached_and_chosen_by_keyboard(page: Page, server: str) -> None:

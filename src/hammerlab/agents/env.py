@@ -4,29 +4,40 @@ An agent answers the *top-level* decisions (:meth:`Game.legal_actions`: a unit
 and what it does first, or ending the loop); the decisions inside an
 activation are the edition's heuristic AI's, as for every player of a
 :class:`Game`. The action space is ``Discrete(MAX_ACTIONS)``: index ``i`` is
-the ``i``-th legal action, and the action mask marks the legal ones (the
-PettingZoo environment refuses another; the Gymnasium wrapper takes it as a
-no-op with a small penalty, :data:`ILLEGAL_ACTION_REWARD`). A description
-for people (the legal actions' labels, the scores) is in ``infos[agent]``. The
-reward comes at the end from the scenario's victory condition: +1 to the
-winner, -1 to the loser, 0 each on a draw.
+the ``i``-th offered legal action (:func:`offered`), and the action mask marks
+the offered ones (the PettingZoo environment refuses another; the Gymnasium
+wrapper takes it as a no-op with a small penalty, :data:`ILLEGAL_ACTION_REWARD`).
+The offered actions come unit by unit in the order of the units' slots (below),
+each unit's in the order the edition lists them, and ending the loop last; so
+the observation's per-unit count of offered actions tells which unit each index
+picks. Where more than :data:`MAX_ACTIONS` are legal, some of the units' later
+actions are left out, never a whole unit (:func:`offer`), and the info says how
+many (``actions_cut``). A description for people (the legal actions' labels, the
+scores) is in ``infos[agent]``. The reward comes at the end from the scenario's
+victory condition: +1 to the winner, -1 to the loser, 0 each on a draw.
 
 The observation is a vector of :data:`OBSERVATION_SIZE` float32 numbers in
 [-1, 1], from one player's point of view; the same size for every scenario.
 
-* :data:`MAX_UNITS` unit slots of :data:`UNIT_FEATURES` numbers each, slot ``k``
-  at ``5k`` to ``5k + 4``. Every unit of the scenario keeps one slot for the
+* :data:`MAX_UNITS` unit slots of :data:`UNIT_FEATURES` (8) numbers each, slot
+  ``k`` at ``8k`` to ``8k + 7``. Every unit of the scenario keeps one slot for the
   whole game: the observer's units first, then the enemy's, each side in the
   scenario's order. A unit that joins the battle (a Chaos champion's
   transformation into a new unit) takes the next free slot after those, in the
   order the units joined, and keeps it. Free slots are all 0.
-* In a unit's slot: *present* (1 while it has a model on the table; 0 while it
-  is in reserve, aboard a transport or destroyed, or has left the battle),
-  *side* (1 the observer's, -1 the enemy's, present or not), the *share of its
-  models left* (of those it started with) and the *centre* of those models,
-  x and y as shares of the table's width and height; these three are 0 while
-  the unit is not present.
-* Then (at ``5 * MAX_UNITS``) the turn as a share of the game's turns, 1 when
+* In a unit's slot, in this order: *present* (1 while it has a
+  model on the table; 0 while it is in reserve, aboard a transport or destroyed,
+  or has left the battle), *side* (1 the observer's, -1 the enemy's, present or
+  not), the *share of its models left* (of those it started with), the *centre*
+  of those models, x and y as shares of the table's width and height, and the
+  *share of its wounds left* (Hull Points for a vehicle: those its models have
+  left, of those its starting models started with); these four are 0 while the
+  unit is not present. Then *done*: 1 once the unit has been picked in the loop of
+  the phase under way (whoever's turn it is), or was barred from it (a unit that
+  arrived from reserve this Movement phase), else 0; and *offered*: how many of
+  the offered actions pick it, as a share of :data:`MAX_ACTIONS` (0 unless the
+  observer is to pick).
+* Then (at ``8 * MAX_UNITS``, 128) the turn as a share of the game's turns, 1 when
   the observer is to pick, and the pick's kind one-hot over :data:`KINDS` (0
   when the observer is not to pick).
 
@@ -56,15 +67,18 @@ from hammerlab.io.scenario import Scenario, load_scenario
 MAX_UNITS = 16
 """Unit slots in an observation: a scenario whose units, and the new units its Chaos
 champions may become, need more is refused."""
-UNIT_FEATURES = 5
-"""Per unit: present, its side's (1 the observer's, -1 the enemy's), share of its
-models left, and the centre of its models left (x, y as shares of the table)."""
+UNIT_FEATURES = 8
+"""Per unit (in this order): present, its side's (1 the observer's, -1 the enemy's),
+share of its models left, the centre of its models left (x, y as shares of the
+table), share of its wounds (Hull Points) left, done in the phase under way, and its
+offered actions as a share of :data:`MAX_ACTIONS`."""
 KINDS = ("mover", "shooter", "charger", "psyker")
 """Top-level decision kinds, one-hot in the observation: every edition's picks
 (``Picks.kind`` of its flow; ``psyker``: the Waffle Edition's psychic phase)."""
 OBSERVATION_SIZE = MAX_UNITS * UNIT_FEATURES + 2 + len(KINDS)
 MAX_ACTIONS = 64
-"""Legal actions offered at once; beyond it, the first ones and ending the loop."""
+"""Legal actions offered at once; beyond it, some of each unit's later ones are left
+out (:func:`offer`)."""
 ILLEGAL_ACTION_REWARD = -0.1
 """:class:`HammerlabGym`'s reward for an action its mask does not offer, which changes
 nothing (a tenth of a lost game: enough to learn the mask from, small beside the outcome)."""
@@ -126,13 +140,42 @@ SEED_RANGE = 2**31
 """Dice seeds drawn for games reset without one are below this."""
 
 
+def offer(game: Game) -> tuple[list[Action], int]:
+    """The legal actions an agent indexes, and how many legal ones are left out.
+
+    They come unit by unit in the order of the units' slots in the observation of the
+    player to pick (:func:`slots`), each unit's in the order the edition lists them
+    (:meth:`Game.legal_actions`), and ending the loop last. At most
+    :data:`MAX_ACTIONS` are offered: where more are legal, the room beside ending
+    the loop is dealt round by round, one action more to each unit that has more in
+    slot order, each unit keeping its first ones; so every unit that may be picked
+    keeps an action (there are fewer units than :data:`MAX_ACTIONS`), and it is the
+    later choices of the units with the most (an ``advance on`` another enemy) that
+    are left out."""
+    legal = game.legal_actions()
+    player = game.current_player
+    if player is None:
+        return legal, 0
+    *picks, end = legal
+    order = {uid: k for k, uid in enumerate(slots(game, player))}
+    by_unit: dict[str | None, list[Action]] = {}
+    for action in sorted(picks, key=lambda a: order[str(a.unit)]):  # stable: the edition's order
+        by_unit.setdefault(action.unit, []).append(action)
+    kept = {uid: len(actions) for uid, actions in by_unit.items()}
+    if len(picks) >= MAX_ACTIONS:
+        kept, room = dict.fromkeys(by_unit, 0), MAX_ACTIONS - 1
+        while room:
+            for uid, actions in by_unit.items():
+                if room and kept[uid] < len(actions):
+                    kept[uid] += 1
+                    room -= 1
+    chosen = [a for uid, actions in by_unit.items() for a in actions[: kept[uid]]]
+    return [*chosen, end], len(legal) - len(chosen) - 1
+
+
 def offered(game: Game) -> list[Action]:
-    """The legal actions an agent indexes: at most :data:`MAX_ACTIONS`, the last one
-    (ending the loop) always among them."""
-    actions = game.legal_actions()
-    if len(actions) > MAX_ACTIONS:
-        actions = [*actions[: MAX_ACTIONS - 1], actions[-1]]
-    return actions
+    """The legal actions an agent indexes (:func:`offer`)."""
+    return offer(game)[0]
 
 
 def slots(game: Game, player: str) -> list[str]:
@@ -160,11 +203,17 @@ def observe_game(game: Game, player: str, actions: list[Action]) -> Observation:
     vector = np.zeros(OBSERVATION_SIZE, np.float32)
     width, height = battle.battlefield.width, battle.battlefield.height
     sides = {u["id"]: u["player"] for u in game.recipe.scenario["units"]}
+    starting_wounds = game.ready.ruleset.starting_wounds
+    to_pick = game.current_player == player
+    done = set() if game.pending is None else set(game.play_state.cursor.done)
     for slot, uid in enumerate(slots(game, player)):
         at = slot * UNIT_FEATURES
         unit = battle.units.get(uid)
         owner = unit.player if unit is not None else sides[uid]
         vector[at + 1] = 1.0 if owner == player else -1.0
+        vector[at + 6] = float(uid in done)
+        if to_pick:
+            vector[at + 7] = sum(a.unit == uid for a in actions) / MAX_ACTIONS
         if unit is None or unit.destroyed:
             continue
         alive = unit.alive_models
@@ -172,10 +221,12 @@ def observe_game(game: Game, player: str, actions: list[Action]) -> Observation:
         vector[at + 2] = len(alive) / max(1, unit.starting_models)
         vector[at + 3] = sum(m.position[0] for m in alive) / len(alive) / width
         vector[at + 4] = sum(m.position[1] for m in alive) / len(alive) / height
+        full = sum(starting_wounds(m.profile) for m in unit.models)
+        vector[at + 5] = sum(m.wounds_left for m in alive) / max(1, full)
     at = MAX_UNITS * UNIT_FEATURES
     vector[at] = min(1.0, game.turn / max(1, game.ready.plan.turns))
     mask = np.zeros(MAX_ACTIONS, np.int8)
-    if game.current_player == player:
+    if to_pick:
         vector[at + 1] = 1.0
         mask[: len(actions)] = 1
         if actions and actions[0].kind in KINDS:
@@ -195,15 +246,18 @@ def summary(game: Game) -> Sequence[str]:
     return ready.ruleset.summary(ready.battle, ready.plan, over=game.is_over)
 
 
-def describe(game: Game, actions: list[Action]) -> dict[str, Any]:
+def describe(game: Game, actions: list[Action], cut: int = 0) -> dict[str, Any]:
     """What people read: the turn, the scores, the winner once the game is over
-    (``None`` before, and on a draw) and the legal actions' labels."""
+    (``None`` before, and on a draw), the offered legal actions' labels, and how
+    many legal actions were not offered (``actions_cut``: 0 unless more than
+    :data:`MAX_ACTIONS` are legal, :func:`offer`)."""
     return {
         "turn": game.turn,
         "to_act": game.current_player,
         "scores": game.scores,
         "winner": game.winner if game.is_over else None,
         "legal_actions": [str(a) for a in actions],
+        "actions_cut": cut,
     }
 
 
@@ -253,9 +307,9 @@ class HammerlabAEC(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hint
 
     def _refresh(self) -> None:
         """Point at the player to act; at the end, hand out the rewards."""
-        self._offered = offered(self.game)
+        self._offered, cut = offer(self.game)
         player = self.game.current_player
-        view = describe(self.game, self._offered)
+        view = describe(self.game, self._offered, cut)
         self.infos = {a: dict(view) for a in self.agents}
         if player is None:
             for agent in self.agents:
@@ -330,10 +384,12 @@ class HammerlabGym(gymnasium.Env[NDArray[np.float32], int]):
         """Whether the finished game's outcome was handed out (by a step)."""
 
     def _view(self) -> tuple[NDArray[np.float32], dict[str, Any]]:
-        self.game.play_until(self.player)  # the heuristic AI's picks for the other side
-        self._offered = offered(self.game)
+        """The observation and info now, the other side having played on (the
+        heuristic AI's picks) to this side's next pick or the end of the game."""
+        self.game.play_until(self.player)
+        self._offered, cut = offer(self.game)
         seen = observe_game(self.game, self.player, self._offered)
-        info = {**describe(self.game, self._offered), "action_mask": self.action_masks()}
+        info = {**describe(self.game, self._offered, cut), "action_mask": self.action_masks()}
         return seen["observation"], info
 
     def reset(
@@ -363,7 +419,9 @@ class HammerlabGym(gymnasium.Env[NDArray[np.float32], int]):
         return mask
 
     def step(self, action: int) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
-        """Take the ``action``-th legal action; the reward is the outcome at the end.
+        """Take the ``action``-th legal action, then let the other side play on to this
+        side's next pick; the step after which the game is over, whichever side's turn
+        ended it, is terminated with the outcome as its reward (0 before).
 
         An action the mask does not offer changes nothing: the same observation and
         info, reward :data:`ILLEGAL_ACTION_REWARD`, the game not over. A game over
@@ -384,6 +442,10 @@ class HammerlabGym(gymnasium.Env[NDArray[np.float32], int]):
             observation, info = self._view()
             return observation, ILLEGAL_ACTION_REWARD, False, False, info
         self.game.apply(self._offered[index])
+        # The other side plays on before the game is asked whether it is over: its
+        # turn may end the game (its last turn, or a wipe-out), and this step is then
+        # the episode's last, with the outcome.
+        self.game.play_until(self.player)
         over = self.game.is_over
         self._rewarded = over
         observation, info = self._view()

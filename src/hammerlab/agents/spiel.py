@@ -32,6 +32,7 @@ from hammerlab.agents.env import (
     Table,
     describe,
     observe_game,
+    offer,
     offered,
     outcome,
     summary,
@@ -186,8 +187,8 @@ class VectorObserver:
     def string_from(self, state: HammerlabSpielState, player: int) -> str:
         """The turn, the scores and the legal actions, as people read them."""
         game = state.game
-        view = describe(game, offered(game) if state.current_player() == player else [])
-        return str(view)
+        actions, cut = offer(game) if state.current_player() == player else ([], 0)
+        return str(describe(game, actions, cut))
 
 
 pyspiel.register_game(GAME_TYPE, HammerlabSpielGame)

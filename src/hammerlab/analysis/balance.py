@@ -41,6 +41,7 @@ from hammerlab.analysis.runners import Runner, batch_size
 from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
 from hammerlab.analysis.sweep import SIZE_KEY, Case, Point, case_at
 from hammerlab.editions import get_ruleset
+from hammerlab.editions.plugins import PluginPaths
 from hammerlab.engine.rules import resolve_settings
 from hammerlab.io.scenario import Scenario
 
@@ -344,7 +345,7 @@ def balance_scenario(
     round_runs: int = ROUND_RUNS,
     max_runs: int = 400,
     tolerance: float = 0.05,
-    plugins: Sequence[str] = (),
+    plugins: PluginPaths = (),
     progress: Progress | None = None,
 ) -> Balance:
     """:func:`solve` on a scenario: each probe plays the scenario with the key at a value."""

@@ -24,7 +24,7 @@ import dataclasses
 import hashlib
 import json
 import os
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
@@ -33,14 +33,19 @@ from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationErr
 
 from hammerlab.analysis.battles import PreparedBattle, prepare
 from hammerlab.editions.base import begin_play
-from hammerlab.editions.flow import Play
-from hammerlab.editions.plugins import load_plugin_file
+from hammerlab.editions.flow import BEGIN, OVER, Play
+from hammerlab.editions.plugins import (
+    PluginPaths,
+    check_plugins_fit,
+    load_plugin_file,
+    plugins_in_play,
+)
 from hammerlab.editions.schedule import SCHEDULE
 from hammerlab.editions.turns import WIPED_OUT, game_winner, victory_scores
 from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.decisions import Controller, Decision
 from hammerlab.engine.events import Event, to_json_line_of
-from hammerlab.engine.rules import ParamValue
+from hammerlab.engine.rules import ParamValue, check_parameters_switched_on
 from hammerlab.engine.units import Unit
 from hammerlab.errors import (
     HammerlabError,
@@ -89,7 +94,8 @@ class Recipe:
     seed: int | None
     rules: dict[str, ParamValue]
     plugins: tuple[str, ...] = ()
-    """The plug-in files, as given to :meth:`Game.start` (the CLI gives absolute paths)."""
+    """The plug-in files' absolute paths (resolved: a saved game names them from any
+    folder), each once, in the order given to :meth:`Game.start`."""
     scenario_path: str | None = None
     """The scenario file's absolute path, where relative BattleScribe sources are read
     from whatever folder the game is resumed or replayed in; ``None``: beside
@@ -196,7 +202,7 @@ def _same_file(path: str | Path) -> str:
         return os.path.abspath(path)
 
 
-def check_plugins_named(recorded: Sequence[str], named: Collection[str | Path], where: str) -> None:
+def check_plugins_named(recorded: Sequence[str], named: PluginPaths, where: str) -> None:
     """Refuse, with :class:`PluginNotNamedError`, a saved game or log (the file ``where``)
     whose ``recorded`` plug-in files are not exactly those its reader ``named``, compared
     by resolved path: the recorded paths are what would be loaded, and a saved game
@@ -245,6 +251,8 @@ class Game:
         self._settled = (0, stop_before_turn)
         """Where the game last stood still (:meth:`at_last_pick`): the length of its
         log then, and the turn it was to stop before."""
+        self._stopped: GameStopped | None = None
+        """The stop :meth:`stop` recorded: the game is over for good."""
 
     @classmethod
     def start(
@@ -253,7 +261,7 @@ class Game:
         source: str,
         seed: int | None = None,
         rules: Mapping[str, ParamValue] | None = None,
-        plugins: Sequence[str] = (),
+        plugins: PluginPaths = (),
         controllers: Mapping[str, Controller] | None = None,
         stop_before_turn: int | None = None,
         scenario_path: str | None = None,
@@ -263,6 +271,12 @@ class Game:
         that turn would begin. ``scenario_path``, the scenario file's absolute path,
         is recorded so that the saved game or log resumes from any folder (relative
         BattleScribe sources are read beside it rather than beside ``source``).
+
+        ``rules`` are resolved with the built-in rules and those of ``plugins`` alone
+        (:func:`~hammerlab.editions.plugins.plugins_in_play`): a plug-in loaded for
+        another game is not this one's. A plug-in for another ruleset than the
+        scenario's, and a rule's parameter given with the rule switched off
+        (``{"NAME": False, "NAME.PARAM": V}``), are refused as ``battle`` refuses them.
 
         It returns with the game played on to its first top-level decision (or its
         end): whatever comes before it (a Command phase, a disembarkation) is asked
@@ -281,23 +295,25 @@ class Game:
         source: str,
         seed: int | None,
         rules: Mapping[str, ParamValue] | None,
-        plugins: Sequence[str],
+        plugins: PluginPaths,
         controllers: Mapping[str, Controller] | None,
         stop_before_turn: int | None,
         scenario_path: str | None,
     ) -> Game:
         """:meth:`start` short of playing on: a replay answers from the first decision."""
         _check_start(scenario, source, seed, controllers, stop_before_turn, plugins)
-        for plugin in plugins:
-            load_plugin_file(Path(plugin))
+        check_parameters_switched_on(rules or {})
+        loaded = list(dict.fromkeys(load_plugin_file(Path(plugin)) for plugin in plugins))
+        check_plugins_fit(loaded, [scenario.ruleset])
         folder = None if scenario_path is None else Path(scenario_path).parent
-        ready = prepare(scenario, source, seed, rules or {}, controllers, folder=folder)
+        with plugins_in_play(loaded):
+            ready = prepare(scenario, source, seed, rules or {}, controllers, folder=folder)
         recipe = Recipe(
             scenario=scenario.model_dump(mode="json"),
             source=source,
             seed=seed,
             rules=dict(rules or {}),
-            plugins=tuple(plugins),
+            plugins=tuple(p.path for p in loaded),
             scenario_path=scenario_path,
         )
         return cls(ready, recipe, stop_before_turn)
@@ -318,9 +334,17 @@ class Game:
         """Stop before ``turn`` instead, playing on at once to the next top-level
         decision that allows (a game stopped before turn 2 goes on to turn 2's
         first decision when the stop is lifted). A turn that is not a whole number of
-        1 or more is an :class:`IllegalActionError` (a saved game could not be read
-        back)."""
+        1 or more (a saved game could not be read back), a turn that has begun already
+        (the stop could no longer hold: the game would play on to the next turn's
+        start instead, and its saved game would stop its replay short), or any turn
+        for a game :meth:`stop` ended, is an :class:`IllegalActionError`."""
         _check_stop(turn, "stop_before_turn")
+        self._check_not_stopped("setting stop_before_turn")
+        if turn is not None and _turn_begun(self.play_state, turn):
+            raise IllegalActionError(
+                f"stop_before_turn: {turn}: game turn {turn} has begun already (the game "
+                f"is in game turn {self.turn}); give a turn still to begin, or None"
+            )
         self._stop_before_turn = turn
         self._play_on()
 
@@ -339,8 +363,16 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        """No decision is left: the last turn ended (or the stop turn is reached)."""
+        """No decision is left: the last turn ended (or the stop turn is reached, or the
+        game was stopped for good: :meth:`stop`)."""
         return self._pending is None
+
+    @property
+    def finished(self) -> bool:
+        """The game has ended by its rules: its last turn played, or a side wiped out.
+        ``False`` for a game held at its stop turn or stopped for good (:meth:`stop`),
+        which :attr:`is_over` reads as over too."""
+        return self.play_state.over
 
     @property
     def current_player(self) -> str | None:
@@ -380,9 +412,17 @@ class Game:
 
     @property
     def winner(self) -> str | None:
-        """Who wins as the game stands (the result once :attr:`is_over`): the one
-        player left when the other was wiped out, whatever the scores, else the
-        higher score; ``None`` on a draw."""
+        """Who won, once the game has :attr:`finished`: the one player left when the
+        other was wiped out, whatever the scores, else the higher score; ``None`` on a
+        draw and in a game not finished (held at its stop turn, stopped, or under way),
+        as ``battle --json`` reports it (who leads then: :attr:`leading`)."""
+        return self.leading if self.finished else None
+
+    @property
+    def leading(self) -> str | None:
+        """Who leads as the game stands, as :attr:`winner` would name them if it ended
+        now (``None`` when level): ``battle --json``'s ``leading``, the winner once the
+        game has :attr:`finished`."""
         return game_winner(self.battle, self.ready.plan.victory)
 
     # --- stepping ----------------------------------------------------------------
@@ -405,7 +445,14 @@ class Game:
     def apply(self, action: Action) -> None:
         """Take ``action``: the pick and its first answers are recorded as decisions,
         the activation runs (its other decisions asked of the controllers), and the
-        game plays on to the next top-level decision before this returns."""
+        game plays on to the next top-level decision before this returns. Anything
+        but an :class:`Action` is an :class:`IllegalActionError` too."""
+        self._check_not_stopped("apply")
+        if not isinstance(action, Action):
+            raise IllegalActionError(
+                f"{action!r} is not an Action (take one of legal_actions()): "
+                f"{_listed(self.legal_actions())}"
+            )
         decision = self._pending
         legal = self.legal_actions()
         if decision is None or action not in legal:
@@ -422,12 +469,15 @@ class Game:
 
     def play(self) -> None:
         """Play on to the end (or the stop turn), the controllers answering everything."""
+        self._check_not_stopped("play")
         while self._pending is not None:
             self.step()
 
     def step(self) -> None:
         """Let the controllers answer the next top-level decision and play on to the
-        one after it (nothing when over)."""
+        one after it (nothing when over; a game :meth:`stop` ended is an
+        :class:`IllegalActionError`)."""
+        self._check_not_stopped("step")
         if self._pending is not None:
             self._take(self._pending)
 
@@ -436,6 +486,7 @@ class Game:
         act or the game is over (the other side's moves, for a person playing one).
         A name that is not a player's is an :class:`IllegalActionError`, before anything
         is played (it would play the game out)."""
+        self._check_not_stopped("play_until")
         names = [p.name for p in self.battle.players]
         if player not in names:
             raise IllegalActionError(f"{player!r} is not a player; players: {', '.join(names)}")
@@ -446,13 +497,29 @@ class Game:
         """Record that the game stops here for good, before its end (``reason``: why):
         a :class:`GameStopped` event, the last its log gets, so that the log replays
         to here (:func:`replay_logged`). The game must stand at a top-level decision
-        (:meth:`at_last_pick`); save it (:meth:`to_json`) before, as the event is not
-        one of the game's decisions and would change its digest."""
+        (:meth:`at_last_pick`). It is then over: no decision is pending, and
+        :meth:`apply`, :meth:`step`, :meth:`play`, :meth:`play_until`, another stop and
+        a new :attr:`stop_before_turn` are an :class:`IllegalActionError`;
+        :meth:`to_json` saves it as it stood when stopped (the event is not one of its
+        decisions), which loads at that decision."""
+        self._check_not_stopped("stop")
         decision = self._pending
         if decision is None:
             raise IllegalActionError("the game is over: there is nothing to stop")
         digest = self.digest()
-        self.battle.emit(GameStopped(reason, self.turn, decision.player, decision.kind, digest))
+        self._stopped = GameStopped(reason, self.turn, decision.player, decision.kind, digest)
+        self.battle.emit(self._stopped)
+        self._pending = None
+
+    def _check_not_stopped(self, what: str) -> None:
+        """Refuse ``what`` (a call that would play on, or stop again) in a game
+        :meth:`stop` ended: its log ends with the stop, and a replay stops there."""
+        stop = self._stopped
+        if stop is not None:
+            raise IllegalActionError(
+                f"{what}: the game was stopped for good at game turn {stop.turn} "
+                f"({stop.reason}); load its saved game (to_json) to play on"
+            )
 
     def chance_outcomes(self) -> None:
         """Not offered: every roll happens inside an activation, where the rules
@@ -524,7 +591,9 @@ class Game:
 
     def to_json(self) -> str:
         """The saved game: recipe, decisions, cursor and state digest (JSON), where the
-        game stands: at its next top-level decision (or its end)."""
+        game stands: at its next top-level decision (or its end); a game :meth:`stop`
+        ended, at the decision it was stopped at (its digest there: the stop is no
+        decision, and loading the file plays none)."""
         saved = self.header()
         del saved["kind"]
         return json.dumps(
@@ -532,7 +601,7 @@ class Game:
                 **saved,
                 "decisions": [list(d) for d in self.decisions()],
                 "cursor": self.play_state.cursor.to_dict(),
-                "digest": self.digest(),
+                "digest": self.digest() if self._stopped is None else self._stopped.digest,
             },
             indent=1,
         )
@@ -544,20 +613,25 @@ class Game:
         where: str = "saved game",
         controllers: Mapping[str, Controller] | None = None,
         stop_before_turn: int | None = None,
-        plugins: Collection[str | Path] = (),
+        plugins: PluginPaths = (),
     ) -> Game:
         """Replay a saved game to where it was saved, then check its state digest.
 
         ``stop_before_turn`` is where the loaded game stops next (by default: at its
-        scenario's last turn). ``plugins`` names the plug-in files the caller allows
-        it to load: those it records, or :class:`PluginNotNamedError` before any is.
+        scenario's last turn); :data:`HOLD` keeps the stop it was saved with, so that
+        it stands where it was saved; a turn that has begun already is an
+        :class:`IllegalActionError` (:attr:`stop_before_turn`). ``plugins`` names the
+        plug-in files the caller allows it to load: those it records, or
+        :class:`PluginNotNamedError` before any is.
         """
         saved = _read(text, where)
         game = cls.recorded(saved, where, controllers, plugins)
         game.replay([(kind, answer) for _, kind, answer in saved.decisions], where)
         if game.digest() != saved.digest:
             raise InputError(where, "digest", "the replayed game differs from the saved one")
-        game.stop_before_turn = stop_before_turn  # plays on where the new stop allows
+        held = stop_before_turn == HOLD
+        # Plays on where the new stop allows.
+        game.stop_before_turn = saved.stop_before_turn if held else stop_before_turn
         return game
 
     @classmethod
@@ -566,7 +640,7 @@ class Game:
         header: GameHeader,
         where: str,
         controllers: Mapping[str, Controller] | None = None,
-        plugins: Collection[str | Path] = (),
+        plugins: PluginPaths = (),
     ) -> Game:
         """The game a saved game or a log header records, not yet played (its first
         decisions are the recorded ones: a replay answers them). What it names
@@ -642,9 +716,35 @@ def _stop_problem(turn: object) -> str:
     return f"{turn!r}: a turn to stop before is a whole number, 1 or more"
 
 
+def stop_after_problem(stop_after: int, turns: int, where: str, first: int = 1) -> str:
+    """What is wrong with stopping at the end of game turn ``stop_after`` (``""``:
+    nothing), as ``hammerlab battle --stop-after`` and ``POST /api/battle`` take it: it
+    must be a game turn still to play, from ``first`` (the turn a saved game resumes at;
+    past the last for a game already over) to the last of the ``turns`` the scenario
+    ``where`` plays."""
+    if first <= stop_after <= turns:
+        return ""
+    if first > turns:
+        return f"the game in {where} is over: nothing to stop"
+    if first > 1:
+        played = f"the game in {where} resumes at game turn {first} of {turns}"
+    else:
+        played = f"{where} plays {turns} game turn(s)"
+    return f"{played}; give {first} to {turns}, not {stop_after}"
+
+
 def _check_stop(turn: object, where: str) -> None:
     if _stop_problem(turn):
         raise IllegalActionError(f"{where}: {_stop_problem(turn)}")
+
+
+def _turn_begun(play: Play, turn: int) -> bool:
+    """Whether game turn ``turn`` of ``play`` has begun (or a later one): a stop before
+    it can no longer hold. Standing at its very start (the first phase of the first
+    player's turn not begun, or the game ended there) it has not."""
+    cursor = play.cursor
+    at_start = cursor.seat == 0 and cursor.phase == 0 and cursor.stage in (BEGIN, OVER)
+    return turn < cursor.turn or (turn == cursor.turn and not at_start)
 
 
 def _check_start(
@@ -653,7 +753,7 @@ def _check_start(
     seed: int | None,
     controllers: Mapping[str, Controller] | None,
     stop_before_turn: int | None = None,
-    plugins: Sequence[str] = (),
+    plugins: PluginPaths = (),
 ) -> None:
     """Refuse what :meth:`Game.start` would otherwise take silently: a seed that is
     not a whole number of 0 or more (the CLI and scenario files refuse a negative
@@ -753,10 +853,45 @@ def state_digest(battle: Battle, play: Play) -> str:
         "events": len(battle.log.events),
         "dice": repr(battle.dice.state()),
         "edition": battle.state.snapshot() if battle.state is not None else None,
-        "memory": repr(sorted((k, v) for k, v in battle.memory.items() if k != SCHEDULE)),
+        "memory": canonical_repr(sorted((k, v) for k, v in battle.memory.items() if k != SCHEDULE)),
     }
     text = json.dumps(state, sort_keys=True, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def canonical_repr(value: object) -> str:
+    """``repr(value)``, except that every set and frozenset in it, at any depth of lists,
+    tuples, dicts and dataclasses, lists its members sorted by their own text: Python
+    orders a set of strings by their hashes, which change from process to process
+    (``PYTHONHASHSEED``), so the plain ``repr`` of one state (Fiery Charge's chargers, a
+    plug-in's ``battle.remember(NAME, set)``) differed between the process that saved a
+    game and the one that loads it. A value without a set reads as its ``repr``, so the
+    digests of games saved before are kept. Other objects are taken by their ``repr``
+    (docs/plugins.md: what a rule may keep in ``battle.memory``)."""
+    kind = type(value)
+    if type(value) is set or type(value) is frozenset:
+        members = ", ".join(sorted(canonical_repr(member) for member in value))
+        if not value:
+            return f"{kind.__name__}()"
+        return "{" + members + "}" if kind is set else "frozenset({" + members + "})"
+    if type(value) is list:
+        return "[" + ", ".join(canonical_repr(item) for item in value) + "]"
+    if type(value) is tuple:
+        inner = ", ".join(canonical_repr(item) for item in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if type(value) is dict:
+        pairs = (f"{canonical_repr(k)}: {canonical_repr(v)}" for k, v in value.items())
+        return "{" + ", ".join(pairs) + "}"
+    # A dataclass whose repr is the one @dataclass writes (wrapped against recursion),
+    # not one of its own: Name(field=value, ...).
+    if dataclasses.is_dataclass(kind) and hasattr(kind.__repr__, "__wrapped__"):
+        shown = (
+            f"{f.name}={canonical_repr(getattr(value, f.name))}"
+            for f in dataclasses.fields(kind)
+            if f.repr
+        )
+        return f"{kind.__qualname__}({', '.join(shown)})"
+    return repr(value)
 
 
 def saved_players(text: str, where: str) -> list[str]:
@@ -874,7 +1009,7 @@ def first_difference(
     return None
 
 
-def check_log(text: str, where: str, plugins: Collection[str | Path] = ()) -> Mismatch | None:
+def check_log(text: str, where: str, plugins: PluginPaths = ()) -> Mismatch | None:
     """Play the game a JSON Lines log records (its first line, the header, says
     how; its decision events say what each player chose) and compare every event
     line; the first difference, or ``None`` when the replay is identical. ``plugins``

@@ -46,7 +46,7 @@ from hammerlab.analysis.stats import (
 )
 from hammerlab.editions import named_ruleset
 from hammerlab.editions.base import play
-from hammerlab.editions.plugins import PluginFile
+from hammerlab.editions.plugins import PluginFile, PluginPaths, plugins_in_play
 from hammerlab.editions.turns import game_winner
 from hammerlab.engine.rules import (
     ParamValue,
@@ -281,21 +281,25 @@ def play_once(
     seed: int,
     ai: str = "heuristic",
     dice: str = "single",
+    plugins: Sequence[PluginFile] = (),
 ) -> Outcome:
     """Play the scenario once, silently, both sides played by ``ai`` (the edition's
     ``heuristic`` AI, or the ``search`` AI at its default budget), with ``dice``
     (``single`` or ``keyed``: :func:`~hammerlab.engine.dice.dice_for`; the search
-    AI plays with ``single`` dice)."""
+    AI plays with ``single`` dice) and the rules of the plug-in files ``plugins``
+    (loaded already), no other file's (:func:`plugins_in_play`)."""
     if ai == "search":
         players = {p.name: ai for p in scenario.players}
+        files = [p.path for p in plugins]
         # Held until the tallies are in place: they count every choice.
-        game = start_game(scenario, source, seed, players, options, stop_before_turn=HOLD)
+        game = start_game(scenario, source, seed, players, options, files, stop_before_turn=HOLD)
         tallies = watch(game.battle)
         game.stop_before_turn = None
         game.play()
         ready = game.ready
     else:
-        ready = prepare(scenario, source, seed, options, dice=dice)
+        with plugins_in_play(plugins):
+            ready = prepare(scenario, source, seed, options, dice=dice)
         tallies = watch(ready.battle)
         play(ready.battle, ready.ruleset, ready.plan)
     battle = ready.battle
@@ -555,7 +559,7 @@ def compare(
     runs: int,
     first_seed: int = 1,
     workers: int = 1,
-    plugins: Sequence[str] = (),
+    plugins: PluginPaths = (),
     progress: Progress | None = None,
     ai: str = "heuristic",
     precision: float | None = None,
@@ -597,7 +601,8 @@ def compare(
             seeds = range(first_seed, first_seed + played_runs)
             play_seeds(pair, {0: seeds, 1: seeds}, played, active, store, progress)
             baseline, variant = ([p[s] for s in seeds] for p in played)
-            report = _report(scenario, source, experiment, first_seed, baseline, variant, ai)
+            with plugins_in_play(pair[0].plugins):
+                report = _report(scenario, source, experiment, first_seed, baseline, variant, ai)
             reached = None if precision is None else report.widest < precision
             report = replace(
                 report, dice=dice, precision=precision, precision_reached=reached,

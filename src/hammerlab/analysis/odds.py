@@ -11,9 +11,11 @@ for every edition registered here. Questions come in two forms: a
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Protocol
+from functools import cache
+from typing import Any, Protocol, get_args, get_origin, get_type_hints
 
 from hammerlab.editions.base import Ruleset
 from hammerlab.engine.datasheet import Datasheet, Weapon
@@ -91,6 +93,58 @@ class PlainQuestion:
     """Names of the calculator's :attr:`OddsCalculator.situations` that hold."""
     rules: tuple[tuple[str, str], ...] = ()
     """Rule parameters the odds read, as ``--rule NAME=VALUE`` gives them."""
+
+    def __post_init__(self) -> None:
+        """Refuse a field whose value is not of its type (an AP given as the number 5,
+        a strength as the text ``"4"``: values read from JSON or a CSV file), a
+        :class:`QuestionError` naming its flag, rather than a Python error where a
+        calculator reads it."""
+        for name, expected in _field_types(PlainQuestion).items():
+            value = getattr(self, name)
+            if not _is_a(value, expected):
+                raise QuestionError(f"{value!r} is not {_described(expected)}", flag(name))
+
+
+@cache
+def _field_types(question: type) -> dict[str, Any]:
+    """The type of each field of ``question``, as annotated."""
+    hints = get_type_hints(question)
+    return {item.name: hints[item.name] for item in fields(question)}
+
+
+def _is_a(value: object, expected: Any) -> bool:
+    """Whether ``value`` is of the annotated type ``expected``: ``int`` (not ``bool``),
+    ``str``, ``None``, a union of them, a ``tuple`` or a ``frozenset`` of them."""
+    args = get_args(expected)
+    if expected is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(expected, types.UnionType):
+        return any(_is_a(value, arg) for arg in args)
+    if get_origin(expected) is tuple and args[-1] is Ellipsis:
+        return isinstance(value, tuple) and all(_is_a(item, args[0]) for item in value)
+    if get_origin(expected) is tuple:
+        return (
+            isinstance(value, tuple)
+            and len(value) == len(args)
+            and all(_is_a(item, arg) for item, arg in zip(value, args, strict=True))
+        )
+    if get_origin(expected) is frozenset:
+        return isinstance(value, frozenset) and all(_is_a(item, args[0]) for item in value)
+    return isinstance(value, expected)
+
+
+def _described(expected: Any) -> str:
+    """The annotated type ``expected`` in words: ``a whole number or None``."""
+    args = get_args(expected)
+    if isinstance(expected, types.UnionType):
+        return " or ".join(_described(arg) for arg in args)
+    if get_origin(expected) is tuple and args[-1] is Ellipsis:
+        return f"a tuple, each item {_described(args[0])}"
+    if get_origin(expected) is tuple:
+        return f"a pair ({', '.join(_described(arg) for arg in args)})"
+    if get_origin(expected) is frozenset:
+        return f"a frozenset, each item {_described(args[0])}"
+    return {int: "a whole number", str: "text", type(None): "None"}[expected]
 
 
 @dataclass(frozen=True)

@@ -85,7 +85,13 @@ def play_batch(batch: Batch) -> list[Outcome]:
             try:
                 outcomes.append(
                     play_once(
-                        batch.scenario, batch.source, batch.settings, seed, batch.ai, batch.dice
+                        batch.scenario,
+                        batch.source,
+                        batch.settings,
+                        seed,
+                        batch.ai,
+                        batch.dice,
+                        batch.plugins,
                     )
                 )
             except Exception as error:  # a plug-in's bug, most often: say which battle

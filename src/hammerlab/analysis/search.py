@@ -45,6 +45,7 @@ from hammerlab.analysis.branching import (
 )
 from hammerlab.analysis.game import HOLD, Action, Game
 from hammerlab.editions.base import LuckWatch, Ruleset
+from hammerlab.editions.plugins import PluginPaths
 from hammerlab.editions.turns import (
     VICTORY_CONDITIONS,
     WIPED_OUT,
@@ -205,6 +206,13 @@ class RandomController:
 
     def __init__(self, seed: int | str) -> None:
         self._rng = random.Random(f"random:{seed}")
+
+    @classmethod
+    def for_seat(cls, seed: int, player: str) -> RandomController:
+        """The random player of the game of dice seed ``seed`` playing ``player``: a
+        tournament's and ``battle --controller random``'s alike, so that either plays
+        the other's game again."""
+        return cls(f"{seed}:{player}")
 
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
         """A uniformly random index."""
@@ -582,7 +590,7 @@ def start_game(
     seed: int,
     kinds: Mapping[str, str],
     rules: Mapping[str, ParamValue] | None = None,
-    plugins: Sequence[str] = (),
+    plugins: PluginPaths = (),
     budget: Budget | None = None,
     stop_before_turn: int | None = None,
 ) -> Game:
@@ -592,7 +600,7 @@ def start_game(
         if kind not in PLAYERS:
             raise InputError("players", player, f"{kind!r} is not one of {', '.join(PLAYERS)}")
     randoms: dict[str, Controller] = {
-        p: RandomController(f"{seed}:{p}") for p, k in kinds.items() if k == "random"
+        p: RandomController.for_seat(seed, p) for p, k in kinds.items() if k == "random"
     }
     # Held until the searchers are in place: they answer from the first decision.
     game = Game.start(scenario, source, seed, rules, plugins, randoms, HOLD)

@@ -42,7 +42,7 @@ from hammerlab.analysis.lab import DRAW, Outcome, Progress, Settings
 from hammerlab.analysis.runners import Batch, Runner, batch_size
 from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
 from hammerlab.editions import get_ruleset
-from hammerlab.editions.plugins import PluginFile, load_plugin_file
+from hammerlab.editions.plugins import PluginFile, PluginPaths, load_plugin_file, plugins_in_play
 from hammerlab.engine.rules import (
     ParamValue,
     RuleSettingError,
@@ -94,6 +94,11 @@ Point = tuple[tuple[str, str], ...]
 
 class SweepError(RuleSettingError):
     """A ``--vary`` that cannot be played (the CLI names the flag)."""
+
+
+class SameScenarioError(HammerlabError, ValueError):
+    """A scenario given twice to a run that plays several (a sweep, a tournament): its
+    battles would be counted as other battles (the CLI names ``SCENARIO``)."""
 
 
 @dataclass(frozen=True)
@@ -269,11 +274,13 @@ def case_at(
     first_seed: int = 1,
     ai: str = "heuristic",
     dice: str = "single",
-    plugins: Sequence[str] = (),
+    plugins: PluginPaths = (),
 ) -> Case:
     """The scenario at ``point``, prepared once to check it can be played, to be played
     by ``ai`` with ``dice`` and the plug-in files ``plugins`` (paths, loaded here if
-    they are not yet: the case records which bytes play).
+    they are not yet: the case records which bytes play). Its rules are resolved with
+    the built-in rules and those of ``plugins`` alone (a file loaded for another case
+    is not this one's: :func:`~hammerlab.editions.plugins.plugins_in_play`).
 
     An unknown rule or value out of bounds is a :class:`RuleSettingError`, an
     unknown unit or a size its datasheet refuses a :class:`SweepError` or an
@@ -290,9 +297,10 @@ def case_at(
         else:
             rules[key] = raw
     resized = _resized(scenario, sizes) if sizes else scenario
-    loaded = tuple(load_plugin_file(Path(p)) for p in plugins)
+    loaded = tuple(dict.fromkeys(load_plugin_file(Path(p)) for p in plugins))
     try:
-        ready = prepare(resized, source, first_seed, rules)
+        with plugins_in_play(loaded):
+            ready = prepare(resized, source, first_seed, rules)
     except InputError as error:  # the file is fine as written: the point broke it
         if not sizes:
             raise
@@ -322,17 +330,17 @@ def check_distinct(scenarios: Sequence[tuple[Scenario, str]]) -> None:
     (the same :func:`scenario_hash`, and the same BattleScribe files beside them):
     their battles would be the same battles, played twice and reported as two, and a
     results store, which tells scenarios apart by what they say, could not keep both
-    (a :class:`SweepError` naming the files)."""
+    (a :class:`SameScenarioError` naming the files)."""
     seen: dict[str, str] = {}
     paths: dict[Path, str] = {}
     for scenario, source in scenarios:
         where = Path(source).resolve()
         if where in paths:
-            raise SweepError(f"{source} is given twice; give each scenario file once")
+            raise SameScenarioError(f"{source} is given twice; give each scenario file once")
         paths[where] = source
         said = scenario_hash(scenario, source)
         if said in seen:
-            raise SweepError(
+            raise SameScenarioError(
                 f"{seen[said]} and {source} say the same scenario (the same content): "
                 "their battles would be the same; give one of them"
             )
@@ -368,7 +376,7 @@ def cases(
     axes: Sequence[Axis],
     first_seed: int = 1,
     dice: str = "single",
-    plugins: Sequence[str] = (),
+    plugins: PluginPaths = (),
 ) -> list[Case]:
     """Every scenario at every grid point, each checked (:func:`case_at`), played with
     the plug-in files ``plugins``.

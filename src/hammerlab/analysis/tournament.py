@@ -13,7 +13,16 @@ player that never lost still gets a finite rating.
 A player is a built-in one (:data:`~hammerlab.analysis.search.PLAYERS`) or the
 caller's own, named in ``controllers`` with the :data:`PlayerFactory` that makes its
 controller for each game (an agent's policy, a scripted opponent); ``rules`` and
-``plugins`` are applied to every game, as ``--rule`` and ``--plugin`` give them.
+``plugins`` are applied to every game, as ``--rule`` and ``--plugin`` give them,
+and every scenario's ruleset must take the ``rules`` before any game is played
+(:func:`check_rules`).
+
+Each game is recorded with its scenario's file, its seed, who played which side,
+the scores, the winner, the sides wiped out and the game turn it ended in; a game
+the heuristic AI played against the random or the search player is played again by
+``hammerlab battle FILE --seed SEED --controller random|search --side SIDE`` (with
+the tournament's ``--rule`` and ``--plugin`` flags, and ``--playouts`` for the
+search), which seeds the random player as the tournament does.
 """
 
 from __future__ import annotations
@@ -28,9 +37,15 @@ from typing import Any
 from hammerlab.analysis.game import HOLD, Game
 from hammerlab.analysis.search import PLAYERS, Budget, start_game
 from hammerlab.analysis.stats import wilson_interval
-from hammerlab.editions.plugins import PluginFile, load_plugin_file
+from hammerlab.analysis.sweep import check_distinct
+from hammerlab.editions.plugins import (
+    PluginFile,
+    PluginPaths,
+    load_plugin_file,
+    plugins_for_ruleset,
+)
 from hammerlab.engine.decisions import Controller
-from hammerlab.engine.rules import ParamValue
+from hammerlab.engine.rules import ParamValue, RuleSettingError
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import Scenario
 
@@ -50,6 +65,12 @@ class TournamentError(HammerlabError, ValueError):
     """A tournament that cannot be played (too few players, an unknown one)."""
 
 
+class ScenarioRuleError(RuleSettingError):
+    """A rule setting that one of a tournament's scenarios refuses (its ruleset has no
+    such rule, or not that value): found before any game is played, naming the
+    scenario's file and its ruleset."""
+
+
 @dataclass(frozen=True)
 class Result:
     """One game's result: who played which side, and the winning player (``None``: draw)."""
@@ -61,6 +82,14 @@ class Result:
     winner: str | None
     scores: tuple[tuple[str, int], ...] = ()
     """Each scenario player's victory score, in the scenario's order."""
+    file: str = ""
+    """The scenario's file, as the tournament was given it (what ``battle`` reads)."""
+    wiped_out: tuple[str, ...] = ()
+    """The scenario players with no models left when that ended the game early (the
+    other wins whatever the scores: Sudden Death); empty otherwise."""
+    last_turn: int = 0
+    """The game turn the game ended in: its last, or the one at whose end a side was
+    wiped out."""
 
 
 @dataclass(frozen=True)
@@ -144,8 +173,10 @@ class TournamentReport:
         ``rules`` and ``plugins`` only where there are any):
         per player ``wins``, ``losses``, ``draws``, ``games``,
         ``win_rate``, ``win_rate_ci95`` and ``elo``; per pairing its record; and
-        every game (scenario, seed, who played which side, scores, winner), so
-        that a lost game can be replayed (``hammerlab battle --seed``)."""
+        every game (scenario, its ``file``, seed, who played which side, scores,
+        winner, the sides ``wiped_out`` and its ``last_turn``), so that a lost game
+        can be replayed (the module's doc) and a win by a tied or lower score read
+        (the loser was wiped out)."""
         pairings = []
         for a, b in itertools.combinations(self.players, 2):
             between = [g for g in self.games if {p for _, p in g.sides} == {a, b}]
@@ -181,10 +212,13 @@ class TournamentReport:
             "games": [
                 {
                     "scenario": g.scenario,
+                    "file": g.file,
                     "seed": g.seed,
                     "sides": dict(g.sides),
                     "scores": dict(g.scores),
                     "winner": g.winner,
+                    "wiped_out": list(g.wiped_out),
+                    "last_turn": g.last_turn,
                 }
                 for g in self.games
             ],
@@ -199,7 +233,7 @@ def play_game(
     budget: Budget,
     controllers: Mapping[str, PlayerFactory] | None = None,
     rules: Mapping[str, ParamValue] | None = None,
-    plugins: Sequence[str] = (),
+    plugins: PluginPaths = (),
 ) -> Result:
     """Play one game, scenario player → tournament player in ``sides`` (a built-in
     one, or one of ``controllers``, whose controller is put in place while the game
@@ -219,6 +253,9 @@ def play_game(
         sides=tuple(sides.items()),
         winner=None if best is None else sides[best],
         scores=tuple(scores.items()),
+        file=source,
+        wiped_out=game.wiped_out,
+        last_turn=game.battle.turn,
     )
 
 
@@ -239,6 +276,36 @@ def players_problem(players: Sequence[str], own: Collection[str] = ()) -> str | 
     return None
 
 
+def check_rules(
+    scenarios: Sequence[tuple[Scenario, str]],
+    rules: Mapping[str, ParamValue],
+    plugins: PluginPaths = (),
+) -> None:
+    """Refuse ``rules`` (with ``plugins`` loaded) unless every scenario's ruleset
+    takes them, before any game is played: each scenario is started once, as its
+    games will be, and held before its first turn. The first refused is a
+    :class:`ScenarioRuleError` naming its file and ruleset; where scenarios of
+    another ruleset take the rule, it says so rather than hint at a plug-in."""
+    refused = []
+    for scenario, source in scenarios:
+        try:
+            its_plugins = plugins_for_ruleset(plugins, scenario.ruleset)
+            Game.start(scenario, source, None, rules, its_plugins, stop_before_turn=HOLD)
+        except RuleSettingError as error:
+            refused.append((scenario, source, error))
+    if not refused:
+        return
+    scenario, source, first = refused[0]
+    problem = f"{source} plays {scenario.ruleset}: {first}"
+    taking = sorted({s.ruleset for s, _ in scenarios} - {s.ruleset for s, _, _ in refused})
+    if not taking:
+        raise ScenarioRuleError(problem) from first  # perhaps a plug-in's rule (the CLI says so)
+    raise ScenarioRuleError(
+        f"{problem} (every game plays every rule given; the {', '.join(taking)} scenarios "
+        f"take it, the {scenario.ruleset} ones do not)"
+    )
+
+
 def tournament(
     scenarios: Sequence[tuple[Scenario, str]],
     players: Sequence[str],
@@ -248,27 +315,41 @@ def tournament(
     progress: Callable[[int], None] | None = None,
     controllers: Mapping[str, PlayerFactory] | None = None,
     rules: Mapping[str, ParamValue] | None = None,
-    plugins: Sequence[str] = (),
+    plugins: PluginPaths = (),
 ) -> TournamentReport:
     """Play every pairing of ``players`` on both sides of every scenario
     ((scenario, source) pairs), ``games`` seeds each; ``progress`` is told of
     every game played (:func:`games_in` of them in all). A player is a built-in
     one or a name in ``controllers`` (the caller's own, :data:`PlayerFactory`);
-    every game plays with ``rules`` (``--rule`` settings) and ``plugins`` (files)."""
+    every game plays with ``rules`` (``--rule`` settings) and those of ``plugins``
+    (files) for its scenario's ruleset; every scenario must take the rules
+    (:func:`check_rules`, before any game). No
+    scenario, or ``games`` below 1, is a :class:`TournamentError`: it would play
+    nothing and rate every player alike. A scenario given twice is refused
+    (:func:`~hammerlab.analysis.sweep.check_distinct`): its games would be the same
+    games, counted as others, and narrow every interval."""
     problem = players_problem(players, list(controllers or {}))
     if problem is not None:
         raise TournamentError(f"--players: {problem}")
+    if not scenarios:
+        raise TournamentError("scenarios: give at least one (scenario, source) pair")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise TournamentError(f"--games: {games!r}: a tournament plays 1 game or more per side")
+    check_distinct(scenarios)
+    if rules:
+        check_rules(scenarios, rules, plugins)
     budget = budget or Budget()
     played = []
     for scenario, source in scenarios:
         names = [p.name for p in scenario.players]
+        its_plugins = plugins_for_ruleset(plugins, scenario.ruleset)
         for pair in itertools.combinations(players, 2):
             for order in (pair, pair[::-1]):
                 for seed in range(first_seed, first_seed + games):
                     sides = dict(zip(names, order, strict=True))
                     played.append(
                         play_game(
-                            scenario, source, seed, sides, budget, controllers, rules, plugins
+                            scenario, source, seed, sides, budget, controllers, rules, its_plugins
                         )
                     )
                     if progress is not None:

@@ -131,15 +131,16 @@ def battle(
     controller: Annotated[
         str,
         typer.Option(
-            metavar="ai|prompt|search",
-            help="ai; prompt to play one side yourself; search: one side is the search AI",
+            metavar="ai|prompt|search|random",
+            help="ai; prompt to play one side yourself; search: one side is the search AI; "
+            "random: one side is the random player, seeded as a tournament seeds it",
         ),
     ] = "ai",
     side: Annotated[
         str | None,
         typer.Option(
             metavar="PLAYER",
-            help="the player --controller prompt or search plays (default: the first)",
+            help="the player --controller prompt, search or random plays (default: the first)",
         ),
     ] = None,
     playouts: PlayoutsOpt = None,

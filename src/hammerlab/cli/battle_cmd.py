@@ -20,8 +20,9 @@ from hammerlab.analysis.game import (
     check_log,
     logged_stop,
     saved_players,
+    stop_after_problem,
 )
-from hammerlab.analysis.search import Budget, install_search
+from hammerlab.analysis.search import Budget, RandomController, install_search
 from hammerlab.cli.common import (
     check_outputs,
     console,
@@ -73,19 +74,23 @@ def run_battle(
     """Play (or resume) the battle; the step log and summary, or one JSON document.
 
     ``--controller search`` makes ``--side`` (the first player by default) the
-    search AI with ``playouts`` per decision (:class:`Budget`'s by default); the other
-    side is the heuristic AI. ``--playouts`` without it is a usage error, as ``--side``
-    is: it would change nothing.
+    search AI with ``playouts`` per decision (:class:`Budget`'s by default);
+    ``--controller random`` makes it the random player, seeded as a tournament seeds
+    it (:func:`install_random`), so that a tournament's game is played again; the other
+    side is the heuristic AI. ``--playouts`` without search is a usage error, as
+    ``--side`` is without prompt, search or random: it would change nothing.
     """
-    if controller not in ("ai", "prompt", "search"):
-        raise usage_error("--controller", f"must be ai, prompt or search, not {controller!r}")
+    if controller not in CONTROLLERS:
+        shown = ", ".join(CONTROLLERS[:-1]) + f" or {CONTROLLERS[-1]}"
+        raise usage_error("--controller", f"must be {shown}, not {controller!r}")
     if as_json and controller == "prompt":
         raise usage_error("--json", "cannot be used with --controller prompt")
     if (scenario is None) == (resume is None):
         raise usage_error("SCENARIO", "give a scenario file or --resume FILE (one of the two)")
-    if side is not None and controller not in ("prompt", "search"):
+    if side is not None and controller == "ai":
         raise usage_error(
-            "--side", "names the player --controller prompt or search plays; give one of those"
+            "--side",
+            "names the player --controller prompt, search or random plays; give one of those",
         )
     if playouts is not None and controller != "search":
         raise usage_error(
@@ -104,7 +109,7 @@ def run_battle(
     try:
         if resume is not None:
             game = _resumed(resume, controller, side, plugin or [])
-            first = game.ready.plan.turns + 1 if game.play_state.over else game.turn
+            first = game.ready.plan.turns + 1 if game.finished else game.turn
             _check_stop_after(stop_after, game.ready.plan.turns, str(resume), first)
             if not as_json:  # said once the flags are known good: an error comes alone
                 console.print(
@@ -118,7 +123,7 @@ def run_battle(
             check_outputs({"--save": save, "--log-json": log_json}, source_files(scenario, spec))
             _check_stop_after(stop_after, spec.plan.turns, str(scenario))
             people = _people(controller, side, [p.name for p in spec.players], str(scenario))
-            plugins = load_plugins(plugin, [spec.ruleset])
+            plugins = load_plugins(plugin)  # Game.start refuses one for another ruleset
             rules = rule_flags(rule or [])
             where = str(scenario.resolve())  # recorded: the game resumes from any folder
             game = Game.start(
@@ -128,6 +133,8 @@ def run_battle(
         you = _side(side, players, str(resume or scenario))
         if controller == "search":
             install_search(game, you, budget)
+        if controller == "random":
+            install_random(game, you)
         flags = _resume_flags(game, controller, you, budget)
         if resume is None and not as_json:
             _introduce(game)
@@ -164,11 +171,25 @@ def run_battle(
         document["saved_game"] = None if save is None else str(save)
         typer.echo(json.dumps(document, indent=1))
         return
-    console.rule("Summary" if game.play_state.over else f"Stopped before turn {game.turn}")
-    for line in game.ready.ruleset.summary(game.battle, game.ready.plan, game.play_state.over):
+    console.rule("Summary" if game.finished else f"Stopped before turn {game.turn}")
+    for line in game.ready.ruleset.summary(game.battle, game.ready.plan, game.finished):
         console.print(line, markup=False)
     if save is not None:
         console.print(f"saved game written to {save}", markup=False)
+
+
+CONTROLLERS = ("ai", "prompt", "search", "random")
+"""What ``--controller`` takes: the heuristic AI on both sides; a person, the search AI
+or the random player on ``--side``."""
+
+
+def install_random(game: Game, player: str) -> None:
+    """Make ``player`` the random player, seeded as a tournament's random player is
+    (:meth:`~hammerlab.analysis.search.RandomController.for_seat`), so that
+    ``battle --seed N --controller random --side P`` plays the tournament's game of
+    seed ``N`` where the random player played ``P``. A resumed
+    game's random player starts afresh where the game was saved."""
+    game.battle.controllers[player] = RandomController.for_seat(game.battle.dice.seed, player)
 
 
 def _stopped(
@@ -272,19 +293,12 @@ def _check_recipe_flags(seed: int | None, rule: list[str] | None) -> None:
 
 
 def _check_stop_after(stop_after: int | None, turns: int, where: str, first: int = 1) -> None:
-    """``--stop-after TURN`` must be a game turn still to play: from ``first`` (the turn
-    a saved game resumes at; past the last for a game already over, its last turn
-    played or a side wiped out) to the plan's last; a usage error naming the flag."""
-    if stop_after is None or first <= stop_after <= turns:
-        return
-    if first > turns:
-        over = f"the game in {where} is over: nothing to stop"
-        raise usage_error("--stop-after", over)
-    if first > 1:
-        problem = f"the game in {where} resumes at game turn {first} of {turns}"
-    else:
-        problem = f"{where} plays {turns} game turn(s)"
-    raise usage_error("--stop-after", f"{problem}; give {first} to {turns}, not {stop_after}")
+    """``--stop-after TURN`` must be a game turn still to play (:func:`stop_after_problem`;
+    a game over, its last turn played or a side wiped out, has none); a usage error
+    naming the flag."""
+    problem = "" if stop_after is None else stop_after_problem(stop_after, turns, where, first)
+    if problem:
+        raise usage_error("--stop-after", problem)
 
 
 def _play(game: Game, stop: int | None, quiet: bool) -> None:
@@ -344,10 +358,10 @@ def battle_document(game: Game) -> dict[str, Any]:
         ],
         "victory": ready.plan.victory,
         "scores": game.scores,
-        "winner": game.winner if game.play_state.over else None,
-        "leading": game.winner,
+        "winner": game.winner,
+        "leading": game.leading,
         "wiped_out": list(game.wiped_out),
-        "stopped_before_turn": None if game.play_state.over else game.turn,
+        "stopped_before_turn": None if game.finished else game.turn,
         "warnings": list(ready.warnings),
     }
 
@@ -422,12 +436,13 @@ def _introduce(game: Game) -> None:
 def _players_line(players: list[str], controller: str, you: str, budget: Budget) -> str:
     """Who plays each side, said before the first turn: ``Players: Ultramarines: search
     AI (8 playouts a decision); Orks: heuristic AI``. ``you`` is the side ``--side``
-    names (the first player by default), which ``--controller search`` or ``prompt``
-    plays; every other side is the ruleset's heuristic AI."""
+    names (the first player by default), which ``--controller search``, ``prompt`` or
+    ``random`` plays; every other side is the ruleset's heuristic AI."""
     playouts = f"{budget.playouts} playout{'s' if budget.playouts != 1 else ''}"
     played = {
         "search": f"search AI ({playouts} a decision)",
         "prompt": "you (--controller prompt)",
+        "random": "random player (uniform over every choice, seeded)",
     }
     who = {
         p: played.get(controller, "heuristic AI") if p == you else "heuristic AI" for p in players

@@ -20,6 +20,7 @@ from hammerlab.analysis.runners import DaskRunner, Runner
 from hammerlab.analysis.stats import alike_note, interval, rounding_note
 from hammerlab.analysis.sweep import (
     PointResult,
+    SameScenarioError,
     ScenarioFile,
     SweepError,
     alike_points,
@@ -109,7 +110,7 @@ def run_sweep(
         loaded = [(load_scenario(p), str(p)) for p in scenarios]
         try:
             check_distinct(loaded)
-        except SweepError as error:
+        except SameScenarioError as error:
             raise usage_error("SCENARIO", error) from None
         sources = [
             f for p, (s, _) in zip(scenarios, loaded, strict=True) for f in source_files(p, s)

@@ -10,6 +10,7 @@ from rich.table import Table
 
 from hammerlab.analysis.engine_version import plugins_line
 from hammerlab.analysis.search import Budget
+from hammerlab.analysis.sweep import SameScenarioError
 from hammerlab.analysis.tournament import (
     TournamentReport,
     games_in,
@@ -60,6 +61,8 @@ def run_tournament(
             )
     except RuleSettingError as error:
         raise usage_error("--rule", error) from None
+    except SameScenarioError as error:
+        raise usage_error("SCENARIO", error) from None
     except HammerlabError as error:
         raise fail(error) from None
     if as_json:

@@ -40,6 +40,9 @@ class Picks:
     """The label of the choice that ends the loop."""
     follow_ups: FollowUps | None = None
     """What the activation asks first, when cheap to list (for ``legal_actions``)."""
+    describe: Callable[[Battle, Unit], str] | None = None
+    """What a person choosing is told of each unit offered (``Decision.describe``: a
+    unit that would make no attacks, before it is selected); ``None``: nothing."""
 
 
 @dataclass(frozen=True)
@@ -199,11 +202,14 @@ class Play:
             return None
         choices: list[Choice[Unit | None]] = [Choice(u.label, u) for u in ready]
         choices.append(Choice(phase.picks.stop, None))
+        told = phase.picks.describe
+        battle = self.battle
         return Decision(
             kind=phase.picks.kind,
             player=self.player,
             prompt=phase.picks.prompt,
             choices=tuple(choices),
+            describe=None if told is None else lambda u: "" if u is None else told(battle, u),
         )
 
     def pick(self, unit: Unit | None) -> None:

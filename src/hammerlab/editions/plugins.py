@@ -16,7 +16,9 @@ import hashlib
 import importlib.util
 import itertools
 import sys
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -36,6 +38,11 @@ ENTRY_POINT_GROUP = "hammerlab.rules"
 
 HASH_DIGITS = 12
 """Hex digits of a plug-in's SHA-256 that name it in engine versions and reports."""
+
+PluginPaths = Collection[str | Path]
+"""Plug-in files as the library takes them (``Game.start``, ``lab.compare``,
+``sweep.cases``, ``tournament``, ``Game.from_json``): a list of paths, as text or
+:class:`~pathlib.Path`."""
 
 
 @dataclass(frozen=True)
@@ -77,10 +84,38 @@ _ENTRY_POINTS_SEEN: list[bool] = []
 """Holds ``True`` once the installed entry points have been read."""
 
 
+_IN_PLAY: ContextVar[frozenset[str] | None] = ContextVar("plugins_in_play", default=None)
+"""The absolute paths of the plug-in files whose rules are options now
+(:func:`plugins_in_play`); ``None``: every file loaded."""
+
+
 def plugin_options(ruleset: str) -> tuple[RuleOption, ...]:
-    """The plug-in rules registered for ``ruleset``, in the order they were loaded."""
+    """The plug-in rules registered for ``ruleset``, in the order they were loaded: of
+    the files loaded, those in play (:func:`plugins_in_play`), and every installed
+    entry point's."""
     _load_entry_points()
-    return tuple(_REGISTERED.get(ruleset, {}).values())
+    rules = _REGISTERED.get(ruleset, {}).values()
+    in_play = _IN_PLAY.get()
+    if in_play is None:
+        return tuple(rules)
+    out = [record.rules for record, _ in _LOADED_FILES.values() if record.path not in in_play]
+    left_out = {name for names in out for name in names}
+    return tuple(rule for rule in rules if rule.name not in left_out)
+
+
+@contextmanager
+def plugins_in_play(plugins: Iterable[PluginFile]) -> Iterator[None]:
+    """While the block runs, the rulesets' options hold the rules of ``plugins`` alone
+    among the plug-in files loaded (with those of installed entry points): what a game,
+    a case or a tournament resolves its rules with, so that a file the process loaded
+    for another of them (a notebook that played a game with a plug-in, then another
+    without) plays no rule its saved game, log or report would not record. Outside
+    such a block every file loaded is in play (``rulesets --plugin``, ``lab.arms``)."""
+    token = _IN_PLAY.set(frozenset(p.path for p in plugins))
+    try:
+        yield
+    finally:
+        _IN_PLAY.reset(token)
 
 
 def register_rules(
@@ -242,6 +277,14 @@ def _check_hook_points(ruleset: str, rules: tuple[RuleOption, ...], source: str)
 def loaded_plugins() -> tuple[PluginFile, ...]:
     """Every plug-in file this process has loaded (the latest version of each)."""
     return tuple(record for record, _ in _LOADED_FILES.values())
+
+
+def plugins_for_ruleset(plugins: PluginPaths, ruleset: str) -> list[str]:
+    """The files of ``plugins`` (loaded here if need be) whose rules are ``ruleset``'s:
+    those a game of that ruleset plays with, and records, where one run plays
+    scenarios of several rulesets (a tournament)."""
+    loaded = (load_plugin_file(Path(p)) for p in plugins)
+    return [p.path for p in loaded if p.ruleset == ruleset]
 
 
 def check_plugins_fit(plugins: Sequence[PluginFile], rulesets: Collection[str]) -> None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar, cast
+from typing import Any, ClassVar, SupportsIndex, TypeVar, cast
 
 from hammerlab.engine.battlefield import Battlefield
 from hammerlab.engine.decisions import Controller, Decision
@@ -105,11 +106,12 @@ class Battle:
 
     # --- queries -----------------------------------------------------------
     def unit(self, unit_id: str) -> Unit:
-        """The unit with id ``unit_id``."""
+        """The unit with id ``unit_id``; another id is an :class:`UnknownNameError`
+        listing the battle's ids (``unknown unit 'nobody'; units: tactical, boyz``)."""
         try:
             return self.units[unit_id]
         except KeyError:
-            raise UnknownNameError("unit", unit_id, list(self.units)) from None
+            raise UnknownNameError("unit", unit_id, list(self.units), "units") from None
 
     def unit_of(self, model: Model) -> Unit | None:
         """The unit ``model`` is a model of (alive or removed), found by the model's id,
@@ -174,7 +176,9 @@ class Battle:
         self.emit(ModelRemoved(unit=unit.label, model=model.id, cause=cause))
 
     def decide(self, decision: Decision[T]) -> T:
-        """Ask the deciding player's controller and record the answer."""
+        """Ask the deciding player's controller and record the answer: the index of a
+        choice. An answer that is no whole number (``"0"``, ``1.0``, ``True``; a numpy
+        integer is one), or none of the choices', is an :class:`IllegalActionError`."""
         if not decision.choices:
             raise IllegalActionError(f"decision {decision.kind!r} offers no choice")
         if self.answers:
@@ -182,11 +186,14 @@ class Battle:
         controller = self.controllers.get(decision.player)
         if controller is None:
             raise IllegalActionError(f"no controller for player {decision.player!r}")
-        index = controller.choose(self, decision)
-        if not 0 <= index < len(decision.choices):
+        answer: object = controller.choose(self, decision)
+        index = _whole_number(answer)
+        if index is None or not 0 <= index < len(decision.choices):
+            shown = repr(answer) if index is None else index
             raise IllegalActionError(
-                f"{decision.player} answered {decision.kind!r} with choice {index}, "
-                f"which is not one of {decision.labels()}"
+                f"{decision.player} answered {decision.kind!r} with choice {shown}, "
+                f"which is not one of {decision.labels()} (a choice's index: 0 to "
+                f"{len(decision.choices) - 1})"
             )
         choice = decision.choices[index]
         self.emit(DecisionMade(player=decision.player, decision=decision.kind, answer=choice.label))
@@ -206,3 +213,14 @@ class Battle:
     def ask(self, decision: Decision[Any]) -> Any:
         """:meth:`decide` for callers that do not need the value's type."""
         return self.decide(decision)
+
+
+def _whole_number(answer: object) -> int | None:
+    """A controller's ``answer`` as a choice's index: a whole number (an ``int``, or a
+    numpy integer, which a policy's ``argmax`` gives), never ``True``/``False``, a
+    float or text; ``None`` for anything else."""
+    if type(answer) is int:  # the usual answer, at once
+        return answer
+    if isinstance(answer, bool) or not isinstance(answer, SupportsIndex):
+        return None
+    return operator.index(answer)

@@ -14,6 +14,7 @@ names are chosen by each edition.
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import re
@@ -239,11 +240,32 @@ class HookPoint(Generic[H]):
     ruleset: str | None = None
     """The ruleset whose procedures read the point; ``None``: a plug-in's own point,
     which any ruleset's :class:`Hooks` take."""
+    takes: tuple[str, ...] | None = None
+    """What the procedures call a handler with, by name (``("battle", "unit", "ld")``),
+    all positional: a handler that could not be called so is refused when it is
+    installed (:meth:`Hooks.add`). ``None``: not checked (a point whose handlers are
+    objects, such as a reaction, or a plug-in's own point that does not say)."""
+
+    def __post_init__(self) -> None:
+        """Keep a ruleset's point by its name (:data:`RULESET_POINTS`), the first of
+        each name."""
+        if self.ruleset is not None:
+            RULESET_POINTS.setdefault(self.name, self)
+
+
+RULESET_POINTS: dict[str, HookPoint[Any]] = {}
+"""Every ruleset's own hook point made so far (the built-in ones, made as their modules
+are imported), by name: :class:`Hooks` keeps handlers by a point's name, so a point of
+a plug-in's own named like one of these would have its handlers called by the built-in
+procedure, with the built-in point's arguments (:meth:`Hooks.add` refuses it)."""
 
 
 class HookPointError(HammerlabError):
-    """A handler installed on a hook point of another ruleset than the battle's: no
-    procedure of the battle's ruleset reads it, so the rule would silently do nothing."""
+    """A handler a hook point cannot take: one on a point of another ruleset than the
+    battle's (no procedure of the battle's ruleset reads it, so the rule would silently
+    do nothing), one on a point of a plug-in's own that reuses a built-in point's name,
+    or one the point could not call (not a function, or not taking what the point gives
+    it: :attr:`HookPoint.takes`), which would fail only in play."""
 
 
 class Hooks:
@@ -256,12 +278,22 @@ class Hooks:
 
     def add(self, point: HookPoint[H], handler: H) -> None:
         """Install ``handler`` on ``point`` (after those already there); a point of
-        another ruleset than these hooks' is a :class:`HookPointError`."""
+        another ruleset than these hooks', a point of a plug-in's own named like a
+        ruleset's point (:data:`RULESET_POINTS`), or a handler the point could not call
+        (:func:`_check_shape`), is a :class:`HookPointError`."""
         if None not in (self._ruleset, point.ruleset) and point.ruleset != self._ruleset:
             raise HookPointError(
                 f"installs a handler on {point.ruleset}'s hook point {point.name!r}, which "
                 f"{self._ruleset} does not have (docs/plugins.md lists each ruleset's points)"
             )
+        builtin = RULESET_POINTS.get(point.name)
+        if builtin is not None and point != builtin:
+            raise HookPointError(
+                f"hook point {point.name!r} is a built-in point's name ({builtin.ruleset}'s): "
+                "a point of your own needs a name of its own, or the built-in procedure would "
+                "call its handlers"
+            )
+        _check_shape(point, handler)
         self._handlers.setdefault(point.name, []).append(handler)
 
     def get(self, point: HookPoint[H]) -> Sequence[H]:
@@ -274,6 +306,36 @@ class Hooks:
         """Every point's handlers, by point name (what rules are installed, for a
         battle's :func:`~hammerlab.engine.transpositions.setup_of`)."""
         return {name: tuple(handlers) for name, handlers in self._handlers.items()}
+
+
+def _check_shape(point: HookPoint[Any], handler: object) -> None:
+    """Refuse (:class:`HookPointError`) a handler ``point`` could not call as its
+    procedures do, with :attr:`HookPoint.takes` (a plug-in's mistake that mypy would
+    catch, but a plug-in file is not type-checked): not a function, or one that cannot
+    take those arguments, saying what it takes and what the point gives. A handler
+    whose parameters Python cannot read (a function of C) is taken on trust."""
+    if point.takes is None:
+        return
+    where = f"{point.ruleset or 'a plug-in'}'s hook point {point.name!r}"
+    called = f"handler({', '.join(point.takes)})"
+    if not callable(handler):
+        shown = repr(handler)
+        shown = shown if len(shown) <= 40 else f"{shown[:37]}..."
+        raise HookPointError(
+            f"installs {shown} on {where}, which is not a function: the point calls {called}"
+        )
+    try:
+        signature = inspect.signature(handler)
+    except (TypeError, ValueError):
+        return
+    try:
+        signature.bind(*point.takes)
+    except TypeError:
+        name = getattr(handler, "__name__", type(handler).__name__)
+        raise HookPointError(
+            f"installs {name}{signature} on {where}, which calls {called}: "
+            f"a handler there takes {len(point.takes)} arguments"
+        ) from None
 
 
 Installer = Callable[[Hooks, "RuleSettings"], None]

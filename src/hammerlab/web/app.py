@@ -45,6 +45,7 @@ from hammerlab.editions.plugins import load_plugin_file
 from hammerlab.engine.datasheet import Datasheet
 from hammerlab.engine.rules import RuleSettingError
 from hammerlab.errors import HammerlabError
+from hammerlab.io.scenario import Scenario
 from hammerlab.web import services
 from hammerlab.web.schemas import (
     ActionRequest,
@@ -218,9 +219,14 @@ def create_app(
     are rule plug-in files loaded now (their rules join the rulesets' options).
     Costly work runs ``work_slots`` at a time, each stopped after ``work_seconds``
     (:class:`~hammerlab.web.services.Work`, kept as ``app.state.work``)."""
-    plugin_paths = [str(p.resolve()) for p in plugins]
-    for path in plugins:
-        load_plugin_file(path)
+    loaded = [load_plugin_file(path) for path in plugins]
+    plugin_paths = [p.path for p in loaded]
+
+    def plugins_for(spec: Scenario) -> list[str]:
+        """The files of ``loaded`` for ``spec``'s ruleset: those a game of it plays
+        with, and records (its saved game and log name them)."""
+        return [p.path for p in loaded if p.ruleset == spec.ruleset]
+
     app = FastAPI(
         title="hammerlab",
         summary="Exact odds, the rules lab, battles and games of hammerlab",
@@ -472,12 +478,16 @@ def create_app(
     # --- battles and games ----------------------------------------------------------------
     @app.post("/api/battle")
     def battle(request: BattleRequest) -> dict[str, Any]:
-        """Play a scenario with the AI on both sides: the table at the start, every event
-        (the JSON Lines of ``--log-json``, with each line's text) and the summary."""
+        """Play a scenario with the AI on both sides (to the end, or to the end of game
+        turn ``stop-after``): the table at the start, every event (the JSON Lines of
+        ``--log-json``, with each line's text) and the summary."""
         spec, source = scenarios.get(request.scenario, request.upload)
         settings = services.rule_settings(request.rule)
+        stop = services.stop_before(request.stop_after, spec, request.offered or source)
         with work.begin("the battle", BATTLE_ADVICE) as ticket:
-            game = Game.start(spec, source, request.seed, settings)
+            game = Game.start(
+                spec, source, request.seed, settings, plugins_for(spec), stop_before_turn=stop
+            )
             ticket.watch(game)
             return services.played_view(game, request.offered)
 
@@ -509,8 +519,9 @@ def create_app(
         spec, source = scenarios.get(request.scenario, request.upload)
         with work.begin("the AI's play", GAME_ADVICE) as ticket:
             seat = services.new_seat(
-                spec, source, request.seed, request.side, request.rule, request.offered, ticket
-            )
+                spec, source, request.seed, request.side, request.rule, request.offered, ticket,
+                plugins_for(spec),
+            )  # fmt: skip
         key = seats.add(seat)
         with seat.lock:
             return services.seat_state(key, seat)

@@ -48,6 +48,19 @@ def _as_typed(value: object) -> object:
     )  # fmt: skip
 
 
+def _a_turn(value: object) -> object:
+    """A game turn to stop after, as ``--stop-after`` takes it: a JSON whole number, 1 or
+    more. Anything else is one message saying what was sent (a number, or its kind),
+    never pydantic's words for each way it failed."""
+    if value is None or (type(value) is int and value >= 1):
+        return value
+    sent = str(value) if type(value) in (int, float) else _JSON_KINDS.get(type(value), "text")
+    raise PydanticCustomError(
+        "turn", "a game turn to stop after is a whole number, 1 or more, not {sent}",
+        {"sent": sent},
+    )  # fmt: skip
+
+
 Flag = Annotated[Short | None, BeforeValidator(_as_typed)]
 """A value as typed after a flag; a JSON number is read as its digits."""
 Flags = Annotated[list[Short], Field(max_length=20)]
@@ -202,10 +215,12 @@ class LabRequest(ScenarioRef):
 
 
 class BattleRequest(ScenarioRef):
-    """``POST /api/battle``: ``hammerlab battle``'s seed and ``--rule`` flags."""
+    """``POST /api/battle``: ``hammerlab battle``'s seed, ``--rule`` and ``--stop-after``
+    flags (the last checked against the scenario's turns where it is played)."""
 
     seed: Seed | None = None
     rule: Flags = []
+    stop_after: Annotated[int | None, BeforeValidator(_a_turn)] = None
 
 
 class PlayRequest(ScenarioRef):

@@ -17,7 +17,7 @@ import logging
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -25,12 +25,14 @@ from typing import Any
 
 from hammerlab.analysis.engine_version import plugins_line
 from hammerlab.analysis.game import (
+    HOLD,
     Action,
     Game,
     GameHeader,
     first_difference,
     read_log,
     replay_logged,
+    stop_after_problem,
 )
 from hammerlab.analysis.lab import LabReport, arms, compare
 from hammerlab.editions import named_ruleset
@@ -423,6 +425,18 @@ def _csv_cell(value: object) -> str:
 # --- battles ----------------------------------------------------------------------
 
 
+def stop_before(stop_after: int | None, scenario: Scenario, where: str) -> int | None:
+    """The turn a battle asked to stop after game turn ``stop_after`` stops before (as
+    ``hammerlab battle --stop-after``; ``None``: it plays to its end), refused as the CLI
+    refuses it when ``scenario`` (named ``where``) has no such turn."""
+    if stop_after is None:
+        return None
+    problem = stop_after_problem(stop_after, scenario.plan.turns, where)
+    if problem:
+        raise WebError(f"stop-after: {problem}")
+    return stop_after + 1
+
+
 def battle_view(
     game: Game, start: dict[str, Any], scenario: str | None, note: str = ""
 ) -> dict[str, Any]:
@@ -432,11 +446,14 @@ def battle_view(
     played with (a user review: a log played with ``--rule`` was shown, and played
     again, without them). A game stopped before its end (a log of ``battle
     --stop-after``) is ``stopped_before_turn`` that turn, its summary who leads, as the
-    CLI prints it ("Stopped before turn 2"), not who won."""
+    CLI prints it ("Stopped before turn 2"), not who won; ``stop_after`` is the
+    ``--stop-after`` it was played with (``None``: none), which plays it again to the
+    same stop."""
     ready = game.ready
     name = game.recipe.scenario.get("name", "")
     over = game.play_state.over
     rules = rule_flags_of(game.recipe.rules)
+    stop = game.stop_before_turn
     played_with = f", rules {' '.join(rules)}" if rules else ""
     if not over:
         played_with += f", stopped before turn {game.turn}"
@@ -448,6 +465,7 @@ def battle_view(
         "seed": game.battle.dice.seed,
         "rule": rules,
         "stopped_before_turn": None if over else game.turn,
+        "stop_after": None if stop is None or stop == HOLD else stop - 1,
         "note": note,
         "start": start,
         "events": event_rows(game.battle.log.events),
@@ -526,15 +544,17 @@ def new_seat(
     rules: list[str],
     name: str | None = None,
     ticket: Ticket | None = None,
+    plugins: Sequence[str] = (),
 ) -> Seat:
-    """A new game; the AI plays the other side, and answers the person's decisions
-    inside an activation (the page offers the top-level actions only). ``ticket``
-    watches the AI's first moves (the other side may begin)."""
+    """A new game, with the rules of the plug-in files ``plugins``; the AI plays the
+    other side, and answers the person's decisions inside an activation (the page
+    offers the top-level actions only). ``ticket`` watches the AI's first moves (the
+    other side may begin)."""
     names = [p.name for p in scenario.players]
     you = side or names[0]
     if you not in names:
         raise WebError(f"{you!r} is not a player ({', '.join(names)})")
-    game = Game.start(scenario, source, seed, rule_settings(rules))
+    game = Game.start(scenario, source, seed, rule_settings(rules), plugins)
     if ticket is not None:
         ticket.watch(game)
     game.play_until(you)

@@ -14,8 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from hammerlab.editions.core11.events import AttacksResolved
+from hammerlab.editions.core11.events import AttacksResolved, HitRollNeeds
 from hammerlab.editions.core11.fire_control import FireControl
+from hammerlab.editions.core11.odds import kill_odds
 from hammerlab.editions.core11.positions import Sightlines, sightlines, spotted
 from hammerlab.editions.core11.profiles import (
     best_feel_no_pain,
@@ -29,10 +30,12 @@ from hammerlab.editions.core11.profiles import (
 from hammerlab.editions.core11.rolls import (
     UNREACHABLE,
     AttackProfile,
+    HitTerms,
     Roll,
     Situation,
     armour_ap,
     attack_profile,
+    hit_terms,
     invulnerable_against,
     save_need,
     save_succeeds,
@@ -149,6 +152,33 @@ def situations_along(
     ]
 
 
+def expected_wounds_lost(
+    game: Core11Game,
+    unit: Unit,
+    lines: Sightlines,
+    profile: WeaponProfile,
+    firing: list[Model],
+    control: FireControl,
+) -> float:
+    """Expected wounds the target of ``lines`` loses to ``firing`` models attacking with
+    ``profile`` under ``control``: the models in one situation (:func:`situations_along`)
+    attack together, by the exact odds (:func:`odds.kill_odds`), excess damage lost.
+    What the AI weighs an attack by (``shooting_worth``), and what a person choosing a
+    target is told (``volley``)."""
+    if not firing:
+        return 0.0
+    models = lines.target_models
+    together: dict[Situation, int] = {}
+    for situation in situations_along(game, unit, lines, firing, profile, control, models):
+        together[situation] = together.get(situation, 0) + 1
+    defence = lines.defence
+    fnp = game.feel_no_pain.get(lines.target.id)
+    return sum(
+        kill_odds(profile, count, defence, models, situation, fnp).mean_wounds_lost
+        for situation, count in together.items()
+    )
+
+
 @lru_cache(maxsize=4096)
 def _situation(
     half_range: bool,
@@ -201,6 +231,7 @@ def resolve_battery(
         return
     defence = unit_defence(target)
     groups: dict[AttackProfile, list[Model]] = {}
+    terms: dict[AttackProfile, HitTerms] = {}  # the hit roll of each group, its rules named
     situations = situations_for(
         game, unit, firing, battery.profile, target, control, battery.target_models
     )
@@ -209,12 +240,13 @@ def resolve_battery(
         if id(situation) not in joins:
             attack = attack_profile(battery.profile, defence, situation)
             joins[id(situation)] = groups.setdefault(attack, [])
+            terms.setdefault(attack, hit_terms(battery.profile, defence, situation))
         joins[id(situation)].append(model)
     for attack, models in groups.items():
         if target.destroyed:  # as a later weapon finds it (volley.fire): no dice rolled
             game.battle.say("shooting", f"  {battery.weapon.name}: {target.label} is gone")
             break
-        _attack(game, unit, battery, target, attack, models)
+        _attack(game, unit, battery, target, attack, models, terms[attack])
     battery.fired = firing
     if battery.profile.has("ONE SHOT"):
         game.one_shot_spent.update((m.id, battery.profile.group) for m in firing)
@@ -227,8 +259,11 @@ def _attack(
     target: Unit,
     attack: AttackProfile,
     models: list[Model],
+    terms: HitTerms,
 ) -> None:
-    """Hit, wound, save and damage rolls for ``models`` firing one way at ``target``."""
+    """Hit, wound, save and damage rolls for ``models`` firing one way at ``target``;
+    before a hit roll that is not a plain roll against the skill, what it needs and why
+    (``terms``: :func:`rolls.hit_terms`, whose numbers ``attack`` rolls against)."""
     dice = game.battle.dice
     name = battery.weapon.name
     tally = _Tally()
@@ -241,6 +276,20 @@ def _attack(
     if attack.auto_hit:
         tally.hits = tally.attacks
     else:
+        if terms.reasons:
+            game.battle.emit(
+                HitRollNeeds(
+                    unit.label,
+                    name,
+                    target.label,
+                    "WS" if battery.profile.melee else "BS",
+                    terms.skill,
+                    attack.hit_need,
+                    attack.hit_modifier,
+                    attack.hit_fails_up_to,
+                    terms.reasons,
+                )
+            )
         need = f"{attack.hit_need}+, modifier {attack.hit_modifier:+d}"
         if attack.hit_fails_up_to > 1:  # 10.07: an unmodified 1-5 (or 1-3) fails
             need += f", unmodified 1-{attack.hit_fails_up_to} fail"

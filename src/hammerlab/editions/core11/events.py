@@ -63,6 +63,39 @@ class AttacksResolved(Event):
 
 
 @dataclass(frozen=True)
+class HitRollNeeds(Event):
+    """What one group's hit rolls need where that is not a plain roll against the
+    attack's BS or WS, with each rule that made it so, by name (``reasons``: cover,
+    13.08; [HEAVY]; close-quarters shooting, 10.06; an engaged MONSTER/VEHICLE
+    target, 17.03; Indirect shooting's unmodified 1-5 or 1-3, 10.07; Fire Overwatch;
+    [PSYCHIC] ignoring them): logged just before the roll."""
+
+    kind: ClassVar[str] = "hit-roll"
+    unit: str
+    weapon: str
+    target: str
+    characteristic: str
+    """``BS`` (a ranged weapon) or ``WS`` (a melee weapon)."""
+    skill: int
+    """The weapon's BS or WS, before any rule."""
+    need: int
+    """The roll needed (the skill worsened by cover)."""
+    modifier: int
+    """The hit roll's modifiers, added up and capped at ±1."""
+    fails_up_to: int
+    """An unmodified roll up to this fails (1: only a 1)."""
+    reasons: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return (
+            f"  {self.weapon} ({self.unit}) at {self.target}: hit rolls of {self.need}+, "
+            f"modifier {self.modifier:+d}, for {self.characteristic} {self.skill}+: "
+            f"{'; '.join(self.reasons)}"
+        )
+
+
+@dataclass(frozen=True)
 class MoveTypeSelected(Event):
     """09.02: a unit was selected to move with a move type."""
 

@@ -253,6 +253,82 @@ class AttackProfile:
         return self.lethal and self.unsaved >= self.rolled_worth
 
 
+@dataclass(frozen=True)
+class HitTerms:
+    """What a hit roll needs, and why it is not simply the attack's BS or WS
+    (:func:`hit_terms`)."""
+
+    skill: int
+    """The weapon's BS or WS (7: none)."""
+    need: int
+    """The roll needed: the skill, worsened by cover (13.08), never past 6+ (02.02.01)."""
+    modifier: int
+    """The hit roll's modifiers, added up and capped at ±1 (02.02.01)."""
+    fails_up_to: int
+    """An unmodified roll up to this fails (1; 10.07: 5, or 3; Fire Overwatch: 5)."""
+    reasons: tuple[str, ...]
+    """Each rule that made ``need``, ``modifier`` or ``fails_up_to`` differ from a plain
+    roll against the skill, by name (none: a plain roll)."""
+
+
+@lru_cache(maxsize=4096)
+def hit_terms(weapon: WeaponProfile, target: DefenceStats, situation: Situation) -> HitTerms:
+    """The hit roll of ``weapon`` at a model like ``target`` in ``situation``, with the
+    rules that shape it named: what :func:`attack_profile` rolls against, and what the
+    log says of it (``attacks.py``), from one reading of the rules.
+
+    13.08: "worsen the BS characteristic of that attack by 1" (a characteristic, not a
+    modifier; 10.07: an [INDIRECT FIRE] attack's target "has the benefit of cover");
+    [HEAVY]: "add 1 to the hit roll"; 10.06: "subtract 1 from the hit roll"; 17.03's −1
+    at an engaged MONSTER/VEHICLE unit; [PSYCHIC] ignores what hurts it."""
+    kinds = target.keywords
+
+    def active(name: str) -> bool:
+        return weapon.against(name, kinds) is not None
+
+    covered = (situation.cover or situation.indirect) and not active("IGNORES COVER")
+    named = [
+        ("[HEAVY]", int(active("HEAVY") and situation.heavy_steady)),
+        ("close-quarters shooting (10.06)", -int(situation.close_quarters_penalty)),
+        ("an engaged MONSTER/VEHICLE target (17.03)", -int(situation.engaged_target_penalty)),
+    ]
+    worsened = int(covered and not situation.cover_improves_save)
+    reasons: list[str] = []
+    if active("PSYCHIC"):
+        ignored = [name for name, m in named if m < 0] + ["cover"] * worsened
+        if ignored:
+            reasons.append(f"[PSYCHIC] ignores {', '.join(ignored)}")
+        named = [(name, m) for name, m in named if m > 0]
+        worsened = 0
+    skill = weapon.skill if weapon.skill is not None else UNREACHABLE
+    need = min(skill + worsened, max(skill, WORST_SKILL))
+    if need > skill:
+        why = "10.07: its target has the benefit of cover" if situation.indirect else "13.08"
+        reasons.insert(0, f"cover worsens {'WS' if weapon.melee else 'BS'} by 1 ({why})")
+    modifier = cap(sum(m for _, m in named))
+    reasons += [f"{m:+d} {name}" for name, m in named if m]
+    if modifier != sum(m for _, m in named):
+        reasons.append(f"capped at {modifier:+d} (02.02.01)")
+    fails_up_to = 1
+    if situation.overwatch:
+        fails_up_to = OVERWATCH_FAILS_UP_TO
+        reasons.append("only an unmodified 6 hits (Fire Overwatch)")
+    elif situation.indirect:
+        # Seed 003, 10.07 Indirect Shooting: "An unmodified hit roll of 1-5 fails, unless
+        # your unit remained stationary this turn and the target is visible to one or
+        # more friendly units, in which case an unmodified hit roll of 1-3 fails instead."
+        fails_up_to = 3 if situation.stationary and situation.spotted else 5
+        why = (
+            "stationary, the target visible to a friendly unit"
+            if fails_up_to == 3
+            else "the unit moved"
+            if not situation.stationary
+            else "no friendly unit sees the target"
+        )
+        reasons.append(f"an unmodified 1-{fails_up_to} fails (10.07: {why})")
+    return HitTerms(skill, need, modifier, fails_up_to, tuple(reasons))
+
+
 @lru_cache(maxsize=4096)
 def attack_profile(
     weapon: WeaponProfile,
@@ -272,28 +348,9 @@ def attack_profile(
         return rule.value if rule is not None else None
 
     covered = (situation.cover or situation.indirect) and not active("IGNORES COVER")
-    heavy = active("HEAVY") and situation.heavy_steady
-    modifiers = [
-        int(heavy),
-        -int(situation.close_quarters_penalty),
-        -int(situation.engaged_target_penalty),
-    ]
-    skill_worsened = int(covered and not situation.cover_improves_save)
     save_improved = covered and situation.cover_improves_save
     ap = armour_ap(weapon.ap, target.save, save_improved)
-    if active("PSYCHIC"):
-        modifiers = [m for m in modifiers if m > 0]
-        skill_worsened = 0
-    skill = weapon.skill if weapon.skill is not None else UNREACHABLE
-    hit_need = min(skill + skill_worsened, max(skill, WORST_SKILL))
-    fails_up_to = 1
-    # Seed 003, 10.07 Indirect Shooting: "An unmodified hit roll of 1-5 fails, unless
-    # your unit remained stationary this turn and the target is visible to one or more
-    # friendly units, in which case an unmodified hit roll of 1-3 fails instead."
-    if situation.indirect:
-        fails_up_to = 3 if situation.stationary and situation.spotted else 5
-    if situation.overwatch:
-        fails_up_to = OVERWATCH_FAILS_UP_TO
+    hit = hit_terms(weapon, target, situation)
     critical_wound = 6
     for rule in weapon.keywords:
         if rule.name == "ANTI" and rule.matches(kinds) and rule.active_against(kinds):
@@ -308,9 +365,9 @@ def attack_profile(
         blast=blast.value if blast is not None and blast.value is not None else DiceExpr(),
         blast_blocks=situation.target_models // BLAST_MODELS if blast is not None else 0,
         auto_hit=active("TORRENT"),
-        hit_need=hit_need,
-        hit_modifier=cap(sum(modifiers)),
-        hit_fails_up_to=fails_up_to,
+        hit_need=hit.need,
+        hit_modifier=hit.modifier,
+        hit_fails_up_to=hit.fails_up_to,
         sustained=value("SUSTAINED HITS"),
         lethal=active("LETHAL HITS"),
         wound_need=wound_need(weapon.strength, target.toughness),

@@ -14,6 +14,7 @@ from hammerlab.editions.core11.events import ShootingTypeSelected
 from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.positions import is_engaged
 from hammerlab.editions.core11.profiles import carried_weapons
+from hammerlab.editions.core11.shooting_worth import eligible_lines, volley_worth
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.volley import fire, readable
 from hammerlab.editions.core11.windows import END_OF_SHOOTING_PHASE, START_OF_SHOOTING_PHASE
@@ -37,6 +38,9 @@ class ShootingType:
     """The seed's section number."""
     eligible: Callable[[Core11Game, Unit], bool]
     control: FireControl
+    summary: str = ""
+    """What the type changes of Making Attacks (04), for a person choosing it (seed 003's
+    "While shooting"); ``""``: nothing (Normal shooting)."""
 
 
 def _has_weapon(game: Core11Game, unit: Unit, keyword: str) -> bool:
@@ -94,14 +98,31 @@ def indirect_eligible(game: Core11Game, unit: Unit) -> bool:
 
 SHOOTING_TYPES: tuple[ShootingType, ...] = (
     ShootingType("normal", "10.04", normal_eligible, FireControl("normal")),
-    ShootingType("assault", "10.05", assault_eligible, FireControl("assault", assault_only=True)),
+    ShootingType(
+        "assault",
+        "10.05",
+        assault_eligible,
+        FireControl("assault", assault_only=True),
+        "only [ASSAULT] weapons (10.05)",
+    ),
     ShootingType(
         "close-quarters",
         "10.06",
         close_quarters_eligible,
         FireControl("close-quarters", close_quarters=True),
+        "models other than MONSTER/VEHICLE fire only [CLOSE-QUARTERS] weapons, at units "
+        "engaged with it; a MONSTER/VEHICLE model's attack takes -1 to hit unless it is a "
+        "[CLOSE-QUARTERS] weapon's at an engaged unit (10.06)",
     ),
-    ShootingType("indirect", "10.07", indirect_eligible, FireControl("indirect", indirect=True)),
+    ShootingType(
+        "indirect",
+        "10.07",
+        indirect_eligible,
+        FireControl("indirect", indirect=True),
+        "[INDIRECT FIRE] weapons may target unseen units; the target has cover, no hit "
+        "re-rolls, and an unmodified 1-5 fails (1-3 if the unit remained stationary and "
+        "a friendly unit sees the target) (10.07)",
+    ),
 )
 """10.02: "Normal shooting (10.04) ▫ Assault shooting (10.05) ▫ Close‑quarters
 shooting (10.06) ▫ Indirect shooting (10.07)", in that order."""
@@ -157,10 +178,41 @@ def _end(battle: Battle, player: str) -> None:
     battle.emit(PhaseChanged(phase="shooting", player=player, turn=battle.turn, begins=False))
 
 
+def outlook(game: Core11Game, unit: Unit, control: FireControl) -> str:
+    """What shooting under ``control`` offers ``unit`` now, for a person choosing: the
+    enemy units its weapons may target, closest first, each with its distance, and the
+    wounds it is expected to take off them (:func:`shooting_worth.volley_worth`, the
+    AI's own estimate, each weapon at the target where it does the most); or that it
+    has no eligible target: 10.02's FAQ, "it just makes no attacks"."""
+    targets = eligible_lines(game, unit, control)
+    if not targets:
+        return "no eligible target: it would make no attacks"
+    where = ", ".join(f'{lines.target.label} {lines.nearest:.1f}" away' for lines in targets)
+    lost = volley_worth(game, unit, control)
+    return f"targets {where}; about {lost:.2f} wounds expected lost"
+
+
+def describe_shooter(battle: Battle, unit: Unit) -> str:
+    """What a person choosing a unit to shoot is told of it, before it is selected (a
+    unit selected makes its attacks, or none): each shooting type it is eligible to make
+    and what that offers (:func:`outlook`)."""
+    game = _game(battle)
+    return "; ".join(
+        f"{kind.name}: {outlook(game, unit, kind.control)}" for kind in eligible_types(game, unit)
+    )
+
+
 SHOOTING = Phase(
     "shooting",
     begin=_begin,
-    picks=Picks("shooter", "Select a unit to shoot (or done)", _shooters, _shoot, DONE),
+    picks=Picks(
+        "shooter",
+        "Select a unit to shoot (or done)",
+        _shooters,
+        _shoot,
+        DONE,
+        describe=describe_shooter,
+    ),
     end=_end,
 )
 """10.00: the three steps of the Shooting phase for the active player: 10.01
@@ -198,6 +250,9 @@ def shoot_with(game: Core11Game, unit: Unit) -> None:
             f"{unit.label}: which shooting type?",
             tuple(Choice(t.name, t) for t in types),
             DecisionContext(unit=unit.id),
+            describe=lambda kind: "; ".join(
+                part for part in (kind.summary, outlook(game, unit, kind.control)) if part
+            ),
         )
     )
     game.battle.emit(ShootingTypeSelected(unit.label, chosen.name))

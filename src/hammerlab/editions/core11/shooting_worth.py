@@ -16,7 +16,8 @@ select and the models that may attack them (:func:`volley.eligible_targets`,
 a fight, :func:`melee.may_fight`: engagement range), each attack's situation
 (:func:`attacks.situations_for`: half range, cover, [HEAVY], 10.07's hit
 rolls and spotting), and the exact odds of the models in one situation
-attacking together (:func:`odds.kill_odds`). A weapon group fires the profile
+attacking together (:func:`odds.kill_odds`: :func:`attacks.expected_wounds_lost`,
+which a person choosing a target is told too). A weapon group fires the profile
 and the target where it does the most, as the AI picks them. All of them read
 the unit's lines to each target (:func:`positions.sightlines`: each model's
 distance, sight and cover, drawn once for all the weapons weighed, and kept
@@ -36,16 +37,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from hammerlab.editions.core11.attacks import Battery, situations_along
+from hammerlab.editions.core11.attacks import Battery, expected_wounds_lost
 from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.melee import may_fight
-from hammerlab.editions.core11.odds import kill_odds
 from hammerlab.editions.core11.positions import Sightlines, sightlines
-from hammerlab.editions.core11.rolls import Situation
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.volley import aims, armed, attackers, target_lines
-from hammerlab.editions.core11.weapons import WeaponProfile
-from hammerlab.engine.units import Model, Unit
+from hammerlab.engine.units import Unit
 
 TargetFilter = Callable[[Unit], bool]
 """Which of a weapon's eligible targets count."""
@@ -103,7 +101,7 @@ def _best(
     """:func:`best_worth` among the targets ``drawn``."""
     return max(
         (
-            _worth(game, unit, lines, battery.profile, firing, control)
+            expected_wounds_lost(game, unit, lines, battery.profile, firing, control)
             for lines, firing in aims(game, unit, battery, control, drawn)
         ),
         default=0.0,
@@ -121,31 +119,22 @@ def battery_worth(
     else:
         firing = attackers(game, unit, battery.models, battery, target, control)
     lines = sightlines(game.battle, unit, target)
-    return _worth(game, unit, lines, battery.profile, firing, control)
+    return expected_wounds_lost(game, unit, lines, battery.profile, firing, control)
 
 
-def _worth(
-    game: Core11Game,
-    unit: Unit,
-    lines: Sightlines,
-    profile: WeaponProfile,
-    firing: list[Model],
-    control: FireControl,
-) -> float:
-    """Expected wounds the target of ``lines`` loses to ``firing`` models attacking with
-    ``profile`` under ``control`` (:func:`battery_worth`)."""
-    if not firing:
-        return 0.0
-    models = lines.target_models
-    together: dict[Situation, int] = {}
-    for situation in situations_along(game, unit, lines, firing, profile, control, models):
-        together[situation] = together.get(situation, 0) + 1
-    defence = lines.defence
-    fnp = game.feel_no_pain.get(lines.target.id)
-    return sum(
-        kill_odds(profile, count, defence, models, situation, fnp).mean_wounds_lost
-        for situation, count in together.items()
-    )
+def eligible_lines(game: Core11Game, unit: Unit, control: FireControl) -> list[Sightlines]:
+    """The unit's lines (:func:`positions.sightlines`) to each enemy unit that one of
+    the weapons its models may select under ``control`` may target now (any profile of
+    any weapon group: :func:`volley.aims`), closest first; none: shooting so, the unit
+    would make no attacks (10.02 FAQ)."""
+    drawn = target_lines(game, unit, control)
+    found = {
+        id(lines): lines
+        for variants in _weapon_groups(game, unit, control)
+        for battery in variants
+        for lines, _ in aims(game, unit, battery, control, drawn)
+    }
+    return sorted(found.values(), key=lambda lines: lines.nearest)
 
 
 def _weapon_groups(game: Core11Game, unit: Unit, control: FireControl) -> list[list[Battery]]:

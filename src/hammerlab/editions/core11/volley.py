@@ -20,11 +20,20 @@ to the windows.
 
 from __future__ import annotations
 
-from hammerlab.editions.core11.attacks import Battery, resolve_battery, take_hazardous_tests
+from collections.abc import Callable, Iterable
+
+from hammerlab.editions.core11.attacks import (
+    Battery,
+    expected_wounds_lost,
+    resolve_battery,
+    situations_along,
+    take_hazardous_tests,
+)
 from hammerlab.editions.core11.events import TargetSelected
 from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.positions import Sightlines, sightlines, unit_distance
 from hammerlab.editions.core11.profiles import is_monster_or_vehicle, unit_keywords
+from hammerlab.editions.core11.rolls import hit_terms
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.weapons import WeaponError, WeaponProfile, read_weapon
 from hammerlab.editions.core11.windows import (
@@ -96,16 +105,20 @@ def _report(game: Core11Game, what: str, consequence: str) -> None:
 
 
 def _batteries(game: Core11Game, unit: Unit, control: FireControl) -> list[Battery]:
-    """Group the weapons the unit may fire by weapon; pick a profile where there are several."""
-    groups: dict[str, list[tuple[Model, Weapon, WeaponProfile]]] = {}
+    """Group the weapons the unit may fire by weapon; pick a profile where there are
+    several, and one of them has an eligible target (:func:`_aimed`)."""
+    groups: dict[str, dict[str, Battery]] = {}
     for model, carried in _sidearms(game, unit, control, armed(game, unit, control)):
         for weapon, profile in carried:
-            groups.setdefault(profile.group, []).append((model, weapon, profile))
+            variants = groups.setdefault(profile.group, {})
+            if profile.name not in variants:
+                variants[profile.name] = Battery(weapon, profile, [])
+            variants[profile.name].models.append(model)
     batteries = []
-    for group, carried_by in groups.items():
-        names = list(dict.fromkeys(p.name for _, _, p in carried_by))
+    for group, variants in groups.items():
+        names = list(variants)
         chosen = names[0]
-        if len(names) > 1:
+        if len(names) > 1 and _aimed(game, unit, control, variants.values()):
             chosen = game.battle.decide(
                 Decision(
                     "profile",
@@ -115,13 +128,26 @@ def _batteries(game: Core11Game, unit: Unit, control: FireControl) -> list[Batte
                     DecisionContext(
                         unit=unit.id,
                         weapon=group,
-                        models=tuple(dict.fromkeys(m.id for m, _, _ in carried_by)),
+                        models=tuple(
+                            dict.fromkeys(m.id for b in variants.values() for m in b.models)
+                        ),
                     ),
                 )
             )
-        picked = [(m, w, p) for m, w, p in carried_by if p.name == chosen]
-        batteries.append(Battery(picked[0][1], picked[0][2], [m for m, _, _ in picked]))
+        batteries.append(variants[chosen])
     return batteries
+
+
+def _aimed(
+    game: Core11Game, unit: Unit, control: FireControl, batteries: Iterable[Battery]
+) -> bool:
+    """Whether one of ``batteries`` (the answers of a weapon question: a profile, or a
+    model's [CLOSE-QUARTERS] weapons or its others) has an eligible target now
+    (:func:`eligible_targets`). A question none of whose answers has one is not asked:
+    each answer makes no attacks alike (10.02 FAQ: "it just makes no attacks"), and
+    the first is taken, as the AI and a person's default would take it."""
+    drawn = target_lines(game, unit, control)
+    return any(eligible_targets(game, unit, battery, control, drawn) for battery in batteries)
 
 
 Carried = list[tuple[Weapon, WeaponProfile]]
@@ -197,6 +223,10 @@ def _sidearms(
             alike.setdefault((model.name, names), (close, other, []))[2].append(model)
     chose_close: dict[str, bool] = {}
     for close, other, models in alike.values():
+        either = [Battery(w, p, models) for w, p in (*other, *close)]
+        if not _aimed(game, unit, control, either):  # its other weapons, unasked
+            chose_close.update((m.id, False) for m in models)
+            continue
         chosen: bool = game.battle.decide(
             Decision(
                 SIDEARMS,
@@ -318,6 +348,44 @@ def aims(
     return eligible
 
 
+def describe_aims(
+    game: Core11Game,
+    unit: Unit,
+    battery: Battery,
+    control: FireControl,
+    options: list[tuple[Sightlines, list[Model]]],
+) -> Callable[[str], str]:
+    """What a person choosing the battery's target is told of each (by id), from its
+    :func:`aims`: how far it stands (:func:`positions.unit_distance`), whether it is
+    engaged with the shooting unit, the models that may attack it, the wounds they
+    are expected to take off it (:func:`attacks.expected_wounds_lost`, the AI's own
+    estimate), and the rules that change their hit rolls (:func:`rolls.hit_terms`:
+    cover, 10.06's -1, 10.07's unmodified 1-5...)."""
+    found = {lines.target.id: (lines, firing) for lines, firing in options}
+
+    def describe(target_id: str) -> str:
+        lines, firing = found[target_id]
+        profile = battery.profile
+        parts = [f'{lines.nearest:.1f}" away']
+        if lines.engaged:
+            parts.append(f"engaged with {unit.label}")
+        parts.append(f"{len(firing)} models attack" if len(firing) > 1 else "1 model attacks")
+        lost = expected_wounds_lost(game, unit, lines, profile, firing, control)
+        parts.append(f"about {lost:.2f} wounds expected lost")
+        models = lines.target_models
+        situations = situations_along(game, unit, lines, firing, profile, control, models)
+        reasons = dict.fromkeys(
+            why
+            for s in dict.fromkeys(situations)
+            for why in hit_terms(profile, lines.defence, s).reasons
+        )
+        if reasons:
+            parts.append(f"hit rolls: {'; '.join(reasons)}")
+        return "; ".join(parts)
+
+    return describe
+
+
 def _select_targets(
     game: Core11Game, unit: Unit, control: FireControl, batteries: list[Battery]
 ) -> None:
@@ -328,7 +396,7 @@ def _select_targets(
         fresh: list[str] = []
         drawn = target_lines(game, unit, control)  # the table stands still while they select
         for battery in pending:
-            options = eligible_targets(game, unit, battery, control, drawn)
+            options = aims(game, unit, battery, control, drawn)
             if not options:
                 battery.target = None
                 game.battle.say("shooting", f"  {battery.weapon.name}: no eligible target")
@@ -338,12 +406,13 @@ def _select_targets(
                     "target",
                     unit.player,
                     f"{unit.label}: target for {battery.weapon.name}?",
-                    tuple(Choice(t.label, t.id) for t in options),
+                    tuple(Choice(lines.target.label, lines.target.id) for lines, _ in options),
                     DecisionContext(
                         unit=unit.id,
                         weapon=battery.weapon.name,
                         models=tuple(m.id for m in battery.models),
                     ),
+                    describe=describe_aims(game, unit, battery, control, options),
                 )
             )
             target = game.battle.unit(str(battery.target))

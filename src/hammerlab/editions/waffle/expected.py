@@ -84,6 +84,7 @@ from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_o
 from hammerlab.editions.waffle.rerolls import (
     failed_wounds_rerolled,
     hit_ones_rerolled,
+    volley_rerolls,
     wound_ones_rerolled,
     wound_rerolls,
 )
@@ -249,13 +250,16 @@ def expected_casualties(
     orders: FireOrders,
     gone_to_ground: bool | None = None,
     jinking: bool | None = None,
+    spent: Counter[str] | None = None,
 ) -> float:
     """Expected models removed from ``target`` by one weapon of ``unit``.
 
     ``gone_to_ground`` and ``jinking`` ask what the target would suffer if it
-    had (or had not) gone to ground or Jinked.
+    had (or had not) gone to ground or Jinked. With ``spent`` (the shooting
+    attack's so far), only the models :func:`firing_models` finds still able to
+    fire it are counted, as the volley fires them.
     """
-    models = firing_models(battle, unit, target, weapon_name, orders)
+    models = firing_models(battle, unit, target, weapon_name, orders, spent)
     if not models or target.destroyed:
         return 0.0
     weapon = models[0].weapon(weapon_name)
@@ -729,3 +733,44 @@ def melee_exchange(
     elif strikes_first(battle, defender, attacker, False, in_the_open):
         dealt *= 1 - taken / max(1, len(attacker.alive_models))
     return dealt, taken
+
+
+def volley_of(
+    battle: Battle, unit: Unit, target: Unit, fired: Fired, orders: FireOrders
+) -> tuple[Volley, Defence] | None:
+    """One volley of ``unit``'s attack at ``target`` (:func:`attack_volleys`)
+    as :mod:`odds` takes it, if it fires under ``orders``: shots grouped by the BS
+    they are fired at (:func:`attacks.shot_bs`), with the re-rolls the unit has
+    against ``target`` (:mod:`rerolls`: Preferred Enemy, Monster Hunter). A marker is rolled for as
+    :func:`expected_casualties` counts it: one roll To Hit for each model
+    it is expected to cover (:func:`per_marker`), so a marker that
+    misses hits fewer; a template hits them all.
+
+    The volleys are asked with regular orders: who fires, and with which
+    weapon, reads of the orders only their Snap Shots, a range counted and the
+    weapon types, none of which Suppressive Fire's action changes, so the answer
+    is the one the shooting plan's estimates already asked for (remembered).
+    (Suppressive Fire's estimates: :func:`plans.would_be_casualties` for the AI, and
+    the weapon prompt's, ``rules.suppressive_fire``.)"""
+    models = fired.models
+    weapon = models[0].weapon(fired.name)
+    if weapon is None:
+        return None
+    profile = weapon_of(weapon)
+    if not would_fire(battle, unit, profile, orders):
+        return None
+    snap = fires_snap(battle, unit, profile, orders, target)
+    defence = volley_defence(battle, unit, target, models[0], profile)
+    strength = weapon_strength(battle, unit, models[0], profile)
+    covered = per_marker(profile, defence)
+    rerolls = volley_rerolls(battle, unit, target)
+    if profile.template:
+        hits = len(models) * covered
+        return Volley(profile, strength, hits=hits, snap=snap, **rerolls), defence
+    shots: Counter[int] = Counter()
+    each = shots_of_each(battle, unit, models, profile, target, orders.counts_within)
+    snaps = snaps_of(battle, unit, models, snap)  # a squadron's Shaken vehicle: its own
+    for model, count, snapping in zip(models, each, snaps, strict=True):
+        shots[shot_bs(battle, model, snapping)] += count * covered
+    grouped = tuple((n, bs) for bs, n in sorted(shots.items()))
+    return Volley(profile, strength, grouped, snap=snap, **rerolls), defence

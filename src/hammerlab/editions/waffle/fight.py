@@ -194,13 +194,19 @@ def choose_weapons(
                 Decision(
                     kind="melee_weapon",
                     player=unit.player,
-                    prompt=f"Which weapon do {', '.join(ids)} of {unit.label} fight with?",
+                    prompt=f"Which weapon {_do(ids)} of {unit.label} fight with?",
                     choices=tuple(Choice(o.name, o) for o in options),
                     context=DecisionContext(unit=unit.id, models=ids),
                 )
             )
         for model in models:
             record.weapons[model.id] = chosen
+
+
+def _do(ids: tuple[str, ...]) -> str:
+    """``does a.1`` for one model, ``do a.1, a.2`` for several: the verb and subject
+    of a question asked of the models ``ids`` ("Which weapon does a.1 ... fight with?")."""
+    return f"{'does' if len(ids) == 1 else 'do'} {', '.join(ids)}"
 
 
 def initiative(model: Model, weapon: WeaponProfile, at_one: bool = False) -> int:
@@ -365,7 +371,7 @@ def _choose_target(
         Decision(
             kind="melee_target",
             player=unit.player,
-            prompt=f"Which unit do {', '.join(ids)} of {unit.label} attack with {weapon.name}?",
+            prompt=f"Which unit {_do(ids)} of {unit.label} attack with {weapon.name}?",
             choices=tuple(Choice(o.label, o) for o in options),
             context=DecisionContext(unit=unit.id, models=ids, weapon=weapon.name),
         )

@@ -28,6 +28,7 @@ from hammerlab.engine.geometry import (
     base_distance,
     flame_template,
     offset,
+    step_toward,
     touched,
     touched_by_marker,
 )
@@ -35,9 +36,17 @@ from hammerlab.engine.units import Model, Unit
 
 
 def aim_points(
-    battle: Battle, firer: Model, target: Unit, profile: WeaponProfile, *, reach: bool = True
+    battle: Battle,
+    firer: Model,
+    target: Unit,
+    profile: WeaponProfile,
+    *,
+    reach: bool = True,
+    first: Vec | None = None,
 ) -> list[Model]:
-    """Target models ``firer`` may place its blast marker or template over.
+    """Target models ``firer`` may place its blast marker or template over (toward, for
+    a further marker of a barrage whose first came to rest at ``first``:
+    :func:`barrage_point`).
 
     A marker or template goes over a model the firer sees; a Barrage weapon needs
     no line of sight (6th/7th edition), so its marker may go over any model of the
@@ -53,8 +62,9 @@ def aim_points(
 
     Seed 001: "blast markers and templates cannot be deliberately placed such
     that they cover any models locked in combat, they may end up there after
-    scattering". A marker centred on the model, or a template aimed at it,
-    must touch no model of a unit locked in combat.
+    scattering". A marker centred on the model (a further marker of a barrage: where
+    it is placed toward it), or a template aimed at it, must touch no model of a unit
+    locked in combat.
     """
     if profile.barrage:
         seen = target.alive_models
@@ -71,7 +81,7 @@ def aim_points(
     ]
     if not locked:
         return seen
-    return [m for m in seen if not _placed(firer, m, profile)(locked)]
+    return [m for m in seen if not _placed(firer, m, profile, first)(locked)]
 
 
 def template_nozzle(firer: Model, toward: Vec) -> Vec:
@@ -110,12 +120,24 @@ Under = Callable[[list[Model]], list[Model]]
 """Those of some models a placed marker or template touches, in their order."""
 
 
-def _placed(firer: Model, aim: Model, profile: WeaponProfile) -> Under:
+def _placed(firer: Model, aim: Model, profile: WeaponProfile, first: Vec | None = None) -> Under:
     """What the template from ``firer``'s base edge toward ``aim``
-    (:func:`template_nozzle`), or the marker centred on ``aim``, touches."""
+    (:func:`template_nozzle`), or the marker placed over ``aim`` (a further marker of a
+    barrage whose first came to rest at ``first``: :func:`barrage_point`), touches."""
     if profile.template:
         return _under_shape(flame_template(template_nozzle(firer, aim.position), aim.position))
-    return _under_marker(aim.position, profile.blast or BLAST_DIAMETER)
+    diameter = profile.blast or BLAST_DIAMETER
+    return _under_marker(barrage_point(first, aim.position, diameter), diameter)
+
+
+def barrage_point(first: Vec | None, aim: Vec, diameter: float) -> Vec:
+    """Where a blast marker aimed at ``aim`` is placed before it scatters: on it, or,
+    a further marker of a barrage whose first marker came to rest at ``first``,
+    touching that first marker, as near to ``aim`` as that allows: centred on it where
+    it lies within one marker's ``diameter`` of the first's centre (the two overlap or
+    meet edge to edge), else one diameter from the first's centre straight toward it
+    (edge to edge). docs/rules/waffle.md, interpretation 20."""
+    return aim if first is None else step_toward(first, aim, diameter)
 
 
 def _under_shape(shape: BaseGeometry) -> Under:
@@ -126,38 +148,55 @@ def _under_marker(centre: Vec, diameter: float) -> Under:
     return lambda models: touched_by_marker(centre, diameter, models)
 
 
-def _aim(battle: Battle, unit: Unit, target: Unit, firer: Model, profile: WeaponProfile) -> Model:
-    """Ask the firing player which target model to place a marker or template on."""
+def _aim(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    firer: Model,
+    profile: WeaponProfile,
+    points: list[Model],
+    first: Vec | None = None,
+) -> Model:
+    """Ask the firing player which of ``points`` (:func:`aim_points`) to place a marker
+    or template on (a further marker of a barrage, whose first came to rest at
+    ``first``: toward which, touching the first)."""
     what = "template" if profile.template else "blast marker"
+    prompt = f"Place the {what} of {unit.label} over which model of {target.label}?"
+    if first is not None:
+        prompt = (
+            f"Place the next blast marker of {unit.label}'s barrage touching the first, "
+            f"toward which model of {target.label}?"
+        )
     return battle.decide(
         Decision(
             kind="aim",
             player=unit.player,
-            prompt=f"Place the {what} of {unit.label} over which model of {target.label}?",
-            choices=tuple(Choice(m.id, m) for m in aim_points(battle, firer, target, profile)),
+            prompt=prompt,
+            choices=tuple(Choice(m.id, m) for m in points),
             context=DecisionContext(
                 unit=unit.id, target=target.id, weapon=profile.name, models=(firer.id,), what=what
             ),
-            describe=describe_aim(battle, unit, firer, profile),
+            describe=describe_aim(battle, unit, firer, profile, first),
         )
     )
 
 
 def describe_aim(
-    battle: Battle, unit: Unit, firer: Model, profile: WeaponProfile
+    battle: Battle, unit: Unit, firer: Model, profile: WeaponProfile, first: Vec | None = None
 ) -> Callable[[Model], str]:
     """What a person placing ``firer``'s marker or template over a model is told of
     each model: where it stands, how far from the firer (base to base), its terrain,
     and how many models of each unit the marker centred on it, or the template
     aimed at it, would cover before any scatter (the enemy's first, then the firer's
     own side's, marked ``your``): ``(31.5, 40.9), 14.2" away; covers 3 of Tactical
-    Squad [tactical]``."""
+    Squad [tactical]``. A further marker of a barrage (``first``: where its first came
+    to rest) covers what it would where it is placed (:func:`barrage_point`)."""
 
     def describe(aim: Model) -> str:
         x, y = aim.position
         where = f'({x:.1f}, {y:.1f}), {base_distance(firer, aim):.1f}" away'
         terrain = terrain_text(battle, [aim.position])
-        counts = covered(battle, firer, aim, profile)
+        counts = covered(battle, firer, aim, profile, first)
         units = [battle.unit(uid) for uid in counts]  # the enemy's first, then yours
         under = [
             f"{counts[u.id]} of {'your ' if u.player == unit.player else ''}{u.label}"
@@ -170,17 +209,20 @@ def describe_aim(
     return describe
 
 
-def covered(battle: Battle, firer: Model, aim: Model, profile: WeaponProfile) -> Counter[str]:
+def covered(
+    battle: Battle, firer: Model, aim: Model, profile: WeaponProfile, first: Vec | None = None
+) -> Counter[str]:
     """How many models of each unit (by id, in the battle's order) ``firer``'s marker
-    centred on ``aim``, or its template aimed at it, would cover before any scatter,
-    friend or foe; the firer's template starts at its base, so never covers it."""
+    placed over ``aim`` (``first``: :func:`barrage_point`), or its template aimed at it,
+    would cover before any scatter, friend or foe; the firer's template starts at its
+    base, so never covers it."""
     everyone = [
         (u, m)
         for u in battle.units.values()
         for m in u.alive_models
         if not (profile.template and m is firer)
     ]
-    under = set(map(id, _placed(firer, aim, profile)([m for _, m in everyone])))
+    under = set(map(id, _placed(firer, aim, profile, first)([m for _, m in everyone])))
     return Counter(u.id for u, m in everyone if id(m) in under)
 
 
@@ -230,7 +272,7 @@ def template_hits(
     """Templates "need no to-hit roll" and hit every model under them."""
     hits: list[Hit] = []
     for model in models:
-        aim = _aim(battle, unit, target, model, profile)
+        aim = _aim(battle, unit, target, model, profile, aim_points(battle, model, target, profile))
         placed = _hits_under(battle, _placed(model, aim, profile), model)
         under = _with_strength(battle, unit, placed, model, profile)
         _record_marker(battle, profile, "template", template_middle(model, aim), 0.0, under)
@@ -261,15 +303,37 @@ def blast_hits(
     """Blast markers scatter 2D6 minus BS unless the scatter die shows a hit.
 
     A Barrage weapon firing at a target it cannot see scatters the full 2D6.
+
+    The markers of a Barrage weapon fired together (every model firing it, every
+    shot) are one barrage, as the 6th/7th-edition "Multiple Barrages" rule plays it
+    (as remembered; neither the seeds nor the shared data print it): the first marker
+    is placed and scattered, then each further marker is placed touching the first
+    where it came to rest (:func:`barrage_point`), and scatters in turn. The shared
+    data's Tyranid catalogue speaks of it (Spore Burst, Codex: Tyranids p. 65): "If,
+    when the final position of the first blast marker in the barrage is determined,
+    there are no models (friend or foe) under it, place D3 Spore Mine models anywhere
+    under the blast marker". docs/rules/waffle.md, interpretation 20.
     """
     hits: list[Hit] = []
     diameter = profile.blast or BLAST_DIAMETER
+    first: Vec | None = None  # where the barrage's first marker came to rest (a Barrage)
     for model in models:
         for _ in range(profile.shots):
-            aim = _aim(battle, unit, target, model, profile)
+            points = aim_points(battle, model, target, profile, first=first)
+            if not points:  # a later marker of a barrage (firing_models fires none without)
+                battle.say(
+                    "shooting",
+                    f"{unit.label}: the next blast marker of {profile.name}'s barrage cannot "
+                    "be placed touching the first without covering a unit locked in combat",
+                )
+                continue
+            aim = _aim(battle, unit, target, model, profile, points, first)
             bs = ballistic_skill(battle, model) if model_sees(battle, model, aim) else 0
-            centre, distance = scatter(battle, aim.position, bs)
+            placed = barrage_point(first, aim.position, diameter)
+            centre, distance = scatter(battle, placed, bs)
             centre = battle.battlefield.clamp(centre)
+            if profile.barrage and first is None:
+                first = centre
             covered = _hits_under(battle, _under_marker(centre, diameter), None)
             under = _with_strength(battle, unit, covered, model, profile, centre)
             name = "large blast" if diameter > 3.0 else "blast"

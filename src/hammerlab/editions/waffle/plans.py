@@ -16,7 +16,6 @@ penalties to Morale) has no pure function in ``morale.py``:
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import cache
@@ -26,13 +25,7 @@ import numpy as np
 
 from hammerlab.editions.distributions import Vector, vector
 from hammerlab.editions.schedule import turns_ahead
-from hammerlab.editions.waffle.attacks import (
-    fires_snap,
-    ranged_weapons,
-    shot_bs,
-    shots_of_each,
-    snaps_of,
-)
+from hammerlab.editions.waffle.attacks import ranged_weapons
 from hammerlab.editions.waffle.characteristics import leadership
 from hammerlab.editions.waffle.charge import (
     NO_CHARGE_AFTER,
@@ -45,30 +38,25 @@ from hammerlab.editions.waffle.charge import (
 )
 from hammerlab.editions.waffle.combat import locks
 from hammerlab.editions.waffle.expected import (
-    Fired,
     attack_volleys,
     expected_attack,
     expected_melee,
     melee_exchange,
-    per_marker,
-    volley_defence,
-    would_fire,
+    volley_of,
 )
 from hammerlab.editions.waffle.morale import takes_pinning_test, takes_shooting_check
 from hammerlab.editions.waffle.movement import has_fast_model, move_allowance
-from hammerlab.editions.waffle.odds import Defence, Volley, shooting_odds
+from hammerlab.editions.waffle.odds import shooting_odds
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.points import REACTIONS_TO_CHARGE
 from hammerlab.editions.waffle.profiles import weapon_of
-from hammerlab.editions.waffle.rerolls import volley_rerolls
 from hammerlab.editions.waffle.rules.reactions import OVERWATCH, overwatch_orders
 from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS, SUPPRESSIVE_FIRE
 from hammerlab.editions.waffle.special_rules import relentless
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import may_charge
 from hammerlab.editions.waffle.victory_worth import model_worth
-from hammerlab.editions.waffle.wounds import weapon_strength
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Unit
@@ -674,54 +662,15 @@ def would_be_casualties(battle: Battle, unit: Unit, target: Unit) -> tuple[Vecto
     """What a Suppressive Fire attack of ``unit`` at ``target`` would have done: the
     exact distribution of the models it would have removed, and the mean of its
     unsaved wounds; each volley the attack fires (:func:`expected.attack_volleys`)
-    taken as :mod:`odds` takes it (:func:`_volley`), and the volleys added."""
+    taken as :mod:`odds` takes it (:func:`expected.volley_of`), and the volleys added."""
     orders = FireOrders(action=SUPPRESS)
     killed = vector([1.0])
     unsaved = 0.0
     for fired in attack_volleys(battle, unit, target, FireOrders()):
-        volley = _volley(battle, unit, target, fired, orders)
+        volley = volley_of(battle, unit, target, fired, orders)
         if volley is None:
             continue
         volley_odds = shooting_odds(*volley)
         killed = np.convolve(killed, vector(volley_odds.models_killed))
         unsaved += volley_odds.mean_unsaved
     return killed, unsaved
-
-
-def _volley(
-    battle: Battle, unit: Unit, target: Unit, fired: Fired, orders: FireOrders
-) -> tuple[Volley, Defence] | None:
-    """One volley of ``unit``'s attack at ``target`` (:func:`expected.attack_volleys`)
-    as :mod:`odds` takes it, if it fires under ``orders``: shots grouped by the BS
-    they are fired at (:func:`attacks.shot_bs`), with the re-rolls the unit has
-    against ``target`` (:mod:`rerolls`: Preferred Enemy, Monster Hunter). A marker is rolled for as
-    :func:`expected.expected_casualties` counts it: one roll To Hit for each model
-    it is expected to cover (:func:`expected.per_marker`), so a marker that
-    misses hits fewer; a template hits them all.
-
-    The volleys are asked with regular orders: who fires, and with which
-    weapon, reads of the orders only their Snap Shots, a range counted and the
-    weapon types, none of which Suppressive Fire's action changes, so the answer
-    is the one the shooting plan's estimates already asked for (remembered)."""
-    models = fired.models
-    weapon = models[0].weapon(fired.name)
-    if weapon is None:
-        return None
-    profile = weapon_of(weapon)
-    if not would_fire(battle, unit, profile, orders):
-        return None
-    snap = fires_snap(battle, unit, profile, orders, target)
-    defence = volley_defence(battle, unit, target, models[0], profile)
-    strength = weapon_strength(battle, unit, models[0], profile)
-    covered = per_marker(profile, defence)
-    rerolls = volley_rerolls(battle, unit, target)
-    if profile.template:
-        hits = len(models) * covered
-        return Volley(profile, strength, hits=hits, snap=snap, **rerolls), defence
-    shots: Counter[int] = Counter()
-    each = shots_of_each(battle, unit, models, profile, target, orders.counts_within)
-    snaps = snaps_of(battle, unit, models, snap)  # a squadron's Shaken vehicle: its own
-    for model, count, snapping in zip(models, each, snaps, strict=True):
-        shots[shot_bs(battle, model, snapping)] += count * covered
-    grouped = tuple((n, bs) for bs, n in sorted(shots.items()))
-    return Volley(profile, strength, grouped, snap=snap, **rerolls), defence

@@ -109,6 +109,7 @@ CHARGE_REACTION_FORCED: HookPoint[ForcedFallBack] = waffle_point(
     "charge reaction forced",
     'Seed 004: "certain terrifying creature may force a unit to Fall Back instead of other '
     'options".',
+    takes=("battle", "charged", "charger"),
 )
 
 MayTarget = Callable[[Battle, Unit, Unit], bool]
@@ -117,6 +118,7 @@ MayTarget = Callable[[Battle, Unit, Unit], bool]
 MAY_TARGET_LOCKED: HookPoint[MayTarget] = waffle_point(
     "locked unit may be targeted",
     "Units locked in combat are not targets (6th/7th edition) unless a rule here allows it.",
+    takes=("battle", "shooter", "enemy"),
 )
 
 # --- windows ------------------------------------------------------------------
@@ -138,22 +140,30 @@ ChargeWindow = Callable[[Battle, Unit, Unit], None]
 PlayerWindow = Callable[[Battle, str], None]
 
 SHOOTING_ATTACK_BEGINS: HookPoint[AttackWindow] = waffle_point(
-    "shooting attack begins", "Before the first weapon of a shooting attack is selected."
+    "shooting attack begins",
+    "Before the first weapon of a shooting attack is selected.",
+    takes=("battle", "attack"),
 )
 AFTER_SHOOTING_ATTACK: HookPoint[AfterAttack] = waffle_point(
     "after a shooting attack",
     "After the unit's weapons have fired and its Pinning tests are taken, before reactions.",
+    takes=("battle", "attack", "result"),
 )
 CHARGE_SUCCEEDED: HookPoint[ChargeWindow] = waffle_point(
-    "charge succeeded", "A charging unit ended its charge move in base contact with its target."
+    "charge succeeded",
+    "A charging unit ended its charge move in base contact with its target.",
+    takes=("battle", "unit", "target"),
 )
 CHARGE_REACTED: HookPoint[ChargeWindow] = waffle_point(
     "charge reacted",
     "A charge was declared and the charged unit reacted (or did not), before the charge "
     "range is rolled: ``(battle, charger, target)``.",
+    takes=("battle", "charger", "target"),
 )
 END_OF_TURN: HookPoint[PlayerWindow] = waffle_point(
-    "end of turn", "A player's turn ends (what lasts 'until the end of the turn' ends)."
+    "end of turn",
+    "A player's turn ends (what lasts 'until the end of the turn' ends).",
+    takes=("battle", "player"),
 )
 
 # --- watchers -------------------------------------------------------------------
@@ -224,20 +234,28 @@ ExtraAttacks = Callable[[Battle, WoundsCaused], list[WoundRoll]]
 """A rule that answers wounds caused with more wound rolls (Final Shot, Final Blow)."""
 
 SHOOTING_WOUNDS_CAUSED: HookPoint[ExtraAttacks] = waffle_point(
-    "shooting wounds caused", "A weapon's shots caused wounds on a unit (before allocation)."
+    "shooting wounds caused",
+    "A weapon's shots caused wounds on a unit (before allocation).",
+    takes=("battle", "caused"),
 )
 MELEE_WOUNDS_CAUSED: HookPoint[ExtraAttacks] = waffle_point(
-    "melee wounds caused", "A model group's blows caused wounds (before allocation)."
+    "melee wounds caused",
+    "A model group's blows caused wounds (before allocation).",
+    takes=("battle", "caused"),
 )
 
 AfterSaves = Callable[[Battle, WoundsCaused], None]
 """A rule that answers unsaved wounds (``caused.wounds``) by striking and allocating more."""
 
 SHOOTING_WOUNDS_UNSAVED: HookPoint[AfterSaves] = waffle_point(
-    "shooting wounds unsaved", "A weapon's wounds on its target were allocated; some went unsaved."
+    "shooting wounds unsaved",
+    "A weapon's wounds on its target were allocated; some went unsaved.",
+    takes=("battle", "caused"),
 )
 MELEE_WOUNDS_UNSAVED: HookPoint[AfterSaves] = waffle_point(
-    "melee wounds unsaved", "A model group's wounds were allocated; some went unsaved."
+    "melee wounds unsaved",
+    "A model group's wounds were allocated; some went unsaved.",
+    takes=("battle", "caused"),
 )
 
 
@@ -266,16 +284,38 @@ ChargeBonus = Callable[[Battle, Unit, int], int]
 """``(battle, unit, bonus)``: the charge bonus Attacks after the rule."""
 
 WOUNDS_WOULD_BE_LOST: HookPoint[WoundsReplacement] = waffle_point(
-    "wounds would be lost", "An unsaved wound would take wounds from a model."
+    "wounds would be lost",
+    "An unsaved wound would take wounds from a model.",
+    takes=("battle", "loss"),
 )
 WOUNDS_LEFT: HookPoint[WoundsCount] = waffle_point(
-    "wounds left", "How many wounds a model counts as having while wounds are allocated."
+    "wounds left",
+    "How many wounds a model counts as having while wounds are allocated.",
+    takes=("battle", "model", "orders"),
 )
 WEAPON_WOULD_FIRE: HookPoint[FireVeto] = waffle_point(
-    "weapon would fire", "A selected weapon is about to fire; a rule may forbid it."
+    "weapon would fire",
+    "A selected weapon is about to fire; a rule may forbid it.",
+    takes=("battle", "unit", "weapon", "snap", "orders"),
 )
 CHARGE_BONUS_ATTACKS: HookPoint[ChargeBonus] = waffle_point(
-    "charge bonus attacks", "The bonus Attacks of a unit that charged this turn."
+    "charge bonus attacks",
+    "The bonus Attacks of a unit that charged this turn.",
+    takes=("battle", "unit", "bonus"),
+)
+
+# --- what a person is told -----------------------------------------------------
+
+WeaponOutcome = Callable[[Battle, Unit, Unit, str, list[Model], FireOrders], str | None]
+"""``(battle, unit, target, weapon name, models, orders)``: what the weapon would do,
+fired at ``target`` by ``models`` under ``orders``, where a rule changes what a volley
+does (Suppressive Fire removes no model); ``None``: no say (the models expected slain)."""
+
+WEAPON_OUTCOME: HookPoint[WeaponOutcome] = waffle_point(
+    "weapon outcome",
+    "A person choosing a weapon is told what it would do; a rule that changes what a "
+    "volley does says it.",
+    takes=("battle", "unit", "target", "weapon_name", "models", "orders"),
 )
 
 
@@ -302,31 +342,37 @@ BALLISTIC_SKILL: HookPoint[SkillChange] = waffle_point(
     "ballistic skill",
     "The BS a model shoots with (To Hit, and a blast marker's scatter), before Snap "
     "Shots replace it; each handler is given the BS so far and returns it.",
+    takes=("battle", "model", "bs"),
 )
 LEADERSHIP: HookPoint[LeadershipChange] = waffle_point(
     "leadership",
     "The Leadership a unit tests on (Morale checks, Pinning tests, every Leadership "
     "test), before the test's own penalty; each handler is given it so far.",
+    takes=("battle", "unit", "ld"),
 )
 COVER_SAVE: HookPoint[CoverChange] = waffle_point(
     "cover save",
     "The cover save a model has against a shooting model (after terrain and Going to "
     "Ground); each handler is given it so far (None: none) and returns it.",
+    takes=("battle", "shooter", "unit", "model", "save"),
 )
 INVULNERABLE_SAVE: HookPoint[ArmourChange] = waffle_point(
     "invulnerable save",
     "A model's invulnerable save (shooting, close combat, a vehicle's hits, dangerous "
     "terrain); each handler is given it so far (None: none) and returns it.",
+    takes=("battle", "unit", "model", "save"),
 )
 WEAPON_SKILL: HookPoint[SkillInMelee] = waffle_point(
     "weapon skill",
     "The WS a unit's models fight with and are hit against in close combat, after "
     "Fear; each handler is given it so far and returns it.",
+    takes=("battle", "unit", "ws"),
 )
 ARMOUR_SAVE: HookPoint[ArmourChange] = waffle_point(
     "armour save",
     "A model's armour save against wounds (shooting and close combat); each handler is "
     "given it so far (None: none) and returns it.",
+    takes=("battle", "unit", "model", "save"),
 )
 
 # --- re-rolls, as the rules and the AI's estimates and the exact odds all read them ---
@@ -336,15 +382,18 @@ HIT_ONES_REROLLED: HookPoint[RerollChange] = waffle_point(
     "Whether a unit re-rolls its To Hit rolls of 1 against a foe, shooting and in close "
     "combat (Preferred Enemy's): each handler is given the rule that re-rolls them so "
     'far ("": none) and returns it.',
+    takes=("battle", "unit", "foe", "rule"),
 )
 WOUND_ONES_REROLLED: HookPoint[RerollChange] = waffle_point(
     "wound ones rerolled",
     "Whether a unit re-rolls its To Wound rolls of 1 against a foe, shooting and in close "
     "combat (Preferred Enemy's); each handler is given the rule so far and returns it.",
+    takes=("battle", "unit", "foe", "rule"),
 )
 FAILED_WOUNDS_REROLLED: HookPoint[RerollChange] = waffle_point(
     "failed wounds rerolled",
     "Whether a unit re-rolls every failed To Wound roll against a foe, shooting and in "
     "close combat (Monster Hunter's at a Monstrous Creature); each handler is given the "
     "rule so far and returns it.",
+    takes=("battle", "unit", "foe", "rule"),
 )

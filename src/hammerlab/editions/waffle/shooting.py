@@ -14,11 +14,13 @@ from functools import lru_cache, partial
 from hammerlab.editions.flow import Phase, Picks, run_phase
 from hammerlab.editions.waffle.attacks import (
     able_weapons,
+    effective_range,
     fire_weapon,
     firing_models,
     not_offered,
     ranged_weapons,
 )
+from hammerlab.editions.waffle.charge import charge_distance
 from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.events import ReactionDeclared
 from hammerlab.editions.waffle.morale import (
@@ -197,6 +199,46 @@ def shooting_actions(battle: Battle, unit: Unit) -> list[tuple[ShootingAction, l
     return OFFERED.recall(lambda: (position_key(battle), unit.id), worked_out, keep, give)
 
 
+def why_no_shot(battle: Battle, unit: Unit) -> tuple[str, ...]:
+    """Why ``unit`` is not offered ``shoot`` (:func:`targets_for` found no target), for a
+    person choosing its action, as the weapon prompt says why a weapon is left out
+    (:func:`attacks.not_offered`): each enemy unit locked in combat that it may not
+    target (:func:`may_target`), then why none of the others is a target: all beyond
+    its longest range (base to base, :func:`charge.charge_distance`), or none in range
+    seen by a model able to fire at it (:func:`attacks.firing_models`). Seed 000 step 2:
+    the target is "an enemy unit that it can see"; step 3: "Models that cannot see the
+    target, or are not in range, cannot shoot"."""
+    enemies = battle.enemies_of(unit)
+    if not enemies:
+        return ("shoot: no enemy unit is on the table",)
+    free = [enemy for enemy in enemies if may_target(battle, unit, enemy)]
+    lines = [
+        f"shoot: {enemy.label} is locked in combat: not a target"
+        for enemy in enemies
+        if enemy not in free
+    ]
+    if not free:
+        return tuple(lines)
+    other = "other " if lines else ""
+    reach = max(
+        (
+            effective_range(unit, weapon_of(weapon))
+            for name in ranged_weapons(unit)
+            for model in unit.alive_models
+            if (weapon := model.weapon(name)) is not None
+        ),
+        default=None,
+    )
+    if reach is None:
+        return (*lines, "shoot: it has no ranged weapon")
+    nearest = min(free, key=lambda enemy: charge_distance(unit, enemy))
+    gap = charge_distance(unit, nearest)
+    if gap > reach:
+        far = f'the nearest, {nearest.label}, is {gap:.1f}" away'
+        return (*lines, f'shoot: no {other}enemy unit in range ({reach:g}" at most; {far})')
+    return (*lines, f"shoot: no {other}enemy unit in range is seen by a model able to fire at it")
+
+
 def unit_shooting_action(battle: Battle, unit: Unit) -> None:
     """Shoot (regularly or as an action a rule offers), Run, or hold."""
     st(battle, unit).has_shot = True
@@ -215,6 +257,7 @@ def unit_shooting_action(battle: Battle, unit: Unit) -> None:
                 prompt=f"What does {unit.label} do?",
                 choices=tuple(actions),
                 context=DecisionContext(unit=unit.id),
+                not_offered=None if offered else partial(why_no_shot, battle, unit),
             )
         )
         if not isinstance(picked, str):
@@ -299,7 +342,7 @@ def shooting_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders
                     prompt=f"3. Select a weapon for {unit.label} against {target.label}",
                     choices=weapon_choices(tuple(left)),
                     context=DecisionContext(unit=unit.id, target=target.id),
-                    describe=describe_weapon(battle, unit, target, orders),
+                    describe=describe_weapon(battle, unit, target, orders, spent),
                     not_offered=partial(
                         not_offered, battle, unit, target, orders, spent, fired, able
                     ),

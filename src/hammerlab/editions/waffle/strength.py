@@ -25,6 +25,7 @@ STRENGTH: HookPoint[StrengthChange] = waffle_point(
     "The Strength a model's attack with a weapon hits at, shooting and in close combat "
     "(after User, x2, +N and Furious Charge); each handler is given it so far. What they "
     "give is kept within 1 to 10.",
+    takes=("battle", "unit", "model", "weapon", "s"),
 )
 
 

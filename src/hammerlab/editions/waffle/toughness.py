@@ -23,6 +23,7 @@ TOUGHNESS: HookPoint[ToughnessChange] = waffle_point(
     "toughness",
     "The Toughness a model is wounded at (its unit's majority, shooting and close combat; "
     "its own for Instant Death and a hit on it alone); each handler is given it so far.",
+    takes=("battle", "unit", "model", "t"),
 )
 
 

@@ -12,11 +12,13 @@ the exact odds), worked out only when a person is asked (``PromptController``).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 from hammerlab.editions.waffle.attacks import firing_models
 from hammerlab.editions.waffle.expected import expected_casualties
 from hammerlab.editions.waffle.orders import FireOrders
+from hammerlab.editions.waffle.points import WEAPON_OUTCOME
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.tables import to_wound_target
 from hammerlab.editions.waffle.vehicles import is_vehicle
@@ -26,18 +28,29 @@ from hammerlab.engine.units import Model, Unit
 
 
 def describe_weapon(
-    battle: Battle, unit: Unit, target: Unit, orders: FireOrders
+    battle: Battle, unit: Unit, target: Unit, orders: FireOrders, spent: Counter[str]
 ) -> Callable[[str], str]:
     """How each choice of a ``weapon`` decision of ``unit`` against ``target`` is
     described (``""`` for ``stop``): its firing models and what it is expected to do,
-    or that it cannot hurt the target and why."""
+    or that it cannot hurt the target and why; or, where a rule changes what the volley
+    does (:data:`points.WEAPON_OUTCOME`: Suppressive Fire), what the rule says.
+
+    ``spent``: what the attack's models have fired so far. Seed 000 step 7 selects
+    "another weapon" of those "that have yet to fire": a model that fired its quota
+    fires no more (6th/7th edition: one weapon a model), so the models counted, and
+    the expected figure, are those :func:`firing_models` still finds able, as the
+    volley fires them (``shooting.shooting_attack``)."""
 
     def describe(name: str) -> str:
-        models = firing_models(battle, unit, target, name, orders) if name else []
+        models = firing_models(battle, unit, target, name, orders, spent) if name else []
         if not models:
             return ""
         fire = f"{len(models)} models fire" if len(models) > 1 else "1 model fires"
-        expected = expected_casualties(battle, unit, target, name, orders)
+        for outcome in battle.hooks.get(WEAPON_OUTCOME):  # Suppressive Fire: none removed
+            told = outcome(battle, unit, target, name, models, orders)
+            if told is not None:
+                return f"{fire}; {told}"
+        expected = expected_casualties(battle, unit, target, name, orders, spent=spent)
         if expected > 0:
             what = "of a vehicle" if is_vehicle(target) else "models slain"
             return f"{fire}; about {expected:.2f} {what} expected"

@@ -21,8 +21,8 @@ function visibleFields() {
 }
 
 /* Switch the page to ``ruleset`` (a person's choice, an upload's edition, a share link):
-   the fields, the situation boxes and the unit names all follow it, so the form never
-   offers another edition's options. */
+   the fields, the situation boxes, the unit names and the attacker's weapons all follow
+   it, so the form never offers another edition's options. */
 const EXAMPLE_UNITS = {  // each edition's own names (core11 has no "Ork Boyz")
   waffle: ["Tactical Squad", "Ork Boyz"], core11: ["Intercessor Squad", "Boyz"],
 };
@@ -34,7 +34,14 @@ function setRuleset(ruleset, chosen) {
   $("target").placeholder = target;
   visibleFields();
   drawSituations(chosen);
+  return unitsChanged();
+}
+
+/* Where the units come from changed (the ruleset, the form, an upload): the names offered
+   and the weapon list are those of the attacker named in the new source at once. */
+function unitsChanged() {
   suggestUnits("");
+  return loadWeapons();
 }
 
 function drawSituations(chosen) {
@@ -78,15 +85,18 @@ function bodyOf(query) {
   return body;
 }
 
+let weaponsAsked = 0;  // the latest list asked for: an earlier answer arriving late is dropped
 async function loadWeapons(wanted) {
   const select = $("weapon");
   const unit = $("attacker").value.trim();
+  const asked = ++weaponsAsked;
   select.innerHTML = "";
   if (!unit) return;
   const params = new URLSearchParams({ ruleset: $("ruleset").value, unit });
   if ($("form-kind").value === "upload" && $("upload").value) params.set("upload", $("upload").value);
   try {
     const data = await api(`/api/weapons?${params}`);
+    if (asked !== weaponsAsked) return;
     for (const weapon of data.weapons) {
       const option = document.createElement("option");
       option.value = weapon.name;
@@ -239,8 +249,8 @@ async function upload() {
     $("upload-info").textContent = `${answer.name}: ${answer.units.length} units` + (answer.edition ? ` (${answer.edition})` : "");
     $("upload-notes").textContent = answer.notes.join(" · ");  // what the import could not read
     const known = [...$("ruleset").options].some(o => o.value === answer.edition);
-    if (answer.edition && known && answer.edition !== $("ruleset").value) setRuleset(answer.edition);
-    else suggestUnits("");
+    if (answer.edition && known && answer.edition !== $("ruleset").value) await setRuleset(answer.edition);
+    else await unitsChanged();
   } catch (error) { showError(error.message); }
 }
 
@@ -267,7 +277,7 @@ async function fromQuery(query) {
 document.addEventListener("DOMContentLoaded", async () => {
   situations = await api("/api/situations");
   $("ruleset").addEventListener("change", () => setRuleset($("ruleset").value));
-  $("form-kind").addEventListener("change", visibleFields);
+  $("form-kind").addEventListener("change", () => { visibleFields(); unitsChanged(); });
   $("attacker").addEventListener("input", e => suggestUnits(e.target.value));
   $("target").addEventListener("input", e => suggestUnits(e.target.value));
   $("attacker").addEventListener("change", () => loadWeapons());

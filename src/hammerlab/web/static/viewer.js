@@ -68,8 +68,8 @@ function load(data) {
 }
 
 /* The form names the battle on view (a log opened, a game of the Play page): its scenario,
-   where this server offers the same, its seed and the --rule flags it was played with;
-   "Run battle" plays it again. A log of another scenario is named as such, not as
+   where this server offers the same, its seed, the --rule flags and the --stop-after turn
+   it was played with; "Run battle" plays it again, to the same stop. A log of another scenario is named as such, not as
    whichever scenario the list showed. */
 function showSource(data) {
   const select = $("scenario");
@@ -84,6 +84,7 @@ function showSource(data) {
   }
   $("seed").value = data.seed;
   $("rule").value = data.rule.join("\n");
+  $("stop-after").value = data.stop_after === null ? "" : data.stop_after;
 }
 
 function stepOf(index) { return steps.filter(i => i <= index).length; }
@@ -99,7 +100,10 @@ async function run(event) {
   showError(""); pause();
   if (!$("scenario").value) { showError("the log's scenario is not on this server: pick one from the list"); return; }
   const rule = $("rule").value.split("\n").map(s => s.trim()).filter(Boolean);
-  try { load(await api("/api/battle", { scenario: $("scenario").value, seed: Number($("seed").value), rule })); }
+  const stop = $("stop-after").value;  // empty: to the last turn
+  const body = { scenario: $("scenario").value, seed: Number($("seed").value), rule,
+                 "stop-after": stop === "" ? null : Number(stop) };
+  try { load(await api("/api/battle", body)); }
   catch (error) { showError(error.message); }
 }
 

@@ -22,13 +22,16 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from hammerlab.editions.waffle.expected import Fired, volley_of
 from hammerlab.editions.waffle.hook_points import waffle_point
 from hammerlab.editions.waffle.morale import morale_check, pinning_test
+from hammerlab.editions.waffle.odds import shooting_odds
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
 from hammerlab.editions.waffle.points import (
     AFTER_SHOOTING_ATTACK,
     SHOOTING_ACTIONS,
     SHOOTING_ATTACK_BEGINS,
+    WEAPON_OUTCOME,
     WEAPON_WOULD_FIRE,
     WOUNDS_LEFT,
     WOUNDS_WOULD_BE_LOST,
@@ -94,10 +97,12 @@ Suppression = Callable[[Battle, Unit, int], bool]
 SUPPRESSION_WOULD_APPLY: HookPoint[Suppression] = waffle_point(
     "suppression would apply",
     "Suppressive Fire is about to affect its target (before the Morale threshold).",
+    takes=("battle", "target", "wounds"),
 )
 SUPPRESSION_TEST_WOULD_BE_TAKEN: HookPoint[Suppression] = waffle_point(
     "suppression test would be taken",
     "The target of Suppressive Fire is about to take its Morale check.",
+    takes=("battle", "target", "wounds"),
 )
 
 
@@ -156,6 +161,25 @@ def _count_instead(battle: Battle, loss: WoundLoss) -> bool:
     return True
 
 
+def _would_do(
+    battle: Battle, unit: Unit, target: Unit, name: str, models: list[Model], orders: FireOrders
+) -> str | None:
+    """What a weapon of a Suppressive Fire attack would do, told a person choosing it
+    (:data:`points.WEAPON_OUTCOME`): the models that would fall and the wounds that would
+    go unsaved, "do not remove any models or reduce any wounds", on the exact odds the
+    AI weighs the action by (:func:`expected.volley_of`, :func:`odds.shooting_odds`).
+    ``None`` where the volley would do nothing (the prompt then says why)."""
+    if orders.action != SUPPRESS:
+        return None
+    volley = volley_of(battle, unit, target, Fired(name, models, 0.0), orders)
+    odds = None if volley is None else shooting_odds(*volley)
+    if odds is None or odds.mean_unsaved <= 0:
+        return None
+    fall, unsaved = odds.mean_models_killed, odds.mean_unsaved
+    removes = "Suppressive Fire removes none"
+    return f"about {fall:.2f} models would fall and {unsaved:.2f} wounds go unsaved ({removes})"
+
+
 def _morale(settings: RuleSettings) -> Callable[[Battle, Attack, VolleyResult], None]:
     per_wound = settings.integer(f"{NAME}.{LD_PENALTY.name}")
     counted = settings.text(f"{NAME}.{WOUNDS_COUNTED.name}")
@@ -197,6 +221,7 @@ def install(hooks: Hooks, settings: RuleSettings) -> None:
     hooks.add(WOUNDS_LEFT, _counted_left)
     hooks.add(WOUNDS_WOULD_BE_LOST, _count_instead)
     hooks.add(AFTER_SHOOTING_ATTACK, _morale(settings))
+    hooks.add(WEAPON_OUTCOME, _would_do)
 
 
 SUPPRESSIVE_FIRE = RuleOption(
