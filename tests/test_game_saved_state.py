@@ -138,7 +138,7 @@ def test_asking_about_a_vehicle_keeps_nothing() -> None:
     facing_of(battle, russ, hull, tactical.models[0].position)
     assert expected_attack(battle, tactical, russ, FireOrders()) > 0
     assert vehicle_status_now(battle, hull).heading is None
-    assert not crew_snap_shots(battle, russ)
+    assert not crew_snap_shots(battle, hull)
     assert may_move(battle, russ)
     assert melee_cell_against(battle, russ) == "A"  # it has not moved: hit automatically
     assert state_of(battle).vehicles == {}

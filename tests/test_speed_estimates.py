@@ -64,11 +64,11 @@ from hammerlab.editions.waffle.rules.reactions import overwatch_orders
 from hammerlab.editions.waffle.special_rules import feel_no_pain, model_has
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import (
-    crew_snap_shots,
     has_vehicle_alive,
     is_vehicle,
     vehicle_of,
     vehicle_status_now,
+    whole_crew_snaps,
 )
 from hammerlab.editions.waffle.visibility import cover_save, unit_can_see, visible_models, within
 from hammerlab.editions.waffle.wounds import (
@@ -129,13 +129,14 @@ def _makeup_facts(battle: Battle, unit: Unit) -> tuple[object, ...]:
     )
 
 
-def _loop_crew_snap_shots(battle: Battle, unit: Unit) -> bool:
-    return any(
+def _loop_whole_crew_snaps(battle: Battle, unit: Unit) -> bool:
+    models = unit.alive_models
+    return bool(models) and all(
         vehicle_of(m.profile) is not None
         and (
             (s := vehicle_status_now(battle, m)).shaken_turns > 0 or s.stunned_turns > 0 or s.rammed
         )
-        for m in unit.alive_models
+        for m in models
     )
 
 
@@ -338,7 +339,7 @@ class _Checking:
             # nothing: the state of a game is what was played in it).
             statuses = battle.state.vehicles  # type: ignore[union-attr]
             before = dict(statuses)
-            assert crew_snap_shots(battle, unit) == _loop_crew_snap_shots(battle, unit)
+            assert whole_crew_snaps(battle, unit) == _loop_whole_crew_snaps(battle, unit)
             assert statuses == before
             for target in battle.enemies_of(unit):
                 if target.alive_models:

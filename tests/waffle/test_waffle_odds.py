@@ -34,11 +34,11 @@ from icepool import Die, d6
 from typer.testing import CliRunner
 
 from hammerlab.analysis.odds import LibraryQuestion, calculator, calculator_names
-from hammerlab.analysis.odds_check import check_odds, pearson
+from hammerlab.analysis.odds_check import check_odds, pearson, set_table
 from hammerlab.analysis.odds_request import OddsAsk, answer
 from hammerlab.cli.odds_cmd import register
 from hammerlab.editions import get_ruleset
-from hammerlab.editions.waffle.attacks import fire_weapon
+from hammerlab.editions.waffle.attacks import fire_weapon, fires_snap
 from hammerlab.editions.waffle.odds import (
     Defence,
     Firing,
@@ -653,3 +653,48 @@ def test_the_odds_table_folds_the_rows_that_all_read_zero() -> None:
     code, out, _ = _run(*PLAIN[:-1], "20", "--shots", "2")
     rows = [line.split("│")[1].strip() for line in out.splitlines() if line.startswith("│")]
     assert code == 0 and rows == ["0", "1", "2", "3 to 20"]
+
+
+def test_a_vehicle_that_moved_fires_in_the_odds_as_the_engine_fires_it() -> None:
+    # docs/rules/waffle.md, vehicles 7: a vehicle moves at Combat Speed only, so after
+    # moving it fires every weapon at full BS. The Leman Russ (BS3) with its heavy
+    # bolter (Heavy 3): 3 x 1/2 = 1.5 hits (as Snap Shots at BS1 it was 3 x 1/6 = 0.5);
+    # its battle cannon (Ordnance) fires (as Snap Shots it could not: 0 hits).
+    ask = OddsAsk(attacker="Leman Russ Battle Tank", weapon="Heavy bolter", target="Ork Boyz",
+                  situation=("moved",))  # fmt: skip
+    odds = answer(ask)
+    assert odds.means["hits"] == pytest.approx(1.5)
+    assert "Snap Shots" not in odds.question
+    table = set_table(ask, 1)  # the engine's own table: the firers count as having moved
+    table.shooters.status = UnitStatus(moved=table.moved)
+    assert table.moved and table.shooters.status.moved
+    bolter = table.shooters.models[0].weapon("Heavy bolter")
+    assert bolter is not None
+    assert not fires_snap(table.battle, table.shooters, weapon_of(bolter), FireOrders())
+    cannon = answer(replace(ask, weapon="Battle cannon", hits="3"))
+    assert cannon.means["hits"] == pytest.approx(3.0)
+    assert not any("does not fire" in note for note in cannon.notes)
+
+
+@pytest.mark.parametrize(
+    ("target", "facts", "line"),
+    [
+        ("Ork Boyz", ["rear-armour"],
+         "rear-armour: Ork Boyz is not a vehicle (it has no armour facings)"),
+        ("Leman Russ Battle Tank", ["side-armour", "rear-armour"],
+         "side-armour and rear-armour: the firers stand in one arc of the vehicle; "
+         "give one of them"),
+        (None, ["side-armour"],
+         "side-armour: the plain form's target is no vehicle (it has no armour facings)"),
+    ],
+)  # fmt: skip
+def test_an_armour_facing_stated_at_no_vehicle_or_two_at_once_is_refused(
+    target: str | None, facts: list[str], line: str
+) -> None:
+    # All were ignored: the odds at the Boyz (or the plain numbers) as if nothing were
+    # said, and at the tank the Rear (side-armour silently dropped).
+    flags = [arg for fact in facts for arg in ("--situation", fact)]
+    asked = PLAIN if target is None else ["--attacker", "Heavy Weapons Squad", "--weapon",
+                                          "Lascannon", "--target", target]  # fmt: skip
+    code, out, err = _run(*asked, *flags)
+    assert (code, out, err) == (2, "", f"error: --situation: {line}\n")

@@ -38,7 +38,7 @@ from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.rules import OPTIONS
 from hammerlab.editions.waffle.shooting import shooting_phase
 from hammerlab.editions.waffle.state import st
-from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.datasheet import Profile, Weapon
 from hammerlab.engine.rules import RuleSettingError, resolve_settings
 from hammerlab.engine.units import Unit
 from hammerlab.io.scenario import load_scenario
@@ -540,6 +540,31 @@ def test_seed000_final_shot_chains_extra_attacks_for_every_wound() -> None:
     # 3 wounds; AP5 beats 5+: no saves: the three closest guardsmen die.
     assert alive_ids(guard) == ["b.4", "b.5"]
     assert sum(e.wounds for e in of_kind(battle, "wounds")) == 3
+    assert all_dice_used(battle)
+
+
+CHIMERA = Profile(
+    name="Chimera",
+    characteristics={"BS": "3", "Front": "12", "Side": "10", "Rear": "10", "HP": "3"},
+    unit_type="Vehicle (Tank, Transport)",
+)
+"""Codex: Astra Militarum (2014): BS 3, 12/10/10, HP 3."""
+
+
+def test_seed000_final_shot_is_not_earned_by_a_hit_on_a_vehicle() -> None:
+    # Seed 000: "for every successful wound this model causes": a vehicle suffers no
+    # wound (7th edition: a hit on it rolls armour penetration, not To Wound, and a
+    # glancing or penetrating hit takes a Hull Point), so the last Marine's penetrating
+    # lascannon hit earns no Final Shot (docs/rules/waffle.md, interpretation 3).
+    # Hit 3 (3+); the Chimera faces the Marine: 9 + 5 = 14 against Front AV12,
+    # penetrating; damage 1 + 1 (AP2) = 2, Crew Shaken. No decision is asked.
+    squad_a = last_marine_standing(weapon("Lascannon", "48", "9", "2", "Heavy 1"))
+    tank = make_unit("t", B, [Placed(CHIMERA, [], (30, 30))], name="Chimera")
+    battle = make_battle(squad_a, tank, options={"final_shot": True}, dice=[3, 5, 1])
+    fire_weapon(battle, squad_a, tank, "Lascannon", FireOrders())
+    (damage,) = of_kind(battle, "vehicle_damage")
+    assert (damage.hull_points, damage.result) == (2, "Crew Shaken")
+    assert asked(battle, A) == []
     assert all_dice_used(battle)
 
 

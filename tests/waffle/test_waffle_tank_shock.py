@@ -316,9 +316,9 @@ def test_a_ram_hits_both_vehicles_and_the_rammer_fires_snap_shots() -> None:
     assert of_kind(battle, "vehicle_damage")[0].result == CREW_STUNNED
     assert chimera.models[0].wounds_left == 2 and tank.models[0].wounds_left == 3
     assert tank.models[0].position == pytest.approx((30.0, 29.0 - 2 * HULL))
-    assert crew_snap_shots(battle, tank)
+    assert crew_snap_shots(battle, tank.models[0])
     vehicle_end_of_turn(battle, A)
-    assert not crew_snap_shots(battle, tank)
+    assert not crew_snap_shots(battle, tank.models[0])
     assert all_dice_used(battle)
 
 

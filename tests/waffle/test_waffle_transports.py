@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import (
     GUARD,
+    HEAVY_BOLTER,
     LASCANNON,
     LASGUN,
     MARINE,
@@ -384,7 +385,7 @@ def test_models_set_down_by_a_transport_never_overlap_each_other() -> None:
 def test_the_transport_example_lets_the_squad_advance_the_turn_it_disembarks() -> None:
     # The user review's game: examples/vehicles_transport.toml, seed 3, the Cadians
     # disembarking and advancing the squad; the AI plays the rest. Set down within 2"
-    # of the Chimera at (36, 8), on its side facing the Tactical Squad (north, at y 38),
+    # of the Chimera at (36, 11), on its side facing the Tactical Squad (north, at y 38),
     # the squad advances: nothing stands within 6" north of it (the ruin starts at
     # y 20 and is not difficult terrain), so every model moves the full 6", northward.
     path = EXAMPLES / "vehicles_transport.toml"
@@ -472,14 +473,34 @@ def test_passengers_of_a_transport_lost_otherwise_get_out_at_their_movement_phas
 
 
 def test_the_ai_disembarks_only_when_it_could_then_shoot_or_charge() -> None:
-    # Lasgun 24" (Rapid Fire, full range after moving); 2" to disembark + 6" move:
-    # a foe 30" from the hull's edge is 22" away after that: in range. One 40" away
-    # is 32" away: beyond the lasgun and beyond a 12" charge.
+    # Set down within 2" of the hull, the squad is counted where it stands then (its
+    # move may well hold it there): a foe 20" from the hull's edge is 18" away, in
+    # the lasguns' 24" (Rapid Fire: full range after moving). One 30" away is 28" away:
+    # beyond the lasguns, and beyond a 12" charge after its 6" move (22"). Until a
+    # referee's review the squad got out for that one too, counting its 6" move.
     battle, chimera, passengers, marines = _aboard()
-    marines.models[0].position = (36.0, 30.0 + 1.97 + 0.5 + 30.0)
+    marines.models[0].position = (36.0, 30.0 + 1.97 + 0.5 + 20.0)
     assert wants_to_disembark(battle, passengers, chimera)
-    marines.models[0].position = (36.0, 30.0 + 1.97 + 0.5 + 40.0)
+    marines.models[0].position = (36.0, 30.0 + 1.97 + 0.5 + 30.0)
     assert not wants_to_disembark(battle, passengers, chimera)
+    marines.models[0].position = (36.0, 30.0 + 1.97 + 0.5 + 17.0)  # 15" - 6" = 9": a charge
+    assert wants_to_disembark(battle, passengers, chimera)
+
+
+def test_the_ai_does_not_get_out_for_a_heavy_weapon_that_would_fire_snap_shots() -> None:
+    # A squad of heavy bolters (36", Heavy 3) and a foe 22" from the hull's edge, 20"
+    # once set down: in range, but disembarking counts as moving, so a Heavy weapon
+    # fires Snap Shots (attacks.fires_snap): nothing would fire in full, and no charge
+    # reaches (20" - 6" = 14" > 12"), so it stays aboard. Relentless, it gets out.
+    battle, chimera, passengers, marines = _aboard()
+    for model in passengers.models:
+        model.weapons = (HEAVY_BOLTER,)
+    marines.models[0].position = (36.0, 30.0 + 1.97 + 0.5 + 22.0)
+    assert not wants_to_disembark(battle, passengers, chimera)
+    relentless = guards("r", 5, (5.0, 5.0), rules=("Relentless",))
+    for model in relentless.models:
+        model.weapons = (HEAVY_BOLTER,)
+    assert wants_to_disembark(battle, relentless, chimera)
 
 
 # --- whole battles ------------------------------------------------------------------

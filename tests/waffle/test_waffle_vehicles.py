@@ -25,6 +25,7 @@ from conftest import (
     A,
     B,
     all_dice_used,
+    asked,
     make_battle,
     of_kind,
     row,
@@ -34,7 +35,7 @@ from conftest import (
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
-from hammerlab.editions.waffle.ai import WaffleAI
+from hammerlab.editions.waffle.ai import WaffleAI, weapon_loss
 from hammerlab.editions.waffle.armour import (
     GLANCING,
     NONE,
@@ -60,7 +61,13 @@ from hammerlab.editions.waffle.movement_phase import _may_move, movement_phase
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.rules.reactions import DiveForCover, FallBack, Overwatch
-from hammerlab.editions.waffle.shooting import _may_act, can_run, may_target, start_phase
+from hammerlab.editions.waffle.shooting import (
+    _may_act,
+    can_run,
+    may_target,
+    start_phase,
+    weapon_choices,
+)
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicle_damage import (
     CREW_SHAKEN,
@@ -87,7 +94,7 @@ from hammerlab.editions.waffle.vehicles import (
     vehicle_status,
 )
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile
+from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile, Weapon
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.memo import decision_scope
 from hammerlab.engine.units import Model, Unit
@@ -314,6 +321,87 @@ def test_a_lascannon_from_behind_penetrates_the_rear_and_destroys_a_weapon() -> 
     assert all_dice_used(battle)
 
 
+def land_raider_battle(dice: list[int], fallback: WaffleAI | None = None) -> tuple[Battle, Unit]:
+    """A Marine with a lascannon (player A) 20" south of a tank of B that carries a heavy
+    bolter and a pair of lascannons, as an imported Land Raider does, its Rear to the
+    Marine; the Marine fires its lascannon. Without ``fallback`` A names the Lascannon
+    when a Weapon Destroyed result asks it which weapon goes."""
+    marine = squad("a", A, MARINE, [LASCANNON], [(30.0, 10.0)], name="Marines")
+    tank = vehicle_unit("lr", B, LEMAN_RUSS, (30.0, 30.0))
+    tank.models[0] = replace(tank.models[0], weapons=(HULL_BOLTER, LASCANNON, LASCANNON))
+    script = [] if fallback else [("weapon_destroyed", "Lascannon")]
+    battle = make_battle(marine, tank, dice=dice, script_a=script, fallback=fallback)
+    start_phase(battle, "shooting", A)
+    vehicle_status(battle, tank.models[0]).heading = 90.0
+    fire_weapon(battle, marine, tank, "Lascannon", FireOrders())
+    return battle, tank
+
+
+def test_one_weapon_destroyed_result_destroys_one_of_a_pair_of_lascannons() -> None:
+    # 7th edition: Weapon Destroyed, "one weapon (attacker's choice) … is destroyed".
+    # Hit 4 (3+), Rear AV10: 9 + 2 = 11, penetrating; damage 4 + 1 (AP2) = 5, Weapon
+    # Destroyed; the attacker names the Lascannon: one of the two goes, not both.
+    battle, tank = land_raider_battle([4, 2, 4])
+    (damage,) = of_kind(battle, "vehicle_damage")
+    assert damage.result == WEAPON_DESTROYED
+    assert [w.name for w in tank.models[0].weapons] == ["Heavy bolter", "Lascannon"]
+    assert all_dice_used(battle)
+
+
+def test_the_ai_destroys_the_weapon_whose_loss_costs_the_vehicle_s_shooting_most() -> None:
+    # The tank (BS3) against the lone Marine (T4, Sv3+, 20" away), one weapon each:
+    # heavy bolter 3 shots x 1/2 (4+) x 2/3 (S5 wounds T4 on 3+) x 1/3 (AP4: the 3+ save
+    # is taken, fails on 1-2) = 1/3 of a Marine; a lascannon 1 x 1/2 x 5/6 (S9: 2+) x 1
+    # (AP2: no save) = 5/12. The AI, attacking, takes a Lascannon (the first listed,
+    # its old answer, was the heavy bolter); one of the pair is left.
+    battle, tank = land_raider_battle([4, 2, 4], fallback=WaffleAI())
+    marines = battle.unit("a")
+    with decision_scope():
+        assert weapon_loss(battle, tank, "Heavy bolter") == pytest.approx(1 / 3)
+        assert weapon_loss(battle, tank, "Lascannon") == pytest.approx(5 / 12)
+    (decision,) = asked(battle, A, "weapon_destroyed")
+    assert decision.labels() == ["Heavy bolter", "Lascannon"]
+    assert [w.name for w in tank.models[0].weapons] == ["Heavy bolter", "Lascannon"]
+    assert not marines.destroyed and all_dice_used(battle)
+
+
+STIKKBOMBS = Weapon(
+    name="Stikkbombs",
+    characteristics={"Range": "8", "S": "3", "AP": "-", "Type": 'Assault 1, 3" Blast'},
+    keywords=("Grenade",),
+)
+"""The Ork catalogue's Stikkbombs (8" S3 AP-, a 3" Blast grenade), as the library has them."""
+SHOOTA = weapon("Shoota", "18", "4", "6", "Assault 2")
+
+
+def test_the_ai_throws_no_grenade_at_a_tank_it_cannot_hurt() -> None:
+    # Three models armed as Boyz, 6" behind a Leman Russ (Rear AV10): a Stikkbomb's
+    # S3 + 6 = 9 cannot glance it; a shoota's S4 + 6 = 10 can. Offered both, the AI
+    # fires the shoota;
+    # offered the grenade alone, it stops (it used to throw it: the marker could only
+    # scatter onto its own).
+    boyz = squad("o", A, GUARD, [SHOOTA, STIKKBOMBS], row(28.0, 20.0, 3), name="Boyz")
+    tank = vehicle_unit("russ", B, LEMAN_RUSS, (30.0, 30.0))
+    battle = make_battle(boyz, tank)
+    vehicle_status(battle, tank.models[0]).heading = 90.0
+
+    def chosen(*names: str) -> str:
+        decision = Decision(
+            kind="weapon",
+            player=A,
+            prompt="3. Select a weapon",
+            choices=weapon_choices(names),
+            context=DecisionContext(unit="o", target="russ"),
+        )
+        return decision.labels()[WaffleAI().choose(battle, decision)]
+
+    with decision_scope():
+        assert expected_casualties(battle, boyz, tank, "Stikkbombs", FireOrders()) == 0
+        assert expected_casualties(battle, boyz, tank, "Shoota", FireOrders()) > 0
+    assert chosen("Stikkbombs", "Shoota") == "Shoota"
+    assert chosen("Stikkbombs") == "stop"
+
+
 def test_a_lascannon_at_the_front_armour_glances_on_a_5() -> None:
     # Heading 270: the hull faces the shooter to the south. Front AV14: 9 + 5 = 14.
     battle, shooter, tank = tank_battle([3, 5], (30.0, 10.0), LASCANNON, heading=270.0)
@@ -357,12 +445,12 @@ def test_crew_shaken_fires_snap_shots_until_the_end_of_its_next_turn() -> None:
     battle, shooter, tank = tank_battle([4, 2, 1], (30.0, 10.0), LASCANNON)
     battle.active_player = A
     fire_weapon(battle, shooter, tank, "Lascannon", FireOrders())
-    assert crew_snap_shots(battle, tank)
+    assert crew_snap_shots(battle, tank.models[0])
     assert fires_snap(battle, tank, weapon_of(HULL_BOLTER), FireOrders())
     vehicle_end_of_turn(battle, A)  # the shooter's turn ends: still shaken
-    assert crew_snap_shots(battle, tank)
+    assert crew_snap_shots(battle, tank.models[0])
     vehicle_end_of_turn(battle, B)  # the end of its own next turn
-    assert not crew_snap_shots(battle, tank)
+    assert not crew_snap_shots(battle, tank.models[0])
 
 
 def test_crew_stunned_cannot_move() -> None:

@@ -67,6 +67,20 @@ def test_api_odds_errors_are_the_cli_messages_naming_the_fields(client: TestClie
     assert answer.json() == {"error": "bs: the library form takes no plain numbers"}
 
 
+def test_api_odds_refuses_an_armour_facing_at_no_vehicle_as_the_cli_does(
+    client: TestClient,
+) -> None:
+    # A vehicle's fact (the arc the firers stand in) at Ork Boyz: one error, not ignored.
+    flags = ["--attacker=Heavy Weapons Squad", "--weapon=Lascannon", "--target=Ork Boyz"]
+    result = CliRunner().invoke(cli, ["odds", *flags, "--situation=rear-armour"])
+    question = {"attacker": "Heavy Weapons Squad", "weapon": "Lascannon",
+                "target": "Ork Boyz", "situation": ["rear-armour"]}  # fmt: skip
+    answer = client.post("/api/odds", json=question)
+    line = "rear-armour: Ork Boyz is not a vehicle (it has no armour facings)"
+    assert (result.exit_code, result.stderr) == (2, f"error: --situation: {line}\n")
+    assert (answer.status_code, answer.json()) == (422, {"error": f"situation: {line}"})
+
+
 def test_api_odds_without_a_ruleset_is_the_cli_without_one(client: TestClient) -> None:
     # The review's question: Heavy Weapons Squad is a unit of the Waffle library only.
     question = {"attacker": "Heavy Weapons Squad", "weapon": "Lascannon", "target": "Chimera"}

@@ -26,7 +26,7 @@ from hammerlab.analysis.odds import (
 from hammerlab.editions import get_ruleset, resolve_read
 from hammerlab.editions.distributions import mean
 from hammerlab.editions.waffle.armour import armour_attack
-from hammerlab.editions.waffle.attacks import firing_quota
+from hammerlab.editions.waffle.attacks import firing_quota, moving_changes_weapons
 from hammerlab.editions.waffle.odds import (
     Defence,
     Firing,
@@ -48,7 +48,7 @@ from hammerlab.editions.waffle.special_rules import (
     own_rules,
     unsupported_unit_rules,
 )
-from hammerlab.editions.waffle.vehicles import FRONT, REAR, SIDE, vehicle_of
+from hammerlab.editions.waffle.vehicles import FRONT, REAR, SIDE, VehicleProfile, vehicle_of
 from hammerlab.editions.waffle.visibility import improved_cover
 from hammerlab.editions.waffle.wounds import majority_value, most_common_profile
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
@@ -61,7 +61,7 @@ SITUATIONS: dict[str, str] = {
     "snap": "the models fire Snap Shots (Return Fire!, Overwatch, gone to ground, falling back)",
     "half-range": "the target is within half range: Rapid Fire weapons fire twice",
     "moved": "the firing unit moved: Heavy and Ordnance weapons fire Snap Shots, "
-    "Salvo weapons the lower number",
+    "Salvo weapons the lower number (a vehicle's fire at full BS: it moved at Combat Speed)",
     "relentless": "the firing unit is Relentless (or Slow and Purposeful): moving changes nothing",
     "gone-to-ground": "the target has gone to ground: its cover save is 1 better, 6+ with none",
     "eternal-warrior": "the target models are Eternal Warriors: no Instant Death",
@@ -119,6 +119,7 @@ class WaffleCalculator:
             if given:
                 raise QuestionError(f"not used with --hits: {_HITS_GIVEN}", given[0])
         facts = _facts(question.situation)
+        _facing(facts, None)  # the plain form's target (T, W, Sv) is no vehicle
         weapon = _plain_weapon(question)
         if weapon.unsupported_rules():
             unknown = weapon.unsupported_rules()[0]
@@ -172,12 +173,14 @@ class WaffleCalculator:
         if _has_rule(attacker, carriers, "Relentless", "Slow and Purposeful"):
             facts = facts | {"relentless"}
         facts |= _re_rolls(attacker, target, question.target_models, facts, notes)
-        fired = _volley(weapon, strength, skills, facts, question.hits, question.rules)
+        vehicle = all(vehicle_of(e.profile) is not None for e in attacker.entries)
+        fired = _volley(weapon, strength, skills, facts, question.hits, question.rules, vehicle)
         if _is_vehicle(target):
             tank_hunters = _has_rule(attacker, carriers, "Tank Hunters")
             return _vehicle_result(
                 fired, target, attacker.name, question.cover, facts, tank_hunters, notes
             )
+        _facing(facts, None, target.name)
         given = question.target_models  # 0 is no default: it is refused below
         if given is None and target.model_count > MAX_MODELS:
             raise QuestionError(
@@ -241,6 +244,28 @@ def _facts(names: Iterable[str]) -> frozenset[str]:
         known = ", ".join(SITUATIONS)
         raise QuestionError(f"unknown situation {unknown[0]!r}; known: {known}", "--situation")
     return chosen
+
+
+ARMOUR_FACTS = {"side-armour": SIDE, "rear-armour": REAR}
+"""The situations naming the arc of a vehicle target the firers stand in, and its facing."""
+
+
+def _facing(facts: frozenset[str], vehicle: VehicleProfile | None, target: str = "") -> str:
+    """The facing of ``vehicle`` the firers strike: Front, unless ``side-armour`` or
+    ``rear-armour`` is given. Either is a vehicle's fact: at a target that is no vehicle
+    (``None``; ``target``: its name, none for the plain form's numbers), or the two
+    together (the firers stand in one arc), the question is refused."""
+    asked = [fact for fact in ARMOUR_FACTS if fact in facts]
+    if asked and vehicle is None:
+        what = f"{target} is not a vehicle" if target else "the plain form's target is no vehicle"
+        raise QuestionError(f"{asked[0]}: {what} (it has no armour facings)", "--situation")
+    if len(asked) > 1:
+        raise QuestionError(
+            "side-armour and rear-armour: the firers stand in one arc of the vehicle; "
+            "give one of them",
+            "--situation",
+        )
+    return ARMOUR_FACTS[asked[0]] if asked else FRONT
 
 
 def _rule_text(keyword: str) -> str:
@@ -325,7 +350,11 @@ def _volley(
     facts: frozenset[str],
     hits: int | None,
     rules: tuple[tuple[str, str], ...] = (),
+    vehicle: bool = False,
 ) -> Volley:
+    """The volley the firers roll (:func:`odds.volley`); ``vehicle``: they are a
+    vehicle unit, whose moving changes none of its weapons
+    (:func:`attacks.moving_changes_weapons`, as the battle asks it)."""
     try:
         settings = resolve_read("waffle", ODDS_PARAMETERS, dict(rules), "the odds")
     except RuleSettingError as error:
@@ -333,7 +362,7 @@ def _volley(
     firing = Firing(
         snap="snap" in facts,
         half_range="half-range" in facts,
-        moved="moved" in facts and "relentless" not in facts,
+        moved="moved" in facts and moving_changes_weapons("relentless" in facts, vehicle),
         snap_divisor=settings.integer(SNAP_SHOT_DIVISOR.name),
         snap_minimum=settings.integer(SNAP_SHOT_MINIMUM.name),
         overwhelming_at=settings.integer(OVERWHELMING_STRENGTH.name),
@@ -594,13 +623,13 @@ def _vehicle_result(
     entry = target.entries[0]
     vehicle = vehicle_of(entry.profile)
     assert vehicle is not None
-    facing = REAR if "rear-armour" in facts else SIDE if "side-armour" in facts else FRONT
+    facing = _facing(facts, vehicle)
     in_cover = None if cover is None else _between("--cover", "cover save", cover, 2, 6)
     aim = VehicleTarget(
         armour=vehicle.armour(facing),
         hull_points=vehicle.hull_points,
         open_topped=vehicle.has_type("Open-topped"),
-        weapons=len({w.name for w in entry.weapons}),
+        weapons=len(entry.weapons),
         invulnerable=entry.profile.invulnerable,
         cover=in_cover,
         super_heavy=vehicle.super_heavy,

@@ -29,7 +29,12 @@ is for and the numbers measured over ``examples/matchups/``.
 - Melee stray: its own unit that would lose the fewest models, or the other
   player's unit that would lose the most.
 - Weapon: the most expected casualties per firing model first; a unit keeping
-  its charge open never fires a weapon that would forbid it.
+  its charge open never fires a weapon that would forbid it; none that cannot
+  hurt the target, nor a blast or template whose aim puts more of its own
+  models at risk than enemy ones (:func:`weapon_worth`): it stops instead.
+- Weapon Destroyed (the attacker picks the vehicle's weapon): the one whose
+  loss costs the vehicle's shooting most, what one weapon of that name is
+  expected to slay of the attacker's side now (:func:`weapon_loss`).
 - Aim (blast/template): the target model with the most enemy models and the
   fewest friends around it.
 - Final Shot, Final Blow, Sweeping Advance: always (each only adds attacks,
@@ -41,7 +46,8 @@ is for and the numbers measured over ``examples/matchups/``.
   :func:`plans.next_turn_value`).
 - Jink: when the casualties its 4+ cover save spares this phase exceed what
   Snap Shots take from its shooting next turn (:func:`jink_plans.wants_to_jink`).
-- Disembark: when the unit could then shoot or charge an enemy
+- Disembark: when the unit could then charge an enemy, or shoot one from where
+  it is set down with a weapon that fires in full there
   (:func:`transport_plans.wants_to_disembark`), else stay aboard, where no one
   can shoot it. Embark: never (staying out is the first choice).
 - Move: advance, except when diving for cover (nearest cover), and in the
@@ -86,7 +92,12 @@ from typing import Any
 
 from hammerlab.editions.schedule import heeding_the_end, still_to_play, turns_ahead
 from hammerlab.editions.waffle.assault_results import SWEEP
-from hammerlab.editions.waffle.attacks import melee_stray_units, ranged_weapons, shot_bs
+from hammerlab.editions.waffle.attacks import (
+    firing_models,
+    melee_stray_units,
+    ranged_weapons,
+    shot_bs,
+)
 from hammerlab.editions.waffle.challenges import Fighter, fighter
 from hammerlab.editions.waffle.charge import (
     END_CHARGES,
@@ -102,10 +113,12 @@ from hammerlab.editions.waffle.expected import (
     aim_value,
     best_melee_weapon,
     blow_value,
+    can_hurt,
     expected_attack,
     expected_casualties,
     expected_melee,
     expected_per_model,
+    likely_aim,
     melee_exchange,
 )
 from hammerlab.editions.waffle.fight import attacks_of, melee_options
@@ -237,6 +250,52 @@ def stray_risk(battle: Battle, unit: Unit, enemy: Unit, orders: FireOrders) -> f
     scale = STRAY_CHANCE / p_hit(shot_bs(battle, model, True))
     return scale * min(
         expected_attack(battle, unit, f, orders) * model_worth(battle, f) for f in friends
+    )
+
+
+def weapon_worth(
+    battle: Battle, unit: Unit, target: Unit, name: str, orders: FireOrders
+) -> float | None:
+    """What firing ``name`` at ``target`` is worth per firing model
+    (:func:`expected.expected_per_model`), or ``None`` where it is not worth firing at
+    all: it cannot hurt ``target`` (:func:`expected.can_hurt`: its Strength cannot
+    wound the Toughness or beat the armour it faces, wherever it is fired from), or it
+    is a blast or template whose aim the AI would take (:func:`expected.likely_aim`) is
+    worth less than nothing (:func:`expected.aim_value`: its own models within a
+    scatter's reach of the marker, or under the template, outweigh the enemy ones).
+
+    The worth is asked with regular orders (``orders``): an Overwatch's weapon, fired
+    as if the charger were within 1", may be worth 0 by them (out of its range) and is
+    still fired, as any weapon worth 0 is, rather than stopping."""
+    if not can_hurt(battle, unit, target, name):
+        return None
+    worth = expected_per_model(battle, unit, target, name, orders)
+    firers = firing_models(battle, unit, target, name, orders)
+    if not firers:
+        return worth
+    weapon = firers[0].weapon(name)
+    assert weapon is not None  # the firer's own weapon (attacks.firing_models)
+    profile = weapon_of(weapon)
+    if profile.blast or profile.template:
+        aim = likely_aim(battle, unit, firers[0], target, profile)
+        if aim is not None and aim_value(battle, unit, firers[0], profile, aim) < 0:
+            return None
+    return worth
+
+
+def weapon_loss(battle: Battle, unit: Unit, name: str) -> float:
+    """What losing one weapon called ``name`` costs ``unit``'s shooting (a Weapon
+    Destroyed result: the attacker picks the weapon): the most one weapon of that
+    name is expected to slay of an enemy unit from where it stands now
+    (:func:`expected.expected_per_model`, each model weighed by
+    :func:`victory_worth.model_worth`); 0 where it reaches none."""
+    return max(
+        [
+            expected_per_model(battle, unit, foe, name, orders_against(battle, foe, FireOrders()))
+            * model_worth(battle, foe)
+            for foe in battle.enemies_of(unit)
+        ],
+        default=0.0,
     )
 
 
@@ -706,14 +765,16 @@ class WaffleAI(PsychicChoices):
         def value(name: str) -> float:
             if not name:
                 return -1.0
-            if not allowed(name):
-                return -2.0
-            return expected_per_model(battle, unit, target, name, orders)
+            worth = weapon_worth(battle, unit, target, name, orders) if allowed(name) else None
+            return -2.0 if worth is None else worth  # never fired: below stopping (-1)
 
-        fireable = [i for i, c in enumerate(decision.choices) if allowed(c.value)]
-        if len(fireable) == 1:  # worth 0 or more, it beats stopping (-1) and the rest (-2)
-            return fireable[0]
         return _best([value(c.value) for c in decision.choices])
+
+    def _weapon_destroyed(self, battle: Battle, decision: Decision[Any]) -> int:
+        """The weapon whose loss costs the damaged vehicle's shooting most
+        (:func:`weapon_loss`); the first named on a tie."""
+        victim = battle.unit(decision.context.target)
+        return _best([weapon_loss(battle, victim, c.value) for c in decision.choices])
 
     def _aim(self, battle: Battle, decision: Decision[Any]) -> int:
         """The aim point worth most (:func:`expected.aim_value`: what a template would

@@ -50,7 +50,13 @@ from hammerlab.editions.waffle.tables import (
     snap_shot_bs,
 )
 from hammerlab.editions.waffle.vehicle_damage import resolve_vehicle_hits
-from hammerlab.editions.waffle.vehicles import crew_snap_shots, is_vehicle, vehicle_of
+from hammerlab.editions.waffle.vehicles import (
+    crew_snap_shots,
+    has_vehicle_alive,
+    is_vehicle,
+    vehicle_of,
+    whole_crew_snaps,
+)
 from hammerlab.editions.waffle.visibility import seen_by_each, visible_models
 from hammerlab.editions.waffle.wounds import roll_to_wound, weapon_strength
 from hammerlab.engine.battle import Battle
@@ -147,15 +153,19 @@ def _firing_each(
     armed: dict[str, list[tuple[int, Model, Model, WeaponProfile, float]]] = {}
     copies: dict[tuple[str, str], int] = {}  # (name, model id): how many of it the model fires
     throws: dict[str, bool] = {}  # the first armed model's weapon is a grenade (throwers)
-    snaps: dict[int, bool] = {}  # models sharing a weapon share the answer
+    # Models sharing a weapon share the answer, unless one is a vehicle whose own crew
+    # fires Snap Shots (vehicles.crew_snap_shots): by the weapon and that.
+    snaps: dict[tuple[int, bool], bool] = {}
     # What each wargear (by identity: models of one entry share one tuple) gives each
     # shooter's profile to fire (_Armament): the weapon's profile and range, or None where
     # it fires nothing (the shooter has no Ballistic Skill, the orders leave out the
     # weapon's type, or it would fire Snap Shots and cannot). Worked out once, not per
-    # model; the last model's, known by identity, serves its neighbours.
-    kinds: dict[tuple[int, int], _Armament] = {}
-    last: tuple[object, object] = (None, None)
+    # model (nor per vehicle, but for a crew firing Snap Shots); the last model's, known
+    # by identity, serves its neighbours.
+    kinds: dict[tuple[int, int, bool], _Armament] = {}
+    last: tuple[object, object, bool] = (None, None, False)
     armament: _Armament = ()
+    vehicles = has_vehicle_alive(unit)
     # Sight and range of every model alive at once (one table each for the unit and
     # target, whichever weapon is asked about), read for the armed models: each model's
     # gaps to the target models and to the nearest of them, seen or not (read when a
@@ -169,9 +179,10 @@ def _firing_each(
         if shooter is None:
             continue
         wargear = model.weapons
-        if wargear is not last[0] or shooter.profile is not last[1]:
-            last = (wargear, shooter.profile)
-            key = (id(wargear), id(shooter.profile))
+        crew = vehicles and crew_snap_shots(battle, model)
+        if wargear is not last[0] or shooter.profile is not last[1] or crew != last[2]:
+            last = (wargear, shooter.profile, crew)
+            key = (id(wargear), id(shooter.profile), crew)
             known = kinds.get(key)
             if known is None:
                 known = kinds[key] = tuple(
@@ -179,7 +190,7 @@ def _firing_each(
                         name,
                         weapon,
                         carried,
-                        _fired(battle, unit, target, shooter, weapon, orders, snaps),
+                        _fired(battle, unit, target, (model, shooter), weapon, orders, snaps),
                     )
                     for name in names
                     for weapon, carried in (_carried(wargear, name),)
@@ -246,20 +257,24 @@ def _fired(
     battle: Battle,
     unit: Unit,
     target: Unit,
-    shooter: Model,
+    firer: tuple[Model, Model],
     weapon: Weapon,
     orders: FireOrders,
-    snaps: dict[int, bool],
+    snaps: dict[tuple[int, bool], bool],
 ) -> tuple[WeaponProfile, float] | None:
-    """The profile ``shooter`` fires ``weapon`` with at ``target`` under ``orders`` and
-    its range, or ``None`` where it fires nothing (:func:`_fired_profile`, or it would
-    fire Snap Shots and cannot); ``snaps`` keeps whether each weapon fires Snap Shots."""
+    """The profile ``firer`` (the model carrying ``weapon`` and the one who fires it: a
+    gun's crewman) fires ``weapon`` with at ``target`` under ``orders`` and its range, or
+    ``None`` where it fires nothing (:func:`_fired_profile`, or it would fire Snap Shots
+    and cannot); ``snaps`` keeps whether each weapon fires Snap Shots, by whether the
+    carrier is a vehicle whose own crew fires them (:func:`vehicles.crew_snap_shots`)."""
+    model, shooter = firer
     profile = _fired_profile(shooter, weapon, orders)
     if profile is None:
         return None
-    snap = snaps.get(id(weapon))
+    key = (id(weapon), has_vehicle_alive(unit) and crew_snap_shots(battle, model))
+    snap = snaps.get(key)
     if snap is None:
-        snap = snaps[id(weapon)] = fires_snap(battle, unit, profile, orders, target)
+        snap = snaps[key] = fires_snap(battle, unit, profile, orders, target, model)
     if snap and not profile.can_snap_fire:
         return None
     return profile, effective_range(unit, profile)
@@ -382,7 +397,8 @@ def _no_snap_shots(
         weapon = model.weapon(weapon_name)
         if weapon is not None:
             profile = weapon_of(weapon)
-            if fires_snap(battle, unit, profile, orders, target) and not profile.can_snap_fire:
+            snap = fires_snap(battle, unit, profile, orders, target, model)
+            if snap and not profile.can_snap_fire:
                 return f"{weapon_name} cannot be fired as Snap Shots"
     return None
 
@@ -482,9 +498,18 @@ def effective_range(unit: Unit, profile: WeaponProfile) -> float:
 
 
 def moved_for_weapons(unit: Unit) -> bool:
-    """Whether the unit counts as moved for Heavy/Salvo/Ordnance (Relentless does not;
-    nor does a vehicle, which fires at full BS after moving at Combat Speed, 7th edition)."""
-    return unit.status.moved and not relentless(unit) and not is_vehicle(unit)
+    """Whether the unit counts as moved for Heavy/Salvo/Ordnance: it moved, and moving
+    changes how it fires them (:func:`moving_changes_weapons`)."""
+    return unit.status.moved and moving_changes_weapons(relentless(unit), is_vehicle(unit))
+
+
+def moving_changes_weapons(is_relentless: bool, vehicle: bool) -> bool:
+    """Whether a unit that moved fires its Heavy, Salvo and Ordnance weapons as one that
+    moved (Snap Shots, a Salvo's lower number): not when it is Relentless, nor when it
+    is a vehicle, which fires at full BS after moving at Combat Speed (7th edition;
+    hammerlab moves vehicles at Combat Speed only). What the exact odds ask of a
+    datasheet's firers too (``analysis.odds_waffle``), given the same two facts."""
+    return not is_relentless and not vehicle
 
 
 def fires_snap(
@@ -493,22 +518,27 @@ def fires_snap(
     profile: WeaponProfile,
     orders: FireOrders,
     target: Unit | None = None,
+    model: Model | None = None,
 ) -> bool:
-    """Whether this weapon fires Snap Shots (at ``target``, when one is given).
+    """Whether this weapon fires Snap Shots (at ``target``, when one is given), fired
+    by ``model`` of the unit (``None``: by the unit as a whole).
 
     Seed 000: "a model with a Heavy weapon … moves and shoots in the same
     turn"; 6th/7th-edition: units gone to ground or falling back snap fire, and a
     unit that regrouped this turn "can only fire Snap Shots" (``movement_phase.regroup``);
     seed 001: shooting into a melee is "a snap shot"; 7th edition: a vehicle
-    whose crew is Shaken or Stunned "can only fire Snap Shots"; a unit that
-    Jinked "can only fire Snap Shots until the end of their next turn"; Zooming
-    Flyers "can only be hit by Snap Shots", and Skyfire (:func:`flyers.snap_against`).
+    whose crew is Shaken or Stunned "can only fire Snap Shots" (that vehicle,
+    :func:`vehicles.crew_snap_shots`: asked of the unit, when every vehicle of it
+    does, :func:`vehicles.whole_crew_snaps`; its other models' shots are
+    :func:`snaps_of`); a unit that Jinked "can only fire Snap Shots until the end
+    of their next turn"; Zooming Flyers "can only be hit by Snap Shots", and
+    Skyfire (:func:`flyers.snap_against`).
     """
     status = st(battle, unit)
     return (
         orders.snap
         or orders.into_melee
-        or crew_snap_shots(battle, unit)
+        or (whole_crew_snaps(battle, unit) if model is None else crew_snap_shots(battle, model))
         or status.jink_snap_turns > 0
         or status.gone_to_ground
         or status.falling_back
@@ -516,6 +546,17 @@ def fires_snap(
         or (profile.is_heavy_like and moved_for_weapons(unit))
         or (target is not None and snap_against(target, profile))
     )
+
+
+def snaps_of(battle: Battle, unit: Unit, models: Sequence[Model], snap: bool) -> list[bool]:
+    """Whether each of ``models`` of ``unit`` fires Snap Shots, ``snap`` being what
+    :func:`fires_snap` says of the unit as a whole: a vehicle of a squadron whose own
+    crew is Shaken or Stunned, or that Rammed, does (:func:`vehicles.crew_snap_shots`),
+    its squadmates as the unit does. A unit with no vehicle alive reads no vehicle
+    status (:func:`vehicles.has_vehicle_alive`)."""
+    if snap or not has_vehicle_alive(unit):
+        return [snap] * len(models)
+    return [crew_snap_shots(battle, model) for model in models]
 
 
 def shots_of_each(
@@ -619,7 +660,9 @@ def fire_weapon(
     elif profile.blast:
         hits = blast_hits(battle, unit, target, shooting, one_each)
     else:
-        hits = _rolled_hits(battle, unit, target, models, profile, snap, orders)
+        hits = []
+        for snapping, group in _by_snap(battle, unit, models, snap):
+            hits += _rolled_hits(battle, unit, target, group, profile, snapping, orders)
     for hit in hits:
         result.hits[hit.unit.id] += 1
     # A Barrage weapon's wounds are allocated from the centre of the marker that caused
@@ -669,6 +712,19 @@ def fire_weapon(
     for resolved in watched:
         resolved()
     return result
+
+
+def _by_snap(
+    battle: Battle, unit: Unit, models: list[Model], snap: bool
+) -> list[tuple[bool, list[Model]]]:
+    """``models`` as they roll To Hit: all together, or, where some fire Snap Shots and
+    others not (a squadron with one Crew Shaken vehicle: :func:`snaps_of`), those at
+    their own BS, then those firing Snap Shots, each a volley of its own."""
+    each = snaps_of(battle, unit, models, snap)
+    if all(each) or not any(each):
+        return [(snap or each[0], models)]
+    pairs = list(zip(models, each, strict=True))
+    return [(want, [m for m, snapping in pairs if snapping is want]) for want in (False, True)]
 
 
 def _friendly_fire_penalty(battle: Battle, shooter: Unit, result: VolleyResult) -> None:
@@ -931,7 +987,8 @@ def _caused(
         twin = profile.has_rule("Twin-linked")
         purpose = f"{profile.name} {rule}"
         ones_by = hit_ones_rerolled(battle, unit, target)
-        hits = roll_hits(battle, shot_bs(battle, model, snap), count, twin, purpose, ones_by)
+        (snapping,) = snaps_of(battle, unit, [model], snap)
+        hits = roll_hits(battle, shot_bs(battle, model, snapping), count, twin, purpose, ones_by)
         shots = [Hit(target, weapon_strength(battle, unit, model, profile), model)] * hits
         return roll_to_wound(
             battle,

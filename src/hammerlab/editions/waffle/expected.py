@@ -46,6 +46,7 @@ from hammerlab.editions.waffle.attacks import (
     ranged_weapons,
     shot_bs,
     shots_of_each,
+    snaps_of,
     weapons_per_phase,
 )
 from hammerlab.editions.waffle.characteristics import armour_save, invulnerable_save
@@ -275,15 +276,19 @@ def expected_casualties(
     total = 0.0
     vehicle = is_vehicle(target)
     slain: dict[int, float] = {}  # by Strength: the models' answers are the same
-    alike: dict[int, tuple[float, int]] = {}  # by profile: To Hit and Strength (not a gun's)
+    # By profile and whether it fires Snap Shots: To Hit and Strength (not a gun's)
+    alike: dict[tuple[int, bool], tuple[float, int]] = {}
     each = shots_of_each(battle, unit, models, profile, target, orders.counts_within)
-    for model, shots in zip(models, each, strict=True):
-        known = alike.get(id(model.profile))
+    snaps = snaps_of(battle, unit, models, snap)  # a squadron's Shaken vehicle: its own
+    for model, shots, snapping in zip(models, each, snaps, strict=True):
+        kind = (id(model.profile), snapping)
+        known = alike.get(kind)
         if known is None:
-            hit = 1.0 if profile.template else p_hit(shot_bs(battle, model, snap), twin, ones)
+            bs = shot_bs(battle, model, snapping)
+            hit = 1.0 if profile.template else p_hit(bs, twin, ones)
             known = (hit, weapon_strength(battle, unit, model, profile))
             if not is_gun(model):  # a gun fires with its crewman's BS (shot_bs)
-                alike[id(model.profile)] = known
+                alike[kind] = known
         hit, strength = known
         if vehicle:  # armour penetration, Hull Points: the vehicle rules' odds
             total += shots * hit * covered * hit_value(battle, target, model, profile, strength)
@@ -292,6 +297,35 @@ def expected_casualties(
             slain[strength] = slain_per_hit(profile, strength, defence, *rerolls)
         total += shots * hit * covered * slain[strength]
     return min(total, float(defence.models))
+
+
+def can_hurt(battle: Battle, unit: Unit, target: Unit, weapon_name: str) -> bool:
+    """Whether a hit of ``weapon_name`` from a model of ``unit`` carrying it could do
+    anything to ``target``: slay or wound its typical model (:func:`slain_per_hit`:
+    the weapon's Strength against the unit's Toughness on the wound chart, Poisoned,
+    Rending and the like), or at a vehicle glance or penetrate the armour that model
+    faces (:func:`odds_vehicles.hit_value`). Range, sight, Ballistic Skill and the
+    orders are not asked: a weapon out of reach may still hurt, one that cannot is
+    harmless wherever it is fired from (a Stikkbomb, S3, at any facing of a Leman
+    Russ; a lasgun, S3, at Toughness 7)."""
+    if target.destroyed:
+        return False
+    vehicle = is_vehicle(target)
+    defence = None if vehicle else defence_of(battle, target, None)
+    rerolls = _wound_rerolls(battle, unit, target)
+    for model in unit.alive_models:
+        weapon = model.weapon(weapon_name)
+        if weapon is None:
+            continue
+        profile = weapon_of(weapon)
+        strength = weapon_strength(battle, unit, model, profile)
+        if defence is None:
+            harm = hit_value(battle, target, model, profile, strength)
+        else:
+            harm = slain_per_hit(profile, strength, defence, *rerolls)
+        if harm > 0:
+            return True
+    return False
 
 
 def expected_per_model(
@@ -735,7 +769,8 @@ def volley_of(
         return Volley(profile, strength, hits=hits, snap=snap, **rerolls), defence
     shots: Counter[int] = Counter()
     each = shots_of_each(battle, unit, models, profile, target, orders.counts_within)
-    for model, count in zip(models, each, strict=True):
-        shots[shot_bs(battle, model, snap)] += count * covered
+    snaps = snaps_of(battle, unit, models, snap)  # a squadron's Shaken vehicle: its own
+    for model, count, snapping in zip(models, each, snaps, strict=True):
+        shots[shot_bs(battle, model, snapping)] += count * covered
     grouped = tuple((n, bs) for bs, n in sorted(shots.items()))
     return Volley(profile, strength, grouped, snap=snap, **rerolls), defence

@@ -40,7 +40,7 @@ from hammerlab.editions.waffle.special_rules import difficult_terrain_dice
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.tank_shock import TANK_SHOCK, offer_tank_shock, shock_choices
 from hammerlab.editions.waffle.transports import offer_disembarking, offer_embarking
-from hammerlab.editions.waffle.vehicles import may_move, turn_to_moves
+from hammerlab.editions.waffle.vehicles import leave_behind, may_move, turn_to_moves
 from hammerlab.editions.waffle.zooming import zoom
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import PhaseChanged
@@ -158,7 +158,8 @@ def _movers(battle: Battle, player: str, done: frozenset[str]) -> list[Unit]:
 
 def _may_move(battle: Battle, unit: Unit) -> bool:
     """Not locked, falling back or gone to ground; not an Immobilised or Crew Stunned
-    vehicle (:func:`vehicles.may_move`); not Artillery with fewer crew than guns
+    vehicle, nor a squadron with a Crew Stunned vehicle or all of it Immobilised
+    (:func:`vehicles.may_move`); not Artillery with fewer crew than guns
     (:func:`artillery.crewed_to_move`)."""
     status = st(battle, unit)
     if status.locked_in_combat or status.falling_back or status.gone_to_ground:
@@ -203,6 +204,7 @@ def make_move(battle: Battle, unit: Unit, allowance: float, why: str) -> None:
     if intent == "hold":
         battle.say("movement", f"{unit.label} stays where it is")
         return
+    leave_behind(battle, unit)  # a squadron moves away from its Immobilised vehicles
     distance = allowance
     if crosses_difficult(battle, unit, intent, allowance):
         count = difficult_terrain_dice(unit)

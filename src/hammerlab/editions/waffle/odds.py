@@ -79,8 +79,9 @@ class Firing:
     half_range: bool = False
     """The target is within half range: Rapid Fire weapons fire twice."""
     moved: bool = False
-    """The unit moved and is not Relentless (:func:`attacks.moved_for_weapons`):
-    Heavy and Ordnance weapons fire Snap Shots, Salvo weapons the lower number."""
+    """The unit counts as moved (:func:`attacks.moved_for_weapons`: it moved, and is
+    neither Relentless nor a vehicle): Heavy and Ordnance weapons fire Snap Shots,
+    Salvo weapons the lower number."""
     snap_divisor: int = 2
     snap_minimum: int = 1
     """The ruleset parameters ``snap_shot_divisor`` and ``snap_shot_minimum_bs``."""

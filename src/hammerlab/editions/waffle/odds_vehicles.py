@@ -53,7 +53,8 @@ class VehicleTarget:
     hull_points: int
     open_topped: bool = False
     weapons: int = 1
-    """Weapons it carries (a Weapon Destroyed with none left Immobilises it)."""
+    """Weapons it carries, a pair of one name counted twice (each Weapon Destroyed takes
+    one: ``vehicle_damage._destroy_weapon``; with none left it Immobilises it)."""
     invulnerable: int | None = None
     cover: int | None = None
     immobilised: bool = False
@@ -189,7 +190,7 @@ def hit_value(
         armour=vehicle.armour(facing),
         hull_points=model.wounds_left,
         open_topped=vehicle.has_type("Open-topped"),
-        weapons=len({w.name for w in model.weapons}),
+        weapons=len(model.weapons),
         invulnerable=invulnerable_save(battle, target, model),
         cover=None if melee else cover_save(battle, firer, target, model, gone_to_ground=False),
         immobilised=vehicle_status_now(battle, model).immobilised,

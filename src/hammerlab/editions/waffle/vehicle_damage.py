@@ -270,7 +270,8 @@ def _suffer(battle: Battle, attacker: Unit, victim: Unit, model: Model, result: 
 
     Crew Shaken: "can only fire Snap Shots until the end of its next turn".
     Crew Stunned: that, and it "cannot move". Weapon Destroyed: "one weapon
-    (attacker's choice) … is destroyed"; with none left, Immobilised instead.
+    (attacker's choice) … is destroyed" (:func:`_destroy_weapon`); with none left,
+    Immobilised instead.
     Immobilised: "cannot move"; an Immobilised vehicle that is Immobilised
     again "loses an additional Hull Point". "Until the end of its next turn"
     counts the end of this turn when it is the vehicle's own.
@@ -292,7 +293,12 @@ def _suffer(battle: Battle, attacker: Unit, victim: Unit, model: Model, result: 
 
 
 def _destroy_weapon(battle: Battle, attacker: Unit, victim: Unit, model: Model) -> bool:
-    """The attacker picks one of the vehicle's weapons; ``False`` when it has none."""
+    """The attacker picks one of the vehicle's weapons; ``False`` when it has none.
+
+    7th edition: "one weapon (attacker's choice) … is destroyed": the attacker names a
+    weapon, and one weapon of that name goes; a vehicle carrying it twice (a Land
+    Raider's pair of twin-linked lascannons, which every other rule fires as two
+    weapons: ``attacks.firing_models``) keeps the other."""
     names = list(dict.fromkeys(w.name for w in model.weapons))
     if not names:
         return False
@@ -305,7 +311,8 @@ def _destroy_weapon(battle: Battle, attacker: Unit, victim: Unit, model: Model) 
             context=DecisionContext(unit=attacker.id, target=victim.id),
         )
     )
-    model.weapons = tuple(w for w in model.weapons if w.name != lost)
+    gone = next(i for i, w in enumerate(model.weapons) if w.name == lost)
+    model.weapons = model.weapons[:gone] + model.weapons[gone + 1 :]
     battle.say("vehicle", f"{model.id}: {lost} is destroyed")
     return True
 

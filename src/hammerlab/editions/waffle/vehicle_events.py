@@ -73,3 +73,24 @@ class VehicleDestroyed(Event):
             return f"  {self.model} ({self.unit}) is {self.how}"
         caught = ", ".join(f"{u}: {n}" for u, n in self.hits) or "nobody"
         return f'  {self.model} ({self.unit}) Explodes! (D6 = {self.radius}"): hits {caught}'
+
+
+@dataclass(frozen=True)
+class LeftBehind(Event):
+    """A squadron moved away from its Immobilised vehicle, which is now a unit of its own
+    (``vehicles.leave_behind``)."""
+
+    kind: ClassVar[str] = "left_behind"
+    squadron: str
+    """The squadron that moved on."""
+    model: str
+    """The Immobilised vehicle left behind."""
+    unit: str
+    """The vehicle's own unit from now on."""
+
+    @property
+    def text(self) -> str:
+        return (
+            f"{self.squadron} moves away from {self.model} (Immobilised), "
+            f"left behind as {self.unit}"
+        )

@@ -13,13 +13,14 @@ table ``vehicle_damage``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from hammerlab.editions.waffle.profiles import is_vehicle_profile, stats_of
 from hammerlab.editions.waffle.state import VehicleStatus, state_of
+from hammerlab.editions.waffle.vehicle_events import LeftBehind
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.datasheet import Profile
+from hammerlab.engine.datasheet import ModelEntry, Profile
 from hammerlab.engine.geometry import Vec
 from hammerlab.engine.memo import per_makeup
 from hammerlab.engine.units import Model, Unit
@@ -198,12 +199,57 @@ def turn_to_moves(battle: Battle, unit: Unit, starts: dict[str, Vec]) -> None:
 
 def may_move(battle: Battle, unit: Unit) -> bool:
     """7th edition: an Immobilised vehicle "cannot move"; a Crew Stunned one "cannot
-    move … until the end of its next turn"."""
-    return not any(
-        vehicle_of(m.profile) is not None
-        and ((s := vehicle_status_now(battle, m)).immobilised or s.stunned_turns > 0)
+    move … until the end of its next turn". Each is said of the vehicle that suffered
+    it, so in a squadron (a unit of several vehicles) of that vehicle alone; but a unit
+    moves as a block (``movement``: every model by one vector), which keeps it in
+    coherency. So a squadron with a Crew Stunned vehicle stays where it is that turn
+    (its squadmates could only have moved within coherency of it); one whose Immobilised
+    vehicles are not all of it moves, leaving them behind as units of their own
+    (:func:`leave_behind`)."""
+    statuses = [
+        vehicle_status_now(battle, m)
         for m in unit.alive_models
-    )
+        if vehicle_of(m.profile) is not None
+    ]
+    if any(s.stunned_turns > 0 for s in statuses):
+        return False
+    return not statuses or not all(s.immobilised for s in statuses)
+
+
+def leave_behind(battle: Battle, unit: Unit) -> None:
+    """The squadron ``unit`` moves away from its Immobilised vehicles: each stays where
+    it is, a unit of its own from then on (:class:`LeftBehind`).
+
+    7th edition, Squadrons (as remembered; neither the seeds nor the shared data print
+    it): "If a vehicle in a squadron is Immobilised, the rest of the squadron may move
+    away, leaving it behind … the Immobilised vehicle is treated as a separate unit".
+    Hammerlab asks it when the squadron moves in its Movement phase
+    (``movement_phase.move_one``, any intent but ``hold``): it always leaves them (a
+    block move cannot keep coherency with a vehicle that stays). The vehicle keeps its
+    id, wargear, Hull Points and damage; the new unit, named after the squadron with
+    the vehicle's model id as its own, counts one model from the start, the squadron
+    one fewer, so that no model is counted slain or twice; under kill points it is a
+    unit of its own, worth its own point (``turns.victory_scores``). Nothing happens
+    when all the unit's vehicles are Immobilised (it does not move: :func:`may_move`)
+    or none is."""
+    alive = unit.alive_models
+    stuck = [
+        m
+        for m in alive
+        if vehicle_of(m.profile) is not None and vehicle_status_now(battle, m).immobilised
+    ]
+    if not stuck or len(stuck) == len(alive):
+        return
+    for model in stuck:
+        unit.models.remove(model)
+        unit.starting_models -= 1
+        entry = ModelEntry(
+            model.profile, 1, model.weapons, model.base_mm, rules=model.rules, powers=model.powers
+        )
+        sheet = replace(unit.datasheet, entries=(entry,))
+        alone = Unit(model.id, unit.name, unit.player, sheet, [model])
+        battle.units[alone.id] = alone
+        battle.emit(LeftBehind(squadron=unit.label, model=model.id, unit=alone.label))
 
 
 def may_run(unit: Unit) -> bool:
@@ -245,19 +291,24 @@ def melee_cell_against(battle: Battle, target: Unit) -> str | None:
     return MOVED_HIT if moved else AUTOMATIC_HIT
 
 
-def crew_snap_shots(battle: Battle, unit: Unit) -> bool:
+def crew_snap_shots(battle: Battle, model: Model) -> bool:
     """Crew Shaken or Crew Stunned: the vehicle "can only fire Snap Shots"; so can a
     Tank that Rammed this turn ("it … may only shoot Snap Shots in that turn's
-    Shooting phase": ``ramming``). A unit with no vehicle alive is answered from its
-    make-up (:func:`has_vehicle_alive`, asked on every estimate) without reading a
-    vehicle status, as the loop over its models reads none."""
-    return has_vehicle_alive(unit) and any(
-        vehicle_of(m.profile) is not None
-        and (
-            (s := vehicle_status_now(battle, m)).shaken_turns > 0 or s.stunned_turns > 0 or s.rammed
-        )
-        for m in unit.alive_models
-    )
+    Shooting phase": ``ramming``). Each is said of the vehicle: in a squadron, of
+    ``model`` alone, its squadmates firing as they would (``attacks.snaps_of``). A
+    model that is no vehicle never is."""
+    if vehicle_of(model.profile) is None:
+        return False
+    status = vehicle_status_now(battle, model)
+    return status.shaken_turns > 0 or status.stunned_turns > 0 or status.rammed
+
+
+def whole_crew_snaps(battle: Battle, unit: Unit) -> bool:
+    """Whether every model alive of ``unit`` is a vehicle that fires only Snap Shots
+    (:func:`crew_snap_shots`): the unit as a whole does (a lone Shaken tank). A unit
+    with no vehicle alive is answered from its make-up (:func:`has_vehicle_alive`,
+    asked on every estimate) without reading a vehicle status."""
+    return has_vehicle_alive(unit) and all(crew_snap_shots(battle, m) for m in unit.alive_models)
 
 
 def vehicle_end_of_turn(battle: Battle, player: str) -> None:
