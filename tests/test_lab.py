@@ -146,6 +146,30 @@ def test_cli_lab_a_rule_of_another_ruleset_names_the_scenario_and_its_ruleset(
     )
 
 
+def test_cli_lab_knows_no_rule_of_a_plug_in_it_was_not_given(tmp_path: Path) -> None:
+    # Plug-ins are scoped to the games that name them (session 22), but the lab's flags
+    # were checked with every file the process had loaded: a core11 plug-in loaded
+    # earlier (by another caller of the library, or another test) made its rule known
+    # to a lab not given it, and its name appeared among those "known".
+    from hammerlab.editions.plugins import load_plugin_file
+
+    plugin = tmp_path / "elsewhere_rule.py"
+    plugin.write_text(
+        'from hammerlab.engine.rules import RuleOption\nRULESET = "core11"\n'
+        'RULES = (RuleOption("elsewhere_rule", "a rule", "House rule"),)\n',
+        encoding="utf-8",
+    )
+    load_plugin_file(plugin)
+    core11 = EXAMPLES / "core11_whole_turn.toml"
+    result = CliRunner().invoke(app, ["lab", str(core11), "--rule", "elsewhere_rule"])
+    assert (result.exit_code, result.stdout) == (2, "")
+    said, known = result.stderr.split("; known: ")
+    assert said == f"error: --rule: {core11} (ruleset core11): unknown rule or parameter " + (
+        "'elsewhere_rule'"
+    )
+    assert known.split(" (")[0].strip() == "cover_effect"
+
+
 class _NothingToPlay(Runner):
     """A runner that fails if asked to play any battle (a resume must read them all)."""
 

@@ -359,7 +359,7 @@ class RuleOption:
     source: str = "built-in"
     """Where the rule comes from: ``built-in``, a plug-in file or an entry point."""
     requires: str | None = None
-    """The option this one changes (``suppressive_pinning``: ``suppressive_fire``), whose
+    """The option this one changes (a variant of a rule names the rule it varies), whose
     hook points it installs on: switched on without it, it would change nothing, and
     :func:`resolve_settings` refuses that as it refuses a parameter given with its rule
     switched off (:func:`check_requirements`)."""
