@@ -658,7 +658,7 @@ def test_a_coherent_spot_near_the_table_edge_keeps_the_whole_base_on_the_table()
     battle = make_battle(charger, target, bystander)
     model_ = charger.alive_models[1]
     spot = coherent_approach(
-        battle, model_, target, 4.5, bystander.alive_models, charger.alive_models[:1]
+        battle, charger, model_, target, 4.5, bystander.alive_models, charger.alive_models[:1]
     )
     assert spot[0] - model_.radius >= -1e-9 and spot[1] - model_.radius >= -1e-9
 

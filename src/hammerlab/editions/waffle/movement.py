@@ -16,7 +16,7 @@ from shapely.ops import nearest_points
 from hammerlab.editions.waffle.characteristics import invulnerable_save
 from hammerlab.editions.waffle.events import ReactionDeclared
 from hammerlab.editions.waffle.flank import FLANK, flank_route
-from hammerlab.editions.waffle.placement import EPSILON
+from hammerlab.editions.waffle.placement import EPSILON, in_the_way, path_gap
 from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.special_rules import crusader, passes_dangerous_terrain
 from hammerlab.editions.waffle.state import lose_one_wound, remove_casualty, st
@@ -30,7 +30,6 @@ from hammerlab.engine.geometry import (
     closest,
     near_path,
     nearest,
-    segment_point_distance,
     step_toward,
 )
 from hammerlab.engine.memo import per_decision, per_makeup
@@ -385,25 +384,20 @@ def _obstacle(
         if not battle.battlefield.on_table(end):
             return model, None, 0.0
         for enemy in enemies:
-            gap = _gap(start, end, model, enemy)
+            gap = path_gap(start, end, model, enemy)
             if gap < ENEMY_CLEARANCE and gap < _clearance(start, model, enemy):
                 return model, enemy, ENEMY_CLEARANCE
-        for other in others:
-            if _gap(start, end, model, other) < -EPSILON:
-                return model, other, 0.0
+        other = in_the_way(model, start, end, others)
+        if other is not None:
+            return model, other, 0.0
     return None
 
 
 def _clearance(start: Vec, model: Model, enemy: Model) -> float:
     """How near ``enemy`` a move of ``model`` from ``start`` may come: 1", or, where it
     starts nearer, no nearer than it starts."""
-    already = _gap(start, start, model, enemy)
+    already = path_gap(start, start, model, enemy)
     return ENEMY_CLEARANCE if already >= ENEMY_CLEARANCE else already - EPSILON
-
-
-def _gap(start: Vec, end: Vec, model: Model, other: Model) -> float:
-    """The closest the two bases come while ``model`` moves from ``start`` to ``end``."""
-    return segment_point_distance(start, end, other.position) - model.radius - other.radius
 
 
 def passed_from(intent: str, starts: Mapping[str, Vec]) -> Mapping[str, Vec] | None:
