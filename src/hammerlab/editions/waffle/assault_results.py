@@ -332,8 +332,7 @@ def pile_in(
     outside = [e for f in battle.enemies_of(unit) if f.id not in fighting for e in f.alive_models]
     for model in closest(enemies, models):
         reachable = [e for e in closest([model], enemies) if base_distance(model, e) <= PILE_IN]
-        spots = (contact_spot(battle, unit, model, e, PILE_IN, outside) for e in reachable)
-        spot = next((s for s in spots if s is not None), None)
+        spot = contact_spot(battle, unit, model, reachable, PILE_IN, outside)
         if spot is None:
             nearest = closest([model], enemies)[0]
             holder = next(f for f in foes if nearest in f.alive_models)

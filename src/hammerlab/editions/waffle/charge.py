@@ -480,12 +480,8 @@ def _contact_spot_in_target(
     others = [m for m in unit.alive_models if m is not model]
     engaged = [e for e in target.alive_models if any(in_contact(e, m) for m in others)]
     free = [e for e in target.alive_models if e not in engaged]
-    for group in (free, engaged):
-        for enemy in closest([model], group):
-            spot = contact_spot(battle, unit, model, enemy, reach, avoid)
-            if spot is not None:
-                return spot
-    return None
+    enemies = [*closest([model], free), *closest([model], engaged)]
+    return contact_spot(battle, unit, model, enemies, reach, avoid)
 
 
 def charge_bonus_attacks(battle: Battle, unit: Unit) -> int:

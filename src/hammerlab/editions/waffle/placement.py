@@ -35,13 +35,14 @@ def contact_spot(
     battle: Battle,
     unit: Unit,
     model: Model,
-    enemy: Model,
+    enemies: Sequence[Model],
     reach: float,
     avoid: Sequence[Model] = (),
 ) -> Vec | None:
-    """The nearest free point touching ``enemy``'s base that ``model`` (of ``unit``)
-    can get to within ``reach`` without passing through another unit's base (and,
-    with ``avoid``, at least 1" from each of those models: :func:`keeps_clear`).
+    """The nearest free point touching the base of the first of ``enemies`` (tried in
+    order) that has one that ``model`` (of ``unit``) can get to within ``reach``
+    without passing through another unit's base (and, with ``avoid``, at least 1"
+    from each of those models: :func:`keeps_clear`).
 
     Points are tried around the enemy base, starting with the one on the
     straight line between the two and moving away on both sides: each is
@@ -56,22 +57,52 @@ def contact_spot(
     model's base is wide is never got to: a player's review saw Boyz charge into
     the 1" gaps inside a Tactical Squad, which was then Trapped! falling back.
     """
+    bases = bases_near(battle, unit, model, reach)
+    mates = (m for m in unit.alive_models if m is not model)
+    crowd = [*bases, *near_path([model], (0.0, 0.0), mates, reach)]  # all it may not overlap
+    for enemy in enemies:
+        spot = _spot_round(battle, model, enemy, reach, avoid, bases, crowd)
+        if spot is not None:
+            return spot
+    return None
+
+
+def _spot_round(
+    battle: Battle,
+    model: Model,
+    enemy: Model,
+    reach: float,
+    avoid: Sequence[Model],
+    bases: Sequence[Model],
+    crowd: Sequence[Model],
+) -> Vec | None:
+    """:func:`contact_spot` round one enemy's base: ``bases`` may not be passed
+    through, ``crowd`` (every model near) not overlapped."""
     gap = model.radius + enemy.radius
     ex, ey = enemy.position
     start = model.position
     facing = math.atan2(start[1] - ey, start[0] - ex)
-    bases = bases_near(battle, unit, model, reach)
+    # Beyond this angle off ``facing`` the straight line to a point crosses the enemy's
+    # own base: such a point is got to only round the base from the point before it.
+    tangent = math.degrees(math.acos(min(1.0, gap / max(centre_distance(start, (ex, ey)), gap))))
     beside = [b for b in bases if b is not enemy]  # going round the enemy's base hugs it
     # On each side: the point last tried, and how far the model went to stand there
     # (None: it cannot stand there).
     last: dict[int, tuple[Vec, float | None]] = {}
     for step in range(0, 180 // CONTACT_ANGLE_STEP + 1):
+        behind = step * CONTACT_ANGLE_STEP > tangent + EPSILON
+        if behind and all(last[side][1] is None for side in (1, -1)):
+            return None  # neither side can be got round any farther
         for sign in (1, -1) if step else (1,):
+            if behind and last[sign][1] is None:
+                continue
             angle = facing + math.radians(sign * step * CONTACT_ANGLE_STEP)
             spot = (ex + gap * math.cos(angle), ey + gap * math.sin(angle))
             if centre_distance(start, spot) > reach + EPSILON:
                 return None
-            walked = _way_to(battle, model, spot, bases, last.get(sign), beside, reach)
+            walked = None
+            if is_free(battle, model, spot, crowd):
+                walked = _way_to(model, spot, bases, last.get(sign), beside, reach)
             last[sign] = (spot, walked)
             if step == 0:
                 last[-1] = last[1]
@@ -81,7 +112,6 @@ def contact_spot(
 
 
 def _way_to(
-    battle: Battle,
     model: Model,
     spot: Vec,
     bases: Sequence[Model],
@@ -89,12 +119,11 @@ def _way_to(
     beside: Sequence[Model],
     reach: float,
 ) -> float | None:
-    """How far ``model`` goes to stand at ``spot`` touching an enemy base (``None``:
-    it cannot): straight there, else from the point ``before`` it on the enemy's
-    base (where it stood, and how far it had gone), passing ``beside`` bases but
-    the enemy's, within ``reach`` (:func:`contact_spot`)."""
-    if not is_free(battle, model, spot):
-        return None
+    """How far ``model`` goes to the free ``spot`` touching an enemy base (``None``: it
+    cannot get there): straight, passing none of ``bases``, else from the point
+    ``before`` it on the enemy's base (where it stood, and how far it had gone),
+    passing none of ``beside`` (``bases`` but the enemy's), within ``reach``
+    (:func:`contact_spot`)."""
     if in_the_way(model, model.position, spot, bases) is None:
         return centre_distance(model.position, spot)
     if before is None or before[1] is None:
@@ -229,22 +258,25 @@ def in_the_way(model: Model, start: Vec, end: Vec, others: Sequence[Model]) -> M
     6th/7th edition: models may not move through other models. A block move's
     path (:func:`movement.fall_back_route`, a Run, a move) and each model's
     charge, Pile In and Consolidate move are checked by it."""
-    for other in others:
-        if path_gap(start, end, model, other) < -EPSILON:
+    radius = model.radius
+    for other in others:  # path_gap(start, end, model, other) < -EPSILON, in one call
+        if segment_point_distance(start, end, other.position) < radius + other.radius - EPSILON:
             return other
     return None
 
 
-def is_free(battle: Battle, model: Model, spot: Vec) -> bool:
-    """Whether ``model``'s base at ``spot`` is on the table and overlaps no other base."""
+def is_free(battle: Battle, model: Model, spot: Vec, near: Sequence[Model] | None = None) -> bool:
+    """Whether ``model``'s base at ``spot`` is on the table and overlaps no other base:
+    every model's on the table, or only those ``near`` (where a caller trying many
+    spots has kept those that can overlap one: :func:`contact_spot`)."""
     if not battle.battlefield.on_table(spot):
         return False
-    for unit in battle.units.values():
-        for other in unit.alive_models:
-            if other is model:
-                continue
-            if centre_distance(spot, other.position) < model.radius + other.radius - EPSILON:
-                return False
+    others = (m for u in battle.units.values() for m in u.alive_models) if near is None else near
+    for other in others:
+        if other is model:
+            continue
+        if centre_distance(spot, other.position) < model.radius + other.radius - EPSILON:
+            return False
     return True
 
 
