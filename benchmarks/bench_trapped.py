@@ -9,7 +9,7 @@ trapped unit loses every model at once, so it counts once).
 
     PYTHONPATH=src .venv/bin/python benchmarks/bench_trapped.py [N] [FILE ...]
 
-(N = 10 by default, about a minute.)
+(N = 10 by default, about 30 s.)
 """
 
 from __future__ import annotations
