@@ -31,7 +31,7 @@ from conftest import (
 from fight_kit import CHAINSWORD, GUARD, MARINE, north, south
 from test_waffle_vehicles import LEMAN_RUSS, vehicle_unit
 
-from hammerlab.editions.waffle.assault_results import combat_result
+from hammerlab.editions.waffle.assault_results import combat_result, consolidate
 from hammerlab.editions.waffle.combat import combats
 from hammerlab.editions.waffle.fight import fight_sub_phase
 from hammerlab.editions.waffle.special_rules import may_sweep
@@ -535,6 +535,24 @@ def test_seed001_consolidate_d6_not_into_base_contact(roll: int, end_y: float) -
     assert (move.model, move.reason) == ("a.1", "consolidates")
     assert close(move.end, (10, end_y))
     assert "only units of A are left: the combat is over" in messages(battle)
+    assert all_dice_used(battle)
+
+
+def test_a_consolidating_model_stops_short_of_a_base_in_its_way() -> None:
+    """6th/7th edition: models may not move through other models, in a Consolidation
+    too. X at (30, 10) consolidates 6" toward the enemy at (30, 24): the whole move
+    would end at (30, 16), free and 8" from the enemy, but the friendly F at
+    (30.8, 11.5) stands in the way: a base on the line x = 30 overlaps F's while
+    0.64 + (y - 11.5)² < 1, y from 10.9 to 12.1. Of the tenths of the move (0.6"
+    each), only the first ends short of that: (30, 10.6)."""
+    x = squad("x", A, MARINE, [CHAINSWORD], [(30, 10)], name="X")
+    friend = squad("f", A, MARINE, [CHAINSWORD], [(30.8, 11.5)], name="F")
+    enemy = squad("e", B, GUARD, [CHAINSWORD], [(30, 24)], name="E")
+    battle = make_battle(x, friend, enemy, dice=[6], script_a=[("move", "advance")])
+    consolidate(battle, x)
+    (move,) = of_kind(battle, "move")
+    assert (move.model, move.reason) == ("x.1", "consolidates")
+    assert close(move.end, (30, 10.6))
     assert all_dice_used(battle)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -42,6 +43,7 @@ from conftest import (
     weapon,
 )
 
+from hammerlab.analysis.game import Game
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.attacks import firing_models
 from hammerlab.editions.waffle.charge import (
@@ -63,6 +65,7 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import TerrainArea
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.geometry import base_distance, centre_distance
+from hammerlab.io.scenario import load_scenario
 
 SHORT_PISTOL = weapon("Short pistol", "6", "4", "5", "Pistol")
 PIN_GUN = weapon("Pin gun", "24", "4", "-", "Assault 2, Pinning")
@@ -649,6 +652,103 @@ def test_a_model_whose_way_in_is_barred_ends_its_charge_in_coherency() -> None:
     assert all_dice_used(battle)
 
 
+def test_a_charging_model_does_not_end_behind_a_closed_rank() -> None:
+    """6th/7th edition: models may not move through other models. A player's review
+    (session 22): Boyz charged into the 1" gaps inside a Tactical Squad, a spot
+    reached only through a rank of bases, and the Marines were then Trapped!.
+
+    The target stands in a 2 x 2 block, centres 1.9" apart: every gap between two
+    bases is 0.9", narrower than a 1" base. a.1 and a.2 charge 6" straight into
+    b.1 (30, 15) and b.2 (31.9, 15). a.3 at (30.8, 11) then looks for the unengaged
+    b.3 (30, 17.9) first (closer than b.4). Its spots within 6": the arc 17.5°
+    either side of the line to a.3 (cos = (6.946² + 1 - 36) / (2 x 6.946)). Turning
+    toward the block's middle, 0° to 10° overlap b.1 (0.91", 0.94", 0.98" away);
+    15°, (30.368, 16.970), is free (1.04" from b.1) and 5.99" from a.3, but inside
+    the block: the straight way there passes 0.44" from b.1's centre, through its
+    base, and no point before it on b.3's base is free to go round from. The other
+    way every spot in reach overlaps b.1. b.4's spots in reach (8.4° either side)
+    all overlap b.2. So a.3 touches an engaged model: b.1 (5.06" away), on the first
+    5° step from the line to a.3 (-80.9°) that clears a.1's base, standing due south
+    of b.1: 60° round from a.1 (a chord of 1") is -30°, the step at -25.9°. Its way
+    there passes only its own a.1 (a model's own unit does not bar it).
+    """
+    charger = squad("a", A, MARINE, [BOLTGUN], [(30, 12), (31.9, 12.2), (30.8, 11)], name="Charger")
+    target = squad(
+        "b", B, GUARD, [LASGUN], [(30, 16), (31.9, 16), (30, 17.9), (31.9, 17.9)], name="Target"
+    )
+    battle = make_battle(
+        charger,
+        target,
+        dice=[3, 3],  # 6": a.1 is 3" from b.1
+        script_a=charge_script("Charger [a]", "Target [b]"),
+        script_b=NO_REACTION,
+    )
+    charge_sub_phase(battle, A)
+    a1, a2, a3 = (model(battle, f"a.{n}") for n in (1, 2, 3))
+    assert a1.position == pytest.approx((30, 15))
+    assert a2.position == pytest.approx((31.9, 15))
+    turn = math.atan2(11 - 16, 30.8 - 30) + math.radians(11 * 5)
+    assert a3.position == pytest.approx((30 + math.cos(turn), 16 + math.sin(turn)))
+    assert all(m.position[1] < 16 for m in charger.models)  # none beyond the front rank
+    assert all_dice_used(battle)
+
+
+def test_a_contact_spot_behind_the_enemy_is_reached_round_its_base() -> None:
+    """The straight way to a spot on the far side of an enemy base crosses that base;
+    a model gets there round it (6th/7th edition: a model may move round other
+    models, not through them), from the last spot it could reach straight.
+
+    b.1 at (30, 16); a.1 0.2" south of it at (30, 14.8): straight lines reach only the
+    spots within acos(1 / 1.2) = 33.6° of the line between them. Every spot from
+    there to 10° past east is within 1" of ``Bystander [c]`` (c.1 at (31.9, 14.4),
+    c.2 at (28.1, 14.4), which a charging model may not come within 1" of): a spot
+    at angle t round b.1 is 1" clear of c.1 when 7.17 - 3.8 cos t + 3.2 sin t >= 4,
+    first at t = 15° in 5° steps from -90°, and the same step on the west side is
+    its mirror (c.2), tried after. The spots on the way are all free (none comes
+    within 1.48" of c.1's centre), so a.1 goes round to (30 + cos 15°, 16 + sin 15°).
+    """
+    charger = squad("a", A, MARINE, [BOLTGUN], [(30, 14.8)], name="Charger")
+    target = squad("b", B, GUARD, [LASGUN], [(30, 16)], name="Target")
+    bystander = squad("c", B, GUARD, [LASGUN], [(31.9, 14.4), (28.1, 14.4)], name="Bystander")
+    battle = make_battle(
+        charger,
+        target,
+        bystander,
+        dice=[1, 2],  # 3"
+        script_a=charge_script("Charger [a]", "Target [b]"),
+        script_b=NO_REACTION,
+    )
+    charge_sub_phase(battle, A)
+    angle = math.radians(15)
+    assert model(battle, "a.1").position == pytest.approx(
+        (30 + math.cos(angle), 16 + math.sin(angle))
+    )
+    assert all_dice_used(battle)
+
+
+CHARGE_INTO_OVERWATCH = (
+    Path(__file__).resolve().parents[2] / "examples" / "assault_charge_into_overwatch.toml"
+)
+
+
+def test_the_charge_into_overwatch_example_s_seed_7_no_longer_traps_the_marines() -> None:
+    """The player review's reproduction (``hammerlab battle
+    examples/assault_charge_into_overwatch.toml --seed 7``): the Boyz charged into
+    the gaps between the Tactical Squad's two ranks (y 10.87 and 13.13, x 31.48 to
+    40.52), and when the Marines lost and fell back 3", all seven were removed as
+    Trapped!. Now no charging Boy ends between the ranks, and the Marines fall back."""
+    spec = load_scenario(CHARGE_INTO_OVERWATCH)
+    game = Game.start(spec, str(CHARGE_INTO_OVERWATCH), seed=7)
+    game.play()
+    events = game.battle.log.events
+    ends = [e.end for e in events if e.kind == "move" and e.reason == "charges"]
+    assert ends
+    assert not any(31.48 < x < 40.52 and 10.87 < y < 13.13 for x, y in ends)
+    assert not any(getattr(e, "cause", "") == "trapped while falling back" for e in events)
+    tactical = game.battle.unit("tactical").label
+    assert any(e.kind == "move" and e.reason == "falls back" and e.unit == tactical for e in events)
+
+
 def test_a_coherent_spot_near_the_table_edge_keeps_the_whole_base_on_the_table() -> None:
     # A review: a spot around a model of the unit standing by the edge could leave the
     # charging model's base hanging 0.27" off the table (its centre on it).
@@ -658,7 +758,7 @@ def test_a_coherent_spot_near_the_table_edge_keeps_the_whole_base_on_the_table()
     battle = make_battle(charger, target, bystander)
     model_ = charger.alive_models[1]
     spot = coherent_approach(
-        battle, model_, target, 4.5, bystander.alive_models, charger.alive_models[:1]
+        battle, charger, model_, target, 4.5, bystander.alive_models, charger.alive_models[:1]
     )
     assert spot[0] - model_.radius >= -1e-9 and spot[1] - model_.radius >= -1e-9
 

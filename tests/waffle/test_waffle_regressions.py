@@ -163,6 +163,49 @@ def test_base_fall_back_with_no_way_out_is_trapped_and_destroyed() -> None:
     assert all_dice_used(battle)
 
 
+def test_base_fall_back_with_an_enemy_among_its_models_falls_back_one_by_one() -> None:
+    """6th/7th-edition Fall Back: each model moves toward the own table edge, around
+    models in the way. A block (every model by one vector) cannot leave W at
+    (30, 22): M.1 touches it from the north, M.2 (29.2, 21.4) and M.3 (30.8, 21.4)
+    from the south-west and south-east. A first leg with any southward part takes
+    M.1 into W's base; a level one takes M.2 (east) or M.3 (west) into it. Such a
+    unit was Trapped! (a player's review: Marines who had piled in round a Boy
+    were all removed). Its models fall back one by one instead, the nearest the
+    edge first: M.2 and M.3 straight 7" south; M.1, whose every way with a
+    southward part runs into W, steps east (90°, tried before west) the least of
+    the 0.5" steps that clears W on the way down, 1", then 6" south: (31, 17)."""
+    loser = squad("m", A, profile(), [BOLTGUN], [(30, 23), (29.2, 21.4), (30.8, 21.4)], name="M")
+    winner = squad("w", B, ORK, [BOLTGUN], [(30, 22)], name="W")
+    battle = make_battle(loser, winner, dice=[3, 4])
+    fall_back(battle, loser, "lost the combat")
+    assert not loser.destroyed
+    moves = [(e.model, e.end) for e in of_kind(battle, "move")]
+    assert [m for m, _ in moves] == ["m.2", "m.3", "m.1", "m.1"]
+    ends = {m.id: m.position for m in loser.models}
+    assert ends["m.2"] == pytest.approx((29.2, 14.4))
+    assert ends["m.3"] == pytest.approx((30.8, 14.4))
+    assert moves[2][1] == pytest.approx((31.0, 23.0))
+    assert ends["m.1"] == pytest.approx((31.0, 17.0))
+    assert all_dice_used(battle)
+
+
+def test_base_fall_back_of_a_unit_surrounded_is_trapped_one_by_one_too() -> None:
+    """7th-edition Trapped! still holds when the models cannot fall back one by one
+    either. M.1 (30, 22) and M.2 (31, 22) touch each other; enemies touch M.1 from
+    the west (29, 22) and south (30, 21), M.2 from the east (32, 22) and south
+    (31, 21). Every way toward the south edge up to 90° either side starts into a
+    base touching the model, for the block and for each model alone (M.1 first: M.2
+    bars its way east)."""
+    loser = squad("m", A, profile(), [BOLTGUN], [(30, 22), (31, 22)], name="M")
+    ring = squad("w", B, ORK, [BOLTGUN], [(29, 22), (30, 21), (32, 22), (31, 21)], name="W")
+    battle = make_battle(loser, ring, dice=[3, 4])
+    fall_back(battle, loser, "lost the combat")
+    assert loser.destroyed
+    causes = [e.cause for e in of_kind(battle, "casualty")]
+    assert causes == ["trapped while falling back"] * 2
+    assert all_dice_used(battle)
+
+
 FAR_SIDE = """
 name = "Guard beaten by Genestealers standing between them and their edge"
 ruleset = "waffle"

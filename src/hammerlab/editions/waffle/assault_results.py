@@ -19,8 +19,10 @@ from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult
 from hammerlab.editions.waffle.placement import (
     EPSILON,
     PILE_IN,
+    bases_near,
     closest_approach,
     contact_spot,
+    in_the_way,
     is_free,
 )
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of
@@ -330,12 +332,11 @@ def pile_in(
     outside = [e for f in battle.enemies_of(unit) if f.id not in fighting for e in f.alive_models]
     for model in closest(enemies, models):
         reachable = [e for e in closest([model], enemies) if base_distance(model, e) <= PILE_IN]
-        spots = (contact_spot(battle, model, e, PILE_IN, outside) for e in reachable)
-        spot = next((s for s in spots if s is not None), None)
+        spot = contact_spot(battle, unit, model, reachable, PILE_IN, outside)
         if spot is None:
             nearest = closest([model], enemies)[0]
             holder = next(f for f in foes if nearest in f.alive_models)
-            spot = closest_approach(battle, model, holder, PILE_IN, outside)
+            spot = closest_approach(battle, unit, model, holder, PILE_IN, outside)
         _move(battle, unit, model, spot, "piles in", before)
 
 
@@ -344,7 +345,8 @@ def consolidate(battle: Battle, unit: Unit) -> None:
 
     The player picks where to (advance, take cover, retreat, hold). Each model
     moves by the same vector, the unit's centre toward that goal, the leading
-    models first; a model that would overlap a base, leave the table or come
+    models first; a model that would overlap a base, pass through another unit's
+    base on its way (:func:`placement.in_the_way`), leave the table or come
     within 1" of an enemy moves a shorter part of the vector (tenths), or not
     at all.
     """
@@ -359,9 +361,14 @@ def consolidate(battle: Battle, unit: Unit) -> None:
     dx, dy = end[0] - centre[0], end[1] - centre[1]
     enemies = [e for foe in battle.enemies_of(unit) for e in foe.alive_models]
     for model in sorted(models, key=lambda m: -(m.position[0] * dx + m.position[1] * dy)):
+        bases = bases_near(battle, unit, model, float(distance))
         for tenth in range(10, 0, -1):
             spot = (model.position[0] + dx * tenth / 10, model.position[1] + dy * tenth / 10)
-            if is_free(battle, model, spot) and _clear_of(model, spot, enemies):
+            if (
+                is_free(battle, model, spot)
+                and _clear_of(model, spot, enemies)
+                and in_the_way(model, model.position, spot, bases) is None
+            ):
                 _move(battle, unit, model, spot, "consolidates")
                 break
 

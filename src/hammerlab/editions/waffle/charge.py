@@ -468,7 +468,7 @@ def charge_move(
         spot = _contact_spot_in_target(battle, unit, model, target, reach, avoid)
         if spot is None:
             placed = [*staying, *moving[:index]]
-            spot = coherent_approach(battle, model, target, reach, avoid, placed)
+            spot = coherent_approach(battle, unit, model, target, reach, avoid, placed)
         if centre_distance(spot, model.position) > EPSILON:
             start, model.position = model.position, spot
             battle.emit(
@@ -484,12 +484,8 @@ def _contact_spot_in_target(
     others = [m for m in unit.alive_models if m is not model]
     engaged = [e for e in target.alive_models if any(in_contact(e, m) for m in others)]
     free = [e for e in target.alive_models if e not in engaged]
-    for group in (free, engaged):
-        for enemy in closest([model], group):
-            spot = contact_spot(battle, model, enemy, reach, avoid)
-            if spot is not None:
-                return spot
-    return None
+    enemies = [*closest([model], free), *closest([model], engaged)]
+    return contact_spot(battle, unit, model, enemies, reach, avoid)
 
 
 def charge_bonus_attacks(battle: Battle, unit: Unit) -> int:

@@ -16,7 +16,7 @@ from shapely.ops import nearest_points
 from hammerlab.editions.waffle.characteristics import invulnerable_save
 from hammerlab.editions.waffle.events import ReactionDeclared
 from hammerlab.editions.waffle.flank import FLANK, flank_route
-from hammerlab.editions.waffle.placement import EPSILON
+from hammerlab.editions.waffle.placement import EPSILON, in_the_way, path_gap
 from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.special_rules import crusader, passes_dangerous_terrain
 from hammerlab.editions.waffle.state import lose_one_wound, remove_casualty, st
@@ -24,13 +24,13 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import TerrainArea
 from hammerlab.engine.datasheet import Profile
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
+from hammerlab.engine.events import ModelMoved
 from hammerlab.engine.geometry import (
     Vec,
     centre_distance,
     closest,
     near_path,
     nearest,
-    segment_point_distance,
     step_toward,
 )
 from hammerlab.engine.memo import per_decision, per_makeup
@@ -385,25 +385,20 @@ def _obstacle(
         if not battle.battlefield.on_table(end):
             return model, None, 0.0
         for enemy in enemies:
-            gap = _gap(start, end, model, enemy)
+            gap = path_gap(start, end, model, enemy)
             if gap < ENEMY_CLEARANCE and gap < _clearance(start, model, enemy):
                 return model, enemy, ENEMY_CLEARANCE
-        for other in others:
-            if _gap(start, end, model, other) < -EPSILON:
-                return model, other, 0.0
+        other = in_the_way(model, start, end, others)
+        if other is not None:
+            return model, other, 0.0
     return None
 
 
 def _clearance(start: Vec, model: Model, enemy: Model) -> float:
     """How near ``enemy`` a move of ``model`` from ``start`` may come: 1", or, where it
     starts nearer, no nearer than it starts."""
-    already = _gap(start, start, model, enemy)
+    already = path_gap(start, start, model, enemy)
     return ENEMY_CLEARANCE if already >= ENEMY_CLEARANCE else already - EPSILON
-
-
-def _gap(start: Vec, end: Vec, model: Model, other: Model) -> float:
-    """The closest the two bases come while ``model`` moves from ``start`` to ``end``."""
-    return segment_point_distance(start, end, other.position) - model.radius - other.radius
 
 
 def passed_from(intent: str, starts: Mapping[str, Vec]) -> Mapping[str, Vec] | None:
@@ -506,9 +501,12 @@ def fall_back(battle: Battle, unit: Unit, why: str) -> None:
 
     A unit whose models would reach the edge leaves the battle: it is removed
     as casualties. Otherwise it moves the whole distance by the route of
-    :func:`fall_back_route`; a unit with no such route is Trapped! and
-    destroyed (7th edition: a falling-back unit that cannot make its full Fall
-    Back move is destroyed). Both readings are recorded in docs/rules/waffle.md.
+    :func:`fall_back_route`, as a block; where the block has none (an enemy model
+    standing among its models bars every way a rigid block could take), its
+    models fall back one by one (:func:`fall_back_one_by_one`). A unit with
+    neither is Trapped! and destroyed (7th edition: a falling-back unit that
+    cannot make its full Fall Back move is destroyed). Both readings are recorded
+    in docs/rules/waffle.md.
     """
     st(battle, unit).falling_back = True
     dice = 3 if has_fast_model(unit) else 2
@@ -524,13 +522,29 @@ def fall_back(battle: Battle, unit: Unit, why: str) -> None:
             remove_casualty(battle, unit, model, "fell back off the table")
         return
     route = fall_back_route(battle, unit, float(distance))
-    if route is None:
+    if route is not None:
+        for leg in route:
+            _shift(battle, unit, leg, "falls back")
+        return
+    routes = fall_back_one_by_one(battle, unit, float(distance))
+    if routes is None:
         battle.say("morale", f'{unit.label} is trapped: it cannot fall back {distance}"')
         for model in unit.alive_models:
             remove_casualty(battle, unit, model, "trapped while falling back")
         return
-    for leg in route:
-        _shift(battle, unit, leg, "falls back")
+    for model, legs in routes:
+        for leg in (leg for leg in legs if math.hypot(*leg) >= 0.01):  # as moves.shift_unit
+            start = model.position
+            model.position = (start[0] + leg[0], start[1] + leg[1])
+            battle.emit(
+                ModelMoved(
+                    unit=unit.label,
+                    model=model.id,
+                    start=start,
+                    end=model.position,
+                    reason="falls back",
+                )
+            )
 
 
 def fall_back_route(battle: Battle, unit: Unit, distance: float) -> tuple[Vec, Vec] | None:
@@ -546,16 +560,61 @@ def fall_back_route(battle: Battle, unit: Unit, distance: float) -> tuple[Vec, V
     least 1" from every enemy model. On a tie, the smaller detour and the
     shorter first leg win.
     """
-    player = battle.player(unit.player)
-    field = battle.battlefield
-    centre = centre_of(unit)
-    ex, ey = player.edge_point(field, centre)
-    heading = math.atan2(ey - centre[1], ex - centre[0])
-    straight = (math.cos(heading), math.sin(heading))
     models = unit.alive_models
     # Both legs together move each model at most ``distance``: other bases farther
     # than that from where the unit stands cannot be touched (geometry.near_path).
     others = near_path(models, (0.0, 0.0), battle.other_models(unit), distance)
+    return _route(battle, unit, models, centre_of(unit), distance, others)
+
+
+def fall_back_one_by_one(
+    battle: Battle, unit: Unit, distance: float
+) -> list[tuple[Model, tuple[Vec, Vec]]] | None:
+    """Each model's own two legs (as :func:`fall_back_route` finds a block's, from the
+    model's own position), the model nearest the own table edge first, or ``None``
+    when a model has none.
+
+    A model's legs pass through no other base, its own unit's included: the
+    models moved before it stand where they ended, the others where they are.
+    The unit's models are put back where they stood; the caller moves them.
+    """
+    player = battle.player(unit.player)
+    field = battle.battlefield
+    models = sorted(unit.alive_models, key=lambda m: player.distance_to_edge(field, m.position))
+    starts = [m.position for m in models]
+    routes: list[tuple[Model, tuple[Vec, Vec]]] = []
+    try:
+        for model in models:
+            others = [m for u in battle.units.values() for m in u.alive_models if m is not model]
+            near = near_path([model], (0.0, 0.0), others, distance)
+            legs = _route(battle, unit, [model], model.position, distance, near)
+            if legs is None:
+                return None
+            routes.append((model, legs))
+            x, y = model.position
+            model.position = (x + legs[0][0] + legs[1][0], y + legs[0][1] + legs[1][1])
+    finally:
+        for model, start in zip(models, starts, strict=True):
+            model.position = start
+    return routes
+
+
+def _route(
+    battle: Battle,
+    unit: Unit,
+    models: list[Model],
+    centre: Vec,
+    distance: float,
+    others: list[Model],
+) -> tuple[Vec, Vec] | None:
+    """The two legs that move ``models`` of ``unit`` (from ``centre``) ``distance``
+    inches nearest the unit's own table edge, passing through none of ``others``
+    and ending 1" from every enemy (:func:`fall_back_route`)."""
+    player = battle.player(unit.player)
+    field = battle.battlefield
+    ex, ey = player.edge_point(field, centre)
+    heading = math.atan2(ey - centre[1], ex - centre[0])
+    straight = (math.cos(heading), math.sin(heading))
     enemies = [m for e in battle.enemies_of(unit) for m in e.alive_models]
     best: tuple[Vec, Vec] | None = None
     best_gap = math.inf
