@@ -27,8 +27,10 @@ from conftest import (
     TROOPER,
     A,
     B,
+    Placed,
     asked,
     make_battle,
+    make_unit,
     of_kind,
     profile,
     row,
@@ -46,7 +48,7 @@ from hammerlab.editions.waffle.morale import (
     passes_automatically,
 )
 from hammerlab.editions.waffle.move_plans import own_charge_ahead
-from hammerlab.editions.waffle.movement_phase import movement_phase
+from hammerlab.editions.waffle.movement_phase import movement_phase, regroup
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.ruleset import end_of_turn
 from hammerlab.editions.waffle.shooting import can_run
@@ -103,9 +105,41 @@ def test_a_fearless_unit_regroups_without_a_test_even_below_25_percent() -> None
     battle, unit = _fleeing(ld=5, rules=("Fearless",), alive=1)
     movement_phase(battle, A)
     assert not st(battle, unit).falling_back
-    assert of_kind(battle, "leadership_test") == []
+    assert of_kind(battle, "morale") == []  # the kind of a LeadershipTest
     assert st(battle, unit).regrouped  # Fearless passes the test; it regroups as any unit
     assert unit.models[0].position == (30, 20)  # the Regroup move: "hold"
+
+
+@pytest.mark.parametrize(
+    ("character_alive", "dice", "passed"),
+    [
+        (True, (4, 4), True),  # 8 against Ld 8, as at 25%
+        (True, (5, 4), False),  # 9: a test at Ld 8 all the same, not a pass
+        (False, (4, 4), False),  # the character slain: a double 1 only
+    ],
+)
+def test_an_independent_character_spares_its_unit_the_double_1_below_25_percent(
+    character_alive: bool, dice: tuple[int, int], passed: bool
+) -> None:
+    # gst, Independent Character: "A unit that contains one or more Independent
+    # Characters does not need a double 1 to Regroup if reduced to below 25% of its
+    # starting numbres, but instead tests as if it had at least 25% remaining".
+    # Five models at Ld 8, one of them an Independent Character, one model left of
+    # five (20%): the character, or (slain) a Marine. Failing, it falls back 2D6
+    # (the scripted 1 and 1).
+    marine = profile(ld=8)
+    placed = [Placed(marine, [BOLTGUN], (30 + 2 * k, 20)) for k in range(5)]
+    placed[0].rules = ("Independent Character",)
+    unit = make_unit("m", A, placed)
+    for model in unit.models[1:] if character_alive else unit.models[:4]:
+        model.wounds_left = 0
+    enemy = squad("g", B, GUARD, [LASGUN], row(30, 44, 10))
+    battle = make_battle(unit, enemy, dice=[*dice, 1, 1], script_a=HOLD)
+    st(battle, unit).falling_back = True
+    regroup(battle, unit)
+    (test,) = of_kind(battle, "morale")
+    assert (test.test, test.roll, test.passed) == (REGROUP_TEST, sum(dice), passed)
+    assert st(battle, unit).falling_back is not passed
 
 
 def test_a_unit_that_regroups_makes_a_3_inch_regroup_move_and_no_other() -> None:

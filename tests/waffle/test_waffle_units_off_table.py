@@ -10,14 +10,30 @@ has not arrived by the end of the game counts as destroyed" (the project's quote
 
 from __future__ import annotations
 
-from conftest import LASGUN, MARINE, STORM_BOLTER, TROOPER, A, B, make_battle, of_kind, row, squad
+from conftest import (
+    GUARD,
+    LASGUN,
+    MARINE,
+    STORM_BOLTER,
+    TROOPER,
+    A,
+    B,
+    make_battle,
+    of_kind,
+    row,
+    squad,
+)
+from test_waffle_transports import transport
 
 from hammerlab.analysis.game import Game
 from hammerlab.analysis.lab import arms, compare, play_once
+from hammerlab.analysis.search import army_worth, value_for
 from hammerlab.cli.battle_cmd import battle_document
+from hammerlab.editions import get_ruleset
 from hammerlab.editions.turns import victory_scores
 from hammerlab.editions.waffle.reserves import set_reserves
 from hammerlab.editions.waffle.sudden_death import game_over
+from hammerlab.editions.waffle.transports import embark
 from hammerlab.io.scenario import Scenario, parse_scenario
 
 SCENARIO = """
@@ -125,3 +141,23 @@ def test_a_unit_still_in_reserve_when_sudden_death_ends_the_game_counts_as_destr
     assert [e.unit for e in of_kind(battle, "lost_in_reserve")] == ["T [t]"]
     assert battle.units["t"].destroyed
     assert victory_scores(battle, "kill_points") == {A: 1, B: 1}
+
+
+def test_the_models_a_unit_lost_before_it_embarked_count_while_it_is_aboard() -> None:
+    # Five Marines of A lose two models on the table, then embark in A's Chimera and
+    # are aboard when the game ends. Models destroyed: B scores those 2 (5 fielded, 3
+    # left), A nothing; kill points: nobody (no unit destroyed). The search AI values
+    # the position alike (2 models to B, damage short of a kill: none), and A's army is
+    # worth its 5 Marines and its Chimera (6 models), B's its 3 Guardsmen.
+    marines = squad("m", A, MARINE, [LASGUN], row(30, 10, 5))
+    chimera = transport("c", A, (34, 14))
+    guard = squad("g", B, GUARD, [LASGUN], row(30, 40, 3))
+    battle = make_battle(marines, chimera, guard, seed=1)
+    for model in marines.models[3:]:
+        model.wounds_left = 0
+    embark(battle, marines, chimera)
+    assert "m" not in battle.units  # off the table
+    assert victory_scores(battle, "models_destroyed") == {A: 0, B: 2}
+    assert victory_scores(battle, "kill_points") == {A: 0, B: 0}
+    assert value_for(battle, "models_destroyed", B, get_ruleset("waffle")) == 2.0
+    assert army_worth(battle, "models_destroyed") == {A: 6.0, B: 3.0}

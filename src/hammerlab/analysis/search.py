@@ -51,6 +51,7 @@ from hammerlab.editions.turns import (
     WIPED_OUT,
     damage_share,
     game_winner,
+    units_in_play,
     victory_scores,
 )
 from hammerlab.engine.battle import Battle, DecisionMade
@@ -494,7 +495,8 @@ def value_for(
     scale: Mapping[str, float] | None = None,
 ) -> float:
     """``player``'s victory-score margin, damage short of a kill counted pro rata
-    (:func:`turns.damage_share` of every unit, to its enemy): a playout that
+    (:func:`turns.damage_share` of every unit, on the table or off it:
+    :func:`turns.units_in_play`, to its enemy): a playout that
     leaves a Carnifex on one wound is told apart from one that leaves it unhurt.
     With ``scale`` (:func:`army_worth`), each side's losses count divided by its
     army's worth: the margin of the shares of the two armies destroyed.
@@ -504,7 +506,7 @@ def value_for(
     if victory not in VICTORY_CONDITIONS:
         raise UnknownNameError("victory condition", victory, list(VICTORY_CONDITIONS))
     totals = dict.fromkeys((p.name for p in battle.players), 0.0)
-    for unit in battle.units.values():
+    for unit in units_in_play(battle):
         lost = damage_share(unit, victory, ruleset.starting_wounds)
         totals[battle.opponent(unit.player)] += lost / (scale[unit.player] if scale else 1.0)
     return score_margin(totals, player)
@@ -518,9 +520,10 @@ def unit_worth(unit: Unit, victory: str) -> float:
 
 def army_worth(battle: Battle, victory: str) -> dict[str, float]:
     """Each player's whole army's worth under ``victory`` (:func:`unit_worth` of
-    each of its units): what wiping it out scores."""
+    each of its units, on the table or off it: :func:`turns.units_in_play`): what
+    wiping it out scores."""
     worth = dict.fromkeys((p.name for p in battle.players), 0.0)
-    for unit in battle.units.values():
+    for unit in units_in_play(battle):
         worth[unit.player] += unit_worth(unit, victory)
     return worth
 
@@ -537,7 +540,7 @@ def wiped_out_bonus(battle: Battle, victory: str, player: str) -> float:
     best = game_winner(battle, victory)
     if best is None:
         return 0.0
-    worth = sum(unit_worth(unit, victory) for unit in battle.units.values())
+    worth = sum(unit_worth(unit, victory) for unit in units_in_play(battle))
     return worth if best == player else -worth
 
 

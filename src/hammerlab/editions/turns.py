@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from hammerlab.editions import get_ruleset
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile
 from hammerlab.engine.events import Event
@@ -49,12 +50,24 @@ VICTORY_CONDITIONS = {
 player scored against the other (the models it destroyed, not the ones it lost)."""
 
 
+def units_in_play(battle: Battle) -> list[Unit]:
+    """Every unit of the battle: those on the table, then those off it that are still
+    in play (its ruleset's :meth:`~hammerlab.editions.base.Ruleset.units_off_table`:
+    in reserve, aboard a transport). What the victory conditions count
+    (:func:`victory_scores`) and the search AI values: a unit's losses and its worth
+    are its army's wherever it stands."""
+    away = get_ruleset(battle.ruleset).units_off_table(battle)
+    return [*battle.units.values(), *(unit for unit, _ in away)]
+
+
 def victory_scores(battle: Battle, condition: str) -> dict[str, int]:
-    """Each player's score under ``condition``."""
+    """Each player's score under ``condition``, over every unit in play
+    (:func:`units_in_play`): the models a unit lost before it embarked count as
+    well while it is aboard its transport at the game's end."""
     if condition not in VICTORY_CONDITIONS:
         raise UnknownNameError("victory condition", condition, list(VICTORY_CONDITIONS))
     score = dict.fromkeys((p.name for p in battle.players), 0)
-    for unit in battle.units.values():
+    for unit in units_in_play(battle):
         if condition == "kill_points":
             gained = 1 if unit.destroyed else 0
         else:  # destroyed in play: not those a scenario's casualties took before it

@@ -41,7 +41,7 @@ from hammerlab.editions.waffle.reserves import arrived_by_deep_strike
 from hammerlab.editions.waffle.scout import scouted
 from hammerlab.editions.waffle.special_rules import move_through_cover, relentless
 from hammerlab.editions.waffle.state import st
-from hammerlab.editions.waffle.vehicles import may_charge
+from hammerlab.editions.waffle.vehicles import held_still, leave_behind, may_charge
 from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
@@ -122,7 +122,8 @@ def charge_ban(battle: Battle, unit: Unit) -> str | None:
     Deep Strike: units "cannot charge in that turn's Assault phase"; Scout: "A
     unit that makes a Scout redeployment cannot charge in the first game turn";
     Infiltrate: "A unit that deploys using these rules cannot charge in their
-    first turn".
+    first turn". A Walker that "cannot move" (Immobilised, Crew Stunned, 7th-edition
+    Vehicle Damage: :func:`vehicles.held_still`) cannot charge either: a charge is a move.
 
     6th/7th-edition Relentless (and Slow and Purposeful, which counts as
     Relentless): "allowed to charge in the same turn they fire Heavy, Ordnance,
@@ -132,6 +133,9 @@ def charge_ban(battle: Battle, unit: Unit) -> str | None:
     status = st(battle, unit)
     if not may_charge(unit):
         return "vehicles other than Walkers cannot charge"
+    stuck = held_still(battle, unit)
+    if stuck is not None:
+        return stuck
     if status.locked_in_combat:
         return "it is locked in close combat"
     if status.ran:
@@ -213,7 +217,10 @@ def resolve_charge(battle: Battle, unit: Unit, target: Unit) -> None:
     are refreshed after each.
 
     A charge whose charger or target is gone after the reaction (shot down by
-    Overwatch, fallen back off the table) ends without a roll. A target that
+    Overwatch, fallen back off the table) ends without a roll. A squadron that
+    declared it leaves its Immobilised vehicles behind then, before the roll
+    (:func:`vehicles.leave_behind`: they "cannot move"), which is made, and the
+    charge moved, by the vehicles that go. A target that
     fell back out of reach makes the roll fail. A target charged while not
     locked in combat is marked ``charged_unlocked`` for the phase
     (:func:`special_rules.counter_attack_bonus`: "If, when charged, the unit
@@ -226,6 +233,7 @@ def resolve_charge(battle: Battle, unit: Unit, target: Unit) -> None:
         battle.say("charge", f"the charge of {unit.label} ends: nothing left to charge with or at")
         refresh_locks(battle)
         return
+    leave_behind(battle, unit)  # a squadron charges away from its Immobilised vehicles
     difficult = through_difficult_terrain(battle, unit, target)
     roll = roll_charge_range(battle, unit, target)
     if roll.success:

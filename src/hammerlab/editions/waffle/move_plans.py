@@ -101,7 +101,7 @@ from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.shooting import targets_for
 from hammerlab.editions.waffle.special_rules import difficult_terrain_dice, relentless
 from hammerlab.editions.waffle.state import st
-from hammerlab.editions.waffle.vehicles import is_vehicle, may_charge
+from hammerlab.editions.waffle.vehicles import is_vehicle, may_charge, may_move
 from hammerlab.editions.waffle.victory_worth import model_worth
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.geometry import base_distance, centre_distance, nearest, step_toward
@@ -641,15 +641,17 @@ def next_volley_kept(battle: Battle, unit: Unit, thinned: Unit | None = None) ->
 def ahead_of_it(battle: Battle, unit: Unit, target: Unit) -> bool:
     """Whether another unit of ``unit``'s army stands nearer ``target`` (its closest
     model: :func:`charge.charge_distance`) and is there to charge it
-    (:func:`vehicles.may_charge`, :func:`there_to_charge`): one that draws the
-    fire of those ``unit`` goes for and will tie their guns up in combat. A gun
-    line in front never does: waiting behind it only puts the walk off."""
+    (:func:`vehicles.may_charge`, :func:`vehicles.may_move`,
+    :func:`there_to_charge`): one that draws the fire of those ``unit`` goes for
+    and will tie their guns up in combat. A gun line in front never does: waiting
+    behind it only puts the walk off."""
     gap = charge_distance(unit, target)
     return any(
         friend is not unit
         and friend.alive_models
         and charge_distance(friend, target) < gap
         and may_charge(friend)
+        and may_move(battle, friend)
         and there_to_charge(battle, friend, target)
         for friend in battle.units_of(unit.player)
     )

@@ -20,6 +20,7 @@ from hammerlab.editions.waffle.placement import EPSILON, in_the_way, path_gap
 from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.special_rules import crusader, passes_dangerous_terrain
 from hammerlab.editions.waffle.state import lose_one_wound, remove_casualty, st
+from hammerlab.editions.waffle.vehicles import leave_behind
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import TerrainArea
 from hammerlab.engine.datasheet import Profile
@@ -460,7 +461,9 @@ def run(battle: Battle, unit: Unit, why: str = RUNS, own_move: bool = True) -> N
     turn) counts neither as the unit's Run nor as its move. Crusader
     (:func:`special_rules.crusader`) rolls one die more and keeps the highest.
     The player picks where it goes knowing the distance rolled (the
-    question's ``what``); "up to" lets it go nowhere (the intent ``hold``).
+    question's ``what``); "up to" lets it go nowhere (the intent ``hold``). A
+    squadron that goes leaves its Immobilised vehicles behind
+    (:func:`vehicles.leave_behind`).
     """
     n = battle.settings.integer("run_dice")
     purpose = f"run distance ({unit.label})" if n == 1 else f"run distance {n}D6 ({unit.label})"
@@ -477,6 +480,8 @@ def run(battle: Battle, unit: Unit, why: str = RUNS, own_move: bool = True) -> N
         intents=intents_for(battle, unit),
         what=str(distance),
     )
+    if intent != "hold":
+        leave_behind(battle, unit)  # a squadron runs away from its Immobilised vehicles
     starts = {m.id: m.position for m in unit.alive_models}
     route = route_of(battle, unit, intent)
     move_along(battle, unit, route, float(distance), f"runs ({intent})", own_move=own_move)

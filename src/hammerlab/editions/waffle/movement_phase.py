@@ -36,7 +36,7 @@ from hammerlab.editions.waffle.movement import (
 )
 from hammerlab.editions.waffle.scout import scout_redeployments
 from hammerlab.editions.waffle.shooting import start_phase
-from hammerlab.editions.waffle.special_rules import difficult_terrain_dice
+from hammerlab.editions.waffle.special_rules import difficult_terrain_dice, is_independent_character
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.tank_shock import TANK_SHOCK, offer_tank_shock, shock_choices
 from hammerlab.editions.waffle.transports import offer_disembarking, offer_embarking
@@ -88,7 +88,8 @@ Shall Know No Fear names it: "the unit does not make the 3" Regroup move")."""
 def regroup(battle: Battle, unit: Unit) -> bool:
     """6th/7th-edition Regroup: a falling-back unit tests Leadership at the start
     of its movement phase; failing, it falls back again. A unit below 25% of its
-    starting strength regroups only on a double 1 (Insane Courage). Fearless and
+    starting strength regroups only on a double 1 (Insane Courage), unless an
+    Independent Character is with it (:func:`_regroup_test`). Fearless and
     And They Shall Know No Fear pass the test without a roll
     (:func:`morale.passes_automatically`).
 
@@ -125,10 +126,21 @@ def regroup(battle: Battle, unit: Unit) -> bool:
 
 def _regroup_test(battle: Battle, unit: Unit) -> bool:
     """The Regroup test: Leadership, and only a double 1 below 25% of the unit's
-    starting strength (the parameter ``regroup_threshold``)."""
+    starting strength (the parameter ``regroup_threshold``), unless an Independent
+    Character is with it (:func:`special_rules.is_independent_character`, a model
+    alive). ``Warhammer40K.gst``, Independent Character: "A unit that contains one or
+    more Independent Characters does not need a double 1 to Regroup if reduced to
+    below 25% of its starting numbres, but instead tests as if it had at least 25%
+    remaining"."""
     threshold = battle.settings.number("regroup_threshold")
-    shattered = len(unit.alive_models) < threshold * unit.starting_models
-    reason = "falling back, below 25%: double 1 only" if shattered else "falling back"
+    below = len(unit.alive_models) < threshold * unit.starting_models
+    led = below and any(is_independent_character(unit, m) for m in unit.alive_models)
+    shattered = below and not led
+    reason = "falling back"
+    if shattered:
+        reason += ", below 25%: double 1 only"
+    elif led:
+        reason += ", below 25% with an Independent Character: tests as at 25%"
     return leadership_test(battle, unit, REGROUP_TEST, 0, reason, double_one_only=shattered)
 
 

@@ -62,7 +62,7 @@ from hammerlab.editions.waffle.rules.reactions import OVERWATCH, overwatch_order
 from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS, SUPPRESSIVE_FIRE
 from hammerlab.editions.waffle.special_rules import relentless
 from hammerlab.editions.waffle.state import st
-from hammerlab.editions.waffle.vehicles import may_charge
+from hammerlab.editions.waffle.vehicles import may_charge, may_move
 from hammerlab.editions.waffle.victory_worth import model_worth
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.memo import per_decision
@@ -440,12 +440,15 @@ def shoots_rather_than_charges(battle: Battle, enemy: Unit, unit: Unit, gain: fl
 def counter_charge_chance(battle: Battle, enemy: Unit, unit: Unit, nearer: float = 0.0) -> float:
     """Chance ``enemy``'s charge at ``unit`` next turn, after its move, reaches
     (:func:`charge_chance`), ``unit`` standing ``nearer`` inches closer first:
-    0 when it may not charge (a vehicle, or locked in combat) or its side has no
-    Assault phase to come (:func:`schedule.turns_ahead`), as then
-    :func:`counter_charge` is 0. The cheap part of the counter-charge, asked
-    first (no fight is worked out for a charge that cannot happen). Its move
-    first is :func:`move_ahead`."""
+    0 when it may not charge (a vehicle, locked in combat, or a Walker that cannot
+    move: Immobilised for good, Crew Stunned until the end of its next turn,
+    :func:`vehicles.may_move`) or its side has no Assault phase to come
+    (:func:`schedule.turns_ahead`), as then :func:`counter_charge` is 0. The cheap
+    part of the counter-charge, asked first (no fight is worked out for a charge
+    that cannot happen). Its move first is :func:`move_ahead`."""
     if not may_charge(enemy) or st(battle, enemy).locked_in_combat:
+        return 0.0
+    if not may_move(battle, enemy):
         return 0.0
     if not turns_ahead(battle, enemy.player, ASSAULT_PHASE):
         return 0.0

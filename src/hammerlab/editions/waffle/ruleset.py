@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from hammerlab.editions.base import GamePlan, LuckWatch
 from hammerlab.editions.flow import Flow
 from hammerlab.editions.plugins import plugin_options
-from hammerlab.editions.turns import off_table_lines, unit_lines, victory_lines
+from hammerlab.editions.turns import off_table_lines, unit_lines, units_in_play, victory_lines
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.assault import ASSAULT
 from hammerlab.editions.waffle.challenges import CHAMPION
@@ -259,8 +259,11 @@ class WaffleRuleset:
         """One for each Champion of Chaos, on the table, in reserve or aboard a
         transport: Spawnhood and Dark Apotheosis turn it into a new unit
         (:mod:`chaos_forms`), which has none of its rules, so it happens once."""
-        units = [*battle.units.values(), *(unit for unit, _ in units_off_table(battle))]
-        return sum(model_has(unit, model, CHAMPION) for unit in units for model in unit.models)
+        return sum(
+            model_has(unit, model, CHAMPION)
+            for unit in units_in_play(battle)
+            for model in unit.models
+        )
 
     def outlook(self, battle: Battle, rounds: int) -> Mapping[str, float]:
         """What the combats being fought are expected to bring (:mod:`fight_outlook`)."""

@@ -43,7 +43,7 @@ from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.reserves import units_off_table
 from hammerlab.editions.waffle.special_rules import battle_focus
 from hammerlab.editions.waffle.state import st
-from hammerlab.editions.waffle.vehicles import may_run
+from hammerlab.editions.waffle.vehicles import may_move, may_run
 from hammerlab.editions.waffle.weapon_details import describe_weapon
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
@@ -116,13 +116,18 @@ def _may_act(battle: Battle, unit: Unit) -> bool:
 def can_run(battle: Battle, unit: Unit) -> bool:
     """Units gone to ground, falling back, that regrouped this turn
     (``movement_phase.regroup``) or Slow and Purposeful cannot Run; nor can vehicles
-    other than Walkers (:func:`vehicles.may_run`)."""
+    other than Walkers (:func:`vehicles.may_run`), nor a Walker that "cannot move"
+    (Immobilised, Crew Stunned: :func:`vehicles.may_move`)."""
     status = st(battle, unit)
-    return may_run(unit) and not (
-        status.gone_to_ground
-        or status.falling_back
-        or status.regrouped
-        or unit.has_rule("Slow and Purposeful")
+    return (
+        may_run(unit)
+        and may_move(battle, unit)
+        and not (
+            status.gone_to_ground
+            or status.falling_back
+            or status.regrouped
+            or unit.has_rule("Slow and Purposeful")
+        )
     )
 
 

@@ -198,22 +198,36 @@ def turn_to_moves(battle: Battle, unit: Unit, starts: dict[str, Vec]) -> None:
 
 
 def may_move(battle: Battle, unit: Unit) -> bool:
-    """7th edition: an Immobilised vehicle "cannot move"; a Crew Stunned one "cannot
+    """Whether ``unit`` may move at all (:func:`held_still`): what its move in the
+    Movement phase, a Tank Shock, its Run (``shooting.can_run``) and its charge
+    (``charge.charge_ban``) ask."""
+    return held_still(battle, unit) is None
+
+
+def held_still(battle: Battle, unit: Unit) -> str | None:
+    """Why ``unit`` may not move, if it may not.
+
+    7th edition: an Immobilised vehicle "cannot move"; a Crew Stunned one "cannot
     move … until the end of its next turn". Each is said of the vehicle that suffered
     it, so in a squadron (a unit of several vehicles) of that vehicle alone; but a unit
     moves as a block (``movement``: every model by one vector), which keeps it in
     coherency. So a squadron with a Crew Stunned vehicle stays where it is that turn
     (its squadmates could only have moved within coherency of it); one whose Immobilised
     vehicles are not all of it moves, leaving them behind as units of their own
-    (:func:`leave_behind`)."""
+    (:func:`leave_behind`). A Walker's Run and charge are moves as well: "cannot move"
+    bars them too."""
+    if not has_vehicle_alive(unit):  # asked of every unit that might Run or charge
+        return None
     statuses = [
         vehicle_status_now(battle, m)
         for m in unit.alive_models
         if vehicle_of(m.profile) is not None
     ]
     if any(s.stunned_turns > 0 for s in statuses):
-        return False
-    return not statuses or not all(s.immobilised for s in statuses)
+        return "Crew Stunned: it cannot move"
+    if statuses and all(s.immobilised for s in statuses):
+        return "Immobilised: it cannot move"
+    return None
 
 
 def leave_behind(battle: Battle, unit: Unit) -> None:
@@ -223,15 +237,18 @@ def leave_behind(battle: Battle, unit: Unit) -> None:
     7th edition, Squadrons (as remembered; neither the seeds nor the shared data print
     it): "If a vehicle in a squadron is Immobilised, the rest of the squadron may move
     away, leaving it behind … the Immobilised vehicle is treated as a separate unit".
-    Hammerlab asks it when the squadron moves in its Movement phase
-    (``movement_phase.move_one``, any intent but ``hold``): it always leaves them (a
-    block move cannot keep coherency with a vehicle that stays). The vehicle keeps its
-    id, wargear, Hull Points and damage; the new unit, named after the squadron with
-    the vehicle's model id as its own, counts one model from the start, the squadron
-    one fewer, so that no model is counted slain or twice; under kill points it is a
-    unit of its own, worth its own point (``turns.victory_scores``). Nothing happens
-    when all the unit's vehicles are Immobilised (it does not move: :func:`may_move`)
-    or none is."""
+    Hammerlab asks it whenever the squadron moves of its own accord: in its Movement
+    phase (``movement_phase.make_move``, any intent but ``hold``), when it Runs
+    (``movement.run``, likewise) and when it charges (``charge.resolve_charge``,
+    after the target's reaction, before the charge roll, which then counts the
+    vehicles that go alone): it always leaves them (a block move cannot keep
+    coherency with a vehicle that stays). The vehicle keeps its id, wargear, Hull
+    Points and damage; the new unit, named after the squadron with the vehicle's
+    model id as its own, counts one model from the start, the squadron one fewer,
+    so that no model is counted slain or twice; under kill points it is a unit of
+    its own, worth its own point (``turns.victory_scores``). Nothing happens when
+    all the unit's vehicles are Immobilised (it does not move: :func:`may_move`) or
+    none is."""
     alive = unit.alive_models
     stuck = [
         m
