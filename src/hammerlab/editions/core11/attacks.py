@@ -140,7 +140,7 @@ def situations_along(
             cover_improves_save,
             stationary,
             heavy_steady,
-            status.charged,
+            game.charged_this_turn(unit),
             indirect,
             seen_by_friends,
             penalties[big[id(model)]],

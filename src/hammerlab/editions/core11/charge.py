@@ -149,10 +149,10 @@ def charge_with(game: Core11Game, unit: Unit) -> None:
 
 def after_charge_move(game: Core11Game, unit: Unit) -> None:
     """11.04 After moving: "Until the end of the turn, each model in your unit has the
-    Fights First ability (24.13)." It also made a charge move this turn ([LANCE], 12.03,
-    12.04)."""
+    Fights First ability (24.13)." It made a charge move this turn, which
+    :meth:`Core11Game.charged_this_turn` reads for Fights First, [LANCE], 12.03 and
+    12.04."""
     unit.status.charged = True
-    game.fights_first.add(unit.id)
 
 
 def _begin(battle: Battle, player: str) -> frozenset[str]:
