@@ -9,10 +9,11 @@ the same key path and message). See ``examples/`` for complete files.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StrictBool,
@@ -26,7 +27,7 @@ from shapely.validation import explain_validity
 
 from hammerlab.errors import InputError
 from hammerlab.io.bounds import MAX_UNIT_MODELS
-from hammerlab.io.library import ModelSpec
+from hammerlab.io.library import ModelSpec, keyword_list
 from hammerlab.io.validation import Flag, Number, Whole, as_input_error, parse_toml
 
 MAX_SCENARIO_BYTES = 1_000_000
@@ -88,13 +89,23 @@ class PlayerSpec(_Strict):
     """Where Fall Back heads; the two players' edges differ."""
 
 
+class InlineWeaponSpec(BaseModel):
+    """A weapon written in the scenario itself: its characteristics, each as text
+    (``A = "1"``), and its ``keywords``, a list of strings (``["PISTOL"]``), as a
+    library file writes them (``library.keyword_list``)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    __pydantic_extra__: dict[str, str] = Field(init=False)
+    keywords: Annotated[list[str], BeforeValidator(keyword_list)] = []
+
+
 class InlineUnitSpec(_Strict):
     """A unit written in the scenario itself."""
 
     name: str = Field(min_length=1)
     rules: list[str] = []
     models: list[ModelSpec] = Field(min_length=1)
-    weapons: dict[str, dict[str, str]] = {}
+    weapons: dict[str, InlineWeaponSpec] = {}
     powers: dict[str, dict[str, str]] = {}
     """Psychic power profiles the models' ``powers`` name."""
 
