@@ -96,7 +96,10 @@ class InlineWeaponSpec(BaseModel):
 
     model_config = ConfigDict(extra="allow", frozen=True)
     __pydantic_extra__: dict[str, str] = Field(init=False)
-    keywords: Annotated[list[str], BeforeValidator(keyword_list)] = []
+    keywords: Annotated[list[str], BeforeValidator(keyword_list)] = Field(
+        default=[], exclude_if=lambda keywords: not keywords
+    )
+    """Left out of a dump when there are none (a saved game's scenario stays as written)."""
 
 
 class InlineUnitSpec(_Strict):
