@@ -48,6 +48,7 @@ from hammerlab.engine.controllers import FirstChoiceController
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.engine.decisions import Choice, Decision
 from hammerlab.engine.events import PhaseChanged
+from hammerlab.engine.geometry import base_distance as gap
 from hammerlab.io.scenario import load_scenario, parse_scenario
 
 ROOT = Path(__file__).parents[2]
@@ -100,6 +101,26 @@ def test_11_02_charge_roll_2d6_and_charge_move_ends_engaged_with_fights_first() 
     assert is_engaged(fight_, a) and a.status.charged and state.charged_this_turn(a)
     [resolved] = events(fight_, ChargeResolved)
     assert (resolved.roll, resolved.succeeded, resolved.distance) == (7, True, 6.65)
+
+
+def test_11_04_facing_lines_charge_straight_ahead_and_every_model_ends_engaged() -> None:
+    """11.04 While moving: "Each model that can end its move engaged with one or more
+    charge targets must do so." Two lines of five, 2" apart within each line, 5" apart
+    (gap 5 - 1.26 = 3.74"); charge roll 2 + 5 = 7. Every pair of facing models is as
+    close: from a.1 toward b.1 the block goes straight ahead, in steps of 5/40 =
+    0.125" until a base would cross: 29 steps, 3.625", leaving each model 0.115" from
+    the one it faces; all five engaged. From the unit's centre toward b.1 it went
+    diagonally and left a.1 2.09" from every enemy (review s22, note 2): four."""
+    a = place("a", sheet("Squad", count=5), "A", (16, 20))
+    b = place("b", sheet("Foes", count=5), "B", (16, 25))
+    for i, (mine, theirs) in enumerate(zip(a.models, b.models, strict=True)):
+        mine.position, theirs.position = (16 + 2 * i, 20), (16 + 2 * i, 25)
+    fight_ = battle([a, b], dice=[2, 5])
+    charge_with(game(fight_), a)
+    for i, model in enumerate(a.models):
+        assert model.position == pytest.approx((16 + 2 * i, 23.625))
+    for model in a.models:
+        assert any(gap(model, e) <= 2 for e in b.models), model.id
 
 
 def test_11_02_01_a_charge_roll_short_of_every_enemy_makes_no_move() -> None:
