@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core11_kit import battle, events, game, gun, place, ruleset, script, sheet, texts
 
-from hammerlab.editions.core11.events import HitRollNeeds
+from hammerlab.editions.core11.events import DevastatingWounds, HitRollNeeds
 from hammerlab.editions.core11.profiles import DefenceStats
 from hammerlab.editions.core11.rolls import Situation, hit_terms
 from hammerlab.editions.core11.shooting import shoot_with, shooting_phase
@@ -131,10 +131,76 @@ def test_04_lethal_hits_wound_automatically() -> None:
     assert (_shots(fight).wounds, _shots(fight).critical_wounds) == (1, 0)  # type: ignore[attr-defined]
 
 
-def test_04_devastating_wounds_allow_no_save() -> None:
+def _devastated(fight: Battle) -> DevastatingWounds:
+    [event] = events(fight, DevastatingWounds)
+    return event
+
+
+def test_04_devastating_wounds_end_the_attack_sequence_in_mortal_wounds() -> None:
+    """[DEVASTATING WOUNDS] (11th-edition keyword text): a critical wound ends "the
+    attack sequence for that attack" and "the target unit suffers a number of mortal
+    wounds equal to the D characteristic": hit 3, wound 6, no save roll though the
+    target has Sv 2+ (no die is left for one), one mortal wound slays a 1-wound model."""
     fight = _shoot(("DEVASTATING WOUNDS",), (3, 6), target=sheet("Target", 5, save=2))
-    assert _shots(fight).unsaved == 1  # type: ignore[attr-defined]
-    assert "no saving throw (devastating wounds)" in " ".join(texts(fight, "message"))
+    assert (_shots(fight).unsaved, _shots(fight).damage) == (1, 0)  # type: ignore[attr-defined]
+    devastated = _devastated(fight)
+    assert (devastated.critical_wounds, devastated.mortal_wounds) == (1, 1)
+    assert (devastated.damage, devastated.models_destroyed) == (1, 1)
+    assert [e.model for e in fight.log.of_kind("casualty")] == ["b.1"]  # type: ignore[attr-defined]
+
+
+def test_04_devastating_wounds_damage_one_model_at_most_per_critical_wound() -> None:
+    """The keyword text's own example: "An attack made with a [DEVASTATING WOUNDS] weapon
+    with a D characteristic of 3 results in a critical wound against an Intercessor
+    Squad, so inflicts 3 mortal wounds. The first 2 mortal wounds are sufficient to
+    destroy 1 Intercessor model, so the remaining mortal wound is lost." Five W2
+    models: one destroyed, the other four untouched."""
+    target = sheet("Intercessor", 5, save=3, wounds=2)
+    fight = _shoot(("DEVASTATING WOUNDS",), (3, 6), damage="3", target=target)
+    devastated = _devastated(fight)
+    assert (devastated.mortal_wounds, devastated.damage, devastated.models_destroyed) == (3, 2, 1)
+    victim = fight.unit("b")
+    assert [m.wounds_left for m in victim.models] == [0, 2, 2, 2, 2]
+
+
+def test_04_devastating_wounds_come_after_the_normal_damage_of_the_attacks() -> None:
+    """The order matters (session 22 core11 review, finding 3): "These are inflicted after
+    resolving any normal damage inflicted by those attacks." A Nob (W2, Sv 4+) already
+    down to 1 wound, and a Boy (W1, Sv 6+). Two attacks of a D1 [DEVASTATING WOUNDS]
+    weapon hit (3, 3) and wound on 6 (critical) then 4 (S4 v T4). The normal wound comes
+    first: 05.03 puts it on the wounded Nob, whose 4+ save passes on a 5; then the
+    mortal wound, which 06.02 also gives the wounded Nob: the Nob dies and the Boy
+    lives. (In roll order, the critical wound slew the Nob and the normal wound went to
+    the Boy, whose 6+ save failed on the same 5: both died.)"""
+    nob = ModelEntry(sheet("Nob", save=4, wounds=2).entries[0].profile, 1, ())
+    boy = ModelEntry(sheet("Boy", save=6).entries[0].profile, 1, ())
+    mob = Datasheet("Mob", "test", "core11", (nob, boy))
+    weapon = gun("gun", attacks="2", keywords=("DEVASTATING WOUNDS",))
+    shooter = place("a", sheet("Shooter", 1, [weapon]), "A", (10, 10))
+    victim = place("b", mob, "B", (10, 20))
+    victim.models[0].wounds_left = 1
+    fight = battle([shooter, victim], [3, 3, 6, 4, 5])
+    shoot_with(game(fight), shooter)
+    assert fight.dice.remaining == 0  # type: ignore[attr-defined]
+    assert [e.model for e in fight.log.of_kind("casualty")] == ["b.1"]  # type: ignore[attr-defined]
+    assert victim.models[1].wounds_left == 1  # the Boy
+    assert (_shots(fight).unsaved, _shots(fight).damage) == (1, 0)  # type: ignore[attr-defined]
+    assert (_devastated(fight).damage, _devastated(fight).models_destroyed) == (1, 1)
+
+
+def test_04_devastating_mortal_wounds_are_allocated_as_mortal_wounds_not_by_precision() -> None:
+    """Mortal wounds go where 06.02 says ("if that unit contains one or more
+    non-CHARACTER models, you must select one of those models"), not to the CHARACTER a
+    [PRECISION] attack may pick: a wound roll of 6 slays a Guard, not the Leader."""
+    leader = sheet("Leader", 1, save=NO_SAVE, keywords=("INFANTRY", "CHARACTER"))
+    guards = sheet("Guard", 4, save=NO_SAVE)
+    mixed = Datasheet("Retinue", "test", "core11", (*guards.entries, *leader.entries))
+    weapon = gun("rifle", keywords=["PRECISION", "DEVASTATING WOUNDS"])
+    shooter = place("a", sheet("Sniper", 1, [weapon]), "A", (10, 10))
+    victim = place("b", mixed, "B", (10, 20))
+    fight = battle([shooter, victim], [3, 6])
+    shoot_with(game(fight), shooter)
+    assert [e.model for e in fight.log.of_kind("casualty")] == ["b.1"]  # type: ignore[attr-defined]
 
 
 def test_04_anti_makes_critical_wounds_against_the_keyword() -> None:

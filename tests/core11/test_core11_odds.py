@@ -13,6 +13,8 @@ from core11_kit import gun
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hammerlab.analysis.odds_check import check_odds
+from hammerlab.analysis.odds_request import OddsAsk, answer
 from hammerlab.editions.core11.odds import KillOdds, kill_odds
 from hammerlab.editions.core11.profiles import DefenceStats
 from hammerlab.editions.core11.rolls import Situation
@@ -144,7 +146,9 @@ def test_odds_indirect_fire_by_hand() -> None:
 
 # --- brute force: the literal sequence, state by state, in exact fractions -----------------
 
-State = tuple[int, int]
+State = tuple[int, int, int]
+"""Models destroyed, wounds left on the model being damaged, and [DEVASTATING WOUNDS]
+critical wounds whose mortal wounds are still to come."""
 
 
 def _brute(
@@ -165,7 +169,7 @@ def _brute(
 
     def damage_step(dist: dict[State, Fraction]) -> dict[State, Fraction]:
         out: dict[State, Fraction] = defaultdict(Fraction)
-        for (dead, left), p in dist.items():
+        for (dead, left, pending), p in dist.items():
             for amount in damage:
                 outcomes = {0: Fraction(1)}
                 for _ in range(amount if fnp else 0):
@@ -178,16 +182,16 @@ def _brute(
                     dealt = amount - ignored
                     weight = p * q / len(damage)
                     if dead == models:
-                        out[(dead, left)] += weight
+                        out[(dead, left, pending)] += weight
                     elif dealt >= left:
-                        out[(dead + 1, wounds)] += weight
+                        out[(dead + 1, wounds, pending)] += weight
                     else:
-                        out[(dead, left - dealt)] += weight
+                        out[(dead, left - dealt, pending)] += weight
         return out
 
     def save_step(dist: dict[State, Fraction], critical: bool) -> dict[State, Fraction]:
-        if critical and devastating:
-            return damage_step(dist)
+        if critical and devastating:  # the attack sequence ends; mortal wounds come later
+            return {(dead, left, pending + 1): p for (dead, left, pending), p in dist.items()}
         failed: dict[State, Fraction] = defaultdict(Fraction)
         kept: dict[State, Fraction] = defaultdict(Fraction)
         for state, p in dist.items():
@@ -218,7 +222,7 @@ def _brute(
                 out[state] += p
         return out
 
-    states: dict[State, Fraction] = {(0, wounds): Fraction(1)}
+    states: dict[State, Fraction] = {(0, wounds, 0): Fraction(1)}
     for _ in range(attacks):
         new: dict[State, Fraction] = defaultdict(Fraction)
         for face in range(1, 7):
@@ -232,8 +236,18 @@ def _brute(
             for state, p in dist.items():
                 new[state] += p
         states = new
+    # [DEVASTATING WOUNDS]: "inflicted after resolving any normal damage inflicted by
+    # those attacks": each critical wound's D mortal wounds (Feel No Pain on each) go to
+    # the model being damaged, else a fresh one (06.02), "a maximum of one model for each
+    # critical wound; any remaining mortal wounds [...] are lost" — a damage step.
+    while any(pending for _, _, pending in states):
+        waiting = {s: p for s, p in states.items() if s[2]}
+        done = damage_step({(dead, left, n - 1): p for (dead, left, n), p in waiting.items()})
+        states = {s: p for s, p in states.items() if not s[2]}
+        for state, p in done.items():
+            states[state] = states.get(state, Fraction(0)) + p
     killed = [Fraction(0)] * (models + 1)
-    for (dead, _), p in states.items():
+    for (dead, _, _), p in states.items():
         killed[dead] += p
     return killed
 
@@ -260,6 +274,28 @@ def test_odds_match_brute_force_enumeration(
     assert len(odds.models_killed) == len(brute)
     for exact, mine in zip(brute, odds.models_killed, strict=True):
         assert _close(mine, float(exact))
+
+
+@pytest.mark.parametrize(
+    ("attacker", "weapon", "target"),
+    [
+        # 12 attacks, S12 AP0 D3 at W2 Sv3+: a critical wound's 3 mortal wounds slay one
+        # Intercessor and the third is lost.
+        ("Knight Abominant", "Volkite combustor", "Intercessor Squad"),
+        # D6+1 at W3 Sv2+ 4++: mortal wounds after the saves the other wound takes.
+        ("Broadside Battlesuits", "Heavy rail rifle", "Terminator Squad"),
+    ],
+)
+def test_devastating_wounds_odds_agree_with_the_engine_by_monte_carlo(
+    attacker: str, weapon: str, target: str
+) -> None:
+    """The engine plays [DEVASTATING WOUNDS] in the order the text gives (normal damage
+    first, then each critical wound's mortal wounds on one model); the odds take each
+    critical wound as one more wound of damage D in the sequence (the brute force above
+    plays the literal order). 2,000 volleys of the engine at fresh targets fit them."""
+    ask = OddsAsk(ruleset="core11", attacker=attacker, weapon=weapon, target=target)
+    check = check_odds(ask, answer(ask), 2_000, 1)
+    assert check.p_value > 0.01, check
 
 
 # --- icepool as an independent oracle -------------------------------------------------

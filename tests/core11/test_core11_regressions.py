@@ -150,11 +150,12 @@ def test_no_attack_is_rolled_at_a_unit_already_destroyed() -> None:
     """A referee's review: once the Boyz were destroyed by the Bolt Rifles of one
     situation, those of another still rolled hits and wounds at them, where the next
     weapon said the unit was gone. Now no attack is resolved at a destroyed unit.
-    (Seed 2: the Boyz are destroyed by one situation's Bolt Rifles with another's still
+    (Seed 7: the Boyz are destroyed by one situation's Bolt Rifles with another's still
     to come; seed 1 played so until the twenty-first session's AI picked other
-    weapon profiles.)"""
+    weapon profiles, seed 2 until session 22's [DEVASTATING WOUNDS] mortal wounds came
+    after the normal damage and the dice fell otherwise.)"""
     path = ROOT / "examples" / "core11_ruling_selected_as_target.toml"
-    played = Game.start(load_scenario(path), str(path), seed=2)
+    played = Game.start(load_scenario(path), str(path), seed=7)
     played.play()
     dying: set[str] = set()  # destroyed by the attacks whose summary comes next
     gone: set[str] = set()
@@ -167,3 +168,6 @@ def test_no_attack_is_rolled_at_a_unit_already_destroyed() -> None:
                 dying.discard(event.target)
                 gone.add(event.target)
     assert gone  # the situation was met
+    assert "  Bolt Rifle (Focused Fire): Boyz [boyz] is gone" in [
+        e.message for e in played.battle.log.events if e.kind == "message"
+    ]

@@ -30,7 +30,13 @@ from hammerlab.editions.core11.events import (
     CommandPointsGained,
     FightSelected,
 )
-from hammerlab.editions.core11.fight import FightStep, consolidate_step, fight_step, pile_in_step
+from hammerlab.editions.core11.fight import (
+    FightStep,
+    consolidate_step,
+    fight_step,
+    pile_in_eligible,
+    pile_in_step,
+)
 from hammerlab.editions.core11.melee import fight
 from hammerlab.editions.core11.movement import fall_back_eligible, move_with
 from hammerlab.editions.core11.overwatch import install_overwatch
@@ -38,10 +44,12 @@ from hammerlab.editions.core11.positions import is_engaged
 from hammerlab.editions.core11.shooting import may_start_action
 from hammerlab.editions.flow import run_phase
 from hammerlab.editions.schedule import Schedule, record_schedule
+from hammerlab.engine.controllers import FirstChoiceController
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.engine.decisions import Choice, Decision
 from hammerlab.engine.events import PhaseChanged
-from hammerlab.io.scenario import load_scenario
+from hammerlab.engine.geometry import base_distance as gap
+from hammerlab.io.scenario import load_scenario, parse_scenario
 
 ROOT = Path(__file__).parents[2]
 WHOLE_GAME = ROOT / "examples" / "core11_whole_game.toml"
@@ -90,9 +98,29 @@ def test_11_02_charge_roll_2d6_and_charge_move_ends_engaged_with_fights_first() 
     state = game(fight_)
     run_phase(fight_, CHARGE, "A")
     assert a.models[0].position == pytest.approx((10, 16.65))
-    assert is_engaged(fight_, a) and a.status.charged and state.fights_first == {"a"}
+    assert is_engaged(fight_, a) and a.status.charged and state.charged_this_turn(a)
     [resolved] = events(fight_, ChargeResolved)
     assert (resolved.roll, resolved.succeeded, resolved.distance) == (7, True, 6.65)
+
+
+def test_11_04_facing_lines_charge_straight_ahead_and_every_model_ends_engaged() -> None:
+    """11.04 While moving: "Each model that can end its move engaged with one or more
+    charge targets must do so." Two lines of five, 2" apart within each line, 5" apart
+    (gap 5 - 1.26 = 3.74"); charge roll 2 + 5 = 7. Every pair of facing models is as
+    close: from a.1 toward b.1 the block goes straight ahead, in steps of 5/40 =
+    0.125" until a base would cross: 29 steps, 3.625", leaving each model 0.115" from
+    the one it faces; all five engaged. From the unit's centre toward b.1 it went
+    diagonally and left a.1 2.09" from every enemy (review s22, note 2): four."""
+    a = place("a", sheet("Squad", count=5), "A", (16, 20))
+    b = place("b", sheet("Foes", count=5), "B", (16, 25))
+    for i, (mine, theirs) in enumerate(zip(a.models, b.models, strict=True)):
+        mine.position, theirs.position = (16 + 2 * i, 20), (16 + 2 * i, 25)
+    fight_ = battle([a, b], dice=[2, 5])
+    charge_with(game(fight_), a)
+    for i, model in enumerate(a.models):
+        assert model.position == pytest.approx((16 + 2 * i, 23.625))
+    for model in a.models:
+        assert any(gap(model, e) <= 2 for e in b.models), model.id
 
 
 def test_11_02_01_a_charge_roll_short_of_every_enemy_makes_no_move() -> None:
@@ -143,17 +171,94 @@ def test_fire_overwatch_hits_only_on_unmodified_6s_and_costs_1_cp() -> None:
     assert [e.roll for e in events(fight_, ChargeResolved)] == [7]
 
 
-def test_12_04_fights_first_units_fight_before_the_active_players_other_units() -> None:
-    """12.04 step 1: the active player A has no Fights First unit, "Otherwise, the other
-    player selects": B's Fights First unit fights first, then A's."""
-    a = place("a", sheet("Squad"), "A", (10, 10))
-    b = place("b", sheet("Foes"), "B", (10, 11.5))
+def _grunts(uid: str, player: str, name: str, at: tuple[int, float], status: str = "") -> str:
+    """A scenario's inline unit of five 1-wound Grunts with a club, in a line at ``at``."""
+    return f"""
+[[units]]
+id = "{uid}"
+player = "{player}"
+position = [{at[0]}, {at[1]}]
+formation = "line"
+{status}
+[units.inline]
+name = "{name}"
+[[units.inline.models]]
+name = "Grunt"
+count = 5
+profile = {{ M = '6"', T = "4", Sv = "5+", W = "1", Ld = "7+", OC = "1" }}
+keywords = ["INFANTRY"]
+weapons = ["Club"]
+[units.inline.weapons.Club]
+Range = "Melee"
+A = "1"
+WS = "4+"
+S = "4"
+AP = "0"
+D = "1"
+"""
+
+
+FIGHT_ONLY = """
+name = "fight order"
+ruleset = "core11"
+first_player = "A"
+[plan]
+phases = ["fight"]
+[[players]]
+name = "A"
+[[players]]
+name = "B"
+edge = "north"
+"""
+
+
+def test_12_04_a_scenario_charged_unit_has_fights_first_as_a_charge_in_play_gives() -> None:
+    """A scenario's ``status = { charged = true }`` is a charge made this turn (session 22
+    core11 review, finding 1: it gave [LANCE] and 12.03/12.04 eligibility but not Fights
+    First). 11.04 After moving: "Until the end of the turn, each model in your unit has
+    the Fights First ability". A's Brawlers [d] (listed first, not charged) and
+    Chargers [c] each stand 1.5" from a B unit (gap 1.5 - 0.98 = 0.52": engaged).
+    12.04 step 1: A selects a Fights First unit: only the Chargers (without it, A's
+    first choice would be the Brawlers); B has none, so Remaining Combats begins with
+    B, who selects its first listed unit (Targets [e]); then A's Brawlers, then B's
+    Foes. Every player takes its first choice."""
+    text = FIGHT_ONLY + "".join(
+        (
+            _grunts("d", "A", "Brawlers", (50, 10)),
+            _grunts("c", "A", "Chargers", (20, 10), "status = { charged = true }"),
+            _grunts("e", "B", "Targets", (20, 11.5)),
+            _grunts("f", "B", "Foes", (50, 11.5)),
+        )
+    )
+    first = {p: FirstChoiceController() for p in ("A", "B")}
+    ready = prepare(parse_scenario(text, "order.toml"), "order.toml", seed=3, controllers=first)
+    play(ready.battle, ready.ruleset, ready.plan)
+    order = [(e.unit, e.fights_first) for e in events(ready.battle, FightSelected)]
+    assert order[:4] == [  # A's turn (B's Fight phase follows)
+        ("Chargers [c]", True),
+        ("Targets [e]", False),
+        ("Brawlers [d]", False),
+        ("Foes [f]", False),
+    ]
+    assert "Chargers [c] fights: normal fight (fights first)" in [
+        e.text for e in events(ready.battle, FightSelected)
+    ]
+
+
+def test_a_scenario_charged_status_of_the_player_not_active_is_for_its_own_turn() -> None:
+    """docs/scenarios.md: a unit's status "describes its player's first turn". B's unit
+    charged in B's turn, not in A's: in A's Fight phase it is not eligible to pile in
+    (12.03: "It is engaged. It made a charge move this turn."), has no Fights First, and
+    its [LANCE] gives nothing; A's own charged unit has all three."""
+    a = place("a", sheet("Squad", weapons=[blade(("LANCE",))]), "A", (10, 10))
+    b = place("b", sheet("Foes", weapons=[blade(("LANCE",))]), "B", (10, 20))
     fight_ = battle([a, b])
     state = game(fight_)
-    state.fights_first = {"b"}
-    fight_step(state)
-    order = [(e.unit, e.fights_first) for e in events(fight_, FightSelected)]
-    assert order == [("Foes [b]", True), ("Squad [a]", False)]
+    a.status.charged = b.status.charged = True
+    assert pile_in_eligible(state, a) and not pile_in_eligible(state, b)
+    assert state.charged_this_turn(a) and not state.charged_this_turn(b)
+    fight_.active_player = "B"
+    assert state.charged_this_turn(b) and pile_in_eligible(state, b)
 
 
 def test_12_04_without_fights_first_the_active_player_selects_first() -> None:

@@ -109,7 +109,7 @@ def _inline_datasheet(ruleset: Ruleset, spec: UnitPlacement, where: str, source:
     army = ArmySpec.model_validate(
         {
             "army": "inline",
-            "weapons": spec.inline.weapons,
+            "weapons": {n: w.model_dump() for n, w in spec.inline.weapons.items()},
             "powers": spec.inline.powers,
             "units": [spec.inline.model_dump(exclude={"weapons", "powers"})],
         }

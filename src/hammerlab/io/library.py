@@ -86,10 +86,20 @@ class ArmySpec(_Strict):
     units: list[UnitSpec] = []
 
 
+def keyword_list(value: object) -> list[str]:
+    """A weapon's ``keywords`` as a file writes them: a list of strings
+    (``keywords = ["PISTOL", "BLAST"]``); anything else is refused with one message,
+    in a library file and in a scenario's inline unit alike."""
+    if not isinstance(value, list) or not all(isinstance(k, str) for k in value):
+        raise ValueError('must be a list of strings, such as keywords = ["PISTOL"]')
+    return value
+
+
 def _weapon(source: str, name: str, raw: dict[str, Any]) -> Weapon:
-    keywords = raw.get("keywords", [])
-    if not isinstance(keywords, list):
-        raise InputError(source, f"weapons.{name}.keywords", "must be a list of strings")
+    try:
+        keywords = keyword_list(raw.get("keywords", []))
+    except ValueError as error:
+        raise InputError(source, f"weapons.{name}.keywords", str(error)) from None
     mode_of = raw.get("mode_of", "")
     if not isinstance(mode_of, str):
         raise InputError(source, f"weapons.{name}.mode_of", "must be the name of a weapon item")
@@ -97,7 +107,7 @@ def _weapon(source: str, name: str, raw: dict[str, Any]) -> Weapon:
     return Weapon(
         name=name,
         characteristics=chars,
-        keywords=tuple(str(k) for k in keywords),
+        keywords=tuple(keywords),
         mode_of=mode_of,
     )
 

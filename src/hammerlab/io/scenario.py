@@ -9,10 +9,11 @@ the same key path and message). See ``examples/`` for complete files.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StrictBool,
@@ -27,7 +28,7 @@ from shapely.validation import explain_validity
 from hammerlab.errors import InputError
 from hammerlab.io.bounds import MAX_UNIT_MODELS
 from hammerlab.io.files import read_text_at_most
-from hammerlab.io.library import ModelSpec
+from hammerlab.io.library import ModelSpec, keyword_list
 from hammerlab.io.validation import Flag, Number, Whole, as_input_error, parse_toml
 
 MAX_SCENARIO_BYTES = 1_000_000
@@ -89,13 +90,26 @@ class PlayerSpec(_Strict):
     """Where Fall Back heads; the two players' edges differ."""
 
 
+class InlineWeaponSpec(BaseModel):
+    """A weapon written in the scenario itself: its characteristics, each as text
+    (``A = "1"``), and its ``keywords``, a list of strings (``["PISTOL"]``), as a
+    library file writes them (``library.keyword_list``)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    __pydantic_extra__: dict[str, str] = Field(init=False)
+    keywords: Annotated[list[str], BeforeValidator(keyword_list)] = Field(
+        default=[], exclude_if=lambda keywords: not keywords
+    )
+    """Left out of a dump when there are none (a saved game's scenario stays as written)."""
+
+
 class InlineUnitSpec(_Strict):
     """A unit written in the scenario itself."""
 
     name: str = Field(min_length=1)
     rules: list[str] = []
     models: list[ModelSpec] = Field(min_length=1)
-    weapons: dict[str, dict[str, str]] = {}
+    weapons: dict[str, InlineWeaponSpec] = {}
     powers: dict[str, dict[str, str]] = {}
     """Psychic power profiles the models' ``powers`` name."""
 

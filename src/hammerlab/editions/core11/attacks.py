@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from hammerlab.editions.core11.events import AttacksResolved, HitRollNeeds
+from hammerlab.editions.core11.events import AttacksResolved, DevastatingWounds, HitRollNeeds
 from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.odds import kill_odds
 from hammerlab.editions.core11.positions import Sightlines, sightlines, spotted
@@ -81,6 +81,9 @@ class _Tally:
     unsaved: int = 0
     damage: int = 0
     destroyed: int = 0
+    devastating: int = 0
+    """[DEVASTATING WOUNDS] critical wounds: their attack sequences ended unsaved, and
+    their mortal wounds come after the weapon's normal damage (:func:`_devastating_wounds`)."""
 
 
 def situations_for(
@@ -140,7 +143,7 @@ def situations_along(
             cover_improves_save,
             stationary,
             heavy_steady,
-            status.charged,
+            game.charged_this_turn(unit),
             indirect,
             seen_by_friends,
             penalties[big[id(model)]],
@@ -242,11 +245,16 @@ def resolve_battery(
             joins[id(situation)] = groups.setdefault(attack, [])
             terms.setdefault(attack, hit_terms(battery.profile, defence, situation))
         joins[id(situation)].append(model)
+    devastating: list[tuple[AttackProfile, int]] = []
     for attack, models in groups.items():
         if target.destroyed:  # as a later weapon finds it (volley.fire): no dice rolled
             game.battle.say("shooting", f"  {battery.weapon.name}: {target.label} is gone")
             break
-        _attack(game, unit, battery, target, attack, models, terms[attack])
+        tally = _attack(game, unit, battery, target, attack, models, terms[attack])
+        if tally.devastating:
+            devastating.append((attack, tally.devastating))
+    if devastating:  # "after resolving any normal damage inflicted by those attacks"
+        _devastating_wounds(game, unit, battery, target, devastating)
     battery.fired = firing
     if battery.profile.has("ONE SHOT"):
         game.one_shot_spent.update((m.id, battery.profile.group) for m in firing)
@@ -260,10 +268,12 @@ def _attack(
     attack: AttackProfile,
     models: list[Model],
     terms: HitTerms,
-) -> None:
+) -> _Tally:
     """Hit, wound, save and damage rolls for ``models`` firing one way at ``target``;
     before a hit roll that is not a plain roll against the skill, what it needs and why
-    (``terms``: :func:`rolls.hit_terms`, whose numbers ``attack`` rolls against)."""
+    (``terms``: :func:`rolls.hit_terms`, whose numbers ``attack`` rolls against). The
+    mortal wounds of [DEVASTATING WOUNDS] critical wounds are counted, not yet
+    inflicted (:func:`_devastating_wounds`)."""
     dice = game.battle.dice
     name = battery.weapon.name
     tally = _Tally()
@@ -318,7 +328,11 @@ def _attack(
         if target.destroyed:
             game.battle.say("shooting", f"  {target.label} is destroyed: remaining wounds lost")
             break
-        _save_and_damage(game, unit, battery, target, attack, is_critical, tally)
+        if is_critical and attack.devastating:  # its attack sequence ends: no save
+            tally.unsaved += 1
+            tally.devastating += 1
+            continue
+        _save_and_damage(game, unit, battery, target, attack, tally)
     game.battle.emit(
         AttacksResolved(
             unit.label,
@@ -334,6 +348,7 @@ def _attack(
             tally.destroyed,
         )
     )
+    return tally
 
 
 def _wounds_automatically(
@@ -365,7 +380,6 @@ def _save_and_damage(
     battery: Battery,
     target: Unit,
     attack: AttackProfile,
-    critical: bool,
     tally: _Tally,
 ) -> None:
     """Allocate one wound, roll its save, then its damage."""
@@ -374,9 +388,7 @@ def _save_and_damage(
     stats = defence_of(model.profile)
     ap = armour_ap(battery.profile.ap, stats.save, attack.cover_improves_save)
     need = save_need(stats.save, ap, invulnerable_against(stats, battery.profile))
-    if critical and attack.devastating:
-        game.battle.say("save", f"  {model.id}: no saving throw (devastating wounds)")
-    elif need >= UNREACHABLE:
+    if need >= UNREACHABLE:
         game.battle.say("save", f"  {model.id}: no save possible")
     elif save_succeeds(dice.roll(1, f"save {model.id} ({need}+)")[0], need):
         return
@@ -386,6 +398,47 @@ def _save_and_damage(
     done, destroyed = inflict(game, target, model, damage, battery.weapon.name)
     tally.damage += done
     tally.destroyed += destroyed
+
+
+def _devastating_wounds(
+    game: Core11Game,
+    unit: Unit,
+    battery: Battery,
+    target: Unit,
+    criticals: list[tuple[AttackProfile, int]],
+) -> None:
+    """[DEVASTATING WOUNDS] (11th-edition keyword text, game-datacards/datasources
+    ``11th/gdc/keywords.json``): "Each time an attack made with a [DEVASTATING WOUNDS]
+    weapon results in a critical wound, the attack sequence for that attack ends and
+    the target unit suffers a number of mortal wounds equal to the D characteristic of
+    that weapon. These are inflicted after resolving any normal damage inflicted by
+    those attacks. Mortal wounds inflicted by [DEVASTATING WOUNDS] weapons can damage a
+    maximum of one model for each critical wound; any remaining mortal wounds inflicted
+    by that attack are lost."
+
+    Called once the weapon's attacks at ``target`` (``battery``, all situations) have
+    done their normal damage, with the critical wounds each way of attacking scored.
+    For each: D is rolled (with [MELTA X] within half range: "that weapon has a D
+    characteristic of D6+2"), the model is selected as for a mortal wound (06.02:
+    :func:`mortal_wound_model`) and suffers them, each may be ignored by Feel No Pain,
+    and those beyond that model are lost."""
+    dice = game.battle.dice
+    name = battery.weapon.name
+    each = [attack for attack, count in criticals for _ in range(count)]
+    mortal = damage = destroyed = 0
+    for attack in each:
+        if target.destroyed:
+            game.battle.say("wound", f"  {target.label} is destroyed: remaining mortal wounds lost")
+            break
+        wounds = attack.damage.roll(dice, f"mortal wounds ({name}, devastating wounds)")
+        wounds += attack.melta.roll(dice, "melta")
+        model = mortal_wound_model(game, target)
+        game.battle.say("wound", f"  {model.id}: {wounds} mortal wound(s)")
+        done, slain = inflict(game, target, model, wounds, name)
+        mortal, damage, destroyed = mortal + wounds, damage + done, destroyed + slain
+    game.battle.emit(
+        DevastatingWounds(unit.label, name, target.label, len(each), mortal, damage, destroyed)
+    )
 
 
 def allocate(game: Core11Game, unit: Unit, battery: Battery, target: Unit) -> Model:
@@ -506,20 +559,18 @@ def mortal_wounds(game: Core11Game, unit: Unit, count: int, cause: str) -> None:
     for _ in range(count):
         if unit.destroyed:
             return
-        alive = unit.alive_models
-        characters = [m for m in alive if "CHARACTER" in model_keywords(unit, m)]
-        group = [m for m in alive if m not in characters] or characters
-        hurt = _wounded(group)
-        model = (
-            hurt[0]
-            if hurt
-            else _pick(
-                game,
-                "mortal-wound",
-                unit.player,
-                unit,
-                group,
-                f"{unit.label}: which model suffers a mortal wound?",
-            )
-        )
-        inflict(game, unit, model, 1, cause)
+        inflict(game, unit, mortal_wound_model(game, unit), 1, cause)
+
+
+def mortal_wound_model(game: Core11Game, unit: Unit) -> Model:
+    """The model of ``unit`` a mortal wound goes to (06.02, quoted in
+    :func:`mortal_wounds`): a wounded non-CHARACTER model, else one its player picks
+    among the non-CHARACTER models, else a wounded CHARACTER, else one it picks."""
+    alive = unit.alive_models
+    characters = [m for m in alive if "CHARACTER" in model_keywords(unit, m)]
+    group = [m for m in alive if m not in characters] or characters
+    hurt = _wounded(group)
+    if hurt:
+        return hurt[0]
+    prompt = f"{unit.label}: which model suffers a mortal wound?"
+    return _pick(game, "mortal-wound", unit.player, unit, group, prompt)

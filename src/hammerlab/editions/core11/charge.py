@@ -5,12 +5,13 @@ The Charge phase is resolved by following these steps: 1. START OF CHARGE PHASE
 2. CHARGE 3. END OF CHARGE PHASE"
 
 A charging unit moves as one block (every model by the same vector,
-``engine/moves.py``), in a straight line toward the closest model of the
-charge target its player selects, as far as the charge roll allows while no
-model's path crosses another model's base: the leading model ends in base
-contact with the target when the roll reaches it. The move is made only if,
-after it, the unit is engaged with its charge target and with no other enemy
-unit (11.04 After moving); otherwise the unit does not move.
+``engine/moves.py``) in a straight line toward the closest model of the charge
+target its player selects, from its own closest model or from its centre,
+whichever line ends with more of its models engaged, as far as the charge roll
+allows while no model's path crosses another model's base: the leading model
+ends in base contact with the target when the roll reaches it. The move is made
+only if, after it, the unit is engaged with its charge target and with no other
+enemy unit (11.04 After moving); otherwise the unit does not move.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 from hammerlab.editions.core11.events import ChargeResolved
 from hammerlab.editions.core11.positions import (
     ENGAGEMENT_RANGE,
-    closest_model,
+    closest_pair,
     is_engaged,
     unit_distance,
 )
@@ -32,8 +33,14 @@ from hammerlab.editions.flow import Phase, Picks
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import PhaseChanged
-from hammerlab.engine.geometry import Vec
-from hammerlab.engine.moves import longest_allowed, path_clear, shift_unit, shifted_gap, toward
+from hammerlab.engine.geometry import Vec, step_toward
+from hammerlab.engine.moves import (
+    centre_of,
+    longest_allowed,
+    path_clear,
+    shift_unit,
+    shifted_gap,
+)
 from hammerlab.engine.timing import Occasion
 from hammerlab.engine.units import Unit
 
@@ -79,16 +86,35 @@ def charge_targets(game: Core11Game, unit: Unit, maximum: float) -> list[Unit]:
 
 
 def charge_vector(game: Core11Game, unit: Unit, target: Unit, maximum: float) -> Vec:
-    """The block move toward ``target``: up to ``maximum`` inches toward its closest
-    model, no path crossing another model's base (11.04 While moving: "Each model that
-    can end its move engaged with one or more charge targets must do so.")."""
+    """The block move toward ``target``: up to ``maximum`` inches straight toward its
+    closest model, no path crossing another model's base, along whichever of two lines
+    ends with more of the unit's models engaged with ``target`` (11.04 While moving:
+    "Each model that can end its move engaged with one or more charge targets must do
+    so."), the move allowed first (:func:`move_ends_well`): from the charging model
+    closest to it (first, and kept on a tie) or from the unit's centre.
+
+    From the centre alone, two lines facing each other, every pair as close, charged
+    diagonally toward the first end's model and could leave the other end unengaged
+    (review s22, note 2); from the closest model they go straight ahead. A unit in a
+    blob coming in at an angle may do better from its centre."""
     blocking = list(game.battle.other_models(unit))
-    goal = closest_model(unit, target).position
+    leader, goal = closest_pair(unit, target)
 
     def allowed(vector: Vec) -> bool:
         return path_clear(game.battle, unit.alive_models, vector, blocking)
 
-    return longest_allowed(toward(unit, goal, maximum), allowed)
+    def along(start: Vec) -> Vec:
+        end = step_toward(start, goal.position, maximum)
+        return longest_allowed((end[0] - start[0], end[1] - start[1]), allowed)
+
+    def engaging(vector: Vec) -> tuple[bool, int]:
+        engaged = sum(
+            any(shifted_gap(m, vector, e) <= ENGAGEMENT_RANGE for e in target.alive_models)
+            for m in unit.alive_models
+        )
+        return move_ends_well(game, unit, vector, [target]), engaged
+
+    return max((along(leader.position), along(centre_of(unit))), key=engaging)
 
 
 def move_ends_well(game: Core11Game, unit: Unit, vector: Vec, targets: list[Unit]) -> bool:
@@ -149,10 +175,10 @@ def charge_with(game: Core11Game, unit: Unit) -> None:
 
 def after_charge_move(game: Core11Game, unit: Unit) -> None:
     """11.04 After moving: "Until the end of the turn, each model in your unit has the
-    Fights First ability (24.13)." It also made a charge move this turn ([LANCE], 12.03,
-    12.04)."""
+    Fights First ability (24.13)." It made a charge move this turn, which
+    :meth:`Core11Game.charged_this_turn` reads for Fights First, [LANCE], 12.03 and
+    12.04."""
     unit.status.charged = True
-    game.fights_first.add(unit.id)
 
 
 def _begin(battle: Battle, player: str) -> frozenset[str]:

@@ -49,7 +49,10 @@ class AttacksResolved(Event):
     wounds: int
     critical_wounds: int
     unsaved: int
+    """Wounds no save stopped: failed saves, and [DEVASTATING WOUNDS] critical wounds,
+    whose mortal wounds follow (:class:`DevastatingWounds`)."""
     damage: int
+    """Wounds the target lost to the attacks' normal damage."""
     models_destroyed: int
 
     @property
@@ -58,6 +61,33 @@ class AttacksResolved(Event):
             f"  {self.weapon} ({self.unit}) at {self.target}: {self.attacks} attacks, "
             f"{self.hits} hits ({self.critical_hits} critical), {self.wounds} wounds "
             f"({self.critical_wounds} critical), {self.unsaved} unsaved, "
+            f"{self.damage} damage, {self.models_destroyed} destroyed"
+        )
+
+
+@dataclass(frozen=True)
+class DevastatingWounds(Event):
+    """[DEVASTATING WOUNDS]: the mortal wounds of one weapon's critical wounds at one
+    target, inflicted after the normal damage of its attacks, each critical wound's on
+    one model at most."""
+
+    kind: ClassVar[str] = "devastating-wounds"
+    unit: str
+    weapon: str
+    target: str
+    critical_wounds: int
+    mortal_wounds: int
+    """Mortal wounds inflicted (the D of each critical wound; none once the target is
+    destroyed)."""
+    damage: int
+    """Wounds the target lost to them (Feel No Pain and the one-model limit applied)."""
+    models_destroyed: int
+
+    @property
+    def text(self) -> str:
+        return (
+            f"  {self.weapon} ({self.unit}) at {self.target}: {self.critical_wounds} "
+            f"critical wounds (devastating wounds), {self.mortal_wounds} mortal wounds, "
             f"{self.damage} damage, {self.models_destroyed} destroyed"
         )
 

@@ -155,7 +155,9 @@ def consolidation_targets(game: Core11Game, unit: Unit) -> list[Unit]:
 def pile_in_eligible(game: Core11Game, unit: Unit) -> bool:
     """12.03 Eligible if: "It is the Fight phase and one or more of the following apply
     to your unit: It is engaged. It made a charge move this turn." """
-    return not unit.destroyed and (bool(engaged_with(game.battle, unit)) or unit.status.charged)
+    return not unit.destroyed and (
+        bool(engaged_with(game.battle, unit)) or game.charged_this_turn(unit)
+    )
 
 
 def close_move(
@@ -201,7 +203,7 @@ def eligible_to_fight(game: Core11Game, step: FightStep, unit: Unit) -> bool:
     return (
         bool(engaged_with(game.battle, unit))
         or unit.id in step.engaged_at_start
-        or unit.status.charged
+        or game.charged_this_turn(unit)
     )
 
 
@@ -231,7 +233,7 @@ def fight_with(game: Core11Game, step: FightStep, unit: Unit) -> None:
             DecisionContext(unit=unit.id),
         )
     )
-    game.battle.emit(FightSelected(unit.label, chosen, unit.id in game.fights_first))
+    game.battle.emit(FightSelected(unit.label, chosen, game.charged_this_turn(unit)))
     if chosen == OVERRUN:
         close_move(game, unit, PILE_IN, pile_in_targets(game, unit), PILE_IN_DISTANCE)
     fight(game, unit)
@@ -276,7 +278,7 @@ def fight_step(game: Core11Game) -> FightStep:
         step.was_eligible.update(u.id for u in eligible)
         if not eligible:
             return step
-        first = [u for u in eligible if u.id in game.fights_first]
+        first = [u for u in eligible if game.charged_this_turn(u)]  # Fights First (11.04)
         if first_step and not first:
             first_step = False
             continue
@@ -285,7 +287,7 @@ def fight_step(game: Core11Game) -> FightStep:
         if mine:
             fight_with(game, step, _select(game, order[chooser], mine))
             if not first_step and any(
-                u.id in game.fights_first and eligible_to_fight(game, step, u)
+                game.charged_this_turn(u) and eligible_to_fight(game, step, u)
                 for u in battle.units.values()
             ):
                 first_step = True

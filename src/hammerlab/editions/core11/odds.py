@@ -8,8 +8,8 @@ odds follow the battle's rules exactly. The computation:
    of the hit roll, then of the wound roll (with [TWIN-LINKED]'s re-roll where
    the attacker takes it: :meth:`AttackProfile.rerolls_wound`), then of the
    save; critical hits add [SUSTAINED HITS X] hits, or wound automatically
-   with [LETHAL HITS] when the attacker so chooses; critical wounds are
-   unsaveable with [DEVASTATING WOUNDS].
+   with [LETHAL HITS] when the attacker so chooses; a [DEVASTATING WOUNDS]
+   critical wound counts as an unsaved wound (its D mortal wounds, step 3).
 2. **All attacks**: the number of attacks (A per model, [RAPID FIRE X],
    [BLAST] X per five target models, each possibly dice) is a distribution;
    the unsaved wounds of N independent attacks are the N-fold convolution of
@@ -20,7 +20,12 @@ odds follow the battle's rules exactly. The computation:
    Edition's odds share), giving the models destroyed and the wounds the unit
    loses: D plus
    [MELTA X], each point ignored on a Feel No Pain roll, excess lost. Wounds
-   go to the damaged model first, as the rules allocate them.
+   go to the damaged model first, as the rules allocate them. A [DEVASTATING
+   WOUNDS] critical wound's mortal wounds come after the normal damage in a
+   battle, D of them on one model at most (06.02 also gives them to the damaged
+   model first): against the one kind of model the odds assume, each is one more
+   draw of the same damage, in a sequence of independent draws whose order does
+   not change the distributions (the brute-force test plays the literal order).
 
 Results are floating point: exact up to rounding, not estimates.
 """

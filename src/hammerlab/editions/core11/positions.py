@@ -304,10 +304,16 @@ def _closest_gap(a: Placement, b: Placement) -> float:
     return min((min(row) for row in table if row), default=float("inf"))
 
 
+def closest_pair(unit: Unit, target: Unit) -> tuple[Model, Model]:
+    """The model alive of ``unit`` and the model alive of ``target`` closest to each
+    other (base to base; the first such pair where several are as close)."""
+    pairs = [(m, t) for m in unit.alive_models for t in target.alive_models]
+    return min(pairs, key=lambda pair: base_distance(*pair))
+
+
 def closest_model(unit: Unit, target: Unit) -> Model:
     """The model alive of ``target`` closest to any model alive of ``unit``."""
-    pairs = [(m, t) for m in unit.alive_models for t in target.alive_models]
-    return min(pairs, key=lambda pair: base_distance(*pair))[1]
+    return closest_pair(unit, target)[1]
 
 
 def sees(battle: Battle, model: Model, unit: Unit) -> bool:

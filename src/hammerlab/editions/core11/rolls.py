@@ -190,7 +190,9 @@ class AttackProfile:
     cover_improves_save: bool
     """The target's cover adds 1 to its armour saves (``cover_effect = improve_save``)."""
     devastating: bool
-    """[DEVASTATING WOUNDS]: no saving throw against a critical wound."""
+    """[DEVASTATING WOUNDS]: a critical wound ends its attack sequence (no saving throw)
+    in mortal wounds equal to D, inflicted after the normal damage, on one model at most
+    (``attacks._devastating_wounds``): worth an unsaved wound of damage D here."""
     damage: DiceExpr
     melta: DiceExpr
     """[MELTA X] within half range (0 otherwise)."""

@@ -231,7 +231,6 @@ def _end_of_turn(battle: Battle, player: str) -> None:
     if isinstance(game, Core11Game):
         game.no_shoot.clear()
         game.no_charge.clear()
-        game.fights_first.clear()
     for unit in battle.units.values():
         if unit.player == player:
             unit.status.moved = unit.status.advanced = unit.status.charged = False

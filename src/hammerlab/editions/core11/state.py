@@ -58,8 +58,6 @@ class Core11Game:
     moment of a game: :attr:`~hammerlab.engine.units.Unit.starting_models`)."""
     declared: set[str] = field(default_factory=set)
     """11.02: units that declared a charge this phase."""
-    fights_first: set[str] = field(default_factory=set)
-    """Units with Fights First until the end of the turn (11.04 After moving)."""
     attacking: FireControl | None = None
     """The limits on the attacks of the unit shooting or fighting now (its shooting
     type's, a reactive shooting's, melee), while its weapons, profiles and targets
@@ -88,7 +86,9 @@ class Core11Game:
             "held": [e.name for e in self.board.held],
             "command_points": sorted(self.command_points.items()),
             "battle_shocked": sorted(self.battle_shocked),
-            "fights_first": sorted(self.fights_first),
+            "fights_first": sorted(
+                u.id for u in self.battle.units.values() if self.charged_this_turn(u)
+            ),
         }
 
     @contextmanager
@@ -101,6 +101,18 @@ class Core11Game:
             yield
         finally:
             self.attacking = outer
+
+    def charged_this_turn(self, unit: Unit) -> bool:
+        """Whether ``unit`` made a charge move this turn: the one record every rule reads
+        ([LANCE], 12.03's and 12.04's eligibility, and Fights First: 11.04 After moving,
+        "Until the end of the turn, each model in your unit has the Fights First ability
+        (24.13)", hammerlab's only source of Fights First).
+
+        The unit's ``status.charged``, set by a charge move in play
+        (``charge.after_charge_move``) or by a scenario, is read for the active player's
+        units only: a charge is made in its player's turn, and a scenario's status
+        describes its player's first turn (docs/scenarios.md)."""
+        return unit.status.charged and unit.player == self.battle.active_player
 
     @property
     def turn_key(self) -> str:

@@ -29,7 +29,10 @@ FLAGS: dict[str, str] = {
     "CLOSE-QUARTERS": "may be fired in Close-quarters shooting (10.06)",
     "TORRENT": "hits automatically: no hit roll",
     "LETHAL HITS": "the attacker can choose that a critical hit wounds automatically",
-    "DEVASTATING WOUNDS": "no saving throw against a critical wound",
+    "DEVASTATING WOUNDS": (
+        "a critical wound inflicts mortal wounds equal to D instead (no save), after the"
+        " normal damage, on one model at most"
+    ),
     "TWIN-LINKED": "the attacker can re-roll the wound roll",
     "IGNORES COVER": "the target never has the benefit of cover",
     "PRECISION": "the attacker may allocate the attack to a CHARACTER model",
