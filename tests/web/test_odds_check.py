@@ -122,3 +122,18 @@ def test_the_check_fires_at_the_models_the_odds_assume_in_a_mixed_unit() -> None
     check = check_odds(ask, exact, 2_000, 1)
     assert check.p_value > 0.01, check
     assert {m.name for m in set_table(ask, seed=1).target.models} == {"Boy"}
+
+
+def test_the_check_of_a_blast_weapon_counts_the_target_s_models_as_the_odds_do() -> None:
+    # A core11 review (session 22): the check fired [BLAST] weapons with no count of
+    # the target's models, so without the extra attack the rule gives a unit of five
+    # (D6 + 1 attacks, 11th edition: one more per five models), and the check of the
+    # Exalted Sorcerer's Astral Blast at five Intercessors refused the exact odds at
+    # p ~ 1e-61. Fired as the odds describe it, the engine agrees with them.
+    ask = OddsAsk(
+        ruleset="core11", attacker="Exalted Sorcerer", weapon="Astral Blast",
+        target="Intercessor Squad",
+    )  # fmt: skip
+    exact = answer(ask)
+    check = check_odds(ask, exact, 2_000, 1)
+    assert check.p_value > 0.01, check

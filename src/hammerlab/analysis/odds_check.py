@@ -338,7 +338,8 @@ def _volley_of(edition: str, battle: Battle, shooters: Unit, target: Unit, weapo
 
         def fire_core11() -> None:
             carriers = [m for m in shooters.models for w in m.weapons if w.name == weapon.name]
-            battery = Battery(weapon, profile, carriers, target.id)
+            # [BLAST] counts the target's models when it is selected, as the odds do.
+            battery = Battery(weapon, profile, carriers, target.id, len(target.alive_models))
             resolve_battery(battle.state, shooters, battery, carriers, control)
 
         return fire_core11
