@@ -82,8 +82,8 @@ Advance = Callable[[int], None]
 
 
 PLUGIN_HINT = " (a plug-in's rule? add --plugin FILE)"
-"""Said after an unknown rule name when no plug-in file is loaded, by a command that
-takes ``--plugin`` (:func:`plugin_hint`)."""
+"""Said after an unknown rule name by a command that takes ``--plugin`` and was given
+none (:func:`plugin_hint`)."""
 
 
 def fail(error: Exception | str) -> typer.Exit:
@@ -107,12 +107,13 @@ def usage_error(flag: str, problem: object) -> typer.Exit:
 def plugin_hint(problem: object) -> str:
     """:data:`PLUGIN_HINT` where ``problem`` is, or was raised while handling, an
     unknown rule name (:class:`~hammerlab.engine.rules.UnknownRuleError`, which
-    commands re-raise as their own errors), the command running takes ``--plugin``
-    and no plug-in file is loaded: the rule may be a plug-in's; otherwise nothing
-    (``tables`` has no ``--plugin`` to send the user to)."""
-    if not isinstance(problem, BaseException) or not _takes_plugins():
+    commands re-raise as their own errors) and the command running takes ``--plugin``
+    but was given none: the rule may be a plug-in's; otherwise nothing (``tables``
+    has no ``--plugin`` to send the user to; a command given plug-ins knows their
+    rules). What was given, not what the process happens to have loaded: a library
+    caller or an earlier command in the same process must not change the message."""
+    if not isinstance(problem, BaseException) or not _plugin_flag_unused():
         return ""
-    from hammerlab.editions.plugins import loaded_plugins
     from hammerlab.engine.rules import UnknownRuleError
 
     seen: BaseException | None = problem
@@ -120,17 +121,21 @@ def plugin_hint(problem: object) -> str:
         if seen is None:
             return ""
         if isinstance(seen, UnknownRuleError):
-            return "" if loaded_plugins() else PLUGIN_HINT
+            return PLUGIN_HINT
         seen = seen.__cause__ or seen.__context__
     return ""
 
 
-def _takes_plugins() -> bool:
-    """Whether the command running (click's current context) has a ``--plugin`` option."""
+def _plugin_flag_unused() -> bool:
+    """Whether the command running (click's current context) has a ``--plugin`` option
+    and was given no file with it."""
     from typer._click.globals import get_current_context
 
     ctx = get_current_context(silent=True)
-    return ctx is not None and any("--plugin" in getattr(p, "opts", ()) for p in ctx.command.params)
+    if ctx is None:
+        return False
+    flags = [p for p in ctx.command.params if "--plugin" in getattr(p, "opts", ())]
+    return bool(flags) and not any(ctx.params.get(p.name or "") for p in flags)
 
 
 @contextmanager

@@ -275,11 +275,6 @@ def _check_hook_points(ruleset: str, rules: tuple[RuleOption, ...], source: str)
             continue
 
 
-def loaded_plugins() -> tuple[PluginFile, ...]:
-    """Every plug-in file this process has loaded (the latest version of each)."""
-    return tuple(record for record, _ in _LOADED_FILES.values())
-
-
 def plugins_for_ruleset(plugins: PluginPaths, ruleset: str) -> list[str]:
     """The files of ``plugins`` (loaded here if need be) whose rules are ``ruleset``'s:
     those a game of that ruleset plays with, and records, where one run plays
