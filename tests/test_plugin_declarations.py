@@ -16,6 +16,7 @@ from hammerlab.editions import get_ruleset, plugins, ruleset_names
 from hammerlab.engine.rules import (
     DeclarationError,
     HookPoint,
+    HookPointError,
     Hooks,
     Parameter,
     RuleOption,
@@ -415,3 +416,41 @@ def test_each_waffle_point_s_arguments_are_those_of_its_handler_type() -> None:
             else:
                 assert point.takes is None, name
     assert counted == 29  # the 33 points less the 4 whose handlers are objects
+
+
+def test_a_handler_s_shape_is_read_once_per_code_and_a_wrong_one_is_still_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Every battle installs its rules anew, most handlers closures made afresh of one
+    # code; reading each one's signature cost a tenth of a steady Guard battle (session
+    # 22, cProfile). A shape found to fit is remembered by its code; one that does not
+    # fit is refused every time.
+    import inspect
+
+    from hammerlab.editions.waffle.points import LEADERSHIP
+    from hammerlab.engine import rules as rules_module
+
+    read: list[object] = []
+    real = inspect.signature
+
+    def counted(handler: typing.Any) -> inspect.Signature:
+        read.append(handler)
+        return real(handler)
+
+    monkeypatch.setattr(rules_module.inspect, "signature", counted)
+
+    def steadier(bonus: int) -> collections.abc.Callable[[object, object, int], int]:
+        def handler(battle: object, unit: object, ld: int) -> int:
+            return ld + bonus
+
+        return handler
+
+    def wrong(battle: object, unit: object) -> int:
+        return 0
+
+    for bonus in (1, 2, 3):
+        Hooks("waffle").add(LEADERSHIP, steadier(bonus))
+    assert len(read) == 1  # three closures of one code: its signature read once
+    for _ in range(2):
+        with pytest.raises(HookPointError, match="a handler there takes 3 arguments"):
+            Hooks("waffle").add(LEADERSHIP, wrong)  # type: ignore[arg-type]

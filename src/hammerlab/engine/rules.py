@@ -19,6 +19,7 @@ import json
 import math
 import re
 import traceback
+import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -316,6 +317,9 @@ def _check_shape(point: HookPoint[Any], handler: object) -> None:
     whose parameters Python cannot read (a function of C) is taken on trust."""
     if point.takes is None:
         return
+    shape = _function_shape(point, handler)
+    if shape in _SHAPES_TAKEN:
+        return
     where = f"{point.ruleset or 'a plug-in'}'s hook point {point.name!r}"
     called = f"handler({', '.join(point.takes)})"
     if not callable(handler):
@@ -336,6 +340,25 @@ def _check_shape(point: HookPoint[Any], handler: object) -> None:
             f"installs {name}{signature} on {where}, which calls {called}: "
             f"a handler there takes {len(point.takes)} arguments"
         ) from None
+    if shape is not None:
+        _SHAPES_TAKEN.add(shape)
+
+
+_SHAPES_TAKEN: set[tuple[object, ...]] = set()
+"""The shapes of functions a point's arguments were found to fit (:func:`_function_shape`):
+every battle installs its rules anew, most as closures made afresh of the same code, and
+reading a signature costs more than installing the rule."""
+
+
+def _function_shape(point: HookPoint[Any], handler: object) -> tuple[object, ...] | None:
+    """What decides whether a plain function takes the point's arguments: the arguments,
+    its code and how many of its parameters have defaults; ``None`` for anything else (a
+    bound method, a class, a partial), checked each time."""
+    if not isinstance(handler, types.FunctionType):
+        return None
+    defaults = len(handler.__defaults__ or ())
+    keywords = tuple(sorted(handler.__kwdefaults__ or ()))
+    return (point.takes, handler.__code__, defaults, keywords)
 
 
 Installer = Callable[[Hooks, "RuleSettings"], None]
