@@ -749,6 +749,62 @@ def test_the_charge_into_overwatch_example_s_seed_7_no_longer_traps_the_marines(
     assert any(e.kind == "move" and e.reason == "falls back" and e.unit == tactical for e in events)
 
 
+CORNER = """
+name = "Target in a corner"
+seed = 1
+first_player = "Orks"
+[plan]
+turns = 1
+phases = ["assault"]
+[[players]]
+name = "Orks"
+edge = "north"
+[[players]]
+name = "Ultramarines"
+edge = "south"
+[[units]]
+id = "boyz"
+player = "Orks"
+unit = "Ork Boyz"
+size = 20
+position = [7, 6]
+[[units]]
+id = "tactical"
+player = "Ultramarines"
+unit = "Tactical Squad"
+size = 5
+formation = "line"
+position = [4.6, 0.7]
+spacing = 0.5
+"""
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_no_charging_or_piling_in_model_ends_with_its_base_off_the_table(
+    tmp_path: Path, seed: int
+) -> None:
+    # An assault review (session 22): a contact spot was "on the table" where its
+    # centre was, so Boyz charging Marines in the south-west corner ended at (0.1, 1.5),
+    # their 0.63"-radius bases 0.53" past the west edge (seed 2), at (9.4, 0.6) over
+    # the south edge (seed 1), and one piled in to (3.5, 0.1) (seed 4). Every move's
+    # end must keep the whole base on the 72" x 48" table: radius <= x <= 72 - radius.
+    path = tmp_path / "corner.toml"
+    path.write_text(CORNER, encoding="utf-8")
+    game = Game.start(load_scenario(path), str(path), seed=seed)
+    game.play()
+    radius = game.battle.unit("boyz").models[0].radius
+    ends = [
+        e.end
+        for e in game.battle.log.events
+        if e.kind == "move" and e.reason in ("charges", "piles in", "consolidates")
+    ]
+    assert ends
+    field = game.battle.battlefield
+    for x, y in ends:
+        assert radius - 1e-6 <= x <= field.width - radius + 1e-6, (x, y)
+        assert radius - 1e-6 <= y <= field.height - radius + 1e-6, (x, y)
+
+
 def test_a_coherent_spot_near_the_table_edge_keeps_the_whole_base_on_the_table() -> None:
     # A review: a spot around a model of the unit standing by the edge could leave the
     # charging model's base hanging 0.27" off the table (its centre on it).

@@ -209,8 +209,7 @@ def coherent_approach(
     usable = [
         s
         for s in spots
-        if is_free(battle, model, s)
-        and base_on_table(battle, model, s)  # a spot around a friend may hang off the edge
+        if is_free(battle, model, s)  # the base wholly on the table, overlapping none
         and keeps_clear(model, s, avoid)
         and in_the_way(model, model.position, s, bases) is None
     ]
@@ -266,10 +265,12 @@ def in_the_way(model: Model, start: Vec, end: Vec, others: Sequence[Model]) -> M
 
 
 def is_free(battle: Battle, model: Model, spot: Vec, near: Sequence[Model] | None = None) -> bool:
-    """Whether ``model``'s base at ``spot`` is on the table and overlaps no other base:
-    every model's on the table, or only those ``near`` (where a caller trying many
-    spots has kept those that can overlap one: :func:`contact_spot`)."""
-    if not battle.battlefield.on_table(spot):
+    """Whether ``model``'s base at ``spot`` lies wholly on the table (:func:`base_on_table`:
+    a charge, a pile-in, a consolidation or a disembarkation never leaves a base hanging
+    over the edge) and overlaps no other base: every model's on the table, or only
+    those ``near`` (where a caller trying many spots has kept those that can overlap
+    one: :func:`contact_spot`)."""
+    if not base_on_table(battle, model, spot):
         return False
     others = (m for u in battle.units.values() for m in u.alive_models) if near is None else near
     for other in others:
