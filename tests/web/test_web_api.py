@@ -300,9 +300,22 @@ def test_api_a_scenario_named_and_uploaded_at_once_is_refused(
         both = {"scenario": "assault_charge_into_overwatch.toml", "upload": sent, **more}
         answer = client.post(path, json=both)
         assert answer.status_code == 422
-        assert answer.json() == {"error": "name a scenario or an uploaded one (upload), not both"}
+        assert answer.json() == {"error": "upload: name a scenario or an uploaded one, not both"}
     info = client.get("/api/scenario", params={"scenario": "x.toml", "upload": upload})
-    assert info.json() == {"error": "name a scenario or an uploaded one (upload), not both"}
+    assert info.json() == {"error": "upload: name a scenario or an uploaded one, not both"}
+
+
+def test_api_lab_joins_a_scenario_named_and_uploaded_with_the_request_s_other_problems(
+    client: TestClient,
+) -> None:
+    # A web review: no rule ticked was said first, and both named only on the second try.
+    both = {"scenario": "whole_game_three_turns.toml", "upload": "x", "rule": [], "runs": 401}
+    answer = client.post("/api/lab", json=both)
+    assert (answer.status_code, answer.json()) == (422, {"error": (
+        "upload: name a scenario or an uploaded one, not both; "
+        "rule: tick a rule to compare, or write a --rule flag; "
+        "runs: Input should be less than or equal to 400"
+    )})  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -378,6 +391,34 @@ def test_api_upload_battlescribe_roster_then_odds_from_its_units(client: TestCli
         "upload: a BattleScribe file's units are waffle datasheets (7th edition); core11 odds "
         "cannot use them: ask with ruleset waffle, or leave out upload"
     )
+
+
+def test_api_unit_and_weapon_lists_refuse_an_upload_under_another_ruleset_as_the_odds_do(
+    client: TestClient,
+) -> None:
+    # A web review: under core11 they listed a Waffle catalogue's units and weapons, which
+    # /api/odds then refused.
+    catalogue = ROOT / "tests" / "data" / "bsdata-7e" / "Orks - Codex.cat"
+    sent = client.post("/api/upload", files={"file": ("orks.cat", catalogue.read_bytes())})
+    upload = sent.json()["id"]
+    refusal = (
+        "upload: a BattleScribe file's units are waffle datasheets (7th edition); core11 odds "
+        "cannot use them: ask with ruleset waffle, or leave out upload"
+    )
+    asked = {"ruleset": "core11", "attacker": "Boyz", "weapon": "Slugga", "target": "Boyz"}
+    odds = client.post("/api/odds", json={**asked, "upload": upload})
+    units = client.get("/api/units", params={"ruleset": "core11", "upload": upload})
+    weapons = client.get(
+        "/api/weapons", params={"ruleset": "core11", "upload": upload, "unit": "Boyz"}
+    )
+    for answer in (odds, units, weapons):
+        assert (answer.status_code, answer.json()) == (422, {"error": refusal})
+    # Under waffle, the file's own: its Boyz carry a Close Combat Weapon, core11's none.
+    listed = client.get("/api/units", params={"ruleset": "waffle", "upload": upload}).json()
+    assert "Boyz" in listed["units"]
+    own = {"ruleset": "waffle", "upload": upload, "unit": "Boyz"}
+    named = [w["name"] for w in client.get("/api/weapons", params=own).json()["weapons"]]
+    assert named == ["Stikkbombs", "Close Combat Weapon", "Slugga"]
 
 
 @pytest.mark.parametrize(
@@ -906,10 +947,13 @@ def test_a_log_stopped_early_plays_again_to_the_same_stop(
 def test_api_refuses_a_stop_after_that_is_no_turn_to_play_in_one_message(
     client: TestClient, sent: object, problem: str
 ) -> None:
-    body = {"scenario": "whole_game_three_turns.toml", "seed": 3, "stop-after": sent}
-    answer = client.post("/api/battle", json=body)
-    assert answer.status_code == 422
-    assert answer.json() == {"error": f"stop-after: {problem}"}
+    # Named as it was sent, each spelling (a web review: a turn past the scenario's was
+    # "stop-after: ..." when "stop_after" was sent).
+    for field in ("stop-after", "stop_after"):
+        body = {"scenario": "whole_game_three_turns.toml", "seed": 3, field: sent}
+        answer = client.post("/api/battle", json=body)
+        assert answer.status_code == 422
+        assert answer.json() == {"error": f"{field}: {problem}"}
 
 
 # --- costly work: a few at once, each stopped at its time limit ------------------------

@@ -254,6 +254,38 @@ def test_an_upload_that_switches_the_ruleset_lists_the_chosen_attacker_s_weapons
     assert page.input_value("#weapon") == "Slugga"
 
 
+def test_a_ruleset_the_uploaded_units_are_not_for_leaves_the_upload_form_and_says_why(
+    page: Page, server: str
+) -> None:
+    # A web review: under core11 the page still listed the Waffle catalogue's Boyz and
+    # their weapons, which Ask then refused.
+    _open(page, f"{server}/odds")
+    page.select_option("#form-kind", "upload")
+    page.set_input_files("#upload-file", str(ROOT / "tests/data/bsdata-7e/Orks - Codex.cat"))
+    page.wait_for_function("document.querySelector('#upload-info').textContent.includes('units')")
+    page.fill("#attacker", "Boyz")
+    page.press("#attacker", "Tab")
+    page.wait_for_selector("#weapon option[value='Close Combat Weapon']", state="attached")
+    page.select_option("#ruleset", "core11")
+    assert page.input_value("#form-kind") == "library"
+    assert page.inner_text("#form-note") == (
+        "Orks - Codex.cat's units are waffle datasheets, which core11 odds cannot use: the "
+        "form shows the library's units (ruleset waffle takes the file's)"
+    )
+    # core11's own Boyz (the 11th-edition data): a Kustom Choppa, no Close Combat Weapon.
+    page.wait_for_selector("#weapon option[value='Kustom Choppa']", state="attached")
+    names = page.eval_on_selector_all("#weapon option", "options => options.map(o => o.value)")
+    assert "Close Combat Weapon" not in names
+    page.fill("#target", "Boyz")
+    page.click("#ask")
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.is_hidden("#error") and "(core11)" in page.inner_text("#question")
+    # The file's units again: with the file's ruleset, as the upload chose it.
+    page.select_option("#form-kind", "upload")
+    assert page.input_value("#ruleset") == "waffle" and page.inner_text("#form-note") == ""
+    page.wait_for_selector("#weapon option[value='Close Combat Weapon']", state="attached")
+
+
 @pytest.mark.parametrize(
     ("query", "situation"),
     [

@@ -145,6 +145,23 @@ def _missing(ask: OddsAsk, required: Sequence[tuple[str, ...]]) -> str | None:
     return ", ".join(f"--{g[0]}" + "".join(f" (or --{other})" for other in g[1:]) for g in left)
 
 
+def check_ruleset(ruleset: str, units: Sequence[Datasheet]) -> None:
+    """Refuse a ruleset the odds do not have, or ``units`` (a BattleScribe file's) of
+    another edition than ``ruleset``: what :func:`answer` refuses first, and what the
+    web API's unit and weapon lists refuse in the same words (a web review: they listed
+    a Waffle upload's units under core11, which the odds then refused)."""
+    if ruleset not in calculator_names():
+        known = ", ".join(calculator_names())
+        raise QuestionError(f"unknown ruleset {ruleset!r}; known: {known}", "--ruleset")
+    other = next((unit.edition for unit in units if unit.edition != ruleset), None)
+    if other is not None:  # a BattleScribe file's units are 7th-edition, waffle datasheets
+        raise QuestionError(  # not its path: an upload's is the server's private file
+            f"a BattleScribe file's units are {other} datasheets (7th edition); "
+            f"{ruleset} odds cannot use them: ask with --ruleset {other}, or leave out --from",
+            "--from",
+        )
+
+
 def answer(
     ask: OddsAsk, units: Sequence[Datasheet] = (), refused: Mapping[str, Sequence[str]] = {}
 ) -> OddsResult:
@@ -152,18 +169,8 @@ def answer(
     :class:`~hammerlab.errors.HammerlabError`) names what is wrong with it. ``refused``
     names the ``units`` that cannot be played, with why (``ImportResult.unplayable``):
     asked of, they are refused."""
-    if ask.ruleset not in calculator_names():
-        known = ", ".join(calculator_names())
-        raise QuestionError(f"unknown ruleset {ask.ruleset!r}; known: {known}", "--ruleset")
+    check_ruleset(ask.ruleset, units)
     calc = calculator(ask.ruleset)
-    other = next((unit.edition for unit in units if unit.edition != ask.ruleset), None)
-    if other is not None:  # a BattleScribe file's units are 7th-edition, waffle datasheets
-        raise QuestionError(  # not its path: an upload's is the server's private file
-            f"a BattleScribe file's units are {other} datasheets (7th edition); "
-            f"{ask.ruleset} odds cannot use them: ask with --ruleset {other}, or leave out "
-            "--from",
-            "--from",
-        )
     facts = frozenset(s.strip().lower() for s in ask.situation)
     if ask.is_library:
         stray = [flag(f) for f in PLAIN_ONLY if getattr(ask, f) not in (None, ())]

@@ -39,7 +39,7 @@ from hammerlab.analysis.game import Game
 from hammerlab.analysis.lab import FlagError
 from hammerlab.analysis.odds import OddsResult, QuestionError, calculator, calculator_names
 from hammerlab.analysis.odds_check import check_odds
-from hammerlab.analysis.odds_request import answer
+from hammerlab.analysis.odds_request import answer, check_ruleset
 from hammerlab.editions import get_ruleset, ruleset_names
 from hammerlab.editions.base import describe_ruleset
 from hammerlab.editions.plugins import load_plugin_file
@@ -388,8 +388,12 @@ def create_app(
             raise WebError("no such uploaded BattleScribe file (uploads are kept for an hour)", 404)
         return found
 
-    def uploaded_units(upload: str | None) -> tuple[Datasheet, ...]:
-        return uploaded(upload).datasheets
+    def uploaded_units(upload: str | None, ruleset: str) -> tuple[Datasheet, ...]:
+        """The units of the BattleScribe file uploaded as ``upload``, refused under a
+        ``ruleset`` they are not for, in the words of ``/api/odds``."""
+        units = uploaded(upload).datasheets
+        check_ruleset(ruleset, units)
+        return units
 
     def asked(question: OddsRequest) -> OddsResult:
         """The exact odds ``question`` asks, its uploaded units refused where they cannot
@@ -406,7 +410,7 @@ def create_app(
     def odds_check(question: OddsCheckRequest) -> dict[str, Any]:
         """The exact distribution against ``trials`` volleys of the real engine (χ² test)."""
         exact = asked(question)
-        units = uploaded_units(question.upload)
+        units = uploaded_units(question.upload, question.ruleset)
         with work.begin("the engine check", "ask for fewer trials") as ticket:
             check = check_odds(
                 question.ask(), exact, question.trials, question.seed, units, ticket.check
@@ -426,9 +430,10 @@ def create_app(
         upload: Annotated[str | None, Query(max_length=40)] = None,
     ) -> dict[str, Any]:
         """Unit names like ``hammerlab units``: the library's, or an uploaded file's."""
+        listed = uploaded_units(upload, ruleset)
         if upload is not None:
             wanted = query.casefold()
-            names = [s.name for s in uploaded_units(upload) if wanted in s.name.casefold()]
+            names = [s.name for s in listed if wanted in s.name.casefold()]
         else:
             names = get_ruleset(ruleset).unit_names(query, army)
         return {"units": names[:MAX_UNITS_LISTED], "more": max(0, len(names) - MAX_UNITS_LISTED)}
@@ -442,7 +447,7 @@ def create_app(
         """The weapons of one unit, with their characteristics and how the odds take
         each (``odds``: ``ok``, ``melee``, never asked, or the field it needs besides,
         ``hits``)."""
-        sheets = {s.name.casefold(): s for s in uploaded_units(upload)}
+        sheets = {s.name.casefold(): s for s in uploaded_units(upload, ruleset)}
         sheet = sheets.get(unit.casefold()) or get_ruleset(ruleset).find_unit(unit)
         fit = calculator(sheet.edition).weapon_fit
         return {
@@ -549,7 +554,8 @@ def create_app(
         ``--log-json``, with each line's text) and the summary."""
         spec, source = scenarios.get(request.scenario, request.upload)
         settings = services.rule_settings(request.rule)
-        stop = services.stop_before(request.stop_after, spec, request.offered or source)
+        where = request.offered or source
+        stop = services.stop_before(request.stop_after, spec, where, request.stop_after_as)
         with work.begin("the battle", BATTLE_ADVICE) as ticket:
             game = Game.start(
                 spec, source, request.seed, settings, plugins_for(spec), stop_before_turn=stop

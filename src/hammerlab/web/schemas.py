@@ -19,6 +19,8 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    ModelWrapValidatorHandler,
+    PrivateAttr,
     StringConstraints,
     ValidationInfo,
     field_validator,
@@ -197,11 +199,25 @@ class OddsCheckRequest(OddsRequest):
     seed: Seed = 1
 
 
+NOT_BOTH = "name a scenario or an uploaded one, not both"
+"""Why a request naming a scenario and an upload is refused, as ``upload: ...``."""
+
+
 class ScenarioRef(_Strict):
     """A scenario: a name from ``GET /api/scenarios``, or the id of an uploaded one."""
 
     scenario: Short | None = None
     upload: Annotated[str, StringConstraints(max_length=40)] | None = None
+
+    @field_validator("upload")
+    @classmethod
+    def _not_both(cls, upload: str | None, info: ValidationInfo) -> str | None:
+        """A scenario and an upload at once is refused as the request's other problems
+        are, in the same message (a web review: ``/api/lab`` said only that no rule was
+        ticked, and the second try that both were named)."""
+        if upload is not None and info.data.get("scenario") is not None:
+            raise PydanticCustomError("not_both", NOT_BOTH)
+        return upload
 
     @property
     def offered(self) -> str | None:
@@ -246,6 +262,25 @@ class BattleRequest(ScenarioRef):
     seed: Seed | None = None
     rule: Flags = []
     stop_after: Annotated[int | None, BeforeValidator(_a_turn)] = None
+    _stop_after_as: str = PrivateAttr(default="stop-after")
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _stop_after_spelled(
+        cls, data: Any, handler: ModelWrapValidatorHandler[BattleRequest]
+    ) -> BattleRequest:
+        """Keep the name ``stop_after`` was sent by, for the refusals made where it is
+        played (a web review: ``"stop_after": 4`` was refused as ``stop-after: ...``)."""
+        request = handler(data)
+        if isinstance(data, dict) and "stop_after" in data:
+            request._stop_after_as = "stop_after"
+        return request
+
+    @property
+    def stop_after_as(self) -> str:
+        """``stop_after``'s name as the request gave it: ``stop-after`` or ``stop_after``,
+        as pydantic names it in its own refusals of the field."""
+        return self._stop_after_as
 
 
 class PlayRequest(ScenarioRef):

@@ -42,6 +42,7 @@ from hammerlab.engine.rules import ParamValue, parse_rule_flag
 from hammerlab.errors import HammerlabError
 from hammerlab.io.battlescribe import import_file
 from hammerlab.io.scenario import Scenario, load_scenario, parse_scenario
+from hammerlab.web.schemas import NOT_BOTH
 from hammerlab.web.store import BoundedStore
 from hammerlab.web.viewer import event_rows, table_state
 
@@ -130,7 +131,7 @@ class Scenarios:
         one named, or the one uploaded, not both (the upload was played, and a lab job's
         ``asked`` named the other)."""
         if name is not None and upload is not None:
-            raise WebError("name a scenario or an uploaded one (upload), not both")
+            raise WebError(f"upload: {NOT_BOTH}")
         if upload is not None:
             found = self.uploads.get(upload)
             if found is None:
@@ -429,15 +430,16 @@ def _csv_cell(value: object) -> str:
 # --- battles ----------------------------------------------------------------------
 
 
-def stop_before(stop_after: int | None, scenario: Scenario, where: str) -> int | None:
+def stop_before(stop_after: int | None, scenario: Scenario, where: str, field: str) -> int | None:
     """The turn a battle asked to stop after game turn ``stop_after`` stops before (as
     ``hammerlab battle --stop-after``; ``None``: it plays to its end), refused as the CLI
-    refuses it when ``scenario`` (named ``where``) has no such turn."""
+    refuses it when ``scenario`` (named ``where``) has no such turn, naming the request's
+    ``field`` as it was sent (``stop-after`` or ``stop_after``)."""
     if stop_after is None:
         return None
     problem = stop_after_problem(stop_after, scenario.plan.turns, where)
     if problem:
-        raise WebError(f"stop-after: {problem}")
+        raise WebError(f"{field}: {problem}")
     return stop_after + 1
 
 

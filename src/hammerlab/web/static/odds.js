@@ -27,13 +27,34 @@ const EXAMPLE_UNITS = {  // each edition's own names (core11 has no "Ork Boyz")
   waffle: ["Tactical Squad", "Ork Boyz"], core11: ["Intercessor Squad", "Boyz"],
 };
 
+let uploaded = null;  // the BattleScribe file uploaded: {name, edition}
+
 function setRuleset(ruleset, chosen) {
   $("ruleset").value = ruleset;
+  // An upload's units are of one edition, which the odds (and the unit and weapon lists)
+  // refuse under another: the form goes back to the library's units, and says why.
+  const away = $("form-kind").value === "upload" && uploaded && uploaded.edition &&
+    uploaded.edition !== ruleset;
+  if (away) $("form-kind").value = "library";
+  $("form-note").textContent = away ? `${uploaded.name}'s units are ${uploaded.edition} ` +
+    `datasheets, which ${ruleset} odds cannot use: the form shows the library's units ` +
+    `(ruleset ${uploaded.edition} takes the file's)` : "";
   const [attacker, target] = EXAMPLE_UNITS[ruleset] || EXAMPLE_UNITS.waffle;
   $("attacker").placeholder = attacker;
   $("target").placeholder = target;
   visibleFields();
   drawSituations(chosen);
+  return unitsChanged();
+}
+
+/* The form changed: the file's units come with the file's ruleset, as an upload sets it. */
+function formChanged() {
+  $("form-note").textContent = "";
+  const edition = uploaded && uploaded.edition;
+  if ($("form-kind").value === "upload" && edition && edition !== $("ruleset").value) {
+    return setRuleset(edition);
+  }
+  visibleFields();
   return unitsChanged();
 }
 
@@ -120,9 +141,10 @@ function suggestUnits(text) {
   unitTimer = setTimeout(async () => {
     const params = new URLSearchParams({ ruleset: $("ruleset").value, query: text });
     if ($("form-kind").value === "upload" && $("upload").value) params.set("upload", $("upload").value);
-    const data = await api(`/api/units?${params}`);
     const list = $("unit-names");
     list.innerHTML = "";
+    let data;
+    try { data = await api(`/api/units?${params}`); } catch (error) { return; }  // asking names it
     for (const name of data.units) {
       const option = document.createElement("option"); option.value = name; list.appendChild(option);
     }
@@ -238,6 +260,7 @@ async function upload() {
   const data = new FormData(); data.append("file", file);
   showError("");
   $("upload").value = ""; $("upload-info").textContent = ""; $("upload-notes").textContent = "";
+  uploaded = null;
   try {
     const answer = await api("/api/upload", data);
     if (answer.kind === "scenario") {  // taken for the lab; it holds no units to pick
@@ -246,6 +269,7 @@ async function upload() {
       return;
     }
     $("upload").value = answer.id;
+    uploaded = { name: answer.name, edition: answer.edition };
     $("upload-info").textContent = `${answer.name}: ${answer.units.length} units` + (answer.edition ? ` (${answer.edition})` : "");
     $("upload-notes").textContent = answer.notes.join(" · ");  // what the import could not read
     const known = [...$("ruleset").options].some(o => o.value === answer.edition);
@@ -277,7 +301,7 @@ async function fromQuery(query) {
 document.addEventListener("DOMContentLoaded", async () => {
   situations = await api("/api/situations");
   $("ruleset").addEventListener("change", () => setRuleset($("ruleset").value));
-  $("form-kind").addEventListener("change", () => { visibleFields(); unitsChanged(); });
+  $("form-kind").addEventListener("change", formChanged);
   $("attacker").addEventListener("input", e => suggestUnits(e.target.value));
   $("target").addEventListener("input", e => suggestUnits(e.target.value));
   $("attacker").addEventListener("change", () => loadWeapons());
