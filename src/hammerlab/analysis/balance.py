@@ -34,7 +34,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from hammerlab.analysis.lab import FlagError, Outcome, Progress
@@ -42,7 +41,11 @@ from hammerlab.analysis.runners import Runner, batch_size
 from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
 from hammerlab.analysis.sweep import SIZE_KEY, Case, Point, case_at
 from hammerlab.editions import get_ruleset
-from hammerlab.editions.plugins import PluginPaths, load_plugin_file, plugins_in_play
+from hammerlab.editions.plugins import (
+    PluginPaths,
+    load_plugin_files,
+    plugins_in_play,
+)
 from hammerlab.engine.rules import resolve_settings
 from hammerlab.io.scenario import Scenario
 
@@ -252,7 +255,7 @@ def parse_question(
     low_text, dots, high_text = span.partition("..")
     if not sep or not dots:
         raise FlagError("--vary", f"{vary!r}: write KEY=LO..HI (e.g. charge_dice=1..4)")
-    loaded = tuple(dict.fromkeys(load_plugin_file(Path(p)) for p in plugins))
+    loaded = load_plugin_files(plugins)
     with plugins_in_play(loaded):
         integer = _is_integer(scenario, key.strip())
     try:

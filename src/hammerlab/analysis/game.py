@@ -37,7 +37,7 @@ from hammerlab.editions.flow import BEGIN, OVER, Play
 from hammerlab.editions.plugins import (
     PluginPaths,
     check_plugins_fit,
-    load_plugin_file,
+    load_plugin_files,
     plugins_in_play,
 )
 from hammerlab.editions.schedule import SCHEDULE
@@ -303,7 +303,7 @@ class Game:
         """:meth:`start` short of playing on: a replay answers from the first decision."""
         _check_start(scenario, source, seed, controllers, stop_before_turn, plugins)
         check_parameters_switched_on(rules or {})
-        loaded = list(dict.fromkeys(load_plugin_file(Path(plugin)) for plugin in plugins))
+        loaded = load_plugin_files(plugins)
         check_plugins_fit(loaded, [scenario.ruleset])
         folder = None if scenario_path is None else Path(scenario_path).parent
         with plugins_in_play(loaded):

@@ -42,7 +42,12 @@ from hammerlab.analysis.lab import DRAW, Outcome, Progress, Settings
 from hammerlab.analysis.runners import Batch, Runner, batch_size
 from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
 from hammerlab.editions import get_ruleset
-from hammerlab.editions.plugins import PluginFile, PluginPaths, load_plugin_file, plugins_in_play
+from hammerlab.editions.plugins import (
+    PluginFile,
+    PluginPaths,
+    load_plugin_files,
+    plugins_in_play,
+)
 from hammerlab.engine.rules import (
     ParamValue,
     RuleSettingError,
@@ -299,7 +304,7 @@ def case_at(
         else:
             rules[key] = raw
     resized = _resized(scenario, sizes) if sizes else scenario
-    loaded = tuple(dict.fromkeys(load_plugin_file(Path(p)) for p in plugins))
+    loaded = load_plugin_files(plugins)
     try:
         with plugins_in_play(loaded):
             ready = prepare(resized, source, first_seed, rules)

@@ -31,7 +31,6 @@ import itertools
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from hammerlab.analysis.game import HOLD, Game
@@ -41,7 +40,7 @@ from hammerlab.analysis.sweep import check_distinct
 from hammerlab.editions.plugins import (
     PluginFile,
     PluginPaths,
-    load_plugin_file,
+    load_plugin_files,
     plugins_for_ruleset,
 )
 from hammerlab.engine.decisions import Controller
@@ -370,7 +369,7 @@ def tournament(
         games=tuple(played),
         standings=tuple(standings),
         rules=tuple((rules or {}).items()),
-        plugins=tuple(dict.fromkeys(load_plugin_file(Path(p)) for p in plugins)),
+        plugins=load_plugin_files(plugins),
     )
 
 

@@ -36,7 +36,7 @@ from hammerlab.cli.sweep_cmd import (
     store_tally,
     tell_tally,
 )
-from hammerlab.editions.plugins import load_plugin_file, plugins_in_play
+from hammerlab.editions.plugins import load_plugin_files, plugins_in_play
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import load_scenario
 
@@ -96,7 +96,7 @@ def run_lab(
         try:
             # The rules known are the built-in ones and the files given, as the battles
             # will play them (compare's plugins_in_play), whatever else was loaded.
-            with plugins_in_play([load_plugin_file(Path(p)) for p in plugins]):
+            with plugins_in_play(load_plugin_files(plugins)):
                 experiment = arms(spec, rule, setting or [], str(scenario))
         except FlagError as error:  # a rule of another ruleset? say the scenario's
             if not error.unknown_name:

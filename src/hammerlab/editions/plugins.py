@@ -275,12 +275,17 @@ def _check_hook_points(ruleset: str, rules: tuple[RuleOption, ...], source: str)
             continue
 
 
+def load_plugin_files(plugins: PluginPaths) -> tuple[PluginFile, ...]:
+    """Each of ``plugins`` loaded (:func:`load_plugin_file`), each file once, in the
+    order given: what a game, a case or a report records and plays with."""
+    return tuple(dict.fromkeys(load_plugin_file(Path(p)) for p in plugins))
+
+
 def plugins_for_ruleset(plugins: PluginPaths, ruleset: str) -> list[str]:
     """The files of ``plugins`` (loaded here if need be) whose rules are ``ruleset``'s:
     those a game of that ruleset plays with, and records, where one run plays
     scenarios of several rulesets (a tournament)."""
-    loaded = (load_plugin_file(Path(p)) for p in plugins)
-    return [p.path for p in loaded if p.ruleset == ruleset]
+    return [p.path for p in load_plugin_files(plugins) if p.ruleset == ruleset]
 
 
 def check_plugins_fit(plugins: Sequence[PluginFile], rulesets: Collection[str]) -> None:
