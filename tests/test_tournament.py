@@ -24,6 +24,7 @@ from hammerlab.analysis.tournament import (
 )
 from hammerlab.cli.app import app
 from hammerlab.engine.decisions import Decision
+from hammerlab.errors import InputError
 from hammerlab.io.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -345,3 +346,24 @@ def test_a_plug_in_plays_in_the_games_of_its_ruleset_alone(tmp_path: Path) -> No
     report = tournament(specs, ["heuristic", "random"], 1, plugins=[str(plugin)])
     assert len(report.games) == 4
     assert [p.path for p in report.plugins] == [str(plugin.resolve())]
+
+
+def test_the_library_refuses_a_plug_in_for_none_of_the_scenarios_rulesets(
+    tmp_path: Path,
+) -> None:
+    # A final read (session 22): the library's tournament took a Waffle plug-in over a
+    # core11 scenario, played it in no game, and still listed it in the report's
+    # plug-ins; the CLI refused it. Refused alike, before any game.
+    plugin = tmp_path / "waffle_nowhere.py"
+    plugin.write_text(ALL_SAVE_2.format(name="waffle_nowhere"), encoding="utf-8")
+    core11 = ROOT / "examples" / "core11_whole_game.toml"
+    played: list[int] = []
+    with pytest.raises(InputError, match="the plug-in is for waffle; this scenario plays core11"):
+        tournament(
+            [(load_scenario(core11), str(core11))],
+            ["heuristic", "random"],
+            1,
+            progress=played.append,
+            plugins=[str(plugin)],
+        )
+    assert played == []

@@ -255,7 +255,7 @@ def describe(game: Game, actions: list[Action], cut: int = 0) -> dict[str, Any]:
         "turn": game.turn,
         "to_act": game.current_player,
         "scores": game.scores,
-        "winner": game.winner if game.is_over else None,
+        "winner": game.winner,
         "legal_actions": [str(a) for a in actions],
         "actions_cut": cut,
     }

@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from hammerlab.analysis.lab import FlagError, Outcome, Progress
@@ -367,6 +368,7 @@ def balance_scenario(
 
     unit = question.metric.removeprefix("models_left.")
 
+    @cache  # a probe's value is asked for its span and for its battles: prepared once
     def case(value: float) -> Case:
         point = ((question.key, question.text(value)),)
         return case_at(scenario, source, point, first_seed, plugins=plugins)

@@ -869,10 +869,10 @@ def canonical_repr(value: object) -> str:
     digests of games saved before are kept. Other objects are taken by their ``repr``
     (docs/plugins.md: what a rule may keep in ``battle.memory``)."""
     kind = type(value)
-    if type(value) is set or type(value) is frozenset:
-        members = ", ".join(sorted(canonical_repr(member) for member in value))
+    if type(value) is set or type(value) is frozenset:  # (type() narrows for mypy)
         if not value:
             return f"{kind.__name__}()"
+        members = ", ".join(sorted(canonical_repr(member) for member in value))
         return "{" + members + "}" if kind is set else "frozenset({" + members + "})"
     if type(value) is list:
         return "[" + ", ".join(canonical_repr(item) for item in value) + "]"

@@ -40,6 +40,7 @@ from hammerlab.analysis.sweep import check_distinct
 from hammerlab.editions.plugins import (
     PluginFile,
     PluginPaths,
+    check_plugins_fit,
     load_plugin_files,
     plugins_for_ruleset,
 )
@@ -326,7 +327,8 @@ def tournament(
     scenario, or ``games`` below 1, is a :class:`TournamentError`: it would play
     nothing and rate every player alike. A scenario given twice is refused
     (:func:`~hammerlab.analysis.sweep.check_distinct`): its games would be the same
-    games, counted as others, and narrow every interval."""
+    games, counted as others, and narrow every interval; so is a plug-in for none of the
+    scenarios' rulesets (:func:`~hammerlab.editions.plugins.check_plugins_fit`)."""
     problem = players_problem(players, list(controllers or {}))
     if problem is not None:
         raise TournamentError(f"--players: {problem}")
@@ -335,6 +337,7 @@ def tournament(
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise TournamentError(f"--games: {games!r}: a tournament plays 1 game or more per side")
     check_distinct(scenarios)
+    check_plugins_fit(load_plugin_files(plugins), [s.ruleset for s, _ in scenarios])
     if rules:
         check_rules(scenarios, rules, plugins)
     budget = budget or Budget()
