@@ -181,16 +181,13 @@ class LibraryQuestion:
         wanted = name.strip().casefold()
         for sheet in self.units:
             if sheet.name.casefold() == wanted:
+                flag = "--attacker" if name == self.attacker else "--target"
                 why = dict(self.refused).get(sheet.name)
                 if why is not None:
-                    raise QuestionError(
-                        f"{sheet.name} cannot be played: {why}",
-                        "--attacker" if name == self.attacker else "--target",
-                    )
+                    raise QuestionError(f"{sheet.name} cannot be played: {why}", flag)
                 if not sheet.entries:  # an imported formation: its units are datasheets
                     raise QuestionError(
-                        f"{sheet.name} has no models: it cannot fire or be fired at",
-                        "--attacker" if name == self.attacker else "--target",
+                        f"{sheet.name} has no models: it cannot fire or be fired at", flag
                     )
                 return sheet
         return ruleset.find_unit(name)

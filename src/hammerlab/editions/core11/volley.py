@@ -31,7 +31,7 @@ from hammerlab.editions.core11.attacks import (
 )
 from hammerlab.editions.core11.events import TargetSelected
 from hammerlab.editions.core11.fire_control import FireControl
-from hammerlab.editions.core11.positions import Sightlines, sightlines, unit_distance
+from hammerlab.editions.core11.positions import Sightlines, sightlines
 from hammerlab.editions.core11.profiles import is_monster_or_vehicle, unit_keywords
 from hammerlab.editions.core11.rolls import hit_terms
 from hammerlab.editions.core11.state import Core11Game
@@ -339,7 +339,7 @@ def aims(
         if profile.has("TARGETS") and not profile.may_target(unit_keywords(target)):
             continue
         limit = game.target_limits.get(target.id)
-        if limit is not None and unit_distance(unit, target) > limit:
+        if limit is not None and lines.nearest > limit:  # unit_distance, read already
             continue
         firing = _attackers(lines, battery.models, profile, control)
         if firing:

@@ -14,8 +14,7 @@ if both players are, the game is a draw.
 from __future__ import annotations
 
 from hammerlab.editions.turns import record_wiped_out
-from hammerlab.editions.waffle.reserves import lose_reserves, reserve_state
-from hammerlab.editions.waffle.state import state_of
+from hammerlab.editions.waffle.reserves import lose_reserves, units_off_table
 from hammerlab.engine.battle import Battle
 
 
@@ -23,9 +22,7 @@ def game_over(battle: Battle) -> bool:
     """Whether, at the end of this game turn, a player is wiped out: it ends the game
     (:func:`turns.record_wiped_out`), and the units still in reserve, which can no
     longer arrive, count as destroyed (:func:`reserves.lose_reserves`)."""
-    waiting = reserve_state(battle)
-    held = [] if waiting is None else list(waiting.waiting.values())
-    held += [aboard.unit for aboard in state_of(battle).embarked.values()]
+    held = [unit for unit, _ in units_off_table(battle)]
     out = tuple(
         player.name
         for player in battle.players

@@ -35,7 +35,13 @@ from typing import ClassVar
 from hammerlab.editions.waffle.attacks import able_weapons, fires_snap
 from hammerlab.editions.waffle.expected import Fired, volley_of
 from hammerlab.editions.waffle.hook_points import waffle_point
-from hammerlab.editions.waffle.morale import morale_check, pinning_test, takes_pinning_test
+from hammerlab.editions.waffle.morale import (
+    PINNING_TEST,
+    morale_check,
+    passes_automatically,
+    pinning_test,
+    takes_pinning_test,
+)
 from hammerlab.editions.waffle.odds import shooting_odds
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
 from hammerlab.editions.waffle.points import (
@@ -329,8 +335,8 @@ def _pinning_instead(settings: RuleSettings) -> Suppression:
         if not takes_pinning_test(battle, target):
             if st(battle, target).gone_to_ground:
                 why = "it has gone to ground already: no further Pinning tests"
-            elif target.has_rule("Fearless"):
-                why = "it is Fearless: it passes Pinning tests automatically"
+            elif (rule := passes_automatically(target, PINNING_TEST)) is not None:
+                why = f"it is {rule}: it passes Pinning tests automatically"
             else:
                 why = "it takes no Pinning test"
             _untested(battle, target, wounds, why)
