@@ -46,6 +46,7 @@ from hammerlab.editions.plugins import load_plugin_file
 from hammerlab.engine.datasheet import Datasheet
 from hammerlab.engine.rules import RuleSettingError
 from hammerlab.errors import MAX_DIGITS, HammerlabError, long_number, long_number_problem
+from hammerlab.io.files import size_words
 from hammerlab.io.scenario import Scenario
 from hammerlab.web import services
 from hammerlab.web.schemas import (
@@ -141,7 +142,7 @@ async def _too_large(send: Send, limit: int) -> None:
     """413: for a file sent (a body of up to :data:`MAX_BODY_BYTES`), the file's own
     limit, which the user chose the file by; for any other request, the body's."""
     if limit == MAX_BODY_BYTES:
-        problem = f"the file is larger than {services.MAX_UPLOAD_BYTES // (1024 * 1024)} MB"
+        problem = f"the file is larger than {size_words(services.MAX_UPLOAD_BYTES)}"
     else:
         problem = f"request body larger than {limit // 1024} KB"
     await _refuse(send, 413, problem)
@@ -568,7 +569,7 @@ def create_app(
         """A JSON Lines log written by ``hammerlab battle --log-json``, replayed and checked."""
         data = await file.read(services.MAX_UPLOAD_BYTES + 1)
         if len(data) > services.MAX_UPLOAD_BYTES:
-            raise WebError("the log is larger than 8 MB", 413)
+            raise WebError(f"the log is larger than {size_words(services.MAX_UPLOAD_BYTES)}", 413)
         name = services.upload_name(file.filename or "log.jsonl")
         try:
             text = data.decode("utf-8")

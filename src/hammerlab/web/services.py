@@ -41,6 +41,7 @@ from hammerlab.engine.events import Event, EventLog
 from hammerlab.engine.rules import ParamValue, parse_rule_flag
 from hammerlab.errors import HammerlabError
 from hammerlab.io.battlescribe import import_file
+from hammerlab.io.files import size_words
 from hammerlab.io.scenario import Scenario, load_scenario, parse_scenario
 from hammerlab.web.schemas import NOT_BOTH
 from hammerlab.web.store import BoundedStore
@@ -88,7 +89,7 @@ def upload_name(filename: str) -> str:
 def read_upload(filename: str, data: bytes) -> Upload:
     """Parse an uploaded BattleScribe file or scenario (``.toml``)."""
     if len(data) > MAX_UPLOAD_BYTES:
-        raise WebError(f"the file is larger than {MAX_UPLOAD_BYTES // (1024 * 1024)} MB", 413)
+        raise WebError(f"the file is larger than {size_words(MAX_UPLOAD_BYTES)}", 413)
     name = upload_name(filename)
     suffix = Path(name).suffix.lower()
     if suffix == ".toml":
@@ -457,7 +458,7 @@ def battle_view(
     same stop."""
     ready = game.ready
     name = game.recipe.scenario.get("name", "")
-    over = game.play_state.over
+    over = game.finished
     rules = rule_flags_of(game.recipe.rules)
     stop = game.stop_before_turn
     played_with = f", rules {' '.join(rules)}" if rules else ""
