@@ -186,6 +186,7 @@ def test_base_fall_back_with_an_enemy_among_its_models_falls_back_one_by_one() -
     assert ends["m.3"] == pytest.approx((30.8, 14.4))
     assert moves[2][1] == pytest.approx((31.0, 23.0))
     assert ends["m.1"] == pytest.approx((31.0, 17.0))
+    assert loser.status.moved  # it moved, as a unit whose block falls back has
     assert all_dice_used(battle)
 
 

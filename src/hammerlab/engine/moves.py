@@ -96,11 +96,19 @@ def shift_unit(battle: Battle, unit: Unit, vector: Vec, reason: str) -> float:
     if length < 0.01:
         return 0.0
     for model in unit.alive_models:
-        start = model.position
-        model.position = (start[0] + vector[0], start[1] + vector[1])
-        battle.emit(
-            ModelMoved(
-                unit=unit.label, model=model.id, start=start, end=model.position, reason=reason
-            )
-        )
+        shift_model(battle, unit, model, vector, reason)
+    return length
+
+
+def shift_model(battle: Battle, unit: Unit, model: Model, vector: Vec, reason: str) -> float:
+    """Move one model of ``unit`` by ``vector`` (a unit's models moved one by one);
+    returns the distance moved (nothing is moved or logged under 0.01")."""
+    length = math.hypot(*vector)
+    if length < 0.01:
+        return 0.0
+    start = model.position
+    model.position = (start[0] + vector[0], start[1] + vector[1])
+    battle.emit(
+        ModelMoved(unit=unit.label, model=model.id, start=start, end=model.position, reason=reason)
+    )
     return length

@@ -25,7 +25,6 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import TerrainArea
 from hammerlab.engine.datasheet import Profile
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
-from hammerlab.engine.events import ModelMoved
 from hammerlab.engine.geometry import (
     Vec,
     centre_distance,
@@ -35,7 +34,7 @@ from hammerlab.engine.geometry import (
     step_toward,
 )
 from hammerlab.engine.memo import per_decision, per_makeup
-from hammerlab.engine.moves import centre_of, shift_unit
+from hammerlab.engine.moves import centre_of, shift_model, shift_unit
 from hammerlab.engine.units import Model, Unit
 
 FAST_TYPES = ("Jump", "Jet", "Bike", "Beast", "Cavalry")
@@ -538,18 +537,9 @@ def fall_back(battle: Battle, unit: Unit, why: str) -> None:
             remove_casualty(battle, unit, model, "trapped while falling back")
         return
     for model, legs in routes:
-        for leg in (leg for leg in legs if math.hypot(*leg) >= 0.01):  # as moves.shift_unit
-            start = model.position
-            model.position = (start[0] + leg[0], start[1] + leg[1])
-            battle.emit(
-                ModelMoved(
-                    unit=unit.label,
-                    model=model.id,
-                    start=start,
-                    end=model.position,
-                    reason="falls back",
-                )
-            )
+        for leg in legs:
+            if shift_model(battle, unit, model, leg, "falls back"):
+                unit.status.moved = True  # as the block's move counts (_shift)
 
 
 def fall_back_route(battle: Battle, unit: Unit, distance: float) -> tuple[Vec, Vec] | None:
