@@ -16,11 +16,10 @@ from collections import Counter
 from collections.abc import Callable
 
 from hammerlab.editions.waffle.attacks import firing_models
-from hammerlab.editions.waffle.expected import expected_casualties
+from hammerlab.editions.waffle.expected import can_hurt, expected_casualties
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.points import WEAPON_OUTCOME
 from hammerlab.editions.waffle.profiles import weapon_of
-from hammerlab.editions.waffle.tables import to_wound_target
 from hammerlab.editions.waffle.vehicles import is_vehicle
 from hammerlab.editions.waffle.wounds import unit_toughness, weapon_strength
 from hammerlab.engine.battle import Battle
@@ -63,7 +62,10 @@ def _no_harm(battle: Battle, unit: Unit, target: Unit, name: str, models: list[M
     """Why a weapon expected to do nothing to ``target`` does: its Strength cannot
     wound the unit's Toughness or beat the armour it faces, or (another rule
     forbids the shot, a hit that cannot land) it is simply expected to do nothing.
-    ``models`` are those that would fire it."""
+    ``models`` are those that would fire it. Harmless wherever it is fired from is
+    what the AI's own :func:`expected.can_hurt` says."""
+    if can_hurt(battle, unit, target, name):
+        return f"expected to do nothing to {target.label}"
     strength = max(
         weapon_strength(battle, unit, model, weapon_of(weapon))
         for model in models
@@ -72,6 +74,4 @@ def _no_harm(battle: Battle, unit: Unit, target: Unit, name: str, models: list[M
     if is_vehicle(target):
         return f"cannot hurt {target.label}: S{strength} cannot beat its armour from here"
     toughness = unit_toughness(battle, target)
-    if to_wound_target(strength, toughness) is None:
-        return f"cannot hurt {target.label}: S{strength} cannot wound T{toughness}"
-    return f"expected to do nothing to {target.label}"
+    return f"cannot hurt {target.label}: S{strength} cannot wound T{toughness}"
