@@ -203,6 +203,7 @@ def aim_value(
     return len(near) - 2.0 * len(risk)
 
 
+@per_decision  # asked for a Barrage's cover (volley_defence) and its worth (ai.weapon_worth)
 def likely_aim(
     battle: Battle, unit: Unit, firer: Model, target: Unit, profile: WeaponProfile
 ) -> Model | None:
