@@ -56,6 +56,7 @@ from hammerlab.engine.rules import (
     implied_switches,
     resolve_settings,
     rule_flags,
+    written_value,
 )
 from hammerlab.io.scenario import Scenario
 
@@ -272,10 +273,7 @@ def arms(
 def _played(settings: RuleSettings, key: str) -> str:
     """What ``settings`` play for ``key`` (an option, or a parameter), as ``--rule``
     writes it: ``on``/``off`` for an option or a switch, else the value."""
-    value = settings.on(key) if key in settings.options else settings.values[key]
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return str(value)
+    return written_value(settings.on(key) if key in settings.options else settings.values[key])
 
 
 def play_once(
@@ -618,9 +616,7 @@ def compare(
 
 def arm_point(settings: Settings) -> tuple[tuple[str, str], ...]:
     """An arm's settings as a store's point: options ``on``/``off``, values as written."""
-    return tuple(
-        (k, ("on" if v else "off") if isinstance(v, bool) else str(v)) for k, v in settings.items()
-    )
+    return tuple((k, written_value(v)) for k, v in settings.items())
 
 
 def _report(

@@ -18,7 +18,7 @@ from hammerlab.cli.render import plain_table
 from hammerlab.editions import get_ruleset, ruleset_names
 from hammerlab.editions.base import Ruleset, describe_ruleset
 from hammerlab.engine.datasheet import Datasheet, edition_problem
-from hammerlab.engine.rules import Parameter
+from hammerlab.engine.rules import Parameter, written_value
 from hammerlab.errors import HammerlabError
 
 
@@ -220,6 +220,5 @@ def run_rulesets(plugin: list[Path] | None, as_json: bool) -> None:
 def _parameter_line(parameter: Parameter) -> str:
     """``name = default (what it takes): summary``; a switch's default as on/off, as
     ``--rule`` writes it."""
-    default = parameter.default
-    shown = ("on" if default else "off") if isinstance(default, bool) else default
+    shown = written_value(parameter.default)
     return f"{parameter.name} = {shown} ({parameter.accepted()}): {parameter.summary}"

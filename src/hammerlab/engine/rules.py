@@ -494,6 +494,14 @@ def _wrong_reader(name: str, value: ParamValue, reader: str) -> RuleSettingError
     )
 
 
+def written_value(value: ParamValue) -> str:
+    """A setting's value as ``--rule`` writes it (:func:`parse_rule_flag` reads it back):
+    ``on``/``off`` for a switch, else its text."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
 def parse_rule_flag(flag: str) -> tuple[str, str]:
     """``NAME=on``, ``NAME.PARAM=VALUE`` or bare ``NAME`` (meaning on) as (key, raw value)."""
     key, sep, raw = flag.partition("=")

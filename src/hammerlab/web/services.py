@@ -38,7 +38,7 @@ from hammerlab.analysis.lab import LabReport, arms, compare
 from hammerlab.editions import named_ruleset
 from hammerlab.engine.datasheet import Datasheet
 from hammerlab.engine.events import Event, EventLog
-from hammerlab.engine.rules import ParamValue, parse_rule_flag
+from hammerlab.engine.rules import ParamValue, parse_rule_flag, written_value
 from hammerlab.errors import HammerlabError
 from hammerlab.io.battlescribe import import_file
 from hammerlab.io.files import size_words
@@ -173,13 +173,7 @@ def rule_settings(flags: list[str]) -> dict[str, ParamValue]:
 def rule_flags_of(settings: Mapping[str, ParamValue]) -> list[str]:
     """Settings as the ``--rule`` flags that give them (:func:`rule_settings` reads them
     back): what a battle was played with, for the viewer's form to play it again."""
-
-    def written(value: ParamValue) -> str:
-        if isinstance(value, bool):
-            return "on" if value else "off"
-        return str(value)
-
-    return [f"{key}={written(value)}" for key, value in settings.items()]
+    return [f"{key}={written_value(value)}" for key, value in settings.items()]
 
 
 # --- costly work: how many at once, and for how long ----------------------------------
