@@ -410,11 +410,11 @@ def create_app(
     @app.post("/api/odds/check")
     def odds_check(question: OddsCheckRequest) -> dict[str, Any]:
         """The exact distribution against ``trials`` volleys of the real engine (χ² test)."""
-        exact = asked(question)
-        units = uploaded_units(question.upload, question.ruleset)
+        ask, found = question.ask(), uploaded(question.upload)
+        exact = answer(ask, found.datasheets, found.refused)  # the upload's ruleset checked
         with work.begin("the engine check", "ask for fewer trials") as ticket:
             check = check_odds(
-                question.ask(), exact, question.trials, question.seed, units, ticket.check
+                ask, exact, question.trials, question.seed, found.datasheets, ticket.check
             )
         return check.to_dict()
 
