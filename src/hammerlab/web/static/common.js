@@ -48,6 +48,22 @@ async function fillScenarios(select) {
   return data;
 }
 
+/* The non-empty lines of a text box, trimmed (one --rule or --set flag a line). */
+function lines(text) { return text.split("\n").map(s => s.trim()).filter(Boolean); }
+
+/* A scenario the list's server files do not hold (an upload, a log's own): its own entry
+   of class ``kind``, disabled and chosen, reading ``text``; the entry of that kind shown
+   before is removed first, and a ``text`` of null only removes it. */
+function showForeignScenario(select, kind, text) {
+  for (const old of select.querySelectorAll(`option.${kind}`)) old.remove();
+  if (text === null) return;
+  const option = document.createElement("option");
+  option.className = kind; option.value = ""; option.disabled = true;
+  option.textContent = text;
+  select.prepend(option);
+  select.value = "";
+}
+
 /* Select the scenario a page's address names, if the server offers it; else keep the
    list's first and give back what to say (setting a value the list does not hold blanked
    the box, and the next request asked for scenario ''). */

@@ -27,17 +27,9 @@ async function describeScenario() {
    chosen, so that the list does not show a server file the lab will not play, and picking
    any file from the list (the one shown before included) changes to it. */
 function showUpload(name) {
-  const select = $("scenario");
-  for (const old of select.querySelectorAll("option.uploaded")) old.remove();
-  if (name === null) return;
-  const option = document.createElement("option");
-  option.className = "uploaded"; option.value = ""; option.disabled = true;
-  option.textContent = `${name} (uploaded, not on this server)`;
-  select.prepend(option);
-  select.value = "";
+  showForeignScenario($("scenario"), "uploaded",
+                      name === null ? null : `${name} (uploaded, not on this server)`);
 }
-
-function lines(text) { return text.split("\n").map(s => s.trim()).filter(Boolean); }
 
 function showReport(job) {
   const report = job.report;

@@ -73,15 +73,9 @@ function load(data) {
    whichever scenario the list showed. */
 function showSource(data) {
   const select = $("scenario");
-  for (const old of select.querySelectorAll("option.logged")) old.remove();
+  const own = `${data.scenario_name} (the log's own, not on this server)`;
+  showForeignScenario(select, "logged", data.scenario ? null : own);
   if (data.scenario) select.value = data.scenario;
-  else {
-    const option = document.createElement("option");
-    option.className = "logged"; option.value = ""; option.disabled = true;
-    option.textContent = `${data.scenario_name} (the log's own, not on this server)`;
-    select.prepend(option);
-    select.value = "";
-  }
   $("seed").value = data.seed;
   $("rule").value = data.rule.join("\n");
   $("stop-after").value = data.stop_after === null ? "" : data.stop_after;
@@ -99,7 +93,7 @@ async function run(event) {
   event.preventDefault();
   showError(""); pause();
   if (!$("scenario").value) { showError("the log's scenario is not on this server: pick one from the list"); return; }
-  const rule = $("rule").value.split("\n").map(s => s.trim()).filter(Boolean);
+  const rule = lines($("rule").value);
   const stop = $("stop-after").value;  // empty: to the last turn
   const body = { scenario: $("scenario").value, seed: Number($("seed").value), rule,
                  "stop-after": stop === "" ? null : Number(stop) };
