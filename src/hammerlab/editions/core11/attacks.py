@@ -393,8 +393,7 @@ def _save_and_damage(
     elif save_succeeds(dice.roll(1, f"save {model.id} ({need}+)")[0], need):
         return
     tally.unsaved += 1
-    damage = attack.damage.roll(dice, f"damage ({battery.weapon.name})")
-    damage += attack.melta.roll(dice, "melta")
+    damage = attack.roll_damage(dice, f"damage ({battery.weapon.name})")
     done, destroyed = inflict(game, target, model, damage, battery.weapon.name)
     tally.damage += done
     tally.destroyed += destroyed
@@ -430,8 +429,7 @@ def _devastating_wounds(
         if target.destroyed:
             game.battle.say("wound", f"  {target.label} is destroyed: remaining mortal wounds lost")
             break
-        wounds = attack.damage.roll(dice, f"mortal wounds ({name}, devastating wounds)")
-        wounds += attack.melta.roll(dice, "melta")
+        wounds = attack.roll_damage(dice, f"mortal wounds ({name}, devastating wounds)")
         model = mortal_wound_model(game, target)
         game.battle.say("wound", f"  {model.id}: {wounds} mortal wound(s)")
         done, slain = inflict(game, target, model, wounds, name)

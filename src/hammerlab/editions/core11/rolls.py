@@ -38,6 +38,7 @@ from functools import lru_cache
 from hammerlab.editions.core11.dice_expr import DiceExpr
 from hammerlab.editions.core11.profiles import DefenceStats
 from hammerlab.editions.core11.weapons import WeaponProfile
+from hammerlab.engine.dice import Dice
 from hammerlab.engine.records import kept_hash
 
 UNREACHABLE = 7
@@ -197,6 +198,11 @@ class AttackProfile:
     melta: DiceExpr
     """[MELTA X] within half range (0 otherwise)."""
     feel_no_pain: int | None
+
+    def roll_damage(self, dice: Dice, what: str) -> int:
+        """D rolled for one attack (``what`` names the roll: its damage, or the mortal
+        wounds of [DEVASTATING WOUNDS]), with [MELTA X] added within half range."""
+        return self.damage.roll(dice, what) + self.melta.roll(dice, "melta")
 
     def hit(self, roll: int) -> Roll:
         """How an (unmodified) hit roll reads."""
