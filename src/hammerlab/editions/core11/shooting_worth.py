@@ -42,7 +42,7 @@ from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.melee import may_fight
 from hammerlab.editions.core11.positions import Sightlines, sightlines
 from hammerlab.editions.core11.state import Core11Game
-from hammerlab.editions.core11.volley import aims, armed, attackers, target_lines
+from hammerlab.editions.core11.volley import aims, armed, attackers, by_weapon, target_lines
 from hammerlab.engine.units import Unit
 
 TargetFilter = Callable[[Unit], bool]
@@ -142,12 +142,5 @@ def _weapon_groups(game: Core11Game, unit: Unit, control: FireControl) -> list[l
     (:func:`volley.armed`, read quietly: an estimate writes nothing in the log),
     grouped as ``volley`` groups them (by weapon), one :class:`Battery` per profile
     of a group (a weapon of several profiles fires one of them)."""
-    groups: dict[str, dict[str, Battery]] = {}
-    for model, carried in armed(game, unit, control, quiet=True):
-        for weapon, profile in carried:
-            variants = groups.setdefault(profile.group, {})
-            battery = variants.get(profile.name)
-            if battery is None:
-                battery = variants[profile.name] = Battery(weapon, profile, [])
-            battery.models.append(model)  # a model with two of a weapon fires both
-    return [list(variants.values()) for variants in groups.values()]
+    grouped = by_weapon(armed(game, unit, control, quiet=True))
+    return [list(variants.values()) for variants in grouped.values()]

@@ -104,16 +104,25 @@ def _report(game: Core11Game, what: str, consequence: str) -> None:
         game.battle.say("rules", f"note: {what}: {consequence}")
 
 
+def by_weapon(carried: Armed) -> dict[str, dict[str, Battery]]:
+    """The weapons ``carried`` (:func:`armed`) grouped by weapon (a profile's ``group``),
+    then one :class:`Battery` per profile of it, with the models that carry it (a model
+    with two of a weapon fires both, so it is listed twice)."""
+    groups: dict[str, dict[str, Battery]] = {}
+    for model, weapons in carried:
+        for weapon, profile in weapons:
+            variants = groups.setdefault(profile.group, {})
+            battery = variants.get(profile.name)
+            if battery is None:
+                battery = variants[profile.name] = Battery(weapon, profile, [])
+            battery.models.append(model)
+    return groups
+
+
 def _batteries(game: Core11Game, unit: Unit, control: FireControl) -> list[Battery]:
     """Group the weapons the unit may fire by weapon; pick a profile where there are
     several, and one of them has an eligible target (:func:`_aimed`)."""
-    groups: dict[str, dict[str, Battery]] = {}
-    for model, carried in _sidearms(game, unit, control, armed(game, unit, control)):
-        for weapon, profile in carried:
-            variants = groups.setdefault(profile.group, {})
-            if profile.name not in variants:
-                variants[profile.name] = Battery(weapon, profile, [])
-            variants[profile.name].models.append(model)
+    groups = by_weapon(_sidearms(game, unit, control, armed(game, unit, control)))
     batteries = []
     for group, variants in groups.items():
         names = list(variants)
