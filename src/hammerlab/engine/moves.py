@@ -31,11 +31,12 @@ def centre_of(unit: Unit) -> Vec:
     )
 
 
-def toward(unit: Unit, goal: Vec, distance: float) -> Vec:
-    """The vector that moves the unit's centre up to ``distance`` inches toward ``goal``."""
-    centre = centre_of(unit)
-    end = step_toward(centre, goal, distance)
-    return (end[0] - centre[0], end[1] - centre[1])
+def toward(unit: Unit, goal: Vec, distance: float, start: Vec | None = None) -> Vec:
+    """The vector that moves the unit's centre (or the point ``start`` of it, such as
+    one model's place) up to ``distance`` inches toward ``goal``."""
+    origin = centre_of(unit) if start is None else start
+    end = step_toward(origin, goal, distance)
+    return (end[0] - origin[0], end[1] - origin[1])
 
 
 def longest_allowed(vector: Vec, allowed: Callable[[Vec], bool]) -> Vec:

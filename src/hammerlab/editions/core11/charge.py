@@ -33,13 +33,13 @@ from hammerlab.editions.flow import Phase, Picks
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import PhaseChanged
-from hammerlab.engine.geometry import Vec, step_toward
+from hammerlab.engine.geometry import Vec
 from hammerlab.engine.moves import (
-    centre_of,
     longest_allowed,
     path_clear,
     shift_unit,
     shifted_gap,
+    toward,
 )
 from hammerlab.engine.timing import Occasion
 from hammerlab.engine.units import Unit
@@ -103,9 +103,8 @@ def charge_vector(game: Core11Game, unit: Unit, target: Unit, maximum: float) ->
     def allowed(vector: Vec) -> bool:
         return path_clear(game.battle, unit.alive_models, vector, blocking)
 
-    def along(start: Vec) -> Vec:
-        end = step_toward(start, goal.position, maximum)
-        return longest_allowed((end[0] - start[0], end[1] - start[1]), allowed)
+    def along(start: Vec | None) -> Vec:
+        return longest_allowed(toward(unit, goal.position, maximum, start), allowed)
 
     def engaging(vector: Vec) -> tuple[bool, int]:
         engaged = sum(
@@ -114,7 +113,7 @@ def charge_vector(game: Core11Game, unit: Unit, target: Unit, maximum: float) ->
         )
         return move_ends_well(game, unit, vector, [target]), engaged
 
-    return max((along(leader.position), along(centre_of(unit))), key=engaging)
+    return max((along(leader.position), along(None)), key=engaging)
 
 
 def move_ends_well(game: Core11Game, unit: Unit, vector: Vec, targets: list[Unit]) -> bool:
