@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable
 
 
 class HammerlabError(Exception):
@@ -128,6 +129,27 @@ class QuestionError(HammerlabError, ValueError):
         self.problem = problem
         self.flag = flag
         super().__init__(problem if flag is None else f"{flag}: {problem}")
+
+
+def question_bounds(flag: str | None, name: str, value: int, low: int, high: int) -> int:
+    """``value`` of ``name``, given by ``hammerlab odds``'s ``flag`` (``None``: by a
+    datasheet), if from ``low`` to ``high``; else a :class:`QuestionError` naming both:
+    the bounds of an odds question in every edition."""
+    if not low <= value <= high:
+        raise QuestionError(f"{name} must be between {low} and {high}, not {value}", flag)
+    return value
+
+
+def known_situations(names: Iterable[str], situations: Iterable[str]) -> set[str]:
+    """``names`` (``--situation``), each one of an edition's ``situations``; the first
+    that is not, a :class:`QuestionError` listing them."""
+    chosen, known = set(names), list(situations)
+    unknown = sorted(chosen - set(known))
+    if unknown:
+        raise QuestionError(
+            f"unknown situation {unknown[0]!r}; known: {', '.join(known)}", "--situation"
+        )
+    return chosen
 
 
 class IllegalActionError(HammerlabError, ValueError):

@@ -53,7 +53,7 @@ from hammerlab.editions.waffle.visibility import improved_cover
 from hammerlab.editions.waffle.wounds import majority_value, most_common_profile
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.engine.rules import RuleSettingError
-from hammerlab.errors import ProfileError
+from hammerlab.errors import ProfileError, known_situations, question_bounds
 from hammerlab.io.battlescribe.datasheets import why_dropped
 from hammerlab.io.bounds import MAX_WEAPON_SHOTS, MAX_WOUNDS, shots_problem
 
@@ -124,8 +124,8 @@ class WaffleCalculator:
         if weapon.unsupported_rules():
             unknown = weapon.unsupported_rules()[0]
             raise QuestionError(f"keyword not implemented: {unknown!r}", "--keyword")
-        firing = _between("--models", "firing models", question.firing_models, 1, MAX_MODELS)
-        strength = _between("--strength", "strength", question.strength, 1, 10)
+        firing = question_bounds("--models", "firing models", question.firing_models, 1, MAX_MODELS)
+        strength = question_bounds("--strength", "strength", question.strength, 1, 10)
         if question.hits is not None:
             skills, shots = [], weapon.name
         elif question.skill is None:
@@ -133,7 +133,7 @@ class WaffleCalculator:
                 "Waffle odds need the BS (or the hits of a template or blast: --hits)", "--bs"
             )
         else:
-            skill = _between("--bs", "BS", question.skill, 1, 10)
+            skill = question_bounds("--bs", "BS", question.skill, 1, 10)
             skills, shots = [skill] * firing, f"{firing}x {weapon.name} BS{skill}"
         fired = _volley(weapon, strength, skills, facts, question.hits, question.rules)
         target = _defence(
@@ -191,7 +191,7 @@ class WaffleCalculator:
         models = (
             target.model_count
             if given is None
-            else _between("--target-models", "target models", given, 1, MAX_MODELS)
+            else question_bounds("--target-models", "target models", given, 1, MAX_MODELS)
         )
         defence = _library_defence(target, models, question.cover, facts, notes)
         firers = "" if question.hits is not None else f"{len(skills)}x "
@@ -230,20 +230,8 @@ _HITS_GIVEN = (
 )
 
 
-def _between(flag: str | None, name: str, value: int, low: int, high: int) -> int:
-    """``value`` of ``name``, given by ``flag`` (``None``: by a datasheet), if in bounds."""
-    if not low <= value <= high:
-        raise QuestionError(f"{name} must be between {low} and {high}, not {value}", flag)
-    return value
-
-
 def _facts(names: Iterable[str]) -> frozenset[str]:
-    chosen = frozenset(names)
-    unknown = sorted(chosen - set(SITUATIONS))
-    if unknown:
-        known = ", ".join(SITUATIONS)
-        raise QuestionError(f"unknown situation {unknown[0]!r}; known: {known}", "--situation")
-    return chosen
+    return frozenset(known_situations(names, SITUATIONS))
 
 
 ARMOUR_FACTS = {"side-armour": SIDE, "rear-armour": REAR}
@@ -367,7 +355,7 @@ def _volley(
         snap_minimum=settings.integer(SNAP_SHOT_MINIMUM.name),
         overwhelming_at=settings.integer(OVERWHELMING_STRENGTH.name),
     )
-    given = None if hits is None else _between("--hits", "hits", hits, 0, MAX_HITS)
+    given = None if hits is None else question_bounds("--hits", "hits", hits, 0, MAX_HITS)
     fired = replace(
         volley(weapon, strength, skills, firing, given),
         hit_ones="preferred-enemy" in facts,
@@ -402,13 +390,13 @@ def _defence(
     facts: frozenset[str],
 ) -> Defence:
     def roll(flag: str, name: str, value: int | None) -> int | None:
-        return None if value is None else _between(flag, name, value, 2, 6)
+        return None if value is None else question_bounds(flag, name, value, 2, 6)
 
     in_cover = roll("--cover", "cover save", cover)
     return Defence(
-        toughness=_between("--toughness", "toughness", toughness, 1, 10),
-        wounds=_between("--wounds", "wounds", wounds, 1, MAX_WOUNDS),
-        models=_between("--target-models", "target models", models, 1, MAX_MODELS),
+        toughness=question_bounds("--toughness", "toughness", toughness, 1, 10),
+        wounds=question_bounds("--wounds", "wounds", wounds, 1, MAX_WOUNDS),
+        models=question_bounds("--target-models", "target models", models, 1, MAX_MODELS),
         save=roll("--save", "save", save),
         invulnerable=roll("--invulnerable", "invulnerable save", invulnerable),
         cover=improved_cover(in_cover, 1) if "gone-to-ground" in facts else in_cover,
@@ -457,7 +445,7 @@ def _firers(
     if firing is not None:
         if len(set(bs)) > 1:
             notes.append(f"{firing} firing models, each at BS{majority_value(bs)}")
-        models = _between("--models", "firing models", firing, 1, MAX_MODELS)
+        models = question_bounds("--models", "firing models", firing, 1, MAX_MODELS)
         skills = [majority_value(bs)] * (models * majority_value(volleys))
     return skills, strength
 
@@ -624,7 +612,7 @@ def _vehicle_result(
     vehicle = vehicle_of(entry.profile)
     assert vehicle is not None
     facing = _facing(facts, vehicle)
-    in_cover = None if cover is None else _between("--cover", "cover save", cover, 2, 6)
+    in_cover = None if cover is None else question_bounds("--cover", "cover save", cover, 2, 6)
     aim = VehicleTarget(
         armour=vehicle.armour(facing),
         hull_points=vehicle.hull_points,

@@ -16,7 +16,7 @@ from hammerlab.editions.core11.weapons import (
     read_weapon,
 )
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
-from hammerlab.errors import ProfileError, QuestionError
+from hammerlab.errors import ProfileError, QuestionError, known_situations, question_bounds
 
 SITUATIONS: dict[str, str] = {
     "half-range": "the target is within half range ([RAPID FIRE], [MELTA])",
@@ -85,11 +85,7 @@ def situation_of(
     04.02). [HEAVY]'s bonus is lost only where the attacking unit is engaged
     (Close-quarters shooting), not where its target is.
     """
-    chosen = set(names)
-    unknown = sorted(chosen - set(SITUATIONS))
-    if unknown:
-        known = ", ".join(SITUATIONS)
-        raise QuestionError(f"unknown situation {unknown[0]!r}; known: {known}", "--situation")
+    chosen = known_situations(names, SITUATIONS)
     if "indirect" in chosen and not weapon.has("INDIRECT FIRE"):
         raise QuestionError(
             "situation 'indirect': 10.07 Indirect shooting needs an [INDIRECT FIRE] weapon"
@@ -144,14 +140,6 @@ def _refuse_target(weapon: WeaponProfile, name: str, keywords: Iterable[str]) ->
         raise QuestionError(f"{weapon.name} cannot target {name}: {limits}")
 
 
-def _between(flag: str | None, name: str, value: int, low: int, high: int) -> int:
-    """``value`` of ``name``, given by ``hammerlab odds``'s ``flag`` (``None``: by a
-    datasheet), if in bounds."""
-    if not low <= value <= high:
-        raise QuestionError(f"{name} must be between {low} and {high}, not {value}", flag)
-    return value
-
-
 def _dice(flag: str, name: str, text: str) -> str:
     """``text``, the dice of ``name`` given by ``flag``, if it reads as dice of at least 1
     (refused here, naming the flag, not as the weapon's A or D: a user review read
@@ -198,31 +186,31 @@ def plain_answer(
         characteristics={
             "Range": '24"',
             "A": _dice("--attacks", "attacks", attacks),
-            "BS": f"{_between('--bs', 'BS', skill, 2, 6)}+",
-            "S": str(_between("--strength", "strength", strength, 1, 30)),
-            "AP": str(_between("--ap", "AP", ap, -6, 0)),
+            "BS": f"{question_bounds('--bs', 'BS', skill, 2, 6)}+",
+            "S": str(question_bounds("--strength", "strength", strength, 1, 30)),
+            "AP": str(question_bounds("--ap", "AP", ap, -6, 0)),
             "D": _dice("--damage", "damage", damage),
         },
         keywords=written,
     )
     target = DefenceStats(
-        toughness=_between("--toughness", "toughness", toughness, 1, 30),
-        save=_between("--save", "save", save, 2, 7),
-        wounds=_between("--wounds", "wounds", wounds, 1, MAX_WOUNDS),
+        toughness=question_bounds("--toughness", "toughness", toughness, 1, 30),
+        save=question_bounds("--save", "save", save, 2, 7),
+        wounds=question_bounds("--wounds", "wounds", wounds, 1, MAX_WOUNDS),
         invulnerable=(
             None
             if invulnerable is None
-            else _between("--invulnerable", "invulnerable", invulnerable, 2, 6)
+            else question_bounds("--invulnerable", "invulnerable", invulnerable, 2, 6)
         ),
         keywords=frozenset(k.strip().upper() for k in target_keywords),
     )
     fnp = (
         None
         if feel_no_pain is None
-        else _between("--feel-no-pain", "feel no pain", feel_no_pain, 2, 6)
+        else question_bounds("--feel-no-pain", "feel no pain", feel_no_pain, 2, 6)
     )
-    models = _between("--target-models", "target models", models, 1, MAX_MODELS)
-    firing = _between("--models", "firing models", firing_models, 1, MAX_MODELS)
+    models = question_bounds("--target-models", "target models", models, 1, MAX_MODELS)
+    firing = question_bounds("--models", "firing models", firing_models, 1, MAX_MODELS)
     view = read_weapon(weapon)
     _check_volume(view, firing)
     _refuse_target(view, "the target", target.keywords)
@@ -361,7 +349,7 @@ def library_answer(
         entry.count * sum(w.name == weapon.name for w in entry.weapons)
         for entry in attacker.entries
     )
-    firing = _between(
+    firing = question_bounds(
         "--models",
         "firing models",
         firing_models if firing_models is not None else carriers,
@@ -372,8 +360,8 @@ def library_answer(
     defence, notes = _target_defence(target)
     _refuse_target(view, target.name, defence.keywords)
     wanted = target.model_count if target_models is None else target_models
-    models = _between("--target-models", "target models", wanted, 1, MAX_MODELS)
-    _between(None, "target wounds", defence.wounds, 1, MAX_WOUNDS)
+    models = question_bounds("--target-models", "target models", wanted, 1, MAX_MODELS)
+    question_bounds(None, "target wounds", defence.wounds, 1, MAX_WOUNDS)
     notes += [f"{weapon.name}: keyword not implemented, ignored: {k}" for k in view.unknown]
     keywords = frozenset(  # its models' and its datasheet's (profiles.model_keywords)
         k.upper()
