@@ -543,7 +543,7 @@ def test_cli_odds_waffle_errors_are_one_line_naming_the_flag_and_exit_2() -> Non
         ([*PLAIN, "--shots", "2", "--keyword", "frobnicate"], "--keyword"),
         ([*PLAIN, "--shots", "2", "--damage", "2"], "--damage"),  # Waffle wounds take 1 W
         ([*PLAIN[:4], "--ap", "9", *PLAIN[6:], "--shots", "2"], "--ap"),  # AP 1-6 or -
-        ([*PLAIN, "--type", "Rapid Fire", "--shots", "2"], "--shots"),  # the rules' shots
+        ([*PLAIN, "--type", "Rapid Fire 2", "--shots", "2"], "--shots"),  # shots given twice
         ([*PLAIN, "--shots", "1", "--keyword", "template"], "--hits"),  # a template: its hits
         ([*PLAIN, "--shots", "1", "--situation", "downhill"], "--situation"),
         ([*library, "--weapon", "Missile launcher (frag)"], "--hits"),  # a Blast: its hits

@@ -65,8 +65,8 @@ class PlainQuestion:
     attacks: str | None = None
     """core11: the A of one firing model's weapon, a number or dice (``D6+1``).
     Waffle: the shots of each firing model, as the weapon's Type prints them
-    (``3``; Salvo ``2/4``), unless ``weapon_type`` gives them (1 when neither
-    does; none for Rapid Fire)."""
+    (``3``; Salvo ``2/4``; Rapid Fire ``3``: 3, 6 within half range), unless
+    ``weapon_type`` gives them (1 when neither does)."""
     skill: int | None = None
     """BS. core11: the number before the plus (3 for 3+). Waffle: the
     characteristic (4 for BS4)."""

@@ -27,6 +27,7 @@ from hammerlab.editions import get_ruleset, resolve_read
 from hammerlab.editions.distributions import mean
 from hammerlab.editions.waffle.armour import armour_attack
 from hammerlab.editions.waffle.attacks import firing_quota, moving_changes_weapons
+from hammerlab.editions.waffle.flyers import SKYFIRE, snap_against
 from hammerlab.editions.waffle.odds import (
     Defence,
     Firing,
@@ -41,7 +42,13 @@ from hammerlab.editions.waffle.parameters import (
     SNAP_SHOT_DIVISOR,
     SNAP_SHOT_MINIMUM,
 )
-from hammerlab.editions.waffle.profiles import MARKERS, WeaponProfile, stats_of, weapon_of
+from hammerlab.editions.waffle.profiles import (
+    MARKERS,
+    WeaponProfile,
+    blast_name,
+    stats_of,
+    weapon_of,
+)
 from hammerlab.editions.waffle.special_rules import (
     feel_no_pain_in,
     names_rule,
@@ -59,7 +66,7 @@ from hammerlab.io.bounds import MAX_WEAPON_SHOTS, MAX_WOUNDS, shots_problem
 
 SITUATIONS: dict[str, str] = {
     "snap": "the models fire Snap Shots (Return Fire!, Overwatch, gone to ground, falling back)",
-    "half-range": "the target is within half range: Rapid Fire weapons fire twice",
+    "half-range": "the target is within half range: Rapid Fire weapons fire twice their shots",
     "moved": "the firing unit moved: Heavy and Ordnance weapons fire Snap Shots, "
     "Salvo weapons the lower number (a vehicle's fire at full BS: it moved at Combat Speed)",
     "relentless": "the firing unit is Relentless (or Slow and Purposeful): moving changes nothing",
@@ -173,6 +180,7 @@ class WaffleCalculator:
         if _has_rule(attacker, carriers, "Relentless", "Slow and Purposeful"):
             facts = facts | {"relentless"}
         facts |= _re_rolls(attacker, target, question.target_models, facts, notes)
+        facts |= _snap_at(weapon, target, facts, notes)
         vehicle = all(vehicle_of(e.profile) is not None for e in attacker.entries)
         fired = _volley(weapon, strength, skills, facts, question.hits, question.rules, vehicle)
         if _is_vehicle(target):
@@ -215,8 +223,8 @@ class WaffleCalculator:
 def _shots_taken(question: PlainQuestion) -> list[str]:
     """A note where the plain form took the shots a model fires without being told
     them: 1, the shots of a weapon whose Type gives none (``Assault``, ``Heavy``), when
-    neither the shots nor the hits are given and the Type names no number (a Rapid
-    Fire weapon's are the rules')."""
+    neither the shots nor the hits are given and the Type names no number (a plain
+    Rapid Fire weapon's are the rules': 1, 2 within half range)."""
     kind = (question.weapon_type or "Assault").split(",")[0]
     if question.attacks is not None or question.hits is not None or re.search(r"\d", kind):
         return []
@@ -305,16 +313,13 @@ def _plain_weapon(question: PlainQuestion) -> WeaponProfile:
         raise QuestionError(problem, flag) from None
     if not weapon.is_ranged:
         raise QuestionError("a melee weapon: Waffle odds cover shooting", "--type")
-    if weapon.base_type == "Rapid Fire" and question.attacks is not None:
-        problem = "Rapid Fire weapons fire 1 shot, 2 at half range: give no shots"
-        raise QuestionError(problem, "--shots")
     return replace(weapon, name=_type_text(weapon))
 
 
 def _type_text(weapon: WeaponProfile) -> str:
     """The weapon's Type as the books print it, without its special rules."""
-    if weapon.base_type == "Rapid Fire":
-        kind = "Rapid Fire"
+    if weapon.base_type == "Rapid Fire":  # Rapid Fire 1 is written plain
+        kind = "Rapid Fire" if weapon.shots == 1 else f"Rapid Fire {weapon.shots}"
     elif weapon.base_type == "Salvo":
         kind = f"Salvo {weapon.salvo_moving_shots}/{weapon.shots}"
     else:
@@ -322,7 +327,9 @@ def _type_text(weapon: WeaponProfile) -> str:
     marker = (
         "Template"
         if weapon.template
-        else {3.0: "Blast", 5.0: "Large Blast"}.get(weapon.blast or 0.0)
+        else None
+        if weapon.blast is None
+        else blast_name(weapon.blast)
     )
     return f"{kind}, {marker}" if marker else kind
 
@@ -500,6 +507,26 @@ def _re_rolls(
     return frozenset(found)
 
 
+def _snap_at(
+    weapon: WeaponProfile, target: Datasheet, facts: frozenset[str], notes: list[str]
+) -> frozenset[str]:
+    """``snap`` where the battle's own rule fires ``weapon`` at ``target`` as Snap Shots
+    only (:func:`flyers.snap_against`: every Flyer is Zooming, docs/rules/waffle.md,
+    *Vehicles*; a Skyfire weapon at anything but a Flyer or Skimmer), with a note
+    saying why; before session 23 the odds fired at full BS at a Zooming Flyer, and
+    fired Blasts at it, as no battle does."""
+    if "snap" in facts or not snap_against(tuple(e.profile for e in target.entries), weapon):
+        return frozenset()
+    if weapon.has_rule(SKYFIRE):
+        notes.append(
+            f"{weapon.name} has Skyfire: it fires only Snap Shots at {target.name}, "
+            "neither a Flyer nor a Skimmer"
+        )
+    else:
+        notes.append(f"{target.name} is a Zooming Flyer: it can only be hit by Snap Shots")
+    return frozenset({"snap"})
+
+
 def _is_vehicle(target: Datasheet) -> bool:
     """Whether the odds are a vehicle's (the unit's first model is one)."""
     return vehicle_of(target.entries[0].profile) is not None
@@ -571,10 +598,9 @@ def _result(fired: Volley, target: Defence, text: str, notes: list[str]) -> Odds
     ap = "-" if weapon.ap is None else str(weapon.ap)
     rules = "".join(f", {r}" for r in weapon.rules)
     given = "" if fired.hits is None else f", {fired.hits} hits"
-    snap = ", Snap Shots" if fired.snap else ""
-    question = f"{text} (S{fired.strength} AP{ap}{rules}{snap}{_re_rolled(fired)}{given})"
-    if not fired.fires:
-        notes = [*notes, f"{weapon.name} cannot be fired as Snap Shots: it does not fire"]
+    question = (
+        f"{text} (S{fired.strength} AP{ap}{rules}{_snapped(fired)}{_re_rolled(fired)}{given})"
+    )
     odds = shooting_odds(fired, target)
     return OddsResult(
         edition="waffle",
@@ -587,8 +613,20 @@ def _result(fired: Volley, target: Defence, text: str, notes: list[str]) -> Odds
             "wounds": odds.mean_wounds,
             "unsaved_wounds": odds.mean_unsaved,
         },
-        notes=tuple(notes),
+        notes=_not_fired(fired, notes),
     )
+
+
+def _snapped(fired: Volley) -> str:
+    """Snap Shots, as the question's text names them."""
+    return ", Snap Shots" if fired.snap else ""
+
+
+def _not_fired(fired: Volley, notes: list[str]) -> tuple[str, ...]:
+    """The notes, and one where the weapon cannot fire the Snap Shots it must."""
+    if fired.fires:
+        return tuple(notes)
+    return (*notes, f"{fired.weapon.name} cannot be fired as Snap Shots: it does not fire")
 
 
 def _re_rolled(fired: Volley) -> str:
@@ -629,12 +667,12 @@ def _vehicle_result(
     odds = vehicle_odds(fired, attack, aim)
     if sum(e.count for e in target.entries) > 1:
         notes = [*notes, f"{target.name}: the odds are for one of its vehicles"]
-    firers = "" if fired.hits is not None else f"{sum(n for n, _ in fired.shots)} shots of "
+    firers = f"{sum(n for n, _ in fired.shots)} shots of " if fired.shots else ""
     ap = "-" if weapon.ap is None else str(weapon.ap)
     question = (
         f"{firers}{weapon.name} ({attacker}) at {entry.profile.name} {facing} AV{aim.armour} "
         f"HP{aim.hull_points} (S{fired.strength} AP{ap}{''.join(f', {r}' for r in weapon.rules)}"
-        f"{_re_rolled(fired)})"
+        f"{_snapped(fired)}{_re_rolled(fired)})"
     )
     hits = hit_distribution(fired)
     return OddsResult(
@@ -646,7 +684,7 @@ def _vehicle_result(
             "hits": mean(hits),
             "hull_points_lost": sum(i * p for i, p in enumerate(odds.hull_points_lost)),
         },
-        notes=tuple(notes),
+        notes=_not_fired(fired, notes),
         chances={
             "glancing": odds.glancing,
             "penetrating": odds.penetrating,

@@ -20,6 +20,11 @@ from shapely.geometry.base import BaseGeometry
 MM_PER_INCH = 25.4
 BLAST_DIAMETER = 3.0
 LARGE_BLAST_DIAMETER = 5.0
+MASSIVE_BLAST_DIAMETER = 7.0
+APOCALYPTIC_BLAST_DIAMETER = 10.0
+"""The blast markers' diameters: 3" and 5" (6th/7th edition), 7" (the Massive Blast)
+and 10" (the Apocalyptic Blast), the 7th-edition Apocalypse markers as remembered (the
+shared data writes ``10" Apocalyptic Blast`` and, for a Massive Blast, ``7" Blast``)."""
 TEMPLATE_LENGTH = 8.0
 """The flame template: a teardrop about 8" long and 2" wide at its far end."""
 

@@ -25,6 +25,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from hammerlab.engine.geometry import (
+    APOCALYPTIC_BLAST_DIAMETER,
+    BLAST_DIAMETER,
+    LARGE_BLAST_DIAMETER,
+    MASSIVE_BLAST_DIAMETER,
+)
+
 MAX_WOUNDS = 20
 """The most Wounds a model may have (the odds' cap on W too; a Hierophant Bio-titan
 has 10)."""
@@ -176,3 +183,52 @@ def mastery_problem(rule: str) -> str | None:
     if level is None or low <= int(level[1]) <= high:
         return None
     return f"{rule!r}: a Mastery Level is {low} to {high}"
+
+
+BLAST_MARKERS: dict[str, float] = {
+    "Blast": BLAST_DIAMETER,
+    "Large Blast": LARGE_BLAST_DIAMETER,
+    "Massive Blast": MASSIVE_BLAST_DIAMETER,
+    "Apocalyptic Blast": APOCALYPTIC_BLAST_DIAMETER,
+}
+"""The blast markers a weapon's Type may name, and their diameters in inches
+(``engine.geometry``). The shared data writes them by name or by size: ``3" Blast``,
+``5" Blast``, ``7" Blast`` (the Macharius battle cannon) for the Massive Blast the
+Warhound's ``Ordnance 2, Primary Weapon, Massive Blast`` names, ``10" Apocalyptic
+Blast``; the game system's Destroyer rule: "uses a blast marker of some type (e.g.
+blast, large blast, massive blast, etc)"."""
+_MARKER_SIZE = re.compile(
+    r'(?P<size>[0-9]+)\s*"\s*(?P<name>(?:[a-z]+\s+)?blast)|(?P<named>[a-z ]*blast)\s*'
+    r'\(\s*(?P<within>[0-9]+)\s*"?\s*\)',
+    re.IGNORECASE,
+)
+_BLAST_WORD = re.compile(r"\bblast\b", re.IGNORECASE)
+
+
+def blast_marker(token: str) -> str | None:
+    """The blast marker (a name of :data:`BLAST_MARKERS`) a weapon's Type word names,
+    or None: ``Large Blast`` and ``5" Blast`` name the Large Blast, ``10" Apocalyptic
+    Blast`` and ``Apocalyptic Blast (10")`` the Apocalyptic Blast; a size and a name
+    that disagree (``5" Massive Blast``) name none."""
+    text = " ".join(token.split())
+    by_name = {name.lower(): name for name in BLAST_MARKERS}
+    sized = _MARKER_SIZE.fullmatch(text)
+    if sized is None:
+        return by_name.get(text.lower())
+    size = float(sized["size"] or sized["within"])
+    named = (sized["name"] or sized["named"]).strip().lower()
+    marker = next((name for name, inches in BLAST_MARKERS.items() if inches == size), None)
+    if marker is None or named not in ("blast", marker.lower()):
+        return None
+    return marker
+
+
+def marker_problem(token: str) -> str | None:
+    """Why a weapon's Type word that speaks of a blast marker names none of
+    :data:`BLAST_MARKERS` (``3D6" Blast``, ``Apocalyptic Mega-blast``, ``5" Blast (No
+    scatter)``): the weapon cannot be placed, so it cannot be used. None for a word
+    that names one, or speaks of no blast."""
+    if blast_marker(token) is not None or _BLAST_WORD.search(token) is None:
+        return None
+    sizes = ", ".join(f'{name} ({inches:g}")' for name, inches in BLAST_MARKERS.items())
+    return f"{token!r} is no blast marker it places ({sizes})"

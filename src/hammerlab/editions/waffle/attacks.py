@@ -567,7 +567,8 @@ def shots_of_each(
     target: Unit,
     counts_within: float | None = None,
 ) -> list[int]:
-    """The shots of each of ``models`` by weapon type (Rapid Fire doubles at half range).
+    """The shots of each of ``models`` by weapon type (Rapid Fire doubles at half range:
+    :func:`weapon_shots`).
 
     Half range is measured, like range in seed 000 step 3 ("within range of
     at least one visible model in the target unit"), to the target models
@@ -592,11 +593,20 @@ def shots_of_each(
 
 
 def weapon_shots(profile: WeaponProfile, half_range: bool, moved: bool) -> int:
-    """Shots of one model: Rapid Fire 2 within half range (else 1); a Salvo
-    weapon the lower number when the unit ``moved`` (Relentless aside); others
-    as the Type prints them."""
+    """Shots of one model: a Rapid Fire weapon twice its shots within half range
+    (else its shots); a Salvo weapon the lower number when the unit ``moved``
+    (Relentless aside); others as the Type prints them.
+
+    7th edition, Rapid Fire (as remembered; neither the seeds nor the shared
+    ``Warhammer40K.gst`` print it): "A model armed with a Rapid Fire weapon can
+    make one shot at a target that is up to its maximum range away.
+    Alternatively, it can make two shots at a target that is up to half its
+    maximum range away." ``Rapid Fire N`` (the data's hurricane bolter, ``Rapid
+    Fire 3``: three boltguns fired as one weapon) makes N shots, 2N within half
+    range; a plain ``Rapid Fire`` is ``Rapid Fire 1`` (docs/rules/waffle.md,
+    *Interpretations*, "Rapid Fire N")."""
     if profile.base_type == "Rapid Fire":
-        return 2 if half_range else 1
+        return 2 * profile.shots if half_range else profile.shots
     if profile.base_type == "Salvo" and moved:
         return profile.salvo_moving_shots
     return profile.shots

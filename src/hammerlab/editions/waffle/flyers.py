@@ -9,6 +9,8 @@ off the table into Ongoing Reserves) is ``zooming``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from hammerlab.editions.waffle.profiles import WeaponProfile
 from hammerlab.editions.waffle.vehicles import vehicle_of
 from hammerlab.engine.datasheet import Profile
@@ -18,25 +20,29 @@ from hammerlab.engine.units import Unit
 SKYFIRE = "Skyfire"
 
 
-@per_makeup
-def is_zooming(profiles: tuple[Profile, ...]) -> bool:
-    """Whether the unit is a Zooming Flyer: one of its models alive is a vehicle of the
-    Flyer type (``Flyer``, ``Super-heavy Flyer``). Called with the unit, answered
-    from its make-up (:func:`memo.per_makeup`: asked of every target of every
-    estimate)."""
+def zooming(profiles: Iterable[Profile]) -> bool:
+    """Whether models of ``profiles`` make a Zooming Flyer: one of them is a vehicle of
+    the Flyer type (``Flyer``, ``Super-heavy Flyer``)."""
     return any((v := vehicle_of(p)) is not None and v.has_type("Flyer") for p in profiles)
 
 
-def _skyfire_target(unit: Unit) -> bool:
+is_zooming = per_makeup(zooming)
+"""Whether the unit is a Zooming Flyer: :func:`zooming` of its models alive. Called
+with the unit, answered from its make-up (:func:`memo.per_makeup`: asked of every
+target of every estimate)."""
+
+
+def _skyfire_target(profiles: Sequence[Profile]) -> bool:
     """A target Skyfire shoots at full BS: a Flyer or a Skimmer."""
-    return is_zooming(unit) or any(
-        (v := vehicle_of(m.profile)) is not None and v.has_type("Skimmer")
-        for m in unit.alive_models
+    return zooming(profiles) or any(
+        (v := vehicle_of(p)) is not None and v.has_type("Skimmer") for p in profiles
     )
 
 
-def snap_against(target: Unit, profile: WeaponProfile) -> bool:
-    """Whether ``profile`` may fire only Snap Shots at ``target``.
+def snap_against(target: Unit | tuple[Profile, ...], profile: WeaponProfile) -> bool:
+    """Whether ``profile`` may fire only Snap Shots at ``target``: the unit shot at, or
+    the profiles of its models (the odds, which ask it of a datasheet:
+    ``analysis.odds_waffle``).
 
     7th edition, Zooming: "Zooming Flyers can only be hit by Snap Shots"
     (so Blast, Template and other weapons that cannot fire Snap Shots cannot
@@ -48,8 +54,9 @@ def snap_against(target: Unit, profile: WeaponProfile) -> bool:
     no Flying Monstrous Creature target here (Swooping is not modelled).
     """
     if profile.has_rule(SKYFIRE):
-        return not _skyfire_target(target) and not profile.has_rule("Interceptor")
-    return is_zooming(target)
+        shot_at = target if isinstance(target, tuple) else [m.profile for m in target.alive_models]
+        return not _skyfire_target(shot_at) and not profile.has_rule("Interceptor")
+    return zooming(target) if isinstance(target, tuple) else is_zooming(target)
 
 
 def may_be_charged(unit: Unit) -> bool:

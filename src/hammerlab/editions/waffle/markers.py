@@ -14,7 +14,7 @@ from hammerlab.editions.waffle.events import (
     MarkerPlaced,
 )
 from hammerlab.editions.waffle.orders import Hit
-from hammerlab.editions.waffle.profiles import WeaponProfile
+from hammerlab.editions.waffle.profiles import WeaponProfile, blast_name
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.visibility import model_sees, visible_models
 from hammerlab.editions.waffle.wounds import weapon_strength
@@ -336,7 +336,7 @@ def blast_hits(
                 first = centre
             covered = _hits_under(battle, _under_marker(centre, diameter), None)
             under = _with_strength(battle, unit, covered, model, profile, centre)
-            name = "large blast" if diameter > 3.0 else "blast"
+            name = blast_name(diameter).lower()
             _record_marker(battle, profile, name, centre, distance, under)
             hits += under
     return hits

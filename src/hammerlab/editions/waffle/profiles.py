@@ -13,17 +13,19 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 
 from hammerlab.engine.datasheet import Profile, Weapon
-from hammerlab.engine.geometry import BLAST_DIAMETER, LARGE_BLAST_DIAMETER
 from hammerlab.errors import ProfileError
 from hammerlab.io.bounds import (
     AP,
+    BLAST_MARKERS,
     MAX_RANGE,
     ROLL_RULE,
     SAVE,
     STRENGTH,
     STRENGTH_CHANGE,
     VEHICLE_TYPE,
+    blast_marker,
     characteristic_problem,
+    marker_problem,
     roll_problems,
     shots_problem,
     unit_type_problem,
@@ -31,7 +33,7 @@ from hammerlab.io.bounds import (
 
 STAT_NAMES = ("WS", "BS", "S", "T", "W", "I", "A", "Ld", "Sv")
 BASE_TYPES = ("Assault", "Heavy", "Rapid Fire", "Salvo", "Pistol", "Ordnance", "Melee")
-MARKERS = ("Blast", "Large Blast", "Template", "Barrage")
+MARKERS = (*BLAST_MARKERS, "Template", "Barrage")
 WEAPON_RULES = (
     "Twin-linked",
     "Rending",
@@ -63,8 +65,10 @@ against vehicles only, ``armour.armour_attack``; Skyfire, ``flyers.snap_against`
 Grenade, one thrown per unit per phase, ``firing_modes``; Assault Grenades, the
 Orks' stikkbombs' rule in the data, no Initiative 1 after a charge through
 difficult terrain, ``difficult_charge.is_assault_grenade``)."""
-RULE_SPELLINGS = {"gets hot!": "Gets Hot"}
-"""Other spellings of a weapon rule in the data (lower case) → the rule's name."""
+RULE_SPELLINGS = {"gets hot!": "Gets Hot", "unwieldly": "Unwieldy"}
+"""Other spellings of a weapon rule in the data (lower case) → the rule's name: the
+Orks' ``Gets Hot!``; the Tyranid catalogue's Crushing Claws, ``Melee, Armourbane,
+Unwieldly`` (the 7th-edition crushing claws are "Melee, Armourbane, Unwieldy")."""
 
 
 @dataclass(frozen=True)
@@ -296,7 +300,7 @@ class WeaponProfile:
     salvo_moving_shots: int
     """Shots of a Salvo weapon when the firer moved (the lower number)."""
     blast: float | None
-    """Blast marker diameter in inches (3 or 5), if any."""
+    """Blast marker diameter in inches (3, 5, 7 or 10: ``io.bounds.BLAST_MARKERS``), if any."""
     template: bool
     barrage: bool
     rules: tuple[str, ...]
@@ -381,10 +385,6 @@ _TYPE_RE = re.compile(
 )
 
 
-_SIZED_BLAST = {'3"Blast': "Blast", '5"Blast': "Large Blast"}
-"""Some books and data files write the marker size: ``3" Blast``, ``5" Blast``."""
-
-
 def _parse_strength(name: str, raw: str) -> StrengthSpec:
     """``4``, ``User``, ``x2`` or ``+1``, within ``io.bounds.STRENGTH`` (1 to 10) and
     ``io.bounds.STRENGTH_CHANGE``."""
@@ -452,6 +452,19 @@ def _canonical(token: str, names: tuple[str, ...]) -> str | None:
     return next((n for n in names if n.lower() == token.lower()), None)
 
 
+def blast_name(diameter: float) -> str:
+    """The name of the blast marker ``diameter`` inches across (``io.bounds.BLAST_MARKERS``:
+    3" ``Blast``, 5" ``Large Blast``, 7" ``Massive Blast``, 10" ``Apocalyptic Blast``)."""
+    return next(name for name, inches in BLAST_MARKERS.items() if inches == diameter)
+
+
+def _marker(token: str) -> str | None:
+    """The marker (of :data:`MARKERS`) a Type word names: a blast marker by name or size
+    (``io.bounds.blast_marker``: ``7" Blast`` is the Massive Blast), a Template or
+    Barrage; None for any other word."""
+    return blast_marker(token) or _canonical(token, MARKERS)
+
+
 @lru_cache(maxsize=4096)
 def weapon_of(weapon: Weapon) -> WeaponProfile:
     """Read ``weapon`` as a Waffle weapon profile (cached)."""
@@ -481,10 +494,10 @@ def weapon_of(weapon: Weapon) -> WeaponProfile:
             "Waffle Edition does not roll (give a number of shots)",
             "Type",
         )
-    elif _canonical(tokens[0], MARKERS) is None:
+    elif _marker(tokens[0]) is None:
         raise ProfileError(
             f"weapon {name}: unknown weapon type {tokens[0]!r} (Assault, Heavy, Rapid Fire, "
-            "Salvo, Pistol, Ordnance or Melee, or a Blast, Large Blast or Template marker)",
+            "Salvo, Pistol, Ordnance or Melee, or a blast marker or a Template)",
             "Type",
         )
     if head:
@@ -497,7 +510,10 @@ def weapon_of(weapon: Weapon) -> WeaponProfile:
                 "Type",
             )
     for token in tokens:
-        marker = _canonical(_SIZED_BLAST.get(token.replace(" ", ""), token), MARKERS)
+        marker = _marker(token)
+        unplaced = marker_problem(token)
+        if unplaced is not None:
+            raise ProfileError(f"weapon {name}: Type: {unplaced}", "Type")
         if marker:
             markers.add(marker)
         else:
@@ -508,13 +524,7 @@ def weapon_of(weapon: Weapon) -> WeaponProfile:
     low, high = AP
     if ap_raw not in ("-", "") and not (_is_number(ap_raw) and low <= int(ap_raw) <= high):
         raise ProfileError(f"weapon {name}: AP {ap_raw!r} is not {low}-{high} or -", "AP")
-    blast = (
-        LARGE_BLAST_DIAMETER
-        if "Large Blast" in markers
-        else BLAST_DIAMETER
-        if "Blast" in markers
-        else None
-    )
+    blast = max((BLAST_MARKERS[m] for m in markers if m in BLAST_MARKERS), default=None)
     return WeaponProfile(
         name=name,
         range=_parse_range(name, range_raw),

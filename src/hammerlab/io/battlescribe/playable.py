@@ -18,7 +18,9 @@ of failing later, in a battle:
   1 to 6 or ``-``; ``Type`` (with the weapon's keywords after it) starting with
   ``Assault|Heavy|Rapid Fire|Salvo|Pistol|Ordnance|Melee`` and its shots (``Heavy
   2``, ``Salvo 2/4``, 1 to ``io.bounds.MAX_WEAPON_SHOTS``; not dice: ``Heavy D3``)
-  or with a blast, template or barrage marker; ``Poisoned (X+)`` with X 1 to 6; a
+  or with a blast, template or barrage marker; a blast marker of a size it places
+  (``io.bounds.BLAST_MARKERS``: 3", 5", 7", 10"; not ``3D6" Blast`` nor an
+  Apocalyptic Mega-blast); ``Poisoned (X+)`` with X 1 to 6; a
   weapon outside these is dropped from its model, with a note;
 * a rule of a unit or model: a Mastery Level 1 to 5, ``Feel No Pain (X+)`` (and
   ``Reanimation Protocols (X+)``) with X 2 to 6; a unit with another makes it
@@ -46,7 +48,9 @@ from hammerlab.io.bounds import (
     STRENGTH,
     STRENGTH_CHANGE,
     VEHICLE_TYPE,
+    blast_marker,
     characteristic_problem,
+    marker_problem,
     mastery_problem,
     roll_problem,
     roll_problems,
@@ -67,7 +71,8 @@ _TYPE_HEAD = re.compile(
 )
 _DIGITS = re.compile(r"[0-9]+")
 _DICE_SHOTS = re.compile(rf"{_KINDS}\s*(?P<dice>[0-9]*\s*D\s*[0-9]+.*)", re.IGNORECASE)
-_MARKERS = frozenset({"blast", "large blast", "template", "barrage"})
+_MARKERS = frozenset({"template", "barrage"})
+"""Markers besides a blast marker (``io.bounds.blast_marker``)."""
 _STATS = ("WS", "BS", "S", "T", "W", "I", "A", "Ld")
 _NO_SKILL = ("WS", "BS", "A")
 """A model's characteristics that may be ``-`` (it has none: read as 0)."""
@@ -202,7 +207,7 @@ def weapon_problems(weapon: Weapon) -> list[str]:
     dice = _DICE_SHOTS.fullmatch(tokens[0]) if tokens else None
     if dice is not None:
         problems.append(f"its shots {dice['dice'].strip()!r} are dice, which it does not roll")
-    elif tokens and head is None and tokens[0].lower() not in _MARKERS:
+    elif tokens and head is None and not _is_marker(tokens[0]):
         problems.append(f"weapon type {tokens[0]!r} is not one it knows")
     elif not tokens and reach not in _NO_RANGE:
         problems.append("it has no Type")
@@ -213,7 +218,13 @@ def weapon_problems(weapon: Weapon) -> list[str]:
             if problem is not None:
                 problems.append(f"Type {tokens[0]!r}: {problem}")
     problems += roll_problems(tokens)
-    return problems
+    return problems + [p for t in tokens[1:] if (p := marker_problem(t)) is not None]
+
+
+def _is_marker(token: str) -> bool:
+    """Whether a Type word names a marker (``profiles.MARKERS``: a blast marker by name or
+    size, a Template, a Barrage)."""
+    return blast_marker(token) is not None or token.lower() in _MARKERS
 
 
 def untyped_rules(weapon: Weapon) -> list[str] | None:
@@ -224,7 +235,7 @@ def untyped_rules(weapon: Weapon) -> list[str] | None:
     if _reach(weapon) not in ("-", ""):
         return None
     tokens = [t for t in _tokens(weapon) if t != "-"]
-    if tokens and (_TYPE_HEAD.fullmatch(tokens[0]) or tokens[0].lower() in _MARKERS):
+    if tokens and (_TYPE_HEAD.fullmatch(tokens[0]) or _is_marker(tokens[0])):
         return None
     return [t.strip() for t in weapon.get("Type").split(",") if t.strip() not in ("", "-")]
 
