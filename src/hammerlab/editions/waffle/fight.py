@@ -507,4 +507,6 @@ def _caused(
         )
         return result.unsaved[target.id] - before
 
-    return WoundsCaused(unit, target, weapon, MELEE_ORDERS, 0, blow, allocate, melee=True)
+    return WoundsCaused(
+        unit, plan.models, target, weapon, MELEE_ORDERS, 0, blow, allocate, melee=True
+    )
