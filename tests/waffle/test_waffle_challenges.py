@@ -10,6 +10,7 @@ comments (WS4 against WS4 hits on 4+, S4 against T4 wounds on 4+).
 
 from __future__ import annotations
 
+import pytest
 from conftest import A, B, Placed, alive_ids, all_dice_used, asked, make_battle, make_unit, of_kind
 from conftest import profile as make_profile
 from fight_kit import CHAINSWORD
@@ -18,6 +19,7 @@ from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.challenges import open_challenges
 from hammerlab.editions.waffle.combat import combats
 from hammerlab.editions.waffle.fight import fight
+from hammerlab.editions.waffle.hammer_of_wrath import hammers, strike_hammers
 from hammerlab.editions.waffle.state import st, state_of
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
@@ -189,6 +191,49 @@ def test_refused_challenge_bars_the_chosen_character_for_this_round_only() -> No
         (a.label, 1),
         (b.label, 2),
     ]
+    assert all_dice_used(battle)
+
+
+@pytest.mark.parametrize(
+    ("dice", "sergeant_wounds", "guardsman_alive"),
+    [([3, 2], 2, True), ([2, 3], 3, False)],
+    ids=["duellist-hits-its-foe", "other-hit-spares-the-duellist"],
+)
+def test_hammer_of_wrath_keeps_to_the_challenge(
+    dice: list[int], sergeant_wounds: int, guardsman_alive: bool
+) -> None:
+    # Hammer of Wrath is "one additional Attack", and in a challenge the two models
+    # "strike only each other ... no other blow may be allocated to them". The Bikers
+    # charged: a.1 (Bike Character, fighting the Sergeant b.1) touches only the
+    # Guardsman b.2; a.2 touches only b.1; b.3 stands apart. The hits are struck in
+    # model order, each S4 against T3 (wounds on 3+), no saves. a.1's hit goes to b.1
+    # (not touching it), a.2's to b's closest model that is not fighting, b.2. First
+    # case: a.1's wounds (3), b.1 keeps 2 of 3; a.2's fails (2), b.2 lives (it was
+    # a.1's hit that slew b.2). Second: a.1's fails (2); a.2's (3) slays b.2, and b.1
+    # keeps 3 (a.2's hit used to wound b.1).
+    biker = make_profile("Biker", sv="-", unit_type="Bike")
+    boss = make_profile("Biker Sergeant", sv="-", unit_type="Bike (Character)")
+    a = make_unit(
+        "a", A, [Placed(boss, [CHAINSWORD], (10, 20)), Placed(biker, [CHAINSWORD], (11, 20))]
+    )
+    sergeant = make_profile("Sergeant", t=3, w=3, sv="-", unit_type=CHARACTER)
+    guardsman = make_profile("Guardsman", t=3, sv="-")
+    b = make_unit(
+        "b",
+        B,
+        [
+            Placed(sergeant, [CHAINSWORD], (11, 21)),
+            Placed(guardsman, [CHAINSWORD], (10, 21)),
+            Placed(guardsman, [CHAINSWORD], (14, 21)),
+        ],
+    )
+    a.status.charged = True
+    battle = make_battle(a, b, dice=dice)
+    state_of(battle).duels.update({"a.1": "b.1", "b.1": "a.1"})
+    units = combats(battle)[0].units
+    strike_hammers(battle, hammers(battle, units), units)
+    assert b.models[0].wounds_left == sergeant_wounds
+    assert b.models[1].alive == guardsman_alive
     assert all_dice_used(battle)
 
 
