@@ -385,3 +385,29 @@ def test_a_character_that_refused_lends_no_leadership_for_the_rest_of_the_phase(
     assert (check.unit, check.leadership, check.modifier, check.passed) == (b.label, 5, -1, True)
     assert leadership(battle, b) == 10
     assert all_dice_used(battle)
+
+
+def test_an_independent_character_written_into_a_squad_fights_as_one_of_it() -> None:
+    # docs/scenarios.md: an Independent Character cannot join a unit; a squad led by
+    # one is an inline unit whose models include it (rules = ["Independent Character"]).
+    # It is one of the squad's models: the squad tests on its Ld10 (not the Trooper's
+    # Ld5), and it takes a challenge inside the squad, which may refuse it (not a unit
+    # of one Character).
+    a = make_unit("a", A, [placed(hero("Hero"), 10, 20)])
+    captain = make_profile("Captain", ld=10, sv="-", unit_type=CHARACTER)
+    b = make_unit(
+        "b",
+        B,
+        [
+            Placed(captain, [CHAINSWORD], (10, 21), ("Independent Character",)),
+            Placed(make_profile("Trooper", ld=5, sv="-"), [CHAINSWORD], (11, 21)),
+        ],
+    )
+    battle = make_battle(
+        a, b, script_a=[("issue_challenge", "a.1")], script_b=[("accept_challenge", "b.1")]
+    )
+    assert leadership(battle, b) == 10
+    open_challenges(battle, combats(battle)[0].units, A)
+    (accept,) = asked(battle, B, "accept_challenge")
+    assert accept.labels() == ["refuse", "b.1"]
+    assert state_of(battle).duels == {"a.1": "b.1", "b.1": "a.1"}
