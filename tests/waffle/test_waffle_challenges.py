@@ -10,14 +10,17 @@ comments (WS4 against WS4 hits on 4+, S4 against T4 wounds on 4+).
 
 from __future__ import annotations
 
+import pytest
 from conftest import A, B, Placed, alive_ids, all_dice_used, asked, make_battle, make_unit, of_kind
 from conftest import profile as make_profile
 from fight_kit import CHAINSWORD
 
 from hammerlab.editions.waffle.ai import WaffleAI
-from hammerlab.editions.waffle.challenges import open_challenges
+from hammerlab.editions.waffle.challenges import forget_refusals, open_challenges
+from hammerlab.editions.waffle.characteristics import leadership
 from hammerlab.editions.waffle.combat import combats
-from hammerlab.editions.waffle.fight import fight
+from hammerlab.editions.waffle.fight import fight, fight_sub_phase
+from hammerlab.editions.waffle.hammer_of_wrath import hammers, strike_hammers
 from hammerlab.editions.waffle.state import st, state_of
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
@@ -167,8 +170,9 @@ def test_refused_challenge_bars_the_chosen_character_for_this_round_only() -> No
         "b", B, [placed(hero("Sergeant", i=1), 10, 21), placed(hero("Priest", i=1), 11, 21)]
     )
     # Round 1: B refuses; A bars the Sergeant. The Hero misses (1); only the
-    # Priest strikes back and misses (1). Round 2: no one issues; the Hero
-    # misses (1), both B Characters strike (two misses: 1, 1).
+    # Priest strikes back and misses (1). The phase ends (fight_sub_phase forgets
+    # the refusals). Round 2: no one issues; the Hero misses (1), both B
+    # Characters strike (two misses: 1, 1).
     battle = make_battle(
         a,
         b,
@@ -184,11 +188,55 @@ def test_refused_challenge_bars_the_chosen_character_for_this_round_only() -> No
     (issued,) = of_kind(battle, "challenge")
     assert (issued.accepted_by, issued.barred) == ("", "b.1")
     assert struck(battle) == [(a.label, 1), (b.label, 1)]
+    forget_refusals(battle)
     fight_once(battle)
     assert [(e.unit, e.models) for e in of_kind(battle, "blows")][2:] == [
         (a.label, 1),
         (b.label, 2),
     ]
+    assert all_dice_used(battle)
+
+
+@pytest.mark.parametrize(
+    ("dice", "sergeant_wounds", "guardsman_alive"),
+    [([3, 2], 2, True), ([2, 3], 3, False)],
+    ids=["duellist-hits-its-foe", "other-hit-spares-the-duellist"],
+)
+def test_hammer_of_wrath_keeps_to_the_challenge(
+    dice: list[int], sergeant_wounds: int, guardsman_alive: bool
+) -> None:
+    # Hammer of Wrath is "one additional Attack", and in a challenge the two models
+    # "strike only each other ... no other blow may be allocated to them". The Bikers
+    # charged: a.1 (Bike Character, fighting the Sergeant b.1) touches only the
+    # Guardsman b.2; a.2 touches only b.1; b.3 stands apart. The hits are struck in
+    # model order, each S4 against T3 (wounds on 3+), no saves. a.1's hit goes to b.1
+    # (not touching it), a.2's to b's closest model that is not fighting, b.2. First
+    # case: a.1's wounds (3), b.1 keeps 2 of 3; a.2's fails (2), b.2 lives (it was
+    # a.1's hit that slew b.2). Second: a.1's fails (2); a.2's (3) slays b.2, and b.1
+    # keeps 3 (a.2's hit used to wound b.1).
+    biker = make_profile("Biker", sv="-", unit_type="Bike")
+    boss = make_profile("Biker Sergeant", sv="-", unit_type="Bike (Character)")
+    a = make_unit(
+        "a", A, [Placed(boss, [CHAINSWORD], (10, 20)), Placed(biker, [CHAINSWORD], (11, 20))]
+    )
+    sergeant = make_profile("Sergeant", t=3, w=3, sv="-", unit_type=CHARACTER)
+    guardsman = make_profile("Guardsman", t=3, sv="-")
+    b = make_unit(
+        "b",
+        B,
+        [
+            Placed(sergeant, [CHAINSWORD], (11, 21)),
+            Placed(guardsman, [CHAINSWORD], (10, 21)),
+            Placed(guardsman, [CHAINSWORD], (14, 21)),
+        ],
+    )
+    a.status.charged = True
+    battle = make_battle(a, b, dice=dice)
+    state_of(battle).duels.update({"a.1": "b.1", "b.1": "a.1"})
+    units = combats(battle)[0].units
+    strike_hammers(battle, hammers(battle, units), units)
+    assert b.models[0].wounds_left == sergeant_wounds
+    assert b.models[1].alive == guardsman_alive
     assert all_dice_used(battle)
 
 
@@ -231,25 +279,135 @@ def test_champion_of_chaos_must_issue_when_the_foe_does_not() -> None:
 
 
 def ai_battle(a_attacks: int, b_attacks: int) -> tuple[Battle, Unit, Unit]:
-    a = make_unit("a", A, [placed(hero("Hero", a=a_attacks), 10, 20)])
-    b = make_unit("b", B, [placed(hero("Sergeant", a=b_attacks), 10, 21)])
+    """A Hero and a Grunt against a Sergeant and a Trooper: each side may refuse."""
+    a = make_unit("a", A, [placed(hero("Hero", a=a_attacks), 10, 20), trooper("Grunt", 11, 20)])
+    b = make_unit(
+        "b", B, [placed(hero("Sergeant", a=b_attacks), 10, 21), trooper("Trooper", 11, 21)]
+    )
     return make_battle(a, b, seed=1, fallback=WaffleAI()), a, b
 
 
 def test_ai_issues_with_the_stronger_character_and_the_weaker_refuses() -> None:
-    # Expected casualties of one round, each Attack 1/2 to hit x 1/2 to wound,
-    # no save: the Hero (A3) 0.75 against the Sergeant's (A1) 0.25. A issues;
-    # B refuses (0.25 < 0.75), its only Character barred without being asked.
+    # Expected casualties of one round (ai.duel_value), each Attack 1/2 to hit x 1/2
+    # to wound, no save: the Hero (A3) 0.75 against the Sergeant's (A1) 0.25. A issues
+    # (margin 0.5 > 0). B: accepting, 0.25 - 0.75 = -0.5; refusing loses the barred
+    # Sergeant's 0.25: -0.25, better. B refuses, its only Character barred unasked.
     battle, _, _ = ai_battle(3, 1)
     fight_once(battle)
     (issued,) = of_kind(battle, "challenge")
     assert (issued.player, issued.model, issued.accepted_by, issued.barred) == (A, "a.1", "", "b.1")
 
 
+def test_ai_accepts_when_refusing_would_cost_more_than_the_duel() -> None:
+    # The Hero (A3, 0.75) against the Sergeant (A2, 0.5): A issues (0.25 > 0). B:
+    # accepting, 0.5 - 0.75 = -0.25; refusing loses the Sergeant's 0.5: -0.5. B
+    # accepts (it used to refuse every duel it did not win).
+    battle, _, _ = ai_battle(3, 2)
+    fight_once(battle)
+    (issued,) = of_kind(battle, "challenge")
+    assert (issued.player, issued.model, issued.accepted_by, issued.barred) == (A, "a.1", "b.1", "")
+
+
 def test_ai_weaker_character_does_not_issue_but_the_stronger_foe_does() -> None:
     # The other way round: A (0.25 against 0.75) does not issue; B does, and
-    # A, weaker, refuses.
+    # A refuses (-0.25 refusing against -0.5 accepting).
     battle, _, _ = ai_battle(1, 3)
     fight_once(battle)
     (issued,) = of_kind(battle, "challenge")
     assert (issued.player, issued.model, issued.accepted_by, issued.barred) == (B, "b.1", "", "a.1")
+
+
+def test_a_unit_of_one_character_may_not_refuse_a_challenge() -> None:
+    # 6th-edition Heroic Stand (7th edition p. 101 alike): "A unit that consists of only
+    # a single character cannot refuse a challenge." Two lone Characters: B is offered
+    # only to accept, and the AI, weaker (0.25 against 0.75), accepts.
+    a = make_unit("a", A, [placed(hero("Hero", a=3), 10, 20)])
+    b = make_unit("b", B, [placed(hero("Sergeant"), 10, 21)])
+    battle = make_battle(a, b, seed=1, script_a=[("issue_challenge", "a.1")], fallback=WaffleAI())
+    open_challenges(battle, combats(battle)[0].units, A)
+    (accept,) = asked(battle, B, "accept_challenge")
+    assert accept.labels() == ["b.1"]
+    (issued,) = of_kind(battle, "challenge")
+    assert (issued.accepted_by, issued.barred) == ("b.1", "")
+
+
+def test_a_lone_character_is_never_the_one_barred_by_a_refusal() -> None:
+    # The lone Character b.1 and the Sergeant c.1 of a squad both touch A's unit: B
+    # may refuse (c.1's unit may hide him), and the Character barred is c.1, the only
+    # one that may refuse, without A being asked.
+    a = make_unit("a", A, [placed(hero("Hero"), 10, 20), trooper("Grunt", 12, 20)])
+    b = make_unit("b", B, [placed(hero("Captain"), 10, 21)])
+    c = make_unit("c", B, [placed(hero("Sergeant"), 12, 21), trooper("Trooper", 13, 21)])
+    battle = make_battle(
+        a,
+        b,
+        c,
+        script_a=[("issue_challenge", "a.1")],
+        script_b=[("accept_challenge", "refuse")],
+    )
+    open_challenges(battle, combats(battle)[0].units, A)
+    (accept,) = asked(battle, B, "accept_challenge")
+    assert accept.labels() == ["refuse", "b.1", "c.1"]
+    assert asked(battle, A, "refused_character") == []
+    (issued,) = of_kind(battle, "challenge")
+    assert (issued.accepted_by, issued.barred) == ("", "c.1")
+
+
+def test_a_character_that_refused_lends_no_leadership_for_the_rest_of_the_phase() -> None:
+    # 6th-edition rulebook p. 64 (7th p. 101 alike), Refusing a Challenge: "his
+    # Leadership cannot be used by the rest of the unit for the remainder of the
+    # phase". The Sergeant (Ld10, W3) refuses and is barred; the Trooper has Ld5.
+    # I5: the Hero hits (6) and wounds (6) the closest, the Sergeant (2 wounds left);
+    # I3: the Trooper misses (1). A wins 1 to 0: B's Morale check is at Ld5 -1 (the
+    # Trooper's), not Ld10 -1, rolled 1 + 2 = 3, passed. The units still touch: they
+    # Pile In, no dice. Once the phase is over the Sergeant's Ld10 counts again.
+    a = make_unit("a", A, [placed(hero("Hero", i=5), 10, 20)])
+    sergeant = make_profile("Sergeant", w=3, ld=10, sv="-", unit_type=CHARACTER)
+    b = make_unit(
+        "b",
+        B,
+        [
+            Placed(sergeant, [CHAINSWORD], (10, 21)),
+            Placed(make_profile("Trooper", i=3, ld=5, sv="-"), [CHAINSWORD], (11, 21)),
+        ],
+    )
+    battle = make_battle(
+        a,
+        b,
+        dice=[6, 6, 1, 1, 2],
+        script_a=[("issue_challenge", "a.1")],
+        script_b=[("accept_challenge", "refuse")],
+    )
+    fight_sub_phase(battle, A)
+    (issued,) = of_kind(battle, "challenge")
+    assert issued.barred == "b.1"
+    (check,) = of_kind(battle, "morale")
+    assert (check.unit, check.leadership, check.modifier, check.passed) == (b.label, 5, -1, True)
+    assert leadership(battle, b) == 10
+    assert all_dice_used(battle)
+
+
+def test_an_independent_character_written_into_a_squad_fights_as_one_of_it() -> None:
+    # docs/scenarios.md: an Independent Character cannot join a unit; a squad led by
+    # one is an inline unit whose models include it (rules = ["Independent Character"]).
+    # It is one of the squad's models: the squad tests on its Ld10 (not the Trooper's
+    # Ld5), and it takes a challenge inside the squad, which may refuse it (not a unit
+    # of one Character).
+    a = make_unit("a", A, [placed(hero("Hero"), 10, 20)])
+    captain = make_profile("Captain", ld=10, sv="-", unit_type=CHARACTER)
+    b = make_unit(
+        "b",
+        B,
+        [
+            Placed(captain, [CHAINSWORD], (10, 21), ("Independent Character",)),
+            Placed(make_profile("Trooper", ld=5, sv="-"), [CHAINSWORD], (11, 21)),
+        ],
+    )
+    battle = make_battle(
+        a, b, script_a=[("issue_challenge", "a.1")], script_b=[("accept_challenge", "b.1")]
+    )
+    assert leadership(battle, b) == 10
+    open_challenges(battle, combats(battle)[0].units, A)
+    (accept,) = asked(battle, B, "accept_challenge")
+    assert accept.labels() == ["refuse", "b.1"]
+    assert state_of(battle).duels == {"a.1": "b.1", "b.1": "a.1"}

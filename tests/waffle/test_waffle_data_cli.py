@@ -63,6 +63,25 @@ def test_seed000_builtin_datasheets_load_and_parse_without_errors() -> None:
             assert set(problems) == NOT_IMPLEMENTED[name], name
 
 
+@pytest.mark.parametrize(("unit", "noted"), [("Space Marine Captain", True), ("Ork Boyz", False)])
+def test_show_notes_that_an_independent_character_cannot_join_a_unit(
+    unit: str, noted: bool
+) -> None:
+    # docs/rules/waffle.md, Independent Characters: joining a unit is not played, and
+    # `show` says so (a referee's review, session 23: it listed the rule with no
+    # word of it); a battle's warnings do not (NOT_IMPLEMENTED above: the Captain's
+    # problems are none), the rule's other effects being played.
+    result = CliRunner().invoke(app, ["show", unit])
+    assert result.exit_code == 0, result.output
+    note = (
+        "special rule played in part: Independent Character: "
+        "joining another unit is not implemented"
+    )
+    assert (note in " ".join(result.output.split())) == noted  # the lines as wrapped
+    shown = json.loads(CliRunner().invoke(app, ["show", unit, "--json"]).output)
+    assert any(p.startswith(note) for p in shown["not_implemented"]) == noted
+
+
 def test_seed000_validate_datasheet_reports_parse_errors() -> None:
     # The validator itself does see a bad characteristic or weapon type.
     from conftest import profile, weapon

@@ -46,7 +46,8 @@ from hammerlab.editions import get_ruleset
 from hammerlab.editions.base import apply_rules
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.assault_results import FightRecord
-from hammerlab.editions.waffle.fight import choose_weapons, fight_sub_phase
+from hammerlab.editions.waffle.combat import combats
+from hammerlab.editions.waffle.fight import choose_weapons, fight, fight_sub_phase
 from hammerlab.editions.waffle.rules.fiery_charge import fiery_chargers
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
@@ -474,6 +475,41 @@ def test_seed001_final_blow_earned_by_unsaved_wound_ends_when_the_target_is_dest
     assert battle.unit("b").destroyed
     assert messages(battle).count("a.2 makes 1 Final Blow(s)") == 2
     assert st(battle, battle.unit("a")).combat_score == 3
+    assert all_dice_used(battle)
+
+
+@pytest.mark.parametrize("earned_by", ["wound_roll", "unsaved_wound"])
+def test_seed001_final_blow_is_never_made_by_a_model_whose_blows_did_not_cause_the_wounds(
+    earned_by: str,
+) -> None:
+    # Seed 001: "for every successful wound this model causes it may immediately make
+    # an additional attack ... at the same Initiative step". a.1 (I4, chainsword) and
+    # a.2 (power fist, Unwieldy: I1) against b.1 (I4, W3), B's turn: at I4 B strikes
+    # first, a hit (4) and a wound (4) slay a.1, the closest; a.1 still strikes in its
+    # step, a hit (4) and a wound (4) on b.1. a.2 is now the last one-wound model, but
+    # the wound is a.1's, made with a.1's chainsword at I4: no Final Blow is offered to
+    # a.2 (it was, and a.2 struck with the chainsword at I4). At I1 a.2's power fist
+    # misses (1). b.1 keeps 2 wounds of 3.
+    fighter = profile("Striker", sv="-")
+    a = make_unit(
+        "a",
+        A,
+        [Placed(fighter, [CHAINSWORD], (10, 20)), Placed(fighter, [POWER_FIST], (11, 20))],
+        name="Duo",
+    )
+    b = squad("b", B, profile("Champion", w=3, sv="-"), [CHAINSWORD], north([10]))
+    battle = make_battle(
+        a,
+        b,
+        options={"final_blow": True, "final_blow.earned_by": earned_by},
+        dice=[4, 4, 4, 4, 1],
+        script_a=[("final_blow", "Final Blow")],
+    )
+    fight(battle, combats(battle)[0], B)
+    assert asked(battle, A, "final_blow") == []
+    assert alive_ids(a) == ["a.2"]
+    assert b.models[0].wounds_left == 2
+    assert blows(battle) == [(b.label, 4, 1, 1), (a.label, 4, 1, 1), (a.label, 1, 1, 1)]
     assert all_dice_used(battle)
 
 

@@ -81,6 +81,7 @@ def run_show(unit: str, ruleset: str, source: Path | None, as_json: bool) -> Non
         else:
             sheet = rules.find_unit(unit)
         problems += rules.validate_datasheet(sheet)
+        problems += rules.rule_limits(sheet)
     except HammerlabError as error:
         raise fail(error) from None
     if as_json:

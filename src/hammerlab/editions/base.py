@@ -93,6 +93,12 @@ class Ruleset(Protocol):
         """
         ...
 
+    def rule_limits(self, datasheet: Datasheet) -> list[str]:
+        """Rules of ``datasheet`` the edition plays only in part, each saying what it
+        does not play: notes ``hammerlab show`` prints with the problems, which a
+        battle's warnings leave out (the rules' other effects are played)."""
+        ...
+
     def datasheet_errors(self, datasheet: Datasheet) -> list[tuple[str, str]]:
         """What the edition cannot read of ``datasheet`` at all: characteristics, weapons
         or powers outside the forms and bounds its readers take.

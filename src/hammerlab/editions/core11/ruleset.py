@@ -102,6 +102,10 @@ class Core11Ruleset:
                 problems += weapon_problems(weapon)
         return list(dict.fromkeys(problems))
 
+    def rule_limits(self, datasheet: Datasheet) -> list[str]:
+        """None: core11 reports what it does not play among the keywords' problems."""
+        return []
+
     def datasheet_errors(self, datasheet: Datasheet) -> list[tuple[str, str]]:
         """Profiles (``defence_of``, ``movement_of``) and weapons (``read_weapon``: dice
         expressions up to 20 dice plus 200, ``dice_expr.py``) core11 cannot read

@@ -98,7 +98,7 @@ from hammerlab.editions.waffle.attacks import (
     ranged_weapons,
     shot_bs,
 )
-from hammerlab.editions.waffle.challenges import Fighter, fighter
+from hammerlab.editions.waffle.challenges import Fighter, fighter, may_refuse
 from hammerlab.editions.waffle.charge import (
     END_CHARGES,
     NO_REACTION,
@@ -1026,17 +1026,25 @@ class WaffleAI(PsychicChoices):
             mine_best = max(duel_value(battle, mine, f[0]) for f in foes)
             return mine_best - max(duel_value(battle, f, mine[0]) for f in foes)
 
-        return _duel_choice([margin(c.value) if c.value else None for c in decision.choices])
+        return _best([margin(c.value) if c.value else 0.0 for c in decision.choices])
 
     def _accept_challenge(self, battle: Battle, decision: Decision[Any]) -> int:
-        """Accept with the Character that beats the challenger most, if one does
-        (a Champion of Chaos always accepts)."""
+        """Accept with the Character whose duel margin (its blows' worth against the
+        challenger's unit less the challenger's against its own) is best, unless
+        refusing costs less: refusing bars a Character that may refuse, the one
+        the issuer bars (:meth:`_refused_character`: the one expected to do most),
+        whose blows are lost for the round, while the challenger still strikes. A
+        Champion of Chaos always accepts, and a unit of one Character (Heroic Stand,
+        :func:`challenges.may_refuse`) is offered no refusal."""
         issuer = fighter(battle, decision.context.unit, decision.context.models[0])
+        refusers = [c.value for c in decision.choices if c.value and may_refuse(c.value[0])]
 
-        def margin(mine: Fighter) -> float:
+        def margin(mine: Fighter | None) -> float:
+            if mine is None:
+                return -max(duel_value(battle, c, issuer[0]) for c in refusers)
             return duel_value(battle, mine, issuer[0]) - duel_value(battle, issuer, mine[0])
 
-        return _duel_choice([margin(c.value) if c.value else None for c in decision.choices])
+        return _best([margin(c.value) for c in decision.choices])
 
     def _refused_character(self, battle: Battle, decision: Decision[Any]) -> int:
         """Bar the enemy Character expected to do most to the issuer's unit."""
@@ -1055,16 +1063,6 @@ def duel_value(battle: Battle, character: Fighter, foe: Unit) -> float:
     (:func:`expected.expected_melee`): how a challenge is weighed."""
     unit, model = character
     return expected_melee(battle, unit, [model], foe, unit.status.charged)
-
-
-def _duel_choice(margins: list[float | None]) -> int:
-    """The choice with the best margin, the first on a tie; the ``None`` choice
-    (no challenge, or refuse) instead when none is positive and it is offered."""
-    scored = [(m, -i) for i, m in enumerate(margins) if m is not None]
-    best, index = max(scored)
-    if best <= 0 and None in margins:
-        return margins.index(None)
-    return -index
 
 
 def answered_kinds(kind_of_ai: type) -> frozenset[str]:

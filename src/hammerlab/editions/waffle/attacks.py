@@ -1018,7 +1018,7 @@ def _caused(
         )  # fmt: skip
         return result.unsaved[target.id] - before
 
-    return WoundsCaused(unit, target, profile, orders, 0, strike, allocate)
+    return WoundsCaused(unit, tuple(firers), target, profile, orders, 0, strike, allocate)
 
 
 def _more_attacks(battle: Battle, caused: WoundsCaused, wounds: int) -> list[WoundRoll]:

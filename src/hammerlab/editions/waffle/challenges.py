@@ -6,7 +6,9 @@ The seeds' fight sub-phase is the 6th/7th-edition one; challenges are the
 whose turn it is, then the other, may issue a challenge with one Character in
 the combat able to fight (engaged, or within a Pile In of an enemy model); the
 foe accepts with one of its Characters able to fight or refuses, and then the
-issuer picks one enemy Character that may not attack that round. The two
+issuer picks one enemy Character that may not attack that round, nor lend its
+Leadership to its unit for the rest of the phase; a unit of one Character may
+not refuse (Heroic Stand, :func:`may_refuse`). The two
 models of an accepted challenge strike only each other (both of them, whether
 or not in base contact), no other blow may be
 allocated to them (the one slain, further wounds on it are lost), and the
@@ -130,17 +132,27 @@ def champions(fighters: Sequence[Fighter]) -> list[Fighter]:
     return [(u, m) for u, m in fighters if model_has(u, m, CHAMPION)]
 
 
+def may_refuse(unit: Unit) -> bool:
+    """Whether a Character of ``unit`` may refuse a challenge. 6th-edition rulebook
+    p. 64, Heroic Stand (kept by the 7th, p. 101, as remembered and as the rules
+    discussions quote it: h2lat40k.blogspot.com/2012/08/refusing-challenge-heroic-stand.html,
+    creativetwilight.com/40k-7th-quiz-characters): "A unit that consists of only
+    a single character cannot refuse a challenge. He's got nowhere to hide." The
+    unit as it stands: one model alive."""
+    return len(unit.alive_models) > 1
+
+
 def open_challenges(battle: Battle, units: Sequence[Unit], player: str) -> None:
     """The start of a combat's fight: a challenge goes on, or one may be issued.
 
-    A challenge whose models are not both in the combat has ended; refusals of
-    an earlier round are forgotten. The player whose turn it is (``player``)
-    may issue first, then the other player (7th edition).
+    A challenge whose models are not both in the combat has ended (refusals
+    were forgotten when the last fight sub-phase ended: :func:`forget_refusals`).
+    The player whose turn it is (``player``) may issue first, then the other
+    player (7th edition).
     """
     state = state_of(battle)
     ids = {m.id for u in units for m in u.models}
     alive = {m.id for u in units for m in u.alive_models}
-    state.refused -= ids
     for model, foe in list(state.duels.items()):
         if model in ids and not {model, foe} <= alive:
             del state.duels[model]
@@ -177,13 +189,16 @@ def _issue(battle: Battle, units: Sequence[Unit], issuer: str, foe: str) -> bool
         return False
     accepting = champions(theirs)
     answers: list[Choice[Fighter | None]] = [Choice(m.id, (u, m)) for u, m in accepting or theirs]
+    # Heroic Stand: the Characters that may refuse (the one barred is one of them);
+    # none, and there is no refusing.
+    refusers = [] if accepting else [(u, m) for u, m in theirs if may_refuse(u)]
     accepted = battle.decide(
         Decision(
             kind="accept_challenge",
             player=foe,
             prompt=f"Which Character accepts {issued[1].id}'s challenge?",
             choices=tuple(
-                answers if accepting else [Choice[Fighter | None]("refuse", None), *answers]
+                [Choice[Fighter | None]("refuse", None), *answers] if refusers else answers
             ),
             context=DecisionContext(unit=issued[0].id, models=(issued[1].id,)),
         )
@@ -194,14 +209,14 @@ def _issue(battle: Battle, units: Sequence[Unit], issuer: str, foe: str) -> bool
         state.duels[accepted[1].id] = issued[1].id
         battle.emit(ChallengeIssued(issuer, issued[1].id, accepted[1].id, ""))
         return True
-    barred = theirs[0]
-    if len(theirs) > 1:
+    barred = refusers[0]
+    if len(refusers) > 1:
         barred = battle.decide(
             Decision(
                 kind="refused_character",
                 player=issuer,
                 prompt="Which enemy Character may not attack this round?",
-                choices=tuple(Choice(m.id, (u, m)) for u, m in theirs),
+                choices=tuple(Choice(m.id, (u, m)) for u, m in refusers),
                 context=DecisionContext(unit=issued[0].id),
             )
         )
@@ -219,6 +234,13 @@ def fighter(battle: Battle, unit: str, model: str) -> Fighter:
 def barred(battle: Battle, model: Model) -> bool:
     """Whether ``model`` refused a challenge this round: it may not attack."""
     return model.id in state_of(battle).refused
+
+
+def forget_refusals(battle: Battle) -> None:
+    """The end of the fight sub-phase, the last of the Assault phase: the Characters
+    barred by a refused challenge may attack again, and lend their Leadership
+    (:func:`characteristics.leadership`), from the next round on."""
+    state_of(battle).refused.clear()
 
 
 def in_challenge(battle: Battle) -> frozenset[str]:

@@ -21,6 +21,7 @@ from hammerlab.editions.waffle.points import (
     LEADERSHIP,
 )
 from hammerlab.editions.waffle.profiles import stats_of
+from hammerlab.editions.waffle.state import state_of
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Model, Unit
 
@@ -37,8 +38,18 @@ def ballistic_skill(battle: Battle, model: Model) -> int:
 
 def leadership(battle: Battle, unit: Unit) -> int:
     """The Leadership ``unit`` tests on: the highest in the unit (6th/7th edition), as the
-    rules installed change it."""
-    ld = max(stats_of(m.profile).ld for m in unit.alive_models)
+    rules installed change it.
+
+    Not a Character's that refused a challenge this phase (``WaffleState.refused``,
+    ``challenges.py``): 6th-edition rulebook p. 64, Refusing a Challenge (kept by the
+    7th, p. 101, as remembered and as rules discussions quote it:
+    h2lat40k.blogspot.com/2013/05/6th-ed-rules-of-game-refusing-challenge.html),
+    "his Leadership cannot be used by the rest of the unit for the remainder of the
+    phase". A unit left with that Character alone tests on his own: there is no
+    rest of the unit."""
+    refused = state_of(battle).refused
+    lending = [m for m in unit.alive_models if m.id not in refused] or unit.alive_models
+    ld = max(stats_of(m.profile).ld for m in lending)
     for rule in battle.hooks.get(LEADERSHIP):
         ld = rule(battle, unit, ld)
     return ld

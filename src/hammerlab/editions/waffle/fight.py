@@ -19,6 +19,7 @@ from hammerlab.editions.waffle.assault_results import FightRecord, pile_in, reso
 from hammerlab.editions.waffle.challenges import (
     barred,
     end_challenges,
+    forget_refusals,
     in_challenge,
     open_challenges,
     opponent,
@@ -89,7 +90,8 @@ def fight_sub_phase(battle: Battle, player: str) -> None:
     assault result is determined and its units Fall Back, Pile In or
     Consolidate (:func:`assault_results.resolve_assault`); before blows are
     struck, its units take their Fear tests (:func:`fear.fear_tests`). ``player`` is the
-    player whose turn it is: their units move first where order matters.
+    player whose turn it is: their units move first where order matters. The
+    refusals of challenges last to the end of the phase (:func:`challenges.forget_refusals`).
     """
     forget_fear(battle)
     for combat in combats(battle):
@@ -99,6 +101,7 @@ def fight_sub_phase(battle: Battle, player: str) -> None:
         fear_tests(battle, combat)
         resolve_assault(battle, combat, fight(battle, combat, player), player)
     forget_fear(battle)
+    forget_refusals(battle)
     refresh_locks(battle)
 
 
@@ -507,4 +510,6 @@ def _caused(
         )
         return result.unsaved[target.id] - before
 
-    return WoundsCaused(unit, target, weapon, MELEE_ORDERS, 0, blow, allocate, melee=True)
+    return WoundsCaused(
+        unit, plan.models, target, weapon, MELEE_ORDERS, 0, blow, allocate, melee=True
+    )

@@ -12,6 +12,12 @@ Nothing moves between the charge sub-phase and the fight, so the models that
 ended their charge move in base contact are those of a unit that charged this
 turn in base contact when its combat's fight begins (:func:`hammers`). The hit
 strikes the unit of the closest enemy model touching it.
+
+The hit is an Attack, so a challenge keeps it as it keeps blows (7th edition,
+docs/rules/waffle.md, *Challenges*: the two models "strike only each other ...
+no other blow may be allocated to them"): the hit of a model fighting a
+challenge strikes its foe alone, and no other model's hit may wound a model
+fighting one (:func:`challenges.opponent`, :func:`challenges.in_challenge`).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hammerlab.editions.waffle.allocation import allocate_wounds
+from hammerlab.editions.waffle.challenges import in_challenge, opponent
 from hammerlab.editions.waffle.combat import in_contact
 from hammerlab.editions.waffle.events import BlowsStruck
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult
@@ -63,7 +70,10 @@ def hammers(battle: Battle, units: list[Unit]) -> list[Hammer]:
 
 def strike_hammers(battle: Battle, owed: list[Hammer], units: list[Unit]) -> None:
     """At the Initiative 10 step: each hit wounds, is saved and allocated like a
-    close combat blow (no cover), and counts for its side's combat result."""
+    close combat blow (no cover), and counts for its side's combat result; a
+    challenge's models strike and are struck as their blows are (the module's
+    text)."""
+    duellists = in_challenge(battle)
     for hammer in owed:
         unit, model = hammer.unit, hammer.model
         touching = [
@@ -75,7 +85,8 @@ def strike_hammers(battle: Battle, owed: list[Hammer], units: list[Unit]) -> Non
         ]
         if not touching:
             continue
-        target = min(touching, key=lambda t: (t[0], t[1]))[2]
+        duel = opponent(battle, model, units)
+        target = duel[0] if duel else min(touching, key=lambda t: (t[0], t[1]))[2]
         battle.emit(BlowsStruck.one_automatic_hit(unit.label, RULE, target.label, STEP))
         strength = stats_of(model.profile).s
         if is_vehicle(target):  # "resolved against the Armour Value"
@@ -88,6 +99,7 @@ def strike_hammers(battle: Battle, owed: list[Hammer], units: list[Unit]) -> Non
         wounds = roll_to_wound(battle, target, [hit], HAMMER_BLOW)
         result = VolleyResult()
         allocate_wounds(
-            battle, unit, target, wounds, HAMMER_BLOW, ORDERS, result, [model], melee=True
-        )
+            battle, unit, target, wounds, HAMMER_BLOW, ORDERS, result, [model], melee=True,
+            only=duel[1] if duel else None, spare=frozenset() if duel else duellists,
+        )  # fmt: skip
         st(battle, unit).combat_score += result.unsaved[target.id]

@@ -213,14 +213,16 @@ ATTACK_WATCHERS: HookPoint[AttackWatcher] = waffle_point(
 class WoundsCaused:
     """Wound rolls a weapon's attacks caused on a unit (a "did" event).
 
-    ``strike(model, n, rule)`` makes ``n`` more attacks of ``model`` with the
-    same weapon at the same target and returns the wounds they cause (``rule``
-    names them in the dice log); ``allocate(wounds)`` allocates wounds to the
-    target and returns how many went unsaved. At the "unsaved" points
-    ``wounds`` counts the unsaved wounds.
+    ``models`` are the models whose attacks with the weapon caused them (the
+    volley's firers, the group's strikers). ``strike(model, n, rule)`` makes
+    ``n`` more attacks of ``model`` with the same weapon at the same target and
+    returns the wounds they cause (``rule`` names them in the dice log);
+    ``allocate(wounds)`` allocates wounds to the target and returns how many
+    went unsaved. At the "unsaved" points ``wounds`` counts the unsaved wounds.
     """
 
     unit: Unit
+    models: tuple[Model, ...]
     target: Unit
     profile: WeaponProfile
     orders: FireOrders

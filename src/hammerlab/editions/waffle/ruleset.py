@@ -35,6 +35,7 @@ from hammerlab.editions.waffle.shooting import SHOOTING
 from hammerlab.editions.waffle.special_rules import (
     model_has,
     own_rules,
+    partly_played,
     type_rules,
     unsupported_unit_rules,
 )
@@ -119,6 +120,12 @@ class WaffleRuleset:
                     continue  # among the datasheet errors
                 problems += [f"weapon {weapon.name}: rule not implemented: {r}" for r in unknown]
         return sorted(set(problems))
+
+    def rule_limits(self, datasheet: Datasheet) -> list[str]:
+        """The rules of ``datasheet`` (its own and its models') played only in part,
+        each with what is not played (:func:`special_rules.partly_played`)."""
+        rules = (*datasheet.rules, *(r for e in datasheet.entries for r in e.rules))
+        return [f"special rule played in part: {n}" for n in partly_played(rules)]
 
     def datasheet_errors(self, datasheet: Datasheet) -> list[tuple[str, str]]:
         """Profiles, weapons and powers ``stats_of``, ``weapon_of`` and ``power_of`` refuse

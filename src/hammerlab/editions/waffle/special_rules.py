@@ -37,7 +37,9 @@ UNIT_RULES: Final[dict[str, str]] = {
     "Fleet": "may re-roll the Run distance",
     "Tank Hunters": "re-rolls failed armour penetration rolls (armour.armour_attack); "
     "glancing hits are not re-rolled",
-    "Independent Character": "cannot make a Final Shot or Final Blow",
+    "Independent Character": "a Character (challenges); cannot make a Final Shot or Final "
+    "Blow; its unit Regroups below 25% as if at 25%; joining another unit is not "
+    "implemented (PARTLY_PLAYED)",
     "Shock Troops": "ignores Suppressive Fire (optional sub-rule of the proposed rule)",
     "Furious Charge": "+1 Strength in close combat on a turn it charged (and for the hits "
     "of its Sweeping Advance, which count as charging)",
@@ -120,6 +122,30 @@ NO_EFFECT_RULES: Final[dict[str, str]] = {
 }
 """Rules whose effect cannot arise in hammerlab (rule name → why), so they are
 not reported as not implemented."""
+
+PARTLY_PLAYED: Final[dict[str, str]] = {
+    "Independent Character": "joining another unit is not implemented: a library or "
+    "catalogue Independent Character always fights as a unit of its own (a scenario may "
+    "write one into an inline unit instead: docs/scenarios.md)",
+}
+"""Rules hammerlab plays in part (rule name → what it does not play), which
+``hammerlab show`` notes (:func:`partly_played`); a battle's warnings do not, the
+rule's effects being played."""
+
+
+def partly_played(rules: tuple[str, ...]) -> list[str]:
+    """What of ``rules`` hammerlab does not play, for those it plays in part
+    (:data:`PARTLY_PLAYED`, names compared as :func:`_base` reads them):
+    ``Independent Character: joining another unit is ...``, once each."""
+    return list(
+        dict.fromkeys(
+            f"{name}: {limit}"
+            for rule in rules
+            for name, limit in PARTLY_PLAYED.items()
+            if _base(rule) == name.lower()
+        )
+    )
+
 
 QUALIFIED_NOT_IMPLEMENTED: Final[frozenset[str]] = frozenset({"stealth", "preferred enemy"})
 """Rules implemented only in their plain form: ``Stealth (Ruins)`` (only in

@@ -130,7 +130,8 @@ class WaffleState:
     duels: dict[str, str] = field(default_factory=dict)
     """Models fighting a challenge, by model id: each one's foe (``challenges.py``)."""
     refused: set[str] = field(default_factory=set)
-    """Characters that refused a challenge: they may not attack this round."""
+    """Characters barred by a refused challenge: they may not attack this round, nor
+    lend their Leadership, until the fight sub-phase ends (``challenges.py``)."""
 
     def snapshot(self) -> dict[str, object]:
         """Plain data (for the state digest of saved games)."""

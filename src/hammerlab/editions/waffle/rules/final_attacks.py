@@ -35,7 +35,9 @@ def final_chain(
     only a single wound …, for every successful wound this model causes it may
     immediately make an additional attack … If these additional attacks cause
     wounds, they gain another attack against that target, and so on." Neither
-    can "be made by Independent Characters". The player is asked once (a
+    can "be made by Independent Characters". "This model" is the unit's last
+    model, and only where it is one of ``caused.models``, those whose attacks
+    caused the wounds. The player is asked once (a
     decision of kind ``rule``); ``caused.strike`` makes the extra attacks of
     the last model and ``resolve`` says how many of their wounds earn more
     (every wound roll, or the unsaved ones once allocated: parameter
@@ -55,7 +57,12 @@ def final_chain(
     if len(alive) != 1 or alive[0].wounds_left != 1:
         return
     last = alive[0]
-    if is_independent_character(unit, last):
+    # "for every successful wound this model causes": only a model whose own attacks
+    # caused them (one of the volley's firers, of the group that struck with this
+    # weapon at this Initiative step); never another model of the unit, whose weapon
+    # and step these are not (a referee's review, session 23: a power fist model left
+    # last made Final Blows with a slain model's Thunder blade at its Initiative 4).
+    if last not in caused.models or is_independent_character(unit, last):
         return
     name = rule.replace("_", " ").title()
     accept = battle.decide(
