@@ -292,9 +292,11 @@ def test_seed000_blast_scatter_die_hit_stays_and_hits_every_model_under_it_frien
 
 def test_seed000_blast_scatters_2d6_minus_bs_in_the_scatter_direction() -> None:
     # Scatter die 3: no HIT; direction 0 deg (+x); 2D6 = 6 + 4 = 10, minus BS4 = 6":
-    # the marker moves from (30,30) to (36,30) and hits only b.4.
+    # the marker moves from (30,30) to (36,30) and hits only b.4. The friendly f.1 at
+    # (30,28.5) stands on the line from the firer to b.1: a 5+ cover save (intervening
+    # models, interpretation 21), rolled 1, failed.
     battle, shooter, _, target = blast_battle(
-        FRAG_MISSILE, [3, 6, 4, 6], [0.0], [(30, 30), (31.5, 30), (33, 30), (36, 30)]
+        FRAG_MISSILE, [3, 6, 4, 6, 1], [0.0], [(30, 30), (31.5, 30), (33, 30), (36, 30)]
     )
     fire_weapon(battle, shooter, target, "Missile launcher (frag)", FireOrders())
     marker = last(of_kind(battle, "marker"))
@@ -372,6 +374,8 @@ def test_seed000_template_needs_no_to_hit_roll_and_hits_every_model_under_it() -
         dice=[
             6,  # f.1 wounded (S4 v T4)
             1,  # f.1's 3+ armour (AP5) fails
+            1,  # f.1's 5+ cover fails: the line from (10,10) to (16,11) passes
+            # 3/sqrt(37) = 0.49" from b.1's centre, inside its base (interpretation 21)
             *[6, 6, 6],  # b.1..b.3 wounded; AP5 leaves 6+ armour no save
         ],
         script_a=[("aim", "b.1")],
