@@ -813,8 +813,8 @@ def test_seed000_rending_wound_roll_of_6_is_ap2() -> None:
     assert all_dice_used(battle)
     # The log says why b.1 took no save: the 6 rends, and AP2 beats its 3+ armour.
     [none] = of_kind(battle, "no_save")
-    assert (none.model, none.ap, none.armour, none.rend) == ("b.1", 2, 3, True)
-    assert none.text == "  b.1 has no save: AP2 (the 6 to wound rends) against armour 3+"
+    assert (none.model, none.ap, none.armour, none.rend) == ("b.1", 2, 3, "Rending")
+    assert none.text == "  b.1 has no save: AP2 (Rending: a 6 to wound is AP2) against armour 3+"
 
 
 def test_seed000_a_wound_whose_profile_ap_beats_the_armour_is_logged_without_a_save() -> None:
@@ -824,7 +824,7 @@ def test_seed000_a_wound_whose_profile_ap_beats_the_armour_is_logged_without_a_s
     plated = profile("Power armour", sv="3+")
     battle, _, _ = fire([(30, 10)], lascannon, [(30, 30)], [3, 2], target_profile=plated)
     [none] = of_kind(battle, "no_save")
-    assert (none.model, none.ap, none.armour, none.rend) == ("b.1", 2, 3, False)
+    assert (none.model, none.ap, none.armour, none.rend) == ("b.1", 2, 3, "")
     assert of_kind(battle, "save") == []
     assert all_dice_used(battle)
     # AP5 against the same armour: a save is rolled (a 1 fails), and no NoSave line.

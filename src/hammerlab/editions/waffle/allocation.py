@@ -26,6 +26,7 @@ from hammerlab.editions.waffle.special_rules import (
 from hammerlab.editions.waffle.state import remove_casualty, st
 from hammerlab.editions.waffle.toughness import toughness
 from hammerlab.editions.waffle.visibility import cover_save, screening, seen_among
+from hammerlab.editions.waffle.weapon_rules import ap2_rule
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import WoundsLost
 from hammerlab.engine.geometry import Bases, Placed, Vec, closest
@@ -279,7 +280,7 @@ def save_taken(
     invulnerable = invulnerable_save(battle, victim, model)
     saves = saves_against(wound.ap, armour, invulnerable, in_cover)
     if not saves:
-        rend = wound.ap != profile.ap
+        rend = ap2_rule(profile) if wound.ap != profile.ap else ""
         battle.emit(NoSave(victim.label, model.id, wound.ap, armour, rend))
     for name, needed in saves:
         if _save_roll(battle, victim, model, name, needed, f"{name} save {needed}+"):

@@ -110,14 +110,21 @@ def roll_to_wound(
         else:
             group.append(hit.source)
     needed_seen: list[str] = []
+    strengths = {strength for strength, _ in groups}
+    precise = any(precision for _, precision in groups)
     for (strength, precision), sources in sorted(groups.items()):
         count = len(sources)
+        # Where the hits roll in groups, each score says whose it is (a Strength of
+        # several; the Precision Shots or the other hits).
+        tags = [f"S{strength}"] if len(strengths) > 1 else []
+        tags += ["Precision Shots" if precision else "other hits"] if precise else []
+        whose = f" ({', '.join(tags)})" if len(groups) > 1 else ""
         if overwhelming(strength, toughness, battle.settings.integer("overwhelming_strength")):
-            needed_seen.append("auto (Overwhelming Strength)")
+            needed_seen.append("auto (Overwhelming Strength)" + whose)
             wounds += [_wound(strength, profile, 6, s, precision) for s in sources]
             continue
         needed = wound_target(strength, toughness, profile)
-        needed_seen.append("-" if needed is None else f"{needed}+")
+        needed_seen.append(("-" if needed is None else f"{needed}+") + whose)
         rending = profile.has_rule("Rending")
         if needed is None and not rending:
             continue
@@ -125,6 +132,7 @@ def roll_to_wound(
         # Toughness", so a Rending weapon rolls even where the chart says "-".
         chart = 7 if needed is None else needed
         label = "6 (Rending)" if needed is None else f"{needed}+"
+        label += ", Precision Shots" if precision else ""
         dice = battle.dice.roll(count, f"to wound ({profile.name}, {label})")
         rolls = list(zip(dice, sources, strict=True))
         failed = [s for r, s in rolls if not wounds_on(r, chart, rending)]
