@@ -80,11 +80,15 @@ def test_a_unit_with_a_turn_to_come_loses_its_shooting_and_one_without_loses_not
 
 def test_the_enemy_s_shooting_to_come_counts_only_while_it_has_a_turn() -> None:
     battle, marines, _ = _gunfight()
-    # In A's last turn B still shoots: each squad's ten lasguns kill
-    # 10 x 1/2 x 1/3 x 1/3 = 10/18 Marines, 10/9 both. In B's last turn, none.
+    # In A's last turn B still shoots: the first squad's ten lasguns kill
+    # 10 x 1/2 x 1/3 x 1/3 = 10/18 Marines. The second squad shoots through the
+    # first (h.1 at (30,32) at m.1 at (30,10): the line crosses g.1's base at
+    # (30,30)), so the Marines also have a 5+ cover save from intervening models
+    # after their 3+ armour: 10 x 1/2 x 1/3 x (1/3 x 2/3) = 10/27; 25/27 both.
+    # In B's last turn, none.
     _plan(battle, 1, ("shooting",), "AB")
     battle.active_player = A
-    assert exposure(battle, marines) == pytest.approx(10 / 9)
+    assert exposure(battle, marines) == pytest.approx(25 / 27)
     battle.active_player = B
     assert exposure(battle, marines) == 0.0
     # A plan with no Shooting phase: no shooting to come at all.

@@ -64,7 +64,10 @@ def boss_facing(
 ) -> tuple[Battle, Unit, Unit]:
     """Ten Marines in a row at y = 10 (nine boltguns, the heavy bolter at x = 38)
     and the Boss (or ``boss``) at (38, 37); when ``screened``, five Troopers of
-    his army (or ``screen``) at y = 30, nearer the Marines."""
+    his army (or ``screen``) at y = 30, nearer the Marines, from x = 42: off the
+    lines from the Marines to the Boss, which cross y = 30 between x = 35.9 and
+    40.6, so they give him no cover from intervening models (a 1" base at
+    x = 42 lies 1.3" from the nearest line, from (48, 10))."""
     guns = [HEAVY_BOLTER if x == 38 else BOLTGUN for x, _ in row(30, 10, 10)]
     tactical = make_unit(
         "t", A, [Placed(MARINE, [gun], at) for gun, at in zip(guns, row(30, 10, 10), strict=True)]
@@ -72,7 +75,7 @@ def boss_facing(
     boss = boss or squad("w", B, BOSS, [], [(38.0, 37.0)])
     units = [tactical, boss]
     if screened:
-        units.append(screen or squad("s", B, TROOPER, [], row(34, 30, 5)))
+        units.append(screen or squad("s", B, TROOPER, [], row(42, 30, 5)))
     return make_battle(*units, seed=1), tactical, boss
 
 
@@ -273,7 +276,7 @@ def test_behind_a_gun_line_that_will_never_lock_the_marines_he_goes_in() -> None
     # volley at 19", more than their 5 x 2 x 1/2 x 1/3 x 1/3 = 5/9 of blows
     # (WS4 v WS4, S3 v T4, the Marines' 3+): a gun line, there to shoot, that
     # does not charge them; holding behind it only puts off the walk.
-    gun_line = squad("s", B, TROOPER, [HEAVY_BOLTER], row(34, 30, 5))
+    gun_line = squad("s", B, TROOPER, [HEAVY_BOLTER], row(42, 30, 5))
     battle, tactical, boss = boss_facing(screened=True, screen=gun_line)
     assert not ahead_of_it(battle, boss, tactical)
     assert not shot_down_on_the_way(battle, boss)

@@ -27,7 +27,9 @@ The standard melee of these tests (bases 1" wide, see ``conftest``)::
 b.1 and c.1 touch (centres 1" apart), so Orks [b] and Guard [c] are locked
 in combat. Squad [a] is about 20" away: a Boltgun fires one shot per model.
 Against the Orks (T4, 6+) and the Guard (T3, 5+) the Boltgun's AP5 allows no
-armour save, so no save is rolled.
+armour save; c.1, seen from the Squad behind b.1 (the line from a.1 passes 0.46"
+from b.1's centre, from a.2 0.39", from a.3 0.32"), has a 5+ cover save from
+intervening models.
 """
 
 from __future__ import annotations
@@ -294,7 +296,9 @@ def test_seed001_rolls_of_1_and_2_hit_your_engaged_unit() -> None:
         dice=[
             *[1, 2, 5],  # to hit: 1 and 2 stray onto Guard [c], 5 hits the Orks
             3,  # Orks: S4 v T4 (4+): 3, no wound
-            *[3, 2],  # Guard: S4 v T3 (3+): one wound, AP5 leaves no save
+            *[3, 2],  # Guard: S4 v T3 (3+): a.1's stray wounds, AP5 leaves no armour save
+            1,  # c.1's 5+ cover fails: the line from a.1 (20,10) to c.1 (31,31) passes
+            # 11/sqrt(562) = 0.46" from b.1's centre, inside its base (intervening models)
         ],
         script_a=shoot("Orks [b]"),
     )
@@ -395,7 +399,9 @@ def test_seed001_third_party_rule_1s_and_2s_hit_a_squad_of_another_player() -> N
     eldar = squad("f", "C", GUARD, [LASGUN], [(31, 31)], name="Eldar")
     battle = three_player_battle(
         [squad("a", A, MARINE, [BOLTGUN], SQUAD, name="Squad"), orks(), eldar],
-        dice=[2, 5, 3, 3, 3],  # stray, hit, miss; Orks wound 3 (4+: no); Eldar 3 (3+: yes)
+        # stray, hit, miss; Orks wound 3 (4+: no); Eldar 3 (3+: yes); the Eldar's 5+
+        # cover behind b.1 (a.1's line passes 0.46" from its centre) fails on a 1
+        dice=[2, 5, 3, 3, 3, 1],
     )
     shooting_phase(battle, A)
     assert last(of_kind(battle, "stray_shots")).victim == "Eldar [f]"
@@ -491,7 +497,9 @@ def test_seed001_friendly_casualties_raise_the_morale_penalty_until_end_of_turn(
         options=INTO,
         dice=[
             *[1, 2, 4],  # to hit: two strays, one miss
-            *[5, 6],  # Guard: S4 v T3 (3+): two wounds, no save: c.1 then c.2
+            *[5, 6],  # Guard: S4 v T3 (3+): two wounds, no armour save: c.1 then c.2
+            1,  # c.1's 5+ cover behind b.1 (from a.1: 0.46" off its centre) fails; c.2,
+            # wounded from a.2 (22,10), is in the open (b.2 lies 27/sqrt(725) = 1.0" off)
             *[3, 3],  # later Morale check: 6, passed on Ld 7 but failed on 7 - 2 = 5
             *[1, 1],  # so it falls back 2D6 = 2"
         ],
@@ -580,12 +588,14 @@ def test_seed001_locked_units_cannot_go_to_ground() -> None:
     [
         # S4 v T8 cannot wound: no risk; gain = 3 shots x 1/3 (5+) x 1/2 (4+), no save.
         (profile("Walker", t=8, sv="3+"), 0.5),
-        # T6 3+: per stray hit 1/6 (6+) x 1/3 (3+ fails); 3 x 1/3 strays: risk 1/18;
-        # 0.5 >= 4 x 1/18, so the melee is worth 0.5 - 1/18.
-        (profile("Ogryn", t=6, sv="3+"), 0.5 - 1 / 18),
-        # T4 3+: risk 3 x 1/3 x 1/2 x 1/3 = 1/6; 0.5 < 4 x 1/6: not worth it.
-        (profile("Space Marine"), -1.0),
-        # T3 5+ (no save v AP5): risk 3 x 1/3 x 2/3 = 2/3: not worth it.
+        # The friend at (31,31) stands behind b.1: the line from a.1 (20,10) passes
+        # 0.46" from b.1's centre, so it has a 5+ cover save (intervening models).
+        # T6 3+: per stray hit 1/6 (6+) x 1/3 (3+ fails) x 2/3 (5+ fails); 3 x 1/3
+        # strays: risk 1/27; 0.5 >= 4 x 1/27, so the melee is worth 0.5 - 1/27.
+        (profile("Ogryn", t=6, sv="3+"), 0.5 - 1 / 27),
+        # T4 3+: risk 3 x 1/3 x 1/2 x 1/3 x 2/3 = 1/9; 0.5 >= 4 x 1/9: worth 0.5 - 1/9.
+        (profile("Space Marine"), 0.5 - 1 / 9),
+        # T3 5+ (no armour save v AP5): risk 3 x 1/3 x 2/3 x 2/3 = 4/9: not worth it.
         (GUARD, -1.0),
     ],
 )

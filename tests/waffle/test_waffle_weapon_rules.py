@@ -26,6 +26,7 @@ from conftest import (
     dice_purposes,
     make_battle,
     model,
+    of_kind,
     profile,
     squad,
     weapon,
@@ -354,6 +355,46 @@ def test_precision_shot_wound_goes_to_the_model_the_firer_chooses() -> None:
     # usual model (the first of them) is offered first
     assert asked_once.labels() == ["b.1", "b.3"]
     assert [m.id for m in target.alive_models] == ["b.1"]
+    assert all_dice_used(battle)
+
+
+def test_the_log_says_which_hits_are_precision_shots_and_whose_each_wound_score_is() -> None:
+    """Two Marines (BS4: 3+) fire Sniper rifles (Heavy 1, Sniper: Precision Shots, wounds
+    on 4+, a 6 to wound at AP2) at two Marines (3+). To hit 6 (a Precision Shot) and 3;
+    the other hit rolls To Wound first, 5 (wounds; AP- leaves the 3+ armour: 3,
+    saved), then the Precision Shot, 6 (AP2 under Sniper: no save), which goes to b.2
+    as chosen. The log says which hit was precise, labels both scores, and names
+    Sniper (not Rending) for the AP2."""
+    rifle = weapon("Sniper rifle", "36", "1", "-", "Heavy 1, Sniper")
+    shooter = squad("a", A, MARINE, [rifle], [(30, 10), (32, 10)])
+    target = squad("b", B, MARINE, [LASGUN], [(30, 30), (32, 30)])
+    battle = make_battle(
+        shooter, target, dice=[6, 3, 5, 6, 3], script_a=[("precision_shot", "b.2")]
+    )
+    fire_weapon(battle, shooter, target, rifle.name, FireOrders())
+    (precise,) = of_kind(battle, "precision_shots")
+    assert (precise.unit, precise.weapon, precise.hits) == ("A [a]", "Sniper rifle", 1)
+    assert precise.text.startswith("  1 of the hits are Precision Shots (6s to hit)")
+    assert dice_purposes(battle)[2:4] == [
+        "to wound (Sniper rifle, 4+)",
+        "to wound (Sniper rifle, 4+, Precision Shots)",
+    ]
+    (rolled,) = of_kind(battle, "wounds")
+    assert rolled.needed == "4+ (other hits)/4+ (Precision Shots)"
+    (none,) = of_kind(battle, "no_save")
+    assert (none.model, none.ap, none.rend) == ("b.2", 2, "Sniper")
+    assert none.text == "  b.2 has no save: AP2 (Sniper: a 6 to wound is AP2) against armour 3+"
+    assert all_dice_used(battle)
+
+
+def test_a_model_without_armour_is_told_it_has_no_armour_save() -> None:
+    """A lascannon (AP2) at a model with no armour save at all: the log says "no armour
+    save" (it said "no save", which read as if the wound allowed none)."""
+    bare = profile("Bare", sv="-")
+    lascannon = weapon("Lascannon", "48", "9", "2", "Heavy 1")
+    battle, _, _ = fired_at(lascannon, [3, 2], target_profile=bare)
+    (none,) = of_kind(battle, "no_save")
+    assert none.text == "  b.1 has no save: AP2 against no armour save"
     assert all_dice_used(battle)
 
 

@@ -292,9 +292,11 @@ def test_seed000_blast_scatter_die_hit_stays_and_hits_every_model_under_it_frien
 
 def test_seed000_blast_scatters_2d6_minus_bs_in_the_scatter_direction() -> None:
     # Scatter die 3: no HIT; direction 0 deg (+x); 2D6 = 6 + 4 = 10, minus BS4 = 6":
-    # the marker moves from (30,30) to (36,30) and hits only b.4.
+    # the marker moves from (30,30) to (36,30) and hits only b.4. The friendly f.1 at
+    # (30,28.5) stands on the line from the firer to b.1: a 5+ cover save (intervening
+    # models, interpretation 23), rolled 1, failed.
     battle, shooter, _, target = blast_battle(
-        FRAG_MISSILE, [3, 6, 4, 6], [0.0], [(30, 30), (31.5, 30), (33, 30), (36, 30)]
+        FRAG_MISSILE, [3, 6, 4, 6, 1], [0.0], [(30, 30), (31.5, 30), (33, 30), (36, 30)]
     )
     fire_weapon(battle, shooter, target, "Missile launcher (frag)", FireOrders())
     marker = last(of_kind(battle, "marker"))
@@ -372,6 +374,8 @@ def test_seed000_template_needs_no_to_hit_roll_and_hits_every_model_under_it() -
         dice=[
             6,  # f.1 wounded (S4 v T4)
             1,  # f.1's 3+ armour (AP5) fails
+            1,  # f.1's 5+ cover fails: the line from (10,10) to (16,11) passes
+            # 3/sqrt(37) = 0.49" from b.1's centre, inside its base (interpretation 23)
             *[6, 6, 6],  # b.1..b.3 wounded; AP5 leaves 6+ armour no save
         ],
         script_a=[("aim", "b.1")],
@@ -809,8 +813,8 @@ def test_seed000_rending_wound_roll_of_6_is_ap2() -> None:
     assert all_dice_used(battle)
     # The log says why b.1 took no save: the 6 rends, and AP2 beats its 3+ armour.
     [none] = of_kind(battle, "no_save")
-    assert (none.model, none.ap, none.armour, none.rend) == ("b.1", 2, 3, True)
-    assert none.text == "  b.1 has no save: AP2 (the 6 to wound rends) against armour 3+"
+    assert (none.model, none.ap, none.armour, none.rend) == ("b.1", 2, 3, "Rending")
+    assert none.text == "  b.1 has no save: AP2 (Rending: a 6 to wound is AP2) against armour 3+"
 
 
 def test_seed000_a_wound_whose_profile_ap_beats_the_armour_is_logged_without_a_save() -> None:
@@ -820,7 +824,7 @@ def test_seed000_a_wound_whose_profile_ap_beats_the_armour_is_logged_without_a_s
     plated = profile("Power armour", sv="3+")
     battle, _, _ = fire([(30, 10)], lascannon, [(30, 30)], [3, 2], target_profile=plated)
     [none] = of_kind(battle, "no_save")
-    assert (none.model, none.ap, none.armour, none.rend) == ("b.1", 2, 3, False)
+    assert (none.model, none.ap, none.armour, none.rend) == ("b.1", 2, 3, "")
     assert of_kind(battle, "save") == []
     assert all_dice_used(battle)
     # AP5 against the same armour: a save is rolled (a 1 fails), and no NoSave line.

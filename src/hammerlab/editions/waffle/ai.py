@@ -182,6 +182,7 @@ from hammerlab.editions.waffle.rules.reactions import (
     overwatch_orders,
 )
 from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS
+from hammerlab.editions.waffle.scatter_plans import scatter_worth
 from hammerlab.editions.waffle.scout import closing_value
 from hammerlab.editions.waffle.shooting import HOLD, RUN, SHOOT, may_target, targets_for
 from hammerlab.editions.waffle.state import st, state_of
@@ -785,6 +786,13 @@ class WaffleAI(PsychicChoices):
         assert weapon is not None  # the firer's own weapon (markers._aim)
         profile = weapon_of(weapon)
         return _best([aim_value(battle, unit, firer, profile, c.value) for c in decision.choices])
+
+    def _scatter_reroll(self, battle: Battle, decision: Decision[Any]) -> int:
+        """Re-roll a Twin-linked blast's scatter where the landing it has is worth less
+        than a re-roll is expected to be (:func:`scatter_plans.scatter_worth`); keep it
+        on a tie."""
+        unit = battle.unit(decision.context.unit)
+        return _best([scatter_worth(battle, unit, c.value) for c in decision.choices])
 
     def _deep_strike(self, battle: Battle, decision: Decision[Any]) -> int:
         """Its own unit where it is worth most (:func:`deep_strike.landing_values`);

@@ -25,10 +25,11 @@ from hammerlab.editions.waffle.special_rules import (
 )
 from hammerlab.editions.waffle.state import remove_casualty, st
 from hammerlab.editions.waffle.toughness import toughness
-from hammerlab.editions.waffle.visibility import cover_save, seen_among
+from hammerlab.editions.waffle.visibility import cover_save, screening, seen_among
+from hammerlab.editions.waffle.weapon_rules import ap2_rule
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.events import WoundsLost
-from hammerlab.engine.geometry import Placed, Vec, closest
+from hammerlab.engine.geometry import Bases, Placed, Vec, closest
 from hammerlab.engine.units import Model, Unit
 
 
@@ -88,6 +89,10 @@ def allocate_wounds(
     # is the first of it in that ranking, the earliest on a tie, as nearest finds).
     ranking: dict[int, int] = {}
     sighted: set[int] | None = None
+    # The bases that may give cover (visibility.screening), found once for the volley:
+    # its wounds come from one unit, and only the victim's models fall meanwhile.
+    screens: Bases | None = None
+    covered = not melee and not profile.has_rule("Ignores Cover")
     for index, wound in enumerate(wounds):
         alive = standing(battle, victim.models, orders, spare)
         if only is not None:
@@ -112,7 +117,9 @@ def allocate_wounds(
         model = min(pool, key=lambda m: ranking[id(m)])  # nearest, first on a tie
         if wound.precision:
             model = precision_target(battle, shooter, wound, profile, model, alive)
-        if save_taken(battle, victim, model, wound, profile, not melee, origin):
+        if covered and screens is None:
+            screens = screening(battle, wound.source, victim)
+        if save_taken(battle, victim, model, wound, profile, not melee, origin, screens):
             continue
         left = wounds_left(battle, model, orders)
         lost = _wounds_lost(battle, victim, model, wound, profile, left)
@@ -250,6 +257,7 @@ def save_taken(
     profile: WeaponProfile,
     cover: bool = True,
     origin: Vec | None = None,
+    screens: Bases | None = None,
 ) -> bool:
     """Seed 000, Models with more than One Save: each type of save once.
 
@@ -258,18 +266,21 @@ def save_taken(
     uses the best among them." Without ``cover`` (close combat, 6th/7th
     edition) no cover save is taken; with an ``origin`` (a Barrage marker's centre:
     :func:`shot_origin`) cover is judged from there rather than from the wound's
-    firer. A model with Cosmic Fate re-rolls a failed armour save once
-    (:data:`COSMIC_FATE`).
+    firer; ``screens``: the bases that may give cover from intervening models, where
+    the volley has found them (:func:`visibility.screening`). A model with Cosmic
+    Fate re-rolls a failed armour save once (:data:`COSMIC_FATE`).
     """
     in_cover = None
     if cover and not profile.has_rule("Ignores Cover"):
         down = st(battle, victim).gone_to_ground
-        in_cover = cover_save(battle, wound.source, victim, model, down, from_point=origin)
+        in_cover = cover_save(
+            battle, wound.source, victim, model, down, from_point=origin, screens=screens
+        )
     armour = armour_save(battle, victim, model)
     invulnerable = invulnerable_save(battle, victim, model)
     saves = saves_against(wound.ap, armour, invulnerable, in_cover)
     if not saves:
-        rend = wound.ap != profile.ap
+        rend = ap2_rule(profile) if wound.ap != profile.ap else ""
         battle.emit(NoSave(victim.label, model.id, wound.ap, armour, rend))
     for name, needed in saves:
         if _save_roll(battle, victim, model, name, needed, f"{name} save {needed}+"):

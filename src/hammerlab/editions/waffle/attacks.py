@@ -19,6 +19,7 @@ from hammerlab.editions.waffle.artillery import firers, has_gun_alive, shooting_
 from hammerlab.editions.waffle.characteristics import ballistic_skill
 from hammerlab.editions.waffle.combat import combats
 from hammerlab.editions.waffle.events import (
+    PrecisionShotsRolled,
     ShotsFired,
     StrayShots,
 )
@@ -907,6 +908,9 @@ def _rolled_hits(
             hits=len(hits),
         )
     )
+    precise = len([h for h in hits if h.precision])
+    if precise:
+        battle.emit(PrecisionShotsRolled(unit=unit.label, weapon=profile.name, hits=precise))
     if gets_hot(profile):
         for model, ones in hot:
             suffer(battle, unit, model, profile, ones, orders)

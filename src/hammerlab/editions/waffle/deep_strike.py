@@ -275,7 +275,7 @@ def deep_strike(battle: Battle, unit: Unit) -> None:
     if aimed is None:
         mishap(battle, unit, "no room on the table")
         return
-    landed, distance = scatter(battle, aimed)
+    landed, distance, _ = scatter(battle, aimed)
     battle.emit(
         DeepStrikeScattered(unit=unit.label, aimed=aimed, landed=landed, scattered=distance)
     )

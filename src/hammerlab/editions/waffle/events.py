@@ -55,6 +55,25 @@ class MarkerPlaced(Event):
         return f"  {self.shape} of {self.weapon} {at} ({x:.1f},{y:.1f}){moved} hits {hit}"
 
 
+@dataclass(frozen=True)
+class PrecisionShotsRolled(Event):
+    """Hits of one weapon's volley that are Precision Shots: 6s to hit of a model with
+    Precision Shots (or a Sniper weapon). They roll To Wound apart from the others,
+    and each of their wounds goes to a model of the firing player's choice."""
+
+    kind: ClassVar[str] = "precision_shots"
+    unit: str
+    weapon: str
+    hits: int
+
+    @property
+    def text(self) -> str:
+        return (
+            f"  {self.hits} of the hits are Precision Shots (6s to hit): they roll To Wound "
+            "apart, and their wounds go to models of the firing player's choice"
+        )
+
+
 @quick_init
 @dataclass(frozen=True)
 class WoundsRolled(Event):
@@ -100,22 +119,22 @@ class SaveTaken(Event):
 class NoSave(Event):
     """A wound no save can stop (seed 000, step 6): its AP is as good as the model's
     armour or better and the model has no invulnerable or cover save, or it has no
-    save at all. ``rend``: the wound's AP came from a 6 to wound (Rending, Sniper,
-    Bladestorm: AP2), not from the weapon's profile; without this line a player read
-    a rending wound as a missed save."""
+    save at all. ``rend``: the rule under which the wound's AP came from a 6 to wound
+    (Rending, Sniper, Bladestorm: AP2), not from the weapon's profile (``""``);
+    without this line a player read a rending wound as a missed save."""
 
     kind: ClassVar[str] = "no_save"
     unit: str
     model: str
     ap: int | None
     armour: int | None
-    rend: bool
+    rend: str
 
     @property
     def text(self) -> str:
         ap = "-" if self.ap is None else str(self.ap)
-        why = f"AP{ap}" + (" (the 6 to wound rends)" if self.rend else "")
-        against = "no save" if self.armour is None else f"armour {self.armour}+"
+        why = f"AP{ap}" + (f" ({self.rend}: a 6 to wound is AP2)" if self.rend else "")
+        against = "no armour save" if self.armour is None else f"armour {self.armour}+"
         return f"  {self.model} has no save: {why} against {against}"
 
 

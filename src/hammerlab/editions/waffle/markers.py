@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from shapely.geometry.base import BaseGeometry
 
@@ -280,8 +282,19 @@ def template_hits(
     return hits
 
 
-def scatter(battle: Battle, point: Vec, reduction: int = 0) -> tuple[Vec, float]:
-    """Roll the scatter die at ``point``: where it ends up and how far it moved.
+class Scatter(NamedTuple):
+    """Where a scattered point came to rest (:func:`scatter`)."""
+
+    point: Vec
+    distance: float
+    """How far it moved."""
+    hit: bool
+    """Whether the scatter die showed a HIT (it stayed where it was placed)."""
+
+
+def scatter(battle: Battle, point: Vec, reduction: int = 0) -> Scatter:
+    """Roll the scatter die at ``point``: where it ends up, how far it moved, and
+    whether the die showed a HIT.
 
     6th/7th edition: "roll the scatter dice and 2D6": on a HIT symbol the
     point stays; otherwise it moves the 2D6 total, less ``reduction`` (a
@@ -290,11 +303,76 @@ def scatter(battle: Battle, point: Vec, reduction: int = 0) -> tuple[Vec, float]
     marker is kept on it, a Deep Strike mishaps).
     """
     if battle.dice.d6("scatter die (1-2: HIT)") <= 2:
-        return point, 0.0
+        return Scatter(point, 0.0, True)
     direction = battle.dice.direction("scatter direction")
     roll = battle.dice.total(2, "scatter distance (2D6)")
     distance = float(max(0, roll - reduction))
-    return offset(point, direction, distance), distance
+    return Scatter(offset(point, direction, distance), distance, False)
+
+
+@dataclass(frozen=True)
+class ScatterChoice:
+    """A choice of a Twin-linked Blast weapon's player whose scatter die did not roll a
+    HIT (:func:`twin_linked_scatter`): keep the marker where it came to rest, or
+    re-roll the scatter."""
+
+    reroll: bool
+    placed: Vec
+    """Where the marker was placed before it scattered."""
+    landed: Vec
+    """Where it came to rest, on the table."""
+    reduction: int
+    """What a scatter's 2D6 lose (the firer's BS; 0 aimed out of its sight)."""
+    diameter: float
+    """The marker's size (3" a blast, 5" a large blast)."""
+
+
+def twin_linked_scatter(
+    battle: Battle,
+    unit: Unit,
+    firer: Model,
+    profile: WeaponProfile,
+    placed: Vec,
+    reduction: int,
+    diameter: float,
+) -> Scatter:
+    """Scatter a marker placed at ``placed`` (:func:`scatter`), brought back onto the
+    table where it left it; a Twin-linked weapon's player may have it scatter again.
+
+    7th edition, Twin-linked (``Warhammer40K.gst``): "For a Blast weapon, if the scatter
+    dice does not roll a hit, you can choose to re-roll the dice with a Twin-linked
+    Blast weapon. If you choose to do so, you must re-roll both the 2D6 and the
+    scatter dice." The firing player is asked (a ``scatter_reroll`` decision, keep
+    first) when the die showed no HIT; the re-roll's result stands."""
+    landed = scatter(battle, placed, reduction)
+    centre = battle.battlefield.clamp(landed.point)
+    kept = landed._replace(point=centre)
+    if landed.hit or not profile.has_rule("Twin-linked"):
+        return kept
+    keep = ScatterChoice(False, placed, centre, reduction, diameter)
+    under = Counter(
+        h.unit.label for h in _hits_under(battle, _under_marker(centre, diameter), None)
+    )
+    what = ", ".join(f"{n} of {label}" for label, n in under.items()) or "nothing"
+    choice = battle.decide(
+        Decision(
+            kind="scatter_reroll",
+            player=unit.player,
+            prompt=(
+                f"{unit.label}: the blast marker of {profile.name} scattered "
+                f'{landed.distance:.1f}" to ({centre[0]:.1f},{centre[1]:.1f}), over {what}. '
+                "Keep it, or re-roll the scatter die and the 2D6 (Twin-linked)?"
+            ),
+            choices=(Choice("keep", keep), Choice("re-roll", replace(keep, reroll=True))),
+            context=DecisionContext(
+                unit=unit.id, weapon=profile.name, models=(firer.id,), what="blast marker"
+            ),
+        )
+    )
+    if not choice.reroll:
+        return kept
+    again = scatter(battle, placed, reduction)
+    return again._replace(point=battle.battlefield.clamp(again.point))
 
 
 def blast_hits(
@@ -330,8 +408,9 @@ def blast_hits(
             aim = _aim(battle, unit, target, model, profile, points, first)
             bs = ballistic_skill(battle, model) if model_sees(battle, model, aim) else 0
             placed = barrage_point(first, aim.position, diameter)
-            centre, distance = scatter(battle, placed, bs)
-            centre = battle.battlefield.clamp(centre)
+            centre, distance, _ = twin_linked_scatter(
+                battle, unit, model, profile, placed, bs, diameter
+            )
             if profile.barrage and first is None:
                 first = centre
             covered = _hits_under(battle, _under_marker(centre, diameter), None)

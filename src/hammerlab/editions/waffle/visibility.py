@@ -9,7 +9,7 @@ from hammerlab.editions.waffle.special_rules import cover_bonus
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import Battlefield
-from hammerlab.engine.geometry import Vec, gap_table
+from hammerlab.engine.geometry import Bases, Vec, gap_table, segment_point_distance
 from hammerlab.engine.units import Model, Unit
 
 
@@ -80,6 +80,13 @@ JINK_COVER = 4
 save until the start of their next Movement phase"."""
 
 
+INTERVENING_COVER = 5
+"""6th/7th edition (as remembered; the seeds leave the base rule in force): a model
+obscured by models of a unit other than its own, friend or foe, has a 5+ cover save
+(7th edition's cover chart: "Intervening models 5+"); its own unit's models give it
+none, and the firing unit's models are shot through (:func:`screening`)."""
+
+
 def cover_save(
     battle: Battle,
     shooter: Model,
@@ -88,6 +95,7 @@ def cover_save(
     gone_to_ground: bool,
     jinking: bool | None = None,
     from_point: Vec | None = None,
+    screens: Bases | None = None,
 ) -> int | None:
     """The best cover save ``target`` (of ``target_unit``) has against shots from ``shooter``
     (seen from ``from_point`` where the shot counts as coming from elsewhere: a Barrage
@@ -95,7 +103,10 @@ def cover_save(
 
     A model in, or seen through, a terrain area with a cover save gets that
     save (the base rules' "25% obscured" judged by the line between the two
-    models' centres). Going to Ground improves cover by 1, or gives 6+ where
+    models' centres). A model whose line from the firer crosses the base of a model
+    of a third unit (``screens``: :func:`screening`, worked out here where not given)
+    has the 5+ of intervening models (:data:`INTERVENING_COVER`). Going to Ground
+    improves cover by 1, or gives 6+ where
     there is none (6th/7th-edition Go to Ground); Stealth and Shrouded
     improve it further (:func:`special_rules.cover_bonus`). A unit that Jinked
     has a 4+ cover save (:data:`JINK_COVER`, ``rules/jink.py``) if it has none
@@ -104,6 +115,10 @@ def cover_save(
     """
     seen_from = shooter.position if from_point is None else from_point
     values = list(terrain_covers(battle.battlefield, seen_from, target.position))
+    if screens is None:
+        screens = screening(battle, shooter, target_unit)
+    if crosses_a_base(seen_from, target.position, screens):
+        values.append(INTERVENING_COVER)
     if st(battle, target_unit).jinking if jinking is None else jinking:
         values.append(JINK_COVER)
     best = min(values) if values else None
@@ -112,6 +127,47 @@ def cover_save(
     for rule in battle.hooks.get(COVER_SAVE):
         save = rule(battle, shooter, target_unit, target, save)
     return save
+
+
+def screening(battle: Battle, shooter: Model, target_unit: Unit) -> Bases:
+    """The bases that may stand between ``shooter`` and a model of ``target_unit`` and
+    give it cover (:data:`INTERVENING_COVER`): every model alive on the table but those
+    of ``target_unit`` and of the shooter's own unit (each known by its id, so a copy
+    an estimate moves in thought is known as its unit). A volley works it out once for
+    all its wounds (:func:`allocation.allocate_wounds`): only the target's models fall
+    while they are allocated, and those screen nothing of their own unit.
+
+    7th edition, as remembered: "models in the same unit can always see through each
+    other", so a firer's squad-mates give no cover against its shots."""
+    bases: list[tuple[Vec, float]] = []
+    firer, victims = shooter.id, target_unit.id
+    for unit in battle.units.values():
+        if unit.id == victims:
+            continue
+        models = unit.models
+        for model in models:  # a loop, not any() of a generator: asked of every volley
+            if model.id == firer:
+                break
+        else:
+            bases += [(m.position, m.radius) for m in models if m.wounds_left > 0]
+    return tuple(bases)
+
+
+def crosses_a_base(start: Vec, end: Vec, bases: Bases) -> bool:
+    """Whether the line from ``start`` to ``end`` passes over one of ``bases`` (nearer its
+    centre than its radius): the project's centre-to-centre sight line obscured by a
+    model (docs/rules/waffle.md, interpretation 23). The bases clear of the box round the
+    line are passed over without measuring."""
+    (ax, ay), (bx, by) = start, end
+    low_x, high_x = (ax, bx) if ax < bx else (bx, ax)
+    low_y, high_y = (ay, by) if ay < by else (by, ay)
+    for centre, radius in bases:
+        x, y = centre
+        if x + radius < low_x or x - radius > high_x or y + radius < low_y or y - radius > high_y:
+            continue
+        if segment_point_distance(start, end, centre) < radius:
+            return True
+    return False
 
 
 @lru_cache(maxsize=1 << 14)

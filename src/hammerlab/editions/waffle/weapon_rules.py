@@ -46,7 +46,13 @@ def fixed_wound_roll(profile: WeaponProfile) -> int | None:
 def six_resolves_at_ap2(profile: WeaponProfile) -> bool:
     """Whether a To Wound roll of 6 resolves at AP2 (:data:`AP2_ON_A_SIX`). Remembered
     (the profile frozen): asked of every wound rolled a 6, three rules each time."""
-    return any(profile.has_rule(name) for name in AP2_ON_A_SIX)
+    return bool(ap2_rule(profile))
+
+
+def ap2_rule(profile: WeaponProfile) -> str:
+    """The rule of :data:`AP2_ON_A_SIX` under which the weapon's To Wound roll of 6 is
+    resolved at AP2 (the first it names), or ``""``: what the log names for it."""
+    return next((name for name in AP2_ON_A_SIX if profile.has_rule(name)), "")
 
 
 def smashing(profile: WeaponProfile) -> WeaponProfile:

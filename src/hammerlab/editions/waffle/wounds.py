@@ -99,23 +99,32 @@ def roll_to_wound(
     if toughness is None:
         toughness = unit_toughness(battle, victim)
     wounds: list[WoundRoll] = []
-    # How many hits of each Strength (Precision Shots apart), and the last one's source:
-    # counted in plain dictionaries, a Counter's set-up costing more than these few hits.
-    by_strength: dict[tuple[int, bool], int] = {}
-    sources: dict[tuple[int, bool], Model] = {}
+    # The hits of each Strength (Precision Shots apart), in their order: each die is
+    # one hit's, so its wound keeps that hit's firer (whence its cover is judged:
+    # allocation.save_taken), not some other model's of the group.
+    groups: dict[tuple[int, bool], list[Model]] = {}
     for hit in hits:
-        group = (hit.strength, hit.precision)
-        by_strength[group] = by_strength.get(group, 0) + 1
-        sources[group] = hit.source
+        group = groups.get((hit.strength, hit.precision))
+        if group is None:
+            groups[hit.strength, hit.precision] = [hit.source]
+        else:
+            group.append(hit.source)
     needed_seen: list[str] = []
-    for (strength, precision), count in sorted(by_strength.items()):
-        source = sources[strength, precision]
+    strengths = {strength for strength, _ in groups}
+    precise = any(precision for _, precision in groups)
+    for (strength, precision), sources in sorted(groups.items()):
+        count = len(sources)
+        # Where the hits roll in groups, each score says whose it is (a Strength of
+        # several; the Precision Shots or the other hits).
+        tags = [f"S{strength}"] if len(strengths) > 1 else []
+        tags += ["Precision Shots" if precision else "other hits"] if precise else []
+        whose = f" ({', '.join(tags)})" if len(groups) > 1 else ""
         if overwhelming(strength, toughness, battle.settings.integer("overwhelming_strength")):
-            needed_seen.append("auto (Overwhelming Strength)")
-            wounds += [_wound(strength, profile, 6, source, precision) for _ in range(count)]
+            needed_seen.append("auto (Overwhelming Strength)" + whose)
+            wounds += [_wound(strength, profile, 6, s, precision) for s in sources]
             continue
         needed = wound_target(strength, toughness, profile)
-        needed_seen.append("-" if needed is None else f"{needed}+")
+        needed_seen.append(("-" if needed is None else f"{needed}+") + whose)
         rending = profile.has_rule("Rending")
         if needed is None and not rending:
             continue
@@ -123,18 +132,22 @@ def roll_to_wound(
         # Toughness", so a Rending weapon rolls even where the chart says "-".
         chart = 7 if needed is None else needed
         label = "6 (Rending)" if needed is None else f"{needed}+"
-        rolls = list(battle.dice.roll(count, f"to wound ({profile.name}, {label})"))
-        failed = sum(1 for r in rolls if not wounds_on(r, chart, rending))
+        label += ", Precision Shots" if precision else ""
+        dice = battle.dice.roll(count, f"to wound ({profile.name}, {label})")
+        rolls = list(zip(dice, sources, strict=True))
+        failed = [s for r, s in rolls if not wounds_on(r, chart, rending)]
         if failed and rerolls_wounds(profile, strength, toughness, all_failed):
-            rolls = [r for r in rolls if wounds_on(r, chart, rending)]
-            rolls += battle.dice.roll(failed, f"re-roll failed wounds ({profile.name})")
-        elif ones_by and 1 in rolls:
-            ones = rolls.count(1)
-            rolls = [r for r in rolls if r != 1]
-            rolls += battle.dice.roll(ones, f"re-roll 1s to wound ({ones_by}, {profile.name})")
+            rolls = [(r, s) for r, s in rolls if wounds_on(r, chart, rending)]
+            again = battle.dice.roll(len(failed), f"re-roll failed wounds ({profile.name})")
+            rolls += zip(again, failed, strict=True)
+        elif ones_by and any(r == 1 for r, _ in rolls):
+            ones = [s for r, s in rolls if r == 1]
+            rolls = [(r, s) for r, s in rolls if r != 1]
+            again = battle.dice.roll(len(ones), f"re-roll 1s to wound ({ones_by}, {profile.name})")
+            rolls += zip(again, ones, strict=True)
         wounds += [
-            _wound(strength, profile, r, source, precision)
-            for r in rolls
+            _wound(strength, profile, r, s, precision)
+            for r, s in rolls
             if wounds_on(r, chart, rending)
         ]
     battle.emit(
