@@ -24,7 +24,11 @@ import dataclasses
 import hashlib
 import json
 import os
-from collections.abc import Mapping, Sequence
+import re
+import types
+from collections import Counter, defaultdict
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
@@ -78,6 +82,13 @@ class Action:
     label: str
     """The pick's choice label (the unit's label, or the loop's stop label)."""
     then: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        """``then`` as tuples, however its pairs came: an action rebuilt from JSON
+        (``Action(**json.loads(text))``) has lists there, and it is the same action."""
+        then: object = self.then
+        if isinstance(then, list | tuple) and all(isinstance(p, list | tuple) for p in then):
+            object.__setattr__(self, "then", tuple(tuple(pair) for pair in then))
 
     def __str__(self) -> str:
         follow = "".join(f" → {label}" for _, label in self.then)
@@ -188,6 +199,45 @@ class PluginNotNamedError(InputError):
         super().__init__(where, "plugins", "; ".join(problems))
 
 
+class PlayUnderWayError(IllegalActionError):
+    """A :class:`Game` asked to play, copy, save or list its legal actions while it is
+    playing: from a controller the game is asking (inside :meth:`Game.step`,
+    :meth:`Game.apply`, :meth:`Game.play`...), or after an exception raised there left
+    an activation halfway. Between the pick that starts an activation and the next
+    top-level decision part of the game lives on the call stack, so a copy or a save
+    made there would play the activation twice, or not load; a stop there would be
+    outlived by the activation. ``stage`` says where it stands: ``"pick"`` (the
+    pending pick is being asked: the game stands at it, so questions, :meth:`Game.clone`
+    and :meth:`Game.to_json` are answered, but nothing may play), ``"activation"``
+    (a controller is asked a decision inside an activation, or one before the next
+    pick) or ``"left"`` (an exception left it there). :meth:`Game.at_last_pick` is the
+    game as it stood at its last top-level decision, in every stage."""
+
+    def __init__(self, what: str, stage: str, where: str) -> None:
+        self.stage = stage
+        if stage == "pick":
+            problem = (
+                f"the game is asking {where} (a controller is answering it): return the "
+                "answer's index instead; to stop the game, raise an exception from the "
+                "controller, then call stop(reason) on the game"
+            )
+        elif stage == "activation":
+            problem = (
+                f"the game is inside an activation ({where}; a controller is being asked "
+                "a decision of it), where it stands at no top-level decision: answer the "
+                "decision asked; game.at_last_pick() is the game as it stood at that pick, "
+                "to copy, save or list the legal actions of; to stop the game, raise an "
+                "exception from the controller, then call at_last_pick().stop(reason)"
+            )
+        else:
+            problem = (
+                f"an exception left the game inside an activation ({where}), halfway: "
+                "game.at_last_pick() is the game as it stood at that pick, to save, stop "
+                "or play on"
+            )
+        super().__init__(f"{what}: {problem}")
+
+
 def _plugin_files(paths: Sequence[str]) -> str:
     return ("the plug-in " if len(paths) == 1 else "the plug-ins ") + ", ".join(paths)
 
@@ -253,6 +303,9 @@ class Game:
         log then, and the turn it was to stop before."""
         self._stopped: GameStopped | None = None
         """The stop :meth:`stop` recorded: the game is over for good."""
+        self._under_way: Literal["pick", "activation", "left"] | None = None
+        """What the game is doing while a controller may be asked (:class:`PlayUnderWayError`):
+        ``None`` when it stands still at a top-level decision (or its end)."""
 
     @classmethod
     def start(
@@ -339,6 +392,7 @@ class Game:
         start instead, and its saved game would stop its replay short), or any turn
         for a game :meth:`stop` ended, is an :class:`IllegalActionError`."""
         _check_stop(turn, "stop_before_turn")
+        self._check_standing("setting stop_before_turn", playing=True)
         self._check_not_stopped("setting stop_before_turn")
         if turn is not None and _turn_begun(self.play_state, turn):
             raise IllegalActionError(
@@ -352,19 +406,61 @@ class Game:
         """Play on to the next top-level decision (or the end, or the stop turn) and
         keep it pending: what every question reads. At a pending pick nothing more
         happens (the pick is listed again), so playing on twice is harmless."""
-        self._pending = self.play_state.pending(self._stop_before_turn)
+        with self._playing("activation"):
+            pending = self.play_state.pending(self._stop_before_turn)
+        self._pending = pending
         self._settled = (len(self.battle.log.events), self._stop_before_turn)
 
     def _take(self, decision: Decision[Unit | None]) -> None:
         """Have the pending pick ``decision`` answered (by ``battle.answers`` or the
         controller), run the activation, and play on."""
-        self.play_state.pick(self.battle.decide(decision))
+        self._carry_out(decision)
         self._play_on()
+
+    def _carry_out(self, decision: Decision[Unit | None]) -> None:
+        """Have the pending pick ``decision`` answered and run the activation it starts:
+        the one place the game's controllers are asked, with :meth:`_play_on`."""
+        with self._playing("pick"):
+            unit = self.battle.decide(decision)
+        with self._playing("activation"):
+            self.play_state.pick(unit)
+
+    @contextmanager
+    def _playing(self, stage: Literal["pick", "activation"]) -> Iterator[None]:
+        """Mark the game as playing (``stage``) while the block runs, so that a call
+        from a controller is refused (:class:`PlayUnderWayError`). An exception that
+        leaves an activation halfway leaves the game so (``"left"``); one raised while
+        the pick is asked leaves it standing at the pick, as it was."""
+        self._under_way = stage
+        try:
+            yield
+        except BaseException:
+            self._under_way = "left" if stage == "activation" else None
+            raise
+        self._under_way = None
+
+    def _check_standing(self, what: str, playing: bool = False) -> None:
+        """Refuse ``what`` while the game plays (:class:`PlayUnderWayError`): every call
+        while a controller answers inside an activation (or one was left halfway by an
+        exception); one that plays (``playing``) while the pick is asked as well."""
+        stage = self._under_way
+        if stage is None or (stage == "pick" and not playing):
+            return
+        pick = self._pending
+        if stage == "pick" and pick is not None:
+            where = f"{pick.player} its {pick.kind} pick"
+        elif pick is None:
+            where = "on its way to its next top-level decision"
+        else:
+            where = f"after the {pick.kind} pick of {pick.player}"
+        raise PlayUnderWayError(what, stage, where)
 
     @property
     def is_over(self) -> bool:
         """No decision is left: the last turn ended (or the stop turn is reached, or the
-        game was stopped for good: :meth:`stop`)."""
+        game was stopped for good: :meth:`stop`). Inside an activation it is not known
+        yet: :class:`PlayUnderWayError`."""
+        self._check_standing("is_over")
         return self._pending is None
 
     @property
@@ -376,7 +472,9 @@ class Game:
 
     @property
     def current_player(self) -> str | None:
-        """The player to act, or ``None`` when the game is over."""
+        """The player to act, or ``None`` when the game is over (inside an activation,
+        :class:`PlayUnderWayError`: the pick answered is no longer to act on)."""
+        self._check_standing("current_player")
         return None if self._pending is None else self._pending.player
 
     def is_top_level(self, decision: Decision[Any]) -> bool:
@@ -394,7 +492,9 @@ class Game:
     @property
     def pending(self) -> Decision[Unit | None] | None:
         """The top-level decision to answer next (its kind and prompt say what is being
-        decided), or ``None`` when the game is over."""
+        decided), or ``None`` when the game is over (inside an activation,
+        :class:`PlayUnderWayError`)."""
+        self._check_standing("pending")
         return self._pending
 
     # --- the result ------------------------------------------------------------------
@@ -428,7 +528,9 @@ class Game:
     # --- stepping ----------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         """Every legal top-level action now: each eligible unit with each thing it may
-        do first (where the phase lists it), and ending the loop."""
+        do first (where the phase lists it), and ending the loop. Inside an activation
+        there are none to take: :class:`PlayUnderWayError`, naming :meth:`at_last_pick`."""
+        self._check_standing("legal_actions")
         decision = self._pending
         if decision is None:
             return []
@@ -447,6 +549,7 @@ class Game:
         the activation runs (its other decisions asked of the controllers), and the
         game plays on to the next top-level decision before this returns. Anything
         but an :class:`Action` is an :class:`IllegalActionError` too."""
+        self._check_standing("apply", playing=True)
         self._check_not_stopped("apply")
         if not isinstance(action, Action):
             raise IllegalActionError(
@@ -457,11 +560,12 @@ class Game:
         legal = self.legal_actions()
         if decision is None or action not in legal:
             raise IllegalActionError(
-                f"{_kind_shown(action)} is not a legal action now: {_listed(legal)}"
+                f"{_kind_shown(action)} is not a legal action now: "
+                f"{_unlike(action, legal) or _listed(legal)}"
             )
         battle = self.battle
         battle.answers = [(action.kind, action.label), *action.then]
-        self.play_state.pick(battle.decide(decision))
+        self._carry_out(decision)
         left, battle.answers = battle.answers, []
         self._play_on()
         if left:
@@ -469,6 +573,7 @@ class Game:
 
     def play(self) -> None:
         """Play on to the end (or the stop turn), the controllers answering everything."""
+        self._check_standing("play", playing=True)
         self._check_not_stopped("play")
         while self._pending is not None:
             self.step()
@@ -477,6 +582,7 @@ class Game:
         """Let the controllers answer the next top-level decision and play on to the
         one after it (nothing when over; a game :meth:`stop` ended is an
         :class:`IllegalActionError`)."""
+        self._check_standing("step", playing=True)
         self._check_not_stopped("step")
         if self._pending is not None:
             self._take(self._pending)
@@ -486,6 +592,7 @@ class Game:
         act or the game is over (the other side's moves, for a person playing one).
         A name that is not a player's is an :class:`IllegalActionError`, before anything
         is played (it would play the game out)."""
+        self._check_standing("play_until", playing=True)
         self._check_not_stopped("play_until")
         names = [p.name for p in self.battle.players]
         if player not in names:
@@ -501,7 +608,10 @@ class Game:
         :meth:`apply`, :meth:`step`, :meth:`play`, :meth:`play_until`, another stop and
         a new :attr:`stop_before_turn` are an :class:`IllegalActionError`;
         :meth:`to_json` saves it as it stood when stopped (the event is not one of its
-        decisions), which loads at that decision."""
+        decisions), which loads at that decision. Called from a controller (the game
+        playing) it is a :class:`PlayUnderWayError`: raise from the controller, then
+        stop :meth:`at_last_pick`."""
+        self._check_standing("stop", playing=True)
         self._check_not_stopped("stop")
         decision = self._pending
         if decision is None:
@@ -533,12 +643,18 @@ class Game:
         they do not change during a game; so are the controllers, whose own memory
         of a game, such as :class:`WaffleAI`'s plan within one activation, is keyed
         by the battle's identity and so is not carried to the copy; what a unit did
-        this turn is the battle's state, and is)."""
+        this turn is the battle's state, and is). Made while its pick is asked (a
+        searching controller's look-ahead), the copy stands at that pick, asking no one;
+        inside an activation there is no such copy to make: :class:`PlayUnderWayError`
+        (:meth:`at_last_pick` is the game at the pick)."""
+        self._check_standing("clone")
         battle = self.battle
         shared: dict[int, Any] = {id(c): c for c in battle.controllers.values()}
         for immutable in (self.ready.ruleset, battle.battlefield, self.recipe):
             shared[id(immutable)] = immutable
-        return copy.deepcopy(self, shared)
+        twin = copy.deepcopy(self, shared)
+        twin._under_way = None
+        return twin
 
     def decisions(self) -> list[tuple[str, str, str]]:
         """Every decision made so far: (player, kind, answer label)."""
@@ -554,10 +670,11 @@ class Game:
         played again from its recipe with the decisions made up to there. What a game
         stopped inside an activation (a person who quit halfway through a unit's
         shooting) can be saved as (:meth:`to_json`): a saved game resumes at a
-        top-level decision, and the activation is asked again from its start."""
+        top-level decision, and the activation is asked again from its start. Called
+        while the game plays (from a controller), it is always that copy."""
         length, stop = self._settled
         events = self.battle.log.events
-        if length == len(events):
+        if length == len(events) and self._under_way is None:
             return self
         where = "the game as it stood"
         answers = [(e.decision, e.answer) for e in events[:length] if isinstance(e, DecisionMade)]
@@ -586,14 +703,18 @@ class Game:
         """The game's log as ``--log-json`` writes it and ``hammerlab replay`` reads it:
         the :meth:`header`, then every event, one JSON object a line. A game stopped
         inside a turn replays only as far as its log goes, so the log of a finished
-        game (or one stopped before a turn) is the one to replay."""
+        game (or one stopped before a turn) is the one to replay. Inside an activation
+        it is a :class:`PlayUnderWayError` (the log of :meth:`at_last_pick` replays)."""
+        self._check_standing("log_json_lines")
         return to_json_line_of(self.header()) + "\n" + self.battle.log.json_lines()
 
     def to_json(self) -> str:
         """The saved game: recipe, decisions, cursor and state digest (JSON), where the
         game stands: at its next top-level decision (or its end); a game :meth:`stop`
         ended, at the decision it was stopped at (its digest there: the stop is no
-        decision, and loading the file plays none)."""
+        decision, and loading the file plays none). Inside an activation it stands at
+        neither: a :class:`PlayUnderWayError` (save :meth:`at_last_pick`)."""
+        self._check_standing("to_json")
         saved = self.header()
         del saved["kind"]
         return json.dumps(
@@ -700,6 +821,22 @@ def _listed(actions: Sequence[Action], most: int = 5) -> str:
     shown = "; ".join(_kind_shown(a) for a in actions[:most])
     more = f"; … ({len(actions)} in all)" if len(actions) > most else ""
     return f"legal: {shown}{more}"
+
+
+def _unlike(action: Action, legal: Sequence[Action]) -> str:
+    """How ``action`` differs from the legal action shown as it is (its text and kind
+    alike, ``""`` if none is): the list of legal actions would show it, so the message
+    names the fields that differ instead (``unit`` ``None`` for the unit's id, say)."""
+    shown = _kind_shown(action)
+    for other in legal:
+        if _kind_shown(other) == shown:
+            differ = (
+                f"{f.name} {getattr(other, f.name)!r}, not {getattr(action, f.name)!r}"
+                for f in dataclasses.fields(Action)
+                if getattr(other, f.name) != getattr(action, f.name)
+            )
+            return f"the legal action shown alike has {'; '.join(differ)}"
+    return ""
 
 
 def _kind_shown(action: Action) -> str:
@@ -834,7 +971,9 @@ def _written_by(text: str) -> Literal["save", "log"] | None:
 def state_digest(battle: Battle, play: Play) -> str:
     """SHA-256 of the state a replay must reproduce exactly. The game's schedule
     (``battle.memory[SCHEDULE]``) is left out: the saved scenario's plan makes it
-    again, and games saved before it was recorded still load."""
+    again, and games saved before it was recorded still load. What the rules remember
+    is written by :func:`canonical_repr`; a value it cannot write the same in every
+    process is a :class:`MemoryNotSavedError` naming its key."""
     units = {
         unit.id: {
             "models": [
@@ -853,35 +992,89 @@ def state_digest(battle: Battle, play: Play) -> str:
         "events": len(battle.log.events),
         "dice": repr(battle.dice.state()),
         "edition": battle.state.snapshot() if battle.state is not None else None,
-        "memory": canonical_repr(sorted((k, v) for k, v in battle.memory.items() if k != SCHEDULE)),
+        "memory": _memory_repr(battle.memory),
     }
     text = json.dumps(state, sort_keys=True, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+class MemoryNotSavedError(HammerlabError, TypeError):
+    """What a rule keeps in ``battle.memory`` holds a value whose text changes from
+    process to process (an object shown by its address: ``<... at 0x7f...>``), so a
+    saved game's digest could not be matched when it is loaded (docs/plugins.md: what a
+    rule may keep)."""
+
+    def __init__(self, value: object, key: str | None = None) -> None:
+        self.value = value
+        self.key = key
+        held = "a value" if key is None else f"battle.memory[{key!r}]"
+        super().__init__(
+            f"{held} holds {type(value).__qualname__} {repr(value)[:80]}, "
+            "shown by its address, which changes from process to process: a game saved "
+            "with it would not load; keep numbers, text, lists, tuples, dicts, sets and "
+            "dataclasses of them there (docs/plugins.md), or give the class a __repr__ "
+            "of its value"
+        )
+
+
+def _memory_repr(memory: Mapping[str, object]) -> str:
+    """The text of what the rules remember, by key (the schedule left out:
+    :func:`state_digest`), as :func:`canonical_repr` writes it; a key whose value it
+    cannot write alike in every process is a :class:`MemoryNotSavedError`."""
+    texts = []
+    for key, value in sorted(memory.items()):
+        if key == SCHEDULE:
+            continue
+        try:
+            texts.append(f"({canonical_repr(key)}, {canonical_repr(value)})")
+        except MemoryNotSavedError as error:
+            raise MemoryNotSavedError(error.value, key) from None
+    return "[" + ", ".join(texts) + "]"
+
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+"""How the default repr of an object, a function or a method shows its address."""
+
+
 def canonical_repr(value: object) -> str:
-    """``repr(value)``, except that every set and frozenset in it, at any depth of lists,
-    tuples, dicts and dataclasses, lists its members sorted by their own text: Python
-    orders a set of strings by their hashes, which change from process to process
-    (``PYTHONHASHSEED``), so the plain ``repr`` of one state (Fiery Charge's chargers, a
-    plug-in's ``battle.remember(NAME, set)``) differed between the process that saved a
-    game and the one that loads it. A value without a set reads as its ``repr``, so the
-    digests of games saved before are kept. Other objects are taken by their ``repr``
-    (docs/plugins.md: what a rule may keep in ``battle.memory``)."""
+    """``repr(value)``, written the same in every process: every set and frozenset in
+    it (a subclass's too), at any depth of lists, tuples, dicts (their subclasses:
+    ``defaultdict``, ``OrderedDict``, ``Counter``, a ``NamedTuple``) and dataclasses,
+    lists its members sorted by their own text. Python orders a set of strings by
+    their hashes, which change from process to process (``PYTHONHASHSEED``), so the
+    plain ``repr`` of one state (Fiery Charge's chargers, a plug-in's
+    ``battle.remember(NAME, lambda: defaultdict(set))``) differed between the process
+    that saved a game and the one that loads it. A function (a ``defaultdict``'s
+    factory) is written by its qualified name, not its address. A value without a set
+    or a function reads as its ``repr`` (an ``OrderedDict`` as Python 3.12 writes it),
+    so the digests of games saved before are kept.
+    Other objects are taken by their ``repr``; one that shows an address (the default
+    ``<X object at 0x...>``) cannot be written alike in two processes, and is refused:
+    :class:`MemoryNotSavedError` (:func:`state_digest` names its key; docs/plugins.md)."""
     kind = type(value)
-    if type(value) is set or type(value) is frozenset:  # (type() narrows for mypy)
-        if not value:
-            return f"{kind.__name__}()"
+    if isinstance(value, set | frozenset):
         members = ", ".join(sorted(canonical_repr(member) for member in value))
-        return "{" + members + "}" if kind is set else "frozenset({" + members + "})"
-    if type(value) is list:
-        return "[" + ", ".join(canonical_repr(item) for item in value) + "]"
-    if type(value) is tuple:
+        if kind is set or kind is frozenset:
+            inner = "{" + members + "}"
+            if not value:
+                return f"{kind.__name__}()"
+            return inner if kind is set else f"frozenset({inner})"
+        return f"{kind.__name__}({{{members}}})" if value else f"{kind.__name__}()"
+    if isinstance(value, tuple) and hasattr(kind, "_fields"):  # a NamedTuple, a namedtuple
+        fields = zip(kind._fields, value, strict=True)
+        shown = (f"{name}={canonical_repr(item)}" for name, item in fields)
+        return f"{kind.__name__}({', '.join(shown)})"
+    if isinstance(value, list | tuple):
         inner = ", ".join(canonical_repr(item) for item in value)
-        return f"({inner},)" if len(value) == 1 else f"({inner})"
-    if type(value) is dict:
-        pairs = (f"{canonical_repr(k)}: {canonical_repr(v)}" for k, v in value.items())
-        return "{" + ", ".join(pairs) + "}"
+        if isinstance(value, list):
+            inner = f"[{inner}]"
+        else:
+            inner = f"({inner},)" if len(value) == 1 else f"({inner})"
+        # A subclass with a repr of its own names itself around what it holds.
+        plain = kind.__repr__ is list.__repr__ or kind.__repr__ is tuple.__repr__
+        return inner if plain else f"{kind.__name__}({inner})"
+    if isinstance(value, dict):
+        return _dict_repr(value)
     # A dataclass whose repr is the one @dataclass writes (wrapped against recursion),
     # not one of its own: Name(field=value, ...).
     if dataclasses.is_dataclass(kind) and hasattr(kind.__repr__, "__wrapped__"):
@@ -891,7 +1084,30 @@ def canonical_repr(value: object) -> str:
             if f.repr
         )
         return f"{kind.__qualname__}({', '.join(shown)})"
-    return repr(value)
+    if isinstance(value, types.FunctionType):
+        return f"<function {value.__module__}.{value.__qualname__}>"
+    text = repr(value)
+    if not isinstance(value, str | bytes) and _ADDRESS.search(text):
+        raise MemoryNotSavedError(value)
+    return text
+
+
+def _dict_repr(value: dict[Any, Any]) -> str:
+    """:func:`canonical_repr` of a dict or a subclass of one, as its ``repr`` writes it:
+    its items in order (a ``Counter``'s most common first), a subclass's name around
+    them, a ``defaultdict``'s factory first."""
+    items = value.items()
+    if isinstance(value, Counter):
+        with suppress(TypeError):  # counts that do not compare, as Counter's repr allows
+            items = dict(value.most_common()).items()
+    pairs = ", ".join(f"{canonical_repr(k)}: {canonical_repr(v)}" for k, v in items)
+    inner = "{" + pairs + "}"
+    kind = type(value)
+    if kind.__repr__ is dict.__repr__:  # a dict, or a subclass written as one
+        return inner
+    if isinstance(value, defaultdict):
+        return f"{kind.__name__}({canonical_repr(value.default_factory)}, {inner})"
+    return f"{kind.__name__}({inner})" if value else f"{kind.__name__}()"
 
 
 def saved_players(text: str, where: str) -> list[str]:

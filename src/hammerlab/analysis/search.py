@@ -16,13 +16,14 @@ can be searched the same way (:meth:`SearchController.inner_choice`,
 (weapons, pile-in...), are the heuristic AI's.
 
 Determinism: the budget is a number of playouts, never wall time; the copies
-roll their own dice, seeded from a :class:`random.Random` the controller owns
-and seeds from the battle's seed, so the real battle's dice are never touched
-and the same seed plays the same game. Every action of one decision sees the
-same playout seeds (common random numbers), so actions are compared on the
-same luck; and the copies' dice are keyed (:data:`Budget.dice`,
-:func:`branching.reroll`), so two actions keep rolling the same dice for what
-they do alike after their first different roll.
+roll their own dice, seeded from a :class:`random.Random` the controller seeds
+at each decision from the battle's seed and the decision's place in the game
+(:func:`drawn_at`), so the real battle's dice are never touched, the same seed
+plays the same game, and a saved game resumed plays on as the game played
+whole. Every action of one decision sees the same playout seeds (common random
+numbers), so actions are compared on the same luck; and the copies' dice are
+keyed (:data:`Budget.dice`, :func:`branching.reroll`), so two actions keep
+rolling the same dice for what they do alike after their first different roll.
 
 :class:`RandomController` picks uniformly among the legal choices: the floor a
 tournament measures the other players against.
@@ -202,11 +203,22 @@ class Budget:
             raise InputError("budget", "confirm_rounds", f"{self.confirm_rounds}: use 1 or more")
 
 
+def drawn_at(name: str, battle: Battle) -> random.Random:
+    """A generator for the decision ``battle`` asks now, seeded by ``name`` (the
+    player's, from the battle's seed) and the length of the battle's log: a decision
+    logs its answer, so no two of one game have the same, and a saved game replays its
+    log exactly, so a resumed game draws at each decision what the game played whole
+    drew there (``battle --stop-after N --save`` then ``--resume`` plays the game of
+    ``battle`` alone, whatever player draws)."""
+    return random.Random(f"{name}:{len(battle.log.events)}")
+
+
 class RandomController:
-    """Uniform over the legal choices of every decision, from its own seeded generator."""
+    """Uniform over the legal choices of every decision, from a generator seeded by
+    ``seed`` and the position of the decision in the game (:func:`drawn_at`)."""
 
     def __init__(self, seed: int | str) -> None:
-        self._rng = random.Random(f"random:{seed}")
+        self._name = f"random:{seed}"
 
     @classmethod
     def for_seat(cls, seed: int, player: str) -> RandomController:
@@ -217,7 +229,7 @@ class RandomController:
 
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
         """A uniformly random index."""
-        return self._rng.randrange(len(decision.choices))
+        return drawn_at(self._name, battle).randrange(len(decision.choices))
 
 
 class SearchController:
@@ -231,6 +243,7 @@ class SearchController:
         self.budget = budget or Budget()
         self._game: Game | None = None
         self._heuristic: Controller | None = None
+        self._name = f"search:{player}"
         self._rng = random.Random()
         self._planned: list[tuple[str, str]] = []
         self._snapshot: Snapshot | None = None
@@ -239,10 +252,12 @@ class SearchController:
         (alive until the copy is valued, :meth:`_value`, which forgets it)."""
 
     def attach(self, game: Game) -> None:
-        """Play in ``game``; the playout seeds are drawn from its battle's seed."""
+        """Play in ``game``; the playout seeds are drawn from its battle's seed and the
+        position of each decision searched (:func:`drawn_at`), so that a resumed game
+        searches as the game played whole did."""
         self._game = game
         self._heuristic = game.ready.ruleset.ai()
-        self._rng = random.Random(f"search:{game.battle.dice.seed}:{self.player}")
+        self._name = f"search:{game.battle.dice.seed}:{self.player}"
 
     def choose(self, battle: Battle, decision: Decision[Any]) -> int:
         """The searched pick at the top level, its planned follow-ups, a searched
@@ -251,6 +266,7 @@ class SearchController:
         if game is None or heuristic is None:
             raise RuntimeError("SearchController.attach(game) was not called")
         if game.is_top_level(decision):
+            self._rng = drawn_at(self._name, battle)
             # The copies' dice part them at their first roll, so their positions
             # seldom recur: keys would cost more than the answers found by them save.
             with unremembered():
@@ -264,6 +280,7 @@ class SearchController:
         pick = heuristic.choose(battle, decision)
         searched = self.budget.reactions == "searched" and decision.kind in SEARCHED_INNER
         if searched and self._snapshot is not None:
+            self._rng = drawn_at(self._name, battle)
             with unremembered():
                 return self.inner_choice(battle, decision, pick)
         return pick

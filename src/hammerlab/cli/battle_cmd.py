@@ -188,8 +188,9 @@ def install_random(game: Game, player: str) -> None:
     """Make ``player`` the random player, seeded as a tournament's random player is
     (:meth:`~hammerlab.analysis.search.RandomController.for_seat`), so that
     ``battle --seed N --controller random --side P`` plays the tournament's game of
-    seed ``N`` where the random player played ``P``. A resumed
-    game's random player starts afresh where the game was saved."""
+    seed ``N`` where the random player played ``P``. Its draws are seeded at each
+    decision by the decision's place in the game (:func:`~hammerlab.analysis.search.drawn_at`),
+    so a resumed game's random player draws what it drew in the game played whole."""
     game.battle.controllers[player] = RandomController.for_seat(game.battle.dice.seed, player)
 
 
