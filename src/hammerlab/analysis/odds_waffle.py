@@ -43,13 +43,14 @@ from hammerlab.editions.waffle.parameters import (
 )
 from hammerlab.editions.waffle.profiles import MARKERS, WeaponProfile, stats_of, weapon_of
 from hammerlab.editions.waffle.special_rules import (
-    feel_no_pain_in,
+    cover_bonus,
+    ignore_wound_roll,
     names_rule,
     own_rules,
     unsupported_unit_rules,
 )
 from hammerlab.editions.waffle.vehicles import FRONT, REAR, SIDE, VehicleProfile, vehicle_of
-from hammerlab.editions.waffle.visibility import improved_cover
+from hammerlab.editions.waffle.visibility import counted_cover
 from hammerlab.editions.waffle.wounds import majority_value, most_common_profile
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.engine.rules import RuleSettingError
@@ -172,11 +173,18 @@ class WaffleCalculator:
         skills, strength = _firers(attacker, carriers, weapon, question.firing_models, notes)
         if _has_rule(attacker, carriers, "Relentless", "Slow and Purposeful"):
             facts = facts | {"relentless"}
+            if "moved" in facts:
+                notes.append(f"{attacker.name} is Relentless: moving changes none of its weapons")
         facts |= _re_rolls(attacker, target, question.target_models, facts, notes)
         vehicle = all(vehicle_of(e.profile) is not None for e in attacker.entries)
         fired = _volley(weapon, strength, skills, facts, question.hits, question.rules, vehicle)
         if _is_vehicle(target):
             tank_hunters = _has_rule(attacker, carriers, "Tank Hunters")
+            if tank_hunters:
+                notes.append(
+                    f"{attacker.name} has Tank Hunters: failed armour penetration rolls "
+                    "are re-rolled"
+                )
             return _vehicle_result(
                 fired, target, attacker.name, question.cover, facts, tank_hunters, notes
             )
@@ -388,7 +396,12 @@ def _defence(
     cover: int | None,
     feel_no_pain: int | None,
     facts: frozenset[str],
+    cover_rules: int = 0,
 ) -> Defence:
+    """The target of a question; ``cover_rules``: how much better its unit's own rules
+    make its cover saves (:func:`special_rules.cover_bonus`: Stealth, Shrouded), counted
+    with gone to ground as a battle counts them (:func:`visibility.counted_cover`)."""
+
     def roll(flag: str, name: str, value: int | None) -> int | None:
         return None if value is None else question_bounds(flag, name, value, 2, 6)
 
@@ -399,7 +412,7 @@ def _defence(
         models=question_bounds("--target-models", "target models", models, 1, MAX_MODELS),
         save=roll("--save", "save", save),
         invulnerable=roll("--invulnerable", "invulnerable save", invulnerable),
-        cover=improved_cover(in_cover, 1) if "gone-to-ground" in facts else in_cover,
+        cover=counted_cover(in_cover, "gone-to-ground" in facts, cover_rules),
         feel_no_pain=roll("--feel-no-pain", "Feel No Pain", feel_no_pain),
         eternal_warrior="eternal-warrior" in facts,
     )
@@ -539,6 +552,8 @@ def _library_defence(
     notes += [
         f"{target.name}: rule not resolved, ignored: {r}" for r in unsupported_unit_rules(rules)
     ]
+    ignored, against_death = ignore_wound_roll(rules), ignore_wound_roll(rules, instant=True)
+    eternal = names_rule(rules, "Eternal Warrior")
     defence = _defence(
         toughness=toughness,
         wounds=stats.w,
@@ -546,10 +561,47 @@ def _library_defence(
         save=stats.sv,
         invulnerable=stats.invulnerable,
         cover=cover,
-        feel_no_pain=feel_no_pain_in(rules),
-        facts=facts | ({"eternal-warrior"} if names_rule(rules, "Eternal Warrior") else set()),
+        feel_no_pain=None if ignored is None else ignored[1],
+        facts=facts | ({"eternal-warrior"} if eternal else set()),
+        cover_rules=cover_bonus(target),
     )
-    return replace(defence, against_instant_death=feel_no_pain_in(rules, instant=True))
+    notes += _target_rules(target, ignored, against_death, eternal)
+    return replace(defence, against_instant_death=None if against_death is None else against_death[1])
+
+
+def _target_rules(
+    target: Datasheet,
+    ignored: tuple[str, int] | None,
+    against_death: tuple[str, int] | None,
+    eternal: bool,
+) -> list[str]:
+    """A note for each rule of the target's datasheet that the odds apply: Stealth and
+    Shrouded (:func:`special_rules.cover_bonus`), the roll that discounts an unsaved
+    wound (``ignored``, and ``against_death`` against Instant Death:
+    :func:`special_rules.ignore_wound_roll`) and Eternal Warrior, so that a number
+    never changes without a reason shown (a review: Genestealers' Stealth was missing
+    from the odds, and nothing said which of its rules they read)."""
+    notes = _cover_rules(target)
+    if ignored is not None:
+        name, needed = ignored
+        death = "" if against_death is None else f", {against_death[1]}+ against Instant Death"
+        notes.append(
+            f"{target.name} has {name}: an unsaved wound is discounted on {needed}+{death}"
+        )
+    if eternal:
+        notes.append(f"{target.name} has Eternal Warrior: no Instant Death")
+    return notes
+
+
+def _cover_rules(target: Datasheet) -> list[str]:
+    """A note naming the target's Stealth or Shrouded, if it has either (at a vehicle
+    too: :func:`visibility.cover_save` counts them at every target)."""
+    bonus = cover_bonus(target)
+    if not bonus:
+        return []
+    named = " and ".join(r for r in ("Stealth", "Shrouded") if target.has_rule(r))
+    in_open = counted_cover(None, False, bonus)
+    return [f"{target.name} has {named}: its cover saves are {bonus} better, {in_open}+ in the open"]
 
 
 def _target_text(target: Defence) -> str:
@@ -612,7 +664,9 @@ def _vehicle_result(
     vehicle = vehicle_of(entry.profile)
     assert vehicle is not None
     facing = _facing(facts, vehicle)
-    in_cover = None if cover is None else question_bounds("--cover", "cover save", cover, 2, 6)
+    given = None if cover is None else question_bounds("--cover", "cover save", cover, 2, 6)
+    in_cover = counted_cover(given, False, cover_bonus(target))
+    notes = [*notes, *_cover_rules(target)]
     aim = VehicleTarget(
         armour=vehicle.armour(facing),
         hull_points=vehicle.hull_points,
