@@ -132,5 +132,6 @@ def test_cli_odds_library_form_names_the_feel_no_pain_it_takes_from_an_ability()
                      "--json")  # fmt: skip
     assert "Repentia Squad: Feel No Pain 5+" in json.loads(out)["notes"]
     _, out, _ = _run("odds", "-r", "core11", "--attacker", "Intercessor Squad", "--weapon",
-                     "Bolt Rifle", "--profile", "Saturation", "--target", "Boyz", "--json")
+                     "Bolt Rifle", "--profile", "Saturation", "--target", "Boyz",
+                     "--json")  # fmt: skip
     assert not any("Feel No Pain" in note for note in json.loads(out)["notes"])

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from functools import partial
 
 from hammerlab.analysis.odds import (
     LibraryQuestion,
@@ -41,7 +42,14 @@ from hammerlab.editions.waffle.parameters import (
     SNAP_SHOT_DIVISOR,
     SNAP_SHOT_MINIMUM,
 )
-from hammerlab.editions.waffle.profiles import MARKERS, WeaponProfile, stats_of, weapon_of
+from hammerlab.editions.waffle.profiles import (
+    BASE_TYPES,
+    MARKERS,
+    WEAPON_RULES,
+    WeaponProfile,
+    stats_of,
+    weapon_of,
+)
 from hammerlab.editions.waffle.special_rules import (
     cover_bonus,
     ignore_wound_roll,
@@ -54,7 +62,13 @@ from hammerlab.editions.waffle.visibility import counted_cover
 from hammerlab.editions.waffle.wounds import majority_value, most_common_profile
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.engine.rules import RuleSettingError
-from hammerlab.errors import ProfileError, known_situations, question_bounds
+from hammerlab.errors import (
+    ProfileError,
+    firing_within,
+    known_situations,
+    question_bounds,
+    similar_names,
+)
 from hammerlab.io.battlescribe.datasheets import why_dropped
 from hammerlab.io.bounds import MAX_WEAPON_SHOTS, MAX_WOUNDS, shots_problem
 
@@ -123,8 +137,7 @@ class WaffleCalculator:
         _facing(facts, None)  # the plain form's target (T, W, Sv) is no vehicle
         weapon = _plain_weapon(question)
         if weapon.unsupported_rules():
-            unknown = weapon.unsupported_rules()[0]
-            raise QuestionError(f"keyword not implemented: {unknown!r}", "--keyword")
+            raise QuestionError(_keyword_problem(weapon.unsupported_rules()[0]), "--keyword")
         firing = question_bounds("--models", "firing models", question.firing_models, 1, MAX_MODELS)
         strength = question_bounds("--strength", "strength", question.strength, 1, 10)
         if question.hits is not None:
@@ -278,6 +291,8 @@ _MARKER_TYPES = frozenset(marker.lower() for marker in MARKERS)
 def _plain_weapon(question: PlainQuestion) -> WeaponProfile:
     """The weapon of a plain question, read as a datasheet's weapon would be."""
     kind, *rules = [t.strip() for t in (question.weapon_type or "Assault").split(",")]
+    for keyword in question.keywords:
+        _refuse_type_keyword(keyword)
     if question.attacks is not None:
         negative = re.fullmatch(r"-\s*\d+", question.attacks.strip())
         if negative:  # a number, out of range: said as the weapon reader says 0 shots
@@ -316,7 +331,47 @@ def _plain_weapon(question: PlainQuestion) -> WeaponProfile:
     if weapon.base_type == "Rapid Fire" and question.attacks is not None:
         problem = "Rapid Fire weapons fire 1 shot, 2 at half range: give no shots"
         raise QuestionError(problem, "--shots")
+    pair = question.attacks is not None and "/" in question.attacks
+    if pair and weapon.base_type != "Salvo":  # a review: "Assault 2/4" fired 2, "/4" dropped
+        given = question.attacks.strip() if question.attacks else ""
+        problem = (
+            f"{given} is a Salvo weapon's shots (the first after moving); "
+            f"{weapon.base_type} weapons fire one number: give --type Salvo, or one number"
+        )
+        raise QuestionError(problem, "--shots")
     return replace(weapon, name=_type_text(weapon))
+
+
+def _refuse_type_keyword(keyword: str) -> None:
+    """Refuse a ``--keyword`` that is a weapon type (``rapid fire``, ``heavy 2``),
+    pointing to ``--type``, which takes it: as a special rule it was "keyword not
+    implemented" (a review, s23), though the odds fire every type but Melee. A
+    marker (``blast``) is read as a keyword as it is in a type's rules."""
+    written = " ".join(keyword.split())
+    head = re.fullmatch(r"(.*?)\s*(\d+(?:/\d+)?)?", written)
+    name = (head.group(1) if head else written).replace("-", " ").lower()
+    kind = next((k for k in BASE_TYPES if k.lower() == name and k != "Melee"), None)
+    if kind is None:
+        return
+    number = f" {head.group(2)}" if head and head.group(2) else ""
+    raise QuestionError(f"{written!r} is a weapon type: give --type {kind + number!r}", "--keyword")
+
+
+def _keyword_problem(rule: str) -> str:
+    """Why the weapon reader resolves no rule ``rule`` (a ``--keyword``): written with
+    other hyphens or spaces than a rule it resolves (``twin linked``: ``Twin-linked``),
+    or not implemented, with the rule it may have meant."""
+
+    def squashed(text: str) -> str:
+        return re.sub(r"[\s-]+", "", text).lower()
+
+    name, _, rest = rule.partition(" (")
+    spelt = next((r for r in WEAPON_RULES if squashed(r) == squashed(name)), None)
+    if spelt is not None:
+        return f"{rule!r} is written {spelt + (' (' + rest if rest else '')!r}"
+    near = similar_names(name, list(WEAPON_RULES), most=1)
+    meant = f" (did you mean {near[0]!r}?)" if near else ""
+    return f"keyword not implemented: {rule!r}{meant}"
 
 
 def _type_text(weapon: WeaponProfile) -> str:
@@ -459,8 +514,16 @@ def _firers(
         if len(set(bs)) > 1:
             notes.append(f"{firing} firing models, each at BS{majority_value(bs)}")
         models = question_bounds("--models", "firing models", firing, 1, MAX_MODELS)
+        carries = partial(_carries, weapon.name)
+        larger = firing_within(sheet, models, carries, f"models carrying {weapon.name}")
+        notes += [larger] if larger else []
         skills = [majority_value(bs)] * (models * majority_value(volleys))
     return skills, strength
+
+
+def _carries(name: str, entry: ModelEntry) -> int:
+    """1 if the models of ``entry`` carry the weapon ``name``, else 0."""
+    return int(any(w.name == name for w in entry.weapons))
 
 
 def _volleys(sheet: Datasheet, entry: ModelEntry, name: str) -> int:
@@ -566,7 +629,8 @@ def _library_defence(
         cover_rules=cover_bonus(target),
     )
     notes += _target_rules(target, ignored, against_death, eternal)
-    return replace(defence, against_instant_death=None if against_death is None else against_death[1])
+    death = None if against_death is None else against_death[1]
+    return replace(defence, against_instant_death=death)
 
 
 def _target_rules(
@@ -601,7 +665,8 @@ def _cover_rules(target: Datasheet) -> list[str]:
         return []
     named = " and ".join(r for r in ("Stealth", "Shrouded") if target.has_rule(r))
     in_open = counted_cover(None, False, bonus)
-    return [f"{target.name} has {named}: its cover saves are {bonus} better, {in_open}+ in the open"]
+    better = f"its cover saves are {bonus} better, {in_open}+ in the open"
+    return [f"{target.name} has {named}: {better}"]
 
 
 def _target_text(target: Defence) -> str:
