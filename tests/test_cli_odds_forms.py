@@ -251,3 +251,122 @@ def test_the_shots_taken_when_none_are_given_are_said() -> None:
         assert said.exit_code == 0 and not any(
             n.startswith("the shots were not given") for n in json.loads(said.stdout)["notes"]
         )
+
+
+MARINES = str(Path(__file__).parent / "data" / "bsdata-7e" / "Space Marines - Codex (2015).cat")
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        # The library's Captain is one model with one bolt pistol (space_marines.toml).
+        (["-r", "waffle", "--attacker", "Space Marine Captain", "--weapon", "Bolt pistol",
+          "--target", "Ork Boyz", "--models", "40"],
+         "--models: models carrying Bolt pistol in Space Marine Captain: at most 1 "
+         "(1 Captain), not 40"),
+        (["-r", "waffle", "--attacker", "Space Marine Captain", "--weapon", "Bolt pistol",
+          "--target", "Ork Boyz", "--models", "2"],
+         "--models: models carrying Bolt pistol in Space Marine Captain: at most 1 "
+         "(1 Captain), not 2"),
+        # Codex: Space Marines (2015): a Tactical Squad of 5 to 10 models (size_range),
+        # the Sergeant and the Space Marines each with a boltgun: 1 + 9 at most.
+        (["-r", "waffle", "--from", MARINES, "--attacker", "Tactical Squad", "--weapon",
+          "Boltgun", "--target", "Ork Boyz", "--models", "11"],
+         "--models: models carrying Boltgun in Tactical Squad: at most 10 "
+         "(1 Space Marine Sergeant, 9 Space Marine), not 11"),
+        # wh40kdc: only the Intercessor Sergeant carries the grenade launcher.
+        (["-r", "core11", "--attacker", "Intercessor Squad", "--weapon", "Grenade Launcher",
+          "--profile", "Frag", "--target", "Boyz", "--models", "30"],
+         "--models: copies of Grenade Launcher (Frag) in Intercessor Squad: at most 1 "
+         "(1 Intercessor Sergeant), not 30"),
+    ],
+)  # fmt: skip
+def test_the_library_form_refuses_more_firers_than_the_unit_can_field(
+    args: list[str], line: str
+) -> None:
+    # Review s23 (odds, finding 3): "40x Bolt pistol (Space Marine Captain)" and
+    # "30x Grenade Launcher (Frag) (Intercessor Squad)" were answered with no note.
+    result = CliRunner().invoke(app, ["odds", *args])
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"error: {line}\n")
+
+
+def test_the_library_form_notes_firers_beyond_the_default_size_of_a_unit_that_may_grow() -> None:
+    # The library's Tactical Squad has 8 boltguns (a sergeant and 7 Space Marines,
+    # whose entry a scenario's size grows without a bound the library sets): 12 is a
+    # larger squad, answered with a note; 10 of the file's (size 5 to 10) likewise.
+    note = (
+        "models carrying Boltgun in Tactical Squad: 8 at its default size; 12 make a larger "
+        "unit, as a scenario's size may"
+    )
+    asked = ["odds", "-r", "waffle", "--attacker", "Tactical Squad", "--weapon", "Boltgun",
+             "--target", "Ork Boyz", "--json"]  # fmt: skip
+    larger = CliRunner().invoke(app, [*asked, "--models", "12"])
+    assert larger.exit_code == 0 and note in json.loads(larger.stdout)["notes"]
+    default = CliRunner().invoke(app, [*asked, "--models", "8"])
+    assert not any("default size" in n for n in json.loads(default.stdout)["notes"])
+    full = CliRunner().invoke(app, [*asked, "--from", MARINES, "--models", "10"])
+    assert full.exit_code == 0, full.stderr
+    assert "models carrying Boltgun in Tactical Squad: 5 at its default size; 10 make a " \
+        "larger unit, as a scenario's size may" in json.loads(full.stdout)["notes"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        # Review s23 (odds, finding 5): "Assault 2/4" fired 2 shots, the "/4" dropped.
+        ([*PLAIN_WAFFLE, "--type", "Assault", "--shots", "2/4"],
+         "--shots: 2/4 is a Salvo weapon's shots (the first after moving); Assault weapons "
+         "fire one number: give --type Salvo, or one number"),
+        ([*PLAIN_WAFFLE, "--shots", "2/4"],
+         "--shots: 2/4 is a Salvo weapon's shots (the first after moving); Assault weapons "
+         "fire one number: give --type Salvo, or one number"),
+        ([*PLAIN_WAFFLE, "--type", "Heavy", "--shots", "1/2"],
+         "--shots: 1/2 is a Salvo weapon's shots (the first after moving); Heavy weapons "
+         "fire one number: give --type Salvo, or one number"),
+        # Review s23 (odds, finding 6): each was "keyword not implemented".
+        ([*PLAIN_WAFFLE, "--keyword", "rapid fire"],
+         "--keyword: 'rapid fire' is a weapon type: give --type 'Rapid Fire'"),
+        ([*PLAIN_WAFFLE, "--keyword", "Heavy 2"],
+         "--keyword: 'Heavy 2' is a weapon type: give --type 'Heavy 2'"),
+        ([*PLAIN_WAFFLE, "--keyword", "twin linked"],
+         "--keyword: 'twin linked' is written 'Twin-linked'"),
+        ([*PLAIN_WAFFLE, "--keyword", "nonsense"],
+         "--keyword: keyword not implemented: 'nonsense'"),
+        ([*plain("core11"), "--keyword", "sustained hits"],
+         "--keyword: 'sustained hits' needs a number: e.g. SUSTAINED HITS 1"),
+        ([*plain("core11"), "--keyword", "melta"],
+         "--keyword: 'melta' needs a number: e.g. MELTA 2"),
+        ([*plain("core11"), "--keyword", "rapid fire"],
+         "--keyword: 'rapid fire' needs a number: e.g. RAPID FIRE 1"),
+        ([*plain("core11"), "--keyword", "sustained hits x"],
+         "--keyword: 'sustained hits x' needs a number or dice, not 'X': e.g. SUSTAINED HITS 1"),
+        ([*plain("core11"), "--keyword", "anti-infantry"],
+         "--keyword: 'anti-infantry' needs a roll: e.g. ANTI-INFANTRY 4+"),
+        ([*plain("core11"), "--keyword", "anti-infantry 7+"],
+         "--keyword: 'anti-infantry 7+' needs a roll from 2+ to 6+: e.g. ANTI-INFANTRY 4+"),
+        ([*plain("core11"), "--keyword", "anti infantry 4"],
+         "--keyword: 'anti infantry 4' is written 'ANTI-INFANTRY 4+'"),
+        ([*plain("core11"), "--keyword", "lethal-hits"],
+         "--keyword: 'lethal-hits' is written 'LETHAL HITS'"),
+        ([*plain("core11"), "--keyword", "nonsense"],
+         "--keyword: keyword not implemented: 'nonsense'"),
+    ],
+)  # fmt: skip
+def test_shots_and_keywords_the_plain_form_cannot_use_are_refused_with_what_works(
+    args: list[str], line: str
+) -> None:
+    result = CliRunner().invoke(app, ["odds", *args])
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"error: {line}\n")
+
+
+def test_the_spellings_the_refusals_point_to_are_answered() -> None:
+    # What each refusal above says to write is a question the odds answer: a Salvo pair,
+    # a Rapid Fire type, and core11's keywords with their number.
+    for args in ([*PLAIN_WAFFLE, "--type", "Salvo", "--shots", "2/4"],
+                 [*PLAIN_WAFFLE, "--type", "Rapid Fire"],
+                 [*PLAIN_WAFFLE, "--keyword", "Twin-linked"],
+                 *([*plain("core11"), "--keyword", k] for k in (
+                     "SUSTAINED HITS 1", "MELTA 2", "RAPID FIRE 1", "ANTI-INFANTRY 4+",
+                     "LETHAL HITS"))):  # fmt: skip
+        result = CliRunner().invoke(app, ["odds", *args, "--json"])
+        assert result.exit_code == 0, (args, result.stderr)

@@ -78,6 +78,7 @@ def test_every_function_named_in_the_rules_doc_exists(edition: str) -> None:
             f"{PACKAGES[edition]}.{module_name}",
             f"hammerlab.engine.{module_name}",
             f"hammerlab.editions.{module_name}",
+            f"hammerlab.{module_name}",
         ]
         if importlib.util.find_spec(f"{PACKAGES[edition]}.rules"):
             homes.append(f"{PACKAGES[edition]}.rules.{module_name}")

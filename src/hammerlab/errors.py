@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hammerlab.engine.datasheet import Datasheet, ModelEntry
 
 
 class HammerlabError(Exception):
@@ -138,6 +142,37 @@ def question_bounds(flag: str | None, name: str, value: int, low: int, high: int
     if not low <= value <= high:
         raise QuestionError(f"{name} must be between {low} and {high}, not {value}", flag)
     return value
+
+
+def firing_within(
+    sheet: Datasheet, asked: int, copies: Callable[[ModelEntry], int], what: str
+) -> str | None:
+    """``asked`` firing (``--models`` of an odds question's library form) of ``what``
+    (``models carrying Boltgun``), the weapon ``sheet``'s models carry ``copies`` of each:
+    a :class:`QuestionError` if more than the unit can field at its largest size
+    (:meth:`~hammerlab.engine.datasheet.Datasheet.most_of`), naming the models that
+    carry it (review s23: "40x Bolt pistol (Space Marine Captain)" was answered); a
+    note if more than its default size fields, where the unit may grow that much (a
+    library unit's resized entry is unbounded); else ``None``."""
+    carriers = [e for e in sheet.entries if copies(e)]
+    default = sum(e.count * copies(e) for e in carriers)
+    bounds = [sheet.most_of(e) for e in carriers]
+    if None not in bounds:
+        most = sum((b or 0) * copies(e) for b, e in zip(bounds, carriers, strict=True))
+        if asked > most:
+            held = ", ".join(
+                f"{b} {e.profile.name}" + (f" with {copies(e)} each" if copies(e) > 1 else "")
+                for b, e in zip(bounds, carriers, strict=True)
+            )
+            raise QuestionError(
+                f"{what} in {sheet.name}: at most {most} ({held}), not {asked}", "--models"
+            )
+    if asked > default:
+        return (
+            f"{what} in {sheet.name}: {default} at its default size; {asked} make a "
+            "larger unit, as a scenario's size may"
+        )
+    return None
 
 
 def known_situations(names: Iterable[str], situations: Iterable[str]) -> set[str]:

@@ -101,3 +101,37 @@ def test_cli_odds_profile_takes_the_full_name_show_prints() -> None:
     pistol = [a if a != "Bolt Rifle" else "Bolt Pistol" for a in asked]
     code, _, err = _run(*pistol, "Rapid")
     assert code == 2 and err == "error: --profile: Bolt Pistol has one profile: leave it out\n"
+
+
+def test_cli_odds_library_form_names_the_feel_no_pain_it_takes_from_an_ability() -> None:
+    # Review s23 (odds, finding 4): a Rhino's damage fell below its unsaved wounds
+    # with "notes": []. The cause is the dataset, read faithfully: wh40kdc lists the
+    # ability "truesilver-aegis-aura" among the Rhino's ability_ids, a feel-no-pain
+    # effect of threshold 6 with an "aura-6" scope, and its own resolver gives a unit
+    # its own abilities, auras too. By hand: 5 x 2 attacks at BS3+ (2/3 hit), S4 at
+    # T9 wounds on 5+ (1/3), AP-1 against Sv3+ fails on 1-3 (1/2): 10/9 unsaved
+    # wounds of D1, each lost on 1-5 of the Feel No Pain 6+ (5/6): 25/27 damage.
+    import wh40kdc
+
+    rhino = next(u for u in wh40kdc.Dataset.embedded().units.all if u.id == "rhino")
+    assert "truesilver-aegis-aura" in rhino.raw["ability_ids"]
+    code, out, _ = _run("odds", "-r", "core11", "--attacker", "Intercessor Squad",
+                        "--weapon", "Bolt Rifle", "--profile", "Saturation", "--target", "Rhino",
+                        "--json")  # fmt: skip
+    data = json.loads(out)
+    assert code == 0
+    assert abs(data["means"]["unsaved_wounds"] - 10 / 9) < 1e-9
+    assert abs(data["means"]["damage"] - 25 / 27) < 1e-9
+    assert data["notes"] == [
+        'Rhino: Feel No Pain 6+ (its ability Truesilver Aegis (Aura), a 6" aura, '
+        "which the unit bearing it has too)"
+    ]
+    # An ability named for what it is is named once; a unit without one has no note.
+    _, out, _ = _run("odds", "-r", "core11", "--attacker", "Intercessor Squad", "--weapon",
+                     "Bolt Rifle", "--profile", "Saturation", "--target", "Repentia Squad",
+                     "--json")  # fmt: skip
+    assert "Repentia Squad: Feel No Pain 5+" in json.loads(out)["notes"]
+    _, out, _ = _run("odds", "-r", "core11", "--attacker", "Intercessor Squad", "--weapon",
+                     "Bolt Rifle", "--profile", "Saturation", "--target", "Boyz",
+                     "--json")  # fmt: skip
+    assert not any("Feel No Pain" in note for note in json.loads(out)["notes"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from hammerlab.analysis.odds import (
     LibraryQuestion,
@@ -14,7 +15,7 @@ from hammerlab.analysis.odds import (
     register_calculator,
 )
 from hammerlab.editions import get_ruleset
-from hammerlab.editions.core11.abilities import feel_no_pain_of
+from hammerlab.editions.core11.abilities import FactsLookup, feel_no_pain_of
 from hammerlab.editions.core11.odds_questions import (
     SITUATIONS,
     Answer,
@@ -23,7 +24,7 @@ from hammerlab.editions.core11.odds_questions import (
     plain_answer,
 )
 from hammerlab.editions.core11.ruleset import Core11Ruleset
-from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.datasheet import Datasheet, Weapon
 
 NO_SAVE = 7
 """core11 writes "no save" as Sv 7+."""
@@ -84,6 +85,8 @@ class Core11Calculator:
         rules = get_ruleset("core11")
         target = question.find(rules, question.target)
         assert isinstance(rules, Core11Ruleset)
+        facts = rules.library.ability
+        fnp = feel_no_pain_of(target.army, target.rules, facts)
         answer = library_answer(
             question.find(rules, question.attacker),
             question.weapon,
@@ -92,14 +95,32 @@ class Core11Calculator:
             question.firing_models,
             question.target_models,
             question.situation,
-            feel_no_pain_of(target.army, target.rules, rules.library.ability),
+            fnp,
         )
-        return _result(answer)
+        applied = () if fnp is None else (_feel_no_pain_note(target, fnp, facts),)
+        return _result(replace(answer, notes=(*applied, *answer.notes)))
 
     def weapon_fit(self, weapon: Weapon) -> str:
         """A melee weapon is refused ("... is a melee weapon"); any other is asked as it
         is (a [BLAST] weapon counts the target's models itself)."""
         return "melee" if is_melee(weapon) else "ok"
+
+
+def _feel_no_pain_note(target: Datasheet, fnp: int, facts: FactsLookup) -> str:
+    """The note naming the ability of ``target`` that gives it the Feel No Pain ``fnp``+
+    the odds apply (interpretation 21: "from the abilities as in battles", read by
+    :func:`abilities.feel_no_pain_of`), and saying when that ability is an aura, which
+    the unit bearing it has too (as wh40kdc's own resolver gives a unit its abilities).
+    A review (s23, odds 4) saw a Rhino's damage fall below its unsaved wounds with no
+    reason given: the dataset gives the Rhino "Truesilver Aegis (Aura)", a Feel No Pain 6+.
+    """
+    source = next(r for r in target.rules if feel_no_pain_of(target.army, [r], facts) == fnp)
+    known = facts(target.army, source)
+    parts = [] if source.lower() == f"feel no pain {fnp}+" else [f"its ability {source}"]
+    if known is not None and known.aura_inches is not None:
+        parts.append(f'a {known.aura_inches:g}" aura, which the unit bearing it has too')
+    named = f" ({', '.join(parts)})" if parts else ""
+    return f"{target.name}: Feel No Pain {fnp}+{named}"
 
 
 def _result(answer: Answer) -> OddsResult:

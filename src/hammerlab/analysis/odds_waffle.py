@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from functools import partial
 
 from hammerlab.analysis.odds import (
     LibraryQuestion,
@@ -43,24 +44,33 @@ from hammerlab.editions.waffle.parameters import (
     SNAP_SHOT_MINIMUM,
 )
 from hammerlab.editions.waffle.profiles import (
+    BASE_TYPES,
     MARKERS,
+    WEAPON_RULES,
     WeaponProfile,
     blast_name,
     stats_of,
     weapon_of,
 )
 from hammerlab.editions.waffle.special_rules import (
-    feel_no_pain_in,
+    cover_bonus,
+    ignore_wound_roll,
     names_rule,
     own_rules,
     unsupported_unit_rules,
 )
 from hammerlab.editions.waffle.vehicles import FRONT, REAR, SIDE, VehicleProfile, vehicle_of
-from hammerlab.editions.waffle.visibility import improved_cover
+from hammerlab.editions.waffle.visibility import counted_cover
 from hammerlab.editions.waffle.wounds import majority_value, most_common_profile
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.engine.rules import RuleSettingError
-from hammerlab.errors import ProfileError, known_situations, question_bounds
+from hammerlab.errors import (
+    ProfileError,
+    firing_within,
+    known_situations,
+    question_bounds,
+    similar_names,
+)
 from hammerlab.io.battlescribe.datasheets import why_dropped
 from hammerlab.io.bounds import MAX_WEAPON_SHOTS, MAX_WOUNDS, shots_problem
 
@@ -129,8 +139,7 @@ class WaffleCalculator:
         _facing(facts, None)  # the plain form's target (T, W, Sv) is no vehicle
         weapon = _plain_weapon(question)
         if weapon.unsupported_rules():
-            unknown = weapon.unsupported_rules()[0]
-            raise QuestionError(f"keyword not implemented: {unknown!r}", "--keyword")
+            raise QuestionError(_keyword_problem(weapon.unsupported_rules()[0]), "--keyword")
         firing = question_bounds("--models", "firing models", question.firing_models, 1, MAX_MODELS)
         strength = question_bounds("--strength", "strength", question.strength, 1, 10)
         if question.hits is not None:
@@ -179,12 +188,19 @@ class WaffleCalculator:
         skills, strength = _firers(attacker, carriers, weapon, question.firing_models, notes)
         if _has_rule(attacker, carriers, "Relentless", "Slow and Purposeful"):
             facts = facts | {"relentless"}
+            if "moved" in facts:
+                notes.append(f"{attacker.name} is Relentless: moving changes none of its weapons")
         facts |= _re_rolls(attacker, target, question.target_models, facts, notes)
         facts |= _snap_at(weapon, target, facts, notes)
         vehicle = all(vehicle_of(e.profile) is not None for e in attacker.entries)
         fired = _volley(weapon, strength, skills, facts, question.hits, question.rules, vehicle)
         if _is_vehicle(target):
             tank_hunters = _has_rule(attacker, carriers, "Tank Hunters")
+            if tank_hunters:
+                notes.append(
+                    f"{attacker.name} has Tank Hunters: failed armour penetration rolls "
+                    "are re-rolled"
+                )
             return _vehicle_result(
                 fired, target, attacker.name, question.cover, facts, tank_hunters, notes
             )
@@ -278,6 +294,8 @@ _MARKER_TYPES = frozenset(marker.lower() for marker in MARKERS)
 def _plain_weapon(question: PlainQuestion) -> WeaponProfile:
     """The weapon of a plain question, read as a datasheet's weapon would be."""
     kind, *rules = [t.strip() for t in (question.weapon_type or "Assault").split(",")]
+    for keyword in question.keywords:
+        _refuse_type_keyword(keyword)
     if question.attacks is not None:
         negative = re.fullmatch(r"-\s*\d+", question.attacks.strip())
         if negative:  # a number, out of range: said as the weapon reader says 0 shots
@@ -313,7 +331,47 @@ def _plain_weapon(question: PlainQuestion) -> WeaponProfile:
         raise QuestionError(problem, flag) from None
     if not weapon.is_ranged:
         raise QuestionError("a melee weapon: Waffle odds cover shooting", "--type")
+    pair = question.attacks is not None and "/" in question.attacks
+    if pair and weapon.base_type != "Salvo":  # a review: "Assault 2/4" fired 2, "/4" dropped
+        given = question.attacks.strip() if question.attacks else ""
+        problem = (
+            f"{given} is a Salvo weapon's shots (the first after moving); "
+            f"{weapon.base_type} weapons fire one number: give --type Salvo, or one number"
+        )
+        raise QuestionError(problem, "--shots")
     return replace(weapon, name=_type_text(weapon))
+
+
+def _refuse_type_keyword(keyword: str) -> None:
+    """Refuse a ``--keyword`` that is a weapon type (``rapid fire``, ``heavy 2``),
+    pointing to ``--type``, which takes it: as a special rule it was "keyword not
+    implemented" (a review, s23), though the odds fire every type but Melee. A
+    marker (``blast``) is read as a keyword as it is in a type's rules."""
+    written = " ".join(keyword.split())
+    head = re.fullmatch(r"(.*?)\s*(\d+(?:/\d+)?)?", written)
+    name = (head.group(1) if head else written).replace("-", " ").lower()
+    kind = next((k for k in BASE_TYPES if k.lower() == name and k != "Melee"), None)
+    if kind is None:
+        return
+    number = f" {head.group(2)}" if head and head.group(2) else ""
+    raise QuestionError(f"{written!r} is a weapon type: give --type {kind + number!r}", "--keyword")
+
+
+def _keyword_problem(rule: str) -> str:
+    """Why the weapon reader resolves no rule ``rule`` (a ``--keyword``): written with
+    other hyphens or spaces than a rule it resolves (``twin linked``: ``Twin-linked``),
+    or not implemented, with the rule it may have meant."""
+
+    def squashed(text: str) -> str:
+        return re.sub(r"[\s-]+", "", text).lower()
+
+    name, _, rest = rule.partition(" (")
+    spelt = next((r for r in WEAPON_RULES if squashed(r) == squashed(name)), None)
+    if spelt is not None:
+        return f"{rule!r} is written {spelt + (' (' + rest if rest else '')!r}"
+    near = similar_names(name, list(WEAPON_RULES), most=1)
+    meant = f" (did you mean {near[0]!r}?)" if near else ""
+    return f"keyword not implemented: {rule!r}{meant}"
 
 
 def _type_text(weapon: WeaponProfile) -> str:
@@ -395,7 +453,12 @@ def _defence(
     cover: int | None,
     feel_no_pain: int | None,
     facts: frozenset[str],
+    cover_rules: int = 0,
 ) -> Defence:
+    """The target of a question; ``cover_rules``: how much better its unit's own rules
+    make its cover saves (:func:`special_rules.cover_bonus`: Stealth, Shrouded), counted
+    with gone to ground as a battle counts them (:func:`visibility.counted_cover`)."""
+
     def roll(flag: str, name: str, value: int | None) -> int | None:
         return None if value is None else question_bounds(flag, name, value, 2, 6)
 
@@ -406,7 +469,7 @@ def _defence(
         models=question_bounds("--target-models", "target models", models, 1, MAX_MODELS),
         save=roll("--save", "save", save),
         invulnerable=roll("--invulnerable", "invulnerable save", invulnerable),
-        cover=improved_cover(in_cover, 1) if "gone-to-ground" in facts else in_cover,
+        cover=counted_cover(in_cover, "gone-to-ground" in facts, cover_rules),
         feel_no_pain=roll("--feel-no-pain", "Feel No Pain", feel_no_pain),
         eternal_warrior="eternal-warrior" in facts,
     )
@@ -453,8 +516,16 @@ def _firers(
         if len(set(bs)) > 1:
             notes.append(f"{firing} firing models, each at BS{majority_value(bs)}")
         models = question_bounds("--models", "firing models", firing, 1, MAX_MODELS)
+        carries = partial(_carries, weapon.name)
+        larger = firing_within(sheet, models, carries, f"models carrying {weapon.name}")
+        notes += [larger] if larger else []
         skills = [majority_value(bs)] * (models * majority_value(volleys))
     return skills, strength
+
+
+def _carries(name: str, entry: ModelEntry) -> int:
+    """1 if the models of ``entry`` carry the weapon ``name``, else 0."""
+    return int(any(w.name == name for w in entry.weapons))
 
 
 def _volleys(sheet: Datasheet, entry: ModelEntry, name: str) -> int:
@@ -566,6 +637,8 @@ def _library_defence(
     notes += [
         f"{target.name}: rule not resolved, ignored: {r}" for r in unsupported_unit_rules(rules)
     ]
+    ignored, against_death = ignore_wound_roll(rules), ignore_wound_roll(rules, instant=True)
+    eternal = names_rule(rules, "Eternal Warrior")
     defence = _defence(
         toughness=toughness,
         wounds=stats.w,
@@ -573,10 +646,49 @@ def _library_defence(
         save=stats.sv,
         invulnerable=stats.invulnerable,
         cover=cover,
-        feel_no_pain=feel_no_pain_in(rules),
-        facts=facts | ({"eternal-warrior"} if names_rule(rules, "Eternal Warrior") else set()),
+        feel_no_pain=None if ignored is None else ignored[1],
+        facts=facts | ({"eternal-warrior"} if eternal else set()),
+        cover_rules=cover_bonus(target),
     )
-    return replace(defence, against_instant_death=feel_no_pain_in(rules, instant=True))
+    notes += _target_rules(target, ignored, against_death, eternal)
+    death = None if against_death is None else against_death[1]
+    return replace(defence, against_instant_death=death)
+
+
+def _target_rules(
+    target: Datasheet,
+    ignored: tuple[str, int] | None,
+    against_death: tuple[str, int] | None,
+    eternal: bool,
+) -> list[str]:
+    """A note for each rule of the target's datasheet that the odds apply: Stealth and
+    Shrouded (:func:`special_rules.cover_bonus`), the roll that discounts an unsaved
+    wound (``ignored``, and ``against_death`` against Instant Death:
+    :func:`special_rules.ignore_wound_roll`) and Eternal Warrior, so that a number
+    never changes without a reason shown (a review: Genestealers' Stealth was missing
+    from the odds, and nothing said which of its rules they read)."""
+    notes = _cover_rules(target)
+    if ignored is not None:
+        name, needed = ignored
+        death = "" if against_death is None else f", {against_death[1]}+ against Instant Death"
+        notes.append(
+            f"{target.name} has {name}: an unsaved wound is discounted on {needed}+{death}"
+        )
+    if eternal:
+        notes.append(f"{target.name} has Eternal Warrior: no Instant Death")
+    return notes
+
+
+def _cover_rules(target: Datasheet) -> list[str]:
+    """A note naming the target's Stealth or Shrouded, if it has either (at a vehicle
+    too: :func:`visibility.cover_save` counts them at every target)."""
+    bonus = cover_bonus(target)
+    if not bonus:
+        return []
+    named = " and ".join(r for r in ("Stealth", "Shrouded") if target.has_rule(r))
+    in_open = counted_cover(None, False, bonus)
+    better = f"its cover saves are {bonus} better, {in_open}+ in the open"
+    return [f"{target.name} has {named}: {better}"]
 
 
 def _target_text(target: Defence) -> str:
@@ -650,7 +762,9 @@ def _vehicle_result(
     vehicle = vehicle_of(entry.profile)
     assert vehicle is not None
     facing = _facing(facts, vehicle)
-    in_cover = None if cover is None else question_bounds("--cover", "cover save", cover, 2, 6)
+    given = None if cover is None else question_bounds("--cover", "cover save", cover, 2, 6)
+    in_cover = counted_cover(given, False, cover_bonus(target))
+    notes = [*notes, *_cover_rules(target)]
     aim = VehicleTarget(
         armour=vehicle.armour(facing),
         hull_points=vehicle.hull_points,

@@ -59,7 +59,9 @@ def register(app: typer.Typer) -> None:
         models: Annotated[
             str | None,
             typer.Option(
-                metavar="N", help="models firing (library: default all carrying it; plain: 1)"
+                metavar="N",
+                help="models firing (library: default all carrying it, at most as many as "
+                "the unit fields; plain: 1)",
             ),
         ] = None,
         target: Annotated[

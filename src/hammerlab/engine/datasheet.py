@@ -148,6 +148,18 @@ class Datasheet:
         """How many models the default unit has."""
         return sum(e.count for e in self.entries)
 
+    def most_of(self, entry: ModelEntry) -> int | None:
+        """The most models ``entry`` (one of :attr:`entries`) may have in a scenario: its
+        count, but for the entry a scenario's ``size`` resizes (the first variable one:
+        ``analysis.battles``) as many as the unit's largest size leaves it
+        (:attr:`size_range`), ``None`` where nothing bounds it (a library datasheet)."""
+        resized = next((e for e in self.entries if e.variable), None)
+        if entry is not resized:
+            return entry.count
+        if self.size_range is None or self.size_range[1] is None:
+            return None
+        return self.size_range[1] - (self.model_count - entry.count)
+
     def has_rule(self, name: str) -> bool:
         """Whether the unit at full strength has the rule ``name``: the unit's own, or
         any model entry's, compared as :meth:`~hammerlab.engine.units.Unit.has_rule`

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
@@ -10,13 +11,21 @@ from hammerlab.editions.core11.odds import KillOdds, kill_odds
 from hammerlab.editions.core11.profiles import DefenceStats, defence_of
 from hammerlab.editions.core11.rolls import Situation
 from hammerlab.editions.core11.weapons import (
+    FLAGS,
+    VALUED,
     WeaponError,
     WeaponProfile,
     parse_keyword,
     read_weapon,
 )
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
-from hammerlab.errors import ProfileError, QuestionError, known_situations, question_bounds
+from hammerlab.errors import (
+    ProfileError,
+    QuestionError,
+    firing_within,
+    known_situations,
+    question_bounds,
+)
 
 SITUATIONS: dict[str, str] = {
     "half-range": "the target is within half range ([RAPID FIRE], [MELTA])",
@@ -180,7 +189,7 @@ def plain_answer(
     written = tuple(keywords)
     unknown = [k for k in written if parse_keyword(k) is None]
     if unknown:
-        raise QuestionError(f"keyword not implemented: {unknown[0]!r}", "--keyword")
+        raise QuestionError(keyword_problem(unknown[0]), "--keyword")
     weapon = Weapon(
         name="weapon",
         characteristics={
@@ -223,6 +232,39 @@ def plain_answer(
         f"{models}x T{toughness} Sv{save}+ W{wounds}{_situations(situation)}",
         odds.choices,
     )
+
+
+EXAMPLE_VALUES = {"RAPID FIRE": "1", "SUSTAINED HITS": "1", "MELTA": "2", "BLAST": "2"}
+"""A value each keyword of :data:`weapons.VALUED` may take, for an error's example."""
+
+
+def keyword_problem(text: str) -> str:
+    """Why ``--keyword`` ``text`` is no keyword :func:`weapons.parse_keyword` reads, with
+    the spelling that works: a keyword written with other hyphens or spaces
+    (``lethal-hits``: ``LETHAL HITS``), one of :data:`weapons.VALUED` without its X
+    (``needs a number: e.g. SUSTAINED HITS 1``), ``ANTI-K`` without its Y+; any other
+    is not implemented (a review, s23: "sustained hits" was "not implemented", though
+    [SUSTAINED HITS X] is)."""
+    words = re.split(r"[\s-]+", text.strip().upper())
+    for name in (*FLAGS, *VALUED):
+        parts = re.split(r"[\s-]+", name)
+        if words[: len(parts)] != parts:
+            continue
+        rest = words[len(parts) :]
+        spelt = " ".join([name, *rest])
+        if parse_keyword(spelt) is not None:
+            return f"{text!r} is written {spelt!r}"
+        if name in VALUED:
+            what = f"a number or dice, not {' '.join(rest)!r}" if rest else "a number"
+            return f"{text!r} needs {what}: e.g. {name} {EXAMPLE_VALUES[name]}"
+    if words[0] == "ANTI" and len(words) > 1:
+        roll = words[2].rstrip("+") if len(words) > 2 else ""
+        spelt = f"ANTI-{words[1]} {roll}+"
+        if roll and parse_keyword(spelt) is not None:
+            return f"{text!r} is written {spelt!r}"
+        what = "a roll from 2+ to 6+" if roll else "a roll"
+        return f"{text!r} needs {what}: e.g. ANTI-{words[1]} 4+"
+    return f"keyword not implemented: {text!r}"
 
 
 def _situations(names: Iterable[str]) -> str:
@@ -344,11 +386,12 @@ def library_answer(
         view = read_weapon(weapon)
     except WeaponError as error:
         raise QuestionError(str(error)) from None
+
     # A model that carries the weapon twice (two bolt pistols) fires it twice, as in a battle.
-    carriers = sum(
-        entry.count * sum(w.name == weapon.name for w in entry.weapons)
-        for entry in attacker.entries
-    )
+    def copies(entry: ModelEntry) -> int:
+        return sum(w.name == weapon.name for w in entry.weapons)
+
+    carriers = sum(entry.count * copies(entry) for entry in attacker.entries)
     firing = question_bounds(
         "--models",
         "firing models",
@@ -356,8 +399,10 @@ def library_answer(
         1,
         MAX_MODELS,
     )
+    larger = firing_within(attacker, firing, copies, f"copies of {weapon.name}")
     _check_volume(view, firing)
     defence, notes = _target_defence(target)
+    notes += [larger] if larger else []
     _refuse_target(view, target.name, defence.keywords)
     wanted = target.model_count if target_models is None else target_models
     models = question_bounds("--target-models", "target models", wanted, 1, MAX_MODELS)

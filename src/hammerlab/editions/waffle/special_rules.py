@@ -18,7 +18,7 @@ from hammerlab.editions.waffle.profiles import StrengthSpec, WeaponProfile, sing
 from hammerlab.editions.waffle.strength import hit_strength
 from hammerlab.editions.waffle.weapon_rules import smashing, with_rules
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.datasheet import Profile
+from hammerlab.engine.datasheet import Datasheet, Profile
 from hammerlab.engine.units import Model, Unit
 from hammerlab.io.bounds import ROLL_RULE
 
@@ -333,8 +333,9 @@ def relentless(unit: Unit) -> bool:
     return unit_has(unit, "Relentless") or unit.has_rule("Slow and Purposeful")
 
 
-def cover_bonus(unit: Unit) -> int:
-    """How much better Stealth and Shrouded make ``unit``'s cover saves.
+def cover_bonus(unit: Unit | Datasheet) -> int:
+    """How much better Stealth and Shrouded make ``unit``'s cover saves (a unit on
+    the table, or a datasheet's at full strength: the exact odds' target).
 
     7th edition, Stealth: "A unit that contains at least one model with this
     special rule counts its cover saves as being 1 point better than normal.

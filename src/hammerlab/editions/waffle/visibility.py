@@ -122,8 +122,7 @@ def cover_save(
     if st(battle, target_unit).jinking if jinking is None else jinking:
         values.append(JINK_COVER)
     best = min(values) if values else None
-    better = int(gone_to_ground) + cover_bonus(target_unit)
-    save = improved_cover(best, better) if better else best
+    save = counted_cover(best, gone_to_ground, cover_bonus(target_unit))
     for rule in battle.hooks.get(COVER_SAVE):
         save = rule(battle, shooter, target_unit, target, save)
     return save
@@ -178,6 +177,17 @@ def terrain_covers(field: Battlefield, shooter: Vec, target: Vec) -> tuple[int, 
     areas = field.cover_between(shooter, target)
     areas += [a for a in field.areas_at(target) if a.cover_save]
     return tuple([a.cover_save for a in areas if a.cover_save is not None])
+
+
+def counted_cover(cover: int | None, gone_to_ground: bool, bonus: int) -> int | None:
+    """The cover save a model counts, from the best it has (``cover``: terrain, Jink;
+    ``None`` in the open): 1 better if its unit has gone to ground, and ``bonus``
+    better (:func:`special_rules.cover_bonus`: Stealth, Shrouded), as
+    :func:`improved_cover` improves it; unchanged where neither applies. What a
+    battle's wound is saved with (:func:`cover_save`) and the exact odds' target
+    counts (``analysis.odds_waffle``)."""
+    better = int(gone_to_ground) + bonus
+    return improved_cover(cover, better) if better else cover
 
 
 def improved_cover(cover: int | None, better: int) -> int:
