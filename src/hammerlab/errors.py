@@ -47,17 +47,24 @@ class UnknownNameError(HammerlabError, KeyError):
     """A unit, weapon, ruleset or option name that does not exist."""
 
     def __init__(
-        self, kind: str, name: str, known: list[str] | None = None, listed: str | None = None
+        self,
+        kind: str,
+        name: str,
+        known: list[str] | None = None,
+        listed: str | None = None,
+        place: str = "",
     ) -> None:
         """The names ``known`` give the hint (``did you mean``); with ``listed`` (what
         they are, ``units``) the message lists them all too, where they are few (a
-        battle's units, not a library's)."""
+        battle's units, not a library's); ``place`` names where the name was looked
+        for, where that is a file (``unknown unit 'Rhinoceros' in sm.cat``)."""
         close = similar_names(name, known or [])
         hint = f" (did you mean: {', '.join(close)})" if close else ""
         every = f"; {listed}: {', '.join(known or [])}" if listed is not None else ""
+        where = f" in {place}" if place else ""
         self.kind = kind
         self.name = name
-        super().__init__(f"unknown {kind} {name!r}{hint}{every}")
+        super().__init__(f"unknown {kind} {name!r}{where}{hint}{every}")
 
     def __str__(self) -> str:
         return str(self.args[0])
@@ -70,7 +77,8 @@ must be spelt to what was asked to be suggested: "Boys" and "Boyz" are 0.75."""
 
 def similar_names(name: str, known: list[str], most: int = 5) -> list[str]:
     """Up to ``most`` of ``known`` that ``name`` may have meant, ignoring case: those
-    containing it first (``Tactical`` for ``Tactical Squad``), then those spelt
+    containing it first (``Tactical`` for ``Tactical Squad``), then those it contains
+    (``Rhinoceros`` for ``Rhino``, of :data:`MIN_WORD` letters or more), then those spelt
     nearly alike, whole or by one of their words (``Boys`` for ``Ork Boyz``), or
     sharing words with it (``Leman Russ Squadron`` for ``Leman Russ Battle Tank``,
     ``Boyz`` for ``Ork Boyz``): those sharing the most words first, then those with
@@ -79,6 +87,7 @@ def similar_names(name: str, known: list[str], most: int = 5) -> list[str]:
     wanted = name.lower()
     words = [w for w in wanted.split() if len(w) >= MIN_WORD]
     containing = [k for k in known if wanted in k.lower()]
+    contained = [k for k in known if len(k) >= MIN_WORD and k.lower() in wanted]
 
     def alike(a: str, b: str) -> float:
         return difflib.SequenceMatcher(None, a, b).ratio()
@@ -95,7 +104,7 @@ def similar_names(name: str, known: list[str], most: int = 5) -> list[str]:
 
     scored = sorted(((score(k), k) for k in known), key=lambda pair: pair[0], reverse=True)
     close = [k for (shared, _, by_part, _), k in scored if shared or by_part >= SPELT_ALIKE]
-    return list(dict.fromkeys([*containing, *close]))[:most]
+    return list(dict.fromkeys([*containing, *contained, *close]))[:most]
 
 
 MIN_WORD = 3

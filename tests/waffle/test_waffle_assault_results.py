@@ -34,7 +34,7 @@ from test_waffle_vehicles import LEMAN_RUSS, vehicle_unit
 from hammerlab.editions.waffle.assault_results import combat_result, consolidate
 from hammerlab.editions.waffle.combat import combats
 from hammerlab.editions.waffle.fight import fight_sub_phase
-from hammerlab.editions.waffle.special_rules import may_sweep
+from hammerlab.editions.waffle.special_rules import sweep_bar
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
@@ -248,7 +248,7 @@ def test_a_unit_in_terminator_armour_may_not_make_a_sweeping_advance() -> None:
     assert asked(battle, A, "sweeping_advance") == []
     assert alive_ids(guards) == ["b.4", "b.5", "b.6"]
     assert all_dice_used(battle)
-    assert may_sweep(marines) and not may_sweep(terminators)
+    assert sweep_bar(marines) is None and sweep_bar(terminators) == "Terminator Armour"
 
 
 # --- A vehicle without a Weapon Skill in the combat ---------------------------------------

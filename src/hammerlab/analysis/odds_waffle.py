@@ -59,7 +59,14 @@ from hammerlab.editions.waffle.special_rules import (
     own_rules,
     unsupported_unit_rules,
 )
-from hammerlab.editions.waffle.vehicles import FRONT, REAR, SIDE, VehicleProfile, vehicle_of
+from hammerlab.editions.waffle.vehicles import (
+    FRONT,
+    IMMOBILE,
+    REAR,
+    SIDE,
+    VehicleProfile,
+    vehicle_of,
+)
 from hammerlab.editions.waffle.visibility import counted_cover
 from hammerlab.editions.waffle.wounds import majority_value, most_common_profile
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
@@ -757,7 +764,9 @@ def _vehicle_result(
 ) -> OddsResult:
     """Odds at one vehicle of ``target`` (its first model) from the facing the facts
     name (Front unless ``side-armour`` or ``rear-armour``): armour penetration
-    (Melta within ``half-range``), Hull Points lost, Wrecked and Explodes!."""
+    (Melta within ``half-range``), Hull Points lost, Wrecked and Explodes!. A vehicle
+    with the rule Immobile counts as Immobilised (``vehicles.is_immobilised``: another
+    Immobilised result takes a Hull Point)."""
     entry = target.entries[0]
     vehicle = vehicle_of(entry.profile)
     assert vehicle is not None
@@ -772,6 +781,7 @@ def _vehicle_result(
         weapons=len(entry.weapons),
         invulnerable=entry.profile.invulnerable,
         cover=in_cover,
+        immobilised=names_rule((*target.rules, *entry.rules), IMMOBILE),
         super_heavy=vehicle.super_heavy,
     )
     weapon = fired.weapon

@@ -31,10 +31,11 @@ from hammerlab.editions.waffle.special_rules import (
     close_combat_strength,
     close_combat_weapon,
     crusader,
-    may_sweep,
+    sweep_bar,
 )
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.toughness import toughness
+from hammerlab.editions.waffle.vehicles import is_immobile
 from hammerlab.editions.waffle.wounds import roll_to_wound
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
@@ -166,9 +167,8 @@ def sweeping_advances(
         chased = [f for f in foes if f.id in fled and not f.destroyed]
         if not chased or any(f.id not in fled and not f.destroyed for f in foes):
             continue
-        if not may_sweep(unit):
-            why = f"{unit.label} may not make a Sweeping Advance (Terminator Armour)"
-            battle.say("assault", why)
+        if (bar := sweep_bar(unit)) is not None:
+            battle.say("assault", f"{unit.label} may not make a Sweeping Advance ({bar})")
             continue
         if _will_sweep(battle, unit, chased):
             sweepers.append((unit, chased))
@@ -322,8 +322,11 @@ def pile_in(
     nor within 1" of an enemy unit that is not in the combat (as a charging model
     may not: a pile-in brings no other unit into the fight; an interpretation, in
     docs/rules/waffle.md). ``before`` is called before the first move (the fight's
-    Initiative step heading).
+    Initiative step heading). A unit with the rule Immobile, which "cannot move once
+    it has entered play" (``vehicles.IMMOBILE``), makes none.
     """
+    if is_immobile(unit):
+        return
     enemies = [e for f in foes for e in f.alive_models]
     if not enemies:
         return
@@ -348,8 +351,11 @@ def consolidate(battle: Battle, unit: Unit) -> None:
     models first; a model that would overlap a base, pass through another unit's
     base on its way (:func:`placement.in_the_way`), leave the table or come
     within 1" of an enemy moves a shorter part of the vector (tenths), or not
-    at all.
+    at all. A unit with the rule Immobile (``vehicles.IMMOBILE``) makes none, and rolls
+    no die for it.
     """
+    if is_immobile(unit):
+        return
     distance = battle.dice.d6(f"consolidate distance ({unit.label})")
     intent = choose_intent(battle, unit, f'consolidates up to {distance}"')
     goal = goal_of(battle, unit, intent)

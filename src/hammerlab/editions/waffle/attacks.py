@@ -27,6 +27,7 @@ from hammerlab.editions.waffle.firing_modes import is_grenade, may_fire, spend, 
 from hammerlab.editions.waffle.flyers import snap_against
 from hammerlab.editions.waffle.gets_hot import gets_hot, shots_fired, suffer
 from hammerlab.editions.waffle.markers import aim_points, blast_hits, template_hits
+from hammerlab.editions.waffle.one_use import is_one_use, spend_one_use
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import (
     ATTACK_WATCHERS,
@@ -722,6 +723,8 @@ def fire_weapon(
         _friendly_fire_penalty(battle, unit, result)
     for resolved in watched:
         resolved()
+    if is_one_use(profile):  # fired once in a battle
+        spend_one_use(battle, unit, models, weapon_name)
     return result
 
 

@@ -20,7 +20,7 @@ from hammerlab.editions.waffle.placement import EPSILON, in_the_way, path_gap
 from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.special_rules import crusader, passes_dangerous_terrain
 from hammerlab.editions.waffle.state import lose_one_wound, remove_casualty, st
-from hammerlab.editions.waffle.vehicles import leave_behind
+from hammerlab.editions.waffle.vehicles import is_immobile, leave_behind
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import TerrainArea
 from hammerlab.engine.datasheet import Profile
@@ -510,9 +510,14 @@ def fall_back(battle: Battle, unit: Unit, why: str) -> None:
     models fall back one by one (:func:`fall_back_one_by_one`). A unit with
     neither is Trapped! and destroyed (7th edition: a falling-back unit that
     cannot make its full Fall Back move is destroyed). Both readings are recorded
-    in docs/rules/waffle.md.
+    in docs/rules/waffle.md. A unit with the rule Immobile "cannot move once it has
+    entered play" (``vehicles.IMMOBILE``): it can make no Fall Back move, and is
+    Trapped! before any roll (an interpretation, docs/rules/waffle.md).
     """
     st(battle, unit).falling_back = True
+    if is_immobile(unit):
+        _trapped(battle, unit, "it is Immobile and cannot fall back")
+        return
     dice = 3 if has_fast_model(unit) else 2
     distance = battle.dice.total(dice, f"fall back distance {dice}D6 ({unit.label})")
     battle.emit(ReactionDeclared(unit=unit.label, reaction=f'falls back {distance}"', against=why))
@@ -532,14 +537,19 @@ def fall_back(battle: Battle, unit: Unit, why: str) -> None:
         return
     routes = fall_back_one_by_one(battle, unit, float(distance))
     if routes is None:
-        battle.say("morale", f'{unit.label} is trapped: it cannot fall back {distance}"')
-        for model in unit.alive_models:
-            remove_casualty(battle, unit, model, "trapped while falling back")
+        _trapped(battle, unit, f'it cannot fall back {distance}"')
         return
     for model, legs in routes:
         for leg in legs:
             if shift_model(battle, unit, model, leg, "falls back"):
                 unit.status.moved = True  # as the block's move counts (_shift)
+
+
+def _trapped(battle: Battle, unit: Unit, why: str) -> None:
+    """Trapped!: the falling-back ``unit`` is destroyed, the log saying ``why``."""
+    battle.say("morale", f"{unit.label} is trapped: {why}")
+    for model in unit.alive_models:
+        remove_casualty(battle, unit, model, "trapped while falling back")
 
 
 def fall_back_route(battle: Battle, unit: Unit, distance: float) -> tuple[Vec, Vec] | None:

@@ -37,7 +37,7 @@ from hammerlab.editions.waffle.vehicle_damage import (
     damage_chances,
     damage_modifier,
 )
-from hammerlab.editions.waffle.vehicles import SIDE, facing_of, vehicle_of, vehicle_status_now
+from hammerlab.editions.waffle.vehicles import SIDE, facing_of, is_immobilised, vehicle_of
 from hammerlab.editions.waffle.visibility import cover_save
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.geometry import base_distance
@@ -193,7 +193,7 @@ def hit_value(
         weapons=len(model.weapons),
         invulnerable=invulnerable_save(battle, target, model),
         cover=None if melee else cover_save(battle, firer, target, model, gone_to_ground=False),
-        immobilised=vehicle_status_now(battle, model).immobilised,
+        immobilised=is_immobilised(battle, target, model),
         super_heavy=vehicle.super_heavy,
     )
     odds = vehicle_odds(Volley(weapon, strength, hits=1), attack, aim)

@@ -34,6 +34,8 @@ from hammerlab.io.bounds import (
 STAT_NAMES = ("WS", "BS", "S", "T", "W", "I", "A", "Ld", "Sv")
 BASE_TYPES = ("Assault", "Heavy", "Rapid Fire", "Salvo", "Pistol", "Ordnance", "Melee")
 MARKERS = (*BLAST_MARKERS, "Template", "Barrage")
+ONE_USE = "One Use Only"
+"""The rule of a weapon fired once in a battle (``one_use``)."""
 WEAPON_RULES = (
     "Twin-linked",
     "Rending",
@@ -58,17 +60,30 @@ WEAPON_RULES = (
     "Skyfire",
     "Grenade",
     "Assault Grenades",
+    ONE_USE,
 )
 """Weapon special rules the Waffle Edition engine resolves (Force: the Psyker knows
 the Force power, ``psychic_powers.FORCE``; Melta, Lance, Armourbane and Haywire
 against vehicles only, ``armour.armour_attack``; Skyfire, ``flyers.snap_against``;
 Grenade, one thrown per unit per phase, ``firing_modes``; Assault Grenades, the
 Orks' stikkbombs' rule in the data, no Initiative 1 after a charge through
-difficult terrain, ``difficult_charge.is_assault_grenade``)."""
-RULE_SPELLINGS = {"gets hot!": "Gets Hot", "unwieldly": "Unwieldy"}
+difficult terrain, ``difficult_charge.is_assault_grenade``; One Use Only, a ranged
+weapon spent once fired, ``one_use``)."""
+RULE_SPELLINGS = {
+    "gets hot!": "Gets Hot",
+    "unwieldly": "Unwieldy",
+    "one use": ONE_USE,
+    "one shot": ONE_USE,
+    "one shot only": ONE_USE,
+    "one use only/one shot only": ONE_USE,
+}
 """Other spellings of a weapon rule in the data (lower case) → the rule's name: the
 Orks' ``Gets Hot!``; the Tyranid catalogue's Crushing Claws, ``Melee, Armourbane,
-Unwieldly`` (the 7th-edition crushing claws are "Melee, Armourbane, Unwieldy")."""
+Unwieldly`` (the 7th-edition crushing claws are "Melee, Armourbane, Unwieldy"); the
+shared game system's rule "One Use Only/One Shot Only", which the catalogues also
+write ``One Use`` (the Valkyrie's Hellstrike Missile) and ``One Shot`` (the Gorgon
+Mortar) and link by its own name beside the Type's ``One Use Only`` (the Stormraven's
+Stormstrike Missiles: the rule is read once)."""
 
 
 @dataclass(frozen=True)
@@ -353,8 +368,14 @@ class WeaponProfile:
         return None
 
     def unsupported_rules(self) -> list[str]:
-        """Special rules the engine does not resolve."""
-        return [r for r in self.rules if r.split(" (")[0].lower() not in _LOWER_RULES]
+        """Special rules the engine does not resolve: One Use Only on a melee weapon too
+        (only a ranged weapon is spent: ``one_use``)."""
+        return [
+            r
+            for r in self.rules
+            if r.split(" (")[0].lower() not in _LOWER_RULES
+            or (not self.is_ranged and r.lower() == ONE_USE.lower())
+        ]
 
 
 def single_hit(
@@ -516,8 +537,8 @@ def weapon_of(weapon: Weapon) -> WeaponProfile:
             raise ProfileError(f"weapon {name}: Type: {unplaced}", "Type")
         if marker:
             markers.add(marker)
-        else:
-            rules.append(RULE_SPELLINGS.get(token.lower(), token))
+        elif (rule := RULE_SPELLINGS.get(token.lower(), token)) not in rules:
+            rules.append(rule)
     _check_rules(name, list(weapon.keywords), "keywords")
     _check_rules(name, rules, "Type")
     ap_raw = weapon.get("AP", "-").strip()

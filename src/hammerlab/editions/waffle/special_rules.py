@@ -93,6 +93,8 @@ UNIT_RULES: Final[dict[str, str]] = {
     "Very Bulky": "counts as three models for Transport Capacity (transports.places_of)",
     "Extremely Bulky": "counts as five models for Transport Capacity (transports.places_of)",
     "Transport Capacity": "how many models a Transport carries (transports.capacity_of)",
+    "Immobile": "cannot move once it has entered play; a vehicle counts as Immobilised "
+    "(vehicles.held_still, vehicles.is_immobilised)",
     "Jink": "may Jink when targeted: 4+ cover save, then Snap Shots (rules/jink.py)",
     "Multi-tracker": "fires one more weapon in a shooting attack (attacks.weapons_per_phase); "
     "a vehicle already fires every weapon",
@@ -453,12 +455,17 @@ def passes_dangerous_terrain(unit: Unit, model: Model) -> bool:
     return model_has(unit, model, "Move Through Cover")
 
 
-def may_sweep(unit: Unit) -> bool:
-    """Whether ``unit`` may make a Sweeping Advance: not in Terminator Armour ("models
-    in Terminator Armour have the Bulky, Deep Strike, and Relentless special rules,
-    and may not make Sweeping Advances", the wargear's text in the shared data's
-    Space Marines catalogue)."""
-    return not unit_has(unit, "Terminator Armour")
+NO_SWEEP: Final = ("Terminator Armour", "Immobile")
+"""Rules that bar a Sweeping Advance: Terminator Armour ("models in Terminator Armour
+have the Bulky, Deep Strike, and Relentless special rules, and may not make Sweeping
+Advances", the wargear's text in the shared data's Space Marines catalogue); Immobile,
+whose unit "cannot move once it has entered play" (``vehicles.IMMOBILE``)."""
+
+
+def sweep_bar(unit: Unit) -> str | None:
+    """The rule of :data:`NO_SWEEP` that bars ``unit`` from a Sweeping Advance (its own,
+    or a model's alive), ``None`` where it may make one."""
+    return next((rule for rule in NO_SWEEP if unit_has(unit, rule)), None)
 
 
 def crusader(unit: Unit) -> bool:

@@ -42,6 +42,7 @@ from hammerlab.editions.waffle.vehicles import (
     SIDE,
     VehicleProfile,
     facing_of,
+    is_immobilised,
     is_vehicle,
     vehicle_of,
     vehicle_status,
@@ -273,7 +274,8 @@ def _suffer(battle: Battle, attacker: Unit, victim: Unit, model: Model, result: 
     (attacker's choice) … is destroyed" (:func:`_destroy_weapon`); with none left,
     Immobilised instead.
     Immobilised: "cannot move"; an Immobilised vehicle that is Immobilised
-    again "loses an additional Hull Point". "Until the end of its next turn"
+    again "loses an additional Hull Point" (one with the rule Immobile is
+    Immobilised already: :func:`vehicles.is_immobilised`). "Until the end of its next turn"
     counts the end of this turn when it is the vehicle's own.
     """
     status = vehicle_status(battle, model)
@@ -286,7 +288,7 @@ def _suffer(battle: Battle, attacker: Unit, victim: Unit, model: Model, result: 
         if not _destroy_weapon(battle, attacker, victim, model):
             _suffer(battle, attacker, victim, model, IMMOBILISED)
     elif result == IMMOBILISED:
-        if status.immobilised:
+        if is_immobilised(battle, victim, model):
             model.wounds_left -= 1
             battle.say("vehicle", f"{model.id} is already Immobilised: it loses another Hull Point")
         status.immobilised = True

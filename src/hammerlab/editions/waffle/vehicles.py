@@ -197,6 +197,31 @@ def turn_to_moves(battle: Battle, unit: Unit, starts: dict[str, Vec]) -> None:
         vehicle_status(battle, model).heading = _bearing(start, model.position)
 
 
+IMMOBILE = "Immobile"
+"""The rule, as the Space Marine catalogue of the shared data gives the Drop Pod's
+(``Space Marines - Codex (2015).cat``; the Astra Militarum catalogue links a rule of
+the name without a text to its Field Artillery and Platform Batteries): "An immobile
+vehicle cannot move once it has entered play, and counts in all respects as a vehicle
+that has suffered an immobilised damage result that cannot be repaired in any way.
+Note that this does not cause it to lose a Hull Point."."""
+
+
+def is_immobile(unit: Unit) -> bool:
+    """Whether ``unit`` has the rule :data:`IMMOBILE` (its own, or a model's alive)."""
+    return unit.has_rule(IMMOBILE)
+
+
+def is_immobilised(battle: Battle, unit: Unit, model: Model) -> bool:
+    """Whether vehicle ``model`` of ``unit`` is Immobilised: by a damage result, or by
+    the rule :data:`IMMOBILE`, its own or its unit's ("counts in all respects as a
+    vehicle that has suffered an immobilised damage result", which loses no Hull
+    Point: nothing is kept, so a vehicle with the rule is Immobilised from the start,
+    however the battle was set up)."""
+    if vehicle_status_now(battle, model).immobilised:
+        return True
+    return IMMOBILE.lower() in (r.lower() for r in (*unit.rules, *model.rules))
+
+
 def may_move(battle: Battle, unit: Unit) -> bool:
     """Whether ``unit`` may move at all (:func:`held_still`): what its move in the
     Movement phase, a Tank Shock, its Run (``shooting.can_run``) and its charge
@@ -215,17 +240,17 @@ def held_still(battle: Battle, unit: Unit) -> str | None:
     (its squadmates could only have moved within coherency of it); one whose Immobilised
     vehicles are not all of it moves, leaving them behind as units of their own
     (:func:`leave_behind`). A Walker's Run and charge are moves as well: "cannot move"
-    bars them too."""
+    bars them too.
+
+    A unit with the rule :data:`IMMOBILE` "cannot move once it has entered play"
+    (:func:`is_immobile`): a vehicle that has it counts as Immobilised; any other
+    unit (the Astra Militarum Field Artillery) is held still all the same."""
     if not has_vehicle_alive(unit):  # asked of every unit that might Run or charge
-        return None
-    statuses = [
-        vehicle_status_now(battle, m)
-        for m in unit.alive_models
-        if vehicle_of(m.profile) is not None
-    ]
-    if any(s.stunned_turns > 0 for s in statuses):
+        return "Immobile: it cannot move" if is_immobile(unit) else None
+    vehicles = [m for m in unit.alive_models if vehicle_of(m.profile) is not None]
+    if any(vehicle_status_now(battle, m).stunned_turns > 0 for m in vehicles):
         return "Crew Stunned: it cannot move"
-    if statuses and all(s.immobilised for s in statuses):
+    if vehicles and all(is_immobilised(battle, unit, m) for m in vehicles):
         return "Immobilised: it cannot move"
     return None
 
@@ -251,9 +276,7 @@ def leave_behind(battle: Battle, unit: Unit) -> None:
     none is."""
     alive = unit.alive_models
     stuck = [
-        m
-        for m in alive
-        if vehicle_of(m.profile) is not None and vehicle_status_now(battle, m).immobilised
+        m for m in alive if vehicle_of(m.profile) is not None and is_immobilised(battle, unit, m)
     ]
     if not stuck or len(stuck) == len(alive):
         return
@@ -303,7 +326,8 @@ def melee_cell_against(battle: Battle, target: Unit) -> str | None:
     if not vehicles or not all(not fights_in_melee(m) for m in target.alive_models):
         return None
     moved = any(
-        (s := vehicle_status_now(battle, m)).moved_last_turn and not s.immobilised for m in vehicles
+        vehicle_status_now(battle, m).moved_last_turn and not is_immobilised(battle, target, m)
+        for m in vehicles
     )
     return MOVED_HIT if moved else AUTOMATIC_HIT
 

@@ -44,12 +44,15 @@ class ImportResult:
         return self.unplayable.get(name, ())
 
     def find(self, name: str) -> Datasheet:
-        """The unit called ``name`` (any case)."""
+        """The unit called ``name`` (any case); another name is an
+        :class:`UnknownNameError` naming the file and the units spelt alike
+        (``unknown unit 'Rhinoceros' in sm.cat (did you mean: Rhino, ...)``)."""
         wanted = name.casefold()
         for datasheet in self.datasheets:
             if datasheet.name.casefold() == wanted:
                 return datasheet
-        raise UnknownNameError("unit", name, [d.name for d in self.datasheets])
+        known = [d.name for d in self.datasheets]
+        raise UnknownNameError("unit", name, known, place=self.source)
 
 
 _cache: dict[tuple[str, int, int], ImportResult] = {}

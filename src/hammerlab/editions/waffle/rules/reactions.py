@@ -26,7 +26,7 @@ from hammerlab.editions.waffle.points import (
 from hammerlab.editions.waffle.rules.supporting_fire import supporting_fire
 from hammerlab.editions.waffle.shooting import can_run, shooting_attack, snap_fire_weapons
 from hammerlab.editions.waffle.state import st
-from hammerlab.editions.waffle.vehicles import is_vehicle, is_walker
+from hammerlab.editions.waffle.vehicles import is_immobile, is_vehicle, is_walker
 from hammerlab.editions.waffle.visibility import unit_can_see
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.rules import HookPoint, Hooks, Installer, Parameter, RuleOption, RuleSettings
@@ -162,8 +162,9 @@ class FallBack:
 
     def available(self, battle: Battle, unit: Unit, attacker: Unit) -> bool:
         """Any unit that may react may fall back, but a vehicle (7th edition: vehicles
-        take no Morale checks and never fall back)."""
-        return not is_vehicle(unit)
+        take no Morale checks and never fall back) and a unit with the rule Immobile,
+        which "cannot move once it has entered play" (``vehicles.IMMOBILE``)."""
+        return not is_vehicle(unit) and not is_immobile(unit)
 
     def resolve(self, battle: Battle, unit: Unit, attacker: Unit) -> None:
         """The 6th/7th-edition Fall Back move."""
