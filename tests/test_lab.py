@@ -32,11 +32,13 @@ GUARD = EXAMPLES / "guard_suppress_terminators.toml"
 
 
 def test_paired_interval_by_hand() -> None:
-    # Differences 1, 2, 3: mean 2, sample sd 1, half-width 1.959964 / sqrt(3) = 1.1316.
+    # Differences 1, 2, 3: mean 2, sample sd 1, half-width t·1/√3 with t = 4.302653, the
+    # 95% quantile of Student's t with 2 degrees of freedom (√(2·0.95²/(1 - 0.95²)),
+    # its closed form; the tables' 4.303): 4.302653 / 1.732051 = 2.484138.
     paired = mean_interval([1.0, 2.0, 3.0], -10, 10)
     assert paired.mean == 2.0
-    assert paired.low == pytest.approx(2.0 - 1.131586, abs=1e-5)
-    assert paired.high == pytest.approx(2.0 + 1.131586, abs=1e-5)
+    assert paired.low == pytest.approx(2.0 - 2.484138, abs=1e-5)
+    assert paired.high == pytest.approx(2.0 + 2.484138, abs=1e-5)
 
 
 def test_a_rule_that_cannot_act_changes_nothing_with_common_random_numbers() -> None:
@@ -248,7 +250,8 @@ def test_win_rates_and_their_paired_difference_by_hand() -> None:
     # Four seeds. Baseline winners A, B, A, draw; variant winners A, A, A, B.
     # A: baseline 2 of 4, variant 3 of 4; per-seed differences 0, 1, 0, 0: mean
     # 0.25, sample sd sqrt((3 * 0.25² + 0.75²) / 3) = 0.5, half-width
-    # 1.959964 * 0.5 / sqrt(4) = 0.489991.
+    # t * 0.5 / sqrt(4) = 0.795612, t = 3.182446 the 95% quantile of Student's t with
+    # 3 degrees of freedom (the tables' 3.182): -0.545612..1.045612, cut at 1.
     # Wilson, z = 1.959964, z² = 3.841459: for 2 of 4 the centre is 0.5 and the
     # half-width z * sqrt(0.25/4 + z²/64) / (1 + z²/4) = 0.349961, so 0.150039..0.849961;
     # for 3 of 4 the centre (0.75 + z²/8) / (1 + z²/4) = 0.627527 and the half-width
@@ -262,14 +265,12 @@ def test_win_rates_and_their_paired_difference_by_hand() -> None:
     assert (a.baseline.mean, a.variant.mean, a.difference.mean) == (0.5, 0.75, 0.25)
     assert (a.baseline.low, a.baseline.high) == pytest.approx((0.150039, 0.849961), abs=1e-5)
     assert (a.variant.low, a.variant.high) == pytest.approx((0.300641, 0.954413), abs=1e-5)
-    assert (a.difference.low, a.difference.high) == pytest.approx(
-        (0.25 - 0.489991, 0.25 + 0.489991), abs=1e-5
-    )
+    assert (a.difference.low, a.difference.high) == pytest.approx((0.25 - 0.795612, 1.0), abs=1e-5)
     # The draw: 1 of 4, then none; differences 0, 0, 0, -1: mean -0.25, the same sd.
     draw = win_comparison(DRAW, baseline, variant)
     assert draw.difference.mean == -0.25
     assert (draw.difference.low, draw.difference.high) == pytest.approx(
-        (-0.25 - 0.489991, -0.25 + 0.489991), abs=1e-5
+        (-1.0, -0.25 + 0.795612), abs=1e-5
     )
     assert draw.variant.mean == 0.0 and draw.variant.low == 0.0
 

@@ -54,7 +54,7 @@ def test_lab_replays_the_battles_of_an_edited_plug_in_and_names_it(tmp_path: Pat
     assert _tally(same) == ""
     document = json.loads(same.stdout)
     assert document["store"] == {"folder": str(store), "reused": 4, "played": 0}
-    assert document["plugins"] == [{"path": path, "hash": first}]
+    assert document["plugins"] == [{"path": path, "name": "house_lab.py", "hash": first}]
     assert document["engine_version"] == f"{ENGINE_VERSION}+plugins:house_lab.py@{first}"
 
     _, edited = _plugin(plugin, "house_lab_rule", "edited")
@@ -85,7 +85,7 @@ def test_sweep_replays_an_edited_plug_in_and_every_output_names_it(tmp_path: Pat
     assert resumed.exit_code == 0, resumed.output
     document = json.loads(resumed.stdout)
     assert document["store"] == {"folder": str(store), "reused": 0, "played": 4}
-    named = {"path": path, "hash": edited}
+    named = {"path": path, "name": "house_sweep.py", "hash": edited}
     assert [p["plugins"] for p in document["points"]] == [[named], [named]]
     rows = list(csv.DictReader(io.StringIO(table.read_text(encoding="utf-8"))))
     assert {r["plugins"] for r in rows} == {f"{path} (hash {edited})"}

@@ -703,19 +703,20 @@ def test_sweep_says_whether_the_precision_was_reached() -> None:
 
 
 def test_a_count_s_interval_is_cut_to_what_the_count_can_be() -> None:
-    # Models left 0, 0, 0, 6 of 6: mean 1.5, sample sd 3, half-width
-    # 1.959964 * 3 / 2 = 2.939946: -1.439946..4.439946, cut at 0.
-    # Models left 6, 6, 6, 0 of 6: mean 4.5, the same half-width: 1.560054..7.439946,
-    # cut at the 6 models the unit has.
-    low = UnitInfo("low", "Low", "A", 6, 6)
-    high = UnitInfo("high", "High", "A", 6, 6)
-    outcomes = [Outcome({"low": n, "high": 6 - n}, "A") for n in (0, 0, 0, 6)]
+    # Models left 0, 0, 0, 6 of 12: mean 1.5, sample sd 3, half-width
+    # t * 3 / 2 = 4.773669, t = 3.182446 the 95% quantile of Student's t with 3 degrees
+    # of freedom (the tables' 3.182): -3.273669..6.273669, cut at 0.
+    # Models left 12, 12, 12, 6 of 12: mean 10.5, the same half-width:
+    # 5.726331..15.273669, cut at the 12 models the unit has.
+    low = UnitInfo("low", "Low", "A", 12, 12)
+    high = UnitInfo("high", "High", "A", 12, 12)
+    outcomes = [Outcome({"low": n, "high": 12 - n}, "A") for n in (0, 0, 0, 6)]
     result = summarize("s", "h", (), [low, high], ["A"], outcomes, range(1, 5))
     cut_low, cut_high = (s.models_left for s in result.units)
     assert (cut_low.mean, cut_low.low) == (1.5, 0.0)
-    assert cut_low.high == pytest.approx(1.5 + 2.939946, abs=1e-5)
-    assert cut_high.low == pytest.approx(4.5 - 2.939946, abs=1e-5)
-    assert (cut_high.mean, cut_high.high) == (4.5, 6.0)
+    assert cut_low.high == pytest.approx(1.5 + 4.773669, abs=1e-5)
+    assert cut_high.low == pytest.approx(10.5 - 4.773669, abs=1e-5)
+    assert (cut_high.mean, cut_high.high) == (10.5, 12.0)
 
 
 def test_seed_ranges_and_their_text() -> None:

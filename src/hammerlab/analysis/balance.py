@@ -136,7 +136,7 @@ def solve(
     """Find where the metric crosses ``goal`` between ``low`` and ``high`` (see the module).
 
     ``binary`` metrics (a win is 1, anything else 0) get Wilson intervals, others
-    the normal approximation within the metric's ``span`` at the value, or, where
+    Student's t interval within the metric's ``span`` at the value, or, where
     every battle gave the same value, the bound of
     :func:`~hammerlab.analysis.stats.mean_interval`.
     """

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Sequence
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
-from hammerlab.editions.plugins import PluginFile
+from hammerlab.editions.plugins import HASH_DIGITS, PluginFile
 
 SOURCE_SUFFIXES = (".py", ".toml")
 """The files of the package that decide how a battle is played: its code and the
@@ -66,7 +68,23 @@ def engine_version(plugins: Sequence[PluginFile] = ()) -> str:
     (the same file elsewhere plays the same battles)."""
     if not plugins:
         return ENGINE_VERSION
-    return f"{ENGINE_VERSION}+plugins:" + ",".join(p.label for p in plugins)
+    return ENGINE_VERSION + PLUGINS_MARK + ",".join(p.label for p in plugins)
+
+
+PLUGINS_MARK = "+plugins:"
+"""What stands in an engine version before its plug-ins' labels (:func:`engine_version`)."""
+
+
+def stored_plugins(version: str) -> list[dict[str, Any]]:
+    """The plug-in files an engine version names (:func:`engine_version`), for JSON as
+    :meth:`~hammerlab.editions.plugins.PluginFile.to_dict` writes one, with the path
+    ``None``: a store keeps what played a battle, not where the file was, e.g.
+    ``{"path": None, "name": "brace.py", "hash": "d9e033f717b7"}``."""
+    _, mark, labels = version.partition(PLUGINS_MARK)
+    if not mark:
+        return []
+    found = re.findall(rf"(.+?)@([0-9a-f]{{{HASH_DIGITS}}})(?:,|$)", labels)
+    return [{"path": None, "name": name, "hash": digest} for name, digest in found]
 
 
 def plugins_line(plugins: Sequence[PluginFile]) -> str | None:

@@ -16,6 +16,7 @@ implement, as ``hammerlab battle`` notes them.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
@@ -82,6 +83,14 @@ Progress = Callable[[int], None]
 
 Settings = Mapping[str, ParamValue]
 """Rule options and parameters as ``--rule`` gives them (``name`` or ``name.param``)."""
+
+
+def file_rules_text(rules: Settings) -> str:
+    """A scenario file's ``[rules]`` as the file writes them (``fiery_charge = true``), or
+    what having none means: how a sweep's and a lab's reports name what a file plays."""
+    if not rules:
+        return "none (the ruleset's defaults)"
+    return ", ".join(f"{key} = {json.dumps(value)}" for key, value in rules.items())
 
 
 @dataclass(frozen=True)
@@ -352,7 +361,8 @@ class WinComparison:
     difference: Estimate
     """Variant minus baseline: the mean of the per-seed differences of the two
     arms' win indicators (each 1 or 0, so each difference -1, 0 or 1), with its
-    95% normal interval (mean ± 1.96·sd/√n), which pairing by seed narrows; where
+    95% t interval (:func:`~hammerlab.analysis.stats.mean_interval`), which pairing
+    by seed narrows; where
     every difference was the same, the bound of
     :func:`~hammerlab.analysis.stats.mean_interval`."""
 
@@ -425,6 +435,23 @@ class LabReport:
     engine_version: str = ENGINE_VERSION
     """What played both arms, the plug-ins included
     (:func:`~hammerlab.analysis.engine_version.engine_version`)."""
+    source: str = ""
+    """The scenario file played (as given)."""
+    scenario_hash: str = ""
+    """Its hash (:func:`~hammerlab.analysis.sweep.scenario_hash`), as a sweep names it."""
+    file_rules: Settings = field(default_factory=dict)
+    """The file's own ``[rules]``, as written: what both arms play unless compared or
+    set (a rules writer's review: two copies of one scenario, alike but for their
+    ``[rules]``, gave reports that could not be told apart)."""
+
+    @property
+    def file_text(self) -> str:
+        """The scenario file for people: ``PATH (hash HASH); its rules: ...``, as a
+        sweep heads a file's section."""
+        return (
+            f"{self.source} (hash {self.scenario_hash}); its rules: "
+            f"{file_rules_text(self.file_rules)}"
+        )
 
     @property
     def arms_text(self) -> str:
@@ -487,6 +514,9 @@ class LabReport:
         """Plain data for JSON."""
         return {
             "scenario": self.scenario,
+            "source": self.source,
+            "scenario_hash": self.scenario_hash,
+            "file_rules": dict(self.file_rules),
             "rule": self.rule,
             "set_in_both_arms": {k: str(v) for k, v in self.shared.items()},
             "arms": [setting.to_dict() for setting in self.settings],
@@ -609,6 +639,7 @@ def compare(
             report = replace(
                 report, dice=dice, precision=precision, precision_reached=reached,
                 plugins=pair[0].plugins, engine_version=pair[0].engine_version,
+                source=source, scenario_hash=pair[0].scenario_hash, file_rules=scenario.rules,
             )  # fmt: skip
             if reached is not False or played_runs >= runs:
                 return report

@@ -22,6 +22,7 @@ from hammerlab.analysis.engine_version import plugins_line
 from hammerlab.analysis.lab import LabReport
 from hammerlab.analysis.stats import Estimate, alike_note, interval, rounding_note
 from hammerlab.analysis.sweep import (
+    NOTES_UNKNOWN,
     PointResult,
     ScenarioFile,
     choices_text,
@@ -118,8 +119,11 @@ def _plugins(plugins: Sequence[PluginFile]) -> str:
     return "" if line is None else f"<p>{html.escape(line)}</p>"
 
 
-def _notes(warnings: Sequence[str]) -> str:
-    """The datasheets' notes (special rules not implemented), as a list."""
+def _notes(warnings: Sequence[str] | None) -> str:
+    """The datasheets' notes (special rules not implemented), as a list (``None``: not
+    known, :attr:`~hammerlab.analysis.sweep.ScenarioFile.warnings`)."""
+    if warnings is None:
+        return f"<p><b>Not implemented:</b> {NOTES_UNKNOWN}.</p>"
     if not warnings:
         return "<p><b>Not implemented:</b> none noted.</p>"
     items = "".join(f"<li>{html.escape(w)}</li>" for w in warnings)
@@ -190,6 +194,7 @@ def lab_report_html(report: LabReport) -> str:
             "<!DOCTYPE html><html><head><meta charset='utf-8'>",
             f"<title>hammerlab lab</title><style>{STYLE}</style></head><body>",
             f"<h1>{html.escape(report.scenario)}</h1>",
+            f"<p><b>Scenario file:</b> {html.escape(report.file_text)}</p>",
             f"<p><b>Compared:</b> {html.escape(report.rule)}"
             + (f", both arms with {html.escape(both)}" if both else "")
             + f"; {html.escape(report.arms_text)}.</p>",
@@ -198,7 +203,7 @@ def lab_report_html(report: LabReport) -> str:
             f"{html.escape(report.engine_version)}.</p>",
             _plugins(report.plugins),
             "<p><b>Method:</b> both arms play the same seeds (common random numbers); "
-            "differences have 95% normal intervals of the paired differences, each arm's "
+            "differences have 95% Student's t intervals of the paired differences, each arm's "
             "win rate a 95% Wilson interval.</p>",
             _lab_svg(report),
             "<table><tr><th>Unit</th><th>Player</th><th>Models</th><th>Baseline</th>"

@@ -57,7 +57,15 @@ from typing import Any
 import duckdb
 
 from hammerlab.analysis.lab import Outcome
-from hammerlab.analysis.sweep import Case, PointResult, UnitInfo, point_rules, summarize
+from hammerlab.analysis.sweep import (
+    Case,
+    PointResult,
+    ScenarioFile,
+    UnitInfo,
+    point_rules,
+    stored_file,
+    summarize,
+)
 from hammerlab.errors import HammerlabError
 
 FILE = "battles.duckdb"
@@ -154,7 +162,7 @@ class ResultStore:
             folder.mkdir(parents=True, exist_ok=True)
             self.db = duckdb.connect(str(folder / FILE))
         except (OSError, duckdb.Error) as error:
-            raise StoreError(f"{folder}: cannot open the results store: {error}") from None
+            raise _cannot_open(folder, "cannot open the results store", error) from None
         try:
             name = self.db.execute("SELECT current_database()").fetchall()[0][0]
             empty = _empty(self.db, name)
@@ -323,36 +331,47 @@ class ResultStore:
             raise StoreError(f"{self.folder}: cannot write the results store: {error}") from None
 
 
+HELD_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+"""The signals a write holds back (:func:`_interrupt_after`): a Ctrl-C, and a SIGTERM,
+which a run's :class:`~hammerlab.analysis.runners.Runner` turns into one."""
+
+
 @contextmanager
 def _interrupt_after() -> Iterator[None]:
-    """Hold a Ctrl-C (SIGINT) back until the block is done, then deliver it.
+    """Hold a Ctrl-C (SIGINT) or a SIGTERM back until the block is done, then deliver it
+    to the handler there was before (a SIGTERM with none of hammerlab's still ends
+    the process, once the block is done).
 
     DuckDB answers a SIGINT during a statement by abandoning it with a
     ``RuntimeError`` rather than a ``KeyboardInterrupt``, which would leave the
     transaction open and the interrupt unreported. Signal handlers belong to the
     main thread; elsewhere the block runs as it is.
     """
-    previous = signal.getsignal(signal.SIGINT)
     with _held_interrupts() as held:
         yield
-    if held and callable(previous):
-        previous(signal.SIGINT, None)
+    for number in dict.fromkeys(held):
+        signal.raise_signal(number)
 
 
 @contextmanager
 def _held_interrupts() -> Iterator[list[int]]:
-    """Note each Ctrl-C (SIGINT) in the list the block is given, rather than raise it
-    (:func:`_interrupt_after`; a merge checks the list between statements). In a
-    thread other than the main one, which signals never reach, the list stays empty."""
+    """Note each Ctrl-C (SIGINT) or SIGTERM in the list the block is given, rather than
+    act on it (:func:`_interrupt_after`; a merge checks the list between statements).
+    In a thread other than the main one, which signals never reach, the list stays
+    empty."""
     held: list[int] = []
     if threading.current_thread() is not threading.main_thread():
         yield held
         return
-    previous = signal.signal(signal.SIGINT, lambda number, _: held.append(number))
+    previous = {
+        number: signal.signal(number, lambda number, _: held.append(number))
+        for number in HELD_SIGNALS
+    }
     try:
         yield held
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 @contextmanager
@@ -595,9 +614,30 @@ def _attach(db: duckdb.DuckDBPyConnection, name: str, folder: Path) -> None:
         db.execute(f"ATTACH '{_quoted(path)}' AS {name} (READ_ONLY)")
         problem = _problem(db, name)
     except duckdb.Error as error:
-        raise StoreError(f"{folder}: cannot read the results store: {error}") from None
+        raise _cannot_open(folder, "cannot read the results store", error) from None
     if problem is not None:
         raise StoreError(f"{folder}: {problem}")
+
+
+LOCKED = "Could not set lock on file"
+"""What DuckDB says where another process holds a database open for writing (one
+process at a time may: a sweep or lab writing its ``--out`` holds it until it ends)."""
+
+
+def _cannot_open(folder: Path, what: str, error: Exception) -> StoreError:
+    """The :class:`StoreError` for a store that could not be opened (``what``: to write
+    it, to read it): where another process holds it (:data:`LOCKED`), that, in words
+    of its own, not those of a damaged store (a rules writer's review: reading a
+    running sweep's store said ``cannot read the results store: IO Error: Could not
+    set lock on file``); else ``what`` and DuckDB's error."""
+    if LOCKED not in str(error):
+        return StoreError(f"{folder}: {what}: {error}")
+    holder = re.search(r"\(PID (\d+)\)", str(error))
+    who = f" (PID {holder[1]})" if holder else ""
+    return StoreError(
+        f"{folder}: the store is being written by another process{who}, a sweep or lab "
+        "that holds it until it ends; wait for it, or copy the folder and read the copy"
+    )
 
 
 def _quoted(path: Path) -> str:
@@ -613,12 +653,14 @@ def summaries(folders: Sequence[Path]) -> list[PointResult]:
     names its points.
 
     The store keeps no order of its points: they come by file path, then by the
-    point's settings as stored (JSON text), then by engine version."""
+    scenario's hash (two versions of one file, edited between two sweeps, each
+    together), then by the point's settings as stored (JSON text), then by engine
+    version."""
     with open_union(folders) as db, _reading(db, _attached(folders)):
         groups = db.execute(
             "SELECT DISTINCT b.scenario_hash, b.params, b.engine_version, s.name, s.players, "
             "s.scenario, s.source FROM battles b JOIN scenarios s USING (scenario_hash) "
-            "ORDER BY s.source, s.name, b.params, b.engine_version"
+            "ORDER BY s.source, s.name, b.scenario_hash, b.params, b.engine_version"
         ).fetchall()
         results = []
         for hash_, params, engine, name, players, scenario, source in groups:
@@ -645,6 +687,24 @@ def summaries(folders: Sequence[Path]) -> list[PointResult]:
                           list(stored.values()), list(stored), engine, source or "", rules)
             )  # fmt: skip
         return results
+
+
+def stored_files(folders: Sequence[Path]) -> list[ScenarioFile]:
+    """Every scenario file whose battles ``folders`` hold, as ``sweep`` lists the files it
+    plays (:func:`~hammerlab.analysis.sweep.stored_file`): path, name, hash, ``[rules]``
+    and the special rules not implemented, in the order of :func:`summaries` (by path,
+    then name; two versions of one file, by hash)."""
+    with open_union(folders) as db, _reading(db, _attached(folders)):
+        rows = db.execute(
+            "SELECT DISTINCT s.source, s.name, s.scenario_hash, s.scenario FROM scenarios s "
+            "WHERE s.scenario_hash IN (SELECT scenario_hash FROM battles) "
+            "ORDER BY s.source, s.name, s.scenario_hash"
+        ).fetchall()
+        return [
+            stored_file(source or "", name, hash_,
+                        _json(scenario, dict, "table scenarios: column scenario"))
+            for source, name, hash_, scenario in rows
+        ]  # fmt: skip
 
 
 def _casualties(scenario: Mapping[str, Any]) -> dict[str, int]:
@@ -801,7 +861,8 @@ def _copy(db: duckdb.DuckDBPyConnection, sources: Sequence[Path], target: Path) 
     """Every row of the stores in ``sources`` into the store open on ``db`` (in
     ``target``), the rows it holds already kept, in one transaction: all of them or,
     should a statement fail, none (a :class:`StoreError`); a Ctrl-C is held until the
-    statement under way ends, then rolls it all back (:class:`MergeInterruptedError`)."""
+    statement under way ends, then rolls it all back (:class:`MergeInterruptedError`), and
+    so is a SIGTERM (:data:`HELD_SIGNALS`)."""
     names = [f"m{index}" for index in range(len(sources))]
     stopped = MergeInterruptedError(f"{target}: interrupted: the merge wrote nothing")
     try:

@@ -37,8 +37,8 @@ from pydantic import ValidationError
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.analysis.choices import named_choices, never_chosen, total
-from hammerlab.analysis.engine_version import ENGINE_VERSION, engine_version
-from hammerlab.analysis.lab import DRAW, Outcome, Progress, Settings
+from hammerlab.analysis.engine_version import ENGINE_VERSION, engine_version, stored_plugins
+from hammerlab.analysis.lab import DRAW, Outcome, Progress, Settings, file_rules_text
 from hammerlab.analysis.runners import Batch, Runner, batch_size
 from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
 from hammerlab.editions import get_ruleset
@@ -426,17 +426,16 @@ class ScenarioFile:
     scenario_hash: str
     rules: Mapping[str, ParamValue]
     """The file's ``[rules]``, as written (empty: the ruleset's defaults)."""
-    warnings: tuple[str, ...]
+    warnings: tuple[str, ...] | None
     """The special rules its datasheets have that the engine does not implement
-    (what ``hammerlab battle`` notes)."""
+    (what ``hammerlab battle`` notes); ``None`` where they are not known: a file
+    read back from a store whose datasheets cannot be read here (:func:`stored_file`)."""
 
     @property
     def rules_text(self) -> str:
-        """The ``[rules]`` as the file writes them (``fiery_charge = true``), or what
-        having none means."""
-        if not self.rules:
-            return "none (the ruleset's defaults)"
-        return ", ".join(f"{key} = {json.dumps(value)}" for key, value in self.rules.items())
+        """The ``[rules]`` as the file writes them
+        (:func:`~hammerlab.analysis.lab.file_rules_text`)."""
+        return file_rules_text(self.rules)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
@@ -445,7 +444,7 @@ class ScenarioFile:
             "scenario": self.name,
             "scenario_hash": self.scenario_hash,
             "rules": dict(self.rules),
-            "warnings": list(self.warnings),
+            "warnings": None if self.warnings is None else list(self.warnings),
         }
 
 
@@ -463,6 +462,30 @@ def scenario_files(grid_cases: Sequence[Case]) -> list[ScenarioFile]:
                 case.warnings,
             )
     return list(files.values())
+
+
+NOTES_UNKNOWN = (
+    "not known: its datasheets cannot be read here (a BattleScribe file no longer beside "
+    "it, or a plug-in's rule in its [rules]); sweep on the file lists them"
+)
+"""What a report says of a stored file's special rules not implemented where they are
+not known (:func:`stored_file`)."""
+
+
+def stored_file(source: str, name: str, hash_: str, stored: Mapping[str, Any]) -> ScenarioFile:
+    """A scenario file as a store recorded it (``stored``: the scenario's JSON), for
+    ``results`` to head its points with as ``sweep`` does: its path, name, hash and
+    ``[rules]``, and the special rules not implemented as this hammerlab reads its
+    datasheets from the stored scenario (``None`` where it cannot: a BattleScribe
+    file no longer beside ``source``, a plug-in's rule in its ``[rules]``)."""
+    rules = stored.get("rules")
+    try:
+        notes: tuple[str, ...] | None = tuple(
+            prepare(Scenario.model_validate(stored), source).warnings
+        )
+    except (HammerlabError, ValueError):  # pydantic's ValidationError is a ValueError
+        notes = None
+    return ScenarioFile(source, name, hash_, rules if isinstance(rules, dict) else {}, notes)
 
 
 @dataclass(frozen=True)
@@ -534,7 +557,8 @@ class PointResult:
     comparisons, like ``source``."""
     plugins: tuple[PluginFile, ...] = field(default=(), compare=False)
     """The plug-in files that played the point (their paths, for reports; a point read
-    back from a store has none here: its engine version names them, without the path)."""
+    back from a store has none here: its engine version names them, without the path,
+    which :meth:`plugin_dicts` and :meth:`csv_rows` give)."""
 
     @property
     def runs(self) -> int:
@@ -563,7 +587,7 @@ class PointResult:
             "first_seed": self.first_seed,
             "seeds": [list(r) for r in self.seeds],
             "engine_version": self.engine_version,
-            "plugins": [p.to_dict() for p in self.plugins],
+            "plugins": self.plugin_dicts(),
             "units": [
                 {
                     # "id" and "label" mean the same in every command's JSON; "unit",
@@ -593,6 +617,15 @@ class PointResult:
             ),
         }
 
+    def plugin_dicts(self) -> list[dict[str, Any]]:
+        """The plug-in files that played the point, for JSON: path, name and hash; for a
+        point read back from a store, the path ``None`` and the name and hash its engine
+        version gives (:func:`~hammerlab.analysis.engine_version.stored_plugins`: until
+        session 23 ``results`` wrote ``[]``, as if none had played)."""
+        if self.plugins:
+            return [p.to_dict() for p in self.plugins]
+        return stored_plugins(self.engine_version)
+
     def csv_rows(self) -> list[dict[str, Any]]:
         """One flat row per metric (scenario, its file, engine, seeds, point, metric, mean,
         interval, n): rows of runs on other seeds, or by another engine, tell apart."""
@@ -602,7 +635,7 @@ class PointResult:
             "source": self.source,
             "engine_version": self.engine_version,
             "seeds": " ".join(str(a) if a == b else f"{a}..{b}" for a, b in self.seeds),
-            **({"plugins": "; ".join(p.text for p in self.plugins)} if self.plugins else {}),
+            **({"plugins": self._plugins_cell()} if self.plugin_dicts() else {}),
             **dict(self.point),
         }
         rows = []
@@ -614,6 +647,13 @@ class PointResult:
         for key, (offered, chosen) in (self.choices or {}).items():
             rows.append({**base, "metric": f"choice.{key}", "offered": offered, "chosen": chosen})
         return rows
+
+    def _plugins_cell(self) -> str:
+        """The CSV's ``plugins`` cell: ``PATH (hash HASH)`` each, or, read back from a
+        store, ``NAME@HASH`` each, as the engine version names them."""
+        if self.plugins:
+            return "; ".join(p.text for p in self.plugins)
+        return "; ".join(f"{p['name']}@{p['hash']}" for p in self.plugin_dicts())
 
 
 def _flat(e: Estimate) -> dict[str, float | int | str]:

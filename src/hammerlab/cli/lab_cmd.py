@@ -109,8 +109,8 @@ def run_lab(
                         spec, str(scenario), experiment, runs, seed, processes, plugins, advance,
                         ai, precision, dice, runner, store, resume,
                     )  # fmt: skip
-            except KeyboardInterrupt:
-                raise interrupted(out, store) from None
+            except KeyboardInterrupt as stop:
+                raise interrupted(out, store, stop) from None
     except SweepError as error:
         raise usage_error("--out", error) from None
     except FlagError as error:
@@ -154,6 +154,7 @@ def _print_report(report: LabReport) -> None:
         + (", keyed dice" if report.dice == "keyed" else ""),
         markup=False,
     )
+    console.print(f"Scenario file: {report.file_text}", markup=False)
     console.print(report.arms_text, markup=False)
     loaded = plugins_line(report.plugins)
     if loaded:

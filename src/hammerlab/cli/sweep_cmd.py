@@ -16,9 +16,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from hammerlab.analysis.engine_version import plugins_line
-from hammerlab.analysis.runners import DaskRunner, Runner
+from hammerlab.analysis.runners import DaskRunner, Runner, Terminated
 from hammerlab.analysis.stats import alike_note, interval, rounding_note
 from hammerlab.analysis.sweep import (
+    NOTES_UNKNOWN,
     PointResult,
     SameScenarioError,
     ScenarioFile,
@@ -129,8 +130,8 @@ def run_sweep(
                     results = sweep(
                         grid_cases, runs, seed, runner, precision, store, resume, advance
                     )
-            except KeyboardInterrupt:
-                raise interrupted(out, store) from None
+            except KeyboardInterrupt as stop:
+                raise interrupted(out, store, stop) from None
     except SweepError as error:
         raise usage_error("--out", error) from None
     except HammerlabError as error:
@@ -191,13 +192,13 @@ def vary_error(error: RuleSettingError) -> typer.Exit:
     return usage_error("--vary", error)
 
 
-def _switched_on_line(implied: Mapping[str, str]) -> str | None:
-    """One sentence naming the rules on at every point because a parameter of theirs
-    is varied (``None``: none are)."""
+def _switched_on_line(implied: Mapping[str, str], where: str = "point") -> str | None:
+    """One sentence naming the rules on at every ``where`` (a sweep's point, a balance's
+    probe) because a parameter of theirs is varied (``None``: none are)."""
     if not implied:
         return None
     named = ", ".join(f"{rule} (by {key})" for rule, key in implied.items())
-    return f"On at every point, since a parameter of theirs is varied: {named}."
+    return f"On at every {where}, since a parameter of theirs is varied: {named}."
 
 
 REPORT_SUFFIXES = (".html", ".htm")
@@ -265,9 +266,10 @@ def tell_tally(tally: dict[str, Any] | None) -> None:
         )
 
 
-def interrupted(out: Path | None, store: ResultStore | None) -> typer.Exit:
-    """Say in one line on standard error what a run stopped by Ctrl-C kept, and give
-    the exit to raise: status 130 (128 + SIGINT, as a shell reports it).
+def interrupted(out: Path | None, store: ResultStore | None, stop: KeyboardInterrupt) -> typer.Exit:
+    """Say in one line on standard error what a run stopped by Ctrl-C (or a SIGTERM:
+    :class:`~hammerlab.analysis.runners.Terminated`) kept, and give the exit to raise:
+    status 130 (128 + SIGINT, as a shell reports it), 143 for a SIGTERM.
 
     The store is written a batch of seeds at a time, so what was saved is every
     batch finished; the batches being played were lost, and ``--resume`` plays them.
@@ -284,7 +286,7 @@ def interrupted(out: Path | None, store: ResultStore | None) -> typer.Exit:
             "with --resume to continue"
         )
     typer.echo(line, err=True)
-    return typer.Exit(130)
+    return typer.Exit(128 + (stop.signal_number if isinstance(stop, Terminated) else 2))
 
 
 def _method(runs: int, precision: float | None, seed: int, workers: int, sched: str | None) -> str:
@@ -297,7 +299,7 @@ def _method(runs: int, precision: float | None, seed: int, workers: int, sched: 
     )
     return (
         f"Every grid point plays seeds {seed}, {seed + 1}, ... ({stop}) on {where}; "
-        "95% intervals: normal approximation for mean models left (cut to 0..the unit's "
+        "95% intervals: Student's t for mean models left (cut to 0..the unit's "
         "models, what a count can be; a bound where every battle was alike), Wilson for rates."
     )
 
@@ -345,25 +347,34 @@ def print_files(files: Sequence[ScenarioFile]) -> None:
             f"\n{f.source}: {f.name} (hash {f.scenario_hash}); its rules: {f.rules_text}",
             markup=False,
         )
-        for warning in f.warnings:
+        if f.warnings is None:
+            console.print(f"special rules not implemented: {NOTES_UNKNOWN}", markup=False)
+        for warning in f.warnings or ():
             console.print(f"[yellow]note:[/yellow] {escape(warning)}")
 
 
 def print_points(results: Sequence[PointResult], engine: bool = False) -> None:
     """One table per grid point: models left per unit, then win rates and how often the
     choices of the rules varied were offered and chosen. The heading
-    names the scenario file (its hash where the file is not known), so two files
-    that share a name are told apart; the seeds (``N battles from seed S`` when
-    they follow on, else their ranges); and, with ``engine``, the engine version
-    that played them."""
+    names the scenario file (its hash where the file is not known, and beside its
+    path where the results hold several versions of the file: a store of a file
+    edited between two sweeps), so two files that share a name are told apart; the
+    seeds (``N battles from seed S`` when they follow on, else their ranges); and,
+    with ``engine``, the engine version that played them."""
+    versions: dict[str, set[str]] = {}
     for result in results:
+        versions.setdefault(result.source, set()).add(result.scenario_hash)
+    for result in results:
+        file = result.source or result.scenario_hash
+        if result.source and len(versions[result.source]) > 1:
+            file += f" (hash {result.scenario_hash})"
         seeds = (
             f" from seed {result.first_seed}"
             if len(result.seeds) == 1
             else f", seeds {seeds_text(result.seeds)}"
         )
         console.print(
-            f"\n{result.source or result.scenario_hash} ({result.scenario}) · "
+            f"\n{file} ({result.scenario}) · "
             f"{point_label(result.point) or 'as written'} · "
             f"{result.runs} battles{seeds}"
             + (f" · engine {result.engine_version}" if engine else ""),
@@ -433,6 +444,7 @@ def run_results(
         no_statement,
         not_a_read,
         query,
+        stored_files,
         summaries,
     )
 
@@ -494,13 +506,19 @@ def run_results(
                 write_file(csv_file, rows_csv(columns, rows))
             return
         results = summaries(folders)
+        files = stored_files(folders)
     except HammerlabError as error:
         raise fail(error) from None
     warnings = never_chosen_at_any_point(results)
     if as_json:
-        document = {"points": [r.to_dict() for r in results], "warnings": warnings}
+        document = {
+            "scenarios": [f.to_dict() for f in files],
+            "points": [r.to_dict() for r in results],
+            "warnings": warnings,
+        }
         typer.echo(json.dumps(document, indent=1))
     else:
+        print_files(files)
         print_points(results, engine=True)
         for warning in warnings:
             console.print(warning, markup=False)
@@ -527,12 +545,17 @@ def run_balance(
     player only for a win rate: a unit's models left is nobody's choice of player)."""
     from hammerlab.analysis.balance import ROUND_RUNS, balance_scenario, parse_question
     from hammerlab.analysis.lab import FlagError
+    from hammerlab.analysis.sweep import Axis, case_at
 
     processes = local_processes(workers, scheduler)
     try:
         spec = load_scenario(scenario)
         plugins = load_plugins(plugin, [spec.ruleset])
         question = parse_question(spec, str(scenario), vary, target, player, plugins)
+        # What every probe plays but the value: the file, its [rules] and notes, the
+        # plug-ins and the engine (a rules writer's review: balance said none of them).
+        first = case_at(spec, str(scenario), ((question.key, question.text(question.low)),),
+                        plugins=plugins)  # fmt: skip
     except FlagError as error:
         raise usage_error(error.flag, error) from None
     except RuleSettingError as error:
@@ -550,16 +573,28 @@ def run_balance(
             )  # fmt: skip
     except HammerlabError as error:
         raise fail(error) from None
+    (file,) = scenario_files([first])
+    implied = switched_on([Axis(question.key, (question.text(question.low),))], [spec])
     if as_json:
         whose = {"player": question.player} if question.metric == "win_rate" else {}
-        document = {"scenario": spec.name, "key": question.key, "metric": question.metric,
-                    **whose, "first_seed": seed, **answer.to_dict()}  # fmt: skip
+        document = {"scenario": spec.name, "source": file.source,
+                    "scenario_hash": file.scenario_hash, "rules": dict(file.rules),
+                    "key": question.key, "metric": question.metric, **whose,
+                    "first_seed": seed, "switched_on": implied,
+                    "plugins": [p.to_dict() for p in first.plugins],
+                    "engine_version": first.engine_version, **answer.to_dict(),
+                    "warnings": list(file.warnings or ())}  # fmt: skip
         typer.echo(json.dumps(document, indent=1))
         return
+    for line in (plugins_line(first.plugins), _switched_on_line(implied, "probe")):
+        if line:
+            console.print(line, markup=False)
+    print_files([file])
     who = f" ({question.player})" if question.metric == "win_rate" else ""
     console.print(
-        f"{spec.name}: {question.metric}{who} = {question.goal} over {question.key} in "
-        f"{question.low:g}..{question.high:g}; {answer.battles} battles from seed {seed}",
+        f"\n{spec.name}: {question.metric}{who} = {question.goal} over {question.key} in "
+        f"{question.low:g}..{question.high:g}; {answer.battles} battles from seed {seed} · "
+        f"engine {first.engine_version}",
         markup=False,
     )
     table = Table(question.key, f"{question.metric} (95% CI)", "Battles")

@@ -72,8 +72,10 @@ class PluginFile:
         return f"{self.path} (hash {self.sha256[:HASH_DIGITS]})"
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON: the path and the short hash."""
-        return {"path": self.path, "hash": self.sha256[:HASH_DIGITS]}
+        """Plain data for JSON: the path, the file's name and the short hash (a point read
+        back from a store has the name and hash alone:
+        :func:`~hammerlab.analysis.engine_version.stored_plugins`)."""
+        return {"path": self.path, "name": Path(self.path).name, "hash": self.sha256[:HASH_DIGITS]}
 
 
 _REGISTERED: dict[str, dict[str, RuleOption]] = {}
