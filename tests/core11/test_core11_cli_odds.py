@@ -135,3 +135,51 @@ def test_cli_odds_library_form_names_the_feel_no_pain_it_takes_from_an_ability()
                      "Bolt Rifle", "--profile", "Saturation", "--target", "Boyz",
                      "--json")  # fmt: skip
     assert not any("Feel No Pain" in note for note in json.loads(out)["notes"])
+
+
+def test_cli_odds_leave_out_a_once_per_battle_feel_no_pain_and_say_so() -> None:
+    # Review s23 (core11, finding 1): Living Fortress ("Once per battle, until the end
+    # of the phase, the unit has the Feel No Pain 4+ ability.") halved the Wardens'
+    # damage with a note that it was applied. By hand, without it: 5 Bolt Rifles
+    # (Focused Fire, A1 out of half range) at BS3+ hit 2/3, S5 at T6 wounds on 5+
+    # (1/3), AP-1 makes Sv2+ a 3+ (better than the 4+ invulnerable) failed on 1-2
+    # (1/3): 10/27 unsaved wounds, D2 each: 20/27 damage (FNP 4+ made it 10/27).
+    code, out, _ = _run("odds", "-r", "core11", "--attacker", "Intercessor Squad",
+                        "--weapon", "Bolt Rifle", "--profile", "Focused Fire",
+                        "--target", "Custodian Wardens", "--json")  # fmt: skip
+    data = json.loads(out)
+    assert code == 0
+    assert abs(data["means"]["unsaved_wounds"] - 10 / 27) < 1e-9
+    assert abs(data["means"]["damage"] - 20 / 27) < 1e-9
+    assert data["notes"] == [
+        "Custodian Wardens: Living Fortress is not modelled: no Feel No Pain is taken from "
+        "it (the dataset: Once per battle, until the end of the phase, the unit has the "
+        "Feel No Pain 4+ ability.)"
+    ]
+
+
+def test_cli_odds_question_line_names_the_invulnerable_save_feel_no_pain_and_keywords() -> None:
+    # Review s23 (core11, finding 2): with and without --invulnerable 4 and
+    # --feel-no-pain 6 the question line was the same, though the answers differ;
+    # likewise --target-keyword INFANTRY, which [ANTI-INFANTRY] reads. The line is
+    # what the user typed, read back: Sv2+ then Inv 4+, W12 then FNP 6+, and the
+    # keywords in capitals in the order given.
+    melta = ("odds", "-r", "core11", "--attacks", "2", "--bs", "3", "--strength", "9",
+             "--ap=-4", "--damage", "D6", "--toughness", "10", "--save", "2", "--wounds",
+             "12", "--target-models", "1", "--keyword", "melta 2", "--situation",
+             "half-range")  # fmt: skip
+    _, bare, _ = _run(*melta, "--json")
+    _, full, _ = _run(*melta, "--invulnerable", "4", "--feel-no-pain", "6", "--target-keyword",
+                      "vehicle", "--target-keyword", "Monster", "--json")  # fmt: skip
+    assert json.loads(bare)["question"] == (
+        "1x A 2 BS 3+ S9 AP-4 D D6 [MELTA 2] at 1x T10 Sv2+ W12; half-range"
+    )
+    assert json.loads(full)["question"] == (
+        "1x A 2 BS 3+ S9 AP-4 D D6 [MELTA 2] at 1x T10 Sv2+ Inv 4+ W12 FNP 6+ "
+        "(VEHICLE, MONSTER); half-range"
+    )
+    code, text, _ = _run(*melta, "--invulnerable", "4", "--feel-no-pain", "6")
+    assert code == 0
+    assert text.splitlines()[0] == (
+        "1x A 2 BS 3+ S9 AP-4 D D6 [MELTA 2] at 1x T10 Sv2+ Inv 4+ W12 FNP 6+; half-range (core11)"
+    )

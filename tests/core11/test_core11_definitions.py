@@ -10,15 +10,16 @@ from typing import Any
 
 import pytest
 import typer
-from core11_kit import battle, game, gun, place, ruleset, script, sheet
+from core11_kit import battle, game, gun, library_unit, place, ruleset, script, sheet
 from typer.testing import CliRunner
 
 from hammerlab.cli.odds_cmd import register
-from hammerlab.editions.core11.abilities import feel_no_pain_of
+from hammerlab.editions.core11.abilities import feel_no_pain_of, install, targeting_limit
 from hammerlab.editions.core11.attacks import Battery, allocate, situations_for
 from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.odds_questions import plain_answer
 from hammerlab.editions.core11.positions import is_engaged
+from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.volley import eligible_targets, fire
 from hammerlab.editions.core11.weapons import read_weapon
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile
@@ -176,6 +177,52 @@ def test_feel_no_pain_is_read_from_the_abilitys_facts_whatever_its_name() -> Non
     assert feel_no_pain_of("necrons", ["Bound Creation"], facts) == 4
     assert feel_no_pain_of("adeptus-mechanicus", ["Bound Creation"], facts) is None
     assert feel_no_pain_of("test", ["Feel No Pain 5+"], facts) == 5
+
+
+def test_a_feel_no_pain_or_targeting_limit_for_one_use_or_a_while_is_not_read_as_lasting() -> None:
+    """Review s23 (core11, finding 1). The dataset's Living Fortress (Custodian
+    Wardens), The Lion Helm (Azrael) and Watcher in the Dark (Deathwing Terminators)
+    are ``feel-no-pain`` effects of threshold 4 with ``"behavior": "activated"``,
+    ``"usage": {"count": 1, "frequency": "n-per-battle"}`` and ``"duration": "phase"``
+    ("Once per battle, until the end of the phase, the unit has the Feel No Pain 4+
+    ability."); Omnissiah's Blessing (Tech-Priest Enginseer) lasts "Until the start of
+    your next Command phase"; In The Shadow Of Great Wings is a targeting limit of
+    18" that is ``reactive``, "When an enemy unit is selected, until the end of the
+    phase". None holds all battle long, so none is a standing Feel No Pain or
+    limit. Bound Creation (passive, permanent: 4+), the Rhino's Truesilver Aegis
+    (passive, permanent, a 6" aura: 6+) and Lone Operative (passive, permanent,
+    12") still are. Values from the dataset records quoted."""
+    facts = ruleset().library.ability
+    for army, rule in [
+        ("adeptus-custodes", "Living Fortress"),
+        ("adeptus-astartes", "The Lion Helm"),
+        ("adeptus-astartes", "Watcher in the Dark"),
+        ("adeptus-mechanicus", "Omnissiah’s Blessing"),
+        ("astra-militarum", "Omnissiah’s Blessing"),
+    ]:
+        known = facts(army, rule)
+        assert known is not None and known.effect_type == "feel-no-pain", rule
+        assert feel_no_pain_of(army, [rule], facts) is None, rule
+    assert feel_no_pain_of("necrons", ["Bound Creation"], facts) == 4
+    assert feel_no_pain_of("adeptus-astartes", ["Truesilver Aegis (Aura)"], facts) == 6
+    shadow = "In The Shadow Of Great Wings"
+    assert facts("blood-angels", shadow) is not None
+    assert targeting_limit("blood-angels", [shadow], facts) is None
+    assert targeting_limit("adeptus-astartes", ["Lone Operative"], facts) == 12
+
+
+def test_a_once_per_battle_feel_no_pain_is_reported_not_modelled_in_a_battle() -> None:
+    """Review s23 (core11, finding 1): the Wardens rolled Feel No Pain 4+ in both of
+    the enemy's Shooting phases. Living Fortress is once per battle, for one phase:
+    the battle gives the Wardens no standing Feel No Pain and lists the ability in
+    its "not modelled" notes, as it lists Resolute Will."""
+    fight = battle([library_unit("cw", "Custodian Wardens", "B", (36, 26))])
+    started = Core11Game.start(fight)
+    unmodelled = install(started, ruleset().library.ability)
+    assert "cw" not in started.feel_no_pain
+    label = fight.unit("cw").label
+    assert f"{label}: Living Fortress" in unmodelled
+    assert f"{label}: Resolute Will" in unmodelled
 
 
 def test_odds_refuse_a_target_the_weapon_cannot_target() -> None:

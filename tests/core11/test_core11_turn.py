@@ -31,11 +31,15 @@ from hammerlab.editions.core11.events import (
     FightSelected,
 )
 from hammerlab.editions.core11.fight import (
+    PILE_IN,
+    PILE_IN_DISTANCE,
     FightStep,
+    close_move,
     consolidate_step,
     fight_step,
     pile_in_eligible,
     pile_in_step,
+    pile_in_targets,
 )
 from hammerlab.editions.core11.melee import fight
 from hammerlab.editions.core11.movement import fall_back_eligible, move_with
@@ -44,11 +48,13 @@ from hammerlab.editions.core11.positions import is_engaged
 from hammerlab.editions.core11.shooting import may_start_action
 from hammerlab.editions.flow import run_phase
 from hammerlab.editions.schedule import Schedule, record_schedule
+from hammerlab.engine.battle import Battle
 from hammerlab.engine.controllers import FirstChoiceController
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.engine.decisions import Choice, Decision
 from hammerlab.engine.events import PhaseChanged
 from hammerlab.engine.geometry import base_distance as gap
+from hammerlab.engine.units import Unit
 from hammerlab.io.scenario import load_scenario, parse_scenario
 
 ROOT = Path(__file__).parents[2]
@@ -272,34 +278,70 @@ def test_12_04_without_fights_first_the_active_player_selects_first() -> None:
 def test_12_03_pile_in_up_to_3_inches_ends_engaged_and_short_of_the_base() -> None:
     """Gap 3.5 - 1.26 = 2.24" (within 5", unengaged); the unit charged. Steps of
     3/40 = 0.075": 29 steps, 2.175", leave a gap of 0.065" (no base crossed). Then the
-    opponent's unit, now engaged, piles in: its move toward the other centre is capped
-    at the centres' distance 1.325", in steps of 1.325/40 = 0.033125": one step fits
-    the 0.065" gap, two (0.06625") do not."""
+    opponent's unit, now engaged, could pile in: its move toward the other centre is
+    capped at the centres' distance 1.325", in steps of 1.325/40 = 0.033125": one step
+    fits the 0.065" gap, two (0.06625") do not. A move of 0.033" that engages nothing
+    anew is under one step of the search at 3" (0.075"): no move, not offered (review
+    s23, core11 3: until then it was asked and logged as "pile-in move, 0.0\"")."""
     a = place("a", sheet("Squad"), "A", (10, 10))
     b = place("b", sheet("Foes"), "B", (10, 13.5))
-    fight_ = battle([a, b])
+    fight_ = battle([a, b], controllers={"B": script()})
     state = game(fight_)
     a.status.charged = True
     pile_in_step(state)
     assert a.models[0].position == pytest.approx((10, 12.175))
-    assert b.models[0].position == pytest.approx((10, 13.5 - 0.033125))
+    assert b.models[0].position == (10, 13.5)
     assert [(e.unit, e.move, e.distance) for e in events(fight_, CloseMove)] == [
         ("Squad [a]", "pile-in", 2.17),
-        ("Foes [b]", "pile-in", 0.03),
     ]
 
 
-def test_12_08_consolidation_moves_an_engaged_unit_toward_its_enemy() -> None:
-    """Gap 2.9 - 1.26 = 1.64" (engaged): Ongoing Consolidation toward the other centre,
-    2.9" away (under 3"), in steps of 2.9/40 = 0.0725": 22 steps, 1.595", fit the gap
-    (23 would be 1.6675"). A unit not eligible to fight this phase stays."""
-    a = place("a", sheet("Squad"), "A", (10, 10))
-    b = place("b", sheet("Foes"), "B", (10, 12.9))
-    fight_ = battle([a, b])
+def _hair_short(new_enemy: bool, answers: tuple[tuple[str, str], ...]) -> tuple[Battle, Unit]:
+    """Squad [a] (two models at (10, 10) and (14, 10), centre (12, 10)) is engaged with
+    Foes [b] (one model at (12, 11.5), 2.5" from each: gap 2.5 - 1.26 = 1.24"), and a
+    friendly model stands straight ahead of a.1, 0.04" from its base. Squad's pile-in
+    goes straight up toward the Foes model, capped at the 1.5" to it, in steps of
+    1.5/40 = 0.0375": one step fits the 0.04" gap, two (0.075") do not. With
+    ``new_enemy``, a model of Others [c] stands 2.02" straight ahead of a.2. Player A
+    answers ``answers`` and nothing else (a strict script)."""
+    radii = 32 / 25.4
+    a = place("a", sheet("Squad", count=2), "A", (10, 10))
+    a.models[1].position = (14, 10)
+    units = [
+        a,
+        place("b", sheet("Foes"), "B", (12, 11.5)),
+        place("k", sheet("Friends"), "A", (10, 10 + radii + 0.04)),
+    ]
+    if new_enemy:
+        units.append(place("c", sheet("Others"), "B", (14, 10 + radii + 2.02)))
+    fight_ = battle(units, controllers={"A": script(*answers)})
     state = game(fight_)
-    consolidate_step(state, FightStep(was_eligible={"a"}))
-    assert a.models[0].position == pytest.approx((10, 11.595))
-    assert b.models[0].position == (10, 12.9)
+    close_move(state, a, PILE_IN, pile_in_targets(state, a), PILE_IN_DISTANCE)
+    return fight_, a
+
+
+def test_12_03_a_pile_in_of_a_hair_that_changes_nothing_is_not_offered() -> None:
+    """Review s23 (core11, finding 3): a unit a hair short of base contact was asked to
+    make a 0.04" pile-in, logged "pile-in move, 0.0\"". The move here is 0.0375" (one
+    step of 1.5/40, ``_hair_short``), less than one step of the search at 3" (3/40 =
+    0.075"), and engages no model that was not: no question (the script has no
+    answer), no move, no event."""
+    fight_, a = _hair_short(new_enemy=False, answers=())
+    assert [m.position for m in a.models] == [(10, 10), (14, 10)]
+    assert events(fight_, CloseMove) == []
+
+
+def test_12_03_a_pile_in_of_a_hair_that_engages_a_model_anew_is_made() -> None:
+    """The same 0.0375" move (``_hair_short``) brings a.2 from 2.02" to 1.9825" of the
+    Others model: within 2", a model engaged with a unit it was not (12.03 reads who
+    is engaged), so the move is offered and made, and the log says it in hundredths
+    (0.04"), not as 0.0"."""
+    fight_, a = _hair_short(new_enemy=True, answers=(("pile-in", "use"),))
+    assert [m.position for m in a.models] == [
+        pytest.approx((10, 10.0375)),
+        pytest.approx((14, 10.0375)),
+    ]
+    assert [e.text for e in events(fight_, CloseMove)] == ['Squad [a]: pile-in move, 0.04"']
 
 
 @pytest.mark.parametrize(("charged", "destroyed"), [(True, 1), (False, 0)])

@@ -98,7 +98,8 @@ class Core11Calculator:
             fnp,
         )
         applied = () if fnp is None else (_feel_no_pain_note(target, fnp, facts),)
-        return _result(replace(answer, notes=(*applied, *answer.notes)))
+        left_out = _feel_no_pain_left_out(target, facts)
+        return _result(replace(answer, notes=(*applied, *left_out, *answer.notes)))
 
     def weapon_fit(self, weapon: Weapon) -> str:
         """A melee weapon is refused ("... is a melee weapon"); any other is asked as it
@@ -121,6 +122,24 @@ def _feel_no_pain_note(target: Datasheet, fnp: int, facts: FactsLookup) -> str:
         parts.append(f'a {known.aura_inches:g}" aura, which the unit bearing it has too')
     named = f" ({', '.join(parts)})" if parts else ""
     return f"{target.name}: Feel No Pain {fnp}+{named}"
+
+
+def _feel_no_pain_left_out(target: Datasheet, facts: FactsLookup) -> tuple[str, ...]:
+    """A note for each ability of ``target`` that the dataset writes as a Feel No Pain
+    but that does not hold all battle long or against every attack (Living Fortress:
+    "Once per battle, until the end of the phase"; "against mortal wounds"), which
+    the odds leave out as battles do (review s23, core11 1: Living Fortress halved
+    the damage with a note that it was applied)."""
+    notes = []
+    for rule in target.rules:
+        known = facts(target.army, rule)
+        if known is not None and known.effect_type == "feel-no-pain" and known.feel_no_pain is None:
+            said = known.summary.splitlines()[0] if known.summary else "no summary"
+            notes.append(
+                f"{target.name}: {rule} is not modelled: no Feel No Pain is taken from it "
+                f"(the dataset: {said})"
+            )
+    return tuple(notes)
 
 
 def _result(answer: Answer) -> OddsResult:

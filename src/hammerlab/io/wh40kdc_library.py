@@ -58,9 +58,13 @@ class AbilityFacts:
     """``usage.frequency`` (``once-per-turn``...)."""
     summary: str
     """wh40kdc's generated plain-English description."""
+    lasting: bool = False
+    """Whether it holds all battle long by itself (:func:`_lasting`): only such an
+    ability is read as a standing Feel No Pain or targeting limit."""
     feel_no_pain: int | None = None
     """X when the ability is, unconditionally, a Feel No Pain X+ (an effect of type
-    ``feel-no-pain`` whose only modifier is its threshold), whatever its name."""
+    ``feel-no-pain`` whose only modifier is its threshold, :attr:`lasting`), whatever
+    its name."""
 
 
 class Wh40kdcLibrary:
@@ -161,6 +165,7 @@ def _facts(view: Any) -> AbilityFacts:
     modifier = effect.get("modifier") or {}
     effect_range = modifier.get("range") if isinstance(modifier, dict) else None
     aura = reach.removeprefix("aura-")
+    lasting = _lasting(raw, scope)
     return AbilityFacts(
         ability_id=view.id,
         name=view.name,
@@ -169,13 +174,40 @@ def _facts(view: Any) -> AbilityFacts:
         effect_range=float(effect_range) if isinstance(effect_range, int | float) else None,
         frequency=(raw.get("usage") or {}).get("frequency"),
         summary=view.describe(),
-        feel_no_pain=_feel_no_pain(effect),
+        lasting=lasting,
+        feel_no_pain=_feel_no_pain(effect) if lasting else None,
+    )
+
+
+LASTING_BEHAVIOURS = frozenset({"passive", "aura"})
+"""wh40kdc's ``behavior`` of an ability nobody uses and nothing triggers (the others
+are ``activated``, a player's choice, and ``reactive``, an answer to an event)."""
+LASTING_DURATIONS = frozenset({"permanent", "battle"})
+"""wh40kdc's ``scope.duration`` of an effect that lasts the whole battle; the others
+end (``phase``, ``turn``, ``until-next-command-phase``, ``one-use``...)."""
+
+
+def _lasting(raw: Raw, scope: Raw) -> bool:
+    """Whether the ability holds all battle long by itself: ``passive`` (or an aura),
+    with no ``usage`` (``n-per-battle``...) and no ``trigger``, for the whole battle.
+
+    Living Fortress is a ``feel-no-pain`` effect too, but ``activated``, with the usage
+    ``{"count": 1, "frequency": "n-per-battle"}`` and the duration ``phase`` ("Once
+    per battle, until the end of the phase, the unit has the Feel No Pain 4+
+    ability."), and Omnissiah's Blessing lasts "Until the start of your next Command
+    phase": a choice and a time hammerlab does not play, so neither is lasting (review
+    s23, core11 1: both were applied to every wound of the battle)."""
+    return (
+        raw.get("behavior") in LASTING_BEHAVIOURS
+        and not raw.get("usage")
+        and not raw.get("trigger")
+        and scope.get("duration") in LASTING_DURATIONS
     )
 
 
 def _feel_no_pain(effect: Raw) -> int | None:
-    """The threshold of an unconditional ``feel-no-pain`` effect (no scope such as
-    "psychic attacks only", no condition around it), else ``None``."""
+    """The threshold of a ``feel-no-pain`` effect with no scope such as "psychic
+    attacks only" (its only modifier is the threshold), else ``None``."""
     modifier = effect.get("modifier")
     if effect.get("type") != "feel-no-pain" or not isinstance(modifier, dict):
         return None

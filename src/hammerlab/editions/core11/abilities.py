@@ -132,12 +132,15 @@ def reaction_for(army: str, rule: str, facts: FactsLookup) -> Reaction | None:
 def targeting_limit(army: str, rules: Iterable[str], facts: FactsLookup) -> float | None:
     """The range within which a unit may be targeted, from a dataset ability such as
     Lone Operative ("This model can only be selected as the target of ranged
-    attacks if the attacking unit is within 12"."), if it has one."""
+    attacks if the attacking unit is within 12"."), if it has one that holds all
+    battle long (In The Shadow Of Great Wings holds "When an enemy unit is selected,
+    until the end of the phase": not modelled)."""
     limits = [
         known.effect_range
         for rule in rules
         if (known := facts(army, rule)) is not None
         and known.effect_type == TARGETING_LIMIT
+        and known.lasting
         and known.effect_range is not None
     ]
     return min(limits) if limits else None
@@ -147,7 +150,9 @@ def feel_no_pain_of(army: str, rules: Iterable[str], facts: FactsLookup) -> int 
     """The unit's Feel No Pain X+ ("Each time a model with this ability would lose a
     wound, roll one D6: on an X+, that wound is not lost."), under any name: read
     from the dataset's structured facts of each ability (Bound Creation is a Feel
-    No Pain 4+), else from an ability written ``Feel No Pain X+``."""
+    No Pain 4+; only one that holds all battle long, ``AbilityFacts.lasting``: Living
+    Fortress, "Once per battle, until the end of the phase", is not modelled), else
+    from an ability written ``Feel No Pain X+``."""
     values = []
     for rule in rules:
         known = facts(army, rule)

@@ -215,7 +215,10 @@ class CloseMove(Event):
 
     @property
     def text(self) -> str:
-        return f'{self.unit}: {self.move} move, {self.distance:.1f}"'
+        """The distance to a tenth of an inch, in hundredths where a tenth reads 0.0"
+        (a move of a few hundredths that engages a model, ``fight.close_move_vector``)."""
+        shown = f"{self.distance:.1f}" if self.distance >= 0.05 else f"{self.distance:.2f}"
+        return f'{self.unit}: {self.move} move, {shown}"'
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ player, since both players act.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from hammerlab.editions.core11.events import CloseMove, FightSelected
@@ -36,6 +37,7 @@ from hammerlab.engine.events import PhaseChanged
 from hammerlab.engine.geometry import Vec
 from hammerlab.engine.moves import (
     OVERLAP_TOLERANCE,
+    STEPS,
     longest_allowed,
     path_clear,
     shift_unit,
@@ -106,6 +108,12 @@ def close_move_vector(game: Core11Game, unit: Unit, targets: list[Unit], distanc
     "Each model that started this move engaged with an enemy unit must still be engaged
     with that enemy unit."; Engaging Consolidation: "Your unit must be engaged with all
     of the selected enemy units." The unit must end engaged with the closest target.
+
+    A move shorter than one step of the search at the rule's ``distance`` (1/:data:`STEPS`
+    of 3": 0.075") that engages no model anew is no move, ``(0, 0)``: the block move is
+    found in 1/:data:`STEPS` steps of its length, so a unit that ended a hair short of
+    base contact was asked to pile in 0.02-0.04" (review s23, core11 3), a move that
+    changes nothing these rules read and that the log shows as 0.0".
     """
     battle = game.battle
     if not targets or _in_base_contact(battle, unit):
@@ -123,7 +131,10 @@ def close_move_vector(game: Core11Game, unit: Unit, targets: list[Unit], distanc
             and path_clear(battle, unit.alive_models, vector, blocking)
         )
 
-    return longest_allowed(toward(unit, goal, distance), allowed)
+    vector = longest_allowed(toward(unit, goal, distance), allowed)
+    if math.hypot(*vector) < distance / STEPS and _engaged_pairs(battle, unit, vector) == before:
+        return (0.0, 0.0)
+    return vector
 
 
 def pile_in_targets(game: Core11Game, unit: Unit) -> list[Unit]:

@@ -229,9 +229,21 @@ def plain_answer(
     return Answer(
         odds,
         f"{firing}x A {attacks} BS {skill}+ S{strength} AP{ap} D {damage}{shown} at "
-        f"{models}x T{toughness} Sv{save}+ W{wounds}{_situations(situation)}",
+        f"{models}x {_defence_line(target, fnp, target_keywords)}{_situations(situation)}",
         odds.choices,
     )
+
+
+def _defence_line(target: DefenceStats, fnp: int | None, keywords: Iterable[str]) -> str:
+    """The target as asked, every characteristic that changes the odds: ``T10 Sv2+ Inv
+    4+ W12 FNP 6+ (VEHICLE)`` (a review, s23 core11 2: with or without ``--invulnerable
+    4``, ``--feel-no-pain 6`` or ``--target-keyword INFANTRY``, which [ANTI-INFANTRY]
+    reads, two questions with different answers printed the same line)."""
+    inv = "" if target.invulnerable is None else f" Inv {target.invulnerable}+"
+    pain = "" if fnp is None else f" FNP {fnp}+"
+    named = ", ".join(dict.fromkeys(k.strip().upper() for k in keywords if k.strip()))
+    kinds = f" ({named})" if named else ""
+    return f"T{target.toughness} Sv{target.save}+{inv} W{target.wounds}{pain}{kinds}"
 
 
 EXAMPLE_VALUES = {"RAPID FIRE": "1", "SUSTAINED HITS": "1", "MELTA": "2", "BLAST": "2"}
