@@ -310,6 +310,21 @@ def test_the_library_form_notes_firers_beyond_the_default_size_of_a_unit_that_ma
         "larger unit, as a scenario's size may" in json.loads(full.stdout)["notes"]  # fmt: skip
 
 
+def test_a_wargear_option_the_library_counts_none_of_is_answered_with_a_note() -> None:
+    # core11's Spectrus Kill Team fields 3 Kill Team Infiltrators by default; the one
+    # with a Deathwatch occulus bolt carbine is an option the library counts 0 of, and
+    # nothing in the library bounds how many take it: one firing is a larger choice
+    # than the default, answered with a note, never "at most 0".
+    result = CliRunner().invoke(
+        app,
+        ["odds", "-r", "core11", "--attacker", "Spectrus Kill Team", "--weapon",
+         "Deathwatch occulus bolt carbine", "--target", "Intercessor Squad", "--models", "1",
+         "--json"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert any("0 at its default size" in n for n in json.loads(result.stdout)["notes"])
+
+
 @pytest.mark.parametrize(
     ("args", "line"),
     [

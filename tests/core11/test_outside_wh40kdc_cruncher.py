@@ -12,8 +12,10 @@ whole dataset (no hand-picked list):
   cruncher's record are the same one);
 - a target is any unit with one profile (the cruncher is asked about one
   profile; hammerlab treats a unit as its most numerous kind of model);
-- the situation is drawn too: 1-3 models firing, 1-20 target models, within
-  half range or not, the attacker stationary or not, the target in cover or not.
+- the situation is drawn too: 1-3 models firing (no more than the unit fields
+  with that weapon, which hammerlab's odds refuse and the cruncher does not
+  check), 1-20 target models, within half range or not, the attacker
+  stationary or not, the target in cover or not.
 
 Every pair must agree to 1e-9 unless it has one of the differences listed in
 ``docs/rules/core11.md`` ("Cross-checks against outside references"); a pair
@@ -29,7 +31,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -125,15 +127,26 @@ def _draw() -> list[Pair]:
     pairs = []
     for _ in range(PAIRS):
         unit, weapon, index, name = rng.choice(attackers)
-        pairs.append(
-            Pair(
-                unit, weapon, index, name, rng.choice(targets),
-                firing=rng.randint(1, 3), models=rng.randint(1, 20),
-                half_range=rng.random() < 0.5, stationary=rng.random() < 0.5,
-                cover=rng.random() < 0.5,
-            )
+        pair = Pair(
+            unit, weapon, index, name, rng.choice(targets),
+            firing=rng.randint(1, 3), models=rng.randint(1, 20),
+            half_range=rng.random() < 0.5, stationary=rng.random() < 0.5,
+            cover=rng.random() < 0.5,
         )  # fmt: skip
+        while pair.firing > 1 and _too_many_firing(pair):
+            pair = replace(pair, firing=pair.firing - 1)
+        pairs.append(pair)
     return pairs
+
+
+def _too_many_firing(pair: Pair) -> bool:
+    """Whether hammerlab refuses ``pair`` for more firing models than the unit fields
+    with the weapon (``--models``: two Njal Stormcallers, a unit of one)."""
+    try:
+        _hammerlab(pair)
+    except QuestionError as error:
+        return error.flag == "--models"
+    return False
 
 
 def _cruncher(
@@ -179,7 +192,9 @@ def _hammerlab(pair: Pair) -> dict[str, float] | None:
             _sheet(pair.attacker), pair.weapon_name, None, _sheet(pair.target),
             pair.firing, pair.models, situation, None,
         )  # fmt: skip
-    except QuestionError:
+    except QuestionError as error:
+        if error.flag == "--models":
+            raise
         return None
     odds = answer.odds
     means = (odds.mean_attacks, odds.mean_hits, odds.mean_wounds, odds.mean_damage)

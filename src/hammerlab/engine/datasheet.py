@@ -152,7 +152,12 @@ class Datasheet:
         """The most models ``entry`` (one of :attr:`entries`) may have in a scenario: its
         count, but for the entry a scenario's ``size`` resizes (the first variable one:
         ``analysis.battles``) as many as the unit's largest size leaves it
-        (:attr:`size_range`), ``None`` where nothing bounds it (a library datasheet)."""
+        (:attr:`size_range`), ``None`` where nothing bounds it (a variable entry of a
+        library datasheet, which has no largest size: the resized one, or a wargear
+        option the library counts 0 of, as core11's Kill Team Infiltrator with a
+        Deathwatch occulus bolt carbine)."""
+        if entry.variable and self.size_range is None:
+            return None
         resized = next((e for e in self.entries if e.variable), None)
         if entry is not resized:
             return entry.count
