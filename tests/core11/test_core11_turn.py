@@ -344,6 +344,19 @@ def test_12_03_a_pile_in_of_a_hair_that_engages_a_model_anew_is_made() -> None:
     assert [e.text for e in events(fight_, CloseMove)] == ['Squad [a]: pile-in move, 0.04"']
 
 
+def test_12_08_consolidation_moves_an_engaged_unit_toward_its_enemy() -> None:
+    """Gap 2.9 - 1.26 = 1.64" (engaged): Ongoing Consolidation toward the other centre,
+    2.9" away (under 3"), in steps of 2.9/40 = 0.0725": 22 steps, 1.595", fit the gap
+    (23 would be 1.6675"). A unit not eligible to fight this phase stays."""
+    a = place("a", sheet("Squad"), "A", (10, 10))
+    b = place("b", sheet("Foes"), "B", (10, 12.9))
+    fight_ = battle([a, b])
+    state = game(fight_)
+    consolidate_step(state, FightStep(was_eligible={"a"}))
+    assert a.models[0].position == pytest.approx((10, 11.595))
+    assert b.models[0].position == (10, 12.9)
+
+
 @pytest.mark.parametrize(("charged", "destroyed"), [(True, 1), (False, 0)])
 def test_melee_attacks_resolve_weapon_keywords_lance_after_a_charge(
     charged: bool, destroyed: int

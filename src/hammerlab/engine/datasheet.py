@@ -154,7 +154,7 @@ class Datasheet:
         ``analysis.battles``) as many as the unit's largest size leaves it
         (:attr:`size_range`), ``None`` where nothing bounds it (a variable entry of a
         library datasheet, which has no largest size: the resized one, or a wargear
-        option the library counts 0 of, as core11's Kill Team Infiltrator with a
+        option the library counts 0 of, as the Kill Team Infiltrator with a
         Deathwatch occulus bolt carbine)."""
         if entry.variable and self.size_range is None:
             return None
