@@ -354,16 +354,14 @@ def shooting_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders
             if not left:
                 break
             choice = battle.decide(
-                Decision(
-                    kind="weapon",
-                    player=unit.player,
-                    prompt=f"3. Select a weapon for {unit.label} against {target.label}",
-                    choices=weapon_choices(tuple(left)),
-                    context=DecisionContext(unit=unit.id, target=target.id),
-                    describe=describe_weapon(battle, unit, target, orders, spent),
-                    not_offered=partial(
-                        not_offered, battle, unit, target, orders, spent, fired, able
-                    ),
+                Decision(  # kind, player, prompt, choices, context, describe, not_offered
+                    "weapon",
+                    unit.player,
+                    f"3. Select a weapon for {unit.label} against {target.label}",
+                    weapon_choices(tuple(left)),
+                    DecisionContext(unit.id, target.id),
+                    describe_weapon(battle, unit, target, orders, spent),
+                    partial(not_offered, battle, unit, target, orders, spent, fired, able),
                 )
             )
         if not choice:
