@@ -955,7 +955,7 @@ def test_an_unchanging_frozen_value_in_memory_is_taken_as_itself_only_while_it_i
     assert transpositions.remembered(battle) == bogus  # the control: the same objects
     battle.memory["a rule"] = again = _Fixed(2, ("shooting",))
     assert transpositions.remembered(battle) == bogus  # equal, of the same kinds
-    assert kept._values[-1]._itself is again  # taken as itself from now on
+    assert kept._entries[-1][2]._itself is again  # taken as itself from now on
     for other in (
         _Fixed(3, ("shooting",)),
         _Fixed(True, ("shooting",)),
@@ -969,6 +969,27 @@ def test_an_unchanging_frozen_value_in_memory_is_taken_as_itself_only_while_it_i
     first = transpositions.remembered(battle)
     holding.names.append("b")
     assert transpositions.remembered(battle) != first
+    assert transpositions.remembered(battle) == _digest_afresh(battle.memory)
+
+
+def test_a_mapping_holding_a_dataclass_in_memory_is_told_apart_by_its_keys_types() -> None:
+    """A dict holding a dataclass (copied entry by entry, ``transpositions._Entries``)
+    whose key ``1`` is replaced in place by ``True`` (equal under ``==``, another type):
+    a digest planted with the copy is given while the dict holds the same keys (the
+    control), and not once the key's type changes: the memory's digest is then the one
+    worked out afresh. It fails if the keys are compared by ``==`` alone."""
+    battle = _battle(1)
+    battle.memory["a rule"] = held = {1: _Fixed(2, ("shooting",)), 2: _Fixed(3, ())}
+    transpositions.remembered(battle)
+    met = transpositions._memories_met
+    (kept, _), *rest = met[0]
+    bogus = b"not this memory"
+    met[0] = ((kept, bogus), *rest)
+    assert transpositions.remembered(battle) == bogus  # the control: the same keys
+    del held[1], held[2]
+    held[True] = _Fixed(2, ("shooting",))
+    held[2] = _Fixed(3, ())
+    assert transpositions.remembered(battle) != bogus
     assert transpositions.remembered(battle) == _digest_afresh(battle.memory)
 
 
