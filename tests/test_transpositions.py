@@ -955,7 +955,7 @@ def test_an_unchanging_frozen_value_in_memory_is_taken_as_itself_only_while_it_i
     assert transpositions.remembered(battle) == bogus  # the control: the same objects
     battle.memory["a rule"] = again = _Fixed(2, ("shooting",))
     assert transpositions.remembered(battle) == bogus  # equal, of the same kinds
-    assert kept._entries[-1][2]._itself is again  # taken as itself from now on
+    assert kept._values[-1]._itself is again  # taken as itself from now on
     for other in (
         _Fixed(3, ("shooting",)),
         _Fixed(True, ("shooting",)),

@@ -879,30 +879,21 @@ class _Entries:
     compare equal to their copies, one for one (never by a ``Counter``'s own ``==``,
     which takes a missing item for a zero)."""
 
-    __slots__ = ("_entries", "_kind")
+    __slots__ = ("_key_types", "_keys", "_kind", "_types", "_values")
 
     def __init__(self, kind: type, mapping: dict[Any, Any], values: tuple[object, ...]) -> None:
-        self._kind = kind
-        self._entries = tuple(
-            zip(mapping, map(type, mapping), values, map(type, mapping.values()), strict=True)
-        )
+        self._kind, self._keys, self._values = kind, tuple(mapping), values
+        self._key_types = tuple(map(type, mapping))
+        self._types = tuple(map(type, mapping.values()))
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not self._kind:
             return False
         mapping: dict[Any, Any] = other  # type: ignore[assignment]
-        if len(mapping) != len(self._entries):
+        if tuple(map(type, mapping)) != self._key_types or self._keys != tuple(mapping):
             return False
-        # One pass over the items in the mapping's order, no tuple made of its keys,
-        # values or their types: each item's key and value of the exact types kept,
-        # the key equal, then the value equal to its copy.
-        entries = zip(mapping.items(), self._entries, strict=True)
-        for (key, value), (kept, key_type, copy, value_type) in entries:
-            if type(key) is not key_type or type(value) is not value_type or key != kept:
-                return False
-            if not copy == value:
-                return False
-        return True
+        values = tuple(mapping.values())
+        return tuple(map(type, values)) == self._types and self._values == values
 
     __hash__ = None  # type: ignore[assignment]
 
