@@ -298,9 +298,7 @@ def _unit(
                     entry.powers,
                 )
             )
-    unit = Unit(
-        id=spec.id, name=datasheet.name, player=spec.player, datasheet=datasheet, models=models
-    )
+    unit = Unit(spec.id, datasheet.name, spec.player, datasheet, models)  # id, name, player, ...
     if spec.casualties >= len(models):
         raise InputError(source, f"{where}.casualties", f"must leave at least one of {len(models)}")
     for model in models[: spec.casualties]:
