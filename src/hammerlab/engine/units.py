@@ -15,15 +15,13 @@ from hammerlab.engine.geometry import MM_PER_INCH, Vec
 
 
 class _BaseRadius:
-    """:attr:`Model.radius`: the base's radius in inches, kept on the model, where
-    readings find it (every distance reads it). A new model is made with it
-    (:meth:`Model.__init__`: a sweep makes every model anew for every battle and reads
-    every one's radius, and a first reading through this descriptor cost more than
-    making the model); setting or deleting ``base_mm`` drops it, and this works it
-    out again at the next reading and keeps it.
+    """:attr:`Model.radius`: the base's radius in inches, worked out at the first
+    reading and kept on the model, where later readings find it (a base never changes
+    size, and every distance reads it).
 
     What ``functools.cached_property`` does, without the lock Python 3.11 takes at
-    every first reading."""
+    every first reading: a sweep makes every model anew for every battle and reads
+    every model's radius, and that lock cost a microsecond a model."""
 
     @overload
     def __get__(self, model: None, owner: type) -> _BaseRadius: ...
@@ -93,7 +91,6 @@ class Model:
         fields["id"], fields["profile"], fields["weapons"] = id, profile, weapons
         fields["position"], fields["base_mm"] = position, base_mm
         fields["wounds_left"], fields["rules"], fields["powers"] = wounds_left, rules, powers
-        fields["radius"] = base_mm / MM_PER_INCH / 2.0  # as _BaseRadius works it out
 
     edit: ClassVar[int] = 0
     """The number drawn for this model's last edit (:func:`models_edited`), kept on the
@@ -110,8 +107,6 @@ class Model:
         self.__dict__["edit"] = _last_edit[0] = edit = next(_edits)
         if name == "rules":
             _last_rules_edit[0] = edit
-        elif name == "base_mm":  # the radius kept is the old base's: worked out again
-            self.__dict__.pop("radius", None)
 
     def __delattr__(self, name: str) -> None:
         """Delete an attribute, and count the edit (:func:`models_edited`, :attr:`edit`;
@@ -120,8 +115,6 @@ class Model:
         self.__dict__["edit"] = _last_edit[0] = edit = next(_edits)
         if name == "rules":
             _last_rules_edit[0] = edit
-        elif name == "base_mm":
-            self.__dict__.pop("radius", None)
 
     def __copy__(self) -> Model:
         """A model equal to this one, field for field (its :attr:`edit` and worked-out
