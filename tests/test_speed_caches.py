@@ -869,3 +869,27 @@ def test_kept_hash_is_the_fields_hash_and_refuses_what_it_cannot_keep() -> None:
     for cls in (_Mutable, _Slotted, Uncompared):
         with pytest.raises(TypeError):
             kept_hash(cls)
+
+
+def test_kept_hash_reads_each_record_s_own_fields_whatever_was_hashed_before() -> None:
+    """The fields the kept hash reads are found once per type (``records._HASHED``): a
+    subclass with a field of its own, hashed after its base, hashes that field too (its
+    hash is the hash of all its fields' values, written by hand), and the base, hashed
+    after it, its own two alone. It fails if one reader served every type, or a type
+    took the reader of the first record hashed."""
+
+    @kept_hash
+    @dataclasses.dataclass(frozen=True)
+    class Base:
+        name: str
+        size: int = 1
+
+    @kept_hash
+    @dataclasses.dataclass(frozen=True)
+    class Wider(Base):
+        extra: float = 0.5
+
+    assert hash(Base("a", 2)) == hash(("a", 2))
+    assert hash(Wider("a", 2, 7.5)) == hash(("a", 2, 7.5))
+    assert hash(Wider("a", 2, 8.5)) != hash(Wider("a", 2, 7.5))
+    assert hash(Base("b", 3)) == hash(("b", 3))

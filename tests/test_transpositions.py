@@ -972,6 +972,27 @@ def test_an_unchanging_frozen_value_in_memory_is_taken_as_itself_only_while_it_i
     assert transpositions.remembered(battle) == _digest_afresh(battle.memory)
 
 
+def test_a_mapping_holding_a_dataclass_in_memory_is_told_apart_by_its_keys_types() -> None:
+    """A dict holding a dataclass (copied entry by entry, ``transpositions._Entries``)
+    whose key ``1`` is replaced in place by ``True`` (equal under ``==``, another type):
+    a digest planted with the copy is given while the dict holds the same keys (the
+    control), and not once the key's type changes: the memory's digest is then the one
+    worked out afresh. It fails if the keys are compared by ``==`` alone."""
+    battle = _battle(1)
+    battle.memory["a rule"] = held = {1: _Fixed(2, ("shooting",)), 2: _Fixed(3, ())}
+    transpositions.remembered(battle)
+    met = transpositions._memories_met
+    (kept, _), *rest = met[0]
+    bogus = b"not this memory"
+    met[0] = ((kept, bogus), *rest)
+    assert transpositions.remembered(battle) == bogus  # the control: the same keys
+    del held[1], held[2]
+    held[True] = _Fixed(2, ("shooting",))
+    held[2] = _Fixed(3, ())
+    assert transpositions.remembered(battle) != bogus
+    assert transpositions.remembered(battle) == _digest_afresh(battle.memory)
+
+
 def _digest_afresh(memory: object) -> bytes:
     """The digest of ``memory`` worked out from its form, with nothing kept."""
     return transpositions._digest_of(frozen(memory))

@@ -286,21 +286,19 @@ def _unit(
                     f'base must lie wholly on the {battlefield.width:g}" x '
                     f'{battlefield.height:g}" table',
                 )
-            models.append(
+            models.append(  # in field order, no keywords (docs/scale.md)
                 Model(
-                    id=f"{spec.id}.{number}",
-                    profile=entry.profile,
-                    weapons=entry.weapons,
-                    position=position,
-                    base_mm=entry.base_mm,
-                    wounds_left=wounds,
-                    rules=entry.rules,
-                    powers=entry.powers,
+                    f"{spec.id}.{number}",
+                    entry.profile,
+                    entry.weapons,
+                    position,
+                    entry.base_mm,
+                    wounds,
+                    entry.rules,
+                    entry.powers,
                 )
             )
-    unit = Unit(
-        id=spec.id, name=datasheet.name, player=spec.player, datasheet=datasheet, models=models
-    )
+    unit = Unit(spec.id, datasheet.name, spec.player, datasheet, models)  # id, name, player, ...
     if spec.casualties >= len(models):
         raise InputError(source, f"{where}.casualties", f"must leave at least one of {len(models)}")
     for model in models[: spec.casualties]:

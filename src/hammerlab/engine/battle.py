@@ -173,7 +173,7 @@ class Battle:
     def remove_model(self, unit: Unit, model: Model, cause: str) -> None:
         """Take ``model`` off the table as a casualty."""
         model.wounds_left = 0
-        self.emit(ModelRemoved(unit=unit.label, model=model.id, cause=cause))
+        self.emit(ModelRemoved(unit.label, model.id, cause))  # unit, model, cause
 
     def decide(self, decision: Decision[T]) -> T:
         """Ask the deciding player's controller and record the answer: the index of a
@@ -196,7 +196,7 @@ class Battle:
                 f"{len(decision.choices) - 1})"
             )
         choice = decision.choices[index]
-        self.emit(DecisionMade(player=decision.player, decision=decision.kind, answer=choice.label))
+        self.emit(DecisionMade(decision.player, decision.kind, choice.label))  # who, what, answer
         return choice.value
 
     def _answered(self, decision: Decision[Any]) -> int:

@@ -132,12 +132,12 @@ def allocate_wounds(
         suffered(battle, victim, model, profile, result)
         model.wounds_left = left - lost
         battle.emit(
-            WoundsLost(
-                unit=victim.label,
-                model=model.id,
-                lost=lost,
-                left=max(0, model.wounds_left),
-                instant_death=lost > 1 and model.wounds_left <= 0,
+            WoundsLost(  # unit, model, lost, left, instant_death: no keywords (docs/scale.md)
+                victim.label,
+                model.id,
+                lost,
+                max(0, model.wounds_left),
+                lost > 1 and model.wounds_left <= 0,
             )
         )
         if model.wounds_left <= 0:
@@ -302,10 +302,8 @@ def _save_roll(
     """One save roll of ``model`` (a :class:`SaveTaken` event): whether it saved."""
     roll = battle.dice.d6(f"{why} ({model.id})")
     saved = roll >= needed
-    battle.emit(
-        SaveTaken(
-            unit=victim.label, model=model.id, save=name, needed=needed, roll=roll, saved=saved
-        )
+    battle.emit(  # unit, model, save, needed, roll, saved: no keywords (docs/scale.md)
+        SaveTaken(victim.label, model.id, name, needed, roll, saved)
     )
     return saved
 

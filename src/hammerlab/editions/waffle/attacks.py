@@ -900,15 +900,18 @@ def _rolled_hits(
         skills.add(bs)
     needed_seen = {f"{ballistic_target(bs)[0]}+" for bs in skills}
     battle.emit(
+        # The fields in order, no keywords (unit, weapon, target, models, shots, snap,
+        # needed, hits): a class called with keywords is handed a dict made of them,
+        # about 2,300 instructions a call, and every volley reports (docs/scale.md).
         ShotsFired(
-            unit=unit.label,
-            weapon=profile.name,
-            target=target.label,
-            models=len({id(m) for m in models}),  # a model firing two of the weapon: one
-            shots=total_shots,
-            snap=snap,
-            needed="/".join(sorted(needed_seen)),
-            hits=len(hits),
+            unit.label,
+            profile.name,
+            target.label,
+            len({id(m) for m in models}),  # a model firing two of the weapon: one
+            total_shots,
+            snap,
+            "/".join(sorted(needed_seen)),
+            len(hits),
         )
     )
     precise = len([h for h in hits if h.precision])

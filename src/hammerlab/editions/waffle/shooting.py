@@ -80,7 +80,7 @@ def start_phase(battle: Battle, phase: str, player: str) -> None:
         status.charged_unlocked = False
         status.charged_through_difficult = False
         status.casualty_check_taken = False
-    battle.emit(PhaseChanged(phase=phase, player=player, turn=battle.turn, begins=True))
+    battle.emit(PhaseChanged(phase, player, battle.turn, True))  # phase, player, turn, begins
 
 
 def _begin(battle: Battle, player: str) -> frozenset[str]:
@@ -94,7 +94,7 @@ def _shooters(battle: Battle, player: str, done: frozenset[str]) -> list[Unit]:
 
 def _end(battle: Battle, player: str) -> None:
     phase_casualty_checks(battle, player)
-    battle.emit(PhaseChanged(phase="shooting", player=player, turn=battle.turn, begins=False))
+    battle.emit(PhaseChanged("shooting", player, battle.turn, False))  # as start_phase's
 
 
 def shooting_phase(battle: Battle, player: str) -> None:
@@ -269,13 +269,14 @@ def unit_shooting_action(battle: Battle, unit: Unit) -> None:
             actions.append(Choice(RUN, RUN))
         actions.append(Choice(HOLD, HOLD))
         picked = battle.decide(
-            Decision(
-                kind="action",
-                player=unit.player,
-                prompt=f"What does {unit.label} do?",
-                choices=tuple(actions),
-                context=DecisionContext(unit=unit.id),
-                not_offered=None if offered else partial(why_no_shot, battle, unit),
+            Decision(  # kind, player, prompt, choices, context, describe, not_offered
+                "action",
+                unit.player,
+                f"What does {unit.label} do?",
+                tuple(actions),
+                DecisionContext(unit.id),
+                None,
+                None if offered else partial(why_no_shot, battle, unit),
             )
         )
         if not isinstance(picked, str):
@@ -323,12 +324,12 @@ def choose_target(battle: Battle, unit: Unit, targets: list[Unit]) -> Unit:
     of the engaged units they are trying to hit".
     """
     return battle.decide(
-        Decision(
-            kind="target",
-            player=unit.player,
-            prompt=f"2. Choose a target for {unit.label}",
-            choices=tuple(Choice(t.label, t) for t in targets),
-            context=DecisionContext(unit=unit.id),
+        Decision(  # kind, player, prompt, choices, context: no keywords (docs/scale.md)
+            "target",
+            unit.player,
+            f"2. Choose a target for {unit.label}",
+            tuple(Choice(t.label, t) for t in targets),
+            DecisionContext(unit.id),
         )
     )
 
@@ -354,16 +355,14 @@ def shooting_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders
             if not left:
                 break
             choice = battle.decide(
-                Decision(
-                    kind="weapon",
-                    player=unit.player,
-                    prompt=f"3. Select a weapon for {unit.label} against {target.label}",
-                    choices=weapon_choices(tuple(left)),
-                    context=DecisionContext(unit=unit.id, target=target.id),
-                    describe=describe_weapon(battle, unit, target, orders, spent),
-                    not_offered=partial(
-                        not_offered, battle, unit, target, orders, spent, fired, able
-                    ),
+                Decision(  # kind, player, prompt, choices, context, describe, not_offered
+                    "weapon",
+                    unit.player,
+                    f"3. Select a weapon for {unit.label} against {target.label}",
+                    weapon_choices(tuple(left)),
+                    DecisionContext(unit.id, target.id),
+                    describe_weapon(battle, unit, target, orders, spent),
+                    partial(not_offered, battle, unit, target, orders, spent, fired, able),
                 )
             )
         if not choice:
@@ -436,20 +435,19 @@ def reactions_to_shooting(battle: Battle, shooter: Unit, result: VolleyResult) -
             options: list[Choice[Reaction | None]] = [Choice(r.label, r) for r in available]
             options.append(Choice(NO_REACTION, None))
             reaction = battle.decide(
-                Decision(
-                    kind="reaction",
-                    player=unit.player,
-                    prompt=f"8. {unit.label} was hit by {shooter.label}: react?",
-                    choices=tuple(options),
-                    context=DecisionContext(unit=unit.id, attacker=shooter.id),
+                Decision(  # kind, player, prompt, choices, context: no keywords (scale.md)
+                    "reaction",
+                    unit.player,
+                    f"8. {unit.label} was hit by {shooter.label}: react?",
+                    tuple(options),
+                    DecisionContext(unit.id, "", shooter.id),  # unit, target, attacker
                 )
             )
         if reaction is None:
             continue
         status.reacted_this_phase = True
-        battle.emit(
-            ReactionDeclared(unit=unit.label, reaction=reaction.label, against=shooter.label)
-        )
+        # unit, reaction, against: in field order, no keywords (docs/scale.md)
+        battle.emit(ReactionDeclared(unit.label, reaction.label, shooter.label))
         reaction.resolve(battle, unit, shooter)
 
 

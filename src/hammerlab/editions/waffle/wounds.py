@@ -151,12 +151,8 @@ def roll_to_wound(
             if wounds_on(r, chart, rending)
         ]
     battle.emit(
-        WoundsRolled(
-            weapon=profile.name,
-            target=victim.label,
-            hits=len(hits),
-            needed="/".join(needed_seen),
-            wounds=len(wounds),
+        WoundsRolled(  # weapon, target, hits, needed, wounds: in order, no keywords (scale.md)
+            profile.name, victim.label, len(hits), "/".join(needed_seen), len(wounds)
         )
     )
     return wounds
