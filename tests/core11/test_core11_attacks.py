@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from core11_kit import battle, events, game, gun, place, ruleset, script, sheet, texts
+from core11_kit import (
+    battle,
+    events,
+    game,
+    gun,
+    place,
+    ruleset,
+    script,
+    sheet,
+    shooting_phase,
+    texts,
+)
 
 from hammerlab.editions.core11.events import (
     AttacksLost,
@@ -15,7 +26,7 @@ from hammerlab.editions.core11.events import (
 )
 from hammerlab.editions.core11.profiles import DefenceStats
 from hammerlab.editions.core11.rolls import Situation, hit_terms
-from hammerlab.editions.core11.shooting import shoot_with, shooting_phase
+from hammerlab.editions.core11.shooting import shoot_with
 from hammerlab.editions.core11.weapons import read_weapon
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import TerrainArea

@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from core11_kit import battle, game, gun, library_unit, place, ruleset, sheet
+from core11_kit import battle, game, gun, library_unit, place, ruleset, sheet, shooting_phase
 
 from hammerlab.analysis.game import Game
 from hammerlab.editions.core11.events import AttacksLost
 from hammerlab.editions.core11.odds_questions import library_answer, plain_answer
 from hammerlab.editions.core11.positions import is_engaged
-from hammerlab.editions.core11.shooting import eligible_types, shoot_with, shooting_phase
+from hammerlab.editions.core11.shooting import eligible_types, shoot_with
 from hammerlab.engine.controllers import FirstChoiceController, ScriptedController
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile
 from hammerlab.engine.dice import Dice, ScriptedDice
