@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,36 @@ def _imports(path: Path) -> set[str]:
         elif isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
     return names
+
+
+EDITIONS_USE_OF_IO = (
+    "hammerlab.io.library",
+    "hammerlab.io.wh40kdc_library",
+    "hammerlab.io.bounds",
+    "hammerlab.io.files",
+)
+"""The only ``io`` modules an edition may import (docs/architecture.md names them)."""
+ARCHITECTURE = PACKAGE.parents[1] / "docs" / "architecture.md"
+
+
+def test_editions_import_only_the_io_modules_the_architecture_names() -> None:
+    """Code review s23, finding 10: the doc allowed editions three ``io`` modules while
+    ``editions/plugins.py`` imported a fourth (``io.files``), and this file forbade
+    none, so the BattleScribe importer or ``io.scenario`` would have passed too. The
+    allowed list is checked against every edition module's imports, and is the list
+    the doc's ``editions`` rule names, module for module."""
+    broken = [
+        f"{path.relative_to(PACKAGE)} imports {name}"
+        for path in sorted((PACKAGE / "editions").rglob("*.py"))
+        for name in sorted(_imports(path))
+        if (name == "hammerlab.io" or name.startswith("hammerlab.io."))
+        and name not in EDITIONS_USE_OF_IO
+    ]
+    assert not broken
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    rule = text[text.index("- `editions` import `engine`") :].split("\n- ")[0]
+    named = {f"hammerlab.{m}" for m in re.findall(r"`(io\.\w+)`", rule)}
+    assert named == set(EDITIONS_USE_OF_IO)
 
 
 @pytest.mark.parametrize("layer", sorted(FORBIDDEN))

@@ -173,6 +173,32 @@ def test_the_heuristic_s_pick_stands_unless_a_challenger_is_significantly_better
     assert searcher.best_action(game) == challenger
 
 
+def test_playout_seeds_are_drawn_for_the_decision_searched_never_from_entropy() -> None:
+    """Code review s23, finding 12: the generator of playout seeds began as an unseeded
+    ``random.Random()``, replaced in ``choose`` before use; any other caller of the
+    search drew seeds no seed reproduced. Now a search outside any decision is an
+    error, and :meth:`best_action` draws its seeds for the position itself: asked
+    twice at the same decision, it plays its playouts on the same seeds."""
+    loner = SearchController("A")
+    with pytest.raises(RuntimeError, match="no decision being searched"):
+        loner.challenge("a", ["b"], lambda _x, seeds: [0.0 for _ in seeds])
+
+    def seeds_searched() -> list[int]:
+        searcher, game, _, _ = _scripted([1, 1, 1, -1])
+        scripted, seen = searcher._playout, []
+
+        def noted(game_: Game, action: Action, seed: int, rounds: int | None = None) -> float:
+            seen.append(seed)
+            return scripted(game_, action, seed, rounds)
+
+        searcher._playout = noted  # type: ignore[method-assign]
+        searcher.best_action(game)
+        return seen
+
+    first = seeds_searched()
+    assert first and seeds_searched() == first
+
+
 def test_a_playout_ends_after_the_searcher_s_own_next_turn() -> None:
     spec = load_scenario(THREE_TURNS)
     game = Game.start(spec, str(THREE_TURNS), seed=2)  # the heuristic AI plays it on

@@ -9,7 +9,9 @@ from typing import TypeVar
 from hammerlab.editions.base import apply_rules
 from hammerlab.editions.core11.abilities import install
 from hammerlab.editions.core11.ruleset import Core11Ruleset
+from hammerlab.editions.core11.shooting import SHOOTING
 from hammerlab.editions.core11.state import Core11Game
+from hammerlab.editions.flow import run_phase
 from hammerlab.engine.battle import Battle, Player
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.controllers import FirstChoiceController, ScriptedController
@@ -153,3 +155,8 @@ EventT = TypeVar("EventT", bound=Event)
 def events(fight: Battle, cls: type[EventT]) -> list[EventT]:
     """The events of class ``cls``, in order."""
     return [e for e in fight.log.events if isinstance(e, cls)]
+
+
+def shooting_phase(game: Core11Game) -> None:
+    """The Shooting phase of the active player, as the flow runs it (``run_phase``)."""
+    run_phase(game.battle, SHOOTING, game.battle.active_player)

@@ -2,12 +2,31 @@
 
 from __future__ import annotations
 
-from core11_kit import battle, events, game, gun, place, ruleset, script, sheet, texts
+from core11_kit import (
+    battle,
+    events,
+    game,
+    gun,
+    place,
+    ruleset,
+    script,
+    sheet,
+    shooting_phase,
+    texts,
+)
 
-from hammerlab.editions.core11.events import DevastatingWounds, HitRollNeeds
+from hammerlab.editions.core11.events import (
+    AttacksLost,
+    DevastatingWounds,
+    HitRollNeeds,
+    MortalWoundsSuffered,
+    NoSavePossible,
+    SaveRolled,
+    WoundsIgnored,
+)
 from hammerlab.editions.core11.profiles import DefenceStats
 from hammerlab.editions.core11.rolls import Situation, hit_terms
-from hammerlab.editions.core11.shooting import shoot_with, shooting_phase
+from hammerlab.editions.core11.shooting import shoot_with
 from hammerlab.editions.core11.weapons import read_weapon
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import TerrainArea
@@ -134,6 +153,61 @@ def test_04_lethal_hits_wound_automatically() -> None:
 def _devastated(fight: Battle) -> DevastatingWounds:
     [event] = events(fight, DevastatingWounds)
     return event
+
+
+def test_each_save_is_a_typed_event_with_its_need_and_result() -> None:
+    """Code review s23, finding 4: a save was only a die's purpose string. Hit 3, wound
+    4 (S4 v T4), then the save: Sv 3+ with AP-1 needs 4+ and a 4 saves; Sv 3+ with
+    AP-3 is 6+, so a 4+ invulnerable save is taken and a 4 saves; Sv 2+ with AP0 needs
+    2+ and an unmodified 1 fails."""
+    fight = _shoot(dice=(3, 4, 4), ap=-1, target=sheet("Target", 5, save=3))
+    assert events(fight, SaveRolled) == [SaveRolled("Target [b]", "b.1", 4, 4, True, False)]
+    fight = _shoot(dice=(3, 4, 4), ap=-3, target=sheet("Target", 5, save=3, invulnerable=4))
+    assert events(fight, SaveRolled) == [SaveRolled("Target [b]", "b.1", 4, 4, True, True)]
+    fight = _shoot(dice=(3, 4, 1), target=sheet("Target", 5, save=2))
+    assert events(fight, SaveRolled) == [SaveRolled("Target [b]", "b.1", 2, 1, False, False)]
+
+
+def test_a_wound_no_save_can_stop_is_a_typed_event() -> None:
+    """Sv 6+ worsened by AP-1 is 7+: no die is rolled for the save (hit 3, wound 4 are
+    the only dice) and the log says which model had none, and what its armour needed."""
+    fight = _shoot(dice=(3, 4), ap=-1, target=sheet("Target", 5, save=6))
+    assert events(fight, NoSavePossible) == [NoSavePossible("Target [b]", "b.1", 7)]
+    assert events(fight, SaveRolled) == []
+
+
+def test_mortal_wounds_and_feel_no_pain_are_typed_events() -> None:
+    """06.02's mortal wounds and Feel No Pain as fields, not prose (finding 4). A D3
+    [DEVASTATING WOUNDS] critical wound (hit 3, wound 6) puts 3 mortal wounds on b.1;
+    a failed hazard roll (a 2) 1 on the shooter's a.1; Feel No Pain 5+ against 3
+    damage rolls 5, 2, 6 (2 ignored), then 5, 5, 6 (all 3 ignored: no wound lost)."""
+    target = sheet("Intercessor", 5, save=3, wounds=2)
+    fight = _shoot(("DEVASTATING WOUNDS",), (3, 6), damage="3", target=target)
+    assert events(fight, MortalWoundsSuffered) == [
+        MortalWoundsSuffered("Intercessor [b]", "b.1", 3, "gun")
+    ]
+    fight = _shoot(("HAZARDOUS",), (1, 2))
+    assert events(fight, MortalWoundsSuffered) == [
+        MortalWoundsSuffered("Shooter [a]", "a.1", 1, "hazardous")
+    ]
+    stubborn = sheet("Stubborn", 1, save=NO_SAVE, wounds=5, rules=("Feel No Pain 5+",))
+    fight = _shoot((), (3, 4, 5, 2, 6), damage="3", target=stubborn)
+    assert events(fight, WoundsIgnored) == [WoundsIgnored("Stubborn [b]", "b.1", 5, 3, 2)]
+    fight = _shoot((), (3, 4, 5, 5, 6), damage="3", target=stubborn)
+    assert events(fight, WoundsIgnored) == [WoundsIgnored("Stubborn [b]", "b.1", 5, 3, 3)]
+    assert texts(fight, "wound") == []
+
+
+def test_wounds_left_when_the_target_is_destroyed_are_a_typed_event() -> None:
+    """Three hits (3, 3, 3) and three wounds (4, 4, 4) at a lone model with no save: the
+    first wound slays it and the other 2 are lost. Two D1 [DEVASTATING WOUNDS] critical
+    wounds (hit 3, 3; wound 6, 6) at a lone model: the first mortal wound slays it and
+    the second is lost."""
+    fight = _shoot((), (3, 3, 3, 4, 4, 4), attacks="3", target=sheet("Target", 1, save=NO_SAVE))
+    assert events(fight, AttacksLost) == [AttacksLost("Shooter [a]", "gun", "Target [b]", 2, False)]
+    lone = sheet("Target", 1, save=NO_SAVE)
+    fight = _shoot(("DEVASTATING WOUNDS",), (3, 3, 6, 6), attacks="2", target=lone)
+    assert events(fight, AttacksLost) == [AttacksLost("Shooter [a]", "gun", "Target [b]", 1, True)]
 
 
 def test_04_devastating_wounds_end_the_attack_sequence_in_mortal_wounds() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ from typer.testing import CliRunner
 from hammerlab.analysis.battles import prepare
 from hammerlab.cli.app import app
 from hammerlab.editions.base import play
+from hammerlab.editions.core11.events import AttacksResolved, HitRollNeeds
 from hammerlab.io.scenario import load_scenario
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples").glob("core11_*.toml"))
@@ -54,8 +54,17 @@ def test_the_normal_shooting_example_describes_cover_as_the_engine_plays_it() ->
     assert "3+ becomes 4+" in description and "outside the +/-1 cap" in " ".join(
         description.split()
     )
-    needs = re.findall(r"hit rolls \(Bolt Rifle \([A-Za-z ]+\), (\d)\+", _log(path))
-    assert needs and set(needs) == {"4"}
+    # The need read off typed events, not a regex over the dice's purposes (code review
+    # s23, finding 4): each Bolt Rifle group's hit roll (one `shots` summary each, none
+    # of them [TORRENT]) is announced by a `hit-roll` event, since cover changes it.
+    ready = prepare(load_scenario(path), str(path), seed=1)
+    play(ready.battle, ready.ruleset, ready.plan)
+    rifle = [
+        e for e in ready.battle.log.events if str(getattr(e, "weapon", "")).startswith("Bolt Rifle")
+    ]
+    needs = [e.need for e in rifle if isinstance(e, HitRollNeeds)]
+    groups = [e for e in rifle if isinstance(e, AttacksResolved)]
+    assert groups and len(needs) == len(groups) and set(needs) == {4}
 
 
 def test_the_printed_step_log_names_the_abilities_not_modelled() -> None:

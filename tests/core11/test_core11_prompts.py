@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from core11_kit import battle, game, gun, place, sheet, texts
+from core11_kit import battle, game, gun, place, sheet, shooting_phase, texts
 
-from hammerlab.editions.core11.shooting import shoot_with, shooting_phase
+from hammerlab.editions.core11.shooting import shoot_with
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import TerrainArea
 from hammerlab.engine.datasheet import Weapon

@@ -5,12 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from core11_kit import battle, game, gun, library_unit, place, ruleset, sheet
+from core11_kit import battle, game, gun, library_unit, place, ruleset, sheet, shooting_phase
 
 from hammerlab.analysis.game import Game
+from hammerlab.editions.core11.events import AttacksLost
 from hammerlab.editions.core11.odds_questions import library_answer, plain_answer
 from hammerlab.editions.core11.positions import is_engaged
-from hammerlab.editions.core11.shooting import eligible_types, shoot_with, shooting_phase
+from hammerlab.editions.core11.shooting import eligible_types, shoot_with
 from hammerlab.engine.controllers import FirstChoiceController, ScriptedController
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile
 from hammerlab.engine.dice import Dice, ScriptedDice
@@ -160,8 +161,8 @@ def test_no_attack_is_rolled_at_a_unit_already_destroyed() -> None:
     dying: set[str] = set()  # destroyed by the attacks whose summary comes next
     gone: set[str] = set()
     for event in played.battle.log.events:
-        if event.kind == "message" and "is destroyed: remaining wounds lost" in event.message:
-            dying.add(event.message.strip().split(" is destroyed")[0])
+        if isinstance(event, AttacksLost) and not event.mortal:  # typed, not prose (s23)
+            dying.add(event.target)
         if event.kind == "shots":
             assert event.target not in gone, event
             if event.target in dying:

@@ -9,14 +9,13 @@ the bearer of the reactive ability.
 
 from __future__ import annotations
 
-from core11_kit import battle, game, gun, library_unit, place, ruleset, sheet
+from core11_kit import battle, game, gun, library_unit, place, ruleset, sheet, shooting_phase
 
 from hammerlab.editions.core11.abilities import (
     EXAMPLE_REDIRECTION,
     REACTIVE_SHOOTING,
     reaction_for,
 )
-from hammerlab.editions.core11.shooting import shooting_phase
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.windows import RANGED_ATTACK, SELECTED_AS_TARGET
 from hammerlab.engine.battle import Battle

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core11_kit import battle, events, game, gun, place, script, sheet, texts
+from core11_kit import battle, events, game, gun, place, script, sheet, shooting_phase, texts
 
 from hammerlab.editions.core11.events import AttacksResolved
 from hammerlab.editions.core11.shooting import (
@@ -12,7 +12,6 @@ from hammerlab.editions.core11.shooting import (
     end_of_phase,
     may_start_action,
     shoot_with,
-    shooting_phase,
 )
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.windows import END_OF_SHOOTING_PHASE, START_OF_SHOOTING_PHASE

@@ -28,6 +28,7 @@ from hammerlab.editions.core11.events import (
     ChargeResolved,
     CloseMove,
     CommandPointsGained,
+    CommandPointsSpent,
     FightSelected,
 )
 from hammerlab.editions.core11.fight import (
@@ -46,6 +47,7 @@ from hammerlab.editions.core11.movement import fall_back_eligible, move_with
 from hammerlab.editions.core11.overwatch import install_overwatch
 from hammerlab.editions.core11.positions import is_engaged
 from hammerlab.editions.core11.shooting import may_start_action
+from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.flow import run_phase
 from hammerlab.editions.schedule import Schedule, record_schedule
 from hammerlab.engine.battle import Battle
@@ -175,6 +177,11 @@ def test_fire_overwatch_hits_only_on_unmodified_6s_and_costs_1_cp() -> None:
     assert (shots.attacks, shots.hits, shots.models_destroyed) == (2, 1, 1)
     assert state.command_points["B"] == 0
     assert [e.roll for e in events(fight_, ChargeResolved)] == [7]
+    # The log says so in a typed event (code review s23, finding 3): B had 1CP and spent
+    # the stratagem's 1 on Foes, used against the charging Squad: 0 left.
+    assert events(fight_, CommandPointsSpent) == [
+        CommandPointsSpent("B", 1, "Fire Overwatch", "Foes [b]", "Squad [a]", 0)
+    ]
 
 
 def _grunts(uid: str, player: str, name: str, at: tuple[int, float], status: str = "") -> str:
@@ -395,6 +402,30 @@ def test_the_whole_game_example_plays_every_phase_for_three_turns() -> None:
             assert begun.count((turn, phase)) == 2
     assert any(e.succeeded for e in events(ready.battle, ChargeResolved))
     assert events(ready.battle, FightSelected)
+
+
+def test_a_tool_adds_up_each_players_command_points_from_the_log() -> None:
+    """Code review s23, finding 3: the log gave CP gained (08.02) with a total, but Fire
+    Overwatch's 1CP only as prose, so the next gain's total did not follow from the
+    ones before. Summing each player's `command-points` gains and
+    `command-points-spent` costs from 0 (no CP before the first Command phase) must
+    give every event's total; seed 1 of the whole-game example spends CP."""
+    ready = prepare(load_scenario(WHOLE_GAME), str(WHOLE_GAME), seed=1)
+    play(ready.battle, ready.ruleset, ready.plan)
+    held: dict[str, int] = {}
+    spent = 0
+    for event in ready.battle.log.events:
+        if isinstance(event, CommandPointsGained):
+            held[event.player] = held.get(event.player, 0) + event.gained
+        elif isinstance(event, CommandPointsSpent):
+            held[event.player] = held.get(event.player, 0) - event.spent
+            spent += 1
+        else:
+            continue
+        assert held[event.player] == event.total, event
+    assert spent
+    state = ready.battle.state
+    assert isinstance(state, Core11Game) and held == state.command_points
 
 
 def test_the_lab_runs_on_the_whole_game_example() -> None:

@@ -23,7 +23,12 @@ from typing import Any
 
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.base import apply_rules
+from hammerlab.editions.flow import Phase, run_phase
+from hammerlab.editions.waffle.charge import CHARGES, begin_charges
+from hammerlab.editions.waffle.movement_phase import MOVEMENT
 from hammerlab.editions.waffle.profiles import stats_of
+from hammerlab.editions.waffle.psychic import PSYCHIC
+from hammerlab.editions.waffle.shooting import SHOOTING
 from hammerlab.engine.battle import Battle, Player
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.controllers import ScriptedController
@@ -360,3 +365,28 @@ SMITE = Weapon(
 )
 """The Primaris power Smite, copied from Warhammer40K.gst (Discipline: Biomancy): the
 witchfire the psychic tests cast."""
+
+
+def movement_phase(battle: Battle, player: str) -> None:
+    """The Movement phase for ``player``, as the flow runs it (``run_phase``)."""
+    run_phase(battle, MOVEMENT, player)
+
+
+def psychic_phase(battle: Battle, player: str) -> None:
+    """The Psychic phase for ``player``, as the flow runs it."""
+    run_phase(battle, PSYCHIC, player)
+
+
+def shooting_phase(battle: Battle, player: str) -> None:
+    """The Shooting phase for ``player``, as the flow runs it."""
+    run_phase(battle, SHOOTING, player)
+
+
+def _charges_end(battle: Battle, player: str) -> None:
+    """The charges end here; the assault phase would go on to the fight."""
+
+
+def charge_sub_phase(battle: Battle, player: str) -> None:
+    """Seed 004: the charge sub-phase alone (``charge.CHARGES``, begun as the assault
+    phase begins it), without the fight that follows it in ``assault.ASSAULT``."""
+    run_phase(battle, Phase("charge", begin_charges, CHARGES, _charges_end), player)

@@ -31,12 +31,11 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from conftest import A, B, Placed, box, make_battle, make_unit, of_kind, row
+from conftest import A, B, Placed, box, charge_sub_phase, make_battle, make_unit, of_kind, row
 from fight_kit import CHAINSWORD
 
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.waffle.ai import WaffleAI
-from hammerlab.editions.waffle.charge import charge_sub_phase
 from hammerlab.editions.waffle.difficult_charge import has_assault_grenades
 from hammerlab.editions.waffle.fight import fight_sub_phase
 from hammerlab.editions.waffle.firing_modes import is_grenade, may_fire, spend, throwers

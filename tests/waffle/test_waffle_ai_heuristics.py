@@ -22,6 +22,7 @@ from conftest import (
     of_kind,
     profile,
     row,
+    shooting_phase,
     squad,
     weapon,
 )
@@ -38,7 +39,6 @@ from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.plans import suppression_value
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.rules.reactions import DIVE, FALL_BACK, OVERWATCH, RETURN_FIRE
-from hammerlab.editions.waffle.shooting import shooting_phase
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext

@@ -4,11 +4,21 @@ fleeing unit that loses a combat."""
 from __future__ import annotations
 
 import pytest
-from conftest import BOLTGUN, A, B, make_battle, of_kind, profile, row, squad, weapon
+from conftest import (
+    BOLTGUN,
+    A,
+    B,
+    make_battle,
+    movement_phase,
+    of_kind,
+    profile,
+    row,
+    squad,
+    weapon,
+)
 
 from hammerlab.editions.waffle.attacks import fire_weapon
 from hammerlab.editions.waffle.morale import morale_check
-from hammerlab.editions.waffle.movement_phase import movement_phase
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.state import st
 

@@ -12,9 +12,20 @@ T4 wounds on 2+, S4 on 4+; AP4 beats a 5+ save, not a 3+).
 
 from __future__ import annotations
 
-from conftest import GUARD, MARINE, A, B, all_dice_used, make_battle, of_kind, profile, row, squad
+from conftest import (
+    GUARD,
+    MARINE,
+    A,
+    B,
+    all_dice_used,
+    make_battle,
+    of_kind,
+    profile,
+    psychic_phase,
+    row,
+    squad,
+)
 
-from hammerlab.editions.waffle.psychic import psychic_phase
 from hammerlab.editions.waffle.psychic_powers import power_of, unsupported_power
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.units import Unit

@@ -13,7 +13,18 @@ with the D66 result, so only the dice the boon itself rolls are scripted.
 from __future__ import annotations
 
 import pytest
-from conftest import SMITE, A, B, Placed, all_dice_used, asked, make_battle, make_unit, of_kind
+from conftest import (
+    SMITE,
+    A,
+    B,
+    Placed,
+    all_dice_used,
+    asked,
+    make_battle,
+    make_unit,
+    of_kind,
+    psychic_phase,
+)
 from conftest import profile as make_profile
 from fight_kit import CHAINSWORD
 
@@ -34,7 +45,6 @@ from hammerlab.editions.waffle.fight import CLOSE_COMBAT_WEAPON, fight
 from hammerlab.editions.waffle.movement import run
 from hammerlab.editions.waffle.orders import WoundRoll
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
-from hammerlab.editions.waffle.psychic import psychic_phase
 from hammerlab.editions.waffle.special_rules import close_combat_weapon, unsupported_unit_rules
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle

@@ -32,6 +32,7 @@ from conftest import (
     all_dice_used,
     asked,
     box,
+    charge_sub_phase,
     controller,
     last,
     make_battle,
@@ -39,6 +40,7 @@ from conftest import (
     model,
     of_kind,
     profile,
+    shooting_phase,
     squad,
     weapon,
 )
@@ -46,12 +48,7 @@ from conftest import (
 from hammerlab.analysis.game import Game
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.attacks import firing_models
-from hammerlab.editions.waffle.charge import (
-    charge_bonus_attacks,
-    charge_dice,
-    charge_range_of,
-    charge_sub_phase,
-)
+from hammerlab.editions.waffle.charge import charge_bonus_attacks, charge_dice, charge_range_of
 from hammerlab.editions.waffle.combat import in_contact
 from hammerlab.editions.waffle.morale import phase_casualty_checks
 from hammerlab.editions.waffle.orders import FireOrders
@@ -59,7 +56,7 @@ from hammerlab.editions.waffle.placement import coherent_approach
 from hammerlab.editions.waffle.plans import charge_chance
 from hammerlab.editions.waffle.rules.fiery_charge import fiery_chargers
 from hammerlab.editions.waffle.ruleset import end_of_turn
-from hammerlab.editions.waffle.shooting import shooting_phase, start_phase
+from hammerlab.editions.waffle.shooting import start_phase
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import TerrainArea

@@ -21,23 +21,24 @@ from conftest import (
     B,
     all_dice_used,
     asked,
+    charge_sub_phase,
     dice_purposes,
     make_battle,
     model,
     of_kind,
     profile,
     row,
+    shooting_phase,
     squad,
     weapon,
 )
 
 from hammerlab.editions.waffle.attacks import fire_weapon, weapons_per_phase
-from hammerlab.editions.waffle.charge import charge_sub_phase
 from hammerlab.editions.waffle.odds import Defence, Firing, shooting_odds, volley
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.ruleset import end_of_turn
-from hammerlab.editions.waffle.shooting import shooting_phase, start_phase
+from hammerlab.editions.waffle.shooting import start_phase
 from hammerlab.editions.waffle.special_rules import (
     feel_no_pain,
     ignore_wound_roll,

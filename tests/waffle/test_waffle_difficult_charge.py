@@ -11,10 +11,9 @@ krak grenades are not assault grenades. Across open ground he strikes at 4.
 from __future__ import annotations
 
 import pytest
-from conftest import A, B, all_dice_used, box, make_battle, of_kind, squad, weapon
+from conftest import A, B, all_dice_used, box, charge_sub_phase, make_battle, of_kind, squad, weapon
 from fight_kit import CHAINSWORD, GUARD, MARINE
 
-from hammerlab.editions.waffle.charge import charge_sub_phase
 from hammerlab.editions.waffle.fight import fight_sub_phase
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle

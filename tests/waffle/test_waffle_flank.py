@@ -21,6 +21,7 @@ from conftest import (
     all_dice_used,
     box,
     make_battle,
+    movement_phase,
     profile,
     row,
     squad,
@@ -33,7 +34,6 @@ from hammerlab.editions.waffle.expected import melee_exchange
 from hammerlab.editions.waffle.flank import FLANK, flank_route
 from hammerlab.editions.waffle.move_plans import detour_pays, run_nearer, wants_to_flank
 from hammerlab.editions.waffle.movement import INTENTS, goal_of, intents_for, route_of
-from hammerlab.editions.waffle.movement_phase import movement_phase
 from hammerlab.editions.waffle.plans import exposure
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import TerrainArea

@@ -11,6 +11,7 @@ from conftest import (
     make_battle,
     of_kind,
     profile,
+    psychic_phase,
     row,
     squad,
 )
@@ -21,7 +22,6 @@ from hammerlab.editions.waffle.charge import through_difficult_terrain
 from hammerlab.editions.waffle.maledictions import afflict, all_terrain_difficult
 from hammerlab.editions.waffle.movement_phase import crosses_difficult
 from hammerlab.editions.waffle.profiles import stats_of
-from hammerlab.editions.waffle.psychic import psychic_phase
 from hammerlab.editions.waffle.psychic_powers import power_of, unsupported_power
 from hammerlab.engine.datasheet import Weapon
 

@@ -22,6 +22,7 @@ from conftest import (
     all_dice_used,
     asked,
     box,
+    charge_sub_phase,
     dice_purposes,
     make_battle,
     of_kind,
@@ -32,7 +33,7 @@ from conftest import squad as make_squad
 from fight_kit import CHAINSWORD, MARINE, POWER_FIST, north, south
 
 from hammerlab.editions.waffle.attacks import moved_for_weapons
-from hammerlab.editions.waffle.charge import charge_distance, charge_sub_phase
+from hammerlab.editions.waffle.charge import charge_distance
 from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.expected import attacks_with
 from hammerlab.editions.waffle.fight import attacks_of, fight_sub_phase, melee_options

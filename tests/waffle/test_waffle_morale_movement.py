@@ -29,6 +29,7 @@ from conftest import (
     model,
     of_kind,
     profile,
+    shooting_phase,
     squad,
     story,
     weapon,
@@ -40,7 +41,7 @@ from hammerlab.editions.waffle.morale import (
     takes_pinning_test,
     takes_shooting_check,
 )
-from hammerlab.editions.waffle.shooting import shooting_phase, start_phase
+from hammerlab.editions.waffle.shooting import start_phase
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit

@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import pytest
-from conftest import BOLTGUN, A, B, asked, box, make_battle, of_kind, profile, row, squad
+from conftest import (
+    BOLTGUN,
+    A,
+    B,
+    asked,
+    box,
+    make_battle,
+    movement_phase,
+    of_kind,
+    profile,
+    row,
+    squad,
+)
 
 from hammerlab.editions.waffle.movement import intents_for, move_allowance
-from hammerlab.editions.waffle.movement_phase import movement_phase
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.geometry import segment_point_distance
 from hammerlab.engine.units import Unit

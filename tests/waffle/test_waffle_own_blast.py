@@ -7,13 +7,13 @@ grenades (a 3" Blast, 8" range)."""
 from __future__ import annotations
 
 import pytest
-from conftest import GUARD, A, B, all_dice_used, make_battle, of_kind, squad, weapon
+from conftest import GUARD, A, B, all_dice_used, make_battle, of_kind, shooting_phase, squad, weapon
 
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.expected import aim_value, expected_per_model
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import weapon_of
-from hammerlab.editions.waffle.shooting import shooting_phase, weapon_choices
+from hammerlab.editions.waffle.shooting import weapon_choices
 from hammerlab.engine.decisions import Decision, DecisionContext
 from hammerlab.engine.memo import decision_scope
 

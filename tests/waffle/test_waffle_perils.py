@@ -24,12 +24,12 @@ from conftest import (
     make_battle,
     of_kind,
     profile,
+    psychic_phase,
     row,
     squad,
 )
 from test_waffle_psychic import ENFEEBLE
 
-from hammerlab.editions.waffle.psychic import psychic_phase
 from hammerlab.editions.waffle.psychic_memory import purged
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Weapon

@@ -24,6 +24,7 @@ from conftest import (
     all_dice_used,
     box,
     make_battle,
+    movement_phase,
     of_kind,
     row,
     squad,
@@ -32,7 +33,6 @@ from test_waffle_transports import _shot_at, guards, transport
 
 from hammerlab.editions.waffle.attacks import fire_weapon
 from hammerlab.editions.waffle.morale import phase_casualty_checks
-from hammerlab.editions.waffle.movement_phase import movement_phase
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.reserves import set_reserves
 from hammerlab.editions.waffle.shooting import start_phase

@@ -27,6 +27,7 @@ from conftest import (
     messages,
     of_kind,
     profile,
+    shooting_phase,
     squad,
     weapon,
 )
@@ -36,7 +37,6 @@ from hammerlab.editions.waffle.attacks import fire_weapon
 from hammerlab.editions.waffle.concussive import concussed
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.rules import OPTIONS
-from hammerlab.editions.waffle.shooting import shooting_phase
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.datasheet import Profile, Weapon
 from hammerlab.engine.rules import RuleSettingError, resolve_settings

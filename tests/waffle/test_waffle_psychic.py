@@ -27,6 +27,7 @@ from conftest import (
     make_unit,
     of_kind,
     profile,
+    psychic_phase,
     row,
     squad,
     weapon,
@@ -37,11 +38,7 @@ from hammerlab.cli.app import app
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.profiles import weapon_of
-from hammerlab.editions.waffle.psychic import (
-    deny_needed,
-    manifest_chance,
-    psychic_phase,
-)
+from hammerlab.editions.waffle.psychic import deny_needed, manifest_chance
 from hammerlab.editions.waffle.psychic_ai import dice_to_roll
 from hammerlab.editions.waffle.psychic_events import PsychicTest, WarpCharge
 from hammerlab.editions.waffle.psychic_powers import mastery_level, power_of, unsupported_power

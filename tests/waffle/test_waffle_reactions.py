@@ -33,12 +33,13 @@ from conftest import (
     messages,
     model,
     of_kind,
+    shooting_phase,
     squad,
 )
 
 from hammerlab.editions.waffle.orders import VolleyResult
 from hammerlab.editions.waffle.ruleset import end_of_turn
-from hammerlab.editions.waffle.shooting import reactions_to_shooting, shooting_phase
+from hammerlab.editions.waffle.shooting import reactions_to_shooting
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.datasheet import Weapon
 

@@ -23,8 +23,10 @@ from conftest import (
     make_battle,
     make_unit,
     messages,
+    movement_phase,
     of_kind,
     profile,
+    shooting_phase,
     squad,
 )
 from fight_kit import CHAINSWORD, MARINE, POWER_SWORD, north
@@ -33,8 +35,6 @@ from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
 from hammerlab.editions.waffle.fight import fight_sub_phase
 from hammerlab.editions.waffle.movement import fall_back
-from hammerlab.editions.waffle.movement_phase import movement_phase
-from hammerlab.editions.waffle.shooting import shooting_phase
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.controllers import FirstChoiceController
 from hammerlab.engine.geometry import base_distance

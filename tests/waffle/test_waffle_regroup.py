@@ -31,6 +31,7 @@ from conftest import (
     asked,
     make_battle,
     make_unit,
+    movement_phase,
     of_kind,
     profile,
     row,
@@ -48,7 +49,7 @@ from hammerlab.editions.waffle.morale import (
     passes_automatically,
 )
 from hammerlab.editions.waffle.move_plans import own_charge_ahead
-from hammerlab.editions.waffle.movement_phase import movement_phase, regroup
+from hammerlab.editions.waffle.movement_phase import regroup
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.ruleset import end_of_turn
 from hammerlab.editions.waffle.shooting import can_run

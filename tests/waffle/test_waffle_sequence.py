@@ -30,6 +30,7 @@ from conftest import (
     model,
     of_kind,
     profile,
+    shooting_phase,
     squad,
     story,
     weapon,
@@ -38,7 +39,6 @@ from conftest import (
 from hammerlab.editions.waffle.attacks import fire_weapon
 from hammerlab.editions.waffle.estimate import p_hit
 from hammerlab.editions.waffle.orders import FireOrders
-from hammerlab.editions.waffle.shooting import shooting_phase
 from hammerlab.editions.waffle.state import st
 
 GUARD = profile("Guardsman", bs=3, t=4, ld=7, sv="4+")

@@ -56,6 +56,7 @@ from conftest import (
     messages,
     of_kind,
     profile,
+    shooting_phase,
     squad,
     weapon,
 )
@@ -71,11 +72,7 @@ from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.rules import OPTIONS
 from hammerlab.editions.waffle.ruleset import end_of_turn
-from hammerlab.editions.waffle.shooting import (
-    reactions_to_shooting,
-    shooting_phase,
-    targets_for,
-)
+from hammerlab.editions.waffle.shooting import reactions_to_shooting, targets_for
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle, Player
 from hammerlab.engine.battlefield import Battlefield

@@ -20,6 +20,7 @@ from conftest import (
     B,
     all_dice_used,
     box,
+    charge_sub_phase,
     dice_purposes,
     make_battle,
     model,
@@ -31,7 +32,6 @@ from fight_kit import CHAINSWORD, north, south
 from fight_kit import GUARD as WS3_GUARD
 
 from hammerlab.editions.waffle.attacks import fire_weapon
-from hammerlab.editions.waffle.charge import charge_sub_phase
 from hammerlab.editions.waffle.fight import CLOSE_COMBAT_WEAPON, attacks_of, fight_sub_phase
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.shooting import start_phase

@@ -22,6 +22,7 @@ from conftest import (
     B,
     all_dice_used,
     make_battle,
+    movement_phase,
     of_kind,
     squad,
 )
@@ -30,7 +31,6 @@ from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.attacks import fire_weapon
-from hammerlab.editions.waffle.movement_phase import movement_phase
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.shooting import start_phase

@@ -27,6 +27,7 @@ from conftest import (
     all_dice_used,
     asked,
     make_battle,
+    movement_phase,
     of_kind,
     row,
     squad,
@@ -57,7 +58,7 @@ from hammerlab.editions.waffle.expected import expected_casualties
 from hammerlab.editions.waffle.fight import CLOSE_COMBAT_WEAPON, attacks_of, fight_sub_phase
 from hammerlab.editions.waffle.morale import go_to_ground, morale_check, pinning_test
 from hammerlab.editions.waffle.move_plans import drives_off
-from hammerlab.editions.waffle.movement_phase import _may_move, movement_phase
+from hammerlab.editions.waffle.movement_phase import _may_move
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.rules.reactions import DiveForCover, FallBack, Overwatch

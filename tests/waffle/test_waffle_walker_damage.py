@@ -24,6 +24,7 @@ from conftest import (
     B,
     Placed,
     asked,
+    charge_sub_phase,
     make_battle,
     make_unit,
     messages,
@@ -33,7 +34,7 @@ from conftest import (
 )
 
 from hammerlab.editions.schedule import Schedule, record_schedule
-from hammerlab.editions.waffle.charge import charge_ban, charge_sub_phase
+from hammerlab.editions.waffle.charge import charge_ban
 from hammerlab.editions.waffle.move_plans import ahead_of_it
 from hammerlab.editions.waffle.movement import run
 from hammerlab.editions.waffle.plans import counter_charge_chance

@@ -34,6 +34,7 @@ from conftest import (
     messages,
     of_kind,
     profile,
+    shooting_phase,
     squad,
     weapon,
 )
@@ -44,7 +45,6 @@ from hammerlab.editions.waffle.expected import expected_casualties
 from hammerlab.editions.waffle.markers import aim_points
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
 from hammerlab.editions.waffle.profiles import weapon_of
-from hammerlab.editions.waffle.shooting import shooting_phase
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile, Weapon

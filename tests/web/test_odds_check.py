@@ -4,15 +4,22 @@ fires at the target the exact odds describe, as it was set up."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from fractions import Fraction
 from functools import cache
 
 import pytest
 
+from hammerlab import editions
+from hammerlab.analysis import odds
+from hammerlab.analysis.odds import QuestionError
 from hammerlab.analysis.odds_check import check_odds, set_table
 from hammerlab.analysis.odds_request import OddsAsk, answer
+from hammerlab.analysis.odds_waffle import WaffleCalculator, WaffleEngineCheck
+from hammerlab.editions.waffle.ruleset import WaffleRuleset
 from hammerlab.editions.waffle.state import VehicleStatus
 from hammerlab.editions.waffle.vehicles import vehicle_status_now
+from hammerlab.engine.datasheet import Weapon
 
 
 def p_vehicle_destroyed(
@@ -137,3 +144,34 @@ def test_the_check_of_a_blast_weapon_counts_the_target_s_models_as_the_odds_do()
     exact = answer(ask)
     check = check_odds(ask, exact, 2_000, 1)
     assert check.p_value > 0.01, check
+
+
+def test_an_edition_without_an_engine_check_is_refused_as_not_supported(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Code review s23, finding 6: the check switched on the edition's name, so any
+    edition other than core11 (a plug-in's, registered with its ruleset and its odds
+    calculator) was fired by the Waffle Edition's engine procedure, read the Waffle
+    way. Here "third" borrows the Waffle ruleset and calculator but registers no
+    engine check: the check says it does not support it. Once it registers one, the
+    check asks that one for the table's every edition-specific step."""
+    monkeypatch.setitem(editions._FACTORIES, "third", WaffleRuleset)
+    monkeypatch.setattr(editions, "_CACHE", dict(editions._CACHE))  # "third" made here stays here
+    monkeypatch.setitem(odds._FACTORIES, "third", WaffleCalculator)
+    ask = replace(lascannons_at("Chimera"), ruleset="third")
+    with pytest.raises(QuestionError, match="not supported for the third edition"):
+        set_table(ask, seed=1)
+    asked: list[str] = []
+
+    class Watched(WaffleEngineCheck):
+        def moved(self, situations: frozenset[str]) -> bool:
+            asked.append("moved")
+            return super().moved(situations)
+
+        def weapon_range(self, weapon: Weapon) -> float:
+            asked.append("range")
+            return super().weapon_range(weapon)
+
+    monkeypatch.setitem(odds._CHECKS, "third", Watched)
+    table = set_table(ask, seed=1)
+    assert asked == ["range", "moved"] and table.target.models[0].name == "Chimera"

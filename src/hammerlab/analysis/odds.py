@@ -3,7 +3,10 @@
 Each edition provides an :class:`OddsCalculator` (``odds_core11``,
 ``odds_waffle``, which register themselves here); the CLI (``hammerlab odds``)
 and other tools ask through this interface only, so the same command answers
-for every edition registered here. Questions come in two forms: a
+for every edition registered here. An edition may also provide an
+:class:`EngineCheck` (:func:`register_engine_check`), through which
+``analysis.odds_check`` fires a question's weapon with the edition's own engine
+to test its odds. Questions come in two forms: a
 :class:`LibraryQuestion` names units of the edition's library, a
 :class:`PlainQuestion` gives the numbers. Every answer is an
 :class:`OddsResult` of exact distributions.
@@ -15,14 +18,18 @@ import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cache
-from typing import Any, Protocol, get_args, get_origin, get_type_hints
+from typing import TYPE_CHECKING, Any, Protocol, get_args, get_origin, get_type_hints
 
 from hammerlab.editions.base import Ruleset
-from hammerlab.engine.datasheet import Datasheet, Weapon
+from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 
 # Every edition's calculators raise it; re-exported for the callers that ask here.
 from hammerlab.errors import QuestionError as QuestionError  # noqa: PLC0414
 from hammerlab.errors import UnknownNameError
+
+if TYPE_CHECKING:
+    from hammerlab.engine.battle import Battle
+    from hammerlab.engine.units import Unit
 
 FLAGS = {
     "skill": "bs",
@@ -291,7 +298,38 @@ class OddsCalculator(Protocol):
         ...
 
 
+class EngineCheck(Protocol):
+    """What the χ² engine check (``analysis.odds_check``) needs of an edition to set a
+    library question up on an open table and fire it with the edition's own engine."""
+
+    @property
+    def situations(self) -> frozenset[str]:
+        """The question's situations the table can set up (range, having moved)."""
+        ...
+
+    def odds_target(self, sheet: Datasheet, models: int | None) -> ModelEntry:
+        """The models the edition's exact odds fire at (a mixed unit as its typical
+        model): those the table sets up, so that the check tests the odds' arithmetic."""
+        ...
+
+    def weapon_range(self, weapon: Weapon) -> float:
+        """The weapon's range in inches (a :class:`QuestionError` where it has none)."""
+        ...
+
+    def moved(self, situations: frozenset[str]) -> bool:
+        """Whether the firers count as having moved in a question stating ``situations``."""
+        ...
+
+    def volley(
+        self, battle: Battle, shooters: Unit, target: Unit, weapon: Weapon
+    ) -> Callable[[], None]:
+        """Start the edition's state on ``battle`` and give a function that fires
+        ``weapon`` of ``shooters`` at ``target`` once with the edition's engine procedure."""
+        ...
+
+
 _FACTORIES: dict[str, Callable[[], OddsCalculator]] = {}
+_CHECKS: dict[str, Callable[[], EngineCheck]] = {}
 
 
 def register_calculator(edition: str, factory: Callable[[], OddsCalculator]) -> None:
@@ -305,6 +343,24 @@ def calculator(edition: str) -> OddsCalculator:
     if edition not in _FACTORIES:
         raise UnknownNameError("odds calculator", edition, sorted(_FACTORIES))
     return _FACTORIES[edition]()
+
+
+def register_engine_check(edition: str, factory: Callable[[], EngineCheck]) -> None:
+    """Make ``edition``'s odds testable against its engine (``analysis.odds_check``)."""
+    _CHECKS[edition] = factory
+
+
+def engine_check(edition: str) -> EngineCheck:
+    """The engine check of ``edition``; a :class:`QuestionError` saying that it is not
+    supported for an edition that registered none (an edition whose calculator alone a
+    plug-in registered)."""
+    _load_builtin()
+    if edition not in _CHECKS:
+        them = ", ".join(sorted(_CHECKS))
+        raise QuestionError(
+            f"the engine check is not supported for the {edition} edition (it is for {them})"
+        )
+    return _CHECKS[edition]()
 
 
 def calculator_names() -> list[str]:

@@ -3,7 +3,9 @@
 The question's units are put on an open table, the firers facing the target at
 a distance that matches the question (within or beyond half range), and the
 *engine's own* attack procedure (Waffle ``attacks.fire_weapon``, core11
-``attacks.resolve_battery``) fires the weapon ``trials`` times with seeded
+``attacks.resolve_battery``: the edition's :class:`~hammerlab.analysis.odds.EngineCheck`,
+looked up in the odds registry; an edition without one is refused as not
+supported) fires the weapon ``trials`` times with seeded
 dice, each volley at a fresh target: the units, the edition's state (a
 vehicle's damage lives there) and the rules' memory are put back as they were
 set up before each one (:class:`Table`). The models destroyed are then
@@ -23,23 +25,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from hammerlab.analysis.odds import LibraryQuestion, OddsResult, QuestionError
+from hammerlab.analysis.odds import LibraryQuestion, OddsResult, QuestionError, engine_check
 from hammerlab.analysis.odds_request import OddsAsk
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.base import Ruleset, apply_rules
 from hammerlab.engine.battle import Battle, Player
 from hammerlab.engine.battlefield import Battlefield
 from hammerlab.engine.controllers import FirstChoiceController
-from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
+from hammerlab.engine.datasheet import Datasheet, Weapon
 from hammerlab.engine.dice import Dice
 from hammerlab.engine.geometry import MM_PER_INCH, base_distance
 from hammerlab.engine.units import Model, Unit, UnitStatus
 
-CHECKED_SITUATIONS = {
-    "waffle": {"half-range", "moved"},
-    "core11": {"half-range", "stationary"},
-}
-"""Situations the check can set up on the table, per edition."""
 MAX_CHECK_MODELS = 40
 """Firers and target models in one row each."""
 PASS_P = 0.001
@@ -216,12 +213,13 @@ def check_odds(
 
 def set_table(ask: OddsAsk, seed: int, units: Sequence[Datasheet] = ()) -> Table:
     """The question's firers and target on a table, the dice seeded with ``seed``."""
+    check = engine_check(ask.ruleset)
     if not ask.is_library or ask.attacker is None or ask.weapon is None or ask.target is None:
         raise QuestionError("the engine check takes library units (pick them, or upload a file)")
     if ask.hits is not None or ask.cover is not None:
         raise QuestionError("the engine check does not set up given hits or cover yet")
-    facts = {s.strip().lower() for s in ask.situation}
-    unchecked = sorted(facts - CHECKED_SITUATIONS.get(ask.ruleset, set()))
+    facts = frozenset(s.strip().lower() for s in ask.situation)
+    unchecked = sorted(facts - check.situations)
     if unchecked:
         raise QuestionError(f"the engine check does not set up the situation {unchecked[0]!r}")
     ruleset = get_ruleset(ask.ruleset)
@@ -231,12 +229,12 @@ def set_table(ask: OddsAsk, seed: int, units: Sequence[Datasheet] = ()) -> Table
     weapon = _weapon(attacker, ask.weapon, ask.profile)
     firing = _firers(attacker, weapon, None if ask.models is None else int(ask.models))
     wanted = int(ask.target_models) if ask.target_models else None
-    aimed_at = _odds_target(ask.ruleset, target_sheet, wanted)
+    aimed_at = check.odds_target(target_sheet, wanted)
     size = aimed_at.count
     count = sum(e.count for e in firing.entries)
     if count > MAX_CHECK_MODELS or size > MAX_CHECK_MODELS:
         raise QuestionError(f"the engine check places at most {MAX_CHECK_MODELS} models a side")
-    reach = _range(ask.ruleset, weapon)
+    reach = check.weapon_range(weapon)
     gap = reach * (0.3 if "half-range" in facts else 0.8)
     width = 240.0
     shooters = _row(ruleset, "firers", "A", firing, count, 6.0, width)
@@ -256,9 +254,8 @@ def set_table(ask: OddsAsk, seed: int, units: Sequence[Datasheet] = ()) -> Table
         controllers={"A": FirstChoiceController(), "B": FirstChoiceController()},
     )
     apply_rules(battle, ruleset, {})
-    moved = "moved" in facts if ask.ruleset == "waffle" else "stationary" not in facts
-    fire = _volley_of(ask.ruleset, battle, shooters, target, weapon)
-    return Table(battle, shooters, target, fire, moved, _restorer(battle))
+    fire = check.volley(battle, shooters, target, weapon)
+    return Table(battle, shooters, target, fire, check.moved(facts), _restorer(battle))
 
 
 def _restorer(battle: Battle) -> Callable[[], None]:
@@ -284,15 +281,6 @@ def _restorer(battle: Battle) -> Callable[[], None]:
     return reset
 
 
-def _odds_target(edition: str, sheet: Datasheet, models: int | None) -> ModelEntry:
-    """The models the edition's exact odds fire at (a mixed unit as its typical model)."""
-    if edition == "core11":
-        from hammerlab.editions.core11.odds_questions import odds_target
-    else:
-        from hammerlab.analysis.odds_waffle import odds_target
-    return odds_target(sheet, models)
-
-
 def _weapon(sheet: Datasheet, name: str, profile: str | None) -> Weapon:
     """The weapon the calculators would pick (full name, or name and profile)."""
     wanted = name.strip().lower()
@@ -303,50 +291,9 @@ def _weapon(sheet: Datasheet, name: str, profile: str | None) -> Weapon:
     raise QuestionError(f"the engine check found no weapon {full!r} on {sheet.name}")
 
 
-def _range(edition: str, weapon: Weapon) -> float:
-    if edition == "core11":
-        from hammerlab.editions.core11.weapons import read_weapon
-
-        return read_weapon(weapon).range
-    from hammerlab.editions.waffle.profiles import weapon_of
-
-    reach = weapon_of(weapon).range
-    if reach is None:
-        raise QuestionError(f"{weapon.name} has no range (a template): the check needs one")
-    return reach
-
-
 def _check_reach(shooters: Unit, target: Unit, reach: float, half: bool) -> None:
     """Every firer within range, and within half range exactly when the question says."""
     for model in shooters.models:
         nearest = min(base_distance(model, t) for t in target.models)
         if nearest > reach or (nearest <= reach / 2) != half:
             raise QuestionError("the engine check cannot place these units at that range")
-
-
-def _volley_of(edition: str, battle: Battle, shooters: Unit, target: Unit, weapon: Weapon) -> Any:
-    """A function that fires ``weapon`` once with the edition's engine procedure."""
-    if edition == "core11":
-        from hammerlab.editions.core11.attacks import Battery, resolve_battery
-        from hammerlab.editions.core11.fire_control import FireControl
-        from hammerlab.editions.core11.state import Core11Game
-        from hammerlab.editions.core11.weapons import read_weapon
-
-        Core11Game.start(battle)
-        profile = read_weapon(weapon)
-        control = FireControl("normal")
-
-        def fire_core11() -> None:
-            carriers = [m for m in shooters.models for w in m.weapons if w.name == weapon.name]
-            # [BLAST] counts the target's models when it is selected, as the odds do.
-            battery = Battery(weapon, profile, carriers, target.id, len(target.alive_models))
-            resolve_battery(battle.state, shooters, battery, carriers, control)
-
-        return fire_core11
-    from hammerlab.editions.waffle.attacks import fire_weapon
-    from hammerlab.editions.waffle.orders import FireOrders
-
-    def fire_waffle() -> None:
-        fire_weapon(battle, shooters, target, weapon.name, FireOrders())
-
-    return fire_waffle

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from hammerlab.analysis.odds import (
@@ -13,18 +13,26 @@ from hammerlab.analysis.odds import (
     flag,
     refuse_unused,
     register_calculator,
+    register_engine_check,
 )
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.core11.abilities import FactsLookup, feel_no_pain_of
+from hammerlab.editions.core11.attacks import Battery, resolve_battery
+from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.odds_questions import (
     SITUATIONS,
     Answer,
     is_melee,
     library_answer,
+    odds_target,
     plain_answer,
 )
 from hammerlab.editions.core11.ruleset import Core11Ruleset
-from hammerlab.engine.datasheet import Datasheet, Weapon
+from hammerlab.editions.core11.state import Core11Game
+from hammerlab.editions.core11.weapons import read_weapon
+from hammerlab.engine.battle import Battle
+from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
+from hammerlab.engine.units import Unit
 
 NO_SAVE = 7
 """core11 writes "no save" as Sv 7+."""
@@ -160,4 +168,46 @@ def _result(answer: Answer) -> OddsResult:
     )
 
 
+class Core11EngineCheck:
+    """The engine check of the 11th edition's odds (``analysis.odds_check``): the table
+    sets up half range or not, and firers that remained stationary or not; the weapon
+    fires by ``attacks.resolve_battery``, as a Normal shooting type's."""
+
+    @property
+    def situations(self) -> frozenset[str]:
+        """``half-range`` and ``stationary``."""
+        return frozenset({"half-range", "stationary"})
+
+    def odds_target(self, sheet: Datasheet, models: int | None) -> ModelEntry:
+        """:func:`hammerlab.editions.core11.odds_questions.odds_target`."""
+        return odds_target(sheet, models)
+
+    def weapon_range(self, weapon: Weapon) -> float:
+        """The weapon's Range."""
+        return read_weapon(weapon).range
+
+    def moved(self, situations: frozenset[str]) -> bool:
+        """Moved unless the question says the firers remained ``stationary``."""
+        return "stationary" not in situations
+
+    def volley(
+        self, battle: Battle, shooters: Unit, target: Unit, weapon: Weapon
+    ) -> Callable[[], None]:
+        """``attacks.resolve_battery`` of every model carrying ``weapon``."""
+        Core11Game.start(battle)
+        profile = read_weapon(weapon)
+        control = FireControl("normal")
+
+        def fire() -> None:
+            carriers = [m for m in shooters.models for w in m.weapons if w.name == weapon.name]
+            # [BLAST] counts the target's models when it is selected, as the odds do.
+            battery = Battery(weapon, profile, carriers, target.id, len(target.alive_models))
+            state = battle.state
+            assert isinstance(state, Core11Game)
+            resolve_battery(state, shooters, battery, carriers, control)
+
+        return fire
+
+
 register_calculator("core11", Core11Calculator)
+register_engine_check("core11", Core11EngineCheck)

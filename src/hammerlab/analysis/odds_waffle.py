@@ -12,7 +12,7 @@ proposed rule).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from functools import partial
 
@@ -23,11 +23,12 @@ from hammerlab.analysis.odds import (
     QuestionError,
     refuse_unused,
     register_calculator,
+    register_engine_check,
 )
 from hammerlab.editions import get_ruleset, resolve_read
 from hammerlab.editions.distributions import mean
 from hammerlab.editions.waffle.armour import armour_attack
-from hammerlab.editions.waffle.attacks import firing_quota, moving_changes_weapons
+from hammerlab.editions.waffle.attacks import fire_weapon, firing_quota, moving_changes_weapons
 from hammerlab.editions.waffle.flyers import SKYFIRE, snap_against
 from hammerlab.editions.waffle.odds import (
     Defence,
@@ -38,6 +39,7 @@ from hammerlab.editions.waffle.odds import (
     volley,
 )
 from hammerlab.editions.waffle.odds_vehicles import VehicleTarget, vehicle_odds
+from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.parameters import (
     OVERWHELMING_STRENGTH,
     SNAP_SHOT_DIVISOR,
@@ -69,8 +71,10 @@ from hammerlab.editions.waffle.vehicles import (
 )
 from hammerlab.editions.waffle.visibility import counted_cover
 from hammerlab.editions.waffle.wounds import majority_value, most_common_profile
+from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.engine.rules import RuleSettingError
+from hammerlab.engine.units import Unit
 from hammerlab.errors import (
     ProfileError,
     firing_within,
@@ -818,4 +822,41 @@ def _vehicle_result(
     )
 
 
+class WaffleEngineCheck:
+    """The engine check of the Waffle Edition's odds (``analysis.odds_check``): the
+    table sets up half range or not, and firers that moved or not; the weapon fires
+    by ``attacks.fire_weapon``."""
+
+    @property
+    def situations(self) -> frozenset[str]:
+        """``half-range`` and ``moved``."""
+        return frozenset({"half-range", "moved"})
+
+    def odds_target(self, sheet: Datasheet, models: int | None) -> ModelEntry:
+        """:func:`odds_target`."""
+        return odds_target(sheet, models)
+
+    def weapon_range(self, weapon: Weapon) -> float:
+        """The weapon's Range; a template has none, and the check needs one."""
+        reach = weapon_of(weapon).range
+        if reach is None:
+            raise QuestionError(f"{weapon.name} has no range (a template): the check needs one")
+        return reach
+
+    def moved(self, situations: frozenset[str]) -> bool:
+        """Moved when the question says the firers ``moved``."""
+        return "moved" in situations
+
+    def volley(
+        self, battle: Battle, shooters: Unit, target: Unit, weapon: Weapon
+    ) -> Callable[[], None]:
+        """``attacks.fire_weapon`` with no orders given."""
+
+        def fire() -> None:
+            fire_weapon(battle, shooters, target, weapon.name, FireOrders())
+
+        return fire
+
+
 register_calculator("waffle", WaffleCalculator)
+register_engine_check("waffle", WaffleEngineCheck)

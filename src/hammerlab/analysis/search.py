@@ -244,7 +244,9 @@ class SearchController:
         self._game: Game | None = None
         self._heuristic: Controller | None = None
         self._name = f"search:{player}"
-        self._rng = random.Random()
+        self._rng: random.Random | None = None
+        """The playout seeds' generator of the decision being searched (:func:`drawn_at`,
+        drawn by :meth:`best_action` and :meth:`inner_choice`); none before the first."""
         self._planned: list[tuple[str, str]] = []
         self._snapshot: Snapshot | None = None
         self._luck: dict[int, LuckWatch] = {}
@@ -266,7 +268,6 @@ class SearchController:
         if game is None or heuristic is None:
             raise RuntimeError("SearchController.attach(game) was not called")
         if game.is_top_level(decision):
-            self._rng = drawn_at(self._name, battle)
             # The copies' dice part them at their first roll, so their positions
             # seldom recur: keys would cost more than the answers found by them save.
             with unremembered():
@@ -280,7 +281,6 @@ class SearchController:
         pick = heuristic.choose(battle, decision)
         searched = self.budget.reactions == "searched" and decision.kind in SEARCHED_INNER
         if searched and self._snapshot is not None:
-            self._rng = drawn_at(self._name, battle)
             with unremembered():
                 return self.inner_choice(battle, decision, pick)
         return pick
@@ -291,7 +291,10 @@ class SearchController:
 
     def best_action(self, game: Game) -> Action:
         """The heuristic AI's own pick (:meth:`heuristic_action`), unless looking
-        ahead says another is significantly better (:meth:`challenge`)."""
+        ahead says another is significantly better (:meth:`challenge`). The playout
+        seeds are drawn for this decision (:func:`drawn_at`): the same position of the
+        same game searches alike, whoever asks."""
+        self._rng = drawn_at(self._name, game.battle)
         actions = game.legal_actions()
         if len(actions) == 1:
             return actions[0]
@@ -310,7 +313,9 @@ class SearchController:
         or to a charge), unless another answer is significantly better
         (:meth:`challenge`), each tried on copies that replay the activation in
         play from its snapshot (:func:`branching.branch_playout`) and look
-        :data:`Budget.rounds` game rounds ahead of it."""
+        :data:`Budget.rounds` game rounds ahead of it; its seeds drawn as
+        :meth:`best_action`'s are."""
+        self._rng = drawn_at(self._name, battle)
         snapshot = self._snapshot
         labels = decision.labels()
         if snapshot is None or len(labels) == 1:
@@ -374,8 +379,14 @@ class SearchController:
         return False
 
     def _seeds(self, count: int) -> list[int]:
-        """``count`` new playout seeds from the controller's own generator."""
-        return [self._rng.getrandbits(32) for _ in range(count)]
+        """``count`` new playout seeds from the generator of the decision being searched;
+        outside a search (no :meth:`best_action` nor :meth:`inner_choice` asked yet) a
+        ``RuntimeError``, never seeds from the operating system's entropy, which no seed
+        would reproduce."""
+        if self._rng is None:
+            raise RuntimeError("no decision being searched: playout seeds are drawn for one")
+        rng = self._rng
+        return [rng.getrandbits(32) for _ in range(count)]
 
     def heuristic_action(self, game: Game, actions: list[Action]) -> Action:
         """The legal action the heuristic AI takes here (:func:`action_of`)."""

@@ -286,14 +286,6 @@ class Unit:
                 return True
         return False
 
-    def weapon_names(self) -> list[str]:
-        """Distinct weapon names carried by models alive, first-seen order."""
-        names: dict[str, None] = {}
-        for model in self.alive_models:
-            for weapon in model.weapons:
-                names.setdefault(weapon.name, None)
-        return list(names)
-
     @property
     def label(self) -> str:
         """How the log names the unit."""

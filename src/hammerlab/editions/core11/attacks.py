@@ -14,7 +14,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from hammerlab.editions.core11.events import AttacksResolved, DevastatingWounds, HitRollNeeds
+from hammerlab.editions.core11.events import (
+    AttacksLost,
+    AttacksResolved,
+    DevastatingWounds,
+    HitRollNeeds,
+    MortalWoundsSuffered,
+    NoSavePossible,
+    SaveRolled,
+    WoundsIgnored,
+)
 from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.odds import kill_odds
 from hammerlab.editions.core11.positions import Sightlines, sightlines, spotted
@@ -324,9 +333,10 @@ def _attack(
     tally.critical_wounds = sum(critical)
     wounds = [False] * automatic + critical
     tally.wounds = len(wounds)
-    for is_critical in wounds:
+    for at, is_critical in enumerate(wounds):
         if target.destroyed:
-            game.battle.say("shooting", f"  {target.label} is destroyed: remaining wounds lost")
+            lost = len(wounds) - at
+            game.battle.emit(AttacksLost(unit.label, name, target.label, lost, False))
             break
         if is_critical and attack.devastating:  # its attack sequence ends: no save
             tally.unsaved += 1
@@ -387,11 +397,17 @@ def _save_and_damage(
     model = allocate(game, unit, battery, target)
     stats = defence_of(model.profile)
     ap = armour_ap(battery.profile.ap, stats.save, attack.cover_improves_save)
-    need = save_need(stats.save, ap, invulnerable_against(stats, battery.profile))
+    invulnerable = invulnerable_against(stats, battery.profile)
+    need = save_need(stats.save, ap, invulnerable)
     if need >= UNREACHABLE:
-        game.battle.say("save", f"  {model.id}: no save possible")
-    elif save_succeeds(dice.roll(1, f"save {model.id} ({need}+)")[0], need):
-        return
+        game.battle.emit(NoSavePossible(target.label, model.id, stats.save - ap))
+    else:
+        roll = dice.roll(1, f"save {model.id} ({need}+)")[0]
+        saved = save_succeeds(roll, need)
+        by_invulnerable = invulnerable is not None and invulnerable < stats.save - ap
+        game.battle.emit(SaveRolled(target.label, model.id, need, roll, saved, by_invulnerable))
+        if saved:
+            return
     tally.unsaved += 1
     damage = attack.roll_damage(dice, f"damage ({battery.weapon.name})")
     done, destroyed = inflict(game, target, model, damage, battery.weapon.name)
@@ -425,13 +441,14 @@ def _devastating_wounds(
     name = battery.weapon.name
     each = [attack for attack, count in criticals for _ in range(count)]
     mortal = damage = destroyed = 0
-    for attack in each:
+    for at, attack in enumerate(each):
         if target.destroyed:
-            game.battle.say("wound", f"  {target.label} is destroyed: remaining mortal wounds lost")
+            lost = len(each) - at
+            game.battle.emit(AttacksLost(unit.label, name, target.label, lost, True))
             break
         wounds = attack.roll_damage(dice, f"mortal wounds ({name}, devastating wounds)")
         model = mortal_wound_model(game, target)
-        game.battle.say("wound", f"  {model.id}: {wounds} mortal wound(s)")
+        game.battle.emit(MortalWoundsSuffered(target.label, model.id, wounds, name))
         done, slain = inflict(game, target, model, wounds, name)
         mortal, damage, destroyed = mortal + wounds, damage + done, destroyed + slain
     game.battle.emit(
@@ -510,10 +527,10 @@ def inflict(game: Core11Game, unit: Unit, model: Model, damage: int, cause: str)
     fnp = best_feel_no_pain(game.feel_no_pain.get(unit.id), feel_no_pain(model.rules))
     if fnp is not None and damage > 0:
         ignored = sum(r >= fnp for r in dice.roll(damage, f"feel no pain {fnp}+ ({model.id})"))
+        game.battle.emit(WoundsIgnored(unit.label, model.id, fnp, damage, ignored))
         damage -= ignored
     lost = min(damage, model.wounds_left)
     if lost == 0:
-        game.battle.say("wound", f"  {model.id} loses no wounds")
         return 0, 0
     model.wounds_left -= lost
     game.battle.emit(WoundsLost(unit.label, model.id, lost, model.wounds_left, False))
@@ -557,7 +574,9 @@ def mortal_wounds(game: Core11Game, unit: Unit, count: int, cause: str) -> None:
     for _ in range(count):
         if unit.destroyed:
             return
-        inflict(game, unit, mortal_wound_model(game, unit), 1, cause)
+        model = mortal_wound_model(game, unit)
+        game.battle.emit(MortalWoundsSuffered(unit.label, model.id, 1, cause))
+        inflict(game, unit, model, 1, cause)
 
 
 def mortal_wound_model(game: Core11Game, unit: Unit) -> Model:

@@ -110,11 +110,6 @@ def battle_shock_step(game: Core11Game, player: str) -> None:
             battle_shock_roll(game, unit)
 
 
-def is_battle_shocked(game: Core11Game, unit: Unit) -> bool:
-    """Whether ``unit`` is battle-shocked."""
-    return unit.id in game.battle_shocked
-
-
 def _begin(battle: Battle, player: str) -> frozenset[str]:
     """08.01–08.05, in order; 08.04 Command Abilities: no rule of the engine is
     triggered then."""

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from hammerlab.engine.events import Event
+from hammerlab.engine.records import quick_init
 
 
 @dataclass(frozen=True)
@@ -234,3 +235,120 @@ class FightSelected(Event):
     def text(self) -> str:
         first = " (fights first)" if self.fights_first else ""
         return f"{self.unit} fights: {self.fight_type} fight{first}"
+
+
+@dataclass(frozen=True)
+class CommandPointsSpent(Event):
+    """A player spent Command Points on a stratagem (Fire Overwatch, 1CP), ``unit`` the
+    unit it targeted and ``against`` the enemy unit it was used against: with
+    :class:`CommandPointsGained`, what a player's CP add up to (``total``: after)."""
+
+    kind: ClassVar[str] = "command-points-spent"
+    player: str
+    spent: int
+    stratagem: str
+    unit: str
+    against: str
+    total: int
+
+    @property
+    def text(self) -> str:
+        return (
+            f"{self.player} spends {self.spent} CP on {self.stratagem}: {self.unit} "
+            f"at {self.against} ({self.total} CP)"
+        )
+
+
+@quick_init
+@dataclass(frozen=True)
+class SaveRolled(Event):
+    """05.04: one saving throw for the model a wound was allocated to, ``need`` the roll
+    that saves (the Sv worsened by AP, or the invulnerable save where that is better:
+    ``invulnerable``); an unmodified 1 always fails."""
+
+    kind: ClassVar[str] = "save-roll"
+    unit: str
+    model: str
+    need: int
+    roll: int
+    saved: bool
+    invulnerable: bool
+
+    @property
+    def text(self) -> str:
+        which = "invulnerable save" if self.invulnerable else "save"
+        verdict = "saved" if self.saved else "failed"
+        return f"  {self.model}: {which} {self.need}+, rolled {self.roll}, {verdict}"
+
+
+@dataclass(frozen=True)
+class NoSavePossible(Event):
+    """A wound allocated to a model whose save no D6 can make: its Sv worsened by the
+    attack's AP (``armour``) is worse than 6+ and it has no invulnerable save that
+    counts against the weapon."""
+
+    kind: ClassVar[str] = "no-save"
+    unit: str
+    model: str
+    armour: int
+    """The Sv worsened by AP: the roll an armour save would need (7 or more)."""
+
+    @property
+    def text(self) -> str:
+        return f"  {self.model}: no save possible"
+
+
+@dataclass(frozen=True)
+class MortalWoundsSuffered(Event):
+    """06.02: mortal wounds the model selected for them suffers (``cause``: the weapon of
+    a [DEVASTATING WOUNDS] critical wound, or ``hazardous``), before Feel No Pain."""
+
+    kind: ClassVar[str] = "mortal-wounds"
+    unit: str
+    model: str
+    wounds: int
+    cause: str
+
+    @property
+    def text(self) -> str:
+        return f"  {self.model}: {self.wounds} mortal wound(s)"
+
+
+@dataclass(frozen=True)
+class WoundsIgnored(Event):
+    """Feel No Pain X+: of the ``wounds`` a model would lose, each a roll of X+ ignores;
+    ``ignored`` of them were."""
+
+    kind: ClassVar[str] = "wounds-ignored"
+    unit: str
+    model: str
+    need: int
+    wounds: int
+    ignored: int
+
+    @property
+    def text(self) -> str:
+        if self.ignored == self.wounds:
+            return f"  {self.model} loses no wounds (feel no pain {self.need}+)"
+        return (
+            f"  {self.model}: feel no pain {self.need}+ ignores {self.ignored} "
+            f"of {self.wounds} wound(s)"
+        )
+
+
+@dataclass(frozen=True)
+class AttacksLost(Event):
+    """The target was destroyed with wounds of one weapon still to resolve: they are lost
+    (``mortal``: [DEVASTATING WOUNDS] mortal wounds; else wounds still to be saved)."""
+
+    kind: ClassVar[str] = "attacks-lost"
+    unit: str
+    weapon: str
+    target: str
+    lost: int
+    mortal: bool
+
+    @property
+    def text(self) -> str:
+        what = "mortal wounds" if self.mortal else "wounds"
+        return f"  {self.target} is destroyed: remaining {what} lost"

@@ -28,6 +28,7 @@ agrees to use it with spends it for the turn.
 
 from __future__ import annotations
 
+from hammerlab.editions.core11.events import CommandPointsSpent
 from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.positions import is_engaged, sees, unit_distance
 from hammerlab.editions.core11.profiles import unit_keywords
@@ -115,11 +116,13 @@ class FireOverwatch:
         )
         if not used:
             return
-        self.game.used.add(self._key())
-        self.game.command_points[self.owner] -= COST
-        battle.say("stratagem", f"{self.unit.label} fires overwatch at {enemy.label} (1CP)")
+        game = self.game
+        game.used.add(self._key())
+        total = game.command_points[self.owner] - COST
+        game.command_points[self.owner] = total
+        battle.emit(CommandPointsSpent(self.owner, COST, NAME, self.unit.label, enemy.label, total))
         control = FireControl("overwatch", only_target=enemy.id, overwatch=True)
-        fire(self.game, self.unit, control)
+        fire(game, self.unit, control)
 
 
 def install_overwatch(game: Core11Game) -> None:

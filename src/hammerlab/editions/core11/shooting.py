@@ -18,7 +18,7 @@ from hammerlab.editions.core11.shooting_worth import eligible_lines, volley_wort
 from hammerlab.editions.core11.state import Core11Game
 from hammerlab.editions.core11.volley import fire, readable
 from hammerlab.editions.core11.windows import END_OF_SHOOTING_PHASE, START_OF_SHOOTING_PHASE
-from hammerlab.editions.flow import Phase, Picks, run_phase
+from hammerlab.editions.flow import Phase, Picks
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import PhaseChanged
@@ -220,11 +220,6 @@ start of phase; 10.02 "The active player shoots with their eligible units one
 at a time, using the sequence below, until all the units they choose to shoot
 with have been selected to shoot and their attacks have been resolved";
 10.03 end of phase."""
-
-
-def shooting_phase(game: Core11Game) -> None:
-    """The Shooting phase (:data:`SHOOTING`) for the active player."""
-    run_phase(game.battle, SHOOTING, game.battle.active_player)
 
 
 def start_of_phase(game: Core11Game) -> None:

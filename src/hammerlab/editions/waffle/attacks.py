@@ -457,9 +457,10 @@ def _why_left_out(
 
 @per_decision
 def ranged_weapons(unit: Unit) -> list[str]:
-    """Names of the unit's shooting weapons, in the order :meth:`Unit.weapon_names`
-    gives them, each judged by the first weapon of that name a model alive carries
-    (one pass over the models, not one per name)."""
+    """Names of the unit's shooting weapons, each once, in the order they are first met
+    going through its models alive in order and each model's weapons in order, each
+    judged by the first weapon of that name a model alive carries (one pass over the
+    models, not one per name)."""
     ranged: dict[str, bool] = {}
     for model in unit.alive_models:
         for weapon in model.weapons:

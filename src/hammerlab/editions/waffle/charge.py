@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations, product
 
-from hammerlab.editions.flow import Phase, Picks, run_phase
+from hammerlab.editions.flow import Picks
 from hammerlab.editions.waffle.combat import in_contact, refresh_locks, units_in_contact
 from hammerlab.editions.waffle.events import ChargeBlocked, ChargeDeclared, ChargeRolled
 from hammerlab.editions.waffle.flyers import may_be_charged
@@ -96,16 +96,6 @@ CHARGES = Picks(
     target_follow_ups,
 )
 """Seed 004: the active player's charges, one unit at a time, until they stop."""
-
-
-def _no_end(battle: Battle, player: str) -> None:
-    """The charges end; the assault phase goes on to the fight."""
-
-
-def charge_sub_phase(battle: Battle, player: str) -> None:
-    """Seed 004: the charge sub-phase alone (:data:`CHARGES`), as the assault
-    phase plays it before the fight."""
-    run_phase(battle, Phase("charge", begin_charges, CHARGES, _no_end), player)
 
 
 def charge_ban(battle: Battle, unit: Unit) -> str | None:

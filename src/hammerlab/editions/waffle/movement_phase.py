@@ -6,7 +6,7 @@ rules': Regroup tests for units falling back, then each unit may move.
 
 from __future__ import annotations
 
-from hammerlab.editions.flow import Phase, Picks, run_phase
+from hammerlab.editions.flow import Phase, Picks
 from hammerlab.editions.waffle.artillery import crewed_to_move
 from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.deep_strike import arrive_from_reserves
@@ -275,8 +275,3 @@ the highest die. Dangerous terrain: a test for each model that moved
 in or through it. Units locked in combat, falling back, gone to ground or
 pinned do not move. The unit moves as a block, which keeps coherency.
 """
-
-
-def movement_phase(battle: Battle, player: str) -> None:
-    """The movement phase (:data:`MOVEMENT`) for ``player``."""
-    run_phase(battle, MOVEMENT, player)

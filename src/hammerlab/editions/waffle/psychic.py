@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from math import comb
 
-from hammerlab.editions.flow import Phase, Picks, run_phase
+from hammerlab.editions.flow import Phase, Picks
 from hammerlab.editions.waffle.attacks import fire_weapon, firing_models
 from hammerlab.editions.waffle.beam_nova import beam_line, beam_units, power_hits
 from hammerlab.editions.waffle.maledictions import afflict, end_maledictions
@@ -120,11 +120,6 @@ def _end(battle: Battle, player: str) -> None:
     memory.pools = {}
     phase_casualty_checks(battle, player)
     battle.emit(PhaseChanged(phase="psychic", player=player, turn=battle.turn, begins=False))
-
-
-def psychic_phase(battle: Battle, player: str) -> None:
-    """The Psychic phase (:data:`PSYCHIC`) for ``player``."""
-    run_phase(battle, PSYCHIC, player)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache, partial
 
-from hammerlab.editions.flow import Phase, Picks, run_phase
+from hammerlab.editions.flow import Phase, Picks
 from hammerlab.editions.waffle.attacks import (
     able_weapons,
     effective_range,
@@ -95,11 +95,6 @@ def _shooters(battle: Battle, player: str, done: frozenset[str]) -> list[Unit]:
 def _end(battle: Battle, player: str) -> None:
     phase_casualty_checks(battle, player)
     battle.emit(PhaseChanged("shooting", player, battle.turn, False))  # as start_phase's
-
-
-def shooting_phase(battle: Battle, player: str) -> None:
-    """The shooting phase (:data:`SHOOTING`) for ``player``."""
-    run_phase(battle, SHOOTING, player)
 
 
 def _may_act(battle: Battle, unit: Unit) -> bool:
