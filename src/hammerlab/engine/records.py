@@ -122,7 +122,7 @@ def _kept_hash(record: Any) -> int:
 _HASHED: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
 """What :func:`_kept_hash` reads of a record of each type: its dataclass fields in order
 (:func:`reader`), made once per type rather than asking ``dataclasses.fields`` at every
-record's first hash (1.5% of a whole Waffle battle, which makes fire orders by the
+record's first hash (1.5% of a whole battle of an edition that makes fire orders by the
 thousand). A class's fields are fixed when the dataclass is made; a subclass is a type
 of its own here, read with its own fields."""
 
