@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from hammerlab.engine import events
 from hammerlab.engine.events import Event
 from hammerlab.engine.records import quick_init
 
@@ -112,6 +113,21 @@ class SaveTaken(Event):
     def text(self) -> str:
         result = "saved" if self.saved else "failed"
         return f"  {self.model} takes its {self.save} save {self.needed}+: {self.roll}, {result}"
+
+
+@quick_init
+@dataclass(frozen=True)
+class WaffleWoundsLost(events.WoundsLost):
+    """A model lost wounds (the engine's event), and whether Instant Death took them:
+    what :func:`allocation.instant_death` decided of the wound (6th/7th edition:
+    Strength at least double the Toughness, or an Instant Death weapon, and no
+    Eternal Warrior), even where the model had one Wound left to lose."""
+
+    instant_death: bool = False
+
+    @property
+    def tag(self) -> str:
+        return " (Instant Death)" if self.instant_death else ""
 
 
 @quick_init
