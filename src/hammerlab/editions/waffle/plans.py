@@ -26,7 +26,6 @@ import numpy as np
 from hammerlab.editions.distributions import Vector, vector
 from hammerlab.editions.schedule import turns_ahead
 from hammerlab.editions.waffle.attacks import ranged_weapons
-from hammerlab.editions.waffle.characteristics import leadership
 from hammerlab.editions.waffle.charge import (
     NO_CHARGE_AFTER,
     charge_dice,
@@ -48,11 +47,12 @@ from hammerlab.editions.waffle.morale import (
     MORALE_CHECK,
     PINNING_TEST,
     acts_normally_on_regrouping,
-    passes_automatically,
+    morale_check_penalty,
+    pass_chance,
     takes_pinning_test,
     takes_shooting_check,
 )
-from hammerlab.editions.waffle.movement import has_fast_model, move_allowance
+from hammerlab.editions.waffle.movement import fall_back_dice, move_allowance
 from hammerlab.editions.waffle.odds import shooting_odds
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.placement import EPSILON
@@ -154,11 +154,6 @@ def sum_chances(dice: int) -> dict[int, float]:
     return counts
 
 
-def fall_back_dice(unit: Unit) -> int:
-    """D6 a Fall Back rolls: 3 for fast units, else 2 (as :func:`movement.fall_back`)."""
-    return 3 if has_fast_model(unit) else 2
-
-
 def edge_gap(battle: Battle, unit: Unit) -> float:
     """How far the unit's closest model is from its own table edge (as
     :func:`movement.fall_back` measures it: a roll this long takes it off)."""
@@ -209,17 +204,13 @@ def chased_chance(battle: Battle, charger: Unit, unit: Unit) -> float:
 
 
 def leadership_pass_chance(battle: Battle, unit: Unit, penalty: int, morale: bool = True) -> float:
-    """Chance the unit passes a Leadership test at ``penalty``, a Morale check (else a
-    Pinning test), as :func:`morale.leadership_test`: one its rules pass without a
-    roll always (:func:`morale.passes_automatically`: Fearless); Stubborn ignores
-    penalties to a Morale check and to a Pinning test."""
-    if passes_automatically(unit, MORALE_CHECK if morale else PINNING_TEST) is not None:
-        return 1.0
-    if unit.has_rule("Stubborn"):
-        penalty = 0
-    target = leadership(battle, unit) - penalty
-    passed = sum(1 for a, b in product(FACES, FACES) if (a, b) == (1, 1) or a + b <= target)
-    return passed / 36
+    """Chance the unit passes a Morale check at ``penalty`` (with its own penalty this
+    turn, :func:`morale.morale_check_penalty`), or else a Pinning test at ``penalty``,
+    read off the rule's own test (:func:`morale.pass_chance`: Fearless passes
+    without a roll, Stubborn ignores penalties, a double 1 passes)."""
+    if morale:
+        return pass_chance(battle, unit, MORALE_CHECK, -morale_check_penalty(battle, unit, penalty))
+    return pass_chance(battle, unit, PINNING_TEST, -penalty)
 
 
 def may_charge_after_firing(unit: Unit, weapons: list[str]) -> bool:
