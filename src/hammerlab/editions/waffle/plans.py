@@ -59,7 +59,13 @@ from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.points import REACTIONS_TO_CHARGE
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.rules.reactions import OVERWATCH, overwatch_orders
-from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS, SUPPRESSIVE_FIRE
+from hammerlab.editions.waffle.rules.suppressive_fire import (
+    LD_PENALTY,
+    SUPPRESS,
+    SUPPRESSIVE_FIRE,
+    suppression_test,
+    wounds_counted,
+)
 from hammerlab.editions.waffle.special_rules import relentless
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import may_charge, may_move
@@ -588,8 +594,9 @@ def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:
     distribution of would-be casualties (:func:`odds.shooting_odds`, one
     volley per weapon fired, added: :func:`expected.attack_volleys`, each
     model firing its quota of weapons, not every weapon it carries); the
-    penalty is the expected unsaved wounds times the parameter
-    ``ld_penalty_per_wound``. What counts is the chance of breaking the unit
+    penalty is the expected Wounds the rule counts (unsaved, or lost under
+    ``suppressive_fire.wounds_counted=lost``: :func:`would_be_casualties`) times the
+    parameter ``ld_penalty_per_wound``. What counts is the chance of breaking the unit
     beyond what shooting it would give: the models shooting removes reach the
     same 25% as often, and make the unit test at the phase's end at its full
     Leadership (:func:`morale.phase_casualty_checks`), so a penalty of 0 is
@@ -597,10 +604,13 @@ def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:
     threshold times the difference the penalty makes to the test. Breaking
     the unit is worth the models a Fall Back takes off its own table edge
     plus, unless it regroups at once (And They Shall Know No Fear), its next
-    turn (:func:`next_turn_value`). With ``suppressive_pinning`` the test is a
-    Pinning test at the same penalty, whose failure costs the unit its next
-    turn, less what the Morale check shooting would have forced is worth; Shock
-    Troops (``shock_troops``) ignore it. Worth nothing where the test is not
+    turn (:func:`next_turn_value`). The test is the one the installed rules say
+    (:func:`suppressive_fire.suppression_test`, which asks each rule at Suppressive
+    Fire's points whether it takes over): where a rule replaces the Morale check with
+    a Pinning test (``suppressive_pinning``), a Pinning test at the same penalty, whose
+    failure costs the unit its next turn, less what the Morale check shooting would
+    have forced is worth; where a rule takes the action over (Shock Troops), or gives
+    a test the AI cannot value, nothing. Worth nothing where the test is not
     taken at all (:func:`morale.takes_shooting_check`,
     :func:`morale.takes_pinning_test`): Fearless units, a unit locked in
     combat, and for a Morale check a unit already falling back or that took
@@ -629,14 +639,15 @@ def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:
     fire"``).
     """
     settings = battle.settings
-    pinning = settings.on("suppressive_pinning")
+    test = suppression_test(battle, target)  # none where a rule takes over: Shock Troops
+    if test not in (MORALE_CHECK, PINNING_TEST):
+        return 0.0
+    pinning = test == PINNING_TEST
     taken = takes_pinning_test if pinning else takes_shooting_check
     checked = st(battle, target).casualty_check_taken  # its one 25% check this phase
     if not taken(battle, target) or (checked and not pinning):
         return 0.0
-    if settings.on("shock_troops") and target.has_rule("Shock Troops"):
-        return 0.0
-    killed, unsaved = would_be_casualties(battle, unit, target)
+    killed, wounds = would_be_casualties(battle, unit, target)
     start = st(battle, target).models_at_phase_start or len(target.alive_models)
     need = settings.number("morale_threshold") * start - st(battle, target).casualties_this_phase
     tested = float(sum(p for k, p in enumerate(killed) if k >= need - EPSILON))
@@ -645,7 +656,7 @@ def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:
     # the phase's check already).
     shot = not checked and (not pinning or takes_shooting_check(battle, target))
     shot_breaks = tested * (1 - leadership_pass_chance(battle, target, 0)) if shot else 0.0
-    penalty = round(unsaved) * settings.integer(f"{SUPPRESSIVE_FIRE.name}.ld_penalty_per_wound")
+    penalty = round(wounds) * settings.integer(f"{SUPPRESSIVE_FIRE.name}.{LD_PENALTY.name}")
     # What the unit loses (never negative) is worked out only when it may be lost.
     if pinning:
         pinned = tested * (1 - leadership_pass_chance(battle, target, penalty, morale=False))
@@ -667,12 +678,15 @@ def _breaking_cost(battle: Battle, target: Unit) -> float:
 
 def would_be_casualties(battle: Battle, unit: Unit, target: Unit) -> tuple[Vector, float]:
     """What a Suppressive Fire attack of ``unit`` at ``target`` would have done: the
-    exact distribution of the models it would have removed, and the mean of its
-    unsaved wounds; each volley the attack fires (:func:`expected.attack_volleys`)
-    taken as :mod:`odds` takes it (:func:`expected.volley_of`), and the volleys added."""
+    exact distribution of the models it would have removed, and the mean of the Wounds
+    the rule counts (:func:`suppressive_fire.wounds_counted`: its unsaved wounds, or
+    under ``wounds_counted=lost`` the wounds they would take off,
+    ``ShootingOdds.mean_lost``); each volley the attack fires
+    (:func:`expected.attack_volleys`) taken as :mod:`odds` takes it
+    (:func:`expected.volley_of`), and the volleys added."""
     orders = FireOrders(action=SUPPRESS)
     killed = vector([1.0])
-    unsaved = 0.0
+    unsaved = lost = 0.0
     for fired in attack_volleys(battle, unit, target, FireOrders()):
         volley = volley_of(battle, unit, target, fired, orders)
         if volley is None:
@@ -680,4 +694,5 @@ def would_be_casualties(battle: Battle, unit: Unit, target: Unit) -> tuple[Vecto
         volley_odds = shooting_odds(*volley)
         killed = np.convolve(killed, vector(volley_odds.models_killed))
         unsaved += volley_odds.mean_unsaved
-    return killed, unsaved
+        lost += volley_odds.mean_lost
+    return killed, wounds_counted(battle.settings, unsaved, lost)
