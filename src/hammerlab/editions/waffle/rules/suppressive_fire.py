@@ -195,6 +195,20 @@ class SuppressionUntested(Event):
 
 
 @dataclass(frozen=True)
+class SuppressionIgnored(Event):
+    """The target of a Suppressive Fire attack ignores it by ``rule`` (Shock Troops,
+    ``shock_troops``): no test, whatever it would have suffered."""
+
+    kind: ClassVar[str] = "suppression_ignored"
+    unit: str
+    rule: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.unit} are {self.rule}: Suppressive Fire ignored"
+
+
+@dataclass(frozen=True)
 class SuppressiveAction:
     """The shooting action: non-vehicle targets not locked in combat, by a unit with a
     weapon that would fire at them other than as Snap Shots."""
@@ -382,7 +396,7 @@ class ShockTroops:
         return target.has_rule(self.rule)
 
     def __call__(self, battle: Battle, target: Unit, wounds: int) -> None:
-        battle.say("suppressive", f"{target.label} are Shock Troops: Suppressive Fire ignored")
+        battle.emit(SuppressionIgnored(unit=target.label, rule=self.rule))
 
 
 @dataclass(frozen=True)
