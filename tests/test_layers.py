@@ -101,7 +101,15 @@ def test_no_edition_imports_another(edition: str) -> None:
     assert not broken
 
 
-WAFFLE_WORDS = ("suppressive", "overwatch", "final_shot", "fiery", "sweeping", "pinning")
+WAFFLE_WORDS = (
+    "suppressive",
+    "overwatch",
+    "final_shot",
+    "fiery",
+    "sweeping",
+    "pinning",
+    "instant death",
+)
 CORE11_WORDS = ("core11", "battle-shock", "lethal hits", "stratagem")
 
 

@@ -415,7 +415,7 @@ def test_each_waffle_point_s_arguments_are_those_of_its_handler_type() -> None:
                 counted += 1
             else:
                 assert point.takes is None, name
-    assert counted == 29  # the 33 points less the 4 whose handlers are objects
+    assert counted == 27  # the 33 points less the 6 whose handlers are objects
 
 
 def test_a_handler_s_shape_is_read_once_per_code_and_a_wrong_one_is_still_refused(

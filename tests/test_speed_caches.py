@@ -32,7 +32,13 @@ from hammerlab.editions.waffle.attacks import (
     firing_models,
     ranged_weapons,
 )
-from hammerlab.editions.waffle.events import NoSave, SaveTaken, ShotsFired, WoundsRolled
+from hammerlab.editions.waffle.events import (
+    NoSave,
+    SaveTaken,
+    ShotsFired,
+    WaffleWoundsLost,
+    WoundsRolled,
+)
 from hammerlab.editions.waffle.firing_modes import spend, throwers
 from hammerlab.editions.waffle.markers import aim_points
 from hammerlab.editions.waffle.orders import FireOrders
@@ -752,6 +758,7 @@ def test_quick_init_makes_the_objects_the_dataclasses_own_init_makes() -> None:
         ShotsFired,
         WoundLoss,
         WoundsLost,
+        WaffleWoundsLost,
         WoundsRolled,
     ],
 )

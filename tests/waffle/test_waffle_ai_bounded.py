@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,7 @@ from hammerlab.editions.waffle.expected import (
     expected_per_model,
     melee_exchange,
 )
+from hammerlab.editions.waffle.morale import PINNING_TEST
 from hammerlab.editions.waffle.move_plans import charge_threat
 from hammerlab.editions.waffle.movement import move_allowance
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
@@ -82,7 +84,11 @@ from hammerlab.editions.waffle.rules.reactions import (
     RETURN_FIRE_ORDERS,
     overwatch_orders,
 )
-from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS
+from hammerlab.editions.waffle.rules.suppressive_fire import (
+    SUPPRESS,
+    SUPPRESSION_TEST_WOULD_BE_TAKEN,
+    SUPPRESSION_WOULD_APPLY,
+)
 from hammerlab.editions.waffle.shooting import targets_for
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.victory_worth import model_worth, weighing_for
@@ -225,6 +231,79 @@ def test_suppressive_pinning_is_worth_the_break_chance_of_its_penalty(
     rules = {"suppressive_fire": True, "suppressive_pinning": True}
     battle = make_battle(shooter, target, seed=1, options=rules)
     assert plans.suppression_value(battle, shooter, target) == pytest.approx(5 / 9 * 5 / 36 * 10)
+
+
+@dataclass(frozen=True)
+class PluggedIn:
+    """A plug-in's rule at one of Suppressive Fire's points (docs/plugins.md): it takes
+    over for the units named ``unit_ids``; ``test``: the test it gives instead."""
+
+    unit_ids: tuple[str, ...]
+    test: str | None = None
+
+    def takes_over(self, battle: Battle, target: Unit) -> bool:
+        return target.id in self.unit_ids
+
+    def __call__(self, battle: Battle, target: Unit, wounds: int) -> None:
+        battle.say("plug-in", f"{target.label}: taken over")
+
+
+def test_a_plug_in_that_takes_suppressive_fire_over_is_seen_by_the_ai(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The case of test_suppression_is_worth_only_the_break_chance_its_penalty_adds...:
+    # 5/9 * 5/36 * 10 where nothing takes over. A plug-in's rule at "suppression would
+    # apply" that takes over for the target makes the rule skip the test, so the action
+    # is worth nothing; one that takes over for another unit changes nothing. The AI
+    # used to value the action by the name of the built-in option (shock_troops).
+    monkeypatch.setattr(plans, "next_turn_value", lambda *_: 10.0)
+    monkeypatch.setattr(plans, "off_table_chance", lambda *_: 0.0)
+    battle, shooter, target = suppressing_two_boltguns(1)
+    battle.hooks.add(SUPPRESSION_WOULD_APPLY, PluggedIn(("someone else",)))
+    assert plans.suppression_value(battle, shooter, target) == pytest.approx(5 / 9 * 5 / 36 * 10)
+    battle, shooter, target = suppressing_two_boltguns(1)
+    battle.hooks.add(SUPPRESSION_WOULD_APPLY, PluggedIn((target.id,)))
+    assert plans.suppression_value(battle, shooter, target) == 0.0
+
+
+def test_a_plug_in_that_gives_a_pinning_test_instead_is_valued_as_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A plug-in at "suppression test would be taken" giving a Pinning test instead of
+    # the Morale check, with suppressive_pinning off: valued as that option is (the
+    # test above it: 5/9 * (15 - 10)/36 * 10); one giving a test the AI does not know
+    # (None) is worth nothing.
+    monkeypatch.setattr(plans, "next_turn_value", lambda *_: 10.0)
+    monkeypatch.setattr(plans, "off_table_chance", lambda *_: 0.0)
+    battle, shooter, target = suppressing_two_boltguns(1)
+    battle.hooks.add(SUPPRESSION_TEST_WOULD_BE_TAKEN, PluggedIn((target.id,), PINNING_TEST))
+    assert plans.suppression_value(battle, shooter, target) == pytest.approx(5 / 9 * 5 / 36 * 10)
+    battle, shooter, target = suppressing_two_boltguns(1)
+    battle.hooks.add(SUPPRESSION_TEST_WOULD_BE_TAKEN, PluggedIn((target.id,)))
+    assert plans.suppression_value(battle, shooter, target) == 0.0
+
+
+@pytest.mark.parametrize(("counted", "ld_lost"), [("unsaved", 1), ("lost", 2)])
+def test_suppression_counts_the_wounds_as_the_rule_s_wounds_counted_says(
+    monkeypatch: pytest.MonkeyPatch, counted: str, ld_lost: int
+) -> None:
+    # Two Guardsmen (BS3, boltguns S4) 20" from four T2 W2 models (Ld8, no save): one
+    # shot each, hitting on 4+ (1/2), wounding T2 on 2+ (5/6), and S4 >= 2 x T2 is
+    # Instant Death: each shot slays a model with 5/12, taking both its Wounds. The
+    # 25% (one model of four) is reached with 1 - (7/12)^2 = 95/144. Expected unsaved
+    # wounds 2 x 5/12 = 5/6, rounded to 1; wounds lost 5/6 x 2 = 5/3, rounded to 2:
+    # under wounds_counted=lost the test is at Ld 8 - 2 = 6 (failed 21/36), as the rule
+    # counts it, not at Ld 7 (failed 15/36). Shooting's own check at Ld 8 fails 10/36;
+    # breaking is made to cost 10.
+    monkeypatch.setattr(plans, "next_turn_value", lambda *_: 10.0)
+    monkeypatch.setattr(plans, "off_table_chance", lambda *_: 0.0)
+    shooter = squad("a", A, GUARD, [BOLTGUN], row(30, 10, 2))
+    target = squad("x", B, profile("Grot", t=2, w=2, ld=8, sv="-"), [], row(30, 30, 4))
+    rules = {"suppressive_fire": True, "suppressive_fire.wounds_counted": counted}
+    battle = make_battle(shooter, target, seed=1, options=rules)
+    failed = {1: 15, 2: 21}[ld_lost]
+    expected = 95 / 144 * (failed - 10) / 36 * 10
+    assert plans.suppression_value(battle, shooter, target) == pytest.approx(expected)
 
 
 def test_suppression_without_a_penalty_is_worth_nothing_over_shooting(

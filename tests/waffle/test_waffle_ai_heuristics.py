@@ -36,7 +36,7 @@ from hammerlab.editions.waffle.allocation import instant_death
 from hammerlab.editions.waffle.charge import NO_REACTION, charge_ban
 from hammerlab.editions.waffle.expected import expected_attack, expected_casualties, expected_melee
 from hammerlab.editions.waffle.orders import FireOrders
-from hammerlab.editions.waffle.plans import suppression_value
+from hammerlab.editions.waffle.plans import leadership_pass_chance, suppression_value
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.rules.reactions import DIVE, FALL_BACK, OVERWATCH, RETURN_FIRE
 from hammerlab.editions.waffle.state import st
@@ -246,6 +246,26 @@ def test_ai_shoots_the_unit_it_means_to_charge_with_the_weapons_that_keep_the_ch
     assert answers(battle, "target") == [armoured.label]
     assert answers(battle, "weapon") == ["Bolt pistol"]
     assert charge_ban(battle, axemen) is None
+
+
+def test_the_ais_chance_of_a_leadership_test_is_the_rules() -> None:
+    """``plans.leadership_pass_chance`` copied :func:`morale.leadership_test` and drifted
+    from it; it now reads the rule's own test. Counted by hand on 2D6 (rolls of N or
+    less: 5: 10, 7: 21, 8: 26 of 36), Guardsmen at Ld 7:
+
+    - Stubborn "ignore any negative Leadership modifiers": a bonus (a penalty of -1)
+      is kept, 8 or less, 26/36 (the copy dropped every modifier: 21/36);
+    - a unit at -2 Ld to Morale checks this turn (friendly fire, seed 001:
+      ``WaffleStatus.morale_penalty``, which :func:`morale.morale_check` adds) tests at
+      5 or less, 10/36 (the copy left it out: 21/36); a Pinning test, which takes no
+      such penalty, at 7 or less."""
+    stubborn = squad("b", B, GUARD, [LASGUN], [(30, 30)], rules=("Stubborn",))
+    guard = squad("c", B, GUARD, [LASGUN], [(40, 30)])
+    battle = make_battle(squad("a", A, MARINE, [BOLTGUN], [(30, 4)]), stubborn, guard)
+    st(battle, guard).morale_penalty = 2
+    assert leadership_pass_chance(battle, stubborn, -1) == pytest.approx(26 / 36)
+    assert leadership_pass_chance(battle, guard, 0) == pytest.approx(10 / 36)
+    assert leadership_pass_chance(battle, guard, 0, morale=False) == pytest.approx(21 / 36)
 
 
 def test_estimates_of_saves_and_instant_death_follow_the_rules() -> None:

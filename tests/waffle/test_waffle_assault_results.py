@@ -478,16 +478,19 @@ def test_pile_in_moves_come_under_their_own_initiative_steps_heading() -> None:
     for event in battle.log.events:
         if event.kind == "combat_result":
             break
-        if event.kind == "message" and event.message.startswith("Initiative step"):
-            told.append(("heading", event.message))
-        elif event.kind in ("blows", "move"):
-            told.append((event.kind, event.text.split(":")[0].strip()))
+        if event.kind == "initiative_step":
+            told.append(("heading", event.step))
+        elif event.kind == "blows":
+            told.append(("blows", event.initiative))
+        elif event.kind == "move":
+            told.append(("move", (event.model, event.reason)))
     assert told == [
-        ("heading", "Initiative step 4"),
-        ("blows", "I4"),
-        ("heading", "Initiative step 3"),
-        ("move", "b.2 (Guard [b]) piles in"),
+        ("heading", 4),
+        ("blows", 4),
+        ("heading", 3),
+        ("move", ("b.2", "piles in")),
     ]
+    assert of_kind(battle, "initiative_step")[0].text == "Initiative step 4"
     assert all_dice_used(battle)
 
 

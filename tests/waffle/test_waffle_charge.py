@@ -36,7 +36,6 @@ from conftest import (
     controller,
     last,
     make_battle,
-    messages,
     model,
     of_kind,
     profile,
@@ -93,6 +92,11 @@ def barred_battle(*, rules: Sequence[str] = (), weapons: Sequence[Weapon] = (BOL
     return make_battle(barred, free, enemy, script_a=[("charger", "end charges")])
 
 
+def barred(battle: Battle) -> list[tuple[str, str]]:
+    """Each unit said to be barred from charging, and why (``charge_barred`` events)."""
+    return [(e.unit, e.reason) for e in of_kind(battle, "charge_barred")]  # type: ignore[attr-defined]
+
+
 def offered_chargers(battle: Battle) -> list[str]:
     charge_sub_phase(battle, A)
     (menu,) = asked(battle, A, "charger")
@@ -105,21 +109,23 @@ def test_seed004_locked_in_close_combat_cannot_declare_a_charge() -> None:
     battle.units["d"] = brawler
     assert offered_chargers(battle) == ["Free [c]", "end charges"]
     assert st(battle, battle.unit("a")).locked_in_combat
-    assert "Barred [a] may not charge: it is locked in close combat" in messages(battle)
+    assert ("Barred [a]", "it is locked in close combat") in barred(battle)
+    (said,) = [e for e in of_kind(battle, "charge_barred") if e.unit == "Barred [a]"]
+    assert said.text == "Barred [a] may not charge: it is locked in close combat"
 
 
 def test_seed004_unit_that_ran_cannot_declare_a_charge() -> None:
     battle = barred_battle()
     st(battle, battle.unit("a")).ran = True
     assert offered_chargers(battle) == ["Free [c]", "end charges"]
-    assert "Barred [a] may not charge: it ran in the Shooting phase" in messages(battle)
+    assert ("Barred [a]", "it ran in the Shooting phase") in barred(battle)
 
 
 def test_seed004_unit_gone_to_ground_cannot_declare_a_charge() -> None:
     battle = barred_battle()
     st(battle, battle.unit("a")).gone_to_ground = True
     assert offered_chargers(battle) == ["Free [c]", "end charges"]
-    assert "Barred [a] may not charge: it has gone to ground" in messages(battle)
+    assert ("Barred [a]", "it has gone to ground") in barred(battle)
 
 
 @pytest.mark.parametrize("kind", ["Rapid Fire", "Salvo", "Ordnance", "Heavy"])
@@ -130,9 +136,7 @@ def test_seed004_unit_that_shot_rapid_fire_salvo_ordnance_or_heavy_cannot_charge
     status = st(battle, battle.unit("a"))
     status.has_shot, status.shot_target, status.fired_types = True, "b", {kind}
     assert offered_chargers(battle) == ["Free [c]", "end charges"]
-    assert f"Barred [a] may not charge: it shot {kind} weapons in the Shooting phase" in (
-        messages(battle)
-    )
+    assert ("Barred [a]", f"it shot {kind} weapons in the Shooting phase") in barred(battle)
 
 
 def test_seed004_snap_shots_with_a_heavy_weapon_still_bar_the_charge() -> None:
@@ -167,14 +171,14 @@ def test_seed004_falling_back_unit_cannot_declare_a_charge() -> None:
     battle = barred_battle()
     st(battle, battle.unit("a")).falling_back = True
     assert offered_chargers(battle) == ["Free [c]", "end charges"]
-    assert "Barred [a] may not charge: it is falling back" in messages(battle)
+    assert ("Barred [a]", "it is falling back") in barred(battle)
 
 
 def test_seed004_flying_monstrous_creature_that_changed_flight_mode_cannot_charge() -> None:
     battle = barred_battle()
     st(battle, battle.unit("a")).changed_flight_mode = True
     assert offered_chargers(battle) == ["Free [c]", "end charges"]
-    assert "Barred [a] may not charge: it changed flight mode this turn" in messages(battle)
+    assert ("Barred [a]", "it changed flight mode this turn") in barred(battle)
 
 
 def test_seed004_unit_that_fired_may_only_charge_the_unit_it_shot_at() -> None:
@@ -248,7 +252,9 @@ def test_seed004_a_unit_reacts_to_a_charge_only_once_per_turn() -> None:
     )
     charge_sub_phase(battle, A)
     assert len(asked(battle, B, "charge_reaction")) == 1
-    assert "Target [b] has reacted this turn: it cannot react to the charge" in messages(battle)
+    (no_reaction,) = of_kind(battle, "charge_reaction_barred")
+    assert (no_reaction.unit, no_reaction.reason) == ("Target [b]", "has reacted this turn")
+    assert no_reaction.text == "Target [b] has reacted this turn: it cannot react to the charge"
     assert [r.success for r in rolls(battle)] == [False, True]
     assert second.status.charged and st(battle, second).locked_in_combat
     assert all_dice_used(battle)
@@ -269,7 +275,8 @@ def test_seed004_units_locked_in_combat_cannot_react_to_a_charge() -> None:
     )
     charge_sub_phase(battle, A)  # B's script is empty: asking B anything would fail
     assert asked(battle, B) == []
-    assert "Target [b] is locked in combat: it cannot react to the charge" in messages(battle)
+    (no_reaction,) = of_kind(battle, "charge_reaction_barred")
+    assert (no_reaction.unit, no_reaction.reason) == ("Target [b]", "is locked in combat")
     assert charger.status.charged
     assert in_contact(model(battle, "a.1"), model(battle, "b.1"))
     assert all_dice_used(battle)

@@ -23,6 +23,7 @@ from conftest import (
     asked,
     charge_sub_phase,
     dice_purposes,
+    last,
     make_battle,
     model,
     of_kind,
@@ -68,7 +69,13 @@ def test_reanimation_protocols_discounts_an_unsaved_wound_on_5_plus() -> None:
     # Boltgun: hit (3), wound S4 v T4 (4); AP5 is worse than the 4+ save, which is
     # taken (1, failed); the Reanimation Protocols roll of 5 discounts the wound.
     battle, target = shoot(BOLTGUN, [3, 4, 1, 5], ("Reanimation Protocols",))
-    assert dice_purposes(battle)[-1] == "Reanimation Protocols 5+ (b.1)"
+    roll = last(of_kind(battle, "save"))
+    assert (roll.save, roll.model, roll.needed, roll.saved) == (
+        "Reanimation Protocols",
+        "b.1",
+        5,
+        True,
+    )
     assert target.models[0].wounds_left == 2
     assert all_dice_used(battle)
 
@@ -77,7 +84,13 @@ def test_reanimation_protocols_against_instant_death_needs_a_6() -> None:
     # Lascannon S9 v T4: Instant Death (S at least double T), AP2: no armour save.
     # Feel No Pain could not be taken; Reanimation Protocols is, at 5+ +1 = 6+.
     battle, target = shoot(LASCANNON, [3, 2, 6], ("Reanimation Protocols",))
-    assert dice_purposes(battle)[-1] == "Reanimation Protocols 6+ (b.1)"
+    roll = last(of_kind(battle, "save"))
+    assert (roll.save, roll.model, roll.needed, roll.saved) == (
+        "Reanimation Protocols",
+        "b.1",
+        6,
+        True,
+    )
     assert target.models[0].wounds_left == 2
     battle, target = shoot(LASCANNON, [3, 2, 5], ("Reanimation Protocols",))
     assert target.destroyed  # the 5 fails: both wounds lost at once
@@ -165,7 +178,8 @@ def test_supporting_fire_a_friend_within_6_inches_fires_overwatch_at_the_charger
     asked_b = [d.context.unit for d in asked(battle, B, "charge_reaction")]
     assert asked_b == ["b", "c"]
     assert [e.reaction for e in of_kind(battle, "reaction")] == ["Fire Overwatch"]
-    assert dice_purposes(battle)[0].startswith("to hit (Lasgun, 6+")
+    (overwatch,) = of_kind(battle, "shots")
+    assert (overwatch.weapon, overwatch.snap, overwatch.needed) == ("Lasgun", True, "6+")
     assert all_dice_used(battle)
 
 

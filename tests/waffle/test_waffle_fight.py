@@ -24,7 +24,6 @@ from conftest import (
     dice_purposes,
     make_battle,
     make_unit,
-    messages,
     of_kind,
     profile,
     squad,
@@ -451,7 +450,9 @@ def test_seed001_final_blow_chains_extra_attacks_for_every_wound() -> None:
     )
     fight_sub_phase(battle, A)
     assert battle.unit("b").destroyed
-    assert messages(battle).count("a.2 makes 1 Final Blow(s)") == 3
+    made = [(e.rule, e.model, e.attacks) for e in of_kind(battle, "final_attacks")]
+    assert made == [("final_blow", "a.2", 1)] * 3
+    assert of_kind(battle, "final_attacks")[0].text == "a.2 makes 1 Final Blow(s)"
     assert st(battle, battle.unit("a")).combat_score == 3
     assert all_dice_used(battle)
 
@@ -473,7 +474,8 @@ def test_seed001_final_blow_earned_by_unsaved_wound_ends_when_the_target_is_dest
     )
     fight_sub_phase(battle, A)
     assert battle.unit("b").destroyed
-    assert messages(battle).count("a.2 makes 1 Final Blow(s)") == 2
+    made = [(e.rule, e.model, e.attacks) for e in of_kind(battle, "final_attacks")]
+    assert made == [("final_blow", "a.2", 1)] * 2
     assert st(battle, battle.unit("a")).combat_score == 3
     assert all_dice_used(battle)
 

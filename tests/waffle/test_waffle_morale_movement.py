@@ -36,7 +36,12 @@ from conftest import (
 )
 
 from hammerlab.editions.waffle.morale import (
+    MORALE_CHECK,
+    PINNING_TEST,
+    REGROUP_TEST,
+    leadership_test,
     morale_check,
+    pass_chance,
     pinning_test,
     takes_pinning_test,
     takes_shooting_check,
@@ -268,6 +273,44 @@ def test_seed000_morale_stubborn_ignores_penalties() -> None:
     battle, guard = guard_battle([3, 4], rules=("Stubborn",))
     assert morale_check(battle, guard, "test", penalty=3)
     assert last(of_kind(battle, "morale")).modifier == 0
+
+
+# 2D6 rolls of N or less, counted by hand: 2: 1, 5: 10, 7: 21, 8: 26 (of 36).
+@pytest.mark.parametrize(
+    ("rules", "test", "modifier", "double_one_only", "passed"),
+    [
+        ((), MORALE_CHECK, -2, False, 10),  # Ld 7 - 2: 5 or less
+        (("Stubborn",), MORALE_CHECK, -3, False, 21),  # the -3 ignored: 7 or less
+        (("Stubborn",), MORALE_CHECK, 1, False, 26),  # a bonus kept: 8 or less
+        (("Stubborn",), PINNING_TEST, -2, False, 21),  # Pinning tests too
+        (("Stubborn",), REGROUP_TEST, -2, False, 10),  # not a Regroup test: 5 or less
+        ((), REGROUP_TEST, 0, True, 1),  # only a double 1 (a shattered unit's Regroup)
+        ((), MORALE_CHECK, -6, False, 1),  # 1 or less: the double 1 alone
+    ],
+)
+def test_the_chance_of_a_leadership_test_is_the_share_of_rolls_the_test_passes(
+    rules: tuple[str, ...], test: str, modifier: int, double_one_only: bool, passed: int
+) -> None:
+    """:func:`morale.pass_chance`, which the AI's estimates read, against the count by
+    hand and against the rule itself: :func:`morale.leadership_test` rolled once with
+    each of the 36 rolls of 2D6 (Stubborn, "ignore any negative Leadership modifiers"
+    of Morale checks and Pinning tests; a double 1 always passes)."""
+    rolled = 0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            battle, guard = guard_battle([a, b], rules=rules)
+            rolled += leadership_test(
+                battle, guard, test, modifier, "test", double_one_only=double_one_only
+            )
+    battle, guard = guard_battle([], rules=rules)
+    chance = pass_chance(battle, guard, test, modifier, double_one_only=double_one_only)
+    assert rolled == passed
+    assert chance == pytest.approx(passed / 36)
+
+
+def test_the_chance_of_a_test_fearless_passes_is_one() -> None:
+    battle, guard = guard_battle([], rules=("Fearless",))
+    assert pass_chance(battle, guard, MORALE_CHECK, -5) == 1.0
 
 
 def test_seed000_fall_back_off_own_table_edge_removes_the_unit() -> None:

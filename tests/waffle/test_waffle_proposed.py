@@ -497,8 +497,12 @@ def test_seed000_shock_troops_option_ignores_suppressive_fire(option: bool) -> N
     )
     shooting_phase(battle, A)
     assert len(of_kind(battle, "morale")) == (0 if option else 1)
+    ignored = [(e.unit, e.rule) for e in of_kind(battle, "suppression_ignored")]
+    assert ignored == ([(guard.label, "Shock Troops")] if option else [])
     if option:
-        assert any("Shock Troops" in m for m in messages(battle))
+        assert of_kind(battle, "suppression_ignored")[0].text == (
+            f"{guard.label} are Shock Troops: Suppressive Fire ignored"
+        )
     assert all_dice_used(battle)
 
 
@@ -791,7 +795,9 @@ def test_seed000_final_shot_earned_by_unsaved_wound_ends_when_the_target_is_dest
     )
     fire_weapon(battle, squad_a, guard, "Boltgun", FireOrders())
     assert guard.destroyed
-    assert messages(battle).count("a.1 makes 1 Final Shot(s)") == 1
+    made = [(e.rule, e.unit, e.model, e.attacks) for e in of_kind(battle, "final_attacks")]
+    assert made == [("final_shot", squad_a.label, "a.1", 1)]
+    assert of_kind(battle, "final_attacks")[0].text == "a.1 makes 1 Final Shot(s)"
     assert all_dice_used(battle)
 
 
@@ -828,7 +834,7 @@ def test_seed000_final_shot_unsaved_chain_on_the_lone_lascannon_stops_at_the_car
     assert game.battle.unit("carnifex").destroyed
     events = game.battle.log.events
     removed = next(i for i, e in enumerate(events) if e.kind == "casualty")
-    assert not [e for e in events[removed:] if getattr(e, "topic", "") == "final-shot"]
+    assert not [e for e in events[removed:] if e.kind == "final_attacks"]
 
 
 def test_seed000_final_shot_unsaved_chain_of_the_review_seed_5() -> None:
@@ -842,7 +848,8 @@ def test_seed000_final_shot_unsaved_chain_of_the_review_seed_5() -> None:
     )
     game.play()
     assert game.battle.unit("carnifex").destroyed
-    assert messages(game.battle).count("lascannon.5 makes 1 Final Shot(s)") == 3
+    made = [(e.model, e.attacks) for e in of_kind(game.battle, "final_attacks")]
+    assert made == [("lascannon.5", 1)] * 3
     assert game.winner == "Ultramarines"
 
 

@@ -229,6 +229,47 @@ def test_seed000_instant_death_needs_double_toughness() -> None:
     assert (wound.lost, wound.left, wound.instant_death) == (1, 2, False)
 
 
+def test_seed000_instant_death_is_logged_on_a_one_wound_model() -> None:
+    # Krak S8 v a Marine's T4: 8 >= 2 x 4, so the wound inflicts Instant Death (6th/7th
+    # edition) though the model had only one Wound to lose. Hit 6, wound 6 (2+), AP3
+    # beats the 3+ armour: no save. The log said "instant_death: false" (it guessed
+    # the flag from "more than one wound lost") and dropped "(Instant Death)".
+    battle, target = shoot_at(profile("Marine", t=4, w=1, sv="3+"), KRAK, [6, 6])
+    wound = last(of_kind(battle, "wound"))
+    assert (wound.lost, wound.left, wound.instant_death) == (1, 0, True)
+    assert "(Instant Death)" in wound.text
+    assert alive_ids(target) == []
+    assert all_dice_used(battle)
+
+
+def test_seed000_instant_death_is_logged_on_a_captain_with_one_wound_left() -> None:
+    # The 3-wound Captain (T4, no armour save against AP3, 4+ invulnerable) has lost
+    # two Wounds already: krak S8 (>= 2 x T4) inflicts Instant Death, which takes the
+    # one Wound left. Hit 6, wound 6, invulnerable 4+ fails (1).
+    shooter = squad("a", A, MARINE, [KRAK], [(30, 10)])
+    target = make_unit("b", B, [Placed(CAPTAIN, [BOLTGUN], (30, 30), ())])
+    target.models[0].wounds_left = 1
+    battle = make_battle(shooter, target, dice=[6, 6, 1])
+    fire_weapon(battle, shooter, target, KRAK.name, FireOrders())
+    wound = last(of_kind(battle, "wound"))
+    assert (wound.lost, wound.left, wound.instant_death) == (1, 0, True)
+    assert alive_ids(target) == []
+    assert all_dice_used(battle)
+
+
+def test_seed000_a_lost_wound_below_double_toughness_is_no_instant_death() -> None:
+    # Plasma S7 v the same Captain on one Wound: 7 < 2 x 4, the Wound is lost, no
+    # Instant Death (the flag is the rule's, not "the model died").
+    shooter = squad("a", A, MARINE, [PLASMA], [(30, 10)])
+    target = make_unit("b", B, [Placed(CAPTAIN, [BOLTGUN], (30, 30), ())])
+    target.models[0].wounds_left = 1
+    battle = make_battle(shooter, target, dice=[6, 6, 1])
+    fire_weapon(battle, shooter, target, PLASMA.name, FireOrders())
+    wound = last(of_kind(battle, "wound"))
+    assert (wound.lost, wound.left, wound.instant_death) == (1, 0, False)
+    assert "Instant Death" not in wound.text
+
+
 @pytest.mark.parametrize("where", ["unit", "model"])
 def test_seed000_eternal_warrior_prevents_instant_death(where: str) -> None:
     rules = ("Eternal Warrior",)

@@ -27,7 +27,6 @@ from conftest import (
     charge_sub_phase,
     make_battle,
     make_unit,
-    messages,
     of_kind,
     row,
     squad,
@@ -98,7 +97,8 @@ def test_the_charge_sub_phase_names_why_a_stunned_walker_may_not_charge_until_it
     stunned = vehicle_status(battle, walker.models[0])
     _damage(stunned, "stunned")
     charge_sub_phase(battle, A)
-    assert "W [w] may not charge: Crew Stunned: it cannot move" in messages(battle)
+    barred = [(e.unit, e.reason) for e in of_kind(battle, "charge_barred")]
+    assert ("W [w]", "Crew Stunned: it cannot move") in barred
     end_of_turn(battle, A)
     assert can_run(battle, walker) and charge_ban(battle, walker) is None
     _damage(stunned, "immobilised")

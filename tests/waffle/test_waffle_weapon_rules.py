@@ -24,6 +24,7 @@ from conftest import (
     all_dice_used,
     asked,
     dice_purposes,
+    last,
     make_battle,
     model,
     of_kind,
@@ -111,7 +112,8 @@ def test_sniper_6_to_wound_denies_a_3_plus_armour_save() -> None:
 def test_sniper_5_to_wound_keeps_its_ap_and_the_marine_saves() -> None:
     gun = weapon("Sniper rifle", "36", "4", "6", "Heavy 1, Sniper")
     battle, _, target = fired_at(gun, [4, 5, 3], MARINE)  # AP6: the 3+ save is taken: 3 saves
-    assert dice_purposes(battle)[-1] == "armour save 3+ (b.1)"
+    save = last(of_kind(battle, "save"))
+    assert (save.save, save.model, save.needed, save.saved) == ("armour", "b.1", 3, True)
     assert not target.destroyed
     assert all_dice_used(battle)
 
@@ -217,7 +219,8 @@ def test_gets_hot_twin_linked_wounds_only_if_the_reroll_is_also_a_1() -> None:
     ]
     assert not shooter.destroyed and not target.destroyed
     battle, shooter, _ = fired_at(twin, [1, 1, 1])  # the re-roll is a 1 too: save 1, dies
-    assert dice_purposes(battle)[-1] == "armour save 3+ (a.1)"
+    save = last(of_kind(battle, "save"))
+    assert (save.save, save.model, save.needed, save.saved) == ("armour", "a.1", 3, False)
     assert shooter.destroyed
     assert all_dice_used(battle)
 

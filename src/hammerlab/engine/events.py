@@ -139,19 +139,25 @@ class ModelRemoved(Event):
 @quick_init
 @dataclass(frozen=True)
 class WoundsLost(Event):
-    """A model lost wounds (after saves and similar rules)."""
+    """A model lost wounds (after saves and similar rules). An edition adds what its
+    own rules say of the loss in a subclass of the same ``kind``."""
 
     kind: ClassVar[str] = "wound"
     unit: str
     model: str
     lost: int
     left: int
-    instant_death: bool
 
     @property
     def text(self) -> str:
-        tag = " (Instant Death)" if self.instant_death else ""
-        return f"  {self.model} of {self.unit} loses {self.lost} wound(s){tag}, {self.left} left"
+        return (
+            f"  {self.model} of {self.unit} loses {self.lost} wound(s){self.tag}, {self.left} left"
+        )
+
+    @property
+    def tag(self) -> str:
+        """What an edition's rules add to the line, after the wounds lost (none here)."""
+        return ""
 
 
 class EventLog:

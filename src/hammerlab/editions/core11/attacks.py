@@ -533,7 +533,7 @@ def inflict(game: Core11Game, unit: Unit, model: Model, damage: int, cause: str)
     if lost == 0:
         return 0, 0
     model.wounds_left -= lost
-    game.battle.emit(WoundsLost(unit.label, model.id, lost, model.wounds_left, False))
+    game.battle.emit(WoundsLost(unit.label, model.id, lost, model.wounds_left))
     if model.wounds_left > 0:
         return lost, 0
     game.battle.remove_model(unit, model, cause)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from hammerlab.editions.waffle.challenges import ExcessWoundsCounted
 from hammerlab.editions.waffle.characteristics import armour_save, invulnerable_save
 from hammerlab.editions.waffle.concussive import concuss
-from hammerlab.editions.waffle.events import NoSave, SaveTaken
+from hammerlab.editions.waffle.events import NoSave, SaveTaken, WaffleWoundsLost
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import (
     WOUNDS_LEFT,
@@ -28,7 +28,6 @@ from hammerlab.editions.waffle.toughness import toughness
 from hammerlab.editions.waffle.visibility import cover_save, screening, seen_among
 from hammerlab.editions.waffle.weapon_rules import ap2_rule
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.events import WoundsLost
 from hammerlab.engine.geometry import Bases, Placed, Vec, closest
 from hammerlab.engine.units import Model, Unit
 
@@ -122,7 +121,7 @@ def allocate_wounds(
         if save_taken(battle, victim, model, wound, profile, not melee, origin, screens):
             continue
         left = wounds_left(battle, model, orders)
-        lost = _wounds_lost(battle, victim, model, wound, profile, left)
+        lost, instant = _wounds_lost(battle, victim, model, wound, profile, left)
         if not lost:
             continue
         result.unsaved[victim.id] += 1
@@ -132,12 +131,12 @@ def allocate_wounds(
         suffered(battle, victim, model, profile, result)
         model.wounds_left = left - lost
         battle.emit(
-            WoundsLost(  # unit, model, lost, left, instant_death: no keywords (docs/scale.md)
+            WaffleWoundsLost(  # unit, model, lost, left, instant_death: no keywords (docs/scale.md)
                 victim.label,
                 model.id,
                 lost,
                 max(0, model.wounds_left),
-                lost > 1 and model.wounds_left <= 0,
+                instant,
             )
         )
         if model.wounds_left <= 0:
@@ -341,8 +340,10 @@ def _wounds_lost(
     wound: WoundRoll,
     profile: WeaponProfile,
     wounds_left: int,
-) -> int:
-    """Wounds an unsaved wound takes: all of them on Instant Death, else one.
+) -> tuple[int, bool]:
+    """Wounds an unsaved wound takes: all of them on Instant Death, else one; and
+    whether it inflicts Instant Death (:func:`instant_death`: what the wound's
+    :class:`events.WoundsLost` records, a model with one Wound left included).
 
     Instant Death (6th/7th edition): Strength at least double the model's
     Toughness, or an Instant Death weapon; Eternal Warrior is immune. Feel No
@@ -352,8 +353,8 @@ def _wounds_lost(
     eternal = model_has(victim, model, "Eternal Warrior")
     instant = instant_death(wound.strength, toughness(battle, victim, model), profile, eternal)
     if feel_no_pain_ignores(battle, victim, model, instant):
-        return 0
-    return wounds_left if instant and wounds_left > 1 else 1
+        return 0, instant
+    return (wounds_left if instant and wounds_left > 1 else 1), instant
 
 
 def feel_no_pain_ignores(battle: Battle, victim: Unit, model: Model, instant: bool = False) -> bool:

@@ -19,7 +19,13 @@ from itertools import combinations, product
 
 from hammerlab.editions.flow import Picks
 from hammerlab.editions.waffle.combat import in_contact, refresh_locks, units_in_contact
-from hammerlab.editions.waffle.events import ChargeBlocked, ChargeDeclared, ChargeRolled
+from hammerlab.editions.waffle.events import (
+    ChargeBarred,
+    ChargeBlocked,
+    ChargeDeclared,
+    ChargeReactionBarred,
+    ChargeRolled,
+)
 from hammerlab.editions.waffle.flyers import may_be_charged
 from hammerlab.editions.waffle.infiltrate import infiltrated
 from hammerlab.editions.waffle.maledictions import all_terrain_difficult
@@ -63,7 +69,7 @@ def begin_charges(battle: Battle, player: str) -> frozenset[str]:
     for barred in battle.units_of(player):
         reason = charge_ban(battle, barred)
         if reason is not None:
-            battle.say("charge", f"{barred.label} may not charge: {reason}")
+            battle.emit(ChargeBarred(barred.label, reason))
     return frozenset()
 
 
@@ -263,7 +269,7 @@ def _charged_unit_reacts(battle: Battle, charger: Unit, target: Unit) -> None:
     status = st(battle, target)
     if status.locked_in_combat or status.reacted_this_turn:
         why = "is locked in combat" if status.locked_in_combat else "has reacted this turn"
-        battle.say("charge", f"{target.label} {why}: it cannot react to the charge")
+        battle.emit(ChargeReactionBarred(target.label, why))
         return
     against = f"the charge of {charger.label}"
     forced = "is already falling back" if status.falling_back else None

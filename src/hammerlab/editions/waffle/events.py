@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from hammerlab.engine import events
 from hammerlab.engine.events import Event
 from hammerlab.engine.records import quick_init
 
@@ -116,6 +117,21 @@ class SaveTaken(Event):
 
 @quick_init
 @dataclass(frozen=True)
+class WaffleWoundsLost(events.WoundsLost):
+    """A model lost wounds (the engine's event), and whether Instant Death took them:
+    what :func:`allocation.instant_death` decided of the wound (6th/7th edition:
+    Strength at least double the Toughness, or an Instant Death weapon, and no
+    Eternal Warrior), even where the model had one Wound left to lose."""
+
+    instant_death: bool = False
+
+    @property
+    def tag(self) -> str:
+        return " (Instant Death)" if self.instant_death else ""
+
+
+@quick_init
+@dataclass(frozen=True)
 class NoSave(Event):
     """A wound no save can stop (seed 000, step 6): its AP is as good as the model's
     armour or better and the model has no invulnerable or cover save, or it has no
@@ -186,6 +202,37 @@ class ChargeDeclared(Event):
     @property
     def text(self) -> str:
         return f"{self.unit} declares a charge against {self.target}"
+
+
+@dataclass(frozen=True)
+class ChargeBarred(Event):
+    """A unit of the player whose Assault phase it is may not declare a charge, and why
+    (:func:`charge.charge_ban`: seed 004, the 6th/7th-edition bans, a vehicle's damage),
+    said as the charge sub-phase begins."""
+
+    kind: ClassVar[str] = "charge_barred"
+    unit: str
+    reason: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.unit} may not charge: {self.reason}"
+
+
+@dataclass(frozen=True)
+class ChargeReactionBarred(Event):
+    """A charged unit may make no reaction to the charge (seed 004: "units that are
+    locked in close combat cannot react to a charge … a unit being charged may only
+    react to a charge once per turn"); ``reason`` says which ("is locked in combat",
+    "has reacted this turn")."""
+
+    kind: ClassVar[str] = "charge_reaction_barred"
+    unit: str
+    reason: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.unit} {self.reason}: it cannot react to the charge"
 
 
 @dataclass(frozen=True)
@@ -289,6 +336,44 @@ class BlowsStruck(Event):
             f"I{self.initiative}: {self.unit} strikes {self.attacks} blow(s) with {self.weapon} "
             f"({self.models} model(s)) at {self.target}: {self.hits} hit(s) {how}"
         )
+
+
+@dataclass(frozen=True)
+class InitiativeStep(Event):
+    """The fight comes to an Initiative step (6th/7th edition, as remembered: models
+    strike in Initiative order, the highest first; :func:`fight.fight`): said once,
+    before the step's first Pile In move or blow (a step with neither has none); each
+    group's blows carry their step too (:attr:`BlowsStruck.initiative`)."""
+
+    kind: ClassVar[str] = "initiative_step"
+    step: int
+
+    @property
+    def text(self) -> str:
+        return f"Initiative step {self.step}"
+
+
+@dataclass(frozen=True)
+class FinalAttacks(Event):
+    """(Proposed Rule) Final Shot or Final Blow: ``model`` of ``unit`` makes ``attacks``
+    extra attacks (``rule``: ``final_shot``, ``final_blow``), one link of the chain
+    (:func:`final_attacks.final_chain`): what a variant's extra attacks are counted by."""
+
+    kind: ClassVar[str] = "final_attacks"
+    rule: str
+    unit: str
+    model: str
+    attacks: int
+
+    @property
+    def text(self) -> str:
+        return f"{self.model} makes {self.attacks} {final_attack_name(self.rule)}(s)"
+
+
+def final_attack_name(rule: str) -> str:
+    """The name of a Final Shot or Final Blow as people read it (``final_shot`` →
+    ``Final Shot``)."""
+    return rule.replace("_", " ").title()
 
 
 AUTOMATIC = ("A", "auto")

@@ -37,7 +37,7 @@ from hammerlab.editions.waffle.difficult_charge import (
     strikes_at_initiative_one,
     tell_slowed_charge,
 )
-from hammerlab.editions.waffle.events import BlowsStruck
+from hammerlab.editions.waffle.events import BlowsStruck, InitiativeStep
 from hammerlab.editions.waffle.fear import fear_tests, majority_weapon_skill, weapon_skill
 from hammerlab.editions.waffle.fear import forget as forget_fear
 from hammerlab.editions.waffle.hammer_of_wrath import STEP as HAMMER_STEP
@@ -280,8 +280,8 @@ class Blows:
 
 @dataclass
 class StepHeading:
-    """The heading "Initiative step N", said once, before the step's first Pile In
-    move or blow (a step with neither has none)."""
+    """The heading "Initiative step N" (:class:`events.InitiativeStep`), said once,
+    before the step's first Pile In move or blow (a step with neither has none)."""
 
     battle: Battle
     step: int
@@ -289,7 +289,7 @@ class StepHeading:
 
     def __call__(self) -> None:
         if not self.said:
-            self.battle.say("fight", f"Initiative step {self.step}")
+            self.battle.emit(InitiativeStep(self.step))
             self.said = True
 
 

@@ -69,12 +69,11 @@ def leadership_test(
     special rule takes Morale checks or Pinning tests, they ignore any negative
     Leadership modifiers."
     """
-    if unit.has_rule("Stubborn") and test in (MORALE_CHECK, PINNING_TEST):
-        modifier = max(0, modifier)
+    modifier = leadership_modifier(unit, test, modifier)
     ld = leadership(battle, unit)
     dice = battle.dice.roll(2, f"{test} ({unit.label})")
     roll = sum(dice)
-    passed = dice == (1, 1) or (not double_one_only and roll <= ld + modifier)
+    passed = passes(dice, ld + modifier, double_one_only)
     battle.emit(
         LeadershipTest(
             unit=unit.label,
@@ -87,6 +86,49 @@ def leadership_test(
         )
     )
     return passed
+
+
+def leadership_modifier(unit: Unit, test: str, modifier: int) -> int:
+    """The ``modifier`` to Leadership ``unit`` takes ``test`` at: Stubborn (7th edition,
+    ``Warhammer40K.gst``): "When a unit that contains at least one model with this
+    special rule takes Morale checks or Pinning tests, they ignore any negative
+    Leadership modifiers" (a bonus is kept)."""
+    if unit.has_rule("Stubborn") and test in (MORALE_CHECK, PINNING_TEST):
+        return max(0, modifier)
+    return modifier
+
+
+def passes(dice: tuple[int, ...], target: int, double_one_only: bool = False) -> bool:
+    """Whether a Leadership test's 2D6 ``dice`` pass against ``target`` (Leadership and
+    its modifier): a double 1 always ("Insane Courage"); else a total of ``target`` or
+    less, unless only a double 1 may pass (``double_one_only``)."""
+    return tuple(dice) == (1, 1) or (not double_one_only and sum(dice) <= target)
+
+
+TWO_D6 = tuple((a, b) for a in range(1, 7) for b in range(1, 7))
+"""The 36 rolls of 2D6, each as likely."""
+
+
+def pass_chance(
+    battle: Battle, unit: Unit, test: str, modifier: int, *, double_one_only: bool = False
+) -> float:
+    """The chance ``unit`` passes ``test`` at ``modifier`` (a penalty is negative): 1
+    where a special rule passes it without a roll (:func:`passes_automatically`, which
+    the Morale check, Pinning, Regroup and Fear tests ask first), else the share of the
+    36 rolls of 2D6 that :func:`leadership_test` passes, by its own target
+    (:func:`leadership_modifier`) and :func:`passes`: what the AI's estimates of a
+    test read."""
+    if passes_automatically(unit, test) is not None:
+        return 1.0
+    target = leadership(battle, unit) + leadership_modifier(unit, test, modifier)
+    return sum(passes(dice, target, double_one_only) for dice in TWO_D6) / len(TWO_D6)
+
+
+def morale_check_penalty(battle: Battle, unit: Unit, penalty: int) -> int:
+    """The Leadership penalty a Morale check at ``penalty`` is taken at: with the unit's
+    own penalty this turn (``WaffleStatus.morale_penalty``: friendly fire, seed 001), as
+    :func:`morale_check` takes it and the AI's chance of it reads."""
+    return penalty + st(battle, unit).morale_penalty
 
 
 def morale_check(
@@ -118,7 +160,7 @@ def morale_check(
     if rule is not None:
         battle.say("morale", f"{unit.label} is {rule}: Morale check passed ({reason})")
         return True
-    total_penalty = penalty + st(battle, unit).morale_penalty
+    total_penalty = morale_check_penalty(battle, unit, penalty)
     if leadership_test(battle, unit, MORALE_CHECK, -total_penalty, reason):
         return True
     if not assault:

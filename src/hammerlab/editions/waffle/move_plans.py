@@ -104,7 +104,12 @@ from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import is_vehicle, may_charge, may_move
 from hammerlab.editions.waffle.victory_worth import model_worth
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.geometry import base_distance, centre_distance, nearest, step_toward
+from hammerlab.engine.geometry import (
+    centre_distance,
+    closest,
+    nearest,
+    step_toward,
+)
 from hammerlab.engine.moves import centre_of, shifted_copy
 from hammerlab.engine.scoped import holding
 from hammerlab.engine.units import Unit
@@ -570,16 +575,15 @@ class BestVolley:
 
     def thinned(self, shooter: Unit) -> Unit | None:
         """A copy of the target without the models the volley is expected to kill
-        (rounded to the nearest whole model), the closest to ``shooter`` first, as
-        wounds are allocated (6th/7th edition: to the closest model): what is left
+        (rounded to the nearest whole model), the closest to ``shooter`` first, in the
+        order wounds are allocated (:func:`geometry.closest`, which
+        :func:`allocation.allocate_wounds` ranks by; 6th/7th edition: "to the closest
+        model"): what is left
         of it to charge next turn, from a little farther off."""
         if self.target is None:
             return None
         copied = self.target.copy()
-        alive = sorted(
-            copied.alive_models,
-            key=lambda m: min(base_distance(m, s) for s in shooter.alive_models),
-        )
+        alive = closest(shooter.alive_models, copied.alive_models)  # allocation's order
         for model in alive[: int(self.casualties + 0.5)]:
             model.wounds_left = 0
         return copied

@@ -499,6 +499,13 @@ FALL_BACK_CLEARANCE = 1.0
 """6th/7th edition: a Fall Back move may not end within 1" of an enemy model."""
 
 
+def fall_back_dice(unit: Unit) -> int:
+    """The D6 a Fall Back move of ``unit`` rolls (6th/7th edition, as remembered:
+    2D6", 3D6" for fast units, :func:`has_fast_model`): what :func:`fall_back` rolls
+    and the AI's chances of a Fall Back (``plans.off_table_chance``) read."""
+    return 3 if has_fast_model(unit) else 2
+
+
 def fall_back(battle: Battle, unit: Unit, why: str) -> None:
     """6th/7th-edition Fall Back: 2D6" (3D6 for fast units) toward the own table
     edge, "by the shortest possible route", moving around models in the way.
@@ -518,7 +525,7 @@ def fall_back(battle: Battle, unit: Unit, why: str) -> None:
     if is_immobile(unit):
         _trapped(battle, unit, "it is Immobile and cannot fall back")
         return
-    dice = 3 if has_fast_model(unit) else 2
+    dice = fall_back_dice(unit)
     distance = battle.dice.total(dice, f"fall back distance {dice}D6 ({unit.label})")
     battle.emit(ReactionDeclared(unit=unit.label, reaction=f'falls back {distance}"', against=why))
     player = battle.player(unit.player)

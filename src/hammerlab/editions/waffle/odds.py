@@ -189,6 +189,11 @@ class ShootingOdds:
     """Shots rolled To Hit (none when the hits are given)."""
     mean_hits: float
     mean_wounds: float
+    mean_lost: float
+    """Expected wounds the unsaved ones would take off: one each, all of a model's
+    Wounds for an Instant Death wound (each such wound taken as striking a model that
+    has all its Wounds, and counted whether or not a model was left to take it):
+    what Suppressive Fire counts under ``suppressive_fire.wounds_counted=lost``."""
 
     @property
     def mean_models_killed(self) -> float:
@@ -268,10 +273,12 @@ def shooting_odds(fired: Volley, target: Defence) -> ShootingOdds:
         damage[target.wounds] += slain / (one + slain)
     killed = casualties(unsaved, damage, target.wounds, target.models)
     mean_hits = mean(hits)
+    each_takes = float(damage @ np.arange(target.wounds + 1))  # of an unsaved wound
     return ShootingOdds(
         models_killed=tuple(float(p) for p in killed),
         unsaved_wounds=tuple(float(p) for p in unsaved),
         mean_shots=float(sum(shots for shots, _ in fired.shots)),
         mean_hits=mean_hits,
         mean_wounds=mean_hits * sum(wounding.values()),
+        mean_lost=mean(unsaved) * each_takes,
     )

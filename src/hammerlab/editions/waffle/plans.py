@@ -26,7 +26,6 @@ import numpy as np
 from hammerlab.editions.distributions import Vector, vector
 from hammerlab.editions.schedule import turns_ahead
 from hammerlab.editions.waffle.attacks import ranged_weapons
-from hammerlab.editions.waffle.characteristics import leadership
 from hammerlab.editions.waffle.charge import (
     NO_CHARGE_AFTER,
     charge_dice,
@@ -48,18 +47,25 @@ from hammerlab.editions.waffle.morale import (
     MORALE_CHECK,
     PINNING_TEST,
     acts_normally_on_regrouping,
-    passes_automatically,
+    morale_check_penalty,
+    pass_chance,
     takes_pinning_test,
     takes_shooting_check,
 )
-from hammerlab.editions.waffle.movement import has_fast_model, move_allowance
+from hammerlab.editions.waffle.movement import fall_back_dice, move_allowance
 from hammerlab.editions.waffle.odds import shooting_odds
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.points import REACTIONS_TO_CHARGE
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.rules.reactions import OVERWATCH, overwatch_orders
-from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS, SUPPRESSIVE_FIRE
+from hammerlab.editions.waffle.rules.suppressive_fire import (
+    LD_PENALTY,
+    SUPPRESS,
+    SUPPRESSIVE_FIRE,
+    suppression_test,
+    wounds_counted,
+)
 from hammerlab.editions.waffle.special_rules import relentless
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import may_charge, may_move
@@ -154,11 +160,6 @@ def sum_chances(dice: int) -> dict[int, float]:
     return counts
 
 
-def fall_back_dice(unit: Unit) -> int:
-    """D6 a Fall Back rolls: 3 for fast units, else 2 (as :func:`movement.fall_back`)."""
-    return 3 if has_fast_model(unit) else 2
-
-
 def edge_gap(battle: Battle, unit: Unit) -> float:
     """How far the unit's closest model is from its own table edge (as
     :func:`movement.fall_back` measures it: a roll this long takes it off)."""
@@ -209,17 +210,13 @@ def chased_chance(battle: Battle, charger: Unit, unit: Unit) -> float:
 
 
 def leadership_pass_chance(battle: Battle, unit: Unit, penalty: int, morale: bool = True) -> float:
-    """Chance the unit passes a Leadership test at ``penalty``, a Morale check (else a
-    Pinning test), as :func:`morale.leadership_test`: one its rules pass without a
-    roll always (:func:`morale.passes_automatically`: Fearless); Stubborn ignores
-    penalties to a Morale check and to a Pinning test."""
-    if passes_automatically(unit, MORALE_CHECK if morale else PINNING_TEST) is not None:
-        return 1.0
-    if unit.has_rule("Stubborn"):
-        penalty = 0
-    target = leadership(battle, unit) - penalty
-    passed = sum(1 for a, b in product(FACES, FACES) if (a, b) == (1, 1) or a + b <= target)
-    return passed / 36
+    """Chance the unit passes a Morale check at ``penalty`` (with its own penalty this
+    turn, :func:`morale.morale_check_penalty`), or else a Pinning test at ``penalty``,
+    read off the rule's own test (:func:`morale.pass_chance`: Fearless passes
+    without a roll, Stubborn ignores penalties, a double 1 passes)."""
+    if morale:
+        return pass_chance(battle, unit, MORALE_CHECK, -morale_check_penalty(battle, unit, penalty))
+    return pass_chance(battle, unit, PINNING_TEST, -penalty)
 
 
 def may_charge_after_firing(unit: Unit, weapons: list[str]) -> bool:
@@ -597,8 +594,9 @@ def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:
     distribution of would-be casualties (:func:`odds.shooting_odds`, one
     volley per weapon fired, added: :func:`expected.attack_volleys`, each
     model firing its quota of weapons, not every weapon it carries); the
-    penalty is the expected unsaved wounds times the parameter
-    ``ld_penalty_per_wound``. What counts is the chance of breaking the unit
+    penalty is the expected Wounds the rule counts (unsaved, or lost under
+    ``suppressive_fire.wounds_counted=lost``: :func:`would_be_casualties`) times the
+    parameter ``ld_penalty_per_wound``. What counts is the chance of breaking the unit
     beyond what shooting it would give: the models shooting removes reach the
     same 25% as often, and make the unit test at the phase's end at its full
     Leadership (:func:`morale.phase_casualty_checks`), so a penalty of 0 is
@@ -606,10 +604,13 @@ def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:
     threshold times the difference the penalty makes to the test. Breaking
     the unit is worth the models a Fall Back takes off its own table edge
     plus, unless it regroups at once (And They Shall Know No Fear), its next
-    turn (:func:`next_turn_value`). With ``suppressive_pinning`` the test is a
-    Pinning test at the same penalty, whose failure costs the unit its next
-    turn, less what the Morale check shooting would have forced is worth; Shock
-    Troops (``shock_troops``) ignore it. Worth nothing where the test is not
+    turn (:func:`next_turn_value`). The test is the one the installed rules say
+    (:func:`suppressive_fire.suppression_test`, which asks each rule at Suppressive
+    Fire's points whether it takes over): where a rule replaces the Morale check with
+    a Pinning test (``suppressive_pinning``), a Pinning test at the same penalty, whose
+    failure costs the unit its next turn, less what the Morale check shooting would
+    have forced is worth; where a rule takes the action over (Shock Troops), or gives
+    a test the AI cannot value, nothing. Worth nothing where the test is not
     taken at all (:func:`morale.takes_shooting_check`,
     :func:`morale.takes_pinning_test`): Fearless units, a unit locked in
     combat, and for a Morale check a unit already falling back or that took
@@ -638,14 +639,15 @@ def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:
     fire"``).
     """
     settings = battle.settings
-    pinning = settings.on("suppressive_pinning")
+    test = suppression_test(battle, target)  # none where a rule takes over: Shock Troops
+    if test not in (MORALE_CHECK, PINNING_TEST):
+        return 0.0
+    pinning = test == PINNING_TEST
     taken = takes_pinning_test if pinning else takes_shooting_check
     checked = st(battle, target).casualty_check_taken  # its one 25% check this phase
     if not taken(battle, target) or (checked and not pinning):
         return 0.0
-    if settings.on("shock_troops") and target.has_rule("Shock Troops"):
-        return 0.0
-    killed, unsaved = would_be_casualties(battle, unit, target)
+    killed, wounds = would_be_casualties(battle, unit, target)
     start = st(battle, target).models_at_phase_start or len(target.alive_models)
     need = settings.number("morale_threshold") * start - st(battle, target).casualties_this_phase
     tested = float(sum(p for k, p in enumerate(killed) if k >= need - EPSILON))
@@ -654,7 +656,7 @@ def suppression_value(battle: Battle, unit: Unit, target: Unit) -> float:
     # the phase's check already).
     shot = not checked and (not pinning or takes_shooting_check(battle, target))
     shot_breaks = tested * (1 - leadership_pass_chance(battle, target, 0)) if shot else 0.0
-    penalty = round(unsaved) * settings.integer(f"{SUPPRESSIVE_FIRE.name}.ld_penalty_per_wound")
+    penalty = round(wounds) * settings.integer(f"{SUPPRESSIVE_FIRE.name}.{LD_PENALTY.name}")
     # What the unit loses (never negative) is worked out only when it may be lost.
     if pinning:
         pinned = tested * (1 - leadership_pass_chance(battle, target, penalty, morale=False))
@@ -676,12 +678,15 @@ def _breaking_cost(battle: Battle, target: Unit) -> float:
 
 def would_be_casualties(battle: Battle, unit: Unit, target: Unit) -> tuple[Vector, float]:
     """What a Suppressive Fire attack of ``unit`` at ``target`` would have done: the
-    exact distribution of the models it would have removed, and the mean of its
-    unsaved wounds; each volley the attack fires (:func:`expected.attack_volleys`)
-    taken as :mod:`odds` takes it (:func:`expected.volley_of`), and the volleys added."""
+    exact distribution of the models it would have removed, and the mean of the Wounds
+    the rule counts (:func:`suppressive_fire.wounds_counted`: its unsaved wounds, or
+    under ``wounds_counted=lost`` the wounds they would take off,
+    ``ShootingOdds.mean_lost``); each volley the attack fires
+    (:func:`expected.attack_volleys`) taken as :mod:`odds` takes it
+    (:func:`expected.volley_of`), and the volleys added."""
     orders = FireOrders(action=SUPPRESS)
     killed = vector([1.0])
-    unsaved = 0.0
+    unsaved = lost = 0.0
     for fired in attack_volleys(battle, unit, target, FireOrders()):
         volley = volley_of(battle, unit, target, fired, orders)
         if volley is None:
@@ -689,4 +694,5 @@ def would_be_casualties(battle: Battle, unit: Unit, target: Unit) -> tuple[Vecto
         volley_odds = shooting_odds(*volley)
         killed = np.convolve(killed, vector(volley_odds.models_killed))
         unsaved += volley_odds.mean_unsaved
-    return killed, unsaved
+        lost += volley_odds.mean_lost
+    return killed, wounds_counted(battle.settings, unsaved, lost)

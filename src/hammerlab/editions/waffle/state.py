@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 
 from hammerlab.editions.waffle.artillery import uncrewed_guns
+from hammerlab.editions.waffle.events import WaffleWoundsLost
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.events import WoundsLost
 from hammerlab.engine.records import reader
 from hammerlab.engine.transpositions import frozen
 from hammerlab.engine.units import Model, Unit
@@ -274,12 +274,11 @@ def lose_one_wound(battle: Battle, unit: Unit, model: Model, cause: str) -> None
     """
     model.wounds_left -= 1
     battle.emit(
-        WoundsLost(
+        WaffleWoundsLost(
             unit=unit.label,
             model=model.id,
             lost=1,
             left=max(0, model.wounds_left),
-            instant_death=False,
         )
     )
     if model.wounds_left <= 0:

@@ -60,7 +60,7 @@ def shock_value(battle: Battle, unit: Unit, victim: Unit) -> float:
     with Death or Glory."""
     if st(battle, victim).falling_back:
         return 0.0
-    stands = leadership_pass_chance(battle, victim, st(battle, victim).morale_penalty)
+    stands = leadership_pass_chance(battle, victim, 0)  # with its own penalty this turn
     return (1.0 - stands) - stands * best_stand(battle, unit, victim)
 
 

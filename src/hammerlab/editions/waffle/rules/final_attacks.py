@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from hammerlab.editions.waffle.events import FinalAttacks, final_attack_name
 from hammerlab.editions.waffle.orders import WoundRoll
 from hammerlab.editions.waffle.points import (
     MELEE_WOUNDS_CAUSED,
@@ -64,7 +65,7 @@ def final_chain(
     # last made Final Blows with a slain model's Thunder blade at its Initiative 4).
     if last not in caused.models or is_independent_character(unit, last):
         return
-    name = rule.replace("_", " ").title()
+    name = final_attack_name(rule)
     accept = battle.decide(
         Decision(
             kind=rule,
@@ -81,7 +82,7 @@ def final_chain(
     # no target left, and the chain ends (it rolled on at the empty unit and crashed).
     while accept and pending and target.alive_models and made < FINAL_SHOT_LIMIT:
         made += pending
-        battle.say(rule.replace("_", "-"), f"{last.id} makes {pending} {name}(s)")
+        battle.emit(FinalAttacks(rule, unit.label, last.id, pending))
         pending = resolve(caused.strike(last, pending, name))
 
 

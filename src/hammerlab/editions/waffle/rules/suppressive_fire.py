@@ -30,12 +30,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, Protocol, TypeVar
 
 from hammerlab.editions.waffle.attacks import able_weapons, fires_snap
 from hammerlab.editions.waffle.expected import Fired, volley_of
 from hammerlab.editions.waffle.hook_points import waffle_point
 from hammerlab.editions.waffle.morale import (
+    MORALE_CHECK,
     PINNING_TEST,
     morale_check,
     passes_automatically,
@@ -109,19 +110,71 @@ def ledger(battle: Battle) -> Ledger:
     return battle.remember(NAME, Ledger)
 
 
-Suppression = Callable[[Battle, Unit, int], bool]
-"""``(battle, target, wounds)``: returns ``True`` when it replaced what follows."""
+N = TypeVar("N", int, float)
+
+
+def wounds_counted(settings: RuleSettings, unsaved: N, lost: N) -> N:
+    """The Wounds the target "would have suffered", as parameter ``wounds_counted``
+    counts them: its ``unsaved`` wounds (an Instant Death wound once), or the wounds
+    they would have taken off (``lost``: an Instant Death wound all it takes). What
+    the rule's test counts, and the AI's worth of the action (its means)."""
+    return lost if settings.text(f"{NAME}.{WOUNDS_COUNTED.name}") == "lost" else unsaved
+
+
+class Suppression(Protocol):
+    """A rule installed on one of Suppressive Fire's points (:data:`SUPPRESSION_WOULD_APPLY`,
+    :data:`SUPPRESSION_TEST_WOULD_BE_TAKEN`), which may take over what follows there."""
+
+    def takes_over(self, battle: Battle, target: Unit) -> bool:
+        """Whether it replaces what follows for ``target``: a question, which changes
+        nothing and says nothing (the AI asks it too, ``plans.suppression_value``)."""
+        ...
+
+    def __call__(self, battle: Battle, target: Unit, wounds: int) -> None:
+        """What it does instead, where it takes over; ``wounds``: the Wounds counted
+        (:func:`wounds_counted`)."""
+        ...
+
+
+class SuppressionTest(Suppression, Protocol):
+    """A rule that replaces the target's Morale check (at
+    :data:`SUPPRESSION_TEST_WOULD_BE_TAKEN`) and says by which test."""
+
+    @property
+    def test(self) -> str | None:
+        """The Leadership test the target takes instead (``morale.PINNING_TEST``), which
+        the AI values as it values that test; ``None``: no test it knows."""
+        ...
+
+
+S = TypeVar("S", bound=Suppression)
 
 SUPPRESSION_WOULD_APPLY: HookPoint[Suppression] = waffle_point(
     "suppression would apply",
     "Suppressive Fire is about to affect its target (before the Morale threshold).",
-    takes=("battle", "target", "wounds"),
 )
-SUPPRESSION_TEST_WOULD_BE_TAKEN: HookPoint[Suppression] = waffle_point(
+SUPPRESSION_TEST_WOULD_BE_TAKEN: HookPoint[SuppressionTest] = waffle_point(
     "suppression test would be taken",
     "The target of Suppressive Fire is about to take its Morale check.",
-    takes=("battle", "target", "wounds"),
 )
+
+
+def taking_over(battle: Battle, point: HookPoint[S], target: Unit) -> S | None:
+    """The first rule installed at ``point`` that takes over for ``target``, if any."""
+    return next((h for h in battle.hooks.get(point) if h.takes_over(battle, target)), None)
+
+
+def suppression_test(battle: Battle, target: Unit) -> str | None:
+    """The test a Suppressive Fire attack that reaches its threshold would have
+    ``target`` take, as the installed rules say: none where a rule takes over first
+    (:data:`SUPPRESSION_WOULD_APPLY`: Shock Troops), the test of a rule that replaces
+    the Morale check (:data:`SUPPRESSION_TEST_WOULD_BE_TAKEN`: ``suppressive_pinning``'s
+    Pinning test), else the Morale check. A question: what the AI values the action
+    by (``plans.suppression_value``)."""
+    if taking_over(battle, SUPPRESSION_WOULD_APPLY, target) is not None:
+        return None
+    instead = taking_over(battle, SUPPRESSION_TEST_WOULD_BE_TAKEN, target)
+    return MORALE_CHECK if instead is None else instead.test
 
 
 @dataclass(frozen=True)
@@ -139,6 +192,20 @@ class SuppressionUntested(Event):
     def text(self) -> str:
         wounds = f"{self.wounds} wound(s)"
         return f"{self.unit} takes no test (Suppressive Fire, {wounds}): {self.reason}"
+
+
+@dataclass(frozen=True)
+class SuppressionIgnored(Event):
+    """The target of a Suppressive Fire attack ignores it by ``rule`` (Shock Troops,
+    ``shock_troops``): no test, whatever it would have suffered."""
+
+    kind: ClassVar[str] = "suppression_ignored"
+    unit: str
+    rule: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.unit} are {self.rule}: Suppressive Fire ignored"
 
 
 @dataclass(frozen=True)
@@ -246,7 +313,6 @@ def _reason(wounds: int) -> str:
 
 def _morale(settings: RuleSettings) -> Callable[[Battle, Attack, VolleyResult], None]:
     per_wound = settings.integer(f"{NAME}.{LD_PENALTY.name}")
-    counted = settings.text(f"{NAME}.{WOUNDS_COUNTED.name}")
 
     def after(battle: Battle, attack: Attack, result: VolleyResult) -> None:
         """ "if the target unit would have suffered enough wounds to take a Morale
@@ -263,9 +329,12 @@ def _morale(settings: RuleSettings) -> Callable[[Battle, Attack, VolleyResult], 
         if attack.orders.action != SUPPRESS:
             return
         target = attack.target
-        by_loss = counted == "lost"
-        wounds = ledger(battle).lost[target.id] if by_loss else result.unsaved[target.id]
-        if any(h(battle, target, wounds) for h in battle.hooks.get(SUPPRESSION_WOULD_APPLY)):
+        wounds = wounds_counted(
+            battle.settings, result.unsaved[target.id], ledger(battle).lost[target.id]
+        )
+        rule = taking_over(battle, SUPPRESSION_WOULD_APPLY, target)
+        if rule is not None:
+            rule(battle, target, wounds)
             return
         if not wounds:
             _untested(battle, target, wounds, "it would have suffered no Wound")
@@ -279,8 +348,9 @@ def _morale(settings: RuleSettings) -> Callable[[Battle, Attack, VolleyResult], 
             why += f", under {threshold:.0%}"
             _untested(battle, target, wounds, why)
             return
-        tests = battle.hooks.get(SUPPRESSION_TEST_WOULD_BE_TAKEN)
-        if any(h(battle, target, wounds) for h in tests):
+        rule = taking_over(battle, SUPPRESSION_TEST_WOULD_BE_TAKEN, target)
+        if rule is not None:
+            rule(battle, target, wounds)
             return
         if status.casualty_check_taken:
             why = "it took its Morale check for this phase's casualties already"
@@ -315,23 +385,35 @@ SUPPRESSIVE_FIRE = RuleOption(
 )
 
 
-def _shock_troops(battle: Battle, target: Unit, wounds: int) -> bool:
-    if not target.has_rule("Shock Troops"):
-        return False
-    battle.say("suppressive", f"{target.label} are Shock Troops: Suppressive Fire ignored")
-    return True
+@dataclass(frozen=True)
+class ShockTroops:
+    """ "a work in USR for dedicated 'shock troops' … that flat out ignores this":
+    a unit with the rule Shock Troops ignores Suppressive Fire."""
+
+    rule: ClassVar[str] = "Shock Troops"
+
+    def takes_over(self, battle: Battle, target: Unit) -> bool:
+        return target.has_rule(self.rule)
+
+    def __call__(self, battle: Battle, target: Unit, wounds: int) -> None:
+        battle.emit(SuppressionIgnored(unit=target.label, rule=self.rule))
 
 
-def _pinning_instead(settings: RuleSettings) -> Suppression:
-    per_wound = settings.integer(f"{NAME}.{LD_PENALTY.name}")
+@dataclass(frozen=True)
+class PinningInstead:
+    """ "Also a pinning check rather than morale?": the kind of test changes, not its
+    penalty ("with a -1 penalty to their Ld for each Wound they would have suffered",
+    parameter ``ld_penalty_per_wound``). A Pinning test is no Morale check: the unit
+    still takes the phase's 25% check at its end if its real casualties call for it.
+    Not taken by a unit gone to ground or Fearless (:func:`morale.takes_pinning_test`)."""
 
-    def pinning(battle: Battle, target: Unit, wounds: int) -> bool:
-        """ "Also a pinning check rather than morale?": the kind of test changes, not
-        its penalty ("with a -1 penalty to their Ld for each Wound they would have
-        suffered", parameter ``ld_penalty_per_wound``). A Pinning test is no Morale
-        check: the unit still takes the phase's 25% check at its end if its real
-        casualties call for it. Not taken by a unit gone to ground or Fearless
-        (:func:`morale.takes_pinning_test`)."""
+    per_wound: int
+    test: str = PINNING_TEST
+
+    def takes_over(self, battle: Battle, target: Unit) -> bool:
+        return True  # every target tests for Pinning, or is told why it does not
+
+    def __call__(self, battle: Battle, target: Unit, wounds: int) -> None:
         if not takes_pinning_test(battle, target):
             if st(battle, target).gone_to_ground:
                 why = "it has gone to ground already: no further Pinning tests"
@@ -340,11 +422,8 @@ def _pinning_instead(settings: RuleSettings) -> Suppression:
             else:
                 why = "it takes no Pinning test"
             _untested(battle, target, wounds, why)
-            return True
-        pinning_test(battle, target, _reason(wounds), penalty=wounds * per_wound)
-        return True
-
-    return pinning
+            return
+        pinning_test(battle, target, _reason(wounds), penalty=wounds * self.per_wound)
 
 
 SHOCK_TROOPS = RuleOption(
@@ -354,7 +433,7 @@ SHOCK_TROOPS = RuleOption(
         "perhaps have a work in USR for dedicated 'shock troops' for each codex that flat out "
         "ignores this?"
     ),
-    install=lambda hooks, settings: hooks.add(SUPPRESSION_WOULD_APPLY, _shock_troops),
+    install=lambda hooks, settings: hooks.add(SUPPRESSION_WOULD_APPLY, ShockTroops()),
     requires=NAME,
 )
 SUPPRESSIVE_PINNING = RuleOption(
@@ -365,7 +444,8 @@ SUPPRESSIVE_PINNING = RuleOption(
     ),
     quote="Also a pinning check rather than morale?",
     install=lambda hooks, settings: hooks.add(
-        SUPPRESSION_TEST_WOULD_BE_TAKEN, _pinning_instead(settings)
+        SUPPRESSION_TEST_WOULD_BE_TAKEN,
+        PinningInstead(settings.integer(f"{NAME}.{LD_PENALTY.name}")),
     ),
     requires=NAME,
 )
