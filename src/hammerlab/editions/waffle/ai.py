@@ -118,6 +118,7 @@ from hammerlab.editions.waffle.expected import (
     expected_casualties,
     expected_melee,
     expected_per_model,
+    first_then_rest,
     likely_aim,
     melee_exchange,
 )
@@ -281,6 +282,41 @@ def weapon_worth(
         if aim is not None and aim_value(battle, unit, firers[0], profile, aim) < 0:
             return None
     return worth
+
+
+ORDER_TIE = 1e-9
+"""Orders of fire whose expected casualties differ by no more than this are even: the
+sum of the same volleys taken in another order, rounding aside."""
+
+
+def weapon_first(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    names: list[str],
+    worths: list[float],
+    orders: FireOrders,
+) -> str:
+    """Which of the weapons ``names`` (``""``: stop) to fire first at ``target``, each
+    with its worth per firing model (:func:`weapon_worth`; below 0: not fired).
+
+    Of the weapons worth firing, the one whose attack, it first and the others after
+    it at what it leaves of the target, is expected to slay most
+    (:func:`expected.first_then_rest`): each weapon asks its range when it is selected,
+    so a long gun fired first may slay the only models a shorter one reaches (a heavy
+    bolter that slays the one Guardsman within 24" of the boltguns). Between orders
+    that slay as many (within :data:`ORDER_TIE`), the most per firing model first.
+    With none worth firing, the most worth: stopping before a weapon never fired."""
+    firing = [name for name, worth in zip(names, worths, strict=True) if name and worth >= 0]
+    if len(firing) < 2:
+        return names[_best(worths)]
+    slain = {
+        name: first_then_rest(battle, unit, target, name, [n for n in firing if n != name], orders)
+        for name in firing
+    }
+    most = max(slain.values())
+    even = [name for name in firing if slain[name] >= most - ORDER_TIE]
+    return max(even, key=lambda name: worths[names.index(name)])
 
 
 def weapon_loss(battle: Battle, unit: Unit, name: str) -> float:
@@ -571,6 +607,7 @@ class WaffleAI(PsychicChoices):
         heeds_the_end: bool = True,
         escapes_only: bool = True,
         weighs_the_move: bool = True,
+        weighs_the_order: bool = True,
     ) -> None:
         self._plans: dict[tuple[int, int, str, str], ShotPlan] = {}
         self.finish_units = finish_units
@@ -595,6 +632,12 @@ class WaffleAI(PsychicChoices):
         ``issue9-gun-line`` (``examples/matchups/decision_duel.py --lever
         weighs_the_move`` and ``lever_head_to_head.py weighs_the_move`` play one
         against the other)."""
+        self.weighs_the_order = weighs_the_order
+        """Whether a unit fires first the weapon whose attack, the others after it at
+        what it leaves of the target, slays most (:func:`weapon_first`), or, ``False``,
+        the weapon with the most expected casualties per firing model, as until branch
+        ``s23-sense`` (``examples/matchups/lever_head_to_head.py weighs_the_order``
+        plays one against the other)."""
 
     answers_by_position = True
     """Whether :meth:`choose` gives an answer found in :data:`ANSWERS` (a subclass
@@ -625,7 +668,13 @@ class WaffleAI(PsychicChoices):
                 position_key(battle),
                 _NAMES.get(kind)
                 or _NAMES.setdefault(kind, f"{kind.__module__}.{kind.__qualname__}"),
-                (self.finish_units, self.heeds_the_end, self.escapes_only, self.weighs_the_move),
+                (
+                    self.finish_units,
+                    self.heeds_the_end,
+                    self.escapes_only,
+                    self.weighs_the_move,
+                    self.weighs_the_order,
+                ),
                 decision.kind,
                 decision.player,
                 _context_of(decision.context),
@@ -768,7 +817,11 @@ class WaffleAI(PsychicChoices):
             worth = weapon_worth(battle, unit, target, name, orders) if allowed(name) else None
             return -2.0 if worth is None else worth  # never fired: below stopping (-1)
 
-        return _best([value(c.value) for c in decision.choices])
+        names = [c.value for c in decision.choices]
+        worths = [value(name) for name in names]
+        if not self.weighs_the_order:
+            return _best(worths)
+        return names.index(weapon_first(battle, unit, target, names, worths, orders))
 
     def _weapon_destroyed(self, battle: Battle, decision: Decision[Any]) -> int:
         """The weapon whose loss costs the damaged vehicle's shooting most
