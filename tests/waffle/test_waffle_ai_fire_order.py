@@ -150,3 +150,25 @@ def test_a_weapon_its_models_have_no_shot_left_for_is_not_logged_unfired() -> No
     shooting_attack(battle, shooter, target, FireOrders())
     assert all_dice_used(battle)
     assert of_kind(battle, "unfired") == []
+
+
+def test_the_rest_is_counted_for_the_models_the_first_weapon_left_a_shot() -> None:
+    # Four Marines with boltguns and bolt pistols: two 10" from five Guardsmen (Rapid
+    # Fire's two shots, the pistol in range), two 19" off (one boltgun shot, the pistol
+    # out of range). Bolt pistols first: the near two fire them, 2 x 1/3; then only the
+    # far two may fire their boltguns, 2 x 1/3: 4/3 in all (averaged over all four
+    # boltguns, 6 shots / 4, the far two were credited 1/2 each: 5/3). Boltguns first:
+    # 6 shots x 1/3 = 2, and no model has a shot left for its pistol.
+    near, far = row(30.0, 10.0, 2), row(30.0, 1.0, 2)
+    shooter = squad("m", A, MARINE, [BOLTGUN, BOLT_PISTOL], near + far)
+    target = squad("g", B, GUARD, [], row(30.0, 21.0, 5))
+    battle = make_battle(shooter, target)
+    with decision_scope():
+        pistols_first = first_then_rest(
+            battle, shooter, target, "Bolt pistol", ["Boltgun"], FireOrders()
+        )
+        boltguns_first = first_then_rest(
+            battle, shooter, target, "Boltgun", ["Bolt pistol"], FireOrders()
+        )
+    assert pistols_first == pytest.approx(4 / 3)
+    assert boltguns_first == pytest.approx(2.0)

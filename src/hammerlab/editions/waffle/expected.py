@@ -370,14 +370,17 @@ def attack_volleys(
     them, and a model that has fired its quota (or another mode of the same
     item, or the unit's grenade: :mod:`firing_modes`) fires none of the later
     ones. A weapon no model fires is left out. ``spent``: what the attack has
-    fired already (:func:`firing_modes.spend`), counted against the quotas.
+    fired already (:func:`firing_modes.spend`): each weapon is counted for the
+    models that may still fire it (:func:`attacks.firing_models` with it).
     """
     names = ranged_weapons(unit) if weapons is None else weapons
     volleys = []
     for name in names:
-        models = firing_models(battle, unit, target, name, orders)
+        models = firing_models(battle, unit, target, name, orders, spent)
         if models:
-            total = expected_casualties(battle, unit, target, name, orders, gone_to_ground, jinking)
+            total = expected_casualties(
+                battle, unit, target, name, orders, gone_to_ground, jinking, spent
+            )
             volleys.append(Fired(name, models, total / len(models)))
     volleys.sort(key=lambda v: v.each, reverse=True)
     spent = Counter(spent)
