@@ -18,8 +18,8 @@ before a change, for weighing that change:
   it walks into and the next turn's volley counted
   (:func:`move_plans.holds_for_its_guns`); off, whenever one of them
   reaches a target, as until branch ``issue9-gun-line``.
-- ``weighs_the_order``: a unit fires first the weapon whose attack, the
-  others after it at what it leaves of the target, slays most
+- ``weighs_the_order``: a unit weighs the order of its weapons pair by
+  pair, the second at what the first leaves of the target
   (:func:`ai.weapon_first`: a long gun's casualties may take the only models
   a shorter one reaches); off, the most expected casualties per firing model
   first, as until branch ``s23-sense``.

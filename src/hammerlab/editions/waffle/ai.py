@@ -28,7 +28,11 @@ is for and the numbers measured over ``examples/matchups/``.
   least :data:`MELEE_RISK_RATIO` times the friendly ones its rolls of 1-2 cause.
 - Melee stray: its own unit that would lose the fewest models, or the other
   player's unit that would lose the most.
-- Weapon: the most expected casualties per firing model first; a unit keeping
+- Weapon: one that no other is expected to slay more fired before, each pair
+  weighed both ways, the second at what the first leaves of the target
+  (:func:`weapon_first`: a long gun that slays the only models a shorter one
+  reaches is fired after it); of those the most expected casualties per firing
+  model first; a unit keeping
   its charge open never fires a weapon that would forbid it; none that cannot
   hurt the target, nor a blast or template whose aim puts more of its own
   models at risk than enemy ones (:func:`weapon_worth`): it stops instead.
@@ -285,8 +289,8 @@ def weapon_worth(
 
 
 ORDER_TIE = 1e-9
-"""Orders of fire whose expected casualties differ by no more than this are even: the
-sum of the same volleys taken in another order, rounding aside."""
+"""Two orders of fire whose expected casualties differ by no more than this are even:
+the same two volleys taken the other way round, rounding aside."""
 
 
 def weapon_first(
@@ -300,23 +304,38 @@ def weapon_first(
     """Which of the weapons ``names`` (``""``: stop) to fire first at ``target``, each
     with its worth per firing model (:func:`weapon_worth`; below 0: not fired).
 
-    Of the weapons worth firing, the one whose attack, it first and the others after
-    it at what it leaves of the target, is expected to slay most
-    (:func:`expected.first_then_rest`): each weapon asks its range when it is selected,
-    so a long gun fired first may slay the only models a shorter one reaches (a heavy
-    bolter that slays the one Guardsman within 24" of the boltguns). Between orders
-    that slay as many (within :data:`ORDER_TIE`), the most per firing model first.
-    With none worth firing, the most worth: stopping before a weapon never fired."""
+    Each weapon asks its range and sight when it is selected, after the casualties of
+    those before it (seed 000, step 3), so a long gun fired first may slay the only
+    models a shorter one reaches (a heavy bolter that slays the one Guardsman within
+    24" of the boltguns). Of the weapons worth firing, each pair is weighed both ways:
+    one, then the other at what it leaves of the target (:func:`expected.first_then_rest`).
+    A weapon goes first only where no other is expected to slay more fired before it
+    (by more than :data:`ORDER_TIE`); of those, the most expected casualties per firing
+    model. Weighed pair by pair, each order is read whole: a weapon weighed against the
+    rest of the volley at once would be read against a target the rest's own kills do
+    not thin, which favours whichever weapon slays least. Where every weapon has one
+    that goes better before it (no order is best pair by pair), the most per firing
+    model, as with none in the way. With none worth firing, the most worth: stopping
+    before a weapon never fired."""
     firing = [name for name, worth in zip(names, worths, strict=True) if name and worth >= 0]
     if len(firing) < 2:
         return names[_best(worths)]
     slain = {
-        name: first_then_rest(battle, unit, target, name, [n for n in firing if n != name], orders)
-        for name in firing
+        (first, then): first_then_rest(battle, unit, target, first, [then], orders)
+        for first in firing
+        for then in firing
+        if first != then
     }
-    most = max(slain.values())
-    even = [name for name in firing if slain[name] >= most - ORDER_TIE]
-    return max(even, key=lambda name: worths[names.index(name)])
+    unbeaten = [
+        name
+        for name in firing
+        if not any(
+            slain[(other, name)] > slain[(name, other)] + ORDER_TIE
+            for other in firing
+            if other != name
+        )
+    ]
+    return max(unbeaten or firing, key=lambda name: worths[names.index(name)])
 
 
 def weapon_loss(battle: Battle, unit: Unit, name: str) -> float:
@@ -633,9 +652,9 @@ class WaffleAI(PsychicChoices):
         weighs_the_move`` and ``lever_head_to_head.py weighs_the_move`` play one
         against the other)."""
         self.weighs_the_order = weighs_the_order
-        """Whether a unit fires first the weapon whose attack, the others after it at
-        what it leaves of the target, slays most (:func:`weapon_first`), or, ``False``,
-        the weapon with the most expected casualties per firing model, as until branch
+        """Whether a unit weighs the order of its weapons pair by pair, the second at
+        what the first leaves of the target (:func:`weapon_first`), or, ``False``, fires
+        the most expected casualties per firing model first, as until branch
         ``s23-sense`` (``examples/matchups/lever_head_to_head.py weighs_the_order``
         plays one against the other)."""
 
