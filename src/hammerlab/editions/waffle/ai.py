@@ -320,22 +320,26 @@ def weapon_first(
     firing = [name for name, worth in zip(names, worths, strict=True) if name and worth >= 0]
     if len(firing) < 2:
         return names[_best(worths)]
-    slain = {
-        (first, then): first_then_rest(battle, unit, target, first, [then], orders)
-        for first in firing
-        for then in firing
-        if first != then
-    }
-    unbeaten = [
-        name
-        for name in firing
-        if not any(
-            slain[(other, name)] > slain[(name, other)] + ORDER_TIE
-            for other in firing
-            if other != name
-        )
-    ]
-    return max(unbeaten or firing, key=lambda name: worths[names.index(name)])
+    slain: dict[tuple[str, str], float] = {}
+
+    def beaten(name: str, other: str) -> bool:  # ``other`` slays more fired before ``name``
+        for pair in ((other, name), (name, other)):
+            if pair not in slain:
+                slain[pair] = first_then_rest(battle, unit, target, pair[0], [pair[1]], orders)
+        return slain[(other, name)] > slain[(name, other)] + ORDER_TIE
+
+    def unbeaten(name: str) -> bool:
+        return not any(beaten(name, other) for other in firing if other != name)
+
+    def worth(name: str) -> float:
+        return worths[names.index(name)]
+
+    # The most per firing model first, unless another goes better before it: then
+    # every pair is weighed (the answer is the same, most often for fewer pairs).
+    most = max(firing, key=worth)
+    if unbeaten(most):
+        return most
+    return max([name for name in firing if unbeaten(name)] or firing, key=worth)
 
 
 def weapon_loss(battle: Battle, unit: Unit, name: str) -> float:

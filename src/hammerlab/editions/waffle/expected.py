@@ -63,7 +63,7 @@ from hammerlab.editions.waffle.fight import (
     melee_options,
     second_weapon_bonus,
 )
-from hammerlab.editions.waffle.firing_modes import may_fire, spend
+from hammerlab.editions.waffle.firing_modes import is_grenade, may_fire, spend
 from hammerlab.editions.waffle.hatred import blow_reroll, first_round
 from hammerlab.editions.waffle.markers import aim_points, covered
 from hammerlab.editions.waffle.odds import Defence, Volley, wound_chances, wound_fate
@@ -449,12 +449,21 @@ def first_then_rest(
     the casualties of the weapons before it: a long gun that slays the only models a
     shorter one reaches leaves it nothing to fire at. The rest is read off the
     target less ``floor(c)`` models and less one more, weighed by ``c``'s fraction
-    (the mean of the two where ``c`` is 1.5)."""
+    (the mean of the two where ``c`` is 1.5). Where no model firing ``first``
+    carries a weapon of ``rest`` and ``first`` is no grenade, spending its shots
+    changes nothing the rest asks (:func:`firing_modes.may_fire`): the rest is
+    asked as of a fresh attack, the estimates asked of it for every weapon alike."""
     casualties = expected_casualties(battle, unit, target, first, orders)
     if not rest:
         return casualties
-    spent: Counter[str] = Counter()
-    spend(spent, unit, firing_models(battle, unit, target, first, orders), first)
+    firers = firing_models(battle, unit, target, first, orders)
+    spent: Counter[str] | None = None
+    weapon = firers[0].weapon(first) if firers else None
+    if (weapon is not None and is_grenade(weapon)) or any(
+        m.weapon(name) is not None for m in firers for name in rest
+    ):
+        spent = Counter()
+        spend(spent, unit, firers, first)
 
     def after(slain: int) -> float:
         left = target if slain == 0 else thinned(target, unit, slain)
