@@ -215,7 +215,9 @@ def test_a_game_saved_before_the_schedule_was_recorded_still_loads() -> None:
     # `scenario_path`), when difficult terrain out of a move's reach stopped slowing
     # it and this game's first turn changed; and in session 22 (the file's 37
     # decisions replayed as they are), when each unit's Waffle status gained
-    # `regrouped` and `casualty_check_taken`.
+    # `regrouped` and `casualty_check_taken`; and in session 23, when the log gained
+    # one event (`unfired`: a weapon the casualties left out of range), the state
+    # otherwise the same (its digest without that event is the one saved before).
     saved = ROOT / "tests" / "data" / "saves" / "three_turns_saved_before_the_schedule.json"
     loaded = Game.from_json(saved.read_text(encoding="utf-8"))
     assert loaded.turn == 2

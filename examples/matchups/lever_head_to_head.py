@@ -18,6 +18,11 @@ before a change, for weighing that change:
   it walks into and the next turn's volley counted
   (:func:`move_plans.holds_for_its_guns`); off, whenever one of them
   reaches a target, as until branch ``issue9-gun-line``.
+- ``weighs_the_order``: a unit weighs the order of its weapons pair by
+  pair, the second at what the first leaves of the target
+  (:func:`ai.weapon_first`: a long gun's casualties may take the only models
+  a shorter one reaches); off, the most expected casualties per firing model
+  first, as until branch ``s23-sense``.
 
 This plays every scenario given, seeds FIRST..FIRST+N-1, twice (each side
 once) with the heuristic AI on both sides, the lever on for one and off for
@@ -38,7 +43,7 @@ from head_to_head import head_to_head
 
 from hammerlab.editions.waffle.ai import WaffleAI
 
-LEVERS = ("finish_units", "heeds_the_end", "escapes_only", "weighs_the_move")
+LEVERS = ("finish_units", "heeds_the_end", "escapes_only", "weighs_the_move", "weighs_the_order")
 
 
 def main() -> None:

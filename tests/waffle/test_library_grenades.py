@@ -417,11 +417,17 @@ def test_the_ai_throws_a_krak_grenade_at_a_carnifex_and_fires_boltguns_at_boyz()
     × 1/3 (S5 v T6) × 1/3 (AP4, 3+) = 0.222 wounds; a krak grenade 2/3 × 1/2 × 1/3
     = 0.111; a boltgun 2 × 2/3 × 1/6 × 1/3 = 0.074; the flamer 1 × 1/6 × 1/3 =
     0.056; a frag grenade 2/3 × 1/6 (S3 v T6) × 1/3 = 0.037, and after the krak
-    grenade no second grenade. So: heavy bolter, krak grenade (the Sergeant, the
-    first model), boltguns (the seven Marines); not the flamer, whose template aimed
-    at the Carnifex would cover the Marine beside its bearer too (worth 1 enemy less
-    twice 1 friend, -1: ``ai.weapon_worth``; until session 22 it fired and hit him),
-    but its bearer's bolt pistol, 2/3 × 1/6 × 1/3 = 0.037. 4" from ten Ork Boyz (T4,
+    grenade no second grenade. Not the flamer, whose template aimed at the Carnifex
+    would cover the Marine beside its bearer too (worth 1 enemy less twice 1 friend,
+    -1: ``ai.weapon_worth``; until session 22 it fired and hit him). The heavy
+    bolter first; then the krak grenade and the boltguns weighed both ways
+    (``ai.weapon_first``, session 23): the krak grenade first is thrown by the
+    Sergeant (the first model), who then fires no boltgun: 0.111 + 7 × 0.074; the
+    boltguns first, all eight, and the grenade after by a Marine with no boltgun:
+    8 × 0.074 + 0.111, more. So: heavy bolter, boltguns (the eight Marines), the
+    krak grenade thrown by the flamer's bearer (the heavy bolter's has fired), where
+    until session 23 the Sergeant threw it and the flamer's bearer fired his bolt
+    pistol, 2/3 × 1/6 × 1/3 = 0.037. 4" from ten Ork Boyz (T4,
     6+): the flamer (three models under a template, the estimate's count) 3 × 1/2
     = 1.5, the heavy bolter 3 × 2/3 × 2/3 = 1.33, a boltgun 2 × 2/3 × 1/2 = 0.667,
     more than a krak grenade (2/3 × 5/6 = 0.556) or a frag grenade (three models
@@ -432,8 +438,8 @@ def test_the_ai_throws_a_krak_grenade_at_a_carnifex_and_fires_boltguns_at_boyz()
     for foe, order, shots in [
         (
             "Carnifex",
-            ["Heavy bolter", "Krak grenades", "Boltgun", "Bolt pistol"],
-            [("Heavy bolter", 1), ("Krak grenades", 1), ("Boltgun", 7), ("Bolt pistol", 1)],
+            ["Heavy bolter", "Boltgun", "Krak grenades"],
+            [("Heavy bolter", 1), ("Boltgun", 8), ("Krak grenades", 1)],
         ),
         (
             "Ork Boyz",

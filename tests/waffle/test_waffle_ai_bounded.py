@@ -6,7 +6,8 @@ computation written out here as it stood before: a charge's gain
 value, Dive for Cover and Fall Back decided by bounds of the next turn
 against the decision with every term worked out, the shooting plan
 remembered for the action decision against a plan worked out afresh, the
-lone fireable weapon against the ranking of every weapon. On hand-built
+lone fireable weapon against the ranking of every weapon (the order of fire weighed
+as the AI weighs it, :func:`ai.weapon_first`). On hand-built
 positions (values argued from the seed's chart in the comments) and at
 every decision of seeded battles of the examples.
 """
@@ -47,6 +48,7 @@ from hammerlab.editions.waffle.ai import (
     dive_gain,
     shooting_plan,
     target_value,
+    weapon_first,
 )
 from hammerlab.editions.waffle.attacks import fire_weapon, firing_models, ranged_weapons
 from hammerlab.editions.waffle.charge import END_CHARGES, NO_REACTION, charge_ban, charge_targets
@@ -535,8 +537,11 @@ class Checked:
                 return -2.0
             return expected_per_model(battle, unit, target, name, orders)
 
-        values = [value(c.value) for c in decision.choices]
-        return values.index(max(values))
+        # The order of fire weighed as the AI weighs it (ai.weapon_first, no shortcut of
+        # its own), from the worths worked out here.
+        names = [c.value for c in decision.choices]
+        worths = [value(name) for name in names]
+        return names.index(weapon_first(battle, unit, target, names, worths, orders))
 
     def _charger(self, battle: Battle, decision: Decision[Any]) -> int:
         def value(unit: Unit | None) -> float:

@@ -28,7 +28,11 @@ is for and the numbers measured over ``examples/matchups/``.
   least :data:`MELEE_RISK_RATIO` times the friendly ones its rolls of 1-2 cause.
 - Melee stray: its own unit that would lose the fewest models, or the other
   player's unit that would lose the most.
-- Weapon: the most expected casualties per firing model first; a unit keeping
+- Weapon: one that no other is expected to slay more fired before, each pair
+  weighed both ways, the second at what the first leaves of the target
+  (:func:`weapon_first`: a long gun that slays the only models a shorter one
+  reaches is fired after it); of those the most expected casualties per firing
+  model first; a unit keeping
   its charge open never fires a weapon that would forbid it; none that cannot
   hurt the target, nor a blast or template whose aim puts more of its own
   models at risk than enemy ones (:func:`weapon_worth`): it stops instead.
@@ -118,6 +122,7 @@ from hammerlab.editions.waffle.expected import (
     expected_casualties,
     expected_melee,
     expected_per_model,
+    first_then_rest,
     likely_aim,
     melee_exchange,
 )
@@ -282,6 +287,60 @@ def weapon_worth(
         if aim is not None and aim_value(battle, unit, firers[0], profile, aim) < 0:
             return None
     return worth
+
+
+ORDER_TIE = 1e-9
+"""Two orders of fire whose expected casualties differ by no more than this are even:
+the same two volleys taken the other way round, rounding aside."""
+
+
+def weapon_first(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    names: list[str],
+    worths: list[float],
+    orders: FireOrders,
+) -> str:
+    """Which of the weapons ``names`` (``""``: stop) to fire first at ``target``, each
+    with its worth per firing model (:func:`weapon_worth`; below 0: not fired).
+
+    Each weapon asks its range and sight when it is selected, after the casualties of
+    those before it (seed 000, step 3), so a long gun fired first may slay the only
+    models a shorter one reaches (a heavy bolter that slays the one Guardsman within
+    24" of the boltguns). Of the weapons worth firing, each pair is weighed both ways:
+    one, then the other at what it leaves of the target (:func:`expected.first_then_rest`).
+    A weapon goes first only where no other is expected to slay more fired before it
+    (by more than :data:`ORDER_TIE`); of those, the most expected casualties per firing
+    model. Weighed pair by pair, each order is read whole: a weapon weighed against the
+    rest of the volley at once would be read against a target the rest's own kills do
+    not thin, which favours whichever weapon slays least. Where every weapon has one
+    that goes better before it (no order is best pair by pair), the most per firing
+    model, as with none in the way. With none worth firing, the most worth: stopping
+    before a weapon never fired."""
+    firing = [name for name, worth in zip(names, worths, strict=True) if name and worth >= 0]
+    if len(firing) < 2:
+        return names[_best(worths)]
+    slain: dict[tuple[str, str], float] = {}
+
+    def beaten(name: str, other: str) -> bool:  # ``other`` slays more fired before ``name``
+        for pair in ((other, name), (name, other)):
+            if pair not in slain:
+                slain[pair] = first_then_rest(battle, unit, target, pair[0], [pair[1]], orders)
+        return slain[(other, name)] > slain[(name, other)] + ORDER_TIE
+
+    def unbeaten(name: str) -> bool:
+        return not any(beaten(name, other) for other in firing if other != name)
+
+    def worth(name: str) -> float:
+        return worths[names.index(name)]
+
+    # The most per firing model first, unless another goes better before it: then
+    # every pair is weighed (the answer is the same, most often for fewer pairs).
+    most = max(firing, key=worth)
+    if unbeaten(most):
+        return most
+    return max([name for name in firing if unbeaten(name)] or firing, key=worth)
 
 
 def weapon_loss(battle: Battle, unit: Unit, name: str) -> float:
@@ -572,6 +631,7 @@ class WaffleAI(PsychicChoices):
         heeds_the_end: bool = True,
         escapes_only: bool = True,
         weighs_the_move: bool = True,
+        weighs_the_order: bool = True,
     ) -> None:
         self._plans: dict[tuple[int, int, str, str], ShotPlan] = {}
         self.finish_units = finish_units
@@ -596,6 +656,12 @@ class WaffleAI(PsychicChoices):
         ``issue9-gun-line`` (``examples/matchups/decision_duel.py --lever
         weighs_the_move`` and ``lever_head_to_head.py weighs_the_move`` play one
         against the other)."""
+        self.weighs_the_order = weighs_the_order
+        """Whether a unit weighs the order of its weapons pair by pair, the second at
+        what the first leaves of the target (:func:`weapon_first`), or, ``False``, fires
+        the most expected casualties per firing model first, as until branch
+        ``s23-sense`` (``examples/matchups/lever_head_to_head.py weighs_the_order``
+        plays one against the other)."""
 
     answers_by_position = True
     """Whether :meth:`choose` gives an answer found in :data:`ANSWERS` (a subclass
@@ -626,7 +692,13 @@ class WaffleAI(PsychicChoices):
                 position_key(battle),
                 _NAMES.get(kind)
                 or _NAMES.setdefault(kind, f"{kind.__module__}.{kind.__qualname__}"),
-                (self.finish_units, self.heeds_the_end, self.escapes_only, self.weighs_the_move),
+                (
+                    self.finish_units,
+                    self.heeds_the_end,
+                    self.escapes_only,
+                    self.weighs_the_move,
+                    self.weighs_the_order,
+                ),
                 decision.kind,
                 decision.player,
                 _context_of(decision.context),
@@ -769,7 +841,11 @@ class WaffleAI(PsychicChoices):
             worth = weapon_worth(battle, unit, target, name, orders) if allowed(name) else None
             return -2.0 if worth is None else worth  # never fired: below stopping (-1)
 
-        return _best([value(c.value) for c in decision.choices])
+        names = [c.value for c in decision.choices]
+        worths = [value(name) for name in names]
+        if not self.weighs_the_order:
+            return _best(worths)
+        return names.index(weapon_first(battle, unit, target, names, worths, orders))
 
     def _weapon_destroyed(self, battle: Battle, decision: Decision[Any]) -> int:
         """The weapon whose loss costs the damaged vehicle's shooting most

@@ -22,6 +22,7 @@ from hammerlab.editions.waffle.events import (
     PrecisionShotsRolled,
     ShotsFired,
     StrayShots,
+    WeaponLeftUnfired,
 )
 from hammerlab.editions.waffle.firing_modes import is_grenade, may_fire, spend, throwers
 from hammerlab.editions.waffle.flyers import snap_against
@@ -434,11 +435,7 @@ def _why_left_out(
     spent: Counter[str],
 ) -> str:
     """Why no model of ``unit`` may fire ``weapon_name`` at ``target`` now (:func:`not_offered`)."""
-    carriers = [
-        (at, model, weapon)
-        for at, model in enumerate(unit.alive_models)
-        if (weapon := model.weapon(weapon_name)) is not None
-    ]
+    carriers = _carriers(unit, weapon_name)
     if spent and not any(
         may_fire(spent, unit, m, weapon_name, weapons_per_phase(unit, m)) for _, m, _ in carriers
     ):
@@ -446,13 +443,53 @@ def _why_left_out(
     snap = _no_snap_shots(battle, unit, target, weapon_name, orders)
     if snap is not None:
         return snap
-    least = _gaps_to(unit, target)[1]
-    reach = max(effective_range(unit, weapon_of(w)) for _, _, w in carriers)
-    nearest = min(least[at] for at, _, _ in carriers)
+    reach, nearest = _reach(unit, target, carriers)
     if nearest > reach:
         gap = f'the nearest target model is {nearest:.1f}" away'
         return f'{weapon_name}: out of range ({reach:g}"; {gap})'
     return _why_not(battle, unit, target, weapon_name, orders)
+
+
+def _carriers(unit: Unit, weapon_name: str) -> list[tuple[int, Model, Weapon]]:
+    """The models alive of ``unit`` carrying ``weapon_name``, each with its place among
+    the models alive (a row of :func:`_gaps_to`) and its first weapon of that name."""
+    return [
+        (at, model, weapon)
+        for at, model in enumerate(unit.alive_models)
+        if (weapon := model.weapon(weapon_name)) is not None
+    ]
+
+
+def _reach(
+    unit: Unit, target: Unit, carriers: list[tuple[int, Model, Weapon]]
+) -> tuple[float, float]:
+    """The longest range of the ``carriers``' weapon (:func:`effective_range`) and the gap
+    from them to the nearest model of ``target``, seen or not."""
+    least = _gaps_to(unit, target)[1]
+    reach = max(effective_range(unit, weapon_of(w)) for _, _, w in carriers)
+    return reach, min(least[at] for at, _, _ in carriers)
+
+
+def left_unfired(
+    unit: Unit, target: Unit, spent: Counter[str], dropped: list[str]
+) -> list[WeaponLeftUnfired]:
+    """Of the weapons ``dropped`` (able to fire at ``target`` when the last weapon was
+    selected, not fired, and able no more), those that some model carrying them could
+    still fire (:func:`firing_modes.may_fire` with the attack's ``spent``): the
+    casualties since took every target model it would fire at out of its range or
+    sight (seed 000, step 3), said by :class:`events.WeaponLeftUnfired` with its
+    range and the nearest target model's gap from those models."""
+    lost = []
+    for name in dropped:
+        carriers = [
+            carrier
+            for carrier in _carriers(unit, name)
+            if may_fire(spent, unit, carrier[1], name, weapons_per_phase(unit, carrier[1]))
+        ]
+        if carriers:
+            reach, nearest = _reach(unit, target, carriers)
+            lost.append(WeaponLeftUnfired(unit.label, name, target.label, reach, nearest))
+    return lost
 
 
 @per_decision

@@ -35,6 +35,32 @@ class ShotsFired(Event):
 
 
 @dataclass(frozen=True)
+class WeaponLeftUnfired(Event):
+    """A weapon the unit could fire at the target earlier in its shooting attack
+    can fire no more, its models having shots left: the casualties of the weapons
+    fired before it removed every target model within its range that they see (seed
+    000, step 3: "Every model that wishes to shoot must be within range of at least
+    one visible model in the target unit"). ``weapon_range`` is its range, ``nearest``
+    the gap from its models to the nearest target model, seen or not."""
+
+    kind: ClassVar[str] = "unfired"
+    unit: str
+    weapon: str
+    target: str
+    weapon_range: float
+    nearest: float
+
+    @property
+    def text(self) -> str:
+        if self.nearest > self.weapon_range:
+            why = f'no model of {self.target} is within {self.weapon_range:g}" any more'
+            why += f' (the nearest is {self.nearest:.1f}" away)'
+        else:
+            why = f'no model of {self.target} within {self.weapon_range:g}" is in sight any more'
+        return f"  {self.unit} cannot fire {self.weapon}: {why}"
+
+
+@dataclass(frozen=True)
 class MarkerPlaced(Event):
     """A blast marker or template came to rest, hitting these units."""
 

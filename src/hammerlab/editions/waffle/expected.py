@@ -63,7 +63,7 @@ from hammerlab.editions.waffle.fight import (
     melee_options,
     second_weapon_bonus,
 )
-from hammerlab.editions.waffle.firing_modes import may_fire, spend
+from hammerlab.editions.waffle.firing_modes import is_grenade, may_fire, spend
 from hammerlab.editions.waffle.hatred import blow_reroll, first_round
 from hammerlab.editions.waffle.markers import aim_points, covered
 from hammerlab.editions.waffle.odds import Defence, Volley, wound_chances, wound_fate
@@ -104,7 +104,13 @@ from hammerlab.editions.waffle.wounds import (
     weapon_strength,
 )
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.geometry import Vec, centre_distance, gap_table, nearest
+from hammerlab.engine.geometry import (
+    Vec,
+    centre_distance,
+    closest,
+    gap_table,
+    nearest,
+)
 from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Model, Unit
 
@@ -359,6 +365,7 @@ def attack_volleys(
     weapons: list[str] | None = None,
     gone_to_ground: bool | None = None,
     jinking: bool | None = None,
+    spent: Counter[str] | None = None,
 ) -> list[Fired]:
     """The volleys of a shooting attack of the unit's weapons (all, or those named) on
     ``target``, as the AI fires them.
@@ -368,17 +375,21 @@ def attack_volleys(
     taken in order of expected casualties per firing model, as the AI selects
     them, and a model that has fired its quota (or another mode of the same
     item, or the unit's grenade: :mod:`firing_modes`) fires none of the later
-    ones. A weapon no model fires is left out.
+    ones. A weapon no model fires is left out. ``spent``: what the attack has
+    fired already (:func:`firing_modes.spend`): each weapon is counted for the
+    models that may still fire it (:func:`attacks.firing_models` with it).
     """
     names = ranged_weapons(unit) if weapons is None else weapons
     volleys = []
     for name in names:
-        models = firing_models(battle, unit, target, name, orders)
+        models = firing_models(battle, unit, target, name, orders, spent)
         if models:
-            total = expected_casualties(battle, unit, target, name, orders, gone_to_ground, jinking)
+            total = expected_casualties(
+                battle, unit, target, name, orders, gone_to_ground, jinking, spent
+            )
             volleys.append(Fired(name, models, total / len(models)))
     volleys.sort(key=lambda v: v.each, reverse=True)
-    spent: Counter[str] = Counter()
+    spent = Counter(spent)
     fired = []
     for volley in volleys:
         # Before anything is spent every firing model may fire (it has the weapon, and a
@@ -404,13 +415,67 @@ def expected_attack(
     weapons: list[str] | None = None,
     gone_to_ground: bool | None = None,
     jinking: bool | None = None,
+    spent: Counter[str] | None = None,
 ) -> float:
     """Expected casualties of a shooting attack of the unit's weapons (all, or those
-    named) on ``target``: its volleys (:func:`attack_volleys`) added, never more than
-    the target's models."""
-    fired = attack_volleys(battle, unit, target, orders, weapons, gone_to_ground, jinking)
+    named) on ``target``: its volleys (:func:`attack_volleys`, ``spent`` the attack's
+    shots fired already) added, never more than the target's models."""
+    fired = attack_volleys(battle, unit, target, orders, weapons, gone_to_ground, jinking, spent)
     expected = sum(volley.each * len(volley.models) for volley in fired)
     return min(expected, float(len(target.alive_models)))
+
+
+@per_decision
+def thinned(target: Unit, shooter: Unit, slain: int) -> Unit:
+    """A copy of ``target`` without its ``slain`` models closest to ``shooter``, as
+    wounds are allocated (seed 000, step 6: "to the closest model"; 6th edition: "the
+    enemy model closest to the firing unit", :func:`allocation.allocate_wounds`):
+    what a volley that slays that many leaves of it. Remembered per decision, never
+    changed: the estimates asked of one copy (who fires at it, and with what) are
+    asked once for all the orders of fire weighed (:func:`first_then_rest`)."""
+    copied = target.copy()
+    alive = closest(shooter.alive_models, copied.alive_models)  # allocation's order
+    for model in alive[:slain]:
+        model.wounds_left = 0
+    return copied
+
+
+def first_then_rest(
+    battle: Battle, unit: Unit, target: Unit, first: str, rest: list[str], orders: FireOrders
+) -> float:
+    """Expected casualties of a shooting attack that fires ``first`` at ``target``, then
+    the weapons ``rest`` (:func:`expected_attack`, its models that fire ``first``
+    spent) at what the first volley leaves of the target: its expected casualties
+    ``c`` removed, the closest to the firers first (:func:`thinned`). Seed 000 asks
+    range and sight when each weapon is selected ("Every model that wishes to shoot
+    must be within range of at least one visible model in the target unit"), after
+    the casualties of the weapons before it: a long gun that slays the only models a
+    shorter one reaches leaves it nothing to fire at. The rest is read off the
+    target less ``floor(c)`` models and less one more, weighed by ``c``'s fraction
+    (the mean of the two where ``c`` is 1.5). Where no model firing ``first``
+    carries a weapon of ``rest`` and ``first`` is no grenade, spending its shots
+    changes nothing the rest asks (:func:`firing_modes.may_fire`): the rest is
+    asked as of a fresh attack, the estimates asked of it for every weapon alike."""
+    casualties = expected_casualties(battle, unit, target, first, orders)
+    if not rest:
+        return casualties
+    firers = firing_models(battle, unit, target, first, orders)
+    spent: Counter[str] | None = None
+    weapon = firers[0].weapon(first) if firers else None
+    if (weapon is not None and is_grenade(weapon)) or any(
+        m.weapon(name) is not None for m in firers for name in rest
+    ):
+        spent = Counter()
+        spend(spent, unit, firers, first)
+
+    def after(slain: int) -> float:
+        left = target if slain == 0 else thinned(target, unit, slain)
+        return expected_attack(battle, unit, left, orders, rest, spent=spent)
+
+    whole = int(casualties)
+    part = casualties - whole
+    later = after(whole) if part == 0 else (1 - part) * after(whole) + part * after(whole + 1)
+    return casualties + later
 
 
 @per_decision

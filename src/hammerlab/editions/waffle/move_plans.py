@@ -71,6 +71,7 @@ from hammerlab.editions.waffle.expected import (
     expected_melee,
     melee_exchange,
     strikes_first,
+    thinned,
 )
 from hammerlab.editions.waffle.flank import FLANK
 from hammerlab.editions.waffle.movement import (
@@ -104,12 +105,7 @@ from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import is_vehicle, may_charge, may_move
 from hammerlab.editions.waffle.victory_worth import model_worth
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.geometry import (
-    centre_distance,
-    closest,
-    nearest,
-    step_toward,
-)
+from hammerlab.engine.geometry import centre_distance, nearest, step_toward
 from hammerlab.engine.moves import centre_of, shifted_copy
 from hammerlab.engine.scoped import holding
 from hammerlab.engine.units import Unit
@@ -582,11 +578,7 @@ class BestVolley:
         of it to charge next turn, from a little farther off."""
         if self.target is None:
             return None
-        copied = self.target.copy()
-        alive = closest(shooter.alive_models, copied.alive_models)  # allocation's order
-        for model in alive[: int(self.casualties + 0.5)]:
-            model.wounds_left = 0
-        return copied
+        return thinned(self.target, shooter, int(self.casualties + 0.5))
 
 
 def best_target(battle: Battle, unit: Unit) -> BestVolley:

@@ -17,6 +17,7 @@ from hammerlab.editions.waffle.attacks import (
     effective_range,
     fire_weapon,
     firing_models,
+    left_unfired,
     not_offered,
     ranged_weapons,
 )
@@ -340,12 +341,16 @@ def shooting_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders
     result = VolleyResult()
     spent: Counter[str] = Counter()
     fired: set[str] = set()
+    left: list[str] = []  # the weapons able to fire when one was last selected
     attack = Attack(unit, target, orders)
     for begin in battle.hooks.get(SHOOTING_ATTACK_BEGINS):
         begin(battle, attack)
     while not target.destroyed:
         with standing_still(battle):  # until the weapon is chosen: one position asked twice
             able = able_weapons(battle, unit, target, orders, spent, fired)
+            dropped = [name for name in left if name not in fired and name not in able]
+            for lost in left_unfired(unit, target, spent, dropped):
+                battle.emit(lost)
             left = list(able)
             if not left:
                 break
