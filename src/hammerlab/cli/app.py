@@ -50,7 +50,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="print one JSON document")
 @app.command(cls=OnceCommand)
 def units(
     query: Annotated[
-        str, typer.Argument(metavar="[QUERY]", help="part of a unit's or its army's name")
+        str, typer.Argument(metavar="QUERY", help="part of a unit's or its army's name")
     ] = "",
     ruleset: RulesetOpt = DEFAULT_RULESET,
     army: Annotated[
@@ -113,7 +113,7 @@ PluginOpt = Annotated[
 @app.command(cls=OnceCommand)
 def battle(
     scenario: Annotated[
-        Path | None, typer.Argument(metavar="[SCENARIO.toml]", help="scenario TOML file")
+        Path | None, typer.Argument(metavar="SCENARIO.toml", help="scenario TOML file")
     ] = None,
     seed: Annotated[
         int | None, typer.Option(min=0, metavar="N", help="dice seed (overrides the file)")
@@ -540,7 +540,7 @@ def balance(
 @app.command(cls=OnceCommand)
 def tables(
     positional: Annotated[
-        str | None, typer.Argument(metavar="[RULESET]", help="waffle or core11 (as --ruleset)")
+        str | None, typer.Argument(metavar="RULESET", help="waffle or core11 (as --ruleset)")
     ] = None,
     ruleset: Annotated[
         str | None,
