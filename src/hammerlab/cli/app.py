@@ -131,11 +131,12 @@ def battle(
     controller: Annotated[
         str,
         typer.Option(
-            metavar="ai|prompt|search|random",
-            help="ai; prompt to play one side yourself; search: one side is the search AI; "
+            metavar="heuristic|prompt|search|random",
+            help="heuristic: the heuristic AI plays both sides (ai is another name for it); "
+            "prompt to play one side yourself; search: one side is the search AI; "
             "random: one side is the random player, seeded as a tournament seeds it",
         ),
-    ] = "ai",
+    ] = "heuristic",
     side: Annotated[
         str | None,
         typer.Option(

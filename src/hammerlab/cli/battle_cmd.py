@@ -81,6 +81,7 @@ def run_battle(
     side is the heuristic AI. ``--playouts`` without search is a usage error, as
     ``--side`` is without prompt, search or random: it would change nothing.
     """
+    controller = CONTROLLER_ALIASES.get(controller, controller)
     if controller not in CONTROLLERS:
         shown = ", ".join(CONTROLLERS[:-1]) + f" or {CONTROLLERS[-1]}"
         raise usage_error("--controller", f"must be {shown}, not {controller!r}")
@@ -88,7 +89,7 @@ def run_battle(
         raise usage_error("--json", "cannot be used with --controller prompt")
     if (scenario is None) == (resume is None):
         raise usage_error("SCENARIO", "give a scenario file or --resume FILE (one of the two)")
-    if side is not None and controller == "ai":
+    if side is not None and controller == "heuristic":
         raise usage_error(
             "--side",
             "names the player --controller prompt, search or random plays; give one of those",
@@ -179,9 +180,14 @@ def run_battle(
         console.print(f"saved game written to {save}", markup=False)
 
 
-CONTROLLERS = ("ai", "prompt", "search", "random")
+CONTROLLERS = ("heuristic", "prompt", "search", "random")
 """What ``--controller`` takes: the heuristic AI on both sides; a person, the search AI
-or the random player on ``--side``."""
+or the random player on ``--side``. ``heuristic`` is the name the battle's header,
+``lab --ai`` and ``tournament --players`` give that AI."""
+
+CONTROLLER_ALIASES = {"ai": "heuristic"}
+"""Older names ``--controller`` still takes: ``ai``, its name (and default) before
+session 23."""
 
 
 def install_random(game: Game, player: str) -> None:
@@ -239,7 +245,7 @@ def _resume_flags(game: Game, controller: str, you: str, budget: Budget) -> list
     plays, the search's playouts where not the default, and the plug-ins the game
     plays with (run only when named). ``--save`` stays the user's to give."""
     words: list[str] = []
-    if controller != "ai":
+    if controller != "heuristic":
         words += ["--controller", controller, "--side", you]
     if controller == "search" and budget.playouts != Budget.playouts:
         words += ["--playouts", str(budget.playouts)]
