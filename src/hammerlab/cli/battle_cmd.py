@@ -41,7 +41,7 @@ from hammerlab.engine.events import Event
 from hammerlab.engine.rules import ParamValue, RuleSettingError, RuleSettings, rule_flags
 from hammerlab.errors import BattleFailedError, HammerlabError, InputError
 from hammerlab.io.files import MAX_LOG_BYTES, MAX_SAVED_GAME_BYTES, read_text_at_most
-from hammerlab.io.scenario import load_scenario
+from hammerlab.io.scenario import load_scenario, plan_notes
 
 
 def load_plugins(files: list[Path] | None, rulesets: Collection[str] | None = None) -> list[str]:
@@ -111,6 +111,7 @@ def run_battle(
     try:
         if resume is not None:
             game = _resumed(resume, controller, side, plugin or [])
+            unlogged: list[str] = []
             first = game.ready.plan.turns + 1 if game.finished else game.turn
             _check_stop_after(stop_after, game.ready.plan.turns, str(resume), first)
             if not as_json:  # said once the flags are known good: an error comes alone
@@ -131,6 +132,7 @@ def run_battle(
             game = Game.start(
                 spec, str(scenario), seed, rules, plugins, people, HOLD, scenario_path=where
             )
+            unlogged = plan_notes(spec)
         players = [p.name for p in game.battle.players]
         you = _side(side, players, str(resume or scenario))
         if controller == "search":
@@ -142,7 +144,7 @@ def run_battle(
             _introduce(game)
         if not as_json:
             console.print(_players_line(players, controller, you, budget), markup=False)
-            _show_prepared(game, resume is not None, dice)
+            _show_prepared(game, resume is not None, dice, unlogged)
             game.battle.log.subscribe(lambda event: show_event(console, event, dice))
         try:
             _play(game, stop, quiet=as_json or controller == "prompt")
@@ -410,18 +412,21 @@ def _resumed(path: Path, controller: str, side: str | None, plugins: list[Path])
     return Game.from_json(text, str(path), people, HOLD, plugins)
 
 
-def _show_prepared(game: Game, resumed: bool, dice: bool) -> None:
+def _show_prepared(game: Game, resumed: bool, dice: bool, unlogged: list[str]) -> None:
     """What the step log holds before the first turn, for a battle begun here: what
     was logged while it was prepared (the load notes, an edition's notes, such as
     core11's abilities it does not model, a transport's passengers embarking), as
-    ``--log-json`` has it. A resumed battle's log holds its whole history: its load
-    notes alone are said again."""
+    ``--log-json`` has it, then the notes not logged (``unlogged``: the scenario's
+    about its ``[plan]``, :func:`plan_notes`). A resumed battle's log holds its whole
+    history: its load notes alone are said again."""
     if resumed:
         for warning in game.ready.warnings:
             console.print(f"[yellow]note:[/yellow] {escape(warning)}")
         return
     for event in game.battle.log.events:
         show_event(console, event, dice)
+    for note in unlogged:
+        console.print(f"[yellow]note:[/yellow] {escape(note)}")
 
 
 def _introduce(game: Game) -> None:
