@@ -490,7 +490,9 @@ def test_the_unit_tables_name_their_metric_models_left() -> None:
         "<th>Models fielded</th><th>Mean models left: baseline</th>"
         "<th>Mean models left: variant</th><th>Difference [95% CI]</th>"
     ) in page
-    text = CliRunner().invoke(app, ["lab", str(BOYZ), "--rule", "fiery_charge", "--runs", "2"])
+    wide = {"COLUMNS": None}  # tables unwrapped (a header on one line)
+    args = ["lab", str(BOYZ), "--rule", "fiery_charge", "--runs", "2"]
+    text = CliRunner().invoke(app, args, env=wide)
     header = next(line for line in text.stdout.splitlines() if "Unit" in line)
     heads = [cell.strip() for cell in header.strip("┃ ").split("┃")]
     assert heads[:5] == [

@@ -320,7 +320,7 @@ def lab(
 ) -> None:
     """Rules lab: play a scenario many times with a rule off and on, and compare.
 
-    Example: hammerlab lab examples/guard_suppress_terminators.toml --rule suppressive_fire \\
+    Example: hammerlab lab examples/lab_suppressive_fire_horde.toml --rule suppressive_fire \\
     --runs 100 --plot lab.png
     """
     from hammerlab.cli.lab_cmd import run_lab
@@ -372,7 +372,7 @@ def sweep(
 ) -> None:
     """Play a grid of rule settings and unit sizes across scenarios; report every metric.
 
-    Example: hammerlab sweep examples/guard_suppress_terminators.toml \\
+    Example: hammerlab sweep examples/lab_suppressive_fire_horde.toml \\
     --vary suppressive_fire.ld_penalty_per_wound=0,1,2,3 --runs 50 --report sweep.html
     """
     from hammerlab.cli.sweep_cmd import run_sweep
