@@ -380,8 +380,10 @@ def test_the_vehicle_odds_say_what_each_chance_is_of() -> None:
     # adds 1 on the damage table, so only a 6 Explodes!; HP3, one hit never wrecks.
     # At least one glancing: 2/3 x 1/6 = 11.11%; penetrating: 2/3 x 5/6 = 55.56%;
     # exploding: 2/3 x 5/6 x 1/6 = 9.26%.
-    args = ["odds", "--attacker", "Tactical Squad (meltagun, lascannon)", "--weapon",
-            "Lascannon", "--target", "Leman Russ Battle Tank", "--situation", "rear-armour"]  # fmt: skip
+    args = [
+        "odds", "--attacker", "Tactical Squad (meltagun, lascannon)", "--weapon", "Lascannon",
+        "--target", "Leman Russ Battle Tank", "--situation", "rear-armour",
+    ]  # fmt: skip
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.stderr
     assert (
