@@ -194,6 +194,37 @@ def test_help_shows_value_names_and_an_example(command: str) -> None:
         assert python_type not in result.stdout, (command, python_type)
 
 
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_help_shows_flags_as_flags(command: str) -> None:
+    # A newcomer's review (s23): every flag was listed as `--json <bool>`, `--help <bool>`,
+    # `--version <bool>`, read as a value to give; but `units orks --json true` is refused.
+    # A flag takes no value, so its line names none (typer's `--dice/--no-dice` pair stays).
+    words = [command, "--help"] if command else ["--help"]
+    shown = CliRunner().invoke(app, words, terminal_width=200).stdout
+    assert "<bool>" not in shown
+    assert re.search(r"--help +Show this message", shown), shown
+
+
+@pytest.mark.parametrize(
+    ("command", "usage"),
+    [
+        ("units", "units [OPTIONS] [QUERY]"),  # optional: one pair of brackets, not [[QUERY]]
+        ("tables", "tables [OPTIONS] [RULESET]"),
+        ("battle", "battle [OPTIONS] [SCENARIO.toml]"),
+        ("show", "show [OPTIONS] UNIT"),  # required: bare, not {UNIT}
+        ("lab", "lab [OPTIONS] SCENARIO.toml"),
+        ("sweep", "sweep [OPTIONS] SCENARIO.toml..."),  # one or more: "..." once
+        ("results", "results [OPTIONS] DIR..."),
+    ],
+)  # fmt: skip
+def test_usage_lines_name_arguments_as_click_does(command: str, usage: str) -> None:
+    # The same review: `units [OPTIONS] [[QUERY]]`, `show [OPTIONS] {UNIT}`,
+    # `sweep [OPTIONS] {SCENARIO.toml...}...`. Expected: click's own convention,
+    # NAME required, [NAME] optional, NAME... one or more.
+    shown = CliRunner().invoke(app, [command, "--help"], prog_name="hammerlab").stdout
+    assert f"Usage: hammerlab {usage} " in shown, shown.splitlines()[:3]
+
+
 def test_odds_help_names_every_situation_of_every_calculator() -> None:
     for edition in calculator_names():
         names = ", ".join(calculator(edition).situations)

@@ -385,3 +385,26 @@ def test_the_spellings_the_refusals_point_to_are_answered() -> None:
                      "LETHAL HITS"))):  # fmt: skip
         result = CliRunner().invoke(app, ["odds", *args, "--json"])
         assert result.exit_code == 0, (args, result.stderr)
+
+
+def test_the_vehicle_odds_say_what_each_chance_is_of() -> None:
+    # A newcomer's review (s23): "chance of glancing 21.05%, penetrating 70.14%, ..."
+    # did not say whether 21% was per shot, per hit, exactly one or at least one.
+    # By hand (test_waffle_vehicles.py's rear Leman Russ): one Lascannon shot at BS4 hits
+    # 2/3; at rear AV10, S9 + D6 glances on a 1 (1/6) and penetrates on 2-6 (5/6); AP2
+    # adds 1 on the damage table, so only a 6 Explodes!; HP3, one hit never wrecks.
+    # At least one glancing: 2/3 x 1/6 = 11.11%; penetrating: 2/3 x 5/6 = 55.56%;
+    # exploding: 2/3 x 5/6 x 1/6 = 9.26%.
+    args = [
+        "odds", "--attacker", "Tactical Squad (meltagun, lascannon)", "--weapon", "Lascannon",
+        "--target", "Leman Russ Battle Tank", "--situation", "rear-armour",
+    ]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.stderr
+    assert (
+        "chance of at least one glancing hit (not saved) 11.11%; at least one penetrating hit "
+        "(not saved) 55.56%; the vehicle wrecked 0.00%; the vehicle exploding 9.26%\n"
+    ) in result.stdout
+    document = json.loads(CliRunner().invoke(app, [*args, "--json"]).stdout)
+    assert document["chance_names"]["glancing"] == "at least one glancing hit (not saved)"
+    assert document["chances"]["glancing"] == pytest.approx(2 / 3 * 1 / 6)

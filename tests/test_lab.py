@@ -476,6 +476,35 @@ def test_the_html_lab_report_gives_the_intervals_shared_settings_and_notes() -> 
     assert "special rule not implemented: Mob Rule" in page
 
 
+def test_the_unit_tables_name_their_metric_models_left() -> None:
+    # A newcomer's review (s23): the unit table's "Models | Baseline | Variant" did not
+    # say that the arms' numbers are mean models left (not lost), nor that "Models" is
+    # the models fielded; with a rule that raises survival, read as losses, it reads
+    # backwards. The text table, the --report page and the web lab's page say it.
+    from hammerlab.analysis.report import lab_report_html
+
+    spec = load_scenario(BOYZ)
+    report = compare(spec, str(BOYZ), arms(spec, ["fiery_charge"]), runs=2)
+    page = lab_report_html(report)
+    assert (
+        "<th>Models fielded</th><th>Mean models left: baseline</th>"
+        "<th>Mean models left: variant</th><th>Difference [95% CI]</th>"
+    ) in page
+    wide = {"COLUMNS": None}  # tables unwrapped (a header on one line)
+    args = ["lab", str(BOYZ), "--rule", "fiery_charge", "--runs", "2"]
+    text = CliRunner().invoke(app, args, env=wide)
+    header = next(line for line in text.stdout.splitlines() if "Unit" in line)
+    heads = [cell.strip() for cell in header.strip("┃ ").split("┃")]
+    assert heads[:5] == [
+        "Unit", "Models fielded", "Mean models left: baseline", "Mean models left: variant",
+        "Difference (95% CI)",
+    ]  # fmt: skip
+    web = (Path(__file__).resolve().parents[1] / "src/hammerlab/web/templates/lab.html").read_text(
+        encoding="utf-8"
+    )
+    assert "<th>Mean models left: baseline</th><th>Mean models left: variant</th>" in web
+
+
 def test_the_chart_says_what_its_error_bars_are() -> None:
     from hammerlab.analysis.lab import LabReport, UnitComparison, WinComparison
     from hammerlab.analysis.lab_plot import DIFFERENCE_BAR, WILSON_BAR, lab_figure

@@ -201,3 +201,46 @@ def test_the_lab_says_a_parameter_switched_its_rule_on_in_both_arms() -> None:
         f"both arms: fiery_charge=on (switched on by {LOST})"
     )
     assert "the rules as they are" not in lab_report_html(report)
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        # 'supressive_fire': suppressive_fire less a 'p'; suppressive_pinning shares its
+        # first word. 'chrge_dice': charge_dice less an 'a'. 'suppressive_fir.x': the
+        # rule part of NAME.PARAM, suppressive_fire less its 'e'.
+        (["--rule", "supressive_fire"],
+         "unknown rule or parameter 'supressive_fire' "
+         "(did you mean: suppressive_fire, suppressive_pinning); known: charge_dice, "),
+        (["--rule", "chrge_dice=3"],
+         "unknown rule or parameter 'chrge_dice' (did you mean: charge_dice); known: "),
+        (["--rule", "suppressive_fir.ld_penalty_per_wound=2"],
+         "unknown rule 'suppressive_fir' (did you mean: suppressive_fire, "),
+    ],
+)  # fmt: skip
+def test_a_misspelt_rule_name_is_followed_by_the_names_it_may_have_meant(
+    flags: list[str], said: str
+) -> None:
+    # A newcomer's review (s23): `--rule supressive_fire` listed all 26 names,
+    # alphabetical, where a misspelt unit, ruleset or plug-in parameter gets "did you
+    # mean" with the closest first (docs/scenarios.md promises it for rules too).
+    scenario = Path(__file__).resolve().parents[1] / "examples" / "guard_suppress_terminators.toml"
+    result = CliRunner().invoke(app, ["battle", str(scenario), *flags])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: --rule: {said}"), result.stderr
+
+
+def test_a_misspelt_rule_in_a_scenario_file_is_followed_by_the_names_it_may_have_meant(
+    tmp_path: Path,
+) -> None:
+    # The same review: a scenario's [rules] typo gave the same whole list.
+    source = Path(__file__).resolve().parents[1] / "examples" / "guard_suppress_terminators.toml"
+    text = source.read_text(encoding="utf-8").replace(
+        "suppressive_fire = true", "supressive_fire = true"
+    )
+    assert "supressive_fire = true" in text
+    scenario = tmp_path / "typo.toml"
+    scenario.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(app, ["battle", str(scenario)])
+    assert result.exit_code != 0
+    assert "'supressive_fire' (did you mean: suppressive_fire" in result.stderr, result.stderr

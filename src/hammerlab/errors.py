@@ -58,16 +58,27 @@ class UnknownNameError(HammerlabError, KeyError):
         they are, ``units``) the message lists them all too, where they are few (a
         battle's units, not a library's); ``place`` names where the name was looked
         for, where that is a file (``unknown unit 'Rhinoceros' in sm.cat``)."""
-        close = similar_names(name, known or [])
-        hint = f" (did you mean: {', '.join(close)})" if close else ""
-        every = f"; {listed}: {', '.join(known or [])}" if listed is not None else ""
-        where = f" in {place}" if place else ""
         self.kind = kind
         self.name = name
-        super().__init__(f"unknown {kind} {name!r}{where}{hint}{every}")
+        super().__init__(unknown_name(kind, name, known or [], listed, place))
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+def unknown_name(
+    kind: str, name: str, known: list[str], listed: str | None = None, place: str = ""
+) -> str:
+    """What is said of a name that does not exist, the names of ``known`` it may have
+    meant first, the closest first (:func:`similar_names`): ``unknown unit 'Boys' (did
+    you mean: Ork Boyz)``; with ``listed`` (what the known names are: ``units``,
+    ``known``), all of them after (``; known: ...``); ``place``: where the name was
+    looked for, where that is a file (``unknown unit 'Rhinoceros' in sm.cat``)."""
+    close = similar_names(name, known)
+    hint = f" (did you mean: {', '.join(close)})" if close else ""
+    every = f"; {listed}: {', '.join(known) or 'none'}" if listed is not None else ""
+    where = f" in {place}" if place else ""
+    return f"unknown {kind} {name!r}{where}{hint}{every}"
 
 
 SPELT_ALIKE = 0.7

@@ -26,7 +26,7 @@ from hammerlab.engine.rules import (
 from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import HammerlabError, InputError
 from hammerlab.io.library import ArmySpec, datasheets_from
-from hammerlab.io.scenario import Scenario, UnitPlacement
+from hammerlab.io.scenario import Scenario, UnitPlacement, plan_notes
 
 ROW = 5
 """Models per rank in a block formation."""
@@ -41,7 +41,8 @@ OVERLAP_TOLERANCE = 1e-6
 
 @dataclass
 class PreparedBattle:
-    """A battle ready to play, with its ruleset, plan and datasheet warnings."""
+    """A battle ready to play, with its ruleset, plan and warnings: the datasheets'
+    (logged as notes), then the scenario's about its ``[plan]`` (:func:`plan_notes`)."""
 
     battle: Battle
     ruleset: Ruleset
@@ -460,6 +461,9 @@ def prepare(
                 raise InputError(source, f"units[{index}].embarked_in", str(error)) from None
     for warning in warnings:
         battle.say("datasheet", f"note: {warning}")
+    # Not logged: a saved game or log records its scenario whole, every default written,
+    # so the game resumed or replayed from it would have no such note (`plan_notes`).
+    warnings += plan_notes(scenario)
     plan = GamePlan(
         turns=scenario.plan.turns,
         phases=tuple(scenario.plan.phases),

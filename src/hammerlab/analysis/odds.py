@@ -235,6 +235,9 @@ class OddsResult:
     chances: Mapping[str, float] = field(default_factory=dict)
     """Chances of named events (Waffle vehicle targets: ``glancing``, ``penetrating``,
     ``wrecked``, ``explodes``); empty when the question has none."""
+    chance_names: Mapping[str, str] = field(default_factory=dict)
+    """What each of :attr:`chances` is the chance of, for people (``glancing``: ``at
+    least one glancing hit``); a key without one is said as it is named."""
 
     @property
     def mean_models_killed(self) -> float:
@@ -258,6 +261,7 @@ class OddsResult:
             "means": dict(self.means),
             "notes": list(self.notes),
             **({"chances": dict(self.chances)} if self.chances else {}),
+            **({"chance_names": dict(self.chance_names)} if self.chance_names else {}),
         }
 
 

@@ -757,6 +757,19 @@ def _re_rolled(fired: Volley) -> str:
     return ", Preferred Enemy" * fired.hit_ones + ", Monster Hunter" * fired.failed_wounds
 
 
+VEHICLE_CHANCES = {
+    "glancing": "at least one glancing hit (not saved)",
+    "penetrating": "at least one penetrating hit (not saved)",
+    "wrecked": "the vehicle wrecked",
+    "explodes": "the vehicle exploding",
+}
+"""What each chance of a volley at a vehicle is the chance of
+(:class:`~hammerlab.editions.waffle.odds_vehicles.VehicleOdds`): a hit after the vehicle
+is destroyed is not rolled, so ``glancing`` may be less than one minus the chance of no
+glancing hit from every shot; ``wrecked`` and ``explodes`` together are the chance of the
+vehicle destroyed."""
+
+
 def _vehicle_result(
     fired: Volley,
     target: Datasheet,
@@ -819,6 +832,7 @@ def _vehicle_result(
             "wrecked": odds.wrecked,
             "explodes": odds.explodes,
         },
+        chance_names=VEHICLE_CHANCES,
     )
 
 

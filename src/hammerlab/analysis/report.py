@@ -206,8 +206,9 @@ def lab_report_html(report: LabReport) -> str:
             "differences have 95% Student's t intervals of the paired differences, each arm's "
             "win rate a 95% Wilson interval.</p>",
             _lab_svg(report),
-            "<table><tr><th>Unit</th><th>Player</th><th>Models</th><th>Baseline</th>"
-            "<th>Variant</th><th>Difference [95% CI]</th><th>P(destroyed)</th></tr>"
+            "<table><tr><th>Unit</th><th>Player</th><th>Models fielded</th>"
+            "<th>Mean models left: baseline</th><th>Mean models left: variant</th>"
+            "<th>Difference [95% CI]</th><th>P(destroyed)</th></tr>"
             f"{rows}</table>",
             "<table><tr><th>Winner</th><th>Baseline [95% CI]</th><th>Variant [95% CI]</th>"
             f"<th>Difference [95% CI]</th></tr>{wins}</table>",

@@ -50,7 +50,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="print one JSON document")
 @app.command(cls=OnceCommand)
 def units(
     query: Annotated[
-        str, typer.Argument(metavar="[QUERY]", help="part of a unit's or its army's name")
+        str, typer.Argument(metavar="QUERY", help="part of a unit's or its army's name")
     ] = "",
     ruleset: RulesetOpt = DEFAULT_RULESET,
     army: Annotated[
@@ -113,7 +113,7 @@ PluginOpt = Annotated[
 @app.command(cls=OnceCommand)
 def battle(
     scenario: Annotated[
-        Path | None, typer.Argument(metavar="[SCENARIO.toml]", help="scenario TOML file")
+        Path | None, typer.Argument(metavar="SCENARIO.toml", help="scenario TOML file")
     ] = None,
     seed: Annotated[
         int | None, typer.Option(min=0, metavar="N", help="dice seed (overrides the file)")
@@ -131,11 +131,12 @@ def battle(
     controller: Annotated[
         str,
         typer.Option(
-            metavar="ai|prompt|search|random",
-            help="ai; prompt to play one side yourself; search: one side is the search AI; "
+            metavar="heuristic|prompt|search|random",
+            help="heuristic: the heuristic AI plays both sides (ai is another name for it); "
+            "prompt to play one side yourself; search: one side is the search AI; "
             "random: one side is the random player, seeded as a tournament seeds it",
         ),
-    ] = "ai",
+    ] = "heuristic",
     side: Annotated[
         str | None,
         typer.Option(
@@ -319,7 +320,7 @@ def lab(
 ) -> None:
     """Rules lab: play a scenario many times with a rule off and on, and compare.
 
-    Example: hammerlab lab examples/guard_suppress_terminators.toml --rule suppressive_fire \\
+    Example: hammerlab lab examples/lab_suppressive_fire_horde.toml --rule suppressive_fire \\
     --runs 100 --plot lab.png
     """
     from hammerlab.cli.lab_cmd import run_lab
@@ -371,7 +372,7 @@ def sweep(
 ) -> None:
     """Play a grid of rule settings and unit sizes across scenarios; report every metric.
 
-    Example: hammerlab sweep examples/guard_suppress_terminators.toml \\
+    Example: hammerlab sweep examples/lab_suppressive_fire_horde.toml \\
     --vary suppressive_fire.ld_penalty_per_wound=0,1,2,3 --runs 50 --report sweep.html
     """
     from hammerlab.cli.sweep_cmd import run_sweep
@@ -540,7 +541,7 @@ def balance(
 @app.command(cls=OnceCommand)
 def tables(
     positional: Annotated[
-        str | None, typer.Argument(metavar="[RULESET]", help="waffle or core11 (as --ruleset)")
+        str | None, typer.Argument(metavar="RULESET", help="waffle or core11 (as --ruleset)")
     ] = None,
     ruleset: Annotated[
         str | None,

@@ -41,7 +41,7 @@ from hammerlab.engine.events import Event
 from hammerlab.engine.rules import ParamValue, RuleSettingError, RuleSettings, rule_flags
 from hammerlab.errors import BattleFailedError, HammerlabError, InputError
 from hammerlab.io.files import MAX_LOG_BYTES, MAX_SAVED_GAME_BYTES, read_text_at_most
-from hammerlab.io.scenario import load_scenario
+from hammerlab.io.scenario import load_scenario, plan_notes
 
 
 def load_plugins(files: list[Path] | None, rulesets: Collection[str] | None = None) -> list[str]:
@@ -81,6 +81,7 @@ def run_battle(
     side is the heuristic AI. ``--playouts`` without search is a usage error, as
     ``--side`` is without prompt, search or random: it would change nothing.
     """
+    controller = CONTROLLER_ALIASES.get(controller, controller)
     if controller not in CONTROLLERS:
         shown = ", ".join(CONTROLLERS[:-1]) + f" or {CONTROLLERS[-1]}"
         raise usage_error("--controller", f"must be {shown}, not {controller!r}")
@@ -88,7 +89,7 @@ def run_battle(
         raise usage_error("--json", "cannot be used with --controller prompt")
     if (scenario is None) == (resume is None):
         raise usage_error("SCENARIO", "give a scenario file or --resume FILE (one of the two)")
-    if side is not None and controller == "ai":
+    if side is not None and controller == "heuristic":
         raise usage_error(
             "--side",
             "names the player --controller prompt, search or random plays; give one of those",
@@ -110,6 +111,7 @@ def run_battle(
     try:
         if resume is not None:
             game = _resumed(resume, controller, side, plugin or [])
+            unlogged: list[str] = []
             first = game.ready.plan.turns + 1 if game.finished else game.turn
             _check_stop_after(stop_after, game.ready.plan.turns, str(resume), first)
             if not as_json:  # said once the flags are known good: an error comes alone
@@ -130,6 +132,7 @@ def run_battle(
             game = Game.start(
                 spec, str(scenario), seed, rules, plugins, people, HOLD, scenario_path=where
             )
+            unlogged = plan_notes(spec)
         players = [p.name for p in game.battle.players]
         you = _side(side, players, str(resume or scenario))
         if controller == "search":
@@ -141,7 +144,7 @@ def run_battle(
             _introduce(game)
         if not as_json:
             console.print(_players_line(players, controller, you, budget), markup=False)
-            _show_prepared(game, resume is not None, dice)
+            _show_prepared(game, resume is not None, dice, unlogged)
             game.battle.log.subscribe(lambda event: show_event(console, event, dice))
         try:
             _play(game, stop, quiet=as_json or controller == "prompt")
@@ -179,9 +182,14 @@ def run_battle(
         console.print(f"saved game written to {save}", markup=False)
 
 
-CONTROLLERS = ("ai", "prompt", "search", "random")
+CONTROLLERS = ("heuristic", "prompt", "search", "random")
 """What ``--controller`` takes: the heuristic AI on both sides; a person, the search AI
-or the random player on ``--side``."""
+or the random player on ``--side``. ``heuristic`` is the name the battle's header,
+``lab --ai`` and ``tournament --players`` give that AI."""
+
+CONTROLLER_ALIASES = {"ai": "heuristic"}
+"""Older names ``--controller`` still takes: ``ai``, its name (and default) before
+session 23."""
 
 
 def install_random(game: Game, player: str) -> None:
@@ -239,7 +247,7 @@ def _resume_flags(game: Game, controller: str, you: str, budget: Budget) -> list
     plays, the search's playouts where not the default, and the plug-ins the game
     plays with (run only when named). ``--save`` stays the user's to give."""
     words: list[str] = []
-    if controller != "ai":
+    if controller != "heuristic":
         words += ["--controller", controller, "--side", you]
     if controller == "search" and budget.playouts != Budget.playouts:
         words += ["--playouts", str(budget.playouts)]
@@ -404,18 +412,21 @@ def _resumed(path: Path, controller: str, side: str | None, plugins: list[Path])
     return Game.from_json(text, str(path), people, HOLD, plugins)
 
 
-def _show_prepared(game: Game, resumed: bool, dice: bool) -> None:
+def _show_prepared(game: Game, resumed: bool, dice: bool, unlogged: list[str]) -> None:
     """What the step log holds before the first turn, for a battle begun here: what
     was logged while it was prepared (the load notes, an edition's notes, such as
     core11's abilities it does not model, a transport's passengers embarking), as
-    ``--log-json`` has it. A resumed battle's log holds its whole history: its load
-    notes alone are said again."""
+    ``--log-json`` has it, then the notes not logged (``unlogged``: the scenario's
+    about its ``[plan]``, :func:`plan_notes`). A resumed battle's log holds its whole
+    history: its load notes alone are said again."""
     if resumed:
         for warning in game.ready.warnings:
             console.print(f"[yellow]note:[/yellow] {escape(warning)}")
         return
     for event in game.battle.log.events:
         show_event(console, event, dice)
+    for note in unlogged:
+        console.print(f"[yellow]note:[/yellow] {escape(note)}")
 
 
 def _introduce(game: Game) -> None:

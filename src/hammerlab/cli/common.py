@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 from rich.console import Console
 from typer._click.exceptions import NoArgsIsHelpError, NoSuchOption, UsageError  # typer's click
-from typer.core import TyperCommand, TyperGroup, TyperOption
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -175,9 +175,35 @@ def _no_such_option(error: UsageError) -> str | None:
     return f"No such option: {error.option_name}{hint}"
 
 
+def bare_flags(params: list[Any]) -> list[Any]:
+    """``params`` with each on/off flag given an empty value name, so that ``--help``
+    shows ``--json``, ``--dice/--no-dice``, ``--help`` as the flags they are: typer
+    writes ``<bool>`` beside a flag without one, which reads as a value to give
+    (``--json true`` is refused). A flag given a value name keeps it."""
+    for param in params:
+        if isinstance(param, TyperOption) and param.is_flag and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+def usage_name(argument: TyperArgument) -> str:
+    """An argument as the usage line names it, as click writes it: ``UNIT`` (required),
+    ``[QUERY]`` (optional), ``SCENARIO.toml...`` (one or more). Typer writes a required
+    argument in braces (``{UNIT}``) and adds ``...`` to a name that has them."""
+    name = argument.display_name_raw
+    if argument.nargs != 1 and not name.endswith("..."):
+        name += "..."
+    return name if argument.required else f"[{name}]"
+
+
 class OneLineGroup(TyperGroup):
     """The ``hammerlab`` command group, whose usage errors (an unknown command or
-    option) are one line (:func:`one_line_usage`)."""
+    option) are one line (:func:`one_line_usage`), and whose flags ``--help`` shows
+    bare (:func:`bare_flags`)."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        """The group's parameters, its flags bare."""
+        return bare_flags(super().get_params(ctx))
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         """Parse as usual; a usage error is one line."""
@@ -197,8 +223,20 @@ class OnceCommand(TyperCommand):
     wrote both meant something, so that is a usage error naming the option.
     The command line is parsed once more by click's own parser (which lists
     every option in the order given, repeats included) before the real parse.
-    Click's usage errors are one line (:func:`one_line_usage`).
+    Click's usage errors are one line (:func:`one_line_usage`). ``--help`` shows its
+    flags bare (:func:`bare_flags`) and its arguments as click does (:func:`usage_name`).
     """
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        """The command's parameters, its flags bare."""
+        return bare_flags(super().get_params(ctx))
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        """The usage line's words after the command: ``[OPTIONS]`` and each argument
+        (:func:`usage_name`)."""
+        arguments = [p for p in self.get_params(ctx) if isinstance(p, TyperArgument)]
+        options = [self.options_metavar] if self.options_metavar else []
+        return [*options, *map(usage_name, arguments)]
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         """Refuse a repeated single-value option, then parse as usual."""

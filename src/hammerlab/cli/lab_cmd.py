@@ -163,9 +163,9 @@ def _print_report(report: LabReport) -> None:
         console.print(f"[yellow]note:[/yellow] {escape(warning)}")
     table = Table(
         "Unit",
-        "Models",
-        "Baseline",
-        "Variant",
+        "Models fielded",
+        "Mean models left: baseline",
+        "Mean models left: variant",
         "Difference (95% CI)",
         "P(destroyed) baseline → variant",
     )

@@ -231,7 +231,10 @@ def _show(result: OddsResult) -> None:
     means = ", ".join(f"{k.replace('_', ' ')} {v:.3f}" for k, v in result.means.items())
     console.print(f"mean {means}", soft_wrap=True)
     if result.chances:
-        chances = ", ".join(f"{k.replace('_', ' ')} {v:.2%}" for k, v in result.chances.items())
+        named = result.chance_names
+        chances = "; ".join(
+            f"{named.get(k, k.replace('_', ' '))} {v:.2%}" for k, v in result.chances.items()
+        )
         console.print(f"chance of {chances}", soft_wrap=True)
     for note in result.notes:
         console.print(f"note: {note}", markup=False, soft_wrap=True)

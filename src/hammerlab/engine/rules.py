@@ -24,7 +24,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from hammerlab.errors import BattleFailedError, HammerlabError, InputError, UnknownNameError
+from hammerlab.errors import (
+    BattleFailedError,
+    HammerlabError,
+    InputError,
+    UnknownNameError,
+    unknown_name,
+)
 
 ParamValue = bool | int | float | str
 """What a parameter holds."""
@@ -708,7 +714,10 @@ def _switch(name: str, raw: ParamValue) -> bool:
 
 
 def _unknown(kind: str, name: str, known: Mapping[str, object]) -> str:
-    return f"unknown {kind} {name!r}; known: {', '.join(sorted(known)) or 'none'}"
+    """An unknown rule or parameter ``name``: the names it may have meant, the closest
+    first, as an unknown unit's are said (``unknown rule or parameter 'supressive_fire'
+    (did you mean: suppressive_fire); known: ...``), then every name ``known``."""
+    return unknown_name(kind, name, sorted(known), listed="known")
 
 
 def install_rules(hooks: Hooks, options: Iterable[RuleOption], settings: RuleSettings) -> None:

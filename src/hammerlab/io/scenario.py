@@ -178,6 +178,28 @@ class PlanSpec(_Strict):
         return phases
 
 
+def plan_notes(scenario: Scenario) -> list[str]:
+    """A note, for people, where the scenario as written leaves the phases it plays to
+    :class:`PlanSpec`'s default, the shooting phase only: a file without ``[plan]``
+    plays one game turn of shooting (no movement, no charge) won on kill points, and
+    ``[plan]`` with ``turns = 3`` but no ``phases`` three turns of it, without a word
+    otherwise. Read from what the file wrote (pydantic's fields set), so a scenario
+    recorded whole (a saved game's recipe, every default written) gets none."""
+    if "plan" not in scenario.model_fields_set:
+        return [
+            "no [plan]: the default plays 1 game turn of the shooting phase only, won on "
+            "kill points; write [plan] with turns and phases to play more (docs/scenarios.md)"
+        ]
+    if "phases" not in scenario.plan.model_fields_set:
+        turns = scenario.plan.turns
+        return [
+            f"[plan] names no phases: its {turns} game turn{'s' if turns != 1 else ''} "
+            f"play{'s' if turns == 1 else ''} the shooting phase only (the default); name "
+            "the phases to play (docs/scenarios.md)"
+        ]
+    return []
+
+
 class Scenario(_Strict):
     """A whole scenario file."""
 
