@@ -715,8 +715,8 @@ def _switch(name: str, raw: ParamValue) -> bool:
 
 def _unknown(kind: str, name: str, known: Mapping[str, object]) -> str:
     """An unknown rule or parameter ``name``: the names it may have meant, the closest
-    first, as an unknown unit's are said (``unknown rule or parameter 'supressive_fire'
-    (did you mean: suppressive_fire); known: ...``), then every name ``known``."""
+    first, as an unknown unit's are said (``unknown rule or parameter 'hold_the_lien'
+    (did you mean: hold_the_line); known: ...``), then every name ``known``."""
     return unknown_name(kind, name, sorted(known), listed="known")
 
 
