@@ -16,9 +16,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from hammerlab.analysis.game import HOLD, Action, Game, GameStopped, canonical_repr, check_log
+from hammerlab.analysis.game import HOLD, Action, Game, GameStopped
 from hammerlab.analysis.lab import arms, compare
+from hammerlab.analysis.log_replay import check_log
 from hammerlab.analysis.odds import PlainQuestion
+from hammerlab.analysis.state_digest import canonical_repr
 from hammerlab.analysis.tournament import TournamentError, tournament
 from hammerlab.editions.plugins import load_plugin_file
 from hammerlab.engine.battle import Battle

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from hammerlab.analysis.game import HOLD, Action, Game, check_log
+from hammerlab.analysis.game import HOLD, Action, Game
+from hammerlab.analysis.log_replay import check_log
 from hammerlab.cli.app import app
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.schedule import SCHEDULE, Schedule

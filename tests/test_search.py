@@ -10,7 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from hammerlab.analysis import search
-from hammerlab.analysis.game import Action, Game, check_log
+from hammerlab.analysis.game import Action, Game
+from hammerlab.analysis.log_replay import check_log
 from hammerlab.analysis.search import (
     Budget,
     RandomController,

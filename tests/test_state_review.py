@@ -20,15 +20,9 @@ from typing import Any, NamedTuple
 import pytest
 
 from cli_kit import run
-from hammerlab.analysis.game import (
-    HOLD,
-    Action,
-    Game,
-    MemoryNotSavedError,
-    PlayUnderWayError,
-    canonical_repr,
-    check_log,
-)
+from hammerlab.analysis.game import HOLD, Action, Game, PlayUnderWayError
+from hammerlab.analysis.log_replay import check_log
+from hammerlab.analysis.state_digest import MemoryNotSavedError, canonical_repr
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision

@@ -14,28 +14,31 @@ lives on the call stack);
 :meth:`Game.to_json` writes the game's *recipe* — scenario, seed, rules,
 plug-ins and every decision so far, like a chess PGN — and
 :meth:`Game.from_json` replays it and checks the state digest it recorded.
-See ``docs/api.md``.
+The files' formats and checks are in :mod:`~hammerlab.analysis.game_files`, the
+digest in :mod:`~hammerlab.analysis.state_digest`, and a log's replay in
+:mod:`~hammerlab.analysis.log_replay`. See ``docs/api.md``.
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
-import hashlib
 import json
-import os
-import re
-import types
-from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal, TypeVar
-
-from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError
+from typing import Any, ClassVar, Literal
 
 from hammerlab.analysis.battles import PreparedBattle, prepare
+from hammerlab.analysis.game_files import (
+    FORMAT,
+    GameHeader,
+    check_plugin_list,
+    check_plugins_named,
+    read_saved_game,
+)
+from hammerlab.analysis.state_digest import state_digest
 from hammerlab.editions.base import begin_play
 from hammerlab.editions.flow import BEGIN, OVER, Play
 from hammerlab.editions.plugins import (
@@ -44,25 +47,14 @@ from hammerlab.editions.plugins import (
     load_plugin_files,
     plugins_in_play,
 )
-from hammerlab.editions.schedule import SCHEDULE
 from hammerlab.editions.turns import WIPED_OUT, game_winner, victory_scores
 from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.decisions import Controller, Decision
 from hammerlab.engine.events import Event, to_json_line_of
 from hammerlab.engine.rules import ParamValue, check_parameters_switched_on
 from hammerlab.engine.units import Unit
-from hammerlab.errors import (
-    HammerlabError,
-    IllegalActionError,
-    InputError,
-    UnansweredDecisionError,
-    long_number,
-    long_number_problem,
-)
-from hammerlab.io.scenario import Scenario, scenario_from_data
-from hammerlab.io.validation import as_input_error
-
-FORMAT = "hammerlab-game/1"
+from hammerlab.errors import HammerlabError, IllegalActionError, InputError
+from hammerlab.io.scenario import Scenario
 
 HOLD = 1
 """A ``stop_before_turn`` that holds a game where it is: a new one before anything
@@ -139,66 +131,6 @@ class GameStopped(Event):
         )
 
 
-def _rule_value(value: object) -> ParamValue:
-    """A rule's value as a header records it: whether it suits the rule (on or off,
-    a whole number) is the rule's to check when the game is made."""
-    if not isinstance(value, bool | int | float | str):
-        raise ValueError("a rule's value is true or false, a number or text")
-    return value
-
-
-class GameHeader(BaseModel):
-    """What a log's first line records of a game (:meth:`Game.header`): its recipe
-    and where it stops. A saved game records the same (:class:`SavedGame`).
-
-    Every reader (``battle --resume``, ``replay``, the web's log upload) checks the
-    fields here, by type and range, so that a damaged or hand-edited file is one
-    :class:`InputError` naming the field, not a failure deep in the engine. The
-    readers check ``format`` (:data:`FORMAT`) first, to say what a file is when it
-    is not what they read; keys not named here are ignored."""
-
-    model_config = ConfigDict(strict=True, frozen=True)
-
-    scenario: dict[str, Any]
-    """The scenario's content (:meth:`scenario_in` checks it as a scenario)."""
-    source: str
-    seed: int | None = Field(default=None, ge=0)
-    rules: dict[str, Annotated[ParamValue, PlainValidator(_rule_value)]] = {}
-    plugins: list[str] = []
-    scenario_path: str | None = None
-    stop_before_turn: int | None = Field(default=None, ge=1)
-    """A game turn (1 is :data:`HOLD`); ``None``: the game plays to its last turn."""
-
-    def scenario_in(self, where: str) -> Scenario:
-        """The recorded scenario, checked as a scenario file is: a mistake names
-        ``where``, the file that records it, then ``scenario`` and the key path."""
-        return scenario_from_data(self.scenario, f"{where}: scenario")
-
-
-class PluginNotNamedError(InputError):
-    """A saved game or log records plug-in files its reader did not name, or the reader
-    named files it does not record: nothing is loaded. A plug-in is Python code run
-    with the reader's rights, and a data file (which anyone may have written) must not
-    run code its reader did not ask for; the files it records are in ``recorded``,
-    those not named in ``missing``, those named for nothing in ``extra``."""
-
-    def __init__(
-        self, where: str, recorded: Sequence[str], missing: Sequence[str], extra: Sequence[str]
-    ) -> None:
-        self.recorded = tuple(recorded)
-        self.missing = tuple(missing)
-        self.extra = tuple(extra)
-        problems = []
-        if self.missing:
-            problems.append(
-                f"plays with {_plugin_files(self.missing)}, not named: a plug-in runs code, "
-                "so it is loaded only when named"
-            )
-        if self.extra:
-            problems.append(f"does not play with {_plugin_files(self.extra)}")
-        super().__init__(where, "plugins", "; ".join(problems))
-
-
 class PlayUnderWayError(IllegalActionError):
     """A :class:`Game` asked to play, copy, save or list its legal actions while it is
     playing: from a controller the game is asking (inside :meth:`Game.step`,
@@ -236,54 +168,6 @@ class PlayUnderWayError(IllegalActionError):
                 "or play on"
             )
         super().__init__(f"{what}: {problem}")
-
-
-def _plugin_files(paths: Sequence[str]) -> str:
-    return ("the plug-in " if len(paths) == 1 else "the plug-ins ") + ", ".join(paths)
-
-
-def _same_file(path: str | Path) -> str:
-    """What compares two spellings of a plug-in's path: the path resolved (symbolic
-    links followed, a relative path from the current folder, where it is loaded
-    from); one that cannot be resolved, made absolute."""
-    try:
-        return str(Path(path).resolve())
-    except (OSError, RuntimeError, ValueError):
-        return os.path.abspath(path)
-
-
-def check_plugins_named(recorded: Sequence[str], named: PluginPaths, where: str) -> None:
-    """Refuse, with :class:`PluginNotNamedError`, a saved game or log (the file ``where``)
-    whose ``recorded`` plug-in files are not exactly those its reader ``named``, compared
-    by resolved path: the recorded paths are what would be loaded, and a saved game
-    records no digest of a plug-in's bytes to compare instead."""
-    _check_plugin_list(named, where)
-    wanted = {_same_file(p) for p in named}
-    have = {_same_file(p) for p in recorded}
-    missing = [p for p in dict.fromkeys(recorded) if _same_file(p) not in wanted]
-    extra = [str(p) for p in dict.fromkeys(named) if _same_file(p) not in have]
-    if missing or extra:
-        raise PluginNotNamedError(where, list(dict.fromkeys(recorded)), missing, extra)
-
-
-def _check_plugin_list(plugins: object, where: str) -> None:
-    """Refuse one path given for the list of plug-in files (``plugins="rule.py"``):
-    a string is a sequence too (the type checker takes it), and each of its letters
-    would be looked for as a file."""
-    if isinstance(plugins, str | os.PathLike):
-        raise InputError(
-            where, "plugins", f"'{plugins}' is one file: give a list of them, ['{plugins}']"
-        )
-
-
-class SavedGame(GameHeader):
-    """A saved game (:meth:`Game.to_json`): the header's fields, every decision and
-    the state digest. Its ``cursor`` is written for people and not read."""
-
-    decisions: list[Annotated[list[str], Field(min_length=3, max_length=3)]]
-    """Each decision: [player, kind, answer]."""
-    digest: str | None = None
-    """The state digest where the game was saved (missing, no replay matches it)."""
 
 
 class Game:
@@ -745,7 +629,7 @@ class Game:
         plug-in files the caller allows it to load: those it records, or
         :class:`PluginNotNamedError` before any is.
         """
-        saved = _read(text, where)
+        saved = read_saved_game(text, where)
         game = cls.recorded(saved, where, controllers, plugins)
         game.replay([(kind, answer) for _, kind, answer in saved.decisions], where)
         if game.digest() != saved.digest:
@@ -901,337 +785,8 @@ def _check_start(
         raise InputError(source, "seed", f"{seed!r}: a seed is a whole number, 0 or more")
     if _stop_problem(stop_before_turn):
         raise InputError(source, "stop_before_turn", _stop_problem(stop_before_turn))
-    _check_plugin_list(plugins, source)
+    check_plugin_list(plugins, source)
     names = [p.name for p in scenario.players]
     for player in controllers or {}:
         if player not in names:
             raise InputError(source, "controllers", f"unknown player {player!r}; players: {names}")
-
-
-def _read(text: str, where: str) -> SavedGame:
-    """The saved game ``text`` (from the file ``where``), every field checked; a log
-    given for it is refused, saying what it is."""
-    if _written_by(text) == "log":
-        raise InputError(
-            where, "", "a --log-json log, not a saved game; check it with hammerlab replay"
-        )
-    saved = _decoded(text, where)
-    if not isinstance(saved, dict) or saved.get("format") != FORMAT:
-        raise InputError(where, "format", f"not a saved game ({FORMAT})")
-    return _checked(SavedGame, saved, where)
-
-
-def _decoded(text: str, where: str, line: int | None = None) -> Any:
-    """``text`` decoded as JSON: the whole file ``where``, or its ``line`` (a log's).
-    Python's decoder recurses, so arrays nested a hundred thousand deep would end
-    in a ``RecursionError``: that, like a syntax error, is one :class:`InputError`."""
-    at = "" if line is None else f"line {line}"
-    too_long = long_number(text)
-    if too_long is not None:
-        raise InputError(where, at or f"line {too_long[0]}", long_number_problem(too_long[1]))
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        position = "" if line is not None else f" (line {error.lineno})"
-        raise InputError(where, at, f"not JSON: {error.msg}{position}") from None
-    except RecursionError:
-        raise InputError(where, at, "JSON nested too deeply to read") from None
-
-
-H = TypeVar("H", bound=GameHeader)
-
-
-def _checked(model: type[H], data: dict[str, Any], where: str) -> H:
-    """``data`` checked as ``model``: the first wrong field is an :class:`InputError`
-    naming ``where`` and the field's key path."""
-    try:
-        return model.model_validate(data)
-    except ValidationError as error:
-        raise as_input_error(where, error) from None
-
-
-def _written_by(text: str) -> Literal["save", "log"] | None:
-    """What wrote ``text``, where it is a saved game or a log, to name the command
-    that reads it when the other one was given it: ``"save"``, one JSON document
-    with the format and decisions of a saved game (``battle --save``); ``"log"``,
-    a first line that is a game header (``--log-json``); otherwise ``None``."""
-    for part in (text, text.partition("\n")[0]):
-        try:
-            document = json.loads(part)
-        except (ValueError, RecursionError):  # a syntax error, or a number too long to read
-            continue
-        if not isinstance(document, dict):
-            return None
-        if document.get("format") == FORMAT and "decisions" in document:
-            return "save"
-        return "log" if document.get("kind") == "game" else None
-    return None
-
-
-def state_digest(battle: Battle, play: Play) -> str:
-    """SHA-256 of the state a replay must reproduce exactly. The game's schedule
-    (``battle.memory[SCHEDULE]``) is left out: the saved scenario's plan makes it
-    again, and games saved before it was recorded still load. What the rules remember
-    is written by :func:`canonical_repr`; a value it cannot write the same in every
-    process is a :class:`MemoryNotSavedError` naming its key."""
-    units = {
-        unit.id: {
-            "models": [
-                (m.id, round(m.position[0], 6), round(m.position[1], 6), m.wounds_left)
-                for m in unit.models
-            ],
-            "status": dataclasses.asdict(unit.status),
-        }
-        for unit in battle.units.values()
-    }
-    state = {
-        "units": units,
-        "cursor": play.cursor.to_dict(),
-        "turn": battle.turn,
-        "active": battle.active_player,
-        "events": len(battle.log.events),
-        "dice": repr(battle.dice.state()),
-        "edition": battle.state.snapshot() if battle.state is not None else None,
-        "memory": _memory_repr(battle.memory),
-    }
-    text = json.dumps(state, sort_keys=True, default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-class MemoryNotSavedError(HammerlabError, TypeError):
-    """What a rule keeps in ``battle.memory`` holds a value whose text changes from
-    process to process (an object shown by its address: ``<... at 0x7f...>``), so a
-    saved game's digest could not be matched when it is loaded (docs/plugins.md: what a
-    rule may keep)."""
-
-    def __init__(self, value: object, key: str | None = None) -> None:
-        self.value = value
-        self.key = key
-        held = "a value" if key is None else f"battle.memory[{key!r}]"
-        super().__init__(
-            f"{held} holds {type(value).__qualname__} {repr(value)[:80]}, "
-            "shown by its address, which changes from process to process: a game saved "
-            "with it would not load; keep numbers, text, lists, tuples, dicts, sets and "
-            "dataclasses of them there (docs/plugins.md), or give the class a __repr__ "
-            "of its value"
-        )
-
-
-def _memory_repr(memory: Mapping[str, object]) -> str:
-    """The text of what the rules remember, by key (the schedule left out:
-    :func:`state_digest`), as :func:`canonical_repr` writes it; a key whose value it
-    cannot write alike in every process is a :class:`MemoryNotSavedError`."""
-    texts = []
-    for key, value in sorted(memory.items()):
-        if key == SCHEDULE:
-            continue
-        try:
-            texts.append(f"({canonical_repr(key)}, {canonical_repr(value)})")
-        except MemoryNotSavedError as error:
-            raise MemoryNotSavedError(error.value, key) from None
-    return "[" + ", ".join(texts) + "]"
-
-
-_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
-"""How the default repr of an object, a function or a method shows its address."""
-
-
-def canonical_repr(value: object) -> str:
-    """``repr(value)``, written the same in every process: every set and frozenset in
-    it (a subclass's too), at any depth of lists, tuples, dicts (their subclasses:
-    ``defaultdict``, ``OrderedDict``, ``Counter``, a ``NamedTuple``) and dataclasses,
-    lists its members sorted by their own text. Python orders a set of strings by
-    their hashes, which change from process to process (``PYTHONHASHSEED``), so the
-    plain ``repr`` of one state (Fiery Charge's chargers, a plug-in's
-    ``battle.remember(NAME, lambda: defaultdict(set))``) differed between the process
-    that saved a game and the one that loads it. A function (a ``defaultdict``'s
-    factory) is written by its qualified name, not its address. A value without a set
-    or a function reads as its ``repr`` (an ``OrderedDict`` as Python 3.12 writes it),
-    so the digests of games saved before are kept.
-    Other objects are taken by their ``repr``; one that shows an address (the default
-    ``<X object at 0x...>``) cannot be written alike in two processes, and is refused:
-    :class:`MemoryNotSavedError` (:func:`state_digest` names its key; docs/plugins.md)."""
-    kind = type(value)
-    if isinstance(value, set | frozenset):
-        members = ", ".join(sorted(canonical_repr(member) for member in value))
-        if kind is set or kind is frozenset:
-            inner = "{" + members + "}"
-            if not value:
-                return f"{kind.__name__}()"
-            return inner if kind is set else f"frozenset({inner})"
-        return f"{kind.__name__}({{{members}}})" if value else f"{kind.__name__}()"
-    if isinstance(value, tuple) and hasattr(kind, "_fields"):  # a NamedTuple, a namedtuple
-        fields = zip(kind._fields, value, strict=True)
-        shown = (f"{name}={canonical_repr(item)}" for name, item in fields)
-        return f"{kind.__name__}({', '.join(shown)})"
-    if isinstance(value, list | tuple):
-        inner = ", ".join(canonical_repr(item) for item in value)
-        if isinstance(value, list):
-            inner = f"[{inner}]"
-        else:
-            inner = f"({inner},)" if len(value) == 1 else f"({inner})"
-        # A subclass with a repr of its own names itself around what it holds.
-        plain = kind.__repr__ is list.__repr__ or kind.__repr__ is tuple.__repr__
-        return inner if plain else f"{kind.__name__}({inner})"
-    if isinstance(value, dict):
-        return _dict_repr(value)
-    # A dataclass whose repr is the one @dataclass writes (wrapped against recursion),
-    # not one of its own: Name(field=value, ...).
-    if dataclasses.is_dataclass(kind) and hasattr(kind.__repr__, "__wrapped__"):
-        shown = (
-            f"{f.name}={canonical_repr(getattr(value, f.name))}"
-            for f in dataclasses.fields(kind)
-            if f.repr
-        )
-        return f"{kind.__qualname__}({', '.join(shown)})"
-    if isinstance(value, types.FunctionType):
-        return f"<function {value.__module__}.{value.__qualname__}>"
-    text = repr(value)
-    if not isinstance(value, str | bytes) and _ADDRESS.search(text):
-        raise MemoryNotSavedError(value)
-    return text
-
-
-def _dict_repr(value: dict[Any, Any]) -> str:
-    """:func:`canonical_repr` of a dict or a subclass of one, as its ``repr`` writes it:
-    its items in order (a ``Counter``'s most common first), a subclass's name around
-    them, a ``defaultdict``'s factory first."""
-    items = value.items()
-    if isinstance(value, Counter):
-        with suppress(TypeError):  # counts that do not compare, as Counter's repr allows
-            items = dict(value.most_common()).items()
-    pairs = ", ".join(f"{canonical_repr(k)}: {canonical_repr(v)}" for k, v in items)
-    inner = "{" + pairs + "}"
-    kind = type(value)
-    if kind.__repr__ is dict.__repr__:  # a dict, or a subclass written as one
-        return inner
-    if isinstance(value, defaultdict):
-        return f"{kind.__name__}({canonical_repr(value.default_factory)}, {inner})"
-    return f"{kind.__name__}({inner})" if value else f"{kind.__name__}()"
-
-
-def saved_players(text: str, where: str) -> list[str]:
-    """The players of a saved game (to attach a person's controller before replaying)."""
-    return [p.name for p in _read(text, where).scenario_in(where).players]
-
-
-@dataclass(frozen=True)
-class Mismatch:
-    """The first line where a replayed log differs from the logged one."""
-
-    line: int
-    logged: str
-    replayed: str
-    """The replayed line, or ``(end of game)`` where the replay has no more."""
-    unanswered: str | None = None
-    """Where the replay stopped early at a decision the log does not answer: who was
-    asked what, with its choices (``replayed`` is then ``(end of game)``)."""
-
-    def __str__(self) -> str:
-        if self.unanswered is not None:
-            gives = f"asks a decision the log does not answer: {self.unanswered}"
-        else:
-            gives = f"gives {self.replayed}"
-        return f"line {self.line} differs: logged {self.logged} but the replay {gives}"
-
-
-def read_log(text: str, where: str) -> tuple[GameHeader, list[Any]]:
-    """The header of the JSON Lines log ``text`` (from the file ``where``), every
-    field checked, and the logged events that follow it. A saved game given for a
-    log is refused, saying what it is. A byte-order mark before it (a UTF-8 file saved
-    by Windows Notepad) is no part of the log, and is skipped."""
-    text = text.removeprefix("\ufeff")
-    if _written_by(text) == "save":
-        raise InputError(
-            where,
-            "",
-            f"a saved game ({FORMAT}), not a --log-json log; "
-            "resume it with hammerlab battle --resume",
-        )
-    lines = text.splitlines()
-    header = _decoded(lines[0], where, 1) if lines else None
-    if not isinstance(header, dict) or header.get("kind") != "game":
-        raise InputError(where, "line 1", "no game header: write the log with --log-json")
-    if header.get("format") != FORMAT:
-        raise InputError(where, "line 1: format", f"not a game header ({FORMAT})")
-    logged_events = [_decoded(line, where, n) for n, line in enumerate(lines[1:], start=2)]
-    return _checked(GameHeader, header, f"{where}: line 1"), logged_events
-
-
-def replay_logged(game: Game, logged_events: Sequence[Any]) -> str | None:
-    """Play ``game`` (a log's, :meth:`Game.recorded`) answering each decision as the logged
-    decision events did, then on to the end as the controllers choose.
-
-    The replay stops where it goes another way than the log; when that is a decision
-    the log does not answer (a rule switched on, or a plug-in edited, since), it
-    returns who was asked what, with its choices, for :func:`first_difference`.
-    A log that ends with a :class:`GameStopped` event (a game stopped at a prompt)
-    is played only as far as its decisions go, and stopped there for the same
-    reason: the stop compares equal only where the game stands as it stood."""
-    stopped = logged_stop(logged_events)
-    answers = [
-        (str(e.get("decision")), str(e.get("answer")))
-        for e in logged_events
-        if isinstance(e, dict) and e.get("kind") == "decision"
-    ]
-    battle = game.battle
-    try:
-        game._follow(answers)
-        if stopped is None:
-            game.play()
-        elif not game.is_over:
-            game.stop(stopped.reason)
-    except UnansweredDecisionError as error:
-        battle.answers = []
-        return f"{error.player}, {error.decision} ({', '.join(error.labels)})"
-    except HammerlabError:
-        pass  # the replay went another way: comparing the logs shows where
-    battle.answers = []
-    return None
-
-
-def logged_stop(logged_events: Sequence[Any]) -> GameStopped | None:
-    """The :class:`GameStopped` event a log's events end with (that of a game stopped
-    before its end), or ``None``; one whose fields are not a stop's is ``None`` too
-    (the replay then plays on, and the comparison names that line)."""
-    last = logged_events[-1] if logged_events else None
-    if not isinstance(last, dict) or last.get("kind") != GameStopped.kind:
-        return None
-    fields = {k: v for k, v in last.items() if k != "kind"}
-    try:
-        stop = GameStopped(**fields)
-    except TypeError:
-        return None
-    return stop if isinstance(stop.reason, str) else None
-
-
-def first_difference(
-    logged_events: Sequence[Any], battle: Battle, unanswered: str | None = None
-) -> Mismatch | None:
-    """The first line where ``battle``'s log differs from the logged events; where
-    the replay ran out first because it stopped at a decision the log does not
-    answer (``unanswered``, from :func:`replay_logged`), the mismatch says so."""
-    replayed = [to_json_line_of(json.loads(line)) for line in battle.log.json_lines().splitlines()]
-    logged = [to_json_line_of(e) if isinstance(e, dict) else str(e) for e in logged_events]
-    for index, (was, now) in enumerate(zip(logged, replayed, strict=False)):
-        if was != now:
-            return Mismatch(index + 2, was, now)
-    if len(logged) != len(replayed):
-        index = min(len(logged), len(replayed))
-        was = logged[index] if index < len(logged) else "(end of log)"
-        if index < len(replayed):
-            return Mismatch(index + 2, was, replayed[index])
-        return Mismatch(index + 2, was, "(end of game)", unanswered)
-    return None
-
-
-def check_log(text: str, where: str, plugins: PluginPaths = ()) -> Mismatch | None:
-    """Play the game a JSON Lines log records (its first line, the header, says
-    how; its decision events say what each player chose) and compare every event
-    line; the first difference, or ``None`` when the replay is identical. ``plugins``
-    names the plug-in files the caller allows it to load: those the header records,
-    or :class:`PluginNotNamedError` before any is."""
-    header, logged_events = read_log(text, where)
-    game = Game.recorded(header, where, plugins=plugins)
-    unanswered = replay_logged(game, logged_events)
-    return first_difference(logged_events, game.battle, unanswered)

@@ -13,15 +13,9 @@ from typing import Any
 import typer
 from rich.markup import escape
 
-from hammerlab.analysis.game import (
-    HOLD,
-    Game,
-    PluginNotNamedError,
-    check_log,
-    logged_stop,
-    saved_players,
-    stop_after_problem,
-)
+from hammerlab.analysis.game import HOLD, Game, stop_after_problem
+from hammerlab.analysis.game_files import PluginNotNamedError, saved_players
+from hammerlab.analysis.log_replay import check_log, logged_stop
 from hammerlab.analysis.search import Budget, RandomController, install_search
 from hammerlab.cli.common import (
     check_outputs,

@@ -24,17 +24,10 @@ from types import TracebackType
 from typing import Any
 
 from hammerlab.analysis.engine_version import plugins_line
-from hammerlab.analysis.game import (
-    HOLD,
-    Action,
-    Game,
-    GameHeader,
-    first_difference,
-    read_log,
-    replay_logged,
-    stop_after_problem,
-)
+from hammerlab.analysis.game import HOLD, Action, Game, stop_after_problem
+from hammerlab.analysis.game_files import GameHeader, read_log
 from hammerlab.analysis.lab import LabReport, arms, compare
+from hammerlab.analysis.log_replay import first_difference, replay_logged
 from hammerlab.editions import named_ruleset
 from hammerlab.engine.datasheet import Datasheet
 from hammerlab.engine.events import Event, EventLog
