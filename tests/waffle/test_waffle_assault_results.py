@@ -22,7 +22,6 @@ from conftest import (
     asked,
     dice_purposes,
     make_battle,
-    messages,
     model,
     of_kind,
     profile,
@@ -244,6 +243,9 @@ def test_a_unit_in_terminator_armour_may_not_make_a_sweeping_advance() -> None:
     )
     fight_sub_phase(battle, A)
     assert of_kind(battle, "sweeping_advance") == []
+    # the log says why: the Marines are the one winning unit, barred by their armour
+    barred = [(e.unit, e.rule) for e in of_kind(battle, "sweep_barred")]
+    assert barred == [("Marines [a]", "Terminator Armour")]
     assert not any(p.startswith("Sweeping Advance") for p in dice_purposes(battle))
     assert asked(battle, A, "sweeping_advance") == []
     assert alive_ids(guards) == ["b.4", "b.5", "b.6"]
@@ -537,7 +539,8 @@ def test_seed001_consolidate_d6_not_into_base_contact(roll: int, end_y: float) -
     move = of_kind(battle, "move")[0]
     assert (move.model, move.reason) == ("a.1", "consolidates")
     assert close(move.end, (10, end_y))
-    assert "only units of A are left: the combat is over" in messages(battle)
+    # b.1 is slain: only A's unit is left, the combat is over with no Morale check
+    assert [e.winner for e in of_kind(battle, "combat_over")] == [A]
     assert all_dice_used(battle)
 
 

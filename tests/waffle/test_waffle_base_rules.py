@@ -111,3 +111,16 @@ def test_seed001_a_fleeing_unit_that_loses_a_combat_breaks_without_a_test() -> N
     st(battle, unit).falling_back = True
     assert morale_check(battle, unit, "lost the combat by 1", 1, assault=True) is False
     assert morale_check(battle, unit, "shooting casualties") is True  # no test from shooting
+    # the log says the unit broke again, once (the check from shooting says nothing)
+    broken = [(e.unit, e.reason) for e in of_kind(battle, "broken_again")]
+    assert broken == [("M [m]", "lost the combat by 1")]
+
+
+def test_a_fearless_unit_passes_its_morale_check_without_a_roll() -> None:
+    """Fearless units pass Morale checks automatically (6th/7th edition): no die, and
+    the log names the rule and the check."""
+    unit = squad("m", A, profile(ld=2), [BOLTGUN], row(30, 20, 2), rules=("Fearless",))
+    battle = make_battle(unit, dice=[])
+    assert morale_check(battle, unit, "lost the combat by 5", 5, assault=True) is True
+    passed = [(e.unit, e.rule, e.reason) for e in of_kind(battle, "morale_auto_passed")]
+    assert passed == [("M [m]", "Fearless", "lost the combat by 5")]

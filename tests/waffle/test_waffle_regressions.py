@@ -22,7 +22,6 @@ from conftest import (
     asked,
     make_battle,
     make_unit,
-    messages,
     movement_phase,
     of_kind,
     profile,
@@ -73,7 +72,12 @@ def test_seed001_blows_at_a_unit_wiped_out_earlier_in_the_same_initiative_step_a
     assert defenders.destroyed
     assert [(e.weapon, e.hits) for e in of_kind(battle, "blows")] == [("Power sword", 1)]
     assert st(battle, attackers).combat_score == 1
-    assert any("Chainsword blows lost" in m for m in messages(battle))
+    lost = of_kind(battle, "blows_lost")
+    assert [(e.unit, e.weapon, e.target) for e in lost] == [
+        ("Attackers [a]", "Chainsword", "Defenders [b]")
+    ]
+    # the step log keeps its words (the one wording check of the event)
+    assert lost[0].text == "Attackers [a]: Defenders [b] is wiped out; Chainsword blows lost"
     assert all_dice_used(battle)
 
 
@@ -159,6 +163,9 @@ def test_base_fall_back_with_no_way_out_is_trapped_and_destroyed() -> None:
     battle = make_battle(loser, ring, dice=[3, 4])
     fall_back(battle, loser, "lost the combat")
     assert loser.destroyed
+    # Fall Back 2D6 = 3 + 4 = 7": the log says it cannot be made
+    trapped = [(e.unit, e.why) for e in of_kind(battle, "trapped")]
+    assert trapped == [("M [m]", 'it cannot fall back 7"')]
     assert [e.cause for e in of_kind(battle, "casualty")] == ["trapped while falling back"]
     assert all_dice_used(battle)
 

@@ -12,7 +12,12 @@ from dataclasses import dataclass, field
 
 from hammerlab.editions.waffle.allocation import allocate_wounds
 from hammerlab.editions.waffle.combat import Combat, in_contact, locks, units_in_contact
-from hammerlab.editions.waffle.events import CombatResolved, SweepingAdvance
+from hammerlab.editions.waffle.events import (
+    CombatOver,
+    CombatResolved,
+    SweepBarred,
+    SweepingAdvance,
+)
 from hammerlab.editions.waffle.morale import morale_check
 from hammerlab.editions.waffle.movement import choose_intent, fall_back, goal_of
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult
@@ -123,7 +128,7 @@ def combat_result(battle: Battle, combat: Combat) -> Outcome:
     winner = ""
     if len(standing) == 1:
         winner = standing[0]
-        battle.say("assault", f"only units of {winner} are left: the combat is over")
+        battle.emit(CombatOver(winner))
     elif len(standing) > 1 and len(leaders) == 1:
         winner = leaders[0]
     losers: tuple[tuple[Unit, int], ...] = ()
@@ -168,7 +173,7 @@ def sweeping_advances(
         if not chased or any(f.id not in fled and not f.destroyed for f in foes):
             continue
         if (bar := sweep_bar(unit)) is not None:
-            battle.say("assault", f"{unit.label} may not make a Sweeping Advance ({bar})")
+            battle.emit(SweepBarred(unit.label, bar))
             continue
         if _will_sweep(battle, unit, chased):
             sweepers.append((unit, chased))

@@ -365,6 +365,35 @@ class BlowsStruck(Event):
 
 
 @dataclass(frozen=True)
+class CombatBegun(Event):
+    """A combat's fight begins (seed 001, the Fight sub-phase): ``units``, every unit
+    in it, said before its Fear tests and blows (:func:`fight.fight_sub_phase`)."""
+
+    kind: ClassVar[str] = "combat_begun"
+    units: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return f"combat: {', '.join(self.units)}"
+
+
+@dataclass(frozen=True)
+class BlowsLost(Event):
+    """A group's blows lost: the blows ``unit`` would strike with ``weapon`` at ``target``,
+    which other blows of the same Initiative step already wiped out (no model is left to
+    take them; :func:`fight.strike`). No die is rolled."""
+
+    kind: ClassVar[str] = "blows_lost"
+    unit: str
+    weapon: str
+    target: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.unit}: {self.target} is wiped out; {self.weapon} blows lost"
+
+
+@dataclass(frozen=True)
 class InitiativeStep(Event):
     """The fight comes to an Initiative step (6th/7th edition, as remembered: models
     strike in Initiative order, the highest first; :func:`fight.fight`): said once,
@@ -454,3 +483,74 @@ class SweepingAdvance(Event):
             f"{self.unit} sweeps at {self.fleeing}: {self.total} against "
             f"{self.fleeing_total}: {self.fleeing} {outcome}"
         )
+
+
+@dataclass(frozen=True)
+class CombatOver(Event):
+    """Only units of ``winner`` are left in a combat (seed 001, Determine Assault
+    Results): the combat is over, the other side having no unit left, and no Morale
+    check is taken; said before its :class:`CombatResolved`."""
+
+    kind: ClassVar[str] = "combat_over"
+    winner: str
+
+    @property
+    def text(self) -> str:
+        return f"only units of {self.winner} are left: the combat is over"
+
+
+@dataclass(frozen=True)
+class SweepBarred(Event):
+    """A winning unit free to make a Sweeping Advance may not, by ``rule``
+    (:func:`special_rules.sweep_bar`: Terminator Armour, Immobile)."""
+
+    kind: ClassVar[str] = "sweep_barred"
+    unit: str
+    rule: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.unit} may not make a Sweeping Advance ({self.rule})"
+
+
+@dataclass(frozen=True)
+class MoraleAutoPassed(Event):
+    """A unit passes a Morale check without a roll by ``rule`` (Fearless and the like:
+    :func:`morale.passes_automatically`); ``reason``: what the check was for."""
+
+    kind: ClassVar[str] = "morale_auto_passed"
+    unit: str
+    rule: str
+    reason: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.unit} is {self.rule}: Morale check passed ({self.reason})"
+
+
+@dataclass(frozen=True)
+class BrokenAgain(Event):
+    """A unit already falling back loses a combat (it was caught by a charge): it
+    breaks again without a test (:func:`morale.morale_check`); ``reason``: the check's."""
+
+    kind: ClassVar[str] = "broken_again"
+    unit: str
+    reason: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.unit} was already falling back: it breaks ({self.reason})"
+
+
+@dataclass(frozen=True)
+class Trapped(Event):
+    """Trapped!: a falling-back unit cannot make its Fall Back move (``why``) and is
+    destroyed (:func:`movement.fall_back`); its casualties follow."""
+
+    kind: ClassVar[str] = "trapped"
+    unit: str
+    why: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.unit} is trapped: {self.why}"

@@ -37,7 +37,12 @@ from hammerlab.editions.waffle.difficult_charge import (
     strikes_at_initiative_one,
     tell_slowed_charge,
 )
-from hammerlab.editions.waffle.events import BlowsStruck, InitiativeStep
+from hammerlab.editions.waffle.events import (
+    BlowsLost,
+    BlowsStruck,
+    CombatBegun,
+    InitiativeStep,
+)
 from hammerlab.editions.waffle.fear import fear_tests, majority_weapon_skill, weapon_skill
 from hammerlab.editions.waffle.fear import forget as forget_fear
 from hammerlab.editions.waffle.hammer_of_wrath import STEP as HAMMER_STEP
@@ -97,7 +102,7 @@ def fight_sub_phase(battle: Battle, player: str) -> None:
     for combat in combats(battle):
         if len({u.player for u in combat.units if not u.destroyed}) < 2:
             continue
-        battle.say("fight", f"combat: {', '.join(u.label for u in combat.units)}")
+        battle.emit(CombatBegun(tuple(u.label for u in combat.units)))
         fear_tests(battle, combat)
         resolve_assault(battle, combat, fight(battle, combat, player), player)
     forget_fear(battle)
@@ -398,7 +403,7 @@ def strike(battle: Battle, plan: Blows, step: int, attackers: list[Model]) -> No
     """
     unit, weapon, target = plan.unit, plan.weapon, plan.target
     if target.destroyed:
-        battle.say("fight", f"{unit.label}: {target.label} is wiped out; {weapon.name} blows lost")
+        battle.emit(BlowsLost(unit.label, weapon.name, target.label))
         return
     watched = [
         w.blows(battle, unit, plan.models, weapon, target)

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from hammerlab.editions.waffle.characteristics import leadership
-from hammerlab.editions.waffle.events import LeadershipTest
+from hammerlab.editions.waffle.events import BrokenAgain, LeadershipTest, MoraleAutoPassed
 from hammerlab.editions.waffle.movement import fall_back
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import is_vehicle
@@ -152,13 +152,13 @@ def morale_check(
         return True  # 7th edition: vehicles have no Leadership and take no Morale checks
     if st(battle, unit).falling_back:
         if assault:
-            battle.say("morale", f"{unit.label} was already falling back: it breaks ({reason})")
+            battle.emit(BrokenAgain(unit.label, reason))
         return not assault
     if st(battle, unit).locked_in_combat and not assault:
         return True
     rule = passes_automatically(unit, MORALE_CHECK)
     if rule is not None:
-        battle.say("morale", f"{unit.label} is {rule}: Morale check passed ({reason})")
+        battle.emit(MoraleAutoPassed(unit.label, rule, reason))
         return True
     total_penalty = morale_check_penalty(battle, unit, penalty)
     if leadership_test(battle, unit, MORALE_CHECK, -total_penalty, reason):

@@ -14,7 +14,7 @@ from shapely.geometry import Point
 from shapely.ops import nearest_points
 
 from hammerlab.editions.waffle.characteristics import invulnerable_save
-from hammerlab.editions.waffle.events import ReactionDeclared
+from hammerlab.editions.waffle.events import ReactionDeclared, Trapped
 from hammerlab.editions.waffle.flank import FLANK, flank_route
 from hammerlab.editions.waffle.placement import EPSILON, in_the_way, path_gap
 from hammerlab.editions.waffle.profiles import stats_of
@@ -554,7 +554,7 @@ def fall_back(battle: Battle, unit: Unit, why: str) -> None:
 
 def _trapped(battle: Battle, unit: Unit, why: str) -> None:
     """Trapped!: the falling-back ``unit`` is destroyed, the log saying ``why``."""
-    battle.say("morale", f"{unit.label} is trapped: {why}")
+    battle.emit(Trapped(unit.label, why))
     for model in unit.alive_models:
         remove_casualty(battle, unit, model, "trapped while falling back")
 
