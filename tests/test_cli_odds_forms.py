@@ -279,6 +279,13 @@ MARINES = str(Path(__file__).parent / "data" / "bsdata-7e" / "Space Marines - Co
           "--profile", "Frag", "--target", "Boyz", "--models", "30"],
          "--models: copies of Grenade Launcher (Frag) in Intercessor Squad: at most 1 "
          "(1 Intercessor Sergeant), not 30"),
+        # wh40kdc: an Intercessor Squad of 5 to 10 models (the dataset's model_count; the
+        # Sergeant and the Intercessors each with a bolt rifle): 1 + 9 at most (before:
+        # 30 answered, the Intercessors' entry unbounded).
+        (["-r", "core11", "--attacker", "Intercessor Squad", "--weapon", "Bolt Rifle",
+          "--profile", "Focused Fire", "--target", "Boyz", "--models", "30"],
+         "--models: copies of Bolt Rifle (Focused Fire) in Intercessor Squad: at most 10 "
+         "(1 Intercessor Sergeant, 9 Intercessor), not 30"),
     ],
 )  # fmt: skip
 def test_the_library_form_refuses_more_firers_than_the_unit_can_field(

@@ -27,6 +27,21 @@ def test_library_intercessor_squad_reads_as_its_datasheet() -> None:
     assert ruleset().validate_datasheet(sheet) == []
 
 
+def test_library_unit_sizes_are_the_datasets_and_bound_the_resized_entry() -> None:
+    # The dataset's Intercessor Squad: model_count 5 to 10 (a Sergeant and 4 to 9
+    # Intercessors, its unit composition). Before session 23 no size was read: the
+    # Intercessors' entry had no bound (most_of None). A Spectrus Kill Team (3 to 21)
+    # counts 0 of its Infiltrator with an occulus bolt carbine: that option stays
+    # unbounded.
+    sheet = ruleset().find_unit("intercessor squad")
+    assert sheet.size_range == (5, 10)
+    assert [sheet.most_of(e) for e in sheet.entries] == [1, 9]
+    kill_team = ruleset().find_unit("Spectrus Kill Team")
+    assert kill_team.size_range == (3, 21)
+    occulus = next(e for e in kill_team.entries if "occulus" in e.profile.name)
+    assert occulus.count == 0 and kill_team.most_of(occulus) is None
+
+
 def test_library_names_query_and_shared_names() -> None:
     assert "Intercessor Squad" in ruleset().unit_names("intercessor")
     shared = [n for n in ruleset().unit_names("Rhino") if n.startswith("Rhino [")]

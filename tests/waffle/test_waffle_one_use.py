@@ -15,10 +15,27 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import BOLTGUN, GUARD, LASGUN, MARINE, A, B, make_battle, of_kind, squad, weapon
+from conftest import (
+    BOLT_PISTOL,
+    BOLTGUN,
+    GUARD,
+    LASGUN,
+    MARINE,
+    A,
+    B,
+    all_dice_used,
+    asked,
+    make_battle,
+    of_kind,
+    profile,
+    squad,
+    weapon,
+)
+from fight_kit import CHAINSWORD, north, south
 
 from hammerlab.analysis.game import Game
 from hammerlab.editions.waffle.attacks import fire_weapon, firing_models
+from hammerlab.editions.waffle.fight import fight_sub_phase
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.shooting import start_phase
@@ -27,6 +44,8 @@ from hammerlab.engine.units import Model, Unit
 from hammerlab.io.scenario import load_scenario
 
 MISSILE = weapon("Hunter-killer missile", "48", "8", "3", "Heavy 1, One Use Only")
+LANCE = weapon("Hunting Lance", "-", "+2", "3", "Melee, Specialist Weapon, One Use Only")
+"""The Astra Militarum catalogue's hunting lance, its Type as the catalogue writes it."""
 
 
 def test_the_catalogues_spellings_read_as_one_use_only_once() -> None:
@@ -41,9 +60,9 @@ def test_the_catalogues_spellings_read_as_one_use_only_once() -> None:
     for fired in (stormstrike, hellstrike, gorgon):
         assert weapon_of(fired).has_rule("One Use Only")
         assert weapon_of(fired).unsupported_rules() == []
-    # A melee weapon is not spent: its rule stays reported as not implemented.
-    lance = weapon("Hunting Lance", "-", "+2", "3", "Melee, Specialist Weapon, One Use Only")
-    assert weapon_of(lance).unsupported_rules() == ["One Use Only"]
+    # A melee weapon is spent too (once its fight's blows are struck): no rule of the
+    # Rough Riders' hunting lance is reported as not implemented (before: One Use Only).
+    assert weapon_of(LANCE).unsupported_rules() == []
 
 
 def test_a_one_use_weapon_fires_once_and_the_model_keeps_its_other_weapons() -> None:
@@ -134,3 +153,30 @@ def test_a_game_fires_the_missile_once_and_its_clone_and_saved_game_know_it(
         (marine,) = copy.battle.unit("team").models
         assert marine.weapons == ()
         assert copy.digest() == game.digest()
+
+
+def test_a_one_use_melee_weapon_is_spent_after_its_fights_blows() -> None:
+    # The rule: "can only be used once during the course of a battle". A Rough Rider
+    # (a.1: WS4 I4 A1) with a hunting lance and a pistol fights a model of I1 (b.1,
+    # A1, a chainsword). Two fight sub-phases, every blow missing (so a draw and the
+    # combat goes on), worked by hand:
+    # 1st: a.1 is asked between the lance and a close combat weapon (its pistol) and
+    #   takes the lance: 1 Attack (the lance is a Specialist Weapon, the pistol not,
+    #   so no +1 for two weapons) at I4, a 1 misses; b.1 at I1, a 1 misses. Then the
+    #   lance is spent: a weapon_spent event, and a.1 keeps only its pistol.
+    # 2nd: a.1 has no choice left (a pistol: a close combat weapon), is not asked,
+    #   and strikes 1 Attack with it; b.1 as before. (Before: the lance in both fights.)
+    rider = profile("Rough Rider", sv="5+")
+    a = squad("a", A, rider, [LANCE, BOLT_PISTOL], south([10]), name="Rough Riders")
+    b = squad("b", B, profile("Dummy", i=1, sv="-"), [CHAINSWORD], north([10]), name="B")
+    battle = make_battle(a, b, dice=[1, 1, 1, 1], script_a=[("melee_weapon", LANCE.name)])
+    fight_sub_phase(battle, A)
+    (spent,) = of_kind(battle, "weapon_spent")
+    assert (spent.unit, spent.model, spent.weapon) == ("Rough Riders [a]", "a.1", LANCE.name)
+    assert [w.name for w in a.models[0].weapons] == [BOLT_PISTOL.name]
+    fight_sub_phase(battle, A)
+    mine = [(e.weapon, e.attacks) for e in of_kind(battle, "blows") if e.unit == "Rough Riders [a]"]
+    assert mine == [(LANCE.name, 1), ("Close combat weapon", 1)]
+    assert len(asked(battle, A, "melee_weapon")) == 1
+    assert len(of_kind(battle, "weapon_spent")) == 1
+    assert all_dice_used(battle)

@@ -140,8 +140,9 @@ class Datasheet:
     size_range: tuple[int, int | None] | None = None
     """The fewest and most models a scenario's ``size`` may give the unit (``None``
     for the most: no maximum), where its source sets them: a BattleScribe
-    catalogue's constraints. ``None``: the source sets none (a library datasheet,
-    whose variable entry may shrink to nothing)."""
+    catalogue's constraints, the wh40kdc dataset's ``model_count``. ``None``: the
+    source sets none (a built-in library datasheet, whose variable entry may shrink
+    to nothing)."""
 
     @property
     def model_count(self) -> int:
@@ -153,10 +154,10 @@ class Datasheet:
         count, but for the entry a scenario's ``size`` resizes (the first variable one:
         ``analysis.battles``) as many as the unit's largest size leaves it
         (:attr:`size_range`), ``None`` where nothing bounds it (a variable entry of a
-        library datasheet, which has no largest size: the resized one, or a wargear
-        option the library counts 0 of, as the Kill Team Infiltrator with a
-        Deathwatch occulus bolt carbine)."""
-        if entry.variable and self.size_range is None:
+        library datasheet without a largest size, or a wargear option the source
+        counts 0 of, as the wh40kdc Kill Team Infiltrator with a Deathwatch occulus
+        bolt carbine: the datasheet keeps no bound of its own for it)."""
+        if entry.variable and (self.size_range is None or not entry.count):
             return None
         resized = next((e for e in self.entries if e.variable), None)
         if entry is not resized:

@@ -240,7 +240,20 @@ class _UnitReader:
             source=f"wh40kdc {self.unit.id} ({self.unit.faction_id}, "
             f"{version.get('dataslate', '?')})",
             notes=tuple(dict.fromkeys(self.notes)),
+            size_range=self._size_range(entries),
         )
+
+    def _size_range(self, entries: tuple[ModelEntry, ...]) -> tuple[int, int | None] | None:
+        """The sizes a scenario's ``size`` may give a unit with a variable entry
+        (:attr:`Datasheet.size_range`): from its default size (each model's minimum in
+        the dataset's unit composition) to the dataset's largest unit,
+        ``model_count.max`` (an Intercessor Squad: 5 to 10); ``None`` for a unit of
+        fixed size, or where the dataset gives no maximum."""
+        default = sum(e.count for e in entries)
+        most = (self.raw.get("model_count") or {}).get("max")
+        if not any(e.variable for e in entries) or most is None:
+            return None
+        return (default, max(default, int(most)))
 
     # --- models --------------------------------------------------------------
     def _rows(self) -> list[Raw]:

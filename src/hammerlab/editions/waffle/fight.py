@@ -51,6 +51,7 @@ from hammerlab.editions.waffle.hatred import BlowReroll, blow_reroll, first_roun
 from hammerlab.editions.waffle.icy_aura import STEP as ICY_STEP
 from hammerlab.editions.waffle.icy_aura import strike_icy_auras
 from hammerlab.editions.waffle.melee_grenades import grenade_options, is_melee_grenade, may_attack
+from hammerlab.editions.waffle.one_use import spend_struck_one_use
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import (
     ATTACK_WATCHERS,
@@ -119,7 +120,9 @@ def fight(battle: Battle, combat: Combat, player: str) -> FightRecord:
     Initiative strikes, all at once: casualties of the step still strike in
     it, and models killed in an earlier step never do. Challenges
     (:mod:`challenges`) are issued once weapons are chosen, and end with the
-    fight if one of their models was slain.
+    fight if one of their models was slain. Once all blows are struck, a model
+    that struck with a One Use Only weapon has spent it
+    (:func:`one_use.spend_struck_one_use`).
     """
     units = sorted(combat.units, key=lambda u: u.player != player)
     record = FightRecord()
@@ -130,6 +133,7 @@ def fight(battle: Battle, combat: Combat, player: str) -> FightRecord:
         tell_slowed_charge(battle, unit)
     record.note_contacts(units)
     owed = hammers(battle, units)
+    struck: dict[str, tuple[Unit, list[Model]]] = {}
     for step in range(10, 0, -1):
         heading = StepHeading(battle, step)  # said before the step's first Pile In move
         for unit in units:
@@ -146,8 +150,10 @@ def fight(battle: Battle, combat: Combat, player: str) -> FightRecord:
                 pile_in(battle, unit, waiting, _foes(unit, units), heading)
         record.note_contacts(units)
         hammer = owed if step == HAMMER_STEP else []
-        _initiative_step(battle, units, step, record, hammer, heading)
+        for plan in _initiative_step(battle, units, step, record, hammer, heading):
+            struck.setdefault(plan.unit.id, (plan.unit, []))[1].extend(plan.models)
     end_challenges(battle, units)
+    spend_struck_one_use(battle, struck, record.weapons)
     return record
 
 
@@ -305,12 +311,14 @@ def _initiative_step(
     record: FightRecord,
     owed: list[Hammer],
     heading: StepHeading,
-) -> None:
+) -> list[Blows]:
     """Everyone engaged with this Initiative picks a target, then all strike; the
     Hammer of Wrath hits ``owed`` (at Initiative 10) and the Icy Aura hits (at
     Initiative 1, :func:`icy_aura.strike_icy_auras`) first, but the models they
     slay still strike in this step (:func:`hammer_of_wrath.strike_hammers`). The
-    step's ``heading`` comes first, unless its Pile In moves already said it."""
+    step's ``heading`` comes first, unless its Pile In moves already said it.
+    Returns the blows struck at a target still standing (blows at a target wiped
+    out earlier in the step are lost: no weapon is used)."""
     plans: list[Blows] = []
     for unit in units:
         foes = _foes(unit, units)
@@ -338,8 +346,12 @@ def _initiative_step(
     if step == ICY_STEP:
         strike_icy_auras(battle, units)
     attackers = {u.id: u.alive_models for u in units}
+    struck: list[Blows] = []
     for plan in plans:
+        if not plan.target.destroyed:
+            struck.append(plan)
         strike(battle, plan, step, attackers[plan.unit.id])
+    return struck
 
 
 def _strikers(battle: Battle, unit: Unit, units: list[Unit]) -> list[Model]:

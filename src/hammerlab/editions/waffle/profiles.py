@@ -67,8 +67,8 @@ the Force power, ``psychic_powers.FORCE``; Melta, Lance, Armourbane and Haywire
 against vehicles only, ``armour.armour_attack``; Skyfire, ``flyers.snap_against``;
 Grenade, one thrown per unit per phase, ``firing_modes``; Assault Grenades, the
 Orks' stikkbombs' rule in the data, no Initiative 1 after a charge through
-difficult terrain, ``difficult_charge.is_assault_grenade``; One Use Only, a ranged
-weapon spent once fired, ``one_use``)."""
+difficult terrain, ``difficult_charge.is_assault_grenade``; One Use Only, a weapon
+spent once fired or once its fight's blows are struck, ``one_use``)."""
 RULE_SPELLINGS = {
     "gets hot!": "Gets Hot",
     "unwieldly": "Unwieldy",
@@ -368,14 +368,8 @@ class WeaponProfile:
         return None
 
     def unsupported_rules(self) -> list[str]:
-        """Special rules the engine does not resolve: One Use Only on a melee weapon too
-        (only a ranged weapon is spent: ``one_use``)."""
-        return [
-            r
-            for r in self.rules
-            if r.split(" (")[0].lower() not in _LOWER_RULES
-            or (not self.is_ranged and r.lower() == ONE_USE.lower())
-        ]
+        """Special rules the engine does not resolve."""
+        return [r for r in self.rules if r.split(" (")[0].lower() not in _LOWER_RULES]
 
 
 def single_hit(
