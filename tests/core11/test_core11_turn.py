@@ -55,6 +55,7 @@ from hammerlab.engine.controllers import FirstChoiceController
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.engine.decisions import Choice, Decision
 from hammerlab.engine.events import PhaseChanged
+from hammerlab.engine.geometry import Vec
 from hammerlab.engine.geometry import base_distance as gap
 from hammerlab.engine.units import Unit
 from hammerlab.io.scenario import load_scenario, parse_scenario
@@ -389,6 +390,50 @@ def test_a_melee_weapon_is_not_fired_in_the_shooting_phase_and_fight_uses_only_m
     assert [e.weapon for e in events(fight_, AttacksResolved)] == ["blade"]
 
 
+def _brawlers_between(count: int, left: Vec, right: Vec) -> tuple[Unit, Unit, Unit]:
+    """Brawlers [a]: ``count`` models with a blade of A2 (WS 3+) in a line 2" apart from
+    (10, 10); B's Left [l] and Right [r], one model each, at ``left`` and ``right``."""
+    a = place("a", sheet("Brawlers", count=count, weapons=[blade(attacks="2")]), "A", (10, 10))
+    for i, model in enumerate(a.models):
+        model.position = (10 + 2 * i, 10)
+    return a, place("l", sheet("Left"), "B", left), place("r", sheet("Right"), "B", right)
+
+
+def test_04_melee_models_engaged_with_different_units_each_attack_one_they_are_engaged_with() -> (
+    None
+):
+    """Review s24 (core11, finding 1): one target per melee weapon left the models
+    engaged only with the other enemy unit without attacks (4 of 8). Making Attacks
+    (04), read as in the 10th edition: a model's melee target is an enemy unit it is
+    within engagement range (2") of. Five Brawlers at x = 10, 12, 14, 16, 18 (y = 10);
+    Left's model at (11, 11.5) is sqrt(1 + 1.5^2) - 1.26 = 0.54" from a.1 and a.2 and
+    sqrt(3^2 + 1.5^2) - 1.26 = 2.09" from a.3; Right's at (17, 11.5) the same from a.4,
+    a.5 and a.3. So a.1 and a.2 make 2 x 2 = 4 attacks at Left, a.4 and a.5 4 at Right,
+    a.3 none: 8 in all, each group's only target taken without asking. The dice are 1s
+    (misses)."""
+    a, left, right = _brawlers_between(5, (11, 11.5), (17, 11.5))
+    fight_ = battle([a, left, right], dice=[1] * 8)
+    fight(game(fight_), a)
+    blows = [(e.target, e.attacks, e.hits) for e in events(fight_, AttacksResolved)]
+    assert blows == [("Left [l]", 4, 0), ("Right [r]", 4, 0)]
+
+
+def test_04_a_model_engaged_with_two_units_selects_one_and_joins_those_attacking_it() -> None:
+    """Brawlers at x = 10, 12, 14; Left's model at (11, 11.5) is 0.54" from a.1 and a.2
+    (2.09" from a.3), Right's at (13, 11.5) 0.54" from a.2 and a.3. a.1 may target
+    Left only, a.3 Right only; a.2 either: the player is asked for it alone and picks
+    Right. Left takes 2 attacks (a.1), Right 4 (a.2 and a.3 in one group). Dice 1s."""
+    a, left, right = _brawlers_between(3, (11, 11.5), (13, 11.5))
+    fight_ = battle(
+        [a, left, right], dice=[1] * 6, controllers={"A": script(("target", "Right [r]"))}
+    )
+    fight(game(fight_), a)
+    blows = [(e.target, e.attacks) for e in events(fight_, AttacksResolved)]
+    assert blows == [("Left [l]", 2), ("Right [r]", 4)]
+    [asked] = [d for d in fight_.log.of_kind("decision")]
+    assert "Right [r]" in asked.text
+
+
 def test_the_whole_game_example_plays_every_phase_for_three_turns() -> None:
     """examples/core11_whole_game.toml: Command, Movement, Shooting, Charge and Fight
     for both players in each of three turns, the AI on both sides. Seed 4: the Boyz
@@ -566,7 +611,8 @@ def test_a_model_out_of_engagement_range_is_reported_so_not_out_of_sight() -> No
     with the shooting words "no model in range and sight"; melee needs engagement
     range (2") alone. The Sergeant (blade) stands 4 - 1.26 = 2.74" from the enemy,
     the trooper (fists) 2.5 - 1.26 = 1.24": the unit is engaged, the blade strikes no
-    blow and says why."""
+    blow and says why. Since review s24 (core11 1) a model's melee target is a unit it
+    is engaged with, so the blade gets no target and the line names none."""
     profile = sheet("Squad").entries[0].profile
     fists = Weapon("fists", {"Range": "Melee", "A": "1", "WS": "3+", "S": "4", "AP": "0", "D": "1"})
     entries = (ModelEntry(profile, 1, (blade(),), 32.0), ModelEntry(profile, 1, (fists,), 32.0))
@@ -576,5 +622,5 @@ def test_a_model_out_of_engagement_range_is_reported_so_not_out_of_sight() -> No
     fight_ = battle([a, b], dice=[1])
     fight(game(fight_), a)
     said = [e.message for e in fight_.log.events if e.kind == "message"]
-    assert "  blade: no model within engagement range of Foes [b]" in said
+    assert "  blade: no model within engagement range of an enemy unit" in said
     assert not any("range and sight" in m for m in said)
