@@ -99,26 +99,30 @@ def test_08_02_both_players_gain_1_cp_and_08_03_battle_shock_at_half_strength() 
 
 def test_11_02_charge_roll_2d6_and_charge_move_ends_engaged_with_fights_first() -> None:
     """Gap 8 - 1.26 = 6.74"; charge roll 3 + 4 = 7 reaches it. The block moves toward
-    the target in 7/40" steps until the leading base would cross the target's: 38
-    steps, 6.65", a gap of 0.09" (engaged). 11.04 After moving: Fights First."""
+    the target until the leading base touches the target's: 6.74", to y = 18 - 1.26 =
+    16.74, in base contact (engaged). Until session 24 it stopped at the last whole
+    7/40" step that fit, 38 steps, 6.65", 0.09" short (review s24, core11 2). 11.04
+    After moving: Fights First."""
     a = place("a", sheet("Squad", weapons=[blade()]), "A", (10, 10))
     b = place("b", sheet("Foes"), "B", (10, 18))
     fight_ = battle([a, b], dice=[3, 4])
     state = game(fight_)
     run_phase(fight_, CHARGE, "A")
-    assert a.models[0].position == pytest.approx((10, 16.65))
+    assert a.models[0].position == pytest.approx((10, 18 - RADII), abs=1e-6)
+    assert gap(a.models[0], b.models[0]) == pytest.approx(0, abs=1e-6)
     assert is_engaged(fight_, a) and a.status.charged and state.charged_this_turn(a)
     [resolved] = events(fight_, ChargeResolved)
-    assert (resolved.roll, resolved.succeeded, resolved.distance) == (7, True, 6.65)
+    assert (resolved.roll, resolved.succeeded, resolved.distance) == (7, True, 6.74)
 
 
 def test_11_04_facing_lines_charge_straight_ahead_and_every_model_ends_engaged() -> None:
     """11.04 While moving: "Each model that can end its move engaged with one or more
     charge targets must do so." Two lines of five, 2" apart within each line, 5" apart
     (gap 5 - 1.26 = 3.74"); charge roll 2 + 5 = 7. Every pair of facing models is as
-    close: from a.1 toward b.1 the block goes straight ahead, in steps of 5/40 =
-    0.125" until a base would cross: 29 steps, 3.625", leaving each model 0.115" from
-    the one it faces; all five engaged. From the unit's centre toward b.1 it went
+    close: from a.1 toward b.1 the block goes straight ahead until the bases touch:
+    3.74", to y = 25 - 1.26 = 23.74, each model in base contact with the one it faces;
+    all five engaged (until session 24 it stopped at the last whole 5/40" step, 29
+    steps, 3.625", 0.115" short). From the unit's centre toward b.1 it went
     diagonally and left a.1 2.09" from every enemy (review s22, note 2): four."""
     a = place("a", sheet("Squad", count=5), "A", (16, 20))
     b = place("b", sheet("Foes", count=5), "B", (16, 25))
@@ -127,7 +131,7 @@ def test_11_04_facing_lines_charge_straight_ahead_and_every_model_ends_engaged()
     fight_ = battle([a, b], dice=[2, 5])
     charge_with(game(fight_), a)
     for i, model in enumerate(a.models):
-        assert model.position == pytest.approx((16 + 2 * i, 23.625))
+        assert model.position == pytest.approx((16 + 2 * i, 25 - RADII), abs=1e-6)
     for model in a.models:
         assert any(gap(model, e) <= 2 for e in b.models), model.id
 
@@ -302,6 +306,66 @@ def test_12_03_pile_in_up_to_3_inches_ends_engaged_and_short_of_the_base() -> No
     assert [(e.unit, e.move, e.distance) for e in events(fight_, CloseMove)] == [
         ("Squad [a]", "pile-in", 2.17),
     ]
+
+
+def test_12_03_facing_lines_pile_in_straight_ahead_and_every_model_ends_closer() -> None:
+    """Review s24 (core11, finding 2): two facing lines of five, 2" apart within each
+    line, gap 0.2" between each facing pair (centres 1.2598 + 0.2 = 1.4598" apart). From
+    the unit's centre toward b.1 the pile-in went 1.28" diagonally and a.1 ended
+    0.315" from every enemy, farther than its 0.2" (12.03: "Each model that is moved
+    must end its move closer to the closest pile-in target"). From a.1 toward b.1 the
+    block goes straight ahead, capped at the 1.4598" to b.1, in steps of 1.4598/40 =
+    0.036496": 5 steps (0.18248") fit the 0.2" gap, 6 (0.21898") do not; each model
+    ends 0.01752" from the one it faces."""
+    a = place("a", sheet("Squad", count=5), "A", (16, 10))
+    b = place("b", sheet("Foes", count=5), "B", (16, 10 + RADII + 0.2))
+    for i, (mine, theirs) in enumerate(zip(a.models, b.models, strict=True)):
+        mine.position, theirs.position = (16 + 2 * i, 10), (16 + 2 * i, 10 + RADII + 0.2)
+    fight_ = battle([a, b])
+    state = game(fight_)
+    close_move(state, a, PILE_IN, pile_in_targets(state, a), PILE_IN_DISTANCE)
+    for i, (mine, theirs) in enumerate(zip(a.models, b.models, strict=True)):
+        assert mine.position == pytest.approx((16 + 2 * i, 10.18248), abs=1e-5)
+        assert gap(mine, theirs) == pytest.approx(0.01752, abs=1e-5)
+
+
+def test_12_03_a_pile_in_that_would_carry_a_model_away_from_its_closest_target_is_not_made() -> (
+    None
+):
+    """Squad's a.1 at (10, 10) is engaged with Foes (one model at (10, 12.5): gap 2.5 -
+    1.26 = 1.24"), a.2 at (14, 10) with Others (one model at (14, 7.5): 1.24"); a.2 is
+    sqrt(4^2 + 2.5^2) - 1.26 = 3.46" from the Foes, so Others is its closest pile-in
+    target. Both targets are 1.24" away; the Foes come first. Every line toward the
+    Foes' model (straight up from a.1, or up and left from the centre) carries a.2
+    away from the Others' model below it, which 12.03 forbids ("Each model that is
+    moved must end its move closer to the closest pile-in target"); the block cannot
+    move a.1 alone: no move, nothing asked. Until session 24 it went 0.90" up and left
+    and a.2 ended 1.99" from the Others."""
+    a = place("a", sheet("Squad", count=2), "A", (10, 10))
+    a.models[1].position = (14, 10)
+    b = place("b", sheet("Foes"), "B", (10, 12.5))
+    c = place("c", sheet("Others"), "B", (14, 7.5))
+    fight_ = battle([a, b, c], controllers={"A": script()})
+    state = game(fight_)
+    close_move(state, a, PILE_IN, pile_in_targets(state, a), PILE_IN_DISTANCE)
+    assert [m.position for m in a.models] == [(10, 10), (14, 10)]
+    assert events(fight_, CloseMove) == []
+
+
+def test_12_03_after_a_charge_that_reaches_no_pile_in_is_offered() -> None:
+    """The facing lines of the 11.04 test charge into base contact (roll 7 against
+    3.74"); 12.03: "Models in base-contact with one or more enemy models cannot be
+    moved", so the pile-in step asks nothing (a strict script with no answer). Until
+    session 24 the charge stopped 0.115" short and a pile-in was offered."""
+    a = place("a", sheet("Squad", count=5), "A", (16, 20))
+    b = place("b", sheet("Foes", count=5), "B", (16, 25))
+    for i, (mine, theirs) in enumerate(zip(a.models, b.models, strict=True)):
+        mine.position, theirs.position = (16 + 2 * i, 20), (16 + 2 * i, 25)
+    fight_ = battle([a, b], dice=[2, 5], controllers={"A": script(), "B": script()})
+    state = game(fight_)
+    charge_with(state, a)
+    pile_in_step(state)
+    assert events(fight_, CloseMove) == []
 
 
 def _hair_short(new_enemy: bool, answers: tuple[tuple[str, str], ...]) -> tuple[Battle, Unit]:
