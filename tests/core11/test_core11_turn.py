@@ -55,6 +55,7 @@ from hammerlab.engine.controllers import FirstChoiceController
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.engine.decisions import Choice, Decision
 from hammerlab.engine.events import PhaseChanged
+from hammerlab.engine.geometry import Vec
 from hammerlab.engine.geometry import base_distance as gap
 from hammerlab.engine.units import Unit
 from hammerlab.io.scenario import load_scenario, parse_scenario
@@ -98,26 +99,30 @@ def test_08_02_both_players_gain_1_cp_and_08_03_battle_shock_at_half_strength() 
 
 def test_11_02_charge_roll_2d6_and_charge_move_ends_engaged_with_fights_first() -> None:
     """Gap 8 - 1.26 = 6.74"; charge roll 3 + 4 = 7 reaches it. The block moves toward
-    the target in 7/40" steps until the leading base would cross the target's: 38
-    steps, 6.65", a gap of 0.09" (engaged). 11.04 After moving: Fights First."""
+    the target until the leading base touches the target's: 6.74", to y = 18 - 1.26 =
+    16.74, in base contact (engaged). Until session 24 it stopped at the last whole
+    7/40" step that fit, 38 steps, 6.65", 0.09" short (review s24, core11 2). 11.04
+    After moving: Fights First."""
     a = place("a", sheet("Squad", weapons=[blade()]), "A", (10, 10))
     b = place("b", sheet("Foes"), "B", (10, 18))
     fight_ = battle([a, b], dice=[3, 4])
     state = game(fight_)
     run_phase(fight_, CHARGE, "A")
-    assert a.models[0].position == pytest.approx((10, 16.65))
+    assert a.models[0].position == pytest.approx((10, 18 - RADII), abs=1e-6)
+    assert gap(a.models[0], b.models[0]) == pytest.approx(0, abs=1e-6)
     assert is_engaged(fight_, a) and a.status.charged and state.charged_this_turn(a)
     [resolved] = events(fight_, ChargeResolved)
-    assert (resolved.roll, resolved.succeeded, resolved.distance) == (7, True, 6.65)
+    assert (resolved.roll, resolved.succeeded, resolved.distance) == (7, True, 6.74)
 
 
 def test_11_04_facing_lines_charge_straight_ahead_and_every_model_ends_engaged() -> None:
     """11.04 While moving: "Each model that can end its move engaged with one or more
     charge targets must do so." Two lines of five, 2" apart within each line, 5" apart
     (gap 5 - 1.26 = 3.74"); charge roll 2 + 5 = 7. Every pair of facing models is as
-    close: from a.1 toward b.1 the block goes straight ahead, in steps of 5/40 =
-    0.125" until a base would cross: 29 steps, 3.625", leaving each model 0.115" from
-    the one it faces; all five engaged. From the unit's centre toward b.1 it went
+    close: from a.1 toward b.1 the block goes straight ahead until the bases touch:
+    3.74", to y = 25 - 1.26 = 23.74, each model in base contact with the one it faces;
+    all five engaged (until session 24 it stopped at the last whole 5/40" step, 29
+    steps, 3.625", 0.115" short). From the unit's centre toward b.1 it went
     diagonally and left a.1 2.09" from every enemy (review s22, note 2): four."""
     a = place("a", sheet("Squad", count=5), "A", (16, 20))
     b = place("b", sheet("Foes", count=5), "B", (16, 25))
@@ -126,7 +131,7 @@ def test_11_04_facing_lines_charge_straight_ahead_and_every_model_ends_engaged()
     fight_ = battle([a, b], dice=[2, 5])
     charge_with(game(fight_), a)
     for i, model in enumerate(a.models):
-        assert model.position == pytest.approx((16 + 2 * i, 23.625))
+        assert model.position == pytest.approx((16 + 2 * i, 25 - RADII), abs=1e-6)
     for model in a.models:
         assert any(gap(model, e) <= 2 for e in b.models), model.id
 
@@ -303,6 +308,66 @@ def test_12_03_pile_in_up_to_3_inches_ends_engaged_and_short_of_the_base() -> No
     ]
 
 
+def test_12_03_facing_lines_pile_in_straight_ahead_and_every_model_ends_closer() -> None:
+    """Review s24 (core11, finding 2): two facing lines of five, 2" apart within each
+    line, gap 0.2" between each facing pair (centres 1.2598 + 0.2 = 1.4598" apart). From
+    the unit's centre toward b.1 the pile-in went 1.28" diagonally and a.1 ended
+    0.315" from every enemy, farther than its 0.2" (12.03: "Each model that is moved
+    must end its move closer to the closest pile-in target"). From a.1 toward b.1 the
+    block goes straight ahead, capped at the 1.4598" to b.1, in steps of 1.4598/40 =
+    0.036496": 5 steps (0.18248") fit the 0.2" gap, 6 (0.21898") do not; each model
+    ends 0.01752" from the one it faces."""
+    a = place("a", sheet("Squad", count=5), "A", (16, 10))
+    b = place("b", sheet("Foes", count=5), "B", (16, 10 + RADII + 0.2))
+    for i, (mine, theirs) in enumerate(zip(a.models, b.models, strict=True)):
+        mine.position, theirs.position = (16 + 2 * i, 10), (16 + 2 * i, 10 + RADII + 0.2)
+    fight_ = battle([a, b])
+    state = game(fight_)
+    close_move(state, a, PILE_IN, pile_in_targets(state, a), PILE_IN_DISTANCE)
+    for i, (mine, theirs) in enumerate(zip(a.models, b.models, strict=True)):
+        assert mine.position == pytest.approx((16 + 2 * i, 10.18248), abs=1e-5)
+        assert gap(mine, theirs) == pytest.approx(0.01752, abs=1e-5)
+
+
+def test_12_03_a_pile_in_that_would_carry_a_model_away_from_its_closest_target_is_not_made() -> (
+    None
+):
+    """Squad's a.1 at (10, 10) is engaged with Foes (one model at (10, 12.5): gap 2.5 -
+    1.26 = 1.24"), a.2 at (14, 10) with Others (one model at (14, 7.5): 1.24"); a.2 is
+    sqrt(4^2 + 2.5^2) - 1.26 = 3.46" from the Foes, so Others is its closest pile-in
+    target. Both targets are 1.24" away; the Foes come first. Every line toward the
+    Foes' model (straight up from a.1, or up and left from the centre) carries a.2
+    away from the Others' model below it, which 12.03 forbids ("Each model that is
+    moved must end its move closer to the closest pile-in target"); the block cannot
+    move a.1 alone: no move, nothing asked. Until session 24 it went 0.90" up and left
+    and a.2 ended 1.99" from the Others."""
+    a = place("a", sheet("Squad", count=2), "A", (10, 10))
+    a.models[1].position = (14, 10)
+    b = place("b", sheet("Foes"), "B", (10, 12.5))
+    c = place("c", sheet("Others"), "B", (14, 7.5))
+    fight_ = battle([a, b, c], controllers={"A": script()})
+    state = game(fight_)
+    close_move(state, a, PILE_IN, pile_in_targets(state, a), PILE_IN_DISTANCE)
+    assert [m.position for m in a.models] == [(10, 10), (14, 10)]
+    assert events(fight_, CloseMove) == []
+
+
+def test_12_03_after_a_charge_that_reaches_no_pile_in_is_offered() -> None:
+    """The facing lines of the 11.04 test charge into base contact (roll 7 against
+    3.74"); 12.03: "Models in base-contact with one or more enemy models cannot be
+    moved", so the pile-in step asks nothing (a strict script with no answer). Until
+    session 24 the charge stopped 0.115" short and a pile-in was offered."""
+    a = place("a", sheet("Squad", count=5), "A", (16, 20))
+    b = place("b", sheet("Foes", count=5), "B", (16, 25))
+    for i, (mine, theirs) in enumerate(zip(a.models, b.models, strict=True)):
+        mine.position, theirs.position = (16 + 2 * i, 20), (16 + 2 * i, 25)
+    fight_ = battle([a, b], dice=[2, 5], controllers={"A": script(), "B": script()})
+    state = game(fight_)
+    charge_with(state, a)
+    pile_in_step(state)
+    assert events(fight_, CloseMove) == []
+
+
 def _hair_short(new_enemy: bool, answers: tuple[tuple[str, str], ...]) -> tuple[Battle, Unit]:
     """Squad [a] (two models at (10, 10) and (14, 10), centre (12, 10)) is engaged with
     Foes [b] (one model at (12, 11.5), 2.5" from each: gap 2.5 - 1.26 = 1.24"), and a
@@ -387,6 +452,50 @@ def test_a_melee_weapon_is_not_fired_in_the_shooting_phase_and_fight_uses_only_m
     fight_ = battle([a, b], dice=[1])
     fight(game(fight_), a)
     assert [e.weapon for e in events(fight_, AttacksResolved)] == ["blade"]
+
+
+def _brawlers_between(count: int, left: Vec, right: Vec) -> tuple[Unit, Unit, Unit]:
+    """Brawlers [a]: ``count`` models with a blade of A2 (WS 3+) in a line 2" apart from
+    (10, 10); B's Left [l] and Right [r], one model each, at ``left`` and ``right``."""
+    a = place("a", sheet("Brawlers", count=count, weapons=[blade(attacks="2")]), "A", (10, 10))
+    for i, model in enumerate(a.models):
+        model.position = (10 + 2 * i, 10)
+    return a, place("l", sheet("Left"), "B", left), place("r", sheet("Right"), "B", right)
+
+
+def test_04_melee_models_engaged_with_different_units_each_attack_one_they_are_engaged_with() -> (
+    None
+):
+    """Review s24 (core11, finding 1): one target per melee weapon left the models
+    engaged only with the other enemy unit without attacks (4 of 8). Making Attacks
+    (04), read as in the 10th edition: a model's melee target is an enemy unit it is
+    within engagement range (2") of. Five Brawlers at x = 10, 12, 14, 16, 18 (y = 10);
+    Left's model at (11, 11.5) is sqrt(1 + 1.5^2) - 1.26 = 0.54" from a.1 and a.2 and
+    sqrt(3^2 + 1.5^2) - 1.26 = 2.09" from a.3; Right's at (17, 11.5) the same from a.4,
+    a.5 and a.3. So a.1 and a.2 make 2 x 2 = 4 attacks at Left, a.4 and a.5 4 at Right,
+    a.3 none: 8 in all, each group's only target taken without asking. The dice are 1s
+    (misses)."""
+    a, left, right = _brawlers_between(5, (11, 11.5), (17, 11.5))
+    fight_ = battle([a, left, right], dice=[1] * 8)
+    fight(game(fight_), a)
+    blows = [(e.target, e.attacks, e.hits) for e in events(fight_, AttacksResolved)]
+    assert blows == [("Left [l]", 4, 0), ("Right [r]", 4, 0)]
+
+
+def test_04_a_model_engaged_with_two_units_selects_one_and_joins_those_attacking_it() -> None:
+    """Brawlers at x = 10, 12, 14; Left's model at (11, 11.5) is 0.54" from a.1 and a.2
+    (2.09" from a.3), Right's at (13, 11.5) 0.54" from a.2 and a.3. a.1 may target
+    Left only, a.3 Right only; a.2 either: the player is asked for it alone and picks
+    Right. Left takes 2 attacks (a.1), Right 4 (a.2 and a.3 in one group). Dice 1s."""
+    a, left, right = _brawlers_between(3, (11, 11.5), (13, 11.5))
+    fight_ = battle(
+        [a, left, right], dice=[1] * 6, controllers={"A": script(("target", "Right [r]"))}
+    )
+    fight(game(fight_), a)
+    blows = [(e.target, e.attacks) for e in events(fight_, AttacksResolved)]
+    assert blows == [("Left [l]", 2), ("Right [r]", 4)]
+    [asked] = [d for d in fight_.log.of_kind("decision")]
+    assert "Right [r]" in asked.text
 
 
 def test_the_whole_game_example_plays_every_phase_for_three_turns() -> None:
@@ -566,7 +675,8 @@ def test_a_model_out_of_engagement_range_is_reported_so_not_out_of_sight() -> No
     with the shooting words "no model in range and sight"; melee needs engagement
     range (2") alone. The Sergeant (blade) stands 4 - 1.26 = 2.74" from the enemy,
     the trooper (fists) 2.5 - 1.26 = 1.24": the unit is engaged, the blade strikes no
-    blow and says why."""
+    blow and says why. Since review s24 (core11 1) a model's melee target is a unit it
+    is engaged with, so the blade gets no target and the line names none."""
     profile = sheet("Squad").entries[0].profile
     fists = Weapon("fists", {"Range": "Melee", "A": "1", "WS": "3+", "S": "4", "AP": "0", "D": "1"})
     entries = (ModelEntry(profile, 1, (blade(),), 32.0), ModelEntry(profile, 1, (fists,), 32.0))
@@ -576,5 +686,5 @@ def test_a_model_out_of_engagement_range_is_reported_so_not_out_of_sight() -> No
     fight_ = battle([a, b], dice=[1])
     fight(game(fight_), a)
     said = [e.message for e in fight_.log.events if e.kind == "message"]
-    assert "  blade: no model within engagement range of Foes [b]" in said
+    assert "  blade: no model within engagement range of an enemy unit" in said
     assert not any("range and sight" in m for m in said)

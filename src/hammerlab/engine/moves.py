@@ -20,6 +20,10 @@ OVERLAP_TOLERANCE = 1e-6
 """Bases that touch do not overlap (rounding of the geometry)."""
 STEPS = 40
 """A move is shortened in steps of 1/STEPS of its length until it is allowed."""
+LIMIT_PRECISION = 1e-7
+"""How near (inches) a move taken to the limit (:func:`longest_allowed`) ends to the
+first place it is not allowed: well under :data:`OVERLAP_TOLERANCE`, so bases it
+stops against touch."""
 
 
 def centre_of(unit: Unit) -> Vec:
@@ -39,15 +43,36 @@ def toward(unit: Unit, goal: Vec, distance: float, start: Vec | None = None) -> 
     return (end[0] - origin[0], end[1] - origin[1])
 
 
-def longest_allowed(vector: Vec, allowed: Callable[[Vec], bool]) -> Vec:
+def longest_allowed(vector: Vec, allowed: Callable[[Vec], bool], to_the_limit: bool = False) -> Vec:
     """The longest part of ``vector`` (in steps of 1/:data:`STEPS`) for which ``allowed``
-    holds; ``(0, 0)`` when none does."""
+    holds; ``(0, 0)`` when none does. With ``to_the_limit``, a move cut short goes on
+    past its last whole step, the step after it halved until it is under
+    :data:`LIMIT_PRECISION` long: a move stopped by a base ends touching it (a charge
+    whose roll reaches ends in base contact, not up to a step short of it)."""
     for step in range(STEPS, 0, -1):
         scale = step / STEPS
-        shift = (vector[0] * scale, vector[1] * scale)
-        if allowed(shift):
-            return shift
+        if allowed(_scaled(vector, scale)):
+            if to_the_limit and step < STEPS:
+                scale = _limit(vector, allowed, scale, (step + 1) / STEPS)
+            return _scaled(vector, scale)
     return (0.0, 0.0)
+
+
+def _scaled(vector: Vec, scale: float) -> Vec:
+    return (vector[0] * scale, vector[1] * scale)
+
+
+def _limit(vector: Vec, allowed: Callable[[Vec], bool], low: float, high: float) -> float:
+    """The part of ``vector`` between ``low`` (allowed) and ``high`` (not) found by
+    halving, to within :data:`LIMIT_PRECISION` inches: the last allowed."""
+    length = math.hypot(*vector)
+    while (high - low) * length > LIMIT_PRECISION:
+        middle = (low + high) / 2
+        if allowed(_scaled(vector, middle)):
+            low = middle
+        else:
+            high = middle
+    return low
 
 
 def path_clear(battle: Battle, models: Iterable[Model], vector: Vec, blocking: list[Model]) -> bool:

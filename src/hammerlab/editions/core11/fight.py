@@ -7,9 +7,11 @@ resolved by following these steps: 1. START OF FIGHT PHASE 2. PILE IN 3. FIGHT
 4. CONSOLIDATE 5. END OF FIGHT PHASE"
 
 Pile-in and consolidation moves are block moves (``engine/moves.py``) in a
-straight line toward the closest model of the closest target, up to 3"; a unit
-with a model in base contact with an enemy model does not move ("Models in
-base-contact with one or more enemy models cannot be moved."). Every choice of
+straight line toward the closest model of the closest target, up to 3", from the
+unit's model closest to it or from its centre (:func:`close_move_vector`); in a
+pile-in every model ends closer to the target closest to it, or the unit does not
+move; a unit with a model in base contact with an enemy model does not move
+("Models in base-contact with one or more enemy models cannot be moved."). Every choice of
 the phase (which unit fights, its fight type, whether a unit piles in or
 consolidates) is a decision inside the phase: the phase picks no units of one
 player, since both players act.
@@ -18,13 +20,15 @@ player, since both players act.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hammerlab.editions.core11.events import CloseMove, FightSelected
 from hammerlab.editions.core11.melee import fight
 from hammerlab.editions.core11.positions import (
     ENGAGEMENT_RANGE,
-    closest_model,
+    closest_pair,
+    distance_to,
     engaged_with,
     unit_distance,
 )
@@ -97,9 +101,11 @@ def _engaged_pairs(battle: Battle, unit: Unit, vector: Vec) -> set[tuple[str, st
     }
 
 
-def close_move_vector(game: Core11Game, unit: Unit, targets: list[Unit], distance: float) -> Vec:
-    """A pile-in or consolidation move: straight toward the closest model of the
-    closest target, up to ``distance``; no model crosses another base.
+def close_move_vector(
+    game: Core11Game, unit: Unit, targets: list[Unit], distance: float, pile_in: bool
+) -> Vec:
+    """A pile-in (``pile_in``) or consolidation move: straight toward the closest model
+    of the closest target, up to ``distance``; no model crosses another base.
 
     12.03 While moving: "Each model that is moved must end its move closer to the
     closest pile-in target, and engaged with it if possible."; After moving: "Your unit
@@ -108,6 +114,16 @@ def close_move_vector(game: Core11Game, unit: Unit, targets: list[Unit], distanc
     "Each model that started this move engaged with an enemy unit must still be engaged
     with that enemy unit."; Engaging Consolidation: "Your unit must be engaged with all
     of the selected enemy units." The unit must end engaged with the closest target.
+
+    Every model of the block moves, so in a pile-in each one must end closer to the
+    target closest to it (:func:`_closer`); a move that would leave one of them no
+    closer is cut until none is, or not made. As for the charge
+    (``charge.charge_vector``), two lines are tried, from the unit's model closest to
+    the target (first, and kept on a tie) and from its centre, and the one that ends
+    with more of its models engaged is taken, then with more (model, enemy unit) pairs
+    engaged, then the one that moves at all: from the centre alone a line of models
+    facing another as close piled in diagonally, and the end model moved away (review
+    s24, core11 2).
 
     A move shorter than one step of the search at the rule's ``distance`` (1/:data:`STEPS`
     of 3": 0.075") that engages no model anew is no move, ``(0, 0)``: the block move is
@@ -119,22 +135,49 @@ def close_move_vector(game: Core11Game, unit: Unit, targets: list[Unit], distanc
     if not targets or _in_base_contact(battle, unit):
         return (0.0, 0.0)
     closest = min(targets, key=lambda t: unit_distance(unit, t))
-    goal = closest_model(unit, closest).position
+    leader, goal = closest_pair(unit, closest)
     blocking = list(battle.other_models(unit))
     before = _engaged_pairs(battle, unit, (0.0, 0.0))
+    nearer = _closer(unit, targets) if pile_in else None
 
     def allowed(vector: Vec) -> bool:
         after = _engaged_pairs(battle, unit, vector)
         return (
             any(enemy == closest.id for _, enemy in after)
             and before <= after
+            and (nearer is None or nearer(vector))
             and path_clear(battle, unit.alive_models, vector, blocking)
         )
 
-    vector = longest_allowed(toward(unit, goal, distance), allowed)
+    def along(start: Vec | None) -> Vec:
+        return longest_allowed(toward(unit, goal.position, distance, start), allowed)
+
+    def engaging(vector: Vec) -> tuple[int, int, bool]:
+        pairs = _engaged_pairs(battle, unit, vector)
+        return len({model for model, _ in pairs}), len(pairs), vector != (0.0, 0.0)
+
+    vector = max((along(leader.position), along(None)), key=engaging)
     if math.hypot(*vector) < distance / STEPS and _engaged_pairs(battle, unit, vector) == before:
         return (0.0, 0.0)
     return vector
+
+
+def _closer(unit: Unit, targets: list[Unit]) -> Callable[[Vec], bool]:
+    """Whether, after ``unit`` moves by a vector, each of its models is closer to the
+    one of ``targets`` that was closest to it (12.03 While moving: "Each model that is
+    moved must end its move closer to the closest pile-in target")."""
+    aims = []
+    for model in unit.alive_models:
+        enemies = min(targets, key=lambda t: distance_to(model, t)).alive_models
+        aims.append((model, enemies, min(shifted_gap(model, (0.0, 0.0), e) for e in enemies)))
+
+    def closer(vector: Vec) -> bool:
+        return all(
+            min(shifted_gap(model, vector, e) for e in enemies) < start
+            for model, enemies, start in aims
+        )
+
+    return closer
 
 
 def pile_in_targets(game: Core11Game, unit: Unit) -> list[Unit]:
@@ -176,7 +219,7 @@ def close_move(
 ) -> None:
     """Offer ``unit`` its pile-in or consolidation move (the player "choose[s] to move"),
     and make it."""
-    vector = close_move_vector(game, unit, targets, distance)
+    vector = close_move_vector(game, unit, targets, distance, move == PILE_IN)
     if vector == (0.0, 0.0):
         return
     prompt = f"{unit.label}: make a {move} move?"
