@@ -579,10 +579,19 @@ def test_seed004_charging_models_end_in_base_contact_without_overlap() -> None:
     assert [e.model for e in charge_moves(battle)] == ["a.1", "a.2", "a.3"]
     assert a1.position == pytest.approx((30, 15))
     # a.2 is closer to b.1 (hypot(1.5, 6) - 1 = 5.18") than to b.2 (hypot(2, 6) - 1 =
-    # 5.32"), but b.1 is engaged: it touches b.2, the enemy model not yet in contact,
-    # on the straight line from b.2 toward a.2's start.
-    gap = math.hypot(2, 6)
-    assert a2.position == pytest.approx((33.5 - 2 / gap, 16 - 6 / gap))
+    # 5.32"), but b.1 is engaged: it touches b.2, the enemy model not yet in contact.
+    # 7th edition: "a charging model must end its charge move in unit coherency with
+    # another model in its own unit that has already moved": within 2" of a.1 at
+    # (30, 15), centres at most 3" apart. The spot on the straight line from b.2
+    # toward a.2's start, at angle t0 = atan2(-6, -2) = -108.43° round b.2, has its
+    # centre (33.18, 15.05) 3.18" from a.1's, 2.18" base to base: out of coherency.
+    # A spot at angle t, (33.5 + cos t, 16 + sin t), is within 3" of (30, 15) when
+    # 7 cos t + 2 sin t <= -5.25 (t0 gives -4.11). In 5° steps from t0 (each step's
+    # spot on the side away from a.1 first, which only moves farther): -113.43°
+    # gives -4.62, -118.43° -5.09, -123.43° -5.53: the third step toward a.1.
+    turn = math.atan2(-6, -2) - math.radians(15)
+    assert a2.position == pytest.approx((33.5 + math.cos(turn), 16 + math.sin(turn)))
+    assert base_distance(a1, a2) <= 2.0
     # a.3: both enemy models are now engaged; it touches the closer, b.1 (6.21"),
     # beside a.1, since the spot on the straight line would overlap a.1's base.
     assert in_contact(a3, b1) and in_contact(a1, b1) and in_contact(a2, b2)
