@@ -105,7 +105,9 @@ def _spot_round(
             if centre_distance(start, spot) > reach + EPSILON:
                 return None
             free = is_free(battle, model, spot, crowd)
-            walked = _way_to(model, spot, ways.bases, last.get(sign), beside, reach) if free else None
+            walked = (
+                _way_to(model, spot, ways.bases, last.get(sign), beside, reach) if free else None
+            )
             wanted = free and keeps_clear(model, spot, avoid) and coherent(model, spot, together)
             if walked is None and wanted:
                 walked = ways.detour(spot)  # round the other bases in the way
