@@ -30,7 +30,7 @@ from conftest import (
 from fight_kit import CHAINSWORD, GUARD, MARINE, north, south
 from test_waffle_vehicles import LEMAN_RUSS, vehicle_unit
 
-from hammerlab.editions.waffle.assault_results import combat_result, consolidate
+from hammerlab.editions.waffle.assault_results import combat_result, consolidate, pile_in
 from hammerlab.editions.waffle.combat import combats
 from hammerlab.editions.waffle.fight import fight_sub_phase
 from hammerlab.editions.waffle.special_rules import sweep_bar
@@ -513,6 +513,29 @@ def test_a_pile_in_keeps_1_inch_from_an_enemy_unit_outside_the_combat() -> None:
     for move in moves:
         gap = math.dist(move.end, c1.position) - 2 * c1.radius
         assert gap >= 1.0 - 1e-9
+
+
+def test_a_pile_in_goes_round_a_friendly_model_in_its_way() -> None:
+    """7th edition: Pile In moves "follow the same rules as charge moves" (2014
+    rulebook, as forums quote it), whose models "cannot move through friendly or
+    enemy models": they go round them. a.1 at (28, 20) stands behind f.1 (29, 20),
+    a model of another of A's units touching b.1 (30, 20). Straight toward b.1 it
+    cannot move at all (it touches f.1), and before session 24 it stayed put. Spots on
+    b.1 within 60° of due west overlap f.1 (a chord under 1"); the first free one,
+    on the +5° side tried first, is 240°, touching f.1, where f.1's 1" circle (the
+    centres a.1 may not come within) meets b.1's. a.1 stands on f.1's circle at 180°,
+    so its way round f.1 to 300° on that circle is an arc of 120°: 2.09" <= 3"."""
+    piler = squad("a", A, MARINE, [CHAINSWORD], [(28, 20)], name="Piler")
+    friend = squad("f", A, MARINE, [CHAINSWORD], [(29, 20)], name="Friend")
+    guard = squad("b", B, GUARD, [CHAINSWORD], [(30, 20)], name="Guard")
+    battle = make_battle(piler, friend, guard)
+    pile_in(battle, piler, piler.alive_models, [guard])
+    turn = math.radians(240)
+    assert model(battle, "a.1").position == pytest.approx(
+        (30 + math.cos(turn), 20 + math.sin(turn))
+    )
+    (move,) = of_kind(battle, "move")
+    assert (move.model, move.reason) == ("a.1", "piles in")
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ are ``d - 1`` inches apart, base to base.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -43,12 +44,14 @@ from conftest import (
     squad,
     weapon,
 )
+from shapely.geometry import Point
+from shapely.geometry import box as square
 
 from hammerlab.analysis.game import Game
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.attacks import firing_models
 from hammerlab.editions.waffle.charge import charge_bonus_attacks, charge_dice, charge_range_of
-from hammerlab.editions.waffle.combat import in_contact
+from hammerlab.editions.waffle.combat import engaged_models, in_contact
 from hammerlab.editions.waffle.morale import phase_casualty_checks
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.placement import coherent_approach
@@ -61,6 +64,8 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import TerrainArea
 from hammerlab.engine.datasheet import Weapon
 from hammerlab.engine.geometry import base_distance, centre_distance
+from hammerlab.engine.paths import way_round
+from hammerlab.engine.units import Model, Unit
 from hammerlab.io.scenario import load_scenario
 
 SHORT_PISTOL = weapon("Short pistol", "6", "4", "5", "Pistol")
@@ -579,10 +584,19 @@ def test_seed004_charging_models_end_in_base_contact_without_overlap() -> None:
     assert [e.model for e in charge_moves(battle)] == ["a.1", "a.2", "a.3"]
     assert a1.position == pytest.approx((30, 15))
     # a.2 is closer to b.1 (hypot(1.5, 6) - 1 = 5.18") than to b.2 (hypot(2, 6) - 1 =
-    # 5.32"), but b.1 is engaged: it touches b.2, the enemy model not yet in contact,
-    # on the straight line from b.2 toward a.2's start.
-    gap = math.hypot(2, 6)
-    assert a2.position == pytest.approx((33.5 - 2 / gap, 16 - 6 / gap))
+    # 5.32"), but b.1 is engaged: it touches b.2, the enemy model not yet in contact.
+    # 7th edition: "a charging model must end its charge move in unit coherency with
+    # another model in its own unit that has already moved": within 2" of a.1 at
+    # (30, 15), centres at most 3" apart. The spot on the straight line from b.2
+    # toward a.2's start, at angle t0 = atan2(-6, -2) = -108.43° round b.2, has its
+    # centre (33.18, 15.05) 3.18" from a.1's, 2.18" base to base: out of coherency.
+    # A spot at angle t, (33.5 + cos t, 16 + sin t), is within 3" of (30, 15) when
+    # 7 cos t + 2 sin t <= -5.25 (t0 gives -4.11). In 5° steps from t0 (each step's
+    # spot on the side away from a.1 first, which only moves farther): -113.43°
+    # gives -4.62, -118.43° -5.09, -123.43° -5.53: the third step toward a.1.
+    turn = math.atan2(-6, -2) - math.radians(15)
+    assert a2.position == pytest.approx((33.5 + math.cos(turn), 16 + math.sin(turn)))
+    assert base_distance(a1, a2) <= 2.0
     # a.3: both enemy models are now engaged; it touches the closer, b.1 (6.21"),
     # beside a.1, since the spot on the straight line would overlap a.1's base.
     assert in_contact(a3, b1) and in_contact(a1, b1) and in_contact(a2, b2)
@@ -728,6 +742,153 @@ def test_a_contact_spot_behind_the_enemy_is_reached_round_its_base() -> None:
         (30 + math.cos(angle), 16 + math.sin(angle))
     )
     assert all_dice_used(battle)
+
+
+def behind_friends(dice: list[int]) -> Battle:
+    """``Charger [a]``: five Marines in a line along y = 20 (x 26.8 down to 22, centres
+    1.2" apart), behind ``Friends [f]`` (A's too: f.1 at (29, 20), f.2 at (28, 20)),
+    f.1 touching b.1 of ``Target [b]``: six Guardsmen along y = 20 from x 30 to 36,
+    centres 1.2" apart (0.2" gaps, narrower than a base: no way between them).
+    The Target is locked in combat with the Friends (the reviewer's position of
+    session 24: a Tactical Squad behind Bikers already fighting Guardsmen)."""
+    target = squad("b", B, GUARD, [LASGUN], [(30 + 1.2 * k, 20) for k in range(6)], name="Target")
+    friends = squad("f", A, MARINE, [BOLTGUN], [(29, 20), (28, 20)], name="Friends")
+    charger = squad(
+        "a", A, MARINE, [BOLTGUN], [(26.8 - 1.2 * k, 20) for k in range(5)], name="Charger"
+    )
+    return make_battle(
+        charger,
+        friends,
+        target,
+        dice=dice,
+        script_a=charge_script("Charger [a]", "Target [b]"),
+        script_b=NO_REACTION,
+    )
+
+
+def on_ring(centre: tuple[float, float], degrees: float) -> tuple[float, float]:
+    """The point 1" from ``centre`` (a 1" base touching it) at ``degrees``."""
+    turn = math.radians(degrees)
+    return (centre[0] + math.cos(turn), centre[1] + math.sin(turn))
+
+
+def way_round_bases(battle: Battle, piece: Model, start: tuple[float, float]) -> float:
+    """The length of the shortest way for ``piece`` from ``start`` to where it stands
+    that passes through no other unit's base, found independently of
+    ``placement.Ways``: the engine's polygon way (``paths.way_round``) round fine
+    256-sided circles, 0.001" inside the true ones (a lower bound, to within that)."""
+    others = [
+        Point(m.position).buffer(piece.radius + m.radius - 1e-3, quad_segs=64)
+        for u in battle.units.values()
+        if piece not in u.models
+        for m in u.alive_models
+    ]
+    way = way_round(start, piece.position, others, square(0, 0, 72, 48))
+    assert way is not None
+    points = [start, *way]
+    return sum(centre_distance(p, q) for p, q in itertools.pairwise(points))
+
+
+def unit_coherent(unit: Unit) -> bool:
+    """Every model within 2" of another model of its unit (6th/7th-edition coherency)."""
+    models = unit.alive_models
+    return all(any(base_distance(m, o) <= 2.0 + 1e-9 for o in models if o is not m) for m in models)
+
+
+def test_a_squad_behind_a_friendly_unit_in_combat_charges_round_it_into_contact() -> None:
+    """A session-24 referee review: a Tactical Squad charging into a combat from behind
+    Bikers already in it moved one Marine, which ended out of coherency, and no other
+    (in this line, none at all: no straight way in, so the charge was blocked).
+    7th edition (2014 rulebook p. 46, as forums quote it): "Charging models still
+    cannot move through friendly or enemy models"; the initial charger is nearest "as
+    measured by the shortest possible route, going around ... friendly models"; the
+    others must end "in unit coherency with another model in its own unit that has
+    already moved" and in base contact with an enemy model not yet in contact with a
+    charging model if they can, else one that is.
+
+    Worked by hand (R: a centre keeps 1" from another base's centre; ways below hug
+    those 1" circles; every angle is round the enemy base, 0° east; spots are tried in
+    5° steps from the line to the model, the +5° side first). 9" rolled (4 + 5).
+    * a.1 (26.8, 20), 2.2" from b.1: every spot on b.1 within 60° of due west overlaps
+      f.1 (a chord of 1"), so the first free one is 240°, touching f.1, got to round
+      the south of f.2 and f.1: tangent sqrt(1.2² - 1) = 0.66, arc 56.4° = 0.98, along
+      y = 19 1.0, arc 30° round f.1 0.52: 3.17" <= 9.
+    * a.2 (25.6, 20): b.1 is now engaged; b.2, unengaged and nearest, has its spots
+      from 126.9° to 233.1° overlapping b.1 (cos t >= -0.6 clears it), so 235°: tangent
+      2.18 + arc 0.43 + y = 19 from x 28 to 30, 2.0 + round b.1 to the spot 0.66:
+      5.27" <= 9; 1.13" from a.1's centre: coherent.
+    * a.3 (24.4, 20): b.3 at 235° likewise, 1.2" farther along: 3.46 + 0.28 + 3.2 +
+      0.66 = 7.60" <= 9; 1.2" from a.2.
+    * a.4 (23.2, 20): b.4's nearest spot (the dip between b.3 and b.4, at 233.1°) is
+      4.70 + 0.21 + 4.4 + 0.64 = 9.95" away round either side: out of reach, as are
+      b.5 and b.6. So an engaged model: b.1, nearest; 240° is a.1's, so 120° (the
+      mirror, north of f.1): 4.70 + 0.21 + 1.0 + 0.52 = 6.43" <= 9; 0.73" from a.1.
+    * a.5 (22, 20): b.4 to b.6 farther still; b.1's 120° and 240° are taken, and every
+      spot within 60° of them overlaps a.4 or a.1, up to 60° (300° lies on a.2): 60°,
+      5.92 + 0.17 + 2.0 + 0.52 = 8.61" <= 9, touching a.4.
+    All five touch the Target, the unit is in coherency, and each one's way round the
+    other bases, measured independently, is within the 9" rolled.
+    """
+    battle = behind_friends([4, 5])
+    charge_sub_phase(battle, A)
+    roll = last(rolls(battle))
+    assert (roll.charge_range, roll.success) == (9, True)
+    b1, b2, b3 = ((30 + 1.2 * k, 20.0) for k in range(3))
+    expected = {
+        "a.1": on_ring(b1, 240),
+        "a.2": on_ring(b2, 235),
+        "a.3": on_ring(b3, 235),
+        "a.4": on_ring(b1, 120),
+        "a.5": on_ring(b1, 60),
+    }
+    charger, target = battle.unit("a"), battle.unit("b")
+    for piece in charger.models:
+        assert piece.position == pytest.approx(expected[piece.id]), piece.id
+        assert any(in_contact(piece, enemy) for enemy in target.models)
+        start = (26.8 - 1.2 * (int(piece.id[2]) - 1), 20.0)
+        assert way_round_bases(battle, piece, start) <= 9 + 1e-6
+    assert unit_coherent(charger)
+    assert [e.model for e in charge_moves(battle)] == ["a.1", "a.2", "a.3", "a.4", "a.5"]
+    assert charger.status.charged
+    assert all_dice_used(battle)
+
+
+def test_models_that_cannot_reach_round_a_friendly_unit_end_in_coherency_and_engaged() -> None:
+    """The same line with 6" rolled (3 + 3), worked by hand as in
+    :func:`test_a_squad_behind_a_friendly_unit_in_combat_charges_round_it_into_contact`.
+    a.1 (3.17") and a.2 (5.27") touch b.1 and b.2 as there. a.3: b.3 is 7.60" away,
+    b.2's nearest free spot north (the dip by b.1, at 126.9°) 3.46 + 0.28 + 2.0 +
+    0.64 = 6.38": out of reach; b.1's 120°, 3.46 + 0.28 + 1.0 + 0.52 = 5.26", is taken.
+    a.4: every contact spot is out of reach (b.1's 60°: 4.70 + 0.21 + 2.0 + 0.52 =
+    7.43"); straight in toward b.1 (5.8" away), in tenths of the way, it stops
+    short of f.2 at 3.48" (x 26.68: the next tenth, x 27.26, overlaps f.2), 1.95"
+    from a.1 (centres sqrt(2.82² + 0.87²) = 2.95" apart): in coherency, and engaged (6th/7th
+    edition: within 2" of a model of its unit in base contact), so it will fight.
+    a.5: straight toward b.1 up to 6", x 28 to 26.8 overlap f.2 or a.4, 26.2 a.4,
+    so x 25.6, 0.08" from a.4: in coherency, 2.99" from a.1 and 3.04" from a.3 (the
+    nearest in contact): not engaged.
+    Before, the charge was blocked: no charging model had a straight way in.
+    """
+    battle = behind_friends([3, 3])
+    charge_sub_phase(battle, A)
+    assert last(rolls(battle)).success
+    b1, b2 = (30.0, 20.0), (31.2, 20.0)
+    expected = {
+        "a.1": on_ring(b1, 240),
+        "a.2": on_ring(b2, 235),
+        "a.3": on_ring(b1, 120),
+        "a.4": (26.68, 20.0),
+        "a.5": (25.6, 20.0),
+    }
+    charger = battle.unit("a")
+    for piece in charger.models:
+        assert piece.position == pytest.approx(expected[piece.id]), piece.id
+    assert unit_coherent(charger)
+    touching = [
+        m.id for m in charger.models if any(in_contact(m, e) for e in battle.unit("b").models)
+    ]
+    assert touching == ["a.1", "a.2", "a.3"]
+    assert [m.id for m in engaged_models(battle, charger)] == ["a.1", "a.2", "a.3", "a.4"]
 
 
 CHARGE_INTO_OVERWATCH = (

@@ -448,48 +448,81 @@ def charge_move(
     battle: Battle, unit: Unit, target: Unit, reach: float, movers: list[Model] | None = None
 ) -> None:
     """The 6th/7th-edition charge move, each model (of ``movers``, by default
-    all) up to ``reach``, the charge range.
+    all) up to ``reach``, the charge range, by the shortest way that passes
+    through no other unit's base (:class:`placement.Ways`).
 
-    The charging model closest to the target moves first, straight into base
-    contact with the closest enemy model. Then each other model, closest
-    first, moves into base contact with an enemy model of the target not yet
-    in contact with the charging unit if it can, else with one already in
-    contact, else straight toward the closest target model as far as it can,
-    but within 2" of a model of its unit that has already moved (or does not
-    move) where that way would leave it out of coherency
-    (:func:`placement.coherent_approach`). No model ends overlapping another
-    base or off the table, nor within 1" of an enemy unit it is not charging
-    (6th/7th edition: "charging models may not move within 1" of an enemy unit
-    other than the one being charged";
-    where a model ends, as interpretation 6 reads it). Models moving through
-    dangerous terrain test for it.
+    7th edition (the 2014 rulebook, p. 46, with its errata, as forums quote it):
+    "Start each charge by moving the initial charger … the model nearest to the
+    enemy (as measured by the shortest possible route, going around impassable
+    terrain, friendly models and enemy models in other units)", then "you can
+    move the others in any sequence you desire, providing you abide by the
+    following conditions: If possible, a charging model must end its charge
+    move in unit coherency with another model in its own unit that has already
+    moved … If possible, a charging model must move into base contact with an
+    enemy model within reach that is not already in base contact with another
+    charging model. If there are no such enemy models in reach, the model must
+    move into base contact with an enemy model that is already in base contact
+    with a charging model. If a charging model cannot reach any enemy models, it
+    must try to move within 2" … of one of its own unit's models that is already
+    in base contact with an enemy. If this is impossible, it must simply stay in
+    unit coherency." (6th edition alike, as remembered.)
+
+    Here the initial charger is the closest model (base to base) that can reach
+    base contact; it moves into contact with the nearest enemy model it can
+    reach. Then each other model, closest first, moves into base contact with
+    an enemy model of the target not yet in contact with the charging unit if
+    it can, else with one already in contact, at a spot within 2" of a model of
+    its unit that has already moved (or does not move); else it ends within 2"
+    of one, as near the target as it can (:func:`placement.coherent_approach`).
+    No model ends overlapping another base or off the table, nor within 1" of an
+    enemy unit it is not charging (6th/7th edition: "charging models may not move
+    within 1" of an enemy unit other than the one being charged"; where a model
+    ends, as interpretation 6 reads it). Models moving through dangerous terrain
+    test for it.
     """
     starts = {m.id: m.position for m in unit.alive_models}
     avoid = _other_enemies(battle, unit, target)
     moving = closest(target.alive_models, unit.alive_models if movers is None else movers)
-    staying = [m for m in unit.alive_models if all(m is not x for x in moving)]
-    for index, model in enumerate(moving):
-        spot = _contact_spot_in_target(battle, unit, model, target, reach, avoid)
+    placed = [m for m in unit.alive_models if all(m is not x for x in moving)]
+    lead, first = next(
+        (
+            (m, spot)
+            for m in moving
+            if (spot := _contact_spot_in_target(battle, unit, m, target, reach, avoid, placed))
+        ),
+        (None, None),
+    )
+    for model in [m for m in moving if m is lead] + [m for m in moving if m is not lead]:
+        spot = first if model is lead else None
         if spot is None:
-            placed = [*staying, *moving[:index]]
+            spot = _contact_spot_in_target(battle, unit, model, target, reach, avoid, placed)
+        if spot is None:
             spot = coherent_approach(battle, unit, model, target, reach, avoid, placed)
         if centre_distance(spot, model.position) > EPSILON:
             start, model.position = model.position, spot
             battle.emit(
                 ModelMoved(unit=unit.label, model=model.id, start=start, end=spot, reason="charges")
             )
+        placed.append(model)
     dangerous_terrain_tests(battle, unit, starts)
 
 
 def _contact_spot_in_target(
-    battle: Battle, unit: Unit, model: Model, target: Unit, reach: float, avoid: list[Model]
+    battle: Battle,
+    unit: Unit,
+    model: Model,
+    target: Unit,
+    reach: float,
+    avoid: list[Model],
+    together: Sequence[Model] = (),
 ) -> Vec | None:
-    """Where ``model`` can touch an enemy model: unengaged enemies first, closest first."""
+    """Where ``model`` can touch an enemy model: unengaged enemies first, closest
+    first; with ``together``, within 2" of one of those models of its unit."""
     others = [m for m in unit.alive_models if m is not model]
     engaged = [e for e in target.alive_models if any(in_contact(e, m) for m in others)]
     free = [e for e in target.alive_models if e not in engaged]
     enemies = [*closest([model], free), *closest([model], engaged)]
-    return contact_spot(battle, unit, model, enemies, reach, avoid)
+    return contact_spot(battle, unit, model, enemies, reach, avoid, together)
 
 
 def charge_bonus_attacks(battle: Battle, unit: Unit) -> int:
