@@ -512,7 +512,9 @@ def weapons_per_phase(unit: Unit, model: Model) -> int:
     One, or two for Monstrous Creatures, one more with a Multi-tracker
     (:func:`special_rules.multi_tracker_weapons`); a vehicle every weapon it has
     (7th edition: a vehicle that remained stationary or moved at Combat Speed
-    "can fire all of its weapons", hammerlab moving vehicles at Combat Speed only).
+    "can fire all of its weapons", hammerlab moving vehicles at Combat Speed only),
+    and so does a Gargantuan Creature (7th edition, as remembered: Gargantuan
+    Creatures follow the Monstrous Creature rules, and may fire all their weapons).
     """
     return firing_quota(model.profile, len(model.weapons), multi_tracker_weapons(unit, model))
 
@@ -521,9 +523,10 @@ def firing_quota(profile: Profile, weapons: int, extra: int) -> int:
     """:func:`weapons_per_phase` of a model of ``profile`` carrying ``weapons`` weapons,
     ``extra`` the more its rules let it fire (a Multi-tracker's one); also what the odds
     of a datasheet's weapon fire (``analysis.odds_waffle``)."""
-    if vehicle_of(profile) is not None:
+    stats = None if vehicle_of(profile) is not None else stats_of(profile)
+    if stats is None or stats.has_type("Gargantuan"):
         return weapons
-    own = 2 if stats_of(profile).has_type("Monstrous") else 1
+    own = 2 if stats.has_type("Monstrous") else 1
     return own + extra
 
 

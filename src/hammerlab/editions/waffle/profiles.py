@@ -104,8 +104,12 @@ class Stats:
     unit_type: str
 
     def has_type(self, word: str) -> bool:
-        """Whether the unit type mentions ``word`` (``Character``, ``Bike``...)."""
-        return word.lower() in self.unit_type.lower()
+        """Whether the unit type mentions ``word`` (``Character``, ``Bike``...); a
+        (Flying) Gargantuan Creature is a (Flying) Monstrous Creature too (7th edition,
+        as remembered: Gargantuan Creatures follow the rules for Monstrous Creatures,
+        with additions: docs/rules/waffle.md, interpretation 18)."""
+        wanted, written = word.lower(), self.unit_type.lower()
+        return wanted in written or wanted in written.replace("gargantuan", "monstrous")
 
 
 _DIGITS = re.compile(r"[0-9]+")

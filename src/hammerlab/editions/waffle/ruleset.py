@@ -33,6 +33,7 @@ from hammerlab.editions.waffle.reserves import lost_in_reserve, set_reserves, un
 from hammerlab.editions.waffle.rules import OPTIONS
 from hammerlab.editions.waffle.shooting import SHOOTING
 from hammerlab.editions.waffle.special_rules import (
+    gargantuan_not_played,
     model_has,
     own_rules,
     partly_played,
@@ -113,6 +114,9 @@ class WaffleRuleset:
                 for r in unsupported_unit_rules(entry.rules)
                 if not is_psyker_rule(r)
             ]
+            gargantuan = gargantuan_not_played(entry.profile.unit_type)
+            if gargantuan is not None:
+                problems.append(f"{entry.profile.name}: {gargantuan}")
             for weapon in entry.weapons:
                 try:
                     unknown = weapon_of(weapon).unsupported_rules()

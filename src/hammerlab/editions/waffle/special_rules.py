@@ -178,6 +178,15 @@ def _qualified_only(rule: str) -> bool:
 
 TYPE_RULES: Final[dict[str, tuple[str, ...]]] = {
     "Monstrous Creature": ("Fear", "Hammer of Wrath", "Move Through Cover", "Relentless", "Smash"),
+    "Gargantuan Creature": (
+        "Fear",
+        "Fearless",
+        "Feel No Pain",
+        "Hammer of Wrath",
+        "Move Through Cover",
+        "Relentless",
+        "Smash",
+    ),
     "Bike": ("Hammer of Wrath", "Relentless"),
     "Jump": ("Bulky", "Deep Strike"),
 }
@@ -189,8 +198,31 @@ of Wrath, Jink, Relentless and Very Bulky special rules": Jink is given by type
 where it is played (:func:`rules.jink.may_jink`), and Very Bulky matters only
 aboard a transport, which a Bike may not board. Jump units: "Bulky, Deep
 Strike" (their Hammer of Wrath and re-rolled charge when they use their jump
-packs to charge are not played). Other unit types' rules are not given: a
-datasheet must name them (docs/rules/waffle.md, interpretation 18)."""
+packs to charge are not played). Gargantuan Creatures (Flying ones too): the
+game system's rule text (``Warhammer40K.gst``, rule "Gargantuan Creature"):
+"Gargantuan Creatures and Flying Gargantuan Creatures have the following Special
+Rules: Fear, Fearless, Feel No Pain, Hammer of Wrath, Move Through Cover,
+Relentless, Smash, Strikedown, Vector Strike (Flying Gargantuan Creatures Only)",
+less the two hammerlab does not play (:func:`gargantuan_not_played`). Other unit
+types' rules are not given: a datasheet must name them (docs/rules/waffle.md,
+interpretation 18)."""
+
+
+def gargantuan_not_played(unit_type: str) -> str | None:
+    """What of a Gargantuan Creature's rules hammerlab does not play, for ``show`` and a
+    battle's warnings (``WaffleRuleset.validate_datasheet``); ``None`` for another
+    unit type. It plays the Monstrous Creature rules, all its weapons fired, and the
+    rules its type gives (:data:`TYPE_RULES`); not Strikedown nor a Flying one's Vector
+    Strike (the type's other rules), nor the game system's Stomp and Unstoppable, nor
+    firing at more than one target."""
+    lowered = unit_type.lower()
+    if "gargantuan" not in lowered:
+        return None
+    rules = "Strikedown and Vector Strike" if "flying" in lowered else "Strikedown"
+    return (
+        f"Gargantuan Creature: its {rules} (its unit type's rules), Stomp and Unstoppable "
+        "(Warhammer40K.gst) are not played, nor its firing at more than one target"
+    )
 
 
 def type_rules(profile: Profile) -> tuple[str, ...]:

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import math
 
+from hammerlab.editions.waffle.flyers import is_zooming
 from hammerlab.editions.waffle.placement import EPSILON, is_free, keeps_clear
+from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.special_rules import model_has
 from hammerlab.editions.waffle.state import Embarked, remove_casualty, st, state_of
 from hammerlab.editions.waffle.transport_events import UnitDisembarked, UnitEmbarked
@@ -87,7 +89,16 @@ def room_left(battle: Battle, transport: Unit) -> int:
 
 
 def embark_problem(battle: Battle, unit: Unit, transport: Unit) -> str | None:
-    """Why ``unit`` may not go aboard ``transport`` (``None`` when it may)."""
+    """Why ``unit`` may not go aboard ``transport`` (``None`` when it may).
+
+    7th edition (as remembered): unless a transport's own rules say otherwise, only
+    Infantry models may embark (Jump and Jet Pack Infantry are Infantry, Bulky aboard:
+    :data:`PLACES`): not vehicles, Bikes, Jetbikes, Monstrous or Gargantuan Creatures,
+    Beasts, Cavalry or Artillery (docs/rules/waffle.md, *Transports*, interpretation 7).
+    Nor may a unit embark in, or disembark from, a Zooming Flyer (7th edition, as
+    remembered; only a Hovering one lets passengers in and out): hammerlab plays every
+    Flyer Zooming (:mod:`flyers`), so none carries anyone, a scenario's ``embarked_in``
+    included (interpretation 8)."""
     if transport.player != unit.player:
         return f"{transport.label} belongs to the other player"
     if transport.destroyed or transport.id not in battle.units:
@@ -99,6 +110,17 @@ def embark_problem(battle: Battle, unit: Unit, transport: Unit) -> str | None:
         )
     if is_vehicle(unit):
         return "vehicles cannot embark"
+    other = next((m for m in unit.models if not stats_of(m.profile).has_type("Infantry")), None)
+    if other is not None:
+        return (
+            f"only Infantry may embark, and its {other.profile.name} is of unit type "
+            f"{other.profile.unit_type!r}"
+        )
+    if is_zooming(transport):
+        return (
+            "no unit may embark in (or disembark from) a Zooming Flyer, and hammerlab plays "
+            "every Flyer Zooming"
+        )
     needed, room = places_needed(unit), room_left(battle, transport)
     if needed > room:
         return (

@@ -13,7 +13,9 @@ What a unit holds by default is what BattleScribe selects when the unit is
 added: each child entry with a ``min`` constraint (scope ``parent``) that many
 times, and in each group with a ``min`` the group's default entry
 (``defaultSelectionEntryId``) as often as the minimum still needs. Hidden
-entries are skipped; constraint modifiers apply only when unconditional.
+entries are skipped; constraint modifiers apply only when unconditional. Once
+the selections are made, the conditional modifiers of their profiles are
+judged by them (:mod:`.conditions`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 from xml.etree.ElementTree import Element
 
 from hammerlab.errors import InputError
+from hammerlab.io.battlescribe.conditions import judge_tree
 from hammerlab.io.battlescribe.infos import read_infos
 from hammerlab.io.battlescribe.links import Library, element_path, number
 from hammerlab.io.battlescribe.modifiers import Modifier, apply_unconditional, modifiers_of
@@ -225,9 +228,12 @@ class DefaultSelections:
         self._unit_selections = self._file_selections = 0
 
     def tree(self, ref: Ref) -> Node:
-        """The unit entry ``ref`` with its default selections."""
+        """The unit entry ``ref`` with its default selections, the conditional modifiers
+        of its profiles judged by them (:func:`.conditions.judge_tree`)."""
         self._unit_selections = 0
-        return self._node(ref, count=1, most=1, path=())
+        made = self._node(ref, count=1, most=1, path=())
+        judge_tree(made, self._library)
+        return made
 
     def _node(self, ref: Ref, count: int, most: int | None, path: tuple[int, ...]) -> Node:
         """``ref`` and its default selections; ``path`` holds the entries above it.

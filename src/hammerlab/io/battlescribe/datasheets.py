@@ -49,6 +49,7 @@ from hammerlab.io.battlescribe.playable import (
 )
 from hammerlab.io.battlescribe.profiles import (
     BODY_KINDS,
+    KEPT_IN_PLAY,
     TRANSPORT_CAPACITY,
     VEHICLE_BASE_MM,
     Kind,
@@ -84,10 +85,11 @@ NO_WEAPON = (
     "only; a BattleScribe roster, .ros or .rosz, gives what a player chose)."
 )
 GIVEN_TO_NONE = "given to none of them."
-BATTLE_NOTES = (DROPPED, NO_WEAPON, GIVEN_TO_NONE, NEVER_FIRES)
+BATTLE_NOTES = (DROPPED, NO_WEAPON, GIVEN_TO_NONE, NEVER_FIRES, KEPT_IN_PLAY)
 """How the notes on what a unit cannot do as its data describes it end: a weapon
 dropped, a model carrying no weapon, a rule of a weapon given to none, a ranged
-weapon that never fires. They become :attr:`Datasheet.battle_notes`."""
+weapon that never fires, a characteristic a modifier would change kept as written.
+They become :attr:`Datasheet.battle_notes`."""
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,10 @@
 
 A modifier changes a field of its parent (a characteristic, a name, a
 constraint's value...) with ``set``, ``append``, ``increment`` or
-``decrement``. One with conditions or repeats depends on what a roster has
-selected; an importer of datasheets cannot evaluate those, so only
-unconditional modifiers are applied and the others are reported.
+``decrement``. One with conditions depends on what is selected: its conditions
+are kept (:class:`Conditions`) for the catalogue importer to evaluate against
+the selections it made (:mod:`.conditions`); one with repeats is never
+evaluated.
 """
 
 from __future__ import annotations
@@ -13,7 +14,29 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from xml.etree.ElementTree import Element
 
-_CONDITION_TAGS = ("conditions", "conditionGroups", "repeats")
+
+@dataclass(frozen=True)
+class Condition:
+    """One ``<condition>``: how a count (``field``: ``selections``...) of the selections
+    of the entry or group ``child`` within ``scope`` (``self``, ``parent``, an entry's
+    id, ``force``...) compares (``kind``: ``equalTo``, ``atLeast``...) with ``value``."""
+
+    field: str
+    scope: str
+    child: str
+    kind: str
+    value: str
+    deep: bool
+    """``includeChildSelections``: count selections at any depth below the scope,
+    not only its own."""
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """Conditions and condition groups joined by ``kind`` (``and``, ``or``)."""
+
+    kind: str
+    members: tuple[Condition | Conditions, ...]
 
 
 @dataclass(frozen=True)
@@ -23,30 +46,70 @@ class Modifier:
     kind: str
     field: str
     value: str
-    conditional: bool
+    when: Conditions | None = None
+    """Its conditions (and those of the groups around it); ``None``: none."""
+    repeats: bool = False
+    """Whether it (or a group around it) repeats: never evaluated."""
+
+    @property
+    def conditional(self) -> bool:
+        """Whether it depends on what is selected (conditions or repeats)."""
+        return self.when is not None or self.repeats
 
 
 def modifiers_of(*elements: Element | None) -> Iterator[Modifier]:
     """The modifiers declared on ``elements`` (a link, then its target)."""
     for element in elements:
         if element is not None:
-            yield from _collect(element, conditional=False)
+            yield from _collect(element, Modifier("", "", ""))
 
 
-def _collect(element: Element, conditional: bool) -> Iterator[Modifier]:
+def _collect(element: Element, around: Modifier) -> Iterator[Modifier]:
+    """The modifiers of ``element``, each with the conditions of the groups ``around``."""
     for modifier in element.iterfind("modifiers/modifier"):
         yield Modifier(
             kind=modifier.get("type", ""),
             field=modifier.get("field", ""),
             value=modifier.get("value", ""),
-            conditional=conditional or _has_conditions(modifier),
+            when=_joined(around.when, _conditions(modifier)),
+            repeats=around.repeats or _repeats(modifier),
         )
     for group in element.iterfind("modifierGroups/modifierGroup"):
-        yield from _collect(group, conditional or _has_conditions(group))
+        inner = Modifier(
+            "", "", "", _joined(around.when, _conditions(group)), around.repeats or _repeats(group)
+        )
+        yield from _collect(group, inner)
 
 
-def _has_conditions(element: Element) -> bool:
-    return any(len(child) for child in element if child.tag in _CONDITION_TAGS)
+def _conditions(element: Element, kind: str = "and") -> Conditions | None:
+    """The conditions and condition groups of ``element`` joined by ``kind``; ``None``:
+    it has none."""
+    members: list[Condition | Conditions] = [
+        Condition(
+            field=condition.get("field", ""),
+            scope=condition.get("scope", ""),
+            child=condition.get("childId", ""),
+            kind=condition.get("type", ""),
+            value=condition.get("value", ""),
+            deep=condition.get("includeChildSelections") == "true",
+        )
+        for condition in element.iterfind("conditions/condition")
+    ]
+    for group in element.iterfind("conditionGroups/conditionGroup"):
+        inner = _conditions(group, group.get("type", ""))
+        if inner is not None:
+            members.append(inner)
+    return Conditions(kind, tuple(members)) if members else None
+
+
+def _joined(outer: Conditions | None, inner: Conditions | None) -> Conditions | None:
+    if outer is None or inner is None:
+        return inner if outer is None else outer
+    return Conditions("and", (outer, inner))
+
+
+def _repeats(element: Element) -> bool:
+    return any(len(child) for child in element if child.tag == "repeats")
 
 
 def apply(value: str, modifier: Modifier) -> str | None:

@@ -11,7 +11,8 @@ profiles carry ``WS BS S T W I A Ld Sv`` (or ``Range Strength AP Type``) maps.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from enum import Enum
 from xml.etree.ElementTree import Element
 
@@ -57,7 +58,21 @@ class RawProfile:
     values: dict[str, str]
     """Characteristic name as written → value as written."""
     pending: tuple[str, ...] = ()
-    """Conditional changes not applied, one sentence each."""
+    """Changes not applied, one sentence each (:data:`KEPT_IN_PLAY`)."""
+    written: tuple[tuple[str, str, tuple[str | None, ...]], ...] = ()
+    """Where a modifier is conditional: each characteristic's name, value before any
+    modifier, and the fields a modifier may name it by (for :meth:`judged`)."""
+    modifiers: tuple[Modifier, ...] = ()
+    """Where one is conditional: the modifiers of the profile and its link."""
+
+    def judged(self, judge: Judge) -> RawProfile:
+        """The profile with its conditional modifiers applied where ``judge`` finds
+        their conditions hold, left out where they do not, and noted in
+        :attr:`pending` where that is unknown."""
+        if not self.modifiers:
+            return self
+        values, pending = _characteristics(self.name, self.written, self.modifiers, judge)
+        return replace(self, values=values, pending=pending)
 
     @property
     def kind(self) -> Kind:
@@ -104,18 +119,45 @@ def read_definition(profile: Element, library: Library) -> RawProfile:
 
 
 def _read(profile: Element, library: Library, modifiers: list[Modifier]) -> RawProfile:
-    name = _modified(profile.get("name", ""), ("name",), modifiers, [])
+    name = _modified(profile.get("name", ""), ("name",), modifiers, [], _unjudged)
     type_id = profile.get("typeId") or profile.get("profileTypeId") or ""
     type_name = profile.get("typeName") or profile.get("profileTypeName") or ""
-    values: dict[str, str] = {}
+    written = tuple(map(_written, profile.iterfind("characteristics/characteristic")))
+    values, pending = _characteristics(name, written, modifiers, _unjudged)
+    conditional = any(modifier.conditional for modifier in modifiers)
+    return RawProfile(
+        name,
+        type_name or library.profile_type(type_id),
+        values,
+        pending,
+        written if conditional else (),
+        tuple(modifiers) if conditional else (),
+    )
+
+
+def _written(characteristic: Element) -> tuple[str, str, tuple[str | None, ...]]:
+    """A characteristic's name, its value as written, and the fields naming it."""
+    key = characteristic.get("name", "")
+    raw = characteristic.get("value")
+    value = (characteristic.text or "") if raw is None else raw
+    type_id = characteristic.get("typeId") or characteristic.get("characteristicTypeId")
+    return key, value.strip(), (type_id, key)
+
+
+def _characteristics(
+    name: str,
+    written: tuple[tuple[str, str, tuple[str | None, ...]], ...],
+    modifiers: tuple[Modifier, ...] | list[Modifier],
+    judge: Judge,
+) -> tuple[dict[str, str], tuple[str, ...]]:
+    """The characteristics ``written`` after ``modifiers``, and the notes on those not
+    applied."""
     pending: list[str] = []
-    for characteristic in profile.iterfind("characteristics/characteristic"):
-        key = characteristic.get("name", "")
-        raw = characteristic.get("value")
-        value = (characteristic.text or "") if raw is None else raw
-        type_ids = (characteristic.get("typeId") or characteristic.get("characteristicTypeId"), key)
-        values[key] = _modified(value.strip(), type_ids, modifiers, pending, f"{name}: {key}")
-    return RawProfile(name, type_name or library.profile_type(type_id), values, tuple(pending))
+    values = {
+        key: _modified(value, fields, modifiers, pending, judge, f"{name}: {key}")
+        for key, value, fields in written
+    }
+    return values, tuple(pending)
 
 
 def read_rule(rule: Element, link: Element | None) -> RawRule | None:
@@ -123,7 +165,7 @@ def read_rule(rule: Element, link: Element | None) -> RawRule | None:
     modifiers = list(modifiers_of(link, rule))
     if is_hidden(rule, link, modifiers):
         return None
-    name = _modified(rule.get("name", ""), ("name",), modifiers, [])
+    name = _modified(rule.get("name", ""), ("name",), modifiers, [], _unjudged)
     description = rule.findtext("description") or ""
     return RawRule(name, " ".join(description.split()))
 
@@ -137,27 +179,48 @@ def is_hidden(element: Element, link: Element | None, modifiers: list[Modifier])
     return hidden
 
 
+Judge = Callable[[Modifier], "bool | str"]
+"""Whether a conditional modifier's conditions hold, or why that is not known."""
+
+KEPT_IN_PLAY = "is kept in play."
+"""How the note on a modifier not applied, one that would change a characteristic,
+ends: the importer's :data:`~.datasheets.BATTLE_NOTES` repeat it in a battle."""
+
+
+def _unjudged(modifier: Modifier) -> bool | str:
+    """No selections to judge a modifier's conditions by (a profile as first read)."""
+    return "they are not evaluated" if modifier.conditional else True
+
+
 def _modified(
     value: str,
     fields: tuple[str | None, ...],
-    modifiers: list[Modifier],
+    modifiers: tuple[Modifier, ...] | list[Modifier],
     pending: list[str],
+    judge: Judge,
     label: str = "",
 ) -> str:
-    """``value`` after the modifiers aimed at any of ``fields``.
+    """``value`` after the modifiers aimed at any of ``fields``, in order.
 
-    Conditional modifiers (and ones that cannot act on the value) are
-    described in ``pending`` instead of being applied.
+    A conditional modifier applies where ``judge`` finds its conditions hold and is
+    left out where they do not; one whose conditions cannot be judged, and one that
+    cannot act on the value, are described in ``pending`` instead of being applied.
     """
     for modifier in modifiers:
         if not modifier.field or modifier.field not in fields:
             continue
-        changed = None if modifier.conditional else apply(value, modifier)
-        if changed is None:
-            when = "under conditions not evaluated" if modifier.conditional else "(cannot apply)"
+        verdict = judge(modifier) if modifier.conditional else True
+        if verdict is False:
+            continue
+        change = f"the data would {modifier.kind} {modifier.value!r}"
+        changed = None if isinstance(verdict, str) else apply(value, modifier)
+        if isinstance(verdict, str):
             pending.append(
-                f"{label} would {modifier.kind} {modifier.value!r} {when}; kept {value!r}."
+                f"{label}: {change} under conditions the import cannot evaluate ({verdict}); "
+                f"{value!r} {KEPT_IN_PLAY}"
             )
+        elif changed is None:
+            pending.append(f"{label}: {change}, which cannot act on it; {value!r} {KEPT_IN_PLAY}")
         else:
             value = changed
     return value
