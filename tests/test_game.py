@@ -437,4 +437,5 @@ def test_a_game_stopped_inside_an_activation_is_kept_as_it_stood_at_its_pick() -
     assert kept.turn == 2
     loaded = Game.from_json(kept.to_json())
     assert loaded.digest() == kept.digest()
-    assert kept.at_last_pick() is kept
+    again = kept.at_last_pick()  # a new game standing where kept stands
+    assert again is not kept and again.digest() == kept.digest()

@@ -253,7 +253,7 @@ def test_entry_points_register_installed_plug_ins(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(plugins, "entry_points", found)
     monkeypatch.setattr(plugins, "_ENTRY_POINTS_SEEN", [])
-    monkeypatch.setitem(plugins._REGISTERED, "waffle", dict(plugins._REGISTERED.get("waffle", {})))
+    monkeypatch.setattr(plugins, "_ENTRY_POINT_RULES", {})
     names = [o.name for o in get_ruleset("waffle").options]
     assert "house_rule" in names
 

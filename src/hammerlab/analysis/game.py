@@ -77,14 +77,36 @@ class Action:
 
     def __post_init__(self) -> None:
         """``then`` as tuples, however its pairs came: an action rebuilt from JSON
-        (``Action(**json.loads(text))``) has lists there, and it is the same action."""
+        (``Action(**json.loads(text))``) has lists there, and it is the same action.
+        Anything else there (``"advance"``, ``None``, a pair of one or three items, a
+        label that is no text) is an :class:`IllegalActionError` naming ``then``."""
         then: object = self.then
-        if isinstance(then, list | tuple) and all(isinstance(p, list | tuple) for p in then):
+        problem = _then_problem(then)
+        if problem:
+            raise IllegalActionError(
+                f"Action then: {problem}: then is a sequence of (kind, label) pairs of text, "
+                "as legal_actions() gives them ((('move', 'advance'),), or () for none)"
+            )
+        assert isinstance(then, list | tuple)  # _then_problem said so
+        if type(then) is not tuple or any(type(p) is not tuple for p in then):
             object.__setattr__(self, "then", tuple(tuple(pair) for pair in then))
 
     def __str__(self) -> str:
         follow = "".join(f" → {label}" for _, label in self.then)
         return f"{self.label}{follow}"
+
+
+def _then_problem(then: object) -> str:
+    """What is wrong with ``then`` as :attr:`Action.then` (``""``: nothing): it is a
+    tuple or (from JSON) a list of (kind, label) pairs, each two texts."""
+    if not isinstance(then, list | tuple):
+        return f"{then!r} is no sequence"
+    for number, pair in enumerate(then, 1):
+        if not isinstance(pair, list | tuple) or len(pair) != 2:
+            return f"item {number}, {pair!r}, is no (kind, label) pair"
+        if not all(isinstance(text, str) for text in pair):
+            return f"item {number}, {pair!r}, is not two texts"
+    return ""
 
 
 @dataclass(frozen=True)
@@ -435,17 +457,18 @@ class Game:
         but an :class:`Action` is an :class:`IllegalActionError` too."""
         self._check_standing("apply", playing=True)
         self._check_not_stopped("apply")
+        decision = self._pending
+        legal = self.legal_actions()
+        none = "" if decision is not None else self._standing_still()
         if not isinstance(action, Action):
             raise IllegalActionError(
                 f"{action!r} is not an Action (take one of legal_actions()): "
-                f"{_listed(self.legal_actions())}"
+                f"{none or _listed(legal)}"
             )
-        decision = self._pending
-        legal = self.legal_actions()
         if decision is None or action not in legal:
             raise IllegalActionError(
                 f"{_kind_shown(action)} is not a legal action now: "
-                f"{_unlike(action, legal) or _listed(legal)}"
+                f"{none or _unlike(action, legal) or _listed(legal)}"
             )
         battle = self.battle
         battle.answers = [(action.kind, action.label), *action.then]
@@ -499,11 +522,24 @@ class Game:
         self._check_not_stopped("stop")
         decision = self._pending
         if decision is None:
-            raise IllegalActionError("the game is over: there is nothing to stop")
+            raise IllegalActionError(f"stop: {self._standing_still()}: there is nothing to stop")
         digest = self.digest()
         self._stopped = GameStopped(reason, self.turn, decision.player, decision.kind, digest)
         self.battle.emit(self._stopped)
         self._pending = None
+
+    def _standing_still(self) -> str:
+        """Why no decision is pending in a game not :meth:`stop`-ped: it is over (by its
+        rules: :attr:`finished`), or held at its stop turn (:attr:`stop_before_turn`,
+        :data:`HOLD` before anything is played), and how to play on."""
+        if self.finished:
+            return "the game is over"
+        turn = self.turn
+        if turn == HOLD:
+            held = "the game is held before anything is played (stop_before_turn HOLD)"
+        else:
+            held = f"the game is held before game turn {turn} (stop_before_turn {turn})"
+        return f"{held}: set game.stop_before_turn to a later turn, or None, to play on"
 
     def _check_not_stopped(self, what: str) -> None:
         """Refuse ``what`` (a call that would play on, or stop again) in a game
@@ -549,22 +585,34 @@ class Game:
         ]
 
     def at_last_pick(self) -> Game:
-        """The game as it stood at its last top-level decision (or its start, or the
-        stop it was held at): itself when nothing has happened since, else a copy
-        played again from its recipe with the decisions made up to there. What a game
-        stopped inside an activation (a person who quit halfway through a unit's
-        shooting) can be saved as (:meth:`to_json`): a saved game resumes at a
-        top-level decision, and the activation is asked again from its start. Called
-        while the game plays (from a controller), it is always that copy."""
+        """A new game standing where this one stood at its last top-level decision (or
+        its start, or the stop it was held at), to play on in its place: the same
+        controllers and log listeners (a person's prompt and a UI's display go on
+        with it; a listener hears only what happens from there on), this game left as
+        it is. A copy (:meth:`clone`) when nothing has happened since, else the game
+        played again from its recipe with the decisions made up to there, no
+        controller asked. What a game stopped inside an activation (a person who quit
+        halfway through a unit's shooting) can be saved as (:meth:`to_json`), stopped
+        or played on: a saved game resumes at a top-level decision, and the activation
+        is asked again from its start. A look-ahead that no listener should hear is
+        its :meth:`clone`. A controller that holds a game of its own
+        (:class:`~hammerlab.analysis.search.SearchController`) keeps playing in that
+        one: attach it to the new game."""
         length, stop = self._settled
-        events = self.battle.log.events
-        if length == len(events) and self._under_way is None:
-            return self
-        where = "the game as it stood"
-        answers = [(e.decision, e.answer) for e in events[:length] if isinstance(e, DecisionMade)]
-        header = GameHeader.model_validate({**self.header(), "stop_before_turn": stop})
-        game = Game.recorded(header, where, plugins=self.recipe.plugins)
-        game.replay(answers, where)
+        log = self.battle.log
+        if length == len(log.events) and self._under_way in (None, "pick"):
+            game = self.clone()
+        else:
+            where = "the game as it stood"
+            answers = [
+                (e.decision, e.answer) for e in log.events[:length] if isinstance(e, DecisionMade)
+            ]
+            header = GameHeader.model_validate({**self.header(), "stop_before_turn": stop})
+            controllers = self.battle.controllers
+            game = Game.recorded(header, where, controllers, plugins=self.recipe.plugins)
+            game.replay(answers, where)
+        for listener in log.listeners:
+            game.battle.log.subscribe(listener)
         return game
 
     def digest(self) -> str:
@@ -632,6 +680,7 @@ class Game:
         saved = read_saved_game(text, where)
         game = cls.recorded(saved, where, controllers, plugins)
         game.replay([(kind, answer) for _, kind, answer in saved.decisions], where)
+        _check_players(game.decisions(), saved.decisions, where)
         if game.digest() != saved.digest:
             raise InputError(where, "digest", "the replayed game differs from the saved one")
         held = stop_before_turn == HOLD
@@ -698,10 +747,26 @@ class Game:
             self._take(self._pending)
 
 
+def _check_players(
+    asked: Sequence[tuple[str, str, str]], saved: Sequence[Sequence[str]], where: str
+) -> None:
+    """Refuse a saved game whose decisions name another player than the one the replay
+    asked (``asked``: :meth:`Game.decisions`, made with the answers ``saved`` records,
+    each (player, kind, answer)): a decision recorded as one player's that was never
+    asked of them (an edited or forged file), as ``hammerlab replay`` refuses a log's.
+    The replay took every answer, so the two are as long (where not, the digest tells)."""
+    for number, ((player, kind, answer), recorded) in enumerate(zip(asked, saved, strict=False), 1):
+        if recorded[0] != player:
+            raise InputError(
+                where,
+                "decisions",
+                f"decision {number}: {player} was asked {kind!r} (answered {answer!r}), "
+                f"not {recorded[0]}",
+            )
+
+
 def _listed(actions: Sequence[Action], most: int = 5) -> str:
-    """What the legal ``actions`` are, in short (an error message's end)."""
-    if not actions:
-        return "the game is over"
+    """What the legal ``actions`` (some) are, in short (an error message's end)."""
     shown = "; ".join(_kind_shown(a) for a in actions[:most])
     more = f"; … ({len(actions)} in all)" if len(actions) > most else ""
     return f"legal: {shown}{more}"

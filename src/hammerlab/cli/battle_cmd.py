@@ -29,7 +29,7 @@ from hammerlab.cli.common import (
 from hammerlab.cli.prompt import InputEndedError, PromptController
 from hammerlab.cli.render import show_event
 from hammerlab.editions.base import Ruleset
-from hammerlab.editions.plugins import check_plugins_fit, load_plugin_file
+from hammerlab.editions.plugins import check_plugins_fit, load_plugin_files
 from hammerlab.engine.decisions import Controller
 from hammerlab.engine.events import Event
 from hammerlab.engine.rules import ParamValue, RuleSettingError, RuleSettings, rule_flags
@@ -43,8 +43,9 @@ def load_plugins(files: list[Path] | None, rulesets: Collection[str] | None = No
     ``rulesets`` (those the scenarios play), a plug-in for none of them is refused
     (:func:`~hammerlab.editions.plugins.check_plugins_fit`). A file given twice (by
     two spellings of its path) is loaded, and recorded, once: twice recorded, the
-    same battles were stored under another engine version."""
-    loaded = [load_plugin_file(path) for path in files or []]
+    same battles were stored under another engine version. Two files of one rule name
+    are refused (:func:`~hammerlab.editions.plugins.load_plugin_files`)."""
+    loaded = load_plugin_files(files or [])
     if rulesets is not None:
         check_plugins_fit(loaded, rulesets)
     return list(dict.fromkeys(p.path for p in loaded))

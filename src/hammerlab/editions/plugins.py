@@ -78,10 +78,22 @@ class PluginFile:
         return {"path": self.path, "name": Path(self.path).name, "hash": self.sha256[:HASH_DIGITS]}
 
 
-_REGISTERED: dict[str, dict[str, RuleOption]] = {}
-_LOADED_FILES: dict[str, tuple[PluginFile, str]] = {}
-"""Each plug-in file loaded, by absolute path: its record and the source it was
-loaded as (the path as given, which its rules name)."""
+@dataclass(frozen=True)
+class _Loaded:
+    """A plug-in file as this process loaded it, with its rules."""
+
+    record: PluginFile
+    source: str
+    """The path as given when it was loaded, which its rules name."""
+    rules: tuple[RuleOption, ...]
+
+
+_ENTRY_POINT_RULES: dict[str, dict[str, RuleOption]] = {}
+"""The installed entry points' rules, by ruleset and name: in play everywhere."""
+_LOADED_FILES: dict[str, _Loaded] = {}
+"""Each plug-in file loaded, by absolute path, in the order loaded (an edited file's
+latest version last). Its rules are kept with it, not under their names: two files
+of one rule name (two drafts of a house rule) each play in the games that name them."""
 _MODULE_NUMBERS = itertools.count()
 _ENTRY_POINTS_SEEN: list[bool] = []
 """Holds ``True`` once the installed entry points have been read."""
@@ -93,17 +105,18 @@ _IN_PLAY: ContextVar[frozenset[str] | None] = ContextVar("plugins_in_play", defa
 
 
 def plugin_options(ruleset: str) -> tuple[RuleOption, ...]:
-    """The plug-in rules registered for ``ruleset``, in the order they were loaded: of
-    the files loaded, those in play (:func:`plugins_in_play`), and every installed
-    entry point's."""
+    """The plug-in rules of ``ruleset``: every installed entry point's, then those of
+    the files loaded that are in play (:func:`plugins_in_play`), in the order they were
+    loaded. Outside such a block, where every file loaded is in play, a rule name that
+    two files loaded define (two drafts of one rule) is the one loaded last's."""
     _load_entry_points()
-    rules = _REGISTERED.get(ruleset, {}).values()
     in_play = _IN_PLAY.get()
-    if in_play is None:
-        return tuple(rules)
-    out = [record.rules for record, _ in _LOADED_FILES.values() if record.path not in in_play]
-    left_out = {name for names in out for name in names}
-    return tuple(rule for rule in rules if rule.name not in left_out)
+    rules = dict(_ENTRY_POINT_RULES.get(ruleset, {}))
+    for loaded in _LOADED_FILES.values():
+        record = loaded.record
+        if record.ruleset == ruleset and (in_play is None or record.path in in_play):
+            rules.update((rule.name, rule) for rule in loaded.rules)
+    return tuple(rules.values())
 
 
 @contextmanager
@@ -113,7 +126,9 @@ def plugins_in_play(plugins: Iterable[PluginFile]) -> Iterator[None]:
     a case or a tournament resolves its rules with, so that a file the process loaded
     for another of them (a notebook that played a game with a plug-in, then another
     without) plays no rule its saved game, log or report would not record. Outside
-    such a block every file loaded is in play (``rulesets --plugin``, ``lab.arms``)."""
+    such a block every file loaded is in play (``rulesets --plugin``, ``lab.arms``).
+    Two of ``plugins`` that define one rule name are refused when loaded together
+    (:func:`load_plugin_files`)."""
     token = _IN_PLAY.set(frozenset(p.path for p in plugins))
     try:
         yield
@@ -121,31 +136,22 @@ def plugins_in_play(plugins: Iterable[PluginFile]) -> Iterator[None]:
         _IN_PLAY.reset(token)
 
 
-def register_rules(
-    ruleset: str, rules: tuple[RuleOption, ...], source: str, replacing: str | None = None
-) -> None:
-    """Add ``rules`` to ``ruleset``'s options (again with the same rule: no change).
-
-    A name another plug-in, or the ruleset itself (a built-in option or ruleset
-    parameter), already uses is an :class:`InputError` naming both; the rules are
-    checked before any is added, so a refused plug-in adds none of them. With
-    ``replacing`` (the source of an earlier version of the same file), that
-    version's rules give way to these, and are dropped once these are accepted.
-    """
-    table = _REGISTERED.setdefault(ruleset, {})
+def _check_names(ruleset: str, rules: tuple[RuleOption, ...], source: str) -> None:
+    """Refuse ``rules`` of ``source`` (a plug-in file or an entry point) where one is
+    named like a rule in play in every game of ``ruleset``: one of the ruleset's own
+    (a built-in option or ruleset parameter), or an installed entry point's (other
+    than ``source``'s own). An :class:`InputError` naming both; checked before any
+    rule is kept, so a refused plug-in adds none of them."""
     builtin = _builtin_names(ruleset)
+    installed = _ENTRY_POINT_RULES.get(ruleset, {})
     for rule in rules:
-        known = table.get(rule.name)
+        known = installed.get(rule.name)
         if rule.name in builtin:
             raise InputError(
                 source, f"RULES[{rule.name}]", f"already defined by the {ruleset} ruleset"
             )
-        if known is not None and known.source not in (source, replacing):
+        if known is not None and known.source != source:
             raise InputError(source, f"RULES[{rule.name}]", f"already defined by {known.source}")
-    if replacing is not None:
-        for name in [n for n, r in table.items() if r.source == replacing]:
-            del table[name]
-    table.update((rule.name, rule) for rule in rules)
 
 
 def _builtin_names(ruleset: str) -> set[str]:
@@ -165,7 +171,10 @@ def load_plugin_file(path: Path) -> PluginFile:
     Loading the same file again is harmless while its bytes are the same; once
     they changed (the writer edited it), the new code is loaded and its rules take
     the place of the old version's, so what plays is always the file as it is now,
-    and its record's hash says which bytes. A file that is missing, does not
+    and its record's hash says which bytes. Another file may define a rule of the
+    same name (a second draft): each plays in the games that name it
+    (:func:`plugins_in_play`), and the two are refused together
+    (:func:`load_plugin_files`). A file that is missing, does not
     compile or import, declares a rule or parameter wrongly, or lacks ``RULES`` or a
     ``RULESET`` that is a known ruleset's name, is one :class:`InputError` naming
     the file (and the line, where the problem is at one).
@@ -182,14 +191,15 @@ def load_plugin_file(path: Path) -> PluginFile:
         raise InputError(source, "", f"cannot read the plug-in: {error.strerror}") from None
     digest = hashlib.sha256(data).hexdigest()
     earlier = _LOADED_FILES.get(resolved)
-    if earlier is not None and earlier[0].sha256 == digest:
-        return earlier[0]
+    if earlier is not None and earlier.record.sha256 == digest:
+        return earlier.record
     module = _run(data, path, source)
     ruleset, rules = _rules_of(module, source)
     _check_hook_points(ruleset, rules, source)
-    register_rules(ruleset, rules, source, None if earlier is None else earlier[1])
+    _check_names(ruleset, rules, source)
     loaded = PluginFile(resolved, digest, ruleset, tuple(r.name for r in rules))
-    _LOADED_FILES[resolved] = (loaded, source)
+    _LOADED_FILES.pop(resolved, None)  # an edited file's new version is the latest loaded
+    _LOADED_FILES[resolved] = _Loaded(loaded, source, rules)
     return loaded
 
 
@@ -279,8 +289,22 @@ def _check_hook_points(ruleset: str, rules: tuple[RuleOption, ...], source: str)
 
 def load_plugin_files(plugins: PluginPaths) -> tuple[PluginFile, ...]:
     """Each of ``plugins`` loaded (:func:`load_plugin_file`), each file once, in the
-    order given: what a game, a case or a report records and plays with."""
-    return tuple(dict.fromkeys(load_plugin_file(Path(p)) for p in plugins))
+    order given: what a game, a case or a report records and plays with. Two of them
+    that define one rule name (two drafts of a rule given together) are an
+    :class:`InputError` naming both: a game plays each rule from one file."""
+    loaded = tuple(dict.fromkeys(load_plugin_file(Path(p)) for p in plugins))
+    defined: dict[tuple[str, str], PluginFile] = {}
+    for plugin in loaded:
+        for name in plugin.rules:
+            first = defined.setdefault((plugin.ruleset, name), plugin)
+            if first is not plugin:
+                raise InputError(
+                    _LOADED_FILES[plugin.path].source,
+                    f"RULES[{name}]",
+                    f"already defined by {_LOADED_FILES[first.path].source}, given with "
+                    "it: the plug-ins of one game, run or command define each rule once",
+                )
+    return loaded
 
 
 def plugins_for_ruleset(plugins: PluginPaths, ruleset: str) -> list[str]:
@@ -298,7 +322,7 @@ def check_plugins_fit(plugins: Sequence[PluginFile], rulesets: Collection[str]) 
         if plugin.ruleset not in rulesets:
             these = "this scenario plays" if len(rulesets) == 1 else "these scenarios play"
             raise InputError(
-                _LOADED_FILES[plugin.path][1],
+                _LOADED_FILES[plugin.path].source,
                 "",
                 f"the plug-in is for {plugin.ruleset}; {these} {', '.join(sorted(set(rulesets)))}",
             )
@@ -318,4 +342,5 @@ def _load_entry_points() -> None:
             raise InputError(source, "", "an entry point names a plug-in module")
         ruleset, rules = _rules_of(module, source)
         _check_hook_points(ruleset, rules, source)
-        register_rules(ruleset, rules, source)
+        _check_names(ruleset, rules, source)
+        _ENTRY_POINT_RULES.setdefault(ruleset, {}).update((r.name, r) for r in rules)

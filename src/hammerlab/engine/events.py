@@ -182,6 +182,11 @@ class EventLog:
         memo[id(self)] = copied
         return copied
 
+    @property
+    def listeners(self) -> tuple[Callable[[Event], None], ...]:
+        """Who hears each event now, in the order subscribed."""
+        return self._listeners
+
     def subscribe(self, listener: Callable[[Event], None]) -> None:
         """Call ``listener`` for each later event."""
         self._listeners = (*self._listeners, listener)

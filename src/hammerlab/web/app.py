@@ -30,7 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hammerlab.analysis.lab import FlagError
 from hammerlab.analysis.odds import QuestionError
-from hammerlab.editions.plugins import load_plugin_file
+from hammerlab.editions.plugins import load_plugin_files
 from hammerlab.engine.rules import RuleSettingError
 from hammerlab.errors import MAX_DIGITS, HammerlabError, long_number, long_number_problem
 from hammerlab.io.files import size_words
@@ -314,7 +314,7 @@ def create_app(
     are rule plug-in files loaded now (their rules join the rulesets' options).
     Costly work runs ``work_slots`` at a time, each stopped after ``work_seconds``
     (:class:`~hammerlab.web.services.Work`, kept as ``app.state.work``)."""
-    loaded = [load_plugin_file(path) for path in plugins]
+    loaded = load_plugin_files(plugins)
     plugin_paths = [p.path for p in loaded]
 
     def plugins_for(spec: Scenario) -> list[str]:
