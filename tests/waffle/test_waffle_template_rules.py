@@ -205,3 +205,27 @@ def test_the_estimate_of_a_template_ignores_cover_too() -> None:
     battle = make_battle(flamer, guards, terrain=[RUIN])
     expected = expected_casualties(battle, flamer, guards, "Flamer", FireOrders())
     assert expected == pytest.approx(1.5)
+
+
+def test_a_flamer_unit_whose_every_aim_covers_friends_is_told_so_in_the_action_prompt() -> None:
+    """The referee's second case: a one-model flamer unit with a friendly unit between it
+    and the enemy. It has no target, and the action prompt says why (it said "no enemy
+    unit in range is seen by a model able to fire at it")."""
+    # Flamer (10,10); Friends f.1..f.3 across its front at y 12, x 9..11 (bases 1" wide,
+    # touching); the Grots at y 15 to 16, within 8" of its base. Aimed at any Grot the
+    # template's axis crosses y = 12 between x 9.5 and 10.5, inside f.1..f.3's bases.
+    flamer = squad("a", A, MARINE, [FLAMER], [(10, 10)], name="Squad")
+    friends = squad("f", A, MARINE, [BOLTGUN], [(9, 12), (10, 12), (11, 12)], name="Friends")
+    grots = squad("b", B, BARE, [LASGUN], [(9.5, 15), (10.5, 15), (10, 16)], name="Grots")
+    battle = make_battle(
+        flamer,
+        friends,
+        grots,
+        script_a=[("shooter", "Squad [a]"), ("action", "hold"), ("shooter", "end phase")],
+    )
+    shooting_phase(battle, A)
+    (menu,) = asked(battle, A, "action")
+    assert menu.labels() == ["run", "hold"]
+    assert menu.not_offered() == (
+        "shoot: Flamer: its template would touch a friendly model wherever aimed",
+    )

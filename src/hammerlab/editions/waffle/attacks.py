@@ -455,13 +455,24 @@ def _why_left_out(
     if nearest > reach:
         gap = f'the nearest target model is {nearest:.1f}" away'
         return f'{weapon_name}: out of range ({reach:g}"; {gap})'
-    if all(
+    return template_barred(battle, unit, target, weapon_name) or _why_not(
+        battle, unit, target, weapon_name, orders
+    )
+
+
+def template_barred(battle: Battle, unit: Unit, target: Unit, weapon_name: str) -> str | None:
+    """``"<weapon>: its template would touch a friendly model wherever aimed"`` where
+    ``weapon_name`` is a template that no model of ``unit`` carrying it may aim at
+    ``target`` without touching a friendly model (:func:`markers.friends_in_the_way`),
+    though it sees and reaches some of it; else ``None``."""
+    carriers = _carriers(unit, weapon_name)
+    if carriers and all(
         (profile := weapon_of(w)).template
         and friends_in_the_way(battle, unit, model, target, profile)
         for _, model, w in carriers
     ):
         return f"{weapon_name}: its template would touch a friendly model wherever aimed"
-    return _why_not(battle, unit, target, weapon_name, orders)
+    return None
 
 
 def _carriers(unit: Unit, weapon_name: str) -> list[tuple[int, Model, Weapon]]:
