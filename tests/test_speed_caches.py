@@ -340,7 +340,7 @@ def _fires(
         return False
     counted = orders.counts_within is not None
     if (profile.blast or profile.template) and not aim_points(
-        battle, model, target, profile, reach=not counted
+        battle, unit, model, target, profile, reach=not counted
     ):
         return False
     reach = effective_range(unit, profile)

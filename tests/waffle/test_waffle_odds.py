@@ -506,13 +506,14 @@ def test_cli_odds_waffle_plain_form_json_has_the_core11_keys() -> None:
 
 
 def test_cli_odds_waffle_keywords_hits_cover_and_no_save() -> None:
-    # A twin-linked template: 4 hits, S4 v T3 (3+, 4/6) re-rolled (8/9); no armour, cover 4+
-    # (1/2): 4 * 8/9 * 1/2 = 16/9 unsaved.
+    # A twin-linked template: 4 hits, S4 v T3 (3+, 4/6) re-rolled (8/9); no armour, and the
+    # cover 4+ ignored (7th edition: "Template weapons have the Ignores Cover ... special
+    # rules"): 4 * 8/9 = 32/9 unsaved (16/9 while the 4+ cover was taken).
     code, out, _ = _run("--strength", "4", "--ap", "5", "--toughness", "3", "--save", "-",
                         "--wounds", "1", "--target-models", "10", "--hits", "4", "--cover", "4",
                         "--keyword", "template", "--keyword", "twin-linked", "--json")  # fmt: skip
     assert code == 0
-    assert _close(json.loads(out)["means"]["unsaved_wounds"], Fraction(16, 9))
+    assert _close(json.loads(out)["means"]["unsaved_wounds"], Fraction(32, 9))
 
 
 def test_cli_odds_waffle_library_form() -> None:

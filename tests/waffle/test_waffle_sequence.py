@@ -13,8 +13,10 @@ import pytest
 from conftest import (
     BOLT_PISTOL,
     BOLTGUN,
+    FLAMER,
     HEAVY_BOLTER,
     LASGUN,
+    MORTAR,
     A,
     B,
     Placed,
@@ -245,6 +247,54 @@ def test_seed000_step2_an_enemy_locked_in_combat_or_out_of_sight_is_said_to_be_n
     assert menu.not_offered() == (
         "shoot: Locked [d] is locked in combat: not a target",
         "shoot: no other enemy unit in range is seen by a model able to fire at it",
+    )
+
+
+def test_seed000_a_moved_heavy_blast_unit_is_told_it_cannot_fire_snap_shots() -> None:
+    # From a shooting referee's review (session 24, finding 3): a moved unit of two
+    # Mortars (Heavy 1, Blast, Barrage; 48") with its target 10" away in the open was told
+    # "no enemy unit in range is seen by a model able to fire at it". Seed 000: a Heavy
+    # weapon moved fires Snap Shots, and "Some weapon types ... such as Blast, cannot be
+    # fired as Snap Shots": that is why.
+    mortars = squad("a", A, GUARD, [MORTAR], [(40, 10), (42, 10)], name="Mortars")
+    mortars.status.moved = True
+    target = squad("b", B, GUARD, [LASGUN], [(40, 21)], name="Target")
+    battle = make_battle(mortars, target, script_a=[("shooter", "Mortars [a]"), ("action", "hold")])
+    shooting_phase(battle, A)
+    (menu,) = asked(battle, A, "action")
+    assert menu.labels() == ["run", "hold"]
+    assert menu.not_offered() == ("shoot: Mortar cannot be fired as Snap Shots (the unit moved)",)
+
+
+def test_seed000_a_gone_to_ground_flamer_unit_is_told_why_it_cannot_shoot() -> None:
+    # The same review: a Flamer unit gone to ground 6" from its target. A unit gone to
+    # ground fires Snap Shots (6th/7th edition), and a Template cannot (seed 000).
+    burners = squad("a", A, GUARD, [FLAMER], [(40, 10)], name="Burners")
+    target = squad("b", B, GUARD, [LASGUN], [(40, 17)], name="Target")
+    battle = make_battle(burners, target, script_a=[("shooter", "Burners [a]"), ("action", "hold")])
+    st(battle, burners).gone_to_ground = True
+    shooting_phase(battle, A)
+    (menu,) = asked(battle, A, "action")
+    assert menu.not_offered() == (
+        "shoot: Flamer cannot be fired as Snap Shots (the unit has gone to ground)",
+    )
+
+
+def test_seed000_beside_a_weapon_that_cannot_snap_fire_the_range_is_its_other_weapons() -> None:
+    # A moved unit with a Mortar (48") and a Boltgun (24"), the target 30" off centre to
+    # centre (29.0" base to base): the Mortar cannot fire Snap Shots, and the Boltgun does
+    # not reach. Before, the Mortar's 48" counted, and the line blamed sight.
+    squad_a = make_unit(
+        "a", A, [Placed(GUARD, [MORTAR], (40, 10)), Placed(GUARD, [BOLTGUN], (42, 10))]
+    )
+    squad_a.status.moved = True
+    far = squad("b", B, GUARD, [LASGUN], [(40, 40)], name="Far")
+    battle = make_battle(squad_a, far, script_a=[("shooter", "A [a]"), ("action", "hold")])
+    shooting_phase(battle, A)
+    (menu,) = asked(battle, A, "action")
+    assert menu.not_offered() == (
+        "shoot: Mortar cannot be fired as Snap Shots (the unit moved)",
+        'shoot: no enemy unit in range (24" at most; the nearest, Far [b], is 29.0" away)',
     )
 
 

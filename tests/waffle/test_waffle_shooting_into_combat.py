@@ -218,7 +218,7 @@ def test_seed001_blast_aim_points_never_cover_a_locked_model(dx: float, dy: floa
     )
     firer = battle.unit("a").models[0]
     profile_ = weapon_of(FRAG_MISSILE)
-    offered = aim_points(battle, firer, battle.unit("d"), profile_)
+    offered = aim_points(battle, battle.unit("a"), firer, battle.unit("d"), profile_)
     locked = battle.unit("b").alive_models + battle.unit("c").alive_models
     assert all(not touched(blast_marker(m.position, 3.0), locked) for m in offered)
     clear = (dx**2 + dy**2) ** 0.5 > 2.0

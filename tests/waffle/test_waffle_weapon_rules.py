@@ -35,6 +35,7 @@ from conftest import (
 
 from hammerlab.editions.waffle.attacks import fire_weapon
 from hammerlab.editions.waffle.concussive import concussed
+from hammerlab.editions.waffle.events import PrecisionShotsRolled
 from hammerlab.editions.waffle.fight import initiative
 from hammerlab.editions.waffle.gets_hot import suffer
 from hammerlab.editions.waffle.odds import Defence, Firing, shooting_odds, volley
@@ -377,7 +378,14 @@ def test_the_log_says_which_hits_are_precision_shots_and_whose_each_wound_score_
     fire_weapon(battle, shooter, target, rifle.name, FireOrders())
     (precise,) = of_kind(battle, "precision_shots")
     assert (precise.unit, precise.weapon, precise.hits) == ("A [a]", "Sniper rifle", 1)
-    assert precise.text.startswith("  1 of the hits are Precision Shots (6s to hit)")
+    # One hit: singular (a shooting referee's review, session 24, finding 4: it read "1 of
+    # the hits are Precision Shots").
+    assert precise.text == (
+        "  1 of the hits is a Precision Shot (a 6 to hit): it rolls To Wound apart, "
+        "and its wound goes to a model of the firing player's choice"
+    )
+    two = PrecisionShotsRolled(unit="A [a]", weapon="Sniper rifle", hits=2)
+    assert two.text.startswith("  2 of the hits are Precision Shots (6s to hit): they roll")
     assert dice_purposes(battle)[2:4] == [
         "to wound (Sniper rifle, 4+)",
         "to wound (Sniper rifle, 4+, Precision Shots)",
@@ -387,6 +395,34 @@ def test_the_log_says_which_hits_are_precision_shots_and_whose_each_wound_score_
     (none,) = of_kind(battle, "no_save")
     assert (none.model, none.ap, none.rend) == ("b.2", 2, "Sniper")
     assert none.text == "  b.2 has no save: AP2 (Sniper: a 6 to wound is AP2) against armour 3+"
+    assert all_dice_used(battle)
+
+
+def test_the_wound_summary_of_rending_hits_says_they_wound_on_a_6() -> None:
+    """S3 Rending at T8: the chart says "-", and Rending wounds "regardless of its
+    Toughness" on a 6 (interpretation 10). The summary said "wound on -" and then counted
+    wounds (a shooting referee's review, session 24, finding 4); it says "6 (Rending)",
+    as the dice line does."""
+    # BS4 hits on 3+: 5; To Wound 6: wounds; AP2 (Rending) beats the 3+ armour.
+    claws = weapon("Ripper", "24", "3", "-", "Assault 1, Rending")
+    wall = profile("Wall", t=8, sv="3+")
+    battle, _, target = fired_at(claws, [5, 6], wall)
+    assert dice_purposes(battle)[1] == "to wound (Ripper, 6 (Rending))"
+    (rolled,) = of_kind(battle, "wounds")
+    assert (rolled.needed, rolled.wounds) == ("6 (Rending)", 1)
+    assert rolled.text == "  1 hit(s) on B [b] wound on 6 (Rending): 1 wound(s)"
+    assert target.destroyed
+    assert all_dice_used(battle)
+
+
+def test_the_wound_summary_of_hits_that_cannot_wound_still_says_so() -> None:
+    """Without Rending, S3 at T8 cannot wound: no die is rolled and the summary keeps its
+    "-" (a control beside the test above)."""
+    gun = weapon("Stub gun", "24", "3", "-", "Assault 1")
+    battle, _, target = fired_at(gun, [5], profile("Wall", t=8, sv="3+"))
+    (rolled,) = of_kind(battle, "wounds")
+    assert (rolled.needed, rolled.wounds) == ("-", 0)
+    assert not target.destroyed
     assert all_dice_used(battle)
 
 

@@ -352,7 +352,9 @@ def test_seed000_template_needs_no_to_hit_roll_and_hits_every_model_under_it() -
     # the nozzle.
     flamer_marine = squad("a", A, MARINE, [FLAMER], [(10, 10)], name="Flamers")
     # Half-width at x = 16: 0.2 + 0.8 * 5.5 / 7 = 0.83, f.1's base bottom 10.5 < 10.83.
-    friends = squad("f", A, MARINE, [BOLTGUN], [(16, 11)], name="Friends")
+    # f.1 is of another enemy unit: a template hits every model under it, of whichever
+    # unit (one of the firer's side would bar the aim: test_waffle_template_rules.py).
+    others = squad("f", B, MARINE, [BOLTGUN], [(16, 11)], name="Others")
     target = squad(
         "b",
         B,
@@ -369,13 +371,12 @@ def test_seed000_template_needs_no_to_hit_roll_and_hits_every_model_under_it() -
     )
     battle = make_battle(
         flamer_marine,
-        friends,
+        others,
         target,
         dice=[
             6,  # f.1 wounded (S4 v T4)
-            1,  # f.1's 3+ armour (AP5) fails
-            1,  # f.1's 5+ cover fails: the line from (10,10) to (16,11) passes
-            # 3/sqrt(37) = 0.49" from b.1's centre, inside its base (interpretation 23)
+            1,  # f.1's 3+ armour (AP5) fails; no cover save: the line from (10,10) to
+            # (16,11) crosses b.1's base (interpretation 23), but a template ignores cover
             *[6, 6, 6],  # b.1..b.3 wounded; AP5 leaves 6+ armour no save
         ],
         script_a=[("aim", "b.1")],
@@ -383,13 +384,13 @@ def test_seed000_template_needs_no_to_hit_roll_and_hits_every_model_under_it() -
     fire_weapon(battle, flamer_marine, target, "Flamer", FireOrders())
     marker = last(of_kind(battle, "marker"))
     assert marker.shape == "template"
-    assert marker.hits == {"Friends [f]": 1, "Mob [b]": 3}
+    assert marker.hits == {"Others [f]": 1, "Mob [b]": 3}
     assert not any(p.startswith("to hit") for p in dice_purposes(battle))
     assert of_kind(battle, "shots") == []
     # The 3 wounds go to the models closest to the firer (6th/7th edition): b.1 (2"),
     # b.5 (sqrt(3^2 + 2^2) - 1 = 2.6"), b.2 (4") -- not necessarily those under it.
     assert alive_ids(target) == ["b.3", "b.4"]
-    assert alive_ids(friends) == []
+    assert alive_ids(others) == []
     assert alive_ids(flamer_marine) == ["a.1"]  # the firer is never under its own template
     assert all_dice_used(battle)
 
@@ -442,7 +443,7 @@ def test_a_template_is_offered_only_over_models_it_reaches() -> None:
     flamer_marine = squad("a", A, MARINE, [FLAMER], [(10, 10)], name="Flamers")
     target = squad("b", B, BARE, [LASGUN], [(18, 10), (21, 10), (10, 18.6)], name="Mob")
     battle = make_battle(flamer_marine, target)
-    offered = aim_points(battle, flamer_marine.models[0], target, weapon_of(FLAMER))
+    offered = aim_points(battle, flamer_marine, flamer_marine.models[0], target, weapon_of(FLAMER))
     assert [m.id for m in offered] == ["b.1", "b.3"]
 
 
@@ -592,8 +593,8 @@ def test_barrage_marker_may_go_over_a_target_model_out_of_sight_when_another_is_
         script_a=[("aim", "b.1")],
     )
     firer = shooter.models[0]
-    barrage = aim_points(battle, firer, target, weapon_of(MORTAR))
-    blast = aim_points(battle, firer, target, weapon_of(FRAG_MISSILE))
+    barrage = aim_points(battle, shooter, firer, target, weapon_of(MORTAR))
+    blast = aim_points(battle, shooter, firer, target, weapon_of(FRAG_MISSILE))
     assert ([m.id for m in barrage], [m.id for m in blast]) == (["b.1", "b.2"], ["b.2"])
     fire_weapon(battle, shooter, target, "Mortar", FireOrders())
     marker = last(of_kind(battle, "marker"))

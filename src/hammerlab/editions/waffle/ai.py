@@ -266,9 +266,10 @@ def weapon_worth(
     (:func:`expected.expected_per_model`), or ``None`` where it is not worth firing at
     all: it cannot hurt ``target`` (:func:`expected.can_hurt`: its Strength cannot
     wound the Toughness or beat the armour it faces, wherever it is fired from), or it
-    is a blast or template whose aim the AI would take (:func:`expected.likely_aim`) is
-    worth less than nothing (:func:`expected.aim_value`: its own models within a
-    scatter's reach of the marker, or under the template, outweigh the enemy ones).
+    is a blast whose aim the AI would take (:func:`expected.likely_aim`) is worth less
+    than nothing (:func:`expected.aim_value`: its own models within a scatter's reach
+    of the marker outweigh the enemy ones; a template is aimed only where it touches
+    no friendly model, :func:`markers.aim_points`).
 
     The worth is asked with regular orders (``orders``): an Overwatch's weapon, fired
     as if the charger were within 1", may be worth 0 by them (out of its range) and is
@@ -282,7 +283,7 @@ def weapon_worth(
     weapon = firers[0].weapon(name)
     assert weapon is not None  # the firer's own weapon (attacks.firing_models)
     profile = weapon_of(weapon)
-    if profile.blast or profile.template:
+    if profile.blast:
         aim = likely_aim(battle, unit, firers[0], target, profile)
         if aim is not None and aim_value(battle, unit, firers[0], profile, aim) < 0:
             return None

@@ -91,7 +91,7 @@ def allocate_wounds(
     # The bases that may give cover (visibility.screening), found once for the volley:
     # its wounds come from one unit, and only the victim's models fall meanwhile.
     screens: Bases | None = None
-    covered = not melee and not profile.has_rule("Ignores Cover")
+    covered = not melee and not profile.ignores_cover
     for index, wound in enumerate(wounds):
         alive = standing(battle, victim.models, orders, spare)
         if only is not None:
@@ -270,7 +270,7 @@ def save_taken(
     Fate re-rolls a failed armour save once (:data:`COSMIC_FATE`).
     """
     in_cover = None
-    if cover and not profile.has_rule("Ignores Cover"):
+    if cover and not profile.ignores_cover:
         down = st(battle, victim).gone_to_ground
         in_cover = cover_save(
             battle, wound.source, victim, model, down, from_point=origin, screens=screens

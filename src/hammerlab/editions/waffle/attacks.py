@@ -13,6 +13,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from enum import Enum
 
 from hammerlab.editions.waffle.allocation import allocate_wounds, shot_origin
 from hammerlab.editions.waffle.artillery import firers, has_gun_alive, shooting_toughness
@@ -27,7 +28,12 @@ from hammerlab.editions.waffle.events import (
 from hammerlab.editions.waffle.firing_modes import is_grenade, may_fire, spend, throwers
 from hammerlab.editions.waffle.flyers import snap_against
 from hammerlab.editions.waffle.gets_hot import gets_hot, shots_fired, suffer
-from hammerlab.editions.waffle.markers import aim_points, blast_hits, template_hits
+from hammerlab.editions.waffle.markers import (
+    aim_points,
+    blast_hits,
+    friends_in_the_way,
+    template_hits,
+)
 from hammerlab.editions.waffle.one_use import is_one_use, spend_one_use
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import (
@@ -235,7 +241,7 @@ def _firing_each(
             # A range counted as another distance (within) stands for where the template
             # would reach from too: only where the models stand is its reach asked.
             if (profile.blast or profile.template) and not aim_points(
-                battle, model, target, profile, reach=within is None
+                battle, unit, model, target, profile, reach=within is None
             ):
                 continue
             if within is not None:
@@ -386,23 +392,23 @@ def _fired_profile(shooter: Model, weapon: Weapon, orders: FireOrders) -> Weapon
 
 def _why_not(battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders: FireOrders) -> str:
     """Why no model of ``unit`` fires ``weapon_name``, for the log."""
-    snap = _no_snap_shots(battle, unit, target, weapon_name, orders)
+    snap = no_snap_shots(battle, unit, target, weapon_name, orders)
     return snap or f"no model can fire {weapon_name} at {target.label}"
 
 
-def _no_snap_shots(
+def no_snap_shots(
     battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders: FireOrders
 ) -> str | None:
-    """``"<weapon> cannot be fired as Snap Shots"`` where a model of ``unit`` carrying
-    ``weapon_name`` would fire Snap Shots and the weapon cannot (a Blast, a Template);
-    else ``None``."""
+    """``"<weapon> cannot be fired as Snap Shots (<why it would>)"`` where a model of
+    ``unit`` carrying ``weapon_name`` would fire Snap Shots (:func:`snap_cause`) and the
+    weapon cannot (a Blast, a Template); else ``None``."""
     for model in unit.alive_models:
         weapon = model.weapon(weapon_name)
         if weapon is not None:
             profile = weapon_of(weapon)
-            snap = fires_snap(battle, unit, profile, orders, target, model)
-            if snap and not profile.can_snap_fire:
-                return f"{weapon_name} cannot be fired as Snap Shots"
+            cause = snap_cause(battle, unit, profile, orders, target, model)
+            if cause is not None and not profile.can_snap_fire:
+                return f"{weapon_name} cannot be fired as Snap Shots ({cause.value})"
     return None
 
 
@@ -417,8 +423,10 @@ def not_offered(
 ) -> tuple[str, ...]:
     """Each ranged weapon of ``unit`` neither ``fired`` nor ``able`` to fire at
     ``target`` (:func:`able_weapons`), with why, for a person choosing a weapon: its
-    models have fired what they may, it cannot fire Snap Shots (:func:`_no_snap_shots`),
-    no target model is within its range, else :func:`_why_not`'s "no model can fire"."""
+    models have fired what they may, it cannot fire Snap Shots (:func:`no_snap_shots`),
+    no target model is within its range, its template would touch a friendly model
+    wherever its carriers aimed it (:func:`markers.friends_in_the_way`), else
+    :func:`_why_not`'s "no model can fire"."""
     return tuple(
         _why_left_out(battle, unit, target, name, orders, spent)
         for name in ranged_weapons(unit)
@@ -440,14 +448,31 @@ def _why_left_out(
         may_fire(spent, unit, m, weapon_name, weapons_per_phase(unit, m)) for _, m, _ in carriers
     ):
         return f"{weapon_name}: each model carrying it has fired what it may this phase"
-    snap = _no_snap_shots(battle, unit, target, weapon_name, orders)
+    snap = no_snap_shots(battle, unit, target, weapon_name, orders)
     if snap is not None:
         return snap
     reach, nearest = _reach(unit, target, carriers)
     if nearest > reach:
         gap = f'the nearest target model is {nearest:.1f}" away'
         return f'{weapon_name}: out of range ({reach:g}"; {gap})'
-    return _why_not(battle, unit, target, weapon_name, orders)
+    return template_barred(battle, unit, target, weapon_name) or _why_not(
+        battle, unit, target, weapon_name, orders
+    )
+
+
+def template_barred(battle: Battle, unit: Unit, target: Unit, weapon_name: str) -> str | None:
+    """``"<weapon>: its template would touch a friendly model wherever aimed"`` where
+    ``weapon_name`` is a template that no model of ``unit`` carrying it may aim at
+    ``target`` without touching a friendly model (:func:`markers.friends_in_the_way`),
+    though it sees and reaches some of it; else ``None``."""
+    carriers = _carriers(unit, weapon_name)
+    if carriers and all(
+        (profile := weapon_of(w)).template
+        and friends_in_the_way(battle, unit, model, target, profile)
+        for _, model, w in carriers
+    ):
+        return f"{weapon_name}: its template would touch a friendly model wherever aimed"
+    return None
 
 
 def _carriers(unit: Unit, weapon_name: str) -> list[tuple[int, Model, Weapon]]:
@@ -555,6 +580,21 @@ def moving_changes_weapons(is_relentless: bool, vehicle: bool) -> bool:
     return not is_relentless and not vehicle
 
 
+class SnapCause(Enum):
+    """Why a weapon fires Snap Shots (:func:`snap_cause`), in the words a person is told
+    it in (``Mortar cannot be fired as Snap Shots (the unit moved)``)."""
+
+    SNAP_ORDERS = "Overwatch and Return Fire! are Snap Shots"
+    INTO_MELEE = "it shoots into a melee"
+    CREW = "its crew is Shaken or Stunned"
+    JINKED = "the unit Jinked"
+    GONE_TO_GROUND = "the unit has gone to ground"
+    FALLING_BACK = "the unit is falling back"
+    REGROUPED = "the unit regrouped this turn"
+    MOVED = "the unit moved"
+    AT_TARGET = "only Snap Shots may be fired at the target (a Zooming Flyer; Skyfire)"
+
+
 def fires_snap(
     battle: Battle,
     unit: Unit,
@@ -564,7 +604,22 @@ def fires_snap(
     model: Model | None = None,
 ) -> bool:
     """Whether this weapon fires Snap Shots (at ``target``, when one is given), fired
-    by ``model`` of the unit (``None``: by the unit as a whole).
+    by ``model`` of the unit (``None``: by the unit as a whole): where
+    :func:`snap_cause` finds a cause."""
+    return snap_cause(battle, unit, profile, orders, target, model) is not None
+
+
+def snap_cause(
+    battle: Battle,
+    unit: Unit,
+    profile: WeaponProfile,
+    orders: FireOrders,
+    target: Unit | None = None,
+    model: Model | None = None,
+) -> SnapCause | None:
+    """Why this weapon fires Snap Shots (at ``target``, when one is given), fired by
+    ``model`` of the unit (``None``: by the unit as a whole), the first cause of these
+    that holds; ``None`` where it fires normally.
 
     Seed 000: "a model with a Heavy weapon … moves and shoots in the same
     turn"; 6th/7th-edition: units gone to ground or falling back snap fire, and a
@@ -578,17 +633,25 @@ def fires_snap(
     Skyfire (:func:`flyers.snap_against`).
     """
     status = st(battle, unit)
-    return (
-        orders.snap
-        or orders.into_melee
-        or (whole_crew_snaps(battle, unit) if model is None else crew_snap_shots(battle, model))
-        or status.jink_snap_turns > 0
-        or status.gone_to_ground
-        or status.falling_back
-        or status.regrouped
-        or (profile.is_heavy_like and moved_for_weapons(unit))
-        or (target is not None and snap_against(target, profile))
-    )
+    if orders.snap:
+        return SnapCause.SNAP_ORDERS
+    if orders.into_melee:
+        return SnapCause.INTO_MELEE
+    if whole_crew_snaps(battle, unit) if model is None else crew_snap_shots(battle, model):
+        return SnapCause.CREW
+    if status.jink_snap_turns > 0:
+        return SnapCause.JINKED
+    if status.gone_to_ground:
+        return SnapCause.GONE_TO_GROUND
+    if status.falling_back:
+        return SnapCause.FALLING_BACK
+    if status.regrouped:
+        return SnapCause.REGROUPED
+    if profile.is_heavy_like and moved_for_weapons(unit):
+        return SnapCause.MOVED
+    if target is not None and snap_against(target, profile):
+        return SnapCause.AT_TARGET
+    return None
 
 
 def snaps_of(battle: Battle, unit: Unit, models: Sequence[Model], snap: bool) -> list[bool]:

@@ -95,6 +95,11 @@ class PrecisionShotsRolled(Event):
 
     @property
     def text(self) -> str:
+        if self.hits == 1:
+            return (
+                "  1 of the hits is a Precision Shot (a 6 to hit): it rolls To Wound apart, "
+                "and its wound goes to a model of the firing player's choice"
+            )
         return (
             f"  {self.hits} of the hits are Precision Shots (6s to hit): they roll To Wound "
             "apart, and their wounds go to models of the firing player's choice"

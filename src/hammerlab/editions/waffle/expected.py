@@ -196,12 +196,12 @@ def aim_value(
     worth to ``unit``'s player: the enemy models it would cover less twice its own.
 
     A template covers what :func:`markers.covered` finds under it (what a person is
-    told of the aim). A marker may scatter: it is worth the enemy models within 2.5"
-    of ``aim`` (centre to centre), less twice the own models within 3.5"."""
+    told of the aim), all of them enemy models: it is aimed only where it touches no
+    friendly model (:func:`markers.aim_points`). A marker may scatter: it is worth the
+    enemy models within 2.5" of ``aim`` (centre to centre), less twice the own models
+    within 3.5"."""
     if profile.template:
-        ours = {u.id for u in battle.units_of(unit.player)}
-        counts = covered(battle, firer, aim, profile)
-        return sum(n if uid not in ours else -2.0 * n for uid, n in counts.items())
+        return float(sum(covered(battle, firer, aim, profile).values()))
     friends = [m for u in battle.units_of(unit.player) for m in u.alive_models]
     foes = [m for e in battle.enemies_of(unit) for m in e.alive_models]
     near = [f for f in foes if centre_distance(f.position, aim.position) <= 2.5]
@@ -216,7 +216,7 @@ def likely_aim(
     """The model of ``target`` the AI would place ``firer``'s marker or template over:
     the aim point (:func:`markers.aim_points`) worth most (:func:`aim_value`), the first
     on a tie; ``None`` where there is none."""
-    points = aim_points(battle, firer, target, profile)
+    points = aim_points(battle, unit, firer, target, profile)
     values = [aim_value(battle, unit, firer, profile, m) for m in points]
     return points[values.index(max(values))] if points else None
 

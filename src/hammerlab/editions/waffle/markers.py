@@ -39,6 +39,7 @@ from hammerlab.engine.units import Model, Unit
 
 def aim_points(
     battle: Battle,
+    unit: Unit,
     firer: Model,
     target: Unit,
     profile: WeaponProfile,
@@ -46,8 +47,8 @@ def aim_points(
     reach: bool = True,
     first: Vec | None = None,
 ) -> list[Model]:
-    """Target models ``firer`` may place its blast marker or template over (toward, for
-    a further marker of a barrage whose first came to rest at ``first``:
+    """Target models ``firer`` (of ``unit``) may place its blast marker or template over
+    (toward, for a further marker of a barrage whose first came to rest at ``first``:
     :func:`barrage_point`).
 
     A marker or template goes over a model the firer sees; a Barrage weapon needs
@@ -67,23 +68,67 @@ def aim_points(
     scattering". A marker centred on the model (a further marker of a barrage: where
     it is placed toward it), or a template aimed at it, must touch no model of a unit
     locked in combat.
+
+    7th edition, Template weapons: the template is placed so that "the rest of the
+    template covers as many models in the target unit as possible, without touching
+    any other friendly models (including models from the firing model's unit) … A
+    template weapon never hits the model firing it" (the rulebook's text as quoted in
+    the Dakka thread "Template Special Rule"; Horus Heresy 2.0 prints the same). A
+    template aimed at the model must touch no friendly model but its firer
+    (:func:`_friends_in_reach`); where every aim would, the model does not fire it
+    (``attacks.firing_models``). docs/rules/waffle.md, *Templates*.
     """
-    if profile.barrage:
-        seen = target.alive_models
-    else:
-        seen = visible_models(battle, [firer], target) or target.alive_models
-    if profile.template and reach:
-        seen = [m for m in seen if reaches(firer, m, profile)]
-    locked = [
+    seen = _in_sight_and_reach(battle, firer, target, profile, reach)
+    barred = [
         m
         for u in battle.units.values()
         if st(battle, u).locked_in_combat
         for m in u.alive_models
         if m is not firer
     ]
-    if not locked:
+    if profile.template:
+        barred += _friends_in_reach(battle, unit, firer)
+    if not barred:
         return seen
-    return [m for m in seen if not _placed(firer, m, profile, first)(locked)]
+    return [m for m in seen if not _placed(firer, m, profile, first)(barred)]
+
+
+def _in_sight_and_reach(
+    battle: Battle, firer: Model, target: Unit, profile: WeaponProfile, reach: bool = True
+) -> list[Model]:
+    """The models of ``target`` ``firer``'s marker or template may go over before
+    asking what else it would touch (:func:`aim_points`): those it sees (a Barrage's:
+    all), and, with ``reach``, of a template those it reaches (:func:`reaches`)."""
+    if profile.barrage:
+        seen = target.alive_models
+    else:
+        seen = visible_models(battle, [firer], target) or target.alive_models
+    if profile.template and reach:
+        seen = [m for m in seen if reaches(firer, m, profile)]
+    return seen
+
+
+def friends_in_the_way(
+    battle: Battle, unit: Unit, firer: Model, target: Unit, profile: WeaponProfile
+) -> bool:
+    """Whether ``firer``'s template could be aimed at some model of ``target`` it sees
+    and reaches, but every such aim touches a friendly model (:func:`aim_points`): what
+    a person is told of a template not offered."""
+    seen = _in_sight_and_reach(battle, firer, target, profile)
+    friends = _friends_in_reach(battle, unit, firer)
+    return bool(seen) and all(_placed(firer, m, profile)(friends) for m in seen)
+
+
+def _friends_in_reach(battle: Battle, unit: Unit, firer: Model) -> list[Model]:
+    """The models of ``unit``'s side, ``firer`` aside, that its template might touch:
+    those no farther from its base than the template's length (it lies within 8" of its
+    narrow end, on the firer's base edge), :data:`SURELY_APART` spared."""
+    return [
+        m
+        for u in battle.units_of(unit.player)
+        for m in u.alive_models
+        if m is not firer and base_distance(firer, m) <= TEMPLATE_LENGTH + SURELY_APART
+    ]
 
 
 def template_nozzle(firer: Model, toward: Vec) -> Vec:
@@ -274,7 +319,8 @@ def template_hits(
     """Templates "need no to-hit roll" and hit every model under them."""
     hits: list[Hit] = []
     for model in models:
-        aim = _aim(battle, unit, target, model, profile, aim_points(battle, model, target, profile))
+        points = aim_points(battle, unit, model, target, profile)
+        aim = _aim(battle, unit, target, model, profile, points)
         placed = _hits_under(battle, _placed(model, aim, profile), model)
         under = _with_strength(battle, unit, placed, model, profile)
         _record_marker(battle, profile, "template", template_middle(model, aim), 0.0, under)
@@ -397,7 +443,7 @@ def blast_hits(
     first: Vec | None = None  # where the barrage's first marker came to rest (a Barrage)
     for model in models:
         for _ in range(profile.shots):
-            points = aim_points(battle, model, target, profile, first=first)
+            points = aim_points(battle, unit, model, target, profile, first=first)
             if not points:  # a later marker of a barrage (firing_models fires none without)
                 battle.say(
                     "shooting",

@@ -243,7 +243,7 @@ def wound_chances(fired: Volley, toughness: int) -> Mapping[int | None, float]:
 
 def wound_fate(fired: Volley, target: Defence, ap: int | None) -> tuple[float, float]:
     """Of one wound at ``ap``: (chance it takes one wound, chance it slays the model)."""
-    cover = None if fired.weapon.has_rule("Ignores Cover") else target.cover
+    cover = None if fired.weapon.ignores_cover else target.cover
     saves = saves_against(ap, target.save, target.invulnerable, cover)
     unsaved = prod(1.0 - p_at_least(needed) for _, needed in saves)
     if instant_death(fired.strength, target.toughness, fired.weapon, target.eternal_warrior):

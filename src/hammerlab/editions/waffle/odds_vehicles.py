@@ -113,7 +113,7 @@ def vehicle_odds(fired: Volley, attack: ArmourAttack, target: VehicleTarget) -> 
     Remembered: a function of three immutable values, which the AI asks again and
     again (995 times for 18 questions in four battles of the Leman Russ example)."""
     ap = fired.weapon.ap
-    cover = None if fired.weapon.has_rule("Ignores Cover") else target.cover
+    cover = None if fired.weapon.ignores_cover else target.cover
     saves = saves_against(ap, None, target.invulnerable, cover)
     unsaved = prod(1.0 - p_at_least(needed) for _, needed in saves)
     chances = penetration_chances(attack, target.armour)

@@ -348,6 +348,17 @@ class WeaponProfile:
         return not (self.template or self.blast or self.base_type == "Ordnance")
 
     @property
+    def ignores_cover(self) -> bool:
+        """Whether no cover save may be taken against the weapon's wounds: it has the
+        Ignores Cover rule ("Cover saves cannot be taken against Wounds, glancing hits or
+        penetrating hits caused by weapons with the Ignores Cover special rule",
+        ``Warhammer40K.gst``), or it is a Template weapon: 7th edition, "Template weapons
+        have the Ignores Cover, Wall of Death and No Escape special rules" (the
+        rulebook's text as quoted in the Dakka thread "Template Special Rule"; Horus
+        Heresy 2.0 prints the same). docs/rules/waffle.md, interpretation 26."""
+        return self.template or self.has_rule("Ignores Cover")
+
+    @property
     def is_heavy_like(self) -> bool:
         """Heavy, Salvo and Ordnance weapons fire snap shots (or fewer shots) after moving."""
         return self.base_type in ("Heavy", "Ordnance")

@@ -18,8 +18,10 @@ from hammerlab.editions.waffle.attacks import (
     fire_weapon,
     firing_models,
     left_unfired,
+    no_snap_shots,
     not_offered,
     ranged_weapons,
+    template_barred,
 )
 from hammerlab.editions.waffle.charge import charge_distance
 from hammerlab.editions.waffle.combat import refresh_locks
@@ -217,11 +219,17 @@ def why_no_shot(battle: Battle, unit: Unit) -> tuple[str, ...]:
     """Why ``unit`` is not offered ``shoot`` (:func:`targets_for` found no target), for a
     person choosing its action, as the weapon prompt says why a weapon is left out
     (:func:`attacks.not_offered`): each enemy unit locked in combat that it may not
-    target (:func:`may_target`), then why none of the others is a target: all beyond
-    its longest range (base to base, :func:`charge.charge_distance`), or none in range
-    seen by a model able to fire at it (:func:`attacks.firing_models`). Seed 000 step 2:
-    the target is "an enemy unit that it can see"; step 3: "Models that cannot see the
-    target, or are not in range, cannot shoot"."""
+    target (:func:`may_target`), each weapon that would fire Snap Shots and cannot, with
+    why it would (:func:`attacks.no_snap_shots`: a Heavy Blast after moving, a Template
+    gone to ground), or a template that would touch a friendly model wherever aimed
+    (:func:`attacks.template_barred`), each asked of the nearest enemy unit, then why
+    none of the others is a target: all beyond the longest range of its other weapons
+    (base to base, :func:`charge.charge_distance`), or none
+    in range seen by a model able to fire at it (:func:`attacks.firing_models`). Seed
+    000: "Some weapon types, such as Template and Ordnance) or those that have certain
+    special rules, such as Blast, cannot be fired as Snap Shots"; step 2: the target is
+    "an enemy unit that it can see"; step 3: "Models that cannot see the target, or are
+    not in range, cannot shoot"."""
     enemies = battle.enemies_of(unit)
     if not enemies:
         return ("shoot: no enemy unit is on the table",)
@@ -234,18 +242,29 @@ def why_no_shot(battle: Battle, unit: Unit) -> tuple[str, ...]:
     if not free:
         return tuple(lines)
     other = "other " if lines else ""
+    nearest = min(free, key=lambda enemy: charge_distance(unit, enemy))
+    barred = {
+        name: why
+        for name in ranged_weapons(unit)
+        if (
+            why := no_snap_shots(battle, unit, nearest, name, FireOrders())
+            or template_barred(battle, unit, nearest, name)
+        )
+        is not None
+    }
+    lines += [f"shoot: {why}" for why in barred.values()]
     reach = max(
         (
             effective_range(unit, weapon_of(weapon))
             for name in ranged_weapons(unit)
+            if name not in barred
             for model in unit.alive_models
             if (weapon := model.weapon(name)) is not None
         ),
         default=None,
     )
     if reach is None:
-        return (*lines, "shoot: it has no ranged weapon")
-    nearest = min(free, key=lambda enemy: charge_distance(unit, enemy))
+        return tuple(lines) if barred else (*lines, "shoot: it has no ranged weapon")
     gap = charge_distance(unit, nearest)
     if gap > reach:
         far = f'the nearest, {nearest.label}, is {gap:.1f}" away'

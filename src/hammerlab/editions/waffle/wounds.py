@@ -124,15 +124,17 @@ def roll_to_wound(
             wounds += [_wound(strength, profile, 6, s, precision) for s in sources]
             continue
         needed = wound_target(strength, toughness, profile)
-        needed_seen.append(("-" if needed is None else f"{needed}+") + whose)
         rending = profile.has_rule("Rending")
         if needed is None and not rending:
+            needed_seen.append("-" + whose)
             continue
         # 6th/7th-edition Rending: a To Wound roll of 6 wounds "regardless of its
-        # Toughness", so a Rending weapon rolls even where the chart says "-".
+        # Toughness", so a Rending weapon rolls even where the chart says "-", and
+        # both the dice and the summary say it wounds on a 6.
         chart = 7 if needed is None else needed
-        label = "6 (Rending)" if needed is None else f"{needed}+"
-        label += ", Precision Shots" if precision else ""
+        score = "6 (Rending)" if needed is None else f"{needed}+"
+        needed_seen.append(score + whose)
+        label = score + (", Precision Shots" if precision else "")
         dice = battle.dice.roll(count, f"to wound ({profile.name}, {label})")
         rolls = list(zip(dice, sources, strict=True))
         failed = [s for r, s in rolls if not wounds_on(r, chart, rending)]
