@@ -178,14 +178,8 @@ def _print_report(report: LabReport) -> None:
     print_table(wins)
     print_note(report.alike_note)
     print_note(report.rounding_note)
-    if report.precision is not None:
-        console.print(
-            f"Precision {report.precision:g} reached: every unit's interval is narrower."
-            if report.precision_reached
-            else f"Precision {report.precision:g} not reached: {report.runs} paired battles "
-            f"(--runs) ran out with a unit's interval {report.widest:.3g} wide; raise --runs.",
-            markup=False,
-        )
+    if report.precision_note is not None:
+        console.print(report.precision_note, markup=False)
     alike = (
         f"Paired battles that ended alike (every unit's models left, and the winner): "
         f"{report.ended_alike} of {report.runs}."

@@ -49,7 +49,7 @@ from hammerlab.cli.common import (
     usage_error,
     write_file,
 )
-from hammerlab.engine.dice import DICE_MODES
+from hammerlab.engine.dice import DICE_MODES, KEYED_METHOD
 from hammerlab.engine.rules import RuleSettingError, UnknownRuleError
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import load_scenario
@@ -138,7 +138,7 @@ def run_sweep(
         raise fail(error) from None
     method = _method(runs, precision, seed, processes, scheduler)
     if dice == "keyed":
-        method += " Dice keyed by turn, unit and roll (common random numbers)."
+        method += f" {KEYED_METHOD}"
     files = scenario_files(grid_cases)
     reached = _precision_line(results, precision, runs)
     tally = store_tally(store, sum(r.runs for r in results))
