@@ -400,6 +400,59 @@ def test_balance_says_an_end_s_estimate_is_the_goal_not_on_one_side_of_it() -> N
     assert answer.why == "the estimate at 0 is the goal itself: the root may lie at 0 or beyond it"
 
 
+def test_balance_does_not_send_the_user_beyond_the_key_s_own_limit() -> None:
+    # A rules writer's review (session 24): "the root may lie at 1 or beyond it" where
+    # 1 is run_dice's minimum, a value beyond which --vary refuses. The same data as
+    # above (6..7, 6's interval holds the goal 4.5), with 6 the least the key can be.
+    limits = ("the least x can be", None)
+    answer = solve(_falling(6), 6, 7, 4.5, integer=True, binary=False, max_runs=50,
+                   limits=limits)  # fmt: skip
+    assert not answer.found and answer.value == 6
+    assert answer.why == (
+        "the estimates at both ends lie on one side of the goal, but the interval at 6 "
+        "holds it, and 6 is the least x can be: no value beyond it can be tried, so the "
+        "goal is not reached within that limit, unless at 6 itself (raise --runs to tell)"
+    )
+    # The other end's limit changes nothing: the root may lie beyond 6 still.
+    answer = solve(_falling(6), 6, 7, 4.5, integer=True, binary=False, max_runs=50,
+                   limits=(None, "the most x can be"))  # fmt: skip
+    assert answer.why is not None and answer.why.endswith("the root may lie at 6 or beyond it")
+
+
+def test_balance_says_an_unsure_end_that_is_the_key_s_limit_has_no_beyond() -> None:
+    # The crossing between 15 and 16 of the test above, with 40 the most the key can be:
+    # a root "at or beyond" 40 can only be at 40.
+    def sample(x: float, seeds: Sequence[int]) -> list[float]:
+        p = min(0.45, 0.025 * x)
+        return [float((37 * s) % 100 < round(100 * p)) for s in seeds]
+
+    answer = solve(sample, 6, 40, 0.4, integer=True, binary=True, max_runs=100,
+                   limits=(None, "the most x can be"))  # fmt: skip
+    assert answer.why is not None
+    assert "(at 40, the range's end and the most x can be, its interval " in answer.why
+    assert answer.why.endswith("the data cannot rule out a root at that end; raise --runs")
+
+
+@pytest.mark.parametrize(
+    ("vary", "limits"),
+    [
+        # `hammerlab rulesets`: run_dice 1..3, morale_threshold 0..1, max_charge_range 0..48
+        ("run_dice=1..3", (True, True)),
+        ("run_dice=1..2", (True, False)),
+        ("morale_threshold=0..1", (True, True)),
+        ("max_charge_range=6..12.5", (False, False)),
+        ("max_charge_range=0..48", (True, True)),
+    ],
+)
+def test_balance_knows_which_end_is_the_key_s_own_limit(
+    vary: str, limits: tuple[bool, bool]
+) -> None:
+    from hammerlab.analysis.balance import parse_question
+
+    spec = load_scenario(GUARD)
+    assert parse_question(spec, str(GUARD), vary, "win_rate=0.5", None).limits == limits
+
+
 def test_balance_does_not_take_probes_all_alike_for_certain() -> None:
     # Models left of 0 in every battle below 5 and 10 (of 10) from 5: every probe's
     # battles are alike. 50 battles alike at 0 bound the mean by 10 × 3.8415 / 53.8415
