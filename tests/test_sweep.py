@@ -951,6 +951,82 @@ def test_cli_lab_stopped_by_ctrl_c_says_what_was_saved(
     assert query([out], "SELECT count(*) FROM battles")[1] == [(2,)]
 
 
+def _raises_ctrl_c(*args: Any) -> None:
+    raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize(
+    ("command", "where"),
+    [
+        ("sweep", "hammerlab.cli.sweep_cmd.load_scenario"),  # the files being read
+        ("lab", "hammerlab.cli.lab_cmd.load_scenario"),
+        ("sweep", "hammerlab.analysis.store._empty"),  # the store opening, its file made
+        ("lab", "hammerlab.analysis.store._empty"),
+    ],
+)
+def test_a_ctrl_c_before_any_battle_says_nothing_was_saved(
+    command: str, where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A rules writer's review (session 24): a Ctrl-C in a sweep's first seconds (the
+    # files read, the points checked, the store opened) ended it with status 130 and
+    # nothing said, and once left the store's file it had begun behind.
+    monkeypatch.setattr(where, _raises_ctrl_c)
+    out = tmp_path / "made" / "s"
+    flags = (
+        ["sweep", str(GUARD), "--vary", f"{PENALTY}=0,2"]
+        if command == "sweep"
+        else ["lab", str(GUARD), "--rule", "suppressive_fire"]
+    )
+    stopped = CliRunner().invoke(app, [*flags, "--runs", "2", "--out", str(out)])
+    assert stopped.exit_code == 130
+    assert stopped.stderr.splitlines() == [
+        f"interrupted: stopped before any battle was played; nothing was saved to {out}"
+    ]
+    assert not (tmp_path / "made").exists()
+    if "store" in where:
+        return  # no store without --out
+    stopped = CliRunner().invoke(app, [*flags, "--runs", "2"])
+    assert stopped.exit_code == 130
+    assert stopped.stderr.splitlines() == [
+        "interrupted: nothing was saved (--out DIR stores every battle as it finishes)"
+    ]
+
+
+def test_a_ctrl_c_after_the_battles_says_what_was_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every battle played (2 points of 2 seeds) and stored; the table being printed.
+    monkeypatch.setattr("hammerlab.cli.sweep_cmd.print_points", _raises_ctrl_c)
+    out = tmp_path / "s"
+    args = ["sweep", str(GUARD), "--vary", f"{PENALTY}=0,2", "--runs", "2", "--out", str(out)]
+    stopped = CliRunner().invoke(app, args)
+    assert stopped.exit_code == 130
+    assert stopped.stderr.splitlines()[-1].startswith(
+        f"interrupted: 4 battles of this run saved to {out} "
+    )
+
+
+def test_results_of_a_store_with_no_battles_says_so(tmp_path: Path) -> None:
+    # A store a run made, then stopped before its first batch (as a Ctrl-C between
+    # the store's opening and the first batch leaves it): no battle in it.
+    empty = tmp_path / "empty"
+    with ResultStore(empty):
+        pass
+    said = CliRunner().invoke(app, ["results", str(empty)])
+    assert said.exit_code == 1 and said.stdout == ""
+    assert said.stderr.splitlines() == [
+        f"error: {empty}: the store holds no battles, nothing to summarize (a sweep or lab "
+        "stopped before it stored its first batch leaves a store so)"
+    ]
+    full = tmp_path / "full"
+    args = ["sweep", str(GUARD), "--vary", f"{PENALTY}=1", "--runs", "2", "--out", str(full)]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    said = CliRunner().invoke(app, ["results", str(empty), str(full), "--json"])
+    assert said.exit_code == 0
+    assert said.stderr.splitlines() == [f"note: {empty}: the store holds no battles"]
+    assert [p["runs"] for p in json.loads(said.stdout)["points"]] == [2]
+
+
 def test_a_ctrl_c_while_a_batch_is_written_comes_after_it(tmp_path: Path) -> None:
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("signal handlers belong to the main thread")
