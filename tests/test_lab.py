@@ -534,3 +534,37 @@ def test_the_chart_says_what_its_error_bars_are() -> None:
         if c.get_segments()
     )
     assert wilson == [(0.1, 0.4), (0.3, 0.8)]
+
+
+@pytest.mark.parametrize(
+    ("dice", "precision", "said"),
+    [
+        ("keyed", "1000", "Precision 1000 reached: every unit's interval is narrower."),
+        ("single", "0.001", "Precision 0.001 not reached: 2 paired battles (--runs) ran out "),
+    ],
+)
+def test_the_lab_page_says_the_dice_and_the_precision_as_the_text_does(
+    dice: str, precision: str, said: str, tmp_path: Path
+) -> None:
+    # A rules writer's review (s24): the page said neither --dice keyed nor --precision,
+    # so its seeds replayed with one stream of dice gave other battles, and a stop at
+    # --precision read as a fixed-size study. A width of 1000 models is reached by any
+    # two battles (20 Boyz and 10 Marines: a unit's two paired differences differ by 40
+    # at most, and t(1) = 12.7, so an interval is under 12.7 * 40 wide); one of 0.001 by
+    # none (two differences that differ give 12.7 times that wide, two alike the bound
+    # an "all alike" interval is given, wider still): --runs runs out.
+    import html
+
+    page = tmp_path / "lab.html"
+    args = ["lab", str(BOYZ), "--rule", "fiery_charge", "--runs", "2", "--dice", dice,
+            "--precision", precision, "--report", str(page)]  # fmt: skip
+    text = CliRunner().invoke(app, args, env={"COLUMNS": None})
+    assert text.exit_code == 0, text.stderr
+    method = next(
+        html.unescape(line) for line in page.read_text("utf-8").splitlines() if "Method:" in line
+    )
+    assert said in text.stdout and said in method
+    assert "rounds of 50 until every unit's interval of the paired difference was " in method
+    keyed = "Dice keyed by turn, unit and roll (common random numbers)."
+    assert (keyed in method) == (dice == "keyed")
+    assert (", keyed dice" in text.stdout) == (dice == "keyed")

@@ -133,6 +133,11 @@ def test_the_choices_listed_are_those_named_after_a_rule_of_the_experiment() -> 
         ("charge_reaction: Fire Overwatch", "fire", True),  # whole words, in a row
         ("reaction: Return Fire!", "fire_return", False),
         ("weapon: Shoota", "shoot", False),  # a word, not a part of one
+        # A kind names the rule whose whole name it is, not every rule whose name
+        # begins it (a rules writer's review, session 24).
+        ("dread_roar: Roar", "dread_roar", True),
+        ("dread_roar: no Roar", "dread", False),
+        ("charge_reaction: Hold", "charge", False),
     ],
 )
 def test_a_choice_names_a_rule_by_its_words(choice: str, rule: str, named: bool) -> None:
@@ -255,3 +260,66 @@ def test_a_rule_only_the_scenario_file_sets_is_neither_listed_nor_warned_of() ->
     report = compare(spec, str(SUPPRESS), experiment, 3, plugins=plugins)
     assert [c.choice for c in report.choices] == ["action: suppressive fire"]
     assert report.unused and "action: suppressive fire" in report.unused[0]
+
+
+# --- a rule's name is whole: not the start of another's (a rules writer's review, s24) ---
+
+DREAD = """from hammerlab.editions.waffle.points import END_OF_TURN, LEADERSHIP
+from hammerlab.engine.decisions import Choice, Decision
+from hammerlab.engine.rules import Parameter, RuleOption
+
+PENALTY = Parameter("penalty", 1, "Leadership lost", "House rule", minimum=0, maximum=5)
+
+
+def install(hooks, settings):
+    penalty = settings.integer("dread.penalty")
+    hooks.add(LEADERSHIP, lambda battle, unit, ld: max(2, ld - penalty))
+
+
+def install_roar(hooks, settings):
+    def roar(battle, player):
+        battle.decide(Decision(kind="dread_roar", player=player, prompt="Roar?",
+                               choices=(Choice("Roar", True), Choice("no Roar", False))))
+
+    hooks.add(END_OF_TURN, roar)
+
+
+RULESET = "waffle"
+RULES = (
+    RuleOption("dread", "Leadership lost", "House rule", parameters=(PENALTY,), install=install),
+    RuleOption("dread_roar", "A roar", "House rule", install=install_roar),
+)
+"""
+
+
+def test_a_rule_whose_name_begins_another_s_does_not_claim_its_choices(tmp_path: Path) -> None:
+    # The file's [rules] switch dread_roar on; the experiment concerns dread alone, so
+    # dread_roar's choices (kind dread_roar) are neither listed nor warned of, in the
+    # lab, the sweep or results (docs/plugins.md: "a rule only the scenario file's
+    # [rules] switch on is not listed"). Given to --set, they are.
+    import json
+
+    from cli_kit import run
+
+    plugin = tmp_path / "dread.py"
+    plugin.write_text(DREAD, "utf-8")
+    scenario = tmp_path / "roar.toml"
+    matchup = EXAMPLES / "matchups" / "boyz_vs_tactical.toml"
+    scenario.write_text(matchup.read_text("utf-8") + "\n[rules]\ndread_roar = true\n", "utf-8")
+    given = (str(scenario), "--plugin", str(plugin), "--runs", "2", "--json")
+    code, out, err = run("lab", *given, "--rule", "dread.penalty=3")
+    assert code == 0, err
+    lab = json.loads(out)
+    assert lab["rule_choices"] == []
+    assert not [w for w in lab["warnings"] if "dread" in w]
+    code, out, err = run("lab", *given, "--rule", "dread.penalty=3", "--set", "dread_roar=on")
+    assert code == 0, err
+    listed = {c["choice"] for c in json.loads(out)["rule_choices"]}
+    assert listed == {"dread_roar: Roar", "dread_roar: no Roar"}
+    store = tmp_path / "runs"
+    code, out, err = run("sweep", *given, "--vary", "dread.penalty=1,3", "--out", str(store))
+    assert code == 0, err
+    assert [p["rule_choices"] for p in json.loads(out)["points"]] == [[], []]
+    code, out, err = run("results", str(store), "--json")
+    assert code == 0, err
+    assert [p["rule_choices"] for p in json.loads(out)["points"]] == [[], []]

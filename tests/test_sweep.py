@@ -400,6 +400,59 @@ def test_balance_says_an_end_s_estimate_is_the_goal_not_on_one_side_of_it() -> N
     assert answer.why == "the estimate at 0 is the goal itself: the root may lie at 0 or beyond it"
 
 
+def test_balance_does_not_send_the_user_beyond_the_key_s_own_limit() -> None:
+    # A rules writer's review (session 24): "the root may lie at 1 or beyond it" where
+    # 1 is run_dice's minimum, a value beyond which --vary refuses. The same data as
+    # above (6..7, 6's interval holds the goal 4.5), with 6 the least the key can be.
+    limits = ("the least x can be", None)
+    answer = solve(_falling(6), 6, 7, 4.5, integer=True, binary=False, max_runs=50,
+                   limits=limits)  # fmt: skip
+    assert not answer.found and answer.value == 6
+    assert answer.why == (
+        "the estimates at both ends lie on one side of the goal, but the interval at 6 "
+        "holds it, and 6 is the least x can be: no value beyond it can be tried, so the "
+        "goal is not reached within that limit, unless at 6 itself (raise --runs to tell)"
+    )
+    # The other end's limit changes nothing: the root may lie beyond 6 still.
+    answer = solve(_falling(6), 6, 7, 4.5, integer=True, binary=False, max_runs=50,
+                   limits=(None, "the most x can be"))  # fmt: skip
+    assert answer.why is not None and answer.why.endswith("the root may lie at 6 or beyond it")
+
+
+def test_balance_says_an_unsure_end_that_is_the_key_s_limit_has_no_beyond() -> None:
+    # The crossing between 15 and 16 of the test above, with 40 the most the key can be:
+    # a root "at or beyond" 40 can only be at 40.
+    def sample(x: float, seeds: Sequence[int]) -> list[float]:
+        p = min(0.45, 0.025 * x)
+        return [float((37 * s) % 100 < round(100 * p)) for s in seeds]
+
+    answer = solve(sample, 6, 40, 0.4, integer=True, binary=True, max_runs=100,
+                   limits=(None, "the most x can be"))  # fmt: skip
+    assert answer.why is not None
+    assert "(at 40, the range's end and the most x can be, its interval " in answer.why
+    assert answer.why.endswith("the data cannot rule out a root at that end; raise --runs")
+
+
+@pytest.mark.parametrize(
+    ("vary", "limits"),
+    [
+        # `hammerlab rulesets`: run_dice 1..3, morale_threshold 0..1, max_charge_range 0..48
+        ("run_dice=1..3", (True, True)),
+        ("run_dice=1..2", (True, False)),
+        ("morale_threshold=0..1", (True, True)),
+        ("max_charge_range=6..12.5", (False, False)),
+        ("max_charge_range=0..48", (True, True)),
+    ],
+)
+def test_balance_knows_which_end_is_the_key_s_own_limit(
+    vary: str, limits: tuple[bool, bool]
+) -> None:
+    from hammerlab.analysis.balance import parse_question
+
+    spec = load_scenario(GUARD)
+    assert parse_question(spec, str(GUARD), vary, "win_rate=0.5", None).limits == limits
+
+
 def test_balance_does_not_take_probes_all_alike_for_certain() -> None:
     # Models left of 0 in every battle below 5 and 10 (of 10) from 5: every probe's
     # battles are alike. 50 battles alike at 0 bound the mean by 10 × 3.8415 / 53.8415
@@ -896,6 +949,82 @@ def test_cli_lab_stopped_by_ctrl_c_says_what_was_saved(
     assert result.stderr.startswith(f"interrupted: 2 battles of this run saved to {out} ")
     assert len(result.stderr.splitlines()) == 1
     assert query([out], "SELECT count(*) FROM battles")[1] == [(2,)]
+
+
+def _raises_ctrl_c(*args: Any) -> None:
+    raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize(
+    ("command", "where"),
+    [
+        ("sweep", "hammerlab.cli.sweep_cmd.load_scenario"),  # the files being read
+        ("lab", "hammerlab.cli.lab_cmd.load_scenario"),
+        ("sweep", "hammerlab.analysis.store._empty"),  # the store opening, its file made
+        ("lab", "hammerlab.analysis.store._empty"),
+    ],
+)
+def test_a_ctrl_c_before_any_battle_says_nothing_was_saved(
+    command: str, where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A rules writer's review (session 24): a Ctrl-C in a sweep's first seconds (the
+    # files read, the points checked, the store opened) ended it with status 130 and
+    # nothing said, and once left the store's file it had begun behind.
+    monkeypatch.setattr(where, _raises_ctrl_c)
+    out = tmp_path / "made" / "s"
+    flags = (
+        ["sweep", str(GUARD), "--vary", f"{PENALTY}=0,2"]
+        if command == "sweep"
+        else ["lab", str(GUARD), "--rule", "suppressive_fire"]
+    )
+    stopped = CliRunner().invoke(app, [*flags, "--runs", "2", "--out", str(out)])
+    assert stopped.exit_code == 130
+    assert stopped.stderr.splitlines() == [
+        f"interrupted: stopped before any battle was played; nothing was saved to {out}"
+    ]
+    assert not (tmp_path / "made").exists()
+    if "store" in where:
+        return  # no store without --out
+    stopped = CliRunner().invoke(app, [*flags, "--runs", "2"])
+    assert stopped.exit_code == 130
+    assert stopped.stderr.splitlines() == [
+        "interrupted: nothing was saved (--out DIR stores every battle as it finishes)"
+    ]
+
+
+def test_a_ctrl_c_after_the_battles_says_what_was_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every battle played (2 points of 2 seeds) and stored; the table being printed.
+    monkeypatch.setattr("hammerlab.cli.sweep_cmd.print_points", _raises_ctrl_c)
+    out = tmp_path / "s"
+    args = ["sweep", str(GUARD), "--vary", f"{PENALTY}=0,2", "--runs", "2", "--out", str(out)]
+    stopped = CliRunner().invoke(app, args)
+    assert stopped.exit_code == 130
+    assert stopped.stderr.splitlines()[-1].startswith(
+        f"interrupted: 4 battles of this run saved to {out} "
+    )
+
+
+def test_results_of_a_store_with_no_battles_says_so(tmp_path: Path) -> None:
+    # A store a run made, then stopped before its first batch (as a Ctrl-C between
+    # the store's opening and the first batch leaves it): no battle in it.
+    empty = tmp_path / "empty"
+    with ResultStore(empty):
+        pass
+    said = CliRunner().invoke(app, ["results", str(empty)])
+    assert said.exit_code == 1 and said.stdout == ""
+    assert said.stderr.splitlines() == [
+        f"error: {empty}: the store holds no battles, nothing to summarize (a sweep or lab "
+        "stopped before it stored its first batch leaves a store so)"
+    ]
+    full = tmp_path / "full"
+    args = ["sweep", str(GUARD), "--vary", f"{PENALTY}=1", "--runs", "2", "--out", str(full)]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    said = CliRunner().invoke(app, ["results", str(empty), str(full), "--json"])
+    assert said.exit_code == 0
+    assert said.stderr.splitlines() == [f"note: {empty}: the store holds no battles"]
+    assert [p["runs"] for p in json.loads(said.stdout)["points"]] == [2]
 
 
 def test_a_ctrl_c_while_a_batch_is_written_comes_after_it(tmp_path: Path) -> None:

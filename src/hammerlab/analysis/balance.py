@@ -11,7 +11,9 @@ move one way as the value grows. Every probe plays the same seeds
    goal, there is no root in the range by the estimates: nothing is found, and
    the end whose estimate is nearer the goal is reported (with why: the goal
    outside the metric's range, or inside the interval at that end, so that the
-   root may lie at the end or beyond it);
+   root may lie at the end or beyond it; where the end is the key's own limit
+   (``limits``: a parameter's minimum or maximum, a unit's least or most
+   models), nothing beyond it can be tried, and the answer says so);
 2. otherwise the bracket is the two ends, and while it is wider than the
    resolution (1 for whole numbers, ``tolerance`` otherwise) its midpoint is
    probed and replaces the end on the same side of the goal as its estimate
@@ -33,7 +35,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
@@ -48,6 +50,7 @@ from hammerlab.editions.plugins import (
     plugins_in_play,
 )
 from hammerlab.engine.rules import resolve_settings
+from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import Scenario
 
 ROUND_RUNS = 50
@@ -132,13 +135,17 @@ def solve(
     max_runs: int = 400,
     tolerance: float = 0.05,
     span: Span = unbounded,
+    limits: tuple[str | None, str | None] = (None, None),
 ) -> Balance:
     """Find where the metric crosses ``goal`` between ``low`` and ``high`` (see the module).
 
     ``binary`` metrics (a win is 1, anything else 0) get Wilson intervals, others
     Student's t interval within the metric's ``span`` at the value, or, where
     every battle gave the same value, the bound of
-    :func:`~hammerlab.analysis.stats.mean_interval`.
+    :func:`~hammerlab.analysis.stats.mean_interval`. ``limits`` says of ``low`` and
+    of ``high`` that it is the key's own limit (``the least KEY can be``), ``None``
+    where values beyond it can be tried: where the root may lie at an end, ``why``
+    sends the user beyond it only where there is a beyond.
     """
     probes: list[Probe] = []
 
@@ -168,7 +175,14 @@ def solve(
                 else "the estimates at both ends lie on one side of the goal, but the "
                 f"interval at {nearer.value:g} holds it"
             )
-            why = f"{where}: the root may lie at {nearer.value:g} or beyond it"
+            limit = limits[0] if nearer is lo else limits[1]
+            why = (
+                f"{where}: the root may lie at {nearer.value:g} or beyond it"
+                if limit is None
+                else f"{where}, and {nearer.value:g} is {limit}: no value beyond it can be "
+                f"tried, so the goal is not reached within that limit, unless at "
+                f"{nearer.value:g} itself (raise --runs to tell)"
+            )
         else:
             why = (
                 f"the goal is outside the metric's range over {low:g}..{high:g} "
@@ -203,17 +217,23 @@ def solve(
     if sure_lo is not None and sure_hi is not None:
         bracket = (sure_lo.value, sure_hi.value)
         return Balance(goal, True, value, bracket, nearer.estimate, nearer.value, probes)
-    missing = [
-        f"{'below' if (end is ends[0]) == rising else 'above'} the goal (at {end.value:g}, the "
-        f"range's end, its interval {end.estimate.low:.3g}..{end.estimate.high:.3g} still "
-        f"held it after {end.estimate.n} battles)"
-        for end, sure in zip(ends, (sure_lo, sure_hi), strict=True)
+    unsure = [
+        (end, limit)
+        for end, sure, limit in zip(ends, (sure_lo, sure_hi), limits, strict=True)
         if sure is None
     ]
+    missing = [
+        f"{'below' if (end is ends[0]) == rising else 'above'} the goal (at {end.value:g}, the "
+        f"range's end{'' if limit is None else f' and {limit}'}, its interval "
+        f"{end.estimate.low:.3g}..{end.estimate.high:.3g} still held it after "
+        f"{end.estimate.n} battles)"
+        for end, limit in unsure
+    ]
+    beyond = "" if all(limit is not None for _, limit in unsure) else " or beyond"
     why = (
         f"the estimates cross the goal between {lo.value:g} and {hi.value:g}, but no value "
         f"was found significantly {' nor '.join(missing)}: the data cannot rule out a root "
-        f"at or beyond that end; raise --runs"
+        f"at{beyond} that end; raise --runs"
     )
     return Balance(goal, False, value, (low, high), nearer.estimate, nearer.value, probes, why)
 
@@ -230,6 +250,9 @@ class Question:
     """``win_rate`` or ``models_left.UNIT``."""
     goal: float
     player: str
+    limits: tuple[bool, bool] = (False, False)
+    """Whether ``low``, and ``high``, is the key's own limit: no value beyond it is
+    taken (a parameter's minimum or maximum, a size the unit's datasheet refuses)."""
 
     def text(self, value: float) -> str:
         """``value`` as the key's setting is written (a whole number without ``.0``)."""
@@ -294,7 +317,22 @@ def parse_question(
     problem = _goal_problem(scenario, source, question, plugins)
     if problem is not None:
         raise FlagError("--target", f"{target!r}: {problem}")
-    return question
+    beyond = (low - 1, high + 1) if integer else (math.nextafter(low, -math.inf),
+                                                  math.nextafter(high, math.inf))  # fmt: skip
+    limits = [_refused(scenario, source, question, value, plugins) for value in beyond]
+    return replace(question, limits=(limits[0], limits[1]))
+
+
+def _refused(
+    scenario: Scenario, source: str, question: Question, value: float, plugins: PluginPaths
+) -> bool:
+    """Whether the key cannot be ``value`` (out of its parameter's bounds, or a size
+    the unit's datasheet refuses), as a sweep's ``--vary`` would refuse it."""
+    try:
+        case_at(scenario, source, ((question.key, question.text(value)),), plugins=plugins)
+    except HammerlabError:
+        return True
+    return False
 
 
 def _goal_problem(
@@ -394,7 +432,12 @@ def balance_scenario(
         return [float(o.models_left[unit]) for o in outcomes]
 
     binary = question.metric == "win_rate"
+    least, most = question.limits
+    limits = (
+        f"the least {question.key} can be" if least else None,
+        f"the most {question.key} can be" if most else None,
+    )
     return solve(
         sample, question.low, question.high, question.goal, question.integer, binary,
-        first_seed, round_runs, max_runs, tolerance, unbounded if binary else span,
+        first_seed, round_runs, max_runs, tolerance, unbounded if binary else span, limits,
     )  # fmt: skip

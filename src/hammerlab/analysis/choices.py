@@ -175,17 +175,22 @@ def _words(text: str) -> tuple[str, ...]:
 
 
 def names_rule(choice: str, rule: str) -> bool:
-    """Whether ``choice`` (``"kind: label"``) names ``rule``: the rule's words
-    (its name split at ``_``) appear in a row in the decision's kind or in the
-    choice's label (``fiery_charge: no Fiery Charge`` names ``fiery_charge``,
-    ``reaction: Return Fire!`` names ``return_fire``, ``charge_reaction: Fire
-    Overwatch`` names ``overwatch``)."""
+    """Whether ``choice`` (``"kind: label"``) names ``rule``: the decision's kind is
+    the rule's whole name (``fiery_charge: no Fiery Charge`` names ``fiery_charge``),
+    or the rule's words (its name split at ``_``) appear in a row in the choice's
+    label (``reaction: Return Fire!`` names ``return_fire``, ``charge_reaction: Fire
+    Overwatch`` names ``overwatch``).
+
+    A kind is a name, not prose: ``dread_roar: Roar`` is a choice of the rule
+    ``dread_roar``, not of ``dread`` (a rules writer's review, session 24: with both
+    rules loaded, a lab of ``dread`` listed, and could have warned of, ``dread_roar``'s
+    choices)."""
     wanted = _words(rule)
     kind, _, label = choice.partition(": ")
-    for words in (_words(kind), _words(label)):
-        if any(words[i : i + len(wanted)] == wanted for i in range(len(words))):
-            return True
-    return False
+    if _words(kind) == wanted:
+        return True
+    words = _words(label)
+    return any(words[i : i + len(wanted)] == wanted for i in range(len(words)))
 
 
 def concerned_rules(keys: Iterable[str], options: Iterable[str]) -> set[str]:

@@ -482,6 +482,19 @@ class LabReport:
         )
 
     @property
+    def precision_note(self) -> str | None:
+        """Whether ``--precision`` was reached, as the text and the page say it (``None``
+        without one)."""
+        if self.precision is None:
+            return None
+        if self.precision_reached:
+            return f"Precision {self.precision:g} reached: every unit's interval is narrower."
+        return (
+            f"Precision {self.precision:g} not reached: {self.runs} paired battles (--runs) "
+            f"ran out with a unit's interval {self.widest:.3g} wide; raise --runs."
+        )
+
+    @property
     def rounding_note(self) -> str | None:
         """That the report's figures are rounded, where its runs cannot write them
         exactly (:func:`~hammerlab.analysis.stats.rounding_note`)."""

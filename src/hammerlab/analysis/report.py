@@ -19,7 +19,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 from hammerlab.analysis.engine_version import plugins_line
-from hammerlab.analysis.lab import LabReport
+from hammerlab.analysis.lab import PRECISION_ROUND, LabReport
 from hammerlab.analysis.stats import Estimate, alike_note, interval, rounding_note
 from hammerlab.analysis.sweep import (
     NOTES_UNKNOWN,
@@ -30,6 +30,7 @@ from hammerlab.analysis.sweep import (
     seeds_text,
 )
 from hammerlab.editions.plugins import PluginFile
+from hammerlab.engine.dice import KEYED_METHOD
 
 STYLE = (
     "body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}"
@@ -202,9 +203,7 @@ def lab_report_html(report: LabReport) -> str:
             f"both sides played by the {html.escape(report.ai)} AI; engine hammerlab "
             f"{html.escape(report.engine_version)}.</p>",
             _plugins(report.plugins),
-            "<p><b>Method:</b> both arms play the same seeds (common random numbers); "
-            "differences have 95% Student's t intervals of the paired differences, each arm's "
-            "win rate a 95% Wilson interval.</p>",
+            f"<p><b>Method:</b> {html.escape(_lab_method(report))}</p>",
             _lab_svg(report),
             "<table><tr><th>Unit</th><th>Player</th><th>Models fielded</th>"
             "<th>Mean models left: baseline</th><th>Mean models left: variant</th>"
@@ -222,6 +221,29 @@ def lab_report_html(report: LabReport) -> str:
             "</body></html>",
         ]
     )
+
+
+def _lab_method(report: LabReport) -> str:
+    """How the lab's figures were made, all the text and ``--json`` say of it: the paired
+    seeds and intervals, keyed dice (other dice give other battles), and a sequential
+    stop at ``--precision`` and whether it was reached (docs/scale.md, "Sequential
+    stopping")."""
+    method = [
+        "both arms play the same seeds (common random numbers); differences have 95% "
+        "Student's t intervals of the paired differences, each arm's win rate a 95% "
+        "Wilson interval."
+    ]
+    if report.dice == "keyed":
+        method.append(KEYED_METHOD)
+    if report.precision_note is not None:
+        method.append(
+            f"Seeds were played in rounds of {PRECISION_ROUND} until every unit's interval "
+            f"of the paired difference was narrower than {report.precision:g}, or --runs "
+            "ran out (intervals read at such a data-dependent stop are slightly "
+            "optimistic)."
+        )
+        method.append(report.precision_note)
+    return " ".join(method)
 
 
 def _cells(texts: Sequence[str]) -> str:

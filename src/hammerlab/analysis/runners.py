@@ -9,14 +9,15 @@ battle, whatever the number of workers or the order batches finish in.
 
 from __future__ import annotations
 
+import logging
 import math
 import multiprocessing
 import shlex
 import signal
 import threading
 import traceback
-from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import CancelledError, Executor, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -62,6 +63,12 @@ class Batch:
 
 class EngineMismatchError(HammerlabError):
     """A worker runs other hammerlab code than the machine that hands it battles."""
+
+
+class ClusterLostError(HammerlabError):
+    """The Dask scheduler a run plays on went away (or its connection did) in the middle
+    of the run: the run fails, as one whose battle raised does, so that a store takes
+    back the battles it stored (:meth:`~hammerlab.analysis.store.ResultStore.__exit__`)."""
 
 
 def play_batch(batch: Batch) -> list[Outcome]:
@@ -231,13 +238,21 @@ class DaskRunner(Runner):
         super().__init__(1)
         self.address = address
         self._client: Any = None
+        self._client_log = logging.getLogger("distributed.client")
+        self._client_level = logging.NOTSET
+        """The client's log level before :meth:`__enter__` raised it."""
 
     def __enter__(self) -> DaskRunner:
         from distributed import Client
 
+        # What the client logs on losing its scheduler (a traceback of its attempts to
+        # reconnect) is said in one line instead (:class:`ClusterLostError`).
+        self._client_level = self._client_log.level
+        self._client_log.setLevel(logging.CRITICAL)
         try:
             self._client = Client(self.address, timeout="10s")  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError, ValueError) as error:
+            self._client_log.setLevel(self._client_level)
             raise HammerlabError(
                 f"cannot reach the Dask scheduler {self.address}: {error}"
             ) from None
@@ -248,8 +263,7 @@ class DaskRunner(Runner):
             if engine != ENGINE_VERSION
         }
         if others:
-            self._client.close()
-            self._client = None
+            self.__exit__(None, None, None)
             worker, engine = min(others.items())
             more = f" (and {len(others) - 1} more)" if len(others) > 1 else ""
             raise EngineMismatchError(
@@ -263,18 +277,46 @@ class DaskRunner(Runner):
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
-        if self._client is not None:
-            self._client.close()
-            self._client = None
+        try:
+            if self._client is not None:
+                self._client.close()
+                self._client = None
+        finally:
+            self._client_log.setLevel(self._client_level)
 
     def run(self, batches: Sequence[Batch], done: Done) -> None:
-        """Submit every batch to the cluster; ``done`` is called here as each finishes."""
+        """Submit every batch to the cluster; ``done`` is called here as each finishes.
+        A scheduler lost meanwhile is a :class:`ClusterLostError` naming it."""
+        for index, outcomes in self._played(batches):
+            done(index, outcomes)
+
+    def _played(self, batches: Sequence[Batch]) -> Iterator[tuple[int, list[Outcome]]]:
+        """Each batch's index and outcomes as the cluster plays it. What the client
+        raises once the scheduler is gone (the futures cancelled, "scheduler-connection-
+        lost"; a closed connection, an ``OSError``; a time-out) is a
+        :class:`ClusterLostError`; what ``done`` raises (a store's write) is not caught
+        here. A batch's own failure comes back as it was raised on the worker."""
         from distributed import as_completed as finished
 
-        futures = self._client.map(play_batch, list(batches), pure=False)
-        index = {future.key: i for i, future in enumerate(futures)}
-        for future in finished(futures):  # type: ignore[no-untyped-call]
-            done(index[future.key], future.result())
+        try:
+            futures = self._client.map(play_batch, list(batches), pure=False)
+            index = {future.key: i for i, future in enumerate(futures)}
+            for future in finished(futures):  # type: ignore[no-untyped-call]
+                yield index[future.key], future.result()
+        except (CancelledError, OSError, TimeoutError) as error:
+            reason = getattr(error, "reason", None) or _first_line(error)
+            raise ClusterLostError(
+                f"lost the Dask scheduler {self.address} during the run "
+                f"({type(error).__name__}: {reason}): the run stopped, and took back the "
+                "battles it had stored (a store it made is removed); start the cluster "
+                "again and run the command again"
+            ) from None
+
+
+def _first_line(error: BaseException) -> str:
+    """The first line of what ``error`` says (its type's name where it says nothing)."""
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
 
 
 def _engine_version() -> str:

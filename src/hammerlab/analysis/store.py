@@ -159,6 +159,17 @@ class ResultStore:
         if not (folder / FILE).exists():
             self._made.append(folder / FILE)
         try:
+            self._open()
+        except KeyboardInterrupt:  # a Ctrl-C while it opens: nothing of it left behind
+            if getattr(self, "db", None) is not None:
+                self.db.close()
+            self._remove_made()
+            raise
+
+    def _open(self) -> None:
+        """Open (or make) the database and check it is a store (:meth:`__init__`)."""
+        folder = self.folder
+        try:
             folder.mkdir(parents=True, exist_ok=True)
             self.db = duckdb.connect(str(folder / FILE))
         except (OSError, duckdb.Error) as error:
@@ -687,6 +698,17 @@ def summaries(folders: Sequence[Path]) -> list[PointResult]:
                           list(stored.values()), list(stored), engine, source or "", rules)
             )  # fmt: skip
         return results
+
+
+def empty_stores(folders: Sequence[Path]) -> list[Path]:
+    """The folders of ``folders`` whose store holds no battle: a run stopped before it
+    stored its first batch leaves one (its summary would be nothing at all)."""
+    with open_union(folders) as db, _reading(db, _attached(folders)):
+        return [
+            folder
+            for name, folder in _attached(folders).items()
+            if not db.execute(f"SELECT count(*) FROM {name}.battles").fetchall()[0][0]
+        ]
 
 
 def stored_files(folders: Sequence[Path]) -> list[ScenarioFile]:

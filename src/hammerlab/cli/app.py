@@ -9,7 +9,13 @@ from typing import Annotated
 import typer
 
 from hammerlab.cli import import_cmd, odds_cmd, serve_cmd
-from hammerlab.cli.common import DEFAULT_RULESET, OnceCommand, OneLineGroup, usage_error
+from hammerlab.cli.common import (
+    DEFAULT_RULESET,
+    Interruptible,
+    OnceCommand,
+    OneLineGroup,
+    usage_error,
+)
 
 # Every command imports what it needs when it runs (the ``*_cmd`` modules), so
 # that ``--help``, ``tables`` and a mistyped option answer at once.
@@ -323,13 +329,14 @@ def lab(
     Example: hammerlab lab examples/lab_suppressive_fire_horde.toml --rule suppressive_fire \\
     --runs 100 --plot lab.png
     """
-    from hammerlab.cli.lab_cmd import run_lab
+    with Interruptible(out) as stopping:
+        from hammerlab.cli.lab_cmd import run_lab
 
-    run_lab(
-        scenario=scenario, rule=rule, setting=setting, plugin=plugin, runs=runs, seed=seed,
-        precision=precision, workers=workers, plot=plot, as_json=as_json, ai=ai, dice=dice,
-        scheduler=scheduler, out=out, resume=resume, page=page,
-    )  # fmt: skip
+        run_lab(
+            scenario=scenario, rule=rule, setting=setting, plugin=plugin, runs=runs, seed=seed,
+            precision=precision, workers=workers, plot=plot, as_json=as_json, ai=ai, dice=dice,
+            scheduler=scheduler, out=out, resume=resume, page=page, stopping=stopping,
+        )  # fmt: skip
 
 
 RunsOpt = Annotated[
@@ -375,13 +382,14 @@ def sweep(
     Example: hammerlab sweep examples/lab_suppressive_fire_horde.toml \\
     --vary suppressive_fire.ld_penalty_per_wound=0,1,2,3 --runs 50 --report sweep.html
     """
-    from hammerlab.cli.sweep_cmd import run_sweep
+    with Interruptible(out) as stopping:
+        from hammerlab.cli.sweep_cmd import run_sweep
 
-    run_sweep(
-        scenarios=scenarios, vary=vary, runs=runs, precision=precision, seed=seed,
-        workers=workers, scheduler=scheduler, plugin=plugin, out=out, resume=resume,
-        report=report, csv_file=csv_file, as_json=as_json, dice=dice,
-    )  # fmt: skip
+        run_sweep(
+            scenarios=scenarios, vary=vary, runs=runs, precision=precision, seed=seed,
+            workers=workers, scheduler=scheduler, plugin=plugin, out=out, resume=resume,
+            report=report, csv_file=csv_file, as_json=as_json, dice=dice, stopping=stopping,
+        )  # fmt: skip
 
 
 @app.command(cls=OnceCommand)

@@ -13,6 +13,7 @@ value) are turned into the same one line as every other mistake
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -26,6 +27,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 if TYPE_CHECKING:
     from rich.table import Table
 
+    from hammerlab.analysis.store import ResultStore
     from hammerlab.io.scenario import Scenario
 
 DEFAULT_RULESET = "waffle"
@@ -396,3 +398,50 @@ def write_file(path: Path, text: str) -> None:
             partial.unlink(missing_ok=True)
         at = f" ({error.filename})" if error.filename not in (None, str(path)) else ""
         raise fail(f"{path}: cannot write: {error.strerror}{at}") from None
+
+
+def interrupted(out: Path | None, store: ResultStore | None, stop: KeyboardInterrupt) -> typer.Exit:
+    """Say in one line on standard error what a run stopped by Ctrl-C (or a SIGTERM:
+    :class:`~hammerlab.analysis.runners.Terminated`) kept, and give the exit to raise:
+    status 130 (128 + SIGINT, as a shell reports it), 143 for a SIGTERM.
+
+    The store is written a batch of seeds at a time, so what was saved is every
+    batch finished; the batches being played were lost, and ``--resume`` plays them.
+    Raised inside the runner's and the store's ``with``, so the line comes at once,
+    before local worker processes finish the batch they are on and the store closes.
+    Before the store is open (``store`` is ``None``), nothing of the run was saved.
+    """
+    if out is None:
+        line = "interrupted: nothing was saved (--out DIR stores every battle as it finishes)"
+    elif store is None:
+        line = f"interrupted: stopped before any battle was played; nothing was saved to {out}"
+    else:
+        line = (
+            f"interrupted: {store.added} battles of this run saved to {out} (the store is "
+            "written a batch at a time; the batches being played were lost); run the same "
+            "command with --resume to continue"
+        )
+    typer.echo(line, err=True)
+    return typer.Exit(128 + getattr(stop, "signal_number", signal.SIGINT))
+
+
+class Interruptible:
+    """A run (``sweep``, ``lab``) that a Ctrl-C stops with its one line
+    (:func:`interrupted`) wherever it comes: while the command's code is imported,
+    the files are read and the points checked, the store is opened, or the results
+    are written (a rules writer's review, session 24: a Ctrl-C in a sweep's first
+    seconds ended it with status 130 and nothing said). The run tells it the store
+    once it is open (:attr:`store`); the battles' own ``interrupted`` line is said
+    inside the store's ``with``, at once."""
+
+    def __init__(self, out: Path | None) -> None:
+        self.out = out
+        self.store: ResultStore | None = None
+        """The run's store, once open: what the line counts."""
+
+    def __enter__(self) -> Interruptible:
+        return self
+
+    def __exit__(self, kind: object, error: BaseException | None, trace: object) -> None:
+        if isinstance(error, KeyboardInterrupt):
+            raise interrupted(self.out, self.store, error) from None

@@ -15,9 +15,11 @@ from hammerlab.analysis.lab import FlagError, LabReport, arms, compare
 from hammerlab.analysis.sweep import SweepError, in_ruleset
 from hammerlab.cli.battle_cmd import load_plugins
 from hammerlab.cli.common import (
+    Interruptible,
     check_outputs,
     console,
     fail,
+    interrupted,
     print_table,
     progress,
     source_files,
@@ -28,7 +30,6 @@ from hammerlab.cli.common import (
 from hammerlab.cli.sweep_cmd import (
     check_report_name,
     check_store_flags,
-    interrupted,
     local_processes,
     print_note,
     runner_for,
@@ -59,6 +60,7 @@ def run_lab(
     out: Path | None = None,
     resume: bool = False,
     page: Path | None = None,
+    stopping: Interruptible | None = None,
 ) -> None:
     """Play both arms, print the report, then (``--plot``) write the chart and
     (``--report``) the report as a self-contained web page, the one the web lab
@@ -72,7 +74,8 @@ def run_lab(
     error under ``--json``, whose standard output is the one JSON document).
     ``--out``, ``--resume`` and ``--scheduler`` work as for ``hammerlab sweep``
     (the same runners and store: the two arms are two points of the store; what
-    the store gave and took is said the same way, and so is a Ctrl-C).
+    the store gave and took is said the same way, and so is a Ctrl-C, ``stopping``
+    told the store once it is open).
     """
     if ai not in ("heuristic", "search"):
         raise usage_error("--ai", f"must be heuristic or search, not {ai!r}")
@@ -103,6 +106,8 @@ def run_lab(
                 raise
             raise FlagError(error.flag, f"{in_ruleset(str(scenario), spec)}: {error}") from error
         with runner_for(processes, scheduler) as runner, store_at(out) as store:
+            if stopping is not None:
+                stopping.store = store
             try:
                 with progress("paired battles", 2 * runs, quiet=as_json) as advance:
                     report = compare(
@@ -178,14 +183,8 @@ def _print_report(report: LabReport) -> None:
     print_table(wins)
     print_note(report.alike_note)
     print_note(report.rounding_note)
-    if report.precision is not None:
-        console.print(
-            f"Precision {report.precision:g} reached: every unit's interval is narrower."
-            if report.precision_reached
-            else f"Precision {report.precision:g} not reached: {report.runs} paired battles "
-            f"(--runs) ran out with a unit's interval {report.widest:.3g} wide; raise --runs.",
-            markup=False,
-        )
+    if report.precision_note is not None:
+        console.print(report.precision_note, markup=False)
     alike = (
         f"Paired battles that ended alike (every unit's models left, and the winner): "
         f"{report.ended_alike} of {report.runs}."

@@ -16,7 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from hammerlab.analysis.engine_version import plugins_line
-from hammerlab.analysis.runners import DaskRunner, Runner, Terminated
+from hammerlab.analysis.runners import DaskRunner, Runner
 from hammerlab.analysis.stats import alike_note, interval, rounding_note
 from hammerlab.analysis.sweep import (
     NOTES_UNKNOWN,
@@ -39,9 +39,11 @@ from hammerlab.analysis.sweep import (
 )
 from hammerlab.cli.battle_cmd import load_plugins
 from hammerlab.cli.common import (
+    Interruptible,
     check_outputs,
     console,
     fail,
+    interrupted,
     print_table,
     progress,
     source_files,
@@ -49,7 +51,7 @@ from hammerlab.cli.common import (
     usage_error,
     write_file,
 )
-from hammerlab.engine.dice import DICE_MODES
+from hammerlab.engine.dice import DICE_MODES, KEYED_METHOD
 from hammerlab.engine.rules import RuleSettingError, UnknownRuleError
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import load_scenario
@@ -91,6 +93,7 @@ def run_sweep(
     csv_file: Path | None,
     as_json: bool,
     dice: str = "single",
+    stopping: Interruptible | None = None,
 ) -> None:
     """Check every input, play the grid (storing each battle under ``--out``), then
     print the table or the JSON document and write the report and CSV.
@@ -100,7 +103,9 @@ def run_sweep(
     warn of a choice offered but chosen at no point (:func:`never_chosen_at_any_point`).
     With ``--out``, what the store gave and took is said: in the JSON document's
     ``store``, else on standard error. A Ctrl-C ends the run with one line saying
-    what the store kept (:func:`interrupted`)."""
+    what the store kept (:func:`interrupted`); ``stopping``, the command's
+    :class:`Interruptible`, is told the store once it is open, to count it for a Ctrl-C
+    that comes later."""
     processes = local_processes(workers, scheduler)
     reads = [*scenarios, *(plugin or []), *store_files(out)]
     check_outputs({"--report": report, "--csv": csv_file}, reads)
@@ -125,6 +130,8 @@ def run_sweep(
         raise fail(error) from None
     try:
         with runner_for(processes, scheduler) as runner, store_at(out) as store:
+            if stopping is not None:
+                stopping.store = store
             try:
                 with progress("battles", runs * len(grid_cases), quiet=as_json) as advance:
                     results = sweep(
@@ -138,7 +145,7 @@ def run_sweep(
         raise fail(error) from None
     method = _method(runs, precision, seed, processes, scheduler)
     if dice == "keyed":
-        method += " Dice keyed by turn, unit and roll (common random numbers)."
+        method += f" {KEYED_METHOD}"
     files = scenario_files(grid_cases)
     reached = _precision_line(results, precision, runs)
     tally = store_tally(store, sum(r.runs for r in results))
@@ -264,29 +271,6 @@ def tell_tally(tally: dict[str, Any] | None) -> None:
             f"{tally['played']} played and stored",
             err=True,
         )
-
-
-def interrupted(out: Path | None, store: ResultStore | None, stop: KeyboardInterrupt) -> typer.Exit:
-    """Say in one line on standard error what a run stopped by Ctrl-C (or a SIGTERM:
-    :class:`~hammerlab.analysis.runners.Terminated`) kept, and give the exit to raise:
-    status 130 (128 + SIGINT, as a shell reports it), 143 for a SIGTERM.
-
-    The store is written a batch of seeds at a time, so what was saved is every
-    batch finished; the batches being played were lost, and ``--resume`` plays them.
-    Raised inside the runner's and the store's ``with``, so the line comes at once,
-    before local worker processes finish the batch they are on and the store closes.
-    """
-    if out is None:
-        line = "interrupted: nothing was saved (--out DIR stores every battle as it finishes)"
-    else:
-        saved = store.added if store is not None else 0
-        line = (
-            f"interrupted: {saved} battles of this run saved to {out} (the store is written "
-            "a batch at a time; the batches being played were lost); run the same command "
-            "with --resume to continue"
-        )
-    typer.echo(line, err=True)
-    return typer.Exit(128 + (stop.signal_number if isinstance(stop, Terminated) else 2))
 
 
 def _method(runs: int, precision: float | None, seed: int, workers: int, sched: str | None) -> str:
@@ -436,10 +420,12 @@ def run_results(
     A summary says per point how often the choices of the rules its keys set were
     offered and chosen, and warns of one offered but chosen at no point
     (:func:`never_chosen_at_any_point`), as ``sweep`` does (in the JSON document's
-    ``warnings``)."""
+    ``warnings``). A store that holds no battle is said to (a note on standard error;
+    an error where every store given is empty, rather than an empty summary)."""
     from hammerlab.analysis.store import (
         MAX_QUERY_ROWS,
         MergeInterruptedError,
+        empty_stores,
         merge,
         no_statement,
         not_a_read,
@@ -505,6 +491,16 @@ def run_results(
             if csv_file is not None:
                 write_file(csv_file, rows_csv(columns, rows))
             return
+        empty = empty_stores(folders)
+        if len(empty) == len(folders):
+            names = ", ".join(str(f) for f in folders)
+            holds = "the store holds" if len(folders) == 1 else "the stores hold"
+            raise fail(
+                f"{names}: {holds} no battles, nothing to summarize (a sweep or lab "
+                "stopped before it stored its first batch leaves a store so)"
+            )
+        for folder in empty:
+            typer.echo(f"note: {folder}: the store holds no battles", err=True)
         results = summaries(folders)
         files = stored_files(folders)
     except HammerlabError as error:

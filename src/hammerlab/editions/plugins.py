@@ -16,7 +16,7 @@ import hashlib
 import importlib.util
 import itertools
 import sys
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
@@ -30,6 +30,7 @@ from hammerlab.engine.rules import (
     HookPointError,
     Hooks,
     RuleOption,
+    RuleSettingError,
     resolve_settings,
 )
 from hammerlab.errors import InputError
@@ -268,23 +269,45 @@ def _check_hook_points(ruleset: str, rules: tuple[RuleOption, ...], source: str)
     """Refuse a rule that installs a handler on another ruleset's hook point (a core11
     plug-in on a Waffle point): no procedure of its ruleset would call it, and the rule
     would silently change nothing. Each installer is run as a battle would run it with
-    the rule switched on and every parameter at its default, on hooks that take only
-    the points of the plug-in's ruleset. A handler it places only under other settings
-    is refused when a battle installs it (:func:`~hammerlab.engine.rules.install_rules`),
-    which also reports, with the battle's settings, whatever else an installer does wrong."""
+    the rule switched on, with the rules it ``requires`` (:func:`_switched_with`), and
+    every parameter at its default, on hooks that take only the points of the plug-in's
+    ruleset. A handler it places only under other settings is refused when a battle
+    installs it (:func:`~hammerlab.engine.rules.install_rules`), which also reports, with
+    the battle's settings, whatever else an installer does wrong."""
     from hammerlab.editions import get_ruleset  # editions import this module
 
     own = get_ruleset(ruleset)
+    options = {o.name: o for o in (*own.options, *rules)}
     for rule in rules:
-        if rule.install is None:
+        switched = _switched_with(rule, options)
+        if rule.install is None or switched is None:
             continue
-        settings = resolve_settings((*own.options, *rules), own.parameters, {rule.name: True})
+        try:
+            settings = resolve_settings(options.values(), own.parameters, switched)
+        except RuleSettingError as error:  # another rule on by default, without its own
+            raise InputError(source, f"RULES[{rule.name}]", str(error)) from None
         try:
             rule.install(Hooks(ruleset), settings)
         except HookPointError as error:
             raise InputError(source, f"RULES[{rule.name}]", str(error)) from None
         except Exception:  # a battle installing it says what went wrong, as it always has
             continue
+
+
+def _switched_with(rule: RuleOption, options: Mapping[str, RuleOption]) -> dict[str, bool] | None:
+    """``rule`` switched on with the rules it ``requires`` (and those they require), as
+    a battle that plays it must switch them on; ``None`` where one of them is no rule
+    known yet (another plug-in's, which may be loaded after this one: a battle that
+    plays ``rule`` without it is refused, naming this plug-in,
+    :func:`~hammerlab.engine.rules.check_requirements`)."""
+    switched = {rule.name: True}
+    needed = rule.requires
+    while needed is not None and needed not in switched:
+        if needed not in options:
+            return None
+        switched[needed] = True
+        needed = options[needed].requires
+    return switched
 
 
 def load_plugin_files(plugins: PluginPaths) -> tuple[PluginFile, ...]:

@@ -140,6 +140,10 @@ class KeyedDice(Dice):
 DICE_MODES = ("single", "keyed")
 """``single``: one stream per battle (:class:`Dice`); ``keyed``: :class:`KeyedDice`."""
 
+KEYED_METHOD = "Dice keyed by turn, unit and roll (common random numbers)."
+"""What a report's method says of ``--dice keyed`` (a sweep's, a lab's page): battles
+replayed with one stream of dice are other battles."""
+
 
 def dice_for(mode: str, seed: int) -> Dice:
     """Dice of ``mode`` (one of :data:`DICE_MODES`) for ``seed``."""

@@ -603,20 +603,24 @@ def check_requirements(declared: Mapping[str, RuleOption], switched: Mapping[str
     (:attr:`RuleOption.requires`) is off, or is no option of the ruleset: it installs
     only on that option's hook points, so it would change nothing (reported on, and
     played as off), as a parameter given with its rule switched off would
-    (:func:`check_parameters_switched_on`). A :class:`RuleSettingError` naming both."""
+    (:func:`check_parameters_switched_on`). A :class:`RuleSettingError` naming both,
+    and the plug-in the option comes from, where it is not built in."""
     for name, option in declared.items():
         needed = option.requires
         if needed is None or not switched[name]:
             continue
+        whose = "" if option.source == "built-in" else f" (a rule of {option.source})"
         if needed not in declared:
             raise RuleSettingError(
-                f"{name} changes the rule {needed!r}, which this ruleset does not have; "
+                f"{name}{whose} changes the rule {needed!r}, which this ruleset does not "
+                f"have (is the plug-in that defines it given?); "
                 f"known: {', '.join(sorted(declared))}"
             )
         if not switched[needed]:
             raise RuleSettingError(
-                f"{name} is on but {needed} is off: {name} changes only what {needed} "
-                f"does, so it would change nothing; switch {needed} on too, or {name} off"
+                f"{name}{whose} is on but {needed} is off: {name} changes only what "
+                f"{needed} does, so it would change nothing; switch {needed} on too, "
+                f"or {name} off"
             )
 
 
