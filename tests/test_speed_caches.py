@@ -31,6 +31,7 @@ from hammerlab.editions.waffle.attacks import (
     effective_range,
     fires_snap,
     firing_models,
+    firing_quota,
     ranged_weapons,
 )
 from hammerlab.editions.waffle.events import (
@@ -907,10 +908,12 @@ def test_kept_hash_reads_each_record_s_own_fields_whatever_was_hashed_before() -
 def test_typed_views_kept_by_identity_answer_each_object_made_and_dropped_in_turn(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # stats_of, weapon_of, vehicle_of, is_grenade and is_gun answer an object met before
-    # by its id (memo.per_object). Each object here is made, asked about and dropped,
-    # so CPython hands the next one the same address: an answer kept by id without its
-    # object would be the dropped one's. The numbers are read back as written.
+    # stats_of, weapon_of, vehicle_of, is_grenade, is_gun and a model's own firing quota
+    # (attacks.firing_quota: a vehicle every weapon it carries, a Monstrous Creature two,
+    # else one, each plus the extra) answer an object met before by its id
+    # (memo.per_object). Each object here is made, asked about and dropped, so CPython
+    # hands the next one the same address: an answer kept by id without its object
+    # would be the dropped one's. The numbers are read back as written.
     monkeypatch.setattr(memo, "OBJECTS_KEPT", 7)  # all forgotten along the way, too
     rng = random.Random(24)
     for _ in range(300):
@@ -927,15 +930,17 @@ def test_typed_views_kept_by_identity_answer_each_object_made_and_dropped_in_tur
             view = vehicle_of(tank)
             assert view is not None and (view.front, view.hull_points) == (front, wounds)
             assert stats_of(tank).w == wounds and not is_gun(Model("t", tank, (), (0.0, 0.0)))
+            assert firing_quota(tank, 3, 1) == 3
         else:
-            gun = rng.random() < 0.5
+            gun, monster = rng.random() < 0.5, rng.random() < 0.5
             written = (
                 f"WS - BS - S - T 7 W {wounds} I - A - Ld - Sv 3+"
                 if gun
                 else f"WS 3 BS 3 S {strength} T 3 W {wounds} I 3 A 1 Ld 7 Sv 5+"
             )
-            kind = "Artillery" if gun else "Infantry"
+            kind = "Artillery" if gun else "Monstrous Creature" if monster else "Infantry"
             profile = Profile("Model", _written(written), unit_type=kind)
+            assert firing_quota(profile, 3, 1) == (3 if monster and not gun else 2)
             assert vehicle_of(profile) is None and stats_of(profile).w == wounds
             assert stats_of(profile).s == (0 if gun else strength)
             assert is_gun(Model("m", profile, (), (0.0, 0.0))) is gun
