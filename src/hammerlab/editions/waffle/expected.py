@@ -505,8 +505,9 @@ def even_either_way(
     model alive, and an attack at it is capped at none. So ``b`` first is
     ``b + (1 - b) * a``, the same sum. Nothing here reads which model is left, the
     weapons' range, cover or rules: the only copy asked has no model. Where a weapon
-    spends what the other asks (a model carrying both; a grenade), the second volley
-    is not the one :func:`expected_casualties` gives, and the pair is weighed."""
+    spends what the other asks (a model firing it carries the other; a grenade), the
+    second volley is not the one :func:`expected_casualties` gives, and the pair is
+    weighed."""
     if len(target.alive_models) != 1:
         return False
     return (
