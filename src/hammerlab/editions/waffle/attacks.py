@@ -200,10 +200,13 @@ def _firing_each(
                     if weapon is not None
                 )
             armament = known
+        # The weapons it may fire in the attack, read once for all its weapons (only once
+        # something is spent is it asked: may_fire, and the copies it has left below).
+        quota = weapons_per_phase(unit, model) if spent and armament else 0
         for name, weapon, carried, fired in armament:
             if fired is None:
                 continue
-            if spent and not may_fire(spent, unit, model, name, weapons_per_phase(unit, model)):
+            if spent and not may_fire(spent, unit, model, name, quota):
                 continue
             if name not in throws:
                 throws[name] = is_grenade(weapon)
@@ -214,7 +217,7 @@ def _firing_each(
                     continue  # no target model, seen or not, is in its range: it cannot fire
             armed.setdefault(name, []).append((at, model, shooter, *fired))
             if carried > 1:
-                left = weapons_per_phase(unit, model) - (spent[model.id] if spent else 0)
+                left = quota - spent[model.id] if spent else weapons_per_phase(unit, model)
                 copies[(name, model.id)] = min(carried, left)
     chosen = {name: list[Model]() for name in names}
     if not armed:
