@@ -25,11 +25,13 @@ from hammerlab.analysis import battles
 from hammerlab.analysis.battles import prepare
 from hammerlab.analysis.game import Game
 from hammerlab.editions.waffle import attacks
+from hammerlab.editions.waffle.artillery import is_gun
 from hammerlab.editions.waffle.attacks import (
     HitRolls,
     effective_range,
     fires_snap,
     firing_models,
+    firing_quota,
     ranged_weapons,
 )
 from hammerlab.editions.waffle.events import (
@@ -39,7 +41,7 @@ from hammerlab.editions.waffle.events import (
     WaffleWoundsLost,
     WoundsRolled,
 )
-from hammerlab.editions.waffle.firing_modes import spend, throwers
+from hammerlab.editions.waffle.firing_modes import is_grenade, spend, throwers
 from hammerlab.editions.waffle.markers import aim_points
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.points import Attack, WoundLoss
@@ -47,6 +49,7 @@ from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.ruleset import WaffleRuleset
 from hammerlab.editions.waffle.special_rules import _base, model_has, names_rule, type_rules
 from hammerlab.editions.waffle.state import _UNCHANGING, SHOOTING_RECORD, WaffleStatus, st, state_of
+from hammerlab.editions.waffle.vehicles import vehicle_of
 from hammerlab.editions.waffle.visibility import seen_by_each, visible_models, within
 from hammerlab.editions.waffle.wounds import most_common_profile
 from hammerlab.engine import battlefield, memo, units
@@ -900,3 +903,54 @@ def test_kept_hash_reads_each_record_s_own_fields_whatever_was_hashed_before() -
     assert hash(Wider("a", 2, 7.5)) == hash(("a", 2, 7.5))
     assert hash(Wider("a", 2, 8.5)) != hash(Wider("a", 2, 7.5))
     assert hash(Base("b", 3)) == hash(("b", 3))
+
+
+def test_typed_views_kept_by_identity_answer_each_object_made_and_dropped_in_turn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # stats_of, weapon_of, vehicle_of, is_grenade, is_gun and a model's own firing quota
+    # (attacks.firing_quota: a vehicle every weapon it carries, a Monstrous Creature two,
+    # else one, each plus the extra) answer an object met before by its id
+    # (memo.per_object). Each object here is made, asked about and dropped, so CPython
+    # hands the next one the same address: an answer kept by id without its object
+    # would be the dropped one's. The numbers are read back as written.
+    monkeypatch.setattr(memo, "OBJECTS_KEPT", 7)  # all forgotten along the way, too
+    rng = random.Random(24)
+    for _ in range(300):
+        reach, strength, wounds = rng.randint(6, 48), rng.randint(1, 10), rng.randint(1, 5)
+        grenade = rng.random() < 0.5
+        kind = "Assault 1, Grenade" if grenade else "Heavy 2"
+        weapon = Weapon("Gun", {"Range": f'{reach}"', "S": str(strength), "AP": "-", "Type": kind})
+        assert weapon_of(weapon).range == reach and weapon_of(weapon).shots == (1 if grenade else 2)
+        assert is_grenade(weapon) is grenade
+        if rng.random() < 0.5:
+            front = rng.randint(10, 14)
+            written = f"BS 3 Front {front} Side 10 Rear 10 HP {wounds}"
+            tank = Profile("Tank", _written(written), unit_type="Vehicle (Tank)")
+            view = vehicle_of(tank)
+            assert view is not None and (view.front, view.hull_points) == (front, wounds)
+            assert stats_of(tank).w == wounds and not is_gun(Model("t", tank, (), (0.0, 0.0)))
+            assert firing_quota(tank, 3, 1) == 3
+        else:
+            gun, monster = rng.random() < 0.5, rng.random() < 0.5
+            written = (
+                f"WS - BS - S - T 7 W {wounds} I - A - Ld - Sv 3+"
+                if gun
+                else f"WS 3 BS 3 S {strength} T 3 W {wounds} I 3 A 1 Ld 7 Sv 5+"
+            )
+            kind = "Artillery" if gun else "Monstrous Creature" if monster else "Infantry"
+            profile = Profile("Model", _written(written), unit_type=kind)
+            assert firing_quota(profile, 3, 1) == (3 if monster and not gun else 2)
+            assert vehicle_of(profile) is None and stats_of(profile).w == wounds
+            assert stats_of(profile).s == (0 if gun else strength)
+            assert is_gun(Model("m", profile, (), (0.0, 0.0))) is gun
+    # Equal objects still share the answer the lru_cache behind gives (as before).
+    first = Weapon("Boltgun", {"Range": '24"', "S": "4", "AP": "5", "Type": "Rapid Fire"})
+    again = Weapon("Boltgun", {"Range": '24"', "S": "4", "AP": "5", "Type": "Rapid Fire"})
+    assert first is not again and weapon_of(first) is weapon_of(again)
+
+
+def _written(line: str) -> dict[str, str]:
+    """Characteristics written as a profile line: ``"WS 3 BS 3 ..."``."""
+    words = line.split()
+    return dict(zip(words[::2], words[1::2], strict=True))

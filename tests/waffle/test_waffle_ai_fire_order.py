@@ -18,26 +18,40 @@ Guardsman per boltgun, 4/3 for four. The heavy bolter: 3 shots x 2/3 x (S5 on T4
 
 from __future__ import annotations
 
+import itertools
+import random
+
 import pytest
 from conftest import (
     BOLT_PISTOL,
     BOLTGUN,
+    FLAMER,
+    FRAG_MISSILE,
     GUARD,
     HEAVY_BOLTER,
+    LASCANNON,
+    LASGUN,
     MARINE,
+    MORTAR,
+    STORM_BOLTER,
+    TROOPER,
     A,
     B,
     Placed,
     all_dice_used,
+    box,
     make_battle,
     make_unit,
     of_kind,
+    profile,
     row,
     squad,
 )
 
-from hammerlab.editions.waffle.ai import WaffleAI
-from hammerlab.editions.waffle.expected import first_then_rest
+from hammerlab.editions.waffle import ai
+from hammerlab.editions.waffle.ai import ORDER_TIE, WaffleAI, weapon_first
+from hammerlab.editions.waffle.attacks import firing_models
+from hammerlab.editions.waffle.expected import even_either_way, first_then_rest
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.shooting import shooting_attack, weapon_choices
 from hammerlab.engine.battle import Battle
@@ -172,3 +186,94 @@ def test_the_rest_is_counted_for_the_models_the_first_weapon_left_a_shot() -> No
         )
     assert pistols_first == pytest.approx(4 / 3)
     assert boltguns_first == pytest.approx(2.0)
+
+
+WEAPONS = [HEAVY_BOLTER, BOLTGUN, LASGUN, STORM_BOLTER, LASCANNON, FLAMER, FRAG_MISSILE, MORTAR]
+"""Weapons a random shooter's models carry, one each (or a boltgun and a bolt pistol)."""
+TARGETS = [GUARD, MARINE, TROOPER, profile("Ogryn", t=5, w=3, sv="5+"), profile("Hero", inv=4)]
+
+
+def _random_pair_cases(rng: random.Random) -> tuple[Battle, Unit, Unit]:
+    """Three to six shooters spread over the south half, each with a random weapon (one
+    in four a boltgun and a bolt pistol), against one to three models of a random
+    profile anywhere north of them, some in a ruin (a 4+ cover save)."""
+    shooters = [
+        Placed(
+            MARINE,
+            [BOLTGUN, BOLT_PISTOL] if rng.random() < 0.25 else [rng.choice(WEAPONS)],
+            (rng.uniform(10, 60), rng.uniform(2, 12)),
+        )
+        for _ in range(rng.randint(3, 6))
+    ]
+    kind = rng.choice(TARGETS)
+    targets = [
+        Placed(kind, [], (rng.uniform(10, 60), rng.uniform(16, 46)))
+        for _ in range(1 if rng.random() < 0.7 else rng.randint(2, 3))
+    ]
+    ruin = box("ruin", 20, 14, 40, 30, cover_save=4)
+    unit, target = make_unit("m", A, shooters), make_unit("g", B, targets)
+    return make_battle(unit, target, terrain=[ruin]), unit, target
+
+
+def test_a_pair_even_either_way_is_estimated_alike_by_first_then_rest_itself() -> None:
+    # expected.even_either_way: a target of one model, neither weapon's firing models
+    # carrying the other (a Marine with a boltgun and a bolt pistol, in range of the
+    # target with its boltgun, has no shot left for the pistol). Then a then b is
+    # a + (1 - a) b, which reads b, not the copy left (its docstring): the estimator
+    # itself gives both orders alike, rounding aside, whatever the range, sight, cover,
+    # Blast or Barrage. The pairs it does not call even (two or three target models; a
+    # firing model carrying both) are weighed, and among them the orders differ (so the
+    # condition is not idle).
+    rng = random.Random(24)
+    even = differing = 0
+    for _ in range(150):
+        battle, unit, target = _random_pair_cases(rng)
+        names = sorted({w.name for m in unit.models for w in m.weapons})
+        with decision_scope():
+            for one, other in itertools.combinations(names, 2):
+                orders = FireOrders()
+                ab = first_then_rest(battle, unit, target, one, [other], orders)
+                ba = first_then_rest(battle, unit, target, other, [one], orders)
+                shared = any(
+                    m.weapon(second) is not None
+                    for first, second in ((one, other), (other, one))
+                    for m in firing_models(battle, unit, target, first, orders)
+                )
+                is_even = even_either_way(battle, unit, target, one, other, orders)
+                assert is_even == (len(target.models) == 1 and not shared)
+                if is_even:
+                    even += 1
+                    assert ab == pytest.approx(ba, abs=1e-12)
+                elif abs(ab - ba) > ORDER_TIE:
+                    differing += 1
+    assert even > 300 and differing > 20
+
+
+def test_a_pair_even_either_way_is_not_weighed_and_any_other_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # ai.weapon_first asks first_then_rest of the heavy bolter and the boltguns at two
+    # Guardsmen 15" off, not at one (the pair is even: the heavy bolter, the most per
+    # firing model, goes first); at one Guardsman it asks of the boltguns and the bolt
+    # pistols the same Marines carry (a Marine firing one has no shot left for the other).
+    weighed: list[tuple[str, str]] = []
+
+    def counted(*args: object) -> float:
+        weighed.append((str(args[3]), str(args[4])))
+        return first_then_rest(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ai, "first_then_rest", counted)
+    cases = [
+        (2, ["Heavy bolter", "Boltgun"], ("Boltgun", "['Heavy bolter']")),
+        (1, ["Heavy bolter", "Boltgun"], None),
+        (1, ["Boltgun", "Bolt pistol"], ("Bolt pistol", "['Boltgun']")),
+    ]
+    for guardsmen, names, asked in cases:
+        weighed.clear()
+        shooter = marines(sidearm=True)
+        target = squad("g", B, GUARD, [], row(30.0, 26.0, guardsmen))
+        battle = make_battle(shooter, target)
+        with decision_scope():
+            chosen = weapon_first(battle, shooter, target, names, [1.0, 0.5], FireOrders())
+        assert chosen == names[0]
+        assert (asked in weighed) if asked is not None else weighed == []

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import wraps
+from functools import lru_cache, wraps
 from operator import attrgetter, is_
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 from weakref import ref
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
 P = ParamSpec("P")
 R = TypeVar("R")
+H = TypeVar("H", bound=Hashable)
 
 _answers: ContextVar[dict[Hashable, Any] | None] = ContextVar("answers", default=None)
 """The open scope's answers (``None``: no scope open); one per thread (the web app's)."""
@@ -160,6 +161,48 @@ def per_makeup(fact: Callable[[tuple[Profile, ...]], R]) -> Callable[[Unit], R]:
         return found[0]
 
     return of_unit
+
+
+OBJECTS_KEPT = 4096
+"""Objects :func:`per_object` remembers per function before it forgets them all, and the
+bound of the ``lru_cache`` behind it (a sweep's battles each load their own profiles)."""
+
+
+def per_object(function: Callable[[H], R]) -> Callable[[H], R]:
+    """``function`` of one immutable object (a frozen profile or weapon), remembered by
+    the object's identity in front of an ``lru_cache`` by its value.
+
+    The typed views of profiles and weapons (:func:`~hammerlab.editions.waffle.profiles.stats_of`,
+    ``weapon_of``, ``vehicle_of``, ``is_grenade``) are asked some 20,000 times in a whole
+    Waffle battle, by the loops over the models. An ``lru_cache`` hashes its argument on
+    every call: a profile's or a weapon's ``__hash__`` is Python code (its hash is kept,
+    but reading it back is a call), some 1,200 instructions a question. Here an object
+    met before is answered from a dictionary by its ``id``, an integer.
+
+    Safe: the answer kept for an ``id`` is the one the ``lru_cache`` gave that very
+    object (the same object for equal arguments, as before), and each entry keeps its
+    object alive, so no other object takes its identity while the entry is kept; the
+    object is immutable (a frozen dataclass whose hash is kept on first use: an edit in
+    place would mislead the ``lru_cache`` as much), so its answer never changes. Past
+    :data:`OBJECTS_KEPT` objects all are forgotten (the ``lru_cache`` keeps its own). An
+    exception is raised each time, never remembered. ``__wrapped__`` is ``function``
+    itself, working the answer out afresh."""
+    by_value = lru_cache(maxsize=OBJECTS_KEPT)(function)
+    answers: dict[int, tuple[R, H]] = {}
+
+    @wraps(function)
+    def of_object(value: H) -> R:
+        try:  # a subscript, not ``get``: one call fewer on every question
+            return answers[id(value)][0]
+        except KeyError:
+            pass
+        if len(answers) >= OBJECTS_KEPT:
+            answers.clear()
+        answer = by_value(value)
+        answers[id(value)] = (answer, value)
+        return answer
+
+    return of_object
 
 
 def _makeup(unit: Unit) -> tuple[int, ...]:

@@ -118,6 +118,7 @@ from hammerlab.editions.waffle.expected import (
     best_melee_weapon,
     blow_value,
     can_hurt,
+    even_either_way,
     expected_attack,
     expected_casualties,
     expected_melee,
@@ -310,7 +311,9 @@ def weapon_first(
     those before it (seed 000, step 3), so a long gun fired first may slay the only
     models a shorter one reaches (a heavy bolter that slays the one Guardsman within
     24" of the boltguns). Of the weapons worth firing, each pair is weighed both ways:
-    one, then the other at what it leaves of the target (:func:`expected.first_then_rest`).
+    one, then the other at what it leaves of the target (:func:`expected.first_then_rest`),
+    but for a pair sure to weigh alike either way (:func:`expected.even_either_way`: a
+    target of one model), which is even.
     A weapon goes first only where no other is expected to slay more fired before it
     (by more than :data:`ORDER_TIE`); of those, the most expected casualties per firing
     model. Weighed pair by pair, each order is read whole: a weapon weighed against the
@@ -325,6 +328,8 @@ def weapon_first(
     slain: dict[tuple[str, str], float] = {}
 
     def beaten(name: str, other: str) -> bool:  # ``other`` slays more fired before ``name``
+        if even_either_way(battle, unit, target, name, other, orders):
+            return False  # the two orders are estimated alike: not weighed
         for pair in ((other, name), (name, other)):
             if pair not in slain:
                 slain[pair] = first_then_rest(battle, unit, target, pair[0], [pair[1]], orders)

@@ -19,14 +19,12 @@ catalogues write it); every other model of the unit is crew.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from hammerlab.editions.waffle.profiles import stats_of
 from hammerlab.editions.waffle.toughness import toughness as model_toughness
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile
 from hammerlab.engine.geometry import base_distance
-from hammerlab.engine.memo import per_makeup
+from hammerlab.engine.memo import per_makeup, per_object
 from hammerlab.engine.units import Model, Unit
 
 ARTILLERY = "Artillery"
@@ -49,7 +47,7 @@ def has_gun_alive(profiles: tuple[Profile, ...]) -> bool:
     return any(_gun_profile(p) for p in profiles)
 
 
-@lru_cache(maxsize=4096)
+@per_object
 def _gun_profile(profile: Profile) -> bool:
     """:func:`is_gun` of a model with ``profile``. Remembered (the profile frozen): every
     model's BS is asked whether it is a gun's (:func:`crewman_of`)."""

@@ -72,7 +72,7 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile, Weapon
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import TEMPLATE_LENGTH, Vec, gap_table
-from hammerlab.engine.memo import deciding, per_decision
+from hammerlab.engine.memo import deciding, per_decision, per_object
 from hammerlab.engine.records import quick_init
 from hammerlab.engine.transpositions import (
     Transpositions,
@@ -199,17 +199,20 @@ def _firing_each(
                         name,
                         weapon,
                         carried,
-                        _fired(battle, unit, target, (model, shooter), weapon, orders, snaps),
+                        _fired(battle, unit, target, (model, shooter), weapon, orders, crew, snaps),
                     )
                     for name in names
                     for weapon, carried in (_carried(wargear, name),)
                     if weapon is not None
                 )
             armament = known
+        # The weapons it may fire in the attack, read once for all its weapons (only once
+        # something is spent is it asked: may_fire, and the copies it has left below).
+        quota = weapons_per_phase(unit, model) if spent and armament else 0
         for name, weapon, carried, fired in armament:
             if fired is None:
                 continue
-            if spent and not may_fire(spent, unit, model, name, weapons_per_phase(unit, model)):
+            if spent and not may_fire(spent, unit, model, name, quota):
                 continue
             if name not in throws:
                 throws[name] = is_grenade(weapon)
@@ -220,7 +223,7 @@ def _firing_each(
                     continue  # no target model, seen or not, is in its range: it cannot fire
             armed.setdefault(name, []).append((at, model, shooter, *fired))
             if carried > 1:
-                left = weapons_per_phase(unit, model) - (spent[model.id] if spent else 0)
+                left = quota - spent[model.id] if spent else weapons_per_phase(unit, model)
                 copies[(name, model.id)] = min(carried, left)
     chosen = {name: list[Model]() for name in names}
     if not armed:
@@ -269,18 +272,21 @@ def _fired(
     firer: tuple[Model, Model],
     weapon: Weapon,
     orders: FireOrders,
+    crew: bool,
     snaps: dict[tuple[int, bool], bool],
 ) -> tuple[WeaponProfile, float] | None:
     """The profile ``firer`` (the model carrying ``weapon`` and the one who fires it: a
     gun's crewman) fires ``weapon`` with at ``target`` under ``orders`` and its range, or
     ``None`` where it fires nothing (:func:`_fired_profile`, or it would fire Snap Shots
-    and cannot); ``snaps`` keeps whether each weapon fires Snap Shots, by whether the
-    carrier is a vehicle whose own crew fires them (:func:`vehicles.crew_snap_shots`)."""
+    and cannot); ``crew``: whether the carrier is a vehicle whose own crew fires Snap
+    Shots (:func:`vehicles.crew_snap_shots`, of a unit with a vehicle alive), as
+    :func:`_firing_each` read it of the model; ``snaps`` keeps whether each weapon fires
+    Snap Shots, by that."""
     model, shooter = firer
     profile = _fired_profile(shooter, weapon, orders)
     if profile is None:
         return None
-    key = (id(weapon), has_vehicle_alive(unit) and crew_snap_shots(battle, model))
+    key = (id(weapon), crew)
     snap = snaps.get(key)
     if snap is None:
         snap = snaps[key] = fires_snap(battle, unit, profile, orders, target, model)
@@ -548,11 +554,24 @@ def firing_quota(profile: Profile, weapons: int, extra: int) -> int:
     """:func:`weapons_per_phase` of a model of ``profile`` carrying ``weapons`` weapons,
     ``extra`` the more its rules let it fire (a Multi-tracker's one); also what the odds
     of a datasheet's weapon fire (``analysis.odds_waffle``)."""
-    stats = None if vehicle_of(profile) is not None else stats_of(profile)
-    if stats is None or stats.has_type("Gargantuan"):
-        return weapons
-    own = 2 if stats.has_type("Monstrous") else 1
-    return own + extra
+    own = _own_quota(profile)
+    return weapons if own is None else own + extra
+
+
+@per_object
+def _own_quota(profile: Profile) -> int | None:
+    """:func:`firing_quota` of a model of ``profile`` but for its wargear and rules:
+    ``None`` for a vehicle or a Gargantuan Creature (it fires every weapon it carries),
+    2 for a Monstrous Creature, else 1. Remembered by the profile
+    (:func:`memo.per_object`: frozen), as :func:`profiles.stats_of` and
+    :func:`vehicles.vehicle_of` are: asked of every model each time a volley or an
+    estimate counts what it has fired."""
+    if vehicle_of(profile) is not None:
+        return None
+    stats = stats_of(profile)
+    if stats.has_type("Gargantuan"):
+        return None
+    return 2 if stats.has_type("Monstrous") else 1
 
 
 def effective_range(unit: Unit, profile: WeaponProfile) -> float:

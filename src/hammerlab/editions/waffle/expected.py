@@ -459,14 +459,7 @@ def first_then_rest(
     casualties = expected_casualties(battle, unit, target, first, orders)
     if not rest:
         return casualties
-    firers = firing_models(battle, unit, target, first, orders)
-    spent: Counter[str] | None = None
-    weapon = firers[0].weapon(first) if firers else None
-    if (weapon is not None and is_grenade(weapon)) or any(
-        m.weapon(name) is not None for m in firers for name in rest
-    ):
-        spent = Counter()
-        spend(spent, unit, firers, first)
+    spent = _spent_by(battle, unit, target, first, rest, orders)
 
     def after(slain: int) -> float:
         left = target if slain == 0 else thinned(target, unit, slain)
@@ -476,6 +469,51 @@ def first_then_rest(
     part = casualties - whole
     later = after(whole) if part == 0 else (1 - part) * after(whole) + part * after(whole + 1)
     return casualties + later
+
+
+def _spent_by(
+    battle: Battle, unit: Unit, target: Unit, first: str, rest: list[str], orders: FireOrders
+) -> Counter[str] | None:
+    """What firing ``first`` at ``target`` spends that the weapons ``rest`` ask
+    (:func:`firing_modes.spend`), or ``None`` where it spends nothing they ask: no
+    model firing ``first`` carries a weapon of ``rest``, and ``first`` is no grenade."""
+    firers = firing_models(battle, unit, target, first, orders)
+    weapon = firers[0].weapon(first) if firers else None
+    if (weapon is None or not is_grenade(weapon)) and all(
+        m.weapon(name) is None for m in firers for name in rest
+    ):
+        return None
+    spent: Counter[str] = Counter()
+    spend(spent, unit, firers, first)
+    return spent
+
+
+def even_either_way(
+    battle: Battle, unit: Unit, target: Unit, one: str, other: str, orders: FireOrders
+) -> bool:
+    """Whether :func:`first_then_rest` is sure to estimate ``one`` then ``other`` and
+    ``other`` then ``one`` alike at ``target`` (rounding aside), without asking it:
+    ``target`` has one model alive, and neither weapon's firing spends anything the
+    other asks (:func:`_spent_by` ``None`` both ways).
+
+    Then, ``a`` and ``b`` the two weapons' expected casualties (:func:`expected_casualties`,
+    at most 1), ``a`` first is ``a + (1 - a) * b``: the rest is read off the target
+    less no model, weighed ``1 - a``, and less one, weighed ``a`` (``a`` 1: that one
+    alone). Less no model is the target itself, and ``b``'s attack at it, nothing
+    spent, is ``b`` (:func:`expected_attack` adds the one volley
+    :func:`expected_casualties` gives, capped at the one model); less one it has no
+    model alive, and an attack at it is capped at none. So ``b`` first is
+    ``b + (1 - b) * a``, the same sum. Nothing here reads which model is left, the
+    weapons' range, cover or rules: the only copy asked has no model. Where a weapon
+    spends what the other asks (a model firing it carries the other; a grenade), the
+    second volley is not the one :func:`expected_casualties` gives, and the pair is
+    weighed."""
+    if len(target.alive_models) != 1:
+        return False
+    return (
+        _spent_by(battle, unit, target, one, [other], orders) is None
+        and _spent_by(battle, unit, target, other, [one], orders) is None
+    )
 
 
 @per_decision

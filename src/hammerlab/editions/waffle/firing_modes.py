@@ -27,17 +27,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from functools import lru_cache
 
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.memo import per_object
 from hammerlab.engine.units import Model, Unit
 
 GRENADE = "Grenade"
 """The weapon rule marking a grenade."""
 
 
-@lru_cache(maxsize=4096)
+@per_object
 def is_grenade(weapon: Weapon) -> bool:
     """Whether ``weapon`` is a grenade (one thrown per unit per phase). Remembered (the
     weapon frozen): asked of every model that fires, as its weapons are spent."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 
 from hammerlab.engine.datasheet import Profile, Weapon
+from hammerlab.engine.memo import per_object
 from hammerlab.errors import ProfileError
 from hammerlab.io.bounds import (
     AP,
@@ -222,7 +223,7 @@ def _vehicle_stats(profile: Profile) -> Stats:
     )
 
 
-@lru_cache(maxsize=4096)
+@per_object
 def stats_of(profile: Profile) -> Stats:
     """Read ``profile`` as Waffle characteristics (cached: profiles are immutable)."""
     if is_vehicle_profile(profile):
@@ -495,7 +496,7 @@ def _marker(token: str) -> str | None:
     return blast_marker(token) or _canonical(token, MARKERS)
 
 
-@lru_cache(maxsize=4096)
+@per_object
 def weapon_of(weapon: Weapon) -> WeaponProfile:
     """Read ``weapon`` as a Waffle weapon profile (cached)."""
     name = weapon.name

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 from hammerlab.editions.waffle.profiles import is_vehicle_profile, stats_of
 from hammerlab.editions.waffle.state import VehicleStatus, state_of
@@ -22,7 +21,7 @@ from hammerlab.editions.waffle.vehicle_events import LeftBehind
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import ModelEntry, Profile
 from hammerlab.engine.geometry import Vec
-from hammerlab.engine.memo import per_makeup
+from hammerlab.engine.memo import per_makeup, per_object
 from hammerlab.engine.units import Model, Unit
 
 FRONT, SIDE, REAR = "Front", "Side", "Rear"
@@ -63,7 +62,7 @@ class VehicleProfile:
         return {FRONT: self.front, SIDE: self.side, REAR: self.rear}[facing]
 
 
-@lru_cache(maxsize=1024)
+@per_object
 def vehicle_of(profile: Profile) -> VehicleProfile | None:
     """``profile`` read as a vehicle, ``None`` when it is not one (cached)."""
     if not is_vehicle_profile(profile):
