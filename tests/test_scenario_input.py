@@ -626,6 +626,67 @@ def test_an_unknown_power_is_named_at_the_key_path_docs_scenarios_quotes() -> No
     )
 
 
+TWO_UNITS = unit("a", "A", "Ork Boyz", 20, 10) + unit("b", "B", "Tactical Squad", 20, 30)
+WAFFLE = HEAD.format(ruleset="waffle")
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "said"),
+    [
+        # A stranger's review (s24): `[[player]]` for `[[players]]` was reported as
+        # "players: Field required (and 1 more problem(s))", the symptom; the cause
+        # is the unknown key. Both `players` and `first_player` contain "player";
+        # `players` (one letter more) is the more alike, so it comes first.
+        (
+            WAFFLE.replace("[[players]]", "[[player]]") + TWO_UNITS,
+            "player",
+            "unknown key (did you mean: players, first_player) (and 1 more problem(s))",
+        ),
+        # `nme` for `name`: "name: Field required" was said; one letter dropped.
+        (
+            WAFFLE.replace('name = "t"', 'nme = "t"') + TWO_UNITS,
+            "nme",
+            "unknown key (did you mean: name) (and 1 more problem(s))",
+        ),
+        # Nested keys: [plan]'s keys are turns, phases and victory (docs/scenarios.md).
+        (
+            WAFFLE + TWO_UNITS + '[plan]\nphase = ["shooting"]\n',
+            "plan.phase",
+            "unknown key (did you mean: phases)",
+        ),
+        # Under an inline unit (`inline` may be absent: a table or nothing) and its
+        # models, whose keys docs/scenarios.md lists: name, rules, models, weapons,
+        # powers; a model's name, count, profile, ...
+        (
+            WAFFLE + INLINE_NOBODY.replace("[[units.inline.models]]", "[[units.inline.modles]]")
+            + unit("y", "B", "Tactical Squad", 36, 30),
+            "units[0].inline.modles",
+            "unknown key (did you mean: models) (and 1 more problem(s))",
+        ),
+        (
+            WAFFLE + INLINE_NOBODY.replace("profile =", "profle =")
+            + unit("y", "B", "Tactical Squad", 36, 30),
+            "units[0].inline.models[0].profle",
+            "unknown key (did you mean: profile) (and 1 more problem(s))",
+        ),
+        # Nothing alike ([battlefield] has width and height only, neither spelt like
+        # "length"): every key of the table is said.
+        (
+            WAFFLE + TWO_UNITS + "[battlefield]\nlength = 60\n",
+            "battlefield.length",
+            "unknown key (check the spelling: width, height)",
+        ),
+    ],
+    ids=["player", "nme", "plan.phase", "inline.modles", "profle", "length"],
+)  # fmt: skip
+def test_a_misspelt_key_is_named_first_with_the_keys_it_may_mean(
+    text: str, where: str, said: str
+) -> None:
+    with pytest.raises(InputError) as caught:
+        parse_scenario(text, "s.toml")
+    assert (caught.value.where, caught.value.problem) == (where, said)
+
+
 PLAN_NOTE = "no [plan]: the default plays 1 game turn of the shooting phase only"
 PHASES_NOTE = "[plan] names no phases: its 3 game turns play the shooting phase only"
 
