@@ -21,7 +21,8 @@ def key_path(loc: tuple[int | str, ...]) -> str:
 
 
 def as_input_error(source: str, error: ValidationError, model: type[BaseModel]) -> InputError:
-    """The first problem of ``error``, naming the file and the key path.
+    """The first problem of ``error``, naming the file and the key path; a number
+    written where text is wanted is told how to write it (:func:`_not_text`).
 
     An unknown key comes first, where there is one: a misspelt key (``[[player]]``) is
     the cause of the required one said missing beside it (``players``), which pydantic
@@ -37,9 +38,25 @@ def as_input_error(source: str, error: ValidationError, model: type[BaseModel]) 
         message = _unknown_key(str(loc[-1]), _keys_at(model, loc[:-1]))
     elif first["type"] == "value_error":  # our own validators: drop "Value error, "
         message = message.removeprefix("Value error, ")
+    elif first["type"] == "string_type":
+        message = _not_text(first["input"]) or message
     count = error.error_count()
     more = f" (and {count - 1} more problem(s))" if count > 1 else ""
     return InputError(source, key_path(loc), message + more)
+
+
+def _not_text(value: object) -> str | None:
+    """What is said of a number or flag written where text is wanted (a weapon's
+    ``S = 5``), with the value written as text, in words true of a TOML file and a
+    JSON one: ``5 is a number, not text: write it in quotes ("5")``. ``None`` for other
+    values (a list, a table)."""
+    if isinstance(value, bool):
+        written, what = ("true" if value else "false"), "a flag"
+    elif isinstance(value, int | float):
+        written, what = str(value), "a number"
+    else:
+        return None
+    return f'{written} is {what}, not text: write it in quotes ("{written}")'
 
 
 def _unknown_key(key: str, known: list[str]) -> str:
