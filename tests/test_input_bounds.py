@@ -311,8 +311,7 @@ def test_an_unknown_weapon_of_an_inline_model_names_its_key() -> None:
     error = refused(text)
     # "Other" is not spelt like "Gun": no suggestion, but the unit's one weapon is said.
     assert str(error) == (
-        "s.toml: units[1].inline.models[0].weapons: unknown weapon 'Gun'; "
-        "the unit declares: Other"
+        "s.toml: units[1].inline.models[0].weapons: unknown weapon 'Gun'; the unit declares: Other"
     )
 
 
