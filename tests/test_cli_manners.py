@@ -8,6 +8,7 @@ from __future__ import annotations
 import inspect
 import io
 import json
+import os
 import re
 import shlex
 import subprocess
@@ -293,6 +294,31 @@ def test_the_installed_entry_point_gives_the_same_line() -> None:
     )  # fmt: skip
     assert done.returncode == 2
     assert done.stderr.startswith("error: no such option: --bogus") and done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "plugin",
+    [[], ["--plugin", "examples/rules/terrifying_charge.py", "--rule", "terrifying_charge=on"]],
+    ids=["plain", "plug-in"],
+)
+def test_a_reader_gone_before_the_log_ends_the_battle_quietly(plugin: list[str]) -> None:
+    """``battle ... | head -n 0``: the reader of standard output has closed it before
+    the first line, so no line can be written. That is not the battle's failure, nor a
+    plug-in's: exit status 1 (rich's, for a broken pipe) and nothing on standard error,
+    with a plug-in as without. (The pipe's reading end is closed before the command
+    starts, so that the pipe is broken whatever the machine's speed; the old code said
+    "the battle failed: SystemExit: 1" and rich's traceback when plug-ins were loaded.)"""
+    reading, writing = os.pipe()
+    os.close(reading)
+    command = [sys.executable, "-c", "from hammerlab.cli.app import main; main()", "battle"]
+    try:
+        done = subprocess.run(
+            [*command, "examples/rules/fear_charge.toml", *plugin],
+            stdout=writing, stderr=subprocess.PIPE, check=False, cwd=ROOT, timeout=300,
+        )  # fmt: skip
+    finally:
+        os.close(writing)
+    assert (done.returncode, done.stderr) == (1, b"")
 
 
 def test_bare_hammerlab_still_shows_the_help() -> None:

@@ -18,6 +18,7 @@ Rifle (Saturation) (keywords ASSAULT, RAPID FIRE 1).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -26,6 +27,7 @@ from cli_kit import run
 from hammerlab.cli.app import app
 
 RUINS = Path(__file__).resolve().parents[1] / "examples" / "marines_vs_orks_ruins.toml"
+THREE_TURNS = RUINS.parent / "whole_game_three_turns.toml"
 PROMPTED = ["--controller", "prompt", "--side", "Ultramarines"]
 
 
@@ -122,3 +124,33 @@ def test_the_weapon_prompt_says_why_a_weapon_is_not_offered() -> None:
     assert "Missile launcher (krak)" in asked
     assert "  not offered: Missile launcher (frag) cannot be fired as Snap Shots" in asked
     assert '  not offered: Frag grenades: out of range (8"; the nearest target model is ' in out
+
+
+def test_the_shooting_prompts_begin_with_words_not_seed_step_numbers() -> None:
+    # A stranger's review (s24): "Orks: 8. Nobz [nobz] was hit by ...: react?" sat over
+    # the numbered choices "1."/"2.", and read as one of them: 8 was step 8 of seed
+    # 000's Shooting Sequence (Reaction to Shooting), as 1, 2 and 3 prefixed
+    # Nominate, Choose a Target and Select a Weapon. The other prompts of a game carry
+    # no number; now none does. The reaction prompt is the one the review met (seed 2,
+    # the Orks played by hand), its words kept; the Ultramarines meet the other three.
+    orks = CliRunner().invoke(
+        app,
+        ["battle", str(THREE_TURNS), "--seed", "2", "--no-dice", *PROMPTED[:2], "--side", "Orks"],
+        input="1\n1\n",
+        env={"COLUMNS": "300"},
+    )
+    marines = CliRunner().invoke(
+        app,
+        ["battle", str(RUINS), "--seed", "1", "--no-dice", *PROMPTED],
+        input="\n" * 40,
+        env={"COLUMNS": "300"},
+    )
+    asked = [
+        line
+        for line in (orks.stdout + marines.stdout).splitlines()
+        if line.startswith(("Orks: ", "Ultramarines: "))
+    ]
+    assert "Orks: Nobz [nobz] was hit by Tactical Squad [tactical]: react?" in asked
+    for words in ("Nominate a unit to shoot", "Choose a target for", "Select a weapon for"):
+        assert any(line.startswith(f"Ultramarines: {words}") for line in asked), words
+    assert not [line for line in asked if re.match(r"\w+: \d+\. ", line)]

@@ -405,7 +405,7 @@ def test_resume_of_a_log_says_to_replay_it(logged: Path) -> None:
         ("stop_before_turn", -3, "stop_before_turn",
          "Input should be greater than or equal to 1"),
         ("scenario", [], "scenario", "Input should be a valid dictionary"),
-        ("source", 5, "source", "Input should be a valid string"),
+        ("source", 5, "source", '5 is a number, not text: write it in quotes ("5")'),
     ],
 )  # fmt: skip
 def test_a_wrongly_typed_field_of_a_save_or_log_header_is_named(

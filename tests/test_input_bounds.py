@@ -309,7 +309,10 @@ def test_every_builtin_waffle_unit_is_within_the_bounds() -> None:
 def test_an_unknown_weapon_of_an_inline_model_names_its_key() -> None:
     text = inline().replace('[units.inline.weapons."Gun"]', '[units.inline.weapons."Other"]')
     error = refused(text)
-    assert str(error) == "s.toml: units[1].inline.models[0].weapons: unknown weapon 'Gun'"
+    # "Other" is not spelt like "Gun": no suggestion, but the unit's one weapon is said.
+    assert str(error) == (
+        "s.toml: units[1].inline.models[0].weapons: unknown weapon 'Gun'; the unit declares: Other"
+    )
 
 
 def test_a_missing_battlescribe_file_names_the_scenario_key(tmp_path: Path) -> None:

@@ -174,7 +174,13 @@ def test_the_lab_states_each_arm_s_setting_against_the_file_s() -> None:
     # it off (baseline) with on (variant), so the baseline overrides the file.
     args = ["lab", str(GUARD), "--rule", "suppressive_fire", "--runs", "2"]
     text = CliRunner().invoke(app, args, terminal_width=300).stdout
-    assert "baseline: suppressive_fire=off (the file: on); variant: suppressive_fire=on" in text
+    said = "baseline: suppressive_fire=off (the file: on); variant: suppressive_fire=on"
+    assert said in text.splitlines()
+    # The README names that line by how it starts: "the second line" it said was the
+    # third (the title and the Scenario file: line first), the fourth with a plug-in
+    # (a stranger's review, s24).
+    readme = " ".join((EXAMPLES.parent / "README.md").read_text(encoding="utf-8").split())
+    assert "A line under the report's title, the one that starts with `baseline:`" in readme
     document = json.loads(CliRunner().invoke(app, [*args, "--json"]).stdout)
     assert document["arms"] == [
         {

@@ -227,6 +227,42 @@ def test_the_same_inline_unit_spelt_right_is_read() -> None:
     assert model.weapons[0].characteristics["S"] == "5"
 
 
+@pytest.mark.parametrize(
+    ("carried", "said"),
+    [
+        # A stranger's review (s24): docs/scenarios.md promises the names an unknown
+        # weapon may have meant; one capital letter off was a dead end. The unit
+        # declares one weapon, "Heavy bolter", which contains "heavy bolter".
+        (
+            '"Heavy Bolter"',
+            "unknown weapon 'Heavy Bolter' (did you mean: Heavy bolter); "
+            "the unit declares: Heavy bolter",
+        ),
+        # A library weapon is not the inline unit's: nothing spelt alike, and the
+        # unit's own weapons are said.
+        ('"Heavy bolter", "Lasgun"', "unknown weapon 'Lasgun'; the unit declares: Heavy bolter"),
+    ],
+)
+def test_an_inline_model_s_unknown_weapon_is_told_the_unit_s_weapons(
+    carried: str, said: str
+) -> None:
+    text = INLINE_GUNNER.format(weapon='S = "5"', extra="").replace(
+        'weapons = ["Heavy bolter"]', f"weapons = [{carried}]"
+    )
+    error = problem(text + unit("y", "B", "Tactical Squad", 36, 30))
+    assert (error.where, error.problem) == ("units[0].inline.models[0].weapons", said)
+
+
+def test_an_inline_weapon_s_characteristic_written_as_a_number_is_told_to_quote_it() -> None:
+    # docs/scenarios.md: "A weapon's characteristics are text (A = "1", not A = 1)";
+    # pydantic said "Input should be a valid string".
+    error = problem(INLINE_GUNNER.format(weapon="S = 5", extra=""))
+    assert (error.where, error.problem) == (
+        "units[0].inline.weapons.Heavy bolter.S",
+        '5 is a number, not text: write it in quotes ("5")',
+    )
+
+
 def test_a_core11_inline_weapon_with_an_unknown_characteristic_is_refused() -> None:
     text = """[[units]]
 id = "x"
@@ -614,16 +650,78 @@ def test_an_unknown_power_is_named_at_the_key_path_docs_scenarios_quotes() -> No
     # line the docs quote is the one the program gives (for a file named pow.toml).
     docs = " ".join((ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8").split())
     assert (
-        "`error: pow.toml: units[0].inline.models[0].powers: unknown psychic power 'Smitey'`"
-        in docs
+        "`error: pow.toml: units[0].inline.models[0].powers: unknown psychic power 'Smitey'; "
+        "the unit declares: none`" in docs
     )
     text = HEAD.format(ruleset="waffle") + INLINE_PSYKER + unit("b", "B", "Ork Boyz", 34, 30)
     with pytest.raises(InputError) as caught:
         prepare(parse_scenario(text, "pow.toml"), "pow.toml")
     assert (
         str(caught.value)
-        == "pow.toml: units[0].inline.models[0].powers: unknown psychic power 'Smitey'"
+        == "pow.toml: units[0].inline.models[0].powers: unknown psychic power 'Smitey'; "
+        "the unit declares: none"
     )
+
+
+TWO_UNITS = unit("a", "A", "Ork Boyz", 20, 10) + unit("b", "B", "Tactical Squad", 20, 30)
+WAFFLE = HEAD.format(ruleset="waffle")
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "said"),
+    [
+        # A stranger's review (s24): `[[player]]` for `[[players]]` was reported as
+        # "players: Field required (and 1 more problem(s))", the symptom; the cause
+        # is the unknown key. Both `players` and `first_player` contain "player";
+        # `players` (one letter more) is the more alike, so it comes first.
+        (
+            WAFFLE.replace("[[players]]", "[[player]]") + TWO_UNITS,
+            "player",
+            "unknown key (did you mean: players, first_player) (and 1 more problem(s))",
+        ),
+        # `nme` for `name`: "name: Field required" was said; one letter dropped.
+        (
+            WAFFLE.replace('name = "t"', 'nme = "t"') + TWO_UNITS,
+            "nme",
+            "unknown key (did you mean: name) (and 1 more problem(s))",
+        ),
+        # Nested keys: [plan]'s keys are turns, phases and victory (docs/scenarios.md).
+        (
+            WAFFLE + TWO_UNITS + '[plan]\nphase = ["shooting"]\n',
+            "plan.phase",
+            "unknown key (did you mean: phases)",
+        ),
+        # Under an inline unit (`inline` may be absent: a table or nothing) and its
+        # models, whose keys docs/scenarios.md lists: name, rules, models, weapons,
+        # powers; a model's name, count, profile, ...
+        (
+            WAFFLE + INLINE_NOBODY.replace("[[units.inline.models]]", "[[units.inline.modles]]")
+            + unit("y", "B", "Tactical Squad", 36, 30),
+            "units[0].inline.modles",
+            "unknown key (did you mean: models) (and 1 more problem(s))",
+        ),
+        (
+            WAFFLE + INLINE_NOBODY.replace("profile =", "profle =")
+            + unit("y", "B", "Tactical Squad", 36, 30),
+            "units[0].inline.models[0].profle",
+            "unknown key (did you mean: profile) (and 1 more problem(s))",
+        ),
+        # Nothing alike ([battlefield] has width and height only, neither spelt like
+        # "length"): every key of the table is said.
+        (
+            WAFFLE + TWO_UNITS + "[battlefield]\nlength = 60\n",
+            "battlefield.length",
+            "unknown key (check the spelling: width, height)",
+        ),
+    ],
+    ids=["player", "nme", "plan.phase", "inline.modles", "profle", "length"],
+)  # fmt: skip
+def test_a_misspelt_key_is_named_first_with_the_keys_it_may_mean(
+    text: str, where: str, said: str
+) -> None:
+    with pytest.raises(InputError) as caught:
+        parse_scenario(text, "s.toml")
+    assert (caught.value.where, caught.value.problem) == (where, said)
 
 
 PLAN_NOTE = "no [plan]: the default plays 1 game turn of the shooting phase only"

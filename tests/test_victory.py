@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
+from cli_kit import run
+from hammerlab.analysis.sweep import scenario_victory, stored_file
 from hammerlab.editions.turns import victory_lines
 from hammerlab.engine.battle import Battle, Player
 from hammerlab.engine.battlefield import Battlefield
@@ -11,6 +16,9 @@ from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile
 from hammerlab.engine.dice import Dice
 from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import UnknownNameError
+from hammerlab.io.scenario import load_scenario
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 TROOPER = Profile("Trooper", {"W": "1"})
 
@@ -50,3 +58,64 @@ def test_equal_scores_are_a_draw() -> None:
 def test_unknown_victory_condition_is_an_error() -> None:
     with pytest.raises(UnknownNameError):
         victory_lines(_battle(_unit("a1", "A", 1, 0)), "objectives")
+
+
+# --- what a lab's and a sweep's win rates count (a stranger's review, s24) ------------
+# The README's charge lab reported 94% "draw" while a squad lost half its models: the
+# scenario is won on kill points, which no line of the report said. The expected words
+# are docs/scenarios.md's ("kill_points" (default): a point for each enemy unit
+# destroyed; "models_destroyed": a point a model; equal scores a draw) and the Waffle
+# Sudden Death rule's (7th edition: "If at the end of any game turn, one player has no
+# models on the battlefield, his opponent automatically wins"); core11 has none.
+
+SUDDEN_DEATH = "a side wiped out at the end of a game turn loses, whatever the score (Sudden Death)"
+KILL_POINTS = (
+    "the higher score in kill points (a point for each enemy unit destroyed); "
+    "equal scores are a draw"
+)
+MODELS = (
+    "the higher score in enemy models destroyed (a point for each one destroyed in play); "
+    "equal scores are a draw"
+)
+
+
+def test_the_lab_says_what_decides_a_win_beside_its_winner_table() -> None:
+    lab = ["lab", str(EXAMPLES / "lab_final_shot_lone_lascannon.toml"), "--rule", "final_shot"]
+    code, out, err = run(*lab, "--runs", "2")
+    assert code == 0, err
+    text = " ".join(out.split())  # a line may be wrapped where COLUMNS is set
+    said = text.index(f"Winner: {KILL_POINTS}; {SUDDEN_DEATH}")  # no victory key: kill points
+    assert text.index("┃ Winner ┃") > said  # the table, just under it
+    code, out, err = run(*lab, "--runs", "2", "--json")
+    assert code == 0, err
+    document = json.loads(out)
+    assert (document["victory"], document["victory_text"]) == (
+        "kill_points",
+        f"{KILL_POINTS}; {SUDDEN_DEATH}",
+    )
+
+
+def test_a_sweep_says_what_decides_a_win_for_each_file() -> None:
+    sweep = ["sweep", str(EXAMPLES / "lab_suppressive_fire_horde.toml")]
+    sweep += ["--vary", "suppressive_fire=off", "--runs", "2"]
+    code, out, err = run(*sweep)
+    assert code == 0, err
+    said = f"Winner: {MODELS}; {SUDDEN_DEATH}"  # victory = "models_destroyed"
+    assert said in " ".join(out.split())
+    code, out, err = run(*sweep, "--json")
+    assert code == 0, err
+    (scenario,) = json.loads(out)["scenarios"]
+    assert (scenario["victory"], scenario["victory_text"]) == (
+        "models_destroyed",
+        f"{MODELS}; {SUDDEN_DEATH}",
+    )
+
+
+def test_a_stored_scenario_says_what_decides_a_win_and_core11_has_no_sudden_death() -> None:
+    # results reads the scenario back from the store as its JSON (sweep.stored_file).
+    core11 = load_scenario(EXAMPLES / "core11_assault_shooting.toml")
+    assert scenario_victory(core11) == KILL_POINTS
+    stored = stored_file("c.toml", core11.name, "h", core11.model_dump(mode="json"))
+    assert (stored.victory, stored.victory_text) == ("kill_points", KILL_POINTS)
+    unreadable = stored_file("c.toml", "x", "h", {"plan": "nonsense"})
+    assert (unreadable.victory, unreadable.victory_text) == (None, None)

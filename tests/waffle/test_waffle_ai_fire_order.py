@@ -89,7 +89,7 @@ def first_choice(battle: Battle) -> str:
     decision = Decision(
         kind="weapon",
         player=A,
-        prompt="3. Select a weapon",
+        prompt="Select a weapon",
         choices=weapon_choices(("Heavy bolter", "Boltgun")),
         context=DecisionContext(unit="m", target="g"),
     )

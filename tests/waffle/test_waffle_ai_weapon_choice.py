@@ -30,7 +30,7 @@ def test_an_overwatch_pistol_out_of_its_range_by_the_estimate_still_fires() -> N
     decision = Decision(
         kind="weapon",
         player=A,
-        prompt="3. Select a weapon",
+        prompt="Select a weapon",
         choices=weapon_choices(("Laspistol",)),
         context=DecisionContext(unit="g", target="m"),
     )

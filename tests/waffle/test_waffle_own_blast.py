@@ -73,7 +73,7 @@ def test_the_ai_throws_no_blast_whose_aim_risks_more_of_its_own_than_of_the_enem
     decision = Decision(
         kind="weapon",
         player=A,
-        prompt="3. Select a weapon",
+        prompt="Select a weapon",
         choices=weapon_choices(("Frag grenades",)),
         context=DecisionContext(unit="a", target="b"),
     )

@@ -448,7 +448,8 @@ def test_an_unknown_power_in_a_scenario_is_one_error_line(tmp_path: Path) -> Non
     result = CliRunner().invoke(app, ["battle", str(scenario)])
     assert result.exit_code == 1
     assert result.stderr.strip().splitlines() == [
-        f"error: {scenario}: units[0].inline.models[0].powers: unknown psychic power 'Smite'"
+        f"error: {scenario}: units[0].inline.models[0].powers: unknown psychic power 'Smite'; "
+        "the unit declares: none"
     ]
 
 

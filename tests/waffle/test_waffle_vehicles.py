@@ -390,7 +390,7 @@ def test_the_ai_throws_no_grenade_at_a_tank_it_cannot_hurt() -> None:
         decision = Decision(
             kind="weapon",
             player=A,
-            prompt="3. Select a weapon",
+            prompt="Select a weapon",
             choices=weapon_choices(names),
             context=DecisionContext(unit="o", target="russ"),
         )

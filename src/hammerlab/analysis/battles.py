@@ -116,7 +116,7 @@ def _inline_datasheet(ruleset: Ruleset, spec: UnitPlacement, where: str, source:
         }
     )
     try:
-        sheet = datasheets_from(army, source, ruleset.name)[0]
+        sheet = datasheets_from(army, source, ruleset.name, declared_by="the unit")[0]
     except InputError as error:  # a key of the one-unit library file built above
         inner = error.where.removeprefix("units[0]").lstrip(".")
         raise InputError(source, f"{inline}.{inner}", error.problem) from None

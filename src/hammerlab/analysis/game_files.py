@@ -173,7 +173,7 @@ def _checked(model: type[H], data: dict[str, Any], where: str) -> H:
     try:
         return model.model_validate(data)
     except ValidationError as error:
-        raise as_input_error(where, error) from None
+        raise as_input_error(where, error, model) from None
 
 
 def _written_by(text: str) -> Literal["save", "log"] | None:

@@ -48,7 +48,7 @@ from hammerlab.analysis.stats import (
 from hammerlab.editions import named_ruleset
 from hammerlab.editions.base import play
 from hammerlab.editions.plugins import PluginFile, PluginPaths, plugins_in_play
-from hammerlab.editions.turns import game_winner
+from hammerlab.editions.turns import game_winner, victory_text
 from hammerlab.engine.rules import (
     ParamValue,
     RuleSettingError,
@@ -443,6 +443,11 @@ class LabReport:
     """The file's own ``[rules]``, as written: what both arms play unless compared or
     set (a rules writer's review: two copies of one scenario, alike but for their
     ``[rules]``, gave reports that could not be told apart)."""
+    victory: str = "kill_points"
+    """The scenario's victory condition (its ``[plan]``'s ``victory``)."""
+    victory_text: str = ""
+    """What decides who wins, for people (:func:`~hammerlab.editions.turns.victory_text`):
+    what :attr:`wins` count."""
 
     @property
     def file_text(self) -> str:
@@ -560,6 +565,8 @@ class LabReport:
             "baseline_wins": self.baseline_wins,
             "variant_wins": self.variant_wins,
             "win_rates": [w.to_dict() for w in self.wins],
+            "victory": self.victory,
+            "victory_text": self.victory_text,
             "ai": self.ai,
             "dice": self.dice,
             "paired_battles_ended_alike": self.ended_alike,
@@ -726,4 +733,6 @@ def _report(
         shared=experiment.shared,
         warnings=tuple(ready.warnings),
         settings=experiment.settings,
+        victory=ready.plan.victory,
+        victory_text=victory_text(ready.plan.victory, ready.ruleset.sudden_death),
     )

@@ -28,6 +28,7 @@ import itertools
 import json
 import re
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -48,6 +49,7 @@ from hammerlab.editions.plugins import (
     load_plugin_files,
     plugins_in_play,
 )
+from hammerlab.editions.turns import victory_text
 from hammerlab.engine.rules import (
     ParamValue,
     RuleSettingError,
@@ -430,6 +432,12 @@ class ScenarioFile:
     """The special rules its datasheets have that the engine does not implement
     (what ``hammerlab battle`` notes); ``None`` where they are not known: a file
     read back from a store whose datasheets cannot be read here (:func:`stored_file`)."""
+    victory: str | None = None
+    """Its victory condition (``[plan]``'s ``victory``); ``None`` where not known (a
+    stored scenario this hammerlab cannot read)."""
+    victory_text: str | None = None
+    """What decides who wins, for people (:func:`scenario_victory`): what the win
+    rates of its points count; ``None`` where not known."""
 
     @property
     def rules_text(self) -> str:
@@ -445,6 +453,8 @@ class ScenarioFile:
             "scenario_hash": self.scenario_hash,
             "rules": dict(self.rules),
             "warnings": None if self.warnings is None else list(self.warnings),
+            "victory": self.victory,
+            "victory_text": self.victory_text,
         }
 
 
@@ -460,8 +470,17 @@ def scenario_files(grid_cases: Sequence[Case]) -> list[ScenarioFile]:
                 case.scenario_hash,
                 case.scenario.rules,
                 case.warnings,
+                case.scenario.plan.victory,
+                scenario_victory(case.scenario),
             )
     return list(files.values())
+
+
+def scenario_victory(scenario: Scenario) -> str:
+    """What decides who wins a battle of ``scenario``: its victory condition, in its
+    ruleset (:func:`~hammerlab.editions.turns.victory_text`)."""
+    sudden_death = get_ruleset(scenario.ruleset).sudden_death
+    return victory_text(scenario.plan.victory, sudden_death)
 
 
 NOTES_UNKNOWN = (
@@ -479,13 +498,15 @@ def stored_file(source: str, name: str, hash_: str, stored: Mapping[str, Any]) -
     datasheets from the stored scenario (``None`` where it cannot: a BattleScribe
     file no longer beside ``source``, a plug-in's rule in its ``[rules]``)."""
     rules = stored.get("rules")
-    try:
-        notes: tuple[str, ...] | None = tuple(
-            prepare(Scenario.model_validate(stored), source).warnings
-        )
-    except (HammerlabError, ValueError):  # pydantic's ValidationError is a ValueError
-        notes = None
-    return ScenarioFile(source, name, hash_, rules if isinstance(rules, dict) else {}, notes)
+    notes: tuple[str, ...] | None = None
+    victory = decided = None
+    # pydantic's ValidationError is a ValueError
+    with suppress(HammerlabError, ValueError):
+        scenario = Scenario.model_validate(stored)
+        victory, decided = scenario.plan.victory, scenario_victory(scenario)
+        notes = tuple(prepare(scenario, source).warnings)
+    kept = rules if isinstance(rules, dict) else {}
+    return ScenarioFile(source, name, hash_, kept, notes, victory, decided)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from hammerlab.analysis.game_files import PluginNotNamedError, saved_players
 from hammerlab.analysis.log_replay import check_log, logged_stop
 from hammerlab.analysis.search import Budget, RandomController, install_search
 from hammerlab.cli.common import (
+    OutputClosed,
     check_outputs,
     console,
     fail,
@@ -155,6 +156,8 @@ def run_battle(
         raise fail(error) from None
     except (typer.Exit, typer.Abort):
         raise  # the player quit (--controller prompt)
+    except OutputClosed:
+        raise  # the reader of standard output went (| head): quietly, as without plug-ins
     except (Exception, SystemExit) as error:
         if not (plugin or _recorded_plugins(resume)):
             raise  # hammerlab's own bug: the whole traceback, for its report

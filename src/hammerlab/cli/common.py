@@ -35,12 +35,27 @@ DEFAULT_RULESET = "waffle"
 file without ``ruleset =``), so that ``units``, ``show`` and ``odds`` agree."""
 
 
+class OutputClosed(SystemExit):
+    """Standard output closed by its reader (``| head``, a pager quit early): the
+    command stops quietly with exit status 1, as rich makes it. Not a failure of the
+    command: one that reports a plug-in's ``SystemExit`` as the plug-in's failure
+    (``battle``) lets this one through."""
+
+
 class _Output(Console):
     """Standard output's console, whose lines fit the terminal's width (or ``COLUMNS``)
     as rich's do, but go into a pipe or a file whole: there rich would assume 80
     columns and break a long line (a step log's event, a datasheet's header) in two,
     so that ``grep`` found half of it. Tables are printed whole there too
-    (:func:`print_table`)."""
+    (:func:`print_table`). A closed pipe stops the command with :class:`OutputClosed`."""
+
+    def on_broken_pipe(self) -> None:
+        """As rich does (nothing more is written; exit status 1), but as
+        :class:`OutputClosed`, so that it is told from a plug-in's own ``SystemExit``."""
+        try:
+            super().on_broken_pipe()
+        except SystemExit:
+            raise OutputClosed(1) from None
 
     def print(self, *objects: Any, soft_wrap: bool | None = None, **options: Any) -> None:
         """Print as rich does; by default soft-wrapped (no line broken) where nothing

@@ -177,6 +177,7 @@ def _print_report(report: LabReport) -> None:
     for u in report.units:
         table.add_row(escape(u.unit), str(u.models_fielded), *report.unit_cells(u))
     print_table(table)
+    console.print(f"Winner: {report.victory_text}", markup=False)
     wins = Table("Winner", "Baseline (95% CI)", "Variant (95% CI)", "Difference (95% CI)")
     for w in report.wins:
         wins.add_row(escape(w.outcome), *w.cells())

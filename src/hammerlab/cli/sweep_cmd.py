@@ -324,13 +324,16 @@ def print_note(note: str | None) -> None:
 
 
 def print_files(files: Sequence[ScenarioFile]) -> None:
-    """Each scenario file a sweep played: its name and hash, its own ``[rules]`` and
-    the special rules not implemented (as ``hammerlab battle`` notes them)."""
+    """Each scenario file a sweep played: its name and hash, its own ``[rules]``, what
+    decides who wins (what the win rates count) and the special rules not implemented
+    (as ``hammerlab battle`` notes them)."""
     for f in files:
         console.print(
             f"\n{f.source}: {f.name} (hash {f.scenario_hash}); its rules: {f.rules_text}",
             markup=False,
         )
+        if f.victory_text is not None:
+            console.print(f"Winner: {f.victory_text}", markup=False)
         if f.warnings is None:
             console.print(f"special rules not implemented: {NOTES_UNKNOWN}", markup=False)
         for warning in f.warnings or ():

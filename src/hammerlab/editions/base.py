@@ -58,6 +58,10 @@ class Ruleset(Protocol):
     title: str
     phases: tuple[str, ...]
     """Phases this edition can play, in turn order."""
+    sudden_death: str
+    """What ends a game before its last turn and decides it whatever the score, for
+    people (empty where nothing does): a report says it with the victory condition
+    (:func:`~hammerlab.editions.turns.victory_text`)."""
 
     @property
     def options(self) -> tuple[RuleOption, ...]:

@@ -49,6 +49,21 @@ VICTORY_CONDITIONS = {
 """Each victory condition, as the summary line heads each player's score: what that
 player scored against the other (the models it destroyed, not the ones it lost)."""
 
+VICTORY_POINTS = {
+    "kill_points": "kill points (a point for each enemy unit destroyed)",
+    "models_destroyed": "enemy models destroyed (a point for each one destroyed in play)",
+}
+"""What each victory condition scores, for a report's reader (docs/scenarios.md)."""
+
+
+def victory_text(condition: str, sudden_death: str) -> str:
+    """What decides who wins a game of ``condition`` in an edition whose
+    :attr:`~hammerlab.editions.base.Ruleset.sudden_death` is ``sudden_death``: what a
+    lab's or sweep's win rates count (a stranger's review, s24: 94% "draw" while a squad
+    lost half its models read as nonsense until kill points were known)."""
+    said = f"the higher score in {VICTORY_POINTS[condition]}; equal scores are a draw"
+    return f"{said}; {sudden_death}" if sudden_death else said
+
 
 def units_in_play(battle: Battle) -> list[Unit]:
     """Every unit of the battle: those on the table, then those off it that are still

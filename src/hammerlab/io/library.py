@@ -31,7 +31,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile, Weapon
-from hammerlab.errors import InputError, UnknownNameError
+from hammerlab.errors import InputError, UnknownNameError, unknown_name
 from hammerlab.io.validation import Flag, Number, Whole, parse_toml
 
 
@@ -113,12 +113,20 @@ def _weapon(source: str, name: str, raw: dict[str, Any]) -> Weapon:
 
 
 def datasheets_from(
-    army: ArmySpec, source: str, edition: str, extra_weapons: dict[str, Weapon] | None = None
+    army: ArmySpec,
+    source: str,
+    edition: str,
+    extra_weapons: dict[str, Weapon] | None = None,
+    declared_by: str = "the file",
 ) -> list[Datasheet]:
-    """Build datasheets from a validated army file."""
+    """Build datasheets from a validated army file. A model's weapon or power that
+    the file does not declare is an :class:`InputError` naming those spelt alike and
+    every one ``declared_by`` (the file, or an inline unit) declares: ``unknown weapon
+    'Heavy Bolter' (did you mean: Heavy bolter); the unit declares: Heavy bolter``."""
     weapons = dict(extra_weapons or {})
     weapons.update({n: _weapon(source, n, raw) for n, raw in army.weapons.items()})
     powers = {n: _weapon(source, n, raw) for n, raw in army.powers.items()}
+    declares = f"{declared_by} declares"
     sheets = []
     for u, unit in enumerate(army.units):
         entries = []
@@ -126,11 +134,13 @@ def datasheets_from(
             missing = [w for w in model.weapons if w not in weapons]
             if missing:
                 where = f"units[{u}].models[{m}].weapons"
-                raise InputError(source, where, f"unknown weapon {missing[0]!r}")
+                said = unknown_name("weapon", missing[0], list(weapons), declares)
+                raise InputError(source, where, said)
             unknown = [p for p in model.powers if p not in powers]
             if unknown:
                 where = f"units[{u}].models[{m}].powers"
-                raise InputError(source, where, f"unknown psychic power {unknown[0]!r}")
+                said = unknown_name("psychic power", unknown[0], list(powers), declares)
+                raise InputError(source, where, said)
             profile = Profile(
                 name=model.name,
                 characteristics=model.profile,

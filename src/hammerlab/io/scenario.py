@@ -316,7 +316,7 @@ def scenario_from_data(data: object, source: str) -> Scenario:
     try:
         return Scenario.model_validate(data)
     except ValidationError as error:
-        raise as_input_error(source, error) from None
+        raise as_input_error(source, error, Scenario) from None
 
 
 def load_scenario(path: Path | str) -> Scenario:

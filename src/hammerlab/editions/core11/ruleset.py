@@ -54,6 +54,7 @@ class Core11Ruleset:
     name = "core11"
     title = "Core Rules, 11th edition (the whole turn; wh40kdc unit data)"
     phases: tuple[str, ...] = ("command", "movement", "shooting", "charge", "fight")
+    sudden_death = ""
 
     def __init__(self, library: Wh40kdcLibrary | None = None) -> None:
         self.library = library or Wh40kdcLibrary()

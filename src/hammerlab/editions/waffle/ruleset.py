@@ -65,6 +65,9 @@ class WaffleRuleset:
     name = "waffle"
     title = "Waffle Edition (6th/7th-edition based)"
     phases: tuple[str, ...] = ("movement", "psychic", "shooting", "assault")
+    sudden_death = (
+        "a side wiped out at the end of a game turn loses, whatever the score (Sudden Death)"
+    )
 
     def __init__(self, library: Library | None = None) -> None:
         self._library = library

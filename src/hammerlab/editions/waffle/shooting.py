@@ -342,7 +342,7 @@ def choose_target(battle: Battle, unit: Unit, targets: list[Unit]) -> Unit:
         Decision(  # kind, player, prompt, choices, context: no keywords (docs/scale.md)
             "target",
             unit.player,
-            f"2. Choose a target for {unit.label}",
+            f"Choose a target for {unit.label}",
             tuple(Choice(t.label, t) for t in targets),
             DecisionContext(unit.id),
         )
@@ -377,7 +377,7 @@ def shooting_attack(battle: Battle, unit: Unit, target: Unit, orders: FireOrders
                 Decision(  # kind, player, prompt, choices, context, describe, not_offered
                     "weapon",
                     unit.player,
-                    f"3. Select a weapon for {unit.label} against {target.label}",
+                    f"Select a weapon for {unit.label} against {target.label}",
                     weapon_choices(tuple(left)),
                     DecisionContext(unit.id, target.id),
                     describe_weapon(battle, unit, target, orders, spent),
@@ -457,7 +457,7 @@ def reactions_to_shooting(battle: Battle, shooter: Unit, result: VolleyResult) -
                 Decision(  # kind, player, prompt, choices, context: no keywords (scale.md)
                     "reaction",
                     unit.player,
-                    f"8. {unit.label} was hit by {shooter.label}: react?",
+                    f"{unit.label} was hit by {shooter.label}: react?",
                     tuple(options),
                     DecisionContext(unit.id, "", shooter.id),  # unit, target, attacker
                 )
@@ -503,7 +503,7 @@ SHOOTING = Phase(
     begin=_begin,
     picks=Picks(
         "shooter",
-        "1. Nominate a unit to shoot (or run), or end the phase",
+        "Nominate a unit to shoot (or run), or end the phase",
         _shooters,
         unit_shooting_action,
         follow_ups=action_follow_ups,
