@@ -9,7 +9,10 @@ the median of at least ``REPEATS`` repetitions (as many as fill ``SPAN`` seconds
 of CPU: a repetition of the core11 battles takes some 25 ms, whose single readings
 move by a tenth), printed beside a reference measured in
 the same run: a numpy simulation of plain volleys (hit, wound and save rolls of
-10^6 shots, the floor a dice-only engine could reach). Each battle's setup
+10^6 shots, the floor a dice-only engine could reach) and the same battles with the AI's answers
+replayed (each decision's recorded answer given ahead, ``Battle.answers``: the same
+battles, resolved without the AI's thinking), which says how much of a battle's time is
+the rules engine's and how much the AI's. Each battle's setup
 (``prepare``) is timed with it; each scenario file is read once, before the
 clock, as a lab run or a sweep reads it once for all its battles (until the
 seventeenth session it was read again for every six battles: about 5% of the
@@ -23,13 +26,15 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
+from hammerlab.engine.battle import DecisionMade
 from hammerlab.engine.collector import fewer_collections
 from hammerlab.engine.events import Event
 from hammerlab.engine.transpositions import forget_all
@@ -58,14 +63,27 @@ def loaded(name: str) -> Scenario:
     return load_scenario(ROOT / "examples" / name)
 
 
-def battles(names: tuple[str, ...]) -> int:
+Answers = dict[tuple[str, int], list[tuple[str, str]]]
+"""Each battle's decisions, by scenario and seed: (decision, answer) in the order made."""
+
+
+class Played(NamedTuple):
+    """Shooting attacks made in a repetition's battles, and every battle's decisions."""
+
+    attacks: int
+    answers: Answers
+
+
+def battles(names: tuple[str, ...], replayed: Answers | None = None) -> Played:
     """Play every scenario for ``SEEDS`` seeds; the shooting attacks they made. The
     tables of answers by position (:mod:`engine.transpositions`) start empty, so
     each repetition finds again only what its own battles met; the battles are
     played in one block of :func:`~hammerlab.engine.collector.fewer_collections`,
-    as the lab's runners play a batch (the collector's work still inside the clock)."""
+    as the lab's runners play a batch (the collector's work still inside the clock).
+    With ``replayed``, each battle's decisions are answered from it, not by the AI."""
     forget_all()
     total = 0
+    answers: Answers = {}
     with fewer_collections():
         for name in names:
             path = ROOT / "examples" / name
@@ -73,15 +91,27 @@ def battles(names: tuple[str, ...]) -> int:
             for seed in range(1, SEEDS + 1):
                 ready = prepare(scenario, str(path), seed)
                 shots: list[int] = []
+                made = answers[(name, seed)] = []
 
-                def count(event: Event, shots: list[int] = shots) -> None:
+                def count(
+                    event: Event, shots: list[int] = shots, made: list[tuple[str, str]] = made
+                ) -> None:
                     if event.kind == "shots":
                         shots.append(int(getattr(event, "shots", getattr(event, "attacks", 0))))
+                    elif isinstance(event, DecisionMade):
+                        made.append((event.decision, event.answer))
 
                 ready.battle.log.subscribe(count)
+                if replayed is not None:
+                    ready.battle.answers = list(replayed[(name, seed)])
                 play(ready.battle, ready.ruleset, ready.plan)
                 total += sum(shots)
-    return total
+    return Played(total, answers)
+
+
+def attacks_of(names: tuple[str, ...], replayed: Answers | None = None) -> int:
+    """The shooting attacks of :func:`battles`."""
+    return battles(names, replayed).attacks
 
 
 def numpy_volleys() -> int:
@@ -109,11 +139,19 @@ def main() -> None:
     floor, _ = rate(numpy_volleys)
     print(f"reference: numpy volleys {floor:14,.0f} shots/s (CPU)")
     for edition, names, target in (("waffle", WAFFLE, 25_000), ("core11", CORE11, 10_000)):
-        per_second, attacks = rate(lambda names=names: battles(names))
+        per_second, attacks = rate(partial(attacks_of, names))
         print(
             f"{edition:6} whole battles {per_second:10,.0f} attacks/s (CPU; target {target:,}; "
             f"{attacks} attacks in {SEEDS} seeds of {', '.join(names)}; "
             f"numpy floor {floor / per_second:,.0f}x faster)"
+        )
+        recorded = battles(names).answers
+        alone, again = rate(partial(attacks_of, names, recorded))
+        if again != attacks:
+            raise SystemExit(f"{edition}: the replayed battles made {again} attacks, not {attacks}")
+        print(
+            f"{edition:6} the engine alone {alone:8,.0f} attacks/s (the same battles, the AI's "
+            f"answers replayed: the AI is {1 - per_second / alone:.0%} of a battle's CPU)"
         )
 
 
