@@ -17,6 +17,9 @@ function the battle resolves it with:
 - its fate: :func:`odds.wound_fate` (``allocation.saves_against`` with armour,
   invulnerable and cover saves, ``allocation.instant_death`` with Eternal
   Warrior and Instant Death weapons, Feel No Pain);
+- the models a blast marker hits: those of the target it covers placed over the
+  model the AI would aim it at (:func:`marker_covers`: :func:`markers.barrage_point`,
+  :func:`geometry.touched_by_marker`, as :func:`markers.blast_hits` finds them);
 - cover: :func:`visibility.cover_save` from a firing model to the closest
   target model (gone to ground counted); for a Barrage weapon, from the centre of
   its marker to the model closest to it, as the wounds are allocated
