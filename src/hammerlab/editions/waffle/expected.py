@@ -131,11 +131,19 @@ def per_marker(
     """Models of ``target`` one shot of ``profile`` fired by ``firer`` (of ``unit``) is
     counted as striking: a template :data:`TEMPLATE_HITS` (at most the ``models`` its
     defence counts), a blast marker those of ``target``'s models it covers placed over
-    the model the AI would aim it at (:func:`marker_covers`), any other shot one."""
+    the model the AI would aim it at (:func:`marker_covers`), any other shot one.
+
+    A marker at what an earlier volley leaves of the target (:func:`thinned`, for
+    :func:`first_then_rest`) covers what it would at the target as it stands, at most
+    the models left: the kills come off the models closest to the firers, the AI aims
+    again where the most are left, and a count read off the thinned copy's gaps made
+    every blast look best fired first, whatever it cost (a Tactical Squad's heavy
+    bolter gunner threw a frag grenade at a line of Boyz instead of firing)."""
     if profile.template:
         return min(TEMPLATE_HITS, models)
     if profile.blast:
-        return marker_covers(battle, unit, firer, target, profile)
+        source = _thinned_from.get(id(target), (target, target))[1]
+        return min(marker_covers(battle, unit, firer, source, profile), models)
     return 1
 
 
@@ -470,7 +478,15 @@ def thinned(target: Unit, shooter: Unit, slain: int) -> Unit:
     alive = closest(shooter.alive_models, copied.alive_models)  # allocation's order
     for model in alive[:slain]:
         model.wounds_left = 0
+    if len(_thinned_from) >= KEPT:
+        _thinned_from.clear()
+    _thinned_from[id(copied)] = (copied, _thinned_from.get(id(target), (target, target))[1])
     return copied
+
+
+_thinned_from: dict[int, tuple[Unit, Unit]] = {}
+"""Each copy :func:`thinned` made (by identity, kept alive with it) and the target as
+it stands it was thinned from, for :func:`per_marker`."""
 
 
 @per_decision
