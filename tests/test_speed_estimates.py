@@ -42,11 +42,11 @@ from hammerlab.editions.waffle.charge import charge_distance, charge_targets
 from hammerlab.editions.waffle.combat import ENGAGED_SUPPORT
 from hammerlab.editions.waffle.estimate import p_hit
 from hammerlab.editions.waffle.expected import (
-    BLAST_HITS,
     charged_fighters,
     defence_of,
     expected_attack,
     expected_casualties,
+    per_marker,
     slain_per_hit,
     would_fire,
 )
@@ -156,16 +156,16 @@ def _loop_casualties(
     snap = fires_snap(battle, unit, profile, orders, target)
     defence = defence_of(battle, target, models[0])
     twin = profile.has_rule("Twin-linked")
-    per_marker = min(BLAST_HITS, defence.models) if profile.blast or profile.template else 1
+    covered = per_marker(battle, unit, models[0], target, profile, defence.models)
     total = 0.0
     for model in models:
         shots = shots_of(battle, unit, model, profile, target, orders.counts_within)
         hit = 1.0 if profile.template else p_hit(shot_bs(battle, model, snap), twin)
         strength = weapon_strength(battle, unit, model, profile)
         if is_vehicle(target):
-            total += shots * hit * per_marker * hit_value(battle, target, model, profile, strength)
+            total += shots * hit * covered * hit_value(battle, target, model, profile, strength)
         else:
-            total += shots * hit * per_marker * slain_per_hit(profile, strength, defence)
+            total += shots * hit * covered * slain_per_hit(profile, strength, defence)
     return min(total, float(defence.models))
 
 

@@ -287,34 +287,105 @@ def ai_battle(a_attacks: int, b_attacks: int) -> tuple[Battle, Unit, Unit]:
     return make_battle(a, b, seed=1, fallback=WaffleAI()), a, b
 
 
-def test_ai_issues_with_the_stronger_character_and_the_weaker_refuses() -> None:
-    # Expected casualties of one round (ai.duel_value), each Attack 1/2 to hit x 1/2
-    # to wound, no save: the Hero (A3) 0.75 against the Sergeant's (A1) 0.25. A issues
-    # (margin 0.5 > 0). B: accepting, 0.25 - 0.75 = -0.5; refusing loses the barred
-    # Sergeant's 0.25: -0.25, better. B refuses, its only Character barred unasked.
-    battle, _, _ = ai_battle(3, 1)
-    fight_once(battle)
-    (issued,) = of_kind(battle, "challenge")
-    assert (issued.player, issued.model, issued.accepted_by, issued.barred) == (A, "a.1", "", "b.1")
+def test_ai_issues_no_challenge_that_changes_no_models() -> None:
+    # Every model alike but for the Characters' Attacks (WS4 against WS4, 1/2 to hit;
+    # S4 against T4, 1/2 to wound; no save, W1): a blow slays 1/4 of a model, whether
+    # at the foe's unit or at its Character alone. The Hero (A3) against the Sergeant
+    # (A1), each with one more model: in a challenge the Hero's blows slay 0.75 of the
+    # Sergeant instead of 0.75 of his unit, and the Sergeant's 0.25 of the Hero instead
+    # of 0.25 of his (ai.challenge_worth: 0.75 - 0.75 - (0.25 - 0.25) = 0); a refusal
+    # would cost the refuser its barred Character's blows, so neither side would refuse.
+    # A challenge is worth 0 to either issuer: no challenge (a tie keeps "no
+    # challenge"). Until session 24 the Hero issued and the Sergeant refused: his
+    # blows were read at the whole unit, and refusing did not count the Hero's.
+    for a_attacks, b_attacks in ((3, 1), (1, 3)):
+        battle, _, _ = ai_battle(a_attacks, b_attacks)
+        fight_once(battle)
+        assert of_kind(battle, "challenge") == []
 
 
 def test_ai_accepts_when_refusing_would_cost_more_than_the_duel() -> None:
-    # The Hero (A3, 0.75) against the Sergeant (A2, 0.5): A issues (0.25 > 0). B:
-    # accepting, 0.5 - 0.75 = -0.25; refusing loses the Sergeant's 0.5: -0.5. B
-    # accepts (it used to refuse every duel it did not win).
-    battle, _, _ = ai_battle(3, 2)
-    fight_once(battle)
+    # The Hero (A3) issues (scripted) to the Sergeant (A2), all else as above: accepting
+    # is worth 0 to A (0.75 - 0.75 - (0.5 - 0.5)), refusing 0.5 (the barred Sergeant's
+    # blows at A's unit, 2 x 1/4). B accepts (until session 23 it refused every duel it
+    # did not win).
+    a = make_unit("a", A, [placed(hero("Hero", a=3), 10, 20), trooper("Grunt", 11, 20)])
+    b = make_unit("b", B, [placed(hero("Sergeant", a=2), 10, 21), trooper("Trooper", 11, 21)])
+    battle = make_battle(a, b, seed=1, script_a=[("issue_challenge", "a.1")], fallback=WaffleAI())
+    open_challenges(battle, combats(battle)[0].units, A)
     (issued,) = of_kind(battle, "challenge")
     assert (issued.player, issued.model, issued.accepted_by, issued.barred) == (A, "a.1", "b.1", "")
 
 
-def test_ai_weaker_character_does_not_issue_but_the_stronger_foe_does() -> None:
-    # The other way round: A (0.25 against 0.75) does not issue; B does, and
-    # A refuses (-0.25 refusing against -0.5 accepting).
-    battle, _, _ = ai_battle(1, 3)
-    fight_once(battle)
+def nob_and_guard(script_a: list[tuple[str, str]]) -> Battle:
+    """Session 24's review (finding 2, ``lab_charge_over_open_ground``): a Boss Nob
+    (S6 A4 W2) and two Boyz against a Guard Sergeant (S3 T3 A2) and four Guardsmen
+    (T3), each model in base contact with the one across from it; WS4 all, no saves."""
+    nob = make_profile("Boss Nob", s=6, w=2, a=4, i=3, sv="-", unit_type=CHARACTER)
+    sergeant = make_profile("Sergeant", s=3, t=3, a=2, i=3, sv="-", unit_type=CHARACTER)
+    guardsman = make_profile("Guardsman", s=3, t=3, i=3, sv="-")
+    boyz = [Placed(nob, [CHAINSWORD], (10, 20)), trooper("Boy", 12, 20), trooper("Boy", 14, 20)]
+    guard = [Placed(sergeant, [CHAINSWORD], (10, 21))]
+    guard += [Placed(guardsman, [CHAINSWORD], (x, 21)) for x in (12, 14, 16, 18)]
+    a, b = make_unit("a", A, boyz), make_unit("b", B, guard)
+    return make_battle(a, b, seed=1, script_a=script_a, fallback=WaffleAI())
+
+
+def test_a_guard_sergeant_accepts_a_nobs_challenge_that_would_cut_through_his_squad() -> None:
+    # One round's expected models slain, each blow 1/2 to hit (WS4 against WS4):
+    # the Nob's 4 blows, S6 against T3 (2+, 5/6): 4 x 1/2 x 5/6 = 5/3 Guardsmen; at the
+    # Sergeant alone, at most him: 1. The Sergeant's 2 blows, S3 against T4 (5+,
+    # 1/3): 2 x 1/2 x 1/3 = 1/3 of a Boy; at the Nob alone, W2: 1/6. Accepted, the
+    # challenge is worth to the Orks (1 - 5/3) - (1/6 - 1/3) = -1/2; refused, the
+    # barred Sergeant's 1/3 (the Nob strikes the squad all the same). The Guard take the
+    # answer worth least to the Orks: accept. Until session 24 accepting scored
+    # 1/3 - 5/3 (the Nob's blows at the whole squad) and refusing -1/3 (without them),
+    # and the Sergeant refused.
+    battle = nob_and_guard([("issue_challenge", "a.1")])
+    open_challenges(battle, combats(battle)[0].units, A)
     (issued,) = of_kind(battle, "challenge")
-    assert (issued.player, issued.model, issued.accepted_by, issued.barred) == (B, "b.1", "", "a.1")
+    assert (issued.player, issued.model, issued.accepted_by, issued.barred) == (A, "a.1", "b.1", "")
+
+
+def test_the_nob_issues_no_challenge_and_the_sergeant_does() -> None:
+    # As above, with the AI on both sides. The Orks, first: the Guard would accept
+    # (-1/2 to the Orks, against 1/3 refused), so issuing is worth -1/2: none. The
+    # Guard: the Orks would accept, worth to the Guard (1/6 - 1/3) - (1 - 5/3) = 1/2,
+    # or refuse with the Nob barred, his 5/3 lost: they accept (1/2 < 5/3), and the
+    # Sergeant issues (1/2 > 0): the "sacrificial sergeant" who ties the Nob's blows up.
+    battle = nob_and_guard([])
+    open_challenges(battle, combats(battle)[0].units, A)
+    (issued,) = of_kind(battle, "challenge")
+    assert (issued.player, issued.model, issued.accepted_by, issued.barred) == (B, "b.1", "a.1", "")
+
+
+def test_a_fragile_character_refuses_a_challenge_its_armoured_bodyguard_would_weather() -> None:
+    # A Hero (A4, S4) and two Troopers (T4, no save) against an Adept (Character, S3 T3
+    # A1, no save) standing behind three Guardians (T4, 2+ save), each blow 1/2 to hit.
+    # The Hero's 4 blows: at the Adept alone, S4 against T3 (3+, 2/3): 4/3, so at most
+    # him, 1; at the Guardians, 1/2 to wound and 1/6 past the 2+: 4 x 1/2 x 1/2 x 1/6 =
+    # 1/6. The Adept's blow, S3 against T4 (5+, 1/3): 1/6, at the Hero alone or at his
+    # unit. Accepted, the challenge is worth to A (1 - 1/6) - (1/6 - 1/6) = 5/6; refused,
+    # the barred Adept's 1/6. B refuses (1/6 < 5/6), and A, expecting the refusal,
+    # issues (1/6 > 0). Played out exactly the choice is as clear: accepting, the Adept
+    # dies 1 - (2/3)^4 = 65/81 of the time, for 1/6 of the Hero; refusing, the Hero
+    # slays 1/6 of a Guardian. Until session 24 A did not issue (its Hero's 1/6 at the
+    # Guardians against the Adept's 1/6: no margin), and B would have accepted (1/6 -
+    # 1/6 = 0 against -1/6 refusing).
+    adept = make_profile("Adept", s=3, t=3, sv="-", unit_type=CHARACTER)
+    guardian = make_profile("Guardian", sv="2+")
+    a = make_unit(
+        "a",
+        A,
+        [placed(hero("Hero", a=4), 10, 20), trooper("Trooper", 12, 20), trooper("Trooper", 14, 20)],
+    )
+    guard = [Placed(adept, [CHAINSWORD], (16, 21))]
+    guard += [Placed(guardian, [CHAINSWORD], (x, 21)) for x in (10, 12, 14)]
+    b = make_unit("b", B, guard)
+    battle = make_battle(a, b, seed=1, fallback=WaffleAI())
+    open_challenges(battle, combats(battle)[0].units, A)
+    (issued,) = of_kind(battle, "challenge")
+    assert (issued.player, issued.model, issued.accepted_by, issued.barred) == (A, "a.1", "", "b.1")
 
 
 def test_a_unit_of_one_character_may_not_refuse_a_challenge() -> None:

@@ -402,11 +402,12 @@ def test_the_tank_shock_example_plays_out_and_the_ai_shocks_the_termagants() -> 
     """The Leman Russ at (36, 14), the Termagants' front rank at y = 22: reached after
     8 - 1.9685 - 0.5 = 5.53" (within 6"); Ld 6 breaks with 21/36 (2D6 of 7 or more),
     worth more than 0.3 with no attack that hurts Front 14 (Fleshborer S4: at most
-    10), so the AI Tank Shocks them in its first Movement phase and none stands.
-    The game ends within its three turns (the Tyranids are wiped out in turn 2 since
-    session 23, when the Guard learnt to order their weapons' fire; in turn 3 before)."""
+    10), so the AI Tank Shocks them in its first Movement phase, and they test
+    Morale. How the game ends is left to the estimates (the Tyranids were wiped out
+    in turn 3 until session 23, in turn 2 until session 24's blast marker count, and
+    now the Hormagaunts live through the three turns); it is played to its end."""
     battle = _example()
-    assert battle.turn <= 3 and of_kind(battle, "wiped_out")
+    assert battle.turn == 3
     declared = of_kind(battle, "tank_shock")
     assert declared and declared[0].toward == "Termagants [gaunts]" and not declared[0].ram
     assert not of_kind(battle, "death_or_glory")

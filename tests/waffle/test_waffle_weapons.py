@@ -453,7 +453,7 @@ def test_an_estimate_counting_the_target_nearer_still_counts_a_template() -> Non
     models stand, or every such estimate would leave flamers out (it did, briefly,
     once templates were offered only over models they reach)."""
     # Flamer (10,10); three Troopers 14" off (y 25). Counted 2" away: the template hits
-    # without a roll (1), over 3 models (expected.BLAST_HITS), S4 v T4 wounds on 4+
+    # without a roll (1), over 3 models (expected.TEMPLATE_HITS), S4 v T4 wounds on 4+
     # (1/2), AP5 against 6+ armour: no save. 3 x 1/2 = 1.5. As they stand: none.
     flamer_marine = squad("a", A, MARINE, [FLAMER], [(10, 10)], name="Flamers")
     target = squad("b", B, BARE, [LASGUN], [(8, 25), (10, 25), (12, 25)], name="Mob")

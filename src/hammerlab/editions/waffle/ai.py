@@ -102,7 +102,7 @@ from hammerlab.editions.waffle.attacks import (
     ranged_weapons,
     shot_bs,
 )
-from hammerlab.editions.waffle.challenges import Fighter, fighter, may_refuse
+from hammerlab.editions.waffle.challenges import Fighter, champions, fighter, may_refuse
 from hammerlab.editions.waffle.charge import (
     END_CHARGES,
     NO_REACTION,
@@ -115,6 +115,7 @@ from hammerlab.editions.waffle.deep_strike import landing_values
 from hammerlab.editions.waffle.estimate import p_hit
 from hammerlab.editions.waffle.expected import (
     aim_value,
+    alone,
     best_melee_weapon,
     blow_value,
     can_hurt,
@@ -1106,35 +1107,35 @@ class WaffleAI(PsychicChoices):
         return values.index(max(values))
 
     def _issue_challenge(self, battle: Battle, decision: Decision[Any]) -> int:
-        """Challenge with the Character whose blows beat most what the strongest
-        enemy Character's would do to it, if any does (a Champion of Chaos has
-        no choice but to issue)."""
+        """Challenge with the Character whose challenge is worth most to its side
+        (:func:`answers_worth`: the enemy answering it as :meth:`_accept_challenge`
+        would, with the answer worth least to the issuer), if one is worth more than
+        none (a Champion of Chaos has no choice but to issue)."""
         ctx = decision.context
         foes = [fighter(battle, u, m) for u, m in zip(ctx.others, ctx.models, strict=True)]
 
-        def margin(mine: Fighter) -> float:
-            mine_best = max(duel_value(battle, mine, f[0]) for f in foes)
-            return mine_best - max(duel_value(battle, f, mine[0]) for f in foes)
+        def worth(mine: Fighter) -> float:
+            return min(answers_worth(battle, mine, foes))
 
-        return _best([margin(c.value) if c.value else 0.0 for c in decision.choices])
+        return _best([worth(c.value) if c.value else 0.0 for c in decision.choices])
 
     def _accept_challenge(self, battle: Battle, decision: Decision[Any]) -> int:
-        """Accept with the Character whose duel margin (its blows' worth against the
-        challenger's unit less the challenger's against its own) is best, unless
-        refusing costs less: refusing bars a Character that may refuse, the one
-        the issuer bars (:meth:`_refused_character`: the one expected to do most),
-        whose blows are lost for the round, while the challenger still strikes. A
-        Champion of Chaos always accepts, and a unit of one Character (Heroic Stand,
-        :func:`challenges.may_refuse`) is offered no refusal."""
+        """The answer worth least to the issuer's side: accepting with a Character
+        (:func:`challenge_worth`: the two strike only each other, instead of each
+        other's units), or refusing (:func:`refusal_worth`: the Character the issuer
+        bars loses its blows, the challenger strikes the unit as without a
+        challenge); refusing on a tie. A Champion of Chaos always accepts, and a unit
+        of one Character (Heroic Stand, :func:`challenges.may_refuse`) is offered no
+        refusal."""
         issuer = fighter(battle, decision.context.unit, decision.context.models[0])
         refusers = [c.value for c in decision.choices if c.value and may_refuse(c.value[0])]
 
-        def margin(mine: Fighter | None) -> float:
+        def worth(mine: Fighter | None) -> float:
             if mine is None:
-                return -max(duel_value(battle, c, issuer[0]) for c in refusers)
-            return duel_value(battle, mine, issuer[0]) - duel_value(battle, issuer, mine[0])
+                return refusal_worth(battle, issuer, refusers)
+            return challenge_worth(battle, issuer, mine)
 
-        return _best([margin(c.value) for c in decision.choices])
+        return _best([-worth(c.value) for c in decision.choices])
 
     def _refused_character(self, battle: Battle, decision: Decision[Any]) -> int:
         """Bar the enemy Character expected to do most to the issuer's unit."""
@@ -1153,6 +1154,49 @@ def duel_value(battle: Battle, character: Fighter, foe: Unit) -> float:
     (:func:`expected.expected_melee`): how a challenge is weighed."""
     unit, model = character
     return expected_melee(battle, unit, [model], foe, unit.status.charged)
+
+
+def challenge_worth(battle: Battle, issuer: Fighter, acceptor: Fighter) -> float:
+    """What ``acceptor`` taking up ``issuer``'s challenge is worth to the issuer's side
+    in the round, in models (the enemy's slain less its own), against the round fought
+    without a challenge.
+
+    7th edition (:mod:`challenges`): the two "strike only each other", and no other
+    blow may be allocated to them; wounds beyond the one slain are lost. So each
+    Character's blows are read against the other alone (:func:`expected.alone`: at
+    most the one model, at its own Weapon Skill, Toughness and save), in place of
+    against the other's unit, where they would fall without a challenge. A Boss Nob's
+    four Big choppa blows would slay 2.2 Guardsmen; in a challenge they slay the
+    Sergeant, one model at most, and the excess is lost."""
+    (issuer_unit, issuer_model), (acceptor_unit, acceptor_model) = issuer, acceptor
+    dealt = duel_value(battle, issuer, alone(acceptor_unit, acceptor_model))
+    taken = duel_value(battle, acceptor, alone(issuer_unit, issuer_model))
+    dealt -= duel_value(battle, issuer, acceptor_unit)
+    taken -= duel_value(battle, acceptor, issuer_unit)
+    return dealt - taken
+
+
+def refusal_worth(battle: Battle, issuer: Fighter, refusers: list[Fighter]) -> float:
+    """What a refusal of ``issuer``'s challenge is worth to the issuer's side, against
+    the round fought without a challenge: the Character barred (of ``refusers``, the
+    one the issuer would bar: :meth:`WaffleAI._refused_character`, the one expected to
+    do most to its unit) "may not attack"; the challenger strikes the unit all the
+    same, as it would without a challenge."""
+    return max(duel_value(battle, c, issuer[0]) for c in refusers)
+
+
+def answers_worth(battle: Battle, issuer: Fighter, foes: list[Fighter]) -> list[float]:
+    """What each answer the enemy may give ``issuer``'s challenge is worth to the
+    issuer's side (:func:`challenge_worth`, :func:`refusal_worth`): accepting with any
+    of ``foes`` (its Characters able to, only its Champions of Chaos where it has
+    any: :func:`challenges.champions`), or refusing where one of them may
+    (:func:`challenges.may_refuse`) and no Champion must accept."""
+    forced = champions(foes)
+    worths = [challenge_worth(battle, issuer, foe) for foe in forced or foes]
+    refusers = [] if forced else [f for f in foes if may_refuse(f[0])]
+    if refusers:
+        worths.append(refusal_worth(battle, issuer, refusers))
+    return worths
 
 
 def answered_kinds(kind_of_ai: type) -> frozenset[str]:

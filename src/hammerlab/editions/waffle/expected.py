@@ -17,6 +17,9 @@ function the battle resolves it with:
 - its fate: :func:`odds.wound_fate` (``allocation.saves_against`` with armour,
   invulnerable and cover saves, ``allocation.instant_death`` with Eternal
   Warrior and Instant Death weapons, Feel No Pain);
+- the models a blast marker hits: those of the target it covers placed over the
+  model the AI would aim it at (:func:`marker_covers`: :func:`markers.barrage_point`,
+  :func:`geometry.touched_by_marker`, as :func:`markers.blast_hits` finds them);
 - cover: :func:`visibility.cover_save` from a firing model to the closest
   target model (gone to ground counted); for a Barrage weapon, from the centre of
   its marker to the model closest to it, as the wounds are allocated
@@ -65,7 +68,7 @@ from hammerlab.editions.waffle.fight import (
 )
 from hammerlab.editions.waffle.firing_modes import is_grenade, may_fire, spend
 from hammerlab.editions.waffle.hatred import blow_reroll, first_round
-from hammerlab.editions.waffle.markers import aim_points, covered
+from hammerlab.editions.waffle.markers import aim_points, barrage_point, covered
 from hammerlab.editions.waffle.odds import Defence, Volley, wound_chances, wound_fate
 from hammerlab.editions.waffle.odds_vehicles import hit_value
 from hammerlab.editions.waffle.orders import FireOrders
@@ -105,24 +108,62 @@ from hammerlab.editions.waffle.wounds import (
 )
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.geometry import (
+    BLAST_DIAMETER,
     Vec,
     centre_distance,
     closest,
     gap_table,
     nearest,
+    touched_by_marker,
 )
 from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Model, Unit
 
-BLAST_HITS = 3
-"""Models a blast marker or template is expected to hit (fewer if the unit has
-fewer): where a marker lands is geometry, which an average cannot know."""
+TEMPLATE_HITS = 3
+"""Models a template is expected to hit (fewer if the unit has fewer): where it lies
+depends on where its firer stands when it fires, which an estimate made "as if
+nearer" (``FireOrders.counts_within``) does not know."""
 
 
-def per_marker(profile: WeaponProfile, defence: Defence) -> int:
-    """Models one shot of ``profile`` is counted as striking: a blast marker or template
-    :data:`BLAST_HITS` (fewer if the unit has fewer), any other shot one."""
-    return min(BLAST_HITS, defence.models) if profile.blast or profile.template else 1
+def per_marker(
+    battle: Battle, unit: Unit, firer: Model, target: Unit, profile: WeaponProfile, models: int
+) -> int:
+    """Models of ``target`` one shot of ``profile`` fired by ``firer`` (of ``unit``) is
+    counted as striking: a template :data:`TEMPLATE_HITS` (at most the ``models`` its
+    defence counts), a blast marker those of ``target``'s models it covers placed over
+    the model the AI would aim it at (:func:`marker_covers`), any other shot one.
+
+    A marker at what an earlier volley leaves of the target (:func:`thinned`, for
+    :func:`first_then_rest`) covers what it would at the target as it stands, at most
+    the models left: the kills come off the models closest to the firers, the AI aims
+    again where the most are left, and a count read off the thinned copy's gaps made
+    every blast look best fired first, whatever it cost (a Tactical Squad's heavy
+    bolter gunner threw a frag grenade at a line of Boyz instead of firing)."""
+    if profile.template:
+        return min(TEMPLATE_HITS, models)
+    if profile.blast:
+        source = _thinned_from.get(id(target), (target, target))[1]
+        return min(marker_covers(battle, unit, firer, source, profile), models)
+    return 1
+
+
+@per_decision  # asked for each weapon estimate of a blast at the same target
+def marker_covers(
+    battle: Battle, unit: Unit, firer: Model, target: Unit, profile: WeaponProfile
+) -> int:
+    """How many of ``target``'s models ``firer``'s blast marker covers where the rules
+    place it before it scatters: centred over the model the AI would aim it at
+    (:func:`likely_aim`; :func:`markers.barrage_point`, the first marker of a barrage),
+    a base under it wholly or partly (:func:`geometry.touched_by_marker`, as
+    :func:`markers.blast_hits` finds the models hit). Terminators 2.57" apart (40 mm
+    bases, 1" gaps) under a 3" marker: one; Boyz 1.98" apart (25 mm bases): three in a
+    line. A marker that cannot be placed covers none."""
+    aim = likely_aim(battle, unit, firer, target, profile)
+    if aim is None:
+        return 0
+    diameter = profile.blast or BLAST_DIAMETER
+    centre = barrage_point(None, aim.position, diameter)
+    return len(touched_by_marker(centre, diameter, target.alive_models))
 
 
 @per_decision
@@ -279,7 +320,7 @@ def expected_casualties(
     defence = volley_defence(battle, unit, target, models[0], profile, gone_to_ground, jinking)
     twin, ones = profile.has_rule("Twin-linked"), bool(hit_ones_rerolled(battle, unit, target))
     rerolls = _wound_rerolls(battle, unit, target)
-    covered = per_marker(profile, defence)
+    covered = per_marker(battle, unit, models[0], target, profile, defence.models)
     total = 0.0
     vehicle = is_vehicle(target)
     slain: dict[int, float] = {}  # by Strength: the models' answers are the same
@@ -437,6 +478,28 @@ def thinned(target: Unit, shooter: Unit, slain: int) -> Unit:
     alive = closest(shooter.alive_models, copied.alive_models)  # allocation's order
     for model in alive[:slain]:
         model.wounds_left = 0
+    if len(_thinned_from) >= KEPT:
+        _thinned_from.clear()
+    _thinned_from[id(copied)] = (copied, _thinned_from.get(id(target), (target, target))[1])
+    return copied
+
+
+_thinned_from: dict[int, tuple[Unit, Unit]] = {}
+"""Each copy :func:`thinned` made (by identity, kept alive with it) and the target as
+it stands it was thinned from, for :func:`per_marker`."""
+
+
+@per_decision
+def alone(unit: Unit, model: Model) -> Unit:
+    """A copy of ``unit`` with ``model`` its only model alive: a Character in a
+    challenge, the one model its foe's blows may strike (:mod:`challenges`), read by
+    the estimates as a unit of one (its own Weapon Skill, Toughness, save and Wounds;
+    at most one model slain). Remembered per decision and never changed, as
+    :func:`thinned`'s copies are."""
+    copied = unit.copy()
+    for kept, own in zip(copied.models, unit.models, strict=True):
+        if own is not model:
+            kept.wounds_left = 0
     return copied
 
 
@@ -866,7 +929,7 @@ def volley_of(
     snap = fires_snap(battle, unit, profile, orders, target)
     defence = volley_defence(battle, unit, target, models[0], profile)
     strength = weapon_strength(battle, unit, models[0], profile)
-    covered = per_marker(profile, defence)
+    covered = per_marker(battle, unit, models[0], target, profile, defence.models)
     rerolls = volley_rerolls(battle, unit, target)
     if profile.template:
         hits = len(models) * covered
