@@ -87,8 +87,9 @@ def test_the_lab_s_printed_figures_add_up() -> None:
     # Eight pairs, seeds 1-8: the Orks win 1 then 2 (0 then 1 until session 24, when
     # charging models did not yet go round other bases into contact; 1 then 3 until
     # session 22, when their charges still ended inside the Marines' ranks), which whole
-    # percents would print as "12% → 25%" and "+12%". A rate of 8 battles is a multiple of 12.5%, a mean a
-    # multiple of 0.125: one decimal of a percent, three of a mean, write them exactly.
+    # percents would print as "12% → 25%" and "+12%". A rate of 8 battles is a multiple
+    # of 12.5%, a mean a multiple of 0.125: one decimal of a percent, three of a mean,
+    # write them exactly.
     args = ["lab", str(ASSAULT), "--rule", "charge_dice=3", "--runs", "8"]
     code, out, err = run(*args, "--json")
     assert code == 0, err
