@@ -24,6 +24,7 @@ from hammerlab.editions.core11.charge import CHARGE, charge_with, eligible_to_ch
 from hammerlab.editions.core11.command import COMMAND
 from hammerlab.editions.core11.events import (
     AttacksResolved,
+    BatteryUnresolved,
     BattleShockRolled,
     ChargeResolved,
     CloseMove,
@@ -685,6 +686,7 @@ def test_a_model_out_of_engagement_range_is_reported_so_not_out_of_sight() -> No
     b = place("b", sheet("Foes"), "B", (14, 10))
     fight_ = battle([a, b], dice=[1])
     fight(game(fight_), a)
-    said = [e.message for e in fight_.log.events if e.kind == "message"]
-    assert "  blade: no model within engagement range of an enemy unit" in said
-    assert not any("range and sight" in m for m in said)
+    # typed, not prose (review s24, code 3)
+    assert events(fight_, BatteryUnresolved) == [
+        BatteryUnresolved("Squad [a]", "blade", None, "none_engaged", True)
+    ]
