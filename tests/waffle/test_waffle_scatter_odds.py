@@ -7,7 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from tests.waffle.conftest import make_battle
+from conftest import make_battle
 
 from hammerlab.editions.distributions import sum_chances
 from hammerlab.editions.waffle.markers import scatter
