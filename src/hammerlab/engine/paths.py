@@ -100,8 +100,8 @@ def shortest_ways(
     (Dijkstra). Points are settled nearest first (the first of them on a tie), until
     none is left within ``limit`` or ``goal`` (an index) is settled.
 
-    The one search of a way round: :func:`way_round` (round terrain, for a flank
-    move) and a Waffle move round other bases (``placement.Ways``) each give it their
+    The one search of a way round: :func:`way_round` (round polygons, such as
+    terrain) and an edition's move round other models' bases each give it their
     corners and their own ``clear``."""
     count = len(points)
     far = np.full(count, np.inf)
