@@ -439,3 +439,22 @@ def test_a_game_stopped_inside_an_activation_is_kept_as_it_stood_at_its_pick() -
     assert loaded.digest() == kept.digest()
     again = kept.at_last_pick()  # a new game standing where kept stands
     assert again is not kept and again.digest() == kept.digest()
+
+
+def test_follow_returns_the_answers_left_over_and_leaves_none_waiting() -> None:
+    """Code review s24, finding 9: ``log_replay`` called ``Game``'s private ``_follow``
+    and cleared ``battle.answers`` itself on every path. ``Game.follow`` is public: it
+    says how many answers were never asked, and leaves none waiting, also when an
+    answer is refused. A whole game's decisions and one more: the game ends with one
+    left over (counted by hand: the one added)."""
+    played = start()
+    played.play()
+    answers = [(kind, answer) for _, kind, answer in played.decisions()]
+    game = start()
+    assert game.follow([*answers, ("shooter", "no such unit")]) == 1
+    assert game.is_over and game.battle.answers == []
+    assert events(game) == events(played)
+    refused = start()
+    with pytest.raises(IllegalActionError):
+        refused.follow([(answers[0][0], "no such answer")])
+    assert refused.battle.answers == []

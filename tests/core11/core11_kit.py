@@ -11,7 +11,6 @@ from hammerlab.editions.core11.abilities import install
 from hammerlab.editions.core11.ruleset import Core11Ruleset
 from hammerlab.editions.core11.shooting import SHOOTING
 from hammerlab.editions.core11.state import Core11Game
-from hammerlab.editions.flow import run_phase
 from hammerlab.engine.battle import Battle, Player
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.controllers import FirstChoiceController, ScriptedController
@@ -21,6 +20,7 @@ from hammerlab.engine.dice import Dice, ScriptedDice
 from hammerlab.engine.events import Event
 from hammerlab.engine.geometry import Vec
 from hammerlab.engine.units import Model, Unit
+from phase_kit import run_phase
 
 
 @cache

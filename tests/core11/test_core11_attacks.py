@@ -15,8 +15,10 @@ from core11_kit import (
     texts,
 )
 
+from hammerlab.editions.core11.attacks import Battery, resolve_battery
 from hammerlab.editions.core11.events import (
     AttacksLost,
+    BatteryUnresolved,
     DevastatingWounds,
     HitRollNeeds,
     MortalWoundsSuffered,
@@ -24,6 +26,7 @@ from hammerlab.editions.core11.events import (
     SaveRolled,
     WoundsIgnored,
 )
+from hammerlab.editions.core11.melee import MELEE
 from hammerlab.editions.core11.profiles import DefenceStats
 from hammerlab.editions.core11.rolls import Situation, hit_terms
 from hammerlab.editions.core11.shooting import shoot_with
@@ -31,7 +34,7 @@ from hammerlab.editions.core11.weapons import read_weapon
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.battlefield import TerrainArea
 from hammerlab.engine.controllers import FirstChoiceController, ScriptedController
-from hammerlab.engine.datasheet import Datasheet, ModelEntry
+from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.engine.events import Event
 
 NO_SAVE = 7
@@ -400,3 +403,22 @@ def test_04_ai_allocates_to_rank_and_file_first() -> None:
     fight = battle([shooter, victim], [3, 4], {"A": FirstChoiceController(), "B": ruleset().ai()})
     shoot_with(game(fight), shooter)
     assert [e.model for e in fight.log.of_kind("casualty")] == ["b.2"]  # type: ignore[attr-defined]
+
+
+def test_a_melee_battery_at_a_destroyed_target_is_a_typed_fight_event() -> None:
+    """Review s24, code 3: ``resolve_battery`` resolves melee batteries too, but said its
+    "is gone" line under the shooting topic, in prose. A melee battery whose target is
+    destroyed before its first group strikes rolls no dice, and says so as a typed
+    event marked melee (its target and reason fields)."""
+    blade = Weapon("blade", {"Range": "Melee", "A": "1", "WS": "3+", "S": "4", "AP": "0", "D": "1"})
+    a = place("a", sheet("Squad", 1, [blade]), "A", (10, 10))
+    b = place("b", sheet("Foes"), "B", (10, 11.5))
+    fight = battle([a, b])
+    for model in b.models:
+        model.wounds_left = 0  # destroyed by an earlier battery
+    battery = Battery(blade, read_weapon(blade), a.models, target="b", target_models=1)
+    resolve_battery(game(fight), a, battery, a.models, MELEE)
+    assert events(fight, BatteryUnresolved) == [
+        BatteryUnresolved("Squad [a]", "blade", "Foes [b]", "target_gone", True)
+    ]
+    assert not [e for e in fight.log.events if e.kind in ("dice", "message")]

@@ -15,9 +15,9 @@ from hammerlab.editions.core11.movement import MOVEMENT, move_with
 from hammerlab.editions.core11.positions import is_engaged
 from hammerlab.editions.core11.ruleset import Core11Ruleset
 from hammerlab.editions.core11.shooting import eligible_to_shoot
-from hammerlab.editions.flow import run_phase
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.units import Unit
+from phase_kit import run_phase
 
 RADII = 2 * 32 / 25.4 / 2
 """Two 32 mm bases: the centre distance minus this is the base-to-base gap."""

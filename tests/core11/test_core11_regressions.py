@@ -8,7 +8,7 @@ import pytest
 from core11_kit import battle, game, gun, library_unit, place, ruleset, sheet, shooting_phase
 
 from hammerlab.analysis.game import Game
-from hammerlab.editions.core11.events import AttacksLost
+from hammerlab.editions.core11.events import AttacksLost, BatteryUnresolved
 from hammerlab.editions.core11.odds_questions import library_answer, plain_answer
 from hammerlab.editions.core11.positions import is_engaged
 from hammerlab.editions.core11.shooting import eligible_types, shoot_with
@@ -169,6 +169,8 @@ def test_no_attack_is_rolled_at_a_unit_already_destroyed() -> None:
                 dying.discard(event.target)
                 gone.add(event.target)
     assert gone  # the situation was met
-    assert "  Bolt Rifle (Focused Fire): Boyz [boyz] is gone" in [
-        e.message for e in played.battle.log.events if e.kind == "message"
-    ]
+    # typed, not prose (review s24, code 3): the later Bolt Rifles roll no dice
+    assert BatteryUnresolved(
+        "Intercessor Squad [intercessors]", "Bolt Rifle (Focused Fire)", "Boyz [boyz]",
+        "target_gone", False,
+    ) in played.battle.log.events  # fmt: skip

@@ -344,8 +344,8 @@ def test_a_move_goes_as_far_as_with_every_model_measured(seed: int) -> None:
 
 def test_a_situation_keeps_the_hash_of_its_fields() -> None:
     """A situation's kept hash is the hash of its fields' values, the same for an
-    equal situation made anew (and for :func:`rolls.plain_situation`'s), whatever
-    was asked first; situations that differ in any one field are told apart."""
+    equal situation made anew, whatever was asked first; situations that differ in any
+    one field are told apart."""
     names = [f.name for f in dataclasses.fields(Situation)]
     for index, name in enumerate(names):
         changed = {name: 5} if name == "target_models" else {name: True}
@@ -354,10 +354,6 @@ def test_a_situation_keeps_the_hash_of_its_fields() -> None:
         values = (*values[:index], changed[name], *values[index + 1 :])
         assert hash(made) == hash(values) == hash(Situation(**changed)) == hash(made)
         assert made != Situation() and hash(made) != hash(Situation())
-    for size in (1, 7):
-        assert rolls.plain_situation(size) == Situation(target_models=size)
-        assert hash(rolls.plain_situation(size)) == hash(Situation(target_models=size))
-        assert rolls.plain_situation(size) is rolls.plain_situation(size)
 
 
 def test_the_cached_views_answer_as_a_fresh_read() -> None:
@@ -423,7 +419,6 @@ def _empty_caches() -> None:
         profiles._estimated_defence,
         attacks._situation,
         rolls.attack_profile,
-        rolls.plain_situation,
         weapons.read_weapon,
         odds.kill_odds,
     ):

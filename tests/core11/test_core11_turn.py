@@ -24,6 +24,7 @@ from hammerlab.editions.core11.charge import CHARGE, charge_with, eligible_to_ch
 from hammerlab.editions.core11.command import COMMAND
 from hammerlab.editions.core11.events import (
     AttacksResolved,
+    BatteryUnresolved,
     BattleShockRolled,
     ChargeResolved,
     CloseMove,
@@ -46,9 +47,7 @@ from hammerlab.editions.core11.melee import fight
 from hammerlab.editions.core11.movement import fall_back_eligible, move_with
 from hammerlab.editions.core11.overwatch import install_overwatch
 from hammerlab.editions.core11.positions import is_engaged
-from hammerlab.editions.core11.shooting import may_start_action
 from hammerlab.editions.core11.state import Core11Game
-from hammerlab.editions.flow import run_phase
 from hammerlab.editions.schedule import Schedule, record_schedule
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.controllers import FirstChoiceController
@@ -59,6 +58,7 @@ from hammerlab.engine.geometry import Vec
 from hammerlab.engine.geometry import base_distance as gap
 from hammerlab.engine.units import Unit
 from hammerlab.io.scenario import load_scenario, parse_scenario
+from phase_kit import run_phase
 
 ROOT = Path(__file__).parents[2]
 WHOLE_GAME = ROOT / "examples" / "core11_whole_game.toml"
@@ -588,8 +588,8 @@ def test_the_ai_fires_overwatch_at_a_move_when_no_charge_phase_is_left_to_keep_i
 
 def test_01_07_a_battle_shocked_unit_is_not_targeted_by_stratagems_nor_falls_back() -> None:
     """01.07: while battle-shocked, "Its controlling player cannot target that unit with
-    stratagems (15)." and "It is not eligible to start an action"; 09.07 Ordered
-    Retreat only "If your unit is not battle-shocked" (Desperate Escape not modelled)."""
+    stratagems (15)."; 09.07 Ordered Retreat only "If your unit is not battle-shocked"
+    (Desperate Escape not modelled). Actions (16) are not modelled at all."""
     a = place("a", sheet("Squad"), "A", (10, 10))
     b = place("b", sheet("Foes", weapons=[gun()]), "B", (10, 18))
     fight_ = battle([a, b], dice=[3, 4])
@@ -600,7 +600,6 @@ def test_01_07_a_battle_shocked_unit_is_not_targeted_by_stratagems_nor_falls_bac
     charge_with(state, a)
     assert state.command_points["B"] == 1 and not events(fight_, AttacksResolved)
     assert is_engaged(fight_, a)
-    assert not may_start_action(state, a)
     assert not fall_back_eligible(state, a)
     state.battle_shocked.clear()
     assert fall_back_eligible(state, a)
@@ -685,6 +684,7 @@ def test_a_model_out_of_engagement_range_is_reported_so_not_out_of_sight() -> No
     b = place("b", sheet("Foes"), "B", (14, 10))
     fight_ = battle([a, b], dice=[1])
     fight(game(fight_), a)
-    said = [e.message for e in fight_.log.events if e.kind == "message"]
-    assert "  blade: no model within engagement range of an enemy unit" in said
-    assert not any("range and sight" in m for m in said)
+    # typed, not prose (review s24, code 3)
+    assert events(fight_, BatteryUnresolved) == [
+        BatteryUnresolved("Squad [a]", "blade", None, "none_engaged", True)
+    ]

@@ -23,7 +23,7 @@ from typing import Any
 
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.base import apply_rules
-from hammerlab.editions.flow import Phase, run_phase
+from hammerlab.editions.flow import Phase
 from hammerlab.editions.waffle.charge import CHARGES, begin_charges
 from hammerlab.editions.waffle.movement_phase import MOVEMENT
 from hammerlab.editions.waffle.profiles import stats_of
@@ -39,6 +39,7 @@ from hammerlab.engine.events import Event
 from hammerlab.engine.geometry import Vec
 from hammerlab.engine.rules import ParamValue
 from hammerlab.engine.units import Model, Unit
+from phase_kit import run_phase
 
 A, B = "A", "B"
 BASE_MM = 25.4

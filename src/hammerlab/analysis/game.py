@@ -726,25 +726,31 @@ class Game:
         before it, such as a disembarkation at the start of the Movement phase), so
         the pick is answered only while answers are left: with none left it is where
         the game was saved, and the controllers are never asked."""
-        battle = self.battle
         try:
-            self._follow(answers)
+            left = self.follow(answers)
         except IllegalActionError as error:
             raise InputError(where, "decisions", str(error)) from None
-        if battle.answers:
-            left = len(battle.answers)
-            battle.answers = []
+        if left:
             raise InputError(where, "decisions", f"{left} decisions were never asked")
 
-    def _follow(self, answers: Sequence[tuple[str, str]]) -> None:
-        """Play on answering with ``answers`` ((kind, label), in order, kept in
-        ``battle.answers``): to the next top-level decision, then each pick while
-        answers are left (a game not yet played starts from its first decision)."""
+    def follow(self, answers: Sequence[tuple[str, str]]) -> int:
+        """Play on answering with ``answers`` ((kind, label), in order): to the next
+        top-level decision, then each pick while answers are left (a game not yet
+        played starts from its first decision). Returns how many answers were left
+        over, never asked (the game ended, or reached its stop turn, first).
+
+        The answers wait in ``battle.answers`` while it plays (a decision asked takes
+        the next one there, the controllers are asked none of them); that list is empty
+        again when this returns or raises, whatever happened."""
         battle = self.battle
         battle.answers = list(answers)
-        self._play_on()
-        while battle.answers and self._pending is not None:
-            self._take(self._pending)
+        try:
+            self._play_on()
+            while battle.answers and self._pending is not None:
+                self._take(self._pending)
+            return len(battle.answers)
+        finally:
+            battle.answers = []
 
 
 def _check_players(

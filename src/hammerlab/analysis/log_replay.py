@@ -55,19 +55,16 @@ def replay_logged(game: Game, logged_events: Sequence[Any]) -> str | None:
         for e in logged_events
         if isinstance(e, dict) and e.get("kind") == "decision"
     ]
-    battle = game.battle
     try:
-        game._follow(answers)
+        game.follow(answers)
         if stopped is None:
             game.play()
         elif not game.is_over:
             game.stop(stopped.reason)
     except UnansweredDecisionError as error:
-        battle.answers = []
         return f"{error.player}, {error.decision} ({', '.join(error.labels)})"
     except HammerlabError:
         pass  # the replay went another way: comparing the logs shows where
-    battle.answers = []
     return None
 
 

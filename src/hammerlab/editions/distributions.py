@@ -10,6 +10,7 @@ Results are floating point: exact up to rounding, not estimates.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import product
 
 import numpy as np
 import numpy.typing as npt
@@ -20,6 +21,15 @@ FACES = range(1, 7)
 """The faces of a D6."""
 
 Vector = npt.NDArray[np.float64]
+
+
+def sum_chances(dice: int) -> dict[int, float]:
+    """The chance of each total of ``dice`` D6, from the lowest total up: the number
+    of ways of rolling it over the ``6**dice`` ways of rolling the dice."""
+    ways: dict[int, int] = {}
+    for roll in product(FACES, repeat=dice):
+        ways[sum(roll)] = ways.get(sum(roll), 0) + 1
+    return {total: count / 6**dice for total, count in ways.items()}
 
 
 def vector(probabilities: Iterable[float]) -> Vector:

@@ -236,12 +236,6 @@ class Play:
             self.pick(self.battle.decide(decision))
 
 
-def run_phase(battle: Battle, phase: Phase, player: str) -> None:
-    """Play one phase for ``player`` at the battle's current turn (what a test or a
-    nested procedure needs), with the same cursor as a whole game."""
-    Play(battle, Flow((phase,)), battle.turn, battle.turn, order=[player]).run()
-
-
 def only(flow: Flow, names: Sequence[str]) -> Flow:
     """``flow`` with only the phases called ``names`` (in the flow's order)."""
     return Flow(tuple(p for p in flow.phases if p.name in names), flow.end_of_turn, flow.game_over)

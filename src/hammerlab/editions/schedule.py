@@ -11,7 +11,7 @@ second has no turn after it: counting them anyway weighed things that cannot
 happen (docs/ai.md, "The end of the game").
 
 A battle with no schedule (a phase played alone by a test or a nested
-procedure, :func:`flow.run_phase`) is taken to go on: every turn and phase
+procedure, as the tests' ``phase_kit.run_phase`` plays one) is taken to go on: every turn and phase
 is still to come, as the heuristic took it before it read the schedule. So
 is any battle while :func:`heeding_the_end` is off (the old heuristic, for a
 head-to-head).

@@ -58,6 +58,32 @@ def longest_allowed(vector: Vec, allowed: Callable[[Vec], bool], to_the_limit: b
     return (0.0, 0.0)
 
 
+def best_line(
+    unit: Unit,
+    leader: Vec,
+    goal: Vec,
+    distance: float,
+    allowed: Callable[[Vec], bool],
+    score: Callable[[Vec], tuple[int, ...]],
+    to_the_limit: bool = False,
+) -> Vec:
+    """The block move of ``unit`` up to ``distance`` toward ``goal`` along the better of
+    two lines, each as far as ``allowed`` lets it go (:func:`longest_allowed`, with
+    ``to_the_limit`` as there): from ``leader`` (a point of the unit, such as its
+    model closest to the goal) and from the unit's centre. The better is the one
+    ``score`` rates higher, its tuples compared in order (the line from ``leader``
+    kept on a tie).
+
+    From the centre alone, a unit in a line facing another as close moves
+    diagonally toward the first end's model; from the leader it goes straight ahead.
+    A unit in a blob coming in at an angle may do better from its centre."""
+
+    def along(start: Vec | None) -> Vec:
+        return longest_allowed(toward(unit, goal, distance, start), allowed, to_the_limit)
+
+    return max((along(leader), along(None)), key=score)
+
+
 def _scaled(vector: Vec, scale: float) -> Vec:
     return (vector[0] * scale, vector[1] * scale)
 

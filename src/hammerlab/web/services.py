@@ -217,7 +217,8 @@ class Work:
             self._running += 1
         return Ticket(self, what, advice, self.clock())
 
-    def _release(self) -> None:
+    def release(self) -> None:
+        """Give back the slot a :meth:`begin` took (:meth:`Ticket.end` does, once)."""
         with self._lock:
             self._running -= 1
 
@@ -265,7 +266,7 @@ class Ticket:
         for log, listener in self._watched:
             log.unsubscribe(listener)
         self._watched.clear()
-        self.work._release()
+        self.work.release()
 
     def __enter__(self) -> Ticket:
         return self

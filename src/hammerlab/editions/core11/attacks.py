@@ -17,11 +17,13 @@ from functools import lru_cache
 from hammerlab.editions.core11.events import (
     AttacksLost,
     AttacksResolved,
+    BatteryUnresolved,
     DevastatingWounds,
     HitRollNeeds,
     MortalWoundsSuffered,
     NoSavePossible,
     SaveRolled,
+    Unresolved,
     WoundsIgnored,
 )
 from hammerlab.editions.core11.fire_control import FireControl
@@ -224,6 +226,21 @@ def _situation(
     )
 
 
+def unresolved(
+    game: Core11Game,
+    unit: Unit,
+    battery: Battery,
+    target: Unit | None,
+    reason: Unresolved,
+    melee: bool,
+) -> None:
+    """Log that ``unit``'s ``battery`` resolves no attacks at ``target``, for ``reason``
+    (:class:`events.BatteryUnresolved`): what :func:`resolve_battery`, ``volley.fire`` and
+    ``melee`` say when a weapon rolls no dice."""
+    label = None if target is None else target.label
+    game.battle.emit(BatteryUnresolved(unit.label, battery.weapon.name, label, reason, melee))
+
+
 def resolve_battery(
     game: Core11Game,
     unit: Unit,
@@ -235,11 +252,8 @@ def resolve_battery(
     assert battery.target is not None
     target = game.battle.unit(battery.target)
     if not firing:  # a melee attack needs engagement range alone (``melee.may_fight``)
-        if control.melee:
-            why = f"no model within engagement range of {target.label}"
-            game.battle.say("fight", f"  {battery.weapon.name}: {why}")
-        else:
-            game.battle.say("shooting", f"  {battery.weapon.name}: no model in range and sight")
+        why: Unresolved = "none_engaged" if control.melee else "none_in_range"
+        unresolved(game, unit, battery, target, why, control.melee)
         return
     defence = unit_defence(target)
     groups: dict[AttackProfile, list[Model]] = {}
@@ -257,7 +271,7 @@ def resolve_battery(
     devastating: list[tuple[AttackProfile, int]] = []
     for attack, models in groups.items():
         if target.destroyed:  # as a later weapon finds it (volley.fire): no dice rolled
-            game.battle.say("shooting", f"  {battery.weapon.name}: {target.label} is gone")
+            unresolved(game, unit, battery, target, "target_gone", control.melee)
             break
         tally = _attack(game, unit, battery, target, attack, models, terms[attack])
         if tally.devastating:

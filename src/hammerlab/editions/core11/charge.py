@@ -37,11 +37,10 @@ from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.events import PhaseChanged
 from hammerlab.engine.geometry import Vec
 from hammerlab.engine.moves import (
-    longest_allowed,
+    best_line,
     path_clear,
     shift_unit,
     shifted_gap,
-    toward,
 )
 from hammerlab.engine.timing import Occasion
 from hammerlab.engine.units import Unit
@@ -105,11 +104,6 @@ def charge_vector(game: Core11Game, unit: Unit, target: Unit, maximum: float) ->
     def allowed(vector: Vec) -> bool:
         return path_clear(game.battle, unit.alive_models, vector, blocking)
 
-    def along(start: Vec | None) -> Vec:
-        return longest_allowed(
-            toward(unit, goal.position, maximum, start), allowed, to_the_limit=True
-        )
-
     def engaging(vector: Vec) -> tuple[bool, int]:
         engaged = sum(
             any(shifted_gap(m, vector, e) <= ENGAGEMENT_RANGE for e in target.alive_models)
@@ -117,7 +111,10 @@ def charge_vector(game: Core11Game, unit: Unit, target: Unit, maximum: float) ->
         )
         return move_ends_well(game, unit, vector, [target]), engaged
 
-    return max((along(leader.position), along(None)), key=engaging)
+    # to the limit: a charge whose roll reaches ends in base contact (review s24, core11)
+    return best_line(
+        unit, leader.position, goal.position, maximum, allowed, engaging, to_the_limit=True
+    )
 
 
 def move_ends_well(game: Core11Game, unit: Unit, vector: Vec, targets: list[Unit]) -> bool:

@@ -15,9 +15,9 @@ player cannot target that unit with stratagems (15). It is not eligible to start
 an action (16), and any action it has started cannot be completed."
 
 What being battle-shocked does is modelled as far as the engine goes: its player
-cannot target it with Fire Overwatch (``overwatch.py``), it may not start an
-action (``shooting.may_start_action``), and it cannot fall back in Ordered
-Retreat (09.07; Desperate Escape is not modelled, so it cannot fall back).
+cannot target it with Fire Overwatch (``overwatch.py``), and it cannot fall back in
+Ordered Retreat (09.07; Desperate Escape is not modelled, so it cannot fall back).
+Actions (16) are not modelled: no unit starts one, battle-shocked or not.
 Objective Control is not modelled (hammerlab has no objectives).
 """
 

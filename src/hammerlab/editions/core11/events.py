@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from hammerlab.engine.events import Event
 from hammerlab.engine.records import quick_init
@@ -352,3 +352,34 @@ class AttacksLost(Event):
     def text(self) -> str:
         what = "mortal wounds" if self.mortal else "wounds"
         return f"  {self.target} is destroyed: remaining {what} lost"
+
+
+Unresolved = Literal["target_gone", "none_in_range", "none_engaged"]
+"""Why a weapon's attacks were not resolved (:class:`BatteryUnresolved`)."""
+
+
+@dataclass(frozen=True)
+class BatteryUnresolved(Event):
+    """One weapon's attacks were not resolved and no dice were rolled for them, for
+    ``reason``: ``target_gone``, its target was destroyed before them (by an earlier
+    weapon, or an earlier group of the same weapon); ``none_in_range``, no model of it
+    had its target in range and sight; ``none_engaged``, no model of it was within
+    engagement range of its target (``target`` ``None``: of any enemy unit).
+    ``melee``: a melee weapon in the Fight phase (else a ranged one)."""
+
+    kind: ClassVar[str] = "battery-unresolved"
+    unit: str
+    weapon: str
+    target: str | None
+    reason: Unresolved
+    melee: bool
+
+    @property
+    def text(self) -> str:
+        if self.reason == "target_gone":
+            return f"  {self.weapon}: {self.target} is gone"
+        if self.reason == "none_in_range":
+            return f"  {self.weapon}: no model in range and sight"
+        return (
+            f"  {self.weapon}: no model within engagement range of {self.target or 'an enemy unit'}"
+        )

@@ -42,11 +42,10 @@ from hammerlab.engine.geometry import Vec
 from hammerlab.engine.moves import (
     OVERLAP_TOLERANCE,
     STEPS,
-    longest_allowed,
+    best_line,
     path_clear,
     shift_unit,
     shifted_gap,
-    toward,
 )
 from hammerlab.engine.timing import Occasion
 from hammerlab.engine.units import Unit
@@ -149,14 +148,11 @@ def close_move_vector(
             and path_clear(battle, unit.alive_models, vector, blocking)
         )
 
-    def along(start: Vec | None) -> Vec:
-        return longest_allowed(toward(unit, goal.position, distance, start), allowed)
-
     def engaging(vector: Vec) -> tuple[int, int, bool]:
         pairs = _engaged_pairs(battle, unit, vector)
         return len({model for model, _ in pairs}), len(pairs), vector != (0.0, 0.0)
 
-    vector = max((along(leader.position), along(None)), key=engaging)
+    vector = best_line(unit, leader.position, goal.position, distance, allowed, engaging)
     if math.hypot(*vector) < distance / STEPS and _engaged_pairs(battle, unit, vector) == before:
         return (0.0, 0.0)
     return vector

@@ -27,7 +27,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from hammerlab.editions.core11.attacks import Battery, resolve_battery, take_hazardous_tests
+from hammerlab.editions.core11.attacks import (
+    Battery,
+    resolve_battery,
+    take_hazardous_tests,
+    unresolved,
+)
 from hammerlab.editions.core11.events import TargetSelected
 from hammerlab.editions.core11.fire_control import FireControl
 from hammerlab.editions.core11.positions import (
@@ -155,14 +160,13 @@ def _fight(game: Core11Game, unit: Unit) -> list[str]:
     batteries = list(aimed.values())
     for group in groups:
         if not group.foes and group.battery.weapon.name not in split:
-            why = "no model within engagement range of an enemy unit"
-            game.battle.say("fight", f"  {group.battery.weapon.name}: {why}")
+            unresolved(game, unit, group.battery, None, "none_engaged", True)
     attacked: list[str] = []
     for battery in batteries:
         assert battery.target is not None
         target_unit = game.battle.unit(battery.target)
         if target_unit.destroyed:
-            game.battle.say("fight", f"  {battery.weapon.name}: {target_unit.label} is gone")
+            unresolved(game, unit, battery, target_unit, "target_gone", True)
             continue
         if battery.target not in attacked:
             attacked.append(battery.target)

@@ -311,11 +311,6 @@ def closest_pair(unit: Unit, target: Unit) -> tuple[Model, Model]:
     return min(pairs, key=lambda pair: base_distance(*pair))
 
 
-def closest_model(unit: Unit, target: Unit) -> Model:
-    """The model alive of ``target`` closest to any model alive of ``unit``."""
-    return closest_pair(unit, target)[1]
-
-
 def sees(battle: Battle, model: Model, unit: Unit) -> bool:
     """Whether ``model`` can see at least one model alive of ``unit``."""
     return seeing(battle, [model], unit)[0]

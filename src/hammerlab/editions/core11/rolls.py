@@ -99,13 +99,6 @@ class Situation:
     of the attacking weapon's Ballistic Skill or any modifiers"."""
 
 
-@lru_cache(maxsize=256)
-def plain_situation(target_models: int) -> Situation:
-    """The :class:`Situation` of nothing but a target of ``target_models`` models (the
-    AI's estimates of a weapon at a unit): one object per size, its hash kept."""
-    return Situation(target_models=target_models)
-
-
 def cap(total: int) -> int:
     """Modifiers to a hit or wound roll, added up, are capped at ±1."""
     return max(-1, min(1, total))

@@ -252,14 +252,9 @@ def shoot_with(game: Core11Game, unit: Unit) -> None:
     )
     game.battle.emit(ShootingTypeSelected(unit.label, chosen.name))
     fire(game, unit, chosen.control)
-    after_shooting(game, unit)
-
-
-def after_shooting(game: Core11Game, unit: Unit) -> None:
-    """10.04–10.07, After shooting: "Until the end of the phase, your unit is not
-    eligible to start an action." """
-    game.no_action.add(unit.id)
-    game.battle.say("shooting", f"  {unit.label} may not start an action this phase")
+    # 10.04-10.07, After shooting: "Until the end of the phase, your unit is not
+    # eligible to start an action." Not modelled: no unit ever starts an action (16),
+    # so nothing is kept or said (docs/rules/core11.md).
 
 
 def end_of_phase(game: Core11Game) -> None:
@@ -267,11 +262,4 @@ def end_of_phase(game: Core11Game) -> None:
     now." What lasted "until the end of the phase" ends."""
     game.board.open(Occasion(END_OF_SHOOTING_PHASE))
     game.selected.clear()
-    game.no_action.clear()
     game.barred.clear()
-
-
-def may_start_action(game: Core11Game, unit: Unit) -> bool:
-    """Whether ``unit`` is eligible to start an action (10.04–10.07 After shooting; 01.07:
-    while battle-shocked, "It is not eligible to start an action")."""
-    return unit.id not in game.no_action and unit.id not in game.battle_shocked

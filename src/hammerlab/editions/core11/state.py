@@ -28,8 +28,6 @@ class Core11Game:
     board: TriggerBoard
     selected: set[str] = field(default_factory=set)
     """10.02: units selected to shoot this phase."""
-    no_action: set[str] = field(default_factory=set)
-    """Units not eligible to start an action until the end of the phase."""
     barred: set[tuple[str, str]] = field(default_factory=set)
     """(attacker, target) pairs a rule made no longer eligible this phase."""
     one_shot_spent: set[tuple[str, str]] = field(default_factory=set)
@@ -76,7 +74,6 @@ class Core11Game:
         """Plain data (for the state digest of saved games)."""
         return {
             "selected": sorted(self.selected),
-            "no_action": sorted(self.no_action),
             "barred": sorted(self.barred),
             "one_shot_spent": sorted(self.one_shot_spent),
             "used": sorted(self.used),

@@ -28,6 +28,7 @@ from hammerlab.editions.core11.attacks import (
     resolve_battery,
     situations_along,
     take_hazardous_tests,
+    unresolved,
 )
 from hammerlab.editions.core11.events import TargetSelected
 from hammerlab.editions.core11.fire_control import FireControl
@@ -66,7 +67,7 @@ def _fire(game: Core11Game, unit: Unit, control: FireControl) -> list[str]:
             continue
         target = game.battle.unit(battery.target)
         if target.destroyed:
-            game.battle.say("shooting", f"  {battery.weapon.name}: {target.label} is gone")
+            unresolved(game, unit, battery, target, "target_gone", control.melee)
             continue
         if battery.target not in attacked:
             attacked.append(battery.target)

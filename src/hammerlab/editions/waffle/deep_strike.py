@@ -40,6 +40,7 @@ from hammerlab.editions.waffle.reserves import (
     reserve_state,
     waiting_units,
 )
+from hammerlab.editions.waffle.scatter_odds import scatter_outcomes
 from hammerlab.editions.waffle.shooting import targets_for
 from hammerlab.editions.waffle.zooming import ZOOM, zoom_in
 from hammerlab.engine.battle import Battle
@@ -352,14 +353,11 @@ def mishap_chance(
 
     A HIT on the scatter die (2 in 6) lands it at ``point``, taken to fit (as every
     point :func:`aim_points` offers does); otherwise it moves the 2D6 total in the
-    arrow's direction, counted as ``directions`` directions alike, and mishaps
+    arrow's direction, counted as ``directions`` directions alike
+    (:func:`scatter_odds.scatter_outcomes`, with nothing taken off), and mishaps
     where it lands off the table, on a model or within 1" of an enemy model
     (:func:`landings_blocked`).
     """
-    outcomes = [(step, total) for step in range(directions) for total in range(2, 13)]
-    spots = [offset(point, 360.0 * step / directions, float(total)) for step, total in outcomes]
-    p_mishap = 0.0
-    for (_, total), blocked in zip(outcomes, landings_blocked(battle, unit, spots), strict=True):
-        if blocked:
-            p_mishap += (6 - abs(total - 7)) / 36 * (2 / 3) / directions
-    return p_mishap
+    moves = scatter_outcomes(point, 0, directions).moves
+    blocked = landings_blocked(battle, unit, [spot for spot, _ in moves])
+    return sum(chance for (_, chance), off in zip(moves, blocked, strict=True) if off)

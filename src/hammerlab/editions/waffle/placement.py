@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.battlefield import Battlefield
 from hammerlab.engine.geometry import (
     Vec,
     base_distance,
@@ -25,7 +26,7 @@ from hammerlab.engine.geometry import (
     segment_point_distance,
     step_toward,
 )
-from hammerlab.engine.paths import CLEARANCE
+from hammerlab.engine.paths import CLEARANCE, shortest_ways
 from hammerlab.engine.units import Model, Unit
 
 EPSILON = 1e-6
@@ -164,10 +165,11 @@ class Ways:
     of the circle round each base (its radius and the model's, so that the bases
     never overlap), turning only at the corners of the polygons of
     :data:`DETOUR_CORNERS` sides drawn round those circles, :data:`paths.CLEARANCE`
-    out (a visibility graph, as :func:`paths.way_round` builds round terrain).
-    Corners where the model's base would overlap another base or hang over the
-    table edge are not turned at, so a gap narrower than its base is never passed.
-    The ways to every corner are found once, when first asked (Dijkstra).
+    out (a visibility graph searched by :func:`paths.shortest_ways`, the search
+    :func:`paths.way_round` makes round terrain). Corners where the model's base
+    would overlap another base or hang over the table edge (:func:`on_table`) are
+    not turned at, so a gap narrower than its base is never passed. The ways to
+    every corner within the reach are found once, when first asked.
     """
 
     def __init__(self, battle: Battle, model: Model, bases: Sequence[Model], reach: float) -> None:
@@ -230,30 +232,12 @@ class Ways:
         )
         keep = (
             (np.hypot(corners[:, 0] - sx, corners[:, 1] - sy) <= reach + EPSILON)
-            & (corners[:, 0] >= r)
-            & (corners[:, 0] <= field.width - r)
-            & (corners[:, 1] >= r)
-            & (corners[:, 1] <= field.height - r)
+            & on_table(field, corners, r)
             & np.all(gaps >= self._radii - EPSILON, axis=1)
         )
         corners = corners[keep]
-        far = np.full(len(corners), np.inf)
-        seen = self._clear(model.position, corners)
-        far[seen] = np.hypot(corners[seen, 0] - sx, corners[seen, 1] - sy)
-        done = np.zeros(len(corners), dtype=bool)
-        while True:
-            open_far = np.where(done, np.inf, far)
-            here = int(np.argmin(open_far)) if len(corners) else 0
-            if not len(corners) or open_far[here] > reach + EPSILON:
-                break
-            done[here] = True
-            rest = np.flatnonzero(~done)
-            ends = corners[rest]
-            point = (float(corners[here, 0]), float(corners[here, 1]))
-            through = far[here] + np.hypot(ends[:, 0] - point[0], ends[:, 1] - point[1])
-            better = (through < far[rest]) & self._clear(point, ends)
-            far[rest[better]] = through[better]
-        return corners[done], far[done]
+        found = shortest_ways(model.position, corners, self._clear, limit=reach + EPSILON)
+        return corners[found.done], found.far[found.done]
 
 
 def closest_approach(
@@ -423,6 +407,20 @@ def base_on_table(battle: Battle, model: Model, spot: Vec) -> bool:
         r - EPSILON <= x <= field.width - r + EPSILON
         and r - EPSILON <= y <= field.height - r + EPSILON
     )
+
+
+def on_table(field: Battlefield, spots: NDArray[np.float64], radius: float) -> NDArray[np.bool_]:
+    """:func:`base_on_table` for a base of ``radius`` at each of ``spots`` (rows
+    ``(x, y)``), in one call: whether it lies wholly on the table (within
+    :data:`EPSILON`)."""
+    x, y = spots[:, 0], spots[:, 1]
+    inside: NDArray[np.bool_] = (
+        (x >= radius - EPSILON)
+        & (x <= field.width - radius + EPSILON)
+        & (y >= radius - EPSILON)
+        & (y <= field.height - radius + EPSILON)
+    )
+    return inside
 
 
 def gaps_to_others(

@@ -23,7 +23,7 @@ from itertools import product
 
 import numpy as np
 
-from hammerlab.editions.distributions import Vector, vector
+from hammerlab.editions.distributions import FACES, Vector, sum_chances, vector
 from hammerlab.editions.schedule import turns_ahead
 from hammerlab.editions.waffle.attacks import ranged_weapons
 from hammerlab.editions.waffle.charge import (
@@ -73,8 +73,6 @@ from hammerlab.editions.waffle.victory_worth import model_worth
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.memo import per_decision
 from hammerlab.engine.units import Unit
-
-FACES = range(1, 7)
 
 MOVEMENT_PHASE, SHOOTING_PHASE, ASSAULT_PHASE = "movement", "shooting", "assault"
 """The Waffle turn's phases (``ruleset.phases``) whose turns to come the values
@@ -150,14 +148,6 @@ def charge_chance(battle: Battle, unit: Unit, target: Unit, closer: float = 0.0)
     if not closer and not way_in(battle, unit, target, charge_range_of((6,) * dice, difficult)):
         return 0.0  # no model could touch the target even on the longest roll
     return reach_chance(needed, dice, difficult, unit.has_rule("Fleet"))
-
-
-def sum_chances(dice: int) -> dict[int, float]:
-    """The distribution of the sum of ``dice`` D6."""
-    counts: dict[int, float] = {}
-    for roll in product(FACES, repeat=dice):
-        counts[sum(roll)] = counts.get(sum(roll), 0.0) + 1 / 6**dice
-    return counts
 
 
 def edge_gap(battle: Battle, unit: Unit) -> float:

@@ -34,8 +34,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile, Weapon
+from hammerlab.io.battlescribe.notes import BattleNote, battle_notes
 from hammerlab.io.battlescribe.playable import (
-    NEVER_FIRES,
     WAFFLE,
     carried_problems,
     crewless_guns,
@@ -49,7 +49,6 @@ from hammerlab.io.battlescribe.playable import (
 )
 from hammerlab.io.battlescribe.profiles import (
     BODY_KINDS,
-    KEPT_IN_PLAY,
     TRANSPORT_CAPACITY,
     VEHICLE_BASE_MM,
     Kind,
@@ -85,11 +84,6 @@ NO_WEAPON = (
     "only; a BattleScribe roster, .ros or .rosz, gives what a player chose)."
 )
 GIVEN_TO_NONE = "given to none of them."
-BATTLE_NOTES = (DROPPED, NO_WEAPON, GIVEN_TO_NONE, NEVER_FIRES, KEPT_IN_PLAY)
-"""How the notes on what a unit cannot do as its data describes it end: a weapon
-dropped, a model carrying no weapon, a rule of a weapon given to none, a ranged
-weapon that never fires, a characteristic a modifier would change kept as written.
-They become :attr:`Datasheet.battle_notes`."""
 
 
 @dataclass(frozen=True)
@@ -210,8 +204,10 @@ class _Gear:
             ]
             names = ", ".join(repr(item.name) for item in items)
             self.notes.extend(
-                f"Rule {rule!r} of {node.name!r} is named by the Type of none of its weapons "
-                f"({names}); {GIVEN_TO_NONE}"
+                BattleNote(
+                    f"Rule {rule!r} of {node.name!r} is named by the Type of none of its "
+                    f"weapons ({names}); {GIVEN_TO_NONE}"
+                )
                 for rule in rules
                 if not any(rule in own for own in owned)
             )
@@ -309,8 +305,11 @@ class _Gear:
             for name in given
         )
         self.notes.extend(
-            f"{node.name!r} calls {rest!r} twin-linked, which is none of its ranged weapons "
-            f"({', '.join(repr(item.name) for item in items)}): {TWIN_LINKED} is {GIVEN_TO_NONE}"
+            BattleNote(
+                f"{node.name!r} calls {rest!r} twin-linked, which is none of its ranged "
+                f"weapons ({', '.join(repr(item.name) for item in items)}): {TWIN_LINKED} "
+                f"is {GIVEN_TO_NONE}"
+            )
             for rest in missed
         )
         return named
@@ -340,7 +339,7 @@ class _Gear:
             )
         problems = weapon_problems(item)
         if problems:
-            self.notes.append(f"{_dropped(item.name)}{'; '.join(problems)}; {DROPPED}")
+            self.notes.append(BattleNote(f"{_dropped(item.name)}{'; '.join(problems)}; {DROPPED}"))
             return False
         if GRENADE in item.keywords:
             self.notes.append(
@@ -559,7 +558,7 @@ def build_datasheet(
         rules=_unique(unit_rules),
         source=source,
         notes=all_notes,
-        battle_notes=tuple(note for note in all_notes if note.endswith(BATTLE_NOTES)),
+        battle_notes=battle_notes(all_notes),
     )
     return tuple(
         replace(part, datasheet=_with_size_range(part.datasheet, resized))
@@ -790,7 +789,7 @@ def _model_entries(
     )
     powers = tuple({p.name: p for p in [*unit_gear.powers, *gear.powers]}.values())
     if not gear.weapons and not unit_gear.weapons:
-        notes.append(f"Model {body.name!r} {NO_WEAPON}")
+        notes.append(BattleNote(f"Model {body.name!r} {NO_WEAPON}"))
     loadouts = _loadouts(model.count, _twin_linked_apart(gear.weapons, notes))
     return [
         ModelEntry(

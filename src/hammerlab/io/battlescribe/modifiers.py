@@ -61,24 +61,23 @@ def modifiers_of(*elements: Element | None) -> Iterator[Modifier]:
     """The modifiers declared on ``elements`` (a link, then its target)."""
     for element in elements:
         if element is not None:
-            yield from _collect(element, Modifier("", "", ""))
+            yield from _collect(element, None, False)
 
 
-def _collect(element: Element, around: Modifier) -> Iterator[Modifier]:
-    """The modifiers of ``element``, each with the conditions of the groups ``around``."""
+def _collect(element: Element, when: Conditions | None, repeats: bool) -> Iterator[Modifier]:
+    """The modifiers of ``element``, each under the groups around it: their conditions
+    ``when`` (``None``: none) joined to its own, and repeating if ``repeats`` (a group
+    around it repeats) or it does."""
     for modifier in element.iterfind("modifiers/modifier"):
         yield Modifier(
             kind=modifier.get("type", ""),
             field=modifier.get("field", ""),
             value=modifier.get("value", ""),
-            when=_joined(around.when, _conditions(modifier)),
-            repeats=around.repeats or _repeats(modifier),
+            when=_joined(when, _conditions(modifier)),
+            repeats=repeats or _repeats(modifier),
         )
     for group in element.iterfind("modifierGroups/modifierGroup"):
-        inner = Modifier(
-            "", "", "", _joined(around.when, _conditions(group)), around.repeats or _repeats(group)
-        )
-        yield from _collect(group, inner)
+        yield from _collect(group, _joined(when, _conditions(group)), repeats or _repeats(group))
 
 
 def _conditions(element: Element, kind: str = "and") -> Conditions | None:

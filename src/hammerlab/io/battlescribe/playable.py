@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 
 from hammerlab.engine.datasheet import ModelEntry, Profile, Weapon
+from hammerlab.io.battlescribe.notes import BattleNote
 from hammerlab.io.bounds import (
     AP,
     MAX_RANGE,
@@ -253,13 +254,14 @@ NEVER_FIRES = "never fires it."
 """How the note on a ranged weapon with no range ends."""
 
 
-def never_fires_note(weapon: Weapon) -> str | None:
-    """A note for a readable ranged weapon with no range, which never fires."""
+def never_fires_note(weapon: Weapon) -> BattleNote | None:
+    """A note for a readable ranged weapon with no range, which never fires (one a
+    battle repeats)."""
     reach = _reach(weapon)
     template = reach == "template" or any(t.lower() == "template" for t in _tokens(weapon))
     if not is_ranged(weapon) or reach not in _NO_RANGE or template:
         return None
-    return (
+    return BattleNote(
         f"Weapon {weapon.name!r} is a ranged weapon ({_tokens(weapon)[0]}) with no range "
         f"({weapon.get('Range', '-')!r}): {WAFFLE} {NEVER_FIRES}"
     )

@@ -19,6 +19,7 @@ from xml.etree.ElementTree import Element
 from hammerlab.engine.datasheet import Profile, Weapon
 from hammerlab.io.battlescribe.links import Library
 from hammerlab.io.battlescribe.modifiers import Modifier, apply, modifiers_of
+from hammerlab.io.battlescribe.notes import BattleNote
 from hammerlab.io.battlescribe.saves import split_save
 
 MODEL_KEYS = ("WS", "BS", "S", "T", "W", "I", "A", "Ld", "Sv")
@@ -184,7 +185,7 @@ Judge = Callable[[Modifier], "bool | str"]
 
 KEPT_IN_PLAY = "is kept in play."
 """How the note on a modifier not applied, one that would change a characteristic,
-ends: the importer's :data:`~.datasheets.BATTLE_NOTES` repeat it in a battle."""
+ends: a :class:`~.notes.BattleNote`, which a battle repeats."""
 
 
 def _unjudged(modifier: Modifier) -> bool | str:
@@ -216,11 +217,15 @@ def _modified(
         changed = None if isinstance(verdict, str) else apply(value, modifier)
         if isinstance(verdict, str):
             pending.append(
-                f"{label}: {change} under conditions the import cannot evaluate ({verdict}); "
-                f"{value!r} {KEPT_IN_PLAY}"
+                BattleNote(
+                    f"{label}: {change} under conditions the import cannot evaluate "
+                    f"({verdict}); {value!r} {KEPT_IN_PLAY}"
+                )
             )
         elif changed is None:
-            pending.append(f"{label}: {change}, which cannot act on it; {value!r} {KEPT_IN_PLAY}")
+            pending.append(
+                BattleNote(f"{label}: {change}, which cannot act on it; {value!r} {KEPT_IN_PLAY}")
+            )
         else:
             value = changed
     return value
