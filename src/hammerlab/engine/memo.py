@@ -172,9 +172,9 @@ def per_object(function: Callable[[H], R]) -> Callable[[H], R]:
     """``function`` of one immutable object (a frozen profile or weapon), remembered by
     the object's identity in front of an ``lru_cache`` by its value.
 
-    The typed views of profiles and weapons (:func:`~hammerlab.editions.waffle.profiles.stats_of`,
-    ``weapon_of``, ``vehicle_of``, ``is_grenade``) are asked some 20,000 times in a whole
-    Waffle battle, by the loops over the models. An ``lru_cache`` hashes its argument on
+    An edition's typed views of profiles and weapons (its characteristics, its weapon
+    profile, its vehicle profile) are asked some 20,000 times in a whole battle, by the
+    loops over the models. An ``lru_cache`` hashes its argument on
     every call: a profile's or a weapon's ``__hash__`` is Python code (its hash is kept,
     but reading it back is a call), some 1,200 instructions a question. Here an object
     met before is answered from a dictionary by its ``id``, an integer.

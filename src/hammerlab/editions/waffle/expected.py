@@ -91,6 +91,7 @@ from hammerlab.editions.waffle.rerolls import (
     wound_ones_rerolled,
     wound_rerolls,
 )
+from hammerlab.editions.waffle.scatter_odds import OWN_MODEL_WEIGHT
 from hammerlab.editions.waffle.special_rules import (
     close_combat_strength,
     close_combat_weapon,
@@ -240,14 +241,14 @@ def aim_value(
     told of the aim), all of them enemy models: it is aimed only where it touches no
     friendly model (:func:`markers.aim_points`). A marker may scatter: it is worth the
     enemy models within 2.5" of ``aim`` (centre to centre), less twice the own models
-    within 3.5"."""
+    within 3.5" (:data:`scatter_odds.OWN_MODEL_WEIGHT`)."""
     if profile.template:
         return float(sum(covered(battle, firer, aim, profile).values()))
     friends = [m for u in battle.units_of(unit.player) for m in u.alive_models]
     foes = [m for e in battle.enemies_of(unit) for m in e.alive_models]
     near = [f for f in foes if centre_distance(f.position, aim.position) <= 2.5]
     risk = [f for f in friends if centre_distance(f.position, aim.position) <= 3.5]
-    return len(near) - 2.0 * len(risk)
+    return len(near) - OWN_MODEL_WEIGHT * len(risk)
 
 
 @per_decision  # asked for a Barrage's cover (volley_defence) and its worth (ai.weapon_worth)

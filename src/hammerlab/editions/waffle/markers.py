@@ -17,6 +17,7 @@ from hammerlab.editions.waffle.events import (
 )
 from hammerlab.editions.waffle.orders import Hit
 from hammerlab.editions.waffle.profiles import WeaponProfile, blast_name
+from hammerlab.editions.waffle.scatter_odds import SCATTER_HIT_FACES
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.visibility import model_sees, visible_models
 from hammerlab.editions.waffle.wounds import weapon_strength
@@ -348,7 +349,7 @@ def scatter(battle: Battle, point: Vec, reduction: int = 0) -> Scatter:
     point may leave the table: each caller says what that means (a blast
     marker is kept on it, a Deep Strike mishaps).
     """
-    if battle.dice.d6("scatter die (1-2: HIT)") <= 2:
+    if battle.dice.d6("scatter die (1-2: HIT)") <= SCATTER_HIT_FACES:
         return Scatter(point, 0.0, True)
     direction = battle.dice.direction("scatter direction")
     roll = battle.dice.total(2, "scatter distance (2D6)")

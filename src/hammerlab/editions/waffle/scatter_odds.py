@@ -31,7 +31,7 @@ SCATTER_DISTANCE_DICE: Final = 2
 OWN_MODEL_WEIGHT: Final = 2.0
 """How much more one of its own models under a marker or template counts against a
 player's aim than one enemy model counts for it: the AI's weighing of a marker
-(``scatter_plans.marker_worth``, and ``expected.aim_value``'s ``2.0``)."""
+(``scatter_plans.marker_worth``, ``expected.aim_value``)."""
 
 
 class ScatterOdds(NamedTuple):
