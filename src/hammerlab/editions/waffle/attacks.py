@@ -962,6 +962,21 @@ def roll_to_hit(
     return HitRolls(hits, strays, ones, sixes)
 
 
+def stray_chance(bs: int, twin_linked: bool) -> float:
+    """Chance one die to hit fired with ``bs`` into a melee strays (seed 001, Proposed
+    Rule: "any rolls of 1 or 2, even if they would normally be hits, hit one of your
+    engaged units instead!"), as :func:`roll_to_hit` rolls it: a die showing
+    :data:`STRAY_ROLL` or less strays; a miss above it is re-rolled where every miss is
+    (:func:`tables.miss_reroll`: BS 6+ or Twin-linked) and strays if the re-roll shows
+    :data:`STRAY_ROLL` or less. Preferred Enemy's re-rolled 1s add nothing: into a melee
+    a 1 strays and is never re-rolled. What the AI weighs a shot into a melee by."""
+    stray = STRAY_ROLL / 6
+    if miss_reroll(bs, twin_linked) is None:
+        return stray
+    missed = max(0, ballistic_target(bs)[0] - 1 - STRAY_ROLL) / 6
+    return stray + missed * stray
+
+
 def _hit_counts(rolls: tuple[int, ...], needed: int, stray: int) -> tuple[int, int]:
     """(hits, strays) among ``rolls``: a stray is ``stray`` or less, a hit ``needed`` or more.
     Lists counted, not generators summed, and no pass for strays where none can be (every
