@@ -24,6 +24,7 @@ from hammerlab.editions.waffle.events import (
     ShotsFired,
     StrayShots,
     WeaponLeftUnfired,
+    WeaponNotFired,
 )
 from hammerlab.editions.waffle.firing_modes import is_grenade, may_fire, spend, throwers
 from hammerlab.editions.waffle.flyers import snap_against
@@ -397,9 +398,20 @@ def _fired_profile(shooter: Model, weapon: Weapon, orders: FireOrders) -> Weapon
 
 
 def _why_not(battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders: FireOrders) -> str:
-    """Why no model of ``unit`` fires ``weapon_name``, for the log."""
+    """Why no model of ``unit`` fires ``weapon_name``, for a person."""
+    return _not_fired(battle, unit, target, weapon_name, orders).detail
+
+
+def _not_fired(
+    battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders: FireOrders
+) -> WeaponNotFired:
+    """Why no model of ``unit`` fires ``weapon_name`` at ``target``, as the log's event:
+    it cannot fire Snap Shots (:func:`no_snap_shots`), else no model can fire it there."""
     snap = no_snap_shots(battle, unit, target, weapon_name, orders)
-    return snap or f"no model can fire {weapon_name} at {target.label}"
+    if snap is not None:
+        return WeaponNotFired(unit.label, weapon_name, target.label, "no_snap_shots", snap)
+    why = f"no model can fire {weapon_name} at {target.label}"
+    return WeaponNotFired(unit.label, weapon_name, target.label, "no_model_can_fire", why)
 
 
 def no_snap_shots(
@@ -762,16 +774,15 @@ def fire_weapon(
     )
     weapon = models[0].weapon(weapon_name) if models else None
     if weapon is None:
-        battle.say(
-            "shooting", f"{unit.label}: {_why_not(battle, unit, target, weapon_name, orders)}"
-        )
+        battle.emit(_not_fired(battle, unit, target, weapon_name, orders))
         return result
     profile = weapon_of(weapon)
     snap = fires_snap(battle, unit, profile, orders, target)
     for veto in battle.hooks.get(WEAPON_WOULD_FIRE):
         why = veto(battle, unit, profile, snap, orders)
         if why is not None:
-            battle.say("shooting", f"{unit.label}: {weapon_name} {why}")
+            detail = f"{weapon_name} {why}"
+            battle.emit(WeaponNotFired(unit.label, weapon_name, target.label, "vetoed", detail))
             return result
     result.fired = True
     watched = [
