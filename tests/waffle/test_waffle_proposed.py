@@ -24,7 +24,6 @@ from conftest import (
     last,
     make_battle,
     make_unit,
-    messages,
     of_kind,
     profile,
     shooting_phase,
@@ -404,7 +403,9 @@ def test_seed000_suppressive_fire_heavy_weapon_after_moving_snap_shots_cannot_su
     )
     shooting_phase(battle, A)
     assert [e.weapon for e in of_kind(battle, "shots")] == ["Boltgun"]
-    assert any("cannot be used as Suppressive Fire" in m for m in messages(battle))
+    [unfired] = of_kind(battle, "not-fired")
+    assert (unfired.weapon, unfired.reason) == ("Heavy bolter", "vetoed")
+    assert "cannot be used as Suppressive Fire" in unfired.detail
     assert all_dice_used(battle)
 
 

@@ -331,7 +331,9 @@ def test_seed000_step3_range_is_measured_to_a_visible_model_of_the_target() -> N
     result = fire_weapon(battle, shooter, target, "Boltgun", FireOrders())
     assert not result.fired
     assert of_kind(battle, "shots") == []
-    assert any("no model can fire" in m for m in messages(battle))
+    assert [(e.weapon, e.reason) for e in of_kind(battle, "not-fired")] == [
+        ("Boltgun", "no_model_can_fire")
+    ]
 
 
 def test_seed000_step3_all_models_with_the_same_weapon_name_fire() -> None:
@@ -529,7 +531,7 @@ def test_seed000_step6_wounds_only_go_to_models_in_sight_rest_are_lost() -> None
     fire_weapon(battle, shooter, target, "Heavy bolter", FireOrders())
     assert [e.model for e in of_kind(battle, "casualty")] == ["b.1"]
     assert alive_ids(target) == ["b.2"]
-    assert any("lost" in m for m in messages(battle))
+    assert any(m == "remaining wounds on B [b] are lost: none in sight" for m in messages(battle))
     assert all_dice_used(battle)
 
 

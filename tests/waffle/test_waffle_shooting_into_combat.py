@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -64,7 +65,7 @@ from conftest import (
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.base import apply_rules
 from hammerlab.editions.waffle.ai import WaffleAI, target_value
-from hammerlab.editions.waffle.attacks import firing_models
+from hammerlab.editions.waffle.attacks import firing_models, stray_chance
 from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.markers import aim_points
 from hammerlab.editions.waffle.morale import go_to_ground, morale_check, pinning_test
@@ -605,6 +606,46 @@ def test_seed001_ai_shoots_into_a_melee_only_for_4_to_1_expected_casualties(
     assert target_value(battle, unit, target) == -1.0  # option off: never
     apply_rules(battle, get_ruleset("waffle"), INTO)
     assert target_value(battle, unit, target) == pytest.approx(expected)
+
+
+def _strays_by_the_seed(needed: int, rerolled: bool) -> Fraction:
+    """Seed 001's strays counted over every pair of dice, written from the seed alone:
+    a first die of 1 or 2 strays; a die from 3 up to the score needed less one misses,
+    and where misses are re-rolled its re-roll strays on a 1 or 2."""
+    strays = Fraction(0)
+    for first in range(1, 7):
+        for again in range(1, 7):
+            if first <= 2 or (rerolled and 2 < first < needed and again <= 2):
+                strays += Fraction(1, 36)
+    return strays
+
+
+@pytest.mark.parametrize(
+    ("bs", "needed"), [(1, 6), (2, 5), (3, 4), (4, 3), (5, 2), (6, 2), (10, 2)]
+)
+@pytest.mark.parametrize("twin", [False, True])
+def test_seed001_a_die_strays_as_the_seed_counts_a_re_rolled_miss(
+    bs: int, needed: int, twin: bool
+) -> None:
+    # The BS chart's score needed (6th/7th edition: BS 1 6+ ... BS 5 and up 2+); every
+    # miss is re-rolled when Twin-linked, and from BS 6 (whose misses are 1s: strays).
+    assert stray_chance(bs, twin) == pytest.approx(
+        float(_strays_by_the_seed(needed, twin or bs >= 6))
+    )
+
+
+def test_seed001_the_ai_weighs_a_twin_linked_unit_s_strays_by_its_re_rolls() -> None:
+    # As the Space Marine case above, the Squad's boltguns Twin-linked. Snap BS2 hits on
+    # 5+, a miss re-rolled: 1/3 + 2/3 x 1/3 = 5/9; gain 3 x 5/9 x 1/2 (4+) = 5/6. A die
+    # strays on 1-2, or on a 3-4 re-rolled to 1-2: 1/3 + 2/6 x 1/3 = 4/9; the friend
+    # (T4 3+, 5+ cover) loses 3 x 4/9 x 1/2 x 1/3 x 2/3 = 4/27 (read as 1/3 of a die, the
+    # old count, it was 5/27). 5/6 >= 4 x 4/27, so the melee is worth 5/6 - 4/27 = 37/54.
+    gun = weapon("Twin boltgun", "24", "4", "5", "Rapid Fire, Twin-linked")
+    friends = squad("c", A, profile("Space Marine"), [], [(31, 31)], name="Friends")
+    battle = melee(squad("a", A, MARINE, [gun], SQUAD, name="Squad"), orks(), friends)
+    apply_rules(battle, get_ruleset("waffle"), INTO)
+    unit, target = battle.unit("a"), battle.unit("b")
+    assert target_value(battle, unit, target) == pytest.approx(37 / 54)
 
 
 def test_seed001_ai_prefers_a_free_target_and_sends_strays_to_its_toughest_unit() -> None:

@@ -130,7 +130,9 @@ def test_seed000_snap_shots_template_blast_ordnance_cannot_snap_fire(
 ) -> None:
     battle, result, target = fire([(30, 22)], gun, [(30, 30)], [], moved=moved, orders=orders)
     assert not result.fired
-    assert any("cannot be fired as Snap Shots" in m for m in messages(battle))
+    assert [(e.weapon, e.reason) for e in of_kind(battle, "not-fired")] == [
+        (gun.name, "no_snap_shots")
+    ]
     assert of_kind(battle, "shots") == [] and of_kind(battle, "marker") == []
     assert battle.log.of_kind("dice") == []
     assert len(target.alive_models) == 1
@@ -185,7 +187,9 @@ def test_seed000_rapid_fire_half_range_is_measured_to_visible_models_only() -> N
 def test_seed000_rapid_fire_beyond_full_range_does_not_fire() -> None:
     battle, result, _ = fire([(30, 4)], BOLTGUN, [(30, 30)], [])  # 25" > 24"
     assert not result.fired
-    assert any("no model can fire" in m for m in messages(battle))
+    assert [(e.weapon, e.reason) for e in of_kind(battle, "not-fired")] == [
+        ("Boltgun", "no_model_can_fire")
+    ]
 
 
 SALVO = weapon("Heavy stubber pair", "24", "4", "6", "Salvo 2/4")

@@ -101,6 +101,7 @@ from hammerlab.editions.waffle.attacks import (
     melee_stray_units,
     ranged_weapons,
     shot_bs,
+    stray_chance,
 )
 from hammerlab.editions.waffle.challenges import Fighter, champions, fighter, may_refuse
 from hammerlab.editions.waffle.charge import (
@@ -213,8 +214,6 @@ from hammerlab.engine.units import Model, Unit
 
 MELEE_RISK_RATIO = 4.0
 """Expected enemy casualties wanted per expected friendly one to shoot into a melee."""
-STRAY_CHANCE = 1 / 3
-"""Seed 001: a To Hit roll of 1 or 2 into a melee hits another unit of the combat."""
 
 
 def target_value(
@@ -242,20 +241,30 @@ def target_value(
 
 def stray_risk(battle: Battle, unit: Unit, enemy: Unit, orders: FireOrders) -> float:
     """What ``unit``'s own side loses (casualties times :func:`victory_worth.model_worth`)
-    from its rolls of 1-2 into ``enemy``'s melee.
+    from its rolls that stray into ``enemy``'s melee.
 
     The shooter sends them to its engaged unit that would lose least. A Snap Shot hits
-    with chance ``p`` (the BS :func:`attacks.shot_bs` gives the unit's most
-    common model); a stray happens with chance 1/3, so the friendly casualties
-    are those of snap-shooting that unit scaled by (1/3)/``p``. Strays hitting
-    another player's unit cost nothing.
+    with chance ``p`` (:func:`estimate.p_hit` at the BS :func:`attacks.shot_bs` gives the
+    unit's most common model) and strays with chance ``s`` (:func:`attacks.stray_chance`,
+    the rule's own count: a Twin-linked miss re-rolled may stray too), so the friendly
+    casualties are those of snap-shooting that unit scaled by ``s``/``p``. Both are
+    read Twin-linked where every ranged weapon the unit carries is (the estimate of the
+    volley counts each weapon's own re-rolls; a unit mixing them is weighed as if none
+    were). Strays hitting another player's unit cost nothing.
     """
     friends = [u for u in melee_stray_units(battle, unit, enemy) if u.player == unit.player]
     if not friends or unit.destroyed:
         return 0.0
     typical = typical_profile(unit)
     model = next(m for m in unit.alive_models if m.profile is typical)
-    scale = STRAY_CHANCE / p_hit(shot_bs(battle, model, True))
+    bs = shot_bs(battle, model, True)
+    twin = all(
+        weapon_of(weapon).has_rule("Twin-linked")
+        for m in unit.alive_models
+        for weapon in m.weapons
+        if weapon_of(weapon).is_ranged
+    )
+    scale = stray_chance(bs, twin) / p_hit(bs, twin)
     return scale * min(
         expected_attack(battle, unit, f, orders) * model_worth(battle, f) for f in friends
     )

@@ -24,6 +24,7 @@ from hammerlab.editions.waffle.events import (
     ShotsFired,
     StrayShots,
     WeaponLeftUnfired,
+    WeaponNotFired,
 )
 from hammerlab.editions.waffle.firing_modes import is_grenade, may_fire, spend, throwers
 from hammerlab.editions.waffle.flyers import snap_against
@@ -397,9 +398,20 @@ def _fired_profile(shooter: Model, weapon: Weapon, orders: FireOrders) -> Weapon
 
 
 def _why_not(battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders: FireOrders) -> str:
-    """Why no model of ``unit`` fires ``weapon_name``, for the log."""
+    """Why no model of ``unit`` fires ``weapon_name``, for a person."""
+    return _not_fired(battle, unit, target, weapon_name, orders).detail
+
+
+def _not_fired(
+    battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders: FireOrders
+) -> WeaponNotFired:
+    """Why no model of ``unit`` fires ``weapon_name`` at ``target``, as the log's event:
+    it cannot fire Snap Shots (:func:`no_snap_shots`), else no model can fire it there."""
     snap = no_snap_shots(battle, unit, target, weapon_name, orders)
-    return snap or f"no model can fire {weapon_name} at {target.label}"
+    if snap is not None:
+        return WeaponNotFired(unit.label, weapon_name, target.label, "no_snap_shots", snap)
+    why = f"no model can fire {weapon_name} at {target.label}"
+    return WeaponNotFired(unit.label, weapon_name, target.label, "no_model_can_fire", why)
 
 
 def no_snap_shots(
@@ -762,16 +774,15 @@ def fire_weapon(
     )
     weapon = models[0].weapon(weapon_name) if models else None
     if weapon is None:
-        battle.say(
-            "shooting", f"{unit.label}: {_why_not(battle, unit, target, weapon_name, orders)}"
-        )
+        battle.emit(_not_fired(battle, unit, target, weapon_name, orders))
         return result
     profile = weapon_of(weapon)
     snap = fires_snap(battle, unit, profile, orders, target)
     for veto in battle.hooks.get(WEAPON_WOULD_FIRE):
         why = veto(battle, unit, profile, snap, orders)
         if why is not None:
-            battle.say("shooting", f"{unit.label}: {weapon_name} {why}")
+            detail = f"{weapon_name} {why}"
+            battle.emit(WeaponNotFired(unit.label, weapon_name, target.label, "vetoed", detail))
             return result
     result.fired = True
     watched = [
@@ -960,6 +971,21 @@ def roll_to_hit(
         ones = (ones if stray else 0) + rerolls.count(1)
         sixes += rerolls.count(6)
     return HitRolls(hits, strays, ones, sixes)
+
+
+def stray_chance(bs: int, twin_linked: bool) -> float:
+    """Chance one die to hit fired with ``bs`` into a melee strays (seed 001, Proposed
+    Rule: "any rolls of 1 or 2, even if they would normally be hits, hit one of your
+    engaged units instead!"), as :func:`roll_to_hit` rolls it: a die showing
+    :data:`STRAY_ROLL` or less strays; a miss above it is re-rolled where every miss is
+    (:func:`tables.miss_reroll`: BS 6+ or Twin-linked) and strays if the re-roll shows
+    :data:`STRAY_ROLL` or less. Preferred Enemy's re-rolled 1s add nothing: into a melee
+    a 1 strays and is never re-rolled. What the AI weighs a shot into a melee by."""
+    stray = STRAY_ROLL / 6
+    if miss_reroll(bs, twin_linked) is None:
+        return stray
+    missed = max(0, ballistic_target(bs)[0] - 1 - STRAY_ROLL) / 6
+    return stray + missed * stray
 
 
 def _hit_counts(rolls: tuple[int, ...], needed: int, stray: int) -> tuple[int, int]:

@@ -61,6 +61,26 @@ class WeaponLeftUnfired(Event):
 
 
 @dataclass(frozen=True)
+class WeaponNotFired(Event):
+    """A weapon chosen to fire at the target does not fire at all, and why: no model of
+    the unit may fire it there (``reason`` ``"no_model_can_fire"``, seed 000, step 3), it
+    would fire Snap Shots and cannot (``"no_snap_shots"``: a Blast, a Template, Ordnance;
+    seed 000), or a rule forbids it (``"vetoed"``: the weapon-would-fire point, e.g.
+    Suppressive Fire's Snap Shots). ``detail`` is the reason in a person's words."""
+
+    kind: ClassVar[str] = "not-fired"
+    unit: str
+    weapon: str
+    target: str
+    reason: str
+    detail: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.unit}: {self.detail}"
+
+
+@dataclass(frozen=True)
 class MarkerPlaced(Event):
     """A blast marker or template came to rest, hitting these units."""
 
