@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 from pathlib import Path
 
@@ -119,3 +120,22 @@ def test_a_stored_scenario_says_what_decides_a_win_and_core11_has_no_sudden_deat
     assert (stored.victory, stored.victory_text) == ("kill_points", KILL_POINTS)
     unreadable = stored_file("c.toml", "x", "h", {"plan": "nonsense"})
     assert (unreadable.victory, unreadable.victory_text) == (None, None)
+
+
+def test_the_lab_s_and_the_sweep_s_pages_say_what_decides_a_win(tmp_path: Path) -> None:
+    # The pages say what their text says (the same words as the tests above), as
+    # escaped HTML: the lab's above its Winner table, the sweep's under each file's heading.
+    page = tmp_path / "lab.html"
+    lab = ["lab", str(EXAMPLES / "lab_final_shot_lone_lascannon.toml"), "--rule", "final_shot"]
+    code, _, err = run(*lab, "--runs", "2", "--report", str(page))
+    assert code == 0, err
+    text = page.read_text(encoding="utf-8")
+    said = text.index(f"<p><b>Winner:</b> {html.escape(f'{KILL_POINTS}; {SUDDEN_DEATH}')}</p>")
+    assert text.index("<th>Winner</th>") > said
+    page = tmp_path / "sweep.html"
+    sweep = ["sweep", str(EXAMPLES / "lab_suppressive_fire_horde.toml")]
+    sweep += ["--vary", "suppressive_fire=off", "--runs", "2"]
+    code, _, err = run(*sweep, "--report", str(page))
+    assert code == 0, err
+    text = page.read_text(encoding="utf-8")
+    assert f"<p><b>Winner:</b> {html.escape(f'{MODELS}; {SUDDEN_DEATH}')}</p>" in text

@@ -108,6 +108,12 @@ def _rate(e: Estimate) -> str:
     return interval(e, percent=True, page=True)
 
 
+def _winner(victory_text: str | None) -> str:
+    """What decides who wins (the text's and JSON's ``victory_text``) as a paragraph, or
+    nothing where it is not known: what the page's win rates count."""
+    return f"<p><b>Winner:</b> {html.escape(victory_text)}</p>" if victory_text else ""
+
+
 def _note(note: str | None) -> str:
     """``note`` (:func:`~hammerlab.analysis.stats.alike_note` or
     :func:`~hammerlab.analysis.stats.rounding_note`) as a paragraph, or nothing."""
@@ -162,6 +168,7 @@ def sweep_report(
             f"<h2>{html.escape(scenario.source)}: {html.escape(scenario.name)} "
             f"<small>({scenario.scenario_hash})</small></h2>",
             f"<p><b>Its rules</b> (<code>[rules]</code>): {html.escape(scenario.rules_text)}</p>",
+            _winner(scenario.victory_text),
             _notes(scenario.warnings),
             _svg(points),
             *(_table(r) for r in points),
@@ -209,6 +216,7 @@ def lab_report_html(report: LabReport) -> str:
             "<th>Mean models left: baseline</th><th>Mean models left: variant</th>"
             "<th>Difference [95% CI]</th><th>P(destroyed)</th></tr>"
             f"{rows}</table>",
+            _winner(report.victory_text),
             "<table><tr><th>Winner</th><th>Baseline [95% CI]</th><th>Variant [95% CI]</th>"
             f"<th>Difference [95% CI]</th></tr>{wins}</table>",
             _note(report.alike_note),
