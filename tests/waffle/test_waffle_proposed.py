@@ -403,7 +403,7 @@ def test_seed000_suppressive_fire_heavy_weapon_after_moving_snap_shots_cannot_su
     )
     shooting_phase(battle, A)
     assert [e.weapon for e in of_kind(battle, "shots")] == ["Boltgun"]
-    [unfired] = of_kind(battle, "not-fired")
+    [unfired] = of_kind(battle, "not_fired")
     assert (unfired.weapon, unfired.reason) == ("Heavy bolter", "vetoed")
     assert "cannot be used as Suppressive Fire" in unfired.detail
     assert all_dice_used(battle)

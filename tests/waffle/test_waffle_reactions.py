@@ -30,7 +30,6 @@ from conftest import (
     controller,
     last,
     make_battle,
-    messages,
     model,
     of_kind,
     shooting_phase,
@@ -331,7 +330,9 @@ def test_seed000_fearless_unit_diving_for_cover_does_not_go_to_ground() -> None:
     assert [e.purpose for e in of_kind(battle, "dice")][-1].startswith("run distance")
     assert not st(battle, zealots).gone_to_ground
     # the log says so, as it says a unit that does go to ground
-    assert messages(battle)[-1] == (
+    [refused] = of_kind(battle, "go_to_ground_refused")
+    assert (refused.unit, refused.reaction) == ("Zealots [b]", "Dive for Cover")
+    assert refused.text == (
         "Zealots [b] does not go to ground (Dive for Cover): Fearless units cannot Go to Ground"
     )
     assert all_dice_used(battle)

@@ -28,7 +28,6 @@ from conftest import (
     last,
     make_battle,
     make_unit,
-    messages,
     model,
     of_kind,
     profile,
@@ -331,7 +330,7 @@ def test_seed000_step3_range_is_measured_to_a_visible_model_of_the_target() -> N
     result = fire_weapon(battle, shooter, target, "Boltgun", FireOrders())
     assert not result.fired
     assert of_kind(battle, "shots") == []
-    assert [(e.weapon, e.reason) for e in of_kind(battle, "not-fired")] == [
+    assert [(e.weapon, e.reason) for e in of_kind(battle, "not_fired")] == [
         ("Boltgun", "no_model_can_fire")
     ]
 
@@ -531,7 +530,9 @@ def test_seed000_step6_wounds_only_go_to_models_in_sight_rest_are_lost() -> None
     fire_weapon(battle, shooter, target, "Heavy bolter", FireOrders())
     assert [e.model for e in of_kind(battle, "casualty")] == ["b.1"]
     assert alive_ids(target) == ["b.2"]
-    assert any(m == "remaining wounds on B [b] are lost: none in sight" for m in messages(battle))
+    assert [(e.unit, e.reason) for e in of_kind(battle, "remaining_wounds_lost")] == [
+        ("B [b]", "none_in_sight")
+    ]
     assert all_dice_used(battle)
 
 

@@ -54,7 +54,6 @@ from conftest import (
     dice_purposes,
     last,
     make_battle,
-    messages,
     of_kind,
     profile,
     shooting_phase,
@@ -281,7 +280,7 @@ def test_seed001_shooting_into_a_melee_is_snap_shots_only() -> None:
     assert (shots.snap, shots.needed, shots.shots, shots.hits) == (True, "5+", 3, 1)
     assert of_kind(battle, "stray_shots") == []
     assert "to hit (Boltgun, 5+, 1-2 stray)" in dice_purposes(battle)
-    assert any("shoots into the melee" in m for m in messages(battle))
+    assert [e.target for e in of_kind(battle, "shoots_into_melee")] == ["Orks [b]"]
     assert all_dice_used(battle)
 
 

@@ -31,7 +31,6 @@ from conftest import (
     last,
     make_battle,
     make_unit,
-    messages,
     of_kind,
     profile,
     shooting_phase,
@@ -130,7 +129,7 @@ def test_seed000_snap_shots_template_blast_ordnance_cannot_snap_fire(
 ) -> None:
     battle, result, target = fire([(30, 22)], gun, [(30, 30)], [], moved=moved, orders=orders)
     assert not result.fired
-    assert [(e.weapon, e.reason) for e in of_kind(battle, "not-fired")] == [
+    assert [(e.weapon, e.reason) for e in of_kind(battle, "not_fired")] == [
         (gun.name, "no_snap_shots")
     ]
     assert of_kind(battle, "shots") == [] and of_kind(battle, "marker") == []
@@ -187,7 +186,7 @@ def test_seed000_rapid_fire_half_range_is_measured_to_visible_models_only() -> N
 def test_seed000_rapid_fire_beyond_full_range_does_not_fire() -> None:
     battle, result, _ = fire([(30, 4)], BOLTGUN, [(30, 30)], [])  # 25" > 24"
     assert not result.fired
-    assert [(e.weapon, e.reason) for e in of_kind(battle, "not-fired")] == [
+    assert [(e.weapon, e.reason) for e in of_kind(battle, "not_fired")] == [
         ("Boltgun", "no_model_can_fire")
     ]
 
@@ -730,11 +729,8 @@ def test_a_barrage_marker_that_would_touch_the_first_only_over_a_melee_is_not_pl
     result = fire_weapon(battle, shooter, target, "Mortar", FireOrders())
     markers = of_kind(battle, "marker")
     assert [(m.centre, m.hits) for m in markers] == [(pytest.approx((30, 38)), {})]
-    said = (
-        "Mortars [a]: the next blast marker of Mortar's barrage cannot be placed touching "
-        "the first without covering a unit locked in combat"
-    )
-    assert said in messages(battle)
+    [unplaced] = of_kind(battle, "barrage_marker_unplaced")
+    assert (unplaced.unit, unplaced.weapon) == ("Mortars [a]", "Mortar")
     assert result.hits["b"] == 0
     assert all_dice_used(battle)
 

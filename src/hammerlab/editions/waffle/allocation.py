@@ -8,7 +8,12 @@ from dataclasses import dataclass
 from hammerlab.editions.waffle.challenges import ExcessWoundsCounted
 from hammerlab.editions.waffle.characteristics import armour_save, invulnerable_save
 from hammerlab.editions.waffle.concussive import concuss
-from hammerlab.editions.waffle.events import NoSave, SaveTaken, WaffleWoundsLost
+from hammerlab.editions.waffle.events import (
+    NoSave,
+    RemainingWoundsLost,
+    SaveTaken,
+    WaffleWoundsLost,
+)
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import (
     WOUNDS_LEFT,
@@ -107,8 +112,8 @@ def allocate_wounds(
             result.unsaved[victim.id] += excess_wounds(battle, victim, only, rest, profile)
             return
         if not pool:
-            why = "none in sight" if alive and only is None else "no model left to take them"
-            battle.say("allocation", f"remaining wounds on {victim.label} are lost: {why}")
+            why = "none_in_sight" if alive and only is None else "no_model_left"
+            battle.emit(RemainingWoundsLost(victim.label, why))
             return
         if not ranking:
             ranked = closest(wounds_from(origin, closest_to or firers), victim.models)

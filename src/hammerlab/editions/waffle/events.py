@@ -68,7 +68,7 @@ class WeaponNotFired(Event):
     seed 000), or a rule forbids it (``"vetoed"``: the weapon-would-fire point, e.g.
     Suppressive Fire's Snap Shots). ``detail`` is the reason in a person's words."""
 
-    kind: ClassVar[str] = "not-fired"
+    kind: ClassVar[str] = "not_fired"
     unit: str
     weapon: str
     target: str
@@ -78,6 +78,56 @@ class WeaponNotFired(Event):
     @property
     def text(self) -> str:
         return f"{self.unit}: {self.detail}"
+
+
+@dataclass(frozen=True)
+class BarrageMarkerUnplaced(Event):
+    """A later blast marker of a barrage cannot be placed touching the first without
+    covering a unit locked in combat (interpretation 20): it is not fired."""
+
+    kind: ClassVar[str] = "barrage_marker_unplaced"
+    unit: str
+    weapon: str
+
+    @property
+    def text(self) -> str:
+        return (
+            f"{self.unit}: the next blast marker of {self.weapon}'s barrage cannot be placed "
+            "touching the first without covering a unit locked in combat"
+        )
+
+
+@dataclass(frozen=True)
+class ShootsIntoMelee(Event):
+    """A unit shoots at an enemy unit locked in combat (seed 001, Proposed Rule): Snap
+    Shots, and its rolls of 1-2 hit another unit of the combat."""
+
+    kind: ClassVar[str] = "shoots_into_melee"
+    unit: str
+    target: str
+
+    @property
+    def text(self) -> str:
+        return (
+            f"{self.unit} shoots into the melee at {self.target}: Snap Shots; "
+            "rolls of 1-2 hit another unit of the combat"
+        )
+
+
+@dataclass(frozen=True)
+class RemainingWoundsLost(Event):
+    """The wounds of a volley left over once no model of the target may take them are
+    lost (seed 000, step 6): ``reason`` ``"none_in_sight"`` (its models alive are all out
+    of every firer's sight) or ``"no_model_left"``."""
+
+    kind: ClassVar[str] = "remaining_wounds_lost"
+    unit: str
+    reason: str
+
+    @property
+    def text(self) -> str:
+        why = "none in sight" if self.reason == "none_in_sight" else "no model left to take them"
+        return f"remaining wounds on {self.unit} are lost: {why}"
 
 
 @dataclass(frozen=True)
@@ -240,6 +290,21 @@ class ReactionDeclared(Event):
     @property
     def text(self) -> str:
         return f"{self.unit} reacts to {self.against}: {self.reaction}"
+
+
+@dataclass(frozen=True)
+class GoToGroundRefused(Event):
+    """A unit that would Go to Ground by a reaction does not (``reason``: a Fearless
+    unit cannot Go to Ground)."""
+
+    kind: ClassVar[str] = "go_to_ground_refused"
+    unit: str
+    reaction: str
+    reason: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.unit} does not go to ground ({self.reaction}): {self.reason}"
 
 
 @dataclass(frozen=True)

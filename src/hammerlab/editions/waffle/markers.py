@@ -13,6 +13,7 @@ from shapely.geometry.base import BaseGeometry
 from hammerlab.editions.waffle.characteristics import ballistic_skill
 from hammerlab.editions.waffle.choice_details import terrain_text
 from hammerlab.editions.waffle.events import (
+    BarrageMarkerUnplaced,
     MarkerPlaced,
 )
 from hammerlab.editions.waffle.orders import Hit
@@ -446,11 +447,7 @@ def blast_hits(
         for _ in range(profile.shots):
             points = aim_points(battle, unit, model, target, profile, first=first)
             if not points:  # a later marker of a barrage (firing_models fires none without)
-                battle.say(
-                    "shooting",
-                    f"{unit.label}: the next blast marker of {profile.name}'s barrage cannot "
-                    "be placed touching the first without covering a unit locked in combat",
-                )
+                battle.emit(BarrageMarkerUnplaced(unit.label, profile.name))
                 continue
             aim = _aim(battle, unit, target, model, profile, points, first)
             bs = ballistic_skill(battle, model) if model_sees(battle, model, aim) else 0

@@ -25,7 +25,7 @@ from hammerlab.editions.waffle.attacks import (
 )
 from hammerlab.editions.waffle.charge import charge_distance
 from hammerlab.editions.waffle.combat import refresh_locks
-from hammerlab.editions.waffle.events import ReactionDeclared
+from hammerlab.editions.waffle.events import ReactionDeclared, ShootsIntoMelee
 from hammerlab.editions.waffle.morale import (
     phase_casualty_checks,
     pinning_test,
@@ -305,11 +305,7 @@ def unit_shooting_action(battle: Battle, unit: Unit) -> None:
         return
     orders = orders_against(battle, target, action.orders())
     if orders.into_melee:
-        battle.say(
-            "shooting",
-            f"{unit.label} shoots into the melee at {target.label}: Snap Shots; "
-            "rolls of 1-2 hit another unit of the combat",
-        )
+        battle.emit(ShootsIntoMelee(unit.label, target.label))
     result = shooting_attack(battle, unit, target, orders)
     st(battle, unit).shot_target = target.id
     after_shooting(battle, unit, target, result, orders)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hammerlab.editions.waffle.attacks import firing_models
-from hammerlab.editions.waffle.events import ReactionDeclared
+from hammerlab.editions.waffle.events import GoToGroundRefused, ReactionDeclared
 from hammerlab.editions.waffle.morale import go_to_ground, pinning_test
 from hammerlab.editions.waffle.movement import fall_back, run
 from hammerlab.editions.waffle.orders import FireOrders
@@ -117,8 +117,7 @@ class DiveForCover:
             battle.say("reaction", f"{unit.label} cannot Run: it dives for cover where it stands")
         if unit.has_rule("Fearless"):
             why = "Fearless units cannot Go to Ground"
-            said = f"{unit.label} does not go to ground (Dive for Cover): {why}"
-            battle.say("go-to-ground", said)
+            battle.emit(GoToGroundRefused(unit.label, "Dive for Cover", why))
         else:
             go_to_ground(battle, unit, "Dive for Cover")
 
