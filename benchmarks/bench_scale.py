@@ -37,7 +37,9 @@ from distributed import LocalCluster
 
 from hammerlab.analysis.lab import play_once
 from hammerlab.analysis.runners import DaskRunner, Runner
-from hammerlab.analysis.sweep import PointResult, cases, parse_axes, sweep
+from hammerlab.analysis.sweep import sweep
+from hammerlab.analysis.sweep_grid import cases, parse_axes
+from hammerlab.analysis.sweep_results import PointResult
 from hammerlab.editions.waffle.ai import ANSWERS
 from hammerlab.engine.transpositions import forget_all
 from hammerlab.io.scenario import load_scenario

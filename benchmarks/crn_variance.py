@@ -22,7 +22,8 @@ from statistics import fmean, pstdev
 
 from hammerlab.analysis.lab import Outcome, arm_point, arms
 from hammerlab.analysis.runners import Runner
-from hammerlab.analysis.sweep import case_at, play_seeds
+from hammerlab.analysis.sweep import play_seeds
+from hammerlab.analysis.sweep_grid import case_at
 from hammerlab.io.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -23,7 +23,8 @@ from hammerlab.analysis.battles import PreparedBattle, prepare
 from hammerlab.analysis.lab import Outcome
 from hammerlab.analysis.runners import Runner
 from hammerlab.analysis.store import ResultStore, summaries
-from hammerlab.analysis.sweep import case_at, summarize
+from hammerlab.analysis.sweep_grid import case_at
+from hammerlab.analysis.sweep_results import summarize
 from hammerlab.cli.app import app
 from hammerlab.editions.base import play
 from hammerlab.editions.core11.events import BattleShockRolled

@@ -19,7 +19,8 @@ import pytest
 from hammerlab.analysis.battles import prepare
 from hammerlab.analysis.game import Game
 from hammerlab.analysis.runners import Runner
-from hammerlab.analysis.sweep import cases, parse_axes, sweep
+from hammerlab.analysis.sweep import sweep
+from hammerlab.analysis.sweep_grid import cases, parse_axes
 from hammerlab.editions.base import play
 from hammerlab.engine.dice import Dice, DiceModeError, KeyedDice, dice_for
 from hammerlab.io.scenario import load_scenario

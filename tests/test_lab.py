@@ -22,7 +22,7 @@ from hammerlab.analysis.lab import (
 from hammerlab.analysis.runners import Batch, Done, Runner
 from hammerlab.analysis.stats import mean_interval
 from hammerlab.analysis.store import ResultStore
-from hammerlab.analysis.sweep import SweepError
+from hammerlab.analysis.sweep_grid import SweepError
 from hammerlab.cli.app import app
 from hammerlab.io.scenario import load_scenario
 

@@ -3,7 +3,7 @@
 The commands are read from the README's indented code blocks (``hammerlab sweep``
 and ``hammerlab lab``, with ``\\`` continuations). For each, the scenarios are
 loaded and the variant is built the way the command builds it before playing
-any battle (:func:`hammerlab.analysis.sweep.cases` for ``--vary``,
+any battle (:func:`hammerlab.analysis.sweep_grid.cases` for ``--vary``,
 :func:`hammerlab.analysis.lab.arms` for ``--rule``); the reports it writes are
 in docs/lab. The numbers themselves are not replayed here.
 """
@@ -17,7 +17,7 @@ import pytest
 
 from hammerlab.analysis.lab import arms
 from hammerlab.analysis.stats import wilson_interval
-from hammerlab.analysis.sweep import cases, parse_axes
+from hammerlab.analysis.sweep_grid import cases, parse_axes
 from hammerlab.io.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -18,7 +18,8 @@ from typer.testing import CliRunner, Result
 from dask_kit import local_dask
 from hammerlab.analysis.engine_version import ENGINE_VERSION
 from hammerlab.analysis.runners import Batch, EngineMismatchError, Runner, play_batch
-from hammerlab.analysis.sweep import cases, parse_axes, sweep
+from hammerlab.analysis.sweep import sweep
+from hammerlab.analysis.sweep_grid import cases, parse_axes
 from hammerlab.cli.app import app
 from hammerlab.editions.plugins import PluginFile, load_plugin_file
 from hammerlab.io.scenario import load_scenario

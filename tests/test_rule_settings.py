@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from hammerlab.analysis.battles import prepare
 from hammerlab.analysis.lab import arms, compare, play_once
 from hammerlab.analysis.report import lab_report_html
-from hammerlab.analysis.sweep import cases, parse_axes, switched_on
+from hammerlab.analysis.sweep_grid import cases, parse_axes, switched_on
 from hammerlab.cli.app import app
 from hammerlab.editions import get_ruleset
 from hammerlab.engine.rules import (

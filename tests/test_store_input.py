@@ -29,7 +29,8 @@ from hammerlab.analysis.store import (
     merge,
     query,
 )
-from hammerlab.analysis.sweep import MAX_SEED, cases, parse_axes
+from hammerlab.analysis.sweep import MAX_SEED
+from hammerlab.analysis.sweep_grid import cases, parse_axes
 from hammerlab.cli.app import app
 from hammerlab.errors import HammerlabError
 from hammerlab.io.scenario import load_scenario

@@ -28,7 +28,8 @@ from hammerlab.analysis.lab import Outcome, arms, compare, play_once
 from hammerlab.analysis.report import sweep_report
 from hammerlab.analysis.runners import Batch, Done, Runner
 from hammerlab.analysis.store import ResultStore, StoreError, merge, query, summaries
-from hammerlab.analysis.sweep import (
+from hammerlab.analysis.sweep import sweep
+from hammerlab.analysis.sweep_grid import (
     SweepError,
     UnitInfo,
     alike_points,
@@ -37,14 +38,15 @@ from hammerlab.analysis.sweep import (
     parse_axes,
     parse_vary,
     point_params,
+    scenario_hash,
+    switched_on,
+)
+from hammerlab.analysis.sweep_results import (
     point_rules,
     scenario_files,
-    scenario_hash,
     seed_ranges,
     seeds_text,
     summarize,
-    sweep,
-    switched_on,
 )
 from hammerlab.cli.app import app
 from hammerlab.editions import get_ruleset

@@ -14,7 +14,7 @@ from cli_kit import one_line, run
 from hammerlab.analysis.game import Game
 from hammerlab.analysis.search import start_game
 from hammerlab.analysis.stats import wilson_interval
-from hammerlab.analysis.sweep import SameScenarioError
+from hammerlab.analysis.sweep_grid import SameScenarioError
 from hammerlab.analysis.tournament import (
     Result,
     ScenarioRuleError,

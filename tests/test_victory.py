@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cli_kit import run
-from hammerlab.analysis.sweep import scenario_victory, stored_file
+from hammerlab.analysis.sweep_results import scenario_victory, stored_file
 from hammerlab.editions.turns import victory_lines
 from hammerlab.engine.battle import Battle, Player
 from hammerlab.engine.battlefield import Battlefield

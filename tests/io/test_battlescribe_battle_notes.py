@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from test_battlescribe_wrong_units import body, catalogue, entry, gun
 
-from hammerlab.io.battlescribe import datasheets, import_file
+from hammerlab.io.battlescribe import gear, import_file
 from hammerlab.io.battlescribe.importer import clear_cache
 from hammerlab.io.battlescribe.notes import BattleNote, battle_notes
 
@@ -21,7 +21,7 @@ def test_a_reworded_dropped_weapon_note_is_still_a_battle_warning(
     """'Big Gun' (Strength 11, out of the 1-10 bound) is dropped with a note. Its
     closing words reworded ("dropped." to "left behind."), the note is still one a
     battle repeats, and the only one (the unit's other notes stay out)."""
-    monkeypatch.setattr(datasheets, "DROPPED", "left behind.")
+    monkeypatch.setattr(gear, "DROPPED", "left behind.")
     clear_cache()
     weapons = gun("Big Gun", strength="11", kind="Assault 1") + gun("Shoota")
     sheet = import_file(catalogue(tmp_path, entry("Weird", "unit", body("Weird") + weapons))).find(

@@ -17,7 +17,7 @@ from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Weapon
 from hammerlab.errors import UnknownNameError
 from hammerlab.io.battlescribe import ImportResult, import_file, unit_from_file
-from hammerlab.io.battlescribe.datasheets import named_count
+from hammerlab.io.battlescribe.gear import named_count
 
 BSDATA = Path(__file__).resolve().parents[1] / "data" / "bsdata-7e"
 CATALOGUES = (

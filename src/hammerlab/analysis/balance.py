@@ -42,7 +42,7 @@ from typing import Any
 from hammerlab.analysis.lab import FlagError, Outcome, Progress
 from hammerlab.analysis.runners import Runner, batch_size
 from hammerlab.analysis.stats import Estimate, mean_interval, wilson_interval
-from hammerlab.analysis.sweep import SIZE_KEY, Case, Point, case_at
+from hammerlab.analysis.sweep_grid import SIZE_KEY, Case, Point, case_at
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.plugins import (
     PluginPaths,
@@ -272,7 +272,7 @@ def parse_question(
     naming its flag, a goal no value can reach (:func:`_goal_problem`) included; an
     unknown name, an end out of the parameter's bounds or a size the unit's datasheet
     refuses, a :class:`~hammerlab.engine.rules.RuleSettingError` worded as
-    ``sweep --vary`` words it (the same checks: :func:`~hammerlab.analysis.sweep.case_at`).
+    ``sweep --vary`` words it (the same checks: :func:`~hammerlab.analysis.sweep_grid.case_at`).
     The rules known are the built-in ones and those of ``plugins`` (the files the
     battles will play with), no other file's."""
     key, sep, span = vary.partition("=")

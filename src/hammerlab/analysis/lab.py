@@ -438,7 +438,7 @@ class LabReport:
     source: str = ""
     """The scenario file played (as given)."""
     scenario_hash: str = ""
-    """Its hash (:func:`~hammerlab.analysis.sweep.scenario_hash`), as a sweep names it."""
+    """Its hash (:func:`~hammerlab.analysis.sweep_grid.scenario_hash`), as a sweep names it."""
     file_rules: Settings = field(default_factory=dict)
     """The file's own ``[rules]``, as written: what both arms play unless compared or
     set (a rules writer's review: two copies of one scenario, alike but for their
@@ -638,7 +638,8 @@ def compare(
     played); the stop depends on the outcomes alone, so on the seeds.
     """
     from hammerlab.analysis.runners import Runner
-    from hammerlab.analysis.sweep import case_at, play_seeds, stored_outcomes
+    from hammerlab.analysis.sweep import play_seeds, stored_outcomes
+    from hammerlab.analysis.sweep_grid import case_at
 
     pair = [
         case_at(scenario, source, arm_point(settings), first_seed, ai, dice, plugins)

@@ -82,7 +82,7 @@ from hammerlab.errors import (
     question_bounds,
     similar_names,
 )
-from hammerlab.io.battlescribe.datasheets import why_dropped
+from hammerlab.io.battlescribe.gear import why_dropped
 from hammerlab.io.bounds import MAX_WEAPON_SHOTS, MAX_WOUNDS, shots_problem
 
 SITUATIONS: dict[str, str] = {

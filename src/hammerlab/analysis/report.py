@@ -21,12 +21,12 @@ import matplotlib.pyplot as plt
 from hammerlab.analysis.engine_version import plugins_line
 from hammerlab.analysis.lab import PRECISION_ROUND, LabReport
 from hammerlab.analysis.stats import Estimate, alike_note, interval, rounding_note
-from hammerlab.analysis.sweep import (
+from hammerlab.analysis.sweep_grid import point_label
+from hammerlab.analysis.sweep_results import (
     NOTES_UNKNOWN,
     PointResult,
     ScenarioFile,
     choices_text,
-    point_label,
     seeds_text,
 )
 from hammerlab.editions.plugins import PluginFile
@@ -128,7 +128,7 @@ def _plugins(plugins: Sequence[PluginFile]) -> str:
 
 def _notes(warnings: Sequence[str] | None) -> str:
     """The datasheets' notes (special rules not implemented), as a list (``None``: not
-    known, :attr:`~hammerlab.analysis.sweep.ScenarioFile.warnings`)."""
+    known, :attr:`~hammerlab.analysis.sweep_results.ScenarioFile.warnings`)."""
     if warnings is None:
         return f"<p><b>Not implemented:</b> {NOTES_UNKNOWN}.</p>"
     if not warnings:

@@ -12,7 +12,7 @@ and, for battles, the seed and the engine version:
   many times it was offered and chosen (:mod:`choices`: what the lab reports
   of a rule's use).
 
-The engine version is the case's (:attr:`~hammerlab.analysis.sweep.Case.engine_version`:
+The engine version is the case's (:attr:`~hammerlab.analysis.sweep_grid.Case.engine_version`:
 :data:`~hammerlab.analysis.engine_version.ENGINE_VERSION` and the hash of each
 plug-in file loaded), which changes with any change to the code that plays a
 battle, so a battle is reused only by the code that played it.
@@ -57,11 +57,10 @@ from typing import Any
 import duckdb
 
 from hammerlab.analysis.lab import Outcome
-from hammerlab.analysis.sweep import (
-    Case,
+from hammerlab.analysis.sweep_grid import Case, UnitInfo
+from hammerlab.analysis.sweep_results import (
     PointResult,
     ScenarioFile,
-    UnitInfo,
     point_rules,
     stored_file,
     summarize,
@@ -659,7 +658,7 @@ def summaries(folders: Sequence[Path]) -> list[PointResult]:
     """Every grid point stored in ``folders``, summarized as the sweep reports it
     (each engine version on its own, with every seed stored for it), with how often
     the choices of the rules its keys set were offered and chosen
-    (:func:`~hammerlab.analysis.sweep.point_rules`), as the sweep counted them, and
+    (:func:`~hammerlab.analysis.sweep_results.point_rules`), as the sweep counted them, and
     the path of the scenario file the store recorded (``source``), as the sweep
     names its points.
 
@@ -713,7 +712,7 @@ def empty_stores(folders: Sequence[Path]) -> list[Path]:
 
 def stored_files(folders: Sequence[Path]) -> list[ScenarioFile]:
     """Every scenario file whose battles ``folders`` hold, as ``sweep`` lists the files it
-    plays (:func:`~hammerlab.analysis.sweep.stored_file`): path, name, hash, ``[rules]``
+    plays (:func:`~hammerlab.analysis.sweep_results.stored_file`): path, name, hash, ``[rules]``
     and the special rules not implemented, in the order of :func:`summaries` (by path,
     then name; two versions of one file, by hash)."""
     with open_union(folders) as db, _reading(db, _attached(folders)):

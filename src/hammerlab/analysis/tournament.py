@@ -36,7 +36,7 @@ from typing import Any
 from hammerlab.analysis.game import HOLD, Game
 from hammerlab.analysis.search import PLAYERS, Budget, start_game
 from hammerlab.analysis.stats import wilson_interval
-from hammerlab.analysis.sweep import check_distinct
+from hammerlab.analysis.sweep_grid import check_distinct
 from hammerlab.editions.plugins import (
     PluginFile,
     PluginPaths,
@@ -326,7 +326,7 @@ def tournament(
     (:func:`check_rules`, before any game). No
     scenario, or ``games`` below 1, is a :class:`TournamentError`: it would play
     nothing and rate every player alike. A scenario given twice is refused
-    (:func:`~hammerlab.analysis.sweep.check_distinct`): its games would be the same
+    (:func:`~hammerlab.analysis.sweep_grid.check_distinct`): its games would be the same
     games, counted as others, and narrow every interval; so is a plug-in for none of the
     scenarios' rulesets (:func:`~hammerlab.editions.plugins.check_plugins_fit`)."""
     problem = players_problem(players, list(controllers or {}))

@@ -77,6 +77,57 @@ def run_battle(
     side is the heuristic AI. ``--playouts`` without search is a usage error, as
     ``--side`` is without prompt, search or random: it would change nothing.
     """
+    controller = _checked_flags(controller, scenario, resume, side, playouts, as_json)
+    budget = Budget() if playouts is None else Budget(playouts)
+    if resume is not None:
+        _check_recipe_flags(seed, rule)
+    _check_output_paths(scenario, resume, save, log_json, plugin)
+    stop = None if stop_after is None else stop_after + 1
+    try:
+        if resume is not None:
+            game = _resume_game(resume, controller, side, plugin or [], stop_after, as_json)
+            unlogged: list[str] = []
+        else:
+            assert scenario is not None
+            game, unlogged = _start_game(
+                scenario, seed, rule, plugin, controller, side, save, log_json, stop_after
+            )
+        you = _install_controller(game, controller, side, budget, str(resume or scenario))
+        flags = _resume_flags(game, controller, you, budget)
+        if not as_json:
+            _show_start(game, resume is not None, controller, you, budget, dice, unlogged)
+        _play_or_stop(game, stop, as_json or controller == "prompt", save, log_json, flags)
+    except RuleSettingError as error:
+        raise usage_error("--rule", error) from None
+    except PluginNotNamedError as error:
+        raise usage_error("--plugin", plugins_to_name(error)) from None
+    except HammerlabError as error:
+        raise fail(error) from None
+    except (typer.Exit, typer.Abort):
+        raise  # the player quit (--controller prompt)
+    except OutputClosed:
+        raise  # the reader of standard output went (| head): quietly, as without plug-ins
+    except (Exception, SystemExit) as error:
+        if not (plugin or _recorded_plugins(resume)):
+            raise  # hammerlab's own bug: the whole traceback, for its report
+        # With plug-ins, most often a bug of theirs: one line, then where it failed.
+        line = f"the battle failed: {type(error).__name__}: {error}"
+        raise fail(BattleFailedError(line, traceback.format_exc())) from None
+    _write_outputs(game, save, log_json)
+    _show_result(game, save, as_json)
+
+
+def _checked_flags(
+    controller: str,
+    scenario: Path | None,
+    resume: Path | None,
+    side: str | None,
+    playouts: int | None,
+    as_json: bool,
+) -> str:
+    """The controller ``--controller`` names (:data:`CONTROLLER_ALIASES` resolved), the
+    flags checked against it and each other: a usage error naming the first flag
+    that does not fit."""
     controller = CONTROLLER_ALIASES.get(controller, controller)
     if controller not in CONTROLLERS:
         shown = ", ".join(CONTROLLERS[:-1]) + f" or {CONTROLLERS[-1]}"
@@ -94,80 +145,135 @@ def run_battle(
         raise usage_error(
             "--playouts", "is the search AI's budget; give it with --controller search"
         )
-    budget = Budget() if playouts is None else Budget(playouts)
-    if resume is not None:
-        _check_recipe_flags(seed, rule)
-    # Checked before play, so that a game played by hand is not lost to a mistyped
-    # path at its end. Saving over the game resumed is playing it on: allowed; a log
-    # over it is not.
+    return controller
+
+
+def _check_output_paths(
+    scenario: Path | None,
+    resume: Path | None,
+    save: Path | None,
+    log_json: Path | None,
+    plugin: list[Path] | None,
+) -> None:
+    """Refuse ``--save`` and ``--log-json`` paths over the files the battle reads.
+
+    Checked before play, so that a game played by hand is not lost to a mistyped
+    path at its end. Saving over the game resumed is playing it on: allowed; a log
+    over it is not."""
     reads = [scenario] if scenario is not None else []
     check_outputs({"--save": save, "--log-json": log_json}, reads + list(plugin or []))
     check_outputs({"--log-json": log_json}, [resume] if resume is not None else [])
-    stop = None if stop_after is None else stop_after + 1
+
+
+def _resume_game(
+    resume: Path,
+    controller: str,
+    side: str | None,
+    plugins: list[Path],
+    stop_after: int | None,
+    as_json: bool,
+) -> Game:
+    """The saved game ``resume`` (:func:`_resumed`), ``--stop-after`` checked against
+    the turns it has still to play, and (without ``--json``) a line saying so."""
+    game = _resumed(resume, controller, side, plugins)
+    first = game.ready.plan.turns + 1 if game.finished else game.turn
+    _check_stop_after(stop_after, game.ready.plan.turns, str(resume), first)
+    if not as_json:  # said once the flags are known good: an error comes alone
+        console.print(
+            f"Resuming {game.recipe.scenario.get('name', '')} — "
+            f"{game.ready.ruleset.title}, seed {game.battle.dice.seed}, turn {game.turn}",
+            markup=False,
+        )
+    return game
+
+
+def _start_game(
+    scenario: Path,
+    seed: int | None,
+    rule: list[str] | None,
+    plugin: list[Path] | None,
+    controller: str,
+    side: str | None,
+    save: Path | None,
+    log_json: Path | None,
+    stop_after: int | None,
+) -> tuple[Game, list[str]]:
+    """The battle the scenario file ``scenario`` begins (held before its first turn),
+    and the scenario's notes the log does not hold (:func:`plan_notes`)."""
+    spec = load_scenario(scenario)
+    check_outputs({"--save": save, "--log-json": log_json}, source_files(scenario, spec))
+    _check_stop_after(stop_after, spec.plan.turns, str(scenario))
+    people = _people(controller, side, [p.name for p in spec.players], str(scenario))
+    plugins = load_plugins(plugin)  # Game.start refuses one for another ruleset
+    rules = rule_flags(rule or [])
+    where = str(scenario.resolve())  # recorded: the game resumes from any folder
+    game = Game.start(spec, str(scenario), seed, rules, plugins, people, HOLD, scenario_path=where)
+    return game, plan_notes(spec)
+
+
+def _install_controller(
+    game: Game, controller: str, side: str | None, budget: Budget, where: str
+) -> str:
+    """Make the player ``--side`` names (the first by default) the search AI or the
+    random player where ``--controller`` says so; that player."""
+    players = [p.name for p in game.battle.players]
+    you = _side(side, players, where)
+    if controller == "search":
+        install_search(game, you, budget)
+    if controller == "random":
+        install_random(game, you)
+    return you
+
+
+def _show_start(
+    game: Game,
+    resumed: bool,
+    controller: str,
+    you: str,
+    budget: Budget,
+    dice: bool,
+    unlogged: list[str],
+) -> None:
+    """What is said before the first turn played here (the title of a battle begun
+    here, who plays each side, what the log holds already), and each event as it is
+    logged from then on."""
+    if not resumed:
+        _introduce(game)
+    players = [p.name for p in game.battle.players]
+    console.print(_players_line(players, controller, you, budget), markup=False)
+    _show_prepared(game, resumed, dice, unlogged)
+    game.battle.log.subscribe(lambda event: show_event(console, event, dice))
+
+
+def _play_or_stop(
+    game: Game,
+    stop: int | None,
+    quiet: bool,
+    save: Path | None,
+    log_json: Path | None,
+    flags: list[str],
+) -> None:
+    """Play on (:func:`_play`); stopped by Ctrl-C or the input ending, keep what
+    :func:`_stopped` keeps and exit as it says."""
     try:
-        if resume is not None:
-            game = _resumed(resume, controller, side, plugin or [])
-            unlogged: list[str] = []
-            first = game.ready.plan.turns + 1 if game.finished else game.turn
-            _check_stop_after(stop_after, game.ready.plan.turns, str(resume), first)
-            if not as_json:  # said once the flags are known good: an error comes alone
-                console.print(
-                    f"Resuming {game.recipe.scenario.get('name', '')} — "
-                    f"{game.ready.ruleset.title}, seed {game.battle.dice.seed}, turn {game.turn}",
-                    markup=False,
-                )
-        else:
-            assert scenario is not None
-            spec = load_scenario(scenario)
-            check_outputs({"--save": save, "--log-json": log_json}, source_files(scenario, spec))
-            _check_stop_after(stop_after, spec.plan.turns, str(scenario))
-            people = _people(controller, side, [p.name for p in spec.players], str(scenario))
-            plugins = load_plugins(plugin)  # Game.start refuses one for another ruleset
-            rules = rule_flags(rule or [])
-            where = str(scenario.resolve())  # recorded: the game resumes from any folder
-            game = Game.start(
-                spec, str(scenario), seed, rules, plugins, people, HOLD, scenario_path=where
-            )
-            unlogged = plan_notes(spec)
-        players = [p.name for p in game.battle.players]
-        you = _side(side, players, str(resume or scenario))
-        if controller == "search":
-            install_search(game, you, budget)
-        if controller == "random":
-            install_random(game, you)
-        flags = _resume_flags(game, controller, you, budget)
-        if resume is None and not as_json:
-            _introduce(game)
-        if not as_json:
-            console.print(_players_line(players, controller, you, budget), markup=False)
-            _show_prepared(game, resume is not None, dice, unlogged)
-            game.battle.log.subscribe(lambda event: show_event(console, event, dice))
-        try:
-            _play(game, stop, quiet=as_json or controller == "prompt")
-        except KeyboardInterrupt:
-            raise _stopped(game, save, log_json, flags, "interrupted", 130) from None
-        except InputEndedError as error:
-            raise _stopped(game, save, log_json, flags, str(error), 1) from None
-    except RuleSettingError as error:
-        raise usage_error("--rule", error) from None
-    except PluginNotNamedError as error:
-        raise usage_error("--plugin", plugins_to_name(error)) from None
-    except HammerlabError as error:
-        raise fail(error) from None
-    except (typer.Exit, typer.Abort):
-        raise  # the player quit (--controller prompt)
-    except OutputClosed:
-        raise  # the reader of standard output went (| head): quietly, as without plug-ins
-    except (Exception, SystemExit) as error:
-        if not (plugin or _recorded_plugins(resume)):
-            raise  # hammerlab's own bug: the whole traceback, for its report
-        # With plug-ins, most often a bug of theirs: one line, then where it failed.
-        line = f"the battle failed: {type(error).__name__}: {error}"
-        raise fail(BattleFailedError(line, traceback.format_exc())) from None
+        _play(game, stop, quiet)
+    except KeyboardInterrupt:
+        raise _stopped(game, save, log_json, flags, "interrupted", 130) from None
+    except InputEndedError as error:
+        raise _stopped(game, save, log_json, flags, str(error), 1) from None
+
+
+def _write_outputs(game: Game, save: Path | None, log_json: Path | None) -> None:
+    """The game's ``--log-json`` log and its ``--save`` file, where asked for."""
     if log_json is not None:
         write_file(log_json, game.log_json_lines())
     if save is not None:
         write_file(save, game.to_json() + "\n")
+
+
+def _show_result(game: Game, save: Path | None, as_json: bool) -> None:
+    """The battle's summary: its JSON document (:func:`battle_document`) with
+    ``--json``, else the ruleset's summary lines and where the game was saved."""
     if as_json:
         document = battle_document(game)
         document["saved_game"] = None if save is None else str(save)

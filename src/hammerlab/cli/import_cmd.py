@@ -63,7 +63,7 @@ def import_command(
 def units_json(result: ImportResult) -> list[dict[str, Any]]:
     """The units of ``result`` as plain JSON data."""
     from hammerlab.editions import get_ruleset
-    from hammerlab.io.battlescribe.datasheets import GRENADE
+    from hammerlab.io.battlescribe.gear import GRENADE
     from hammerlab.io.battlescribe.profiles import MODEL_KEYS, VEHICLE_KEYS, WEAPON_KEYS
 
     labels = dict(zip(WEAPON_KEYS, WEAPON_JSON_LABELS, strict=True))

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from hammerlab.analysis.engine_version import plugins_line
 from hammerlab.analysis.lab import FlagError, LabReport, arms, compare
-from hammerlab.analysis.sweep import SweepError, in_ruleset
+from hammerlab.analysis.sweep_grid import SweepError, in_ruleset
 from hammerlab.cli.battle_cmd import load_plugins
 from hammerlab.cli.common import (
     Interruptible,

@@ -18,24 +18,25 @@ from rich.table import Table
 from hammerlab.analysis.engine_version import plugins_line
 from hammerlab.analysis.runners import DaskRunner, Runner
 from hammerlab.analysis.stats import alike_note, interval, rounding_note
-from hammerlab.analysis.sweep import (
-    NOTES_UNKNOWN,
-    PointResult,
+from hammerlab.analysis.sweep import seeds_past_store, sweep
+from hammerlab.analysis.sweep_grid import (
     SameScenarioError,
-    ScenarioFile,
     SweepError,
     alike_points,
     cases,
     check_distinct,
-    choices_text,
-    never_chosen_at_any_point,
     parse_axes,
     point_label,
-    scenario_files,
-    seeds_past_store,
-    seeds_text,
-    sweep,
     switched_on,
+)
+from hammerlab.analysis.sweep_results import (
+    NOTES_UNKNOWN,
+    PointResult,
+    ScenarioFile,
+    choices_text,
+    never_chosen_at_any_point,
+    scenario_files,
+    seeds_text,
 )
 from hammerlab.cli.battle_cmd import load_plugins
 from hammerlab.cli.common import (
@@ -544,7 +545,7 @@ def run_balance(
     player only for a win rate: a unit's models left is nobody's choice of player)."""
     from hammerlab.analysis.balance import ROUND_RUNS, balance_scenario, parse_question
     from hammerlab.analysis.lab import FlagError
-    from hammerlab.analysis.sweep import Axis, case_at
+    from hammerlab.analysis.sweep_grid import Axis, case_at
 
     processes = local_processes(workers, scheduler)
     try:

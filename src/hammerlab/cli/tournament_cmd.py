@@ -10,7 +10,7 @@ from rich.table import Table
 
 from hammerlab.analysis.engine_version import plugins_line
 from hammerlab.analysis.search import Budget
-from hammerlab.analysis.sweep import SameScenarioError
+from hammerlab.analysis.sweep_grid import SameScenarioError
 from hammerlab.analysis.tournament import (
     TournamentReport,
     games_in,

@@ -6,12 +6,16 @@ confers a 4+ invulnerable save." Text is only trusted when a sentence grants
 one value with no condition, and, for a wargear item's description, names the
 item itself (a Nova Reactor's text describing the shield generator's save
 grants nothing); other mentions are reported, never guessed.
+:func:`with_invulnerable` gives a model's profile the best save its rules and
+wargear grant.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from hammerlab.engine.datasheet import Profile
 
 _SAVE = re.compile(r"^(?P<armour>[^/]*?)\s*/\s*(?P<invulnerable>[2-6])\s*\+{1,2}$")
 _ONLY_INVULNERABLE = re.compile(r"^(?P<invulnerable>[2-6])\s*\+\+$")
@@ -114,3 +118,50 @@ def _names(sentence: str, item: str) -> bool:
     wanted = " ".join(item.rpartition(":")[2].casefold().split())
     singular = wanted[:-1] if wanted.endswith("s") else wanted
     return bool(singular) and singular in " ".join(sentence.casefold().split())
+
+
+def with_invulnerable(
+    profile: Profile, texts: list[tuple[str, str, bool]], notes: list[str], applied: set[str]
+) -> Profile:
+    """``profile`` with the best invulnerable save its rules and wargear grant.
+
+    A wargear item's description only grants a save in a sentence naming the
+    item; one describing another item's save (a Nova Reactor's text about the
+    shield generator) is noted, not applied. A rule or item whose text says
+    nothing but the save it grants (Iron Halo: "An iron halo confers a 4+
+    invulnerable save.") is wholly applied: its name joins ``applied``, for the
+    datasheet to leave out of the rules the edition resolves, and a note says so.
+    """
+    best = profile.invulnerable
+    granted: dict[str, int] = {}
+    for name, text, item in texts:
+        mention = invulnerable_in_text(text, name if item else None)
+        if mention.value is not None:
+            best = mention.value if best is None else min(best, mention.value)
+            if mention.whole:
+                granted[name] = mention.value
+        notes.extend(
+            f"{name!r} mentions an invulnerable save that cannot be applied reliably "
+            f"({_shorten(sentence)})."
+            for sentence in mention.unclear
+        )
+        notes.extend(
+            f"{name!r} describes an invulnerable save without naming itself as what grants "
+            f"it ({_shorten(sentence)}); not applied."
+            for sentence in mention.elsewhere
+        )
+    applied.update(granted)
+    notes.extend(_applied_note(name, value, best) for name, value in granted.items())
+    return profile if best == profile.invulnerable else replace(profile, invulnerable=best)
+
+
+def _applied_note(name: str, value: int, best: int | None) -> str:
+    """The note on a rule wholly applied as the invulnerable save ``best`` (its own
+    ``value``, or a better one the model has from elsewhere)."""
+    if value == best:
+        return f"{name!r}: applied as a {value}+ invulnerable save."
+    return f"{name!r}: its {value}+ invulnerable save is applied, bettered by a {best}+."
+
+
+def _shorten(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -7,6 +7,7 @@ and one builder (:mod:`.datasheets`) turns a tree into a datasheet.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from hammerlab.errors import InputError
@@ -44,6 +45,16 @@ class Node:
 def shows_body(node: Node) -> bool:
     """Whether ``node`` shows a model (or vehicle) profile of its own."""
     return any(raw.kind in BODY_KINDS for raw in node.profiles)
+
+
+def subtree(node: Node) -> Iterator[Node]:
+    """``node`` and the selections inside it, depth first in their order, leaving out
+    the units nested in it (and what they hold)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(child for child in reversed(current.children) if child.type != "unit")
 
 
 def checked_count(count: float, source: str, where: str) -> int:
