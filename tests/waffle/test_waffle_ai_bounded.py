@@ -43,9 +43,6 @@ from hammerlab.editions.waffle import plans
 from hammerlab.editions.waffle.ai import (
     ShotPlan,
     WaffleAI,
-    charge_reaction_bounds,
-    dive_bounds,
-    dive_gain,
     shooting_plan,
     target_value,
     weapon_first,
@@ -78,6 +75,7 @@ from hammerlab.editions.waffle.plans import (
     next_turn_value,
     off_table_chance,
 )
+from hammerlab.editions.waffle.reaction_plans import charge_reaction_bounds, dive_bounds, dive_gain
 from hammerlab.editions.waffle.rules.reactions import (
     DIVE,
     FALL_BACK,
