@@ -103,7 +103,13 @@ from hammerlab.editions.waffle.attacks import (
     shot_bs,
     stray_chance,
 )
-from hammerlab.editions.waffle.challenges import Fighter, champions, fighter, may_refuse
+from hammerlab.editions.waffle.challenge_plans import (
+    answers_worth,
+    challenge_worth,
+    duel_value,
+    refusal_worth,
+)
+from hammerlab.editions.waffle.challenges import Fighter, fighter, may_refuse
 from hammerlab.editions.waffle.charge import (
     END_CHARGES,
     NO_REACTION,
@@ -116,14 +122,12 @@ from hammerlab.editions.waffle.deep_strike import landing_values
 from hammerlab.editions.waffle.estimate import p_hit
 from hammerlab.editions.waffle.expected import (
     aim_value,
-    alone,
     best_melee_weapon,
     blow_value,
     can_hurt,
     even_either_way,
     expected_attack,
     expected_casualties,
-    expected_melee,
     expected_per_model,
     first_then_rest,
     likely_aim,
@@ -988,7 +992,7 @@ class WaffleAI(PsychicChoices):
 
     def _issue_challenge(self, battle: Battle, decision: Decision[Any]) -> int:
         """Challenge with the Character whose challenge is worth most to its side
-        (:func:`answers_worth`: the enemy answering it as :meth:`_accept_challenge`
+        (:func:`challenge_plans.answers_worth`: the enemy answering it as :meth:`_accept_challenge`
         would, with the answer worth least to the issuer), if one is worth more than
         none (a Champion of Chaos has no choice but to issue)."""
         ctx = decision.context
@@ -1001,8 +1005,8 @@ class WaffleAI(PsychicChoices):
 
     def _accept_challenge(self, battle: Battle, decision: Decision[Any]) -> int:
         """The answer worth least to the issuer's side: accepting with a Character
-        (:func:`challenge_worth`: the two strike only each other, instead of each
-        other's units), or refusing (:func:`refusal_worth`: the Character the issuer
+        (:func:`challenge_plans.challenge_worth`: the two strike only each other, instead of each
+        other's units), or refusing (:func:`challenge_plans.refusal_worth`: the Character the issuer
         bars loses its blows, the challenger strikes the unit as without a
         challenge); refusing on a tie. A Champion of Chaos always accepts, and a unit
         of one Character (Heroic Stand, :func:`challenges.may_refuse`) is offered no
@@ -1027,56 +1031,6 @@ class WaffleAI(PsychicChoices):
 
     def _sweeping_advance(self, battle: Battle, decision: Decision[Any]) -> int:
         return decision.labels().index(SWEEP)
-
-
-def duel_value(battle: Battle, character: Fighter, foe: Unit) -> float:
-    """Expected casualties one round of ``character``'s blows cause ``foe``
-    (:func:`expected.expected_melee`): how a challenge is weighed."""
-    unit, model = character
-    return expected_melee(battle, unit, [model], foe, unit.status.charged)
-
-
-def challenge_worth(battle: Battle, issuer: Fighter, acceptor: Fighter) -> float:
-    """What ``acceptor`` taking up ``issuer``'s challenge is worth to the issuer's side
-    in the round, in models (the enemy's slain less its own), against the round fought
-    without a challenge.
-
-    7th edition (:mod:`challenges`): the two "strike only each other", and no other
-    blow may be allocated to them; wounds beyond the one slain are lost. So each
-    Character's blows are read against the other alone (:func:`expected.alone`: at
-    most the one model, at its own Weapon Skill, Toughness and save), in place of
-    against the other's unit, where they would fall without a challenge. A Boss Nob's
-    four Big choppa blows would slay 2.2 Guardsmen; in a challenge they slay the
-    Sergeant, one model at most, and the excess is lost."""
-    (issuer_unit, issuer_model), (acceptor_unit, acceptor_model) = issuer, acceptor
-    dealt = duel_value(battle, issuer, alone(acceptor_unit, acceptor_model))
-    taken = duel_value(battle, acceptor, alone(issuer_unit, issuer_model))
-    dealt -= duel_value(battle, issuer, acceptor_unit)
-    taken -= duel_value(battle, acceptor, issuer_unit)
-    return dealt - taken
-
-
-def refusal_worth(battle: Battle, issuer: Fighter, refusers: list[Fighter]) -> float:
-    """What a refusal of ``issuer``'s challenge is worth to the issuer's side, against
-    the round fought without a challenge: the Character barred (of ``refusers``, the
-    one the issuer would bar: :meth:`WaffleAI._refused_character`, the one expected to
-    do most to its unit) "may not attack"; the challenger strikes the unit all the
-    same, as it would without a challenge."""
-    return max(duel_value(battle, c, issuer[0]) for c in refusers)
-
-
-def answers_worth(battle: Battle, issuer: Fighter, foes: list[Fighter]) -> list[float]:
-    """What each answer the enemy may give ``issuer``'s challenge is worth to the
-    issuer's side (:func:`challenge_worth`, :func:`refusal_worth`): accepting with any
-    of ``foes`` (its Characters able to, only its Champions of Chaos where it has
-    any: :func:`challenges.champions`), or refusing where one of them may
-    (:func:`challenges.may_refuse`) and no Champion must accept."""
-    forced = champions(foes)
-    worths = [challenge_worth(battle, issuer, foe) for foe in forced or foes]
-    refusers = [] if forced else [f for f in foes if may_refuse(f[0])]
-    if refusers:
-        worths.append(refusal_worth(battle, issuer, refusers))
-    return worths
 
 
 def answered_kinds(kind_of_ai: type) -> frozenset[str]:
