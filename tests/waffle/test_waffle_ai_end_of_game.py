@@ -27,9 +27,9 @@ from conftest import (
 from test_waffle_ai_victory_worth import move_intent
 
 from hammerlab.editions.schedule import SCHEDULE, Schedule, record_schedule
-from hammerlab.editions.waffle.ai import shooting_plan, wants_to_run
+from hammerlab.editions.waffle.ai import shooting_plan
 from hammerlab.editions.waffle.jink_plans import jink_cost
-from hammerlab.editions.waffle.move_plans import own_charge_ahead
+from hammerlab.editions.waffle.move_plans import own_charge_ahead, wants_to_run
 from hammerlab.editions.waffle.plans import (
     charge_value,
     counter_charge,

@@ -14,9 +14,14 @@ import pytest
 from conftest import BRUTE, MARINE, TROOPER, A, B, make_battle, profile, row, squad, weapon
 
 from hammerlab.editions.base import VICTORY
-from hammerlab.editions.waffle.ai import WaffleAI, target_value, wants_to_run
+from hammerlab.editions.waffle.ai import WaffleAI, target_value
 from hammerlab.editions.waffle.expected import melee_exchange
-from hammerlab.editions.waffle.move_plans import charge_threat, escaping_only, wants_to_retreat
+from hammerlab.editions.waffle.move_plans import (
+    charge_threat,
+    escaping_only,
+    wants_to_retreat,
+    wants_to_run,
+)
 from hammerlab.editions.waffle.movement_phase import move_one
 from hammerlab.editions.waffle.plans import (
     best_charge,

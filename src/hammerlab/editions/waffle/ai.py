@@ -94,7 +94,7 @@ from dataclasses import dataclass, fields
 from operator import attrgetter
 from typing import Any
 
-from hammerlab.editions.schedule import heeding_the_end, still_to_play, turns_ahead
+from hammerlab.editions.schedule import heeding_the_end, still_to_play
 from hammerlab.editions.waffle.assault_results import SWEEP
 from hammerlab.editions.waffle.attacks import (
     firing_models,
@@ -131,7 +131,6 @@ from hammerlab.editions.waffle.expected import (
     expected_per_model,
     first_then_rest,
     likely_aim,
-    melee_exchange,
 )
 from hammerlab.editions.waffle.fight import attacks_of, melee_options
 from hammerlab.editions.waffle.flank import FLANK
@@ -150,6 +149,7 @@ from hammerlab.editions.waffle.move_plans import (
     shot_down_on_the_way,
     wants_to_flank,
     wants_to_retreat,
+    wants_to_run,
 )
 from hammerlab.editions.waffle.movement import RETREAT, RUNS, run_distances
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
@@ -157,7 +157,6 @@ from hammerlab.editions.waffle.outflank import edge_of, entry_shifts
 from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.plans import (
     ASSAULT_PHASE,
-    SHOOTING_PHASE,
     charge_gain,
     charge_keeping_weapons,
     charge_or_be_charged,
@@ -442,27 +441,6 @@ def _offered(labels: list[str], *preferences: str) -> int:
     return 0
 
 
-def wants_to_run(battle: Battle, unit: Unit) -> bool:
-    """Whether a Run toward the enemy helps a unit with nothing to shoot and no
-    charge worth declaring this turn: it would win a fight with an enemy unit
-    (:func:`expected.melee_exchange`, as if it charged: the models it slays
-    are worth more than those it loses, each worth what the victory condition
-    gives for it, :func:`victory_worth.model_worth`) and so wants to close
-    in, or it has guns and no target in reach of them. Each only if its side
-    still has a turn with an Assault phase, or a Shooting phase, to come
-    (:func:`schedule.turns_ahead`): a unit that Runs cannot charge this turn."""
-    own = model_worth(battle, unit)
-    if turns_ahead(battle, unit.player, ASSAULT_PHASE) and any(
-        dealt * model_worth(battle, enemy) > taken * own
-        for enemy in battle.enemies_of(unit)
-        for dealt, taken in [melee_exchange(battle, unit, enemy)]
-    ):
-        return True
-    if not turns_ahead(battle, unit.player, SHOOTING_PHASE):
-        return False
-    return bool(ranged_weapons(unit)) and not targets_for(battle, unit, FireOrders())
-
-
 def _asked_model(battle: Battle, decision: Decision[Any]) -> tuple[Unit, Model]:
     """The unit of a decision and the first of the models it is about."""
     unit = battle.unit(decision.context.unit)
@@ -683,7 +661,7 @@ class WaffleAI(PsychicChoices):
         is expected to cost it more than its own charge after its next move
         gains it) and a Run toward its edge gains ground (its closest model is
         not at the edge already: :func:`plans.edge_gap`), and holds once out of
-        that reach. Any other unit Runs toward the enemy when :func:`wants_to_run`
+        that reach. Any other unit Runs toward the enemy when :func:`move_plans.wants_to_run`
         and some distance the Run may roll pays (:func:`move_plans.run_pays`:
         the enemy charge it walks into costs no more than it adds to its own);
         with the distance rolled it goes only if that one pays (:meth:`_move`),
