@@ -7,7 +7,7 @@ value, Dive for Cover and Fall Back decided by bounds of the next turn
 against the decision with every term worked out, the shooting plan
 remembered for the action decision against a plan worked out afresh, the
 lone fireable weapon against the ranking of every weapon (the order of fire weighed
-as the AI weighs it, :func:`ai.weapon_first`). On hand-built
+as the AI weighs it, :func:`shooting_plans.weapon_first`). On hand-built
 positions (values argued from the seed's chart in the comments) and at
 every decision of seeded battles of the examples.
 """
@@ -40,13 +40,7 @@ from conftest import (
 from hammerlab.analysis.game import Game
 from hammerlab.editions.schedule import still_to_play, turns_ahead
 from hammerlab.editions.waffle import plans
-from hammerlab.editions.waffle.ai import (
-    ShotPlan,
-    WaffleAI,
-    shooting_plan,
-    target_value,
-    weapon_first,
-)
+from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.attacks import fire_weapon, firing_models, ranged_weapons
 from hammerlab.editions.waffle.charge import END_CHARGES, NO_REACTION, charge_ban, charge_targets
 from hammerlab.editions.waffle.expected import (
@@ -90,6 +84,12 @@ from hammerlab.editions.waffle.rules.suppressive_fire import (
     SUPPRESSION_WOULD_APPLY,
 )
 from hammerlab.editions.waffle.shooting import targets_for
+from hammerlab.editions.waffle.shooting_plans import (
+    ShotPlan,
+    shooting_plan,
+    target_value,
+    weapon_first,
+)
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.victory_worth import model_worth, weighing_for
 from hammerlab.engine.battle import Battle
@@ -348,7 +348,7 @@ def slow_next_turn_value(battle: Battle, unit: Unit) -> float:
 
 
 def slow_plan(battle: Battle, unit: Unit) -> ShotPlan:
-    """``ai.shooting_plan`` as it was: every charge's full value, nothing remembered."""
+    """``shooting_plans.shooting_plan`` as it was: every charge's full value, nothing remembered."""
     may_charge = charge_ban(battle, unit) is None and still_to_play(battle, plans.ASSAULT_PHASE)
     charges = {
         t.id: charge_or_be_charged(battle, unit, t).value if may_charge else 0.0
@@ -535,7 +535,7 @@ class Checked:
                 return -2.0
             return expected_per_model(battle, unit, target, name, orders)
 
-        # The order of fire weighed as the AI weighs it (ai.weapon_first, no shortcut of
+        # The order of fire weighed as the AI weighs it (shooting_plans.weapon_first, no shortcut of
         # its own), from the worths worked out here.
         names = [c.value for c in decision.choices]
         worths = [value(name) for name in names]

@@ -36,7 +36,7 @@ from conftest import (
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
-from hammerlab.editions.waffle.ai import WaffleAI, weapon_loss
+from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.armour import (
     GLANCING,
     NONE,
@@ -69,6 +69,7 @@ from hammerlab.editions.waffle.shooting import (
     start_phase,
     weapon_choices,
 )
+from hammerlab.editions.waffle.shooting_plans import weapon_loss
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicle_damage import (
     CREW_SHAKEN,

@@ -6,7 +6,7 @@ or cost, in models. ``docs/ai.md`` gives each heuristic with the situation it
 is for and the numbers measured over ``examples/matchups/``.
 
 - Shooter: the unit with the most to gain (shooting, or the charge it keeps) first.
-- Action (:func:`shooting_plan`): the best of shooting a target with every
+- Action (:func:`shooting_plans.shooting_plan`): the best of shooting a target with every
   weapon (and charging it after, if that is still allowed), shooting it with
   only the weapons that keep the charge open and then charging it (seed 004:
   "a unit that fired … can only charge the unit that it targeted"), or
@@ -25,20 +25,21 @@ is for and the numbers measured over ``examples/matchups/``.
 - Target: the plan's target (the one it means to charge), else the most
   expected casualties. A unit locked in combat (option
   ``shooting_into_combat``) only when the expected enemy casualties are at
-  least :data:`MELEE_RISK_RATIO` times the friendly ones its rolls of 1-2 cause.
+  least :data:`shooting_plans.MELEE_RISK_RATIO` times the friendly ones its rolls
+  of 1-2 cause.
 - Melee stray: its own unit that would lose the fewest models, or the other
   player's unit that would lose the most.
 - Weapon: one that no other is expected to slay more fired before, each pair
   weighed both ways, the second at what the first leaves of the target
-  (:func:`weapon_first`: a long gun that slays the only models a shorter one
+  (:func:`shooting_plans.weapon_first`: a long gun that slays the only models a shorter one
   reaches is fired after it); of those the most expected casualties per firing
   model first; a unit keeping
   its charge open never fires a weapon that would forbid it; none that cannot
   hurt the target, nor a blast or template whose aim puts more of its own
-  models at risk than enemy ones (:func:`weapon_worth`): it stops instead.
+  models at risk than enemy ones (:func:`shooting_plans.weapon_worth`): it stops instead.
 - Weapon Destroyed (the attacker picks the vehicle's weapon): the one whose
   loss costs the vehicle's shooting most, what one weapon of that name is
-  expected to slay of the attacker's side now (:func:`weapon_loss`).
+  expected to slay of the attacker's side now (:func:`shooting_plans.weapon_loss`).
 - Aim (blast/template): the target model with the most enemy models and the
   fewest friends around it.
 - Final Shot, Final Blow, Sweeping Advance: always (each only adds attacks,
@@ -90,19 +91,12 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from operator import attrgetter
 from typing import Any
 
-from hammerlab.editions.schedule import heeding_the_end, still_to_play
+from hammerlab.editions.schedule import heeding_the_end
 from hammerlab.editions.waffle.assault_results import SWEEP
-from hammerlab.editions.waffle.attacks import (
-    firing_models,
-    melee_stray_units,
-    ranged_weapons,
-    shot_bs,
-    stray_chance,
-)
 from hammerlab.editions.waffle.challenge_plans import (
     answers_worth,
     challenge_worth,
@@ -113,24 +107,17 @@ from hammerlab.editions.waffle.challenges import Fighter, fighter, may_refuse
 from hammerlab.editions.waffle.charge import (
     END_CHARGES,
     NO_REACTION,
-    charge_ban,
     charge_bonus_attacks,
     charge_targets,
 )
 from hammerlab.editions.waffle.combat import engaged_models, foes_in_contact
 from hammerlab.editions.waffle.deep_strike import landing_values
-from hammerlab.editions.waffle.estimate import p_hit
 from hammerlab.editions.waffle.expected import (
     aim_value,
     best_melee_weapon,
     blow_value,
-    can_hurt,
-    even_either_way,
     expected_attack,
     expected_casualties,
-    expected_per_model,
-    first_then_rest,
-    likely_aim,
 )
 from hammerlab.editions.waffle.fight import attacks_of, melee_options
 from hammerlab.editions.waffle.flank import FLANK
@@ -156,12 +143,10 @@ from hammerlab.editions.waffle.orders import FireOrders, orders_against
 from hammerlab.editions.waffle.outflank import edge_of, entry_shifts
 from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.plans import (
-    ASSAULT_PHASE,
     charge_gain,
     charge_keeping_weapons,
     charge_or_be_charged,
     edge_gap,
-    may_charge_after_firing,
     suppression_value,
 )
 from hammerlab.editions.waffle.points import worth_of
@@ -188,17 +173,24 @@ from hammerlab.editions.waffle.rules.reactions import (
 from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS
 from hammerlab.editions.waffle.scatter_plans import scatter_worth
 from hammerlab.editions.waffle.scout import closing_value
-from hammerlab.editions.waffle.shooting import HOLD, RUN, SHOOT, may_target, targets_for
+from hammerlab.editions.waffle.shooting import HOLD, RUN, SHOOT
+from hammerlab.editions.waffle.shooting_plans import (
+    ShotPlan,
+    shooting_plan,
+    target_value,
+    weapon_first,
+    weapon_loss,
+    weapon_worth,
+)
 from hammerlab.editions.waffle.state import st, state_of
 from hammerlab.editions.waffle.tank_shock_plans import death_or_glory_choice, tank_shock_choice
 from hammerlab.editions.waffle.transport_plans import wants_to_disembark
 from hammerlab.editions.waffle.transports import DISEMBARK, STAY_ABOARD
 from hammerlab.editions.waffle.victory_worth import model_worth, weighing_for
-from hammerlab.editions.waffle.wounds import typical_profile
 from hammerlab.editions.waffle.zoom_plans import zoom_intent
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision, DecisionContext
-from hammerlab.engine.memo import decision_scope, per_decision, state_of_play
+from hammerlab.engine.memo import decision_scope, state_of_play
 from hammerlab.engine.transpositions import (
     Transpositions,
     digest,
@@ -207,228 +199,6 @@ from hammerlab.engine.transpositions import (
     remembering,
 )
 from hammerlab.engine.units import Model, Unit
-
-MELEE_RISK_RATIO = 4.0
-"""Expected enemy casualties wanted per expected friendly one to shoot into a melee."""
-
-
-def target_value(
-    battle: Battle, unit: Unit, enemy: Unit, weapons: list[str] | None = None
-) -> float:
-    """What shooting ``enemy`` (with ``weapons``, default all) is worth: expected
-    casualties, each worth what the victory condition gives for it
-    (:func:`victory_worth.model_worth`), net of friendly fire.
-
-    A unit locked in combat is worth -1 (never preferred) unless the rules let
-    it be targeted (:func:`shooting.may_target`: the option
-    ``shooting_into_combat``) and the expected enemy casualties' worth is at
-    least :data:`MELEE_RISK_RATIO` times the friendly ones'.
-    """
-    worth = model_worth(battle, enemy)
-    if not st(battle, enemy).locked_in_combat:
-        return expected_attack(battle, unit, enemy, FireOrders(), weapons) * worth
-    if not may_target(battle, unit, enemy):
-        return -1.0
-    orders = orders_against(battle, enemy, FireOrders())
-    gain = expected_attack(battle, unit, enemy, orders, weapons) * worth
-    risk = stray_risk(battle, unit, enemy, orders)
-    return gain - risk if gain > 0 and gain >= MELEE_RISK_RATIO * risk else -1.0
-
-
-def stray_risk(battle: Battle, unit: Unit, enemy: Unit, orders: FireOrders) -> float:
-    """What ``unit``'s own side loses (casualties times :func:`victory_worth.model_worth`)
-    from its rolls that stray into ``enemy``'s melee.
-
-    The shooter sends them to its engaged unit that would lose least. A Snap Shot hits
-    with chance ``p`` (:func:`estimate.p_hit` at the BS :func:`attacks.shot_bs` gives the
-    unit's most common model) and strays with chance ``s`` (:func:`attacks.stray_chance`,
-    the rule's own count: a Twin-linked miss re-rolled may stray too), so the friendly
-    casualties are those of snap-shooting that unit scaled by ``s``/``p``. Both are
-    read Twin-linked where every ranged weapon the unit carries is (the estimate of the
-    volley counts each weapon's own re-rolls; a unit mixing them is weighed as if none
-    were). Strays hitting another player's unit cost nothing.
-    """
-    friends = [u for u in melee_stray_units(battle, unit, enemy) if u.player == unit.player]
-    if not friends or unit.destroyed:
-        return 0.0
-    typical = typical_profile(unit)
-    model = next(m for m in unit.alive_models if m.profile is typical)
-    bs = shot_bs(battle, model, True)
-    twin = all(
-        weapon_of(weapon).has_rule("Twin-linked")
-        for m in unit.alive_models
-        for weapon in m.weapons
-        if weapon_of(weapon).is_ranged
-    )
-    scale = stray_chance(bs, twin) / p_hit(bs, twin)
-    return scale * min(
-        expected_attack(battle, unit, f, orders) * model_worth(battle, f) for f in friends
-    )
-
-
-def weapon_worth(
-    battle: Battle, unit: Unit, target: Unit, name: str, orders: FireOrders
-) -> float | None:
-    """What firing ``name`` at ``target`` is worth per firing model
-    (:func:`expected.expected_per_model`), or ``None`` where it is not worth firing at
-    all: it cannot hurt ``target`` (:func:`expected.can_hurt`: its Strength cannot
-    wound the Toughness or beat the armour it faces, wherever it is fired from), or it
-    is a blast whose aim the AI would take (:func:`expected.likely_aim`) is worth less
-    than nothing (:func:`expected.aim_value`: its own models within a scatter's reach
-    of the marker outweigh the enemy ones; a template is aimed only where it touches
-    no friendly model, :func:`markers.aim_points`).
-
-    The worth is asked with regular orders (``orders``): an Overwatch's weapon, fired
-    as if the charger were within 1", may be worth 0 by them (out of its range) and is
-    still fired, as any weapon worth 0 is, rather than stopping."""
-    if not can_hurt(battle, unit, target, name):
-        return None
-    worth = expected_per_model(battle, unit, target, name, orders)
-    firers = firing_models(battle, unit, target, name, orders)
-    if not firers:
-        return worth
-    weapon = firers[0].weapon(name)
-    assert weapon is not None  # the firer's own weapon (attacks.firing_models)
-    profile = weapon_of(weapon)
-    if profile.blast:
-        aim = likely_aim(battle, unit, firers[0], target, profile)
-        if aim is not None and aim_value(battle, unit, firers[0], profile, aim) < 0:
-            return None
-    return worth
-
-
-ORDER_TIE = 1e-9
-"""Two orders of fire whose expected casualties differ by no more than this are even:
-the same two volleys taken the other way round, rounding aside."""
-
-
-def weapon_first(
-    battle: Battle,
-    unit: Unit,
-    target: Unit,
-    names: list[str],
-    worths: list[float],
-    orders: FireOrders,
-) -> str:
-    """Which of the weapons ``names`` (``""``: stop) to fire first at ``target``, each
-    with its worth per firing model (:func:`weapon_worth`; below 0: not fired).
-
-    Each weapon asks its range and sight when it is selected, after the casualties of
-    those before it (seed 000, step 3), so a long gun fired first may slay the only
-    models a shorter one reaches (a heavy bolter that slays the one Guardsman within
-    24" of the boltguns). Of the weapons worth firing, each pair is weighed both ways:
-    one, then the other at what it leaves of the target (:func:`expected.first_then_rest`),
-    but for a pair sure to weigh alike either way (:func:`expected.even_either_way`: a
-    target of one model), which is even.
-    A weapon goes first only where no other is expected to slay more fired before it
-    (by more than :data:`ORDER_TIE`); of those, the most expected casualties per firing
-    model. Weighed pair by pair, each order is read whole: a weapon weighed against the
-    rest of the volley at once would be read against a target the rest's own kills do
-    not thin, which favours whichever weapon slays least. Where every weapon has one
-    that goes better before it (no order is best pair by pair), the most per firing
-    model, as with none in the way. With none worth firing, the most worth: stopping
-    before a weapon never fired."""
-    firing = [name for name, worth in zip(names, worths, strict=True) if name and worth >= 0]
-    if len(firing) < 2:
-        return names[_best(worths)]
-    slain: dict[tuple[str, str], float] = {}
-
-    def beaten(name: str, other: str) -> bool:  # ``other`` slays more fired before ``name``
-        if even_either_way(battle, unit, target, name, other, orders):
-            return False  # the two orders are estimated alike: not weighed
-        for pair in ((other, name), (name, other)):
-            if pair not in slain:
-                slain[pair] = first_then_rest(battle, unit, target, pair[0], [pair[1]], orders)
-        return slain[(other, name)] > slain[(name, other)] + ORDER_TIE
-
-    def unbeaten(name: str) -> bool:
-        return not any(beaten(name, other) for other in firing if other != name)
-
-    def worth(name: str) -> float:
-        return worths[names.index(name)]
-
-    # The most per firing model first, unless another goes better before it: then
-    # every pair is weighed (the answer is the same, most often for fewer pairs).
-    most = max(firing, key=worth)
-    if unbeaten(most):
-        return most
-    return max([name for name in firing if unbeaten(name)] or firing, key=worth)
-
-
-def weapon_loss(battle: Battle, unit: Unit, name: str) -> float:
-    """What losing one weapon called ``name`` costs ``unit``'s shooting (a Weapon
-    Destroyed result: the attacker picks the weapon): the most one weapon of that
-    name is expected to slay of an enemy unit from where it stands now
-    (:func:`expected.expected_per_model`, each model weighed by
-    :func:`victory_worth.model_worth`); 0 where it reaches none."""
-    return max(
-        [
-            expected_per_model(battle, unit, foe, name, orders_against(battle, foe, FireOrders()))
-            * model_worth(battle, foe)
-            for foe in battle.enemies_of(unit)
-        ],
-        default=0.0,
-    )
-
-
-@dataclass(frozen=True)
-class ShotPlan:
-    """What a unit means to do in its shooting phase, and what that is worth in models."""
-
-    target: Unit | None
-    """Whom it shoots (``None``: it holds its fire)."""
-    keep_charge: bool
-    """It fires only the weapons that leave its charge open."""
-    value: float
-
-
-def shooting_plan(battle: Battle, unit: Unit) -> ShotPlan:
-    """The unit's best plan for its shooting phase, counting the charge that follows.
-
-    Holding keeps every charge target (its value is the best
-    :func:`plans.charge_or_be_charged`). Shooting a target limits the charge to that
-    target (seed 004), and firing Rapid Fire, Salvo, Ordnance or Heavy weapons
-    forbids it unless the unit is Relentless; so a target is worth its
-    expected casualties with every weapon (plus its charge, if still allowed),
-    or with the charge-keeping weapons plus its charge, whichever is more.
-
-    No charge counts when the turn plays no Assault phase after this one
-    (:func:`schedule.still_to_play`).
-
-    Worked out once per activation: the plan is remembered (:func:`_plan`) by
-    what it reads of the unit's shooting record (whether it may charge, and
-    whom), so the shooter decision's plan serves the unit's action decision
-    that follows in the same state.
-    """
-    may_charge = charge_ban(battle, unit) is None and still_to_play(battle, ASSAULT_PHASE)
-    return _plan(battle, unit, may_charge, charge_targets(battle, unit))
-
-
-@per_decision
-def _plan(battle: Battle, unit: Unit, may_charge: bool, reachable: list[Unit]) -> ShotPlan:
-    """:func:`shooting_plan` given whether the unit may charge and the units it could
-    charge: the only things it reads of the shooting record
-    (``state.SHOOTING_RECORD``), so it may be remembered per decision. Only a
-    charge's gain counts (:func:`plans.charge_gain`): a charge worth nothing
-    or less is worth holding or shooting instead."""
-    charges = {
-        t.id: charge_gain(battle, unit, t, forestalling=True) if may_charge else 0.0
-        for t in reachable
-    }
-    best = ShotPlan(None, False, max([0.0, *charges.values()]))
-    every = ranged_weapons(unit)
-    keeping = charge_keeping_weapons(unit)
-    for target in targets_for(battle, unit, FireOrders()):
-        charge = charges.get(target.id, 0.0)
-        after = charge if may_charge_after_firing(unit, every) else 0.0
-        plans = [ShotPlan(target, False, target_value(battle, unit, target) + after)]
-        if charge > 0 and keeping != every:
-            kept = target_value(battle, unit, target, keeping) if keeping else 0.0
-            plans.append(ShotPlan(target, True, kept + charge))
-        for plan in plans:
-            if plan.value > best.value:
-                best = plan
-    return best
 
 
 def _offered(labels: list[str], *preferences: str) -> int:
@@ -459,7 +229,7 @@ _NAMES: dict[type, str] = {}
 """Each AI class's full name, as :meth:`WaffleAI.choose` keys its answers (spelled once)."""
 
 PortablePlan = tuple[str | None, bool, float]
-"""A :class:`ShotPlan` as it reads in any battle: its target by id."""
+"""A :class:`shooting_plans.ShotPlan` as it reads in any battle: its target by id."""
 
 ANSWERS: Transpositions[tuple[int, PortablePlan | None]] = Transpositions()
 """Every :class:`WaffleAI`'s answers by position (:mod:`engine.transpositions`), with
@@ -527,10 +297,10 @@ class WaffleAI(PsychicChoices):
         against the other)."""
         self.weighs_the_order = weighs_the_order
         """Whether a unit weighs the order of its weapons pair by pair, the second at
-        what the first leaves of the target (:func:`weapon_first`), or, ``False``, fires
-        the most expected casualties per firing model first, as until branch
-        ``s23-sense`` (``examples/matchups/lever_head_to_head.py weighs_the_order``
-        plays one against the other)."""
+        what the first leaves of the target (:func:`shooting_plans.weapon_first`), or,
+        ``False``, fires the most expected casualties per firing model first, as until
+        branch ``s23-sense`` (``examples/matchups/lever_head_to_head.py
+        weighs_the_order`` plays one against the other)."""
 
     answers_by_position = True
     """Whether :meth:`choose` gives an answer found in :data:`ANSWERS` (a subclass
@@ -718,7 +488,7 @@ class WaffleAI(PsychicChoices):
 
     def _weapon_destroyed(self, battle: Battle, decision: Decision[Any]) -> int:
         """The weapon whose loss costs the damaged vehicle's shooting most
-        (:func:`weapon_loss`); the first named on a tie."""
+        (:func:`shooting_plans.weapon_loss`); the first named on a tie."""
         victim = battle.unit(decision.context.target)
         return _best([weapon_loss(battle, victim, c.value) for c in decision.choices])
 

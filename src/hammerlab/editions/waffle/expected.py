@@ -251,7 +251,8 @@ def aim_value(
     return len(near) - OWN_MODEL_WEIGHT * len(risk)
 
 
-@per_decision  # asked for a Barrage's cover (volley_defence) and its worth (ai.weapon_worth)
+# asked for a Barrage's cover (volley_defence) and its worth (shooting_plans.weapon_worth)
+@per_decision
 def likely_aim(
     battle: Battle, unit: Unit, firer: Model, target: Unit, profile: WeaponProfile
 ) -> Model | None:

@@ -401,7 +401,7 @@ def shoots_rather_than_charges(battle: Battle, enemy: Unit, unit: Unit, gain: fl
     """Whether ``enemy``, whose charge at ``unit`` would gain it ``gain``, would
     rather shoot ``unit`` with weapons that forbid the charge (seed 004: none
     after Rapid Fire, Salvo, Ordnance or Heavy weapons, unless Relentless), as
-    its own shooting plan weighs it (``ai.shooting_plan``): its casualties
+    its own shooting plan weighs it (``shooting_plans.shooting_plan``): its casualties
     with every weapon are worth more than with its charge-keeping weapons
     plus the charge.
 
