@@ -29,7 +29,6 @@ from hammerlab.editions.waffle.artillery import is_gun
 from hammerlab.editions.waffle.attacks import (
     HitRolls,
     effective_range,
-    fires_snap,
     firing_models,
     firing_quota,
     ranged_weapons,
@@ -47,6 +46,7 @@ from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.points import Attack, WoundLoss
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.ruleset import WaffleRuleset
+from hammerlab.editions.waffle.snap_shots import fires_snap
 from hammerlab.editions.waffle.special_rules import _base, model_has, names_rule, type_rules
 from hammerlab.editions.waffle.state import _UNCHANGING, SHOOTING_RECORD, WaffleStatus, st, state_of
 from hammerlab.editions.waffle.vehicles import vehicle_of

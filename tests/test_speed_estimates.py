@@ -29,9 +29,7 @@ from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
 from hammerlab.editions.waffle.artillery import firers, has_gun_alive, is_gun
 from hammerlab.editions.waffle.attacks import (
-    fires_snap,
     firing_models,
-    moved_for_weapons,
     ranged_weapons,
     shot_bs,
     shots_of_each,
@@ -61,6 +59,7 @@ from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
 from hammerlab.editions.waffle.rules.reactions import overwatch_orders
+from hammerlab.editions.waffle.snap_shots import fires_snap, moved_for_weapons
 from hammerlab.editions.waffle.special_rules import feel_no_pain, model_has
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import (

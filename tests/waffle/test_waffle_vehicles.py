@@ -46,12 +46,7 @@ from hammerlab.editions.waffle.armour import (
     penetration_chances,
     penetration_result,
 )
-from hammerlab.editions.waffle.attacks import (
-    fire_weapon,
-    fires_snap,
-    firing_models,
-    weapons_per_phase,
-)
+from hammerlab.editions.waffle.attacks import fire_weapon, firing_models, weapons_per_phase
 from hammerlab.editions.waffle.charge import charge_ban
 from hammerlab.editions.waffle.combat import in_contact, refresh_locks
 from hammerlab.editions.waffle.expected import expected_casualties
@@ -70,6 +65,7 @@ from hammerlab.editions.waffle.shooting import (
     weapon_choices,
 )
 from hammerlab.editions.waffle.shooting_plans import weapon_loss
+from hammerlab.editions.waffle.snap_shots import fires_snap
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicle_damage import (
     CREW_SHAKEN,

@@ -28,7 +28,7 @@ from hammerlab.analysis.odds import (
 from hammerlab.editions import get_ruleset, resolve_read
 from hammerlab.editions.distributions import mean
 from hammerlab.editions.waffle.armour import armour_attack
-from hammerlab.editions.waffle.attacks import fire_weapon, firing_quota, moving_changes_weapons
+from hammerlab.editions.waffle.attacks import fire_weapon, firing_quota
 from hammerlab.editions.waffle.flyers import SKYFIRE, snap_against
 from hammerlab.editions.waffle.odds import (
     Defence,
@@ -54,6 +54,7 @@ from hammerlab.editions.waffle.profiles import (
     stats_of,
     weapon_of,
 )
+from hammerlab.editions.waffle.snap_shots import moving_changes_weapons
 from hammerlab.editions.waffle.special_rules import (
     cover_bonus,
     ignore_wound_roll,
@@ -418,7 +419,7 @@ def _volley(
 ) -> Volley:
     """The volley the firers roll (:func:`odds.volley`); ``vehicle``: they are a
     vehicle unit, whose moving changes none of its weapons
-    (:func:`attacks.moving_changes_weapons`, as the battle asks it)."""
+    (:func:`snap_shots.moving_changes_weapons`, as the battle asks it)."""
     try:
         settings = resolve_read("waffle", ODDS_PARAMETERS, dict(rules), "the odds")
     except RuleSettingError as error:

@@ -4,7 +4,8 @@
 now shoot that weapon at the target … Roll To Hit", with Snap Shots, the
 6th/7th-edition weapon types, Final Shot and the seed 001 rules for shooting
 into a melee (1s and 2s stray). Markers and templates are ``markers``,
-wounding is ``wounds``, allocation and saves are ``allocation``.
+wounding is ``wounds``, allocation and saves are ``allocation``; when a weapon
+fires Snap Shots, and why, is ``snap_shots``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from enum import Enum
 
 from hammerlab.editions.waffle.allocation import allocate_wounds, shot_origin
 from hammerlab.editions.waffle.artillery import firers, has_gun_alive, shooting_toughness
@@ -27,7 +27,6 @@ from hammerlab.editions.waffle.events import (
     WeaponNotFired,
 )
 from hammerlab.editions.waffle.firing_modes import is_grenade, may_fire, spend, throwers
-from hammerlab.editions.waffle.flyers import snap_against
 from hammerlab.editions.waffle.gets_hot import gets_hot, shots_fired, suffer
 from hammerlab.editions.waffle.markers import (
     aim_points,
@@ -48,9 +47,14 @@ from hammerlab.editions.waffle.points import (
 from hammerlab.editions.waffle.precision_shots import fires_precision_shots
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
 from hammerlab.editions.waffle.rerolls import hit_ones_rerolled, wound_rerolls
+from hammerlab.editions.waffle.snap_shots import (
+    fires_snap,
+    moved_for_weapons,
+    no_snap_shots,
+    snaps_of,
+)
 from hammerlab.editions.waffle.special_rules import (
     multi_tracker_weapons,
-    relentless,
 )
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.strength import STRENGTH
@@ -65,7 +69,6 @@ from hammerlab.editions.waffle.vehicles import (
     has_vehicle_alive,
     is_vehicle,
     vehicle_of,
-    whole_crew_snaps,
 )
 from hammerlab.editions.waffle.visibility import seen_by_each, visible_models
 from hammerlab.editions.waffle.wounds import roll_to_wound, weapon_strength
@@ -406,28 +409,13 @@ def _not_fired(
     battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders: FireOrders
 ) -> WeaponNotFired:
     """Why no model of ``unit`` fires ``weapon_name`` at ``target``, as the log's event:
-    it cannot fire Snap Shots (:func:`no_snap_shots`), else no model can fire it there."""
+    it cannot fire Snap Shots (:func:`snap_shots.no_snap_shots`), else no model can fire
+    it there."""
     snap = no_snap_shots(battle, unit, target, weapon_name, orders)
     if snap is not None:
         return WeaponNotFired(unit.label, weapon_name, target.label, "no_snap_shots", snap)
     why = f"no model can fire {weapon_name} at {target.label}"
     return WeaponNotFired(unit.label, weapon_name, target.label, "no_model_can_fire", why)
-
-
-def no_snap_shots(
-    battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders: FireOrders
-) -> str | None:
-    """``"<weapon> cannot be fired as Snap Shots (<why it would>)"`` where a model of
-    ``unit`` carrying ``weapon_name`` would fire Snap Shots (:func:`snap_cause`) and the
-    weapon cannot (a Blast, a Template); else ``None``."""
-    for model in unit.alive_models:
-        weapon = model.weapon(weapon_name)
-        if weapon is not None:
-            profile = weapon_of(weapon)
-            cause = snap_cause(battle, unit, profile, orders, target, model)
-            if cause is not None and not profile.can_snap_fire:
-                return f"{weapon_name} cannot be fired as Snap Shots ({cause.value})"
-    return None
 
 
 def not_offered(
@@ -441,7 +429,7 @@ def not_offered(
 ) -> tuple[str, ...]:
     """Each ranged weapon of ``unit`` neither ``fired`` nor ``able`` to fire at
     ``target`` (:func:`able_weapons`), with why, for a person choosing a weapon: its
-    models have fired what they may, it cannot fire Snap Shots (:func:`no_snap_shots`),
+    models have fired what they may, it cannot fire Snap Shots (:func:`snap_shots.no_snap_shots`),
     no target model is within its range, its template would touch a friendly model
     wherever its carriers aimed it (:func:`markers.friends_in_the_way`), else
     :func:`_why_not`'s "no model can fire"."""
@@ -594,106 +582,6 @@ def effective_range(unit: Unit, profile: WeaponProfile) -> float:
     if profile.base_type == "Salvo" and moved_for_weapons(unit):
         reach /= 2
     return reach
-
-
-def moved_for_weapons(unit: Unit) -> bool:
-    """Whether the unit counts as moved for Heavy/Salvo/Ordnance: it moved, and moving
-    changes how it fires them (:func:`moving_changes_weapons`)."""
-    return unit.status.moved and moving_changes_weapons(relentless(unit), is_vehicle(unit))
-
-
-def moving_changes_weapons(is_relentless: bool, vehicle: bool) -> bool:
-    """Whether a unit that moved fires its Heavy, Salvo and Ordnance weapons as one that
-    moved (Snap Shots, a Salvo's lower number): not when it is Relentless, nor when it
-    is a vehicle, which fires at full BS after moving at Combat Speed (7th edition;
-    hammerlab moves vehicles at Combat Speed only). What the exact odds ask of a
-    datasheet's firers too (``analysis.odds_waffle``), given the same two facts."""
-    return not is_relentless and not vehicle
-
-
-class SnapCause(Enum):
-    """Why a weapon fires Snap Shots (:func:`snap_cause`), in the words a person is told
-    it in (``Mortar cannot be fired as Snap Shots (the unit moved)``)."""
-
-    SNAP_ORDERS = "Overwatch and Return Fire! are Snap Shots"
-    INTO_MELEE = "it shoots into a melee"
-    CREW = "its crew is Shaken or Stunned"
-    JINKED = "the unit Jinked"
-    GONE_TO_GROUND = "the unit has gone to ground"
-    FALLING_BACK = "the unit is falling back"
-    REGROUPED = "the unit regrouped this turn"
-    MOVED = "the unit moved"
-    AT_TARGET = "only Snap Shots may be fired at the target (a Zooming Flyer; Skyfire)"
-
-
-def fires_snap(
-    battle: Battle,
-    unit: Unit,
-    profile: WeaponProfile,
-    orders: FireOrders,
-    target: Unit | None = None,
-    model: Model | None = None,
-) -> bool:
-    """Whether this weapon fires Snap Shots (at ``target``, when one is given), fired
-    by ``model`` of the unit (``None``: by the unit as a whole): where
-    :func:`snap_cause` finds a cause."""
-    return snap_cause(battle, unit, profile, orders, target, model) is not None
-
-
-def snap_cause(
-    battle: Battle,
-    unit: Unit,
-    profile: WeaponProfile,
-    orders: FireOrders,
-    target: Unit | None = None,
-    model: Model | None = None,
-) -> SnapCause | None:
-    """Why this weapon fires Snap Shots (at ``target``, when one is given), fired by
-    ``model`` of the unit (``None``: by the unit as a whole), the first cause of these
-    that holds; ``None`` where it fires normally.
-
-    Seed 000: "a model with a Heavy weapon … moves and shoots in the same
-    turn"; 6th/7th-edition: units gone to ground or falling back snap fire, and a
-    unit that regrouped this turn "can only fire Snap Shots" (``movement_phase.regroup``);
-    seed 001: shooting into a melee is "a snap shot"; 7th edition: a vehicle
-    whose crew is Shaken or Stunned "can only fire Snap Shots" (that vehicle,
-    :func:`vehicles.crew_snap_shots`: asked of the unit, when every vehicle of it
-    does, :func:`vehicles.whole_crew_snaps`; its other models' shots are
-    :func:`snaps_of`); a unit that Jinked "can only fire Snap Shots until the end
-    of their next turn"; Zooming Flyers "can only be hit by Snap Shots", and
-    Skyfire (:func:`flyers.snap_against`).
-    """
-    status = st(battle, unit)
-    if orders.snap:
-        return SnapCause.SNAP_ORDERS
-    if orders.into_melee:
-        return SnapCause.INTO_MELEE
-    if whole_crew_snaps(battle, unit) if model is None else crew_snap_shots(battle, model):
-        return SnapCause.CREW
-    if status.jink_snap_turns > 0:
-        return SnapCause.JINKED
-    if status.gone_to_ground:
-        return SnapCause.GONE_TO_GROUND
-    if status.falling_back:
-        return SnapCause.FALLING_BACK
-    if status.regrouped:
-        return SnapCause.REGROUPED
-    if profile.is_heavy_like and moved_for_weapons(unit):
-        return SnapCause.MOVED
-    if target is not None and snap_against(target, profile):
-        return SnapCause.AT_TARGET
-    return None
-
-
-def snaps_of(battle: Battle, unit: Unit, models: Sequence[Model], snap: bool) -> list[bool]:
-    """Whether each of ``models`` of ``unit`` fires Snap Shots, ``snap`` being what
-    :func:`fires_snap` says of the unit as a whole: a vehicle of a squadron whose own
-    crew is Shaken or Stunned, or that Rammed, does (:func:`vehicles.crew_snap_shots`),
-    its squadmates as the unit does. A unit with no vehicle alive reads no vehicle
-    status (:func:`vehicles.has_vehicle_alive`)."""
-    if snap or not has_vehicle_alive(unit):
-        return [snap] * len(models)
-    return [crew_snap_shots(battle, model) for model in models]
 
 
 def shots_of_each(
@@ -866,7 +754,7 @@ def _by_snap(
     battle: Battle, unit: Unit, models: list[Model], snap: bool
 ) -> list[tuple[bool, list[Model]]]:
     """``models`` as they roll To Hit: all together, or, where some fire Snap Shots and
-    others not (a squadron with one Crew Shaken vehicle: :func:`snaps_of`), those at
+    others not (a squadron with one Crew Shaken vehicle: :func:`snap_shots.snaps_of`), those at
     their own BS, then those firing Snap Shots, each a volley of its own."""
     each = snaps_of(battle, unit, models, snap)
     if all(each) or not any(each):

@@ -6,7 +6,7 @@ function the battle resolves it with:
 
 - who fires, with how many shots, and whether as Snap Shots:
   :func:`attacks.firing_models`, :func:`attacks.shots_of` (:func:`attacks.shots_of_each`),
-  :func:`attacks.fires_snap`, and the rules installed on "weapon would fire"
+  :func:`snap_shots.fires_snap`, and the rules installed on "weapon would fire"
   (Suppressive Fire forbids Snap Shots);
 - the BS of a Snap Shot: :func:`tables.snap_shot_bs` with the battle's
   parameters ``snap_shot_divisor`` and ``snap_shot_minimum_bs``;
@@ -44,12 +44,10 @@ from functools import lru_cache
 from hammerlab.editions.waffle.allocation import shot_origin, wounds_from
 from hammerlab.editions.waffle.artillery import is_gun
 from hammerlab.editions.waffle.attacks import (
-    fires_snap,
     firing_models,
     ranged_weapons,
     shot_bs,
     shots_of_each,
-    snaps_of,
     weapons_per_phase,
 )
 from hammerlab.editions.waffle.characteristics import armour_save, invulnerable_save
@@ -92,6 +90,7 @@ from hammerlab.editions.waffle.rerolls import (
     wound_rerolls,
 )
 from hammerlab.editions.waffle.scatter_odds import OWN_MODEL_WEIGHT
+from hammerlab.editions.waffle.snap_shots import fires_snap, snaps_of
 from hammerlab.editions.waffle.special_rules import (
     close_combat_strength,
     close_combat_weapon,

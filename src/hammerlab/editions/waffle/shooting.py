@@ -18,7 +18,6 @@ from hammerlab.editions.waffle.attacks import (
     fire_weapon,
     firing_models,
     left_unfired,
-    no_snap_shots,
     not_offered,
     ranged_weapons,
     template_barred,
@@ -44,6 +43,7 @@ from hammerlab.editions.waffle.points import (
 )
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.reserves import units_off_table
+from hammerlab.editions.waffle.snap_shots import no_snap_shots
 from hammerlab.editions.waffle.special_rules import battle_focus
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import may_move, may_run
@@ -220,7 +220,7 @@ def why_no_shot(battle: Battle, unit: Unit) -> tuple[str, ...]:
     person choosing its action, as the weapon prompt says why a weapon is left out
     (:func:`attacks.not_offered`): each enemy unit locked in combat that it may not
     target (:func:`may_target`), each weapon that would fire Snap Shots and cannot, with
-    why it would (:func:`attacks.no_snap_shots`: a Heavy Blast after moving, a Template
+    why it would (:func:`snap_shots.no_snap_shots`: a Heavy Blast after moving, a Template
     gone to ground), or a template that would touch a friendly model wherever aimed
     (:func:`attacks.template_barred`), each asked of the nearest enemy unit, then why
     none of the others is a target: all beyond the longest range of its other weapons
