@@ -64,9 +64,10 @@ from conftest import (
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.base import apply_rules
 from hammerlab.editions.waffle.ai import WaffleAI
-from hammerlab.editions.waffle.attacks import firing_models, stray_chance
+from hammerlab.editions.waffle.attacks import firing_models
 from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.markers import aim_points
+from hammerlab.editions.waffle.melee_strays import stray_chance
 from hammerlab.editions.waffle.morale import go_to_ground, morale_check, pinning_test
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
 from hammerlab.editions.waffle.profiles import weapon_of

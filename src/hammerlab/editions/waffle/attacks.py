@@ -5,7 +5,8 @@ now shoot that weapon at the target … Roll To Hit", with Snap Shots, the
 6th/7th-edition weapon types, Final Shot and the seed 001 rules for shooting
 into a melee (1s and 2s stray). Markers and templates are ``markers``,
 wounding is ``wounds``, allocation and saves are ``allocation``; when a weapon
-fires Snap Shots, and why, is ``snap_shots``.
+fires Snap Shots, and why, is ``snap_shots``; which unit a stray hits, and the
+Morale penalty of friendly casualties, is ``melee_strays``.
 """
 
 from __future__ import annotations
@@ -18,11 +19,9 @@ from dataclasses import dataclass, replace
 from hammerlab.editions.waffle.allocation import allocate_wounds, shot_origin
 from hammerlab.editions.waffle.artillery import firers, has_gun_alive, shooting_toughness
 from hammerlab.editions.waffle.characteristics import ballistic_skill
-from hammerlab.editions.waffle.combat import combats
 from hammerlab.editions.waffle.events import (
     PrecisionShotsRolled,
     ShotsFired,
-    StrayShots,
     WeaponLeftUnfired,
     WeaponNotFired,
 )
@@ -34,6 +33,7 @@ from hammerlab.editions.waffle.markers import (
     friends_in_the_way,
     template_hits,
 )
+from hammerlab.editions.waffle.melee_strays import STRAY_ROLL, friendly_fire_penalty, stray_hits
 from hammerlab.editions.waffle.one_use import is_one_use, spend_one_use
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import (
@@ -74,7 +74,6 @@ from hammerlab.editions.waffle.visibility import seen_by_each, visible_models
 from hammerlab.editions.waffle.wounds import roll_to_wound, weapon_strength
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile, Weapon
-from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.geometry import TEMPLATE_LENGTH, Vec, gap_table
 from hammerlab.engine.memo import deciding, per_decision, per_object
 from hammerlab.engine.records import quick_init
@@ -84,10 +83,6 @@ from hammerlab.engine.transpositions import (
     position_key,
 )
 from hammerlab.engine.units import Model, Unit
-
-STRAY_ROLL = 2
-"""Seed 001, Shooting Into Close Combat: "any rolls of 1 or 2 … hit one of your
-engaged units instead!"."""
 
 
 def firing_models(
@@ -742,7 +737,7 @@ def fire_weapon(
             for rule in battle.hooks.get(SHOOTING_WOUNDS_UNSAVED):
                 rule(battle, replace(caused, wounds=unsaved))
     if orders.into_melee:
-        _friendly_fire_penalty(battle, unit, result)
+        friendly_fire_penalty(battle, unit, result)
     for resolved in watched:
         resolved()
     if is_one_use(profile):  # fired once in a battle
@@ -761,25 +756,6 @@ def _by_snap(
         return [(snap or each[0], models)]
     pairs = list(zip(models, each, strict=True))
     return [(want, [m for m, snapping in pairs if snapping is want]) for want in (False, True)]
-
-
-def _friendly_fire_penalty(battle: Battle, shooter: Unit, result: VolleyResult) -> None:
-    """Seed 001 (Proposed Rule): friendly casualties worsen Morale checks.
-
-    "if you cause any casualties to a friendly unit, they will suffer a
-    penalty to any Morale checks they might need to make!" The seed gives no
-    size: -1 Ld per model removed, until the end of the turn
-    (``UnitStatus.morale_penalty``, which ``morale.morale_check`` applies).
-    """
-    for unit_id, lost in sorted(result.casualties.items()):
-        victim = battle.unit(unit_id)
-        if lost and victim.player == shooter.player:
-            st(battle, victim).morale_penalty += lost
-            battle.say(
-                "morale",
-                f"{victim.label}: -{lost} Ld to Morale checks this turn "
-                f"({lost} casualt{'y' if lost == 1 else 'ies'} from friendly fire)",
-            )
 
 
 def shot_bs(battle: Battle, model: Model, snap: bool) -> int:
@@ -861,21 +837,6 @@ def roll_to_hit(
     return HitRolls(hits, strays, ones, sixes)
 
 
-def stray_chance(bs: int, twin_linked: bool) -> float:
-    """Chance one die to hit fired with ``bs`` into a melee strays (seed 001, Proposed
-    Rule: "any rolls of 1 or 2, even if they would normally be hits, hit one of your
-    engaged units instead!"), as :func:`roll_to_hit` rolls it: a die showing
-    :data:`STRAY_ROLL` or less strays; a miss above it is re-rolled where every miss is
-    (:func:`tables.miss_reroll`: BS 6+ or Twin-linked) and strays if the re-roll shows
-    :data:`STRAY_ROLL` or less. Preferred Enemy's re-rolled 1s add nothing: into a melee
-    a 1 strays and is never re-rolled. What the AI weighs a shot into a melee by."""
-    stray = STRAY_ROLL / 6
-    if miss_reroll(bs, twin_linked) is None:
-        return stray
-    missed = max(0, ballistic_target(bs)[0] - 1 - STRAY_ROLL) / 6
-    return stray + missed * stray
-
-
 def _hit_counts(rolls: tuple[int, ...], needed: int, stray: int) -> tuple[int, int]:
     """(hits, strays) among ``rolls``: a stray is ``stray`` or less, a hit ``needed`` or more.
     Lists counted, not generators summed, and no pass for strays where none can be (every
@@ -898,7 +859,7 @@ def _rolled_hits(
     """Seed 000, step 4: "Roll a D6 for each shot fired".
 
     Into a melee, the hits of the rolls of 1-2 follow the hits on the target
-    (:func:`_stray_hits`).
+    (:func:`melee_strays.stray_hits`).
     """
     hits: list[Hit] = []
     strays: list[Model] = []
@@ -958,7 +919,7 @@ def _rolled_hits(
         for model, ones in hot:
             suffer(battle, unit, model, profile, ones, orders)
     if strays:
-        hits += _stray_hits(battle, unit, target, profile, strays)
+        hits += stray_hits(battle, unit, target, profile, strays)
     return hits
 
 
@@ -971,60 +932,6 @@ def _fire_alike(battle: Battle, unit: Unit) -> bool:
     (:func:`precision_shots.fires_precision_shots`)."""
     hooks = battle.hooks
     return not hooks.get(BALLISTIC_SKILL) and not hooks.get(STRENGTH) and not has_gun_alive(unit)
-
-
-def melee_stray_units(battle: Battle, shooter: Unit, target: Unit) -> list[Unit]:
-    """Units the rolls of 1-2 of ``shooter``'s shots into ``target``'s melee may hit.
-
-    Seed 001 (Proposed Rule): "hit one of your engaged units instead! (In the
-    case of shooting at a melee which has no units you control, the 1s and 2s
-    hit a squad from a different player than the controlling player of the
-    nominated squad)". The combat is the group of units linked by base
-    contact (:func:`combat.combats`). With two players the shooter always has
-    a unit in the combat; none is found only when the target is marked locked
-    without an enemy in base contact on the table.
-    """
-    combat = next((c for c in combats(battle) if any(u is target for u in c.units)), None)
-    if combat is None:
-        return []
-    return combat.side(shooter.player) or [u for u in combat.units if u.player != target.player]
-
-
-def _stray_hits(
-    battle: Battle, unit: Unit, target: Unit, profile: WeaponProfile, sources: list[Model]
-) -> list[Hit]:
-    """The rolls of 1-2 of one weapon into a melee: one hit each on another unit.
-
-    Where several units may take them, the shooting player chooses one for the
-    weapon's strays (a ``melee_stray`` decision); where none may, they miss.
-    """
-    candidates = melee_stray_units(battle, unit, target)
-    victim = candidates[0] if len(candidates) == 1 else None
-    if len(candidates) > 1:
-        victim = battle.decide(
-            Decision(
-                kind="melee_stray",
-                player=unit.player,
-                prompt=(
-                    f"{len(sources)} roll(s) of 1-2 of {profile.name} into the melee: "
-                    "which engaged unit do they hit?"
-                ),
-                choices=tuple(Choice(u.label, u) for u in candidates),
-                context=DecisionContext(unit=unit.id, target=target.id, weapon=profile.name),
-            )
-        )
-    battle.emit(
-        StrayShots(
-            unit=unit.label,
-            weapon=profile.name,
-            target=target.label,
-            strays=len(sources),
-            victim=victim.label if victim else "",
-        )
-    )
-    if victim is None:
-        return []
-    return [Hit(victim, weapon_strength(battle, unit, m, profile), m) for m in sources]
 
 
 def _caused(

@@ -10,13 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hammerlab.editions.schedule import still_to_play
-from hammerlab.editions.waffle.attacks import (
-    firing_models,
-    melee_stray_units,
-    ranged_weapons,
-    shot_bs,
-    stray_chance,
-)
+from hammerlab.editions.waffle.attacks import firing_models, ranged_weapons, shot_bs
 from hammerlab.editions.waffle.charge import charge_ban, charge_targets
 from hammerlab.editions.waffle.estimate import p_hit
 from hammerlab.editions.waffle.expected import (
@@ -28,6 +22,7 @@ from hammerlab.editions.waffle.expected import (
     first_then_rest,
     likely_aim,
 )
+from hammerlab.editions.waffle.melee_strays import melee_stray_units, stray_chance
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
 from hammerlab.editions.waffle.plans import (
     ASSAULT_PHASE,
@@ -77,7 +72,7 @@ def stray_risk(battle: Battle, unit: Unit, enemy: Unit, orders: FireOrders) -> f
 
     The shooter sends them to its engaged unit that would lose least. A Snap Shot hits
     with chance ``p`` (:func:`estimate.p_hit` at the BS :func:`attacks.shot_bs` gives the
-    unit's most common model) and strays with chance ``s`` (:func:`attacks.stray_chance`,
+    unit's most common model) and strays with chance ``s`` (:func:`melee_strays.stray_chance`,
     the rule's own count: a Twin-linked miss re-rolled may stray too), so the friendly
     casualties are those of snap-shooting that unit scaled by ``s``/``p``. Both are
     read Twin-linked where every ranged weapon the unit carries is (the estimate of the
