@@ -27,7 +27,6 @@ from hammerlab.analysis.game import Game
 from hammerlab.editions.waffle import attacks
 from hammerlab.editions.waffle.artillery import is_gun
 from hammerlab.editions.waffle.attacks import (
-    HitRolls,
     effective_range,
     firing_models,
     firing_quota,
@@ -41,6 +40,7 @@ from hammerlab.editions.waffle.events import (
     WoundsRolled,
 )
 from hammerlab.editions.waffle.firing_modes import is_grenade, spend, throwers
+from hammerlab.editions.waffle.hit_rolls import HitRolls
 from hammerlab.editions.waffle.markers import aim_points
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.points import Attack, WoundLoss

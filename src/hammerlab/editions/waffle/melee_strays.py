@@ -2,7 +2,7 @@
 into another unit of the combat, and the Morale penalty friendly casualties bring.
 
 "any rolls of 1 or 2, even if they would normally be hits, hit one of your engaged
-units instead!" The dice are rolled by :func:`attacks.roll_to_hit` (a die of
+units instead!" The dice are rolled by :func:`hit_rolls.roll_to_hit` (a die of
 :data:`STRAY_ROLL` or less strays); here, the units the strays may hit
 (:func:`melee_stray_units`), the hits they make (:func:`stray_hits`), the chance a
 die strays as the AI weighs it (:func:`stray_chance`), and the penalty
@@ -49,7 +49,7 @@ def friendly_fire_penalty(battle: Battle, shooter: Unit, result: VolleyResult) -
 def stray_chance(bs: int, twin_linked: bool) -> float:
     """Chance one die to hit fired with ``bs`` into a melee strays (seed 001, Proposed
     Rule: "any rolls of 1 or 2, even if they would normally be hits, hit one of your
-    engaged units instead!"), as :func:`attacks.roll_to_hit` rolls it: a die showing
+    engaged units instead!"), as :func:`hit_rolls.roll_to_hit` rolls it: a die showing
     :data:`STRAY_ROLL` or less strays; a miss above it is re-rolled where every miss is
     (:func:`tables.miss_reroll`: BS 6+ or Twin-linked) and strays if the re-roll shows
     :data:`STRAY_ROLL` or less. Preferred Enemy's re-rolled 1s add nothing: into a melee
