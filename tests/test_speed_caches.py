@@ -358,7 +358,7 @@ def test_firing_models_are_those_that_see_and_reach_the_target_model_by_model(
     example: str, scoped: bool
 ) -> None:
     """``scoped``: every question asked inside one open decision scope, where the unit's
-    gap and sight tables (``attacks._gaps_to``, ``attacks._seen_by_each``) are
+    gap and sight tables (``attacks.gaps_to``, ``attacks._seen_by_each``) are
     remembered and read again for each weapon, orders and target."""
     fired = 0
     with decision_scope() if scoped else contextlib.nullcontext():

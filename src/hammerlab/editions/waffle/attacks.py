@@ -7,7 +7,8 @@ into a melee (1s and 2s stray). Markers and templates are ``markers``,
 wounding is ``wounds``, allocation and saves are ``allocation``; when a weapon
 fires Snap Shots, and why, is ``snap_shots``; the dice To Hit (their re-rolls and
 strays) are ``hit_rolls``; which unit a stray hits, and the Morale penalty of
-friendly casualties, is ``melee_strays``.
+friendly casualties, is ``melee_strays``; why a weapon is not offered or was left
+unfired, for a person, is ``unfired``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from hammerlab.editions.waffle.characteristics import ballistic_skill
 from hammerlab.editions.waffle.events import (
     PrecisionShotsRolled,
     ShotsFired,
-    WeaponLeftUnfired,
     WeaponNotFired,
 )
 from hammerlab.editions.waffle.firing_modes import is_grenade, may_fire, spend, throwers
@@ -32,7 +32,6 @@ from hammerlab.editions.waffle.hit_rolls import roll_hits, roll_to_hit
 from hammerlab.editions.waffle.markers import (
     aim_points,
     blast_hits,
-    friends_in_the_way,
     template_hits,
 )
 from hammerlab.editions.waffle.melee_strays import friendly_fire_penalty, stray_hits
@@ -217,7 +216,7 @@ def _firing_each(
                 throws[name] = is_grenade(weapon)
             if within is None:
                 if not gaps:  # every model's gaps to the target models, and to the nearest
-                    gaps, least = _gaps_to(unit, target)
+                    gaps, least = gaps_to(unit, target)
                 if least[at] > fired[1]:
                     continue  # no target model, seen or not, is in its range: it cannot fire
             armed.setdefault(name, []).append((at, model, shooter, *fired))
@@ -362,7 +361,7 @@ with its wargear."""
 
 
 @per_decision
-def _gaps_to(unit: Unit, target: Unit) -> tuple[tuple[tuple[float, ...], ...], tuple[float, ...]]:
+def gaps_to(unit: Unit, target: Unit) -> tuple[tuple[tuple[float, ...], ...], tuple[float, ...]]:
     """The :func:`geometry.gap_table` from every model alive of ``unit`` to every one
     of ``target``, and each row's least gap (``inf`` for no target model).
 
@@ -379,7 +378,7 @@ def _gaps_to(unit: Unit, target: Unit) -> tuple[tuple[tuple[float, ...], ...], t
 @per_decision
 def _seen_by_each(battle: Battle, unit: Unit, target: Unit) -> tuple[tuple[int, ...], ...]:
     """:func:`visibility.seen_by_each` of every model alive of ``unit``, for
-    :func:`_firing_each` to read as it reads :func:`_gaps_to`."""
+    :func:`_firing_each` to read as it reads :func:`gaps_to`."""
     return seen_by_each(battle, unit.alive_models, target)
 
 
@@ -395,12 +394,7 @@ def _fired_profile(shooter: Model, weapon: Weapon, orders: FireOrders) -> Weapon
     return profile
 
 
-def _why_not(battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders: FireOrders) -> str:
-    """Why no model of ``unit`` fires ``weapon_name``, for a person."""
-    return _not_fired(battle, unit, target, weapon_name, orders).detail
-
-
-def _not_fired(
+def not_fired(
     battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders: FireOrders
 ) -> WeaponNotFired:
     """Why no model of ``unit`` fires ``weapon_name`` at ``target``, as the log's event:
@@ -411,111 +405,6 @@ def _not_fired(
         return WeaponNotFired(unit.label, weapon_name, target.label, "no_snap_shots", snap)
     why = f"no model can fire {weapon_name} at {target.label}"
     return WeaponNotFired(unit.label, weapon_name, target.label, "no_model_can_fire", why)
-
-
-def not_offered(
-    battle: Battle,
-    unit: Unit,
-    target: Unit,
-    orders: FireOrders,
-    spent: Counter[str],
-    fired: set[str],
-    able: dict[str, list[Model]],
-) -> tuple[str, ...]:
-    """Each ranged weapon of ``unit`` neither ``fired`` nor ``able`` to fire at
-    ``target`` (:func:`able_weapons`), with why, for a person choosing a weapon: its
-    models have fired what they may, it cannot fire Snap Shots (:func:`snap_shots.no_snap_shots`),
-    no target model is within its range, its template would touch a friendly model
-    wherever its carriers aimed it (:func:`markers.friends_in_the_way`), else
-    :func:`_why_not`'s "no model can fire"."""
-    return tuple(
-        _why_left_out(battle, unit, target, name, orders, spent)
-        for name in ranged_weapons(unit)
-        if name not in fired and name not in able
-    )
-
-
-def _why_left_out(
-    battle: Battle,
-    unit: Unit,
-    target: Unit,
-    weapon_name: str,
-    orders: FireOrders,
-    spent: Counter[str],
-) -> str:
-    """Why no model of ``unit`` may fire ``weapon_name`` at ``target`` now (:func:`not_offered`)."""
-    carriers = _carriers(unit, weapon_name)
-    if spent and not any(
-        may_fire(spent, unit, m, weapon_name, weapons_per_phase(unit, m)) for _, m, _ in carriers
-    ):
-        return f"{weapon_name}: each model carrying it has fired what it may this phase"
-    snap = no_snap_shots(battle, unit, target, weapon_name, orders)
-    if snap is not None:
-        return snap
-    reach, nearest = _reach(unit, target, carriers)
-    if nearest > reach:
-        gap = f'the nearest target model is {nearest:.1f}" away'
-        return f'{weapon_name}: out of range ({reach:g}"; {gap})'
-    return template_barred(battle, unit, target, weapon_name) or _why_not(
-        battle, unit, target, weapon_name, orders
-    )
-
-
-def template_barred(battle: Battle, unit: Unit, target: Unit, weapon_name: str) -> str | None:
-    """``"<weapon>: its template would touch a friendly model wherever aimed"`` where
-    ``weapon_name`` is a template that no model of ``unit`` carrying it may aim at
-    ``target`` without touching a friendly model (:func:`markers.friends_in_the_way`),
-    though it sees and reaches some of it; else ``None``."""
-    carriers = _carriers(unit, weapon_name)
-    if carriers and all(
-        (profile := weapon_of(w)).template
-        and friends_in_the_way(battle, unit, model, target, profile)
-        for _, model, w in carriers
-    ):
-        return f"{weapon_name}: its template would touch a friendly model wherever aimed"
-    return None
-
-
-def _carriers(unit: Unit, weapon_name: str) -> list[tuple[int, Model, Weapon]]:
-    """The models alive of ``unit`` carrying ``weapon_name``, each with its place among
-    the models alive (a row of :func:`_gaps_to`) and its first weapon of that name."""
-    return [
-        (at, model, weapon)
-        for at, model in enumerate(unit.alive_models)
-        if (weapon := model.weapon(weapon_name)) is not None
-    ]
-
-
-def _reach(
-    unit: Unit, target: Unit, carriers: list[tuple[int, Model, Weapon]]
-) -> tuple[float, float]:
-    """The longest range of the ``carriers``' weapon (:func:`effective_range`) and the gap
-    from them to the nearest model of ``target``, seen or not."""
-    least = _gaps_to(unit, target)[1]
-    reach = max(effective_range(unit, weapon_of(w)) for _, _, w in carriers)
-    return reach, min(least[at] for at, _, _ in carriers)
-
-
-def left_unfired(
-    unit: Unit, target: Unit, spent: Counter[str], dropped: list[str]
-) -> list[WeaponLeftUnfired]:
-    """Of the weapons ``dropped`` (able to fire at ``target`` when the last weapon was
-    selected, not fired, and able no more), those that some model carrying them could
-    still fire (:func:`firing_modes.may_fire` with the attack's ``spent``): the
-    casualties since took every target model it would fire at out of its range or
-    sight (seed 000, step 3), said by :class:`events.WeaponLeftUnfired` with its
-    range and the nearest target model's gap from those models."""
-    lost = []
-    for name in dropped:
-        carriers = [
-            carrier
-            for carrier in _carriers(unit, name)
-            if may_fire(spent, unit, carrier[1], name, weapons_per_phase(unit, carrier[1]))
-        ]
-        if carriers:
-            reach, nearest = _reach(unit, target, carriers)
-            lost.append(WeaponLeftUnfired(unit.label, name, target.label, reach, nearest))
-    return lost
 
 
 @per_decision
@@ -657,7 +546,7 @@ def fire_weapon(
     )
     weapon = models[0].weapon(weapon_name) if models else None
     if weapon is None:
-        battle.emit(_not_fired(battle, unit, target, weapon_name, orders))
+        battle.emit(not_fired(battle, unit, target, weapon_name, orders))
         return result
     profile = weapon_of(weapon)
     snap = fires_snap(battle, unit, profile, orders, target)
