@@ -156,8 +156,47 @@ def _firing_each(
     name twice (a name given twice would list its models twice): the callers give one
     name, or the unit's ranged weapons (:func:`ranged_weapons`, each named once), or
     some of them."""
+    armed, copies, throws, tables = _armed_in_reach(battle, unit, target, orders, spent, names)
+    chosen = {name: list[Model]() for name in names}
+    if not armed:
+        return chosen  # none in range (or none armed): sight need not be traced
+    sight = _seen_by_each(battle, unit, target)
+    within = orders.counts_within
+    for name, models in armed.items():
+        firing = _in_sight_and_range(
+            battle, unit, target, name, models, copies, within, tables, sight, throws[name]
+        )
+        chosen[name] = throwers(name, firing)
+    return chosen
+
+
+# A model armed with a weapon, as _firing_each lists it: its index among the models alive,
+# the model, who fires it (a gun's crewman: artillery.firers), the profile it fires and
+# that profile's range.
+_Armed = tuple[int, Model, Model, WeaponProfile, float]
+
+# The gap tables _firing_each reads (gaps_to): every model's gaps to the target models,
+# and to the nearest of them; both empty where no model needed them.
+_Gaps = tuple[tuple[tuple[float, ...], ...], tuple[float, ...]]
+
+
+def _armed_in_reach(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    orders: FireOrders,
+    spent: Counter[str] | None,
+    names: Sequence[str],
+) -> tuple[dict[str, list[_Armed]], dict[tuple[str, str], int], dict[str, bool], _Gaps]:
+    """The first pass of :func:`_firing_each` over the unit's models: by name of
+    ``names``, the models armed with it that may fire it (a Ballistic Skill, the orders'
+    weapon types, Snap Shots it can fire, its quota with ``spent``) and, where the
+    orders count no range of their own, with a target model, seen or not, within its
+    range; how many of it each model carrying more than one fires (by name and model
+    id); whether each is a grenade (the first armed model's weapon: of a grenade one
+    model throws, :func:`firing_modes.throwers`); and the gap tables read."""
     # By name: (index among the models alive, model, who fires it, profile, its range)
-    armed: dict[str, list[tuple[int, Model, Model, WeaponProfile, float]]] = {}
+    armed: dict[str, list[_Armed]] = {}
     copies: dict[tuple[str, str], int] = {}  # (name, model id): how many of it the model fires
     throws: dict[str, bool] = {}  # the first armed model's weapon is a grenade (throwers)
     # Models sharing a weapon share the answer, unless one is a vehicle whose own crew
@@ -223,44 +262,61 @@ def _firing_each(
             if carried > 1:
                 left = quota - spent[model.id] if spent else weapons_per_phase(unit, model)
                 copies[(name, model.id)] = min(carried, left)
-    chosen = {name: list[Model]() for name in names}
-    if not armed:
-        return chosen  # none in range (or none armed): sight need not be traced
-    sight = _seen_by_each(battle, unit, target)
+    return armed, copies, throws, (gaps, least)
+
+
+def _in_sight_and_range(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    name: str,
+    models: list[_Armed],
+    copies: dict[tuple[str, str], int],
+    within: float | None,
+    tables: _Gaps,
+    sight: tuple[tuple[int, ...], ...],
+    one_thrower: bool,
+) -> list[Model]:
+    """The second pass of :func:`_firing_each`, for the weapon ``name``: of the models
+    armed with it (:func:`_armed_in_reach`), those that see a target model (a Barrage
+    needs none; a gun's crewman must see it too), may aim a blast or template at one,
+    and have one they see within range (``within``: the range the orders count
+    instead), each listed once per copy of the weapon it fires (``copies``). Of a
+    grenade (``one_thrower``) the first model able to throws (:func:`firing_modes.throwers`):
+    no other is asked."""
+    gaps, least = tables
     count = len(gaps[0]) if gaps else 0  # the target's models alive (a row of the table)
-    for name, models in armed.items():
-        firing = chosen[name]
-        for at, model, shooter, profile, reach in models:
-            if throws[name] and firing:
-                break  # of a grenade the first model able to throws (throwers): no other is asked
-            seen = sight[at]
-            if not seen and not profile.barrage:
-                continue
-            crewman_blind = shooter is not model and not visible_models(battle, [shooter], target)
-            if crewman_blind and not profile.barrage:  # the gun's crewman must see it too
-                continue
-            # A range counted as another distance (within) stands for where the template
-            # would reach from too: only where the models stand is its reach asked.
-            if (profile.blast or profile.template) and not aim_points(
-                battle, unit, model, target, profile, reach=within is None
-            ):
-                continue
-            if within is not None:
-                if reach >= within:
-                    firing += [model] * copies.get((name, model.id), 1)
-                continue
-            # visibility.within of the models it sees (all of them for a Barrage, which
-            # needs no sight: interpretation 11): within reach of one of them, that is
-            # the nearest of them within it.
-            if len(seen) == count or not seen or profile.barrage:
-                nearest_seen = least[at]
-            else:
-                row = gaps[at]
-                nearest_seen = min([row[j] for j in seen])
-            if nearest_seen <= reach:
+    firing: list[Model] = []
+    for at, model, shooter, profile, reach in models:
+        if one_thrower and firing:
+            break  # of a grenade the first model able to throws (throwers): no other is asked
+        seen = sight[at]
+        if not seen and not profile.barrage:
+            continue
+        crewman_blind = shooter is not model and not visible_models(battle, [shooter], target)
+        if crewman_blind and not profile.barrage:  # the gun's crewman must see it too
+            continue
+        # A range counted as another distance (within) stands for where the template
+        # would reach from too: only where the models stand is its reach asked.
+        if (profile.blast or profile.template) and not aim_points(
+            battle, unit, model, target, profile, reach=within is None
+        ):
+            continue
+        if within is not None:
+            if reach >= within:
                 firing += [model] * copies.get((name, model.id), 1)
-        chosen[name] = throwers(name, firing)
-    return chosen
+            continue
+        # visibility.within of the models it sees (all of them for a Barrage, which
+        # needs no sight: interpretation 11): within reach of one of them, that is
+        # the nearest of them within it.
+        if len(seen) == count or not seen or profile.barrage:
+            nearest_seen = least[at]
+        else:
+            row = gaps[at]
+            nearest_seen = min([row[j] for j in seen])
+        if nearest_seen <= reach:
+            firing += [model] * copies.get((name, model.id), 1)
+    return firing
 
 
 def _fired(
@@ -541,21 +597,10 @@ def fire_weapon(
     shooting attack, which offered the weapon because some model may fire it).
     """
     result = VolleyResult()
-    models = (
-        firing_models(battle, unit, target, weapon_name, orders, spent) if able is None else able
-    )
-    weapon = models[0].weapon(weapon_name) if models else None
-    if weapon is None:
-        battle.emit(not_fired(battle, unit, target, weapon_name, orders))
+    firing = _to_fire(battle, unit, target, weapon_name, orders, spent, able)
+    if firing is None:
         return result
-    profile = weapon_of(weapon)
-    snap = fires_snap(battle, unit, profile, orders, target)
-    for veto in battle.hooks.get(WEAPON_WOULD_FIRE):
-        why = veto(battle, unit, profile, snap, orders)
-        if why is not None:
-            detail = f"{weapon_name} {why}"
-            battle.emit(WeaponNotFired(unit.label, weapon_name, target.label, "vetoed", detail))
-            return result
+    models, profile, snap = firing
     result.fired = True
     watched = [
         w.volley(battle, unit, target, weapon_name, orders, models)
@@ -581,6 +626,64 @@ def fire_weapon(
         hits = []
         for snapping, group in _by_snap(battle, unit, models, snap):
             hits += _rolled_hits(battle, unit, target, group, profile, snapping, orders)
+    _resolve_hits(battle, unit, target, hits, profile, snap, orders, result, models)
+    if orders.into_melee:
+        friendly_fire_penalty(battle, unit, result)
+    for resolved in watched:
+        resolved()
+    if is_one_use(profile):  # fired once in a battle
+        spend_one_use(battle, unit, models, weapon_name)
+    return result
+
+
+def _to_fire(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    weapon_name: str,
+    orders: FireOrders,
+    spent: Counter[str] | None,
+    able: list[Model] | None,
+) -> tuple[list[Model], WeaponProfile, bool] | None:
+    """The step of :func:`fire_weapon` before its dice: the models that fire
+    ``weapon_name`` (``able``, else :func:`firing_models`), the profile they fire and
+    whether it fires Snap Shots; ``None``, the log told why (:class:`events.WeaponNotFired`),
+    where no model may fire it (:func:`not_fired`) or a rule forbids it
+    (:data:`points.WEAPON_WOULD_FIRE`)."""
+    models = (
+        firing_models(battle, unit, target, weapon_name, orders, spent) if able is None else able
+    )
+    weapon = models[0].weapon(weapon_name) if models else None
+    if weapon is None:
+        battle.emit(not_fired(battle, unit, target, weapon_name, orders))
+        return None
+    profile = weapon_of(weapon)
+    snap = fires_snap(battle, unit, profile, orders, target)
+    for veto in battle.hooks.get(WEAPON_WOULD_FIRE):
+        why = veto(battle, unit, profile, snap, orders)
+        if why is not None:
+            detail = f"{weapon_name} {why}"
+            battle.emit(WeaponNotFired(unit.label, weapon_name, target.label, "vetoed", detail))
+            return None
+    return models, profile, snap
+
+
+def _resolve_hits(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    hits: list[Hit],
+    profile: WeaponProfile,
+    snap: bool,
+    orders: FireOrders,
+    result: VolleyResult,
+    models: list[Model],
+) -> None:
+    """The step of :func:`fire_weapon` after its dice To Hit: the ``hits`` counted in
+    ``result``, then each hit unit's wounds rolled (a vehicle's hits resolved on its
+    Armour Value: :func:`vehicle_damage.resolve_vehicle_hits`), the rules that answer
+    the wounds on the target given them (:data:`points.SHOOTING_WOUNDS_CAUSED`,
+    :data:`points.SHOOTING_WOUNDS_UNSAVED`), and the wounds allocated."""
     for hit in hits:
         result.hits[hit.unit.id] += 1
     # A Barrage weapon's wounds are allocated from the centre of the marker that caused
@@ -625,13 +728,6 @@ def fire_weapon(
         if caused is not None and unsaved:
             for rule in battle.hooks.get(SHOOTING_WOUNDS_UNSAVED):
                 rule(battle, replace(caused, wounds=unsaved))
-    if orders.into_melee:
-        friendly_fire_penalty(battle, unit, result)
-    for resolved in watched:
-        resolved()
-    if is_one_use(profile):  # fired once in a battle
-        spend_one_use(battle, unit, models, weapon_name)
-    return result
 
 
 def _by_snap(
