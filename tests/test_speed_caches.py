@@ -26,12 +26,7 @@ from hammerlab.analysis.battles import prepare
 from hammerlab.analysis.game import Game
 from hammerlab.editions.waffle import attacks
 from hammerlab.editions.waffle.artillery import is_gun
-from hammerlab.editions.waffle.attacks import (
-    effective_range,
-    firing_models,
-    firing_quota,
-    ranged_weapons,
-)
+from hammerlab.editions.waffle.attacks import firing_models
 from hammerlab.editions.waffle.events import (
     NoSave,
     SaveTaken,
@@ -39,6 +34,7 @@ from hammerlab.editions.waffle.events import (
     WaffleWoundsLost,
     WoundsRolled,
 )
+from hammerlab.editions.waffle.firepower import effective_range, firing_quota, ranged_weapons
 from hammerlab.editions.waffle.firing_modes import is_grenade, spend, throwers
 from hammerlab.editions.waffle.hit_rolls import HitRolls
 from hammerlab.editions.waffle.markers import aim_points
@@ -909,7 +905,7 @@ def test_typed_views_kept_by_identity_answer_each_object_made_and_dropped_in_tur
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # stats_of, weapon_of, vehicle_of, is_grenade, is_gun and a model's own firing quota
-    # (attacks.firing_quota: a vehicle every weapon it carries, a Monstrous Creature two,
+    # (firepower.firing_quota: a vehicle every weapon it carries, a Monstrous Creature two,
     # else one, each plus the extra) answer an object met before by its id
     # (memo.per_object). Each object here is made, asked about and dropped, so CPython
     # hands the next one the same address: an answer kept by id without its object

@@ -25,7 +25,7 @@ import pytest
 
 from hammerlab.analysis.game import Game
 from hammerlab.editions.waffle import ai, attacks, shooting, shooting_plans
-from hammerlab.editions.waffle.attacks import ranged_weapons
+from hammerlab.editions.waffle.firepower import ranged_weapons
 from hammerlab.editions.waffle.plans import charge_keeping_weapons
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine import transpositions

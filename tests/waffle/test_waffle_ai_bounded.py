@@ -41,7 +41,7 @@ from hammerlab.analysis.game import Game
 from hammerlab.editions.schedule import still_to_play, turns_ahead
 from hammerlab.editions.waffle import plans
 from hammerlab.editions.waffle.ai import WaffleAI
-from hammerlab.editions.waffle.attacks import fire_weapon, firing_models, ranged_weapons
+from hammerlab.editions.waffle.attacks import fire_weapon, firing_models
 from hammerlab.editions.waffle.charge import END_CHARGES, NO_REACTION, charge_ban, charge_targets
 from hammerlab.editions.waffle.expected import (
     expected_attack,
@@ -50,6 +50,7 @@ from hammerlab.editions.waffle.expected import (
     expected_per_model,
     melee_exchange,
 )
+from hammerlab.editions.waffle.firepower import ranged_weapons
 from hammerlab.editions.waffle.morale import PINNING_TEST
 from hammerlab.editions.waffle.move_plans import charge_threat
 from hammerlab.editions.waffle.movement import move_allowance

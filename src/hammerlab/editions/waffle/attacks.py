@@ -4,11 +4,12 @@
 now shoot that weapon at the target … Roll To Hit", with Snap Shots, the
 6th/7th-edition weapon types, Final Shot and the seed 001 rules for shooting
 into a melee (1s and 2s stray). Markers and templates are ``markers``,
-wounding is ``wounds``, allocation and saves are ``allocation``; when a weapon
-fires Snap Shots, and why, is ``snap_shots``; the dice To Hit (their re-rolls and
-strays) are ``hit_rolls``; which unit a stray hits, and the Morale penalty of
-friendly casualties, is ``melee_strays``; why a weapon is not offered or was left
-unfired, for a person, is ``unfired``.
+wounding is ``wounds``, allocation and saves are ``allocation``; a unit's ranged
+weapons, how many a model fires and each one's range and shots are
+``firepower``; when a weapon fires Snap Shots, and why, is ``snap_shots``; the
+dice To Hit (their re-rolls and strays) are ``hit_rolls``; which unit a stray
+hits, and the Morale penalty of friendly casualties, is ``melee_strays``; why a
+weapon is not offered or was left unfired, for a person, is ``unfired``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,12 @@ from hammerlab.editions.waffle.events import (
     PrecisionShotsRolled,
     ShotsFired,
     WeaponNotFired,
+)
+from hammerlab.editions.waffle.firepower import (
+    effective_range,
+    ranged_weapons,
+    shots_of_each,
+    weapons_per_phase,
 )
 from hammerlab.editions.waffle.firing_modes import is_grenade, may_fire, spend, throwers
 from hammerlab.editions.waffle.gets_hot import gets_hot, shots_fired, suffer
@@ -50,12 +57,8 @@ from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_o
 from hammerlab.editions.waffle.rerolls import hit_ones_rerolled, wound_rerolls
 from hammerlab.editions.waffle.snap_shots import (
     fires_snap,
-    moved_for_weapons,
     no_snap_shots,
     snaps_of,
-)
-from hammerlab.editions.waffle.special_rules import (
-    multi_tracker_weapons,
 )
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.strength import STRENGTH
@@ -68,14 +71,13 @@ from hammerlab.editions.waffle.vehicles import (
     crew_snap_shots,
     has_vehicle_alive,
     is_vehicle,
-    vehicle_of,
 )
 from hammerlab.editions.waffle.visibility import seen_by_each, visible_models
 from hammerlab.editions.waffle.wounds import roll_to_wound, weapon_strength
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.datasheet import Profile, Weapon
-from hammerlab.engine.geometry import TEMPLATE_LENGTH, Vec, gap_table
-from hammerlab.engine.memo import deciding, per_decision, per_object
+from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.geometry import Vec, gap_table
+from hammerlab.engine.memo import deciding, per_decision
 from hammerlab.engine.transpositions import (
     Transpositions,
     frozen,
@@ -132,8 +134,9 @@ def firing_models(
 def _every_ranged_weapon(
     battle: Battle, unit: Unit, target: Unit, orders: FireOrders, spent: Counter[str] | None
 ) -> dict[str, list[Model]]:
-    """:func:`firing_models` of each of the unit's ranged weapons (:func:`ranged_weapons`),
-    by name: remembered per decision, and read by each weapon's question (never changed)."""
+    """:func:`firing_models` of each of the unit's ranged weapons
+    (:func:`firepower.ranged_weapons`), by name: remembered per decision, and read by
+    each weapon's question (never changed)."""
     return _firing_each(battle, unit, target, orders, spent, ranged_weapons(unit))
 
 
@@ -154,7 +157,7 @@ def _firing_each(
     """:func:`firing_models` of each weapon of ``names``, by name, in one pass over the
     unit's models, each name's answer the one it would get alone. ``names`` holds no
     name twice (a name given twice would list its models twice): the callers give one
-    name, or the unit's ranged weapons (:func:`ranged_weapons`, each named once), or
+    name, or the unit's ranged weapons (:func:`firepower.ranged_weapons`, each named once), or
     some of them."""
     armed, copies, throws, tables = _armed_in_reach(battle, unit, target, orders, spent, names)
     chosen = {name: list[Model]() for name in names}
@@ -461,120 +464,6 @@ def not_fired(
         return WeaponNotFired(unit.label, weapon_name, target.label, "no_snap_shots", snap)
     why = f"no model can fire {weapon_name} at {target.label}"
     return WeaponNotFired(unit.label, weapon_name, target.label, "no_model_can_fire", why)
-
-
-@per_decision
-def ranged_weapons(unit: Unit) -> list[str]:
-    """Names of the unit's shooting weapons, each once, in the order they are first met
-    going through its models alive in order and each model's weapons in order, each
-    judged by the first weapon of that name a model alive carries (one pass over the
-    models, not one per name)."""
-    ranged: dict[str, bool] = {}
-    for model in unit.alive_models:
-        for weapon in model.weapons:
-            if weapon.name not in ranged:
-                ranged[weapon.name] = weapon_of(weapon).is_ranged
-    return [name for name, is_ranged in ranged.items() if is_ranged]
-
-
-def weapons_per_phase(unit: Unit, model: Model) -> int:
-    """Ranged weapons a model may fire in one shooting attack (6th/7th edition).
-
-    One, or two for Monstrous Creatures, one more with a Multi-tracker
-    (:func:`special_rules.multi_tracker_weapons`); a vehicle every weapon it has
-    (7th edition: a vehicle that remained stationary or moved at Combat Speed
-    "can fire all of its weapons", hammerlab moving vehicles at Combat Speed only),
-    and so does a Gargantuan Creature (7th edition, as remembered: Gargantuan
-    Creatures follow the Monstrous Creature rules, and may fire all their weapons).
-    """
-    return firing_quota(model.profile, len(model.weapons), multi_tracker_weapons(unit, model))
-
-
-def firing_quota(profile: Profile, weapons: int, extra: int) -> int:
-    """:func:`weapons_per_phase` of a model of ``profile`` carrying ``weapons`` weapons,
-    ``extra`` the more its rules let it fire (a Multi-tracker's one); also what the odds
-    of a datasheet's weapon fire (``analysis.odds_waffle``)."""
-    own = _own_quota(profile)
-    return weapons if own is None else own + extra
-
-
-@per_object
-def _own_quota(profile: Profile) -> int | None:
-    """:func:`firing_quota` of a model of ``profile`` but for its wargear and rules:
-    ``None`` for a vehicle or a Gargantuan Creature (it fires every weapon it carries),
-    2 for a Monstrous Creature, else 1. Remembered by the profile
-    (:func:`memo.per_object`: frozen), as :func:`profiles.stats_of` and
-    :func:`vehicles.vehicle_of` are: asked of every model each time a volley or an
-    estimate counts what it has fired."""
-    if vehicle_of(profile) is not None:
-        return None
-    stats = stats_of(profile)
-    if stats.has_type("Gargantuan"):
-        return None
-    return 2 if stats.has_type("Monstrous") else 1
-
-
-def effective_range(unit: Unit, profile: WeaponProfile) -> float:
-    """Range in inches after the weapon type's rules (a moving Salvo: half)."""
-    if profile.template:
-        return TEMPLATE_LENGTH
-    reach = profile.range or 0.0
-    if profile.base_type == "Salvo" and moved_for_weapons(unit):
-        reach /= 2
-    return reach
-
-
-def shots_of_each(
-    battle: Battle,
-    unit: Unit,
-    models: list[Model],
-    profile: WeaponProfile,
-    target: Unit,
-    counts_within: float | None = None,
-) -> list[int]:
-    """The shots of each of ``models`` by weapon type (Rapid Fire doubles at half range:
-    :func:`weapon_shots`).
-
-    Half range is measured, like range in seed 000 step 3 ("within range of
-    at least one visible model in the target unit"), to the target models
-    each model can see, all of them read from one sight table
-    (:func:`visibility.seen_by_each`) and one :func:`geometry.gap_table`.
-    Overwatch: "For the purposes of range, the target of the Overwatch attack
-    counts as being within 1" of the models that are firing" (seed 004,
-    ``counts_within``), so Rapid Fire weapons fire twice. A shooting attack asks
-    it of its firers before the dice to hit; the estimates of every volley."""
-    half = (profile.range or 0.0) / 2
-    moved = profile.base_type == "Salvo" and moved_for_weapons(unit)
-    if profile.base_type != "Rapid Fire":
-        return [weapon_shots(profile, False, moved)] * len(models)
-    if counts_within is not None:
-        return [weapon_shots(profile, counts_within <= half, moved)] * len(models)
-    sight = seen_by_each(battle, models, target)
-    gaps = gap_table(models, target.alive_models)
-    return [
-        weapon_shots(profile, any(gaps[at][j] <= half for j in sight[at]), moved)
-        for at in range(len(models))
-    ]
-
-
-def weapon_shots(profile: WeaponProfile, half_range: bool, moved: bool) -> int:
-    """Shots of one model: a Rapid Fire weapon twice its shots within half range
-    (else its shots); a Salvo weapon the lower number when the unit ``moved``
-    (Relentless aside); others as the Type prints them.
-
-    7th edition, Rapid Fire (as remembered; neither the seeds nor the shared
-    ``Warhammer40K.gst`` print it): "A model armed with a Rapid Fire weapon can
-    make one shot at a target that is up to its maximum range away.
-    Alternatively, it can make two shots at a target that is up to half its
-    maximum range away." ``Rapid Fire N`` (the data's hurricane bolter, ``Rapid
-    Fire 3``: three boltguns fired as one weapon) makes N shots, 2N within half
-    range; a plain ``Rapid Fire`` is ``Rapid Fire 1`` (docs/rules/waffle.md,
-    *Interpretations*, "Rapid Fire N")."""
-    if profile.base_type == "Rapid Fire":
-        return 2 * profile.shots if half_range else profile.shots
-    if profile.base_type == "Salvo" and moved:
-        return profile.salvo_moving_shots
-    return profile.shots
 
 
 def fire_weapon(

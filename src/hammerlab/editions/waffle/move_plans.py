@@ -58,7 +58,6 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 from hammerlab.editions.schedule import still_to_play, turns_ahead
-from hammerlab.editions.waffle.attacks import ranged_weapons
 from hammerlab.editions.waffle.charge import (
     charge_ban,
     charge_distance,
@@ -73,6 +72,7 @@ from hammerlab.editions.waffle.expected import (
     strikes_first,
     thinned,
 )
+from hammerlab.editions.waffle.firepower import ranged_weapons
 from hammerlab.editions.waffle.flank import FLANK
 from hammerlab.editions.waffle.movement import (
     advance_shift,

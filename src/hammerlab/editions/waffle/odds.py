@@ -57,8 +57,8 @@ from hammerlab.editions.distributions import (
     vector,
 )
 from hammerlab.editions.waffle.allocation import instant_death, saves_against
-from hammerlab.editions.waffle.attacks import weapon_shots
 from hammerlab.editions.waffle.estimate import p_at_least, p_hit
+from hammerlab.editions.waffle.firepower import weapon_shots
 from hammerlab.editions.waffle.gets_hot import fire_chance, gets_hot
 from hammerlab.editions.waffle.profiles import WeaponProfile
 from hammerlab.editions.waffle.tables import overwhelming, snap_shot_bs
@@ -132,7 +132,7 @@ def volley(
 ) -> Volley:
     """What models with BS ``skills`` roll when they fire ``weapon``.
 
-    Shots by weapon type (:func:`attacks.weapon_shots`); Snap Shots when forced,
+    Shots by weapon type (:func:`firepower.weapon_shots`); Snap Shots when forced,
     or for a Heavy or Ordnance weapon after moving (:func:`snap_shots.fires_snap`).
     A weapon that cannot fire Snap Shots but would have to does not fire.
     """

@@ -25,7 +25,6 @@ import numpy as np
 
 from hammerlab.editions.distributions import FACES, Vector, sum_chances, vector
 from hammerlab.editions.schedule import turns_ahead
-from hammerlab.editions.waffle.attacks import ranged_weapons
 from hammerlab.editions.waffle.charge import (
     NO_CHARGE_AFTER,
     charge_dice,
@@ -43,6 +42,7 @@ from hammerlab.editions.waffle.expected import (
     melee_exchange,
     volley_of,
 )
+from hammerlab.editions.waffle.firepower import ranged_weapons
 from hammerlab.editions.waffle.morale import (
     MORALE_CHECK,
     PINNING_TEST,

@@ -12,16 +12,11 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 
 from hammerlab.editions.flow import Phase, Picks
-from hammerlab.editions.waffle.attacks import (
-    able_weapons,
-    effective_range,
-    fire_weapon,
-    firing_models,
-    ranged_weapons,
-)
+from hammerlab.editions.waffle.attacks import able_weapons, fire_weapon, firing_models
 from hammerlab.editions.waffle.charge import charge_distance
 from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.events import ReactionDeclared, ShootsIntoMelee
+from hammerlab.editions.waffle.firepower import effective_range, ranged_weapons
 from hammerlab.editions.waffle.morale import (
     phase_casualty_checks,
     pinning_test,

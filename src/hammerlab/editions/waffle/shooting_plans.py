@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hammerlab.editions.schedule import still_to_play
-from hammerlab.editions.waffle.attacks import firing_models, ranged_weapons, shot_bs
+from hammerlab.editions.waffle.attacks import firing_models, shot_bs
 from hammerlab.editions.waffle.charge import charge_ban, charge_targets
 from hammerlab.editions.waffle.estimate import p_hit
 from hammerlab.editions.waffle.expected import (
@@ -22,6 +22,7 @@ from hammerlab.editions.waffle.expected import (
     first_then_rest,
     likely_aim,
 )
+from hammerlab.editions.waffle.firepower import ranged_weapons
 from hammerlab.editions.waffle.melee_strays import melee_stray_units, stray_chance
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
 from hammerlab.editions.waffle.plans import (

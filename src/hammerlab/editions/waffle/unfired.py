@@ -10,14 +10,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hammerlab.editions.waffle.attacks import (
-    effective_range,
-    gaps_to,
-    not_fired,
-    ranged_weapons,
-    weapons_per_phase,
-)
+from hammerlab.editions.waffle.attacks import gaps_to, not_fired
 from hammerlab.editions.waffle.events import WeaponLeftUnfired
+from hammerlab.editions.waffle.firepower import effective_range, ranged_weapons, weapons_per_phase
 from hammerlab.editions.waffle.firing_modes import may_fire
 from hammerlab.editions.waffle.markers import friends_in_the_way
 from hammerlab.editions.waffle.orders import FireOrders
@@ -109,7 +104,7 @@ def _carriers(unit: Unit, weapon_name: str) -> list[tuple[int, Model, Weapon]]:
 def _reach(
     unit: Unit, target: Unit, carriers: list[tuple[int, Model, Weapon]]
 ) -> tuple[float, float]:
-    """The longest range of the ``carriers``' weapon (:func:`attacks.effective_range`) and the gap
+    """The longest range of the ``carriers``' weapon (:func:`firepower.effective_range`) and the gap
     from them to the nearest model of ``target``, seen or not."""
     least = gaps_to(unit, target)[1]
     reach = max(effective_range(unit, weapon_of(w)) for _, _, w in carriers)
