@@ -5,7 +5,7 @@ enough to rank them. Nothing here re-implements a rule; every step asks the
 function the battle resolves it with:
 
 - who fires, with how many shots, and whether as Snap Shots:
-  :func:`attacks.firing_models`, :func:`attacks.shots_of` (:func:`firepower.shots_of_each`),
+  :func:`attacks.firing_models`, :func:`firepower.shots_of_each`,
   :func:`snap_shots.fires_snap`, and the rules installed on "weapon would fire"
   (Suppressive Fire forbids Snap Shots);
 - the BS of a Snap Shot: :func:`tables.snap_shot_bs` with the battle's
