@@ -26,14 +26,7 @@ from hammerlab.analysis.battles import prepare
 from hammerlab.analysis.game import Game
 from hammerlab.editions.waffle import attacks
 from hammerlab.editions.waffle.artillery import is_gun
-from hammerlab.editions.waffle.attacks import (
-    HitRolls,
-    effective_range,
-    fires_snap,
-    firing_models,
-    firing_quota,
-    ranged_weapons,
-)
+from hammerlab.editions.waffle.attacks import firing_models
 from hammerlab.editions.waffle.events import (
     NoSave,
     SaveTaken,
@@ -41,12 +34,15 @@ from hammerlab.editions.waffle.events import (
     WaffleWoundsLost,
     WoundsRolled,
 )
+from hammerlab.editions.waffle.firepower import effective_range, firing_quota, ranged_weapons
 from hammerlab.editions.waffle.firing_modes import is_grenade, spend, throwers
+from hammerlab.editions.waffle.hit_rolls import HitRolls
 from hammerlab.editions.waffle.markers import aim_points
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.points import Attack, WoundLoss
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.ruleset import WaffleRuleset
+from hammerlab.editions.waffle.snap_shots import fires_snap
 from hammerlab.editions.waffle.special_rules import _base, model_has, names_rule, type_rules
 from hammerlab.editions.waffle.state import _UNCHANGING, SHOOTING_RECORD, WaffleStatus, st, state_of
 from hammerlab.editions.waffle.vehicles import vehicle_of
@@ -358,7 +354,7 @@ def test_firing_models_are_those_that_see_and_reach_the_target_model_by_model(
     example: str, scoped: bool
 ) -> None:
     """``scoped``: every question asked inside one open decision scope, where the unit's
-    gap and sight tables (``attacks._gaps_to``, ``attacks._seen_by_each``) are
+    gap and sight tables (``attacks.gaps_to``, ``attacks._seen_by_each``) are
     remembered and read again for each weapon, orders and target."""
     fired = 0
     with decision_scope() if scoped else contextlib.nullcontext():
@@ -909,7 +905,7 @@ def test_typed_views_kept_by_identity_answer_each_object_made_and_dropped_in_tur
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # stats_of, weapon_of, vehicle_of, is_grenade, is_gun and a model's own firing quota
-    # (attacks.firing_quota: a vehicle every weapon it carries, a Monstrous Creature two,
+    # (firepower.firing_quota: a vehicle every weapon it carries, a Monstrous Creature two,
     # else one, each plus the extra) answer an object met before by its id
     # (memo.per_object). Each object here is made, asked about and dropped, so CPython
     # hands the next one the same address: an answer kept by id without its object

@@ -3,7 +3,7 @@
 Every fact :func:`memo.per_makeup` remembers (the commonest profile, the majority
 Toughness and Weapon Skill, whether a model alive is a vehicle, a gun, a Zooming
 Flyer or fast, the unit's move, whether a vehicle's crew fires Snap Shots), inside
-a decision scope too, :func:`attacks.shots_of_each`, a shooting attack's expected
+a decision scope too, :func:`firepower.shots_of_each`, a shooting attack's expected
 casualties (:func:`expected.expected_attack`: its first volley asks no quotas),
 :func:`geometry.closest`, :func:`geometry.nearest` and :func:`geometry.nearest_each`,
 the units a unit may charge (:func:`charge.charge_targets`: reach asked before
@@ -28,16 +28,7 @@ import pytest
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
 from hammerlab.editions.waffle.artillery import firers, has_gun_alive, is_gun
-from hammerlab.editions.waffle.attacks import (
-    fires_snap,
-    firing_models,
-    moved_for_weapons,
-    ranged_weapons,
-    shot_bs,
-    shots_of_each,
-    weapon_shots,
-    weapons_per_phase,
-)
+from hammerlab.editions.waffle.attacks import firing_models, shot_bs
 from hammerlab.editions.waffle.charge import charge_distance, charge_targets
 from hammerlab.editions.waffle.combat import ENGAGED_SUPPORT
 from hammerlab.editions.waffle.estimate import p_hit
@@ -52,6 +43,12 @@ from hammerlab.editions.waffle.expected import (
 )
 from hammerlab.editions.waffle.fear import RULE as FEAR
 from hammerlab.editions.waffle.fear import majority_weapon_skill, weapon_skill
+from hammerlab.editions.waffle.firepower import (
+    ranged_weapons,
+    shots_of_each,
+    weapon_shots,
+    weapons_per_phase,
+)
 from hammerlab.editions.waffle.firing_modes import may_fire, spend
 from hammerlab.editions.waffle.flyers import is_zooming, may_be_charged
 from hammerlab.editions.waffle.movement import has_fast_model, move_allowance
@@ -61,6 +58,7 @@ from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
 from hammerlab.editions.waffle.rules.reactions import overwatch_orders
+from hammerlab.editions.waffle.snap_shots import fires_snap, moved_for_weapons
 from hammerlab.editions.waffle.special_rules import feel_no_pain, model_has
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import (

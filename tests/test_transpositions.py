@@ -24,8 +24,8 @@ import numpy as np
 import pytest
 
 from hammerlab.analysis.game import Game
-from hammerlab.editions.waffle import ai, attacks, shooting
-from hammerlab.editions.waffle.attacks import ranged_weapons
+from hammerlab.editions.waffle import ai, attacks, shooting, shooting_plans
+from hammerlab.editions.waffle.firepower import ranged_weapons
 from hammerlab.editions.waffle.plans import charge_keeping_weapons
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine import transpositions
@@ -272,7 +272,7 @@ def test_the_waffle_ai_plays_alike_with_and_without_its_table(
     remade: list[object] = []
     real_plan_in = ai._plan_in
 
-    def plan_in(battle: Battle, plan: ai.PortablePlan) -> ai.ShotPlan:
+    def plan_in(battle: Battle, plan: ai.PortablePlan) -> shooting_plans.ShotPlan:
         made = real_plan_in(battle, plan)
         assert made.target is None or battle.units[made.target.id] is made.target
         remade.append(plan)
@@ -333,7 +333,7 @@ def test_an_answer_that_reads_the_unit_s_plan_is_remembered_with_that_plan(
 
     def pick(keep_charge: bool) -> str:
         controller = ai.WaffleAI()
-        plan = ai.ShotPlan(terminators, keep_charge, 1.0)
+        plan = shooting_plans.ShotPlan(terminators, keep_charge, 1.0)
         controller._plans[controller._key(battle, squad)] = plan
         return weapons[controller.choose(battle, decision)]
 

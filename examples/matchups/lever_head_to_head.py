@@ -20,7 +20,7 @@ before a change, for weighing that change:
   reaches a target, as until branch ``issue9-gun-line``.
 - ``weighs_the_order``: a unit weighs the order of its weapons pair by
   pair, the second at what the first leaves of the target
-  (:func:`ai.weapon_first`: a long gun's casualties may take the only models
+  (:func:`shooting_plans.weapon_first`: a long gun's casualties may take the only models
   a shorter one reaches); off, the most expected casualties per firing model
   first, as until branch ``s23-sense``.
 

@@ -20,8 +20,8 @@ from typing import Any
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
 from hammerlab.editions.turns import victory_scores, winner
-from hammerlab.editions.waffle.attacks import ranged_weapons
 from hammerlab.editions.waffle.charge import charge_ban, charge_targets
+from hammerlab.editions.waffle.firepower import ranged_weapons
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Controller, Decision
 from hammerlab.engine.events import ModelRemoved

@@ -6,7 +6,7 @@ test (6th/7th edition: a Leadership test; failed, the unit goes to ground).
 It is never worse than shooting, so a player always takes it; the heuristic AI
 takes it because the action says what it is worth (:meth:`CoveringFire.worth`,
 the optional :class:`points.Weighed`): the plain volley's worth
-(``ai.target_value``) plus the chance the target fails its test times
+(``shooting_plans.target_value``) plus the chance the target fails its test times
 ``pinned_worth``, what the AI counts a pinned enemy unit as worth, in models.
 An action that gives no worth is offered to the AI but never taken
 (docs/plugins.md).
@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hammerlab.editions.waffle.ai import target_value
 from hammerlab.editions.waffle.morale import pinning_test, takes_pinning_test
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
 from hammerlab.editions.waffle.plans import leadership_pass_chance
 from hammerlab.editions.waffle.points import AFTER_SHOOTING_ATTACK, SHOOTING_ACTIONS, Attack
+from hammerlab.editions.waffle.shooting_plans import target_value
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.rules import Hooks, Parameter, RuleOption, RuleSettings

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.cli.app import app
-from hammerlab.editions.waffle.attacks import firing_quota
+from hammerlab.editions.waffle.firepower import firing_quota
 from hammerlab.editions.waffle.ruleset import WaffleRuleset
 from hammerlab.editions.waffle.special_rules import type_rules
 from hammerlab.engine.datasheet import Datasheet, ModelEntry

@@ -419,9 +419,9 @@ def test_the_ai_throws_a_krak_grenade_at_a_carnifex_and_fires_boltguns_at_boyz()
     0.056; a frag grenade 2/3 × 1/6 (S3 v T6) × 1/3 = 0.037, and after the krak
     grenade no second grenade. Not the flamer, whose template aimed at the Carnifex
     would cover the Marine beside its bearer too (worth 1 enemy less twice 1 friend,
-    -1: ``ai.weapon_worth``; until session 22 it fired and hit him). The heavy
+    -1: ``shooting_plans.weapon_worth``; until session 22 it fired and hit him). The heavy
     bolter first; then the krak grenade and the boltguns weighed both ways
-    (``ai.weapon_first``, session 23): the krak grenade first is thrown by the
+    (``shooting_plans.weapon_first``, session 23): the krak grenade first is thrown by the
     Sergeant (the first model), who then fires no boltgun: 0.111 + 7 × 0.074; the
     boltguns first, all eight, and the grenade after by a Marine with no boltgun:
     8 × 0.074 + 0.111, more. So: heavy bolter, boltguns (the eight Marines), the

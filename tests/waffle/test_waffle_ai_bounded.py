@@ -7,7 +7,7 @@ value, Dive for Cover and Fall Back decided by bounds of the next turn
 against the decision with every term worked out, the shooting plan
 remembered for the action decision against a plan worked out afresh, the
 lone fireable weapon against the ranking of every weapon (the order of fire weighed
-as the AI weighs it, :func:`ai.weapon_first`). On hand-built
+as the AI weighs it, :func:`shooting_plans.weapon_first`). On hand-built
 positions (values argued from the seed's chart in the comments) and at
 every decision of seeded battles of the examples.
 """
@@ -40,17 +40,8 @@ from conftest import (
 from hammerlab.analysis.game import Game
 from hammerlab.editions.schedule import still_to_play, turns_ahead
 from hammerlab.editions.waffle import plans
-from hammerlab.editions.waffle.ai import (
-    ShotPlan,
-    WaffleAI,
-    charge_reaction_bounds,
-    dive_bounds,
-    dive_gain,
-    shooting_plan,
-    target_value,
-    weapon_first,
-)
-from hammerlab.editions.waffle.attacks import fire_weapon, firing_models, ranged_weapons
+from hammerlab.editions.waffle.ai import WaffleAI
+from hammerlab.editions.waffle.attacks import fire_weapon, firing_models
 from hammerlab.editions.waffle.charge import END_CHARGES, NO_REACTION, charge_ban, charge_targets
 from hammerlab.editions.waffle.expected import (
     expected_attack,
@@ -59,6 +50,7 @@ from hammerlab.editions.waffle.expected import (
     expected_per_model,
     melee_exchange,
 )
+from hammerlab.editions.waffle.firepower import ranged_weapons
 from hammerlab.editions.waffle.morale import PINNING_TEST
 from hammerlab.editions.waffle.move_plans import charge_threat
 from hammerlab.editions.waffle.movement import move_allowance
@@ -78,6 +70,7 @@ from hammerlab.editions.waffle.plans import (
     next_turn_value,
     off_table_chance,
 )
+from hammerlab.editions.waffle.reaction_plans import charge_reaction_bounds, dive_bounds, dive_gain
 from hammerlab.editions.waffle.rules.reactions import (
     DIVE,
     FALL_BACK,
@@ -92,6 +85,12 @@ from hammerlab.editions.waffle.rules.suppressive_fire import (
     SUPPRESSION_WOULD_APPLY,
 )
 from hammerlab.editions.waffle.shooting import targets_for
+from hammerlab.editions.waffle.shooting_plans import (
+    ShotPlan,
+    shooting_plan,
+    target_value,
+    weapon_first,
+)
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.victory_worth import model_worth, weighing_for
 from hammerlab.engine.battle import Battle
@@ -350,7 +349,7 @@ def slow_next_turn_value(battle: Battle, unit: Unit) -> float:
 
 
 def slow_plan(battle: Battle, unit: Unit) -> ShotPlan:
-    """``ai.shooting_plan`` as it was: every charge's full value, nothing remembered."""
+    """``shooting_plans.shooting_plan`` as it was: every charge's full value, nothing remembered."""
     may_charge = charge_ban(battle, unit) is None and still_to_play(battle, plans.ASSAULT_PHASE)
     charges = {
         t.id: charge_or_be_charged(battle, unit, t).value if may_charge else 0.0
@@ -537,7 +536,7 @@ class Checked:
                 return -2.0
             return expected_per_model(battle, unit, target, name, orders)
 
-        # The order of fire weighed as the AI weighs it (ai.weapon_first, no shortcut of
+        # The order of fire weighed as the AI weighs it (shooting_plans.weapon_first, no shortcut of
         # its own), from the worths worked out here.
         names = [c.value for c in decision.choices]
         worths = [value(name) for name in names]

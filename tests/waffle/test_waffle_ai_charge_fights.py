@@ -11,11 +11,12 @@ import pytest
 from conftest import GUARD, LASGUN, MARINE, A, B, make_battle, profile, row, squad, weapon
 from test_waffle_vehicles import LEMAN_RUSS, vehicle_unit
 
-from hammerlab.editions.waffle.ai import WaffleAI, charge_reaction_costs
+from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.charge import END_CHARGES
 from hammerlab.editions.waffle.expected import charged_fighters, expected_attack
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.plans import charge_value
+from hammerlab.editions.waffle.reaction_plans import charge_reaction_costs
 from hammerlab.editions.waffle.rules.reactions import FALL_BACK, OVERWATCH
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext

@@ -13,7 +13,6 @@ import pytest
 from conftest import TROOPER, A, B, box, make_battle, profile, row, squad, weapon
 from fight_kit import CHAINSWORD, GUARD, MARINE
 
-from hammerlab.editions.waffle.ai import shooting_plan
 from hammerlab.editions.waffle.expected import strikes_first
 from hammerlab.editions.waffle.plans import (
     charge_or_be_charged,
@@ -21,6 +20,7 @@ from hammerlab.editions.waffle.plans import (
     counter_charge,
     fight_goes_on,
 )
+from hammerlab.editions.waffle.shooting_plans import shooting_plan
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
 

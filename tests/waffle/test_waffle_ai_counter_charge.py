@@ -16,11 +16,11 @@ from conftest import BOLTGUN, BRUTE, STORM_BOLTER, TROOPER, A, B, make_battle, r
 from test_waffle_ai_victory_worth import move_intent
 
 from hammerlab.editions.schedule import Schedule, record_schedule
-from hammerlab.editions.waffle.ai import shooting_plan
 from hammerlab.editions.waffle.expected import expected_attack
 from hammerlab.editions.waffle.move_plans import charge_threat, escaping_only
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.plans import counter_charge, fight_net, shoots_rather_than_charges
+from hammerlab.editions.waffle.shooting_plans import shooting_plan
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
 
@@ -82,7 +82,7 @@ def test_a_gunline_with_no_shooting_phase_to_come_would_charge_after_all() -> No
 def test_the_gunline_s_own_shooting_plan_agrees_once_it_has_moved_in() -> None:
     # The Brutes 5" away, where the counter-charge pictures them after their
     # 6" move: the same 30/36 to reach, the same two shots each.
-    # Their own shooting plan (ai.shooting_plan) fires every boltgun at the
+    # Their own shooting plan (shooting_plans.shooting_plan) fires every boltgun at the
     # Troopers (40/9) rather than charging (125/36; the Troopers' charge they
     # would forestall loses its fight and gains them nothing).
     battle, troopers, brutes = troopers_facing(5.0)

@@ -27,9 +27,8 @@ from conftest import (
 from test_waffle_ai_victory_worth import move_intent
 
 from hammerlab.editions.schedule import SCHEDULE, Schedule, record_schedule
-from hammerlab.editions.waffle.ai import dive_bounds, dive_gain, shooting_plan, wants_to_run
 from hammerlab.editions.waffle.jink_plans import jink_cost
-from hammerlab.editions.waffle.move_plans import own_charge_ahead
+from hammerlab.editions.waffle.move_plans import own_charge_ahead, wants_to_run
 from hammerlab.editions.waffle.plans import (
     charge_value,
     counter_charge,
@@ -38,6 +37,8 @@ from hammerlab.editions.waffle.plans import (
     next_charge,
     next_turn_value,
 )
+from hammerlab.editions.waffle.reaction_plans import dive_bounds, dive_gain
+from hammerlab.editions.waffle.shooting_plans import shooting_plan
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.units import Unit
 

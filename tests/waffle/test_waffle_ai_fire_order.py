@@ -1,6 +1,6 @@
-"""The order a unit fires its weapons in (``ai.weapon_first``, ``expected.first_then_rest``),
-and the log's word for a weapon the casualties left with nothing to fire at
-(``events.WeaponLeftUnfired``).
+"""The order a unit fires its weapons in (``shooting_plans.weapon_first``,
+``expected.first_then_rest``), and the log's word for a weapon the casualties left
+with nothing to fire at (``events.WeaponLeftUnfired``).
 
 Seed 000, step 3: "Every model that wishes to shoot must be within range of at least
 one visible model in the target unit", asked as each weapon is selected, after the
@@ -48,12 +48,13 @@ from conftest import (
     squad,
 )
 
-from hammerlab.editions.waffle import ai
-from hammerlab.editions.waffle.ai import ORDER_TIE, WaffleAI, weapon_first
+from hammerlab.editions.waffle import shooting_plans
+from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.attacks import firing_models
 from hammerlab.editions.waffle.expected import even_either_way, first_then_rest
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.shooting import shooting_attack, weapon_choices
+from hammerlab.editions.waffle.shooting_plans import ORDER_TIE, weapon_first
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision, DecisionContext
 from hammerlab.engine.memo import decision_scope
@@ -252,7 +253,7 @@ def test_a_pair_even_either_way_is_estimated_alike_by_first_then_rest_itself() -
 def test_a_pair_even_either_way_is_not_weighed_and_any_other_is(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # ai.weapon_first asks first_then_rest of the heavy bolter and the boltguns at two
+    # shooting_plans.weapon_first asks first_then_rest of the heavy bolter and the boltguns at two
     # Guardsmen 15" off, not at one (the pair is even: the heavy bolter, the most per
     # firing model, goes first); at one Guardsman it asks of the boltguns and the bolt
     # pistols the same Marines carry (a Marine firing one has no shot left for the other).
@@ -262,7 +263,7 @@ def test_a_pair_even_either_way_is_not_weighed_and_any_other_is(
         weighed.append((str(args[3]), str(args[4])))
         return first_then_rest(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(ai, "first_then_rest", counted)
+    monkeypatch.setattr(shooting_plans, "first_then_rest", counted)
     cases = [
         (2, ["Heavy bolter", "Boltgun"], ("Boltgun", "['Heavy bolter']")),
         (1, ["Heavy bolter", "Boltgun"], None),

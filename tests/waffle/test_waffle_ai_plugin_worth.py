@@ -17,11 +17,12 @@ import pytest
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
 from hammerlab.editions.plugins import load_plugin_file
-from hammerlab.editions.waffle.ai import WaffleAI, shooting_plan
+from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.points import SHOOTING_ACTIONS
 from hammerlab.editions.waffle.rules.reactions import DiveForCover, ReturnFire
 from hammerlab.editions.waffle.shooting import HOLD, shooting_actions
+from hammerlab.editions.waffle.shooting_plans import shooting_plan
 from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.decisions import Choice, Decision, DecisionContext
 from hammerlab.engine.units import Unit

@@ -12,9 +12,9 @@ import pytest
 from conftest import A, B, make_battle, profile, row, squad, weapon
 from test_waffle_ai_victory_worth import BRUTE, TROOPER, action, run_intent
 
-from hammerlab.editions.waffle.ai import WaffleAI, wants_to_run
+from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.expected import melee_exchange
-from hammerlab.editions.waffle.move_plans import charge_threat, run_pays
+from hammerlab.editions.waffle.move_plans import charge_threat, run_pays, wants_to_run
 from hammerlab.editions.waffle.movement import run, run_distances
 from hammerlab.editions.waffle.plans import best_charge, fight_net, overwatch_threat
 from hammerlab.editions.waffle.shooting import HOLD, RUN

@@ -14,9 +14,14 @@ import pytest
 from conftest import BRUTE, MARINE, TROOPER, A, B, make_battle, profile, row, squad, weapon
 
 from hammerlab.editions.base import VICTORY
-from hammerlab.editions.waffle.ai import WaffleAI, target_value, wants_to_run
+from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.expected import melee_exchange
-from hammerlab.editions.waffle.move_plans import charge_threat, escaping_only, wants_to_retreat
+from hammerlab.editions.waffle.move_plans import (
+    charge_threat,
+    escaping_only,
+    wants_to_retreat,
+    wants_to_run,
+)
 from hammerlab.editions.waffle.movement_phase import move_one
 from hammerlab.editions.waffle.plans import (
     best_charge,
@@ -27,6 +32,7 @@ from hammerlab.editions.waffle.plans import (
 )
 from hammerlab.editions.waffle.ruleset import end_of_turn
 from hammerlab.editions.waffle.shooting import HOLD, RUN
+from hammerlab.editions.waffle.shooting_plans import target_value
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.victory_worth import model_worth, weighing_for
 from hammerlab.engine.battle import Battle

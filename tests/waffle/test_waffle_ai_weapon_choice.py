@@ -1,5 +1,5 @@
-"""The AI's weapon decision (``ai.weapon_worth``): what it never fires, and what it still
-fires though its estimate reads 0. The harmless grenade at a tank and the blast that
+"""The AI's weapon decision (``shooting_plans.weapon_worth``): what it never fires, and what it
+still fires though its estimate reads 0. The harmless grenade at a tank and the blast that
 risks friends are in ``test_waffle_vehicles.py`` and ``test_waffle_own_blast.py``."""
 
 from __future__ import annotations

@@ -293,7 +293,7 @@ def test_ai_issues_no_challenge_that_changes_no_models() -> None:
     # at the foe's unit or at its Character alone. The Hero (A3) against the Sergeant
     # (A1), each with one more model: in a challenge the Hero's blows slay 0.75 of the
     # Sergeant instead of 0.75 of his unit, and the Sergeant's 0.25 of the Hero instead
-    # of 0.25 of his (ai.challenge_worth: 0.75 - 0.75 - (0.25 - 0.25) = 0); a refusal
+    # of 0.25 of his (challenge_plans.challenge_worth: 0.75 - 0.75 - (0.25 - 0.25) = 0); a refusal
     # would cost the refuser its barred Character's blows, so neither side would refuse.
     # A challenge is worth 0 to either issuer: no challenge (a tie keeps "no
     # challenge"). Until session 24 the Hero issued and the Sergeant refused: his

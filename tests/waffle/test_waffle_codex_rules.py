@@ -34,7 +34,8 @@ from conftest import (
     weapon,
 )
 
-from hammerlab.editions.waffle.attacks import fire_weapon, weapons_per_phase
+from hammerlab.editions.waffle.attacks import fire_weapon
+from hammerlab.editions.waffle.firepower import weapons_per_phase
 from hammerlab.editions.waffle.odds import Defence, Firing, shooting_odds, volley
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import weapon_of

@@ -25,7 +25,7 @@ from conftest import (
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
 from hammerlab.editions.waffle.armour import armour_attack
-from hammerlab.editions.waffle.attacks import fire_weapon, fires_snap
+from hammerlab.editions.waffle.attacks import fire_weapon
 from hammerlab.editions.waffle.charge import charge_targets
 from hammerlab.editions.waffle.flyers import is_zooming, snap_against
 from hammerlab.editions.waffle.odds import Volley
@@ -33,6 +33,7 @@ from hammerlab.editions.waffle.odds_vehicles import VehicleTarget, vehicle_odds
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.shooting import start_phase
+from hammerlab.editions.waffle.snap_shots import fires_snap
 from hammerlab.editions.waffle.vehicles import fights_in_melee, vehicle_of, vehicle_status
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile, Weapon

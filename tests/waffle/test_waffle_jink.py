@@ -23,12 +23,12 @@ from conftest import (
     squad,
 )
 
-from hammerlab.editions.waffle.attacks import fires_snap
 from hammerlab.editions.waffle.jink_plans import jink_gain, wants_to_jink
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.rules.jink import jink_end_of_turn, may_jink
 from hammerlab.editions.waffle.shooting import reactions_to_shooting, shooting_attack, start_phase
+from hammerlab.editions.waffle.snap_shots import fires_snap
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile

@@ -32,7 +32,6 @@ from conftest import (
 from conftest import squad as make_squad
 from fight_kit import CHAINSWORD, MARINE, POWER_FIST, north, south
 
-from hammerlab.editions.waffle.attacks import moved_for_weapons
 from hammerlab.editions.waffle.charge import charge_distance
 from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.expected import attacks_with
@@ -42,6 +41,7 @@ from hammerlab.editions.waffle.movement import dangerous_terrain_tests
 from hammerlab.editions.waffle.plans import charge_chance
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.shooting import start_phase
+from hammerlab.editions.waffle.snap_shots import moved_for_weapons
 from hammerlab.editions.waffle.special_rules import (
     SMASH_ATTACK,
     close_combat_weapon,

@@ -38,7 +38,7 @@ from hammerlab.analysis.odds_check import check_odds, pearson, set_table
 from hammerlab.analysis.odds_request import OddsAsk, answer
 from hammerlab.cli.odds_cmd import register
 from hammerlab.editions import get_ruleset
-from hammerlab.editions.waffle.attacks import fire_weapon, fires_snap
+from hammerlab.editions.waffle.attacks import fire_weapon
 from hammerlab.editions.waffle.odds import (
     Defence,
     Firing,
@@ -50,6 +50,7 @@ from hammerlab.editions.waffle.odds import (
 )
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import WeaponProfile, weapon_of
+from hammerlab.editions.waffle.snap_shots import fires_snap
 from hammerlab.engine.battlefield import TerrainArea
 from hammerlab.engine.datasheet import Datasheet, Weapon
 from hammerlab.engine.units import Unit, UnitStatus

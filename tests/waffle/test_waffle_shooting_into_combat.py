@@ -63,16 +63,18 @@ from conftest import (
 
 from hammerlab.editions import get_ruleset
 from hammerlab.editions.base import apply_rules
-from hammerlab.editions.waffle.ai import WaffleAI, target_value
-from hammerlab.editions.waffle.attacks import firing_models, stray_chance
+from hammerlab.editions.waffle.ai import WaffleAI
+from hammerlab.editions.waffle.attacks import firing_models
 from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.markers import aim_points
+from hammerlab.editions.waffle.melee_strays import stray_chance
 from hammerlab.editions.waffle.morale import go_to_ground, morale_check, pinning_test
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.rules import OPTIONS
 from hammerlab.editions.waffle.ruleset import end_of_turn
 from hammerlab.editions.waffle.shooting import reactions_to_shooting, targets_for
+from hammerlab.editions.waffle.shooting_plans import target_value
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle, Player
 from hammerlab.engine.battlefield import Battlefield

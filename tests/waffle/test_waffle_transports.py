@@ -490,7 +490,7 @@ def test_the_ai_disembarks_only_when_it_could_then_shoot_or_charge() -> None:
 def test_the_ai_does_not_get_out_for_a_heavy_weapon_that_would_fire_snap_shots() -> None:
     # A squad of heavy bolters (36", Heavy 3) and a foe 22" from the hull's edge, 20"
     # once set down: in range, but disembarking counts as moving, so a Heavy weapon
-    # fires Snap Shots (attacks.fires_snap): nothing would fire in full, and no charge
+    # fires Snap Shots (snap_shots.fires_snap): nothing would fire in full, and no charge
     # reaches (20" - 6" = 14" > 12"), so it stays aboard. Relentless, it gets out.
     battle, chimera, passengers, marines = _aboard()
     for model in passengers.models:

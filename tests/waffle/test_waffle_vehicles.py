@@ -36,7 +36,7 @@ from conftest import (
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
-from hammerlab.editions.waffle.ai import WaffleAI, weapon_loss
+from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.armour import (
     GLANCING,
     NONE,
@@ -46,16 +46,12 @@ from hammerlab.editions.waffle.armour import (
     penetration_chances,
     penetration_result,
 )
-from hammerlab.editions.waffle.attacks import (
-    fire_weapon,
-    fires_snap,
-    firing_models,
-    weapons_per_phase,
-)
+from hammerlab.editions.waffle.attacks import fire_weapon, firing_models
 from hammerlab.editions.waffle.charge import charge_ban
 from hammerlab.editions.waffle.combat import in_contact, refresh_locks
 from hammerlab.editions.waffle.expected import expected_casualties
 from hammerlab.editions.waffle.fight import CLOSE_COMBAT_WEAPON, attacks_of, fight_sub_phase
+from hammerlab.editions.waffle.firepower import weapons_per_phase
 from hammerlab.editions.waffle.morale import go_to_ground, morale_check, pinning_test
 from hammerlab.editions.waffle.move_plans import drives_off
 from hammerlab.editions.waffle.movement_phase import _may_move
@@ -69,6 +65,8 @@ from hammerlab.editions.waffle.shooting import (
     start_phase,
     weapon_choices,
 )
+from hammerlab.editions.waffle.shooting_plans import weapon_loss
+from hammerlab.editions.waffle.snap_shots import fires_snap
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicle_damage import (
     CREW_SHAKEN,

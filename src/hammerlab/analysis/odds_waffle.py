@@ -28,7 +28,8 @@ from hammerlab.analysis.odds import (
 from hammerlab.editions import get_ruleset, resolve_read
 from hammerlab.editions.distributions import mean
 from hammerlab.editions.waffle.armour import armour_attack
-from hammerlab.editions.waffle.attacks import fire_weapon, firing_quota, moving_changes_weapons
+from hammerlab.editions.waffle.attacks import fire_weapon
+from hammerlab.editions.waffle.firepower import firing_quota
 from hammerlab.editions.waffle.flyers import SKYFIRE, snap_against
 from hammerlab.editions.waffle.odds import (
     Defence,
@@ -54,6 +55,7 @@ from hammerlab.editions.waffle.profiles import (
     stats_of,
     weapon_of,
 )
+from hammerlab.editions.waffle.snap_shots import moving_changes_weapons
 from hammerlab.editions.waffle.special_rules import (
     cover_bonus,
     ignore_wound_roll,
@@ -418,7 +420,7 @@ def _volley(
 ) -> Volley:
     """The volley the firers roll (:func:`odds.volley`); ``vehicle``: they are a
     vehicle unit, whose moving changes none of its weapons
-    (:func:`attacks.moving_changes_weapons`, as the battle asks it)."""
+    (:func:`snap_shots.moving_changes_weapons`, as the battle asks it)."""
     try:
         settings = resolve_read("waffle", ODDS_PARAMETERS, dict(rules), "the odds")
     except RuleSettingError as error:
@@ -511,7 +513,7 @@ def _firers(
     """The BS of each volley fired, and the weapon's Strength in the firers' hands.
 
     A model carrying the weapon more than once fires as many of them as its quota
-    allows, as in a battle (:func:`attacks.firing_quota`: a vehicle all its weapons, a
+    allows, as in a battle (:func:`firepower.firing_quota`: a vehicle all its weapons, a
     Monstrous Creature two, any other model one, a Multi-tracker one more): a Land
     Raider's two lascannons are two volleys, a Deff Dread's two big shootas six shots.
     ``firing`` models (``--models``) fire as many volleys each as most carriers do."""
@@ -541,7 +543,7 @@ def _carries(name: str, entry: ModelEntry) -> int:
 
 def _volleys(sheet: Datasheet, entry: ModelEntry, name: str) -> int:
     """How many of its weapons called ``name`` a model of ``entry`` fires in a shooting
-    attack: as many as it carries, within its quota (:func:`attacks.firing_quota`)."""
+    attack: as many as it carries, within its quota (:func:`firepower.firing_quota`)."""
     carried = sum(w.name == name for w in entry.weapons)
     extra = int(_has_rule(sheet, [entry], "Multi-tracker"))
     return min(carried, firing_quota(entry.profile, len(entry.weapons), extra))

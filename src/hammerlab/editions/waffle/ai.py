@@ -6,7 +6,7 @@ or cost, in models. ``docs/ai.md`` gives each heuristic with the situation it
 is for and the numbers measured over ``examples/matchups/``.
 
 - Shooter: the unit with the most to gain (shooting, or the charge it keeps) first.
-- Action (:func:`shooting_plan`): the best of shooting a target with every
+- Action (:func:`shooting_plans.shooting_plan`): the best of shooting a target with every
   weapon (and charging it after, if that is still allowed), shooting it with
   only the weapons that keep the charge open and then charging it (seed 004:
   "a unit that fired … can only charge the unit that it targeted"), or
@@ -25,20 +25,21 @@ is for and the numbers measured over ``examples/matchups/``.
 - Target: the plan's target (the one it means to charge), else the most
   expected casualties. A unit locked in combat (option
   ``shooting_into_combat``) only when the expected enemy casualties are at
-  least :data:`MELEE_RISK_RATIO` times the friendly ones its rolls of 1-2 cause.
+  least :data:`shooting_plans.MELEE_RISK_RATIO` times the friendly ones its rolls
+  of 1-2 cause.
 - Melee stray: its own unit that would lose the fewest models, or the other
   player's unit that would lose the most.
 - Weapon: one that no other is expected to slay more fired before, each pair
   weighed both ways, the second at what the first leaves of the target
-  (:func:`weapon_first`: a long gun that slays the only models a shorter one
+  (:func:`shooting_plans.weapon_first`: a long gun that slays the only models a shorter one
   reaches is fired after it); of those the most expected casualties per firing
   model first; a unit keeping
   its charge open never fires a weapon that would forbid it; none that cannot
   hurt the target, nor a blast or template whose aim puts more of its own
-  models at risk than enemy ones (:func:`weapon_worth`): it stops instead.
+  models at risk than enemy ones (:func:`shooting_plans.weapon_worth`): it stops instead.
 - Weapon Destroyed (the attacker picks the vehicle's weapon): the one whose
   loss costs the vehicle's shooting most, what one weapon of that name is
-  expected to slay of the attacker's side now (:func:`weapon_loss`).
+  expected to slay of the attacker's side now (:func:`shooting_plans.weapon_loss`).
 - Aim (blast/template): the target model with the most enemy models and the
   fewest friends around it.
 - Final Shot, Final Blow, Sweeping Advance: always (each only adds attacks,
@@ -67,7 +68,7 @@ is for and the numbers measured over ``examples/matchups/``.
 - Charger and charge target: the best :func:`plans.charge_or_be_charged`
   (chance to reach times the fight's edge and the enemy charge it
   forestalls, less the Overwatch it will take); none when no value is positive.
-- Reaction to Charge (:func:`charge_reaction_costs`): Fall Back only when
+- Reaction to Charge (:func:`reaction_plans.charge_reaction_costs`): Fall Back only when
   fleeing is expected to cost fewer models than staying (fleeing counts the
   fight it only postpones and the shooting it stands in the open to), and
   never when the Fall Back roll could take it off its own table edge while
@@ -89,52 +90,40 @@ the enemy has no such phase left.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, fields
+from collections.abc import Callable
+from dataclasses import fields
 from operator import attrgetter
 from typing import Any
 
-from hammerlab.editions.schedule import heeding_the_end, still_to_play, turns_ahead
+from hammerlab.editions.schedule import heeding_the_end
 from hammerlab.editions.waffle.assault_results import SWEEP
-from hammerlab.editions.waffle.attacks import (
-    firing_models,
-    melee_stray_units,
-    ranged_weapons,
-    shot_bs,
-    stray_chance,
+from hammerlab.editions.waffle.challenge_plans import (
+    answers_worth,
+    challenge_worth,
+    duel_value,
+    refusal_worth,
 )
-from hammerlab.editions.waffle.challenges import Fighter, champions, fighter, may_refuse
+from hammerlab.editions.waffle.challenges import Fighter, fighter, may_refuse
 from hammerlab.editions.waffle.charge import (
     END_CHARGES,
     NO_REACTION,
-    charge_ban,
     charge_bonus_attacks,
     charge_targets,
 )
 from hammerlab.editions.waffle.combat import engaged_models, foes_in_contact
 from hammerlab.editions.waffle.deep_strike import landing_values
-from hammerlab.editions.waffle.estimate import p_hit
 from hammerlab.editions.waffle.expected import (
     aim_value,
-    alone,
     best_melee_weapon,
     blow_value,
-    can_hurt,
-    even_either_way,
     expected_attack,
     expected_casualties,
-    expected_melee,
-    expected_per_model,
-    first_then_rest,
-    likely_aim,
-    melee_exchange,
 )
 from hammerlab.editions.waffle.fight import attacks_of, melee_options
 from hammerlab.editions.waffle.flank import FLANK
 from hammerlab.editions.waffle.flyers import is_zooming
 from hammerlab.editions.waffle.jink_plans import wants_to_jink
 from hammerlab.editions.waffle.melee_grenades import may_attack
-from hammerlab.editions.waffle.morale import acts_normally_on_regrouping
 from hammerlab.editions.waffle.move_plans import (
     dive_cost,
     drives_off,
@@ -147,31 +136,23 @@ from hammerlab.editions.waffle.move_plans import (
     shot_down_on_the_way,
     wants_to_flank,
     wants_to_retreat,
+    wants_to_run,
 )
 from hammerlab.editions.waffle.movement import RETREAT, RUNS, run_distances
 from hammerlab.editions.waffle.orders import FireOrders, orders_against
 from hammerlab.editions.waffle.outflank import edge_of, entry_shifts
 from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.plans import (
-    ASSAULT_PHASE,
-    SHOOTING_PHASE,
-    caught_chance,
-    charge_chance,
     charge_gain,
     charge_keeping_weapons,
     charge_or_be_charged,
-    chased_chance,
     edge_gap,
-    exposure,
-    leadership_pass_chance,
-    may_charge_after_firing,
-    next_turn_parts,
-    off_table_chance,
     suppression_value,
 )
 from hammerlab.editions.waffle.points import worth_of
 from hammerlab.editions.waffle.profiles import WeaponProfile, weapon_of
 from hammerlab.editions.waffle.psychic_ai import PsychicChoices
+from hammerlab.editions.waffle.reaction_plans import charge_reaction_bounds, dive_bounds
 from hammerlab.editions.waffle.reserves import waiting_unit
 from hammerlab.editions.waffle.rules.fiery_charge import (
     FIERY,
@@ -192,17 +173,24 @@ from hammerlab.editions.waffle.rules.reactions import (
 from hammerlab.editions.waffle.rules.suppressive_fire import SUPPRESS
 from hammerlab.editions.waffle.scatter_plans import scatter_worth
 from hammerlab.editions.waffle.scout import closing_value
-from hammerlab.editions.waffle.shooting import HOLD, RUN, SHOOT, may_target, targets_for
+from hammerlab.editions.waffle.shooting import HOLD, RUN, SHOOT
+from hammerlab.editions.waffle.shooting_plans import (
+    ShotPlan,
+    shooting_plan,
+    target_value,
+    weapon_first,
+    weapon_loss,
+    weapon_worth,
+)
 from hammerlab.editions.waffle.state import st, state_of
 from hammerlab.editions.waffle.tank_shock_plans import death_or_glory_choice, tank_shock_choice
 from hammerlab.editions.waffle.transport_plans import wants_to_disembark
 from hammerlab.editions.waffle.transports import DISEMBARK, STAY_ABOARD
 from hammerlab.editions.waffle.victory_worth import model_worth, weighing_for
-from hammerlab.editions.waffle.wounds import typical_profile
 from hammerlab.editions.waffle.zoom_plans import zoom_intent
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.decisions import Decision, DecisionContext
-from hammerlab.engine.memo import decision_scope, per_decision, state_of_play
+from hammerlab.engine.memo import decision_scope, state_of_play
 from hammerlab.engine.transpositions import (
     Transpositions,
     digest,
@@ -211,228 +199,6 @@ from hammerlab.engine.transpositions import (
     remembering,
 )
 from hammerlab.engine.units import Model, Unit
-
-MELEE_RISK_RATIO = 4.0
-"""Expected enemy casualties wanted per expected friendly one to shoot into a melee."""
-
-
-def target_value(
-    battle: Battle, unit: Unit, enemy: Unit, weapons: list[str] | None = None
-) -> float:
-    """What shooting ``enemy`` (with ``weapons``, default all) is worth: expected
-    casualties, each worth what the victory condition gives for it
-    (:func:`victory_worth.model_worth`), net of friendly fire.
-
-    A unit locked in combat is worth -1 (never preferred) unless the rules let
-    it be targeted (:func:`shooting.may_target`: the option
-    ``shooting_into_combat``) and the expected enemy casualties' worth is at
-    least :data:`MELEE_RISK_RATIO` times the friendly ones'.
-    """
-    worth = model_worth(battle, enemy)
-    if not st(battle, enemy).locked_in_combat:
-        return expected_attack(battle, unit, enemy, FireOrders(), weapons) * worth
-    if not may_target(battle, unit, enemy):
-        return -1.0
-    orders = orders_against(battle, enemy, FireOrders())
-    gain = expected_attack(battle, unit, enemy, orders, weapons) * worth
-    risk = stray_risk(battle, unit, enemy, orders)
-    return gain - risk if gain > 0 and gain >= MELEE_RISK_RATIO * risk else -1.0
-
-
-def stray_risk(battle: Battle, unit: Unit, enemy: Unit, orders: FireOrders) -> float:
-    """What ``unit``'s own side loses (casualties times :func:`victory_worth.model_worth`)
-    from its rolls that stray into ``enemy``'s melee.
-
-    The shooter sends them to its engaged unit that would lose least. A Snap Shot hits
-    with chance ``p`` (:func:`estimate.p_hit` at the BS :func:`attacks.shot_bs` gives the
-    unit's most common model) and strays with chance ``s`` (:func:`attacks.stray_chance`,
-    the rule's own count: a Twin-linked miss re-rolled may stray too), so the friendly
-    casualties are those of snap-shooting that unit scaled by ``s``/``p``. Both are
-    read Twin-linked where every ranged weapon the unit carries is (the estimate of the
-    volley counts each weapon's own re-rolls; a unit mixing them is weighed as if none
-    were). Strays hitting another player's unit cost nothing.
-    """
-    friends = [u for u in melee_stray_units(battle, unit, enemy) if u.player == unit.player]
-    if not friends or unit.destroyed:
-        return 0.0
-    typical = typical_profile(unit)
-    model = next(m for m in unit.alive_models if m.profile is typical)
-    bs = shot_bs(battle, model, True)
-    twin = all(
-        weapon_of(weapon).has_rule("Twin-linked")
-        for m in unit.alive_models
-        for weapon in m.weapons
-        if weapon_of(weapon).is_ranged
-    )
-    scale = stray_chance(bs, twin) / p_hit(bs, twin)
-    return scale * min(
-        expected_attack(battle, unit, f, orders) * model_worth(battle, f) for f in friends
-    )
-
-
-def weapon_worth(
-    battle: Battle, unit: Unit, target: Unit, name: str, orders: FireOrders
-) -> float | None:
-    """What firing ``name`` at ``target`` is worth per firing model
-    (:func:`expected.expected_per_model`), or ``None`` where it is not worth firing at
-    all: it cannot hurt ``target`` (:func:`expected.can_hurt`: its Strength cannot
-    wound the Toughness or beat the armour it faces, wherever it is fired from), or it
-    is a blast whose aim the AI would take (:func:`expected.likely_aim`) is worth less
-    than nothing (:func:`expected.aim_value`: its own models within a scatter's reach
-    of the marker outweigh the enemy ones; a template is aimed only where it touches
-    no friendly model, :func:`markers.aim_points`).
-
-    The worth is asked with regular orders (``orders``): an Overwatch's weapon, fired
-    as if the charger were within 1", may be worth 0 by them (out of its range) and is
-    still fired, as any weapon worth 0 is, rather than stopping."""
-    if not can_hurt(battle, unit, target, name):
-        return None
-    worth = expected_per_model(battle, unit, target, name, orders)
-    firers = firing_models(battle, unit, target, name, orders)
-    if not firers:
-        return worth
-    weapon = firers[0].weapon(name)
-    assert weapon is not None  # the firer's own weapon (attacks.firing_models)
-    profile = weapon_of(weapon)
-    if profile.blast:
-        aim = likely_aim(battle, unit, firers[0], target, profile)
-        if aim is not None and aim_value(battle, unit, firers[0], profile, aim) < 0:
-            return None
-    return worth
-
-
-ORDER_TIE = 1e-9
-"""Two orders of fire whose expected casualties differ by no more than this are even:
-the same two volleys taken the other way round, rounding aside."""
-
-
-def weapon_first(
-    battle: Battle,
-    unit: Unit,
-    target: Unit,
-    names: list[str],
-    worths: list[float],
-    orders: FireOrders,
-) -> str:
-    """Which of the weapons ``names`` (``""``: stop) to fire first at ``target``, each
-    with its worth per firing model (:func:`weapon_worth`; below 0: not fired).
-
-    Each weapon asks its range and sight when it is selected, after the casualties of
-    those before it (seed 000, step 3), so a long gun fired first may slay the only
-    models a shorter one reaches (a heavy bolter that slays the one Guardsman within
-    24" of the boltguns). Of the weapons worth firing, each pair is weighed both ways:
-    one, then the other at what it leaves of the target (:func:`expected.first_then_rest`),
-    but for a pair sure to weigh alike either way (:func:`expected.even_either_way`: a
-    target of one model), which is even.
-    A weapon goes first only where no other is expected to slay more fired before it
-    (by more than :data:`ORDER_TIE`); of those, the most expected casualties per firing
-    model. Weighed pair by pair, each order is read whole: a weapon weighed against the
-    rest of the volley at once would be read against a target the rest's own kills do
-    not thin, which favours whichever weapon slays least. Where every weapon has one
-    that goes better before it (no order is best pair by pair), the most per firing
-    model, as with none in the way. With none worth firing, the most worth: stopping
-    before a weapon never fired."""
-    firing = [name for name, worth in zip(names, worths, strict=True) if name and worth >= 0]
-    if len(firing) < 2:
-        return names[_best(worths)]
-    slain: dict[tuple[str, str], float] = {}
-
-    def beaten(name: str, other: str) -> bool:  # ``other`` slays more fired before ``name``
-        if even_either_way(battle, unit, target, name, other, orders):
-            return False  # the two orders are estimated alike: not weighed
-        for pair in ((other, name), (name, other)):
-            if pair not in slain:
-                slain[pair] = first_then_rest(battle, unit, target, pair[0], [pair[1]], orders)
-        return slain[(other, name)] > slain[(name, other)] + ORDER_TIE
-
-    def unbeaten(name: str) -> bool:
-        return not any(beaten(name, other) for other in firing if other != name)
-
-    def worth(name: str) -> float:
-        return worths[names.index(name)]
-
-    # The most per firing model first, unless another goes better before it: then
-    # every pair is weighed (the answer is the same, most often for fewer pairs).
-    most = max(firing, key=worth)
-    if unbeaten(most):
-        return most
-    return max([name for name in firing if unbeaten(name)] or firing, key=worth)
-
-
-def weapon_loss(battle: Battle, unit: Unit, name: str) -> float:
-    """What losing one weapon called ``name`` costs ``unit``'s shooting (a Weapon
-    Destroyed result: the attacker picks the weapon): the most one weapon of that
-    name is expected to slay of an enemy unit from where it stands now
-    (:func:`expected.expected_per_model`, each model weighed by
-    :func:`victory_worth.model_worth`); 0 where it reaches none."""
-    return max(
-        [
-            expected_per_model(battle, unit, foe, name, orders_against(battle, foe, FireOrders()))
-            * model_worth(battle, foe)
-            for foe in battle.enemies_of(unit)
-        ],
-        default=0.0,
-    )
-
-
-@dataclass(frozen=True)
-class ShotPlan:
-    """What a unit means to do in its shooting phase, and what that is worth in models."""
-
-    target: Unit | None
-    """Whom it shoots (``None``: it holds its fire)."""
-    keep_charge: bool
-    """It fires only the weapons that leave its charge open."""
-    value: float
-
-
-def shooting_plan(battle: Battle, unit: Unit) -> ShotPlan:
-    """The unit's best plan for its shooting phase, counting the charge that follows.
-
-    Holding keeps every charge target (its value is the best
-    :func:`plans.charge_or_be_charged`). Shooting a target limits the charge to that
-    target (seed 004), and firing Rapid Fire, Salvo, Ordnance or Heavy weapons
-    forbids it unless the unit is Relentless; so a target is worth its
-    expected casualties with every weapon (plus its charge, if still allowed),
-    or with the charge-keeping weapons plus its charge, whichever is more.
-
-    No charge counts when the turn plays no Assault phase after this one
-    (:func:`schedule.still_to_play`).
-
-    Worked out once per activation: the plan is remembered (:func:`_plan`) by
-    what it reads of the unit's shooting record (whether it may charge, and
-    whom), so the shooter decision's plan serves the unit's action decision
-    that follows in the same state.
-    """
-    may_charge = charge_ban(battle, unit) is None and still_to_play(battle, ASSAULT_PHASE)
-    return _plan(battle, unit, may_charge, charge_targets(battle, unit))
-
-
-@per_decision
-def _plan(battle: Battle, unit: Unit, may_charge: bool, reachable: list[Unit]) -> ShotPlan:
-    """:func:`shooting_plan` given whether the unit may charge and the units it could
-    charge: the only things it reads of the shooting record
-    (``state.SHOOTING_RECORD``), so it may be remembered per decision. Only a
-    charge's gain counts (:func:`plans.charge_gain`): a charge worth nothing
-    or less is worth holding or shooting instead."""
-    charges = {
-        t.id: charge_gain(battle, unit, t, forestalling=True) if may_charge else 0.0
-        for t in reachable
-    }
-    best = ShotPlan(None, False, max([0.0, *charges.values()]))
-    every = ranged_weapons(unit)
-    keeping = charge_keeping_weapons(unit)
-    for target in targets_for(battle, unit, FireOrders()):
-        charge = charges.get(target.id, 0.0)
-        after = charge if may_charge_after_firing(unit, every) else 0.0
-        plans = [ShotPlan(target, False, target_value(battle, unit, target) + after)]
-        if charge > 0 and keeping != every:
-            kept = target_value(battle, unit, target, keeping) if keeping else 0.0
-            plans.append(ShotPlan(target, True, kept + charge))
-        for plan in plans:
-            if plan.value > best.value:
-                best = plan
-    return best
 
 
 def _offered(labels: list[str], *preferences: str) -> int:
@@ -443,149 +209,6 @@ def _offered(labels: list[str], *preferences: str) -> int:
         if preference in labels:
             return labels.index(preference)
     return 0
-
-
-def wants_to_run(battle: Battle, unit: Unit) -> bool:
-    """Whether a Run toward the enemy helps a unit with nothing to shoot and no
-    charge worth declaring this turn: it would win a fight with an enemy unit
-    (:func:`expected.melee_exchange`, as if it charged: the models it slays
-    are worth more than those it loses, each worth what the victory condition
-    gives for it, :func:`victory_worth.model_worth`) and so wants to close
-    in, or it has guns and no target in reach of them. Each only if its side
-    still has a turn with an Assault phase, or a Shooting phase, to come
-    (:func:`schedule.turns_ahead`): a unit that Runs cannot charge this turn."""
-    own = model_worth(battle, unit)
-    if turns_ahead(battle, unit.player, ASSAULT_PHASE) and any(
-        dealt * model_worth(battle, enemy) > taken * own
-        for enemy in battle.enemies_of(unit)
-        for dealt, taken in [melee_exchange(battle, unit, enemy)]
-    ):
-        return True
-    if not turns_ahead(battle, unit.player, SHOOTING_PHASE):
-        return False
-    return bool(ranged_weapons(unit)) and not targets_for(battle, unit, FireOrders())
-
-
-@dataclass(frozen=True)
-class ChargeReactionCosts:
-    """Expected models a charged unit loses by staying or by falling back, each
-    worth what the victory condition gives for it (:func:`victory_worth.model_worth`)."""
-
-    stay: float
-    flee: float
-    off_table: float
-    """Chance a Fall Back roll from here takes it off its own table edge."""
-    could_hold: bool
-    """Whether it is expected to have models left after the fight if it stays."""
-
-
-def charge_reaction_costs(
-    battle: Battle, unit: Unit, charger: Unit, overwatch: float
-) -> ChargeReactionCosts:
-    """Staying against falling back, in models the unit expects to lose (each
-    model, its own or the charger's, worth what the victory condition gives
-    for it: :func:`victory_worth.model_worth`).
-
-    Staying: if the charge reaches (:func:`plans.charge_chance`), the fight's
-    net losses (:func:`expected.melee_exchange`) and, when it loses the
-    fight, the chance it breaks (a Morale check at minus the difference)
-    times its survivors lost off its table edge by the Fall Back that
-    follows; plus, if the charge fails, the enemy's shooting next turn
-    (:func:`plans.exposure`: a unit locked in combat cannot be shot); less
-    what its Overwatch (``overwatch``) kills. Falling back: the chance the
-    roll takes it off its table edge times its models, the fight if the
-    charger still catches it (:func:`plans.caught_chance`) or brings it next
-    turn, which the Fall Back only postpones (:func:`plans.chased_chance`),
-    the enemy's shooting next turn unless it is caught now (fleeing takes it
-    out of no one's sight: its distance is not counted), and its next turn
-    (a fleeing unit snap-fires and cannot charge), which And They Shall Know
-    No Fear keeps. Neither costs more than the unit's models (the terms
-    overlap: models shot are not fought).
-    """
-    *_, costs = charge_reaction_bounds(battle, unit, charger, overwatch)
-    return costs
-
-
-def charge_reaction_bounds(
-    battle: Battle, unit: Unit, charger: Unit, overwatch: float
-) -> Iterator[ChargeReactionCosts]:
-    """:func:`charge_reaction_costs` with the cost of falling back in ever closer lower
-    bounds, the last exact (staying, the edge and whether it could hold are
-    exact in each).
-
-    Falling back costs the unit its next turn (:func:`plans.next_turn_value`,
-    the most of :func:`plans.next_turn_parts`): each part, cheapest first,
-    raises the bound, and the last bound counts the most of them, so a
-    reaction decided by a bound (staying costs no more than fleeing already
-    does) never works out the charges of the unit's next turn.
-    """
-    models = len(unit.alive_models)
-    own, theirs = model_worth(battle, unit), model_worth(battle, charger)
-    cap = models * own
-    reach = charge_chance(battle, charger, unit)
-    lost, killed = melee_exchange(battle, charger, unit)
-    off = off_table_chance(battle, unit)
-    margin = lost - killed
-    broken = 1 - leadership_pass_chance(battle, unit, round(margin)) if margin > 0 else 0.0
-    net = lost * own - killed * theirs
-    shot = exposure(battle, unit) * own
-    stay = reach * (net + broken * off * max(0.0, models - lost) * own) + (1 - reach) * shot
-    stay -= overwatch * theirs
-    caught = caught_chance(battle, charger, unit)
-    flee = off * cap + (caught + chased_chance(battle, charger, unit)) * net
-    flee += (1 - off - caught) * shot
-    if acts_normally_on_regrouping(unit):
-        yield ChargeReactionCosts(min(stay, cap), min(flee, cap), off, lost < models)
-        return
-    bound = float("-inf")
-    for part in next_turn_parts(battle, unit):
-        bound = max(bound, flee + (1 - off) * part)
-        yield ChargeReactionCosts(min(stay, cap), min(bound, cap), off, lost < models)
-
-
-def dive_gain(battle: Battle, unit: Unit, attacker: Unit) -> float:
-    """Models going to ground saves from the enemy units still to shoot this phase
-    (each worth what the victory condition gives for it: :func:`victory_worth.model_worth`).
-
-    Each enemy unit that may still shoot and could target ``unit`` counts
-    with what it would kill as things are, less what it would kill were the
-    unit gone to ground (:func:`visibility.cover_save`: +1 cover, 6+ with
-    none). A Fearless unit does not Go to Ground (docs/rules/waffle.md), so it
-    saves nothing.
-    """
-    if unit.has_rule("Fearless"):
-        return 0.0
-    gain = 0.0
-    for enemy in battle.units_of(attacker.player):
-        status = st(battle, enemy)
-        if enemy is attacker or status.has_shot or status.ran or status.locked_in_combat:
-            continue
-        if unit not in targets_for(battle, enemy, FireOrders()):
-            continue
-        exposed = expected_attack(battle, enemy, unit, FireOrders())
-        gain += exposed - expected_attack(battle, enemy, unit, FireOrders(), gone_to_ground=True)
-    return gain * model_worth(battle, unit)
-
-
-def dive_bounds(battle: Battle, unit: Unit, attacker: Unit) -> Iterator[float]:
-    """What Dive for Cover is worth, in ever closer upper bounds, the last exact.
-
-    The worth is :func:`dive_gain` less what the unit's next turn is worth
-    (:func:`plans.next_turn_value`, never negative), or the gain alone when
-    there is nothing to gain. The gain is the first bound; each part of the
-    next turn (:func:`plans.next_turn_parts`, cheapest first) lowers it, and
-    the last bound is the gain less the most of the parts: the exact worth.
-    A reaction that is decided by a bound stops there and never works out
-    the charges of the unit's next turn.
-    """
-    gain = dive_gain(battle, unit, attacker)
-    yield gain
-    if gain <= 0:
-        return
-    bound = gain
-    for part in next_turn_parts(battle, unit):
-        bound = min(bound, gain - part)
-        yield bound
 
 
 def _asked_model(battle: Battle, decision: Decision[Any]) -> tuple[Unit, Model]:
@@ -606,7 +229,7 @@ _NAMES: dict[type, str] = {}
 """Each AI class's full name, as :meth:`WaffleAI.choose` keys its answers (spelled once)."""
 
 PortablePlan = tuple[str | None, bool, float]
-"""A :class:`ShotPlan` as it reads in any battle: its target by id."""
+"""A :class:`shooting_plans.ShotPlan` as it reads in any battle: its target by id."""
 
 ANSWERS: Transpositions[tuple[int, PortablePlan | None]] = Transpositions()
 """Every :class:`WaffleAI`'s answers by position (:mod:`engine.transpositions`), with
@@ -674,10 +297,10 @@ class WaffleAI(PsychicChoices):
         against the other)."""
         self.weighs_the_order = weighs_the_order
         """Whether a unit weighs the order of its weapons pair by pair, the second at
-        what the first leaves of the target (:func:`weapon_first`), or, ``False``, fires
-        the most expected casualties per firing model first, as until branch
-        ``s23-sense`` (``examples/matchups/lever_head_to_head.py weighs_the_order``
-        plays one against the other)."""
+        what the first leaves of the target (:func:`shooting_plans.weapon_first`), or,
+        ``False``, fires the most expected casualties per firing model first, as until
+        branch ``s23-sense`` (``examples/matchups/lever_head_to_head.py
+        weighs_the_order`` plays one against the other)."""
 
     answers_by_position = True
     """Whether :meth:`choose` gives an answer found in :data:`ANSWERS` (a subclass
@@ -808,7 +431,7 @@ class WaffleAI(PsychicChoices):
         is expected to cost it more than its own charge after its next move
         gains it) and a Run toward its edge gains ground (its closest model is
         not at the edge already: :func:`plans.edge_gap`), and holds once out of
-        that reach. Any other unit Runs toward the enemy when :func:`wants_to_run`
+        that reach. Any other unit Runs toward the enemy when :func:`move_plans.wants_to_run`
         and some distance the Run may roll pays (:func:`move_plans.run_pays`:
         the enemy charge it walks into costs no more than it adds to its own);
         with the distance rolled it goes only if that one pays (:meth:`_move`),
@@ -865,7 +488,7 @@ class WaffleAI(PsychicChoices):
 
     def _weapon_destroyed(self, battle: Battle, decision: Decision[Any]) -> int:
         """The weapon whose loss costs the damaged vehicle's shooting most
-        (:func:`weapon_loss`); the first named on a tie."""
+        (:func:`shooting_plans.weapon_loss`); the first named on a tie."""
         victim = battle.unit(decision.context.target)
         return _best([weapon_loss(battle, victim, c.value) for c in decision.choices])
 
@@ -1117,7 +740,7 @@ class WaffleAI(PsychicChoices):
 
     def _issue_challenge(self, battle: Battle, decision: Decision[Any]) -> int:
         """Challenge with the Character whose challenge is worth most to its side
-        (:func:`answers_worth`: the enemy answering it as :meth:`_accept_challenge`
+        (:func:`challenge_plans.answers_worth`: the enemy answering it as :meth:`_accept_challenge`
         would, with the answer worth least to the issuer), if one is worth more than
         none (a Champion of Chaos has no choice but to issue)."""
         ctx = decision.context
@@ -1130,8 +753,8 @@ class WaffleAI(PsychicChoices):
 
     def _accept_challenge(self, battle: Battle, decision: Decision[Any]) -> int:
         """The answer worth least to the issuer's side: accepting with a Character
-        (:func:`challenge_worth`: the two strike only each other, instead of each
-        other's units), or refusing (:func:`refusal_worth`: the Character the issuer
+        (:func:`challenge_plans.challenge_worth`: the two strike only each other, instead of each
+        other's units), or refusing (:func:`challenge_plans.refusal_worth`: the Character the issuer
         bars loses its blows, the challenger strikes the unit as without a
         challenge); refusing on a tie. A Champion of Chaos always accepts, and a unit
         of one Character (Heroic Stand, :func:`challenges.may_refuse`) is offered no
@@ -1156,56 +779,6 @@ class WaffleAI(PsychicChoices):
 
     def _sweeping_advance(self, battle: Battle, decision: Decision[Any]) -> int:
         return decision.labels().index(SWEEP)
-
-
-def duel_value(battle: Battle, character: Fighter, foe: Unit) -> float:
-    """Expected casualties one round of ``character``'s blows cause ``foe``
-    (:func:`expected.expected_melee`): how a challenge is weighed."""
-    unit, model = character
-    return expected_melee(battle, unit, [model], foe, unit.status.charged)
-
-
-def challenge_worth(battle: Battle, issuer: Fighter, acceptor: Fighter) -> float:
-    """What ``acceptor`` taking up ``issuer``'s challenge is worth to the issuer's side
-    in the round, in models (the enemy's slain less its own), against the round fought
-    without a challenge.
-
-    7th edition (:mod:`challenges`): the two "strike only each other", and no other
-    blow may be allocated to them; wounds beyond the one slain are lost. So each
-    Character's blows are read against the other alone (:func:`expected.alone`: at
-    most the one model, at its own Weapon Skill, Toughness and save), in place of
-    against the other's unit, where they would fall without a challenge. A Boss Nob's
-    four Big choppa blows would slay 2.2 Guardsmen; in a challenge they slay the
-    Sergeant, one model at most, and the excess is lost."""
-    (issuer_unit, issuer_model), (acceptor_unit, acceptor_model) = issuer, acceptor
-    dealt = duel_value(battle, issuer, alone(acceptor_unit, acceptor_model))
-    taken = duel_value(battle, acceptor, alone(issuer_unit, issuer_model))
-    dealt -= duel_value(battle, issuer, acceptor_unit)
-    taken -= duel_value(battle, acceptor, issuer_unit)
-    return dealt - taken
-
-
-def refusal_worth(battle: Battle, issuer: Fighter, refusers: list[Fighter]) -> float:
-    """What a refusal of ``issuer``'s challenge is worth to the issuer's side, against
-    the round fought without a challenge: the Character barred (of ``refusers``, the
-    one the issuer would bar: :meth:`WaffleAI._refused_character`, the one expected to
-    do most to its unit) "may not attack"; the challenger strikes the unit all the
-    same, as it would without a challenge."""
-    return max(duel_value(battle, c, issuer[0]) for c in refusers)
-
-
-def answers_worth(battle: Battle, issuer: Fighter, foes: list[Fighter]) -> list[float]:
-    """What each answer the enemy may give ``issuer``'s challenge is worth to the
-    issuer's side (:func:`challenge_worth`, :func:`refusal_worth`): accepting with any
-    of ``foes`` (its Characters able to, only its Champions of Chaos where it has
-    any: :func:`challenges.champions`), or refusing where one of them may
-    (:func:`challenges.may_refuse`) and no Champion must accept."""
-    forced = champions(foes)
-    worths = [challenge_worth(battle, issuer, foe) for foe in forced or foes]
-    refusers = [] if forced else [f for f in foes if may_refuse(f[0])]
-    if refusers:
-        worths.append(refusal_worth(battle, issuer, refusers))
-    return worths
 
 
 def answered_kinds(kind_of_ai: type) -> frozenset[str]:

@@ -4,7 +4,12 @@
 now shoot that weapon at the target … Roll To Hit", with Snap Shots, the
 6th/7th-edition weapon types, Final Shot and the seed 001 rules for shooting
 into a melee (1s and 2s stray). Markers and templates are ``markers``,
-wounding is ``wounds``, allocation and saves are ``allocation``.
+wounding is ``wounds``, allocation and saves are ``allocation``; a unit's ranged
+weapons, how many a model fires and each one's range and shots are
+``firepower``; when a weapon fires Snap Shots, and why, is ``snap_shots``; the
+dice To Hit (their re-rolls and strays) are ``hit_rolls``; which unit a stray
+hits, and the Morale penalty of friendly casualties, is ``melee_strays``; why a
+weapon is not offered or was left unfired, for a person, is ``unfired``.
 """
 
 from __future__ import annotations
@@ -12,29 +17,31 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from enum import Enum
+from dataclasses import replace
 
 from hammerlab.editions.waffle.allocation import allocate_wounds, shot_origin
 from hammerlab.editions.waffle.artillery import firers, has_gun_alive, shooting_toughness
 from hammerlab.editions.waffle.characteristics import ballistic_skill
-from hammerlab.editions.waffle.combat import combats
 from hammerlab.editions.waffle.events import (
     PrecisionShotsRolled,
     ShotsFired,
-    StrayShots,
-    WeaponLeftUnfired,
     WeaponNotFired,
 )
+from hammerlab.editions.waffle.firepower import (
+    effective_range,
+    ranged_weapons,
+    shots_of_each,
+    weapons_per_phase,
+)
 from hammerlab.editions.waffle.firing_modes import is_grenade, may_fire, spend, throwers
-from hammerlab.editions.waffle.flyers import snap_against
 from hammerlab.editions.waffle.gets_hot import gets_hot, shots_fired, suffer
+from hammerlab.editions.waffle.hit_rolls import roll_hits, roll_to_hit
 from hammerlab.editions.waffle.markers import (
     aim_points,
     blast_hits,
-    friends_in_the_way,
     template_hits,
 )
+from hammerlab.editions.waffle.melee_strays import friendly_fire_penalty, stray_hits
 from hammerlab.editions.waffle.one_use import is_one_use, spend_one_use
 from hammerlab.editions.waffle.orders import FireOrders, Hit, VolleyResult, WoundRoll
 from hammerlab.editions.waffle.points import (
@@ -48,15 +55,15 @@ from hammerlab.editions.waffle.points import (
 from hammerlab.editions.waffle.precision_shots import fires_precision_shots
 from hammerlab.editions.waffle.profiles import WeaponProfile, stats_of, weapon_of
 from hammerlab.editions.waffle.rerolls import hit_ones_rerolled, wound_rerolls
-from hammerlab.editions.waffle.special_rules import (
-    multi_tracker_weapons,
-    relentless,
+from hammerlab.editions.waffle.snap_shots import (
+    fires_snap,
+    no_snap_shots,
+    snaps_of,
 )
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.strength import STRENGTH
 from hammerlab.editions.waffle.tables import (
     ballistic_target,
-    miss_reroll,
     snap_shot_bs,
 )
 from hammerlab.editions.waffle.vehicle_damage import resolve_vehicle_hits
@@ -64,27 +71,19 @@ from hammerlab.editions.waffle.vehicles import (
     crew_snap_shots,
     has_vehicle_alive,
     is_vehicle,
-    vehicle_of,
-    whole_crew_snaps,
 )
 from hammerlab.editions.waffle.visibility import seen_by_each, visible_models
 from hammerlab.editions.waffle.wounds import roll_to_wound, weapon_strength
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.datasheet import Profile, Weapon
-from hammerlab.engine.decisions import Choice, Decision, DecisionContext
-from hammerlab.engine.geometry import TEMPLATE_LENGTH, Vec, gap_table
-from hammerlab.engine.memo import deciding, per_decision, per_object
-from hammerlab.engine.records import quick_init
+from hammerlab.engine.datasheet import Weapon
+from hammerlab.engine.geometry import Vec, gap_table
+from hammerlab.engine.memo import deciding, per_decision
 from hammerlab.engine.transpositions import (
     Transpositions,
     frozen,
     position_key,
 )
 from hammerlab.engine.units import Model, Unit
-
-STRAY_ROLL = 2
-"""Seed 001, Shooting Into Close Combat: "any rolls of 1 or 2 … hit one of your
-engaged units instead!"."""
 
 
 def firing_models(
@@ -135,8 +134,9 @@ def firing_models(
 def _every_ranged_weapon(
     battle: Battle, unit: Unit, target: Unit, orders: FireOrders, spent: Counter[str] | None
 ) -> dict[str, list[Model]]:
-    """:func:`firing_models` of each of the unit's ranged weapons (:func:`ranged_weapons`),
-    by name: remembered per decision, and read by each weapon's question (never changed)."""
+    """:func:`firing_models` of each of the unit's ranged weapons
+    (:func:`firepower.ranged_weapons`), by name: remembered per decision, and read by
+    each weapon's question (never changed)."""
     return _firing_each(battle, unit, target, orders, spent, ranged_weapons(unit))
 
 
@@ -157,10 +157,49 @@ def _firing_each(
     """:func:`firing_models` of each weapon of ``names``, by name, in one pass over the
     unit's models, each name's answer the one it would get alone. ``names`` holds no
     name twice (a name given twice would list its models twice): the callers give one
-    name, or the unit's ranged weapons (:func:`ranged_weapons`, each named once), or
+    name, or the unit's ranged weapons (:func:`firepower.ranged_weapons`, each named once), or
     some of them."""
+    armed, copies, throws, tables = _armed_in_reach(battle, unit, target, orders, spent, names)
+    chosen = {name: list[Model]() for name in names}
+    if not armed:
+        return chosen  # none in range (or none armed): sight need not be traced
+    sight = _seen_by_each(battle, unit, target)
+    within = orders.counts_within
+    for name, models in armed.items():
+        firing = _in_sight_and_range(
+            battle, unit, target, name, models, copies, within, tables, sight, throws[name]
+        )
+        chosen[name] = throwers(name, firing)
+    return chosen
+
+
+# A model armed with a weapon, as _firing_each lists it: its index among the models alive,
+# the model, who fires it (a gun's crewman: artillery.firers), the profile it fires and
+# that profile's range.
+_Armed = tuple[int, Model, Model, WeaponProfile, float]
+
+# The gap tables _firing_each reads (gaps_to): every model's gaps to the target models,
+# and to the nearest of them; both empty where no model needed them.
+_Gaps = tuple[tuple[tuple[float, ...], ...], tuple[float, ...]]
+
+
+def _armed_in_reach(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    orders: FireOrders,
+    spent: Counter[str] | None,
+    names: Sequence[str],
+) -> tuple[dict[str, list[_Armed]], dict[tuple[str, str], int], dict[str, bool], _Gaps]:
+    """The first pass of :func:`_firing_each` over the unit's models: by name of
+    ``names``, the models armed with it that may fire it (a Ballistic Skill, the orders'
+    weapon types, Snap Shots it can fire, its quota with ``spent``) and, where the
+    orders count no range of their own, with a target model, seen or not, within its
+    range; how many of it each model carrying more than one fires (by name and model
+    id); whether each is a grenade (the first armed model's weapon: of a grenade one
+    model throws, :func:`firing_modes.throwers`); and the gap tables read."""
     # By name: (index among the models alive, model, who fires it, profile, its range)
-    armed: dict[str, list[tuple[int, Model, Model, WeaponProfile, float]]] = {}
+    armed: dict[str, list[_Armed]] = {}
     copies: dict[tuple[str, str], int] = {}  # (name, model id): how many of it the model fires
     throws: dict[str, bool] = {}  # the first armed model's weapon is a grenade (throwers)
     # Models sharing a weapon share the answer, unless one is a vehicle whose own crew
@@ -219,51 +258,68 @@ def _firing_each(
                 throws[name] = is_grenade(weapon)
             if within is None:
                 if not gaps:  # every model's gaps to the target models, and to the nearest
-                    gaps, least = _gaps_to(unit, target)
+                    gaps, least = gaps_to(unit, target)
                 if least[at] > fired[1]:
                     continue  # no target model, seen or not, is in its range: it cannot fire
             armed.setdefault(name, []).append((at, model, shooter, *fired))
             if carried > 1:
                 left = quota - spent[model.id] if spent else weapons_per_phase(unit, model)
                 copies[(name, model.id)] = min(carried, left)
-    chosen = {name: list[Model]() for name in names}
-    if not armed:
-        return chosen  # none in range (or none armed): sight need not be traced
-    sight = _seen_by_each(battle, unit, target)
+    return armed, copies, throws, (gaps, least)
+
+
+def _in_sight_and_range(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    name: str,
+    models: list[_Armed],
+    copies: dict[tuple[str, str], int],
+    within: float | None,
+    tables: _Gaps,
+    sight: tuple[tuple[int, ...], ...],
+    one_thrower: bool,
+) -> list[Model]:
+    """The second pass of :func:`_firing_each`, for the weapon ``name``: of the models
+    armed with it (:func:`_armed_in_reach`), those that see a target model (a Barrage
+    needs none; a gun's crewman must see it too), may aim a blast or template at one,
+    and have one they see within range (``within``: the range the orders count
+    instead), each listed once per copy of the weapon it fires (``copies``). Of a
+    grenade (``one_thrower``) the first model able to throws (:func:`firing_modes.throwers`):
+    no other is asked."""
+    gaps, least = tables
     count = len(gaps[0]) if gaps else 0  # the target's models alive (a row of the table)
-    for name, models in armed.items():
-        firing = chosen[name]
-        for at, model, shooter, profile, reach in models:
-            if throws[name] and firing:
-                break  # of a grenade the first model able to throws (throwers): no other is asked
-            seen = sight[at]
-            if not seen and not profile.barrage:
-                continue
-            crewman_blind = shooter is not model and not visible_models(battle, [shooter], target)
-            if crewman_blind and not profile.barrage:  # the gun's crewman must see it too
-                continue
-            # A range counted as another distance (within) stands for where the template
-            # would reach from too: only where the models stand is its reach asked.
-            if (profile.blast or profile.template) and not aim_points(
-                battle, unit, model, target, profile, reach=within is None
-            ):
-                continue
-            if within is not None:
-                if reach >= within:
-                    firing += [model] * copies.get((name, model.id), 1)
-                continue
-            # visibility.within of the models it sees (all of them for a Barrage, which
-            # needs no sight: interpretation 11): within reach of one of them, that is
-            # the nearest of them within it.
-            if len(seen) == count or not seen or profile.barrage:
-                nearest_seen = least[at]
-            else:
-                row = gaps[at]
-                nearest_seen = min([row[j] for j in seen])
-            if nearest_seen <= reach:
+    firing: list[Model] = []
+    for at, model, shooter, profile, reach in models:
+        if one_thrower and firing:
+            break  # of a grenade the first model able to throws (throwers): no other is asked
+        seen = sight[at]
+        if not seen and not profile.barrage:
+            continue
+        crewman_blind = shooter is not model and not visible_models(battle, [shooter], target)
+        if crewman_blind and not profile.barrage:  # the gun's crewman must see it too
+            continue
+        # A range counted as another distance (within) stands for where the template
+        # would reach from too: only where the models stand is its reach asked.
+        if (profile.blast or profile.template) and not aim_points(
+            battle, unit, model, target, profile, reach=within is None
+        ):
+            continue
+        if within is not None:
+            if reach >= within:
                 firing += [model] * copies.get((name, model.id), 1)
-        chosen[name] = throwers(name, firing)
-    return chosen
+            continue
+        # visibility.within of the models it sees (all of them for a Barrage, which
+        # needs no sight: interpretation 11): within reach of one of them, that is
+        # the nearest of them within it.
+        if len(seen) == count or not seen or profile.barrage:
+            nearest_seen = least[at]
+        else:
+            row = gaps[at]
+            nearest_seen = min([row[j] for j in seen])
+        if nearest_seen <= reach:
+            firing += [model] * copies.get((name, model.id), 1)
+    return firing
 
 
 def _fired(
@@ -364,7 +420,7 @@ with its wargear."""
 
 
 @per_decision
-def _gaps_to(unit: Unit, target: Unit) -> tuple[tuple[tuple[float, ...], ...], tuple[float, ...]]:
+def gaps_to(unit: Unit, target: Unit) -> tuple[tuple[tuple[float, ...], ...], tuple[float, ...]]:
     """The :func:`geometry.gap_table` from every model alive of ``unit`` to every one
     of ``target``, and each row's least gap (``inf`` for no target model).
 
@@ -381,7 +437,7 @@ def _gaps_to(unit: Unit, target: Unit) -> tuple[tuple[tuple[float, ...], ...], t
 @per_decision
 def _seen_by_each(battle: Battle, unit: Unit, target: Unit) -> tuple[tuple[int, ...], ...]:
     """:func:`visibility.seen_by_each` of every model alive of ``unit``, for
-    :func:`_firing_each` to read as it reads :func:`_gaps_to`."""
+    :func:`_firing_each` to read as it reads :func:`gaps_to`."""
     return seen_by_each(battle, unit.alive_models, target)
 
 
@@ -397,356 +453,17 @@ def _fired_profile(shooter: Model, weapon: Weapon, orders: FireOrders) -> Weapon
     return profile
 
 
-def _why_not(battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders: FireOrders) -> str:
-    """Why no model of ``unit`` fires ``weapon_name``, for a person."""
-    return _not_fired(battle, unit, target, weapon_name, orders).detail
-
-
-def _not_fired(
+def not_fired(
     battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders: FireOrders
 ) -> WeaponNotFired:
     """Why no model of ``unit`` fires ``weapon_name`` at ``target``, as the log's event:
-    it cannot fire Snap Shots (:func:`no_snap_shots`), else no model can fire it there."""
+    it cannot fire Snap Shots (:func:`snap_shots.no_snap_shots`), else no model can fire
+    it there."""
     snap = no_snap_shots(battle, unit, target, weapon_name, orders)
     if snap is not None:
         return WeaponNotFired(unit.label, weapon_name, target.label, "no_snap_shots", snap)
     why = f"no model can fire {weapon_name} at {target.label}"
     return WeaponNotFired(unit.label, weapon_name, target.label, "no_model_can_fire", why)
-
-
-def no_snap_shots(
-    battle: Battle, unit: Unit, target: Unit, weapon_name: str, orders: FireOrders
-) -> str | None:
-    """``"<weapon> cannot be fired as Snap Shots (<why it would>)"`` where a model of
-    ``unit`` carrying ``weapon_name`` would fire Snap Shots (:func:`snap_cause`) and the
-    weapon cannot (a Blast, a Template); else ``None``."""
-    for model in unit.alive_models:
-        weapon = model.weapon(weapon_name)
-        if weapon is not None:
-            profile = weapon_of(weapon)
-            cause = snap_cause(battle, unit, profile, orders, target, model)
-            if cause is not None and not profile.can_snap_fire:
-                return f"{weapon_name} cannot be fired as Snap Shots ({cause.value})"
-    return None
-
-
-def not_offered(
-    battle: Battle,
-    unit: Unit,
-    target: Unit,
-    orders: FireOrders,
-    spent: Counter[str],
-    fired: set[str],
-    able: dict[str, list[Model]],
-) -> tuple[str, ...]:
-    """Each ranged weapon of ``unit`` neither ``fired`` nor ``able`` to fire at
-    ``target`` (:func:`able_weapons`), with why, for a person choosing a weapon: its
-    models have fired what they may, it cannot fire Snap Shots (:func:`no_snap_shots`),
-    no target model is within its range, its template would touch a friendly model
-    wherever its carriers aimed it (:func:`markers.friends_in_the_way`), else
-    :func:`_why_not`'s "no model can fire"."""
-    return tuple(
-        _why_left_out(battle, unit, target, name, orders, spent)
-        for name in ranged_weapons(unit)
-        if name not in fired and name not in able
-    )
-
-
-def _why_left_out(
-    battle: Battle,
-    unit: Unit,
-    target: Unit,
-    weapon_name: str,
-    orders: FireOrders,
-    spent: Counter[str],
-) -> str:
-    """Why no model of ``unit`` may fire ``weapon_name`` at ``target`` now (:func:`not_offered`)."""
-    carriers = _carriers(unit, weapon_name)
-    if spent and not any(
-        may_fire(spent, unit, m, weapon_name, weapons_per_phase(unit, m)) for _, m, _ in carriers
-    ):
-        return f"{weapon_name}: each model carrying it has fired what it may this phase"
-    snap = no_snap_shots(battle, unit, target, weapon_name, orders)
-    if snap is not None:
-        return snap
-    reach, nearest = _reach(unit, target, carriers)
-    if nearest > reach:
-        gap = f'the nearest target model is {nearest:.1f}" away'
-        return f'{weapon_name}: out of range ({reach:g}"; {gap})'
-    return template_barred(battle, unit, target, weapon_name) or _why_not(
-        battle, unit, target, weapon_name, orders
-    )
-
-
-def template_barred(battle: Battle, unit: Unit, target: Unit, weapon_name: str) -> str | None:
-    """``"<weapon>: its template would touch a friendly model wherever aimed"`` where
-    ``weapon_name`` is a template that no model of ``unit`` carrying it may aim at
-    ``target`` without touching a friendly model (:func:`markers.friends_in_the_way`),
-    though it sees and reaches some of it; else ``None``."""
-    carriers = _carriers(unit, weapon_name)
-    if carriers and all(
-        (profile := weapon_of(w)).template
-        and friends_in_the_way(battle, unit, model, target, profile)
-        for _, model, w in carriers
-    ):
-        return f"{weapon_name}: its template would touch a friendly model wherever aimed"
-    return None
-
-
-def _carriers(unit: Unit, weapon_name: str) -> list[tuple[int, Model, Weapon]]:
-    """The models alive of ``unit`` carrying ``weapon_name``, each with its place among
-    the models alive (a row of :func:`_gaps_to`) and its first weapon of that name."""
-    return [
-        (at, model, weapon)
-        for at, model in enumerate(unit.alive_models)
-        if (weapon := model.weapon(weapon_name)) is not None
-    ]
-
-
-def _reach(
-    unit: Unit, target: Unit, carriers: list[tuple[int, Model, Weapon]]
-) -> tuple[float, float]:
-    """The longest range of the ``carriers``' weapon (:func:`effective_range`) and the gap
-    from them to the nearest model of ``target``, seen or not."""
-    least = _gaps_to(unit, target)[1]
-    reach = max(effective_range(unit, weapon_of(w)) for _, _, w in carriers)
-    return reach, min(least[at] for at, _, _ in carriers)
-
-
-def left_unfired(
-    unit: Unit, target: Unit, spent: Counter[str], dropped: list[str]
-) -> list[WeaponLeftUnfired]:
-    """Of the weapons ``dropped`` (able to fire at ``target`` when the last weapon was
-    selected, not fired, and able no more), those that some model carrying them could
-    still fire (:func:`firing_modes.may_fire` with the attack's ``spent``): the
-    casualties since took every target model it would fire at out of its range or
-    sight (seed 000, step 3), said by :class:`events.WeaponLeftUnfired` with its
-    range and the nearest target model's gap from those models."""
-    lost = []
-    for name in dropped:
-        carriers = [
-            carrier
-            for carrier in _carriers(unit, name)
-            if may_fire(spent, unit, carrier[1], name, weapons_per_phase(unit, carrier[1]))
-        ]
-        if carriers:
-            reach, nearest = _reach(unit, target, carriers)
-            lost.append(WeaponLeftUnfired(unit.label, name, target.label, reach, nearest))
-    return lost
-
-
-@per_decision
-def ranged_weapons(unit: Unit) -> list[str]:
-    """Names of the unit's shooting weapons, each once, in the order they are first met
-    going through its models alive in order and each model's weapons in order, each
-    judged by the first weapon of that name a model alive carries (one pass over the
-    models, not one per name)."""
-    ranged: dict[str, bool] = {}
-    for model in unit.alive_models:
-        for weapon in model.weapons:
-            if weapon.name not in ranged:
-                ranged[weapon.name] = weapon_of(weapon).is_ranged
-    return [name for name, is_ranged in ranged.items() if is_ranged]
-
-
-def weapons_per_phase(unit: Unit, model: Model) -> int:
-    """Ranged weapons a model may fire in one shooting attack (6th/7th edition).
-
-    One, or two for Monstrous Creatures, one more with a Multi-tracker
-    (:func:`special_rules.multi_tracker_weapons`); a vehicle every weapon it has
-    (7th edition: a vehicle that remained stationary or moved at Combat Speed
-    "can fire all of its weapons", hammerlab moving vehicles at Combat Speed only),
-    and so does a Gargantuan Creature (7th edition, as remembered: Gargantuan
-    Creatures follow the Monstrous Creature rules, and may fire all their weapons).
-    """
-    return firing_quota(model.profile, len(model.weapons), multi_tracker_weapons(unit, model))
-
-
-def firing_quota(profile: Profile, weapons: int, extra: int) -> int:
-    """:func:`weapons_per_phase` of a model of ``profile`` carrying ``weapons`` weapons,
-    ``extra`` the more its rules let it fire (a Multi-tracker's one); also what the odds
-    of a datasheet's weapon fire (``analysis.odds_waffle``)."""
-    own = _own_quota(profile)
-    return weapons if own is None else own + extra
-
-
-@per_object
-def _own_quota(profile: Profile) -> int | None:
-    """:func:`firing_quota` of a model of ``profile`` but for its wargear and rules:
-    ``None`` for a vehicle or a Gargantuan Creature (it fires every weapon it carries),
-    2 for a Monstrous Creature, else 1. Remembered by the profile
-    (:func:`memo.per_object`: frozen), as :func:`profiles.stats_of` and
-    :func:`vehicles.vehicle_of` are: asked of every model each time a volley or an
-    estimate counts what it has fired."""
-    if vehicle_of(profile) is not None:
-        return None
-    stats = stats_of(profile)
-    if stats.has_type("Gargantuan"):
-        return None
-    return 2 if stats.has_type("Monstrous") else 1
-
-
-def effective_range(unit: Unit, profile: WeaponProfile) -> float:
-    """Range in inches after the weapon type's rules (a moving Salvo: half)."""
-    if profile.template:
-        return TEMPLATE_LENGTH
-    reach = profile.range or 0.0
-    if profile.base_type == "Salvo" and moved_for_weapons(unit):
-        reach /= 2
-    return reach
-
-
-def moved_for_weapons(unit: Unit) -> bool:
-    """Whether the unit counts as moved for Heavy/Salvo/Ordnance: it moved, and moving
-    changes how it fires them (:func:`moving_changes_weapons`)."""
-    return unit.status.moved and moving_changes_weapons(relentless(unit), is_vehicle(unit))
-
-
-def moving_changes_weapons(is_relentless: bool, vehicle: bool) -> bool:
-    """Whether a unit that moved fires its Heavy, Salvo and Ordnance weapons as one that
-    moved (Snap Shots, a Salvo's lower number): not when it is Relentless, nor when it
-    is a vehicle, which fires at full BS after moving at Combat Speed (7th edition;
-    hammerlab moves vehicles at Combat Speed only). What the exact odds ask of a
-    datasheet's firers too (``analysis.odds_waffle``), given the same two facts."""
-    return not is_relentless and not vehicle
-
-
-class SnapCause(Enum):
-    """Why a weapon fires Snap Shots (:func:`snap_cause`), in the words a person is told
-    it in (``Mortar cannot be fired as Snap Shots (the unit moved)``)."""
-
-    SNAP_ORDERS = "Overwatch and Return Fire! are Snap Shots"
-    INTO_MELEE = "it shoots into a melee"
-    CREW = "its crew is Shaken or Stunned"
-    JINKED = "the unit Jinked"
-    GONE_TO_GROUND = "the unit has gone to ground"
-    FALLING_BACK = "the unit is falling back"
-    REGROUPED = "the unit regrouped this turn"
-    MOVED = "the unit moved"
-    AT_TARGET = "only Snap Shots may be fired at the target (a Zooming Flyer; Skyfire)"
-
-
-def fires_snap(
-    battle: Battle,
-    unit: Unit,
-    profile: WeaponProfile,
-    orders: FireOrders,
-    target: Unit | None = None,
-    model: Model | None = None,
-) -> bool:
-    """Whether this weapon fires Snap Shots (at ``target``, when one is given), fired
-    by ``model`` of the unit (``None``: by the unit as a whole): where
-    :func:`snap_cause` finds a cause."""
-    return snap_cause(battle, unit, profile, orders, target, model) is not None
-
-
-def snap_cause(
-    battle: Battle,
-    unit: Unit,
-    profile: WeaponProfile,
-    orders: FireOrders,
-    target: Unit | None = None,
-    model: Model | None = None,
-) -> SnapCause | None:
-    """Why this weapon fires Snap Shots (at ``target``, when one is given), fired by
-    ``model`` of the unit (``None``: by the unit as a whole), the first cause of these
-    that holds; ``None`` where it fires normally.
-
-    Seed 000: "a model with a Heavy weapon … moves and shoots in the same
-    turn"; 6th/7th-edition: units gone to ground or falling back snap fire, and a
-    unit that regrouped this turn "can only fire Snap Shots" (``movement_phase.regroup``);
-    seed 001: shooting into a melee is "a snap shot"; 7th edition: a vehicle
-    whose crew is Shaken or Stunned "can only fire Snap Shots" (that vehicle,
-    :func:`vehicles.crew_snap_shots`: asked of the unit, when every vehicle of it
-    does, :func:`vehicles.whole_crew_snaps`; its other models' shots are
-    :func:`snaps_of`); a unit that Jinked "can only fire Snap Shots until the end
-    of their next turn"; Zooming Flyers "can only be hit by Snap Shots", and
-    Skyfire (:func:`flyers.snap_against`).
-    """
-    status = st(battle, unit)
-    if orders.snap:
-        return SnapCause.SNAP_ORDERS
-    if orders.into_melee:
-        return SnapCause.INTO_MELEE
-    if whole_crew_snaps(battle, unit) if model is None else crew_snap_shots(battle, model):
-        return SnapCause.CREW
-    if status.jink_snap_turns > 0:
-        return SnapCause.JINKED
-    if status.gone_to_ground:
-        return SnapCause.GONE_TO_GROUND
-    if status.falling_back:
-        return SnapCause.FALLING_BACK
-    if status.regrouped:
-        return SnapCause.REGROUPED
-    if profile.is_heavy_like and moved_for_weapons(unit):
-        return SnapCause.MOVED
-    if target is not None and snap_against(target, profile):
-        return SnapCause.AT_TARGET
-    return None
-
-
-def snaps_of(battle: Battle, unit: Unit, models: Sequence[Model], snap: bool) -> list[bool]:
-    """Whether each of ``models`` of ``unit`` fires Snap Shots, ``snap`` being what
-    :func:`fires_snap` says of the unit as a whole: a vehicle of a squadron whose own
-    crew is Shaken or Stunned, or that Rammed, does (:func:`vehicles.crew_snap_shots`),
-    its squadmates as the unit does. A unit with no vehicle alive reads no vehicle
-    status (:func:`vehicles.has_vehicle_alive`)."""
-    if snap or not has_vehicle_alive(unit):
-        return [snap] * len(models)
-    return [crew_snap_shots(battle, model) for model in models]
-
-
-def shots_of_each(
-    battle: Battle,
-    unit: Unit,
-    models: list[Model],
-    profile: WeaponProfile,
-    target: Unit,
-    counts_within: float | None = None,
-) -> list[int]:
-    """The shots of each of ``models`` by weapon type (Rapid Fire doubles at half range:
-    :func:`weapon_shots`).
-
-    Half range is measured, like range in seed 000 step 3 ("within range of
-    at least one visible model in the target unit"), to the target models
-    each model can see, all of them read from one sight table
-    (:func:`visibility.seen_by_each`) and one :func:`geometry.gap_table`.
-    Overwatch: "For the purposes of range, the target of the Overwatch attack
-    counts as being within 1" of the models that are firing" (seed 004,
-    ``counts_within``), so Rapid Fire weapons fire twice. A shooting attack asks
-    it of its firers before the dice to hit; the estimates of every volley."""
-    half = (profile.range or 0.0) / 2
-    moved = profile.base_type == "Salvo" and moved_for_weapons(unit)
-    if profile.base_type != "Rapid Fire":
-        return [weapon_shots(profile, False, moved)] * len(models)
-    if counts_within is not None:
-        return [weapon_shots(profile, counts_within <= half, moved)] * len(models)
-    sight = seen_by_each(battle, models, target)
-    gaps = gap_table(models, target.alive_models)
-    return [
-        weapon_shots(profile, any(gaps[at][j] <= half for j in sight[at]), moved)
-        for at in range(len(models))
-    ]
-
-
-def weapon_shots(profile: WeaponProfile, half_range: bool, moved: bool) -> int:
-    """Shots of one model: a Rapid Fire weapon twice its shots within half range
-    (else its shots); a Salvo weapon the lower number when the unit ``moved``
-    (Relentless aside); others as the Type prints them.
-
-    7th edition, Rapid Fire (as remembered; neither the seeds nor the shared
-    ``Warhammer40K.gst`` print it): "A model armed with a Rapid Fire weapon can
-    make one shot at a target that is up to its maximum range away.
-    Alternatively, it can make two shots at a target that is up to half its
-    maximum range away." ``Rapid Fire N`` (the data's hurricane bolter, ``Rapid
-    Fire 3``: three boltguns fired as one weapon) makes N shots, 2N within half
-    range; a plain ``Rapid Fire`` is ``Rapid Fire 1`` (docs/rules/waffle.md,
-    *Interpretations*, "Rapid Fire N")."""
-    if profile.base_type == "Rapid Fire":
-        return 2 * profile.shots if half_range else profile.shots
-    if profile.base_type == "Salvo" and moved:
-        return profile.salvo_moving_shots
-    return profile.shots
 
 
 def fire_weapon(
@@ -769,21 +486,10 @@ def fire_weapon(
     shooting attack, which offered the weapon because some model may fire it).
     """
     result = VolleyResult()
-    models = (
-        firing_models(battle, unit, target, weapon_name, orders, spent) if able is None else able
-    )
-    weapon = models[0].weapon(weapon_name) if models else None
-    if weapon is None:
-        battle.emit(_not_fired(battle, unit, target, weapon_name, orders))
+    firing = _to_fire(battle, unit, target, weapon_name, orders, spent, able)
+    if firing is None:
         return result
-    profile = weapon_of(weapon)
-    snap = fires_snap(battle, unit, profile, orders, target)
-    for veto in battle.hooks.get(WEAPON_WOULD_FIRE):
-        why = veto(battle, unit, profile, snap, orders)
-        if why is not None:
-            detail = f"{weapon_name} {why}"
-            battle.emit(WeaponNotFired(unit.label, weapon_name, target.label, "vetoed", detail))
-            return result
+    models, profile, snap = firing
     result.fired = True
     watched = [
         w.volley(battle, unit, target, weapon_name, orders, models)
@@ -809,6 +515,64 @@ def fire_weapon(
         hits = []
         for snapping, group in _by_snap(battle, unit, models, snap):
             hits += _rolled_hits(battle, unit, target, group, profile, snapping, orders)
+    _resolve_hits(battle, unit, target, hits, profile, snap, orders, result, models)
+    if orders.into_melee:
+        friendly_fire_penalty(battle, unit, result)
+    for resolved in watched:
+        resolved()
+    if is_one_use(profile):  # fired once in a battle
+        spend_one_use(battle, unit, models, weapon_name)
+    return result
+
+
+def _to_fire(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    weapon_name: str,
+    orders: FireOrders,
+    spent: Counter[str] | None,
+    able: list[Model] | None,
+) -> tuple[list[Model], WeaponProfile, bool] | None:
+    """The step of :func:`fire_weapon` before its dice: the models that fire
+    ``weapon_name`` (``able``, else :func:`firing_models`), the profile they fire and
+    whether it fires Snap Shots; ``None``, the log told why (:class:`events.WeaponNotFired`),
+    where no model may fire it (:func:`not_fired`) or a rule forbids it
+    (:data:`points.WEAPON_WOULD_FIRE`)."""
+    models = (
+        firing_models(battle, unit, target, weapon_name, orders, spent) if able is None else able
+    )
+    weapon = models[0].weapon(weapon_name) if models else None
+    if weapon is None:
+        battle.emit(not_fired(battle, unit, target, weapon_name, orders))
+        return None
+    profile = weapon_of(weapon)
+    snap = fires_snap(battle, unit, profile, orders, target)
+    for veto in battle.hooks.get(WEAPON_WOULD_FIRE):
+        why = veto(battle, unit, profile, snap, orders)
+        if why is not None:
+            detail = f"{weapon_name} {why}"
+            battle.emit(WeaponNotFired(unit.label, weapon_name, target.label, "vetoed", detail))
+            return None
+    return models, profile, snap
+
+
+def _resolve_hits(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    hits: list[Hit],
+    profile: WeaponProfile,
+    snap: bool,
+    orders: FireOrders,
+    result: VolleyResult,
+    models: list[Model],
+) -> None:
+    """The step of :func:`fire_weapon` after its dice To Hit: the ``hits`` counted in
+    ``result``, then each hit unit's wounds rolled (a vehicle's hits resolved on its
+    Armour Value: :func:`vehicle_damage.resolve_vehicle_hits`), the rules that answer
+    the wounds on the target given them (:data:`points.SHOOTING_WOUNDS_CAUSED`,
+    :data:`points.SHOOTING_WOUNDS_UNSAVED`), and the wounds allocated."""
     for hit in hits:
         result.hits[hit.unit.id] += 1
     # A Barrage weapon's wounds are allocated from the centre of the marker that caused
@@ -853,45 +617,19 @@ def fire_weapon(
         if caused is not None and unsaved:
             for rule in battle.hooks.get(SHOOTING_WOUNDS_UNSAVED):
                 rule(battle, replace(caused, wounds=unsaved))
-    if orders.into_melee:
-        _friendly_fire_penalty(battle, unit, result)
-    for resolved in watched:
-        resolved()
-    if is_one_use(profile):  # fired once in a battle
-        spend_one_use(battle, unit, models, weapon_name)
-    return result
 
 
 def _by_snap(
     battle: Battle, unit: Unit, models: list[Model], snap: bool
 ) -> list[tuple[bool, list[Model]]]:
     """``models`` as they roll To Hit: all together, or, where some fire Snap Shots and
-    others not (a squadron with one Crew Shaken vehicle: :func:`snaps_of`), those at
+    others not (a squadron with one Crew Shaken vehicle: :func:`snap_shots.snaps_of`), those at
     their own BS, then those firing Snap Shots, each a volley of its own."""
     each = snaps_of(battle, unit, models, snap)
     if all(each) or not any(each):
         return [(snap or each[0], models)]
     pairs = list(zip(models, each, strict=True))
     return [(want, [m for m, snapping in pairs if snapping is want]) for want in (False, True)]
-
-
-def _friendly_fire_penalty(battle: Battle, shooter: Unit, result: VolleyResult) -> None:
-    """Seed 001 (Proposed Rule): friendly casualties worsen Morale checks.
-
-    "if you cause any casualties to a friendly unit, they will suffer a
-    penalty to any Morale checks they might need to make!" The seed gives no
-    size: -1 Ld per model removed, until the end of the turn
-    (``UnitStatus.morale_penalty``, which ``morale.morale_check`` applies).
-    """
-    for unit_id, lost in sorted(result.casualties.items()):
-        victim = battle.unit(unit_id)
-        if lost and victim.player == shooter.player:
-            st(battle, victim).morale_penalty += lost
-            battle.say(
-                "morale",
-                f"{victim.label}: -{lost} Ld to Morale checks this turn "
-                f"({lost} casualt{'y' if lost == 1 else 'ies'} from friendly fire)",
-            )
 
 
 def shot_bs(battle: Battle, model: Model, snap: bool) -> int:
@@ -907,97 +645,6 @@ def shot_bs(battle: Battle, model: Model, snap: bool) -> int:
     )
 
 
-def roll_hits(
-    battle: Battle, bs: int, shots: int, twin_linked: bool, purpose: str, ones_by: str
-) -> int:
-    """Roll ``shots`` to hit with ``bs``; re-roll misses for BS 6+ or twin-linked,
-    or 1s where a rule re-rolls them (``ones_by``: its name)."""
-    return roll_to_hit(battle, bs, shots, twin_linked, purpose, ones_by=ones_by).hits
-
-
-@quick_init
-@dataclass(frozen=True)
-class HitRolls:
-    """What the To Hit dice of some shots did."""
-
-    hits: int
-    strays: int = 0
-    """Into a melee: dice of 1 or 2, which hit another unit of the combat."""
-    ones: int = 0
-    """Dice left showing 1 once re-rolled (what Gets Hot counts)."""
-    sixes: int = 0
-    """Dice left showing 6 once re-rolled (Precision Shots: :mod:`precision_shots`)."""
-
-
-def roll_to_hit(
-    battle: Battle,
-    bs: int,
-    shots: int,
-    twin_linked: bool,
-    purpose: str,
-    into_melee: bool = False,
-    ones_by: str = "",
-) -> HitRolls:
-    """Roll ``shots`` to hit with ``bs``; re-roll misses for BS 6+ or twin-linked
-    (on the score :func:`tables.miss_reroll` gives), else, where the rule
-    ``ones_by`` re-rolls them (:func:`rerolls.hit_ones_rerolled`: Preferred Enemy
-    "re-rolls failed To Hit … rolls of 1"), the rolls of 1. No die is re-rolled
-    twice: where all misses are re-rolled, Preferred Enemy adds nothing.
-
-    Into a melee (seed 001, Proposed Rule) "any rolls of 1 or 2, even if they
-    would normally be hits, hit one of your engaged units instead!": every
-    die showing 1 or 2 strays, a re-rolled one included. A stray is not a
-    miss, so it is not re-rolled; a miss (3 up to the score needed) is, and
-    strays if the re-roll shows 1 or 2. So into a melee a 1 is a stray, never
-    a Preferred Enemy re-roll. ``ones`` counts the dice left showing 1 (a 1
-    re-rolled counts only if the re-roll is a 1 too: :mod:`gets_hot`).
-    """
-    needed = ballistic_target(bs)[0]
-    again = miss_reroll(bs, twin_linked)
-    stray = STRAY_ROLL if into_melee else 0
-    note = f", 1-{stray} stray" if stray else ""
-    rolls = battle.dice.roll(shots, f"to hit ({purpose}, {needed}+{note})")
-    hits, strays = _hit_counts(rolls, needed, stray)
-    misses = shots - hits - strays
-    ones, sixes = rolls.count(1), rolls.count(6)
-    what = "misses"
-    if again is None and ones_by:
-        again, misses, what = needed, 0 if stray else rolls.count(1), f"1s ({ones_by})"
-    if misses and again is not None:
-        rerolls = battle.dice.roll(misses, f"re-roll {what} ({purpose}, {again}+{note})")
-        more_hits, more_strays = _hit_counts(rerolls, again, stray)
-        hits, strays = hits + more_hits, strays + more_strays
-        # a 1 is a miss, so re-rolled, unless it strays into a melee
-        ones = (ones if stray else 0) + rerolls.count(1)
-        sixes += rerolls.count(6)
-    return HitRolls(hits, strays, ones, sixes)
-
-
-def stray_chance(bs: int, twin_linked: bool) -> float:
-    """Chance one die to hit fired with ``bs`` into a melee strays (seed 001, Proposed
-    Rule: "any rolls of 1 or 2, even if they would normally be hits, hit one of your
-    engaged units instead!"), as :func:`roll_to_hit` rolls it: a die showing
-    :data:`STRAY_ROLL` or less strays; a miss above it is re-rolled where every miss is
-    (:func:`tables.miss_reroll`: BS 6+ or Twin-linked) and strays if the re-roll shows
-    :data:`STRAY_ROLL` or less. Preferred Enemy's re-rolled 1s add nothing: into a melee
-    a 1 strays and is never re-rolled. What the AI weighs a shot into a melee by."""
-    stray = STRAY_ROLL / 6
-    if miss_reroll(bs, twin_linked) is None:
-        return stray
-    missed = max(0, ballistic_target(bs)[0] - 1 - STRAY_ROLL) / 6
-    return stray + missed * stray
-
-
-def _hit_counts(rolls: tuple[int, ...], needed: int, stray: int) -> tuple[int, int]:
-    """(hits, strays) among ``rolls``: a stray is ``stray`` or less, a hit ``needed`` or more.
-    Lists counted, not generators summed, and no pass for strays where none can be (every
-    die of every volley to hit is counted here)."""
-    if not stray:
-        return len([r for r in rolls if r >= needed]), 0
-    strays = len([r for r in rolls if r <= stray])
-    return len([r for r in rolls if r > stray and r >= needed]), strays
-
-
 def _rolled_hits(
     battle: Battle,
     unit: Unit,
@@ -1010,7 +657,7 @@ def _rolled_hits(
     """Seed 000, step 4: "Roll a D6 for each shot fired".
 
     Into a melee, the hits of the rolls of 1-2 follow the hits on the target
-    (:func:`_stray_hits`).
+    (:func:`melee_strays.stray_hits`).
     """
     hits: list[Hit] = []
     strays: list[Model] = []
@@ -1070,7 +717,7 @@ def _rolled_hits(
         for model, ones in hot:
             suffer(battle, unit, model, profile, ones, orders)
     if strays:
-        hits += _stray_hits(battle, unit, target, profile, strays)
+        hits += stray_hits(battle, unit, target, profile, strays)
     return hits
 
 
@@ -1083,60 +730,6 @@ def _fire_alike(battle: Battle, unit: Unit) -> bool:
     (:func:`precision_shots.fires_precision_shots`)."""
     hooks = battle.hooks
     return not hooks.get(BALLISTIC_SKILL) and not hooks.get(STRENGTH) and not has_gun_alive(unit)
-
-
-def melee_stray_units(battle: Battle, shooter: Unit, target: Unit) -> list[Unit]:
-    """Units the rolls of 1-2 of ``shooter``'s shots into ``target``'s melee may hit.
-
-    Seed 001 (Proposed Rule): "hit one of your engaged units instead! (In the
-    case of shooting at a melee which has no units you control, the 1s and 2s
-    hit a squad from a different player than the controlling player of the
-    nominated squad)". The combat is the group of units linked by base
-    contact (:func:`combat.combats`). With two players the shooter always has
-    a unit in the combat; none is found only when the target is marked locked
-    without an enemy in base contact on the table.
-    """
-    combat = next((c for c in combats(battle) if any(u is target for u in c.units)), None)
-    if combat is None:
-        return []
-    return combat.side(shooter.player) or [u for u in combat.units if u.player != target.player]
-
-
-def _stray_hits(
-    battle: Battle, unit: Unit, target: Unit, profile: WeaponProfile, sources: list[Model]
-) -> list[Hit]:
-    """The rolls of 1-2 of one weapon into a melee: one hit each on another unit.
-
-    Where several units may take them, the shooting player chooses one for the
-    weapon's strays (a ``melee_stray`` decision); where none may, they miss.
-    """
-    candidates = melee_stray_units(battle, unit, target)
-    victim = candidates[0] if len(candidates) == 1 else None
-    if len(candidates) > 1:
-        victim = battle.decide(
-            Decision(
-                kind="melee_stray",
-                player=unit.player,
-                prompt=(
-                    f"{len(sources)} roll(s) of 1-2 of {profile.name} into the melee: "
-                    "which engaged unit do they hit?"
-                ),
-                choices=tuple(Choice(u.label, u) for u in candidates),
-                context=DecisionContext(unit=unit.id, target=target.id, weapon=profile.name),
-            )
-        )
-    battle.emit(
-        StrayShots(
-            unit=unit.label,
-            weapon=profile.name,
-            target=target.label,
-            strays=len(sources),
-            victim=victim.label if victim else "",
-        )
-    )
-    if victim is None:
-        return []
-    return [Hit(victim, weapon_strength(battle, unit, m, profile), m) for m in sources]
 
 
 def _caused(

@@ -27,7 +27,7 @@ def p_hit(bs: int, twin_linked: bool = False, ones: bool = False) -> float:
     """Chance one shot hits with ``bs``: a miss is re-rolled from BS 6, or when
     the weapon is twin-linked (:func:`tables.miss_reroll`), else, where ``ones``
     are (:func:`rerolls.hit_ones_rerolled`: Preferred Enemy), a roll of 1, as
-    :func:`attacks.roll_to_hit` does. Cached (as :func:`p_blow`): a function of
+    :func:`hit_rolls.roll_to_hit` does. Cached (as :func:`p_blow`): a function of
     its numbers, asked for every firing model."""
     needed = ballistic_target(bs)[0]
     reroll = miss_reroll(bs, twin_linked)

@@ -5,8 +5,8 @@ enough to rank them. Nothing here re-implements a rule; every step asks the
 function the battle resolves it with:
 
 - who fires, with how many shots, and whether as Snap Shots:
-  :func:`attacks.firing_models`, :func:`attacks.shots_of` (:func:`attacks.shots_of_each`),
-  :func:`attacks.fires_snap`, and the rules installed on "weapon would fire"
+  :func:`attacks.firing_models`, :func:`firepower.shots_of_each`,
+  :func:`snap_shots.fires_snap`, and the rules installed on "weapon would fire"
   (Suppressive Fire forbids Snap Shots);
 - the BS of a Snap Shot: :func:`tables.snap_shot_bs` with the battle's
   parameters ``snap_shot_divisor`` and ``snap_shot_minimum_bs``;
@@ -43,15 +43,7 @@ from functools import lru_cache
 
 from hammerlab.editions.waffle.allocation import shot_origin, wounds_from
 from hammerlab.editions.waffle.artillery import is_gun
-from hammerlab.editions.waffle.attacks import (
-    fires_snap,
-    firing_models,
-    ranged_weapons,
-    shot_bs,
-    shots_of_each,
-    snaps_of,
-    weapons_per_phase,
-)
+from hammerlab.editions.waffle.attacks import firing_models, shot_bs
 from hammerlab.editions.waffle.characteristics import armour_save, invulnerable_save
 from hammerlab.editions.waffle.charge import charge_bonus, through_difficult_terrain
 from hammerlab.editions.waffle.combat import ENGAGED_SUPPORT
@@ -66,6 +58,7 @@ from hammerlab.editions.waffle.fight import (
     melee_options,
     second_weapon_bonus,
 )
+from hammerlab.editions.waffle.firepower import ranged_weapons, shots_of_each, weapons_per_phase
 from hammerlab.editions.waffle.firing_modes import is_grenade, may_fire, spend
 from hammerlab.editions.waffle.hatred import blow_reroll, first_round
 from hammerlab.editions.waffle.markers import aim_points, barrage_point, covered
@@ -92,6 +85,7 @@ from hammerlab.editions.waffle.rerolls import (
     wound_rerolls,
 )
 from hammerlab.editions.waffle.scatter_odds import OWN_MODEL_WEIGHT
+from hammerlab.editions.waffle.snap_shots import fires_snap, snaps_of
 from hammerlab.editions.waffle.special_rules import (
     close_combat_strength,
     close_combat_weapon,
@@ -251,7 +245,8 @@ def aim_value(
     return len(near) - OWN_MODEL_WEIGHT * len(risk)
 
 
-@per_decision  # asked for a Barrage's cover (volley_defence) and its worth (ai.weapon_worth)
+# asked for a Barrage's cover (volley_defence) and its worth (shooting_plans.weapon_worth)
+@per_decision
 def likely_aim(
     battle: Battle, unit: Unit, firer: Model, target: Unit, profile: WeaponProfile
 ) -> Model | None:
@@ -412,7 +407,7 @@ def attack_volleys(
     """The volleys of a shooting attack of the unit's weapons (all, or those named) on
     ``target``, as the AI fires them.
 
-    Each model fires as many weapons as :func:`attacks.weapons_per_phase`
+    Each model fires as many weapons as :func:`firepower.weapons_per_phase`
     allows (one; two for a Monstrous Creature), the best first: weapons are
     taken in order of expected casualties per firing model, as the AI selects
     them, and a model that has fired its quota (or another mode of the same
@@ -435,7 +430,7 @@ def attack_volleys(
     fired = []
     for volley in volleys:
         # Before anything is spent every firing model may fire (it has the weapon, and a
-        # quota of one or more: attacks.weapons_per_phase), so the first volley is asked no more.
+        # quota of one or more: firepower.weapons_per_phase), so the first volley is asked no more.
         name = volley.name
         free = (
             [m for m in volley.models if may_fire(spent, unit, m, name, weapons_per_phase(unit, m))]

@@ -1,7 +1,7 @@
 """Who may still fire a weapon in a shooting attack: quotas, firing modes, grenades.
 
 Each model fires one weapon (two for a Monstrous Creature, every weapon for a
-vehicle: :func:`attacks.weapons_per_phase`). On top of that quota, two 7th-edition
+vehicle: :func:`firepower.weapons_per_phase`). On top of that quota, two 7th-edition
 rules limit what a model or a unit may fire in one Shooting phase:
 
 * Weapons with several profiles (7th edition, Weapons): "Some weapons can be

@@ -12,7 +12,7 @@ or the Twin-linked special rule), a Wound is only suffered if the To Hit
 re-roll is also a 1; it may also re-roll Gets Hot results of 1 for weapons
 that do not roll To Hit."
 
-The rolled shots' 1s are counted by :func:`attacks.roll_to_hit` (its
+The rolled shots' 1s are counted by :func:`hit_rolls.roll_to_hit` (its
 ``HitRolls.ones``: the dice left showing 1 after any re-roll). The wounds are
 the firer's own and change nothing of the target's odds; the shots a marker
 or template weapon loses do (:func:`fire_chance`).

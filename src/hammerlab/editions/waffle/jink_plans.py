@@ -1,6 +1,6 @@
 """What the Waffle AI weighs when its unit may Jink (``rules/jink.py``).
 
-Like Dive for Cover (``ai.dive_gain``), Jink is worth the casualties its 4+
+Like Dive for Cover (``reaction_plans.dive_gain``), Jink is worth the casualties its 4+
 cover save spares the unit from the enemy units still to shoot at it this
 phase, the attacker first; it costs what Snap Shots take from the unit's own
 shooting next turn, if the game still has one for it. Both are the rules' own estimates

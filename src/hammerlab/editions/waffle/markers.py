@@ -139,7 +139,7 @@ def template_nozzle(firer: Model, toward: Vec) -> Vec:
     7th edition: the template is placed "so that its narrow end is touching the
     base of the firing model": the firer's centre moved out by its base radius
     toward the aim, so the template reaches as far from the base edge as the
-    range check (``attacks.effective_range``, base to base) lets it fire.
+    range check (``firepower.effective_range``, base to base) lets it fire.
     """
     x, y = firer.position
     angle = math.atan2(toward[1] - y, toward[0] - x)

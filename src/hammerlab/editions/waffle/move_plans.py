@@ -58,7 +58,6 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 from hammerlab.editions.schedule import still_to_play, turns_ahead
-from hammerlab.editions.waffle.attacks import ranged_weapons
 from hammerlab.editions.waffle.charge import (
     charge_ban,
     charge_distance,
@@ -73,6 +72,7 @@ from hammerlab.editions.waffle.expected import (
     strikes_first,
     thinned,
 )
+from hammerlab.editions.waffle.firepower import ranged_weapons
 from hammerlab.editions.waffle.flank import FLANK
 from hammerlab.editions.waffle.movement import (
     advance_shift,
@@ -150,7 +150,7 @@ def run_pays(battle: Battle, unit: Unit, nearer: float) -> bool:
     none when the game has no Assault phase left for it).
     Every enemy unit is taken as that much nearer. A Run that adds no threat
     pays (its gain, the guns it brings in reach or the fight it closes on, is
-    why the unit Runs: :func:`ai.wants_to_run`)."""
+    why the unit Runs: :func:`wants_to_run`)."""
     return next(runs_paying(battle, unit, (nearer,)))
 
 
@@ -651,3 +651,24 @@ def ahead_of_it(battle: Battle, unit: Unit, target: Unit) -> bool:
         and there_to_charge(battle, friend, target)
         for friend in battle.units_of(unit.player)
     )
+
+
+def wants_to_run(battle: Battle, unit: Unit) -> bool:
+    """Whether a Run toward the enemy helps a unit with nothing to shoot and no
+    charge worth declaring this turn: it would win a fight with an enemy unit
+    (:func:`expected.melee_exchange`, as if it charged: the models it slays
+    are worth more than those it loses, each worth what the victory condition
+    gives for it, :func:`victory_worth.model_worth`) and so wants to close
+    in, or it has guns and no target in reach of them. Each only if its side
+    still has a turn with an Assault phase, or a Shooting phase, to come
+    (:func:`schedule.turns_ahead`): a unit that Runs cannot charge this turn."""
+    own = model_worth(battle, unit)
+    if turns_ahead(battle, unit.player, ASSAULT_PHASE) and any(
+        dealt * model_worth(battle, enemy) > taken * own
+        for enemy in battle.enemies_of(unit)
+        for dealt, taken in [melee_exchange(battle, unit, enemy)]
+    ):
+        return True
+    if not turns_ahead(battle, unit.player, SHOOTING_PHASE):
+        return False
+    return bool(ranged_weapons(unit)) and not targets_for(battle, unit, FireOrders())

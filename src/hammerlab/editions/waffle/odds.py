@@ -57,8 +57,8 @@ from hammerlab.editions.distributions import (
     vector,
 )
 from hammerlab.editions.waffle.allocation import instant_death, saves_against
-from hammerlab.editions.waffle.attacks import weapon_shots
 from hammerlab.editions.waffle.estimate import p_at_least, p_hit
+from hammerlab.editions.waffle.firepower import weapon_shots
 from hammerlab.editions.waffle.gets_hot import fire_chance, gets_hot
 from hammerlab.editions.waffle.profiles import WeaponProfile
 from hammerlab.editions.waffle.tables import overwhelming, snap_shot_bs
@@ -79,7 +79,7 @@ class Firing:
     half_range: bool = False
     """The target is within half range: Rapid Fire weapons fire twice."""
     moved: bool = False
-    """The unit counts as moved (:func:`attacks.moved_for_weapons`: it moved, and is
+    """The unit counts as moved (:func:`snap_shots.moved_for_weapons`: it moved, and is
     neither Relentless nor a vehicle): Heavy and Ordnance weapons fire Snap Shots,
     Salvo weapons the lower number."""
     snap_divisor: int = 2
@@ -132,8 +132,8 @@ def volley(
 ) -> Volley:
     """What models with BS ``skills`` roll when they fire ``weapon``.
 
-    Shots by weapon type (:func:`attacks.weapon_shots`); Snap Shots when forced,
-    or for a Heavy or Ordnance weapon after moving (:func:`attacks.fires_snap`).
+    Shots by weapon type (:func:`firepower.weapon_shots`); Snap Shots when forced,
+    or for a Heavy or Ordnance weapon after moving (:func:`snap_shots.fires_snap`).
     A weapon that cannot fire Snap Shots but would have to does not fire.
     """
     snap = firing.snap or (weapon.is_heavy_like and firing.moved)

@@ -25,7 +25,6 @@ import numpy as np
 
 from hammerlab.editions.distributions import FACES, Vector, sum_chances, vector
 from hammerlab.editions.schedule import turns_ahead
-from hammerlab.editions.waffle.attacks import ranged_weapons
 from hammerlab.editions.waffle.charge import (
     NO_CHARGE_AFTER,
     charge_dice,
@@ -43,6 +42,7 @@ from hammerlab.editions.waffle.expected import (
     melee_exchange,
     volley_of,
 )
+from hammerlab.editions.waffle.firepower import ranged_weapons
 from hammerlab.editions.waffle.morale import (
     MORALE_CHECK,
     PINNING_TEST,
@@ -401,7 +401,7 @@ def shoots_rather_than_charges(battle: Battle, enemy: Unit, unit: Unit, gain: fl
     """Whether ``enemy``, whose charge at ``unit`` would gain it ``gain``, would
     rather shoot ``unit`` with weapons that forbid the charge (seed 004: none
     after Rapid Fire, Salvo, Ordnance or Heavy weapons, unless Relentless), as
-    its own shooting plan weighs it (``ai.shooting_plan``): its casualties
+    its own shooting plan weighs it (``shooting_plans.shooting_plan``): its casualties
     with every weapon are worth more than with its charge-keeping weapons
     plus the charge.
 

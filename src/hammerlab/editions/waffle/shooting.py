@@ -12,20 +12,11 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 
 from hammerlab.editions.flow import Phase, Picks
-from hammerlab.editions.waffle.attacks import (
-    able_weapons,
-    effective_range,
-    fire_weapon,
-    firing_models,
-    left_unfired,
-    no_snap_shots,
-    not_offered,
-    ranged_weapons,
-    template_barred,
-)
+from hammerlab.editions.waffle.attacks import able_weapons, fire_weapon, firing_models
 from hammerlab.editions.waffle.charge import charge_distance
 from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.events import ReactionDeclared, ShootsIntoMelee
+from hammerlab.editions.waffle.firepower import effective_range, ranged_weapons
 from hammerlab.editions.waffle.morale import (
     phase_casualty_checks,
     pinning_test,
@@ -44,8 +35,10 @@ from hammerlab.editions.waffle.points import (
 )
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.reserves import units_off_table
+from hammerlab.editions.waffle.snap_shots import no_snap_shots
 from hammerlab.editions.waffle.special_rules import battle_focus
 from hammerlab.editions.waffle.state import st
+from hammerlab.editions.waffle.unfired import left_unfired, not_offered, template_barred
 from hammerlab.editions.waffle.vehicles import may_move, may_run
 from hammerlab.editions.waffle.weapon_details import describe_weapon
 from hammerlab.engine.battle import Battle
@@ -218,11 +211,11 @@ def shooting_actions(battle: Battle, unit: Unit) -> list[tuple[ShootingAction, l
 def why_no_shot(battle: Battle, unit: Unit) -> tuple[str, ...]:
     """Why ``unit`` is not offered ``shoot`` (:func:`targets_for` found no target), for a
     person choosing its action, as the weapon prompt says why a weapon is left out
-    (:func:`attacks.not_offered`): each enemy unit locked in combat that it may not
+    (:func:`unfired.not_offered`): each enemy unit locked in combat that it may not
     target (:func:`may_target`), each weapon that would fire Snap Shots and cannot, with
-    why it would (:func:`attacks.no_snap_shots`: a Heavy Blast after moving, a Template
+    why it would (:func:`snap_shots.no_snap_shots`: a Heavy Blast after moving, a Template
     gone to ground), or a template that would touch a friendly model wherever aimed
-    (:func:`attacks.template_barred`), each asked of the nearest enemy unit, then why
+    (:func:`unfired.template_barred`), each asked of the nearest enemy unit, then why
     none of the others is a target: all beyond the longest range of its other weapons
     (base to base, :func:`charge.charge_distance`), or none
     in range seen by a model able to fire at it (:func:`attacks.firing_models`). Seed

@@ -96,7 +96,7 @@ UNIT_RULES: Final[dict[str, str]] = {
     "Immobile": "cannot move once it has entered play; a vehicle counts as Immobilised "
     "(vehicles.held_still, vehicles.is_immobilised)",
     "Jink": "may Jink when targeted: 4+ cover save, then Snap Shots (rules/jink.py)",
-    "Multi-tracker": "fires one more weapon in a shooting attack (attacks.weapons_per_phase); "
+    "Multi-tracker": "fires one more weapon in a shooting attack (firepower.weapons_per_phase); "
     "a vehicle already fires every weapon",
     "Power from Pain": "the game turn's rules of the 7th-edition table: Feel No Pain (6+) in "
     "turn 2, Feel No Pain from 3, Furious Charge from 4, Fearless from 5, Rage from 6 "
@@ -524,6 +524,6 @@ def multi_tracker_weapons(unit: Unit, model: Model) -> int:
     Codex: Tau Empire (6th edition, kept by the 7th-edition codex; quoted from a
     rules discussion, the codex is not in the shared data): "A model with a
     multi-tracker can fire an additional weapon in each Shooting phase." A
-    vehicle fires every weapon already (:func:`attacks.weapons_per_phase`), so
+    vehicle fires every weapon already (:func:`firepower.weapons_per_phase`), so
     there it changes nothing."""
     return int(model_has(unit, model, "Multi-tracker"))

@@ -205,7 +205,7 @@ whether and whom it may charge (``charge.charge_ban``, ``charge.charge_targets``
 none of which an estimate the AI remembers (``engine.memo.per_decision`` in
 ``expected.py``, ``attacks.py`` and ``charge.py``, ``plans.fight_net``,
 ``movement.route_of``) calls: their answers are the same whatever these say
-(``ai._plan`` is given what it reads of them). (A remembered estimate that
+(``shooting_plans._plan`` is given what it reads of them). (A remembered estimate that
 comes to read one must take it out of this list.)"""
 
 

@@ -4,17 +4,18 @@ if it disembarks now?
 The estimate uses the rules' own numbers: disembarking places models within 2"
 of the hull (``transports.ACCESS_DISTANCE``) and counts as the unit's move
 (``transports.disembark``); a weapon reaches its effective range and fires Snap
-Shots or not as the battle asks it of a unit that moved (``attacks.effective_range``,
-``attacks.fires_snap``); a charge, after the unit's move
+Shots or not as the battle asks it of a unit that moved (``firepower.effective_range``,
+``snap_shots.fires_snap``); a charge, after the unit's move
 (``movement.move_allowance``), reaches at most the ruleset's ``max_charge_range``.
 """
 
 from __future__ import annotations
 
-from hammerlab.editions.waffle.attacks import effective_range, fires_snap
+from hammerlab.editions.waffle.firepower import effective_range
 from hammerlab.editions.waffle.movement import move_allowance
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.snap_shots import fires_snap
 from hammerlab.editions.waffle.transports import ACCESS_DISTANCE
 from hammerlab.editions.waffle.vehicles import may_charge
 from hammerlab.engine.battle import Battle
@@ -37,8 +38,8 @@ def could_shoot(battle: Battle, unit: Unit, gap: float) -> bool:
     """Whether one of the unit's shooting weapons, once it has disembarked, would fire
     in full at ``gap`` inches: asked of a copy of the unit counted as having moved,
     as a disembarked unit is, its effective range reaching ``gap``
-    (:func:`attacks.effective_range`: a Salvo weapon's halved) and firing no Snap
-    Shots (:func:`attacks.fires_snap`: a Heavy weapon after moving, unless the unit
+    (:func:`firepower.effective_range`: a Salvo weapon's halved) and firing no Snap
+    Shots (:func:`snap_shots.fires_snap`: a Heavy weapon after moving, unless the unit
     is Relentless; an Ordnance or Blast one, which cannot, would not fire at all)."""
     moved = unit.copy()
     moved.status.moved = True

@@ -335,7 +335,7 @@ def crew_snap_shots(battle: Battle, model: Model) -> bool:
     """Crew Shaken or Crew Stunned: the vehicle "can only fire Snap Shots"; so can a
     Tank that Rammed this turn ("it … may only shoot Snap Shots in that turn's
     Shooting phase": ``ramming``). Each is said of the vehicle: in a squadron, of
-    ``model`` alone, its squadmates firing as they would (``attacks.snaps_of``). A
+    ``model`` alone, its squadmates firing as they would (``snap_shots.snaps_of``). A
     model that is no vehicle never is."""
     if vehicle_of(model.profile) is None:
         return False

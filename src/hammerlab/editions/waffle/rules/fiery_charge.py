@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from hammerlab.editions.waffle.attacks import firing_models, ranged_weapons
+from hammerlab.editions.waffle.attacks import firing_models
 from hammerlab.editions.waffle.charge import charge_move
 from hammerlab.editions.waffle.combat import in_contact
+from hammerlab.editions.waffle.firepower import ranged_weapons
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.placement import PILE_IN
 from hammerlab.editions.waffle.points import CHARGE_BONUS_ATTACKS, CHARGE_SUCCEEDED, END_OF_TURN

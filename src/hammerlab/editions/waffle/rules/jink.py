@@ -85,7 +85,7 @@ def offer_jink(battle: Battle, attack: Attack) -> None:
 
 def jink(battle: Battle, unit: Unit, attacker: Unit) -> None:
     """The unit Jinks: 4+ cover (``visibility.cover_save``) until the start of its next
-    Movement phase, Snap Shots only (``attacks.fires_snap``) until the end of its next
+    Movement phase, Snap Shots only (``snap_shots.fires_snap``) until the end of its next
     turn (the end of this one too when it is its own), and its Reaction to Shooting
     for this phase is spent. The whole unit benefits (hammerlab reads unit rules;
     a unit mixing models with and without Jink is rare)."""

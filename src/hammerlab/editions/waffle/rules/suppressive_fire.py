@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol, TypeVar
 
-from hammerlab.editions.waffle.attacks import able_weapons, fires_snap
+from hammerlab.editions.waffle.attacks import able_weapons
 from hammerlab.editions.waffle.expected import Fired, volley_of
 from hammerlab.editions.waffle.hook_points import waffle_point
 from hammerlab.editions.waffle.morale import (
@@ -57,6 +57,7 @@ from hammerlab.editions.waffle.points import (
     WoundLoss,
 )
 from hammerlab.editions.waffle.profiles import WeaponProfile, weapon_of
+from hammerlab.editions.waffle.snap_shots import fires_snap
 from hammerlab.editions.waffle.state import st
 from hammerlab.editions.waffle.vehicles import is_vehicle
 from hammerlab.engine.battle import Battle
@@ -217,7 +218,7 @@ class SuppressiveAction:
 
     def targets(self, battle: Battle, unit: Unit, targets: list[Unit]) -> list[Unit]:
         """ "Snap shots cannot be used as Suppressive Fire": a target at which every
-        weapon the unit could fire would fire Snap Shots (:func:`attacks.fires_snap`: a
+        weapon the unit could fire would fire Snap Shots (:func:`snap_shots.fires_snap`: a
         unit gone to ground, falling back or Jinking, Heavy weapons moved, a Shaken
         crew...) is not offered, nor is a melee (shot into with Snap Shots); it is
         "against non-vehicle targets"."""
