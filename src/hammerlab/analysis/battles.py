@@ -6,10 +6,9 @@ import copy
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 from functools import lru_cache
-from operator import attrgetter
 from pathlib import Path
+from typing import Any
 
 from hammerlab.editions import named_ruleset
 from hammerlab.editions.base import GamePlan, Ruleset, apply_rules
@@ -70,7 +69,7 @@ class PreparedBattle:
         seed, not yet played (no die rolled, nothing decided) and played by the
         ruleset's AI: what a batch of seeds plays, set up once (docs/scale.md,
         twenty-fifth session). What play may change is new: every unit, its models and
-        status (:meth:`~hammerlab.engine.units.Unit.copy`), the table (its terrain's
+        status (:meth:`~hammerlab.engine.units.Unit.copy` ``for_play``), the table (its terrain's
         prepared shapes are one thread's), the hooks' lists, the log's, the edition's
         state and the rules' memory (``copy.deepcopy``, their units given as the
         copies), the dice, the AI and the warnings' list; what never changes in place
@@ -84,7 +83,7 @@ class PreparedBattle:
         ):
             raise ValueError("again: a battle played already, or by other controllers")
         table = battle.battlefield
-        units = {uid: _unit_again(unit) for uid, unit in battle.units.items()}
+        units = {uid: unit.copy(for_play=True) for uid, unit in battle.units.items()}
         memo: dict[int, Any] = {id(battle.units[uid]): twin for uid, twin in units.items()}
         twin = Battle(
             battlefield=Battlefield(table.width, table.height, tuple(map(replace, table.terrain))),
@@ -104,41 +103,6 @@ class PreparedBattle:
         )
         twin.log.events = list(battle.log.events)
         return PreparedBattle(twin, self.ruleset, self.plan, list(self.warnings))
-
-
-def _unit_again(unit: Unit) -> Unit:
-    """A copy of ``unit`` for :meth:`PreparedBattle.again`: :meth:`Unit.copy`'s, each
-    model made by its class's ``__init__`` and then given what else its dictionary
-    holds (its last edit's number, its radius), in its order. A model's dictionary
-    copied whole (``Model.__copy__``) is a table of its own rather than one that
-    shares its keys with the class's other models, and every reading of a field of
-    such a model in play looks the name up: a steady Guard battle's models made so
-    cost more in play than the setup saved (docs/scale.md, twenty-fifth session)."""
-    models = []
-    for model in unit.models:
-        fields = model.__dict__
-        twin = Model(*_MODEL_FIELDS(model))
-        made = twin.__dict__
-        for name, value in fields.items():
-            if name not in made:
-                made[name] = value
-        models.append(twin)
-    return Unit(
-        unit.id,
-        unit.name,
-        unit.player,
-        unit.datasheet,
-        models,
-        copy.copy(unit.status),
-        unit.starting_models,
-        unit.scenario_casualties,
-    )
-
-
-_MODEL_FIELDS = attrgetter(
-    "id", "profile", "weapons", "position", "base_mm", "wounds_left", "rules", "powers"
-)
-"""A model's fields in the order ``Model.__init__`` takes them."""
 
 
 def _datasheet(

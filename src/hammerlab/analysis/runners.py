@@ -23,8 +23,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from hammerlab.analysis.engine_version import ENGINE_VERSION
 from hammerlab.analysis.battles import PreparedBattle
+from hammerlab.analysis.engine_version import ENGINE_VERSION
 from hammerlab.analysis.lab import Outcome, Settings, play_once, unplayed
 from hammerlab.editions.plugins import PluginFile, load_plugin_file
 from hammerlab.engine.collector import fewer_collections, fewer_collections_for_good
