@@ -6,7 +6,10 @@ single changes gain. The instructions executed do not: the same code, seeds and
 hash seed count the same to a few instructions. This plays ``WARM`` battles of
 ``examples/guard_suppress_terminators.toml`` without counting (the tables of
 answers by position fill), then switches callgrind's counting on for ``N`` more
-(the next seeds) and off again; callgrind prints the count ("I refs") at exit.
+(the next seeds) and off again; callgrind prints the count ("I refs") at exit. The
+battles are played as a run's workers play them: in batches of ``runners.MAX_BATCH``
+seeds, each batch's battle set up once (``lab.unplayed``; before the twenty-fifth
+session every battle was prepared anew, docs/scale.md).
 
 Run (about 45 s for 500 and 100)::
 
@@ -29,8 +32,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hammerlab.analysis.lab import play_once
-from hammerlab.io.scenario import load_scenario
+from hammerlab.analysis.lab import play_once, unplayed
+from hammerlab.analysis.runners import MAX_BATCH
+from hammerlab.io.scenario import Scenario, load_scenario
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -46,12 +50,20 @@ def main() -> None:
     warm, n = (int(a) for a in sys.argv[1:3]) if len(sys.argv) > 2 else (500, 100)
     path = EXAMPLES / (sys.argv[3] if len(sys.argv) > 3 else "guard_suppress_terminators.toml")
     scenario = load_scenario(path)
-    for seed in range(1, warm + 1):
-        play_once(scenario, str(path), {}, seed)
+    played(scenario, str(path), range(1, warm + 1))
     counting(True)
-    for seed in range(warm + 1, warm + n + 1):
-        play_once(scenario, str(path), {}, seed)
+    played(scenario, str(path), range(warm + 1, warm + n + 1))
     counting(False)
+
+
+def played(scenario: Scenario, source: str, seeds: range) -> None:
+    """Play ``seeds`` as a run's workers do (``runners.play_batch``): in batches of
+    ``MAX_BATCH``, each set up once (``lab.unplayed``) and each seed's battle made
+    from it."""
+    for first in range(0, len(seeds), MAX_BATCH):
+        template = unplayed(scenario, source, {})
+        for seed in seeds[first : first + MAX_BATCH]:
+            play_once(scenario, source, {}, seed, template=template)
 
 
 if __name__ == "__main__":

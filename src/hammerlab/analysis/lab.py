@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from statistics import fmean
 from typing import TYPE_CHECKING, Any
 
-from hammerlab.analysis.battles import check_file_rules, prepare
+from hammerlab.analysis.battles import PreparedBattle, check_file_rules, prepare
 from hammerlab.analysis.choices import (
     RuleChoice,
     Tally,
@@ -285,6 +285,23 @@ def _played(settings: RuleSettings, key: str) -> str:
     return written_value(settings.on(key) if key in settings.options else settings.values[key])
 
 
+def unplayed(
+    scenario: Scenario,
+    source: str,
+    options: Settings,
+    dice: str = "single",
+    plugins: Sequence[PluginFile] = (),
+    seed: int = 0,
+) -> PreparedBattle:
+    """The scenario prepared (:func:`prepare`) with ``options``, ``dice`` and the rules of
+    the plug-in files ``plugins`` alone, the dice for ``seed``: what :func:`play_once`
+    plays the heuristic AI's battles of those arguments from, each seed's a copy of
+    it (:meth:`~hammerlab.analysis.battles.PreparedBattle.again`), so that a batch of
+    seeds sets the battle up once."""
+    with plugins_in_play(plugins):
+        return prepare(scenario, source, seed, options, dice=dice)
+
+
 def play_once(
     scenario: Scenario,
     source: str,
@@ -293,12 +310,15 @@ def play_once(
     ai: str = "heuristic",
     dice: str = "single",
     plugins: Sequence[PluginFile] = (),
+    template: PreparedBattle | None = None,
 ) -> Outcome:
     """Play the scenario once, silently, both sides played by ``ai`` (the edition's
     ``heuristic`` AI, or the ``search`` AI at its default budget), with ``dice``
     (``single`` or ``keyed``: :func:`~hammerlab.engine.dice.dice_for`; the search
     AI plays with ``single`` dice) and the rules of the plug-in files ``plugins``
-    (loaded already), no other file's (:func:`plugins_in_play`)."""
+    (loaded already), no other file's (:func:`plugins_in_play`). ``template``, for
+    the heuristic AI: the battle :func:`unplayed` gave of these same arguments, made
+    again for ``seed`` (:meth:`PreparedBattle.again`) rather than prepared anew."""
     if ai == "search":
         players = {p.name: ai for p in scenario.players}
         files = [p.path for p in plugins]
@@ -309,8 +329,10 @@ def play_once(
         game.play()
         ready = game.ready
     else:
-        with plugins_in_play(plugins):
-            ready = prepare(scenario, source, seed, options, dice=dice)
+        if template is None:
+            ready = unplayed(scenario, source, options, dice, plugins, seed)
+        else:
+            ready = template.again(seed, dice)
         tallies = watch(ready.battle)
         play(ready.battle, ready.ruleset, ready.plan)
     battle = ready.battle

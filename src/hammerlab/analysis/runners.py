@@ -23,8 +23,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from hammerlab.analysis.battles import PreparedBattle
 from hammerlab.analysis.engine_version import ENGINE_VERSION
-from hammerlab.analysis.lab import Outcome, Settings, play_once
+from hammerlab.analysis.lab import Outcome, Settings, play_once, unplayed
 from hammerlab.editions.plugins import PluginFile, load_plugin_file
 from hammerlab.engine.collector import fewer_collections, fewer_collections_for_good
 from hammerlab.errors import BattleFailedError, HammerlabError
@@ -90,9 +91,14 @@ def play_batch(batch: Batch) -> list[Outcome]:
                 "the same path, unchanged during the run (docs/scale.md)"
             )
     outcomes = []
+    template: PreparedBattle | None = None  # the batch's battle set up once (`unplayed`)
     with fewer_collections():
         for seed in batch.seeds:
             try:
+                if template is None and batch.ai == "heuristic":
+                    template = unplayed(
+                        batch.scenario, batch.source, batch.settings, batch.dice, batch.plugins
+                    )
                 outcomes.append(
                     play_once(
                         batch.scenario,
@@ -102,6 +108,7 @@ def play_batch(batch: Batch) -> list[Outcome]:
                         batch.ai,
                         batch.dice,
                         batch.plugins,
+                        template,
                     )
                 )
             except Exception as error:  # a plug-in's bug, most often: say which battle

@@ -303,6 +303,15 @@ class Hooks:
         _check_shape(point, handler)
         self._handlers.setdefault(point.name, []).append(handler)
 
+    def copy(self) -> Hooks:
+        """These hooks with lists of their own: a handler installed on the copy is not
+        on these. The handlers themselves are shared, as a cloned game shares them
+        (``copy.deepcopy`` gives a function back): a handler keeps nothing of its own
+        (what a rule remembers is in ``battle.memory``, docs/plugins.md)."""
+        twin = Hooks(self._ruleset)
+        twin._handlers = {name: list(handlers) for name, handlers in self._handlers.items()}
+        return twin
+
     def get(self, point: HookPoint[H]) -> Sequence[H]:
         """The handlers on ``point``, in the order they were installed (read only:
         asked at every step of every procedure, so no list is made for a point

@@ -125,6 +125,23 @@ class Model:
         copied.__dict__.update(self.__dict__)
         return copied
 
+    def made_again(self) -> Model:
+        """A model equal to this one, as :meth:`__copy__`'s, made by :meth:`__init__` and
+        then given what else the dictionary holds (its last edit, its radius), in its
+        order: a copy to play a whole battle with (``PreparedBattle.again``). A
+        dictionary copied whole is a table of its own rather than one sharing its keys
+        with the class's other models, so every reading of a field of such a model
+        looks the name up: cheaper to make, dearer to read. An estimate's short-lived
+        copies are made :meth:`__copy__`'s way; a battle's models, read all through
+        play, this way (docs/scale.md, twenty-fifth session: either way for both cost
+        more)."""
+        twin = Model(*_model_fields(self))
+        made = twin.__dict__
+        for name, value in self.__dict__.items():
+            if name not in made:
+                made[name] = value
+        return twin
+
     @property
     def name(self) -> str:
         """The profile name (``Space Marine``)."""
@@ -167,6 +184,12 @@ number and the copy of its list they were read at, the places."""
 
 _RULED: dict[int, _Ruled] = {}
 """:func:`_keep_ruled`'s entries, by the unit's identity."""
+
+
+_model_fields = attrgetter(
+    "id", "profile", "weapons", "position", "base_mm", "wounds_left", "rules", "powers"
+)
+"""A model's fields in the order :meth:`Model.__init__` takes them."""
 
 
 @dataclass(slots=True)
@@ -220,10 +243,11 @@ class Unit:
         if not self.starting_models:
             self.starting_models = len(self.models)
 
-    def copy(self) -> Unit:
+    def copy(self, for_play: bool = False) -> Unit:
         """A copy whose models can be moved or slain, and whose status set, without
         touching this unit: an estimate's "what if" (a move weighed before it is
-        made, a target thinned by a volley, a landing probed). Its models and
+        made, a target thinned by a volley, a landing probed), or with ``for_play``
+        a unit to play a battle with (:meth:`Model.made_again`). Its models and
         status are new objects; what they hold (profiles, weapons, datasheet,
         positions) never changes in place, so it is shared, as ``copy.deepcopy``
         shares it (their ``__deepcopy__`` give themselves back) at many times the
@@ -233,7 +257,9 @@ class Unit:
             self.name,
             self.player,
             self.datasheet,
-            [copy.copy(m) for m in self.models],
+            [m.made_again() for m in self.models]
+            if for_play
+            else [copy.copy(m) for m in self.models],
             copy.copy(self.status),
             self.starting_models,
             self.scenario_casualties,
