@@ -44,8 +44,15 @@ def _searched(seed: int) -> Game:
     return game
 
 
-def test_search_is_deterministic_for_a_seed() -> None:
-    first, again = _searched(5), _searched(5)
+@pytest.fixture(scope="module")
+def searched_5() -> Game:
+    """One searched game (seed 5), shared by the tests that only read it: its
+    decisions, digest and saved text (none plays it on or edits a unit)."""
+    return _searched(5)
+
+
+def test_search_is_deterministic_for_a_seed(searched_5: Game) -> None:
+    first, again = searched_5, _searched(5)
     assert first.is_over
     assert first.decisions() == again.decisions()
     assert first.digest() == again.digest()
@@ -54,7 +61,10 @@ def test_search_is_deterministic_for_a_seed() -> None:
 def test_search_never_rolls_the_real_battles_dice() -> None:
     spec = load_scenario(THREE_TURNS)
     game = Game.start(spec, str(THREE_TURNS), seed=2)
-    searcher = install_search(game, spec.players[0].name, Budget(playouts=6))
+    # Two playouts a decision: the race still plays 57 playouts (two for each of the
+    # 21 moves, then a confirmation batch), any of which, rolling the real dice,
+    # would change the digest; six played 84 at a third more cost.
+    searcher = install_search(game, spec.players[0].name, Budget(playouts=2))
     legal = game.legal_actions()  # the game plays on to its first pick
     before, events = game.digest(), len(game.battle.log.events)
     action = searcher.best_action(game)
@@ -62,19 +72,25 @@ def test_search_never_rolls_the_real_battles_dice() -> None:
     assert game.digest() == before and len(game.battle.log.events) == events
 
 
-def test_a_searched_game_is_the_same_as_its_decisions_applied_to_a_plain_game() -> None:
-    searched = _searched(3)
+def test_a_searched_game_is_the_same_as_its_decisions_applied_to_a_plain_game(
+    searched_5: Game,
+) -> None:
+    searched = searched_5  # seed 3 until session 25: any seed's searched game must replay
     text = searched.to_json()
     loaded = Game.from_json(text, "searched game", stop_before_turn=3)  # where it stopped
     assert loaded.digest() == searched.digest()
 
 
 def test_battle_with_the_search_controller_logs_a_game_that_replays(tmp_path: Path) -> None:
+    # Game turn 1 only: there the search side (the Ultramarines) already answers every
+    # kind of decision it answers in the whole three turns (mover, move, shooter,
+    # weapon, target, action, reaction; a charge reaction besides), 45 decisions
+    # logged, and the log must still replay to the saved stop: a quarter of the cost.
     log = tmp_path / "search.jsonl"
     result = CliRunner().invoke(
         app,
         ["battle", str(THREE_TURNS), "--seed", "1", "--controller", "search",
-         "--playouts", "2", "--json", "--log-json", str(log)],
+         "--playouts", "2", "--stop-after", "1", "--json", "--log-json", str(log)],
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr
     assert check_log(log.read_text(encoding="utf-8"), str(log)) is None

@@ -775,10 +775,13 @@ def on_ring(centre: tuple[float, float], degrees: float) -> tuple[float, float]:
 def way_round_bases(battle: Battle, piece: Model, start: tuple[float, float]) -> float:
     """The length of the shortest way for ``piece`` from ``start`` to where it stands
     that passes through no other unit's base, found independently of
-    ``placement.Ways``: the engine's polygon way (``paths.way_round``) round fine
-    256-sided circles, 0.001" inside the true ones (a lower bound, to within that)."""
+    ``placement.Ways``: the engine's polygon way (``paths.way_round``) round 64-sided
+    circles, 0.001" inside the true ones (a lower bound, to within that). A 64-gon's
+    sides come within r(1 - cos(pi/64)) = 0.0012" of its circle; round 256-gons
+    (a cost 16 times as high) the five ways of the test below measured the same to
+    0.001" (8.6108" against 8.6108" the longest), far inside its 0.39" margin to 9"."""
     others = [
-        Point(m.position).buffer(piece.radius + m.radius - 1e-3, quad_segs=64)
+        Point(m.position).buffer(piece.radius + m.radius - 1e-3, quad_segs=16)
         for u in battle.units.values()
         if piece not in u.models
         for m in u.alive_models
