@@ -11,10 +11,12 @@ from __future__ import annotations
 import contextlib
 import copy
 import dataclasses
+import gc
 import inspect
 import operator
 import pickle
 import random
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -623,6 +625,44 @@ def test_a_models_radius_is_its_bases_worked_out_once_and_kept_on_it() -> None:
     assert vars(model)["radius"] == model.radius  # kept: later readings find it there
     assert _model(1, 0.0, 0.0, 60.0).radius == 60.0 / MM_PER_INCH / 2.0
     assert isinstance(Model.__dict__["radius"], type(Model.radius))  # off the class: itself
+
+
+@pytest.mark.skipif(
+    sys.implementation.name != "cpython" or sys.version_info[:2] not in ((3, 11), (3, 12)),
+    reason="CPython 3.11 and 3.12 keep an instance's values inline until its __dict__ is asked",
+)
+def test_a_model_its_edits_its_radius_and_its_copy_keep_their_values_inline() -> None:
+    """No :class:`Model` asks for its ``__dict__``, which would turn the values CPython
+    keeps inline into a dictionary of the model's own, and every reading of a field into
+    a look-up by name (docs/scale.md, twenty-fifth session), nor a name of its own that
+    the class's instances cannot share: CPython lets fewer names join those shared with
+    each instance made, so the models made before (a battle's, say) leave room for one
+    more at most. The garbage collector's referents tell: the values themselves while
+    inline, the dictionary once made."""
+
+    def has_a_dict(model: Model) -> bool:
+        return any(type(r) is dict for r in gc.get_referents(model))
+
+    made_before = [_model(i, 0.0, 0.0, 25.0) for i in range(1, 41)]
+    model = _model(0, 0.0, 0.0, 32.0)
+    assert not has_a_dict(model)
+    assert model.radius == 32.0 / MM_PER_INCH / 2.0 and not has_a_dict(model)
+    edits = units.models_edited()
+    model.position = (1.0, 2.0)
+    assert model.edit == units.models_edited() > edits and not has_a_dict(model)
+    del model.powers
+    assert model.edit == units.models_edited() and not has_a_dict(model)
+    model.powers = ()
+    edits = units.models_edited()
+    twin = copy.copy(model)
+    assert units.models_edited() == edits  # a copy is no edit
+    assert twin == model and twin is not model and twin.edit == model.edit
+    assert twin.radius == model.radius
+    assert not has_a_dict(twin) and not has_a_dict(model)
+    made_before[0].wounds_left = 0
+    assert made_before[0].radius == 25.0 / MM_PER_INCH / 2.0 and not has_a_dict(made_before[0])
+    assert vars(twin) == vars(model)  # the same attributes, asked for last: it makes them
+    assert has_a_dict(twin)  # what the check tells apart
 
 
 def test_a_unit_s_problems_are_worked_out_once_per_datasheet_and_noted_in_every_battle(

@@ -69,7 +69,7 @@ class PreparedBattle:
         seed, not yet played (no die rolled, nothing decided) and played by the
         ruleset's AI: what a batch of seeds plays, set up once (docs/scale.md,
         twenty-fifth session). What play may change is new: every unit, its models and
-        status (:meth:`~hammerlab.engine.units.Unit.copy` ``for_play``), the table (its terrain's
+        status (:meth:`~hammerlab.engine.units.Unit.copy`), the table (its terrain's
         prepared shapes are one thread's), the hooks' lists, the log's, the edition's
         state and the rules' memory (``copy.deepcopy``, their units given as the
         copies), the dice, the AI and the warnings' list; what never changes in place
@@ -83,7 +83,7 @@ class PreparedBattle:
         ):
             raise ValueError("again: a battle played already, or by other controllers")
         table = battle.battlefield
-        units = {uid: unit.copy(for_play=True) for uid, unit in battle.units.items()}
+        units = {uid: unit.copy() for uid, unit in battle.units.items()}
         memo: dict[int, Any] = {id(battle.units[uid]): twin for uid, twin in units.items()}
         twin = Battle(
             battlefield=Battlefield(table.width, table.height, tuple(map(replace, table.terrain))),
