@@ -137,7 +137,7 @@ def test_cli_lab_a_rule_of_another_ruleset_names_the_scenario_and_its_ruleset(
     flags: list[str], flag: str, name: str
 ) -> None:
     # An input review: a Waffle rule given for a core11 scenario read as if no such
-    # rule existed; sweep names the file and its ruleset (sweep.in_ruleset). core11's
+    # rule existed; sweep names the file and its ruleset (sweep_grid.in_ruleset). core11's
     # one rule setting is cover_effect (hammerlab rulesets).
     core11 = EXAMPLES / "core11_whole_turn.toml"
     result = CliRunner().invoke(app, ["lab", str(core11), *flags, "--runs", "2"])

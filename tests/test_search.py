@@ -3,6 +3,7 @@ games that replay, and the random floor picks only legal choices."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -93,7 +94,11 @@ def test_battle_with_the_search_controller_logs_a_game_that_replays(tmp_path: Pa
          "--playouts", "2", "--stop-after", "1", "--json", "--log-json", str(log)],
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr
-    assert check_log(log.read_text(encoding="utf-8"), str(log)) is None
+    text = log.read_text(encoding="utf-8")
+    assert check_log(text, str(log)) is None
+    events = [json.loads(line) for line in text.splitlines()]
+    asked = {e["decision"] for e in events if e.get("player") == "Ultramarines" and "decision" in e}
+    assert asked >= {"mover", "move", "shooter", "weapon", "target", "action", "reaction"}, asked
 
 
 def test_the_random_controller_answers_only_legal_choices_and_repeats_for_a_seed() -> None:

@@ -5,13 +5,16 @@ into the battle they are made from (docs/scale.md, twenty-fifth session)."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import FunctionType
 
 import pytest
 
 from hammerlab.analysis.battles import PreparedBattle, prepare
 from hammerlab.analysis.lab import play_once, unplayed
 from hammerlab.analysis.runners import Batch, play_batch
-from hammerlab.editions.base import play
+from hammerlab.editions.base import begin_play, play
+from hammerlab.editions.waffle.ai import WaffleAI
+from hammerlab.editions.waffle.points import WEAPON_WOULD_FIRE
 from hammerlab.editions.waffle.reserves import reserve_state
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
@@ -123,8 +126,84 @@ def test_a_battle_played_already_is_not_made_again() -> None:
     path = EXAMPLES / "guard_suppress_terminators.toml"
     ready = prepare(load_scenario(path), str(path), 3)
     play(ready.battle, ready.ruleset, ready.plan)
-    with pytest.raises(ValueError, match="played already"):
+    with pytest.raises(ValueError, match="begun already"):
         ready.again(4)
+
+
+@pytest.mark.parametrize("name", ["core11_whole_game", "whole_game_three_turns"])
+def test_a_battle_begun_before_its_first_die_is_not_made_again(name: str) -> None:
+    """Begun (the edition set up, its handlers installed: a core11 battle's state holds
+    the battle) but no die rolled: a copy would install the edition's handlers again."""
+    path = EXAMPLES / f"{name}.toml"
+    ready = prepare(load_scenario(path), str(path), 3)
+    begin_play(ready.battle, ready.ruleset, ready.plan)
+    with pytest.raises(ValueError, match="begun already"):
+        ready.again(4)
+
+
+def test_a_battle_made_again_keeps_its_ais_levers() -> None:
+    """An AI with a lever off plays the copies too (a copy of its own, not the default
+    AI, nor the template's object)."""
+    path = EXAMPLES / "guard_suppress_terminators.toml"
+    spec = load_scenario(path)
+    lever = WaffleAI(weighs_the_order=False)
+    ready = prepare(spec, str(path), 3, controllers={p.name: lever for p in spec.players})
+    twin = ready.again(4).battle
+    for controller in twin.controllers.values():
+        assert isinstance(controller, WaffleAI)
+        assert controller is not lever
+        assert controller.weighs_the_order is False
+
+
+class _Silence:
+    """A handler that counts on itself (against docs/plugins.md's "keep what a rule must
+    remember in ``battle.memory``", which nothing enforces): after three volleys, no
+    weapon of the battle fires."""
+
+    def __init__(self) -> None:
+        self.seen = 0
+
+    def __call__(self, battle: Battle, *rest: object) -> str | None:
+        self.seen += 1
+        return "falls silent" if self.seen > 3 else None
+
+
+def test_a_handler_keeping_a_count_on_itself_starts_each_copy_afresh() -> None:
+    """A callable object on a hook point is copied with each battle, as a cloned game
+    copies it: the volleys one copy saw are not counted in the next, so each seed plays
+    as the battle prepared for it alone with its own fresh handler; a plain function
+    is shared (it keeps nothing)."""
+    path = EXAMPLES / "guard_suppress_terminators.toml"
+    spec = load_scenario(path)
+
+    def with_silence(seed: int) -> PreparedBattle:
+        ready = prepare(spec, str(path), seed)
+        ready.battle.hooks.add(WEAPON_WOULD_FIRE, _Silence())
+        return ready
+
+    template = with_silence(7)
+    (original,) = _silences(template.battle)
+    for seed in (1, 2):
+        copied = template.again(seed)
+        (handler,) = _silences(copied.battle)
+        assert handler is not original
+        assert _played(copied) == _played(with_silence(seed)), seed
+        assert handler.seen > 3  # the rule did silence guns in the copy
+    assert original.seen == 0
+    functions = [h for h in _handlers(template.battle) if isinstance(h, FunctionType)]
+    assert functions  # the edition's own rules are plain functions
+    again = [h for h in _handlers(template.again(3).battle) if isinstance(h, FunctionType)]
+    assert len(again) == len(functions)
+    assert all(a is f for a, f in zip(again, functions, strict=True))
+
+
+def _handlers(battle: Battle) -> list[object]:
+    """Every handler on the battle's hook points, point by point, in order."""
+    return [h for handlers in battle.hooks.handlers().values() for h in handlers]
+
+
+def _silences(battle: Battle) -> list[_Silence]:
+    return [h for h in _handlers(battle) if isinstance(h, _Silence)]
 
 
 def test_a_batch_plays_each_seed_as_the_battle_prepared_for_it(

@@ -113,7 +113,7 @@ def test_a_sweep_says_what_decides_a_win_for_each_file() -> None:
 
 
 def test_a_stored_scenario_says_what_decides_a_win_and_core11_has_no_sudden_death() -> None:
-    # results reads the scenario back from the store as its JSON (sweep.stored_file).
+    # results reads the scenario back from the store as its JSON (sweep_results.stored_file).
     core11 = load_scenario(EXAMPLES / "core11_assault_shooting.toml")
     assert scenario_victory(core11) == KILL_POINTS
     stored = stored_file("c.toml", core11.name, "h", core11.model_dump(mode="json"))

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from hammerlab.editions import named_ruleset
-from hammerlab.editions.base import GamePlan, Ruleset, apply_rules
+from hammerlab.editions.base import VICTORY, GamePlan, Ruleset, apply_rules
 from hammerlab.engine.battle import Battle, DecisionMade, Player
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, edition_problem
@@ -64,27 +64,27 @@ class PreparedBattle:
         return [*((unit, None) for unit in self.battle.units.values()), *away]
 
     def again(self, seed: int, dice: str = "single") -> PreparedBattle:
-        """The battle :func:`prepare` makes of the same scenario, rule settings and
-        plug-ins for ``seed`` and ``dice``, made from this one, prepared for another
-        seed, not yet played (no die rolled, nothing decided) and played by the
-        ruleset's AI: what a batch of seeds plays, set up once (docs/scale.md,
-        twenty-fifth session). What play may change is new: every unit, its models and
-        status (:meth:`~hammerlab.engine.units.Unit.copy`), the table (its terrain's
-        prepared shapes are one thread's), the hooks' lists, the log's, the edition's
-        state and the rules' memory (``copy.deepcopy``, their units given as the
-        copies), the dice, the AI and the warnings' list; what never changes in place
-        is shared, as a cloned game shares it: the players, the rule settings, the
-        handlers, the events so far (the datasheets' notes), datasheets, profiles and
-        weapons."""
+        """The battle :func:`prepare` makes of the same scenario, rule settings,
+        plug-ins and controllers for ``seed`` and ``dice``, made from this one,
+        prepared for another seed and not yet begun (:func:`~hammerlab.editions.base.begin_play`
+        not run, no die rolled, nothing decided): what a batch of seeds plays, set up
+        once (docs/scale.md, twenty-fifth session). What play may change is new, as a
+        cloned game's (``copy.deepcopy``, every reference to this battle or its units
+        given as the copy's): every unit, its models and status
+        (:meth:`~hammerlab.engine.units.Unit.copy`), the table (its terrain's
+        prepared shapes are one thread's), the hooks with their handlers
+        (:meth:`~hammerlab.engine.rules.Hooks.copy`), the log's list, the edition's
+        state, the rules' memory, the controllers (their levers kept), the dice and the
+        warnings' list; what never changes in place is shared, as a cloned game shares
+        it: the players, the rule settings, the events so far (the datasheets' notes),
+        datasheets, profiles and weapons."""
         battle = self.battle
-        ai = self.ruleset.ai()
-        if any(type(c) is not type(ai) for c in battle.controllers.values()) or any(
+        if VICTORY in battle.memory or any(
             isinstance(e, DiceRolled | DecisionMade) for e in battle.log.events
         ):
-            raise ValueError("again: a battle played already, or by other controllers")
+            raise ValueError("again: a battle begun already (only a prepared one is made again)")
         table = battle.battlefield
         units = {uid: unit.copy() for uid, unit in battle.units.items()}
-        memo: dict[int, Any] = {id(battle.units[uid]): twin for uid, twin in units.items()}
         twin = Battle(
             battlefield=Battlefield(table.width, table.height, tuple(map(replace, table.terrain))),
             players=battle.players,
@@ -92,15 +92,17 @@ class PreparedBattle:
             dice=dice_for(dice, seed),
             ruleset=battle.ruleset,
             settings=battle.settings,
-            hooks=battle.hooks.copy(),
-            controllers={name: ai for name in battle.controllers},
             turn=battle.turn,
             active_player=battle.active_player,
             phase=battle.phase,
-            state=copy.deepcopy(battle.state, memo),
             answers=list(battle.answers),
-            memory=copy.deepcopy(battle.memory, memo),
         )
+        memo: dict[int, Any] = {id(battle.units[uid]): copied for uid, copied in units.items()}
+        memo[id(battle)] = twin
+        twin.hooks = battle.hooks.copy(memo)
+        twin.controllers = copy.deepcopy(battle.controllers, memo)
+        twin.state = copy.deepcopy(battle.state, memo)
+        twin.memory = copy.deepcopy(battle.memory, memo)
         twin.log.events = list(battle.log.events)
         return PreparedBattle(twin, self.ruleset, self.plan, list(self.warnings))
 

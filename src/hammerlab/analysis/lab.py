@@ -729,7 +729,7 @@ def _report(
     outcomes = [*(p.name for p in scenario.players), DRAW]
     # The rules compared (--rule) and set in both arms (--set), not those the file's
     # [rules] set: a warning that a rule never came into play is about the rules the
-    # experiment touches, as a sweep's is about its axes' (sweep.point_rules).
+    # experiment touches, as a sweep's is about its axes' (sweep_results.point_rules).
     given = (*experiment.baseline, *experiment.variant)
     concerned = concerned_rules(given, (o.name for o in ready.ruleset.options))
     used = rule_choices(

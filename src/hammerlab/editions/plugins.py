@@ -43,7 +43,7 @@ HASH_DIGITS = 12
 
 PluginPaths = Collection[str | Path]
 """Plug-in files as the library takes them (``Game.start``, ``lab.compare``,
-``sweep.cases``, ``tournament``, ``Game.from_json``): a list of paths, as text or
+``sweep_grid.cases``, ``tournament``, ``Game.from_json``): a list of paths, as text or
 :class:`~pathlib.Path`."""
 
 

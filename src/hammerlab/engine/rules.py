@@ -14,6 +14,7 @@ names are chosen by each edition.
 
 from __future__ import annotations
 
+import copy
 import inspect
 import json
 import math
@@ -303,13 +304,20 @@ class Hooks:
         _check_shape(point, handler)
         self._handlers.setdefault(point.name, []).append(handler)
 
-    def copy(self) -> Hooks:
-        """These hooks with lists of their own: a handler installed on the copy is not
-        on these. The handlers themselves are shared, as a cloned game shares them
-        (``copy.deepcopy`` gives a function back): a handler keeps nothing of its own
-        (what a rule remembers is in ``battle.memory``, docs/plugins.md)."""
+    def copy(self, memo: dict[int, Any]) -> Hooks:
+        """These hooks with lists of their own, each handler as ``copy.deepcopy`` with
+        ``memo`` gives it (a cloned game's): a plain function is itself (it keeps
+        nothing of its own: what a rule remembers is in ``battle.memory``,
+        docs/plugins.md), a callable object or a bound method's object a copy of its
+        own, so that nothing one battle's play leaves on a handler reaches another
+        battle made from the same one. A handler installed on the copy is not on these."""
         twin = Hooks(self._ruleset)
-        twin._handlers = {name: list(handlers) for name, handlers in self._handlers.items()}
+        twin._handlers = {
+            name: [
+                h if isinstance(h, types.FunctionType) else copy.deepcopy(h, memo) for h in handlers
+            ]
+            for name, handlers in self._handlers.items()
+        }
         return twin
 
     def get(self, point: HookPoint[H]) -> Sequence[H]:

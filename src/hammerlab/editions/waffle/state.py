@@ -218,7 +218,7 @@ SHOOTING_RECORD = ("has_shot", "fired_types", "shot_target")
 still shoot (``shooting._may_act``, the AI's ``dive_gain``, ``jink_plans.jink_gain``) and
 whether and whom it may charge (``charge.charge_ban``, ``charge.charge_targets``),
 none of which an estimate the AI remembers (``engine.memo.per_decision`` in
-``expected.py``, ``attacks.py`` and ``charge.py``, ``plans.fight_net``,
+``expected.py``, ``attacks.py``, ``firepower.py`` and ``charge.py``, ``plans.fight_net``,
 ``movement.route_of``) calls: their answers are the same whatever these say
 (``shooting_plans._plan`` is given what it reads of them). (A remembered estimate that
 comes to read one must take it out of this list.)"""
