@@ -11,10 +11,12 @@ from __future__ import annotations
 import contextlib
 import copy
 import dataclasses
+import gc
 import inspect
 import operator
 import pickle
 import random
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -41,10 +43,18 @@ from hammerlab.editions.waffle.markers import aim_points
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.points import Attack, WoundLoss
 from hammerlab.editions.waffle.profiles import stats_of, weapon_of
+from hammerlab.editions.waffle.reserves import ReserveState
 from hammerlab.editions.waffle.ruleset import WaffleRuleset
 from hammerlab.editions.waffle.snap_shots import fires_snap
 from hammerlab.editions.waffle.special_rules import _base, model_has, names_rule, type_rules
-from hammerlab.editions.waffle.state import _UNCHANGING, SHOOTING_RECORD, WaffleStatus, st, state_of
+from hammerlab.editions.waffle.state import (
+    _UNCHANGING,
+    SHOOTING_RECORD,
+    WaffleState,
+    WaffleStatus,
+    st,
+    state_of,
+)
 from hammerlab.editions.waffle.vehicles import vehicle_of
 from hammerlab.editions.waffle.visibility import seen_by_each, visible_models, within
 from hammerlab.editions.waffle.wounds import most_common_profile
@@ -623,6 +633,83 @@ def test_a_models_radius_is_its_bases_worked_out_once_and_kept_on_it() -> None:
     assert vars(model)["radius"] == model.radius  # kept: later readings find it there
     assert _model(1, 0.0, 0.0, 60.0).radius == 60.0 / MM_PER_INCH / 2.0
     assert isinstance(Model.__dict__["radius"], type(Model.radius))  # off the class: itself
+
+
+def _has_a_dict(record: object) -> bool:
+    """Whether ``record``'s attributes are in a dictionary of its own rather than
+    inline (CPython 3.11 and 3.12): the garbage collector's referents are then that
+    dictionary and the type, else each value and the type."""
+    referents = gc.get_referents(record)
+    return len(referents) == 2 and type(referents[0]) is dict and referents[1] is type(record)
+
+
+_INLINE = pytest.mark.skipif(
+    sys.implementation.name != "cpython" or sys.version_info[:2] not in ((3, 11), (3, 12)),
+    reason="CPython 3.11 and 3.12 keep an instance's values inline until its __dict__ is asked",
+)
+
+
+@_INLINE
+def test_a_model_its_edits_its_radius_and_its_copy_keep_their_values_inline() -> None:
+    """No :class:`Model` asks for its ``__dict__``, which would turn the values CPython
+    keeps inline into a dictionary of the model's own, and every reading of a field into
+    a look-up by name (docs/scale.md, twenty-fifth session), nor a name of its own that
+    the class's instances cannot share: CPython lets fewer names join those shared with
+    each instance made, so the models made before (a battle's, say) leave room for one
+    more at most. The garbage collector's referents tell: the values themselves while
+    inline, the dictionary once made."""
+
+    made_before = [_model(i, 0.0, 0.0, 25.0) for i in range(1, 41)]
+    model = _model(0, 0.0, 0.0, 32.0)
+    assert not _has_a_dict(model)
+    assert model.radius == 32.0 / MM_PER_INCH / 2.0 and not _has_a_dict(model)
+    edits = units.models_edited()
+    model.position = (1.0, 2.0)
+    assert model.edit == units.models_edited() > edits and not _has_a_dict(model)
+    del model.powers
+    assert model.edit == units.models_edited() and not _has_a_dict(model)
+    model.powers = ()
+    edits = units.models_edited()
+    twin = copy.copy(model)
+    assert units.models_edited() == edits  # a copy is no edit
+    assert twin == model and twin is not model and twin.edit == model.edit
+    assert twin.radius == model.radius
+    assert not _has_a_dict(twin) and not _has_a_dict(model)
+    made_before[0].wounds_left = 0
+    assert made_before[0].radius == 25.0 / MM_PER_INCH / 2.0 and not _has_a_dict(made_before[0])
+    assert vars(twin) == vars(model)  # the same attributes, asked for last: it makes them
+    assert _has_a_dict(twin)  # what the check tells apart
+
+
+@_INLINE
+def test_a_battle_s_state_and_reserves_deep_copied_are_equal_and_keep_their_values_inline() -> None:
+    """``copy.deepcopy`` of the Waffle state and of the reserves (a batch's battles made
+    from one prepared, a cloned game) makes them through their ``__init__``
+    (``records.deep_copied``): equal, nothing shared that can change, the units the
+    memo names given as their copies, no dictionary of their own (docs/scale.md,
+    twenty-fifth session)."""
+    waiting, twin_unit = object(), object()
+    reserves = ReserveState(
+        waiting={"u1": waiting},  # type: ignore[dict-item]
+        how={"u1": "deep_strike"},
+        ongoing=["u1"],
+        order=["u0", "u1"],
+        last_turn=5,
+        last_player="Orks",
+    )
+    copied = copy.deepcopy(reserves, {id(waiting): twin_unit})
+    assert copied.waiting == {"u1": twin_unit} and copied.how == {"u1": "deep_strike"}
+    assert (copied.ongoing, copied.arrived, copied.order) == (["u1"], {}, ["u0", "u1"])
+    assert (copied.last_turn, copied.last_player) == (5, "Orks")
+    assert copied.how is not reserves.how and copied.order is not reserves.order
+    assert not _has_a_dict(copied)
+    state = WaffleState(units={"u0": WaffleStatus(has_shot=True)}, duels={"m1": "m2"})
+    state.units["u0"].fired_types.add("Heavy")
+    twin = copy.deepcopy(state)
+    assert twin == state and twin.units is not state.units
+    assert twin.units["u0"] is not state.units["u0"]
+    assert twin.units["u0"].fired_types == {"Heavy"} and twin.duels is not state.duels
+    assert not _has_a_dict(twin) and _has_a_dict(copy.copy(state))  # what the check tells
 
 
 def test_a_unit_s_problems_are_worked_out_once_per_datasheet_and_noted_in_every_battle(

@@ -71,8 +71,8 @@ class PreparedBattle:
         once (docs/scale.md, twenty-fifth session). What play may change is new, as a
         cloned game's (``copy.deepcopy``, every reference to this battle or its units
         given as the copy's): every unit, its models and status
-        (:meth:`~hammerlab.engine.units.Unit.copy` ``for_play``), the table (its
-        terrain's prepared shapes are one thread's), the hooks with their handlers
+        (:meth:`~hammerlab.engine.units.Unit.copy`), the table (its terrain's
+        prepared shapes are one thread's), the hooks with their handlers
         (:meth:`~hammerlab.engine.rules.Hooks.copy`), the log's list, the edition's
         state, the rules' memory, the controllers (their levers kept), the dice and the
         warnings' list; what never changes in place is shared, as a cloned game shares
@@ -84,7 +84,7 @@ class PreparedBattle:
         ):
             raise ValueError("again: a battle begun already (only a prepared one is made again)")
         table = battle.battlefield
-        units = {uid: unit.copy(for_play=True) for uid, unit in battle.units.items()}
+        units = {uid: unit.copy() for uid, unit in battle.units.items()}
         twin = Battle(
             battlefield=Battlefield(table.width, table.height, tuple(map(replace, table.terrain))),
             players=battle.players,

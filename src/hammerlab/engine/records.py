@@ -16,6 +16,7 @@ gives a class whose objects key many remembered answers a hash worked out once, 
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import inspect
 import keyword
@@ -23,6 +24,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 C = TypeVar("C", bound=type)
+R = TypeVar("R")
 
 
 class _Factory:
@@ -159,3 +161,20 @@ def reader(*names: str) -> Callable[[Any], tuple[Any, ...]]:
     read.__qualname__ = read.__name__ = f"read_{'_'.join(names)}"[:80].replace(".", "_")
     read.__doc__ = f"The attributes {', '.join(names)} of ``value``, as a tuple (:func:`reader`)."
     return read
+
+
+def deep_copied(record: R, memo: dict[int, Any]) -> R:
+    """A deep copy of the dataclass ``record`` (every field an ``__init__`` argument),
+    made by its ``__init__`` from its fields deep-copied with ``memo``: what
+    ``copy.deepcopy`` makes, but for the new object's values, which stay inline where
+    ``copy.deepcopy``'s ``__dict__.update`` would give it a dictionary of its own, and
+    every reading of its fields a look-up by name (docs/scale.md, twenty-fifth session:
+    a battle's state, copied once a battle, read at every rule)."""
+    twin: R = type(record)(
+        **{
+            f.name: copy.deepcopy(getattr(record, f.name), memo)
+            for f in dataclasses.fields(record)  # type: ignore[arg-type]
+        }
+    )
+    memo[id(record)] = twin
+    return twin

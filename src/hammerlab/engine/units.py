@@ -13,11 +13,15 @@ from weakref import ref
 from hammerlab.engine.datasheet import Datasheet, Profile, Weapon, lowered
 from hammerlab.engine.geometry import MM_PER_INCH, Vec
 
+_set = object.__setattr__
+"""Set an attribute of a model past :meth:`Model.__setattr__` (no edit counted), its
+value kept inline in the instance (never through its ``__dict__``: :meth:`Model.__init__`)."""
+
 
 class _BaseRadius:
     """:attr:`Model.radius`: the base's radius in inches, worked out at the first
-    reading and kept on the model, where later readings find it (a base never changes
-    size, and every distance reads it).
+    reading and kept on the model (:data:`_set`), where later readings find it (a base
+    never changes size, and every distance reads it).
 
     What ``functools.cached_property`` does, without the lock Python 3.11 takes at
     every first reading: a sweep makes every model anew for every battle and reads
@@ -31,7 +35,7 @@ class _BaseRadius:
         if model is None:  # read off the class (documentation tools): the descriptor
             return self
         radius: float = model.base_mm / MM_PER_INCH / 2.0
-        model.__dict__["radius"] = radius
+        _set(model, "radius", radius)
         return radius
 
 
@@ -84,18 +88,29 @@ class Model:
         rules: tuple[str, ...] = (),
         powers: tuple[Weapon, ...] = (),
     ) -> None:
-        """The fields written straight into the model's dictionary: a new model is no
-        edit (:meth:`__setattr__` costs a call a field, and a sweep makes 25 models a
-        battle)."""
-        fields = self.__dict__
-        fields["id"], fields["profile"], fields["weapons"] = id, profile, weapons
-        fields["position"], fields["base_mm"] = position, base_mm
-        fields["wounds_left"], fields["rules"], fields["powers"] = wounds_left, rules, powers
+        """The fields set past :meth:`__setattr__` (``object.__setattr__``): a new model
+        is no edit. Never through ``self.__dict__``: asking for it turns the values
+        CPython 3.11 keeps inline in an instance (their names shared with the class's
+        other instances) into a dictionary of its own, and every later reading of a
+        field then looks its name up (docs/scale.md, twenty-fifth session)."""
+        _set(self, "id", id)
+        _set(self, "profile", profile)
+        _set(self, "weapons", weapons)
+        _set(self, "position", position)
+        _set(self, "base_mm", base_mm)
+        _set(self, "wounds_left", wounds_left)
+        _set(self, "rules", rules)
+        _set(self, "powers", powers)
+        _set(self, "edit", 0)
 
-    edit: ClassVar[int] = 0
+    edit: ClassVar[int]
     """The number drawn for this model's last edit (:func:`models_edited`), kept on the
-    model (in its dictionary, beside its fields, as its :attr:`radius` is); 0 for a
-    model never edited (read off the class). While it is at most a number
+    model beside its fields (not one of them: no part of its equality); 0 for a model
+    never edited. Set by :meth:`__init__` on every model, so that its name is among
+    those the class's instances share from the first one on: CPython 3.11 lets fewer
+    names join them with each instance made (down to one more), and a model given a
+    name that cannot join keeps a dictionary of its own (:meth:`__init__`). That one
+    more is the :attr:`radius`. While it is at most a number
     :func:`models_edited` read, the model's fields are as they were then (each edit
     sets a field first, then draws its number), whatever other models were edited
     since. A copy keeps its original's, which its fields were equal to then."""
@@ -103,8 +118,9 @@ class Model:
     def __setattr__(self, name: str, value: object) -> None:
         """Set a field, and count the edit (:func:`models_edited`, :attr:`edit`; an edit
         of its ``rules`` apart too: :data:`_last_rules_edit`)."""
-        object.__setattr__(self, name, value)
-        self.__dict__["edit"] = _last_edit[0] = edit = next(_edits)
+        _set(self, name, value)
+        _set(self, "edit", edit := next(_edits))
+        _last_edit[0] = edit
         if name == "rules":
             _last_rules_edit[0] = edit
 
@@ -112,34 +128,24 @@ class Model:
         """Delete an attribute, and count the edit (:func:`models_edited`, :attr:`edit`;
         an edit of its ``rules`` apart too: :data:`_last_rules_edit`)."""
         object.__delattr__(self, name)
-        self.__dict__["edit"] = _last_edit[0] = edit = next(_edits)
+        _set(self, "edit", edit := next(_edits))
+        _last_edit[0] = edit
         if name == "rules":
             _last_rules_edit[0] = edit
 
     def __copy__(self) -> Model:
-        """A model equal to this one, field for field (its :attr:`edit` and worked-out
-        :attr:`radius` too), its dictionary copied at once: what ``copy.copy`` makes by
-        way of ``__reduce_ex__``, at a fraction of the cost (an estimate copies every
-        model of a unit it moves in thought, :meth:`Unit.copy`). No edit."""
-        copied = object.__new__(type(self))
-        copied.__dict__.update(self.__dict__)
-        return copied
-
-    def made_again(self) -> Model:
-        """A model equal to this one, as :meth:`__copy__`'s, made by :meth:`__init__` and
-        then given what else the dictionary holds (its last edit, its radius), in its
-        order: a copy to play a whole battle with (``PreparedBattle.again``). A
-        dictionary copied whole is a table of its own rather than one sharing its keys
-        with the class's other models, so every reading of a field of such a model
-        looks the name up: cheaper to make, dearer to read. An estimate's short-lived
-        copies are made :meth:`__copy__`'s way; a battle's models, read all through
-        play, this way (docs/scale.md, twenty-fifth session: either way for both cost
-        more)."""
+        """A model equal to this one, field for field, with its :attr:`edit` and its
+        :attr:`radius`: what ``copy.copy`` makes by way of ``__reduce_ex__`` (which asks
+        for the model's ``__dict__``: :meth:`__init__` says what that costs), at a
+        fraction of the cost.
+        Made by :meth:`__init__`, then given the rest past :meth:`__setattr__`, so its
+        values are kept inline too: an estimate copies every model of a unit it moves in
+        thought (:meth:`Unit.copy`), and a battle made from a prepared one copies every
+        model to play it (``PreparedBattle.again``). No edit."""
         twin = Model(*_model_fields(self))
-        made = twin.__dict__
-        for name, value in self.__dict__.items():
-            if name not in made:
-                made[name] = value
+        if edit := self.edit:
+            _set(twin, "edit", edit)
+        _set(twin, "radius", self.radius)
         return twin
 
     @property
@@ -243,11 +249,11 @@ class Unit:
         if not self.starting_models:
             self.starting_models = len(self.models)
 
-    def copy(self, for_play: bool = False) -> Unit:
+    def copy(self) -> Unit:
         """A copy whose models can be moved or slain, and whose status set, without
         touching this unit: an estimate's "what if" (a move weighed before it is
-        made, a target thinned by a volley, a landing probed), or with ``for_play``
-        a unit to play a battle with (:meth:`Model.made_again`). Its models and
+        made, a target thinned by a volley, a landing probed), or a unit to play a
+        battle with (``PreparedBattle.again``). Its models (:meth:`Model.__copy__`) and
         status are new objects; what they hold (profiles, weapons, datasheet,
         positions) never changes in place, so it is shared, as ``copy.deepcopy``
         shares it (their ``__deepcopy__`` give themselves back) at many times the
@@ -257,9 +263,7 @@ class Unit:
             self.name,
             self.player,
             self.datasheet,
-            [m.made_again() for m in self.models]
-            if for_play
-            else [copy.copy(m) for m in self.models],
+            [copy.copy(m) for m in self.models],
             copy.copy(self.status),
             self.starting_models,
             self.scenario_casualties,

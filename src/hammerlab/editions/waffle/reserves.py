@@ -9,11 +9,13 @@ remembers lives in ``battle.memory["reserves"]``, part of the game state.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from hammerlab.editions.waffle.deployment_events import LostInReserve, ReserveRolled
 from hammerlab.editions.waffle.state import state_of
 from hammerlab.editions.waffle.vehicles import face_the_enemy
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.records import deep_copied
 from hammerlab.engine.units import Unit
 
 RESERVES = "reserves"
@@ -33,6 +35,10 @@ fourth turn")."""
 @dataclass
 class ReserveState:
     """Units in reserve and what the rules remember of their arrival."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ReserveState:
+        """A deep copy made through ``__init__`` (:func:`~hammerlab.engine.records.deep_copied`)."""
+        return deep_copied(self, memo)
 
     waiting: dict[str, Unit] = field(default_factory=dict)
     """Units off the table, by id, in the scenario's order."""

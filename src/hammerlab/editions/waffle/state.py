@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from typing import Any
 
 from hammerlab.editions.waffle.artillery import uncrewed_guns
 from hammerlab.editions.waffle.events import WaffleWoundsLost
 from hammerlab.engine.battle import Battle
-from hammerlab.engine.records import reader
+from hammerlab.engine.records import deep_copied, reader
 from hammerlab.engine.transpositions import frozen
 from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import IllegalActionError
@@ -131,6 +132,10 @@ SCENARIO_KEYS = (
 @dataclass
 class WaffleState:
     """The Waffle Edition's state of a battle: each unit's status, by unit id."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> WaffleState:
+        """A deep copy made through ``__init__`` (:func:`~hammerlab.engine.records.deep_copied`)."""
+        return deep_copied(self, memo)
 
     units: dict[str, WaffleStatus] = field(default_factory=dict)
     vehicles: dict[str, VehicleStatus] = field(default_factory=dict)
