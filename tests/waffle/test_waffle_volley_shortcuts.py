@@ -15,14 +15,27 @@ import random
 from collections import Counter
 
 import pytest
-from conftest import GUARD, LASGUN, TROOPER, A, B, box, last, make_battle, of_kind, row, squad
+from conftest import (
+    GUARD,
+    LASGUN,
+    MARINE,
+    TROOPER,
+    A,
+    B,
+    box,
+    last,
+    make_battle,
+    of_kind,
+    row,
+    squad,
+)
 
 from hammerlab.editions.waffle.artillery import _gun_profile
 from hammerlab.editions.waffle.attacks import fire_weapon
 from hammerlab.editions.waffle.firing_modes import is_grenade
 from hammerlab.editions.waffle.gets_hot import gets_hot
 from hammerlab.editions.waffle.orders import FireOrders, Tally, VolleyResult
-from hammerlab.editions.waffle.points import BALLISTIC_SKILL
+from hammerlab.editions.waffle.points import BALLISTIC_SKILL, WOUNDS_LEFT
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.shooting import weapon_choices
 from hammerlab.editions.waffle.strength import STRENGTH
@@ -98,6 +111,33 @@ def test_a_rule_on_strength_rolls_its_dice_after_the_model_s_dice_to_hit() -> No
         "to hit (Lasgun, 4+)",
         "surge a.2",
     ]
+
+
+def test_wounds_saved_go_to_the_same_model_without_asking_its_wounds_again() -> None:
+    # Three Guardsmen fire one lasgun shot each 20" away (beyond half range) at three
+    # Marines (T4, 3+ save): all hit (6s), all wound (6s at 5+). The first two wounds
+    # are saved (3, 4 at 3+) and the third is not (1), each on the nearest Marine, b.1
+    # (straight ahead of a.1 at 20", the others 20.1" and 20.4" from the nearest
+    # Guardsman). A rule counting wounds left is asked of the three Marines before the
+    # first wound, then of b.1 alone as the third is lost (4 questions): a saved wound
+    # changes nothing, so the models standing are not read again (before, all three
+    # were asked before every wound: 10 questions).
+    guard = squad("a", A, GUARD, [LASGUN], row(30, 10, 3))
+    marines = squad("b", B, MARINE, [], row(30, 30, 3))
+    battle = make_battle(guard, marines, dice=[6, 6, 6, 6, 6, 6, 3, 4, 1])
+    asked: list[str] = []
+
+    def counting(battle: Battle, model: Model, orders: FireOrders) -> int | None:
+        asked.append(model.id)
+        return None
+
+    battle.hooks.add(WOUNDS_LEFT, counting)
+    result = fire_weapon(battle, guard, marines, LASGUN.name, FireOrders())
+    saves = [(e.model, e.roll, e.saved) for e in of_kind(battle, "save")]
+    assert saves == [("b.1", 3, True), ("b.1", 4, True), ("b.1", 1, False)]
+    assert result.unsaved["b"] == 1 and result.casualties["b"] == 1
+    assert [m.id for m in marines.alive_models] == ["b.2", "b.3"]
+    assert asked == ["b.1", "b.2", "b.3", "b.1"]
 
 
 def _weapon(name: str, rules: str) -> Weapon:
