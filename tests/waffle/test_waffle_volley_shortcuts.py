@@ -13,6 +13,7 @@ import copy
 import pickle
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from conftest import (
@@ -32,7 +33,7 @@ from conftest import (
 
 from hammerlab.editions.waffle.artillery import _gun_profile
 from hammerlab.editions.waffle.attacks import fire_weapon
-from hammerlab.editions.waffle.firing_modes import is_grenade
+from hammerlab.editions.waffle.firing_modes import is_grenade, spend
 from hammerlab.editions.waffle.gets_hot import gets_hot
 from hammerlab.editions.waffle.orders import FireOrders, Tally, VolleyResult
 from hammerlab.editions.waffle.points import BALLISTIC_SKILL, WOUNDS_LEFT
@@ -138,6 +139,40 @@ def test_wounds_saved_go_to_the_same_model_without_asking_its_wounds_again() -> 
     assert result.unsaved["b"] == 1 and result.casualties["b"] == 1
     assert [m.id for m in marines.alive_models] == ["b.2", "b.3"]
     assert asked == ["b.1", "b.2", "b.3", "b.1"]
+
+
+def test_spending_counts_each_model_its_item_and_the_grenade_whatever_its_wargear() -> None:
+    # Four models in two wargears (a pair sharing one tuple, then a pair with another:
+    # a grenade that is also a mode of an item, then a plain grenade of that name) each
+    # throw "Frag": every model counts one weapon fired; the first pair's item its mode,
+    # model by model; the unit's grenade four times (one a model, as spend counts it).
+    moded = Weapon(name="Frag", characteristics={"Range": "8", "S": "3", "AP": "-",
+                   "Type": "Assault 1, Grenade"}, mode_of="Grenade pouch")  # fmt: skip
+    plain = Weapon(name="Frag", characteristics={"Range": "8", "S": "3", "AP": "-",
+                   "Type": "Assault 1, Grenade"})  # fmt: skip
+    first, second = (moded, LASGUN), (LASGUN, plain)
+    unit = squad("a", A, GUARD, [], row(30, 10, 4))
+    models = [
+        replace(m, weapons=w)
+        for m, w in zip(unit.models, [*[first] * 2, *[second] * 2], strict=True)
+    ]
+    spent: Counter[str] = Counter({"a.2": 1})
+    spend(spent, unit, models, "Frag")
+    assert spent == {
+        "a.2": 2,
+        "a.1": 1,
+        "a.1 fired a mode of Grenade pouch": 1,
+        "a threw a grenade": 4,
+        "a.2 fired a mode of Grenade pouch": 1,
+        "a.3": 1,
+        "a.4": 1,
+    }
+    assert list(spent)[:4] == [
+        "a.2",
+        "a.1",
+        "a.1 fired a mode of Grenade pouch",
+        "a threw a grenade",
+    ]
 
 
 def _weapon(name: str, rules: str) -> Weapon:

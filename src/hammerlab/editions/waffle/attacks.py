@@ -573,13 +573,17 @@ def _resolve_hits(
     Armour Value: :func:`vehicle_damage.resolve_vehicle_hits`), the rules that answer
     the wounds on the target given them (:data:`points.SHOOTING_WOUNDS_CAUSED`,
     :data:`points.SHOOTING_WOUNDS_UNSAVED`), and the wounds allocated."""
-    for hit in hits:
-        result.hits[hit.unit.id] += 1
     # A Barrage weapon's wounds are allocated from the centre of the marker that caused
     # them (allocation.shot_origin): each marker's hits on a unit are resolved apart.
     by_unit: dict[tuple[str, Vec | None], list[Hit]] = {}
     for hit in hits:
         by_unit.setdefault((hit.unit.id, shot_origin(profile, hit.marker)), []).append(hit)
+    # Counted by group, the units in the order of their first hit, as hit by hit. A
+    # count is added to with ``get``: ``+=`` on a unit not yet counted calls
+    # ``Counter.__missing__``, a Python method (so do ``wounds`` and ``unsaved`` below).
+    counted = result.hits
+    for (unit_id, _), unit_hits in by_unit.items():
+        counted[unit_id] = counted.get(unit_id, 0) + len(unit_hits)
     for (unit_id, origin), unit_hits in by_unit.items():
         victim = battle.unit(unit_id)
         if not victim.alive_models:  # an earlier Barrage marker's wounds slew them all
@@ -607,13 +611,13 @@ def _resolve_hits(
         )
         if caused is not None and wounds:
             wounds += _more_attacks(battle, caused, len(wounds))
-        result.wounds[unit_id] += len(wounds)
-        saved_before = result.unsaved[target.id]
+        result.wounds[unit_id] = result.wounds.get(unit_id, 0) + len(wounds)
+        saved_before = result.unsaved.get(target.id, 0)
         allocate_wounds(
             battle, unit, victim, wounds, profile, orders, result, models,
             closest_to=unit.alive_models, marker=origin,
         )  # fmt: skip
-        unsaved = result.unsaved[target.id] - saved_before
+        unsaved = result.unsaved.get(target.id, 0) - saved_before
         if caused is not None and unsaved:
             for rule in battle.hooks.get(SHOOTING_WOUNDS_UNSAVED):
                 rule(battle, replace(caused, wounds=unsaved))
