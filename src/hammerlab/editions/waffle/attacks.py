@@ -665,8 +665,9 @@ def _rolled_hits(
     """
     hits: list[Hit] = []
     strays: list[Model] = []
-    hot: list[tuple[Model, int]] = []
-    total_shots = 0
+    hot: list[tuple[Model, int]] = []  # each model's 1s, where the weapon Gets Hot
+    hot_weapon = gets_hot(profile)
+    total_shots = precise = 0
     twin, ones_by = profile.has_rule("Twin-linked"), hit_ones_rerolled(battle, unit, target)
     # Nothing moves or dies while the dice to hit are rolled: every model's shots at once.
     each = shots_of_each(battle, unit, models, profile, target, orders.counts_within)
@@ -693,10 +694,16 @@ def _rolled_hits(
             if alike:
                 kinds[kind] = known
         _, strength, precision = known
-        precise = rolled.sixes if precision else 0
-        hits += [Hit(target, strength, model, k < precise) for k in range(rolled.hits)]
-        strays += [model] * rolled.strays
-        hot.append((model, rolled.ones))
+        # Each step only where it has something to add: every model of every volley
+        # passes here, and a comprehension is a function made and called.
+        if rolled.hits:
+            sixes = rolled.sixes if precision else 0  # its first hits are its Precision Shots
+            hits += [Hit(target, strength, model, k < sixes) for k in range(rolled.hits)]
+            precise += min(sixes, rolled.hits)
+        if rolled.strays:
+            strays += [model] * rolled.strays
+        if hot_weapon:
+            hot.append((model, rolled.ones))
         skills.add(bs)
     needed_seen = {f"{ballistic_target(bs)[0]}+" for bs in skills}
     battle.emit(
@@ -714,12 +721,10 @@ def _rolled_hits(
             len(hits),
         )
     )
-    precise = len([h for h in hits if h.precision])
     if precise:
         battle.emit(PrecisionShotsRolled(unit=unit.label, weapon=profile.name, hits=precise))
-    if gets_hot(profile):
-        for model, ones in hot:
-            suffer(battle, unit, model, profile, ones, orders)
+    for model, ones in hot:
+        suffer(battle, unit, model, profile, ones, orders)
     if strays:
         hits += stray_hits(battle, unit, target, profile, strays)
     return hits
