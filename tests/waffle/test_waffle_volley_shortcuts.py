@@ -31,6 +31,7 @@ from conftest import (
     squad,
 )
 
+from hammerlab.editions.waffle import visibility
 from hammerlab.editions.waffle.artillery import _gun_profile
 from hammerlab.editions.waffle.attacks import fire_weapon
 from hammerlab.editions.waffle.firing_modes import is_grenade, spend
@@ -40,7 +41,12 @@ from hammerlab.editions.waffle.points import BALLISTIC_SKILL, WOUNDS_LEFT
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.shooting import weapon_choices
 from hammerlab.editions.waffle.strength import STRENGTH
-from hammerlab.editions.waffle.visibility import terrain_covers
+from hammerlab.editions.waffle.visibility import (
+    cover_save,
+    seen_among,
+    seen_by_each,
+    terrain_covers,
+)
 from hammerlab.editions.waffle.weapon_rules import six_resolves_at_ap2
 from hammerlab.editions.waffle.wounds import wound_target
 from hammerlab.engine.battle import Battle
@@ -173,6 +179,33 @@ def test_spending_counts_each_model_its_item_and_the_grenade_whatever_its_wargea
         "a.1 fired a mode of Grenade pouch",
         "a threw a grenade",
     ]
+
+
+def test_on_a_table_without_terrain_every_model_is_seen_and_in_the_open_unasked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # No terrain: nothing blocks sight and nothing gives cover (7th edition: cover is
+    # terrain's, or intervening models', none here). Every Trooper is seen by either
+    # Guardsman, none by no one, and each is in the open: known without the table's
+    # sight or cover (asking either fails here; before, both were asked).
+    guard = squad("a", A, GUARD, [LASGUN], row(30, 10, 2))
+    target = squad("b", B, TROOPER, [], row(30, 30, 3))
+    battle = make_battle(guard, target)
+
+    def unasked(*args: object) -> None:
+        raise AssertionError("the table was asked")
+
+    monkeypatch.setattr(type(battle.battlefield), "sight_table", unasked)
+    monkeypatch.setattr(type(battle.battlefield), "cover_between", unasked)
+    for remembered in (terrain_covers, visibility._seen, visibility._seen_each):
+        remembered.cache_clear()  # what an earlier test left would answer unasked
+    troopers = target.models
+    assert seen_among(battle, guard.models, troopers) == troopers
+    assert seen_among(battle, [], troopers) == []
+    assert seen_by_each(battle, guard.models, target) == ((0, 1, 2), (0, 1, 2))
+    shooter = guard.models[0]
+    assert [cover_save(battle, shooter, target, m, False) for m in troopers] == [None] * 3
+    assert [cover_save(battle, shooter, target, m, True) for m in troopers] == [6] * 3
 
 
 def _weapon(name: str, rules: str) -> Weapon:
