@@ -491,16 +491,19 @@ def fire_weapon(
         return result
     models, profile, snap = firing
     result.fired = True
-    watched = [
-        w.volley(battle, unit, target, weapon_name, orders, models)
-        for w in battle.hooks.get(ATTACK_WATCHERS)
-    ]
+    watchers = battle.hooks.get(ATTACK_WATCHERS)
+    watched = (
+        [w.volley(battle, unit, target, weapon_name, orders, models) for w in watchers]
+        if watchers
+        else []
+    )
     if spent is not None:
         spend(spent, unit, models, weapon_name)
     if orders.counts_as_fired:
-        st(battle, unit).fired_types.add(profile.base_type)
+        fired_types = st(battle, unit).fired_types
+        fired_types.add(profile.base_type)
         if profile.blast or profile.template:
-            st(battle, unit).fired_types.add("Template" if profile.template else "Blast")
+            fired_types.add("Template" if profile.template else "Blast")
     if gets_hot(profile) and (profile.template or profile.blast):
         bs_of = {m.id: shot_bs(battle, m, snap) for m in models}
         shooting = shots_fired(battle, unit, models, profile, bs_of, orders)
@@ -676,7 +679,7 @@ def _rolled_hits(
     # model's own is asked (:func:`_fire_alike`), else for each model: its BS before its
     # dice to hit and the rest after them, as each was always read (a rule installed on
     # a Strength may roll dice of its own: they come after the model's dice to hit).
-    alike = _fire_alike(battle, unit)
+    alike = len(models) > 1 and _fire_alike(battle, unit)  # one model: nothing shared
     kinds: dict[tuple[int, int], tuple[int, int, bool]] = {}
     skills: set[int] = set()  # the BS of each model, for the scores needed
     for model, shots in zip(models, each, strict=True):
