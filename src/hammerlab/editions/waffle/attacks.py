@@ -589,7 +589,7 @@ def _resolve_hits(
         counted[unit_id] = counted.get(unit_id, 0) + len(unit_hits)
     for (unit_id, origin), unit_hits in by_unit.items():
         victim = battle.unit(unit_id)
-        if not victim.alive_models:  # an earlier Barrage marker's wounds slew them all
+        if victim.destroyed:  # an earlier Barrage marker's wounds slew them all
             continue
         if is_vehicle(victim):
             resolve_vehicle_hits(battle, unit, victim, unit_hits, profile, orders, result)
