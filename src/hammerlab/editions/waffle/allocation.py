@@ -91,7 +91,8 @@ def allocate_wounds(
     # Nobody moves while wounds are allocated: the victim's models are ranked by
     # distance, and the firers' sight of them found, once (the closest of a pool
     # is the first of it in that ranking, the earliest on a tie, as nearest finds).
-    ranking: dict[int, int] = {}
+    ranked: list[Model] = []
+    ranking: dict[int, int] = {}  # each model's place in ranked, by its id
     sighted: set[int] | None = None
     # The bases that may give cover (visibility.screening), found once for the volley:
     # its wounds come from one unit, and only the victim's models fall meanwhile.
@@ -124,7 +125,9 @@ def allocate_wounds(
             if not ranking:
                 ranked = closest(wounds_from(origin, closest_to or firers), victim.models)
                 ranking = {id(m): place for place, m in enumerate(ranked)}
-            nearest = min(pool, key=lambda m: ranking[id(m)])  # first on a tie
+            # The pool's least place, read in C (no key function called a model): each
+            # model has a place of its own, so the nearest is the one ranked there.
+            nearest = ranked[min(map(ranking.__getitem__, map(id, pool)))]
         model = nearest
         if wound.precision:
             model = precision_target(battle, shooter, wound, profile, model, alive)
