@@ -24,6 +24,7 @@ from hammerlab.editions.waffle.expected import expected_casualties
 from hammerlab.editions.waffle.movement_phase import _may_move, move_one
 from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.shooting import start_phase
+from hammerlab.editions.waffle.snap_shots import snaps_of
 from hammerlab.editions.waffle.vehicles import vehicle_status
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, ModelEntry
@@ -72,6 +73,19 @@ def test_one_shaken_or_stunned_tank_of_a_squadron_fires_snap_shots_and_the_other
     volleys = [(v.shots, v.models, v.snap, v.needed, v.hits) for v in of_kind(battle, "shots")]
     assert volleys == [(6, 2, False, "4+", 6), (3, 1, True, "6+", 1)]
     assert all_dice_used(battle)
+
+
+def test_a_tank_firing_alone_snaps_by_its_own_crew_and_a_marine_never() -> None:
+    # One model fires alone (asked without the unit's make-up): russ.2, Shaken, fires Snap
+    # Shots, russ.1 does not; a Marine, no vehicle, does not; each as the unit's answer
+    # says when the unit as a whole fires Snap Shots (then every model does).
+    battle, tanks, marines = squadron_battle()
+    vehicle_status(battle, tanks.models[1]).shaken_turns = 1
+    assert snaps_of(battle, tanks, [tanks.models[1]], False) == [True]
+    assert snaps_of(battle, tanks, [tanks.models[0]], False) == [False]
+    assert snaps_of(battle, tanks, tanks.models, False) == [False, True, False]
+    assert snaps_of(battle, marines, [marines.models[0]], False) == [False]
+    assert snaps_of(battle, marines, [marines.models[0]], True) == [True]
 
 
 def test_the_squadmates_of_a_shaken_tank_fire_their_battle_cannons() -> None:

@@ -13,20 +13,40 @@ import copy
 import pickle
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
-from conftest import GUARD, LASGUN, TROOPER, A, B, box, last, make_battle, of_kind, row, squad
+from conftest import (
+    GUARD,
+    LASGUN,
+    MARINE,
+    TROOPER,
+    A,
+    B,
+    box,
+    last,
+    make_battle,
+    of_kind,
+    row,
+    squad,
+)
 
+from hammerlab.editions.waffle import visibility
 from hammerlab.editions.waffle.artillery import _gun_profile
 from hammerlab.editions.waffle.attacks import fire_weapon
-from hammerlab.editions.waffle.firing_modes import is_grenade
+from hammerlab.editions.waffle.firing_modes import is_grenade, spend
 from hammerlab.editions.waffle.gets_hot import gets_hot
 from hammerlab.editions.waffle.orders import FireOrders, Tally, VolleyResult
-from hammerlab.editions.waffle.points import BALLISTIC_SKILL
+from hammerlab.editions.waffle.points import BALLISTIC_SKILL, WOUNDS_LEFT
 from hammerlab.editions.waffle.profiles import weapon_of
 from hammerlab.editions.waffle.shooting import weapon_choices
 from hammerlab.editions.waffle.strength import STRENGTH
-from hammerlab.editions.waffle.visibility import terrain_covers
+from hammerlab.editions.waffle.visibility import (
+    cover_save,
+    seen_among,
+    seen_by_each,
+    terrain_covers,
+)
 from hammerlab.editions.waffle.weapon_rules import six_resolves_at_ap2
 from hammerlab.editions.waffle.wounds import wound_target
 from hammerlab.engine.battle import Battle
@@ -98,6 +118,94 @@ def test_a_rule_on_strength_rolls_its_dice_after_the_model_s_dice_to_hit() -> No
         "to hit (Lasgun, 4+)",
         "surge a.2",
     ]
+
+
+def test_wounds_saved_go_to_the_same_model_without_asking_its_wounds_again() -> None:
+    # Three Guardsmen fire one lasgun shot each 20" away (beyond half range) at three
+    # Marines (T4, 3+ save): all hit (6s), all wound (6s at 5+). The first two wounds
+    # are saved (3, 4 at 3+) and the third is not (1), each on the nearest Marine, b.1
+    # (straight ahead of a.1 at 20", the others 20.1" and 20.4" from the nearest
+    # Guardsman). A rule counting wounds left is asked of the three Marines before the
+    # first wound, then of b.1 alone as the third is lost (4 questions): a saved wound
+    # changes nothing, so the models standing are not read again (before, all three
+    # were asked before every wound: 10 questions).
+    guard = squad("a", A, GUARD, [LASGUN], row(30, 10, 3))
+    marines = squad("b", B, MARINE, [], row(30, 30, 3))
+    battle = make_battle(guard, marines, dice=[6, 6, 6, 6, 6, 6, 3, 4, 1])
+    asked: list[str] = []
+
+    def counting(battle: Battle, model: Model, orders: FireOrders) -> int | None:
+        asked.append(model.id)
+        return None
+
+    battle.hooks.add(WOUNDS_LEFT, counting)
+    result = fire_weapon(battle, guard, marines, LASGUN.name, FireOrders())
+    saves = [(e.model, e.roll, e.saved) for e in of_kind(battle, "save")]
+    assert saves == [("b.1", 3, True), ("b.1", 4, True), ("b.1", 1, False)]
+    assert result.unsaved["b"] == 1 and result.casualties["b"] == 1
+    assert [m.id for m in marines.alive_models] == ["b.2", "b.3"]
+    assert asked == ["b.1", "b.2", "b.3", "b.1"]
+
+
+def test_spending_counts_each_model_its_item_and_the_grenade_whatever_its_wargear() -> None:
+    # Four models in two wargears (a pair sharing one tuple, then a pair with another:
+    # a grenade that is also a mode of an item, then a plain grenade of that name) each
+    # throw "Frag": every model counts one weapon fired; the first pair's item its mode,
+    # model by model; the unit's grenade four times (one a model, as spend counts it).
+    moded = Weapon(name="Frag", characteristics={"Range": "8", "S": "3", "AP": "-",
+                   "Type": "Assault 1, Grenade"}, mode_of="Grenade pouch")  # fmt: skip
+    plain = Weapon(name="Frag", characteristics={"Range": "8", "S": "3", "AP": "-",
+                   "Type": "Assault 1, Grenade"})  # fmt: skip
+    first, second = (moded, LASGUN), (LASGUN, plain)
+    unit = squad("a", A, GUARD, [], row(30, 10, 4))
+    models = [
+        replace(m, weapons=w)
+        for m, w in zip(unit.models, [*[first] * 2, *[second] * 2], strict=True)
+    ]
+    spent: Counter[str] = Counter({"a.2": 1})
+    spend(spent, unit, models, "Frag")
+    assert spent == {
+        "a.2": 2,
+        "a.1": 1,
+        "a.1 fired a mode of Grenade pouch": 1,
+        "a threw a grenade": 4,
+        "a.2 fired a mode of Grenade pouch": 1,
+        "a.3": 1,
+        "a.4": 1,
+    }
+    assert list(spent)[:4] == [
+        "a.2",
+        "a.1",
+        "a.1 fired a mode of Grenade pouch",
+        "a threw a grenade",
+    ]
+
+
+def test_on_a_table_without_terrain_every_model_is_seen_and_in_the_open_unasked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # No terrain: nothing blocks sight and nothing gives cover (7th edition: cover is
+    # terrain's, or intervening models', none here). Every Trooper is seen by either
+    # Guardsman, none by no one, and each is in the open: known without the table's
+    # sight or cover (asking either fails here; before, both were asked).
+    guard = squad("a", A, GUARD, [LASGUN], row(30, 10, 2))
+    target = squad("b", B, TROOPER, [], row(30, 30, 3))
+    battle = make_battle(guard, target)
+
+    def unasked(*args: object) -> None:
+        raise AssertionError("the table was asked")
+
+    monkeypatch.setattr(type(battle.battlefield), "sight_table", unasked)
+    monkeypatch.setattr(type(battle.battlefield), "cover_between", unasked)
+    for remembered in (terrain_covers, visibility._seen, visibility._seen_each):
+        remembered.cache_clear()  # what an earlier test left would answer unasked
+    troopers = target.models
+    assert seen_among(battle, guard.models, troopers) == troopers
+    assert seen_among(battle, [], troopers) == []
+    assert seen_by_each(battle, guard.models, target) == ((0, 1, 2), (0, 1, 2))
+    shooter = guard.models[0]
+    assert [cover_save(battle, shooter, target, m, False) for m in troopers] == [None] * 3
+    assert [cover_save(battle, shooter, target, m, True) for m in troopers] == [6] * 3
 
 
 def _weapon(name: str, rules: str) -> Weapon:

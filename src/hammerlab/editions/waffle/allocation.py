@@ -91,34 +91,44 @@ def allocate_wounds(
     # Nobody moves while wounds are allocated: the victim's models are ranked by
     # distance, and the firers' sight of them found, once (the closest of a pool
     # is the first of it in that ranking, the earliest on a tie, as nearest finds).
-    ranking: dict[int, int] = {}
+    ranked: list[Model] = []
+    ranking: dict[int, int] = {}  # each model's place in ranked, by its id
     sighted: set[int] | None = None
     # The bases that may give cover (visibility.screening), found once for the volley:
     # its wounds come from one unit, and only the victim's models fall meanwhile.
     screens: Bases | None = None
     covered = not melee and not profile.ignores_cover
+    # A wound saved, or ignored (Feel No Pain), changes no model and counts nothing
+    # (no rule's count of wounds left): the next wound finds the models standing, the
+    # pool and the nearest as they were, so they are read again only after a wound lost.
+    alive: list[Model] = []
+    nearest: Model | None = None
     for index, wound in enumerate(wounds):
-        alive = standing(battle, victim.models, orders, spare)
-        if only is not None:
-            pool = [m for m in alive if m is only]
-        elif scatter or melee:
-            pool = alive
-        else:
-            if sighted is None:
-                sighted = {id(m) for m in seen_among(battle, firers, victim.models)}
-            pool = [m for m in alive if id(m) in sighted]  # those some firer sees
-        if not pool and overkill and only is not None:
-            rest = wounds[index:]
-            result.unsaved[victim.id] += excess_wounds(battle, victim, only, rest, profile)
-            return
-        if not pool:
-            why = "none_in_sight" if alive and only is None else "no_model_left"
-            battle.emit(RemainingWoundsLost(victim.label, why))
-            return
-        if not ranking:
-            ranked = closest(wounds_from(origin, closest_to or firers), victim.models)
-            ranking = {id(m): place for place, m in enumerate(ranked)}
-        model = min(pool, key=lambda m: ranking[id(m)])  # nearest, first on a tie
+        if nearest is None:
+            alive = standing(battle, victim.models, orders, spare)
+            if only is not None:
+                pool = [m for m in alive if m is only]
+            elif scatter or melee:
+                pool = alive
+            else:
+                if sighted is None:
+                    sighted = {id(m) for m in seen_among(battle, firers, victim.models)}
+                pool = [m for m in alive if id(m) in sighted]  # those some firer sees
+            if not pool and overkill and only is not None:
+                rest = wounds[index:]
+                result.unsaved[victim.id] += excess_wounds(battle, victim, only, rest, profile)
+                return
+            if not pool:
+                why = "none_in_sight" if alive and only is None else "no_model_left"
+                battle.emit(RemainingWoundsLost(victim.label, why))
+                return
+            if not ranking:
+                ranked = closest(wounds_from(origin, closest_to or firers), victim.models)
+                ranking = {id(m): place for place, m in enumerate(ranked)}
+            # The pool's least place, read in C (no key function called a model): each
+            # model has a place of its own, so the nearest is the one ranked there.
+            nearest = ranked[min(map(ranking.__getitem__, map(id, pool)))]
+        model = nearest
         if wound.precision:
             model = precision_target(battle, shooter, wound, profile, model, alive)
         if covered and screens is None:
@@ -129,6 +139,7 @@ def allocate_wounds(
         lost, instant = _wounds_lost(battle, victim, model, wound, profile, left)
         if not lost:
             continue
+        nearest = None  # a wound lost (or counted by a rule instead): read them again
         result.unsaved[victim.id] += 1
         loss = WoundLoss(shooter, victim, model, lost, left, orders, result)
         if any(replace(battle, loss) for replace in battle.hooks.get(WOUNDS_WOULD_BE_LOST)):

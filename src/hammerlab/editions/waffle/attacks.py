@@ -491,16 +491,19 @@ def fire_weapon(
         return result
     models, profile, snap = firing
     result.fired = True
-    watched = [
-        w.volley(battle, unit, target, weapon_name, orders, models)
-        for w in battle.hooks.get(ATTACK_WATCHERS)
-    ]
+    watchers = battle.hooks.get(ATTACK_WATCHERS)
+    watched = (
+        [w.volley(battle, unit, target, weapon_name, orders, models) for w in watchers]
+        if watchers
+        else []
+    )
     if spent is not None:
         spend(spent, unit, models, weapon_name)
     if orders.counts_as_fired:
-        st(battle, unit).fired_types.add(profile.base_type)
+        fired_types = st(battle, unit).fired_types
+        fired_types.add(profile.base_type)
         if profile.blast or profile.template:
-            st(battle, unit).fired_types.add("Template" if profile.template else "Blast")
+            fired_types.add("Template" if profile.template else "Blast")
     if gets_hot(profile) and (profile.template or profile.blast):
         bs_of = {m.id: shot_bs(battle, m, snap) for m in models}
         shooting = shots_fired(battle, unit, models, profile, bs_of, orders)
@@ -573,16 +576,20 @@ def _resolve_hits(
     Armour Value: :func:`vehicle_damage.resolve_vehicle_hits`), the rules that answer
     the wounds on the target given them (:data:`points.SHOOTING_WOUNDS_CAUSED`,
     :data:`points.SHOOTING_WOUNDS_UNSAVED`), and the wounds allocated."""
-    for hit in hits:
-        result.hits[hit.unit.id] += 1
     # A Barrage weapon's wounds are allocated from the centre of the marker that caused
     # them (allocation.shot_origin): each marker's hits on a unit are resolved apart.
     by_unit: dict[tuple[str, Vec | None], list[Hit]] = {}
     for hit in hits:
         by_unit.setdefault((hit.unit.id, shot_origin(profile, hit.marker)), []).append(hit)
+    # Counted by group, the units in the order of their first hit, as hit by hit. A
+    # count is added to with ``get``: ``+=`` on a unit not yet counted calls
+    # ``Counter.__missing__``, a Python method (so do ``wounds`` and ``unsaved`` below).
+    counted = result.hits
+    for (unit_id, _), unit_hits in by_unit.items():
+        counted[unit_id] = counted.get(unit_id, 0) + len(unit_hits)
     for (unit_id, origin), unit_hits in by_unit.items():
         victim = battle.unit(unit_id)
-        if not victim.alive_models:  # an earlier Barrage marker's wounds slew them all
+        if victim.destroyed:  # an earlier Barrage marker's wounds slew them all
             continue
         if is_vehicle(victim):
             resolve_vehicle_hits(battle, unit, victim, unit_hits, profile, orders, result)
@@ -607,13 +614,13 @@ def _resolve_hits(
         )
         if caused is not None and wounds:
             wounds += _more_attacks(battle, caused, len(wounds))
-        result.wounds[unit_id] += len(wounds)
-        saved_before = result.unsaved[target.id]
+        result.wounds[unit_id] = result.wounds.get(unit_id, 0) + len(wounds)
+        saved_before = result.unsaved.get(target.id, 0)
         allocate_wounds(
             battle, unit, victim, wounds, profile, orders, result, models,
             closest_to=unit.alive_models, marker=origin,
         )  # fmt: skip
-        unsaved = result.unsaved[target.id] - saved_before
+        unsaved = result.unsaved.get(target.id, 0) - saved_before
         if caused is not None and unsaved:
             for rule in battle.hooks.get(SHOOTING_WOUNDS_UNSAVED):
                 rule(battle, replace(caused, wounds=unsaved))
@@ -661,8 +668,9 @@ def _rolled_hits(
     """
     hits: list[Hit] = []
     strays: list[Model] = []
-    hot: list[tuple[Model, int]] = []
-    total_shots = 0
+    hot: list[tuple[Model, int]] = []  # each model's 1s, where the weapon Gets Hot
+    hot_weapon = gets_hot(profile)
+    total_shots = precise = 0
     twin, ones_by = profile.has_rule("Twin-linked"), hit_ones_rerolled(battle, unit, target)
     # Nothing moves or dies while the dice to hit are rolled: every model's shots at once.
     each = shots_of_each(battle, unit, models, profile, target, orders.counts_within)
@@ -671,7 +679,7 @@ def _rolled_hits(
     # model's own is asked (:func:`_fire_alike`), else for each model: its BS before its
     # dice to hit and the rest after them, as each was always read (a rule installed on
     # a Strength may roll dice of its own: they come after the model's dice to hit).
-    alike = _fire_alike(battle, unit)
+    alike = len(models) > 1 and _fire_alike(battle, unit)  # one model: nothing shared
     kinds: dict[tuple[int, int], tuple[int, int, bool]] = {}
     skills: set[int] = set()  # the BS of each model, for the scores needed
     for model, shots in zip(models, each, strict=True):
@@ -689,10 +697,16 @@ def _rolled_hits(
             if alike:
                 kinds[kind] = known
         _, strength, precision = known
-        precise = rolled.sixes if precision else 0
-        hits += [Hit(target, strength, model, k < precise) for k in range(rolled.hits)]
-        strays += [model] * rolled.strays
-        hot.append((model, rolled.ones))
+        # Each step only where it has something to add: every model of every volley
+        # passes here, and a comprehension is a function made and called.
+        if rolled.hits:
+            sixes = rolled.sixes if precision else 0  # its first hits are its Precision Shots
+            hits += [Hit(target, strength, model, k < sixes) for k in range(rolled.hits)]
+            precise += min(sixes, rolled.hits)
+        if rolled.strays:
+            strays += [model] * rolled.strays
+        if hot_weapon:
+            hot.append((model, rolled.ones))
         skills.add(bs)
     needed_seen = {f"{ballistic_target(bs)[0]}+" for bs in skills}
     battle.emit(
@@ -710,12 +724,10 @@ def _rolled_hits(
             len(hits),
         )
     )
-    precise = len([h for h in hits if h.precision])
     if precise:
         battle.emit(PrecisionShotsRolled(unit=unit.label, weapon=profile.name, hits=precise))
-    if gets_hot(profile):
-        for model, ones in hot:
-            suffer(battle, unit, model, profile, ones, orders)
+    for model, ones in hot:
+        suffer(battle, unit, model, profile, ones, orders)
     if strays:
         hits += stray_hits(battle, unit, target, profile, strays)
     return hits

@@ -65,13 +65,24 @@ def may_fire(spent: Counter[str], unit: Unit, model: Model, weapon_name: str, qu
 
 
 def spend(spent: Counter[str], unit: Unit, models: Iterable[Model], weapon_name: str) -> None:
-    """Count ``models`` of ``unit`` as having fired ``weapon_name`` (its item, its grenade)."""
+    """Count ``models`` of ``unit`` as having fired ``weapon_name`` (its item, its grenade).
+
+    Every volley spends its models here: a model's count is added to with ``get``
+    (``+=`` on a model not yet counted, most of them, calls ``Counter.__missing__``, a
+    Python method), and the weapon and whether it is a grenade are found once for the
+    models sharing one wargear (a tuple of frozen weapons, one per datasheet entry)."""
+    wargear: tuple[Weapon, ...] | None = None
+    weapon: Weapon | None = None
+    grenade = False
     for model in models:
-        spent[model.id] += 1
-        weapon = model.weapon(weapon_name)
+        spent[model.id] = spent.get(model.id, 0) + 1
+        if model.weapons is not wargear:
+            wargear = model.weapons
+            weapon = model.weapon(weapon_name)
+            grenade = weapon is not None and is_grenade(weapon)
         if weapon is not None and weapon.mode_of:
             spent[_mode_key(model, weapon)] += 1
-        if weapon is not None and is_grenade(weapon):
+        if grenade:
             spent[_grenade_key(unit)] += 1
 
 

@@ -235,10 +235,10 @@ def phase_casualty_checks(battle: Battle, player: str) -> None:
     threshold = battle.settings.number("morale_threshold")
     ordered = sorted(battle.units.values(), key=lambda u: (u.player != player, u.id))
     for unit in ordered:
-        lost = st(battle, unit).casualties_this_phase
-        start = st(battle, unit).models_at_phase_start
+        status = st(battle, unit)
+        lost, start = status.casualties_this_phase, status.models_at_phase_start
         if unit.destroyed or not lost or not start or lost < threshold * start:
             continue
-        if st(battle, unit).casualty_check_taken:
+        if status.casualty_check_taken:
             continue
         morale_check(battle, unit, f"lost {lost} of {start} models this phase")

@@ -138,7 +138,12 @@ def snaps_of(battle: Battle, unit: Unit, models: Sequence[Model], snap: bool) ->
     :func:`fires_snap` says of the unit as a whole: a vehicle of a squadron whose own
     crew is Shaken or Stunned, or that Rammed, does (:func:`vehicles.crew_snap_shots`),
     its squadmates as the unit does. A unit with no vehicle alive reads no vehicle
-    status (:func:`vehicles.has_vehicle_alive`)."""
-    if snap or not has_vehicle_alive(unit):
+    status (:func:`vehicles.has_vehicle_alive`); one model is asked alone, no make-up
+    read (a model that is no vehicle never snaps by its crew)."""
+    if snap:
+        return [snap] * len(models)
+    if len(models) == 1:
+        return [crew_snap_shots(battle, models[0])]
+    if not has_vehicle_alive(unit):
         return [snap] * len(models)
     return [crew_snap_shots(battle, model) for model in models]

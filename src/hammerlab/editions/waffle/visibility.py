@@ -26,7 +26,11 @@ def visible_models(battle: Battle, shooters: list[Model], target: Unit) -> list[
 
 def seen_among(battle: Battle, lookers: list[Model], models: list[Model]) -> list[Model]:
     """Those of ``models`` that at least one of ``lookers`` can see (:func:`model_sees`),
-    in their order, from one remembered sight table."""
+    in their order, from one remembered sight table; on a table with no terrain every
+    point sees every other (:meth:`Battlefield.sight_table`): all of them, where there is
+    a looker, without the table's key (asked at every volley's allocation)."""
+    if not battle.battlefield.terrain:
+        return list(models) if lookers else []
     seen = _seen(
         battle.battlefield, tuple(s.position for s in lookers), tuple(m.position for m in models)
     )
@@ -48,7 +52,10 @@ def seen_by_each(
 ) -> tuple[tuple[int, ...], ...]:
     """For each of ``shooters``, the indices (in ``target.alive_models``) of the
     models it sees: :func:`visible_models` of each shooter alone, from one
-    sight table for them all."""
+    sight table for them all (on a table with no terrain, every one of them, as
+    :func:`seen_among` finds)."""
+    if not battle.battlefield.terrain:
+        return (tuple(range(len(target.alive_models))),) * len(shooters)
     return _seen_each(
         battle.battlefield,
         tuple(s.position for s in shooters),
@@ -114,7 +121,8 @@ def cover_save(
     installed on :data:`points.COVER_SAVE` change it in turn.
     """
     seen_from = shooter.position if from_point is None else from_point
-    values = list(terrain_covers(battle.battlefield, seen_from, target.position))
+    field = battle.battlefield  # no terrain, no terrain's cover: the table's key not made
+    values = list(terrain_covers(field, seen_from, target.position)) if field.terrain else []
     if screens is None:
         screens = screening(battle, shooter, target_unit)
     if crosses_a_base(seen_from, target.position, screens):
