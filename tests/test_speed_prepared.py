@@ -4,6 +4,7 @@ into the battle they are made from (docs/scale.md, twenty-fifth session)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import FunctionType
 
@@ -195,6 +196,54 @@ def test_a_handler_keeping_a_count_on_itself_starts_each_copy_afresh() -> None:
     again = [h for h in _handlers(template.again(3).battle) if isinstance(h, FunctionType)]
     assert len(again) == len(functions)
     assert all(a is f for a, f in zip(again, functions, strict=True))
+
+
+@dataclass(frozen=True)
+class _Quiet:
+    """A handler that can keep nothing: a frozen dataclass holding a string."""
+
+    label: str = "quiet"
+
+    def __call__(self, battle: Battle, *rest: object) -> str | None:
+        return None
+
+
+@dataclass(frozen=True)
+class _Tally:
+    """A frozen dataclass that can keep something all the same: a list, changed in place."""
+
+    seen: list[int] = field(default_factory=list)
+
+    def __call__(self, battle: Battle, *rest: object) -> str | None:
+        self.seen.append(1)
+        return None
+
+
+def test_a_handler_that_can_keep_nothing_is_shared_one_that_can_is_copied() -> None:
+    """A frozen dataclass holding only strings, numbers, booleans or ``None`` (the
+    reactions, the shooting actions, a plug-in's like them) is the same object in every
+    battle made from a prepared one, as ``copy.deepcopy`` gives a string: nothing of it
+    can change. One holding a list is copied, as any other callable object: the list one
+    copy's play filled is not the next copy's, nor the template's."""
+    path = EXAMPLES / "guard_suppress_terminators.toml"
+    template = prepare(load_scenario(path), str(path), 7)
+    quiet, tally = _Quiet(), _Tally()
+    template.battle.hooks.add(WEAPON_WOULD_FIRE, quiet)
+    template.battle.hooks.add(WEAPON_WOULD_FIRE, tally)
+    built_in = [h for h in _handlers(template.battle) if type(h).__name__ in _KEEPING_NOTHING]
+    assert len(built_in) == len(_KEEPING_NOTHING)  # Return Fire!, Overwatch... all installed
+    copied = template.again(1)
+    handlers = _handlers(copied.battle)
+    assert any(h is quiet for h in handlers)
+    assert all(any(h is b for h in handlers) for b in built_in)
+    (tally_copy,) = [h for h in handlers if isinstance(h, _Tally)]
+    assert tally_copy is not tally and tally_copy.seen is not tally.seen
+    play(copied.battle, copied.ruleset, copied.plan)
+    assert tally_copy.seen and not tally.seen  # the copy's volleys, counted on its own list
+
+
+_KEEPING_NOTHING = {"ReturnFire", "DiveForCover", "Overwatch", "FallBack", "SuppressiveAction"}
+"""The Guard example's handlers that are frozen dataclasses holding a label alone."""
 
 
 def _handlers(battle: Battle) -> list[object]:
