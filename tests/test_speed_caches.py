@@ -75,7 +75,7 @@ from hammerlab.engine.geometry import (
 )
 from hammerlab.engine.memo import decision_scope, per_decision
 from hammerlab.engine.records import kept_hash, quick_init, reader
-from hammerlab.engine.transpositions import _ROW, Transpositions
+from hammerlab.engine.transpositions import _IN_PLAY, _STATIC, Transpositions
 from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import InputError
 from hammerlab.io.scenario import load_scenario
@@ -936,7 +936,8 @@ def test_a_reader_reads_what_attrgetter_reads() -> None:
     names = tuple(f.name for f in dataclasses.fields(WaffleStatus) if f.name != "fired_types")
     assert _UNCHANGING(status) == operator.attrgetter(*names)(status)
     model = Model("m", Profile("Guardsman", {}), (), (1.0, 2.0), 25.0, 1, ("Stubborn",))
-    assert _ROW(model) == ("m", (1.0, 2.0), 1, (), ("Stubborn",), (), 25.0, model.profile)
+    assert _IN_PLAY(model) == ("m", (1.0, 2.0), 1)
+    assert _STATIC(model) == ((), ("Stubborn",), (), 25.0, model.profile)
 
 
 def test_kept_hash_is_the_fields_hash_and_refuses_what_it_cannot_keep() -> None:

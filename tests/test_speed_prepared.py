@@ -4,6 +4,8 @@ into the battle they are made from (docs/scale.md, twenty-fifth session)."""
 
 from __future__ import annotations
 
+import copy
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import FunctionType
 
@@ -16,6 +18,7 @@ from hammerlab.editions.base import begin_play, play
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.points import WEAPON_WOULD_FIRE
 from hammerlab.editions.waffle.reserves import reserve_state
+from hammerlab.editions.waffle.shooting_plans import ShotPlan
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.rules import HookPoint
@@ -195,6 +198,94 @@ def test_a_handler_keeping_a_count_on_itself_starts_each_copy_afresh() -> None:
     again = [h for h in _handlers(template.again(3).battle) if isinstance(h, FunctionType)]
     assert len(again) == len(functions)
     assert all(a is f for a, f in zip(again, functions, strict=True))
+
+
+@dataclass(frozen=True)
+class _Quiet:
+    """A handler that can keep nothing: a frozen dataclass holding a string."""
+
+    label: str = "quiet"
+
+    def __call__(self, battle: Battle, *rest: object) -> str | None:
+        return None
+
+
+@dataclass(frozen=True)
+class _Tally:
+    """A frozen dataclass that can keep something all the same: a list, changed in place."""
+
+    seen: list[int] = field(default_factory=list)
+
+    def __call__(self, battle: Battle, *rest: object) -> str | None:
+        self.seen.append(1)
+        return None
+
+
+def test_a_handler_that_can_keep_nothing_is_shared_one_that_can_is_copied() -> None:
+    """A frozen dataclass holding only strings, numbers, booleans or ``None`` (the
+    reactions, the shooting actions, a plug-in's like them) is the same object in every
+    battle made from a prepared one, as ``copy.deepcopy`` gives a string: nothing of it
+    can change. One holding a list is copied, as any other callable object: the list one
+    copy's play filled is not the next copy's, nor the template's."""
+    path = EXAMPLES / "guard_suppress_terminators.toml"
+    template = prepare(load_scenario(path), str(path), 7)
+    quiet, tally = _Quiet(), _Tally()
+    template.battle.hooks.add(WEAPON_WOULD_FIRE, quiet)
+    template.battle.hooks.add(WEAPON_WOULD_FIRE, tally)
+    built_in = [h for h in _handlers(template.battle) if type(h).__name__ in _KEEPING_NOTHING]
+    assert len(built_in) == len(_KEEPING_NOTHING)  # Return Fire!, Overwatch... all installed
+    copied = template.again(1)
+    handlers = _handlers(copied.battle)
+    assert any(h is quiet for h in handlers)
+    assert all(any(h is b for h in handlers) for b in built_in)
+    (tally_copy,) = [h for h in handlers if isinstance(h, _Tally)]
+    assert tally_copy is not tally and tally_copy.seen is not tally.seen
+    play(copied.battle, copied.ruleset, copied.plan)
+    assert tally_copy.seen and not tally.seen  # the copy's volleys, counted on its own list
+
+
+_KEEPING_NOTHING = {"ReturnFire", "DiveForCover", "Overwatch", "FallBack", "SuppressiveAction"}
+"""The Guard example's handlers that are frozen dataclasses holding a label alone."""
+
+
+class _Noting(WaffleAI):
+    """A subclass keeping a list of its own beside the plans."""
+
+    def __init__(self) -> None:
+        super().__init__(finish_units=False)
+        self.noted: list[str] = ["first"]
+
+
+def test_an_ai_deep_copied_is_copied_attribute_by_attribute(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``copy.deepcopy`` of the Waffle AI (a batch's every battle copies its controllers)
+    makes what it made through ``__reduce_ex__``, without that round: the same class and
+    levers, plans of its own whose units are the copied battle's (the ``memo``'s), a
+    subclass's list its own; one object for two players stays one."""
+    ready = prepare(*_guard_spec(), 7)
+    unit = next(iter(ready.battle.units.values()))
+    ai = _Noting()
+    ai._plans[(1, 1, "p", unit.id)] = ShotPlan(unit, True, 2.5)
+    monkeypatch.setattr(
+        _Noting, "__reduce_ex__", lambda self, protocol: pytest.fail("copied by reduction")
+    )
+    twin_unit = unit.copy()
+    players = {"a": ai, "b": ai}
+    copied = copy.deepcopy(players, {id(unit): twin_unit})
+    twin = copied["a"]
+    assert copied["b"] is twin and type(twin) is _Noting and twin is not ai
+    assert twin.finish_units is False and twin.weighs_the_order is True
+    assert twin.noted == ["first"] and twin.noted is not ai.noted
+    (plan,) = twin._plans.values()
+    assert twin._plans is not ai._plans and plan.target is twin_unit
+    assert (plan.keep_charge, plan.value) == (True, 2.5)
+    assert list(vars(twin)) == list(vars(ai))
+
+
+def _guard_spec() -> tuple[Scenario, str]:
+    path = EXAMPLES / "guard_suppress_terminators.toml"
+    return load_scenario(path), str(path)
 
 
 def _handlers(battle: Battle) -> list[object]:

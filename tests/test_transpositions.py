@@ -790,8 +790,7 @@ def test_a_units_models_met_lately_take_their_digest_again_only_while_equal() ->
     start = transpositions._models_in_play(squad, record)
 
     def standing() -> tuple[object, ...]:
-        rows = [transpositions._ROW(m) for m in squad.models]
-        return (tuple(row[: transpositions._PLAYED] for row in rows), None)
+        return (tuple(map(transpositions._IN_PLAY, squad.models)), None)
 
     assert transpositions._KEYS[standing()] == start == digest(standing())
     bogus = b"models met lately"

@@ -276,6 +276,37 @@ class HookPointError(HammerlabError):
     it: :attr:`HookPoint.takes`), which would fail only in play."""
 
 
+def _handler_copied(handler: Any, memo: dict[int, Any]) -> Any:
+    """``handler`` as :meth:`Hooks.copy` gives it: itself where it is a plain function
+    or keeps nothing (:func:`_keeps_nothing`), else ``copy.deepcopy`` of it."""
+    if isinstance(handler, types.FunctionType):
+        return handler
+    if _keeps_nothing(handler):
+        memo[id(handler)] = handler
+        return handler
+    return copy.deepcopy(handler, memo)
+
+
+_ATOMS = (str, int, float, bool, type(None))
+"""The values a handler that keeps nothing may hold (:func:`_keeps_nothing`)."""
+
+
+def _keeps_nothing(handler: object) -> bool:
+    """Whether ``handler`` is an instance of a frozen dataclass whose attributes are all
+    strings, numbers, booleans or ``None`` (read from its ``__dict__``, so that one set
+    past the dataclass's fields is seen too): nothing of it can change, short of
+    ``object.__setattr__``, nor does it hold anything that can, so a copy of it would
+    be equal to it and could never come to differ."""
+    params = getattr(type(handler), "__dataclass_params__", None)
+    attributes = getattr(handler, "__dict__", None)
+    return (
+        params is not None
+        and params.frozen
+        and attributes is not None
+        and all(type(v) in _ATOMS for v in attributes.values())
+    )
+
+
 class Hooks:
     """The handlers installed on a battle's hook points, in installation order."""
 
@@ -310,12 +341,18 @@ class Hooks:
         nothing of its own: what a rule remembers is in ``battle.memory``,
         docs/plugins.md), a callable object or a bound method's object a copy of its
         own, so that nothing one battle's play leaves on a handler reaches another
-        battle made from the same one. A handler installed on the copy is not on these."""
+        battle made from the same one. A handler installed on the copy is not on these.
+
+        A handler that can keep nothing (:func:`_keeps_nothing`: the reactions and
+        shooting actions, frozen dataclasses holding a label) is itself too, as
+        ``copy.deepcopy`` gives a string or a tuple of them: its copy could differ
+        from it in nothing but its identity, and a batch's every battle made its copy
+        (a fifth of :meth:`PreparedBattle.again`'s work in a Guard battle,
+        docs/scale.md). ``memo`` is told so, so that anything else copied with it that
+        holds the handler holds it too."""
         twin = Hooks(self._ruleset)
         twin._handlers = {
-            name: [
-                h if isinstance(h, types.FunctionType) else copy.deepcopy(h, memo) for h in handlers
-            ]
+            name: [_handler_copied(h, memo) for h in handlers]
             for name, handlers in self._handlers.items()
         }
         return twin

@@ -541,11 +541,11 @@ _status_of = reader(*UnitStatus.__slots__)
 _IN_PLAY_FIELDS = ("id", "position", "wounds_left")
 _in_play = reader(*_IN_PLAY_FIELDS)
 """What play changes of a model (:data:`_STATIC`: what it seldom changes)."""
-_ROW = attrgetter(*_IN_PLAY_FIELDS, *_STATIC_FIELDS)
-"""A model's :data:`_in_play` fields, then its :data:`_STATIC` ones, read in one call
-(``attrgetter``, as :data:`_STATIC`)."""
-_PLAYED = len(_IN_PLAY_FIELDS)
-"""Where a :data:`_ROW`'s :data:`_STATIC` fields begin."""
+_IN_PLAY = attrgetter(*_IN_PLAY_FIELDS)
+"""The same, read through ``map`` (``attrgetter``, as :data:`_STATIC`): a unit's models
+are read as two such passes, each a tuple made in C, where one pass of all eight fields
+was cut in two by a slice of each model's row, each a tuple made in Python's loop (a
+Guard battle's instructions −0.6%, docs/scale.md, twenty-sixth session)."""
 _EDIT = attrgetter("edit")
 """A model's last edit's number (:attr:`~hammerlab.engine.units.Model.edit`)."""
 
@@ -584,8 +584,8 @@ def _models_in_play(unit: Unit, recorded: tuple[tuple[object, ...], ...] | None)
       entry's number), and the unit holds models equal to them: an AI's estimate
       that slays or moves a copy, or a volley into another unit, edits models
       between two positions, and the unit's models were read again each time;
-    - else where the fields it was made of (:data:`_ROW`, read in one pass) and the
-      record compare equal, field for field.
+    - else where the fields it was made of (:data:`_IN_PLAY` and :data:`_STATIC`, read
+      in two passes) and the record compare equal, field for field.
 
     Else the digest is of models met lately where they were (:func:`digest`: a
     sweep's battles deploy alike and lose the same few models).
@@ -603,19 +603,14 @@ def _models_in_play(unit: Unit, recorded: tuple[tuple[object, ...], ...] | None)
         if known[4] == models and max(map(_EDIT, known[4]), default=0) <= known[3]:
             _MODELS_SEEN[id(unit)] = (recorded, known[1], known[2], edited, models)
             return known[2]  # other models were edited since, none of these
-        rows = tuple(map(_ROW, models))
+        rows = (tuple(map(_IN_PLAY, models)), tuple(map(_STATIC, models)))
         if known[1] == rows:
             _MODELS_SEEN[id(unit)] = (recorded, rows, known[2], edited, models)
             return known[2]
     else:
-        rows = tuple(map(_ROW, models))
-    carried = tuple([row[_PLAYED:] for row in rows])
-    digested = digest(
-        (
-            tuple([row[:_PLAYED] for row in rows]),
-            None if carried == recorded else frozen(carried),
-        )
-    )
+        rows = (tuple(map(_IN_PLAY, models)), tuple(map(_STATIC, models)))
+    played, carried = rows
+    digested = digest((played, None if carried == recorded else frozen(carried)))
     if len(_MODELS_SEEN) >= _MODELS_KEPT:
         _MODELS_SEEN.clear()
     _MODELS_SEEN[id(unit)] = (recorded, rows, digested, edited, models)
@@ -626,8 +621,9 @@ _MODELS_SEEN: dict[
     int, tuple[object, tuple[tuple[object, ...], ...], bytes, int, tuple[Model, ...]]
 ] = {}
 """Each unit's last :func:`_models_in_play`, by the unit's identity: the setup's record
-it was compared with, the :data:`_ROW` of each model, the digest, the number
-:func:`~hammerlab.engine.units.models_edited` read then and the models."""
+it was compared with, its models' :data:`_IN_PLAY` and :data:`_STATIC` fields, the
+digest, the number :func:`~hammerlab.engine.units.models_edited` read then and the
+models."""
 _MODELS_KEPT = 1024
 """Units :data:`_MODELS_SEEN` keeps before it forgets them all: the units of the last
 few hundred battles (a sweep's battles come and go, and what is kept is walked by

@@ -89,6 +89,7 @@ the enemy has no such phase left.
 
 from __future__ import annotations
 
+import copy
 import inspect
 from collections.abc import Callable
 from dataclasses import fields
@@ -301,6 +302,24 @@ class WaffleAI(PsychicChoices):
         ``False``, fires the most expected casualties per firing model first, as until
         branch ``s23-sense`` (``examples/matchups/lever_head_to_head.py
         weighs_the_order`` plays one against the other)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> WaffleAI:
+        """The copy ``copy.deepcopy`` makes (of its class, made without ``__init__``,
+        each attribute deep-copied with ``memo``: the plans' units given as the copied
+        battle's), made without its ``__reduce_ex__`` round: a batch's every battle
+        copies its AI (``PreparedBattle.again``), and that round was some 60,000
+        instructions, the attributes' copies a few thousand (docs/scale.md,
+        twenty-sixth session); a boolean (a lever) is itself, as ``copy.deepcopy``
+        gives it, without that call. The attributes are set in the order they stand in,
+        ``__init__``'s, so the copy's dictionary shares its keys with its class's
+        other instances, as one made by ``__init__``. A subclass that keeps anything
+        outside its ``__dict__`` (slots, ``__getstate__``) copies itself its own way."""
+        twin = object.__new__(type(self))
+        memo[id(self)] = twin
+        for name, value in vars(self).items():
+            kept = value if type(value) is bool else copy.deepcopy(value, memo)
+            object.__setattr__(twin, name, kept)
+        return twin
 
     answers_by_position = True
     """Whether :meth:`choose` gives an answer found in :data:`ANSWERS` (a subclass
