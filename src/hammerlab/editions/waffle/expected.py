@@ -58,7 +58,12 @@ from hammerlab.editions.waffle.fight import (
     melee_options,
     second_weapon_bonus,
 )
-from hammerlab.editions.waffle.firepower import ranged_weapons, shots_of_each, weapons_per_phase
+from hammerlab.editions.waffle.firepower import (
+    effective_range,
+    ranged_weapons,
+    shots_of_each,
+    weapons_per_phase,
+)
 from hammerlab.editions.waffle.firing_modes import is_grenade, may_fire, spend
 from hammerlab.editions.waffle.hatred import blow_reroll, first_round
 from hammerlab.editions.waffle.markers import aim_points, barrage_point, covered
@@ -415,7 +420,12 @@ def attack_volleys(
     ones. A weapon no model fires is left out. ``spent``: what the attack has
     fired already (:func:`firing_modes.spend`): each weapon is counted for the
     models that may still fire it (:func:`attacks.firing_models` with it).
+
+    Orders that count the target farther off than any weapon of the unit reaches
+    (:func:`out_of_reach`) fire none: no volley, and no model's sight traced.
     """
+    if out_of_reach(unit, orders):
+        return []
     names = ranged_weapons(unit) if weapons is None else weapons
     volleys = []
     for name in names:
@@ -441,6 +451,26 @@ def attack_volleys(
             fired.append(replace(volley, models=free))
         spend(spent, unit, free, name)
     return fired
+
+
+def out_of_reach(unit: Unit, orders: FireOrders) -> bool:
+    """Whether ``orders`` count the target as farther off
+    (:attr:`orders.FireOrders.counts_within`: the estimates' "a move nearer",
+    :func:`move_plans.fire_from`) than any weapon a model of ``unit`` alive carries
+    reaches (:func:`firepower.effective_range`, the range
+    :func:`attacks.firing_models` compares with that distance): then no model fires.
+
+    A cheap bound asked before the volleys are worked out: a shooter a move from
+    the target's guns is often still beyond their reach, and every model's sight of
+    the target was traced only to find none in range. Every weapon carried is
+    asked, ranged or not (a melee weapon reaches 0"), so the bound never rules out
+    a model that would fire."""
+    within = orders.counts_within
+    return within is not None and all(
+        effective_range(unit, weapon_of(weapon)) < within
+        for model in unit.alive_models
+        for weapon in model.weapons
+    )
 
 
 @per_decision
