@@ -498,7 +498,9 @@ def holds_for_its_guns(battle: Battle, unit: Unit, weighs_the_move: bool) -> boo
     turn beyond those at the unit (:func:`charge_threat`, from the enemy at
     full strength) and the enemy fire it walks into (:func:`fire_taken`). It
     holds unless the gain is more than the cost (docs/ai.md, "The gun line
-    weighs the move").
+    weighs the move"). The unit's own next volley kept is asked last and only where
+    the rest gains something: never below 0, it can only lower the gain, and it
+    weighs every enemy charge at the unit: the costliest part of the weighing.
 
     *Situation*: a Guard Infantry Squad (a heavy bolter, nine lasguns) just
     behind a wall, Hormagaunts across the table: its lasguns fire through the
@@ -535,9 +537,12 @@ def holds_for_its_guns(battle: Battle, unit: Unit, weighs_the_move: bool) -> boo
     moved.status.moved = True
     held, advanced = best_target(battle, unit), best_target(battle, moved)
     gain = advanced.value - held.value
-    gain += next_volley_kept(battle, standing, advanced.thinned(standing)) - next_volley_kept(
-        battle, unit, held.thinned(unit)
-    )
+    kept = next_volley_kept(battle, standing, advanced.thinned(standing))
+    if gain + kept <= 0:
+        # The unit's own next volley kept (never below 0) can only lower the gain: it
+        # holds whatever that is, so the charges that volley weighs are not worked out.
+        return True
+    gain += kept - next_volley_kept(battle, unit, held.thinned(unit))
     if gain <= 0:
         return True
     # Next turn's charges and fire meet the copy standing there, not moving again.
