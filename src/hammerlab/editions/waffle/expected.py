@@ -110,10 +110,10 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.geometry import (
     BLAST_DIAMETER,
     Vec,
+    base_distance,
     centre_distance,
     closest,
     gap_table,
-    nearest,
     touched_by_marker,
 )
 from hammerlab.engine.memo import per_decision
@@ -188,12 +188,18 @@ def defence_of(
     With a ``source``, the rest is the defence without cover (``source``
     ``None``), remembered: it does not depend on who shoots, and one volley
     after another asks it with a different first firing model.
+
+    The target model closest to the one point the shot comes from is the first of
+    the least :func:`geometry.base_distance` (as :func:`geometry.nearest` finds it,
+    the same floats), measured directly: nearest's distance table is remembered by
+    every base's place, a key that costs more to build and hash than the one row.
     """
     alive = target.alive_models
     if source is not None:
         bare = defence_of(battle, target, None)
         down = st(battle, target).gone_to_ground if gone_to_ground is None else gone_to_ground
-        first = nearest(wounds_from(origin, [source]), alive)
+        (origin_of,) = wounds_from(origin, [source])
+        first = min(alive, key=lambda model: base_distance(origin_of, model))
         cover = cover_save(battle, source, target, first, down, jinking, origin)
         return bare if cover is None else replace(bare, cover=cover)
     profile = typical_profile(target)
