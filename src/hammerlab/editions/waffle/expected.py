@@ -453,8 +453,8 @@ def attack_volleys(
             if spent
             else volley.models
         )
-        if free:
-            fired.append(replace(volley, models=free))
+        if free:  # a volley every model of which fires is kept as it is, not copied
+            fired.append(volley if free is volley.models else Fired(name, free, volley.each))
         spend(spent, unit, free, name)
     return fired
 
