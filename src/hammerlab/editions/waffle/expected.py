@@ -117,6 +117,7 @@ from hammerlab.engine.geometry import (
     touched_by_marker,
 )
 from hammerlab.engine.memo import per_decision
+from hammerlab.engine.records import quick_init
 from hammerlab.engine.units import Model, Unit
 
 TEMPLATE_HITS = 3
@@ -393,6 +394,7 @@ def expected_per_model(
     return expected_casualties(battle, unit, target, weapon_name, orders) / len(models)
 
 
+@quick_init  # a few hundred made a whole battle: one per weapon of every attack estimated
 @dataclass(frozen=True)
 class Fired:
     """One weapon of a shooting attack, as :func:`attack_volleys` expects it fired."""
