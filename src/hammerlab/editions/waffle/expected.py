@@ -461,6 +461,13 @@ def attack_volleys(
     return fired
 
 
+PLAIN_ORDERS = FireOrders()
+"""The orders of a plain shooting attack, made once for every estimate that asks one.
+Orders key the estimates' remembered answers (:func:`memo.per_decision`): one object
+keeps its hash (:func:`records.kept_hash`) and is found by identity, where orders made
+afresh for each question are hashed anew and compared field by field."""
+
+
 def out_of_reach(unit: Unit, orders: FireOrders) -> bool:
     """Whether ``orders`` count the target as farther off
     (:attr:`orders.FireOrders.counts_within`: the estimates' "a move nearer",

@@ -8,9 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from hammerlab.editions.waffle.expected import expected_attack, melee_exchange
+from hammerlab.editions.waffle.expected import PLAIN_ORDERS, expected_attack, melee_exchange
 from hammerlab.editions.waffle.morale import acts_normally_on_regrouping
-from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.plans import (
     caught_chance,
     charge_chance,
@@ -125,9 +124,9 @@ def dive_gain(battle: Battle, unit: Unit, attacker: Unit) -> float:
         status = st(battle, enemy)
         if enemy is attacker or status.has_shot or status.ran or status.locked_in_combat:
             continue
-        exposed = expected_attack(battle, enemy, unit, FireOrders())
-        saved = exposed - expected_attack(battle, enemy, unit, FireOrders(), gone_to_ground=True)
-        if saved != 0 and unit in targets_for(battle, enemy, FireOrders()):
+        exposed = expected_attack(battle, enemy, unit, PLAIN_ORDERS)
+        saved = exposed - expected_attack(battle, enemy, unit, PLAIN_ORDERS, gone_to_ground=True)
+        if saved != 0 and unit in targets_for(battle, enemy, PLAIN_ORDERS):
             gain += saved
     return gain * model_worth(battle, unit)
 
