@@ -36,6 +36,7 @@ from hammerlab.editions.waffle.events import (
     WaffleWoundsLost,
     WoundsRolled,
 )
+from hammerlab.editions.waffle.expected import Fired
 from hammerlab.editions.waffle.firepower import effective_range, firing_quota, ranged_weapons
 from hammerlab.editions.waffle.firing_modes import is_grenade, spend, throwers
 from hammerlab.editions.waffle.hit_rolls import HitRolls
@@ -835,6 +836,7 @@ def test_quick_init_makes_the_objects_the_dataclasses_own_init_makes() -> None:
         DecisionMade,
         DiceRolled,
         FireOrders,
+        Fired,
         HitRolls,
         Message,
         ModelRemoved,

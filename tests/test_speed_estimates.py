@@ -33,6 +33,7 @@ from hammerlab.editions.waffle.charge import charge_distance, charge_targets
 from hammerlab.editions.waffle.combat import ENGAGED_SUPPORT
 from hammerlab.editions.waffle.estimate import p_hit
 from hammerlab.editions.waffle.expected import (
+    PLAIN_ORDERS,
     charged_fighters,
     defence_of,
     expected_attack,
@@ -487,3 +488,20 @@ def test_a_units_copy_is_its_deep_copy_and_changes_apart_from_it() -> None:
         copied.status.moved = True
         assert unit == before
         assert copied != before
+
+
+def test_the_estimates_plain_orders_are_a_plain_attack_s() -> None:
+    """``expected.PLAIN_ORDERS``, the one object the estimates pass for a plain shooting
+    attack, is equal to orders made afresh and hashes alike, so a question asked with
+    either is one question, with one answer."""
+    assert FireOrders() == PLAIN_ORDERS
+    assert hash(FireOrders()) == hash(PLAIN_ORDERS)
+    path = ROOT / "examples" / "whole_game_three_turns.toml"
+    battle = prepare(load_scenario(path), str(path), 1).battle
+    unit = next(iter(battle.units.values()))
+    for target in battle.enemies_of(unit):
+        plain = expected_attack(battle, unit, target, FireOrders())
+        assert expected_attack(battle, unit, target, PLAIN_ORDERS) == plain
+        with memo.decision_scope():
+            assert expected_attack(battle, unit, target, PLAIN_ORDERS) == plain
+            assert expected_attack(battle, unit, target, FireOrders()) == plain

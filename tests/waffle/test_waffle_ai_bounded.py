@@ -39,7 +39,7 @@ from conftest import (
 
 from hammerlab.analysis.game import Game
 from hammerlab.editions.schedule import still_to_play, turns_ahead
-from hammerlab.editions.waffle import plans
+from hammerlab.editions.waffle import plans, reaction_plans
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.attacks import fire_weapon, firing_models
 from hammerlab.editions.waffle.charge import END_CHARGES, NO_REACTION, charge_ban, charge_targets
@@ -131,6 +131,31 @@ def test_a_charge_that_wins_gains_its_value_and_one_that_loses_gains_nothing_una
     monkeypatch.setattr(plans, "overwatch_threat", unasked)
     assert charge_gain(battle, own, fierce) == 0.0
     assert charge_gain(battle, own, fierce, forestalling=True) == 0.0
+
+
+def test_dive_gain_asks_whom_an_enemy_could_target_only_where_going_to_ground_saves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Five Guardsmen (T4, 5+) in the open at y 40, shot at by "a1". "a2": five Marines
+    # with boltguns 30" off, beyond 24": they kill none, gone to ground or not, so
+    # whom they could target is never asked. "a3": five more 20" off (beyond half
+    # range: one shot each): 5 x 2/3 (BS4) x 1/2 (S4 v T4), AP5 leaving no 5+ save:
+    # 5/3; gone to ground, a 6+ cover save: 5/3 x 5/6 = 25/18. Saved: 5/18.
+    target = squad("b", B, GUARD, [], row(10, 40, 5))
+    shooter = squad("a1", A, MARINE, [BOLTGUN], row(40, 10, 5))
+    far = squad("a2", A, MARINE, [BOLTGUN], row(10, 10, 5))
+    near = squad("a3", A, MARINE, [BOLTGUN], row(10, 20, 5))
+    battle = make_battle(target, shooter, far, near, seed=1)
+    asked: list[str] = []
+
+    def targets(battle: Battle, unit: Unit, orders: FireOrders) -> list[Unit]:
+        asked.append(unit.id)
+        return targets_for(battle, unit, orders)
+
+    monkeypatch.setattr(reaction_plans, "targets_for", targets)
+    gain = dive_gain(battle, target, shooter)
+    assert gain == pytest.approx(5 / 18 * model_worth(battle, target))
+    assert asked == ["a3"]
 
 
 def test_suppression_that_cannot_break_the_target_does_not_weigh_its_next_turn(

@@ -42,6 +42,7 @@ from conftest import (
 from test_waffle_ai_victory_worth import move_intent
 
 from hammerlab.editions.schedule import Schedule, record_schedule
+from hammerlab.editions.waffle import move_plans
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.charge import charge_distance
 from hammerlab.editions.waffle.move_plans import (
@@ -150,6 +151,34 @@ def test_mortars_hold_since_a_blast_fires_nothing_after_a_move() -> None:
     assert best_target(battle, mortars).value > 0
     assert best_target(battle, _advanced(battle, mortars)).value == 0.0
     assert _weighed(battle) == "hold"
+
+
+def test_a_move_that_loses_this_turn_s_volley_and_keeps_no_more_asks_nothing_further(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The mortars above, with two turns to play: a move loses this turn's volley (0
+    # against more than 0 held) and the copy standing there keeps a next volley worth
+    # no more than that loss. The unit's own next volley kept, never below 0, can only
+    # lower the gain further: it holds, and that volley (the charges it weighs) is not
+    # worked out.
+    mortars = squad("g", A, GUARD, [MORTAR], row(30, 10, 3))
+    battle = make_battle(mortars, squad("t", B, TROOPER, [], row(39, 27, 10)), seed=1)
+    battle.phase = "movement"
+    record_schedule(battle, Schedule(2, WHOLE_TURN, ("A", "B")))
+    held = best_target(battle, mortars).value
+    standing = _advanced(battle, mortars, moved=False)
+    assert held > 0
+    assert best_target(battle, _advanced(battle, mortars)).value == 0.0
+    assert next_volley_kept(battle, standing) <= held
+    asked: list[Unit] = []
+
+    def kept(battle: Battle, unit: Unit, thinned: Unit | None = None) -> float:
+        asked.append(unit)
+        return next_volley_kept(battle, unit, thinned)
+
+    monkeypatch.setattr(move_plans, "next_volley_kept", kept)
+    assert holds_for_its_guns(battle, mortars, True)
+    assert len(asked) == 1 and asked[0] is not mortars
 
 
 def test_a_squad_holds_out_of_the_charge_its_move_would_walk_into() -> None:

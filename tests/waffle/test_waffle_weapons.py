@@ -40,7 +40,12 @@ from conftest import (
 
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.attacks import fire_weapon
-from hammerlab.editions.waffle.expected import expected_casualties
+from hammerlab.editions.waffle.expected import (
+    attack_volleys,
+    expected_attack,
+    expected_casualties,
+    out_of_reach,
+)
 from hammerlab.editions.waffle.markers import aim_points
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
 from hammerlab.editions.waffle.profiles import weapon_of
@@ -466,6 +471,35 @@ def test_an_estimate_counting_the_target_nearer_still_counts_a_template() -> Non
     )
     here = expected_casualties(battle, flamer_marine, target, "Flamer", FireOrders())
     assert (nearer, here) == (pytest.approx(1.5), 0.0)
+
+
+def test_counted_beyond_every_weapon_s_reach_no_volley_is_worked_out() -> None:
+    """``expected.out_of_reach``: orders counting the target farther off than any weapon
+    the unit carries reaches fire nothing, so the volleys need no sight traced; at the
+    longest reach itself the weapon still fires ("within range", range >= distance)."""
+    # One Marine each with a heavy bolter (36"), a boltgun (24"), a flamer (Template: its
+    # 8"); three Unarmoured T4 models 50" off, out of every range as they stand. Counted
+    # 36" away the heavy bolter alone fires: Heavy 3, BS4 hits 2/3, S5 v T4 wounds on 3+
+    # (2/3), AP4 against 6+: no save. 3 x 2/3 x 2/3 = 4/3. Counted 36.5" away: none.
+    gunners = make_unit(
+        "a",
+        A,
+        [
+            Placed(MARINE, [HEAVY_BOLTER], (10, 10)),
+            Placed(MARINE, [BOLTGUN], (12, 10)),
+            Placed(MARINE, [FLAMER], (14, 10)),
+        ],
+        name="Gunners",
+    )
+    target = squad("b", B, BARE, [LASGUN], [(8, 60), (10, 60), (12, 60)], name="Mob")
+    battle = make_battle(gunners, target)
+    at_reach, beyond = FireOrders(counts_within=36), FireOrders(counts_within=36.5)
+    assert not out_of_reach(gunners, at_reach)
+    assert [v.name for v in attack_volleys(battle, gunners, target, at_reach)] == ["Heavy bolter"]
+    assert expected_attack(battle, gunners, target, at_reach) == pytest.approx(4 / 3)
+    assert out_of_reach(gunners, beyond)
+    assert attack_volleys(battle, gunners, target, beyond) == []
+    assert not out_of_reach(gunners, FireOrders())  # no distance counted: asked as they stand
 
 
 def test_the_ai_aims_a_template_where_it_covers_the_most_models() -> None:

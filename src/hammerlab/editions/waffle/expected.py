@@ -58,7 +58,12 @@ from hammerlab.editions.waffle.fight import (
     melee_options,
     second_weapon_bonus,
 )
-from hammerlab.editions.waffle.firepower import ranged_weapons, shots_of_each, weapons_per_phase
+from hammerlab.editions.waffle.firepower import (
+    effective_range,
+    ranged_weapons,
+    shots_of_each,
+    weapons_per_phase,
+)
 from hammerlab.editions.waffle.firing_modes import is_grenade, may_fire, spend
 from hammerlab.editions.waffle.hatred import blow_reroll, first_round
 from hammerlab.editions.waffle.markers import aim_points, barrage_point, covered
@@ -105,13 +110,14 @@ from hammerlab.engine.battle import Battle
 from hammerlab.engine.geometry import (
     BLAST_DIAMETER,
     Vec,
+    base_distance,
     centre_distance,
     closest,
     gap_table,
-    nearest,
     touched_by_marker,
 )
 from hammerlab.engine.memo import per_decision
+from hammerlab.engine.records import quick_init
 from hammerlab.engine.units import Model, Unit
 
 TEMPLATE_HITS = 3
@@ -183,12 +189,18 @@ def defence_of(
     With a ``source``, the rest is the defence without cover (``source``
     ``None``), remembered: it does not depend on who shoots, and one volley
     after another asks it with a different first firing model.
+
+    The target model closest to the one point the shot comes from is the first of
+    the least :func:`geometry.base_distance` (as :func:`geometry.nearest` finds it,
+    the same floats), measured directly: nearest's distance table is remembered by
+    every base's place, a key that costs more to build and hash than the one row.
     """
     alive = target.alive_models
     if source is not None:
         bare = defence_of(battle, target, None)
         down = st(battle, target).gone_to_ground if gone_to_ground is None else gone_to_ground
-        first = nearest(wounds_from(origin, [source]), alive)
+        (origin_of,) = wounds_from(origin, [source])
+        first = min(alive, key=lambda model: base_distance(origin_of, model))
         cover = cover_save(battle, source, target, first, down, jinking, origin)
         return bare if cover is None else replace(bare, cover=cover)
     profile = typical_profile(target)
@@ -382,6 +394,7 @@ def expected_per_model(
     return expected_casualties(battle, unit, target, weapon_name, orders) / len(models)
 
 
+@quick_init  # a few hundred made a whole battle: one per weapon of every attack estimated
 @dataclass(frozen=True)
 class Fired:
     """One weapon of a shooting attack, as :func:`attack_volleys` expects it fired."""
@@ -415,7 +428,12 @@ def attack_volleys(
     ones. A weapon no model fires is left out. ``spent``: what the attack has
     fired already (:func:`firing_modes.spend`): each weapon is counted for the
     models that may still fire it (:func:`attacks.firing_models` with it).
+
+    Orders that count the target farther off than any weapon of the unit reaches
+    (:func:`out_of_reach`) fire none: no volley, and no model's sight traced.
     """
+    if out_of_reach(unit, orders):
+        return []
     names = ranged_weapons(unit) if weapons is None else weapons
     volleys = []
     for name in names:
@@ -437,10 +455,37 @@ def attack_volleys(
             if spent
             else volley.models
         )
-        if free:
-            fired.append(replace(volley, models=free))
+        if free:  # a volley every model of which fires is kept as it is, not copied
+            fired.append(volley if free is volley.models else Fired(name, free, volley.each))
         spend(spent, unit, free, name)
     return fired
+
+
+PLAIN_ORDERS = FireOrders()
+"""The orders of a plain shooting attack, made once for every estimate that asks one.
+Orders key the estimates' remembered answers (:func:`memo.per_decision`): one object
+keeps its hash (:func:`records.kept_hash`) and is found by identity, where orders made
+afresh for each question are hashed anew and compared field by field."""
+
+
+def out_of_reach(unit: Unit, orders: FireOrders) -> bool:
+    """Whether ``orders`` count the target as farther off
+    (:attr:`orders.FireOrders.counts_within`: the estimates' "a move nearer",
+    :func:`move_plans.fire_from`) than any weapon a model of ``unit`` alive carries
+    reaches (:func:`firepower.effective_range`, the range
+    :func:`attacks.firing_models` compares with that distance): then no model fires.
+
+    A cheap bound asked before the volleys are worked out: a shooter a move from
+    the target's guns is often still beyond their reach, and every model's sight of
+    the target was traced only to find none in range. Every weapon carried is
+    asked, ranged or not (a melee weapon reaches 0"), so the bound never rules out
+    a model that would fire."""
+    within = orders.counts_within
+    return within is not None and all(
+        effective_range(unit, weapon_of(weapon)) < within
+        for model in unit.alive_models
+        for weapon in model.weapons
+    )
 
 
 @per_decision

@@ -65,6 +65,7 @@ from hammerlab.editions.waffle.charge import (
 )
 from hammerlab.editions.waffle.combat import engaged_models, foes_in_contact, locks
 from hammerlab.editions.waffle.expected import (
+    PLAIN_ORDERS,
     expected_attack,
     expected_casualties,
     expected_melee,
@@ -208,7 +209,7 @@ def dive_cost(battle: Battle, unit: Unit, intent: str, inches: float) -> float:
     shift = first_leg(battle, unit, intent, inches)
     there = unit if shift == (0.0, 0.0) else shifted_copy(unit, shift)
     fire = sum(
-        expected_attack(battle, enemy, there, FireOrders(), gone_to_ground=True)
+        expected_attack(battle, enemy, there, PLAIN_ORDERS, gone_to_ground=True)
         for enemy in battle.enemies_of(unit)
         if enemy.alive_models and not st(battle, enemy).locked_in_combat
     )
@@ -331,7 +332,7 @@ def there_to_charge(battle: Battle, unit: Unit, target: Unit) -> bool:
     """Whether one round of ``unit``'s blows at ``target`` is expected to kill more
     than its shooting (:func:`expected.expected_melee`, :func:`expected.expected_attack`)."""
     melee = expected_melee(battle, unit, unit.alive_models, target, True)
-    return melee > expected_attack(battle, unit, target, FireOrders())
+    return melee > expected_attack(battle, unit, target, PLAIN_ORDERS)
 
 
 def detour_pays(battle: Battle, unit: Unit, target: Unit) -> bool:
@@ -411,7 +412,7 @@ def fire_from(battle: Battle, shooter: Unit, target: Unit, closer: float) -> flo
     :attr:`orders.FireOrders.counts_within`); as they stand when ``closer`` is
     not positive."""
     if closer <= 0:
-        return expected_attack(battle, shooter, target, FireOrders())
+        return expected_attack(battle, shooter, target, PLAIN_ORDERS)
     at = max(1.0, charge_distance(shooter, target) - closer)
     return expected_attack(battle, shooter, target, FireOrders(counts_within=at))
 
@@ -498,7 +499,9 @@ def holds_for_its_guns(battle: Battle, unit: Unit, weighs_the_move: bool) -> boo
     turn beyond those at the unit (:func:`charge_threat`, from the enemy at
     full strength) and the enemy fire it walks into (:func:`fire_taken`). It
     holds unless the gain is more than the cost (docs/ai.md, "The gun line
-    weighs the move").
+    weighs the move"). The unit's own next volley kept is asked last and only where
+    the rest gains something: never below 0, it can only lower the gain, and it
+    weighs every enemy charge at the unit: the costliest part of the weighing.
 
     *Situation*: a Guard Infantry Squad (a heavy bolter, nine lasguns) just
     behind a wall, Hormagaunts across the table: its lasguns fire through the
@@ -522,7 +525,7 @@ def holds_for_its_guns(battle: Battle, unit: Unit, weighs_the_move: bool) -> boo
         )
     ]
     if not any(
-        expected_casualties(battle, unit, enemy, w, FireOrders()) > 0
+        expected_casualties(battle, unit, enemy, w, PLAIN_ORDERS) > 0
         for enemy in battle.enemies_of(unit)
         for w in heavy
     ):
@@ -535,9 +538,12 @@ def holds_for_its_guns(battle: Battle, unit: Unit, weighs_the_move: bool) -> boo
     moved.status.moved = True
     held, advanced = best_target(battle, unit), best_target(battle, moved)
     gain = advanced.value - held.value
-    gain += next_volley_kept(battle, standing, advanced.thinned(standing)) - next_volley_kept(
-        battle, unit, held.thinned(unit)
-    )
+    kept = next_volley_kept(battle, standing, advanced.thinned(standing))
+    if gain + kept <= 0:
+        # The unit's own next volley kept (never below 0) can only lower the gain: it
+        # holds whatever that is, so the charges that volley weighs are not worked out.
+        return True
+    gain += kept - next_volley_kept(battle, unit, held.thinned(unit))
     if gain <= 0:
         return True
     # Next turn's charges and fire meet the copy standing there, not moving again.
@@ -587,8 +593,8 @@ def best_target(battle: Battle, unit: Unit) -> BestVolley:
     offers, in models weighed by the victory condition; the best of them, with
     its target and casualties (no target: worth 0)."""
     best = BestVolley(None, 0.0, 0.0)
-    for enemy in targets_for(battle, unit, FireOrders()):
-        casualties = expected_attack(battle, unit, enemy, FireOrders())
+    for enemy in targets_for(battle, unit, PLAIN_ORDERS):
+        casualties = expected_attack(battle, unit, enemy, PLAIN_ORDERS)
         value = casualties * model_worth(battle, enemy)
         if value > best.value:
             best = BestVolley(enemy, value, casualties)
@@ -671,4 +677,4 @@ def wants_to_run(battle: Battle, unit: Unit) -> bool:
         return True
     if not turns_ahead(battle, unit.player, SHOOTING_PHASE):
         return False
-    return bool(ranged_weapons(unit)) and not targets_for(battle, unit, FireOrders())
+    return bool(ranged_weapons(unit)) and not targets_for(battle, unit, PLAIN_ORDERS)

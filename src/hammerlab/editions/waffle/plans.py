@@ -36,6 +36,7 @@ from hammerlab.editions.waffle.charge import (
 )
 from hammerlab.editions.waffle.combat import locks
 from hammerlab.editions.waffle.expected import (
+    PLAIN_ORDERS,
     attack_volleys,
     expected_attack,
     expected_melee,
@@ -299,7 +300,7 @@ def _before_overwatch(battle: Battle, unit: Unit, target: Unit, closer: float) -
     survivors = 1 - taken / max(1, len(unit.alive_models))
     spared = 0.0
     if lock_spares_shooting(battle, target, unit):
-        spared = expected_attack(battle, target, unit, FireOrders()) * survivors
+        spared = expected_attack(battle, target, unit, PLAIN_ORDERS) * survivors
     worths = (model_worth(battle, unit), model_worth(battle, target))
     return ChargeValue(chance, dealt, taken, spared, 0.0, worths)
 
@@ -352,7 +353,7 @@ def fight_goes_on(battle: Battle, enemy: Unit, unit: Unit) -> float:
     survivors = 1 - ours / max(1, len(enemy.alive_models))
     spared = 0.0
     if lock_spares_shooting(battle, unit, enemy):
-        spared = expected_attack(battle, unit, enemy, FireOrders()) * survivors
+        spared = expected_attack(battle, unit, enemy, PLAIN_ORDERS) * survivors
     return theirs * model_worth(battle, unit) - (ours - spared) * model_worth(battle, enemy)
 
 
@@ -418,9 +419,9 @@ def shoots_rather_than_charges(battle: Battle, enemy: Unit, unit: Unit, gain: fl
     if may_charge_after_firing(enemy, every):
         return False
     worth = model_worth(battle, unit)
-    shooting = expected_attack(battle, enemy, unit, FireOrders()) * worth
+    shooting = expected_attack(battle, enemy, unit, PLAIN_ORDERS) * worth
     keeping = charge_keeping_weapons(enemy)
-    kept = expected_attack(battle, enemy, unit, FireOrders(), keeping) * worth if keeping else 0.0
+    kept = expected_attack(battle, enemy, unit, PLAIN_ORDERS, keeping) * worth if keeping else 0.0
     return shooting > kept + gain
 
 
@@ -538,7 +539,7 @@ def next_turn_parts(battle: Battle, unit: Unit) -> Iterator[float]:
     part that does, before the charges' fights are worked out."""
     if shoots_again(battle, unit):
         enemies = battle.enemies_of(unit)
-        shots = max([0.0, *(_shot_worth(battle, unit, e, FireOrders()) for e in enemies)])
+        shots = max([0.0, *(_shot_worth(battle, unit, e, PLAIN_ORDERS) for e in enemies)])
         snaps = max([0.0, *(_shot_worth(battle, unit, e, FireOrders(snap=True)) for e in enemies)])
         yield shots - snaps
     else:
@@ -568,7 +569,7 @@ def exposure(battle: Battle, unit: Unit) -> float:
     (:func:`schedule.turns_ahead`)."""
     if not turns_ahead(battle, battle.opponent(unit.player), SHOOTING_PHASE):
         return 0.0
-    total = sum(expected_attack(battle, e, unit, FireOrders()) for e in battle.enemies_of(unit))
+    total = sum(expected_attack(battle, e, unit, PLAIN_ORDERS) for e in battle.enemies_of(unit))
     return min(total, float(len(unit.alive_models)))
 
 
@@ -677,7 +678,7 @@ def would_be_casualties(battle: Battle, unit: Unit, target: Unit) -> tuple[Vecto
     orders = FireOrders(action=SUPPRESS)
     killed = vector([1.0])
     unsaved = lost = 0.0
-    for fired in attack_volleys(battle, unit, target, FireOrders()):
+    for fired in attack_volleys(battle, unit, target, PLAIN_ORDERS):
         volley = volley_of(battle, unit, target, fired, orders)
         if volley is None:
             continue

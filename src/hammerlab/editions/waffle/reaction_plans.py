@@ -8,9 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from hammerlab.editions.waffle.expected import expected_attack, melee_exchange
+from hammerlab.editions.waffle.expected import PLAIN_ORDERS, expected_attack, melee_exchange
 from hammerlab.editions.waffle.morale import acts_normally_on_regrouping
-from hammerlab.editions.waffle.orders import FireOrders
 from hammerlab.editions.waffle.plans import (
     caught_chance,
     charge_chance,
@@ -113,6 +112,10 @@ def dive_gain(battle: Battle, unit: Unit, attacker: Unit) -> float:
     unit gone to ground (:func:`visibility.cover_save`: +1 cover, 6+ with
     none). A Fearless unit does not Go to Ground (docs/rules/waffle.md), so it
     saves nothing.
+
+    Whether an enemy unit could target ``unit`` (:func:`shooting.targets_for`, which
+    works out its volleys at every unit it might target) is asked only where going to
+    ground changes what it would kill: one that saves nothing adds nothing either way.
     """
     if unit.has_rule("Fearless"):
         return 0.0
@@ -121,10 +124,10 @@ def dive_gain(battle: Battle, unit: Unit, attacker: Unit) -> float:
         status = st(battle, enemy)
         if enemy is attacker or status.has_shot or status.ran or status.locked_in_combat:
             continue
-        if unit not in targets_for(battle, enemy, FireOrders()):
-            continue
-        exposed = expected_attack(battle, enemy, unit, FireOrders())
-        gain += exposed - expected_attack(battle, enemy, unit, FireOrders(), gone_to_ground=True)
+        exposed = expected_attack(battle, enemy, unit, PLAIN_ORDERS)
+        saved = exposed - expected_attack(battle, enemy, unit, PLAIN_ORDERS, gone_to_ground=True)
+        if saved != 0 and unit in targets_for(battle, enemy, PLAIN_ORDERS):
+            gain += saved
     return gain * model_worth(battle, unit)
 
 

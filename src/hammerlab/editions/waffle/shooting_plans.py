@@ -14,6 +14,7 @@ from hammerlab.editions.waffle.attacks import firing_models, shot_bs
 from hammerlab.editions.waffle.charge import charge_ban, charge_targets
 from hammerlab.editions.waffle.estimate import p_hit
 from hammerlab.editions.waffle.expected import (
+    PLAIN_ORDERS,
     aim_value,
     can_hurt,
     even_either_way,
@@ -58,10 +59,10 @@ def target_value(
     """
     worth = model_worth(battle, enemy)
     if not st(battle, enemy).locked_in_combat:
-        return expected_attack(battle, unit, enemy, FireOrders(), weapons) * worth
+        return expected_attack(battle, unit, enemy, PLAIN_ORDERS, weapons) * worth
     if not may_target(battle, unit, enemy):
         return -1.0
-    orders = orders_against(battle, enemy, FireOrders())
+    orders = orders_against(battle, enemy, PLAIN_ORDERS)
     gain = expected_attack(battle, unit, enemy, orders, weapons) * worth
     risk = stray_risk(battle, unit, enemy, orders)
     return gain - risk if gain > 0 and gain >= MELEE_RISK_RATIO * risk else -1.0
@@ -195,7 +196,7 @@ def weapon_loss(battle: Battle, unit: Unit, name: str) -> float:
     :func:`victory_worth.model_worth`); 0 where it reaches none."""
     return max(
         [
-            expected_per_model(battle, unit, foe, name, orders_against(battle, foe, FireOrders()))
+            expected_per_model(battle, unit, foe, name, orders_against(battle, foe, PLAIN_ORDERS))
             * model_worth(battle, foe)
             for foe in battle.enemies_of(unit)
         ],
@@ -250,7 +251,7 @@ def _plan(battle: Battle, unit: Unit, may_charge: bool, reachable: list[Unit]) -
     best = ShotPlan(None, False, max([0.0, *charges.values()]))
     every = ranged_weapons(unit)
     keeping = charge_keeping_weapons(unit)
-    for target in targets_for(battle, unit, FireOrders()):
+    for target in targets_for(battle, unit, PLAIN_ORDERS):
         charge = charges.get(target.id, 0.0)
         after = charge if may_charge_after_firing(unit, every) else 0.0
         plans = [ShotPlan(target, False, target_value(battle, unit, target) + after)]
