@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from hammerlab.editions.waffle.allocation import allocate_wounds, shot_origin
@@ -128,6 +128,27 @@ def firing_models(
         if weapon_name in every:
             return list(every[weapon_name])
     return _firing_each(battle, unit, target, orders, spent, (weapon_name,))[weapon_name]
+
+
+def firing_each(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    orders: FireOrders,
+    spent: Counter[str] | None = None,
+) -> Mapping[str, list[Model]]:
+    """:func:`firing_models` of each of the unit's ranged weapons
+    (:func:`firepower.ranged_weapons`), by name, for a caller that reads them (and
+    changes neither the mapping nor its lists): inside a decision the answer
+    :func:`_every_ranged_weapon` remembers, itself, else worked out in one pass.
+
+    The estimates and :func:`shooting.targets_for` ask about every ranged weapon of
+    a unit in turn: asked weapon by weapon, each question was a remembered call of
+    its own (its arguments keyed, the answer found) and a copy of its list, some
+    14,000 a ten whole battles, where one question answers them all."""
+    if deciding():
+        return _every_ranged_weapon(battle, unit, target, orders, spent)
+    return _firing_each(battle, unit, target, orders, spent, ranged_weapons(unit))
 
 
 @per_decision
