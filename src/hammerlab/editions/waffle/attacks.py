@@ -369,7 +369,11 @@ def _armaments(
     (a third of the passes over a unit's models in a whole battle's decisions asked
     again what another target's pass had found). Every entry is a function of its key
     and of what a decision never changes (the unit's state, the orders), so a table
-    filled by one question answers the next as it would have answered itself."""
+    filled by one question answers the next as it would have answered itself. The
+    identities are those of the wargear, profiles and weapons of the unit's models
+    (the unit kept alive with the answer); a decision in an equal state
+    (:func:`memo.state_of_play` compares every model's wargear and profile) that takes
+    the tables up again meets only equal ones, whose answers are the same."""
     return {}, {}
 
 
