@@ -24,8 +24,9 @@ from conftest import (
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
+from hammerlab.editions.waffle import attacks
 from hammerlab.editions.waffle.armour import armour_attack
-from hammerlab.editions.waffle.attacks import fire_weapon
+from hammerlab.editions.waffle.attacks import fire_weapon, firing_models
 from hammerlab.editions.waffle.charge import charge_targets
 from hammerlab.editions.waffle.flyers import is_zooming, snap_against
 from hammerlab.editions.waffle.odds import Volley
@@ -35,6 +36,7 @@ from hammerlab.editions.waffle.profiles import stats_of, weapon_of
 from hammerlab.editions.waffle.shooting import start_phase
 from hammerlab.editions.waffle.snap_shots import fires_snap
 from hammerlab.editions.waffle.vehicles import fights_in_melee, vehicle_of, vehicle_status
+from hammerlab.engine import memo
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Datasheet, ModelEntry, Profile, Weapon
 from hammerlab.engine.units import Model, Unit
@@ -183,6 +185,34 @@ def test_a_blast_weapon_cannot_fire_at_a_zooming_flyer() -> None:
     battle, shooter, jet = at_vehicle(VALKYRIE, FRAG, [])
     result = fire_weapon(battle, shooter, jet, FRAG.name, FireOrders())
     assert not result.fired and not of_kind(battle, "shots")
+
+
+@pytest.mark.parametrize("jet_first", [True, False])
+def test_in_one_decision_a_blast_weapon_is_barred_at_the_zooming_flyer_only(
+    jet_first: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Seed 000: a Blast weapon cannot fire Snap Shots, and a Zooming Flyer can only be
+    # hit by them: the frag missile fires at the Leman Russ, not the Valkyrie, whichever
+    # is asked first. What the Marines' wargear gives them to fire, whatever the target,
+    # is worked out once for the decision (attacks._armaments): one question of the
+    # launcher's profile (attacks._fired) for the two targets.
+    shooter = squad("a", A, MARINE, [FRAG], [(30.0, 10.0)], name="Marines")
+    jet, tank = vehicle("j", B, VALKYRIE, (30.0, 30.0)), vehicle("t", B, LEMAN_RUSS, (40.0, 30.0))
+    battle = make_battle(shooter, jet, tank)
+    start_phase(battle, "shooting", A)
+    asked: list[tuple[object, ...]] = []
+    fired = attacks._fired
+
+    def counted(*args: object) -> object:
+        asked.append(args)
+        return fired(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(attacks, "_fired", counted)
+    order = [jet, tank] if jet_first else [tank, jet]
+    with memo.decision_scope():
+        able = {t.id: firing_models(battle, shooter, t, FRAG.name, FireOrders()) for t in order}
+    assert able == {"j": [], "t": shooter.models}
+    assert len(asked) == 1
 
 
 def test_skyfire_shoots_flyers_at_full_bs_and_other_targets_with_snap_shots() -> None:

@@ -39,7 +39,7 @@ from conftest import (
 )
 
 from hammerlab.editions.waffle.ai import WaffleAI
-from hammerlab.editions.waffle.attacks import fire_weapon
+from hammerlab.editions.waffle.attacks import fire_weapon, firing_each
 from hammerlab.editions.waffle.expected import (
     attack_volleys,
     expected_attack,
@@ -49,7 +49,9 @@ from hammerlab.editions.waffle.expected import (
 from hammerlab.editions.waffle.markers import aim_points
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
 from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.shooting import targets_for
 from hammerlab.editions.waffle.state import st
+from hammerlab.engine import memo
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile, Weapon
 from hammerlab.engine.geometry import Vec
@@ -903,3 +905,31 @@ def test_seed000_step3_each_weapon_name_fires_separately() -> None:
         ("Boltgun", 1),
         ("Heavy bolter", 3),
     ]
+
+
+def test_every_ranged_weapon_s_firing_models_are_one_answer_per_decision() -> None:
+    # Seed 000, step 3: a model fires where a target model is within its weapon's range.
+    # The near squad stands 30" off (28.7" between bases): the heavy bolter (36") reaches
+    # it, the boltguns (24") and the bolt pistol (12") do not; the far squad, 40" off,
+    # is beyond them all: the near squad is the one target.
+    shooter = make_unit(
+        "a",
+        A,
+        [
+            Placed(MARINE, [BOLTGUN], (30.0, 10.0)),
+            Placed(MARINE, [BOLTGUN, BOLT_PISTOL], (32.0, 10.0)),
+            Placed(MARINE, [HEAVY_BOLTER], (34.0, 10.0)),
+        ],
+    )
+    near = squad("n", B, MARINE, [BOLTGUN], [(32.0, 40.0)])
+    far = squad("f", B, MARINE, [BOLTGUN], [(32.0, 50.0)])
+    battle = make_battle(shooter, near, far)
+    expected = {"Boltgun": [], "Bolt pistol": [], "Heavy bolter": [shooter.models[2]]}
+    assert dict(firing_each(battle, shooter, near, FireOrders())) == expected
+    with memo.decision_scope():
+        # In a decision every weapon's models are one remembered answer, read by all.
+        once = firing_each(battle, shooter, near, FireOrders())
+        assert dict(once) == expected
+        assert firing_each(battle, shooter, near, FireOrders()) is once
+        assert targets_for(battle, shooter, FireOrders()) == [near]
+    assert targets_for(battle, shooter, FireOrders()) == [near]

@@ -114,6 +114,7 @@ from hammerlab.editions.waffle.charge import (
 from hammerlab.editions.waffle.combat import engaged_models, foes_in_contact
 from hammerlab.editions.waffle.deep_strike import landing_values
 from hammerlab.editions.waffle.expected import (
+    PLAIN_ORDERS,
     aim_value,
     best_melee_weapon,
     blow_value,
@@ -140,7 +141,7 @@ from hammerlab.editions.waffle.move_plans import (
     wants_to_run,
 )
 from hammerlab.editions.waffle.movement import RETREAT, RUNS, run_distances
-from hammerlab.editions.waffle.orders import FireOrders, orders_against
+from hammerlab.editions.waffle.orders import orders_against
 from hammerlab.editions.waffle.outflank import edge_of, entry_shifts
 from hammerlab.editions.waffle.placement import EPSILON
 from hammerlab.editions.waffle.plans import (
@@ -477,7 +478,7 @@ class WaffleAI(PsychicChoices):
         weapon = decision.context.weapon
 
         def value(victim: Unit) -> float:
-            orders = orders_against(battle, victim, FireOrders())
+            orders = orders_against(battle, victim, PLAIN_ORDERS)
             harm = expected_casualties(battle, unit, victim, weapon, orders)
             return -harm if victim.player == unit.player else harm
 
@@ -486,7 +487,7 @@ class WaffleAI(PsychicChoices):
     def _weapon(self, battle: Battle, decision: Decision[Any]) -> int:
         unit = battle.unit(decision.context.unit)
         target = battle.unit(decision.context.target)
-        orders = orders_against(battle, target, FireOrders())
+        orders = orders_against(battle, target, PLAIN_ORDERS)
         plan = self._plan_of(battle, unit)
         keeping = charge_keeping_weapons(unit) if plan is not None and plan.keep_charge else None
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from hammerlab.editions.waffle.allocation import allocate_wounds, shot_origin
@@ -34,6 +34,7 @@ from hammerlab.editions.waffle.firepower import (
     weapons_per_phase,
 )
 from hammerlab.editions.waffle.firing_modes import is_grenade, may_fire, spend, throwers
+from hammerlab.editions.waffle.flyers import snap_against
 from hammerlab.editions.waffle.gets_hot import gets_hot, shots_fired, suffer
 from hammerlab.editions.waffle.hit_rolls import roll_hits, roll_to_hit
 from hammerlab.editions.waffle.markers import (
@@ -130,6 +131,27 @@ def firing_models(
     return _firing_each(battle, unit, target, orders, spent, (weapon_name,))[weapon_name]
 
 
+def firing_each(
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    orders: FireOrders,
+    spent: Counter[str] | None = None,
+) -> Mapping[str, list[Model]]:
+    """:func:`firing_models` of each of the unit's ranged weapons
+    (:func:`firepower.ranged_weapons`), by name, for a caller that reads them (and
+    changes neither the mapping nor its lists): inside a decision the answer
+    :func:`_every_ranged_weapon` remembers, itself, else worked out in one pass.
+
+    The estimates and :func:`shooting.targets_for` ask about every ranged weapon of
+    a unit in turn: asked weapon by weapon, each question was a remembered call of
+    its own (its arguments keyed, the answer found) and a copy of its list, some
+    14,000 a ten whole battles, where one question answers them all."""
+    if deciding():
+        return _every_ranged_weapon(battle, unit, target, orders, spent)
+    return _firing_each(battle, unit, target, orders, spent, ranged_weapons(unit))
+
+
 @per_decision
 def _every_ranged_weapon(
     battle: Battle, unit: Unit, target: Unit, orders: FireOrders, spent: Counter[str] | None
@@ -142,8 +164,9 @@ def _every_ranged_weapon(
 
 # What a model's wargear gives to fire, for one shooter's profile: for each weapon asked
 # about that it carries, its name, the first weapon of that name, how many it carries, and
-# the profile it fires and that profile's range (None where it fires nothing).
-_Armament = tuple[tuple[str, Weapon, int, tuple[WeaponProfile, float] | None], ...]
+# the profile it fires, that profile's range and whether it cannot fire Snap Shots (None
+# where it fires nothing).
+_Armament = tuple[tuple[str, Weapon, int, tuple[WeaponProfile, float, bool] | None], ...]
 
 
 def _firing_each(
@@ -202,16 +225,14 @@ def _armed_in_reach(
     armed: dict[str, list[_Armed]] = {}
     copies: dict[tuple[str, str], int] = {}  # (name, model id): how many of it the model fires
     throws: dict[str, bool] = {}  # the first armed model's weapon is a grenade (throwers)
-    # Models sharing a weapon share the answer, unless one is a vehicle whose own crew
-    # fires Snap Shots (vehicles.crew_snap_shots): by the weapon and that.
-    snaps: dict[tuple[int, bool], bool] = {}
-    # What each wargear (by identity: models of one entry share one tuple) gives each
-    # shooter's profile to fire (_Armament): the weapon's profile and range, or None where
-    # it fires nothing (the shooter has no Ballistic Skill, the orders leave out the
-    # weapon's type, or it would fire Snap Shots and cannot). Worked out once, not per
-    # model (nor per vehicle, but for a crew firing Snap Shots); the last model's, known
-    # by identity, serves its neighbours.
-    kinds: dict[tuple[int, int, bool], _Armament] = {}
+    # What each wargear gives each shooter's profile to fire, whatever the target
+    # (_armaments: remembered for the decision, asked of every target weighed), and
+    # whether a weapon that cannot fire Snap Shots would fire them at this target (by
+    # the profile's identity: flyers.snap_against, the one cause of Snap Shots that
+    # reads the target). The last model's armament, known by identity, serves its
+    # neighbours.
+    kinds, snaps = _armaments(battle, unit, orders, tuple(names))
+    at_target: dict[int, bool] = {}
     last: tuple[object, object, bool] = (None, None, False)
     armament: _Armament = ()
     vehicles = has_vehicle_alive(unit)
@@ -239,7 +260,7 @@ def _armed_in_reach(
                         name,
                         weapon,
                         carried,
-                        _fired(battle, unit, target, (model, shooter), weapon, orders, crew, snaps),
+                        _fired(battle, unit, (model, shooter), weapon, orders, crew, snaps),
                     )
                     for name in names
                     for weapon, carried in (_carried(wargear, name),)
@@ -252,6 +273,13 @@ def _armed_in_reach(
         for name, weapon, carried, fired in armament:
             if fired is None:
                 continue
+            profile, reach, no_snaps = fired
+            if no_snaps:  # would it fire Snap Shots at the target?
+                barred = at_target.get(id(profile))
+                if barred is None:
+                    barred = at_target[id(profile)] = snap_against(target, profile)
+                if barred:
+                    continue
             if spent and not may_fire(spent, unit, model, name, quota):
                 continue
             if name not in throws:
@@ -259,9 +287,9 @@ def _armed_in_reach(
             if within is None:
                 if not gaps:  # every model's gaps to the target models, and to the nearest
                     gaps, least = gaps_to(unit, target)
-                if least[at] > fired[1]:
+                if least[at] > reach:
                     continue  # no target model, seen or not, is in its range: it cannot fire
-            armed.setdefault(name, []).append((at, model, shooter, *fired))
+            armed.setdefault(name, []).append((at, model, shooter, profile, reach))
             if carried > 1:
                 left = quota - spent[model.id] if spent else weapons_per_phase(unit, model)
                 copies[(name, model.id)] = min(carried, left)
@@ -322,23 +350,56 @@ def _in_sight_and_range(
     return firing
 
 
+@per_decision
+def _armaments(
+    battle: Battle, unit: Unit, orders: FireOrders, names: tuple[str, ...]
+) -> tuple[dict[tuple[int, int, bool], _Armament], dict[tuple[int, bool], bool]]:
+    """Two tables :func:`_armed_in_reach` fills as it meets the unit's models, for the
+    weapons ``names``, whatever the target: what each wargear (by identity: models of
+    one entry share one tuple) gives each shooter's profile to fire, by the wargear's
+    and the profile's identities and whether the carrier is a vehicle whose own crew
+    fires Snap Shots (:data:`_Armament`: each weapon's profile, range and whether it
+    cannot fire Snap Shots, or ``None`` where it fires nothing: no Ballistic Skill, a
+    weapon type the orders leave out, or Snap Shots it would fire and cannot); and
+    whether each weapon fires Snap Shots for a cause other than its target
+    (:func:`_fired`), by the weapon's identity and that.
+
+    Empty where worked out; inside a decision the same two tables, filled, are handed to
+    every question about the unit with these orders and weapons, each target weighed
+    (a third of the passes over a unit's models in a whole battle's decisions asked
+    again what another target's pass had found). Every entry is a function of its key
+    and of what a decision never changes (the unit's state, the orders), so a table
+    filled by one question answers the next as it would have answered itself. The
+    identities are those of the wargear, profiles and weapons of the unit's models
+    (the unit kept alive with the answer); a decision in an equal state
+    (:func:`memo.state_of_play` compares every model's wargear and profile) that takes
+    the tables up again meets only equal ones, whose answers are the same."""
+    return {}, {}
+
+
 def _fired(
     battle: Battle,
     unit: Unit,
-    target: Unit,
     firer: tuple[Model, Model],
     weapon: Weapon,
     orders: FireOrders,
     crew: bool,
     snaps: dict[tuple[int, bool], bool],
-) -> tuple[WeaponProfile, float] | None:
+) -> tuple[WeaponProfile, float, bool] | None:
     """The profile ``firer`` (the model carrying ``weapon`` and the one who fires it: a
-    gun's crewman) fires ``weapon`` with at ``target`` under ``orders`` and its range, or
-    ``None`` where it fires nothing (:func:`_fired_profile`, or it would fire Snap Shots
-    and cannot); ``crew``: whether the carrier is a vehicle whose own crew fires Snap
+    gun's crewman) fires ``weapon`` with under ``orders``, its range and whether it
+    cannot fire Snap Shots (read once here, not per model and target), or ``None``
+    where it fires nothing (:func:`_fired_profile`, or it would fire Snap Shots and
+    cannot); ``crew``: whether the carrier is a vehicle whose own crew fires Snap
     Shots (:func:`vehicles.crew_snap_shots`, of a unit with a vehicle alive), as
     :func:`_firing_each` read it of the model; ``snaps`` keeps whether each weapon fires
-    Snap Shots, by that."""
+    Snap Shots, by that.
+
+    Asked of no target: :func:`snap_shots.snap_cause`'s one cause that reads the
+    target, the last it asks (:func:`flyers.snap_against`), is asked by
+    :func:`_armed_in_reach` of each target, of the weapons that cannot fire Snap
+    Shots; a weapon fires Snap Shots at a target where another cause holds or that
+    one does, so the two questions answer as the one did."""
     model, shooter = firer
     profile = _fired_profile(shooter, weapon, orders)
     if profile is None:
@@ -346,10 +407,11 @@ def _fired(
     key = (id(weapon), crew)
     snap = snaps.get(key)
     if snap is None:
-        snap = snaps[key] = fires_snap(battle, unit, profile, orders, target, model)
-    if snap and not profile.can_snap_fire:
+        snap = snaps[key] = fires_snap(battle, unit, profile, orders, None, model)
+    no_snaps = not profile.can_snap_fire
+    if snap and no_snaps:
         return None
-    return profile, effective_range(unit, profile)
+    return profile, effective_range(unit, profile), no_snaps
 
 
 ABLE: Transpositions[tuple[tuple[str, tuple[str, ...]], ...]] = Transpositions()

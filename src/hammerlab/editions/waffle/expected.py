@@ -43,7 +43,7 @@ from functools import lru_cache
 
 from hammerlab.editions.waffle.allocation import shot_origin, wounds_from
 from hammerlab.editions.waffle.artillery import is_gun
-from hammerlab.editions.waffle.attacks import firing_models, shot_bs
+from hammerlab.editions.waffle.attacks import firing_each, firing_models, shot_bs
 from hammerlab.editions.waffle.characteristics import armour_save, invulnerable_save
 from hammerlab.editions.waffle.charge import charge_bonus, through_difficult_terrain
 from hammerlab.editions.waffle.combat import ENGAGED_SUPPORT
@@ -435,9 +435,15 @@ def attack_volleys(
     if out_of_reach(unit, orders):
         return []
     names = ranged_weapons(unit) if weapons is None else weapons
+    every = firing_each(battle, unit, target, orders, spent)  # read, not changed: copied
     volleys = []
     for name in names:
-        models = firing_models(battle, unit, target, name, orders, spent)
+        able = every.get(name)  # a weapon named that is no ranged one: asked alone
+        models = (
+            list(able)
+            if able is not None
+            else firing_models(battle, unit, target, name, orders, spent)
+        )
         if models:
             total = expected_casualties(
                 battle, unit, target, name, orders, gone_to_ground, jinking, spent

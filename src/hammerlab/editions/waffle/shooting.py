@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 
 from hammerlab.editions.flow import Phase, Picks
-from hammerlab.editions.waffle.attacks import able_weapons, fire_weapon, firing_models
+from hammerlab.editions.waffle.attacks import able_weapons, fire_weapon, firing_each
 from hammerlab.editions.waffle.charge import charge_distance
 from hammerlab.editions.waffle.combat import refresh_locks
 from hammerlab.editions.waffle.events import ReactionDeclared, ShootsIntoMelee
@@ -127,17 +127,17 @@ def targets_for(battle: Battle, unit: Unit, orders: FireOrders) -> list[Unit]:
 
     Units locked in combat are not targets (6th/7th-edition base rule), unless
     a rule allows it (:func:`may_target`).
-    Sight is judged model by model in :func:`firing_models`, which lets
-    Barrage weapons fire at targets out of sight (6th/7th edition), so a unit
-    whose only weapons in reach are Barrage weapons may target a unit it
-    cannot see.
+    Sight is judged model by model in :func:`attacks.firing_models` (every
+    weapon's at once: :func:`attacks.firing_each`), which lets Barrage weapons
+    fire at targets out of sight (6th/7th edition), so a unit whose only weapons
+    in reach are Barrage weapons may target a unit it cannot see.
     """
     found = []
     for enemy in battle.enemies_of(unit):
         if not may_target(battle, unit, enemy):
             continue
         aimed = orders_against(battle, enemy, orders)
-        if any(firing_models(battle, unit, enemy, w, aimed) for w in ranged_weapons(unit)):
+        if any(firing_each(battle, unit, enemy, aimed).values()):
             found.append(enemy)
     return found
 

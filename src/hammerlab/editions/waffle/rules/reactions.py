@@ -11,6 +11,7 @@ return_fire=off``) lets the lab measure what it is worth.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from hammerlab.editions.waffle.attacks import firing_models
 from hammerlab.editions.waffle.events import GoToGroundRefused, ReactionDeclared
@@ -43,10 +44,21 @@ def overwatch_orders(battle: Battle) -> FireOrders:
     as being within 1” of the models that are firing Overwatch" (parameter
     ``overwatch_range``); "Overwatch cannot cause Morale checks or Pinning
     tests", and it is not the unit's Shooting phase."""
+    return _overwatch_within(battle.settings.number("overwatch_range"))
+
+
+@lru_cache(maxsize=64)
+def _overwatch_within(within: float) -> FireOrders:
+    """:func:`overwatch_orders` counting the target ``within`` inches off: one object
+    for each range, made once. Orders key the estimates' remembered answers
+    (:func:`memo.per_decision`): the same object keeps its hash
+    (:func:`records.kept_hash`) and is found by identity, where orders made afresh
+    for each question (every Overwatch weighed) were hashed anew and compared field
+    by field."""
     return FireOrders(
         snap=True,
         purpose="overwatch",
-        counts_within=battle.settings.number("overwatch_range"),
+        counts_within=within,
         counts_as_fired=False,
         counts_for_morale=False,
     )
