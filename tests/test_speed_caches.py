@@ -736,6 +736,28 @@ def test_deep_copied_reads_a_class_s_fields_once_and_refuses_one_not_taken_by_pl
         records.deep_copied(Keyed([1], hidden=2), {})
 
 
+def test_deep_copied_gives_plain_values_as_they_are_and_empty_containers_anew(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``records.deep_copied`` copies a string, number or ``None`` and an empty dict, list
+    or set without ``copy.deepcopy`` (twenty-sixth session), as ``deepcopy`` would: the
+    plain values themselves, each empty container a new one, one container met twice
+    one copy (the memo), nothing the copy's play fills reaching the original."""
+    shared: list[str] = []
+    reserves = ReserveState(ongoing=shared, order=shared, last_turn=4, last_player="Orks")
+    monkeypatch.setattr(records.copy, "deepcopy", None)  # asked, it would fail
+    twin = records.deep_copied(reserves, {})
+    assert twin == reserves and (twin.last_turn, twin.last_player) == (4, "Orks")
+    assert twin.ongoing is twin.order and twin.ongoing is not shared
+    assert twin.waiting is not reserves.waiting and twin.how is not reserves.how
+    twin.ongoing.append("u1")
+    twin.arrived["u1"] = 2
+    assert shared == [] and reserves.arrived == {}
+    state = WaffleState()
+    copied = records.deep_copied(state, {})
+    assert copied == state and copied.refused is not state.refused
+
+
 def test_a_unit_s_problems_are_worked_out_once_per_datasheet_and_noted_in_every_battle(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
