@@ -204,7 +204,7 @@ def _deep_value(value: Any, memo: dict[int, Any]) -> Any:
     gives it), an empty dict, list or set a new empty one, kept in ``memo`` as
     ``deepcopy`` keeps it (another reference to it in the same copy gets the same new
     one). ``deepcopy`` of an empty dict with its memo is some 2,500 instructions, and a
-    battle made from a prepared one copies seven (its Waffle state's and reserves')."""
+    battle made from a prepared one copies eight (its edition's state's and reserves')."""
     kind = type(value)
     if kind in _ATOMS:
         return value
