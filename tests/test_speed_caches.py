@@ -59,7 +59,7 @@ from hammerlab.editions.waffle.state import (
 from hammerlab.editions.waffle.vehicles import vehicle_of
 from hammerlab.editions.waffle.visibility import seen_by_each, visible_models, within
 from hammerlab.editions.waffle.wounds import most_common_profile
-from hammerlab.engine import battlefield, memo, units
+from hammerlab.engine import battlefield, memo, records, units
 from hammerlab.engine.battle import Battle, DecisionMade
 from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.datasheet import Datasheet, Profile, Weapon
@@ -711,6 +711,51 @@ def test_a_battle_s_state_and_reserves_deep_copied_are_equal_and_keep_their_valu
     assert twin.units["u0"] is not state.units["u0"]
     assert twin.units["u0"].fired_types == {"Heavy"} and twin.duels is not state.duels
     assert not _has_a_dict(twin) and _has_a_dict(copy.copy(state))  # what the check tells
+
+
+def test_deep_copied_reads_a_class_s_fields_once_and_refuses_one_not_taken_by_place(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``records.deep_copied`` works a class's fields out at its first copy only (a battle
+    made from a prepared one copies its state and reserves: twenty-sixth session), and
+    passes them to ``__init__`` by place, so a class with a field ``__init__`` does not
+    take by place is a ``TypeError`` rather than a copy gone wrong."""
+    reserves = ReserveState(how={"u1": "outflank"}, order=["u1"], last_turn=3)
+    first = copy.deepcopy(reserves)
+    monkeypatch.setattr(records.dataclasses, "fields", None)  # a second reading would fail
+    again = copy.deepcopy(reserves)
+    assert again == first == reserves and again.how is not reserves.how
+    monkeypatch.undo()
+
+    @dataclasses.dataclass
+    class Keyed:
+        shown: list[int]
+        hidden: int = dataclasses.field(default=0, kw_only=True)
+
+    with pytest.raises(TypeError, match=r"\['hidden'\] are not taken by place"):
+        records.deep_copied(Keyed([1], hidden=2), {})
+
+
+def test_deep_copied_gives_plain_values_as_they_are_and_empty_containers_anew(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``records.deep_copied`` copies a string, number or ``None`` and an empty dict, list
+    or set without ``copy.deepcopy`` (twenty-sixth session), as ``deepcopy`` would: the
+    plain values themselves, each empty container a new one, one container met twice
+    one copy (the memo), nothing the copy's play fills reaching the original."""
+    shared: list[str] = []
+    reserves = ReserveState(ongoing=shared, order=shared, last_turn=4, last_player="Orks")
+    monkeypatch.setattr(records.copy, "deepcopy", None)  # asked, it would fail
+    twin = records.deep_copied(reserves, {})
+    assert twin == reserves and (twin.last_turn, twin.last_player) == (4, "Orks")
+    assert twin.ongoing is twin.order and twin.ongoing is not shared
+    assert twin.waiting is not reserves.waiting and twin.how is not reserves.how
+    twin.ongoing.append("u1")
+    twin.arrived["u1"] = 2
+    assert shared == [] and reserves.arrived == {}
+    state = WaffleState()
+    copied = records.deep_copied(state, {})
+    assert copied == state and copied.refused is not state.refused
 
 
 def test_a_unit_s_problems_are_worked_out_once_per_datasheet_and_noted_in_every_battle(
