@@ -732,8 +732,22 @@ def test_deep_copied_reads_a_class_s_fields_once_and_refuses_one_not_taken_by_pl
         shown: list[int]
         hidden: int = dataclasses.field(default=0, kw_only=True)
 
-    with pytest.raises(TypeError, match=r"\['hidden'\] are not taken by place"):
+    with pytest.raises(TypeError, match=r"\['shown', 'hidden'\] by place, in order"):
         records.deep_copied(Keyed([1], hidden=2), {})
+
+    # An InitVar is taken by __init__ and is no field: passed by place, every field
+    # after it would land one place on (a review's finding, twenty-sixth session).
+    @dataclasses.dataclass
+    class Tally:
+        kept: list[int]
+        label: dataclasses.InitVar[str]
+        seen: dict[str, int] = dataclasses.field(default_factory=dict)
+
+        def __post_init__(self, label: str) -> None:
+            self.seen[label] = 1
+
+    with pytest.raises(TypeError, match=r"\['kept', 'seen'\] by place, in order"):
+        records.deep_copied(Tally([1, 2], "mine"), {})
 
 
 def test_deep_copied_gives_plain_values_as_they_are_and_empty_containers_anew(

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import FunctionType
+from typing import ClassVar
 
 import pytest
 
@@ -202,8 +204,9 @@ def test_a_handler_keeping_a_count_on_itself_starts_each_copy_afresh() -> None:
 
 @dataclass(frozen=True)
 class _Quiet:
-    """A handler that can keep nothing: a frozen dataclass holding a string."""
+    """A handler that can keep nothing, and says so: a frozen dataclass holding a string."""
 
+    shared_between_battles: ClassVar[bool] = True
     label: str = "quiet"
 
     def __call__(self, battle: Battle, *rest: object) -> str | None:
@@ -215,6 +218,23 @@ class _Tally:
     """A frozen dataclass that can keep something all the same: a list, changed in place."""
 
     seen: list[int] = field(default_factory=list)
+
+    def __call__(self, battle: Battle, *rest: object) -> str | None:
+        self.seen.append(1)
+        return None
+
+
+@dataclass(frozen=True)
+class _Looks:
+    """A frozen dataclass holding a string, that keeps something all the same (a
+    ``cached_property`` writes its ``__dict__`` at its first reading), and does not say
+    it keeps nothing."""
+
+    label: str = "looks"
+
+    @cached_property
+    def seen(self) -> list[int]:
+        return []
 
     def __call__(self, battle: Battle, *rest: object) -> str | None:
         self.seen.append(1)
@@ -242,6 +262,23 @@ def test_a_handler_that_can_keep_nothing_is_shared_one_that_can_is_copied() -> N
     assert tally_copy is not tally and tally_copy.seen is not tally.seen
     play(copied.battle, copied.ruleset, copied.plan)
     assert tally_copy.seen and not tally.seen  # the copy's volleys, counted on its own list
+
+
+def test_a_handler_is_shared_only_where_its_class_says_it_keeps_nothing() -> None:
+    """A frozen dataclass holding only a string whose class does not say it keeps
+    nothing (``shared_between_battles``) is copied for each battle: it may keep
+    something all the same (a ``cached_property``; a review's finding, twenty-sixth
+    session: the second battle of a batch began with the first one's list)."""
+    path = EXAMPLES / "guard_suppress_terminators.toml"
+    template = prepare(load_scenario(path), str(path), 7)
+    looks = _Looks()
+    template.battle.hooks.add(WEAPON_WOULD_FIRE, looks)
+    first = template.again(1)
+    (mine,) = [h for h in _handlers(first.battle) if isinstance(h, _Looks)]
+    assert mine is not looks
+    play(first.battle, first.ruleset, first.plan)
+    (theirs,) = [h for h in _handlers(template.again(2).battle) if isinstance(h, _Looks)]
+    assert mine.seen and theirs is not mine and "seen" not in vars(theirs)
 
 
 _KEEPING_NOTHING = {"ReturnFire", "DiveForCover", "Overwatch", "FallBack", "SuppressiveAction"}
@@ -281,6 +318,38 @@ def test_an_ai_deep_copied_is_copied_attribute_by_attribute(
     assert twin._plans is not ai._plans and plan.target is twin_unit
     assert (plan.keep_charge, plan.value) == (True, 2.5)
     assert list(vars(twin)) == list(vars(ai))
+
+
+class _Slotted(WaffleAI):
+    """An AI that keeps a value in a slot of its own."""
+
+    __slots__ = ("budget",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.budget = [3]
+
+
+class _Forgets(WaffleAI):
+    """An AI whose copies forget what it saw (a ``__getstate__`` of its own)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen = {"old game": 1}
+
+    def __getstate__(self) -> dict[str, object]:
+        return {**vars(self), "seen": {}}
+
+
+def test_an_ai_subclass_that_keeps_itself_its_own_way_is_copied_its_way() -> None:
+    """A subclass with slots or a ``__getstate__`` of its own is deep-copied as
+    ``copy.deepcopy`` copies any object, so its slot's value and its own idea of what
+    a copy keeps hold (a review's finding, twenty-sixth session: the attribute-by-
+    attribute copy lost the slot and carried the cache into the next battle)."""
+    slotted, forgets = _Slotted(), _Forgets()
+    twin = copy.deepcopy(slotted)
+    assert twin.budget == [3] and twin.budget is not slotted.budget
+    assert copy.deepcopy(forgets).seen == {} and forgets.seen == {"old game": 1}
 
 
 def _guard_spec() -> tuple[Scenario, str]:

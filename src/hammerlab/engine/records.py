@@ -185,13 +185,19 @@ def deep_copied(record: R, memo: dict[int, Any]) -> R:
 
 def _fields_reader(kind: type) -> Callable[[Any], tuple[Any, ...]]:
     """A :func:`reader` of the dataclass ``kind``'s fields, in the order its
-    ``__init__`` takes them (a field it does not take, or takes by keyword only, is a
-    ``TypeError``: :func:`deep_copied` passes them by place)."""
-    fields = dataclasses.fields(kind)
-    odd = [f.name for f in fields if not f.init or f.kw_only]
-    if odd:
-        raise TypeError(f"deep_copied: {kind.__name__}'s fields {odd} are not taken by place")
-    return reader(*(f.name for f in fields))
+    ``__init__`` takes them. :func:`deep_copied` passes them by place, so ``__init__``
+    must take exactly the fields, in their order, each by place: else a ``TypeError``
+    (a field it does not take, or takes by keyword only; an ``InitVar``, which it takes
+    and which is no field, and would shift every later field by one)."""
+    names = [f.name for f in dataclasses.fields(kind)]
+    taken = inspect.signature(kind).parameters.values()
+    by_place = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    if [p.name for p in taken] != names or any(p.kind not in by_place for p in taken):
+        raise TypeError(
+            f"deep_copied: {kind.__name__}'s __init__ does not take its fields {names} "
+            "by place, in order"
+        )
+    return reader(*names)
 
 
 _FIELDS_READ: dict[type, Callable[[Any], tuple[Any, ...]]] = {}

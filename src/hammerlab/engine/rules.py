@@ -291,16 +291,27 @@ _ATOMS = (str, int, float, bool, type(None))
 """The values a handler that keeps nothing may hold (:func:`_keeps_nothing`)."""
 
 
+SHARED_BETWEEN_BATTLES = "shared_between_battles"
+"""The class attribute (``True``) by which a handler's class says its objects keep
+nothing and may be shared by every battle copied from one (:func:`_keeps_nothing`)."""
+
+
 def _keeps_nothing(handler: object) -> bool:
-    """Whether ``handler`` is an instance of a frozen dataclass whose attributes are all
-    strings, numbers, booleans or ``None`` (read from its ``__dict__``, so that one set
-    past the dataclass's fields is seen too): nothing of it can change, short of
-    ``object.__setattr__``, nor does it hold anything that can, so a copy of it would
-    be equal to it and could never come to differ."""
-    params = getattr(type(handler), "__dataclass_params__", None)
+    """Whether ``handler``'s class says its objects keep nothing
+    (:data:`SHARED_BETWEEN_BATTLES`) and it is, as that needs, an instance of a frozen
+    dataclass whose attributes are all strings, numbers, booleans or ``None`` (read
+    from its ``__dict__``, so that one set past the dataclass's fields is seen too):
+    nothing of it can change, short of ``object.__setattr__``, nor does it hold
+    anything that can, so a copy of it would be equal to it and could never come to
+    differ. The class must say so: a frozen dataclass can still keep something (a
+    ``functools.cached_property`` writes its ``__dict__`` later; a review's finding,
+    twenty-sixth session), so a handler is never shared on its looks alone."""
+    kind = type(handler)
+    params = getattr(kind, "__dataclass_params__", None)
     attributes = getattr(handler, "__dict__", None)
     return (
-        params is not None
+        getattr(kind, SHARED_BETWEEN_BATTLES, False) is True
+        and params is not None
         and params.frozen
         and attributes is not None
         and all(type(v) in _ATOMS for v in attributes.values())
@@ -343,8 +354,8 @@ class Hooks:
         own, so that nothing one battle's play leaves on a handler reaches another
         battle made from the same one. A handler installed on the copy is not on these.
 
-        A handler that can keep nothing (:func:`_keeps_nothing`: the reactions and
-        shooting actions, frozen dataclasses holding a label) is itself too, as
+        A handler that can keep nothing and whose class says so (:func:`_keeps_nothing`:
+        the reactions and shooting actions, frozen dataclasses holding a label) is itself too, as
         ``copy.deepcopy`` gives a string or a tuple of them: its copy could differ
         from it in nothing but its identity, and a batch's every battle made its copy
         (a fifth of :meth:`PreparedBattle.again`'s work in a Guard battle,

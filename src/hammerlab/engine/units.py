@@ -213,7 +213,9 @@ class UnitStatus:
 
 
 _copied_model = Model.__copy__
-"""What :meth:`Unit.copy` makes each model's copy with (every model is a :class:`Model`)."""
+"""What :meth:`Unit.copy` makes each model's copy with: every model is a :class:`Model`
+(none of the engine's or the editions' subclasses it; a subclass's own ``__copy__``
+would not be called here)."""
 
 _status_fields = attrgetter(*UnitStatus.__slots__)
 """Every field of a :class:`UnitStatus`, in order."""

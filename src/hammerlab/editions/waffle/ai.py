@@ -252,6 +252,11 @@ def _plan_in(battle: Battle, plan: PortablePlan) -> ShotPlan:
     return ShotPlan(None if target is None else battle.unit(target), keep_charge, value)
 
 
+_KEPT_ITS_OWN_WAY = ("__slots__", "__getstate__", "__setstate__", "__reduce__", "__reduce_ex__")
+"""What a subclass of :class:`WaffleAI` declares when it keeps or copies itself its own way
+(:meth:`WaffleAI.__init_subclass__`)."""
+
+
 class WaffleAI(PsychicChoices):
     """Heuristic controller for every Waffle Edition decision.
 
@@ -304,6 +309,18 @@ class WaffleAI(PsychicChoices):
         branch ``s23-sense`` (``examples/matchups/lever_head_to_head.py
         weighs_the_order`` plays one against the other)."""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass that declares how it is kept or copied (``__slots__``,
+        ``__getstate__``, ``__setstate__``, ``__reduce__``, ``__reduce_ex__``) and no
+        ``__deepcopy__`` of its own is deep-copied by ``copy.deepcopy``'s own way, which
+        honours them: :meth:`__deepcopy__` copies the ``__dict__`` alone (a review's
+        finding, twenty-sixth session: a subclass's slot was lost, and a cache its
+        ``__getstate__`` leaves out went from one battle of a batch to the next)."""
+        super().__init_subclass__(**kwargs)
+        own = vars(cls)
+        if "__deepcopy__" not in own and any(name in own for name in _KEPT_ITS_OWN_WAY):
+            type.__setattr__(cls, "__deepcopy__", None)  # copy.deepcopy: no copier, reduce
+
     def __deepcopy__(self, memo: dict[int, Any]) -> WaffleAI:
         """The copy ``copy.deepcopy`` makes (of its class, made without ``__init__``,
         each attribute deep-copied with ``memo``: the plans' units given as the copied
@@ -314,7 +331,8 @@ class WaffleAI(PsychicChoices):
         gives it, without that call. The attributes are set in the order they stand in,
         ``__init__``'s, so the copy's dictionary shares its keys with its class's
         other instances, as one made by ``__init__``. A subclass that keeps anything
-        outside its ``__dict__`` (slots, ``__getstate__``) copies itself its own way."""
+        outside its ``__dict__`` or copies itself its own way (:meth:`__init_subclass__`)
+        is copied as ``copy.deepcopy`` copies any object."""
         twin = object.__new__(type(self))
         memo[id(self)] = twin
         for name, value in vars(self).items():

@@ -98,13 +98,16 @@ def allocate_wounds(
     # its wounds come from one unit, and only the victim's models fall meanwhile.
     screens: Bases | None = None
     covered = not melee and not profile.ignores_cover
-    # A wound saved, or ignored (Feel No Pain), changes no model and counts nothing
-    # (no rule's count of wounds left): the next wound finds the models standing, the
-    # pool and the nearest as they were, so they are read again only after a wound lost.
+    # A wound saved, or ignored (Feel No Pain), changes no model: the next wound finds
+    # the models standing, the pool and the nearest as they were, so they are read again
+    # only after a wound lost; but where a rule counts wounds left its own way
+    # (points.WOUNDS_LEFT), its count may change with any wound (a plug-in may count a
+    # model spent once a save of it held), so they are read again at every wound.
     alive: list[Model] = []
     nearest: Model | None = None
+    counted = bool(battle.hooks.get(WOUNDS_LEFT))
     for index, wound in enumerate(wounds):
-        if nearest is None:
+        if nearest is None or counted:
             alive = standing(battle, victim.models, orders, spare)
             if only is not None:
                 pool = [m for m in alive if m is only]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import ClassVar
 
 from hammerlab.editions.waffle.attacks import firing_models
 from hammerlab.editions.waffle.events import GoToGroundRefused, ReactionDeclared
@@ -72,6 +73,10 @@ class ReturnFire:
     It needs a weapon that can be fired as Snap Shots and sight of the attacker.
     """
 
+    shared_between_battles: ClassVar[bool] = True
+    """It keeps nothing (its label and settings): every battle copied from one shares it
+    (``Hooks.copy``)."""
+
     label: str = RETURN_FIRE
 
     def available(self, battle: Battle, unit: Unit, attacker: Unit) -> bool:
@@ -102,6 +107,10 @@ class DiveForCover:
     unit's own Run nor as its move in its next turn (it has gone to ground
     instead, so it will snap-fire then).
     """
+
+    shared_between_battles: ClassVar[bool] = True
+    """It keeps nothing (its label and settings): every battle copied from one shares it
+    (``Hooks.copy``)."""
 
     label: str = DIVE
     fearless: str = "runs"
@@ -141,6 +150,10 @@ class Overwatch:
     cannot fire Overwatch": it is offered when at least one weapon could fire it.
     """
 
+    shared_between_battles: ClassVar[bool] = True
+    """It keeps nothing (its label and settings): every battle copied from one shares it
+    (``Hooks.copy``)."""
+
     label: str = OVERWATCH
 
     def available(self, battle: Battle, unit: Unit, attacker: Unit) -> bool:
@@ -168,6 +181,10 @@ class FallBack:
     """Seed 004, Fall Back: "The unit tries to avoid close combat by retreating … A
     unit that decides to Fall Back must make a Fall Back moves (see the morale
     section)." """
+
+    shared_between_battles: ClassVar[bool] = True
+    """It keeps nothing (its label and settings): every battle copied from one shares it
+    (``Hooks.copy``)."""
 
     label: str = FALL_BACK
 

@@ -214,6 +214,10 @@ class SuppressiveAction:
     """The shooting action: non-vehicle targets not locked in combat, by a unit with a
     weapon that would fire at them other than as Snap Shots."""
 
+    shared_between_battles: ClassVar[bool] = True
+    """It keeps nothing (its label and settings): every battle copied from one shares it
+    (``Hooks.copy``)."""
+
     label: str = SUPPRESS
 
     def targets(self, battle: Battle, unit: Unit, targets: list[Unit]) -> list[Unit]:
