@@ -39,7 +39,7 @@ from conftest import (
 )
 
 from hammerlab.editions.waffle.ai import WaffleAI
-from hammerlab.editions.waffle.attacks import fire_weapon, firing_each
+from hammerlab.editions.waffle.attacks import fire_weapon, firing_each, firing_models
 from hammerlab.editions.waffle.expected import (
     attack_volleys,
     expected_attack,
@@ -48,14 +48,14 @@ from hammerlab.editions.waffle.expected import (
 )
 from hammerlab.editions.waffle.markers import aim_points
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
-from hammerlab.editions.waffle.profiles import weapon_of
+from hammerlab.editions.waffle.profiles import WeaponProfile, weapon_of
 from hammerlab.editions.waffle.shooting import targets_for
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine import memo
 from hammerlab.engine.battle import Battle
 from hammerlab.engine.datasheet import Profile, Weapon
 from hammerlab.engine.geometry import Vec
-from hammerlab.engine.units import Unit
+from hammerlab.engine.units import Model, Unit
 from hammerlab.errors import ProfileError
 
 GUARD = profile("Guardsman", bs=3, ld=7, sv="5+")
@@ -905,6 +905,40 @@ def test_seed000_step3_each_weapon_name_fires_separately() -> None:
         ("Boltgun", 1),
         ("Heavy bolter", 3),
     ]
+
+
+def test_a_template_beyond_the_range_the_orders_count_is_asked_no_aim_point(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Seed 000, step 3: a model fires where a target model is within its weapon's range;
+    # a template must also go over a model it may be placed on (markers.aim_points, the
+    # costly test). Orders that count the target 20" off (an estimate's "a move nearer")
+    # leave the flamer (a template: 8") out of range and the boltgun (24") in it: the
+    # flamer's carrier fires nothing, and where its template could go is not asked.
+    asks: list[str] = []
+
+    def counted(
+        battle: Battle, unit: Unit, firer: Model, target: Unit, profile: WeaponProfile, **kw: bool
+    ) -> list[Model]:
+        asks.append(firer.id)
+        return aim_points(battle, unit, firer, target, profile, **kw)
+
+    monkeypatch.setattr("hammerlab.editions.waffle.attacks.aim_points", counted)
+    shooter = make_unit(
+        "a", A, [Placed(MARINE, [BOLTGUN], (30.0, 10.0)), Placed(MARINE, [FLAMER], (32.0, 10.0))]
+    )
+    target = squad("b", B, MARINE, [BOLTGUN], [(31.0, 40.0)])
+    battle = make_battle(shooter, target)
+    orders = FireOrders(counts_within=20.0)
+    assert dict(firing_each(battle, shooter, target, orders)) == {
+        "Boltgun": [shooter.models[0]],
+        "Flamer": [],
+    }
+    assert asks == []
+    # Counted 6" off the flamer reaches: its template's aim is asked, and it fires.
+    orders = FireOrders(counts_within=6.0)
+    assert firing_models(battle, shooter, target, "Flamer", orders) == [shooter.models[1]]
+    assert asks == [shooter.models[1].id]
 
 
 def test_every_ranged_weapon_s_firing_models_are_one_answer_per_decision() -> None:

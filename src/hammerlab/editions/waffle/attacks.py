@@ -216,11 +216,12 @@ def _armed_in_reach(
 ) -> tuple[dict[str, list[_Armed]], dict[tuple[str, str], int], dict[str, bool], _Gaps]:
     """The first pass of :func:`_firing_each` over the unit's models: by name of
     ``names``, the models armed with it that may fire it (a Ballistic Skill, the orders'
-    weapon types, Snap Shots it can fire, its quota with ``spent``) and, where the
-    orders count no range of their own, with a target model, seen or not, within its
-    range; how many of it each model carrying more than one fires (by name and model
-    id); whether each is a grenade (the first armed model's weapon: of a grenade one
-    model throws, :func:`firing_modes.throwers`); and the gap tables read."""
+    weapon types, Snap Shots it can fire, its quota with ``spent``) and in range: a
+    target model, seen or not, within its range, or where the orders count a range of
+    their own, that range within its reach; how many of it each model carrying more
+    than one fires (by name and model id); whether each is a grenade (the first armed
+    model's weapon: of a grenade one model throws, :func:`firing_modes.throwers`); and
+    the gap tables read."""
     # By name: (index among the models alive, model, who fires it, profile, its range)
     armed: dict[str, list[_Armed]] = {}
     copies: dict[tuple[str, str], int] = {}  # (name, model id): how many of it the model fires
@@ -289,6 +290,8 @@ def _armed_in_reach(
                     gaps, least = gaps_to(unit, target)
                 if least[at] > reach:
                     continue  # no target model, seen or not, is in its range: it cannot fire
+            elif reach < within:
+                continue  # the range the orders count is beyond its reach: it cannot fire
             armed.setdefault(name, []).append((at, model, shooter, profile, reach))
             if carried > 1:
                 left = quota - spent[model.id] if spent else weapons_per_phase(unit, model)
@@ -311,10 +314,10 @@ def _in_sight_and_range(
     """The second pass of :func:`_firing_each`, for the weapon ``name``: of the models
     armed with it (:func:`_armed_in_reach`), those that see a target model (a Barrage
     needs none; a gun's crewman must see it too), may aim a blast or template at one,
-    and have one they see within range (``within``: the range the orders count
-    instead), each listed once per copy of the weapon it fires (``copies``). Of a
-    grenade (``one_thrower``) the first model able to throws (:func:`firing_modes.throwers`):
-    no other is asked."""
+    and have one they see within range (where the orders count a range of their own,
+    ``within``, every model armed is), each listed once per copy of the weapon it
+    fires (``copies``). Of a grenade (``one_thrower``) the first model able to throws
+    (:func:`firing_modes.throwers`): no other is asked."""
     gaps, least = tables
     count = len(gaps[0]) if gaps else 0  # the target's models alive (a row of the table)
     firing: list[Model] = []
@@ -324,29 +327,30 @@ def _in_sight_and_range(
         seen = sight[at]
         if not seen and not profile.barrage:
             continue
-        crewman_blind = shooter is not model and not visible_models(battle, [shooter], target)
-        if crewman_blind and not profile.barrage:  # the gun's crewman must see it too
+        # The gun's crewman must see it too (a Barrage needs no sight).
+        crew_must_see = not profile.barrage and shooter is not model
+        if crew_must_see and not visible_models(battle, [shooter], target):
             continue
+        # In range first, the cheap test: a model out of range is asked no aim points.
+        # Where the orders count a range of their own, every model armed is within it.
+        if within is None:
+            # visibility.within of the models it sees (all of them for a Barrage, which
+            # needs no sight: interpretation 11): within reach of one of them, that is
+            # the nearest of them within it.
+            if len(seen) == count or not seen or profile.barrage:
+                nearest_seen = least[at]
+            else:
+                row = gaps[at]
+                nearest_seen = min([row[j] for j in seen])
+            if nearest_seen > reach:
+                continue
         # A range counted as another distance (within) stands for where the template
         # would reach from too: only where the models stand is its reach asked.
         if (profile.blast or profile.template) and not aim_points(
             battle, unit, model, target, profile, reach=within is None
         ):
             continue
-        if within is not None:
-            if reach >= within:
-                firing += [model] * copies.get((name, model.id), 1)
-            continue
-        # visibility.within of the models it sees (all of them for a Barrage, which
-        # needs no sight: interpretation 11): within reach of one of them, that is
-        # the nearest of them within it.
-        if len(seen) == count or not seen or profile.barrage:
-            nearest_seen = least[at]
-        else:
-            row = gaps[at]
-            nearest_seen = min([row[j] for j in seen])
-        if nearest_seen <= reach:
-            firing += [model] * copies.get((name, model.id), 1)
+        firing += [model] * copies.get((name, model.id), 1)
     return firing
 
 
