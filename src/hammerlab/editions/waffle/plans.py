@@ -219,8 +219,12 @@ def may_charge_after_firing(unit: Unit, weapons: list[str]) -> bool:
 
 
 def charge_keeping_weapons(unit: Unit) -> list[str]:
-    """The unit's ranged weapons whose firing leaves its charge open."""
-    return [w for w in ranged_weapons(unit) if may_charge_after_firing(unit, [w])]
+    """The unit's ranged weapons whose firing leaves its charge open
+    (:func:`may_charge_after_firing` of each: Relentless, asked once, keeps them all)."""
+    every = ranged_weapons(unit)
+    if relentless(unit):
+        return list(every)  # a list of its own, as for any other unit
+    return [w for w in every if _base_type(unit, w) not in NO_CHARGE_AFTER]
 
 
 def _base_type(unit: Unit, weapon_name: str) -> str:
