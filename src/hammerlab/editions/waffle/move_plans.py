@@ -138,7 +138,7 @@ def charge_threat(
         if chance <= 0:
             continue
         loss = -fight_net(battle, enemy, unit)
-        if loss > 0 and counter_charge(battle, enemy, unit, nearer) > 0:
+        if loss > 0 and counter_charge(battle, enemy, unit, nearer, chance=chance) > 0:
             costs.append(chance * loss)
     return max(costs)
 
@@ -635,7 +635,7 @@ def next_volley_kept(battle: Battle, unit: Unit, thinned: Unit | None = None) ->
     caught = 0.0
     for enemy in enemies:
         chance = counter_charge_chance(battle, enemy, unit)
-        if chance > caught and counter_charge(battle, enemy, unit) > 0:
+        if chance > caught and counter_charge(battle, enemy, unit, chance=chance) > 0:
             caught = chance
     return (1 - caught) * volley
 

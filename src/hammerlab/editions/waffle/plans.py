@@ -219,8 +219,12 @@ def may_charge_after_firing(unit: Unit, weapons: list[str]) -> bool:
 
 
 def charge_keeping_weapons(unit: Unit) -> list[str]:
-    """The unit's ranged weapons whose firing leaves its charge open."""
-    return [w for w in ranged_weapons(unit) if may_charge_after_firing(unit, [w])]
+    """The unit's ranged weapons whose firing leaves its charge open
+    (:func:`may_charge_after_firing` of each: Relentless, asked once, keeps them all)."""
+    every = ranged_weapons(unit)
+    if relentless(unit):
+        return list(every)  # a list of its own, as for any other unit
+    return [w for w in every if _base_type(unit, w) not in NO_CHARGE_AFTER]
 
 
 def _base_type(unit: Unit, weapon_name: str) -> str:
@@ -291,9 +295,14 @@ def charge_value(battle: Battle, unit: Unit, target: Unit, closer: float = 0.0) 
     return replace(before, overwatch=overwatch_threat(battle, unit, target))
 
 
-def _before_overwatch(battle: Battle, unit: Unit, target: Unit, closer: float) -> ChargeValue:
-    """:func:`charge_value` with no Overwatch counted yet (``overwatch`` 0)."""
-    chance = charge_chance(battle, unit, target, closer)
+def _before_overwatch(
+    battle: Battle, unit: Unit, target: Unit, closer: float, chance: float | None = None
+) -> ChargeValue:
+    """:func:`charge_value` with no Overwatch counted yet (``overwatch`` 0);
+    ``chance``, where given, is :func:`charge_chance`'s answer for the same
+    charge, asked by the caller in the same state."""
+    if chance is None:
+        chance = charge_chance(battle, unit, target, closer)
     if chance <= 0.0:
         return ChargeValue(0.0, 0.0, 0.0, 0.0, 0.0)
     dealt, taken = melee_exchange(battle, unit, target)
@@ -358,12 +367,20 @@ def fight_goes_on(battle: Battle, enemy: Unit, unit: Unit) -> float:
 
 
 def charge_gain(
-    battle: Battle, unit: Unit, target: Unit, closer: float = 0.0, *, forestalling: bool = False
+    battle: Battle,
+    unit: Unit,
+    target: Unit,
+    closer: float = 0.0,
+    *,
+    forestalling: bool = False,
+    chance: float | None = None,
 ) -> float:
     """What a charge gains, never below zero: ``max(0, value)`` of :func:`charge_value`
     (of :func:`charge_or_be_charged` when ``forestalling``), for the decisions
     that count only a gain (the shooting plan, the charger, the best charge,
-    the counter-charge).
+    the counter-charge). ``chance``, where given, is the charge's
+    :func:`charge_chance` (from ``closer``), already asked by the caller in the
+    same state: it is not asked again.
 
     The same number with less work: the Overwatch it takes (never negative)
     and the charge it forestalls are worked out only when they can matter. A
@@ -371,7 +388,7 @@ def charge_gain(
     gains nothing before the Overwatch it gains nothing after it either, and
     the answer is 0 without asking the target's Overwatch.
     """
-    before = _before_overwatch(battle, unit, target, closer)
+    before = _before_overwatch(battle, unit, target, closer, chance)
     if before.chance <= 0.0:
         return 0.0
     forestalls = forestalling and before.dealt > before.taken
@@ -383,16 +400,24 @@ def charge_gain(
     return max(0.0, value.value)
 
 
-def counter_charge(battle: Battle, enemy: Unit, unit: Unit, nearer: float = 0.0) -> float:
+def counter_charge(
+    battle: Battle, enemy: Unit, unit: Unit, nearer: float = 0.0, *, chance: float | None = None
+) -> float:
     """What ``enemy`` charging ``unit`` next turn, after its move, is worth to it
     (its own :func:`charge_value`, with its charge bonus; none below zero: it
     would not declare it, nor when it may not charge: a vehicle, or locked in
     combat), with ``unit`` standing ``nearer`` inches closer first (a Run
     toward it). 0 also when it would rather shoot ``unit`` than charge it
-    (:func:`shoots_rather_than_charges`)."""
-    if counter_charge_chance(battle, enemy, unit, nearer) <= 0.0:
+    (:func:`shoots_rather_than_charges`). ``chance``, where given, is
+    :func:`counter_charge_chance`'s answer for the same charge, asked by the
+    caller in the same state: it is not worked out again (nor its
+    :func:`charge_chance`, the same number where it is above 0)."""
+    if chance is None:
+        chance = counter_charge_chance(battle, enemy, unit, nearer)
+    if chance <= 0.0:
         return 0.0
-    gain = charge_gain(battle, enemy, unit, move_ahead(battle, enemy) + nearer)
+    closer = move_ahead(battle, enemy) + nearer
+    gain = charge_gain(battle, enemy, unit, closer, chance=chance)
     if gain <= 0.0 or shoots_rather_than_charges(battle, enemy, unit, gain):
         return 0.0
     return gain
