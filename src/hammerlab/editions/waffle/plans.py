@@ -213,9 +213,7 @@ def leadership_pass_chance(battle: Battle, unit: Unit, penalty: int, morale: boo
 def may_charge_after_firing(unit: Unit, weapons: list[str]) -> bool:
     """Whether ``unit`` may still charge after firing ``weapons`` (seed 004: not after
     Rapid Fire, Salvo, Ordnance or Heavy weapons, unless Relentless)."""
-    if relentless(unit):
-        return True
-    return not any(_base_type(unit, w) in NO_CHARGE_AFTER for w in weapons)
+    return relentless(unit) or all(_leaves_charge(unit, w) for w in weapons)
 
 
 def charge_keeping_weapons(unit: Unit) -> list[str]:
@@ -224,7 +222,13 @@ def charge_keeping_weapons(unit: Unit) -> list[str]:
     every = ranged_weapons(unit)
     if relentless(unit):
         return list(every)  # a list of its own, as for any other unit
-    return [w for w in every if _base_type(unit, w) not in NO_CHARGE_AFTER]
+    return [w for w in every if _leaves_charge(unit, w)]
+
+
+def _leaves_charge(unit: Unit, weapon_name: str) -> bool:
+    """Whether firing ``weapon_name`` leaves a unit that is not Relentless its charge:
+    its type is none of those after which seed 004 bars it (:data:`charge.NO_CHARGE_AFTER`)."""
+    return _base_type(unit, weapon_name) not in NO_CHARGE_AFTER
 
 
 def _base_type(unit: Unit, weapon_name: str) -> str:
