@@ -482,10 +482,12 @@ def out_of_reach(unit: Unit, orders: FireOrders) -> bool:
     :func:`attacks.firing_models` compares with that distance): then no model fires.
 
     A cheap bound asked before the volleys are worked out: a shooter a move from
-    the target's guns is often still beyond their reach, and every model's sight of
-    the target was traced only to find none in range. Every weapon carried is
-    asked, ranged or not (a melee weapon reaches 0"), so the bound never rules out
-    a model that would fire."""
+    the target's guns is often still beyond their reach. The firing pass itself
+    drops such a model before tracing sight (:func:`attacks._armed_in_reach`, since
+    the twenty-sixth session's third round); this bound spares the pass and its
+    remembered answer as well (0.15% of a whole Waffle battle's instructions,
+    measured then). Every weapon carried is asked, ranged or not (a melee weapon
+    reaches 0"), so the bound never rules out a model that would fire."""
     within = orders.counts_within
     return within is not None and all(
         effective_range(unit, weapon_of(weapon)) < within
