@@ -403,18 +403,23 @@ def _fired(
     target, the last it asks (:func:`flyers.snap_against`), is asked by
     :func:`_armed_in_reach` of each target, of the weapons that cannot fire Snap
     Shots; a weapon fires Snap Shots at a target where another cause holds or that
-    one does, so the two questions answer as the one did."""
+    one does, so the two questions answer as the one did. Whether it fires them is
+    asked only of a weapon that cannot (seed 000: "Some weapon types, such as Template
+    and Ordnance) or those that have certain special rules, such as Blast, cannot be
+    fired as Snap Shots"): it bars no other, and most weapons can (a lasgun, a
+    boltgun), so most were asked it for nothing."""
     model, shooter = firer
     profile = _fired_profile(shooter, weapon, orders)
     if profile is None:
         return None
-    key = (id(weapon), crew)
-    snap = snaps.get(key)
-    if snap is None:
-        snap = snaps[key] = fires_snap(battle, unit, profile, orders, None, model)
     no_snaps = not profile.can_snap_fire
-    if snap and no_snaps:
-        return None
+    if no_snaps:  # only a weapon that cannot fire Snap Shots is barred by firing them
+        key = (id(weapon), crew)
+        snap = snaps.get(key)
+        if snap is None:
+            snap = snaps[key] = fires_snap(battle, unit, profile, orders, None, model)
+        if snap:
+            return None
     return profile, effective_range(unit, profile), no_snaps
 
 
