@@ -256,6 +256,7 @@ def _armed_in_reach(
             key = (id(wargear), id(shooter.profile), crew)
             known = kinds.get(key)
             if known is None:
+                carries = _carried(wargear)
                 known = kinds[key] = tuple(
                     (
                         name,
@@ -264,8 +265,8 @@ def _armed_in_reach(
                         _fired(battle, unit, (model, shooter), weapon, orders, crew, snaps),
                     )
                     for name in names
-                    for weapon, carried in (_carried(wargear, name),)
-                    if weapon is not None
+                    if name in carries
+                    for weapon, carried in (carries[name],)
                 )
             armament = known
         # The weapons it may fire in the attack, read once for all its weapons (only once
@@ -462,32 +463,36 @@ def able_weapons(
     return ABLE.recall(key, worked_out, keep, give)
 
 
-def _carried(weapons: tuple[Weapon, ...], name: str) -> tuple[Weapon | None, int]:
-    """The first of ``weapons`` called ``name`` (``None`` where none is) and how many
-    are (a Land Raider's two twin-linked lascannons, a Deff Dread's two big shootas).
+def _carried(weapons: tuple[Weapon, ...]) -> Mapping[str, tuple[Weapon, int]]:
+    """By the name of each of ``weapons``: the first of them called so and how many are
+    (a Land Raider's two twin-linked lascannons, a Deff Dread's two big shootas).
+    Read, never changed, by its callers.
 
     Remembered (:data:`_CARRIED`): a function of the wargear, which never changes (a
-    tuple of frozen weapons), asked for every model of every volley and estimate.
-    Remembered by the tuple's identity, not its value: hashing a tuple of weapons
-    calls each weapon's ``__hash__``, ten calls a :func:`firing_models`. Each answer
-    keeps its tuple alive, so no identity is reused while it is remembered."""
-    key = (id(weapons), name)
-    known = _CARRIED.get(key)
+    tuple of frozen weapons), asked for every wargear of every pass over a unit's
+    models. Remembered by the tuple's identity, not its value: hashing a tuple of
+    weapons calls each weapon's ``__hash__``. Each answer keeps its tuple alive, so no
+    identity is reused while it is remembered. One answer for every name, not one per
+    name asked: a pass asks about each of the unit's ranged weapons, and most are not
+    in a given model's wargear."""
+    known = _CARRIED.get(id(weapons))
     if known is None:
         if len(_CARRIED) >= CARRIED_KEPT:
             _CARRIED.clear()
-        found = [weapon for weapon in weapons if weapon.name == name]
-        known = _CARRIED[key] = ((found[0] if found else None), len(found), weapons)
-    return known[0], known[1]
+        each: dict[str, tuple[Weapon, int]] = {}
+        for weapon in weapons:
+            first = each.get(weapon.name)
+            each[weapon.name] = (weapon, 1) if first is None else (first[0], first[1] + 1)
+        known = _CARRIED[id(weapons)] = (each, weapons)
+    return known[0]
 
 
 CARRIED_KEPT = 4096
 """Answers :func:`_carried` remembers before it forgets them all (a bound on memory over
 a sweep, each scenario loaded bringing wargear of its own)."""
 
-_CARRIED: dict[tuple[int, str], tuple[Weapon | None, int, tuple[Weapon, ...]]] = {}
-""":func:`_carried`'s answers by the wargear's identity and the weapon's name, each
-with its wargear."""
+_CARRIED: dict[int, tuple[dict[str, tuple[Weapon, int]], tuple[Weapon, ...]]] = {}
+""":func:`_carried`'s answers by the wargear's identity, each with its wargear."""
 
 
 @per_decision
