@@ -247,14 +247,27 @@ def test_weapons_carried_are_remembered_by_the_wargear_and_read_as_a_scan_does(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(attacks, "CARRIED_KEPT", 3)  # forgotten along the way, too
-    bolter, other = Weapon("Boltgun", {"Range": "24"}), Weapon("Boltgun", {"Range": "12"})
-    cannon = Weapon("Lascannon", {"Range": "48"})
-    wargears = [(bolter, cannon), (cannon, other, bolter), (cannon,), (bolter, cannon), ()]
+    bolter = Weapon("Boltgun", {"Range": "24", "Type": "Rapid Fire"})
+    other = Weapon("Boltgun", {"Range": "12", "Type": "Rapid Fire"})
+    cannon = Weapon("Lascannon", {"Range": "48", "Type": "Heavy 1"})
+    flamer = Weapon("Flamer", {"Range": "Template", "Type": "Assault 1, Template"})
+    knife = Weapon("Knife", {"Range": "-", "Type": "Melee"})
+    # Each wargear with its longest range, by hand: a Template reaches 8".
+    wargears = {
+        (bolter, cannon): 48.0,
+        (cannon, other, bolter): 48.0,
+        (other, bolter): 24.0,
+        (flamer, other): 12.0,
+        (flamer, knife): 8.0,
+        (knife,): 0.0,
+        (): 0.0,
+    }
     for _ in range(2):
-        for wargear in wargears:
+        for wargear, longest in wargears.items():
+            assert attacks._carried(wargear)[1] == longest
             for name in ("Boltgun", "Lascannon", "Flamer"):
                 scanned = [weapon for weapon in wargear if weapon.name == name]
-                weapon, carried = attacks._carried(wargear, name)
+                weapon, carried = attacks._carried(wargear)[0].get(name, (None, 0))
                 assert carried == len(scanned)
                 assert weapon is (scanned[0] if scanned else None)  # the wargear's own
                 assert len(attacks._CARRIED) <= 3

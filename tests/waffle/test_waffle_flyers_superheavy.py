@@ -215,6 +215,29 @@ def test_in_one_decision_a_blast_weapon_is_barred_at_the_zooming_flyer_only(
     assert len(asked) == 1
 
 
+def test_whether_a_weapon_fires_snap_shots_is_asked_only_of_one_that_cannot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Seed 000: "Some weapon types, such as Template and Ordnance) or those that have
+    # certain special rules, such as Blast, cannot be fired as Snap Shots"; seed 004:
+    # Overwatch "can only be fired as Snap Shots". The lascannon fires, the frag missile
+    # does not. Firing them bars only a weapon that cannot: the lascannon is not asked.
+    shooter = squad("a", A, MARINE, [LASCANNON, FRAG], [(30.0, 10.0)], name="Marines")
+    tank = vehicle("t", B, LEMAN_RUSS, (40.0, 30.0))
+    battle = make_battle(shooter, tank)
+    start_phase(battle, "shooting", A)
+    asked: list[str] = []
+
+    def counted(battle: Battle, unit: Unit, profile: object, *rest: object) -> bool:
+        asked.append(profile.name)  # type: ignore[attr-defined]
+        return fires_snap(battle, unit, profile, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(attacks, "fires_snap", counted)
+    able = attacks.firing_each(battle, shooter, tank, FireOrders(snap=True))
+    assert able == {LASCANNON.name: shooter.models, FRAG.name: []}
+    assert asked == [FRAG.name]
+
+
 def test_skyfire_shoots_flyers_at_full_bs_and_other_targets_with_snap_shots() -> None:
     flak, hydra = weapon_of(FLAK), weapon_of(HYDRA)
     jet = vehicle("j", B, VALKYRIE, (0.0, 0.0))

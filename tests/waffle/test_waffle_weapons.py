@@ -38,6 +38,7 @@ from conftest import (
     weapon,
 )
 
+from hammerlab.editions.waffle import attacks
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.attacks import fire_weapon, firing_each, firing_models
 from hammerlab.editions.waffle.expected import (
@@ -939,6 +940,40 @@ def test_a_template_beyond_the_range_the_orders_count_is_asked_no_aim_point(
     orders = FireOrders(counts_within=6.0)
     assert firing_models(battle, shooter, target, "Flamer", orders) == [shooter.models[1]]
     assert asks == [shooter.models[1].id]
+
+
+def test_a_unit_beyond_every_weapon_s_range_is_asked_nothing_of_the_firers_wargear(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Seed 000, step 3: "Every model that wishes to shoot must be within range of at
+    # least one visible model in the target unit". A boltgun reaches 24", a flamer's
+    # template 8": a squad 30" off (28.7" between bases) is beyond both, and what each
+    # model's wargear gives it to fire (attacks._fired) is not asked; one 20" off is
+    # within the boltgun's range, and it is. Asked inside a decision (where the gaps
+    # between the units are remembered for every pass, and read first).
+    shooter = make_unit(
+        "a", A, [Placed(MARINE, [BOLTGUN], (30.0, 10.0)), Placed(MARINE, [FLAMER], (32.0, 10.0))]
+    )
+    far = squad("b", B, MARINE, [BOLTGUN], [(30.0, 40.0)])
+    near = squad("c", B, MARINE, [BOLTGUN], [(30.0, 30.0)])
+    battle = make_battle(shooter, far, near)
+    fired = attacks._fired
+
+    def unasked(*args: object) -> object:
+        raise AssertionError("asked what a wargear fires")
+
+    monkeypatch.setattr(attacks, "_fired", unasked)
+    with memo.decision_scope():
+        assert dict(firing_each(battle, shooter, far, FireOrders())) == {
+            "Boltgun": [],
+            "Flamer": [],
+        }
+    monkeypatch.setattr(attacks, "_fired", fired)
+    with memo.decision_scope():
+        assert dict(firing_each(battle, shooter, near, FireOrders())) == {
+            "Boltgun": [shooter.models[0]],
+            "Flamer": [],
+        }
 
 
 def test_every_ranged_weapon_s_firing_models_are_one_answer_per_decision() -> None:

@@ -29,6 +29,7 @@ from hammerlab.editions.waffle.events import (
 )
 from hammerlab.editions.waffle.firepower import (
     effective_range,
+    longest_range,
     ranged_weapons,
     shots_of_each,
     weapons_per_phase,
@@ -226,6 +227,25 @@ def _armed_in_reach(
     armed: dict[str, list[_Armed]] = {}
     copies: dict[tuple[str, str], int] = {}  # (name, model id): how many of it the model fires
     throws: dict[str, bool] = {}  # the first armed model's weapon is a grenade (throwers)
+    # Sight and range of every model alive at once (one table each for the unit and
+    # target, whichever weapon is asked about), read for the armed models: each model's
+    # gaps to the target models and to the nearest of them, seen or not (unless the
+    # orders count a range of their own), read where a model is armed. Inside a
+    # decision, where the tables are remembered for every pass at the target
+    # (gaps_to), they are read first: where the target's nearest model is beyond the
+    # longest range any weapon the models carry may have (asked about or not), no
+    # model is in range and none is looked at (three passes in ten of a whole battle's,
+    # counted in four, found nothing in range). Outside one the tables are worked out
+    # afresh, and only where some model is armed (a Guard battle's shooting asks again
+    # after every weapon fired, its models mostly spent): there the pass is made.
+    within = orders.counts_within
+    gaps: tuple[tuple[float, ...], ...] = ()
+    least: tuple[float, ...] = ()
+    models = unit.alive_models
+    if within is None and deciding():
+        gaps, least = gaps_to(unit, target)
+        if least and min(least) > _longest_reach(models):
+            return armed, copies, throws, (gaps, least)
     # What each wargear gives each shooter's profile to fire, whatever the target
     # (_armaments: remembered for the decision, asked of every target weighed), and
     # whether a weapon that cannot fire Snap Shots would fire them at this target (by
@@ -237,15 +257,8 @@ def _armed_in_reach(
     last: tuple[object, object, bool] = (None, None, False)
     armament: _Armament = ()
     vehicles = has_vehicle_alive(unit)
-    # Sight and range of every model alive at once (one table each for the unit and
-    # target, whichever weapon is asked about), read for the armed models: each model's
-    # gaps to the target models and to the nearest of them, seen or not (read when a
-    # model is armed, unless the orders count a range of their own).
-    within = orders.counts_within
-    gaps: tuple[tuple[float, ...], ...] = ()
-    least: tuple[float, ...] = ()
     crewed = firers(unit)  # Artillery: a gun fires with its crewman (artillery.py)
-    for at, model in enumerate(unit.alive_models):
+    for at, model in enumerate(models):
         shooter = model if crewed is None else crewed[model.id]
         if shooter is None:
             continue
@@ -256,6 +269,7 @@ def _armed_in_reach(
             key = (id(wargear), id(shooter.profile), crew)
             known = kinds.get(key)
             if known is None:
+                carries = _carried(wargear)[0]
                 known = kinds[key] = tuple(
                     (
                         name,
@@ -264,8 +278,8 @@ def _armed_in_reach(
                         _fired(battle, unit, (model, shooter), weapon, orders, crew, snaps),
                     )
                     for name in names
-                    for weapon, carried in (_carried(wargear, name),)
-                    if weapon is not None
+                    if name in carries
+                    for weapon, carried in (carries[name],)
                 )
             armament = known
         # The weapons it may fire in the attack, read once for all its weapons (only once
@@ -403,18 +417,23 @@ def _fired(
     target, the last it asks (:func:`flyers.snap_against`), is asked by
     :func:`_armed_in_reach` of each target, of the weapons that cannot fire Snap
     Shots; a weapon fires Snap Shots at a target where another cause holds or that
-    one does, so the two questions answer as the one did."""
+    one does, so the two questions answer as the one did. Whether it fires them is
+    asked only of a weapon that cannot (seed 000: "Some weapon types, such as Template
+    and Ordnance) or those that have certain special rules, such as Blast, cannot be
+    fired as Snap Shots"): it bars no other, and most weapons can (a lasgun, a
+    boltgun), so most were asked it for nothing."""
     model, shooter = firer
     profile = _fired_profile(shooter, weapon, orders)
     if profile is None:
         return None
-    key = (id(weapon), crew)
-    snap = snaps.get(key)
-    if snap is None:
-        snap = snaps[key] = fires_snap(battle, unit, profile, orders, None, model)
     no_snaps = not profile.can_snap_fire
-    if snap and no_snaps:
-        return None
+    if no_snaps:  # only a weapon that cannot fire Snap Shots is barred by firing them
+        key = (id(weapon), crew)
+        snap = snaps.get(key)
+        if snap is None:
+            snap = snaps[key] = fires_snap(battle, unit, profile, orders, None, model)
+        if snap:
+            return None
     return profile, effective_range(unit, profile), no_snaps
 
 
@@ -457,32 +476,60 @@ def able_weapons(
     return ABLE.recall(key, worked_out, keep, give)
 
 
-def _carried(weapons: tuple[Weapon, ...], name: str) -> tuple[Weapon | None, int]:
-    """The first of ``weapons`` called ``name`` (``None`` where none is) and how many
-    are (a Land Raider's two twin-linked lascannons, a Deff Dread's two big shootas).
+def _carried(weapons: tuple[Weapon, ...]) -> _Carried:
+    """By the name of each of ``weapons``: the first of them called so and how many are
+    (a Land Raider's two twin-linked lascannons, a Deff Dread's two big shootas); the
+    longest range any of them may have (:func:`firepower.longest_range`; 0 where none
+    shoots); and ``weapons`` (kept alive with its answer). Read, never changed, by its
+    callers.
 
     Remembered (:data:`_CARRIED`): a function of the wargear, which never changes (a
-    tuple of frozen weapons), asked for every model of every volley and estimate.
-    Remembered by the tuple's identity, not its value: hashing a tuple of weapons
-    calls each weapon's ``__hash__``, ten calls a :func:`firing_models`. Each answer
-    keeps its tuple alive, so no identity is reused while it is remembered."""
-    key = (id(weapons), name)
-    known = _CARRIED.get(key)
+    tuple of frozen weapons), asked for every wargear of every pass over a unit's
+    models. Remembered by the tuple's identity, not its value: hashing a tuple of
+    weapons calls each weapon's ``__hash__``. Each answer keeps its tuple alive, so no
+    identity is reused while it is remembered. One answer for every name, not one per
+    name asked: a pass asks about each of the unit's ranged weapons, and most are not
+    in a given model's wargear."""
+    known = _CARRIED.get(id(weapons))
     if known is None:
         if len(_CARRIED) >= CARRIED_KEPT:
             _CARRIED.clear()
-        found = [weapon for weapon in weapons if weapon.name == name]
-        known = _CARRIED[key] = ((found[0] if found else None), len(found), weapons)
-    return known[0], known[1]
+        each: dict[str, tuple[Weapon, int]] = {}
+        for weapon in weapons:
+            first = each.get(weapon.name)
+            each[weapon.name] = (weapon, 1) if first is None else (first[0], first[1] + 1)
+        longest = max([longest_range(weapon_of(weapon)) for weapon in weapons], default=0.0)
+        known = _CARRIED[id(weapons)] = (each, longest, weapons)
+    return known
+
+
+def _longest_reach(models: list[Model]) -> float:
+    """The longest range any weapon of ``models`` may have (:func:`_carried`): a model
+    fires only at a target model within its weapon's range
+    (:func:`firepower.effective_range`, at most :func:`firepower.longest_range`), so
+    none of them fires at a unit whose every model is farther. Models of one entry
+    share one wargear tuple: each is read once where neighbours share it."""
+    longest = 0.0
+    last: tuple[Weapon, ...] | None = None
+    for model in models:
+        if model.weapons is not last:
+            last = model.weapons
+            reach = _carried(last)[1]
+            if reach > longest:  # noqa: PLR1730 (max() of two: a builtin's call, dearer)
+                longest = reach
+    return longest
 
 
 CARRIED_KEPT = 4096
 """Answers :func:`_carried` remembers before it forgets them all (a bound on memory over
 a sweep, each scenario loaded bringing wargear of its own)."""
 
-_CARRIED: dict[tuple[int, str], tuple[Weapon | None, int, tuple[Weapon, ...]]] = {}
-""":func:`_carried`'s answers by the wargear's identity and the weapon's name, each
-with its wargear."""
+# What a wargear carries (_carried): by name, the first weapon of that name and how many;
+# the longest range of any; the wargear itself.
+_Carried = tuple[Mapping[str, tuple[Weapon, int]], float, tuple[Weapon, ...]]
+
+_CARRIED: dict[int, _Carried] = {}
+""":func:`_carried`'s answers by the wargear's identity, each with its wargear."""
 
 
 @per_decision

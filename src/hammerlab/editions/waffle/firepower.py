@@ -73,12 +73,16 @@ def _own_quota(profile: Profile) -> int | None:
 
 def effective_range(unit: Unit, profile: WeaponProfile) -> float:
     """Range in inches after the weapon type's rules (a moving Salvo: half)."""
-    if profile.template:
-        return TEMPLATE_LENGTH
-    reach = profile.range or 0.0
-    if profile.base_type == "Salvo" and moved_for_weapons(unit):
+    reach = longest_range(profile)
+    if profile.base_type == "Salvo" and not profile.template and moved_for_weapons(unit):
         reach /= 2
     return reach
+
+
+def longest_range(profile: WeaponProfile) -> float:
+    """The most :func:`effective_range` gives the weapon, whatever its unit did: a
+    Template's length, else its range (a moving Salvo's is half of it)."""
+    return TEMPLATE_LENGTH if profile.template else profile.range or 0.0
 
 
 def shots_of_each(
