@@ -8,6 +8,8 @@ be fired as Snap Shots." Bases are 1" across (see conftest).
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from conftest import (
     BATTLE_CANNON,
@@ -38,6 +40,7 @@ from conftest import (
     weapon,
 )
 
+from hammerlab.editions.waffle import expected as expected_module
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.attacks import fire_weapon, firing_each, firing_models
 from hammerlab.editions.waffle.expected import (
@@ -967,3 +970,38 @@ def test_every_ranged_weapon_s_firing_models_are_one_answer_per_decision() -> No
         assert firing_each(battle, shooter, near, FireOrders()) is once
         assert targets_for(battle, shooter, FireOrders()) == [near]
     assert targets_for(battle, shooter, FireOrders()) == [near]
+
+
+def test_a_plain_volley_asked_per_weapon_then_per_attack_is_worked_out_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A Marine with a heavy bolter, one with a boltgun; three Unarmoured T4 models 20"
+    # off, within both ranges, no cover. Heavy bolter: Heavy 3, BS4 hits 2/3, S5 v T4
+    # wounds on 3+ (2/3), AP4 against 6+: 3 x 2/3 x 2/3 = 4/3. Boltgun at 20" (over half
+    # its 24"): one shot, 2/3, S4 v T4 wounds on 4+ (1/2), AP5 against 6+: 1/3. Each
+    # model fires its one weapon: the attack is 4/3 + 1/3 = 5/3 (of three models).
+    gunners = make_unit(
+        "a",
+        A,
+        [Placed(MARINE, [HEAVY_BOLTER], (10, 10)), Placed(MARINE, [BOLTGUN], (12, 10))],
+        name="Gunners",
+    )
+    target = squad("b", B, BARE, [LASGUN], [(9, 31), (11, 31), (13, 31)], name="Mob")
+    battle = make_battle(gunners, target)
+    worked: list[str] = []  # each volley whose defence is read: a volley worked out
+    read = expected_module.volley_defence
+
+    def counted(battle: Battle, unit: Unit, target: Unit, firer: Model, *rest: Any) -> Any:
+        worked.append(rest[0].name)
+        return read(battle, unit, target, firer, *rest)
+
+    monkeypatch.setattr(expected_module, "volley_defence", counted)
+    with memo.decision_scope():
+        # The plans ask each weapon's volley (shooting_plans.weapon_worth), then the
+        # attack's (expected.attack_volleys): the same question, answered once.
+        heavy = expected_casualties(battle, gunners, target, "Heavy bolter", FireOrders())
+        bolter = expected_casualties(battle, gunners, target, "Boltgun", FireOrders())
+        assert (heavy, bolter) == (pytest.approx(4 / 3), pytest.approx(1 / 3))
+        assert expected_attack(battle, gunners, target, FireOrders()) == pytest.approx(5 / 3)
+        assert expected_attack(battle, gunners, target, FireOrders(), None) == pytest.approx(5 / 3)
+    assert sorted(worked) == ["Boltgun", "Heavy bolter"]
