@@ -505,7 +505,6 @@ def out_of_reach(unit: Unit, orders: FireOrders) -> bool:
     )
 
 
-@per_decision
 def expected_attack(
     battle: Battle,
     unit: Unit,
@@ -518,7 +517,12 @@ def expected_attack(
 ) -> float:
     """Expected casualties of a shooting attack of the unit's weapons (all, or those
     named) on ``target``: its volleys (:func:`attack_volleys`, ``spent`` the attack's
-    shots fired already) added, never more than the target's models."""
+    shots fired already) added, never more than the target's models.
+
+    Not remembered itself: its volleys are (:func:`attack_volleys`, asked with every
+    argument in place, so one question whether its defaults are written out or left
+    off), and adding a few volleys up costs less than a remembered call's key: when it
+    was remembered too, nearly every question was keyed and missed twice."""
     fired = attack_volleys(battle, unit, target, orders, weapons, gone_to_ground, jinking, spent)
     expected = sum(volley.each * len(volley.models) for volley in fired)
     return min(expected, float(len(target.alive_models)))
