@@ -8,6 +8,7 @@ be fired as Snap Shots." Bases are 1" across (see conftest).
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -48,9 +49,11 @@ from hammerlab.editions.waffle.expected import (
     expected_attack,
     expected_casualties,
     out_of_reach,
+    would_fire,
 )
 from hammerlab.editions.waffle.markers import aim_points
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
+from hammerlab.editions.waffle.points import WEAPON_WOULD_FIRE
 from hammerlab.editions.waffle.profiles import WeaponProfile, weapon_of
 from hammerlab.editions.waffle.shooting import targets_for
 from hammerlab.editions.waffle.state import st
@@ -980,14 +983,7 @@ def test_a_plain_volley_asked_per_weapon_then_per_attack_is_worked_out_once(
     # wounds on 3+ (2/3), AP4 against 6+: 3 x 2/3 x 2/3 = 4/3. Boltgun at 20" (over half
     # its 24"): one shot, 2/3, S4 v T4 wounds on 4+ (1/2), AP5 against 6+: 1/3. Each
     # model fires its one weapon: the attack is 4/3 + 1/3 = 5/3 (of three models).
-    gunners = make_unit(
-        "a",
-        A,
-        [Placed(MARINE, [HEAVY_BOLTER], (10, 10)), Placed(MARINE, [BOLTGUN], (12, 10))],
-        name="Gunners",
-    )
-    target = squad("b", B, BARE, [LASGUN], [(9, 31), (11, 31), (13, 31)], name="Mob")
-    battle = make_battle(gunners, target)
+    battle, gunners, target = _gunners_and_mob()
     worked: list[str] = []  # each volley whose defence is read: a volley worked out
     read = expected_module.volley_defence
 
@@ -1005,3 +1001,79 @@ def test_a_plain_volley_asked_per_weapon_then_per_attack_is_worked_out_once(
         assert expected_attack(battle, gunners, target, FireOrders()) == pytest.approx(5 / 3)
         assert expected_attack(battle, gunners, target, FireOrders(), None) == pytest.approx(5 / 3)
     assert sorted(worked) == ["Boltgun", "Heavy bolter"]
+
+
+def _gunners_and_mob() -> tuple[Battle, Unit, Unit]:
+    """A Marine with a heavy bolter, one with a boltgun; three Unarmoured T4 models 20"
+    off, within both ranges, no cover (the heavy bolter's volley 4/3, the boltgun's 1/3:
+    :func:`test_a_plain_volley_asked_per_weapon_then_per_attack_is_worked_out_once`)."""
+    gunners = make_unit(
+        "a",
+        A,
+        [Placed(MARINE, [HEAVY_BOLTER], (10, 10)), Placed(MARINE, [BOLTGUN], (12, 10))],
+        name="Gunners",
+    )
+    target = squad("b", B, BARE, [LASGUN], [(9, 31), (11, 31), (13, 31)], name="Mob")
+    return make_battle(gunners, target), gunners, target
+
+
+def test_an_attack_s_volleys_count_spent_only_what_a_later_volley_asks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each model fires one weapon, the best first (4/3 a model before 1/3): the heavy
+    # bolter's model is counted spent, since the boltgun's volley after it asks; the
+    # boltgun's, the last volley, is not (nothing after it reads it), nor is the one
+    # volley of an attack of the boltgun alone, nothing spent before it.
+    battle, gunners, target = _gunners_and_mob()
+    counted: list[str] = []
+    real = expected_module.spend
+
+    def spend(spent: Counter[str], unit: Unit, models: list[Model], name: str) -> None:
+        counted.append(name)
+        real(spent, unit, models, name)
+
+    monkeypatch.setattr(expected_module, "spend", spend)
+    volleys = attack_volleys(battle, gunners, target, FireOrders())
+    assert [(v.name, v.each) for v in volleys] == [
+        ("Heavy bolter", pytest.approx(4 / 3)),
+        ("Boltgun", pytest.approx(1 / 3)),
+    ]
+    assert counted == ["Heavy bolter"]
+    counted.clear()
+    alone = attack_volleys(battle, gunners, target, FireOrders(), ["Boltgun"])
+    assert [v.name for v in alone] == ["Boltgun"]
+    assert counted == []
+
+
+def test_whether_a_weapon_would_fire_asks_its_snap_shots_only_for_a_rule_told_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # With no rule on "weapon would fire" (Suppressive Fire's is not installed here)
+    # nothing forbids a weapon to fire, and whether it fires Snap Shots is not asked; a
+    # rule installed is told it (orders to snap fire: Snap Shots), and may forbid it.
+    battle, gunners, _ = _gunners_and_mob()
+    asked: list[bool] = []
+    real = expected_module.fires_snap
+
+    def fires_snap(*args: Any) -> bool:
+        asked.append(real(*args))
+        return asked[-1]
+
+    monkeypatch.setattr(expected_module, "fires_snap", fires_snap)
+    heavy = weapon_of(HEAVY_BOLTER)
+    assert not battle.hooks.get(WEAPON_WOULD_FIRE)
+    assert would_fire(battle, gunners, heavy, FireOrders())
+    assert would_fire(battle, gunners, heavy, FireOrders(snap=True))
+    assert asked == []
+    told: list[bool] = []
+
+    def no_snap(
+        battle: Battle, unit: Unit, profile: WeaponProfile, snap: bool, orders: FireOrders
+    ) -> str | None:
+        told.append(snap)
+        return "no Snap Shots" if snap else None
+
+    battle.hooks.add(WEAPON_WOULD_FIRE, no_snap)
+    assert would_fire(battle, gunners, heavy, FireOrders())
+    assert not would_fire(battle, gunners, heavy, FireOrders(snap=True))
+    assert asked == told == [False, True]

@@ -290,11 +290,16 @@ def slain_per_hit(
 
 
 def would_fire(battle: Battle, unit: Unit, profile: WeaponProfile, orders: FireOrders) -> bool:
-    """Whether no installed rule forbids the weapon to fire (:data:`points.WEAPON_WOULD_FIRE`)."""
+    """Whether no installed rule forbids the weapon to fire (:data:`points.WEAPON_WOULD_FIRE`).
+
+    Whether it fires Snap Shots, which each rule is told, is asked only where a rule is
+    installed (Suppressive Fire's): with none, nothing forbids it, and every volley
+    estimated asks this."""
+    vetoes = battle.hooks.get(WEAPON_WOULD_FIRE)
+    if not vetoes:
+        return True
     snap = fires_snap(battle, unit, profile, orders)
-    return not any(
-        veto(battle, unit, profile, snap, orders) for veto in battle.hooks.get(WEAPON_WOULD_FIRE)
-    )
+    return not any(veto(battle, unit, profile, snap, orders) for veto in vetoes)
 
 
 @per_decision
@@ -459,11 +464,17 @@ def attack_volleys(
             )
             volleys.append(Fired(name, models, total / len(models)))
     volleys.sort(key=lambda v: v.each, reverse=True)
+    # Before anything is spent every firing model may fire (it has the weapon, and a
+    # quota of one or more: firepower.weapons_per_phase), so the first volley is asked no
+    # more; and what the last volley spends no volley after it reads, so it is not
+    # counted (one volley of a fresh attack, as the orders of fire weighed ask, counts
+    # nothing at all).
+    if not volleys or (len(volleys) == 1 and not spent):
+        return volleys
     spent = Counter(spent)
     fired = []
+    last = volleys[-1]
     for volley in volleys:
-        # Before anything is spent every firing model may fire (it has the weapon, and a
-        # quota of one or more: firepower.weapons_per_phase), so the first volley is asked no more.
         name = volley.name
         free = (
             [m for m in volley.models if may_fire(spent, unit, m, name, weapons_per_phase(unit, m))]
@@ -472,7 +483,8 @@ def attack_volleys(
         )
         if free:  # a volley every model of which fires is kept as it is, not copied
             fired.append(volley if free is volley.models else Fired(name, free, volley.each))
-        spend(spent, unit, free, name)
+        if volley is not last:
+            spend(spent, unit, free, name)
     return fired
 
 
