@@ -793,13 +793,24 @@ _blows: dict[
 foe's profiles, named by identity in the key and kept alive)."""
 
 
+@per_decision
 def _blows_against(
     battle: Battle, unit: Unit, foe: Unit, charged: bool
 ) -> dict[Hashable, tuple[tuple[WeaponProfile, float], object]] | None:
     """The blows of ``unit``'s models at ``foe`` remembered by :func:`_best_blow`, by
     everything they read besides the model's kind (:func:`_fighting_key`); ``None``
     against a vehicle. Its key is built and looked up once per fight, the kinds of
-    model after it (a foe's make-up is the longest part of a key)."""
+    model after it (a foe's make-up is the longest part of a key).
+
+    Found once per decision (:func:`memo.per_decision`): a charge's weighing asks the
+    same fight's blows for its damage (:func:`expected_melee`) and its Initiative
+    (:func:`_striking_step`), and the plans ask both of one charge again (about half of
+    a whole battle's questions were repeats). It cannot go stale: the key reads the
+    battle as the decision sees it and the rules installed (which play never changes),
+    so it is the one the decision would build again; the mapping given is the one
+    :data:`_blows` keeps for it (its callers add to it, as they did), and if
+    :data:`_blows` forgets it meanwhile (:data:`KEPT`) it still holds answers for that
+    key only."""
     key = _fighting_key(battle, unit, foe, charged)
     if key is None:
         return None
