@@ -45,9 +45,12 @@ from hammerlab.editions.waffle import expected as expected_module
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.attacks import fire_weapon, firing_each, firing_models
 from hammerlab.editions.waffle.expected import (
+    aim_value,
+    aim_values,
     attack_volleys,
     expected_attack,
     expected_casualties,
+    likely_aim,
     out_of_reach,
     would_fire,
 )
@@ -1077,3 +1080,36 @@ def test_whether_a_weapon_would_fire_asks_its_snap_shots_only_for_a_rule_told_th
     assert would_fire(battle, gunners, heavy, FireOrders())
     assert not would_fire(battle, gunners, heavy, FireOrders(snap=True))
     assert asked == told == [False, True]
+
+
+def test_a_marker_s_aims_read_the_table_s_models_once_for_all_of_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A frag missile (Blast) at three models in a line 2" apart: each is an aim point.
+    # Its worth (expected.aim_value) counts the enemy models within 2.5" of the aim and
+    # twice the own ones within 3.5": 2, 3 and 2 enemy models, no own model near, so the
+    # middle model is aimed at. The models of the player's units are gathered once for
+    # the three aims (Battle.units_of once more than the aim points ask it), not once
+    # an aim.
+    launcher = make_unit("a", A, [Placed(MARINE, [FRAG_MISSILE], (10, 10))], name="Launcher")
+    target = squad("b", B, BARE, [LASGUN], [(9, 31), (11, 31), (13, 31)], name="Mob")
+    battle = make_battle(launcher, target)
+    firer, frag = launcher.models[0], weapon_of(FRAG_MISSILE)
+    points = aim_points(battle, launcher, firer, target, frag)
+    assert points == target.models
+    values = [aim_value(battle, launcher, firer, frag, aim) for aim in points]
+    assert values == [2.0, 3.0, 2.0]
+    assert aim_values(battle, launcher, firer, frag, points) == values
+    asked: list[str] = []
+    real = Battle.units_of
+
+    def units_of(self: Battle, player: str) -> list[Unit]:
+        asked.append(player)
+        return real(self, player)
+
+    monkeypatch.setattr(Battle, "units_of", units_of)
+    aim_points(battle, launcher, firer, target, frag)
+    by_points = len(asked)
+    asked.clear()
+    assert likely_aim(battle, launcher, firer, target, frag) is target.models[1]
+    assert len(asked) == by_points + 1

@@ -37,7 +37,7 @@ it where a threshold matters (:mod:`suppression`), not for ranking.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -248,13 +248,25 @@ def aim_value(
     friendly model (:func:`markers.aim_points`). A marker may scatter: it is worth the
     enemy models within 2.5" of ``aim`` (centre to centre), less twice the own models
     within 3.5" (:data:`scatter_odds.OWN_MODEL_WEIGHT`)."""
+    return aim_values(battle, unit, firer, profile, [aim])[0]
+
+
+def aim_values(
+    battle: Battle, unit: Unit, firer: Model, profile: WeaponProfile, aims: Sequence[Model]
+) -> list[float]:
+    """:func:`aim_value` of each of ``aims``, the models on the table a marker's worth
+    counts (every unit's models alive) gathered once for them all, not once an aim: the
+    AI weighs every aim point of a target (:func:`likely_aim`, ``ai._aim``)."""
     if profile.template:
-        return float(sum(covered(battle, firer, aim, profile).values()))
+        return [float(sum(covered(battle, firer, aim, profile).values())) for aim in aims]
     friends = [m for u in battle.units_of(unit.player) for m in u.alive_models]
     foes = [m for e in battle.enemies_of(unit) for m in e.alive_models]
-    near = [f for f in foes if centre_distance(f.position, aim.position) <= 2.5]
-    risk = [f for f in friends if centre_distance(f.position, aim.position) <= 3.5]
-    return len(near) - OWN_MODEL_WEIGHT * len(risk)
+    values = []
+    for aim in aims:
+        near = [f for f in foes if centre_distance(f.position, aim.position) <= 2.5]
+        risk = [f for f in friends if centre_distance(f.position, aim.position) <= 3.5]
+        values.append(len(near) - OWN_MODEL_WEIGHT * len(risk))
+    return values
 
 
 # asked for a Barrage's cover (volley_defence) and its worth (shooting_plans.weapon_worth)
@@ -266,8 +278,10 @@ def likely_aim(
     the aim point (:func:`markers.aim_points`) worth most (:func:`aim_value`), the first
     on a tie; ``None`` where there is none."""
     points = aim_points(battle, unit, firer, target, profile)
-    values = [aim_value(battle, unit, firer, profile, m) for m in points]
-    return points[values.index(max(values))] if points else None
+    if not points:
+        return None
+    values = aim_values(battle, unit, firer, profile, points)
+    return points[values.index(max(values))]
 
 
 @lru_cache(maxsize=4096)
