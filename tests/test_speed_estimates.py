@@ -34,6 +34,7 @@ from hammerlab.editions.waffle.combat import ENGAGED_SUPPORT
 from hammerlab.editions.waffle.estimate import p_hit
 from hammerlab.editions.waffle.expected import (
     PLAIN_ORDERS,
+    attack_volleys,
     charged_fighters,
     defence_of,
     expected_attack,
@@ -505,3 +506,23 @@ def test_the_estimates_plain_orders_are_a_plain_attack_s() -> None:
         with memo.decision_scope():
             assert expected_attack(battle, unit, target, PLAIN_ORDERS) == plain
             assert expected_attack(battle, unit, target, FireOrders()) == plain
+
+
+def test_an_attack_s_estimate_is_remembered_once_by_its_volleys() -> None:
+    """:func:`expected.expected_attack` adds up the volleys :func:`expected.attack_volleys`
+    remembers and is not remembered itself (remembered too, nearly every question was
+    keyed and missed twice): the answer is the volleys' sum however the question is
+    written, in a decision or not."""
+    assert attack_volleys.__wrapped__ in memo.REMEMBERED  # type: ignore[attr-defined]
+    assert not hasattr(expected_attack, "__wrapped__")
+    assert all(getattr(f, "__name__", "") != "expected_attack" for f in memo.REMEMBERED)
+    path = ROOT / "examples" / "whole_game_three_turns.toml"
+    battle = prepare(load_scenario(path), str(path), 1).battle
+    unit = next(iter(battle.units.values()))
+    for target in battle.enemies_of(unit):
+        volleys = attack_volleys(battle, unit, target, PLAIN_ORDERS)
+        alone = min(sum(v.each * len(v.models) for v in volleys), len(target.alive_models))
+        assert expected_attack(battle, unit, target, PLAIN_ORDERS) == alone
+        with memo.decision_scope():
+            assert expected_attack(battle, unit, target, PLAIN_ORDERS) == alone
+            assert expected_attack(battle, unit, target, PLAIN_ORDERS, None, None) == alone

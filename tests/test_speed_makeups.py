@@ -300,3 +300,33 @@ def test_a_remembered_striking_step_follows_concussion_and_difficult_terrain() -
     for model in guard.alive_models:
         concuss(battle, model)
     assert step() == 1
+
+
+def test_a_fight_s_remembered_blows_are_found_once_per_decision(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A charge's damage (:func:`expected.expected_melee`) and its Initiative
+    (:func:`expected._striking_step`) read the same fight's blows: in a decision its key
+    is built once (it reads nothing a decision changes), and the answers are those the
+    code as written gives; outside one it is built at every question, as before."""
+    expected._blows.clear()
+    battle, guard, terminators = _guard_and_terminators()
+    keys: list[bool] = []
+    real = expected._fighting_key
+
+    def key(battle: Battle, unit: Unit, foe: Unit, charged: bool) -> Any:
+        keys.append(charged)
+        return real(battle, unit, foe, charged)
+
+    monkeypatch.setattr(expected, "_fighting_key", key)
+    models = terminators.alive_models
+    fresh = _melee_as_written(battle, terminators, models, guard, True)
+    step = _step_as_written(battle, terminators, guard, True, False)
+    with memo.decision_scope():
+        assert expected_melee(battle, terminators, models, guard, True) == fresh
+        assert _striking_step(battle, terminators, guard, True, False) == step
+        assert expected_melee(battle, terminators, models, guard, True) == fresh
+    assert keys == [True]
+    assert expected_melee(battle, terminators, models, guard, True) == fresh
+    assert expected_melee(battle, terminators, models, guard, True) == fresh
+    assert keys == [True, True, True]

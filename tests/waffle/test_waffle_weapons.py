@@ -8,6 +8,9 @@ be fired as Snap Shots." Bases are 1" across (see conftest).
 
 from __future__ import annotations
 
+from collections import Counter
+from typing import Any
+
 import pytest
 from conftest import (
     BATTLE_CANNON,
@@ -39,16 +42,22 @@ from conftest import (
 )
 
 from hammerlab.editions.waffle import attacks
+from hammerlab.editions.waffle import expected as expected_module
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.attacks import fire_weapon, firing_each, firing_models
 from hammerlab.editions.waffle.expected import (
+    aim_value,
+    aim_values,
     attack_volleys,
     expected_attack,
     expected_casualties,
+    likely_aim,
     out_of_reach,
+    would_fire,
 )
 from hammerlab.editions.waffle.markers import aim_points
 from hammerlab.editions.waffle.orders import FireOrders, VolleyResult
+from hammerlab.editions.waffle.points import WEAPON_WOULD_FIRE
 from hammerlab.editions.waffle.profiles import WeaponProfile, weapon_of
 from hammerlab.editions.waffle.shooting import targets_for
 from hammerlab.editions.waffle.state import st
@@ -1002,3 +1011,140 @@ def test_every_ranged_weapon_s_firing_models_are_one_answer_per_decision() -> No
         assert firing_each(battle, shooter, near, FireOrders()) is once
         assert targets_for(battle, shooter, FireOrders()) == [near]
     assert targets_for(battle, shooter, FireOrders()) == [near]
+
+
+def test_a_plain_volley_asked_per_weapon_then_per_attack_is_worked_out_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A Marine with a heavy bolter, one with a boltgun; three Unarmoured T4 models 20"
+    # off, within both ranges, no cover. Heavy bolter: Heavy 3, BS4 hits 2/3, S5 v T4
+    # wounds on 3+ (2/3), AP4 against 6+: 3 x 2/3 x 2/3 = 4/3. Boltgun at 20" (over half
+    # its 24"): one shot, 2/3, S4 v T4 wounds on 4+ (1/2), AP5 against 6+: 1/3. Each
+    # model fires its one weapon: the attack is 4/3 + 1/3 = 5/3 (of three models).
+    battle, gunners, target = _gunners_and_mob()
+    worked: list[str] = []  # each volley whose defence is read: a volley worked out
+    read = expected_module.volley_defence
+
+    def counted(battle: Battle, unit: Unit, target: Unit, firer: Model, *rest: Any) -> Any:
+        worked.append(rest[0].name)
+        return read(battle, unit, target, firer, *rest)
+
+    monkeypatch.setattr(expected_module, "volley_defence", counted)
+    with memo.decision_scope():
+        # The plans ask each weapon's volley (shooting_plans.weapon_worth), then the
+        # attack's (expected.attack_volleys): the same question, answered once.
+        heavy = expected_casualties(battle, gunners, target, "Heavy bolter", FireOrders())
+        bolter = expected_casualties(battle, gunners, target, "Boltgun", FireOrders())
+        assert (heavy, bolter) == (pytest.approx(4 / 3), pytest.approx(1 / 3))
+        assert expected_attack(battle, gunners, target, FireOrders()) == pytest.approx(5 / 3)
+        assert expected_attack(battle, gunners, target, FireOrders(), None) == pytest.approx(5 / 3)
+    assert sorted(worked) == ["Boltgun", "Heavy bolter"]
+
+
+def _gunners_and_mob() -> tuple[Battle, Unit, Unit]:
+    """A Marine with a heavy bolter, one with a boltgun; three Unarmoured T4 models 20"
+    off, within both ranges, no cover (the heavy bolter's volley 4/3, the boltgun's 1/3:
+    :func:`test_a_plain_volley_asked_per_weapon_then_per_attack_is_worked_out_once`)."""
+    gunners = make_unit(
+        "a",
+        A,
+        [Placed(MARINE, [HEAVY_BOLTER], (10, 10)), Placed(MARINE, [BOLTGUN], (12, 10))],
+        name="Gunners",
+    )
+    target = squad("b", B, BARE, [LASGUN], [(9, 31), (11, 31), (13, 31)], name="Mob")
+    return make_battle(gunners, target), gunners, target
+
+
+def test_an_attack_s_volleys_count_spent_only_what_a_later_volley_asks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each model fires one weapon, the best first (4/3 a model before 1/3): the heavy
+    # bolter's model is counted spent, since the boltgun's volley after it asks; the
+    # boltgun's, the last volley, is not (nothing after it reads it), nor is the one
+    # volley of an attack of the boltgun alone, nothing spent before it.
+    battle, gunners, target = _gunners_and_mob()
+    counted: list[str] = []
+    real = expected_module.spend
+
+    def spend(spent: Counter[str], unit: Unit, models: list[Model], name: str) -> None:
+        counted.append(name)
+        real(spent, unit, models, name)
+
+    monkeypatch.setattr(expected_module, "spend", spend)
+    volleys = attack_volleys(battle, gunners, target, FireOrders())
+    assert [(v.name, v.each) for v in volleys] == [
+        ("Heavy bolter", pytest.approx(4 / 3)),
+        ("Boltgun", pytest.approx(1 / 3)),
+    ]
+    assert counted == ["Heavy bolter"]
+    counted.clear()
+    alone = attack_volleys(battle, gunners, target, FireOrders(), ["Boltgun"])
+    assert [v.name for v in alone] == ["Boltgun"]
+    assert counted == []
+
+
+def test_whether_a_weapon_would_fire_asks_its_snap_shots_only_for_a_rule_told_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # With no rule on "weapon would fire" (Suppressive Fire's is not installed here)
+    # nothing forbids a weapon to fire, and whether it fires Snap Shots is not asked; a
+    # rule installed is told it (orders to snap fire: Snap Shots), and may forbid it.
+    battle, gunners, _ = _gunners_and_mob()
+    asked: list[bool] = []
+    real = expected_module.fires_snap
+
+    def fires_snap(*args: Any) -> bool:
+        asked.append(real(*args))
+        return asked[-1]
+
+    monkeypatch.setattr(expected_module, "fires_snap", fires_snap)
+    heavy = weapon_of(HEAVY_BOLTER)
+    assert not battle.hooks.get(WEAPON_WOULD_FIRE)
+    assert would_fire(battle, gunners, heavy, FireOrders())
+    assert would_fire(battle, gunners, heavy, FireOrders(snap=True))
+    assert asked == []
+    told: list[bool] = []
+
+    def no_snap(
+        battle: Battle, unit: Unit, profile: WeaponProfile, snap: bool, orders: FireOrders
+    ) -> str | None:
+        told.append(snap)
+        return "no Snap Shots" if snap else None
+
+    battle.hooks.add(WEAPON_WOULD_FIRE, no_snap)
+    assert would_fire(battle, gunners, heavy, FireOrders())
+    assert not would_fire(battle, gunners, heavy, FireOrders(snap=True))
+    assert asked == told == [False, True]
+
+
+def test_a_marker_s_aims_read_the_table_s_models_once_for_all_of_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A frag missile (Blast) at three models in a line 2" apart: each is an aim point.
+    # Its worth (expected.aim_value) counts the enemy models within 2.5" of the aim and
+    # twice the own ones within 3.5": 2, 3 and 2 enemy models, no own model near, so the
+    # middle model is aimed at. The models of the player's units are gathered once for
+    # the three aims (Battle.units_of once more than the aim points ask it), not once
+    # an aim.
+    launcher = make_unit("a", A, [Placed(MARINE, [FRAG_MISSILE], (10, 10))], name="Launcher")
+    target = squad("b", B, BARE, [LASGUN], [(9, 31), (11, 31), (13, 31)], name="Mob")
+    battle = make_battle(launcher, target)
+    firer, frag = launcher.models[0], weapon_of(FRAG_MISSILE)
+    points = aim_points(battle, launcher, firer, target, frag)
+    assert points == target.models
+    values = [aim_value(battle, launcher, firer, frag, aim) for aim in points]
+    assert values == [2.0, 3.0, 2.0]
+    assert aim_values(battle, launcher, firer, frag, points) == values
+    asked: list[str] = []
+    real = Battle.units_of
+
+    def units_of(self: Battle, player: str) -> list[Unit]:
+        asked.append(player)
+        return real(self, player)
+
+    monkeypatch.setattr(Battle, "units_of", units_of)
+    aim_points(battle, launcher, firer, target, frag)
+    by_points = len(asked)
+    asked.clear()
+    assert likely_aim(battle, launcher, firer, target, frag) is target.models[1]
+    assert len(asked) == by_points + 1

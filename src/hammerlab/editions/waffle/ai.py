@@ -115,7 +115,7 @@ from hammerlab.editions.waffle.combat import engaged_models, foes_in_contact
 from hammerlab.editions.waffle.deep_strike import landing_values
 from hammerlab.editions.waffle.expected import (
     PLAIN_ORDERS,
-    aim_value,
+    aim_values,
     best_melee_weapon,
     blow_value,
     expected_attack,
@@ -531,14 +531,15 @@ class WaffleAI(PsychicChoices):
         return _best([weapon_loss(battle, victim, c.value) for c in decision.choices])
 
     def _aim(self, battle: Battle, decision: Decision[Any]) -> int:
-        """The aim point worth most (:func:`expected.aim_value`: what a template would
+        """The aim point worth most (:func:`expected.aim_values`: what a template would
         cover, the crowd round a marker), as the estimates expect it
         (:func:`expected.likely_aim`)."""
         unit, firer = _asked_model(battle, decision)
         weapon = firer.weapon(decision.context.weapon)
         assert weapon is not None  # the firer's own weapon (markers._aim)
         profile = weapon_of(weapon)
-        return _best([aim_value(battle, unit, firer, profile, c.value) for c in decision.choices])
+        aims = [c.value for c in decision.choices]
+        return _best(aim_values(battle, unit, firer, profile, aims))
 
     def _scatter_reroll(self, battle: Battle, decision: Decision[Any]) -> int:
         """Re-roll a Twin-linked blast's scatter where the landing it has is worth less

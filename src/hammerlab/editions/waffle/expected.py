@@ -37,7 +37,7 @@ it where a threshold matters (:mod:`suppression`), not for ranking.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -248,13 +248,25 @@ def aim_value(
     friendly model (:func:`markers.aim_points`). A marker may scatter: it is worth the
     enemy models within 2.5" of ``aim`` (centre to centre), less twice the own models
     within 3.5" (:data:`scatter_odds.OWN_MODEL_WEIGHT`)."""
+    return aim_values(battle, unit, firer, profile, [aim])[0]
+
+
+def aim_values(
+    battle: Battle, unit: Unit, firer: Model, profile: WeaponProfile, aims: Sequence[Model]
+) -> list[float]:
+    """:func:`aim_value` of each of ``aims``, the models on the table a marker's worth
+    counts (every unit's models alive) gathered once for them all, not once an aim: the
+    AI weighs every aim point of a target (:func:`likely_aim`, ``ai._aim``)."""
     if profile.template:
-        return float(sum(covered(battle, firer, aim, profile).values()))
+        return [float(sum(covered(battle, firer, aim, profile).values())) for aim in aims]
     friends = [m for u in battle.units_of(unit.player) for m in u.alive_models]
     foes = [m for e in battle.enemies_of(unit) for m in e.alive_models]
-    near = [f for f in foes if centre_distance(f.position, aim.position) <= 2.5]
-    risk = [f for f in friends if centre_distance(f.position, aim.position) <= 3.5]
-    return len(near) - OWN_MODEL_WEIGHT * len(risk)
+    values = []
+    for aim in aims:
+        near = [f for f in foes if centre_distance(f.position, aim.position) <= 2.5]
+        risk = [f for f in friends if centre_distance(f.position, aim.position) <= 3.5]
+        values.append(len(near) - OWN_MODEL_WEIGHT * len(risk))
+    return values
 
 
 # asked for a Barrage's cover (volley_defence) and its worth (shooting_plans.weapon_worth)
@@ -266,8 +278,10 @@ def likely_aim(
     the aim point (:func:`markers.aim_points`) worth most (:func:`aim_value`), the first
     on a tie; ``None`` where there is none."""
     points = aim_points(battle, unit, firer, target, profile)
-    values = [aim_value(battle, unit, firer, profile, m) for m in points]
-    return points[values.index(max(values))] if points else None
+    if not points:
+        return None
+    values = aim_values(battle, unit, firer, profile, points)
+    return points[values.index(max(values))]
 
 
 @lru_cache(maxsize=4096)
@@ -290,11 +304,16 @@ def slain_per_hit(
 
 
 def would_fire(battle: Battle, unit: Unit, profile: WeaponProfile, orders: FireOrders) -> bool:
-    """Whether no installed rule forbids the weapon to fire (:data:`points.WEAPON_WOULD_FIRE`)."""
+    """Whether no installed rule forbids the weapon to fire (:data:`points.WEAPON_WOULD_FIRE`).
+
+    Whether it fires Snap Shots, which each rule is told, is asked only where a rule is
+    installed (Suppressive Fire's): with none, nothing forbids it, and every volley
+    estimated asks this."""
+    vetoes = battle.hooks.get(WEAPON_WOULD_FIRE)
+    if not vetoes:
+        return True
     snap = fires_snap(battle, unit, profile, orders)
-    return not any(
-        veto(battle, unit, profile, snap, orders) for veto in battle.hooks.get(WEAPON_WOULD_FIRE)
-    )
+    return not any(veto(battle, unit, profile, snap, orders) for veto in vetoes)
 
 
 @per_decision
@@ -436,6 +455,11 @@ def attack_volleys(
         return []
     names = ranged_weapons(unit) if weapons is None else weapons
     every = firing_each(battle, unit, target, orders, spent)  # read, not changed: copied
+    # A plain attack's volleys are asked with the defaults left off, as the plans ask one
+    # weapon's (shooting_plans.weapon_worth, first_then_rest): the memo keys a question
+    # by the arguments given, so written out they were another key, and the same volley
+    # was worked out twice in a decision (0.7% of a whole Waffle battle's instructions).
+    plain = gone_to_ground is None and jinking is None and spent is None
     volleys = []
     for name in names:
         able = every.get(name)  # a weapon named that is no ranged one: asked alone
@@ -445,16 +469,26 @@ def attack_volleys(
             else firing_models(battle, unit, target, name, orders, spent)
         )
         if models:
-            total = expected_casualties(
-                battle, unit, target, name, orders, gone_to_ground, jinking, spent
+            total = (
+                expected_casualties(battle, unit, target, name, orders)
+                if plain
+                else expected_casualties(
+                    battle, unit, target, name, orders, gone_to_ground, jinking, spent
+                )
             )
             volleys.append(Fired(name, models, total / len(models)))
     volleys.sort(key=lambda v: v.each, reverse=True)
+    # Before anything is spent every firing model may fire (it has the weapon, and a
+    # quota of one or more: firepower.weapons_per_phase), so the first volley is asked no
+    # more; and what the last volley spends no volley after it reads, so it is not
+    # counted (one volley of a fresh attack, as the orders of fire weighed ask, counts
+    # nothing at all).
+    if not volleys or (len(volleys) == 1 and not spent):
+        return volleys
     spent = Counter(spent)
     fired = []
+    last = volleys[-1]
     for volley in volleys:
-        # Before anything is spent every firing model may fire (it has the weapon, and a
-        # quota of one or more: firepower.weapons_per_phase), so the first volley is asked no more.
         name = volley.name
         free = (
             [m for m in volley.models if may_fire(spent, unit, m, name, weapons_per_phase(unit, m))]
@@ -463,7 +497,8 @@ def attack_volleys(
         )
         if free:  # a volley every model of which fires is kept as it is, not copied
             fired.append(volley if free is volley.models else Fired(name, free, volley.each))
-        spend(spent, unit, free, name)
+        if volley is not last:
+            spend(spent, unit, free, name)
     return fired
 
 
@@ -496,7 +531,6 @@ def out_of_reach(unit: Unit, orders: FireOrders) -> bool:
     )
 
 
-@per_decision
 def expected_attack(
     battle: Battle,
     unit: Unit,
@@ -509,7 +543,12 @@ def expected_attack(
 ) -> float:
     """Expected casualties of a shooting attack of the unit's weapons (all, or those
     named) on ``target``: its volleys (:func:`attack_volleys`, ``spent`` the attack's
-    shots fired already) added, never more than the target's models."""
+    shots fired already) added, never more than the target's models.
+
+    Not remembered itself: its volleys are (:func:`attack_volleys`, asked with every
+    argument in place, so one question whether its defaults are written out or left
+    off), and adding a few volleys up costs less than a remembered call's key: when it
+    was remembered too, nearly every question was keyed and missed twice."""
     fired = attack_volleys(battle, unit, target, orders, weapons, gone_to_ground, jinking, spent)
     expected = sum(volley.each * len(volley.models) for volley in fired)
     return min(expected, float(len(target.alive_models)))
@@ -768,13 +807,24 @@ _blows: dict[
 foe's profiles, named by identity in the key and kept alive)."""
 
 
+@per_decision
 def _blows_against(
     battle: Battle, unit: Unit, foe: Unit, charged: bool
 ) -> dict[Hashable, tuple[tuple[WeaponProfile, float], object]] | None:
     """The blows of ``unit``'s models at ``foe`` remembered by :func:`_best_blow`, by
     everything they read besides the model's kind (:func:`_fighting_key`); ``None``
     against a vehicle. Its key is built and looked up once per fight, the kinds of
-    model after it (a foe's make-up is the longest part of a key)."""
+    model after it (a foe's make-up is the longest part of a key).
+
+    Found once per decision (:func:`memo.per_decision`): a charge's weighing asks the
+    same fight's blows for its damage (:func:`expected_melee`) and its Initiative
+    (:func:`_striking_step`), and the plans ask both of one charge again (about half of
+    a whole battle's questions were repeats). It cannot go stale: the key reads the
+    battle as the decision sees it and the rules installed (which play never changes),
+    so it is the one the decision would build again; the mapping given is the one
+    :data:`_blows` keeps for it (its callers add to it, as they did), and if
+    :data:`_blows` forgets it meanwhile (:data:`KEPT`) it still holds answers for that
+    key only."""
     key = _fighting_key(battle, unit, foe, charged)
     if key is None:
         return None
