@@ -143,8 +143,20 @@ def intents_for(battle: Battle, unit: Unit) -> tuple[str, ...]:
     put as ``hold`` does, under another name (a player's review was offered a
     Run to "advance" once the enemy was gone)."""
     flank = (FLANK,) if offers_flank(battle, unit) else ()
-    plain = tuple(i for i in INTENTS if i == "hold" or goal_of(battle, unit, i) is not None)
+    plain = tuple(i for i in INTENTS if i == "hold" or _has_goal(battle, unit, i))
     return (*plain, *flank, *advances_on(battle, unit))
+
+
+def _has_goal(battle: Battle, unit: Unit, intent: str) -> bool:
+    """Whether :func:`goal_of` gives ``intent`` a point to head for: for ``take
+    cover``, whether the table has an area with a cover save (:func:`cover_to_take`
+    finds one exactly then, and :func:`cover_spot` always gives a point in it), so
+    that offering the intent does not work out the spot (the nearest area's distance
+    and its shrunken outline, some shapely work per unit move) only to ask if it is
+    there."""
+    if intent == "take cover":
+        return any(t.cover_save is not None for t in battle.battlefield.terrain)
+    return goal_of(battle, unit, intent) is not None
 
 
 def offers_flank(battle: Battle, unit: Unit) -> bool:
