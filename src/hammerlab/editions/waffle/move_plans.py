@@ -445,6 +445,8 @@ def shot_down_on_the_way(battle: Battle, unit: Unit) -> bool:
     if fired == 0:
         return False
     volleys = min(fired, turns_ahead(battle, battle.opponent(unit.player), SHOOTING_PHASE))
+    if volleys == 0:
+        return False  # no enemy Shooting phase left on the way: the advance adds no fire
     on_the_way = fire_taken(battle, unit, first)
     added = volleys * (on_the_way - fire_taken(battle, unit))
     if added <= 0:
