@@ -430,8 +430,13 @@ def dangerous_terrain_tests(
     With ``starts`` (where each model began its move), a model whose move
     passed through dangerous terrain tests too (seed 000, Run: "models running
     through dangerous terrain must test as normal").
+
+    On a table without dangerous terrain no model can be in it or pass through
+    it, so no model's areas are looked up (every move of a battle asked them).
     """
     field = battle.battlefield
+    if not any(area.dangerous for area in field.terrain):
+        return
     for model in unit.alive_models:
         areas = field.areas_at(model.position)
         start = (starts or {}).get(model.id)
