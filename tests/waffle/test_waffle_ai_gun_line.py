@@ -222,6 +222,28 @@ def test_next_turn_s_volley_is_read_with_the_enemy_a_move_nearer() -> None:
     assert next_volley_kept(battle, gunners) == 0.0
 
 
+def test_within_a_charge_certain_to_reach_no_volley_is_kept_nor_worked_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Ten Brutes 8" up, a second turn to come with an Assault phase: from the
+    # Guardsman at x 40 the Brute at x 39 is sqrt(1 + 8²) - 1 = 7.06" off, 1.06"
+    # after their 6" move, and 2D6 never rolls below 2: the charge reaches
+    # (chance 1), the squad is locked in combat and fires nothing next turn,
+    # whatever its volley would be, which is then not worked out.
+    brutes = squad("b", B, BRUTE, [], row(39, 18, 10))
+    battle = _facing(brutes, WHOLE_TURN)
+    record_schedule(battle, Schedule(2, WHOLE_TURN, ("A", "B")))
+    gunners = battle.unit("g")
+    assert charge_distance(brutes, gunners) == pytest.approx(7.06, abs=0.01)
+    assert counter_charge_chance(battle, brutes, gunners) == 1.0
+
+    def no_volley(*_args: object) -> float:
+        raise AssertionError("no volley is worked out")
+
+    monkeypatch.setattr(move_plans, "fire_from", no_volley)
+    assert next_volley_kept(battle, gunners) == 0.0
+
+
 def test_a_unit_that_moved_this_turn_fires_next_turn_s_heavy_weapons_in_full() -> None:
     # The Troopers 23" up as above, a second turn to come. The squad has moved
     # this turn (it disembarked, say): next turn, holding, its heavy bolter fires

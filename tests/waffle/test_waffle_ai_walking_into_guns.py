@@ -188,6 +188,16 @@ def test_in_his_side_s_last_turn_no_volley_is_left_to_walk_into(
     battle.active_player = B
     monkeypatch.setattr(move_plans, "charge_gain", lambda *_args: 0.5)
     assert not shot_down_on_the_way(battle, boss)
+    # No volley left, the fire on the way and where he stands is not worked out.
+    asked: list[float] = []
+
+    def fire_taken(_battle: Battle, _unit: Unit, closer: float = 0.0) -> float:
+        asked.append(closer)
+        return 0.0
+
+    monkeypatch.setattr(move_plans, "fire_taken", fire_taken)
+    assert not shot_down_on_the_way(battle, boss)
+    assert asked == []
 
 
 @pytest.mark.parametrize(("by_kill_points", "holds"), [(False, True), (True, False)])

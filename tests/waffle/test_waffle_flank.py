@@ -29,6 +29,7 @@ from conftest import (
 )
 from fight_kit import CHAINSWORD
 
+from hammerlab.editions.waffle import movement
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.expected import melee_exchange
 from hammerlab.editions.waffle.flank import FLANK, flank_route
@@ -77,6 +78,23 @@ def test_flank_is_offered_only_where_the_straight_advance_crosses_difficult_terr
     aside = box("Ruined wall", 0, 40, 6, 44, difficult=True)
     assert intents_for(_battle(jumpers, (aside,)), jumpers) == plain
     assert intents_for(_battle(jumpers, ()), jumpers) == plain
+
+
+def test_take_cover_is_offered_without_working_out_where_the_cover_takes_the_unit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Whether "take cover" has somewhere to go is whether an area gives cover: the
+    # wall (4+) does, a table with the wall off in a corner without cover does not.
+    # The spot in it (movement.cover_spot, shapely work) is not asked for the offer.
+    def no_spot(*_args: object) -> None:
+        raise AssertionError("the spot is not worked out to offer the intent")
+
+    monkeypatch.setattr(movement, "cover_spot", no_spot)
+    monkeypatch.setattr(movement, "cover_to_take", no_spot)
+    jumpers = squad("j", A, JUMP, [], row(35, 16, 3), name="Jumpers")
+    assert "take cover" in intents_for(_battle(jumpers), jumpers)
+    aside = box("Ruined wall", 0, 40, 6, 44, difficult=True)
+    assert "take cover" not in intents_for(_battle(jumpers, (aside,)), jumpers)
 
 
 def test_the_way_round_turns_at_the_nearer_corners_of_the_wall_widened_by_the_unit() -> None:

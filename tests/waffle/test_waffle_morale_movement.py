@@ -46,9 +46,11 @@ from hammerlab.editions.waffle.morale import (
     takes_pinning_test,
     takes_shooting_check,
 )
+from hammerlab.editions.waffle.movement import dangerous_terrain_tests
 from hammerlab.editions.waffle.shooting import start_phase
 from hammerlab.editions.waffle.state import st
 from hammerlab.engine.battle import Battle
+from hammerlab.engine.battlefield import Battlefield, TerrainArea
 from hammerlab.engine.units import Unit
 
 
@@ -178,6 +180,28 @@ def test_seed000_run_through_dangerous_terrain_must_test() -> None:
     shooting_phase(battle, A)
     assert model(battle, "a.1").position == pytest.approx((30, 16))
     assert alive_ids(runners) == []
+    assert all_dice_used(battle)
+
+
+def test_a_table_without_dangerous_terrain_looks_up_no_model_s_areas(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The strip of the test above, difficult rather than dangerous, and the runner
+    # moved through it from (30, 10) to (30, 16): no model can be in dangerous
+    # terrain or have passed through it, so no model is asked where it stands or
+    # what it crossed, and no die is rolled.
+    runners = squad("a", A, MARINE, [BOLTGUN], [(30, 16)], name="Runners")
+    enemy = squad("b", B, GUARD, [LASGUN], [(30, 40)], name="Enemy")
+    strip = box("Razor wire", 25, 12, 35, 13, difficult=True)
+    battle = make_battle(runners, enemy, terrain=[strip])
+
+    def not_asked(*_args: object) -> list[TerrainArea]:
+        raise AssertionError("no model's areas are looked up")
+
+    monkeypatch.setattr(Battlefield, "areas_at", not_asked)
+    monkeypatch.setattr(Battlefield, "crossed", not_asked)
+    dangerous_terrain_tests(battle, runners, {"a.1": (30.0, 10.0)})
+    assert alive_ids(runners) == ["a.1"]
     assert all_dice_used(battle)
 
 

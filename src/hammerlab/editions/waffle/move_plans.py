@@ -445,6 +445,8 @@ def shot_down_on_the_way(battle: Battle, unit: Unit) -> bool:
     if fired == 0:
         return False
     volleys = min(fired, turns_ahead(battle, battle.opponent(unit.player), SHOOTING_PHASE))
+    if volleys == 0:
+        return False  # no enemy Shooting phase left on the way: the advance adds no fire
     on_the_way = fire_taken(battle, unit, first)
     added = volleys * (on_the_way - fire_taken(battle, unit))
     if added <= 0:
@@ -615,7 +617,13 @@ def next_volley_kept(battle: Battle, unit: Unit, thinned: Unit | None = None) ->
     Shooting phase after this turn (:func:`plans.shoots_again`). A unit that
     has moved this turn (one that disembarked, a copy counted as moved) is read
     as it starts its next turn, not moved yet: its Heavy weapons fire in full
-    if it holds then."""
+    if it holds then.
+
+    The charges are weighed first: a charge certain to reach (chance 1) leaves
+    nothing of any volley ((1 - 1) times it), so the volleys at every enemy a
+    move nearer (fire from the unit's new places, the costlier part) are then
+    not worked out. The gun lines that weigh their move are mostly within a
+    certain charge by the time they weigh it, and their volleys are seldom 0."""
     if not shoots_again(battle, unit):
         return 0.0
     if unit.status.moved:
@@ -626,17 +634,19 @@ def next_volley_kept(battle: Battle, unit: Unit, thinned: Unit | None = None) ->
         for found in battle.enemies_of(unit)
     ]
     enemies = [e for e in enemies if e.alive_models and not st(battle, e).locked_in_combat]
-    volley = 0.0
-    for enemy in enemies:
-        attack = fire_from(battle, unit, enemy, move_ahead(battle, enemy))
-        volley = max(volley, attack * model_worth(battle, enemy))
-    if volley <= 0.0:
-        return 0.0  # nothing to keep: the charges that would lock the unit need no asking
     caught = 0.0
     for enemy in enemies:
         chance = counter_charge_chance(battle, enemy, unit)
         if chance > caught and counter_charge(battle, enemy, unit, chance=chance) > 0:
             caught = chance
+    if caught == 1.0:
+        return 0.0  # the unit is locked in combat whatever its volley
+    volley = 0.0
+    for enemy in enemies:
+        attack = fire_from(battle, unit, enemy, move_ahead(battle, enemy))
+        volley = max(volley, attack * model_worth(battle, enemy))
+    if volley <= 0.0:
+        return 0.0
     return (1 - caught) * volley
 
 

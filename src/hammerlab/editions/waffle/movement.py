@@ -143,8 +143,20 @@ def intents_for(battle: Battle, unit: Unit) -> tuple[str, ...]:
     put as ``hold`` does, under another name (a player's review was offered a
     Run to "advance" once the enemy was gone)."""
     flank = (FLANK,) if offers_flank(battle, unit) else ()
-    plain = tuple(i for i in INTENTS if i == "hold" or goal_of(battle, unit, i) is not None)
+    plain = tuple(i for i in INTENTS if i == "hold" or _has_goal(battle, unit, i))
     return (*plain, *flank, *advances_on(battle, unit))
+
+
+def _has_goal(battle: Battle, unit: Unit, intent: str) -> bool:
+    """Whether :func:`goal_of` gives ``intent`` a point to head for: for ``take
+    cover``, whether the table has an area with a cover save (:func:`cover_to_take`
+    finds one exactly then, and :func:`cover_spot` always gives a point in it), so
+    that offering the intent does not work out the spot (the nearest area's distance
+    and its shrunken outline, some shapely work per unit move) only to ask if it is
+    there."""
+    if intent == "take cover":
+        return any(t.cover_save is not None for t in battle.battlefield.terrain)
+    return goal_of(battle, unit, intent) is not None
 
 
 def offers_flank(battle: Battle, unit: Unit) -> bool:
@@ -418,8 +430,13 @@ def dangerous_terrain_tests(
     With ``starts`` (where each model began its move), a model whose move
     passed through dangerous terrain tests too (seed 000, Run: "models running
     through dangerous terrain must test as normal").
+
+    On a table without dangerous terrain no model can be in it or pass through
+    it, so no model's areas are looked up (every move of a battle asked them).
     """
     field = battle.battlefield
+    if not any(area.dangerous for area in field.terrain):
+        return
     for model in unit.alive_models:
         areas = field.areas_at(model.position)
         start = (starts or {}).get(model.id)
