@@ -985,6 +985,26 @@ def test_a_unit_beyond_every_weapon_s_range_is_asked_nothing_of_the_firers_warge
         }
 
 
+def test_a_unit_with_no_ranged_weapon_reads_no_gap_table_inside_a_decision(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Seed 000, step 3: only "models with the weapon" shoot. Twenty Marines with a
+    # melee weapon alone fire nothing at a squad 35" off, and the gaps between the two
+    # units (read first inside a decision, for the far-target test) are not worked out
+    # for a pass that has no weapon to ask about.
+    choppa = weapon("Choppa", "-", "User", "-", "Melee")
+    mob = make_unit("a", A, [Placed(MARINE, [choppa], (10.0 + k, 5.0)) for k in range(20)])
+    far = squad("b", B, MARINE, [BOLTGUN], [(10.0, 40.0)])
+    battle = make_battle(mob, far)
+    tables: list[object] = []
+    real = attacks.gap_table
+    monkeypatch.setattr(attacks, "gap_table", lambda *a: tables.append(a) or real(*a))
+    with memo.decision_scope():
+        assert dict(firing_each(battle, mob, far, FireOrders())) == {}
+        assert expected_attack(battle, mob, far, FireOrders()) == 0.0
+    assert tables == []
+
+
 def test_every_ranged_weapon_s_firing_models_are_one_answer_per_decision() -> None:
     # Seed 000, step 3: a model fires where a target model is within its weapon's range.
     # The near squad stands 30" off (28.7" between bases): the heavy bolter (36") reaches

@@ -237,12 +237,14 @@ def _armed_in_reach(
     # model is in range and none is looked at (three passes in ten of a whole battle's,
     # counted in four, found nothing in range). Outside one the tables are worked out
     # afresh, and only where some model is armed (a Guard battle's shooting asks again
-    # after every weapon fired, its models mostly spent): there the pass is made.
+    # after every weapon fired, its models mostly spent): there the pass is made. With
+    # no weapon asked about (a unit with no ranged weapon) nothing is read: the pass
+    # below arms no model, and a table worked out for it would be thrown away.
     within = orders.counts_within
     gaps: tuple[tuple[float, ...], ...] = ()
     least: tuple[float, ...] = ()
     models = unit.alive_models
-    if within is None and deciding():
+    if names and within is None and deciding():
         gaps, least = gaps_to(unit, target)
         if least and min(least) > _longest_reach(models):
             return armed, copies, throws, (gaps, least)
