@@ -38,6 +38,7 @@ from conftest import (
 )
 
 from hammerlab.analysis.game import Game
+from hammerlab.editions.base import VICTORY
 from hammerlab.editions.schedule import still_to_play, turns_ahead
 from hammerlab.editions.waffle import plans, reaction_plans
 from hammerlab.editions.waffle.ai import WaffleAI
@@ -131,6 +132,32 @@ def test_a_charge_that_wins_gains_its_value_and_one_that_loses_gains_nothing_una
     monkeypatch.setattr(plans, "overwatch_threat", unasked)
     assert charge_gain(battle, own, fierce) == 0.0
     assert charge_gain(battle, own, fierce, forestalling=True) == 0.0
+
+
+def test_a_charge_that_wins_its_round_but_gains_nothing_forestalling_asks_no_overwatch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Five Troopers charge ten 3" away, under kill points (a model a fifth of
+    # its unit's point, a tenth of theirs): of the ten the seven within 2" plus a
+    # base of the closest fight, so 5 x 2 Attacks x 1/2 x 1/2 = 2.5 slain, 7 x
+    # 1/4 = 1.75 lost (same Initiative): the round is won, 0.25 - 0.35 = -0.10
+    # in points. The ten are locked in combat already, so they have no charge of
+    # their own to forestall (nor shooting to spare: no guns). Winning its round,
+    # the charge counts what it forestalls; that is nothing, so it gains nothing
+    # before the Overwatch, and the target's Overwatch need not be asked.
+    own = squad("a", A, TROOPER, [], row(30, 10, 5))
+    ten = squad("x", B, TROOPER, [], row(30, 13, 10))
+    battle = make_battle(own, ten, seed=1)
+    battle.memory[VICTORY] = "kill_points"
+    st(battle, ten).locked_in_combat = True
+    assert melee_exchange(battle, own, ten) == pytest.approx((2.5, 1.75))
+    assert charge_or_be_charged(battle, own, ten).value == pytest.approx(-0.10)
+
+    def unasked(*_: object) -> float:
+        raise AssertionError("the Overwatch of a charge that gains nothing was asked")
+
+    monkeypatch.setattr(plans, "overwatch_threat", unasked)
+    assert charge_gain(battle, own, ten, forestalling=True) == 0.0
 
 
 def test_dive_gain_asks_whom_an_enemy_could_target_only_where_going_to_ground_saves(

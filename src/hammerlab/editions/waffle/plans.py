@@ -285,9 +285,14 @@ class ChargeValue:
         """Models gained, net, against not charging: if it reaches, the fight's
         edge, the shooting it spares and the enemy charge it forestalls; less
         the Overwatch it takes either way."""
+        return self.unopposed - self.overwatch * self.worths[0]
+
+    @property
+    def unopposed(self) -> float:
+        """:attr:`value` before the Overwatch: what reaching is worth, times its chance."""
         own, theirs = self.worths
         edge = self.dealt * theirs - (self.taken - self.spared) * own + self.forestalled
-        return self.chance * edge - self.overwatch * own
+        return self.chance * edge
 
 
 def charge_value(battle: Battle, unit: Unit, target: Unit, closer: float = 0.0) -> ChargeValue:
@@ -386,22 +391,24 @@ def charge_gain(
     :func:`charge_chance` (from ``closer``), already asked by the caller in the
     same state: it is not asked again.
 
-    The same number with less work: the Overwatch it takes (never negative)
-    and the charge it forestalls are worked out only when they can matter. A
-    charge that does not win its first round forestalls nothing, so when it
-    gains nothing before the Overwatch it gains nothing after it either, and
-    the answer is 0 without asking the target's Overwatch.
+    The same number with less work: the Overwatch it takes (never negative) is
+    worked out only when it can matter. The charge it forestalls
+    (:func:`_forestalling`) reads the chance and the first round's exchange, never
+    the Overwatch, so it is counted first; a charge that gains nothing before the
+    Overwatch (forestalling included) gains nothing after it either, and the
+    answer is 0 without asking the target's Overwatch. Where it is asked, it is
+    taken off :attr:`ChargeValue.unopposed` as :attr:`ChargeValue.value` takes it
+    (the same arithmetic, without a copy of the record to read it from).
     """
     before = _before_overwatch(battle, unit, target, closer, chance)
     if before.chance <= 0.0:
         return 0.0
-    forestalls = forestalling and before.dealt > before.taken
-    if before.value <= 0.0 and not forestalls:
-        return 0.0
-    value = replace(before, overwatch=overwatch_threat(battle, unit, target))
     if forestalling:
-        value = _forestalling(battle, unit, target, value)
-    return max(0.0, value.value)
+        before = _forestalling(battle, unit, target, before)
+    unopposed = before.unopposed
+    if unopposed <= 0.0:
+        return 0.0  # the Overwatch only lowers it
+    return max(0.0, unopposed - overwatch_threat(battle, unit, target) * before.worths[0])
 
 
 def counter_charge(
