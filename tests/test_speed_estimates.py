@@ -27,6 +27,7 @@ import pytest
 
 from hammerlab.analysis.battles import prepare
 from hammerlab.editions.base import play
+from hammerlab.editions.waffle import expected
 from hammerlab.editions.waffle.artillery import firers, has_gun_alive, is_gun
 from hammerlab.editions.waffle.attacks import firing_models, shot_bs
 from hammerlab.editions.waffle.charge import charge_distance, charge_targets
@@ -526,3 +527,41 @@ def test_an_attack_s_estimate_is_remembered_once_by_its_volleys() -> None:
         with memo.decision_scope():
             assert expected_attack(battle, unit, target, PLAIN_ORDERS) == alone
             assert expected_attack(battle, unit, target, PLAIN_ORDERS, None, None) == alone
+
+
+def test_a_target_s_screens_and_rerolls_are_asked_once_for_every_volley_at_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In one decision, the volleys of a unit's weapons at one target ask the bases that
+    may screen the target's models (:func:`visibility.screening`) and the unit's
+    re-rolls against it (:mod:`rerolls`: To Hit 1s, To Wound 1s, every failed To
+    Wound) once, not once a weapon; and the cover each volley is given is the one its
+    own first firing model's screening gives. At the three-turn example's start the
+    Tactical Squad's boltguns (eight) and heavy bolter (one, a model of its own) reach
+    the Ork Boyz: two volleys, two first firers."""
+    path = ROOT / "examples" / "whole_game_three_turns.toml"
+    battle = prepare(load_scenario(path), str(path), 1).battle
+    unit, target = battle.unit("tactical"), battle.unit("boyz")
+    calls: Counter[str] = Counter()
+
+    def counted(name: str) -> None:
+        asked = getattr(expected, name)
+
+        def counting(*args: Any) -> Any:
+            calls[name] += 1
+            return asked(*args)
+
+        monkeypatch.setattr(expected, name, counting)
+
+    for name in ("screening", "hit_ones_rerolled", "wound_rerolls"):
+        counted(name)
+    weapons = ["Boltgun", "Heavy bolter"]
+    firers = [firing_models(battle, unit, target, name, PLAIN_ORDERS)[0] for name in weapons]
+    assert firers[0] is not firers[1]
+    with memo.decision_scope():
+        for name in weapons:
+            assert expected_casualties(battle, unit, target, name, PLAIN_ORDERS) > 0
+    assert calls == {"screening": 1, "hit_ones_rerolled": 1, "wound_rerolls": 1}
+    for firer in firers:  # screened from the firer itself: cover_save's own screening
+        own = defence_of(battle, target, firer)
+        assert defence_of(battle, target, firer, None, None, None, unit) == own
