@@ -108,7 +108,7 @@ def test_the_memo_keys_arguments_as_the_recursive_definition_does() -> None:
 
 
 def test_no_remembered_function_takes_both_objects_and_numbers_in_one_parameter() -> None:
-    """The memo keys an object by its bare id (``memo._args_key``): sound while no
+    """The memo keys an object by its bare id (``memo.per_decision``'s question): sound while no
     parameter of a remembered function may be given a number in one call and an object
     in another. Every module of the package imported, every remembered function's
     parameters are read as annotated: one that may take a number takes nothing but
