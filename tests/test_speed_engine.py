@@ -83,14 +83,32 @@ def test_the_memo_keys_arguments_as_the_recursive_definition_does() -> None:
         (spent, {"x": model}, Counter()),
         ([[model], (weapon,)], frozenset({"Fleet"})),
     ]
+
+    def asked(*args: Hashable, **kwargs: Hashable) -> int:
+        return len(args)
+
+    def questions() -> list[Hashable]:
+        answers = memo._answers.get()
+        assert answers is not None
+        return list(answers)
+
+    remembered = memo.per_decision(asked)
+    memo.REMEMBERED.remove(asked)  # its parameters take anything: not one of the package's
     for args in cases:
-        assert memo._args_key(args) == _question(args)
+        assert memo._key(args) == _question(args)
         assert memo._key(list(args)) == _question(args)
-    assert memo._args_key((model,)) != memo._args_key((Model("m1", profile, (), (1.0, 2.0)),))
+        with memo.decision_scope():  # the question per_decision asks: the function first
+            remembered(*args)
+            assert questions() == [(asked, *_question(args))]
+        with memo.decision_scope():  # keyword arguments: a pair, its second their items
+            remembered(*args, at=model, by=2)
+            want = (_question(args), (("at", id(model)), ("by", 2)))
+            assert questions() == [((asked, *want[0]), want[1])]
+    assert memo._key((model,)) != memo._key((Model("m1", profile, (), (1.0, 2.0)),))
 
 
 def test_no_remembered_function_takes_both_objects_and_numbers_in_one_parameter() -> None:
-    """The memo keys an object by its bare id (``memo._args_key``): sound while no
+    """The memo keys an object by its bare id (``memo.per_decision``'s question): sound while no
     parameter of a remembered function may be given a number in one call and an object
     in another. Every module of the package imported, every remembered function's
     parameters are read as annotated: one that may take a number takes nothing but

@@ -32,7 +32,7 @@ from fight_kit import CHAINSWORD
 from hammerlab.editions.waffle import movement
 from hammerlab.editions.waffle.ai import WaffleAI
 from hammerlab.editions.waffle.expected import melee_exchange
-from hammerlab.editions.waffle.flank import FLANK, flank_route
+from hammerlab.editions.waffle.flank import FLANK, _footprint, flank_route
 from hammerlab.editions.waffle.move_plans import detour_pays, run_nearer, wants_to_flank
 from hammerlab.editions.waffle.movement import INTENTS, goal_of, intents_for, route_of
 from hammerlab.editions.waffle.plans import exposure
@@ -110,6 +110,18 @@ def test_the_way_round_turns_at_the_nearer_corners_of_the_wall_widened_by_the_un
     want = [(44.5 + c, 21.5 - c), (44.5 + c, 26.5 + c), (37.0, 34.0)]
     assert route is not None
     assert [pytest.approx(point) for point in want] == list(route)
+
+
+def test_a_footprint_is_the_widened_area_moved_back_by_every_offset_as_one_hull() -> None:
+    # The 2" square at (0, 0) widened by 1" (square corners) is x -1..3, y -1..3.
+    # Models 1" east and 1" west of the centre and one 2" north: the centre keeps
+    # out of that square moved back by each offset, x -2..2 and x 0..4 (y -1..3),
+    # and x -1..3, y -3..1, as one hull: a hexagon, its corners (-2, -1), (-2, 3),
+    # (4, 3), (4, -1), (3, -3), (-1, -3); no other corner of the three squares.
+    area = TerrainArea("Crater", ((0, 0), (2, 0), (2, 2), (0, 2)), difficult=True)
+    shape = _footprint(area, ((1.0, 0.0), (-1.0, 0.0), (0.0, 2.0)), 1.0)
+    want = [(-2, -1), (-2, 3), (4, 3), (4, -1), (3, -3), (-1, -3)]
+    assert sorted(shape.exterior.coords[:-1]) == sorted(want)
 
 
 def test_a_flank_move_keeps_every_base_out_of_the_wall_and_closes_in() -> None:

@@ -92,7 +92,9 @@ def gap_table(rows: Iterable[Placed], columns: Iterable[Placed]) -> tuple[tuple[
 
 @lru_cache(maxsize=1 << 14)
 def _gap_table(rows: Bases, columns: Bases) -> tuple[tuple[float, ...], ...]:
-    return tuple(tuple(_gap(a, ra, b, rb) for b, rb in columns) for a, ra in rows)
+    """:func:`gap_table` of the bases: each row made as a list first, then a tuple (a
+    generator is resumed once per entry, a list comprehension runs in one frame)."""
+    return tuple([tuple([_gap(a, ra, b, rb) for b, rb in columns]) for a, ra in rows])
 
 
 SURELY_APART = 1e-6
@@ -320,5 +322,8 @@ def step_toward(start: Vec, goal: Vec, distance: float) -> Vec:
 
 
 def sight_line(a: Vec, b: Vec) -> LineString:
-    """The straight line between two points."""
-    return LineString([a, b])
+    """The straight line between two points, built by shapely's vectorised function (the
+    same line as ``LineString([a, b])`` without the class's argument checks, some 40%
+    of the call: every area a line may cross asks one)."""
+    line: LineString = shapely.linestrings([a, b])
+    return line

@@ -91,7 +91,7 @@ def per_decision(function: Callable[P, R]) -> Callable[P, R]:
     For functions that only read the battle and return a value nobody
     changes (a number, a frozen record, a mapping its callers only read); a list
     is handed out as a copy. Each parameter takes objects or numbers, never both
-    (see :func:`_args_key`; every such function is listed in :data:`REMEMBERED`,
+    (see its question's comment; every such function is listed in :data:`REMEMBERED`,
     for the test that reads their parameters).
     """
     REMEMBERED.append(function)
@@ -101,7 +101,27 @@ def per_decision(function: Callable[P, R]) -> Callable[P, R]:
         answers = _answers.get()
         if answers is None:
             return function(*args, **kwargs)
-        key = (function, _args_key(args), _key(sorted(kwargs.items())) if kwargs else ())
+        # The question: the function, then each argument's key (see _key), the two
+        # commonest kinds of argument (a value that hashes, an object by identity) taken
+        # here without a call each (a call of its own for the arguments' keys was 0.5% of
+        # a whole battle's instructions). An object by identity is keyed by its ``id``
+        # alone, untagged (a tag was a tuple made on every call: 0.85% of a three-turn
+        # battle's instructions): an argument of a remembered function takes either
+        # objects or numbers, never both (their signatures say which, a test reads them
+        # all: REMEMBERED, and ``mypy --strict`` holds the calls to them), so an id is
+        # never taken for a number given in its place. Keyword arguments make a pair, the
+        # positional key and theirs, never equal to a key without them (its first item a
+        # function, not a tuple).
+        parts: list[Hashable] = [function]
+        for value in args:
+            how = _HOW.get(type(value))
+            if how is _ITSELF:
+                parts.append(value)
+            elif how is _BY_ID:
+                parts.append(id(value))
+            else:
+                parts.append(_key(value))
+        key = tuple(parts) if not kwargs else (tuple(parts), _key(sorted(kwargs.items())))
         found = answers.get(key)
         if found is not None:
             value = found[0]
@@ -256,33 +276,11 @@ def _key(value: object) -> Hashable:
     if how is _ITSELF:
         return value
     if how is _BY_ID:
-        return id(value)  # untagged: see _args_key
+        return id(value)  # untagged: see per_decision's question
     if how is _ITEMS:
-        return _args_key(value)  # type: ignore[arg-type]
+        return tuple([_key(item) for item in value])  # type: ignore[attr-defined]
     assert isinstance(value, Mapping)
     return ("mapping", tuple(sorted((k, _key(v)) for k, v in value.items())))
-
-
-def _args_key(values: tuple[object, ...] | list[object]) -> tuple[Hashable, ...]:
-    """:func:`_key` of a list or tuple: its items' keys, the two commonest kinds of item
-    (a value that hashes, an object by identity) taken here without a call per item,
-    since a question's arguments are keyed on every call of a remembered function.
-
-    An object by identity is keyed by its ``id`` alone, untagged (a tag was a tuple
-    made on every call: 0.85% of a three-turn battle's instructions): an argument of a
-    remembered function takes either objects or numbers, never both (their signatures
-    say which, a test reads them all: :data:`REMEMBERED`, and ``mypy --strict`` holds
-    the calls to them), so an id is never taken for a number given in its place."""
-    parts: list[Hashable] = []
-    for value in values:
-        how = _HOW.get(type(value))
-        if how is _ITSELF:
-            parts.append(value)
-        elif how is _BY_ID:
-            parts.append(id(value))
-        else:
-            parts.append(_key(value))
-    return tuple(parts)
 
 
 _ITSELF, _BY_ID, _ITEMS, _MAPPING = "itself", "by id", "items", "mapping"

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from shapely.geometry import MultiPoint, Polygon
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from hammerlab.engine.battle import Battle
@@ -70,7 +72,13 @@ def _way_round_from(
 def _footprint(area: TerrainArea, offsets: tuple[Vec, ...], radius: float) -> BaseGeometry:
     """Where the unit's centre may not stand lest a base overlap ``area``: the area
     widened by ``radius`` (square corners, so never narrower than the bases'
-    circles), moved back by each model's offset from the centre, as one convex hull."""
+    circles), moved back by each model's offset from the centre, as one convex hull.
+
+    The points (each corner less each offset, corner by corner) are made as one array
+    and one shapely multipoint, not a Python tuple and a point object each: the same
+    points in the same order (a float's difference is the same in numpy), so the same
+    hull; some 100 points for a squad, a tenth of a whole battle's way round."""
     wide = area.shape.buffer(radius, join_style="mitre")
-    corners = [(x, y) for x, y in wide.exterior.coords[:-1]]
-    return MultiPoint([(x - ox, y - oy) for x, y in corners for ox, oy in offsets]).convex_hull
+    corners = np.asarray(wide.exterior.coords)[:-1]
+    points = (corners[:, np.newaxis, :] - np.asarray(offsets)[np.newaxis, :, :]).reshape(-1, 2)
+    return shapely.multipoints(points).convex_hull
