@@ -90,9 +90,13 @@ def per_decision(function: Callable[P, R]) -> Callable[P, R]:
 
     For functions that only read the battle and return a value nobody
     changes (a number, a frozen record, a mapping its callers only read); a list
-    is handed out as a copy. Each parameter takes objects or numbers, never both
-    (see its question's comment; every such function is listed in :data:`REMEMBERED`,
-    for the test that reads their parameters).
+    is handed out as a copy. One kind of mapping may be added to: a cache of
+    answers to the remembered question itself, which the function hands back
+    from a store of its own (so remembering it changes nothing), each entry an
+    answer for that question alone (:func:`expected._blows_against`, the blows
+    of each kind of model against the foe asked about). Each parameter takes
+    objects or numbers, never both (see its question's comment; every such function
+    is listed in :data:`REMEMBERED`, for the test that reads their parameters).
     """
     REMEMBERED.append(function)
 

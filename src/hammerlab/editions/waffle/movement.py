@@ -149,13 +149,14 @@ def intents_for(battle: Battle, unit: Unit) -> tuple[str, ...]:
 
 def _has_goal(battle: Battle, unit: Unit, intent: str) -> bool:
     """Whether :func:`goal_of` gives ``intent`` a point to head for: for ``take
-    cover``, whether the table has an area with a cover save (:func:`cover_to_take`
-    finds one exactly then, and :func:`cover_spot` always gives a point in it), so
+    cover``, whether the table has an area with a cover save (:func:`cover_areas`:
+    :func:`cover_to_take` finds one exactly then, and :func:`cover_spot` always gives
+    a point in it), so
     that offering the intent does not work out the spot (the nearest area's distance
     and its shrunken outline, some shapely work per unit move) only to ask if it is
     there."""
     if intent == "take cover":
-        return any(t.cover_save is not None for t in battle.battlefield.terrain)
+        return bool(cover_areas(battle))
     return goal_of(battle, unit, intent) is not None
 
 
@@ -192,6 +193,12 @@ def route_of(battle: Battle, unit: Unit, intent: str) -> tuple[Vec, ...] | None:
     return None if goal is None else (goal,)
 
 
+def cover_areas(battle: Battle) -> list[TerrainArea]:
+    """The table's terrain areas that give a cover save: those ``take cover`` may head
+    for (:func:`cover_to_take`), and whose presence offers it (:func:`intents_for`)."""
+    return [t for t in battle.battlefield.terrain if t.cover_save is not None]
+
+
 def cover_to_take(battle: Battle, unit: Unit) -> TerrainArea | None:
     """The terrain area with a cover save nearest the unit's centre, measured to the
     area's nearest edge (0 inside it; the first of the table's on a tie): where ``take
@@ -200,7 +207,7 @@ def cover_to_take(battle: Battle, unit: Unit) -> TerrainArea | None:
     Until a referee review (session 21) it was the area whose own centre was nearest,
     and the unit headed for that centre: a Run too short to reach it stopped where
     the straight line to it ran out, in the open, though a shorter way in existed."""
-    covers = [t for t in battle.battlefield.terrain if t.cover_save is not None]
+    covers = cover_areas(battle)
     if not covers:
         return None
     centre = Point(centre_of(unit))
