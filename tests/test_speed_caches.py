@@ -506,6 +506,50 @@ def test_a_units_rules_follow_its_models_rules_list_and_wounds_as_a_scan_does() 
     assert agrees() and unit.has_rule("Fleet")
 
 
+def test_a_units_models_alive_follow_its_list_and_wounds_as_a_scan_does() -> None:
+    # Unit.alive_models keeps, on a unit found with every model alive, the number of the
+    # last wounds_left edit and a copy of its list, and answers with a copy of the list
+    # while both hold. After each change below it must give what a scan gives (the very
+    # objects of the unit's list, in a new list); a planted entry shows the kept number
+    # and copy are read (the control), and a pickle or a copy leaves them behind.
+    profile = Profile("Trooper", {"T": "3"})
+    sheet = Datasheet("Squad", "Guard", "waffle", ())
+    unit = Unit(
+        "u", "Squad", "A", sheet, [Model(f"m{i}", profile, (), (float(i), 0.0)) for i in range(3)]
+    )
+
+    def agrees() -> bool:
+        got, again = unit.alive_models, unit.alive_models
+        scan = [m for m in unit.models if m.wounds_left > 0]
+        same = len(got) == len(scan) and all(g is m for g, m in zip(got, scan, strict=True))
+        return same and got == again and got is not again and got is not unit.models
+
+    assert agrees() and len(unit.alive_models) == 3
+    unit.alive_models.append(unit.models[0])  # a caller's list changed: nothing kept changes
+    unit.alive_models.clear()
+    assert agrees() and len(unit.alive_models) == 3
+    unit.models[1].wounds_left = 0  # slain: an edit of wounds_left
+    assert agrees() and len(unit.alive_models) == 2
+    unit.models[1].wounds_left = 1
+    assert agrees() and len(unit.alive_models) == 3
+    unit.models.insert(0, Model("m3", profile, (), (3.0, 0.0), wounds_left=0))  # no edit
+    assert agrees() and len(unit.alive_models) == 3
+    del unit.models[0]
+    assert agrees()
+    unit.models[2] = copy.copy(unit.models[2])  # an equal copy in its place: its own read
+    assert agrees() and unit.alive_models[2] is unit.models[2]
+    unit.models = [Model("m5", profile, (), (5.0, 0.0), wounds_left=0)]  # another list
+    assert agrees() and unit.alive_models == []
+    unit.models = [Model(f"m{i}", profile, (), (float(i), 0.0)) for i in range(2)]
+    assert agrees()
+    object.__setattr__(unit.models[0], "wounds_left", 0)  # past the edit count (planted)
+    assert len(unit.alive_models) == 2  # the kept number and copy are read while they hold
+    for twin in (pickle.loads(pickle.dumps(unit)), copy.copy(unit)):
+        assert "_alive" not in vars(twin) and len(twin.alive_models) == 1
+    unit.models[1].wounds_left = 1  # any edit of wounds_left: read again
+    assert agrees() and len(unit.alive_models) == 1
+
+
 def test_sight_and_cover_read_inside_an_area_as_shapely_does() -> None:
     wall = TerrainArea("wall", ((4.0, -10.0), (5.0, -10.0), (5.0, 10.0), (4.0, 10.0)),
                        blocks_sight=True)  # fmt: skip

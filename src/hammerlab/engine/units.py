@@ -44,6 +44,9 @@ _last_edit = [0]
 _last_rules_edit = [0]
 """The number drawn from :data:`_edits` by the last edit of a model's ``rules`` (what
 :meth:`Unit.has_rule` keeps its models with rules of their own by)."""
+_last_wounds_edit = [0]
+"""The number drawn from :data:`_edits` by the last edit of a model's ``wounds_left``
+(what :attr:`Unit.alive_models` keeps a unit with every model alive by)."""
 
 
 def models_edited() -> int:
@@ -116,21 +119,27 @@ class Model:
 
     def __setattr__(self, name: str, value: object) -> None:
         """Set a field, and count the edit (:func:`models_edited`, :attr:`edit`; an edit
-        of its ``rules`` apart too: :data:`_last_rules_edit`)."""
+        of its ``rules`` and ``wounds_left`` apart too:
+        :data:`_last_rules_edit`, :data:`_last_wounds_edit`)."""
         _set(self, name, value)
         _set(self, "edit", edit := next(_edits))
         _last_edit[0] = edit
         if name == "rules":
             _last_rules_edit[0] = edit
+        elif name == "wounds_left":
+            _last_wounds_edit[0] = edit
 
     def __delattr__(self, name: str) -> None:
         """Delete an attribute, and count the edit (:func:`models_edited`, :attr:`edit`;
-        an edit of its ``rules`` apart too: :data:`_last_rules_edit`)."""
+        an edit of its ``rules`` and ``wounds_left`` apart too:
+        :data:`_last_rules_edit`, :data:`_last_wounds_edit`)."""
         object.__delattr__(self, name)
         _set(self, "edit", edit := next(_edits))
         _last_edit[0] = edit
         if name == "rules":
             _last_rules_edit[0] = edit
+        elif name == "wounds_left":
+            _last_wounds_edit[0] = edit
 
     def __copy__(self) -> Model:
         """A model equal to this one, field for field, with its :attr:`edit` and its
@@ -189,6 +198,10 @@ number and the copy of its list they were read at, the places."""
 
 _RULED: dict[int, _Ruled] = {}
 """:func:`_keep_ruled`'s entries, by the unit's identity."""
+
+_Alive = tuple[int, list[Model]]
+"""What :attr:`Unit.alive_models` keeps on a unit found with every model alive: the
+:data:`_last_wounds_edit` number and the copy of its list it was found so at."""
 
 
 _model_fields = attrgetter(
@@ -276,10 +289,41 @@ class Unit:
             self.scenario_casualties,
         )
 
+    _alive: ClassVar[_Alive] = (-1, [])
+    """The number and the copy of the list :attr:`alive_models` last found every model
+    alive at, on the unit once found so: the class's never matches (no number drawn is
+    -1)."""
+
     @property
     def alive_models(self) -> list[Model]:
-        """Models still on the table."""
-        return [m for m in self.models if m.wounds_left > 0]  # Model.alive, inlined: hot
+        """Models still on the table: a new list each time.
+
+        Asked thousands of times a battle, most often of units none of whose models
+        was wounded since the last asking: a unit found with every model alive keeps
+        the :data:`_last_wounds_edit` number read before its models were (an edit while
+        they are read leaves it behind) and a copy of its list (never one a caller
+        holds), and while no model's ``wounds_left`` has been set since and its list
+        compares equal to that copy (each model the same object, or an equal one, with
+        the same ``wounds_left``), its models are all alive still: a copy of its own
+        list. A unit with a model down is read afresh each time (keeping the places of
+        its models alive cost more than it saved: docs/scale.md). A pickle or a copy
+        of the unit leaves the number behind (:meth:`__getstate__`): it means nothing
+        in another process."""
+        kept = self._alive
+        models = self.models
+        if kept[0] == _last_wounds_edit[0] and kept[1] == models:
+            return list(models)
+        edit = _last_wounds_edit[0]
+        alive = [m for m in models if m.wounds_left > 0]  # Model.alive, inlined: hot
+        if len(alive) == len(models):
+            _set(self, "_alive", (edit, list(models)))  # each unit's own from now on
+        return alive
+
+    def __getstate__(self) -> dict[str, object]:
+        """The unit's fields, without what :attr:`alive_models` kept on it."""
+        state = dict(self.__dict__)
+        state.pop("_alive", None)
+        return state
 
     @property
     def destroyed(self) -> bool:
