@@ -610,3 +610,37 @@ def test_an_attack_a_fight_and_a_weapon_s_worth_ask_their_questions_once(
         calls.clear()
         assert shooting_plans.weapon_worth(battle, tactical, boyz, "Boltgun", PLAIN_ORDERS)
         assert calls["firing_models"] == 1
+
+
+def test_a_volley_s_defence_and_re_rolls_and_a_striking_step_are_no_second_questions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Inside a decision, the Tactical Squad's two volleys at the Ork Boyz (boltguns and
+    heavy bolter, two first firers: two questions of cover) ask the Boyz' defence
+    without cover once with the screens (:func:`expected._uncovered`), not as a
+    question of its own for each volley, and the re-rolls' To Wound part is worked out
+    within :func:`expected._shot_rerolls`, not asked of :func:`expected._wound_rerolls`;
+    :func:`expected._striking_step`, asked once per side by
+    :func:`expected.melee_exchange`, is not remembered (no question of it repeats)."""
+    assert not hasattr(expected._striking_step, "__wrapped__")
+    path = ROOT / "examples" / "whole_game_three_turns.toml"
+    battle = prepare(load_scenario(path), str(path), 1).battle
+    unit, target = battle.unit("tactical"), battle.unit("boyz")
+    asked: list[tuple[str, Any]] = []
+
+    def counted(name: str) -> None:
+        original = getattr(expected, name)
+
+        def counting(*args: Any) -> Any:
+            asked.append((name, args[2] if name == "defence_of" else None))
+            return original(*args)
+
+        monkeypatch.setattr(expected, name, counting)
+
+    for name in ("defence_of", "_wound_rerolls"):
+        counted(name)
+    with memo.decision_scope():
+        for name in ["Boltgun", "Heavy bolter"]:
+            assert expected_casualties(battle, unit, target, name, PLAIN_ORDERS) > 0
+    assert [n for n, _ in asked] == ["defence_of", "defence_of", "defence_of"]
+    assert [source is None for _, source in asked] == [False, True, False]
