@@ -199,7 +199,7 @@ def defence_of(
     ``shooters``: the unit ``source`` belongs to, where the caller knows it
     (:func:`volley_defence`): the bases that may screen the model
     (:func:`visibility.screening`) are then read once per decision for the unit
-    (:func:`_screens`), not once per firing model.
+    (:func:`_uncovered`, with the defence without cover), not once per firing model.
     """
     alive = target.alive_models
     if source is not None:
