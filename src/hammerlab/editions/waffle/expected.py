@@ -764,9 +764,9 @@ def _wound_pair(battle: Battle, unit: Unit, target: Unit) -> tuple[bool, bool]:
 def _shot_rerolls(battle: Battle, unit: Unit, target: Unit) -> tuple[bool, bool, bool]:
     """Whether ``unit`` re-rolls its To Hit rolls of 1 against ``target``
     (:func:`rerolls.hit_ones_rerolled`), then :func:`_wound_rerolls` (worked out, not
-    asked: :func:`_wound_pair`): what every
-    weapon's :func:`expected_casualties` at ``target`` asks, in one question
-    remembered per decision, as :func:`_wound_rerolls` is."""
+    asked: :func:`_wound_pair`): what every weapon's :func:`expected_casualties` at
+    ``target`` asks, in one question remembered per decision, as :func:`_wound_rerolls`
+    is."""
     return (bool(hit_ones_rerolled(battle, unit, target)), *_wound_pair(battle, unit, target))
 
 
